@@ -1,0 +1,29 @@
+// Exact counts and honest number printing, shared by the model and (later) the HLO cost code.
+#pragma once
+
+#include <string>
+
+namespace rl {
+
+// Work and traffic counts are exact unsigned 128-bit integers: 2·m·k·n for m = k = n = 2^21
+// is 2^64, one past what 64 bits hold. Arithmetic on them is checked, never wrapping.
+using Count = unsigned __int128;
+
+// The largest integer a double (and so a JS number) holds exactly: 2^53.
+constexpr double kMaxExactInteger = 9007199254740992.0;
+
+// a·b and a+b, or false when the exact result does not fit in 128 bits.
+bool checked_mul(Count a, Count b, Count* out);
+bool checked_add(Count a, Count b, Count* out);
+
+// Decimal digits of a count: "18446744073709551616".
+std::string to_decimal(Count value);
+
+// The shortest text that reads back as the same double: 2.5 → "2.5", 1e300 → "1e+300",
+// NaN → "NaN", infinities → "inf" / "-inf". Used in every message that quotes a value.
+std::string format_number(double value);
+
+// num/den reduced to lowest terms: (8192, 3584) → "16/7"; (6, 3) → "2".
+std::string reduced_fraction(Count num, Count den);
+
+}  // namespace rl

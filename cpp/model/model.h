@@ -1,0 +1,102 @@
+// The lesson's analytic model: work, minimum traffic, intensity, and a roofline under
+// hypothetical budgets. A model, not a measurement: nothing here looks at a clock.
+//
+// Units: budgets in GFLOP/s and GB/s, so bandwidth · intensity (GB/s · flop/byte) is GFLOP/s
+// and the ridge peak / bandwidth is in flops per byte.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/numbers.h"
+#include "common/result.h"
+
+namespace rl::model {
+
+// ---- contract: one matmul (m×k)·(k×n) ---------------------------------------------------
+struct Contraction {
+  std::int64_t m, k, n, itemsize;
+  Count flops;                     // 2·m·k·n: multiply-adds only (tanh is not counted)
+  Count minimum_bytes;             // itemsize·(m·k + k·n + m·n): each operand read once, result written once
+  double intensity;                // flops / minimum_bytes, flops per byte
+  std::string intensity_fraction;  // the same ratio exactly, reduced: "16/7"
+};
+
+// Refuses a dimension or itemsize that is not a positive integer (0, −1, 2.5, NaN, inf), one
+// above 2^53 (no longer exact as a double), and sizes whose counts overflow 128 bits.
+Result<Contraction> contract(double m, double k, double n, double itemsize = 4);
+
+// The same from operand shapes, as the exercise states them: a is (a_rows, a_cols), b is
+// (b_rows, b_cols); refuses shapes whose inner dimensions differ.
+Result<Contraction> contract_shapes(double a_rows, double a_cols, double b_rows, double b_cols,
+                                    double itemsize = 4);
+
+// ---- roofline ---------------------------------------------------------------------------
+struct Budgets {
+  double peak_gflops;    // compute budget
+  double bandwidth_gbs;  // memory budget
+};
+
+// Largest budget accepted, in GFLOP/s or GB/s (a zetta-scale value). Its job is to catch a
+// value typed in FLOP/s (100e9) where GFLOP/s (100) is meant.
+constexpr double kMaxBudget = 1e9;
+
+// Refuses budgets that are not positive, finite and at most kMaxBudget.
+Result<Budgets> make_budgets(double peak_gflops, double bandwidth_gbs);
+
+// The intensity where the bandwidth line meets the compute roof: peak / bandwidth.
+double ridge(const Budgets& budgets);
+
+enum class Bound { memory, compute, balanced };
+const char* bound_name(Bound bound);  // "memory-bound", "compute-bound", "balanced"
+
+struct Ceiling {
+  double intensity;          // flops per byte
+  double bandwidth_ceiling;  // bandwidth · intensity, GFLOP/s
+  double ceiling;            // min(peak, bandwidth · intensity), GFLOP/s
+  Bound bound;               // which budget sets the ceiling (balanced: exactly at the ridge)
+};
+
+// Refuses an intensity that is not positive and finite.
+Result<Ceiling> ceiling(const Budgets& budgets, double intensity);
+
+// ---- the traffic experiment ---------------------------------------------------------------
+// The work is unchanged; multiplying the assumed bytes by `factor` divides intensity by it.
+struct TrafficRow {
+  Ceiling original;
+  Ceiling revised;  // at intensity / factor
+  bool bound_changed;
+};
+Result<std::vector<TrafficRow>> traffic_experiment(const Budgets& budgets,
+                                                   const std::vector<double>& intensities,
+                                                   double factor);
+
+// ---- figure data, with exactly the seed's structure ---------------------------------------
+struct Series {
+  std::string label;
+  std::vector<double> y;  // GFLOP/s
+};
+struct Figure {
+  std::string kind;        // "line"
+  std::vector<double> x;   // the intensities plus the ridge, sorted (duplicates kept, as numpy does)
+  std::string xlabel;      // "minimum-traffic operations per byte"
+  std::string ylabel;      // "hypothetical ceiling (GFLOP/s)"
+  std::vector<Series> series;  // "bandwidth budget", "compute budget", "combined ceiling"
+};
+Result<Figure> figure(const Budgets& budgets, const std::vector<double>& intensities);
+
+// ---- the seed's defaults, as data ---------------------------------------------------------
+namespace lesson {
+constexpr std::int64_t kM = 32, kK = 16, kN = 8;  // a = f32[32,16], b = f32[16,8]
+constexpr std::int64_t kItemsize = 4;             // f32
+constexpr double kPeakGflops = 100;               // hypothetical budgets, not a device
+constexpr double kBandwidthGbs = 20;
+constexpr double kTrafficFactor = 2;
+const std::vector<std::int64_t>& square_sizes();  // 8, 16, 32, 64, 128
+// The exercise: shapes (48,24) and (24,12).
+constexpr std::int64_t kExerciseA[2] = {48, 24};
+constexpr std::int64_t kExerciseB[2] = {24, 12};
+}  // namespace lesson
+
+}  // namespace rl::model
