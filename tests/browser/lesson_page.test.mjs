@@ -1,0 +1,98 @@
+// dist/index.html, opened from file:// and over http, shows the model's numbers computed by
+// the wasm core, refuses bad input by name and keeps the last good numbers.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { serve } from '../../scripts/serve.mjs';
+import { launch, openPage } from './browser.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const DIST = join(ROOT, 'dist');
+
+let browser;
+let server;
+before(async () => {
+  browser = await launch();
+  server = await serve(DIST, 0);
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const origins = {
+  'file://': () => pathToFileURL(join(DIST, 'index.html')).href,
+  'http://127.0.0.1': () => `http://127.0.0.1:${server.address().port}/index.html`,
+};
+
+for (const [name, url] of Object.entries(origins)) {
+  describe(`the lesson page from ${name}`, () => {
+    test('loads the core and shows the lesson numbers, with no console error and no network request', async () => {
+      const { page, problems } = await openPage(browser, url());
+      await page.waitForFunction(() => document.getElementById('status').textContent === 'Core loaded.', null, { timeout: 15000 });
+      const report = await page.evaluate(() => window.rooflineLab.report());
+      assert.equal(report.matmul_accounting.flops, 8192);
+      assert.equal(report.matmul_accounting.minimum_bytes, 3584);
+      assert.equal(report.matmul_accounting.flops_per_byte, 16 / 7);
+      assert.deepEqual(report.sizes, [8, 16, 32, 64, 128]);
+      assert.deepEqual(report.intensity, report.sizes.map((n) => (2 * n ** 3) / (4 * 3 * n * n)));
+      assert.equal(report.ridge, 5);
+      assert.deepEqual(report.figure.series.map((s) => s.label), ['bandwidth budget', 'compute budget', 'combined ceiling']);
+
+      const text = (sel) => page.locator(sel).innerText();
+      assert.equal(await text('[data-field="flops"] >> nth=0'), '8192');
+      assert.equal(await text('[data-field="minimum_bytes"] >> nth=0'), '3584');
+      assert.match(await text('[data-field="intensity"] >> nth=0'), /^16\/7 ≈ 2\.286$/);
+      const ceilings = await page.locator('#sizes tbody tr td:nth-child(3)').allInnerTexts();
+      assert.deepEqual(ceilings, ['26.67', '53.33', '100', '100', '100']);
+      const doubled = await page.locator('#traffic tbody tr td:nth-child(3)').allInnerTexts();
+      assert.deepEqual(doubled, ['13.33', '26.67', '53.33', '100', '100']);
+      if (name === 'file://') {
+        mkdirSync(join(ROOT, 'build'), { recursive: true });
+        await page.screenshot({ path: join(ROOT, 'build', 'screenshot-lesson.png'), fullPage: false });
+      }
+      // The reference solution stays folded until asked for.
+      assert.equal(await page.locator('#exercise-solution').isVisible(), false);
+      await page.locator('#exercise summary').click();
+      assert.match(await text('#exercise-solution'), /27648 flops.*8064 bytes.*24\/7.*68\.57 GFLOP\/s.*memory-bound/);
+      assert.match(await text('#lowered .pending'), /not available yet/);
+      assert.match(await text('#observations .pending'), /not available yet/);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    test('bad input names the field and the value, and keeps the last good numbers', async () => {
+      const { page, problems } = await openPage(browser, url());
+      await page.waitForFunction(() => window.rooflineLab, null, { timeout: 15000 });
+      const m = page.locator('input[name="m"]');
+      await m.fill('0');
+      assert.equal(await page.locator('#input-error').innerText(), 'm must be a positive integer, got 0');
+      assert.equal(await m.getAttribute('aria-invalid'), 'true');
+      assert.equal(await page.locator('[data-field="flops"] >> nth=0').innerText(), '8192');
+      await m.fill('abc');
+      assert.equal(await page.locator('#input-error').innerText(), 'm must be a number, got "abc"');
+      await m.fill('');
+      assert.equal(await page.locator('#input-error').innerText(), 'm must be a number, got nothing');
+      await m.fill('64');
+      assert.equal(await page.locator('#input-error').innerText(), '');
+      assert.equal(await page.locator('[data-field="flops"] >> nth=0').innerText(), String(2 * 64 * 16 * 8));
+
+      await page.locator('input[name="peak"]').fill('100e9');
+      assert.match(await page.locator('#input-error').innerText(), /^peak must be at most 1e9 GFLOP\/s .*got 100000000000$/);
+      await page.locator('input[name="peak"]').fill('40');
+      const ceilings = await page.locator('#sizes tbody tr td:nth-child(3)').allInnerTexts();
+      assert.deepEqual(ceilings, ['26.67', '40', '40', '40', '40']);  // ridge 2: only n=8 stays memory-bound
+      await page.locator('input[name="traffic_factor"]').fill('-1');
+      assert.equal(await page.locator('#input-error').innerText(), 'traffic factor must be a positive, finite number, got -1');
+      await page.locator('input[name="sizes"]').fill('8,0');
+      assert.equal(await page.locator('#input-error').innerText(), 'sizes[1]: size must be a positive integer, got 0');
+      await page.locator('#reset').click();
+      assert.equal(await page.locator('#input-error').innerText(), '');
+      assert.equal(await page.locator('input[name="m"]').inputValue(), '32');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  });
+}

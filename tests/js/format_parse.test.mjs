@@ -1,0 +1,40 @@
+// web/model: formatting and number parsing, without a DOM or the core.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { pyFloat, pyFloatList, short } from '../../web/model/format.js';
+import { parseNumber, parseNumberList } from '../../web/model/parse.js';
+
+test('pyFloat prints floats the way Python repr does, so the CLI reads like the seed', () => {
+  const cases = [
+    [100, '100.0'], [16 / 7, '2.2857142857142856'], [20 * (8 / 6), '26.666666666666664'],
+    [0.5, '0.5'], [1e-5, '1e-05'], [0.0001, '0.0001'], [1e16, '1e+16'], [123456789012345.6, '123456789012345.6'],
+    [-2, '-2.0'], [0, '0.0'], [NaN, 'nan'], [Infinity, 'inf'], [1.5e300, '1.5e+300'],
+  ];
+  for (const [x, text] of cases) assert.equal(pyFloat(x), text, `pyFloat(${x})`);
+  assert.equal(pyFloatList([0.1 + 0.2, 100, 1e22, 1.5e-7, 12345678901234567]), '[0.30000000000000004, 100.0, 1e+22, 1.5e-07, 1.2345678901234568e+16]');
+});
+
+test('short rounds for prose but keeps integers whole', () => {
+  assert.equal(short(480 / 7), '68.57');
+  assert.equal(short(8192), '8192');
+  assert.equal(short(27648), '27648');
+  assert.equal(short(160 / 3), '53.33');
+});
+
+test('parseNumber accepts the usual spellings and refuses empty, hex and words by name', () => {
+  assert.deepEqual(parseNumber('m', ' 32 '), { ok: true, value: 32 });
+  assert.deepEqual(parseNumber('peak', '1e2'), { ok: true, value: 100 });
+  assert.deepEqual(parseNumber('peak', '-.5'), { ok: true, value: -0.5 });
+  assert.equal(parseNumber('peak', 'inf').value, Infinity);
+  assert.ok(Number.isNaN(parseNumber('peak', 'NaN').value));
+  assert.deepEqual(parseNumber('m', ''), { ok: false, error: 'm must be a number, got nothing' });
+  assert.deepEqual(parseNumber('m', '0x10'), { ok: false, error: 'm must be a number, got "0x10"' });
+  assert.deepEqual(parseNumber('m', '3 4'), { ok: false, error: 'm must be a number, got "3 4"' });
+  assert.deepEqual(parseNumber('m', undefined), { ok: false, error: 'm must be a number, got nothing' });
+});
+
+test('parseNumberList names the entry that is not a number', () => {
+  assert.deepEqual(parseNumberList('sizes', '8, 16,32'), { ok: true, value: [8, 16, 32] });
+  assert.deepEqual(parseNumberList('sizes', '8,,32'), { ok: false, error: 'sizes[1] must be a number, got nothing' });
+  assert.deepEqual(parseNumberList('sizes', ' '), { ok: false, error: 'sizes must be a comma-separated list of numbers, got nothing' });
+});

@@ -1,0 +1,151 @@
+// The lesson's report through the real wasm core (dist/roofline-core.js), as the page and the
+// CLI build it; and the core's JS surface refusing bad values as {ok: false} with a message.
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { buildLesson, reportLines } from '../../web/model/lesson.js';
+import { createState, setInput, inputsToParams } from '../../web/state.js';
+import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
+
+let core;
+before(async () => {
+  core = await loadNodeCore();
+});
+
+const close = (actual, expected, rel = 1e-15) =>
+  assert.ok(Math.abs(actual - expected) <= rel * Math.abs(expected), `${actual} ≉ ${expected}`);
+
+describe('the lesson report', () => {
+  test('reproduces every number of the seed with its defaults', () => {
+    const { ok, report: r } = buildLesson(core);
+    assert.ok(ok);
+    assert.deepEqual(
+      { flops: r.matmul_accounting.flops, minimum_bytes: r.matmul_accounting.minimum_bytes },
+      { flops: 2 * 32 * 16 * 8, minimum_bytes: 4 * (32 * 16 + 16 * 8 + 32 * 8) },
+    );
+    assert.equal(r.matmul_accounting.flops_per_byte, 16 / 7);
+    assert.equal(r.matmul_accounting.flops_per_byte_fraction, '16/7');
+    assert.deepEqual(r.sizes, [8, 16, 32, 64, 128]);
+    r.intensity.forEach((x, i) => close(x, r.sizes[i] / 6, 3e-16));
+    [80 / 3, 160 / 3, 100, 100, 100].forEach((c, i) => close(r.hypothetical_ceilings_gflops[i], c));
+    assert.deepEqual(r.hypothetical_ceilings_gflops.slice(2), [100, 100, 100]);
+    assert.equal(r.ridge, 5);
+    assert.equal(r.traffic_factor, 2);
+    close(r.doubled_traffic_ceilings_gflops[0], r.hypothetical_ceilings_gflops[0] / 2);
+    close(r.doubled_traffic_ceilings_gflops[1], r.hypothetical_ceilings_gflops[1] / 2);
+    close(r.doubled_traffic_ceilings_gflops[2], 160 / 3);
+    assert.equal(r.doubled_traffic_ceilings_gflops.at(-1), 100);
+    assert.deepEqual(r.traffic_bound_changed_sizes, [32]);
+    assert.deepEqual(r.exercise.a, [48, 24]);
+    assert.equal(r.exercise.work, 27648);
+    assert.equal(r.exercise.traffic, 8064);
+    assert.equal(r.exercise.ratio, 24 / 7);
+    assert.equal(r.exercise.ratio_fraction, '24/7');
+    close(r.exercise.bandwidth_times_ratio_gflops, 480 / 7);
+    assert.equal(r.exercise.bound, 'memory-bound');
+    assert.deepEqual(r.budgets, { peak: 100, bandwidth: 20, hypothetical: true, units: { peak: 'GFLOP/s', bandwidth: 'GB/s' } });
+    for (const part of ['stablehlo_ops', 'cost_estimate', 'local_samples_seconds']) {
+      assert.equal(r[part], null, `${part} is not invented`);
+      assert.match(r.not_available_yet[part], /^not available yet/);
+    }
+  });
+
+  test('figure data has exactly the seed structure', () => {
+    const { figure } = buildLesson(core).report;
+    assert.deepEqual(Object.keys(figure), ['kind', 'x', 'xlabel', 'ylabel', 'series']);
+    assert.equal(figure.kind, 'line');
+    assert.equal(figure.xlabel, 'minimum-traffic operations per byte');
+    assert.equal(figure.ylabel, 'hypothetical ceiling (GFLOP/s)');
+    const x = [8, 16, 5 * 6, 32, 64, 128].map((n) => n / 6);
+    figure.x.forEach((v, i) => close(v, x[i], 3e-16));
+    assert.deepEqual(figure.series.map((s) => Object.keys(s)), [['label', 'y'], ['label', 'y'], ['label', 'y']]);
+    const [bandwidth, compute, combined] = figure.series;
+    assert.deepEqual([bandwidth.label, compute.label, combined.label], ['bandwidth budget', 'compute budget', 'combined ceiling']);
+    figure.x.forEach((v, i) => {
+      assert.equal(bandwidth.y[i], 20 * v);
+      assert.equal(compute.y[i], 100);
+      assert.equal(combined.y[i], Math.min(100, 20 * v));
+    });
+  });
+
+  test('changing the inputs changes the numbers', () => {
+    const r = buildLesson(core, { m: 48, k: 24, n: 12, peak: 40, bandwidth: 10, traffic_factor: 4, sizes: [30] }).report;
+    assert.equal(r.matmul_accounting.flops, 27648);
+    assert.equal(r.ridge, 4);
+    assert.deepEqual(r.hypothetical_ceilings_gflops, [40]);       // 30/6 = 5 > ridge 4
+    assert.deepEqual(r.doubled_traffic_ceilings_gflops, [12.5]);  // 10 · 5/4
+    assert.deepEqual(r.traffic_bound_changed_sizes, [30]);
+    assert.equal(buildLesson(core, { itemsize: 2 }).report.matmul_accounting.minimum_bytes, 3584 / 2);
+  });
+
+  test('refuses bad inputs, naming the input, the rule and the value', () => {
+    const cases = [
+      [{ m: 0 }, 'm', 'm must be a positive integer, got 0'],
+      [{ k: -1 }, 'k', 'k must be a positive integer, got -1'],
+      [{ n: 2.5 }, 'n', 'n must be a positive integer, got 2.5'],
+      [{ itemsize: NaN }, 'itemsize', 'itemsize must be a positive integer, got NaN'],
+      [{ peak: Infinity }, 'peak', 'peak must be a positive, finite number of GFLOP/s, got inf'],
+      [{ bandwidth: -20 }, 'bandwidth', 'bandwidth must be a positive, finite number of GB/s, got -20'],
+      [{ traffic_factor: 0 }, 'traffic_factor', 'traffic factor must be a positive, finite number, got 0'],
+      [{ sizes: [] }, 'sizes', 'sizes must be a non-empty list of positive integers, got []'],
+      [{ sizes: [8, 1.5] }, 'sizes', 'sizes[1]: size must be a positive integer, got 1.5'],
+    ];
+    for (const [params, input, error] of cases) {
+      assert.deepEqual(buildLesson(core, params), { ok: false, input, error }, JSON.stringify(params));
+    }
+    const overflow = buildLesson(core, { m: 2 ** 50, k: 2 ** 50, n: 2 ** 50 });
+    assert.equal(overflow.input, 'dimensions');
+    assert.match(overflow.error, /^flops = 2·m·k·n does not fit in 128 bits for m=1125899906842624/);
+  });
+
+  test('prints the seed lines', () => {
+    const lines = reportLines(buildLesson(core).report);
+    assert.equal(lines[3], "Matmul-only accounting: {'flops': 8192, 'minimum_bytes': 3584, 'flops_per_byte': 2.2857142857142856}");
+    assert.equal(lines[4], 'Hypothetical ceilings GFLOP/s: [26.666666666666664, 53.33333333333333, 100.0, 100.0, 100.0]');
+    assert.equal(lines[5], 'Ceilings with twice minimum traffic GFLOP/s: [13.333333333333332, 26.666666666666664, 53.33333333333333, 100.0, 100.0]');
+  });
+});
+
+describe('the core through web/core.js', () => {
+  test('counts past 2^53 cross exactly as text', () => {
+    const r = core.contract(2 ** 21, 2 ** 21, 2 ** 21, 4);
+    assert.ok(r.ok);
+    assert.equal(r.value.flops_exact, '18446744073709551616');
+    assert.equal(BigInt(r.value.flops_exact), 2n * 2n ** 63n);
+  });
+
+  test('itemsize defaults to 4 as in the seed', () => {
+    assert.equal(core.contract(32, 16, 8).value.minimum_bytes, 3584);
+  });
+
+  test('a value of the wrong type is refused by name, not coerced', () => {
+    assert.deepEqual(core.contract('32', 16, 8, 4), { ok: false, error: 'm must be a number, got the string "32"' });
+    assert.deepEqual(core.contract(32, null, 8, 4), { ok: false, error: 'k must be a number, got object' });
+    assert.deepEqual(core.ceilings(100, 20, 'x'), { ok: false, error: 'intensities must be an array of numbers, got string' });
+    assert.deepEqual(core.ceilings(100, 20, [1, '2']), { ok: false, error: 'intensities[1] must be a number, got the string "2"' });
+    assert.deepEqual(core.figure(undefined, 20, [1]), { ok: false, error: 'peak must be a number, got undefined' });
+    assert.deepEqual(core.contractShapes(48, 24, 25, 12), {
+      ok: false, error: 'inner dimensions must match (columns of a = rows of b), got a (48,24) and b (25,12)',
+    });
+  });
+});
+
+describe('page state', () => {
+  test('a bad field names itself and keeps the last good report', () => {
+    let state = createState(core);
+    assert.equal(state.error, null);
+    const good = state.report;
+    state = setInput(core, state, 'm', '0');
+    assert.deepEqual(state.error, { input: 'm', message: 'm must be a positive integer, got 0' });
+    assert.equal(state.report, good);
+    state = setInput(core, state, 'm', '');
+    assert.deepEqual(state.error, { input: 'm', message: 'm must be a number, got nothing' });
+    state = setInput(core, state, 'm', '64');
+    assert.equal(state.error, null);
+    assert.equal(state.report.matmul_accounting.flops, 2 * 64 * 16 * 8);
+  });
+
+  test('inputsToParams reads every field', () => {
+    const r = inputsToParams({ m: '1', k: '2', n: '3', itemsize: '4', sizes: '8,16', peak: '5', bandwidth: '6', traffic_factor: '0.5' });
+    assert.deepEqual(r, { ok: true, params: { m: 1, k: 2, n: 3, itemsize: 4, sizes: [8, 16], peak: 5, bandwidth: 6, traffic_factor: 0.5 } });
+  });
+});

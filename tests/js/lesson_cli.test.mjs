@@ -1,0 +1,89 @@
+// node scripts/lesson.mjs, run as a person runs it.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { test } from 'node:test';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const run = (...args) => spawnSync(process.execPath, [join(ROOT, 'scripts', 'lesson.mjs'), ...args], { encoding: 'utf8' });
+
+test('--json prints one object with the keys the issue names and the lesson numbers', () => {
+  const out = run('--json');
+  assert.equal(out.status, 0, out.stderr);
+  const r = JSON.parse(out.stdout);
+  for (const key of ['matmul_accounting', 'sizes', 'intensity', 'hypothetical_ceilings_gflops',
+    'doubled_traffic_ceilings_gflops', 'ridge', 'figure', 'exercise', 'budgets']) assert.ok(key in r, key);
+  assert.deepEqual(
+    [r.matmul_accounting.flops, r.matmul_accounting.minimum_bytes, r.matmul_accounting.flops_per_byte],
+    [8192, 3584, 16 / 7],
+  );
+  assert.deepEqual(r.sizes, [8, 16, 32, 64, 128]);
+  assert.equal(r.ridge, 5);
+  assert.deepEqual(r.hypothetical_ceilings_gflops, [26.666666666666664, 53.33333333333333, 100, 100, 100]);
+  assert.deepEqual(r.doubled_traffic_ceilings_gflops, [13.333333333333332, 26.666666666666664, 53.33333333333333, 100, 100]);
+  assert.deepEqual(
+    [r.exercise.work, r.exercise.traffic, r.exercise.ratio, r.exercise.bound],
+    [27648, 8064, 24 / 7, 'memory-bound'],
+  );
+  assert.deepEqual([r.budgets.peak, r.budgets.bandwidth, r.budgets.hypothetical], [100, 20, true]);
+  assert.equal(r.figure.kind, 'line');
+  assert.equal(r.local_samples_seconds, null);
+});
+
+test('options change the inputs', () => {
+  const r = JSON.parse(run('--json', '--m', '48', '--k=24', '--n', '12', '--peak', '50', '--bandwidth', '25',
+    '--traffic-factor', '3', '--sizes', '12,60', '--itemsize', '2').stdout);
+  assert.equal(r.matmul_accounting.flops, 27648);
+  assert.equal(r.matmul_accounting.minimum_bytes, 8064 / 2);
+  assert.equal(r.ridge, 2);
+  assert.deepEqual(r.intensity, [4, 20]);  // itemsize 2: 2n³ / (2·3n²) = n/3
+  assert.deepEqual(r.hypothetical_ceilings_gflops, [50, 50]);
+  assert.equal(r.traffic_factor, 3);
+  assert.ok(Math.abs(r.doubled_traffic_ceilings_gflops[0] - 25 * (4 / 3)) < 1e-12);  // below the ridge now
+  assert.equal(r.doubled_traffic_ceilings_gflops[1], 50);
+});
+
+test('the text report prints the seed lines and says what is not available yet', () => {
+  const out = run();
+  assert.equal(out.status, 0);
+  const lines = out.stdout.split('\n');
+  assert.match(lines[0], /^StableHLO operations present: not available yet/);
+  assert.match(lines[2], /^Local CPU samples seconds: not available yet/);
+  assert.ok(lines.includes("Matmul-only accounting: {'flops': 8192, 'minimum_bytes': 3584, 'flops_per_byte': 2.2857142857142856}"));
+  assert.ok(lines.includes('Hypothetical ceilings GFLOP/s: [26.666666666666664, 53.33333333333333, 100.0, 100.0, 100.0]'));
+  assert.ok(lines.some((l) => l.includes('hypothetical, not a device specification')));
+});
+
+test('bad options exit 1 with one line on stderr naming the option, rule and value', () => {
+  const cases = [
+    [['--m', '0'], 'lesson.mjs: --m: m must be a positive integer, got 0'],
+    [['--k', '-1'], 'lesson.mjs: --k: k must be a positive integer, got -1'],
+    [['--n', '2.5'], 'lesson.mjs: --n: n must be a positive integer, got 2.5'],
+    [['--m', 'abc'], 'lesson.mjs: --m must be a number, got "abc"'],
+    [['--m'], 'lesson.mjs: --m needs a value (see --help)'],
+    [['--peak', 'inf'], 'lesson.mjs: --peak: peak must be a positive, finite number of GFLOP/s, got inf'],
+    [['--bandwidth', 'nan'], 'lesson.mjs: --bandwidth: bandwidth must be a positive, finite number of GB/s, got NaN'],
+    [['--traffic-factor', '0'], 'lesson.mjs: --traffic-factor: traffic factor must be a positive, finite number, got 0'],
+    [['--itemsize', '0'], 'lesson.mjs: --itemsize: itemsize must be a positive integer, got 0'],
+    [['--sizes', '8,x'], 'lesson.mjs: --sizes[1] must be a number, got "x"'],
+    [['--frobnicate'], 'lesson.mjs: unknown option "--frobnicate" (see --help)'],
+  ];
+  for (const [args, message] of cases) {
+    const out = run(...args);
+    assert.equal(out.status, 1, args.join(' '));
+    assert.equal(out.stderr, `${message}\n`);
+    assert.equal(out.stdout, '');
+  }
+  const overflow = run('--m', '1125899906842624', '--k', '1125899906842624', '--n', '1125899906842624');
+  assert.equal(overflow.status, 1);
+  assert.match(overflow.stderr, /^lesson\.mjs: --m\/--k\/--n: flops = 2·m·k·n does not fit in 128 bits/);
+  assert.equal(overflow.stderr.split('\n').length, 2);
+});
+
+test('--help describes every option', () => {
+  const out = run('--help');
+  assert.equal(out.status, 0);
+  for (const option of ['--m', '--k', '--n', '--itemsize', '--sizes', '--peak', '--bandwidth', '--traffic-factor', '--json']) {
+    assert.ok(out.stdout.includes(option), option);
+  }
+});

@@ -1,0 +1,56 @@
+// The one door to the wasm core (cpp/bindings/bindings.cpp). Everything in web/ and the Node
+// CLIs reaches C++ through here.
+//
+// Every call returns a plain value the caller owns:
+//   {ok: true, value}  or  {ok: false, error: "m must be a positive integer, got 0"}.
+// The rules (positive, integer, finite, in range) live once, in C++; the bindings also refuse
+// a value of the wrong JS type by name. A JS exception from the module (a bug, never bad
+// input) is turned into the same {ok: false} shape, so no caller crashes on it.
+
+/**
+ * @typedef {{ok: true, value: any} | {ok: false, error: string}} CoreResult
+ * @typedef {{m: number, k: number, n: number, itemsize: number,
+ *            flops: number, flops_exact: string, minimum_bytes: number,
+ *            minimum_bytes_exact: string, intensity: number, intensity_fraction: string}} Contraction
+ *   Counts are exact in C++ (128-bit); `flops` is exact up to 2^53, `flops_exact` always.
+ * @typedef {{intensity: number, bandwidth_ceiling: number, ceiling: number,
+ *            bound: 'memory-bound' | 'compute-bound' | 'balanced'}} Ceiling
+ */
+
+/** Turns a module call into a CoreResult, whatever happens inside. */
+function guarded(name, fn) {
+  return (...args) => {
+    try {
+      return fn(...args);
+    } catch (e) {
+      return { ok: false, error: `internal error in core.${name}: ${e && e.message ? e.message : e}` };
+    }
+  };
+}
+
+/**
+ * Instantiates the module and returns the core's functions.
+ * @param {(options?: object) => Promise<any>} createCore the factory that roofline-core.js defines
+ */
+export async function loadCore(createCore) {
+  if (typeof createCore !== 'function') {
+    throw new Error('the wasm core did not load: roofline-core.js must be loaded before the app');
+  }
+  const module = await createCore();
+  return {
+    /** (m, k, n, itemsize = 4) → Contraction */
+    contract: guarded('contract', (m, k, n, itemsize) => module.contract(m, k, n, itemsize)),
+    /** (aRows, aCols, bRows, bCols, itemsize = 4) → Contraction; inner dimensions must match */
+    contractShapes: guarded('contractShapes', (ar, ac, br, bc, itemsize) =>
+      module.contractShapes(ar, ac, br, bc, itemsize)),
+    /** (peak GFLOP/s, bandwidth GB/s, intensities[]) → {ridge, rows: Ceiling[]} */
+    ceilings: guarded('ceilings', (peak, bandwidth, xs) => module.ceilings(peak, bandwidth, xs)),
+    /** (peak, bandwidth, intensities[], factor) → [{original: Ceiling, revised: Ceiling, bound_changed}] */
+    trafficExperiment: guarded('trafficExperiment', (peak, bandwidth, xs, factor) =>
+      module.trafficExperiment(peak, bandwidth, xs, factor)),
+    /** (peak, bandwidth, intensities[]) → {kind, x, xlabel, ylabel, series} (the seed's figure data) */
+    figure: guarded('figure', (peak, bandwidth, xs) => module.figure(peak, bandwidth, xs)),
+    /** () → the seed's defaults: m, k, n, itemsize, peak, bandwidth, traffic_factor, sizes, exercise */
+    lessonDefaults: guarded('lessonDefaults', () => module.lessonDefaults()),
+  };
+}

@@ -1,0 +1,33 @@
+// Number formatting shared by the page and the CLIs. Pure: no DOM, testable in Node.
+
+/**
+ * A number the way Python's repr prints a float, so the CLI's report reads like the seed's:
+ * 100 → "100.0", 16/7 → "2.2857142857142856", 1e-5 → "1e-05", 1e16 → "1e+16".
+ */
+export function pyFloat(x) {
+  if (Number.isNaN(x)) return 'nan';
+  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  // toExponential() with no argument gives the shortest digits that read back as x.
+  const [mantissa, expText] = x.toExponential().split('e');
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 16) {
+    const sign = exp < 0 ? '-' : '+';
+    const digits = String(Math.abs(exp)).padStart(2, '0');
+    return `${mantissa}e${sign}${digits}`;
+  }
+  const text = String(x);  // plain notation in this exponent range
+  return Number.isInteger(x) ? `${text}.0` : text;
+}
+
+/** A list of floats the way Python prints one: "[26.666666666666668, 100.0]". */
+export function pyFloatList(xs) {
+  return `[${xs.map(pyFloat).join(', ')}]`;
+}
+
+/** A short, readable number for prose and tables: 68.571428… → "68.57", 8192 → "8192". */
+export function short(x, digits = 4) {
+  if (!Number.isFinite(x)) return String(x);
+  if (Number.isInteger(x) && Math.abs(x) < 1e15) return String(x);
+  return String(Number(x.toPrecision(digits)));
+}

@@ -1,0 +1,133 @@
+// The lesson's report: the seed's steps composed from core calls. The page and
+// `node scripts/lesson.mjs` both build it here, so they cannot disagree. Pure: no DOM.
+import { pyFloat, pyFloatList, short } from './format.js';
+
+// Parts owned by issues that have not landed. They are reported as missing, never invented.
+export const NOT_AVAILABLE = {
+  stablehlo_ops: 'not available yet (StableHLO emission and parsing come with the HLO issue)',
+  cost_estimate: 'not available yet (cost analysis with XLA\'s rules comes with the HLO issue)',
+  local_samples_seconds: 'not available yet (the wasm kernel and its timing harness come with the kernel issue)',
+};
+
+/** The inputs a report is built from; every one can be changed, none is required. */
+export const PARAM_NAMES = ['m', 'k', 'n', 'itemsize', 'peak', 'bandwidth', 'traffic_factor', 'sizes'];
+
+function fail(input, error) {
+  return { ok: false, input, error };
+}
+
+/**
+ * Builds the lesson's report.
+ * @param {ReturnType<typeof import('../core.js').loadCore> extends Promise<infer C> ? C : never} core
+ * @param {Partial<{m:number,k:number,n:number,itemsize:number,peak:number,bandwidth:number,
+ *                   traffic_factor:number,sizes:number[]}>} params  missing ones take the seed's values
+ * @returns {{ok: true, report: object} | {ok: false, input: string, error: string}}
+ */
+export function buildLesson(core, params = {}) {
+  const defaults = core.lessonDefaults();
+  if (!defaults.ok) return fail('core', defaults.error);
+  const d = defaults.value;
+  const p = { ...d, ...Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)) };
+
+  const accounting = core.contract(p.m, p.k, p.n, p.itemsize);
+  if (!accounting.ok) {
+    const named = accounting.error.split(' ')[0];
+    return fail(['m', 'k', 'n', 'itemsize'].includes(named) ? named : 'dimensions', accounting.error);
+  }
+
+  if (!Array.isArray(p.sizes) || p.sizes.length === 0) {
+    return fail('sizes', `sizes must be a non-empty list of positive integers, got ${JSON.stringify(p.sizes)}`);
+  }
+  const squares = [];
+  for (const [i, n] of p.sizes.entries()) {
+    const c = core.contract(n, n, n, p.itemsize);
+    if (!c.ok) return fail('sizes', `sizes[${i}]: ${c.error.replace(/^m /, 'size ')}`);
+    squares.push(c.value);
+  }
+  const intensities = squares.map((c) => c.intensity);
+
+  const ceilings = core.ceilings(p.peak, p.bandwidth, intensities);
+  if (!ceilings.ok) return fail(ceilings.error.split(' ')[0], ceilings.error);
+  const traffic = core.trafficExperiment(p.peak, p.bandwidth, intensities, p.traffic_factor);
+  if (!traffic.ok) return fail('traffic_factor', traffic.error);
+  const figure = core.figure(p.peak, p.bandwidth, intensities);
+  if (!figure.ok) return fail('figure', figure.error);
+
+  const [aRows, aCols] = d.exercise.a;
+  const [bRows, bCols] = d.exercise.b;
+  const exercise = core.contractShapes(aRows, aCols, bRows, bCols, d.itemsize);
+  if (!exercise.ok) return fail('exercise', exercise.error);
+  const exerciseCeiling = core.ceilings(p.peak, p.bandwidth, [exercise.value.intensity]);
+  if (!exerciseCeiling.ok) return fail('exercise', exerciseCeiling.error);
+  const at = exerciseCeiling.value.rows[0];
+
+  const a = accounting.value;
+  const report = {
+    stablehlo_ops: null,
+    cost_estimate: null,
+    local_samples_seconds: null,
+    not_available_yet: NOT_AVAILABLE,
+    matmul_accounting: {
+      m: a.m, k: a.k, n: a.n, itemsize: a.itemsize,
+      flops: a.flops,
+      minimum_bytes: a.minimum_bytes,
+      flops_per_byte: a.intensity,
+      flops_exact: a.flops_exact,
+      minimum_bytes_exact: a.minimum_bytes_exact,
+      flops_per_byte_fraction: a.intensity_fraction,
+    },
+    sizes: squares.map((c) => c.m),
+    intensity: intensities,
+    intensity_fraction: squares.map((c) => c.intensity_fraction),
+    hypothetical_ceilings_gflops: ceilings.value.rows.map((r) => r.ceiling),
+    bounds: ceilings.value.rows.map((r) => r.bound),
+    traffic_factor: p.traffic_factor,
+    doubled_traffic_ceilings_gflops: traffic.value.map((r) => r.revised.ceiling),
+    traffic_bound_changed_sizes: squares.filter((_, i) => traffic.value[i].bound_changed).map((c) => c.m),
+    ridge: ceilings.value.ridge,
+    figure: figure.value,
+    exercise: {
+      a: d.exercise.a,
+      b: d.exercise.b,
+      itemsize: exercise.value.itemsize,
+      work: exercise.value.flops,
+      traffic: exercise.value.minimum_bytes,
+      ratio: exercise.value.intensity,
+      ratio_fraction: exercise.value.intensity_fraction,
+      bandwidth_times_ratio_gflops: at.bandwidth_ceiling,
+      ceiling_gflops: at.ceiling,
+      bound: at.bound,
+    },
+    budgets: { peak: p.peak, bandwidth: p.bandwidth, hypothetical: true, units: { peak: 'GFLOP/s', bandwidth: 'GB/s' } },
+  };
+  return { ok: true, report };
+}
+
+function trafficWords(factor) {
+  return factor === 2 ? 'twice' : `${pyFloat(factor).replace(/\.0$/, '')}×`;
+}
+
+/** The report as the seed prints it, line by line, then a few labelled extras. */
+export function reportLines(r) {
+  const acc = r.matmul_accounting;
+  const ex = r.exercise;
+  const relation = ex.bound === 'memory-bound' ? '<' : ex.bound === 'compute-bound' ? '>' : '=';
+  return [
+    `StableHLO operations present: ${NOT_AVAILABLE.stablehlo_ops}`,
+    `Compiler estimates (backend-specific): ${NOT_AVAILABLE.cost_estimate}`,
+    `Local CPU samples seconds: ${NOT_AVAILABLE.local_samples_seconds}`,
+    `Matmul-only accounting: {'flops': ${acc.flops_exact}, 'minimum_bytes': ${acc.minimum_bytes_exact}, 'flops_per_byte': ${pyFloat(acc.flops_per_byte)}}`,
+    `Hypothetical ceilings GFLOP/s: ${pyFloatList(r.hypothetical_ceilings_gflops)}`,
+    `Ceilings with ${trafficWords(r.traffic_factor)} minimum traffic GFLOP/s: ${pyFloatList(r.doubled_traffic_ceilings_gflops)}`,
+    `Exercise (${ex.a.join(',')})·(${ex.b.join(',')}): work ${ex.work} flops, traffic ${ex.traffic} bytes, ` +
+      `ratio ${ex.ratio_fraction} ≈ ${short(ex.ratio)} flops/byte; bandwidth·ratio ≈ ${short(ex.bandwidth_times_ratio_gflops)} GFLOP/s ` +
+      `${relation} peak ${short(r.budgets.peak)} GFLOP/s: ${ex.bound}`,
+    '',
+    `Model of (${acc.m}×${acc.k})·(${acc.k}×${acc.n}), itemsize ${acc.itemsize}: flops = 2·m·k·n, minimum bytes = itemsize·(mk+kn+mn), ` +
+      `intensity ${acc.flops_per_byte_fraction} flops/byte`,
+    `Budgets: peak ${short(r.budgets.peak)} GFLOP/s, bandwidth ${short(r.budgets.bandwidth)} GB/s — hypothetical, not a device specification; ` +
+      `ridge ${short(r.ridge)} flops/byte`,
+    `Square sizes ${r.sizes.join(', ')}: intensity ${r.intensity_fraction.join(', ')} flops/byte; ${r.bounds.join(', ')}`,
+    `With ${trafficWords(r.traffic_factor)} the traffic, sizes that change bound: ${r.traffic_bound_changed_sizes.join(', ') || 'none'}`,
+  ];
+}
