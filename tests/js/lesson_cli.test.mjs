@@ -1,10 +1,11 @@
 // node scripts/lesson.mjs, run as a person runs it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const run = (...args) => spawnSync(process.execPath, [join(ROOT, 'scripts', 'lesson.mjs'), ...args], { encoding: 'utf8' });
 
 test('--json prints one object with the keys the issue names and the lesson numbers', () => {
