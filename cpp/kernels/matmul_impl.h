@@ -1,0 +1,79 @@
+// C = A·B or C = tanh(A·B), f32, row-major, written once against the SIMD vocabulary.
+//
+// B is packed into panels of NR = NR_VECS·W columns (zero-padded past n), so the inner loop
+// reads B with unit stride. Each MR×NR tile of C is held in registers across the whole k
+// loop: per k step, NR_VECS loads of B, MR splats of A, MR·NR_VECS multiply-adds. Rows past m
+// re-read the last valid row of A and are not stored; columns past n are padding and are not
+// stored; k needs no tail. tanh, when fused, is applied to the tile in registers, so the
+// product is never written and read back.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+
+#include "kernels/tanh_impl.h"
+
+namespace rl::kernels {
+
+template <class Ops, int NR>
+inline void pack_b(std::size_t k, std::size_t n, const float* b, float* packed) {
+  for (std::size_t col0 = 0; col0 < n; col0 += NR) {
+    const std::size_t cols = std::min<std::size_t>(NR, n - col0);
+    for (std::size_t kk = 0; kk < k; ++kk) {
+      const float* src = b + kk * n + col0;
+      std::size_t j = 0;
+      for (; j < cols; ++j) packed[j] = src[j];
+      for (; j < NR; ++j) packed[j] = 0.0f;
+      packed += NR;
+    }
+  }
+}
+
+template <class Ops, int MR, int NR_VECS, bool kTanh>
+void matmul_tiled(std::size_t m, std::size_t k, std::size_t n, const float* a, const float* b,
+                  float* c, float* packed) {
+  using V = typename Ops::V;
+  constexpr int W = Ops::kWidth;
+  constexpr int NR = NR_VECS * W;
+  pack_b<Ops, NR>(k, n, b, packed);
+
+  for (std::size_t col0 = 0; col0 < n; col0 += NR) {
+    const float* panel = packed + col0 * k;  // panel p starts at p·NR·k = col0·k
+    const int cols = static_cast<int>(std::min<std::size_t>(NR, n - col0));
+    for (std::size_t row0 = 0; row0 < m; row0 += MR) {
+      const int rows = static_cast<int>(std::min<std::size_t>(MR, m - row0));
+      const float* arow[MR];
+      for (int r = 0; r < MR; ++r) arow[r] = a + (row0 + std::min(r, rows - 1)) * k;
+
+      V acc[MR][NR_VECS];
+      for (int r = 0; r < MR; ++r)
+        for (int v = 0; v < NR_VECS; ++v) acc[r][v] = Ops::splat(0.0f);
+
+      const float* bp = panel;
+      for (std::size_t kk = 0; kk < k; ++kk, bp += NR) {
+        V bv[NR_VECS];
+        for (int v = 0; v < NR_VECS; ++v) bv[v] = Ops::load(bp + v * W);
+        for (int r = 0; r < MR; ++r) {
+          const V av = Ops::splat(arow[r][kk]);
+          for (int v = 0; v < NR_VECS; ++v) acc[r][v] = Ops::add(acc[r][v], Ops::mul(av, bv[v]));
+        }
+      }
+
+      for (int r = 0; r < rows; ++r) {
+        float* crow = c + (row0 + r) * n + col0;
+        for (int v = 0; v < NR_VECS; ++v) {
+          V out = acc[r][v];
+          if (kTanh) out = tanh_v<Ops>(out);
+          const int left = cols - v * W;
+          if (left >= W) {
+            Ops::store(crow + v * W, out);
+          } else if (left > 0) {
+            Ops::store_tail(crow + v * W, out, left);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace rl::kernels

@@ -1,0 +1,125 @@
+#include "measure/ceilings.h"
+
+#include <algorithm>
+
+#include "kernels/kernels.h"
+#include "kernels/simd.h"
+#include "measure/timer.h"
+
+namespace rl::measure {
+
+namespace {
+
+#if RL_HAVE_WASMSIMD
+using Ops = kernels::WasmSimdOps;
+#else
+using Ops = kernels::ScalarOps;
+#endif
+
+constexpr int kChains = 12;  // 12 vector accumulators + 2 constants fit 16 registers
+volatile float g_sink = 0;
+
+// `steps` steps of kChains independent chains; returns a sum so the work is consumed.
+float mul_add_chains(std::size_t steps, float m, float a) {
+  using V = Ops::V;
+  V acc[kChains];
+  for (int c = 0; c < kChains; ++c) acc[c] = Ops::splat(float(c) * 1e-3f);
+  const V vm = Ops::splat(m), va = Ops::splat(a);
+  for (std::size_t s = 0; s < steps; ++s) {
+    for (int c = 0; c < kChains; ++c) acc[c] = Ops::add(Ops::mul(acc[c], vm), va);
+  }
+  float out[Ops::kWidth];
+  V sum = acc[0];
+  for (int c = 1; c < kChains; ++c) sum = Ops::add(sum, acc[c]);
+  Ops::store(out, sum);
+  float total = 0;
+  for (float x : out) total += x;
+  return total;
+}
+
+void triad(std::size_t count, float* a, const float* b, const float* c, float s) {
+  const auto vs = Ops::splat(s);
+  std::size_t i = 0;
+  for (; i + Ops::kWidth <= count; i += Ops::kWidth) {
+    Ops::store(a + i, Ops::add(Ops::load(b + i), Ops::mul(vs, Ops::load(c + i))));
+  }
+  for (; i < count; ++i) a[i] = b[i] + s * c[i];
+}
+
+// Runs body(units) with units doubled until it lasts min_seconds, then keeps the best rate
+// (units per second) over `samples` runs.
+template <class Body>
+Result<double> best_rate(double min_seconds, int samples, Body body) {
+  if (!(min_seconds > 0 && min_seconds <= 10)) {
+    return Result<double>::failure("min_seconds must be in (0, 10], got " + std::to_string(min_seconds));
+  }
+  if (samples < 1 || samples > 100) {
+    return Result<double>::failure("samples must be from 1 to 100, got " + std::to_string(samples));
+  }
+  std::size_t units = 1;
+  double elapsed = 0;
+  for (;;) {
+    const double t0 = now_seconds();
+    body(units);
+    elapsed = now_seconds() - t0;
+    if (elapsed >= min_seconds || units >= (std::size_t(1) << 30)) break;
+    units *= 2;
+  }
+  double best = double(units) / elapsed;
+  for (int i = 1; i < samples; ++i) {
+    const double t0 = now_seconds();
+    body(units);
+    best = std::max(best, double(units) / (now_seconds() - t0));
+  }
+  return Result<double>::success(best);
+}
+
+}  // namespace
+
+Result<ComputeCeiling> measure_compute(double min_seconds, int samples) {
+  // m < 1 and a small: every chain converges to a / (1 − m) = 1, far from overflow or subnormals.
+  auto steps_per_second = best_rate(min_seconds, samples, [](std::size_t units) {
+    g_sink = g_sink + mul_add_chains(units * 1024, 0.999f, 0.001f);
+  });
+  if (!steps_per_second) return Result<ComputeCeiling>::failure_from(steps_per_second);
+  ComputeCeiling c;
+  c.chains = kChains;
+  c.width = Ops::kWidth;
+  const double flops_per_unit = 1024.0 * kChains * Ops::kWidth * 2;
+  c.gflops = steps_per_second.value() * flops_per_unit / 1e9;
+  c.seconds = min_seconds;
+  return Result<ComputeCeiling>::success(c);
+}
+
+Result<BandwidthCeiling> measure_bandwidth(const std::string& level, double min_seconds,
+                                           int samples) {
+  using R = Result<BandwidthCeiling>;
+  std::size_t working_set = 0;
+  if (level == "l1") working_set = 24 << 10;
+  else if (level == "l2") working_set = 192 << 10;
+  else if (level == "memory") working_set = std::size_t(96) << 20;
+  else return R::failure("level must be one of l1, l2, memory, got \"" + level + "\"");
+
+  const std::size_t count = working_set / 3 / sizeof(float);
+  auto a = kernels::FloatBuffer::allocate(count);
+  auto b = kernels::FloatBuffer::allocate(count);
+  auto c = kernels::FloatBuffer::allocate(count);
+  if (!a || !b || !c) return R::failure("could not allocate the " + level + " working set");
+  kernels::fill_uniform(b.value().data(), count, 1);
+  kernels::fill_uniform(c.value().data(), count, 2);
+  triad(count, a.value().data(), b.value().data(), c.value().data(), 0.5f);  // first touch
+  auto passes_per_second = best_rate(min_seconds, samples, [&](std::size_t passes) {
+    for (std::size_t p = 0; p < passes; ++p) {
+      triad(count, a.value().data(), b.value().data(), c.value().data(), 0.5f);
+    }
+    g_sink = g_sink + a.value()[count / 2];
+  });
+  if (!passes_per_second) return R::failure_from(passes_per_second);
+  BandwidthCeiling out;
+  out.level = level;
+  out.working_set_bytes = count * 3 * sizeof(float);
+  out.gbs = passes_per_second.value() * double(out.working_set_bytes) / 1e9;
+  return R::success(out);
+}
+
+}  // namespace rl::measure

@@ -1,0 +1,142 @@
+// Every matmul variant of the registry against the naive double reference, at the lesson's
+// rule |x − y| ≤ 2e-5 + 2e-5·|y|, on the lesson's inputs and on sizes derived from the tile.
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "catch.hpp"
+#include "kernels/kernels.h"
+
+using namespace rl::kernels;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// Runs `variant` on m×k·k×n with inputs from `seed` and reports the first violation.
+std::string violations(const MatmulVariant& variant, std::size_t m, std::size_t k, std::size_t n,
+                       std::uint32_t seed) {
+  auto shape = check_matmul_shape(double(m), double(k), double(n));
+  if (!shape) return shape.error();
+  auto buffers = allocate_matmul(shape.value());
+  if (!buffers) return buffers.error();
+  auto& b = buffers.value();
+  fill_uniform(b.a.data(), m * k, seed);
+  fill_uniform(b.b.data(), k * n, seed + 1);
+  // Sentinels past C's end would not catch an overrun inside the malloc slack, so check that
+  // C is fully written instead: start from NaN.
+  for (std::size_t i = 0; i < m * n; ++i) b.c[i] = std::nanf("");
+  auto check = check_matmul(variant, b);
+  if (check->passed) return "";
+  std::ostringstream out;
+  const auto i = check->worst_index;
+  out << variant.name << " m=" << m << " k=" << k << " n=" << n << " seed=" << seed << ": C["
+      << i / n << "][" << i % n << "] = " << check->worst_value << ", reference "
+      << check->worst_reference << " (a row " << i / n << ", b column " << i % n
+      << "), error/allowed = " << check->worst_ratio;
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("every matmul variant reproduces the lesson's tanh(a@b) within 2e-5 + 2e-5|y|",
+          "[kernel][matmul][lesson]") {
+  for (const auto& variant : matmul_variants()) {
+    auto buffers = allocate_matmul(check_matmul_shape(32, 16, 8).value());
+    REQUIRE(buffers.ok());
+    fill_lesson_inputs(buffers.value());
+    CHECK(buffers.value().a[511] == 511.0f / 512);
+    CHECK(buffers.value().b[127] == 127.0f / 128);
+    auto check = check_matmul(variant, buffers.value());
+    INFO(variant.name << ": max |x − y| = " << check->max_abs_error << " at index "
+                      << check->worst_index << ": " << check->worst_value << " vs "
+                      << check->worst_reference);
+    CHECK(check->passed);
+    CHECK(check->max_abs_error < 1e-5);
+  }
+}
+
+TEST_CASE("matmul variants handle every m, k, n around the tile, tails included",
+          "[kernel][matmul]") {
+  for (const auto& variant : matmul_variants()) {
+    const std::size_t mr = variant.mr, nr = variant.nr;
+    for (std::size_t m = 1; m <= 2 * mr + 1; ++m) {
+      for (std::size_t n = 1; n <= 2 * nr + 1; ++n) {
+        for (std::size_t k : {1, 2, 3, 8, 17}) {
+          const std::string v = violations(variant, m, k, n, std::uint32_t(m * 1000 + n * 10 + k));
+          INFO(v);
+          REQUIRE(v.empty());
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("matmul variants are right on primes, multiples of the tile and bigger sizes",
+          "[kernel][matmul]") {
+  struct Size {
+    std::size_t m, k, n;
+  };
+  const Size sizes[] = {{7, 13, 29}, {29, 7, 13}, {13, 29, 7}, {32, 64, 48},
+                        {67, 129, 71}, {1, 300, 1}, {128, 1, 128}, {64, 256, 64}};
+  for (const auto& variant : matmul_variants()) {
+    for (const auto& s : sizes) {
+      const std::string v = violations(variant, s.m, s.k, s.n, 7);
+      INFO(v);
+      CHECK(v.empty());
+    }
+  }
+}
+
+TEST_CASE("the fused variant equals tanh of the plain one's output", "[kernel][matmul]") {
+  auto shape = check_matmul_shape(9, 11, 13).value();
+  for (const auto& fused : matmul_variants()) {
+    if (!fused.fused_tanh) continue;
+    for (const auto& plain : matmul_variants()) {
+      if (plain.fused_tanh || std::string(plain.isa) != fused.isa) continue;
+      auto b1 = allocate_matmul(shape), b2 = allocate_matmul(shape);
+      fill_uniform(b1.value().a.data(), 99, 3);
+      fill_uniform(b1.value().b.data(), 143, 4);
+      fill_uniform(b2.value().a.data(), 99, 3);
+      fill_uniform(b2.value().b.data(), 143, 4);
+      fused.fn(9, 11, 13, b1.value().a.data(), b1.value().b.data(), b1.value().c.data(), b1.value().packed.data());
+      plain.fn(9, 11, 13, b2.value().a.data(), b2.value().b.data(), b2.value().c.data(), b2.value().packed.data());
+      std::vector<float> tanh_of_plain(117);
+      for (const auto& t : tanh_variants()) {
+        if (std::string(t.isa) != fused.isa) continue;
+        t.fn(117, b2.value().c.data(), tanh_of_plain.data());
+        for (std::size_t i = 0; i < 117; ++i) {
+          INFO(fused.name << " vs " << t.name << "(" << plain.name << ") at " << i);
+          CHECK(b1.value().c[i] == tanh_of_plain[i]);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("kernel shapes are refused by name: non-positive, non-integer, past the memory cap",
+          "[kernel][matmul]") {
+  CHECK(check_matmul_shape(0, 16, 8).error() == "m must be a positive integer, got 0");
+  CHECK(check_matmul_shape(32, -1, 8).error() == "k must be a positive integer, got -1");
+  CHECK(check_matmul_shape(32, 16, 2.5).error() == "n must be a positive integer, got 2.5");
+  CHECK(check_matmul_shape(32, 16, NAN).error() == "n must be a positive integer, got NaN");
+  // 4096³: 4·(3·2^24 + 2^24) bytes = exactly 256 MiB of A, B, C and packed B: allowed.
+  CHECK(check_matmul_shape(4096, 4096, 4096).ok());
+  // 4097³: 4·(3·4097² + 4104·4097) = 268681260 bytes ≈ 256.2 MiB: refused.
+  auto big = check_matmul_shape(4097, 4097, 4097);
+  REQUIRE_FALSE(big.ok());
+  CHECK(big.error() == "m=4097, k=4097, n=4097 needs 257 MiB of buffers (A, B, C, packed B), over the 256 MiB cap");
+  auto huge = check_matmul_shape(1e12, 1, 1);
+  REQUIRE_FALSE(huge.ok());
+  CHECK_THAT(huge.error(), Contains("256 MiB cap"));
+}
+
+TEST_CASE("find_matmul names the variants it knows", "[kernel][matmul]") {
+  CHECK(find_matmul("matmul_f32_4x2__scalar").ok());
+  auto missing = find_matmul("matmul_f32_9x9__avx");
+  REQUIRE_FALSE(missing.ok());
+  CHECK_THAT(missing.error(), Contains("variant must be one of matmul_f32_4x2__scalar"));
+  CHECK_THAT(missing.error(), Contains("got \"matmul_f32_9x9__avx\""));
+  CHECK(std::string(best_matmul(true).isa) == (RL_HAVE_WASMSIMD ? "wasmsimd" : "scalar"));
+  CHECK(best_matmul(true).fused_tanh);
+  CHECK_FALSE(best_matmul(false).fused_tanh);
+}
