@@ -17,10 +17,16 @@ using Ops = kernels::ScalarOps;
 #endif
 
 constexpr int kChains = 12;  // 12 vector accumulators + 2 constants fit 16 registers
+constexpr std::size_t kStepsPerCall = 4096;
 volatile float g_sink = 0;
+// Read at run time, so the compiler cannot fold the chains.
+volatile float g_m = 0.999f, g_a = 0.001f;
 
 // `steps` steps of kChains independent chains; returns a sum so the work is consumed.
-float mul_add_chains(std::size_t steps, float m, float a) {
+// Kept out of line and called in short chunks: V8 runs a wasm function first in its baseline
+// compiler (Liftoff) and switches to optimized code only at a later call, never inside a
+// running loop, so one long call would measure the baseline compiler (about 4× slower).
+__attribute__((noinline)) float mul_add_chains(std::size_t steps, float m, float a) {
   using V = Ops::V;
   V acc[kChains];
   for (int c = 0; c < kChains; ++c) acc[c] = Ops::splat(float(c) * 1e-3f);
@@ -37,7 +43,7 @@ float mul_add_chains(std::size_t steps, float m, float a) {
   return total;
 }
 
-void triad(std::size_t count, float* a, const float* b, const float* c, float s) {
+__attribute__((noinline)) void triad(std::size_t count, float* a, const float* b, const float* c, float s) {
   const auto vs = Ops::splat(s);
   std::size_t i = 0;
   for (; i + Ops::kWidth <= count; i += Ops::kWidth) {
@@ -79,13 +85,15 @@ Result<double> best_rate(double min_seconds, int samples, Body body) {
 Result<ComputeCeiling> measure_compute(double min_seconds, int samples) {
   // m < 1 and a small: every chain converges to a / (1 − m) = 1, far from overflow or subnormals.
   auto steps_per_second = best_rate(min_seconds, samples, [](std::size_t units) {
-    g_sink = g_sink + mul_add_chains(units * 1024, 0.999f, 0.001f);
+    float sum = 0;
+    for (std::size_t u = 0; u < units; ++u) sum += mul_add_chains(kStepsPerCall, g_m, g_a);
+    g_sink = g_sink + sum;
   });
   if (!steps_per_second) return Result<ComputeCeiling>::failure_from(steps_per_second);
   ComputeCeiling c;
   c.chains = kChains;
   c.width = Ops::kWidth;
-  const double flops_per_unit = 1024.0 * kChains * Ops::kWidth * 2;
+  const double flops_per_unit = double(kStepsPerCall) * kChains * Ops::kWidth * 2;
   c.gflops = steps_per_second.value() * flops_per_unit / 1e9;
   c.seconds = min_seconds;
   return Result<ComputeCeiling>::success(c);

@@ -1,0 +1,91 @@
+// rl_bench: GFLOP/s of every matmul variant this build has, on the benchmark's sizes, plus the
+// measured mul+add ceiling. Built natively (with the "portable" variants at -O3 -march=native)
+// and as wasm (run under Node). Prints one JSON object per line; scripts/bench merges the two
+// builds into a table. Flops are the model's 2·m·k·n (tanh not counted). Not a test.
+//
+//   rl_bench [--sizes 32x16x8,256x256x256] [--min-sample-seconds 0.1] [--samples 5]
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernels/kernels.h"
+#include "measure/ceilings.h"
+#include "measure/harness.h"
+
+using namespace rl;
+
+namespace {
+struct Size {
+  double m, k, n;
+};
+
+std::vector<Size> parse_sizes(const char* text) {
+  std::vector<Size> out;
+  std::string s(text);
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    std::size_t end = s.find(',', start);
+    if (end == std::string::npos) end = s.size();
+    Size z{};
+    if (std::sscanf(s.substr(start, end - start).c_str(), "%lfx%lfx%lf", &z.m, &z.k, &z.n) != 3) {
+      std::fprintf(stderr, "rl_bench: --sizes must look like 32x16x8,64x64x64, got \"%s\"\n", text);
+      std::exit(1);
+    }
+    out.push_back(z);
+    start = end + 1;
+  }
+  return out;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<Size> sizes = {{32, 16, 8}, {64, 64, 64}, {128, 128, 128}, {256, 256, 256}, {512, 512, 512}};
+  double min_sample_seconds = 0.1;
+  int samples = 5;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) sizes = parse_sizes(argv[++i]);
+    else if (!std::strcmp(argv[i], "--min-sample-seconds") && i + 1 < argc) min_sample_seconds = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--samples") && i + 1 < argc) samples = std::atoi(argv[++i]);
+    else {
+      std::fprintf(stderr, "rl_bench: unknown argument \"%s\"\n", argv[i]);
+      return 1;
+    }
+  }
+  auto compute = measure::measure_compute(0.2, 5);
+  if (!compute) {
+    std::fprintf(stderr, "rl_bench: %s\n", compute.error().c_str());
+    return 1;
+  }
+  std::printf("{\"measured_ceiling_gflops\": %.4f, \"chains\": %d, \"width\": %d}\n", compute->gflops,
+              compute->chains, compute->width);
+  for (const auto& z : sizes) {
+    auto shape = kernels::check_matmul_shape(z.m, z.k, z.n);
+    if (!shape) {
+      std::fprintf(stderr, "rl_bench: %s\n", shape.error().c_str());
+      return 1;
+    }
+    auto buffers = kernels::allocate_matmul(shape.value());
+    if (!buffers) {
+      std::fprintf(stderr, "rl_bench: %s\n", buffers.error().c_str());
+      return 1;
+    }
+    kernels::fill_uniform(buffers.value().a.data(), buffers.value().a.size(), 1);
+    kernels::fill_uniform(buffers.value().b.data(), buffers.value().b.size(), 2);
+    for (const auto& v : kernels::matmul_variants()) {
+      auto t = measure::time_matmul(v, buffers.value(), samples, min_sample_seconds);
+      if (!t) {
+        std::fprintf(stderr, "rl_bench: %s: %s\n", v.name, t.error().c_str());
+        return 1;
+      }
+      const double flops = 2.0 * z.m * z.k * z.n;
+      std::printf("{\"m\": %.0f, \"k\": %.0f, \"n\": %.0f, \"kernel\": \"%s\", \"isa\": \"%s\", "
+                  "\"fused_tanh\": %s, \"median_seconds\": %.9g, \"repeats\": %zu, \"gflops\": %.4f}\n",
+                  z.m, z.k, z.n, v.name, v.isa, v.fused_tanh ? "true" : "false", t->median,
+                  t->repeats, flops / t->median / 1e9);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
