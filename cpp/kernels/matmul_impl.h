@@ -51,10 +51,15 @@ void matmul_tiled(std::size_t m, std::size_t k, std::size_t n, const float* a, c
 
       const float* bp = panel;
       for (std::size_t kk = 0; kk < k; ++kk, bp += NR) {
+        // Fully unrolled, so the tile lives in registers (and g++ can SLP-vectorize the
+        // scalar-vocabulary instance).
         V bv[NR_VECS];
+#pragma GCC unroll 16
         for (int v = 0; v < NR_VECS; ++v) bv[v] = Ops::load(bp + v * W);
+#pragma GCC unroll 16
         for (int r = 0; r < MR; ++r) {
           const V av = Ops::splat(arow[r][kk]);
+#pragma GCC unroll 16
           for (int v = 0; v < NR_VECS; ++v) acc[r][v] = Ops::add(acc[r][v], Ops::mul(av, bv[v]));
         }
       }

@@ -1,0 +1,94 @@
+// scripts/bench's body: runs both builds of rl_bench, merges their JSON lines, prints a table
+// and the target ratios, and writes --json FILE. Every number is a measurement of this machine.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './node-core.mjs';
+
+const args = process.argv.slice(2);
+let jsonFile = null;
+let quick = false;
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--json' && args[i + 1]) jsonFile = args[++i];
+  else if (args[i] === '--quick') quick = true;
+  else {
+    console.error(`bench: unknown argument ${JSON.stringify(args[i])} (see --help)`);
+    process.exit(1);
+  }
+}
+const benchArgs = ['--min-sample-seconds', quick ? '0.02' : '0.1', '--samples', '5'];
+
+function run(label, command, commandArgs) {
+  process.stderr.write(`bench: running ${label}…\n`);
+  const out = spawnSync(command, commandArgs, { encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (out.status !== 0) {
+    console.error(`bench: ${label} failed (${out.status}): ${out.stderr}`);
+    process.exit(1);
+  }
+  return out.stdout.trim().split('\n').map((line) => JSON.parse(line));
+}
+
+const wasm = run('wasm (Node)', process.execPath,
+  ['--no-experimental-fetch', join(ROOT, 'build', 'wasm', 'rl_bench.js'), ...benchArgs]);
+const native = run('native (g++ -O3 -march=native)', join(ROOT, 'build', 'native', 'rl_bench'), benchArgs);
+
+// The issue's variant names for the kernels; the extra rows give context.
+const VARIANT = {
+  matmul_f32_4x2__scalar: 'scalar',
+  tanh_matmul_f32_4x2__scalar: 'scalar_tanh_matmul',
+  matmul_f32_1x1__scalar_naive: 'scalar_naive',
+  matmul_f32_4x8__wasmsimd_splat: 'simd_matmul',
+  tanh_matmul_f32_4x8__wasmsimd_splat: 'simd_tanh_matmul',
+  tanh_matmul_f32_4x8__portable: 'native',
+  matmul_f32_4x8__portable: 'native_matmul',
+};
+const rows = [];
+for (const [build, lines] of [['wasm', wasm], ['native', native]]) {
+  for (const r of lines) {
+    if (!('kernel' in r)) continue;
+    if (build === 'native' && r.isa === 'scalar') continue;  // the scalar rows that matter are wasm's
+    rows.push({ m: r.m, k: r.k, n: r.n, variant: VARIANT[r.kernel] ?? r.kernel, kernel: r.kernel, build,
+      gflops: r.gflops, median_seconds: r.median_seconds, repeats: r.repeats });
+  }
+}
+const ceiling = wasm[0].measured_ceiling_gflops;
+const at = (size, variant) => rows.find((r) => r.m === size && r.k === size && r.n === size && r.variant === variant);
+const ratio = (a, b) => (a && b ? a / b : null);
+const ratios = {
+  simd_over_scalar_256: ratio(at(256, 'simd_matmul')?.gflops, at(256, 'scalar')?.gflops),
+  simd_over_scalar_naive_256: ratio(at(256, 'simd_matmul')?.gflops, at(256, 'scalar_naive')?.gflops),
+  simd_tanh_matmul_over_ceiling_256: ratio(at(256, 'simd_tanh_matmul')?.gflops, ceiling),
+  simd_tanh_matmul_over_ceiling_512: ratio(at(512, 'simd_tanh_matmul')?.gflops, ceiling),
+  tanh_matmul_time_over_matmul_time_512: ratio(at(512, 'simd_tanh_matmul')?.median_seconds, at(512, 'simd_matmul')?.median_seconds),
+};
+
+const sizes = [...new Set(rows.map((r) => `${r.m}×${r.k}×${r.n}`))];
+const variants = ['scalar_naive', 'scalar', 'scalar_tanh_matmul', 'simd_matmul', 'simd_tanh_matmul', 'native_matmul', 'native'];
+const pad = (s, w) => String(s).padStart(w);
+console.log('GFLOP/s (2·m·k·n per call, tanh not counted) — measurements of this machine, not a device specification');
+console.log(pad('m×k×n', 12) + variants.map((v) => pad(v, 19)).join(''));
+for (const size of sizes) {
+  const cells = variants.map((v) => {
+    const r = rows.find((x) => `${x.m}×${x.k}×${x.n}` === size && x.variant === v);
+    return pad(r ? r.gflops.toFixed(2) : '—', 19);
+  });
+  console.log(pad(size, 12) + cells.join(''));
+}
+console.log(`\nmeasured mul+add ceiling (wasm, f32x4, ${wasm[0].chains} chains): ${ceiling.toFixed(2)} GFLOP/s`);
+const fmt = (x) => (x == null ? 'n/a' : x.toFixed(2));
+console.log(`SIMD A@B / scalar A@B (register-blocked 4×2) at 256³: ${fmt(ratios.simd_over_scalar_256)}×   (target ≥ 8)`);
+console.log(`SIMD A@B / naive scalar triple loop at 256³:          ${fmt(ratios.simd_over_scalar_naive_256)}×`);
+console.log(`SIMD tanh(A@B) / measured ceiling at 256³, 512³:      ${fmt(ratios.simd_tanh_matmul_over_ceiling_256)}, ${fmt(ratios.simd_tanh_matmul_over_ceiling_512)}   (target ≥ 0.70)`);
+console.log(`time of tanh(A@B) / time of A@B at 512³:              ${fmt(ratios.tanh_matmul_time_over_matmul_time_512)}   (target ≤ 1.10)`);
+
+if (jsonFile) {
+  writeFileSync(jsonFile, JSON.stringify({
+    measured_ceiling_gflops: ceiling,
+    native_measured_ceiling_gflops: native[0].measured_ceiling_gflops,
+    rows: rows.map(({ m, k, n, variant, gflops, kernel, build }) => ({ m, k, n, variant, gflops, kernel, build })),
+    ratios,
+    environment: { node: process.version, cpu: cpus()[0]?.model, cpus: cpus().length },
+  }, null, 2));
+  console.log(`\nwrote ${jsonFile}`);
+}
