@@ -1,0 +1,62 @@
+// Reading the few attributes the verifier and the cost rules need, from either dialect's text:
+// dot dimension numbers, convolution dimension numbers and windows, integer lists, replica
+// groups. Attribute values stay raw text in the IR; these helpers interpret them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+#include "hlo/ir.h"
+
+namespace rl::hlo {
+
+// The integers of a list value: "[1, 0]", "array<i64: 1, 0>", "dense<[[1, 1]]> : tensor<1x2xi64>",
+// "{1,0}", "1 : i64". Identifiers with digits (i64, x2) are skipped; a type suffix is ignored.
+std::vector<std::int64_t> int_list(std::string_view value);
+
+// The integers after `key = ` inside a structured attribute ("#stablehlo.dot<lhs_batching_dimensions
+// = [0], ...>"); found = false when the key is absent.
+std::vector<std::int64_t> keyed_list(std::string_view value, std::string_view key, bool* found);
+
+struct DotDims {
+  std::vector<std::int64_t> lhs_batch, rhs_batch, lhs_contracting, rhs_contracting;
+};
+// dot_general (pretty `contracting_dims = [1] x [0]`, generic `#stablehlo.dot<...>`), HLO dot
+// (`lhs_contracting_dims={1}`), and the legacy stablehlo.dot (lhs last, rhs first).
+Result<DotDims> dot_dims(const Op& op);
+
+struct ConvDims {
+  std::int64_t input_batch = 0, input_feature = 0;
+  std::vector<std::int64_t> input_spatial;
+  std::int64_t kernel_input_feature = 0, kernel_output_feature = 0;
+  std::vector<std::int64_t> kernel_spatial;
+  std::int64_t output_batch = 0, output_feature = 0;
+  std::vector<std::int64_t> output_spatial;
+};
+// `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`, `#stablehlo.conv<...>` (also `raw`), HLO `b01f_01io->b01f`.
+Result<ConvDims> conv_dims(const Op& op);
+
+struct WindowDim {
+  std::int64_t size = 1, stride = 1, pad_low = 0, pad_high = 0, base_dilation = 1, window_dilation = 1;
+};
+// The window of a convolution (sizes from the kernel's spatial dims), a reduce_window or a
+// select_and_scatter, in either dialect. `rank` is the number of window dimensions expected.
+Result<std::vector<WindowDim>> window(const Op& op, std::size_t rank);
+
+// Integer attribute (feature_group_count = 1 : i64, feature_group_count=2); `fallback` if absent.
+std::int64_t int_attr(const Op& op, std::string_view name, std::int64_t fallback);
+
+// Size of the first replica group: {{0,1,2,3},{4,5,6,7}} → 4, [2,4]<=[8] → 4,
+// dense<[[0, 1]]> : tensor<1x2xi64> → 2; 0 when absent, empty or unreadable.
+std::int64_t replica_group_size(const Op& op);
+
+// The known trip count of a while loop from backend_config={"known_trip_count":{"n":"5"}}; -1 if none.
+std::int64_t known_trip_count(const Op& op);
+
+// A symbol name in an attribute value: "@f" / "%f" / "f" / "\"f\"" → "f".
+std::string symbol_name(std::string_view value);
+
+}  // namespace rl::hlo

@@ -1,0 +1,231 @@
+#include "hlo/lexer.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+namespace rl::hlo {
+
+bool is_ident_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+}
+bool is_ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
+}
+
+namespace {
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+}  // namespace
+
+Lexer::Lexer(std::string_view text, bool hlo_mode) : text_(text), hlo_mode_(hlo_mode) {
+  line_starts_.push_back(0);
+  const char* base = text.data();
+  const char* p = base;
+  const char* end = base + text.size();
+  while (p < end) {
+    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+    if (!nl) break;
+    p = static_cast<const char*>(nl) + 1;
+    line_starts_.push_back(static_cast<std::size_t>(p - base));
+  }
+}
+
+int Lexer::line_of(std::size_t offset) const {
+  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
+  return static_cast<int>(it - line_starts_.begin());
+}
+
+int Lexer::column_of(std::size_t offset) const {
+  int line = line_of(offset);
+  return static_cast<int>(offset - line_starts_[static_cast<std::size_t>(line - 1)]) + 1;
+}
+
+std::string Lexer::where(std::size_t offset) const {
+  return std::to_string(line_of(offset)) + ":" + std::to_string(column_of(offset));
+}
+
+void Lexer::set_pos(std::size_t p) {
+  pos_ = std::min(p, text_.size());
+  have_peek_ = false;
+}
+
+bool Lexer::skip_space() {
+  bool newline = false;
+  const std::size_t n = text_.size();
+  while (pos_ < n) {
+    char c = text_[pos_];
+    if (c == '\n') {
+      newline = true;
+      ++pos_;
+    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      ++pos_;
+    } else if (c == '/' && pos_ + 1 < n && text_[pos_ + 1] == '/') {
+      // `// -----` is a split marker: leave it for lex() to return.
+      std::size_t q = pos_ + 2;
+      while (q < n && text_[q] == ' ') ++q;
+      if (text_.compare(q, 5, "-----") == 0) return newline;
+      const void* nl = std::memchr(text_.data() + pos_, '\n', n - pos_);
+      pos_ = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text_.data()) : n;
+    } else if (c == '/' && pos_ + 1 < n && text_[pos_ + 1] == '*') {
+      std::size_t close = text_.find("*/", pos_ + 2);
+      if (close == std::string_view::npos) return newline;  // lex() reports it
+      for (std::size_t q = pos_; q < close; ++q)
+        if (text_[q] == '\n') newline = true;
+      pos_ = close + 2;
+    } else {
+      break;
+    }
+  }
+  return newline;
+}
+
+Token Lexer::peek() {
+  if (have_peek_) return peek_;
+  std::size_t save = pos_;
+  peek_ = lex();
+  peek_end_ = pos_;
+  pos_ = save;
+  have_peek_ = true;
+  return peek_;
+}
+
+Token Lexer::next() {
+  if (have_peek_) {
+    have_peek_ = false;
+    pos_ = peek_end_;
+    return peek_;
+  }
+  return lex();
+}
+
+Token Lexer::lex() {
+  Token t;
+  t.newline_before = skip_space() || pos_ == 0;
+  const std::size_t n = text_.size();
+  const std::size_t start = pos_;
+  t.offset = start;
+  auto make = [&](Tok k, std::size_t end) {
+    t.kind = k;
+    t.text = text_.substr(start, end - start);
+    pos_ = end;
+    return t;
+  };
+  if (start >= n) return make(Tok::End, n);
+  // Line-start check for the split marker sits in skip_space.
+  char c = text_[start];
+  if (c == '/' && start + 1 < n && text_[start + 1] == '/') {
+    const void* nl = std::memchr(text_.data() + start, '\n', n - start);
+    std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text_.data()) : n;
+    return make(Tok::Split, end);
+  }
+  if (c == '/' && start + 1 < n && text_[start + 1] == '*') return make(Tok::Error, n);
+  auto ident_end = [&](std::size_t p) {
+    while (p < n && (is_ident_char(text_[p]) || (hlo_mode_ && text_[p] == '-'))) ++p;
+    return p;
+  };
+  switch (c) {
+    case '%': {
+      std::size_t p = start + 1;
+      while (p < n && (is_ident_char(text_[p]) || text_[p] == '-')) ++p;
+      if (!hlo_mode_ && p < n && text_[p] == '#') {
+        ++p;
+        while (p < n && is_digit(text_[p])) ++p;
+      }
+      return make(Tok::Percent, p);
+    }
+    case '@': {
+      std::size_t p = start + 1;
+      if (p < n && text_[p] == '"') {
+        ++p;
+        while (p < n && text_[p] != '"' && text_[p] != '\n') p += (text_[p] == '\\') ? 2 : 1;
+        if (p >= n || text_[p] != '"') return make(Tok::Error, std::min(p, n));
+        return make(Tok::At, p + 1);
+      }
+      while (p < n && (is_ident_char(text_[p]) || text_[p] == '-')) ++p;
+      return make(Tok::At, p);
+    }
+    case '^':
+      return make(Tok::Caret, ident_end(start + 1));
+    case '#':
+      return make(Tok::Hash, ident_end(start + 1));
+    case '!':
+      return make(Tok::Bang, ident_end(start + 1));
+    case '"': {
+      std::size_t p = start + 1;
+      while (p < n && text_[p] != '"') p += (text_[p] == '\\') ? 2 : 1;
+      if (p >= n) return make(Tok::Error, n);
+      return make(Tok::String, p + 1);
+    }
+    case '(': return make(Tok::LParen, start + 1);
+    case ')': return make(Tok::RParen, start + 1);
+    case '[': return make(Tok::LBracket, start + 1);
+    case ']': return make(Tok::RBracket, start + 1);
+    case '{': return make(Tok::LBrace, start + 1);
+    case '}': return make(Tok::RBrace, start + 1);
+    case '>': return make(Tok::Greater, start + 1);
+    case ',': return make(Tok::Comma, start + 1);
+    case '=': return make(Tok::Equal, start + 1);
+    case ':': return make(Tok::Colon, start + 1);
+    case '?': return make(Tok::Question, start + 1);
+    case '*': return make(Tok::Star, start + 1);
+    case '<':
+      if (start + 1 < n && text_[start + 1] == '=') return make(Tok::LessEq, start + 2);
+      return make(Tok::Less, start + 1);
+    default:
+      break;
+  }
+  if (c == '-') {
+    if (start + 1 < n && text_[start + 1] == '>') return make(Tok::Arrow, start + 2);
+    if (!(start + 1 < n && (is_digit(text_[start + 1]) || text_[start + 1] == '.')))
+      return make(Tok::Minus, start + 1);
+  }
+  if (is_digit(c) || c == '-' || c == '+' || (c == '.' && start + 1 < n && is_digit(text_[start + 1]))) {
+    std::size_t p = start;
+    if (text_[p] == '-' || text_[p] == '+') ++p;
+    if (p + 1 < n && text_[p] == '0' && (text_[p + 1] == 'x' || text_[p + 1] == 'X') &&
+        p + 2 < n && std::isxdigit(static_cast<unsigned char>(text_[p + 2]))) {
+      p += 2;
+      while (p < n && std::isxdigit(static_cast<unsigned char>(text_[p]))) ++p;
+      return make(Tok::Number, p);
+    }
+    while (p < n && is_digit(text_[p])) ++p;
+    if (p < n && text_[p] == '.' && !(p + 1 < n && text_[p + 1] == '.')) {
+      ++p;
+      while (p < n && is_digit(text_[p])) ++p;
+    }
+    if (p < n && (text_[p] == 'e' || text_[p] == 'E')) {
+      std::size_t q = p + 1;
+      if (q < n && (text_[q] == '+' || text_[q] == '-')) ++q;
+      if (q < n && is_digit(text_[q])) {
+        p = q;
+        while (p < n && is_digit(text_[p])) ++p;
+      }
+    }
+    if (p == start) p = start + 1;
+    return make(Tok::Number, p);
+  }
+  if (is_ident_start(c)) return make(Tok::Ident, ident_end(start + 1));
+  return make(Tok::Other, start + 1);
+}
+
+std::string describe(const Token& t) {
+  switch (t.kind) {
+    case Tok::End: return "end of input";
+    case Tok::Split: return "'// -----'";
+    case Tok::Error:
+      return t.text.substr(0, 2) == "/*" ? "an unterminated comment" : "an unterminated string";
+    default: break;
+  }
+  std::string_view s = t.text.substr(0, 40);
+  std::string out = "'" + std::string(s) + (t.text.size() > 40 ? "...'" : "'");
+  return out;
+}
+
+std::string format_error(const Lexer& lx, std::size_t offset, std::string_view what,
+                         std::string_view expected, std::string_view got) {
+  std::string out = lx.where(offset) + ": error: " + std::string(what);
+  if (!expected.empty()) out += " \xE2\x80\x94 expected " + std::string(expected) + ", got " + std::string(got);
+  return out;
+}
+
+}  // namespace rl::hlo

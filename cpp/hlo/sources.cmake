@@ -1,0 +1,18 @@
+# The hlo room: text → IR → verify → cost (included by the top-level CMakeLists.txt).
+list(APPEND RL_CORE_SOURCES
+  cpp/hlo/ir.cpp
+  cpp/hlo/lexer.cpp
+  cpp/hlo/stablehlo_parser.cpp
+  cpp/hlo/hlo_parser.cpp
+  cpp/hlo/attrs.cpp
+  cpp/hlo/verify.cpp
+  cpp/hlo/cost.cpp
+  cpp/hlo/emit.cpp
+)
+list(APPEND RL_TEST_SOURCES
+  tests/cpp/hlo/parse_test.cpp
+  tests/cpp/hlo/emit_test.cpp
+  tests/cpp/hlo/cost_test.cpp
+  tests/cpp/hlo/corpus_hlo_test.cpp
+  tests/cpp/hlo/verify_test.cpp
+)

@@ -1,0 +1,315 @@
+#include "hlo/verify.h"
+
+#include <algorithm>
+#include <string>
+
+#include "hlo/attrs.h"
+#include "hlo/cost.h"
+#include "hlo/parse.h"
+
+namespace rl::hlo {
+
+namespace {
+
+std::string list(const std::vector<std::int64_t>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+bool ranked(const Type& t) { return t.kind == Type::Kind::Tensor && t.ranked; }
+
+class Verifier {
+ public:
+  explicit Verifier(const Module& m) : m_(m) {}
+  std::string error;
+
+  bool region(const Region& r, int depth) {
+    if (depth > kMaxDepth) return fail(Op(), "regions nest too deeply", "at most 256 levels", "more");
+    for (const auto& b : r.blocks)
+      for (const auto& op : b.ops) {
+        if (!check(op)) return false;
+        for (const auto& inner : op.regions)
+          if (!region(inner, depth + 1)) return false;
+      }
+    return true;
+  }
+
+ private:
+  const Module& m_;
+
+  bool fail(const Op& op, const std::string& what, const std::string& rule, const std::string& got) {
+    if (error.empty())
+      error = std::to_string(op.line) + ":" + std::to_string(op.column) + ": error: " + what +
+              " \xE2\x80\x94 expected " + rule + ", got " + got;
+    return false;
+  }
+
+  bool check(const Op& op) {
+    const std::string c = canonical_op(op.name);
+    if (c == "dot") return dot(op);
+    if (op.name.find("broadcast_in_dim") != std::string::npos) return broadcast_in_dim(op);
+    if (c == "reshape") return reshape(op);
+    if (c == "transpose") return transpose(op);
+    if (c == "reduce") return reduce(op);
+    if (c == "convolution") return convolution(op);
+    static const char* same_shape[] = {
+        "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "and", "or", "xor",
+        "not", "negate", "abs", "floor", "ceil", "exponential", "exponential-minus-one", "log",
+        "log-plus-one", "logistic", "power", "sqrt", "cbrt", "rsqrt", "tanh", "sine", "cosine", "tan",
+        "atan2", "shift-left", "shift-right-logical", "shift-right-arithmetic", "compare", "convert",
+        "sign", "round-nearest-afz", "round-nearest-even", "is-finite", "popcnt", "clz"};
+    for (const char* n : same_shape)
+      if (c == n) return elementwise(op);
+    return true;
+  }
+
+  bool elementwise(const Op& op) {
+    if (op.result_types.size() != 1 || !ranked(op.result_types[0])) return true;
+    const auto& out = op.result_types[0].dims;
+    for (std::size_t i = 0; i < op.operand_types.size(); ++i) {
+      const Type& t = op.operand_types[i];
+      if (!ranked(t)) continue;
+      bool same = t.dims.size() == out.size();
+      for (std::size_t d = 0; same && d < out.size(); ++d)
+        if (t.dims[d] >= 0 && out[d] >= 0 && t.dims[d] != out[d]) same = false;
+      if (!same)
+        return fail(op, op.name + " operand " + std::to_string(i) + " shape differs from the result",
+                    "the same shape " + to_string(op.result_types[0], m_.dialect),
+                    to_string(t, m_.dialect));
+    }
+    return true;
+  }
+
+  bool dot(const Op& op) {
+    if (op.operand_types.size() != 2 || op.result_types.size() != 1) return true;
+    const Type& l = op.operand_types[0];
+    const Type& r = op.operand_types[1];
+    if (!ranked(l) || !ranked(r)) return true;
+    auto dd = dot_dims(op);
+    if (!dd) {
+      error = dd.error();
+      return false;
+    }
+    const DotDims& d = dd.value();
+    if (d.lhs_batch.size() != d.rhs_batch.size())
+      return fail(op, "dot_general batching dimension lists differ in length", "lhs and rhs lists of equal length",
+                  list(d.lhs_batch) + " vs " + list(d.rhs_batch));
+    if (d.lhs_contracting.size() != d.rhs_contracting.size())
+      return fail(op, "dot_general contracting dimension lists differ in length",
+                  "lhs and rhs lists of equal length", list(d.lhs_contracting) + " vs " + list(d.rhs_contracting));
+    auto in_range = [&](const std::vector<std::int64_t>& v, const Type& t, const char* side, const char* kind) {
+      std::vector<bool> seen(t.dims.size(), false);
+      for (auto x : v) {
+        if (x < 0 || static_cast<std::size_t>(x) >= t.dims.size())
+          return fail(op, std::string("dot_general ") + side + " " + kind + " dimension out of range",
+                      "a dimension in [0, " + std::to_string(t.dims.size()) + ")", std::to_string(x));
+        if (seen[static_cast<std::size_t>(x)])
+          return fail(op, std::string("dot_general ") + side + " dimension used twice",
+                      "each dimension at most once", std::to_string(x));
+        seen[static_cast<std::size_t>(x)] = true;
+      }
+      return true;
+    };
+    if (!in_range(d.lhs_batch, l, "lhs", "batching") || !in_range(d.rhs_batch, r, "rhs", "batching") ||
+        !in_range(d.lhs_contracting, l, "lhs", "contracting") || !in_range(d.rhs_contracting, r, "rhs", "contracting"))
+      return false;
+    for (const auto& lc : d.lhs_contracting)
+      if (std::find(d.lhs_batch.begin(), d.lhs_batch.end(), lc) != d.lhs_batch.end())
+        return fail(op, "dot_general lhs dimension is both batching and contracting", "disjoint lists", std::to_string(lc));
+    for (const auto& rc : d.rhs_contracting)
+      if (std::find(d.rhs_batch.begin(), d.rhs_batch.end(), rc) != d.rhs_batch.end())
+        return fail(op, "dot_general rhs dimension is both batching and contracting", "disjoint lists", std::to_string(rc));
+    auto size = [](const Type& t, std::int64_t i) { return t.dims[static_cast<std::size_t>(i)]; };
+    for (std::size_t i = 0; i < d.lhs_batch.size(); ++i) {
+      auto a = size(l, d.lhs_batch[i]), b = size(r, d.rhs_batch[i]);
+      if (a >= 0 && b >= 0 && a != b)
+        return fail(op, "dot_general batching dimension sizes differ",
+                    "lhs dim " + std::to_string(d.lhs_batch[i]) + " (" + std::to_string(a) + ") = rhs dim " +
+                        std::to_string(d.rhs_batch[i]) + " (" + std::to_string(a) + ")",
+                    std::to_string(a) + " vs " + std::to_string(b));
+    }
+    for (std::size_t i = 0; i < d.lhs_contracting.size(); ++i) {
+      auto a = size(l, d.lhs_contracting[i]), b = size(r, d.rhs_contracting[i]);
+      if (a >= 0 && b >= 0 && a != b)
+        return fail(op, "dot_general contracting dimension sizes differ",
+                    "lhs dim " + std::to_string(d.lhs_contracting[i]) + " (" + std::to_string(a) + ") = rhs dim " +
+                        std::to_string(d.rhs_contracting[i]) + " (" + std::to_string(a) + ")",
+                    std::to_string(a) + " vs " + std::to_string(b));
+    }
+    // Result: batch dims, then lhs free dims, then rhs free dims.
+    std::vector<std::int64_t> want;
+    for (auto b : d.lhs_batch) want.push_back(size(l, b));
+    for (std::size_t i = 0; i < l.dims.size(); ++i) {
+      auto x = static_cast<std::int64_t>(i);
+      if (std::find(d.lhs_batch.begin(), d.lhs_batch.end(), x) == d.lhs_batch.end() &&
+          std::find(d.lhs_contracting.begin(), d.lhs_contracting.end(), x) == d.lhs_contracting.end())
+        want.push_back(l.dims[i]);
+    }
+    for (std::size_t i = 0; i < r.dims.size(); ++i) {
+      auto x = static_cast<std::int64_t>(i);
+      if (std::find(d.rhs_batch.begin(), d.rhs_batch.end(), x) == d.rhs_batch.end() &&
+          std::find(d.rhs_contracting.begin(), d.rhs_contracting.end(), x) == d.rhs_contracting.end())
+        want.push_back(r.dims[i]);
+    }
+    const Type& out = op.result_types[0];
+    if (!ranked(out)) return true;
+    bool same = out.dims.size() == want.size();
+    for (std::size_t i = 0; same && i < want.size(); ++i)
+      if (want[i] >= 0 && out.dims[i] >= 0 && want[i] != out.dims[i]) same = false;
+    if (!same)
+      return fail(op, "dot_general result shape is wrong", "batch x lhs free x rhs free = " + list(want),
+                  list(out.dims));
+    return true;
+  }
+
+  bool broadcast_in_dim(const Op& op) {
+    if (op.operand_types.empty() || op.result_types.size() != 1) return true;
+    const Type& in = op.operand_types[0];
+    const Type& out = op.result_types[0];
+    if (!ranked(in) || !ranked(out)) return true;
+    const Attribute* a = op.attr("dims");
+    if (!a) a = op.attr("broadcast_dimensions");
+    if (!a) return true;
+    auto dims = int_list(a->value);
+    if (dims.size() != in.dims.size())
+      return fail(op, "broadcast_in_dim needs one dimension per operand dimension",
+                  std::to_string(in.dims.size()) + " dimensions", list(dims));
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+      if (dims[i] < 0 || static_cast<std::size_t>(dims[i]) >= out.dims.size())
+        return fail(op, "broadcast_in_dim dimension out of range",
+                    "a dimension in [0, " + std::to_string(out.dims.size()) + ")", std::to_string(dims[i]));
+      auto o = out.dims[static_cast<std::size_t>(dims[i])];
+      if (in.dims[i] >= 0 && o >= 0 && in.dims[i] != 1 && in.dims[i] != o)
+        return fail(op, "broadcast_in_dim operand dimension does not fit",
+                    "operand dim " + std::to_string(i) + " of size 1 or " + std::to_string(o),
+                    std::to_string(in.dims[i]));
+    }
+    return true;
+  }
+
+  bool reshape(const Op& op) {
+    if (op.operand_types.empty() || op.result_types.size() != 1) return true;
+    const Type& in = op.operand_types[0];
+    const Type& out = op.result_types[0];
+    if (!in.is_static() || !out.is_static() || !in.is_array() || !out.is_array()) return true;
+    if (in.elements() != out.elements())
+      return fail(op, "reshape changes the element count",
+                  std::to_string(static_cast<long long>(in.elements())) + " elements",
+                  std::to_string(static_cast<long long>(out.elements())));
+    return true;
+  }
+
+  bool transpose(const Op& op) {
+    if (op.operand_types.empty() || op.result_types.size() != 1) return true;
+    const Type& in = op.operand_types[0];
+    const Type& out = op.result_types[0];
+    const Attribute* a = op.attr("dims");
+    if (!a) a = op.attr("permutation");
+    if (!a) a = op.attr("dimensions");
+    if (!a || !ranked(in)) return true;
+    auto perm = int_list(a->value);
+    std::vector<bool> seen(in.dims.size(), false);
+    bool ok = perm.size() == in.dims.size();
+    for (auto p : perm) {
+      if (!ok) break;
+      if (p < 0 || static_cast<std::size_t>(p) >= seen.size() || seen[static_cast<std::size_t>(p)]) ok = false;
+      else seen[static_cast<std::size_t>(p)] = true;
+    }
+    if (!ok)
+      return fail(op, "transpose permutation is not a permutation",
+                  "each of 0.." + std::to_string(static_cast<long long>(in.dims.size()) - 1) + " once", list(perm));
+    if (!ranked(out)) return true;
+    std::vector<std::int64_t> want;
+    for (auto p : perm) want.push_back(in.dims[static_cast<std::size_t>(p)]);
+    bool same = out.dims.size() == want.size();
+    for (std::size_t i = 0; same && i < want.size(); ++i)
+      if (want[i] >= 0 && out.dims[i] >= 0 && want[i] != out.dims[i]) same = false;
+    if (!same) return fail(op, "transpose result shape is wrong", list(want), list(out.dims));
+    return true;
+  }
+
+  bool reduce(const Op& op) {
+    if (op.operand_types.empty()) return true;
+    const Type& in = op.operand_types[0];
+    const Attribute* a = op.attr("dimensions");
+    if (!a || !ranked(in)) return true;
+    auto dims = int_list(a->value);
+    std::vector<bool> seen(in.dims.size(), false);
+    for (auto d : dims) {
+      if (d < 0 || static_cast<std::size_t>(d) >= in.dims.size())
+        return fail(op, "reduce dimension out of range",
+                    "a dimension in [0, " + std::to_string(in.dims.size()) + ")", std::to_string(d));
+      if (seen[static_cast<std::size_t>(d)]) return fail(op, "reduce dimension repeated", "each dimension once", std::to_string(d));
+      seen[static_cast<std::size_t>(d)] = true;
+    }
+    if (op.result_types.empty()) return true;
+    const Type& out = op.result_types[0].kind == Type::Kind::Tuple && !op.result_types[0].tuple.empty()
+                          ? op.result_types[0].tuple[0]
+                          : op.result_types[0];
+    if (!ranked(out)) return true;
+    std::vector<std::int64_t> want;
+    for (std::size_t i = 0; i < in.dims.size(); ++i)
+      if (!seen[i]) want.push_back(in.dims[i]);
+    bool same = out.dims.size() == want.size();
+    for (std::size_t i = 0; same && i < want.size(); ++i)
+      if (want[i] >= 0 && out.dims[i] >= 0 && want[i] != out.dims[i]) same = false;
+    if (!same) return fail(op, "reduce result shape is wrong", "the input without dimensions " + list(dims) + ": " + list(want), list(out.dims));
+    return true;
+  }
+
+  bool convolution(const Op& op) {
+    if (op.operand_types.size() < 2 || op.result_types.size() != 1) return true;
+    auto cd = conv_dims(op);
+    if (!cd) {
+      error = cd.error();
+      return false;
+    }
+    const ConvDims& d = cd.value();
+    const Type& l = op.operand_types[0];
+    const Type& k = op.operand_types[1];
+    const Type& o = op.result_types[0];
+    const std::size_t s = d.input_spatial.size();
+    if (d.kernel_spatial.size() != s || d.output_spatial.size() != s)
+      return fail(op, "convolution spatial dimension counts differ", std::to_string(s) + " in input, kernel and output",
+                  std::to_string(d.kernel_spatial.size()) + " and " + std::to_string(d.output_spatial.size()));
+    for (const Type* t : {&l, &k, &o})
+      if (ranked(*t) && t->dims.size() != s + 2)
+        return fail(op, "convolution operand rank does not match its dimension numbers",
+                    "rank " + std::to_string(s + 2), "rank " + std::to_string(t->dims.size()));
+    const std::int64_t fgc = int_attr(op, "feature_group_count", 1);
+    const std::int64_t bgc = int_attr(op, "batch_group_count", 1);
+    if (fgc < 1) return fail(op, "convolution feature_group_count must be positive", "at least 1", std::to_string(fgc));
+    if (bgc < 1) return fail(op, "convolution batch_group_count must be positive", "at least 1", std::to_string(bgc));
+    if (ranked(l) && ranked(k) && l.dims.size() == s + 2 && k.dims.size() == s + 2) {
+      auto in_f = l.dims[static_cast<std::size_t>(d.input_feature)];
+      auto k_in = k.dims[static_cast<std::size_t>(d.kernel_input_feature)];
+      if (in_f >= 0 && k_in >= 0 && (in_f % fgc != 0 || in_f / fgc != k_in))
+        return fail(op, "convolution input features do not match the kernel",
+                    "input features / feature_group_count = kernel input features (" + std::to_string(in_f) + " / " +
+                        std::to_string(fgc) + ")",
+                    std::to_string(k_in));
+    }
+    auto w = window(op, s);
+    if (!w) {
+      error = w.error();
+      return false;
+    }
+    for (const auto& wd : w.value())
+      if (wd.stride < 1 || wd.base_dilation < 1 || wd.window_dilation < 1)
+        return fail(op, "convolution window strides and dilations must be positive", "values of at least 1",
+                    std::to_string(std::min({wd.stride, wd.base_dilation, wd.window_dilation})));
+    return true;
+  }
+};
+
+}  // namespace
+
+Result<bool> verify(const Module& module) {
+  Verifier v(module);
+  for (const auto& f : module.functions)
+    if (!v.region(f.body, 0)) return Result<bool>::failure(v.error);
+  return Result<bool>::success(true);
+}
+
+}  // namespace rl::hlo

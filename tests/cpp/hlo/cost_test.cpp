@@ -1,0 +1,105 @@
+// Cost analysis with XLA's counting rules. Expected numbers are written as their formula.
+#include <cmath>
+
+#include "catch.hpp"
+#include "hlo/cost.h"
+#include "hlo/emit.h"
+
+using Catch::Matchers::WithinRel;
+using namespace rl::hlo;
+
+namespace {
+Analysis one(const std::string& text) {
+  auto r = analyze(text);
+  INFO((r.ok() ? std::string() : r.error()));
+  REQUIRE(r.ok());
+  REQUIRE(r->size() == 1);
+  return r->front();
+}
+}  // namespace
+
+TEST_CASE("the lesson's module gives exactly XLA's recorded CPU cost analysis", "[hlo][cost]") {
+  Analysis a = one(emit_workload(32, 16, 8, "f32").value());
+  // lesson.md: flops 8192, transcendentals 256, bytes accessed 5632, {0} 3072, {1} 512, out 2048.
+  CHECK(a.flops == 2 * 32 * 8 * 16);                     // 8192
+  CHECK(a.transcendentals == 32 * 8);                    // 256
+  CHECK(a.bytes_accessed == (2048 + 512 + 1024) + (1024 + 1024));  // 5632
+  CHECK(a.bytes_accessed_operand.at(0) == 2048 + 1024);  // 3072
+  CHECK(a.bytes_accessed_operand.at(1) == 512);
+  CHECK(a.bytes_accessed_output == 1024 + 1024);         // 2048
+  CHECK(a.minimum_traffic_bytes == 4 * (32 * 16 + 16 * 8 + 32 * 8));  // 3584
+  CHECK_THAT(a.intensity, WithinRel(8192.0 / 5632.0, 1e-12));
+  CHECK(a.unmodeled.empty());
+  CHECK(a.dialect == "stablehlo");
+  CHECK(a.module_name == "jit_workload");
+  REQUIRE(a.ops.size() == 2);
+  CHECK(a.ops[0].op == "stablehlo.dot_general");
+  CHECK(a.ops[0].line == 3);
+  CHECK(a.ops[0].column == 5);
+  CHECK(a.ops[0].flops == 8192);
+  CHECK(a.ops[0].bytes_accessed == 2048 + 512 + 1024);
+  CHECK_THAT(a.ops[0].intensity, WithinRel(8192.0 / 3584.0, 1e-12));
+  CHECK(a.ops[1].op == "stablehlo.tanh");
+  CHECK(a.ops[1].flops == 0);
+  CHECK(a.ops[1].transcendentals == 256);
+  CHECK(a.ops[1].shape == "tensor<32x8xf32>");
+}
+
+TEST_CASE("reduce costs (input - output elements) x the reducer, in both printed forms", "[hlo][cost]") {
+  const std::string text =
+      "func.func @main(%a: tensor<4x6xf32>, %z: tensor<f32>) -> tensor<6xf32> {\n"
+      "  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4x6xf32>, tensor<f32>) -> tensor<6xf32>\n"
+      "  %1 = \"stablehlo.reduce\"(%a, %z) <{dimensions = array<i64: 0>}> ({\n"
+      "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
+      "    %m = stablehlo.multiply %x, %y : tensor<f32>\n"
+      "    %e = stablehlo.exponential %m : tensor<f32>\n"
+      "    stablehlo.return %e : tensor<f32>\n"
+      "  }) : (tensor<4x6xf32>, tensor<f32>) -> tensor<6xf32>\n"
+      "  return %0 : tensor<6xf32>\n"
+      "}\n";
+  Analysis a = one(text);
+  REQUIRE(a.ops.size() == 2);
+  CHECK(a.ops[0].flops == 4 * 6 - 6);  // one add per combined element
+  CHECK(a.ops[1].flops == 4 * 6 - 6);  // the multiply
+  CHECK(a.ops[1].transcendentals == 4 * 6 - 6);  // the exponential
+  CHECK(a.ops[0].bytes_accessed == 4 * (24 + 1 + 6));  // operands + output, once each
+  CHECK(a.flops == 2 * (24 - 6));
+}
+
+TEST_CASE("slices read only what they output; calls cost their callee at the call site", "[hlo][cost]") {
+  const std::string text =
+      "module @m {\n"
+      "  func.func public @main(%a: tensor<10x10xf32>) -> tensor<2x10xf32> {\n"
+      "    %0 = stablehlo.slice %a [0:2, 0:10] : (tensor<10x10xf32>) -> tensor<2x10xf32>\n"
+      "    %1 = func.call @twice(%0) : (tensor<2x10xf32>) -> tensor<2x10xf32>\n"
+      "    return %1 : tensor<2x10xf32>\n"
+      "  }\n"
+      "  func.func private @twice(%x: tensor<2x10xf32>) -> tensor<2x10xf32> {\n"
+      "    %0 = stablehlo.add %x, %x : tensor<2x10xf32>\n"
+      "    return %0 : tensor<2x10xf32>\n"
+      "  }\n"
+      "}\n";
+  Analysis a = one(text);
+  REQUIRE(a.ops.size() == 2);
+  CHECK(a.ops[0].bytes_accessed == 2 * (2 * 10 * 4));  // XLA: output bytes twice, not the whole operand
+  CHECK(a.ops[0].operand_bytes.at(0) == 2 * 10 * 4);
+  CHECK(a.ops[1].flops == 20);                          // the callee's add
+  CHECK(a.ops[1].bytes_accessed == 3 * 80);             // the callee's add: two operands and a result
+  CHECK(a.flops == 20);
+  CHECK(a.minimum_traffic_bytes == 400 + 80);
+}
+
+TEST_CASE("ops without a rule and dynamic shapes are listed as unmodeled, never zero", "[hlo][cost]") {
+  const std::string text =
+      "func.func @main(%a: tensor<?x4xf32>, %b: tensor<4xf32>) -> tensor<?x4xf32> {\n"
+      "  %0 = stablehlo.add %a, %a : tensor<?x4xf32>\n"
+      "  stablehlo.custom_call @check.expect_eq(%b, %b) {has_side_effect = true} : (tensor<4xf32>, tensor<4xf32>) -> ()\n"
+      "  %1 = chlo.lgamma %b : tensor<4xf32> -> tensor<4xf32>\n"
+      "  return %0 : tensor<?x4xf32>\n"
+      "}\n";
+  Analysis a = one(text);
+  REQUIRE(a.ops.size() == 3);
+  for (const auto& op : a.ops) CHECK_FALSE(op.modeled);
+  CHECK(a.unmodeled.size() == 3);
+  CHECK(a.flops == 0);
+}

@@ -1,0 +1,155 @@
+// The StableHLO front door: the textual forms real tools print, into the one IR.
+#include "catch.hpp"
+#include "corpus.h"
+#include "hlo/parse.h"
+#include "hlo/test_util.h"
+
+using namespace rl::hlo;
+
+TEST_CASE("every file in the StableHLO corpus parses", "[hlo][corpus]") {
+  SKIP_WITHOUT_CORPUS("stablehlo");
+  const std::string dir = rl::testing::corpus_dir() + "/stablehlo";
+  auto files = rl::testing::list_files(dir, ".mlir");
+  REQUIRE(files.size() == 300);
+  int passed = 0;
+  std::string failures;
+  for (const auto& f : files) {
+    auto r = parse_stablehlo(rl::testing::read_file(dir + "/" + f));
+    if (r.ok() && !r->empty()) ++passed;
+    else failures += f + ":" + (r.ok() ? std::string("no module") : r.error()) + "\n";
+  }
+  INFO(passed << " of " << files.size() << " parsed; failures:\n" << failures);
+  CHECK(passed == static_cast<int>(files.size()));
+}
+
+namespace {
+const Op& op_at(const Module& m, std::size_t fn, std::size_t i) { return m.functions.at(fn).body.blocks.at(0).ops.at(i); }
+}  // namespace
+
+TEST_CASE("generic ops, properties, regions, multi-results and locations parse into one IR", "[hlo][parse]") {
+  const std::string text =
+      "// RUN: stablehlo-opt %s\n"
+      "#loc1 = loc(\"x.py\":1:2)\n"
+      "module @m attributes {mhlo.num_replicas = 1 : i32} {\n"
+      "  func.func public @main(%arg0: tensor<2x3xf32> loc(#loc1), %arg1: tensor<?x4xbf16>) -> (tensor<3xf32>, tensor<2xi32>) {\n"
+      "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+      "    %0:2 = \"stablehlo.reduce\"(%arg0, %cst) <{dimensions = array<i64: 0>}> ({\n"
+      "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "      %s = \"stablehlo.add\"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+      "      \"stablehlo.return\"(%s) : (tensor<f32>) -> ()\n"
+      "    }) : (tensor<2x3xf32>, tensor<f32>) -> (tensor<3xf32>, tensor<3xf32>) loc(#loc1)\n"
+      "    %1 = stablehlo.reduce(%arg0 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n"
+      "    %2 = stablehlo.convert %1 : (tensor<2xf32>) -> tensor<2xi32>\n"
+      "    return %0#1, %2 : tensor<3xf32>, tensor<2xi32>\n"
+      "  }\n"
+      "}\n"
+      "// -----\n"
+      "func.func @g(%t: tuple<tensor<f32>, !stablehlo.token>, %c: tensor<2xcomplex<f32>>, %q: tensor<4x!quant.uniform<i8:f32, 0.5:-3>>) {\n"
+      "  return\n"
+      "}\n";
+  auto r = parse_stablehlo(text);
+  INFO((r.ok() ? "" : r.error()));
+  REQUIRE(r.ok());
+  REQUIRE(r->size() == 2);
+  const Module& m = r->at(0);
+  CHECK(m.name == "m");
+  const Function& f = m.functions.at(0);
+  CHECK(f.is_entry);
+  CHECK(f.arg_types[1].dims == std::vector<std::int64_t>{-1, 4});
+  CHECK(f.arg_types[1].element_bytes == 2);
+  CHECK_FALSE(f.arg_types[1].is_static());
+  const Op& reduce = op_at(m, 0, 1);
+  CHECK(reduce.name == "stablehlo.reduce");
+  CHECK(reduce.line == 6);
+  CHECK(reduce.column == 5);
+  CHECK(reduce.results == std::vector<std::string>{"%0#0", "%0#1"});
+  REQUIRE(reduce.regions.size() == 1);
+  CHECK(reduce.regions[0].blocks[0].arg_names == std::vector<std::string>{"%a", "%b"});
+  CHECK(reduce.regions[0].blocks[0].ops.size() == 2);
+  REQUIRE(reduce.attr("dimensions"));
+  CHECK(reduce.attr("dimensions")->value == "array<i64: 0>");
+  const Op& pretty = op_at(m, 0, 2);
+  CHECK(pretty.operands == std::vector<std::string>{"%arg0", "%cst"});
+  REQUIRE(pretty.attr("applies"));
+  CHECK(pretty.attr("applies")->value == "stablehlo.add");
+  CHECK(pretty.attr("dimensions")->value == "[1]");
+  const Op& ret = op_at(m, 0, 4);
+  CHECK(ret.operands == std::vector<std::string>{"%0#1", "%2"});
+  CHECK(ret.operand_types[0].text == "tensor<3xf32>");  // result 1 of the generic reduce
+  CHECK(ret.operand_types[1].element == "i32");
+  const Function& g = r->at(1).functions.at(0);
+  CHECK(g.arg_types[0].kind == Type::Kind::Tuple);
+  CHECK(g.arg_types[0].tuple.at(1).kind == Type::Kind::Token);
+  CHECK(g.arg_types[1].element_bytes == 8);  // complex<f32>: two f32
+  CHECK(g.arg_types[2].element_bytes == 1);  // i8 storage
+}
+
+TEST_CASE("parse errors name the place, what was expected and what was found", "[hlo][parse]") {
+  using Row = std::tuple<std::string, std::string>;
+  auto [text, message] = GENERATE(table<std::string, std::string>({
+      Row{"func.func @f(%a: tensor<2xf32>) {\n  %0 = stablehlo.add %a, %a : tensor<2xf32\n}\n",
+          "3:1: error: bad tensor type \xE2\x80\x94 expected '>', got '}'"},
+      Row{"module {\n  func.func @f() {\n", "3:1: error: unterminated region \xE2\x80\x94 expected '}', got end of input"},
+      Row{"garbage\n", "1:1: error: unexpected text at the top level \xE2\x80\x94 expected 'module', 'func.func' or "
+                        "'// -----', got 'garbage'"},
+      Row{"func.func @f(%a tensor<2xf32>) {\n}\n",
+          "1:17: error: bad function argument \xE2\x80\x94 expected ':' and a type after %a, got 'tensor'"},
+  }));
+  auto r = parse_stablehlo(text);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error() == message);
+}
+
+TEST_CASE("nesting deeper than 256 levels is refused, not a crash", "[hlo][parse]") {
+  std::string deep_type = "func.func @f(%a: ";
+  for (int i = 0; i < 300; ++i) deep_type += "tuple<";
+  deep_type += "f32";
+  for (int i = 0; i < 300; ++i) deep_type += ">";
+  deep_type += ") {\n  return\n}\n";
+  auto r1 = parse_stablehlo(deep_type);
+  REQUIRE_FALSE(r1.ok());
+  CHECK_THAT(r1.error(), Catch::Matchers::Contains("too deep"));
+  std::string deep_region = "func.func @f(%p: tensor<i32>) {\n";
+  for (int i = 0; i < 300; ++i) deep_region += "\"stablehlo.case\"(%p) ({\n";
+  auto r2 = parse_stablehlo(deep_region);
+  REQUIRE_FALSE(r2.ok());
+  CHECK_THAT(r2.error(), Catch::Matchers::Contains("too deeply"));
+}
+
+TEST_CASE("every prefix of a real module gives a result or an error, never a crash", "[hlo][parse]") {
+  const std::string text =
+      "module @jit_f {\n"
+      "  func.func public @main(%arg0: tensor<4x3xf32>) -> (tensor<3xf32> {jax.result_info = \"\"}) {\n"
+      "    %cst = stablehlo.constant dense<\"0x0000803F\"> : tensor<f32>\n"
+      "    %0 = stablehlo.reduce(%arg0 init: %cst) across dimensions = [0] : (tensor<4x3xf32>, tensor<f32>) -> tensor<3xf32>\n"
+      "     reducer(%a: tensor<f32>, %b: tensor<f32>)  {\n"
+      "      %1 = stablehlo.add %a, %b : tensor<f32>\n"
+      "      stablehlo.return %1 : tensor<f32>\n"
+      "    }\n"
+      "    %2:2 = stablehlo.while(%i = %cst, %j = %0) : tensor<f32>, tensor<3xf32>\n"
+      "     cond {\n"
+      "      %c = stablehlo.compare  LT, %i, %i,  FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+      "      stablehlo.return %c : tensor<i1>\n"
+      "    } do {\n"
+      "      stablehlo.return %i, %j : tensor<f32>, tensor<3xf32>\n"
+      "    }\n"
+      "    return %2#1 : tensor<3xf32>\n"
+      "  }\n"
+      "}\n";
+  REQUIRE(parse_stablehlo(text).ok());
+  int errors = 0;
+  for (std::size_t n = 0; n < text.size(); ++n) {
+    auto r = parse_stablehlo(text.substr(0, n));
+    if (!r.ok()) ++errors;
+  }
+  CHECK(errors > static_cast<int>(text.size()) / 2);
+}
+
+TEST_CASE("HLO text is detected and refused with a message until its parser exists", "[hlo][parse]") {
+  const std::string text = "// RUN: hlo-opt %s\nHloModule m\n\nENTRY main {\n  ROOT p = f32[2] parameter(0)\n}\n";
+  CHECK(detect_dialect(text) == "hlo");
+  CHECK(detect_dialect("module {\n}\n") == "stablehlo");
+  auto r = parse(text);
+  REQUIRE_FALSE(r.ok());
+  CHECK_THAT(r.error(), Catch::Matchers::Contains("not supported yet"));
+}
