@@ -2,6 +2,7 @@
 // The lesson's report in a terminal, computed by the same wasm core the page uses.
 import { buildLesson, reportLines } from '../web/model/lesson.js';
 import { parseNumber, parseNumberList } from '../web/model/parse.js';
+import { runMeasurements } from '../web/model/measure.js';
 import { loadNodeCore } from './lib/node-core.mjs';
 
 const HELP = `usage: node scripts/lesson.mjs [options]
@@ -17,10 +18,17 @@ options (defaults are the seed's):
   --peak X               hypothetical compute budget, GFLOP/s     (100)
   --bandwidth X          hypothetical memory budget, GB/s         (20)
   --traffic-factor X     bytes multiplied by X in the experiment  (2)
+  --samples N            timed samples per measurement, 1..1000   (5)
+  --no-measure           skip the measurements of this machine (timing, measured ceilings)
   --json                 print one JSON object instead of text
   -h, --help             print this help
 
 The exercise is the seed's fixed (48,24)·(24,12) in f32 under the chosen budgets.
+The kernel tanh(a@b) runs in wasm on the seed's inputs and is checked against a double
+reference (|x − y| ≤ 2e-5 + 2e-5·|y|). Then, unless --no-measure, this machine is measured:
+one warm run and N timed samples of the lesson's kernel and of 256³, each sample repeating the
+kernel until it lasts ≥ 100 timer ticks, and its mul+add and bandwidth ceilings (about 2 s).
+Those are measurements of this machine, reported apart from the model's numbers.
 Budgets are hypothetical, not a device specification. A bad value exits 1 with one line on
 stderr naming the option, the rule and the value.`;
 
@@ -43,6 +51,8 @@ function number(option, text) {
 function parseArgs(argv) {
   const params = {};
   let json = false;
+  let measure = true;
+  let samples = 5;
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i];
     let value;
@@ -59,6 +69,13 @@ function parseArgs(argv) {
     };
     if (arg === '-h' || arg === '--help') return { help: true };
     if (arg === '--json') json = true;
+    else if (arg === '--no-measure') measure = false;
+    else if (arg === '--samples') {
+      samples = number('--samples', takeValue());
+      if (!(Number.isInteger(samples) && samples >= 1 && samples <= 1000)) {
+        throw new UsageError(`--samples must be an integer from 1 to 1000, got ${samples}`);
+      }
+    }
     else if (arg in NUMBER_OPTIONS) params[NUMBER_OPTIONS[arg]] = number(arg, takeValue());
     else if (arg === '--sizes') {
       const r = parseNumberList('--sizes', takeValue());
@@ -66,7 +83,7 @@ function parseArgs(argv) {
       params.sizes = r.value;
     } else throw new UsageError(`unknown option ${JSON.stringify(arg)} (see --help)`);
   }
-  return { params, json };
+  return { params, json, measure, samples };
 }
 
 async function main() {
@@ -92,8 +109,20 @@ async function main() {
     const option = OPTION_OF[built.input];
     return die(option ? `${option}: ${built.error}` : built.error);
   }
-  if (args.json) console.log(JSON.stringify(built.report, null, 2));
-  else console.log(reportLines(built.report).join('\n'));
+  const report = built.report;
+  if (args.measure) {
+    const progress = process.stderr.isTTY && !args.json
+      ? (done, total, label) => process.stderr.write(`\rmeasuring this machine ${done}/${total}: ${label}…\x1b[K`)
+      : () => {};
+    const measured = runMeasurements(core, { samples: args.samples }, progress);
+    if (process.stderr.isTTY && !args.json) process.stderr.write('\r\x1b[K');
+    if (!measured.ok) return die(measured.error);
+    Object.assign(report, measured.value);
+  } else {
+    report.measurements_skipped = 'skipped (--no-measure)';
+  }
+  if (args.json) console.log(JSON.stringify(report, null, 2));
+  else console.log(reportLines(report).join('\n'));
   return 0;
 }
 

@@ -52,5 +52,22 @@ export async function loadCore(createCore) {
     figure: guarded('figure', (peak, bandwidth, xs) => module.figure(peak, bandwidth, xs)),
     /** () → the seed's defaults: m, k, n, itemsize, peak, bandwidth, traffic_factor, sizes, exercise */
     lessonDefaults: guarded('lessonDefaults', () => module.lessonDefaults()),
+
+    // ---- kernels and measurements (measurements of this machine, never the model) ----
+    /** () → [{name, isa, mr, nr, fused_tanh}] */
+    kernelVariants: guarded('kernelVariants', () => module.kernelVariants()),
+    /** (variant?) → {variant, max_abs_error, passed, worst_ratio, worst_index, worst_value, worst_reference, atol, rtol} */
+    checkLessonKernel: guarded('checkLessonKernel', (variant) => module.checkLessonKernel(variant)),
+    /**
+     * (variant?, m, k, n, samples, minSampleSeconds?) → {variant, m, k, n, seconds_per_call[], median,
+     * min, max, repeats, timer_resolution, warm_seconds, gflops_median}. Runs synchronously: call it in
+     * a Worker on the page.
+     */
+    timeKernel: guarded('timeKernel', (variant, m, k, n, samples, minSampleSeconds) =>
+      module.timeKernel(variant, m, k, n, samples, minSampleSeconds)),
+    /** (minSeconds) → {gflops, chains, width}: f32x4 mul+add chains */
+    measureCompute: guarded('measureCompute', (minSeconds) => module.measureCompute(minSeconds)),
+    /** ('l1'|'l2'|'memory', minSeconds) → {level, working_set_bytes, gbs}: triad */
+    measureBandwidth: guarded('measureBandwidth', (level, minSeconds) => module.measureBandwidth(level, minSeconds)),
   };
 }

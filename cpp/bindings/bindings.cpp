@@ -13,6 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "kernels/kernels.h"
+#include "measure/ceilings.h"
+#include "measure/harness.h"
 #include "model/model.h"
 
 using emscripten::val;
@@ -223,6 +226,141 @@ val js_lesson_defaults() {
   return ok(out);
 }
 
+// ---- kernels and measurements ---------------------------------------------------------------
+
+// The variant named by `name`, or the fastest fused tanh(A·B) variant when it is undefined.
+Result<const kernels::MatmulVariant*> variant_arg(const val& name) {
+  if (name.isUndefined() || name.isNull()) {
+    return Result<const kernels::MatmulVariant*>::success(&kernels::best_matmul(true));
+  }
+  if (!name.isString()) {
+    return Result<const kernels::MatmulVariant*>::failure(
+        "variant must be a string, got " + name.typeOf().as<std::string>());
+  }
+  return kernels::find_matmul(name.as<std::string>());
+}
+
+Result<kernels::MatmulShape> shape_arg(const val& m, const val& k, const val& n) {
+  using R = Result<kernels::MatmulShape>;
+  auto mm = number_arg("m", m);
+  if (!mm) return R::failure_from(mm);
+  auto kk = number_arg("k", k);
+  if (!kk) return R::failure_from(kk);
+  auto nn = number_arg("n", n);
+  if (!nn) return R::failure_from(nn);
+  return kernels::check_matmul_shape(mm.value(), kk.value(), nn.value());
+}
+
+val js_kernel_variants() {
+  val out = val::array();
+  for (const auto& v : kernels::matmul_variants()) {
+    val one = val::object();
+    one.set("name", std::string(v.name));
+    one.set("isa", std::string(v.isa));
+    one.set("mr", v.mr);
+    one.set("nr", v.nr);
+    one.set("fused_tanh", v.fused_tanh);
+    out.call<void>("push", one);
+  }
+  return ok(out);
+}
+
+// Runs a variant on the lesson's inputs (a = arange(512)/512 as 32×16, b = arange(128)/128 as
+// 16×8) and checks it against the double reference at |x − y| ≤ 2e-5 + 2e-5·|y|.
+val js_check_lesson_kernel(val variant) {
+  auto v = variant_arg(variant);
+  if (!v) return fail_from(v);
+  auto buffers = kernels::allocate_matmul(kernels::check_matmul_shape(32, 16, 8).value());
+  if (!buffers) return fail_from(buffers);
+  kernels::fill_lesson_inputs(buffers.value());
+  auto check = kernels::check_matmul(*v.value(), buffers.value());
+  if (!check) return fail_from(check);
+  val out = val::object();
+  out.set("variant", std::string(v.value()->name));
+  out.set("max_abs_error", check->max_abs_error);
+  out.set("passed", check->passed);
+  out.set("worst_ratio", check->worst_ratio);
+  out.set("worst_index", static_cast<double>(check->worst_index));
+  out.set("worst_value", check->worst_value);
+  out.set("worst_reference", check->worst_reference);
+  out.set("atol", kernels::kLessonAtol);
+  out.set("rtol", kernels::kLessonRtol);
+  return ok(out);
+}
+
+// One warm run, then `samples` samples of R calls each (R calibrated to the timer), all in
+// wasm. Inputs: the lesson's for 32×16×8, uniform random otherwise.
+val js_time_kernel(val variant, val m, val k, val n, val samples, val min_sample_seconds) {
+  auto v = variant_arg(variant);
+  if (!v) return fail_from(v);
+  auto shape = shape_arg(m, k, n);
+  if (!shape) return fail_from(shape);
+  auto count = number_arg("samples", samples);
+  if (!count) return fail_from(count);
+  if (!(count.value() >= 1 && count.value() <= 1000 && count.value() == int(count.value()))) {
+    return fail("samples must be an integer from 1 to 1000, got " + format_number(count.value()));
+  }
+  double min_seconds = 0;
+  if (!min_sample_seconds.isUndefined()) {
+    auto ms = number_arg("min_sample_seconds", min_sample_seconds);
+    if (!ms) return fail_from(ms);
+    if (!(ms.value() >= 0 && ms.value() <= 10)) {
+      return fail("min_sample_seconds must be from 0 to 10, got " + format_number(ms.value()));
+    }
+    min_seconds = ms.value();
+  }
+  auto buffers = kernels::allocate_matmul(shape.value());
+  if (!buffers) return fail_from(buffers);
+  auto& b = buffers.value();
+  if (shape->m == 32 && shape->k == 16 && shape->n == 8) {
+    kernels::fill_lesson_inputs(b);
+  } else {
+    kernels::fill_uniform(b.a.data(), b.a.size(), 1);
+    kernels::fill_uniform(b.b.data(), b.b.size(), 2);
+  }
+  auto t = measure::time_matmul(*v.value(), b, int(count.value()), min_seconds);
+  if (!t) return fail_from(t);
+  val out = val::object();
+  out.set("variant", std::string(v.value()->name));
+  out.set("m", double(shape->m));
+  out.set("k", double(shape->k));
+  out.set("n", double(shape->n));
+  out.set("seconds_per_call", array_of(t->seconds_per_call));
+  out.set("median", t->median);
+  out.set("min", t->min);
+  out.set("max", t->max);
+  out.set("repeats", double(t->repeats));
+  out.set("timer_resolution", t->timer_resolution);
+  out.set("warm_seconds", t->warm_seconds);
+  out.set("gflops_median", 2.0 * double(shape->m) * double(shape->k) * double(shape->n) / t->median / 1e9);
+  return ok(out);
+}
+
+val js_measure_compute(val min_seconds) {
+  auto s = number_arg("min_seconds", min_seconds);
+  if (!s) return fail_from(s);
+  auto c = measure::measure_compute(s.value());
+  if (!c) return fail_from(c);
+  val out = val::object();
+  out.set("gflops", c->gflops);
+  out.set("chains", c->chains);
+  out.set("width", c->width);
+  return ok(out);
+}
+
+val js_measure_bandwidth(val level, val min_seconds) {
+  if (!level.isString()) return fail("level must be a string, got " + level.typeOf().as<std::string>());
+  auto s = number_arg("min_seconds", min_seconds);
+  if (!s) return fail_from(s);
+  auto b = measure::measure_bandwidth(level.as<std::string>(), s.value());
+  if (!b) return fail_from(b);
+  val out = val::object();
+  out.set("level", b->level);
+  out.set("working_set_bytes", double(b->working_set_bytes));
+  out.set("gbs", b->gbs);
+  return ok(out);
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(roofline_core) {
@@ -232,4 +370,9 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("trafficExperiment", &js_traffic_experiment);
   emscripten::function("figure", &js_figure);
   emscripten::function("lessonDefaults", &js_lesson_defaults);
+  emscripten::function("kernelVariants", &js_kernel_variants);
+  emscripten::function("checkLessonKernel", &js_check_lesson_kernel);
+  emscripten::function("timeKernel", &js_time_kernel);
+  emscripten::function("measureCompute", &js_measure_compute);
+  emscripten::function("measureBandwidth", &js_measure_bandwidth);
 }

@@ -58,7 +58,65 @@ for (const [name, url] of Object.entries(origins)) {
       await page.locator('#exercise summary').click();
       assert.match(await text('#exercise-solution'), /27648 flops.*8064 bytes.*24\/7.*68\.57 GFLOP\/s.*memory-bound/);
       assert.match(await text('#lowered .pending'), /not available yet/);
-      assert.match(await text('#observations .pending'), /not available yet/);
+      assert.match(await text('#kernel-check'), /^Passed: max \|x − y\| = [0-9.e-]+ over the 32×8 outputs \(kernel tanh_matmul_f32_4x8__wasmsimd_splat/);
+      assert.equal(report.kernel_check.passed, true);
+      assert.ok(report.kernel_check.max_abs_error < 2e-5);
+      assert.equal(report.local_samples_seconds, null, 'no measurement before the reader asks for one');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    test('measures this machine in a Worker, with progress, while the page stays usable', async () => {
+      const { page, problems } = await openPage(browser, url());
+      await page.waitForFunction(() => window.rooflineLab, null, { timeout: 15000 });
+      const before = await page.evaluate(() => window.rooflineLab.report());
+      await page.locator('#measure-form input[name="samples"]').fill('3');
+      await page.locator('#measure').click();
+      assert.equal(await page.locator('#cancel').isEnabled(), true);
+      // The main thread is free while the Worker measures: the model still answers input.
+      await page.locator('input[name="m"]').fill('64');
+      assert.equal(await page.locator('[data-field="flops"] >> nth=0').innerText(), String(2 * 64 * 16 * 8));
+      await page.waitForFunction(() => window.rooflineLab.measurements() !== null, null, { timeout: 60000 });
+      const m = await page.evaluate(() => window.rooflineLab.measurements());
+      assert.equal(m.local_samples_seconds.length, 3);
+      assert.ok(m.local_samples_seconds.every((x) => x > 0));
+      assert.ok(m.timing.repeats >= 1 && m.timing.timer_resolution > 0);
+      assert.ok(m.timing.min <= m.timing.median && m.timing.median <= m.timing.max);
+      assert.ok(m.measured_ceilings.gflops > 0);
+      for (const level of ['l1', 'l2', 'memory']) assert.ok(m.measured_ceilings.bandwidth_gbs[level] > 0, level);
+      assert.equal(m.bigger_size_timing.m, 256);
+      assert.match(await page.locator('#measure-status').innerText(), /^Done: measurements of this machine/);
+      assert.equal(await page.locator('#timing tbody tr').count(), 2);
+      assert.equal(await page.locator('#measured-ceilings tbody tr').count(), 4);
+      assert.match(await page.locator('#lesson-size-note').innerText(), /live in L1/);
+      // The model's numbers are untouched by the measurement.
+      const after = await page.evaluate(() => window.rooflineLab.report());
+      assert.deepEqual(after.hypothetical_ceilings_gflops, before.hypothetical_ceilings_gflops);
+      assert.equal(after.local_samples_seconds, null);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    test('cancel stops a measurement and keeps the page working; bad sample counts are refused', async () => {
+      const { page, problems } = await openPage(browser, url());
+      await page.waitForFunction(() => window.rooflineLab, null, { timeout: 15000 });
+      const samples = page.locator('#measure-form input[name="samples"]');
+      await samples.fill('0');
+      await page.locator('#measure').click();
+      assert.equal(await page.locator('#measure-status').innerText(), 'samples must be an integer from 1 to 1000, got 0');
+      await samples.fill('two');
+      await page.locator('#measure').click();
+      assert.equal(await page.locator('#measure-status').innerText(), 'samples must be a number, got "two"');
+      await samples.fill('1000');
+      await page.locator('#measure').click();
+      await page.locator('#cancel').click();
+      assert.equal(await page.locator('#measure-status').innerText(), 'Cancelled; the earlier results (if any) are kept.');
+      assert.equal(await page.locator('#measure').isEnabled(), true);
+      assert.equal(await page.evaluate(() => window.rooflineLab.measurements()), null);
+      // A new run after the cancel starts a fresh Worker and finishes.
+      await samples.fill('1');
+      await page.locator('#measure').click();
+      await page.waitForFunction(() => window.rooflineLab.measurements() !== null, null, { timeout: 60000 });
       assert.deepEqual(problems, []);
       await page.close();
     });

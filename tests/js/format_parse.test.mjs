@@ -1,7 +1,7 @@
 // web/model: formatting and number parsing, without a DOM or the core.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pyFloat, pyFloatList, short } from '../../web/model/format.js';
+import { pyFloat, pyFloatList, sci, short } from '../../web/model/format.js';
 import { parseNumber, parseNumberList } from '../../web/model/parse.js';
 
 test('pyFloat prints floats the way Python repr does, so the CLI reads like the seed', () => {
@@ -19,6 +19,14 @@ test('short rounds for prose but keeps integers whole', () => {
   assert.equal(short(8192), '8192');
   assert.equal(short(27648), '27648');
   assert.equal(short(160 / 3), '53.33');
+});
+
+test('sci gives compact scientific notation for measurements', () => {
+  assert.equal(sci(2e-5), '2e-5');
+  assert.equal(sci(1.7720400001053349e-6), '1.77e-6');
+  assert.equal(sci(0.000930), '9.3e-4');
+  assert.equal(sci(123456), '1.23e+5');
+  assert.equal(sci(NaN), 'NaN');
 });
 
 test('parseNumber accepts the usual spellings and refuses empty, hex and words by name', () => {

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { buildLesson, reportLines } from '../../web/model/lesson.js';
+import { runMeasurements } from '../../web/model/measure.js';
 import { createState, setInput, inputsToParams } from '../../web/state.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
@@ -43,10 +44,17 @@ describe('the lesson report', () => {
     close(r.exercise.bandwidth_times_ratio_gflops, 480 / 7);
     assert.equal(r.exercise.bound, 'memory-bound');
     assert.deepEqual(r.budgets, { peak: 100, bandwidth: 20, hypothetical: true, units: { peak: 'GFLOP/s', bandwidth: 'GB/s' } });
-    for (const part of ['stablehlo_ops', 'cost_estimate', 'local_samples_seconds']) {
+    for (const part of ['stablehlo_ops', 'cost_estimate']) {
       assert.equal(r[part], null, `${part} is not invented`);
       assert.match(r.not_available_yet[part], /^not available yet/);
     }
+    // Step 2: the wasm kernel on the seed's inputs, against the double reference.
+    assert.equal(r.kernel_check.passed, true);
+    assert.ok(r.kernel_check.max_abs_error < 2e-5, String(r.kernel_check.max_abs_error));
+    assert.equal(r.kernel_check.variant, 'tanh_matmul_f32_4x8__wasmsimd_splat');
+    assert.deepEqual([r.kernel_check.atol, r.kernel_check.rtol], [2e-5, 2e-5]);
+    // Measurements are not part of the model's report.
+    assert.equal(r.local_samples_seconds, null);
   });
 
   test('figure data has exactly the seed structure', () => {
@@ -99,9 +107,11 @@ describe('the lesson report', () => {
 
   test('prints the seed lines', () => {
     const lines = reportLines(buildLesson(core).report);
-    assert.equal(lines[3], "Matmul-only accounting: {'flops': 8192, 'minimum_bytes': 3584, 'flops_per_byte': 2.2857142857142856}");
-    assert.equal(lines[4], 'Hypothetical ceilings GFLOP/s: [26.666666666666664, 53.33333333333333, 100.0, 100.0, 100.0]');
-    assert.equal(lines[5], 'Ceilings with twice minimum traffic GFLOP/s: [13.333333333333332, 26.666666666666664, 53.33333333333333, 100.0, 100.0]');
+    assert.ok(lines.includes("Matmul-only accounting: {'flops': 8192, 'minimum_bytes': 3584, 'flops_per_byte': 2.2857142857142856}"));
+    assert.ok(lines.includes('Hypothetical ceilings GFLOP/s: [26.666666666666664, 53.33333333333333, 100.0, 100.0, 100.0]'));
+    assert.ok(lines.includes('Ceilings with twice minimum traffic GFLOP/s: [13.333333333333332, 26.666666666666664, 53.33333333333333, 100.0, 100.0]'));
+    assert.ok(lines.includes('Local CPU samples seconds: not measured'));
+    assert.match(lines.find((l) => l.startsWith('Reference check:')), /^Reference check: passed, max \|x − y\| = [0-9.]+e-\d+ \(rule \|x − y\| ≤ 2e-5 \+ 2e-5·\|y\|/);
   });
 });
 
@@ -126,6 +136,47 @@ describe('the core through web/core.js', () => {
     assert.deepEqual(core.contractShapes(48, 24, 25, 12), {
       ok: false, error: 'inner dimensions must match (columns of a = rows of b), got a (48,24) and b (25,12)',
     });
+  });
+});
+
+describe('measurements of this machine', () => {
+  test('run every step and come back labelled, with the lesson-size note', () => {
+    const seen = [];
+    const m = runMeasurements(core, { samples: 3, minSeconds: 0.01 }, (done, total, label) => seen.push([done, total, label]));
+    assert.ok(m.ok, m.error);
+    const v = m.value;
+    assert.deepEqual(seen.map(([d]) => d), [0, 1, 2, 3, 4, 5, 6]);
+    assert.equal(seen.at(-1)[2], 'done');
+    assert.match(v.measurements_label, /^measurements of this machine/);
+    assert.equal(v.local_samples_seconds.length, 3);
+    assert.ok(v.local_samples_seconds.every((s) => s > 0));
+    assert.deepEqual(Object.keys(v.timing).sort(), ['max', 'median', 'min', 'note', 'repeats', 'timer_resolution', 'variant', 'warm_seconds']);
+    assert.ok(v.timing.min <= v.timing.median && v.timing.median <= v.timing.max);
+    assert.match(v.timing.note, /3\.5 KiB and live in L1/);
+    assert.equal(v.bigger_size_timing.m, 256);
+    assert.ok(v.bigger_size_timing.gflops > 0);
+    assert.ok(v.measured_ceilings.gflops > 0);
+    assert.deepEqual(Object.keys(v.measured_ceilings.bandwidth_gbs), ['l1', 'l2', 'memory']);
+    assert.deepEqual(v.measured_ceilings.working_set_bytes, { l1: 24576, l2: 196608, memory: 100663296 });
+  });
+
+  test('bad measurement arguments come back as errors, not aborts', () => {
+    assert.deepEqual(core.timeKernel(undefined, 0, 16, 8, 5, 0), { ok: false, error: 'm must be a positive integer, got 0' });
+    assert.deepEqual(core.timeKernel(undefined, 32, 16, 8, 0, 0), { ok: false, error: 'samples must be an integer from 1 to 1000, got 0' });
+    assert.deepEqual(core.timeKernel('matmul_f32_9x9__avx', 32, 16, 8, 1, 0).ok, false);
+    assert.match(core.timeKernel(undefined, 5000, 5000, 5000, 1, 0).error, /^m=5000, k=5000, n=5000 needs \d+ MiB of buffers .*over the 256 MiB cap$/);
+    assert.deepEqual(core.measureBandwidth('l4', 0.01), { ok: false, error: 'level must be one of l1, l2, memory, got "l4"' });
+    assert.deepEqual(core.measureCompute('fast'), { ok: false, error: 'min_seconds must be a number, got the string "fast"' });
+    assert.deepEqual(core.checkLessonKernel(7), { ok: false, error: 'variant must be a string, got number' });
+    // The core still works after all of that.
+    assert.ok(core.checkLessonKernel(undefined).value.passed);
+  });
+
+  test('every registered variant passes the lesson check from JS', () => {
+    const variants = core.kernelVariants().value;
+    assert.ok(variants.some((v) => v.isa === 'wasmsimd' && v.fused_tanh));
+    assert.ok(variants.some((v) => v.isa === 'scalar'));
+    for (const v of variants) assert.ok(core.checkLessonKernel(v.name).value.passed, v.name);
   });
 });
 

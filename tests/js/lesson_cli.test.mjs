@@ -9,7 +9,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const run = (...args) => spawnSync(process.execPath, [join(ROOT, 'scripts', 'lesson.mjs'), ...args], { encoding: 'utf8' });
 
 test('--json prints one object with the keys the issue names and the lesson numbers', () => {
-  const out = run('--json');
+  const out = run('--json', '--samples', '3');
   assert.equal(out.status, 0, out.stderr);
   const r = JSON.parse(out.stdout);
   for (const key of ['matmul_accounting', 'sizes', 'intensity', 'hypothetical_ceilings_gflops',
@@ -28,11 +28,28 @@ test('--json prints one object with the keys the issue names and the lesson numb
   );
   assert.deepEqual([r.budgets.peak, r.budgets.bandwidth, r.budgets.hypothetical], [100, 20, true]);
   assert.equal(r.figure.kind, 'line');
+  // The kernel issue's keys: measurements of this machine, apart from the model's numbers.
+  assert.equal(r.local_samples_seconds.length, 3);
+  for (const key of ['median', 'min', 'max', 'repeats', 'timer_resolution']) assert.equal(typeof r.timing[key], 'number', key);
+  assert.equal(r.kernel_check.passed, true);
+  assert.equal(typeof r.kernel_check.max_abs_error, 'number');
+  assert.ok(r.measured_ceilings.gflops > 0);
+  assert.deepEqual(Object.keys(r.measured_ceilings.bandwidth_gbs), ['l1', 'l2', 'memory']);
+  assert.match(r.measurements_label, /^measurements of this machine/);
+});
+
+test('--no-measure skips the measurements and says so', () => {
+  const out = run('--no-measure');
+  assert.equal(out.status, 0);
+  assert.ok(out.stdout.split('\n').includes('Local CPU samples seconds: skipped (--no-measure)'));
+  const r = JSON.parse(run('--json', '--no-measure').stdout);
   assert.equal(r.local_samples_seconds, null);
+  assert.equal(r.measurements_skipped, 'skipped (--no-measure)');
+  assert.equal(r.kernel_check.passed, true);  // the reference check is not a measurement: it still runs
 });
 
 test('options change the inputs', () => {
-  const r = JSON.parse(run('--json', '--m', '48', '--k=24', '--n', '12', '--peak', '50', '--bandwidth', '25',
+  const r = JSON.parse(run('--json', '--no-measure', '--m', '48', '--k=24', '--n', '12', '--peak', '50', '--bandwidth', '25',
     '--traffic-factor', '3', '--sizes', '12,60', '--itemsize', '2').stdout);
   assert.equal(r.matmul_accounting.flops, 27648);
   assert.equal(r.matmul_accounting.minimum_bytes, 8064 / 2);
@@ -45,11 +62,13 @@ test('options change the inputs', () => {
 });
 
 test('the text report prints the seed lines and says what is not available yet', () => {
-  const out = run();
+  const out = run('--samples', '2');
   assert.equal(out.status, 0);
   const lines = out.stdout.split('\n');
   assert.match(lines[0], /^StableHLO operations present: not available yet/);
-  assert.match(lines[2], /^Local CPU samples seconds: not available yet/);
+  assert.match(lines.find((l) => l.startsWith('Local CPU samples seconds:')), /^Local CPU samples seconds: \[[0-9.e-]+, [0-9.e-]+\]$/);
+  assert.ok(lines.some((l) => l.includes('measurements of this machine')));
+  assert.ok(lines.some((l) => l.includes('live in L1')));
   assert.ok(lines.includes("Matmul-only accounting: {'flops': 8192, 'minimum_bytes': 3584, 'flops_per_byte': 2.2857142857142856}"));
   assert.ok(lines.includes('Hypothetical ceilings GFLOP/s: [26.666666666666664, 53.33333333333333, 100.0, 100.0, 100.0]'));
   assert.ok(lines.some((l) => l.includes('hypothetical, not a device specification')));
@@ -68,6 +87,7 @@ test('bad options exit 1 with one line on stderr naming the option, rule and val
     [['--itemsize', '0'], 'lesson.mjs: --itemsize: itemsize must be a positive integer, got 0'],
     [['--sizes', '8,x'], 'lesson.mjs: --sizes[1] must be a number, got "x"'],
     [['--frobnicate'], 'lesson.mjs: unknown option "--frobnicate" (see --help)'],
+    [['--samples', '0'], 'lesson.mjs: --samples must be an integer from 1 to 1000, got 0'],
   ];
   for (const [args, message] of cases) {
     const out = run(...args);
@@ -84,7 +104,7 @@ test('bad options exit 1 with one line on stderr naming the option, rule and val
 test('--help describes every option', () => {
   const out = run('--help');
   assert.equal(out.status, 0);
-  for (const option of ['--m', '--k', '--n', '--itemsize', '--sizes', '--peak', '--bandwidth', '--traffic-factor', '--json']) {
+  for (const option of ['--m', '--k', '--n', '--itemsize', '--sizes', '--peak', '--bandwidth', '--traffic-factor', '--samples', '--no-measure', '--json']) {
     assert.ok(out.stdout.includes(option), option);
   }
 });

@@ -31,3 +31,9 @@ export function short(x, digits = 4) {
   if (Number.isInteger(x) && Math.abs(x) < 1e15) return String(x);
   return String(Number(x.toPrecision(digits)));
 }
+
+/** Scientific notation with `digits` significant digits, trailing zeros dropped: 1.7720e-6 → "1.77e-6", 2e-5 → "2e-5". */
+export function sci(x, digits = 3) {
+  if (!Number.isFinite(x)) return String(x);
+  return Number(x.toPrecision(digits)).toExponential();
+}

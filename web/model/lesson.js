@@ -1,12 +1,11 @@
 // The lesson's report: the seed's steps composed from core calls. The page and
 // `node scripts/lesson.mjs` both build it here, so they cannot disagree. Pure: no DOM.
-import { pyFloat, pyFloatList, short } from './format.js';
+import { pyFloat, pyFloatList, sci, short } from './format.js';
 
 // Parts owned by issues that have not landed. They are reported as missing, never invented.
 export const NOT_AVAILABLE = {
   stablehlo_ops: 'not available yet (StableHLO emission and parsing come with the HLO issue)',
   cost_estimate: 'not available yet (cost analysis with XLA\'s rules comes with the HLO issue)',
-  local_samples_seconds: 'not available yet (the wasm kernel and its timing harness come with the kernel issue)',
 };
 
 /** The inputs a report is built from; every one can be changed, none is required. */
@@ -61,12 +60,18 @@ export function buildLesson(core, params = {}) {
   if (!exerciseCeiling.ok) return fail('exercise', exerciseCeiling.error);
   const at = exerciseCeiling.value.rows[0];
 
+  // Step 2 of the seed: run tanh(a@b) on its inputs and check it against a reference.
+  const kernelCheck = core.checkLessonKernel(undefined);
+  if (!kernelCheck.ok) return fail('kernel', kernelCheck.error);
+
   const a = accounting.value;
   const report = {
     stablehlo_ops: null,
     cost_estimate: null,
-    local_samples_seconds: null,
     not_available_yet: NOT_AVAILABLE,
+    kernel_check: kernelCheck.value,
+    // Filled by the measurements (scripts/lesson.mjs, or the page's Worker), never by the model.
+    local_samples_seconds: null,
     matmul_accounting: {
       m: a.m, k: a.k, n: a.n, itemsize: a.itemsize,
       flops: a.flops,
@@ -107,15 +112,36 @@ function trafficWords(factor) {
   return factor === 2 ? 'twice' : `${pyFloat(factor).replace(/\.0$/, '')}×`;
 }
 
+function measurementLines(r) {
+  if (!r.local_samples_seconds) {
+    return [`Local CPU samples seconds: ${r.measurements_skipped ?? 'not measured'}`];
+  }
+  const t = r.timing;
+  const big = r.bigger_size_timing;
+  const c = r.measured_ceilings;
+  return [
+    `Local CPU samples seconds: ${pyFloatList(r.local_samples_seconds)}`,
+    `  (${r.measurements_label}: ${t.variant}, each sample the mean of ${t.repeats} calls; ` +
+      `timer resolution ${sci(t.timer_resolution)} s; median ${sci(t.median)} s, min ${sci(t.min)} s, max ${sci(t.max)} s)`,
+    `  ${t.note}`,
+    `  ${big.m}×${big.k}×${big.n}: median ${sci(big.median)} s per call = ${short(big.gflops)} GFLOP/s (2·m·k·n per call)`,
+    `  measured ceilings: mul+add ${short(c.gflops)} GFLOP/s; triad bandwidth L1 ${short(c.bandwidth_gbs.l1)}, ` +
+      `L2 ${short(c.bandwidth_gbs.l2)}, memory ${short(c.bandwidth_gbs.memory)} GB/s`,
+  ];
+}
+
 /** The report as the seed prints it, line by line, then a few labelled extras. */
 export function reportLines(r) {
   const acc = r.matmul_accounting;
   const ex = r.exercise;
+  const kc = r.kernel_check;
   const relation = ex.bound === 'memory-bound' ? '<' : ex.bound === 'compute-bound' ? '>' : '=';
   return [
     `StableHLO operations present: ${NOT_AVAILABLE.stablehlo_ops}`,
+    `Reference check: ${kc.passed ? 'passed' : 'FAILED'}, max |x − y| = ${sci(kc.max_abs_error)} ` +
+      `(rule |x − y| ≤ ${sci(kc.atol)} + ${sci(kc.rtol)}·|y|, wasm kernel ${kc.variant}, lesson inputs)`,
     `Compiler estimates (backend-specific): ${NOT_AVAILABLE.cost_estimate}`,
-    `Local CPU samples seconds: ${NOT_AVAILABLE.local_samples_seconds}`,
+    ...measurementLines(r),
     `Matmul-only accounting: {'flops': ${acc.flops_exact}, 'minimum_bytes': ${acc.minimum_bytes_exact}, 'flops_per_byte': ${pyFloat(acc.flops_per_byte)}}`,
     `Hypothetical ceilings GFLOP/s: ${pyFloatList(r.hypothetical_ceilings_gflops)}`,
     `Ceilings with ${trafficWords(r.traffic_factor)} minimum traffic GFLOP/s: ${pyFloatList(r.doubled_traffic_ceilings_gflops)}`,

@@ -1,7 +1,7 @@
 // Draws the lesson's report into index.html's skeleton. Text goes in with textContent only.
 import { FIELDS } from '../state.js';
 import { NOT_AVAILABLE, reportLines } from '../model/lesson.js';
-import { short } from '../model/format.js';
+import { sci, short } from '../model/format.js';
 
 const $ = (selector, root = document) => root.querySelector(selector);
 
@@ -38,6 +38,10 @@ export function renderReport(state) {
   const r = state.report;
   $('main').classList.toggle('stale', Boolean(state.error));
   if (!r) return;
+  const kc = r.kernel_check;
+  $('#kernel-check').textContent =
+    `${kc.passed ? 'Passed' : 'FAILED'}: max |x − y| = ${sci(kc.max_abs_error)} over the 32×8 outputs ` +
+    `(kernel ${kc.variant}; the tightest output used ${short(100 * kc.worst_ratio, 2)}% of its allowance).`;
   const acc = r.matmul_accounting;
   setField('shape', `(${acc.m}×${acc.k})·(${acc.k}×${acc.n}), itemsize ${acc.itemsize}`);
   setField('flops', acc.flops_exact);
