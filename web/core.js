@@ -69,5 +69,17 @@ export async function loadCore(createCore) {
     measureCompute: guarded('measureCompute', (minSeconds) => module.measureCompute(minSeconds)),
     /** ('l1'|'l2'|'memory', minSeconds) → {level, working_set_bytes, gbs}: triad */
     measureBandwidth: guarded('measureBandwidth', (level, minSeconds) => module.measureBandwidth(level, minSeconds)),
+
+    // ---- HLO ----
+    /** (m, k, n, dtype 'f32'|'bf16'|'f16'|'f64') → StableHLO text of tanh(a @ b), as JAX prints it */
+    emitWorkload: guarded('emitWorkload', (m, k, n, dtype) => module.emitWorkload(m, k, n, dtype)),
+    /**
+     * (text) → {dialect, modules: [{module_name, entry, ops: [{line, column, op, shape, function, flops,
+     * transcendentals, bytes_accessed, operand_bytes, output_bytes, collective_bytes, intensity, modeled,
+     * note?}], totals: {flops, transcendentals, bytes_accessed, bytes_accessed_operand: {"0": …},
+     * bytes_accessed_output, collective_bytes, minimum_traffic_bytes, intensity}, unmodeled: [{op, count}],
+     * notes} | {module_name, line, error}]}. Costs are estimates from the IR with XLA's counting rules.
+     */
+    analyzeText: guarded('analyzeText', (text) => module.analyzeText(text)),
   };
 }

@@ -10,9 +10,14 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
+#include "hlo/cost.h"
+#include "hlo/emit.h"
+#include "hlo/parse.h"
+#include "hlo/verify.h"
 #include "kernels/kernels.h"
 #include "measure/ceilings.h"
 #include "measure/harness.h"
@@ -361,6 +366,102 @@ val js_measure_bandwidth(val level, val min_seconds) {
   return ok(out);
 }
 
+// ---- HLO: emit, parse, verify, cost ---------------------------------------------------------
+
+val js_emit_workload(val m, val k, val n, val dtype) {
+  auto mm = number_arg("m", m);
+  if (!mm) return fail_from(mm);
+  auto kk = number_arg("k", k);
+  if (!kk) return fail_from(kk);
+  auto nn = number_arg("n", n);
+  if (!nn) return fail_from(nn);
+  if (!dtype.isString()) return fail("dtype must be a string, got " + dtype.typeOf().as<std::string>());
+  auto text = hlo::emit_workload(mm.value(), kk.value(), nn.value(), dtype.as<std::string>());
+  return text ? ok(val(text.value())) : fail_from(text);
+}
+
+// A double that may be NaN (no bytes accessed): null in JS, so JSON keeps it.
+val maybe_number(double x) { return std::isnan(x) ? val::null() : val(x); }
+
+val op_cost_value(const hlo::OpCost& c) {
+  val row = val::object();
+  row.set("line", c.line);
+  row.set("column", c.column);
+  row.set("op", c.op);
+  row.set("shape", c.shape);
+  row.set("function", c.function);
+  row.set("flops", c.flops);
+  row.set("transcendentals", c.transcendentals);
+  row.set("bytes_accessed", c.bytes_accessed);
+  row.set("operand_bytes", array_of(c.operand_bytes));
+  row.set("output_bytes", c.output_bytes);
+  row.set("collective_bytes", c.collective_bytes);
+  row.set("intensity", maybe_number(c.intensity));
+  row.set("modeled", c.modeled);
+  if (!c.note.empty()) row.set("note", c.note);
+  return row;
+}
+
+val analysis_value(const hlo::Analysis& a, const std::vector<hlo::OpCost>& rows) {
+  val out = val::object();
+  out.set("module_name", a.module_name);
+  out.set("entry", a.entry);
+  val ops = val::array();
+  for (const auto& r : rows) ops.call<void>("push", op_cost_value(r));
+  out.set("ops", ops);
+  val totals = val::object();
+  totals.set("flops", a.flops);
+  totals.set("transcendentals", a.transcendentals);
+  totals.set("bytes_accessed", a.bytes_accessed);
+  val per_operand = val::object();
+  for (const auto& [index, bytes] : a.bytes_accessed_operand) per_operand.set(std::to_string(index), bytes);
+  totals.set("bytes_accessed_operand", per_operand);
+  totals.set("bytes_accessed_output", a.bytes_accessed_output);
+  totals.set("collective_bytes", a.collective_bytes);
+  totals.set("minimum_traffic_bytes", a.minimum_traffic_bytes);
+  totals.set("intensity", maybe_number(a.intensity));
+  out.set("totals", totals);
+  val unmodeled = val::array();
+  for (const auto& [op, count] : a.unmodeled) {
+    val u = val::object();
+    u.set("op", op);
+    u.set("count", count);
+    unmodeled.call<void>("push", u);
+  }
+  out.set("unmodeled", unmodeled);
+  out.set("notes", array_of(a.notes));
+  return out;
+}
+
+// Parses StableHLO or HLO text (dialect detected), verifies and costs every module in it.
+// A parse error fails the whole text ("LINE:COL: error: ..."); a module that fails to verify
+// carries its error and the other modules are still analysed.
+val js_analyze_text(val text) {
+  if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
+  const std::string source = text.as<std::string>();
+  auto modules = hlo::parse(source);
+  if (!modules) return fail_from(modules);
+  val out = val::object();
+  out.set("dialect", hlo::detect_dialect(source));
+  val list = val::array();
+  for (const auto& m : modules.value()) {
+    auto verified = hlo::verify(m);
+    auto analysis = verified ? hlo::analyze_module(m) : Result<hlo::Analysis>::failure(verified.error());
+    auto rows = analysis ? hlo::op_costs(m) : Result<std::vector<hlo::OpCost>>::failure(analysis.error());
+    if (!rows) {
+      val failed = val::object();
+      failed.set("module_name", m.name);
+      failed.set("line", m.line);
+      failed.set("error", rows.error());
+      list.call<void>("push", failed);
+      continue;
+    }
+    list.call<void>("push", analysis_value(analysis.value(), rows.value()));
+  }
+  out.set("modules", list);
+  return ok(out);
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(roofline_core) {
@@ -375,4 +476,6 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("timeKernel", &js_time_kernel);
   emscripten::function("measureCompute", &js_measure_compute);
   emscripten::function("measureBandwidth", &js_measure_bandwidth);
+  emscripten::function("emitWorkload", &js_emit_workload);
+  emscripten::function("analyzeText", &js_analyze_text);
 }

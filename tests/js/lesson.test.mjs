@@ -44,10 +44,19 @@ describe('the lesson report', () => {
     close(r.exercise.bandwidth_times_ratio_gflops, 480 / 7);
     assert.equal(r.exercise.bound, 'memory-bound');
     assert.deepEqual(r.budgets, { peak: 100, bandwidth: 20, hypothetical: true, units: { peak: 'GFLOP/s', bandwidth: 'GB/s' } });
-    for (const part of ['stablehlo_ops', 'cost_estimate']) {
-      assert.equal(r[part], null, `${part} is not invented`);
-      assert.match(r.not_available_yet[part], /^not available yet/);
-    }
+    // Step 1: the StableHLO JAX prints, and its contract read back by the core.
+    assert.match(r.stablehlo.text, /^module @jit_workload attributes \{mhlo\.num_partitions = 1 : i32, mhlo\.num_replicas = 1 : i32\} \{\n/);
+    assert.ok(r.stablehlo.text.includes('%0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<32x16xf32>, tensor<16x8xf32>) -> tensor<32x8xf32>'));
+    assert.deepEqual(r.stablehlo_ops, ['dot_general', 'tanh']);
+    assert.equal(r.stablehlo.contract.result_type, 'tensor<32x8xf32>');
+    // The estimate with XLA's rules equals XLA's recorded CPU cost analysis (reference/lesson.md).
+    const ce = r.cost_estimate;
+    assert.deepEqual(
+      [ce.flops, ce.transcendentals, ce.bytes_accessed, ce.bytes_accessed_operand, ce.bytes_accessed_output],
+      [2 * 32 * 8 * 16, 32 * 8, 5632, { 0: 2048 + 1024, 1: 512 }, 1024 + 1024],
+    );
+    assert.equal(ce.minimum_traffic_bytes, 3584);
+    assert.match(ce.label, /^estimate from the IR, XLA's counting rules/);
     // Step 2: the wasm kernel on the seed's inputs, against the double reference.
     assert.equal(r.kernel_check.passed, true);
     assert.ok(r.kernel_check.max_abs_error < 2e-5, String(r.kernel_check.max_abs_error));
@@ -82,7 +91,14 @@ describe('the lesson report', () => {
     assert.deepEqual(r.hypothetical_ceilings_gflops, [40]);       // 30/6 = 5 > ridge 4
     assert.deepEqual(r.doubled_traffic_ceilings_gflops, [12.5]);  // 10 · 5/4
     assert.deepEqual(r.traffic_bound_changed_sizes, [30]);
-    assert.equal(buildLesson(core, { itemsize: 2 }).report.matmul_accounting.minimum_bytes, 3584 / 2);
+    const bf16 = buildLesson(core, { itemsize: 2 }).report;
+    assert.equal(bf16.matmul_accounting.minimum_bytes, 3584 / 2);
+    assert.equal(bf16.stablehlo.dtype, 'bf16');
+    assert.equal(bf16.cost_estimate.bytes_accessed, 5632 / 2);
+    const odd = buildLesson(core, { itemsize: 3 }).report;
+    assert.equal(odd.stablehlo, null);
+    assert.equal(odd.stablehlo_unavailable, 'no StableHLO float type has itemsize 3 (f32 4, bf16 2, f64 8)');
+    assert.equal(odd.cost_estimate, null);
   });
 
   test('refuses bad inputs, naming the input, the rule and the value', () => {
@@ -111,6 +127,8 @@ describe('the lesson report', () => {
     assert.ok(lines.includes('Hypothetical ceilings GFLOP/s: [26.666666666666664, 53.33333333333333, 100.0, 100.0, 100.0]'));
     assert.ok(lines.includes('Ceilings with twice minimum traffic GFLOP/s: [13.333333333333332, 26.666666666666664, 53.33333333333333, 100.0, 100.0]'));
     assert.ok(lines.includes('Local CPU samples seconds: not measured'));
+    assert.ok(lines[0].startsWith('StableHLO operations present: dot_general and tanh'));
+    assert.ok(lines.some((l) => l.endsWith("{'bytes accessed': 5632.0, 'bytes accessed0{}': 3072.0, 'bytes accessed1{}': 512.0, 'bytes accessedout{}': 2048.0, 'flops': 8192.0, 'transcendentals': 256.0}")));
     assert.match(lines.find((l) => l.startsWith('Reference check:')), /^Reference check: passed, max \|x − y\| = [0-9.]+e-\d+ \(rule \|x − y\| ≤ 2e-5 \+ 2e-5·\|y\|/);
   });
 });

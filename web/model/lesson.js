@@ -3,10 +3,53 @@
 import { pyFloat, pyFloatList, sci, short } from './format.js';
 
 // Parts owned by issues that have not landed. They are reported as missing, never invented.
-export const NOT_AVAILABLE = {
-  stablehlo_ops: 'not available yet (StableHLO emission and parsing come with the HLO issue)',
-  cost_estimate: 'not available yet (cost analysis with XLA\'s rules comes with the HLO issue)',
-};
+import { ESTIMATE_LABEL } from './analysis.js';
+
+// StableHLO element types by itemsize; other itemsizes have a model but no StableHLO here.
+export const DTYPE_OF_ITEMSIZE = { 2: 'bf16', 4: 'f32', 8: 'f64' };
+
+/**
+ * Step 1 and the estimate of step 2: the StableHLO of tanh(a @ b) as JAX prints it, its
+ * operation and shape contract read back by the core's parser and verifier, and the cost
+ * estimate of that IR with XLA's counting rules.
+ */
+function lowered(core, m, k, n, itemsize) {
+  const dtype = DTYPE_OF_ITEMSIZE[itemsize];
+  if (!dtype) {
+    return { ok: true, value: { stablehlo: null, reason: `no StableHLO float type has itemsize ${itemsize} (f32 4, bf16 2, f64 8)` } };
+  }
+  const text = core.emitWorkload(m, k, n, dtype);
+  if (!text.ok) return text;
+  const analysis = core.analyzeText(text.value);
+  if (!analysis.ok) return analysis;
+  const module = analysis.value.modules[0];
+  if (module.error) return { ok: false, error: module.error };
+  const dot = module.ops.find((o) => o.op === 'stablehlo.dot_general');
+  const tanh = module.ops.find((o) => o.op === 'stablehlo.tanh');
+  const t = module.totals;
+  return {
+    ok: true,
+    value: {
+      stablehlo: {
+        dtype,
+        text: text.value,
+        ops_present: module.ops.map((o) => o.op.replace(/^stablehlo\./, '')),
+        contract: {
+          dot_general: Boolean(dot), tanh: Boolean(tanh),
+          lhs: [m, k], rhs: [k, n], result: [m, n], contracting: 'lhs dimension 1 with rhs dimension 0',
+          result_type: dot?.shape ?? null, verified: true,
+        },
+      },
+      cost_estimate: {
+        label: ESTIMATE_LABEL,
+        flops: t.flops, transcendentals: t.transcendentals, bytes_accessed: t.bytes_accessed,
+        bytes_accessed_operand: t.bytes_accessed_operand, bytes_accessed_output: t.bytes_accessed_output,
+        minimum_traffic_bytes: t.minimum_traffic_bytes,
+        per_op: module.ops.map((o) => ({ line: o.line, op: o.op, flops: o.flops, transcendentals: o.transcendentals, bytes_accessed: o.bytes_accessed })),
+      },
+    },
+  };
+}
 
 /** The inputs a report is built from; every one can be changed, none is required. */
 export const PARAM_NAMES = ['m', 'k', 'n', 'itemsize', 'peak', 'bandwidth', 'traffic_factor', 'sizes'];
@@ -60,15 +103,19 @@ export function buildLesson(core, params = {}) {
   if (!exerciseCeiling.ok) return fail('exercise', exerciseCeiling.error);
   const at = exerciseCeiling.value.rows[0];
 
+  const ir = lowered(core, p.m, p.k, p.n, p.itemsize);
+  if (!ir.ok) return fail('stablehlo', ir.error);
+
   // Step 2 of the seed: run tanh(a@b) on its inputs and check it against a reference.
   const kernelCheck = core.checkLessonKernel(undefined);
   if (!kernelCheck.ok) return fail('kernel', kernelCheck.error);
 
   const a = accounting.value;
   const report = {
-    stablehlo_ops: null,
-    cost_estimate: null,
-    not_available_yet: NOT_AVAILABLE,
+    stablehlo: ir.value.stablehlo,
+    stablehlo_ops: ir.value.stablehlo ? ir.value.stablehlo.ops_present : null,
+    stablehlo_unavailable: ir.value.reason ?? null,
+    cost_estimate: ir.value.cost_estimate ?? null,
     kernel_check: kernelCheck.value,
     // Filled by the measurements (scripts/lesson.mjs, or the page's Worker), never by the model.
     local_samples_seconds: null,
@@ -136,11 +183,23 @@ export function reportLines(r) {
   const ex = r.exercise;
   const kc = r.kernel_check;
   const relation = ex.bound === 'memory-bound' ? '<' : ex.bound === 'compute-bound' ? '>' : '=';
+  const ce = r.cost_estimate;
+  const xlaKeys = ce && [
+    `'bytes accessed': ${pyFloat(ce.bytes_accessed)}`,
+    ...Object.entries(ce.bytes_accessed_operand).map(([i, b]) => `'bytes accessed${i}{}': ${pyFloat(b)}`),
+    `'bytes accessedout{}': ${pyFloat(ce.bytes_accessed_output)}`,
+    `'flops': ${pyFloat(ce.flops)}`,
+    `'transcendentals': ${pyFloat(ce.transcendentals)}`,
+  ].join(', ');
+  const present = r.stablehlo && ['dot_general', 'tanh'].filter((op) => r.stablehlo_ops.includes(op));
   return [
-    `StableHLO operations present: ${NOT_AVAILABLE.stablehlo_ops}`,
+    r.stablehlo
+      ? `StableHLO operations present: ${present.join(' and ')} (${r.stablehlo.dtype}; contract: ${r.stablehlo.contract.lhs.join('×')} · ` +
+        `${r.stablehlo.contract.rhs.join('×')} → ${r.stablehlo.contract.result_type}, verified)`
+      : `StableHLO operations present: not shown (${r.stablehlo_unavailable})`,
     `Reference check: ${kc.passed ? 'passed' : 'FAILED'}, max |x − y| = ${sci(kc.max_abs_error)} ` +
       `(rule |x − y| ≤ ${sci(kc.atol)} + ${sci(kc.rtol)}·|y|, wasm kernel ${kc.variant}, lesson inputs)`,
-    `Compiler estimates (backend-specific): ${NOT_AVAILABLE.cost_estimate}`,
+    ce ? `Cost estimate (${ce.label}): {${xlaKeys}}` : 'Cost estimate: not shown (no StableHLO)',
     ...measurementLines(r),
     `Matmul-only accounting: {'flops': ${acc.flops_exact}, 'minimum_bytes': ${acc.minimum_bytes_exact}, 'flops_per_byte': ${pyFloat(acc.flops_per_byte)}}`,
     `Hypothetical ceilings GFLOP/s: ${pyFloatList(r.hypothetical_ceilings_gflops)}`,

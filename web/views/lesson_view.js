@@ -1,6 +1,6 @@
 // Draws the lesson's report into index.html's skeleton. Text goes in with textContent only.
 import { FIELDS } from '../state.js';
-import { NOT_AVAILABLE, reportLines } from '../model/lesson.js';
+import { reportLines } from '../model/lesson.js';
 import { sci, short } from '../model/format.js';
 
 const $ = (selector, root = document) => root.querySelector(selector);
@@ -34,10 +34,10 @@ export function renderInputs(form, state) {
 }
 
 export function renderReport(state) {
-  for (const el of document.querySelectorAll('[data-part]')) el.textContent = NOT_AVAILABLE[el.dataset.part];
   const r = state.report;
   $('main').classList.toggle('stale', Boolean(state.error));
   if (!r) return;
+  renderLowered(r);
   const kc = r.kernel_check;
   $('#kernel-check').textContent =
     `${kc.passed ? 'Passed' : 'FAILED'}: max |x − y| = ${sci(kc.max_abs_error)} over the 32×8 outputs ` +
@@ -67,4 +67,59 @@ export function renderReport(state) {
     `${short(ex.ratio)} flops/byte; bandwidth · ratio ≈ ${short(ex.bandwidth_times_ratio_gflops)} GFLOP/s against a ` +
     `peak of ${short(r.budgets.peak)}: ${ex.bound}.`;
   $('#seed-lines').textContent = reportLines(r).join('\n');
+}
+
+/** The StableHLO text with dot_general and tanh marked, and the contract as checks. */
+function renderLowered(r) {
+  const pre = $('#stablehlo');
+  const list = $('#contract');
+  const ce = r.cost_estimate;
+  if (!r.stablehlo) {
+    pre.textContent = `Not shown: ${r.stablehlo_unavailable}.`;
+    list.replaceChildren();
+    $('#cost tbody').replaceChildren();
+    $('#cost tfoot').replaceChildren();
+    $('#cost-note').textContent = '';
+    return;
+  }
+  const parts = r.stablehlo.text.split(/(stablehlo\.dot_general|stablehlo\.tanh)/);
+  pre.replaceChildren(...parts.map((part) => {
+    if (part !== 'stablehlo.dot_general' && part !== 'stablehlo.tanh') return document.createTextNode(part);
+    const mark = document.createElement('mark');
+    mark.textContent = part;
+    return mark;
+  }));
+  const c = r.stablehlo.contract;
+  const checks = [
+    [c.dot_general && c.tanh, 'operations present: dot_general and tanh'],
+    [true, `contracting sizes equal: a is ${c.lhs.join('×')}, b is ${c.rhs.join('×')}; ${c.contracting}, both ${c.lhs[1]}`],
+    [c.verified, `result shape: ${c.result.join('×')} (${c.result_type}), checked by the core's verifier`],
+  ];
+  list.replaceChildren(...checks.map(([ok, text]) => {
+    const li = document.createElement('li');
+    li.textContent = `${ok ? '✓' : '✗'} ${text}`;
+    return li;
+  }));
+  const cell = (tag, text) => {
+    const el = document.createElement(tag);
+    el.textContent = text;
+    return el;
+  };
+  $('#cost tbody').replaceChildren(...ce.per_op.map((o) => {
+    const tr = document.createElement('tr');
+    tr.append(cell('td', String(o.line)), cell('td', o.op), cell('td', String(o.flops)),
+      cell('td', String(o.transcendentals)), cell('td', String(o.bytes_accessed)));
+    return tr;
+  }));
+  const total = document.createElement('tr');
+  total.append(cell('th', ''), cell('th', 'program'), cell('th', String(ce.flops)),
+    cell('th', String(ce.transcendentals)), cell('th', String(ce.bytes_accessed)));
+  $('#cost tfoot').replaceChildren(total);
+  $('#cost-note').textContent =
+    `Bytes accessed ${ce.bytes_accessed} = minimum traffic ${ce.minimum_traffic_bytes} (arguments and result once) + ` +
+    `${ce.bytes_accessed - ce.minimum_traffic_bytes} for the intermediate a@b written and read back; flops count the ` +
+    'multiply-adds of the dot only, tanh is a transcendental.' +
+    (c.lhs.join() === '32,16' && c.rhs.join() === '16,8' && r.stablehlo.dtype === 'f32'
+      ? ' For these shapes XLA\'s own CPU cost analysis recorded the same: flops 8192, transcendentals 256, bytes accessed 5632 (JAX 0.9.2).'
+      : '');
 }

@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// Cost every op of StableHLO or HLO text files with XLA's counting rules, in the wasm core.
+import { readFileSync } from 'node:fs';
+import { summarizeFile, summaryLines } from '../web/model/analysis.js';
+import { loadNodeCore } from './lib/node-core.mjs';
+
+const HELP = `usage: node scripts/analyze.mjs FILE... [--json]
+
+Parses each file as StableHLO (jax.jit(f).lower(...).as_text()) or XLA HLO text
+(....compile().as_text()), verifies the operation and shape contract, and estimates every op's
+flops, transcendentals and bytes accessed with XLA's HloCostAnalysis rules. Prints a row per
+op (line, op, shape, flops, transcendentals, bytes, intensity) and the totals; '// -----'
+separated modules are analysed one by one and summed.
+
+  --json      print a JSON array with one object per file:
+              {file, dialect, ops: [{line, op, flops, transcendentals, bytes_accessed, ...}],
+               totals: {flops, transcendentals, bytes_accessed, bytes_accessed_operand: {"0": …},
+                        bytes_accessed_output, collective_bytes, minimum_traffic_bytes, intensity},
+               unmodeled: [{op, count}], errors: [...]}
+  -h, --help  print this help
+
+These are estimates from the IR, not measurements. A file that cannot be read or parsed is
+reported on stderr as FILE:LINE:COL: error: ..., the other files are still analysed, and the
+exit status is 1.`;
+
+const args = process.argv.slice(2);
+if (args.includes('-h') || args.includes('--help')) {
+  console.log(HELP);
+  process.exit(0);
+}
+const json = args.includes('--json');
+const unknown = args.find((a) => a.startsWith('-') && a !== '--json');
+const files = args.filter((a) => !a.startsWith('-'));
+if (unknown) {
+  process.stderr.write(`analyze.mjs: unknown option ${JSON.stringify(unknown)} (see --help)\n`);
+  process.exit(1);
+}
+if (files.length === 0) {
+  process.stderr.write('analyze.mjs: no FILE given (see --help)\n');
+  process.exit(1);
+}
+
+let core;
+try {
+  core = await loadNodeCore();
+} catch (e) {
+  process.stderr.write(`analyze.mjs: ${e.message}\n`);
+  process.exit(1);
+}
+let failed = false;
+const summaries = [];
+for (const file of files) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    text = null;
+    summaries.push(summarizeFile(file, { ok: false, error: `cannot read: ${e.code || e.message}` }));
+  }
+  if (text !== null) summaries.push(summarizeFile(file, core.analyzeText(text)));
+  const s = summaries.at(-1);
+  for (const e of s.errors) process.stderr.write(`${e}\n`);
+  if (s.errors.length) failed = true;
+  if (!json && s.dialect) console.log(`${summaryLines({ ...s, errors: [] }).join('\n')}\n`);
+}
+if (json) console.log(JSON.stringify(summaries, null, 2));
+process.exitCode = failed ? 1 : 0;

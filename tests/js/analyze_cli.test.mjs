@@ -1,0 +1,100 @@
+// node scripts/analyze.mjs: per-op costs of StableHLO text with XLA's rules, through the wasm core.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CORPUS = process.env.ROOFLINE_CORPUS || resolve(ROOT, '..', 'shared', 'corpus');
+const run = (...args) => spawnSync(process.execPath, [join(ROOT, 'scripts', 'analyze.mjs'), ...args], { encoding: 'utf8' });
+const dir = mkdtempSync(join(tmpdir(), 'analyze-'));
+
+async function lessonFile() {
+  const core = await loadNodeCore();
+  const path = join(dir, 'lesson.mlir');
+  writeFileSync(path, core.emitWorkload(32, 16, 8, 'f32').value);
+  return path;
+}
+
+test('the lesson module costs exactly what XLA recorded on CPU', async () => {
+  const file = await lessonFile();
+  const out = run(file, '--json');
+  assert.equal(out.status, 0, out.stderr);
+  const [r] = JSON.parse(out.stdout);
+  assert.equal(r.file, file);
+  assert.equal(r.dialect, 'stablehlo');
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(
+    { flops: r.totals.flops, transcendentals: r.totals.transcendentals, bytes_accessed: r.totals.bytes_accessed,
+      operand: r.totals.bytes_accessed_operand, output: r.totals.bytes_accessed_output },
+    { flops: 8192, transcendentals: 256, bytes_accessed: 5632, operand: { 0: 3072, 1: 512 }, output: 2048 },
+  );
+  assert.equal(r.totals.collective_bytes, 0);
+  assert.deepEqual(r.ops.map((o) => [o.line, o.op, o.flops, o.transcendentals, o.bytes_accessed]), [
+    [3, 'stablehlo.dot_general', 2 * 32 * 8 * 16, 0, 4 * (32 * 16 + 16 * 8 + 32 * 8)],
+    [4, 'stablehlo.tanh', 0, 32 * 8, 2 * 4 * 32 * 8],
+  ]);
+  assert.deepEqual(r.unmodeled, []);
+  const text = run(file);
+  assert.equal(text.status, 0);
+  assert.match(text.stdout, /totals: flops 8192, transcendentals 256, bytes accessed 5632 \(operand 0: 3072, operand 1: 512, output: 2048\)/);
+  assert.match(text.stdout, /estimate from the IR, XLA's counting rules/);
+});
+
+test('a file that does not parse is reported as FILE:LINE:COL and the others are still analysed', async () => {
+  const good = await lessonFile();
+  const bad = join(dir, 'bad.mlir');
+  writeFileSync(bad, 'module {\n  func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n    %0 = stablehlo.add %a, : tensor<2xf32>\n');
+  const out = run(bad, good, '--json');
+  assert.equal(out.status, 1);
+  const [badResult, goodResult] = JSON.parse(out.stdout);
+  assert.equal(badResult.errors.length, 1);
+  assert.match(badResult.errors[0], new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:\\d+: error: `));
+  assert.equal(out.stderr, `${badResult.errors[0]}\n`);
+  assert.equal(goodResult.totals.flops, 8192);
+  const missing = run(join(dir, 'nope.mlir'));
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /nope\.mlir: cannot read: ENOENT/);
+});
+
+test('a shape-contract violation names the line and the rule', () => {
+  const file = join(dir, 'contract.mlir');
+  writeFileSync(file, [
+    'func.func @main(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {',
+    '  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>',
+    '  return %0 : tensor<2x5xf32>',
+    '}', ''].join('\n'));
+  const out = run(file);
+  assert.equal(out.status, 1);
+  assert.equal(out.stderr, `${file}:2:3: error: dot_general contracting dimension sizes differ — expected lhs dim 1 (3) = rhs dim 0 (3), got 3 vs 4\n`);
+});
+
+test('bad usage exits 1 with one line', () => {
+  assert.deepEqual([run().status, run().stderr], [1, 'analyze.mjs: no FILE given (see --help)\n']);
+  assert.deepEqual([run('--jsn', 'x').status, run('--jsn', 'x').stderr], [1, 'analyze.mjs: unknown option "--jsn" (see --help)\n']);
+  assert.equal(run('--help').status, 0);
+});
+
+test('corpus StableHLO files give the same totals through the CLI as through the core', async (t) => {
+  const folder = join(CORPUS, 'stablehlo');
+  if (!existsSync(folder)) {
+    t.skip(`corpus absent: ${folder} (set ROOFLINE_CORPUS)`);
+    return;
+  }
+  const files = readdirSync(folder).filter((f) => f.endsWith('.mlir') && f.startsWith('dot_general')).slice(0, 5).map((f) => join(folder, f));
+  assert.ok(files.length > 0);
+  const out = run('--json', ...files);
+  assert.equal(out.status, 0, out.stderr);
+  const results = JSON.parse(out.stdout);
+  assert.equal(results.length, files.length);
+  for (const r of results) {
+    assert.deepEqual(r.errors, [], r.file);
+    assert.ok(r.totals.flops > 0, r.file);
+    const dots = r.ops.filter((o) => o.op === 'stablehlo.dot_general');
+    assert.ok(dots.length > 0, r.file);
+  }
+});
