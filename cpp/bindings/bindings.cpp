@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bindings/json_writer.h"
 #include "hlo/cost.h"
 #include "hlo/emit.h"
 #include "hlo/parse.h"
@@ -380,86 +381,78 @@ val js_emit_workload(val m, val k, val n, val dtype) {
   return text ? ok(val(text.value())) : fail_from(text);
 }
 
-// A double that may be NaN (no bytes accessed): null in JS, so JSON keeps it.
-val maybe_number(double x) { return std::isnan(x) ? val::null() : val(x); }
-
-val op_cost_value(const hlo::OpCost& c) {
-  val row = val::object();
-  row.set("line", c.line);
-  row.set("column", c.column);
-  row.set("op", c.op);
-  row.set("shape", c.shape);
-  row.set("function", c.function);
-  row.set("flops", c.flops);
-  row.set("transcendentals", c.transcendentals);
-  row.set("bytes_accessed", c.bytes_accessed);
-  row.set("operand_bytes", array_of(c.operand_bytes));
-  row.set("output_bytes", c.output_bytes);
-  row.set("collective_bytes", c.collective_bytes);
-  row.set("intensity", maybe_number(c.intensity));
-  row.set("modeled", c.modeled);
-  if (!c.note.empty()) row.set("note", c.note);
-  return row;
+void write_op_cost(bindings::JsonWriter& j, const hlo::OpCost& c) {
+  j.begin_object()
+      .field("line", c.line)
+      .field("column", c.column)
+      .field("op", c.op)
+      .field("shape", c.shape)
+      .field("function", c.function)
+      .field("flops", c.flops)
+      .field("transcendentals", c.transcendentals)
+      .field("bytes_accessed", c.bytes_accessed);
+  j.key("operand_bytes").begin_array();
+  for (double b : c.operand_bytes) j.value(b);
+  j.end_array();
+  j.field("output_bytes", c.output_bytes)
+      .field("collective_bytes", c.collective_bytes)
+      .field("intensity", c.intensity)  // NaN (no bytes) → null
+      .field("modeled", c.modeled);
+  if (!c.note.empty()) j.field("note", c.note);
+  j.end_object();
 }
 
-val analysis_value(const hlo::Analysis& a, const std::vector<hlo::OpCost>& rows) {
-  val out = val::object();
-  out.set("module_name", a.module_name);
-  out.set("entry", a.entry);
-  val ops = val::array();
-  for (const auto& r : rows) ops.call<void>("push", op_cost_value(r));
-  out.set("ops", ops);
-  val totals = val::object();
-  totals.set("flops", a.flops);
-  totals.set("transcendentals", a.transcendentals);
-  totals.set("bytes_accessed", a.bytes_accessed);
-  val per_operand = val::object();
-  for (const auto& [index, bytes] : a.bytes_accessed_operand) per_operand.set(std::to_string(index), bytes);
-  totals.set("bytes_accessed_operand", per_operand);
-  totals.set("bytes_accessed_output", a.bytes_accessed_output);
-  totals.set("collective_bytes", a.collective_bytes);
-  totals.set("minimum_traffic_bytes", a.minimum_traffic_bytes);
-  totals.set("intensity", maybe_number(a.intensity));
-  out.set("totals", totals);
-  val unmodeled = val::array();
-  for (const auto& [op, count] : a.unmodeled) {
-    val u = val::object();
-    u.set("op", op);
-    u.set("count", count);
-    unmodeled.call<void>("push", u);
-  }
-  out.set("unmodeled", unmodeled);
-  out.set("notes", array_of(a.notes));
-  return out;
+void write_analysis(bindings::JsonWriter& j, const hlo::Analysis& a,
+                    const std::vector<hlo::OpCost>& rows) {
+  j.begin_object().field("module_name", a.module_name).field("entry", a.entry);
+  j.key("ops").begin_array();
+  for (const auto& r : rows) write_op_cost(j, r);
+  j.end_array();
+  j.key("totals").begin_object()
+      .field("flops", a.flops)
+      .field("transcendentals", a.transcendentals)
+      .field("bytes_accessed", a.bytes_accessed);
+  j.key("bytes_accessed_operand").begin_object();
+  for (const auto& [index, bytes] : a.bytes_accessed_operand) j.field(std::to_string(index), bytes);
+  j.end_object();
+  j.field("bytes_accessed_output", a.bytes_accessed_output)
+      .field("collective_bytes", a.collective_bytes)
+      .field("minimum_traffic_bytes", a.minimum_traffic_bytes)
+      .field("intensity", a.intensity)
+      .end_object();
+  j.key("unmodeled").begin_array();
+  for (const auto& [op, count] : a.unmodeled) j.begin_object().field("op", op).field("count", count).end_object();
+  j.end_array();
+  j.key("notes").begin_array();
+  for (const auto& n : a.notes) j.value(n);
+  j.end_array();
+  j.end_object();
 }
 
 // Parses StableHLO or HLO text (dialect detected), verifies and costs every module in it.
 // A parse error fails the whole text ("LINE:COL: error: ..."); a module that fails to verify
-// carries its error and the other modules are still analysed.
+// carries its error and the other modules are still analysed. The value is JSON text (one
+// Embind call per field would dominate the time on big modules); web/core.js parses it.
 val js_analyze_text(val text) {
   if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
   const std::string source = text.as<std::string>();
   auto modules = hlo::parse(source);
   if (!modules) return fail_from(modules);
-  val out = val::object();
-  out.set("dialect", hlo::detect_dialect(source));
-  val list = val::array();
+  bindings::JsonWriter j;
+  j.begin_object().field("dialect", hlo::detect_dialect(source));
+  j.key("modules").begin_array();
   for (const auto& m : modules.value()) {
     auto verified = hlo::verify(m);
     auto analysis = verified ? hlo::analyze_module(m) : Result<hlo::Analysis>::failure(verified.error());
     auto rows = analysis ? hlo::op_costs(m) : Result<std::vector<hlo::OpCost>>::failure(analysis.error());
     if (!rows) {
-      val failed = val::object();
-      failed.set("module_name", m.name);
-      failed.set("line", m.line);
-      failed.set("error", rows.error());
-      list.call<void>("push", failed);
+      j.begin_object().field("module_name", m.name).field("line", m.line).field("error", rows.error()).end_object();
       continue;
     }
-    list.call<void>("push", analysis_value(analysis.value(), rows.value()));
+    write_analysis(j, analysis.value(), rows.value());
   }
-  out.set("modules", list);
-  return ok(out);
+  j.end_array().end_object();
+  return ok(val(j.text()));
 }
 
 }  // namespace

@@ -1,93 +1,165 @@
 // scripts/bench's body: runs both builds of rl_bench, merges their JSON lines, prints a table
 // and the target ratios, and writes --json FILE. Every number is a measurement of this machine.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
-import { ROOT } from './node-core.mjs';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { loadNodeCore, ROOT } from './node-core.mjs';
 
 const args = process.argv.slice(2);
 let jsonFile = null;
 let quick = false;
+let only = null;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--json' && args[i + 1]) jsonFile = args[++i];
   else if (args[i] === '--quick') quick = true;
+  else if (args[i] === '--only' && ['kernels', 'analyzer'].includes(args[i + 1])) only = args[++i];
   else {
     console.error(`bench: unknown argument ${JSON.stringify(args[i])} (see --help)`);
     process.exit(1);
   }
 }
+// ---- the analyzer: parse + verify + cost in wasm, through the same call the page makes ----
+
+/** A synthetic StableHLO module of `layers` MLP layers (dot_general, add, tanh, reduce). */
+function syntheticModule(layers) {
+  const lines = ['module @jit_synthetic {', '  func.func public @main(%x: tensor<64x256xf32>, %w: tensor<256x256xf32>, %b: tensor<64x256xf32>) -> tensor<64xf32> {'];
+  let prev = '%x';
+  for (let i = 0; i < layers; i++) {
+    lines.push(`    %d${i} = stablehlo.dot_general ${prev}, %w, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>`);
+    lines.push(`    %a${i} = stablehlo.add %d${i}, %b : tensor<64x256xf32>`);
+    lines.push(`    %t${i} = stablehlo.tanh %a${i} : tensor<64x256xf32>`);
+    prev = `%t${i}`;
+  }
+  lines.push('    %zero = stablehlo.constant dense<0.000000e+00> : tensor<f32>');
+  lines.push(`    %r = stablehlo.reduce(${prev} init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<64x256xf32>, tensor<f32>) -> tensor<64xf32>`);
+  lines.push('    return %r : tensor<64xf32>', '  }', '}', '');
+  return lines.join('\n');
+}
+
+async function benchAnalyzer() {
+  const core = await loadNodeCore();
+  const timeIt = (text, reps) => {
+    core.analyzeText(text);  // warm (and the JIT tier-up)
+    const t0 = performance.now();
+    for (let i = 0; i < reps; i++) core.analyzeText(text);
+    return (performance.now() - t0) / 1000 / reps;
+  };
+  const out = { corpus: [], synthetic: [] };
+  const corpus = process.env.ROOFLINE_CORPUS || resolve(ROOT, '..', 'shared', 'corpus');
+  for (const [name, ext] of [['stablehlo', '.mlir'], ['hlo', '.hlo']]) {
+    const folder = join(corpus, name);
+    if (!existsSync(folder)) {
+      console.log(`analyzer: corpus ${folder} absent, skipped`);
+      continue;
+    }
+    const texts = readdirSync(folder).filter((f) => f.endsWith(ext)).map((f) => readFileSync(join(folder, f), 'utf8'));
+    // Throughput over the files that analyse: a file refused early would flatter the rate.
+    const analysed = texts.filter((t) => core.analyzeText(t).ok);
+    const bytes = analysed.reduce((n, t) => n + Buffer.byteLength(t), 0);
+    const seconds = analysed.reduce((sum, t) => sum + timeIt(t, quick ? 1 : 3), 0);
+    out.corpus.push({ folder: name, files: texts.length, analysed: analysed.length, bytes, seconds, mb_per_s: seconds > 0 ? bytes / 1e6 / seconds : null });
+  }
+  for (const layers of [1000, 10000]) {
+    const text = syntheticModule(layers);
+    const bytes = Buffer.byteLength(text);
+    const seconds = timeIt(text, quick ? 1 : 3);
+    out.synthetic.push({ layers, bytes, seconds, mb_per_s: bytes / 1e6 / seconds });
+  }
+  const [small, big] = out.synthetic;
+  out.growth_10x = big.seconds / small.seconds;
+  console.log('\nanalyzer (parse + verify + cost, wasm in Node, text crossing from JS each call) — measurements of this machine');
+  for (const c of out.corpus) {
+    console.log(`  corpus/${c.folder}: ${c.analysed}/${c.files} files analyse; those ${(c.bytes / 1e6).toFixed(2)} MB in ${c.seconds.toFixed(3)} s = ${c.mb_per_s == null ? 'n/a' : c.mb_per_s.toFixed(1)} MB/s   (goal ≥ 20)`);
+  }
+  for (const x of out.synthetic) {
+    console.log(`  synthetic ${x.layers} layers: ${(x.bytes / 1e6).toFixed(2)} MB in ${x.seconds.toFixed(3)} s = ${x.mb_per_s.toFixed(1)} MB/s`);
+  }
+  console.log(`  10× the input took ${out.growth_10x.toFixed(2)}× the time   (goal ≤ 12×)`);
+  return out;
+}
+
+async function benchKernels() {
 const benchArgs = ['--min-sample-seconds', quick ? '0.02' : '0.1', '--samples', '5'];
-
-function run(label, command, commandArgs) {
-  process.stderr.write(`bench: running ${label}…\n`);
-  const out = spawnSync(command, commandArgs, { encoding: 'utf8', maxBuffer: 1 << 24 });
-  if (out.status !== 0) {
-    console.error(`bench: ${label} failed (${out.status}): ${out.stderr}`);
-    process.exit(1);
+  
+  function run(label, command, commandArgs) {
+    process.stderr.write(`bench: running ${label}…\n`);
+    const out = spawnSync(command, commandArgs, { encoding: 'utf8', maxBuffer: 1 << 24 });
+    if (out.status !== 0) {
+      console.error(`bench: ${label} failed (${out.status}): ${out.stderr}`);
+      process.exit(1);
+    }
+    return out.stdout.trim().split('\n').map((line) => JSON.parse(line));
   }
-  return out.stdout.trim().split('\n').map((line) => JSON.parse(line));
-}
-
-const wasm = run('wasm (Node)', process.execPath,
-  ['--no-experimental-fetch', join(ROOT, 'build', 'wasm', 'rl_bench.js'), ...benchArgs]);
-const native = run('native (g++ -O3 -march=native)', join(ROOT, 'build', 'native', 'rl_bench'), benchArgs);
-
-// The issue's variant names for the kernels; the extra rows give context.
-const VARIANT = {
-  matmul_f32_4x2__scalar: 'scalar',
-  tanh_matmul_f32_4x2__scalar: 'scalar_tanh_matmul',
-  matmul_f32_1x1__scalar_naive: 'scalar_naive',
-  matmul_f32_4x8__wasmsimd_splat: 'simd_matmul',
-  tanh_matmul_f32_4x8__wasmsimd_splat: 'simd_tanh_matmul',
-  tanh_matmul_f32_4x8__portable: 'native',
-  matmul_f32_4x8__portable: 'native_matmul',
-};
-const rows = [];
-for (const [build, lines] of [['wasm', wasm], ['native', native]]) {
-  for (const r of lines) {
-    if (!('kernel' in r)) continue;
-    if (build === 'native' && r.isa === 'scalar') continue;  // the scalar rows that matter are wasm's
-    rows.push({ m: r.m, k: r.k, n: r.n, variant: VARIANT[r.kernel] ?? r.kernel, kernel: r.kernel, build,
-      gflops: r.gflops, median_seconds: r.median_seconds, repeats: r.repeats });
+  
+  const wasm = run('wasm (Node)', process.execPath,
+    ['--no-experimental-fetch', join(ROOT, 'build', 'wasm', 'rl_bench.js'), ...benchArgs]);
+  const native = run('native (g++ -O3 -march=native)', join(ROOT, 'build', 'native', 'rl_bench'), benchArgs);
+  
+  // The issue's variant names for the kernels; the extra rows give context.
+  const VARIANT = {
+    matmul_f32_4x2__scalar: 'scalar',
+    tanh_matmul_f32_4x2__scalar: 'scalar_tanh_matmul',
+    matmul_f32_1x1__scalar_naive: 'scalar_naive',
+    matmul_f32_4x8__wasmsimd_splat: 'simd_matmul',
+    tanh_matmul_f32_4x8__wasmsimd_splat: 'simd_tanh_matmul',
+    tanh_matmul_f32_4x8__portable: 'native',
+    matmul_f32_4x8__portable: 'native_matmul',
+  };
+  const rows = [];
+  for (const [build, lines] of [['wasm', wasm], ['native', native]]) {
+    for (const r of lines) {
+      if (!('kernel' in r)) continue;
+      if (build === 'native' && r.isa === 'scalar') continue;  // the scalar rows that matter are wasm's
+      rows.push({ m: r.m, k: r.k, n: r.n, variant: VARIANT[r.kernel] ?? r.kernel, kernel: r.kernel, build,
+        gflops: r.gflops, median_seconds: r.median_seconds, repeats: r.repeats });
+    }
   }
+  const ceiling = wasm[0].measured_ceiling_gflops;
+  const at = (size, variant) => rows.find((r) => r.m === size && r.k === size && r.n === size && r.variant === variant);
+  const ratio = (a, b) => (a && b ? a / b : null);
+  const ratios = {
+    simd_over_scalar_256: ratio(at(256, 'simd_matmul')?.gflops, at(256, 'scalar')?.gflops),
+    simd_over_scalar_naive_256: ratio(at(256, 'simd_matmul')?.gflops, at(256, 'scalar_naive')?.gflops),
+    simd_tanh_matmul_over_ceiling_256: ratio(at(256, 'simd_tanh_matmul')?.gflops, ceiling),
+    simd_tanh_matmul_over_ceiling_512: ratio(at(512, 'simd_tanh_matmul')?.gflops, ceiling),
+    tanh_matmul_time_over_matmul_time_512: ratio(at(512, 'simd_tanh_matmul')?.median_seconds, at(512, 'simd_matmul')?.median_seconds),
+  };
+  
+  const sizes = [...new Set(rows.map((r) => `${r.m}×${r.k}×${r.n}`))];
+  const variants = ['scalar_naive', 'scalar', 'scalar_tanh_matmul', 'simd_matmul', 'simd_tanh_matmul', 'native_matmul', 'native'];
+  const pad = (s, w) => String(s).padStart(w);
+  console.log('GFLOP/s (2·m·k·n per call, tanh not counted) — measurements of this machine, not a device specification');
+  console.log(pad('m×k×n', 12) + variants.map((v) => pad(v, 19)).join(''));
+  for (const size of sizes) {
+    const cells = variants.map((v) => {
+      const r = rows.find((x) => `${x.m}×${x.k}×${x.n}` === size && x.variant === v);
+      return pad(r ? r.gflops.toFixed(2) : '—', 19);
+    });
+    console.log(pad(size, 12) + cells.join(''));
+  }
+  console.log(`\nmeasured mul+add ceiling (wasm, f32x4, ${wasm[0].chains} chains): ${ceiling.toFixed(2)} GFLOP/s`);
+  const fmt = (x) => (x == null ? 'n/a' : x.toFixed(2));
+  console.log(`SIMD A@B / scalar A@B (register-blocked 4×2) at 256³: ${fmt(ratios.simd_over_scalar_256)}×   (target ≥ 8)`);
+  console.log(`SIMD A@B / naive scalar triple loop at 256³:          ${fmt(ratios.simd_over_scalar_naive_256)}×`);
+  console.log(`SIMD tanh(A@B) / measured ceiling at 256³, 512³:      ${fmt(ratios.simd_tanh_matmul_over_ceiling_256)}, ${fmt(ratios.simd_tanh_matmul_over_ceiling_512)}   (target ≥ 0.70)`);
+  console.log(`time of tanh(A@B) / time of A@B at 512³:              ${fmt(ratios.tanh_matmul_time_over_matmul_time_512)}   (target ≤ 1.10)`);
+  return { ceiling, native, rows, ratios };
 }
-const ceiling = wasm[0].measured_ceiling_gflops;
-const at = (size, variant) => rows.find((r) => r.m === size && r.k === size && r.n === size && r.variant === variant);
-const ratio = (a, b) => (a && b ? a / b : null);
-const ratios = {
-  simd_over_scalar_256: ratio(at(256, 'simd_matmul')?.gflops, at(256, 'scalar')?.gflops),
-  simd_over_scalar_naive_256: ratio(at(256, 'simd_matmul')?.gflops, at(256, 'scalar_naive')?.gflops),
-  simd_tanh_matmul_over_ceiling_256: ratio(at(256, 'simd_tanh_matmul')?.gflops, ceiling),
-  simd_tanh_matmul_over_ceiling_512: ratio(at(512, 'simd_tanh_matmul')?.gflops, ceiling),
-  tanh_matmul_time_over_matmul_time_512: ratio(at(512, 'simd_tanh_matmul')?.median_seconds, at(512, 'simd_matmul')?.median_seconds),
-};
 
-const sizes = [...new Set(rows.map((r) => `${r.m}×${r.k}×${r.n}`))];
-const variants = ['scalar_naive', 'scalar', 'scalar_tanh_matmul', 'simd_matmul', 'simd_tanh_matmul', 'native_matmul', 'native'];
-const pad = (s, w) => String(s).padStart(w);
-console.log('GFLOP/s (2·m·k·n per call, tanh not counted) — measurements of this machine, not a device specification');
-console.log(pad('m×k×n', 12) + variants.map((v) => pad(v, 19)).join(''));
-for (const size of sizes) {
-  const cells = variants.map((v) => {
-    const r = rows.find((x) => `${x.m}×${x.k}×${x.n}` === size && x.variant === v);
-    return pad(r ? r.gflops.toFixed(2) : '—', 19);
-  });
-  console.log(pad(size, 12) + cells.join(''));
-}
-console.log(`\nmeasured mul+add ceiling (wasm, f32x4, ${wasm[0].chains} chains): ${ceiling.toFixed(2)} GFLOP/s`);
-const fmt = (x) => (x == null ? 'n/a' : x.toFixed(2));
-console.log(`SIMD A@B / scalar A@B (register-blocked 4×2) at 256³: ${fmt(ratios.simd_over_scalar_256)}×   (target ≥ 8)`);
-console.log(`SIMD A@B / naive scalar triple loop at 256³:          ${fmt(ratios.simd_over_scalar_naive_256)}×`);
-console.log(`SIMD tanh(A@B) / measured ceiling at 256³, 512³:      ${fmt(ratios.simd_tanh_matmul_over_ceiling_256)}, ${fmt(ratios.simd_tanh_matmul_over_ceiling_512)}   (target ≥ 0.70)`);
-console.log(`time of tanh(A@B) / time of A@B at 512³:              ${fmt(ratios.tanh_matmul_time_over_matmul_time_512)}   (target ≤ 1.10)`);
+const kernels = only === 'analyzer' ? null : await benchKernels();
+const analyzer = only === 'kernels' ? null : await benchAnalyzer();
 
 if (jsonFile) {
   writeFileSync(jsonFile, JSON.stringify({
-    measured_ceiling_gflops: ceiling,
-    native_measured_ceiling_gflops: native[0].measured_ceiling_gflops,
-    rows: rows.map(({ m, k, n, variant, gflops, kernel, build }) => ({ m, k, n, variant, gflops, kernel, build })),
-    ratios,
+    ...(kernels && {
+      measured_ceiling_gflops: kernels.ceiling,
+      native_measured_ceiling_gflops: kernels.native[0].measured_ceiling_gflops,
+      rows: kernels.rows.map(({ m, k, n, variant, gflops, kernel, build }) => ({ m, k, n, variant, gflops, kernel, build })),
+      ratios: kernels.ratios,
+    }),
+    ...(analyzer && { analyzer }),
     environment: { node: process.version, cpu: cpus()[0]?.model, cpus: cpus().length },
   }, null, 2));
   console.log(`\nwrote ${jsonFile}`);

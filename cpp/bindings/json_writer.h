@@ -1,0 +1,116 @@
+// A minimal JSON writer for results too big to build key by key through Embind (thousands of
+// op rows: one JS call per field is slow). The bindings return the text; web/core.js parses it.
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+namespace rl::bindings {
+
+class JsonWriter {
+ public:
+  const std::string& text() const { return out_; }
+
+  JsonWriter& begin_object() { return open('{'); }
+  JsonWriter& end_object() { return close('}'); }
+  JsonWriter& begin_array() { return open('['); }
+  JsonWriter& end_array() { return close(']'); }
+
+  JsonWriter& key(std::string_view k) {
+    comma();
+    string_literal(k);
+    out_ += ':';
+    after_key_ = true;
+    return *this;
+  }
+  JsonWriter& value(std::string_view s) {
+    comma();
+    string_literal(s);
+    return *this;
+  }
+  JsonWriter& value(const char* s) { return value(std::string_view(s)); }
+  JsonWriter& value(bool b) {
+    comma();
+    out_ += b ? "true" : "false";
+    return *this;
+  }
+  // Shortest round-trip text; NaN and infinities become null (JSON has no such numbers).
+  JsonWriter& value(double x) {
+    comma();
+    if (!std::isfinite(x)) {
+      out_ += "null";
+      return *this;
+    }
+    char buffer[32];
+    if (x == std::floor(x) && std::fabs(x) < 1e15) {  // counts: the common case, printed exactly
+      std::snprintf(buffer, sizeof buffer, "%.0f", x);
+    } else {
+      std::snprintf(buffer, sizeof buffer, "%.15g", x);  // most values round-trip at 15 digits
+      if (std::strtod(buffer, nullptr) != x) std::snprintf(buffer, sizeof buffer, "%.17g", x);
+    }
+    out_ += buffer;
+    return *this;
+  }
+  JsonWriter& value(int x) { return value(static_cast<double>(x)); }
+  JsonWriter& null() {
+    comma();
+    out_ += "null";
+    return *this;
+  }
+  template <class T>
+  JsonWriter& field(std::string_view k, const T& v) {
+    key(k);
+    return value(v);
+  }
+
+ private:
+  JsonWriter& open(char c) {
+    comma();
+    out_ += c;
+    first_ = true;
+    return *this;
+  }
+  JsonWriter& close(char c) {
+    out_ += c;
+    first_ = false;
+    return *this;
+  }
+  void comma() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (!first_) out_ += ',';
+    first_ = false;
+  }
+  void string_literal(std::string_view s) {
+    out_ += '"';
+    for (unsigned char c : s) {
+      switch (c) {
+        case '"': out_ += "\\\""; break;
+        case '\\': out_ += "\\\\"; break;
+        case '\n': out_ += "\\n"; break;
+        case '\r': out_ += "\\r"; break;
+        case '\t': out_ += "\\t"; break;
+        default:
+          if (c < 0x20) {
+            char esc[8];
+            std::snprintf(esc, sizeof esc, "\\u%04x", c);
+            out_ += esc;
+          } else {
+            out_ += static_cast<char>(c);  // UTF-8 passes through
+          }
+      }
+    }
+    out_ += '"';
+  }
+
+  std::string out_;
+  bool first_ = true;
+  bool after_key_ = false;
+};
+
+}  // namespace rl::bindings
