@@ -47,6 +47,12 @@ ensure_tools() {
     say "installing what is missing: ${missing[*]}"
     apt_install "${missing[@]}"
   fi
+  # playwright-core (the browser tests) needs Node 20; the rest runs on Debian's Node 18.
+  local node_major
+  node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+  if [ "${1:-}" = browser ] && [ "$node_major" -lt 20 ]; then
+    die "the browser tests need Node.js 20 or newer (playwright-core); found $(node --version). Install Node 20 and run again."
+  fi
   ensure_npm
 }
 
