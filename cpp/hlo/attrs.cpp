@@ -400,12 +400,39 @@ std::int64_t replica_group_size(const Op& op) {
 std::int64_t known_trip_count(const Op& op) {
   const Attribute* a = op.attr("backend_config");
   if (!a) return -1;
-  std::size_t at = a->value.find("known_trip_count");
-  if (at == std::string::npos) return -1;
-  std::size_t n = a->value.find("\"n\"", at);
-  if (n == std::string::npos) return -1;
-  auto v = scan_ints(std::string_view(a->value).substr(n + 3, 32));
-  return v.empty() || v[0] < 0 ? -1 : v[0];
+  std::string_view v = a->value;
+  std::size_t at = v.find("known_trip_count");
+  if (at == std::string_view::npos) return -1;
+  // The key "n" as JSON ("n") or as JSON inside an HLO string (\"n\").
+  for (std::size_t i = v.find('n', at + 16); i != std::string_view::npos && i < at + 64; i = v.find('n', i + 1)) {
+    if (i == 0 || v[i - 1] != '"' || i + 1 >= v.size()) continue;
+    if (v[i + 1] != '"' && v[i + 1] != '\\') continue;
+    auto ints = scan_ints(v.substr(i + 1, 40));
+    return ints.empty() || ints[0] < 0 ? -1 : ints[0];
+  }
+  return -1;
+}
+
+std::vector<std::int64_t> json_list(std::string_view value, std::string_view key, bool* found) {
+  if (found) *found = false;
+  std::size_t at = value.find(key);
+  while (at != std::string_view::npos) {
+    std::size_t i = at + key.size();
+    // the key must be a whole JSON key: followed by a quote (possibly escaped), then ':'
+    while (i < value.size() && (value[i] == '\\' || value[i] == '"' || value[i] == ' ')) ++i;
+    if (i < value.size() && value[i] == ':') {
+      ++i;
+      while (i < value.size() && value[i] == ' ') ++i;
+      if (i < value.size() && value[i] == '[') {
+        std::size_t close = value.find(']', i);
+        if (close == std::string_view::npos) return {};
+        if (found) *found = true;
+        return scan_ints(value.substr(i + 1, close - i - 1));
+      }
+    }
+    at = value.find(key, at + 1);
+  }
+  return {};
 }
 
 }  // namespace rl::hlo

@@ -56,6 +56,11 @@ std::int64_t replica_group_size(const Op& op);
 // The known trip count of a while loop from backend_config={"known_trip_count":{"n":"5"}}; -1 if none.
 std::int64_t known_trip_count(const Op& op);
 
+// The integers of the JSON array after "key": in a backend_config, written as JSON
+// ({"lhs_contracting_dimensions":["1"]}) or as JSON inside an HLO string (\"...\":[\"1\"]).
+// found = false when the key or its array is absent.
+std::vector<std::int64_t> json_list(std::string_view value, std::string_view key, bool* found);
+
 // A symbol name in an attribute value: "@f" / "%f" / "f" / "\"f\"" → "f".
 std::string symbol_name(std::string_view value);
 

@@ -20,16 +20,18 @@ enum class Family {
   Zero, Elementwise, Transcendental, Data, Slice, DynamicSlice, DynamicUpdateSlice, Gather,
   Scatter, Dot, Convolution, Reduce, ReduceWindow, SelectAndScatter, Map, Sort, Fft,
   TriangularSolve, Cholesky, Rng, RngBitGenerator, AllReduce, AllGather, ReduceScatter,
-  AllToAll, CollectivePermute, While, Conditional, Call, Fusion, AsyncStart, Unmodeled,
+  AllToAll, CollectivePermute, While, Conditional, Call, Fusion, AsyncStart, Tuple, CustomCall,
+  Unmodeled,
 };
 
 const std::unordered_map<std::string, Family>& families() {
   static const auto* table = [] {
     auto* t = new std::unordered_map<std::string, Family>();
-    for (const char* n : {"constant", "parameter", "tuple", "get-tuple-element", "return", "bitcast",
+    for (const char* n : {"constant", "parameter", "get-tuple-element", "return", "bitcast",
                           "after-all", "add-dependency", "domain", "create-token", "all-reduce-done",
                           "all-gather-done", "collective-permute-done", "async-done", "async-update",
-                          "send-done", "recv-done", "copy-done", "optimization-barrier"})
+                          "send-done", "recv-done", "copy-done", "optimization-barrier", "opt-barrier",
+                          "reduce-scatter-done", "all-to-all-done", "custom-call-done", "custom-call-update"})
       (*t)[n] = Family::Zero;
     for (const char* n : {"add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum",
                           "and", "or", "xor", "not", "negate", "abs", "sign", "floor", "ceil",
@@ -75,6 +77,10 @@ const std::unordered_map<std::string, Family>& families() {
     (*t)["all-to-all"] = Family::AllToAll;
     (*t)["collective-permute"] = Family::CollectivePermute;
     (*t)["collective-permute-start"] = Family::CollectivePermute;
+    (*t)["collective-broadcast"] = Family::CollectivePermute;
+    (*t)["ragged-all-to-all"] = Family::AllToAll;
+    (*t)["tuple"] = Family::Tuple;
+    (*t)["custom-call"] = Family::CustomCall;
     (*t)["while"] = Family::While;
     (*t)["conditional"] = Family::Conditional;
     (*t)["call"] = Family::Call;
@@ -93,6 +99,7 @@ Family family_of(const std::string& canon) {
 
 struct Props {
   double flops = 0, trans = 0, bytes = 0, out = 0, coll = 0;
+  double unfused = 0;  // bytes as if every fused op ran alone (= bytes outside fusions)
   std::map<int, double> operand;
   std::map<std::string, int> unmodeled;
   std::vector<std::string> notes;
@@ -109,6 +116,7 @@ struct Props {
     flops += o.flops * k;
     trans += o.trans * k;
     bytes += o.bytes * k;
+    unfused += o.unfused * k;
     out += o.out * k;
     coll += o.coll * k;
     for (auto& [i, v] : o.operand) operand[i] += v * k;
@@ -133,33 +141,54 @@ std::int64_t log2_ceil(std::int64_t v) {
   return (v > 0 && (std::int64_t(1) << r) < v) ? r + 1 : r;
 }
 
-// XLA's count of kernel positions that land on the input in one spatial dimension.
+// XLA's count of kernel positions that land on the input in one spatial dimension, in closed
+// form (XLA loops over them). -1 when sizes are too large to count exactly in 64 bits.
 double valid_positions(std::int64_t in, std::int64_t kernel, std::int64_t out, const WindowDim& w) {
+  constexpr std::int64_t kBig = std::int64_t(1) << 40, kSmall = std::int64_t(1) << 20;
+  if (in < 0 || kernel < 0 || out < 0 || in > kBig || kernel > (std::int64_t(1) << 24) || out > kBig || w.stride < 1 ||
+      w.stride > kSmall || w.base_dilation < 1 || w.base_dilation > kSmall || w.window_dilation < 1 ||
+      w.window_dilation > kSmall || w.pad_low < -kBig || w.pad_low > kBig)
+    return -1;
   if (in == out && kernel == out && in == w.base_dilation && w.window_dilation == 1 &&
       std::max<std::int64_t>(1, in - 1) == w.stride && w.pad_low == 0 && w.pad_high == 0)
     return static_cast<double>(in);
   if (in == 1 && kernel == out && w.window_dilation == 1 && w.base_dilation == 1 && w.stride == 1 &&
       w.pad_high == out - 1 && w.pad_low == out - 1)
     return static_cast<double>(out);
-  const std::int64_t bd = std::max<std::int64_t>(1, w.base_dilation);
+  auto fdiv = [](std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); };
+  auto cdiv = [&](std::int64_t a, std::int64_t b) { return -fdiv(-a, b); };
+  auto mod = [](std::int64_t a, std::int64_t m) { return ((a % m) + m) % m; };
+  const std::int64_t s = w.stride, bd = w.base_dilation;
   double count = 0;
   for (std::int64_t k = 0; k < kernel; ++k) {
-    const std::int64_t c = k * w.window_dilation - w.pad_low;  // undilated index = o·stride + c
-    if (bd == 1 && w.stride > 0) {
-      // 0 <= o·s + c <= in − 1, 0 <= o < out: count the o in closed form.
-      auto fdiv = [](std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); };
-      auto cdiv = [&](std::int64_t a, std::int64_t b) { return -fdiv(-a, b); };
-      std::int64_t lo = std::max<std::int64_t>(0, cdiv(-c, w.stride));
-      std::int64_t hi = std::min<std::int64_t>(out - 1, fdiv(in - 1 - c, w.stride));
-      if (hi >= lo) count += static_cast<double>(hi - lo + 1);
+    // Output o reads undilated input index u = o·s + c; it lands on input element u / bd when
+    // bd divides u and 0 <= u <= (in − 1)·bd.
+    const std::int64_t c = k * w.window_dilation - w.pad_low;
+    const std::int64_t lo = std::max<std::int64_t>(0, cdiv(-c, s));
+    const std::int64_t hi = std::min<std::int64_t>(out - 1, fdiv((in - 1) * bd - c, s));
+    if (hi < lo) continue;
+    if (bd == 1) {
+      count += static_cast<double>(hi - lo + 1);
       continue;
     }
-    for (std::int64_t o = 0; o < out; ++o) {
-      std::int64_t u = o * w.stride + c;
-      if (u % bd != 0) continue;
-      std::int64_t idx = u / bd;
-      if (idx >= 0 && idx < in) count += 1;
+    // o·s ≡ −c (mod bd): solvable when g = gcd(s, bd) divides c; then o ≡ o0 (mod bd / g).
+    std::int64_t g = s, b = bd;
+    while (b) std::swap(g %= b, b);
+    if (mod(c, g) != 0) continue;
+    const std::int64_t period = bd / g, s1 = mod(s / g, period), target = mod(-(c / g), period);
+    std::int64_t inv = 0;  // s1⁻¹ mod period by the extended Euclidean algorithm
+    {
+      std::int64_t r0 = period, r1 = s1, t0 = 0, t1 = 1;
+      while (r1) {
+        const std::int64_t q = r0 / r1;
+        std::swap(r0 -= q * r1, r1);
+        std::swap(t0 -= q * t1, t1);
+      }
+      inv = mod(t0, period);
     }
+    const std::int64_t o0 = period == 1 ? 0 : (target * inv) % period;
+    const std::int64_t first = lo + mod(o0 - lo, period);
+    if (first <= hi) count += static_cast<double>((hi - first) / period + 1);
   }
   return count;
 }
@@ -174,9 +203,12 @@ class Coster {
     auto it = memo_.find(f);
     if (it != memo_.end()) return it->second;
     if (active_.count(f) || depth > kMaxDepth) {
-      if (error.empty()) error = std::to_string(f->line) + ":" + std::to_string(f->column) +
-                                 ": error: recursive call of " + f->name +
-                                 " \xE2\x80\x94 expected a call graph without cycles, got a cycle through " + f->name;
+      if (error.empty() && depth > kMaxDepth)
+        error = std::to_string(f->line) + ":" + std::to_string(f->column) + ": error: calls nest too deeply at " +
+                f->name + " \xE2\x80\x94 expected at most 256 levels of calls and regions, got more";
+      else if (error.empty())
+        error = std::to_string(f->line) + ":" + std::to_string(f->column) + ": error: recursive call of " + f->name +
+                " \xE2\x80\x94 expected a call graph without cycles, got a cycle through " + f->name;
       return Props();
     }
     active_.insert(f);
@@ -271,10 +303,7 @@ class Coster {
       row->note = why;
       return u;
     };
-    if (fam == Family::Unmodeled) {
-      if (canon == "custom-call") return unmodeled("custom call: its cost is unknown (XLA reports -1)");
-      return unmodeled("no cost rule for this op");
-    }
+    if (fam == Family::Unmodeled) return unmodeled("no cost rule for this op");
 
     // Defaults (XLA's Preprocess): every operand and the output, once.
     double out = 0;
@@ -295,6 +324,7 @@ class Coster {
       row->flops = q.flops;
       row->transcendentals = q.trans;
       row->bytes_accessed = q.bytes;
+      row->unfused_bytes_accessed = q.unfused;
       row->output_bytes = q.out;
       row->collective_bytes = q.coll;
       row->operand_bytes.clear();
@@ -317,6 +347,10 @@ class Coster {
     };
     const bool replaces = fam == Family::While || fam == Family::Conditional || fam == Family::Call ||
                           fam == Family::AsyncStart || fam == Family::Fusion;
+    if (fam == Family::CustomCall) {
+      if (!known) return unmodeled("dynamic or unknown shape: counts need static shapes");
+      return finish(p = custom_call(op, ob, row));
+    }
     if (!known && !replaces) return unmodeled("dynamic or unknown shape: counts need static shapes");
     const double out_elems = op.result_types.empty() ? 0
                              : op.result_types[0].kind == Type::Kind::Tuple && !op.result_types[0].tuple.empty()
@@ -330,6 +364,13 @@ class Coster {
     };
 
     switch (fam) {
+      case Family::Tuple:
+        // XLA's HandleTuple: only the output's index table (8 bytes per element) is written;
+        // the elements are not read.
+        p.out = out;
+        p.bytes = out;
+        for (std::size_t i = 0; i < ob.size(); ++i) p.operand[static_cast<int>(i)] = 0;
+        break;
       case Family::Elementwise:
         defaults();
         p.flops = out_elems;
@@ -409,8 +450,10 @@ class Coster {
         double positions = 1;
         for (std::size_t s = 0; s < rank; ++s) {
           if (s >= cd->kernel_spatial.size() || s >= cd->output_spatial.size()) break;
-          positions *= valid_positions(at(l, cd->input_spatial[s]), at(k, cd->kernel_spatial[s]),
-                                       at(o, cd->output_spatial[s]), w.value()[s]);
+          const double v = valid_positions(at(l, cd->input_spatial[s]), at(k, cd->kernel_spatial[s]),
+                                           at(o, cd->output_spatial[s]), w.value()[s]);
+          if (v < 0) return unmodeled("convolution window too large to count");
+          positions *= v;
         }
         const double fgc = static_cast<double>(std::max<std::int64_t>(1, int_attr(op, "feature_group_count", 1)));
         const double bgc = static_cast<double>(std::max<std::int64_t>(1, int_attr(op, "batch_group_count", 1)));
@@ -464,7 +507,7 @@ class Coster {
       case Family::Sort: {
         defaults();
         const double e = operand_elems(0);
-        p.flops = e * static_cast<double>(log2_ceil(static_cast<std::int64_t>(e)));
+        p.flops = e < 4e18 ? e * static_cast<double>(log2_ceil(static_cast<std::int64_t>(e))) : e * std::ceil(std::log2(e));
         break;
       }
       case Family::Fft: {
@@ -524,16 +567,31 @@ class Coster {
         }
         double leaves_in = 0;
         for (const auto& t : op.operand_types) leaves_in += std::max(0.0, t.leaf_bytes());
+        // all-gather-start's result is the tuple (operands..., outputs...): the outputs alone.
+        if (fam == Family::AllGather && canon == "all-gather-start" && op.result_types.size() == 1 &&
+            op.result_types[0].kind == Type::Kind::Tuple)
+          leaves_out = std::max(0.0, leaves_out - leaves_in);
         if (fam == Family::AllReduce) {
           p.flops = elems;
           p.out = leaves_out;
           p.bytes = leaves_out;
           for (double b : ob) p.bytes += b;
         }
-        // Ring model, bytes each device sends: all-reduce 2(n−1)/n·S, all-gather (n−1)/n·out,
-        // reduce-scatter and all-to-all (n−1)/n·in, collective-permute its input once.
+        // collective_bytes: what one device sends over the links in a ring of the n devices of
+        // its replica group (S: the operand bytes, O: the output bytes):
+        //   all-reduce          2·(n−1)/n·S   (reduce-scatter pass, then all-gather pass)
+        //   all-gather          (n−1)/n·O     (each device forwards the n−1 pieces it lacks)
+        //   reduce-scatter      (n−1)/n·S
+        //   all-to-all          (n−1)/n·S     (keeps 1/n of its data, sends the rest)
+        //   collective-permute  S             (its buffer once to its target; broadcast alike)
+        // n comes from replica_groups ({{0,1,2,3}} → 4, [2,4]<=[8] → 4); with empty groups, the
+        // module's replica_count × num_partitions; unknown, the factor (n−1)/n is taken as 1.
         std::int64_t n = replica_group_size(op);
         double f = 1;
+        if (n <= 0 && fam != Family::CollectivePermute) {
+          n = module_devices();
+          if (n > 0) row->note = "replica_groups empty: all " + std::to_string(n) + " devices of the module";
+        }
         if (n > 0) f = static_cast<double>(n - 1) / static_cast<double>(n);
         else if (fam != Family::CollectivePermute)
           row->note = "replica group size unknown: ring factor (n-1)/n taken as 1";
@@ -591,6 +649,7 @@ class Coster {
           p.bytes = std::max(p.bytes, q.bytes);
           p.out = std::max(p.out, q.out);
           p.coll = std::max(p.coll, q.coll);
+          p.unfused = std::max(p.unfused, q.unfused);
           for (auto& [k, v] : q.operand) p.operand[k] = std::max(p.operand[k], v);
           p.merge_meta(q);
         }
@@ -613,30 +672,107 @@ class Coster {
         Props inner = function_props(f, depth + 1);
         p.add_compute(inner, 1);
         fusion_bytes(op, *f, &p);
+        p.unfused = inner.unfused;
         row->note = "flops of " + f->name + "; bytes at the fusion boundary";
         break;
       }
       default:
         return unmodeled("no cost rule for this op");
     }
+    if (!replaces) p.unfused = p.bytes;
     (void)enclosing;
     return finish(p);
   }
 
+  // The devices of the module: replica_count × num_partitions from the HLO header (or
+  // mhlo.num_replicas × mhlo.num_partitions); 0 when the module names neither.
+  std::int64_t module_devices() const {
+    std::int64_t replicas = -1, partitions = -1;
+    for (const auto& a : m_.attributes) {
+      auto v = int_list(a.value);
+      if (v.empty() || v[0] < 1) continue;
+      const std::int64_t x = std::min<std::int64_t>(v[0], std::int64_t(1) << 20);
+      if (a.name == "replica_count" || a.name == "mhlo.num_replicas") replicas = x;
+      if (a.name == "num_partitions" || a.name == "mhlo.num_partitions") partitions = x;
+    }
+    if (replicas < 0 && partitions < 0) return 0;
+    return std::max<std::int64_t>(1, replicas) * std::max<std::int64_t>(1, partitions);
+  }
+
+  // custom-call. cuBLAS GEMMs (__cublas$gemm, __cublas$lt$matmul) cost a dot, from the dot
+  // dimension numbers of their backend_config, as XLA's GpuHloCostAnalysis does: flops
+  // 2·(result elements)·(lhs contracting sizes), the result being element 0 of a tuple result
+  // (the workspace is left out of the bytes too); bytes: operands + that result. Any other
+  // target is unmodeled (XLA's HloCostAnalysis reports -1 for it).
+  Props custom_call(const Op& op, const std::vector<double>& ob, OpCost* row) {
+    auto unmodeled = [&](const std::string& why) {
+      Props u;
+      u.unmodeled[op.name] += 1;
+      row->modeled = false;
+      row->note = why;
+      return u;
+    };
+    std::string target;
+    if (const Attribute* a = op.attr("custom_call_target")) target = symbol_name(a->value);
+    else if (const Attribute* b = op.attr("call_target_name")) target = symbol_name(b->value);
+    else if (const Attribute* c = op.attr("callee")) target = c->value;
+    const bool gemm = target == "__cublas$gemm" || target == "__cublas$lt$matmul" || target == "__cublas$lt$matmul$f8";
+    if (!gemm)
+      return unmodeled("custom call" + (target.empty() ? std::string() : " " + target.substr(0, 60)) +
+                       ": its cost is unknown (XLA reports -1)");
+    const Attribute* cfg = op.attr("backend_config");
+    bool found = false;
+    std::vector<std::int64_t> contracting;
+    if (cfg) contracting = json_list(cfg->value, "lhs_contracting_dimensions", &found);
+    if (!found || op.operand_types.empty() || op.result_types.size() != 1)
+      return unmodeled("cuBLAS GEMM without dot dimension numbers in its backend_config");
+    const Type& lhs = op.operand_types[0];
+    const Type& whole = op.result_types[0];
+    const Type& result = whole.kind == Type::Kind::Tuple && !whole.tuple.empty() ? whole.tuple[0] : whole;
+    if (!lhs.is_array() || !result.is_array() || !result.is_static())
+      return unmodeled("cuBLAS GEMM with operands that are not arrays");
+    double k = 1;
+    for (auto c : contracting) {
+      if (c < 0 || static_cast<std::size_t>(c) >= lhs.dims.size())
+        return unmodeled("cuBLAS GEMM contracting dimension " + std::to_string(c) + " out of range");
+      k *= static_cast<double>(lhs.dims[static_cast<std::size_t>(c)]);
+    }
+    Props p;
+    p.flops = 2 * result.elements() * k;
+    p.out = std::max(0.0, result.byte_size());
+    p.bytes = p.out;
+    for (std::size_t i = 0; i < ob.size(); ++i) {
+      p.operand[static_cast<int>(i)] = ob[i];
+      p.bytes += ob[i];
+    }
+    p.unfused = p.bytes;
+    row->note = "cuBLAS GEMM: a dot's flops from its backend_config";
+    return p;
+  }
+
   // XLA's HandleFusion bytes: outputs (a dynamic-update-slice root writes its update) plus,
-  // per fused parameter, what its users read (FusionParameterReadBytes).
+  // per fused parameter, what its users read (FusionParameterReadBytes): slices read their
+  // output, dynamic-slice/update-slice what they touch, broadcast and reshape the whole
+  // parameter each, all other users share one read. One pass over the fused ops.
   void fusion_bytes(const Op& op, const Function& f, Props* p) {
     const Op* root = nullptr;
     std::vector<const Op*> ops;
+    std::unordered_map<std::string, const Op*> def;
+    std::unordered_map<std::string, std::vector<const Op*>> users;  // each user once, in order
     for (const auto& b : f.body.blocks)
-      for (const auto& o : b.ops) ops.push_back(&o);
-    for (const Op* o : ops)
-      if (o->attr("is_root")) root = o;
+      for (const auto& o : b.ops) {
+        ops.push_back(&o);
+        if (o.attr("is_root")) root = &o;
+        for (const auto& r : o.results) def[r] = &o;
+        for (const auto& name : o.operands) {
+          auto& u = users[name];
+          if (u.empty() || u.back() != &o) u.push_back(&o);
+        }
+      }
     if (!root && !ops.empty()) root = ops.back();
     auto find_def = [&](const std::string& name) -> const Op* {
-      for (const Op* o : ops)
-        if (!o->results.empty() && o->results[0] == name) return o;
-      return nullptr;
+      auto it = def.find(name);
+      return it == def.end() ? nullptr : it->second;
     };
     double out = 0;
     auto leaf_out = [&](const Type& t, const Op* producer) {
@@ -665,21 +801,24 @@ class Coster {
     for (const Op* param : ops) {
       if (canonical_op(param->name) != "parameter" || param->results.empty()) continue;
       std::int64_t index = int_attr(*param, "parameter_number", -1);
-      if (index < 0) continue;
+      if (index < 0 || index > 4096) continue;
+      const std::string& pname = param->results[0];
       const double psize = param->result_types.empty() ? 0 : std::max(0.0, param->result_types[0].byte_size());
       double size = 0;
       bool trivial = false;
-      for (const Op* user : ops) {
-        for (std::size_t k = 0; k < user->operands.size(); ++k) {
-          if (user->operands[k] != param->results[0]) continue;
+      auto it = users.find(pname);
+      if (it != users.end())
+        for (const Op* user : it->second) {
           const std::string uc = canonical_op(user->name);
           const double uout = user->result_types.empty() ? 0 : std::max(0.0, user->result_types[0].byte_size());
-          if (uc == "slice") size += uout;
-          else if (uc == "dynamic-slice") {
-            if (k == 0) size += uout;
+          const bool first_operand = !user->operands.empty() && user->operands[0] == pname;
+          if (uc == "slice") {
+            size += uout;
+          } else if (uc == "dynamic-slice") {
+            if (first_operand) size += uout;
             else if (!trivial) trivial = true, size += psize;
           } else if (uc == "dynamic-update-slice") {
-            if (k != 0 && !trivial) trivial = true, size += psize;
+            if (!first_operand && !trivial) trivial = true, size += psize;
           } else if (uc == "broadcast" || uc == "reshape") {
             size += psize;
           } else if (!trivial) {
@@ -687,8 +826,7 @@ class Coster {
             size += psize;
           }
         }
-      }
-      p->operand[static_cast<int>(index)] = size;
+      p->operand[static_cast<int>(index)] += size;
       p->bytes += size;
     }
   }
@@ -728,6 +866,7 @@ Result<Analysis> analyze_module(const Module& module) {
   a.flops = p.flops;
   a.transcendentals = p.trans;
   a.bytes_accessed = p.bytes;
+  a.unfused_bytes_accessed = p.unfused;
   a.bytes_accessed_output = p.out;
   a.collective_bytes = p.coll;
   a.bytes_accessed_operand = p.operand;

@@ -5,8 +5,15 @@
 // × the reducer's cost; convolution by XLA's valid-window-position count; data movement 0.
 // bytes accessed: operands + output per op, with XLA's special cases (slice, dynamic-slice and
 // gather read only the output's bytes; dynamic-update-slice and scatter touch the update).
-// Constants, parameters, tuples, get-tuple-element and returns cost nothing. Ops without a rule
+// Constants, parameters, get-tuple-element and returns cost nothing; a tuple writes its index
+// table (8 bytes per element, in both dialects, as do multi-result ops). Ops without a rule
 // are listed as unmodeled with a count, never counted as zero silently. Calls cost their callee.
+// Fusions: the fused computation's flops and transcendentals, bytes only at the fusion boundary
+// (XLA's HandleFusion); unfused_bytes_accessed keeps the sum of the fused ops' own bytes, so the
+// traffic a fusion saves is unfused_bytes_accessed − bytes_accessed. While loops: body and
+// condition × known_trip_count from backend_config, else once (with a note). Collectives:
+// collective_bytes, what one device sends in a ring over its replica group (formulas in
+// cost.cpp). Custom calls: cuBLAS GEMMs as dots; any other target unmodeled.
 // Plain data, so the bindings can hand it to JS as it is.
 #pragma once
 
@@ -27,6 +34,9 @@ struct OpCost {
   std::string shape;     // result type as the dialect prints it
   std::string function;  // enclosing function / computation
   double flops = 0, transcendentals = 0, bytes_accessed = 0, output_bytes = 0, collective_bytes = 0;
+  // bytes_accessed if fusions did not exist: for a fusion (or a call, while, conditional holding
+  // fusions) the fused ops' own bytes summed; for any other op equal to bytes_accessed.
+  double unfused_bytes_accessed = 0;
   std::vector<double> operand_bytes;  // bytes read of operand i
   double intensity = 0;               // flops / bytes_accessed; NaN when no bytes are accessed
   bool modeled = true;
@@ -40,6 +50,7 @@ struct Analysis {
   std::vector<OpCost> ops;  // the entry's ops that carry cost or lack a rule, in order
   double flops = 0, transcendentals = 0, bytes_accessed = 0, bytes_accessed_output = 0;
   double collective_bytes = 0;
+  double unfused_bytes_accessed = 0;  // bytes_accessed with every fusion's ops counted apart
   double minimum_traffic_bytes = 0;  // entry arguments + results, each once
   double intensity = 0;              // flops / bytes_accessed (NaN when 0 bytes)
   std::map<int, double> bytes_accessed_operand;  // XLA's `bytes accessed{N}{}`

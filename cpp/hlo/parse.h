@@ -16,7 +16,7 @@ namespace rl::hlo {
 
 constexpr int kMaxDepth = 256;  // nested regions, brackets and tuple types
 
-// "hlo" when the first significant word is HloModule, else "stablehlo".
+// "hlo" when the first significant word is HloModule (or ENTRY), else "stablehlo".
 std::string detect_dialect(std::string_view text);
 
 Result<std::vector<Module>> parse_stablehlo(std::string_view text);

@@ -900,7 +900,7 @@ std::string detect_dialect(std::string_view text) {
     Token t = lx.next();
     if (t.kind == Tok::End) break;
     if (t.kind == Tok::Split) continue;
-    if (t.kind == Tok::Ident && t.text == "HloModule") return "hlo";
+    if (t.kind == Tok::Ident && (t.text == "HloModule" || t.text == "ENTRY")) return "hlo";
     return "stablehlo";
   }
   return "stablehlo";

@@ -53,6 +53,7 @@ class Verifier {
     if (c == "transpose") return transpose(op);
     if (c == "reduce") return reduce(op);
     if (c == "convolution") return convolution(op);
+    if (c == "concatenate") return concatenate(op);
     static const char* same_shape[] = {
         "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "and", "or", "xor",
         "not", "negate", "abs", "floor", "ceil", "exponential", "exponential-minus-one", "log",
@@ -255,6 +256,51 @@ class Verifier {
     for (std::size_t i = 0; same && i < want.size(); ++i)
       if (want[i] >= 0 && out.dims[i] >= 0 && want[i] != out.dims[i]) same = false;
     if (!same) return fail(op, "reduce result shape is wrong", "the input without dimensions " + list(dims) + ": " + list(want), list(out.dims));
+    return true;
+  }
+
+  // Operands of one rank, equal in every dimension but the concatenated one, whose sizes add
+  // up to the result's.
+  bool concatenate(const Op& op) {
+    if (op.operand_types.empty() || op.result_types.size() != 1) return true;
+    const Attribute* a = op.attr("dimensions");  // HLO dimensions={1}
+    if (!a) a = op.attr("dimension");            // generic StableHLO
+    if (!a) a = op.attr("dim");                  // pretty StableHLO
+    if (!a) return true;
+    auto dims = int_list(a->value);
+    if (dims.size() != 1) return fail(op, "concatenate needs one dimension", "one dimension", list(dims));
+    const Type& first = op.operand_types[0];
+    if (!ranked(first)) return true;
+    const std::int64_t d = dims[0];
+    if (d < 0 || static_cast<std::size_t>(d) >= first.dims.size())
+      return fail(op, "concatenate dimension out of range",
+                  "a dimension in [0, " + std::to_string(first.dims.size()) + ")", std::to_string(d));
+    std::int64_t total = 0;
+    bool dynamic = false;
+    for (std::size_t i = 0; i < op.operand_types.size(); ++i) {
+      const Type& t = op.operand_types[i];
+      if (!ranked(t)) return true;
+      if (t.dims.size() != first.dims.size())
+        return fail(op, "concatenate operand " + std::to_string(i) + " has another rank",
+                    "rank " + std::to_string(first.dims.size()), to_string(t, m_.dialect));
+      for (std::size_t k = 0; k < t.dims.size(); ++k) {
+        if (static_cast<std::int64_t>(k) == d) continue;
+        if (t.dims[k] >= 0 && first.dims[k] >= 0 && t.dims[k] != first.dims[k])
+          return fail(op, "concatenate operand " + std::to_string(i) + " differs outside dimension " + std::to_string(d),
+                      "dimension " + std::to_string(k) + " of size " + std::to_string(first.dims[k]) + " as in " +
+                          to_string(first, m_.dialect),
+                      to_string(t, m_.dialect));
+      }
+      const std::int64_t x = t.dims[static_cast<std::size_t>(d)];
+      if (x < 0) dynamic = true;
+      else total += x;
+    }
+    const Type& out = op.result_types[0];
+    if (!ranked(out) || dynamic || out.dims.size() != first.dims.size()) return true;
+    const std::int64_t o = out.dims[static_cast<std::size_t>(d)];
+    if (o >= 0 && o != total)
+      return fail(op, "concatenate result size is wrong", "dimension " + std::to_string(d) + " of size " + std::to_string(total),
+                  std::to_string(o));
     return true;
   }
 
