@@ -1,10 +1,15 @@
 #!/usr/bin/env node
 // Assembles dist/, the whole static site: index.html, style.css and app.js, the front end
 // bundled by esbuild as one classic IIFE script (ES modules do not load from file://) with the
-// wasm core's glue (wasm embedded) and the Worker's code inside it as text. roofline-core.js
+// wasm core's glue (wasm embedded), Chart.js and the Worker's code inside it. roofline-core.js
 // is the same glue as a file, for the Node CLIs.
+//
+// dist/roofline-lab.html is the whole app in one file (a teacher uploads it, a student
+// double-clicks it): index.html with style.css and app.js inlined, and its Content-Security-
+// Policy rewritten to allow exactly those two inline blocks, by their sha256 hashes.
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './lib/node-core.mjs';
 
@@ -15,20 +20,53 @@ if (!existsSync(core)) {
   process.exit(1);
 }
 mkdirSync(dist, { recursive: true });
-const common = { bundle: true, format: 'iife', target: ['es2020'], legalComments: 'eof', logLevel: 'warning' };
+const common = {
+  bundle: true, format: 'iife', target: ['es2020'], legalComments: 'eof', logLevel: 'warning',
+  // Chart.js reads process.env.NODE_ENV in places; the page has no process.
+  define: { 'process.env.NODE_ENV': '"production"' },
+};
 // The Worker's code, as text, to be joined with the core's glue into a blob at run time.
 const worker = await build({ ...common, entryPoints: [join(ROOT, 'web', 'worker.js')], write: false });
 const coreSource = readFileSync(core, 'utf8');
-await build({
+const app = await build({
   ...common,
   entryPoints: [join(ROOT, 'web', 'main.js')],
-  outfile: join(dist, 'app.js'),
+  minify: true,
+  write: false,
   define: {
+    ...common.define,
     __CORE_SOURCE__: JSON.stringify(coreSource),
     __WORKER_SOURCE__: JSON.stringify(worker.outputFiles[0].text),
   },
 });
+const appJs = app.outputFiles[0].text;
+const html = readFileSync(join(ROOT, 'index.html'), 'utf8');
+const css = readFileSync(join(ROOT, 'web', 'style.css'), 'utf8');
+
+writeFileSync(join(dist, 'app.js'), appJs);
 copyFileSync(core, join(dist, 'roofline-core.js'));  // for the Node CLIs
-copyFileSync(join(ROOT, 'index.html'), join(dist, 'index.html'));
-copyFileSync(join(ROOT, 'web', 'style.css'), join(dist, 'style.css'));
-console.log(`bundle: wrote ${dist}/{index.html,style.css,app.js,roofline-core.js}`);
+writeFileSync(join(dist, 'index.html'), html);
+writeFileSync(join(dist, 'style.css'), css);
+writeFileSync(join(dist, 'roofline-lab.html'), singleFile(html, css, appJs));
+console.log(`bundle: wrote ${dist}/{index.html,style.css,app.js,roofline-core.js,roofline-lab.html}`);
+
+/** index.html with its stylesheet and script inline, allowed by hash in its CSP. */
+function singleFile(page, style, script) {
+  // Inside <script> and <style> the HTML parser stops at "</script" / "</style" and treats
+  // "<!--" specially; esbuild escapes these in strings, so finding one means something changed.
+  for (const [what, text, bad] of [['app.js', script, /<\/script|<!--/i], ['style.css', style, /<\/style/i]]) {
+    if (bad.test(text)) throw new Error(`bundle: ${what} contains ${text.match(bad)[0]}, which cannot be inlined as is`);
+  }
+  const sha = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  const replaceOnce = (text, from, to) => {
+    if (!text.includes(from)) throw new Error(`bundle: index.html no longer has ${from}`);
+    return text.replace(from, () => to);
+  };
+  const cspPattern = /content="default-src 'none'; script-src 'self' ([^"]*?); style-src 'self';/;
+  if (!cspPattern.test(page)) throw new Error('bundle: index.html\'s Content-Security-Policy changed; update singleFile()');
+  let out = page.replace(cspPattern, (_, scriptRest) =>
+    `content="default-src 'none'; script-src ${sha(script)} ${scriptRest}; style-src ${sha(style)};`);
+  out = replaceOnce(out, '<link rel="stylesheet" href="style.css">', `<style>${style}</style>`);
+  out = replaceOnce(out, '<script src="app.js"></script>', `<script>${script}</script>`);
+  return out;
+}

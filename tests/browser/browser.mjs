@@ -13,18 +13,32 @@ export function launch() {
 
 /**
  * Opens a page and records what must not happen: console errors, uncaught exceptions, and
- * any request that leaves the page's own origin (the app makes no network request).
+ * any request that leaves the page's own files (the app makes no network request).
+ * `ownFiles`: the URLs the page may load (default: anything under its origin; for file://, any
+ * file). data: and blob: URLs are the page's own (the embedded core, the Worker, downloads).
+ * `requests` lists every URL requested, for tests that want to look.
  */
-export async function openPage(browser, url) {
-  const page = await browser.newPage();
+export async function openPage(browser, url, { ownFiles = null, context = null } = {}) {
+  const page = await (context ?? browser).newPage();
   const problems = [];
+  const requests = [];
   const origin = url.startsWith('file:') ? 'file:' : new URL(url).origin;
+  const own = ownFiles
+    ? (u) => ownFiles.includes(u.split('#')[0])
+    : (u) => u.startsWith(origin);
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('request', (r) => {
     const u = r.url();
-    if (!(u.startsWith(origin) || u.startsWith('data:') || u.startsWith('blob:'))) problems.push(`network request: ${u}`);
+    requests.push(u);
+    if (!(own(u) || u.startsWith('data:') || u.startsWith('blob:'))) problems.push(`network request: ${u}`);
   });
   await page.goto(url);
-  return { page, problems };
+  return { page, problems, requests };
+}
+
+/** Waits for window.rooflineLab.ready (the core loaded and the page drawn). */
+export async function waitReady(page) {
+  await page.waitForFunction(() => window.rooflineLab && window.rooflineLab.ready, null, { timeout: 15000 });
+  await page.evaluate(() => window.rooflineLab.ready.then(() => true));
 }

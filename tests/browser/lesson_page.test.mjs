@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
-import { launch, openPage } from './browser.mjs';
+import { launch, openPage, waitReady } from './browser.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DIST = join(ROOT, 'dist');
@@ -50,8 +50,10 @@ for (const [name, url] of Object.entries(origins)) {
       const doubled = await page.locator('#traffic tbody tr td:nth-child(3)').allInnerTexts();
       assert.deepEqual(doubled, ['13.33', '26.67', '53.33', '100', '100']);
       if (name === 'file://') {
-        mkdirSync(join(ROOT, 'build'), { recursive: true });
+        // The first screen (for the README) and the whole page.
+        mkdirSync(join(ROOT, 'build', 'screenshots'), { recursive: true });
         await page.screenshot({ path: join(ROOT, 'build', 'screenshot-lesson.png'), fullPage: false });
+        await page.screenshot({ path: join(ROOT, 'build', 'screenshots', 'lesson.png'), fullPage: true });
       }
       // The reference solution stays folded until asked for.
       assert.equal(await page.locator('#exercise-solution').isVisible(), false);
@@ -74,7 +76,7 @@ for (const [name, url] of Object.entries(origins)) {
 
     test('measures this machine in a Worker, with progress, while the page stays usable', async () => {
       const { page, problems } = await openPage(browser, url());
-      await page.waitForFunction(() => window.rooflineLab, null, { timeout: 15000 });
+      await waitReady(page);
       const before = await page.evaluate(() => window.rooflineLab.report());
       await page.locator('#measure-form input[name="samples"]').fill('3');
       await page.locator('#measure').click();
@@ -105,7 +107,7 @@ for (const [name, url] of Object.entries(origins)) {
 
     test('cancel stops a measurement and keeps the page working; bad sample counts are refused', async () => {
       const { page, problems } = await openPage(browser, url());
-      await page.waitForFunction(() => window.rooflineLab, null, { timeout: 15000 });
+      await waitReady(page);
       const samples = page.locator('#measure-form input[name="samples"]');
       await samples.fill('0');
       await page.locator('#measure').click();
@@ -129,7 +131,7 @@ for (const [name, url] of Object.entries(origins)) {
 
     test('bad input names the field and the value, and keeps the last good numbers', async () => {
       const { page, problems } = await openPage(browser, url());
-      await page.waitForFunction(() => window.rooflineLab, null, { timeout: 15000 });
+      await waitReady(page);
       const m = page.locator('input[name="m"]');
       await m.fill('0');
       assert.equal(await page.locator('#input-error').innerText(), 'm must be a positive integer, got 0');

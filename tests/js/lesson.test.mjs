@@ -101,6 +101,19 @@ describe('the lesson report', () => {
     assert.equal(odd.cost_estimate, null);
   });
 
+  test('an explicit dtype wins over the itemsize\'s usual type, and sets the itemsize', () => {
+    const f16 = buildLesson(core, { dtype: 'f16' }).report;
+    assert.equal(f16.stablehlo.dtype, 'f16');
+    assert.equal(f16.matmul_accounting.itemsize, 2);
+    assert.match(f16.stablehlo.text, /tensor<32x16xf16>/);
+    assert.equal(buildLesson(core, { dtype: 'f64', itemsize: 8 }).report.cost_estimate.bytes_accessed, 5632 * 2);
+    assert.equal(buildLesson(core, { dtype: '', itemsize: 2 }).report.stablehlo.dtype, 'bf16', 'no dtype: the itemsize picks one');
+    assert.deepEqual(buildLesson(core, { dtype: 'f32', itemsize: 2 }),
+      { ok: false, input: 'dtype', error: 'dtype f32 has itemsize 4, got itemsize 2' });
+    assert.deepEqual(buildLesson(core, { dtype: 'i8' }),
+      { ok: false, input: 'dtype', error: 'dtype must be one of f32, bf16, f16, f64, got "i8"' });
+  });
+
   test('refuses bad inputs, naming the input, the rule and the value', () => {
     const cases = [
       [{ m: 0 }, 'm', 'm must be a positive integer, got 0'],

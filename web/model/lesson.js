@@ -6,15 +6,19 @@ import { pyFloat, pyFloatList, sci, short } from './format.js';
 import { ESTIMATE_LABEL } from './analysis.js';
 
 // StableHLO element types by itemsize; other itemsizes have a model but no StableHLO here.
+// Used when no dtype is given (the CLI); an explicit dtype wins (the page's selector).
 export const DTYPE_OF_ITEMSIZE = { 2: 'bf16', 4: 'f32', 8: 'f64' };
+
+/** The element types the core emits, and their itemsize in bytes. */
+export const ITEMSIZE_OF_DTYPE = { f32: 4, bf16: 2, f16: 2, f64: 8 };
 
 /**
  * Step 1 and the estimate of step 2: the StableHLO of tanh(a @ b) as JAX prints it, its
  * operation and shape contract read back by the core's parser and verifier, and the cost
  * estimate of that IR with XLA's counting rules.
  */
-function lowered(core, m, k, n, itemsize) {
-  const dtype = DTYPE_OF_ITEMSIZE[itemsize];
+function lowered(core, m, k, n, itemsize, explicitDtype) {
+  const dtype = explicitDtype ?? DTYPE_OF_ITEMSIZE[itemsize];
   if (!dtype) {
     return { ok: true, value: { stablehlo: null, reason: `no StableHLO float type has itemsize ${itemsize} (f32 4, bf16 2, f64 8)` } };
   }
@@ -52,7 +56,7 @@ function lowered(core, m, k, n, itemsize) {
 }
 
 /** The inputs a report is built from; every one can be changed, none is required. */
-export const PARAM_NAMES = ['m', 'k', 'n', 'itemsize', 'peak', 'bandwidth', 'traffic_factor', 'sizes'];
+export const PARAM_NAMES = ['m', 'k', 'n', 'dtype', 'itemsize', 'peak', 'bandwidth', 'traffic_factor', 'sizes'];
 
 function fail(input, error) {
   return { ok: false, input, error };
@@ -61,15 +65,30 @@ function fail(input, error) {
 /**
  * Builds the lesson's report.
  * @param {ReturnType<typeof import('../core.js').loadCore> extends Promise<infer C> ? C : never} core
- * @param {Partial<{m:number,k:number,n:number,itemsize:number,peak:number,bandwidth:number,
- *                   traffic_factor:number,sizes:number[]}>} params  missing ones take the seed's values
+ * @param {Partial<{m:number,k:number,n:number,dtype:string,itemsize:number,peak:number,bandwidth:number,
+ *                   traffic_factor:number,sizes:number[]}>} params  missing ones take the seed's values.
+ *   `dtype` ('f32'|'bf16'|'f16'|'f64') sets the StableHLO element type and, when itemsize is not
+ *   given, the itemsize; without it the element type follows the itemsize (2 → bf16).
  * @returns {{ok: true, report: object} | {ok: false, input: string, error: string}}
  */
 export function buildLesson(core, params = {}) {
   const defaults = core.lessonDefaults();
   if (!defaults.ok) return fail('core', defaults.error);
   const d = defaults.value;
-  const p = { ...d, ...Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)) };
+  // A missing value takes the seed's; an empty dtype means "follow the itemsize".
+  const given = Object.fromEntries(Object.entries(params).filter(([key, v]) =>
+    v !== undefined && !(key === 'dtype' && (v === null || v === ''))));
+  if (given.dtype !== undefined) {
+    const size = ITEMSIZE_OF_DTYPE[given.dtype];
+    if (size === undefined) {
+      return fail('dtype', `dtype must be one of ${Object.keys(ITEMSIZE_OF_DTYPE).join(', ')}, got ${JSON.stringify(given.dtype)}`);
+    }
+    if (given.itemsize === undefined) given.itemsize = size;
+    else if (given.itemsize !== size) {
+      return fail('dtype', `dtype ${given.dtype} has itemsize ${size}, got itemsize ${given.itemsize}`);
+    }
+  }
+  const p = { ...d, ...given };
 
   const accounting = core.contract(p.m, p.k, p.n, p.itemsize);
   if (!accounting.ok) {
@@ -103,7 +122,7 @@ export function buildLesson(core, params = {}) {
   if (!exerciseCeiling.ok) return fail('exercise', exerciseCeiling.error);
   const at = exerciseCeiling.value.rows[0];
 
-  const ir = lowered(core, p.m, p.k, p.n, p.itemsize);
+  const ir = lowered(core, p.m, p.k, p.n, p.itemsize, given.dtype);
   if (!ir.ok) return fail('stablehlo', ir.error);
 
   // Step 2 of the seed: run tanh(a@b) on its inputs and check it against a reference.

@@ -1,41 +1,13 @@
-// Draws the lesson's report into index.html's skeleton. Text goes in with textContent only.
-import { FIELDS } from '../state.js';
+// Sections 1–3 and the seed's printout: draws the lesson's report into index.html's skeleton.
+// Text goes in with textContent only. (Inputs: inputs_view.js; figure: figure_view.js;
+// experiment: experiment_view.js; exercise: exercise_view.js.)
 import { reportLines } from '../model/lesson.js';
 import { sci, short } from '../model/format.js';
+import { $, fillRows, setField } from './dom.js';
 
-const $ = (selector, root = document) => root.querySelector(selector);
-
-function setField(name, text) {
-  for (const el of document.querySelectorAll(`[data-field="${name}"]`)) el.textContent = text;
-}
-
-function fillRows(tbody, rows) {
-  tbody.replaceChildren(
-    ...rows.map((cells) => {
-      const tr = document.createElement('tr');
-      for (const cell of cells) {
-        const td = document.createElement('td');
-        td.textContent = cell;
-        tr.append(td);
-      }
-      return tr;
-    }),
-  );
-}
-
-/** Puts the state's typed text into the form (only where it differs, to keep the caret). */
-export function renderInputs(form, state) {
-  for (const f of FIELDS) {
-    const input = form.elements[f];
-    if (input.value !== state.inputs[f]) input.value = state.inputs[f];
-    input.setAttribute('aria-invalid', String(state.error?.input === f));
-  }
-  $('#input-error').textContent = state.error ? state.error.message : '';
-}
-
+/** Sections 1–3 and the printout, from the last valid report. */
 export function renderReport(state) {
   const r = state.report;
-  $('main').classList.toggle('stale', Boolean(state.error));
   if (!r) return;
   renderLowered(r);
   const kc = r.kernel_check;
@@ -43,7 +15,8 @@ export function renderReport(state) {
     `${kc.passed ? 'Passed' : 'FAILED'}: max |x − y| = ${sci(kc.max_abs_error)} over the 32×8 outputs ` +
     `(kernel ${kc.variant}; the tightest output used ${short(100 * kc.worst_ratio, 2)}% of its allowance).`;
   const acc = r.matmul_accounting;
-  setField('shape', `(${acc.m}×${acc.k})·(${acc.k}×${acc.n}), itemsize ${acc.itemsize}`);
+  const dtype = r.stablehlo ? `${r.stablehlo.dtype}, ` : '';
+  setField('shape', `(${acc.m}×${acc.k})·(${acc.k}×${acc.n}), ${dtype}itemsize ${acc.itemsize}`);
   setField('flops', acc.flops_exact);
   setField('minimum_bytes', acc.minimum_bytes_exact);
   setField('intensity', `${acc.flops_per_byte_fraction} ≈ ${short(acc.flops_per_byte)}`);
@@ -54,18 +27,6 @@ export function renderReport(state) {
   fillRows($('#sizes tbody'), r.sizes.map((n, i) => [
     n, `${r.intensity_fraction[i]} ≈ ${short(r.intensity[i])}`, short(r.hypothetical_ceilings_gflops[i]), r.bounds[i],
   ]));
-  fillRows($('#traffic tbody'), r.sizes.map((n, i) => [
-    n, short(r.hypothetical_ceilings_gflops[i]), short(r.doubled_traffic_ceilings_gflops[i]),
-    r.traffic_bound_changed_sizes.includes(n) ? 'yes' : 'no',
-  ]));
-  $('#figure-json').textContent = JSON.stringify(r.figure, null, 2);
-  const ex = r.exercise;
-  setField('exercise_shapes', `(${ex.a.join(',')}) and (${ex.b.join(',')})`);
-  $('#exercise-solution').textContent =
-    `work = 2·${ex.a[0]}·${ex.a[1]}·${ex.b[1]} = ${ex.work} flops; traffic = ${ex.itemsize}·(${ex.a[0]}·${ex.a[1]} + ` +
-    `${ex.b[0]}·${ex.b[1]} + ${ex.a[0]}·${ex.b[1]}) = ${ex.traffic} bytes; ratio = ${ex.ratio_fraction} ≈ ` +
-    `${short(ex.ratio)} flops/byte; bandwidth · ratio ≈ ${short(ex.bandwidth_times_ratio_gflops)} GFLOP/s against a ` +
-    `peak of ${short(r.budgets.peak)}: ${ex.bound}.`;
   $('#seed-lines').textContent = reportLines(r).join('\n');
 }
 

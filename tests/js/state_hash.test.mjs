@@ -1,0 +1,182 @@
+// The page's state and its URL hash: the pure hash codec (no core), and the state functions
+// through the real wasm core (dist/roofline-core.js), as the page uses them.
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { decodeHash, encodeHash, HASH_KEYS, MAX_VALUE_LENGTH } from '../../web/model/hash.js';
+import { ITEMSIZE_OF_DTYPE } from '../../web/model/lesson.js';
+import {
+  applyHash, applyPartial, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow,
+  TRAFFIC_FACTOR_RANGE,
+} from '../../web/state.js';
+import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
+
+const SEED_TEXT = { m: '32', k: '16', n: '8', dtype: 'f32', itemsize: '4', sizes: '8,16,32,64,128', peak: '100', bandwidth: '20', traffic_factor: '2' };
+
+describe('the URL hash codec', () => {
+  test('encodes every field in a fixed order, leaving out an itemsize the dtype implies', () => {
+    assert.equal(encodeHash(SEED_TEXT, ITEMSIZE_OF_DTYPE), 'm=32&k=16&n=8&dtype=f32&peak=100&bandwidth=20&factor=2&sizes=8,16,32,64,128');
+    assert.equal(encodeHash({ ...SEED_TEXT, dtype: '', itemsize: '3' }, ITEMSIZE_OF_DTYPE),
+      'm=32&k=16&n=8&itemsize=3&peak=100&bandwidth=20&factor=2&sizes=8,16,32,64,128');
+    assert.equal(encodeHash({ m: 'a&b=c' }), 'm=a%26b%3Dc');
+  });
+
+  test('decodes what it encodes', () => {
+    const { values, notices } = decodeHash(`#${encodeHash(SEED_TEXT, ITEMSIZE_OF_DTYPE)}`);
+    assert.deepEqual(notices, []);
+    const { itemsize, ...rest } = SEED_TEXT;
+    assert.deepEqual(values, rest);
+    assert.deepEqual(decodeHash('#m=a%26b%3Dc').values, { m: 'a&b=c' });
+    assert.deepEqual(decodeHash('dtype=bf16&factor=4').values, { dtype: 'bf16', traffic_factor: '4' });
+  });
+
+  test('an empty hash is nothing to do', () => {
+    for (const h of ['', '#', undefined, null, 42]) assert.deepEqual(decodeHash(h), { values: {}, notices: [] });
+  });
+
+  test('never throws on a bad hash: what it cannot read is explained', () => {
+    const { values, notices } = decodeHash(`#m=%E0%A4%A&zzz=1&k&n=4&n=5&&peak=${'9'.repeat(MAX_VALUE_LENGTH + 1)}&__proto__=1`);
+    assert.deepEqual(values, { n: '5' });
+    assert.equal(notices.length, 6, notices.join('\n'));
+    assert.match(notices[0], /not valid URL encoding/);
+    assert.match(notices[1], /ignored "zzz" in the link: not one of m, k, n/);
+    assert.match(notices[2], /"k" in the link: it has no value/);
+    assert.match(notices[3], /n appears twice/);
+    assert.match(notices[4], /longer than 200 characters/);
+    assert.match(notices[5], /ignored "__proto__"/);
+    assert.equal(Object.keys(HASH_KEYS).includes('factor'), true);
+  });
+});
+
+describe('page state with the core', () => {
+  let core;
+  before(async () => {
+    core = await loadNodeCore();
+  });
+
+  test('starts from the seed, with a hash of the seed', () => {
+    const s = createState(core);
+    assert.deepEqual(s.inputs, SEED_TEXT);
+    assert.equal(hashOf(s), 'm=32&k=16&n=8&dtype=f32&peak=100&bandwidth=20&factor=2&sizes=8,16,32,64,128');
+    assert.deepEqual(publicState(s), {
+      m: 32, k: 16, n: 8, dtype: 'f32', itemsize: 4, sizes: [8, 16, 32, 64, 128], peak: 100, bandwidth: 20,
+      traffic_factor: 2, showMeasuredRoof: false, showMeasuredPoint: false, error: null,
+    });
+  });
+
+  test('the dtype sets the itemsize and the StableHLO element type; an itemsize picks a dtype', () => {
+    let s = createState(core);
+    for (const [dtype, size] of Object.entries({ f32: 4, bf16: 2, f16: 2, f64: 8 })) {
+      s = setInput(core, s, 'dtype', dtype);
+      assert.equal(s.inputs.itemsize, String(size));
+      assert.equal(s.report.stablehlo.dtype, dtype);
+      assert.match(s.report.stablehlo.text, new RegExp(`tensor<32x16x${dtype}>`));
+      assert.equal(s.report.matmul_accounting.minimum_bytes, size * (32 * 16 + 16 * 8 + 32 * 8));
+    }
+    s = setInput(core, s, 'dtype', 'f16');
+    s = setInput(core, s, 'itemsize', '2');
+    assert.equal(s.inputs.dtype, 'f16', 'a matching itemsize keeps the chosen dtype');
+    s = setInput(core, s, 'itemsize', '8');
+    assert.equal(s.inputs.dtype, 'f64');
+    s = setInput(core, s, 'itemsize', '3');
+    assert.equal(s.inputs.dtype, '');
+    assert.equal(s.report.stablehlo, null);
+    assert.match(hashOf(s), /&itemsize=3&/);
+  });
+
+  test('the traffic factor is refused outside 0.25–16 with the page\'s message; the last report stays', () => {
+    let s = createState(core);
+    const good = s.report;
+    for (const [text, ok] of [['0.25', true], ['16', true], ['0.2', false], ['16.5', false], ['1e30', false]]) {
+      const next = setInput(core, s, 'traffic_factor', text);
+      assert.equal(next.error === null, ok, text);
+      if (!ok) {
+        assert.deepEqual(next.error, { input: 'traffic_factor', message: `traffic factor must be from ${TRAFFIC_FACTOR_RANGE.min} to ${TRAFFIC_FACTOR_RANGE.max} on this page, got ${text}` });
+        assert.equal(next.report, good);
+      }
+    }
+    s = setInput(core, s, 'traffic_factor', '2');
+    assert.deepEqual(s.figure.traffic.map((r) => Number(r.revised_ceiling.toFixed(1))), [13.3, 26.7, 53.3, 100, 100]);
+    assert.deepEqual(s.figure.traffic.filter((r) => r.bound_changed).map((r) => r.n), [32]);
+  });
+
+  test('every bad value in every field names the field and keeps the last valid report and figure', () => {
+    const s = createState(core);
+    for (const field of ['m', 'k', 'n', 'itemsize', 'sizes', 'peak', 'bandwidth', 'traffic_factor']) {
+      for (const text of ['', '0', '-3', 'NaN', '1e30', 'abc']) {
+        const next = setInput(core, s, field, text);
+        assert.equal(next.error?.input, field, `${field}=${JSON.stringify(text)}`);
+        assert.ok(next.errors[field], `${field}=${JSON.stringify(text)} has an inline message`);
+        assert.equal(next.report, s.report);
+        assert.equal(next.figure, s.figure);
+        assert.deepEqual(next.valid, s.valid);
+      }
+    }
+  });
+
+  test('a bad field and a good one: both are seen, the first is named', () => {
+    let s = createState(core);
+    s = setInput(core, s, 'm', 'x');
+    s = setInput(core, s, 'peak', '');
+    assert.equal(s.error.input, 'm');
+    assert.deepEqual(Object.keys(s.errors), ['m', 'peak']);
+  });
+
+  test('a link reproduces a view, and a bad value in it is ignored with a notice', () => {
+    const base = createState(core);
+    let s = applyHash(core, base, '#m=64&k=32&n=16&dtype=bf16&peak=50&bandwidth=40&factor=4&sizes=8,64');
+    assert.deepEqual(s.notices, []);
+    assert.deepEqual(publicState(s), {
+      m: 64, k: 32, n: 16, dtype: 'bf16', itemsize: 2, sizes: [8, 64], peak: 50, bandwidth: 40, traffic_factor: 4,
+      showMeasuredRoof: false, showMeasuredPoint: false, error: null,
+    });
+    assert.equal(s.report.ridge, 50 / 40);
+    assert.equal(hashOf(applyHash(core, base, `#${hashOf(s)}`)), hashOf(s));
+
+    s = applyHash(core, base, '#m=0&bandwidth=forty&factor=32&dtype=i8&n=4');
+    assert.equal(s.error, null);
+    assert.equal(s.params.n, 4);
+    assert.equal(s.params.m, 32);
+    assert.equal(s.params.bandwidth, 20);
+    assert.deepEqual(s.notices, [
+      'ignored m="0" in the link: m must be a positive integer, got 0',
+      'ignored dtype="i8" in the link: dtype must be one of f32, bf16, f16, f64, got "i8"',
+      'ignored bandwidth="forty" in the link: bandwidth must be a number, got "forty"',
+      'ignored factor="32" in the link: traffic factor must be from 0.25 to 16 on this page, got 32',
+    ]);
+  });
+
+  test('setState-style partials take numbers, arrays and text, and name unknown keys', () => {
+    const base = createState(core);
+    const { state: s, unknown } = applyPartial(core, base, { bandwidth: 40, sizes: [8, 16], factor: '4', showMeasuredRoof: true, colour: 'red' });
+    assert.deepEqual(unknown, ['colour']);
+    assert.equal(s.report.ridge, 2.5);
+    assert.deepEqual(s.params.sizes, [8, 16]);
+    assert.equal(s.params.traffic_factor, 4);
+    assert.equal(s.show.measuredRoof, true);
+    const bad = applyPartial(core, base, { m: -1 }).state;
+    assert.equal(bad.error.message, 'm must be a positive integer, got -1');
+    assert.equal(bad.report, base.report);
+  });
+
+  test('measurements live in their own part and add measured roofs and a point to the figure only', () => {
+    const base = createState(core);
+    const measurements = {
+      bigger_size_timing: { m: 256, k: 256, n: 256, gflops: 12.5 },
+      measured_ceilings: { gflops: 40, bandwidth_gbs: { l1: 200, l2: 100, memory: 10 } },
+    };
+    let s = setMeasurements(core, base, measurements);
+    assert.equal(s.report, base.report, 'the model\'s report is untouched');
+    assert.equal(s.figure.measured.point.x, 256 / 6);
+    assert.equal(s.figure.measured.point.y, 12.5);
+    assert.deepEqual(s.figure.measured.roofs.map((r) => [r.level, r.ridge]), [['l1', 0.2], ['l2', 0.4], ['memory', 4]]);
+    for (const roof of s.figure.measured.roofs) {
+      for (const p of roof.points) assert.equal(p.y, Math.min(40, roof.gbs * p.x));
+    }
+    s = setShow(s, 'measuredPoint', true);
+    assert.equal(s.show.measuredPoint, true);
+    assert.equal(setShow(s, 'nonsense', true), s);
+    s = resetInputs(core, setInput(core, s, 'm', '64'));
+    assert.equal(s.inputs.m, '32');
+    assert.ok(s.figure.measured, 'a reset keeps the measurements');
+  });
+});

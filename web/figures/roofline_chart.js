@@ -1,0 +1,210 @@
+// The roofline figure: the only module that touches Chart.js. It draws the data that
+// web/model/figure_model.js prepares (all numbers from the core) and computes none of its own.
+//
+//   const figure = createRooflineFigure(canvas);
+//   figure.render({figure, show: {measuredRoof, measuredPoint}});   // state.figure, state.show
+//   figure.series();   // what the chart holds, as plain data (tests, rooflineLab.chartSeries())
+//   figure.png();      // a data: URL of the chart as PNG
+//   figure.destroy();
+import {
+  Chart, Legend, LineElement, LogarithmicScale, PointElement, ScatterController, Tooltip,
+} from 'chart.js';
+
+Chart.register(ScatterController, LineElement, PointElement, LogarithmicScale, Legend, Tooltip);
+
+const PALETTES = {
+  light: {
+    background: '#ffffff', text: '#1d2430', grid: '#d8dce6',
+    bandwidth: '#1565c0', compute: '#7b1fa2', combined: '#1d2430', ridge: '#c62828',
+    sizes: '#00796b', revised: '#d84315', measured: ['#2e7d32', '#558b2f', '#827717'],
+  },
+  dark: {
+    background: '#161a22', text: '#e6e9f0', grid: '#3a4150',
+    bandwidth: '#64b5f6', compute: '#ce93d8', combined: '#f2f4f8', ridge: '#ef9a9a',
+    sizes: '#4db6ac', revised: '#ffab91', measured: ['#81c784', '#aed581', '#dce775'],
+  },
+};
+
+/** Numbers in tooltips: the exact value the core gave, with a short reading first. */
+function exact(x) {
+  const shortText = String(Number(x.toPrecision(4)));
+  const full = String(x);
+  return shortText === full ? full : `${shortText} (exactly ${full})`;
+}
+
+/** Fills the canvas before drawing, so the PNG has the page's background, not transparency. */
+const backgroundPlugin = {
+  id: 'rooflineBackground',
+  beforeDraw(chart, _args, options) {
+    const { ctx, width, height } = chart;
+    ctx.save();
+    ctx.globalCompositeOperation = 'destination-over';
+    ctx.fillStyle = options.color;
+    ctx.fillRect(0, 0, width, height);
+    ctx.restore();
+  },
+};
+
+function line(role, label, points, color, extra = {}) {
+  return {
+    role, label, data: points, showLine: true, borderColor: color, backgroundColor: color,
+    borderWidth: 2, pointRadius: 0, pointHoverRadius: 4, pointHitRadius: 6, ...extra,
+  };
+}
+
+function datasets(state, palette) {
+  const f = state.figure;
+  const lesson = f.lesson;
+  const at = (s) => lesson.x.map((x, i) => ({ x, y: s.y[i] }));
+  const [bandwidth, compute, combined] = lesson.series;
+  const yFloor = lowestY(f, state.show) / 1.6;
+  const out = [
+    line('bandwidth budget', bandwidth.label, at(bandwidth), palette.bandwidth, { borderDash: [2, 3] }),
+    line('compute budget', compute.label, at(compute), palette.compute, { borderDash: [2, 3] }),
+    line('combined ceiling', combined.label, at(combined), palette.combined, { borderWidth: 3 }),
+    line('ridge', `ridge: ${Number(f.ridge.x.toPrecision(4))} flops/byte`, [{ x: f.ridge.x, y: yFloor }, { x: f.ridge.x, y: f.ridge.y }],
+      palette.ridge, { borderDash: [6, 4], borderWidth: 1.5, pointRadius: [0, 7], pointStyle: 'triangle' }),
+    {
+      role: 'sizes', label: 'workload sizes (model)', data: f.sizes.map((s) => ({ ...s })),
+      borderColor: palette.sizes, backgroundColor: palette.sizes, pointRadius: 5, pointHoverRadius: 7, showLine: false,
+    },
+    line('revised ceiling', `combined ceiling, ${Number(f.factor.toPrecision(4))}× traffic`, f.revised.curve, palette.revised,
+      { borderDash: [10, 5], borderWidth: 2.5 }),
+    {
+      role: 'revised sizes', label: `sizes with ${Number(f.factor.toPrecision(4))}× traffic`, data: f.revised.points.map((p) => ({ ...p })),
+      borderColor: palette.revised, backgroundColor: palette.background, borderWidth: 2, pointRadius: 5, pointHoverRadius: 7,
+      pointStyle: 'rectRot', showLine: false,
+    },
+  ];
+  const m = f.measured;
+  if (m && state.show.measuredRoof) {
+    m.roofs.forEach((roof, i) => out.push(line(`measured roof ${roof.level}`, `measured (this machine): ${roof.name} roof`,
+      roof.points.map((p) => ({ ...p, level: roof.name, gflops: roof.gflops, gbs: roof.gbs })), palette.measured[i],
+      { borderDash: [3, 3, 12, 3], borderWidth: 2, measured: true })));
+  }
+  if (m && state.show.measuredPoint) {
+    out.push({
+      role: 'measured point', label: `measured (this machine): ${m.point.m}×${m.point.k}×${m.point.n} kernel`,
+      data: [{ ...m.point }], borderColor: palette.measured[0], backgroundColor: palette.measured[0],
+      pointStyle: 'star', pointRadius: 9, pointHoverRadius: 11, borderWidth: 2, showLine: false, measured: true,
+    });
+  }
+  return out;
+}
+
+function lowestY(f, show) {
+  const ys = [...f.lesson.series.flatMap((s) => s.y), ...f.sizes.map((s) => s.y), ...f.revised.curve.map((p) => p.y)];
+  if (f.measured && show.measuredRoof) ys.push(...f.measured.roofs.flatMap((r) => r.points.map((p) => p.y)));
+  if (f.measured && show.measuredPoint) ys.push(f.measured.point.y);
+  return Math.min(...ys.filter((y) => y > 0));
+}
+
+function bounds(sets) {
+  const points = sets.flatMap((d) => d.data);
+  const xs = points.map((p) => p.x).filter((x) => x > 0);
+  const ys = points.map((p) => p.y).filter((y) => y > 0);
+  return { xmin: Math.min(...xs) / 1.5, xmax: Math.max(...xs) * 1.5, ymin: Math.min(...ys), ymax: Math.max(...ys) * 1.6 };
+}
+
+/** Labels only 1, 2 and 5 times a power of ten, so a log axis stays readable. */
+function logTick(value) {
+  const v = Number(value);
+  if (!(v > 0)) return '';
+  const mantissa = v / 10 ** Math.floor(Math.log10(v) + 1e-12);
+  return [1, 2, 5].some((k) => Math.abs(mantissa - k) < 1e-9) ? String(Number(v.toPrecision(3))) : '';
+}
+
+function tooltipLabel(ctx) {
+  const d = ctx.dataset;
+  const p = ctx.raw;
+  switch (d.role) {
+    case 'sizes':
+      return `n=${p.n}: intensity ${p.fraction} = ${exact(p.x)} flops/byte; hypothetical ceiling ${exact(p.y)} GFLOP/s, ${p.bound}`;
+    case 'revised sizes':
+      return `n=${p.n} with more traffic: ceiling ${exact(p.y)} GFLOP/s, ${p.bound}${p.changed ? ` (was ${p.was})` : ''}`;
+    case 'ridge':
+      return `ridge = peak / bandwidth = ${exact(p.x)} flops/byte`;
+    case 'measured point':
+      return `measured ${p.m}×${p.k}×${p.n}: ${exact(p.y)} GFLOP/s (median) at model intensity ${exact(p.x)} flops/byte`;
+    default:
+      if (d.measured) return `${p.level} roof (${exact(p.gflops)} GFLOP/s, ${exact(p.gbs)} GB/s): ${exact(p.y)} GFLOP/s at ${exact(p.x)} flops/byte`;
+      return `${d.label}: ${exact(p.y)} GFLOP/s at ${exact(p.x)} flops/byte`;
+  }
+}
+
+function options(state, palette, sets) {
+  const f = state.figure;
+  const b = bounds(sets);
+  const axis = (title, min, max) => ({
+    type: 'logarithmic', min, max,
+    title: { display: true, text: title, color: palette.text },
+    ticks: { color: palette.text, autoSkip: true, callback: logTick },
+    grid: { color: palette.grid },
+  });
+  return {
+    animation: false,
+    responsive: true,
+    maintainAspectRatio: false,
+    color: palette.text,
+    interaction: { mode: 'nearest', intersect: true },
+    scales: { x: axis(f.lesson.xlabel, b.xmin, b.xmax), y: axis(f.lesson.ylabel, b.ymin, b.ymax) },
+    plugins: {
+      legend: { position: 'bottom', labels: { color: palette.text, usePointStyle: true, boxHeight: 8 } },
+      tooltip: { callbacks: { label: tooltipLabel } },
+      rooflineBackground: { color: palette.background },
+    },
+  };
+}
+
+/**
+ * @param {HTMLCanvasElement} canvas
+ * @param {{dark?: () => boolean}} [env]  whether to draw for a dark background (default: the media query)
+ */
+export function createRooflineFigure(canvas, env = {}) {
+  let chart = null;
+  let last = null;
+  const dark = env.dark ?? (() => globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false);
+
+  /** Draws (or redraws) the figure for `state` = {figure, show}. */
+  function render(state) {
+    if (!state?.figure) return;
+    last = state;
+    const palette = PALETTES[dark() ? 'dark' : 'light'];
+    const sets = datasets(state, palette);
+    const opts = options(state, palette, sets);
+    if (chart) {
+      chart.data.datasets = sets;
+      chart.options = opts;
+      chart.update();
+    } else {
+      chart = new Chart(canvas, { type: 'scatter', data: { datasets: sets }, options: opts, plugins: [backgroundPlugin] });
+    }
+  }
+
+  function destroy() {
+    chart?.destroy();
+    chart = null;
+  }
+
+  /** Redraws with the current colour scheme (after prefers-color-scheme changes). */
+  function restyle() {
+    if (!last) return;
+    destroy();
+    render(last);
+  }
+
+  /** The drawn datasets as plain data: [{role, label, points: [[x, y], …]}]. */
+  function series() {
+    if (!chart) return [];
+    return chart.data.datasets.map((d) => ({
+      role: d.role, label: d.label, measured: Boolean(d.measured), points: d.data.map((p) => [p.x, p.y]),
+    }));
+  }
+
+  /** The chart as a PNG data: URL. */
+  function png() {
+    return chart ? chart.toBase64Image('image/png', 1) : null;
+  }
+
+  return { render, destroy, restyle, series, png };
+}

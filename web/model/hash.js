@@ -1,0 +1,89 @@
+// The page's view in the URL hash, so that a link reproduces it. Pure: no DOM, no core.
+//
+//   #m=32&k=16&n=8&dtype=f32&peak=100&bandwidth=20&factor=2&sizes=8,16,32,64,128
+//
+// Decoding only splits the text into fields; whether a value is acceptable is decided where
+// typed input is (state.js and the core), so a bad value in a link gets the same message as a
+// bad value typed in a field, and is ignored with a notice.
+
+/** Hash key → state field. `itemsize` is written only when no dtype has that itemsize (e.g. 3). */
+export const HASH_KEYS = {
+  m: 'm', k: 'k', n: 'n', dtype: 'dtype', itemsize: 'itemsize',
+  peak: 'peak', bandwidth: 'bandwidth', factor: 'traffic_factor', sizes: 'sizes',
+};
+
+const FIELD_TO_KEY = Object.fromEntries(Object.entries(HASH_KEYS).map(([key, field]) => [field, key]));
+
+/** Longest value read from a link; anything longer is ignored (a link is not a place for data). */
+export const MAX_VALUE_LENGTH = 200;
+
+/**
+ * The hash for a set of field texts (what the fields show), in a fixed order.
+ * @param {Record<string, string>} inputs  state fields → text; the itemsize is left out when the dtype implies it
+ * @param {Record<string, number>} itemsizeOfDtype
+ */
+export function encodeHash(inputs, itemsizeOfDtype = {}) {
+  const parts = [];
+  for (const [key, field] of Object.entries(HASH_KEYS)) {
+    const value = inputs[field];
+    if (value === undefined || value === null) continue;
+    if (field === 'dtype' && value === '') continue;
+    if (field === 'itemsize' && itemsizeOfDtype[inputs.dtype] !== undefined &&
+        String(itemsizeOfDtype[inputs.dtype]) === String(value).trim()) continue;
+    const text = encodeURIComponent(String(value).trim()).replace(/%2C/gi, ',');
+    parts.push(`${key}=${text}`);
+  }
+  return parts.join('&');
+}
+
+/**
+ * Splits a hash ("#m=32&dtype=bf16" or without the '#') into field texts. Never throws: what it
+ * cannot read is left out and explained in `notices`.
+ * @returns {{values: Record<string, string>, notices: string[]}}
+ */
+export function decodeHash(hash) {
+  const values = {};
+  const notices = [];
+  const text = typeof hash === 'string' ? hash.replace(/^#/, '') : '';
+  if (text.trim() === '') return { values, notices };
+  for (const part of text.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const rawKey = eq < 0 ? part : part.slice(0, eq);
+    const rawValue = eq < 0 ? '' : part.slice(eq + 1);
+    let key;
+    let value;
+    try {
+      key = decodeURIComponent(rawKey);
+      value = decodeURIComponent(rawValue.replace(/\+/g, ' '));
+    } catch {
+      notices.push(`ignored "${shorten(part)}" in the link: it is not valid URL encoding`);
+      continue;
+    }
+    const field = Object.hasOwn(HASH_KEYS, key) ? HASH_KEYS[key] : undefined;
+    if (field === undefined) {
+      notices.push(`ignored "${shorten(key)}" in the link: not one of ${Object.keys(HASH_KEYS).join(', ')}`);
+      continue;
+    }
+    if (eq < 0) {
+      notices.push(`ignored "${shorten(key)}" in the link: it has no value (write ${key}=…)`);
+      continue;
+    }
+    if (value.length > MAX_VALUE_LENGTH) {
+      notices.push(`ignored ${key} in the link: its value is longer than ${MAX_VALUE_LENGTH} characters`);
+      continue;
+    }
+    if (Object.hasOwn(values, field)) notices.push(`${key} appears twice in the link; the last one is used`);
+    values[field] = value;
+  }
+  return { values, notices };
+}
+
+/** The hash key of a state field ('traffic_factor' → 'factor'). */
+export function hashKeyOf(field) {
+  return FIELD_TO_KEY[field] ?? field;
+}
+
+function shorten(text) {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}

@@ -1,0 +1,28 @@
+// Small DOM helpers shared by the views. Text always goes in with textContent.
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+
+/** Sets the text of every element marked data-field="name". */
+export function setField(name, text) {
+  for (const el of document.querySelectorAll(`[data-field="${name}"]`)) el.textContent = text;
+}
+
+/** An element with text. */
+export function el(tag, text = '', className = '') {
+  const e = document.createElement(tag);
+  if (text !== '') e.textContent = text;
+  if (className) e.className = className;
+  return e;
+}
+
+/** Replaces a tbody's rows; each row is a list of cell texts (or [text, className] pairs). */
+export function fillRows(tbody, rows) {
+  tbody.replaceChildren(...rows.map((cells) => {
+    const tr = document.createElement('tr');
+    for (const cell of cells) {
+      const [text, className] = Array.isArray(cell) ? cell : [cell, ''];
+      tr.append(el('td', String(text), className));
+    }
+    return tr;
+  }));
+}
