@@ -390,7 +390,8 @@ void write_op_cost(bindings::JsonWriter& j, const hlo::OpCost& c) {
       .field("function", c.function)
       .field("flops", c.flops)
       .field("transcendentals", c.transcendentals)
-      .field("bytes_accessed", c.bytes_accessed);
+      .field("bytes_accessed", c.bytes_accessed)
+      .field("unfused_bytes_accessed", c.unfused_bytes_accessed);
   j.key("operand_bytes").begin_array();
   for (double b : c.operand_bytes) j.value(b);
   j.end_array();
@@ -411,7 +412,8 @@ void write_analysis(bindings::JsonWriter& j, const hlo::Analysis& a,
   j.key("totals").begin_object()
       .field("flops", a.flops)
       .field("transcendentals", a.transcendentals)
-      .field("bytes_accessed", a.bytes_accessed);
+      .field("bytes_accessed", a.bytes_accessed)
+      .field("unfused_bytes_accessed", a.unfused_bytes_accessed);
   j.key("bytes_accessed_operand").begin_object();
   for (const auto& [index, bytes] : a.bytes_accessed_operand) j.field(std::to_string(index), bytes);
   j.end_object();

@@ -17,7 +17,7 @@ export function withFile(file, error) {
 export function summarizeFile(file, result) {
   const out = {
     file, dialect: null, label: ESTIMATE_LABEL, modules: [], ops: [],
-    totals: { flops: 0, transcendentals: 0, bytes_accessed: 0, bytes_accessed_operand: {}, bytes_accessed_output: 0, collective_bytes: 0, minimum_traffic_bytes: 0 },
+    totals: { flops: 0, transcendentals: 0, bytes_accessed: 0, unfused_bytes_accessed: 0, bytes_accessed_operand: {}, bytes_accessed_output: 0, collective_bytes: 0, minimum_traffic_bytes: 0 },
     unmodeled: [], notes: [], errors: [],
   };
   if (!result.ok) {
@@ -34,7 +34,7 @@ export function summarizeFile(file, result) {
     out.modules.push({ module_name: m.module_name, entry: m.entry, totals: m.totals });
     out.ops.push(...m.ops);
     const t = out.totals;
-    for (const key of ['flops', 'transcendentals', 'bytes_accessed', 'bytes_accessed_output', 'collective_bytes', 'minimum_traffic_bytes']) t[key] += m.totals[key];
+    for (const key of ['flops', 'transcendentals', 'bytes_accessed', 'unfused_bytes_accessed', 'bytes_accessed_output', 'collective_bytes', 'minimum_traffic_bytes']) t[key] += m.totals[key];
     for (const [i, bytes] of Object.entries(m.totals.bytes_accessed_operand)) t.bytes_accessed_operand[i] = (t.bytes_accessed_operand[i] ?? 0) + bytes;
     for (const u of m.unmodeled) unmodeled.set(u.op, (unmodeled.get(u.op) ?? 0) + u.count);
     out.notes.push(...m.notes);
@@ -62,6 +62,9 @@ export function summaryLines(s) {
       `totals: flops ${num(t.flops)}, transcendentals ${num(t.transcendentals)}, bytes accessed ${num(t.bytes_accessed)} ` +
         `(${Object.entries(t.bytes_accessed_operand).map(([i, b]) => `operand ${i}: ${num(b)}`).join(', ')}${Object.keys(t.bytes_accessed_operand).length ? ', ' : ''}output: ${num(t.bytes_accessed_output)}), ` +
         `intensity ${t.intensity == null ? '—' : short(t.intensity)} flops/byte`,
+      ...(t.unfused_bytes_accessed !== t.bytes_accessed
+        ? [`fusion: ${num(t.bytes_accessed)} bytes at fusion boundaries vs ${num(t.unfused_bytes_accessed)} unfused — saves ${num(t.unfused_bytes_accessed - t.bytes_accessed)}`]
+        : []),
       `minimum traffic (arguments + results, once each): ${num(t.minimum_traffic_bytes)} bytes` +
         (t.collective_bytes ? `; collective bytes per device: ${num(t.collective_bytes)}` : ''),
     );
