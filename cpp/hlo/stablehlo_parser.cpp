@@ -311,7 +311,13 @@ class MlirParser {
         out.kind = Type::Kind::Element;
         out.element = std::string(name);
         out.element_bytes = element_byte_size(name);
-        if (out.element_bytes == 0 && name != "none") out.kind = Type::Kind::Opaque;
+        // A bare name that is no element type (f33, float) is a typo, not an opaque type:
+        // costing it would silently count zero bytes. Dialect types start with '!'.
+        if (out.element_bytes == 0 && name != "none") {
+          return fail(start, "unknown element type",
+                      "i1…i64, ui8…ui64, f16, bf16, f32, f64, an f8/f6/f4 type, complex<…> or a !dialect type",
+                      "'" + std::string(name) + "'");
+        }
       }
     } else {
       lx_.set_pos(start);
@@ -644,6 +650,14 @@ class MlirParser {
       return fail(nt.offset, "bad operation", "an operation name such as stablehlo.add", describe(nt));
     }
     if (!ok) return false;
+    // Every operand must name a value defined before it (a function or block argument, or an
+    // earlier result): a typo such as %zz would otherwise be costed with a guessed type.
+    for (const auto& operand : op.operands) {
+      if (sym_.count(operand) == 0) {
+        return fail(first.offset, "use of an undefined value",
+                    "a value defined before this operation", operand);
+      }
+    }
     // Results: types and names into the symbol table.
     if (op.result_types.size() < op.results.size()) op.result_types.resize(op.results.size());
     for (std::size_t i = 0; i < op.results.size(); ++i) sym_[op.results[i]] = op.result_types[i];

@@ -65,7 +65,22 @@ class Verifier {
     return true;
   }
 
+  // Operand count of the elementwise ops: 2 for the binary ones, 1 for the rest.
+  static std::size_t elementwise_arity(const std::string& c) {
+    static const char* binary[] = {"add", "subtract", "multiply", "divide", "remainder", "maximum",
+                                   "minimum", "and", "or", "xor", "power", "atan2", "shift-left",
+                                   "shift-right-logical", "shift-right-arithmetic", "compare"};
+    for (const char* b : binary)
+      if (c == b) return 2;
+    return 1;
+  }
+
   bool elementwise(const Op& op) {
+    const std::size_t arity = elementwise_arity(canonical_op(op.name));
+    if (op.operands.size() != arity)
+      return fail(op, op.name + " has the wrong number of operands",
+                  std::to_string(arity) + (arity == 1 ? " operand" : " operands"),
+                  std::to_string(op.operands.size()));
     if (op.result_types.size() != 1 || !ranked(op.result_types[0])) return true;
     const auto& out = op.result_types[0].dims;
     for (std::size_t i = 0; i < op.operand_types.size(); ++i) {
@@ -83,6 +98,9 @@ class Verifier {
   }
 
   bool dot(const Op& op) {
+    if (op.operands.size() != 2)
+      return fail(op, op.name + " has the wrong number of operands", "2 operands (lhs, rhs)",
+                  std::to_string(op.operands.size()));
     if (op.operand_types.size() != 2 || op.result_types.size() != 1) return true;
     const Type& l = op.operand_types[0];
     const Type& r = op.operand_types[1];

@@ -54,3 +54,30 @@ TEST_CASE("well-formed ops pass the verifier, dynamic dimensions included", "[hl
   INFO((r.ok() ? "" : r.error()));
   CHECK(r.ok());
 }
+
+TEST_CASE("a typo is an error, never a silently costed op: undefined values, unknown element "
+          "types, wrong operand counts", "[hlo][verify]") {
+  const std::string head = "func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n";
+  auto undefined = parse_stablehlo(head + "  %0 = stablehlo.add %a, %zz : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n");
+  REQUIRE_FALSE(undefined.ok());
+  CHECK(undefined.error() ==
+        "2:3: error: use of an undefined value \xE2\x80\x94 expected a value defined before this operation, got %zz");
+
+  auto element = parse_stablehlo(head + "  %0 = stablehlo.add %a, %a : tensor<2xf33>\n  return %0 : tensor<2xf32>\n}\n");
+  REQUIRE_FALSE(element.ok());
+  CHECK_THAT(element.error(), Catch::Matchers::StartsWith("2:40: error: unknown element type"));
+  CHECK_THAT(element.error(), Catch::Matchers::EndsWith("got 'f33'"));
+
+  auto arity = parse_stablehlo(head + "  %0 = stablehlo.add %a, : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n");
+  REQUIRE(arity.ok());  // `%a,` parses; the contract check catches the missing operand
+  auto verified = verify(arity->at(0));
+  REQUIRE_FALSE(verified.ok());
+  CHECK(verified.error() ==
+        "2:3: error: stablehlo.add has the wrong number of operands \xE2\x80\x94 expected 2 operands, got 1");
+
+  auto unary = check("  %0 = \"stablehlo.tanh\"(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n",
+                     "%a: tensor<2xf32>");
+  REQUIRE_FALSE(unary.ok());
+  CHECK(unary.error() ==
+        "2:3: error: stablehlo.tanh has the wrong number of operands \xE2\x80\x94 expected 1 operand, got 2");
+}
