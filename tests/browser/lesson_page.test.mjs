@@ -54,6 +54,7 @@ for (const [name, url] of Object.entries(origins)) {
         mkdirSync(join(ROOT, 'build', 'screenshots'), { recursive: true });
         await page.screenshot({ path: join(ROOT, 'build', 'screenshot-lesson.png'), fullPage: false });
         await page.screenshot({ path: join(ROOT, 'build', 'screenshots', 'lesson.png'), fullPage: true });
+        await page.locator('#figure').screenshot({ path: join(ROOT, 'build', 'screenshots', 'figure.png') });
       }
       // The reference solution stays folded until asked for.
       assert.equal(await page.locator('#exercise-solution').isVisible(), false);
