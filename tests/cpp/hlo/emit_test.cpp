@@ -1,5 +1,6 @@
 // The emitter: the lesson's StableHLO, exactly as JAX prints it, for any sizes and float dtype.
 #include "catch.hpp"
+#include "hlo/cost.h"
 #include "hlo/emit.h"
 #include "hlo/parse.h"
 
@@ -66,4 +67,42 @@ TEST_CASE("emit_workload refuses bad sizes and dtypes, naming the argument and t
   auto text = emit_workload(m, k, n, dtype);
   REQUIRE_FALSE(text.ok());
   CHECK(text.error() == message);
+}
+
+TEST_CASE("the bundled examples parse, verify and cost as their formulas say", "[hlo][emit]") {
+  auto ex = rl::hlo::examples();
+  REQUIRE(ex.size() == 3);
+  CHECK(ex[0].name == "lesson");
+  CHECK(ex[0].text == rl::hlo::emit_workload(32, 16, 8, "f32").value());
+  auto cost = [](const std::string& text) {
+    auto a = rl::hlo::analyze(text);
+    INFO((a.ok() ? "" : a.error()));
+    REQUIRE(a.ok());
+    REQUIRE(a.value().size() == 1);
+    CHECK(a.value()[0].unmodeled.empty());
+    return a.value()[0];
+  };
+  // MLP (128, 512, 256): dot 2·128·256·512, add and maximum one flop per output element.
+  const double B = 128, I = 512, O = 256;
+  auto mlp = cost(ex[1].text);
+  CHECK(mlp.flops == 2 * B * O * I + 2 * B * O);
+  CHECK(mlp.transcendentals == 0);
+  CHECK(mlp.minimum_traffic_bytes == 4 * (B * I + I * O + O + B * O));
+  // Attention (seq 128, d 64): two dots of 2·S·S·D, scale/subtract/divide S·S each, two reduces
+  // of (S·S − S) each, exp S·S transcendentals.
+  const double S = 128, D = 64;
+  auto att = cost(ex[2].text);
+  CHECK(att.flops == 2 * (2 * S * S * D) + 3 * S * S + 2 * (S * S - S));
+  CHECK(att.transcendentals == S * S);
+  CHECK(att.minimum_traffic_bytes == 4 * 4 * S * D);
+  CHECK_THAT(ex[2].text, Catch::Matchers::Contains("dense<1.250000e-01>"));  // 1/√64
+}
+
+TEST_CASE("the example emitters refuse bad sizes and dtypes by name", "[hlo][emit]") {
+  CHECK(rl::hlo::emit_mlp_layer(0, 4, 4, "f32").error() == "batch must be a positive integer, got 0");
+  CHECK(rl::hlo::emit_attention(8, -1, "f32").error() == "d must be a positive integer, got -1");
+  CHECK(rl::hlo::emit_attention(8, 8, "i7").error() == "dtype must be one of f32, bf16, f16, f64, got \"i7\"");
+  auto bf16 = rl::hlo::analyze(rl::hlo::emit_mlp_layer(2, 3, 4, "bf16").value());
+  REQUIRE(bf16.ok());
+  CHECK(bf16.value()[0].minimum_traffic_bytes == 2 * (2 * 3 + 3 * 4 + 4 + 2 * 4));
 }
