@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bindings/json_writer.h"
+#include "exercises/exercises.h"
 #include "hlo/cost.h"
 #include "hlo/emit.h"
 #include "hlo/parse.h"
@@ -470,6 +471,96 @@ val js_analyze_text(val text) {
   return ok(val(j.text()));
 }
 
+// ---- exercises ----------------------------------------------------------------------------
+
+Result<std::vector<std::string>> strings_arg(const char* name, const val& v) {
+  using R = Result<std::vector<std::string>>;
+  if (v.isUndefined() || v.isNull()) return R::success({});
+  if (!v.isArray()) return R::failure(std::string(name) + " must be an array of strings, got " + v.typeOf().as<std::string>());
+  std::vector<std::string> out;
+  const unsigned length = v["length"].as<unsigned>();
+  for (unsigned i = 0; i < length; ++i) {
+    if (!v[i].isString()) {
+      return R::failure(std::string(name) + "[" + std::to_string(i) + "] must be a string, got " +
+                        v[i].typeOf().as<std::string>());
+    }
+    out.push_back(v[i].as<std::string>());
+  }
+  return R::success(out);
+}
+
+Result<std::vector<exercises::Exercise>> exercises_arg(const val& seed, const val& count, const val& families) {
+  using R = Result<std::vector<exercises::Exercise>>;
+  if (!seed.isString()) return R::failure("seed must be a string, got " + seed.typeOf().as<std::string>());
+  auto c = number_arg("count", count);
+  if (!c) return R::failure_from(c);
+  if (!(c.value() >= 1 && c.value() <= 100 && c.value() == std::floor(c.value()))) {
+    return R::failure("count must be an integer from 1 to 100, got " + format_number(c.value()));
+  }
+  auto f = strings_arg("families", families);
+  if (!f) return R::failure_from(f);
+  return exercises::generate(seed.as<std::string>(), int(c.value()), f.value());
+}
+
+// (seed, count, families?) → the exercises with their answers, hints and solutions, as JSON text.
+val js_generate_exercises(val seed, val count, val families) {
+  auto set = exercises_arg(seed, count, families);
+  if (!set) return fail_from(set);
+  bindings::JsonWriter j;
+  j.begin_array();
+  for (const auto& e : set.value()) {
+    j.begin_object().field("index", e.index).field("family", e.family).field("title", e.title)
+        .field("statement", e.statement).field("ir", e.ir);
+    j.key("params").begin_object();
+    for (const auto& [name, value] : e.params) j.field(name, value);
+    j.end_object();
+    j.key("sizes").begin_array();
+    for (double x : e.sizes) j.value(x);
+    j.end_array();
+    j.key("questions").begin_array();
+    for (const auto& q : e.questions) {
+      j.begin_object().field("id", q.id).field("prompt", q.prompt).field("kind", q.kind).field("unit", q.unit)
+          .field("value", q.value).field("exact", q.exact).field("rel_tolerance", q.rel_tolerance);
+      j.key("choices").begin_array();
+      for (const auto& c : q.choices) j.value(c);
+      j.end_array();
+      j.key("hints").begin_array();
+      for (const auto& h : q.hints) j.value(h);
+      j.end_array();
+      j.end_object();
+    }
+    j.end_array();
+    j.field("solution", e.solution).end_object();
+  }
+  j.end_array();
+  return ok(val(j.text()));
+}
+
+// (seed, count, families?, index, questionId, answer) → {correct, feedback}: the exercise is
+// generated again from the seed, so the page keeps no answer key of its own.
+val js_check_answer(val seed, val count, val families, val index, val question_id, val answer) {
+  auto set = exercises_arg(seed, count, families);
+  if (!set) return fail_from(set);
+  auto i = number_arg("index", index);
+  if (!i) return fail_from(i);
+  if (!(i.value() >= 0 && i.value() < double(set->size()) && i.value() == std::floor(i.value()))) {
+    return fail("index must be an integer from 0 to " + std::to_string(set->size() - 1) + ", got " + format_number(i.value()));
+  }
+  if (!question_id.isString()) return fail("question must be a string, got " + question_id.typeOf().as<std::string>());
+  if (!answer.isString()) return fail("answer must be a string, got " + answer.typeOf().as<std::string>());
+  const auto& e = set.value()[std::size_t(i.value())];
+  const std::string id = question_id.as<std::string>();
+  for (const auto& q : e.questions) {
+    if (q.id != id) continue;
+    auto verdict = exercises::check(q, answer.as<std::string>());
+    val out = val::object();
+    out.set("correct", verdict.correct);
+    out.set("feedback", verdict.feedback);
+    return ok(out);
+  }
+  return fail("question must be one of the exercise's questions, got \"" + id + "\"");
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(roofline_core) {
@@ -487,4 +578,6 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("emitWorkload", &js_emit_workload);
   emscripten::function("analyzeText", &js_analyze_text);
   emscripten::function("exampleModules", &js_example_modules);
+  emscripten::function("generateExercises", &js_generate_exercises);
+  emscripten::function("checkAnswer", &js_check_answer);
 }
