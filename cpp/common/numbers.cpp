@@ -35,6 +35,19 @@ std::string format_number(double value) {
   return buffer;
 }
 
+Result<std::int64_t> positive_integer(std::string_view name, double value) {
+  if (!std::isfinite(value) || value <= 0 || std::floor(value) != value) {
+    return Result<std::int64_t>::failure(std::string(name) + " must be a positive integer, got " +
+                                         format_number(value));
+  }
+  if (value > kMaxExactInteger) {
+    return Result<std::int64_t>::failure(std::string(name) +
+                                         " must be at most 2^53 = 9007199254740992, got " +
+                                         format_number(value));
+  }
+  return Result<std::int64_t>::success(static_cast<std::int64_t>(value));
+}
+
 static Count gcd(Count a, Count b) {
   while (b != 0) {
     Count t = a % b;

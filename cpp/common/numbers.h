@@ -1,7 +1,11 @@
 // Exact counts and honest number printing, shared by the model and (later) the HLO cost code.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
+
+#include "common/result.h"
 
 namespace rl {
 
@@ -22,6 +26,10 @@ std::string to_decimal(Count value);
 // The shortest text that reads back as the same double: 2.5 → "2.5", 1e300 → "1e+300",
 // NaN → "NaN", infinities → "inf" / "-inf". Used in every message that quotes a value.
 std::string format_number(double value);
+
+// A size typed as a double (JS numbers, CLI text) that must be an exact positive integer:
+// "m must be a positive integer, got 0" for 0, −1, 2.5, NaN, inf; "… at most 2^53 …" beyond.
+Result<std::int64_t> positive_integer(std::string_view name, double value);
 
 // num/den reduced to lowest terms: (8192, 3584) → "16/7"; (6, 3) → "2".
 std::string reduced_fraction(Count num, Count den);

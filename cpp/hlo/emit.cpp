@@ -10,16 +10,7 @@ namespace rl::hlo {
 
 namespace {
 
-Result<std::int64_t> dimension(const char* name, double v) {
-  if (!std::isfinite(v) || v < 1 || v != std::floor(v))
-    return Result<std::int64_t>::failure(std::string(name) + " must be a positive integer, got " +
-                                         format_number(v));
-  if (v > kMaxExactInteger)
-    return Result<std::int64_t>::failure(std::string(name) +
-                                         " must be at most 2^53 = 9007199254740992, got " +
-                                         format_number(v));
-  return Result<std::int64_t>::success(static_cast<std::int64_t>(v));
-}
+Result<std::int64_t> dimension(const char* name, double v) { return positive_integer(name, v); }
 
 std::string tensor(std::int64_t a, std::int64_t b, const std::string& dtype) {
   return "tensor<" + std::to_string(a) + "x" + std::to_string(b) + "x" + dtype + ">";

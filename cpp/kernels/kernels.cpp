@@ -51,15 +51,13 @@ const MatmulVariant& best_matmul(bool fused_tanh) {
 
 namespace {
 Result<std::size_t> dimension(const char* name, double value) {
-  if (!std::isfinite(value) || value <= 0 || std::floor(value) != value) {
-    return Result<std::size_t>::failure(std::string(name) + " must be a positive integer, got " +
-                                        format_number(value));
-  }
+  auto n = positive_integer(name, value);
+  if (!n) return Result<std::size_t>::failure_from(n);
   if (value > double(kMaxKernelBytes)) {  // already far past the cap; keeps the products small
     return Result<std::size_t>::failure(std::string(name) + " = " + format_number(value) +
                                         " makes the kernel's buffers pass the 256 MiB cap");
   }
-  return Result<std::size_t>::success(static_cast<std::size_t>(value));
+  return Result<std::size_t>::success(static_cast<std::size_t>(n.value()));
 }
 }  // namespace
 

@@ -7,21 +7,6 @@ namespace rl::model {
 
 namespace {
 
-// A dimension or itemsize arrives as a double (JS numbers, CLI text): it must be an exact
-// positive integer. 2^53 is the last integer every double and JS number still holds exactly.
-Result<std::int64_t> positive_integer(const char* name, double value) {
-  if (!std::isfinite(value) || value <= 0 || std::floor(value) != value) {
-    return Result<std::int64_t>::failure(std::string(name) + " must be a positive integer, got " +
-                                         format_number(value));
-  }
-  if (value > kMaxExactInteger) {
-    return Result<std::int64_t>::failure(std::string(name) +
-                                         " must be at most 2^53 = 9007199254740992, got " +
-                                         format_number(value));
-  }
-  return Result<std::int64_t>::success(static_cast<std::int64_t>(value));
-}
-
 Result<double> positive_finite(const char* name, double value, const char* unit) {
   if (!std::isfinite(value) || value <= 0) {
     return Result<double>::failure(std::string(name) + " must be a positive, finite number" + unit +

@@ -3,19 +3,14 @@
 
 #include "catch.hpp"
 #include "hlo/cost.h"
+#include "hlo/test_util.h"
 #include "hlo/emit.h"
 
 using Catch::Matchers::WithinRel;
 using namespace rl::hlo;
 
 namespace {
-Analysis one(const std::string& text) {
-  auto r = analyze(text);
-  INFO((r.ok() ? std::string() : r.error()));
-  REQUIRE(r.ok());
-  REQUIRE(r->size() == 1);
-  return r->front();
-}
+Analysis one(const std::string& text) { return rl::testing::analyze_one(text); }
 }  // namespace
 
 TEST_CASE("the lesson's module gives exactly XLA's recorded CPU cost analysis", "[hlo][cost]") {

@@ -2,18 +2,13 @@
 // tuples. Each expected number is derived by hand next to its literal.
 #include "catch.hpp"
 #include "hlo/cost.h"
+#include "hlo/test_util.h"
 
 using Catch::Matchers::Contains;
 using namespace rl::hlo;
 
 namespace {
-Analysis one(const std::string& text) {
-  auto r = analyze(text);
-  INFO((r.ok() ? std::string() : r.error()));
-  REQUIRE(r.ok());
-  REQUIRE(r->size() == 1);
-  return r->front();
-}
+Analysis one(const std::string& text) { return rl::testing::analyze_one(text); }
 
 const OpCost& row(const Analysis& a, const std::string& op) {
   for (const auto& r : a.ops)

@@ -6,21 +6,7 @@
 
 using namespace rl::hlo;
 
-TEST_CASE("every file in the StableHLO corpus parses", "[hlo][corpus]") {
-  SKIP_WITHOUT_CORPUS("stablehlo");
-  const std::string dir = rl::testing::corpus_dir() + "/stablehlo";
-  auto files = rl::testing::list_files(dir, ".mlir");
-  REQUIRE(files.size() == 300);
-  int passed = 0;
-  std::string failures;
-  for (const auto& f : files) {
-    auto r = parse_stablehlo(rl::testing::read_file(dir + "/" + f));
-    if (r.ok() && !r->empty()) ++passed;
-    else failures += f + ":" + (r.ok() ? std::string("no module") : r.error()) + "\n";
-  }
-  INFO(passed << " of " << files.size() << " parsed; failures:\n" << failures);
-  CHECK(passed == static_cast<int>(files.size()));
-}
+// Every corpus file parsing (and verifying and costing) is tested in corpus_hlo_test.cpp.
 
 namespace {
 const Op& op_at(const Module& m, std::size_t fn, std::size_t i) { return m.functions.at(fn).body.blocks.at(0).ops.at(i); }

@@ -9,7 +9,19 @@
 #include <string>
 #include <vector>
 
+#include "catch.hpp"
+#include "hlo/cost.h"
+
 namespace rl::testing {
+
+// The analysis of a text that must hold exactly one module (a failure shows the error).
+inline hlo::Analysis analyze_one(const std::string& text) {
+  auto r = hlo::analyze(text);
+  INFO((r.ok() ? std::string() : r.error()));
+  REQUIRE(r.ok());
+  REQUIRE(r->size() == 1);
+  return r->front();
+}
 
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
