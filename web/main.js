@@ -2,10 +2,13 @@
 // Also the scripting surface, window.rooflineLab (documented in web/README.md).
 import { loadCore } from './core.js';
 import { coreFactory, workerURL } from './core_source.js';
+import { AnalyzeClient } from './analyze_client.js';
+import { createAnalyzeState } from './analyze_state.js';
 import { MeasureClient } from './measure_client.js';
 import {
   applyHash, applyPartial, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow,
 } from './state.js';
+import { bindAnalyzeView } from './views/analyze_view.js';
 import { bindExerciseView } from './views/exercise_view.js';
 import { renderExperiment } from './views/experiment_view.js';
 import { bindFigureView, lessonFigureData } from './views/figure_view.js';
@@ -15,6 +18,8 @@ import { bindMeasureView, renderMeasurements } from './views/measure_view.js';
 
 let state = null;
 let figureView = null;
+let analyzeView = null;
+let analyzeClient = null;
 let readyMs = null;
 let resolveReady;
 let rejectReady;
@@ -50,6 +55,37 @@ const api = {
   report: () => (state?.report ? structuredClone(state.report) : null),
   measurements: () => (state?.measurements ? structuredClone(state.measurements) : null),
   error: () => (state?.error ? { ...state.error } : null),
+  /**
+   * Analyses StableHLO or HLO text in the Worker, without changing the page. Resolves to the
+   * object `node scripts/analyze.mjs --json` prints for one file holding `text`, its `file`
+   * being `name`; rejects if the Worker fails.
+   */
+  analyze: (text, name = 'input') => {
+    if (!analyzeClient) return Promise.reject(new Error('the page is not ready yet: await rooflineLab.ready'));
+    return analyzeClient.analyze(String(text), String(name)).then((v) => v.summary);
+  },
+  /** The analysis section 8 shows (the same object as analyze() gave for its text), or null. */
+  analysis: () => (state?.analyze?.shown ? structuredClone(state.analyze.shown.summary) : null),
+  /**
+   * Section 8's view: {pending, errors: [{line, column, message}], ms (the Worker's time), render_ms (the last redraw), roof: {id, label, kind, peak, bandwidth,
+   * interconnect, dtype_used}, dtype, bound, sort, selected, ms}, or null before the page is ready.
+   */
+  analyzeView: () => {
+    if (!state?.analyze) return null;
+    const a = state.analyze;
+    const v = analyzeView?.view();
+    return structuredClone({
+      pending: a.pending, errors: a.errors, sort: a.sort, selected: a.selected, ms: a.ms, render_ms: analyzeView?.renderMs() ?? null,
+      roof: v ? { id: v.roof.id, label: v.roof.label, kind: v.roof.kind, peak: v.roof.peak, bandwidth: v.roof.bandwidth, interconnect: v.roof.interconnect, dtype_used: v.roof.dtype_used } : null,
+      dtype: v ? v.dtype : null, bound: v ? v.bound : null,
+    });
+  },
+  /** Section 8's rows in the table's order: [{index, line, op, shape, flops, …, bound, flopShare, byteShare, top, where}]. */
+  analyzeRows: () => analyzeView?.rows() ?? [],
+  /** What section 8's chart holds: [{role, label, points: [[x, y], …], indices?}]. */
+  analysisSeries: () => (analyzeView ? analyzeView.figure.series() : []),
+  /** Where op `index`'s point is on section 8's canvas ({x, y} in CSS pixels), or null (a test hook). */
+  analysisPointPixel: (index) => (analyzeView ? analyzeView.figure.pixelOf(index) : null),
   /** Milliseconds from navigation start until the page was ready. */
   timings: () => ({ readyMs }),
 };
@@ -66,6 +102,7 @@ function render() {
   figureView.render(state);
   renderExperiment(state);
   exerciseView.render(state);
+  analyzeView.render(state);
 }
 
 /** Writes the last valid view into the URL hash (no history entry, no hashchange event). */
@@ -94,7 +131,7 @@ async function boot() {
     rejectReady(e);
     return;
   }
-  state = createState(core);
+  state = { ...createState(core), analyze: createAnalyzeState() };
   if (location.hash.length > 1) state = applyHash(core, state, location.hash);
 
   bindInputs(
@@ -105,6 +142,13 @@ async function boot() {
   bindMeasureView(new MeasureClient(workerURL), (value) => update(setMeasurements(core, state, value)));
   figureView = bindFigureView(() => state, (key, on) => update(setShow(state, key, on)));
   exerciseView = bindExerciseView(() => state);
+  const examples = core.exampleModules();
+  analyzeClient = new AnalyzeClient(workerURL);
+  analyzeView = bindAnalyzeView(analyzeClient, examples.ok ? examples.value : [], () => state,
+    (analyze) => {
+      state = { ...state, analyze };  // only section 8 changes: only it redraws
+      analyzeView.render(state);
+    });
   window.addEventListener('hashchange', () => update(applyHash(core, resetInputs(core, state), location.hash)));
 
   document.querySelector('main').hidden = false;

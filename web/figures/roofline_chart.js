@@ -6,11 +6,7 @@
 //   figure.series();   // what the chart holds, as plain data (tests, rooflineLab.chartSeries())
 //   figure.png();      // a data: URL of the chart as PNG
 //   figure.destroy();
-import {
-  Chart, Legend, LineElement, LogarithmicScale, PointElement, ScatterController, Tooltip,
-} from 'chart.js';
-
-Chart.register(ScatterController, LineElement, PointElement, LogarithmicScale, Legend, Tooltip);
+import { backgroundPlugin, Chart, exact, logTick } from './chart_common.js';
 
 const PALETTES = {
   light: {
@@ -22,26 +18,6 @@ const PALETTES = {
     background: '#161a22', text: '#e6e9f0', grid: '#3a4150',
     bandwidth: '#64b5f6', compute: '#ce93d8', combined: '#f2f4f8', ridge: '#ef9a9a',
     sizes: '#4db6ac', revised: '#ffab91', measured: ['#81c784', '#aed581', '#dce775'],
-  },
-};
-
-/** Numbers in tooltips: the exact value the core gave, with a short reading first. */
-function exact(x) {
-  const shortText = String(Number(x.toPrecision(4)));
-  const full = String(x);
-  return shortText === full ? full : `${shortText} (exactly ${full})`;
-}
-
-/** Fills the canvas before drawing, so the PNG has the page's background, not transparency. */
-const backgroundPlugin = {
-  id: 'rooflineBackground',
-  beforeDraw(chart, _args, options) {
-    const { ctx, width, height } = chart;
-    ctx.save();
-    ctx.globalCompositeOperation = 'destination-over';
-    ctx.fillStyle = options.color;
-    ctx.fillRect(0, 0, width, height);
-    ctx.restore();
   },
 };
 
@@ -104,14 +80,6 @@ function bounds(sets) {
   const xs = points.map((p) => p.x).filter((x) => x > 0);
   const ys = points.map((p) => p.y).filter((y) => y > 0);
   return { xmin: Math.min(...xs) / 1.5, xmax: Math.max(...xs) * 1.5, ymin: Math.min(...ys), ymax: Math.max(...ys) * 1.6 };
-}
-
-/** Labels only 1, 2 and 5 times a power of ten, so a log axis stays readable. */
-function logTick(value) {
-  const v = Number(value);
-  if (!(v > 0)) return '';
-  const mantissa = v / 10 ** Math.floor(Math.log10(v) + 1e-12);
-  return [1, 2, 5].some((k) => Math.abs(mantissa - k) < 1e-9) ? String(Number(v.toPrecision(3))) : '';
 }
 
 function tooltipLabel(ctx) {

@@ -1,0 +1,334 @@
+// Section 8, "Analyze your own program": dist/index.html from file:// and over http, and
+// dist/roofline-lab.html alone. Pasted text, the bundled examples and corpus files give the
+// same object as `node scripts/analyze.mjs --json`; errors show line:col and keep the last
+// analysis; the table, the text and the figure select together; a 5 MB module is parsed in the
+// Worker while the page answers input (its time is measured and reported, not asserted).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { after, before, describe, test } from 'node:test';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { serve } from '../../scripts/serve.mjs';
+import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
+import { launch, openPage, waitReady } from './browser.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const DIST = join(ROOT, 'dist');
+const CORPUS = process.env.ROOFLINE_CORPUS || resolve(ROOT, '..', 'shared', 'corpus');
+const TIMES = join(ROOT, 'build', 'screenshots', 'analyze-times.json');
+
+let browser;
+let server;
+let alone;
+let core;
+const times = {};
+before(async () => {
+  browser = await launch();
+  server = await serve(DIST, 0);
+  core = await loadNodeCore();
+  alone = mkdtempSync(join(tmpdir(), 'roofline-analyze-'));
+  copyFileSync(join(DIST, 'roofline-lab.html'), join(alone, 'roofline-lab.html'));
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+  if (alone) rmSync(alone, { recursive: true, force: true });
+  if (Object.keys(times).length) {
+    mkdirSync(dirname(TIMES), { recursive: true });
+    writeFileSync(TIMES, `${JSON.stringify(times, null, 2)}\n`);
+  }
+});
+
+const pages = {
+  'index.html from file://': () => ({ url: pathToFileURL(join(DIST, 'index.html')).href }),
+  'index.html over http://127.0.0.1': () => ({ url: `http://127.0.0.1:${server.address().port}/index.html` }),
+  'roofline-lab.html alone, from file://': () => {
+    const url = pathToFileURL(join(alone, 'roofline-lab.html')).href;
+    return { url, ownFiles: [url] };
+  },
+};
+
+async function open(name) {
+  const { url, ownFiles } = pages[name]();
+  const opened = await openPage(browser, url, { ownFiles });
+  await waitReady(opened.page);
+  return opened;
+}
+
+/** What `node scripts/analyze.mjs --json FILE` prints for one file. */
+function cli(file) {
+  const out = spawnSync(process.execPath, [join(ROOT, 'scripts', 'analyze.mjs'), '--json', file], { encoding: 'utf8' });
+  return JSON.parse(out.stdout)[0];
+}
+
+const shownFile = (page) => page.evaluate(() => window.rooflineLab.analysis()?.file ?? null);
+async function waitShown(page, file, timeout = 15000) {
+  await page.waitForFunction((f) => window.rooflineLab.analysis()?.file === f && !window.rooflineLab.analyzeView().pending, file, { timeout });
+}
+const summaryRow = (page, label) => page.locator('#analyze-summary tr', { hasText: label }).first().locator('td').innerText();
+
+for (const name of Object.keys(pages)) {
+  describe(`section 8, analyze your own program: ${name}`, () => {
+    test('pasting the lesson module gives flops 8192, transcendentals 256, bytes accessed 5632, as the CLI does', async () => {
+      const { page, problems } = await open(name);
+      const text = core.emitWorkload(32, 16, 8, 'f32').value;
+      await page.locator('#analyze-text').fill(text);
+      await waitShown(page, 'input');
+      assert.equal(await summaryRow(page, 'flops'), '8192');
+      assert.equal(await summaryRow(page, 'transcendentals'), '256');
+      assert.equal(await page.locator('#analyze-summary tr', { hasText: /^bytes accessed/ }).locator('td').innerText(), '5632');
+      assert.equal(await summaryRow(page, 'minimum traffic'), '3584');
+      assert.equal(await summaryRow(page, 'bound by'), 'memory');
+      const dir = mkdtempSync(join(tmpdir(), 'analyze-lesson-'));
+      const file = join(dir, 'lesson.mlir');
+      writeFileSync(file, text);
+      const expected = cli(file);
+      rmSync(dir, { recursive: true, force: true });
+      assert.deepEqual(await page.evaluate(() => window.rooflineLab.analysis()), { ...expected, file: 'input' });
+      // The scripting surface: the same object, with the name given, and the page unchanged.
+      const viaApi = await page.evaluate((t) => window.rooflineLab.analyze(t, 'lesson.mlir'), text);
+      assert.deepEqual(viaApi, { ...expected, file: 'lesson.mlir' });
+      assert.deepEqual(await page.evaluate((t) => window.rooflineLab.analyze(t), text), { ...expected, file: 'input' });
+      assert.deepEqual(await page.locator('#analyze-ops tbody tr td:nth-child(2)').allInnerTexts(), ['stablehlo.dot_general', 'stablehlo.tanh']);
+      assert.equal(await page.locator('#analyze-text').getAttribute('aria-invalid'), 'false');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    test('every bundled example loads and analyses', async () => {
+      const { page, problems } = await open(name);
+      const examples = core.exampleModules().value;
+      assert.deepEqual(await page.locator('#analyze-examples button').evaluateAll((bs) => bs.map((b) => b.dataset.example)), examples.map((e) => e.name));
+      for (const ex of examples) {
+        await page.locator(`#analyze-examples button[data-example="${ex.name}"]`).click();
+        await waitShown(page, `${ex.name}.mlir`);
+        const a = await page.evaluate(() => window.rooflineLab.analysis());
+        const direct = core.analyzeText(ex.text).value.modules[0].totals;
+        assert.deepEqual(a.errors, [], ex.name);
+        assert.equal(a.totals.flops, direct.flops, ex.name);
+        assert.equal(a.totals.bytes_accessed, direct.bytes_accessed, ex.name);
+        assert.equal(await page.locator('#analyze-text').inputValue(), ex.text);
+        assert.equal(await page.locator('#analyze-ops tbody tr').count(), a.ops.length);
+        const series = await page.evaluate(() => window.rooflineLab.analysisSeries());
+        assert.ok(series.find((s) => s.role === 'ops').points.length >= 1, ex.name);
+        assert.equal(series.find((s) => s.role === 'program').points[0][0], a.totals.intensity);
+      }
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    test('an invalid module shows line:col with the message, and the earlier analysis stays', async () => {
+      const { page, problems } = await open(name);
+      await page.locator('#analyze-examples button[data-example="mlp"]').click();
+      await waitShown(page, 'mlp.mlir');
+      const before = await page.evaluate(() => window.rooflineLab.analysis());
+      const rows = await page.locator('#analyze-ops tbody tr').count();
+      await page.locator('#analyze-text').fill('module {\n  func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n    %0 = stablehlo.add %a, %a : tensor<2xf32>\n');
+      await page.waitForFunction(() => window.rooflineLab.analyzeView().errors.length > 0, null, { timeout: 10000 });
+      assert.equal(await page.locator('#analyze-error-message').innerText(), "line 4, column 1 (4:1): error: unterminated region — expected '}', got end of input");
+      assert.match(await page.locator('#analyze-error-excerpt').innerText(), /^\s+1 \| module \{/);
+      assert.equal(await page.locator('#analyze-text').getAttribute('aria-invalid'), 'true');
+      assert.deepEqual(await page.evaluate(() => window.rooflineLab.analysis()), before);
+      assert.equal(await page.locator('#analyze-ops tbody tr').count(), rows);
+      assert.equal(await page.locator('#analyze-stale').isVisible(), true);
+      // A verify error names its line too, and the text area has that line selected.
+      const contract = 'func.func @main(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {\n' +
+        '  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>\n' +
+        '  return %0 : tensor<2x5xf32>\n}\n';
+      await page.locator('#analyze-text').fill(contract);
+      await page.waitForFunction(() => window.rooflineLab.analyzeView().errors[0]?.line === 2, null, { timeout: 10000 });
+      assert.match(await page.locator('#analyze-error-message').innerText(), /^line 2, column 3 \(2:3\): error: dot_general contracting dimension sizes differ/);
+      assert.equal(await page.locator('#analyze-error-excerpt mark').innerText(), contract.split('\n')[1]);
+      assert.equal(await page.evaluate(() => { const a = document.getElementById('analyze-text'); return a.value.slice(a.selectionStart, a.selectionEnd); }), contract.split('\n')[1].slice(2));
+      assert.deepEqual(await page.evaluate(() => window.rooflineLab.analysis()), before);
+      // Fixing it shows the new analysis and clears the message.
+      await page.locator('#analyze-examples button[data-example="lesson"]').click();
+      await waitShown(page, 'lesson.mlir');
+      assert.equal(await page.locator('#analyze-error').isVisible(), false);
+      assert.equal(await page.locator('#analyze-stale').isVisible(), false);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  });
+}
+
+describe('section 8: corpus files, selection, sorting, roofs and a 5 MB module', () => {
+  const corpusFiles = () => {
+    const files = [join(CORPUS, 'hlo', 'add_preds.hlo'), join(CORPUS, 'hlo', 'gpu_fusion.hlo')];
+    const sdir = join(CORPUS, 'stablehlo');
+    if (existsSync(sdir)) files.push(...readdirSync(sdir).filter((f) => f.startsWith('dot_general') && f.endsWith('.mlir')).slice(0, 1).map((f) => join(sdir, f)));
+    return files.filter((f) => existsSync(f));
+  };
+
+  for (const name of ['index.html from file://', 'index.html over http://127.0.0.1']) {
+    test(`${name}: corpus files set into the file input give the same object as the CLI`, async (t) => {
+      if (!existsSync(CORPUS)) {
+        t.skip(`corpus absent: ${CORPUS} (set ROOFLINE_CORPUS)`);
+        return;
+      }
+      const files = corpusFiles();
+      assert.ok(files.length >= 2, files.join(', '));
+      const { page, problems } = await open(name);
+      for (const file of files) {
+        await page.setInputFiles('#analyze-file', file);
+        const base = file.split('/').at(-1);
+        await waitShown(page, base);
+        const expected = cli(file);
+        assert.deepEqual(await page.evaluate(() => window.rooflineLab.analysis()), { ...expected, file: base }, base);
+        t.diagnostic(`${base}: flops ${expected.totals.flops}, bytes ${expected.totals.bytes_accessed}`);
+        if (expected.dialect === 'hlo' && expected.totals.unfused_bytes_accessed !== expected.totals.bytes_accessed) {
+          assert.equal(await summaryRow(page, 'bytes if no op were fused'), String(expected.totals.unfused_bytes_accessed));
+          assert.match(await summaryRow(page, 'fusion saves'), new RegExp(`^${expected.totals.unfused_bytes_accessed - expected.totals.bytes_accessed} bytes`));
+        }
+      }
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+
+  test('sorting by click and keyboard; a row selects its line and point; a point selects its row', async () => {
+    const { page, problems } = await open('index.html over http://127.0.0.1');
+    await page.locator('#analyze-examples button[data-example="attention"]').click();
+    await waitShown(page, 'attention.mlir');
+    const flopsHeader = page.locator('#analyze-ops thead th[data-key="flops"]');
+    await flopsHeader.locator('button').click();
+    assert.equal(await flopsHeader.getAttribute('aria-sort'), 'descending');
+    const flops = (await page.evaluate(() => window.rooflineLab.analyzeRows())).map((r) => r.flops);
+    assert.deepEqual(flops, [...flops].sort((a, b) => b - a));
+    const shownFlops = await page.locator('#analyze-ops tbody tr td:nth-child(4)').allInnerTexts();
+    assert.deepEqual(shownFlops.map(Number), flops);
+    // Keyboard: focus the op header's button, Enter sorts by op; Enter again reverses.
+    await page.locator('#analyze-ops thead th[data-key="op"] button').focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator('#analyze-ops thead th[data-key="op"]').getAttribute('aria-sort'), 'ascending');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator('#analyze-ops thead th[data-key="op"]').getAttribute('aria-sort'), 'descending');
+    const ops = (await page.evaluate(() => window.rooflineLab.analyzeRows())).map((r) => r.op);
+    assert.deepEqual(ops, [...ops].sort((a, b) => b.localeCompare(a)));
+    await page.locator('#analyze-ops thead th[data-key="line"] button').click();
+
+    // A row: its line is marked under the table and selected in the text, its point ringed.
+    const rows = await page.evaluate(() => window.rooflineLab.analyzeRows());
+    const dot = rows.find((r) => r.op === 'stablehlo.dot_general');
+    await page.locator(`#analyze-ops tbody button[data-index="${dot.index}"]`).click();
+    assert.equal(await page.evaluate(() => window.rooflineLab.analyzeView().selected), dot.index);
+    assert.equal(await page.locator('#analyze-ops tbody tr.selected').getAttribute('data-index'), String(dot.index));
+    const text = await page.locator('#analyze-text').inputValue();
+    const lineText = text.split('\n')[dot.line - 1];
+    assert.equal(await page.locator('#analyze-excerpt mark').innerText(), lineText);
+    assert.equal(await page.evaluate(() => { const a = document.getElementById('analyze-text'); return a.value.slice(a.selectionStart, a.selectionEnd); }), lineText.slice(dot.column - 1));
+    let series = await page.evaluate(() => window.rooflineLab.analysisSeries());
+    assert.deepEqual(series.find((s) => s.role === 'selected').indices, [dot.index]);
+
+    // A point: clicking it on the canvas selects its row.
+    const other = rows.filter((r) => r.top && r.flops > 0 && r.index !== dot.index).sort((a, b) => b.bytes - a.bytes)[0];
+    await page.locator('#analyze-roofline').scrollIntoViewIfNeeded();
+    const at = await page.evaluate((i) => window.rooflineLab.analysisPointPixel(i), other.index);
+    const box = await page.locator('#analyze-roofline').boundingBox();
+    await page.mouse.click(box.x + at.x, box.y + at.y);
+    await page.waitForFunction((i) => window.rooflineLab.analyzeView().selected !== null && window.rooflineLab.analyzeView().selected !== i, dot.index);
+    const picked = await page.evaluate(() => window.rooflineLab.analyzeView().selected);
+    const pickedRow = rows[picked];
+    assert.ok(Math.abs(pickedRow.flops / pickedRow.bytes - other.flops / other.bytes) < 1e-9 * (other.flops / other.bytes), 'the clicked point (or one on top of it)');
+    assert.equal(await page.locator('#analyze-ops tbody tr.selected').getAttribute('data-index'), String(picked));
+    series = await page.evaluate(() => window.rooflineLab.analysisSeries());
+    assert.deepEqual(series.find((s) => s.role === 'selected').indices, [picked]);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  for (const colorScheme of ['light', 'dark']) {
+    test(`axe-core finds no serious or critical violation in section 8 with an analysis, an error and a selection (${colorScheme})`, async (t) => {
+      const context = await browser.newContext({ bypassCSP: true, colorScheme });
+      const { page, problems } = await openPage(browser, pages['index.html over http://127.0.0.1']().url, { context });
+      await waitReady(page);
+      await page.locator('#analyze-examples button[data-example="attention"]').click();
+      await waitShown(page, 'attention.mlir');
+      await page.locator('#analyze-ops tbody button').nth(0).click();
+      await page.locator('#analyze-text').fill('garbage');
+      await page.waitForFunction(() => window.rooflineLab.analyzeView().errors.length > 0, null, { timeout: 10000 });
+      if (colorScheme === 'light') {
+        mkdirSync(join(ROOT, 'build', 'screenshots'), { recursive: true });
+        await page.locator('#analyze').screenshot({ path: join(ROOT, 'build', 'screenshots', 'analyze.png') });
+      }
+      await page.addScriptTag({ path: join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
+      const result = await page.evaluate(() => window.axe.run(document.getElementById('analyze'), { resultTypes: ['violations'] }));
+      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      const minor = result.violations.filter((v) => !bad.includes(v));
+      if (minor.length) t.diagnostic(`minor: ${minor.map((v) => `${v.id} (${v.impact})`).join(', ')}`);
+      assert.deepEqual(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  }
+
+  test('roofs: the budgets, the presets as vendor specifications with sources, the dtype\'s peak', async () => {
+    const { page, problems } = await open('index.html from file://');
+    await page.locator('#analyze-examples button[data-example="lesson"]').click();
+    await waitShown(page, 'lesson.mlir');
+    let v = await page.evaluate(() => window.rooflineLab.analyzeView());
+    assert.deepEqual([v.roof.id, v.roof.kind, v.roof.peak, v.roof.bandwidth], ['lesson', 'hypothetical', 100e9, 20e9]);
+    // The lesson's budgets move the roof.
+    await page.locator('input[name="bandwidth"]').fill('40');
+    await page.locator('#analyze-dtype').focus();  // any event: the lesson updates at once
+    v = await page.evaluate(() => window.rooflineLab.analyzeView());
+    assert.equal(v.roof.bandwidth, 40e9);
+    await page.locator('#analyze-roof').selectOption('h100-sxm');
+    v = await page.evaluate(() => window.rooflineLab.analyzeView());
+    assert.deepEqual([v.roof.kind, v.roof.peak, v.roof.bandwidth, v.roof.dtype_used, v.dtype.used], ['specification', 67e12, 3350e9, 'FP32', 'f32']);
+    assert.match(await page.locator('#analyze-roof-kind').innerText(), /^vendor specification, not a measurement/);
+    assert.match(await page.locator('#analyze-roof-notes').innerText(), /source: peak 67 TFLOP\/s: NVIDIA H100 Tensor Core GPU product page \(hardware-specs\.md §B\.2/);
+    await page.locator('#analyze-dtype').selectOption('bf16');
+    v = await page.evaluate(() => window.rooflineLab.analyzeView());
+    assert.deepEqual([v.roof.peak, v.roof.dtype_used], [989.4e12, 'BF16/FP16']);
+    assert.equal(v.bound.seconds, Math.max(8192 / 989.4e12, 5632 / 3350e9));
+    await page.locator('#analyze-all-roofs').check();
+    const series = await page.evaluate(() => window.rooflineLab.analysisSeries());
+    assert.ok(series.filter((s) => s.role === 'other roof').length >= 5);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('a 5 MB module is parsed in the Worker while the page answers input (time measured, not asserted)', async (t) => {
+    const { page, problems } = await open('index.html from file://');
+    const lines = ['module @jit_big {', '  func.func public @main(%x: tensor<64x256xf32>, %w: tensor<256x256xf32>, %b: tensor<64x256xf32>) -> tensor<64x256xf32> {'];
+    let prev = '%x';
+    let i = 0;
+    let size = 0;
+    while (size < 5e6) {
+      const layer = [
+        `    %d${i} = stablehlo.dot_general ${prev}, %w, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>`,
+        `    %a${i} = stablehlo.add %d${i}, %b : tensor<64x256xf32>`,
+        `    %t${i} = stablehlo.tanh %a${i} : tensor<64x256xf32>`];
+      lines.push(...layer);
+      size += layer.reduce((n, l) => n + l.length + 1, 0);
+      prev = `%t${i++}`;
+    }
+    lines.push(`    return ${prev} : tensor<64x256xf32>`, '  }', '}', '');
+    const text = lines.join('\n');
+    const t0 = Date.now();
+    await page.setInputFiles('#analyze-file', { name: 'big.mlir', mimeType: 'text/plain', buffer: Buffer.from(text) });
+    // While the Worker parses, the lesson answers typing.
+    const typed = Date.now();
+    await page.locator('input[name="m"]').fill('64');
+    const answered = await page.locator('[data-field="flops"] >> nth=0').innerText();
+    const inputMs = Date.now() - typed;
+    const pendingDuring = await page.evaluate(() => window.rooflineLab.analyzeView().pending);
+    assert.equal(answered, String(2 * 64 * 16 * 8));
+    await waitShown(page, 'big.mlir', 120000);
+    const totalMs = Date.now() - t0;
+    const v = await page.evaluate(() => window.rooflineLab.analyzeView());
+    const a = await page.evaluate(() => ({ ops: window.rooflineLab.analysis().ops.length, flops: window.rooflineLab.analysis().totals.flops }));
+    assert.equal(a.flops, i * (2 * 64 * 256 * 256 + 64 * 256));
+    assert.equal(await page.locator('#analyze-ops tbody tr').count(), 500);
+    assert.equal(await page.locator('#analyze-text').evaluate((e) => e.readOnly), true, 'shown as a read-only preview');
+    assert.match(await page.locator('#analyze-preview-note').innerText(), /^big\.mlir has \d+ characters: the whole text is analysed/);
+    times.five_mb = { bytes: text.length, ops: a.ops, worker_ms: Math.round(v.ms), render_ms: Math.round(v.render_ms), file_to_drawn_ms: totalMs, lesson_input_answered_ms: inputMs, pending_while_typing: Boolean(pendingDuring) };
+    t.diagnostic(`5 MB module (${(text.length / 1e6).toFixed(2)} MB, ${a.ops} ops): Worker ${Math.round(v.ms)} ms (parse + verify + cost + summary); section redrawn in ${Math.round(v.render_ms)} ms; ` +
+      `file set → drawn ${totalMs} ms; the lesson answered an input in ${inputMs} ms while ${pendingDuring ? 'the Worker was busy' : 'the analysis had already finished'}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});

@@ -1,0 +1,146 @@
+// Section 8's input: the text area, file open and drop, the bundled examples, the Worker's
+// status, and the errors (line:col, with the text around it). Pasted text is only ever put in
+// with textContent or as the text area's value.
+import { excerpt, lineStarts } from '../model/analysis_view.js';
+import { $, el } from './dom.js';
+
+/** Text typed into the box is analysed this long after the last keystroke. */
+export const TYPING_DELAY_MS = 400;
+/**
+ * A file or example longer than this (characters) is analysed whole but shown in the text area
+ * only as its first PREVIEW_CHARS, read-only: laying out megabytes in a text area blocks the page
+ * for about a second. The excerpts under the table and the error read the whole text.
+ */
+export const PREVIEW_OVER = 1e6;
+export const PREVIEW_CHARS = 100000;
+
+/** A text and its line starts (computed once, when first needed). */
+export function textSource(text) {
+  let starts = null;
+  return { text, lines: () => (starts ??= lineStarts(text)) };
+}
+
+/** Fills `pre` with the lines around `line`, the line itself in a <mark>, and a caret under `column`. */
+function fillExcerpt(pre, source, line, column) {
+  const parts = [];
+  for (const l of excerpt(source.text, source.lines(), line)) {
+    const label = `${String(l.number).padStart(6)} | `;
+    if (l.number === line) {
+      parts.push(document.createTextNode(label), el('mark', l.text || ' '), document.createTextNode('\n'));
+      if (column) parts.push(document.createTextNode(`${' '.repeat(label.length + column - 1)}^\n`));
+    } else {
+      parts.push(document.createTextNode(`${label}${l.text}\n`));
+    }
+  }
+  pre.replaceChildren(...parts);
+}
+
+/** Selects line (and column) in the text area and scrolls it into view, without taking focus. */
+export function selectInTextarea(source, line, column = 1) {
+  const area = $('#analyze-text');
+  if (!source || !line) return;
+  const preview = area.readOnly && area.value.length < source.text.length && source.text.startsWith(area.value);
+  if (area.value !== source.text && !preview) return;
+  const s = source.lines();
+  const start = s[line - 1] ?? 0;
+  const end = Math.min(line < s.length ? s[line] - 1 : source.text.length, area.value.length);
+  if (start >= end) return;
+  area.setSelectionRange(Math.min(start + Math.max(0, column - 1), end), end);
+  const lineHeight = parseFloat(getComputedStyle(area).lineHeight) || 18;
+  area.scrollTop = Math.max(0, (line - 3) * lineHeight);
+}
+
+/** Shows the selected op's line under the table (or hides the excerpt). */
+export function showSelectedLine(source, row) {
+  const pre = $('#analyze-excerpt');
+  pre.hidden = !row || !source;
+  if (pre.hidden) return;
+  fillExcerpt(pre, source, row.line, null);
+}
+
+/**
+ * Wires the inputs. `onText(text, name, {immediate})` asks for an analysis.
+ * @param {{name: string, title: string, text: string}[]} examples
+ */
+export function bindAnalyzeInput(examples, { onText, onCancel }) {
+  const area = $('#analyze-text');
+  const box = $('#analyze-examples');
+  let timer = null;
+  let fileName = null;  // the name of the file or example the text came from, until it is edited
+  const note = $('#analyze-preview-note');
+  const now = (t, name) => {
+    clearTimeout(timer);
+    fileName = name;
+    const preview = t.length > PREVIEW_OVER;
+    const cut = preview ? t.lastIndexOf('\n', PREVIEW_CHARS) + 1 || PREVIEW_CHARS : t.length;
+    area.value = preview ? t.slice(0, cut) : t;
+    area.readOnly = preview;
+    note.hidden = !preview;
+    if (preview) {
+      note.textContent = `${name} has ${t.length} characters: the whole text is analysed, and the box shows its first ` +
+        `${cut} (read-only). Clear the box to paste other text.`;
+    }
+    onText(t, name, { immediate: true });
+  };
+  $('#analyze-clear').addEventListener('click', () => {
+    clearTimeout(timer);
+    area.readOnly = false;
+    note.hidden = true;
+    area.value = '';
+    area.focus();
+    onText('', 'input', { immediate: true });
+  });
+  for (const ex of examples) {
+    const b = el('button', ex.title);
+    b.type = 'button';
+    b.dataset.example = ex.name;
+    b.addEventListener('click', () => now(ex.text, `${ex.name}.mlir`));
+    box.append(b);
+  }
+  area.addEventListener('input', () => {
+    if (area.readOnly) return;
+    clearTimeout(timer);
+    fileName = null;
+    timer = setTimeout(() => onText(area.value, 'input', { immediate: false }), TYPING_DELAY_MS);
+  });
+  const readFile = async (file) => {
+    if (!file) return;
+    $('#analyze-status').textContent = `reading ${file.name}…`;
+    now(await file.text(), file.name);
+  };
+  $('#analyze-file').addEventListener('change', (e) => readFile(e.target.files[0]));
+  area.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    area.classList.add('dragging');
+  });
+  area.addEventListener('dragleave', () => area.classList.remove('dragging'));
+  area.addEventListener('drop', (e) => {
+    e.preventDefault();
+    area.classList.remove('dragging');
+    readFile(e.dataTransfer?.files?.[0]);
+  });
+  $('#analyze-cancel').addEventListener('click', () => onCancel());
+  return { currentName: () => fileName ?? 'input' };
+}
+
+/** Status, progress and errors from state.analyze; `source`: the text the errors refer to. */
+export function renderAnalyzeInput(a, source) {
+  const busy = Boolean(a.pending);
+  $('#analyze-progress').hidden = !busy;
+  $('#analyze-cancel').disabled = !busy;
+  const status = $('#analyze-status');
+  if (busy) status.textContent = a.pending;
+  else if (a.ms !== null && a.errors.length === 0) status.textContent = `Analysed in ${Math.round(a.ms)} ms (in the Worker).`;
+  else if (a.errors.length) status.textContent = 'The text did not analyse: see the message below.';
+  const box = $('#analyze-error');
+  box.hidden = a.errors.length === 0;
+  $('#analyze-text').setAttribute('aria-invalid', String(a.errors.length > 0));
+  if (!a.errors.length) return;
+  const first = a.errors[0];
+  const where = first.line ? `line ${first.line}, column ${first.column} (${first.line}:${first.column}): ` : '';
+  const more = a.errors.length > 1 ? ` (and ${a.errors.length - 1} more: ${a.errors.slice(1).map((e) => `${e.line}:${e.column}`).join(', ')})` : '';
+  $('#analyze-error-message').textContent = `${where}${first.message}${more}`;
+  const pre = $('#analyze-error-excerpt');
+  pre.hidden = !first.line || !source;
+  if (!pre.hidden) fillExcerpt(pre, source, first.line, first.column);
+}
