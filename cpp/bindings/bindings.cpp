@@ -11,6 +11,7 @@
 #include <emscripten/val.h>
 
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -395,8 +396,9 @@ val js_example_modules() {
   return ok(out);
 }
 
-void write_op_cost(bindings::JsonWriter& j, const hlo::OpCost& c) {
+void write_op_cost(bindings::JsonWriter& j, const hlo::OpCost& c, bool top_level) {
   j.begin_object()
+      .field("top_level", top_level)
       .field("line", c.line)
       .field("column", c.column)
       .field("op", c.op)
@@ -420,8 +422,12 @@ void write_op_cost(bindings::JsonWriter& j, const hlo::OpCost& c) {
 void write_analysis(bindings::JsonWriter& j, const hlo::Analysis& a,
                     const std::vector<hlo::OpCost>& rows) {
   j.begin_object().field("module_name", a.module_name).field("entry", a.entry);
+  // A row is top-level when it is one of the entry's own ops the totals add up (a fusion, not
+  // the ops inside it; a reduce, not its reducer body; a call, not the callee's ops).
+  std::set<std::pair<int, int>> top;
+  for (const auto& o : a.ops) top.insert({o.line, o.column});
   j.key("ops").begin_array();
-  for (const auto& r : rows) write_op_cost(j, r);
+  for (const auto& r : rows) write_op_cost(j, r, r.function == a.entry && top.count({r.line, r.column}) > 0);
   j.end_array();
   j.key("totals").begin_object()
       .field("flops", a.flops)

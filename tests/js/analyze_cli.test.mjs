@@ -1,7 +1,7 @@
 // node scripts/analyze.mjs: per-op costs of StableHLO text with XLA's rules, through the wasm core.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
@@ -98,4 +98,29 @@ test('corpus StableHLO files give the same totals through the CLI as through the
     const dots = r.ops.filter((o) => o.op === 'stablehlo.dot_general');
     assert.ok(dots.length > 0, r.file);
   }
+});
+
+test('in every corpus module the top-level rows add up to the totals', async (t) => {
+  if (!existsSync(join(CORPUS, 'hlo'))) {
+    t.skip(`corpus absent: ${CORPUS} (set ROOFLINE_CORPUS)`);
+    return;
+  }
+  const core = await loadNodeCore();
+  let modules = 0;
+  for (const [folder, ext] of [['stablehlo', '.mlir'], ['hlo', '.hlo']]) {
+    for (const f of readdirSync(join(CORPUS, folder)).filter((x) => x.endsWith(ext))) {
+      const r = core.analyzeText(readFileSync(join(CORPUS, folder, f), 'utf8'));
+      if (!r.ok) continue;  // invalid_concat.hlo
+      for (const m of r.value.modules) {
+        if (m.error) continue;
+        modules++;
+        const top = m.ops.filter((o) => o.top_level);
+        for (const key of ['flops', 'transcendentals', 'bytes_accessed']) {
+          const sum = top.reduce((a, o) => a + o[key], 0);
+          assert.ok(Math.abs(sum - m.totals[key]) <= 1e-9 * Math.max(1, m.totals[key]), `${f} ${m.module_name} ${key}: ${sum} vs ${m.totals[key]}`);
+        }
+      }
+    }
+  }
+  assert.ok(modules > 400, `${modules} modules`);
 });

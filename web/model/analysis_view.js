@@ -20,11 +20,10 @@ export function placeOps(result) {
   if (!result?.ok) return out;
   for (const m of result.value.modules) {
     if (m.error) continue;
-    const entryOps = m.ops.filter((o) => o.function === m.entry);
-    const outer = entryOps.length ? Math.min(...entryOps.map((o) => o.column)) : 0;
     let lastTop = null;
     for (const o of m.ops) {
-      const top = o.function === m.entry && o.column === outer;
+      // The core marks the entry's own ops, the ones the totals add up (top_level).
+      const top = o.top_level === true;
       if (top) lastTop = o;
       let where = null;
       if (!top) where = o.function !== m.entry ? o.function : lastTop ? `region of line ${lastTop.line}` : 'a region';
