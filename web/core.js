@@ -96,5 +96,10 @@ export async function loadCore(createCore) {
     /** (seed, count, families?, index, questionId, answer text) → {correct, feedback} */
     checkAnswer: guarded('checkAnswer', (seed, count, families, index, questionId, answer) =>
       module.checkAnswer(seed, count, families, index, questionId, answer)),
+    /**
+     * (question {kind: 'number'|'choice'|'set', unit, value, exact, rel_tolerance, set?, mistakes?: [{value, feedback}],
+     * hints?}, answer text) → {correct, feedback}: the generated exercises' checker, for a question built in JS.
+     */
+    checkQuestion: guarded('checkQuestion', (question, answer) => module.checkQuestion(question, answer)),
   };
 }

@@ -10,6 +10,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
@@ -567,6 +568,60 @@ val js_check_answer(val seed, val count, val families, val index, val question_i
   return fail("question must be one of the exercise's questions, got \"" + id + "\"");
 }
 
+// (question, answer) → {correct, feedback} for a question built in JS (the seed's fixed
+// exercise): {kind: "number"|"choice"|"set", unit, value, exact, rel_tolerance, set?,
+// mistakes?: [{value, feedback}], hints?: [..]}. The same checker as generated exercises.
+val js_check_question(val question, val answer) {
+  if (question.isNull() || question.typeOf().as<std::string>() != "object") {
+    return fail("question must be an object, got " + (question.isNull() ? std::string("null") : question.typeOf().as<std::string>()));
+  }
+  if (!answer.isString()) return fail("answer must be a string, got " + answer.typeOf().as<std::string>());
+  exercises::Question q;
+  auto text = [&](const char* key) {
+    val v = question[key];
+    return v.isString() ? v.as<std::string>() : std::string();
+  };
+  q.kind = text("kind");
+  if (q.kind != "number" && q.kind != "choice" && q.kind != "set") {
+    return fail("question.kind must be one of number, choice, set, got \"" + q.kind + "\"");
+  }
+  q.unit = text("unit");
+  q.exact = text("exact");
+  if (q.kind == "number") {
+    auto v = number_arg("question.value", question["value"]);
+    if (!v) return fail_from(v);
+    q.value = v.value();
+    if (!question["rel_tolerance"].isUndefined()) {
+      auto r = number_arg("question.rel_tolerance", question["rel_tolerance"]);
+      if (!r) return fail_from(r);
+      q.rel_tolerance = r.value();
+    }
+    if (!question["mistakes"].isUndefined()) {
+      val ms = question["mistakes"];
+      if (!ms.isArray()) return fail("question.mistakes must be an array");
+      const unsigned length = ms["length"].as<unsigned>();
+      for (unsigned i = 0; i < length; ++i) {
+        auto mv = number_arg("question.mistakes[].value", ms[i]["value"]);
+        if (!mv) return fail_from(mv);
+        q.mistakes.push_back({mv.value(), ms[i]["feedback"].isString() ? ms[i]["feedback"].as<std::string>() : std::string()});
+      }
+    }
+  } else if (q.kind == "set") {
+    auto xs = numbers_arg("question.set", question["set"]);
+    if (!xs) return fail_from(xs);
+    q.set = xs.value();
+    std::sort(q.set.begin(), q.set.end());
+  }
+  auto hints = strings_arg("question.hints", question["hints"]);
+  if (!hints) return fail_from(hints);
+  q.hints = hints.value();
+  auto verdict = exercises::check(q, answer.as<std::string>());
+  val out = val::object();
+  out.set("correct", verdict.correct);
+  out.set("feedback", verdict.feedback);
+  return ok(out);
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(roofline_core) {
@@ -586,4 +641,5 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("exampleModules", &js_example_modules);
   emscripten::function("generateExercises", &js_generate_exercises);
   emscripten::function("checkAnswer", &js_check_answer);
+  emscripten::function("checkQuestion", &js_check_question);
 }

@@ -67,3 +67,16 @@ test('bad options exit 1 with one line', () => {
   }
   assert.equal(run('--help').status, 0);
 });
+
+test('checkQuestion grades a question built in JS with the same checker', async () => {
+  const core = await loadNodeCore();
+  const work = { kind: 'number', unit: 'flops', value: 27648, exact: '27648', rel_tolerance: 0, mistakes: [{ value: 13824, feedback: 'You counted m·k·n' }] };
+  assert.deepEqual(core.checkQuestion(work, '27,648 flops').value.correct, true);
+  assert.deepEqual(core.checkQuestion(work, '13824').value, { correct: false, feedback: 'You counted m·k·n' });
+  assert.equal(core.checkQuestion({ kind: 'number', unit: 'flops/byte', value: 24 / 7, exact: '24/7', rel_tolerance: 1e-3 }, '3.43').value.correct, true);
+  assert.equal(core.checkQuestion({ kind: 'choice', exact: 'memory-bound' }, 'Memory bound').value.correct, true);
+  assert.equal(core.checkQuestion({ kind: 'set', set: [64, 32], exact: '32, 64' }, '32, 64').value.correct, true);
+  assert.deepEqual(core.checkQuestion(null, 'x'), { ok: false, error: 'question must be an object, got null' });
+  assert.deepEqual(core.checkQuestion({ kind: 'wat' }, 'x'), { ok: false, error: 'question.kind must be one of number, choice, set, got "wat"' });
+  assert.deepEqual(core.checkQuestion(work, 5), { ok: false, error: 'answer must be a string, got number' });
+});
