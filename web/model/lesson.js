@@ -233,5 +233,8 @@ export function reportLines(r) {
       `ridge ${short(r.ridge)} flops/byte`,
     `Square sizes ${r.sizes.join(', ')}: intensity ${r.intensity_fraction.join(', ')} flops/byte; ${r.bounds.join(', ')}`,
     `With ${trafficWords(r.traffic_factor)} the traffic, sizes that change bound: ${r.traffic_bound_changed_sizes.join(', ') || 'none'}`,
+    ...(r.stablehlo
+      ? ['', 'The lowered computation (jax.jit(workload).lower(a, b).as_text(), emitted by the core):', ...r.stablehlo.text.trimEnd().split('\n')]
+      : []),
   ];
 }
