@@ -56,7 +56,10 @@ async function benchAnalyzer() {
     }
     const texts = readdirSync(folder).filter((f) => f.endsWith(ext)).map((f) => readFileSync(join(folder, f), 'utf8'));
     // Throughput over the files that analyse: a file refused early would flatter the rate.
-    const analysed = texts.filter((t) => core.analyzeText(t).ok);
+    const analysed = texts.filter((t) => {
+      const r = core.analyzeText(t);
+      return r.ok && r.value.modules.every((m) => !m.error);
+    });
     const bytes = analysed.reduce((n, t) => n + Buffer.byteLength(t), 0);
     const seconds = analysed.reduce((sum, t) => sum + timeIt(t, quick ? 1 : 3), 0);
     out.corpus.push({ folder: name, files: texts.length, analysed: analysed.length, bytes, seconds, mb_per_s: seconds > 0 ? bytes / 1e6 / seconds : null });
