@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 #include <unordered_map>
 
@@ -834,7 +835,8 @@ class Coster {
 
 }  // namespace
 
-std::string canonical_op(std::string_view name) {
+namespace {
+std::string compute_canonical_op(std::string_view name) {
   std::string s(name);
   for (const char* prefix : {"stablehlo.", "mhlo.", "func."})
     if (s.rfind(prefix, 0) == 0) s = s.substr(std::string(prefix).size());
@@ -851,6 +853,19 @@ std::string canonical_op(std::string_view name) {
   if (s == "count-leading-zeros") return "clz";
   if (s == "exp") return "exponential";
   return s;
+}
+}  // namespace
+
+// Called for every op by the verifier and the cost rules: the few distinct names are computed
+// once (a program has thousands of ops but tens of op names).
+std::string canonical_op(std::string_view name) {
+  static std::map<std::string, std::string, std::less<>> cache;
+  auto it = cache.find(name);
+  if (it == cache.end()) {
+    if (cache.size() > 4096) cache.clear();  // bound the memory on adversarial input
+    it = cache.emplace(std::string(name), compute_canonical_op(name)).first;
+  }
+  return it->second;
 }
 
 Result<Analysis> analyze_module(const Module& module) {
