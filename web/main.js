@@ -9,6 +9,7 @@ import {
   applyHash, applyPartial, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow,
 } from './state.js';
 import { bindAnalyzeView } from './views/analyze_view.js';
+import { bindClassroomView } from './views/classroom_view.js';
 import { bindExerciseView } from './views/exercise_view.js';
 import { renderExperiment } from './views/experiment_view.js';
 import { bindFigureView, lessonFigureData } from './views/figure_view.js';
@@ -86,6 +87,11 @@ const api = {
   analysisSeries: () => (analyzeView ? analyzeView.figure.series() : []),
   /** Where op `index`'s point is on section 8's canvas ({x, y} in CSS pixels), or null (a test hook). */
   analysisPointPixel: (index) => (analyzeView ? analyzeView.figure.pixelOf(index) : null),
+  /**
+   * Section 9: {settings: {seed, count, families, student}, seed_used, exercises: [{index, family, title,
+   * statement}], score: {right, answered, total}}, or null before the page is ready.
+   */
+  classroom: () => (classroomView ? classroomView.snapshot() : null),
   /** Milliseconds from navigation start until the page was ready. */
   timings: () => ({ readyMs }),
 };
@@ -93,6 +99,7 @@ globalThis.rooflineLab = api;
 
 let core = null;
 let exerciseView = null;
+let classroomView = null;
 
 function render() {
   renderInputs(state);
@@ -105,9 +112,12 @@ function render() {
   analyzeView.render(state);
 }
 
-/** Writes the last valid view into the URL hash (no history entry, no hashchange event). */
+/**
+ * Writes the last valid view into the URL hash (no history entry, no hashchange event), after
+ * section 9's set when the link carries one.
+ */
 function writeHash() {
-  const hash = hashOf(state);
+  const hash = [classroomView?.hashPart() ?? '', hashOf(state)].filter(Boolean).join('&');
   if (!hash || location.hash.slice(1) === hash) return;
   try {
     history.replaceState(null, '', `#${hash}`);
@@ -141,7 +151,7 @@ async function boot() {
   );
   bindMeasureView(new MeasureClient(workerURL), (value) => update(setMeasurements(core, state, value)));
   figureView = bindFigureView(() => state, (key, on) => update(setShow(state, key, on)));
-  exerciseView = bindExerciseView(() => state);
+  exerciseView = bindExerciseView(() => state, core);
   const examples = core.exampleModules();
   analyzeClient = new AnalyzeClient(workerURL);
   analyzeView = bindAnalyzeView(analyzeClient, examples.ok ? examples.value : [], () => state,
@@ -149,12 +159,25 @@ async function boot() {
       state = { ...state, analyze };  // only section 8 changes: only it redraws
       analyzeView.render(state);
     });
-  window.addEventListener('hashchange', () => update(applyHash(core, resetInputs(core, state), location.hash)));
+  classroomView = bindClassroomView(core, { onSettings: () => writeHash() });
+  const linkedClassroom = classroomView.applyHash(location.hash);
+  window.addEventListener('hashchange', () => {
+    // A plain fragment such as #lowered (the skip link, a heading) is in-page navigation, not
+    // a view: keep the reader's inputs and put the view's hash back.
+    const fragment = location.hash.slice(1);
+    if (fragment && !fragment.includes('=') && document.getElementById(fragment)) {
+      writeHash();
+      return;
+    }
+    classroomView.applyHash(location.hash);
+    update(applyHash(core, resetInputs(core, state), location.hash));
+  });
 
   document.querySelector('main').hidden = false;
   render();
   if (!state.error) writeHash();
   status.textContent = 'Core loaded.';
+  if (linkedClassroom) document.getElementById('classroom').scrollIntoView();
   readyMs = performance.now();
   resolveReady(api);
 }

@@ -145,7 +145,9 @@ for (const name of Object.keys(pages)) {
         return page.evaluate(() => ['work', 'traffic', 'ratio', 'bound'].map((k) => document.getElementById(`${k}-feedback`).className.split(' ')[1]));
       };
       assert.deepEqual(await answer('13824', '2016', '7/24', 'compute'), ['wrong', 'wrong', 'wrong', 'wrong']);
-      assert.match(await page.locator('#work-feedback').innerText(), /each one is 2 flops/);
+      // The core's checker (core.checkQuestion) gives the feedback.
+      assert.match(await page.locator('#work-feedback').innerText(), /each multiply-add is 2 flops/);
+      assert.match(await page.locator('#traffic-feedback').innerText(), /bytes must use the itemsize/);
       assert.equal(await page.locator('#exercise-solution').isVisible(), true, 'open after a first attempt');
       assert.match(await page.locator('#exercise-result').innerText(), /^0 of 4 right/);
       assert.deepEqual(await answer('27648', '8064', '3.4', 'memory'), ['right', 'right', 'wrong', 'right']);
@@ -153,10 +155,11 @@ for (const name of Object.keys(pages)) {
         assert.deepEqual(await answer('27648', '8,064 bytes', ratio, 'memory'), ['right', 'right', 'right', 'right'], ratio);
         assert.equal(await page.locator('#exercise-result').innerText(), 'All four answers are right.');
       }
-      assert.deepEqual(await answer('lots', '8064', '24/7', 'memory'), ['unreadable', 'right', 'right', 'right']);
+      assert.deepEqual(await answer('lots', '8064', '24/7', 'memory'), ['wrong', 'right', 'right', 'right']);
+      assert.match(await page.locator('#work-feedback').innerText(), /must start with a number/);
       // The expected bound follows the budgets: at 40 GB/s, 40 · 24/7 ≈ 137 > 100.
       await page.locator('input[name="bandwidth"]').fill('40');
-      assert.match(await page.locator('#bound-feedback').innerText(), /^Not yet/);
+      assert.match(await page.locator('#bound-feedback').innerText(), /^Not memory-bound/);
       assert.match(await page.locator('#exercise-solution').innerText(), /compute-bound\.$/);
       assert.deepEqual(await answer('27648', '8064', '24/7', 'compute'), ['right', 'right', 'right', 'right']);
       assert.deepEqual(problems, []);

@@ -12,6 +12,13 @@ export const HASH_KEYS = {
   peak: 'peak', bandwidth: 'bandwidth', factor: 'traffic_factor', sizes: 'sizes',
 };
 
+/**
+ * Keys of the classroom section (9): `#classroom&seed=…&count=…&families=…&student=…`. They are
+ * not the lesson's: decodeHash hands them over raw in `classroom` (never as a lesson notice), and
+ * web/model/classroom.js reads them.
+ */
+export const CLASSROOM_KEYS = ['classroom', 'seed', 'count', 'families', 'student'];
+
 const FIELD_TO_KEY = Object.fromEntries(Object.entries(HASH_KEYS).map(([key, field]) => [field, key]));
 
 /** Longest value read from a link; anything longer is ignored (a link is not a place for data). */
@@ -38,14 +45,16 @@ export function encodeHash(inputs, itemsizeOfDtype = {}) {
 
 /**
  * Splits a hash ("#m=32&dtype=bf16" or without the '#') into field texts. Never throws: what it
- * cannot read is left out and explained in `notices`.
- * @returns {{values: Record<string, string>, notices: string[]}}
+ * cannot read is left out and explained in `notices`. The classroom's keys go, raw and unjudged,
+ * into `classroom` ({seed: 'alice', …}; `classroom` is null when the hash has none of them).
+ * @returns {{values: Record<string, string>, notices: string[], classroom: Record<string, string>|null}}
  */
 export function decodeHash(hash) {
   const values = {};
   const notices = [];
+  let classroom = null;
   const text = typeof hash === 'string' ? hash.replace(/^#/, '') : '';
-  if (text.trim() === '') return { values, notices };
+  if (text.trim() === '') return { values, notices, classroom };
   for (const part of text.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
@@ -60,9 +69,14 @@ export function decodeHash(hash) {
       notices.push(`ignored "${shorten(part)}" in the link: it is not valid URL encoding`);
       continue;
     }
+    if (CLASSROOM_KEYS.includes(key)) {
+      classroom = classroom ?? {};
+      classroom[key] = eq < 0 ? '' : value.slice(0, MAX_VALUE_LENGTH + 1);
+      continue;
+    }
     const field = Object.hasOwn(HASH_KEYS, key) ? HASH_KEYS[key] : undefined;
     if (field === undefined) {
-      notices.push(`ignored "${shorten(key)}" in the link: not one of ${Object.keys(HASH_KEYS).join(', ')}`);
+      notices.push(`ignored "${shorten(key)}" in the link: not one of ${[...Object.keys(HASH_KEYS), ...CLASSROOM_KEYS].join(', ')}`);
       continue;
     }
     if (eq < 0) {
@@ -76,7 +90,7 @@ export function decodeHash(hash) {
     if (Object.hasOwn(values, field)) notices.push(`${key} appears twice in the link; the last one is used`);
     values[field] = value;
   }
-  return { values, notices };
+  return { values, notices, classroom };
 }
 
 /** The hash key of a state field ('traffic_factor' → 'factor'). */

@@ -26,3 +26,21 @@ export function fillRows(tbody, rows) {
     return tr;
   }));
 }
+
+/** Saves `href` under `filename` (a blob: or data: URL made here: no network). */
+export function download(filename, href) {
+  const a = el('a');
+  a.href = href;
+  a.download = filename;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+/** Saves text as a file (through a blob: URL, revoked soon after). */
+export function downloadText(filename, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  download(filename, url);
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,13 +1,15 @@
-// Section 7: the exercise. The student's answers are checked by web/model/answers.js against
-// the core's report.exercise; the reference solution opens after a first attempt, or on request.
-import { checkExercise, RATIO_RELATIVE_TOLERANCE } from '../model/answers.js';
+// Section 7: the exercise. The student's answers are checked by the core's checker
+// (core.checkQuestion, the one section 9 uses), with the questions web/model/answers.js builds
+// from report.exercise; the reference solution opens after a first attempt, or on request.
+import { checkExercise, EXERCISE_ANSWERS as ANSWERS, RATIO_RELATIVE_TOLERANCE } from '../model/answers.js';
 import { short } from '../model/format.js';
 import { $, setField } from './dom.js';
 
-const ANSWERS = ['work', 'traffic', 'ratio', 'bound'];
-
-/** @param {() => object} getState */
-export function bindExerciseView(getState) {
+/**
+ * @param {() => object} getState
+ * @param {object} core  from web/core.js
+ */
+export function bindExerciseView(getState, core) {
   const form = $('#exercise-form');
   let attempted = false;
 
@@ -21,13 +23,13 @@ export function bindExerciseView(getState) {
   function check() {
     const exercise = getState().report?.exercise;
     if (!exercise) return null;
-    const result = checkExercise(read(), exercise);
+    const result = checkExercise(core, read(), exercise);
     for (const key of ANSWERS) {
       const slot = $(`#${key}-feedback`);
       slot.textContent = result[key].message;
       slot.className = `feedback ${result[key].status}`;
       const input = key === 'bound' ? null : form.elements[key];
-      input?.setAttribute('aria-invalid', String(result[key].status === 'wrong' || result[key].status === 'unreadable'));
+      input?.setAttribute('aria-invalid', String(result[key].status === 'wrong'));
     }
     const right = ANSWERS.filter((k) => result[k].status === 'right').length;
     $('#exercise-result').textContent = result.allRight

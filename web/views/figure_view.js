@@ -2,18 +2,7 @@
 // downloads, and its numbers as a table (for screen readers and print).
 import { createRooflineFigure } from '../figures/roofline_chart.js';
 import { short } from '../model/format.js';
-import { $, el, fillRows } from './dom.js';
-
-/** Saves `href` under `filename` (a blob: or data: URL made here: no network). */
-function download(filename, href) {
-  const a = el('a');
-  a.href = href;
-  a.download = filename;
-  a.hidden = true;
-  document.body.append(a);
-  a.click();
-  a.remove();
-}
+import { $, download, el, fillRows } from './dom.js';
 
 /** The lesson's figure data, exactly: {kind, x, xlabel, ylabel, series}. */
 export function lessonFigureData(state) {

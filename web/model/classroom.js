@@ -1,0 +1,121 @@
+// Section 9's settings: which generated set is on show (a seed, a count, families, and a
+// student's variant), read from a link or the form and written back as a link. Pure: no DOM, no
+// core. Whether a seed, a count or a family is acceptable to the core is the core's to say; this
+// only reads text into those values, so a bad value in a link is ignored with a notice.
+import { MAX_VALUE_LENGTH } from './hash.js';
+
+/** The core's families, in its order, with what the page calls them. */
+export const FAMILIES = [
+  { id: 'work_traffic', label: 'work and traffic of a matmul' },
+  { id: 'bound', label: 'bound and ceiling under budgets' },
+  { id: 'traffic_factor', label: 'the effect of more traffic' },
+  { id: 'read_ir', label: 'reading an IR' },
+  { id: 'fusion', label: 'fused vs unfused traffic' },
+];
+const FAMILY_IDS = FAMILIES.map((f) => f.id);
+
+/** What the page shows when no link says otherwise. */
+export const DEFAULT_SETTINGS = Object.freeze({ seed: 'class', count: 5, families: Object.freeze([]), student: '' });
+
+/** The count the page accepts (the core's range). */
+export const COUNT_RANGE = { min: 1, max: 100 };
+
+/** The seed the core is given: the teacher's, or "teacher/student" for a student's own variant. */
+export function effectiveSeed(settings) {
+  const student = settings.student.trim();
+  return student ? `${settings.seed}/${student}` : settings.seed;
+}
+
+/** The families argument for core.generateExercises / checkAnswer: undefined means all of them. */
+export function familiesArg(settings) {
+  return settings.families.length ? [...settings.families] : undefined;
+}
+
+/** Reads a count typed or linked: an integer from 1 to 100. */
+export function parseCount(text) {
+  const t = String(text ?? '').trim();
+  const value = /^\d+$/.test(t) ? Number(t) : NaN;
+  if (!(value >= COUNT_RANGE.min && value <= COUNT_RANGE.max)) {
+    return { ok: false, error: `count must be an integer from ${COUNT_RANGE.min} to ${COUNT_RANGE.max}, got ${JSON.stringify(t)}` };
+  }
+  return { ok: true, value };
+}
+
+/** Reads a seed: any text, not empty, at most 100 characters, no line breaks. */
+export function parseSeed(text, what = 'seed') {
+  const t = String(text ?? '').trim();
+  if (t === '') return { ok: false, error: `${what} must not be empty` };
+  if (t.length > 100) return { ok: false, error: `${what} must be at most 100 characters, got ${t.length}` };
+  if (/[\n\r\t]/.test(t)) return { ok: false, error: `${what} must be one line` };
+  return { ok: true, value: t };
+}
+
+/**
+ * Reads a list of families ("bound,fusion"); empty, "all" or all five in the core's order mean all.
+ * Unknown names are refused by name.
+ */
+export function parseFamilies(text) {
+  const names = String(text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.length === 1 && names[0] === 'all') return { ok: true, value: [] };
+  const unknown = names.filter((n) => !FAMILY_IDS.includes(n));
+  if (unknown.length) {
+    return { ok: false, error: `families must be among ${FAMILY_IDS.join(', ')}, got ${JSON.stringify(unknown.join(','))}` };
+  }
+  // Each once, in the order given: the core takes turns in that order, as the CLI's --families does.
+  const value = [...new Set(names)];
+  return { ok: true, value: value.length === FAMILY_IDS.length && value.every((f, i) => f === FAMILY_IDS[i]) ? [] : value };
+}
+
+/** A student's name or number: may be empty (the teacher's set itself). */
+export function parseStudent(text) {
+  const t = String(text ?? '').trim();
+  if (t === '') return { ok: true, value: '' };
+  return parseSeed(t, 'student');
+}
+
+/**
+ * Settings from the classroom part of a link (decodeHash(...).classroom). What cannot be read is
+ * replaced by the default and named in `notices`.
+ * @param {Record<string, string>|null} raw
+ * @returns {{settings: object|null, notices: string[]}}  settings is null when the link has no classroom keys
+ */
+export function settingsFromHash(raw) {
+  if (!raw) return { settings: null, notices: [] };
+  const settings = { ...DEFAULT_SETTINGS, families: [] };
+  const notices = [];
+  const read = (key, parse, field = key) => {
+    if (!Object.hasOwn(raw, key)) return;
+    if (raw[key].length > MAX_VALUE_LENGTH) {
+      notices.push(`ignored ${key} in the link: its value is longer than ${MAX_VALUE_LENGTH} characters`);
+      return;
+    }
+    const r = parse(raw[key]);
+    if (r.ok) settings[field] = r.value;
+    else notices.push(`ignored ${key}=${JSON.stringify(raw[key])} in the link: ${r.error}`);
+  };
+  read('seed', parseSeed);
+  read('count', parseCount);
+  read('families', parseFamilies);
+  read('student', parseStudent);
+  return { settings, notices };
+}
+
+/** The classroom part of a link, in a fixed order: "classroom&seed=…&count=…[&families=…][&student=…]". */
+export function classroomHash(settings) {
+  const enc = (v) => encodeURIComponent(v).replace(/%2C/gi, ',').replace(/%2F/gi, '/');
+  const parts = ['classroom', `seed=${enc(settings.seed)}`, `count=${settings.count}`];
+  if (settings.families.length) parts.push(`families=${enc(settings.families.join(','))}`);
+  if (settings.student) parts.push(`student=${enc(settings.student)}`);
+  return parts.join('&');
+}
+
+/** The key a set's progress is saved under: the same seed, count and families share it. */
+export function setKey(settings) {
+  return `${settings.count}|${settings.families.length ? settings.families.join(',') : 'all'}|${effectiveSeed(settings)}`;
+}
+
+/** Same settings? (the families compared as lists in the core's order) */
+export function sameSettings(a, b) {
+  return Boolean(a && b) && a.seed === b.seed && a.count === b.count && a.student === b.student &&
+    a.families.join(',') === b.families.join(',');
+}

@@ -1,0 +1,193 @@
+// A student's progress on generated exercises: what is saved in the browser (localStorage), read
+// back defensively, and exported as CSV or JSON. Pure: no DOM, no storage, no core; the view
+// reads and writes the text.
+//
+// Saved value (one localStorage key, PROGRESS_KEY):
+//   {version: 1, sets: {[setKey]: {seed, count, families, student,
+//      questions: {"<index>:<questionId>": {answer, correct, feedback, attempts, hints}},
+//      solutions: [index, …],   // solutions opened on request
+//      updated}}}               // ISO time of the last change
+// A value that is not this (corrupt JSON, another app's, another version) is ignored whole,
+// with a notice: the page starts afresh and never trusts it.
+
+export const PROGRESS_KEY = 'rooflineLab.classroom.v1';
+export const PROGRESS_VERSION = 1;
+
+/** Longest saved answer or feedback kept (a text field is not a place for essays). */
+const MAX_TEXT = 500;
+
+export function emptyProgress() {
+  return { version: PROGRESS_VERSION, sets: {} };
+}
+
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v) => Number.isInteger(v) && v >= 0 && v <= 1e6;
+
+function validQuestion(q) {
+  return isObject(q) && typeof q.answer === 'string' && q.answer.length <= MAX_TEXT &&
+    (q.correct === true || q.correct === false || q.correct === null) &&
+    typeof q.feedback === 'string' && q.feedback.length <= MAX_TEXT && isCount(q.attempts) && isCount(q.hints);
+}
+
+function validSet(s) {
+  return isObject(s) && typeof s.seed === 'string' && Number.isInteger(s.count) && Array.isArray(s.families) &&
+    s.families.every((f) => typeof f === 'string') && typeof s.student === 'string' &&
+    isObject(s.questions) && Object.entries(s.questions).every(([k, q]) => /^\d+:[a-z_]+$/.test(k) && validQuestion(q)) &&
+    Array.isArray(s.solutions) && s.solutions.every(isCount) && typeof s.updated === 'string';
+}
+
+/**
+ * Reads what localStorage holds (a string, or null when nothing is saved). Never throws.
+ * @returns {{progress: object, notice: string|null}}  notice says why a saved value was ignored
+ */
+export function decodeProgress(text) {
+  if (text === null || text === undefined) return { progress: emptyProgress(), notice: null };
+  const ignored = (why) => ({
+    progress: emptyProgress(),
+    notice: `The progress saved in this browser was ignored (${why}); the exercises start afresh, and your next answer replaces it.`,
+  });
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return ignored('it is not valid JSON');
+  }
+  if (!isObject(value) || !Object.hasOwn(value, 'version')) return ignored('it is not Roofline Lab classroom progress');
+  if (value.version !== PROGRESS_VERSION) return ignored(`it is version ${JSON.stringify(value.version)}, this page reads version ${PROGRESS_VERSION}`);
+  if (!isObject(value.sets)) return ignored('it has no sets');
+  for (const [key, set] of Object.entries(value.sets)) {
+    if (!validSet(set)) return ignored(`its entry ${JSON.stringify(key.slice(0, 60))} is malformed`);
+  }
+  // Rebuilt from known fields only: nothing else from storage reaches the page.
+  const sets = {};
+  for (const [key, s] of Object.entries(value.sets)) {
+    const questions = {};
+    for (const [k, q] of Object.entries(s.questions)) {
+      questions[k] = { answer: q.answer, correct: q.correct, feedback: q.feedback, attempts: q.attempts, hints: q.hints };
+    }
+    sets[key] = {
+      seed: s.seed, count: s.count, families: [...s.families], student: s.student, questions,
+      solutions: [...s.solutions], updated: s.updated,
+    };
+  }
+  return { progress: { version: PROGRESS_VERSION, sets }, notice: null };
+}
+
+export function encodeProgress(progress) {
+  return JSON.stringify(progress);
+}
+
+/** The saved part of one set (an empty one if there is none yet). */
+export function setProgress(progress, key, settings) {
+  return progress.sets[key] ?? {
+    seed: settings.seed, count: settings.count, families: [...settings.families], student: settings.student,
+    questions: {}, solutions: [], updated: '',
+  };
+}
+
+export const questionKey = (index, questionId) => `${index}:${questionId}`;
+
+/** The saved state of one question: {answer, correct (null before a check), feedback, attempts, hints}. */
+export function questionProgress(set, index, questionId) {
+  return set.questions[questionKey(index, questionId)] ?? { answer: '', correct: null, feedback: '', attempts: 0, hints: 0 };
+}
+
+function withQuestion(progress, key, settings, index, questionId, change, now) {
+  const set = setProgress(progress, key, settings);
+  const q = questionProgress(set, index, questionId);
+  const questions = { ...set.questions, [questionKey(index, questionId)]: { ...q, ...change(q) } };
+  return { ...progress, sets: { ...progress.sets, [key]: { ...set, questions, updated: now } } };
+}
+
+const clip = (text) => String(text).slice(0, MAX_TEXT);
+
+/** A checked answer: stores it with the core's verdict and counts the attempt. */
+export function recordAnswer(progress, key, settings, index, questionId, answer, verdict, now) {
+  return withQuestion(progress, key, settings, index, questionId, (q) => ({
+    answer: clip(answer), correct: Boolean(verdict.correct), feedback: clip(verdict.feedback), attempts: q.attempts + 1,
+  }), now);
+}
+
+/** One more hint shown for a question (at most `available`). */
+export function recordHint(progress, key, settings, index, questionId, available, now) {
+  return withQuestion(progress, key, settings, index, questionId, (q) => ({ hints: Math.min(q.hints + 1, available) }), now);
+}
+
+/** The solution of exercise `index` opened on request. */
+export function recordSolution(progress, key, settings, index, now) {
+  const set = setProgress(progress, key, settings);
+  if (set.solutions.includes(index)) return progress;
+  return { ...progress, sets: { ...progress.sets, [key]: { ...set, solutions: [...set.solutions, index].sort((a, b) => a - b), updated: now } } };
+}
+
+/** Whether exercise `index` has had a checked answer (its solution may then be shown). */
+export function attempted(set, exercise) {
+  return exercise.questions.some((q) => questionProgress(set, exercise.index, q.id).attempts > 0);
+}
+
+/** Forgets one set's progress. */
+export function resetSet(progress, key) {
+  const sets = { ...progress.sets };
+  delete sets[key];
+  return { ...progress, sets };
+}
+
+/** {right, answered, total} over a set's questions. */
+export function score(set, exercises) {
+  let right = 0;
+  let answered = 0;
+  let total = 0;
+  for (const e of exercises) {
+    for (const q of e.questions) {
+      total++;
+      const p = questionProgress(set, e.index, q.id);
+      if (p.attempts > 0) answered++;
+      if (p.correct === true) right++;
+    }
+  }
+  return { right, answered, total };
+}
+
+/** One row per question, for the exports. */
+export function resultRows(set, exercises) {
+  const rows = [];
+  for (const e of exercises) {
+    for (const q of e.questions) {
+      const p = questionProgress(set, e.index, q.id);
+      rows.push({
+        exercise: e.index + 1, family: e.family, title: e.title, question: q.id, prompt: q.prompt,
+        answer: p.answer, correct: p.attempts ? p.correct : null, attempts: p.attempts, hints_used: p.hints,
+        solution_shown: set.solutions.includes(e.index) || attempted(set, e), feedback: p.feedback,
+      });
+    }
+  }
+  return rows;
+}
+
+const CSV_COLUMNS = ['seed', 'student', 'count', 'families', 'exercise', 'family', 'title', 'question', 'prompt',
+  'answer', 'correct', 'attempts', 'hints_used', 'solution_shown', 'feedback'];
+
+/** One CSV cell (RFC 4180 quoting; text a spreadsheet would run as a formula is prefixed with '). */
+export function csvCell(value) {
+  let t = value === null || value === undefined ? '' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value);
+  if (/^[=+@\t\r]/.test(t) || /^-[^\d.]/.test(t)) t = `'${t}`;
+  return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+}
+
+/** The results as CSV text: a header, then one line per question (CRLF line ends). */
+export function resultsCSV(settings, set, exercises) {
+  const meta = { seed: settings.seed, student: settings.student, count: settings.count, families: settings.families.join(' ') || 'all' };
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const row of resultRows(set, exercises)) lines.push(CSV_COLUMNS.map((c) => csvCell(c in meta ? meta[c] : row[c])).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** The results as one JSON object. */
+export function resultsJSON(settings, set, exercises, seedUsed, now) {
+  return {
+    kind: 'roofline-lab classroom results', version: PROGRESS_VERSION, exported: now,
+    seed: settings.seed, student: settings.student, seed_used: seedUsed, count: settings.count,
+    families: settings.families.length ? [...settings.families] : 'all',
+    score: score(set, exercises), questions: resultRows(set, exercises),
+  };
+}
