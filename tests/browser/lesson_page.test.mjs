@@ -130,6 +130,20 @@ for (const [name, url] of Object.entries(origins)) {
       await page.close();
     });
 
+    test('an in-page link (the skip link) keeps the reader\'s inputs and raises no notice', async () => {
+      const { page, problems } = await openPage(browser, url());
+      await page.evaluate(() => window.rooflineLab.ready);
+      await page.locator('input[name="m"]').fill('64');
+      await page.locator('a.skip').focus();
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => !location.hash.includes('lowered'), null, { timeout: 5000 });
+      assert.equal(await page.locator('input[name="m"]').inputValue(), '64');
+      assert.equal(await page.locator('#notices').isHidden(), true);
+      assert.match(await page.evaluate(() => location.hash), /m=64/);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
     test('bad input names the field and the value, and keeps the last good numbers', async () => {
       const { page, problems } = await openPage(browser, url());
       await waitReady(page);
