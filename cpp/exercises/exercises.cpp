@@ -216,7 +216,8 @@ Exercise traffic_factor(Rng& rng) {
   return e;
 }
 
-Exercise read_ir(Rng& rng) {
+// The lesson's tanh(a @ b): dot_general then tanh.
+Exercise read_ir_workload(Rng& rng) {
   const double m = rng.pick(kSmallDims), k = rng.pick(kSmallDims), n = rng.pick(kSmallDims);
   const double flops = 2 * m * k * n, trans = m * n;
   const double minimum = 4 * (m * k + k * n + m * n), bytes = minimum + 2 * 4 * m * n;
@@ -246,6 +247,44 @@ Exercise read_ir(Rng& rng) {
                num(bytes) + " = minimum traffic " + num(minimum) + " + " + num(8 * m * n) + " for the intermediate written and read back.";
   return e;
 }
+
+// An MLP layer relu(x @ w + b): dot_general, broadcast_in_dim, add, a broadcast zero, maximum.
+Exercise read_ir_mlp(Rng& rng) {
+  const double B = rng.pick(kSmallDims), I = rng.pick(kSmallDims), O = rng.pick(kSmallDims);
+  const double dot = 2 * B * O * I, elementwise = 2 * B * O;  // add and maximum, one flop each per element
+  const double flops = dot + elementwise;
+  // Bytes op by op (f32): dot 4(BI + IO + BO); broadcast of b 4(O + BO); add 4·3BO;
+  // broadcast of the zero 4(1 + BO); maximum 4·3BO.
+  const double bytes = 4 * (B * I + I * O + B * O + O + B * O + 3 * B * O + 1 + B * O + 3 * B * O);
+  const double minimum = 4 * (B * I + I * O + O + B * O);
+  Exercise e;
+  e.family = "read_ir";
+  e.title = "Read the IR: an MLP layer, op by op";
+  e.params = {{"batch", B}, {"d_in", I}, {"d_out", O}, {"itemsize", 4}};
+  e.ir = hlo::emit_mlp_layer(B, I, O, "f32").value();
+  e.statement = "Below is the StableHLO of relu(x @ w + b). By XLA's counting rules (HloCostAnalysis, each op on its " +
+                std::string("own), how many flops, transcendentals and bytes accessed does it have?");
+  Question f = number_q("flops", "flops", "flops", flops, 0);
+  add_mistake(f, dot, "add and maximum count one flop per output element each.");
+  add_mistake(f, dot + elementwise + 2 * B * O, "broadcast_in_dim only moves data: 0 flops.");
+  add_mistake(f, B * O * I + elementwise, "dot_general counts 2 flops per multiply-add.");
+  f.hints = {"dot_general: 2 × output elements × contracting size; add and maximum: 1 per element.",
+             "broadcast_in_dim and constant have no flops."};
+  Question t = number_q("transcendentals", "transcendentals", "", 0, 0);
+  t.hints = {"Which ops here are transcendental (exp, log, tanh, …)?"};
+  Question b = number_q("bytes", "bytes accessed", "bytes", bytes, 0);
+  add_mistake(b, minimum, "That is the minimum traffic: XLA counts every op's operands and output, intermediates included.");
+  b.hints = {"Add, for each op, the bytes of its operands and of its output (constants count nothing).",
+             "broadcast_in_dim reads its small input and writes the full " + num(B) + "×" + num(O) + " result."};
+  e.questions = {f, t, b};
+  e.solution = "flops: dot_general 2·" + num(B) + "·" + num(O) + "·" + num(I) + " = " + num(dot) + ", add and maximum " + num(B * O) +
+               " each: " + num(flops) + "; no transcendentals; bytes: dot 4·(" + num(B * I) + " + " + num(I * O) + " + " + num(B * O) +
+               "), broadcast of b 4·(" + num(O) + " + " + num(B * O) + "), add 4·3·" + num(B * O) + ", broadcast of 0 4·(1 + " +
+               num(B * O) + "), maximum 4·3·" + num(B * O) + " = " + num(bytes) + " bytes (the minimum traffic is " + num(minimum) + ").";
+  return e;
+}
+
+Exercise read_ir(Rng& rng) { return rng.next() % 2 ? read_ir_mlp(rng) : read_ir_workload(rng); }
 
 Exercise fusion(Rng& rng) {
   const double m = rng.pick(kDims), k = rng.pick(kDims), n = rng.pick(kDims);

@@ -38,7 +38,7 @@ struct Exercise {
   std::string family;
   std::string title;
   std::string statement;
-  std::string ir;                        // StableHLO text, for "read_ir"
+  std::string ir;                        // StableHLO text, for "read_ir" (tanh(a@b) or an MLP layer)
   std::map<std::string, double> params;  // every number the statement gives (for tests, for the page)
   std::vector<double> sizes;             // square sizes, for "traffic_factor"
   std::vector<Question> questions;
