@@ -1,5 +1,12 @@
 // Shared set-up of the browser tests: Debian's chromium driven by playwright-core.
+import { after, before } from 'node:test';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import { serve } from '../../scripts/serve.mjs';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DIST = join(ROOT, 'dist');
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
@@ -41,4 +48,29 @@ export async function openPage(browser, url, { ownFiles = null, context = null }
 export async function waitReady(page) {
   await page.waitForFunction(() => window.rooflineLab && window.rooflineLab.ready, null, { timeout: 15000 });
   await page.evaluate(() => window.rooflineLab.ready.then(() => true));
+}
+
+/**
+ * The usual set-up of a test file: one browser and one static server on dist/ for the whole
+ * file, closed after it. `fixture.browser` and `fixture.server` are set once `before` has run;
+ * `fixture.origins` maps a name to a function giving dist/index.html's URL from there.
+ */
+export function browserAndServer() {
+  const fixture = {
+    browser: null,
+    server: null,
+    origins: {
+      'file://': () => pathToFileURL(join(DIST, 'index.html')).href,
+      'http://127.0.0.1': () => `http://127.0.0.1:${fixture.server.address().port}/index.html`,
+    },
+  };
+  before(async () => {
+    fixture.browser = await launch();
+    fixture.server = await serve(DIST, 0);
+  });
+  after(async () => {
+    await fixture.browser?.close();
+    fixture.server?.close();
+  });
+  return fixture;
 }

@@ -5,32 +5,15 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { serve } from '../../scripts/serve.mjs';
-import { launch, openPage, waitReady } from './browser.mjs';
+import { describe, test } from 'node:test';
+import { join } from 'node:path';
+import { browserAndServer, openPage, ROOT, waitReady } from './browser.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DIST = join(ROOT, 'dist');
 const AXE = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 const KEY = 'rooflineLab.classroom.v1';
 
-let browser;
-let server;
-before(async () => {
-  browser = await launch();
-  server = await serve(DIST, 0);
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-const urls = {
-  'file://': () => pathToFileURL(join(DIST, 'index.html')).href,
-  'http://127.0.0.1': () => `http://127.0.0.1:${server.address().port}/index.html`,
-};
+const fixture = browserAndServer();
+const urls = fixture.origins;
 
 /** The CLI's exercises for the same seed (the shared core). */
 function cli(...args) {
@@ -40,7 +23,7 @@ function cli(...args) {
 }
 
 async function open(where, hash, options = {}) {
-  const opened = await openPage(browser, urls[where]() + hash, options);
+  const opened = await openPage(fixture.browser, urls[where]() + hash, options);
   await waitReady(opened.page);
   return opened;
 }
@@ -285,8 +268,8 @@ describe('classroom exercises: answering, progress, exports, reset, print', () =
 
   for (const colorScheme of ['light', 'dark']) {
     test(`axe-core finds no serious or critical violation in the section (${colorScheme})`, async (t) => {
-      const context = await browser.newContext({ bypassCSP: true, colorScheme });
-      const { page, problems } = await openPage(browser, `${urls['http://127.0.0.1']()}#classroom&seed=axe&count=5`, { context });
+      const context = await fixture.browser.newContext({ bypassCSP: true, colorScheme });
+      const { page, problems } = await openPage(fixture.browser, `${urls['http://127.0.0.1']()}#classroom&seed=axe&count=5`, { context });
       await waitReady(page);
       await page.locator('#cl-0-work').fill('1');
       await page.locator('#cl-0-work').press('Enter');

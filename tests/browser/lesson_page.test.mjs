@@ -2,35 +2,16 @@
 // the wasm core, refuses bad input by name and keeps the last good numbers.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { serve } from '../../scripts/serve.mjs';
-import { launch, openPage, waitReady } from './browser.mjs';
+import { describe, test } from 'node:test';
+import { join } from 'node:path';
+import { browserAndServer, openPage, ROOT, waitReady } from './browser.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DIST = join(ROOT, 'dist');
+const fixture = browserAndServer();
 
-let browser;
-let server;
-before(async () => {
-  browser = await launch();
-  server = await serve(DIST, 0);
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-const origins = {
-  'file://': () => pathToFileURL(join(DIST, 'index.html')).href,
-  'http://127.0.0.1': () => `http://127.0.0.1:${server.address().port}/index.html`,
-};
-
-for (const [name, url] of Object.entries(origins)) {
+for (const [name, url] of Object.entries(fixture.origins)) {
   describe(`the lesson page from ${name}`, () => {
     test('loads the core and shows the lesson numbers, with no console error and no network request', async () => {
-      const { page, problems } = await openPage(browser, url());
+      const { page, problems } = await openPage(fixture.browser, url());
       await page.waitForFunction(() => document.getElementById('status').textContent === 'Core loaded.', null, { timeout: 15000 });
       const report = await page.evaluate(() => window.rooflineLab.report());
       assert.equal(report.matmul_accounting.flops, 8192);
@@ -76,7 +57,7 @@ for (const [name, url] of Object.entries(origins)) {
     });
 
     test('measures this machine in a Worker, with progress, while the page stays usable', async () => {
-      const { page, problems } = await openPage(browser, url());
+      const { page, problems } = await openPage(fixture.browser, url());
       await waitReady(page);
       const before = await page.evaluate(() => window.rooflineLab.report());
       await page.locator('#measure-form input[name="samples"]').fill('3');
@@ -107,7 +88,7 @@ for (const [name, url] of Object.entries(origins)) {
     });
 
     test('cancel stops a measurement and keeps the page working; bad sample counts are refused', async () => {
-      const { page, problems } = await openPage(browser, url());
+      const { page, problems } = await openPage(fixture.browser, url());
       await waitReady(page);
       const samples = page.locator('#measure-form input[name="samples"]');
       await samples.fill('0');
@@ -131,7 +112,7 @@ for (const [name, url] of Object.entries(origins)) {
     });
 
     test('an in-page link (the skip link) keeps the reader\'s inputs and raises no notice', async () => {
-      const { page, problems } = await openPage(browser, url());
+      const { page, problems } = await openPage(fixture.browser, url());
       await page.evaluate(() => window.rooflineLab.ready);
       await page.locator('input[name="m"]').fill('64');
       await page.locator('a.skip').focus();
@@ -145,7 +126,7 @@ for (const [name, url] of Object.entries(origins)) {
     });
 
     test('bad input names the field and the value, and keeps the last good numbers', async () => {
-      const { page, problems } = await openPage(browser, url());
+      const { page, problems } = await openPage(fixture.browser, url());
       await waitReady(page);
       const m = page.locator('input[name="m"]');
       await m.fill('0');
