@@ -389,6 +389,7 @@ class Coster {
         p.operand[0] = out;
         break;
       case Family::DynamicSlice:
+      case Family::Gather:  // both read only what they output from operand 0, plus the indices
         defaults();
         p.bytes = out * 2 + (ob.size() > 1 ? ob[1] : 0);
         p.operand[0] = out;
@@ -401,11 +402,6 @@ class Coster {
         p.operand[0] = 0;
         break;
       }
-      case Family::Gather:
-        defaults();
-        p.bytes = out * 2 + (ob.size() > 1 ? ob[1] : 0);
-        p.operand[0] = out;
-        break;
       case Family::Scatter: {
         defaults();
         const std::size_t n = op.operand_types.size() >= 3 ? (op.operand_types.size() - 1) / 2 : 0;

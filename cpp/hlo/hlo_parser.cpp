@@ -174,6 +174,14 @@ class HloParser {
   }
 
   // A "..." string starting at p_; false (with an error) when unterminated.
+  // At "/*": moves past the matching "*/".
+  bool skip_block_comment() {
+    std::size_t close = s_.find("*/", p_ + 2);
+    if (close == std::string_view::npos) return fail(p_, "unterminated comment", "'*/'");
+    p_ = close + 2;
+    return true;
+  }
+
   bool skip_string() {
     std::size_t q = p_ + 1;
     while (q < n_ && s_[q] != '"') q += s_[q] == '\\' ? 2 : 1;
@@ -197,9 +205,7 @@ class HloParser {
         continue;
       }
       if (c == '/' && p_ + 1 < n_ && s_[p_ + 1] == '*') {
-        std::size_t close = s_.find("*/", p_ + 2);
-        if (close == std::string_view::npos) return fail(p_, "unterminated comment", "'*/'");
-        p_ = close + 2;
+        if (!skip_block_comment()) return false;
         continue;
       }
       if (c == '/' && p_ + 1 < n_ && s_[p_ + 1] == '/') {
@@ -367,9 +373,7 @@ class HloParser {
         continue;
       }
       if (c == '/' && p_ + 1 < n_ && s_[p_ + 1] == '*') {
-        std::size_t close = s_.find("*/", p_ + 2);
-        if (close == std::string_view::npos) return fail(p_, "unterminated comment", "'*/'");
-        p_ = close + 2;
+        if (!skip_block_comment()) return false;
         continue;
       }
       if (c == '{' || c == '[' || c == '(') {
