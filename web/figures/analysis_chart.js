@@ -6,7 +6,7 @@
 //   figure.render({points, program, roofs: [{label, kind, curve, primary}], selected});
 //   figure.series();  // [{role, label, points: [[x, y], …], indices?}] (tests, rooflineLab.analysisSeries())
 //   figure.png(); figure.destroy(); figure.restyle();
-import { backgroundPlugin, Chart, exact, logTick, prefersDark } from './chart_common.js';
+import { exact, logTick, prefersDark, scatterChart } from './chart_common.js';
 
 const PALETTES = {
   light: {
@@ -81,8 +81,6 @@ function tooltipLabel(ctx) {
  * @param {{onSelect?: (index: number) => void, dark?: () => boolean}} [env]
  */
 export function createAnalysisFigure(canvas, env = {}) {
-  let chart = null;
-  let last = null;
   const dark = env.dark ?? prefersDark;
 
   function options(state, palette) {
@@ -109,36 +107,14 @@ export function createAnalysisFigure(canvas, env = {}) {
     };
   }
 
-  /** Draws (or redraws) the figure. */
-  function render(state) {
-    last = state;
-    const palette = PALETTES[dark() ? 'dark' : 'light'];
-    const sets = datasets(state, palette);
-    const opts = options(state, palette);
-    if (chart) {
-      chart.data.datasets = sets;
-      chart.options = opts;
-      chart.update();
-    } else {
-      chart = new Chart(canvas, { type: 'scatter', data: { datasets: sets }, options: opts, plugins: [backgroundPlugin] });
-    }
-  }
-
-  function destroy() {
-    chart?.destroy();
-    chart = null;
-  }
-
-  function restyle() {
-    if (!last) return;
-    destroy();
-    render(last);
-  }
+  const holder = scatterChart(canvas, PALETTES, dark, (state, palette) => ({
+    datasets: datasets(state, palette), options: options(state, palette),
+  }));
 
   /** The drawn datasets as plain data; op points carry the op's index in the summary. */
   function series() {
-    if (!chart) return [];
-    return chart.data.datasets.map((d) => ({
+    if (!holder.chart) return [];
+    return holder.chart.data.datasets.map((d) => ({
       role: d.role, label: d.label, points: d.data.map((p) => [p.x, p.y]),
       ...(d.role === 'ops' || d.role === 'selected' ? { indices: d.data.map((p) => p.index) } : {}),
     }));
@@ -146,18 +122,14 @@ export function createAnalysisFigure(canvas, env = {}) {
 
   /** Where a point of op `index` is on the canvas (CSS pixels), for tests and keyboard users. */
   function pixelOf(index) {
-    if (!chart) return null;
-    const di = chart.data.datasets.findIndex((d) => d.role === 'ops');
+    if (!holder.chart) return null;
+    const di = holder.chart.data.datasets.findIndex((d) => d.role === 'ops');
     if (di < 0) return null;
-    const pi = chart.data.datasets[di].data.findIndex((p) => p.index === index);
+    const pi = holder.chart.data.datasets[di].data.findIndex((p) => p.index === index);
     if (pi < 0) return null;
-    const el = chart.getDatasetMeta(di).data[pi];
+    const el = holder.chart.getDatasetMeta(di).data[pi];
     return { x: el.x, y: el.y };
   }
 
-  function png() {
-    return chart ? chart.toBase64Image('image/png', 1) : null;
-  }
-
-  return { render, destroy, restyle, series, pixelOf, png };
+  return { render: holder.render, destroy: holder.destroy, restyle: holder.restyle, series, pixelOf, png: holder.png };
 }

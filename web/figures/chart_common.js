@@ -38,3 +38,36 @@ export function logTick(value) {
 
 /** Whether the page is drawn for a dark background. */
 export const prefersDark = () => globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
+
+/**
+ * The lifecycle both figures share: one scatter chart on `canvas`, drawn from
+ * build(state, palette) → {datasets, options}, updated in place on later renders, and drawn
+ * anew by restyle() when the colour scheme changes. `holder.chart` is the Chart.js instance
+ * (null before the first render or after destroy()).
+ */
+export function scatterChart(canvas, palettes, dark, build) {
+  const holder = { chart: null, last: null };
+  holder.render = (state) => {
+    holder.last = state;
+    const { datasets, options } = build(state, palettes[dark() ? 'dark' : 'light']);
+    if (holder.chart) {
+      holder.chart.data.datasets = datasets;
+      holder.chart.options = options;
+      holder.chart.update();
+    } else {
+      holder.chart = new Chart(canvas, { type: 'scatter', data: { datasets }, options, plugins: [backgroundPlugin] });
+    }
+  };
+  holder.destroy = () => {
+    holder.chart?.destroy();
+    holder.chart = null;
+  };
+  holder.restyle = () => {
+    if (!holder.last) return;
+    holder.destroy();
+    holder.render(holder.last);
+  };
+  /** The chart as a PNG data: URL. */
+  holder.png = () => (holder.chart ? holder.chart.toBase64Image('image/png', 1) : null);
+  return holder;
+}

@@ -6,7 +6,7 @@
 //   figure.series();   // what the chart holds, as plain data (tests, rooflineLab.chartSeries())
 //   figure.png();      // a data: URL of the chart as PNG
 //   figure.destroy();
-import { backgroundPlugin, Chart, exact, logTick } from './chart_common.js';
+import { exact, logTick, prefersDark, scatterChart } from './chart_common.js';
 
 const PALETTES = {
   light: {
@@ -129,50 +129,25 @@ function options(state, palette, sets) {
  * @param {{dark?: () => boolean}} [env]  whether to draw for a dark background (default: the media query)
  */
 export function createRooflineFigure(canvas, env = {}) {
-  let chart = null;
-  let last = null;
-  const dark = env.dark ?? (() => globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false);
+  const dark = env.dark ?? prefersDark;
+
+  const holder = scatterChart(canvas, PALETTES, dark, (state, palette) => {
+    const sets = datasets(state, palette);
+    return { datasets: sets, options: options(state, palette, sets) };
+  });
 
   /** Draws (or redraws) the figure for `state` = {figure, show}. */
   function render(state) {
-    if (!state?.figure) return;
-    last = state;
-    const palette = PALETTES[dark() ? 'dark' : 'light'];
-    const sets = datasets(state, palette);
-    const opts = options(state, palette, sets);
-    if (chart) {
-      chart.data.datasets = sets;
-      chart.options = opts;
-      chart.update();
-    } else {
-      chart = new Chart(canvas, { type: 'scatter', data: { datasets: sets }, options: opts, plugins: [backgroundPlugin] });
-    }
-  }
-
-  function destroy() {
-    chart?.destroy();
-    chart = null;
-  }
-
-  /** Redraws with the current colour scheme (after prefers-color-scheme changes). */
-  function restyle() {
-    if (!last) return;
-    destroy();
-    render(last);
+    if (state?.figure) holder.render(state);
   }
 
   /** The drawn datasets as plain data: [{role, label, points: [[x, y], …]}]. */
   function series() {
-    if (!chart) return [];
-    return chart.data.datasets.map((d) => ({
+    if (!holder.chart) return [];
+    return holder.chart.data.datasets.map((d) => ({
       role: d.role, label: d.label, measured: Boolean(d.measured), points: d.data.map((p) => [p.x, p.y]),
     }));
   }
 
-  /** The chart as a PNG data: URL. */
-  function png() {
-    return chart ? chart.toBase64Image('image/png', 1) : null;
-  }
-
-  return { render, destroy, restyle, series, png };
+  return { render, destroy: holder.destroy, restyle: holder.restyle, series, png: holder.png };
 }
