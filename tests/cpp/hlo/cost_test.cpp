@@ -61,7 +61,7 @@ TEST_CASE("reduce costs (input - output elements) x the reducer, in both printed
   CHECK(a.flops == 2 * (24 - 6));
 }
 
-TEST_CASE("slices read only what they output; calls cost their callee at the call site", "[hlo][cost]") {
+TEST_CASE("slices read only what they output, and calls cost their callee at the call site", "[hlo][cost]") {
   const std::string text =
       "module @m {\n"
       "  func.func public @main(%a: tensor<10x10xf32>) -> tensor<2x10xf32> {\n"

@@ -200,7 +200,7 @@ TEST_CASE("an all-reduce counts XLA's flops and bytes besides its ring bytes", "
   CHECK(a.collective_bytes == 2.0 * (4 - 1) / 4 * 4096);  // 6144
 }
 
-TEST_CASE("cuBLAS GEMM custom calls cost a dot from their backend_config; other targets are unmodeled", "[hlo][cost]") {
+TEST_CASE("cuBLAS GEMM custom calls cost a dot from their backend_config, and other targets are unmodeled", "[hlo][cost]") {
   const std::string config = GENERATE(
       as<std::string>{},
       "{\"gemm_backend_config\":{\"dot_dimension_numbers\":{\"lhs_contracting_dimensions\":[\"1\"],"
