@@ -1,5 +1,6 @@
 # The hlo room: text → IR → verify → cost (included by the top-level CMakeLists.txt).
 list(APPEND RL_CORE_SOURCES
+  cpp/hlo/element_type.cpp
   cpp/hlo/ir.cpp
   cpp/hlo/lexer.cpp
   cpp/hlo/stablehlo_parser.cpp
