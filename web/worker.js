@@ -5,7 +5,7 @@
 // terminating the Worker.
 import { loadCore } from './core.js';
 import { summarizeFile } from './model/analysis.js';
-import { errorLocations, placeOps } from './model/analysis_view.js';
+import { placeOps } from './model/analysis_view.js';
 import { assembleMeasurements, measurementSteps } from './model/measure.js';
 
 const corePromise = loadCore(self.createCore);
@@ -36,7 +36,7 @@ function analyze(core, id, { text, name }) {
   const t0 = performance.now();
   const result = core.analyzeText(text);
   const summary = summarizeFile(name, result);
-  const value = { summary, placement: placeOps(result), errors: errorLocations(result), ms: performance.now() - t0 };
+  const value = { summary, placement: placeOps(result), errors: summary.errorPlaces, ms: performance.now() - t0 };
   self.postMessage({ id, type: 'progress', done: 1, total: 1, label: 'done' });
   self.postMessage({ id, type: 'result', value });
 }

@@ -12,16 +12,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 #include <string>
 #include <vector>
 
-#include "bindings/json_writer.h"
+#include "common/json_writer.h"
 #include "exercises/exercises.h"
-#include "hlo/cost.h"
 #include "hlo/emit.h"
-#include "hlo/parse.h"
-#include "hlo/verify.h"
+#include "hlo/report.h"
 #include "kernels/kernels.h"
 #include "measure/ceilings.h"
 #include "measure/harness.h"
@@ -47,8 +44,20 @@ val fail(const std::string& message) {
   return out;
 }
 
+// {ok: false, error, input?, line?, column?}: the fields the core's error carries.
+val fail(const Error& e) {
+  val out = fail(e.message);
+  if (!e.input.empty()) out.set("input", e.input);
+  if (e.line > 0) {
+    out.set("line", e.line);
+    out.set("column", e.column);
+    out.set("message", e.without_place());
+  }
+  return out;
+}
+
 template <class T>
-val fail_from(const Result<T>& r) { return fail(r.error()); }
+val fail_from(const Result<T>& r) { return fail(r.error_info()); }
 
 // A number argument: refuses strings, undefined, objects, with the argument's name. Rules
 // about the number itself (positive, integer, finite) stay in the model.
@@ -397,85 +406,14 @@ val js_example_modules() {
   return ok(out);
 }
 
-void write_op_cost(bindings::JsonWriter& j, const hlo::OpCost& c, bool top_level) {
-  j.begin_object()
-      .field("top_level", top_level)
-      .field("line", c.line)
-      .field("column", c.column)
-      .field("op", c.op)
-      .field("shape", c.shape)
-      .field("function", c.function)
-      .field("flops", c.flops)
-      .field("transcendentals", c.transcendentals)
-      .field("bytes_accessed", c.bytes_accessed)
-      .field("unfused_bytes_accessed", c.unfused_bytes_accessed);
-  j.key("operand_bytes").begin_array();
-  for (double b : c.operand_bytes) j.value(b);
-  j.end_array();
-  j.field("output_bytes", c.output_bytes)
-      .field("collective_bytes", c.collective_bytes)
-      .field("intensity", c.intensity)  // NaN (no bytes) → null
-      .field("modeled", c.modeled);
-  if (!c.note.empty()) j.field("note", c.note);
-  j.end_object();
-}
-
-void write_analysis(bindings::JsonWriter& j, const hlo::Analysis& a,
-                    const std::vector<hlo::OpCost>& rows) {
-  j.begin_object().field("module_name", a.module_name).field("entry", a.entry);
-  // A row is top-level when it is one of the entry's own ops the totals add up (a fusion, not
-  // the ops inside it; a reduce, not its reducer body; a call, not the callee's ops).
-  std::set<std::pair<int, int>> top;
-  for (const auto& o : a.ops) top.insert({o.line, o.column});
-  j.key("ops").begin_array();
-  for (const auto& r : rows) write_op_cost(j, r, r.function == a.entry && top.count({r.line, r.column}) > 0);
-  j.end_array();
-  j.key("totals").begin_object()
-      .field("flops", a.flops)
-      .field("transcendentals", a.transcendentals)
-      .field("bytes_accessed", a.bytes_accessed)
-      .field("unfused_bytes_accessed", a.unfused_bytes_accessed);
-  j.key("bytes_accessed_operand").begin_object();
-  for (const auto& [index, bytes] : a.bytes_accessed_operand) j.field(std::to_string(index), bytes);
-  j.end_object();
-  j.field("bytes_accessed_output", a.bytes_accessed_output)
-      .field("collective_bytes", a.collective_bytes)
-      .field("minimum_traffic_bytes", a.minimum_traffic_bytes)
-      .field("intensity", a.intensity)
-      .end_object();
-  j.key("unmodeled").begin_array();
-  for (const auto& [op, count] : a.unmodeled) j.begin_object().field("op", op).field("count", count).end_object();
-  j.end_array();
-  j.key("notes").begin_array();
-  for (const auto& n : a.notes) j.value(n);
-  j.end_array();
-  j.end_object();
-}
-
-// Parses StableHLO or HLO text (dialect detected), verifies and costs every module in it.
-// A parse error fails the whole text ("LINE:COL: error: ..."); a module that fails to verify
-// carries its error and the other modules are still analysed. The value is JSON text (one
-// Embind call per field would dominate the time on big modules); web/core.js parses it.
+// Parses StableHLO or HLO text (dialect detected), verifies and costs every module in it: the
+// core's report as JSON text (hlo/report.h), parsed by web/core.js. A parse error fails the
+// whole text with its line and column; a module that fails to verify carries its error.
 val js_analyze_text(val text) {
   if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
-  const std::string source = text.as<std::string>();
-  auto modules = hlo::parse(source);
-  if (!modules) return fail_from(modules);
-  bindings::JsonWriter j;
-  j.begin_object().field("dialect", hlo::detect_dialect(source));
-  j.key("modules").begin_array();
-  for (const auto& m : modules.value()) {
-    auto verified = hlo::verify(m);
-    auto analysis = verified ? hlo::analyze_module(m) : Result<hlo::Analysis>::failure(verified.error());
-    auto rows = analysis ? hlo::op_costs(m) : Result<std::vector<hlo::OpCost>>::failure(analysis.error());
-    if (!rows) {
-      j.begin_object().field("module_name", m.name).field("line", m.line).field("error", rows.error()).end_object();
-      continue;
-    }
-    write_analysis(j, analysis.value(), rows.value());
-  }
-  j.end_array().end_object();
-  return ok(val(j.text()));
+  auto report = hlo::analyze_text(text.as<std::string>());
+  if (!report) return fail_from(report);
+  return ok(val(hlo::to_json(report.value())));
 }
 
 // ---- exercises ----------------------------------------------------------------------------
@@ -513,7 +451,7 @@ Result<std::vector<exercises::Exercise>> exercises_arg(const val& seed, const va
 val js_generate_exercises(val seed, val count, val families) {
   auto set = exercises_arg(seed, count, families);
   if (!set) return fail_from(set);
-  bindings::JsonWriter j;
+  JsonWriter j;
   j.begin_array();
   for (const auto& e : set.value()) {
     j.begin_object().field("index", e.index).field("family", e.family).field("title", e.title)

@@ -37,11 +37,11 @@ std::string format_number(double value) {
 
 Result<std::int64_t> positive_integer(std::string_view name, double value) {
   if (!std::isfinite(value) || value <= 0 || std::floor(value) != value) {
-    return Result<std::int64_t>::failure(std::string(name) + " must be a positive integer, got " +
+    return Result<std::int64_t>::failure_for(std::string(name), std::string(name) + " must be a positive integer, got " +
                                          format_number(value));
   }
   if (value > kMaxExactInteger) {
-    return Result<std::int64_t>::failure(std::string(name) +
+    return Result<std::int64_t>::failure_for(std::string(name), std::string(name) +
                                          " must be at most 2^53 = 9007199254740992, got " +
                                          format_number(value));
   }

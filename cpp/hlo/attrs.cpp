@@ -87,10 +87,11 @@ bool label_lists(std::string_view s, std::vector<std::vector<std::string>>& list
   return lists.size() == 3;
 }
 
-Result<ConvDims> fail_conv(const Op& op, const std::string& got) {
-  return Result<ConvDims>::failure(std::to_string(op.line) + ":" + std::to_string(op.column) +
+Result<ConvDims> fail_conv(const OpView& op, std::string_view got) {
+  return Result<ConvDims>::failure_at(std::to_string(op.op.line) + ":" + std::to_string(op.op.column) +
                                    ": error: bad convolution dimension numbers \xE2\x80\x94 expected "
-                                   "[b, 0, f]x[0, i, o]->[b, 0, f] or b0f_0io->b0f, got " + got);
+                                   "[b, 0, f]x[0, i, o]->[b, 0, f] or b0f_0io->b0f, got " + std::string(got),
+                                      op.op.line, op.op.column);
 }
 
 bool assign_spatial(std::vector<std::int64_t>& spatial, std::size_t index, std::int64_t pos) {
@@ -164,7 +165,7 @@ std::string symbol_name(std::string_view value) {
   return std::string(s);
 }
 
-Result<DotDims> dot_dims(const Op& op) {
+Result<DotDims> dot_dims(const OpView& op) {
   DotDims d;
   auto split_x = [](std::string_view v, std::vector<std::int64_t>& a, std::vector<std::int64_t>& b) {
     int depth = 0;
@@ -180,10 +181,11 @@ Result<DotDims> dot_dims(const Op& op) {
     }
     return false;
   };
-  auto bad = [&](const std::string& got) {
-    return Result<DotDims>::failure(std::to_string(op.line) + ":" + std::to_string(op.column) +
+  auto bad = [&](std::string_view got) {
+    return Result<DotDims>::failure_at(std::to_string(op.op.line) + ":" + std::to_string(op.op.column) +
                                     ": error: bad dot dimension numbers \xE2\x80\x94 expected "
-                                    "contracting_dims = [..] x [..], got " + got);
+                                    "contracting_dims = [..] x [..], got " + std::string(got),
+                                       op.op.line, op.op.column);
   };
   if (const Attribute* a = op.attr("contracting_dims")) {
     if (!split_x(a->value, d.lhs_contracting, d.rhs_contracting)) return bad(a->value);
@@ -208,17 +210,17 @@ Result<DotDims> dot_dims(const Op& op) {
     if (auto* a = op.attr("rhs_batch_dims")) d.rhs_batch = int_list(a->value);
     return Result<DotDims>::success(d);
   }
-  if ((op.name == "stablehlo.dot" || op.name == "mhlo.dot") && op.operand_types.size() == 2) {
+  if (op.op.code == OpCode::Dot && op.num_operands() == 2) {
     // Legacy dot: contracts the last lhs dimension with the first rhs dimension.
-    const auto& l = op.operand_types[0];
+    const auto& l = op.operand_type(0);
     if (!l.dims.empty()) d.lhs_contracting.push_back(static_cast<std::int64_t>(l.dims.size()) - 1);
-    if (!op.operand_types[1].dims.empty()) d.rhs_contracting.push_back(0);
+    if (!op.operand_type(1).dims.empty()) d.rhs_contracting.push_back(0);
     return Result<DotDims>::success(d);
   }
   return Result<DotDims>::success(d);  // HLO dot with no contraction: an outer product
 }
 
-Result<ConvDims> conv_dims(const Op& op) {
+Result<ConvDims> conv_dims(const OpView& op) {
   ConvDims d;
   const Attribute* a = op.attr("dim_numbers");
   if (!a) a = op.attr("dimension_numbers");
@@ -283,12 +285,13 @@ Result<ConvDims> conv_dims(const Op& op) {
   return Result<ConvDims>::success(d);
 }
 
-Result<std::vector<WindowDim>> window(const Op& op, std::size_t rank) {
+Result<std::vector<WindowDim>> window(const OpView& op, std::size_t rank) {
   std::vector<WindowDim> w(rank);
   auto bad = [&](const std::string& what, std::size_t want, std::size_t got) {
-    return Result<std::vector<WindowDim>>::failure(
-        std::to_string(op.line) + ":" + std::to_string(op.column) + ": error: bad window " + what +
-        " \xE2\x80\x94 expected " + std::to_string(want) + " values, got " + std::to_string(got));
+    return Result<std::vector<WindowDim>>::failure_at(
+        std::to_string(op.op.line) + ":" + std::to_string(op.op.column) + ": error: bad window " + what +
+            " \xE2\x80\x94 expected " + std::to_string(want) + " values, got " + std::to_string(got),
+        op.op.line, op.op.column);
   };
   auto apply = [&](const std::vector<std::int64_t>& v, bool present, const std::string& what,
                    std::int64_t WindowDim::*field) -> bool {
@@ -366,14 +369,14 @@ Result<std::vector<WindowDim>> window(const Op& op, std::size_t rank) {
   return Result<std::vector<WindowDim>>::success(w);
 }
 
-std::int64_t int_attr(const Op& op, std::string_view name, std::int64_t fallback) {
+std::int64_t int_attr(const OpView& op, std::string_view name, std::int64_t fallback) {
   const Attribute* a = op.attr(name);
   if (!a) return fallback;
   auto v = int_list(a->value);
   return v.empty() ? fallback : v[0];
 }
 
-std::int64_t replica_group_size(const Op& op) {
+std::int64_t replica_group_size(const OpView& op) {
   const Attribute* a = op.attr("replica_groups");
   if (!a) return 0;
   std::string_view v = trim(a->value);
@@ -397,7 +400,7 @@ std::int64_t replica_group_size(const Op& op) {
   return static_cast<std::int64_t>(scan_ints(v.substr(inner, close - inner)).size());
 }
 
-std::int64_t known_trip_count(const Op& op) {
+std::int64_t known_trip_count(const OpView& op) {
   const Attribute* a = op.attr("backend_config");
   if (!a) return -1;
   std::string_view v = a->value;

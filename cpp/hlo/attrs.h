@@ -26,7 +26,7 @@ struct DotDims {
 };
 // dot_general (pretty `contracting_dims = [1] x [0]`, generic `#stablehlo.dot<...>`), HLO dot
 // (`lhs_contracting_dims={1}`), and the legacy stablehlo.dot (lhs last, rhs first).
-Result<DotDims> dot_dims(const Op& op);
+Result<DotDims> dot_dims(const OpView& op);
 
 struct ConvDims {
   std::int64_t input_batch = 0, input_feature = 0;
@@ -37,24 +37,24 @@ struct ConvDims {
   std::vector<std::int64_t> output_spatial;
 };
 // `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`, `#stablehlo.conv<...>` (also `raw`), HLO `b01f_01io->b01f`.
-Result<ConvDims> conv_dims(const Op& op);
+Result<ConvDims> conv_dims(const OpView& op);
 
 struct WindowDim {
   std::int64_t size = 1, stride = 1, pad_low = 0, pad_high = 0, base_dilation = 1, window_dilation = 1;
 };
 // The window of a convolution (sizes from the kernel's spatial dims), a reduce_window or a
 // select_and_scatter, in either dialect. `rank` is the number of window dimensions expected.
-Result<std::vector<WindowDim>> window(const Op& op, std::size_t rank);
+Result<std::vector<WindowDim>> window(const OpView& op, std::size_t rank);
 
 // Integer attribute (feature_group_count = 1 : i64, feature_group_count=2); `fallback` if absent.
-std::int64_t int_attr(const Op& op, std::string_view name, std::int64_t fallback);
+std::int64_t int_attr(const OpView& op, std::string_view name, std::int64_t fallback);
 
 // Size of the first replica group: {{0,1,2,3},{4,5,6,7}} → 4, [2,4]<=[8] → 4,
 // dense<[[0, 1]]> : tensor<1x2xi64> → 2; 0 when absent, empty or unreadable.
-std::int64_t replica_group_size(const Op& op);
+std::int64_t replica_group_size(const OpView& op);
 
 // The known trip count of a while loop from backend_config={"known_trip_count":{"n":"5"}}; -1 if none.
-std::int64_t known_trip_count(const Op& op);
+std::int64_t known_trip_count(const OpView& op);
 
 // The integers of the JSON array after "key": in a backend_config, written as JSON
 // ({"lhs_contracting_dimensions":["1"]}) or as JSON inside an HLO string (\"...\":[\"1\"]).

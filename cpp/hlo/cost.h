@@ -13,11 +13,14 @@
 // traffic a fusion saves is unfused_bytes_accessed − bytes_accessed. While loops: body and
 // condition × known_trip_count from backend_config, else once (with a note). Collectives:
 // collective_bytes, what one device sends in a ring over its replica group (formulas in
-// cost.cpp). Custom calls: cuBLAS GEMMs as dots; any other target unmodeled.
-// Plain data, so the bindings can hand it to JS as it is.
+// cost_rules.cpp). Custom calls: cuBLAS GEMMs as dots; any other target unmodeled.
+//
+// The rules are one per op family (the op table's cost column, ops.inc), in cost_rules.cpp.
+// One pass: every function is costed once (memoized), producing its rows and its totals.
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,48 +31,61 @@
 
 namespace rl::hlo {
 
+// One row per op that carries cost or lacks a rule (constants, parameters, returns, tuples'
+// elements... are left out), in every function, nested regions included.
 struct OpCost {
   int line = 0, column = 0;
-  std::string op;        // as written: "stablehlo.dot_general", "dot"
-  std::string shape;     // result type as the dialect prints it
-  std::string function;  // enclosing function / computation
+  std::string_view op;         // as written: "stablehlo.dot_general", "dot" (a view into the source)
+  std::uint32_t function = 0;  // index in Analysis::functions
+  TypeId type = 0;             // the result type (several results: a tuple of them), in Analysis::types
   double flops = 0, transcendentals = 0, bytes_accessed = 0, output_bytes = 0, collective_bytes = 0;
   // bytes_accessed if fusions did not exist: for a fusion (or a call, while, conditional holding
   // fusions) the fused ops' own bytes summed; for any other op equal to bytes_accessed.
   double unfused_bytes_accessed = 0;
-  std::vector<double> operand_bytes;  // bytes read of operand i
-  double intensity = 0;               // flops / bytes_accessed; NaN when no bytes are accessed
+  Range operand_bytes;         // bytes read of operand i, in Analysis::operand_bytes_pool
+  std::uint32_t note = 0;      // index in Analysis::notes_pool (0: no note)
   bool modeled = true;
-  std::string note;
+  bool top_level = false;      // one of the entry's own ops, the ones the totals add up
 };
 
 struct Analysis {
   std::string dialect;      // "stablehlo" | "hlo"
   std::string module_name;
   std::string entry;        // the entry function / computation analysed
-  std::vector<OpCost> ops;  // the entry's ops that carry cost or lack a rule, in order
+  std::vector<OpCost> ops;  // every function's rows, in text order per function
   double flops = 0, transcendentals = 0, bytes_accessed = 0, bytes_accessed_output = 0;
   double collective_bytes = 0;
   double unfused_bytes_accessed = 0;  // bytes_accessed with every fusion's ops counted apart
-  double minimum_traffic_bytes = 0;  // entry arguments + results, each once
-  double intensity = 0;              // flops / bytes_accessed (NaN when 0 bytes)
-  std::map<int, double> bytes_accessed_operand;  // XLA's `bytes accessed{N}{}`
+  double minimum_traffic_bytes = 0;   // entry arguments + results, each once
+  double intensity = 0;               // flops / bytes_accessed (NaN when 0 bytes)
+  std::map<int, double> bytes_accessed_operand;        // XLA's `bytes accessed{N}{}`
   std::vector<std::pair<std::string, int>> unmodeled;  // op name, count
   std::vector<std::string> notes;
+
+  // What the rows refer to. The source keeps the rows' views alive (shared with the module).
+  std::shared_ptr<const std::string> source;
+  std::vector<std::string_view> functions;  // names, by OpCost::function
+  std::vector<Type> types;                  // by OpCost::type
+  std::vector<double> operand_bytes_pool;
+  std::vector<std::string> notes_pool{""};
+
+  const Type& type(const OpCost& r) const { return types[r.type]; }
+  std::string shape(const OpCost& r) const { return to_string(types[r.type], dialect); }
+  std::string_view function(const OpCost& r) const { return functions[r.function]; }
+  const std::string& note(const OpCost& r) const { return notes_pool[r.note]; }
+  Span<double> operand_bytes(const OpCost& r) const {
+    return {operand_bytes_pool.data() + r.operand_bytes.begin, r.operand_bytes.count};
+  }
+  // flops / bytes_accessed; NaN when no bytes are accessed.
+  static double intensity_of(const OpCost& r);
+  // The entry's own rows (the ones the totals add up), in order.
+  std::vector<const OpCost*> top_level() const;
 };
 
-// Costs of one parsed (and verified) module.
+// Costs of one parsed (and verified) module: rows for every op and the entry's totals.
 Result<Analysis> analyze_module(const Module& module);
-
-// Rows for every op of every function, nested regions included, each costed where it is
-// written (a reducer's add costs one element; the reduce row carries the repeats).
-Result<std::vector<OpCost>> op_costs(const Module& module);
 
 // Parses (dialect detected from the text), verifies and costs every module of the text.
 Result<std::vector<Analysis>> analyze(std::string_view text);
-
-// The op family name shared by both dialects: "stablehlo.dot_general" → "dot",
-// "stablehlo.broadcast_in_dim" → "broadcast", "log_plus_one" → "log-plus-one", "add" → "add".
-std::string canonical_op(std::string_view name);
 
 }  // namespace rl::hlo

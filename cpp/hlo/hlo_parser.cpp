@@ -9,18 +9,23 @@
 //   shape       ::= '(' [shape (',' shape)*] ')' | type '[' [dim (',' dim)*] ']' ['{' layout '}']
 //   dim         ::= N | '<=' N | '?'
 //   attr        ::= name '=' value          (raw text up to ',' or a line break at depth 0)
-// Names are kept without their '%'. Operands printed without a shape take it from the
-// computation's symbol table (defined before or after the use). A module without a header
-// (text starting at ENTRY) is accepted with an empty name.
+// Names are kept without their '%'. Operands are resolved to the instruction they name when
+// the computation is complete (a use may come before the definition); a shape written before
+// an operand is not needed. A module without a header (text starting at ENTRY) is accepted
+// with an empty name. Constants keep their whole literal; ROOT is a field of the op.
+// Instructions written without a shape get the shape XLA would infer (infer.cpp) once the
+// module is complete, for the opcodes where XLA allows it.
 //
 // Char-level and linear: every loop advances at least one byte, literals and attribute values
 // are skipped by one balanced-bracket scan, nesting deeper than kMaxDepth is refused.
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <memory>
 #include <unordered_map>
 
 #include "hlo/lexer.h"
+#include "hlo/infer.h"
 #include "hlo/parse.h"
 
 namespace rl::hlo {
@@ -32,31 +37,13 @@ bool digit(char c) { return c >= '0' && c <= '9'; }
 bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 bool name_char(char c) { return alnum(c) || c == '_' || c == '.' || c == '-' || c == '$'; }
 
-constexpr std::size_t kMaxLiteralText = 120;  // constants keep the first characters of their literal
 constexpr std::int64_t kMaxDim = std::int64_t(1) << 50;
 constexpr std::size_t kMaxRank = 4096;
 
-struct Pending {  // an operand printed without a shape: typed when the computation is complete
-  std::size_t op, operand, offset;
-};
-
-// Opcodes whose omitted result shape is operand 0's (XLA infers shapes left out of the text).
-bool same_shape_as_operand(std::string_view op) {
-  static const char* const names[] = {
-      "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "power", "atan2",
-      "and", "or", "xor", "not", "negate", "abs", "sign", "floor", "ceil", "round-nearest-afz",
-      "round-nearest-even", "exponential", "exponential-minus-one", "log", "log-plus-one",
-      "logistic", "sqrt", "cbrt", "rsqrt", "tanh", "sine", "cosine", "tan", "erf", "copy",
-      "shift-left", "shift-right-logical", "shift-right-arithmetic", "popcnt", "clz",
-      "reduce-precision", "optimization-barrier", "opt-barrier"};
-  for (const char* n : names)
-    if (op == n) return true;
-  return false;
-}
-
 class HloParser {
  public:
-  explicit HloParser(std::string_view text) : lx_(text, true), s_(text), n_(text.size()) {}
+  explicit HloParser(std::shared_ptr<const std::string> source)
+      : src_(std::move(source)), lx_(*src_, true), s_(*src_), n_(s_.size()) {}
 
   Result<std::vector<Module>> run() {
     std::vector<Module> modules;
@@ -96,24 +83,26 @@ class HloParser {
       }
       if (!have) {  // computations without a header: an unnamed module
         have = true;
-        cur = Module();
-        cur.dialect = "hlo";
-        cur.line = lx_.line_of(p_);
+        start_module(cur);
       }
       if (!parse_computation(cur)) break;
     }
     if (!failed_) flush();
-    if (failed_) return Result<std::vector<Module>>::failure(error_);
+    if (failed_) return Result<std::vector<Module>>::failure_at(error_, error_line_, error_column_);
     return Result<std::vector<Module>>::success(std::move(modules));
   }
 
  private:
+  std::shared_ptr<const std::string> src_;
+  std::unique_ptr<TypeTable> table_;
+  Function* fn_ = nullptr;
   Lexer lx_;
   std::string_view s_;
   std::size_t n_;
   std::size_t p_ = 0;
   bool failed_ = false;
   std::string error_;
+  int error_line_ = 0, error_column_ = 0;
 
   // ---- errors and low-level scanning ------------------------------------------------------
 
@@ -127,6 +116,8 @@ class HloParser {
     if (!failed_) {
       failed_ = true;
       error_ = format_error(lx_, std::min(offset, n_), what, expected, got_at(offset));
+      error_line_ = lx_.line_of(std::min(offset, n_));
+      error_column_ = lx_.column_of(std::min(offset, n_));
     }
     return false;
   }
@@ -247,7 +238,7 @@ class HloParser {
     if (!scan_value(&b, &e)) return false;
     if (e <= b) return fail(p_, "missing value of attribute " + std::string(name.substr(0, 40)), "a value after '='");
     (void)at_name;
-    out.push_back({std::string(name), std::string(s_.substr(b, e - b))});
+    out.push_back({name, s_.substr(b, e - b)});
     return true;
   }
 
@@ -298,6 +289,7 @@ class HloParser {
       out.kind = Type::Kind::Opaque;
     } else {
       out.kind = Type::Kind::Tensor;
+      out.etype = element_type_from_name(element);
       out.element_bytes = element_byte_size(element);
       if (out.element_bytes <= 0 || element.substr(0, 2) == "si" || element.substr(0, 2) == "ui" ||
           element[0] == 'i' || element == "index" || element == "tf32")
@@ -393,10 +385,57 @@ class HloParser {
 
   // ---- structure ----------------------------------------------------------------------------
 
-  bool parse_header(Module& m) {
+
+  // A shape, interned. Array shapes repeat: the text as written (without its layout) is
+  // looked up before it is parsed again.
+  bool parse_shape_id(TypeId* id) {
+    ws();
+    std::size_t q = p_;
+    while (q < n_ && alnum(s_[q])) ++q;
+    if (q > p_ && q < n_ && s_[q] == '[') {
+      const void* close = std::memchr(s_.data() + q, ']', std::min<std::size_t>(n_ - q, 4096 * 24));
+      if (close) {
+        const std::size_t end = static_cast<std::size_t>(static_cast<const char*>(close) - s_.data()) + 1;
+        if (const TypeId* known = table_->find_written(s_.substr(p_, end - p_))) {
+          *id = *known;
+          p_ = end;
+          if (at('{') && layout_follows()) {
+            std::size_t b = 0, e = 0;
+            if (!skip_group(&b, &e)) return false;
+          }
+          return true;
+        }
+      }
+    }
+    const std::size_t start = p_;
+    Type t;
+    if (!parse_shape(t)) return false;
+    const bool array = t.kind != Type::Kind::Tuple;
+    const std::size_t written = start + t.text.size();
+    *id = table_->intern(std::move(t));
+    if (array && written <= n_) table_->remember_written(s_.substr(start, written - start), *id);
+    return true;
+  }
+
+  TypeId placeholder_type() {  // the type of an instruction whose shape is left out, until inferred
+    Type t;
+    t.kind = Type::Kind::Opaque;
+    t.text = "?";
+    return table_->intern(std::move(t));
+  }
+
+  // ---- structure ----------------------------------------------------------------------------
+
+  void start_module(Module& m) {
     m = Module();
     m.dialect = "hlo";
     m.line = lx_.line_of(p_);
+    m.source = src_;
+    table_ = std::make_unique<TypeTable>(&m.types);
+  }
+
+  bool parse_header(Module& m) {
+    start_module(m);
     p_ += 9;  // HloModule
     ws();
     std::string_view name = read_name();
@@ -410,9 +449,21 @@ class HloParser {
     }
   }
 
+  // An operand as written: resolved to its instruction when the computation is complete.
+  struct Use {
+    std::string_view name;
+    std::size_t offset;
+  };
+  struct PendingOp {
+    std::vector<Use> uses;
+    std::vector<Attribute> attrs;
+  };
+
   bool parse_computation(Module& m) {
     ws();
-    Function f;
+    m.functions.emplace_back();
+    Function& f = m.functions.back();
+    fn_ = &f;
     const std::size_t start = p_;
     f.line = lx_.line_of(start);
     f.column = lx_.column_of(start);
@@ -425,11 +476,17 @@ class HloParser {
     if (name.empty())
       return fail(p_, "unexpected text between computations",
                   "a computation such as ENTRY main { ... }, 'HloModule' or '// -----'");
-    f.name = std::string(name);
+    f.name = name;
+    for (std::size_t i = 0; i + 1 < m.functions.size(); ++i)
+      if (m.functions[i].name == f.name)
+        return fail(start, "computation " + std::string(f.name.substr(0, 40)) + " defined twice", "unique computation names");
+    if (f.is_entry)
+      for (std::size_t i = 0; i + 1 < m.functions.size(); ++i)
+        if (m.functions[i].is_entry)
+          return fail(start, "a second ENTRY computation " + std::string(f.name.substr(0, 40)), "one ENTRY per module");
     ws();
-    std::vector<Type> sig_types;
-    std::vector<std::string> sig_names;
-    Type sig_result;
+    std::vector<TypeId> sig_types;
+    std::vector<std::string_view> sig_names;
     bool have_sig = false;
     if (at('(')) {
       have_sig = true;
@@ -440,10 +497,10 @@ class HloParser {
         if (pn.empty()) return fail(p_, "bad computation signature", "a parameter such as p: f32[2]");
         if (!expect(':', "bad computation signature", "':' and a shape after " + std::string(pn.substr(0, 40))))
           return false;
-        Type t;
-        if (!parse_shape(t)) return false;
-        sig_names.emplace_back(pn);
-        sig_types.push_back(std::move(t));
+        TypeId t;
+        if (!parse_shape_id(&t)) return false;
+        sig_names.push_back(pn);
+        sig_types.push_back(t);
         ws();
         if (at(',')) {
           ++p_;
@@ -457,14 +514,14 @@ class HloParser {
       if (!(p_ + 1 < n_ && s_[p_] == '-' && s_[p_ + 1] == '>'))
         return fail(p_, "bad computation signature", "'->' and the result shape");
       p_ += 2;
-      if (!parse_shape(sig_result)) return false;
+      TypeId result;
+      if (!parse_shape_id(&result)) return false;
     }
-    if (!expect('{', "bad computation " + f.name.substr(0, 40), "'{' and its instructions")) return false;
+    if (!expect('{', "bad computation " + std::string(f.name.substr(0, 40)), "'{' and its instructions")) return false;
     f.body.blocks.emplace_back();
     Block& block = f.body.blocks.back();
-    std::unordered_map<std::string, std::size_t> defined;  // instruction name → index in block.ops
-    std::vector<Pending> pending;
-    std::vector<std::size_t> inferred;  // per instruction: where it starts if its shape is left out
+    std::unordered_map<std::string_view, ValueId> defined;  // instruction name → its value
+    std::vector<PendingOp> pending;
     std::size_t root = std::string_view::npos;
     while (true) {
       ws();
@@ -473,14 +530,13 @@ class HloParser {
         break;
       }
       if (p_ >= n_ || split_here() || word_here("HloModule") || word_here("ENTRY"))
-        return fail(p_, "unterminated computation " + f.name.substr(0, 40), "'}'");
-      bool is_root = false, infer = false;
+        return fail(p_, "unterminated computation " + std::string(f.name.substr(0, 40)), "'}'");
       const std::size_t inst_at = p_;
-      if (!parse_instruction(block, &is_root, &infer, defined, pending)) return false;
-      inferred.push_back(infer ? inst_at : std::string_view::npos);
-      if (is_root) {
+      pending.emplace_back();
+      if (!parse_instruction(block, defined, pending.back())) return false;
+      if (block.ops.back().is_root) {
         if (root != std::string_view::npos)
-          return fail(inst_at, "two ROOT instructions in " + f.name.substr(0, 40), "one ROOT per computation");
+          return fail(inst_at, "two ROOT instructions in " + std::string(f.name.substr(0, 40)), "one ROOT per computation");
         root = block.ops.size() - 1;
       }
     }
@@ -499,29 +555,41 @@ class HloParser {
       }
       p_ = save;
     }
-    // Operand types from the definitions, then left-out shapes, in instruction order.
-    std::size_t next = 0;
+    if (block.ops.empty())
+      return fail(p_ - 1, "computation " + std::string(f.name.substr(0, 40)) + " has no instructions",
+                  "at least a ROOT instruction");
+    // Operands: each names an instruction of this computation, defined before or after the use.
     for (std::size_t i = 0; i < block.ops.size(); ++i) {
       Op& op = block.ops[i];
-      for (; next < pending.size() && pending[next].op == i; ++next) {
-        const Pending& u = pending[next];
-        auto it = defined.find(op.operands[u.operand]);
+      PendingOp& po = pending[i];
+      op.operands.begin = static_cast<std::uint32_t>(f.refs.size());
+      for (const Use& u : po.uses) {
+        auto it = defined.find(u.name);
         if (it == defined.end())
-          return fail(u.offset, "operand " + op.operands[u.operand].substr(0, 40) + " is not defined in " + f.name.substr(0, 40),
+          return fail(u.offset, "operand " + std::string(u.name.substr(0, 40)) + " is not defined in " +
+                                    std::string(f.name.substr(0, 40)),
                       "the name of an instruction of this computation");
-        op.operand_types[u.operand] = block.ops[it->second].result_types[0];
+        f.refs.push_back(it->second);
       }
-      if (inferred[i] != std::string_view::npos && !infer_shape(op, inferred[i])) return false;
+      op.operands.count = static_cast<std::uint32_t>(po.uses.size());
+      op.attributes.begin = static_cast<std::uint32_t>(f.attrs.size());
+      op.attributes.count = static_cast<std::uint32_t>(po.attrs.size());
+      f.attrs.insert(f.attrs.end(), po.attrs.begin(), po.attrs.end());
+      // Each instruction's single result follows its operands in refs.
+      op.results.begin = static_cast<std::uint32_t>(f.refs.size());
+      op.results.count = 1;
+      f.refs.push_back(static_cast<ValueId>(i));
     }
-    if (block.ops.empty()) return fail(p_ - 1, "computation " + f.name.substr(0, 40) + " has no instructions", "at least a ROOT instruction");
-    if (root == std::string_view::npos) root = block.ops.size() - 1;  // XLA: the last one
-    block.ops[root].attributes.push_back({"is_root", "true"});
+    if (root == std::string_view::npos) {  // XLA: the last instruction
+      root = block.ops.size() - 1;
+      block.ops[root].is_root = true;
+    }
     // Arguments: the parameter instructions by number (the signature if there are none).
     std::vector<std::pair<std::int64_t, std::size_t>> params;
     for (std::size_t i = 0; i < block.ops.size(); ++i)
-      if (block.ops[i].name == "parameter") {
-        const Attribute* a = block.ops[i].attr("parameter_number");
-        params.emplace_back(a ? std::stoll(a->value) : 0, i);
+      if (block.ops[i].code == OpCode::Parameter) {
+        const Attribute* a = f.attr(block.ops[i], "parameter_number");
+        params.emplace_back(a ? std::stoll(std::string(a->value)) : 0, i);
       }
     std::sort(params.begin(), params.end());
     for (std::size_t k = 0; k < params.size(); ++k) {
@@ -529,35 +597,34 @@ class HloParser {
       if (k > 0 && params[k].first == params[k - 1].first) {
         failed_ = true;
         error_ = std::to_string(p.line) + ":" + std::to_string(p.column) + ": error: parameter " +
-                 std::to_string(params[k].first) + " defined twice in " + f.name.substr(0, 40) +
+                 std::to_string(params[k].first) + " defined twice in " + std::string(f.name.substr(0, 40)) +
                  " \xE2\x80\x94 expected one parameter instruction per number, got a second parameter(" +
                  std::to_string(params[k].first) + ")";
+        error_line_ = p.line;
+        error_column_ = p.column;
         return false;
       }
-      f.arg_names.push_back(p.results[0]);
-      f.arg_types.push_back(p.result_types[0]);
+      f.args.push_back(static_cast<ValueId>(params[k].second));
     }
     if (params.empty() && have_sig) {
-      f.arg_names = std::move(sig_names);
-      f.arg_types = std::move(sig_types);
+      for (std::size_t i = 0; i < sig_types.size(); ++i) {
+        f.values.push_back({sig_types[i], 0, false, sig_names[i]});
+        f.args.push_back(static_cast<ValueId>(f.values.size() - 1));
+      }
     }
-    f.result_types.push_back(block.ops[root].result_types[0]);
-    if (m.find(f.name))
-      return fail(start, "computation " + f.name.substr(0, 40) + " defined twice", "unique computation names");
-    if (f.is_entry && m.entry())
-      return fail(start, "a second ENTRY computation " + f.name.substr(0, 40), "one ENTRY per module");
-    m.functions.push_back(std::move(f));
+    f.result_types.push_back(f.values[root].type);
     return true;
   }
 
-  bool parse_instruction(Block& block, bool* is_root, bool* infer,
-                         std::unordered_map<std::string, std::size_t>& defined, std::vector<Pending>& pending) {
+  // ['ROOT'] name '=' [shape] opcode '(' operands ')' (',' attr)*. The instruction's value is
+  // its index in the block (values are numbered by instruction, signature arguments after).
+  bool parse_instruction(Block& block, std::unordered_map<std::string_view, ValueId>& defined, PendingOp& po) {
     const std::size_t start = p_;
     Op op;
     op.line = lx_.line_of(start);
     op.column = lx_.column_of(start);
     if (word_here("ROOT")) {
-      *is_root = true;
+      op.is_root = true;
       p_ += 4;
       ws();
     }
@@ -566,64 +633,60 @@ class HloParser {
     if (name.empty()) return fail(p_, "bad instruction", "a name such as %add.1 = f32[2] add(a, b), or '}'");
     if (!expect('=', "bad instruction " + std::string(name.substr(0, 40)), "'=' after the instruction name"))
       return false;
-    Type shape;
+    TypeId shape = 0;
     ws();
     std::size_t q = p_;
     while (q < n_ && alnum(s_[q])) ++q;
     const bool has_shape = at('(') || (q < n_ && s_[q] == '[');
-    if (has_shape && !parse_shape(shape)) return false;
-    if (!has_shape) *infer = true;  // `ROOT out = add(x, y)`: typed when the computation is done
+    if (has_shape && !parse_shape_id(&shape)) return false;
     ws();
     q = p_;
     while (q < n_ && (alnum(s_[q]) || s_[q] == '-' || s_[q] == '_')) ++q;
-    if (q == p_ || !alpha(s_[p_])) return fail(p_, "bad instruction " + std::string(name.substr(0, 40)), "an opcode such as add");
-    op.name = std::string(s_.substr(p_, q - p_));
+    if (q == p_ || !alpha(s_[p_]))
+      return fail(p_, "bad instruction " + std::string(name.substr(0, 40)), "an opcode such as add");
+    op.name = s_.substr(p_, q - p_);
+    op.code = op_from_name(op.name, "hlo");
     p_ = q;
     ws();
-    if (!at('(')) return fail(p_, "bad instruction " + std::string(name.substr(0, 40)), "'(' and the operands of " + op.name);
-    if (op.name == "constant") {
+    if (!at('('))
+      return fail(p_, "bad instruction " + std::string(name.substr(0, 40)), "'(' and the operands of " + std::string(op.name));
+    if (op.code == OpCode::Constant) {
       std::size_t b = 0, e = 0;
       if (!skip_group(&b, &e)) return false;
       std::string_view lit = s_.substr(b, e - b);
       while (!lit.empty() && std::isspace(static_cast<unsigned char>(lit.front()))) lit.remove_prefix(1);
       while (!lit.empty() && std::isspace(static_cast<unsigned char>(lit.back()))) lit.remove_suffix(1);
-      std::string text(lit.substr(0, kMaxLiteralText));
-      if (lit.size() > kMaxLiteralText) text += "...";
-      op.attributes.push_back({"literal", std::move(text)});
-    } else if (op.name == "parameter") {
+      po.attrs.push_back({"literal", lit});  // whole: the lowering decodes it
+    } else if (op.code == OpCode::Parameter) {
       ++p_;
       ws();
       const std::size_t nb = p_;
       while (p_ < n_ && digit(s_[p_]) && p_ - nb < 9) ++p_;
       if (p_ == nb) return fail(p_, "bad parameter", "a parameter number such as parameter(0)");
-      op.attributes.push_back({"parameter_number", std::string(s_.substr(nb, p_ - nb))});
+      po.attrs.push_back({"parameter_number", s_.substr(nb, p_ - nb)});
       if (!expect(')', "bad parameter", "')' after the parameter number")) return false;
     } else {
       ++p_;
       ws();
       while (!at(')')) {
-        Type t;
-        bool typed = false;
         std::size_t r = p_;
         while (r < n_ && alnum(s_[r])) ++r;
         if (at('(') || (r > p_ && r < n_ && s_[r] == '[' && alpha(s_[p_]))) {
-          if (!parse_shape(t)) return false;
-          typed = true;
+          Type ignored;  // the operand's shape as written; its definition's shape is the one used
+          if (!parse_shape(ignored)) return false;
           ws();
         }
         const std::size_t at_operand = p_;
         std::string_view on = read_name();
-        if (on.empty()) return fail(p_, "bad operand of " + op.name, "an operand such as %x or f32[2] %x");
-        op.operands.emplace_back(on);
-        op.operand_types.push_back(std::move(t));
-        if (!typed) pending.push_back({block.ops.size(), op.operands.size() - 1, at_operand});
+        if (on.empty()) return fail(p_, "bad operand of " + std::string(op.name), "an operand such as %x or f32[2] %x");
+        po.uses.push_back({on, at_operand});
         ws();
         if (at(',')) {
           ++p_;
           ws();
           continue;
         }
-        if (!at(')')) return fail(p_, "bad operand list of " + op.name, "',' or ')'");
+        if (!at(')')) return fail(p_, "bad operand list of " + std::string(op.name), "',' or ')'");
       }
       ++p_;
     }
@@ -636,49 +699,19 @@ class HloParser {
         break;
       }
       ++p_;
-      if (!parse_attr(op.attributes)) return false;
+      if (!parse_attr(po.attrs)) return false;
     }
-    op.results.emplace_back(name);
-    op.result_types.push_back(std::move(shape));
-    if (!defined.emplace(op.results[0], block.ops.size()).second)
+    if (!has_shape) {  // typed by infer_shapes() once the module is complete
+      op.infer_shape = true;
+      shape = placeholder_type();
+    }
+    const auto id = static_cast<ValueId>(block.ops.size());
+    if (!defined.emplace(name, id).second)
       return fail(name_at, "instruction " + std::string(name.substr(0, 40)) + " defined twice",
                   "unique instruction names in a computation");
-    block.ops.push_back(std::move(op));
+    fn_->values.push_back({shape, 0, false, name});
+    block.ops.push_back(op);
     return true;
-  }
-
-  // The result shape of an instruction printed without one: get-tuple-element's element,
-  // compare's pred, select's operand 1, operand 0's for elementwise ops.
-  bool infer_shape(Op& op, std::size_t offset) {
-    Type& out = op.result_types[0];
-    if (op.name == "get-tuple-element" && !op.operand_types.empty()) {
-      const Type& t = op.operand_types[0];
-      const Attribute* a = op.attr("index");
-      std::size_t index = t.tuple.size();
-      if (a && !a->value.empty() && a->value.size() < 9 &&
-          std::all_of(a->value.begin(), a->value.end(), [](char c) { return digit(c); }))
-        index = static_cast<std::size_t>(std::stoul(a->value));
-      if (t.kind != Type::Kind::Tuple || index >= t.tuple.size())
-        return fail(offset, "get-tuple-element index out of range", "index=N below the tuple size of the operand");
-      out = t.tuple[index];
-      return true;
-    }
-    if (op.name == "compare" && !op.operand_types.empty() && op.operand_types[0].is_array()) {
-      out = op.operand_types[0];
-      out.element = "pred";
-      out.element_bytes = 1;
-      out.text = to_string(Type{out.kind, true, out.dims, "pred", 1, {}, ""}, "hlo");
-      return true;
-    }
-    if (op.name == "select" && op.operand_types.size() == 3) {
-      out = op.operand_types[1];
-      return true;
-    }
-    if (same_shape_as_operand(op.name) && !op.operand_types.empty()) {
-      out = op.operand_types[0];
-      return true;
-    }
-    return fail(offset, "the shape of " + op.name.substr(0, 40) + " cannot be inferred", "a shape before the opcode");
   }
 
   bool finish_module(Module& m) {
@@ -687,12 +720,25 @@ class HloParser {
                   "a computation such as ENTRY main { ... }");
     }
     if (!m.entry()) m.functions.back().is_entry = true;  // XLA: the last computation
+    auto inferred = infer_shapes(m, *table_);
+    if (!inferred) {
+      failed_ = true;
+      error_ = inferred.error();
+      error_line_ = inferred.error_info().line;
+      error_column_ = inferred.error_info().column;
+      return false;
+    }
     return true;
   }
 };
 
 }  // namespace
 
-Result<std::vector<Module>> parse_hlo(std::string_view text) { return HloParser(text).run(); }
+Result<std::vector<Module>> parse_hlo(std::string_view text) {
+  return HloParser(std::make_shared<const std::string>(text)).run();
+}
+Result<std::vector<Module>> parse_hlo_owned(std::string text) {
+  return HloParser(std::make_shared<const std::string>(std::move(text))).run();
+}
 
 }  // namespace rl::hlo

@@ -112,10 +112,18 @@ double Type::leaf_bytes() const {
   return sum;
 }
 
-const Attribute* Op::attr(std::string_view n) const {
-  for (const auto& a : attributes)
+const Attribute* Function::attr(const Op& op, std::string_view n) const {
+  for (const auto& a : attributes(op))
     if (a.name == n) return &a;
   return nullptr;
+}
+
+std::string Function::value_name(ValueId v) const {
+  if (v >= values.size()) return "?";
+  const Value& x = values[v];
+  std::string s(x.name);
+  if (x.grouped) s += "#" + std::to_string(x.index);
+  return s;
 }
 
 const Function* Module::find(std::string_view n) const {
@@ -128,6 +136,50 @@ const Function* Module::entry() const {
   for (const auto& f : functions)
     if (f.is_entry) return &f;
   return nullptr;
+}
+
+std::size_t Module::offset_of(std::string_view view) const {
+  if (!source || view.data() < source->data() || view.data() > source->data() + source->size())
+    return std::string_view::npos;
+  return static_cast<std::size_t>(view.data() - source->data());
+}
+
+namespace {
+
+void append_key(const Type& t, std::string& key) {
+  key += static_cast<char>('0' + static_cast<int>(t.kind));
+  if (!t.ranked) key += '*';
+  key += t.element;
+  key += '[';
+  for (auto d : t.dims) {
+    key += std::to_string(d);
+    key += ',';
+  }
+  key += ']';
+  if (t.kind == Type::Kind::Tuple) {
+    key += '(';
+    for (const auto& e : t.tuple) append_key(e, key);
+    key += ')';
+  }
+  if (t.kind == Type::Kind::Opaque) key += t.text;  // opaque types differ only by their text
+}
+
+}  // namespace
+
+TypeId TypeTable::intern(Type t) {
+  std::string key;
+  append_key(t, key);
+  auto it = by_key_.find(key);
+  if (it != by_key_.end()) return it->second;
+  const auto id = static_cast<TypeId>(types_->size());
+  types_->push_back(std::move(t));
+  by_key_.emplace(std::move(key), id);
+  return id;
+}
+
+const TypeId* TypeTable::find_written(std::string_view written) const {
+  auto it = by_written_.find(written);
+  return it == by_written_.end() ? nullptr : &it->second;
 }
 
 std::string to_string(const Type& type, std::string_view dialect) {

@@ -1,18 +1,47 @@
 // One IR for both front doors (StableHLO/MLIR text and XLA HLO text).
 //
 // A Module holds functions (MLIR func.func / HLO computations); a function holds one region;
-// a region holds blocks of ops. Ops keep their name as written ("stablehlo.add", "add"),
-// their operands and results with types, their attributes as raw source text (helpers in
-// attrs.h read the few the verifier and the cost rules need), nested regions, and the
-// 1-based line and column where they start.
+// a region holds blocks of ops. The IR is compact, because real optimized-HLO dumps run to
+// tens of megabytes:
+// - the module owns the source text; names and raw attribute values are views into it;
+// - types are interned in the module (an op refers to a TypeId, equal types share one);
+// - values are numbered per function (ValueId: arguments, block arguments and op results of
+//   the function and of every region nested in it); an op's operands and results are ranges
+//   of ValueIds in its function's `refs`, resolved at parse time — never names;
+// - each op carries its OpCode from the one op table (ops.inc), its spelling as written, its
+//   raw attributes (the lowering decodes the ones it needs into typed fields, lower.h), named
+//   fields for what the text marks outside attributes (HLO's ROOT), and its 1-based line and
+//   column.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
+#include "hlo/element_type.h"
+#include "hlo/ops.h"
+
 namespace rl::hlo {
+
+using TypeId = std::uint32_t;
+using ValueId = std::uint32_t;
+
+// A view of `count` elements (operands, results, attributes of an op).
+template <class T>
+struct Span {
+  const T* ptr = nullptr;
+  std::size_t count = 0;
+  const T* begin() const { return ptr; }
+  const T* end() const { return ptr + count; }
+  std::size_t size() const { return count; }
+  bool empty() const { return count == 0; }
+  const T& operator[](std::size_t i) const { return ptr[i]; }
+  const T& front() const { return ptr[0]; }
+  const T& back() const { return ptr[count - 1]; }
+};
 
 // A type: a tensor (ranked or not), a bare element type, a tuple, a token, or something
 // the cost rules do not size (opaque).
@@ -21,7 +50,8 @@ struct Type {
   Kind kind = Kind::Opaque;
   bool ranked = true;               // tensor<*xf32> is unranked
   std::vector<std::int64_t> dims;   // -1 for a dynamic dimension (`?`, HLO `<=N` keeps N)
-  std::string element;              // "f32", "complex<f32>", "!quant.uniform<i8:f32, 0.5>", "s32"
+  std::string element;              // as written: "f32", "complex<f32>", "!quant.uniform<i8:f32, 0.5>", "s32"
+  ElementType etype = ElementType::Invalid;
   int element_bytes = 0;            // bytes of one element as XLA stores it (i1/pred: 1)
   std::vector<Type> tuple;          // elements of a tuple
   std::string text;                 // as written (for display)
@@ -43,29 +73,30 @@ struct Type {
 int element_byte_size(std::string_view name);
 
 struct Attribute {
-  std::string name;
-  std::string value;  // raw text as written, trimmed ("[1] x [0]", "{1}", "#stablehlo.dot<...>")
+  std::string_view name;
+  std::string_view value;  // raw text as written, trimmed ("[1] x [0]", "{1}", "#stablehlo.dot<...>")
 };
 
-struct Region;
+// Where a range starts in its function's arrays, and how long it is.
+struct Range {
+  std::uint32_t begin = 0, count = 0;
+};
 
 struct Op {
-  std::string name;                       // as written, without quotes
-  std::vector<std::string> results;       // "%0", "%0#1" (one per result)
-  std::vector<Type> result_types;
-  std::vector<std::string> operands;      // "%arg0", "%0#1" (HLO: instruction names)
-  std::vector<Type> operand_types;        // same length as operands
-  std::vector<Attribute> attributes;
-  std::vector<Region> regions;
+  OpCode code = OpCode::Unknown;  // from the op table; Unknown for ops it does not name
+  bool is_root = false;           // HLO: the ROOT instruction of its computation
+  bool infer_shape = false;       // HLO: written without a result shape (XLA infers it)
+  std::string_view name;          // as written, without quotes: "stablehlo.add", "add", "my.op"
   int line = 0;
   int column = 0;
-
-  const Attribute* attr(std::string_view name) const;
+  Range operands;    // ValueIds in Function::refs
+  Range results;     // ValueIds in Function::refs
+  Range attributes;  // in Function::attrs
+  Range regions;     // in Function::regions
 };
 
 struct Block {
-  std::vector<std::string> arg_names;
-  std::vector<Type> arg_types;
+  std::vector<ValueId> args;
   std::vector<Op> ops;
 };
 
@@ -73,16 +104,38 @@ struct Region {
   std::vector<Block> blocks;
 };
 
+// A value: a function or block argument, or an op result. `name` is as written ("%arg0",
+// "%0", "add.3"); a result of a multi-result op (`%0:2`) has the group's name and its index.
+struct Value {
+  TypeId type = 0;
+  std::uint32_t index = 0;       // result index within a multi-result group
+  bool grouped = false;          // written as %name:N (shown as %name#index)
+  std::string_view name;
+};
+
 struct Function {
-  std::string name;                   // without '@' / '%'
-  std::string visibility;             // "public", "private", "" (MLIR); "" for HLO
-  bool is_entry = false;              // HLO ENTRY; MLIR: chosen by the parser (main/public)
-  std::vector<std::string> arg_names;
-  std::vector<Type> arg_types;
-  std::vector<Type> result_types;
+  std::string_view name;        // without '@' / '%'
+  std::string_view visibility;  // "public", "private", "" (MLIR); "" for HLO
+  bool is_entry = false;        // HLO ENTRY; MLIR: chosen by the parser (main/public)
+  std::vector<ValueId> args;
+  std::vector<TypeId> result_types;
   Region body;
   int line = 0;
   int column = 0;
+
+  // Storage of everything inside the function, nested regions included.
+  std::vector<Value> values;
+  std::vector<ValueId> refs;
+  std::vector<Attribute> attrs;
+  std::vector<Region> regions;
+
+  Span<ValueId> operands(const Op& op) const { return {refs.data() + op.operands.begin, op.operands.count}; }
+  Span<ValueId> results(const Op& op) const { return {refs.data() + op.results.begin, op.results.count}; }
+  Span<Attribute> attributes(const Op& op) const { return {attrs.data() + op.attributes.begin, op.attributes.count}; }
+  Span<Region> nested(const Op& op) const { return {regions.data() + op.regions.begin, op.regions.count}; }
+  const Attribute* attr(const Op& op, std::string_view name) const;
+  // "%0", "%0#1", "add.3"
+  std::string value_name(ValueId v) const;
 };
 
 struct Module {
@@ -91,9 +144,46 @@ struct Module {
   std::vector<Function> functions;
   std::vector<Attribute> attributes;  // module attributes (MLIR) / header attributes (HLO)
   int line = 0;
+  // The text every view points into (shared by the modules of one parse), and the types.
+  std::shared_ptr<const std::string> source;
+  std::vector<Type> types;
 
+  const Type& type(TypeId id) const { return types[id]; }
+  const Type& value_type(const Function& f, ValueId v) const { return types[f.values[v].type]; }
   const Function* find(std::string_view name) const;
   const Function* entry() const;
+  // Offset of a view into the source (for line:col of an attribute value); npos if not in it.
+  std::size_t offset_of(std::string_view view) const;
+};
+
+// One op with the module and function that hold it: what the verifier, the cost rules and the
+// attribute readers need to ask of an op.
+struct OpView {
+  const Module& m;
+  const Function& f;
+  const Op& op;
+
+  const Attribute* attr(std::string_view name) const { return f.attr(op, name); }
+  std::size_t num_operands() const { return op.operands.count; }
+  std::size_t num_results() const { return op.results.count; }
+  const Type& operand_type(std::size_t i) const { return m.value_type(f, f.operands(op)[i]); }
+  const Type& result_type(std::size_t i) const { return m.value_type(f, f.results(op)[i]); }
+  Span<Region> regions() const { return f.nested(op); }
+};
+
+// Interns types of one module: equal types (by their canonical text) share a TypeId.
+class TypeTable {
+ public:
+  explicit TypeTable(std::vector<Type>* types) : types_(types) {}
+  TypeId intern(Type t);
+  // A key lookup by the text as written, before parsing it again (the parsers' fast path).
+  const TypeId* find_written(std::string_view written) const;
+  void remember_written(std::string_view written, TypeId id) { by_written_.emplace(written, id); }
+
+ private:
+  std::vector<Type>* types_;
+  std::unordered_map<std::string, TypeId> by_key_;
+  std::unordered_map<std::string_view, TypeId> by_written_;
 };
 
 // The type as the dialect prints it: "tensor<32x8xf32>" or "f32[32,8]".

@@ -19,9 +19,14 @@ constexpr int kMaxDepth = 256;  // nested regions, brackets and tuple types
 // "hlo" when the first significant word is HloModule (or ENTRY), else "stablehlo".
 std::string detect_dialect(std::string_view text);
 
+// The modules keep a copy of the text (names and raw attributes are views into it); the
+// *_owned forms take the text over instead of copying it (big inputs).
 Result<std::vector<Module>> parse_stablehlo(std::string_view text);
+Result<std::vector<Module>> parse_stablehlo_owned(std::string text);
 Result<std::vector<Module>> parse_hlo(std::string_view text);
+Result<std::vector<Module>> parse_hlo_owned(std::string text);
 // Detects the dialect, then parses.
 Result<std::vector<Module>> parse(std::string_view text);
+Result<std::vector<Module>> parse_owned(std::string text);
 
 }  // namespace rl::hlo

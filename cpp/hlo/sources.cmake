@@ -2,13 +2,17 @@
 list(APPEND RL_CORE_SOURCES
   cpp/hlo/element_type.cpp
   cpp/hlo/ir.cpp
+  cpp/hlo/ops.cpp
+  cpp/hlo/infer.cpp
   cpp/hlo/lexer.cpp
   cpp/hlo/stablehlo_parser.cpp
   cpp/hlo/hlo_parser.cpp
   cpp/hlo/attrs.cpp
   cpp/hlo/verify.cpp
   cpp/hlo/cost.cpp
+  cpp/hlo/cost_rules.cpp
   cpp/hlo/emit.cpp
+  cpp/hlo/report.cpp
 )
 list(APPEND RL_TEST_SOURCES
   tests/cpp/hlo/parse_test.cpp

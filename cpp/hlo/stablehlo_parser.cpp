@@ -4,10 +4,13 @@
 // their grammar. Pretty (custom-assembly) ops are scanned: an op runs to the end of its line at
 // bracket depth 0, continuing across lines only into its regions and their keywords (`cond`,
 // `do`, `reducer`, `else`). On the way it collects operands (%v), `name = value` attributes,
-// `{...}` attribute dicts, `@symbols`, region argument definitions and the trailing type
-// signature (`: T`, `: T, U`, `: (T, U) -> R`). Operand types come from the symbol table of
-// defined values, so every op form gets typed operands.
+// `{...}` attribute dicts, `@symbols`, region argument definitions, the pretty forms' own
+// pieces (a constant's `dense<...>`, compare's direction and type, slice's `[a:b:s]`,
+// get_tuple_element's `[i]`) and the trailing type signature (`: T`, `: T, U`,
+// `: (T, U) -> R`). Operands are resolved to values through a scoped symbol table (regions
+// may reuse names of sibling regions); a name used before it is defined is an error.
 #include <cctype>
+#include <memory>
 #include <unordered_map>
 
 #include "hlo/lexer.h"
@@ -21,71 +24,108 @@ bool is_continuation(std::string_view w) {
   return w == "cond" || w == "do" || w == "reducer" || w == "else" || w == "then";
 }
 
+std::string_view strip_symbol(std::string_view s) {
+  if (!s.empty() && (s[0] == '@' || s[0] == '%')) s.remove_prefix(1);
+  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
+  return s;
+}
+
+// `#stablehlo<comparison_direction LT>` → "LT": the last word before the closing '>'.
+std::string_view enum_word(std::string_view v) {
+  if (v.empty() || v[0] != '#') return v;
+  std::size_t end = v.size();
+  while (end > 0 && (v[end - 1] == '>' || v[end - 1] == ' ')) --end;
+  std::size_t begin = end;
+  while (begin > 0 && (std::isalnum(static_cast<unsigned char>(v[begin - 1])) || v[begin - 1] == '_')) --begin;
+  return v.substr(begin, end - begin);
+}
+
 class MlirParser {
  public:
-  explicit MlirParser(std::string_view text) : lx_(text, false), text_(text) {}
+  explicit MlirParser(std::shared_ptr<const std::string> source)
+      : src_(std::move(source)), lx_(*src_, false), text_(*src_) {}
 
   Result<std::vector<Module>> run() {
-    Module implicit;
     bool have_implicit = false;
-    auto flush = [&] {
-      if (have_implicit) finish_module(implicit), modules_.push_back(std::move(implicit));
-      implicit = Module();
-      have_implicit = false;
-    };
+    std::size_t implicit = 0;
     while (!failed_) {
       Token t = lx_.peek();
       if (t.kind == Tok::End) break;
       if (t.kind == Tok::Split) {
         lx_.next();
-        flush();
+        have_implicit = false;
         continue;
       }
       if (t.kind == Tok::Ident && t.text == "module") {
-        flush();
-        Module m;
+        have_implicit = false;
+        Module& m = new_module(lx_.line_of(t.offset));
         if (!parse_module(m)) break;
-        finish_module(m);
-        modules_.push_back(std::move(m));
         continue;
       }
       if (t.kind == Tok::Ident && (t.text == "func.func" || t.text == "func")) {
         if (!have_implicit) {
-          implicit.dialect = "stablehlo";
-          implicit.line = lx_.line_of(t.offset);
+          new_module(lx_.line_of(t.offset));
+          implicit = modules_.size() - 1;
           have_implicit = true;
         }
-        Function f;
-        if (!parse_function(f)) break;
-        implicit.functions.push_back(std::move(f));
+        Module& m = modules_[implicit];
+        use_module(m);
+        m.functions.emplace_back();
+        if (!parse_function(m.functions.back())) break;
         continue;
       }
       if (t.kind == Tok::Hash || t.kind == Tok::Bang) {  // #alias = ..., !alias = type
         skip_line();
         continue;
       }
-      fail(t.offset, "unexpected text at the top level", "'module', 'func.func' or '// -----'",
-           describe(t));
+      if (t.kind == Tok::LBrace && text_.compare(t.offset, 3, "{-#") == 0) {  // {-# dialect_resources ... #-}
+        if (!skip_group()) break;
+        continue;
+      }
+      fail(t.offset, "unexpected text at the top level", "'module', 'func.func' or '// -----'", describe(t));
     }
-    if (failed_) return Result<std::vector<Module>>::failure(error_);
-    flush();
+    if (failed_) return Result<std::vector<Module>>::failure_at(error_, error_line_, error_column_);
+    for (auto& m : modules_) finish_module(m);
     return Result<std::vector<Module>>::success(std::move(modules_));
   }
 
  private:
+  struct Sym {
+    ValueId first = 0;
+    std::uint32_t count = 1;
+  };
+  struct Undo {
+    std::string_view name;
+    bool had;
+    Sym prev;
+  };
+
+  std::shared_ptr<const std::string> src_;
   Lexer lx_;
   std::string_view text_;
   bool failed_ = false;
   std::string error_;
+  int error_line_ = 0, error_column_ = 0;
   int depth_ = 0;
   std::vector<Module> modules_;
-  std::unordered_map<std::string, Type> sym_;
+  // The module and function being filled.
+  Module* module_ = nullptr;
+  std::unique_ptr<TypeTable> table_;
+  Function* fn_ = nullptr;
+  TypeId opaque_ = 0;
+  bool have_opaque_ = false;
+  // Names in scope: a region's definitions are undone when it ends.
+  std::unordered_map<std::string_view, Sym> sym_;
+  std::vector<Undo> undo_;
+  int scope_ = 0;
 
   bool fail(std::size_t offset, std::string_view what, std::string_view expected = "",
             std::string_view got = "") {
     if (!failed_) {
       failed_ = true;
       error_ = format_error(lx_, offset, what, expected, got);
+      error_line_ = lx_.line_of(offset);
+      error_column_ = lx_.column_of(offset);
     }
     return false;
   }
@@ -97,8 +137,40 @@ class MlirParser {
     return true;
   }
 
-  void finish_module(Module& m) {
+  Module& new_module(int line) {
+    modules_.emplace_back();
+    Module& m = modules_.back();
     m.dialect = "stablehlo";
+    m.line = line;
+    m.source = src_;
+    use_module(m);
+    return m;
+  }
+
+  // The module whose type table is in use (functions of an implicit module may follow
+  // other modules' text only after a split, so switching back is rare).
+  void use_module(Module& m) {
+    if (module_ == &m && table_) return;
+    module_ = &m;
+    table_ = std::make_unique<TypeTable>(&m.types);
+    // Rebuild the interning index from the types the module already has.
+    std::vector<Type> existing;
+    existing.swap(m.types);
+    for (auto& t : existing) table_->intern(std::move(t));
+    have_opaque_ = false;
+  }
+
+  TypeId opaque_type() {
+    if (!have_opaque_) {
+      Type t;
+      t.kind = Type::Kind::Opaque;
+      opaque_ = table_->intern(std::move(t));
+      have_opaque_ = true;
+    }
+    return opaque_;
+  }
+
+  void finish_module(Module& m) {
     Function* entry = nullptr;
     for (auto& f : m.functions)
       if (f.name == "main") entry = &f;
@@ -112,6 +184,54 @@ class MlirParser {
     if (entry) entry->is_entry = true;
   }
 
+  // ---- scopes -----------------------------------------------------------------------------
+
+  void define(std::string_view name, Sym s) {
+    auto it = sym_.find(name);
+    if (scope_ > 0) undo_.push_back({name, it != sym_.end(), it != sym_.end() ? it->second : Sym()});
+    if (it != sym_.end()) it->second = s;
+    else sym_.emplace(name, s);
+  }
+  std::size_t open_scope() {
+    ++scope_;
+    return undo_.size();
+  }
+  void close_scope(std::size_t mark) {
+    while (undo_.size() > mark) {
+      Undo u = undo_.back();
+      undo_.pop_back();
+      if (u.had) sym_[u.name] = u.prev;
+      else sym_.erase(u.name);
+    }
+    --scope_;
+  }
+  ValueId new_value(TypeId type, std::string_view name, bool grouped = false, std::uint32_t index = 0) {
+    fn_->values.push_back({type, index, grouped, name});
+    return static_cast<ValueId>(fn_->values.size() - 1);
+  }
+  // "%x" or "%x#2" → the value, if defined.
+  bool lookup(std::string_view name, ValueId* out) {
+    std::string_view base = name;
+    std::uint32_t index = 0;
+    bool indexed = false;
+    auto hash = name.find('#');
+    if (hash != std::string_view::npos) {
+      base = name.substr(0, hash);
+      indexed = true;
+      for (char c : name.substr(hash + 1)) {
+        if (index > 100000) return false;
+        index = index * 10 + static_cast<std::uint32_t>(c - '0');
+      }
+    }
+    auto it = sym_.find(base);
+    if (it == sym_.end()) return false;
+    if (indexed && index >= it->second.count) return false;
+    *out = it->second.first + index;
+    return true;
+  }
+
+  // ---- skipping ----------------------------------------------------------------------------
+
   // Skips to the next line at bracket depth 0 (alias definitions and the like).
   void skip_line() {
     int depth = 0;
@@ -121,11 +241,9 @@ class MlirParser {
       if (t.kind == Tok::End || t.kind == Tok::Split || t.kind == Tok::Error) return;
       if (!first && depth == 0 && t.newline_before) return;
       first = false;
-      if (t.kind == Tok::LParen || t.kind == Tok::LBracket || t.kind == Tok::LBrace ||
-          t.kind == Tok::Less)
+      if (t.kind == Tok::LParen || t.kind == Tok::LBracket || t.kind == Tok::LBrace || t.kind == Tok::Less)
         ++depth;
-      if ((t.kind == Tok::RParen || t.kind == Tok::RBracket || t.kind == Tok::RBrace ||
-           t.kind == Tok::Greater) &&
+      if ((t.kind == Tok::RParen || t.kind == Tok::RBracket || t.kind == Tok::RBrace || t.kind == Tok::Greater) &&
           depth > 0)
         --depth;
       lx_.next();
@@ -222,8 +340,7 @@ class MlirParser {
           } else {
             break;
           }
-          if (p >= n || text_[p] != 'x')
-            return fail(p, "bad tensor type", "'x' after a dimension", got(p));
+          if (p >= n || text_[p] != 'x') return fail(p, "bad tensor type", "'x' after a dimension", got(p));
           ++p;
           if (out.dims.size() > 4096) return fail(p, "tensor rank is too large", "at most 4096 dimensions", "more");
         }
@@ -234,6 +351,7 @@ class MlirParser {
       if (elem.kind != Type::Kind::Element && elem.kind != Type::Kind::Opaque)
         return fail(p, "bad tensor element type", "an element type such as f32", "'" + elem.text + "'");
       out.element = elem.element.empty() ? elem.text : elem.element;
+      out.etype = elem.etype;
       out.element_bytes = elem.element_bytes;
       lx_.skip_space();
       p = lx_.pos();
@@ -279,6 +397,7 @@ class MlirParser {
       ++p;
       out.kind = Type::Kind::Element;
       out.element = "complex<" + inner.element + ">";
+      out.etype = element_type_from_name(out.element);
       out.element_bytes = 2 * inner.element_bytes;
     } else if (p < n && text_[p] == '!') {
       ++p;
@@ -295,6 +414,7 @@ class MlirParser {
       } else if (name.substr(0, 7) == "!quant.") {
         out.kind = Type::Kind::Element;
         out.element = std::string(whole);
+        out.etype = ElementType::Quant;
         out.element_bytes = element_byte_size(whole);
       } else {
         out.kind = Type::Kind::Opaque;
@@ -310,6 +430,7 @@ class MlirParser {
       } else {
         out.kind = Type::Kind::Element;
         out.element = std::string(name);
+        out.etype = element_type_from_name(name);
         out.element_bytes = element_byte_size(name);
         // A bare name that is no element type (f33, float) is a typo, not an opaque type:
         // costing it would silently count zero bytes. Dialect types start with '!'.
@@ -328,17 +449,47 @@ class MlirParser {
     return true;
   }
 
-  // `(T, U)` after the '(' token has been peeked (not consumed).
-  bool parse_type_list(std::vector<Type>& out) {
+  // A type, interned. Types repeat (a module has thousands of ops and tens of types): the
+  // text as written is looked up before it is parsed again.
+  bool parse_type_id(TypeId& id) {
+    lx_.skip_space();
+    const std::size_t start = lx_.pos();
+    const std::size_t n = text_.size();
+    std::size_t end = std::string_view::npos;
+    auto starts = [&](std::string_view w) { return text_.compare(start, w.size(), w) == 0; };
+    if (starts("tensor<") || starts("tuple<") || starts("complex<")) {
+      end = skip_balanced_chars(text_.find('<', start));
+    } else if (start < n && is_ident_start(text_[start])) {
+      std::size_t p = start;
+      while (p < n && (std::isalnum(static_cast<unsigned char>(text_[p])) || text_[p] == '_')) ++p;
+      if (p >= n || text_[p] != '<') end = p;
+    }
+    if (end != std::string_view::npos) {
+      if (const TypeId* known = table_->find_written(text_.substr(start, end - start))) {
+        id = *known;
+        lx_.set_pos(end);
+        return true;
+      }
+    }
+    Type t;
+    if (!parse_type(t)) return false;
+    const std::size_t stop = lx_.pos();
+    id = table_->intern(std::move(t));
+    table_->remember_written(text_.substr(start, stop - start), id);
+    return true;
+  }
+
+  // `(T, U)` with the '(' not yet consumed.
+  bool parse_type_list(std::vector<TypeId>& out) {
     if (!expect(Tok::LParen, "bad type list", "'('")) return false;
     if (lx_.peek().kind == Tok::RParen) {
       lx_.next();
       return true;
     }
     while (true) {
-      Type t;
-      if (!parse_type(t)) return false;
-      out.push_back(std::move(t));
+      TypeId t;
+      if (!parse_type_id(t)) return false;
+      out.push_back(t);
       if (lx_.peek().kind == Tok::LBrace && !skip_group()) return false;  // result attrs
       if (!skip_loc()) return false;
       Token s = lx_.peek();
@@ -354,11 +505,17 @@ class MlirParser {
     }
   }
 
+  bool at_paren() {
+    lx_.skip_space();
+    lx_.set_pos(lx_.pos());
+    return lx_.pos() < text_.size() && text_[lx_.pos()] == '(';
+  }
+
   // ---- attributes -------------------------------------------------------------------------
 
   // Raw text of one attribute value. In op text (in_dict = false) it stops at a ',' or ':'
   // at depth 0, at a new line, or at an attribute dict; in a dict at ',' or '}'.
-  bool scan_value(std::string& out, bool in_dict) {
+  bool scan_value(std::string_view& out, bool in_dict) {
     int depth = 0;
     bool first = true;
     std::size_t begin = std::string_view::npos, end = 0;
@@ -366,12 +523,10 @@ class MlirParser {
       Token t = lx_.peek();
       if (t.kind == Tok::End || t.kind == Tok::Split) break;
       if (t.kind == Tok::Error) return fail(t.offset, "bad attribute value", "a complete value", describe(t));
-      bool closer = t.kind == Tok::RParen || t.kind == Tok::RBracket || t.kind == Tok::RBrace ||
-                    t.kind == Tok::Greater;
+      bool closer = t.kind == Tok::RParen || t.kind == Tok::RBracket || t.kind == Tok::RBrace || t.kind == Tok::Greater;
       if (depth == 0) {
         if (t.kind == Tok::Comma || closer) break;
-        if (!in_dict && (t.kind == Tok::Colon || (!first && (t.newline_before || t.kind == Tok::LBrace))))
-          break;
+        if (!in_dict && (t.kind == Tok::Colon || (!first && (t.newline_before || t.kind == Tok::LBrace)))) break;
       }
       if (t.kind == Tok::LParen || t.kind == Tok::LBracket || t.kind == Tok::LBrace || t.kind == Tok::Less) {
         if (++depth > kMaxDepth) return fail(t.offset, "nesting is too deep", "at most 256 levels", "more");
@@ -387,8 +542,14 @@ class MlirParser {
       Token t = lx_.peek();
       return fail(t.offset, "missing attribute value", "a value after '='", describe(t));
     }
-    out.assign(text_.substr(begin, end - begin));
+    out = text_.substr(begin, end - begin);
     return true;
+  }
+
+  static Attribute normalized(Attribute a) {
+    if (a.name == "comparison_direction" || a.name == "compare_type") a.value = enum_word(a.value);
+    if (a.name == "callee" || a.name == "call_target_name") a.value = strip_symbol(a.value);
+    return a;
   }
 
   // `{ name = value, name, ... }` with the '{' not yet consumed.
@@ -404,12 +565,12 @@ class MlirParser {
         return fail(t.offset, "bad attribute dictionary", "an attribute name or '}'", describe(t));
       lx_.next();
       Attribute a;
-      a.name = std::string(t.kind == Tok::String ? t.text.substr(1, t.text.size() - 2) : t.text);
+      a.name = t.kind == Tok::String ? t.text.substr(1, t.text.size() - 2) : t.text;
       if (lx_.peek().kind == Tok::Equal) {
         lx_.next();
         if (!scan_value(a.value, true)) return false;
       }
-      attrs.push_back(std::move(a));
+      attrs.push_back(normalized(a));
       Token s = lx_.peek();
       if (s.kind == Tok::Comma) {
         lx_.next();
@@ -426,10 +587,8 @@ class MlirParser {
   // ---- structure ---------------------------------------------------------------------------
 
   bool parse_module(Module& m) {
-    Token kw = lx_.next();  // module
-    m.line = lx_.line_of(kw.offset);
-    m.dialect = "stablehlo";
-    if (lx_.peek().kind == Tok::At) m.name = strip_symbol(lx_.next().text);
+    lx_.next();  // module
+    if (lx_.peek().kind == Tok::At) m.name = std::string(strip_symbol(lx_.next().text));
     if (lx_.peek().kind == Tok::Ident && lx_.peek().text == "attributes") {
       lx_.next();
       if (!parse_attr_dict(m.attributes)) return false;
@@ -450,9 +609,9 @@ class MlirParser {
       if (t.kind == Tok::End || t.kind == Tok::Split || t.kind == Tok::Error)
         return fail(t.offset, "unterminated module", "'}'", describe(t));
       if (t.kind == Tok::Ident && (t.text == "func.func" || t.text == "func")) {
-        Function f;
-        if (!parse_function(f)) return false;
-        m.functions.push_back(std::move(f));
+        use_module(m);
+        m.functions.emplace_back();
+        if (!parse_function(m.functions.back())) return false;
         continue;
       }
       if (t.kind == Tok::Ident && t.text == "module") {  // nested module: its functions join
@@ -468,47 +627,51 @@ class MlirParser {
         if (!skip_loc()) return false;
         continue;
       }
-      // Any other op at module level (globals, meshes): parsed and dropped.
-      Block scratch;
-      if (!parse_statement(scratch, 0)) return false;
+      // Any other op at module level (globals, meshes): parsed into a scratch function and dropped.
+      use_module(m);
+      Function scratch;
+      Function* saved = fn_;
+      fn_ = &scratch;
+      sym_.clear();
+      Block block;
+      bool ok = parse_statement(block);
+      fn_ = saved;
+      if (!ok) return false;
     }
-  }
-
-  static std::string strip_symbol(std::string_view s) {
-    if (!s.empty() && (s[0] == '@' || s[0] == '%')) s.remove_prefix(1);
-    if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
-    return std::string(s);
   }
 
   bool parse_function(Function& f) {
     Token kw = lx_.next();  // func.func
     f.line = lx_.line_of(kw.offset);
     f.column = lx_.column_of(kw.offset);
+    fn_ = &f;
+    sym_.clear();
+    undo_.clear();
+    scope_ = 0;
     Token t = lx_.peek();
     if (t.kind == Tok::Ident && (t.text == "public" || t.text == "private" || t.text == "nested")) {
-      f.visibility = std::string(t.text);
+      f.visibility = t.text;
       lx_.next();
       t = lx_.peek();
     }
     if (t.kind != Tok::At) return fail(t.offset, "bad function", "a function name such as @main", describe(t));
     f.name = strip_symbol(lx_.next().text);
     if (!expect(Tok::LParen, "bad function signature", "'(' after the function name")) return false;
-    sym_.clear();
     if (lx_.peek().kind != Tok::RParen) {
       while (true) {
         Token a = lx_.peek();
-        std::string name;
+        std::string_view name;
         if (a.kind == Tok::Percent) {
-          name = std::string(lx_.next().text);
-          if (!expect(Tok::Colon, "bad function argument", "':' and a type after " + name)) return false;
+          name = lx_.next().text;
+          if (!expect(Tok::Colon, "bad function argument", "':' and a type after " + std::string(name))) return false;
         }
-        Type ty;
-        if (!parse_type(ty)) return false;
+        TypeId ty;
+        if (!parse_type_id(ty)) return false;
         if (lx_.peek().kind == Tok::LBrace && !skip_group()) return false;
         if (!skip_loc()) return false;
-        if (!name.empty()) sym_[name] = ty;
-        f.arg_names.push_back(name);
-        f.arg_types.push_back(std::move(ty));
+        ValueId v = new_value(ty, name);
+        if (!name.empty()) define(name, {v, 1});
+        f.args.push_back(v);
         Token s = lx_.peek();
         if (s.kind == Tok::Comma) {
           lx_.next();
@@ -521,14 +684,12 @@ class MlirParser {
     lx_.next();  // ')'
     if (lx_.peek().kind == Tok::Arrow) {
       lx_.next();
-      lx_.skip_space();
-      if (lx_.pos() < text_.size() && text_[lx_.pos()] == '(') {
-        lx_.set_pos(lx_.pos());
+      if (at_paren()) {
         if (!parse_type_list(f.result_types)) return false;
       } else {
-        Type ty;
-        if (!parse_type(ty)) return false;
-        f.result_types.push_back(std::move(ty));
+        TypeId ty;
+        if (!parse_type_id(ty)) return false;
+        f.result_types.push_back(ty);
       }
     }
     if (lx_.peek().kind == Tok::Ident && lx_.peek().text == "attributes") {
@@ -537,23 +698,26 @@ class MlirParser {
       if (!parse_attr_dict(ignored)) return false;
     }
     if (lx_.peek().kind == Tok::LBrace) {
-      if (!parse_region(f.body, f.arg_names, f.arg_types)) return false;
+      // The body's entry block takes the function's arguments (already in scope).
+      if (!parse_region(f.body, {}, {}, &f.args)) return false;
     }
     return skip_loc();
   }
 
-  // `{ [^bb0(%a: T):] ops ... }`; the entry block gets `args` unless it has its own label.
-  bool parse_region(Region& r, const std::vector<std::string>& arg_names,
-                    const std::vector<Type>& arg_types) {
+  // `{ [^bb0(%a: T):] ops ... }`. The entry block gets `names`/`types` as new values (a pretty
+  // op's region arguments) or `existing` (a function body's arguments), unless it has its own label.
+  bool parse_region(Region& r, const std::vector<std::string_view>& names, const std::vector<TypeId>& types,
+                    const std::vector<ValueId>* existing = nullptr) {
     Token open = lx_.peek();
     if (!expect(Tok::LBrace, "bad region", "'{'")) return false;
     if (++depth_ > kMaxDepth) return fail(open.offset, "regions nest too deeply", "at most 256 levels", "more");
+    const std::size_t mark = open_scope();
     r.blocks.emplace_back();
-    Block* b = &r.blocks.back();
-    for (std::size_t i = 0; i < arg_names.size(); ++i) {
-      b->arg_names.push_back(arg_names[i]);
-      b->arg_types.push_back(i < arg_types.size() ? arg_types[i] : Type());
-      if (!arg_names[i].empty()) sym_[arg_names[i]] = b->arg_types.back();
+    if (existing) r.blocks.back().args = *existing;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      ValueId v = new_value(i < types.size() ? types[i] : opaque_type(), names[i]);
+      if (!names[i].empty()) define(names[i], {v, 1});
+      r.blocks.back().args.push_back(v);
     }
     bool first_block = true;
     while (true) {
@@ -566,12 +730,9 @@ class MlirParser {
         return fail(t.offset, "unterminated region", "'}'", describe(t));
       if (t.kind == Tok::Caret) {
         lx_.next();
-        if (!(first_block && b->ops.empty())) {
-          r.blocks.emplace_back();
-          b = &r.blocks.back();
-        }
-        b->arg_names.clear();
-        b->arg_types.clear();
+        if (!(first_block && r.blocks.back().ops.empty())) r.blocks.emplace_back();
+        Block& b = r.blocks.back();
+        b.args.clear();
         if (lx_.peek().kind == Tok::LParen) {
           lx_.next();
           while (lx_.peek().kind != Tok::RParen) {
@@ -579,12 +740,12 @@ class MlirParser {
             if (a.kind != Tok::Percent) return fail(a.offset, "bad block argument", "%name: type", describe(a));
             lx_.next();
             if (!expect(Tok::Colon, "bad block argument", "':' and a type")) return false;
-            Type ty;
-            if (!parse_type(ty)) return false;
+            TypeId ty;
+            if (!parse_type_id(ty)) return false;
             if (!skip_loc()) return false;
-            sym_[std::string(a.text)] = ty;
-            b->arg_names.emplace_back(a.text);
-            b->arg_types.push_back(std::move(ty));
+            ValueId v = new_value(ty, a.text);
+            define(a.text, {v, 1});
+            b.args.push_back(v);
             if (lx_.peek().kind == Tok::Comma) lx_.next();
             else if (lx_.peek().kind != Tok::RParen)
               return fail(lx_.peek().offset, "bad block argument list", "',' or ')'", describe(lx_.peek()));
@@ -596,33 +757,48 @@ class MlirParser {
         continue;
       }
       first_block = false;
-      if (!parse_statement(*b, depth_)) return false;
+      if (!parse_statement(r.blocks.back())) return false;
     }
+    close_scope(mark);
     --depth_;
     return true;
   }
 
+  // What one op collects before it is stored: its lists go into the function's arrays in one
+  // piece at the end, after its regions (whose own ops are stored first).
+  struct Pending {
+    std::vector<std::string_view> operands;
+    std::vector<std::size_t> operand_at;
+    std::vector<Attribute> attrs;
+    std::vector<Region> regions;
+    std::vector<TypeId> result_types;
+  };
+
   // One op: [results =] name ...
-  bool parse_statement(Block& block, int) {
+  bool parse_statement(Block& block) {
     Token first = lx_.peek();
     Op op;
     op.line = lx_.line_of(first.offset);
     op.column = lx_.column_of(first.offset);
-    std::vector<std::pair<std::string, int>> defs;  // result name, count
+    struct Def {
+      std::string_view name;
+      std::uint32_t count;
+    };
+    std::vector<Def> defs;
     if (first.kind == Tok::Percent) {
       while (true) {
         Token r = lx_.next();
         if (r.kind != Tok::Percent) return fail(r.offset, "bad result list", "a result name such as %0", describe(r));
-        int count = 1;
+        std::uint32_t count = 1;
         if (lx_.peek().kind == Tok::Colon) {
           lx_.next();
           Token c = lx_.next();
           if (c.kind != Tok::Number || c.text.size() > 5 || c.text[0] == '-')
             return fail(c.offset, "bad result count", "a count such as 2 after ':'", describe(c));
-          count = std::stoi(std::string(c.text));
-          if (count < 0 || count > 4096) return fail(c.offset, "bad result count", "0 to 4096", describe(c));
+          count = static_cast<std::uint32_t>(std::stoi(std::string(c.text)));
+          if (count > 4096) return fail(c.offset, "bad result count", "0 to 4096", describe(c));
         }
-        defs.emplace_back(std::string(r.text), count);
+        defs.push_back({r.text, count});
         if (lx_.peek().kind == Tok::Comma) {
           lx_.next();
           continue;
@@ -631,65 +807,66 @@ class MlirParser {
       }
       if (!expect(Tok::Equal, "bad operation", "'=' after the result names")) return false;
     }
-    for (auto& [name, count] : defs) {
-      if (count == 1) op.results.push_back(name);
-      else
-        for (int i = 0; i < count; ++i) op.results.push_back(name + "#" + std::to_string(i));
-    }
+    std::size_t nres = 0;
+    for (const auto& d : defs) nres += d.count;
     Token nt = lx_.peek();
+    Pending p;
     bool ok;
     if (nt.kind == Tok::String) {
       lx_.next();
-      op.name = std::string(nt.text.substr(1, nt.text.size() - 2));
-      ok = parse_generic(op);
+      op.name = nt.text.substr(1, nt.text.size() - 2);
+      op.code = op_from_name(op.name, "stablehlo");
+      ok = parse_generic(op, p);
     } else if (nt.kind == Tok::Ident) {
       lx_.next();
-      op.name = std::string(nt.text);
-      ok = parse_custom(op);
+      op.name = nt.text;
+      op.code = op_from_name(op.name, "stablehlo");
+      ok = parse_custom(op, p, nres);
     } else {
       return fail(nt.offset, "bad operation", "an operation name such as stablehlo.add", describe(nt));
     }
     if (!ok) return false;
-    // Every operand must name a value defined before it (a function or block argument, or an
-    // earlier result): a typo such as %zz would otherwise be costed with a guessed type.
-    for (const auto& operand : op.operands) {
-      if (sym_.count(operand) == 0) {
-        return fail(first.offset, "use of an undefined value",
-                    "a value defined before this operation", operand);
-      }
+    // Operands: every one must name a value defined before it (a function or block argument,
+    // or an earlier result): a typo such as %zz would otherwise be costed with a guessed type.
+    op.operands.begin = static_cast<std::uint32_t>(fn_->refs.size());
+    for (std::size_t i = 0; i < p.operands.size(); ++i) {
+      ValueId v;
+      if (!lookup(p.operands[i], &v))
+        return fail(first.offset, "use of an undefined value", "a value defined before this operation",
+                    std::string(p.operands[i]));
+      fn_->refs.push_back(v);
     }
-    // Results: types and names into the symbol table.
-    if (op.result_types.size() < op.results.size()) op.result_types.resize(op.results.size());
-    for (std::size_t i = 0; i < op.results.size(); ++i) sym_[op.results[i]] = op.result_types[i];
-    for (auto& [name, count] : defs)
-      if (count > 1 && !op.result_types.empty()) sym_[name] = op.result_types[0];
-    block.ops.push_back(std::move(op));
+    op.operands.count = static_cast<std::uint32_t>(p.operands.size());
+    // Results: new values, typed from the signature.
+    op.results.begin = static_cast<std::uint32_t>(fn_->refs.size());
+    std::size_t k = 0;
+    for (const auto& d : defs) {
+      const ValueId firstv = static_cast<ValueId>(fn_->values.size());
+      for (std::uint32_t i = 0; i < d.count; ++i, ++k) {
+        TypeId ty = k < p.result_types.size() ? p.result_types[k] : opaque_type();
+        fn_->refs.push_back(new_value(ty, d.name, d.count != 1, i));
+      }
+      define(d.name, {firstv, d.count});
+    }
+    op.results.count = static_cast<std::uint32_t>(nres);
+    op.attributes.begin = static_cast<std::uint32_t>(fn_->attrs.size());
+    op.attributes.count = static_cast<std::uint32_t>(p.attrs.size());
+    fn_->attrs.insert(fn_->attrs.end(), p.attrs.begin(), p.attrs.end());
+    op.regions.begin = static_cast<std::uint32_t>(fn_->regions.size());
+    op.regions.count = static_cast<std::uint32_t>(p.regions.size());
+    for (auto& r : p.regions) fn_->regions.push_back(std::move(r));
+    block.ops.push_back(op);
     return true;
   }
 
-  void resolve_operand_types(Op& op, const std::vector<Type>& sig_in, bool have_in) {
-    op.operand_types.clear();
-    for (std::size_t i = 0; i < op.operands.size(); ++i) {
-      auto it = sym_.find(op.operands[i]);
-      if (it != sym_.end() && it->second.kind != Type::Kind::Opaque) {
-        op.operand_types.push_back(it->second);
-      } else if (have_in && i < sig_in.size()) {
-        op.operand_types.push_back(sig_in[i]);
-      } else if (have_in && sig_in.size() == 1) {
-        op.operand_types.push_back(sig_in[0]);
-      } else {
-        op.operand_types.emplace_back();
-      }
-    }
-  }
-
-  bool parse_generic(Op& op) {
-    if (!expect(Tok::LParen, "bad generic operation", "'(' and the operand list after \"" + op.name + "\""))
+  bool parse_generic(Op& op, Pending& p) {
+    if (!expect(Tok::LParen, "bad generic operation", "'(' and the operand list after \"" + std::string(op.name) + "\""))
       return false;
     while (lx_.peek().kind != Tok::RParen) {
       Token a = lx_.next();
       if (a.kind != Tok::Percent) return fail(a.offset, "bad operand list", "an operand such as %0", describe(a));
-      op.operands.emplace_back(a.text);
+      p.operands.push_back(a.text);
+      p.operand_at.push_back(a.offset);
       if (lx_.peek().kind == Tok::Comma) lx_.next();
       else if (lx_.peek().kind != Tok::RParen)
         return fail(lx_.peek().offset, "bad operand list", "',' or ')'", describe(lx_.peek()));
@@ -698,14 +875,14 @@ class MlirParser {
     if (lx_.peek().kind == Tok::LBracket && !skip_group()) return false;  // successors
     if (lx_.peek().kind == Tok::Less) {                                   // <{properties}>
       lx_.next();
-      if (!parse_attr_dict(op.attributes)) return false;
+      if (!parse_attr_dict(p.attrs)) return false;
       if (!expect(Tok::Greater, "bad properties", "'>' after the properties dictionary")) return false;
     }
     if (lx_.peek().kind == Tok::LParen) {  // ({ region }, { region })
       lx_.next();
       while (true) {
-        op.regions.emplace_back();
-        if (!parse_region(op.regions.back(), {}, {})) return false;
+        p.regions.emplace_back();
+        if (!parse_region(p.regions.back(), {}, {})) return false;
         if (lx_.peek().kind == Tok::Comma) {
           lx_.next();
           continue;
@@ -714,38 +891,32 @@ class MlirParser {
         break;
       }
     }
-    if (lx_.peek().kind == Tok::LBrace && !parse_attr_dict(op.attributes)) return false;
+    if (lx_.peek().kind == Tok::LBrace && !parse_attr_dict(p.attrs)) return false;
     if (!expect(Tok::Colon, "bad generic operation", "':' and a function type such as (T) -> T")) return false;
-    std::vector<Type> in;
-    lx_.skip_space();
-    lx_.set_pos(lx_.pos());
+    std::vector<TypeId> in;
+    if (!at_paren()) return fail(lx_.pos(), "bad generic operation", "a function type such as (T) -> T", describe(lx_.peek()));
     if (!parse_type_list(in)) return false;
     if (!expect(Tok::Arrow, "bad function type", "'->' and the result types")) return false;
-    lx_.skip_space();
-    if (lx_.pos() < text_.size() && text_[lx_.pos()] == '(') {
-      lx_.set_pos(lx_.pos());
-      if (!parse_type_list(op.result_types)) return false;
+    if (at_paren()) {
+      if (!parse_type_list(p.result_types)) return false;
     } else {
-      Type t;
-      if (!parse_type(t)) return false;
-      op.result_types.push_back(std::move(t));
+      TypeId t;
+      if (!parse_type_id(t)) return false;
+      p.result_types.push_back(t);
     }
-    if (!skip_loc()) return false;
-    for (auto& a : op.attributes)
-      if (a.name == "callee" || a.name == "call_target_name") a.value = strip_symbol(a.value);
-    resolve_operand_types(op, in, true);
-    return true;
+    return skip_loc();
   }
 
-  bool parse_custom(Op& op) {
+  bool parse_custom(Op& op, Pending& p, std::size_t nres) {
     int depth = 0;
     bool first = true;
     bool have_sig = false, have_arrow = false;
-    std::vector<Type> sig_in, sig_out;
-    std::vector<std::string> def_names;  // region argument definitions (%x: T, %x = %y)
-    std::vector<Type> def_types;
+    std::vector<TypeId> sig_in, sig_out;
+    std::vector<std::string_view> def_names;  // region argument definitions (%x: T, %x = %y)
+    std::vector<TypeId> def_types;
     std::vector<std::size_t> untyped_defs;  // %iterArg = %v: typed from the signature
-    std::string keywords;
+    std::vector<std::string_view> keywords;
+    std::size_t bracket_at = std::string_view::npos;  // a `[...]` group at depth 0 (slice, get_tuple_element)
     while (true) {
       Token t = lx_.peek();
       if (t.kind == Tok::End || t.kind == Tok::Split) break;
@@ -762,16 +933,17 @@ class MlirParser {
           if (after == Tok::Equal && depth > 0) {
             lx_.next();
             untyped_defs.push_back(def_names.size());
-            def_names.emplace_back(t.text);
-            def_types.emplace_back();
-          } else if (after == Tok::Colon && depth > 0) {
+            def_names.push_back(t.text);
+            def_types.push_back(opaque_type());
+          } else if (after == Tok::Colon && depth > 0 && bracket_at == std::string_view::npos) {
             lx_.next();
-            Type ty;
-            if (!parse_type(ty)) return false;
-            def_names.emplace_back(t.text);
-            def_types.push_back(std::move(ty));
+            TypeId ty;
+            if (!parse_type_id(ty)) return false;
+            def_names.push_back(t.text);
+            def_types.push_back(ty);
           } else {
-            op.operands.emplace_back(t.text);
+            p.operands.push_back(t.text);
+            p.operand_at.push_back(t.offset);
           }
           break;
         }
@@ -780,30 +952,26 @@ class MlirParser {
           if (depth > 0) break;
           if (have_sig) return fail(t.offset, "bad operation", "one type signature after ':'", "a second ':'");
           have_sig = true;
-          lx_.skip_space();
-          if (lx_.pos() < text_.size() && text_[lx_.pos()] == '(') {
-            lx_.set_pos(lx_.pos());
+          if (at_paren()) {
             if (!parse_type_list(sig_in)) return false;
             if (lx_.peek().kind == Tok::Arrow) {
               lx_.next();
               have_arrow = true;
-              lx_.skip_space();
-              if (lx_.pos() < text_.size() && text_[lx_.pos()] == '(') {
-                lx_.set_pos(lx_.pos());
+              if (at_paren()) {
                 if (!parse_type_list(sig_out)) return false;
               } else {
-                Type r;
-                if (!parse_type(r)) return false;
-                sig_out.push_back(std::move(r));
+                TypeId r;
+                if (!parse_type_id(r)) return false;
+                sig_out.push_back(r);
               }
             } else {
               sig_out = sig_in;
             }
           } else {
             while (true) {
-              Type ty;
-              if (!parse_type(ty)) return false;
-              sig_out.push_back(std::move(ty));
+              TypeId ty;
+              if (!parse_type_id(ty)) return false;
+              sig_out.push_back(ty);
               if (lx_.peek().kind != Tok::Comma) break;
               lx_.next();
             }
@@ -811,28 +979,37 @@ class MlirParser {
           break;
         }
         case Tok::Ident: {
+          if (depth == 0 && op.code == OpCode::Constant && lx_.peek().kind == Tok::Ident &&
+              (t.text == "dense" || t.text == "dense_resource" || t.text == "sparse" || t.text == "array")) {
+            Attribute a{"value", {}};
+            if (!scan_value(a.value, false)) return false;
+            p.attrs.push_back(a);
+            break;
+          }
           lx_.next();
           Token after = lx_.peek();
           if (t.text == "loc" && after.kind == Tok::LParen) {
             if (!skip_group()) return false;
           } else if (depth == 0 && after.kind == Tok::Equal) {
             lx_.next();
-            Attribute a;
-            a.name = std::string(t.text);
+            Attribute a{t.text, {}};
             if (!scan_value(a.value, false)) return false;
-            op.attributes.push_back(std::move(a));
+            p.attrs.push_back(normalized(a));
           } else if (t.text == "applies" && after.kind == Tok::Ident) {
             lx_.next();
-            op.attributes.push_back({"applies", std::string(after.text)});
+            p.attrs.push_back({"applies", after.text});
           } else if (depth == 0 && !is_continuation(t.text)) {
-            if (!keywords.empty()) keywords += ' ';
-            keywords += t.text;
+            keywords.push_back(t.text);
           }
           break;
         }
         case Tok::At:
           lx_.next();
-          if (!op.attr("callee")) op.attributes.push_back({"callee", strip_symbol(t.text)});
+          {
+            bool have = false;
+            for (const auto& a : p.attrs) have = have || a.name == "callee";
+            if (!have) p.attrs.push_back({"callee", strip_symbol(t.text)});
+          }
           break;
         case Tok::LBrace: {
           if (depth > 0) {
@@ -852,56 +1029,64 @@ class MlirParser {
               std::size_t i = untyped_defs[k];
               if (i < def_types.size() && k < src.size()) def_types[i] = src[k];
             }
-            op.regions.emplace_back();
-            if (!parse_region(op.regions.back(), def_names, def_types)) return false;
+            p.regions.emplace_back();
+            if (!parse_region(p.regions.back(), def_names, def_types)) return false;
             // while: cond and do share the iteration arguments; reducer args are used once.
             if (untyped_defs.empty()) {
               def_names.clear();
               def_types.clear();
             }
           } else {
-            if (!parse_attr_dict(op.attributes)) return false;
+            if (!parse_attr_dict(p.attrs)) return false;
           }
           break;
         }
-        case Tok::LParen: case Tok::LBracket: case Tok::Less:
+        case Tok::LBracket:
+          if (depth == 0) bracket_at = t.offset;
+          if (++depth > kMaxDepth) return fail(t.offset, "nesting is too deep", "at most 256 levels", "more");
+          lx_.next();
+          break;
+        case Tok::LParen: case Tok::Less:
           if (++depth > kMaxDepth) return fail(t.offset, "nesting is too deep", "at most 256 levels", "more");
           lx_.next();
           break;
         case Tok::RParen: case Tok::RBracket: case Tok::Greater: case Tok::RBrace:
           if (depth == 0)
-            return fail(t.offset, "unbalanced brackets in " + op.name, "an opening bracket before it", describe(t));
+            return fail(t.offset, "unbalanced brackets in " + std::string(op.name), "an opening bracket before it",
+                        describe(t));
           --depth;
           lx_.next();
+          if (depth == 0 && t.kind == Tok::RBracket && bracket_at != std::string_view::npos) {
+            // slice's `[0:2, 1:3:1]`, get_tuple_element's `[1]`: kept whole under a real name.
+            std::string_view group = text_.substr(bracket_at, t.offset + 1 - bracket_at);
+            p.attrs.push_back({op.code == OpCode::GetTupleElement ? "index" : "slice", group});
+            bracket_at = std::string_view::npos;
+          }
           break;
         default:
           lx_.next();
           break;
       }
     }
-    if (depth != 0) return fail(lx_.peek().offset, "unbalanced brackets in " + op.name, "a closing bracket", describe(lx_.peek()));
-    if (!keywords.empty()) op.attributes.push_back({"keywords", keywords});
+    if (depth != 0)
+      return fail(lx_.peek().offset, "unbalanced brackets in " + std::string(op.name), "a closing bracket",
+                  describe(lx_.peek()));
+    if (op.code == OpCode::Compare) {
+      // `stablehlo.compare LT, %a, %b, FLOAT`: the same named fields as the generic form.
+      if (!keywords.empty()) p.attrs.push_back({"comparison_direction", keywords[0]});
+      if (keywords.size() > 1) p.attrs.push_back({"compare_type", keywords[1]});
+    }
     // Result types from the signature.
-    const std::size_t nres = op.results.size();
+    std::vector<TypeId>& rt = p.result_types;
     if (have_arrow) {
-      op.result_types = sig_out;
+      rt = sig_out;
     } else if (have_sig && nres > 0) {
-      if (sig_out.size() == nres) op.result_types = sig_out;
-      else if (sig_out.size() == 1) op.result_types.assign(nres, sig_out[0]);
-      else if (nres == 1 && !sig_out.empty()) op.result_types = {sig_out.back()};  // select: pred, T
-      else op.result_types = sig_out;
+      if (sig_out.size() == nres) rt = sig_out;
+      else if (sig_out.size() == 1) rt.assign(nres, sig_out[0]);
+      else if (nres == 1 && !sig_out.empty()) rt = {sig_out.back()};  // select: pred, T
+      else rt = sig_out;
     }
-    if (op.result_types.size() > nres && nres > 0) op.result_types.resize(nres);
-    // Operand types: defined values first, the signature otherwise.
-    if (have_arrow) {
-      resolve_operand_types(op, sig_in, true);
-    } else if (have_sig && nres == 0) {
-      resolve_operand_types(op, sig_out, true);
-    } else if (have_sig && sig_out.size() == 1) {
-      resolve_operand_types(op, sig_out, true);
-    } else {
-      resolve_operand_types(op, sig_out, have_sig && sig_out.size() == op.operands.size());
-    }
+    if (rt.size() > nres && nres > 0) rt.resize(nres);
     return true;
   }
 };
@@ -921,12 +1106,19 @@ std::string detect_dialect(std::string_view text) {
 }
 
 Result<std::vector<Module>> parse_stablehlo(std::string_view text) {
-  return MlirParser(text).run();
+  return MlirParser(std::make_shared<const std::string>(text)).run();
+}
+Result<std::vector<Module>> parse_stablehlo_owned(std::string text) {
+  return MlirParser(std::make_shared<const std::string>(std::move(text))).run();
 }
 
 Result<std::vector<Module>> parse(std::string_view text) {
   if (detect_dialect(text) == "hlo") return parse_hlo(text);
   return parse_stablehlo(text);
+}
+Result<std::vector<Module>> parse_owned(std::string text) {
+  if (detect_dialect(text) == "hlo") return parse_hlo_owned(std::move(text));
+  return parse_stablehlo_owned(std::move(text));
 }
 
 }  // namespace rl::hlo

@@ -23,14 +23,18 @@ class Verifier {
  public:
   explicit Verifier(const Module& m) : m_(m) {}
   std::string error;
+  int line = 0, column = 0;
 
-  bool region(const Region& r, int depth) {
-    if (depth > kMaxDepth) return fail(Op(), "regions nest too deeply", "at most 256 levels", "more");
+  bool region(const Function& f, const Region& r, int depth) {
+    if (depth > kMaxDepth) {
+      if (error.empty()) error = "1:1: error: regions nest too deeply \xE2\x80\x94 expected at most 256 levels, got more";
+      return false;
+    }
     for (const auto& b : r.blocks)
       for (const auto& op : b.ops) {
-        if (!check(op)) return false;
-        for (const auto& inner : op.regions)
-          if (!region(inner, depth + 1)) return false;
+        if (!check(OpView{m_, f, op})) return false;
+        for (const auto& inner : f.nested(op))
+          if (!region(f, inner, depth + 1)) return false;
       }
     return true;
   }
@@ -38,76 +42,84 @@ class Verifier {
  private:
   const Module& m_;
 
-  bool fail(const Op& op, const std::string& what, const std::string& rule, const std::string& got) {
+  bool fail(const OpView& op, const std::string& what, const std::string& rule, const std::string& got) {
+    if (error.empty()) line = op.op.line, column = op.op.column;
     if (error.empty())
-      error = std::to_string(op.line) + ":" + std::to_string(op.column) + ": error: " + what +
+      error = std::to_string(op.op.line) + ":" + std::to_string(op.op.column) + ": error: " + what +
               " \xE2\x80\x94 expected " + rule + ", got " + got;
     return false;
   }
 
-  bool check(const Op& op) {
-    const std::string c = canonical_op(op.name);
-    if (c == "dot") return dot(op);
-    if (op.name.find("broadcast_in_dim") != std::string::npos) return broadcast_in_dim(op);
-    if (c == "reshape") return reshape(op);
-    if (c == "transpose") return transpose(op);
-    if (c == "reduce") return reduce(op);
-    if (c == "convolution") return convolution(op);
-    if (c == "concatenate") return concatenate(op);
-    static const char* same_shape[] = {
-        "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "and", "or", "xor",
-        "not", "negate", "abs", "floor", "ceil", "exponential", "exponential-minus-one", "log",
-        "log-plus-one", "logistic", "power", "sqrt", "cbrt", "rsqrt", "tanh", "sine", "cosine", "tan",
-        "atan2", "shift-left", "shift-right-logical", "shift-right-arithmetic", "compare", "convert",
-        "sign", "round-nearest-afz", "round-nearest-even", "is-finite", "popcnt", "clz"};
-    for (const char* n : same_shape)
-      if (c == n) return elementwise(op);
-    return true;
-  }
-
-  // Operand count of the elementwise ops: 2 for the binary ones, 1 for the rest.
-  static std::size_t elementwise_arity(const std::string& c) {
-    static const char* binary[] = {"add", "subtract", "multiply", "divide", "remainder", "maximum",
-                                   "minimum", "and", "or", "xor", "power", "atan2", "shift-left",
-                                   "shift-right-logical", "shift-right-arithmetic", "compare"};
-    for (const char* b : binary)
-      if (c == b) return 2;
-    return 1;
-  }
-
-  bool elementwise(const Op& op) {
-    const std::size_t arity = elementwise_arity(canonical_op(op.name));
-    if (op.operands.size() != arity)
-      return fail(op, op.name + " has the wrong number of operands",
-                  std::to_string(arity) + (arity == 1 ? " operand" : " operands"),
-                  std::to_string(op.operands.size()));
-    if (op.result_types.size() != 1 || !ranked(op.result_types[0])) return true;
-    const auto& out = op.result_types[0].dims;
-    for (std::size_t i = 0; i < op.operand_types.size(); ++i) {
-      const Type& t = op.operand_types[i];
-      if (!ranked(t)) continue;
-      bool same = t.dims.size() == out.size();
-      for (std::size_t d = 0; same && d < out.size(); ++d)
-        if (t.dims[d] >= 0 && out[d] >= 0 && t.dims[d] != out[d]) same = false;
-      if (!same)
-        return fail(op, op.name + " operand " + std::to_string(i) + " shape differs from the result",
-                    "the same shape " + to_string(op.result_types[0], m_.dialect),
-                    to_string(t, m_.dialect));
+  // The op table's arity, then its verify rule.
+  bool check(const OpView& op) {
+    const OpInfo& info = op_info(op.op.code);
+    if (info.arity != kVariadic && op.num_operands() != static_cast<std::size_t>(info.arity))
+      return fail(op, std::string(op.op.name) + " has the wrong number of operands",
+                  std::to_string(info.arity) + (info.arity == 1 ? " operand" : " operands"),
+                  std::to_string(op.num_operands()));
+    switch (info.verify) {
+      case VerifyRule::None: case VerifyRule::Constant: return true;
+      case VerifyRule::Elementwise: return elementwise(op, 0);
+      case VerifyRule::Select: return elementwise(op, 1);  // the predicate may be a scalar
+      case VerifyRule::Clamp: return clamp(op);
+      case VerifyRule::BroadcastInDim: return broadcast_in_dim(op);
+      case VerifyRule::Reshape: return reshape(op);
+      case VerifyRule::Transpose: return transpose(op);
+      case VerifyRule::Concatenate: return concatenate(op);
+      case VerifyRule::Dot: return dot(op);
+      case VerifyRule::Convolution: return convolution(op);
+      case VerifyRule::Reduce: return reduce(op);
     }
     return true;
   }
 
-  bool dot(const Op& op) {
-    if (op.operands.size() != 2)
-      return fail(op, op.name + " has the wrong number of operands", "2 operands (lhs, rhs)",
-                  std::to_string(op.operands.size()));
-    if (op.operand_types.size() != 2 || op.result_types.size() != 1) return true;
-    const Type& l = op.operand_types[0];
-    const Type& r = op.operand_types[1];
+  static bool same_dims(const Type& t, const Type& out) {
+    if (t.dims.size() != out.dims.size()) return false;
+    for (std::size_t d = 0; d < out.dims.size(); ++d)
+      if (t.dims[d] >= 0 && out.dims[d] >= 0 && t.dims[d] != out.dims[d]) return false;
+    return true;
+  }
+
+  // Operands from `first` on have the result's shape (ranked ones; dynamic sizes match any).
+  bool elementwise(const OpView& op, std::size_t first) {
+    if (op.num_results() != 1 || !ranked(op.result_type(0))) return true;
+    const Type& out = op.result_type(0);
+    for (std::size_t i = first; i < op.num_operands(); ++i) {
+      const Type& t = op.operand_type(i);
+      if (!ranked(t)) continue;
+      if (!same_dims(t, out))
+        return fail(op, std::string(op.op.name) + " operand " + std::to_string(i) + " shape differs from the result",
+                    "the same shape " + to_string(out, m_.dialect), to_string(t, m_.dialect));
+    }
+    return true;
+  }
+
+  // clamp(min, x, max): min and max are scalars or x's shape.
+  bool clamp(const OpView& op) {
+    if (op.num_results() != 1 || !ranked(op.result_type(0))) return true;
+    const Type& out = op.result_type(0);
+    for (std::size_t i = 0; i < op.num_operands(); ++i) {
+      const Type& t = op.operand_type(i);
+      if (!ranked(t) || (i != 1 && t.dims.empty())) continue;
+      if (!same_dims(t, out))
+        return fail(op, std::string(op.op.name) + " operand " + std::to_string(i) + " shape differs from the result",
+                    "a scalar or the shape " + to_string(out, m_.dialect), to_string(t, m_.dialect));
+    }
+    return true;
+  }
+
+  bool dot(const OpView& op) {
+    if (op.num_operands() != 2)
+      return fail(op, std::string(op.op.name) + " has the wrong number of operands", "2 operands (lhs, rhs)",
+                  std::to_string(op.num_operands()));
+    if (op.num_operands() != 2 || op.num_results() != 1) return true;
+    const Type& l = op.operand_type(0);
+    const Type& r = op.operand_type(1);
     if (!ranked(l) || !ranked(r)) return true;
     auto dd = dot_dims(op);
     if (!dd) {
       error = dd.error();
+      line = dd.error_info().line, column = dd.error_info().column;
       return false;
     }
     const DotDims& d = dd.value();
@@ -144,16 +156,16 @@ class Verifier {
       auto a = size(l, d.lhs_batch[i]), b = size(r, d.rhs_batch[i]);
       if (a >= 0 && b >= 0 && a != b)
         return fail(op, "dot_general batching dimension sizes differ",
-                    "lhs dim " + std::to_string(d.lhs_batch[i]) + " (" + std::to_string(a) + ") = rhs dim " +
-                        std::to_string(d.rhs_batch[i]) + " (" + std::to_string(a) + ")",
+                    "lhs dim " + std::to_string(d.lhs_batch[i]) + " and rhs dim " + std::to_string(d.rhs_batch[i]) +
+                        " of equal size",
                     std::to_string(a) + " vs " + std::to_string(b));
     }
     for (std::size_t i = 0; i < d.lhs_contracting.size(); ++i) {
       auto a = size(l, d.lhs_contracting[i]), b = size(r, d.rhs_contracting[i]);
       if (a >= 0 && b >= 0 && a != b)
         return fail(op, "dot_general contracting dimension sizes differ",
-                    "lhs dim " + std::to_string(d.lhs_contracting[i]) + " (" + std::to_string(a) + ") = rhs dim " +
-                        std::to_string(d.rhs_contracting[i]) + " (" + std::to_string(a) + ")",
+                    "lhs dim " + std::to_string(d.lhs_contracting[i]) + " and rhs dim " +
+                        std::to_string(d.rhs_contracting[i]) + " of equal size",
                     std::to_string(a) + " vs " + std::to_string(b));
     }
     // Result: batch dims, then lhs free dims, then rhs free dims.
@@ -171,7 +183,7 @@ class Verifier {
           std::find(d.rhs_contracting.begin(), d.rhs_contracting.end(), x) == d.rhs_contracting.end())
         want.push_back(r.dims[i]);
     }
-    const Type& out = op.result_types[0];
+    const Type& out = op.result_type(0);
     if (!ranked(out)) return true;
     bool same = out.dims.size() == want.size();
     for (std::size_t i = 0; same && i < want.size(); ++i)
@@ -182,10 +194,10 @@ class Verifier {
     return true;
   }
 
-  bool broadcast_in_dim(const Op& op) {
-    if (op.operand_types.empty() || op.result_types.size() != 1) return true;
-    const Type& in = op.operand_types[0];
-    const Type& out = op.result_types[0];
+  bool broadcast_in_dim(const OpView& op) {
+    if (op.num_operands() == 0 || op.num_results() != 1) return true;
+    const Type& in = op.operand_type(0);
+    const Type& out = op.result_type(0);
     if (!ranked(in) || !ranked(out)) return true;
     const Attribute* a = op.attr("dims");
     if (!a) a = op.attr("broadcast_dimensions");
@@ -207,10 +219,10 @@ class Verifier {
     return true;
   }
 
-  bool reshape(const Op& op) {
-    if (op.operand_types.empty() || op.result_types.size() != 1) return true;
-    const Type& in = op.operand_types[0];
-    const Type& out = op.result_types[0];
+  bool reshape(const OpView& op) {
+    if (op.num_operands() == 0 || op.num_results() != 1) return true;
+    const Type& in = op.operand_type(0);
+    const Type& out = op.result_type(0);
     if (!in.is_static() || !out.is_static() || !in.is_array() || !out.is_array()) return true;
     if (in.elements() != out.elements())
       return fail(op, "reshape changes the element count",
@@ -219,10 +231,10 @@ class Verifier {
     return true;
   }
 
-  bool transpose(const Op& op) {
-    if (op.operand_types.empty() || op.result_types.size() != 1) return true;
-    const Type& in = op.operand_types[0];
-    const Type& out = op.result_types[0];
+  bool transpose(const OpView& op) {
+    if (op.num_operands() == 0 || op.num_results() != 1) return true;
+    const Type& in = op.operand_type(0);
+    const Type& out = op.result_type(0);
     const Attribute* a = op.attr("dims");
     if (!a) a = op.attr("permutation");
     if (!a) a = op.attr("dimensions");
@@ -248,9 +260,9 @@ class Verifier {
     return true;
   }
 
-  bool reduce(const Op& op) {
-    if (op.operand_types.empty()) return true;
-    const Type& in = op.operand_types[0];
+  bool reduce(const OpView& op) {
+    if (op.num_operands() == 0) return true;
+    const Type& in = op.operand_type(0);
     const Attribute* a = op.attr("dimensions");
     if (!a || !ranked(in)) return true;
     auto dims = int_list(a->value);
@@ -262,10 +274,10 @@ class Verifier {
       if (seen[static_cast<std::size_t>(d)]) return fail(op, "reduce dimension repeated", "each dimension once", std::to_string(d));
       seen[static_cast<std::size_t>(d)] = true;
     }
-    if (op.result_types.empty()) return true;
-    const Type& out = op.result_types[0].kind == Type::Kind::Tuple && !op.result_types[0].tuple.empty()
-                          ? op.result_types[0].tuple[0]
-                          : op.result_types[0];
+    if (op.num_results() == 0) return true;
+    const Type& out = op.result_type(0).kind == Type::Kind::Tuple && !op.result_type(0).tuple.empty()
+                          ? op.result_type(0).tuple[0]
+                          : op.result_type(0);
     if (!ranked(out)) return true;
     std::vector<std::int64_t> want;
     for (std::size_t i = 0; i < in.dims.size(); ++i)
@@ -279,15 +291,15 @@ class Verifier {
 
   // Operands of one rank, equal in every dimension but the concatenated one, whose sizes add
   // up to the result's.
-  bool concatenate(const Op& op) {
-    if (op.operand_types.empty() || op.result_types.size() != 1) return true;
+  bool concatenate(const OpView& op) {
+    if (op.num_operands() == 0 || op.num_results() != 1) return true;
     const Attribute* a = op.attr("dimensions");  // HLO dimensions={1}
     if (!a) a = op.attr("dimension");            // generic StableHLO
     if (!a) a = op.attr("dim");                  // pretty StableHLO
     if (!a) return true;
     auto dims = int_list(a->value);
     if (dims.size() != 1) return fail(op, "concatenate needs one dimension", "one dimension", list(dims));
-    const Type& first = op.operand_types[0];
+    const Type& first = op.operand_type(0);
     if (!ranked(first)) return true;
     const std::int64_t d = dims[0];
     if (d < 0 || static_cast<std::size_t>(d) >= first.dims.size())
@@ -295,8 +307,8 @@ class Verifier {
                   "a dimension in [0, " + std::to_string(first.dims.size()) + ")", std::to_string(d));
     std::int64_t total = 0;
     bool dynamic = false;
-    for (std::size_t i = 0; i < op.operand_types.size(); ++i) {
-      const Type& t = op.operand_types[i];
+    for (std::size_t i = 0; i < op.num_operands(); ++i) {
+      const Type& t = op.operand_type(i);
       if (!ranked(t)) return true;
       if (t.dims.size() != first.dims.size())
         return fail(op, "concatenate operand " + std::to_string(i) + " has another rank",
@@ -313,7 +325,7 @@ class Verifier {
       if (x < 0) dynamic = true;
       else total += x;
     }
-    const Type& out = op.result_types[0];
+    const Type& out = op.result_type(0);
     if (!ranked(out) || dynamic || out.dims.size() != first.dims.size()) return true;
     const std::int64_t o = out.dims[static_cast<std::size_t>(d)];
     if (o >= 0 && o != total)
@@ -322,17 +334,18 @@ class Verifier {
     return true;
   }
 
-  bool convolution(const Op& op) {
-    if (op.operand_types.size() < 2 || op.result_types.size() != 1) return true;
+  bool convolution(const OpView& op) {
+    if (op.num_operands() < 2 || op.num_results() != 1) return true;
     auto cd = conv_dims(op);
     if (!cd) {
       error = cd.error();
+      line = cd.error_info().line, column = cd.error_info().column;
       return false;
     }
     const ConvDims& d = cd.value();
-    const Type& l = op.operand_types[0];
-    const Type& k = op.operand_types[1];
-    const Type& o = op.result_types[0];
+    const Type& l = op.operand_type(0);
+    const Type& k = op.operand_type(1);
+    const Type& o = op.result_type(0);
     const std::size_t s = d.input_spatial.size();
     if (d.kernel_spatial.size() != s || d.output_spatial.size() != s)
       return fail(op, "convolution spatial dimension counts differ", std::to_string(s) + " in input, kernel and output",
@@ -357,6 +370,7 @@ class Verifier {
     auto w = window(op, s);
     if (!w) {
       error = w.error();
+      line = w.error_info().line, column = w.error_info().column;
       return false;
     }
     for (const auto& wd : w.value())
@@ -372,7 +386,7 @@ class Verifier {
 Result<bool> verify(const Module& module) {
   Verifier v(module);
   for (const auto& f : module.functions)
-    if (!v.region(f.body, 0)) return Result<bool>::failure(v.error);
+    if (!v.region(f, f.body, 0)) return Result<bool>::failure_at(v.error, v.line, v.column);
   return Result<bool>::success(true);
 }
 

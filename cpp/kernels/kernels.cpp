@@ -54,7 +54,7 @@ Result<std::size_t> dimension(const char* name, double value) {
   auto n = positive_integer(name, value);
   if (!n) return Result<std::size_t>::failure_from(n);
   if (value > double(kMaxKernelBytes)) {  // already far past the cap; keeps the products small
-    return Result<std::size_t>::failure(std::string(name) + " = " + format_number(value) +
+    return Result<std::size_t>::failure_for(name, std::string(name) + " = " + format_number(value) +
                                         " makes the kernel's buffers pass the 256 MiB cap");
   }
   return Result<std::size_t>::success(static_cast<std::size_t>(n.value()));

@@ -9,7 +9,7 @@ namespace {
 
 Result<double> positive_finite(const char* name, double value, const char* unit) {
   if (!std::isfinite(value) || value <= 0) {
-    return Result<double>::failure(std::string(name) + " must be a positive, finite number" + unit +
+    return Result<double>::failure_for(name, std::string(name) + " must be a positive, finite number" + unit +
                                    ", got " + format_number(value));
   }
   return Result<double>::success(value);
@@ -84,11 +84,11 @@ Result<Budgets> make_budgets(double peak_gflops, double bandwidth_gbs) {
   auto bandwidth = positive_finite("bandwidth", bandwidth_gbs, " of GB/s");
   if (!bandwidth) return R::failure_from(bandwidth);
   if (peak_gflops > kMaxBudget) {
-    return R::failure("peak must be at most 1e9 GFLOP/s (budgets are in GFLOP/s: 100e9 FLOP/s is 100), got " +
+    return R::failure_for("peak", "peak must be at most 1e9 GFLOP/s (budgets are in GFLOP/s: 100e9 FLOP/s is 100), got " +
                       format_number(peak_gflops));
   }
   if (bandwidth_gbs > kMaxBudget) {
-    return R::failure("bandwidth must be at most 1e9 GB/s (budgets are in GB/s: 20e9 B/s is 20), got " +
+    return R::failure_for("bandwidth", "bandwidth must be at most 1e9 GB/s (budgets are in GB/s: 20e9 B/s is 20), got " +
                       format_number(bandwidth_gbs));
   }
   return R::success(Budgets{peak_gflops, bandwidth_gbs});

@@ -7,10 +7,10 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { HARDWARE_PRESETS, PRESET_KIND, presetById } from '../../web/model/hardware_presets.js';
 import {
-  availableRoofs, ceilingAt, elementTypeOf, opBound, peakClassOf, peakFor, presetRoof, programDtype, roofCurve, timeLowerBound,
+  availableRoofs, ceilingAt, opBound, peakClassOf, peakFor, presetRoof, programDtype, roofCurve, timeLowerBound,
 } from '../../web/model/roofs.js';
 import {
-  buildRows, errorLocations, excerpt, figurePoints, lineStarts, nextSort, parseErrorText, placeOps, sortRows,
+  buildRows, excerpt, figurePoints, lineStarts, nextSort, placeOps, sortRows,
 } from '../../web/model/analysis_view.js';
 import { createAnalyzeState, deriveAnalyzeView, setAnalysis, setSelected } from '../../web/analyze_state.js';
 import { summarizeFile } from '../../web/model/analysis.js';
@@ -71,20 +71,15 @@ describe('hardware presets', () => {
 });
 
 describe('dtype → peak', () => {
-  test('element types from both dialects', () => {
-    assert.equal(elementTypeOf('tensor<32x8xf32>'), 'f32');
-    assert.equal(elementTypeOf('tensor<bf16>'), 'bf16');
-    assert.equal(elementTypeOf('tensor<4x?xf8E4M3FN>'), 'f8E4M3FN');
-    assert.equal(elementTypeOf('f16[128,64]{1,0}'), 'f16');
-    assert.equal(elementTypeOf('(pred[], f32[2])'), 'pred');
+  test('peak classes of element types', () => {
     assert.deepEqual(['f8e5m2', 'bf16', 'f16', 'f32', 'f64', 's8', 'pred', 'i32'].map(peakClassOf), ['fp8', 'bf16', 'f16', 'f32', 'f64', 'int8', null, null]);
   });
 
   test('the program dtype is the one carrying the most flops', () => {
     const ops = [
-      { shape: 'tensor<8xf32>', flops: 10, bytes_accessed: 1 },
-      { shape: 'tensor<8x8xbf16>', flops: 1000, bytes_accessed: 1 },
-      { shape: 'tensor<8xi32>', flops: 5000, bytes_accessed: 1 },
+      { element_type: 'f32', flops: 10, bytes_accessed: 1 },
+      { element_type: 'bf16', flops: 1000, bytes_accessed: 1 },
+      { element_type: 'i32', flops: 5000, bytes_accessed: 1 },
     ];
     assert.equal(programDtype(ops).dtype, 'bf16');
     assert.equal(programDtype([]).dtype, 'f32');
@@ -176,11 +171,37 @@ describe('rows, placement and sorting', () => {
     assert.deepEqual(nextSort({ key: 'flops', dir: 'desc' }, 'op'), { key: 'op', dir: 'asc' });
   });
 
-  test('errors with line and column', () => {
-    assert.deepEqual(parseErrorText('4:1: error: unterminated region'), { line: 4, column: 1, message: 'error: unterminated region' });
-    assert.deepEqual(parseErrorText('no place'), { line: null, column: null, message: 'no place' });
-    assert.deepEqual(errorLocations({ ok: false, error: '2:3: error: x' }), [{ line: 2, column: 3, message: 'error: x' }]);
-    assert.deepEqual(errorLocations({ ok: true, value: { modules: [{ error: '7:5: error: y' }, { ops: [] }] } }), [{ line: 7, column: 5, message: 'error: y' }]);
+  test('errors come from the core with their line and column as fields', async () => {
+    const core = await loadNodeCore();
+    const parse = core.analyzeText('func.func @f() {\n  %0 = stablehlo.add %x, %x : tensor<f32>\n}\n');
+    assert.equal(parse.ok, false);
+    assert.deepEqual([parse.line, parse.column], [2, 3]);
+    assert.match(parse.message, /^error: use of an undefined value/);
+    assert.equal(parse.error, `2:3: ${parse.message}`);
+    const s = summarizeFile('f.mlir', parse);
+    assert.deepEqual(s.errorPlaces, [{ line: 2, column: 3, message: parse.message }]);
+    // A module that does not verify: the others are still analysed; its error has its place.
+    const two = core.analyzeText([
+      'func.func @main(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {',
+      '  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>',
+      '  return %0 : tensor<2x5xf32>', '}', '// -----',
+      'func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {', '  %0 = stablehlo.add %a, %a : tensor<4xf32>', '  return %0 : tensor<4xf32>', '}', ''].join('\n'));
+    assert.equal(two.ok, true);
+    assert.equal(two.value.errors.length, 1);
+    assert.deepEqual([two.value.errors[0].line, two.value.errors[0].column], [2, 3]);
+    assert.equal(two.value.totals.flops, 4);
+    const summary = summarizeFile('two.mlir', two);
+    assert.equal(summary.errorPlaces[0].line, 2);
+    assert.match(summary.errors[0], /^two\.mlir:2:3: error: dot_general contracting dimension sizes differ/);
+  });
+
+  test('rows carry their element type and dims', async () => {
+    const core = await loadNodeCore();
+    const r = core.analyzeText(core.exampleModules().value[0].text);
+    const [dot, tanh] = r.value.modules[0].ops;
+    assert.deepEqual([dot.element_type, dot.dims, dot.shape], ['f32', [32, 8], 'tensor<32x8xf32>']);
+    assert.equal(tanh.transcendentals, 256);
+    assert.equal(programDtype([{ element_type: 'bf16', flops: 10, bytes_accessed: 1 }]).dtype, 'bf16');
   });
 
   test('excerpts of a text around a line', () => {
@@ -224,7 +245,7 @@ describe('rows, placement and sorting', () => {
     a = setSelected(a, 1);
     assert.equal(a.selected, 1);
     const bad = core.analyzeText('garbage');
-    a = setAnalysis(a, { summary: summarizeFile('input', bad), placement: [], errors: errorLocations(bad), ms: 1 });
+    a = setAnalysis(a, { summary: summarizeFile('input', bad), placement: [], errors: summarizeFile('input', bad).errorPlaces, ms: 1 });
     assert.equal(a.shown.name, 'lesson.mlir');
     assert.equal(a.errors[0].line, 1);
     const view = deriveAnalyzeView(a, { peak: 100, bandwidth: 20 }, null);

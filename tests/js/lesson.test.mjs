@@ -192,7 +192,7 @@ describe('measurements of this machine', () => {
   });
 
   test('bad measurement arguments come back as errors, not aborts', () => {
-    assert.deepEqual(core.timeKernel(undefined, 0, 16, 8, 5, 0), { ok: false, error: 'm must be a positive integer, got 0' });
+    assert.deepEqual(core.timeKernel(undefined, 0, 16, 8, 5, 0), { ok: false, error: 'm must be a positive integer, got 0', input: 'm' });
     assert.deepEqual(core.timeKernel(undefined, 32, 16, 8, 0, 0), { ok: false, error: 'samples must be an integer from 1 to 1000, got 0' });
     assert.deepEqual(core.timeKernel('matmul_f32_9x9__avx', 32, 16, 8, 1, 0).ok, false);
     assert.match(core.timeKernel(undefined, 5000, 5000, 5000, 1, 0).error, /^m=5000, k=5000, n=5000 needs \d+ MiB of buffers .*over the 256 MiB cap$/);

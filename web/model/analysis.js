@@ -10,37 +10,36 @@ export function withFile(file, error) {
 }
 
 /**
- * One file's result: every module's ops (each with its 1-based line), the totals summed over
- * its modules, unmodeled op counts merged, and errors (a parse error stops the file; a module
- * that fails to verify is reported and skipped).
+ * One file's result as the CLI prints it: every module's ops (each with its 1-based line), and
+ * the file's totals, unmodeled op counts and notes as the core summed them (core.analyzeText);
+ * errors as "FILE:LINE:COL: error: …" text (a parse error stops the file; a module that fails to
+ * verify is reported and skipped) and as fields (errorPlaces: [{line, column, message}]).
  */
 export function summarizeFile(file, result) {
   const out = {
     file, dialect: null, label: ESTIMATE_LABEL, modules: [], ops: [],
-    totals: { flops: 0, transcendentals: 0, bytes_accessed: 0, unfused_bytes_accessed: 0, bytes_accessed_operand: {}, bytes_accessed_output: 0, collective_bytes: 0, minimum_traffic_bytes: 0 },
-    unmodeled: [], notes: [], errors: [],
+    totals: { flops: 0, transcendentals: 0, bytes_accessed: 0, unfused_bytes_accessed: 0, bytes_accessed_operand: {}, bytes_accessed_output: 0, collective_bytes: 0, minimum_traffic_bytes: 0, intensity: null },
+    unmodeled: [], notes: [], errors: [], errorPlaces: [],
   };
   if (!result.ok) {
     out.errors.push(withFile(file, result.error));
+    out.errorPlaces.push({ line: result.line ?? null, column: result.column ?? null, message: result.message ?? result.error });
     return out;
   }
-  out.dialect = result.value.dialect;
-  const unmodeled = new Map();
-  for (const m of result.value.modules) {
-    if (m.error) {
-      out.errors.push(withFile(file, m.error));
-      continue;
-    }
+  const r = result.value;
+  out.dialect = r.dialect;
+  for (const m of r.modules) {
+    if (m.error) continue;
     out.modules.push({ module_name: m.module_name, entry: m.entry, totals: m.totals });
-    out.ops.push(...m.ops);
-    const t = out.totals;
-    for (const key of ['flops', 'transcendentals', 'bytes_accessed', 'unfused_bytes_accessed', 'bytes_accessed_output', 'collective_bytes', 'minimum_traffic_bytes']) t[key] += m.totals[key];
-    for (const [i, bytes] of Object.entries(m.totals.bytes_accessed_operand)) t.bytes_accessed_operand[i] = (t.bytes_accessed_operand[i] ?? 0) + bytes;
-    for (const u of m.unmodeled) unmodeled.set(u.op, (unmodeled.get(u.op) ?? 0) + u.count);
-    out.notes.push(...m.notes);
+    for (const o of m.ops) out.ops.push(o);
   }
-  out.totals.intensity = out.totals.bytes_accessed > 0 ? out.totals.flops / out.totals.bytes_accessed : null;
-  out.unmodeled = [...unmodeled].map(([op, count]) => ({ op, count }));
+  out.totals = r.totals;
+  out.unmodeled = r.unmodeled;
+  out.notes = r.notes;
+  for (const e of r.errors) {
+    out.errors.push(withFile(file, e.error));
+    out.errorPlaces.push({ line: e.line || null, column: e.column || null, message: e.message });
+  }
   return out;
 }
 

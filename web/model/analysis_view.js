@@ -33,19 +33,6 @@ export function placeOps(result) {
   return out;
 }
 
-/** "12:5: error: message" → {line: 12, column: 5, message: "error: message"}; a message without a place keeps line null. */
-export function parseErrorText(text) {
-  const m = /^(\d+):(\d+): ([\s\S]*)$/.exec(text);
-  return m ? { line: Number(m[1]), column: Number(m[2]), message: m[3] } : { line: null, column: null, message: text };
-}
-
-/** Every error of a core result (a parse error, or modules that failed to verify), with its place. */
-export function errorLocations(result) {
-  if (!result) return [];
-  if (!result.ok) return [parseErrorText(result.error)];
-  return result.value.modules.filter((m) => m.error).map((m) => parseErrorText(m.error));
-}
-
 /**
  * The table's rows for a summary under a roof: the op's own numbers plus its bound and its
  * share of the program's flops and bytes (top-level ops' shares sum to 1).

@@ -6,16 +6,6 @@
 // 'specification' (a vendor's number from web/model/hardware_presets.js, never a measurement).
 import { HARDWARE_PRESETS, PRESET_KIND, presetById } from './hardware_presets.js';
 
-/** Element type of a result type as either dialect prints it: "tensor<32x8xbf16>", "f32[2,3]{1,0}", "(pred[])". */
-export function elementTypeOf(shape) {
-  if (typeof shape !== 'string') return null;
-  const s = shape.trim().replace(/^\(+/, '');
-  const mlir = /^tensor<(?:[0-9?]+x)*([A-Za-z][A-Za-z0-9]*)/.exec(s);
-  if (mlir) return mlir[1];
-  const hlo = /^([A-Za-z][A-Za-z0-9]*)\[/.exec(s);
-  return hlo ? hlo[1] : null;
-}
-
 /** The peak column an element type reads: 'bf16', 'f16', 'fp8', 'f32', 'f64', 'int8', or null (no flops column). */
 export function peakClassOf(elementType) {
   if (!elementType) return null;
@@ -38,7 +28,7 @@ export function programDtype(ops) {
   const flops = new Map();
   const bytes = new Map();
   for (const o of ops) {
-    const c = peakClassOf(elementTypeOf(o.shape));
+    const c = peakClassOf(o.element_type);
     if (!c) continue;
     flops.set(c, (flops.get(c) ?? 0) + (o.flops || 0));
     bytes.set(c, (bytes.get(c) ?? 0) + (o.bytes_accessed || 0));

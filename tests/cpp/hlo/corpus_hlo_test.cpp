@@ -15,11 +15,11 @@ using namespace rl::hlo;
 
 namespace {
 
-void walk(const Region& r, std::vector<const Op*>& out) {
+void walk(const Function& f, const Region& r, std::vector<const Op*>& out) {
   for (const auto& b : r.blocks)
     for (const auto& op : b.ops) {
       out.push_back(&op);
-      for (const auto& inner : op.regions) walk(inner, out);
+      for (const auto& inner : f.nested(op)) walk(f, inner, out);
     }
 }
 
@@ -38,9 +38,9 @@ std::vector<long long> first_list_after(const std::string& text, const std::stri
   return out;
 }
 
-std::string whole_attr_text(const Op& op) {
+std::string whole_attr_text(const Function& f, const Op& op) {
   std::string s;
-  for (const auto& a : op.attributes) s += a.name + " = " + a.value + "; ";
+  for (const auto& a : f.attributes(op)) s += std::string(a.name) + " = " + std::string(a.value) + "; ";
   return s;
 }
 
@@ -90,27 +90,28 @@ TEST_CASE("every corpus dot_general costs 2 x result elements x contracting size
     auto mods = parse_stablehlo(rl::testing::read_file(dir + "/" + f));
     REQUIRE(mods.ok());
     for (const auto& m : mods.value()) {
-      auto rows = op_costs(m);
-      REQUIRE(rows.ok());
+      auto analysis = analyze_module(m);
+      REQUIRE(analysis.ok());
       std::map<std::pair<int, int>, const OpCost*> by_place;
-      for (const auto& r : rows.value()) by_place[{r.line, r.column}] = &r;
-      std::vector<const Op*> ops;
-      for (const auto& fn : m.functions) walk(fn.body, ops);
-      for (const Op* op : ops) {
+      for (const auto& r : analysis->ops) by_place[{r.line, r.column}] = &r;
+      for (const auto& fn : m.functions) {
+        std::vector<const Op*> ops;
+        walk(fn, fn.body, ops);
+        for (const Op* op : ops) {
         if (op->name != "stablehlo.dot_general") continue;
-        INFO(f << ":" << op->line << ":" << op->column << " " << whole_attr_text(*op));
+        INFO(f << ":" << op->line << ":" << op->column << " " << whole_attr_text(fn, *op));
         REQUIRE(by_place.count({op->line, op->column}) == 1);
         const OpCost& row = *by_place[{op->line, op->column}];
-        REQUIRE(op->operand_types.size() == 2);
-        REQUIRE(op->result_types.size() == 1);
-        const Type& lhs = op->operand_types[0];
-        const Type& out = op->result_types[0];
+        REQUIRE(fn.operands(*op).size() == 2);
+        REQUIRE(fn.results(*op).size() == 1);
+        const Type& lhs = m.value_type(fn, fn.operands(*op)[0]);
+        const Type& out = m.value_type(fn, fn.results(*op)[0]);
         if (!lhs.is_static() || !out.is_static()) {
           ++dynamic;
           CHECK_FALSE(row.modeled);
           continue;
         }
-        std::string text = whole_attr_text(*op);
+        std::string text = whole_attr_text(fn, *op);
         auto contracting = text.find("contracting_dims = ") != std::string::npos
                                ? first_list_after(text, "contracting_dims = ")
                                : first_list_after(text, "lhs_contracting_dimensions");
@@ -120,6 +121,7 @@ TEST_CASE("every corpus dot_general costs 2 x result elements x contracting size
         CHECK(row.flops == expected);
         CHECK(row.modeled);
         ++checked;
+        }
       }
     }
   }

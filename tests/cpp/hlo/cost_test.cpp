@@ -33,11 +33,13 @@ TEST_CASE("the lesson's module gives exactly XLA's recorded CPU cost analysis", 
   CHECK(a.ops[0].column == 5);
   CHECK(a.ops[0].flops == 8192);
   CHECK(a.ops[0].bytes_accessed == 2048 + 512 + 1024);
-  CHECK_THAT(a.ops[0].intensity, WithinRel(8192.0 / 3584.0, 1e-12));
+  CHECK_THAT(Analysis::intensity_of(a.ops[0]), WithinRel(8192.0 / 3584.0, 1e-12));
   CHECK(a.ops[1].op == "stablehlo.tanh");
   CHECK(a.ops[1].flops == 0);
   CHECK(a.ops[1].transcendentals == 256);
-  CHECK(a.ops[1].shape == "tensor<32x8xf32>");
+  CHECK(a.shape(a.ops[1]) == "tensor<32x8xf32>");
+  CHECK(a.type(a.ops[1]).etype == ElementType::F32);
+  CHECK(a.ops[0].top_level);
 }
 
 TEST_CASE("reduce costs (input - output elements) x the reducer, in both printed forms", "[hlo][cost]") {
@@ -53,11 +55,19 @@ TEST_CASE("reduce costs (input - output elements) x the reducer, in both printed
       "  return %0 : tensor<6xf32>\n"
       "}\n";
   Analysis a = one(text);
-  REQUIRE(a.ops.size() == 2);
-  CHECK(a.ops[0].flops == 4 * 6 - 6);  // one add per combined element
-  CHECK(a.ops[1].flops == 4 * 6 - 6);  // the multiply
-  CHECK(a.ops[1].transcendentals == 4 * 6 - 6);  // the exponential
-  CHECK(a.ops[0].bytes_accessed == 4 * (24 + 1 + 6));  // operands + output, once each
+  const auto top = rl::testing::top_rows(a);
+  REQUIRE(top.size() == 2);
+  CHECK(top[0].flops == 4 * 6 - 6);  // one add per combined element
+  CHECK(top[1].flops == 4 * 6 - 6);  // the multiply
+  CHECK(top[1].transcendentals == 4 * 6 - 6);  // the exponential
+  CHECK(top[0].bytes_accessed == 4 * (24 + 1 + 6));  // operands + output, once each
+  // The reducer's own ops are rows too (not top-level), costed once each, written before the reduce.
+  REQUIRE(a.ops.size() == 4);
+  CHECK(a.ops[1].op == "stablehlo.multiply");
+  CHECK(a.ops[1].flops == 1);
+  CHECK_FALSE(a.ops[1].top_level);
+  CHECK(a.ops[3].op == "stablehlo.reduce");
+  CHECK(a.ops[3].top_level);
   CHECK(a.flops == 2 * (24 - 6));
 }
 
@@ -75,11 +85,15 @@ TEST_CASE("slices read only what they output, and calls cost their callee at the
       "  }\n"
       "}\n";
   Analysis a = one(text);
-  REQUIRE(a.ops.size() == 2);
-  CHECK(a.ops[0].bytes_accessed == 2 * (2 * 10 * 4));  // XLA: output bytes twice, not the whole operand
-  CHECK(a.ops[0].operand_bytes.at(0) == 2 * 10 * 4);
-  CHECK(a.ops[1].flops == 20);                          // the callee's add
-  CHECK(a.ops[1].bytes_accessed == 3 * 80);             // the callee's add: two operands and a result
+  REQUIRE(a.ops.size() == 3);                           // main's slice and call, twice's add
+  const auto top = rl::testing::top_rows(a);
+  REQUIRE(top.size() == 2);
+  CHECK(top[0].bytes_accessed == 2 * (2 * 10 * 4));     // XLA: output bytes twice, not the whole operand
+  CHECK(a.operand_bytes(top[0])[0] == 2 * 10 * 4);
+  CHECK(top[1].flops == 20);                            // the callee's add
+  CHECK(top[1].bytes_accessed == 3 * 80);               // the callee's add: two operands and a result
+  CHECK(a.function(a.ops[2]) == "twice");
+  CHECK_FALSE(a.ops[2].top_level);
   CHECK(a.flops == 20);
   CHECK(a.minimum_traffic_bytes == 400 + 80);
 }

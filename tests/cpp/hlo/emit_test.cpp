@@ -40,16 +40,18 @@ TEST_CASE("emitted text parses back with the sizes and dtype it was given", "[hl
   REQUIRE(mod.functions.size() == 1);
   const Function& f = mod.functions[0];
   CHECK(f.is_entry);
-  REQUIRE(f.arg_types.size() == 2);
-  CHECK(f.arg_types[0].dims == std::vector<std::int64_t>{std::int64_t(m), std::int64_t(k)});
-  CHECK(f.arg_types[1].dims == std::vector<std::int64_t>{std::int64_t(k), std::int64_t(n)});
-  CHECK(f.arg_types[0].element == dtype);
-  CHECK(f.arg_types[0].element_bytes == bytes);
+  REQUIRE(f.args.size() == 2);
+  const Type& a = mod.value_type(f, f.args[0]);
+  const Type& b = mod.value_type(f, f.args[1]);
+  CHECK(a.dims == std::vector<std::int64_t>{std::int64_t(m), std::int64_t(k)});
+  CHECK(b.dims == std::vector<std::int64_t>{std::int64_t(k), std::int64_t(n)});
+  CHECK(a.element == dtype);
+  CHECK(a.element_bytes == bytes);
   REQUIRE(f.body.blocks.size() == 1);
   const auto& ops = f.body.blocks[0].ops;
   REQUIRE(ops.size() == 3);
   CHECK(ops[0].name == "stablehlo.dot_general");
-  CHECK(ops[0].result_types[0].dims == std::vector<std::int64_t>{std::int64_t(m), std::int64_t(n)});
+  CHECK(mod.value_type(f, f.results(ops[0])[0]).dims == std::vector<std::int64_t>{std::int64_t(m), std::int64_t(n)});
   CHECK(ops[1].name == "stablehlo.tanh");
   CHECK(ops[2].name == "return");
 }

@@ -84,27 +84,28 @@ TEST_CASE("every HLO corpus dot costs 2 x result elements x contracting sizes", 
     auto mods = parse_hlo(rl::testing::read_file(dir + "/" + f));
     REQUIRE(mods.ok());
     for (const auto& m : mods.value()) {
-      auto rows = op_costs(m);
-      INFO(f << ": " << (rows.ok() ? "" : rows.error()));
-      REQUIRE(rows.ok());
+      auto analysis = analyze_module(m);
+      INFO(f << ": " << (analysis.ok() ? "" : analysis.error()));
+      REQUIRE(analysis.ok());
       std::map<std::pair<int, int>, const OpCost*> by_place;
-      for (const auto& r : rows.value()) by_place[{r.line, r.column}] = &r;
+      for (const auto& r : analysis->ops) by_place[std::make_pair(r.line, r.column)] = &r;
       for (const auto& fn : m.functions)
         for (const auto& op : fn.body.blocks.at(0).ops) {
           const bool dot = op.name == "dot";
-          std::string target = op.attr("custom_call_target") ? op.attr("custom_call_target")->value : "";
+          const Attribute* t = fn.attr(op, "custom_call_target");
+          std::string target = t ? std::string(t->value) : "";
           const bool gemm = op.name == "custom-call" && target.find("__cublas$") != std::string::npos &&
                             target.find("matmul") + target.find("gemm") != 2 * std::string::npos;
           if (!dot && !gemm) continue;
           std::string attrs;
-          for (const auto& a : op.attributes) attrs += a.name + "=" + a.value + "; ";
+          for (const auto& a : fn.attributes(op)) attrs += std::string(a.name) + "=" + std::string(a.value) + "; ";
           INFO(f << ":" << op.line << ":" << op.column << " " << attrs.substr(0, 400));
-          REQUIRE(by_place.count({op.line, op.column}) == 1);
-          const OpCost& row = *by_place[{op.line, op.column}];
-          REQUIRE(op.operand_types.size() >= 2);
-          REQUIRE(op.result_types.size() == 1);
-          const Type& lhs = op.operand_types[0];
-          const Type& whole = op.result_types[0];
+          REQUIRE(by_place.count(std::make_pair(op.line, op.column)) == 1);
+          const OpCost& row = *by_place[std::make_pair(op.line, op.column)];
+          REQUIRE(fn.operands(op).size() >= 2);
+          REQUIRE(fn.results(op).size() == 1);
+          const Type& lhs = m.value_type(fn, fn.operands(op)[0]);
+          const Type& whole = m.value_type(fn, fn.results(op)[0]);
           const Type& out = whole.kind == Type::Kind::Tuple ? whole.tuple.at(0) : whole;
           bool found = false;
           auto contracting = dot ? ints_after(attrs, "lhs_contracting_dims=", &found)

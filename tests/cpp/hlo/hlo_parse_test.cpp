@@ -4,15 +4,18 @@
 #include "catch.hpp"
 #include "hlo/cost.h"
 #include "hlo/parse.h"
+#include "hlo/test_util.h"
 
 using namespace rl::hlo;
+using rl::testing::attr_text;
+using rl::testing::value_names;
 
 namespace {
 
 const Op* find_op(const Function& f, const std::string& name) {
   for (const auto& b : f.body.blocks)
     for (const auto& op : b.ops)
-      if (!op.results.empty() && op.results[0] == name) return &op;
+      if (op.results.count > 0 && f.value_name(f.results(op)[0]) == name) return &op;
   return nullptr;
 }
 
@@ -72,47 +75,52 @@ TEST_CASE("HLO as XLA prints it parses into computations, instructions, shapes a
   REQUIRE(entry);
   CHECK(entry->name == "main.9");
   CHECK(entry->line == 11);
-  CHECK(entry->arg_names == std::vector<std::string>{"Arg_0.1", "Arg_1.2"});
-  REQUIRE(entry->arg_types.size() == 2);
-  CHECK(entry->arg_types[0].text == "f32[8,128]");
-  CHECK(entry->arg_types[0].element_bytes == 4);
-  CHECK(entry->arg_types[1].dims == std::vector<std::int64_t>{10});  // <=10: sized by its bound
-  CHECK(entry->arg_types[1].text == "s32[<=10]");
+  CHECK(value_names(*entry, entry->args) == std::vector<std::string>{"Arg_0.1", "Arg_1.2"});
+  REQUIRE(entry->args.size() == 2);
+  const Type& arg0 = m.value_type(*entry, entry->args[0]);
+  const Type& arg1 = m.value_type(*entry, entry->args[1]);
+  CHECK(arg0.text == "f32[8,128]");
+  CHECK(arg0.element_bytes == 4);
+  CHECK(arg1.dims == std::vector<std::int64_t>{10});  // <=10: sized by its bound
+  CHECK(arg1.text == "s32[<=10]");
+  CHECK(arg1.etype == ElementType::S32);
   REQUIRE(entry->result_types.size() == 1);
-  CHECK(entry->result_types[0].kind == Type::Kind::Tuple);
-  CHECK(entry->result_types[0].text == "(f32[8,128], s32[<=10])");
+  CHECK(m.type(entry->result_types[0]).kind == Type::Kind::Tuple);
+  CHECK(m.type(entry->result_types[0]).text == "(f32[8,128], s32[<=10])");
 
   const Op* convert = find_op(fused, "convert.3");
   REQUIRE(convert);
-  CHECK(convert->operand_types.at(0).element == "bf16");
+  CHECK(convert->code == OpCode::Convert);
+  CHECK(m.value_type(fused, fused.operands(*convert)[0]).element == "bf16");
   CHECK(convert->line == 7);
   CHECK(convert->column == 3);
   const Op* add = find_op(fused, "add.4");
   REQUIRE(add);
-  CHECK(add->attr("is_root"));
-  REQUIRE(add->attr("metadata"));
-  CHECK(add->attr("metadata")->value == "{op_name=\"jit(f)/add\" source_file=\"f.py\" source_line=3}");
+  CHECK(add->is_root);
+  CHECK_FALSE(convert->is_root);
+  CHECK(attr_text(fused, *add, "metadata") == "{op_name=\"jit(f)/add\" source_file=\"f.py\" source_line=3}");
 
   const Op* fusion = find_op(*entry, "fusion.5");
   REQUIRE(fusion);
   CHECK(fusion->name == "fusion");
-  CHECK(fusion->operands == std::vector<std::string>{"Arg_0.1", "c"});
-  CHECK(fusion->operand_types.at(1).element == "bf16");  // from the symbol table
-  CHECK(fusion->attr("kind")->value == "kLoop");
-  CHECK(fusion->attr("calls")->value == "%fused_computation");
-  CHECK(fusion->attr("backend_config")->value == "{\"outer_dimension_partitions\":[\"2\"]}");
-  CHECK(find_op(*entry, "Arg_0.1")->attr("sharding")->value == "{replicated}");
-  CHECK(find_op(*entry, "Arg_0.1")->attr("parameter_number")->value == "0");
-  CHECK(find_op(*entry, "c")->attr("literal")->value == "{...}");
-  CHECK(find_op(*entry, "table")->attr("literal")->value == "{ {1, 2}, {3, 4} }");
+  CHECK(fusion->code == OpCode::Fusion);
+  CHECK(value_names(*entry, entry->operands(*fusion)) == std::vector<std::string>{"Arg_0.1", "c"});
+  CHECK(m.value_type(*entry, entry->operands(*fusion)[1]).element == "bf16");  // from its definition
+  CHECK(attr_text(*entry, *fusion, "kind") == "kLoop");
+  CHECK(attr_text(*entry, *fusion, "calls") == "%fused_computation");
+  CHECK(attr_text(*entry, *fusion, "backend_config") == "{\"outer_dimension_partitions\":[\"2\"]}");
+  CHECK(attr_text(*entry, *find_op(*entry, "Arg_0.1"), "sharding") == "{replicated}");
+  CHECK(attr_text(*entry, *find_op(*entry, "Arg_0.1"), "parameter_number") == "0");
+  CHECK(attr_text(*entry, *find_op(*entry, "c"), "literal") == "{...}");
+  CHECK(attr_text(*entry, *find_op(*entry, "table"), "literal") == "{ {1, 2}, {3, 4} }");
   const Op* tuple = find_op(*entry, "tuple.8");
   REQUIRE(tuple);
-  CHECK(tuple->attr("is_root"));
-  CHECK(tuple->result_types.at(0).tuple.size() == 2);
+  CHECK(tuple->is_root);
+  CHECK(m.value_type(*entry, entry->results(*tuple)[0]).tuple.size() == 2);
 
   const Module& second = r->at(1);
   CHECK(second.name == "second");
-  const Type& p = second.functions.at(0).arg_types.at(0);
+  const Type& p = second.value_type(second.functions.at(0), second.functions.at(0).args.at(0));
   REQUIRE(p.tuple.size() == 9);
   CHECK(p.tuple[1].tuple.at(0).element_bytes == 1);   // s4: one byte per element as XLA stores it
   CHECK(p.tuple[1].tuple.at(1).element_bytes == 8);   // u64
@@ -148,12 +156,14 @@ TEST_CASE("operands without shapes are typed from their definitions, also define
   const Function& e = *m.entry();
   CHECK(e.name == "e");
   const Op& g = e.body.blocks[0].ops[0];
-  CHECK(g.attr("is_root"));
-  CHECK(g.operand_types.at(0).text == "(f32[2], s32[3])");
-  CHECK(g.result_types.at(0).text == "s32[3]");
-  CHECK(e.result_types.at(0).text == "s32[3]");
-  CHECK(e.arg_types.at(1).text == "s32[3]");
-  CHECK(m.find("add")->body.blocks[0].ops[2].result_types.at(0).text == "f32[]");
+  CHECK(g.is_root);
+  CHECK(g.infer_shape);
+  CHECK(m.value_type(e, e.operands(g)[0]).text == "(f32[2], s32[3])");
+  CHECK(m.value_type(e, e.results(g)[0]).text == "s32[3]");
+  CHECK(m.type(e.result_types.at(0)).text == "s32[3]");
+  CHECK(m.value_type(e, e.args.at(1)).text == "s32[3]");
+  const Function& add = *m.find("add");
+  CHECK(m.value_type(add, add.results(add.body.blocks[0].ops[2])[0]).text == "f32[]");
 }
 
 TEST_CASE("HLO parse errors name the place, what was expected and what was found", "[hlo][parse]") {
@@ -212,7 +222,7 @@ TEST_CASE("every prefix of an HLO module gives a result or an error, never a cra
   CHECK(errors > static_cast<int>(text.size()) / 2);
 }
 
-TEST_CASE("a big literal is skipped in one pass and kept only as a short prefix", "[hlo][parse]") {
+TEST_CASE("a big literal is kept whole, as a view of the text, in one pass", "[hlo][parse]") {
   std::string text = "HloModule m\nENTRY e {\n  ROOT c = f32[200000] constant({";
   for (int i = 0; i < 200000; ++i) text += i ? ", 1.5" : "1.5";
   text += "})\n}\n";
@@ -220,7 +230,12 @@ TEST_CASE("a big literal is skipped in one pass and kept only as a short prefix"
   auto r = parse_hlo(text);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   REQUIRE(r.ok());
-  const Op& c = r->front().functions[0].body.blocks[0].ops[0];
-  CHECK(c.attr("literal")->value.size() == 120 + 3);  // the first 120 characters and "..."
+  const Function& f = r->front().functions[0];
+  const Op& c = f.body.blocks[0].ops[0];
+  const Attribute* lit = f.attr(c, "literal");
+  REQUIRE(lit);
+  CHECK(lit->value.size() == 200000 * 5 - 2 + 2);  // "{1.5, 1.5, ..., 1.5}": every value, both braces
+  CHECK(lit->value.substr(0, 6) == "{1.5, ");
+  CHECK(lit->value.back() == '}');
   WARN("a " << text.size() / 1e6 << " MB literal parsed in " << seconds * 1e3 << " ms");
 }

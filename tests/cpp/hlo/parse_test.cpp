@@ -5,6 +5,8 @@
 #include "hlo/test_util.h"
 
 using namespace rl::hlo;
+using rl::testing::attr_text;
+using rl::testing::value_names;
 
 // Every corpus file parsing (and verifying and costing) is tested in corpus_hlo_test.cpp.
 
@@ -41,33 +43,100 @@ TEST_CASE("generic ops, properties, regions, multi-results and locations parse i
   CHECK(m.name == "m");
   const Function& f = m.functions.at(0);
   CHECK(f.is_entry);
-  CHECK(f.arg_types[1].dims == std::vector<std::int64_t>{-1, 4});
-  CHECK(f.arg_types[1].element_bytes == 2);
-  CHECK_FALSE(f.arg_types[1].is_static());
+  const Type& arg1 = m.value_type(f, f.args.at(1));
+  CHECK(arg1.dims == std::vector<std::int64_t>{-1, 4});
+  CHECK(arg1.element_bytes == 2);
+  CHECK(arg1.etype == ElementType::BF16);
+  CHECK_FALSE(arg1.is_static());
   const Op& reduce = op_at(m, 0, 1);
   CHECK(reduce.name == "stablehlo.reduce");
+  CHECK(reduce.code == OpCode::Reduce);
   CHECK(reduce.line == 6);
   CHECK(reduce.column == 5);
-  CHECK(reduce.results == std::vector<std::string>{"%0#0", "%0#1"});
-  REQUIRE(reduce.regions.size() == 1);
-  CHECK(reduce.regions[0].blocks[0].arg_names == std::vector<std::string>{"%a", "%b"});
-  CHECK(reduce.regions[0].blocks[0].ops.size() == 2);
-  REQUIRE(reduce.attr("dimensions"));
-  CHECK(reduce.attr("dimensions")->value == "array<i64: 0>");
+  CHECK(value_names(f, f.results(reduce)) == std::vector<std::string>{"%0#0", "%0#1"});
+  REQUIRE(f.nested(reduce).size() == 1);
+  const Region& body = f.nested(reduce)[0];
+  CHECK(value_names(f, body.blocks[0].args) == std::vector<std::string>{"%a", "%b"});
+  CHECK(body.blocks[0].ops.size() == 2);
+  CHECK(attr_text(f, reduce, "dimensions") == "array<i64: 0>");
   const Op& pretty = op_at(m, 0, 2);
-  CHECK(pretty.operands == std::vector<std::string>{"%arg0", "%cst"});
-  REQUIRE(pretty.attr("applies"));
-  CHECK(pretty.attr("applies")->value == "stablehlo.add");
-  CHECK(pretty.attr("dimensions")->value == "[1]");
+  CHECK(value_names(f, f.operands(pretty)) == std::vector<std::string>{"%arg0", "%cst"});
+  CHECK(attr_text(f, pretty, "applies") == "stablehlo.add");
+  CHECK(attr_text(f, pretty, "dimensions") == "[1]");
   const Op& ret = op_at(m, 0, 4);
-  CHECK(ret.operands == std::vector<std::string>{"%0#1", "%2"});
-  CHECK(ret.operand_types[0].text == "tensor<3xf32>");  // result 1 of the generic reduce
-  CHECK(ret.operand_types[1].element == "i32");
-  const Function& g = r->at(1).functions.at(0);
-  CHECK(g.arg_types[0].kind == Type::Kind::Tuple);
-  CHECK(g.arg_types[0].tuple.at(1).kind == Type::Kind::Token);
-  CHECK(g.arg_types[1].element_bytes == 8);  // complex<f32>: two f32
-  CHECK(g.arg_types[2].element_bytes == 1);  // i8 storage
+  CHECK(ret.code == OpCode::FuncReturn);
+  CHECK(value_names(f, f.operands(ret)) == std::vector<std::string>{"%0#1", "%2"});
+  CHECK(m.value_type(f, f.operands(ret)[0]).text == "tensor<3xf32>");  // result 1 of the generic reduce
+  CHECK(m.value_type(f, f.operands(ret)[1]).element == "i32");
+  // The constant keeps its value; equal types are one interned type.
+  CHECK(attr_text(f, op_at(m, 0, 0), "value") == "dense<0.000000e+00>");
+  CHECK(f.values[f.operands(ret)[0]].type == f.values[f.results(reduce)[0]].type);
+  const Module& m2 = r->at(1);
+  const Function& g = m2.functions.at(0);
+  const Type& t0 = m2.value_type(g, g.args[0]);
+  CHECK(t0.kind == Type::Kind::Tuple);
+  CHECK(t0.tuple.at(1).kind == Type::Kind::Token);
+  CHECK(m2.value_type(g, g.args[1]).element_bytes == 8);  // complex<f32>: two f32
+  CHECK(m2.value_type(g, g.args[1]).etype == ElementType::C64);
+  CHECK(m2.value_type(g, g.args[2]).element_bytes == 1);  // i8 storage
+}
+
+TEST_CASE("compare's direction and type are the same named fields in the pretty and the generic form", "[hlo][parse]") {
+  const std::string text =
+      "func.func @f(%a: tensor<2xf32>, %b: tensor<2xf32>) -> (tensor<2xi1>, tensor<2xi1>) {\n"
+      "  %0 = stablehlo.compare  LT, %a, %b,  FLOAT : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>\n"
+      "  %1 = \"stablehlo.compare\"(%a, %b) {comparison_direction = #stablehlo<comparison_direction LT>, "
+      "compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>\n"
+      "  return %0, %1 : tensor<2xi1>, tensor<2xi1>\n"
+      "}\n";
+  auto r = parse_stablehlo(text);
+  INFO((r.ok() ? "" : r.error()));
+  REQUIRE(r.ok());
+  const Function& f = r->at(0).functions.at(0);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const Op& c = f.body.blocks[0].ops[i];
+    CHECK(c.code == OpCode::Compare);
+    CHECK(attr_text(f, c, "comparison_direction") == "LT");
+    CHECK(attr_text(f, c, "compare_type") == "FLOAT");
+    CHECK(attr_text(f, c, "keywords") == "<absent>");
+  }
+}
+
+TEST_CASE("a region may reuse the names of a sibling region, and its names end with it", "[hlo][parse]") {
+  const std::string text =
+      "func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {\n"
+      "  %0 = stablehlo.reduce(%a init: %z) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>\n"
+      "   reducer(%x: tensor<f32>, %y: tensor<f32>)  {\n"
+      "    %s = stablehlo.add %x, %y : tensor<f32>\n"
+      "    stablehlo.return %s : tensor<f32>\n"
+      "  }\n"
+      "  %1 = stablehlo.reduce(%a init: %0) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>\n"
+      "   reducer(%x: tensor<f32>, %y: tensor<f32>)  {\n"
+      "    %s = stablehlo.maximum %x, %y : tensor<f32>\n"
+      "    stablehlo.return %s : tensor<f32>\n"
+      "  }\n"
+      "  return %1 : tensor<f32>\n"
+      "}\n";
+  auto r = parse_stablehlo(text);
+  INFO((r.ok() ? "" : r.error()));
+  REQUIRE(r.ok());
+  const Function& f = r->at(0).functions.at(0);
+  const Op& second = f.body.blocks[0].ops[1];
+  CHECK(value_names(f, f.operands(second)) == std::vector<std::string>{"%a", "%0"});
+  const Region& body = f.nested(second)[0];
+  CHECK(f.values[f.operands(body.blocks[0].ops[0])[0]].name == "%x");
+  CHECK(f.operands(body.blocks[0].ops[0])[0] == body.blocks[0].args[0]);  // this region's %x, not the first's
+  auto bad = parse_stablehlo(
+      "func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {\n"
+      "  %0 = stablehlo.reduce(%a init: %z) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>\n"
+      "   reducer(%x: tensor<f32>, %y: tensor<f32>)  {\n"
+      "    %s = stablehlo.add %x, %y : tensor<f32>\n"
+      "    stablehlo.return %s : tensor<f32>\n"
+      "  }\n"
+      "  return %s : tensor<f32>\n"
+      "}\n");
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.error(), Catch::Matchers::Contains("7:3: error: use of an undefined value"));
 }
 
 TEST_CASE("parse errors name the place, what was expected and what was found", "[hlo][parse]") {

@@ -23,6 +23,29 @@ inline hlo::Analysis analyze_one(const std::string& text) {
   return r->front();
 }
 
+// The names of values ("%0", "%0#1", "add.3").
+inline std::vector<std::string> value_names(const hlo::Function& f, hlo::Span<hlo::ValueId> vs) {
+  std::vector<std::string> out;
+  for (hlo::ValueId v : vs) out.push_back(f.value_name(v));
+  return out;
+}
+inline std::vector<std::string> value_names(const hlo::Function& f, const std::vector<hlo::ValueId>& vs) {
+  return value_names(f, hlo::Span<hlo::ValueId>{vs.data(), vs.size()});
+}
+
+// An attribute's raw text, or "<absent>".
+inline std::string attr_text(const hlo::Function& f, const hlo::Op& op, const std::string& name) {
+  const hlo::Attribute* a = f.attr(op, name);
+  return a ? std::string(a->value) : std::string("<absent>");
+}
+
+// The entry's own rows (the ones the totals add up), copied.
+inline std::vector<hlo::OpCost> top_rows(const hlo::Analysis& a) {
+  std::vector<hlo::OpCost> out;
+  for (const auto* r : a.top_level()) out.push_back(*r);
+  return out;
+}
+
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream out;

@@ -1,5 +1,6 @@
 // A minimal JSON writer for results too big to build key by key through Embind (thousands of
-// op rows: one JS call per field is slow). The bindings return the text; web/core.js parses it.
+// op rows: one JS call per field is slow). The core writes the text (hlo/report, exercises),
+// the bindings return it, web/core.js parses it.
 #pragma once
 
 #include <cmath>
@@ -8,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace rl::bindings {
+namespace rl {
 
 class JsonWriter {
  public:
@@ -39,22 +40,35 @@ class JsonWriter {
   }
   // Shortest round-trip text; NaN and infinities become null (JSON has no such numbers).
   JsonWriter& value(double x) {
+    if (x == std::floor(x) && std::fabs(x) < 1e15) return integer(static_cast<long long>(x));  // counts: exact
     comma();
     if (!std::isfinite(x)) {
       out_ += "null";
       return *this;
     }
     char buffer[32];
-    if (x == std::floor(x) && std::fabs(x) < 1e15) {  // counts: the common case, printed exactly
-      std::snprintf(buffer, sizeof buffer, "%.0f", x);
-    } else {
-      std::snprintf(buffer, sizeof buffer, "%.15g", x);  // most values round-trip at 15 digits
-      if (std::strtod(buffer, nullptr) != x) std::snprintf(buffer, sizeof buffer, "%.17g", x);
-    }
+    std::snprintf(buffer, sizeof buffer, "%.15g", x);  // most values round-trip at 15 digits
+    if (std::strtod(buffer, nullptr) != x) std::snprintf(buffer, sizeof buffer, "%.17g", x);
     out_ += buffer;
     return *this;
   }
-  JsonWriter& value(int x) { return value(static_cast<double>(x)); }
+  JsonWriter& value(int x) { return integer(x); }
+  JsonWriter& integer(long long x) {
+    comma();
+    char buffer[24];
+    char* end = buffer + sizeof buffer;
+    char* p = end;
+    unsigned long long u = x < 0 ? 0ULL - static_cast<unsigned long long>(x) : static_cast<unsigned long long>(x);
+    do {
+      *--p = static_cast<char>('0' + u % 10);
+      u /= 10;
+    } while (u);
+    if (x < 0) *--p = '-';
+    out_.append(p, static_cast<std::size_t>(end - p));
+    return *this;
+  }
+  void reserve(std::size_t n) { out_.reserve(n); }
+  std::string take() { return std::move(out_); }
   JsonWriter& null() {
     comma();
     out_ += "null";
@@ -113,4 +127,4 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
-}  // namespace rl::bindings
+}  // namespace rl

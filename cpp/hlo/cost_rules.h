@@ -1,0 +1,96 @@
+// Inside the cost analysis: what a cost rule computes (Props), what it may ask of the walk
+// (CostContext), and the rules, one per op family (CostFamily in ops.h).
+#pragma once
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hlo/ir.h"
+
+namespace rl::hlo::cost {
+
+// The counters of one op (or of a region, a function: sums), after XLA's HloCostAnalysis keys.
+struct Props {
+  double flops = 0, trans = 0, bytes = 0, out = 0, coll = 0;
+  double unfused = 0;           // bytes as if every fused op ran alone (= bytes outside fusions)
+  std::vector<double> operand;  // XLA's `bytes accessed{i}{}`, by operand index
+  std::map<std::string, int> unmodeled;
+  std::vector<std::string> notes;
+
+  void set_operand(std::size_t i, double v) {
+    if (i > 4096) return;
+    if (operand.size() <= i) operand.resize(i + 1, 0);
+    operand[i] = v;
+  }
+  void note(const std::string& n) {
+    if (std::find(notes.begin(), notes.end(), n) == notes.end()) notes.push_back(n);
+  }
+  void merge_meta(const Props& o) {
+    for (auto& [k, v] : o.unmodeled) unmodeled[k] += v;
+    for (auto& n : o.notes) note(n);
+  }
+  // Everything, times k (calls, while bodies).
+  void add_all(const Props& o, double k) {
+    flops += o.flops * k;
+    trans += o.trans * k;
+    bytes += o.bytes * k;
+    unfused += o.unfused * k;
+    out += o.out * k;
+    coll += o.coll * k;
+    if (operand.size() < o.operand.size()) operand.resize(o.operand.size(), 0);
+    for (std::size_t i = 0; i < o.operand.size(); ++i) operand[i] += o.operand[i] * k;
+    merge_meta(o);
+  }
+  // What XLA copies from a reducer/mapper: all but the bytes keys.
+  void add_compute(const Props& o, double k) {
+    flops += o.flops * k;
+    trans += o.trans * k;
+    coll += o.coll * k;
+    merge_meta(o);
+  }
+};
+
+// One op as a rule sees it, with the defaults XLA's Preprocess computes: every operand's bytes
+// and the output's (a tuple of results: its index table, 8 bytes per element).
+struct OpInput {
+  const OpView& op;
+  std::vector<double> operand_bytes;
+  double output_bytes = 0;
+  double output_elements = 0;  // of the (first) result
+  bool static_shapes = true;   // every operand and result has a known size
+
+  double operand_elements(std::size_t i) const;
+  // Props with the defaults: each operand and the output once.
+  Props defaults() const;
+};
+
+// What a rule may ask of the walk: the cost of one application of a sub-computation, the
+// module's device count, and how to mark its row.
+class CostContext {
+ public:
+  virtual ~CostContext() = default;
+  // Region `index` of the op, else the function named by attribute `attr`, else `applies
+  // stablehlo.add`; false when there is none.
+  virtual bool body(const OpView& op, std::size_t index, const char* attr, Props* out) = 0;
+  // The function an attribute names (callee, to_apply, calls, ...), or null.
+  virtual const Function* callee(const OpView& op, const char* attr) = 0;
+  virtual Props function_props(const Function& f) = 0;
+  // replica_count × num_partitions of the module; 0 when it names neither.
+  virtual std::int64_t module_devices() const = 0;
+  // The row's note; unmodeled(why) marks the op as having no usable rule and returns its Props.
+  virtual void note(const std::string& text) = 0;
+  virtual Props unmodeled(const std::string& why) = 0;
+};
+
+using Rule = Props (*)(const OpInput& in, CostContext& ctx);
+
+// The rule of a family (null for Zero: no row, no cost).
+Rule rule_for(CostFamily family);
+
+// Families whose rules replace the defaults with what they contain (calls, loops, fusions):
+// they are costed even when some operand's size is unknown.
+bool contains_computations(CostFamily family);
+
+}  // namespace rl::hlo::cost

@@ -1,0 +1,73 @@
+#include "hlo/ops.h"
+
+#include <string>
+#include <unordered_map>
+
+namespace rl::hlo {
+
+namespace {
+
+constexpr int V = kVariadic;
+
+constexpr OpInfo kOps[] = {
+    {"Unknown", "", "", V, CostFamily::Unmodeled, VerifyRule::None},
+#define RL_OP(id, mlir, hlo, arity, family, verify) \
+  {#id, mlir, hlo, arity, CostFamily::family, VerifyRule::verify},
+#include "hlo/ops.inc"
+#undef RL_OP
+};
+static_assert(sizeof(kOps) / sizeof(kOps[0]) == static_cast<std::size_t>(OpCode::Count_),
+              "one OpInfo per OpCode");
+
+struct Names {
+  std::unordered_map<std::string_view, OpCode> mlir, hlo;
+  Names() {
+    for (std::size_t i = 1; i < static_cast<std::size_t>(OpCode::Count_); ++i) {
+      const OpInfo& o = kOps[i];
+      if (!o.mlir.empty()) mlir.emplace(o.mlir, static_cast<OpCode>(i));
+      if (!o.hlo.empty()) hlo.emplace(o.hlo, static_cast<OpCode>(i));
+    }
+    // The pretty MLIR forms of func.return and func.call.
+    mlir.emplace("return", OpCode::FuncReturn);
+    mlir.emplace("call", OpCode::Call);
+  }
+};
+
+const Names& names() {
+  static const Names n;
+  return n;
+}
+
+}  // namespace
+
+const OpInfo& op_info(OpCode code) {
+  const auto i = static_cast<std::size_t>(code);
+  return i < static_cast<std::size_t>(OpCode::Count_) ? kOps[i] : kOps[0];
+}
+
+OpCode op_from_name(std::string_view name, std::string_view dialect) {
+  const Names& n = names();
+  if (dialect == "hlo") {
+    auto it = n.hlo.find(name);
+    return it == n.hlo.end() ? OpCode::Unknown : it->second;
+  }
+  auto it = n.mlir.find(name);
+  if (it != n.mlir.end()) return it->second;
+  // MHLO spells StableHLO's ops "mhlo.x".
+  if (name.substr(0, 5) == "mhlo.") {
+    std::string alias = "stablehlo." + std::string(name.substr(5));
+    auto a = n.mlir.find(alias);
+    if (a != n.mlir.end()) return a->second;
+  }
+  return OpCode::Unknown;
+}
+
+std::string_view op_short_name(OpCode code) {
+  const OpInfo& o = op_info(code);
+  if (!o.hlo.empty()) return o.hlo;
+  if (o.mlir.substr(0, 10) == "stablehlo.") return o.mlir.substr(10);
+  if (!o.mlir.empty()) return o.mlir;
+  return o.id;
+}
+
+}  // namespace rl::hlo

@@ -1,0 +1,53 @@
+// The op table (ops.inc) as C++: an OpCode per op, and what the table says about it.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace rl::hlo {
+
+enum class OpCode : std::uint16_t {
+  Unknown = 0,  // an op the table does not name (kept with its spelling; never costed as zero)
+#define RL_OP(id, mlir, hlo, arity, family, verify) id,
+#include "hlo/ops.inc"
+#undef RL_OP
+  Count_,
+};
+
+// The cost rule of an op (cost.cpp: one rule per family).
+enum class CostFamily : std::uint8_t {
+  Zero, Elementwise, Transcendental, Data, Slice, DynamicSlice, DynamicUpdateSlice, Gather,
+  Scatter, Dot, Convolution, Reduce, ReduceWindow, SelectAndScatter, Map, Sort, Fft,
+  TriangularSolve, Cholesky, Rng, RngBitGenerator, AllReduce, AllGather, ReduceScatter,
+  AllToAll, CollectivePermute, While, Conditional, Call, Fusion, AsyncStart, Tuple, CustomCall,
+  Unmodeled,
+};
+
+// The shape-contract rule of an op (verify.cpp: one function per rule).
+enum class VerifyRule : std::uint8_t {
+  None, Constant, Elementwise, Select, Clamp, BroadcastInDim, Reshape, Transpose, Concatenate,
+  Dot, Convolution, Reduce,
+};
+
+constexpr int kVariadic = -1;
+
+struct OpInfo {
+  std::string_view id;    // "DotGeneral"
+  std::string_view mlir;  // "stablehlo.dot_general", "" when StableHLO has no such op
+  std::string_view hlo;   // "dot", "" when HLO has no such op
+  int arity;              // operand count, or kVariadic
+  CostFamily family;
+  VerifyRule verify;
+};
+
+const OpInfo& op_info(OpCode code);
+
+// The op a name denotes in a dialect ("stablehlo" or "hlo"): "stablehlo.add", "mhlo.add",
+// "func.return", "return" and "call" (pretty MLIR) or "add" (HLO). Unknown when none.
+OpCode op_from_name(std::string_view name, std::string_view dialect);
+
+// A short name for messages and tables: the HLO spelling, else the StableHLO one without its
+// "stablehlo." prefix ("dot", "broadcast", "chlo.lgamma", "Unknown" for Unknown).
+std::string_view op_short_name(OpCode code);
+
+}  // namespace rl::hlo
