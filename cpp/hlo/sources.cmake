@@ -13,6 +13,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/hlo/cost_rules.cpp
   cpp/hlo/emit.cpp
   cpp/hlo/report.cpp
+  cpp/hlo/lower.cpp
 )
 list(APPEND RL_TEST_SOURCES
   tests/cpp/hlo/parse_test.cpp

@@ -917,6 +917,7 @@ class MlirParser {
     std::vector<std::size_t> untyped_defs;  // %iterArg = %v: typed from the signature
     std::vector<std::string_view> keywords;
     std::size_t bracket_at = std::string_view::npos;  // a `[...]` group at depth 0 (slice, get_tuple_element)
+    bool open_paren = false;  // the group open at depth 1 is a '(' (the operand list)
     while (true) {
       Token t = lx_.peek();
       if (t.kind == Tok::End || t.kind == Tok::Split) break;
@@ -990,7 +991,8 @@ class MlirParser {
           Token after = lx_.peek();
           if (t.text == "loc" && after.kind == Tok::LParen) {
             if (!skip_group()) return false;
-          } else if (depth == 0 && after.kind == Tok::Equal) {
+          } else if ((depth == 0 || (depth == 1 && open_paren)) && after.kind == Tok::Equal) {
+            // `name = value` after the op name, or inside its operand list (`chlo.top_k(%x, k = 2)`).
             lx_.next();
             Attribute a{t.text, {}};
             if (!scan_value(a.value, false)) return false;
@@ -1047,6 +1049,7 @@ class MlirParser {
           lx_.next();
           break;
         case Tok::LParen: case Tok::Less:
+          if (depth == 0) open_paren = t.kind == Tok::LParen;
           if (++depth > kMaxDepth) return fail(t.offset, "nesting is too deep", "at most 256 levels", "more");
           lx_.next();
           break;

@@ -1,0 +1,131 @@
+// The lowering: a verified module into its execution-ready form, the Program.
+//
+// The IR already has an opcode per op, operands and results as value slots of their function
+// (ValueId), element types as an enum and interned types. The lowering adds what running an op
+// needs, decoded once: every attribute the op's semantics depend on as typed fields (dimension
+// numbers, windows, slices, comparison direction, ...), constants as typed buffers, and callees
+// (HLO's to_apply=, condition=, body=, calls=; StableHLO's func.call) as function indices. Both
+// dialects' spellings of an attribute decode into the same fields.
+//
+// Gated by the verifier: lower() verifies first and refuses a module that does not verify. An
+// attribute that is present but cannot be read, a literal whose element count does not match its
+// type, a callee that does not exist: errors at the op's line:col. An op the table does not name
+// (OpCode::Unknown) is lowered with no attributes; whoever runs it decides what to do with it.
+//
+// The cost analysis reads its dimension numbers and windows from here too, so what is costed and
+// what runs cannot drift apart.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "hlo/attrs.h"
+#include "hlo/ir.h"
+#include "hlo/literal.h"
+
+namespace rl::hlo {
+
+constexpr std::uint32_t kNoAttrs = ~std::uint32_t(0);
+
+enum class Comparison : std::uint8_t { EQ, NE, LT, LE, GT, GE };
+// How compare orders: by the element type (Default), or as the spec's FLOAT, TOTALORDER, SIGNED, UNSIGNED.
+enum class CompareType : std::uint8_t { Default, Float, TotalOrder, Signed, Unsigned };
+enum class FftType : std::uint8_t { FFT, IFFT, RFFT, IRFFT };
+enum class RngAlgorithm : std::uint8_t { Default, ThreeFry, Philox };
+enum class Transpose : std::uint8_t { NoTranspose, Transpose, Adjoint };
+
+struct GatherDims {
+  std::vector<std::int64_t> offset_dims, collapsed_slice_dims, operand_batching_dims,
+      start_indices_batching_dims, start_index_map;
+  std::int64_t index_vector_dim = 0;
+  std::vector<std::int64_t> slice_sizes;
+  bool indices_are_sorted = false;
+};
+
+struct ScatterDims {
+  std::vector<std::int64_t> update_window_dims, inserted_window_dims, input_batching_dims,
+      scatter_indices_batching_dims, scatter_dims_to_operand_dims;
+  std::int64_t index_vector_dim = 0;
+  bool indices_are_sorted = false, unique_indices = false;
+};
+
+struct ConvAttrs {
+  ConvDims dims;
+  std::vector<WindowDim> window;   // one per spatial dimension
+  std::vector<bool> window_reversal;
+  std::int64_t feature_group_count = 1, batch_group_count = 1;
+};
+
+// The decoded attributes of one op; which fields mean something depends on the op.
+struct OpAttrs {
+  // Integer lists: broadcast_in_dim/broadcast dims and sizes, transpose permutation, reverse,
+  // reduce and map dimensions, dynamic_slice sizes, fft lengths.
+  std::vector<std::int64_t> dims;
+  std::vector<std::int64_t> starts, limits, strides;       // slice
+  std::vector<std::int64_t> low, high, interior;           // pad
+  std::int64_t dimension = 0;                              // concatenate, iota, sort, get_tuple_element index, top_k k
+  Comparison direction = Comparison::EQ;                   // compare
+  CompareType compare_type = CompareType::Default;
+  bool flag = false;                                       // sort is_stable, cholesky lower
+  int exponent_bits = 0, mantissa_bits = 0;                // reduce_precision
+  std::vector<WindowDim> window;                           // reduce_window, select_and_scatter
+  DotDims dot;
+  ConvAttrs conv;
+  GatherDims gather;
+  ScatterDims scatter;
+  FftType fft = FftType::FFT;
+  RngAlgorithm rng = RngAlgorithm::Default;
+  bool left_side = false, lower = false, unit_diagonal = false;  // triangular_solve
+  Transpose transpose_a = Transpose::NoTranspose;
+  float epsilon = 0;                                       // batch norm
+  std::int64_t feature_index = 0;
+  std::string target;                                      // custom_call's target ("check.expect_eq")
+  bool has_side_effect = false;
+  std::vector<std::uint32_t> callees;                      // function indices: call, HLO to_apply / condition+body / branches
+  std::uint32_t literal = kNoAttrs;                        // constant: index in Program::literals
+};
+
+// One op of the program: the IR op (operands, results, regions, line:col) and its decoded attributes.
+struct Instr {
+  const Op* op = nullptr;
+  OpCode code = OpCode::Unknown;
+  std::uint32_t attrs = kNoAttrs;  // index in Program::attrs
+};
+
+struct LBlock {
+  const Block* block = nullptr;
+  std::vector<Instr> instrs;
+};
+
+struct LRegion {
+  std::vector<LBlock> blocks;
+};
+
+struct LFunction {
+  const Function* fn = nullptr;
+  LRegion body;
+  std::vector<LRegion> regions;  // mirrors Function::regions (an op's Range of regions indexes both)
+};
+
+struct Program {
+  const Module* module = nullptr;
+  std::vector<LFunction> functions;
+  std::vector<OpAttrs> attrs;
+  std::vector<Literal> literals;
+
+  const OpAttrs* attrs_of(const Instr& i) const { return i.attrs == kNoAttrs ? nullptr : &attrs[i.attrs]; }
+  std::size_t function_index(const Function* f) const {
+    return static_cast<std::size_t>(f - module->functions.data());
+  }
+};
+
+// Verifies, then lowers. The program refers to the module, which must outlive it.
+Result<Program> lower(const Module& module);
+
+// Like lower() but without verifying first (for the verifier's own callers and tests).
+Result<Program> lower_verified(const Module& module);
+
+}  // namespace rl::hlo
