@@ -1,6 +1,7 @@
 # The hlo room: text → IR → verify → cost (included by the top-level CMakeLists.txt).
 list(APPEND RL_CORE_SOURCES
   cpp/hlo/element_type.cpp
+  cpp/hlo/literal.cpp
   cpp/hlo/ir.cpp
   cpp/hlo/ops.cpp
   cpp/hlo/infer.cpp
@@ -21,6 +22,7 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/hlo/cost_test.cpp
   tests/cpp/hlo/corpus_hlo_test.cpp
   tests/cpp/hlo/verify_test.cpp
+  tests/cpp/hlo/literal_test.cpp
   tests/cpp/hlo/hlo_parse_test.cpp
   tests/cpp/hlo/hlo_cost_test.cpp
   tests/cpp/hlo/hlo_corpus_test.cpp
