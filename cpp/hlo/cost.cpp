@@ -9,6 +9,7 @@
 
 #include "hlo/attrs.h"
 #include "hlo/cost_rules.h"
+#include "hlo/lower.h"
 #include "hlo/parse.h"
 #include "hlo/verify.h"
 
@@ -31,7 +32,7 @@ using cost::Props;
 
 class Coster : public cost::CostContext {
  public:
-  Coster(const Module& m, Analysis& a) : m_(m), a_(a) {
+  Coster(const Module& m, const Program& prog, Analysis& a) : m_(m), prog_(prog), a_(a) {
     rows_of_.resize(m.functions.size());
     for (const auto& f : m.functions) a_.functions.push_back(f.name);
     a_.types = m.types;
@@ -57,15 +58,18 @@ class Coster : public cost::CostContext {
     }
     active_.insert(fi);
     const Function* saved_fn = fn_;
+    const LFunction* saved_lf = lf_;
     std::size_t saved_index = fn_index_;
     std::vector<OpCost>* saved_rows = rows_;
     const int saved_depth = depth_;
     fn_ = &f;
+    lf_ = &prog_.functions[fi];
     fn_index_ = fi;
     rows_ = &rows_of_[fi];
     depth_ = depth + 1;
-    Props p = region(f.body, f.is_entry);
+    Props p = region(lf_->body, f.is_entry);
     fn_ = saved_fn;
+    lf_ = saved_lf;
     fn_index_ = saved_index;
     rows_ = saved_rows;
     depth_ = saved_depth;
@@ -77,20 +81,19 @@ class Coster : public cost::CostContext {
   std::vector<std::vector<OpCost>>& rows_of() { return rows_of_; }
 
   // ---- CostContext ----
-  bool body(const OpView& op, std::size_t index, const char* attr, Props* out) override {
-    if (op.regions().size() > index) {
+  bool body(const cost::OpInput& in, std::size_t index, Props* out) override {
+    const Op& op = in.op.op;
+    if (op.regions.count > index) {
       ++depth_;
-      *out = region(op.regions()[index], false);
+      *out = region(lf_->regions[op.regions.begin + index], false);
       --depth_;
       return true;
     }
-    if (attr) {
-      if (const Function* f = callee(op, attr)) {
-        *out = function_props(*f);
-        return true;
-      }
+    if (const Function* f = callee(in, index)) {
+      *out = function_props(*f);
+      return true;
     }
-    if (const Attribute* a = op.attr("applies")) {
+    if (const Attribute* a = in.op.attr("applies")) {
       *out = Props();
       const CostFamily fam = op_info(op_from_name(a->value, "stablehlo")).family;
       if (fam == CostFamily::Elementwise) out->flops = 1;
@@ -100,10 +103,9 @@ class Coster : public cost::CostContext {
     }
     return false;
   }
-  const Function* callee(const OpView& op, const char* attr) override {
-    const Attribute* a = op.attr(attr);
-    if (!a) return nullptr;
-    return m_.find(symbol_name(a->value));
+  const Function* callee(const cost::OpInput& in, std::size_t index) override {
+    if (!in.attrs || index >= in.attrs->callees.size()) return nullptr;
+    return &m_.functions[in.attrs->callees[index]];
   }
   Props function_props(const Function& f) override {
     return function(static_cast<std::size_t>(&f - m_.functions.data()), depth_ + 1);
@@ -131,11 +133,13 @@ class Coster : public cost::CostContext {
 
  private:
   const Module& m_;
+  const Program& prog_;
   Analysis& a_;
   std::unordered_map<std::size_t, Props> memo_;
   std::unordered_set<std::size_t> active_;
   std::vector<std::vector<OpCost>> rows_of_;
   const Function* fn_ = nullptr;
+  const LFunction* lf_ = nullptr;
   std::size_t fn_index_ = 0;
   std::vector<OpCost>* rows_ = nullptr;
   int depth_ = 0;
@@ -146,7 +150,7 @@ class Coster : public cost::CostContext {
   std::unordered_map<std::string, std::uint32_t> note_ids_;
   std::unordered_map<std::string, TypeId> result_tuples_;
 
-  Props region(const Region& r, bool top) {
+  Props region(const LRegion& r, bool top) {
     Props total;
     if (depth_ > kMaxDepth) {
       if (error.empty()) {
@@ -156,8 +160,8 @@ class Coster : public cost::CostContext {
       return total;
     }
     for (const auto& b : r.blocks)
-      for (const auto& op : b.ops) {
-        Props p = op_props(OpView{m_, *fn_, op}, top);
+      for (const auto& instr : b.instrs) {
+        Props p = op_props(OpView{m_, *fn_, *instr.op}, instr, top);
         if (!error.empty()) return total;
         total.add_all(p, 1);
       }
@@ -183,7 +187,7 @@ class Coster : public cost::CostContext {
     auto it = result_tuples_.find(key);
     if (it != result_tuples_.end()) return it->second;
     Type t;
-    t.kind = Type::Kind::Tuple;
+    t.kind = results.empty() ? Type::Kind::Opaque : Type::Kind::Tuple;  // no result: no shape ("")
     t.text = "(";
     for (std::size_t i = 0; i < results.size(); ++i) {
       const Type& e = m_.value_type(op.f, results[i]);
@@ -198,11 +202,11 @@ class Coster : public cost::CostContext {
     return id;
   }
 
-  Props op_props(const OpView& op, bool top) {
+  Props op_props(const OpView& op, const Instr& instr, bool top) {
     const CostFamily fam = op_info(op.op.code).family;
     if (fam == CostFamily::Zero) return Props();
     // Defaults (XLA's Preprocess): every operand and the output, once.
-    cost::OpInput in{op, {}, 0, 0, true};
+    cost::OpInput in{op, prog_.attrs_of(instr), {}, 0, 0, true};
     const std::size_t nres = op.num_results();
     if (nres == 1) in.output_bytes = op.result_type(0).byte_size();
     else if (nres > 1) {
@@ -220,18 +224,22 @@ class Coster : public cost::CostContext {
       const Type& t = op.result_type(0);
       in.output_elements = t.kind == Type::Kind::Tuple && !t.tuple.empty() ? t.tuple[0].elements() : t.elements();
     }
+    // The row's state; an op costed inside this one (a callee's, a region's) keeps its own.
     const OpView* saved = current_;
+    const bool saved_modeled = modeled_;
+    std::string saved_note = std::move(note_);
     current_ = &op;
     modeled_ = true;
     note_.clear();
     Props p;
-    if (!in.static_shapes && !cost::contains_computations(fam)) {
+    if (const Error* problem = prog_.problem_of(instr)) {
+      p = unmodeled(problem->without_place());
+    } else if (!in.static_shapes && !cost::contains_computations(fam)) {
       p = unmodeled("dynamic or unknown shape: counts need static shapes");
     } else {
       p = cost::rule_for(fam)(in, *this);
       if (!cost::contains_computations(fam)) p.unfused = p.bytes;
     }
-    current_ = saved;
     OpCost row;
     row.line = op.op.line;
     row.column = op.op.column;
@@ -252,6 +260,9 @@ class Coster : public cost::CostContext {
     row.note = note_id(note_);
     row.top_level = top;
     rows_->push_back(row);
+    current_ = saved;
+    modeled_ = saved_modeled;
+    note_ = std::move(saved_note);
     return p;
   }
 };
@@ -263,7 +274,8 @@ Result<Analysis> analyze_module(const Module& module) {
   a.dialect = module.dialect;
   a.module_name = module.name;
   a.source = module.source;
-  Coster c(module, a);
+  const Program program = lower_lenient(module);
+  Coster c(module, program, a);
   Props entry_props;
   const Function* entry = module.entry();
   for (std::size_t i = 0; i < module.functions.size(); ++i) {

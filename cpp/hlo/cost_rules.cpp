@@ -161,18 +161,17 @@ Props scatter_rule(const OpInput& in, CostContext& ctx) {
   p.bytes = upd * 3 + idx;
   p.out = upd;
   Props b;
-  if (!ctx.body(in.op, 0, "to_apply", &b)) return ctx.unmodeled("scatter without an update computation");
+  if (!ctx.body(in, 0, &b)) return ctx.unmodeled("scatter without an update computation");
   p.add_compute(b, in.operand_elements(n + 1));
   return p;
 }
 
 Props dot_rule(const OpInput& in, CostContext& ctx) {
   Props p = in.defaults();
-  auto d = dot_dims(in.op);
-  if (!d.ok() || in.op.num_operands() == 0) return ctx.unmodeled(d.ok() ? "dot without operands" : d.error());
+  if (!in.attrs || in.op.num_operands() == 0) return ctx.unmodeled("dot without operands");
   double width = 1;
   const auto& lhs = in.op.operand_type(0).dims;
-  for (auto c : d->lhs_contracting)
+  for (auto c : in.attrs->dot.lhs_contracting)
     if (c >= 0 && static_cast<std::size_t>(c) < lhs.size()) width *= static_cast<double>(lhs[static_cast<std::size_t>(c)]);
   p.flops = 2 * in.output_elements * width;
   return p;
@@ -180,30 +179,29 @@ Props dot_rule(const OpInput& in, CostContext& ctx) {
 
 Props convolution_rule(const OpInput& in, CostContext& ctx) {
   Props p = in.defaults();
-  auto cd = conv_dims(in.op);
-  if (!cd.ok() || in.op.num_operands() < 2) return ctx.unmodeled(cd.ok() ? "convolution needs two operands" : cd.error());
+  if (!in.attrs || in.op.num_operands() < 2) return ctx.unmodeled("convolution needs two operands");
+  const ConvAttrs& cv = in.attrs->conv;
+  const ConvDims& cd = cv.dims;
   const auto& l = in.op.operand_type(0).dims;
   const auto& k = in.op.operand_type(1).dims;
   const auto& o = in.op.result_type(0).dims;
   auto at = [](const std::vector<std::int64_t>& v, std::int64_t i) {
     return i >= 0 && static_cast<std::size_t>(i) < v.size() ? v[static_cast<std::size_t>(i)] : 1;
   };
-  const std::size_t rank = cd->input_spatial.size();
-  auto w = window(in.op, rank);
-  if (!w.ok()) return ctx.unmodeled(w.error());
+  const std::size_t rank = cd.input_spatial.size();
   double positions = 1;
   for (std::size_t s = 0; s < rank; ++s) {
-    if (s >= cd->kernel_spatial.size() || s >= cd->output_spatial.size()) break;
-    const double v = valid_positions(at(l, cd->input_spatial[s]), at(k, cd->kernel_spatial[s]),
-                                     at(o, cd->output_spatial[s]), w.value()[s]);
+    if (s >= cd.kernel_spatial.size() || s >= cd.output_spatial.size() || s >= cv.window.size()) break;
+    const double v = valid_positions(at(l, cd.input_spatial[s]), at(k, cd.kernel_spatial[s]),
+                                     at(o, cd.output_spatial[s]), cv.window[s]);
     if (v < 0) return ctx.unmodeled("convolution window too large to count");
     positions *= v;
   }
-  const double fgc = static_cast<double>(std::max<std::int64_t>(1, int_attr(in.op, "feature_group_count", 1)));
-  const double bgc = static_cast<double>(std::max<std::int64_t>(1, int_attr(in.op, "batch_group_count", 1)));
-  const double in_feature = static_cast<double>(at(l, cd->input_feature));
-  const double out_feature = static_cast<double>(at(o, cd->output_feature));
-  const double batch = static_cast<double>(at(l, cd->input_batch));
+  const double fgc = static_cast<double>(std::max<std::int64_t>(1, cv.feature_group_count));
+  const double bgc = static_cast<double>(std::max<std::int64_t>(1, cv.batch_group_count));
+  const double in_feature = static_cast<double>(at(l, cd.input_feature));
+  const double out_feature = static_cast<double>(at(o, cd.output_feature));
+  const double batch = static_cast<double>(at(l, cd.input_batch));
   p.flops = 2 * std::floor(in_feature / fgc) * out_feature * std::floor(batch / bgc) * positions;
   return p;
 }
@@ -211,7 +209,7 @@ Props convolution_rule(const OpInput& in, CostContext& ctx) {
 Props reduce_rule(const OpInput& in, CostContext& ctx) {
   Props p = in.defaults();
   Props b;
-  if (!ctx.body(in.op, 0, "to_apply", &b)) return ctx.unmodeled("reduce without a reducer");
+  if (!ctx.body(in, 0, &b)) return ctx.unmodeled("reduce without a reducer");
   p.add_compute(b, in.operand_elements(0) - in.output_elements);
   return p;
 }
@@ -219,24 +217,20 @@ Props reduce_rule(const OpInput& in, CostContext& ctx) {
 Props reduce_window_rule(const OpInput& in, CostContext& ctx) {
   Props p = in.defaults();
   Props b;
-  if (!ctx.body(in.op, 0, "to_apply", &b)) return ctx.unmodeled("reduce_window without a reducer");
-  const std::size_t rank = in.op.num_operands() == 0 ? 0 : in.op.operand_type(0).dims.size();
-  auto w = window(in.op, rank);
-  if (!w.ok()) return ctx.unmodeled(w.error());
-  p.add_compute(b, (window_elements(w.value()) - 1) * in.output_elements);
+  if (!ctx.body(in, 0, &b)) return ctx.unmodeled("reduce_window without a reducer");
+  if (!in.attrs) return ctx.unmodeled("reduce_window without a window");
+  p.add_compute(b, (window_elements(in.attrs->window) - 1) * in.output_elements);
   return p;
 }
 
 Props select_and_scatter_rule(const OpInput& in, CostContext& ctx) {
   Props p = in.defaults();
   Props sel, sc;
-  if (!ctx.body(in.op, 0, "select", &sel) || !ctx.body(in.op, 1, "scatter", &sc))
+  if (!ctx.body(in, 0, &sel) || !ctx.body(in, 1, &sc))
     return ctx.unmodeled("select_and_scatter without its computations");
-  const std::size_t rank = in.op.num_operands() == 0 ? 0 : in.op.operand_type(0).dims.size();
-  auto w = window(in.op, rank);
-  if (!w.ok()) return ctx.unmodeled(w.error());
+  if (!in.attrs) return ctx.unmodeled("select_and_scatter without a window");
   const double source = in.operand_elements(1);
-  p.add_compute(sel, source * (window_elements(w.value()) - 1));
+  p.add_compute(sel, source * (window_elements(in.attrs->window) - 1));
   p.add_compute(sc, source);
   return p;
 }
@@ -244,7 +238,7 @@ Props select_and_scatter_rule(const OpInput& in, CostContext& ctx) {
 Props map_rule(const OpInput& in, CostContext& ctx) {
   Props p = in.defaults();
   Props b;
-  if (!ctx.body(in.op, 0, "to_apply", &b)) return ctx.unmodeled("map without a computation");
+  if (!ctx.body(in, 0, &b)) return ctx.unmodeled("map without a computation");
   p.add_compute(b, in.output_elements);
   return p;
 }
@@ -258,11 +252,9 @@ Props sort_rule(const OpInput& in, CostContext&) {
 
 Props fft_rule(const OpInput& in, CostContext&) {
   Props p = in.defaults();
-  std::vector<std::int64_t> len;
-  if (auto* a = in.op.attr("length")) len = int_list(a->value);
-  else if (auto* a2 = in.op.attr("fft_length")) len = int_list(a2->value);
   double factors = 1;
-  for (auto l : len) factors *= static_cast<double>(log2_floor(l));
+  if (in.attrs)
+    for (auto l : in.attrs->dims) factors *= static_cast<double>(log2_floor(l));
   p.flops = 2 * 4 * factors * in.operand_elements(0);
   return p;
 }
@@ -364,8 +356,8 @@ Props permute_rule(const OpInput& in, CostContext& ctx) { return collective(in, 
 
 Props while_rule(const OpInput& in, CostContext& ctx) {
   Props p, b, c;
-  const bool have_b = ctx.body(in.op, 1, "body", &b);
-  const bool have_c = ctx.body(in.op, 0, "condition", &c);
+  const bool have_b = ctx.body(in, 1, &b);
+  const bool have_c = ctx.body(in, 0, &c);
   if (!have_b || !have_c) return ctx.unmodeled("while without its condition and body");
   const std::int64_t trips = known_trip_count(in.op);
   const double k = trips >= 0 ? static_cast<double>(trips) : 1;
@@ -382,28 +374,11 @@ Props while_rule(const OpInput& in, CostContext& ctx) {
 
 Props conditional_rule(const OpInput& in, CostContext& ctx) {
   std::vector<Props> branches;
-  for (std::size_t i = 0; i < in.op.regions().size(); ++i) {
+  const std::size_t n = in.op.regions().size() ? in.op.regions().size() : (in.attrs ? in.attrs->callees.size() : 0);
+  for (std::size_t i = 0; i < n; ++i) {
     Props b;
-    ctx.body(in.op, i, nullptr, &b);
+    ctx.body(in, i, &b);
     branches.push_back(std::move(b));
-  }
-  if (branches.empty()) {
-    std::vector<std::string> names;
-    if (auto* a = in.op.attr("branch_computations")) {
-      std::string cur;
-      for (char ch : a->value) {
-        if (ch == ',' || ch == '{' || ch == '}') {
-          if (!symbol_name(cur).empty()) names.push_back(symbol_name(cur));
-          cur.clear();
-        } else {
-          cur += ch;
-        }
-      }
-    }
-    for (const char* k : {"true_computation", "false_computation"})
-      if (auto* a = in.op.attr(k)) names.push_back(symbol_name(a->value));
-    for (const auto& nm : names)
-      if (const Function* f = in.op.m.find(nm)) branches.push_back(ctx.function_props(*f));
   }
   if (branches.empty()) return ctx.unmodeled("conditional without branches");
   Props p = branches[0];
@@ -424,10 +399,7 @@ Props conditional_rule(const OpInput& in, CostContext& ctx) {
 }
 
 Props call_rule(const OpInput& in, CostContext& ctx) {
-  const Function* f = ctx.callee(in.op, "callee");
-  if (!f) f = ctx.callee(in.op, "to_apply");
-  if (!f) f = ctx.callee(in.op, "calls");
-  if (!f) f = ctx.callee(in.op, "decomposition");
+  const Function* f = ctx.callee(in, 0);
   if (!f) return ctx.unmodeled("call of an unknown function");
   Props p;
   p.add_all(ctx.function_props(*f), 1);
@@ -565,7 +537,7 @@ void fusion_bytes(const OpView& fusion, const Function& f, Props* p) {
 }
 
 Props fusion_rule(const OpInput& in, CostContext& ctx) {
-  const Function* f = ctx.callee(in.op, "calls");
+  const Function* f = ctx.callee(in, 0);
   if (!f) return ctx.unmodeled("fusion without a fused computation");
   const Props inner = ctx.function_props(*f);
   Props p;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hlo/ir.h"
+#include "hlo/lower.h"
 
 namespace rl::hlo::cost {
 
@@ -56,6 +57,7 @@ struct Props {
 // and the output's (a tuple of results: its index table, 8 bytes per element).
 struct OpInput {
   const OpView& op;
+  const OpAttrs* attrs;  // the op's decoded attributes (lower.h), null when it has none
   std::vector<double> operand_bytes;
   double output_bytes = 0;
   double output_elements = 0;  // of the (first) result
@@ -71,11 +73,11 @@ struct OpInput {
 class CostContext {
  public:
   virtual ~CostContext() = default;
-  // Region `index` of the op, else the function named by attribute `attr`, else `applies
-  // stablehlo.add`; false when there is none.
-  virtual bool body(const OpView& op, std::size_t index, const char* attr, Props* out) = 0;
-  // The function an attribute names (callee, to_apply, calls, ...), or null.
-  virtual const Function* callee(const OpView& op, const char* attr) = 0;
+  // Region `index` of the op, else its callee `index` (HLO's to_apply; condition then body;
+  // select then scatter), else `applies stablehlo.add`; false when there is none.
+  virtual bool body(const OpInput& in, std::size_t index, Props* out) = 0;
+  // The op's callee `index` (call, fusion, branches), or null.
+  virtual const Function* callee(const OpInput& in, std::size_t index) = 0;
   virtual Props function_props(const Function& f) = 0;
   // replica_count × num_partitions of the module; 0 when it names neither.
   virtual std::int64_t module_devices() const = 0;

@@ -161,7 +161,9 @@ void append_key(const Type& t, std::string& key) {
     for (const auto& e : t.tuple) append_key(e, key);
     key += ')';
   }
-  if (t.kind == Type::Kind::Opaque) key += t.text;  // opaque types differ only by their text
+  // Opaque types differ only by their text; HLO's bounded dimensions (`<=4`, sized by the bound)
+  // differ from static ones only in theirs.
+  if (t.kind == Type::Kind::Opaque || t.text.find("<=") != std::string::npos) key += t.text;
 }
 
 }  // namespace
@@ -183,7 +185,7 @@ const TypeId* TypeTable::find_written(std::string_view written) const {
 }
 
 std::string to_string(const Type& type, std::string_view dialect) {
-  if (!type.text.empty()) return type.text;
+  if (!type.text.empty() || type.kind == Type::Kind::Opaque) return type.text;  // opaque: only its text
   std::string out;
   if (type.kind == Type::Kind::Tuple) {
     out = dialect == "hlo" ? "(" : "tuple<";

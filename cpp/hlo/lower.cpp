@@ -25,7 +25,7 @@ class Lowerer {
  public:
   explicit Lowerer(const Module& m) : m_(m) { p_.module = &m; }
 
-  Result<Program> run() {
+  Program run() {
     p_.functions.resize(m_.functions.size());
     for (std::size_t i = 0; i < m_.functions.size(); ++i) {
       const Function& f = m_.functions[i];
@@ -34,9 +34,9 @@ class Lowerer {
       lf.regions.resize(f.regions.size());
       fn_ = &f;
       lf_ = &lf;
-      if (!region(f.body, lf.body)) return Result<Program>::failure_at(error_, line_, column_);
+      region(f.body, lf.body);
     }
-    return Result<Program>::success(std::move(p_));
+    return std::move(p_);
   }
 
  private:
@@ -65,7 +65,7 @@ class Lowerer {
     return false;
   }
 
-  bool region(const Region& r, LRegion& out) {
+  void region(const Region& r, LRegion& out) {
     out.blocks.resize(r.blocks.size());
     for (std::size_t b = 0; b < r.blocks.size(); ++b) {
       out.blocks[b].block = &r.blocks[b];
@@ -74,15 +74,18 @@ class Lowerer {
         Instr in;
         in.op = &op;
         in.code = op.code;
-        if (!decode(OpView{m_, *fn_, op}, &in)) return false;
+        error_.clear();
+        if (!decode(OpView{m_, *fn_, op}, &in)) {
+          in.problem = static_cast<std::uint32_t>(p_.problems.size());
+          p_.problems.push_back(Error{error_, {}, line_, column_});
+        }
         out.blocks[b].instrs.push_back(in);
         for (std::uint32_t k = 0; k < op.regions.count; ++k) {
           const std::uint32_t index = op.regions.begin + k;
-          if (!region(fn_->regions[index], lf_->regions[index])) return false;
+          region(fn_->regions[index], lf_->regions[index]);
         }
       }
     }
-    return true;
   }
 
   // ---- attribute readers (both dialects) ----
@@ -502,12 +505,14 @@ class Lowerer {
 
 }  // namespace
 
-Result<Program> lower_verified(const Module& module) { return Lowerer(module).run(); }
+Program lower_lenient(const Module& module) { return Lowerer(module).run(); }
 
 Result<Program> lower(const Module& module) {
   auto v = verify(module);
   if (!v) return Result<Program>::failure_from(v);
-  return lower_verified(module);
+  Program p = lower_lenient(module);
+  if (!p.problems.empty()) return Result<Program>::failure(p.problems.front());
+  return Result<Program>::success(std::move(p));
 }
 
 }  // namespace rl::hlo

@@ -8,9 +8,12 @@
 // dialects' spellings of an attribute decode into the same fields.
 //
 // Gated by the verifier: lower() verifies first and refuses a module that does not verify. An
-// attribute that is present but cannot be read, a literal whose element count does not match its
-// type, a callee that does not exist: errors at the op's line:col. An op the table does not name
-// (OpCode::Unknown) is lowered with no attributes; whoever runs it decides what to do with it.
+// attribute that is missing or cannot be read, a literal whose element count does not match its
+// type, an elided HLO literal (`{...}`), a callee that does not exist: each is a problem of its
+// op, an error at the op's line:col. lower() refuses a module with a problem; lower_lenient()
+// keeps the module and records the problem on the op, so the cost analysis can still count the
+// rest (the op is listed as unmodeled with the problem as its note). An op the table does not
+// name (OpCode::Unknown) is lowered with no attributes; whoever runs it decides what to do.
 //
 // The cost analysis reads its dimension numbers and windows from here too, so what is costed and
 // what runs cannot drift apart.
@@ -92,7 +95,8 @@ struct OpAttrs {
 struct Instr {
   const Op* op = nullptr;
   OpCode code = OpCode::Unknown;
-  std::uint32_t attrs = kNoAttrs;  // index in Program::attrs
+  std::uint32_t attrs = kNoAttrs;    // index in Program::attrs
+  std::uint32_t problem = kNoAttrs;  // index in Program::problems: why this op cannot be lowered
 };
 
 struct LBlock {
@@ -115,17 +119,20 @@ struct Program {
   std::vector<LFunction> functions;
   std::vector<OpAttrs> attrs;
   std::vector<Literal> literals;
+  std::vector<Error> problems;
 
   const OpAttrs* attrs_of(const Instr& i) const { return i.attrs == kNoAttrs ? nullptr : &attrs[i.attrs]; }
+  const Error* problem_of(const Instr& i) const { return i.problem == kNoAttrs ? nullptr : &problems[i.problem]; }
   std::size_t function_index(const Function* f) const {
     return static_cast<std::size_t>(f - module->functions.data());
   }
 };
 
-// Verifies, then lowers. The program refers to the module, which must outlive it.
+// Verifies, then lowers; the first problem of any op is the error. The program refers to the
+// module, which must outlive it.
 Result<Program> lower(const Module& module);
 
-// Like lower() but without verifying first (for the verifier's own callers and tests).
-Result<Program> lower_verified(const Module& module);
+// Lowers a module that verified, keeping each op's problem on the op (see above).
+Program lower_lenient(const Module& module);
 
 }  // namespace rl::hlo

@@ -1,5 +1,6 @@
 #include "hlo/report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -138,7 +139,7 @@ std::string to_json(const TextAnalysis& t) {
   j.begin_object().field("dialect", t.dialect);
   double flops = 0, trans = 0, bytes = 0, unfused = 0, output = 0, coll = 0, traffic = 0;
   std::map<int, double> operand;
-  std::map<std::string, int> unmodeled;
+  std::vector<std::pair<std::string, int>> unmodeled;  // in the order the modules name them
   std::vector<std::string> notes;
   j.key("modules").begin_array();
   for (const auto& m : t.modules) {
@@ -168,7 +169,11 @@ std::string to_json(const TextAnalysis& t) {
     coll += a.collective_bytes;
     traffic += a.minimum_traffic_bytes;
     for (const auto& [k, v] : a.bytes_accessed_operand) operand[k] += v;
-    for (const auto& [op, count] : a.unmodeled) unmodeled[op] += count;
+    for (const auto& entry : a.unmodeled) {
+      auto it = std::find_if(unmodeled.begin(), unmodeled.end(), [&](const auto& u) { return u.first == entry.first; });
+      if (it == unmodeled.end()) unmodeled.push_back(entry);
+      else it->second += entry.second;
+    }
     notes.insert(notes.end(), a.notes.begin(), a.notes.end());
   }
   j.end_array();

@@ -26,4 +26,5 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/hlo/hlo_parse_test.cpp
   tests/cpp/hlo/hlo_cost_test.cpp
   tests/cpp/hlo/hlo_corpus_test.cpp
+  tests/cpp/hlo/lower_test.cpp
 )

@@ -1,0 +1,236 @@
+// The lowering: both dialects' attribute spellings decode into the same typed fields, constants
+// into typed buffers, callees into function indices; problems are errors at the op's line:col.
+#include <cstring>
+
+#include "catch.hpp"
+#include "corpus.h"
+#include "hlo/lower.h"
+#include "hlo/parse.h"
+#include "hlo/test_util.h"
+#include "hlo/verify.h"
+
+using namespace rl::hlo;
+using Catch::Matchers::Contains;
+
+namespace {
+
+struct Lowered {
+  std::vector<Module> modules;
+  Program program;
+};
+
+// Parses one module and lowers it (the modules stay alive with the program).
+Lowered lower_one(const std::string& text) {
+  Lowered out;
+  auto r = parse(text);
+  INFO((r.ok() ? std::string() : r.error()));
+  REQUIRE(r.ok());
+  REQUIRE(r->size() == 1);
+  out.modules = std::move(r.value());
+  auto p = lower(out.modules.front());
+  INFO((p.ok() ? std::string() : p.error()));
+  REQUIRE(p.ok());
+  out.program = std::move(p.value());
+  return out;
+}
+
+// The decoded attributes of the first instruction of the entry with this code.
+const OpAttrs& attrs_of(const Lowered& l, OpCode code) {
+  const Program& p = l.program;
+  for (const auto& f : p.functions)
+    for (const auto& b : f.body.blocks)
+      for (const auto& i : b.instrs)
+        if (i.code == code) {
+          REQUIRE(p.attrs_of(i));
+          return *p.attrs_of(i);
+        }
+  FAIL("no instruction " << op_short_name(code));
+  return p.attrs.front();
+}
+
+using I = std::vector<std::int64_t>;
+
+}  // namespace
+
+TEST_CASE("slice, pad, transpose, iota and concatenate decode alike from pretty StableHLO, generic StableHLO and HLO", "[hlo][lower]") {
+  const std::string pretty =
+      "func.func @main(%a: tensor<4x6xf32>, %z: tensor<f32>) -> tensor<2x4xf32> {\n"
+      "  %0 = stablehlo.slice %a [1:3, 0:6:2] : (tensor<4x6xf32>) -> tensor<2x3xf32>\n"
+      "  %1 = stablehlo.pad %0, %z, low = [0, 1], high = [0, -1], interior = [0, 1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x5xf32>\n"
+      "  %2 = stablehlo.transpose %1, dims = [1, 0] : (tensor<2x5xf32>) -> tensor<5x2xf32>\n"
+      "  %3 = stablehlo.iota dim = 1 : tensor<2x4xf32>\n"
+      "  %4 = stablehlo.concatenate %3, %3, dim = 0 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<4x4xf32>\n"
+      "  return %3 : tensor<2x4xf32>\n"
+      "}\n";
+  const std::string generic =
+      "func.func @main(%a: tensor<4x6xf32>, %z: tensor<f32>) -> tensor<2x4xf32> {\n"
+      "  %0 = \"stablehlo.slice\"(%a) <{start_indices = array<i64: 1, 0>, limit_indices = array<i64: 3, 6>, strides = array<i64: 1, 2>}> : (tensor<4x6xf32>) -> tensor<2x3xf32>\n"
+      "  %1 = \"stablehlo.pad\"(%0, %z) <{edge_padding_low = array<i64: 0, 1>, edge_padding_high = array<i64: 0, -1>, interior_padding = array<i64: 0, 1>}> : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x5xf32>\n"
+      "  %2 = \"stablehlo.transpose\"(%1) <{permutation = array<i64: 1, 0>}> : (tensor<2x5xf32>) -> tensor<5x2xf32>\n"
+      "  %3 = \"stablehlo.iota\"() <{iota_dimension = 1 : i64}> : () -> tensor<2x4xf32>\n"
+      "  %4 = \"stablehlo.concatenate\"(%3, %3) <{dimension = 0 : i64}> : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<4x4xf32>\n"
+      "  \"func.return\"(%3) : (tensor<2x4xf32>) -> ()\n"
+      "}\n";
+  const std::string hlo =
+      "HloModule m\n"
+      "ENTRY main {\n"
+      "  a = f32[4,6] parameter(0)\n"
+      "  z = f32[] parameter(1)\n"
+      "  s = f32[2,3] slice(a), slice={[1:3], [0:6:2]}\n"
+      "  p = f32[2,5] pad(s, z), padding=0_0x1_-1_1\n"
+      "  t = f32[5,2] transpose(p), dimensions={1,0}\n"
+      "  i = f32[2,4] iota(), iota_dimension=1\n"
+      "  ROOT c = f32[4,4] concatenate(i, i), dimensions={0}\n"
+      "}\n";
+  const std::string text = GENERATE_COPY(pretty, generic, hlo);
+  Lowered l = lower_one(text);
+  const OpAttrs& s = attrs_of(l, OpCode::Slice);
+  CHECK(s.starts == I{1, 0});
+  CHECK(s.limits == I{3, 6});
+  CHECK(s.strides == I{1, 2});
+  const OpAttrs& p = attrs_of(l, OpCode::Pad);
+  CHECK(p.low == I{0, 1});
+  CHECK(p.high == I{0, -1});
+  CHECK(p.interior == I{0, 1});
+  CHECK(attrs_of(l, OpCode::Transpose).dims == I{1, 0});
+  CHECK(attrs_of(l, OpCode::Iota).dimension == 1);
+  CHECK(attrs_of(l, OpCode::Concatenate).dimension == 0);
+}
+
+TEST_CASE("compare's direction and type decode from both StableHLO forms and from HLO", "[hlo][lower]") {
+  using Row = std::tuple<std::string, Comparison, CompareType>;
+  auto [text, direction, type] = GENERATE(table<std::string, Comparison, CompareType>({
+      Row{"func.func @main(%a: tensor<2xf32>) -> tensor<2xi1> {\n"
+          "  %0 = stablehlo.compare  GE, %a, %a,  TOTALORDER : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>\n"
+          "  return %0 : tensor<2xi1>\n}\n",
+          Comparison::GE, CompareType::TotalOrder},
+      Row{"func.func @main(%a: tensor<2xi32>) -> tensor<2xi1> {\n"
+          "  %0 = \"stablehlo.compare\"(%a, %a) {comparison_direction = #stablehlo<comparison_direction NE>} : "
+          "(tensor<2xi32>, tensor<2xi32>) -> tensor<2xi1>\n  return %0 : tensor<2xi1>\n}\n",
+          Comparison::NE, CompareType::Default},
+      Row{"HloModule m\nENTRY e {\n  a = u8[2] parameter(0)\n  ROOT c = pred[2] compare(a, a), direction=LT, type=UNSIGNED\n}\n",
+          Comparison::LT, CompareType::Unsigned},
+  }));
+  Lowered l = lower_one(text);
+  const OpAttrs& a = attrs_of(l, OpCode::Compare);
+  CHECK(a.direction == direction);
+  CHECK(a.compare_type == type);
+}
+
+TEST_CASE("gather and scatter dimension numbers, and the callee of a reducer, decode from both dialects", "[hlo][lower]") {
+  const std::string mlir =
+      "func.func @main(%a: tensor<5x7xf32>, %i: tensor<3x1xi32>, %u: tensor<3x7xf32>) -> tensor<5x7xf32> {\n"
+      "  %0 = \"stablehlo.gather\"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], "
+      "collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 7>}> : "
+      "(tensor<5x7xf32>, tensor<3x1xi32>) -> tensor<3x7xf32>\n"
+      "  %1 = \"stablehlo.scatter\"(%a, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], "
+      "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = true}> ({\n"
+      "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
+      "    %s = stablehlo.add %x, %y : tensor<f32>\n"
+      "    stablehlo.return %s : tensor<f32>\n"
+      "  }) : (tensor<5x7xf32>, tensor<3x1xi32>, tensor<3x7xf32>) -> tensor<5x7xf32>\n"
+      "  return %1 : tensor<5x7xf32>\n"
+      "}\n";
+  const std::string hlo =
+      "HloModule m\n"
+      "add { x = f32[] parameter(0)\n y = f32[] parameter(1)\n ROOT s = f32[] add(x, y) }\n"
+      "ENTRY main {\n"
+      "  a = f32[5,7] parameter(0)\n  i = s32[3,1] parameter(1)\n  u = f32[3,7] parameter(2)\n"
+      "  g = f32[3,7] gather(a, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,7}\n"
+      "  ROOT s = f32[5,7] scatter(a, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+      "index_vector_dim=1, unique_indices=true, to_apply=add\n"
+      "}\n";
+  const bool is_hlo = GENERATE(false, true);
+  Lowered l = lower_one(is_hlo ? hlo : mlir);
+  const GatherDims& g = attrs_of(l, OpCode::Gather).gather;
+  CHECK(g.offset_dims == I{1});
+  CHECK(g.collapsed_slice_dims == I{0});
+  CHECK(g.start_index_map == I{0});
+  CHECK(g.index_vector_dim == 1);
+  CHECK(g.slice_sizes == I{1, 7});
+  const OpAttrs& s = attrs_of(l, OpCode::Scatter);
+  CHECK(s.scatter.update_window_dims == I{1});
+  CHECK(s.scatter.inserted_window_dims == I{0});
+  CHECK(s.scatter.scatter_dims_to_operand_dims == I{0});
+  CHECK(s.scatter.index_vector_dim == 1);
+  CHECK(s.scatter.unique_indices);
+  if (is_hlo) {
+    REQUIRE(s.callees.size() == 1);
+    CHECK(l.modules.front().functions[s.callees[0]].name == "add");
+  }
+}
+
+TEST_CASE("constants become typed buffers, and a literal with the wrong element count is an error at its place", "[hlo][lower]") {
+  Lowered l = lower_one(
+      "func.func @main() -> tensor<2x2xi32> {\n"
+      "  %c = stablehlo.constant dense<[[1, 2], [3, -4]]> : tensor<2x2xi32>\n"
+      "  return %c : tensor<2x2xi32>\n"
+      "}\n");
+  const OpAttrs& c = attrs_of(l, OpCode::Constant);
+  REQUIRE(c.literal != kNoAttrs);
+  const Literal& lit = l.program.literals[c.literal];
+  CHECK(lit.type == ElementType::S32);
+  CHECK(lit.dims == I{2, 2});
+  REQUIRE(lit.bytes.size() == 16);
+  std::int32_t v[4];
+  std::memcpy(v, lit.bytes.data(), 16);
+  CHECK(v[3] == -4);
+
+  auto bad = parse("func.func @main() -> tensor<4xf32> {\n  %c = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<4xf32>\n"
+                   "  return %c : tensor<4xf32>\n}\n");
+  REQUIRE(bad.ok());
+  auto p = lower(bad->front());
+  REQUIRE_FALSE(p.ok());
+  CHECK(p.error_info().line == 2);
+  CHECK(p.error_info().column > 25);  // inside the literal, not at the op
+  CHECK_THAT(p.error(), Contains("4"));
+  CHECK_THAT(p.error(), Contains("3"));
+}
+
+TEST_CASE("an op whose attributes cannot be read is a problem at its place, and lowering keeps going when asked", "[hlo][lower]") {
+  auto r = parse(
+      "HloModule m\n"
+      "ENTRY e {\n"
+      "  a = f32[4] parameter(0)\n"
+      "  z = f32[] constant(0)\n"
+      "  ROOT r = f32[] reduce(a, z), dimensions={0}, to_apply=missing\n"
+      "}\n");
+  REQUIRE(r.ok());
+  auto strict = lower(r->front());
+  REQUIRE_FALSE(strict.ok());
+  CHECK(strict.error_info().line == 5);
+  CHECK_THAT(strict.error(), Contains("unknown computation"));
+  Program lenient = lower_lenient(r->front());
+  REQUIRE(lenient.problems.size() == 1);
+  const Instr& reduce = lenient.functions[0].body.blocks[0].instrs[2];
+  REQUIRE(lenient.problem_of(reduce));
+  CHECK(lenient.problem_of(reduce)->column == 3);
+}
+
+TEST_CASE("every corpus module that verifies lowers, and only elided HLO literals and unknown callees are problems", "[hlo][lower][corpus]") {
+  SKIP_WITHOUT_CORPUS("stablehlo");
+  int modules = 0, problems = 0;
+  std::string unexpected;
+  for (const char* sub : {"stablehlo", "stablehlo-interpret", "hlo"}) {
+    const std::string dir = rl::testing::corpus_dir() + "/" + sub;
+    for (const auto& f : rl::testing::list_files(dir, std::string(sub) == "hlo" ? ".hlo" : ".mlir")) {
+      auto r = parse(rl::testing::read_file(dir + "/" + f));
+      if (!r.ok()) continue;  // the parse tests cover these
+      for (const auto& m : r.value()) {
+        if (!verify(m).ok()) continue;
+        ++modules;
+        Program p = lower_lenient(m);
+        for (const auto& e : p.problems) {
+          ++problems;
+          if (e.message.find("literal is elided") == std::string::npos &&
+              e.message.find("unknown computation") == std::string::npos)
+            unexpected += f + ": " + e.message + "\n";
+        }
+      }
+    }
+  }
+  WARN(modules << " corpus modules lowered; " << problems << " ops with elided literals or unknown callees");
+  INFO(unexpected);
+  CHECK(unexpected.empty());
+  CHECK(modules > 1000);
+}
