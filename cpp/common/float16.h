@@ -16,7 +16,10 @@
 // while the double itself lies above the tie and rounds to 1 + 2^-10.
 //
 // Bit manipulation on integers (one exact float multiply for f16 subnormals) and a few
-// branches, so they can serve as the interpreter's f16/bf16 loads and stores.
+// branches, so they can serve as the interpreter's f16/bf16 loads and stores. All noexcept:
+// under Emscripten's JS exception handling (-fexceptions, as the Catch2 tests are built), a call
+// that may throw goes through a JS trampoline, and a float that passes through JS loses a
+// signalling NaN (it comes back quiet); calls of noexcept functions stay in wasm.
 #pragma once
 
 #include <cstdint>
@@ -24,22 +27,22 @@
 
 namespace rl {
 
-inline std::uint32_t float_bits(float f) {
+inline std::uint32_t float_bits(float f) noexcept {
   std::uint32_t u;
   std::memcpy(&u, &f, sizeof u);
   return u;
 }
-inline float float_from_bits(std::uint32_t u) {
+inline float float_from_bits(std::uint32_t u) noexcept {
   float f;
   std::memcpy(&f, &u, sizeof f);
   return f;
 }
-inline std::uint64_t double_bits(double d) {
+inline std::uint64_t double_bits(double d) noexcept {
   std::uint64_t u;
   std::memcpy(&u, &d, sizeof u);
   return u;
 }
-inline double double_from_bits(std::uint64_t u) {
+inline double double_from_bits(std::uint64_t u) noexcept {
   double d;
   std::memcpy(&d, &u, sizeof d);
   return d;
@@ -47,7 +50,7 @@ inline double double_from_bits(std::uint64_t u) {
 
 // value / 2^shift rounded to the nearest integer, ties to even; 1 ≤ shift ≤ 63. The dropped
 // bits are compared with half of 2^shift; on a tie the kept value's low bit decides.
-inline std::uint64_t shift_right_round_even(std::uint64_t value, unsigned shift) {
+inline std::uint64_t shift_right_round_even(std::uint64_t value, unsigned shift) noexcept {
   const std::uint64_t kept = value >> shift;
   const std::uint64_t dropped = value & ((std::uint64_t{1} << shift) - 1);
   const std::uint64_t half = std::uint64_t{1} << (shift - 1);
@@ -56,7 +59,7 @@ inline std::uint64_t shift_right_round_even(std::uint64_t value, unsigned shift)
 
 // ---- widening: exact ------------------------------------------------------------------------
 
-inline float f16_to_f32(std::uint16_t h) {
+inline float f16_to_f32(std::uint16_t h) noexcept {
   const std::uint32_t sign = std::uint32_t{h & 0x8000u} << 16;
   const std::uint32_t exponent = (h >> 10) & 0x1Fu;
   const std::uint32_t fraction = h & 0x3FFu;
@@ -72,23 +75,23 @@ inline float f16_to_f32(std::uint16_t h) {
   return float_from_bits(sign | ((exponent + 112) << 23) | (fraction << 13));
 }
 
-inline float bf16_to_f32(std::uint16_t b) { return float_from_bits(std::uint32_t{b} << 16); }
+inline float bf16_to_f32(std::uint16_t b) noexcept { return float_from_bits(std::uint32_t{b} << 16); }
 
 // float → double keeping a NaN's bits: the hardware conversion may quiet a signalling NaN
 // (x86 does) or replace the payload (wasm's f64.promote_f32 may), so NaNs are widened by hand.
-inline double f32_to_f64_exact(float f) {
+inline double f32_to_f64_exact(float f) noexcept {
   const std::uint32_t u = float_bits(f);
   if ((u & 0x7FFFFFFFu) <= 0x7F800000u) return static_cast<double>(f);
   return double_from_bits((std::uint64_t{u & 0x80000000u} << 32) | 0x7FF0000000000000ull |
                           (std::uint64_t{u & 0x7FFFFFu} << 29));
 }
 
-inline double f16_to_f64(std::uint16_t h) { return f32_to_f64_exact(f16_to_f32(h)); }
-inline double bf16_to_f64(std::uint16_t b) { return f32_to_f64_exact(bf16_to_f32(b)); }
+inline double f16_to_f64(std::uint16_t h) noexcept { return f32_to_f64_exact(f16_to_f32(h)); }
+inline double bf16_to_f64(std::uint16_t b) noexcept { return f32_to_f64_exact(bf16_to_f32(b)); }
 
 // ---- narrowing: round to nearest, ties to even -------------------------------------------------
 
-inline std::uint16_t f32_to_f16(float f) {
+inline std::uint16_t f32_to_f16(float f) noexcept {
   const std::uint32_t x = float_bits(f);
   const std::uint16_t sign = static_cast<std::uint16_t>((x >> 16) & 0x8000u);
   const std::uint32_t a = x & 0x7FFFFFFFu;  // magnitude bits
@@ -115,7 +118,7 @@ inline std::uint16_t f32_to_f16(float f) {
   return static_cast<std::uint16_t>(sign | h);
 }
 
-inline std::uint16_t f32_to_bf16(float f) {
+inline std::uint16_t f32_to_bf16(float f) noexcept {
   const std::uint32_t x = float_bits(f);
   const std::uint16_t sign = static_cast<std::uint16_t>((x >> 16) & 0x8000u);
   const std::uint32_t a = x & 0x7FFFFFFFu;
@@ -129,7 +132,7 @@ inline std::uint16_t f32_to_bf16(float f) {
   return static_cast<std::uint16_t>(sign | shift_right_round_even(a, 16));
 }
 
-inline std::uint16_t f64_to_f16(double d) {
+inline std::uint16_t f64_to_f16(double d) noexcept {
   const std::uint64_t x = double_bits(d);
   const std::uint16_t sign = static_cast<std::uint16_t>((x >> 48) & 0x8000u);
   const std::uint64_t a = x & 0x7FFFFFFFFFFFFFFFull;
@@ -154,7 +157,7 @@ inline std::uint16_t f64_to_f16(double d) {
   return static_cast<std::uint16_t>(sign | h);
 }
 
-inline std::uint16_t f64_to_bf16(double d) {
+inline std::uint16_t f64_to_bf16(double d) noexcept {
   const std::uint64_t x = double_bits(d);
   const std::uint16_t sign = static_cast<std::uint16_t>((x >> 48) & 0x8000u);
   const std::uint64_t a = x & 0x7FFFFFFFFFFFFFFFull;
