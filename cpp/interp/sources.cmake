@@ -1,0 +1,12 @@
+# The interp room: runs lowered StableHLO on tensors (included by the top-level CMakeLists.txt).
+list(APPEND RL_CORE_SOURCES
+  cpp/interp/interp.cpp
+  cpp/interp/checks.cpp
+  cpp/interp/simd_loops.cpp
+  cpp/interp/ops_structural.cpp
+  cpp/interp/ops_elementwise.cpp
+)
+list(APPEND RL_TEST_SOURCES
+  tests/cpp/interp/interp_test.cpp
+  tests/cpp/interp/elementwise_test.cpp
+)
