@@ -9,4 +9,5 @@ list(APPEND RL_CORE_SOURCES
 list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/interp_test.cpp
   tests/cpp/interp/elementwise_test.cpp
+  tests/cpp/interp/corpus_interp_test.cpp
 )
