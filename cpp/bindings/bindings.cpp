@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "exercises/exercises.h"
 #include "hlo/emit.h"
 #include "hlo/report.h"
+#include "interp/report.h"
 #include "kernels/kernels.h"
 #include "measure/ceilings.h"
 #include "measure/harness.h"
@@ -416,6 +418,57 @@ val js_analyze_text(val text) {
   return ok(val(hlo::to_json(report.value())));
 }
 
+// Runs StableHLO text in the interpreter (interp/report.h): options {inputs: "none" | "seeded" |
+// "arange", seed, time_ops, memory_cap, max_iterations, time_budget_seconds}, all optional. The
+// value is JSON text; it says how the run went (passed, failed, not_run, error) rather than failing.
+val js_run_text(val text, val options) {
+  if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
+  interp::RunOptions o;
+  if (!options.isUndefined() && !options.isNull()) {
+    if (options.typeOf().as<std::string>() != "object") return fail("options must be an object, got " + options.typeOf().as<std::string>());
+    val inputs = options["inputs"];
+    if (!inputs.isUndefined()) {
+      const std::string how = inputs.isString() ? inputs.as<std::string>() : std::string();
+      if (how == "none") o.inputs = interp::Inputs::None;
+      else if (how == "seeded") o.inputs = interp::Inputs::Seeded;
+      else if (how == "arange") o.inputs = interp::Inputs::Arange;
+      else
+        return fail(Error{"inputs must be one of none, seeded, arange, got " +
+                              (inputs.isString() ? "\"" + how + "\"" : inputs.typeOf().as<std::string>()),
+                          "inputs", 0, 0});
+    }
+    auto number = [&](const char* key, double lo, double hi, double* out) -> std::string {
+      val v = options[key];
+      if (v.isUndefined()) return "";
+      auto x = number_arg(key, v);
+      if (!x) return x.error();
+      if (!(x.value() >= lo && x.value() <= hi && x.value() == std::floor(x.value())))
+        return std::string(key) + " must be an integer from " + format_number(lo) + " to " + format_number(hi) + ", got " +
+               format_number(x.value());
+      *out = x.value();
+      return "";
+    };
+    double seed = 1, cap = double(interp::kDefaultMemoryCap), iterations = double(interp::kDefaultMaxIterations), budget = 60;
+    for (auto [key, lo, hi, out] : {std::tuple<const char*, double, double, double*>{"seed", 0, 9007199254740991.0, &seed},
+                                    {"memory_cap", 1, 4294967296.0, &cap},
+                                    {"max_iterations", 1, 1e12, &iterations},
+                                    {"time_budget_seconds", 1, 86400, &budget}}) {
+      std::string e = number(key, lo, hi, out);
+      if (!e.empty()) return fail(Error{e, key, 0, 0});
+    }
+    o.seed = static_cast<std::uint64_t>(seed);
+    o.memory_cap = static_cast<std::size_t>(cap);
+    o.max_iterations = static_cast<std::uint64_t>(iterations);
+    o.time_budget_seconds = budget;
+    val t = options["time_ops"];
+    if (!t.isUndefined()) {
+      if (!t.isTrue() && !t.isFalse()) return fail(Error{"time_ops must be true or false", "time_ops", 0, 0});
+      o.time_ops = t.isTrue();
+    }
+  }
+  return ok(val(interp::run_text_json(text.as<std::string>(), o)));
+}
+
 // ---- exercises ----------------------------------------------------------------------------
 
 Result<std::vector<std::string>> strings_arg(const char* name, const val& v) {
@@ -576,6 +629,7 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("measureBandwidth", &js_measure_bandwidth);
   emscripten::function("emitWorkload", &js_emit_workload);
   emscripten::function("analyzeText", &js_analyze_text);
+  emscripten::function("runText", &js_run_text);
   emscripten::function("exampleModules", &js_example_modules);
   emscripten::function("generateExercises", &js_generate_exercises);
   emscripten::function("checkAnswer", &js_check_answer);

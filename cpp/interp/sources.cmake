@@ -5,6 +5,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/interp/simd_loops.cpp
   cpp/interp/ops_structural.cpp
   cpp/interp/ops_elementwise.cpp
+  cpp/interp/report.cpp
 )
 list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/interp_test.cpp
