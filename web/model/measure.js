@@ -65,3 +65,20 @@ export function runMeasurements(core, options, onProgress = () => {}) {
   onProgress(steps.length, steps.length, 'done');
   return { ok: true, value: assembleMeasurements(values) };
 }
+
+/**
+ * What the lesson's report needs of the measurements to draw this machine's roofs and point (the
+ * `measured` extra of core.lessonReport), or undefined before a measurement. Reads only the fields
+ * it needs, so the measurements may carry more (per core count, say) without changing it.
+ * @param {object|null} measurements  assembleMeasurements(...)
+ */
+export function measuredForReport(measurements) {
+  if (!measurements) return undefined;
+  const c = measurements.measured_ceilings;
+  const big = measurements.bigger_size_timing;
+  return {
+    gflops: c.gflops,
+    bandwidth_gbs: { ...c.bandwidth_gbs },
+    point: { m: big.m, k: big.k, n: big.n, gflops: big.gflops },
+  };
+}
