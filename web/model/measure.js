@@ -38,7 +38,7 @@ export function assembleMeasurements(values) {
     local_samples_seconds: t.seconds_per_call,
     timing: {
       variant: t.variant, median: t.median, min: t.min, max: t.max, repeats: t.repeats,
-      timer_resolution: t.timer_resolution, warm_seconds: t.warm_seconds, note: LESSON_SIZE_NOTE,
+      timer_resolution: t.timer_resolution, warm_seconds: t.warm_seconds, gflops: t.gflops_median, note: LESSON_SIZE_NOTE,
     },
     bigger_size_timing: {
       variant: big.variant, m: big.m, k: big.k, n: big.n, median: big.median, min: big.min, max: big.max,
