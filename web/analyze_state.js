@@ -12,7 +12,7 @@
 //   allRoofs: whether the figure draws every roof, not only the chosen one;
 //   ms:      the Worker's time for the latest analysis (parse + verify + cost + summary).
 // }
-import { buildRows, figurePoints, figureRange, sortRows } from './model/analysis_view.js';
+import { buildRows, figurePoints, figureRange, sortRows, withBounds } from './model/analysis_view.js';
 import { availableRoofs, programDtype, roofBudgets } from './model/roofs.js';
 
 export const DTYPE_CHOICES = ['bf16', 'f16', 'fp8', 'f32', 'f64', 'int8'];
@@ -75,19 +75,19 @@ export function deriveAnalyzeView(core, a, budgets, measurements) {
   const dtype = a.dtype || detected.dtype;
   const found = availableRoofs(budgets, measurements, dtype);
   const roof = found.find((r) => r.id === a.roofId) ?? found[0];
-  const unbound = buildRows(summary, placement);
+  const rows = buildRows(summary, placement);  // their bounds follow from the core's answer
   const line = core.roofline({
     roofs: [roof, ...found.filter((r) => r !== roof)].map(roofBudgets),
     flops: Float64Array.from(summary.ops, (o) => o.flops),
     bytes: Float64Array.from(summary.ops, (o) => o.bytes_accessed),
     totals: { flops: summary.totals.flops, bytes_accessed: summary.totals.bytes_accessed, collective_bytes: summary.totals.collective_bytes || 0 },
-    range: figureRange(unbound, summary.totals),
+    range: figureRange(rows, summary.totals),
   });
   if (!line.ok) throw new Error(`the roofline of this program: ${line.error}`);  // a bug: the roofs are checked data
   const others = line.value.roofs.slice(1);
   const roofs = found.map((r) => ({ ...r, line: r === roof ? line.value.roofs[0] : others.shift() }));
   const chosen = roofs.find((r) => r.id === roof.id);
-  const rows = buildRows(summary, placement, line.value.ops.bounds);
+  withBounds(rows, line.value.ops.bounds);
   return {
     summary, roofs, roof: chosen, rows, sorted: sortRows(rows, a.sort.key, a.sort.dir),
     dtype: { used: dtype, detected: detected.dtype, from: a.dtype ? 'chosen by you' : detected.from },

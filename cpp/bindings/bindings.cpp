@@ -954,9 +954,12 @@ val js_exercise_families() {
 
 // ({roofs: [{peak GFLOP/s, bandwidth GB/s, interconnect GB/s | null}], flops: number[],
 //   bytes: number[], totals: {flops, bytes_accessed, collective_bytes}, range: [xmin, xmax]})
-// → JSON text of {roofs: [{ridge, curve: [{x, y}], time}], ops: {bounds, ceilings}, program}:
+// → {roofs: JSON text of [{ridge, curve: [{x, y}], time}], program: JSON text of {x, y} | null,
+//    bound_names: the names of the bound codes, bounds: Uint8Array, ceilings: Float64Array}:
 // every roof's ridge, its curve over the range and the program's lower bound on time; under the
-// first roof, each op's bound and ceiling (GFLOP/s) and the program's point.
+// first roof, each op's bound (0: none, i: bound_names[i − 1]) and ceiling (GFLOP/s, NaN: none).
+// The per-op columns cross as typed arrays the caller owns (a big program has 10^5 ops: printing
+// them as JSON would cost more than computing them); web/core.js turns them into plain arrays.
 val js_roofline(val request) {
   if (request.isNull() || request.typeOf().as<std::string>() != "object") {
     return fail("request must be an object, got " + (request.isNull() ? std::string("null") : request.typeOf().as<std::string>()));
@@ -982,7 +985,7 @@ val js_roofline(val request) {
     }
     interconnects.push_back(interconnect);
   }
-  // Typed or plain arrays of numbers, copied in one go (a big program has 10^5 ops).
+  // Typed or plain arrays of numbers, copied in one go.
   auto column = [](const char* name, const val& v) -> Result<std::vector<double>> {
     if (v.isUndefined() || v.isNull()) return Result<std::vector<double>>::success({});
     if (!v.isArray() && !v.instanceof(val::global("Float64Array"))) {
@@ -1013,7 +1016,7 @@ val js_roofline(val request) {
   if (range->size() != 2) return fail("range must be [xmin, xmax]");
 
   bindings::JsonWriter j;
-  j.begin_object().key("roofs").begin_array();
+  j.begin_array();
   for (std::size_t i = 0; i < roofs.size(); ++i) {
     auto curve = roof_curve(roofs[i], range.value()[0], range.value()[1]);
     if (!curve) return fail(curve.error());
@@ -1032,25 +1035,31 @@ val js_roofline(val request) {
   }
   j.end_array();
   const Budgets& primary = roofs.front();
-  j.key("ops").begin_object().key("bounds").begin_array();
-  for (std::size_t i = 0; i < flops->size(); ++i) {
-    auto b = work_bound(primary, flops.value()[i], bytes.value()[i]);
-    if (b) j.value(bound_name(*b));
-    else j.null();
-  }
-  j.end_array().key("ceilings").begin_array();
+  const Bound codes[] = {Bound::memory, Bound::compute, Bound::balanced};
+  std::vector<std::uint8_t> bounds(flops->size(), 0);
+  std::vector<double> ceilings(flops->size(), NAN);
   for (std::size_t i = 0; i < flops->size(); ++i) {
     const double f = flops.value()[i], b = bytes.value()[i];
-    auto c = f > 0 && b > 0 ? ceiling(primary, f / b) : Result<Ceiling>::failure("");
-    if (c) j.value(c->ceiling);
-    else j.null();
+    if (auto bound = work_bound(primary, f, b)) bounds[i] = std::uint8_t(std::find(codes, codes + 3, *bound) - codes + 1);
+    if (f > 0 && b > 0) {
+      auto c = ceiling(primary, f / b);
+      if (c) ceilings[i] = c->ceiling;
+    }
   }
-  j.end_array().end_object();
-  auto program = t_flops > 0 && t_bytes > 0 ? ceiling(primary, t_flops / t_bytes) : Result<Ceiling>::failure("");
-  if (program) j.key("program").begin_object().field("x", program->intensity).field("y", program->ceiling).end_object();
-  else j.key("program").null();
-  j.end_object();
-  return ok(val(j.text()));
+  bindings::JsonWriter program;
+  auto point = t_flops > 0 && t_bytes > 0 ? ceiling(primary, t_flops / t_bytes) : Result<Ceiling>::failure("");
+  if (point) program.begin_object().field("x", point->intensity).field("y", point->ceiling).end_object();
+  else program.null();
+  val names = val::array();
+  for (Bound b : codes) names.call<void>("push", std::string(bound_name(b)));
+  val out = val::object();
+  out.set("roofs", j.text());
+  out.set("program", program.text());
+  out.set("bound_names", names);
+  // JS-owned copies: the vectors are freed when this returns.
+  out.set("bounds", val::global("Uint8Array").new_(val(emscripten::typed_memory_view(bounds.size(), bounds.data()))));
+  out.set("ceilings", val::global("Float64Array").new_(val(emscripten::typed_memory_view(ceilings.size(), ceilings.data()))));
+  return ok(out);
 }
 
 }  // namespace

@@ -53,17 +53,24 @@ export function errorLocations(result) {
  */
 export function buildRows(summary, placement, bounds = null) {
   const t = summary.totals;
-  return summary.ops.map((o, index) => {
+  const rows = summary.ops.map((o, index) => {
     const place = placement[index] ?? { top: true, where: null };
     return {
       index, line: o.line, column: o.column, op: o.op, shape: o.shape, flops: o.flops, transcendentals: o.transcendentals,
       bytes: o.bytes_accessed, intensity: o.intensity ?? null, modeled: o.modeled, note: o.note ?? null,
       top: place.top, where: place.where,
-      bound: bounds && o.modeled ? bounds[index] ?? null : null,
+      bound: null,
       flopShare: t.flops > 0 ? o.flops / t.flops : null,
       byteShare: t.bytes_accessed > 0 ? o.bytes_accessed / t.bytes_accessed : null,
     };
   });
+  return bounds ? withBounds(rows, bounds) : rows;
+}
+
+/** Puts each op's bound under the chosen roof (the core's, by op index) into its row; unmodeled ops have none. */
+export function withBounds(rows, bounds) {
+  for (const r of rows) r.bound = r.modeled ? bounds[r.index] ?? null : null;
+  return rows;
 }
 
 /** The columns a person can sort by, in table order. */
