@@ -116,7 +116,7 @@ for (const name of Object.keys(pages)) {
         return page.evaluate(() => ['work', 'traffic', 'ratio', 'bound'].map((k) => document.getElementById(`${k}-feedback`).className.split(' ')[1]));
       };
       assert.deepEqual(await answer('13824', '2016', '7/24', 'compute'), ['wrong', 'wrong', 'wrong', 'wrong']);
-      // The core's checker (core.checkQuestion) gives the feedback.
+      // The core's checker gives the feedback (its verdicts come with the lesson's report).
       assert.match(await page.locator('#work-feedback').innerText(), /each multiply-add is 2 flops/);
       assert.match(await page.locator('#traffic-feedback').innerText(), /bytes must use the itemsize/);
       assert.equal(await page.locator('#exercise-solution').isVisible(), true, 'open after a first attempt');
