@@ -3,14 +3,16 @@
 // set here and on the page.
 import { loadNodeCore } from './lib/node-core.mjs';
 
-const HELP = `usage: node scripts/exercises.mjs --seed S [--count N] [--families a,b] [--json]
+/** The help text; the families are the core's list (core.exerciseFamilies). */
+const help = (families) => `usage: node scripts/exercises.mjs --seed S [--count N] [--families a,b] [--json]
        node scripts/exercises.mjs --seed S --check INDEX QUESTION ANSWER [--count N] [--families a,b]
 
 Prints N exercises (default 5) generated from the seed S (any text: a number, a name), each
 with its questions, the reference answers and a worked solution — for teachers preparing
-material. Families (default all, taking turns): work_traffic, bound, traffic_factor, read_ir,
-fusion. --json prints them as one JSON array. --check grades one answer the way the page does
-and prints the feedback (exit 0 when correct, 3 when not). A bad option exits 1.`;
+material. Families (default all, taking turns):
+${families}
+--json prints them as one JSON array. --check grades one answer the way the page does and prints
+the feedback (exit 0 when correct, 3 when not). A bad option exits 1.`;
 
 class UsageError extends Error {}
 
@@ -47,14 +49,19 @@ try {
   process.stderr.write(`exercises.mjs: ${e.message}\n`);
   process.exit(1);
 }
+const loaded = await loadNodeCore().then((core) => ({ core }), (e) => ({ error: e }));
 if (o.help) {
-  console.log(HELP);
+  const families = loaded.core?.exerciseFamilies();
+  console.log(help(families?.ok
+    ? families.value.map((f) => `  ${f.id.padEnd(16)}${f.label}`).join('\n')
+    : `  (listed by the wasm core, which did not load: ${loaded.error?.message ?? families?.error})`));
   process.exit(0);
 }
-const core = await loadNodeCore().catch((e) => {
-  process.stderr.write(`exercises.mjs: ${e.message}\n`);
+if (loaded.error) {
+  process.stderr.write(`exercises.mjs: ${loaded.error.message}\n`);
   process.exit(1);
-});
+}
+const { core } = loaded;
 if (o.check) {
   const r = core.checkAnswer(o.seed, o.count, o.families, o.check.index, o.check.question, o.check.answer);
   if (!r.ok) {

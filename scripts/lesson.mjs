@@ -2,7 +2,7 @@
 // The lesson's report in a terminal, computed by the same wasm core the page uses.
 import { buildLesson, reportLines } from '../web/model/lesson.js';
 import { parseNumber, parseNumberList } from '../web/model/parse.js';
-import { runMeasurements } from '../web/model/measure.js';
+import { measuredForReport, runMeasurements } from '../web/model/measure.js';
 import { loadNodeCore } from './lib/node-core.mjs';
 
 const HELP = `usage: node scripts/lesson.mjs [options]
@@ -109,7 +109,7 @@ async function main() {
     const option = OPTION_OF[built.input];
     return die(option ? `${option}: ${built.error}` : built.error);
   }
-  const report = built.report;
+  let report = built.report;
   if (args.measure) {
     const progress = process.stderr.isTTY && !args.json
       ? (done, total, label) => process.stderr.write(`\rmeasuring this machine ${done}/${total}: ${label}…\x1b[K`)
@@ -117,7 +117,10 @@ async function main() {
     const measured = runMeasurements(core, { samples: args.samples }, progress);
     if (process.stderr.isTTY && !args.json) process.stderr.write('\r\x1b[K');
     if (!measured.ok) return die(measured.error);
-    Object.assign(report, measured.value);
+    // The same report with this machine's roofs and point for the figure, as the page draws it.
+    const withRoofs = buildLesson(core, args.params, { measured: measuredForReport(measured.value) });
+    if (!withRoofs.ok) return die(withRoofs.error);
+    report = Object.assign(withRoofs.report, { measured_roofline: withRoofs.measured }, measured.value);
   } else {
     report.measurements_skipped = 'skipped (--no-measure)';
   }

@@ -22,6 +22,7 @@
 #include "hlo/report.h"
 #include "interp/report.h"
 #include "kernels/kernels.h"
+#include "report/report.h"
 #include "measure/ceilings.h"
 #include "measure/harness.h"
 #include "model/model.h"
@@ -243,6 +244,17 @@ val js_lesson_defaults() {
   exercise.set("b", array_of(std::vector<double>{double(lesson::kExerciseB[0]), double(lesson::kExerciseB[1])}));
   out.set("exercise", exercise);
   out.set("max_budget", kMaxBudget);
+  // The element types the lesson emits ({f32: 4, …}) and the usual one of each itemsize
+  // ({"2": "bf16", …}): the page's dtype selector and its dtype ↔ itemsize link read these.
+  val types = val::object();
+  for (const auto& d : rl::report::dtypes()) types.set(d.name, d.itemsize);
+  out.set("dtypes", types);
+  val usual = val::object();
+  for (int size = 1; size <= 16; ++size) {
+    const std::string name = rl::report::dtype_of_itemsize(size);
+    if (!name.empty()) usual.set(std::to_string(size), name);
+  }
+  out.set("dtype_of_itemsize", usual);
   return ok(out);
 }
 
@@ -352,7 +364,9 @@ val js_time_kernel(val variant, val m, val k, val n, val samples, val min_sample
   out.set("repeats", double(t->repeats));
   out.set("timer_resolution", t->timer_resolution);
   out.set("warm_seconds", t->warm_seconds);
-  out.set("gflops_median", 2.0 * double(shape->m) * double(shape->k) * double(shape->n) / t->median / 1e9);
+  // The model's work per call (2·m·k·n) at the median time: a measured rate, GFLOP/s.
+  const auto work = contract(double(shape->m), double(shape->k), double(shape->n), 4);
+  out.set("gflops_median", work ? static_cast<double>(work->flops) / t->median / 1e9 : NAN);
   return ok(out);
 }
 
@@ -597,6 +611,10 @@ val js_check_question(val question, val answer) {
         q.mistakes.push_back({mv.value(), ms[i]["feedback"].isString() ? ms[i]["feedback"].as<std::string>() : std::string()});
       }
     }
+  } else if (q.kind == "choice") {
+    auto choices = strings_arg("question.choices", question["choices"]);
+    if (!choices) return fail_from(choices);
+    q.choices = choices.value();
   } else if (q.kind == "set") {
     auto xs = numbers_arg("question.set", question["set"]);
     if (!xs) return fail_from(xs);
@@ -610,6 +628,428 @@ val js_check_question(val question, val answer) {
   val out = val::object();
   out.set("correct", verdict.correct);
   out.set("feedback", verdict.feedback);
+  return ok(out);
+}
+
+// ---- the lesson report: the seed's steps composed by the core in one call ---------------------
+
+// A failure that names the refused input, for the page's field and the CLI's option.
+val fail_input(const std::string& input, const std::string& message) {
+  val out = fail(message);
+  out.set("input", input);
+  return out;
+}
+
+// Reads {m, k, n, dtype, itemsize, peak, bandwidth, traffic_factor, sizes}: an absent or
+// undefined key takes the seed's value; an empty or null dtype follows the itemsize.
+Result<report::Params> lesson_params_arg(const val& v, std::string* input) {
+  using R = Result<report::Params>;
+  report::Params p;
+  if (v.isUndefined() || v.isNull()) return R::success(p);
+  if (v.typeOf().as<std::string>() != "object" || v.isArray()) {
+    *input = "params";
+    return R::failure("params must be an object, got " + v.typeOf().as<std::string>());
+  }
+  const std::vector<std::pair<const char*, std::optional<double> report::Params::*>> numbers = {
+      {"m", &report::Params::m}, {"k", &report::Params::k}, {"n", &report::Params::n},
+      {"itemsize", &report::Params::itemsize}, {"peak", &report::Params::peak},
+      {"bandwidth", &report::Params::bandwidth}, {"traffic_factor", &report::Params::traffic_factor}};
+  const val keys = val::global("Object").call<val>("keys", v);
+  const unsigned length = keys["length"].as<unsigned>();
+  for (unsigned i = 0; i < length; ++i) {
+    const std::string key = keys[i].as<std::string>();
+    const val x = v[key];
+    if (x.isUndefined()) continue;
+    *input = key;
+    if (key == "dtype") {
+      if (x.isNull() || (x.isString() && x.as<std::string>().empty())) continue;
+      if (!x.isString()) return R::failure("dtype must be a string, got " + x.typeOf().as<std::string>());
+      p.dtype = x.as<std::string>();
+    } else if (key == "sizes") {
+      auto xs = numbers_arg("sizes", x);
+      if (!xs) return R::failure_from(xs);
+      p.sizes = xs.value();
+    } else {
+      auto field = std::find_if(numbers.begin(), numbers.end(), [&](const auto& f) { return key == f.first; });
+      if (field == numbers.end()) {
+        return R::failure("unknown lesson input \"" + key +
+                          "\": one of m, k, n, dtype, itemsize, peak, bandwidth, traffic_factor, sizes");
+      }
+      auto number = number_arg(key == "traffic_factor" ? "traffic factor" : key.c_str(), x);
+      if (!number) return R::failure_from(number);
+      p.*(field->second) = number.value();
+    }
+  }
+  input->clear();
+  return R::success(p);
+}
+
+// Reads {measured?: {gflops, bandwidth_gbs: {level: GB/s, …}, point: {m, k, n, gflops}},
+// answers?: {questionId: text, …}}.
+Result<report::Extras> lesson_extras_arg(const val& v, std::string* input) {
+  using R = Result<report::Extras>;
+  report::Extras e;
+  if (v.isUndefined() || v.isNull()) return R::success(e);
+  const val measured = v["measured"];
+  if (!measured.isUndefined() && !measured.isNull()) {
+    *input = "measurements";
+    report::Measured m;
+    auto gflops = number_arg("measured.gflops", measured["gflops"]);
+    if (!gflops) return R::failure_from(gflops);
+    m.gflops = gflops.value();
+    const val levels = measured["bandwidth_gbs"];
+    if (levels.isUndefined() || levels.isNull() || levels.typeOf().as<std::string>() != "object") {
+      return R::failure("measured.bandwidth_gbs must be an object of GB/s by level");
+    }
+    const val keys = val::global("Object").call<val>("keys", levels);
+    for (unsigned i = 0; i < keys["length"].as<unsigned>(); ++i) {
+      const std::string level = keys[i].as<std::string>();
+      auto gbs = number_arg(("measured.bandwidth_gbs." + level).c_str(), levels[level]);
+      if (!gbs) return R::failure_from(gbs);
+      m.bandwidth_gbs.push_back({level, gbs.value()});
+    }
+    const val point = measured["point"];
+    if (point.isUndefined() || point.isNull()) return R::failure("measured.point must be {m, k, n, gflops}");
+    const std::pair<const char*, double*> fields[] = {{"m", &m.m}, {"k", &m.k}, {"n", &m.n}, {"gflops", &m.point_gflops}};
+    for (const auto& [name, out] : fields) {
+      auto x = number_arg((std::string("measured.point.") + name).c_str(), point[name]);
+      if (!x) return R::failure_from(x);
+      *out = x.value();
+    }
+    e.measured = m;
+  }
+  const val answers = v["answers"];
+  if (!answers.isUndefined() && !answers.isNull()) {
+    *input = "answers";
+    if (answers.typeOf().as<std::string>() != "object") return R::failure("answers must be an object of text by question");
+    const val keys = val::global("Object").call<val>("keys", answers);
+    for (unsigned i = 0; i < keys["length"].as<unsigned>(); ++i) {
+      const std::string id = keys[i].as<std::string>();
+      const val text = answers[id];
+      if (text.isUndefined() || text.isNull()) continue;
+      if (!text.isString()) return R::failure("answers." + id + " must be a string, got " + text.typeOf().as<std::string>());
+      e.answers.push_back({id, text.as<std::string>()});
+    }
+  }
+  input->clear();
+  return R::success(e);
+}
+
+void write_ceiling(bindings::JsonWriter& j, const Ceiling& c) {
+  j.begin_object()
+      .field("intensity", c.intensity)
+      .field("bandwidth_ceiling", c.bandwidth_ceiling)
+      .field("ceiling", c.ceiling)
+      .field("bound", bound_name(c.bound))
+      .end_object();
+}
+
+void write_numbers(bindings::JsonWriter& j, const std::vector<double>& xs) {
+  j.begin_array();
+  for (double x : xs) j.value(x);
+  j.end_array();
+}
+
+void write_question(bindings::JsonWriter& j, const exercises::Question& q) {
+  j.begin_object().field("id", q.id).field("prompt", q.prompt).field("kind", q.kind).field("unit", q.unit)
+      .field("value", q.value).field("exact", q.exact).field("rel_tolerance", q.rel_tolerance);
+  j.key("choices").begin_array();
+  for (const auto& c : q.choices) j.value(c);
+  j.end_array();
+  j.key("hints").begin_array();
+  for (const auto& h : q.hints) j.value(h);
+  j.end_array();
+  j.end_object();
+}
+
+// The report with the keys (and order) the seed's report has had since the first CLI, then
+// what the figure and the experiment draw.
+void write_lesson_report(bindings::JsonWriter& j, const report::Report& r) {
+  j.begin_object();
+  const auto& low = r.lowered;
+  if (low) {
+    const auto& a = r.accounting;
+    j.key("stablehlo").begin_object().field("dtype", low->dtype).field("text", low->text);
+    j.key("ops_present").begin_array();
+    for (const auto& op : low->ops_present) j.value(op);
+    j.end_array();
+    j.key("contract").begin_object().field("dot_general", low->has_dot_general).field("tanh", low->has_tanh);
+    write_numbers(j.key("lhs"), {double(a.m), double(a.k)});
+    write_numbers(j.key("rhs"), {double(a.k), double(a.n)});
+    write_numbers(j.key("result"), {double(a.m), double(a.n)});
+    j.field("contracting", "lhs dimension 1 with rhs dimension 0");
+    if (low->result_type.empty()) j.key("result_type").null();
+    else j.field("result_type", low->result_type);
+    j.field("verified", true).end_object().end_object();
+    j.key("stablehlo_ops").begin_array();
+    for (const auto& op : low->ops_present) j.value(op);
+    j.end_array();
+    j.key("stablehlo_unavailable").null();
+    const auto& c = low->cost;
+    j.key("cost_estimate").begin_object()
+        .field("flops", c.flops)
+        .field("transcendentals", c.transcendentals)
+        .field("bytes_accessed", c.bytes_accessed);
+    j.key("bytes_accessed_operand").begin_object();
+    for (const auto& [index, bytes] : c.bytes_accessed_operand) j.field(std::to_string(index), bytes);
+    j.end_object();
+    j.field("bytes_accessed_output", c.bytes_accessed_output).field("minimum_traffic_bytes", c.minimum_traffic_bytes);
+    j.key("per_op").begin_array();
+    for (const auto& o : c.ops) {
+      j.begin_object().field("line", o.line).field("op", o.op).field("flops", o.flops)
+          .field("transcendentals", o.transcendentals).field("bytes_accessed", o.bytes_accessed).end_object();
+    }
+    j.end_array().end_object();
+  } else {
+    j.key("stablehlo").null().key("stablehlo_ops").null().field("stablehlo_unavailable", r.stablehlo_unavailable);
+    j.key("cost_estimate").null();
+  }
+  const auto& kc = r.kernel_check;
+  j.key("kernel_check").begin_object()
+      .field("variant", r.kernel_variant)
+      .field("max_abs_error", kc.max_abs_error)
+      .field("passed", kc.passed)
+      .field("worst_ratio", kc.worst_ratio)
+      .field("worst_index", double(kc.worst_index))
+      .field("worst_value", double(kc.worst_value))
+      .field("worst_reference", kc.worst_reference)
+      .field("atol", kernels::kLessonAtol)
+      .field("rtol", kernels::kLessonRtol)
+      .end_object();
+  j.key("local_samples_seconds").null();  // measurements are added by whoever measures, never by the model
+  const auto& a = r.accounting;
+  j.key("matmul_accounting").begin_object()
+      .field("m", double(a.m)).field("k", double(a.k)).field("n", double(a.n)).field("itemsize", double(a.itemsize))
+      .field("flops", double(a.flops)).field("minimum_bytes", double(a.minimum_bytes)).field("flops_per_byte", a.intensity)
+      .field("flops_exact", to_decimal(a.flops)).field("minimum_bytes_exact", to_decimal(a.minimum_bytes))
+      .field("flops_per_byte_fraction", a.intensity_fraction)
+      .end_object();
+  std::vector<double> sizes, intensity, ceilings, revised;
+  for (const auto& s : r.sizes) {
+    sizes.push_back(double(s.contraction.m));
+    intensity.push_back(s.contraction.intensity);
+    ceilings.push_back(s.traffic.original.ceiling);
+    revised.push_back(s.traffic.revised.ceiling);
+  }
+  write_numbers(j.key("sizes"), sizes);
+  write_numbers(j.key("intensity"), intensity);
+  j.key("intensity_fraction").begin_array();
+  for (const auto& s : r.sizes) j.value(s.contraction.intensity_fraction);
+  j.end_array();
+  write_numbers(j.key("hypothetical_ceilings_gflops"), ceilings);
+  j.key("bounds").begin_array();
+  for (const auto& s : r.sizes) j.value(bound_name(s.traffic.original.bound));
+  j.end_array();
+  j.field("traffic_factor", r.traffic_factor);
+  write_numbers(j.key("doubled_traffic_ceilings_gflops"), revised);
+  j.key("traffic_bound_changed_sizes").begin_array();
+  for (const auto& s : r.sizes)
+    if (s.traffic.bound_changed) j.value(double(s.contraction.m));
+  j.end_array();
+  j.field("ridge", r.ridge);
+  // The figure's data, key order as the seed's: kind, x, xlabel, ylabel, series.
+  j.key("figure").begin_object().field("kind", r.figure.kind);
+  write_numbers(j.key("x"), r.figure.x);
+  j.field("xlabel", r.figure.xlabel).field("ylabel", r.figure.ylabel);
+  j.key("series").begin_array();
+  for (const auto& s : r.figure.series) {
+    j.begin_object().field("label", s.label);
+    write_numbers(j.key("y"), s.y);
+    j.end_object();
+  }
+  j.end_array().end_object();
+  const auto& ec = r.exercise_contraction;
+  j.key("exercise").begin_object();
+  write_numbers(j.key("a"), {double(model::lesson::kExerciseA[0]), double(model::lesson::kExerciseA[1])});
+  write_numbers(j.key("b"), {double(model::lesson::kExerciseB[0]), double(model::lesson::kExerciseB[1])});
+  j.field("itemsize", double(ec.itemsize)).field("work", double(ec.flops)).field("traffic", double(ec.minimum_bytes))
+      .field("ratio", ec.intensity).field("ratio_fraction", ec.intensity_fraction)
+      .field("bandwidth_times_ratio_gflops", r.exercise_ceiling.bandwidth_ceiling)
+      .field("ceiling_gflops", r.exercise_ceiling.ceiling).field("bound", bound_name(r.exercise_ceiling.bound));
+  j.key("questions").begin_array();
+  for (const auto& q : r.exercise.questions) write_question(j, q);
+  j.end_array();
+  j.key("check").begin_object();
+  for (const auto& [id, verdict] : r.checked) {
+    j.key(id).begin_object().field("correct", verdict.correct).field("feedback", verdict.feedback).end_object();
+  }
+  j.end_object().end_object();
+  j.key("budgets").begin_object().field("peak", r.budgets.peak_gflops).field("bandwidth", r.budgets.bandwidth_gbs)
+      .field("hypothetical", true);
+  j.key("units").begin_object().field("peak", "GFLOP/s").field("bandwidth", "GB/s").end_object().end_object();
+  // What the experiment's table and the figure draw.
+  j.key("traffic_experiment").begin_array();
+  for (const auto& s : r.sizes) {
+    const auto& t = s.traffic;
+    j.begin_object().field("n", double(s.contraction.m)).field("intensity", t.original.intensity)
+        .field("fraction", s.contraction.intensity_fraction).field("ceiling", t.original.ceiling)
+        .field("bound", bound_name(t.original.bound)).field("revised_intensity", t.revised.intensity)
+        .field("revised_ceiling", t.revised.ceiling).field("revised_bound", bound_name(t.revised.bound))
+        .field("bound_changed", t.bound_changed).end_object();
+  }
+  j.end_array();
+  j.key("revised_roof").begin_object().field("factor", r.traffic_factor).field("ridge", r.revised_ridge);
+  j.key("curve").begin_array();
+  for (std::size_t i = 0; i < r.revised_curve.size(); ++i) {
+    j.begin_object().field("x", r.revised_curve_x[i]).field("y", r.revised_curve[i].ceiling).end_object();
+  }
+  j.end_array().end_object();
+  if (!r.measured) {
+    j.key("measured_roofline").null();
+  } else {
+    const auto& m = *r.measured;
+    j.key("measured_roofline").begin_object();
+    j.key("roofs").begin_array();
+    for (const auto& roof : m.roofs) {
+      j.begin_object().field("level", roof.level).field("gflops", roof.gflops).field("gbs", roof.gbs).field("ridge", roof.ridge);
+      j.key("points").begin_array();
+      for (const auto& p : roof.points) j.begin_object().field("x", p.intensity).field("y", p.ceiling).end_object();
+      j.end_array().end_object();
+    }
+    j.end_array();
+    j.key("point").begin_object().field("x", m.x).field("y", m.y).field("m", m.m).field("k", m.k).field("n", m.n).end_object();
+    j.end_object();
+  }
+  j.end_object();
+}
+
+// (params?, extras?) → the lesson's report as JSON text (web/core.js parses it), or
+// {ok: false, input, error} naming the refused input.
+val js_lesson_report(val params, val extras) {
+  std::string input;
+  auto p = lesson_params_arg(params, &input);
+  if (!p) return fail_input(input, p.error());
+  auto e = lesson_extras_arg(extras, &input);
+  if (!e) return fail_input(input, e.error());
+  auto built = report::build(p.value(), e.value());
+  if (!built.ok()) return fail_input(built.input, built.error);
+  bindings::JsonWriter j;
+  write_lesson_report(j, built.report);
+  return ok(val(j.text()));
+}
+
+// () → [{id, label}]: the exercise families in turn order, the one list the page, the CLI and the
+// tests read.
+val js_exercise_families() {
+  val out = val::array();
+  for (const auto& f : exercises::family_list()) {
+    val one = val::object();
+    one.set("id", f.id);
+    one.set("label", f.label);
+    out.call<void>("push", one);
+  }
+  return ok(out);
+}
+
+// ---- a program under roofs (the analyze view) -------------------------------------------------
+
+// ({roofs: [{peak GFLOP/s, bandwidth GB/s, interconnect GB/s | null}], flops: number[],
+//   bytes: number[], totals: {flops, bytes_accessed, collective_bytes}, range: [xmin, xmax]})
+// → {roofs: JSON text of [{ridge, curve: [{x, y}], time}], program: JSON text of {x, y} | null,
+//    bound_names: the names of the bound codes, bounds: Uint8Array, ceilings: Float64Array}:
+// every roof's ridge, its curve over the range and the program's lower bound on time; under the
+// first roof, each op's bound (0: none, i: bound_names[i − 1]) and ceiling (GFLOP/s, NaN: none).
+// The per-op columns cross as typed arrays the caller owns (a big program has 10^5 ops: printing
+// them as JSON would cost more than computing them); web/core.js turns them into plain arrays.
+val js_roofline(val request) {
+  if (request.isNull() || request.typeOf().as<std::string>() != "object") {
+    return fail("request must be an object, got " + (request.isNull() ? std::string("null") : request.typeOf().as<std::string>()));
+  }
+  const val roofs_in = request["roofs"];
+  if (!roofs_in.isArray() || roofs_in["length"].as<unsigned>() == 0) return fail("roofs must be a non-empty array of roofs");
+  std::vector<Budgets> roofs;
+  std::vector<double> interconnects;
+  for (unsigned i = 0; i < roofs_in["length"].as<unsigned>(); ++i) {
+    const val roof = roofs_in[i];
+    auto peak = number_arg("roof.peak", roof["peak"]);
+    if (!peak) return fail_from(peak);
+    auto bandwidth = number_arg("roof.bandwidth", roof["bandwidth"]);
+    if (!bandwidth) return fail_from(bandwidth);
+    auto budgets = make_budgets(peak.value(), bandwidth.value());
+    if (!budgets) return fail("roofs[" + std::to_string(i) + "]: " + budgets.error());
+    roofs.push_back(budgets.value());
+    double interconnect = 0;
+    if (!roof["interconnect"].isUndefined() && !roof["interconnect"].isNull()) {
+      auto x = number_arg("roof.interconnect", roof["interconnect"]);
+      if (!x) return fail_from(x);
+      interconnect = x.value();
+    }
+    interconnects.push_back(interconnect);
+  }
+  // Typed or plain arrays of numbers, copied in one go.
+  auto column = [](const char* name, const val& v) -> Result<std::vector<double>> {
+    if (v.isUndefined() || v.isNull()) return Result<std::vector<double>>::success({});
+    if (!v.isArray() && !v.instanceof(val::global("Float64Array"))) {
+      return Result<std::vector<double>>::failure(std::string(name) + " must be an array of numbers");
+    }
+    return Result<std::vector<double>>::success(emscripten::convertJSArrayToNumberVector<double>(v));
+  };
+  auto flops = column("flops", request["flops"]);
+  if (!flops) return fail_from(flops);
+  auto bytes = column("bytes", request["bytes"]);
+  if (!bytes) return fail_from(bytes);
+  if (flops->size() != bytes->size()) return fail("flops and bytes must have one entry per op, got " +
+                                                  std::to_string(flops->size()) + " and " + std::to_string(bytes->size()));
+  const val totals = request["totals"];
+  double t_flops = 0, t_bytes = 0, t_collective = 0;
+  if (!totals.isUndefined() && !totals.isNull()) {
+    const std::pair<const char*, double*> fields[] = {
+        {"flops", &t_flops}, {"bytes_accessed", &t_bytes}, {"collective_bytes", &t_collective}};
+    for (const auto& [name, out] : fields) {
+      if (totals[name].isUndefined() || totals[name].isNull()) continue;
+      auto x = number_arg((std::string("totals.") + name).c_str(), totals[name]);
+      if (!x) return fail_from(x);
+      *out = x.value();
+    }
+  }
+  auto range = numbers_arg("range", request["range"]);
+  if (!range) return fail_from(range);
+  if (range->size() != 2) return fail("range must be [xmin, xmax]");
+
+  bindings::JsonWriter j;
+  j.begin_array();
+  for (std::size_t i = 0; i < roofs.size(); ++i) {
+    auto curve = roof_curve(roofs[i], range.value()[0], range.value()[1]);
+    if (!curve) return fail(curve.error());
+    const auto t = time_lower_bound(roofs[i], interconnects[i], t_flops, t_bytes, t_collective);
+    j.begin_object().field("ridge", ridge(roofs[i]));
+    j.key("curve").begin_array();
+    for (const auto& c : curve.value()) j.begin_object().field("x", c.intensity).field("y", c.ceiling).end_object();
+    j.end_array();
+    j.key("time").begin_object().field("seconds", t.seconds).field("compute", t.compute).field("memory", t.memory);
+    if (t.collective) j.field("collective", *t.collective);
+    else j.key("collective").null();
+    j.field("collectives", t.collectives);
+    if (t.bound.empty()) j.key("bound").null();
+    else j.field("bound", t.bound);
+    j.end_object().end_object();
+  }
+  j.end_array();
+  const Budgets& primary = roofs.front();
+  const Bound codes[] = {Bound::memory, Bound::compute, Bound::balanced};
+  std::vector<std::uint8_t> bounds(flops->size(), 0);
+  std::vector<double> ceilings(flops->size(), NAN);
+  for (std::size_t i = 0; i < flops->size(); ++i) {
+    const double f = flops.value()[i], b = bytes.value()[i];
+    if (auto bound = work_bound(primary, f, b)) bounds[i] = std::uint8_t(std::find(codes, codes + 3, *bound) - codes + 1);
+    if (f > 0 && b > 0) {
+      auto c = ceiling(primary, f / b);
+      if (c) ceilings[i] = c->ceiling;
+    }
+  }
+  bindings::JsonWriter program;
+  auto point = t_flops > 0 && t_bytes > 0 ? ceiling(primary, t_flops / t_bytes) : Result<Ceiling>::failure("");
+  if (point) program.begin_object().field("x", point->intensity).field("y", point->ceiling).end_object();
+  else program.null();
+  val names = val::array();
+  for (Bound b : codes) names.call<void>("push", std::string(bound_name(b)));
+  val out = val::object();
+  out.set("roofs", j.text());
+  out.set("program", program.text());
+  out.set("bound_names", names);
+  // JS-owned copies: the vectors are freed when this returns.
+  out.set("bounds", val::global("Uint8Array").new_(val(emscripten::typed_memory_view(bounds.size(), bounds.data()))));
+  out.set("ceilings", val::global("Float64Array").new_(val(emscripten::typed_memory_view(ceilings.size(), ceilings.data()))));
   return ok(out);
 }
 
@@ -634,4 +1074,7 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("generateExercises", &js_generate_exercises);
   emscripten::function("checkAnswer", &js_check_answer);
   emscripten::function("checkQuestion", &js_check_question);
+  emscripten::function("lessonReport", &js_lesson_report);
+  emscripten::function("exerciseFamilies", &js_exercise_families);
+  emscripten::function("roofline", &js_roofline);
 }

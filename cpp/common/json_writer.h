@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -38,7 +37,10 @@ class JsonWriter {
     out_ += b ? "true" : "false";
     return *this;
   }
-  // Shortest round-trip text; NaN and infinities become null (JSON has no such numbers).
+  // Round-trip text; NaN and infinities become null (JSON has no such numbers). Only JSON.parse
+  // reads this text (web/core.js), so 17 significant digits, which always read back as the same
+  // double, are printed at once: trying 15 first and checking with strtod cost more than the rest
+  // of the lesson's report call in wasm (measured: 0.29 → 0.23 ms per keystroke).
   JsonWriter& value(double x) {
     if (x == std::floor(x) && std::fabs(x) < 1e15) return integer(static_cast<long long>(x));  // counts: exact
     comma();
@@ -47,8 +49,7 @@ class JsonWriter {
       return *this;
     }
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.15g", x);  // most values round-trip at 15 digits
-    if (std::strtod(buffer, nullptr) != x) std::snprintf(buffer, sizeof buffer, "%.17g", x);
+    std::snprintf(buffer, sizeof buffer, "%.17g", x);
     out_ += buffer;
     return *this;
   }

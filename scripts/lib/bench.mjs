@@ -14,7 +14,7 @@ let only = null;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--json' && args[i + 1]) jsonFile = args[++i];
   else if (args[i] === '--quick') quick = true;
-  else if (args[i] === '--only' && ['kernels', 'analyzer'].includes(args[i + 1])) only = args[++i];
+  else if (args[i] === '--only' && ['kernels', 'analyzer', 'lesson'].includes(args[i + 1])) only = args[++i];
   else {
     console.error(`bench: unknown argument ${JSON.stringify(args[i])} (see --help)`);
     process.exit(1);
@@ -151,8 +151,44 @@ const benchArgs = ['--min-sample-seconds', quick ? '0.02' : '0.1', '--samples', 
   return { ceiling, native, rows, ratios };
 }
 
-const kernels = only === 'analyzer' ? null : await benchKernels();
-const analyzer = only === 'kernels' ? null : await benchAnalyzer();
+// ---- the lesson page's state changes: calls into the wasm module and time, in Node ----
+
+async function benchLesson() {
+  const { createState, setInput, applyHash } = await import('../../web/state.js');
+  const core = await loadNodeCore();
+  const state = createState(core);
+  const counted = (fn) => {
+    const before = core.embindCalls().total;
+    fn();
+    return core.embindCalls().total - before;
+  };
+  const link = '#m=48&k=24&n=12&dtype=bf16&peak=50&bandwidth=25&factor=3&sizes=8,16,32,64,128';
+  const median = (fn, reps) => {
+    for (let i = 0; i < 20; i++) fn(i);  // warm (and the JIT tier-up)
+    const times = [];
+    for (let i = 0; i < reps; i++) {
+      const t0 = performance.now();
+      fn(i);
+      times.push(performance.now() - t0);
+    }
+    return times.sort((a, b) => a - b)[reps >> 1];
+  };
+  const values = ['64', '65', '66', '67'];
+  const out = {
+    calls_per_keystroke: counted(() => setInput(core, state, 'm', '64')),
+    calls_per_link_8_keys: counted(() => applyHash(core, state, link)),
+    keystroke_ms: median((i) => setInput(core, state, 'm', values[i % 4]), quick ? 100 : 400),
+    link_ms: median(() => applyHash(core, state, link), quick ? 30 : 100),
+  };
+  console.log('\nthe lesson page\'s state changes (web/state.js with the wasm core, in Node) — measurements of this machine');
+  console.log(`  calls into the wasm module: ${out.calls_per_keystroke} per keystroke (goal 1), ${out.calls_per_link_8_keys} per link of 8 keys (goal 1)`);
+  console.log(`  median time: ${out.keystroke_ms.toFixed(3)} ms per keystroke, ${out.link_ms.toFixed(3)} ms per link (the page then redraws)`);
+  return out;
+}
+
+const kernels = only === 'analyzer' || only === 'lesson' ? null : await benchKernels();
+const analyzer = only === 'kernels' || only === 'lesson' ? null : await benchAnalyzer();
+const lesson = only === 'kernels' || only === 'analyzer' ? null : await benchLesson();
 
 if (jsonFile) {
   writeFileSync(jsonFile, JSON.stringify({
@@ -163,6 +199,7 @@ if (jsonFile) {
       ratios: kernels.ratios,
     }),
     ...(analyzer && { analyzer }),
+    ...(lesson && { lesson }),
     environment: { node: process.version, cpu: cpus()[0]?.model, cpus: cpus().length },
   }, null, 2));
   console.log(`\nwrote ${jsonFile}`);

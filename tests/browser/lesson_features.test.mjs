@@ -2,57 +2,28 @@
 // and layout: dist/index.html from file:// and over http, and dist/roofline-lab.html copied
 // alone into an empty folder (the single-file app a teacher uploads).
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { after, before, describe, test } from 'node:test';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { serve } from '../../scripts/serve.mjs';
-import { launch, openPage, waitReady } from './browser.mjs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { after, describe, test } from 'node:test';
+import { dirname, join } from 'node:path';
+import { browserAndServer, openPage, ROOT, waitReady } from './browser.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DIST = join(ROOT, 'dist');
 const AXE = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 const LOAD_TIMES = join(ROOT, 'build', 'screenshots', 'load-times.json');
 
-let browser;
-let server;
-let alone;  // a folder holding only roofline-lab.html
+const fixture = browserAndServer({ alone: true });
+const { pages } = fixture;
 const loadTimes = {};
-before(async () => {
-  browser = await launch();
-  server = await serve(DIST, 0);
-  alone = mkdtempSync(join(tmpdir(), 'roofline-lab-'));
-  copyFileSync(join(DIST, 'roofline-lab.html'), join(alone, 'roofline-lab.html'));
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-  if (alone) rmSync(alone, { recursive: true, force: true });
+after(() => {
   mkdirSync(dirname(LOAD_TIMES), { recursive: true });
   writeFileSync(LOAD_TIMES, `${JSON.stringify(loadTimes, null, 2)}\n`);
 });
-
-const pages = {
-  'index.html from file://': () => ({ url: pathToFileURL(join(DIST, 'index.html')).href }),
-  'index.html over http://127.0.0.1': () => ({ url: `http://127.0.0.1:${server.address().port}/index.html` }),
-  'roofline-lab.html alone, from file://': () => {
-    const url = pathToFileURL(join(alone, 'roofline-lab.html')).href;
-    return { url, ownFiles: [url] };  // nothing but itself (and data:/blob:)
-  },
-};
 
 const close = (a, b, rel = 1e-12) => Math.abs(a - b) <= rel * Math.abs(b);
 const series = (page) => page.evaluate(() => window.rooflineLab.chartSeries());
 const byRole = (list, role) => list.find((s) => s.role === role);
 const texts = (page, sel) => page.locator(sel).allInnerTexts();
 
-async function open(name, hash = '') {
-  const { url, ownFiles } = pages[name]();
-  const opened = await openPage(browser, url + hash, { ownFiles });
-  await waitReady(opened.page);
-  return opened;
-}
+const open = (name, hash = '') => fixture.open(name, hash);
 
 for (const name of Object.keys(pages)) {
   describe(`the lesson page: ${name}`, () => {
@@ -145,7 +116,7 @@ for (const name of Object.keys(pages)) {
         return page.evaluate(() => ['work', 'traffic', 'ratio', 'bound'].map((k) => document.getElementById(`${k}-feedback`).className.split(' ')[1]));
       };
       assert.deepEqual(await answer('13824', '2016', '7/24', 'compute'), ['wrong', 'wrong', 'wrong', 'wrong']);
-      // The core's checker (core.checkQuestion) gives the feedback.
+      // The core's checker gives the feedback (its verdicts come with the lesson's report).
       assert.match(await page.locator('#work-feedback').innerText(), /each multiply-add is 2 flops/);
       assert.match(await page.locator('#traffic-feedback').innerText(), /bytes must use the itemsize/);
       assert.equal(await page.locator('#exercise-solution').isVisible(), true, 'open after a first attempt');
@@ -311,9 +282,9 @@ describe('measured roof and point, keyboard, accessibility and layout', () => {
     for (const name of ['index.html over http://127.0.0.1', 'roofline-lab.html alone, from file://']) {
       test(`axe-core finds no serious or critical violation (${name}, ${colorScheme})`, async (t) => {
         // axe is injected as a script, which the page's own CSP would refuse: bypass it for this test only.
-        const context = await browser.newContext({ bypassCSP: true, colorScheme });
+        const context = await fixture.browser.newContext({ bypassCSP: true, colorScheme });
         const { url, ownFiles } = pages[name]();
-        const { page, problems } = await openPage(browser, url, { ownFiles, context });
+        const { page, problems } = await openPage(fixture.browser, url, { ownFiles, context });
         await waitReady(page);
         await page.locator('input[name="m"]').fill('0');  // an inline error on show too
         await page.locator('#ans-work').fill('1');
@@ -332,8 +303,8 @@ describe('measured roof and point, keyboard, accessibility and layout', () => {
   }
 
   test('fine at a phone\'s width (375px), and print hides the controls', async () => {
-    const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
-    const { page, problems } = await openPage(browser, pages['index.html from file://']().url, { context });
+    const context = await fixture.browser.newContext({ viewport: { width: 375, height: 740 } });
+    const { page, problems } = await openPage(fixture.browser, pages['index.html from file://']().url, { context });
     await waitReady(page);
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 375, 'no sideways scrolling of the page');
     const box = await page.locator('#roofline').boundingBox();

@@ -1,7 +1,8 @@
 // Section 9's pure parts: the classroom's link keys (web/model/hash.js, web/model/classroom.js)
-// and the saved progress and its exports (web/model/progress.js).
+// and the saved progress and its exports (web/model/progress.js). The list of families is the
+// core's (core.exerciseFamilies), read here as the page reads it.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import {
   classroomHash, DEFAULT_SETTINGS, effectiveSeed, familiesArg, parseCount, parseFamilies, setKey, settingsFromHash,
 } from '../../web/model/classroom.js';
@@ -10,6 +11,10 @@ import {
   csvCell, decodeProgress, emptyProgress, encodeProgress, PROGRESS_KEY, questionProgress, recordAnswer, recordHint,
   recordSolution, resetSet, resultsCSV, resultsJSON, score, setProgress,
 } from '../../web/model/progress.js';
+import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
+
+let IDS;
+before(async () => { IDS = (await loadNodeCore()).exerciseFamilies().value.map((f) => f.id); });
 
 const S = { seed: 'alice', count: 2, families: ['bound', 'fusion'], student: '' };
 const T = '2030-01-02T03:04:05.000Z';
@@ -30,11 +35,11 @@ describe('classroom keys in the link', () => {
   });
 
   test('settings from a link: good values taken, bad ones ignored by name with the default kept', () => {
-    assert.deepEqual(settingsFromHash(null), { settings: null, notices: [] });
-    assert.deepEqual(settingsFromHash(decodeHash('#classroom').classroom).settings, { ...DEFAULT_SETTINGS, families: [] });
-    const good = settingsFromHash(decodeHash('#classroom&seed=x%20y&count=12&families=fusion,bound&student=Ann').classroom);
+    assert.deepEqual(settingsFromHash(null, IDS), { settings: null, notices: [] });
+    assert.deepEqual(settingsFromHash(decodeHash('#classroom').classroom, IDS).settings, { ...DEFAULT_SETTINGS, families: [] });
+    const good = settingsFromHash(decodeHash('#classroom&seed=x%20y&count=12&families=fusion,bound&student=Ann').classroom, IDS);
     assert.deepEqual(good, { settings: { seed: 'x y', count: 12, families: ['fusion', 'bound'], student: 'Ann' }, notices: [] });
-    const bad = settingsFromHash(decodeHash('#classroom&seed=&count=0&families=bound,vibes').classroom);
+    const bad = settingsFromHash(decodeHash('#classroom&seed=&count=0&families=bound,vibes').classroom, IDS);
     assert.deepEqual(bad.settings, { ...DEFAULT_SETTINGS, families: [] });
     assert.deepEqual(bad.notices, [
       'ignored seed="" in the link: seed must not be empty',
@@ -43,16 +48,16 @@ describe('classroom keys in the link', () => {
     ]);
     assert.equal(parseCount('101').ok, false);
     assert.equal(parseCount('2.5').ok, false);
-    assert.deepEqual(parseFamilies('all'), { ok: true, value: [] });
-    assert.deepEqual(parseFamilies('work_traffic,bound,traffic_factor,read_ir,fusion'), { ok: true, value: [] });
-    assert.deepEqual(parseFamilies('fusion,bound,fusion'), { ok: true, value: ['fusion', 'bound'] }, 'the order is the CLI\'s: it picks the exercises');
+    assert.deepEqual(parseFamilies('all', IDS), { ok: true, value: [] });
+    assert.deepEqual(parseFamilies('work_traffic,bound,traffic_factor,read_ir,fusion', IDS), { ok: true, value: [] });
+    assert.deepEqual(parseFamilies('fusion,bound,fusion', IDS), { ok: true, value: ['fusion', 'bound'] }, 'the order is the CLI\'s: it picks the exercises');
   });
 
   test('the link round-trips, the student\'s seed is teacher/student, and the progress key names the set', () => {
     const s = { seed: 'week 3 & more', count: 4, families: ['read_ir'], student: 'Bo' };
     const hash = classroomHash(s);
     assert.equal(hash, 'classroom&seed=week%203%20%26%20more&count=4&families=read_ir&student=Bo');
-    assert.deepEqual(settingsFromHash(decodeHash(`#${hash}`).classroom).settings, s);
+    assert.deepEqual(settingsFromHash(decodeHash(`#${hash}`).classroom, IDS).settings, s);
     assert.equal(classroomHash({ ...DEFAULT_SETTINGS, families: [] }), 'classroom&seed=class&count=5');
     assert.equal(effectiveSeed(s), 'week 3 & more/Bo');
     assert.equal(effectiveSeed({ ...s, student: ' ' }), 'week 3 & more');

@@ -181,7 +181,9 @@ describe('measurements of this machine', () => {
     assert.match(v.measurements_label, /^measurements of this machine/);
     assert.equal(v.local_samples_seconds.length, 3);
     assert.ok(v.local_samples_seconds.every((s) => s > 0));
-    assert.deepEqual(Object.keys(v.timing).sort(), ['max', 'median', 'min', 'note', 'repeats', 'timer_resolution', 'variant', 'warm_seconds']);
+    assert.deepEqual(Object.keys(v.timing).sort(), ['gflops', 'max', 'median', 'min', 'note', 'repeats', 'timer_resolution', 'variant', 'warm_seconds']);
+    // The rate is the core's: the model's work of 32×16×8 per call at the median time.
+    assert.ok(Math.abs(v.timing.gflops - (2 * 32 * 16 * 8) / v.timing.median / 1e9) <= 1e-12 * v.timing.gflops);
     assert.ok(v.timing.min <= v.timing.median && v.timing.median <= v.timing.max);
     assert.match(v.timing.note, /3\.5 KiB and live in L1/);
     assert.equal(v.bigger_size_timing.m, 256);

@@ -3,13 +3,15 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { decodeHash, encodeHash, HASH_KEYS, MAX_VALUE_LENGTH } from '../../web/model/hash.js';
-import { ITEMSIZE_OF_DTYPE } from '../../web/model/lesson.js';
 import {
   applyHash, applyPartial, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow,
   TRAFFIC_FACTOR_RANGE,
 } from '../../web/state.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
+// The lesson's dtypes and their itemsize, written out (the page reads them from the core:
+// lessonDefaults().dtypes, checked against this below).
+const ITEMSIZE_OF_DTYPE = { f32: 4, bf16: 2, f16: 2, f64: 8 };
 const SEED_TEXT = { m: '32', k: '16', n: '8', dtype: 'f32', itemsize: '4', sizes: '8,16,32,64,128', peak: '100', bandwidth: '20', traffic_factor: '2' };
 
 describe('the URL hash codec', () => {
@@ -55,6 +57,8 @@ describe('page state with the core', () => {
 
   test('starts from the seed, with a hash of the seed', () => {
     const s = createState(core);
+    assert.deepEqual(s.defaults.dtypes, ITEMSIZE_OF_DTYPE);
+    assert.deepEqual(s.defaults.dtype_of_itemsize, { 2: 'bf16', 4: 'f32', 8: 'f64' });
     assert.deepEqual(s.inputs, SEED_TEXT);
     assert.equal(hashOf(s), 'm=32&k=16&n=8&dtype=f32&peak=100&bandwidth=20&factor=2&sizes=8,16,32,64,128');
     assert.deepEqual(publicState(s), {

@@ -6,7 +6,8 @@
 //   figure.series();   // what the chart holds, as plain data (tests, rooflineLab.chartSeries())
 //   figure.png();      // a data: URL of the chart as PNG
 //   figure.destroy();
-import { exact, logTick, prefersDark, scatterChart } from './chart_common.js';
+import { chartOptions } from './axes.js';
+import { exact, prefersDark, scatterChart } from './chart_common.js';
 
 const PALETTES = {
   light: {
@@ -103,25 +104,11 @@ function tooltipLabel(ctx) {
 function options(state, palette, sets) {
   const f = state.figure;
   const b = bounds(sets);
-  const axis = (title, min, max) => ({
-    type: 'logarithmic', min, max,
-    title: { display: true, text: title, color: palette.text },
-    ticks: { color: palette.text, autoSkip: true, callback: logTick },
-    grid: { color: palette.grid },
+  return chartOptions(palette, {
+    x: { title: f.lesson.xlabel, min: b.xmin, max: b.xmax },
+    y: { title: f.lesson.ylabel, min: b.ymin, max: b.ymax },
+    label: tooltipLabel,
   });
-  return {
-    animation: false,
-    responsive: true,
-    maintainAspectRatio: false,
-    color: palette.text,
-    interaction: { mode: 'nearest', intersect: true },
-    scales: { x: axis(f.lesson.xlabel, b.xmin, b.xmax), y: axis(f.lesson.ylabel, b.ymin, b.ymax) },
-    plugins: {
-      legend: { position: 'bottom', labels: { color: palette.text, usePointStyle: true, boxHeight: 8 } },
-      tooltip: { callbacks: { label: tooltipLabel } },
-      rooflineBackground: { color: palette.background },
-    },
-  };
 }
 
 /**

@@ -38,7 +38,7 @@ export function assembleMeasurements(values) {
     local_samples_seconds: t.seconds_per_call,
     timing: {
       variant: t.variant, median: t.median, min: t.min, max: t.max, repeats: t.repeats,
-      timer_resolution: t.timer_resolution, warm_seconds: t.warm_seconds, note: LESSON_SIZE_NOTE,
+      timer_resolution: t.timer_resolution, warm_seconds: t.warm_seconds, gflops: t.gflops_median, note: LESSON_SIZE_NOTE,
     },
     bigger_size_timing: {
       variant: big.variant, m: big.m, k: big.k, n: big.n, median: big.median, min: big.min, max: big.max,
@@ -64,4 +64,21 @@ export function runMeasurements(core, options, onProgress = () => {}) {
   }
   onProgress(steps.length, steps.length, 'done');
   return { ok: true, value: assembleMeasurements(values) };
+}
+
+/**
+ * What the lesson's report needs of the measurements to draw this machine's roofs and point (the
+ * `measured` extra of core.lessonReport), or undefined before a measurement. Reads only the fields
+ * it needs, so the measurements may carry more (per core count, say) without changing it.
+ * @param {object|null} measurements  assembleMeasurements(...)
+ */
+export function measuredForReport(measurements) {
+  if (!measurements) return undefined;
+  const c = measurements.measured_ceilings;
+  const big = measurements.bigger_size_timing;
+  return {
+    gflops: c.gflops,
+    bandwidth_gbs: { ...c.bandwidth_gbs },
+    point: { m: big.m, k: big.k, n: big.n, gflops: big.gflops },
+  };
 }

@@ -1,4 +1,6 @@
-// Roofs for the analyze view and the arithmetic of a roofline over them. Pure: no DOM.
+// Roofs for the analyze view: which roofs there are, with their sources, and the peak a program's
+// dtype reads. The arithmetic over them (ridge, ceilings, bounds, the lower bound on time) is the
+// core's (core.roofline, cpp/model). Pure: no DOM.
 //
 // A roof is {id, label, kind, peak (FLOP/s), bandwidth (B/s), interconnect (B/s) | null,
 //            dtype_used, notes: string[], sources: string[]}
@@ -107,60 +109,10 @@ export function availableRoofs(budgets, measurements, dtype) {
 
 export { presetById };
 
-/** The ridge of a roof, flops per byte. */
-export function ridgeOf(roof) {
-  return roof.peak / roof.bandwidth;
-}
-
 /**
- * Time for `flops` and `bytes` under a roof, as in the lesson: compute time and memory time;
- * the bound is the larger. 'balanced' when equal; null when both are 0.
+ * A roof in the core's units (GFLOP/s, GB/s), for core.roofline: the core owns the ridge, the
+ * ceiling, the bound and the lower bound on time.
  */
-export function opBound(flops, bytes, roof) {
-  const compute = flops / roof.peak;
-  const memory = bytes / roof.bandwidth;
-  if (compute === 0 && memory === 0) return null;
-  return compute > memory ? 'compute-bound' : compute < memory ? 'memory-bound' : 'balanced';
-}
-
-/** The ceiling at an intensity (flops/byte), in FLOP/s: min(peak, bandwidth · intensity). */
-export function ceilingAt(intensity, roof) {
-  return Math.min(roof.peak, roof.bandwidth * intensity);
-}
-
-/**
- * The lower bound on the program's time under a roof: max(compute time, memory time,
- * collectives time). Collectives count when collective_bytes > 0 and the roof states an
- * interconnect bandwidth; otherwise `collectives` says why they are left out.
- * @param {{flops: number, bytes_accessed: number, collective_bytes?: number}} totals
- */
-export function timeLowerBound(totals, roof) {
-  const compute = totals.flops / roof.peak;
-  const memory = totals.bytes_accessed / roof.bandwidth;
-  const cbytes = totals.collective_bytes || 0;
-  let collective = null;
-  let collectives = 'none in the program';
-  if (cbytes > 0) {
-    if (roof.interconnect > 0) {
-      collective = cbytes / roof.interconnect;
-      collectives = 'modelled';
-    } else {
-      collectives = 'not modelled: this roof states no interconnect bandwidth';
-    }
-  }
-  const parts = [['compute', compute], ['memory', memory]];
-  if (collective !== null) parts.push(['collectives', collective]);
-  const seconds = Math.max(...parts.map(([, s]) => s));
-  const winners = parts.filter(([, s]) => s === seconds).map(([k]) => k);
-  const bound = seconds === 0 ? null : winners.length > 1 ? `balanced (${winners.join(' = ')})` : winners[0];
-  return { seconds, compute, memory, collective, collectives, bound };
-}
-
-/**
- * Points of a roof's curve over [xmin, xmax] flops/byte, in GFLOP/s: the ends and the ridge
- * (straight in log–log between them).
- */
-export function roofCurve(roof, xmin, xmax) {
-  const xs = [xmin, ridgeOf(roof), xmax].filter((x) => x >= xmin && x <= xmax).sort((a, b) => a - b);
-  return xs.map((x) => ({ x, y: ceilingAt(x, roof) / 1e9 }));
+export function roofBudgets(roof) {
+  return { peak: roof.peak / 1e9, bandwidth: roof.bandwidth / 1e9, interconnect: roof.interconnect ? roof.interconnect / 1e9 : null };
 }

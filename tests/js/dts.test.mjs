@@ -1,0 +1,94 @@
+// web/roofline-lab.d.ts describes the core's JS surface completely: every function the bindings
+// register is declared (and named in cpp/bindings/README.md), and every value the core returns —
+// called here with typical and refused arguments — fits its declared type, with no key left
+// undeclared. (window.rooflineLab is checked against the same file in tests/browser/surface.test.mjs.)
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, test } from 'node:test';
+import { check, interfaceOf, parseDts } from '../lib/dts.mjs';
+import { loadNodeCore, ROOT } from '../../scripts/lib/node-core.mjs';
+import { buildLesson } from '../../web/model/lesson.js';
+import { measuredForReport } from '../../web/model/measure.js';
+
+const dts = parseDts(readFileSync(join(ROOT, 'web', 'roofline-lab.d.ts'), 'utf8'));
+const registered = [...readFileSync(join(ROOT, 'cpp', 'bindings', 'bindings.cpp'), 'utf8')
+  .matchAll(/emscripten::function\("(\w+)"/g)].map((m) => m[1]);
+
+let core;
+before(async () => { core = await loadNodeCore(); });
+
+const fits = (value, type) => assert.deepEqual(check(dts, value, type), [], `${type} does not describe the value`);
+
+// Each function of the core with arguments that succeed and arguments it refuses.
+const CALLS = {
+  contract: [[32, 16, 8, 4], [32, 16, 8, undefined], [0, 16, 8, 4], ['x', 16, 8, 4]],
+  contractShapes: [[48, 24, 24, 12, 4], [48, 24, 25, 12, 4]],
+  ceilings: [[100, 20, [1, 5, 10]], [0, 20, [1]]],
+  trafficExperiment: [[100, 20, [1, 10], 2], [100, 20, [1], 0]],
+  figure: [[100, 20, [8 / 6, 16 / 6]], [100, 20, [-1]]],
+  lessonDefaults: [[]],
+  lessonReport: [[{}, {}], [{ dtype: 'bf16', sizes: [8, 64] }, { answers: { work: '1', bound: 'memory' } }],
+    [{ itemsize: 3 }, {}], [{ m: 0 }, {}], [{ zz: 1 }, {}], [{}, { answers: { nope: 'x' } }]],
+  kernelVariants: [[]],
+  checkLessonKernel: [[undefined], ['matmul_f32_1x1__scalar_naive'], ['nope']],
+  timeKernel: [[undefined, 8, 8, 8, 2, 0], [undefined, 8, 8, 8, 0, 0]],
+  measureCompute: [[0.001], [-1]],
+  measureBandwidth: [['l1', 0.001], ['l9', 0.001]],
+  emitWorkload: [[32, 16, 8, 'f32'], [32, 16, 8, 'i7']],
+  analyzeText: [['garbage'], ['module {\n  func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n    %0 = stablehlo.add %a, %b : tensor<2xf32>\n    return %0 : tensor<2xf32>\n  }\n}\n']],
+  roofline: [[{ roofs: [{ peak: 100, bandwidth: 20, interconnect: null }, { peak: 989400, bandwidth: 3350, interconnect: 450 }], flops: [8192, 0], bytes: [3584, 0], totals: { flops: 8192, bytes_accessed: 5632, collective_bytes: 9e9 }, range: [0.01, 1e4] }],
+    [{ roofs: [] }]],
+  exampleModules: [[]],
+  generateExercises: [['alice', 5, undefined], ['alice', 2, ['read_ir']], ['alice', 0, undefined]],
+  exerciseFamilies: [[]],
+  checkAnswer: [['alice', 5, undefined, 0, 'work', '27648'], ['alice', 5, undefined, 9, 'work', '1']],
+  checkQuestion: [[{ kind: 'choice', choices: ['memory-bound', 'compute-bound'], exact: 'memory-bound' }, 'memory'], [null, 'x']],
+  embindCalls: [[]],
+};
+
+describe('web/roofline-lab.d.ts: the core', () => {
+  test('declares every function the core has, and the bindings register no other', () => {
+    const declared = Object.keys(interfaceOf(dts, 'Core').methods).sort();
+    assert.deepEqual(Object.keys(core).sort(), declared);
+    for (const name of registered) assert.ok(declared.includes(name), `${name} is registered in bindings.cpp but not declared`);
+    assert.deepEqual(Object.keys(CALLS).sort(), declared, 'every declared function is called below');
+  });
+
+  test('cpp/bindings/README.md names every function the bindings register', () => {
+    const readme = readFileSync(join(ROOT, 'cpp', 'bindings', 'README.md'), 'utf8');
+    for (const name of registered) assert.match(readme, new RegExp(`\\| \`${name}\` \\|`), `${name} is not in the README's table`);
+    assert.ok(registered.length >= 20, `${registered.length} functions registered`);
+  });
+
+  test('every value the core returns fits its declared type, refusals included', () => {
+    const methods = interfaceOf(dts, 'Core').methods;
+    for (const [name, calls] of Object.entries(CALLS)) {
+      for (const args of calls) {
+        const value = core[name](...args);
+        const problems = check(dts, value, methods[name].returns, `${name}(${args.map((a) => JSON.stringify(a)).join(', ')})`.slice(0, 120));
+        assert.deepEqual(problems, [], problems.join('\n'));
+      }
+    }
+  });
+
+  test('a checker that could fail: undeclared keys, wrong types and missing members are found', () => {
+    assert.match(check(dts, { ok: true, value: { ridge: 5, rows: [], extra: 1 } }, { kind: 'generic', name: 'CoreResult', args: [{ kind: 'ref', name: 'Ceilings' }] })
+      .join('\n'), /extra: not declared/);
+    assert.match(check(dts, { intensity: 1, bandwidth_ceiling: 2, ceiling: 2, bound: 'fast' }, 'Ceiling').join('\n'), /bound/);
+    assert.match(check(dts, { m: 1 }, 'Contraction').join('\n'), /k: missing/);
+  });
+
+  test('the lesson report as the page and the CLI hold it, with measured roofs and verdicts apart', () => {
+    const measurements = {
+      bigger_size_timing: { m: 256, k: 256, n: 256, gflops: 12.5 },
+      measured_ceilings: { gflops: 40, bandwidth_gbs: { l1: 200, l2: 100, memory: 10 } },
+    };
+    const built = buildLesson(core, { dtype: 'f16' }, { measured: measuredForReport(measurements), answers: { ratio: '24/7' } });
+    assert.ok(built.ok);
+    fits(built.report, 'LessonReport');
+    fits(built.measured, 'MeasuredRoofline');
+    fits(built.check, { kind: 'generic', name: 'Record', args: [{ kind: 'builtin', name: 'string' }, { kind: 'ref', name: 'Verdict' }] });
+    fits(buildLesson(core, { itemsize: 3 }).report, 'LessonReport');
+  });
+});
