@@ -16,9 +16,14 @@
 /** A refusal: the input, the rule and the value ("m must be a positive integer, got 0"). */
 export interface CoreFailure {
   ok: false;
+  /** the whole message; for a text, it starts with its place: "3:5: error: …" */
   error: string;
-  /** lessonReport only: which input is refused ("m", "sizes", "peak", "traffic_factor", "dtype", …). */
+  /** which input is refused ("m", "sizes", "peak", "traffic_factor", "dtype", …), where one is */
   input?: string;
+  /** for an error in a text: its 1-based place, and the message without the place */
+  line?: number;
+  column?: number;
+  message?: string;
 }
 export type CoreResult<T> = { ok: true; value: T } | CoreFailure;
 
@@ -343,6 +348,10 @@ export interface OpCost {
   column: number;
   op: string;
   shape: string;
+  /** of the (first) result: "f32", "bf16", … ; null when it is no array (a token, an empty tuple) */
+  element_type: string | null;
+  /** of the (first) result; null when it is no array */
+  dims: number[] | null;
   function: string;
   flops: number;
   transcendentals: number;
@@ -381,13 +390,53 @@ export interface ModuleAnalysis {
 /** A module that failed to verify: the others are still analysed. */
 export interface ModuleError {
   module_name: string;
-  line: number;
+  /** where the module starts */
+  module_line: number;
+  /** "LINE:COL: error: …" */
   error: string;
+  /** the error without its place */
+  message: string;
+  line: number;
+  column: number;
 }
 
 export interface TextAnalysis {
   dialect: string;
   modules: (ModuleAnalysis | ModuleError)[];
+  /** the file: its modules summed (estimates from the IR) */
+  totals: ModuleTotals;
+  unmodeled: { op: string; count: number }[];
+  notes: string[];
+  errors: { module_name: string; error: string; message: string; line: number; column: number }[];
+}
+
+// ---- the interpreter ---------------------------------------------------------------------------------
+
+export interface RunOptions {
+  /** how arguments of an entry function with arguments are made; 'none' refuses to run it */
+  inputs?: 'none' | 'seeded' | 'arange';
+  seed?: number;
+  /** measure each of the entry's own ops (repeated until it lasts 100 timer ticks) */
+  time_ops?: boolean;
+  /** bytes of live tensors (default 256 MiB) */
+  memory_cap?: number;
+  /** of one while loop (default 10^7) */
+  max_iterations?: number;
+  time_budget_seconds?: number;
+}
+
+export interface RunReport {
+  dialect: string;
+  status: 'passed' | 'failed' | 'not_run' | 'error';
+  checks: { line: number; column: number; kind: string; passed: boolean; detail: string }[];
+  /** measurements of this machine, beside the cost analysis's estimates for the same op */
+  ops: { line: number; column: number; op: string; seconds: number; repeats: number; flops: number; transcendentals: number; bytes_accessed: number }[];
+  unsupported: { op: string; line: number; column: number; why: string }[];
+  errors: { error: string; message: string; line: number; column: number }[];
+  results: { shape: string; checksum: number; preview: string }[];
+  inputs: string;
+  seconds: number;
+  peak_bytes: number;
 }
 
 export interface ExampleModule {
@@ -487,6 +536,7 @@ export interface Core {
   measureBandwidth(level: 'l1' | 'l2' | 'memory', minSeconds: number): CoreResult<BandwidthCeiling>;
   emitWorkload(m: number, k: number, n: number, dtype: string): CoreResult<string>;
   analyzeText(text: string): CoreResult<TextAnalysis>;
+  runText(text: string, options?: RunOptions): CoreResult<RunReport>;
   roofline(request: RooflineRequest): CoreResult<Roofline>;
   exampleModules(): CoreResult<ExampleModule[]>;
   generateExercises(seed: string, count: number, families?: string[]): CoreResult<Exercise[]>;

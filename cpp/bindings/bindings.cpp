@@ -735,7 +735,7 @@ Result<report::Extras> lesson_extras_arg(const val& v, std::string* input) {
   return R::success(e);
 }
 
-void write_ceiling(bindings::JsonWriter& j, const Ceiling& c) {
+void write_ceiling(JsonWriter& j, const Ceiling& c) {
   j.begin_object()
       .field("intensity", c.intensity)
       .field("bandwidth_ceiling", c.bandwidth_ceiling)
@@ -744,13 +744,13 @@ void write_ceiling(bindings::JsonWriter& j, const Ceiling& c) {
       .end_object();
 }
 
-void write_numbers(bindings::JsonWriter& j, const std::vector<double>& xs) {
+void write_numbers(JsonWriter& j, const std::vector<double>& xs) {
   j.begin_array();
   for (double x : xs) j.value(x);
   j.end_array();
 }
 
-void write_question(bindings::JsonWriter& j, const exercises::Question& q) {
+void write_question(JsonWriter& j, const exercises::Question& q) {
   j.begin_object().field("id", q.id).field("prompt", q.prompt).field("kind", q.kind).field("unit", q.unit)
       .field("value", q.value).field("exact", q.exact).field("rel_tolerance", q.rel_tolerance);
   j.key("choices").begin_array();
@@ -764,7 +764,7 @@ void write_question(bindings::JsonWriter& j, const exercises::Question& q) {
 
 // The report with the keys (and order) the seed's report has had since the first CLI, then
 // what the figure and the experiment draw.
-void write_lesson_report(bindings::JsonWriter& j, const report::Report& r) {
+void write_lesson_report(JsonWriter& j, const report::Report& r) {
   j.begin_object();
   const auto& low = r.lowered;
   if (low) {
@@ -923,7 +923,7 @@ val js_lesson_report(val params, val extras) {
   if (!e) return fail_input(input, e.error());
   auto built = report::build(p.value(), e.value());
   if (!built.ok()) return fail_input(built.input, built.error);
-  bindings::JsonWriter j;
+  JsonWriter j;
   write_lesson_report(j, built.report);
   return ok(val(j.text()));
 }
@@ -1006,7 +1006,7 @@ val js_roofline(val request) {
   if (!range) return fail_from(range);
   if (range->size() != 2) return fail("range must be [xmin, xmax]");
 
-  bindings::JsonWriter j;
+  JsonWriter j;
   j.begin_array();
   for (std::size_t i = 0; i < roofs.size(); ++i) {
     auto curve = roof_curve(roofs[i], range.value()[0], range.value()[1]);
@@ -1037,7 +1037,7 @@ val js_roofline(val request) {
       if (c) ceilings[i] = c->ceiling;
     }
   }
-  bindings::JsonWriter program;
+  JsonWriter program;
   auto point = t_flops > 0 && t_bytes > 0 ? ceiling(primary, t_flops / t_bytes) : Result<Ceiling>::failure("");
   if (point) program.begin_object().field("x", point->intensity).field("y", point->ceiling).end_object();
   else program.null();

@@ -66,11 +66,12 @@ Result<Lowered> lower(const model::Contraction& c, const std::string& dtype) {
   l.text = text.value();
   l.cost = analyses.value().front();
   for (const auto& o : l.cost.ops) {
-    const std::string family = hlo::canonical_op(o.op);
-    l.ops_present.push_back(o.op.rfind("stablehlo.", 0) == 0 ? o.op.substr(10) : o.op);
+    if (!o.top_level) continue;
+    const std::string_view family = hlo::op_short_name(hlo::op_from_name(o.op, l.cost.dialect));
+    l.ops_present.push_back(std::string(o.op.substr(0, 10) == "stablehlo." ? o.op.substr(10) : o.op));
     if (family == "dot") {
       l.has_dot_general = true;
-      if (l.result_type.empty()) l.result_type = o.shape;
+      if (l.result_type.empty()) l.result_type = l.cost.shape(o);
     }
     l.has_tanh |= family == "tanh";
   }

@@ -78,7 +78,7 @@ TEST_CASE("step 1 and 2: the emitted StableHLO, its contract, XLA's recorded cos
   CHECK_FALSE(r.kernel_variant.empty());
 }
 
-TEST_CASE("a dtype sets the itemsize; an itemsize with no float type has no StableHLO, and says why", "[report]") {
+TEST_CASE("a dtype sets the itemsize, and an itemsize with no float type has no StableHLO, and says why", "[report]") {
   report::Params bf16;
   bf16.dtype = "bf16";
   const auto r = built(bf16);
