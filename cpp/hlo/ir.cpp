@@ -162,6 +162,9 @@ void append_key(const Type& t, std::string& key) {
     key += ')';
   }
   if (t.kind == Type::Kind::Opaque) key += t.text;  // opaque types differ only by their text
+  // HLO bounded dynamic dimensions (f32[<=4]) are sized by their bound in `dims`; only the text
+  // tells them from static ones (f32[4]), and they are different types.
+  if (t.kind == Type::Kind::Tensor && t.text.find("<=") != std::string::npos) key += t.text;
 }
 
 }  // namespace
