@@ -3,6 +3,7 @@
 // instruction's line:col. Every expected shape is written as XLA prints it, next to the rule
 // that gives it.
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <sstream>
