@@ -212,7 +212,57 @@ bool Run::region(const hlo::LFunction& lfn, const hlo::LRegion& r, std::vector<V
   return fail(Error{"a region without a return", {}, 0, 0});
 }
 
+namespace {
+
+// Whether a value is what a type says (element type and dims; tuples by their elements).
+bool fits(const Value& v, const hlo::Type& t) {
+  switch (t.kind) {
+    case hlo::Type::Kind::Tensor: case hlo::Type::Kind::Element:
+      return v.kind == Value::Kind::Tensor && v.tensor.type == t.etype && v.tensor.dims == t.dims;
+    case hlo::Type::Kind::Tuple:
+      if (v.kind != Value::Kind::Tuple || v.tuple.size() != t.tuple.size()) return false;
+      for (std::size_t i = 0; i < t.tuple.size(); ++i)
+        if (!fits(v.tuple[i], t.tuple[i])) return false;
+      return true;
+    case hlo::Type::Kind::Token:
+      return v.kind == Value::Kind::Token;
+    case hlo::Type::Kind::Opaque:
+      return false;
+  }
+  return false;
+}
+
+std::string describe(const Value& v, std::string_view dialect) {
+  switch (v.kind) {
+    case Value::Kind::None: return "no value (never computed)";
+    case Value::Kind::Token: return "a token";
+    case Value::Kind::Tuple: return "a tuple of " + std::to_string(v.tuple.size());
+    case Value::Kind::Tensor: {
+      hlo::Type t;
+      t.kind = hlo::Type::Kind::Tensor;
+      t.dims = v.tensor.dims;
+      t.element = std::string(hlo::element_info(v.tensor.type).mlir);
+      return hlo::to_string(t, dialect);
+    }
+  }
+  return "?";
+}
+
+}  // namespace
+
 bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<Value>& frame, bool timed) {
+  // Kernels trust the types the text declares: a value that is not what its use says (a
+  // function that returns another type than it declares, ...) is an error here, never a read
+  // past a buffer.
+  const hlo::Function& f = *lfn.fn;
+  const hlo::Module& m = *program_.module;
+  const auto operands = f.operands(*in.op);
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    const hlo::Type& t = m.value_type(f, operands[i]);
+    if (!fits(frame[operands[i]], t))
+      return fail_at(*in.op, "operand " + std::to_string(i) + " of " + std::string(in.op->name) + " is not the type the text declares",
+                     hlo::to_string(t, m.dialect), describe(frame[operands[i]], m.dialect));
+  }
   const KernelEntry& k = registry().find(in.code);
   if (!k.run) return fail_at(*in.op, std::string(in.op->name) + " is not run by the interpreter", "a supported op", std::string(in.op->name));
   OpCall call{*this, *program_.module, program_, lfn, in, frame};
