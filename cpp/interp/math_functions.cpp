@@ -159,9 +159,14 @@ double zeta(double x, double q) {
       2.0876756987868098979e-8,  -5.2841901386874931848e-10, 1.3382536530684678833e-11, -3.3896802963225828668e-13,
       8.5860620562778445641e-15, -2.174868698558061873e-16,  5.5090028283602295152e-18, -1.3954464685812523341e-19,
   };
-  // Sum terms until a = q + N is at least 10 (and at least 10 terms), at most 10^6 terms.
+  // Sum terms until a = q + N is at least 10 (and at least 10 terms). A negative q needs |q| + 10
+  // terms to leave the negative axis, where the expansion does not hold: past 10^5 the result is
+  // NaN rather than a guess.
   double n = 10;
-  if (q < 0) n = std::min(1e6, std::ceil(10 - q));
+  if (q < 0) {
+    n = std::ceil(10 - q);
+    if (n > 1e5) return kNaN;
+  }
   double sum = 0;
   double a = q;
   for (double k = 0; k < n; ++k, a = q + k) sum += std::pow(a, -x);
@@ -446,7 +451,10 @@ ArcParts arc_parts(double x, double y) {
     out.asin_re = std::atan(x / (y * std::sqrt(d)));
     out.acos_re = std::atan(y * std::sqrt(d) / x);
   }
-  if (a <= kACross) {
+  if (x < 1 && y < 1e-150) {
+    // y² underflows: Im asin z = y/√(1 − x²) to first order (and exactly enough here).
+    out.im = y / std::sqrt((1 - x) * xp1);
+  } else if (a <= kACross) {
     double am1;
     if (x < 1) am1 = 0.5 * (y2 / (r + xp1) + y2 / (s + (1 - x)));
     else am1 = 0.5 * (y2 / (r + xp1) + (s + (x - 1)));

@@ -15,7 +15,7 @@
 //   polygamma(n, x)   NaN unless n is a natural number; n = 0 is digamma
 //   zeta(x, q)        Hurwitz zeta Σ (q + k)^−x: +inf at x = 1, NaN for x < 1, NaN for q ≤ 0
 //                     unless x is an integer, and at a pole (integer q ≤ 0) +inf for even x,
-//                     NaN for odd x
+//                     NaN for odd x; NaN for q < −10^5 (its sum would need more than 10^5 terms)
 //   bessel_i1e(x)     exp(−|x|)·I1(x), odd
 //
 // Complex functions use the principal branches the StableHLO spec and the C99 conventions use:

@@ -187,9 +187,10 @@ bool unary_math(const OpCall& c) {
 
 // ---- binary functions of floats --------------------------------------------------------------------
 
-// y = f(a, b) for float a, b computed in double.
+// y = f(a, b) for float a, b computed in double. With `slow`, f may take many steps per element
+// (zeta sums up to 10^5 terms for a negative q), so the run's clock is consulted as it goes.
 template <class F>
-bool binary_float(const OpCall& c, F f) {
+bool binary_float(const OpCall& c, F f, bool slow = false) {
   const Tensor& a = c.tensor(0);
   const Tensor& b = c.tensor(1);
   if (a.dims != b.dims || a.type != b.type)
@@ -205,6 +206,7 @@ bool binary_float(const OpCall& c, F f) {
       const auto* pb = b.as<std::uint16_t>();
       auto* py = y.as<std::uint16_t>();
       for (std::int64_t i = 0; i < n; ++i) {
+        if (slow && !c.keep_going()) return false;
         const double r = f16 ? f(f16_to_f64(pa[i]), f16_to_f64(pb[i])) : f(bf16_to_f64(pa[i]), bf16_to_f64(pb[i]));
         py[i] = f16 ? f64_to_f16(r) : f64_to_bf16(r);
       }
@@ -214,14 +216,20 @@ bool binary_float(const OpCall& c, F f) {
       const auto* pa = a.as<float>();
       const auto* pb = b.as<float>();
       auto* py = y.as<float>();
-      for (std::int64_t i = 0; i < n; ++i) py[i] = static_cast<float>(f(static_cast<double>(pa[i]), static_cast<double>(pb[i])));
+      for (std::int64_t i = 0; i < n; ++i) {
+        if (slow && !c.keep_going()) return false;
+        py[i] = static_cast<float>(f(static_cast<double>(pa[i]), static_cast<double>(pb[i])));
+      }
       break;
     }
     case ElementType::F64: {
       const auto* pa = a.as<double>();
       const auto* pb = b.as<double>();
       auto* py = y.as<double>();
-      for (std::int64_t i = 0; i < n; ++i) py[i] = f(pa[i], pb[i]);
+      for (std::int64_t i = 0; i < n; ++i) {
+        if (slow && !c.keep_going()) return false;
+        py[i] = f(pa[i], pb[i]);
+      }
       break;
     }
     default:
@@ -231,8 +239,8 @@ bool binary_float(const OpCall& c, F f) {
   return true;
 }
 
-bool polygamma(const OpCall& c) { return binary_float(c, [](double n, double x) { return math::polygamma(n, x); }); }
-bool zeta(const OpCall& c) { return binary_float(c, [](double x, double q) { return math::zeta(x, q); }); }
+bool polygamma(const OpCall& c) { return binary_float(c, [](double n, double x) { return math::polygamma(n, x); }, true); }
+bool zeta(const OpCall& c) { return binary_float(c, [](double x, double q) { return math::zeta(x, q); }, true); }
 
 // ---- bit-level ops: a float format's fields -----------------------------------------------------------
 
