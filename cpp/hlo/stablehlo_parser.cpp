@@ -969,12 +969,29 @@ class MlirParser {
               sig_out = sig_in;
             }
           } else {
+            std::vector<TypeId> types;
             while (true) {
               TypeId ty;
               if (!parse_type_id(ty)) return false;
-              sig_out.push_back(ty);
+              types.push_back(ty);
               if (lx_.peek().kind != Tok::Comma) break;
               lx_.next();
+            }
+            if (lx_.peek().kind == Tok::Arrow) {
+              // CHLO's `: T1, T2 -> R` (chlo.is_inf %x : tensor<2xf32> -> tensor<2xi1>): operand
+              // types, then the result types.
+              lx_.next();
+              have_arrow = true;
+              sig_in = std::move(types);
+              if (at_paren()) {
+                if (!parse_type_list(sig_out)) return false;
+              } else {
+                TypeId r;
+                if (!parse_type_id(r)) return false;
+                sig_out.push_back(r);
+              }
+            } else {
+              sig_out = std::move(types);
             }
           }
           break;

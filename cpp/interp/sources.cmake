@@ -6,9 +6,12 @@ list(APPEND RL_CORE_SOURCES
   cpp/interp/ops_structural.cpp
   cpp/interp/ops_elementwise.cpp
   cpp/interp/report.cpp
+  cpp/interp/ops_math.cpp
+  cpp/interp/math_functions.cpp
 )
 list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/interp_test.cpp
   tests/cpp/interp/elementwise_test.cpp
+  tests/cpp/interp/math_test.cpp
   tests/cpp/interp/corpus_interp_test.cpp
 )

@@ -102,6 +102,25 @@ TEST_CASE("compare's direction and type are the same named fields in the pretty 
   }
 }
 
+TEST_CASE("CHLO's short signature names operand types before the arrow and result types after it", "[hlo][parse]") {
+  const std::string text =
+      "func.func @main(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xi1> {\n"
+      "  %0 = chlo.is_inf %a : tensor<2xf32> -> tensor<2xi1>\n"
+      "  %1 = chlo.next_after %a, %b : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>\n"
+      "  return %0 : tensor<2xi1>\n"
+      "}\n";
+  auto r = parse_stablehlo(text);
+  INFO((r.ok() ? "" : r.error()));
+  REQUIRE(r.ok());
+  const Module& m = r->front();
+  const Function& f = m.functions.at(0);
+  const Op& is_inf = op_at(m, 0, 0);
+  const Op& next = op_at(m, 0, 1);
+  CHECK(m.value_type(f, f.results(is_inf)[0]).text == "tensor<2xi1>");
+  REQUIRE(next.results.count == 1);
+  CHECK(m.value_type(f, f.results(next)[0]).text == "tensor<2xf32>");
+}
+
 TEST_CASE("a region may reuse the names of a sibling region, and its names end with it", "[hlo][parse]") {
   const std::string text =
       "func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {\n"
