@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "interp/interp.h"
@@ -47,7 +48,11 @@ class Run {
   std::size_t entry_ = ~std::size_t(0);
   int depth_ = 0;
 
+  // Per block: after op i, the values whose last use that was (freed then, not at the end).
+  std::unordered_map<const hlo::LBlock*, std::vector<std::vector<hlo::ValueId>>> releases_;
+
   bool execute(const hlo::LFunction& lfn, const hlo::Instr& instr, std::vector<Value>& frame, bool timed);
+  const std::vector<std::vector<hlo::ValueId>>& releases(const hlo::LFunction& lfn, const hlo::LBlock& b);
 };
 
 }  // namespace rl::interp

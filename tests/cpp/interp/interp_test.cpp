@@ -221,3 +221,19 @@ TEST_CASE("timing the entry's ops gives one measurement per op, repeated until t
   CHECK(ran.result.ops[1].op == "stablehlo.add");
   CHECK(as_doubles(ran.result).at(0) == 9);  // (1.5 + 1.5)², repeats did not change the result
 }
+
+TEST_CASE("a value's buffer is freed after its last use, so a long chain fits a small memory cap", "[interp]") {
+  // 50 adds of 1 MiB tensors: kept to the end they would need 50 MiB; freed after their last use,
+  // at most three are alive at once (the two inputs of an add and its result).
+  std::string body = "  %v0 = stablehlo.constant dense<1.0> : tensor<262144xf32>\n";
+  for (int i = 1; i <= 50; ++i)
+    body += "  %v" + std::to_string(i) + " = stablehlo.add %v" + std::to_string(i - 1) + ", %v0 : tensor<262144xf32>\n";
+  body += "  return %v50 : tensor<262144xf32>\n";
+  interp::RunOptions o;
+  o.memory_cap = std::size_t(4) << 20;
+  auto ran = run_text(rl::testing::main_of("tensor<262144xf32>", body), o);
+  INFO((ran.result.errors.empty() ? "" : ran.result.errors.front().message));
+  REQUIRE(ran.result.status == "passed");
+  CHECK(as_doubles(ran.result).at(0) == 51);
+  CHECK(ran.result.peak_bytes <= std::size_t(3) << 20);
+}
