@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { benchInterpreter } from './bench_interp.mjs';
 import { loadNodeCore, ROOT } from './node-core.mjs';
 
 const args = process.argv.slice(2);
@@ -199,6 +200,7 @@ if (jsonFile) {
       ratios: kernels.ratios,
     }),
     ...(analyzer && { analyzer }),
+    ...(interpreter && { interpreter }),
     ...(lesson && { lesson }),
     environment: { node: process.version, cpu: cpus()[0]?.model, cpus: cpus().length },
   }, null, 2));
