@@ -15,7 +15,7 @@ let only = null;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--json' && args[i + 1]) jsonFile = args[++i];
   else if (args[i] === '--quick') quick = true;
-  else if (args[i] === '--only' && ['kernels', 'analyzer', 'lesson'].includes(args[i + 1])) only = args[++i];
+  else if (args[i] === '--only' && ['kernels', 'analyzer', 'lesson', 'interpreter'].includes(args[i + 1])) only = args[++i];
   else {
     console.error(`bench: unknown argument ${JSON.stringify(args[i])} (see --help)`);
     process.exit(1);
@@ -187,9 +187,11 @@ async function benchLesson() {
   return out;
 }
 
-const kernels = only === 'analyzer' || only === 'lesson' ? null : await benchKernels();
-const analyzer = only === 'kernels' || only === 'lesson' ? null : await benchAnalyzer();
-const lesson = only === 'kernels' || only === 'analyzer' ? null : await benchLesson();
+const wanted = (part) => only === null || only === part;
+const kernels = wanted('kernels') ? await benchKernels() : null;
+const analyzer = wanted('analyzer') ? await benchAnalyzer() : null;
+const lesson = wanted('lesson') ? await benchLesson() : null;
+const interpreter = wanted('interpreter') ? await benchInterpreter({ quick }) : null;
 
 if (jsonFile) {
   writeFileSync(jsonFile, JSON.stringify({
