@@ -111,7 +111,23 @@ bool OpCall::alloc(std::size_t i, Tensor* out) const {
 }
 
 bool OpCall::writable(const Tensor& t, Tensor* out) const {
-  if (t.unique()) {
+  // In place only when `t` is an operand held by its frame slot alone, that value dies at this
+  // op (no later op reads the slot) and is not also another operand of it, and the op is not
+  // being repeated for timing (a repeat would see its own update).
+  bool reuse = t.unique() && !run.timing();
+  if (reuse) {
+    const auto operands = fn().operands(op());
+    const hlo::ValueId* which = nullptr;
+    int count = 0;
+    for (const hlo::ValueId& v : operands)
+      if (&frame[v].tensor == &t) which = &v, ++count;
+    const std::vector<hlo::ValueId>* dead = program.dead_after(instr);
+    reuse = which && count == 1 && dead && std::find(dead->begin(), dead->end(), *which) != dead->end();
+    if (reuse)
+      for (const hlo::ValueId& v : operands)
+        if (&v != which && v == *which) reuse = false;
+  }
+  if (reuse) {
     *out = t;
     return true;
   }
@@ -200,9 +216,11 @@ bool Run::region(const hlo::LFunction& lfn, const hlo::LRegion& r, std::vector<V
     if (c == hlo::OpCode::Return || c == hlo::OpCode::FuncReturn) {
       results->clear();
       for (hlo::ValueId v : f.operands(*in.op)) results->push_back(frame[v]);
+      release(in, frame);  // the results are then the only holders of what dies here
       return true;
     }
     if (!execute(lfn, in, frame, entry_body && options_.time_ops)) return false;
+    release(in, frame);
     if (in.op->is_root) {  // HLO: the ROOT instruction's value is the computation's result
       results->clear();
       results->push_back(frame[f.results(*in.op)[0]]);
@@ -212,6 +230,11 @@ bool Run::region(const hlo::LFunction& lfn, const hlo::LRegion& r, std::vector<V
   return fail(Error{"a region without a return", {}, 0, 0});
 }
 
+void Run::release(const hlo::Instr& in, std::vector<Value>& frame) {
+  if (const std::vector<hlo::ValueId>* dead = program_.dead_after(in))
+    for (hlo::ValueId v : *dead) frame[v] = Value{};
+}
+
 bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<Value>& frame, bool timed) {
   const KernelEntry& k = registry().find(in.code);
   if (!k.run) return fail_at(*in.op, std::string(in.op->name) + " is not run by the interpreter", "a supported op", std::string(in.op->name));
@@ -219,6 +242,11 @@ bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<V
   const bool check = in.code == hlo::OpCode::CustomCall;
   if (!timed || check) return k.run(call) && !failed();
   // A measurement of this machine: the op, repeated until it lasts long enough for the timer.
+  timing_ = true;
+  struct Reset {
+    bool& flag;
+    ~Reset() { flag = false; }
+  } reset{timing_};
   const double t0 = measure::now_seconds();
   if (!k.run(call) || failed()) return false;
   double elapsed = measure::now_seconds() - t0;

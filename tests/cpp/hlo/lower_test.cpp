@@ -1,5 +1,6 @@
 // The lowering: both dialects' attribute spellings decode into the same typed fields, constants
 // into typed buffers, callees into function indices; problems are errors at the op's line:col.
+#include <algorithm>
 #include <cstring>
 
 #include "catch.hpp"
@@ -205,6 +206,61 @@ TEST_CASE("an op whose attributes cannot be read is a problem at its place, and 
   const Instr& reduce = lenient.functions[0].body.blocks[0].instrs[2];
   REQUIRE(lenient.problem_of(reduce));
   CHECK(lenient.problem_of(reduce)->column == 3);
+}
+
+TEST_CASE("liveness: each op lists the values of its block that die there", "[hlo][lower]") {
+  Lowered l = lower_one(
+      "func.func @main(%a: tensor<4xf32>, %unused: tensor<4xf32>) -> tensor<4xf32> {\n"
+      "  %b = stablehlo.add %a, %a : tensor<4xf32>\n"       // 0: %a is read again by op 2
+      "  %c = stablehlo.negate %b : tensor<4xf32>\n"        // 1: %c is never read
+      "  %d = stablehlo.multiply %a, %b : tensor<4xf32>\n"  // 2: the last reads of %a and %b
+      "  return %d : tensor<4xf32>\n"
+      "}\n");
+  const Program& p = l.program;
+  const auto& instrs = p.functions[0].body.blocks[0].instrs;
+  const Function& f = *p.functions[0].fn;
+  auto names = [&](const Instr& in) {
+    std::vector<std::string> out;
+    if (const auto* d = p.dead_after(in))
+      for (ValueId v : *d) out.push_back(f.value_name(v));
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  using S = std::vector<std::string>;
+  CHECK(names(instrs[0]) == S{"%unused"});  // an argument nobody reads, released at the first op
+  CHECK(names(instrs[1]) == S{"%c"});
+  CHECK(names(instrs[2]) == S{"%a", "%b"});
+  CHECK(names(instrs[3]) == S{"%d"});  // the return releases what it hands over
+
+  // A value of the function's block used inside a loop body dies at the loop, never inside it.
+  Lowered w = lower_one(
+      "func.func @main(%x: tensor<f32>) -> tensor<i32> {\n"
+      "  %i0 = stablehlo.constant dense<0> : tensor<i32>\n"
+      "  %r:2 = stablehlo.while(%i = %i0, %y = %x) : tensor<i32>, tensor<f32>\n"
+      "   cond {\n"
+      "    %n = stablehlo.constant dense<3> : tensor<i32>\n"
+      "    %lt = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+      "    stablehlo.return %lt : tensor<i1>\n"
+      "  } do {\n"
+      "    %one = stablehlo.constant dense<1> : tensor<i32>\n"
+      "    %ni = stablehlo.add %i, %one : tensor<i32>\n"
+      "    %ny = stablehlo.add %y, %x : tensor<f32>\n"
+      "    stablehlo.return %ni, %ny : tensor<i32>, tensor<f32>\n"
+      "  }\n"
+      "  return %r#0 : tensor<i32>\n"
+      "}\n");
+  const Program& q = w.program;
+  const Function& g = *q.functions[0].fn;
+  const auto& top = q.functions[0].body.blocks[0].instrs;
+  std::vector<std::string> at_while;
+  for (ValueId v : *q.dead_after(top[1])) at_while.push_back(g.value_name(v));
+  std::sort(at_while.begin(), at_while.end());
+  CHECK(at_while == S{"%i0", "%r#1", "%x"});  // %x is read in the body; %r#1 is never read
+  for (const auto& region : q.functions[0].regions)
+    for (const auto& b : region.blocks)
+      for (const auto& in : b.instrs)
+        if (const auto* d = q.dead_after(in))
+          for (ValueId v : *d) CHECK(g.value_name(v) != "%x");
 }
 
 TEST_CASE("every corpus module that verifies lowers, and only elided HLO literals and unknown callees are problems", "[hlo][lower][corpus]") {
