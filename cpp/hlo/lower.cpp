@@ -340,6 +340,9 @@ class Lowerer {
       case OpCode::Iota:
         if (!int1(op, {"iota_dimension", "dim"}, &a.dimension, true, "iota dimension")) return false;
         break;
+      case OpCode::GetDimensionSize:
+        if (!int1(op, {"dimension", "dim", "dimensions"}, &a.dimension, true, "dimension")) return false;
+        break;
       case OpCode::GetTupleElement:
         if (const Attribute* s = op.attr("index")) {
           auto v = int_list(s->value);
@@ -462,9 +465,23 @@ class Lowerer {
             rest.remove_prefix((is_true ? t : f) + (is_true ? 4 : 5));
           }
         } else if (const Attribute* win = op.attr("window"); win && win->value.find("reverse") != std::string_view::npos) {
-          bool found = false;
-          auto v = keyed_list(win->value, "reverse", &found);
-          for (auto x : v) a.conv.window_reversal.push_back(x != 0);
+          // `reverse = [1, 0]` or `reverse = [true, false]` in the pretty window.
+          std::string_view rest = win->value.substr(win->value.find("reverse"));
+          const std::size_t open = rest.find('['), close = rest.find(']');
+          if (open != std::string_view::npos && close != std::string_view::npos && open < close) {
+            std::string_view items = rest.substr(open + 1, close - open - 1);
+            while (!items.empty()) {
+              const std::size_t comma = items.find(',');
+              std::string_view item = items.substr(0, comma);
+              while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+              while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+              if (item == "true" || item == "1") a.conv.window_reversal.push_back(true);
+              else if (item == "false" || item == "0") a.conv.window_reversal.push_back(false);
+              else if (!item.empty()) return fail(op.op, "bad window reversal of convolution", "true/false or 1/0 per dimension", win->value);
+              if (comma == std::string_view::npos) break;
+              items.remove_prefix(comma + 1);
+            }
+          }
         }
         a.conv.feature_group_count = int_attr(op, "feature_group_count", 1);
         a.conv.batch_group_count = int_attr(op, "batch_group_count", 1);

@@ -69,7 +69,7 @@ struct OpAttrs {
   std::vector<std::int64_t> dims;
   std::vector<std::int64_t> starts, limits, strides;       // slice
   std::vector<std::int64_t> low, high, interior;           // pad
-  std::int64_t dimension = 0;                              // concatenate, iota, sort, get_tuple_element index, top_k k
+  std::int64_t dimension = 0;                              // concatenate, iota, sort, get_dimension_size, get_tuple_element index, top_k k
   Comparison direction = Comparison::EQ;                   // compare
   CompareType compare_type = CompareType::Default;
   bool flag = false;                                       // sort is_stable, cholesky lower

@@ -208,6 +208,38 @@ TEST_CASE("an op whose attributes cannot be read is a problem at its place, and 
   CHECK(lenient.problem_of(reduce)->column == 3);
 }
 
+TEST_CASE("get_dimension_size's dimension and convolution's window reversal decode from every spelling", "[hlo][lower]") {
+  const std::string pretty =
+      "func.func @main(%a: tensor<2x7xf32>) -> tensor<i32> {\n"
+      "  %n = stablehlo.get_dimension_size %a, dim = 1 : (tensor<2x7xf32>) -> tensor<i32>\n"
+      "  return %n : tensor<i32>\n"
+      "}\n";
+  const std::string generic =
+      "func.func @main(%a: tensor<2x7xf32>) -> tensor<i32> {\n"
+      "  %n = \"stablehlo.get_dimension_size\"(%a) <{dimension = 1 : i64}> : (tensor<2x7xf32>) -> tensor<i32>\n"
+      "  \"func.return\"(%n) : (tensor<i32>) -> ()\n"
+      "}\n";
+  const std::string hlo =
+      "HloModule m\n"
+      "ENTRY main {\n"
+      "  a = f32[2,7] parameter(0)\n"
+      "  ROOT n = s32[] get-dimension-size(a), dimensions={1}\n"
+      "}\n";
+  const std::string text = GENERATE_COPY(pretty, generic, hlo);
+  CHECK(attrs_of(lower_one(text), OpCode::GetDimensionSize).dimension == 1);
+
+  auto conv = [](const std::string& window, const std::string& extra) {
+    return "func.func @main(%x: tensor<1x1x5xf32>, %k: tensor<1x1x2xf32>) -> tensor<1x1x4xf32> {\n"
+           "  %y = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {" + window + "} "
+           "{batch_group_count = 1 : i64, feature_group_count = 1 : i64" + extra + "} : (tensor<1x1x5xf32>, tensor<1x1x2xf32>) -> tensor<1x1x4xf32>\n"
+           "  return %y : tensor<1x1x4xf32>\n"
+           "}\n";
+  };
+  for (const std::string& t : {conv("reverse = [true]", ""), conv("reverse = [1]", ""), conv("", ", window_reversal = array<i1: true>")})
+    CHECK(attrs_of(lower_one(t), OpCode::Convolution).conv.window_reversal == std::vector<bool>{true});
+  CHECK(attrs_of(lower_one(conv("stride = [1], reverse = [false]", "")), OpCode::Convolution).conv.window_reversal == std::vector<bool>{false});
+}
+
 TEST_CASE("liveness: each op lists the values of its block that die there", "[hlo][lower]") {
   Lowered l = lower_one(
       "func.func @main(%a: tensor<4xf32>, %unused: tensor<4xf32>) -> tensor<4xf32> {\n"
