@@ -45,6 +45,7 @@ const Registry& registry() {
     register_structural_ops(x);
     register_elementwise_ops(x);
     register_data_ops(x);
+    register_linalg_ops(x);
     return x;
   }();
   return r;
