@@ -125,9 +125,6 @@ bool OpCall::writable(const Tensor& t, Tensor* out) const {
       if (&frame[v].tensor == &t) which = &v, ++count;
     const std::vector<hlo::ValueId>* dead = program.dead_after(instr);
     reuse = which && count == 1 && dead && std::find(dead->begin(), dead->end(), *which) != dead->end();
-    if (reuse)
-      for (const hlo::ValueId& v : operands)
-        if (&v != which && v == *which) reuse = false;
   }
   if (reuse) {
     *out = t;

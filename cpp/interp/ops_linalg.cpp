@@ -820,6 +820,21 @@ void philox4x32(std::uint32_t key0, std::uint32_t key1, std::uint32_t x[4]) {
   }
 }
 
+// rng_bit_generator's (new state, values) types: two results (StableHLO) or one tuple (HLO).
+bool rng_result_types(const hlo::OpView& op, const hlo::Type** state, const hlo::Type** values) {
+  if (op.num_results() == 2) {
+    *state = &op.result_type(0);
+    *values = &op.result_type(1);
+    return true;
+  }
+  if (op.num_results() == 1 && op.result_type(0).kind == hlo::Type::Kind::Tuple && op.result_type(0).tuple.size() == 2) {
+    *state = &op.result_type(0).tuple[0];
+    *values = &op.result_type(0).tuple[1];
+    return true;
+  }
+  return false;
+}
+
 std::string rng_support(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
   std::string p = computable_types(op, attrs);
   if (!p.empty()) return p;
@@ -829,19 +844,37 @@ std::string rng_support(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
   const std::int64_t words = state.dims.size() == 1 ? state.dims[0] : -1;
   if (state.etype != ElementType::U64 || (attrs->rng == hlo::RngAlgorithm::ThreeFry ? words != 2 : words != 2 && words != 3))
     return "state " + state.text + " (THREE_FRY takes tensor<2xui64>, PHILOX tensor<2xui64> or tensor<3xui64>)";
-  if (op.num_results() != 2) return "a result count other than 2";
-  const ElementType t = op.result_type(1).etype;
+  const hlo::Type *state_t = nullptr, *values_t = nullptr;
+  if (!rng_result_types(op, &state_t, &values_t)) return "results other than (state, values)";
+  if (state_t->etype != ElementType::U64 || state_t->dims != state.dims) return "a new state of another type than the state";
   bool integer = false;
-  dispatch(t, [&](auto e) { integer = is_int_v<decltype(e)>; });
-  if (!integer) return "output element type " + op.result_type(1).element + " (integer outputs run; XLA defines no float bits)";
+  dispatch(values_t->etype, [&](auto e) { integer = is_int_v<decltype(e)>; });
+  if (!integer || !values_t->is_array()) return "output type " + values_t->text + " (integer outputs run; XLA defines no float bits)";
   return "";
 }
 
 bool rng_bit_generator(const OpCall& c) {
   const Tensor& st = c.tensor(0);
   const hlo::RngAlgorithm alg = c.attrs().rng;
+  const hlo::Type *state_t = nullptr, *values_t = nullptr;
+  if (!rng_result_types(hlo::OpView{c.module, c.fn(), c.op()}, &state_t, &values_t))
+    return c.fail("rng_bit_generator results are not (state, values)", "two results or a tuple of two", std::to_string(c.num_results()));
   Tensor ns, out;
-  if (!c.alloc(0, &ns) || !c.alloc(1, &out)) return false;
+  if (!c.alloc(state_t->etype, state_t->dims, &ns) || !c.alloc(values_t->etype, values_t->dims, &out)) return false;
+  // Two results, or (HLO) one tuple of both.
+  auto finish = [&]() {
+    if (c.num_results() == 2) {
+      c.set(0, std::move(ns));
+      c.set(1, std::move(out));
+    } else {
+      Value v;
+      v.kind = Value::Kind::Tuple;
+      v.tuple.push_back(Value::of(std::move(ns)));
+      v.tuple.push_back(Value::of(std::move(out)));
+      c.set(0, std::move(v));
+    }
+    return true;
+  };
   const std::size_t words = static_cast<std::size_t>(st.elements());
   if (st.type != ElementType::U64 || ns.type != ElementType::U64 || ns.elements() != st.elements() || words < 2)
     return c.fail("rng_bit_generator state is not ui64 words", "tensor<2xui64> or tensor<3xui64>", list(st.dims));
@@ -906,9 +939,7 @@ bool rng_bit_generator(const OpCall& c) {
           }
       s2[1] = counter + static_cast<std::uint64_t>(outer * halfn * inner);
     }
-    c.set(0, std::move(ns));
-    c.set(1, std::move(out));
-    return true;
+    return finish();
   }
   // PHILOX: a 128-bit counter (low, high) = (state[1], state[2]), or (state[1], state[0]) for a
   // two-word state; each block of 128 bits is Philox of counter + block.
@@ -941,9 +972,7 @@ bool rng_bit_generator(const OpCall& c) {
   const std::uint64_t nlo = lo + blocks, nhi = hi + (nlo < lo ? 1 : 0);
   s2[1] = nlo;
   if (words >= 3) s2[2] = nhi;
-  c.set(0, std::move(ns));
-  c.set(1, std::move(out));
-  return true;
+  return finish();
 }
 
 }  // namespace

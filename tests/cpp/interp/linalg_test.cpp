@@ -429,3 +429,43 @@ TEST_CASE("rng_bit_generator reproduces Threefry and Philox known-answer vectors
                                "  return %ns, %v : tensor<2xui64>, tensor<ui64>\n")),
              Catch::Matchers::Contains("DEFAULT"));
 }
+
+TEST_CASE("HLO's dot, convolution, fft and rng-bit-generator run as their StableHLO twins", "[interp][linalg]") {
+  auto ran = run_text(
+      "HloModule m\n"
+      "ENTRY main {\n"
+      "  a = f32[2,3] constant({{1, 2, 3}, {4, 5, 6}})\n"
+      "  b = f32[3,2] constant({{1, 0}, {0, 1}, {1, 1}})\n"
+      "  d = f32[2,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+      "  x = f64[1,5,1] constant({{{1}, {2}, {3}, {4}, {5}}})\n"
+      "  k = f64[2,1,1] constant({{{1}}, {{2}}})\n"
+      "  y = f64[1,4,1] convolution(x, k), window={size=2}, dim_labels=b0f_0io->b0f\n"
+      "  z = c128[4] constant({(1,0), (2,0), (3,0), (4,0)})\n"
+      "  f = c128[4] fft(z), fft_type=FFT, fft_length={4}\n"
+      "  s = u64[2] constant({3, 3})\n"
+      "  r = (u64[2], u64[]) rng-bit-generator(s), algorithm=rng_three_fry\n"
+      "  ROOT t = (f32[2,2], f64[1,4,1], c128[4], (u64[2], u64[])) tuple(d, y, f, r)\n"
+      "}\n");
+  INFO((ran.result.errors.empty() ? ran.result.status + (ran.result.unsupported.empty() ? "" : ": " + ran.result.unsupported.front().op + " " + ran.result.unsupported.front().why) : ran.result.errors.front().message));
+  REQUIRE(ran.result.status == "passed");
+  REQUIRE(ran.result.values.size() == 1);
+  const interp::Value& t = ran.result.values[0];
+  REQUIRE(t.tuple.size() == 4);
+  auto doubles = [](const interp::Tensor& x) {
+    std::vector<double> out;
+    interp::dispatch(x.type, [&](auto e) {
+      using E = decltype(e);
+      for (std::int64_t i = 0; i < x.elements(); ++i) {
+        const auto c = E::load(x.as<typename E::Storage>()[i]);
+        if constexpr (interp::is_complex_v<E>) out.push_back(static_cast<double>(c.real()));
+        else out.push_back(static_cast<double>(c));
+      }
+    });
+    return out;
+  };
+  CHECK(doubles(t.tuple[0].tensor) == V{4, 5, 10, 11});
+  CHECK(doubles(t.tuple[1].tensor) == V{5, 8, 11, 14});   // x[p] + 2·x[p+1]
+  CHECK(close(doubles(t.tuple[2].tensor), V{10, -2, -2, -2}, 1e-15));  // real parts of the FFT
+  REQUIRE(t.tuple[3].tuple.size() == 2);
+  CHECK(*t.tuple[3].tuple[1].tensor.as<std::uint64_t>() == 3349939604322698703ull);
+}
