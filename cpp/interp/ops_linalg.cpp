@@ -588,7 +588,7 @@ bool fft(const OpCall& c) {
 bool single_precision(ElementType t) {
   return t == ElementType::F32 || t == ElementType::C64 || t == ElementType::F16 || t == ElementType::BF16;
 }
-const char* kSinglePrecision =
+constexpr const char* kSinglePrecision =
     " in single or half precision: XLA computes it in that precision with its own algorithm, whose rounding this "
     "interpreter (double precision, rounded once) does not reproduce; f64 and complex<f64> run";
 
