@@ -35,6 +35,7 @@ class Lowerer {
       fn_ = &f;
       lf_ = &lf;
       region(f.body, lf.body);
+      liveness(f, lf);
     }
     return std::move(p_);
   }
@@ -86,6 +87,70 @@ class Lowerer {
         }
       }
     }
+  }
+
+  // ---- liveness (Program::dead) ----
+
+  static constexpr std::uint32_t kNone = ~std::uint32_t(0);
+
+  // Every operand used by the ops of `r`, nested regions included.
+  void uses_in(const Function& f, const Region& r, std::vector<ValueId>* out) const {
+    for (const Block& b : r.blocks)
+      for (const Op& op : b.ops) {
+        for (ValueId v : f.operands(op)) out->push_back(v);
+        for (const Region& inner : f.nested(op)) uses_in(f, inner, out);
+      }
+  }
+
+  void liveness(const Function& f, LFunction& lf) {
+    std::vector<std::uint32_t> owner(f.values.size(), kNone), seen(f.values.size(), kNone);
+    std::uint32_t next = 0;
+    auto walk = [&](const Region& r, LRegion& lr, bool entry, auto&& self) -> void {
+      for (std::size_t bi = 0; bi < r.blocks.size(); ++bi) {
+        const Block& b = r.blocks[bi];
+        LBlock& lb = lr.blocks[bi];
+        const std::uint32_t id = next++;
+        std::vector<ValueId> args = b.args;
+        if (entry && bi == 0) args.insert(args.end(), f.args.begin(), f.args.end());
+        for (ValueId v : args)
+          if (v < owner.size()) owner[v] = id;
+        for (const Op& op : b.ops)
+          for (ValueId v : f.results(op))
+            if (v < owner.size()) owner[v] = id;
+        std::vector<ValueId> uses;
+        for (std::size_t i = b.ops.size(); i-- > 0;) {
+          const Op& op = b.ops[i];
+          uses.assign(f.operands(op).begin(), f.operands(op).end());
+          for (const Region& inner : f.nested(op)) uses_in(f, inner, &uses);
+          std::vector<ValueId> dead;
+          for (ValueId v : uses)
+            if (v < owner.size() && owner[v] == id && seen[v] != id) {
+              seen[v] = id;
+              dead.push_back(v);
+            }
+          if (!op.is_root)
+            for (ValueId v : f.results(op))
+              if (v < seen.size() && seen[v] != id) {
+                seen[v] = id;
+                dead.push_back(v);
+              }
+          if (i == 0)
+            for (ValueId v : args)
+              if (v < seen.size() && seen[v] != id) {
+                seen[v] = id;
+                dead.push_back(v);
+              }
+          if (!dead.empty() && i < lb.instrs.size()) {
+            lb.instrs[i].dead = static_cast<std::uint32_t>(p_.dead.size());
+            p_.dead.push_back(std::move(dead));
+          }
+        }
+        for (const Op& op : b.ops)
+          for (std::uint32_t k = 0; k < op.regions.count; ++k)
+            self(f.regions[op.regions.begin + k], lf.regions[op.regions.begin + k], false, self);
+      }
+    };
+    walk(f.body, lf.body, true, walk);
   }
 
   // ---- attribute readers (both dialects) ----
@@ -275,6 +340,9 @@ class Lowerer {
       case OpCode::Iota:
         if (!int1(op, {"iota_dimension", "dim"}, &a.dimension, true, "iota dimension")) return false;
         break;
+      case OpCode::GetDimensionSize:
+        if (!int1(op, {"dimension", "dim", "dimensions"}, &a.dimension, true, "dimension")) return false;
+        break;
       case OpCode::GetTupleElement:
         if (const Attribute* s = op.attr("index")) {
           auto v = int_list(s->value);
@@ -397,9 +465,23 @@ class Lowerer {
             rest.remove_prefix((is_true ? t : f) + (is_true ? 4 : 5));
           }
         } else if (const Attribute* win = op.attr("window"); win && win->value.find("reverse") != std::string_view::npos) {
-          bool found = false;
-          auto v = keyed_list(win->value, "reverse", &found);
-          for (auto x : v) a.conv.window_reversal.push_back(x != 0);
+          // `reverse = [1, 0]` or `reverse = [true, false]` in the pretty window.
+          std::string_view rest = win->value.substr(win->value.find("reverse"));
+          const std::size_t open = rest.find('['), close = rest.find(']');
+          if (open != std::string_view::npos && close != std::string_view::npos && open < close) {
+            std::string_view items = rest.substr(open + 1, close - open - 1);
+            while (!items.empty()) {
+              const std::size_t comma = items.find(',');
+              std::string_view item = items.substr(0, comma);
+              while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+              while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+              if (item == "true" || item == "1") a.conv.window_reversal.push_back(true);
+              else if (item == "false" || item == "0") a.conv.window_reversal.push_back(false);
+              else if (!item.empty()) return fail(op.op, "bad window reversal of convolution", "true/false or 1/0 per dimension", win->value);
+              if (comma == std::string_view::npos) break;
+              items.remove_prefix(comma + 1);
+            }
+          }
         }
         a.conv.feature_group_count = int_attr(op, "feature_group_count", 1);
         a.conv.batch_group_count = int_attr(op, "batch_group_count", 1);

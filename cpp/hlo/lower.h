@@ -69,7 +69,7 @@ struct OpAttrs {
   std::vector<std::int64_t> dims;
   std::vector<std::int64_t> starts, limits, strides;       // slice
   std::vector<std::int64_t> low, high, interior;           // pad
-  std::int64_t dimension = 0;                              // concatenate, iota, sort, get_tuple_element index, top_k k
+  std::int64_t dimension = 0;                              // concatenate, iota, sort, get_dimension_size, get_tuple_element index, top_k k
   Comparison direction = Comparison::EQ;                   // compare
   CompareType compare_type = CompareType::Default;
   bool flag = false;                                       // sort is_stable, cholesky lower
@@ -97,6 +97,7 @@ struct Instr {
   OpCode code = OpCode::Unknown;
   std::uint32_t attrs = kNoAttrs;    // index in Program::attrs
   std::uint32_t problem = kNoAttrs;  // index in Program::problems: why this op cannot be lowered
+  std::uint32_t dead = kNoAttrs;     // index in Program::dead: values that die at this op
 };
 
 struct LBlock {
@@ -120,9 +121,16 @@ struct Program {
   std::vector<OpAttrs> attrs;
   std::vector<Literal> literals;
   std::vector<Error> problems;
+  // Liveness, per op: the values of its own block (results of the block's ops, its arguments)
+  // that no later op of the block uses — neither as an operand nor inside a nested region —
+  // with the op's own unused results (not HLO's ROOT) and, at a block's first op, the block's
+  // unused arguments. A runner may release them once the op has run, and an op may update such
+  // an operand's buffer in place when no one else holds it.
+  std::vector<std::vector<ValueId>> dead;
 
   const OpAttrs* attrs_of(const Instr& i) const { return i.attrs == kNoAttrs ? nullptr : &attrs[i.attrs]; }
   const Error* problem_of(const Instr& i) const { return i.problem == kNoAttrs ? nullptr : &problems[i.problem]; }
+  const std::vector<ValueId>* dead_after(const Instr& i) const { return i.dead == kNoAttrs ? nullptr : &dead[i.dead]; }
   std::size_t function_index(const Function* f) const {
     return static_cast<std::size_t>(f - module->functions.data());
   }

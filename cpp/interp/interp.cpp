@@ -45,6 +45,8 @@ const Registry& registry() {
     register_structural_ops(x);
     register_elementwise_ops(x);
     register_math_ops(x);
+    register_data_ops(x);
+    register_linalg_ops(x);
     return x;
   }();
   return r;
@@ -112,7 +114,20 @@ bool OpCall::alloc(std::size_t i, Tensor* out) const {
 }
 
 bool OpCall::writable(const Tensor& t, Tensor* out) const {
-  if (t.unique()) {
+  // In place only when `t` is an operand held by its frame slot alone, that value dies at this
+  // op (no later op reads the slot) and is not also another operand of it, and the op is not
+  // being repeated for timing (a repeat would see its own update).
+  bool reuse = t.unique() && !run.timing();
+  if (reuse) {
+    const auto operands = fn().operands(op());
+    const hlo::ValueId* which = nullptr;
+    int count = 0;
+    for (const hlo::ValueId& v : operands)
+      if (&frame[v].tensor == &t) which = &v, ++count;
+    const std::vector<hlo::ValueId>* dead = program.dead_after(instr);
+    reuse = which && count == 1 && dead && std::find(dead->begin(), dead->end(), *which) != dead->end();
+  }
+  if (reuse) {
     *out = t;
     return true;
   }
@@ -196,64 +211,25 @@ bool Run::region(const hlo::LFunction& lfn, const hlo::LRegion& r, std::vector<V
   const hlo::Function& f = *lfn.fn;
   for (std::size_t i = 0; i < args.size() && i < b.block->args.size(); ++i) frame[b.block->args[i]] = std::move(args[i]);
   const bool entry_body = &r == &lfn.body && program_.function_index(&f) == entry_ && depth_ == 1;
-  const auto& release = releases(lfn, b);
-  auto free_after = [&](std::size_t i) {
-    for (hlo::ValueId v : release[i]) frame[v] = Value();
-  };
   for (std::size_t i = 0; i < b.instrs.size(); ++i) {
     const hlo::Instr& in = b.instrs[i];
     const hlo::OpCode c = in.code;
     if (c == hlo::OpCode::Return || c == hlo::OpCode::FuncReturn) {
       results->clear();
       for (hlo::ValueId v : f.operands(*in.op)) results->push_back(frame[v]);
-      free_after(i);
+      release(in, frame);  // the results are then the only holders of what dies here
       return true;
     }
     if (!execute(lfn, in, frame, entry_body && options_.time_ops)) return false;
     if (in.op->is_root) {  // HLO: the ROOT instruction's value is the computation's result
       results->clear();
       results->push_back(frame[f.results(*in.op)[0]]);
-      free_after(i);
+      release(in, frame);
       return true;
     }
-    free_after(i);
+    release(in, frame);
   }
   return fail(Error{"a region without a return", {}, 0, 0});
-}
-
-// A value defined in a block lives until the last op of that block that uses it (directly or in
-// a region of it: a loop body runs many times, so an outer value lives until the loop is done).
-// Its buffer is then released, not kept to the end of the function.
-const std::vector<std::vector<hlo::ValueId>>& Run::releases(const hlo::LFunction& lfn, const hlo::LBlock& b) {
-  auto it = releases_.find(&b);
-  if (it != releases_.end()) return it->second;
-  const hlo::Function& f = *lfn.fn;
-  const std::size_t n = b.instrs.size();
-  std::unordered_map<hlo::ValueId, std::size_t> last;  // defined here → index of its last use
-  for (hlo::ValueId a : b.block->args) last[a] = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    for (hlo::ValueId v : f.results(*b.instrs[i].op)) last[v] = i;
-  auto use = [&](hlo::ValueId v, std::size_t i) {
-    auto d = last.find(v);
-    if (d != last.end() && d->second < i) d->second = i;
-  };
-  auto nested_uses = [&](const hlo::Op& op, std::size_t i, auto&& self) -> void {
-    for (std::uint32_t k = 0; k < op.regions.count; ++k)
-      for (const auto& nb : f.regions[op.regions.begin + k].blocks)
-        for (const auto& inner : nb.ops) {
-          for (hlo::ValueId v : f.operands(inner)) use(v, i);
-          self(inner, i, self);
-        }
-  };
-  for (std::size_t i = 0; i < n; ++i) {
-    const hlo::Op& op = *b.instrs[i].op;
-    for (hlo::ValueId v : f.operands(op)) use(v, i);
-    nested_uses(op, i, nested_uses);
-  }
-  std::vector<std::vector<hlo::ValueId>> out(n);
-  for (const auto& [v, i] : last)
-    if (i < n) out[i].push_back(v);
-  return releases_.emplace(&b, std::move(out)).first->second;
 }
 
 namespace {
@@ -294,6 +270,11 @@ std::string describe(const Value& v, std::string_view dialect) {
 
 }  // namespace
 
+void Run::release(const hlo::Instr& in, std::vector<Value>& frame) {
+  if (const std::vector<hlo::ValueId>* dead = program_.dead_after(in))
+    for (hlo::ValueId v : *dead) frame[v] = Value{};
+}
+
 bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<Value>& frame, bool timed) {
   // Kernels trust the types the text declares: a value that is not what its use says (a
   // function that returns another type than it declares, ...) is an error here, never a read
@@ -313,6 +294,11 @@ bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<V
   const bool check = in.code == hlo::OpCode::CustomCall;
   if (!timed || check) return k.run(call) && !failed();
   // A measurement of this machine: the op, repeated until it lasts long enough for the timer.
+  timing_ = true;
+  struct Reset {
+    bool& flag;
+    ~Reset() { flag = false; }
+  } reset{timing_};
   const double t0 = measure::now_seconds();
   if (!k.run(call) || failed()) return false;
   double elapsed = measure::now_seconds() - t0;

@@ -82,5 +82,7 @@ const Registry& registry();
 void register_structural_ops(Registry& r);   // constant, tuples, calls, control flow, checks
 void register_elementwise_ops(Registry& r);  // arithmetic, logic, compare, select, clamp, convert, ...
 void register_math_ops(Registry& r);         // exp, log, trigonometric, erf, lgamma, CHLO functions, reduce_precision
+void register_data_ops(Registry& r);         // broadcast, reshape, transpose, slices, pad, concatenate, iota, gather
+void register_linalg_ops(Registry& r);       // dot_general, convolution, fft, triangular_solve, cholesky, rng_bit_generator
 
 }  // namespace rl::interp

@@ -30,6 +30,8 @@ class Run {
   bool failed() const { return !error_.message.empty(); }
   const Error& error() const { return error_; }
   bool keep_going(const hlo::Op& op);
+  // True while an op is being repeated for timing (it must then not update operands in place).
+  bool timing() const { return timing_; }
 
   void record_check(CheckOutcome c) { checks_.push_back(std::move(c)); }
   std::vector<CheckOutcome>& checks() { return checks_; }
@@ -47,12 +49,11 @@ class Run {
   std::vector<OpTiming> timings_;
   std::size_t entry_ = ~std::size_t(0);
   int depth_ = 0;
+  bool timing_ = false;
 
-  // Per block: after op i, the values whose last use that was (freed then, not at the end).
-  std::unordered_map<const hlo::LBlock*, std::vector<std::vector<hlo::ValueId>>> releases_;
-
+  // Releases the frame slots of the values that die at `in` (Program::dead).
+  void release(const hlo::Instr& in, std::vector<Value>& frame);
   bool execute(const hlo::LFunction& lfn, const hlo::Instr& instr, std::vector<Value>& frame, bool timed);
-  const std::vector<std::vector<hlo::ValueId>>& releases(const hlo::LFunction& lfn, const hlo::LBlock& b);
 };
 
 }  // namespace rl::interp

@@ -8,10 +8,14 @@ list(APPEND RL_CORE_SOURCES
   cpp/interp/report.cpp
   cpp/interp/ops_math.cpp
   cpp/interp/math_functions.cpp
+  cpp/interp/ops_data.cpp
+  cpp/interp/ops_linalg.cpp
 )
 list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/interp_test.cpp
   tests/cpp/interp/elementwise_test.cpp
   tests/cpp/interp/math_test.cpp
+  tests/cpp/interp/data_test.cpp
+  tests/cpp/interp/linalg_test.cpp
   tests/cpp/interp/corpus_interp_test.cpp
 )
