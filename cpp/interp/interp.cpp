@@ -44,6 +44,7 @@ const Registry& registry() {
     Registry x;
     register_structural_ops(x);
     register_elementwise_ops(x);
+    register_region_ops(x);
     return x;
   }();
   return r;

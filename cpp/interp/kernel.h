@@ -81,5 +81,6 @@ const Registry& registry();
 // One per op family (ops_*.cpp).
 void register_structural_ops(Registry& r);   // constant, tuples, calls, control flow, checks
 void register_elementwise_ops(Registry& r);  // arithmetic, logic, compare, select, clamp, convert, ...
+void register_region_ops(Registry& r);       // reduce, reduce_window, select_and_scatter, scatter, sort, map, top_k
 
 }  // namespace rl::interp

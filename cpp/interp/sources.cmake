@@ -5,9 +5,11 @@ list(APPEND RL_CORE_SOURCES
   cpp/interp/simd_loops.cpp
   cpp/interp/ops_structural.cpp
   cpp/interp/ops_elementwise.cpp
+  cpp/interp/ops_regions.cpp
 )
 list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/interp_test.cpp
   tests/cpp/interp/elementwise_test.cpp
+  tests/cpp/interp/regions_test.cpp
   tests/cpp/interp/corpus_interp_test.cpp
 )
