@@ -432,6 +432,36 @@ bool key_kind_for(ElementType t, hlo::CompareType ct, KeyKind* out) {
   return true;
 }
 
+// A compare of two values of element type E under a direction and compare type: TOTALORDER by
+// the bits, FLOAT (and default floats) by IEEE, integers signed or unsigned as asked.
+template <class E>
+bool compare_as(hlo::Comparison dir, hlo::CompareType ct, typename E::Storage a, typename E::Storage b) {
+  auto by = [dir](auto x, auto y) {
+    switch (dir) {
+      case hlo::Comparison::EQ: return x == y;
+      case hlo::Comparison::NE: return x != y;
+      case hlo::Comparison::LT: return x < y;
+      case hlo::Comparison::LE: return x <= y;
+      case hlo::Comparison::GT: return x > y;
+      case hlo::Comparison::GE: return x >= y;
+    }
+    return false;
+  };
+  if constexpr (is_float_v<E>) {
+    if (ct == hlo::CompareType::TotalOrder) return by(key_of<E>(a, KeyKind::FloatTotal), key_of<E>(b, KeyKind::FloatTotal));
+    return by(E::load(a), E::load(b));
+  } else if constexpr (is_int_v<E>) {
+    const KeyKind k = ct == hlo::CompareType::Unsigned ? KeyKind::Unsigned
+                      : ct == hlo::CompareType::Signed ? KeyKind::Signed
+                      : std::is_signed<typename E::Storage>::value ? KeyKind::Signed : KeyKind::Unsigned;
+    return by(key_of<E>(a, k), key_of<E>(b, k));
+  } else if constexpr (is_pred_v<E>) {
+    return by(a != 0, b != 0);
+  } else {
+    return dir == hlo::Comparison::EQ ? a == b : dir == hlo::Comparison::NE ? a != b : false;
+  }
+}
+
 // ---- reduce ------------------------------------------------------------------------------------------
 
 // The input's dimensions for a native reduce: size-1 dimensions dropped, neighbours of the same
@@ -563,6 +593,100 @@ bool inputs_and_inits(const OpCall& c, std::size_t* n) {
   return true;
 }
 
+// JAX's argmax / argmin body over (value, index) pairs, block arguments (v, i, x, j):
+//   keep = compare(v, x) | (v != v);  value = keep ? v : x
+//   index = keep | (v == x & i < j) ? i : j
+// with any strict direction and compare types (they are kept and applied as written).
+struct ArgReducer {
+  bool ok = false;
+  hlo::CompareType strict_type = hlo::CompareType::Default, nan_type = hlo::CompareType::Default,
+                   eq_type = hlo::CompareType::Default, index_type = hlo::CompareType::Default;
+  hlo::Comparison dir = hlo::Comparison::GT;
+};
+
+ArgReducer arg_reducer(const OpCall& c, ElementType value, ElementType index) {
+  ArgReducer out;
+  Body b;
+  if (!body_of(c, 0, &b) || b.args.size() != 4 || b.results.size() != 2 || b.ops.size() > 16) return out;
+  const ValueId v = b.args[0], i = b.args[1], x = b.args[2], j = b.args[3];
+  if (!is_scalar_of(body_type(c, b, v), value) || !is_scalar_of(body_type(c, b, x), value) ||
+      !is_scalar_of(body_type(c, b, i), index) || !is_scalar_of(body_type(c, b, j), index))
+    return out;
+  auto def = [&](ValueId r, OpCode code, std::size_t arity) -> const hlo::Instr* {
+    for (const hlo::Instr* in : b.ops)
+      if (in->code == code && in->op->results.count == 1 && b.fn->results(*in->op)[0] == r && in->op->operands.count == arity) return in;
+    return nullptr;
+  };
+  auto operands = [&](const hlo::Instr* in) { return b.fn->operands(*in->op); };
+  auto compare = [&](ValueId r, ValueId l0, ValueId r0, hlo::Comparison* dir, hlo::CompareType* ct) {
+    const hlo::Instr* in = def(r, OpCode::Compare, 2);
+    const hlo::OpAttrs* a = in ? c.program.attrs_of(*in) : nullptr;
+    if (!a || operands(in)[0] != l0 || operands(in)[1] != r0) return false;
+    *dir = a->direction;
+    *ct = a->compare_type;
+    return true;
+  };
+  // Either operand order of an and / or: calls f(first, second) for both, true when one matches.
+  auto either = [&](ValueId r, OpCode code, auto&& f) {
+    const hlo::Instr* in = def(r, code, 2);
+    if (!in) return false;
+    const auto ops = operands(in);
+    return f(ops[0], ops[1]) || f(ops[1], ops[0]);
+  };
+  const hlo::Instr* sv = def(b.results[0], OpCode::Select, 3);
+  const hlo::Instr* si = def(b.results[1], OpCode::Select, 3);
+  if (!sv || !si || operands(sv)[1] != v || operands(sv)[2] != x || operands(si)[1] != i || operands(si)[2] != j) return out;
+  const ValueId keep = operands(sv)[0];
+  hlo::Comparison d;
+  const bool keep_ok = either(keep, OpCode::Or, [&](ValueId strict, ValueId nan) {
+    hlo::Comparison nd;
+    return compare(strict, v, x, &out.dir, &out.strict_type) && (out.dir == hlo::Comparison::GT || out.dir == hlo::Comparison::LT) &&
+           compare(nan, v, v, &nd, &out.nan_type) && nd == hlo::Comparison::NE;
+  });
+  const bool index_ok = either(operands(si)[0], OpCode::Or, [&](ValueId k, ValueId tie) {
+    return k == keep && either(tie, OpCode::And, [&](ValueId eq, ValueId lt) {
+      hlo::Comparison ld;
+      return compare(eq, v, x, &d, &out.eq_type) && d == hlo::Comparison::EQ && compare(lt, i, j, &ld, &out.index_type) &&
+             ld == hlo::Comparison::LT;
+    });
+  });
+  out.ok = keep_ok && index_ok && !hlo::is_complex(value) && !hlo::is_complex(index);
+  return out;
+}
+
+template <class E, class I>
+bool arg_reduce_native(const OpCall& c, const ArgReducer& a, const std::vector<bool>& reduced, std::vector<Tensor>& outs) {
+  using S = typename E::Storage;
+  using SI = typename I::Storage;
+  const Dims& in = c.tensor(0).dims;
+  const Dims st = strides_of(in);
+  Odometer kept, red;
+  for (std::size_t d = 0; d < in.size(); ++d) (reduced[d] ? red : kept).add(in[d], st[d]);
+  const S* xs = c.tensor(0).as<S>();
+  const SI* js = c.tensor(1).as<SI>();
+  S* ov = outs[0].as<S>();
+  SI* oi = outs[1].as<SI>();
+  const std::int64_t ny = kept.count(), nr = red.count();
+  for (std::int64_t o = 0; o < ny; ++o, kept.next()) {
+    if (!c.keep_going()) return false;
+    S v = c.tensor(2).as<S>()[0];
+    SI i = c.tensor(3).as<SI>()[0];
+    red.reset();
+    for (std::int64_t r = 0; r < nr; ++r, red.next()) {
+      const std::int64_t at = kept.offset + red.offset;
+      const S x = xs[at];
+      const SI j = js[at];
+      const bool keep = compare_as<E>(a.dir, a.strict_type, v, x) || compare_as<E>(hlo::Comparison::NE, a.nan_type, v, v);
+      const bool keep_index = keep || (compare_as<E>(hlo::Comparison::EQ, a.eq_type, v, x) && compare_as<I>(hlo::Comparison::LT, a.index_type, i, j));
+      if (!keep) v = x;
+      if (!keep_index) i = j;
+    }
+    ov[o] = v;
+    oi[o] = i;
+  }
+  return true;
+}
+
 bool reduce(const OpCall& c) {
   std::size_t n = 0;
   if (!inputs_and_inits(c, &n)) return false;
@@ -590,9 +714,23 @@ bool reduce(const OpCall& c) {
       });
     });
     if (!ok) return false;
-  } else if (!reduce_evaluated(c, n, reduced, outs)) {
-    return false;
+    set_results(c, outs);
+    return true;
   }
+  if (n == 2 && (c.tensor(1).type == ElementType::S32 || c.tensor(1).type == ElementType::S64)) {
+    const ArgReducer a = arg_reducer(c, t, c.tensor(1).type);
+    if (a.ok) {
+      bool ok = for_type(c, t, [&](auto e) {
+        using E = decltype(e);
+        if (c.tensor(1).type == ElementType::S32) return arg_reduce_native<E, Elem<ElementType::S32>>(c, a, reduced, outs);
+        return arg_reduce_native<E, Elem<ElementType::S64>>(c, a, reduced, outs);
+      });
+      if (!ok) return false;
+      set_results(c, outs);
+      return true;
+    }
+  }
+  if (!reduce_evaluated(c, n, reduced, outs)) return false;
   set_results(c, outs);
   return true;
 }
@@ -776,36 +914,6 @@ bool reduce_window(const OpCall& c) {
 }
 
 // ---- compare bodies -----------------------------------------------------------------------------------
-
-// A compare of two values of element type E under a direction and compare type: TOTALORDER by
-// the bits, FLOAT (and default floats) by IEEE, integers signed or unsigned as asked.
-template <class E>
-bool compare_as(hlo::Comparison dir, hlo::CompareType ct, typename E::Storage a, typename E::Storage b) {
-  auto by = [dir](auto x, auto y) {
-    switch (dir) {
-      case hlo::Comparison::EQ: return x == y;
-      case hlo::Comparison::NE: return x != y;
-      case hlo::Comparison::LT: return x < y;
-      case hlo::Comparison::LE: return x <= y;
-      case hlo::Comparison::GT: return x > y;
-      case hlo::Comparison::GE: return x >= y;
-    }
-    return false;
-  };
-  if constexpr (is_float_v<E>) {
-    if (ct == hlo::CompareType::TotalOrder) return by(key_of<E>(a, KeyKind::FloatTotal), key_of<E>(b, KeyKind::FloatTotal));
-    return by(E::load(a), E::load(b));
-  } else if constexpr (is_int_v<E>) {
-    const KeyKind k = ct == hlo::CompareType::Unsigned ? KeyKind::Unsigned
-                      : ct == hlo::CompareType::Signed ? KeyKind::Signed
-                      : std::is_signed<typename E::Storage>::value ? KeyKind::Signed : KeyKind::Unsigned;
-    return by(key_of<E>(a, k), key_of<E>(b, k));
-  } else if constexpr (is_pred_v<E>) {
-    return by(a != 0, b != 0);
-  } else {
-    return dir == hlo::Comparison::EQ ? a == b : dir == hlo::Comparison::NE ? a != b : false;
-  }
-}
 
 // A body that is one compare of its two arguments (select_and_scatter's select): the direction
 // as compare(first, second).

@@ -155,6 +155,61 @@ TEST_CASE("a variadic reduce evaluates its body per element: argmax takes the lo
   CHECK(as_doubles(r, 1) == V{1});
 }
 
+namespace {
+
+// JAX's argmax (GT) / argmin (LT) over the last dimension of `x`, indices from `idx`;
+// `swapped` writes the strict compare as compare(x, v) with the opposite direction (the same
+// function, a shape the recognizer leaves to the evaluator).
+std::string arg_text(const std::string& dir, const std::string& e, const std::string& x_type, const std::string& x,
+                     const std::string& i_elem, const std::string& i_type, const std::string& idx, const std::string& init,
+                     const std::string& dims, const std::string& out_dims, bool swapped) {
+  const std::string ct = e[0] == 'f' ? "FLOAT" : (e[0] == 'u' || e == "i1") ? "UNSIGNED" : "SIGNED";
+  const std::string odir = dir == "GT" ? "LT" : "GT";
+  const std::string vt = "tensor<" + out_dims + e + ">", it = "tensor<" + out_dims + i_elem + ">";
+  return main_of("(" + vt + ", " + it + ")",
+      "  %v = stablehlo.constant dense<" + x + "> : " + x_type + "\n"
+      "  %i = stablehlo.constant dense<" + idx + "> : " + i_type + "\n"
+      "  %z = stablehlo.constant dense<" + init + "> : tensor<" + e + ">\n"
+      "  %w = stablehlo.constant dense<0> : tensor<" + i_elem + ">\n"
+      "  %r:2 = stablehlo.reduce(%v init: %z), (%i init: %w) across dimensions = [" + dims + "] : (" + x_type + ", " + i_type +
+      ", tensor<" + e + ">, tensor<" + i_elem + ">) -> (" + vt + ", " + it + ")\n"
+      "   reducer(%a: tensor<" + e + ">, %c: tensor<" + e + ">) (%b: tensor<" + i_elem + ">, %d: tensor<" + i_elem + ">)  {\n" +
+      (swapped ? "    %0 = stablehlo.compare " + odir + ", %c, %a, " + ct + " : (tensor<" + e + ">, tensor<" + e + ">) -> tensor<i1>\n"
+               : "    %0 = stablehlo.compare " + dir + ", %a, %c, " + ct + " : (tensor<" + e + ">, tensor<" + e + ">) -> tensor<i1>\n") +
+      "    %1 = stablehlo.compare NE, %a, %a, " + ct + " : (tensor<" + e + ">, tensor<" + e + ">) -> tensor<i1>\n"
+      "    %2 = stablehlo.or %0, %1 : tensor<i1>\n"
+      "    %3 = stablehlo.compare EQ, %a, %c, " + ct + " : (tensor<" + e + ">, tensor<" + e + ">) -> tensor<i1>\n"
+      "    %4 = stablehlo.compare LT, %b, %d, SIGNED : (tensor<" + i_elem + ">, tensor<" + i_elem + ">) -> tensor<i1>\n"
+      "    %5 = stablehlo.and %3, %4 : tensor<i1>\n"
+      "    %6 = stablehlo.or %2, %5 : tensor<i1>\n"
+      "    %7 = stablehlo.select %2, %a, %c : tensor<i1>, tensor<" + e + ">\n"
+      "    %8 = stablehlo.select %6, %b, %d : tensor<i1>, tensor<" + i_elem + ">\n"
+      "    stablehlo.return %7, %8 : tensor<" + e + ">, tensor<" + i_elem + ">\n"
+      "  }\n"
+      "  return %r#0, %r#1 : " + vt + ", " + it + "\n");
+}
+
+}  // namespace
+
+TEST_CASE("JAX's argmax and argmin run natively and evaluated alike: the first NaN wins, ties take the lower index", "[interp][regions]") {
+  for (bool swapped : {false, true}) {
+    INFO((swapped ? "evaluated" : "native"));
+    // [3, NaN, 7, NaN]: NaN at index 1 is kept (v != v) against everything after it.
+    auto nan = run_ok(arg_text("GT", "f32", "tensor<4xf32>", "[3.0, 0x7FC00000, 7.0, 0x7FC00000]", "i32", "tensor<4xi32>", "[0, 1, 2, 3]",
+                               "0xFF800000", "0", "", swapped));
+    CHECK(std::isnan(as_doubles(nan, 0)[0]));
+    CHECK(as_doubles(nan, 1) == V{1});
+    // Rows [5, 1, 1, 9] and [2, 2, 8, 2] (i64 indices): argmin 1 (value 1) and 0 (value 2, the lower of the ties).
+    auto rows = run_ok(arg_text("LT", "i16", "tensor<2x4xi16>", "[[5, 1, 1, 9], [2, 2, 8, 2]]", "i64", "tensor<2x4xi64>",
+                                "[[0, 1, 2, 3], [0, 1, 2, 3]]", "32767", "1", "2x", swapped));
+    CHECK(as_doubles(rows, 0) == V{1, 2});
+    CHECK(as_doubles(rows, 1) == V{1, 0});
+    // Booleans compare unsigned: argmax of [false, true, true] is 1.
+    auto b = run_ok(arg_text("GT", "i1", "tensor<3xi1>", "[false, true, true]", "i32", "tensor<3xi32>", "[0, 1, 2]", "false", "0", "", swapped));
+    CHECK(as_doubles(b, 1) == V{1});
+  }
+}
+
 TEST_CASE("reduce's compact form applies its op, and one that is no reducer is not run", "[interp][regions]") {
   auto r = run_ok(main_of("tensor<2xi32>",
       "  %x = stablehlo.constant dense<[[1, -9, 4], [2, 8, -3]]> : tensor<2x3xi32>\n"
