@@ -10,7 +10,8 @@
 //   select (select_and_scatter): one compare of the two arguments (any direction and type);
 //   comparator (sort): a strict compare (LT/GT) of one operand's pair, or JAX's lexicographic chain
 //     over several operands (LT on key k, or EQ on key k and the rest), with or without the float
-//     canonicalization JAX puts in front of a compare (−0 → +0, every NaN → one positive NaN).
+//     canonicalization JAX puts in front of a compare (−0 → +0, every NaN → one positive NaN);
+//   argmax / argmin (reduce of a value and an i32/i64 index): JAX's body, compare types as written.
 // Every other body is evaluated once per element (per comparison for sort) through
 // OpCall::call_body on scalar tensors that are allocated once per op and rewritten in place.
 //
@@ -1209,6 +1210,7 @@ bool scatter_native(const OpCall& c, ScatterPlan& p, const std::int64_t* idx, co
   Odometer& w = p.walk;
   const std::size_t m = w.size.size();
   const std::int64_t n = w.size[m - 1], os = w.stride[m - 1], us = w.stride2[m - 1];
+  if (n == 0) return true;  // an empty window
   const std::int64_t runs = w.count() / n;
   return for_each_window(c, p, idx, [&](std::int64_t ob, std::int64_t ub) {
     w.reset();

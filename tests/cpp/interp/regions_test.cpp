@@ -446,6 +446,11 @@ TEST_CASE("scatter skips a window that falls partly or wholly outside the operan
                                   "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1",
                                   one_op("stablehlo.add", "i32")));
   CHECK(as_doubles(huge, 0) == V{0, 6});
+  // Empty windows (a window dimension of size 0) change nothing.
+  auto empty = run_ok(scatter_text("i32", "tensor<2x0xi32>", "", "tensor<3x1xi32>", "[[0], [1], [0]]", "tensor<3x0xi32>", "",
+                                   "update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1",
+                                   one_op("stablehlo.add", "i32")));
+  CHECK(as_doubles(empty, 0).empty());
 }
 
 TEST_CASE("scatter reads scalar indices when index_vector_dim is the indices' rank, and batching dimensions pair up", "[interp][regions]") {
