@@ -377,6 +377,11 @@ class Lowerer {
         break;
       case OpCode::Reduce:
         if (!ints(op, {"dimensions"}, &a.dims, true, "dimensions")) return false;
+        if (const Attribute* ap = op.attr("applies")) {  // the body is this op on (lhs, rhs)
+          a.applies = op_from_name(ap->value, m_.dialect);
+          if (a.applies == OpCode::Unknown)
+            return fail(op.op, "reduce applies an op the core does not know", "an op such as stablehlo.add", ap->value);
+        }
         if (m_.dialect == "hlo" && !callee(op, "to_apply", &a.callees, true)) return false;
         break;
       case OpCode::Map:

@@ -88,6 +88,7 @@ struct OpAttrs {
   std::string target;                                      // custom_call's target ("check.expect_eq")
   bool has_side_effect = false;
   std::vector<std::uint32_t> callees;                      // function indices: call, HLO to_apply / condition+body / branches
+  OpCode applies = OpCode::Unknown;                        // reduce's compact form (`applies stablehlo.add`): the body's one op
   std::uint32_t literal = kNoAttrs;                        // constant: index in Program::literals
 };
 

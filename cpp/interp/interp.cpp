@@ -47,6 +47,7 @@ const Registry& registry() {
     register_math_ops(x);
     register_data_ops(x);
     register_linalg_ops(x);
+    register_region_ops(x);
     return x;
   }();
   return r;

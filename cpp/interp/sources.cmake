@@ -10,6 +10,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/interp/math_functions.cpp
   cpp/interp/ops_data.cpp
   cpp/interp/ops_linalg.cpp
+  cpp/interp/ops_regions.cpp
 )
 list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/interp_test.cpp
@@ -17,5 +18,6 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/math_test.cpp
   tests/cpp/interp/data_test.cpp
   tests/cpp/interp/linalg_test.cpp
+  tests/cpp/interp/regions_test.cpp
   tests/cpp/interp/corpus_interp_test.cpp
 )

@@ -161,6 +161,29 @@ TEST_CASE("gather and scatter dimension numbers, and the callee of a reducer, de
   }
 }
 
+TEST_CASE("reduce's compact form names the op its body applies, and an unknown one is a problem", "[hlo][lower]") {
+  Lowered l = lower_one(
+      "func.func @main(%a: tensor<2x3xf32>, %z: tensor<f32>) -> tensor<3xf32> {\n"
+      "  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.maximum across dimensions = [0] : "
+      "(tensor<2x3xf32>, tensor<f32>) -> tensor<3xf32>\n"
+      "  return %0 : tensor<3xf32>\n"
+      "}\n");
+  const OpAttrs& r = attrs_of(l, OpCode::Reduce);
+  CHECK(r.applies == OpCode::Maximum);
+  CHECK(r.dims == I{0});
+  auto bad = parse(
+      "func.func @main(%a: tensor<2x3xf32>, %z: tensor<f32>) -> tensor<3xf32> {\n"
+      "  %0 = stablehlo.reduce(%a init: %z) applies my.op across dimensions = [0] : "
+      "(tensor<2x3xf32>, tensor<f32>) -> tensor<3xf32>\n"
+      "  return %0 : tensor<3xf32>\n"
+      "}\n");
+  REQUIRE(bad.ok());
+  Program lenient = lower_lenient(bad->front());
+  REQUIRE(lenient.problems.size() == 1);
+  CHECK(lenient.problems[0].line == 2);
+  CHECK_THAT(lenient.problems[0].message, Contains("my.op"));
+}
+
 TEST_CASE("constants become typed buffers, and a literal with the wrong element count is an error at its place", "[hlo][lower]") {
   Lowered l = lower_one(
       "func.func @main() -> tensor<2x2xi32> {\n"
