@@ -294,19 +294,19 @@ bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<V
   OpCall call{*this, *program_.module, program_, lfn, in, frame};
   const bool check = in.code == hlo::OpCode::CustomCall;
   if (!timed || check) return k.run(call) && !failed();
-  // A measurement of this machine: the op, repeated until it lasts long enough for the timer.
+  // A measurement of this machine, like the kernel harness: one warm run (its result is the
+  // op's value; it also pays for first touches of fresh memory), then the op repeated, doubling
+  // the repeats, until the timed span lasts long enough for the timer; seconds per run.
   timing_ = true;
   struct Reset {
     bool& flag;
     ~Reset() { flag = false; }
   } reset{timing_};
-  const double t0 = measure::now_seconds();
   if (!k.run(call) || failed()) return false;
-  double elapsed = measure::now_seconds() - t0;
-  std::uint64_t repeats = 1;
+  double elapsed = 0;
+  std::uint64_t repeats = 0;
   const double target = options_.min_op_seconds;
-  while (elapsed < target && repeats < (std::uint64_t(1) << 24)) {
-    const std::uint64_t more = repeats;  // double the repeats until the total passes the target
+  for (std::uint64_t more = 1; repeats == 0 || (elapsed < target && repeats < (std::uint64_t(1) << 24)); more = repeats) {
     const double t1 = measure::now_seconds();
     for (std::uint64_t i = 0; i < more; ++i)
       if (!k.run(call) || failed()) return false;

@@ -18,11 +18,15 @@ function dotModule(n) {
 `;
 }
 
+// Three adds in a row: the first one's result lands in freshly grown memory (first touches); the
+// best of them is the steady state.
 function addModule(elements) {
   const T = t([elements]);
   return `func.func @main(%a: ${T}, %b: ${T}) -> ${T} {
   %c = stablehlo.add %a, %b : ${T}
-  return %c : ${T}
+  %d = stablehlo.add %c, %b : ${T}
+  %e = stablehlo.add %d, %a : ${T}
+  return %e : ${T}
 }
 `;
 }
@@ -35,8 +39,7 @@ function opSeconds(core, text, op, reps) {
     if (!r.ok || r.value.status === 'error' || r.value.status === 'not_run') {
       throw new Error(`the interpreter did not run the ${op} module: ${JSON.stringify(r.ok ? r.value.errors.concat(r.value.unsupported) : r.error)}`);
     }
-    const timed = r.value.ops.find((o) => o.op === op);
-    best = Math.min(best, timed.seconds);
+    for (const timed of r.value.ops.filter((o) => o.op === op)) best = Math.min(best, timed.seconds);
   }
   return best;
 }
