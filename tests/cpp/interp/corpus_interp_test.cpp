@@ -96,4 +96,8 @@ TEST_CASE("StableHLO's interpreter tests run: every file whose ops are supported
   CHECK(by_status["failed"] == 0);
   CHECK(by_status["error"] == 0);
   CHECK(files == 1000);
+  // The issue's goal: at least 95 % of the files pass (what is not run uses dynamic shapes,
+  // quantized types, or single-precision fft/triangular_solve, where XLA's own f32 rounding is
+  // the expected value and upstream does not run those files either).
+  CHECK(by_status["passed"] >= 950);
 }
