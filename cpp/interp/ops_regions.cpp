@@ -1289,8 +1289,8 @@ bool scatter(const OpCall& c) {
   std::vector<Tensor> outs(n);
   for (std::size_t i = 0; i < n; ++i) {
     const Tensor& x = c.tensor(i);
-    if (!check_result(c, *types[i], i, x.type, x.dims) || !alloc_type(c, *types[i], &outs[i])) return false;
-    if (x.bytes()) std::memcpy(outs[i].data(), x.data(), x.bytes());
+    // The operand's own buffer when it dies here (updated in place), else a copy of it.
+    if (!check_result(c, *types[i], i, x.type, x.dims) || !c.writable(x, &outs[i])) return false;
   }
   Tensor idx = indices;  // read in place when already int64
   if (indices.type != ElementType::S64 && !indices_as_i64(c, indices, &idx)) return false;
