@@ -13,7 +13,7 @@ volatile float g_sink = 0;
 
 void call(const kernels::MatmulVariant& v, kernels::MatmulBuffers& b) {
   const auto& s = b.shape;
-  v.fn(s.m, s.k, s.n, b.a.data(), b.b.data(), b.c.data(), b.packed.data());
+  v.run(s.m, s.k, s.n, b.a.data(), b.b.data(), b.c.data(), b.packed.data());
   g_sink = g_sink + b.c[0] + b.c[s.m * s.n - 1];
 }
 }  // namespace
