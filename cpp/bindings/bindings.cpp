@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -25,6 +27,7 @@
 #include "kernels/kernels.h"
 #include "measure/ceilings.h"
 #include "measure/harness.h"
+#include "measure/work.h"
 #include "model/model.h"
 
 using emscripten::val;
@@ -269,6 +272,8 @@ val js_kernel_variants() {
     one.set("mr", v.mr);
     one.set("nr", v.nr);
     one.set("fused_tanh", v.fused_tanh);
+    one.set("packs_b", v.packs_b);
+    one.set("default", &v == &kernels::best_matmul(true));  // what an undefined variant means
     out.call<void>("push", one);
   }
   return ok(out);
@@ -341,6 +346,8 @@ val js_time_kernel(val variant, val m, val k, val n, val samples, val min_sample
   out.set("repeats", double(t->repeats));
   out.set("timer_resolution", t->timer_resolution);
   out.set("warm_seconds", t->warm_seconds);
+  out.set("target_sample_seconds", t->target_sample_seconds);
+  out.set("recalibrations", t->recalibrations);
   out.set("gflops_median", 2.0 * double(shape->m) * double(shape->k) * double(shape->n) / t->median / 1e9);
   return ok(out);
 }
@@ -368,6 +375,202 @@ val js_measure_bandwidth(val level, val min_seconds) {
   out.set("working_set_bytes", double(b->working_set_bytes));
   out.set("gbs", b->gbs);
   return ok(out);
+}
+
+// ---- float arrays, packing, and work for the Worker pool ---------------------------------------
+
+std::string type_name(const val& v) {
+  if (v.isNull()) return "null";
+  if (v.isArray()) return "an array";
+  const std::string t = v.typeOf().as<std::string>();
+  if (t == "object") {
+    val ctor = v["constructor"];
+    if (!ctor.isUndefined() && !ctor.isNull() && ctor["name"].isString()) return ctor["name"].as<std::string>();
+  }
+  return t;
+}
+
+// Copies a Float32Array of exactly `count` floats (what `what` says it holds) into `dst`.
+Result<bool> copy_floats_arg(const char* name, const val& v, std::size_t count, const std::string& what, float* dst) {
+  using R = Result<bool>;
+  if (!v.instanceof(val::global("Float32Array"))) {
+    return R::failure(std::string(name) + " must be a Float32Array, got " + type_name(v));
+  }
+  const double length = v["length"].as<double>();
+  if (length != double(count)) {
+    return R::failure(std::string(name) + " must hold " + std::to_string(count) + " floats (" + what + "), got " +
+                      format_number(length));
+  }
+  val(emscripten::typed_memory_view(count, dst)).call<void>("set", v);
+  return R::success(true);
+}
+
+// A JS-owned copy of `count` floats.
+val float_array(const float* data, std::size_t count) {
+  return val::global("Float32Array").new_(emscripten::typed_memory_view(count, data));
+}
+
+// (count, seed) → Float32Array uniform in [−1, 1), the kernels' own generator (xorshift32).
+val js_uniform_floats(val count, val seed) {
+  auto c = number_arg("count", count);
+  if (!c) return fail_from(c);
+  if (!(c.value() >= 1 && c.value() <= double(kernels::kMaxKernelBytes / 4) && c.value() == std::floor(c.value()))) {
+    return fail("count must be an integer from 1 to " + std::to_string(kernels::kMaxKernelBytes / 4) + ", got " +
+                format_number(c.value()));
+  }
+  auto s = number_arg("seed", seed);
+  if (!s) return fail_from(s);
+  if (!(s.value() >= 0 && s.value() <= 4294967295.0 && s.value() == std::floor(s.value()))) {
+    return fail("seed must be an integer from 0 to 2^32 - 1, got " + format_number(s.value()));
+  }
+  auto buffer = kernels::FloatBuffer::allocate(std::size_t(c.value()));
+  if (!buffer) return fail_from(buffer);
+  kernels::fill_uniform(buffer.value().data(), buffer.value().size(), std::uint32_t(s.value()));
+  return ok(float_array(buffer.value().data(), buffer.value().size()));
+}
+
+// (variant?, k, n, b) → Float32Array: B (k×n, row-major) laid out the way the variant's compute
+// reads it. A pool packs B once and hands the result to every Worker.
+val js_pack_b(val variant, val k, val n, val b) {
+  auto v = variant_arg(variant);
+  if (!v) return fail_from(v);
+  auto shape = shape_arg(val(1), k, n);
+  if (!shape) return fail_from(shape);
+  auto input = kernels::FloatBuffer::allocate(shape->k * shape->n);
+  auto packed = kernels::FloatBuffer::allocate(v.value()->packed_floats(shape->k, shape->n));
+  if (!input) return fail_from(input);
+  if (!packed) return fail_from(packed);
+  auto copied = copy_floats_arg("b", b, input.value().size(), "k·n", input.value().data());
+  if (!copied) return fail_from(copied);
+  v.value()->pack(shape->k, shape->n, input.value().data(), packed.value().data());
+  return ok(float_array(packed.value().data(), packed.value().size()));
+}
+
+// (variant?, m, k, n, a, b) → Float32Array C: one whole product on this thread (pack, then
+// compute every row), the single-core result a pool's row blocks are compared with.
+val js_run_kernel(val variant, val m, val k, val n, val a, val b) {
+  auto v = variant_arg(variant);
+  if (!v) return fail_from(v);
+  auto shape = shape_arg(m, k, n);
+  if (!shape) return fail_from(shape);
+  auto buffers = kernels::allocate_matmul(shape.value());
+  if (!buffers) return fail_from(buffers);
+  auto& bf = buffers.value();
+  auto ca = copy_floats_arg("a", a, bf.a.size(), "m·k", bf.a.data());
+  if (!ca) return fail_from(ca);
+  auto cb = copy_floats_arg("b", b, bf.b.size(), "k·n", bf.b.data());
+  if (!cb) return fail_from(cb);
+  v.value()->run(shape->m, shape->k, shape->n, bf.a.data(), bf.b.data(), bf.c.data(), bf.packed.data());
+  return ok(float_array(bf.c.data(), bf.c.size()));
+}
+
+// Work held by this wasm instance between calls (one Worker's part of a pool round), by handle.
+std::map<int, std::unique_ptr<measure::Work>> g_works;
+int g_next_work = 1;
+
+Result<measure::Work*> work_arg(const val& handle) {
+  using R = Result<measure::Work*>;
+  auto h = number_arg("handle", handle);
+  if (!h) return R::failure_from(h);
+  auto it = g_works.find(int(h.value()));
+  if (h.value() != std::floor(h.value()) || it == g_works.end()) {
+    return R::failure("handle must be a handle createWork returned and releaseWork has not released, got " +
+                      format_number(h.value()));
+  }
+  return R::success(it->second.get());
+}
+
+std::string string_field(const val& spec, const char* key) {
+  val v = spec[key];
+  return v.isString() ? v.as<std::string>() : std::string();
+}
+
+// {kind: 'chains'} | {kind: 'triad', level, workers?} | {kind: 'kernel', variant?, rows, k, n,
+// a: Float32Array (rows·k), packed_b: Float32Array (packB's)} → {handle, kind, flops_per_unit,
+// bytes_per_unit, working_set_bytes}. The work stays in this instance until releaseWork.
+val js_create_work(val spec) {
+  if (spec.isNull() || spec.typeOf().as<std::string>() != "object") {
+    return fail("work must be an object, got " + type_name(spec));
+  }
+  const std::string kind = string_field(spec, "kind");
+  std::unique_ptr<measure::Work> work;
+  if (kind == "chains") {
+    work = measure::make_chains_work();
+  } else if (kind == "triad") {
+    if (!spec["level"].isString()) return fail("work.level must be a string, got " + type_name(spec["level"]));
+    double workers = 1;
+    if (!spec["workers"].isUndefined()) {
+      auto w = number_arg("work.workers", spec["workers"]);
+      if (!w) return fail_from(w);
+      if (!(w.value() >= 1 && w.value() <= 256 && w.value() == std::floor(w.value()))) {
+        return fail("work.workers must be an integer from 1 to 256, got " + format_number(w.value()));
+      }
+      workers = w.value();
+    }
+    auto t = measure::make_triad_work(spec["level"].as<std::string>(), int(workers));
+    if (!t) return fail_from(t);
+    work = std::move(t.value());
+  } else if (kind == "kernel") {
+    auto v = variant_arg(spec["variant"]);
+    if (!v) return fail_from(v);
+    auto rows = number_arg("work.rows", spec["rows"]);
+    if (!rows) return fail_from(rows);
+    auto kk = number_arg("work.k", spec["k"]);
+    if (!kk) return fail_from(kk);
+    auto nn = number_arg("work.n", spec["n"]);
+    if (!nn) return fail_from(nn);
+    auto kw = measure::make_kernel_work(*v.value(), rows.value(), kk.value(), nn.value());
+    if (!kw) return fail_from(kw);
+    auto& block = *kw.value();
+    auto ca = copy_floats_arg("work.a", spec["a"], block.a_floats(), "rows·k", block.a());
+    if (!ca) return fail_from(ca);
+    auto cb = copy_floats_arg("work.packed_b", spec["packed_b"], block.packed_floats(), "packB's result for k, n",
+                              block.packed_b());
+    if (!cb) return fail_from(cb);
+    work = std::move(kw.value());
+  } else {
+    return fail("work.kind must be one of chains, triad, kernel, got \"" + kind + "\"");
+  }
+  const int handle = g_next_work++;
+  val out = val::object();
+  out.set("handle", handle);
+  out.set("kind", work->kind);
+  out.set("flops_per_unit", work->flops_per_unit);
+  out.set("bytes_per_unit", work->bytes_per_unit);
+  out.set("working_set_bytes", double(work->working_set_bytes));
+  g_works[handle] = std::move(work);
+  return ok(out);
+}
+
+// (handle, units) → {checksum}: runs the work's units back to back, untimed (the caller's clock
+// times the round).
+val js_run_work(val handle, val units) {
+  auto w = work_arg(handle);
+  if (!w) return fail_from(w);
+  auto u = number_arg("units", units);
+  if (!u) return fail_from(u);
+  if (!(u.value() >= 1 && u.value() <= double(measure::kMaxRepeats) && u.value() == std::floor(u.value()))) {
+    return fail("units must be an integer from 1 to 2^30, got " + format_number(u.value()));
+  }
+  val out = val::object();
+  out.set("checksum", w.value()->run(std::size_t(u.value())));
+  return ok(out);
+}
+
+// (handle) → Float32Array: a kernel work's block of C after its last run.
+val js_work_output(val handle) {
+  auto w = work_arg(handle);
+  if (!w) return fail_from(w);
+  if (w.value()->kind != "kernel") return fail("workOutput needs kernel work, got " + w.value()->kind + " work");
+  const auto* kw = static_cast<measure::KernelWork*>(w.value());
+  return ok(float_array(kw->c(), kw->c_floats()));
+}
+
+val js_release_work(val handle) {
+  auto w = work_arg(handle);
+  if (!w) return fail_from(w);
+  g_works.erase(int(handle.as<double>()));
+  return ok(val(true));
 }
 
 // ---- HLO: emit, parse, verify, cost ---------------------------------------------------------
@@ -636,6 +839,13 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("timeKernel", &js_time_kernel);
   emscripten::function("measureCompute", &js_measure_compute);
   emscripten::function("measureBandwidth", &js_measure_bandwidth);
+  emscripten::function("uniformFloats", &js_uniform_floats);
+  emscripten::function("packB", &js_pack_b);
+  emscripten::function("runKernel", &js_run_kernel);
+  emscripten::function("createWork", &js_create_work);
+  emscripten::function("runWork", &js_run_work);
+  emscripten::function("workOutput", &js_work_output);
+  emscripten::function("releaseWork", &js_release_work);
   emscripten::function("emitWorkload", &js_emit_workload);
   emscripten::function("analyzeText", &js_analyze_text);
   emscripten::function("exampleModules", &js_example_modules);
