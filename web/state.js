@@ -8,7 +8,8 @@
 //   error:    the first problem, {input, message}, or null;  errors: every field's problem;
 //   figure:   the figure's data (web/model/figure_model.js) for the report and the measurements;
 //   measurements: this machine's measurements (section 4), or null; never mixed into the report;
-//   show:     {measuredRoof, measuredPoint}: what the figure adds from the measurements;
+//   show:     {measuredRoof, measuredPoint, allCoresRoof, allCoresPoint}: what the figure adds
+//             from the measurements (1 core; all cores);
 //   notices:  things the page ignored (a bad value in a link), to be shown once.
 // }
 import { parseNumber, parseNumberList } from './model/parse.js';
@@ -43,7 +44,7 @@ export function createState(core) {
   if (!defaults.ok) throw new Error(defaults.error);
   return recompute(core, {
     inputs: defaultInputs(defaults.value), report: null, valid: null, params: null, error: null, errors: {},
-    figure: null, measurements: null, show: { measuredRoof: false, measuredPoint: false }, notices: [],
+    figure: null, measurements: null, show: { measuredRoof: false, measuredPoint: false, allCoresRoof: false, allCoresPoint: false }, notices: [],
   });
 }
 
@@ -132,7 +133,7 @@ export function setMeasurements(core, state, measurements) {
   return figure.ok ? { ...next, figure: figure.value } : next;
 }
 
-/** Turns the figure's measured roof or point on or off. */
+/** Turns one of the figure's measured layers (1 core or all cores: roofs, kernel points) on or off. */
 export function setShow(state, key, on) {
   if (!Object.hasOwn(state.show, key)) return state;
   return { ...state, show: { ...state.show, [key]: Boolean(on) } };
@@ -164,11 +165,13 @@ export function applyHash(core, state, hash) {
 
 /** Keys setState accepts besides the fields: the hash's name for the factor, and the figure's toggles. */
 const ALIASES = { factor: 'traffic_factor' };
-const SHOW_KEYS = { showMeasuredRoof: 'measuredRoof', showMeasuredPoint: 'measuredPoint' };
+const SHOW_KEYS = {
+  showMeasuredRoof: 'measuredRoof', showMeasuredPoint: 'measuredPoint', showAllCoresRoof: 'allCoresRoof', showAllCoresPoint: 'allCoresPoint',
+};
 
 /**
  * Applies a partial state from a script (`rooflineLab.setState`): numbers, arrays or text per
- * field, plus showMeasuredRoof / showMeasuredPoint.
+ * field, plus showMeasuredRoof / showMeasuredPoint / showAllCoresRoof / showAllCoresPoint.
  * @returns {{state: object, unknown: string[]}}
  */
 export function applyPartial(core, state, partial) {
@@ -193,6 +196,7 @@ export function publicState(state) {
     m: p.m, k: p.k, n: p.n, dtype: state.valid?.dtype || null, itemsize: p.itemsize,
     sizes: p.sizes ? [...p.sizes] : undefined, peak: p.peak, bandwidth: p.bandwidth, traffic_factor: p.traffic_factor,
     showMeasuredRoof: state.show.measuredRoof, showMeasuredPoint: state.show.measuredPoint,
+    showAllCoresRoof: state.show.allCoresRoof, showAllCoresPoint: state.show.allCoresPoint,
     error: state.error ? { ...state.error } : null,
   };
 }

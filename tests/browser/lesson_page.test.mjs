@@ -98,6 +98,15 @@ for (const [name, url] of Object.entries(fixture.origins)) {
       assert.equal(await page.locator('#all-cores-error').isHidden(), true);
       const workers = await page.evaluate(() => window.rooflineLab.workers());
       assert.deepEqual(workers.map((w) => w.state), ['ready', 'ready']);
+      // Section 8 (its analysis on the same pool) can now use this machine's roofs, on 1 core and on all cores.
+      await page.locator('#analyze-examples button[data-example="lesson"]').click();
+      await page.waitForFunction(() => document.querySelectorAll('#analyze-roof option').length > 2, null, { timeout: 30000 });
+      const roofs = await page.locator('#analyze-roof option').allInnerTexts();
+      assert.ok(roofs.some((r) => /^this machine, 1 core, measured: /.test(r)), roofs.join(' | '));
+      assert.ok(roofs.some((r) => /^this machine, all cores \(2\), measured: [0-9.]+ GFLOP\/s, [0-9.]+ GB\/s \(memory-sized triad\)/.test(r)), roofs.join(' | '));
+      await page.locator('#analyze-roof').selectOption('measured-all');
+      assert.match(await page.locator('#analyze-roof-kind').innerText(), /^measurement of this machine/);
+      assert.equal((await page.evaluate(() => window.rooflineLab.analyzeView())).roof.peak, m.measured_ceilings.by_cores[2].gflops * 1e9);
       // The model's numbers are untouched by the measurement.
       const after = await page.evaluate(() => window.rooflineLab.report());
       assert.deepEqual(after.hypothetical_ceilings_gflops, before.hypothetical_ceilings_gflops);

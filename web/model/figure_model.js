@@ -29,26 +29,44 @@ export function trafficRows(core, report) {
   };
 }
 
-/** This machine's measured roofs (one per bandwidth level) and its measured point, or null. */
+/**
+ * This machine's measured roofs (one per bandwidth level) and kernel points, per core count
+ * measured (`layers`: 1 core, then all cores), or null. `roofs` and `point` repeat the
+ * 1-core layer's roofs and its 256³ point.
+ */
 export function measuredModel(core, measurements, xs) {
   if (!measurements) return null;
   const c = measurements.measured_ceilings;
-  const big = measurements.bigger_size_timing;
-  // The kernel is f32: the measured point's intensity is the model's, at itemsize 4.
-  const contraction = core.contract(big.m, big.k, big.n, 4);
-  if (!contraction.ok) return { ok: false, error: contraction.error };
-  const point = { x: contraction.value.intensity, y: big.gflops, m: big.m, k: big.k, n: big.n };
-  const roofXs = sortedUnique([...xs, point.x, ...LEVELS.map(([key]) => c.gflops / c.bandwidth_gbs[key])]);
-  const roofs = [];
-  for (const [key, name] of LEVELS) {
-    const rows = core.ceilings(c.gflops, c.bandwidth_gbs[key], roofXs);
-    if (!rows.ok) return { ok: false, error: rows.error };
-    roofs.push({
-      level: key, name, gflops: c.gflops, gbs: c.bandwidth_gbs[key], ridge: rows.value.ridge,
-      points: rows.value.rows.map((r) => ({ x: r.intensity, y: r.ceiling })),
-    });
+  const byCores = c.by_cores ?? { 1: { gflops: c.gflops, bandwidth_gbs: c.bandwidth_gbs } };
+  const counts = c.cores ?? [1];
+  const timings = measurements.kernel_timings ??
+    (measurements.bigger_size_timing ? [{ ...measurements.bigger_size_timing, cores: 1 }] : []);
+  const points = [];
+  for (const t of timings) {
+    // The kernel is f32: a measured point's intensity is the model's, at itemsize 4.
+    const contraction = core.contract(t.m, t.k, t.n, 4);
+    if (!contraction.ok) return { ok: false, error: contraction.error };
+    points.push({ x: contraction.value.intensity, y: t.gflops, m: t.m, k: t.k, n: t.n, cores: t.cores });
   }
-  return { ok: true, value: { roofs, point } };
+  const ridges = counts.flatMap((n) => LEVELS.map(([key]) => byCores[n].gflops / byCores[n].bandwidth_gbs[key]));
+  const roofXs = sortedUnique([...xs, ...points.map((p) => p.x), ...ridges]);
+  const layers = [];
+  for (const n of counts) {
+    const v = byCores[n];
+    const roofs = [];
+    for (const [key, name] of LEVELS) {
+      const rows = core.ceilings(v.gflops, v.bandwidth_gbs[key], roofXs);
+      if (!rows.ok) return { ok: false, error: rows.error };
+      roofs.push({
+        level: key, name, cores: n, gflops: v.gflops, gbs: v.bandwidth_gbs[key], ridge: rows.value.ridge,
+        points: rows.value.rows.map((r) => ({ x: r.intensity, y: r.ceiling })),
+      });
+    }
+    layers.push({ cores: n, roofs, points: points.filter((p) => p.cores === n) });
+  }
+  const single = layers.find((l) => l.cores === 1);
+  const point = single?.points.find((p) => p.m === 256) ?? single?.points[0] ?? null;
+  return { ok: true, value: { layers, roofs: single?.roofs ?? [], point } };
 }
 
 /**
