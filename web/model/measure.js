@@ -134,7 +134,14 @@ async function forkJoin(group, workers, specOf, transferOf, clock) {
   const lease = await group.lease(workers);
   let works = [];
   try {
-    works = await lease.all('work-create', specOf, transferOf);
+    // Every Worker's work is made before any is used, and whatever was made is released again.
+    const made = await Promise.allSettled(Array.from({ length: lease.size }, (_, i) => {
+      const spec = specOf(i);
+      return lease.run(i, 'work-create', spec, { transfer: transferOf(i, spec) });
+    }));
+    works = made.map((r) => (r.status === 'fulfilled' ? r.value : null));
+    const failed = made.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     const round = async (units) => {
       const t0 = clock.now();
       await lease.all('work-run', (i) => ({ handle: works[i].handle, units }));
@@ -143,7 +150,9 @@ async function forkJoin(group, workers, specOf, transferOf, clock) {
     const t = await timeRounds(round, clock);
     return { workers, works, ...t };
   } finally {
-    if (works.length && !lease.broken) await lease.all('work-release', (i) => ({ handle: works[i].handle })).catch(() => {});
+    if (!lease.broken) {
+      await Promise.allSettled(works.map((w, i) => (w ? lease.run(i, 'work-release', { handle: w.handle }) : null)));
+    }
     lease.release();
   }
 }
