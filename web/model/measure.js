@@ -199,7 +199,9 @@ export function measurementPlan(workers) {
   const counts = workers > 1 ? [1, workers] : [1];
   const on = (c) => (c === 1 ? '1 core' : `${c} cores at once`);
   const steps = [{ key: 'lesson', cores: 1, label: 'timing tanh(a@b) at 32×16×8 on 1 core' }];
-  for (const size of KERNEL_SIZES) for (const c of counts) steps.push({ key: `kernel${size}`, size, cores: c, label: `tanh(A@B) at ${size}³, ${on(c)}` });
+  for (const size of KERNEL_SIZES) {
+    for (const c of counts) steps.push({ key: `kernel${size}`, size, cores: c, label: `tanh(A@B) at ${size}³, ${on(c)}` });
+  }
   for (const c of counts) steps.push({ key: 'compute', cores: c, label: `compute ceiling (f32x4 mul+add chains), ${on(c)}` });
   for (const level of LEVELS) {
     const name = { l1: 'L1', l2: 'L2', memory: 'memory' }[level];
@@ -217,7 +219,8 @@ export function measurementPlan(workers) {
  * @param {(done: number, total: number, label: string) => void} [onProgress]
  * @returns {Promise<object>} the report's measurement fields (assembleMeasurements)
  */
-export async function runMeasurements(core, group, { samples = 5, minSeconds = 0.05, workers = 1, now = defaultClock, hardwareCores = null } = {}, onProgress = () => {}) {
+export async function runMeasurements(core, group, options = {}, onProgress = () => {}) {
+  const { samples = 5, minSeconds = 0.05, workers = 1, now = defaultClock, hardwareCores = null } = options;
   const resolution = timerResolution(now);
   const clock = { now, resolution, target: Math.max(TICKS_PER_SAMPLE * resolution, minSeconds), samples };
   const steps = measurementPlan(workers);
@@ -289,6 +292,9 @@ export function assembleMeasurements(values, { workers, hardwareCores = null, al
       by_cores: byCores,
       method: FORK_JOIN_NOTE,
     },
-    workers: { requested: workers, hardware_cores: hardwareCores, all_cores: Math.max(...Object.keys(byCores).map(Number)), all_cores_error: allCoresError },
+    workers: {
+      requested: workers, hardware_cores: hardwareCores, all_cores: Math.max(...Object.keys(byCores).map(Number)),
+      all_cores_error: allCoresError,
+    },
   };
 }
