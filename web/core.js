@@ -108,17 +108,36 @@ export async function loadCore(createCore) {
     lessonReport: guarded('lessonReport', (params, extras) => parsed(call('lessonReport', params ?? {}, extras ?? {}))),
 
     // ---- kernels and measurements (measurements of this machine, never the model) ----
-    /** () → [{name, isa, mr, nr, fused_tanh}] */
+    /** () → [{name, isa, mr, nr, fused_tanh, packs_b, default}]; `default` marks the one an undefined variant means */
     kernelVariants: guarded('kernelVariants', () => call('kernelVariants')),
     /** (variant?) → {variant, max_abs_error, passed, worst_ratio, worst_index, worst_value, worst_reference, atol, rtol} */
     checkLessonKernel: guarded('checkLessonKernel', (variant) => call('checkLessonKernel', variant)),
     /**
      * (variant?, m, k, n, samples, minSampleSeconds?) → {variant, m, k, n, seconds_per_call[], median,
-     * min, max, repeats, timer_resolution, warm_seconds, gflops_median}. Runs synchronously: call it in
-     * a Worker on the page.
+     * min, max, repeats, timer_resolution, warm_seconds, target_sample_seconds, recalibrations,
+     * gflops_median}; repeats × every sample ≥ target_sample_seconds ≥ 100 × timer_resolution.
+     * Runs synchronously: call it in a Worker on the page.
      */
     timeKernel: guarded('timeKernel', (variant, m, k, n, samples, minSampleSeconds) =>
       call('timeKernel', variant, m, k, n, samples, minSampleSeconds)),
+    /** (count, seed) → Float32Array uniform in [−1, 1): the kernels' own seeded generator (xorshift32) */
+    uniformFloats: guarded('uniformFloats', (count, seed) => call('uniformFloats', count, seed)),
+    /** (variant?, k, n, b: Float32Array k·n) → Float32Array: B laid out the way the variant's compute reads it (packed once per B) */
+    packB: guarded('packB', (variant, k, n, b) => call('packB', variant, k, n, b)),
+    /** (variant?, m, k, n, a: Float32Array m·k, b: Float32Array k·n) → Float32Array C: one whole product on this thread */
+    runKernel: guarded('runKernel', (variant, m, k, n, a, b) => call('runKernel', variant, m, k, n, a, b)),
+    /**
+     * ({kind: 'chains'} | {kind: 'triad', level, workers?} | {kind: 'kernel', variant?, rows, k, n, a, packed_b})
+     * → {handle, kind, flops_per_unit, bytes_per_unit, working_set_bytes}: work held in this instance for
+     * runWork (fork–join timing across the Worker pool); release it with releaseWork.
+     */
+    createWork: guarded('createWork', (spec) => call('createWork', spec)),
+    /** (handle, units) → {checksum}: runs the work's units back to back, untimed */
+    runWork: guarded('runWork', (handle, units) => call('runWork', handle, units)),
+    /** (handle) → Float32Array: a kernel work's rows of C after its last run */
+    workOutput: guarded('workOutput', (handle) => call('workOutput', handle)),
+    /** (handle) → true */
+    releaseWork: guarded('releaseWork', (handle) => call('releaseWork', handle)),
     /** (minSeconds) → {gflops, chains, width}: f32x4 mul+add chains */
     measureCompute: guarded('measureCompute', (minSeconds) => call('measureCompute', minSeconds)),
     /** ('l1'|'l2'|'memory', minSeconds) → {level, working_set_bytes, gbs}: triad */

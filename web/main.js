@@ -6,8 +6,8 @@
 // web/roofline-lab.d.ts).
 import { loadCore } from './core.js';
 import { coreFactory, workerURL } from './core_source.js';
-import { AnalyzeClient } from './analyze_client.js';
-import { MeasureClient } from './measure_client.js';
+import { runMeasurements } from './model/measure.js';
+import { browserSpawn, defaultWorkerCount, WorkerPool } from './pool.js';
 import {
   applyHash, applyLink, applyPartial, checkExercise, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow,
 } from './state.js';
@@ -29,6 +29,7 @@ let state = null;
 let core = null;
 let views = null;
 let analyzeClient = null;
+let pool = null;
 let readyMs = null;
 let resolveReady;
 let rejectReady;
@@ -82,6 +83,8 @@ const api = {
   chartSeries: () => (views ? views.figure.figure.series() : []),
   report: () => (state?.report ? structuredClone(state.report) : null),
   measurements: () => (state?.measurements ? structuredClone(state.measurements) : null),
+  /** The Worker pool's Workers: [{index, state: 'off'|'starting'|'ready'|'failed', busy, leased, error}] (a test hook). */
+  workers: () => (pool ? pool.status() : []),
   error: () => (state?.error ? { ...state.error } : null),
   /**
    * Analyses StableHLO or HLO text in the Worker, without changing the page. Resolves to the
@@ -194,9 +197,27 @@ async function boot() {
     () => update(resetInputs(core, state)),
     () => update({ ...state, notices: [] }),
   );
-  bindMeasureView(new MeasureClient(workerURL), (value) => update(setMeasurements(core, state, value)));
+  // One pool of Workers for the page: the measurements and the analyses each cancel their own.
+  const hardwareCores = Number.isInteger(navigator.hardwareConcurrency) ? navigator.hardwareConcurrency : null;
+  const defaultWorkers = defaultWorkerCount(hardwareCores);
+  pool = new WorkerPool({ size: defaultWorkers, spawn: browserSpawn(workerURL) });
+  const measuring = pool.group();
+  bindMeasureView({
+    defaultWorkers,
+    hardwareCores,
+    run: ({ samples, workers }, onProgress) => {
+      if (workers > pool.size) pool.resize(workers);
+      return runMeasurements(core, measuring, { samples, workers, hardwareCores }, onProgress);
+    },
+    cancel: () => measuring.cancel(),
+    onResult: (value) => update(setMeasurements(core, state, value)),
+  });
   const examples = core.exampleModules();
-  analyzeClient = new AnalyzeClient(workerURL);
+  const analyses = pool.group();
+  analyzeClient = {
+    analyze: (text, name) => analyses.run('analyze', { text, name }),
+    cancel: () => analyses.cancel(),
+  };
   const now = () => new Date().toISOString();
   views = {
     figure: bindFigureView(() => state, (key, on) => update(setShow(state, key, on))),

@@ -6,7 +6,7 @@
 //
 // The checker reads a subset of TypeScript (tests/lib/dts.mjs): interfaces (with extends), type
 // aliases (one generic parameter at most), unions, literal types, arrays, tuples, object types,
-// Record<string, T>, Promise<T> and Partial<T>. Keep to it.
+// Record<string, T>, Promise<T>, Partial<T>, Float32Array and Float64Array. Keep to it.
 //
 // Units are written next to the numbers: GFLOP/s and GB/s for budgets (the model's), FLOP/s and
 // B/s for the analyze view's roofs (as vendors state them), flops per byte for intensities.
@@ -116,8 +116,18 @@ export interface LessonParams {
 }
 
 export interface LessonExtras {
-  /** this machine's measurements, for the figure's measured roofs and point */
-  measured?: { gflops: number; bandwidth_gbs: Record<string, number>; point: { m: number; k: number; n: number; gflops: number } };
+  /**
+   * this machine's measurements, for the figure's measured roofs and points: the ceilings and the
+   * headline kernel point on 1 core; with all cores measured, the ceilings on each other core
+   * count and every kernel timing (web/model/measure.js measuredForReport)
+   */
+  measured?: {
+    gflops: number;
+    bandwidth_gbs: Record<string, number>;
+    point: { m: number; k: number; n: number; gflops: number };
+    other_cores?: { cores: number; gflops: number; bandwidth_gbs: Record<string, number> }[];
+    kernels?: { m: number; k: number; n: number; cores: number; gflops: number }[];
+  };
   /** section 7's answers as typed, by question id; blank ones are not checked */
   answers?: Record<string, string>;
 }
@@ -259,10 +269,31 @@ export interface Point {
   y: number;
 }
 
+export interface MeasuredRoof {
+  level: string;
+  gflops: number;
+  gbs: number;
+  ridge: number;
+  points: Point[];
+}
+
+/** A measured kernel: model intensity at itemsize 4, measured GFLOP/s, on `cores` Workers at once. */
+export interface MeasuredPoint {
+  x: number;
+  y: number;
+  m: number;
+  k: number;
+  n: number;
+  cores: number;
+}
+
 export interface MeasuredRoofline {
-  roofs: { level: string; gflops: number; gbs: number; ridge: number; points: Point[] }[];
-  /** the measured kernel: model intensity at itemsize 4, measured GFLOP/s */
-  point: { x: number; y: number; m: number; k: number; n: number };
+  /** on 1 core */
+  roofs: MeasuredRoof[];
+  /** the headline measured kernel (256³ on 1 core) */
+  point: MeasuredPoint;
+  /** per core count, ascending (1 core first): its roofs (none when only kernels ran on it) and kernel points */
+  layers: { cores: number; roofs: MeasuredRoof[]; points: MeasuredPoint[] }[];
 }
 
 export interface Verdict {
@@ -309,6 +340,10 @@ export interface KernelVariant {
   mr: number;
   nr: number;
   fused_tanh: boolean;
+  /** whether its compute reads B packed (packB) rather than as given */
+  packs_b: boolean;
+  /** the variant an undefined variant means */
+  default: boolean;
 }
 
 /** Measurements of this machine: seconds per call, never the model. */
@@ -324,6 +359,10 @@ export interface KernelTiming {
   repeats: number;
   timer_resolution: number;
   warm_seconds: number;
+  /** max(100 × timer_resolution, minSampleSeconds): repeats × every sample lasts at least this */
+  target_sample_seconds: number;
+  /** times a short sample made the harness raise the repeats and take every sample again */
+  recalibrations: number;
   gflops_median: number;
 }
 
@@ -338,6 +377,22 @@ export interface BandwidthCeiling {
   working_set_bytes: number;
   gbs: number;
 }
+
+/** Work held in a wasm instance under a handle (createWork), for fork–join timing on the Worker pool. */
+export interface Work {
+  handle: number;
+  kind: 'chains' | 'triad' | 'kernel';
+  /** chains: 2 per lane per step; kernel: 2·rows·k·n (tanh not counted) */
+  flops_per_unit: number;
+  /** triad: 2 reads + 1 write per element; kernel: the model's minimum traffic */
+  bytes_per_unit: number;
+  working_set_bytes: number;
+}
+
+export type WorkSpec =
+  | { kind: 'chains' }
+  | { kind: 'triad'; level: string; workers?: number }
+  | { kind: 'kernel'; variant?: string; rows: number; k: number; n: number; a: Float32Array; packed_b: Float32Array };
 
 // ---- HLO ---------------------------------------------------------------------------------------------
 
@@ -534,6 +589,13 @@ export interface Core {
   timeKernel(variant: string | undefined, m: number, k: number, n: number, samples: number, minSampleSeconds?: number): CoreResult<KernelTiming>;
   measureCompute(minSeconds: number): CoreResult<ComputeCeiling>;
   measureBandwidth(level: 'l1' | 'l2' | 'memory', minSeconds: number): CoreResult<BandwidthCeiling>;
+  uniformFloats(count: number, seed: number): CoreResult<Float32Array>;
+  packB(variant: string | undefined, k: number, n: number, b: Float32Array): CoreResult<Float32Array>;
+  runKernel(variant: string | undefined, m: number, k: number, n: number, a: Float32Array, b: Float32Array): CoreResult<Float32Array>;
+  createWork(spec: WorkSpec): CoreResult<Work>;
+  runWork(handle: number, units: number): CoreResult<{ checksum: number }>;
+  workOutput(handle: number): CoreResult<Float32Array>;
+  releaseWork(handle: number): CoreResult<true>;
   emitWorkload(m: number, k: number, n: number, dtype: string): CoreResult<string>;
   analyzeText(text: string): CoreResult<TextAnalysis>;
   runText(text: string, options?: RunOptions): CoreResult<RunReport>;
@@ -567,6 +629,8 @@ export interface PublicState {
   traffic_factor: number;
   showMeasuredRoof: boolean;
   showMeasuredPoint: boolean;
+  showAllCoresRoof: boolean;
+  showAllCoresPoint: boolean;
   error: InputError | null;
 }
 
@@ -583,6 +647,8 @@ export interface StatePartial {
   factor?: number | string;
   showMeasuredRoof?: boolean;
   showMeasuredPoint?: boolean;
+  showAllCoresRoof?: boolean;
+  showAllCoresPoint?: boolean;
 }
 
 export interface ChartSeries {
@@ -592,7 +658,37 @@ export interface ChartSeries {
   points: [number, number][];
 }
 
-/** This machine's measurements (section 4): measurements, never the model. */
+/** A timing measured on the Worker pool, fork–join (web/model/measure.js): a measurement. */
+export interface PoolKernelTiming {
+  cores: number;
+  variant: string;
+  m: number;
+  k: number;
+  n: number;
+  seconds_per_call: number[];
+  median: number;
+  min: number;
+  max: number;
+  repeats: number;
+  timer_resolution: number;
+  target_sample_seconds: number;
+  recalibrations: number;
+  /** the round's work (2·m·k·n, as the core counts it) at the median, GFLOP/s */
+  gflops: number;
+  /** GFLOP/s over the 1-core timing of the same size; null without one */
+  speedup: number | null;
+  /** speedup / cores */
+  efficiency: number | null;
+}
+
+/** The ceilings measured on one core count. */
+export interface CoreCountCeilings {
+  gflops: number;
+  bandwidth_gbs: Record<string, number>;
+  working_set_bytes: Record<string, number>;
+}
+
+/** This machine's measurements (section 4), on 1 core and on all cores: measurements, never the model. */
 export interface Measurements {
   measurements_label: string;
   local_samples_seconds: number[];
@@ -603,28 +699,58 @@ export interface Measurements {
     max: number;
     repeats: number;
     timer_resolution: number;
+    target_sample_seconds: number;
+    recalibrations: number;
     warm_seconds: number;
     /** 2·m·k·n per call at the median, GFLOP/s (the core's timeKernel) */
     gflops: number;
     note: string;
   };
+  /** 256³ on 1 core (null if it was not measured) */
   bigger_size_timing: {
     variant: string;
     m: number;
     k: number;
     n: number;
+    cores: number;
     median: number;
     min: number;
     max: number;
     repeats: number;
     timer_resolution: number;
     gflops: number;
-  };
+  } | null;
+  /** tanh(A@B) at 256³ and 512³ on 1 core and on all cores */
+  kernel_timings: PoolKernelTiming[];
   measured_ceilings: {
+    /** on 1 core */
     gflops: number;
     bandwidth_gbs: Record<string, number>;
     working_set_bytes: Record<string, number>;
+    /** the core counts measured, ascending */
+    cores: number[];
+    /** by core count ("1", "4") */
+    by_cores: Record<string, CoreCountCeilings>;
+    /** how the rounds were timed */
+    method: string;
   };
+  workers: {
+    requested: number;
+    hardware_cores: number | null;
+    all_cores: number;
+    /** why all cores were not measured (a Worker did not start), or null */
+    all_cores_error: string | null;
+  };
+}
+
+/** One Worker of the page's pool (web/pool.js). */
+export interface WorkerStatus {
+  index: number;
+  state: 'off' | 'starting' | 'ready' | 'failed';
+  busy: boolean;
+  leased: boolean;
+  /** why it did not start or stopped, or null */
+  error: string | null;
 }
 
 /** One file's analysis: what `node scripts/analyze.mjs --json FILE` prints. */
@@ -704,6 +830,8 @@ export interface RooflineLab {
   chartSeries(): ChartSeries[];
   report(): LessonReport | null;
   measurements(): Measurements | null;
+  /** the Worker pool's Workers (a test hook) */
+  workers(): WorkerStatus[];
   error(): InputError | null;
   analyze(text: string, name?: string): Promise<AnalysisSummary>;
   analysis(): AnalysisSummary | null;

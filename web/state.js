@@ -13,8 +13,9 @@
 //   error:    the first problem, {input, message}, or null;  errors: every field's problem;
 //   figure:   what the figure and the experiment draw, read from the report (web/model/figure_model.js);
 //   measurements: this machine's measurements (section 4), or null; never mixed into the model's
-//             numbers (the figure draws this machine's roofs and point from them, not the report);
-//   show:     {measuredRoof, measuredPoint}: what the figure adds from the measurements;
+//             numbers (the figure draws this machine's roofs and points from them, not the report);
+//   show:     {measuredRoof, measuredPoint, allCoresRoof, allCoresPoint}: what the figure adds
+//             from the measurements (1 core; all cores);
 //   notices:  things the page ignored (a bad value in a link), to be shown once;
 //   exercise: section 7: {answers: {work, traffic, ratio, bound}, checked, attempted, check}: the
 //             answers of the last Check, whether Check was pressed, whether any answer was given,
@@ -62,7 +63,7 @@ export function createState(core) {
   const plain = structuredClone(defaults.value);  // the core's frozen copy stays the core's
   return recompute(core, {
     defaults: plain, inputs: defaultInputs(plain), report: null, valid: null, params: null, error: null, errors: {},
-    figure: null, measurements: null, show: { measuredRoof: false, measuredPoint: false }, notices: [],
+    figure: null, measurements: null, show: { measuredRoof: false, measuredPoint: false, allCoresRoof: false, allCoresPoint: false }, notices: [],
     exercise: createExerciseState(), analyze: createAnalyzeState(), classroom: createClassroomState(core),
   });
 }
@@ -179,7 +180,7 @@ export function setMeasurements(core, state, measurements) {
   return rebuiltExtras(core, { ...state, measurements });
 }
 
-/** Turns the figure's measured roof or point on or off. */
+/** Turns one of the figure's measured layers (1 core or all cores: roofs, kernel points) on or off. */
 export function setShow(state, key, on) {
   if (!Object.hasOwn(state.show, key)) return state;
   return { ...state, show: { ...state.show, [key]: Boolean(on) } };
@@ -248,11 +249,14 @@ export function applyLink(core, state, hash) {
 
 /** Keys setState accepts besides the fields: the hash's name for the factor, and the figure's toggles. */
 const ALIASES = { factor: 'traffic_factor' };
-const SHOW_KEYS = { showMeasuredRoof: 'measuredRoof', showMeasuredPoint: 'measuredPoint' };
+const SHOW_KEYS = {
+  showMeasuredRoof: 'measuredRoof', showMeasuredPoint: 'measuredPoint', showAllCoresRoof: 'allCoresRoof', showAllCoresPoint: 'allCoresPoint',
+};
 
 /**
  * Applies a partial state from a script (`rooflineLab.setState`): numbers, arrays or text per
- * field, plus showMeasuredRoof / showMeasuredPoint. One rebuild for all the fields.
+ * field, plus showMeasuredRoof / showMeasuredPoint / showAllCoresRoof / showAllCoresPoint. One rebuild
+ * for all the fields.
  * @returns {{state: object, unknown: string[]}}
  */
 export function applyPartial(core, state, partial) {
@@ -280,6 +284,7 @@ export function publicState(state) {
     m: p.m, k: p.k, n: p.n, dtype: state.valid?.dtype || null, itemsize: p.itemsize,
     sizes: p.sizes ? [...p.sizes] : undefined, peak: p.peak, bandwidth: p.bandwidth, traffic_factor: p.traffic_factor,
     showMeasuredRoof: state.show.measuredRoof, showMeasuredPoint: state.show.measuredPoint,
+    showAllCoresRoof: state.show.allCoresRoof, showAllCoresPoint: state.show.allCoresPoint,
     error: state.error ? { ...state.error } : null,
   };
 }

@@ -12,8 +12,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
+#include <map>
+#include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/json_writer.h"
@@ -25,6 +27,7 @@
 #include "report/report.h"
 #include "measure/ceilings.h"
 #include "measure/harness.h"
+#include "measure/work.h"
 #include "model/model.h"
 
 using emscripten::val;
@@ -292,6 +295,8 @@ val js_kernel_variants() {
     one.set("mr", v.mr);
     one.set("nr", v.nr);
     one.set("fused_tanh", v.fused_tanh);
+    one.set("packs_b", v.packs_b);
+    one.set("default", &v == &kernels::best_matmul(true));  // what an undefined variant means
     out.call<void>("push", one);
   }
   return ok(out);
@@ -364,6 +369,8 @@ val js_time_kernel(val variant, val m, val k, val n, val samples, val min_sample
   out.set("repeats", double(t->repeats));
   out.set("timer_resolution", t->timer_resolution);
   out.set("warm_seconds", t->warm_seconds);
+  out.set("target_sample_seconds", t->target_sample_seconds);
+  out.set("recalibrations", t->recalibrations);
   // The model's work per call (2·m·k·n) at the median time: a measured rate, GFLOP/s.
   const auto work = contract(double(shape->m), double(shape->k), double(shape->n), 4);
   out.set("gflops_median", work ? static_cast<double>(work->flops) / t->median / 1e9 : NAN);
@@ -393,6 +400,202 @@ val js_measure_bandwidth(val level, val min_seconds) {
   out.set("working_set_bytes", double(b->working_set_bytes));
   out.set("gbs", b->gbs);
   return ok(out);
+}
+
+// ---- float arrays, packing, and work for the Worker pool ---------------------------------------
+
+std::string type_name(const val& v) {
+  if (v.isNull()) return "null";
+  if (v.isArray()) return "an array";
+  const std::string t = v.typeOf().as<std::string>();
+  if (t == "object") {
+    val ctor = v["constructor"];
+    if (!ctor.isUndefined() && !ctor.isNull() && ctor["name"].isString()) return ctor["name"].as<std::string>();
+  }
+  return t;
+}
+
+// Copies a Float32Array of exactly `count` floats (what `what` says it holds) into `dst`.
+Result<bool> copy_floats_arg(const char* name, const val& v, std::size_t count, const std::string& what, float* dst) {
+  using R = Result<bool>;
+  if (!v.instanceof(val::global("Float32Array"))) {
+    return R::failure(std::string(name) + " must be a Float32Array, got " + type_name(v));
+  }
+  const double length = v["length"].as<double>();
+  if (length != double(count)) {
+    return R::failure(std::string(name) + " must hold " + std::to_string(count) + " floats (" + what + "), got " +
+                      format_number(length));
+  }
+  val(emscripten::typed_memory_view(count, dst)).call<void>("set", v);
+  return R::success(true);
+}
+
+// A JS-owned copy of `count` floats.
+val float_array(const float* data, std::size_t count) {
+  return val::global("Float32Array").new_(emscripten::typed_memory_view(count, data));
+}
+
+// (count, seed) → Float32Array uniform in [−1, 1), the kernels' own generator (xorshift32).
+val js_uniform_floats(val count, val seed) {
+  auto c = number_arg("count", count);
+  if (!c) return fail_from(c);
+  if (!(c.value() >= 1 && c.value() <= double(kernels::kMaxKernelBytes / 4) && c.value() == std::floor(c.value()))) {
+    return fail("count must be an integer from 1 to " + std::to_string(kernels::kMaxKernelBytes / 4) + ", got " +
+                format_number(c.value()));
+  }
+  auto s = number_arg("seed", seed);
+  if (!s) return fail_from(s);
+  if (!(s.value() >= 0 && s.value() <= 4294967295.0 && s.value() == std::floor(s.value()))) {
+    return fail("seed must be an integer from 0 to 2^32 - 1, got " + format_number(s.value()));
+  }
+  auto buffer = kernels::FloatBuffer::allocate(std::size_t(c.value()));
+  if (!buffer) return fail_from(buffer);
+  kernels::fill_uniform(buffer.value().data(), buffer.value().size(), std::uint32_t(s.value()));
+  return ok(float_array(buffer.value().data(), buffer.value().size()));
+}
+
+// (variant?, k, n, b) → Float32Array: B (k×n, row-major) laid out the way the variant's compute
+// reads it. A pool packs B once and hands the result to every Worker.
+val js_pack_b(val variant, val k, val n, val b) {
+  auto v = variant_arg(variant);
+  if (!v) return fail_from(v);
+  auto shape = shape_arg(val(1), k, n);
+  if (!shape) return fail_from(shape);
+  auto input = kernels::FloatBuffer::allocate(shape->k * shape->n);
+  auto packed = kernels::FloatBuffer::allocate(v.value()->packed_floats(shape->k, shape->n));
+  if (!input) return fail_from(input);
+  if (!packed) return fail_from(packed);
+  auto copied = copy_floats_arg("b", b, input.value().size(), "k·n", input.value().data());
+  if (!copied) return fail_from(copied);
+  v.value()->pack(shape->k, shape->n, input.value().data(), packed.value().data());
+  return ok(float_array(packed.value().data(), packed.value().size()));
+}
+
+// (variant?, m, k, n, a, b) → Float32Array C: one whole product on this thread (pack, then
+// compute every row), the single-core result a pool's row blocks are compared with.
+val js_run_kernel(val variant, val m, val k, val n, val a, val b) {
+  auto v = variant_arg(variant);
+  if (!v) return fail_from(v);
+  auto shape = shape_arg(m, k, n);
+  if (!shape) return fail_from(shape);
+  auto buffers = kernels::allocate_matmul(shape.value());
+  if (!buffers) return fail_from(buffers);
+  auto& bf = buffers.value();
+  auto ca = copy_floats_arg("a", a, bf.a.size(), "m·k", bf.a.data());
+  if (!ca) return fail_from(ca);
+  auto cb = copy_floats_arg("b", b, bf.b.size(), "k·n", bf.b.data());
+  if (!cb) return fail_from(cb);
+  v.value()->run(shape->m, shape->k, shape->n, bf.a.data(), bf.b.data(), bf.c.data(), bf.packed.data());
+  return ok(float_array(bf.c.data(), bf.c.size()));
+}
+
+// Work held by this wasm instance between calls (one Worker's part of a pool round), by handle.
+std::map<int, std::unique_ptr<measure::Work>> g_works;
+int g_next_work = 1;
+
+Result<measure::Work*> work_arg(const val& handle) {
+  using R = Result<measure::Work*>;
+  auto h = number_arg("handle", handle);
+  if (!h) return R::failure_from(h);
+  auto it = g_works.find(int(h.value()));
+  if (h.value() != std::floor(h.value()) || it == g_works.end()) {
+    return R::failure("handle must be a handle createWork returned and releaseWork has not released, got " +
+                      format_number(h.value()));
+  }
+  return R::success(it->second.get());
+}
+
+std::string string_field(const val& spec, const char* key) {
+  val v = spec[key];
+  return v.isString() ? v.as<std::string>() : std::string();
+}
+
+// {kind: 'chains'} | {kind: 'triad', level, workers?} | {kind: 'kernel', variant?, rows, k, n,
+// a: Float32Array (rows·k), packed_b: Float32Array (packB's)} → {handle, kind, flops_per_unit,
+// bytes_per_unit, working_set_bytes}. The work stays in this instance until releaseWork.
+val js_create_work(val spec) {
+  if (spec.isNull() || spec.typeOf().as<std::string>() != "object") {
+    return fail("work must be an object, got " + type_name(spec));
+  }
+  const std::string kind = string_field(spec, "kind");
+  std::unique_ptr<measure::Work> work;
+  if (kind == "chains") {
+    work = measure::make_chains_work();
+  } else if (kind == "triad") {
+    if (!spec["level"].isString()) return fail("work.level must be a string, got " + type_name(spec["level"]));
+    double workers = 1;
+    if (!spec["workers"].isUndefined()) {
+      auto w = number_arg("work.workers", spec["workers"]);
+      if (!w) return fail_from(w);
+      if (!(w.value() >= 1 && w.value() <= 256 && w.value() == std::floor(w.value()))) {
+        return fail("work.workers must be an integer from 1 to 256, got " + format_number(w.value()));
+      }
+      workers = w.value();
+    }
+    auto t = measure::make_triad_work(spec["level"].as<std::string>(), int(workers));
+    if (!t) return fail_from(t);
+    work = std::move(t.value());
+  } else if (kind == "kernel") {
+    auto v = variant_arg(spec["variant"]);
+    if (!v) return fail_from(v);
+    auto rows = number_arg("work.rows", spec["rows"]);
+    if (!rows) return fail_from(rows);
+    auto kk = number_arg("work.k", spec["k"]);
+    if (!kk) return fail_from(kk);
+    auto nn = number_arg("work.n", spec["n"]);
+    if (!nn) return fail_from(nn);
+    auto kw = measure::make_kernel_work(*v.value(), rows.value(), kk.value(), nn.value());
+    if (!kw) return fail_from(kw);
+    auto& block = *kw.value();
+    auto ca = copy_floats_arg("work.a", spec["a"], block.a_floats(), "rows·k", block.a());
+    if (!ca) return fail_from(ca);
+    auto cb = copy_floats_arg("work.packed_b", spec["packed_b"], block.packed_floats(), "packB's result for k, n",
+                              block.packed_b());
+    if (!cb) return fail_from(cb);
+    work = std::move(kw.value());
+  } else {
+    return fail("work.kind must be one of chains, triad, kernel, got \"" + kind + "\"");
+  }
+  const int handle = g_next_work++;
+  val out = val::object();
+  out.set("handle", handle);
+  out.set("kind", work->kind);
+  out.set("flops_per_unit", work->flops_per_unit);
+  out.set("bytes_per_unit", work->bytes_per_unit);
+  out.set("working_set_bytes", double(work->working_set_bytes));
+  g_works[handle] = std::move(work);
+  return ok(out);
+}
+
+// (handle, units) → {checksum}: runs the work's units back to back, untimed (the caller's clock
+// times the round).
+val js_run_work(val handle, val units) {
+  auto w = work_arg(handle);
+  if (!w) return fail_from(w);
+  auto u = number_arg("units", units);
+  if (!u) return fail_from(u);
+  if (!(u.value() >= 1 && u.value() <= double(measure::kMaxRepeats) && u.value() == std::floor(u.value()))) {
+    return fail("units must be an integer from 1 to 2^30, got " + format_number(u.value()));
+  }
+  val out = val::object();
+  out.set("checksum", w.value()->run(std::size_t(u.value())));
+  return ok(out);
+}
+
+// (handle) → Float32Array: a kernel work's block of C after its last run.
+val js_work_output(val handle) {
+  auto w = work_arg(handle);
+  if (!w) return fail_from(w);
+  if (w.value()->kind != "kernel") return fail("workOutput needs kernel work, got " + w.value()->kind + " work");
+  const auto* kw = static_cast<measure::KernelWork*>(w.value());
+  return ok(float_array(kw->c(), kw->c_floats()));
+}
+
+val js_release_work(val handle) {
+  auto w = work_arg(handle);
+  if (!w) return fail_from(w);
+  g_works.erase(int(handle.as<double>()));
+  return ok(val(true));
 }
 
 // ---- HLO: emit, parse, verify, cost ---------------------------------------------------------
@@ -684,7 +887,35 @@ Result<report::Params> lesson_params_arg(const val& v, std::string* input) {
   return R::success(p);
 }
 
-// Reads {measured?: {gflops, bandwidth_gbs: {level: GB/s, …}, point: {m, k, n, gflops}},
+// Reads {level: GB/s, …} (`name` as the messages call it) in its keys' order.
+Result<std::vector<std::pair<std::string, double>>> levels_arg(const std::string& name, const val& levels) {
+  using R = Result<std::vector<std::pair<std::string, double>>>;
+  if (levels.isUndefined() || levels.isNull() || levels.typeOf().as<std::string>() != "object") {
+    return R::failure(name + " must be an object of GB/s by level");
+  }
+  std::vector<std::pair<std::string, double>> out;
+  const val keys = val::global("Object").call<val>("keys", levels);
+  for (unsigned i = 0; i < keys["length"].as<unsigned>(); ++i) {
+    const std::string level = keys[i].as<std::string>();
+    auto gbs = number_arg((name + "." + level).c_str(), levels[level]);
+    if (!gbs) return R::failure_from(gbs);
+    out.push_back({level, gbs.value()});
+  }
+  return R::success(out);
+}
+
+// Reads a core count: an integer from 1 to 256 (the pool's limit).
+Result<int> cores_arg(const std::string& name, const val& v) {
+  auto c = number_arg(name.c_str(), v);
+  if (!c) return Result<int>::failure_from(c);
+  if (!(c.value() >= 1 && c.value() <= 256 && c.value() == std::floor(c.value()))) {
+    return Result<int>::failure(name + " must be an integer from 1 to 256, got " + format_number(c.value()));
+  }
+  return Result<int>::success(int(c.value()));
+}
+
+// Reads {measured?: {gflops, bandwidth_gbs: {level: GB/s, …}, point: {m, k, n, gflops},
+// other_cores?: [{cores, gflops, bandwidth_gbs}], kernels?: [{m, k, n, cores, gflops}]},
 // answers?: {questionId: text, …}}.
 Result<report::Extras> lesson_extras_arg(const val& v, std::string* input) {
   using R = Result<report::Extras>;
@@ -697,17 +928,9 @@ Result<report::Extras> lesson_extras_arg(const val& v, std::string* input) {
     auto gflops = number_arg("measured.gflops", measured["gflops"]);
     if (!gflops) return R::failure_from(gflops);
     m.gflops = gflops.value();
-    const val levels = measured["bandwidth_gbs"];
-    if (levels.isUndefined() || levels.isNull() || levels.typeOf().as<std::string>() != "object") {
-      return R::failure("measured.bandwidth_gbs must be an object of GB/s by level");
-    }
-    const val keys = val::global("Object").call<val>("keys", levels);
-    for (unsigned i = 0; i < keys["length"].as<unsigned>(); ++i) {
-      const std::string level = keys[i].as<std::string>();
-      auto gbs = number_arg(("measured.bandwidth_gbs." + level).c_str(), levels[level]);
-      if (!gbs) return R::failure_from(gbs);
-      m.bandwidth_gbs.push_back({level, gbs.value()});
-    }
+    auto levels = levels_arg("measured.bandwidth_gbs", measured["bandwidth_gbs"]);
+    if (!levels) return R::failure_from(levels);
+    m.bandwidth_gbs = levels.value();
     const val point = measured["point"];
     if (point.isUndefined() || point.isNull()) return R::failure("measured.point must be {m, k, n, gflops}");
     const std::pair<const char*, double*> fields[] = {{"m", &m.m}, {"k", &m.k}, {"n", &m.n}, {"gflops", &m.point_gflops}};
@@ -715,6 +938,50 @@ Result<report::Extras> lesson_extras_arg(const val& v, std::string* input) {
       auto x = number_arg((std::string("measured.point.") + name).c_str(), point[name]);
       if (!x) return R::failure_from(x);
       *out = x.value();
+    }
+    const val others = measured["other_cores"];
+    if (!others.isUndefined() && !others.isNull()) {
+      if (!others.isArray()) return R::failure("measured.other_cores must be an array of {cores, gflops, bandwidth_gbs}");
+      for (unsigned i = 0; i < others["length"].as<unsigned>(); ++i) {
+        const std::string at = "measured.other_cores[" + std::to_string(i) + "]";
+        const val one = others[i];
+        if (one.isUndefined() || one.isNull() || one.typeOf().as<std::string>() != "object") {
+          return R::failure(at + " must be {cores, gflops, bandwidth_gbs}");
+        }
+        report::MeasuredCeilings c;
+        auto cores = cores_arg(at + ".cores", one["cores"]);
+        if (!cores) return R::failure_from(cores);
+        c.cores = cores.value();
+        auto g = number_arg((at + ".gflops").c_str(), one["gflops"]);
+        if (!g) return R::failure_from(g);
+        c.gflops = g.value();
+        auto l = levels_arg(at + ".bandwidth_gbs", one["bandwidth_gbs"]);
+        if (!l) return R::failure_from(l);
+        c.bandwidth_gbs = l.value();
+        m.other_cores.push_back(c);
+      }
+    }
+    const val kernels = measured["kernels"];
+    if (!kernels.isUndefined() && !kernels.isNull()) {
+      if (!kernels.isArray()) return R::failure("measured.kernels must be an array of {m, k, n, cores, gflops}");
+      for (unsigned i = 0; i < kernels["length"].as<unsigned>(); ++i) {
+        const std::string at = "measured.kernels[" + std::to_string(i) + "]";
+        const val one = kernels[i];
+        if (one.isUndefined() || one.isNull() || one.typeOf().as<std::string>() != "object") {
+          return R::failure(at + " must be {m, k, n, cores, gflops}");
+        }
+        report::MeasuredKernel t;
+        const std::pair<const char*, double*> dims[] = {{"m", &t.m}, {"k", &t.k}, {"n", &t.n}, {"gflops", &t.gflops}};
+        for (const auto& [name, out] : dims) {
+          auto x = number_arg((at + "." + name).c_str(), one[name]);
+          if (!x) return R::failure_from(x);
+          *out = x.value();
+        }
+        auto cores = cores_arg(at + ".cores", one["cores"]);
+        if (!cores) return R::failure_from(cores);
+        t.cores = cores.value();
+        m.kernels.push_back(t);
+      }
     }
     e.measured = m;
   }
@@ -898,16 +1165,35 @@ void write_lesson_report(JsonWriter& j, const report::Report& r) {
     j.key("measured_roofline").null();
   } else {
     const auto& m = *r.measured;
+    auto write_roofs = [&j](const std::vector<report::MeasuredRoof>& roofs) {
+      j.begin_array();
+      for (const auto& roof : roofs) {
+        j.begin_object().field("level", roof.level).field("gflops", roof.gflops).field("gbs", roof.gbs).field("ridge", roof.ridge);
+        j.key("points").begin_array();
+        for (const auto& p : roof.points) j.begin_object().field("x", p.intensity).field("y", p.ceiling).end_object();
+        j.end_array().end_object();
+      }
+      j.end_array();
+    };
+    auto write_point = [&j](const report::MeasuredPoint& p) {
+      j.begin_object().field("x", p.x).field("y", p.y).field("m", p.m).field("k", p.k).field("n", p.n)
+          .field("cores", double(p.cores)).end_object();
+    };
     j.key("measured_roofline").begin_object();
-    j.key("roofs").begin_array();
-    for (const auto& roof : m.roofs) {
-      j.begin_object().field("level", roof.level).field("gflops", roof.gflops).field("gbs", roof.gbs).field("ridge", roof.ridge);
+    j.key("roofs");
+    write_roofs(m.roofs);
+    j.key("point");
+    write_point({m.x, m.y, m.m, m.k, m.n, 1});
+    j.key("layers").begin_array();
+    for (const auto& layer : m.layers) {
+      j.begin_object().field("cores", double(layer.cores));
+      j.key("roofs");
+      write_roofs(layer.roofs);
       j.key("points").begin_array();
-      for (const auto& p : roof.points) j.begin_object().field("x", p.intensity).field("y", p.ceiling).end_object();
+      for (const auto& p : layer.points) write_point(p);
       j.end_array().end_object();
     }
     j.end_array();
-    j.key("point").begin_object().field("x", m.x).field("y", m.y).field("m", m.m).field("k", m.k).field("n", m.n).end_object();
     j.end_object();
   }
   j.end_object();
@@ -1067,6 +1353,13 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("timeKernel", &js_time_kernel);
   emscripten::function("measureCompute", &js_measure_compute);
   emscripten::function("measureBandwidth", &js_measure_bandwidth);
+  emscripten::function("uniformFloats", &js_uniform_floats);
+  emscripten::function("packB", &js_pack_b);
+  emscripten::function("runKernel", &js_run_kernel);
+  emscripten::function("createWork", &js_create_work);
+  emscripten::function("runWork", &js_run_work);
+  emscripten::function("workOutput", &js_work_output);
+  emscripten::function("releaseWork", &js_release_work);
   emscripten::function("emitWorkload", &js_emit_workload);
   emscripten::function("analyzeText", &js_analyze_text);
   emscripten::function("runText", &js_run_text);

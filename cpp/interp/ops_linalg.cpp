@@ -166,8 +166,8 @@ bool dot_f32(const OpCall& c, const Tensor& l, const Tensor& r, Tensor& y, const
   const auto m = static_cast<std::size_t>(M), k = static_cast<std::size_t>(K), n = static_cast<std::size_t>(N);
   if (!c.alloc(ElementType::F32, {static_cast<std::int64_t>(mm.packed_floats(k, n))}, &packed)) return false;
   for (std::int64_t i = 0; i < B; ++i) {
-    mm.fn(m, k, n, a + static_cast<std::size_t>(i) * m * k, b + static_cast<std::size_t>(i) * k * n,
-          out + static_cast<std::size_t>(i) * m * n, packed.as<float>());
+    mm.run(m, k, n, a + static_cast<std::size_t>(i) * m * k, b + static_cast<std::size_t>(i) * k * n,
+           out + static_cast<std::size_t>(i) * m * n, packed.as<float>());
     if (!c.keep_going()) return false;
   }
   return true;

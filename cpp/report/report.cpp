@@ -78,30 +78,85 @@ Result<Lowered> lower(const model::Contraction& c, const std::string& dtype) {
   return R::success(l);
 }
 
+// "1 core", "4 cores": how the messages name a core count.
+std::string cores_name(int cores) { return std::to_string(cores) + (cores == 1 ? " core" : " cores"); }
+
 Result<MeasuredRoofline> measured_roofline(const Measured& m, const std::vector<double>& figure_x) {
   using R = Result<MeasuredRoofline>;
-  // The kernel is f32: the measured point sits at the model's intensity for itemsize 4.
-  auto point = model::contract(m.m, m.k, m.n, 4);
-  if (!point) return R::failure("measured kernel: " + point.error());
+  // Every core count's ceilings, 1 core first.
+  std::vector<MeasuredCeilings> counts = {{1, m.gflops, m.bandwidth_gbs}};
+  for (const auto& c : m.other_cores) {
+    if (c.cores < 2) return R::failure("measured ceilings: a core count other than 1 must be at least 2, got " + std::to_string(c.cores));
+    for (const auto& seen : counts) {
+      if (seen.cores == c.cores) return R::failure("measured ceilings: " + cores_name(c.cores) + " given twice");
+    }
+    counts.push_back(c);
+  }
+  std::sort(counts.begin() + 1, counts.end(), [](const auto& a, const auto& b) { return a.cores < b.cores; });
+
+  // The kernel is f32: a measured point sits at the model's intensity for itemsize 4.
+  auto point_of = [](const MeasuredKernel& t) -> Result<MeasuredPoint> {
+    auto c = model::contract(t.m, t.k, t.n, 4);
+    if (!c) return Result<MeasuredPoint>::failure("measured kernel: " + c.error());
+    return Result<MeasuredPoint>::success(MeasuredPoint{c->intensity, t.gflops, t.m, t.k, t.n, t.cores});
+  };
+  auto headline = point_of({m.m, m.k, m.n, 1, m.point_gflops});
+  if (!headline) return R::failure_from(headline);
+  std::vector<MeasuredPoint> points;
+  if (m.kernels.empty()) points.push_back(headline.value());
+  for (const auto& t : m.kernels) {
+    if (t.cores < 1) return R::failure("measured kernel: cores must be at least 1, got " + std::to_string(t.cores));
+    auto p = point_of(t);
+    if (!p) return R::failure_from(p);
+    points.push_back(p.value());
+  }
+
   MeasuredRoofline out;
-  out.x = point->intensity;
-  out.y = m.point_gflops;
+  out.x = headline->x;
+  out.y = headline->y;
   out.m = m.m, out.k = m.k, out.n = m.n;
-  std::vector<model::Budgets> levels;
+  // The roofs' intensities: the figure's, every point's and every roof's corner.
+  std::vector<std::vector<model::Budgets>> budgets(counts.size());
   std::vector<double> xs = figure_x;
   xs.push_back(out.x);
-  for (const auto& [level, gbs] : m.bandwidth_gbs) {
-    auto budgets = model::make_budgets(m.gflops, gbs);
-    if (!budgets) return R::failure("measured " + level + " roof: " + budgets.error());
-    levels.push_back(budgets.value());
-    xs.push_back(model::ridge(budgets.value()));
+  for (const auto& p : points) xs.push_back(p.x);
+  for (std::size_t c = 0; c < counts.size(); ++c) {
+    for (const auto& [level, gbs] : counts[c].bandwidth_gbs) {
+      auto b = model::make_budgets(counts[c].gflops, gbs);
+      if (!b) {
+        return R::failure("measured " + level + " roof" + (counts[c].cores == 1 ? "" : " on " + cores_name(counts[c].cores)) +
+                          ": " + b.error());
+      }
+      budgets[c].push_back(b.value());
+      xs.push_back(model::ridge(b.value()));
+    }
   }
   xs = sorted_unique(xs);
-  for (std::size_t i = 0; i < levels.size(); ++i) {
-    MeasuredRoof roof{m.bandwidth_gbs[i].first, m.gflops, m.bandwidth_gbs[i].second, model::ridge(levels[i]), {}};
-    for (double x : xs) roof.points.push_back(model::ceiling(levels[i], x).value());  // x positive and finite
-    out.roofs.push_back(std::move(roof));
+  // A layer per core count with ceilings or kernel points: a product with fewer row tiles than
+  // Workers runs on fewer of them, and its point may sit on a count without ceilings (a layer
+  // without roofs).
+  std::vector<int> layer_cores;
+  for (const auto& c : counts) layer_cores.push_back(c.cores);
+  for (const auto& p : points) layer_cores.push_back(p.cores);
+  std::sort(layer_cores.begin(), layer_cores.end());
+  layer_cores.erase(std::unique(layer_cores.begin(), layer_cores.end()), layer_cores.end());
+  for (int cores : layer_cores) {
+    MeasuredLayer layer{cores, {}, {}};
+    for (std::size_t c = 0; c < counts.size(); ++c) {
+      if (counts[c].cores != cores) continue;
+      for (std::size_t i = 0; i < budgets[c].size(); ++i) {
+        const auto& level = counts[c].bandwidth_gbs[i];
+        MeasuredRoof roof{level.first, counts[c].gflops, level.second, model::ridge(budgets[c][i]), {}};
+        for (double x : xs) roof.points.push_back(model::ceiling(budgets[c][i], x).value());  // x positive and finite
+        layer.roofs.push_back(std::move(roof));
+      }
+    }
+    for (const auto& p : points) {
+      if (p.cores == cores) layer.points.push_back(p);
+    }
+    out.layers.push_back(std::move(layer));
   }
+  out.roofs = out.layers.front().roofs;  // 1 core: always a layer, and the first
   return R::success(out);
 }
 

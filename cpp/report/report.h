@@ -8,8 +8,9 @@
 //            the cost estimate of the IR with XLA's rules (hlo::analyze);
 //   model    contract(m, k, n, itemsize), square sizes, ceilings and bounds under hypothetical
 //            budgets, the ridge, the traffic experiment and its revised roof, the figure's data;
-//   figure   this machine's measured roofs and kernel point, when measurements are given (they
-//            stay measurements: nothing of them enters the model's numbers);
+//   figure   this machine's measured roofs and kernel point, when measurements are given, on one
+//            core and on every other core count measured (they stay measurements: nothing of
+//            them enters the model's numbers);
 //   exercise the seed's (48,24)·(24,12) with its questions (exercises::lesson_exercise) and, when
 //            answers are given, the checker's verdicts.
 //
@@ -46,12 +47,30 @@ struct Params {
   std::optional<std::vector<double>> sizes;
 };
 
-// This machine's measurements, for the figure: a roof per bandwidth level and the measured
-// kernel's point (its model intensity at itemsize 4, its measured GFLOP/s).
-struct Measured {
+// The ceilings measured on one core count: compute and a bandwidth per level.
+struct MeasuredCeilings {
+  int cores = 1;
   double gflops = 0;                                          // compute ceiling, GFLOP/s
   std::vector<std::pair<std::string, double>> bandwidth_gbs;  // level → GB/s, in drawing order
-  double m = 0, k = 0, n = 0, point_gflops = 0;
+};
+
+// One timing of the kernel: its size, the Workers it ran on at once, its measured GFLOP/s.
+struct MeasuredKernel {
+  double m = 0, k = 0, n = 0;
+  int cores = 1;
+  double gflops = 0;
+};
+
+// This machine's measurements, for the figure: a roof per bandwidth level and the measured
+// kernel's point (its model intensity at itemsize 4, its measured GFLOP/s), on one core; and,
+// when more core counts were measured (all cores at once, through the Worker pool), their
+// roofs and every kernel timing, one layer per core count.
+struct Measured {
+  double gflops = 0;                                          // compute ceiling on 1 core, GFLOP/s
+  std::vector<std::pair<std::string, double>> bandwidth_gbs;  // level → GB/s, in drawing order
+  double m = 0, k = 0, n = 0, point_gflops = 0;               // the headline kernel point, 1 core
+  std::vector<MeasuredCeilings> other_cores;  // the ceilings on other core counts (> 1), if any
+  std::vector<MeasuredKernel> kernels;        // every kernel timing; empty: the headline point only
 };
 
 struct Extras {
@@ -81,10 +100,24 @@ struct MeasuredRoof {
   double gflops, gbs, ridge;
   std::vector<model::Ceiling> points;  // over the figure's intensities and every corner
 };
-struct MeasuredRoofline {
-  std::vector<MeasuredRoof> roofs;
-  double x, y;  // the measured kernel: model intensity, measured GFLOP/s
+struct MeasuredPoint {
+  double x, y;  // a measured kernel: model intensity, measured GFLOP/s
   double m, k, n;
+  int cores;
+};
+// One core count's roofs and kernel points.
+struct MeasuredLayer {
+  int cores;
+  std::vector<MeasuredRoof> roofs;
+  std::vector<MeasuredPoint> points;
+};
+struct MeasuredRoofline {
+  std::vector<MeasuredRoof> roofs;  // on 1 core (layers' first)
+  double x, y;  // the headline measured kernel: model intensity, measured GFLOP/s (1 core)
+  double m, k, n;
+  // Per core count, ascending (1 core first); every roof over the same intensities: the figure's,
+  // every kernel point's and every roof's corner.
+  std::vector<MeasuredLayer> layers;
 };
 
 struct Report {

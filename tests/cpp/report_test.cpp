@@ -170,6 +170,69 @@ TEST_CASE("measured roofs: one per level through every corner, the kernel at its
   CHECK(out.error == "measured l1 roof: bandwidth must be a positive, finite number of GB/s, got 0");
 }
 
+TEST_CASE("measured roofs on all cores: a layer per core count, every kernel timing a point in its layer", "[report][figure]") {
+  report::Extras e;
+  report::Measured m{50, {{"l1", 200}, {"l2", 100}, {"memory", 10}}, 256, 256, 256, 12.5};
+  m.other_cores = {{4, 190, {{"l1", 800}, {"l2", 390}, {"memory", 25}}}};
+  m.kernels = {{256, 256, 256, 1, 12.5}, {256, 256, 256, 4, 45}, {512, 512, 512, 1, 13}, {512, 512, 512, 4, 50}};
+  e.measured = m;
+  const auto r = built({}, e);
+  REQUIRE(r.measured.has_value());
+  const auto& out = *r.measured;
+  REQUIRE(out.layers.size() == 2);
+  CHECK(out.layers[0].cores == 1);
+  CHECK(out.layers[1].cores == 4);
+  // The 1-core layer is the roofs and the headline point as before.
+  REQUIRE(out.roofs.size() == 3);
+  CHECK(out.layers[0].roofs.size() == 3);
+  CHECK(out.x == 256.0 / 6);
+  CHECK(out.y == 12.5);
+  const double gbs4[] = {800, 390, 25};
+  REQUIRE(out.layers[1].roofs.size() == 3);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto& roof = out.layers[1].roofs[i];
+    CHECK(roof.gflops == 190);
+    CHECK(roof.ridge == 190 / gbs4[i]);
+    for (const auto& p : roof.points) CHECK_THAT(p.ceiling, WithinRel(std::min(190.0, gbs4[i] * p.intensity), 1e-15));
+    // Every roof of every layer runs through the same intensities: every corner and every point.
+    CHECK(roof.points.size() == out.roofs[i].points.size());
+    for (double corner : {50 / 200.0, 50 / 10.0, 190 / 800.0, 190 / 25.0, 256.0 / 6, 512.0 / 6}) {
+      CHECK(std::any_of(roof.points.begin(), roof.points.end(), [&](const auto& p) { return p.intensity == corner; }));
+      CHECK(std::any_of(out.roofs[i].points.begin(), out.roofs[i].points.end(), [&](const auto& p) { return p.intensity == corner; }));
+    }
+  }
+  REQUIRE(out.layers[0].points.size() == 2);
+  REQUIRE(out.layers[1].points.size() == 2);
+  CHECK(out.layers[1].points[0].x == 256.0 / 6);
+  CHECK(out.layers[1].points[0].y == 45);
+  CHECK(out.layers[1].points[1].x == 512.0 / 6);
+  CHECK(out.layers[1].points[1].cores == 4);
+  // A product with fewer row tiles than Workers ran on fewer of them: a layer of points, no roofs.
+  m.kernels.push_back({8, 8, 8, 2, 1});
+  e.measured = m;
+  const auto few = built({}, e);
+  REQUIRE(few.measured->layers.size() == 3);
+  CHECK(few.measured->layers[1].cores == 2);
+  CHECK(few.measured->layers[1].roofs.empty());
+  CHECK(few.measured->layers[1].points.size() == 1);
+
+  report::Extras bad;
+  report::Measured twice = m;
+  twice.other_cores.push_back(twice.other_cores.front());
+  bad.measured = twice;
+  auto out2 = refused({}, bad);
+  CHECK(out2.input == "measurements");
+  CHECK(out2.error == "measured ceilings: 4 cores given twice");
+  report::Measured zero = m;
+  zero.other_cores[0].bandwidth_gbs[2].second = 0;
+  bad.measured = zero;
+  CHECK(refused({}, bad).error == "measured memory roof on 4 cores: bandwidth must be a positive, finite number of GB/s, got 0");
+  report::Measured kernel = m;
+  kernel.kernels.push_back({0, 8, 8, 1, 1});
+  bad.measured = kernel;
+  CHECK(refused({}, bad).error == "measured kernel: m must be a positive integer, got 0");
+}
+
 TEST_CASE("answers to the exercise are checked by the exercises' checker, blank ones not at all", "[report][exercise]") {
   report::Extras e;
   e.answers = {{"bound", "compute"}, {"work", "27,648"}, {"traffic", "  "}, {"ratio", "7/24"}};

@@ -123,6 +123,19 @@ describe('dtype → peak', () => {
     assert.equal(roofs.length, 2 + HARDWARE_PRESETS.length);
     assert.equal(availableRoofs({ peak: 100, bandwidth: 20 }, null, 'f32')[1].kind, 'specification');
   });
+
+  test('"this machine, all cores" follows the single-core roof once all cores were measured', () => {
+    const one = { gflops: 50, bandwidth_gbs: { l1: 200, l2: 100, memory: 10 } };
+    const four = { gflops: 190, bandwidth_gbs: { l1: 800, l2: 390, memory: 25 } };
+    const m = { measured_ceilings: { ...one, cores: [1, 4], by_cores: { 1: one, 4: four } } };
+    const roofs = availableRoofs({ peak: 100, bandwidth: 20 }, m, 'f32');
+    assert.deepEqual(roofs.slice(1, 3).map((r) => [r.id, r.kind, r.peak, r.bandwidth]), [['measured', 'measurement', 50e9, 10e9], ['measured-all', 'measurement', 190e9, 25e9]]);
+    assert.match(roofs[2].label, /^this machine, all cores \(4\), measured: 190 GFLOP\/s, 25 GB\/s/);
+    assert.equal(roofs.length, 3 + HARDWARE_PRESETS.length);
+    // Only one core measured (a Worker did not start): no all-core roof.
+    const single = { measured_ceilings: { ...one, cores: [1], by_cores: { 1: one } } };
+    assert.equal(availableRoofs(null, single, 'f32').some((r) => r.id === 'measured-all'), false);
+  });
 });
 
 describe('the lower bound on time', () => {

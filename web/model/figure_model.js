@@ -1,17 +1,23 @@
 // What the roofline figure and the experiment's table show, as plain data, read from the lesson's
 // report: the lesson's figure (report.figure, unchanged), the ridge, the workload sizes, the
 // ceilings with more traffic and, when this machine has been measured, its measured roofs and
-// point. The core computed every number (report.traffic_experiment and revised_roof; the
-// measured roofline next to the report); this only gives them the shape web/figures/ draws. No
-// DOM, no core.
+// kernel points, one layer per core count measured (1 core, then all cores at once). The core
+// computed every number (report.traffic_experiment and revised_roof; the measured roofline next
+// to the report, layers included); this only gives them the shape web/figures/ draws. No DOM, no
+// core.
 
 /** What the figure's legend calls each bandwidth level of the measured roofs. */
 const LEVEL_NAMES = { l1: 'L1', l2: 'L2', memory: 'memory' };
 
+/** A measured roof as the figure draws it: the core's, with its level's name and core count. */
+const namedRoof = (roof, cores) => ({ ...roof, name: LEVEL_NAMES[roof.level] ?? roof.level, cores });
+
 /**
  * Everything the figure draws, from a report and this machine's measured roofline.
  * @param {object} report  from buildLesson (web/model/lesson.js)
- * @param {object|null} measured  buildLesson's `measured`: the measured roofs and point, or null
+ * @param {object|null} measured  buildLesson's `measured`: the measured roofs and points per core
+ *   count (`layers`), or null. `roofs` and `point` are the 1-core layer's roofs and its headline
+ *   (256³) point.
  */
 export function figureModel(report, measured = null) {
   const { peak, bandwidth } = report.budgets;
@@ -30,7 +36,10 @@ export function figureModel(report, measured = null) {
     traffic,
     measured: measured
       ? {
-        roofs: measured.roofs.map((r) => ({ ...r, name: LEVEL_NAMES[r.level] ?? r.level })),
+        layers: measured.layers.map((l) => ({
+          cores: l.cores, roofs: l.roofs.map((r) => namedRoof(r, l.cores)), points: l.points.map((p) => ({ ...p })),
+        })),
+        roofs: measured.roofs.map((r) => namedRoof(r, 1)),
         point: { ...measured.point },
       }
       : null,

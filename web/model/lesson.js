@@ -39,16 +39,25 @@ function measurementLines(r) {
     return [`Local CPU samples seconds: ${r.measurements_skipped ?? 'not measured'}`];
   }
   const t = r.timing;
-  const big = r.bigger_size_timing;
   const c = r.measured_ceilings;
+  const on = (n) => (n === 1 ? '1 core' : `${n} cores at once`);
+  const kernels = (r.kernel_timings ?? []).map((k) => `  tanh(A@B) at ${k.m}×${k.k}×${k.n} on ${on(k.cores)}: median ${sci(k.median)} s per call = ` +
+    `${short(k.gflops)} GFLOP/s (2·m·k·n per call)` +
+    (k.cores > 1 && k.speedup !== null ? `; ${short(k.speedup)}× 1 core, efficiency ${short(k.efficiency * 100)}%` : ''));
+  const ceilings = (c.cores ?? [1]).map((n) => {
+    const v = c.by_cores?.[n] ?? c;
+    return `  measured ceilings, ${on(n)}: mul+add ${short(v.gflops)} GFLOP/s; triad bandwidth L1 ${short(v.bandwidth_gbs.l1)}, ` +
+      `L2 ${short(v.bandwidth_gbs.l2)}, memory ${short(v.bandwidth_gbs.memory)} GB/s`;
+  });
+  const problem = r.workers?.all_cores_error ? [`  all cores not measured: ${r.workers.all_cores_error}`] : [];
   return [
     `Local CPU samples seconds: ${pyFloatList(r.local_samples_seconds)}`,
-    `  (${r.measurements_label}: ${t.variant}, each sample the mean of ${t.repeats} calls; ` +
+    `  (${r.measurements_label}: ${t.variant}, each sample the mean of ${t.repeats} calls lasting ≥ 100 timer ticks; ` +
       `timer resolution ${sci(t.timer_resolution)} s; median ${sci(t.median)} s, min ${sci(t.min)} s, max ${sci(t.max)} s)`,
     `  ${t.note}`,
-    `  ${big.m}×${big.k}×${big.n}: median ${sci(big.median)} s per call = ${short(big.gflops)} GFLOP/s (2·m·k·n per call)`,
-    `  measured ceilings: mul+add ${short(c.gflops)} GFLOP/s; triad bandwidth L1 ${short(c.bandwidth_gbs.l1)}, ` +
-      `L2 ${short(c.bandwidth_gbs.l2)}, memory ${short(c.bandwidth_gbs.memory)} GB/s`,
+    ...kernels,
+    ...ceilings,
+    ...problem,
   ];
 }
 

@@ -82,7 +82,7 @@ export function presetRoof(preset, dtype) {
 
 /**
  * Every roof the view can choose: the lesson's hypothetical budgets (GFLOP/s, GB/s), this
- * machine's measured ceilings (if measured), then the presets.
+ * machine's measured ceilings on 1 core and on all cores (if measured), then the presets.
  * @param {{peak: number, bandwidth: number}|null} budgets
  * @param {object|null} measurements  state.measurements (web/model/measure.js)
  */
@@ -98,9 +98,19 @@ export function availableRoofs(budgets, measurements, dtype) {
   const c = measurements?.measured_ceilings;
   if (c && c.gflops > 0 && c.bandwidth_gbs?.memory > 0) {
     roofs.push({
-      id: 'measured', label: `this machine, measured: ${Number(c.gflops.toPrecision(4))} GFLOP/s, ${Number(c.bandwidth_gbs.memory.toPrecision(4))} GB/s (memory-sized triad)`,
+      id: 'measured', label: `this machine, 1 core, measured: ${Number(c.gflops.toPrecision(4))} GFLOP/s, ${Number(c.bandwidth_gbs.memory.toPrecision(4))} GB/s (memory-sized triad)`,
       kind: 'measurement', peak: c.gflops * 1e9, bandwidth: c.bandwidth_gbs.memory * 1e9, interconnect: null, dtype_used: 'f32 (wasm SIMD)',
       notes: ['measured in this browser (f32x4 multiply-add chains; triad over a memory-sized working set), whatever the program\'s dtype'], sources: [],
+    });
+  }
+  // The same on every core at once (section 4's all-core column), when it was measured.
+  const allCores = Math.max(...(c?.cores ?? [1]));
+  const all = allCores > 1 ? c.by_cores?.[allCores] : null;
+  if (all && all.gflops > 0 && all.bandwidth_gbs?.memory > 0) {
+    roofs.push({
+      id: 'measured-all', label: `this machine, all cores (${allCores}), measured: ${Number(all.gflops.toPrecision(4))} GFLOP/s, ${Number(all.bandwidth_gbs.memory.toPrecision(4))} GB/s (memory-sized triad)`,
+      kind: 'measurement', peak: all.gflops * 1e9, bandwidth: all.bandwidth_gbs.memory * 1e9, interconnect: null, dtype_used: 'f32 (wasm SIMD)',
+      notes: [`measured in this browser on ${allCores} Workers at once (aggregate f32x4 multiply-add chains; triads over a memory-sized working set shared out among them), whatever the program's dtype`], sources: [],
     });
   }
   for (const p of HARDWARE_PRESETS) roofs.push(presetRoof(p, dtype));

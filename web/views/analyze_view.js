@@ -7,14 +7,14 @@ import { short } from '../model/format.js';
 import {
   deriveAnalyzeView, setAllRoofs, setAnalysis, setDtype, setFailure, setPending, setRoof, setSelected, setSort,
 } from '../analyze_state.js';
-import { CancelledError } from '../measure_client.js';
+import { CancelledError } from '../pool.js';
 import { bindAnalyzeInput, renderAnalyzeInput, selectInTextarea, showSelectedLine, textSource } from './analyze_input_view.js';
 import { bindAnalyzeSummary, renderAnalyzeSummary } from './analyze_summary_view.js';
 import { bindAnalyzeTable, renderAnalyzeTable, scrollToSelected } from './analyze_table_view.js';
 import { $ } from './dom.js';
 
 /**
- * @param {import('../analyze_client.js').AnalyzeClient} client
+ * @param {{analyze: (text: string, name: string) => Promise<object>, cancel: () => void}} client  requests to the Worker pool
  * @param {{name: string, title: string, text: string}[]} examples
  * @param {() => object} getState  the page state (state.analyze, state.params, state.measurements)
  * @param {(a: object) => void} setAnalyze  stores a new state.analyze and redraws
