@@ -764,6 +764,8 @@ export interface AnalysisSummary {
   unmodeled: { op: string; count: number }[];
   notes: string[];
   errors: string[];
+  /** the same errors as fields, for the editor's underline: where each one is in the text */
+  errorPlaces: ErrorPlace[];
 }
 
 export interface ErrorPlace {

@@ -21,6 +21,7 @@
 #include <limits>
 #include <string>
 
+#include "common/numbers.h"
 #include "interp/elementwise.h"
 #include "interp/strided.h"
 
@@ -30,11 +31,6 @@ namespace {
 
 using hlo::OpCode;
 
-std::string list(const Dims& v) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
 
 std::size_t ebytes(ElementType t) { return static_cast<std::size_t>(hlo::element_bytes(t)); }
 
@@ -65,7 +61,7 @@ bool valid_dims(const OpCall& c, const Dims& v, std::size_t rank, const char* wh
       return c.fail(std::string(c.op().name) + " " + what + " out of range", "a dimension in [0, " + std::to_string(rank) + ")",
                     std::to_string(d));
     if (seen[static_cast<std::size_t>(d)])
-      return c.fail(std::string(c.op().name) + " " + what + " repeats a dimension", "each dimension once", list(v));
+      return c.fail(std::string(c.op().name) + " " + what + " repeats a dimension", "each dimension once", list_text(v));
     seen[static_cast<std::size_t>(d)] = true;
   }
   return true;
@@ -135,7 +131,7 @@ bool start_indices(const OpCall& c, std::size_t first, std::size_t rank, Dims* o
     const Value& v = c.in(first + i);
     if (!v.is_tensor() || v.tensor.elements() != 1)
       return c.fail(std::string(c.op().name) + " start index " + std::to_string(i) + " is not a scalar", "a scalar integer",
-                    v.is_tensor() ? list(v.tensor.dims) : "a non-tensor");
+                    v.is_tensor() ? list_text(v.tensor.dims) : "a non-tensor");
     if (!read_index(c, v.tensor, 0, &(*out)[i])) return false;
   }
   return true;
@@ -174,7 +170,7 @@ bool broadcast_to(const OpCall& c, const Dims& map) {
   const Dims& od = c.out_type(0).dims;
   if (map.size() != x.dims.size())
     return c.fail(std::string(c.op().name) + " needs one result dimension per operand dimension",
-                  std::to_string(x.dims.size()) + " dimensions", list(map));
+                  std::to_string(x.dims.size()) + " dimensions", list_text(map));
   if (!valid_dims(c, map, od.size(), "dimension")) return false;
   bool in_order = true;
   for (std::size_t i = 0; i < map.size(); ++i) {
@@ -230,13 +226,13 @@ bool transpose(const OpCall& c) {
   const Dims& perm = c.attrs().dims;
   const Dims& od = c.out_type(0).dims;
   if (perm.size() != x.dims.size() || od.size() != x.dims.size())
-    return c.fail("transpose permutation has the wrong length", std::to_string(x.dims.size()), list(perm));
+    return c.fail("transpose permutation has the wrong length", std::to_string(x.dims.size()), list_text(perm));
   if (!valid_dims(c, perm, x.dims.size(), "permutation")) return false;
   const Dims xs = row_major_strides(x.dims), ys = row_major_strides(od);
   Box b;
   for (std::size_t i = 0; i < perm.size(); ++i) {
     const auto p = static_cast<std::size_t>(perm[i]);
-    if (od[i] != x.dims[p]) return c.fail("transpose result shape is wrong", "dimension " + std::to_string(i) + " of size " + std::to_string(x.dims[p]), list(od));
+    if (od[i] != x.dims[p]) return c.fail("transpose result shape is wrong", "dimension " + std::to_string(i) + " of size " + std::to_string(x.dims[p]), list_text(od));
     b.add(od[i], xs[p], ys[i]);
   }
   Tensor y;
@@ -287,7 +283,7 @@ bool slice(const OpCall& c) {
                     "0 <= start <= limit <= " + std::to_string(x.dims[i]) + " and stride >= 1",
                     std::to_string(s) + ":" + std::to_string(l) + ":" + std::to_string(st));
     const std::int64_t n = (l - s + st - 1) / st;
-    if (od[i] != n) return c.fail("slice result shape is wrong", "dimension " + std::to_string(i) + " of size " + std::to_string(n), list(od));
+    if (od[i] != n) return c.fail("slice result shape is wrong", "dimension " + std::to_string(i) + " of size " + std::to_string(n), list_text(od));
     offset += s * xs[i];
     b.add(n, xs[i] * st, ys[i]);
   }
@@ -307,7 +303,7 @@ bool dynamic_slice(const OpCall& c) {
   const Dims& od = c.out_type(0).dims;
   const std::size_t rank = x.dims.size();
   if (sizes.size() != rank || od != sizes)
-    return c.fail("dynamic_slice sizes do not match", "one size per dimension, equal to the result's " + list(od), list(sizes));
+    return c.fail("dynamic_slice sizes do not match", "one size per dimension, equal to the result's " + list_text(od), list_text(sizes));
   Dims starts;
   if (!start_indices(c, 1, rank, &starts)) return false;
   const Dims xs = row_major_strides(x.dims), ys = row_major_strides(od);
@@ -334,7 +330,7 @@ bool dynamic_update_slice(const OpCall& c) {
   const std::size_t rank = x.dims.size();
   if (u.type != x.type || u.dims.size() != rank)
     return c.fail("dynamic_update_slice update does not fit the operand", "rank " + std::to_string(rank) + " of the same type",
-                  list(u.dims));
+                  list_text(u.dims));
   for (std::size_t i = 0; i < rank; ++i)
     if (u.dims[i] > x.dims[i])
       return c.fail("dynamic_update_slice update is larger than the operand in dimension " + std::to_string(i),
@@ -366,7 +362,7 @@ bool pad(const OpCall& c) {
   if (!same_element_type(c, x)) return false;
   if (v.type != x.type || v.elements() != 1)
     return c.fail("pad value is not a scalar of the operand's type", std::string(hlo::element_info(x.type).mlir) + " scalar",
-                  list(v.dims));
+                  list_text(v.dims));
   const hlo::OpAttrs& a = c.attrs();
   const std::size_t rank = x.dims.size();
   const Dims& od = c.out_type(0).dims;
@@ -381,7 +377,7 @@ bool pad(const OpCall& c) {
     if (in < 0) return c.fail("pad interior padding is negative in dimension " + std::to_string(i), "at least 0", std::to_string(in));
     const std::int64_t size = lo + hi + d + std::max<std::int64_t>(d - 1, 0) * in;
     if (size < 0 || size != od[i])
-      return c.fail("pad result shape is wrong", "dimension " + std::to_string(i) + " of size " + std::to_string(size), list(od));
+      return c.fail("pad result shape is wrong", "dimension " + std::to_string(i) + " of size " + std::to_string(size), list_text(od));
     // Operand element k lands at lo + k·(in + 1); keep those inside [0, size).
     const std::int64_t step = in + 1;
     const std::int64_t first = std::max<std::int64_t>(0, ceil_div(-lo, step));
@@ -413,11 +409,11 @@ bool concatenate(const OpCall& c) {
       if (j != k && x.dims[j] != od[j]) fits = false;
     if (!fits)
       return c.fail("concatenate operand " + std::to_string(i) + " does not fit the result",
-                    "the result's shape " + list(od) + " but in dimension " + std::to_string(dim), list(x.dims));
+                    "the result's shape " + list_text(od) + " but in dimension " + std::to_string(dim), list_text(x.dims));
     total += x.dims[k];
   }
   if (total != od[k])
-    return c.fail("concatenate result shape is wrong", "dimension " + std::to_string(dim) + " of size " + std::to_string(total), list(od));
+    return c.fail("concatenate result shape is wrong", "dimension " + std::to_string(dim) + " of size " + std::to_string(total), list_text(od));
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   const Dims ys = row_major_strides(od);
@@ -520,20 +516,20 @@ bool gather(const OpCall& c) {
   const bool has_vector = static_cast<std::size_t>(ivd) < ir;
   const std::int64_t vector_len = has_vector ? idx.dims[static_cast<std::size_t>(ivd)] : 1;
   if (slice.size() != xr)
-    return c.fail("gather slice_sizes has the wrong length", std::to_string(xr), list(slice));
+    return c.fail("gather slice_sizes has the wrong length", std::to_string(xr), list_text(slice));
   if (!valid_dims(c, g.offset_dims, yr, "offset dimension") || !valid_dims(c, g.collapsed_slice_dims, xr, "collapsed dimension") ||
       !valid_dims(c, g.operand_batching_dims, xr, "operand batching dimension") ||
       !valid_dims(c, g.start_index_map, xr, "start_index_map dimension") ||
       !valid_dims(c, g.start_indices_batching_dims, ir, "start indices batching dimension"))
     return false;
   if (!std::is_sorted(g.offset_dims.begin(), g.offset_dims.end()))
-    return c.fail("gather offset_dims are not sorted", "ascending dimensions", list(g.offset_dims));
+    return c.fail("gather offset_dims are not sorted", "ascending dimensions", list_text(g.offset_dims));
   if (static_cast<std::int64_t>(g.start_index_map.size()) != vector_len)
     return c.fail("gather start_index_map does not match the index vector", std::to_string(vector_len) + " dimensions",
-                  list(g.start_index_map));
+                  list_text(g.start_index_map));
   if (g.operand_batching_dims.size() != g.start_indices_batching_dims.size())
     return c.fail("gather batching dimension lists differ in length", "equal lengths",
-                  list(g.operand_batching_dims) + " vs " + list(g.start_indices_batching_dims));
+                  list_text(g.operand_batching_dims) + " vs " + list_text(g.start_indices_batching_dims));
   std::vector<int> role(xr, 0);  // 0 offset, 1 collapsed, 2 batching
   for (auto d : g.collapsed_slice_dims) role[static_cast<std::size_t>(d)] = 1;
   for (auto d : g.operand_batching_dims) {
@@ -579,7 +575,7 @@ bool gather(const OpCall& c) {
     shape_ok = od[static_cast<std::size_t>(g.offset_dims[k])] == slice[static_cast<std::size_t>(offset_operand[k])];
   for (std::size_t k = 0; shape_ok && k < batch_result.size(); ++k)
     shape_ok = od[static_cast<std::size_t>(batch_result[k])] == idx.dims[static_cast<std::size_t>(batch_index_dim[k])];
-  if (!shape_ok) return c.fail("gather result shape is wrong", "batch dimensions of start_indices and the offset slice sizes", list(od));
+  if (!shape_ok) return c.fail("gather result shape is wrong", "batch dimensions of start_indices and the offset slice sizes", list_text(od));
 
   Tensor y;
   if (!c.alloc(0, &y)) return false;

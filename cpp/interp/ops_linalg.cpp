@@ -38,6 +38,7 @@
 #include <limits>
 #include <string>
 
+#include "common/numbers.h"
 #include "interp/elementwise.h"
 #include "interp/strided.h"
 #include "kernels/kernels.h"
@@ -48,11 +49,6 @@ namespace {
 
 using hlo::OpCode;
 
-std::string list(const Dims& v) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
 
 std::string type_name(ElementType t) { return std::string(hlo::element_info(t).mlir); }
 
@@ -183,27 +179,27 @@ bool dot_general(const OpCall& c) {
     for (auto x : v) {
       if (x < 0 || static_cast<std::size_t>(x) >= rank || seen[static_cast<std::size_t>(x)])
         return c.fail(std::string("dot_general ") + what + " dimensions are not distinct dimensions of the operand",
-                      "each in [0, " + std::to_string(rank) + ") once", list(v));
+                      "each in [0, " + std::to_string(rank) + ") once", list_text(v));
       seen[static_cast<std::size_t>(x)] = true;
     }
     return true;
   };
   if (d.lhs_batch.size() != d.rhs_batch.size() || d.lhs_contracting.size() != d.rhs_contracting.size())
     return c.fail("dot_general dimension lists differ in length", "lhs and rhs lists of equal length",
-                  list(d.lhs_batch) + " x " + list(d.rhs_batch) + ", " + list(d.lhs_contracting) + " x " + list(d.rhs_contracting));
+                  list_text(d.lhs_batch) + " x " + list_text(d.rhs_batch) + ", " + list_text(d.lhs_contracting) + " x " + list_text(d.rhs_contracting));
   Dims lboth = d.lhs_batch, rboth = d.rhs_batch;
   lboth.insert(lboth.end(), d.lhs_contracting.begin(), d.lhs_contracting.end());
   rboth.insert(rboth.end(), d.rhs_contracting.begin(), d.rhs_contracting.end());
   if (!in_range(lboth, lr, "lhs batching and contracting") || !in_range(rboth, rr, "rhs batching and contracting")) return false;
   const Dims lb = pick(l.dims, d.lhs_batch), rb = pick(r.dims, d.rhs_batch);
   const Dims lc = pick(l.dims, d.lhs_contracting), rc = pick(r.dims, d.rhs_contracting);
-  if (lb != rb) return c.fail("dot_general batching dimension sizes differ", list(lb), list(rb));
-  if (lc != rc) return c.fail("dot_general contracting dimension sizes differ", list(lc), list(rc));
+  if (lb != rb) return c.fail("dot_general batching dimension sizes differ", list_text(lb), list_text(rb));
+  if (lc != rc) return c.fail("dot_general contracting dimension sizes differ", list_text(lc), list_text(rc));
   const Dims lf = free_dims(lr, d.lhs_batch, d.lhs_contracting), rf = free_dims(rr, d.rhs_batch, d.rhs_contracting);
   Dims want = lb;
   for (auto x : pick(l.dims, lf)) want.push_back(x);
   for (auto x : pick(r.dims, rf)) want.push_back(x);
-  if (c.out_type(0).dims != want) return c.fail("dot_general result shape is wrong", list(want), list(c.out_type(0).dims));
+  if (c.out_type(0).dims != want) return c.fail("dot_general result shape is wrong", list_text(want), list_text(c.out_type(0).dims));
   if (l.type != r.type || l.type != c.out_type(0).etype)
     return c.fail("dot_general mixes element types", type_name(l.type), type_name(r.type) + " -> " + c.out_type(0).element);
   Tensor y;
@@ -266,7 +262,7 @@ bool convolution(const OpCall& c) {
                   std::to_string(cd.kernel_spatial.size()) + " kernel, " + std::to_string(cd.output_spatial.size()) + " output, " +
                       std::to_string(a.window.size()) + " window");
   if (x.dims.size() != rank || w.dims.size() != rank || od.size() != rank)
-    return c.fail("convolution operand ranks are wrong", "rank " + std::to_string(rank), list(x.dims) + ", " + list(w.dims));
+    return c.fail("convolution operand ranks are wrong", "rank " + std::to_string(rank), list_text(x.dims) + ", " + list_text(w.dims));
   auto dim_ok = [&](std::int64_t v) { return v >= 0 && static_cast<std::size_t>(v) < rank; };
   bool dims_ok = dim_ok(cd.input_batch) && dim_ok(cd.input_feature) && dim_ok(cd.kernel_input_feature) &&
                  dim_ok(cd.kernel_output_feature) && dim_ok(cd.output_batch) && dim_ok(cd.output_feature);
@@ -284,7 +280,7 @@ bool convolution(const OpCall& c) {
     return c.fail("convolution feature or batch sizes do not fit its groups",
                   "input features = kernel input features × feature_group_count, output features = kernel output "
                   "features divisible by both group counts, output batch = input batch / batch_group_count",
-                  "input " + list(x.dims) + ", kernel " + list(w.dims) + ", result " + list(od) + ", groups " + std::to_string(G) +
+                  "input " + list_text(x.dims) + ", kernel " + list_text(w.dims) + ", result " + list_text(od) + ", groups " + std::to_string(G) +
                       " and " + std::to_string(BG));
   // Per spatial dimension: the input index each (output position, kernel tap) reads, or −1.
   Dims ksize(S), osize(S), table_at(S);
@@ -301,7 +297,7 @@ bool convolution(const OpCall& c) {
     const std::int64_t want = padded < dil_k ? 0 : (padded - dil_k) / win.stride + 1;
     if (at(od, cd.output_spatial[s]) != want)
       return c.fail("convolution result shape is wrong", "spatial dimension " + std::to_string(s) + " of size " + std::to_string(want),
-                    list(od));
+                    list_text(od));
     ksize[s] = k;
     osize[s] = want;
     table_at[s] = table_size;
@@ -500,7 +496,7 @@ bool fft(const OpCall& c) {
   const ElementType ot = c.out_type(0).etype;
   const std::size_t rank = x.dims.size(), L = len.size();
   if (L < 1 || L > 3 || L > rank || od.size() != rank)
-    return c.fail("fft length does not fit the operand", "1 to 3 lengths, at most the rank " + std::to_string(rank), list(len));
+    return c.fail("fft length does not fit the operand", "1 to 3 lengths, at most the rank " + std::to_string(rank), list_text(len));
   const bool c64 = x.type == ElementType::C64 || ot == ElementType::C64;
   const ElementType ctype = c64 ? ElementType::C64 : ElementType::C128, rtype = c64 ? ElementType::F32 : ElementType::F64;
   const hlo::FftType kind = at.fft;
@@ -523,8 +519,8 @@ bool fft(const OpCall& c) {
     want_x[d] = x.dims[d];
   }
   if (!shape_ok || want_x != x.dims)
-    return c.fail("fft shapes do not fit its lengths", "the last dimensions " + list(len) + " (n/2 + 1 on the complex side of RFFT/IRFFT)",
-                  list(x.dims) + " -> " + list(od));
+    return c.fail("fft shapes do not fit its lengths", "the last dimensions " + list_text(len) + " (n/2 + 1 on the complex side of RFFT/IRFFT)",
+                  list_text(x.dims) + " -> " + list_text(od));
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   if (y.elements() == 0) {
@@ -532,7 +528,7 @@ bool fft(const OpCall& c) {
     return true;
   }
   if (last == 0 || x.elements() == 0)
-    return c.fail("fft of empty lines with a non-empty result", "lengths of at least 1", list(len));
+    return c.fail("fft of empty lines with a non-empty result", "lengths of at least 1", list_text(len));
   Tensor work;
   if (!c.alloc(ElementType::C128, x.dims, &work)) return false;
   Cd* w = work.as<Cd>();
@@ -634,9 +630,9 @@ inline Cd conj_of(Cd v) { return std::conj(v); }
 bool batch_of(const OpCall& c, const Tensor& a, const Tensor* b, std::int64_t* batches) {
   const std::size_t r = a.dims.size();
   if (r < 2 || a.dims[r - 1] != a.dims[r - 2])
-    return c.fail(std::string(c.op().name) + " needs square matrices", "[..., n, n]", list(a.dims));
+    return c.fail(std::string(c.op().name) + " needs square matrices", "[..., n, n]", list_text(a.dims));
   if (b && (b->dims.size() != r || !std::equal(a.dims.begin(), a.dims.end() - 2, b->dims.begin())))
-    return c.fail(std::string(c.op().name) + " operands have different batch dimensions", list(a.dims), list(b->dims));
+    return c.fail(std::string(c.op().name) + " operands have different batch dimensions", list_text(a.dims), list_text(b->dims));
   *batches = 1;
   for (std::size_t i = 0; i + 2 < r; ++i) *batches *= a.dims[i];
   return true;
@@ -652,7 +648,7 @@ bool triangular_solve(const OpCall& c) {
   const std::int64_t rows = b.dims[r - 2], cols = b.dims[r - 1], k = a.dims[r - 1];
   if ((at.left_side ? rows : cols) != k)
     return c.fail("triangular_solve b does not fit a", std::string(at.left_side ? "rows" : "columns") + " = " + std::to_string(k),
-                  list(b.dims));
+                  list_text(b.dims));
   if (a.type != b.type || c.out_type(0).dims != b.dims || c.out_type(0).etype != b.type)
     return c.fail("triangular_solve result is not of b's type", hlo::to_string(c.in_type(1), c.module.dialect), c.out_type(0).text);
   Tensor y;
@@ -877,7 +873,7 @@ bool rng_bit_generator(const OpCall& c) {
   };
   const std::size_t words = static_cast<std::size_t>(st.elements());
   if (st.type != ElementType::U64 || ns.type != ElementType::U64 || ns.elements() != st.elements() || words < 2)
-    return c.fail("rng_bit_generator state is not ui64 words", "tensor<2xui64> or tensor<3xui64>", list(st.dims));
+    return c.fail("rng_bit_generator state is not ui64 words", "tensor<2xui64> or tensor<3xui64>", list_text(st.dims));
   const std::uint64_t* s = st.as<std::uint64_t>();
   std::uint64_t* s2 = ns.as<std::uint64_t>();
   const std::int64_t count = out.elements();
