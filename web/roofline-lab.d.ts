@@ -638,6 +638,8 @@ export interface AnalysisSummary {
   unmodeled: { op: string; count: number }[];
   notes: string[];
   errors: string[];
+  /** the same errors as fields: where (1-based; null when unknown) and the message without its place */
+  errorPlaces: ErrorPlace[];
 }
 
 export interface ErrorPlace {
