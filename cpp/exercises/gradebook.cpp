@@ -39,10 +39,13 @@ struct Parsed {
   std::vector<Row> rows;
 };
 
+// A text from a file, quoted in a message: its first 60 bytes (cut between characters, not inside one).
 std::string quoted(std::string_view s) {
+  std::size_t n = std::min<std::size_t>(s.size(), 60);
+  while (n < s.size() && n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
   std::string out = "\"";
-  for (char c : s.substr(0, 60)) out += c == '"' ? std::string("\\\"") : std::string(1, c);
-  return out + (s.size() > 60 ? "…\"" : "\"");
+  for (char c : s.substr(0, n)) out += c == '"' ? std::string("\\\"") : std::string(1, c);
+  return out + (n < s.size() ? "…\"" : "\"");
 }
 
 std::string joined(const std::vector<std::string>& xs, const std::string& sep) {
@@ -77,7 +80,11 @@ Result<Parsed> read_file(const ResultFile& f) {
     return R::failure("is " + format_number(bytes) + " bytes; a result file must be at most 5 MB (" +
                       format_number(kMaxResultFileBytes) + " bytes)");
   }
-  auto json = parse_json(f.text);
+  // A result file holds at most kMaxAttemptsPerFile attempts of a few values each: far fewer values
+  // than 5 MB of tiny ones, which would cost hundreds of MB as a tree.
+  JsonLimits limits;
+  limits.max_values = 500000;
+  auto json = parse_json(f.text, limits);
   if (!json) return R::failure("is not JSON (" + json.error() + "): a result file is the JSON that section 9's \"Export my results (JSON)\" writes");
   const Json& root = json.value();
   const Json* kind = root.find("kind");

@@ -56,6 +56,12 @@ std::string result_file(const std::string& seed, const std::string& student, int
   return j.take();
 }
 
+std::string zeros(std::size_t n) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) out += i ? ",0" : "0";
+  return out;
+}
+
 Json grade(const std::vector<ResultFile>& files, const std::optional<SetSpec>& set = std::nullopt) {
   auto text = gradebook_json(files, set);
   REQUIRE(text.ok());
@@ -194,6 +200,8 @@ TEST_CASE("files that cannot be graded are refused one by one, with their reason
       {"beyond.json", result_file("s", "Gus", 2, all, {{4, "work", {"1"}}})},
       {"hints.json", result_file("s", "Hal", 2, all, {{0, "work", {"1"}, 9}})},
       {"many.json", result_file("s", "Ida", 2, all, {{0, "work", std::vector<std::string>(1001, "1")}})},
+      {"zeros.json", "[" + zeros(600000) + "]"},
+      {"long.json", result_file("s", "Jo", 2, all, {{0, std::string(59, 'x') + "\xC3\xA9yy", {"1"}}})},
   };
   const Json t = grade(files, SetSpec{"s", 2, {}});
   CHECK(t.find("set")->find("from")->string == "given");
@@ -213,9 +221,12 @@ TEST_CASE("files that cannot be graded are refused one by one, with their reason
       "beyond.json: questions[0]: exercise 5 is not in a set of 2",
       "hints.json: questions[0]: hints_used is 9, but exercise 1's question \"work\" has 2 hints",
       "many.json: questions[0] (exercise 1, \"work\") has 1001 attempts; a result file may hold at most 1000 for a question",
+      "zeros.json: is not JSON (1:1000000: more than 500000 values): a result file is the JSON that section 9's \"Export my results (JSON)\" writes",
+      // A long text is cut between characters: "é" is two bytes, and the 60th byte is inside it.
+      "long.json: questions[0]: exercise 1 has no question \"" + std::string(59, 'x') + "…\" (it has work, traffic, ratio)",
   };
   CHECK(reasons(t) == expected);
-  CHECK(t.find("totals")->find("refused")->number == 11);
+  CHECK(t.find("totals")->find("refused")->number == 13);
 
   // Without a set given, the set most files belong to is graded.
   const Json u = grade({{"x.json", result_file("t", "X", 2, all, {})}, {"a.json", ann}, {"b.json", result_file("s", "B", 2, all, {})}});
