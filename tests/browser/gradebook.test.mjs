@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { browserAndServer, ROOT } from './browser.mjs';
+import { browserAndServer, openPage, ROOT, waitReady } from './browser.mjs';
 
 const fixture = browserAndServer();
 const SET = 'seed=gb7&count=3&families=work_traffic,bound';
@@ -179,6 +179,24 @@ describe('the teacher\'s gradebook', () => {
       assert.deepEqual(problems, []);
       await page.close();
     }
+  });
+
+  test('axe-core finds no serious or critical violation in the gradebook with a class table', async () => {
+    const text = await studentFile('Axel', [[0, 'work', '1'], [1, 'bound', 'memory-bound']]);
+    writeFileSync(join(dir, 'axel.json'), text);
+    writeFileSync(join(dir, 'bad.json'), '{');
+    const context = await fixture.browser.newContext({ bypassCSP: true });
+    const { page, problems } = await openPage(fixture.browser, `${fixture.origins['http://127.0.0.1']()}#gradebook&${SET}`, { context });
+    await waitReady(page);
+    await page.locator('#gb-files').setInputFiles([join(dir, 'axel.json'), join(dir, 'bad.json')]);
+    await page.waitForFunction(() => document.getElementById('gb-status').textContent.startsWith('1 student graded'));
+    await page.addScriptTag({ path: join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
+    const result = await page.evaluate(() => window.axe.run({ include: [['#gradebook']] }, { resultTypes: ['violations'] }));
+    const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    assert.deepEqual(serious, []);
+    assert.deepEqual(problems, []);
+    await context.close();
   });
 
   test('"Export for Moodle" writes the set as well-formed Moodle XML, the same as the CLI\'s', async () => {
