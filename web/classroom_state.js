@@ -92,7 +92,10 @@ export function storageResult(c, result) {
  * link); a bad value is ignored with a notice, its default kept.
  */
 export function applyClassroomLink(core, c, hash) {
-  const { settings: linked, notices } = settingsFromHash(decodeHash(hash).classroom, familyIds(c));
+  // `#gradebook` alone opens the gradebook (web/gradebook_state.js) and names no set.
+  const raw = decodeHash(hash).classroom;
+  const own = raw && Object.keys(raw).some((k) => k !== 'gradebook') ? raw : null;
+  const { settings: linked, notices } = settingsFromHash(own, familyIds(c));
   let next = { ...c, notices: { ...c.notices, link: notices } };
   if (!linked) {
     next = { ...next, inLink: false };
@@ -168,6 +171,9 @@ export function setClassroomSheet(c, on) {
 export function dismissClassroomNotices(c) {
   return { ...c, notices: { ...c.notices, link: [], storage: [] } };
 }
+
+/** The set on show as Moodle XML (one core call): {ok, value: text} or {ok: false, error}. */
+export const classroomMoodle = (core, c) => core.moodleXml(effectiveSeed(c.settings), c.settings.count, familiesArg(c.settings));
 
 /** The classroom part of the page's link ('' when the link does not carry the set). */
 export const classroomHashPart = (c) => (c.inLink ? classroomHash(c.settings) : '');

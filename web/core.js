@@ -207,6 +207,15 @@ export async function loadCore(createCore) {
      */
     checkQuestion: guarded('checkQuestion', (question, answer) => call('checkQuestion', question, answer)),
 
+    /**
+     * (files [{name, text, size?}], set? {seed, count, families?}) → the class table (GradebookTable):
+     * every answer in the students' result files regraded by the core; files it cannot grade are
+     * listed with their reasons. One call however many files (the page's gradebook makes it per drop).
+     */
+    gradebook: guarded('gradebook', (files, set) => parsed(call('gradebook', files, set))),
+    /** (seed, count, families?) → the set as Moodle XML text (cpp/exercises/moodle.h) */
+    moodleXml: guarded('moodleXml', (seed, count, families) => call('moodleXml', seed, count, families)),
+
     /** Calls made into the module so far: {total, by: {name: count}} (a copy). */
     embindCalls: () => ({ total: calls.total, by: { ...calls.by } }),
   };

@@ -15,6 +15,12 @@ import {
   applyClassroomLink, askClassroomReset, checkClassroomAnswer, classroomHashPart, classroomSnapshot, dismissClassroomNotices,
   loadProgress, resetClassroomSet, setClassroomSheet, showClassroomHint, showClassroomSolution, storageResult, submitSettings,
 } from './classroom_state.js';
+import { classroomMoodle } from './classroom_state.js';
+import {
+  addGradebookFiles, applyGradebookLink, clearGradebook, closeGradebook, gradebookHashPart, openGradebook, setGradebookSort,
+} from './gradebook_state.js';
+import { installOffline } from './offline.js';
+import { bindGradebookView } from './views/gradebook_view.js';
 import { encodeProgress, PROGRESS_KEY } from './model/progress.js';
 import { bindAnalyzeView } from './views/analyze_view.js';
 import { bindClassroomView } from './views/classroom_view.js';
@@ -122,6 +128,18 @@ const api = {
    * statement}], score: {right, answered, total}}, or null before the page is ready.
    */
   classroom: () => (state ? classroomSnapshot(state.classroom) : null),
+  /**
+   * The teacher's gradebook for result files ([{name, text}]), graded against `set` ({seed, count,
+   * families?}) or the set most files belong to: the class table the page shows and
+   * `node scripts/exercises.mjs --grade FILE… --json` prints. Does not change the page; a bad
+   * argument throws with the core's message.
+   */
+  gradebook: (files, set) => {
+    if (!core) throw new Error('the page is not ready yet: await rooflineLab.ready');
+    const r = core.gradebook(files, set);
+    if (!r.ok) throw new TypeError(r.error);
+    return r.value;
+  },
   /** Milliseconds from navigation start until the page was ready. */
   timings: () => ({ readyMs }),
   /** Calls made into the wasm module so far, on the page's main thread: {total, by: {name: count}}. */
@@ -139,6 +157,7 @@ function render() {
   views.exercise.render(state);
   views.analyze.render(state);
   views.classroom.render(state);
+  views.gradebook.render(state);
 }
 
 /**
@@ -146,7 +165,7 @@ function render() {
  * section 9's set when the link carries one.
  */
 function writeHash() {
-  const hash = [classroomHashPart(state.classroom), hashOf(state)].filter(Boolean).join('&');
+  const hash = [gradebookHashPart(state.gradebook) || classroomHashPart(state.classroom), hashOf(state)].filter(Boolean).join('&');
   if (!hash || location.hash.slice(1) === hash) return;
   try {
     history.replaceState(null, '', `#${hash}`);
@@ -190,6 +209,7 @@ async function boot() {
   savedProgress = state.classroom.progress;
   if (location.hash.length > 1) state = applyHash(core, state, location.hash);
   state = { ...state, classroom: applyClassroomLink(core, state.classroom, location.hash) };
+  state = { ...state, gradebook: applyGradebookLink(core, state.gradebook, location.hash, state.classroom.settings) };
   const linkedClassroom = state.classroom.inLink;
 
   bindInputs(
@@ -236,6 +256,14 @@ async function boot() {
       reset: () => classroom((c) => resetClassroomSet(c)),
       sheet: (on) => classroom((c) => setClassroomSheet(c, on)),
       dismiss: () => classroom((c) => dismissClassroomNotices(c)),
+      moodle: () => classroomMoodle(core, state.classroom),
+      gradebook: () => update({ ...state, gradebook: openGradebook(core, state.gradebook, { ...state.classroom.settings, student: '' }) }),
+    }, () => state),
+    gradebook: bindGradebookView({
+      add: (files) => update({ ...state, gradebook: addGradebookFiles(core, state.gradebook, files) }),
+      clear: () => update({ ...state, gradebook: clearGradebook(state.gradebook) }),
+      close: () => update({ ...state, gradebook: closeGradebook(state.gradebook) }),
+      sort: (key) => update({ ...state, gradebook: setGradebookSort(state.gradebook, key) }),
     }, () => state),
   };
   window.addEventListener('hashchange', () => {
@@ -248,14 +276,20 @@ async function boot() {
     }
     // A link: the seed's view with the link's values (one rebuild), and its classroom set.
     const linked = applyLink(core, state, location.hash);
-    update({ ...linked, classroom: applyClassroomLink(core, state.classroom, location.hash) });
+    const classroomLinked = applyClassroomLink(core, state.classroom, location.hash);
+    update({ ...linked, classroom: classroomLinked, gradebook: applyGradebookLink(core, state.gradebook, location.hash, classroomLinked.settings) });
   });
 
   document.querySelector('main').hidden = false;
   render();
   if (!state.error) writeHash();
   status.textContent = 'Core loaded.';
-  if (linkedClassroom) document.getElementById('classroom').scrollIntoView();
+  if (linkedClassroom && !state.gradebook.open) document.getElementById('classroom').scrollIntoView();
+  installOffline((use) => {
+    const notice = document.getElementById('update-notice');
+    notice.hidden = false;
+    document.getElementById('update-reload').onclick = use;
+  });
   readyMs = performance.now();
   resolveReady(api);
 }

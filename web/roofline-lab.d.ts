@@ -575,6 +575,68 @@ export interface QuestionInput {
   hints?: string[];
 }
 
+// ---- the teacher's gradebook (cpp/exercises/gradebook.h) ----------------------------------------
+
+/** A student's result file as the page read it: its text, and its size when the text is only its start. */
+export interface GradebookFile {
+  name: string;
+  text: string;
+  /** bytes; the page reads at most 8 MiB of a file, and the core refuses one over 5 MB by this */
+  size?: number;
+}
+
+/** The set a gradebook grades against: the teacher's seed (no student), the count, the families (none: all). */
+export interface GradebookSet {
+  seed: string;
+  count: number;
+  families?: string[];
+}
+
+/** One student's answer to one question, regraded by the core. */
+export interface GradebookAnswer {
+  status: 'right' | 'wrong' | 'not_tried';
+  attempts: number;
+  /** the attempt (1-based) of the first right answer: it counts even if a later one is wrong */
+  right_at: number | null;
+  hints: number;
+  /** the solution of its exercise was opened */
+  solution_opened: boolean;
+  /** the answer that counts (the first right one, else the last) and the checker's feedback on it */
+  answer: string;
+  feedback: string;
+  /** the checker's category of that answer: "right", a mistake's id ("mkn_not_2mkn"), "factor_of_2", … */
+  category: string;
+}
+
+export interface GradebookStudent {
+  file: string;
+  student: string;
+  /** the seed of the student's own variant: "teacher/student" */
+  seed_used: string;
+  exported: string;
+  right: number;
+  tried: number;
+  attempts: number;
+  hints: number;
+  solutions: number;
+  /** one per question of the table, in its order */
+  answers: GradebookAnswer[];
+}
+
+/** The class table: what rooflineLab.gradebook() gives and `node scripts/exercises.mjs --grade FILE… --json` prints. */
+export interface GradebookTable {
+  /** the set graded against, given or the one most files belong to (families: [] = all); null when no file could be read */
+  set: { seed: string; count: number; families: string[]; from: 'given' | 'files' } | null;
+  /** the columns: every question of the set, exercise by exercise (exercise 0-based) */
+  questions: { exercise: number; family: string; title: string; question: string; prompt: string; hints: number }[];
+  students: GradebookStudent[];
+  /** per question: students graded, tried, right, the share right, and the mistake most students made */
+  summary: { students: number; tried: number; right: number; share_right: number | null; mistake: { category: string; feedback: string; students: number } | null }[];
+  /** the files not graded, each with its reason (not JSON, another set, a repeated student, too big, …) */
+  refused: { file: string; reason: string }[];
+  totals: { files: number; students: number; refused: number };
+}
+
 /** What loadCore(createCore) resolves to (web/core.js). */
 export interface Core {
   contract(m: number, k: number, n: number, itemsize?: number): CoreResult<Contraction>;
@@ -605,6 +667,9 @@ export interface Core {
   exerciseFamilies(): CoreResult<ExerciseFamily[]>;
   checkAnswer(seed: string, count: number, families: string[] | undefined, index: number, questionId: string, answer: string): CoreResult<Verdict>;
   checkQuestion(question: QuestionInput, answer: string): CoreResult<Verdict>;
+  gradebook(files: GradebookFile[], set?: GradebookSet): CoreResult<GradebookTable>;
+  /** the set as Moodle XML text */
+  moodleXml(seed: string, count: number, families?: string[]): CoreResult<string>;
   embindCalls(): EmbindCalls;
 }
 
@@ -764,7 +829,7 @@ export interface AnalysisSummary {
   unmodeled: { op: string; count: number }[];
   notes: string[];
   errors: string[];
-  /** the same errors as fields, for the editor's underline: where each one is in the text */
+  /** the same errors as fields: where (1-based; null when unknown) and the message without its place */
   errorPlaces: ErrorPlace[];
 }
 
@@ -842,6 +907,8 @@ export interface RooflineLab {
   analysisSeries(): AnalysisSeries[];
   analysisPointPixel(index: number): Point | null;
   classroom(): ClassroomSnapshot | null;
+  /** the class table for students' result files; does not change the page; a bad argument throws */
+  gradebook(files: GradebookFile[], set?: GradebookSet): GradebookTable;
   timings(): { readyMs: number | null };
   /** calls made into the wasm module on the page's main thread */
   coreCalls(): EmbindCalls | null;

@@ -21,7 +21,8 @@
 //             answers of the last Check, whether Check was pressed, whether any answer was given,
 //             and the core's verdicts on them by question id (re-checked as the budgets move);
 //   analyze:  section 8 (web/analyze_state.js);
-//   classroom: section 9 (web/classroom_state.js).
+//   classroom: section 9 (web/classroom_state.js);
+//   gradebook: the teacher's gradebook (web/gradebook_state.js).
 // }
 import { parseNumber, parseNumberList } from './model/parse.js';
 import { buildLesson } from './model/lesson.js';
@@ -30,6 +31,7 @@ import { decodeHash, encodeHash, hashKeyOf } from './model/hash.js';
 import { measuredForReport } from './model/measure.js';
 import { createAnalyzeState } from './analyze_state.js';
 import { createClassroomState } from './classroom_state.js';
+import { createGradebookState } from './gradebook_state.js';
 
 /** The input fields, in page order; `sizes` is a comma-separated list, `dtype` a name. */
 export const FIELDS = ['m', 'k', 'n', 'dtype', 'itemsize', 'sizes', 'peak', 'bandwidth', 'traffic_factor'];
@@ -65,6 +67,7 @@ export function createState(core) {
     defaults: plain, inputs: defaultInputs(plain), report: null, valid: null, params: null, error: null, errors: {},
     figure: null, measurements: null, show: { measuredRoof: false, measuredPoint: false, allCoresRoof: false, allCoresPoint: false }, notices: [],
     exercise: createExerciseState(), analyze: createAnalyzeState(), classroom: createClassroomState(core),
+    gradebook: createGradebookState(),
   });
 }
 

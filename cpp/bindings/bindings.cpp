@@ -20,6 +20,8 @@
 
 #include "common/json_writer.h"
 #include "exercises/exercises.h"
+#include "exercises/gradebook.h"
+#include "exercises/moodle.h"
 #include "hlo/emit.h"
 #include "hlo/report.h"
 #include "interp/report.h"
@@ -834,6 +836,51 @@ val js_check_question(val question, val answer) {
   return ok(out);
 }
 
+// (files: [{name, text, size?}], set?: {seed, count, families?}) → the class table as JSON text
+// (GradebookTable): every file's answers regraded here from its seed and student; a file that
+// cannot be graded is listed with its reason. `size` is the file's size in bytes when `text`
+// holds only its start (the page does not read a file far over the limit).
+val js_gradebook(val files, val set) {
+  if (!files.isArray()) return fail("files must be an array of {name, text}, got " + files.typeOf().as<std::string>());
+  std::vector<exercises::ResultFile> in;
+  const unsigned length = files["length"].as<unsigned>();
+  for (unsigned i = 0; i < length; ++i) {
+    const val f = files[i];
+    const std::string where = "files[" + std::to_string(i) + "]";
+    if (f.isNull() || f.typeOf().as<std::string>() != "object") return fail(where + " must be {name, text}");
+    if (!f["name"].isString()) return fail(where + ".name must be a string, got " + f["name"].typeOf().as<std::string>());
+    if (!f["text"].isString()) return fail(where + ".text must be a string, got " + f["text"].typeOf().as<std::string>());
+    exercises::ResultFile r{f["name"].as<std::string>(), f["text"].as<std::string>(), -1};
+    if (!f["size"].isUndefined() && !f["size"].isNull()) {
+      auto size = number_arg((where + ".size").c_str(), f["size"]);
+      if (!size) return fail_from(size);
+      r.bytes = size.value();
+    }
+    in.push_back(std::move(r));
+  }
+  std::optional<exercises::SetSpec> expected;
+  if (!set.isUndefined() && !set.isNull()) {
+    if (set.typeOf().as<std::string>() != "object") return fail("set must be {seed, count, families?}, got " + set.typeOf().as<std::string>());
+    auto made = exercises_arg(set["seed"], set["count"], set["families"]);  // refuses what generate refuses
+    if (!made) return fail("set: " + made.error());
+    auto families = strings_arg("set.families", set["families"]);
+    expected = exercises::SetSpec{set["seed"].as<std::string>(), int(set["count"].as<double>()), families.value()};
+  }
+  auto table = exercises::gradebook_json(in, expected);
+  if (!table) return fail_from(table);
+  return ok(val(table.value()));
+}
+
+// (seed, count, families?) → the set as Moodle XML text (cpp/exercises/moodle.h).
+val js_moodle_xml(val seed, val count, val families) {
+  auto set = exercises_arg(seed, count, families);  // the arguments' types and rules, as generateExercises
+  if (!set) return fail_from(set);
+  auto f = strings_arg("families", families);
+  auto text = exercises::moodle_xml(seed.as<std::string>(), int(count.as<double>()), f.value());
+  if (!text) return fail_from(text);
+  return ok(val(text.value()));
+}
+
 // ---- the lesson report: the seed's steps composed by the core in one call ---------------------
 
 // A failure that names the refused input, for the page's field and the CLI's option.
@@ -1369,5 +1416,7 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("checkQuestion", &js_check_question);
   emscripten::function("lessonReport", &js_lesson_report);
   emscripten::function("exerciseFamilies", &js_exercise_families);
+  emscripten::function("gradebook", &js_gradebook);
+  emscripten::function("moodleXml", &js_moodle_xml);
   emscripten::function("roofline", &js_roofline);
 }

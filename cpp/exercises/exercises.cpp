@@ -70,9 +70,10 @@ Question number_q(std::string id, std::string prompt, std::string unit, double v
 }
 
 // A mistake only teaches if its value differs from the right answer.
-void add_mistake(Question& q, double value, std::string feedback) {
+// `id` names the mistake the same way in every variant (the gradebook counts students by it).
+void add_mistake(Question& q, std::string id, double value, std::string feedback) {
   if (std::fabs(value - q.value) > 1e-9 * std::max(1.0, std::fabs(q.value))) {
-    q.mistakes.push_back({value, std::move(feedback)});
+    q.mistakes.push_back({value, std::move(feedback), std::move(id)});
   }
 }
 
@@ -109,22 +110,22 @@ std::vector<Question> matmul_questions(const model::Contraction& c, double ratio
   const double other = s == 4 ? 2 : 4;
   const double flops = double(c.flops), bytes = double(c.minimum_bytes), elements = bytes / s;
   Question work = number_q("work", "Work (flops)", "flops", flops, 0);
-  add_mistake(work, m * k * n, "You counted m·k·n = " + num(m * k * n) + ": each multiply-add is 2 flops, so the work is 2·m·k·n.");
-  add_mistake(work, flops + m * n, "You included tanh (m·n = " + num(m * n) + " more): the model counts the matmul's multiply-adds only.");
-  add_mistake(work, m * k * n + m * n, "That is m·k·n plus an elementwise op: count 2 flops per multiply-add and nothing for tanh.");
+  add_mistake(work, "mkn_not_2mkn", m * k * n, "You counted m·k·n = " + num(m * k * n) + ": each multiply-add is 2 flops, so the work is 2·m·k·n.");
+  add_mistake(work, "tanh_counted", flops + m * n, "You included tanh (m·n = " + num(m * n) + " more): the model counts the matmul's multiply-adds only.");
+  add_mistake(work, "mkn_plus_elementwise", m * k * n + m * n, "That is m·k·n plus an elementwise op: count 2 flops per multiply-add and nothing for tanh.");
   work.hints = {"Each output element is a dot product of length k.", "A dot product of length k takes k multiplies and k adds."};
   Question traffic = number_q("traffic", "Minimum traffic (bytes)", "bytes", bytes, 0);
-  add_mistake(traffic, elements, "That is the number of elements: bytes must use the itemsize, " + num(s) + " bytes per " + dtype_of(s) + " element.");
-  add_mistake(traffic, other * elements, "That uses " + num(other) + " bytes per element; " + dtype_of(s) + " has " + num(s) + ".");
-  add_mistake(traffic, s * (m * k + k * n), "You left out writing the result: C has m·n = " + num(m * n) + " elements.");
-  add_mistake(traffic, 2 * bytes, "Minimum traffic reads each operand once and writes the result once.");
-  add_mistake(traffic, bytes + s * m * n, "The minimum traffic writes the result once; it is not read.");
+  add_mistake(traffic, "elements_not_bytes", elements, "That is the number of elements: bytes must use the itemsize, " + num(s) + " bytes per " + dtype_of(s) + " element.");
+  add_mistake(traffic, "wrong_itemsize", other * elements, "That uses " + num(other) + " bytes per element; " + dtype_of(s) + " has " + num(s) + ".");
+  add_mistake(traffic, "result_left_out", s * (m * k + k * n), "You left out writing the result: C has m·n = " + num(m * n) + " elements.");
+  add_mistake(traffic, "counted_twice", 2 * bytes, "Minimum traffic reads each operand once and writes the result once.");
+  add_mistake(traffic, "result_read_back", bytes + s * m * n, "The minimum traffic writes the result once; it is not read.");
   traffic.hints = {"Three matrices move: A, B and the result C.", "bytes = itemsize·(m·k + k·n + m·n)."};
   Question ratio = number_q("ratio", "Intensity (flops per byte)", "flops/byte", c.intensity, ratio_tolerance,
                             c.intensity_fraction);
-  add_mistake(ratio, bytes / flops, "You divided bytes by flops: intensity is flops per byte.");
-  add_mistake(ratio, flops / bytes / 2, "That is half: the work is 2·m·k·n.");
-  add_mistake(ratio, flops / (other * elements), "That uses " + num(other) + " bytes per element; " + dtype_of(s) + " has " + num(s) + ".");
+  add_mistake(ratio, "bytes_per_flop", bytes / flops, "You divided bytes by flops: intensity is flops per byte.");
+  add_mistake(ratio, "half_the_work", flops / bytes / 2, "That is half: the work is 2·m·k·n.");
+  add_mistake(ratio, "wrong_itemsize", flops / (other * elements), "That uses " + num(other) + " bytes per element; " + dtype_of(s) + " has " + num(s) + ".");
   ratio.hints = {"Divide the work by the traffic.", "Give it as a fraction or with 4 significant digits."};
   return {work, traffic, ratio};
 }
@@ -194,12 +195,12 @@ Exercise bound(Rng& rng) {
                 c.intensity_fraction + " flops per byte. Under hypothetical budgets of " +
                 num(peak) + " GFLOP/s and " + num(bw) + " GB/s, find the ridge, the bound and the attainable ceiling.";
   Question r = number_q("ridge", "Ridge (flops per byte)", "flops/byte", ridge, 1e-3);
-  add_mistake(r, bw / peak, "That is bandwidth / peak: the ridge is peak / bandwidth, in flops per byte.");
+  add_mistake(r, "bandwidth_over_peak", bw / peak, "That is bandwidth / peak: the ridge is peak / bandwidth, in flops per byte.");
   r.hints = {"The ridge is where the bandwidth line reaches the peak.", "bandwidth · ridge = peak."};
   Question b = bound_question(at);
   Question ceiling = number_q("ceiling", "Attainable ceiling (GFLOP/s)", "GFLOP/s", at.ceiling, 1e-3);
-  if (memory_bound) add_mistake(ceiling, peak, "Below the ridge the bandwidth line is under the peak: the ceiling is bandwidth × intensity.");
-  else add_mistake(ceiling, at.bandwidth_ceiling, "Above the ridge the peak caps it: the ceiling is min(peak, bandwidth × intensity).");
+  if (memory_bound) add_mistake(ceiling, "peak_below_ridge", peak, "Below the ridge the bandwidth line is under the peak: the ceiling is bandwidth × intensity.");
+  else add_mistake(ceiling, "peak_not_capping", at.bandwidth_ceiling, "Above the ridge the peak caps it: the ceiling is min(peak, bandwidth × intensity).");
   ceiling.hints = {"ceiling = min(peak, bandwidth × intensity).", "GB/s × flops/byte = GFLOP/s."};
   e.questions = {r, b, ceiling};
   e.solution = "ridge = " + num(peak) + "/" + num(bw) + " = " + format_number(std::round(ridge * 1e4) / 1e4) +
@@ -259,8 +260,8 @@ Exercise traffic_factor(Rng& rng) {
   q.hints = {"A square matmul's intensity is 2n/(3·itemsize) flops per byte.",
              "More traffic divides the intensity by the factor; a size changes bound when it crosses the ridge."};
   Question c = number_q("ceiling", "New ceiling for n = " + num(asked) + " (GFLOP/s)", "GFLOP/s", row.revised.ceiling, 1e-3);
-  add_mistake(c, row.original.ceiling, "That is the ceiling with the minimum traffic: divide the intensity by " + num(factor) + " first.");
-  add_mistake(c, model::ceiling(budgets, row.original.intensity * factor).value().ceiling,
+  add_mistake(c, "minimum_traffic_ceiling", row.original.ceiling, "That is the ceiling with the minimum traffic: divide the intensity by " + num(factor) + " first.");
+  add_mistake(c, "factor_multiplied", model::ceiling(budgets, row.original.intensity * factor).value().ceiling,
               "More traffic lowers the intensity: divide by the factor, do not multiply.");
   c.hints = {"new intensity = intensity / factor.", "ceiling = min(peak, bandwidth × new intensity)."};
   e.questions = {q, c};
@@ -291,15 +292,15 @@ Exercise read_ir_workload(Rng& rng) {
   e.statement = "Below is the StableHLO of tanh(a @ b). By XLA's counting rules (HloCostAnalysis, each op on its " +
                 std::string("own), how many flops, transcendentals and bytes accessed does it have?");
   Question f = number_q("flops", "flops", "flops", flops, 0);
-  add_mistake(f, flops + trans, "tanh is a transcendental: XLA counts it apart, with 0 flops.");
-  add_mistake(f, m * k * n, "dot_general counts 2 flops per multiply-add: 2 × output elements × contracting size.");
+  add_mistake(f, "tanh_as_flops", flops + trans, "tanh is a transcendental: XLA counts it apart, with 0 flops.");
+  add_mistake(f, "mkn_not_2mkn", m * k * n, "dot_general counts 2 flops per multiply-add: 2 × output elements × contracting size.");
   f.hints = {"Only dot_general has flops here.", "2 × (output elements) × (contracting size)."};
   Question t = number_q("transcendentals", "transcendentals", "", trans, 0);
-  add_mistake(t, 0, "tanh counts one transcendental per output element.");
+  add_mistake(t, "tanh_not_counted", 0, "tanh counts one transcendental per output element.");
   t.hints = {"One per element of tanh's output."};
   Question b = number_q("bytes", "bytes accessed", "bytes", bytes, 0);
-  add_mistake(b, minimum, "That is the minimum traffic: XLA counts each op's operands and output, so the intermediate a@b is written by dot_general and read again by tanh.");
-  add_mistake(b, minimum + 4 * m * n, "The intermediate is counted twice: written by dot_general and read by tanh.");
+  add_mistake(b, "minimum_traffic", minimum, "That is the minimum traffic: XLA counts each op's operands and output, so the intermediate a@b is written by dot_general and read again by tanh.");
+  add_mistake(b, "intermediate_once", minimum + 4 * m * n, "The intermediate is counted twice: written by dot_general and read by tanh.");
   b.hints = {"dot_general reads a and b and writes its result; tanh reads that result and writes its own.",
              "Each f32 element is 4 bytes."};
   e.questions = {f, t, b};
@@ -325,15 +326,15 @@ Exercise read_ir_mlp(Rng& rng) {
   e.statement = "Below is the StableHLO of relu(x @ w + b). By XLA's counting rules (HloCostAnalysis, each op on its " +
                 std::string("own), how many flops, transcendentals and bytes accessed does it have?");
   Question f = number_q("flops", "flops", "flops", flops, 0);
-  add_mistake(f, dot, "add and maximum count one flop per output element each.");
-  add_mistake(f, dot + elementwise + 2 * B * O, "broadcast_in_dim only moves data: 0 flops.");
-  add_mistake(f, B * O * I + elementwise, "dot_general counts 2 flops per multiply-add.");
+  add_mistake(f, "elementwise_left_out", dot, "add and maximum count one flop per output element each.");
+  add_mistake(f, "broadcast_flops", dot + elementwise + 2 * B * O, "broadcast_in_dim only moves data: 0 flops.");
+  add_mistake(f, "mkn_not_2mkn", B * O * I + elementwise, "dot_general counts 2 flops per multiply-add.");
   f.hints = {"dot_general: 2 × output elements × contracting size; add and maximum: 1 per element.",
              "broadcast_in_dim and constant have no flops."};
   Question t = number_q("transcendentals", "transcendentals", "", a.transcendentals, 0);
   t.hints = {"Which ops here are transcendental (exp, log, tanh, …)?"};
   Question b = number_q("bytes", "bytes accessed", "bytes", bytes, 0);
-  add_mistake(b, minimum, "That is the minimum traffic: XLA counts every op's operands and output, intermediates included.");
+  add_mistake(b, "minimum_traffic", minimum, "That is the minimum traffic: XLA counts every op's operands and output, intermediates included.");
   b.hints = {"Add, for each op, the bytes of its operands and of its output (constants count nothing).",
              "broadcast_in_dim reads its small input and writes the full " + num(B) + "×" + num(O) + " result."};
   e.questions = {f, t, b};
@@ -361,14 +362,14 @@ Exercise fusion(Rng& rng) {
                 ". Unfused, dot_general writes a@b and tanh reads it back; fused into one kernel, only a, b and the result " +
                 "cross the boundary. Give the bytes accessed both ways (XLA's rules) and what fusion saves.";
   Question u = number_q("unfused", "Unfused bytes accessed", "bytes", unfused, 0);
-  add_mistake(u, fused + s * m * n, "The intermediate moves twice: written by dot_general and read by tanh.");
-  add_mistake(u, fused, "That is the fused traffic: unfused, the intermediate is written and read back.");
+  add_mistake(u, "intermediate_once", fused + s * m * n, "The intermediate moves twice: written by dot_general and read by tanh.");
+  add_mistake(u, "fused_traffic", fused, "That is the fused traffic: unfused, the intermediate is written and read back.");
   u.hints = {"Add each op's operands and output.", "The intermediate has m·n elements."};
   Question f = number_q("fused", "Fused bytes accessed (at the fusion boundary)", "bytes", fused, 0);
-  add_mistake(f, unfused, "Fused, the intermediate stays inside the kernel: count only a, b and the result.");
+  add_mistake(f, "unfused_traffic", unfused, "Fused, the intermediate stays inside the kernel: count only a, b and the result.");
   f.hints = {"Only the fusion's operands and its output cross the boundary."};
   Question v = number_q("saved", "Bytes fusion saves", "bytes", saved, 0);
-  add_mistake(v, s * m * n, "The intermediate is both written and read: 2·m·n·itemsize.");
+  add_mistake(v, "intermediate_once", s * m * n, "The intermediate is both written and read: 2·m·n·itemsize.");
   v.hints = {"unfused − fused."};
   e.questions = {u, f, v};
   e.solution = "fused = " + num(s) + "·(" + num(m * k) + " + " + num(k * n) + " + " + num(m * n) + ") = " + num(fused) +
@@ -426,10 +427,11 @@ const std::vector<std::string>& families() {
   return ids;
 }
 
-Result<std::vector<Exercise>> generate(std::string_view seed, int count, const std::vector<std::string>& only) {
-  using R = Result<std::vector<Exercise>>;
-  if (count < 1 || count > 100) return R::failure("count must be an integer from 1 to 100, got " + std::to_string(count));
-  if (seed.empty()) return R::failure("seed must not be empty");
+namespace {
+
+// The families a set takes turns through, or why `only` names none of ours.
+Result<std::vector<const FamilyEntry*>> chosen_families(const std::vector<std::string>& only) {
+  using R = Result<std::vector<const FamilyEntry*>>;
   std::vector<const FamilyEntry*> chosen;
   for (const auto& f : only) {
     auto it = std::find_if(family_table().begin(), family_table().end(), [&](const FamilyEntry& e) { return e.family.id == f; });
@@ -438,15 +440,52 @@ Result<std::vector<Exercise>> generate(std::string_view seed, int count, const s
   }
   if (chosen.empty())
     for (const auto& entry : family_table()) chosen.push_back(&entry);
+  return R::success(std::move(chosen));
+}
+
+Exercise make_exercise(std::string_view seed, const std::vector<const FamilyEntry*>& chosen, int i) {
+  const FamilyEntry& family = *chosen[static_cast<std::size_t>(i) % chosen.size()];
+  Rng rng(fnv1a(seed) ^ (fnv1a(family.family.id) * 31) ^ (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(i + 1)));
+  Exercise e = family.make(rng);
+  e.index = i;
+  return e;
+}
+
+Error set_error(std::string_view seed, int count) {
+  if (count < 1 || count > 100) return {"count must be an integer from 1 to 100, got " + std::to_string(count), "count", 0, 0};
+  if (seed.empty()) return {"seed must not be empty", "seed", 0, 0};
+  return {};
+}
+
+}  // namespace
+
+Result<std::vector<Exercise>> generate(std::string_view seed, int count, const std::vector<std::string>& only) {
+  using R = Result<std::vector<Exercise>>;
+  if (auto e = set_error(seed, count); !e.message.empty()) return R::failure(e.message);
+  auto chosen = chosen_families(only);
+  if (!chosen) return R::failure_from(chosen);
   std::vector<Exercise> out;
-  for (int i = 0; i < count; ++i) {
-    const FamilyEntry& family = *chosen[static_cast<std::size_t>(i) % chosen.size()];
-    Rng rng(fnv1a(seed) ^ (fnv1a(family.family.id) * 31) ^ (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(i + 1)));
-    Exercise e = family.make(rng);
-    e.index = i;
-    out.push_back(std::move(e));
-  }
+  for (int i = 0; i < count; ++i) out.push_back(make_exercise(seed, chosen.value(), i));
   return R::success(std::move(out));
+}
+
+Result<Exercise> generate_one(std::string_view seed, int count, const std::vector<std::string>& only, int index) {
+  using R = Result<Exercise>;
+  if (auto e = set_error(seed, count); !e.message.empty()) return R::failure(e.message);
+  auto chosen = chosen_families(only);
+  if (!chosen) return R::failure_from(chosen);
+  if (index < 0 || index >= count) {
+    return R::failure("index must be an integer from 0 to " + std::to_string(count - 1) + ", got " + std::to_string(index));
+  }
+  return R::success(make_exercise(seed, chosen.value(), index));
+}
+
+std::string variant_seed(std::string_view seed, std::string_view student) {
+  std::size_t a = 0, b = student.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(student[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(student[b - 1]))) --b;
+  if (a == b) return std::string(seed);
+  return std::string(seed) + "/" + std::string(student.substr(a, b - a));
 }
 
 Exercise lesson_exercise(const model::Budgets& budgets) {
@@ -488,12 +527,12 @@ Verdict check(const Question& q, std::string_view answer) {
         for (const auto& alias : aliases->second) named |= a == squash(alias);
       if (named) picked = choice;
     }
-    if (picked.empty()) return {false, "Answer " + joined(choices, " or ") + "."};
+    if (picked.empty()) return {false, "Answer " + joined(choices, " or ") + ".", "not_a_choice"};
     const std::vector<std::string> right = q.accepted.empty() ? std::vector<std::string>{q.exact} : q.accepted;
     if (std::find(right.begin(), right.end(), picked) != right.end()) {
-      return {true, q.right_feedback.empty() ? "Correct: " + q.exact + "." : q.right_feedback};
+      return {true, q.right_feedback.empty() ? "Correct: " + q.exact + "." : q.right_feedback, "right"};
     }
-    return {false, "Not " + picked + (q.wrong_feedback.empty() ? "." : ": " + q.wrong_feedback)};
+    return {false, "Not " + picked + (q.wrong_feedback.empty() ? "." : ": " + q.wrong_feedback), "other_choice"};
   }
   if (q.kind == "set") {
     std::vector<double> got;
@@ -505,13 +544,13 @@ Verdict check(const Question& q, std::string_view answer) {
       std::istringstream in(cleaned);
       while (in >> token) {
         auto qty = parse_quantity(token);
-        if (!qty || qty->dimension != Dimension::none) return {false, "List the sizes as numbers, e.g. 32, 64 (or none)."};
+        if (!qty || qty->dimension != Dimension::none) return {false, "List the sizes as numbers, e.g. 32, 64 (or none).", "unreadable"};
         got.push_back(qty->value);
       }
     }
     std::sort(got.begin(), got.end());
     got.erase(std::unique(got.begin(), got.end()), got.end());
-    if (got == q.set) return {true, "Correct: " + q.exact + "."};
+    if (got == q.set) return {true, "Correct: " + q.exact + ".", "right"};
     std::string missing, extra;
     for (double x : q.set)
       if (!std::binary_search(got.begin(), got.end(), x)) missing += (missing.empty() ? "" : ", ") + format_number(x);
@@ -520,24 +559,24 @@ Verdict check(const Question& q, std::string_view answer) {
     std::string fb = "Not quite.";
     if (!extra.empty()) fb += " " + extra + (extra.find(',') == std::string::npos ? " does" : " do") + " not change bound.";
     if (!missing.empty()) fb += " One more changes bound" + std::string(missing.find(',') == std::string::npos ? "" : " (several)") + ": check every size against the ridge.";
-    return {false, fb};
+    return {false, fb, extra.empty() ? "sizes_missing" : missing.empty() ? "sizes_extra" : "sizes_extra_and_missing"};
   }
   auto parsed = parse_quantity(answer);
-  if (!parsed) return {false, parsed.error()};
+  if (!parsed) return {false, parsed.error(), "unreadable"};
   auto x = in_unit(parsed.value(), q.unit);
-  if (!x) return {false, x.error()};
+  if (!x) return {false, x.error(), "wrong_unit"};
   const double v = q.value, got = x.value();
   auto near = [&](double target) {
     return q.rel_tolerance == 0 ? got == target : std::fabs(got - target) <= q.rel_tolerance * std::fabs(target);
   };
-  if (near(v)) return {true, "Correct: " + q.exact + (q.unit.empty() ? "" : " " + q.unit) + "."};
+  if (near(v)) return {true, "Correct: " + q.exact + (q.unit.empty() ? "" : " " + q.unit) + ".", "right"};
   for (const auto& mistake : q.mistakes)
-    if (near(mistake.value)) return {false, mistake.feedback};
-  if (near(2 * v) || near(v / 2)) return {false, "Off by a factor of 2."};
+    if (near(mistake.value)) return {false, mistake.feedback, mistake.id.empty() ? "known_mistake" : mistake.id};
+  if (near(2 * v) || near(v / 2)) return {false, "Off by a factor of 2.", "factor_of_2"};
   if (q.rel_tolerance == 0 && std::fabs(got - v) <= 1e-3 * std::fabs(v)) {
-    return {false, "Close, but this count is exact: give the whole number."};
+    return {false, "Close, but this count is exact: give the whole number.", "not_exact"};
   }
-  return {false, "Not quite." + (q.hints.empty() ? std::string() : " Hint: " + q.hints.front())};
+  return {false, "Not quite." + (q.hints.empty() ? std::string() : " Hint: " + q.hints.front()), "other"};
 }
 
 }  // namespace rl::exercises

@@ -18,6 +18,7 @@ namespace rl::exercises {
 struct Mistake {
   double value;
   std::string feedback;
+  std::string id;  // the same in every variant: "mkn_not_2mkn", "elements_not_bytes", …
 };
 
 struct Question {
@@ -66,6 +67,13 @@ const std::vector<std::string>& families();  // the ids of family_list(), in ord
 // `only` (all families when empty). Exercise i depends only on (seed, family, i).
 Result<std::vector<Exercise>> generate(std::string_view seed, int count,
                                        const std::vector<std::string>& only = {});
+// Exercise `index` (0-based) of that set, made alone: the same as generate(...)[index].
+Result<Exercise> generate_one(std::string_view seed, int count, const std::vector<std::string>& only, int index);
+
+// The seed of a student's own variant of a set: "teacher/student" ("teacher" when the name is
+// blank). The page (web/model/classroom.js, effectiveSeed) shows and uses the same rule; the
+// gradebook regrades with this one.
+std::string variant_seed(std::string_view seed, std::string_view student);
 
 // The lesson's own exercise (section 7 of the page): (48,24)·(24,12) in f32, model::lesson,
 // under `budgets`. Questions "work", "traffic", "ratio" (within kLessonRatioTolerance) and
@@ -77,6 +85,11 @@ Exercise lesson_exercise(const model::Budgets& budgets);
 struct Verdict {
   bool correct;
   std::string feedback;
+  // What kind of answer it was, the same in every variant (the gradebook counts by it): "right",
+  // a mistake's id, or "factor_of_2", "not_exact", "wrong_unit", "unreadable", "other" (numbers),
+  // "not_a_choice", "other_choice" (choices), "sizes_missing", "sizes_extra",
+  // "sizes_extra_and_missing" (sets).
+  std::string category;
 };
 // Checks one answer against the question: numbers in any usual form (answers.h), a tolerance
 // per question, and feedback that names the likely mistake when the answer matches one.

@@ -58,6 +58,12 @@ const CALLS = {
   exerciseFamilies: [[]],
   checkAnswer: [['alice', 5, undefined, 0, 'work', '27648'], ['alice', 5, undefined, 9, 'work', '1']],
   checkQuestion: [[{ kind: 'choice', choices: ['memory-bound', 'compute-bound'], exact: 'memory-bound' }, 'memory'], [null, 'x']],
+  gradebook: [[[{ name: 'a.json', text: '{}' }, { name: 'b.json', text: JSON.stringify({
+    kind: 'roofline-lab classroom results', version: 2, seed: 's', student: 'Ann', count: 1, families: 'all',
+    questions: [{ exercise: 1, question: 'work', attempts: 1, hints_used: 1, solution_opened: true, history: [{ answer: '1', at: 't' }] }],
+  }) }]], [[], { seed: 's', count: 1 }], [[{ name: 'x', text: '', size: 9e9 }], { seed: 's', count: 2, families: ['bound'] }],
+  ['nope'], [[{ name: 1 }]], [[], { seed: 's', count: 1, families: ['vibes'] }]],
+  moodleXml: [['s', 2, ['bound']], ['s', 0, undefined]],
   embindCalls: [[]],
 };
 

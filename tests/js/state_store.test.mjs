@@ -16,7 +16,10 @@ import {
 import { setAnalysis, setRoof, setSelected } from '../../web/analyze_state.js';
 import { summarizeFile } from '../../web/model/analysis.js';
 import { placeOps } from '../../web/model/analysis_view.js';
-import { encodeProgress } from '../../web/model/progress.js';
+import { encodeProgress, resultsJSON } from '../../web/model/progress.js';
+import {
+  addGradebookFiles, applyGradebookLink, clearGradebook, closeGradebook, gradebookHashPart, openGradebook, setGradebookSort,
+} from '../../web/gradebook_state.js';
 import { exerciseVerdicts } from '../../web/model/answers.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
@@ -42,7 +45,7 @@ const MEASUREMENTS = {
 describe('the store holds every part of the page as plain data', () => {
   test('lesson, measurements, exercise, analysis and classroom, all surviving JSON unchanged', () => {
     const s = createState(core);
-    assert.deepEqual(Object.keys(s).sort(), ['analyze', 'classroom', 'defaults', 'error', 'errors', 'exercise', 'figure', 'inputs',
+    assert.deepEqual(Object.keys(s).sort(), ['analyze', 'classroom', 'defaults', 'error', 'errors', 'exercise', 'figure', 'gradebook', 'inputs',
       'measurements', 'notices', 'params', 'report', 'show', 'valid'].sort());
     assert.deepEqual(restoreState(serializeState(s)), s);
     assert.deepEqual(structuredClone(s), s);
@@ -178,6 +181,11 @@ describe('section 9: the classroom in the store', () => {
     assert.match(p.feedback, /You counted m·k·n/);
     c = checkClassroomAnswer(core, c, 0, q.id, q.exact, T);
     assert.deepEqual(classroomScore(c), { right: 1, answered: 1, total: 6 });
+    // A later wrong answer is recorded, and the right verdict stays.
+    c = checkClassroomAnswer(core, c, 0, q.id, '400 GB/s', T);
+    assert.deepEqual(classroomScore(c), { right: 1, answered: 1, total: 6 });
+    const after = savedSet(c).questions[`0:${q.id}`];
+    assert.deepEqual([after.correct, after.right_at, after.last_correct, after.attempts, after.history.length], [true, 2, false, 3, 3]);
     for (let i = 0; i < 5; i++) c = showClassroomHint(c, 0, q.id, T);
     assert.equal(savedSet(c).questions[`0:${q.id}`].hints, q.hints.length, 'hints stop at the last one');
     c = showClassroomSolution(c, 1, T);
@@ -221,5 +229,48 @@ describe('section 8 and the lesson share the store', () => {
     assert.equal(next.report, s.report);
     assert.equal(next.analyze.roofId, 'h100-sxm');
     assert.deepEqual(restoreState(serializeState(next)).analyze, a);
+  });
+});
+
+describe('the teacher\'s gradebook in the store', () => {
+  test('files graded in one call per action, the set from section 9 or from the files, sort, link, close', () => {
+    const s = createState(core);
+    const c = applyClassroomLink(core, s.classroom, '#classroom&seed=week3&count=2&families=bound');
+    const asAnn = checkClassroomAnswer(core, { ...c, settings: { ...c.settings, student: 'Ann' } }, 0, 'ridge', '0.001', T);
+    const exercises = core.generateExercises('week3/Ann', 2, ['bound']).value;
+    const ann = { name: 'Ann.json', text: JSON.stringify(resultsJSON(asAnn.settings, savedSet(asAnn), exercises, 'week3/Ann', T)) };
+    let g = s.gradebook;
+    assert.deepEqual(g, { open: false, set: null, files: [], table: null, error: null, sort: { key: 'student', dir: 'asc' } });
+    const before = core.embindCalls().total;
+    g = openGradebook(core, g, { seed: 'week3', count: 2, families: ['bound'] });
+    assert.equal(core.embindCalls().total, before, 'no files: no call');
+    g = addGradebookFiles(core, g, [ann, { name: 'junk.txt', text: 'hello', size: 5 }]);
+    assert.equal(core.embindCalls().total, before + 1, 'a drop of two files is one call');
+    assert.equal(g.table.students.length, 1);
+    assert.equal(g.table.students[0].answers.find((a, i) => g.table.questions[i].question === 'ridge').status, 'wrong');
+    assert.deepEqual(g.table.refused.map((r) => r.file), ['junk.txt']);
+    assert.equal(gradebookHashPart(g), 'gradebook&seed=week3&count=2&families=bound');
+    // The same name again replaces the file; the store stays plain data.
+    g = addGradebookFiles(core, g, [{ name: 'junk.txt', text: '{}', size: 2 }]);
+    assert.equal(g.files.length, 2);
+    assert.match(g.table.refused[0].reason, /not a Roofline Lab result file/);
+    assert.deepEqual(restoreState(serializeState({ ...s, gradebook: g })).gradebook, g);
+    assert.deepEqual(setGradebookSort(g, 'right').sort, { key: 'right', dir: 'desc' });
+    assert.deepEqual(setGradebookSort(setGradebookSort(g, 'right'), 'right').sort, { key: 'right', dir: 'asc' });
+    // Another set regrades what is held: Ann's file is then another set's.
+    const other = openGradebook(core, g, { seed: 'other', count: 2, families: ['bound'] });
+    assert.equal(other.table.students.length, 0);
+    assert.match(other.table.refused.find((r) => r.file === 'Ann.json').reason, /^belongs to another set/);
+    // Links: #gradebook alone grades the files' own set; with keys, that set; without, it closes.
+    const linked = applyGradebookLink(core, g, '#gradebook', c.settings);
+    assert.deepEqual([linked.open, linked.set, gradebookHashPart(linked)], [true, null, 'gradebook']);
+    assert.equal(linked.table.set.from, 'files');
+    assert.equal(applyClassroomLink(core, c, '#gradebook').exercises, c.exercises, '#gradebook alone leaves section 9 as it is');
+    assert.equal(applyGradebookLink(core, linked, '#m=4', c.settings).open, false);
+    assert.equal(gradebookHashPart(closeGradebook(g)), '');
+    assert.equal(clearGradebook(g).table, null);
+    // A set the core cannot make is said, and nothing is graded.
+    const bad = openGradebook(core, g, { seed: 'week3', count: 2, families: ['vibes'] });
+    assert.match(bad.error, /^set: family must be one of/);
   });
 });

@@ -1,6 +1,7 @@
 // Section 9's exercise cards: statement, IR, one small form per question (answer, Check, the
 // core's feedback, hints one at a time) and the solution — available after a first attempt, or
-// on request. Text from the core and from people goes in with textContent only.
+// on request; opening it either way is recorded. Text from the core and from people goes in with
+// textContent only.
 import { attempted, questionKey, questionProgress } from '../model/progress.js';
 import { el } from './dom.js';
 
@@ -43,16 +44,21 @@ export function exerciseCard(exercise, saved, actions, families) {
   details.append(el('summary', 'Solution'), el('p', exercise.solution, 'solution-text'));
   solution.append(request, details);
   card.append(solution);
+  let opened = saved.solutions.includes(i);
+  // Unfolding the solution after an attempt opens it as much as asking for it does: recorded once.
+  details.addEventListener('toggle', () => {
+    if (details.open && !opened) actions.onSolution(i);
+  });
 
   /** Draws the saved progress `s`, and `said` ({"index:questionId": text}): messages that are not verdicts. */
   function update(s, said = {}) {
     for (const q of questions) q.update(s, said);
-    const requested = s.solutions.includes(i);
-    const available = requested || attempted(s, exercise);
+    opened = s.solutions.includes(i);
+    const available = opened || attempted(s, exercise);
     request.hidden = available;
     details.hidden = !available;
-    if (requested && !details.dataset.opened) {
-      details.open = true;  // asked for: open it once; the student may close it again
+    if (opened && !details.dataset.opened) {
+      details.open = true;  // opened: open it once on show; the student may close it again
       details.dataset.opened = 'yes';
     }
   }
@@ -130,10 +136,12 @@ function questionForm(exercise, q, saved, actions) {
       feedback.textContent = message;
       feedback.className = 'feedback empty';
     } else {
-      feedback.textContent = p.attempts ? `${p.feedback}${p.attempts > 1 ? ` (attempt ${p.attempts})` : ''}` : '';
-      feedback.className = `feedback ${p.attempts ? (p.correct ? 'right' : 'wrong') : 'empty'}`;
+      // The latest attempt's feedback; a right answer given earlier still counts, and is said so.
+      const kept = p.correct === true && p.last_correct === false ? ` Your answer at attempt ${p.right_at} was right: that still counts.` : '';
+      feedback.textContent = p.attempts ? `${p.feedback}${p.attempts > 1 ? ` (attempt ${p.attempts})` : ''}${kept}` : '';
+      feedback.className = `feedback ${p.attempts ? (p.last_correct ? 'right' : 'wrong') : 'empty'}`;
     }
-    input?.setAttribute('aria-invalid', String(p.attempts > 0 && !p.correct));
+    input?.setAttribute('aria-invalid', String(p.attempts > 0 && !p.last_correct));
     const total = q.hints.length;
     const shown = Math.min(p.hints, total);
     hints.replaceChildren(...q.hints.slice(0, shown).map((text, k) => el('li', `Hint ${k + 1} of ${total}: ${text}`)));

@@ -32,7 +32,9 @@ export function renderSheet(body, key, settings, seedUsed, exercises, familyList
       const list = el('ol', '', 'sheet-questions');
       list.type = 'a';
       for (const q of e.questions) {
-        const choices = q.kind === 'choice' ? ` (${q.choices.join(' / ')})` : '';
+        // The choices, unless the prompt already names each of them ("Bound (memory-bound or compute-bound)").
+        const named = q.choices.every((c) => q.prompt.includes(c));
+        const choices = q.kind === 'choice' && !named ? ` (${q.choices.join(' / ')})` : '';
         list.append(el('li', `${q.prompt}${choices}: ______________________`));
       }
       item.append(list);

@@ -1,7 +1,8 @@
 // Section 9, "Classroom exercises": draws state.classroom (web/classroom_state.js) — the set's
-// settings form, its notices, one card per exercise, the status, the link, reset and the
-// printable sheet — and hands every action to main.js, which changes the state and redraws.
-// Nothing here is remembered between renders except what the DOM itself holds (typed text).
+// settings form, its notices, one card per exercise, the status, the link (always the set on
+// show), the exports (the student's results; the set for Moodle), reset and the printable sheet
+// — and hands every action to main.js, which changes the state and redraws. Nothing here is
+// remembered between renders except what the DOM itself holds (typed text).
 import { classroomHash, effectiveSeed } from '../model/classroom.js';
 import { resultsCSV, resultsJSON } from '../model/progress.js';
 import { classroomScore, savedSet } from '../classroom_state.js';
@@ -14,7 +15,7 @@ const FORM_FIELDS = ['seed', 'count', 'families', 'student'];
 /**
  * @param {{apply(form: {seed, count, student, checked: string[]}): void, check(index, questionId, text): void,
  *          hint(index, questionId): void, solution(index): void, askReset(on: boolean): void, reset(): void,
- *          sheet(on: boolean): void, dismiss(): void}} actions
+ *          sheet(on: boolean): void, dismiss(): void, moodle(): {ok, value?, error?}, gradebook(): void}} actions
  * @param {() => object} getState  the page's state (for the exports)
  */
 export function bindClassroomView(actions, getState) {
@@ -26,20 +27,33 @@ export function bindClassroomView(actions, getState) {
   // only when the state says so (a new set or a reset), so typed text survives other redraws.
   let drawn = { epoch: null, settings: null, families: null, cards: [] };
 
+  const formValues = () => ({
+    seed: form.elements.seed.value,
+    count: form.elements.count.value,
+    student: form.elements.student.value,
+    checked: [...familyBox.querySelectorAll('input:checked')].map((b) => b.value),
+  });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    actions.apply({
-      seed: form.elements.seed.value,
-      count: form.elements.count.value,
-      student: form.elements.student.value,
-      checked: [...familyBox.querySelectorAll('input:checked')].map((b) => b.value),
-    });
+    actions.apply(formValues());
   });
+  // A random seed is shown at once: the set, and the link a teacher copies, follow it.
   $('#cl-random').addEventListener('click', () => {
     const words = new Uint32Array(1);
     globalThis.crypto.getRandomValues(words);
     form.elements.seed.value = words[0].toString(36);
+    actions.apply(formValues());
   });
+  // Typed but not applied: the link is still the shown set's, and says so.
+  const pending = () => {
+    const s = c().settings;
+    const f = formValues();
+    const families = s.families.length ? s.families : c().families.map((x) => x.id);
+    $('#cl-link-pending').hidden = f.seed.trim() === s.seed && f.count.trim() === String(s.count) && f.student.trim() === s.student &&
+      f.checked.length === families.length && f.checked.every((x) => families.includes(x));
+  };
+  form.addEventListener('input', pending);
+  form.addEventListener('change', pending);
   $('#cl-dismiss').addEventListener('click', () => actions.dismiss());
 
   const c = () => getState().classroom;
@@ -48,6 +62,15 @@ export function bindClassroomView(actions, getState) {
     downloadText(`${fileBase()}.csv`, resultsCSV(c().settings, savedSet(c()), c().exercises), 'text/csv'));
   $('#cl-export-json').addEventListener('click', () =>
     downloadText(`${fileBase()}.json`, `${JSON.stringify(resultsJSON(c().settings, savedSet(c()), c().exercises, effectiveSeed(c().settings), now()), null, 2)}\n`, 'application/json'));
+  $('#cl-export-moodle').addEventListener('click', () => {
+    const r = actions.moodle();
+    $('#cl-export-status').textContent = r.ok ? '' : `The Moodle file could not be made: ${r.error}`;
+    if (r.ok) downloadText(`${fileBase().replace('results', 'moodle')}.xml`, r.value, 'application/xml');
+  });
+  $('#cl-gradebook').addEventListener('click', () => {
+    actions.gradebook();
+    document.getElementById('gradebook').scrollIntoView();
+  });
   $('#cl-reset').addEventListener('click', () => {
     actions.askReset(true);
     $('#cl-reset-no').focus();
@@ -130,7 +153,21 @@ export function bindClassroomView(actions, getState) {
       ? `${cl.cleared ? 'Progress cleared. ' : ''}${s.right} of ${s.total} answers right (${s.answered} checked). Progress is saved in this browser.`
       : '';
     const base = location.href.split('#')[0];
-    $('#cl-link').value = `${base}#${classroomHash({ ...cl.settings, student: '' })}`;
+    const hash = `#${classroomHash({ ...cl.settings, student: '' })}`;
+    $('#cl-link').value = `${base}${hash}`;
+    // From a file, the link names a file on this computer: say how to share the set instead.
+    const fromFile = location.protocol === 'file:';
+    const note = $('#cl-link-file');
+    note.hidden = !fromFile;
+    if (fromFile) {
+      note.replaceChildren(
+        'This page is opened from a file on this computer, so the link above works only here. To share the set, give ' +
+        'students the one-file app roofline-lab.html (in dist/; they open it from their disk) and this end of the link to ' +
+        'add after its name in the address bar: ',
+        el('code', hash),
+        ' — or put dist/ on any static web host and share that address followed by the same end.',
+      );
+    }
     const seed = effectiveSeed(cl.settings);
     const families = cl.settings.families.length ? ` --families ${cl.settings.families.join(',')}` : '';
     $('#cl-seed-used').textContent = `Seed used: ${JSON.stringify(seed)}${cl.settings.student ? ' (the teacher\'s seed / your name: your own variant)' : ''}. ` +
@@ -141,7 +178,9 @@ export function bindClassroomView(actions, getState) {
   function render(state) {
     const cl = state.classroom;
     renderFamilies(cl);
+    const settingsChanged = drawn.settings !== cl.settings;
     renderForm(cl);
+    if (settingsChanged) $('#cl-link-pending').hidden = true;
     renderNotices(cl);
     renderCards(cl);
     renderStatus(cl);
