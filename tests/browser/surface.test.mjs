@@ -29,7 +29,7 @@ const snapshot = (page) => page.evaluate(async () => {
     state: l.state(), figureData: l.figureData(), chartSeries: l.chartSeries(), report: l.report(),
     measurements: l.measurements(), error: l.error(), analyze: await analyzed, analysis: l.analysis(),
     analyzeView: l.analyzeView(), analyzeRows: l.analyzeRows(), analysisSeries: l.analysisSeries(),
-    analysisPointPixel: l.analysisPointPixel(0), classroom: l.classroom(), timings: l.timings(), coreCalls: l.coreCalls(),
+    analysisPointPixel: l.analysisPointPixel(0), classroom: l.classroom(), timings: l.timings(), coreCalls: l.coreCalls(), workers: l.workers(),
   };
 });
 
