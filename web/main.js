@@ -105,7 +105,7 @@ const api = {
   /** The analysis section 8 shows (the same object as analyze() gave for its text), or null. */
   analysis: () => (state?.analyze?.shown ? structuredClone(state.analyze.shown.summary) : null),
   /**
-   * Section 8's view: {pending, errors: [{line, column, message}], ms (the Worker's time), render_ms (the last redraw), roof: {id, label, kind, peak, bandwidth,
+   * Section 8's view: {pending (also while a big program's figure and table are still being drawn), errors: [{line, column, message}], ms (the Worker's time), render_ms (the last redraw), roof: {id, label, kind, peak, bandwidth,
    * interconnect, dtype_used}, dtype, bound, sort, selected, ms}, or null before the page is ready.
    */
   analyzeView: () => {
@@ -113,7 +113,7 @@ const api = {
     const a = state.analyze;
     const v = views?.analyze.view();
     return structuredClone({
-      pending: a.pending, errors: a.errors, sort: a.sort, selected: a.selected, ms: a.ms, render_ms: views?.analyze.renderMs() ?? null,
+      pending: a.pending ?? (views?.analyze.drawing() ? 'drawing the results' : null), errors: a.errors, sort: a.sort, selected: a.selected, ms: a.ms, render_ms: views?.analyze.renderMs() ?? null,
       roof: v ? { id: v.roof.id, label: v.roof.label, kind: v.roof.kind, peak: v.roof.peak, bandwidth: v.roof.bandwidth, interconnect: v.roof.interconnect, dtype_used: v.roof.dtype_used } : null,
       dtype: v ? v.dtype : null, bound: v ? v.bound : null,
     });

@@ -82,7 +82,8 @@ async function showText(page, name, text) {
 /** Presses Run and waits until the run is no longer running; gives rooflineLab.runView(). */
 async function runShown(page, timeout = 60000) {
   await page.locator('#analyze-run').click();
-  await page.waitForFunction(() => window.rooflineLab.runView().state !== 'running' && window.rooflineLab.runView().state !== 'none', null, { timeout });
+  await page.waitForFunction(() => window.rooflineLab.runView().state !== 'running' && window.rooflineLab.runView().state !== 'none' &&
+    window.rooflineLab.analyzeView().pending === null, null, { timeout });
   return page.evaluate(() => window.rooflineLab.runView());
 }
 const summaryCell = (page, label) => page.locator('#analyze-summary tr', { hasText: label }).first().locator('td').innerText();

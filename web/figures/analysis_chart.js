@@ -137,6 +137,8 @@ export function createAnalysisFigure(canvas, env = {}) {
     // taking the plot's height or clipping its entries.
     if (env.legend) o.plugins.legend = { display: false };
     else o.plugins.legend.labels.filter = (item, data) => data.datasets[item.datasetIndex]?.role !== 'link';
+    // The points are {x, y} already: skip Chart.js's parsing of them (thousands of points).
+    o.parsing = false;
     return o;
   }
 

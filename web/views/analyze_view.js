@@ -24,6 +24,9 @@ import { $ } from './dom.js';
  * @param {(a: object) => void} setAnalyze  stores a new state.analyze and redraws
  * @param {object} core  from web/core.js (the roofline arithmetic: core.roofline)
  */
+/** A program with at least this many ops is drawn in steps (summary, figure, table), each its own task. */
+export const STEPPED_OVER = 2000;
+
 export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
   let latest = 0;          // the id of the newest request: older answers are dropped
   let latestSource = null;  // the text of the newest finished request (errors refer to it)
@@ -133,34 +136,64 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
       (program ? `; the program at ${short(program.x)} flops/byte, ceiling ${short(program.y)} GFLOP/s` : '') + ` under ${view.roof.label}.`);
   }
 
+  // A big program is drawn in steps, each its own task, so no main-thread task blocks the page:
+  // the summary first, then the figure, then the table. A newer draw drops the older steps.
   let renderMs = null;
+  let drawToken = 0;
+  let drawing = false;
   function render(state) {
     const t0 = performance.now();
-    draw(state);
+    const token = ++drawToken;
+    const later = draw(state);
     renderMs = performance.now() - t0;
+    drawing = later.length > 0;
+    if (!drawing) return;
+    let spent = renderMs;
+    const step = () => {
+      if (token !== drawToken) return;
+      const t1 = performance.now();
+      later.shift()();
+      spent += performance.now() - t1;
+      renderMs = spent;
+      if (later.length) setTimeout(step, 0);
+      else drawing = false;
+    };
+    setTimeout(step, 0);
   }
 
+  /** Draws what is quick now; returns the steps left for later tasks (a big program's figure and table). */
   function draw(state) {
     const s = state.analyze;
     renderAnalyzeInput(s, latestSource);
     if (s.cleared) $('#analyze-file').value = '';
     const view = derive(state);
     $('#analyze-results').hidden = !view;
-    if (!view) return;
+    if (!view) return [];
     $('#analyze-stale').hidden = s.errors.length === 0;
     $('#analyze-for').textContent = `Results for ${s.shown.name}, analysed at ${new Date(s.shown.at).toLocaleTimeString()}` +
       `${s.shown.ms != null ? ` (${Math.round(s.shown.ms)} ms in the Worker)` : ''}.`;
     renderAnalyzeRun(s);
     renderAnalyzeSummary(view, s);
-    renderFigure(view, s);
-    renderAnalyzeTable(view, s.sort, s.selected);
-    showSelectedLine(shownSource, s.selected === null ? null : view.rows[s.selected]);
+    const steps = [
+      () => renderFigure(view, s),
+      () => {
+        renderAnalyzeTable(view, s.sort, s.selected);
+        showSelectedLine(shownSource, s.selected === null ? null : view.rows[s.selected]);
+      },
+    ];
+    if (view.rows.length < STEPPED_OVER) {
+      for (const f of steps) f();
+      return [];
+    }
+    return steps;
   }
 
   return {
     render, figure, currentName: input.currentName,
-    /** Milliseconds the last redraw of the section took (main thread). */
+    /** Milliseconds the last redraw of the section took (main thread, its steps summed). */
     renderMs: () => renderMs,
+    /** Whether a big program's figure or table is still to be drawn (in a later task). */
+    drawing: () => drawing,
     /** The rows as the table orders them (plain data). */
     rows: () => derive(getState())?.sorted.map((r) => ({ ...r })) ?? [],
     view: () => derive(getState()),
