@@ -183,7 +183,8 @@ CheckResult check_lesson_rule(const float* got, const double* reference, std::si
     const double error = std::fabs(x - y);
     const double ratio = error / (kLessonAtol + kLessonRtol * std::fabs(y));
     if (error > r.max_abs_error || std::isnan(error)) r.max_abs_error = error;
-    if (!(ratio <= r.worst_ratio)) {  // NaN counts as worst
+    // NaN counts as worst, and stays worst: a later finite ratio must not replace it.
+    if (!std::isnan(r.worst_ratio) && !(ratio <= r.worst_ratio)) {
       r.worst_ratio = ratio;
       r.worst_index = i;
       r.worst_value = got[i];
