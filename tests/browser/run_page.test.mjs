@@ -302,4 +302,49 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
       await context.close();
     });
   }
+
+  test('at 390 px with every roof drawn, the plot keeps its height, the legend wraps unclipped, each roof its own colour or dash (issue 14 item 5)', async () => {
+    const context = await fixture.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const { page, problems } = await openPage(fixture.browser, fixture.pages[name]().url, { context });
+    await waitReady(page);
+    await page.locator('#analyze-examples button[data-example="attention"]').click();
+    await waitShown(page, 'attention.mlir');
+    await page.locator('#analyze-all-roofs').check();
+    const canvas = await page.locator('#analyze-roofline').boundingBox();
+    assert.ok(canvas.height >= 300, `the plot is ${canvas.height} px high`);
+    const items = await page.locator('#analyze-legend li').evaluateAll((lis) => lis.map((li) => {
+      const r = li.getBoundingClientRect();
+      return { role: li.dataset.role, text: li.textContent, color: li.dataset.color, dash: li.dataset.dash, right: r.right, clipped: li.scrollWidth > li.clientWidth + 1 };
+    }));
+    const roofs = items.filter((i) => i.role === 'roof' || i.role === 'other roof');
+    const series = await page.evaluate(() => window.rooflineLab.analysisSeries());
+    assert.equal(roofs.length, series.filter((s) => s.role === 'roof' || s.role === 'other roof').length);
+    assert.ok(roofs.length >= 10, `${roofs.length} roofs`);
+    assert.equal(new Set(roofs.map((r) => `${r.color} ${r.dash}`)).size, roofs.length, roofs.map((r) => `${r.text}: ${r.color} ${r.dash}`).join('\n'));
+    for (const i of items) {
+      assert.ok(i.right <= 390 + 0.5, `${i.text} ends at ${i.right} px`);
+      assert.equal(i.clipped, false, i.text);
+    }
+    // Every label is whole text: "(from the lesson)" and "not a measurement" are not cut.
+    assert.ok(items.some((i) => i.text.endsWith('(from the lesson)')), items.map((i) => i.text).join(' | '));
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test("section 2: the lesson's StableHLO run by the interpreter passes the seed's check, beside the kernel's, with both times", async () => {
+    const { page, problems } = await fixture.open(name);
+    await page.waitForFunction(() => window.rooflineLab.lessonChecks() !== null, null, { timeout: 60000 });
+    const c = await page.evaluate(() => window.rooflineLab.lessonChecks());
+    assert.equal(c.ir.passed, true);
+    assert.equal(c.ir.inputs, 'arange');
+    assert.deepEqual([c.ir.atol, c.ir.rtol], [2e-5, 2e-5]);
+    assert.ok(c.ir.worst_ratio <= 1 && c.ir.ops_seconds > 0 && c.kernel_seconds > 0);
+    const direct = core.checkLessonIr().value;
+    assert.equal(c.ir.max_abs_error, direct.max_abs_error, 'the same numbers as the core gives in Node');
+    assert.match(await page.locator('#ir-check').innerText(),
+      /^The StableHLO above, run by the core's interpreter on the same inputs \(arguments: arange\): passed, max \|x − y\| = .+ Time per run: the IR's 2 ops .+ s, the hand-written kernel \(.+\) .+ s \(median\)\.$/);
+    assert.match(await page.locator('#kernel-check').innerText(), /^Passed/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });
