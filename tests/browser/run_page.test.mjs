@@ -209,10 +209,13 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     const first = await runShown(page);
     assert.equal(first.status, 'passed');
     const rowsBefore = await page.evaluate(() => window.rooflineLab.analyzeRows());
-    await page.locator('#analyze-run').click();
+    await page.locator('#analyze-run').focus();
+    await page.keyboard.press('Enter');
     await page.waitForFunction(() => window.rooflineLab.runView().state === 'running');
-    await page.locator('#analyze-run-cancel').click();  // enabled while the run works
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'analyze-run-cancel', 'focus moves to Cancel, not to <body>');
+    await page.keyboard.press('Enter');  // Cancel, from the keyboard
     await page.waitForFunction(() => window.rooflineLab.runView().state === 'cancelled');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'analyze-run', 'and back to Run');
     const after = await page.evaluate(() => window.rooflineLab.runView());
     assert.equal(after.error, null);
     assert.equal(after.status, 'passed', 'the earlier report is kept');

@@ -76,8 +76,16 @@ export function notRunText(report) {
 export function renderAnalyzeRun(a) {
   const run = a.run?.seq === a.shown?.seq ? a.run : null;
   const busy = Boolean(run?.pending);
-  $('#analyze-run').disabled = busy || Boolean(a.pending) || !a.shown;
-  $('#analyze-run-cancel').disabled = !busy;
+  const runButton = $('#analyze-run');
+  const cancel = $('#analyze-run-cancel');
+  // A button that becomes disabled would drop the keyboard's focus to <body>: it moves to the
+  // other one (Run → Cancel while the run works, Cancel → Run when it ends).
+  const focusRun = document.activeElement === runButton;
+  const focusCancel = document.activeElement === cancel;
+  runButton.disabled = busy || Boolean(a.pending) || !a.shown;
+  cancel.disabled = !busy;
+  if (focusRun && runButton.disabled && !cancel.disabled) cancel.focus();
+  if (focusCancel && cancel.disabled && !runButton.disabled) runButton.focus();
   $('#analyze-run-progress').hidden = !busy;
   const inputs = $('#analyze-inputs');
   if (inputs.value !== a.runChoice.inputs) inputs.value = a.runChoice.inputs;
