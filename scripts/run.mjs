@@ -3,9 +3,10 @@
 // what could not run, and each op's measured time beside its estimated flops and bytes.
 import { readFileSync } from 'node:fs';
 import { loadNodeCore } from './lib/node-core.mjs';
+import { runFile, unreadableReport } from '../web/model/run.js';
 
 const HELP = `usage: node scripts/run.mjs FILE... [--json] [--inputs seeded|arange] [--seed N]
-                           [--allow-unsupported] [--no-time]
+                           [--allow-unsupported] [--no-time] [--timing-budget S]
 
 Parses, verifies and lowers each file (StableHLO, e.g. what jax.jit(f).lower(...).as_text()
 prints, or StableHLO's own interpreter tests), then runs it in the interpreter of the wasm core:
@@ -21,12 +22,15 @@ and the file is not run — nothing is guessed.
                        ops: [{line, column, op, seconds, repeats, flops, transcendentals,
                        bytes_accessed}], unsupported: [{op, line, column, why}], errors: [{error,
                        message, line, column}], results: [{shape, checksum, preview}], inputs,
-                       seconds, peak_bytes}
+                       seconds (the run, wall clock), ops_seconds (the timed ops' times
+                       summed), untimed_ops, peak_bytes}
   --inputs seeded      run a function with arguments on deterministic values from a seed
   --inputs arange      ... or on arange(size)/size per argument (the lesson's style)
   --seed N             the seed for --inputs seeded (default 1)
   --allow-unsupported  a file that is not run does not make the exit status 1
   --no-time            do not time the ops (faster on big files)
+  --timing-budget S    once S seconds went to timing ops, run the later ops untimed (counted in
+                       untimed_ops; the page uses 15)
   -h, --help           print this help
 
 Text output: one line per file, then "N passed, N failed, N not run, N errors". Exit status 0
@@ -47,14 +51,15 @@ for (let i = 0; i < args.length; i++) {
   if (a === '--json') json = true;
   else if (a === '--allow-unsupported') allowUnsupported = true;
   else if (a === '--no-time') options.time_ops = false;
-  else if (a === '--inputs' || a === '--seed') {
+  else if (a === '--inputs' || a === '--seed' || a === '--timing-budget') {
     const v = args[++i];
     if (v === undefined) {
       process.stderr.write(`run.mjs: ${a} needs a value (see --help)\n`);
       process.exit(1);
     }
     if (a === '--inputs') options.inputs = v;
-    else options.seed = Number(v);
+    else if (a === '--seed') options.seed = Number(v);
+    else options.timing_budget_seconds = Number(v);
   } else if (a.startsWith('-')) {
     process.stderr.write(`run.mjs: unknown option ${JSON.stringify(a)} (see --help)\n`);
     process.exit(1);
@@ -79,25 +84,24 @@ const counts = { passed: 0, failed: 0, not_run: 0, error: 0 };
 const reports = [];
 const t0 = performance.now();
 for (const file of files) {
-  let report;
+  let entry;
   let text = null;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    report = { dialect: null, status: 'error', checks: [], ops: [], unsupported: [], results: [], inputs: 'none', seconds: 0, peak_bytes: 0,
-      errors: [{ error: `cannot read: ${e.code || e.message}`, message: `cannot read: ${e.code || e.message}`, line: 0, column: 0 }] };
+    entry = unreadableReport(file, e.code || e.message);
   }
   if (text !== null) {
-    const r = core.runText(text, options);
+    const r = runFile(core, file, text, options);
     if (!r.ok) {
       // Options the core refuses (a bad --inputs or --seed): the same for every file.
       process.stderr.write(`run.mjs: ${r.error}\n`);
       process.exit(1);
     }
-    report = r.value;
+    entry = r.value;
   }
+  const report = entry;
   counts[report.status] += 1;
-  const entry = { file, ...report };
   if (json) reports.push(entry);
   else console.log(lineFor(entry));
   for (const e of report.errors) process.stderr.write(`${file}:${e.line ? `${e.line}:${e.column}: ` : ' '}${e.line ? e.error.replace(/^\d+:\d+: /, '') : e.error}\n`);

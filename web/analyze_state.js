@@ -10,34 +10,98 @@
 //   dtype:   '' (from the program) or a peak column to use instead ('bf16', 'f16', 'fp8', 'f32', 'f64', 'int8');
 //   sort:    {key, dir};  selected: the index of the selected op in summary.ops, or null;
 //   allRoofs: whether the figure draws every roof, not only the chosen one;
-//   ms:      the Worker's time for the latest analysis (parse + verify + cost + summary).
+//   ms:      the Worker's time for the latest analysis (parse + verify + cost + summary);
+//   cancelled: the latest request was cancelled (a calm state of its own, not an error);
+//   cleared: the text was cleared (nothing is shown);
+//   runChoice: {inputs: 'seeded' | 'arange', seed}: how a function's arguments are made for a run;
+//   run:     null, or the run of the analysis on show ("Run in this browser"):
+//            {seq, name, pending: label | null, report: the run report | null, at: ISO time | null,
+//             ms, inputs, seed, cancelled, error: string | null}; a new run keeps the previous
+//            report until it finishes, and a cancelled one keeps it.
 // }
-import { buildRows, figurePoints, figureRange, sortRows, withBounds } from './model/analysis_view.js';
+// shown carries seq (one per analysis shown) and at (when it was analysed): results name their
+// program and when; a run belongs to the analysis whose seq it carries.
+import {
+  buildRows, figurePoints, figureRange, measuredSeconds, sortRows, withBounds, withMeasured,
+} from './model/analysis_view.js';
 import { availableRoofs, programDtype, roofBudgets } from './model/roofs.js';
+import { RUN_INPUTS } from './model/run.js';
 
 export const DTYPE_CHOICES = ['bf16', 'f16', 'fp8', 'f32', 'f64', 'int8'];
 
 export function createAnalyzeState() {
   return {
     shown: null, errors: [], pending: null, roofId: 'lesson', dtype: '', sort: { key: 'line', dir: 'asc' },
-    selected: null, allRoofs: false, ms: null,
+    selected: null, allRoofs: false, ms: null, cancelled: false, cleared: false,
+    runChoice: { inputs: 'seeded', seed: 1 }, run: null,
   };
 }
 
+let nextSeq = 1;
+
 export function setPending(a, label) {
-  return { ...a, pending: label };
+  return { ...a, pending: label, cancelled: false, cleared: false };
 }
 
-/** A finished analysis: shown if it has a module; its errors in any case. */
-export function setAnalysis(a, { summary, placement, errors, ms }) {
-  const next = { ...a, pending: null, errors, ms };
+/** A finished analysis: shown if it has a module; its errors in any case. `at`: when (ISO time). */
+export function setAnalysis(a, { summary, placement, errors, ms }, at = new Date().toISOString()) {
+  const next = { ...a, pending: null, errors, ms, cancelled: false, cleared: false };
   if (summary.modules.length === 0) return next;
-  return { ...next, shown: { summary, placement, name: summary.file }, selected: null };
+  return { ...next, shown: { summary, placement, name: summary.file, seq: nextSeq++, at, ms }, selected: null, run: null };
 }
 
-/** The Worker failed or was cancelled: the message as an error without a place. */
+/** The Worker failed: the message as an error without a place. */
 export function setFailure(a, message) {
-  return { ...a, pending: null, errors: [{ line: null, column: null, message }] };
+  return { ...a, pending: null, cancelled: false, errors: [{ line: null, column: null, message }] };
+}
+
+/** The reader cancelled the analysis: not a failure; whatever was shown stays. */
+export function setCancelled(a) {
+  return { ...a, pending: null, cancelled: true };
+}
+
+/** Clear: the text is gone, and so are its results, errors and run. */
+export function setCleared(a) {
+  return { ...a, shown: null, errors: [], pending: null, ms: null, cancelled: false, cleared: true, selected: null, run: null };
+}
+
+/** How a run makes arguments: {inputs: 'seeded' | 'arange', seed: integer ≥ 0}; anything else is ignored. */
+export function setRunChoice(a, choice) {
+  const inputs = RUN_INPUTS.includes(choice.inputs) ? choice.inputs : a.runChoice.inputs;
+  const seed = Number.isInteger(choice.seed) && choice.seed >= 0 ? choice.seed : a.runChoice.seed;
+  return { ...a, runChoice: { inputs, seed } };
+}
+
+/** A run of the analysis on show has started: its earlier report (if any) stays until it ends. */
+export function setRunPending(a, label) {
+  if (!a.shown) return a;
+  const keep = a.run?.seq === a.shown.seq ? a.run : null;
+  return {
+    ...a,
+    run: {
+      seq: a.shown.seq, name: a.shown.name, report: keep?.report ?? null, at: keep?.at ?? null, ms: keep?.ms ?? null,
+      inputs: keep?.inputs ?? a.runChoice.inputs, seed: keep?.seed ?? a.runChoice.seed,
+      pending: label, cancelled: false, error: null, asked: { ...a.runChoice },
+    },
+  };
+}
+
+/** A run finished (for the analysis `seq`): its report replaces the earlier one. */
+export function setRun(a, seq, { report, ms }, at = new Date().toISOString()) {
+  if (a.run?.seq !== seq) return a;
+  return { ...a, run: { ...a.run, report, ms, at, inputs: a.run.asked.inputs, seed: a.run.asked.seed, pending: null, cancelled: false, error: null } };
+}
+
+/** The reader cancelled the run: a calm state; the earlier report (if any) stays. */
+export function setRunCancelled(a, seq) {
+  if (a.run?.seq !== seq) return a;
+  return { ...a, run: { ...a.run, pending: null, cancelled: true, error: null } };
+}
+
+/** The Worker failed the run (not the program: that is a report): the message. */
+export function setRunFailure(a, seq, message) {
+  if (a.run?.seq !== seq) return a;
+  return { ...a, run: { ...a.run, pending: null, cancelled: false, error: message } };
 }
 
 export function setRoof(a, roofId) {
@@ -76,22 +140,28 @@ export function deriveAnalyzeView(core, a, budgets, measurements) {
   const found = availableRoofs(budgets, measurements, dtype);
   const roof = found.find((r) => r.id === a.roofId) ?? found[0];
   const rows = buildRows(summary, placement);  // their bounds follow from the core's answer
+  const run = a.run?.seq === a.shown.seq && a.run.report ? a.run : null;
+  const measured = run ? measuredSeconds(summary, placement, run.report) : null;
   const line = core.roofline({
     roofs: [roof, ...found.filter((r) => r !== roof)].map(roofBudgets),
     flops: Float64Array.from(summary.ops, (o) => o.flops),
     bytes: Float64Array.from(summary.ops, (o) => o.bytes_accessed),
     totals: { flops: summary.totals.flops, bytes_accessed: summary.totals.bytes_accessed, collective_bytes: summary.totals.collective_bytes || 0 },
     range: figureRange(rows, summary.totals),
+    ...(measured ? { seconds: measured.seconds, measured_seconds: measured.total } : {}),
   });
   if (!line.ok) throw new Error(`the roofline of this program: ${line.error}`);  // a bug: the roofs are checked data
   const others = line.value.roofs.slice(1);
   const roofs = found.map((r) => ({ ...r, line: r === roof ? line.value.roofs[0] : others.shift() }));
   const chosen = roofs.find((r) => r.id === roof.id);
   withBounds(rows, line.value.ops.bounds);
+  if (measured) withMeasured(rows, measured.seconds, line.value.measured_ops);
   return {
     summary, roofs, roof: chosen, rows, sorted: sortRows(rows, a.sort.key, a.sort.dir),
     dtype: { used: dtype, detected: detected.dtype, from: a.dtype ? 'chosen by you' : detected.from },
     bound: chosen.line.time,
     figure: figurePoints(rows, line.value),
+    ceilings: line.value.ops.ceilings,
+    run: run ? { ...run, measured: line.value.measured, timedOps: measured.timed } : null,
   };
 }

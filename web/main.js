@@ -7,6 +7,7 @@
 import { loadCore } from './core.js';
 import { coreFactory, workerURL } from './core_source.js';
 import { runMeasurements } from './model/measure.js';
+import { PAGE_TIMING_BUDGET_SECONDS } from './model/run.js';
 import { browserSpawn, defaultWorkerCount, WorkerPool } from './pool.js';
 import {
   applyHash, applyLink, applyPartial, checkExercise, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow,
@@ -104,7 +105,7 @@ const api = {
   /** The analysis section 8 shows (the same object as analyze() gave for its text), or null. */
   analysis: () => (state?.analyze?.shown ? structuredClone(state.analyze.shown.summary) : null),
   /**
-   * Section 8's view: {pending, errors: [{line, column, message}], ms (the Worker's time), render_ms (the last redraw), roof: {id, label, kind, peak, bandwidth,
+   * Section 8's view: {pending (also while a big program's figure and table are still being drawn), errors: [{line, column, message}], ms (the Worker's time), render_ms (the last redraw), roof: {id, label, kind, peak, bandwidth,
    * interconnect, dtype_used}, dtype, bound, sort, selected, ms}, or null before the page is ready.
    */
   analyzeView: () => {
@@ -112,11 +113,24 @@ const api = {
     const a = state.analyze;
     const v = views?.analyze.view();
     return structuredClone({
-      pending: a.pending, errors: a.errors, sort: a.sort, selected: a.selected, ms: a.ms, render_ms: views?.analyze.renderMs() ?? null,
+      pending: a.pending ?? (views?.analyze.drawing() ? 'drawing the results' : null), errors: a.errors, sort: a.sort, selected: a.selected, ms: a.ms, render_ms: views?.analyze.renderMs() ?? null,
       roof: v ? { id: v.roof.id, label: v.roof.label, kind: v.roof.kind, peak: v.roof.peak, bandwidth: v.roof.bandwidth, interconnect: v.roof.interconnect, dtype_used: v.roof.dtype_used } : null,
       dtype: v ? v.dtype : null, bound: v ? v.bound : null,
     });
   },
+  /**
+   * Runs StableHLO text in the core's interpreter in a Worker, without changing the page: resolves
+   * to the object `node scripts/run.mjs --json` prints for one file holding `text` (its `file`
+   * being `name`); options {inputs: 'none'|'seeded'|'arange', seed, name}. Rejects when the core
+   * refuses the options or the Worker fails.
+   */
+  run: (text, options = {}) => {
+    if (!analyzeClient) return Promise.reject(new Error('the page is not ready yet: await rooflineLab.ready'));
+    const { inputs, seed, name = 'input' } = options ?? {};
+    return analyzeClient.scriptedRun(String(text), { inputs, seed, name: String(name) }).then((v) => v.report);
+  },
+  /** What section 8's run shows: its state, the checks' verdicts, what did not run, the measured total and rows. */
+  runView: () => (views ? views.analyze.runView() : null),
   /** Section 8's rows in the table's order: [{index, line, op, shape, flops, …, bound, flopShare, byteShare, top, where}]. */
   analyzeRows: () => views?.analyze.rows() ?? [],
   /** What section 8's chart holds: [{role, label, points: [[x, y], …], indices?}]. */
@@ -140,6 +154,8 @@ const api = {
     if (!r.ok) throw new TypeError(r.error);
     return r.value;
   },
+  /** Section 2's check of the lesson's IR beside the kernel's, with both times (null until the Worker answers). */
+  lessonChecks: () => (state?.lessonChecks?.value ? structuredClone(state.lessonChecks.value) : null),
   /** Milliseconds from navigation start until the page was ready. */
   timings: () => ({ readyMs }),
   /** Calls made into the wasm module so far, on the page's main thread: {total, by: {name: count}}. */
@@ -234,9 +250,14 @@ async function boot() {
   });
   const examples = core.exampleModules();
   const analyses = pool.group();
+  const runs = pool.group();
+  const scripted = pool.group();  // rooflineLab.run: the page's Cancel does not touch it
   analyzeClient = {
     analyze: (text, name) => analyses.run('analyze', { text, name }),
     cancel: () => analyses.cancel(),
+    run: (text, name, { inputs, seed }) => runs.run('run', { text, name, inputs, seed, timingBudget: PAGE_TIMING_BUDGET_SECONDS }),
+    cancelRun: () => runs.cancel(),
+    scriptedRun: (text, options) => scripted.run('run', { text, ...options }),
   };
   const now = () => new Date().toISOString();
   views = {
@@ -292,6 +313,11 @@ async function boot() {
   });
   readyMs = performance.now();
   resolveReady(api);
+  // Section 2: the lesson's StableHLO through the interpreter, beside the kernel's check (in a Worker).
+  pool.run('lesson-checks', {}).then(
+    (value) => update({ ...state, lessonChecks: { value, error: null } }),
+    (e) => update({ ...state, lessonChecks: { value: null, error: e.message } }),
+  );
 }
 
 boot().catch((e) => {

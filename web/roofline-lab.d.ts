@@ -185,6 +185,32 @@ export interface KernelCheck {
   rtol: number;
 }
 
+/** The lesson's StableHLO run by the interpreter and checked like the kernel (core.checkLessonIr). */
+export interface IrCheck {
+  max_abs_error: number;
+  passed: boolean;
+  worst_ratio: number;
+  worst_index: number;
+  worst_value: number;
+  worst_reference: number;
+  atol: number;
+  rtol: number;
+  /** how the arguments were made: 'arange' */
+  inputs: string;
+  /** the IR's ops, each timed, summed: seconds per run of the program (a measurement) */
+  ops_seconds: number;
+  /** how many ops were timed */
+  ops: number;
+}
+
+/** Section 2's two checks side by side, run in a Worker at start (rooflineLab.lessonChecks()). */
+export interface LessonChecks {
+  ir: IrCheck;
+  /** the hand-written kernel's median seconds per call of tanh(a@b) at 32×16×8 (core.timeKernel; a measurement) */
+  kernel_seconds: number;
+  kernel_variant: string;
+}
+
 export interface Question {
   id: string;
   prompt: string;
@@ -478,6 +504,8 @@ export interface RunOptions {
   /** of one while loop (default 10^7) */
   max_iterations?: number;
   time_budget_seconds?: number;
+  /** with time_ops: once this many seconds went to timing, later ops run untimed (0, the default: no limit) */
+  timing_budget_seconds?: number;
 }
 
 export interface RunReport {
@@ -490,8 +518,18 @@ export interface RunReport {
   errors: { error: string; message: string; line: number; column: number }[];
   results: { shape: string; checksum: number; preview: string }[];
   inputs: string;
+  /** the whole run, wall clock (with the timing's repeats) */
   seconds: number;
+  /** the timed ops' per-execution times summed: the program's measured time (0: nothing timed) */
+  ops_seconds: number;
+  /** entry ops run untimed once timing_budget_seconds was spent */
+  untimed_ops: number;
   peak_bytes: number;
+}
+
+/** What `node scripts/run.mjs --json` prints per file and rooflineLab.run() gives: the core's run report with the file's name. */
+export interface FileRunReport extends RunReport {
+  file: string;
 }
 
 export interface ExampleModule {
@@ -517,6 +555,24 @@ export interface RooflineRequest {
   totals?: { flops: number; bytes_accessed: number; collective_bytes?: number };
   /** [xmin, xmax], flops per byte: the span of the roofs' curves */
   range: number[];
+  /** measured seconds per op (NaN: not measured): a measurement of this machine */
+  seconds?: number[] | Float64Array;
+  /** the program's measured seconds (a run's ops_seconds) */
+  measured_seconds?: number | null;
+}
+
+/** A measured time set against the first roof (model::achieved): a measurement beside the model. */
+export interface MeasuredAgainstRoof {
+  seconds: number;
+  /** achieved GFLOP/s and GB/s */
+  gflops: number;
+  gbs: number;
+  /** the lower bound on the time under the roof */
+  bound_seconds: number;
+  /** bound_seconds / seconds: the share of the roof reached */
+  of_roof: number;
+  /** seconds / bound_seconds (0: no work) */
+  over_bound: number;
 }
 
 /** The lower bound on a program's time under a roof, seconds. */
@@ -535,6 +591,10 @@ export interface Roofline {
   /** under the first roof: each op's bound and ceiling (GFLOP/s), null where it has none */
   ops: { bounds: (Bound | null)[]; ceilings: (number | null)[] };
   program: Point | null;
+  /** with request.seconds: what each measured op achieved under the first roof (null: not measured; of_roof null: no bound) */
+  measured_ops?: { gflops: (number | null)[]; gbs: (number | null)[]; of_roof: (number | null)[] };
+  /** with request.measured_seconds: the program's measured time under the first roof */
+  measured: MeasuredAgainstRoof | null;
 }
 
 // ---- exercises ---------------------------------------------------------------------------------------
@@ -648,6 +708,7 @@ export interface Core {
   lessonReport(params?: LessonParams, extras?: LessonExtras): CoreResult<CoreLessonReport>;
   kernelVariants(): CoreResult<KernelVariant[]>;
   checkLessonKernel(variant?: string): CoreResult<KernelCheck>;
+  checkLessonIr(): CoreResult<IrCheck>;
   timeKernel(variant: string | undefined, m: number, k: number, n: number, samples: number, minSampleSeconds?: number): CoreResult<KernelTiming>;
   measureCompute(minSeconds: number): CoreResult<ComputeCeiling>;
   measureBandwidth(level: 'l1' | 'l2' | 'memory', minSeconds: number): CoreResult<BandwidthCeiling>;
@@ -871,6 +932,39 @@ export interface AnalyzeRow {
   bound: Bound | null;
   flopShare: number | null;
   byteShare: number | null;
+  /** a run's measurements (null: not run or not timed) */
+  seconds: number | null;
+  gflops: number | null;
+  gbs: number | null;
+  /** lower bound on the op's time under the roof / its measured time */
+  ofRoof: number | null;
+}
+
+/** Section 8's run as the page shows it (rooflineLab.runView()). */
+export interface RunView {
+  /** 'none' (not run), 'running', 'cancelled' (calm; an earlier report is kept), 'error' (the Worker failed), 'done' */
+  state: 'none' | 'running' | 'cancelled' | 'error' | 'done';
+  /** the program's name (file or example) */
+  name: string | null;
+  /** how the next run makes arguments */
+  choice: { inputs: 'seeded' | 'arange'; seed: number };
+  pending: string | null;
+  /** when the shown report was made (ISO time) */
+  at: string | null;
+  /** the shown report's arguments, as the core names them ("seeded (seed 1)", "arange", "none") */
+  inputs: string | null;
+  status: 'passed' | 'failed' | 'not_run' | 'error' | null;
+  error: string | null;
+  checks: { line: number; column: number; kind: string; passed: boolean; detail: string }[];
+  /** why it did not run, naming the op and line; null when it ran */
+  not_run: string | null;
+  unsupported: { op: string; line: number; column: number; why: string }[];
+  /** the program's measured time against the chosen roof (null: not all ops timed, or not run) */
+  measured: MeasuredAgainstRoof | null;
+  /** the lower bound on time under the chosen roof */
+  bound_seconds: number | null;
+  /** the measured ops: time, achieved GFLOP/s and GB/s, share of the roof, the op's ceiling (GFLOP/s) */
+  rows: { index: number; line: number; column: number; op: string; seconds: number; gflops: number | null; gbs: number | null; ofRoof: number | null; ceiling: number | null }[];
 }
 
 export interface AnalysisSeries {
@@ -910,6 +1004,12 @@ export interface RooflineLab {
   /** the class table for students' result files; does not change the page; a bad argument throws */
   gradebook(files: GradebookFile[], set?: GradebookSet): GradebookTable;
   timings(): { readyMs: number | null };
+  /** section 2's check of the lesson's IR beside the kernel's, with both times; null until the Worker has answered (or if it failed) */
+  lessonChecks(): LessonChecks | null;
+  /** runs StableHLO text in a Worker without changing the page: what `node scripts/run.mjs --json` prints for one file */
+  run(text: string, options?: { inputs?: 'none' | 'seeded' | 'arange'; seed?: number; name?: string }): Promise<FileRunReport>;
+  /** what section 8's run shows */
+  runView(): RunView | null;
   /** calls made into the wasm module on the page's main thread */
   coreCalls(): EmbindCalls | null;
 }

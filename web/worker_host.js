@@ -5,6 +5,11 @@
 //
 // Request types:
 //   analyze       {text, name} → {summary, placement, errors, ms}: the analysis of pasted text
+//   run           {text, name, inputs?, seed?, timingBudget?} → {report, ms}: the text run in the core's
+//                 interpreter, each of its entry's ops timed (web/model/run.js: the object
+//                 `node scripts/run.mjs --json` prints for one file)
+//   lesson-checks {} → {ir: core.checkLessonIr's value, kernel_seconds, kernel_variant}: section 2's
+//                 check of the lesson's IR beside the kernel's, with both times
 //   time-kernel   {variant?, m, k, n, samples, minSeconds} → core.timeKernel's value (one core,
 //                 timed inside wasm by the core's harness)
 //   kernel-rows   {variant?, rows, k, n, a, packed_b} → {c}: rows of tanh(A·B) from a block of A
@@ -14,6 +19,7 @@
 //   work-release  {handle}: fork–join timing of one or all cores (web/model/measure.js)
 import { summarizeFile } from './model/analysis.js';
 import { placeOps } from './model/analysis_view.js';
+import { runFile } from './model/run.js';
 
 /** The value of a core result, or an Error with its message. */
 function valueOf(result) {
@@ -33,6 +39,28 @@ function analyze(core, { text, name }, ctx) {
   return value;
 }
 
+/** {report, ms}: the run of the text in this Worker's core (options the core refuses fail the request). */
+function run(core, { text, name, inputs, seed, timingBudget }, ctx) {
+  if (typeof text !== 'string') throw new Error('run: text must be a string');
+  ctx.progress(0, 1, 'running in the interpreter, timing each op');
+  const t0 = performance.now();
+  const options = { inputs, seed, ...(timingBudget !== undefined ? { timing_budget_seconds: timingBudget } : {}) };
+  const report = valueOf(runFile(core, name ?? 'input', text, options));
+  const value = { report, ms: performance.now() - t0 };
+  ctx.progress(1, 1, 'done');
+  return value;
+}
+
+/** Section 2's checks: the lesson's IR through the interpreter, and the kernel's time at the lesson's size. */
+function lessonChecks(core, _payload, ctx) {
+  ctx.progress(0, 2, 'running the lesson\'s StableHLO in the interpreter');
+  const ir = valueOf(core.checkLessonIr());
+  ctx.progress(1, 2, 'timing the kernel at 32×16×8');
+  const t = valueOf(core.timeKernel(undefined, 32, 16, 8, 5, 0));
+  ctx.progress(2, 2, 'done');
+  return { ir, kernel_seconds: t.median, kernel_variant: t.variant };
+}
+
 function kernelRows(core, { variant, rows, k, n, a, packed_b: packedB }, ctx) {
   const work = valueOf(core.createWork({ kind: 'kernel', variant, rows, k, n, a, packed_b: packedB }));
   try {
@@ -47,6 +75,8 @@ function kernelRows(core, { variant, rows, k, n, a, packed_b: packedB }, ctx) {
 
 export const TASKS = {
   analyze,
+  run,
+  'lesson-checks': lessonChecks,
   'time-kernel': (core, { variant, m, k, n, samples, minSeconds }) => valueOf(core.timeKernel(variant, m, k, n, samples, minSeconds)),
   'kernel-rows': kernelRows,
   'work-create': (core, spec) => valueOf(core.createWork(spec)),

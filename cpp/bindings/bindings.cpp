@@ -14,6 +14,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "exercises/moodle.h"
 #include "hlo/emit.h"
 #include "hlo/report.h"
+#include "interp/lesson_check.h"
 #include "interp/report.h"
 #include "kernels/kernels.h"
 #include "report/report.h"
@@ -324,6 +326,28 @@ val js_check_lesson_kernel(val variant) {
   out.set("worst_reference", check->worst_reference);
   out.set("atol", kernels::kLessonAtol);
   out.set("rtol", kernels::kLessonRtol);
+  return ok(out);
+}
+
+// The lesson's StableHLO run by the interpreter on the lesson's inputs and checked against the
+// double reference under the same rule as checkLessonKernel (interp/lesson_check.h): its check
+// beside the kernel's, and the IR's ops timed (a measurement).
+val js_check_lesson_ir() {
+  auto r = interp::check_lesson_ir();
+  if (!r) return fail_from(r);
+  const auto& c = r->check;
+  val out = val::object();
+  out.set("max_abs_error", c.max_abs_error);
+  out.set("passed", c.passed);
+  out.set("worst_ratio", c.worst_ratio);
+  out.set("worst_index", static_cast<double>(c.worst_index));
+  out.set("worst_value", c.worst_value);
+  out.set("worst_reference", c.worst_reference);
+  out.set("atol", kernels::kLessonAtol);
+  out.set("rtol", kernels::kLessonRtol);
+  out.set("inputs", r->inputs);
+  out.set("ops_seconds", r->ops_seconds);
+  out.set("ops", static_cast<double>(r->ops));
   return ok(out);
 }
 
@@ -638,7 +662,8 @@ val js_analyze_text(val text) {
 }
 
 // Runs StableHLO text in the interpreter (interp/report.h): options {inputs: "none" | "seeded" |
-// "arange", seed, time_ops, memory_cap, max_iterations, time_budget_seconds}, all optional. The
+// "arange", seed, time_ops, memory_cap, max_iterations, time_budget_seconds,
+// timing_budget_seconds}, all optional. The
 // value is JSON text; it says how the run went (passed, failed, not_run, error) rather than failing.
 val js_run_text(val text, val options) {
   if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
@@ -667,7 +692,8 @@ val js_run_text(val text, val options) {
       *out = x.value();
       return "";
     };
-    double seed = 1, cap = double(interp::kDefaultMemoryCap), iterations = double(interp::kDefaultMaxIterations), budget = 60;
+    double seed = 1, cap = double(interp::kDefaultMemoryCap), iterations = double(interp::kDefaultMaxIterations), budget = 60,
+           timing_budget = 0;
     for (auto [key, lo, hi, out] : {std::tuple<const char*, double, double, double*>{"seed", 0, 9007199254740991.0, &seed},
                                     {"memory_cap", 1, 4294967296.0, &cap},
                                     {"max_iterations", 1, 1e12, &iterations},
@@ -679,6 +705,15 @@ val js_run_text(val text, val options) {
     o.memory_cap = static_cast<std::size_t>(cap);
     o.max_iterations = static_cast<std::uint64_t>(iterations);
     o.time_budget_seconds = budget;
+    if (!options["timing_budget_seconds"].isUndefined()) {
+      auto x = number_arg("timing_budget_seconds", options["timing_budget_seconds"]);
+      if (!x) return fail(Error{x.error(), "timing_budget_seconds", 0, 0});
+      if (!(x.value() >= 0 && x.value() <= 86400))
+        return fail(Error{"timing_budget_seconds must be a number of seconds from 0 to 86400, got " + format_number(x.value()),
+                          "timing_budget_seconds", 0, 0});
+      timing_budget = x.value();
+    }
+    o.timing_budget_seconds = timing_budget;
     val t = options["time_ops"];
     if (!t.isUndefined()) {
       if (!t.isTrue() && !t.isFalse()) return fail(Error{"time_ops must be true or false", "time_ops", 0, 0});
@@ -1282,6 +1317,10 @@ val js_exercise_families() {
 //    bound_names: the names of the bound codes, bounds: Uint8Array, ceilings: Float64Array}:
 // every roof's ridge, its curve over the range and the program's lower bound on time; under the
 // first roof, each op's bound (0: none, i: bound_names[i − 1]) and ceiling (GFLOP/s, NaN: none).
+// With measured times (seconds: per op, NaN where not measured; measured_seconds: the program's
+// total), also under the first roof what each measured op achieved (model::achieved: gflops, gbs,
+// of_roof: Float64Arrays, NaN where not measured or no bound) and measured: JSON text of {seconds,
+// gflops, gbs, bound_seconds, of_roof, over_bound} | null for the program.
 // The per-op columns cross as typed arrays the caller owns (a big program has 10^5 ops: printing
 // them as JSON would cost more than computing them); web/core.js turns them into plain arrays.
 val js_roofline(val request) {
@@ -1338,6 +1377,19 @@ val js_roofline(val request) {
   auto range = numbers_arg("range", request["range"]);
   if (!range) return fail_from(range);
   if (range->size() != 2) return fail("range must be [xmin, xmax]");
+  // Measured times (a run in this machine's interpreter), per op (NaN: not measured) and the
+  // program's total: optional.
+  auto seconds = column("seconds", request["seconds"]);
+  if (!seconds) return fail_from(seconds);
+  if (!seconds->empty() && seconds->size() != flops->size())
+    return fail("seconds must have one entry per op (NaN: not measured), got " + std::to_string(seconds->size()) + " for " +
+                std::to_string(flops->size()) + " ops");
+  std::optional<double> measured_total;
+  if (!request["measured_seconds"].isUndefined() && !request["measured_seconds"].isNull()) {
+    auto x = number_arg("measured_seconds", request["measured_seconds"]);
+    if (!x) return fail_from(x);
+    measured_total = x.value();
+  }
 
   JsonWriter j;
   j.begin_array();
@@ -1370,6 +1422,24 @@ val js_roofline(val request) {
       if (c) ceilings[i] = c->ceiling;
     }
   }
+  // Under the first roof, what each measured op achieved (model::achieved): NaN where not measured.
+  std::vector<double> gflops(seconds->size(), NAN), gbs(seconds->size(), NAN), of_roof(seconds->size(), NAN);
+  for (std::size_t i = 0; i < seconds->size(); ++i) {
+    const double t = seconds.value()[i];
+    if (std::isnan(t)) continue;
+    auto a = achieved(primary, flops.value()[i], bytes.value()[i], t);
+    if (!a) return fail("seconds[" + std::to_string(i) + "]: " + a.error());
+    gflops[i] = a->gflops, gbs[i] = a->gbs, of_roof[i] = a->bound_seconds > 0 ? a->of_roof : NAN;
+  }
+  JsonWriter measured;
+  if (measured_total) {
+    auto a = achieved(primary, t_flops, t_bytes, *measured_total);
+    if (!a) return fail(a.error());
+    measured.begin_object().field("seconds", *measured_total).field("gflops", a->gflops).field("gbs", a->gbs)
+        .field("bound_seconds", a->bound_seconds).field("of_roof", a->of_roof).field("over_bound", a->over_bound).end_object();
+  } else {
+    measured.null();
+  }
   JsonWriter program;
   auto point = t_flops > 0 && t_bytes > 0 ? ceiling(primary, t_flops / t_bytes) : Result<Ceiling>::failure("");
   if (point) program.begin_object().field("x", point->intensity).field("y", point->ceiling).end_object();
@@ -1383,6 +1453,12 @@ val js_roofline(val request) {
   // JS-owned copies: the vectors are freed when this returns.
   out.set("bounds", val::global("Uint8Array").new_(val(emscripten::typed_memory_view(bounds.size(), bounds.data()))));
   out.set("ceilings", val::global("Float64Array").new_(val(emscripten::typed_memory_view(ceilings.size(), ceilings.data()))));
+  out.set("measured", measured.text());
+  if (!seconds->empty()) {
+    out.set("gflops", val::global("Float64Array").new_(val(emscripten::typed_memory_view(gflops.size(), gflops.data()))));
+    out.set("gbs", val::global("Float64Array").new_(val(emscripten::typed_memory_view(gbs.size(), gbs.data()))));
+    out.set("of_roof", val::global("Float64Array").new_(val(emscripten::typed_memory_view(of_roof.size(), of_roof.data()))));
+  }
   return ok(out);
 }
 
@@ -1397,6 +1473,7 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("lessonDefaults", &js_lesson_defaults);
   emscripten::function("kernelVariants", &js_kernel_variants);
   emscripten::function("checkLessonKernel", &js_check_lesson_kernel);
+  emscripten::function("checkLessonIr", &js_check_lesson_ir);
   emscripten::function("timeKernel", &js_time_kernel);
   emscripten::function("measureCompute", &js_measure_compute);
   emscripten::function("measureBandwidth", &js_measure_bandwidth);

@@ -38,6 +38,13 @@ class Verifier {
  private:
   const Module& m_;
 
+  // The two sizes a dimension rule compares, each named by its side and dimension, so the message
+  // shows the values it found: "lhs dim 1 = 16, rhs dim 0 = 15".
+  static std::string sizes_text(std::int64_t lhs_dim, std::int64_t lhs_size, std::int64_t rhs_dim, std::int64_t rhs_size) {
+    return "lhs dim " + std::to_string(lhs_dim) + " = " + std::to_string(lhs_size) + ", rhs dim " + std::to_string(rhs_dim) +
+           " = " + std::to_string(rhs_size);
+  }
+
   bool fail(const OpView& op, const std::string& what, const std::string& rule, const std::string& got) {
     if (error.empty()) line = op.op.line, column = op.op.column;
     if (error.empty())
@@ -154,7 +161,7 @@ class Verifier {
         return fail(op, "dot_general batching dimension sizes differ",
                     "lhs dim " + std::to_string(d.lhs_batch[i]) + " and rhs dim " + std::to_string(d.rhs_batch[i]) +
                         " of equal size",
-                    std::to_string(a) + " vs " + std::to_string(b));
+                    sizes_text(d.lhs_batch[i], a, d.rhs_batch[i], b));
     }
     for (std::size_t i = 0; i < d.lhs_contracting.size(); ++i) {
       auto a = size(l, d.lhs_contracting[i]), b = size(r, d.rhs_contracting[i]);
@@ -162,7 +169,7 @@ class Verifier {
         return fail(op, "dot_general contracting dimension sizes differ",
                     "lhs dim " + std::to_string(d.lhs_contracting[i]) + " and rhs dim " +
                         std::to_string(d.rhs_contracting[i]) + " of equal size",
-                    std::to_string(a) + " vs " + std::to_string(b));
+                    sizes_text(d.lhs_contracting[i], a, d.rhs_contracting[i], b));
     }
     // Result: batch dims, then lhs free dims, then rhs free dims.
     std::vector<std::int64_t> want;

@@ -37,6 +37,10 @@ struct RunOptions {
   double time_budget_seconds = 60;     // the whole run; past it, an error
   bool time_ops = false;               // measure each of the entry's own ops
   double min_op_seconds = 0;           // with time_ops: a timed op is repeated until it lasts this long
+  // With time_ops: once this many seconds of the run have gone to timing ops, the later ops run
+  // once, untimed (counted in RunResult::untimed_ops): a program of 10^4 small ops under a
+  // browser's coarse timer would otherwise take minutes. 0: no limit.
+  double timing_budget_seconds = 0;
 };
 
 // A check call's verdict. detail says how it failed: the first mismatching index, both values,
@@ -79,6 +83,7 @@ struct RunResult {
   std::vector<Value> values;  // the entry's results
   std::string inputs;         // how arguments were made: "none", "seeded (seed 1)", "arange"
   double seconds = 0;         // the run, wall clock
+  std::size_t untimed_ops = 0;  // entry ops run untimed once the timing budget was spent
   std::size_t peak_bytes = 0; // of live tensors
 };
 

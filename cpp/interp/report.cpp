@@ -39,7 +39,7 @@ std::string run_text_json(std::string text, const RunOptions& options) {
   };
   std::vector<Row> rows;
   double seconds = 0;
-  std::size_t peak = 0;
+  std::size_t peak = 0, untimed = 0;
   std::string inputs = "none";
   if (!modules) {
     status = "error";
@@ -76,6 +76,7 @@ std::string run_text_json(std::string text, const RunOptions& options) {
       }
       seconds += r.seconds;
       if (r.peak_bytes > peak) peak = r.peak_bytes;
+      untimed += r.untimed_ops;
       inputs = r.inputs;
     }
   }
@@ -102,7 +103,12 @@ std::string run_text_json(std::string text, const RunOptions& options) {
   for (const auto& s : results)
     j.begin_object().field("shape", s.shape).field("checksum", s.checksum).field("preview", s.preview).end_object();
   j.end_array();
-  j.field("inputs", inputs).field("seconds", seconds).field("peak_bytes", static_cast<double>(peak));
+  // The timed ops' measured times summed: the program's measured time without the run's overhead
+  // (repeats, checks, generated inputs); 0 when nothing was timed.
+  double ops_seconds = 0;
+  for (const auto& r : rows) ops_seconds += r.t.seconds;
+  j.field("inputs", inputs).field("seconds", seconds).field("ops_seconds", ops_seconds)
+      .field("untimed_ops", static_cast<double>(untimed)).field("peak_bytes", static_cast<double>(peak));
   j.end_object();
   return j.take();
 }

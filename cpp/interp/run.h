@@ -36,6 +36,7 @@ class Run {
   void record_check(CheckOutcome c) { checks_.push_back(std::move(c)); }
   std::vector<CheckOutcome>& checks() { return checks_; }
   std::vector<OpTiming>& timings() { return timings_; }
+  std::size_t untimed() const { return untimed_; }
   void set_entry(std::size_t index) { entry_ = index; }
 
  private:
@@ -50,6 +51,8 @@ class Run {
   std::size_t entry_ = ~std::size_t(0);
   int depth_ = 0;
   bool timing_ = false;
+  double timing_spent_ = 0;  // seconds spent timing ops so far (RunOptions::timing_budget_seconds)
+  std::size_t untimed_ = 0;  // ops left untimed once that budget was spent
 
   // Releases the frame slots of the values that die at `in` (Program::dead).
   void release(const hlo::Instr& in, std::vector<Value>& frame);

@@ -11,6 +11,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/interp/ops_data.cpp
   cpp/interp/ops_linalg.cpp
   cpp/interp/ops_regions.cpp
+  cpp/interp/lesson_check.cpp
 )
 list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/interp_test.cpp
@@ -20,4 +21,5 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/linalg_test.cpp
   tests/cpp/interp/regions_test.cpp
   tests/cpp/interp/corpus_interp_test.cpp
+  tests/cpp/interp/lesson_check_test.cpp
 )

@@ -173,21 +173,26 @@ Result<CheckResult> check_matmul(const MatmulVariant& variant, MatmulBuffers& bu
   std::vector<double> reference(s.m * s.n);
   matmul_reference(s.m, s.k, s.n, buffers.a.data(), buffers.b.data(), variant.fused_tanh,
                    reference.data());
+  return Result<CheckResult>::success(check_lesson_rule(buffers.c.data(), reference.data(), reference.size()));
+}
+
+CheckResult check_lesson_rule(const float* got, const double* reference, std::size_t count) {
   CheckResult r;
-  for (std::size_t i = 0; i < reference.size(); ++i) {
-    const double x = buffers.c[i], y = reference[i];
+  for (std::size_t i = 0; i < count; ++i) {
+    const double x = got[i], y = reference[i];
     const double error = std::fabs(x - y);
     const double ratio = error / (kLessonAtol + kLessonRtol * std::fabs(y));
     if (error > r.max_abs_error || std::isnan(error)) r.max_abs_error = error;
-    if (!(ratio <= r.worst_ratio)) {  // NaN counts as worst
+    // NaN counts as worst, and stays worst: a later finite ratio must not replace it.
+    if (!std::isnan(r.worst_ratio) && !(ratio <= r.worst_ratio)) {
       r.worst_ratio = ratio;
       r.worst_index = i;
-      r.worst_value = buffers.c[i];
+      r.worst_value = got[i];
       r.worst_reference = y;
     }
   }
   r.passed = r.worst_ratio <= 1.0;
-  return Result<CheckResult>::success(r);
+  return r;
 }
 
 }  // namespace rl::kernels

@@ -128,6 +128,10 @@ struct CheckResult {
   float worst_value = 0;
   double worst_reference = 0;
 };
+// Compares `count` outputs with their double reference under the lesson's rule (the one place it
+// is applied: the kernels' check and the interpreter's run of the lesson's IR both use it).
+CheckResult check_lesson_rule(const float* got, const double* reference, std::size_t count);
+
 // Runs `variant` on `buffers` (inputs already filled) and compares every output with the
 // double reference under the lesson's rule.
 Result<CheckResult> check_matmul(const MatmulVariant& variant, MatmulBuffers& buffers);

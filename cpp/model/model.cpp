@@ -170,6 +170,21 @@ TimeBound time_lower_bound(const Budgets& budgets, double interconnect_gbs, doub
   return t;
 }
 
+Result<Achieved> achieved(const Budgets& budgets, double flops, double bytes, double seconds) {
+  using R = Result<Achieved>;
+  auto t = positive_finite("measured seconds", seconds, "");
+  if (!t) return R::failure_from(t);
+  if (!(flops >= 0 && std::isfinite(flops))) return R::failure("flops must be a finite number >= 0, got " + format_number(flops));
+  if (!(bytes >= 0 && std::isfinite(bytes))) return R::failure("bytes must be a finite number >= 0, got " + format_number(bytes));
+  Achieved a;
+  a.gflops = flops / seconds / 1e9;
+  a.gbs = bytes / seconds / 1e9;
+  a.bound_seconds = time_lower_bound(budgets, 0, flops, bytes, 0).seconds;
+  a.of_roof = a.bound_seconds / seconds;
+  a.over_bound = a.bound_seconds > 0 ? seconds / a.bound_seconds : 0;
+  return R::success(a);
+}
+
 Result<std::vector<TrafficRow>> traffic_experiment(const Budgets& budgets,
                                                    const std::vector<double>& intensities,
                                                    double factor) {

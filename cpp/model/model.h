@@ -87,6 +87,23 @@ struct TimeBound {
 TimeBound time_lower_bound(const Budgets& budgets, double interconnect_gbs, double flops, double bytes,
                            double collective_bytes);
 
+// ---- a measured time set against a roof ---------------------------------------------------
+// What `seconds` measured on this machine for `flops` of work moving `bytes` achieved, set beside
+// the model: GFLOP/s and GB/s achieved, the lower bound on that work's time under the budgets
+// (time_lower_bound, no collectives) and the share of the roof reached, bound / measured — for
+// work with flops and bytes that is exactly achieved GFLOP/s over its ceiling. Above 1 when the
+// machine beats the budgets (hypothetical budgets may be slower than this machine). A measured
+// time is a measurement; the bound is the model. Refuses a time that is not positive and finite
+// and counts that are negative or not finite.
+struct Achieved {
+  double gflops = 0;         // flops / seconds, in GFLOP/s
+  double gbs = 0;            // bytes / seconds, in GB/s
+  double bound_seconds = 0;  // max(flops / peak, bytes / bandwidth)
+  double of_roof = 0;        // bound_seconds / seconds
+  double over_bound = 0;     // seconds / bound_seconds: how many times the lower bound (0: no work, no bound)
+};
+Result<Achieved> achieved(const Budgets& budgets, double flops, double bytes, double seconds);
+
 // ---- the traffic experiment ---------------------------------------------------------------
 // The work is unchanged; multiplying the assumed bytes by `factor` divides intensity by it.
 struct TrafficRow {

@@ -1,5 +1,5 @@
-// Dense synthetic modules for the analyzer's size benchmark: one op per line (add, tanh,
-// multiply, dot on f32[128,128], in turn), like an optimized-HLO dump of a large model, in
+// Dense synthetic modules for the analyzer's size benchmark and the browser tests: one op per line
+// (add, tanh, multiply, dot on f32[128,128], in turn), like an optimized-HLO dump of a large model, in
 // either dialect, grown to a target size in bytes.
 
 const OPS = 4;
@@ -26,9 +26,12 @@ export function denseHlo(bytes) {
   return lines.join('\n');
 }
 
-/** StableHLO text of about `bytes` bytes. */
-export function denseStablehlo(bytes) {
-  const t = 'tensor<128x128xf32>';
+/**
+ * StableHLO text of about `bytes` bytes, its tensors f32[dim, dim] (128 unless told: a smaller
+ * dim gives a module of the same size that runs quickly in the interpreter).
+ */
+export function denseStablehlo(bytes, { dim = 128 } = {}) {
+  const t = `tensor<${dim}x${dim}xf32>`;
   const lines = ['module @dense {', `  func.func public @main(%arg0: ${t}, %arg1: ${t}) -> ${t} {`];
   let size = lines.join('\n').length;
   let prev = '%arg0';

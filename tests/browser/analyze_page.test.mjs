@@ -113,7 +113,9 @@ for (const name of Object.keys(pages)) {
         '  return %0 : tensor<2x5xf32>\n}\n';
       await page.locator('#analyze-text').fill(contract);
       await page.waitForFunction(() => window.rooflineLab.analyzeView().errors[0]?.line === 2, null, { timeout: 10000 });
-      assert.match(await page.locator('#analyze-error-message').innerText(), /^line 2, column 3 \(2:3\): error: dot_general contracting dimension sizes differ/);
+      assert.equal(await page.locator('#analyze-error-message').innerText(),
+        'line 2, column 3 (2:3): error: dot_general contracting dimension sizes differ — expected lhs dim 1 and rhs dim 0 of equal size, got lhs dim 1 = 3, rhs dim 0 = 4',
+        'the message prints the sizes it found, each with its dimension (issue 14 item 2)');
       assert.equal(await page.locator('#analyze-error-excerpt mark').innerText(), contract.split('\n')[1]);
       assert.equal(await page.evaluate(() => { const a = document.getElementById('analyze-text'); return a.value.slice(a.selectionStart, a.selectionEnd); }), contract.split('\n')[1].slice(2));
       assert.deepEqual(await page.evaluate(() => window.rooflineLab.analysis()), before);

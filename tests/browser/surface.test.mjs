@@ -22,12 +22,15 @@ before(async () => { core = await loadNodeCore(); });
 const snapshot = (page) => page.evaluate(async () => {
   const l = window.rooflineLab;
   const analyzed = l.analyze('module {\n}\n', 'empty.mlir');
+  const ran = l.run('func.func @main() -> tensor<2xf32> {\n  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n  return %b : tensor<2xf32>\n}\n', { name: 'two.mlir' });
   return {
     readyIsPromise: l.ready instanceof Promise,
     analyzeIsPromise: analyzed instanceof Promise,
+    runIsPromise: ran instanceof Promise,
+    run: await ran, runView: l.runView(), lessonChecks: l.lessonChecks(),
     keys: Object.keys(l),
     state: l.state(), figureData: l.figureData(), chartSeries: l.chartSeries(), report: l.report(),
-    measurements: l.measurements(), error: l.error(), analyze: await analyzed, analysis: l.analysis(),
+    measurements: l.measurements(), workers: l.workers(), error: l.error(), analyze: await analyzed, analysis: l.analysis(),
     analyzeView: l.analyzeView(), analyzeRows: l.analyzeRows(), analysisSeries: l.analysisSeries(),
     analysisPointPixel: l.analysisPointPixel(0), classroom: l.classroom(), timings: l.timings(), coreCalls: l.coreCalls(), workers: l.workers(),
     gradebook: l.gradebook([{ name: 'a.json', text: '{}' }, { name: 'b.json', text: JSON.stringify({
@@ -40,6 +43,7 @@ const snapshot = (page) => page.evaluate(async () => {
 function fitsDeclared(values) {
   assert.ok(values.readyIsPromise);
   assert.ok(values.analyzeIsPromise);
+  assert.ok(values.runIsPromise);
   assert.deepEqual(values.keys.sort(), [...Object.keys(lab.props), ...Object.keys(lab.methods)].sort(), 'window.rooflineLab has exactly the declared members');
   for (const [name, method] of Object.entries(lab.methods)) {
     if (name === 'setState') continue;  // checked on its own
@@ -56,6 +60,8 @@ describe('window.rooflineLab as web/roofline-lab.d.ts declares it', () => {
     await page.locator('#analyze-examples button[data-example="mlp"]').click();
     await page.waitForFunction(() => window.rooflineLab.analysis()?.file === 'mlp.mlir' && !window.rooflineLab.analyzeView().pending, null, { timeout: 15000 });
     await page.locator('#analyze-roof').selectOption('h100-sxm');
+    await page.locator('#analyze-run').click();
+    await page.waitForFunction(() => window.rooflineLab.runView().state === 'done' && window.rooflineLab.lessonChecks() !== null, null, { timeout: 60000 });
     await page.locator('#measure-form input[name="samples"]').fill('2');
     await page.locator('#measure').click();
     await page.waitForFunction(() => window.rooflineLab.measurements() !== null, null, { timeout: 60000 });
@@ -65,6 +71,7 @@ describe('window.rooflineLab as web/roofline-lab.d.ts declares it', () => {
     fitsDeclared(values);
     assert.equal(values.error.input, 'm');
     assert.ok(values.analyzeRows.length > 0 && values.analysisPointPixel !== null);
+    assert.ok(values.runView.rows.length > 0 && values.run.file === 'two.mlir' && values.lessonChecks.ir.passed);
     assert.ok(values.chartSeries.some((s) => s.measured));
     const set = await page.evaluate(() => window.rooflineLab.setState({ m: 64, factor: 4, showMeasuredPoint: true, colour: 'red' }));
     assert.deepEqual(check(dts, set, lab.methods.setState.returns), []);

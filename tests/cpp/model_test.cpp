@@ -268,6 +268,39 @@ TEST_CASE("work is bound by whichever time is longer: flops / peak or bytes / ba
   CHECK_FALSE(work_bound(kLessonBudgets, 0, 0).has_value());
 }
 
+TEST_CASE("a measured time is set against the roof: achieved rates and the share of the roof", "[model][roof]") {
+  // The lesson's tanh(a@b): 8192 flops, 5632 bytes, memory-bound under 100 GFLOP/s and 20 GB/s;
+  // its ceiling is 20 * 8192/5632 GFLOP/s, its bound 5632 / 20e9 s.
+  const double seconds = 2e-6;
+  auto a = achieved(kLessonBudgets, 8192, 5632, seconds);
+  REQUIRE(a);
+  CHECK_THAT(a->gflops, Catch::Matchers::WithinRel(8192 / seconds / 1e9, 1e-15));
+  CHECK_THAT(a->gbs, Catch::Matchers::WithinRel(5632 / seconds / 1e9, 1e-15));
+  CHECK(a->bound_seconds == 5632 / 20e9);
+  CHECK_THAT(a->of_roof, Catch::Matchers::WithinRel((5632 / 20e9) / seconds, 1e-15));
+  // With flops and bytes, the share of the roof is achieved GFLOP/s over the op's ceiling.
+  auto c = ceiling(kLessonBudgets, 8192.0 / 5632.0);
+  REQUIRE(c);
+  CHECK_THAT(a->of_roof, Catch::Matchers::WithinRel(a->gflops / c->ceiling, 1e-12));
+  CHECK_THAT(a->over_bound, Catch::Matchers::WithinRel(seconds / (5632 / 20e9), 1e-15));
+  // Data movement (no flops) still has a memory bound; no work has no bound.
+  auto copy = achieved(kLessonBudgets, 0, 4e6, 1e-3);
+  REQUIRE(copy);
+  CHECK(copy->gflops == 0);
+  CHECK_THAT(copy->of_roof, Catch::Matchers::WithinRel((4e6 / 20e9) / 1e-3, 1e-15));
+  auto none = achieved(kLessonBudgets, 0, 0, 1e-3);
+  REQUIRE(none);
+  CHECK(none->of_roof == 0);
+  CHECK(none->over_bound == 0);
+}
+
+TEST_CASE("a measured time must be positive and finite, counts finite and not negative", "[model][roof]") {
+  CHECK(achieved(kLessonBudgets, 1, 1, 0).error() == "measured seconds must be a positive, finite number, got 0");
+  CHECK(achieved(kLessonBudgets, 1, 1, -1).error() == "measured seconds must be a positive, finite number, got -1");
+  CHECK(achieved(kLessonBudgets, -1, 1, 1).error() == "flops must be a finite number >= 0, got -1");
+  CHECK_FALSE(achieved(kLessonBudgets, 1, std::nan(""), 1));
+}
+
 TEST_CASE("the lower bound on time is the longest of compute, memory and collectives time", "[model][roof]") {
   auto t = time_lower_bound(kLessonBudgets, 0, 8192, 5632, 0);
   CHECK(t.compute == 8192 / 100e9);

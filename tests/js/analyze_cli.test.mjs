@@ -71,7 +71,7 @@ test('a shape-contract violation names the line and the rule', () => {
     '}', ''].join('\n'));
   const out = run(file);
   assert.equal(out.status, 1);
-  assert.equal(out.stderr, `${file}:2:3: error: dot_general contracting dimension sizes differ — expected lhs dim 1 and rhs dim 0 of equal size, got 3 vs 4\n`);
+  assert.equal(out.stderr, `${file}:2:3: error: dot_general contracting dimension sizes differ — expected lhs dim 1 and rhs dim 0 of equal size, got lhs dim 1 = 3, rhs dim 0 = 4\n`);
 });
 
 test('bad usage exits 1 with one line', () => {

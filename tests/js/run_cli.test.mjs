@@ -88,6 +88,22 @@ describe('node scripts/run.mjs', () => {
     assert.equal(s1.inputs, 'seeded (seed 3)');
   });
 
+  test('ops_seconds sums the timed ops; --timing-budget runs the ops after the budget untimed and counts them', () => {
+    const [f] = JSON.parse(run(good, '--json').stdout);
+    assert.equal(f.untimed_ops, 0);
+    assert.ok(f.ops.length >= 2);
+    const sum = f.ops.reduce((s, o) => s + o.seconds, 0);
+    assert.ok(Math.abs(f.ops_seconds - sum) <= 1e-12 * sum, `${f.ops_seconds} vs ${sum}`);
+    // A budget spent by the first timed op: every later op runs once, untimed, and the result is the same.
+    const [b] = JSON.parse(run(good, '--json', '--timing-budget', '1e-12').stdout);
+    assert.equal(b.status, 'passed');
+    assert.equal(b.ops.length, 1);
+    assert.equal(b.untimed_ops, f.ops.length - 1);
+    assert.deepEqual(b.results, f.results);
+    assert.deepEqual(b.checks, f.checks);
+    assert.match(run(good, '--timing-budget', '-1').stderr, /timing_budget_seconds must be a number of seconds from 0 to 86400, got -1/);
+  });
+
   test('bad text is an error at its place; bad options are refused by name', () => {
     const r = run(broken);
     assert.equal(r.status, 1);
@@ -103,7 +119,7 @@ describe('node scripts/run.mjs', () => {
   test('--help describes the options and the output', () => {
     const r = run('--help');
     assert.equal(r.status, 0);
-    for (const word of ['--json', '--inputs seeded', '--inputs arange', '--allow-unsupported', 'measurements of this machine', 'estimates from the IR']) {
+    for (const word of ['--json', '--inputs seeded', '--inputs arange', '--allow-unsupported', '--timing-budget S', 'untimed_ops', 'measurements of this machine', 'estimates from the IR']) {
       assert.ok(r.stdout.includes(word), word);
     }
   });

@@ -3,33 +3,48 @@
 // web/model/analysis_view.js and web/model/roofs.js prepare; a click on a point reports it.
 //
 //   const figure = createAnalysisFigure(canvas, {onSelect: (index) => …});
-//   figure.render({points, program, roofs: [{label, kind, curve, primary}], selected});
+//   figure.render({points, program, roofs: [{label, kind, curve, primary}], selected, measured?});
+//     measured: a run's points [{x, y: achieved GFLOP/s, ceiling, index, line, op, seconds, ofRoof}],
+//     drawn as measurements (triangles), each joined to its estimated point by a thin line
 //   figure.series();  // [{role, label, points: [[x, y], …], indices?}] (tests, rooflineLab.analysisSeries())
 //   figure.png(); figure.destroy(); figure.restyle();
 import { chartOptions } from './axes.js';
 import { exact, prefersDark, scatterChart } from './chart_common.js';
 
-const PALETTES = {
+export const PALETTES = {
   light: {
     background: '#ffffff', text: '#1d2430', grid: '#d8dce6', ops: 'rgba(0, 121, 107, 0.55)', opsEdge: '#00695c',
-    program: '#c62828', selected: '#d84315', roof: '#1d2430', other: ['#1565c0', '#7b1fa2', '#2e7d32', '#827717', '#6d4c41'],
+    program: '#c62828', selected: '#d84315', roof: '#1d2430', measured: '#1b5e20',
+    other: ['#1565c0', '#7b1fa2', '#2e7d32', '#827717', '#6d4c41', '#c2185b', '#00838f', '#e65100', '#546e7a', '#283593'],
   },
   dark: {
     background: '#161a22', text: '#e6e9f0', grid: '#3a4150', ops: 'rgba(77, 182, 172, 0.55)', opsEdge: '#80cbc4',
-    program: '#ef9a9a', selected: '#ffab91', roof: '#f2f4f8', other: ['#64b5f6', '#ce93d8', '#81c784', '#dce775', '#bcaaa4'],
+    program: '#ef9a9a', selected: '#ffab91', roof: '#f2f4f8', measured: '#c5e1a5',
+    other: ['#64b5f6', '#ce93d8', '#81c784', '#dce775', '#bcaaa4', '#f48fb1', '#4dd0e1', '#ffb74d', '#b0bec5', '#9fa8da'],
   },
 };
 
 const DASH = { hypothetical: [2, 3], measurement: [3, 3, 12, 3], specification: [] };
 
+/**
+ * The colour and dash of the i-th roof other than the chosen one: each roof its own pair. The
+ * colours go round once with the dash of the roof's kind; the next round adds a long dash to it.
+ */
+export function otherRoofStyle(i, kind, palette) {
+  const n = palette.other.length;
+  const dash = DASH[kind] ?? [];
+  return { color: palette.other[i % n], dash: i < n ? dash : [...dash, 9, 3] };
+}
+
 function datasets(state, palette) {
   const sets = [];
   let other = 0;
   for (const roof of state.roofs) {
-    const color = roof.primary ? palette.roof : palette.other[other++ % palette.other.length];
+    const style = roof.primary ? { color: palette.roof, dash: DASH[roof.kind] ?? [] } : otherRoofStyle(other++, roof.kind, palette);
+    const color = style.color;
     sets.push({
       role: roof.primary ? 'roof' : 'other roof', label: roof.label, data: roof.curve.map((p) => ({ ...p })), showLine: true,
-      borderColor: color, backgroundColor: color, borderWidth: roof.primary ? 3 : 1.5, borderDash: DASH[roof.kind] ?? [],
+      borderColor: color, backgroundColor: color, borderWidth: roof.primary ? 3 : 1.5, borderDash: style.dash,
       pointRadius: 0, pointHoverRadius: 3, pointHitRadius: 4, kind: roof.kind,
     });
   }
@@ -38,6 +53,22 @@ function datasets(state, palette) {
     backgroundColor: palette.ops, borderColor: palette.opsEdge, borderWidth: 1,
     pointRadius: state.points.map((p) => p.r), pointHoverRadius: state.points.map((p) => p.r + 2),
   });
+  const measured = state.measured ?? [];
+  if (measured.length) {
+    // A thin line from each op's estimated ceiling to its measured point (null breaks the line).
+    const link = [];
+    for (const m of measured) {
+      if (m.ceiling > 0) link.push({ x: m.x, y: m.ceiling }, { x: m.x, y: m.y }, { x: m.x, y: null });
+    }
+    sets.push({
+      role: 'link', label: 'estimate → measurement', data: link, showLine: true, spanGaps: false,
+      borderColor: palette.measured, borderWidth: 1, pointRadius: 0, pointHoverRadius: 0, pointHitRadius: 0,
+    });
+    sets.push({
+      role: 'measured', label: 'measurement: achieved on this machine', data: measured.map((p) => ({ ...p })), showLine: false,
+      backgroundColor: palette.measured, borderColor: palette.measured, pointStyle: 'triangle', pointRadius: 5, pointHoverRadius: 7,
+    });
+  }
   if (state.program) {
     sets.push({
       role: 'program', label: 'the whole program', data: [{ ...state.program }], showLine: false,
@@ -56,7 +87,7 @@ function datasets(state, palette) {
 
 function bounds(state) {
   const xs = [...state.points.map((p) => p.x), ...(state.program ? [state.program.x] : [])];
-  const ys = [...state.points.map((p) => p.y), ...(state.program ? [state.program.y] : [])];
+  const ys = [...state.points.map((p) => p.y), ...(state.program ? [state.program.y] : []), ...(state.measured ?? []).map((p) => p.y)];
   for (const r of state.roofs) for (const p of r.curve) ys.push(p.y);
   const pos = (a) => a.filter((v) => v > 0 && Number.isFinite(v));
   const x = pos(xs);
@@ -73,28 +104,42 @@ function tooltipLabel(ctx) {
   if (d.role === 'ops' || d.role === 'selected') {
     return `line ${p.line} ${p.op}: ${exact(p.x)} flops/byte, ${p.flops} flops, ${p.bytes} bytes; ceiling ${exact(p.y)} GFLOP/s${p.bound ? `, ${p.bound}` : ''}`;
   }
+  if (d.role === 'measured') {
+    return `measurement, line ${p.line} ${p.op}: achieved ${exact(p.y)} GFLOP/s in ${exact(p.seconds)} s on this machine` +
+      (p.ceiling ? `; ceiling ${exact(p.ceiling)} GFLOP/s${p.ofRoof !== null ? ` (${exact(100 * p.ofRoof)}% of the roof)` : ''}` : '');
+  }
+  if (d.role === 'link') return null;
   if (d.role === 'program') return `the program: ${exact(p.x)} flops/byte; ceiling ${exact(p.y)} GFLOP/s`;
   return `${d.label}: ${exact(p.y)} GFLOP/s at ${exact(p.x)} flops/byte`;
 }
 
 /**
  * @param {HTMLCanvasElement} canvas
- * @param {{onSelect?: (index: number) => void, dark?: () => boolean}} [env]
+ * @param {{onSelect?: (index: number) => void, dark?: () => boolean, legend?: HTMLElement}} [env]
+ *   legend: a list element the legend is drawn into (it then wraps under the canvas; without it,
+ *   Chart.js draws the legend inside the canvas)
  */
 export function createAnalysisFigure(canvas, env = {}) {
   const dark = env.dark ?? prefersDark;
 
   function options(state, palette) {
     const b = bounds(state);
-    return chartOptions(palette, {
+    const o = chartOptions(palette, {
       x: { title: 'operations per byte (flops / bytes accessed)', min: b.xmin, max: b.xmax },
       y: { title: 'ceiling under the roof (GFLOP/s)', min: b.ymin, max: b.ymax },
       label: tooltipLabel,
       onClick: (_event, elements, c) => {
-        const hit = elements.find((e) => ['ops', 'selected'].includes(c.data.datasets[e.datasetIndex].role));
+        const hit = elements.find((e) => ['ops', 'selected', 'measured'].includes(c.data.datasets[e.datasetIndex].role));
         if (hit && env.onSelect) env.onSelect(c.data.datasets[hit.datasetIndex].data[hit.index].index);
       },
     });
+    // The legend is a list under the canvas (env.legend): it wraps on a narrow screen instead of
+    // taking the plot's height or clipping its entries.
+    if (env.legend) o.plugins.legend = { display: false };
+    else o.plugins.legend.labels.filter = (item, data) => data.datasets[item.datasetIndex]?.role !== 'link';
+    // The points are {x, y} already: skip Chart.js's parsing of them (thousands of points).
+    o.parsing = false;
+    return o;
   }
 
   const holder = scatterChart(canvas, PALETTES, dark, (state, palette) => ({
@@ -105,8 +150,9 @@ export function createAnalysisFigure(canvas, env = {}) {
   function series() {
     if (!holder.chart) return [];
     return holder.chart.data.datasets.map((d) => ({
-      role: d.role, label: d.label, points: d.data.map((p) => [p.x, p.y]),
-      ...(d.role === 'ops' || d.role === 'selected' ? { indices: d.data.map((p) => p.index) } : {}),
+      // The link's gaps (y null, between two ops) are not points.
+      role: d.role, label: d.label, points: d.data.filter((p) => p.y !== null).map((p) => [p.x, p.y]),
+      ...(['ops', 'selected', 'measured'].includes(d.role) ? { indices: d.data.map((p) => p.index) } : {}),
     }));
   }
 
@@ -121,5 +167,72 @@ export function createAnalysisFigure(canvas, env = {}) {
     return { x: el.x, y: el.y };
   }
 
-  return { render: holder.render, destroy: holder.destroy, restyle: holder.restyle, series, pixelOf, png: holder.png };
+  /** Each legend entry: {role, label, color, dash} (what the list under the canvas shows). */
+  function legendEntries() {
+    if (!holder.chart) return [];
+    return holder.chart.data.datasets.filter((d) => d.role !== 'link').map((d) => ({
+      role: d.role, label: d.label, color: d.showLine ? d.borderColor : d.backgroundColor, dash: d.showLine ? [...(d.borderDash ?? [])] : null,
+      line: Boolean(d.showLine), width: d.borderWidth ?? 1, pointStyle: d.pointStyle ?? 'circle',
+    }));
+  }
+
+  /** The legend as a list (text and a key drawn on a small canvas per entry) in env.legend. */
+  function drawLegend() {
+    if (!env.legend) return;
+    const scale = globalThis.devicePixelRatio || 1;
+    env.legend.replaceChildren(...legendEntries().map((e) => {
+      const li = document.createElement('li');
+      li.dataset.role = e.role;
+      li.dataset.color = e.color;
+      li.dataset.dash = e.line ? e.dash.join(',') : e.pointStyle;
+      const key = document.createElement('canvas');
+      key.width = Math.round(30 * scale);
+      key.height = Math.round(12 * scale);
+      key.style.width = '30px';
+      key.style.height = '12px';
+      key.setAttribute('aria-hidden', 'true');
+      const g = key.getContext('2d');
+      if (g) {
+        g.scale(scale, scale);
+        g.strokeStyle = e.color;
+        g.fillStyle = e.color;
+        if (e.line) {
+          g.lineWidth = Math.min(3, e.width);
+          g.setLineDash(e.dash);
+          g.beginPath();
+          g.moveTo(1, 6);
+          g.lineTo(29, 6);
+          g.stroke();
+        } else {
+          g.beginPath();
+          if (e.pointStyle === 'triangle') {
+            g.moveTo(15, 1); g.lineTo(21, 11); g.lineTo(9, 11); g.closePath();
+          } else if (e.pointStyle === 'rectRot') {
+            g.moveTo(15, 0); g.lineTo(21, 6); g.lineTo(15, 12); g.lineTo(9, 6); g.closePath();
+          } else {
+            g.arc(15, 6, 5, 0, 2 * Math.PI);
+          }
+          if (e.color === 'transparent') {
+            g.strokeStyle = getComputedStyle(env.legend).color;
+            g.lineWidth = 2;
+            g.stroke();
+          } else {
+            g.fill();
+          }
+        }
+      }
+      li.append(key, document.createTextNode(e.label));
+      return li;
+    }));
+  }
+
+  const render = (state) => {
+    holder.render(state);
+    drawLegend();
+  };
+  const restyle = () => {
+    holder.restyle();
+    drawLegend();
+  };
+  return { render, destroy: holder.destroy, restyle, series, pixelOf, png: holder.png, legend: legendEntries };
 }

@@ -6,10 +6,11 @@ import { logTick } from './chart_common.js';
 
 /** A logarithmic axis from `min` to `max` titled `title`, in the palette's text and grid colours. */
 export function logAxis(title, min, max, palette) {
+  const decades = min > 0 && max > min ? Math.log10(max / min) : 0;
   return {
     type: 'logarithmic', min, max,
     title: { display: true, text: title, color: palette.text },
-    ticks: { color: palette.text, autoSkip: true, callback: logTick },
+    ticks: { color: palette.text, autoSkip: true, callback: (value) => logTick(value, decades) },
     grid: { color: palette.grid },
   };
 }

@@ -29,12 +29,23 @@ export const backgroundPlugin = {
   },
 };
 
-/** Labels only 1, 2 and 5 times a power of ten, so a log axis stays readable. */
-export function logTick(value) {
+/** Decades a log axis may span and still label 2 and 5 times a power of ten. */
+export const DENSE_TICK_DECADES = 5;
+
+/**
+ * Labels only 1, 2 and 5 times a power of ten, so a log axis stays readable; on an axis spanning
+ * more than DENSE_TICK_DECADES decades, only the powers of ten, those past 10⁵ or under 10⁻³
+ * written as 1e6 — labels a decade apart never overlap ("1000000 / 500000").
+ */
+export function logTick(value, decades = 0) {
   const v = Number(value);
   if (!(v > 0)) return '';
-  const mantissa = v / 10 ** Math.floor(Math.log10(v) + 1e-12);
-  return [1, 2, 5].some((k) => Math.abs(mantissa - k) < 1e-9) ? String(Number(v.toPrecision(3))) : '';
+  const exponent = Math.floor(Math.log10(v) + 1e-12);
+  const mantissa = v / 10 ** exponent;
+  const sparse = decades > DENSE_TICK_DECADES;
+  if (!(sparse ? [1] : [1, 2, 5]).some((k) => Math.abs(mantissa - k) < 1e-9)) return '';
+  if (sparse && (exponent >= 5 || exponent < -3)) return `1e${exponent}`;
+  return String(Number(v.toPrecision(3)));
 }
 
 /** Whether the page is drawn for a dark background. */

@@ -46,7 +46,7 @@ export function buildRows(summary, placement, bounds = null) {
       index, line: o.line, column: o.column, op: o.op, shape: o.shape, flops: o.flops, transcendentals: o.transcendentals,
       bytes: o.bytes_accessed, intensity: o.intensity ?? null, modeled: o.modeled, note: o.note ?? null,
       top: place.top, where: place.where,
-      bound: null,
+      bound: null, seconds: null, gflops: null, gbs: null, ofRoof: null,
       flopShare: t.flops > 0 ? o.flops / t.flops : null,
       byteShare: t.bytes_accessed > 0 ? o.bytes_accessed / t.bytes_accessed : null,
     };
@@ -60,8 +60,49 @@ export function withBounds(rows, bounds) {
   return rows;
 }
 
+/**
+ * A run's measured time per op of the summary, matched by place (line and column) to the top-level
+ * rows — the run times its entries' own ops, the top-level rows of the analysis:
+ * {seconds: Float64Array (NaN: not measured), total: the run's ops_seconds, or null when nothing
+ * was timed or some ops were left untimed (the timing budget was spent), timed: how many rows
+ * have a time}. `report`: the core's run report (web/model/run.js).
+ */
+export function measuredSeconds(summary, placement, report) {
+  const byPlace = new Map();
+  for (const o of report.ops) byPlace.set(`${o.line}:${o.column}`, o.seconds);
+  const seconds = new Float64Array(summary.ops.length).fill(NaN);
+  let timed = 0;
+  summary.ops.forEach((o, i) => {
+    if (!(placement[i]?.top ?? true)) return;
+    const t = byPlace.get(`${o.line}:${o.column}`);
+    if (t > 0) {
+      seconds[i] = t;
+      timed += 1;
+    }
+  });
+  // The program's measured total only when every op was timed (a partial sum is not its time).
+  return { seconds, total: report.ops_seconds > 0 && !(report.untimed_ops > 0) ? report.ops_seconds : null, timed };
+}
+
+/**
+ * Puts each row's measured time and what it achieved under the chosen roof (the core's:
+ * core.roofline's measured_ops, by op index) into its row: seconds, gflops, gbs, ofRoof (null:
+ * not measured, or no bound).
+ */
+export function withMeasured(rows, seconds, measuredOps) {
+  for (const r of rows) {
+    const t = seconds[r.index];
+    r.seconds = Number.isNaN(t) ? null : t;
+    r.gflops = measuredOps?.gflops[r.index] ?? null;
+    r.gbs = measuredOps?.gbs[r.index] ?? null;
+    r.ofRoof = measuredOps?.of_roof[r.index] ?? null;
+  }
+  return rows;
+}
+
 /** The columns a person can sort by, in table order. */
-export const SORT_KEYS = ['line', 'op', 'shape', 'flops', 'transcendentals', 'bytes', 'intensity', 'bound', 'flopShare', 'byteShare'];
+export const SORT_KEYS = ['line', 'op', 'shape', 'flops', 'transcendentals', 'bytes', 'intensity', 'bound', 'flopShare', 'byteShare',
+  'seconds', 'gflops', 'gbs', 'ofRoof'];
 
 /**
  * The rows in a column's order; ties keep the program order (line); missing values last
@@ -121,7 +162,12 @@ export function figurePoints(rows, line) {
     index: r.index, line: r.line, op: r.op, bytes: r.bytes, flops: r.flops, bound: r.bound,
   }));
   const program = line.program ? { ...line.program } : null;
-  return { points, program, notDrawn: { noFlops: skipped, overLimit: all.length - chosen.length } };
+  // A run's measured points (this machine): the same ops at their achieved GFLOP/s.
+  const measured = chosen.filter((r) => r.gflops > 0).map((r) => ({
+    x: r.intensity, y: r.gflops, index: r.index, line: r.line, op: r.op, seconds: r.seconds, ceiling: line.ops.ceilings[r.index],
+    ofRoof: r.ofRoof,
+  }));
+  return { points, program, measured, notDrawn: { noFlops: skipped, overLimit: all.length - chosen.length } };
 }
 
 /** Offsets of each line's start in `text` (index 0 is line 1). */

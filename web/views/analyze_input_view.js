@@ -130,8 +130,12 @@ export function renderAnalyzeInput(a, source) {
   $('#analyze-cancel').disabled = !busy;
   const status = $('#analyze-status');
   if (busy) status.textContent = a.pending;
-  else if (a.ms !== null && a.errors.length === 0) status.textContent = `Analysed in ${Math.round(a.ms)} ms (in the Worker).`;
+  else if (a.cancelled) status.textContent = `Analysis cancelled.${a.shown ? ` The results below are still those of ${a.shown.name}.` : ''}`;
+  else if (a.cleared) status.textContent = 'Cleared: paste, drop or open a program.';
+  else if (a.ms !== null && a.errors.length === 0) status.textContent = `Analysed ${a.shown?.name ?? 'the text'} in ${Math.round(a.ms)} ms (in the Worker).`;
   else if (a.errors.length) status.textContent = 'The text did not analyse: see the message below.';
+  else status.textContent = '';
+  status.dataset.state = busy ? 'busy' : a.cancelled ? 'cancelled' : a.cleared ? 'cleared' : a.errors.length ? 'error' : a.ms !== null ? 'done' : 'none';
   const box = $('#analyze-error');
   box.hidden = a.errors.length === 0;
   $('#analyze-text').setAttribute('aria-invalid', String(a.errors.length > 0));

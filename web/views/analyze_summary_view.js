@@ -74,6 +74,20 @@ function renderTotals(view) {
     rows.push(row('collectives time (collective bytes / interconnect)', b.collective === null ? b.collectives : seconds(b.collective), b.collective === null ? 'text' : ''));
   }
   rows.push(row('lower bound on time under this roof', seconds(b.seconds)));
+  const run = view.run;
+  if (run?.measured) {
+    const m = run.measured;
+    const tr = row('measured time on this machine (the timed ops summed)', seconds(m.seconds), 'measured');
+    tr.querySelector('th').append(' ', el('span', 'measurement', 'tag measurement'));
+    rows.push(tr);
+    rows.push(row('measured / lower bound', m.over_bound > 0
+      ? `${short(m.over_bound, 3)}× the lower bound (the program reaches ${short(100 * m.of_roof, 3)}% of this roof)`
+      : '— (no work: no bound)', 'text measured'));
+  } else if (run) {
+    const why = run.report.status === 'not_run' ? 'not run (see "Run it in this browser"); the estimate stays'
+      : run.report.untimed_ops > 0 ? `no total: ${run.report.untimed_ops} ops ran untimed (the run's timing budget was spent)` : 'nothing was timed';
+    rows.push(row('measured time on this machine', why, 'text'));
+  }
   rows.push(row('bound by', b.bound ?? '—', 'text bound'));
   if (s.dialect === 'hlo' || t.unfused_bytes_accessed !== t.bytes_accessed) {
     const saved = t.unfused_bytes_accessed - t.bytes_accessed;

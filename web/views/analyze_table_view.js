@@ -1,15 +1,19 @@
 // Section 8's per-op table: sortable by every column (the headers are buttons, so the keyboard
-// sorts too), a row per op (the first ROW_LIMIT in the chosen order), and selection: the line
-// button of a row selects it; the selected row is marked.
+// sorts too), a row per op (the first ROW_LIMIT in the chosen order), and selection: a click on
+// a row (or its line button) or Enter on a focused row selects it; the selected row is marked.
+// The measured columns are a run's (this machine's measurements), '—' until the program is run.
 import { ROW_LIMIT } from '../model/analysis_view.js';
-import { short } from '../model/format.js';
+import { sci, short } from '../model/format.js';
 import { $, el } from './dom.js';
 
 const COLUMNS = [
   ['line', 'line'], ['op', 'op'], ['shape', 'shape'], ['flops', 'flops'], ['transcendentals', 'transcendentals'],
   ['bytes', 'bytes accessed'], ['intensity', 'intensity (flops/byte)'], ['bound', 'bound under the roof'],
   ['flopShare', 'share of flops'], ['byteShare', 'share of bytes'],
+  ['seconds', 'measured time'], ['gflops', 'achieved GFLOP/s'], ['gbs', 'achieved GB/s'], ['ofRoof', 'share of the roof reached'],
 ];
+/** The measured columns (a run's, this machine's): marked as measurements. */
+const MEASURED = new Set(['seconds', 'gflops', 'gbs', 'ofRoof']);
 
 const pct = (x) => (x === null ? '—' : `${short(100 * x, 3)}%`);
 const num = (x) => (x === null || x === undefined ? '—' : short(x));
@@ -25,17 +29,28 @@ export function bindAnalyzeTable({ onSort, onSelect }) {
     b.type = 'button';
     b.addEventListener('click', () => onSort(key));
     th.append(b);
+    if (MEASURED.has(key)) th.classList.add('measured');
     return th;
   }));
-  $('#analyze-ops tbody').addEventListener('click', (e) => {
-    const b = e.target.closest('button[data-index]');
-    if (b) onSelect(Number(b.dataset.index));
+  // The whole row selects: a click anywhere on it, or Enter on the focused row (or its line button).
+  const body = $('#analyze-ops tbody');
+  body.addEventListener('click', (e) => {
+    const tr = e.target.closest('tr[data-index]');
+    if (tr) onSelect(Number(tr.dataset.index));
+  });
+  body.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' || e.target.tagName === 'BUTTON') return;  // a button's Enter is its click
+    const tr = e.target.closest('tr[data-index]');
+    if (!tr) return;
+    e.preventDefault();
+    onSelect(Number(tr.dataset.index));
   });
 }
 
 function rowElement(r, selected) {
   const tr = el('tr');
   tr.dataset.index = String(r.index);
+  tr.tabIndex = 0;
   if (!r.top) tr.classList.add('nested');
   if (selected) tr.classList.add('selected');
   if (selected) tr.setAttribute('aria-selected', 'true');
@@ -51,7 +66,9 @@ function rowElement(r, selected) {
   if (!r.modeled) op.append(el('span', ' (unmodeled)', 'where'));
   if (r.note) op.title = r.note;
   tr.append(line, op, el('td', r.shape, 'text shape'), el('td', num(r.flops)), el('td', num(r.transcendentals)), el('td', num(r.bytes)),
-    el('td', r.intensity === null ? '—' : short(r.intensity)), el('td', r.bound ?? '—', 'text'), el('td', pct(r.flopShare)), el('td', pct(r.byteShare)));
+    el('td', r.intensity === null ? '—' : short(r.intensity)), el('td', r.bound ?? '—', 'text'), el('td', pct(r.flopShare)), el('td', pct(r.byteShare)),
+    el('td', r.seconds === null ? '—' : `${sci(r.seconds, 3)} s`, 'measured'), el('td', num(r.gflops), 'measured'), el('td', num(r.gbs), 'measured'),
+    el('td', pct(r.ofRoof), 'measured'));
   return tr;
 }
 
@@ -65,7 +82,16 @@ export function renderAnalyzeTable(view, sort, selected) {
   }
   const shown = view.sorted.slice(0, ROW_LIMIT);
   if (selected !== null && !shown.some((r) => r.index === selected)) shown.push(view.rows[selected]);
-  $('#analyze-ops tbody').replaceChildren(...shown.map((r) => rowElement(r, r.index === selected)));
+  const body = $('#analyze-ops tbody');
+  // Redrawing replaces the rows: the keyboard's place (a row or its line button) is kept.
+  const focused = body.contains(document.activeElement) ? document.activeElement : null;
+  const focusIndex = focused?.closest('tr[data-index]')?.dataset.index ?? null;
+  const onButton = focused?.tagName === 'BUTTON';
+  body.replaceChildren(...shown.map((r) => rowElement(r, r.index === selected)));
+  if (focusIndex !== null) {
+    const tr = body.querySelector(`tr[data-index="${focusIndex}"]`);
+    (onButton ? tr?.querySelector('button') : tr)?.focus({ preventScroll: true });
+  }
   const nested = view.rows.filter((r) => !r.top).length;
   $('#analyze-table-note').textContent = [
     `${view.rows.length} ops${view.rows.length > ROW_LIMIT ? `; the first ${ROW_LIMIT} in this order are shown (sort to see others)` : ''}.`,

@@ -5,21 +5,28 @@ import { createAnalysisFigure } from '../figures/analysis_chart.js';
 import { nextSort } from '../model/analysis_view.js';
 import { short } from '../model/format.js';
 import {
-  deriveAnalyzeView, setAllRoofs, setAnalysis, setDtype, setFailure, setPending, setRoof, setSelected, setSort,
+  deriveAnalyzeView, setAllRoofs, setAnalysis, setCancelled, setCleared, setDtype, setFailure, setPending, setRoof, setRun,
+  setRunCancelled, setRunChoice, setRunFailure, setRunPending, setSelected, setSort,
 } from '../analyze_state.js';
 import { CancelledError } from '../pool.js';
 import { bindAnalyzeInput, renderAnalyzeInput, selectInTextarea, showSelectedLine, textSource } from './analyze_input_view.js';
+import { bindAnalyzeRun, notRunText, renderAnalyzeRun } from './analyze_run_view.js';
 import { bindAnalyzeSummary, renderAnalyzeSummary } from './analyze_summary_view.js';
 import { bindAnalyzeTable, renderAnalyzeTable, scrollToSelected } from './analyze_table_view.js';
 import { $ } from './dom.js';
 
 /**
- * @param {{analyze: (text: string, name: string) => Promise<object>, cancel: () => void}} client  requests to the Worker pool
+ * @param {{analyze: (text: string, name: string) => Promise<object>, cancel: () => void,
+ *          run: (text: string, name: string, choice: {inputs: string, seed: number}) => Promise<{report: object, ms: number}>,
+ *          cancelRun: () => void}} client  requests to the Worker pool
  * @param {{name: string, title: string, text: string}[]} examples
  * @param {() => object} getState  the page state (state.analyze, state.params, state.measurements)
  * @param {(a: object) => void} setAnalyze  stores a new state.analyze and redraws
  * @param {object} core  from web/core.js (the roofline arithmetic: core.roofline)
  */
+/** A program with at least this many ops is drawn in steps (summary, figure, table), each its own task. */
+export const STEPPED_OVER = 2000;
+
 export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
   let latest = 0;          // the id of the newest request: older answers are dropped
   let latestSource = null;  // the text of the newest finished request (errors refer to it)
@@ -42,15 +49,36 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
       if (first?.line) selectInTextarea(latestSource, first.line, first.column);
     } catch (e) {
       if (id !== latest) return;
-      change((s) => setFailure(s, e instanceof CancelledError ? 'Cancelled; the earlier analysis (if any) is kept.' : e.message));
+      change((s) => (e instanceof CancelledError ? setCancelled(s) : setFailure(s, e.message)));
+    }
+  }
+
+  /** Runs the analysis on show (its text) in the Worker; a later analysis or Clear drops the answer. */
+  async function runShown() {
+    const s = a();
+    if (!s.shown || !shownSource || s.run?.pending) return;
+    const seq = s.shown.seq;
+    const mb = shownSource.text.length / 1e6;
+    const args = s.runChoice.inputs === 'seeded' ? `seeded values, seed ${s.runChoice.seed}` : 'arange(size)/size';
+    change((x) => setRunPending(x, `running ${s.shown.name}${mb >= 0.1 ? ` (${short(mb, 3)} MB)` : ''} in the Worker, timing each op (arguments, if any: ${args})…`));
+    try {
+      const value = await client.run(shownSource.text, s.shown.name, s.runChoice);
+      change((x) => setRun(x, seq, value));
+    } catch (e) {
+      change((x) => (e instanceof CancelledError ? setRunCancelled(x, seq) : setRunFailure(x, seq, e.message)));
     }
   }
 
   const input = bindAnalyzeInput(examples, {
     onText: (text, name) => {
       if (text.trim() === '') {
+        // Clear (or a box emptied by hand): the results of the old text go with it.
         latest++;
-        change((s) => ({ ...s, pending: null, errors: [] }));
+        if (a().pending) client.cancel();
+        if (a().run?.pending) client.cancelRun();
+        shownSource = null;
+        latestSource = null;
+        change((s) => setCleared(s));
         return;
       }
       request(text, name);
@@ -63,9 +91,14 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
     if (row) selectInTextarea(shownSource, row.line, row.column);
     scrollToSelected();
   };
-  const figure = createAnalysisFigure($('#analyze-roofline'), { onSelect: select });
+  const figure = createAnalysisFigure($('#analyze-roofline'), { onSelect: select, legend: $('#analyze-legend') });
   globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', () => figure.restyle());
   bindAnalyzeTable({ onSort: (key) => change((s) => setSort(s, nextSort(s.sort, key))), onSelect: select });
+  bindAnalyzeRun({
+    onRun: () => runShown(),
+    onCancel: () => client.cancelRun(),
+    onChoice: (choice) => change((s) => setRunChoice(s, choice)),
+  });
   bindAnalyzeSummary({
     onRoof: (id) => change((s) => setRoof(s, id)),
     onDtype: (d) => change((s) => setDtype(s, d)),
@@ -76,53 +109,111 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
   function derive(state) {
     const s = state.analyze;
     const budgets = state.params ? { peak: state.params.peak, bandwidth: state.params.bandwidth } : null;
-    const key = [s.shown, s.roofId, s.dtype, s.sort, budgets?.peak, budgets?.bandwidth, state.measurements];
+    const key = [s.shown, s.roofId, s.dtype, s.sort, budgets?.peak, budgets?.bandwidth, state.measurements, s.run?.report];
     if (memo.key && key.every((k, i) => k === memo.key[i])) return memo.view;
     memo = { key, view: deriveAnalyzeView(core, s, budgets, state.measurements) };
     return memo.view;
   }
 
   function renderFigure(view, s) {
-    const { points, program, notDrawn } = view.figure;
-    const roofs = (s.allRoofs ? view.roofs : [view.roof]).map((r) => ({
+    const { points, program, notDrawn, measured } = view.figure;
+    // With a run on show, this machine's measured roofs are drawn beside the chosen one.
+    const drawn = s.allRoofs ? view.roofs : view.roofs.filter((r) => r.id === view.roof.id || (view.run && r.kind === 'measurement'));
+    const roofs = drawn.map((r) => ({
       label: r.id === view.roof.id ? `roof: ${r.label}` : r.label, kind: r.kind, primary: r.id === view.roof.id,
       curve: r.line.curve,
     }));
-    figure.render({ points, program, roofs, selected: s.selected });
+    figure.render({ points, program, roofs, selected: s.selected, measured: view.run ? measured : [] });
     const parts = [];
     if (notDrawn.noFlops) parts.push(`${notDrawn.noFlops} top-level ops with no flops (data movement, transcendentals only) or unmodeled have no place on a log axis and are not drawn`);
     if (notDrawn.overLimit) parts.push(`${notDrawn.overLimit} more ops are left out: the ${points.length} with the most bytes are drawn`);
+    if (view.run && view.run.report.status !== 'not_run') {
+      parts.push(`measured points (this machine, a measurement): ${measured.length} ops at their achieved GFLOP/s, each joined by a thin line to its estimated ceiling` +
+        (view.roofs.some((r) => r.kind === 'measurement') ? '' : '; measure this machine in section 4 to draw its measured roofs too'));
+    }
     $('#analyze-figure-note').textContent = parts.length ? `${parts.join('; ')}.` : '';
     $('#analyze-roofline').setAttribute('aria-label', `Roofline of the analysed program, log–log: ${points.length} ops` +
       (program ? `; the program at ${short(program.x)} flops/byte, ceiling ${short(program.y)} GFLOP/s` : '') + ` under ${view.roof.label}.`);
   }
 
+  // A big program is drawn in steps, each its own task, so no main-thread task blocks the page:
+  // the summary first, then the figure, then the table. A newer draw drops the older steps.
   let renderMs = null;
+  let drawToken = 0;
+  let drawing = false;
   function render(state) {
     const t0 = performance.now();
-    draw(state);
+    const token = ++drawToken;
+    const later = draw(state);
     renderMs = performance.now() - t0;
+    drawing = later.length > 0;
+    if (!drawing) return;
+    let spent = renderMs;
+    const step = () => {
+      if (token !== drawToken) return;
+      const t1 = performance.now();
+      later.shift()();
+      spent += performance.now() - t1;
+      renderMs = spent;
+      if (later.length) setTimeout(step, 0);
+      else drawing = false;
+    };
+    setTimeout(step, 0);
   }
 
+  /** Draws what is quick now; returns the steps left for later tasks (a big program's figure and table). */
   function draw(state) {
     const s = state.analyze;
     renderAnalyzeInput(s, latestSource);
+    if (s.cleared) $('#analyze-file').value = '';
     const view = derive(state);
     $('#analyze-results').hidden = !view;
-    if (!view) return;
+    if (!view) return [];
     $('#analyze-stale').hidden = s.errors.length === 0;
+    $('#analyze-for').textContent = `Results for ${s.shown.name}, analysed at ${new Date(s.shown.at).toLocaleTimeString()}` +
+      `${s.shown.ms != null ? ` (${Math.round(s.shown.ms)} ms in the Worker)` : ''}.`;
+    renderAnalyzeRun(s);
     renderAnalyzeSummary(view, s);
-    renderFigure(view, s);
-    renderAnalyzeTable(view, s.sort, s.selected);
-    showSelectedLine(shownSource, s.selected === null ? null : view.rows[s.selected]);
+    const steps = [
+      () => renderFigure(view, s),
+      () => {
+        renderAnalyzeTable(view, s.sort, s.selected);
+        showSelectedLine(shownSource, s.selected === null ? null : view.rows[s.selected]);
+      },
+    ];
+    if (view.rows.length < STEPPED_OVER) {
+      for (const f of steps) f();
+      return [];
+    }
+    return steps;
   }
 
   return {
     render, figure, currentName: input.currentName,
-    /** Milliseconds the last redraw of the section took (main thread). */
+    /** Milliseconds the last redraw of the section took (main thread, its steps summed). */
     renderMs: () => renderMs,
+    /** Whether a big program's figure or table is still to be drawn (in a later task). */
+    drawing: () => drawing,
     /** The rows as the table orders them (plain data). */
     rows: () => derive(getState())?.sorted.map((r) => ({ ...r })) ?? [],
     view: () => derive(getState()),
+    /** What the run part shows (plain data): rooflineLab.runView(). */
+    runView: () => {
+      const s = getState().analyze;
+      const run = s.shown && s.run?.seq === s.shown.seq ? s.run : null;
+      if (!run) return { state: 'none', name: s.shown?.name ?? null, choice: { ...s.runChoice }, pending: null, at: null, inputs: null, status: null, error: null, checks: [], not_run: null, unsupported: [], measured: null, bound_seconds: null, rows: [] };
+      const view = derive(getState());
+      const r = run.report;
+      const state = run.pending ? 'running' : run.cancelled ? 'cancelled' : run.error ? 'error' : r ? 'done' : 'none';
+      return structuredClone({
+        state, name: run.name, choice: { ...s.runChoice }, pending: run.pending, at: run.at, inputs: r?.inputs ?? null, status: r?.status ?? null,
+        error: run.error, checks: r?.checks ?? [], not_run: r ? notRunText(r) || null : null, unsupported: r?.unsupported ?? [],
+        measured: view?.run?.measured ?? null, bound_seconds: view?.bound.seconds ?? null,
+        rows: r ? view.rows.filter((x) => x.seconds !== null).map((x) => ({
+          index: x.index, line: x.line, column: x.column, op: x.op, seconds: x.seconds, gflops: x.gflops, gbs: x.gbs, ofRoof: x.ofRoof,
+          ceiling: view.ceilings[x.index],
+        })) : [],
+      });
+    },
   };
 }

@@ -14,6 +14,7 @@ export function renderReport(state) {
   $('#kernel-check').textContent =
     `${kc.passed ? 'Passed' : 'FAILED'}: max |x − y| = ${sci(kc.max_abs_error)} over the 32×8 outputs ` +
     `(kernel ${kc.variant}; the tightest output used ${short(100 * kc.worst_ratio, 2)}% of its allowance).`;
+  renderIrCheck(state.lessonChecks ?? null);
   const acc = r.matmul_accounting;
   const dtype = r.stablehlo ? `${r.stablehlo.dtype}, ` : '';
   setField('shape', `(${acc.m}×${acc.k})·(${acc.k}×${acc.n}), ${dtype}itemsize ${acc.itemsize}`);
@@ -28,6 +29,25 @@ export function renderReport(state) {
     n, `${r.intensity_fraction[i]} ≈ ${short(r.intensity[i])}`, short(r.hypothetical_ceilings_gflops[i]), r.bounds[i],
   ]));
   $('#seed-lines').textContent = reportLines(r).join('\n');
+}
+
+/** Section 2's second check: the lesson's StableHLO run by the interpreter, with both times. */
+function renderIrCheck(checks) {
+  const out = $('#ir-check');
+  if (!checks) {
+    out.textContent = "Running the lesson's StableHLO in the core's interpreter (in a Worker)…";
+    return;
+  }
+  if (!checks.value) {
+    out.textContent = `The lesson's StableHLO could not be run in the Worker: ${checks.error}`;
+    return;
+  }
+  const { ir, kernel_seconds: kernel, kernel_variant: variant } = checks.value;
+  out.textContent =
+    `The StableHLO above, run by the core's interpreter on the same inputs (arguments: ${ir.inputs}): ` +
+    `${ir.passed ? 'passed' : 'FAILED'}, max |x − y| = ${sci(ir.max_abs_error)} (the tightest output used ` +
+    `${short(100 * ir.worst_ratio, 2)}% of its allowance). Time per run: the IR's ${ir.ops} ops ${sci(ir.ops_seconds)} s, ` +
+    `the hand-written kernel (${variant}) ${sci(kernel)} s (median).`;
 }
 
 /** The StableHLO text with dot_general and tanh marked, and the contract as checks. */

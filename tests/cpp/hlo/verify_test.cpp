@@ -19,7 +19,10 @@ TEST_CASE("the verifier names the op, the rule and the values that break it", "[
   auto [args, body, message] = GENERATE(table<std::string, std::string, std::string>({
       Row{"%a: tensor<32x16xf32>, %b: tensor<15x8xf32>",
           "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<32x16xf32>, tensor<15x8xf32>) -> tensor<32x8xf32>\n",
-          "2:3: error: dot_general contracting dimension sizes differ \xE2\x80\x94 expected lhs dim 1 and rhs dim 0 of equal size, got 16 vs 15"},
+          "2:3: error: dot_general contracting dimension sizes differ \xE2\x80\x94 expected lhs dim 1 and rhs dim 0 of equal size, got lhs dim 1 = 16, rhs dim 0 = 15"},
+      Row{"%a: tensor<4x32x16xf32>, %b: tensor<3x16x8xf32>",
+          "  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x32x16xf32>, tensor<3x16x8xf32>) -> tensor<4x32x8xf32>\n",
+          "2:3: error: dot_general batching dimension sizes differ \xE2\x80\x94 expected lhs dim 0 and rhs dim 0 of equal size, got lhs dim 0 = 4, rhs dim 0 = 3"},
       Row{"%a: tensor<32x16xf32>, %b: tensor<16x8xf32>",
           "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [2] x [0] : (tensor<32x16xf32>, tensor<16x8xf32>) -> tensor<32x8xf32>\n",
           "2:3: error: dot_general lhs contracting dimension out of range \xE2\x80\x94 expected a dimension in [0, 2), got 2"},

@@ -1,0 +1,353 @@
+// Section 8's "Run in this browser" (issue 12) and the section's defects of issue 14 (items 1-4):
+// dist/index.html from file:// and over http, and dist/roofline-lab.html alone. The lesson and
+// the MLP examples run in the Worker; rooflineLab.run gives the object run.mjs --json prints; a
+// corpus file's checks all pass; a tampered expected value fails with its index; an unsupported
+// op is named with its line and the estimates stay; Cancel mid-run is calm and keeps the earlier
+// results; the measured points are tagged as measurements; axe-core stays clean; Clear clears;
+// a whole row selects (click or Enter).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { before, describe, test } from 'node:test';
+import { join, resolve } from 'node:path';
+import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
+import { denseStablehlo } from '../../scripts/lib/dense_modules.mjs';
+import { browserAndServer, openPage, ROOT, waitReady } from './browser.mjs';
+
+const CORPUS = process.env.ROOFLINE_CORPUS || resolve(ROOT, '..', 'shared', 'corpus');
+const AXE = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+
+const fixture = browserAndServer({ alone: true });
+let core;
+let examples;
+before(async () => {
+  core = await loadNodeCore();
+  examples = Object.fromEntries(core.exampleModules().value.map((e) => [e.name, e.text]));
+});
+
+/** What `node scripts/run.mjs --json --inputs I FILE` prints for `text` in a file named `name`. */
+function cli(name, text, inputs) {
+  const dir = mkdtempSync(join(tmpdir(), 'run-page-'));
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  const out = spawnSync(process.execPath, [join(ROOT, 'scripts', 'run.mjs'), '--json', '--inputs', inputs, file], { encoding: 'utf8' });
+  rmSync(dir, { recursive: true, force: true });
+  return { ...JSON.parse(out.stdout)[0], file: name };
+}
+
+/** A run report without what a clock decides (times and repeats): the rest is deterministic. */
+function untimed(r) {
+  return { ...r, seconds: 'timed', ops_seconds: 'timed', ops: r.ops.map((o) => ({ ...o, seconds: 'timed', repeats: 'timed' })) };
+}
+
+const TAMPERED = `module @m {
+  func.func public @main() -> tensor<3xi32> {
+    %a = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>
+    %b = stablehlo.add %a, %a : tensor<3xi32>
+    %want = stablehlo.constant dense<[2, 5, 6]> : tensor<3xi32>
+    stablehlo.custom_call @check.expect_eq(%b, %want) {has_side_effect = true} : (tensor<3xi32>, tensor<3xi32>) -> ()
+    return %b : tensor<3xi32>
+  }
+}
+`;
+const UNSUPPORTED = 'func.func @main() -> tensor<2xf32> {\n  %a = stablehlo.constant dense<1.0> : tensor<2xf32>\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n' +
+  '  %c = "my.op"(%b) : (tensor<2xf32>) -> tensor<2xf32>\n  return %c : tensor<2xf32>\n}\n';
+/** A while loop of `n` tanh steps on 4096 floats: long enough to cancel mid-run. */
+const slow = (n) => `func.func @main() -> tensor<4096xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %n = stablehlo.constant dense<${n}> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %x0 = stablehlo.constant dense<1.0> : tensor<4096xf32>
+  %r:2 = stablehlo.while(%i = %c0, %x = %x0) : tensor<i32>, tensor<4096xf32>
+    cond {
+      %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %i2 = stablehlo.add %i, %one : tensor<i32>
+      %x2 = stablehlo.tanh %x : tensor<4096xf32>
+      stablehlo.return %i2, %x2 : tensor<i32>, tensor<4096xf32>
+    }
+  return %r#1 : tensor<4096xf32>
+}
+`;
+
+async function waitShown(page, file, timeout = 20000) {
+  await page.waitForFunction((f) => window.rooflineLab.analysis()?.file === f && !window.rooflineLab.analyzeView().pending, file, { timeout });
+}
+async function showText(page, name, text) {
+  await page.setInputFiles('#analyze-file', { name, mimeType: 'text/plain', buffer: Buffer.from(text) });
+  await waitShown(page, name);
+}
+/** Presses Run and waits until the run is no longer running; gives rooflineLab.runView(). */
+async function runShown(page, timeout = 60000) {
+  await page.locator('#analyze-run').click();
+  await page.waitForFunction(() => window.rooflineLab.runView().state !== 'running' && window.rooflineLab.runView().state !== 'none' &&
+    window.rooflineLab.analyzeView().pending === null, null, { timeout });
+  return page.evaluate(() => window.rooflineLab.runView());
+}
+const summaryCell = (page, label) => page.locator('#analyze-summary tr', { hasText: label }).first().locator('td').innerText();
+
+for (const name of Object.keys(fixture.pages)) {
+  describe(`section 8, run in this browser: ${name}`, () => {
+    test('the lesson example runs: measured columns, points tagged as measurements, the total beside the lower bound', async () => {
+      const { page, problems } = await fixture.open(name);
+      await page.locator('#analyze-examples button[data-example="lesson"]').click();
+      await waitShown(page, 'lesson.mlir');
+      await page.locator('#analyze-inputs').selectOption('arange');
+      const v = await runShown(page);
+      assert.equal(v.state, 'done');
+      assert.equal(v.status, 'passed');
+      assert.equal(v.inputs, 'arange');
+      assert.match(await page.locator('#analyze-run-status').innerText(), /^Ran lesson\.mlir at .+ \(arguments: arange\): passed — no checks in the text; \d+ ops timed, measured .+ s in all \(a measurement of this machine\)\.$/);
+      // Each timed op: its measured time and what it achieved under the chosen roof (the core's).
+      const rows = await page.evaluate(() => window.rooflineLab.analyzeRows());
+      const dot = v.rows.find((r) => r.op === 'stablehlo.dot_general');
+      assert.ok(dot && dot.seconds > 0, JSON.stringify(v.rows));
+      const row = rows.find((r) => r.index === dot.index);
+      assert.ok(Math.abs(dot.gflops - row.flops / dot.seconds / 1e9) <= 1e-9 * dot.gflops);
+      assert.ok(Math.abs(dot.ofRoof - dot.gflops / dot.ceiling) <= 1e-9 * dot.ofRoof);
+      const cells = await page.locator(`#analyze-ops tbody tr[data-index="${dot.index}"] td.measured`).allInnerTexts();
+      assert.equal(cells.length, 4);
+      assert.ok(cells.every((c) => c !== '—'), cells.join(' | '));
+      // The measured points: tagged as measurements, one per measured op with flops, each linked to its estimate.
+      const series = await page.evaluate(() => window.rooflineLab.analysisSeries());
+      const measured = series.find((s) => s.role === 'measured');
+      assert.match(measured.label, /measurement/);
+      assert.ok(measured.indices.includes(dot.index));
+      const point = measured.points[measured.indices.indexOf(dot.index)];
+      assert.deepEqual(point, [row.intensity, dot.gflops]);
+      const link = series.find((s) => s.role === 'link');
+      assert.deepEqual(link.points.slice(0, 2), [[row.intensity, dot.ceiling], [row.intensity, dot.gflops]]);
+      // The summary: the measured total beside the lower bound, and the ratio.
+      assert.ok(v.measured.seconds > 0);
+      assert.equal(v.measured.bound_seconds, v.bound_seconds);
+      assert.match(await summaryCell(page, 'measured time on this machine'), /^\d.*s$/);
+      assert.match(await summaryCell(page, 'measured / lower bound'), /^[\d.e+-]+× the lower bound \(the program reaches [\d.e+-]+% of this roof\)$/);
+      assert.match(await page.locator('#analyze-for').innerText(), /^Results for lesson\.mlir, analysed at /);
+      // rooflineLab.run: the object run.mjs --json prints, without changing the page.
+      const before = await page.evaluate(() => window.rooflineLab.runView());
+      const viaApi = await page.evaluate((t) => window.rooflineLab.run(t, { inputs: 'arange', name: 'lesson.mlir' }), examples.lesson);
+      assert.deepEqual(untimed(viaApi), untimed(cli('lesson.mlir', examples.lesson, 'arange')));
+      assert.deepEqual(Object.keys(viaApi), Object.keys(cli('lesson.mlir', examples.lesson, 'arange')));
+      assert.deepEqual(await page.evaluate(() => window.rooflineLab.runView()), before);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    test('the MLP example runs on seeded inputs, the seed shown', async () => {
+      const { page, problems } = await fixture.open(name);
+      await page.locator('#analyze-examples button[data-example="mlp"]').click();
+      await waitShown(page, 'mlp.mlir');
+      await page.locator('#analyze-seed').fill('7');
+      await page.locator('#analyze-seed').dispatchEvent('change');
+      const v = await runShown(page);
+      assert.equal(v.status, 'passed');
+      assert.equal(v.inputs, 'seeded (seed 7)');
+      assert.ok(v.rows.length >= 3);
+      assert.match(await page.locator('#analyze-run-status').innerText(), /^Ran mlp\.mlir at .+ \(arguments: seeded \(seed 7\)\): passed/);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  });
+}
+
+describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear, rows, axe', () => {
+  const name = 'index.html over http://127.0.0.1';
+
+  test('a corpus file with checks shows all checks passed', async (t) => {
+    const file = join(CORPUS, 'stablehlo-interpret', 'acos_float32_20_20.mlir');
+    if (!existsSync(file)) {
+      t.skip(`corpus absent: ${file} (set ROOFLINE_CORPUS)`);
+      return;
+    }
+    const { page, problems } = await fixture.open(name);
+    await page.setInputFiles('#analyze-file', file);
+    await waitShown(page, 'acos_float32_20_20.mlir');
+    const v = await runShown(page);
+    assert.equal(v.status, 'passed');
+    assert.ok(v.checks.length >= 1 && v.checks.every((c) => c.passed), JSON.stringify(v.checks));
+    assert.equal(await page.locator('#analyze-checks li.passed').count(), v.checks.length);
+    assert.equal(await page.locator('#analyze-checks li.failed').count(), 0);
+    assert.match(await page.locator('#analyze-run-status').innerText(), new RegExp(`passed — ${v.checks.length} of ${v.checks.length} checks passed`));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('a tampered expected value shows a failed check with its index and line', async () => {
+    const { page, problems } = await fixture.open(name);
+    await showText(page, 'tampered.mlir', TAMPERED);
+    const v = await runShown(page);
+    assert.equal(v.status, 'failed');
+    const failed = page.locator('#analyze-checks li.failed');
+    assert.equal(await failed.count(), 1);
+    assert.equal(await failed.innerText(), 'FAILED line 6: expect_eq — 1 of 3 elements differ; first at [1]: got 4, expected 5, exact equality required; largest distance 1');
+    assert.match(await page.locator('#analyze-run-status').innerText(), /: FAILED — 0 of 1 checks passed/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('an unsupported op is named with its line; nothing runs and the estimates stay', async () => {
+    const { page, problems } = await fixture.open(name);
+    await showText(page, 'odd.mlir', UNSUPPORTED);
+    const flops = await summaryCell(page, 'flops');
+    const v = await runShown(page);
+    assert.equal(v.status, 'not_run');
+    assert.deepEqual(v.unsupported.map((u) => [u.op, u.line]), [['my.op', 4]]);
+    const message = await page.locator('#analyze-run-notrun').innerText();
+    assert.match(message, /^Not run: my\.op at line 4 \(.+\)\. Nothing was run or guessed; the estimates above stay\.$/);
+    assert.equal(await summaryCell(page, 'flops'), flops);
+    assert.match(await summaryCell(page, 'measured time on this machine'), /^not run/);
+    assert.ok(await page.locator('#analyze-ops tbody tr').count() > 0);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('Cancel mid-run is a calm state of its own and keeps the earlier results', async () => {
+    const { page, problems } = await fixture.open(name);
+    await showText(page, 'slow.mlir', slow(3000));
+    const first = await runShown(page);
+    assert.equal(first.status, 'passed');
+    const rowsBefore = await page.evaluate(() => window.rooflineLab.analyzeRows());
+    await page.locator('#analyze-run').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.rooflineLab.runView().state === 'running');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'analyze-run-cancel', 'focus moves to Cancel, not to <body>');
+    await page.keyboard.press('Enter');  // Cancel, from the keyboard
+    await page.waitForFunction(() => window.rooflineLab.runView().state === 'cancelled');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'analyze-run', 'and back to Run');
+    const after = await page.evaluate(() => window.rooflineLab.runView());
+    assert.equal(after.error, null);
+    assert.equal(after.status, 'passed', 'the earlier report is kept');
+    assert.deepEqual(after.rows, first.rows);
+    assert.equal(await page.locator('#analyze-run-status').innerText(), "Run cancelled. The earlier run's results are kept below.");
+    assert.equal(await page.locator('#analyze-run-status').getAttribute('data-state'), 'cancelled');
+    assert.equal(await page.locator('#analyze-error').isVisible(), false, 'not reported as a failure');
+    assert.deepEqual(await page.evaluate(() => window.rooflineLab.analyzeRows()), rowsBefore);
+    // The pool replaced the ended Worker: the next run works.
+    const again = await runShown(page);
+    assert.equal(again.status, 'passed');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('Cancel of an analysis is calm too (issue 14 item 3), and Clear clears the results, the status and the file name (item 1)', async () => {
+    const { page, problems } = await fixture.open(name);
+    await page.locator('#analyze-examples button[data-example="mlp"]').click();
+    await waitShown(page, 'mlp.mlir');
+    await runShown(page);
+    // A big text, cancelled while the Worker analyses it.
+    await page.setInputFiles('#analyze-file', { name: 'big.mlir', mimeType: 'text/plain', buffer: Buffer.from(denseStablehlo(4e6)) });
+    await page.waitForFunction(() => window.rooflineLab.analyzeView().pending !== null);
+    await page.locator('#analyze-cancel').click();
+    await page.waitForFunction(() => window.rooflineLab.analyzeView().pending === null);
+    assert.deepEqual(await page.evaluate(() => window.rooflineLab.analyzeView().errors), []);
+    assert.equal(await page.locator('#analyze-status').innerText(), 'Analysis cancelled. The results below are still those of mlp.mlir.');
+    assert.equal(await page.locator('#analyze-error').isVisible(), false);
+    assert.equal(await page.evaluate(() => window.rooflineLab.analysis().file), 'mlp.mlir');
+    // Clear: no results, no old status, no old file name.
+    await page.setInputFiles('#analyze-file', { name: 'tampered.mlir', mimeType: 'text/plain', buffer: Buffer.from(TAMPERED) });
+    await waitShown(page, 'tampered.mlir');
+    await page.locator('#analyze-clear').click();
+    assert.equal(await page.locator('#analyze-results').isVisible(), false);
+    assert.equal(await page.evaluate(() => window.rooflineLab.analysis()), null);
+    assert.equal(await page.locator('#analyze-status').innerText(), 'Cleared: paste, drop or open a program.');
+    assert.equal(await page.locator('#analyze-file').inputValue(), '');
+    assert.equal(await page.locator('#analyze-text').inputValue(), '');
+    assert.equal((await page.evaluate(() => window.rooflineLab.runView())).state, 'none');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('the whole row selects: a click on its op or shape cell, and Enter on a focused row (issue 14 item 4)', async () => {
+    const { page, problems } = await fixture.open(name);
+    await page.locator('#analyze-examples button[data-example="attention"]').click();
+    await waitShown(page, 'attention.mlir');
+    const rows = await page.evaluate(() => window.rooflineLab.analyzeRows());
+    await page.locator(`#analyze-ops tbody tr[data-index="${rows[2].index}"] td.shape`).click();
+    assert.equal(await page.evaluate(() => window.rooflineLab.analyzeView().selected), rows[2].index);
+    await page.locator(`#analyze-ops tbody tr[data-index="${rows[1].index}"] td:nth-child(2)`).click();
+    assert.equal(await page.evaluate(() => window.rooflineLab.analyzeView().selected), rows[1].index);
+    await page.locator(`#analyze-ops tbody tr[data-index="${rows[3].index}"]`).focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => window.rooflineLab.analyzeView().selected), rows[3].index);
+    assert.equal(await page.locator('#analyze-ops tbody tr.selected').getAttribute('data-index'), String(rows[3].index));
+    assert.equal(await page.evaluate(() => document.activeElement.closest('tr')?.dataset.index), String(rows[3].index), 'focus stays on the row');
+    await page.keyboard.press('ArrowDown');  // nothing else is bound to rows
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  for (const colorScheme of ['light', 'dark']) {
+    test(`axe-core finds no serious or critical violation with a run, a failed check and a not-run message (${colorScheme})`, async (t) => {
+      const context = await fixture.browser.newContext({ bypassCSP: true, colorScheme });
+      const { page, problems } = await openPage(fixture.browser, fixture.pages[name]().url, { context });
+      await waitReady(page);
+      await showText(page, 'tampered.mlir', TAMPERED);
+      await runShown(page);
+      await page.addScriptTag({ path: AXE });
+      const check = async () => {
+        const result = await page.evaluate(() => window.axe.run(document.getElementById('analyze'), { resultTypes: ['violations'] }));
+        const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        const minor = result.violations.filter((v) => !bad.includes(v));
+        if (minor.length) t.diagnostic(`minor: ${minor.map((v) => `${v.id} (${v.impact})`).join(', ')}`);
+        assert.deepEqual(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+      };
+      await check();
+      await page.locator('#analyze-examples button[data-example="lesson"]').click();
+      await waitShown(page, 'lesson.mlir');
+      await runShown(page);
+      await check();
+      await showText(page, 'odd.mlir', UNSUPPORTED);
+      await runShown(page);
+      await check();
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  }
+
+  test('at 390 px with every roof drawn, the plot keeps its height, the legend wraps unclipped, each roof its own colour or dash (issue 14 item 5)', async () => {
+    const context = await fixture.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const { page, problems } = await openPage(fixture.browser, fixture.pages[name]().url, { context });
+    await waitReady(page);
+    await page.locator('#analyze-examples button[data-example="attention"]').click();
+    await waitShown(page, 'attention.mlir');
+    await page.locator('#analyze-all-roofs').check();
+    const canvas = await page.locator('#analyze-roofline').boundingBox();
+    assert.ok(canvas.height >= 300, `the plot is ${canvas.height} px high`);
+    const items = await page.locator('#analyze-legend li').evaluateAll((lis) => lis.map((li) => {
+      const r = li.getBoundingClientRect();
+      return { role: li.dataset.role, text: li.textContent, color: li.dataset.color, dash: li.dataset.dash, right: r.right, clipped: li.scrollWidth > li.clientWidth + 1 };
+    }));
+    const roofs = items.filter((i) => i.role === 'roof' || i.role === 'other roof');
+    const series = await page.evaluate(() => window.rooflineLab.analysisSeries());
+    assert.equal(roofs.length, series.filter((s) => s.role === 'roof' || s.role === 'other roof').length);
+    assert.ok(roofs.length >= 10, `${roofs.length} roofs`);
+    assert.equal(new Set(roofs.map((r) => `${r.color} ${r.dash}`)).size, roofs.length, roofs.map((r) => `${r.text}: ${r.color} ${r.dash}`).join('\n'));
+    for (const i of items) {
+      assert.ok(i.right <= 390 + 0.5, `${i.text} ends at ${i.right} px`);
+      assert.equal(i.clipped, false, i.text);
+    }
+    // Every label is whole text: "(from the lesson)" and "not a measurement" are not cut.
+    assert.ok(items.some((i) => i.text.endsWith('(from the lesson)')), items.map((i) => i.text).join(' | '));
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test("section 2: the lesson's StableHLO run by the interpreter passes the seed's check, beside the kernel's, with both times", async () => {
+    const { page, problems } = await fixture.open(name);
+    await page.waitForFunction(() => window.rooflineLab.lessonChecks() !== null, null, { timeout: 60000 });
+    const c = await page.evaluate(() => window.rooflineLab.lessonChecks());
+    assert.equal(c.ir.passed, true);
+    assert.equal(c.ir.inputs, 'arange');
+    assert.deepEqual([c.ir.atol, c.ir.rtol], [2e-5, 2e-5]);
+    assert.ok(c.ir.worst_ratio <= 1 && c.ir.ops_seconds > 0 && c.kernel_seconds > 0);
+    const direct = core.checkLessonIr().value;
+    assert.equal(c.ir.max_abs_error, direct.max_abs_error, 'the same numbers as the core gives in Node');
+    assert.match(await page.locator('#ir-check').innerText(),
+      /^The StableHLO above, run by the core's interpreter on the same inputs \(arguments: arange\): passed, max \|x − y\| = .+ Time per run: the IR's 2 ops .+ s, the hand-written kernel \(.+\) .+ s \(median\)\.$/);
+    assert.match(await page.locator('#kernel-check').innerText(), /^Passed/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});

@@ -1,0 +1,154 @@
+// Section 8's run, its pure parts through the real wasm core: the run report (web/model/run.js,
+// the object run.mjs --json prints), the measured seconds matched to the analysis's rows, what
+// each op achieved under the chosen roof (the core's, model::achieved through core.roofline),
+// the program's measured total against its lower bound, and the run's states (Cancel is calm and
+// keeps the earlier report; Clear empties; a new analysis drops the old run).
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
+import {
+  createAnalyzeState, deriveAnalyzeView, setAnalysis, setCancelled, setCleared, setRun, setRunCancelled, setRunChoice,
+  setRunFailure, setRunPending,
+} from '../../web/analyze_state.js';
+import { summarizeFile } from '../../web/model/analysis.js';
+import { measuredSeconds, placeOps, sortRows } from '../../web/model/analysis_view.js';
+import { runFile } from '../../web/model/run.js';
+
+let core;
+let examples;
+before(async () => {
+  core = await loadNodeCore();
+  examples = Object.fromEntries(core.exampleModules().value.map((e) => [e.name, e.text]));
+});
+
+const LESSON = { peak: 100, bandwidth: 20 };
+
+function analysed(name, text) {
+  const result = core.analyzeText(text);
+  return setAnalysis(createAnalyzeState(), { summary: summarizeFile(name, result), placement: placeOps(result), errors: [], ms: 1 });
+}
+
+describe('a run set beside the analysis', () => {
+  test('runFile gives the run report with the file name first, as run.mjs --json prints it', () => {
+    const r = runFile(core, 'mlp.mlir', examples.mlp, { inputs: 'seeded', seed: 3 });
+    assert.ok(r.ok, r.error);
+    assert.equal(Object.keys(r.value)[0], 'file');
+    assert.equal(r.value.file, 'mlp.mlir');
+    assert.equal(r.value.status, 'passed');
+    assert.equal(r.value.inputs, 'seeded (seed 3)');
+    assert.ok(r.value.ops.length > 0 && r.value.ops.every((o) => o.seconds > 0));
+    // ops_seconds is the timed ops' times summed (not the run's wall clock with its repeats).
+    const sum = r.value.ops.reduce((s, o) => s + o.seconds, 0);
+    assert.ok(Math.abs(r.value.ops_seconds - sum) <= 1e-12 * sum, `${r.value.ops_seconds} vs ${sum}`);
+    assert.equal(runFile(core, 'x', examples.mlp, { inputs: 'sideways' }).ok, false);
+  });
+
+  test('each measured op gets its achieved GFLOP/s and GB/s and its share of the chosen roof, from the core', () => {
+    let a = analysed('lesson.mlir', examples.lesson);
+    a = setRunPending(a, 'running');
+    const report = runFile(core, 'lesson.mlir', examples.lesson, { inputs: 'arange' }).value;
+    a = setRun(a, a.shown.seq, { report, ms: 5 });
+    const view = deriveAnalyzeView(core, a, LESSON, null);
+    const measured = view.rows.filter((r) => r.seconds !== null);
+    assert.ok(measured.length > 0);
+    assert.equal(measured.length, measuredSeconds(a.shown.summary, a.shown.placement, report).timed);
+    for (const r of measured) {
+      const op = report.ops.find((o) => o.line === r.line && o.column === r.column);
+      assert.equal(r.seconds, op.seconds);
+      assert.ok(r.top, `line ${r.line} is one of the entry's own ops`);
+      assert.ok(Math.abs(r.gflops - r.flops / r.seconds / 1e9) <= 1e-12 * Math.max(r.gflops, 1e-300));
+      assert.ok(Math.abs(r.gbs - r.bytes / r.seconds / 1e9) <= 1e-12 * Math.max(r.gbs, 1e-300));
+      const bound = Math.max(r.flops / 100e9, r.bytes / 20e9);
+      if (bound > 0) assert.ok(Math.abs(r.ofRoof - bound / r.seconds) <= 1e-12 * r.ofRoof, `line ${r.line}`);
+      else assert.equal(r.ofRoof, null);
+      // With flops, the share of the roof is achieved GFLOP/s over the op's ceiling.
+      if (r.flops > 0 && r.bytes > 0) assert.ok(Math.abs(r.ofRoof - r.gflops / view.ceilings[r.index]) <= 1e-9 * r.ofRoof);
+    }
+    // The program: the timed ops summed, beside the lower bound, with the ratio.
+    assert.equal(view.run.measured.seconds, report.ops_seconds);
+    assert.equal(view.run.measured.bound_seconds, view.bound.seconds);
+    assert.ok(Math.abs(view.run.measured.over_bound - report.ops_seconds / view.bound.seconds) <= 1e-12 * view.run.measured.over_bound);
+    // Measured points: the same ops at their achieved rate, each with its ceiling for the link.
+    assert.ok(view.figure.measured.length > 0);
+    for (const p of view.figure.measured) {
+      assert.equal(p.y, view.rows[p.index].gflops);
+      assert.equal(p.ceiling, view.ceilings[p.index]);
+    }
+    // The measured columns sort like the others (missing values last).
+    const bySeconds = sortRows(view.rows, 'seconds', 'desc');
+    assert.equal(bySeconds[0].seconds, Math.max(...measured.map((r) => r.seconds)));
+    assert.equal(bySeconds.at(-1).seconds, view.rows.length > measured.length ? null : bySeconds.at(-1).seconds);
+  });
+
+  test('a roof changes the shares, not the measurements', () => {
+    let a = analysed('mlp.mlir', examples.mlp);
+    a = setRunPending(a, 'running');
+    a = setRun(a, a.shown.seq, { report: runFile(core, 'mlp.mlir', examples.mlp, { inputs: 'seeded' }).value, ms: 1 });
+    const slow = deriveAnalyzeView(core, a, LESSON, null);
+    const fast = deriveAnalyzeView(core, a, { peak: 1000, bandwidth: 200 }, null);
+    const i = slow.rows.findIndex((r) => r.seconds !== null && r.flops > 0);
+    assert.equal(slow.rows[i].gflops, fast.rows[i].gflops);
+    assert.ok(Math.abs(fast.rows[i].ofRoof / slow.rows[i].ofRoof - 0.1) < 1e-9);
+  });
+
+  test('a program that cannot run keeps its estimates; the run names the op', () => {
+    const text = 'func.func @main() -> tensor<2xf32> {\n  %a = stablehlo.constant dense<1.0> : tensor<2xf32>\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n  %c = "my.op"(%b) : (tensor<2xf32>) -> tensor<2xf32>\n  return %c : tensor<2xf32>\n}\n';
+    let a = analysed('odd.mlir', text);
+    a = setRunPending(a, 'running');
+    const report = runFile(core, 'odd.mlir', text).value;
+    assert.equal(report.status, 'not_run');
+    assert.deepEqual(report.unsupported.map((u) => [u.op, u.line]), [['my.op', 4]]);
+    a = setRun(a, a.shown.seq, { report, ms: 1 });
+    const view = deriveAnalyzeView(core, a, LESSON, null);
+    assert.ok(view.rows.length > 0 && view.rows.every((r) => r.seconds === null));
+    assert.equal(view.run.measured, null);
+    assert.equal(view.summary.totals.flops, 2);  // the estimate stays
+  });
+});
+
+describe('the run states', () => {
+  test('Cancel is calm and keeps the earlier report; a failure says why; a new analysis drops the run', () => {
+    let a = analysed('lesson.mlir', examples.lesson);
+    const seq = a.shown.seq;
+    a = setRunPending(a, 'running');
+    const report = runFile(core, 'lesson.mlir', examples.lesson, { inputs: 'arange' }).value;
+    a = setRun(a, seq, { report, ms: 1 });
+    assert.ok(a.run.at);
+    a = setRunChoice(a, { inputs: 'arange', seed: 7 });
+    a = setRunPending(a, 'again');
+    assert.equal(a.run.report, report, 'the earlier report stays while the next run works');
+    a = setRunCancelled(a, seq);
+    assert.equal(a.run.cancelled, true);
+    assert.equal(a.run.error, null);
+    assert.equal(a.run.report, report);
+    assert.equal(a.run.inputs, 'seeded', 'the kept report keeps the choice it was run with');
+    a = setRunFailure(setRunPending(a, 'again'), seq, 'the Worker stopped');
+    assert.equal(a.run.error, 'the Worker stopped');
+    // An answer for an older analysis is dropped.
+    const b = analysed('mlp.mlir', examples.mlp);
+    assert.equal(b.run, null);
+    assert.equal(setRun(a, seq + 1000, { report: null, ms: 1 }).run.report, report, 'an answer for another analysis changes nothing');
+    assert.notEqual(b.shown.seq, seq);
+    // A run of another analysis is not drawn for this one.
+    const view = deriveAnalyzeView(core, { ...b, run: a.run }, LESSON, null);
+    assert.equal(view.run, null);
+  });
+
+  test('the seed and inputs choice refuse bad values; Clear empties; the analysis Cancel is its own state', () => {
+    let a = createAnalyzeState();
+    assert.deepEqual(setRunChoice(a, { inputs: 'sideways', seed: -1 }).runChoice, { inputs: 'seeded', seed: 1 });
+    assert.deepEqual(setRunChoice(a, { seed: 2.5 }).runChoice, { inputs: 'seeded', seed: 1 });
+    assert.deepEqual(setRunChoice(a, { inputs: 'arange', seed: 9 }).runChoice, { inputs: 'arange', seed: 9 });
+    a = analysed('lesson.mlir', examples.lesson);
+    const c = setCancelled(a);
+    assert.equal(c.cancelled, true);
+    assert.deepEqual(c.errors, []);
+    assert.equal(c.shown, a.shown);
+    const cleared = setCleared(setRunPending(a, 'x'));
+    assert.equal(cleared.shown, null);
+    assert.equal(cleared.run, null);
+    assert.equal(cleared.cleared, true);
+    assert.equal(deriveAnalyzeView(core, cleared, LESSON, null), null);
+    assert.ok(a.shown.at && a.shown.name === 'lesson.mlir', 'results name their program and when');
+  });
+});

@@ -1,0 +1,33 @@
+// One file's run in the core's interpreter, as `node scripts/run.mjs --json` prints it, the
+// Worker's 'run' task returns and rooflineLab.run() gives: the core's run report
+// (cpp/interp/report.h) with the file's name first. Pure: no DOM.
+
+/**
+ * Seconds a run on the page spends timing ops at most; later ops run untimed (a browser's timer
+ * is coarse: each timed op lasts 100 of its ticks, so 10^4 small ops would take minutes).
+ */
+export const PAGE_TIMING_BUDGET_SECONDS = 15;
+
+/** The page's choices for the arguments of an entry function with arguments. */
+export const RUN_INPUTS = ['seeded', 'arange'];
+
+/**
+ * Runs `text` (named `file`) with the core's interpreter, timing each of the entry's own ops.
+ * @param {object} core  web/core.js's core
+ * @param {{inputs?: string, seed?: number, time_ops?: boolean, timing_budget_seconds?: number}} options  passed to core.runText
+ * @returns {{ok: true, value: object} | {ok: false, error: string}}  refused options fail; a text
+ *   that does not parse or run is a report with status 'error' or 'not_run'
+ */
+export function runFile(core, file, text, options = {}) {
+  const r = core.runText(text, { time_ops: true, ...options });
+  if (!r.ok) return r;
+  return { ok: true, value: { file, ...r.value } };
+}
+
+/** The report of a file that could not be read (the CLI's; a run with no text). */
+export function unreadableReport(file, why) {
+  return {
+    file, dialect: null, status: 'error', checks: [], ops: [], unsupported: [], results: [], inputs: 'none', seconds: 0, ops_seconds: 0,
+    untimed_ops: 0, peak_bytes: 0, errors: [{ error: `cannot read: ${why}`, message: `cannot read: ${why}`, line: 0, column: 0 }],
+  };
+}

@@ -1,0 +1,119 @@
+// Section 8's "Run in this browser": the button, the arguments' choice, the run's progress and
+// Cancel, its status (passed, failed, not run, an error — or cancelled, a calm state of its own),
+// what could not run (the op and its line; the estimate stays on show), and each check call's
+// verdict by line. The numbers it names are the core's run report (web/model/run.js).
+import { sci } from '../model/format.js';
+import { PAGE_TIMING_BUDGET_SECONDS } from '../model/run.js';
+import { $, el } from './dom.js';
+
+/** Checks listed at most (a corpus file can hold thousands); the count says how many more. */
+export const CHECK_LIMIT = 200;
+
+const seconds = (s) => (s > 0 ? `${sci(s, 3)} s` : '0 s');
+const clock = (iso) => (iso ? new Date(iso).toLocaleTimeString() : '');
+
+/** The words for a report's arguments: the core's own ("seeded (seed 1)", "arange", "none"). */
+function argumentsText(report) {
+  return report.inputs === 'none' ? 'no arguments to make' : `arguments: ${report.inputs}`;
+}
+
+/** @param {{onRun: () => void, onCancel: () => void, onChoice: (choice: {inputs?: string, seed?: number}) => void}} handlers */
+export function bindAnalyzeRun({ onRun, onCancel, onChoice }) {
+  $('#analyze-run').addEventListener('click', () => onRun());
+  $('#analyze-run-cancel').addEventListener('click', () => onCancel());
+  $('#analyze-inputs').addEventListener('change', (e) => onChoice({ inputs: e.target.value }));
+  $('#analyze-seed').addEventListener('change', (e) => {
+    const seed = Number(e.target.value);
+    const ok = e.target.value.trim() !== '' && Number.isInteger(seed) && seed >= 0 && seed <= Number.MAX_SAFE_INTEGER;
+    e.target.setAttribute('aria-invalid', String(!ok));
+    e.target.title = ok ? '' : `the seed must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got ${JSON.stringify(e.target.value)}`;
+    if (ok) onChoice({ seed });
+  });
+}
+
+/** The one-line verdict of a finished run (the status line). */
+export function runSummaryText(run) {
+  const r = run.report;
+  const checks = r.checks.length ? `${r.checks.filter((c) => c.passed).length} of ${r.checks.length} checks passed` : 'no checks in the text';
+  const when = `Ran ${run.name} at ${clock(run.at)} (${argumentsText(r)})`;
+  const timed = r.untimed_ops > 0
+    ? `${r.ops.length} ops timed, measured ${seconds(r.ops_seconds)} for them; ${r.untimed_ops} more ran untimed once ${PAGE_TIMING_BUDGET_SECONDS} s had gone to timing (no program total)`
+    : `${r.ops.length} ops timed, measured ${seconds(r.ops_seconds)} in all`;
+  switch (r.status) {
+    case 'passed':
+      return `${when}: passed — ${checks}; ${timed} (a measurement of this machine).`;
+    case 'failed':
+      return `${when}: FAILED — ${checks}; ${timed}.`;
+    case 'not_run':
+      return `${when}: not run — the interpreter cannot run an op of it (below); the estimates stay on show.`;
+    default:
+      return `${when}: stopped with an error (below); the estimates stay on show.`;
+  }
+}
+
+/** Why the program did not run (not_run or error), naming the op or place; '' when it ran. */
+export function notRunText(report) {
+  if (report.status === 'not_run') {
+    const seen = new Set();
+    const parts = [];
+    for (const u of report.unsupported) {
+      const t = `${u.op} at line ${u.line} (${u.why})`;
+      if (!seen.has(t)) parts.push(t);
+      seen.add(t);
+    }
+    const more = parts.length > 5 ? `; and ${parts.length - 5} more` : '';
+    return `Not run: ${parts.slice(0, 5).join('; ')}${more}. Nothing was run or guessed; the estimates above stay.`;
+  }
+  if (report.status === 'error') {
+    const e = report.errors[0];
+    if (!e) return 'The run stopped with an error.';
+    return `The run stopped${e.line ? ` at line ${e.line}, column ${e.column}` : ''}: ${e.message}. The estimates stay on show.`;
+  }
+  return '';
+}
+
+/** Draws the run part of section 8 from state.analyze `a`. */
+export function renderAnalyzeRun(a) {
+  const run = a.run?.seq === a.shown?.seq ? a.run : null;
+  const busy = Boolean(run?.pending);
+  const runButton = $('#analyze-run');
+  const cancel = $('#analyze-run-cancel');
+  // A button that becomes disabled would drop the keyboard's focus to <body>: it moves to the
+  // other one (Run → Cancel while the run works, Cancel → Run when it ends).
+  const focusRun = document.activeElement === runButton;
+  const focusCancel = document.activeElement === cancel;
+  runButton.disabled = busy || Boolean(a.pending) || !a.shown;
+  cancel.disabled = !busy;
+  if (focusRun && runButton.disabled && !cancel.disabled) cancel.focus();
+  if (focusCancel && cancel.disabled && !runButton.disabled) runButton.focus();
+  $('#analyze-run-progress').hidden = !busy;
+  const inputs = $('#analyze-inputs');
+  if (inputs.value !== a.runChoice.inputs) inputs.value = a.runChoice.inputs;
+  const seed = $('#analyze-seed');
+  if (document.activeElement !== seed && seed.getAttribute('aria-invalid') !== 'true') seed.value = String(a.runChoice.seed);
+  seed.disabled = a.runChoice.inputs !== 'seeded';
+  const status = $('#analyze-run-status');
+  const report = run?.report ?? null;
+  let text = '';
+  if (busy) text = run.pending;
+  else if (run?.cancelled) text = `Run cancelled.${report ? ' The earlier run\'s results are kept below.' : ' Nothing was measured.'}`;
+  else if (run?.error) text = `The run did not finish in the Worker: ${run.error}`;
+  else if (report) text = runSummaryText(run);
+  status.textContent = text;
+  status.dataset.state = busy ? 'running' : run?.cancelled ? 'cancelled' : run?.error ? 'error' : report ? report.status : 'none';
+  const notRun = $('#analyze-run-notrun');
+  const why = report ? notRunText(report) : '';
+  notRun.hidden = !why;
+  notRun.textContent = why;
+  const box = $('#analyze-run-checks');
+  box.hidden = !report || report.checks.length === 0;
+  if (box.hidden) return;
+  const list = report.checks.slice(0, CHECK_LIMIT).map((c) => {
+    const li = el('li', '', c.passed ? 'check passed' : 'check failed');
+    li.append(el('span', c.passed ? 'passed' : 'FAILED', 'verdict'),
+      document.createTextNode(` line ${c.line}: ${c.kind}${c.passed ? '' : ` — ${c.detail}`}`));
+    return li;
+  });
+  if (report.checks.length > CHECK_LIMIT) list.push(el('li', `and ${report.checks.length - CHECK_LIMIT} more checks (${report.checks.slice(CHECK_LIMIT).filter((c) => !c.passed).length} of them failed)`));
+  $('#analyze-checks').replaceChildren(...list);
+}
