@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Assembles dist/, the whole static site: index.html, style.css and app.js, the front end
 // bundled by esbuild as one classic IIFE script (ES modules do not load from file://) with the
-// wasm core's glue (wasm embedded), Chart.js and the Worker's code inside it. roofline-core.js
-// is the same glue as a file, for the Node CLIs.
+// wasm core inside it once — its glue as text and its wasm gzipped and base64-encoded, from which
+// the page and every Worker make their instances (web/core_source.js) — with Chart.js and the
+// Worker's code. roofline-core.js and roofline-core.wasm are the core as files, for the Node CLIs.
 //
 // dist/roofline-lab.html is the whole app in one file (a teacher uploads it, a student
 // double-clicks it): index.html with style.css and app.js inlined, and its Content-Security-
@@ -12,6 +13,7 @@
 // manifest and the service worker sw.js, whose cache is named by a hash of this build's files.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './lib/node-core.mjs';
@@ -19,9 +21,12 @@ import { writeOfflineFiles } from './lib/offline.mjs';
 
 const dist = join(ROOT, 'dist');
 const core = join(ROOT, 'build', 'wasm', 'roofline-core.js');
-if (!existsSync(core)) {
-  console.error(`bundle: ${core} is missing; build the wasm core first (scripts/build)`);
-  process.exit(1);
+const wasm = join(ROOT, 'build', 'wasm', 'roofline-core.wasm');
+for (const file of [core, wasm]) {
+  if (!existsSync(file)) {
+    console.error(`bundle: ${file} is missing; build the wasm core first (scripts/build)`);
+    process.exit(1);
+  }
 }
 mkdirSync(dist, { recursive: true });
 const common = {
@@ -31,7 +36,10 @@ const common = {
 };
 // The Worker's code, as text, to be joined with the core's glue into a blob at run time.
 const worker = await build({ ...common, entryPoints: [join(ROOT, 'web', 'worker.js')], write: false });
-const coreSource = readFileSync(core, 'utf8');
+const glue = readFileSync(core, 'utf8');
+if (/[A-Za-z0-9+/]{10000,}/.test(glue)) throw new Error('bundle: the core\'s glue embeds its wasm (SINGLE_FILE): it would be carried twice');
+// gzip at its highest level: the page gunzips it once (DecompressionStream), each Worker once.
+const wasmEmbedded = gzipSync(readFileSync(wasm), { level: 9 }).toString('base64');
 const app = await build({
   ...common,
   entryPoints: [join(ROOT, 'web', 'main.js')],
@@ -39,21 +47,29 @@ const app = await build({
   write: false,
   define: {
     ...common.define,
-    __CORE_SOURCE__: JSON.stringify(coreSource),
+    __CORE_GLUE__: JSON.stringify(glue),
+    __CORE_WASM__: JSON.stringify(wasmEmbedded),
     __WORKER_SOURCE__: JSON.stringify(worker.outputFiles[0].text),
   },
 });
 const appJs = app.outputFiles[0].text;
+// One copy of the core in the bundle, whatever esbuild does with the defines.
+// (The glue is counted by a name it uses: esbuild may quote its text differently.)
+const count = (text, part) => text.split(part).length - 1;
+for (const [what, copies] of [['wasm', count(appJs, wasmEmbedded)], ['glue', count(appJs, 'wasmBinaryFile') / count(glue, 'wasmBinaryFile')]]) {
+  if (copies !== 1) throw new Error(`bundle: app.js carries the core's ${what} ${copies} times, not once`);
+}
 const html = readFileSync(join(ROOT, 'index.html'), 'utf8');
 const css = readFileSync(join(ROOT, 'web', 'style.css'), 'utf8');
 
 writeFileSync(join(dist, 'app.js'), appJs);
-copyFileSync(core, join(dist, 'roofline-core.js'));  // for the Node CLIs
+copyFileSync(core, join(dist, 'roofline-core.js'));  // for the Node CLIs, with the wasm beside it
+copyFileSync(wasm, join(dist, 'roofline-core.wasm'));
 writeFileSync(join(dist, 'index.html'), html);
 writeFileSync(join(dist, 'style.css'), css);
 writeFileSync(join(dist, 'roofline-lab.html'), singleFile(html, css, appJs));
 const cacheName = writeOfflineFiles(dist);
-console.log(`bundle: wrote ${dist}/{index.html,style.css,app.js,roofline-core.js,roofline-lab.html}`);
+console.log(`bundle: wrote ${dist}/{index.html,style.css,app.js,roofline-core.js,roofline-core.wasm,roofline-lab.html}`);
 console.log(`bundle: wrote ${dist}/{sw.js,manifest.webmanifest,icon-192.png,icon-512.png} (offline cache ${cacheName})`);
 
 /** index.html with its stylesheet and script inline, allowed by hash in its CSP. */

@@ -56,12 +56,14 @@ function guarded(name, fn) {
 /**
  * Instantiates the module and returns the core's functions.
  * @param {(options?: object) => Promise<any>} createCore the factory that roofline-core.js defines
+ * @param {{wasmBinary?: Uint8Array}} [options]  the module's options: the wasm's bytes (the page
+ *   unpacks them from its bundle, Node reads roofline-core.wasm), so the glue fetches nothing
  */
-export async function loadCore(createCore) {
+export async function loadCore(createCore, options = {}) {
   if (typeof createCore !== 'function') {
     throw new Error('the wasm core did not load: roofline-core.js must be loaded before the app');
   }
-  const module = await createCore();
+  const module = await createCore({ ...options });
   const calls = { total: 0, by: {} };
   /** Calls the module's function `name`, counted. */
   const call = (name, ...args) => {

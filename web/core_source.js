@@ -1,16 +1,30 @@
-// The wasm core's glue (dist/roofline-core.js, wasm embedded) as text, put into the bundle by
-// scripts/bundle.mjs, with the Worker's code beside it. The page makes its core from this
-// text and its Worker from a blob of both: no second file to fetch, so file:// works too.
-/* global __CORE_SOURCE__, __WORKER_SOURCE__ */
+// The wasm core as the bundle carries it, once: its glue (build/wasm/roofline-core.js) as text and
+// its wasm (roofline-core.wasm) gzip-compressed and base64-encoded, put in by scripts/bundle.mjs,
+// with the Worker's code beside them. The page makes its core from these, and each Worker from a
+// blob of the same texts: no second file to fetch, so file:// and the single file work too.
+/* global __CORE_GLUE__, __CORE_WASM__, __WORKER_SOURCE__ */
+import { wasmFromEmbedded } from './wasm_bytes.js';
 
-/** The createCore factory, evaluated from the embedded text (CSP: 'unsafe-eval'). */
+// Each is named once here: the bundler writes a defined text at every place it is named.
+const GLUE = __CORE_GLUE__;
+const WASM = __CORE_WASM__;
+
+/** The createCore factory, evaluated from the embedded glue (CSP: 'unsafe-eval'). */
 export function coreFactory() {
   // eslint-disable-next-line no-new-func
-  return new Function(`${__CORE_SOURCE__}\nreturn createCore;`)();
+  return new Function(`${GLUE}\nreturn createCore;`)();
 }
 
-/** A blob: URL of a classic Worker script: the core's glue, then web/worker.js. */
+/** The core's wasm bytes, decompressed (once per call: the page calls it once). */
+export function coreBytes() {
+  return wasmFromEmbedded(WASM);
+}
+
+/**
+ * A blob: URL of a classic Worker script: the core's glue, the compressed wasm as a global the
+ * Worker decompresses (web/worker.js), then the Worker's code.
+ */
 export function workerURL() {
-  const blob = new Blob([__CORE_SOURCE__, '\n;\n', __WORKER_SOURCE__], { type: 'text/javascript' });
+  const blob = new Blob([GLUE, '\n;\nself.__RL_CORE_WASM__ = "', WASM, '";\n', __WORKER_SOURCE__], { type: 'text/javascript' });
   return URL.createObjectURL(blob);
 }

@@ -1,11 +1,11 @@
-// Boot: core → state → views. The core's glue is embedded in this bundle (core_source.js).
+// Boot: core → state → views. The core is embedded in this bundle, once (core_source.js).
 // Holds the page's one state (web/state.js): every change goes through update(), which redraws
 // every view from it and writes its two views outside the page — the URL hash (the lesson's
 // inputs and the classroom's set) and localStorage (the classroom's progress).
 // Also the scripting surface, window.rooflineLab (documented in web/README.md, typed in
 // web/roofline-lab.d.ts).
 import { loadCore } from './core.js';
-import { coreFactory, workerURL } from './core_source.js';
+import { coreBytes, coreFactory, workerURL } from './core_source.js';
 import { runMeasurements } from './model/measure.js';
 import { PAGE_TIMING_BUDGET_SECONDS } from './model/run.js';
 import { browserSpawn, defaultWorkerCount, WorkerPool } from './pool.js';
@@ -37,7 +37,9 @@ let core = null;
 let views = null;
 let analyzeClient = null;
 let pool = null;
-let readyMs = null;
+// Milliseconds from navigation start: the core answered, the lesson was drawn (first render), the
+// whole page was ready. The lesson is drawn as soon as the core answers; the rest follows.
+const marks = { coreMs: null, firstRenderMs: null, readyMs: null };
 let resolveReady;
 let rejectReady;
 const ready = new Promise((resolve, reject) => {
@@ -156,21 +158,30 @@ const api = {
   },
   /** Section 2's check of the lesson's IR beside the kernel's, with both times (null until the Worker answers). */
   lessonChecks: () => (state?.lessonChecks?.value ? structuredClone(state.lessonChecks.value) : null),
-  /** Milliseconds from navigation start until the page was ready. */
-  timings: () => ({ readyMs }),
+  /**
+   * Milliseconds from navigation start: {coreMs} the wasm core loaded, {firstRenderMs} the lesson
+   * (inputs, sections 1–3, 6 and 7) drawn, {readyMs} every section drawn and wired; null until then.
+   */
+  timings: () => ({ ...marks }),
   /** Calls made into the wasm module so far, on the page's main thread: {total, by: {name: count}}. */
   coreCalls: () => (core ? core.embindCalls() : null),
 };
 globalThis.rooflineLab = api;
 
-function render() {
+/** The lesson's text: what the page draws first, before the figure and sections 4, 8 and 9 exist. */
+function renderLesson() {
   renderInputs(state);
   renderNotices(state);
   renderReport(state);
+  renderExperiment(state);
+  views?.exercise.render(state);
+}
+
+function render() {
+  renderLesson();
+  if (!views?.figure) return;  // the rest is not drawn yet: boot draws it once wired
   renderMeasurements(state.measurements);
   views.figure.render(state);
-  renderExperiment(state);
-  views.exercise.render(state);
   views.analyze.render(state);
   views.classroom.render(state);
   views.gradebook.render(state);
@@ -214,7 +225,8 @@ const classroom = (change) => update({ ...state, classroom: change(state.classro
 async function boot() {
   const status = document.getElementById('status');
   try {
-    core = await loadCore(coreFactory());
+    core = await loadCore(coreFactory(), { wasmBinary: await coreBytes() });
+    marks.coreMs = performance.now();
   } catch (e) {
     status.textContent = `The wasm core could not start: ${e.message}. Try a current browser with WebAssembly enabled.`;
     rejectReady(e);
@@ -233,6 +245,16 @@ async function boot() {
     () => update(resetInputs(core, state)),
     () => update({ ...state, notices: [] }),
   );
+  // First render: the lesson's text as soon as the core has answered (one core call, made in
+  // createState above), and section 7 with it. The figure (Chart.js), the Worker pool, sections 4,
+  // 8 and 9 and the gradebook are wired after the browser has had a chance to paint it.
+  views = { exercise: bindExerciseView((answers) => update(checkExercise(core, state, answers))) };
+  document.querySelector('main').hidden = false;
+  renderLesson();
+  status.textContent = 'Core loaded; drawing the figure and the other sections…';
+  marks.firstRenderMs = performance.now();
+  await nextPaint();
+
   // One pool of Workers for the page: the measurements and the analyses each cancel their own.
   const hardwareCores = Number.isInteger(navigator.hardwareConcurrency) ? navigator.hardwareConcurrency : null;
   const defaultWorkers = defaultWorkerCount(hardwareCores);
@@ -261,8 +283,8 @@ async function boot() {
   };
   const now = () => new Date().toISOString();
   views = {
+    ...views,
     figure: bindFigureView(() => state, (key, on) => update(setShow(state, key, on))),
-    exercise: bindExerciseView((answers) => update(checkExercise(core, state, answers))),
     analyze: bindAnalyzeView(analyzeClient, examples.ok ? examples.value : [], () => state,
       (analyze) => {
         state = { ...state, analyze };  // only section 8 changes: only it redraws
@@ -301,7 +323,6 @@ async function boot() {
     update({ ...linked, classroom: classroomLinked, gradebook: applyGradebookLink(core, state.gradebook, location.hash, classroomLinked.settings) });
   });
 
-  document.querySelector('main').hidden = false;
   render();
   if (!state.error) writeHash();
   status.textContent = 'Core loaded.';
@@ -311,13 +332,24 @@ async function boot() {
     notice.hidden = false;
     document.getElementById('update-reload').onclick = use;
   });
-  readyMs = performance.now();
+  marks.readyMs = performance.now();
   resolveReady(api);
   // Section 2: the lesson's StableHLO through the interpreter, beside the kernel's check (in a Worker).
   pool.run('lesson-checks', {}).then(
     (value) => update({ ...state, lessonChecks: { value, error: null } }),
     (e) => update({ ...state, lessonChecks: { value: null, error: e.message } }),
   );
+}
+
+/** Resolves after the browser's next paint (or 100 ms, where a hidden page paints nothing). */
+function nextPaint() {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 100);
+    requestAnimationFrame(() => setTimeout(() => {
+      clearTimeout(timer);
+      resolve();
+    }, 0));
+  });
 }
 
 boot().catch((e) => {

@@ -20,6 +20,8 @@ export interface CoreFailure {
   error: string;
   /** which input is refused ("m", "sizes", "peak", "traffic_factor", "dtype", …), where one is */
   input?: string;
+  /** lessonReport: every refused input, each judged by its own rule ({input, error} of the first is `input` and `error`) */
+  errors?: { input: string; error: string }[];
   /** for an error in a text: its 1-based place, and the message without the place */
   line?: number;
   column?: number;
@@ -1003,7 +1005,12 @@ export interface RooflineLab {
   classroom(): ClassroomSnapshot | null;
   /** the class table for students' result files; does not change the page; a bad argument throws */
   gradebook(files: GradebookFile[], set?: GradebookSet): GradebookTable;
-  timings(): { readyMs: number | null };
+  /**
+   * milliseconds from navigation start (null until reached): the wasm core loaded, the lesson drawn
+   * (inputs, sections 1–3, 6, 7: the first render, before the figure and the other sections), every
+   * section drawn and wired; coreMs ≤ firstRenderMs ≤ readyMs
+   */
+  timings(): { coreMs: number | null; firstRenderMs: number | null; readyMs: number | null };
   /** section 2's check of the lesson's IR beside the kernel's, with both times; null until the Worker has answered (or if it failed) */
   lessonChecks(): LessonChecks | null;
   /** runs StableHLO text in a Worker without changing the page: what `node scripts/run.mjs --json` prints for one file */

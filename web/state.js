@@ -17,9 +17,10 @@
 //   show:     {measuredRoof, measuredPoint, allCoresRoof, allCoresPoint}: what the figure adds
 //             from the measurements (1 core; all cores);
 //   notices:  things the page ignored (a bad value in a link), to be shown once;
-//   exercise: section 7: {answers: {work, traffic, ratio, bound}, checked, attempted, check}: the
-//             answers of the last Check, whether Check was pressed, whether any answer was given,
-//             and the core's verdicts on them by question id (re-checked as the budgets move);
+//   exercise: section 7: {answers: {work, traffic, ratio, bound}, checked, attempted, tried, check}:
+//             the answers of the last Check, whether Check was pressed, whether any answer was given,
+//             the questions ever answered at a Check (the solution opens once all were tried), and
+//             the core's verdicts on them by question id (re-checked as the budgets move);
 //   analyze:  section 8 (web/analyze_state.js);
 //   classroom: section 9 (web/classroom_state.js);
 //   gradebook: the teacher's gradebook (web/gradebook_state.js).
@@ -54,7 +55,7 @@ export function defaultInputs(defaults) {
 }
 
 /** The section 7 part of a fresh state. */
-export const createExerciseState = () => ({ answers: { work: '', traffic: '', ratio: '', bound: '' }, checked: false, attempted: false, check: {} });
+export const createExerciseState = () => ({ answers: { work: '', traffic: '', ratio: '', bound: '' }, checked: false, attempted: false, tried: [], check: {} });
 
 /**
  * The whole store at start, the lesson built for the seed's values (one core call).
@@ -78,8 +79,9 @@ function parseField(f, text) {
   // Messages name the field the way the core does ("traffic factor must be …").
   const r = parseNumber(f === 'traffic_factor' ? 'traffic factor' : f, text);
   if (!r.ok) return r;
-  if (f === 'traffic_factor' && Number.isFinite(r.value) && r.value > 0 &&
-      (r.value < TRAFFIC_FACTOR_RANGE.min || r.value > TRAFFIC_FACTOR_RANGE.max)) {
+  // The page's range, for any number outside it (0 and −1 too: "positive" alone would not say
+  // what this page takes).
+  if (f === 'traffic_factor' && !(r.value >= TRAFFIC_FACTOR_RANGE.min && r.value <= TRAFFIC_FACTOR_RANGE.max)) {
     return { ok: false, error: `traffic factor must be from ${TRAFFIC_FACTOR_RANGE.min} to ${TRAFFIC_FACTOR_RANGE.max} on this page, got ${text.trim()}` };
   }
   return r;
@@ -87,7 +89,8 @@ function parseField(f, text) {
 
 /**
  * Reads the typed text into numbers, naming the first field that is not acceptable; `errors`
- * has every field's problem. A field missing from `inputs` is left out (the seed's value).
+ * has every field's problem, and `params` every field that reads as a number (the core then
+ * judges those by its rules). A field missing from `inputs` is left out (the seed's value).
  */
 export function inputsToParams(inputs) {
   const params = {};
@@ -99,7 +102,7 @@ export function inputsToParams(inputs) {
     else if (r.value !== undefined) params[f] = r.value;
   }
   const first = Object.keys(errors)[0];
-  if (first) return { ok: false, input: first, error: errors[first], errors };
+  if (first) return { ok: false, input: first, error: errors[first], errors, params };
   return { ok: true, params };
 }
 
@@ -116,14 +119,38 @@ function fieldOf(input) {
   return FIELDS.includes(input) ? input : input === 'dimensions' ? 'm' : null;
 }
 
-/** The state with a freshly built report, or the refusal as its error (the last report stays). */
-function withBuilt(state, built, inputs, params) {
-  if (!built.ok) {
-    const input = fieldOf(built.input);
-    return { ...state, error: { input, message: built.error }, errors: input ? { [input]: built.error } : {} };
+/**
+ * Every refused field's message, by field, from the page's reading of the text (`parsed`) and the
+ * core's rules (`built`: its `errors` list every input it refused, each judged alone). A field the
+ * page could not read keeps the page's message.
+ */
+function refusedFields(parsed, built) {
+  const errors = {};
+  const refusals = built.ok ? [] : built.errors ?? [{ input: built.input, error: built.error }];
+  for (const r of refusals) {
+    const field = fieldOf(r.input);
+    if (field && !errors[field]) errors[field] = r.error;
+  }
+  Object.assign(errors, parsed.errors ?? {});
+  const ordered = {};
+  for (const f of FIELDS) if (errors[f]) ordered[f] = errors[f];
+  return ordered;
+}
+
+/**
+ * The state with a freshly built report, or the refusals as its errors (the last report stays):
+ * `errors` marks every refused field, `error` is the first (or the core's refusal of the inputs
+ * together, which names no one field's rule: counts that overflow).
+ */
+function withBuilt(state, built, inputs, parsed) {
+  if (!parsed.ok || !built.ok) {
+    const errors = refusedFields(parsed, built);
+    const first = Object.keys(errors)[0];
+    const error = first ? { input: first, message: errors[first] } : { input: fieldOf(built.input), message: built.error };
+    return { ...state, error, errors };
   }
   return {
-    ...state, report: built.report, figure: figureModel(built.report, built.measured), valid: { ...inputs }, params,
+    ...state, report: built.report, figure: figureModel(built.report, built.measured), valid: { ...inputs }, params: parsed.params,
     error: null, errors: {}, exercise: { ...state.exercise, check: built.check },
   };
 }
@@ -144,9 +171,10 @@ function rebuiltExtras(core, state) {
  * the last valid report stays, so nothing on the page is lost.
  */
 export function recompute(core, state) {
+  // One core call even when the page cannot read a field: the core judges the others, so every
+  // refused field is marked at once (m = 0 and peak = x: both).
   const parsed = inputsToParams(state.inputs);
-  if (!parsed.ok) return { ...state, error: { input: parsed.input, message: parsed.error }, errors: parsed.errors };
-  return withBuilt(state, buildLesson(core, parsed.params, extrasOf(state)), state.inputs, parsed.params);
+  return withBuilt(state, buildLesson(core, parsed.params, extrasOf(state)), state.inputs, parsed);
 }
 
 /**
@@ -198,7 +226,9 @@ export function checkExercise(core, state, answers) {
   const texts = {};
   for (const key of Object.keys(state.exercise.answers)) texts[key] = String(answers?.[key] ?? '');
   const attempted = state.exercise.attempted || Object.values(texts).some((t) => t.trim() !== '');
-  return rebuiltExtras(core, { ...state, exercise: { answers: texts, checked: true, attempted, check: {} } });
+  const before = state.exercise.tried ?? [];
+  const tried = Object.keys(texts).filter((key) => before.includes(key) || texts[key].trim() !== '');
+  return rebuiltExtras(core, { ...state, exercise: { answers: texts, checked: true, attempted, tried, check: {} } });
 }
 
 /** The URL hash of the last valid view. */
@@ -221,7 +251,13 @@ export function applyHash(core, state, hash) {
     linked = linked.filter((f) => f !== field);
   };
   const noticed = () => [...decoded.notices, ...FIELDS.filter((f) => ignored[f]).map((f) => ignored[f])];
-  const inputsOf = () => linked.reduce((inputs, f) => typed(state.defaults, inputs, f, decoded.values[f]), base);
+  const inputsOf = () => {
+    const inputs = linked.reduce((acc, f) => typed(state.defaults, acc, f, decoded.values[f]), base);
+    // A link's dtype and itemsize are both its own: typing the itemsize after the dtype would
+    // quietly drop a dtype of another size (#itemsize=3&dtype=f32); the core judges the pair, and
+    // a dtype it refuses is ignored with a notice like any other value.
+    return linked.includes('dtype') && linked.includes('itemsize') ? { ...inputs, dtype: decoded.values.dtype } : inputs;
+  };
   // Values the page cannot read, each with its own message, before the core sees any.
   for (const f of [...linked]) {
     const alone = inputsToParams(typed(state.defaults, base, f, decoded.values[f]));
@@ -231,7 +267,7 @@ export function applyHash(core, state, hash) {
     const inputs = inputsOf();
     const parsed = inputsToParams(inputs);
     const built = parsed.ok ? buildLesson(core, parsed.params, extrasOf(state)) : { ok: false, input: parsed.input, error: parsed.error };
-    if (built.ok) return { ...withBuilt({ ...state, inputs }, built, inputs, parsed.params), notices: noticed() };
+    if (built.ok) return { ...withBuilt({ ...state, inputs }, built, inputs, parsed), notices: noticed() };
     // The core refused a linked value (for counts that overflow: the last of m, k, n, itemsize
     // the link gave): leave it out and build again.
     const culprit = built.input === 'dimensions'

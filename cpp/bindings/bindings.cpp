@@ -1281,16 +1281,31 @@ void write_lesson_report(JsonWriter& j, const report::Report& r) {
   j.end_object();
 }
 
+// {ok: false, input, error, errors: [{input, error}]}: the first refused input and every one.
+val fail_inputs(const std::vector<report::Refusal>& refused) {
+  val out = fail_input(refused.front().input, refused.front().error);
+  val list = val::array();
+  for (const auto& r : refused) {
+    val one = val::object();
+    one.set("input", r.input);
+    one.set("error", r.error);
+    list.call<void>("push", one);
+  }
+  out.set("errors", list);
+  return out;
+}
+
 // (params?, extras?) → the lesson's report as JSON text (web/core.js parses it), or
-// {ok: false, input, error} naming the refused input.
+// {ok: false, input, error, errors} naming the first refused input and every refused input
+// (report::check_inputs: each field by its own rule, so a form can mark them all at once).
 val js_lesson_report(val params, val extras) {
   std::string input;
   auto p = lesson_params_arg(params, &input);
-  if (!p) return fail_input(input, p.error());
+  if (!p) return fail_inputs({{input, p.error()}});
   auto e = lesson_extras_arg(extras, &input);
-  if (!e) return fail_input(input, e.error());
+  if (!e) return fail_inputs({{input, e.error()}});
   auto built = report::build(p.value(), e.value());
-  if (!built.ok()) return fail_input(built.input, built.error);
+  if (!built.ok()) return fail_inputs(built.refused);
   JsonWriter j;
   write_lesson_report(j, built.report);
   return ok(val(j.text()));

@@ -35,10 +35,15 @@ std::string format_number(double value) {
   return buffer;
 }
 
+std::string typed_value(double value) {
+  if (std::isinf(value)) return value > 0 ? "infinity" : "-infinity";
+  return format_number(value);
+}
+
 Result<std::int64_t> positive_integer(std::string_view name, double value) {
   if (!std::isfinite(value) || value <= 0 || std::floor(value) != value) {
     return Result<std::int64_t>::failure_for(std::string(name), std::string(name) + " must be a positive integer, got " +
-                                         format_number(value));
+                                         typed_value(value));
   }
   if (value > kMaxExactInteger) {
     return Result<std::int64_t>::failure_for(std::string(name), std::string(name) +

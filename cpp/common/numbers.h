@@ -28,8 +28,12 @@ std::string to_decimal(Count value);
 // NaN → "NaN", infinities → "inf" / "-inf". Used in every message that quotes a value.
 std::string format_number(double value);
 
+// A value a person typed, quoted in a message: format_number's text, except that an infinity
+// reads "infinity" ("Infinity" typed, or 1e400, which no double holds), not the terse "inf".
+std::string typed_value(double value);
+
 // A size typed as a double (JS numbers, CLI text) that must be an exact positive integer:
-// "m must be a positive integer, got 0" for 0, −1, 2.5, NaN, inf; "… at most 2^53 …" beyond.
+// "m must be a positive integer, got 0" for 0, −1, 2.5, NaN; "got infinity"; "… at most 2^53 …" beyond.
 Result<std::int64_t> positive_integer(std::string_view name, double value);
 
 // num/den reduced to lowest terms: (8192, 3584) → "16/7"; (6, 3) → "2".

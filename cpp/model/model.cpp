@@ -10,7 +10,7 @@ namespace {
 Result<double> positive_finite(const char* name, double value, const char* unit) {
   if (!std::isfinite(value) || value <= 0) {
     return Result<double>::failure_for(name, std::string(name) + " must be a positive, finite number" + unit +
-                                   ", got " + format_number(value));
+                                   ", got " + typed_value(value));
   }
   return Result<double>::success(value);
 }
@@ -77,20 +77,35 @@ Result<Contraction> contract_shapes(double a_rows, double a_cols, double b_rows,
   return contract(a_rows, a_cols, b_cols, itemsize);
 }
 
+Result<double> check_peak(double peak_gflops) {
+  auto peak = positive_finite("peak", peak_gflops, " of GFLOP/s");
+  if (peak && peak_gflops > kMaxBudget) {
+    return Result<double>::failure_for("peak", "peak must be at most 1e9 GFLOP/s (budgets are in GFLOP/s: 100e9 FLOP/s is 100), got " +
+                                               format_number(peak_gflops));
+  }
+  return peak;
+}
+
+Result<double> check_bandwidth(double bandwidth_gbs) {
+  auto bandwidth = positive_finite("bandwidth", bandwidth_gbs, " of GB/s");
+  if (bandwidth && bandwidth_gbs > kMaxBudget) {
+    return Result<double>::failure_for("bandwidth", "bandwidth must be at most 1e9 GB/s (budgets are in GB/s: 20e9 B/s is 20), got " +
+                                                    format_number(bandwidth_gbs));
+  }
+  return bandwidth;
+}
+
 Result<Budgets> make_budgets(double peak_gflops, double bandwidth_gbs) {
   using R = Result<Budgets>;
+  // Both positive and finite before either's upper limit: the order the messages always had.
   auto peak = positive_finite("peak", peak_gflops, " of GFLOP/s");
   if (!peak) return R::failure_from(peak);
   auto bandwidth = positive_finite("bandwidth", bandwidth_gbs, " of GB/s");
   if (!bandwidth) return R::failure_from(bandwidth);
-  if (peak_gflops > kMaxBudget) {
-    return R::failure_for("peak", "peak must be at most 1e9 GFLOP/s (budgets are in GFLOP/s: 100e9 FLOP/s is 100), got " +
-                      format_number(peak_gflops));
-  }
-  if (bandwidth_gbs > kMaxBudget) {
-    return R::failure_for("bandwidth", "bandwidth must be at most 1e9 GB/s (budgets are in GB/s: 20e9 B/s is 20), got " +
-                      format_number(bandwidth_gbs));
-  }
+  auto peak_in_range = check_peak(peak_gflops);
+  if (!peak_in_range) return R::failure_from(peak_in_range);
+  auto bandwidth_in_range = check_bandwidth(bandwidth_gbs);
+  if (!bandwidth_in_range) return R::failure_from(bandwidth_in_range);
   return R::success(Budgets{peak_gflops, bandwidth_gbs});
 }
 
@@ -185,11 +200,13 @@ Result<Achieved> achieved(const Budgets& budgets, double flops, double bytes, do
   return R::success(a);
 }
 
+Result<double> check_traffic_factor(double factor) { return positive_finite("traffic factor", factor, ""); }
+
 Result<std::vector<TrafficRow>> traffic_experiment(const Budgets& budgets,
                                                    const std::vector<double>& intensities,
                                                    double factor) {
   using R = Result<std::vector<TrafficRow>>;
-  auto f = positive_finite("traffic factor", factor, "");
+  auto f = check_traffic_factor(factor);
   if (!f) return R::failure_from(f);
   std::vector<TrafficRow> rows;
   for (double intensity : intensities) {

@@ -45,6 +45,9 @@ constexpr double kMaxBudget = 1e9;
 
 // Refuses budgets that are not positive, finite and at most kMaxBudget.
 Result<Budgets> make_budgets(double peak_gflops, double bandwidth_gbs);
+// The same rule for one budget alone (a form marks each field with its own message).
+Result<double> check_peak(double peak_gflops);
+Result<double> check_bandwidth(double bandwidth_gbs);
 
 // The intensity where the bandwidth line meets the compute roof: peak / bandwidth.
 double ridge(const Budgets& budgets);
@@ -111,6 +114,8 @@ struct TrafficRow {
   Ceiling revised;  // at intensity / factor
   bool bound_changed;
 };
+// Refuses a traffic factor that is not positive and finite (the rule traffic_experiment applies).
+Result<double> check_traffic_factor(double factor);
 Result<std::vector<TrafficRow>> traffic_experiment(const Budgets& budgets,
                                                    const std::vector<double>& intensities,
                                                    double factor);

@@ -15,8 +15,16 @@ Outcome refuse(std::string input, std::string error) {
   Outcome out;
   out.input = std::move(input);
   out.error = std::move(error);
+  out.refused.push_back({out.input, out.error});
   return out;
 }
+
+// How a message names entry i (0-based) of the sizes list: people count from 1.
+std::string size_entry(std::size_t i, std::size_t count) {
+  return "sizes: entry " + std::to_string(i + 1) + " of " + std::to_string(count);
+}
+// Said after a refused 0 that follows another entry: a thousands separator splits one size in two.
+const char* const kSizesSplitAtCommas = " (the list is split at commas: write 1000, not 1,000)";
 
 std::string first_word(const std::string& s) { return s.substr(0, s.find(' ')); }
 
@@ -177,7 +185,60 @@ std::string dtype_of_itemsize(double itemsize) {
   return "";
 }
 
+std::vector<Refusal> check_inputs(const Params& params) {
+  std::vector<Refusal> out;
+  auto note = [&](const std::string& input, const auto& result) {
+    if (!result) out.push_back({input, result.error()});
+  };
+  for (const auto& [name, value] : {std::pair{"m", &params.m}, std::pair{"k", &params.k}, std::pair{"n", &params.n}}) {
+    if (*value) note(name, positive_integer(name, **value));
+  }
+  // The dtype's name, and its itemsize against one given (when that itemsize is acceptable).
+  const auto itemsize = params.itemsize ? positive_integer("itemsize", *params.itemsize) : Result<std::int64_t>::success(0);
+  if (params.dtype) {
+    std::vector<std::string> names;
+    const Dtype* found = nullptr;
+    for (const auto& d : dtypes()) {
+      names.push_back(d.name);
+      if (d.name == *params.dtype) found = &d;
+    }
+    if (!found) {
+      out.push_back({"dtype", "dtype must be one of " + joined(names, ", ") + ", got \"" + *params.dtype + "\""});
+    } else if (params.itemsize && itemsize && itemsize.value() != found->itemsize) {
+      out.push_back({"dtype", "dtype " + found->name + " has itemsize " + std::to_string(found->itemsize) +
+                                  ", got itemsize " + format_number(*params.itemsize)});
+    }
+  }
+  note("itemsize", itemsize);
+  if (params.sizes) {
+    const auto& sizes = *params.sizes;
+    if (sizes.empty()) out.push_back({"sizes", "sizes must be a non-empty list of positive integers, got []"});
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      auto size = positive_integer("size", sizes[i]);
+      if (!size) {
+        // "size must be …, got 0" → "sizes: entry 2 of 2 must be …, got 0"; a 0 after the first
+        // entry is most likely "1,000" typed for 1000: said so.
+        const bool split_thousands = i > 0 && sizes[i] == 0;
+        out.push_back({"sizes", size_entry(i, sizes.size()) + size.error().substr(4) + (split_thousands ? kSizesSplitAtCommas : "")});
+        break;  // one message per field: the first bad entry
+      }
+    }
+  }
+  if (params.peak) note("peak", model::check_peak(*params.peak));
+  if (params.bandwidth) note("bandwidth", model::check_bandwidth(*params.bandwidth));
+  if (params.traffic_factor) note("traffic_factor", model::check_traffic_factor(*params.traffic_factor));
+  return out;
+}
+
 Outcome build(const Params& params, const Extras& extras) {
+  // Each input by its own rule first: every refused one is named at once.
+  const auto refused = check_inputs(params);
+  if (!refused.empty()) {
+    Outcome out = refuse(refused.front().input, refused.front().error);
+    out.refused = refused;
+    return out;
+  }
+
   // The seed's values where none is given.
   double m = params.m.value_or(double(model::lesson::kM));
   double k = params.k.value_or(double(model::lesson::kK));
@@ -221,11 +282,7 @@ Outcome build(const Params& params, const Extras& extras) {
   std::vector<double> intensities;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     auto c = model::contract(sizes[i], sizes[i], sizes[i], itemsize);
-    if (!c) {
-      std::string message = c.error();
-      if (message.rfind("m ", 0) == 0) message = "size " + message.substr(2);
-      return refuse("sizes", "sizes[" + std::to_string(i) + "]: " + message);
-    }
+    if (!c) return refuse("sizes", size_entry(i, sizes.size()) + ": " + c.error());  // counts that overflow
     r.sizes.push_back({c.value(), {}});
     intensities.push_back(c->intensity);
   }

@@ -141,11 +141,24 @@ struct Report {
   std::optional<MeasuredRoofline> measured;
 };
 
+// One refused input: its name ("m", "sizes", …) and the message naming the rule and the value.
+struct Refusal {
+  std::string input;
+  std::string error;
+};
+
+// Every given input that its own rule refuses, each judged alone, in the page's field order (m, k,
+// n, dtype, itemsize, sizes, peak, bandwidth, traffic_factor): a form marks them all at once.
+// Empty when each is acceptable on its own (together they may still be refused: counts that
+// overflow).
+std::vector<Refusal> check_inputs(const Params& params);
+
 struct Outcome {
   bool ok() const { return error.empty(); }
   Report report;      // when ok
-  std::string input;  // when not: which input is refused
+  std::string input;  // when not: which input is refused (the first of `refused`)
   std::string error;  // and why: the input, the rule and the value
+  std::vector<Refusal> refused;  // when not: every refused input (check_inputs), or this one alone
 };
 
 Outcome build(const Params& params, const Extras& extras = {});

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { benchInterpreter } from './bench_interp.mjs';
 import { ceilingOnWorkers, LEVELS, timeKernelOnWorkers, timerResolution } from '../../web/model/measure.js';
@@ -18,7 +19,7 @@ let threads = machineCores();
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--json' && args[i + 1]) jsonFile = args[++i];
   else if (args[i] === '--quick') quick = true;
-  else if (args[i] === '--only' && ['kernels', 'cores', 'analyzer', 'lesson', 'interpreter'].includes(args[i + 1])) only = args[++i];
+  else if (args[i] === '--only' && ['kernels', 'cores', 'analyzer', 'lesson', 'interpreter', 'size'].includes(args[i + 1])) only = args[++i];
   else if (args[i] === '--threads' && /^[0-9]+$/.test(args[i + 1] ?? '')) threads = Number(args[++i]);
   else {
     console.error(`bench: unknown argument ${JSON.stringify(args[i])} (see --help)`);
@@ -250,7 +251,35 @@ async function benchCores() {
   return { rows, ceilings: counts.map((c) => ceilings[c]), ratios };
 }
 
+// ---- the page's size: bytes a student's browser loads (dist/), raw and gzipped ----
+
+/** The issue's goals for the one-file page (set before the interpreter was in the core). */
+const SIZE_GOALS = { raw: 1.0e6, gzip: 400e3 };
+
+function benchSize() {
+  const out = [];
+  for (const file of ['roofline-lab.html', 'app.js', 'roofline-core.wasm', 'roofline-core.js']) {
+    const path = join(ROOT, 'dist', file);
+    if (!existsSync(path)) {
+      console.log(`size: ${path} absent, skipped`);
+      continue;
+    }
+    const bytes = readFileSync(path);
+    out.push({ file, bytes: bytes.length, gzip_bytes: gzipSync(bytes, { level: 9 }).length });
+  }
+  const kb = (n) => `${(n / 1000).toFixed(1)} kB`;
+  console.log('\nsize of dist/ (what a browser loads; the wasm is inside app.js, gzipped and base64-encoded, once)');
+  for (const r of out) console.log(`  ${r.file.padEnd(20)} ${kb(r.bytes).padStart(12)} raw ${kb(r.gzip_bytes).padStart(12)} gzipped (level 9)`);
+  const page = out.find((r) => r.file === 'roofline-lab.html');
+  if (page) {
+    console.log(`  roofline-lab.html against the issue's goals: raw ${(page.bytes / SIZE_GOALS.raw).toFixed(2)}× of ${kb(SIZE_GOALS.raw)}, ` +
+      `gzipped ${(page.gzip_bytes / SIZE_GOALS.gzip).toFixed(2)}× of ${kb(SIZE_GOALS.gzip)} (reported, not a test)`);
+  }
+  return { files: out, goals: SIZE_GOALS };
+}
+
 const wanted = (part) => only === null || only === part;
+const size = wanted('size') ? benchSize() : null;
 const kernels = wanted('kernels') ? await benchKernels() : null;
 const cores = wanted('cores') ? await benchCores() : null;
 const analyzer = wanted('analyzer') ? await benchAnalyzer() : null;
@@ -272,6 +301,7 @@ if (jsonFile) {
     ...(analyzer && { analyzer }),
     ...(interpreter && { interpreter }),
     ...(lesson && { lesson }),
+    ...(size && { size }),
     environment: { node: process.version, cpu: cpus()[0]?.model, cpus: cpus().length, workers: threads },
   }, null, 2));
   console.log(`\nwrote ${jsonFile}`);

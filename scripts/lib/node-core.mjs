@@ -1,5 +1,6 @@
-// Loads the wasm core in Node, from the same file the page loads (dist/roofline-core.js).
-import { existsSync } from 'node:fs';
+// Loads the wasm core in Node, from the same files the page's bundle is made of
+// (dist/roofline-core.js and the roofline-core.wasm beside it).
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,11 +13,17 @@ export function corePath() {
   return process.env.ROOFLINE_CORE || join(ROOT, 'dist', 'roofline-core.js');
 }
 
-/** Loads the core from `path` (default: corePath()). */
+/**
+ * Loads the core from `path` (default: corePath()) and the .wasm beside it. The bytes are handed
+ * to the glue (wasmBinary), which then never fetches: Node 20's global fetch cannot read a file.
+ */
 export async function loadNodeCore(path = corePath()) {
-  if (!existsSync(path)) {
-    throw new Error(`the wasm core is not built: ${path} is missing; run scripts/build first`);
+  const wasm = path.replace(/\.js$/, '.wasm');
+  for (const file of [path, wasm]) {
+    if (!existsSync(file)) {
+      throw new Error(`the wasm core is not built: ${file} is missing; run scripts/build first`);
+    }
   }
   const createCore = createRequire(import.meta.url)(path);
-  return loadCore(createCore);
+  return loadCore(createCore, { wasmBinary: readFileSync(wasm) });
 }

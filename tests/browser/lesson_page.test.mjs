@@ -175,15 +175,18 @@ for (const [name, url] of Object.entries(fixture.origins)) {
       await waitReady(page);
       const m = page.locator('input[name="m"]');
       await m.fill('0');
-      assert.equal(await page.locator('#input-error').innerText(), 'm must be a positive integer, got 0');
+      assert.equal(await page.locator('#m-error').innerText(), 'm must be a positive integer, got 0');
+      assert.equal(await page.locator('#input-error').innerText(), 'One field needs fixing: m.');
       assert.equal(await m.getAttribute('aria-invalid'), 'true');
       assert.equal(await page.locator('[data-field="flops"] >> nth=0').innerText(), '8192');
       await m.fill('abc');
-      assert.equal(await page.locator('#input-error').innerText(), 'm must be a number, got "abc"');
+      assert.equal(await page.locator('#m-error').innerText(), 'm must be a number, got "abc"');
+      assert.equal(await page.locator('#input-error').innerText(), 'One field needs fixing: m.');
       await m.fill('');
-      assert.equal(await page.locator('#input-error').innerText(), 'm must be a number, got nothing');
+      assert.equal(await page.locator('#m-error').innerText(), 'm must be a number, got nothing');
       await m.fill('64');
       assert.equal(await page.locator('#input-error').innerText(), '');
+      assert.equal(await page.locator('#input-error').isVisible(), false);
       assert.equal(await page.locator('[data-field="flops"] >> nth=0').innerText(), String(2 * 64 * 16 * 8));
       // The lowered computation follows the shapes; the XLA-recorded remark is for the seed's only.
       assert.match(await page.locator('#stablehlo').innerText(), /tensor<64x16xf32>, tensor<16x8xf32>\) -> tensor<64x8xf32>/);
@@ -194,14 +197,15 @@ for (const [name, url] of Object.entries(fixture.origins)) {
       await page.locator('input[name="itemsize"]').fill('4');
 
       await page.locator('input[name="peak"]').fill('100e9');
-      assert.match(await page.locator('#input-error').innerText(), /^peak must be at most 1e9 GFLOP\/s .*got 100000000000$/);
+      assert.match(await page.locator('#peak-error').innerText(), /^peak must be at most 1e9 GFLOP\/s .*got 100000000000$/);
       await page.locator('input[name="peak"]').fill('40');
       const ceilings = await page.locator('#sizes tbody tr td:nth-child(3)').allInnerTexts();
       assert.deepEqual(ceilings, ['26.67', '40', '40', '40', '40']);  // ridge 2: only n=8 stays memory-bound
       await page.locator('input[name="traffic_factor"]').fill('-1');
-      assert.equal(await page.locator('#input-error').innerText(), 'traffic factor must be a positive, finite number, got -1');
+      assert.equal(await page.locator('#traffic_factor-error').innerText(), 'traffic factor must be from 0.25 to 16 on this page, got -1');
       await page.locator('input[name="sizes"]').fill('8,0');
-      assert.equal(await page.locator('#input-error').innerText(), 'sizes[1]: size must be a positive integer, got 0');
+      assert.equal(await page.locator('#sizes-error').innerText(), 'sizes: entry 2 of 2 must be a positive integer, got 0 (the list is split at commas: write 1000, not 1,000)');
+      assert.equal(await page.locator('#input-error').innerText(), '2 fields need fixing: square sizes and traffic factor.');
       await page.locator('#reset').click();
       assert.equal(await page.locator('#input-error').innerText(), '');
       assert.equal(await page.locator('input[name="m"]').inputValue(), '32');

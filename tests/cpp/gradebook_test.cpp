@@ -182,7 +182,7 @@ TEST_CASE("the gradebook regrades every answer from the seed and the student, ne
   CHECK(summary[2].find("mistake")->is_null());
 }
 
-TEST_CASE("files that cannot be graded are refused one by one, with their reasons; the others are graded", "[gradebook]") {
+TEST_CASE("files that cannot be graded are refused one by one, with their reasons, and the others are graded", "[gradebook]") {
   const std::vector<std::string> all;
   const Exercise e0 = generate_one("s/Ann", 2, all, 0).value();
   const std::string ann = result_file("s", "Ann", 2, all, {{0, "work", {q_of(e0, "work").exact}}}, "2030-01-02T00:00:00.000Z");

@@ -68,8 +68,8 @@ TEST_CASE("contract refuses dimensions that are not positive integers, naming th
       Row{32, 16, 8, 0, "itemsize must be a positive integer, got 0"},
       Row{32, 16, 8, 1.5, "itemsize must be a positive integer, got 1.5"},
       Row{kNaN, 16, 8, 4, "m must be a positive integer, got NaN"},
-      Row{32, kInf, 8, 4, "k must be a positive integer, got inf"},
-      Row{32, 16, -kInf, 4, "n must be a positive integer, got -inf"},
+      Row{32, kInf, 8, 4, "k must be a positive integer, got infinity"},
+      Row{32, 16, -kInf, 4, "n must be a positive integer, got -infinity"},
       Row{1e300, 16, 8, 4, "m must be at most 2^53 = 9007199254740992, got 1e+300"},
   }));
   auto c = contract(m, k, n, itemsize);
@@ -123,10 +123,10 @@ TEST_CASE("budgets are positive, finite and in GFLOP/s and GB/s", "[model]") {
   auto [peak, bandwidth, message] = GENERATE(table<double, double, std::string>({
       Row{0, 20, "peak must be a positive, finite number of GFLOP/s, got 0"},
       Row{-100, 20, "peak must be a positive, finite number of GFLOP/s, got -100"},
-      Row{kInf, 20, "peak must be a positive, finite number of GFLOP/s, got inf"},
+      Row{kInf, 20, "peak must be a positive, finite number of GFLOP/s, got infinity"},
       Row{kNaN, 20, "peak must be a positive, finite number of GFLOP/s, got NaN"},
       Row{100, 0, "bandwidth must be a positive, finite number of GB/s, got 0"},
-      Row{100, kInf, "bandwidth must be a positive, finite number of GB/s, got inf"},
+      Row{100, kInf, "bandwidth must be a positive, finite number of GB/s, got infinity"},
       Row{100e9, 20,
           "peak must be at most 1e9 GFLOP/s (budgets are in GFLOP/s: 100e9 FLOP/s is 100), got 100000000000"},
       Row{100, 20e9,

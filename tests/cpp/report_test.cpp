@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "catch.hpp"
 #include "report/report.h"
@@ -116,8 +118,8 @@ TEST_CASE("a refused input is named with the model's message", "[report]") {
   const Case cases[] = {
       {m0, "m", "m must be a positive integer, got 0"},
       {no_sizes, "sizes", "sizes must be a non-empty list of positive integers, got []"},
-      {bad_size, "sizes", "sizes[1]: size must be a positive integer, got 0"},
-      {peak, "peak", "peak must be a positive, finite number of GFLOP/s, got inf"},
+      {bad_size, "sizes", "sizes: entry 2 of 2 must be a positive integer, got 0 (the list is split at commas: write 1000, not 1,000)"},
+      {peak, "peak", "peak must be a positive, finite number of GFLOP/s, got infinity"},
       {factor, "traffic_factor", "traffic factor must be a positive, finite number, got 0"},
       {huge, "dimensions", ""},
       {dtype, "dtype", "dtype must be one of f32, bf16, f16, f64, got \"i7\""},
@@ -129,6 +131,56 @@ TEST_CASE("a refused input is named with the model's message", "[report]") {
     if (!c.error.empty()) CHECK(out.error == c.error);
   }
   CHECK_THAT(refused(huge).error, StartsWith("flops = 2·m·k·n does not fit in 128 bits"));
+}
+
+TEST_CASE("every refused input is named at once, each with its own rule's message, in the form's order", "[report]") {
+  // m = 0 and peak = NaN together: both refused, not only the first (the page marks both fields).
+  report::Params p;
+  p.m = 0;
+  p.n = 2.5;
+  p.peak = NAN;
+  p.sizes = std::vector<double>{1, 0};
+  p.traffic_factor = -1;
+  p.dtype = "bf16";
+  p.itemsize = 4;
+  const auto out = refused(p);
+  std::vector<std::pair<std::string, std::string>> got;
+  for (const auto& r : out.refused) got.push_back({r.input, r.error});
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"m", "m must be a positive integer, got 0"},
+      {"n", "n must be a positive integer, got 2.5"},
+      {"dtype", "dtype bf16 has itemsize 2, got itemsize 4"},
+      {"sizes", "sizes: entry 2 of 2 must be a positive integer, got 0 (the list is split at commas: write 1000, not 1,000)"},
+      {"peak", "peak must be a positive, finite number of GFLOP/s, got NaN"},
+      {"traffic_factor", "traffic factor must be a positive, finite number, got -1"},
+  };
+  CHECK(got == expected);
+  CHECK(out.input == "m");  // the first is still the one `input` and `error` name
+  CHECK(out.error == expected.front().second);
+  CHECK(report::check_inputs(p).size() == expected.size());
+  // Each alone is judged the same as in the list: no field's message depends on another's.
+  report::Params peak_only;
+  peak_only.peak = NAN;
+  CHECK(refused(peak_only).refused.size() == 1);
+  CHECK(refused(peak_only).error == "peak must be a positive, finite number of GFLOP/s, got NaN");
+  // Acceptable inputs: nothing refused.
+  CHECK(report::check_inputs(report::Params{}).empty());
+  // A refusal of inputs together (counts that overflow) is the only one in the list.
+  report::Params huge;
+  huge.m = huge.k = huge.n = 1125899906842624.0;
+  CHECK(report::check_inputs(huge).empty());
+  REQUIRE(refused(huge).refused.size() == 1);
+  CHECK(refused(huge).refused.front().input == "dimensions");
+}
+
+TEST_CASE("an infinity is quoted as infinity, not inf (typed as Infinity, or 1e400, which no double holds)", "[report]") {
+  report::Params p;
+  p.m = INFINITY;
+  p.bandwidth = -INFINITY;
+  const auto out = refused(p);
+  REQUIRE(out.refused.size() == 2);
+  CHECK(out.refused[0].error == "m must be a positive integer, got infinity");
+  CHECK(out.refused[1].error == "bandwidth must be a positive, finite number of GB/s, got -infinity");
 }
 
 TEST_CASE("the revised roof turns at ridge · factor and sits at min(peak, bandwidth · x / factor)", "[report][figure]") {

@@ -3,7 +3,7 @@
 // web/model/answers.js only says which answers were blank. Through the wasm core the page loads.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { checkLessonExercise, exerciseVerdicts } from '../../web/model/answers.js';
+import { checkLessonExercise, exerciseMessage, exerciseVerdicts, solutionEarned } from '../../web/model/answers.js';
 import { buildLesson } from '../../web/model/lesson.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
@@ -89,8 +89,36 @@ describe('checking the exercise with the core', () => {
     const built = buildLesson(core, {}, { answers: { work: '1' } });
     assert.equal(exerciseVerdicts(built.report.exercise, built.check, { work: '1' }).verdicts.work.status, 'wrong');
     assert.equal(exerciseVerdicts(built.report.exercise, built.check, { work: '' }).verdicts.work.status, 'empty');
+    const unknown = 'answers: the exercise has no question "colour"; its questions are work, traffic, ratio, bound';
     assert.deepEqual(checkLessonExercise(core, { colour: 'blue' }), {
-      ok: false, input: 'answers', error: 'answers: the exercise has no question "colour"; its questions are work, traffic, ratio, bound',
+      ok: false, input: 'answers', error: unknown, errors: [{ input: 'answers', error: unknown }],
     });
+  });
+});
+
+describe('the line under Check, and when the solution opens by itself', () => {
+  const ids = ['work', 'traffic', 'ratio', 'bound'];
+  const exercise = { questions: ids.map((id) => ({ id })) };
+  const result = (statuses) => {
+    const verdicts = Object.fromEntries(ids.map((id, i) => [id, { status: statuses[i] }]));
+    return { verdicts, allRight: statuses.every((x) => x === 'right') };
+  };
+  test('the solution waits for an answer to every part, at this Check or an earlier one', () => {
+    assert.equal(solutionEarned(exercise, []), false);
+    assert.equal(solutionEarned(exercise, ['work']), false);
+    assert.equal(solutionEarned(exercise, ['work', 'traffic', 'ratio']), false);
+    assert.equal(solutionEarned(exercise, ['bound', 'ratio', 'traffic', 'work']), true);
+  });
+  test('the message says what was checked and where the solution is, as it is', () => {
+    assert.equal(exerciseMessage(exercise, result(['empty', 'empty', 'empty', 'empty']), [], false),
+      'Every answer is blank: nothing was checked. The reference solution opens once every part has an answer ' +
+      '(still to answer: work, minimum traffic, ratio and bound), or open it yourself below.');
+    assert.equal(exerciseMessage(exercise, result(['right', 'empty', 'empty', 'empty']), ['work'], false),
+      '1 of 4 right (minimum traffic, ratio and bound not answered). Change an answer and check again. The reference ' +
+      'solution opens once every part has an answer (still to answer: minimum traffic, ratio and bound), or open it yourself below.');
+    assert.match(exerciseMessage(exercise, result(['right', 'empty', 'empty', 'empty']), ['work'], true), /The reference solution is open below\.$/);
+    assert.equal(exerciseMessage(exercise, result(['wrong', 'wrong', 'right', 'right']), ids, false),
+      '2 of 4 right. Change an answer and check again. The reference solution is closed below; open it to compare.');
+    assert.equal(exerciseMessage(exercise, result(['right', 'right', 'right', 'right']), ids, true), 'All four answers are right.');
   });
 });

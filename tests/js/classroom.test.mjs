@@ -49,6 +49,8 @@ describe('classroom keys in the link', () => {
     ]);
     assert.equal(parseCount('101').ok, false);
     assert.equal(parseCount('2.5').ok, false);
+    // Empty is "nothing", as every other field says it, not `got ""`.
+    assert.deepEqual(parseCount('  '), { ok: false, error: 'count must be an integer from 1 to 100, got nothing' });
     assert.deepEqual(parseFamilies('all', IDS), { ok: true, value: [] });
     assert.deepEqual(parseFamilies('work_traffic,bound,traffic_factor,read_ir,fusion', IDS), { ok: true, value: [] });
     assert.deepEqual(parseFamilies('fusion,bound,fusion', IDS), { ok: true, value: ['fusion', 'bound'] }, 'the order is the CLI\'s: it picks the exercises');

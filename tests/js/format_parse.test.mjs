@@ -1,7 +1,7 @@
 // web/model: formatting and number parsing, without a DOM or the core.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pyFloat, pyFloatList, sci, short } from '../../web/model/format.js';
+import { grouped, pyFloat, pyFloatList, sci, short } from '../../web/model/format.js';
 import { parseNumber, parseNumberList } from '../../web/model/parse.js';
 
 test('pyFloat prints floats the way Python repr does, so the CLI reads like the seed', () => {
@@ -41,8 +41,27 @@ test('parseNumber accepts the usual spellings and refuses empty, hex and words b
   assert.deepEqual(parseNumber('m', undefined), { ok: false, error: 'm must be a number, got nothing' });
 });
 
+test('parseNumber refuses text no double holds as typed, never as another number', () => {
+  // 1e400 would become Infinity (and be quoted back as "infinity"): it is refused as typed.
+  assert.deepEqual(parseNumber('peak', '1e400'), { ok: false, error: 'peak must be a number a double can hold (at most about 1.8e308), got 1e400' });
+  assert.deepEqual(parseNumber('peak', '-1e400'), { ok: false, error: 'peak must be a number a double can hold (at most about 1.8e308), got -1e400' });
+  // 2^53 + 1 would silently become 2^53.
+  assert.deepEqual(parseNumber('m', '9007199254740993'),
+    { ok: false, error: 'm must be an integer a double holds exactly (at most 2^53 = 9007199254740992), got 9007199254740993' });
+  assert.deepEqual(parseNumber('m', '9007199254740992'), { ok: true, value: 9007199254740992 });
+  assert.deepEqual(parseNumber('m', '+9007199254740994'), { ok: true, value: 9007199254740994 });  // exact: the core says "at most 2^53"
+  assert.deepEqual(parseNumber('m', '1e300'), { ok: true, value: 1e300 });  // a double: the core judges it
+});
+
+test('grouped separates the thousands of long exact counts only', () => {
+  assert.equal(grouped('2000000000000000'), '2,000,000,000,000,000');
+  assert.equal(grouped('1000000'), '1,000,000');
+  assert.equal(grouped('340282366920938463463374607431768211456'), '340,282,366,920,938,463,463,374,607,431,768,211,456');
+  for (const kept of ['8192', '16384', '999999', '2.5e+15', 'n/a']) assert.equal(grouped(kept), kept);
+});
+
 test('parseNumberList names the entry that is not a number', () => {
   assert.deepEqual(parseNumberList('sizes', '8, 16,32'), { ok: true, value: [8, 16, 32] });
-  assert.deepEqual(parseNumberList('sizes', '8,,32'), { ok: false, error: 'sizes[1] must be a number, got nothing' });
+  assert.deepEqual(parseNumberList('sizes', '8,,32'), { ok: false, error: 'sizes: entry 2 of 3 must be a number, got nothing' });
   assert.deepEqual(parseNumberList('sizes', ' '), { ok: false, error: 'sizes must be a comma-separated list of numbers, got nothing' });
 });

@@ -109,10 +109,9 @@ describe('the lesson report', () => {
     assert.match(f16.stablehlo.text, /tensor<32x16xf16>/);
     assert.equal(buildLesson(core, { dtype: 'f64', itemsize: 8 }).report.cost_estimate.bytes_accessed, 5632 * 2);
     assert.equal(buildLesson(core, { dtype: '', itemsize: 2 }).report.stablehlo.dtype, 'bf16', 'no dtype: the itemsize picks one');
-    assert.deepEqual(buildLesson(core, { dtype: 'f32', itemsize: 2 }),
-      { ok: false, input: 'dtype', error: 'dtype f32 has itemsize 4, got itemsize 2' });
-    assert.deepEqual(buildLesson(core, { dtype: 'i8' }),
-      { ok: false, input: 'dtype', error: 'dtype must be one of f32, bf16, f16, f64, got "i8"' });
+    const refusal = (input, error) => ({ ok: false, input, error, errors: [{ input, error }] });
+    assert.deepEqual(buildLesson(core, { dtype: 'f32', itemsize: 2 }), refusal('dtype', 'dtype f32 has itemsize 4, got itemsize 2'));
+    assert.deepEqual(buildLesson(core, { dtype: 'i8' }), refusal('dtype', 'dtype must be one of f32, bf16, f16, f64, got "i8"'));
   });
 
   test('refuses bad inputs, naming the input, the rule and the value', () => {
@@ -121,15 +120,23 @@ describe('the lesson report', () => {
       [{ k: -1 }, 'k', 'k must be a positive integer, got -1'],
       [{ n: 2.5 }, 'n', 'n must be a positive integer, got 2.5'],
       [{ itemsize: NaN }, 'itemsize', 'itemsize must be a positive integer, got NaN'],
-      [{ peak: Infinity }, 'peak', 'peak must be a positive, finite number of GFLOP/s, got inf'],
+      [{ peak: Infinity }, 'peak', 'peak must be a positive, finite number of GFLOP/s, got infinity'],
       [{ bandwidth: -20 }, 'bandwidth', 'bandwidth must be a positive, finite number of GB/s, got -20'],
       [{ traffic_factor: 0 }, 'traffic_factor', 'traffic factor must be a positive, finite number, got 0'],
       [{ sizes: [] }, 'sizes', 'sizes must be a non-empty list of positive integers, got []'],
-      [{ sizes: [8, 1.5] }, 'sizes', 'sizes[1]: size must be a positive integer, got 1.5'],
+      [{ sizes: [8, 1.5] }, 'sizes', 'sizes: entry 2 of 2 must be a positive integer, got 1.5'],
     ];
     for (const [params, input, error] of cases) {
-      assert.deepEqual(buildLesson(core, params), { ok: false, input, error }, JSON.stringify(params));
+      assert.deepEqual(buildLesson(core, params), { ok: false, input, error, errors: [{ input, error }] }, JSON.stringify(params));
     }
+    // Every refused input at once, in the form's order, each with its own message.
+    const all = buildLesson(core, { peak: -1, m: 0, traffic_factor: 0 });
+    assert.deepEqual(all.errors, [
+      { input: 'm', error: 'm must be a positive integer, got 0' },
+      { input: 'peak', error: 'peak must be a positive, finite number of GFLOP/s, got -1' },
+      { input: 'traffic_factor', error: 'traffic factor must be a positive, finite number, got 0' },
+    ]);
+    assert.equal(all.input, 'm');
     const overflow = buildLesson(core, { m: 2 ** 50, k: 2 ** 50, n: 2 ** 50 });
     assert.equal(overflow.input, 'dimensions');
     assert.match(overflow.error, /^flops = 2·m·k·n does not fit in 128 bits for m=1125899906842624/);

@@ -125,6 +125,39 @@ describe('page state with the core', () => {
     assert.deepEqual(Object.keys(s.errors), ['m', 'peak']);
   });
 
+  test('every refused field is marked at once: one the page cannot read does not hide one the core refuses', () => {
+    // m = 0 (the core's rule) then peak = x (the page's reading): both marked, m is not quietly 32.
+    let s = createState(core);
+    s = setInput(core, s, 'm', '0');
+    s = setInput(core, s, 'peak', 'x');
+    assert.deepEqual(s.errors, { m: 'm must be a positive integer, got 0', peak: 'peak must be a number, got "x"' });
+    assert.deepEqual(s.error, { input: 'm', message: 'm must be a positive integer, got 0' });
+    // Three the core refuses, each with its own message; the page's range for the factor.
+    s = setInput(core, s, 'peak', '-5');
+    s = setInput(core, s, 'sizes', '1,000');
+    s = setInput(core, s, 'traffic_factor', '0');
+    assert.deepEqual(Object.keys(s.errors), ['m', 'sizes', 'peak', 'traffic_factor']);
+    assert.equal(s.errors.sizes, 'sizes: entry 2 of 2 must be a positive integer, got 0 (the list is split at commas: write 1000, not 1,000)');
+    assert.equal(s.errors.peak, 'peak must be a positive, finite number of GFLOP/s, got -5');
+    assert.equal(s.errors.traffic_factor, 'traffic factor must be from 0.25 to 16 on this page, got 0');
+    assert.equal(s.params.m, 32, 'the last valid view stays');
+    // Fixing one leaves the others marked.
+    s = setInput(core, s, 'm', '64');
+    assert.deepEqual(Object.keys(s.errors), ['sizes', 'peak', 'traffic_factor']);
+  });
+
+  test('a link whose dtype and itemsize disagree keeps the itemsize and says the dtype was ignored', () => {
+    const base = createState(core);
+    let s = applyHash(core, base, '#itemsize=3&dtype=f32');
+    assert.equal(s.error, null);
+    assert.equal(s.params.itemsize, 3);
+    assert.equal(s.valid.dtype, '');
+    assert.deepEqual(s.notices, ['ignored dtype="f32" in the link: dtype f32 has itemsize 4, got itemsize 3']);
+    s = applyHash(core, base, '#itemsize=2&dtype=f16');
+    assert.deepEqual(s.notices, []);
+    assert.equal(s.valid.dtype, 'f16');
+  });
+
   test('a link reproduces a view, and a bad value in it is ignored with a notice', () => {
     const base = createState(core);
     let s = applyHash(core, base, '#m=64&k=32&n=16&dtype=bf16&peak=50&bandwidth=40&factor=4&sizes=8,64');

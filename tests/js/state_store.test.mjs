@@ -74,7 +74,12 @@ describe('calls into the wasm module', () => {
   test('a keystroke is one call; so are a reset, a measurement, a Check and a link of 8 keys', () => {
     const s = createState(core);
     assert.deepEqual(calls(() => setInput(core, s, 'm', '64')).by, { lessonReport: 1 });
-    assert.equal(calls(() => setInput(core, s, 'm', '')).total, 0, 'text that is not a number never reaches the core');
+    // Text that is not a number is the page's to refuse; the one call still made lets the core judge
+    // every other field, so all refused fields are marked at once (issue 14, item 7).
+    const peakRefused = setInput(core, s, 'peak', '0');
+    const unreadable = calls(() => setInput(core, peakRefused, 'm', ''));
+    assert.equal(unreadable.total, 1, 'text that is not a number costs no extra call');
+    assert.deepEqual(Object.keys(unreadable.result.errors), ['m', 'peak']);
     assert.equal(calls(() => resetInputs(core, s)).total, 1);
     assert.equal(calls(() => setMeasurements(core, s, MEASUREMENTS)).total, 1);
     assert.equal(calls(() => checkExercise(core, s, { work: '1' })).total, 1);
@@ -110,12 +115,17 @@ describe('calls into the wasm module', () => {
 describe('section 7: the exercise in the store', () => {
   test('Check stores the answers; the verdicts are the core\'s; blank Check is no attempt; budgets re-check', () => {
     let s = createState(core);
-    assert.deepEqual(s.exercise, { answers: { work: '', traffic: '', ratio: '', bound: '' }, checked: false, attempted: false, check: {} });
+    assert.deepEqual(s.exercise, { answers: { work: '', traffic: '', ratio: '', bound: '' }, checked: false, attempted: false, tried: [], check: {} });
     s = checkExercise(core, s, {});
     assert.deepEqual([s.exercise.checked, s.exercise.attempted], [true, false]);
     assert.equal(exerciseVerdicts(s.report.exercise, s.exercise.check, s.exercise.answers).attempted, false);
+    assert.deepEqual(s.exercise.tried, []);
+    s = checkExercise(core, s, { work: '13824' });
+    assert.deepEqual(s.exercise.tried, ['work'], 'the parts answered at some Check');
     s = checkExercise(core, s, { work: '13824', traffic: '8064', ratio: '24/7', bound: 'compute' });
     assert.equal(s.exercise.attempted, true);
+    assert.deepEqual(s.exercise.tried, ['work', 'traffic', 'ratio', 'bound']);
+    assert.deepEqual(checkExercise(core, s, {}).exercise.tried, ['work', 'traffic', 'ratio', 'bound'], 'kept across a blank Check');
     const v = exerciseVerdicts(s.report.exercise, s.exercise.check, s.exercise.answers).verdicts;
     assert.deepEqual(Object.values(v).map((x) => x.status), ['wrong', 'right', 'right', 'wrong']);
     assert.match(v.work.message, /^You counted m·k·n/);

@@ -25,6 +25,44 @@ export function exerciseVerdicts(exercise, check, answers) {
   return { verdicts, allRight: all.every((v) => v.status === 'right'), attempted: all.some((v) => v.status !== 'empty') };
 }
 
+/** How section 7 names its parts in messages. */
+const PART_NAMES = { work: 'work', traffic: 'minimum traffic', ratio: 'ratio', bound: 'bound' };
+const partName = (id) => PART_NAMES[id] ?? id;
+const listed = (names) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+
+/**
+ * Whether section 7's reference solution opens by itself: once every part has been tried (given an
+ * answer at some Check), so answering one part cannot give the other parts away.
+ * @param {{questions: {id: string}[]}} exercise  report.exercise
+ * @param {string[]} tried  the question ids answered at some Check
+ */
+export function solutionEarned(exercise, tried) {
+  return exercise.questions.every((q) => tried.includes(q.id));
+}
+
+/**
+ * The line under Check: what was checked and what happened to the reference solution, as it is.
+ * @param {{questions: {id: string}[]}} exercise
+ * @param {{verdicts: Record<string, {status: string}>, allRight: boolean}} result  exerciseVerdicts' value
+ * @param {string[]} tried  the question ids answered at some Check
+ * @param {boolean} solutionOpen  whether the solution is open on the page now
+ */
+export function exerciseMessage(exercise, { verdicts, allRight }, tried, solutionOpen) {
+  const ids = exercise.questions.map((q) => q.id);
+  const blank = ids.filter((id) => verdicts[id]?.status === 'empty');
+  const untried = ids.filter((id) => !tried.includes(id));
+  const solution = solutionOpen
+    ? 'The reference solution is open below.'
+    : untried.length
+      ? `The reference solution opens once every part has an answer (still to answer: ${listed(untried.map(partName))}), or open it yourself below.`
+      : 'The reference solution is closed below; open it to compare.';
+  if (blank.length === ids.length) return `Every answer is blank: nothing was checked. ${solution}`;
+  if (allRight) return `All ${ids.length === 4 ? 'four' : ids.length} answers are right.`;
+  const right = ids.filter((id) => verdicts[id]?.status === 'right').length;
+  const unanswered = blank.length ? ` (${listed(blank.map(partName))} not answered)` : '';
+  return `${right} of ${ids.length} right${unanswered}. Change an answer and check again. ${solution}`;
+}
+
 /**
  * Checks answers to the lesson's exercise under `params` (the lesson's inputs; the seed's when
  * left out) with one core call, as the page's Check does.

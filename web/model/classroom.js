@@ -27,7 +27,8 @@ export function parseCount(text) {
   const t = String(text ?? '').trim();
   const value = /^\d+$/.test(t) ? Number(t) : NaN;
   if (!(value >= COUNT_RANGE.min && value <= COUNT_RANGE.max)) {
-    return { ok: false, error: `count must be an integer from ${COUNT_RANGE.min} to ${COUNT_RANGE.max}, got ${JSON.stringify(t)}` };
+    // An empty field is "nothing", as every other field says it.
+    return { ok: false, error: `count must be an integer from ${COUNT_RANGE.min} to ${COUNT_RANGE.max}, got ${t === '' ? 'nothing' : JSON.stringify(t)}` };
   }
   return { ok: true, value };
 }

@@ -32,6 +32,17 @@ export function short(x, digits = 4) {
   return String(Number(x.toPrecision(digits)));
 }
 
+/**
+ * An exact count (the core's decimal digits) with its thousands grouped once it has seven digits
+ * or more, so 2·10^15 reads "2,000,000,000,000,000", not a run of zeros; "8192" and "16384" stay.
+ * @param {string|number} count
+ */
+export function grouped(count) {
+  const text = String(count);
+  if (!/^-?\d{7,}$/.test(text)) return text;
+  return text.replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
 /** Scientific notation with `digits` significant digits, trailing zeros dropped: 1.7720e-6 → "1.77e-6", 2e-5 → "2e-5". */
 export function sci(x, digits = 3) {
   if (!Number.isFinite(x)) return String(x);

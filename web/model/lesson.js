@@ -14,14 +14,15 @@ import { ESTIMATE_LABEL } from './analysis.js';
  *   given, the itemsize; without it the element type follows the itemsize (2 → bf16).
  * @param {{measured?: object, answers?: Record<string, string>}} extras  this machine's roofs and
  *   point for the figure (web/model/measure.js measuredForReport), section 7's answers to check
- * @returns {{ok: true, report: object, measured: object|null, check: object} | {ok: false, input: string, error: string}}
+ * @returns {{ok: true, report: object, measured: object|null, check: object} | {ok: false, input: string, error: string,
+ *   errors: {input: string, error: string}[]}}  `errors`: every refused input (the first is `input`)
  *   `report`: the model's report (what `node scripts/lesson.mjs --json` prints, and `rooflineLab.report()`
  *   gives); apart from it, as the state keeps them apart: `measured`, this machine's roofs and point
  *   for the figure (null without measurements), and `check`, the core's verdicts on `answers` by id.
  */
 export function buildLesson(core, params = {}, extras = {}) {
   const r = core.lessonReport(params, extras);
-  if (!r.ok) return { ok: false, input: r.input ?? 'core', error: r.error };
+  if (!r.ok) return { ok: false, input: r.input ?? 'core', error: r.error, errors: r.errors ?? [{ input: r.input ?? 'core', error: r.error }] };
   const { measured_roofline: measured, ...report } = r.value;
   const { check, ...exercise } = report.exercise;
   report.exercise = exercise;

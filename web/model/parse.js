@@ -5,6 +5,7 @@
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 const SPECIAL = /^[+-]?(inf|infinity|nan)$/i;
+const INTEGER = /^[+-]?\d+$/;
 
 /**
  * Parses one number, or explains why not. Number('') is 0 and Number('0x10') is 16: both are
@@ -13,9 +14,19 @@ const SPECIAL = /^[+-]?(inf|infinity|nan)$/i;
  */
 export function parseNumber(name, text) {
   const t = typeof text === 'string' ? text.trim() : '';
-  if (NUMBER.test(t)) return { ok: true, value: Number(t) };
+  if (NUMBER.test(t)) {
+    const value = Number(t);
+    // Text that no double holds is refused as typed, not passed on as a different number.
+    if (!Number.isFinite(value)) {
+      return { ok: false, error: `${name} must be a number a double can hold (at most about 1.8e308), got ${t}` };
+    }
+    if (INTEGER.test(t) && BigInt(t) !== BigInt(value)) {
+      return { ok: false, error: `${name} must be an integer a double holds exactly (at most 2^53 = 9007199254740992), got ${t.replace(/^\+/, '')}` };
+    }
+    return { ok: true, value };
+  }
   if (SPECIAL.test(t)) {
-    // Let the core refuse these by its own rule, with the value named ("got inf").
+    // Let the core refuse these by its own rule, with the value named ("got infinity").
     const lower = t.toLowerCase();
     if (lower.includes('nan')) return { ok: true, value: NaN };
     return { ok: true, value: lower.startsWith('-') ? -Infinity : Infinity };
@@ -24,14 +35,18 @@ export function parseNumber(name, text) {
   return { ok: false, error: `${name} must be a number, got ${shown}` };
 }
 
-/** A comma-separated list of numbers: "8,16,32". */
+/**
+ * A comma-separated list of numbers: "8,16,32". Entries are named as people count them, from 1:
+ * "sizes: entry 2 of 3 must be a number, got \"x\"" (the core names its refusals the same way).
+ */
 export function parseNumberList(name, text) {
   if (typeof text !== 'string' || text.trim() === '') {
     return { ok: false, error: `${name} must be a comma-separated list of numbers, got nothing` };
   }
   const values = [];
-  for (const [i, part] of text.split(',').entries()) {
-    const r = parseNumber(`${name}[${i}]`, part);
+  const parts = text.split(',');
+  for (const [i, part] of parts.entries()) {
+    const r = parseNumber(`${name}: entry ${i + 1} of ${parts.length}`, part);
     if (!r.ok) return r;
     values.push(r.value);
   }

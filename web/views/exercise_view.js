@@ -1,8 +1,9 @@
 // Section 7: the exercise. Check puts the answers in the state (state.exercise); the lesson's
 // report then carries the core's verdicts on them (the generated exercises' checker, questions and
-// feedback), re-checked when the budgets move. The reference solution opens after a first attempt,
-// or on request. Renders from the state only.
-import { exerciseVerdicts } from '../model/answers.js';
+// feedback), re-checked when the budgets move. The reference solution opens once every part has
+// been answered at a Check (web/model/answers.js: solutionEarned), or on request (its summary).
+// Renders from the state only.
+import { exerciseMessage, exerciseVerdicts, solutionEarned } from '../model/answers.js';
 import { short } from '../model/format.js';
 import { $, setField } from './dom.js';
 
@@ -11,6 +12,8 @@ import { $, setField } from './dom.js';
  */
 export function bindExerciseView(onCheck) {
   const form = $('#exercise-form');
+  const solution = $('#solution');
+  let last = null;  // the state last drawn: the message follows the solution opened or closed by hand
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -22,23 +25,21 @@ export function bindExerciseView(onCheck) {
     });
   });
 
-  function renderVerdicts(ex, { check, answers }) {
-    const { verdicts, allRight } = exerciseVerdicts(ex, check, answers);
+  function renderVerdicts(ex, { check, answers, tried }) {
+    const result = exerciseVerdicts(ex, check, answers);
+    const { verdicts } = result;
     for (const [key, v] of Object.entries(verdicts)) {
       const slot = $(`#${key}-feedback`);
       slot.textContent = v.message;
       slot.className = `feedback ${v.status}`;
       if (key !== 'bound') form.elements[key]?.setAttribute('aria-invalid', String(v.status === 'wrong'));
     }
-    const total = Object.keys(verdicts).length;
-    const right = Object.values(verdicts).filter((v) => v.status === 'right').length;
-    $('#exercise-result').textContent = allRight
-      ? 'All four answers are right.'
-      : `${right} of ${total} right. Change an answer and check again; the reference solution is open below.`;
+    $('#exercise-result').textContent = exerciseMessage(ex, result, tried ?? [], solution.open);
   }
 
   /** Redraws the question, the solution and the verdicts on the last checked answers. */
   function render(state) {
+    last = state;
     const r = state.report;
     if (!r) return;
     const ex = r.exercise;
@@ -54,13 +55,15 @@ export function bindExerciseView(onCheck) {
       `${short(ex.ratio)} flops/byte; bandwidth · ratio ≈ ${short(ex.bandwidth_times_ratio_gflops)} GFLOP/s against a ` +
       `peak of ${short(r.budgets.peak)}: ${ex.bound}.`;
     if (!state.exercise.checked) return;
-    renderVerdicts(ex, state.exercise);
-    const solution = $('#solution');
-    if (state.exercise.attempted && !solution.dataset.opened) {
-      solution.dataset.opened = 'yes';  // opened once, at the first attempt; the reader may close it
+    if (solutionEarned(ex, state.exercise.tried ?? []) && !solution.dataset.opened) {
+      solution.dataset.opened = 'yes';  // opened once, when every part was tried; the reader may close it
       solution.open = true;
       solution.querySelector('summary').textContent = 'Reference solution';
     }
+    renderVerdicts(ex, state.exercise);
   }
+  solution.addEventListener('toggle', () => {
+    if (last?.report && last.exercise.checked) renderVerdicts(last.report.exercise, last.exercise);
+  });
   return { render };
 }

@@ -2,7 +2,7 @@
 // Text goes in with textContent only. (Inputs: inputs_view.js; figure: figure_view.js;
 // experiment: experiment_view.js; exercise: exercise_view.js.)
 import { reportLines } from '../model/lesson.js';
-import { sci, short } from '../model/format.js';
+import { grouped, sci, short } from '../model/format.js';
 import { $, fillRows, setField } from './dom.js';
 
 /** Sections 1–3 and the printout, from the last valid report. */
@@ -18,8 +18,8 @@ export function renderReport(state) {
   const acc = r.matmul_accounting;
   const dtype = r.stablehlo ? `${r.stablehlo.dtype}, ` : '';
   setField('shape', `(${acc.m}×${acc.k})·(${acc.k}×${acc.n}), ${dtype}itemsize ${acc.itemsize}`);
-  setField('flops', acc.flops_exact);
-  setField('minimum_bytes', acc.minimum_bytes_exact);
+  setField('flops', grouped(acc.flops_exact));
+  setField('minimum_bytes', grouped(acc.minimum_bytes_exact));
   setField('intensity', `${acc.flops_per_byte_fraction} ≈ ${short(acc.flops_per_byte)}`);
   setField('peak', short(r.budgets.peak));
   setField('bandwidth', short(r.budgets.bandwidth));

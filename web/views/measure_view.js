@@ -83,12 +83,22 @@ export function bindMeasureView({ run, cancel, defaultWorkers, hardwareCores, on
     `(navigator.hardwareConcurrency); the page uses ${defaultWorkers} Worker${defaultWorkers === 1 ? '' : 's'} for "all cores" ` +
     '(at most 16 unless you ask for more, up to 64), each with its own copy of the core.';
 
+  const results = $('#measure-results');
+  // Focus never falls to <body> when the button holding it is disabled: Measure hands it to
+  // Cancel, and the run's end hands it on (to the results, or back to Measure) — unless the
+  // reader has moved it elsewhere meanwhile.
+  const focusIsOurs = () => [start, stop, document.body, null].includes(document.activeElement);
   const setRunning = (running) => {
+    const moveFocus = focusIsOurs();
+    if (running) stop.disabled = false;
+    else start.disabled = false;
+    if (moveFocus) (running ? stop : start).focus();
     start.disabled = running;
     stop.disabled = !running;
     progress.hidden = !running;
     samplesInput.disabled = running;
     workersInput.disabled = running;
+    return moveFocus;
   };
   const refuse = (input, message) => {
     status.textContent = message;
@@ -114,6 +124,7 @@ export function bindMeasureView({ run, cancel, defaultWorkers, hardwareCores, on
     setRunning(true);
     progress.value = 0;
     status.textContent = 'starting the Workers…';
+    let measured = false;
     try {
       const value = await run({ samples, workers: workers.value }, (done, total, label) => {
         progress.max = total;
@@ -122,10 +133,12 @@ export function bindMeasureView({ run, cancel, defaultWorkers, hardwareCores, on
       });
       status.textContent = `Done: ${MEASUREMENT_LABEL}.`;
       onResult(value);
+      measured = true;
     } catch (e) {
       status.textContent = e instanceof CancelledError ? 'Cancelled; the earlier results (if any) are kept.' : `Measurement failed: ${e.message}`;
     } finally {
-      setRunning(false);
+      // Results: focus goes to them (their region is focusable); otherwise back to Measure.
+      if (setRunning(false) && measured && !results.hidden) results.focus();
     }
   });
   stop.addEventListener('click', () => cancel());
