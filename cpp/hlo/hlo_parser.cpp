@@ -22,20 +22,20 @@
 #include <cctype>
 #include <cstring>
 #include <memory>
-#include <unordered_map>
 
-#include "hlo/lexer.h"
 #include "hlo/infer.h"
+#include "hlo/lexer.h"
+#include "hlo/name_map.h"
 #include "hlo/parse.h"
 
 namespace rl::hlo {
 
 namespace {
 
-bool alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
-bool digit(char c) { return c >= '0' && c <= '9'; }
-bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
-bool name_char(char c) { return alnum(c) || c == '_' || c == '.' || c == '-' || c == '$'; }
+using chars::alnum;
+using chars::alpha;
+using chars::digit;
+bool name_char(char c) { return chars::is(c, chars::kHloName); }
 
 constexpr std::int64_t kMaxDim = std::int64_t(1) << 50;
 constexpr std::size_t kMaxRank = 4096;
@@ -449,15 +449,15 @@ class HloParser {
     }
   }
 
-  // An operand as written: resolved to its instruction when the computation is complete.
+  // An operand as written: resolved to its instruction when the computation is complete, into
+  // its slot `ref` of the function's refs. One flat list per parser, reused by every computation.
   struct Use {
     std::string_view name;
-    std::size_t offset;
+    std::uint32_t offset;
+    std::uint32_t ref;
   };
-  struct PendingOp {
-    std::vector<Use> uses;
-    std::vector<Attribute> attrs;
-  };
+  std::vector<Use> uses_;
+  NameMap<ValueId> defined_;  // instruction name → its value, in the computation being read
 
   bool parse_computation(Module& m) {
     ws();
@@ -520,8 +520,9 @@ class HloParser {
     if (!expect('{', "bad computation " + std::string(f.name.substr(0, 40)), "'{' and its instructions")) return false;
     f.body.blocks.emplace_back();
     Block& block = f.body.blocks.back();
-    std::unordered_map<std::string_view, ValueId> defined;  // instruction name → its value
-    std::vector<PendingOp> pending;
+    reserve_body(f, block);
+    defined_.clear();
+    uses_.clear();
     std::size_t root = std::string_view::npos;
     while (true) {
       ws();
@@ -532,8 +533,7 @@ class HloParser {
       if (p_ >= n_ || split_here() || word_here("HloModule") || word_here("ENTRY"))
         return fail(p_, "unterminated computation " + std::string(f.name.substr(0, 40)), "'}'");
       const std::size_t inst_at = p_;
-      pending.emplace_back();
-      if (!parse_instruction(block, defined, pending.back())) return false;
+      if (!parse_instruction(block)) return false;
       if (block.ops.back().is_root) {
         if (root != std::string_view::npos)
           return fail(inst_at, "two ROOT instructions in " + std::string(f.name.substr(0, 40)), "one ROOT per computation");
@@ -559,26 +559,13 @@ class HloParser {
       return fail(p_ - 1, "computation " + std::string(f.name.substr(0, 40)) + " has no instructions",
                   "at least a ROOT instruction");
     // Operands: each names an instruction of this computation, defined before or after the use.
-    for (std::size_t i = 0; i < block.ops.size(); ++i) {
-      Op& op = block.ops[i];
-      PendingOp& po = pending[i];
-      op.operands.begin = static_cast<std::uint32_t>(f.refs.size());
-      for (const Use& u : po.uses) {
-        auto it = defined.find(u.name);
-        if (it == defined.end())
-          return fail(u.offset, "operand " + std::string(u.name.substr(0, 40)) + " is not defined in " +
-                                    std::string(f.name.substr(0, 40)),
-                      "the name of an instruction of this computation");
-        f.refs.push_back(it->second);
-      }
-      op.operands.count = static_cast<std::uint32_t>(po.uses.size());
-      op.attributes.begin = static_cast<std::uint32_t>(f.attrs.size());
-      op.attributes.count = static_cast<std::uint32_t>(po.attrs.size());
-      f.attrs.insert(f.attrs.end(), po.attrs.begin(), po.attrs.end());
-      // Each instruction's single result follows its operands in refs.
-      op.results.begin = static_cast<std::uint32_t>(f.refs.size());
-      op.results.count = 1;
-      f.refs.push_back(static_cast<ValueId>(i));
+    for (const Use& u : uses_) {
+      const ValueId* v = defined_.find(u.name);
+      if (!v)
+        return fail(u.offset, "operand " + std::string(u.name.substr(0, 40)) + " is not defined in " +
+                                  std::string(f.name.substr(0, 40)),
+                    "the name of an instruction of this computation");
+      f.refs[u.ref] = *v;
     }
     if (root == std::string_view::npos) {  // XLA: the last instruction
       root = block.ops.size() - 1;
@@ -616,11 +603,34 @@ class HloParser {
     return true;
   }
 
+  // Room for the instructions of the computation starting here: one per indented line (XLA
+  // indents instructions; '}' closes at the start of a line), so big computations do not grow
+  // by doubling. Only an estimate: the vectors still grow if it is short.
+  void reserve_body(Function& f, Block& block) {
+    std::size_t lines = 0;
+    for (std::size_t q = p_; q < n_;) {
+      const void* nl = std::memchr(s_.data() + q, '\n', n_ - q);
+      if (!nl) break;
+      q = static_cast<std::size_t>(static_cast<const char*>(nl) - s_.data()) + 1;
+      ++lines;
+      if (q < n_ && s_[q] != ' ' && s_[q] != '\t') break;  // '}', a blank line, the next computation
+    }
+    block.ops.reserve(lines);
+    f.values.reserve(lines);
+    f.refs.reserve(lines * 3);
+    defined_.reserve(lines);
+  }
+
   // ['ROOT'] name '=' [shape] opcode '(' operands ')' (',' attr)*. The instruction's value is
   // its index in the block (values are numbered by instruction, signature arguments after).
-  bool parse_instruction(Block& block, std::unordered_map<std::string_view, ValueId>& defined, PendingOp& po) {
+  // Its attributes go straight into the function's list; its operands get slots in refs,
+  // filled when the computation is complete, and its result follows them.
+  bool parse_instruction(Block& block) {
     const std::size_t start = p_;
+    Function& f = *fn_;
     Op op;
+    op.attributes.begin = static_cast<std::uint32_t>(f.attrs.size());
+    op.operands.begin = static_cast<std::uint32_t>(f.refs.size());
     op.line = lx_.line_of(start);
     op.column = lx_.column_of(start);
     if (word_here("ROOT")) {
@@ -656,14 +666,14 @@ class HloParser {
       std::string_view lit = s_.substr(b, e - b);
       while (!lit.empty() && std::isspace(static_cast<unsigned char>(lit.front()))) lit.remove_prefix(1);
       while (!lit.empty() && std::isspace(static_cast<unsigned char>(lit.back()))) lit.remove_suffix(1);
-      po.attrs.push_back({"literal", lit});  // whole: the lowering decodes it
+      f.attrs.push_back({"literal", lit});  // whole: the lowering decodes it
     } else if (op.code == OpCode::Parameter) {
       ++p_;
       ws();
       const std::size_t nb = p_;
       while (p_ < n_ && digit(s_[p_]) && p_ - nb < 9) ++p_;
       if (p_ == nb) return fail(p_, "bad parameter", "a parameter number such as parameter(0)");
-      po.attrs.push_back({"parameter_number", s_.substr(nb, p_ - nb)});
+      f.attrs.push_back({"parameter_number", s_.substr(nb, p_ - nb)});
       if (!expect(')', "bad parameter", "')' after the parameter number")) return false;
     } else {
       ++p_;
@@ -672,14 +682,15 @@ class HloParser {
         std::size_t r = p_;
         while (r < n_ && alnum(s_[r])) ++r;
         if (at('(') || (r > p_ && r < n_ && s_[r] == '[' && alpha(s_[p_]))) {
-          Type ignored;  // the operand's shape as written; its definition's shape is the one used
-          if (!parse_shape(ignored)) return false;
+          // The operand's shape as written; its definition's shape is the one used.
+          if (!skip_shape()) return false;
           ws();
         }
         const std::size_t at_operand = p_;
         std::string_view on = read_name();
         if (on.empty()) return fail(p_, "bad operand of " + std::string(op.name), "an operand such as %x or f32[2] %x");
-        po.uses.push_back({on, at_operand});
+        uses_.push_back({on, static_cast<std::uint32_t>(at_operand), static_cast<std::uint32_t>(f.refs.size())});
+        f.refs.push_back(0);
         ws();
         if (at(',')) {
           ++p_;
@@ -699,19 +710,48 @@ class HloParser {
         break;
       }
       ++p_;
-      if (!parse_attr(po.attrs)) return false;
+      if (!parse_attr(f.attrs)) return false;
     }
     if (!has_shape) {  // typed by infer_shapes() once the module is complete
       op.infer_shape = true;
       shape = placeholder_type();
     }
     const auto id = static_cast<ValueId>(block.ops.size());
-    if (!defined.emplace(name, id).second)
+    if (!defined_.insert(name, id))
       return fail(name_at, "instruction " + std::string(name.substr(0, 40)) + " defined twice",
                   "unique instruction names in a computation");
-    fn_->values.push_back({shape, 0, false, name});
+    op.operands.count = static_cast<std::uint32_t>(f.refs.size()) - op.operands.begin;
+    op.attributes.count = static_cast<std::uint32_t>(f.attrs.size()) - op.attributes.begin;
+    // The instruction's single result follows its operands in refs.
+    op.results.begin = static_cast<std::uint32_t>(f.refs.size());
+    op.results.count = 1;
+    f.refs.push_back(id);
+    f.values.push_back({shape, 0, false, name});
     block.ops.push_back(op);
     return true;
+  }
+
+  // An operand's shape as written (ignored): looked up as written when it is a known array
+  // shape, else parsed for its errors only.
+  bool skip_shape() {
+    std::size_t q = p_;
+    while (q < n_ && alnum(s_[q])) ++q;
+    if (q > p_ && q < n_ && s_[q] == '[') {
+      const void* close = std::memchr(s_.data() + q, ']', std::min<std::size_t>(n_ - q, 4096 * 24));
+      if (close) {
+        const std::size_t end = static_cast<std::size_t>(static_cast<const char*>(close) - s_.data()) + 1;
+        if (table_->find_written(s_.substr(p_, end - p_))) {
+          p_ = end;
+          if (at('{') && layout_follows()) {
+            std::size_t b = 0, e = 0;
+            if (!skip_group(&b, &e)) return false;
+          }
+          return true;
+        }
+      }
+    }
+    Type ignored;
+    return parse_shape(ignored);
   }
 
   bool finish_module(Module& m) {
