@@ -18,6 +18,17 @@
  */
 
 /**
+ * A row's intensity as the core defines it (hlo::Analysis::intensity_of): flops / bytes_accessed,
+ * the same IEEE division; null (the core's NaN) when no bytes are accessed. A count the core could
+ * not write as a JSON number (not finite) arrives as null, and so does the intensity.
+ */
+function intensityOf(flops, bytes) {
+  if (!(bytes > 0) || flops === null) return null;
+  const q = flops / bytes;
+  return Number.isFinite(q) ? q : null;
+}
+
+/**
  * The core's analysis report has each module's rows as columns (strings and types listed once:
  * a module of millions of ops would not fit one JSON string as objects); this makes them one
  * object per op again. The strings are shared, not copied per row.
@@ -29,12 +40,14 @@ function expandReport(report) {
     const ops = new Array(c.count);
     for (let i = 0; i < c.count; i++) {
       const type = c.types[c.type[i]];
+      const flops = c.flops[i];
+      const bytes = c.bytes_accessed[i];
       const row = {
         top_level: c.top_level[i] === 1, line: c.line[i], column: c.column[i], op: c.strings[c.op[i]],
         shape: type.shape, element_type: type.element_type, dims: type.dims, function: c.strings[c.function[i]],
-        flops: c.flops[i], transcendentals: c.transcendentals[i], bytes_accessed: c.bytes_accessed[i],
+        flops, transcendentals: c.transcendentals[i], bytes_accessed: bytes,
         unfused_bytes_accessed: c.unfused_bytes_accessed[i], operand_bytes: c.operand_bytes[i],
-        output_bytes: c.output_bytes[i], collective_bytes: c.collective_bytes[i], intensity: c.intensity[i],
+        output_bytes: c.output_bytes[i], collective_bytes: c.collective_bytes[i], intensity: intensityOf(flops, bytes),
         modeled: c.modeled[i] === 1,
       };
       if (c.note[i] >= 0) row.note = c.strings[c.note[i]];

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <unordered_map>
 
 #include "common/json_writer.h"
+#include "hlo/name_map.h"
 #include "hlo/parse.h"
 #include "hlo/verify.h"
 
@@ -62,23 +62,32 @@ void column(JsonWriter& j, const char* name, const std::vector<OpCost>& rows, F 
 }
 
 void write_rows(JsonWriter& j, const Analysis& a) {
-  // Strings (op spellings, function names, notes, shapes) and types are listed once.
+  // Strings (op spellings, function names, notes) and types are listed once. Function names
+  // and notes are already numbered by the analysis; op spellings are numbered here.
   std::vector<std::string_view> strings;
-  std::unordered_map<std::string_view, std::int64_t> ids;
+  NameMap<std::uint32_t> ids;
   auto sid = [&](std::string_view s) {
-    auto it = ids.find(s);
-    if (it != ids.end()) return it->second;
-    const auto id = static_cast<std::int64_t>(strings.size());
+    if (const std::uint32_t* id = ids.find(s)) return *id;
+    const auto id = static_cast<std::uint32_t>(strings.size());
     strings.push_back(s);
-    ids.emplace(s, id);
+    ids.insert(s, id);
     return id;
   };
-  std::vector<std::int64_t> op_ids, fn_ids, note_ids;
+  constexpr std::uint32_t kUnset = ~std::uint32_t(0);
+  std::vector<std::uint32_t> fn_ids(a.functions.size(), kUnset), note_ids(a.notes_pool.size(), kUnset);
+  std::vector<std::uint32_t> op_ids;
   op_ids.reserve(a.ops.size());
+  std::string_view last_op;
+  std::uint32_t last_id = 0;
   for (const auto& r : a.ops) {
-    op_ids.push_back(sid(r.op));
-    fn_ids.push_back(sid(a.function(r)));
-    note_ids.push_back(r.note ? sid(a.note(r)) : -1);
+    // Rows of one op spelling often follow each other; the spelling is a view into the source.
+    if (r.op.data() != last_op.data() || r.op.size() != last_op.size()) {
+      last_op = r.op;
+      last_id = sid(r.op);
+    }
+    op_ids.push_back(last_id);
+    if (fn_ids[r.function] == kUnset) fn_ids[r.function] = sid(a.function(r));
+    if (r.note && note_ids[r.note] == kUnset) note_ids[r.note] = sid(a.note(r));
   }
   j.key("rows").begin_object().field("count", static_cast<double>(a.ops.size()));
   j.key("strings").begin_array();
@@ -108,17 +117,18 @@ void write_rows(JsonWriter& j, const Analysis& a) {
   i = 0;
   column(j, "op", a.ops, [&](JsonWriter& w, const OpCost&) { w.integer(op_ids[i++]); });
   column(j, "type", a.ops, [](JsonWriter& w, const OpCost& r) { w.integer(r.type); });
-  i = 0;
-  column(j, "function", a.ops, [&](JsonWriter& w, const OpCost&) { w.integer(fn_ids[i++]); });
-  i = 0;
-  column(j, "note", a.ops, [&](JsonWriter& w, const OpCost&) { w.integer(note_ids[i++]); });
+  column(j, "function", a.ops, [&](JsonWriter& w, const OpCost& r) { w.integer(fn_ids[r.function]); });
+  column(j, "note", a.ops, [&](JsonWriter& w, const OpCost& r) {
+    w.integer(r.note ? static_cast<long long>(note_ids[r.note]) : -1);
+  });
   column(j, "flops", a.ops, [](JsonWriter& w, const OpCost& r) { w.value(r.flops); });
   column(j, "transcendentals", a.ops, [](JsonWriter& w, const OpCost& r) { w.value(r.transcendentals); });
   column(j, "bytes_accessed", a.ops, [](JsonWriter& w, const OpCost& r) { w.value(r.bytes_accessed); });
   column(j, "unfused_bytes_accessed", a.ops, [](JsonWriter& w, const OpCost& r) { w.value(r.unfused_bytes_accessed); });
   column(j, "output_bytes", a.ops, [](JsonWriter& w, const OpCost& r) { w.value(r.output_bytes); });
   column(j, "collective_bytes", a.ops, [](JsonWriter& w, const OpCost& r) { w.value(r.collective_bytes); });
-  column(j, "intensity", a.ops, [](JsonWriter& w, const OpCost& r) { w.value(Analysis::intensity_of(r)); });
+  // No intensity column: web/core.js divides flops by bytes_accessed, the same IEEE division as
+  // Analysis::intensity_of (formatting a non-integer double here cost more than all the rest).
   column(j, "modeled", a.ops, [](JsonWriter& w, const OpCost& r) { w.integer(r.modeled); });
   column(j, "operand_bytes", a.ops, [&](JsonWriter& w, const OpCost& r) {
     w.begin_array();

@@ -13,10 +13,11 @@
 //            rows: {count, strings: [..], types: [{shape, element_type, dims}],
 //                   top_level, line, column, op, type, function, note (string index or -1),
 //                   flops, transcendentals, bytes_accessed, unfused_bytes_accessed,
-//                   output_bytes, collective_bytes, intensity, modeled, operand_bytes}}
+//                   output_bytes, collective_bytes, modeled, operand_bytes}}
 // Rows travel as columns (one array per field, strings and types listed once): a module of
 // millions of ops would otherwise need JSON text larger than a JavaScript string may be.
-// web/core.js turns them back into one object per op.
+// web/core.js turns them back into one object per op, adding each row's intensity (flops /
+// bytes_accessed, the division Analysis::intensity_of does; null without bytes).
 #pragma once
 
 #include <string>
