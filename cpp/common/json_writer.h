@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -40,32 +41,103 @@ class JsonWriter {
   }
   // Shortest round-trip text; NaN and infinities become null (JSON has no such numbers).
   JsonWriter& value(double x) {
-    if (x == std::floor(x) && std::fabs(x) < 1e15) return integer(static_cast<long long>(x));  // counts: exact
     comma();
-    if (!std::isfinite(x)) {
-      out_ += "null";
-      return *this;
-    }
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.15g", x);  // most values round-trip at 15 digits
-    if (std::strtod(buffer, nullptr) != x) std::snprintf(buffer, sizeof buffer, "%.17g", x);
-    out_ += buffer;
+    char buffer[kNumberChars];
+    out_.append(buffer, format_number(x, buffer));
     return *this;
   }
   JsonWriter& value(int x) { return integer(x); }
   JsonWriter& integer(long long x) {
     comma();
+    char buffer[kNumberChars];
+    out_.append(buffer, format_integer(x, buffer));
+    return *this;
+  }
+  // An array of `count` numbers, value_of(i) each (as value(double) writes them), formatted
+  // through a local buffer: columns of millions of values.
+  template <class F>
+  JsonWriter& numbers(std::size_t count, F value_of) {
+    comma();
+    char chunk[kChunk];
+    std::size_t used = 0;
+    chunk[used++] = '[';
+    for (std::size_t i = 0; i < count; ++i) {
+      if (used > kChunk - kNumberChars - 2) {
+        out_.append(chunk, used);
+        used = 0;
+      }
+      if (i) chunk[used++] = ',';
+      used += format_number(static_cast<double>(value_of(i)), chunk + used);
+    }
+    chunk[used++] = ']';
+    out_.append(chunk, used);
+    first_ = false;
+    return *this;
+  }
+  // An array of arrays of numbers: list_of(i) gives the i-th inner list (begin(), end()).
+  template <class F>
+  JsonWriter& number_lists(std::size_t count, F list_of) {
+    comma();
+    char chunk[kChunk];
+    std::size_t used = 0;
+    chunk[used++] = '[';
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i) chunk[used++] = ',';
+      chunk[used++] = '[';
+      bool first = true;
+      for (double x : list_of(i)) {
+        if (used > kChunk - kNumberChars - 4) {
+          out_.append(chunk, used);
+          used = 0;
+        }
+        if (!first) chunk[used++] = ',';
+        first = false;
+        used += format_number(x, chunk + used);
+      }
+      if (used > kChunk - 4) {
+        out_.append(chunk, used);
+        used = 0;
+      }
+      chunk[used++] = ']';
+    }
+    chunk[used++] = ']';
+    out_.append(chunk, used);
+    first_ = false;
+    return *this;
+  }
+  // The text of a number as value(double) writes it, into `out` (kNumberChars bytes); its length.
+  // Integers below 1e15 (counts, bytes: exact in a double) take the fast path.
+  static std::size_t format_number(double x, char* out) {
+    if (x == std::floor(x) && std::fabs(x) < 1e15) return format_integer(static_cast<long long>(x), out);
+    if (!std::isfinite(x)) {
+      std::memcpy(out, "null", 4);
+      return 4;
+    }
+    int n = std::snprintf(out, kNumberChars, "%.15g", x);  // most values round-trip at 15 digits
+    if (std::strtod(out, nullptr) != x) n = std::snprintf(out, kNumberChars, "%.17g", x);
+    return static_cast<std::size_t>(n);
+  }
+  static std::size_t format_integer(long long x, char* out) {
     char buffer[24];
     char* end = buffer + sizeof buffer;
     char* p = end;
     unsigned long long u = x < 0 ? 0ULL - static_cast<unsigned long long>(x) : static_cast<unsigned long long>(x);
-    do {
-      *--p = static_cast<char>('0' + u % 10);
-      u /= 10;
-    } while (u);
+    while (u >= 100) {
+      const unsigned d = static_cast<unsigned>(u % 100);
+      u /= 100;
+      *--p = kDigitPairs[2 * d + 1];
+      *--p = kDigitPairs[2 * d];
+    }
+    if (u >= 10) {
+      *--p = kDigitPairs[2 * u + 1];
+      *--p = kDigitPairs[2 * u];
+    } else {
+      *--p = static_cast<char>('0' + u);
+    }
     if (x < 0) *--p = '-';
-    out_.append(p, static_cast<std::size_t>(end - p));
-    return *this;
+    const auto n = static_cast<std::size_t>(end - p);
+    std::memcpy(out, p, n);
+    return n;
   }
   void reserve(std::size_t n) { out_.reserve(n); }
   std::string take() { return std::move(out_); }
@@ -121,6 +193,13 @@ class JsonWriter {
     }
     out_ += '"';
   }
+
+  static constexpr std::size_t kNumberChars = 32;
+  static constexpr std::size_t kChunk = 4096;
+  static constexpr const char* kDigitPairs =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
 
   std::string out_;
   bool first_ = true;

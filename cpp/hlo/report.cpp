@@ -56,9 +56,7 @@ void write_totals(JsonWriter& j, double flops, double trans, double bytes, doubl
 // One column: the field of every row.
 template <class F>
 void column(JsonWriter& j, const char* name, const std::vector<OpCost>& rows, F value) {
-  j.key(name).begin_array();
-  for (const auto& r : rows) value(j, r);
-  j.end_array();
+  j.key(name).numbers(rows.size(), [&](std::size_t i) { return value(rows[i]); });
 }
 
 void write_rows(JsonWriter& j, const Analysis& a) {
@@ -110,31 +108,23 @@ void write_rows(JsonWriter& j, const Analysis& a) {
     j.end_object();
   }
   j.end_array();
-  std::size_t i = 0;
-  column(j, "top_level", a.ops, [](JsonWriter& w, const OpCost& r) { w.integer(r.top_level); });
-  column(j, "line", a.ops, [](JsonWriter& w, const OpCost& r) { w.integer(r.line); });
-  column(j, "column", a.ops, [](JsonWriter& w, const OpCost& r) { w.integer(r.column); });
-  i = 0;
-  column(j, "op", a.ops, [&](JsonWriter& w, const OpCost&) { w.integer(op_ids[i++]); });
-  column(j, "type", a.ops, [](JsonWriter& w, const OpCost& r) { w.integer(r.type); });
-  column(j, "function", a.ops, [&](JsonWriter& w, const OpCost& r) { w.integer(fn_ids[r.function]); });
-  column(j, "note", a.ops, [&](JsonWriter& w, const OpCost& r) {
-    w.integer(r.note ? static_cast<long long>(note_ids[r.note]) : -1);
-  });
-  column(j, "flops", a.ops, [](JsonWriter& w, const OpCost& r) { w.value(r.flops); });
-  column(j, "transcendentals", a.ops, [](JsonWriter& w, const OpCost& r) { w.value(r.transcendentals); });
-  column(j, "bytes_accessed", a.ops, [](JsonWriter& w, const OpCost& r) { w.value(r.bytes_accessed); });
-  column(j, "unfused_bytes_accessed", a.ops, [](JsonWriter& w, const OpCost& r) { w.value(r.unfused_bytes_accessed); });
-  column(j, "output_bytes", a.ops, [](JsonWriter& w, const OpCost& r) { w.value(r.output_bytes); });
-  column(j, "collective_bytes", a.ops, [](JsonWriter& w, const OpCost& r) { w.value(r.collective_bytes); });
+  column(j, "top_level", a.ops, [](const OpCost& r) { return r.top_level ? 1 : 0; });
+  column(j, "line", a.ops, [](const OpCost& r) { return r.line; });
+  column(j, "column", a.ops, [](const OpCost& r) { return r.column; });
+  j.key("op").numbers(op_ids.size(), [&](std::size_t i) { return op_ids[i]; });
+  column(j, "type", a.ops, [](const OpCost& r) { return r.type; });
+  column(j, "function", a.ops, [&](const OpCost& r) { return fn_ids[r.function]; });
+  column(j, "note", a.ops, [&](const OpCost& r) { return r.note ? static_cast<double>(note_ids[r.note]) : -1.0; });
+  column(j, "flops", a.ops, [](const OpCost& r) { return r.flops; });
+  column(j, "transcendentals", a.ops, [](const OpCost& r) { return r.transcendentals; });
+  column(j, "bytes_accessed", a.ops, [](const OpCost& r) { return r.bytes_accessed; });
+  column(j, "unfused_bytes_accessed", a.ops, [](const OpCost& r) { return r.unfused_bytes_accessed; });
+  column(j, "output_bytes", a.ops, [](const OpCost& r) { return r.output_bytes; });
+  column(j, "collective_bytes", a.ops, [](const OpCost& r) { return r.collective_bytes; });
   // No intensity column: web/core.js divides flops by bytes_accessed, the same IEEE division as
   // Analysis::intensity_of (formatting a non-integer double here cost more than all the rest).
-  column(j, "modeled", a.ops, [](JsonWriter& w, const OpCost& r) { w.integer(r.modeled); });
-  column(j, "operand_bytes", a.ops, [&](JsonWriter& w, const OpCost& r) {
-    w.begin_array();
-    for (double b : a.operand_bytes(r)) w.value(b);
-    w.end_array();
-  });
+  column(j, "modeled", a.ops, [](const OpCost& r) { return r.modeled ? 1 : 0; });
+  j.key("operand_bytes").number_lists(a.ops.size(), [&](std::size_t i) { return a.operand_bytes(a.ops[i]); });
   j.end_object();
 }
 
