@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "hlo/op_memo.h"
 #include "hlo/verify.h"
 
 namespace rl::hlo {
@@ -46,6 +47,8 @@ class Lowerer {
   LFunction* lf_ = nullptr;
   std::string error_;
   int line_ = 0, column_ = 0;
+  OpMemo memo_;
+  std::vector<bool> plain_ = std::vector<bool>(static_cast<std::size_t>(OpCode::Count_), false);
 
   bool fail(const Op& op, const std::string& what, const std::string& rule, std::string_view got) {
     if (error_.empty()) {
@@ -75,9 +78,22 @@ class Lowerer {
         in.op = &op;
         in.code = op.code;
         error_.clear();
-        if (!decode(OpView{m_, *fn_, op}, &in)) {
-          in.problem = static_cast<std::uint32_t>(p_.problems.size());
-          p_.problems.push_back(Error{error_, {}, line_, column_});
+        if (!plain_[static_cast<std::size_t>(op.code)]) {
+          // Ops alike (op_memo.h) share one decoding; ops of a code without attributes to
+          // decode are not looked at again once one has shown it.
+          const OpView view{m_, *fn_, op};
+          std::uint64_t h = 0;
+          const std::uint32_t known = memo_.find(view, &h);
+          if (known != OpMemo::kNone) {
+            in.attrs = known;
+          } else if (!decode(view, &in)) {
+            in.problem = static_cast<std::uint32_t>(p_.problems.size());
+            p_.problems.push_back(Error{error_, {}, line_, column_});
+          } else if (in.attrs != kNoAttrs) {
+            memo_.remember(view, h, in.attrs);
+          } else {
+            plain_[static_cast<std::size_t>(op.code)] = true;
+          }
         }
         out.blocks[b].instrs.push_back(in);
         for (std::uint32_t k = 0; k < op.regions.count; ++k) {

@@ -5,6 +5,7 @@
 
 #include "hlo/attrs.h"
 #include "hlo/cost.h"
+#include "hlo/op_memo.h"
 #include "hlo/parse.h"
 
 namespace rl::hlo {
@@ -32,7 +33,7 @@ class Verifier {
     }
     for (const auto& b : r.blocks)
       for (const auto& op : b.ops) {
-        if (!check(OpView{m_, f, op})) return false;
+        if (!checked(OpView{m_, f, op})) return false;
         for (const auto& inner : f.nested(op))
           if (!region(f, inner, depth + 1)) return false;
       }
@@ -41,6 +42,7 @@ class Verifier {
 
  private:
   const Module& m_;
+  OpMemo memo_;
 
   bool fail(const OpView& op, const std::string& what, const std::string& rule, const std::string& got) {
     if (error.empty()) line = op.op.line, column = op.op.column;
@@ -48,6 +50,17 @@ class Verifier {
       error = std::to_string(op.op.line) + ":" + std::to_string(op.op.column) + ": error: " + what +
               " \xE2\x80\x94 expected " + rule + ", got " + got;
     return false;
+  }
+
+  // check(), once per kind of op: an op alike one that passed passes (op_memo.h).
+  bool checked(const OpView& op) {
+    const VerifyRule rule = op_info(op.op.code).verify;
+    if (rule == VerifyRule::None || rule == VerifyRule::Constant) return check(op);
+    std::uint64_t h = 0;
+    if (memo_.find(op, &h) != OpMemo::kNone) return true;
+    if (!check(op)) return false;
+    memo_.remember(op, h, 0);
+    return true;
   }
 
   // The op table's arity, then its verify rule.
