@@ -9,11 +9,11 @@
 // get_tuple_element's `[i]`) and the trailing type signature (`: T`, `: T, U`,
 // `: (T, U) -> R`). Operands are resolved to values through a scoped symbol table (regions
 // may reuse names of sibling regions); a name used before it is defined is an error.
-#include <cctype>
+#include <cstring>
 #include <memory>
-#include <unordered_map>
 
 #include "hlo/lexer.h"
+#include "hlo/name_map.h"
 #include "hlo/parse.h"
 
 namespace rl::hlo {
@@ -36,7 +36,7 @@ std::string_view enum_word(std::string_view v) {
   std::size_t end = v.size();
   while (end > 0 && (v[end - 1] == '>' || v[end - 1] == ' ')) --end;
   std::size_t begin = end;
-  while (begin > 0 && (std::isalnum(static_cast<unsigned char>(v[begin - 1])) || v[begin - 1] == '_')) --begin;
+  while (begin > 0 && (chars::alnum(v[begin - 1]) || v[begin - 1] == '_')) --begin;
   return v.substr(begin, end - begin);
 }
 
@@ -115,8 +115,9 @@ class MlirParser {
   TypeId opaque_ = 0;
   bool have_opaque_ = false;
   // Names in scope: a region's definitions are undone when it ends.
-  std::unordered_map<std::string_view, Sym> sym_;
+  NameMap<Sym> sym_;
   std::vector<Undo> undo_;
+  std::size_t body_hint_ = 0;  // ops expected in the body of the function being read
   int scope_ = 0;
 
   bool fail(std::size_t offset, std::string_view what, std::string_view expected = "",
@@ -187,10 +188,10 @@ class MlirParser {
   // ---- scopes -----------------------------------------------------------------------------
 
   void define(std::string_view name, Sym s) {
-    auto it = sym_.find(name);
-    if (scope_ > 0) undo_.push_back({name, it != sym_.end(), it != sym_.end() ? it->second : Sym()});
-    if (it != sym_.end()) it->second = s;
-    else sym_.emplace(name, s);
+    Sym* cur = sym_.find(name);
+    if (scope_ > 0) undo_.push_back({name, cur != nullptr, cur ? *cur : Sym()});
+    if (cur) *cur = s;
+    else sym_.insert(name, s);
   }
   std::size_t open_scope() {
     ++scope_;
@@ -200,7 +201,7 @@ class MlirParser {
     while (undo_.size() > mark) {
       Undo u = undo_.back();
       undo_.pop_back();
-      if (u.had) sym_[u.name] = u.prev;
+      if (u.had) sym_.set(u.name, u.prev);
       else sym_.erase(u.name);
     }
     --scope_;
@@ -223,10 +224,10 @@ class MlirParser {
         index = index * 10 + static_cast<std::uint32_t>(c - '0');
       }
     }
-    auto it = sym_.find(base);
-    if (it == sym_.end()) return false;
-    if (indexed && index >= it->second.count) return false;
-    *out = it->second.first + index;
+    const Sym* sym = sym_.find(base);
+    if (!sym) return false;
+    if (indexed && index >= sym->count) return false;
+    *out = sym->first + index;
     return true;
   }
 
@@ -328,9 +329,9 @@ class MlirParser {
           if (q < n && text_[q] == '?') {
             out.dims.push_back(-1);
             p = q + 1;
-          } else if (q < n && std::isdigit(static_cast<unsigned char>(text_[q]))) {
+          } else if (q < n && chars::digit(text_[q])) {
             std::int64_t v = 0;
-            while (q < n && std::isdigit(static_cast<unsigned char>(text_[q]))) {
+            while (q < n && chars::digit(text_[q])) {
               if (v > (std::int64_t(1) << 50)) return fail(q, "tensor dimension is too large", "at most 2^50", "more");
               v = v * 10 + (text_[q] - '0');
               ++q;
@@ -420,7 +421,7 @@ class MlirParser {
         out.kind = Type::Kind::Opaque;
       }
     } else if (p < n && is_ident_start(text_[p])) {
-      while (p < n && (std::isalnum(static_cast<unsigned char>(text_[p])) || text_[p] == '_')) ++p;
+      while (p < n && (chars::alnum(text_[p]) || text_[p] == '_')) ++p;
       std::string_view name = text_.substr(start, p - start);
       if (p < n && text_[p] == '<') {  // memref<...>, vector<...>, other parametric types
         std::size_t close = skip_balanced_chars(p);
@@ -461,7 +462,7 @@ class MlirParser {
       end = skip_balanced_chars(text_.find('<', start));
     } else if (start < n && is_ident_start(text_[start])) {
       std::size_t p = start;
-      while (p < n && (std::isalnum(static_cast<unsigned char>(text_[p])) || text_[p] == '_')) ++p;
+      while (p < n && (chars::alnum(text_[p]) || text_[p] == '_')) ++p;
       if (p >= n || text_[p] != '<') end = p;
     }
     if (end != std::string_view::npos) {
@@ -640,10 +641,37 @@ class MlirParser {
     }
   }
 
+  // Room for the values, operand lists and top-level ops of the function starting at `at`: one
+  // per line up to the first line indented no deeper than `func.func` (its closing '}', as MLIR
+  // prints it), so big functions do not grow by doubling. Only an estimate: the vectors still
+  // grow if it is short.
+  void reserve_function(Function& f, std::size_t at) {
+    std::size_t line_start = at;
+    while (line_start > 0 && text_[line_start - 1] != '\n') --line_start;
+    const std::size_t indent = at - line_start;
+    const std::size_t n = text_.size();
+    std::size_t lines = 0;
+    for (std::size_t q = at; q < n;) {
+      const void* nl = std::memchr(text_.data() + q, '\n', n - q);
+      if (!nl) break;
+      q = static_cast<std::size_t>(static_cast<const char*>(nl) - text_.data()) + 1;
+      std::size_t k = q;
+      while (k < n && k - q <= indent && (text_[k] == ' ' || text_[k] == '\t')) ++k;
+      if (k >= n || text_[k] == '\n' || text_[k] == '\r') continue;  // a blank line
+      if (k - q <= indent) break;
+      ++lines;
+    }
+    f.values.reserve(lines);
+    f.refs.reserve(lines * 3);
+    sym_.reserve(lines);
+    body_hint_ = lines;
+  }
+
   bool parse_function(Function& f) {
     Token kw = lx_.next();  // func.func
     f.line = lx_.line_of(kw.offset);
     f.column = lx_.column_of(kw.offset);
+    reserve_function(f, kw.offset);
     fn_ = &f;
     sym_.clear();
     undo_.clear();
@@ -713,7 +741,11 @@ class MlirParser {
     if (++depth_ > kMaxDepth) return fail(open.offset, "regions nest too deeply", "at most 256 levels", "more");
     const std::size_t mark = open_scope();
     r.blocks.emplace_back();
-    if (existing) r.blocks.back().args = *existing;
+    if (existing) {  // a function's body
+      r.blocks.back().args = *existing;
+      r.blocks.back().ops.reserve(body_hint_);
+      body_hint_ = 0;
+    }
     for (std::size_t i = 0; i < names.size(); ++i) {
       ValueId v = new_value(i < types.size() ? types[i] : opaque_type(), names[i]);
       if (!names[i].empty()) define(names[i], {v, 1});
@@ -765,14 +797,45 @@ class MlirParser {
   }
 
   // What one op collects before it is stored: its lists go into the function's arrays in one
-  // piece at the end, after its regions (whose own ops are stored first).
+  // piece at the end, after its regions (whose own ops are stored first). One per nesting depth,
+  // reused by every op at that depth (an op's regions hold ops one level deeper), so reading an
+  // op allocates nothing once the lists have grown.
+  struct Def {
+    std::string_view name;
+    std::uint32_t count;
+  };
   struct Pending {
     std::vector<std::string_view> operands;
-    std::vector<std::size_t> operand_at;
     std::vector<Attribute> attrs;
     std::vector<Region> regions;
     std::vector<TypeId> result_types;
+    std::vector<Def> defs;
+    // The pretty form's pieces (parse_custom) and the generic form's operand types.
+    std::vector<TypeId> sig_in, sig_out, def_types;
+    std::vector<std::string_view> def_names, keywords;
+    std::vector<std::size_t> untyped_defs;
+    void clear() {
+      operands.clear();
+      attrs.clear();
+      regions.clear();
+      result_types.clear();
+      defs.clear();
+      sig_in.clear();
+      sig_out.clear();
+      def_types.clear();
+      def_names.clear();
+      keywords.clear();
+      untyped_defs.clear();
+    }
   };
+  std::vector<std::unique_ptr<Pending>> pending_;  // by depth_
+  Pending& pending() {
+    const auto d = static_cast<std::size_t>(depth_);
+    while (pending_.size() <= d) pending_.push_back(std::make_unique<Pending>());
+    Pending& p = *pending_[d];
+    p.clear();
+    return p;
+  }
 
   // One op: [results =] name ...
   bool parse_statement(Block& block) {
@@ -780,11 +843,8 @@ class MlirParser {
     Op op;
     op.line = lx_.line_of(first.offset);
     op.column = lx_.column_of(first.offset);
-    struct Def {
-      std::string_view name;
-      std::uint32_t count;
-    };
-    std::vector<Def> defs;
+    Pending& p = pending();
+    std::vector<Def>& defs = p.defs;
     if (first.kind == Tok::Percent) {
       while (true) {
         Token r = lx_.next();
@@ -810,7 +870,6 @@ class MlirParser {
     std::size_t nres = 0;
     for (const auto& d : defs) nres += d.count;
     Token nt = lx_.peek();
-    Pending p;
     bool ok;
     if (nt.kind == Tok::String) {
       lx_.next();
@@ -866,7 +925,6 @@ class MlirParser {
       Token a = lx_.next();
       if (a.kind != Tok::Percent) return fail(a.offset, "bad operand list", "an operand such as %0", describe(a));
       p.operands.push_back(a.text);
-      p.operand_at.push_back(a.offset);
       if (lx_.peek().kind == Tok::Comma) lx_.next();
       else if (lx_.peek().kind != Tok::RParen)
         return fail(lx_.peek().offset, "bad operand list", "',' or ')'", describe(lx_.peek()));
@@ -893,7 +951,7 @@ class MlirParser {
     }
     if (lx_.peek().kind == Tok::LBrace && !parse_attr_dict(p.attrs)) return false;
     if (!expect(Tok::Colon, "bad generic operation", "':' and a function type such as (T) -> T")) return false;
-    std::vector<TypeId> in;
+    std::vector<TypeId>& in = p.sig_in;
     if (!at_paren()) return fail(lx_.pos(), "bad generic operation", "a function type such as (T) -> T", describe(lx_.peek()));
     if (!parse_type_list(in)) return false;
     if (!expect(Tok::Arrow, "bad function type", "'->' and the result types")) return false;
@@ -911,11 +969,12 @@ class MlirParser {
     int depth = 0;
     bool first = true;
     bool have_sig = false, have_arrow = false;
-    std::vector<TypeId> sig_in, sig_out;
-    std::vector<std::string_view> def_names;  // region argument definitions (%x: T, %x = %y)
-    std::vector<TypeId> def_types;
-    std::vector<std::size_t> untyped_defs;  // %iterArg = %v: typed from the signature
-    std::vector<std::string_view> keywords;
+    std::vector<TypeId>& sig_in = p.sig_in;
+    std::vector<TypeId>& sig_out = p.sig_out;
+    std::vector<std::string_view>& def_names = p.def_names;  // region argument definitions (%x: T, %x = %y)
+    std::vector<TypeId>& def_types = p.def_types;
+    std::vector<std::size_t>& untyped_defs = p.untyped_defs;  // %iterArg = %v: typed from the signature
+    std::vector<std::string_view>& keywords = p.keywords;
     std::size_t bracket_at = std::string_view::npos;  // a `[...]` group at depth 0 (slice, get_tuple_element)
     bool open_paren = false;  // the group open at depth 1 is a '(' (the operand list)
     while (true) {
@@ -944,7 +1003,6 @@ class MlirParser {
             def_types.push_back(ty);
           } else {
             p.operands.push_back(t.text);
-            p.operand_at.push_back(t.offset);
           }
           break;
         }
