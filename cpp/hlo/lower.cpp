@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/loop_body.h"
 #include "hlo/op_memo.h"
 #include "hlo/verify.h"
 
@@ -68,34 +69,37 @@ class Lowerer {
     return false;
   }
 
+  // One op lowered. Ops alike (op_memo.h) share one decoding; ops of a code without attributes
+  // to decode are not looked at again once one has shown it.
+  RL_LOOP_BODY Instr instr(const Op& op) {
+    Instr in;
+    in.op = &op;
+    in.code = op.code;
+    if (plain_[static_cast<std::size_t>(op.code)]) return in;
+    error_.clear();
+    const OpView view{m_, *fn_, op};
+    std::uint64_t h = 0;
+    const std::uint32_t known = memo_.find(view, &h);
+    if (known != OpMemo::kNone) {
+      in.attrs = known;
+    } else if (!decode(view, &in)) {
+      in.problem = static_cast<std::uint32_t>(p_.problems.size());
+      p_.problems.push_back(Error{error_, {}, line_, column_});
+    } else if (in.attrs != kNoAttrs) {
+      memo_.remember(view, h, in.attrs);
+    } else {
+      plain_[static_cast<std::size_t>(op.code)] = true;
+    }
+    return in;
+  }
+
   void region(const Region& r, LRegion& out) {
     out.blocks.resize(r.blocks.size());
     for (std::size_t b = 0; b < r.blocks.size(); ++b) {
       out.blocks[b].block = &r.blocks[b];
       out.blocks[b].instrs.reserve(r.blocks[b].ops.size());
       for (const Op& op : r.blocks[b].ops) {
-        Instr in;
-        in.op = &op;
-        in.code = op.code;
-        error_.clear();
-        if (!plain_[static_cast<std::size_t>(op.code)]) {
-          // Ops alike (op_memo.h) share one decoding; ops of a code without attributes to
-          // decode are not looked at again once one has shown it.
-          const OpView view{m_, *fn_, op};
-          std::uint64_t h = 0;
-          const std::uint32_t known = memo_.find(view, &h);
-          if (known != OpMemo::kNone) {
-            in.attrs = known;
-          } else if (!decode(view, &in)) {
-            in.problem = static_cast<std::uint32_t>(p_.problems.size());
-            p_.problems.push_back(Error{error_, {}, line_, column_});
-          } else if (in.attrs != kNoAttrs) {
-            memo_.remember(view, h, in.attrs);
-          } else {
-            plain_[static_cast<std::size_t>(op.code)] = true;
-          }
-        }
-        out.blocks[b].instrs.push_back(in);
+        out.blocks[b].instrs.push_back(instr(op));
         for (std::uint32_t k = 0; k < op.regions.count; ++k) {
           const std::uint32_t index = op.regions.begin + k;
           region(fn_->regions[index], lf_->regions[index]);

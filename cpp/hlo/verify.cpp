@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "common/loop_body.h"
 #include "hlo/attrs.h"
 #include "hlo/cost.h"
 #include "hlo/op_memo.h"
@@ -53,7 +54,7 @@ class Verifier {
   }
 
   // check(), once per kind of op: an op alike one that passed passes (op_memo.h).
-  bool checked(const OpView& op) {
+  RL_LOOP_BODY bool checked(const OpView& op) {
     const VerifyRule rule = op_info(op.op.code).verify;
     if (rule == VerifyRule::None || rule == VerifyRule::Constant) return check(op);
     std::uint64_t h = 0;
