@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/loop_body.h"
 #include "hlo/attrs.h"
 #include "hlo/cost_rules.h"
 #include "hlo/lower.h"
@@ -32,10 +33,45 @@ using cost::Props;
 
 class Coster : public cost::CostContext {
  public:
+  // The rows go straight into a.ops, each function's (in the order the walk makes them) in a
+  // place of its own: one row per op with a cost family, nested regions included, counted
+  // before costing. An op whose rule does not walk its regions leaves places empty, closed up
+  // at the end (finish_rows); a region walked twice overflows into a list of its own.
   Coster(const Module& m, const Program& prog, Analysis& a) : m_(m), prog_(prog), a_(a) {
-    rows_of_.resize(m.functions.size());
     for (const auto& f : m.functions) a_.functions.push_back(f.name);
     a_.types = m.types;
+    std::size_t rows = 0, operands = 0;
+    for (const auto& f : m.functions) {
+      first_row_.push_back(rows);
+      count_rows(f.body, &rows, &operands);
+      for (const auto& r : f.regions) count_rows(r, &rows, &operands);
+      end_row_.push_back(rows);
+    }
+    next_row_ = first_row_;
+    overflow_.resize(m.functions.size());
+    a_.ops.resize(rows);
+    a_.operand_bytes_pool.reserve(operands);
+  }
+
+  // a.ops in function order without gaps.
+  void finish_rows() {
+    bool overflowed = false;
+    for (const auto& o : overflow_) overflowed = overflowed || !o.empty();
+    if (!overflowed) {
+      std::size_t w = 0;
+      for (std::size_t f = 0; f < first_row_.size(); ++f)
+        for (std::size_t k = first_row_[f]; k < next_row_[f]; ++k, ++w)
+          if (w != k) a_.ops[w] = a_.ops[k];
+      a_.ops.resize(w);
+      return;
+    }
+    std::vector<OpCost> rows;
+    for (std::size_t f = 0; f < first_row_.size(); ++f) {
+      rows.insert(rows.end(), a_.ops.begin() + static_cast<std::ptrdiff_t>(first_row_[f]),
+                  a_.ops.begin() + static_cast<std::ptrdiff_t>(next_row_[f]));
+      rows.insert(rows.end(), overflow_[f].begin(), overflow_[f].end());
+    }
+    a_.ops.swap(rows);
   }
   std::string error;
   int error_line = 0, error_column = 0;
@@ -60,25 +96,21 @@ class Coster : public cost::CostContext {
     const Function* saved_fn = fn_;
     const LFunction* saved_lf = lf_;
     std::size_t saved_index = fn_index_;
-    std::vector<OpCost>* saved_rows = rows_;
     const int saved_depth = depth_;
     fn_ = &f;
     lf_ = &prog_.functions[fi];
     fn_index_ = fi;
-    rows_ = &rows_of_[fi];
     depth_ = depth + 1;
     Props p = region(lf_->body, f.is_entry);
     fn_ = saved_fn;
     lf_ = saved_lf;
     fn_index_ = saved_index;
-    rows_ = saved_rows;
     depth_ = saved_depth;
     active_.erase(fi);
     memo_.emplace(fi, p);
     return p;
   }
 
-  std::vector<std::vector<OpCost>>& rows_of() { return rows_of_; }
 
   // ---- CostContext ----
   bool body(const cost::OpInput& in, std::size_t index, Props* out) override {
@@ -137,11 +169,13 @@ class Coster : public cost::CostContext {
   Analysis& a_;
   std::unordered_map<std::size_t, Props> memo_;
   std::unordered_set<std::size_t> active_;
-  std::vector<std::vector<OpCost>> rows_of_;
+  // By function: where its rows start and end in a_.ops, where its next row goes, and the rows
+  // past its end (a region walked twice).
+  std::vector<std::size_t> first_row_, end_row_, next_row_;
+  std::vector<std::vector<OpCost>> overflow_;
   const Function* fn_ = nullptr;
   const LFunction* lf_ = nullptr;
   std::size_t fn_index_ = 0;
-  std::vector<OpCost>* rows_ = nullptr;
   int depth_ = 0;
   // The op being costed.
   const OpView* current_ = nullptr;
@@ -149,6 +183,22 @@ class Coster : public cost::CostContext {
   std::string note_;
   std::unordered_map<std::string, std::uint32_t> note_ids_;
   std::unordered_map<std::string, TypeId> result_tuples_;
+
+  static void count_rows(const Region& r, std::size_t* rows, std::size_t* operands) {
+    for (const auto& b : r.blocks)
+      for (const auto& op : b.ops)
+        if (op_info(op.code).family != CostFamily::Zero) {
+          ++*rows;
+          *operands += op.operands.count;
+        }
+  }
+
+  OpCost& new_row() {
+    std::size_t& k = next_row_[fn_index_];
+    if (k < end_row_[fn_index_]) return a_.ops[k++];
+    overflow_[fn_index_].emplace_back();
+    return overflow_[fn_index_].back();
+  }
 
   Props region(const LRegion& r, bool top) {
     Props total;
@@ -202,7 +252,7 @@ class Coster : public cost::CostContext {
     return id;
   }
 
-  Props op_props(const OpView& op, const Instr& instr, bool top) {
+  RL_LOOP_BODY Props op_props(const OpView& op, const Instr& instr, bool top) {
     const CostFamily fam = op_info(op.op.code).family;
     if (fam == CostFamily::Zero) return Props();
     // Defaults (XLA's Preprocess): every operand and the output, once.
@@ -215,7 +265,7 @@ class Coster : public cost::CostContext {
         if (!op.result_type(i).is_static()) in.static_shapes = false;
     }
     if (in.output_bytes < 0) in.static_shapes = false;
-    in.operand_bytes.resize(op.num_operands());
+    in.operand_bytes.resize(op.num_operands());  // inline: no allocation
     for (std::size_t i = 0; i < in.operand_bytes.size(); ++i) {
       in.operand_bytes[i] = op.operand_type(i).byte_size();
       if (in.operand_bytes[i] < 0) in.static_shapes = false;
@@ -240,7 +290,7 @@ class Coster : public cost::CostContext {
       p = cost::rule_for(fam)(in, *this);
       if (!cost::contains_computations(fam)) p.unfused = p.bytes;
     }
-    OpCost row;
+    OpCost& row = new_row();
     row.line = op.op.line;
     row.column = op.op.column;
     row.op = op.op.name;
@@ -259,7 +309,6 @@ class Coster : public cost::CostContext {
     if (!p.unmodeled.empty() && row.modeled && note_.empty()) note_ = "contains ops without a cost rule";
     row.note = note_id(note_);
     row.top_level = top;
-    rows_->push_back(row);
     current_ = saved;
     modeled_ = saved_modeled;
     note_ = std::move(saved_note);
@@ -283,13 +332,7 @@ Result<Analysis> analyze_module(const Module& module) {
     if (!c.error.empty()) return Result<Analysis>::failure_at(c.error, c.error_line, c.error_column);
     if (&module.functions[i] == entry) entry_props = p;
   }
-  std::size_t total = 0;
-  for (const auto& rows : c.rows_of()) total += rows.size();
-  a.ops.reserve(total);
-  for (auto& rows : c.rows_of()) {
-    a.ops.insert(a.ops.end(), rows.begin(), rows.end());
-    std::vector<OpCost>().swap(rows);
-  }
+  c.finish_rows();
   if (!entry) return Result<Analysis>::success(std::move(a));
   a.entry = std::string(entry->name);
   const Props& p = entry_props;
