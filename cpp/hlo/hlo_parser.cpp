@@ -23,6 +23,7 @@
 #include <cstring>
 #include <memory>
 
+#include "common/loop_body.h"
 #include "hlo/infer.h"
 #include "hlo/lexer.h"
 #include "hlo/name_map.h"
@@ -495,8 +496,9 @@ class HloParser {
       while (!at(')')) {
         std::string_view pn = read_name();
         if (pn.empty()) return fail(p_, "bad computation signature", "a parameter such as p: f32[2]");
-        if (!expect(':', "bad computation signature", "':' and a shape after " + std::string(pn.substr(0, 40))))
-          return false;
+        ws();
+        if (!at(':')) return fail(p_, "bad computation signature", "':' and a shape after " + std::string(pn.substr(0, 40)));
+        ++p_;
         TypeId t;
         if (!parse_shape_id(&t)) return false;
         sig_names.push_back(pn);
@@ -517,7 +519,9 @@ class HloParser {
       TypeId result;
       if (!parse_shape_id(&result)) return false;
     }
-    if (!expect('{', "bad computation " + std::string(f.name.substr(0, 40)), "'{' and its instructions")) return false;
+    ws();
+    if (!at('{')) return fail(p_, "bad computation " + std::string(f.name.substr(0, 40)), "'{' and its instructions");
+    ++p_;
     f.body.blocks.emplace_back();
     Block& block = f.body.blocks.back();
     reserve_body(f, block);
@@ -625,7 +629,7 @@ class HloParser {
   // its index in the block (values are numbered by instruction, signature arguments after).
   // Its attributes go straight into the function's list; its operands get slots in refs,
   // filled when the computation is complete, and its result follows them.
-  bool parse_instruction(Block& block) {
+  RL_LOOP_BODY bool parse_instruction(Block& block) {
     const std::size_t start = p_;
     Function& f = *fn_;
     Op op;
@@ -641,8 +645,9 @@ class HloParser {
     const std::size_t name_at = p_;
     std::string_view name = read_name();
     if (name.empty()) return fail(p_, "bad instruction", "a name such as %add.1 = f32[2] add(a, b), or '}'");
-    if (!expect('=', "bad instruction " + std::string(name.substr(0, 40)), "'=' after the instruction name"))
-      return false;
+    ws();
+    if (!at('=')) return fail(p_, "bad instruction " + std::string(name.substr(0, 40)), "'=' after the instruction name");
+    ++p_;
     TypeId shape = 0;
     ws();
     std::size_t q = p_;

@@ -179,10 +179,7 @@ TypeId TypeTable::intern(Type t) {
   return id;
 }
 
-const TypeId* TypeTable::find_written(std::string_view written) const {
-  auto it = by_written_.find(written);
-  return it == by_written_.end() ? nullptr : &it->second;
-}
+const TypeId* TypeTable::find_written(std::string_view written) const { return by_written_.find(written); }
 
 std::string to_string(const Type& type, std::string_view dialect) {
   if (!type.text.empty() || type.kind == Type::Kind::Opaque) return type.text;  // opaque: only its text

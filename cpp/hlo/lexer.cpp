@@ -60,11 +60,15 @@ bool Lexer::skip_space() {
   const std::size_t n = text_.size();
   while (pos_ < n) {
     char c = text_[pos_];
-    if (c == '\n') {
+    if (c == ' ') {  // most of what is skipped
+      ++pos_;
+    } else if (c == '\n') {
       newline = true;
       ++pos_;
-    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+    } else if (chars::is(c, chars::kSpace)) {
       ++pos_;
+    } else if (c != '/') {
+      break;
     } else if (c == '/' && pos_ + 1 < n && text_[pos_ + 1] == '/') {
       // `// -----` is a split marker: leave it for lex() to return.
       std::size_t q = pos_ + 2;
@@ -125,14 +129,16 @@ Token Lexer::lex() {
     return make(Tok::Split, end);
   }
   if (c == '/' && start + 1 < n && text_[start + 1] == '*') return make(Tok::Error, n);
+  // Identifier bytes: HLO's names may contain '-' (get-tuple-element).
+  const std::uint8_t ident = hlo_mode_ ? chars::kHloName : chars::kIdentChar;
   auto ident_end = [&](std::size_t p) {
-    while (p < n && (is_ident_char(text_[p]) || (hlo_mode_ && text_[p] == '-'))) ++p;
+    while (p < n && chars::is(text_[p], ident)) ++p;
     return p;
   };
   switch (c) {
     case '%': {
       std::size_t p = start + 1;
-      while (p < n && (is_ident_char(text_[p]) || text_[p] == '-')) ++p;
+      while (p < n && chars::is(text_[p], chars::kHloName)) ++p;
       if (!hlo_mode_ && p < n && text_[p] == '#') {
         ++p;
         while (p < n && is_digit(text_[p])) ++p;
@@ -147,7 +153,7 @@ Token Lexer::lex() {
         if (p >= n || text_[p] != '"') return make(Tok::Error, std::min(p, n));
         return make(Tok::At, p + 1);
       }
-      while (p < n && (is_ident_char(text_[p]) || text_[p] == '-')) ++p;
+      while (p < n && chars::is(text_[p], chars::kHloName)) ++p;
       return make(Tok::At, p);
     }
     case '^':

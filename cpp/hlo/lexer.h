@@ -24,6 +24,7 @@ enum : std::uint8_t {
   kHexDigit = 16,   // 0-9 a-f A-F
   kSpace = 32,      // ' ' \t \r \f \v (not \n)
   kHloName = 64,    // HLO names: letters, digits, '_', '.', '-', '$'
+  kBracket = 128,   // ( ) [ ] { } < > and '"'
 };
 struct Table {
   std::uint8_t bits[256] = {};
@@ -39,6 +40,8 @@ struct Table {
       if (c == '-') b |= kHloName;
       if (digit || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) b |= kHexDigit;
       if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') b |= kSpace;
+      if (c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}' || c == '<' || c == '>' || c == '"')
+        b |= kBracket;
       bits[c] = b;
     }
   }

@@ -58,6 +58,13 @@ class NameMap {
     fill(s, name, value);
     return true;
   }
+  // The value of `name`, added (value-initialized) if it is not there; *had says which.
+  V& get_or_add(std::string_view name, bool* had) {
+    Slot* s = slot_for(name);
+    *had = s->ptr != nullptr;
+    if (!*had) fill(s, name, V{});
+    return s->value;
+  }
   // Adds or replaces.
   void set(std::string_view name, const V& value) {
     Slot* s = slot_for(name);

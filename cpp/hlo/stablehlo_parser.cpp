@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 
+#include "common/loop_body.h"
 #include "hlo/lexer.h"
 #include "hlo/name_map.h"
 #include "hlo/parse.h"
@@ -187,11 +188,13 @@ class MlirParser {
 
   // ---- scopes -----------------------------------------------------------------------------
 
+  // A name defined in a nested region is undone when the region ends. The function body's own
+  // names are not (sym_ is cleared for the next function).
   void define(std::string_view name, Sym s) {
-    Sym* cur = sym_.find(name);
-    if (scope_ > 0) undo_.push_back({name, cur != nullptr, cur ? *cur : Sym()});
-    if (cur) *cur = s;
-    else sym_.insert(name, s);
+    bool had = false;
+    Sym& cur = sym_.get_or_add(name, &had);
+    if (scope_ > 1) undo_.push_back({name, had, cur});
+    cur = s;
   }
   std::size_t open_scope() {
     ++scope_;
@@ -288,6 +291,10 @@ class MlirParser {
     const std::size_t n = text_.size();
     while (p < n) {
       char c = text_[p];
+      if (!chars::is(c, chars::kBracket)) {  // most bytes of a type: letters, digits, 'x'
+        ++p;
+        continue;
+      }
       if (c == '"') {
         ++p;
         while (p < n && text_[p] != '"') p += text_[p] == '\\' ? 2 : 1;
@@ -663,7 +670,7 @@ class MlirParser {
     }
     f.values.reserve(lines);
     f.refs.reserve(lines * 3);
-    sym_.reserve(lines);
+    sym_.reserve(lines + 64);  // and the arguments
     body_hint_ = lines;
   }
 
@@ -671,11 +678,11 @@ class MlirParser {
     Token kw = lx_.next();  // func.func
     f.line = lx_.line_of(kw.offset);
     f.column = lx_.column_of(kw.offset);
-    reserve_function(f, kw.offset);
     fn_ = &f;
     sym_.clear();
     undo_.clear();
     scope_ = 0;
+    reserve_function(f, kw.offset);
     Token t = lx_.peek();
     if (t.kind == Tok::Ident && (t.text == "public" || t.text == "private" || t.text == "nested")) {
       f.visibility = t.text;
@@ -691,7 +698,10 @@ class MlirParser {
         std::string_view name;
         if (a.kind == Tok::Percent) {
           name = lx_.next().text;
-          if (!expect(Tok::Colon, "bad function argument", "':' and a type after " + std::string(name))) return false;
+          if (lx_.peek().kind != Tok::Colon)
+            return fail(lx_.peek().offset, "bad function argument", "':' and a type after " + std::string(name),
+                        describe(lx_.peek()));
+          lx_.next();
         }
         TypeId ty;
         if (!parse_type_id(ty)) return false;
@@ -838,7 +848,7 @@ class MlirParser {
   }
 
   // One op: [results =] name ...
-  bool parse_statement(Block& block) {
+  RL_LOOP_BODY bool parse_statement(Block& block) {
     Token first = lx_.peek();
     Op op;
     op.line = lx_.line_of(first.offset);
@@ -919,8 +929,10 @@ class MlirParser {
   }
 
   bool parse_generic(Op& op, Pending& p) {
-    if (!expect(Tok::LParen, "bad generic operation", "'(' and the operand list after \"" + std::string(op.name) + "\""))
-      return false;
+    if (lx_.peek().kind != Tok::LParen)
+      return fail(lx_.peek().offset, "bad generic operation",
+                  "'(' and the operand list after \"" + std::string(op.name) + "\"", describe(lx_.peek()));
+    lx_.next();
     while (lx_.peek().kind != Tok::RParen) {
       Token a = lx_.next();
       if (a.kind != Tok::Percent) return fail(a.offset, "bad operand list", "an operand such as %0", describe(a));
