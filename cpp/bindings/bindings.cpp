@@ -406,14 +406,86 @@ val js_example_modules() {
   return ok(out);
 }
 
+// A JS string as UTF-8 in a std::string the core then owns, written in place by
+// TextEncoder.encodeInto: one copy of the text in wasm memory and no byte loop in JS (Embind's
+// std::string conversion makes two copies, byte by byte). The size is checked before anything
+// is allocated: past hlo::kMaxTextBytes the error names the size and the limit, where an
+// allocation the heap cannot grant would abort the module.
+Result<std::string> utf8_text(const val& text) {
+  using R = Result<std::string>;
+  // UTF-16 units: a string has at least as many UTF-8 bytes, as many when it is ASCII.
+  const auto units = static_cast<std::size_t>(text["length"].as<double>());
+  if (units > hlo::kMaxTextBytes) return R::failure(hlo::text_too_big(units, true));
+  static const val encoder = val::global("TextEncoder").new_();
+  std::string bytes(units, '\0');
+  const val done = encoder.call<val>(
+      "encodeInto", text, val(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<unsigned char*>(bytes.data()))));
+  const auto read = static_cast<std::size_t>(done["read"].as<double>());
+  auto written = static_cast<std::size_t>(done["written"].as<double>());
+  if (read < units) {
+    // Not ASCII: the rest's exact UTF-8 length first (encoded in JS memory), then its bytes.
+    const val rest = encoder.call<val>("encode", text.call<val>("substring", static_cast<double>(read)));
+    const auto more = static_cast<std::size_t>(rest["length"].as<double>());
+    if (written + more > hlo::kMaxTextBytes) return R::failure(hlo::text_too_big(written + more, false));
+    bytes.resize(written + more);
+    val(emscripten::typed_memory_view(more, reinterpret_cast<unsigned char*>(bytes.data()) + written))
+        .call<void>("set", rest);
+    written += more;
+  }
+  bytes.resize(written);
+  return R::success(std::move(bytes));
+}
+
+// UTF-8 text (JSON) as a JS string, decoded where it lies by TextDecoder.
+val js_string(const std::string& utf8) {
+  static const val decoder = val::global("TextDecoder").new_();
+  return decoder.call<val>("decode", val(emscripten::typed_memory_view(
+                                         utf8.size(), reinterpret_cast<const unsigned char*>(utf8.data()))));
+}
+
+// The rows' number columns as JS typed arrays (copies the caller owns): [{name: Int32Array |
+// Float64Array}], one object per module.
+class JsColumns : public hlo::RowColumnSink {
+ public:
+  val modules = val::array();
+  void column(std::size_t module, const char* name, const std::vector<double>& values) override {
+    of(module).set(name, val::global("Float64Array").new_(emscripten::typed_memory_view(values.size(), values.data())));
+  }
+  void column(std::size_t module, const char* name, const std::vector<std::int32_t>& values) override {
+    of(module).set(name, val::global("Int32Array").new_(emscripten::typed_memory_view(values.size(), values.data())));
+  }
+
+ private:
+  val of(std::size_t module) {
+    while (modules["length"].as<double>() <= static_cast<double>(module)) modules.call<void>("push", val::object());
+    return modules[module];
+  }
+};
+
 // Parses StableHLO or HLO text (dialect detected), verifies and costs every module in it: the
-// core's report as JSON text (hlo/report.h), parsed by web/core.js. A parse error fails the
-// whole text with its line and column; a module that fails to verify carries its error.
+// core's report (hlo/report.h) as JSON text plus the rows' number columns as typed arrays,
+// {json, columns}, put together by web/core.js. A parse error fails the whole text with its line
+// and column; a module that fails to verify carries its error. The text and each module's
+// analysis are freed as soon as they are written.
 val js_analyze_text(val text) {
   if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
-  auto report = hlo::analyze_text(text.as<std::string>());
-  if (!report) return fail_from(report);
-  return ok(val(hlo::to_json(report.value())));
+  std::string json;
+  JsColumns columns;
+  {
+    auto bytes = utf8_text(text);
+    if (!bytes) return fail_from(bytes);
+    auto report = hlo::analyze_text(std::move(bytes.value()));
+    if (!report) return fail_from(report);
+    json = hlo::to_json(std::move(report.value()), columns);
+  }
+  if (json.size() > hlo::kMaxReportBytes) {
+    return fail("the analysis is " + std::to_string(json.size()) + " bytes of JSON, more than the " +
+                std::to_string(hlo::kMaxReportBytes) + " one JavaScript string can hold");
+  }
+  val out = val::object();
+  out.set("json", js_string(json));
+  out.set("columns", columns.modules);
+  return ok(out);
 }
 
 // ---- exercises ----------------------------------------------------------------------------

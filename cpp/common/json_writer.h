@@ -105,6 +105,35 @@ class JsonWriter {
     first_ = false;
     return *this;
   }
+  // Lengths of what numbers() and number_lists() write (to reserve the text exactly).
+  template <class F>
+  static std::size_t numbers_length(std::size_t count, F value_of) {
+    std::size_t n = 2 + (count ? count - 1 : 0);
+    for (std::size_t i = 0; i < count; ++i) n += number_length(static_cast<double>(value_of(i)));
+    return n;
+  }
+  template <class F>
+  static std::size_t number_lists_length(std::size_t count, F list_of) {
+    std::size_t n = 2 + (count ? count - 1 : 0);
+    for (std::size_t i = 0; i < count; ++i) {
+      std::size_t k = 0;
+      for (double x : list_of(i)) n += number_length(x), ++k;
+      n += 2 + (k ? k - 1 : 0);
+    }
+    return n;
+  }
+  // The length of format_number(x).
+  static std::size_t number_length(double x) {
+    if (x == std::floor(x) && std::fabs(x) < 1e15) {
+      const long long v = static_cast<long long>(x);
+      unsigned long long u = v < 0 ? 0ULL - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
+      std::size_t n = v < 0 ? 2 : 1;
+      for (unsigned long long p = 10; n < 20 && u >= p; p *= 10) ++n;
+      return n;
+    }
+    char buffer[kNumberChars];
+    return format_number(x, buffer);
+  }
   // The text of a number as value(double) writes it, into `out` (kNumberChars bytes); its length.
   // Integers below 1e15 (counts, bytes: exact in a double) take the fast path.
   static std::size_t format_number(double x, char* out) {
@@ -140,6 +169,7 @@ class JsonWriter {
     return n;
   }
   void reserve(std::size_t n) { out_.reserve(n); }
+  std::size_t size() const { return out_.size(); }
   std::string take() { return std::move(out_); }
   JsonWriter& null() {
     comma();

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
+#include <type_traits>
 
 #include "common/json_writer.h"
 #include "hlo/name_map.h"
@@ -12,11 +14,25 @@
 
 namespace rl::hlo {
 
+namespace {
+
+std::string megabytes(std::size_t bytes) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.1f MB (%zu bytes)", static_cast<double>(bytes) / 1e6, bytes);
+  return buffer;
+}
+
+}  // namespace
+
+Error text_too_big(std::size_t bytes, bool at_least) {
+  return Error{std::string("the text is ") + (at_least ? "at least " : "") + megabytes(bytes) + ", more than the " +
+                   megabytes(kMaxTextBytes) + " the core can analyse at once",
+               "text", 0, 0};
+}
+
 Result<TextAnalysis> analyze_text(std::string text) {
   using R = Result<TextAnalysis>;
-  if (text.size() > kMaxTextBytes)
-    return R::failure_for("text", "text is " + std::to_string(text.size() >> 20) + " MiB, more than the " +
-                                      std::to_string(kMaxTextBytes >> 20) + " MiB the core can analyse at once");
+  if (text.size() > kMaxTextBytes) return R::failure(text_too_big(text.size(), false));
   TextAnalysis out;
   out.dialect = detect_dialect(text);
   auto modules = parse_owned(std::move(text));
@@ -53,28 +69,28 @@ void write_totals(JsonWriter& j, double flops, double trans, double bytes, doubl
       .end_object();
 }
 
-// One column: the field of every row.
-template <class F>
-void column(JsonWriter& j, const char* name, const std::vector<OpCost>& rows, F value) {
-  j.key(name).numbers(rows.size(), [&](std::size_t i) { return value(rows[i]); });
-}
-
-void write_rows(JsonWriter& j, const Analysis& a) {
-  // Strings (op spellings, function names, notes) and types are listed once. Function names
-  // and notes are already numbered by the analysis; op spellings are numbered here.
+// The strings a module's rows refer to (op spellings, function names, notes), each listed
+// once, and every row's indices into them. Function names and notes are numbered by the
+// analysis already; op spellings are numbered here.
+struct RowStrings {
   std::vector<std::string_view> strings;
+  std::vector<std::uint32_t> op, fn, note;  // by row, by function index, by note index
+};
+
+RowStrings number_strings(const Analysis& a) {
+  RowStrings out;
   NameMap<std::uint32_t> ids;
   auto sid = [&](std::string_view s) {
     if (const std::uint32_t* id = ids.find(s)) return *id;
-    const auto id = static_cast<std::uint32_t>(strings.size());
-    strings.push_back(s);
+    const auto id = static_cast<std::uint32_t>(out.strings.size());
+    out.strings.push_back(s);
     ids.insert(s, id);
     return id;
   };
   constexpr std::uint32_t kUnset = ~std::uint32_t(0);
-  std::vector<std::uint32_t> fn_ids(a.functions.size(), kUnset), note_ids(a.notes_pool.size(), kUnset);
-  std::vector<std::uint32_t> op_ids;
-  op_ids.reserve(a.ops.size());
+  out.fn.assign(a.functions.size(), kUnset);
+  out.note.assign(a.notes_pool.size(), kUnset);
+  out.op.reserve(a.ops.size());
   std::string_view last_op;
   std::uint32_t last_id = 0;
   for (const auto& r : a.ops) {
@@ -83,13 +99,88 @@ void write_rows(JsonWriter& j, const Analysis& a) {
       last_op = r.op;
       last_id = sid(r.op);
     }
-    op_ids.push_back(last_id);
-    if (fn_ids[r.function] == kUnset) fn_ids[r.function] = sid(a.function(r));
-    if (r.note && note_ids[r.note] == kUnset) note_ids[r.note] = sid(a.note(r));
+    out.op.push_back(last_id);
+    if (out.fn[r.function] == kUnset) out.fn[r.function] = sid(a.function(r));
+    if (r.note && out.note[r.note] == kUnset) out.note[r.note] = sid(a.note(r));
   }
+  return out;
+}
+
+// The number columns, in the order they are written: f(name, integer, value of row i); the
+// integer ones fit 32 bits.
+template <class F>
+void for_each_column(const Analysis& a, const RowStrings& ids, F f) {
+  const std::vector<OpCost>& r = a.ops;
+  f("top_level", true, [&](std::size_t i) { return r[i].top_level ? 1.0 : 0.0; });
+  f("line", true, [&](std::size_t i) { return static_cast<double>(r[i].line); });
+  f("column", true, [&](std::size_t i) { return static_cast<double>(r[i].column); });
+  f("op", true, [&](std::size_t i) { return static_cast<double>(ids.op[i]); });
+  f("type", true, [&](std::size_t i) { return static_cast<double>(r[i].type); });
+  f("function", true, [&](std::size_t i) { return static_cast<double>(ids.fn[r[i].function]); });
+  f("note", true, [&](std::size_t i) { return r[i].note ? static_cast<double>(ids.note[r[i].note]) : -1.0; });
+  f("flops", false, [&](std::size_t i) { return r[i].flops; });
+  f("transcendentals", false, [&](std::size_t i) { return r[i].transcendentals; });
+  f("bytes_accessed", false, [&](std::size_t i) { return r[i].bytes_accessed; });
+  f("unfused_bytes_accessed", false, [&](std::size_t i) { return r[i].unfused_bytes_accessed; });
+  f("output_bytes", false, [&](std::size_t i) { return r[i].output_bytes; });
+  f("collective_bytes", false, [&](std::size_t i) { return r[i].collective_bytes; });
+  // No intensity column: web/core.js divides flops by bytes_accessed, the same IEEE division as
+  // Analysis::intensity_of (formatting a non-integer double here cost more than all the rest).
+  f("modeled", true, [&](std::size_t i) { return r[i].modeled ? 1.0 : 0.0; });
+}
+
+// The rows' operand byte lists for a RowColumnSink: each distinct list once (rows of one kind of
+// op share theirs), as `operand_bytes` (the lists' values one after another),
+// `operand_bytes_start` (list k is values [start[k], start[k + 1])) and `operand_bytes_list`
+// (each row's list).
+void send_operand_bytes(const Analysis& a, std::size_t module, RowColumnSink& sink) {
+  std::vector<double> values;
+  std::vector<std::int32_t> start{0}, list;
+  list.reserve(a.ops.size());
+  NameMap<std::uint32_t> known;  // a list's bytes (a view into the analysis's pool) → its index
+  for (const auto& r : a.ops) {
+    const Span<double> l = a.operand_bytes(r);
+    const std::string_view key(reinterpret_cast<const char*>(l.ptr), l.size() * sizeof(double));
+    if (const std::uint32_t* k = known.find(key)) {
+      list.push_back(static_cast<std::int32_t>(*k));
+      continue;
+    }
+    const auto k = static_cast<std::uint32_t>(start.size() - 1);
+    known.insert(key, k);
+    values.insert(values.end(), l.begin(), l.end());
+    start.push_back(static_cast<std::int32_t>(values.size()));
+    list.push_back(static_cast<std::int32_t>(k));
+  }
+  sink.column(module, "operand_bytes", values);
+  sink.column(module, "operand_bytes_start", start);
+  sink.column(module, "operand_bytes_list", list);
+}
+
+// Bytes of JSON text that can hold `s` written as a string (every byte escaped at worst).
+std::size_t string_room(std::string_view s) { return 6 * s.size() + 4; }
+
+// An upper bound on what write_rows writes (exact for the number columns, the bulk), so the
+// text is reserved once and never copied while it grows.
+std::size_t rows_room(const Analysis& a, const RowStrings& ids, bool with_columns) {
+  std::size_t n = 256;
+  for (auto s : ids.strings) n += string_room(s);
+  for (const auto& t : a.types) {
+    const Type* leaf = t.kind == Type::Kind::Tuple && !t.tuple.empty() ? &t.tuple.front() : &t;
+    n += 96 + string_room(to_string(t, a.dialect)) + string_room(leaf->element) + 21 * leaf->dims.size();
+  }
+  if (!with_columns) return n;
+  for_each_column(a, ids, [&](const char* name, bool, auto value_of) {
+    n += string_room(name) + 2 + JsonWriter::numbers_length(a.ops.size(), value_of);
+  });
+  n += 32 + JsonWriter::number_lists_length(a.ops.size(), [&](std::size_t i) { return a.operand_bytes(a.ops[i]); });
+  return n;
+}
+
+// The rows object; its number columns go to `sink` when there is one.
+void write_rows(JsonWriter& j, const Analysis& a, const RowStrings& ids, std::size_t module, RowColumnSink* sink) {
   j.key("rows").begin_object().field("count", static_cast<double>(a.ops.size()));
   j.key("strings").begin_array();
-  for (auto s : strings) j.value(s);
+  for (auto s : ids.strings) j.value(s);
   j.end_array();
   j.key("types").begin_array();
   for (const auto& t : a.types) {
@@ -108,41 +199,84 @@ void write_rows(JsonWriter& j, const Analysis& a) {
     j.end_object();
   }
   j.end_array();
-  column(j, "top_level", a.ops, [](const OpCost& r) { return r.top_level ? 1 : 0; });
-  column(j, "line", a.ops, [](const OpCost& r) { return r.line; });
-  column(j, "column", a.ops, [](const OpCost& r) { return r.column; });
-  j.key("op").numbers(op_ids.size(), [&](std::size_t i) { return op_ids[i]; });
-  column(j, "type", a.ops, [](const OpCost& r) { return r.type; });
-  column(j, "function", a.ops, [&](const OpCost& r) { return fn_ids[r.function]; });
-  column(j, "note", a.ops, [&](const OpCost& r) { return r.note ? static_cast<double>(note_ids[r.note]) : -1.0; });
-  column(j, "flops", a.ops, [](const OpCost& r) { return r.flops; });
-  column(j, "transcendentals", a.ops, [](const OpCost& r) { return r.transcendentals; });
-  column(j, "bytes_accessed", a.ops, [](const OpCost& r) { return r.bytes_accessed; });
-  column(j, "unfused_bytes_accessed", a.ops, [](const OpCost& r) { return r.unfused_bytes_accessed; });
-  column(j, "output_bytes", a.ops, [](const OpCost& r) { return r.output_bytes; });
-  column(j, "collective_bytes", a.ops, [](const OpCost& r) { return r.collective_bytes; });
-  // No intensity column: web/core.js divides flops by bytes_accessed, the same IEEE division as
-  // Analysis::intensity_of (formatting a non-integer double here cost more than all the rest).
-  column(j, "modeled", a.ops, [](const OpCost& r) { return r.modeled ? 1 : 0; });
-  j.key("operand_bytes").number_lists(a.ops.size(), [&](std::size_t i) { return a.operand_bytes(a.ops[i]); });
+  if (!sink) {
+    for_each_column(a, ids, [&](const char* name, bool, auto value_of) { j.key(name).numbers(a.ops.size(), value_of); });
+    j.key("operand_bytes").number_lists(a.ops.size(), [&](std::size_t i) { return a.operand_bytes(a.ops[i]); });
+    j.end_object();
+    return;
+  }
   j.end_object();
+  std::vector<double> reals;
+  std::vector<std::int32_t> ints;
+  for_each_column(a, ids, [&](const char* name, bool integer, auto value_of) {
+    const std::size_t n = a.ops.size();
+    if (integer) {
+      ints.resize(n);
+      for (std::size_t i = 0; i < n; ++i) ints[i] = static_cast<std::int32_t>(value_of(i));
+      sink->column(module, name, ints);
+    } else {
+      // Counts that are all 32-bit integers (most columns of most modules) go as integers:
+      // JavaScript keeps those unboxed, where a double read into an object is a heap number.
+      reals.resize(n);
+      bool small = true;
+      for (std::size_t i = 0; i < n; ++i) {
+        const double x = value_of(i);
+        reals[i] = x;
+        small = small && x >= -2147483648.0 && x <= 2147483647.0 &&
+                static_cast<double>(static_cast<std::int32_t>(x)) == x && !(x == 0 && std::signbit(x));
+      }
+      if (small) {
+        ints.resize(n);
+        for (std::size_t i = 0; i < n; ++i) ints[i] = static_cast<std::int32_t>(reals[i]);
+        sink->column(module, name, ints);
+      } else {
+        sink->column(module, name, reals);
+      }
+    }
+  });
+  send_operand_bytes(a, module, *sink);
+}
+
+// Room for what a module writes besides its rows, or the file's totals (notes and op names
+// in unmodeled lists are the only parts that grow).
+std::size_t meta_room(const Analysis& a) {
+  std::size_t n = 2048 + string_room(a.module_name) + string_room(a.entry);
+  for (const auto& [op, count] : a.unmodeled) n += 32 + string_room(op);
+  for (const auto& note : a.notes) n += 2 * string_room(note);  // in the module and the file
+  return 2 * n;
 }
 
 }  // namespace
 
-std::string to_json(const TextAnalysis& t) {
+namespace {
+
+// The JSON. A non-const analysis is consumed: each module's analysis is freed once written (a
+// big text's rows and its JSON need not be in memory together).
+template <class Text>
+std::string write_json(Text& t, RowColumnSink* sink) {
   JsonWriter j;
-  std::size_t rows = 0;
-  for (const auto& m : t.modules)
-    if (m.analysis) rows += m.analysis->ops.size();
-  j.reserve(256 + rows * 96);
+  // Every module's strings numbered first, and the text reserved once: a big text's JSON is
+  // never copied while it grows (that would hold it twice).
+  std::vector<RowStrings> ids(t.modules.size());
+  std::size_t room = 4096;
+  for (std::size_t i = 0; i < t.modules.size(); ++i) {
+    const auto& m = t.modules[i];
+    if (!m.analysis) {
+      room += 256 + 2 * string_room(m.name) + 4 * string_room(m.analysis.error());
+      continue;
+    }
+    ids[i] = number_strings(m.analysis.value());
+    room += rows_room(m.analysis.value(), ids[i], sink == nullptr) + meta_room(m.analysis.value());
+  }
+  j.reserve(room);
   j.begin_object().field("dialect", t.dialect);
   double flops = 0, trans = 0, bytes = 0, unfused = 0, output = 0, coll = 0, traffic = 0;
   std::map<int, double> operand;
   std::vector<std::pair<std::string, int>> unmodeled;  // in the order the modules name them
   std::vector<std::string> notes;
   j.key("modules").begin_array();
-  for (const auto& m : t.modules) {
+  for (std::size_t i = 0; i < t.modules.size(); ++i) {
+    auto& m = t.modules[i];
     if (!m.analysis) {
       const Error& e = m.analysis.error_info();
       j.begin_object().field("module_name", m.name).field("module_line", m.line).field("error", e.message);
@@ -151,7 +285,8 @@ std::string to_json(const TextAnalysis& t) {
     }
     const Analysis& a = m.analysis.value();
     j.begin_object().field("module_name", a.module_name).field("entry", a.entry);
-    write_rows(j, a);
+    write_rows(j, a, ids[i], i, sink);
+    std::vector<std::uint32_t>().swap(ids[i].op);
     write_totals(j, a.flops, a.transcendentals, a.bytes_accessed, a.unfused_bytes_accessed, a.bytes_accessed_operand,
                  a.bytes_accessed_output, a.collective_bytes, a.minimum_traffic_bytes);
     j.key("unmodeled").begin_array();
@@ -175,6 +310,7 @@ std::string to_json(const TextAnalysis& t) {
       else it->second += entry.second;
     }
     notes.insert(notes.end(), a.notes.begin(), a.notes.end());
+    if constexpr (!std::is_const_v<Text>) m.analysis.value() = Analysis();
   }
   j.end_array();
   // The file: its modules summed (the page and the CLI show one program per file).
@@ -196,5 +332,11 @@ std::string to_json(const TextAnalysis& t) {
   j.end_object();
   return j.take();
 }
+
+}  // namespace
+
+std::string to_json(const TextAnalysis& t) { return write_json(t, nullptr); }
+std::string to_json(TextAnalysis&& t) { return write_json(t, nullptr); }
+std::string to_json(TextAnalysis&& t, RowColumnSink& columns) { return write_json(t, &columns); }
 
 }  // namespace rl::hlo
