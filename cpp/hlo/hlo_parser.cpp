@@ -458,7 +458,7 @@ class HloParser {
     std::uint32_t ref;
   };
   std::vector<Use> uses_;
-  NameMap<ValueId> defined_;  // instruction name → its value, in the computation being read
+  SymbolTable<ValueId> defined_;  // instruction name → its value, in the computation being read
 
   bool parse_computation(Module& m) {
     ws();
@@ -622,7 +622,6 @@ class HloParser {
     block.ops.reserve(lines);
     f.values.reserve(lines);
     f.refs.reserve(lines * 3);
-    defined_.reserve(lines);
   }
 
   // ['ROOT'] name '=' [shape] opcode '(' operands ')' (',' attr)*. The instruction's value is

@@ -161,4 +161,129 @@ class NameMap {
   }
 };
 
+// The parsers' symbol tables: NameMap's interface, with names that end in a number ("%123",
+// "%arg0", "v17", "add.3") kept in a vector per prefix, indexed by the number. Programs number
+// their values in order, so a million definitions and their uses touch memory in order, where
+// hashing each name would touch a random place of a table larger than the caches (measured in
+// wasm: the symbol table was a tenth of the parse of a 100 MB module). Other names (and numbers
+// past what a vector should hold, or with a leading zero) go to a NameMap.
+template <class V>
+class SymbolTable {
+ public:
+  const V* find(std::string_view name) const {
+    std::string_view head;
+    std::uint32_t number = 0;
+    if (split(name, &head, &number)) {
+      if (const std::uint32_t* p = prefixes_.find(head)) {
+        const Dense& d = dense_[*p];
+        if (number < d.high && d.has[number]) return &d.values[number];
+      }
+    }
+    return other_.size() ? other_.find(name) : nullptr;
+  }
+  V* find(std::string_view name) { return const_cast<V*>(static_cast<const SymbolTable*>(this)->find(name)); }
+  // Adds `name` unless it is there; false (and the old value kept) when it was.
+  bool insert(std::string_view name, const V& value) {
+    bool had = false;
+    V& v = get_or_add(name, &had);
+    if (!had) v = value;
+    return !had;
+  }
+  // The value of `name`, added (value-initialized) if it is not there; *had says which.
+  V& get_or_add(std::string_view name, bool* had) {
+    std::string_view head;
+    std::uint32_t number = 0;
+    if (split(name, &head, &number)) {
+      std::uint32_t p = 0;
+      if (const std::uint32_t* known = prefixes_.find(head)) {
+        p = *known;
+      } else {
+        p = static_cast<std::uint32_t>(dense_.size());
+        prefixes_.insert(head, p);
+        dense_.emplace_back();
+      }
+      Dense& d = dense_[p];
+      if (number < d.high && d.has[number]) {
+        *had = true;
+        return d.values[number];
+      }
+      // A number the vector may hold: below what it has room for, or at most a few times
+      // what it holds (a name of another scheme, "fusion.98765432", goes to the map).
+      const bool fits = number < d.has.size() || number < std::max<std::size_t>(4096, 4 * d.count);
+      if (fits && !(other_.size() && other_.find(name))) {
+        if (number >= d.has.size()) {
+          const std::size_t n = std::max<std::size_t>(number + 1, 2 * d.has.size());
+          d.has.resize(n, false);
+          d.values.resize(n);
+        }
+        d.has[number] = true;
+        d.high = std::max<std::size_t>(d.high, number + 1);
+        ++d.count;
+        *had = false;
+        d.values[number] = V{};
+        return d.values[number];
+      }
+    }
+    return other_.get_or_add(name, had);
+  }
+  void set(std::string_view name, const V& value) {
+    bool had = false;
+    get_or_add(name, &had) = value;
+  }
+  void erase(std::string_view name) {
+    std::string_view head;
+    std::uint32_t number = 0;
+    if (split(name, &head, &number)) {
+      if (const std::uint32_t* p = prefixes_.find(head)) {
+        Dense& d = dense_[*p];
+        if (number < d.high && d.has[number]) {
+          d.has[number] = false;
+          --d.count;
+          return;
+        }
+      }
+    }
+    other_.erase(name);
+  }
+  // Empties the table, keeping its vectors' room for the next function.
+  void clear() {
+    for (Dense& d : dense_) {
+      std::fill(d.has.begin(), d.has.begin() + static_cast<std::ptrdiff_t>(d.high), false);
+      d.high = 0;
+      d.count = 0;
+    }
+    other_.clear();
+  }
+  std::size_t size() const {
+    std::size_t n = other_.size();
+    for (const Dense& d : dense_) n += d.count;
+    return n;
+  }
+
+ private:
+  struct Dense {
+    std::vector<bool> has;
+    std::vector<V> values;
+    std::size_t high = 0;   // numbers at or past it are not set
+    std::size_t count = 0;  // numbers set
+  };
+  std::vector<Dense> dense_;
+  NameMap<std::uint32_t> prefixes_;  // prefix → index in dense_ (prefixes are views of names)
+  NameMap<V> other_;
+
+  // "add.12" → "add." and 12. False when the name does not end in digits, or the digits start
+  // with a 0 other than "0" itself ("%01" is not "%1"), or are more than 9.
+  static bool split(std::string_view name, std::string_view* head, std::uint32_t* number) {
+    std::size_t i = name.size();
+    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9') --i;
+    const std::size_t digits = name.size() - i;
+    if (digits == 0 || digits > 9 || (digits > 1 && name[i] == '0')) return false;
+    std::uint32_t n = 0;
+    for (std::size_t k = i; k < name.size(); ++k) n = n * 10 + static_cast<std::uint32_t>(name[k] - '0');
+    *head = name.substr(0, i);
+    *number = n;
+    return true;
+  }
+};
+
 }  // namespace rl::hlo

@@ -116,7 +116,7 @@ class MlirParser {
   TypeId opaque_ = 0;
   bool have_opaque_ = false;
   // Names in scope: a region's definitions are undone when it ends.
-  NameMap<Sym> sym_;
+  SymbolTable<Sym> sym_;
   std::vector<Undo> undo_;
   std::size_t body_hint_ = 0;  // ops expected in the body of the function being read
   int scope_ = 0;
@@ -670,7 +670,6 @@ class MlirParser {
     }
     f.values.reserve(lines);
     f.refs.reserve(lines * 3);
-    sym_.reserve(lines + 64);  // and the arguments
     body_hint_ = lines;
   }
 
