@@ -5,7 +5,6 @@
 #include <cmath>
 #include <limits>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "common/loop_body.h"
 #include "hlo/attrs.h"
@@ -49,6 +48,8 @@ class Coster : public cost::CostContext {
     }
     next_row_ = first_row_;
     overflow_.resize(m.functions.size());
+    state_.assign(m.functions.size(), kNew);
+    memo_.resize(m.functions.size());
     a_.ops.resize(rows);
     a_.operand_bytes_pool.reserve(operands);
   }
@@ -79,9 +80,8 @@ class Coster : public cost::CostContext {
   // Costs function `fi` once: its props and its rows (kept for assembly in text order).
   Props function(std::size_t fi, int depth) {
     const Function& f = m_.functions[fi];
-    auto it = memo_.find(fi);
-    if (it != memo_.end()) return it->second;
-    if (active_.count(fi) || depth >= kMaxDepth) {
+    if (state_[fi] == kDone) return memo_[fi];
+    if (state_[fi] == kActive || depth >= kMaxDepth) {
       const std::string at = std::to_string(f.line) + ":" + std::to_string(f.column) + ": error: ";
       if (error.empty()) error_line = f.line, error_column = f.column;
       if (error.empty() && depth >= kMaxDepth)
@@ -92,7 +92,7 @@ class Coster : public cost::CostContext {
                 " \xE2\x80\x94 expected a call graph without cycles, got a cycle through " + std::string(f.name);
       return Props();
     }
-    active_.insert(fi);
+    state_[fi] = kActive;
     const Function* saved_fn = fn_;
     const LFunction* saved_lf = lf_;
     std::size_t saved_index = fn_index_;
@@ -106,8 +106,8 @@ class Coster : public cost::CostContext {
     lf_ = saved_lf;
     fn_index_ = saved_index;
     depth_ = saved_depth;
-    active_.erase(fi);
-    memo_.emplace(fi, p);
+    state_[fi] = kDone;
+    memo_[fi] = p;
     return p;
   }
 
@@ -167,8 +167,10 @@ class Coster : public cost::CostContext {
   const Module& m_;
   const Program& prog_;
   Analysis& a_;
-  std::unordered_map<std::size_t, Props> memo_;
-  std::unordered_set<std::size_t> active_;
+  // By function: not costed yet, being costed (a call back into it is a cycle), or costed (memo_).
+  enum : std::uint8_t { kNew, kActive, kDone };
+  std::vector<std::uint8_t> state_;
+  std::vector<Props> memo_;
   // By function: where its rows start and end in a_.ops, where its next row goes, and the rows
   // past its end (a region walked twice).
   std::vector<std::size_t> first_row_, end_row_, next_row_;
@@ -323,7 +325,9 @@ Result<Analysis> analyze_module(const Module& module) {
   a.dialect = module.dialect;
   a.module_name = module.name;
   a.source = module.source;
-  const Program program = lower_lenient(module);
+  LowerOptions options;
+  options.constants = false;  // no cost rule reads a constant's value
+  const Program program = lower_lenient(module, options);
   Coster c(module, program, a);
   Props entry_props;
   const Function* entry = module.entry();

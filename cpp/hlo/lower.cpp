@@ -25,7 +25,7 @@ std::string_view last_word(std::string_view v) {
 
 class Lowerer {
  public:
-  explicit Lowerer(const Module& m) : m_(m) { p_.module = &m; }
+  Lowerer(const Module& m, const LowerOptions& options) : m_(m), options_(options) { p_.module = &m; }
 
   Program run() {
     p_.functions.resize(m_.functions.size());
@@ -43,6 +43,7 @@ class Lowerer {
 
  private:
   const Module& m_;
+  LowerOptions options_;
   Program p_;
   const Function* fn_ = nullptr;
   LFunction* lf_ = nullptr;
@@ -185,6 +186,10 @@ class Lowerer {
     bool have = true;
     switch (op.op.code) {
       case OpCode::Constant: {
+        if (!options_.constants) {
+          have = false;
+          break;
+        }
         const Attribute* v = first(op, {"value", "literal"});
         if (!v) return fail(op.op, "constant without a value", "dense<...> or a literal", "none");
         if (op.num_results() != 1) return fail(op.op, "constant with " + std::to_string(op.num_results()) + " results", "one result", "more");
@@ -525,7 +530,8 @@ class Lowerer {
 
 }  // namespace
 
-Program lower_lenient(const Module& module) { return Lowerer(module).run(); }
+Program lower_lenient(const Module& module) { return Lowerer(module, LowerOptions()).run(); }
+Program lower_lenient(const Module& module, const LowerOptions& options) { return Lowerer(module, options).run(); }
 
 Result<Program> lower(const Module& module) {
   auto v = verify(module);

@@ -135,4 +135,11 @@ Result<Program> lower(const Module& module);
 // Lowers a module that verified, keeping each op's problem on the op (see above).
 Program lower_lenient(const Module& module);
 
+// What to lower. The cost analysis leaves constants' literals undecoded: no cost rule reads a
+// value, and a big program's constants are most of the lowering's time.
+struct LowerOptions {
+  bool constants = true;  // false: constants get no literal (no attributes, no problem)
+};
+Program lower_lenient(const Module& module, const LowerOptions& options);
+
 }  // namespace rl::hlo
