@@ -449,16 +449,25 @@ class JsColumns : public hlo::RowColumnSink {
  public:
   val modules = val::array();
   void column(std::size_t module, const char* name, const std::vector<double>& values) override {
-    of(module).set(name, val::global("Float64Array").new_(emscripten::typed_memory_view(values.size(), values.data())));
+    static const val float64 = val::global("Float64Array");
+    of(module).set(name, float64.new_(emscripten::typed_memory_view(values.size(), values.data())));
   }
   void column(std::size_t module, const char* name, const std::vector<std::int32_t>& values) override {
-    of(module).set(name, val::global("Int32Array").new_(emscripten::typed_memory_view(values.size(), values.data())));
+    static const val int32 = val::global("Int32Array");
+    of(module).set(name, int32.new_(emscripten::typed_memory_view(values.size(), values.data())));
   }
 
  private:
-  val of(std::size_t module) {
-    while (modules["length"].as<double>() <= static_cast<double>(module)) modules.call<void>("push", val::object());
-    return modules[module];
+  // Modules come in order (to_json writes them so): the last one pushed is the one being filled.
+  std::size_t count_ = 0;  // modules pushed
+  val last_ = val::undefined();
+  val& of(std::size_t module) {
+    while (count_ <= module) {
+      last_ = val::object();
+      modules.call<void>("push", last_);
+      ++count_;
+    }
+    return last_;
   }
 };
 

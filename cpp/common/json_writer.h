@@ -204,23 +204,27 @@ class JsonWriter {
   }
   void string_literal(std::string_view s) {
     out_ += '"';
-    for (unsigned char c : s) {
+    // Runs of bytes that need no escape are appended whole.
+    std::size_t run = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const auto c = static_cast<unsigned char>(s[i]);
+      if (c >= 0x20 && c != '"' && c != '\\') continue;  // UTF-8 passes through
+      out_.append(s.data() + run, i - run);
+      run = i + 1;
       switch (c) {
         case '"': out_ += "\\\""; break;
         case '\\': out_ += "\\\\"; break;
         case '\n': out_ += "\\n"; break;
         case '\r': out_ += "\\r"; break;
         case '\t': out_ += "\\t"; break;
-        default:
-          if (c < 0x20) {
-            char esc[8];
-            std::snprintf(esc, sizeof esc, "\\u%04x", c);
-            out_ += esc;
-          } else {
-            out_ += static_cast<char>(c);  // UTF-8 passes through
-          }
+        default: {
+          char esc[8];
+          std::snprintf(esc, sizeof esc, "\\u%04x", c);
+          out_ += esc;
+        }
       }
     }
+    out_.append(s.data() + run, s.size() - run);
     out_ += '"';
   }
 

@@ -75,6 +75,7 @@ void write_totals(JsonWriter& j, double flops, double trans, double bytes, doubl
 struct RowStrings {
   std::vector<std::string_view> strings;
   std::vector<std::uint32_t> op, fn, note;  // by row, by function index, by note index
+  std::vector<std::string> shapes;          // by type, as the dialect prints it
 };
 
 RowStrings number_strings(const Analysis& a) {
@@ -103,6 +104,8 @@ RowStrings number_strings(const Analysis& a) {
     if (out.fn[r.function] == kUnset) out.fn[r.function] = sid(a.function(r));
     if (r.note && out.note[r.note] == kUnset) out.note[r.note] = sid(a.note(r));
   }
+  out.shapes.reserve(a.types.size());
+  for (const auto& t : a.types) out.shapes.push_back(to_string(t, a.dialect));
   return out;
 }
 
@@ -164,9 +167,10 @@ std::size_t string_room(std::string_view s) { return 6 * s.size() + 4; }
 std::size_t rows_room(const Analysis& a, const RowStrings& ids, bool with_columns) {
   std::size_t n = 256;
   for (auto s : ids.strings) n += string_room(s);
-  for (const auto& t : a.types) {
+  for (std::size_t k = 0; k < a.types.size(); ++k) {
+    const Type& t = a.types[k];
     const Type* leaf = t.kind == Type::Kind::Tuple && !t.tuple.empty() ? &t.tuple.front() : &t;
-    n += 96 + string_room(to_string(t, a.dialect)) + string_room(leaf->element) + 21 * leaf->dims.size();
+    n += 96 + string_room(ids.shapes[k]) + string_room(leaf->element) + 21 * leaf->dims.size();
   }
   if (!with_columns) return n;
   for_each_column(a, ids, [&](const char* name, bool, auto value_of) {
@@ -183,8 +187,9 @@ void write_rows(JsonWriter& j, const Analysis& a, const RowStrings& ids, std::si
   for (auto s : ids.strings) j.value(s);
   j.end_array();
   j.key("types").begin_array();
-  for (const auto& t : a.types) {
-    j.begin_object().field("shape", to_string(t, a.dialect));
+  for (std::size_t k = 0; k < a.types.size(); ++k) {
+    const Type& t = a.types[k];
+    j.begin_object().field("shape", ids.shapes[k]);
     const Type* leaf = &t;
     if (t.kind == Type::Kind::Tuple && !t.tuple.empty()) leaf = &t.tuple.front();
     if (leaf->is_array()) {
