@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/json_writer.h"
+#include "common/memory.h"
 #include "exercises/exercises.h"
 #include "hlo/emit.h"
 #include "hlo/report.h"
@@ -416,6 +417,11 @@ Result<std::string> utf8_text(const val& text) {
   // UTF-16 units: a string has at least as many UTF-8 bytes, as many when it is ASCII.
   const auto units = static_cast<std::size_t>(text["length"].as<double>());
   if (units > hlo::kMaxTextBytes) return R::failure(hlo::text_too_big(units, true));
+  if (!memory::fits(units)) {
+    return R::failure("the text is " + std::to_string(units) + " bytes, more than the core's memory has room for now (" +
+                      std::to_string(memory::in_use() >> 20) + " MiB of " + std::to_string(memory::limit() >> 20) +
+                      " MiB in use)");
+  }
   static const val encoder = val::global("TextEncoder").new_();
   std::string bytes(units, '\0');
   const val done = encoder.call<val>(
@@ -427,6 +433,7 @@ Result<std::string> utf8_text(const val& text) {
     const val rest = encoder.call<val>("encode", text.call<val>("substring", static_cast<double>(read)));
     const auto more = static_cast<std::size_t>(rest["length"].as<double>());
     if (written + more > hlo::kMaxTextBytes) return R::failure(hlo::text_too_big(written + more, false));
+    if (!memory::fits(more)) return R::failure("the text is more than the core's memory has room for now");
     bytes.resize(written + more);
     val(emscripten::typed_memory_view(more, reinterpret_cast<unsigned char*>(bytes.data()) + written))
         .call<void>("set", rest);
@@ -485,7 +492,9 @@ val js_analyze_text(val text) {
     if (!bytes) return fail_from(bytes);
     auto report = hlo::analyze_text(std::move(bytes.value()));
     if (!report) return fail_from(report);
-    json = hlo::to_json(std::move(report.value()), columns);
+    auto written = hlo::to_json(std::move(report.value()), columns);
+    if (!written) return fail_from(written);
+    json = std::move(written.value());
   }
   if (json.size() > hlo::kMaxReportBytes) {
     return fail("the analysis is " + std::to_string(json.size()) + " bytes of JSON, more than the " +

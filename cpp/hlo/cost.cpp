@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "common/loop_body.h"
+#include "common/memory.h"
 #include "hlo/attrs.h"
 #include "hlo/cost_rules.h"
 #include "hlo/lower.h"
@@ -38,7 +39,6 @@ class Coster : public cost::CostContext {
   // at the end (finish_rows); a region walked twice overflows into a list of its own.
   Coster(const Module& m, const Program& prog, Analysis& a) : m_(m), prog_(prog), a_(a) {
     for (const auto& f : m.functions) a_.functions.push_back(f.name);
-    a_.types = m.types;
     std::size_t rows = 0, operands = 0;
     for (const auto& f : m.functions) {
       first_row_.push_back(rows);
@@ -175,6 +175,7 @@ class Coster : public cost::CostContext {
   // past its end (a region walked twice).
   std::vector<std::size_t> first_row_, end_row_, next_row_;
   std::vector<std::vector<OpCost>> overflow_;
+  std::size_t ops_ = 0;  // ops costed (the memory check looks every 4096)
   const Function* fn_ = nullptr;
   const LFunction* lf_ = nullptr;
   std::size_t fn_index_ = 0;
@@ -248,13 +249,28 @@ class Coster : public cost::CostContext {
     }
     t.text += ")";
     if (results.empty()) t.text.clear();
-    const auto id = static_cast<TypeId>(a_.types.size());
-    a_.types.push_back(std::move(t));
+    const auto id = static_cast<TypeId>(m_.types.size() + extra_types_.size());
+    extra_types_.push_back(std::move(t));
     result_tuples_.emplace(key, id);
     return id;
   }
 
+ public:
+  // The types the rows refer to: the module's, then the tuples made for multi-result rows.
+  std::vector<Type> extra_types_;
+
+ private:
+
   RL_LOOP_BODY Props op_props(const OpView& op, const Instr& instr, bool top) {
+    if ((++ops_ & 4095) == 0 && error.empty() && !memory::fits(memory::limit() / 16)) {
+      error_line = op.op.line;
+      error_column = op.op.column;
+      error = std::to_string(op.op.line) + ":" + std::to_string(op.op.column) +
+              ": error: the program is too big for the core's memory \xE2\x80\x94 expected room to cost it in the " +
+              std::to_string(memory::limit() >> 20) + " MiB the core has, got " +
+              std::to_string(memory::in_use() >> 20) + " MiB in use at this operation";
+      return Props();
+    }
     const CostFamily fam = op_info(op.op.code).family;
     if (fam == CostFamily::Zero) return Props();
     // Defaults (XLA's Preprocess): every operand and the output, once.
@@ -320,14 +336,33 @@ class Coster : public cost::CostContext {
 
 }  // namespace
 
-Result<Analysis> analyze_module(const Module& module) {
+namespace {
+
+// The analysis; the module's types are copied into it, or moved when `consumed` is the module
+// (analyze_text drops each module once analysed).
+Result<Analysis> analyze(const Module& module, Module* consumed) {
   Analysis a;
   a.dialect = module.dialect;
   a.module_name = module.name;
   a.source = module.source;
+  // The lowering and the rows take room in proportion to the ops: refused up front when the
+  // heap cannot hold them (an allocation past it would abort the wasm module).
+  std::size_t ops = 0, operands = 0;
+  for (const auto& f : module.functions) {
+    ops += f.values.size();
+    operands += f.refs.size();
+  }
+  const std::size_t need = ops * (sizeof(Instr) + sizeof(OpCost) + 48) + operands * sizeof(double);
+  if (!memory::fits(need)) {
+    return Result<Analysis>::failure(
+        "the module is too big for the core's memory: costing its " + std::to_string(ops) + " values needs about " +
+        std::to_string(need >> 20) + " MiB more, with " + std::to_string(memory::in_use() >> 20) + " MiB of the " +
+        std::to_string(memory::limit() >> 20) + " MiB the core has in use");
+  }
   LowerOptions options;
   options.constants = false;  // no cost rule reads a constant's value
   const Program program = lower_lenient(module, options);
+  if (!program.stopped.message.empty()) return Result<Analysis>::failure(program.stopped);
   Coster c(module, program, a);
   Props entry_props;
   const Function* entry = module.entry();
@@ -337,7 +372,17 @@ Result<Analysis> analyze_module(const Module& module) {
     if (&module.functions[i] == entry) entry_props = p;
   }
   c.finish_rows();
-  if (!entry) return Result<Analysis>::success(std::move(a));
+  // The rows' types. Taken from the module last: the minimum traffic below still reads them.
+  auto take_types = [&]() {
+    if (consumed) a.types = std::move(consumed->types);
+    else a.types = module.types;
+    a.types.insert(a.types.end(), std::make_move_iterator(c.extra_types_.begin()),
+                   std::make_move_iterator(c.extra_types_.end()));
+  };
+  if (!entry) {
+    take_types();
+    return Result<Analysis>::success(std::move(a));
+  }
   a.entry = std::string(entry->name);
   const Props& p = entry_props;
   a.flops = p.flops;
@@ -364,8 +409,15 @@ Result<Analysis> analyze_module(const Module& module) {
   }
   a.minimum_traffic_bytes = traffic;
   if (!known) a.notes.push_back("minimum traffic leaves out arguments or results of dynamic shape");
+  take_types();
   return Result<Analysis>::success(std::move(a));
 }
+
+}  // namespace
+
+Result<Analysis> analyze_module(const Module& module) { return analyze(module, nullptr); }
+Result<Analysis> analyze_module(Module&& module) { return analyze(module, &module); }
+
 
 Result<std::vector<Analysis>> analyze(std::string_view text) {
   auto modules = parse(text);

@@ -24,6 +24,7 @@
 #include <memory>
 
 #include "common/loop_body.h"
+#include "common/memory.h"
 #include "hlo/infer.h"
 #include "hlo/lexer.h"
 #include "hlo/name_map.h"
@@ -458,6 +459,22 @@ class HloParser {
     std::uint32_t ref;
   };
   std::vector<Use> uses_;
+  std::size_t instructions_ = 0;
+
+  // Whether the heap leaves room to go on: reading may use three quarters of what the core has,
+  // the rest is for verifying and costing (common/memory.h). Else the error, at this instruction.
+  bool memory_left(std::size_t offset) {
+    const std::size_t limit = memory::limit();
+    if (memory::fits(limit / 4)) return true;
+    failed_ = true;
+    error_line_ = lx_.line_of(offset);
+    error_column_ = lx_.column_of(offset);
+    error_ = lx_.where(offset) + ": error: the program is too big for the core's memory \xE2\x80\x94 expected at most " +
+             std::to_string((limit - limit / 4) >> 20) + " MiB in use while reading it (of the " +
+             std::to_string(limit >> 20) + " MiB the core has), got " + std::to_string(memory::in_use() >> 20) +
+             " MiB at this instruction";
+    return false;
+  }
   SymbolTable<ValueId> defined_;  // instruction name → its value, in the computation being read
 
   bool parse_computation(Module& m) {
@@ -630,6 +647,7 @@ class HloParser {
   // filled when the computation is complete, and its result follows them.
   RL_LOOP_BODY bool parse_instruction(Block& block) {
     const std::size_t start = p_;
+    if ((++instructions_ & 4095) == 0 && !memory_left(start)) return false;
     Function& f = *fn_;
     Op op;
     op.attributes.begin = static_cast<std::uint32_t>(f.attrs.size());

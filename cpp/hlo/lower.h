@@ -120,6 +120,9 @@ struct Program {
   std::vector<OpAttrs> attrs;
   std::vector<Literal> literals;
   std::vector<Error> problems;
+  // Why the lowering stopped before the end (an empty message when it did not): the heap had
+  // no room left for the program (common/memory.h). A program that stopped must not be run.
+  Error stopped;
 
   const OpAttrs* attrs_of(const Instr& i) const { return i.attrs == kNoAttrs ? nullptr : &attrs[i.attrs]; }
   const Error* problem_of(const Instr& i) const { return i.problem == kNoAttrs ? nullptr : &problems[i.problem]; }

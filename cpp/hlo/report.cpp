@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "common/json_writer.h"
+#include "common/memory.h"
 #include "hlo/name_map.h"
 #include "hlo/parse.h"
 #include "hlo/verify.h"
@@ -16,17 +17,17 @@ namespace rl::hlo {
 
 namespace {
 
-std::string megabytes(std::size_t bytes) {
+std::string mebibytes(std::size_t bytes) {
   char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.1f MB (%zu bytes)", static_cast<double>(bytes) / 1e6, bytes);
+  std::snprintf(buffer, sizeof buffer, "%.1f MiB (%zu bytes)", static_cast<double>(bytes) / (1 << 20), bytes);
   return buffer;
 }
 
 }  // namespace
 
 Error text_too_big(std::size_t bytes, bool at_least) {
-  return Error{std::string("the text is ") + (at_least ? "at least " : "") + megabytes(bytes) + ", more than the " +
-                   megabytes(kMaxTextBytes) + " the core can analyse at once",
+  return Error{std::string("the text is ") + (at_least ? "at least " : "") + mebibytes(bytes) + ", more than the " +
+                   mebibytes(kMaxTextBytes) + " the core can analyse at once",
                "text", 0, 0};
 }
 
@@ -42,7 +43,7 @@ Result<TextAnalysis> analyze_text(std::string text) {
     r.name = m.name;
     r.line = m.line;
     auto verified = verify(m);
-    r.analysis = verified ? analyze_module(m) : Result<Analysis>::failure_from(verified);
+    r.analysis = verified ? analyze_module(std::move(m)) : Result<Analysis>::failure_from(verified);
     out.modules.push_back(std::move(r));
     // The module's IR is no longer needed: its analysis keeps what the rows show.
     m = Module();
@@ -159,8 +160,16 @@ void send_operand_bytes(const Analysis& a, std::size_t module, RowColumnSink& si
   sink.column(module, "operand_bytes_list", list);
 }
 
-// Bytes of JSON text that can hold `s` written as a string (every byte escaped at worst).
-std::size_t string_room(std::string_view s) { return 6 * s.size() + 4; }
+// Bytes of `s` written as a JSON string (JsonWriter's escapes), with a comma.
+std::size_t string_room(std::string_view s) {
+  std::size_t n = s.size() + 3;
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t') n += 1;
+    else if (c < 0x20) n += 5;
+  }
+  return n;
+}
 
 // An upper bound on what write_rows writes (exact for the number columns, the bulk), so the
 // text is reserved once and never copied while it grows.
@@ -258,7 +267,7 @@ namespace {
 // The JSON. A non-const analysis is consumed: each module's analysis is freed once written (a
 // big text's rows and its JSON need not be in memory together).
 template <class Text>
-std::string write_json(Text& t, RowColumnSink* sink) {
+Result<std::string> write_json(Text& t, RowColumnSink* sink) {
   JsonWriter j;
   // Every module's strings numbered first, and the text reserved once: a big text's JSON is
   // never copied while it grows (that would hold it twice).
@@ -272,6 +281,17 @@ std::string write_json(Text& t, RowColumnSink* sink) {
     }
     ids[i] = number_strings(m.analysis.value());
     room += rows_room(m.analysis.value(), ids[i], sink == nullptr) + meta_room(m.analysis.value());
+  }
+  // The text, and with a sink the largest column (8 bytes a row), must fit in the heap.
+  std::size_t rows = 0;
+  for (const auto& m : t.modules)
+    if (m.analysis) rows = std::max(rows, m.analysis.value().ops.size());
+  const std::size_t need = room + (sink ? 12 * rows : 0);
+  if (!memory::fits(need)) {
+    return Result<std::string>::failure(
+        "the analysis is too big for the core's memory: writing it needs about " + std::to_string(need >> 20) +
+        " MiB more, with " + std::to_string(memory::in_use() >> 20) + " MiB of the " +
+        std::to_string(memory::limit() >> 20) + " MiB the core has in use");
   }
   j.reserve(room);
   j.begin_object().field("dialect", t.dialect);
@@ -335,13 +355,21 @@ std::string write_json(Text& t, RowColumnSink* sink) {
   }
   j.end_array();
   j.end_object();
-  return j.take();
+  return Result<std::string>::success(j.take());
 }
 
 }  // namespace
 
-std::string to_json(const TextAnalysis& t) { return write_json(t, nullptr); }
-std::string to_json(TextAnalysis&& t) { return write_json(t, nullptr); }
-std::string to_json(TextAnalysis&& t, RowColumnSink& columns) { return write_json(t, &columns); }
+// Natively (no heap limit) the plain forms cannot fail; in wasm a text that big is refused
+// earlier (kMaxTextBytes, the analysis's own checks), and they keep their simple signature.
+std::string to_json(const TextAnalysis& t) {
+  auto j = write_json(t, nullptr);
+  return j ? std::move(j.value()) : std::string();
+}
+std::string to_json(TextAnalysis&& t) {
+  auto j = write_json(t, nullptr);
+  return j ? std::move(j.value()) : std::string();
+}
+Result<std::string> to_json(TextAnalysis&& t, RowColumnSink& columns) { return write_json(t, &columns); }
 
 }  // namespace rl::hlo

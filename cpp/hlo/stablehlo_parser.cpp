@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "common/loop_body.h"
+#include "common/memory.h"
 #include "hlo/lexer.h"
 #include "hlo/name_map.h"
 #include "hlo/parse.h"
@@ -838,6 +839,18 @@ class MlirParser {
     }
   };
   std::vector<std::unique_ptr<Pending>> pending_;  // by depth_
+  std::size_t statements_ = 0;
+
+  // Whether the heap leaves room to go on: reading may use three quarters of what the core has,
+  // the rest is for verifying and costing (common/memory.h). Else the error, at this operation.
+  bool memory_left(std::size_t offset) {
+    const std::size_t limit = memory::limit();
+    if (memory::fits(limit / 4)) return true;
+    return fail(offset, "the program is too big for the core's memory",
+                "at most " + std::to_string((limit - limit / 4) >> 20) + " MiB in use while reading it (of the " +
+                    std::to_string(limit >> 20) + " MiB the core has)",
+                std::to_string(memory::in_use() >> 20) + " MiB at this operation");
+  }
   Pending& pending() {
     const auto d = static_cast<std::size_t>(depth_);
     while (pending_.size() <= d) pending_.push_back(std::make_unique<Pending>());
@@ -849,6 +862,7 @@ class MlirParser {
   // One op: [results =] name ...
   RL_LOOP_BODY bool parse_statement(Block& block) {
     Token first = lx_.peek();
+    if ((++statements_ & 4095) == 0 && !memory_left(first.offset)) return false;
     Op op;
     op.line = lx_.line_of(first.offset);
     op.column = lx_.column_of(first.offset);
