@@ -506,6 +506,15 @@ val js_analyze_text(val text) {
   return ok(out);
 }
 
+// The wasm heap's size in bytes (it only grows: after a call, the call's peak) and its limit:
+// {size, limit}, for the benchmarks.
+val js_heap_bytes() {
+  val out = val::object();
+  out.set("size", static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0);
+  out.set("limit", static_cast<double>(memory::limit()));
+  return ok(out);
+}
+
 // ---- exercises ----------------------------------------------------------------------------
 
 Result<std::vector<std::string>> strings_arg(const char* name, const val& v) {
@@ -666,6 +675,7 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("measureBandwidth", &js_measure_bandwidth);
   emscripten::function("emitWorkload", &js_emit_workload);
   emscripten::function("analyzeText", &js_analyze_text);
+  emscripten::function("heapBytes", &js_heap_bytes);
   emscripten::function("exampleModules", &js_example_modules);
   emscripten::function("generateExercises", &js_generate_exercises);
   emscripten::function("checkAnswer", &js_check_answer);
