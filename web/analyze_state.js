@@ -10,7 +10,7 @@
 //   dtype:   '' (from the program) or a peak column to use instead ('bf16', 'f16', 'fp8', 'f32', 'f64', 'int8');
 //   sort:    {key, dir};  selected: the index of the selected op in summary.ops, or null;
 //   allRoofs: whether the figure draws every roof, not only the chosen one;
-//   ms:      the Worker's time for the latest analysis (parse + verify + cost + summary).
+//   ms:      the Worker's time for the latest analysis (parse + verify + lower + cost, in the core).
 // }
 import { buildRows, figurePoints, sortRows } from './model/analysis_view.js';
 import { availableRoofs, programDtype, timeLowerBound } from './model/roofs.js';
