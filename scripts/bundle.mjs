@@ -7,11 +7,15 @@
 // dist/roofline-lab.html is the whole app in one file (a teacher uploads it, a student
 // double-clicks it): index.html with style.css and app.js inlined, and its Content-Security-
 // Policy rewritten to allow exactly those two inline blocks, by their sha256 hashes.
+//
+// For dist/ served over http(s) (scripts/lib/offline.mjs): the icons, drawn here, the web app
+// manifest and the service worker sw.js, whose cache is named by a hash of this build's files.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './lib/node-core.mjs';
+import { writeOfflineFiles } from './lib/offline.mjs';
 
 const dist = join(ROOT, 'dist');
 const core = join(ROOT, 'build', 'wasm', 'roofline-core.js');
@@ -48,7 +52,9 @@ copyFileSync(core, join(dist, 'roofline-core.js'));  // for the Node CLIs
 writeFileSync(join(dist, 'index.html'), html);
 writeFileSync(join(dist, 'style.css'), css);
 writeFileSync(join(dist, 'roofline-lab.html'), singleFile(html, css, appJs));
+const cacheName = writeOfflineFiles(dist);
 console.log(`bundle: wrote ${dist}/{index.html,style.css,app.js,roofline-core.js,roofline-lab.html}`);
+console.log(`bundle: wrote ${dist}/{sw.js,manifest.webmanifest,icon-192.png,icon-512.png} (offline cache ${cacheName})`);
 
 /** index.html with its stylesheet and script inline, allowed by hash in its CSP. */
 function singleFile(page, style, script) {

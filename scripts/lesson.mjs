@@ -2,8 +2,10 @@
 // The lesson's report in a terminal, computed by the same wasm core the page uses.
 import { buildLesson, reportLines } from '../web/model/lesson.js';
 import { parseNumber, parseNumberList } from '../web/model/parse.js';
-import { runMeasurements } from '../web/model/measure.js';
+import { measuredForReport, runMeasurements } from '../web/model/measure.js';
+import { checkWorkerCount, defaultWorkerCount } from '../web/pool.js';
 import { loadNodeCore } from './lib/node-core.mjs';
+import { createNodePool, machineCores } from './lib/node_pool.mjs';
 
 const HELP = `usage: node scripts/lesson.mjs [options]
 
@@ -19,15 +21,19 @@ options (defaults are the seed's):
   --bandwidth X          hypothetical memory budget, GB/s         (20)
   --traffic-factor X     bytes multiplied by X in the experiment  (2)
   --samples N            timed samples per measurement, 1..1000   (5)
+  --workers N            Workers for "all cores", 1..64   (this machine's cores, at most 16)
   --no-measure           skip the measurements of this machine (timing, measured ceilings)
   --json                 print one JSON object instead of text
   -h, --help             print this help
 
 The exercise is the seed's fixed (48,24)·(24,12) in f32 under the chosen budgets.
 The kernel tanh(a@b) runs in wasm on the seed's inputs and is checked against a double
-reference (|x − y| ≤ 2e-5 + 2e-5·|y|). Then, unless --no-measure, this machine is measured:
-one warm run and N timed samples of the lesson's kernel and of 256³, each sample repeating the
-kernel until it lasts ≥ 100 timer ticks, and its mul+add and bandwidth ceilings (about 2 s).
+reference (|x − y| ≤ 2e-5 + 2e-5·|y|). Then, unless --no-measure, this machine is measured
+(about 5 s) by a pool of worker_threads, each with its own wasm core, as the page's Web Workers:
+one warm run and N timed samples of the lesson's kernel on one core, each sample repeating the
+kernel until it lasts ≥ 100 timer ticks (checked for every sample); then on 1 Worker and on all
+Workers at once, timed fork–join from this thread: tanh(A@B) at 256³ and 512³ (B packed once,
+rows split among the Workers), the mul+add ceiling and triad bandwidth (L1-, L2-, memory-sized).
 Those are measurements of this machine, reported apart from the model's numbers.
 Budgets are hypothetical, not a device specification. A bad value exits 1 with one line on
 stderr naming the option, the rule and the value.`;
@@ -53,6 +59,7 @@ function parseArgs(argv) {
   let json = false;
   let measure = true;
   let samples = 5;
+  let workers = defaultWorkerCount(machineCores());
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i];
     let value;
@@ -76,6 +83,11 @@ function parseArgs(argv) {
         throw new UsageError(`--samples must be an integer from 1 to 1000, got ${samples}`);
       }
     }
+    else if (arg === '--workers') {
+      const checked = checkWorkerCount(number('--workers', takeValue()), '--workers');
+      if (!checked.ok) throw new UsageError(checked.error);
+      workers = checked.value;
+    }
     else if (arg in NUMBER_OPTIONS) params[NUMBER_OPTIONS[arg]] = number(arg, takeValue());
     else if (arg === '--sizes') {
       const r = parseNumberList('--sizes', takeValue());
@@ -83,7 +95,7 @@ function parseArgs(argv) {
       params.sizes = r.value;
     } else throw new UsageError(`unknown option ${JSON.stringify(arg)} (see --help)`);
   }
-  return { params, json, measure, samples };
+  return { params, json, measure, samples, workers };
 }
 
 async function main() {
@@ -109,15 +121,25 @@ async function main() {
     const option = OPTION_OF[built.input];
     return die(option ? `${option}: ${built.error}` : built.error);
   }
-  const report = built.report;
+  let report = built.report;
   if (args.measure) {
     const progress = process.stderr.isTTY && !args.json
       ? (done, total, label) => process.stderr.write(`\rmeasuring this machine ${done}/${total}: ${label}…\x1b[K`)
       : () => {};
-    const measured = runMeasurements(core, { samples: args.samples }, progress);
-    if (process.stderr.isTTY && !args.json) process.stderr.write('\r\x1b[K');
-    if (!measured.ok) return die(measured.error);
-    Object.assign(report, measured.value);
+    const pool = createNodePool({ size: args.workers });
+    let measured;
+    try {
+      measured = await runMeasurements(core, pool.group(), { samples: args.samples, workers: args.workers, hardwareCores: machineCores() }, progress);
+    } catch (e) {
+      return die(e.message);
+    } finally {
+      pool.terminate();
+      if (process.stderr.isTTY && !args.json) process.stderr.write('\r\x1b[K');
+    }
+    // The same report with this machine's roofs and points for the figure, as the page draws it.
+    const withRoofs = buildLesson(core, args.params, { measured: measuredForReport(measured) });
+    if (!withRoofs.ok) return die(withRoofs.error);
+    report = Object.assign(withRoofs.report, { measured_roofline: withRoofs.measured }, measured);
   } else {
     report.measurements_skipped = 'skipped (--no-measure)';
   }

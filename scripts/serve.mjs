@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.png': 'image/png',
-  '.wasm': 'application/wasm', '.svg': 'image/svg+xml',
+  '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.webmanifest': 'application/manifest+json',
 };
 
 /** Serves `dir`; resolves to the listening server (port 0 picks a free port). */

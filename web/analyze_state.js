@@ -12,8 +12,8 @@
 //   allRoofs: whether the figure draws every roof, not only the chosen one;
 //   ms:      the Worker's time for the latest analysis (parse + verify + lower + cost, in the core).
 // }
-import { buildRows, figurePoints, sortRows } from './model/analysis_view.js';
-import { availableRoofs, programDtype, timeLowerBound } from './model/roofs.js';
+import { buildRows, figurePoints, figureRange, sortRows, withBounds } from './model/analysis_view.js';
+import { availableRoofs, programDtype, roofBudgets } from './model/roofs.js';
 
 export const DTYPE_CHOICES = ['bf16', 'f16', 'fp8', 'f32', 'f64', 'int8'];
 
@@ -63,21 +63,35 @@ export function setAllRoofs(a, on) {
 
 /**
  * Everything the view draws, from the analyze state, the lesson's budgets {peak, bandwidth}
- * (GFLOP/s, GB/s) and this machine's measurements (or null).
+ * (GFLOP/s, GB/s) and this machine's measurements (or null). The roofline arithmetic — every
+ * roof's ridge, curve and lower bound on time, each op's bound and ceiling under the chosen roof —
+ * is the core's, in one call (core.roofline); `roofs[i].line` is roof i's part of it.
  */
-export function deriveAnalyzeView(a, budgets, measurements) {
+export function deriveAnalyzeView(core, a, budgets, measurements) {
   if (!a.shown) return null;
   const { summary, placement } = a.shown;
   const topOps = summary.ops.filter((_, i) => placement[i]?.top ?? true);
   const detected = programDtype(topOps);
   const dtype = a.dtype || detected.dtype;
-  const roofs = availableRoofs(budgets, measurements, dtype);
-  const roof = roofs.find((r) => r.id === a.roofId) ?? roofs[0];
-  const rows = buildRows(summary, placement, roof);
+  const found = availableRoofs(budgets, measurements, dtype);
+  const roof = found.find((r) => r.id === a.roofId) ?? found[0];
+  const rows = buildRows(summary, placement);  // their bounds follow from the core's answer
+  const line = core.roofline({
+    roofs: [roof, ...found.filter((r) => r !== roof)].map(roofBudgets),
+    flops: Float64Array.from(summary.ops, (o) => o.flops),
+    bytes: Float64Array.from(summary.ops, (o) => o.bytes_accessed),
+    totals: { flops: summary.totals.flops, bytes_accessed: summary.totals.bytes_accessed, collective_bytes: summary.totals.collective_bytes || 0 },
+    range: figureRange(rows, summary.totals),
+  });
+  if (!line.ok) throw new Error(`the roofline of this program: ${line.error}`);  // a bug: the roofs are checked data
+  const others = line.value.roofs.slice(1);
+  const roofs = found.map((r) => ({ ...r, line: r === roof ? line.value.roofs[0] : others.shift() }));
+  const chosen = roofs.find((r) => r.id === roof.id);
+  withBounds(rows, line.value.ops.bounds);
   return {
-    summary, roofs, roof, rows, sorted: sortRows(rows, a.sort.key, a.sort.dir),
+    summary, roofs, roof: chosen, rows, sorted: sortRows(rows, a.sort.key, a.sort.dir),
     dtype: { used: dtype, detected: detected.dtype, from: a.dtype ? 'chosen by you' : detected.from },
-    bound: timeLowerBound(summary.totals, roof),
-    figure: figurePoints(rows, summary.totals, roof),
+    bound: chosen.line.time,
+    figure: figurePoints(rows, line.value),
   };
 }

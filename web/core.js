@@ -6,16 +6,12 @@
 // The rules (positive, integer, finite, in range) live once, in C++; the bindings also refuse
 // a value of the wrong JS type by name. A JS exception from the module (a bug, never bad
 // input) is turned into the same {ok: false} shape, so no caller crashes on it.
-
-/**
- * @typedef {{ok: true, value: any} | {ok: false, error: string}} CoreResult
- * @typedef {{m: number, k: number, n: number, itemsize: number,
- *            flops: number, flops_exact: string, minimum_bytes: number,
- *            minimum_bytes_exact: string, intensity: number, intensity_fraction: string}} Contraction
- *   Counts are exact in C++ (128-bit); `flops` is exact up to 2^53, `flops_exact` always.
- * @typedef {{intensity: number, bandwidth_ceiling: number, ceiling: number,
- *            bound: 'memory-bound' | 'compute-bound' | 'balanced'}} Ceiling
- */
+//
+// The shapes of every function's value are declared in web/roofline-lab.d.ts (the `Core`
+// interface), which tests/js/dts.test.mjs checks against the values the core really returns.
+// Big results (an analysis, the lesson's report, exercises) cross as JSON text and are parsed
+// here. Calls into the module are counted (embindCalls()): the page's budget is one call per
+// keystroke.
 
 /**
  * A row's intensity as the core defines it (hlo::Analysis::intensity_of): flops / bytes_accessed,
@@ -114,42 +110,90 @@ export async function loadCore(createCore) {
     throw new Error('the wasm core did not load: roofline-core.js must be loaded before the app');
   }
   const module = await createCore();
+  const calls = { total: 0, by: {} };
+  /** Calls the module's function `name`, counted. */
+  const call = (name, ...args) => {
+    calls.total += 1;
+    calls.by[name] = (calls.by[name] ?? 0) + 1;
+    return module[name](...args);
+  };
+  const parsed = (r) => (r.ok ? { ok: true, value: JSON.parse(r.value) } : r);
+  /** A value that never changes, fetched once (and frozen: callers share it). */
+  const once = (fn) => {
+    let result = null;
+    return () => {
+      if (!result) {
+        result = fn();
+        if (result.ok) deepFreeze(result.value);
+      }
+      return result;
+    };
+  };
   return {
     /** (m, k, n, itemsize = 4) → Contraction */
-    contract: guarded('contract', (m, k, n, itemsize) => module.contract(m, k, n, itemsize)),
+    contract: guarded('contract', (m, k, n, itemsize) => call('contract', m, k, n, itemsize)),
     /** (aRows, aCols, bRows, bCols, itemsize = 4) → Contraction; inner dimensions must match */
     contractShapes: guarded('contractShapes', (ar, ac, br, bc, itemsize) =>
-      module.contractShapes(ar, ac, br, bc, itemsize)),
+      call('contractShapes', ar, ac, br, bc, itemsize)),
     /** (peak GFLOP/s, bandwidth GB/s, intensities[]) → {ridge, rows: Ceiling[]} */
-    ceilings: guarded('ceilings', (peak, bandwidth, xs) => module.ceilings(peak, bandwidth, xs)),
+    ceilings: guarded('ceilings', (peak, bandwidth, xs) => call('ceilings', peak, bandwidth, xs)),
     /** (peak, bandwidth, intensities[], factor) → [{original: Ceiling, revised: Ceiling, bound_changed}] */
     trafficExperiment: guarded('trafficExperiment', (peak, bandwidth, xs, factor) =>
-      module.trafficExperiment(peak, bandwidth, xs, factor)),
+      call('trafficExperiment', peak, bandwidth, xs, factor)),
     /** (peak, bandwidth, intensities[]) → {kind, x, xlabel, ylabel, series} (the seed's figure data) */
-    figure: guarded('figure', (peak, bandwidth, xs) => module.figure(peak, bandwidth, xs)),
-    /** () → the seed's defaults: m, k, n, itemsize, peak, bandwidth, traffic_factor, sizes, exercise */
-    lessonDefaults: guarded('lessonDefaults', () => module.lessonDefaults()),
+    figure: guarded('figure', (peak, bandwidth, xs) => call('figure', peak, bandwidth, xs)),
+    /**
+     * () → the seed's defaults: m, k, n, itemsize, peak, bandwidth, traffic_factor, sizes, exercise,
+     * max_budget, dtypes ({f32: 4, …}), dtype_of_itemsize ({"2": "bf16", …}). Fetched once.
+     */
+    lessonDefaults: guarded('lessonDefaults', once(() => call('lessonDefaults'))),
+    /**
+     * (params {m, k, n, dtype, itemsize, peak, bandwidth, traffic_factor, sizes}: any left out is the
+     * seed's; extras {measured?: {gflops, bandwidth_gbs: {level: GB/s}, point: {m, k, n, gflops}},
+     * answers?: {questionId: text}}) → the lesson's whole report (LessonReport in roofline-lab.d.ts),
+     * or {ok: false, input, error} naming the refused input. One call: the page makes it per keystroke.
+     */
+    lessonReport: guarded('lessonReport', (params, extras) => parsed(call('lessonReport', params ?? {}, extras ?? {}))),
 
     // ---- kernels and measurements (measurements of this machine, never the model) ----
-    /** () → [{name, isa, mr, nr, fused_tanh}] */
-    kernelVariants: guarded('kernelVariants', () => module.kernelVariants()),
+    /** () → [{name, isa, mr, nr, fused_tanh, packs_b, default}]; `default` marks the one an undefined variant means */
+    kernelVariants: guarded('kernelVariants', () => call('kernelVariants')),
     /** (variant?) → {variant, max_abs_error, passed, worst_ratio, worst_index, worst_value, worst_reference, atol, rtol} */
-    checkLessonKernel: guarded('checkLessonKernel', (variant) => module.checkLessonKernel(variant)),
+    checkLessonKernel: guarded('checkLessonKernel', (variant) => call('checkLessonKernel', variant)),
     /**
      * (variant?, m, k, n, samples, minSampleSeconds?) → {variant, m, k, n, seconds_per_call[], median,
-     * min, max, repeats, timer_resolution, warm_seconds, gflops_median}. Runs synchronously: call it in
-     * a Worker on the page.
+     * min, max, repeats, timer_resolution, warm_seconds, target_sample_seconds, recalibrations,
+     * gflops_median}; repeats × every sample ≥ target_sample_seconds ≥ 100 × timer_resolution.
+     * Runs synchronously: call it in a Worker on the page.
      */
     timeKernel: guarded('timeKernel', (variant, m, k, n, samples, minSampleSeconds) =>
-      module.timeKernel(variant, m, k, n, samples, minSampleSeconds)),
+      call('timeKernel', variant, m, k, n, samples, minSampleSeconds)),
+    /** (count, seed) → Float32Array uniform in [−1, 1): the kernels' own seeded generator (xorshift32) */
+    uniformFloats: guarded('uniformFloats', (count, seed) => call('uniformFloats', count, seed)),
+    /** (variant?, k, n, b: Float32Array k·n) → Float32Array: B laid out the way the variant's compute reads it (packed once per B) */
+    packB: guarded('packB', (variant, k, n, b) => call('packB', variant, k, n, b)),
+    /** (variant?, m, k, n, a: Float32Array m·k, b: Float32Array k·n) → Float32Array C: one whole product on this thread */
+    runKernel: guarded('runKernel', (variant, m, k, n, a, b) => call('runKernel', variant, m, k, n, a, b)),
+    /**
+     * ({kind: 'chains'} | {kind: 'triad', level, workers?} | {kind: 'kernel', variant?, rows, k, n, a, packed_b})
+     * → {handle, kind, flops_per_unit, bytes_per_unit, working_set_bytes}: work held in this instance for
+     * runWork (fork–join timing across the Worker pool); release it with releaseWork.
+     */
+    createWork: guarded('createWork', (spec) => call('createWork', spec)),
+    /** (handle, units) → {checksum}: runs the work's units back to back, untimed */
+    runWork: guarded('runWork', (handle, units) => call('runWork', handle, units)),
+    /** (handle) → Float32Array: a kernel work's rows of C after its last run */
+    workOutput: guarded('workOutput', (handle) => call('workOutput', handle)),
+    /** (handle) → true */
+    releaseWork: guarded('releaseWork', (handle) => call('releaseWork', handle)),
     /** (minSeconds) → {gflops, chains, width}: f32x4 mul+add chains */
-    measureCompute: guarded('measureCompute', (minSeconds) => module.measureCompute(minSeconds)),
+    measureCompute: guarded('measureCompute', (minSeconds) => call('measureCompute', minSeconds)),
     /** ('l1'|'l2'|'memory', minSeconds) → {level, working_set_bytes, gbs}: triad */
-    measureBandwidth: guarded('measureBandwidth', (level, minSeconds) => module.measureBandwidth(level, minSeconds)),
+    measureBandwidth: guarded('measureBandwidth', (level, minSeconds) => call('measureBandwidth', level, minSeconds)),
 
     // ---- HLO ----
     /** (m, k, n, dtype 'f32'|'bf16'|'f16'|'f64') → StableHLO text of tanh(a @ b), as JAX prints it */
-    emitWorkload: guarded('emitWorkload', (m, k, n, dtype) => module.emitWorkload(m, k, n, dtype)),
+    emitWorkload: guarded('emitWorkload', (m, k, n, dtype) => call('emitWorkload', m, k, n, dtype)),
     /**
      * (text) → {dialect, modules: [{module_name, entry, ops: [Row], totals, unmodeled: [{op, count}], notes}
      * | {module_name, module_line, error, line, column}], totals, unmodeled, notes,
@@ -161,32 +205,82 @@ export async function loadCore(createCore) {
      */
     analyzeText: guarded('analyzeText', (text) => {
       // The value crosses as JSON text and typed arrays: much faster than objects built by Embind.
-      const r = module.analyzeText(text);
+      const r = call('analyzeText', text);
       return r.ok ? expandAnalysis(r.value) : r;
+    }),
+    /**
+     * (text, {inputs?: 'none'|'seeded'|'arange', seed?, time_ops?, memory_cap?, max_iterations?,
+     * time_budget_seconds?}) → the run report (cpp/interp/report.h): {dialect, status, checks, ops, unsupported,
+     * errors, results, inputs, seconds, peak_bytes}. Runs synchronously: call it in a Worker on the page.
+     */
+    runText: guarded('runText', (text, options) => parsed(call('runText', text, options))),
+    /**
+     * ({roofs: [{peak GFLOP/s, bandwidth GB/s, interconnect GB/s | null}], flops: number[] | Float64Array,
+     * bytes: …, totals: {flops, bytes_accessed, collective_bytes}, range: [xmin, xmax]}) →
+     * {roofs: [{ridge, curve: [{x, y}], time}], ops: {bounds, ceilings}, program}: each roof's ridge,
+     * curve and lower bound on the program's time; under the first roof each op's bound and ceiling.
+     */
+    roofline: guarded('roofline', (request) => {
+      const r = call('roofline', request);
+      if (!r.ok) return r;
+      // The per-op columns cross as typed arrays (codes into bound_names; NaN: no ceiling).
+      const { roofs, program, bound_names: names, bounds, ceilings } = r.value;
+      return {
+        ok: true,
+        value: {
+          roofs: JSON.parse(roofs),
+          ops: {
+            bounds: Array.from(bounds, (code) => (code === 0 ? null : names[code - 1])),
+            ceilings: Array.from(ceilings, (y) => (Number.isNaN(y) ? null : y)),
+          },
+          program: JSON.parse(program),
+        },
+      };
     }),
     /**
      * (text) → {json, columns}: the same analysis in its compact form, rows not yet objects (a
      * Worker posts it, transferring the columns; expandAnalysis makes it what analyzeText gives).
      */
-    analyzeTextColumns: guarded('analyzeTextColumns', (text) => module.analyzeText(text)),
+    analyzeTextColumns: guarded('analyzeTextColumns', (text) => call('analyzeText', text)),
     /** () → {size, limit}: the wasm heap's bytes now (it only grows: after a call, that call's peak) and at most */
-    heapBytes: guarded('heapBytes', () => module.heapBytes()),
+    heapBytes: guarded('heapBytes', () => call('heapBytes')),
     /** () → [{name: 'lesson'|'mlp'|'attention', title, text}]: StableHLO examples generated by the core */
-    exampleModules: guarded('exampleModules', () => module.exampleModules()),
+    exampleModules: guarded('exampleModules', () => call('exampleModules')),
 
     // ---- exercises (deterministic from a seed: the same in the CLI and on the page) ----
     /** (seed text, count 1..100, families?: string[]) → [{index, family, title, statement, ir, params, sizes, questions, solution}] */
-    generateExercises: guarded('generateExercises', (seed, count, families) => {
-      const r = module.generateExercises(seed, count, families);
-      return r.ok ? { ok: true, value: JSON.parse(r.value) } : r;
-    }),
+    generateExercises: guarded('generateExercises', (seed, count, families) =>
+      parsed(call('generateExercises', seed, count, families))),
+    /** () → [{id, label}]: the families in turn order, the one list (fetched once) */
+    exerciseFamilies: guarded('exerciseFamilies', once(() => call('exerciseFamilies'))),
     /** (seed, count, families?, index, questionId, answer text) → {correct, feedback} */
     checkAnswer: guarded('checkAnswer', (seed, count, families, index, questionId, answer) =>
-      module.checkAnswer(seed, count, families, index, questionId, answer)),
+      call('checkAnswer', seed, count, families, index, questionId, answer)),
     /**
-     * (question {kind: 'number'|'choice'|'set', unit, value, exact, rel_tolerance, set?, mistakes?: [{value, feedback}],
-     * hints?}, answer text) → {correct, feedback}: the generated exercises' checker, for a question built in JS.
+     * (question {kind: 'number'|'choice'|'set', unit, value, exact, rel_tolerance, choices?, set?,
+     * mistakes?: [{value, feedback}], hints?}, answer text) → {correct, feedback}: the generated exercises'
+     * checker, for a question built elsewhere (a teacher's page; the page itself asks lessonReport).
      */
-    checkQuestion: guarded('checkQuestion', (question, answer) => module.checkQuestion(question, answer)),
+    checkQuestion: guarded('checkQuestion', (question, answer) => call('checkQuestion', question, answer)),
+
+    /**
+     * (files [{name, text, size?}], set? {seed, count, families?}) → the class table (GradebookTable):
+     * every answer in the students' result files regraded by the core; files it cannot grade are
+     * listed with their reasons. One call however many files (the page's gradebook makes it per drop).
+     */
+    gradebook: guarded('gradebook', (files, set) => parsed(call('gradebook', files, set))),
+    /** (seed, count, families?) → the set as Moodle XML text (cpp/exercises/moodle.h) */
+    moodleXml: guarded('moodleXml', (seed, count, families) => call('moodleXml', seed, count, families)),
+
+    /** Calls made into the module so far: {total, by: {name: count}} (a copy). */
+    embindCalls: () => ({ total: calls.total, by: { ...calls.by } }),
   };
+}
+
+function deepFreeze(value) {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }

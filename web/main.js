@@ -1,13 +1,28 @@
 // Boot: core → state → views. The core's glue is embedded in this bundle (core_source.js).
-// Also the scripting surface, window.rooflineLab (documented in web/README.md).
+// Holds the page's one state (web/state.js): every change goes through update(), which redraws
+// every view from it and writes its two views outside the page — the URL hash (the lesson's
+// inputs and the classroom's set) and localStorage (the classroom's progress).
+// Also the scripting surface, window.rooflineLab (documented in web/README.md, typed in
+// web/roofline-lab.d.ts).
 import { loadCore } from './core.js';
 import { coreFactory, workerURL } from './core_source.js';
-import { AnalyzeClient } from './analyze_client.js';
-import { createAnalyzeState } from './analyze_state.js';
-import { MeasureClient } from './measure_client.js';
+import { runMeasurements } from './model/measure.js';
+import { browserSpawn, defaultWorkerCount, WorkerPool } from './pool.js';
+import { analysisOfWorker } from './worker_host.js';
 import {
-  applyHash, applyPartial, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow,
+  applyHash, applyLink, applyPartial, checkExercise, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow,
 } from './state.js';
+import {
+  applyClassroomLink, askClassroomReset, checkClassroomAnswer, classroomHashPart, classroomSnapshot, dismissClassroomNotices,
+  loadProgress, resetClassroomSet, setClassroomSheet, showClassroomHint, showClassroomSolution, storageResult, submitSettings,
+} from './classroom_state.js';
+import { classroomMoodle } from './classroom_state.js';
+import {
+  addGradebookFiles, applyGradebookLink, clearGradebook, closeGradebook, gradebookHashPart, openGradebook, setGradebookSort,
+} from './gradebook_state.js';
+import { installOffline } from './offline.js';
+import { bindGradebookView } from './views/gradebook_view.js';
+import { encodeProgress, PROGRESS_KEY } from './model/progress.js';
 import { bindAnalyzeView } from './views/analyze_view.js';
 import { bindClassroomView } from './views/classroom_view.js';
 import { bindExerciseView } from './views/exercise_view.js';
@@ -18,9 +33,10 @@ import { renderReport } from './views/lesson_view.js';
 import { bindMeasureView, renderMeasurements } from './views/measure_view.js';
 
 let state = null;
-let figureView = null;
-let analyzeView = null;
+let core = null;
+let views = null;
 let analyzeClient = null;
+let pool = null;
 let readyMs = null;
 let resolveReady;
 let rejectReady;
@@ -29,6 +45,25 @@ const ready = new Promise((resolve, reject) => {
   rejectReady = reject;
 });
 ready.catch(() => {});  // a failed start is shown on the page; scripts awaiting `ready` still see it
+
+/** localStorage, which a browser may refuse (privacy settings, a full quota): never throws. */
+const storage = {
+  read() {
+    try {
+      return { ok: true, text: globalThis.localStorage.getItem(PROGRESS_KEY) };
+    } catch (e) {
+      return { ok: false, error: e.message };
+    }
+  },
+  write(text) {
+    try {
+      globalThis.localStorage.setItem(PROGRESS_KEY, text);
+      return { ok: true };
+    } catch (e) {
+      return { ok: false, error: e.message };
+    }
+  },
+};
 
 /** The scripting surface: for tests, automation and teachers' own pages. */
 const api = {
@@ -52,9 +87,11 @@ const api = {
   /** The figure's data with the lesson's structure {kind, x, xlabel, ylabel, series} (as downloaded). */
   figureData: () => (state ? lessonFigureData(state) : null),
   /** What the Chart.js instance holds: [{role, label, measured, points: [[x, y], …]}] (a test hook). */
-  chartSeries: () => (figureView ? figureView.figure.series() : []),
+  chartSeries: () => (views ? views.figure.figure.series() : []),
   report: () => (state?.report ? structuredClone(state.report) : null),
   measurements: () => (state?.measurements ? structuredClone(state.measurements) : null),
+  /** The Worker pool's Workers: [{index, state: 'off'|'starting'|'ready'|'failed', busy, leased, error}] (a test hook). */
+  workers: () => (pool ? pool.status() : []),
   error: () => (state?.error ? { ...state.error } : null),
   /**
    * Analyses StableHLO or HLO text in the Worker, without changing the page. Resolves to the
@@ -74,42 +111,54 @@ const api = {
   analyzeView: () => {
     if (!state?.analyze) return null;
     const a = state.analyze;
-    const v = analyzeView?.view();
+    const v = views?.analyze.view();
     return structuredClone({
-      pending: a.pending, errors: a.errors, sort: a.sort, selected: a.selected, ms: a.ms, render_ms: analyzeView?.renderMs() ?? null,
+      pending: a.pending, errors: a.errors, sort: a.sort, selected: a.selected, ms: a.ms, render_ms: views?.analyze.renderMs() ?? null,
       roof: v ? { id: v.roof.id, label: v.roof.label, kind: v.roof.kind, peak: v.roof.peak, bandwidth: v.roof.bandwidth, interconnect: v.roof.interconnect, dtype_used: v.roof.dtype_used } : null,
       dtype: v ? v.dtype : null, bound: v ? v.bound : null,
     });
   },
   /** Section 8's rows in the table's order: [{index, line, op, shape, flops, …, bound, flopShare, byteShare, top, where}]. */
-  analyzeRows: () => analyzeView?.rows() ?? [],
+  analyzeRows: () => views?.analyze.rows() ?? [],
   /** What section 8's chart holds: [{role, label, points: [[x, y], …], indices?}]. */
-  analysisSeries: () => (analyzeView ? analyzeView.figure.series() : []),
+  analysisSeries: () => (views ? views.analyze.figure.series() : []),
   /** Where op `index`'s point is on section 8's canvas ({x, y} in CSS pixels), or null (a test hook). */
-  analysisPointPixel: (index) => (analyzeView ? analyzeView.figure.pixelOf(index) : null),
+  analysisPointPixel: (index) => (views ? views.analyze.figure.pixelOf(index) : null),
   /**
    * Section 9: {settings: {seed, count, families, student}, seed_used, exercises: [{index, family, title,
    * statement}], score: {right, answered, total}}, or null before the page is ready.
    */
-  classroom: () => (classroomView ? classroomView.snapshot() : null),
+  classroom: () => (state ? classroomSnapshot(state.classroom) : null),
+  /**
+   * The teacher's gradebook for result files ([{name, text}]), graded against `set` ({seed, count,
+   * families?}) or the set most files belong to: the class table the page shows and
+   * `node scripts/exercises.mjs --grade FILE… --json` prints. Does not change the page; a bad
+   * argument throws with the core's message.
+   */
+  gradebook: (files, set) => {
+    if (!core) throw new Error('the page is not ready yet: await rooflineLab.ready');
+    const r = core.gradebook(files, set);
+    if (!r.ok) throw new TypeError(r.error);
+    return r.value;
+  },
   /** Milliseconds from navigation start until the page was ready. */
   timings: () => ({ readyMs }),
+  /** Calls made into the wasm module so far, on the page's main thread: {total, by: {name: count}}. */
+  coreCalls: () => (core ? core.embindCalls() : null),
 };
 globalThis.rooflineLab = api;
-
-let core = null;
-let exerciseView = null;
-let classroomView = null;
 
 function render() {
   renderInputs(state);
   renderNotices(state);
   renderReport(state);
   renderMeasurements(state.measurements);
-  figureView.render(state);
+  views.figure.render(state);
   renderExperiment(state);
-  exerciseView.render(state);
-  analyzeView.render(state);
+  views.exercise.render(state);
+  views.analyze.render(state);
+  views.classroom.render(state);
+  views.gradebook.render(state);
 }
 
 /**
@@ -117,7 +166,7 @@ function render() {
  * section 9's set when the link carries one.
  */
 function writeHash() {
-  const hash = [classroomView?.hashPart() ?? '', hashOf(state)].filter(Boolean).join('&');
+  const hash = [gradebookHashPart(state.gradebook) || classroomHashPart(state.classroom), hashOf(state)].filter(Boolean).join('&');
   if (!hash || location.hash.slice(1) === hash) return;
   try {
     history.replaceState(null, '', `#${hash}`);
@@ -126,11 +175,26 @@ function writeHash() {
   }
 }
 
+let savedProgress = null;  // the progress object last written to localStorage (or read from it)
+
+/** localStorage as a view of state.classroom.progress: written when it changes. */
+function writeProgress() {
+  if (state.classroom.progress === savedProgress) return;
+  savedProgress = state.classroom.progress;
+  const classroom = storageResult(state.classroom, storage.write(encodeProgress(savedProgress)));
+  if (classroom !== state.classroom) state = { ...state, classroom };
+}
+
+/** The one way the state changes: then every view redraws and the hash and storage follow. */
 function update(next) {
   state = next;
+  writeProgress();
   render();
   if (!state.error) writeHash();
 }
+
+/** A change to section 9 only. */
+const classroom = (change) => update({ ...state, classroom: change(state.classroom) });
 
 async function boot() {
   const status = document.getElementById('status');
@@ -141,26 +205,68 @@ async function boot() {
     rejectReady(e);
     return;
   }
-  state = { ...createState(core), analyze: createAnalyzeState() };
+  state = createState(core);
+  state = { ...state, classroom: loadProgress(state.classroom, storage.read()) };
+  savedProgress = state.classroom.progress;
   if (location.hash.length > 1) state = applyHash(core, state, location.hash);
+  state = { ...state, classroom: applyClassroomLink(core, state.classroom, location.hash) };
+  state = { ...state, gradebook: applyGradebookLink(core, state.gradebook, location.hash, state.classroom.settings) };
+  const linkedClassroom = state.classroom.inLink;
 
   bindInputs(
     (field, text) => update(setInput(core, state, field, text)),
     () => update(resetInputs(core, state)),
     () => update({ ...state, notices: [] }),
   );
-  bindMeasureView(new MeasureClient(workerURL), (value) => update(setMeasurements(core, state, value)));
-  figureView = bindFigureView(() => state, (key, on) => update(setShow(state, key, on)));
-  exerciseView = bindExerciseView(() => state, core);
+  // One pool of Workers for the page: the measurements and the analyses each cancel their own.
+  const hardwareCores = Number.isInteger(navigator.hardwareConcurrency) ? navigator.hardwareConcurrency : null;
+  const defaultWorkers = defaultWorkerCount(hardwareCores);
+  pool = new WorkerPool({ size: defaultWorkers, spawn: browserSpawn(workerURL) });
+  const measuring = pool.group();
+  bindMeasureView({
+    defaultWorkers,
+    hardwareCores,
+    run: ({ samples, workers }, onProgress) => {
+      if (workers > pool.size) pool.resize(workers);
+      return runMeasurements(core, measuring, { samples, workers, hardwareCores }, onProgress);
+    },
+    cancel: () => measuring.cancel(),
+    onResult: (value) => update(setMeasurements(core, state, value)),
+  });
   const examples = core.exampleModules();
-  analyzeClient = new AnalyzeClient(workerURL);
-  analyzeView = bindAnalyzeView(analyzeClient, examples.ok ? examples.value : [], () => state,
-    (analyze) => {
-      state = { ...state, analyze };  // only section 8 changes: only it redraws
-      analyzeView.render(state);
-    });
-  classroomView = bindClassroomView(core, { onSettings: () => writeHash() });
-  const linkedClassroom = classroomView.applyHash(location.hash);
+  const analyses = pool.group();
+  analyzeClient = {
+    analyze: (text, name) => analyses.run('analyze', { text }).then((value) => analysisOfWorker(name, value)),
+    cancel: () => analyses.cancel(),
+  };
+  const now = () => new Date().toISOString();
+  views = {
+    figure: bindFigureView(() => state, (key, on) => update(setShow(state, key, on))),
+    exercise: bindExerciseView((answers) => update(checkExercise(core, state, answers))),
+    analyze: bindAnalyzeView(analyzeClient, examples.ok ? examples.value : [], () => state,
+      (analyze) => {
+        state = { ...state, analyze };  // only section 8 changes: only it redraws
+        views.analyze.render(state);
+      }, core),
+    classroom: bindClassroomView({
+      apply: (form) => classroom((c) => submitSettings(core, c, form)),
+      check: (index, questionId, text) => classroom((c) => checkClassroomAnswer(core, c, index, questionId, text, now())),
+      hint: (index, questionId) => classroom((c) => showClassroomHint(c, index, questionId, now())),
+      solution: (index) => classroom((c) => showClassroomSolution(c, index, now())),
+      askReset: (on) => classroom((c) => askClassroomReset(c, on)),
+      reset: () => classroom((c) => resetClassroomSet(c)),
+      sheet: (on) => classroom((c) => setClassroomSheet(c, on)),
+      dismiss: () => classroom((c) => dismissClassroomNotices(c)),
+      moodle: () => classroomMoodle(core, state.classroom),
+      gradebook: () => update({ ...state, gradebook: openGradebook(core, state.gradebook, { ...state.classroom.settings, student: '' }) }),
+    }, () => state),
+    gradebook: bindGradebookView({
+      add: (files) => update({ ...state, gradebook: addGradebookFiles(core, state.gradebook, files) }),
+      clear: () => update({ ...state, gradebook: clearGradebook(state.gradebook) }),
+      close: () => update({ ...state, gradebook: closeGradebook(state.gradebook) }),
+      sort: (key) => update({ ...state, gradebook: setGradebookSort(state.gradebook, key) }),
+    }, () => state),
+  };
   window.addEventListener('hashchange', () => {
     // A plain fragment such as #lowered (the skip link, a heading) is in-page navigation, not
     // a view: keep the reader's inputs and put the view's hash back.
@@ -169,15 +275,22 @@ async function boot() {
       writeHash();
       return;
     }
-    classroomView.applyHash(location.hash);
-    update(applyHash(core, resetInputs(core, state), location.hash));
+    // A link: the seed's view with the link's values (one rebuild), and its classroom set.
+    const linked = applyLink(core, state, location.hash);
+    const classroomLinked = applyClassroomLink(core, state.classroom, location.hash);
+    update({ ...linked, classroom: classroomLinked, gradebook: applyGradebookLink(core, state.gradebook, location.hash, classroomLinked.settings) });
   });
 
   document.querySelector('main').hidden = false;
   render();
   if (!state.error) writeHash();
   status.textContent = 'Core loaded.';
-  if (linkedClassroom) document.getElementById('classroom').scrollIntoView();
+  if (linkedClassroom && !state.gradebook.open) document.getElementById('classroom').scrollIntoView();
+  installOffline((use) => {
+    const notice = document.getElementById('update-notice');
+    notice.hidden = false;
+    document.getElementById('update-reload').onclick = use;
+  });
   readyMs = performance.now();
   resolveReady(api);
 }

@@ -1,60 +1,80 @@
-// The page's one state object and the pure functions that change it. No DOM here.
+// The page's one state store, and the pure functions that change it. No DOM here: every view
+// renders from this object, the URL hash and localStorage are written from it (main.js), and
+// every transition is tested in Node (tests/js/state_store.test.mjs). It is plain data: it
+// survives JSON.stringify and structuredClone unchanged (serializeState / restoreState).
 //
 // state = {
+//   defaults: the seed's values and the lesson's dtypes, from the core (core.lessonDefaults);
 //   inputs:   what each field shows (text), dtype included;
-//   report:   the lesson's report for the last valid inputs (never cleared by bad input);
+//   report:   the lesson's report for the last valid inputs (never cleared by bad input): the
+//             core's, from one call (core.lessonReport);
 //   valid:    the inputs that report was built from (what the URL hash and state() show);
 //   params:   the same, as numbers;
 //   error:    the first problem, {input, message}, or null;  errors: every field's problem;
-//   figure:   the figure's data (web/model/figure_model.js) for the report and the measurements;
-//   measurements: this machine's measurements (section 4), or null; never mixed into the report;
-//   show:     {measuredRoof, measuredPoint}: what the figure adds from the measurements;
-//   notices:  things the page ignored (a bad value in a link), to be shown once.
+//   figure:   what the figure and the experiment draw, read from the report (web/model/figure_model.js);
+//   measurements: this machine's measurements (section 4), or null; never mixed into the model's
+//             numbers (the figure draws this machine's roofs and points from them, not the report);
+//   show:     {measuredRoof, measuredPoint, allCoresRoof, allCoresPoint}: what the figure adds
+//             from the measurements (1 core; all cores);
+//   notices:  things the page ignored (a bad value in a link), to be shown once;
+//   exercise: section 7: {answers: {work, traffic, ratio, bound}, checked, attempted, check}: the
+//             answers of the last Check, whether Check was pressed, whether any answer was given,
+//             and the core's verdicts on them by question id (re-checked as the budgets move);
+//   analyze:  section 8 (web/analyze_state.js);
+//   classroom: section 9 (web/classroom_state.js);
+//   gradebook: the teacher's gradebook (web/gradebook_state.js).
 // }
 import { parseNumber, parseNumberList } from './model/parse.js';
-import { buildLesson, DTYPE_OF_ITEMSIZE, ITEMSIZE_OF_DTYPE } from './model/lesson.js';
+import { buildLesson } from './model/lesson.js';
 import { figureModel } from './model/figure_model.js';
 import { decodeHash, encodeHash, hashKeyOf } from './model/hash.js';
+import { measuredForReport } from './model/measure.js';
+import { createAnalyzeState } from './analyze_state.js';
+import { createClassroomState } from './classroom_state.js';
+import { createGradebookState } from './gradebook_state.js';
 
 /** The input fields, in page order; `sizes` is a comma-separated list, `dtype` a name. */
 export const FIELDS = ['m', 'k', 'n', 'dtype', 'itemsize', 'sizes', 'peak', 'bandwidth', 'traffic_factor'];
 
-/** The experiment's range for the traffic factor (the core accepts any positive factor). */
+/** The experiment's range for the traffic factor on this page (the core accepts any positive factor). */
 export const TRAFFIC_FACTOR_RANGE = { min: 0.25, max: 16 };
 
-export const DTYPES = Object.keys(ITEMSIZE_OF_DTYPE);
+/** The dtypes the page offers, from the core: {f32: 4, …}. */
+export const dtypesOf = (state) => state.defaults.dtypes;
 
 /** What a person sees in each field for the seed's defaults (from the core). */
 export function defaultInputs(defaults) {
   const inputs = {};
   for (const f of FIELDS) {
     if (f === 'sizes') inputs[f] = defaults.sizes.join(',');
-    else if (f === 'dtype') inputs[f] = DTYPE_OF_ITEMSIZE[defaults.itemsize] ?? '';
+    else if (f === 'dtype') inputs[f] = defaults.dtype_of_itemsize[defaults.itemsize] ?? '';
     else inputs[f] = String(defaults[f]);
   }
   return inputs;
 }
 
+/** The section 7 part of a fresh state. */
+export const createExerciseState = () => ({ answers: { work: '', traffic: '', ratio: '', bound: '' }, checked: false, attempted: false, check: {} });
+
 /**
- * @returns {{inputs: Record<string,string>, report: object|null, error: {input: string, message: string}|null}}
+ * The whole store at start, the lesson built for the seed's values (one core call).
  */
 export function createState(core) {
   const defaults = core.lessonDefaults();
   if (!defaults.ok) throw new Error(defaults.error);
+  const plain = structuredClone(defaults.value);  // the core's frozen copy stays the core's
   return recompute(core, {
-    inputs: defaultInputs(defaults.value), report: null, valid: null, params: null, error: null, errors: {},
-    figure: null, measurements: null, show: { measuredRoof: false, measuredPoint: false }, notices: [],
+    defaults: plain, inputs: defaultInputs(plain), report: null, valid: null, params: null, error: null, errors: {},
+    figure: null, measurements: null, show: { measuredRoof: false, measuredPoint: false, allCoresRoof: false, allCoresPoint: false }, notices: [],
+    exercise: createExerciseState(), analyze: createAnalyzeState(), classroom: createClassroomState(core),
+    gradebook: createGradebookState(),
   });
 }
 
 function parseField(f, text) {
   if (f === 'sizes') return parseNumberList(f, text);
-  if (f === 'dtype') {
-    if (text === '') return { ok: true, value: undefined };  // no float type for this itemsize
-    return DTYPES.includes(text)
-      ? { ok: true, value: text }
-      : { ok: false, error: `dtype must be one of ${DTYPES.join(', ')}, got ${JSON.stringify(text)}` };
-  }
+  // The core judges the dtype's name (one list of dtypes); empty follows the itemsize.
+  if (f === 'dtype') return { ok: true, value: text === '' ? undefined : text };
   // Messages name the field the way the core does ("traffic factor must be …").
   const r = parseNumber(f === 'traffic_factor' ? 'traffic factor' : f, text);
   if (!r.ok) return r;
@@ -83,106 +103,180 @@ export function inputsToParams(inputs) {
   return { ok: true, params };
 }
 
-/**
- * Rebuilds the report from the inputs. On bad input the error names the field and the last
- * valid report stays, so nothing on the page is lost.
- */
-export function recompute(core, state) {
-  const parsed = inputsToParams(state.inputs);
-  if (!parsed.ok) return { ...state, error: { input: parsed.input, message: parsed.error }, errors: parsed.errors };
-  const built = buildLesson(core, parsed.params);
+/** What the report is built with besides the inputs: this machine's roofs, section 7's answers. */
+function extrasOf(state) {
+  return {
+    measured: measuredForReport(state.measurements),
+    answers: state.exercise.attempted ? { ...state.exercise.answers } : undefined,
+  };
+}
+
+/** The field a refusal of the core belongs to ('dimensions' → m), or null. */
+function fieldOf(input) {
+  return FIELDS.includes(input) ? input : input === 'dimensions' ? 'm' : null;
+}
+
+/** The state with a freshly built report, or the refusal as its error (the last report stays). */
+function withBuilt(state, built, inputs, params) {
   if (!built.ok) {
-    const input = FIELDS.includes(built.input) ? built.input : built.input === 'dimensions' ? 'm' : null;
+    const input = fieldOf(built.input);
     return { ...state, error: { input, message: built.error }, errors: input ? { [input]: built.error } : {} };
   }
-  const figure = figureModel(core, built.report, state.measurements);
-  if (!figure.ok) return { ...state, error: { input: null, message: figure.error }, errors: {} };
   return {
-    ...state, report: built.report, figure: figure.value, valid: { ...state.inputs }, params: parsed.params,
-    error: null, errors: {},
+    ...state, report: built.report, figure: figureModel(built.report, built.measured), valid: { ...inputs }, params,
+    error: null, errors: {}, exercise: { ...state.exercise, check: built.check },
   };
 }
 
 /**
- * One field typed. The dtype and the itemsize move together: choosing a dtype sets its
- * itemsize; typing an itemsize keeps the dtype if it has that size, or else picks the usual
- * type of that size (2 → bf16), or none (3).
+ * The same inputs built again with new extras (measurements, answers): the model's report does not
+ * change, so it is kept as it is; the figure and the verdicts follow.
  */
-export function setInput(core, state, field, text) {
-  const inputs = { ...state.inputs, [field]: text };
-  if (field === 'dtype' && ITEMSIZE_OF_DTYPE[text] !== undefined) inputs.itemsize = String(ITEMSIZE_OF_DTYPE[text]);
+function rebuiltExtras(core, state) {
+  if (!state.params) return state;
+  const built = buildLesson(core, state.params, extrasOf(state));
+  if (!built.ok) return state;
+  return { ...state, figure: figureModel(state.report, built.measured), exercise: { ...state.exercise, check: built.check } };
+}
+
+/**
+ * Rebuilds the report from the inputs: one core call. On bad input the error names the field and
+ * the last valid report stays, so nothing on the page is lost.
+ */
+export function recompute(core, state) {
+  const parsed = inputsToParams(state.inputs);
+  if (!parsed.ok) return { ...state, error: { input: parsed.input, message: parsed.error }, errors: parsed.errors };
+  return withBuilt(state, buildLesson(core, parsed.params, extrasOf(state)), state.inputs, parsed.params);
+}
+
+/**
+ * The texts after one field is typed. The dtype and the itemsize move together: choosing a dtype
+ * sets its itemsize; typing an itemsize keeps the dtype if it has that size, or else picks the
+ * usual type of that size (2 → bf16), or none (3). The tables are the core's.
+ */
+function typed(defaults, inputs, field, text) {
+  const next = { ...inputs, [field]: text };
+  const { dtypes, dtype_of_itemsize: usual } = defaults;
+  if (field === 'dtype' && Object.hasOwn(dtypes, text)) next.itemsize = String(dtypes[text]);
   if (field === 'itemsize') {
     const size = parseNumber('itemsize', text);
-    if (size.ok && ITEMSIZE_OF_DTYPE[inputs.dtype] !== size.value) inputs.dtype = DTYPE_OF_ITEMSIZE[size.value] ?? '';
+    if (size.ok && dtypes[next.dtype] !== size.value) next.dtype = usual[size.value] ?? '';
   }
-  return recompute(core, { ...state, inputs });
+  return next;
+}
+
+/** One field typed: one rebuild. */
+export function setInput(core, state, field, text) {
+  return recompute(core, { ...state, inputs: typed(state.defaults, state.inputs, field, text) });
 }
 
 /** Back to the seed's values; measurements and figure toggles are kept. */
 export function resetInputs(core, state) {
-  const fresh = createState(core);
-  return recompute(core, { ...state, inputs: fresh.inputs, notices: [] });
+  return recompute(core, { ...state, inputs: defaultInputs(state.defaults), notices: [] });
 }
 
-/** Stores this machine's measurements (their own part of the state) and redraws the figure's data. */
+/**
+ * Stores this machine's measurements (their own part of the state): the figure gets their roofs
+ * and point; the model's report is untouched.
+ */
 export function setMeasurements(core, state, measurements) {
-  const next = { ...state, measurements };
-  if (!next.report) return next;
-  const figure = figureModel(core, next.report, measurements);
-  return figure.ok ? { ...next, figure: figure.value } : next;
+  return rebuiltExtras(core, { ...state, measurements });
 }
 
-/** Turns the figure's measured roof or point on or off. */
+/** Turns one of the figure's measured layers (1 core or all cores: roofs, kernel points) on or off. */
 export function setShow(state, key, on) {
   if (!Object.hasOwn(state.show, key)) return state;
   return { ...state, show: { ...state.show, [key]: Boolean(on) } };
 }
 
+/**
+ * Section 7's Check: the answers as typed ({work, traffic, ratio, bound}); blank ones are not
+ * checked. The report is rebuilt from the last valid inputs with the answers (one core call), and
+ * carries the core's verdicts from then on, re-checked whenever the budgets move.
+ */
+export function checkExercise(core, state, answers) {
+  const texts = {};
+  for (const key of Object.keys(state.exercise.answers)) texts[key] = String(answers?.[key] ?? '');
+  const attempted = state.exercise.attempted || Object.values(texts).some((t) => t.trim() !== '');
+  return rebuiltExtras(core, { ...state, exercise: { answers: texts, checked: true, attempted, check: {} } });
+}
+
 /** The URL hash of the last valid view. */
 export function hashOf(state) {
-  return state.valid ? encodeHash(state.valid, ITEMSIZE_OF_DTYPE) : '';
+  return state.valid ? encodeHash(state.valid, dtypesOf(state)) : '';
 }
 
 /**
- * Applies a URL hash: each value as if typed into its field, in page order. A value the page
- * would refuse is left out, and `notices` says which and why; the page keeps working.
+ * Applies a URL hash: each value as if typed into its field, in page order, then one rebuild. A
+ * value the page would refuse is left out, and `notices` says which and why; the page keeps
+ * working. Only a value the core refuses costs another rebuild (without it).
  */
 export function applyHash(core, state, hash) {
   const decoded = decodeHash(hash);
-  const notices = [...decoded.notices];
-  let s = state;
-  for (const f of FIELDS) {
-    if (!Object.hasOwn(decoded.values, f)) continue;
-    const text = decoded.values[f];
-    const next = setInput(core, s, f, text);
-    if (next.error) notices.push(`ignored ${hashKeyOf(f)}=${JSON.stringify(text)} in the link: ${next.error.message}`);
-    else s = next;
+  const base = state.error && state.valid ? { ...state.valid } : { ...state.inputs };
+  let linked = FIELDS.filter((f) => Object.hasOwn(decoded.values, f));
+  const ignored = {};  // field → why, said in page order
+  const ignore = (field, message) => {
+    ignored[field] = `ignored ${hashKeyOf(field)}=${JSON.stringify(decoded.values[field])} in the link: ${message}`;
+    linked = linked.filter((f) => f !== field);
+  };
+  const noticed = () => [...decoded.notices, ...FIELDS.filter((f) => ignored[f]).map((f) => ignored[f])];
+  const inputsOf = () => linked.reduce((inputs, f) => typed(state.defaults, inputs, f, decoded.values[f]), base);
+  // Values the page cannot read, each with its own message, before the core sees any.
+  for (const f of [...linked]) {
+    const alone = inputsToParams(typed(state.defaults, base, f, decoded.values[f]));
+    if (!alone.ok && alone.errors[f]) ignore(f, alone.errors[f]);
   }
-  if (s.error) s = recompute(core, { ...s, inputs: { ...s.valid } });
-  return { ...s, notices };
+  for (;;) {
+    const inputs = inputsOf();
+    const parsed = inputsToParams(inputs);
+    const built = parsed.ok ? buildLesson(core, parsed.params, extrasOf(state)) : { ok: false, input: parsed.input, error: parsed.error };
+    if (built.ok) return { ...withBuilt({ ...state, inputs }, built, inputs, parsed.params), notices: noticed() };
+    // The core refused a linked value (for counts that overflow: the last of m, k, n, itemsize
+    // the link gave): leave it out and build again.
+    const culprit = built.input === 'dimensions'
+      ? [...linked].reverse().find((f) => ['m', 'k', 'n', 'itemsize'].includes(f))
+      : linked.find((f) => f === built.input);
+    if (!culprit) return { ...recompute(core, { ...state, inputs: base }), notices: noticed() };
+    ignore(culprit, built.error);
+  }
+}
+
+/**
+ * A link opened on the page (a hashchange): the seed's view with the link's values, as if the
+ * page had been opened with it — one rebuild.
+ */
+export function applyLink(core, state, hash) {
+  return applyHash(core, { ...state, inputs: defaultInputs(state.defaults), error: null, errors: {}, notices: [] }, hash);
 }
 
 /** Keys setState accepts besides the fields: the hash's name for the factor, and the figure's toggles. */
 const ALIASES = { factor: 'traffic_factor' };
-const SHOW_KEYS = { showMeasuredRoof: 'measuredRoof', showMeasuredPoint: 'measuredPoint' };
+const SHOW_KEYS = {
+  showMeasuredRoof: 'measuredRoof', showMeasuredPoint: 'measuredPoint', showAllCoresRoof: 'allCoresRoof', showAllCoresPoint: 'allCoresPoint',
+};
 
 /**
  * Applies a partial state from a script (`rooflineLab.setState`): numbers, arrays or text per
- * field, plus showMeasuredRoof / showMeasuredPoint.
+ * field, plus showMeasuredRoof / showMeasuredPoint / showAllCoresRoof / showAllCoresPoint. One rebuild
+ * for all the fields.
  * @returns {{state: object, unknown: string[]}}
  */
 export function applyPartial(core, state, partial) {
   const unknown = [];
   let s = state;
-  const entries = Object.entries(partial ?? {});
   const fieldValues = {};
-  for (const [key, value] of entries) {
+  for (const [key, value] of Object.entries(partial ?? {})) {
     const field = ALIASES[key] ?? key;
     if (FIELDS.includes(field)) fieldValues[field] = Array.isArray(value) ? value.join(',') : String(value ?? '');
     else if (SHOW_KEYS[key]) s = setShow(s, SHOW_KEYS[key], value);
     else unknown.push(key);
   }
-  for (const f of FIELDS) if (Object.hasOwn(fieldValues, f)) s = setInput(core, s, f, fieldValues[f]);
+  const fields = FIELDS.filter((f) => Object.hasOwn(fieldValues, f));
+  if (fields.length) {
+    const inputs = fields.reduce((acc, f) => typed(s.defaults, acc, f, fieldValues[f]), s.inputs);
+    s = recompute(core, { ...s, inputs });
+  }
   return { state: s, unknown };
 }
 
@@ -193,6 +287,17 @@ export function publicState(state) {
     m: p.m, k: p.k, n: p.n, dtype: state.valid?.dtype || null, itemsize: p.itemsize,
     sizes: p.sizes ? [...p.sizes] : undefined, peak: p.peak, bandwidth: p.bandwidth, traffic_factor: p.traffic_factor,
     showMeasuredRoof: state.show.measuredRoof, showMeasuredPoint: state.show.measuredPoint,
+    showAllCoresRoof: state.show.allCoresRoof, showAllCoresPoint: state.show.allCoresPoint,
     error: state.error ? { ...state.error } : null,
   };
+}
+
+/** The store as JSON text: everything the page shows can be drawn again from it. */
+export function serializeState(state) {
+  return JSON.stringify(state);
+}
+
+/** A store from serializeState's text (no core call: the report and the analysis are in it). */
+export function restoreState(text) {
+  return JSON.parse(text);
 }

@@ -12,17 +12,25 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/json_writer.h"
 #include "common/memory.h"
 #include "exercises/exercises.h"
+#include "exercises/gradebook.h"
+#include "exercises/moodle.h"
 #include "hlo/emit.h"
 #include "hlo/report.h"
+#include "interp/report.h"
 #include "kernels/kernels.h"
+#include "report/report.h"
 #include "measure/ceilings.h"
 #include "measure/harness.h"
+#include "measure/work.h"
 #include "model/model.h"
 
 using emscripten::val;
@@ -242,6 +250,17 @@ val js_lesson_defaults() {
   exercise.set("b", array_of(std::vector<double>{double(lesson::kExerciseB[0]), double(lesson::kExerciseB[1])}));
   out.set("exercise", exercise);
   out.set("max_budget", kMaxBudget);
+  // The element types the lesson emits ({f32: 4, …}) and the usual one of each itemsize
+  // ({"2": "bf16", …}): the page's dtype selector and its dtype ↔ itemsize link read these.
+  val types = val::object();
+  for (const auto& d : rl::report::dtypes()) types.set(d.name, d.itemsize);
+  out.set("dtypes", types);
+  val usual = val::object();
+  for (int size = 1; size <= 16; ++size) {
+    const std::string name = rl::report::dtype_of_itemsize(size);
+    if (!name.empty()) usual.set(std::to_string(size), name);
+  }
+  out.set("dtype_of_itemsize", usual);
   return ok(out);
 }
 
@@ -279,6 +298,8 @@ val js_kernel_variants() {
     one.set("mr", v.mr);
     one.set("nr", v.nr);
     one.set("fused_tanh", v.fused_tanh);
+    one.set("packs_b", v.packs_b);
+    one.set("default", &v == &kernels::best_matmul(true));  // what an undefined variant means
     out.call<void>("push", one);
   }
   return ok(out);
@@ -351,7 +372,11 @@ val js_time_kernel(val variant, val m, val k, val n, val samples, val min_sample
   out.set("repeats", double(t->repeats));
   out.set("timer_resolution", t->timer_resolution);
   out.set("warm_seconds", t->warm_seconds);
-  out.set("gflops_median", 2.0 * double(shape->m) * double(shape->k) * double(shape->n) / t->median / 1e9);
+  out.set("target_sample_seconds", t->target_sample_seconds);
+  out.set("recalibrations", t->recalibrations);
+  // The model's work per call (2·m·k·n) at the median time: a measured rate, GFLOP/s.
+  const auto work = contract(double(shape->m), double(shape->k), double(shape->n), 4);
+  out.set("gflops_median", work ? static_cast<double>(work->flops) / t->median / 1e9 : NAN);
   return ok(out);
 }
 
@@ -378,6 +403,202 @@ val js_measure_bandwidth(val level, val min_seconds) {
   out.set("working_set_bytes", double(b->working_set_bytes));
   out.set("gbs", b->gbs);
   return ok(out);
+}
+
+// ---- float arrays, packing, and work for the Worker pool ---------------------------------------
+
+std::string type_name(const val& v) {
+  if (v.isNull()) return "null";
+  if (v.isArray()) return "an array";
+  const std::string t = v.typeOf().as<std::string>();
+  if (t == "object") {
+    val ctor = v["constructor"];
+    if (!ctor.isUndefined() && !ctor.isNull() && ctor["name"].isString()) return ctor["name"].as<std::string>();
+  }
+  return t;
+}
+
+// Copies a Float32Array of exactly `count` floats (what `what` says it holds) into `dst`.
+Result<bool> copy_floats_arg(const char* name, const val& v, std::size_t count, const std::string& what, float* dst) {
+  using R = Result<bool>;
+  if (!v.instanceof(val::global("Float32Array"))) {
+    return R::failure(std::string(name) + " must be a Float32Array, got " + type_name(v));
+  }
+  const double length = v["length"].as<double>();
+  if (length != double(count)) {
+    return R::failure(std::string(name) + " must hold " + std::to_string(count) + " floats (" + what + "), got " +
+                      format_number(length));
+  }
+  val(emscripten::typed_memory_view(count, dst)).call<void>("set", v);
+  return R::success(true);
+}
+
+// A JS-owned copy of `count` floats.
+val float_array(const float* data, std::size_t count) {
+  return val::global("Float32Array").new_(emscripten::typed_memory_view(count, data));
+}
+
+// (count, seed) → Float32Array uniform in [−1, 1), the kernels' own generator (xorshift32).
+val js_uniform_floats(val count, val seed) {
+  auto c = number_arg("count", count);
+  if (!c) return fail_from(c);
+  if (!(c.value() >= 1 && c.value() <= double(kernels::kMaxKernelBytes / 4) && c.value() == std::floor(c.value()))) {
+    return fail("count must be an integer from 1 to " + std::to_string(kernels::kMaxKernelBytes / 4) + ", got " +
+                format_number(c.value()));
+  }
+  auto s = number_arg("seed", seed);
+  if (!s) return fail_from(s);
+  if (!(s.value() >= 0 && s.value() <= 4294967295.0 && s.value() == std::floor(s.value()))) {
+    return fail("seed must be an integer from 0 to 2^32 - 1, got " + format_number(s.value()));
+  }
+  auto buffer = kernels::FloatBuffer::allocate(std::size_t(c.value()));
+  if (!buffer) return fail_from(buffer);
+  kernels::fill_uniform(buffer.value().data(), buffer.value().size(), std::uint32_t(s.value()));
+  return ok(float_array(buffer.value().data(), buffer.value().size()));
+}
+
+// (variant?, k, n, b) → Float32Array: B (k×n, row-major) laid out the way the variant's compute
+// reads it. A pool packs B once and hands the result to every Worker.
+val js_pack_b(val variant, val k, val n, val b) {
+  auto v = variant_arg(variant);
+  if (!v) return fail_from(v);
+  auto shape = shape_arg(val(1), k, n);
+  if (!shape) return fail_from(shape);
+  auto input = kernels::FloatBuffer::allocate(shape->k * shape->n);
+  auto packed = kernels::FloatBuffer::allocate(v.value()->packed_floats(shape->k, shape->n));
+  if (!input) return fail_from(input);
+  if (!packed) return fail_from(packed);
+  auto copied = copy_floats_arg("b", b, input.value().size(), "k·n", input.value().data());
+  if (!copied) return fail_from(copied);
+  v.value()->pack(shape->k, shape->n, input.value().data(), packed.value().data());
+  return ok(float_array(packed.value().data(), packed.value().size()));
+}
+
+// (variant?, m, k, n, a, b) → Float32Array C: one whole product on this thread (pack, then
+// compute every row), the single-core result a pool's row blocks are compared with.
+val js_run_kernel(val variant, val m, val k, val n, val a, val b) {
+  auto v = variant_arg(variant);
+  if (!v) return fail_from(v);
+  auto shape = shape_arg(m, k, n);
+  if (!shape) return fail_from(shape);
+  auto buffers = kernels::allocate_matmul(shape.value());
+  if (!buffers) return fail_from(buffers);
+  auto& bf = buffers.value();
+  auto ca = copy_floats_arg("a", a, bf.a.size(), "m·k", bf.a.data());
+  if (!ca) return fail_from(ca);
+  auto cb = copy_floats_arg("b", b, bf.b.size(), "k·n", bf.b.data());
+  if (!cb) return fail_from(cb);
+  v.value()->run(shape->m, shape->k, shape->n, bf.a.data(), bf.b.data(), bf.c.data(), bf.packed.data());
+  return ok(float_array(bf.c.data(), bf.c.size()));
+}
+
+// Work held by this wasm instance between calls (one Worker's part of a pool round), by handle.
+std::map<int, std::unique_ptr<measure::Work>> g_works;
+int g_next_work = 1;
+
+Result<measure::Work*> work_arg(const val& handle) {
+  using R = Result<measure::Work*>;
+  auto h = number_arg("handle", handle);
+  if (!h) return R::failure_from(h);
+  auto it = g_works.find(int(h.value()));
+  if (h.value() != std::floor(h.value()) || it == g_works.end()) {
+    return R::failure("handle must be a handle createWork returned and releaseWork has not released, got " +
+                      format_number(h.value()));
+  }
+  return R::success(it->second.get());
+}
+
+std::string string_field(const val& spec, const char* key) {
+  val v = spec[key];
+  return v.isString() ? v.as<std::string>() : std::string();
+}
+
+// {kind: 'chains'} | {kind: 'triad', level, workers?} | {kind: 'kernel', variant?, rows, k, n,
+// a: Float32Array (rows·k), packed_b: Float32Array (packB's)} → {handle, kind, flops_per_unit,
+// bytes_per_unit, working_set_bytes}. The work stays in this instance until releaseWork.
+val js_create_work(val spec) {
+  if (spec.isNull() || spec.typeOf().as<std::string>() != "object") {
+    return fail("work must be an object, got " + type_name(spec));
+  }
+  const std::string kind = string_field(spec, "kind");
+  std::unique_ptr<measure::Work> work;
+  if (kind == "chains") {
+    work = measure::make_chains_work();
+  } else if (kind == "triad") {
+    if (!spec["level"].isString()) return fail("work.level must be a string, got " + type_name(spec["level"]));
+    double workers = 1;
+    if (!spec["workers"].isUndefined()) {
+      auto w = number_arg("work.workers", spec["workers"]);
+      if (!w) return fail_from(w);
+      if (!(w.value() >= 1 && w.value() <= 256 && w.value() == std::floor(w.value()))) {
+        return fail("work.workers must be an integer from 1 to 256, got " + format_number(w.value()));
+      }
+      workers = w.value();
+    }
+    auto t = measure::make_triad_work(spec["level"].as<std::string>(), int(workers));
+    if (!t) return fail_from(t);
+    work = std::move(t.value());
+  } else if (kind == "kernel") {
+    auto v = variant_arg(spec["variant"]);
+    if (!v) return fail_from(v);
+    auto rows = number_arg("work.rows", spec["rows"]);
+    if (!rows) return fail_from(rows);
+    auto kk = number_arg("work.k", spec["k"]);
+    if (!kk) return fail_from(kk);
+    auto nn = number_arg("work.n", spec["n"]);
+    if (!nn) return fail_from(nn);
+    auto kw = measure::make_kernel_work(*v.value(), rows.value(), kk.value(), nn.value());
+    if (!kw) return fail_from(kw);
+    auto& block = *kw.value();
+    auto ca = copy_floats_arg("work.a", spec["a"], block.a_floats(), "rows·k", block.a());
+    if (!ca) return fail_from(ca);
+    auto cb = copy_floats_arg("work.packed_b", spec["packed_b"], block.packed_floats(), "packB's result for k, n",
+                              block.packed_b());
+    if (!cb) return fail_from(cb);
+    work = std::move(kw.value());
+  } else {
+    return fail("work.kind must be one of chains, triad, kernel, got \"" + kind + "\"");
+  }
+  const int handle = g_next_work++;
+  val out = val::object();
+  out.set("handle", handle);
+  out.set("kind", work->kind);
+  out.set("flops_per_unit", work->flops_per_unit);
+  out.set("bytes_per_unit", work->bytes_per_unit);
+  out.set("working_set_bytes", double(work->working_set_bytes));
+  g_works[handle] = std::move(work);
+  return ok(out);
+}
+
+// (handle, units) → {checksum}: runs the work's units back to back, untimed (the caller's clock
+// times the round).
+val js_run_work(val handle, val units) {
+  auto w = work_arg(handle);
+  if (!w) return fail_from(w);
+  auto u = number_arg("units", units);
+  if (!u) return fail_from(u);
+  if (!(u.value() >= 1 && u.value() <= double(measure::kMaxRepeats) && u.value() == std::floor(u.value()))) {
+    return fail("units must be an integer from 1 to 2^30, got " + format_number(u.value()));
+  }
+  val out = val::object();
+  out.set("checksum", w.value()->run(std::size_t(u.value())));
+  return ok(out);
+}
+
+// (handle) → Float32Array: a kernel work's block of C after its last run.
+val js_work_output(val handle) {
+  auto w = work_arg(handle);
+  if (!w) return fail_from(w);
+  if (w.value()->kind != "kernel") return fail("workOutput needs kernel work, got " + w.value()->kind + " work");
+  const auto* kw = static_cast<measure::KernelWork*>(w.value());
+  return ok(float_array(kw->c(), kw->c_floats()));
+}
+
+val js_release_work(val handle) {
+  auto w = work_arg(handle);
+  if (!w) return fail_from(w);
+  g_works.erase(int(handle.as<double>()));
+  return ok(val(true));
 }
 
 // ---- HLO: emit, parse, verify, cost ---------------------------------------------------------
@@ -515,6 +736,57 @@ val js_heap_bytes() {
   return ok(out);
 }
 
+// Runs StableHLO text in the interpreter (interp/report.h): options {inputs: "none" | "seeded" |
+// "arange", seed, time_ops, memory_cap, max_iterations, time_budget_seconds}, all optional. The
+// value is JSON text; it says how the run went (passed, failed, not_run, error) rather than failing.
+val js_run_text(val text, val options) {
+  if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
+  interp::RunOptions o;
+  if (!options.isUndefined() && !options.isNull()) {
+    if (options.typeOf().as<std::string>() != "object") return fail("options must be an object, got " + options.typeOf().as<std::string>());
+    val inputs = options["inputs"];
+    if (!inputs.isUndefined()) {
+      const std::string how = inputs.isString() ? inputs.as<std::string>() : std::string();
+      if (how == "none") o.inputs = interp::Inputs::None;
+      else if (how == "seeded") o.inputs = interp::Inputs::Seeded;
+      else if (how == "arange") o.inputs = interp::Inputs::Arange;
+      else
+        return fail(Error{"inputs must be one of none, seeded, arange, got " +
+                              (inputs.isString() ? "\"" + how + "\"" : inputs.typeOf().as<std::string>()),
+                          "inputs", 0, 0});
+    }
+    auto number = [&](const char* key, double lo, double hi, double* out) -> std::string {
+      val v = options[key];
+      if (v.isUndefined()) return "";
+      auto x = number_arg(key, v);
+      if (!x) return x.error();
+      if (!(x.value() >= lo && x.value() <= hi && x.value() == std::floor(x.value())))
+        return std::string(key) + " must be an integer from " + format_number(lo) + " to " + format_number(hi) + ", got " +
+               format_number(x.value());
+      *out = x.value();
+      return "";
+    };
+    double seed = 1, cap = double(interp::kDefaultMemoryCap), iterations = double(interp::kDefaultMaxIterations), budget = 60;
+    for (auto [key, lo, hi, out] : {std::tuple<const char*, double, double, double*>{"seed", 0, 9007199254740991.0, &seed},
+                                    {"memory_cap", 1, 4294967296.0, &cap},
+                                    {"max_iterations", 1, 1e12, &iterations},
+                                    {"time_budget_seconds", 1, 86400, &budget}}) {
+      std::string e = number(key, lo, hi, out);
+      if (!e.empty()) return fail(Error{e, key, 0, 0});
+    }
+    o.seed = static_cast<std::uint64_t>(seed);
+    o.memory_cap = static_cast<std::size_t>(cap);
+    o.max_iterations = static_cast<std::uint64_t>(iterations);
+    o.time_budget_seconds = budget;
+    val t = options["time_ops"];
+    if (!t.isUndefined()) {
+      if (!t.isTrue() && !t.isFalse()) return fail(Error{"time_ops must be true or false", "time_ops", 0, 0});
+      o.time_ops = t.isTrue();
+    }
+  }
+  return ok(val(interp::run_text_json(text.as<std::string>(), o)));
+}
+
 // ---- exercises ----------------------------------------------------------------------------
 
 Result<std::vector<std::string>> strings_arg(const char* name, const val& v) {
@@ -643,6 +915,10 @@ val js_check_question(val question, val answer) {
         q.mistakes.push_back({mv.value(), ms[i]["feedback"].isString() ? ms[i]["feedback"].as<std::string>() : std::string()});
       }
     }
+  } else if (q.kind == "choice") {
+    auto choices = strings_arg("question.choices", question["choices"]);
+    if (!choices) return fail_from(choices);
+    q.choices = choices.value();
   } else if (q.kind == "set") {
     auto xs = numbers_arg("question.set", question["set"]);
     if (!xs) return fail_from(xs);
@@ -656,6 +932,556 @@ val js_check_question(val question, val answer) {
   val out = val::object();
   out.set("correct", verdict.correct);
   out.set("feedback", verdict.feedback);
+  return ok(out);
+}
+
+// (files: [{name, text, size?}], set?: {seed, count, families?}) → the class table as JSON text
+// (GradebookTable): every file's answers regraded here from its seed and student; a file that
+// cannot be graded is listed with its reason. `size` is the file's size in bytes when `text`
+// holds only its start (the page does not read a file far over the limit).
+val js_gradebook(val files, val set) {
+  if (!files.isArray()) return fail("files must be an array of {name, text}, got " + files.typeOf().as<std::string>());
+  std::vector<exercises::ResultFile> in;
+  const unsigned length = files["length"].as<unsigned>();
+  for (unsigned i = 0; i < length; ++i) {
+    const val f = files[i];
+    const std::string where = "files[" + std::to_string(i) + "]";
+    if (f.isNull() || f.typeOf().as<std::string>() != "object") return fail(where + " must be {name, text}");
+    if (!f["name"].isString()) return fail(where + ".name must be a string, got " + f["name"].typeOf().as<std::string>());
+    if (!f["text"].isString()) return fail(where + ".text must be a string, got " + f["text"].typeOf().as<std::string>());
+    exercises::ResultFile r{f["name"].as<std::string>(), f["text"].as<std::string>(), -1};
+    if (!f["size"].isUndefined() && !f["size"].isNull()) {
+      auto size = number_arg((where + ".size").c_str(), f["size"]);
+      if (!size) return fail_from(size);
+      r.bytes = size.value();
+    }
+    in.push_back(std::move(r));
+  }
+  std::optional<exercises::SetSpec> expected;
+  if (!set.isUndefined() && !set.isNull()) {
+    if (set.typeOf().as<std::string>() != "object") return fail("set must be {seed, count, families?}, got " + set.typeOf().as<std::string>());
+    auto made = exercises_arg(set["seed"], set["count"], set["families"]);  // refuses what generate refuses
+    if (!made) return fail("set: " + made.error());
+    auto families = strings_arg("set.families", set["families"]);
+    expected = exercises::SetSpec{set["seed"].as<std::string>(), int(set["count"].as<double>()), families.value()};
+  }
+  auto table = exercises::gradebook_json(in, expected);
+  if (!table) return fail_from(table);
+  return ok(val(table.value()));
+}
+
+// (seed, count, families?) → the set as Moodle XML text (cpp/exercises/moodle.h).
+val js_moodle_xml(val seed, val count, val families) {
+  auto set = exercises_arg(seed, count, families);  // the arguments' types and rules, as generateExercises
+  if (!set) return fail_from(set);
+  auto f = strings_arg("families", families);
+  auto text = exercises::moodle_xml(seed.as<std::string>(), int(count.as<double>()), f.value());
+  if (!text) return fail_from(text);
+  return ok(val(text.value()));
+}
+
+// ---- the lesson report: the seed's steps composed by the core in one call ---------------------
+
+// A failure that names the refused input, for the page's field and the CLI's option.
+val fail_input(const std::string& input, const std::string& message) {
+  val out = fail(message);
+  out.set("input", input);
+  return out;
+}
+
+// Reads {m, k, n, dtype, itemsize, peak, bandwidth, traffic_factor, sizes}: an absent or
+// undefined key takes the seed's value; an empty or null dtype follows the itemsize.
+Result<report::Params> lesson_params_arg(const val& v, std::string* input) {
+  using R = Result<report::Params>;
+  report::Params p;
+  if (v.isUndefined() || v.isNull()) return R::success(p);
+  if (v.typeOf().as<std::string>() != "object" || v.isArray()) {
+    *input = "params";
+    return R::failure("params must be an object, got " + v.typeOf().as<std::string>());
+  }
+  const std::vector<std::pair<const char*, std::optional<double> report::Params::*>> numbers = {
+      {"m", &report::Params::m}, {"k", &report::Params::k}, {"n", &report::Params::n},
+      {"itemsize", &report::Params::itemsize}, {"peak", &report::Params::peak},
+      {"bandwidth", &report::Params::bandwidth}, {"traffic_factor", &report::Params::traffic_factor}};
+  const val keys = val::global("Object").call<val>("keys", v);
+  const unsigned length = keys["length"].as<unsigned>();
+  for (unsigned i = 0; i < length; ++i) {
+    const std::string key = keys[i].as<std::string>();
+    const val x = v[key];
+    if (x.isUndefined()) continue;
+    *input = key;
+    if (key == "dtype") {
+      if (x.isNull() || (x.isString() && x.as<std::string>().empty())) continue;
+      if (!x.isString()) return R::failure("dtype must be a string, got " + x.typeOf().as<std::string>());
+      p.dtype = x.as<std::string>();
+    } else if (key == "sizes") {
+      auto xs = numbers_arg("sizes", x);
+      if (!xs) return R::failure_from(xs);
+      p.sizes = xs.value();
+    } else {
+      auto field = std::find_if(numbers.begin(), numbers.end(), [&](const auto& f) { return key == f.first; });
+      if (field == numbers.end()) {
+        return R::failure("unknown lesson input \"" + key +
+                          "\": one of m, k, n, dtype, itemsize, peak, bandwidth, traffic_factor, sizes");
+      }
+      auto number = number_arg(key == "traffic_factor" ? "traffic factor" : key.c_str(), x);
+      if (!number) return R::failure_from(number);
+      p.*(field->second) = number.value();
+    }
+  }
+  input->clear();
+  return R::success(p);
+}
+
+// Reads {level: GB/s, …} (`name` as the messages call it) in its keys' order.
+Result<std::vector<std::pair<std::string, double>>> levels_arg(const std::string& name, const val& levels) {
+  using R = Result<std::vector<std::pair<std::string, double>>>;
+  if (levels.isUndefined() || levels.isNull() || levels.typeOf().as<std::string>() != "object") {
+    return R::failure(name + " must be an object of GB/s by level");
+  }
+  std::vector<std::pair<std::string, double>> out;
+  const val keys = val::global("Object").call<val>("keys", levels);
+  for (unsigned i = 0; i < keys["length"].as<unsigned>(); ++i) {
+    const std::string level = keys[i].as<std::string>();
+    auto gbs = number_arg((name + "." + level).c_str(), levels[level]);
+    if (!gbs) return R::failure_from(gbs);
+    out.push_back({level, gbs.value()});
+  }
+  return R::success(out);
+}
+
+// Reads a core count: an integer from 1 to 256 (the pool's limit).
+Result<int> cores_arg(const std::string& name, const val& v) {
+  auto c = number_arg(name.c_str(), v);
+  if (!c) return Result<int>::failure_from(c);
+  if (!(c.value() >= 1 && c.value() <= 256 && c.value() == std::floor(c.value()))) {
+    return Result<int>::failure(name + " must be an integer from 1 to 256, got " + format_number(c.value()));
+  }
+  return Result<int>::success(int(c.value()));
+}
+
+// Reads {measured?: {gflops, bandwidth_gbs: {level: GB/s, …}, point: {m, k, n, gflops},
+// other_cores?: [{cores, gflops, bandwidth_gbs}], kernels?: [{m, k, n, cores, gflops}]},
+// answers?: {questionId: text, …}}.
+Result<report::Extras> lesson_extras_arg(const val& v, std::string* input) {
+  using R = Result<report::Extras>;
+  report::Extras e;
+  if (v.isUndefined() || v.isNull()) return R::success(e);
+  const val measured = v["measured"];
+  if (!measured.isUndefined() && !measured.isNull()) {
+    *input = "measurements";
+    report::Measured m;
+    auto gflops = number_arg("measured.gflops", measured["gflops"]);
+    if (!gflops) return R::failure_from(gflops);
+    m.gflops = gflops.value();
+    auto levels = levels_arg("measured.bandwidth_gbs", measured["bandwidth_gbs"]);
+    if (!levels) return R::failure_from(levels);
+    m.bandwidth_gbs = levels.value();
+    const val point = measured["point"];
+    if (point.isUndefined() || point.isNull()) return R::failure("measured.point must be {m, k, n, gflops}");
+    const std::pair<const char*, double*> fields[] = {{"m", &m.m}, {"k", &m.k}, {"n", &m.n}, {"gflops", &m.point_gflops}};
+    for (const auto& [name, out] : fields) {
+      auto x = number_arg((std::string("measured.point.") + name).c_str(), point[name]);
+      if (!x) return R::failure_from(x);
+      *out = x.value();
+    }
+    const val others = measured["other_cores"];
+    if (!others.isUndefined() && !others.isNull()) {
+      if (!others.isArray()) return R::failure("measured.other_cores must be an array of {cores, gflops, bandwidth_gbs}");
+      for (unsigned i = 0; i < others["length"].as<unsigned>(); ++i) {
+        const std::string at = "measured.other_cores[" + std::to_string(i) + "]";
+        const val one = others[i];
+        if (one.isUndefined() || one.isNull() || one.typeOf().as<std::string>() != "object") {
+          return R::failure(at + " must be {cores, gflops, bandwidth_gbs}");
+        }
+        report::MeasuredCeilings c;
+        auto cores = cores_arg(at + ".cores", one["cores"]);
+        if (!cores) return R::failure_from(cores);
+        c.cores = cores.value();
+        auto g = number_arg((at + ".gflops").c_str(), one["gflops"]);
+        if (!g) return R::failure_from(g);
+        c.gflops = g.value();
+        auto l = levels_arg(at + ".bandwidth_gbs", one["bandwidth_gbs"]);
+        if (!l) return R::failure_from(l);
+        c.bandwidth_gbs = l.value();
+        m.other_cores.push_back(c);
+      }
+    }
+    const val kernels = measured["kernels"];
+    if (!kernels.isUndefined() && !kernels.isNull()) {
+      if (!kernels.isArray()) return R::failure("measured.kernels must be an array of {m, k, n, cores, gflops}");
+      for (unsigned i = 0; i < kernels["length"].as<unsigned>(); ++i) {
+        const std::string at = "measured.kernels[" + std::to_string(i) + "]";
+        const val one = kernels[i];
+        if (one.isUndefined() || one.isNull() || one.typeOf().as<std::string>() != "object") {
+          return R::failure(at + " must be {m, k, n, cores, gflops}");
+        }
+        report::MeasuredKernel t;
+        const std::pair<const char*, double*> dims[] = {{"m", &t.m}, {"k", &t.k}, {"n", &t.n}, {"gflops", &t.gflops}};
+        for (const auto& [name, out] : dims) {
+          auto x = number_arg((at + "." + name).c_str(), one[name]);
+          if (!x) return R::failure_from(x);
+          *out = x.value();
+        }
+        auto cores = cores_arg(at + ".cores", one["cores"]);
+        if (!cores) return R::failure_from(cores);
+        t.cores = cores.value();
+        m.kernels.push_back(t);
+      }
+    }
+    e.measured = m;
+  }
+  const val answers = v["answers"];
+  if (!answers.isUndefined() && !answers.isNull()) {
+    *input = "answers";
+    if (answers.typeOf().as<std::string>() != "object") return R::failure("answers must be an object of text by question");
+    const val keys = val::global("Object").call<val>("keys", answers);
+    for (unsigned i = 0; i < keys["length"].as<unsigned>(); ++i) {
+      const std::string id = keys[i].as<std::string>();
+      const val text = answers[id];
+      if (text.isUndefined() || text.isNull()) continue;
+      if (!text.isString()) return R::failure("answers." + id + " must be a string, got " + text.typeOf().as<std::string>());
+      e.answers.push_back({id, text.as<std::string>()});
+    }
+  }
+  input->clear();
+  return R::success(e);
+}
+
+void write_ceiling(JsonWriter& j, const Ceiling& c) {
+  j.begin_object()
+      .field("intensity", c.intensity)
+      .field("bandwidth_ceiling", c.bandwidth_ceiling)
+      .field("ceiling", c.ceiling)
+      .field("bound", bound_name(c.bound))
+      .end_object();
+}
+
+void write_numbers(JsonWriter& j, const std::vector<double>& xs) {
+  j.begin_array();
+  for (double x : xs) j.value(x);
+  j.end_array();
+}
+
+void write_question(JsonWriter& j, const exercises::Question& q) {
+  j.begin_object().field("id", q.id).field("prompt", q.prompt).field("kind", q.kind).field("unit", q.unit)
+      .field("value", q.value).field("exact", q.exact).field("rel_tolerance", q.rel_tolerance);
+  j.key("choices").begin_array();
+  for (const auto& c : q.choices) j.value(c);
+  j.end_array();
+  j.key("hints").begin_array();
+  for (const auto& h : q.hints) j.value(h);
+  j.end_array();
+  j.end_object();
+}
+
+// The report with the keys (and order) the seed's report has had since the first CLI, then
+// what the figure and the experiment draw.
+void write_lesson_report(JsonWriter& j, const report::Report& r) {
+  j.begin_object();
+  const auto& low = r.lowered;
+  if (low) {
+    const auto& a = r.accounting;
+    j.key("stablehlo").begin_object().field("dtype", low->dtype).field("text", low->text);
+    j.key("ops_present").begin_array();
+    for (const auto& op : low->ops_present) j.value(op);
+    j.end_array();
+    j.key("contract").begin_object().field("dot_general", low->has_dot_general).field("tanh", low->has_tanh);
+    write_numbers(j.key("lhs"), {double(a.m), double(a.k)});
+    write_numbers(j.key("rhs"), {double(a.k), double(a.n)});
+    write_numbers(j.key("result"), {double(a.m), double(a.n)});
+    j.field("contracting", "lhs dimension 1 with rhs dimension 0");
+    if (low->result_type.empty()) j.key("result_type").null();
+    else j.field("result_type", low->result_type);
+    j.field("verified", true).end_object().end_object();
+    j.key("stablehlo_ops").begin_array();
+    for (const auto& op : low->ops_present) j.value(op);
+    j.end_array();
+    j.key("stablehlo_unavailable").null();
+    const auto& c = low->cost;
+    j.key("cost_estimate").begin_object()
+        .field("flops", c.flops)
+        .field("transcendentals", c.transcendentals)
+        .field("bytes_accessed", c.bytes_accessed);
+    j.key("bytes_accessed_operand").begin_object();
+    for (const auto& [index, bytes] : c.bytes_accessed_operand) j.field(std::to_string(index), bytes);
+    j.end_object();
+    j.field("bytes_accessed_output", c.bytes_accessed_output).field("minimum_traffic_bytes", c.minimum_traffic_bytes);
+    j.key("per_op").begin_array();
+    for (const auto& o : c.ops) {
+      j.begin_object().field("line", o.line).field("op", o.op).field("flops", o.flops)
+          .field("transcendentals", o.transcendentals).field("bytes_accessed", o.bytes_accessed).end_object();
+    }
+    j.end_array().end_object();
+  } else {
+    j.key("stablehlo").null().key("stablehlo_ops").null().field("stablehlo_unavailable", r.stablehlo_unavailable);
+    j.key("cost_estimate").null();
+  }
+  const auto& kc = r.kernel_check;
+  j.key("kernel_check").begin_object()
+      .field("variant", r.kernel_variant)
+      .field("max_abs_error", kc.max_abs_error)
+      .field("passed", kc.passed)
+      .field("worst_ratio", kc.worst_ratio)
+      .field("worst_index", double(kc.worst_index))
+      .field("worst_value", double(kc.worst_value))
+      .field("worst_reference", kc.worst_reference)
+      .field("atol", kernels::kLessonAtol)
+      .field("rtol", kernels::kLessonRtol)
+      .end_object();
+  j.key("local_samples_seconds").null();  // measurements are added by whoever measures, never by the model
+  const auto& a = r.accounting;
+  j.key("matmul_accounting").begin_object()
+      .field("m", double(a.m)).field("k", double(a.k)).field("n", double(a.n)).field("itemsize", double(a.itemsize))
+      .field("flops", double(a.flops)).field("minimum_bytes", double(a.minimum_bytes)).field("flops_per_byte", a.intensity)
+      .field("flops_exact", to_decimal(a.flops)).field("minimum_bytes_exact", to_decimal(a.minimum_bytes))
+      .field("flops_per_byte_fraction", a.intensity_fraction)
+      .end_object();
+  std::vector<double> sizes, intensity, ceilings, revised;
+  for (const auto& s : r.sizes) {
+    sizes.push_back(double(s.contraction.m));
+    intensity.push_back(s.contraction.intensity);
+    ceilings.push_back(s.traffic.original.ceiling);
+    revised.push_back(s.traffic.revised.ceiling);
+  }
+  write_numbers(j.key("sizes"), sizes);
+  write_numbers(j.key("intensity"), intensity);
+  j.key("intensity_fraction").begin_array();
+  for (const auto& s : r.sizes) j.value(s.contraction.intensity_fraction);
+  j.end_array();
+  write_numbers(j.key("hypothetical_ceilings_gflops"), ceilings);
+  j.key("bounds").begin_array();
+  for (const auto& s : r.sizes) j.value(bound_name(s.traffic.original.bound));
+  j.end_array();
+  j.field("traffic_factor", r.traffic_factor);
+  write_numbers(j.key("doubled_traffic_ceilings_gflops"), revised);
+  j.key("traffic_bound_changed_sizes").begin_array();
+  for (const auto& s : r.sizes)
+    if (s.traffic.bound_changed) j.value(double(s.contraction.m));
+  j.end_array();
+  j.field("ridge", r.ridge);
+  // The figure's data, key order as the seed's: kind, x, xlabel, ylabel, series.
+  j.key("figure").begin_object().field("kind", r.figure.kind);
+  write_numbers(j.key("x"), r.figure.x);
+  j.field("xlabel", r.figure.xlabel).field("ylabel", r.figure.ylabel);
+  j.key("series").begin_array();
+  for (const auto& s : r.figure.series) {
+    j.begin_object().field("label", s.label);
+    write_numbers(j.key("y"), s.y);
+    j.end_object();
+  }
+  j.end_array().end_object();
+  const auto& ec = r.exercise_contraction;
+  j.key("exercise").begin_object();
+  write_numbers(j.key("a"), {double(model::lesson::kExerciseA[0]), double(model::lesson::kExerciseA[1])});
+  write_numbers(j.key("b"), {double(model::lesson::kExerciseB[0]), double(model::lesson::kExerciseB[1])});
+  j.field("itemsize", double(ec.itemsize)).field("work", double(ec.flops)).field("traffic", double(ec.minimum_bytes))
+      .field("ratio", ec.intensity).field("ratio_fraction", ec.intensity_fraction)
+      .field("bandwidth_times_ratio_gflops", r.exercise_ceiling.bandwidth_ceiling)
+      .field("ceiling_gflops", r.exercise_ceiling.ceiling).field("bound", bound_name(r.exercise_ceiling.bound));
+  j.key("questions").begin_array();
+  for (const auto& q : r.exercise.questions) write_question(j, q);
+  j.end_array();
+  j.key("check").begin_object();
+  for (const auto& [id, verdict] : r.checked) {
+    j.key(id).begin_object().field("correct", verdict.correct).field("feedback", verdict.feedback).end_object();
+  }
+  j.end_object().end_object();
+  j.key("budgets").begin_object().field("peak", r.budgets.peak_gflops).field("bandwidth", r.budgets.bandwidth_gbs)
+      .field("hypothetical", true);
+  j.key("units").begin_object().field("peak", "GFLOP/s").field("bandwidth", "GB/s").end_object().end_object();
+  // What the experiment's table and the figure draw.
+  j.key("traffic_experiment").begin_array();
+  for (const auto& s : r.sizes) {
+    const auto& t = s.traffic;
+    j.begin_object().field("n", double(s.contraction.m)).field("intensity", t.original.intensity)
+        .field("fraction", s.contraction.intensity_fraction).field("ceiling", t.original.ceiling)
+        .field("bound", bound_name(t.original.bound)).field("revised_intensity", t.revised.intensity)
+        .field("revised_ceiling", t.revised.ceiling).field("revised_bound", bound_name(t.revised.bound))
+        .field("bound_changed", t.bound_changed).end_object();
+  }
+  j.end_array();
+  j.key("revised_roof").begin_object().field("factor", r.traffic_factor).field("ridge", r.revised_ridge);
+  j.key("curve").begin_array();
+  for (std::size_t i = 0; i < r.revised_curve.size(); ++i) {
+    j.begin_object().field("x", r.revised_curve_x[i]).field("y", r.revised_curve[i].ceiling).end_object();
+  }
+  j.end_array().end_object();
+  if (!r.measured) {
+    j.key("measured_roofline").null();
+  } else {
+    const auto& m = *r.measured;
+    auto write_roofs = [&j](const std::vector<report::MeasuredRoof>& roofs) {
+      j.begin_array();
+      for (const auto& roof : roofs) {
+        j.begin_object().field("level", roof.level).field("gflops", roof.gflops).field("gbs", roof.gbs).field("ridge", roof.ridge);
+        j.key("points").begin_array();
+        for (const auto& p : roof.points) j.begin_object().field("x", p.intensity).field("y", p.ceiling).end_object();
+        j.end_array().end_object();
+      }
+      j.end_array();
+    };
+    auto write_point = [&j](const report::MeasuredPoint& p) {
+      j.begin_object().field("x", p.x).field("y", p.y).field("m", p.m).field("k", p.k).field("n", p.n)
+          .field("cores", double(p.cores)).end_object();
+    };
+    j.key("measured_roofline").begin_object();
+    j.key("roofs");
+    write_roofs(m.roofs);
+    j.key("point");
+    write_point({m.x, m.y, m.m, m.k, m.n, 1});
+    j.key("layers").begin_array();
+    for (const auto& layer : m.layers) {
+      j.begin_object().field("cores", double(layer.cores));
+      j.key("roofs");
+      write_roofs(layer.roofs);
+      j.key("points").begin_array();
+      for (const auto& p : layer.points) write_point(p);
+      j.end_array().end_object();
+    }
+    j.end_array();
+    j.end_object();
+  }
+  j.end_object();
+}
+
+// (params?, extras?) → the lesson's report as JSON text (web/core.js parses it), or
+// {ok: false, input, error} naming the refused input.
+val js_lesson_report(val params, val extras) {
+  std::string input;
+  auto p = lesson_params_arg(params, &input);
+  if (!p) return fail_input(input, p.error());
+  auto e = lesson_extras_arg(extras, &input);
+  if (!e) return fail_input(input, e.error());
+  auto built = report::build(p.value(), e.value());
+  if (!built.ok()) return fail_input(built.input, built.error);
+  JsonWriter j;
+  write_lesson_report(j, built.report);
+  return ok(val(j.text()));
+}
+
+// () → [{id, label}]: the exercise families in turn order, the one list the page, the CLI and the
+// tests read.
+val js_exercise_families() {
+  val out = val::array();
+  for (const auto& f : exercises::family_list()) {
+    val one = val::object();
+    one.set("id", f.id);
+    one.set("label", f.label);
+    out.call<void>("push", one);
+  }
+  return ok(out);
+}
+
+// ---- a program under roofs (the analyze view) -------------------------------------------------
+
+// ({roofs: [{peak GFLOP/s, bandwidth GB/s, interconnect GB/s | null}], flops: number[],
+//   bytes: number[], totals: {flops, bytes_accessed, collective_bytes}, range: [xmin, xmax]})
+// → {roofs: JSON text of [{ridge, curve: [{x, y}], time}], program: JSON text of {x, y} | null,
+//    bound_names: the names of the bound codes, bounds: Uint8Array, ceilings: Float64Array}:
+// every roof's ridge, its curve over the range and the program's lower bound on time; under the
+// first roof, each op's bound (0: none, i: bound_names[i − 1]) and ceiling (GFLOP/s, NaN: none).
+// The per-op columns cross as typed arrays the caller owns (a big program has 10^5 ops: printing
+// them as JSON would cost more than computing them); web/core.js turns them into plain arrays.
+val js_roofline(val request) {
+  if (request.isNull() || request.typeOf().as<std::string>() != "object") {
+    return fail("request must be an object, got " + (request.isNull() ? std::string("null") : request.typeOf().as<std::string>()));
+  }
+  const val roofs_in = request["roofs"];
+  if (!roofs_in.isArray() || roofs_in["length"].as<unsigned>() == 0) return fail("roofs must be a non-empty array of roofs");
+  std::vector<Budgets> roofs;
+  std::vector<double> interconnects;
+  for (unsigned i = 0; i < roofs_in["length"].as<unsigned>(); ++i) {
+    const val roof = roofs_in[i];
+    auto peak = number_arg("roof.peak", roof["peak"]);
+    if (!peak) return fail_from(peak);
+    auto bandwidth = number_arg("roof.bandwidth", roof["bandwidth"]);
+    if (!bandwidth) return fail_from(bandwidth);
+    auto budgets = make_budgets(peak.value(), bandwidth.value());
+    if (!budgets) return fail("roofs[" + std::to_string(i) + "]: " + budgets.error());
+    roofs.push_back(budgets.value());
+    double interconnect = 0;
+    if (!roof["interconnect"].isUndefined() && !roof["interconnect"].isNull()) {
+      auto x = number_arg("roof.interconnect", roof["interconnect"]);
+      if (!x) return fail_from(x);
+      interconnect = x.value();
+    }
+    interconnects.push_back(interconnect);
+  }
+  // Typed or plain arrays of numbers, copied in one go.
+  auto column = [](const char* name, const val& v) -> Result<std::vector<double>> {
+    if (v.isUndefined() || v.isNull()) return Result<std::vector<double>>::success({});
+    if (!v.isArray() && !v.instanceof(val::global("Float64Array"))) {
+      return Result<std::vector<double>>::failure(std::string(name) + " must be an array of numbers");
+    }
+    return Result<std::vector<double>>::success(emscripten::convertJSArrayToNumberVector<double>(v));
+  };
+  auto flops = column("flops", request["flops"]);
+  if (!flops) return fail_from(flops);
+  auto bytes = column("bytes", request["bytes"]);
+  if (!bytes) return fail_from(bytes);
+  if (flops->size() != bytes->size()) return fail("flops and bytes must have one entry per op, got " +
+                                                  std::to_string(flops->size()) + " and " + std::to_string(bytes->size()));
+  const val totals = request["totals"];
+  double t_flops = 0, t_bytes = 0, t_collective = 0;
+  if (!totals.isUndefined() && !totals.isNull()) {
+    const std::pair<const char*, double*> fields[] = {
+        {"flops", &t_flops}, {"bytes_accessed", &t_bytes}, {"collective_bytes", &t_collective}};
+    for (const auto& [name, out] : fields) {
+      if (totals[name].isUndefined() || totals[name].isNull()) continue;
+      auto x = number_arg((std::string("totals.") + name).c_str(), totals[name]);
+      if (!x) return fail_from(x);
+      *out = x.value();
+    }
+  }
+  auto range = numbers_arg("range", request["range"]);
+  if (!range) return fail_from(range);
+  if (range->size() != 2) return fail("range must be [xmin, xmax]");
+
+  JsonWriter j;
+  j.begin_array();
+  for (std::size_t i = 0; i < roofs.size(); ++i) {
+    auto curve = roof_curve(roofs[i], range.value()[0], range.value()[1]);
+    if (!curve) return fail(curve.error());
+    const auto t = time_lower_bound(roofs[i], interconnects[i], t_flops, t_bytes, t_collective);
+    j.begin_object().field("ridge", ridge(roofs[i]));
+    j.key("curve").begin_array();
+    for (const auto& c : curve.value()) j.begin_object().field("x", c.intensity).field("y", c.ceiling).end_object();
+    j.end_array();
+    j.key("time").begin_object().field("seconds", t.seconds).field("compute", t.compute).field("memory", t.memory);
+    if (t.collective) j.field("collective", *t.collective);
+    else j.key("collective").null();
+    j.field("collectives", t.collectives);
+    if (t.bound.empty()) j.key("bound").null();
+    else j.field("bound", t.bound);
+    j.end_object().end_object();
+  }
+  j.end_array();
+  const Budgets& primary = roofs.front();
+  const Bound codes[] = {Bound::memory, Bound::compute, Bound::balanced};
+  std::vector<std::uint8_t> bounds(flops->size(), 0);
+  std::vector<double> ceilings(flops->size(), NAN);
+  for (std::size_t i = 0; i < flops->size(); ++i) {
+    const double f = flops.value()[i], b = bytes.value()[i];
+    if (auto bound = work_bound(primary, f, b)) bounds[i] = std::uint8_t(std::find(codes, codes + 3, *bound) - codes + 1);
+    if (f > 0 && b > 0) {
+      auto c = ceiling(primary, f / b);
+      if (c) ceilings[i] = c->ceiling;
+    }
+  }
+  JsonWriter program;
+  auto point = t_flops > 0 && t_bytes > 0 ? ceiling(primary, t_flops / t_bytes) : Result<Ceiling>::failure("");
+  if (point) program.begin_object().field("x", point->intensity).field("y", point->ceiling).end_object();
+  else program.null();
+  val names = val::array();
+  for (Bound b : codes) names.call<void>("push", std::string(bound_name(b)));
+  val out = val::object();
+  out.set("roofs", j.text());
+  out.set("program", program.text());
+  out.set("bound_names", names);
+  // JS-owned copies: the vectors are freed when this returns.
+  out.set("bounds", val::global("Uint8Array").new_(val(emscripten::typed_memory_view(bounds.size(), bounds.data()))));
+  out.set("ceilings", val::global("Float64Array").new_(val(emscripten::typed_memory_view(ceilings.size(), ceilings.data()))));
   return ok(out);
 }
 
@@ -673,11 +1499,24 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("timeKernel", &js_time_kernel);
   emscripten::function("measureCompute", &js_measure_compute);
   emscripten::function("measureBandwidth", &js_measure_bandwidth);
+  emscripten::function("uniformFloats", &js_uniform_floats);
+  emscripten::function("packB", &js_pack_b);
+  emscripten::function("runKernel", &js_run_kernel);
+  emscripten::function("createWork", &js_create_work);
+  emscripten::function("runWork", &js_run_work);
+  emscripten::function("workOutput", &js_work_output);
+  emscripten::function("releaseWork", &js_release_work);
   emscripten::function("emitWorkload", &js_emit_workload);
   emscripten::function("analyzeText", &js_analyze_text);
   emscripten::function("heapBytes", &js_heap_bytes);
+  emscripten::function("runText", &js_run_text);
   emscripten::function("exampleModules", &js_example_modules);
   emscripten::function("generateExercises", &js_generate_exercises);
   emscripten::function("checkAnswer", &js_check_answer);
   emscripten::function("checkQuestion", &js_check_question);
+  emscripten::function("lessonReport", &js_lesson_report);
+  emscripten::function("exerciseFamilies", &js_exercise_families);
+  emscripten::function("gradebook", &js_gradebook);
+  emscripten::function("moodleXml", &js_moodle_xml);
+  emscripten::function("roofline", &js_roofline);
 }

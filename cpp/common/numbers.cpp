@@ -66,4 +66,10 @@ std::string reduced_fraction(Count num, Count den) {
   return to_decimal(num) + "/" + to_decimal(den);
 }
 
+std::string list_text(const std::vector<std::int64_t>& values) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + std::to_string(values[i]);
+  return s + "]";
+}
+
 }  // namespace rl

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "common/result.h"
@@ -33,5 +34,8 @@ Result<std::int64_t> positive_integer(std::string_view name, double value);
 
 // num/den reduced to lowest terms: (8192, 3584) → "16/7"; (6, 3) → "2".
 std::string reduced_fraction(Count num, Count den);
+
+// A list of integers as the messages print it: "[1, 0, 2]".
+std::string list_text(const std::vector<std::int64_t>& values);
 
 }  // namespace rl

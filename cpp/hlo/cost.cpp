@@ -361,6 +361,7 @@ Result<Analysis> analyze(const Module& module, Module* consumed) {
   }
   LowerOptions options;
   options.constants = false;  // no cost rule reads a constant's value
+  options.liveness = false;   // nor which values die where
   const Program program = lower_lenient(module, options);
   if (!program.stopped.message.empty()) return Result<Analysis>::failure(program.stopped);
   Coster c(module, program, a);

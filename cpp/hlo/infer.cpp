@@ -1,89 +1,1750 @@
+// The shapes XLA infers for HLO instructions written without one. The rules follow XLA's HLO
+// parser (CanInferShape and the maybe_infer_shape calls in xla/hlo/parser/hlo_parser.cc) and
+// ShapeInference (xla/service/shape_inference.cc); each rule below names what it follows.
+//
+// Order: an instruction is typed after the shapeless instructions it uses, and after the
+// computations whose result it needs (call, reduce, map, while, conditional), wherever they
+// are written. The walk uses an explicit stack, so a long chain cannot exhaust the native
+// stack, and a cycle is reported instead of followed.
 #include "hlo/infer.h"
 
+#include <algorithm>
 #include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "hlo/attrs.h"
 
 namespace rl::hlo {
 
 namespace {
 
-std::string where(const Op& op) { return std::to_string(op.line) + ":" + std::to_string(op.column); }
+constexpr std::int64_t kMaxDim = std::int64_t(1)
+                                 << 50;               // the largest dimension the HLO parser reads
+constexpr std::int64_t kBig = std::int64_t(1) << 61;  // bound of intermediate arithmetic
+
+std::string clip(std::string_view s) {
+  return s.size() <= 60 ? std::string(s) : std::string(s.substr(0, 57)) + "...";
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() &&
+         (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+bool checked_add(std::int64_t a, std::int64_t b, std::int64_t* out) {
+  if (a > kBig || a < -kBig || b > kBig || b < -kBig) return false;
+  *out = a + b;
+  return *out <= kBig && *out >= -kBig;
+}
+
+bool checked_mul(std::int64_t a, std::int64_t b, std::int64_t* out) {
+  if (a == 0 || b == 0) {
+    *out = 0;
+    return true;
+  }
+  const std::int64_t ua = a < 0 ? -a : a, ub = b < 0 ? -b : b;
+  if (ua > kBig || ub > kBig || ua > kBig / ub) return false;
+  *out = a * b;
+  return true;
+}
+
+// "-12" → -12; false unless the whole text is one integer of at most 18 digits.
+bool parse_int(std::string_view s, std::int64_t* out) {
+  s = trim(s);
+  bool neg = false;
+  if (!s.empty() && s[0] == '-') {
+    neg = true;
+    s.remove_prefix(1);
+  }
+  if (s.empty() || s.size() > 18) return false;
+  std::int64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  *out = neg ? -v : v;
+  return true;
+}
+
+// "{1,0}" / "{}" → the integers; false unless it is a braced list of integers.
+bool parse_braced(std::string_view s, std::vector<std::int64_t>* out) {
+  s = trim(s);
+  out->clear();
+  if (s.size() < 2 || s.front() != '{' || s.back() != '}') return false;
+  s = trim(s.substr(1, s.size() - 2));
+  if (s.empty()) return true;
+  while (true) {
+    const std::size_t comma = s.find(',');
+    std::int64_t v = 0;
+    if (!parse_int(s.substr(0, comma), &v)) return false;
+    out->push_back(v);
+    if (comma == std::string_view::npos) return true;
+    s = s.substr(comma + 1);
+  }
+}
+
+// An array shape being built: the element type, the dimensions (-1: unbounded dynamic `?`) and
+// which dimensions are bounded dynamic (`<=N`, sized N), as XLA tracks them.
+struct Arr {
+  ElementType et = ElementType::Invalid;
+  std::string element;  // the spelling: kept from the operand, or the HLO name of a new type
+  std::vector<std::int64_t> dims;
+  std::vector<bool> bounded;
+  std::size_t rank() const { return dims.size(); }
+};
+
+// The `<=` marks of an array type's text ("f32[4,<=4]"): the IR keeps them only there.
+std::vector<bool> bounded_marks(const Type& t) {
+  std::vector<bool> b(t.dims.size(), false);
+  std::size_t i = t.text.find('[');
+  for (std::size_t d = 0; i != std::string::npos && d < b.size(); ++d) {
+    ++i;
+    b[d] = t.text.compare(i, 2, "<=") == 0;
+    i = t.text.find(',', i);
+  }
+  return b;
+}
+
+Arr arr_of(const Type& t) {
+  Arr a;
+  a.et = t.etype;
+  a.element = t.element;
+  a.dims = t.dims;
+  a.bounded = bounded_marks(t);
+  return a;
+}
+
+Arr with_element(Arr a, ElementType et) {
+  if (et != a.et) {
+    a.et = et;
+    a.element = std::string(element_info(et).hlo);
+  }
+  return a;
+}
+
+// The text is written here rather than by to_string(), which has no `<=` marks.
+Type to_type(const Arr& a) {
+  Type t;
+  t.kind = Type::Kind::Tensor;
+  t.etype = a.et;
+  t.element = a.element;
+  t.element_bytes = element_byte_size(a.element);
+  t.dims = a.dims;
+  t.text = a.element + "[";
+  for (std::size_t i = 0; i < a.dims.size(); ++i) {
+    if (i) t.text += ',';
+    if (a.dims[i] < 0) {
+      t.text += '?';
+      continue;
+    }
+    if (i < a.bounded.size() && a.bounded[i]) t.text += "<=";
+    t.text += std::to_string(a.dims[i]);
+  }
+  t.text += ']';
+  return t;
+}
+
+Type scalar_type(ElementType et) {
+  Arr a;
+  a.et = et;
+  a.element = std::string(element_info(et).hlo);
+  return to_type(a);
+}
+
+Type tuple_type(std::vector<Type> elements) {
+  Type t;
+  t.kind = Type::Kind::Tuple;
+  t.tuple = std::move(elements);
+  t.text = to_string(t, "hlo");
+  return t;
+}
+
+Type token_type() {
+  Type t;
+  t.kind = Type::Kind::Token;
+  t.element = "token";
+  t.text = "token[]";
+  return t;
+}
+
+bool same_element(const Arr& a, const Arr& b) {
+  return a.et == b.et && (a.et != ElementType::Invalid || a.element == b.element);
+}
+
+// XLA's SameElementTypeIgnoringFpPrecision: equal, or both floating point.
+bool same_element_ignoring_fp(const Arr& a, const Arr& b) {
+  return same_element(a, b) || (is_float(a.et) && is_float(b.et));
+}
+
+// Largest finite exponent + 1 and significand bits (with the implicit one) of the float types,
+// for XLA's HigherPrecisionElementType (primitive_util: OverflowExponent, SignificandWidth).
+void float_range(ElementType t, int* exponent, int* significand) {
+  switch (t) {
+    case ElementType::F64:
+      *exponent = 1024, *significand = 53;
+      return;
+    case ElementType::F32:
+      *exponent = 128, *significand = 24;
+      return;
+    case ElementType::BF16:
+      *exponent = 128, *significand = 8;
+      return;
+    case ElementType::F16:
+      *exponent = 16, *significand = 11;
+      return;
+    case ElementType::F8E5M2:
+      *exponent = 16, *significand = 3;
+      return;
+    case ElementType::F8E5M2FNUZ:
+      *exponent = 16, *significand = 3;
+      return;
+    case ElementType::F8E4M3FN:
+      *exponent = 9, *significand = 4;
+      return;
+    case ElementType::F8E4M3:
+      *exponent = 8, *significand = 4;
+      return;
+    case ElementType::F8E4M3FNUZ:
+      *exponent = 8, *significand = 4;
+      return;
+    case ElementType::F8E4M3B11FNUZ:
+      *exponent = 5, *significand = 4;
+      return;
+    case ElementType::F8E3M4:
+      *exponent = 4, *significand = 5;
+      return;
+    case ElementType::F8E8M0FNU:
+      *exponent = 128, *significand = 1;
+      return;
+    case ElementType::F6E3M2FN:
+      *exponent = 5, *significand = 3;
+      return;
+    case ElementType::F6E2M3FN:
+      *exponent = 3, *significand = 4;
+      return;
+    case ElementType::F4E2M1FN:
+      *exponent = 3, *significand = 2;
+      return;
+    default:
+      *exponent = -1, *significand = -1;
+      return;
+  }
+}
+
+// XLA's ShapeUtil::HigherPrecisionElementType: complex over real, then more exponent range,
+// then more significand, then more bits, then signed over unsigned; `a` when they tie.
+const Arr& higher_precision(const Arr& a, const Arr& b) {
+  auto key = [](ElementType t) {
+    const bool complex = is_complex(t);
+    const ElementType c = complex ? complex_component(t) : t;
+    int exponent = -1, significand = -1;
+    float_range(c, &exponent, &significand);
+    return std::make_tuple(complex, exponent, significand, element_info(c).bits,
+                           element_kind(c) == ElementKind::Signed);
+  };
+  return key(b.et) > key(a.et) ? b : a;
+}
+
+// Equal shapes, ignoring layouts and dynamic marks (XLA's ShapeUtil::Compatible).
+bool same_shape(const Type& a, const Type& b) {
+  if (a.is_array() != b.is_array()) return false;
+  if (a.is_array())
+    return a.etype == b.etype && (a.etype != ElementType::Invalid || a.element == b.element) &&
+           a.dims == b.dims;
+  if (a.kind != b.kind) return false;
+  if (a.kind == Type::Kind::Tuple) {
+    if (a.tuple.size() != b.tuple.size()) return false;
+    for (std::size_t i = 0; i < a.tuple.size(); ++i)
+      if (!same_shape(a.tuple[i], b.tuple[i])) return false;
+    return true;
+  }
+  return a.kind == Type::Kind::Token || a.text == b.text;
+}
+
+std::string dims_text(const std::vector<std::int64_t>& v) {
+  std::string s = "{";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s + "}";
+}
+
+// One dimension of a window's output (XLA InferWindowOutputShape, window_util DilatedBound and
+// StridedBound): dilated(n, d) = (n-1)·d + 1 for n > 0, else 0; padded = lo + dilated(base) + hi;
+// out = 0 when the dilated window is larger than padded, else (padded - window) / stride + 1.
+// An empty string, or what is wrong: a negative padded size, or sizes too large to compute.
+std::string window_output(std::int64_t in, const WindowDim& w, std::int64_t* out) {
+  if (in < 0) {
+    *out = -1;  // `?` stays unknown
+    return {};
+  }
+  std::int64_t dilated_base = 0, padded = 0, dilated_window = 0;
+  if (in > 0) {
+    if (!checked_mul(in - 1, w.base_dilation, &dilated_base)) return "a dilated size over 2^61";
+    dilated_base += 1;
+  }
+  if (!checked_add(w.pad_low, dilated_base, &padded) || !checked_add(padded, w.pad_high, &padded))
+    return "a padded size over 2^61";
+  if (!checked_mul(w.size - 1, w.window_dilation, &dilated_window))
+    return "a dilated window over 2^61";
+  dilated_window += 1;
+  if (padded < 0) return "a padded size of " + std::to_string(padded);
+  *out = (padded == 0 || dilated_window > padded) ? 0 : (padded - dilated_window) / w.stride + 1;
+  return {};
+}
 
 class Inferrer {
  public:
-  Inferrer(Module& m, TypeTable& t) : m_(m), types_(t) {}
+  Inferrer(Module& m, TypeTable& t) : m_(m), types_(t) {
+    const std::size_t nf = m.functions.size();
+    ops_.resize(nf);
+    producer_.resize(nf);
+    root_.assign(nf, -1);
+    base_.resize(nf);
+    std::size_t total = 0;
+    for (std::size_t fi = 0; fi < nf; ++fi) {
+      Function& f = m.functions[fi];
+      fn_by_name_.emplace(f.name, static_cast<std::uint32_t>(fi));
+      producer_[fi].assign(f.values.size(), -1);
+      for (auto& b : f.body.blocks)
+        for (auto& op : b.ops) {
+          const auto index = static_cast<std::int32_t>(ops_[fi].size());
+          for (ValueId v : f.results(op))
+            if (v < producer_[fi].size()) producer_[fi][v] = index;
+          if (op.is_root) root_[fi] = index;
+          ops_[fi].push_back(&op);
+        }
+      base_[fi] = total;
+      total += ops_[fi].size();
+    }
+    state_.assign(total, kTodo);
+    for (std::size_t fi = 0; fi < nf; ++fi)
+      for (std::size_t oi = 0; oi < ops_[fi].size(); ++oi)
+        if (!ops_[fi][oi]->infer_shape) state_[base_[fi] + oi] = kDone;
+  }
+
   std::string error;
   int line = 0, column = 0;
 
-  bool function(Function& f) {
-    for (auto& b : f.body.blocks)
-      for (auto& op : b.ops) {
-        if (!op.infer_shape) continue;
-        Type t;
-        if (!infer(f, op, &t)) return false;
-        const ValueId v = f.results(op)[0];
-        f.values[v].type = types_.intern(std::move(t));
-        if (op.is_root && !f.result_types.empty()) f.result_types[0] = f.values[v].type;
-      }
+  bool run() {
+    for (std::uint32_t fi = 0; fi < ops_.size(); ++fi)
+      for (std::uint32_t oi = 0; oi < ops_[fi].size(); ++oi)
+        if (state_[base_[fi] + oi] == kTodo && !walk({fi, oi})) return false;
+    // Each computation's result is its ROOT's shape.
+    for (std::size_t fi = 0; fi < ops_.size(); ++fi) {
+      Function& f = m_.functions[fi];
+      if (root_[fi] >= 0 && ops_[fi][root_[fi]]->infer_shape && !f.result_types.empty())
+        f.result_types[0] = f.values[f.results(*ops_[fi][root_[fi]])[0]].type;
+    }
     return true;
   }
 
  private:
+  enum : std::uint8_t { kTodo, kOnStack, kDone };
+  struct Node {
+    std::uint32_t fn, op;
+  };
+  struct Frame {
+    Node node;
+    std::vector<Node> deps;
+    std::size_t next = 0;
+    bool expanded = false;
+  };
+
   Module& m_;
   TypeTable& types_;
+  std::vector<std::vector<Op*>> ops_;  // per computation, in text order
+  std::vector<std::vector<std::int32_t>>
+      producer_;                    // per computation: value → instruction, -1 for none
+  std::vector<std::int32_t> root_;  // per computation: its ROOT instruction
+  std::vector<std::size_t> base_;   // node id = base_[fn] + instruction
+  std::vector<std::uint8_t> state_;
+  std::unordered_map<std::string_view, std::uint32_t> fn_by_name_;
+  const Function* f_ = nullptr;  // the instruction being typed
+  const Op* op_ = nullptr;
 
-  bool fail(const Op& op, const std::string& what, const std::string& rule) {
-    if (error.empty()) line = op.line, column = op.column;
-    if (error.empty())
-      error = where(op) + ": error: " + what + " \xE2\x80\x94 expected " + rule + ", got " + std::string(op.name) +
-              " without a shape";
+  std::size_t id(Node n) const { return base_[n.fn] + n.op; }
+  const Function& fn(std::uint32_t fi) const { return m_.functions[fi]; }
+  std::string opname() const { return clip(op_->name); }
+
+  // ---- the walk ----------------------------------------------------------------------------
+
+  bool walk(Node start) {
+    std::vector<Frame> stack;
+    stack.push_back({start, {}, 0, false});
+    state_[id(start)] = kOnStack;
+    while (!stack.empty()) {
+      Frame& top = stack.back();
+      if (!top.expanded) {
+        top.expanded = true;
+        dependencies(top.node, &top.deps);
+      }
+      bool pushed = false;
+      while (top.next < top.deps.size()) {
+        const Node d = top.deps[top.next++];
+        const std::uint8_t s = state_[id(d)];
+        if (s == kDone) continue;
+        if (s == kOnStack) return cycle(stack, d);
+        state_[id(d)] = kOnStack;
+        stack.push_back({d, {}, 0, false});
+        pushed = true;
+        break;
+      }
+      if (pushed) continue;
+      const Node n = top.node;
+      if (!type(n)) {
+        note_caller(stack);
+        return false;
+      }
+      state_[id(n)] = kDone;
+      stack.pop_back();
+    }
+    return true;
+  }
+
+  // The shapeless instructions `n` needs typed first: the operands, and the ROOT of each
+  // computation whose result it uses. Unresolvable names are reported when `n` is typed.
+  void dependencies(Node n, std::vector<Node>* deps) const {
+    const Function& f = fn(n.fn);
+    const Op& op = *ops_[n.fn][n.op];
+    for (ValueId v : f.operands(op)) {
+      if (v >= producer_[n.fn].size() || producer_[n.fn][v] < 0) continue;
+      const Node p{n.fn, static_cast<std::uint32_t>(producer_[n.fn][v])};
+      if (state_[id(p)] != kDone) deps->push_back(p);
+    }
+    for (std::uint32_t callee : callees_needed(f, op)) {
+      if (root_[callee] < 0) continue;
+      const Node r{callee, static_cast<std::uint32_t>(root_[callee])};
+      if (state_[id(r)] != kDone) deps->push_back(r);
+    }
+  }
+
+  std::vector<std::uint32_t> callees_needed(const Function& f, const Op& op) const {
+    std::vector<std::uint32_t> out;
+    auto add = [&](std::string_view attr) {
+      if (const Attribute* a = f.attr(op, attr))
+        for (const std::string& name : symbol_list(a->value)) {
+          auto it = fn_by_name_.find(name);
+          if (it != fn_by_name_.end()) out.push_back(it->second);
+        }
+    };
+    switch (op.code) {
+      case OpCode::Call:
+      case OpCode::Reduce:
+      case OpCode::Map:
+        add("to_apply");
+        break;
+      case OpCode::While:
+        add("condition");
+        add("body");
+        break;
+      case OpCode::Case:
+        add("true_computation");
+        add("false_computation");
+        add("branch_computations");
+        break;
+      default:
+        break;
+    }
+    return out;
+  }
+
+  // "%f" → {"f"}; "{%a, %b}" → {"a", "b"}.
+  static std::vector<std::string> symbol_list(std::string_view v) {
+    v = trim(v);
+    std::vector<std::string> out;
+    if (!v.empty() && v.front() == '{' && v.back() == '}') {
+      v = v.substr(1, v.size() - 2);
+      while (true) {
+        const std::size_t comma = v.find(',');
+        std::string s = symbol_name(v.substr(0, comma));
+        if (!s.empty()) out.push_back(std::move(s));
+        if (comma == std::string_view::npos) break;
+        v = v.substr(comma + 1);
+      }
+      return out;
+    }
+    out.push_back(symbol_name(v));
+    return out;
+  }
+
+  bool cycle(const std::vector<Frame>& stack, Node back_to) {
+    std::size_t from = stack.size() - 1;
+    while (from > 0 && !(stack[from].node.fn == back_to.fn && stack[from].node.op == back_to.op))
+      --from;
+    std::string path;
+    for (std::size_t i = from; i < stack.size() && i < from + 6; ++i)
+      path += value_name(stack[i].node) + " \xE2\x86\x92 ";
+    if (stack.size() - from > 6) path += "... \xE2\x86\x92 ";
+    path += value_name(back_to);
+    set_op(back_to);
+    return fail("shapes that do not depend on themselves", "a cycle " + path);
+  }
+
+  std::string value_name(Node n) const {
+    const Function& f = fn(n.fn);
+    const Op& op = *ops_[n.fn][n.op];
+    return op.results.count ? clip(f.value_name(f.results(op)[0])) : clip(op.name);
+  }
+
+  // A computation's result that could not be inferred: say which instruction needed it.
+  void note_caller(const std::vector<Frame>& stack) {
+    const std::uint32_t failing = stack.back().node.fn;
+    for (std::size_t i = stack.size(); i-- > 0;) {
+      if (stack[i].node.fn == failing) continue;
+      const Op& caller = *ops_[stack[i].node.fn][stack[i].node.op];
+      error += " (the result of computation " + clip(fn(failing).name) + ", needed by " +
+               clip(caller.name) + " at " + std::to_string(caller.line) + ":" +
+               std::to_string(caller.column) + ")";
+      return;
+    }
+  }
+
+  void set_op(Node n) {
+    f_ = &fn(n.fn);
+    op_ = ops_[n.fn][n.op];
+  }
+
+  bool type(Node n) {
+    set_op(n);
+    Type t;
+    if (!infer(&t)) return false;
+    for (std::int64_t d : t.dims)
+      if (d > kMaxDim) return fail("dimensions of at most 2^50", t.text);
+    Function& f = m_.functions[n.fn];
+    f.values[f.results(*op_)[0]].type = types_.intern(std::move(t));
+    return true;
+  }
+
+  // ---- errors and operands -----------------------------------------------------------------
+
+  bool fail(const std::string& rule, const std::string& got) {
+    if (!error.empty()) return false;
+    line = op_->line;
+    column = op_->column;
+    error = std::to_string(line) + ":" + std::to_string(column) + ": error: the shape of " +
+            opname() + " cannot be inferred \xE2\x80\x94 expected " + rule + ", got " + got;
     return false;
   }
 
-  const Type& operand(const Function& f, const Op& op, std::size_t i) const {
-    return m_.value_type(f, f.operands(op)[i]);
+  // A helper's own error (attrs.h), passed on as it is.
+  template <class T>
+  bool take(const Result<T>& r) {
+    if (r.ok()) return true;
+    if (error.empty()) {
+      error = r.error();
+      line = r.error_info().line;
+      column = r.error_info().column;
+    }
+    return false;
   }
 
-  static void retext(Type& t) {
-    t.text.clear();
-    t.text = to_string(t, "hlo");
+  std::size_t count() const { return op_->operands.count; }
+  const Type& in(std::size_t i) const { return m_.value_type(*f_, f_->operands(*op_)[i]); }
+  OpView view() const { return {m_, *f_, *op_}; }
+
+  bool operands(std::size_t n) {
+    if (count() == n) return true;
+    return fail(std::to_string(n) + (n == 1 ? " operand" : " operands"), std::to_string(count()));
   }
 
-  bool infer(const Function& f, const Op& op, Type* out) {
-    const OpInfo& info = op_info(op.code);
-    const std::size_t n = f.operands(op).size();
-    if (op.code == OpCode::GetTupleElement && n == 1) {
-      const Type& t = operand(f, op, 0);
-      const Attribute* a = f.attr(op, "index");
-      std::size_t index = t.tuple.size();
-      if (a && !a->value.empty() && a->value.size() < 9 &&
-          a->value.find_first_not_of("0123456789") == std::string_view::npos)
-        index = static_cast<std::size_t>(std::stoul(std::string(a->value)));
-      if (t.kind != Type::Kind::Tuple || index >= t.tuple.size())
-        return fail(op, "get-tuple-element index out of range", "index=N below the tuple size of the operand");
-      *out = t.tuple[index];
-      return true;
+  bool array(std::size_t i, Arr* out, const char* what = nullptr) {
+    const Type& t = in(i);
+    if (!t.is_array())
+      return fail("an array as " + (what ? std::string(what) : "operand " + std::to_string(i)),
+                  clip(t.text));
+    *out = arr_of(t);
+    return true;
+  }
+
+  bool scalar(std::size_t i, Arr* out, const char* what) {
+    if (!array(i, out, what)) return false;
+    if (out->rank() != 0) return fail(std::string("a scalar as ") + what, clip(in(i).text));
+    return true;
+  }
+
+  bool list(std::string_view name, std::vector<std::int64_t>* out, bool required = true,
+            bool* present = nullptr) {
+    const Attribute* a = f_->attr(*op_, name);
+    if (present) *present = a != nullptr;
+    out->clear();
+    if (!a)
+      return !required ||
+             fail(std::string(name) + "={...}", "no " + std::string(name) + " attribute");
+    if (!parse_braced(a->value, out))
+      return fail(std::string(name) + "={d0,d1,...}", std::string(name) + "=" + clip(a->value));
+    return true;
+  }
+
+  bool integer(std::string_view name, std::int64_t* out) {
+    const Attribute* a = f_->attr(*op_, name);
+    if (!a) return fail(std::string(name) + "=N", "no " + std::string(name) + " attribute");
+    if (!parse_int(a->value, out))
+      return fail(std::string(name) + "=N", std::string(name) + "=" + clip(a->value));
+    return true;
+  }
+
+  // Each value a dimension number of a rank-`rank` array, none repeated.
+  bool dims_in_range(std::string_view name, const std::vector<std::int64_t>& v, std::size_t rank,
+                     const Type& of) {
+    std::vector<bool> seen(rank, false);
+    for (std::int64_t d : v) {
+      if (d < 0 || static_cast<std::size_t>(d) >= rank)
+        return fail(std::string(name) + " below the rank of " + clip(of.text),
+                    std::string(name) + "=" + dims_text(v));
+      if (seen[d])
+        return fail(std::string(name) + " without repeats", std::string(name) + "=" + dims_text(v));
+      seen[d] = true;
     }
-    if (op.code == OpCode::Compare && n == 2 && operand(f, op, 0).is_array()) {
-      *out = operand(f, op, 0);
-      out->element = "pred";
-      out->etype = ElementType::Pred;
-      out->element_bytes = 1;
-      retext(*out);
-      return true;
+    return true;
+  }
+
+  bool callee(std::string_view attr, std::uint32_t* out) {
+    const Attribute* a = f_->attr(*op_, attr);
+    if (!a)
+      return fail(std::string(attr) + "=<computation>", "no " + std::string(attr) + " attribute");
+    auto names = symbol_list(a->value);
+    if (names.size() != 1) return fail(std::string(attr) + "=<one computation>", clip(a->value));
+    auto it = fn_by_name_.find(names[0]);
+    if (it == fn_by_name_.end() || root_[it->second] < 0)
+      return fail(std::string(attr) + " naming a computation of this module",
+                  std::string(attr) + "=" + clip(a->value));
+    *out = it->second;
+    return true;
+  }
+
+  bool callee_list(std::string_view attr, std::vector<std::uint32_t>* out) {
+    const Attribute* a = f_->attr(*op_, attr);
+    if (!a) return fail(std::string(attr) + "={...}", "no " + std::string(attr) + " attribute");
+    for (const std::string& name : symbol_list(a->value)) {
+      auto it = fn_by_name_.find(name);
+      if (it == fn_by_name_.end() || root_[it->second] < 0)
+        return fail(std::string(attr) + " naming computations of this module",
+                    "'" + clip(name) + "' in " + std::string(attr));
+      out->push_back(it->second);
     }
-    if (op.code == OpCode::Select && n == 3) {
-      *out = operand(f, op, 1);
-      return true;
+    if (out->empty())
+      return fail(std::string(attr) + " naming at least one computation", clip(a->value));
+    return true;
+  }
+
+  const Type& result_of(std::uint32_t fi) const {
+    const Function& f = fn(fi);
+    return m_.value_type(f, f.results(*ops_[fi][root_[fi]])[0]);
+  }
+
+  std::size_t params_of(std::uint32_t fi) const { return fn(fi).args.size(); }
+  const Type& param_of(std::uint32_t fi, std::size_t i) const {
+    return m_.value_type(fn(fi), fn(fi).args[i]);
+  }
+
+  bool output(Type t, Type* out) {
+    *out = std::move(t);
+    return true;
+  }
+
+  // ---- the rules ---------------------------------------------------------------------------
+
+  bool infer(Type* out) {
+    switch (op_->code) {
+      case OpCode::Not:
+      case OpCode::Negate:
+      case OpCode::Abs:
+      case OpCode::Sign:
+      case OpCode::Floor:
+      case OpCode::Ceil:
+      case OpCode::RoundNearestAfz:
+      case OpCode::RoundNearestEven:
+      case OpCode::Popcnt:
+      case OpCode::CountLeadingZeros:
+      case OpCode::IsFinite:
+      case OpCode::Real:
+      case OpCode::Imag:
+      case OpCode::Exponential:
+      case OpCode::ExponentialMinusOne:
+      case OpCode::Log:
+      case OpCode::LogPlusOne:
+      case OpCode::Logistic:
+      case OpCode::Sqrt:
+      case OpCode::Cbrt:
+      case OpCode::Rsqrt:
+      case OpCode::Tanh:
+      case OpCode::Sine:
+      case OpCode::Cosine:
+      case OpCode::Tan:
+      case OpCode::Erf:
+        return unary(out);
+      case OpCode::Add:
+      case OpCode::Subtract:
+      case OpCode::Multiply:
+      case OpCode::Divide:
+      case OpCode::Remainder:
+      case OpCode::Maximum:
+      case OpCode::Minimum:
+      case OpCode::And:
+      case OpCode::Or:
+      case OpCode::Xor:
+      case OpCode::ShiftLeft:
+      case OpCode::ShiftRightLogical:
+      case OpCode::ShiftRightArithmetic:
+      case OpCode::Power:
+      case OpCode::Atan2:
+      case OpCode::Complex:
+      case OpCode::Compare:
+        return binary(out);
+      case OpCode::Copy:
+      case OpCode::Domain:
+      case OpCode::OptimizationBarrier:
+      case OpCode::OptimizationBarrierLong:
+        // XLA InferUnaryOpShape: copy and domain forward their operand's shape (tuples too);
+        // an optimization barrier does the same.
+        if (!operands(1)) return false;
+        return output(in(0), out);
+      case OpCode::Select:
+        return select(out);
+      case OpCode::Clamp:
+        return clamp(out);
+      case OpCode::Tuple:
+        return tuple(out);
+      case OpCode::GetTupleElement:
+        return get_tuple_element(out);
+      case OpCode::Concatenate:
+        return concatenate(out);
+      case OpCode::Sort:
+        return sort(out);
+      case OpCode::Map:
+        return map(out);
+      case OpCode::Reduce:
+        return reduce(out);
+      case OpCode::ReduceWindow:
+        return reduce_window(out);
+      case OpCode::SelectAndScatter:
+        return select_and_scatter(out);
+      case OpCode::BroadcastInDim:
+        return broadcast(out);
+      case OpCode::Transpose:
+        return transpose(out);
+      case OpCode::Reverse:
+        return reverse(out);
+      case OpCode::Pad:
+        return pad(out);
+      case OpCode::Gather:
+        return gather(out);
+      case OpCode::Scatter:
+        return scatter(out);
+      case OpCode::DotGeneral:
+        return dot(out);
+      case OpCode::Convolution:
+        return convolution(out);
+      case OpCode::Fft:
+        return fft(out);
+      case OpCode::TriangularSolve:
+        return triangular_solve(out);
+      case OpCode::Cholesky:
+        return cholesky(out);
+      case OpCode::Call:
+        return call(out);
+      case OpCode::While:
+        return while_loop(out);
+      case OpCode::Case:
+        return conditional(out);
+      case OpCode::GetDimensionSize:
+        return get_dimension_size(out);
+      case OpCode::SetDimensionSize:
+        return set_dimension_size(out);
+      case OpCode::BatchNormTraining:
+      case OpCode::BatchNormGrad:
+      case OpCode::BatchNormInference:
+        return batch_norm(out);
+      case OpCode::AfterAll:
+        // XLA CreateAfterAll / CreateToken: tokens in, a token out.
+        for (std::size_t i = 0; i < count(); ++i)
+          if (in(i).kind != Type::Kind::Token) return fail("token operands", clip(in(i).text));
+        return output(token_type(), out);
+      case OpCode::AddDependency:
+        // XLA CreateAddDependency: the shape of the data operand.
+        if (!operands(2)) return false;
+        return output(in(0), out);
+      case OpCode::ReplicaId:
+      case OpCode::PartitionId:
+        // XLA CreateReplicaId / CreatePartitionId: u32[].
+        if (!operands(0)) return false;
+        return output(scalar_type(ElementType::U32), out);
+      default:
+        // XLA's CanInferShape is false for these (constant, parameter, convert, reshape, slice,
+        // the collectives and their -start/-done, custom-call, fusion, ...), and for opcodes the
+        // op table does not name.
+        return fail("a shape before the opcode", opname() + " without a shape");
     }
-    const bool same_shape = (info.family == CostFamily::Elementwise || info.family == CostFamily::Transcendental) &&
-                            info.verify == VerifyRule::Elementwise && op.code != OpCode::Convert &&
-                            op.code != OpCode::ReducePrecision;
-    if ((same_shape || op.code == OpCode::Copy || op.code == OpCode::OptimizationBarrier) && n >= 1) {
-      *out = operand(f, op, 0);
-      return true;
+  }
+
+  // XLA InferUnaryOpShape: the operand's shape, after its element type is checked; abs, real
+  // and imag of a complex give the component type (c64 → f32, c128 → f64); is-finite gives pred.
+  bool unary(Type* out) {
+    Arr a;
+    if (!operands(1) || !array(0, &a)) return false;
+    const ElementKind k = element_kind(a.et);
+    const bool sint = k == ElementKind::Signed, uint = k == ElementKind::Unsigned,
+               fl = k == ElementKind::Float, cx = k == ElementKind::Complex,
+               pred = k == ElementKind::Bool;
+    bool ok = false;
+    const char* want = "";
+    switch (op_->code) {
+      case OpCode::Floor:
+      case OpCode::Ceil:
+      case OpCode::RoundNearestAfz:
+      case OpCode::RoundNearestEven:
+      case OpCode::Erf:
+        ok = fl, want = "a floating-point operand";
+        break;
+      case OpCode::IsFinite:
+        ok = fl, want = "a floating-point operand";
+        if (ok) a = with_element(a, ElementType::Pred);
+        break;
+      case OpCode::Real:
+      case OpCode::Imag:
+        ok = fl || cx, want = "a floating-point or complex operand";
+        if (cx) a = with_element(a, complex_component(a.et));
+        break;
+      case OpCode::Abs:
+        ok = sint || fl || cx, want = "a signed integer, floating-point or complex operand";
+        if (cx) a = with_element(a, complex_component(a.et));
+        break;
+      case OpCode::Popcnt:
+      case OpCode::CountLeadingZeros:
+        ok = sint || uint, want = "an integer operand";
+        break;
+      case OpCode::Negate:
+        ok = sint || uint || fl || cx, want = "an integer, floating-point or complex operand";
+        break;
+      case OpCode::Sign:
+        ok = sint || fl || cx, want = "a signed integer, floating-point or complex operand";
+        break;
+      case OpCode::Not:
+        ok = pred || sint || uint, want = "a pred or integer operand";
+        break;
+      default:  // exponential, log, logistic, sqrt, cbrt, rsqrt, tanh, sine, cosine, tan, ...
+        ok = fl || cx, want = "a floating-point or complex operand";
+        break;
     }
-    return fail(op, "the shape of " + std::string(op.name.substr(0, 40)) + " cannot be inferred",
-                "a shape before the opcode");
+    if (!ok) return fail(want, clip(in(0).text));
+    return output(to_type(a), out);
+  }
+
+  // XLA InferBinaryOpShape / InferElementwiseBinaryOpShape (no broadcast_dimensions in HLO):
+  // element types equal (any two floating-point types mix); equal ranks combine dimension by
+  // dimension (equal, or one of them 1: the other wins); different ranks need a scalar operand
+  // (the result has the array's dimensions). The element type is the higher-precision one;
+  // compare gives pred; complex gives c64 from f32 parts and c128 from f64 parts.
+  bool binary(Type* out) {
+    Arr a, b;
+    if (!operands(2) || !array(0, &a, "lhs") || !array(1, &b, "rhs")) return false;
+    const OpCode c = op_->code;
+    const auto got = [&] { return clip(in(0).text) + " and " + clip(in(1).text); };
+    if (!same_element_ignoring_fp(a, b)) return fail("operands of one element type", got());
+    const bool pred = a.et == ElementType::Pred || b.et == ElementType::Pred;
+    if (pred && (c == OpCode::Subtract || c == OpCode::Atan2 || c == OpCode::Power ||
+                 c == OpCode::Divide || c == OpCode::Remainder || c == OpCode::ShiftLeft ||
+                 c == OpCode::ShiftRightLogical || c == OpCode::ShiftRightArithmetic))
+      return fail("arithmetic operands, not pred", got());
+    if ((c == OpCode::And || c == OpCode::Or || c == OpCode::Xor) && !pred && !is_integer(a.et))
+      return fail("pred or integer operands", got());
+    if (c == OpCode::Complex && !is_float(a.et)) return fail("floating-point operands", got());
+    Arr r = higher_precision(a, b);
+    if (a.rank() == b.rank()) {
+      r.dims = a.dims;
+      r.bounded = a.bounded;
+      for (std::size_t i = 0; i < a.rank(); ++i) {
+        const std::int64_t x = a.dims[i], y = b.dims[i];
+        if (x == y || y == 1)
+          r.dims[i] = x;
+        else if (x == 1)
+          r.dims[i] = y;
+        else if (x < 0 || y < 0)
+          r.dims[i] = -1;
+        else
+          return fail("operands of equal dimensions (or 1 where they differ)", got());
+        r.bounded[i] = a.bounded[i] || b.bounded[i];
+      }
+    } else {
+      const Arr& big = a.rank() > b.rank() ? a : b;
+      const Arr& small = a.rank() > b.rank() ? b : a;
+      if (small.rank() != 0) return fail("operands of equal rank, or a scalar and an array", got());
+      r.dims = big.dims;
+      r.bounded = big.bounded;
+    }
+    if (c == OpCode::Compare) r = with_element(r, ElementType::Pred);
+    if (c == OpCode::Complex) {
+      if (a.et == ElementType::F32 && b.et == ElementType::F32)
+        r = with_element(r, ElementType::C64);
+      else if (a.et == ElementType::F64 && b.et == ElementType::F64)
+        r = with_element(r, ElementType::C128);
+      else
+        return fail("f32 or f64 parts of one type", got());
+    }
+    return output(to_type(r), out);
+  }
+
+  // XLA InferSelectShape: pred with the dimensions of on_true; on_true and on_false alike;
+  // the result has pred's dimensions and the higher-precision of the two element types.
+  bool select(Type* out) {
+    Arr p, t, f;
+    if (!operands(3) || !array(0, &p, "pred") || !array(1, &t, "on_true") ||
+        !array(2, &f, "on_false"))
+      return false;
+    if (t.dims != f.dims || !same_element_ignoring_fp(t, f))
+      return fail("on_true and on_false of one shape",
+                  clip(in(1).text) + " and " + clip(in(2).text));
+    if (p.et != ElementType::Pred) return fail("a pred array as pred", clip(in(0).text));
+    if (p.dims != t.dims)
+      return fail("pred with the dimensions of on_true",
+                  clip(in(0).text) + " and " + clip(in(1).text));
+    Arr r = higher_precision(t, f);
+    r.dims = p.dims;
+    r.bounded = p.bounded;
+    return output(to_type(r), out);
+  }
+
+  // XLA InferClampShape: the operand's shape (the middle one); min and max have its
+  // dimensions, or are scalars.
+  bool clamp(Type* out) {
+    Arr lo, x, hi;
+    if (!operands(3) || !array(0, &lo, "min") || !array(1, &x, "operand") || !array(2, &hi, "max"))
+      return false;
+    for (const Arr* bound : {&lo, &hi})
+      if ((bound->rank() != 0 && bound->dims != x.dims) || !same_element_ignoring_fp(*bound, x))
+        return fail("min and max of the operand's shape, or scalars of its type",
+                    clip(in(0).text) + ", " + clip(in(1).text) + ", " + clip(in(2).text));
+    return output(in(1), out);
+  }
+
+  // XLA InferVariadicOpShape(kTuple): the tuple of the operands' shapes.
+  bool tuple(Type* out) {
+    std::vector<Type> elements;
+    for (std::size_t i = 0; i < count(); ++i) elements.push_back(in(i));
+    return output(tuple_type(std::move(elements)), out);
+  }
+
+  // XLA ShapeUtil::GetTupleElementShape: element `index` of the operand's tuple.
+  bool get_tuple_element(Type* out) {
+    std::int64_t index = 0;
+    if (!operands(1) || !integer("index", &index)) return false;
+    const Type& t = in(0);
+    if (t.kind != Type::Kind::Tuple) return fail("a tuple operand", clip(t.text));
+    if (index < 0 || static_cast<std::size_t>(index) >= t.tuple.size())
+      return fail("index below the tuple size " + std::to_string(t.tuple.size()),
+                  "index=" + std::to_string(index));
+    return output(t.tuple[index], out);
+  }
+
+  // XLA InferConcatOpShape: operands of one rank and element type (floats mix), equal except
+  // in dimension d; the result's dimension d is their sum.
+  bool concatenate(Type* out) {
+    std::vector<std::int64_t> d;
+    if (!list("dimensions", &d)) return false;
+    if (d.size() != 1)
+      return fail("dimensions={d} with one dimension", "dimensions=" + dims_text(d));
+    if (count() == 0) return fail("at least one operand", "none");
+    Arr r;
+    if (!array(0, &r)) return false;
+    if (d[0] < 0 || static_cast<std::size_t>(d[0]) >= r.rank())
+      return fail("a dimension below the rank of " + clip(in(0).text),
+                  "dimensions=" + dims_text(d));
+    const auto k = static_cast<std::size_t>(d[0]);
+    for (std::size_t i = 1; i < count(); ++i) {
+      Arr a;
+      if (!array(i, &a)) return false;
+      if (a.rank() != r.rank() || !same_element_ignoring_fp(a, r))
+        return fail("operands of one rank and element type",
+                    clip(in(0).text) + " and " + clip(in(i).text));
+      for (std::size_t j = 0; j < r.rank(); ++j) {
+        if (j == k) continue;
+        if (a.dims[j] != r.dims[j])
+          return fail("operands that differ only in dimension " + std::to_string(k),
+                      clip(in(0).text) + " and " + clip(in(i).text));
+      }
+      const std::int64_t sum = a.dims[k] < 0 || r.dims[k] < 0 ? -1 : a.dims[k] + r.dims[k];
+      if (sum > kMaxDim) return fail("dimensions of at most 2^50", "a concatenated size over it");
+      const Arr& hp = higher_precision(r, a);
+      const ElementType et = hp.et;
+      const std::string element = hp.element;
+      r.dims[k] = sum;
+      r.et = et;
+      r.element = element;
+      for (std::size_t j = 0; j < r.rank(); ++j) r.bounded[j] = r.bounded[j] || a.bounded[j];
+    }
+    return output(to_type(r), out);
+  }
+
+  // XLA InferVariadicOpShape(kSort): one operand's shape, or the tuple of several operands of
+  // equal dimensions.
+  bool sort(Type* out) {
+    if (count() == 0) return fail("at least one operand", "none");
+    Arr first;
+    if (!array(0, &first)) return false;
+    if (count() == 1) return output(in(0), out);
+    std::vector<Type> elements{in(0)};
+    for (std::size_t i = 1; i < count(); ++i) {
+      Arr a;
+      if (!array(i, &a)) return false;
+      if (a.dims != first.dims)
+        return fail("operands of equal dimensions", clip(in(0).text) + " and " + clip(in(i).text));
+      elements.push_back(in(i));
+    }
+    return output(tuple_type(std::move(elements)), out);
+  }
+
+  // XLA InferMapShape: operands of one shape (a scalar may stand beside arrays), to_apply taking
+  // one scalar per operand and returning a scalar; the result is to_apply's element type over
+  // the operands' dimensions.
+  bool map(Type* out) {
+    if (count() == 0) return fail("at least one operand", "none");
+    Arr shape;
+    if (!array(0, &shape)) return false;
+    for (std::size_t i = 1; i < count(); ++i) {
+      Arr a;
+      if (!array(i, &a)) return false;
+      if (a.dims == shape.dims || a.rank() == 0) continue;
+      if (shape.rank() == 0) {
+        shape = a;
+        continue;
+      }
+      return fail("operands of one shape", clip(in(0).text) + " and " + clip(in(i).text));
+    }
+    std::vector<std::int64_t> d;
+    bool present = false;
+    if (!list("dimensions", &d, false, &present)) return false;
+    if (present) {
+      bool identity = d.size() == shape.rank();
+      for (std::size_t i = 0; identity && i < d.size(); ++i)
+        identity = d[i] == static_cast<std::int64_t>(i);
+      if (!identity)
+        return fail("dimensions={0,1,...} over every dimension of " + clip(in(0).text),
+                    "dimensions=" + dims_text(d));
+    }
+    std::uint32_t fi = 0;
+    if (!callee("to_apply", &fi)) return false;
+    if (params_of(fi) != count())
+      return fail("to_apply taking " + std::to_string(count()) + " parameters",
+                  clip(fn(fi).name) + " taking " + std::to_string(params_of(fi)));
+    // A one-element tuple of a scalar counts as that scalar: XLA's HLO importer test prints a
+    // map whose to_apply returns (f32[]) with the f32 result shape.
+    const Type& returned = result_of(fi);
+    const Type& r = returned.kind == Type::Kind::Tuple && returned.tuple.size() == 1
+                        ? returned.tuple[0]
+                        : returned;
+    if (!r.is_array() || !r.dims.empty())
+      return fail("to_apply returning a scalar",
+                  clip(fn(fi).name) + " returning " + clip(returned.text));
+    Arr result = with_element(shape, r.etype);
+    result.element = r.element;
+    result.bounded.assign(result.rank(), false);
+    return output(to_type(result), out);
+  }
+
+  // XLA InferReduceShape: N inputs of equal dimensions, then N init values; the result drops
+  // `dimensions` from the inputs' dimensions, with to_apply's element type (a tuple of N such
+  // arrays when to_apply returns a tuple). ShapeInference wants scalar init values and a scalar
+  // to_apply; XLA's HLO importer test prints reduce(f32[4,4], f32[4]) over an f32[4] to_apply as
+  // f32[4], so only the element type of to_apply's result is used.
+  bool reduce(Type* out) {
+    if (count() < 2 || count() % 2 != 0)
+      return fail("N inputs and N init values (an even number of operands)",
+                  std::to_string(count()) + " operands");
+    const std::size_t n = count() / 2;
+    Arr first;
+    if (!array(0, &first, "input 0")) return false;
+    for (std::size_t i = 1; i < n; ++i) {
+      Arr a;
+      if (!array(i, &a)) return false;
+      if (a.dims != first.dims)
+        return fail("inputs of equal dimensions", clip(in(0).text) + " and " + clip(in(i).text));
+    }
+    for (std::size_t i = n; i < count(); ++i) {
+      Arr init;
+      if (!array(i, &init, "init value")) return false;
+    }
+    std::vector<std::int64_t> d;
+    if (!list("dimensions", &d) || !dims_in_range("dimensions", d, first.rank(), in(0)))
+      return false;
+    std::uint32_t fi = 0;
+    if (!callee("to_apply", &fi)) return false;
+    if (params_of(fi) != 2 * n)
+      return fail("to_apply taking " + std::to_string(2 * n) + " parameters",
+                  clip(fn(fi).name) + " taking " + std::to_string(params_of(fi)));
+    Arr kept;
+    kept.et = first.et;
+    kept.element = first.element;
+    for (std::size_t i = 0; i < first.rank(); ++i)
+      if (std::find(d.begin(), d.end(), static_cast<std::int64_t>(i)) == d.end()) {
+        kept.dims.push_back(first.dims[i]);
+        kept.bounded.push_back(first.bounded[i]);
+      }
+    const Type& r = result_of(fi);
+    auto element_of = [&](const Type& s, Arr* a) {
+      if (!s.is_array()) return false;
+      *a = with_element(kept, s.etype);
+      a->element = s.element;
+      return true;
+    };
+    const std::string want = n == 1
+                                 ? "to_apply returning an array"
+                                 : "to_apply returning a tuple of " + std::to_string(n) + " arrays";
+    const std::string got = clip(fn(fi).name) + " returning " + clip(r.text);
+    if (r.kind == Type::Kind::Tuple) {
+      if (r.tuple.size() != n) return fail(want, got);
+      std::vector<Type> elements;
+      for (const Type& s : r.tuple) {
+        Arr a;
+        if (!element_of(s, &a)) return fail(want, got);
+        elements.push_back(to_type(a));
+      }
+      return output(tuple_type(std::move(elements)), out);
+    }
+    Arr a;
+    if (n != 1 || !element_of(r, &a)) return fail(want, got);
+    return output(to_type(a), out);
+  }
+
+  // The window of an array of `rank` dimensions, its sizes, strides and dilations checked
+  // (XLA InferWindowOutputShape).
+  bool window_of(std::size_t rank, std::vector<WindowDim>* w) {
+    const Attribute* a = f_->attr(*op_, "window");
+    if (rank > 0 && (!a || a->value.find("size=") == std::string_view::npos))
+      return fail("window={size=...} with " + std::to_string(rank) + " dimensions",
+                  a ? "window=" + clip(a->value) : "no window attribute");
+    auto r = window(view(), rank);
+    if (!take(r)) return false;
+    *w = r.value();
+    for (const WindowDim& d : *w) {
+      const bool ok = d.size > 0 && d.stride > 0 && d.base_dilation >= 1 &&
+                      d.window_dilation >= 1 && d.size <= kMaxDim && d.stride <= kMaxDim &&
+                      d.base_dilation <= kMaxDim && d.window_dilation <= kMaxDim &&
+                      d.pad_low <= kMaxDim && d.pad_low >= -kMaxDim && d.pad_high <= kMaxDim &&
+                      d.pad_high >= -kMaxDim;
+      if (!ok)
+        return fail("a window of positive sizes, strides and dilations (at most 2^50)",
+                    "window=" + clip(a ? a->value : ""));
+    }
+    return true;
+  }
+
+  bool windowed(const Arr& base, const std::vector<WindowDim>& w, Arr* r) {
+    *r = base;
+    for (std::size_t i = 0; i < base.rank(); ++i) {
+      const std::string wrong = window_output(base.dims[i], w[i], &r->dims[i]);
+      if (!wrong.empty())
+        return fail("a window whose padded size is from 0 to 2^61 in every dimension",
+                    wrong + " in dimension " + std::to_string(i));
+    }
+    return true;
+  }
+
+  // XLA InferReduceWindowShape: the window's output over each input, in its init value's
+  // element type; N inputs of equal dimensions give a tuple of N arrays. (The HLO parser calls
+  // the one-input form; ShapeInference's N-input form is the one a printed variadic
+  // reduce-window carries.)
+  bool reduce_window(Type* out) {
+    if (count() < 2 || count() % 2 != 0)
+      return fail("N inputs and N init values (an even number of operands)",
+                  std::to_string(count()) + " operands");
+    const std::size_t n = count() / 2;
+    Arr base;
+    std::vector<WindowDim> w;
+    if (!array(0, &base, "input 0") || !window_of(base.rank(), &w)) return false;
+    Arr r;
+    if (!windowed(base, w, &r)) return false;
+    std::vector<Type> results;
+    for (std::size_t i = 0; i < n; ++i) {
+      Arr input, init;
+      if (!array(i, &input) || !scalar(n + i, &init, "init value")) return false;
+      if (input.dims != base.dims)
+        return fail("inputs of equal dimensions", clip(in(0).text) + " and " + clip(in(i).text));
+      Arr typed = with_element(r, init.et);
+      typed.element = init.element;
+      results.push_back(to_type(typed));
+    }
+    if (n == 1) return output(results[0], out);
+    return output(tuple_type(std::move(results)), out);
+  }
+
+  // XLA InferSelectAndScatterShape: the operand's shape; the source has the shape of the
+  // window's output over the operand.
+  bool select_and_scatter(Type* out) {
+    Arr operand, source, init;
+    std::vector<WindowDim> w;
+    if (!operands(3) || !array(0, &operand, "operand") || !array(1, &source, "source") ||
+        !scalar(2, &init, "init value") || !window_of(operand.rank(), &w))
+      return false;
+    Arr r;
+    if (!windowed(operand, w, &r)) return false;
+    if (r.dims != source.dims)
+      return fail("a source of the window's output dimensions " + dims_text(r.dims),
+                  clip(in(1).text));
+    return output(in(0), out);
+  }
+
+  // XLA InferBroadcastShape(operand, broadcast_sizes), the two-argument form the HLO parser
+  // calls: it reads `dimensions` as the sizes of new major dimensions, so the result is
+  // [dimensions..., operand dims...] — f32[3] with dimensions={1} gives f32[1,3], not the
+  // broadcast_in_dim a printed module means. A scalar may leave dimensions out ({}: a scalar).
+  bool broadcast(Type* out) {
+    Arr a;
+    if (!operands(1) || !array(0, &a)) return false;
+    std::vector<std::int64_t> sizes;
+    if (!list("dimensions", &sizes, a.rank() != 0)) return false;
+    Arr r = a;
+    r.dims.clear();
+    r.bounded.clear();
+    for (std::int64_t s : sizes) {
+      if (s < 0 || s > kMaxDim)
+        return fail("dimensions of sizes from 0 to 2^50", "dimensions=" + dims_text(sizes));
+      r.dims.push_back(s);
+      r.bounded.push_back(false);
+    }
+    r.dims.insert(r.dims.end(), a.dims.begin(), a.dims.end());
+    r.bounded.insert(r.bounded.end(), a.bounded.begin(), a.bounded.end());
+    return output(to_type(r), out);
+  }
+
+  // XLA InferTransposeShape: out[i] = in[dimensions[i]], dimensions a permutation.
+  bool transpose(Type* out) {
+    Arr a;
+    std::vector<std::int64_t> d;
+    if (!operands(1) || !array(0, &a) || !list("dimensions", &d)) return false;
+    if (d.size() != a.rank())
+      return fail("dimensions, a permutation of the " + std::to_string(a.rank()) +
+                      " dimensions of " + clip(in(0).text),
+                  "dimensions=" + dims_text(d));
+    if (!dims_in_range("dimensions", d, a.rank(), in(0))) return false;
+    Arr r = a;
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      r.dims[i] = a.dims[d[i]];
+      r.bounded[i] = a.bounded[d[i]];
+    }
+    return output(to_type(r), out);
+  }
+
+  // XLA InferReverseShape: the operand's shape; dimensions in range, none repeated.
+  bool reverse(Type* out) {
+    Arr a;
+    std::vector<std::int64_t> d;
+    if (!operands(1) || !array(0, &a) || !list("dimensions", &d) ||
+        !dims_in_range("dimensions", d, a.rank(), in(0)))
+      return false;
+    return output(in(0), out);
+  }
+
+  // XLA InferPadShape: padding=lo_hi[_interior] per dimension, 'x' between dimensions; each
+  // dimension becomes d + lo + hi + max(d-1, 0)·interior (at least 0; interior at least 0); the
+  // element type is the higher-precision of the operand's and the padding value's.
+  bool pad(Type* out) {
+    Arr a, value;
+    if (!operands(2) || !array(0, &a) || !scalar(1, &value, "padding value")) return false;
+    if (!same_element_ignoring_fp(a, value))
+      return fail("a padding value of the operand's element type",
+                  clip(in(0).text) + " and " + clip(in(1).text));
+    const Attribute* attr = f_->attr(*op_, "padding");
+    std::vector<std::vector<std::int64_t>> config;
+    if (attr) {
+      std::string_view v = trim(attr->value);
+      while (true) {
+        const std::size_t x = v.find('x');
+        std::string_view part = v.substr(0, x);
+        std::vector<std::int64_t> nums;
+        while (true) {
+          const std::size_t u = part.find('_');
+          std::int64_t n = 0;
+          if (!parse_int(part.substr(0, u), &n)) {
+            nums.clear();
+            break;
+          }
+          nums.push_back(n);
+          if (u == std::string_view::npos) break;
+          part = part.substr(u + 1);
+        }
+        if (nums.size() != 2 && nums.size() != 3)
+          return fail("padding=lo_hi[_interior] per dimension, 'x' between them",
+                      "padding=" + clip(attr->value));
+        config.push_back(nums);
+        if (x == std::string_view::npos) break;
+        v = v.substr(x + 1);
+      }
+    }
+    if (config.size() != a.rank())
+      return fail("padding for each of the " + std::to_string(a.rank()) + " dimensions of " +
+                      clip(in(0).text),
+                  attr ? "padding=" + clip(attr->value) : "no padding attribute");
+    Arr r = higher_precision(a, value);
+    r.dims = a.dims;
+    r.bounded = a.bounded;
+    for (std::size_t i = 0; i < a.rank(); ++i) {
+      const std::int64_t d = a.dims[i], lo = config[i][0], hi = config[i][1];
+      const std::int64_t interior = config[i].size() == 3 ? config[i][2] : 0;
+      if (interior < 0)
+        return fail("interior padding of at least 0", "padding=" + clip(attr->value));
+      if (d < 0) continue;
+      std::int64_t grown = 0, size = 0;
+      const bool ok = checked_mul(std::max<std::int64_t>(d - 1, 0), interior, &grown) &&
+                      checked_add(d, lo, &size) && checked_add(size, hi, &size) &&
+                      checked_add(size, grown, &size);
+      if (!ok || size < 0 || size > kMaxDim)
+        return fail("padded sizes from 0 to 2^50",
+                    "dimension " + std::to_string(i) + " padded by " + clip(attr->value));
+      r.dims[i] = size;
+    }
+    return output(to_type(r), out);
+  }
+
+  // XLA InferGatherShape. The start indices, with a trailing 1 added when index_vector_dim is
+  // their rank, give the batch dimensions (all but index_vector_dim); the output has
+  // |offset_dims| + |batch dims| dimensions: the positions in offset_dims take the slice sizes
+  // of the operand dimensions that are neither collapsed nor batching, in order, the others
+  // take the batch dimensions in order.
+  bool gather(Type* out) {
+    Arr operand, indices;
+    if (!operands(2) || !array(0, &operand, "operand") || !array(1, &indices, "start indices"))
+      return false;
+    if (!is_integer(indices.et)) return fail("integer start indices", clip(in(1).text));
+    std::vector<std::int64_t> offset, collapsed, start_map, sizes, batching;
+    std::int64_t ivd = 0;
+    if (!list("offset_dims", &offset) || !list("collapsed_slice_dims", &collapsed) ||
+        !list("start_index_map", &start_map) || !integer("index_vector_dim", &ivd) ||
+        !list("slice_sizes", &sizes) || !list("operand_batching_dims", &batching, false))
+      return false;
+    if (ivd < 0 || static_cast<std::size_t>(ivd) > indices.rank())
+      return fail("index_vector_dim from 0 to the rank of " + clip(in(1).text),
+                  "index_vector_dim=" + std::to_string(ivd));
+    std::vector<std::int64_t> expanded = indices.dims;
+    std::vector<bool> expanded_bounded = indices.bounded;
+    if (static_cast<std::size_t>(ivd) == expanded.size()) {
+      expanded.push_back(1);
+      expanded_bounded.push_back(false);
+    }
+    if (sizes.size() != operand.rank())
+      return fail("slice_sizes for each of the " + std::to_string(operand.rank()) +
+                      " dimensions of " + clip(in(0).text),
+                  "slice_sizes=" + dims_text(sizes));
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+      if (sizes[i] < 0 || (operand.dims[i] >= 0 && sizes[i] > operand.dims[i]))
+        return fail("slice_sizes within the operand " + clip(in(0).text),
+                    "slice_sizes=" + dims_text(sizes));
+    std::vector<bool> dropped(operand.rank(), false);
+    for (const auto* v : {&collapsed, &batching})
+      for (std::int64_t d : *v) {
+        if (d < 0 || static_cast<std::size_t>(d) >= operand.rank() || dropped[d])
+          return fail("collapsed_slice_dims and operand_batching_dims: distinct dimensions of " +
+                          clip(in(0).text),
+                      "collapsed_slice_dims=" + dims_text(collapsed) +
+                          ", operand_batching_dims=" + dims_text(batching));
+        if (sizes[d] > 1)
+          return fail("slice size 0 or 1 in collapsed and batching dimensions",
+                      "slice_sizes=" + dims_text(sizes));
+        dropped[d] = true;
+      }
+    if (offset.size() + collapsed.size() + batching.size() != operand.rank())
+      return fail("offset_dims for each operand dimension that is not collapsed or batching",
+                  "offset_dims=" + dims_text(offset));
+    if (static_cast<std::int64_t>(start_map.size()) != expanded[ivd] && expanded[ivd] >= 0)
+      return fail("start_index_map of " + std::to_string(expanded[ivd]) +
+                      " entries (the index vector's size)",
+                  "start_index_map=" + dims_text(start_map));
+    for (std::int64_t d : start_map)
+      if (d < 0 || static_cast<std::size_t>(d) >= operand.rank())
+        return fail("start_index_map naming dimensions of " + clip(in(0).text),
+                    "start_index_map=" + dims_text(start_map));
+    const std::size_t out_rank = offset.size() + expanded.size() - 1;
+    for (std::size_t i = 0; i < offset.size(); ++i)
+      if (offset[i] < 0 || static_cast<std::size_t>(offset[i]) >= out_rank ||
+          (i > 0 && offset[i] <= offset[i - 1]))
+        return fail("offset_dims ascending, below the output rank " + std::to_string(out_rank),
+                    "offset_dims=" + dims_text(offset));
+    Arr r = operand;
+    r.dims.clear();
+    r.bounded.clear();
+    std::size_t next_slice = 0, next_batch = 0;
+    for (std::size_t i = 0; i < out_rank; ++i) {
+      if (std::find(offset.begin(), offset.end(), static_cast<std::int64_t>(i)) != offset.end()) {
+        while (dropped[next_slice]) ++next_slice;
+        r.dims.push_back(sizes[next_slice++]);
+        r.bounded.push_back(false);
+      } else {
+        if (next_batch == static_cast<std::size_t>(ivd)) ++next_batch;
+        r.dims.push_back(expanded[next_batch]);
+        r.bounded.push_back(expanded_bounded[next_batch]);
+        ++next_batch;
+      }
+    }
+    return output(to_type(r), out);
+  }
+
+  // XLA InferScatterShape: N operands, the scatter indices, N updates; the result is the
+  // operand's shape, or the tuple of the N operands' shapes.
+  bool scatter(Type* out) {
+    if (count() < 3 || count() % 2 == 0)
+      return fail("N operands, the indices and N updates (an odd number of at least 3)",
+                  std::to_string(count()) + " operands");
+    const std::size_t n = (count() - 1) / 2;
+    Arr first;
+    if (!array(0, &first)) return false;
+    std::vector<Type> elements{in(0)};
+    for (std::size_t i = 1; i < n; ++i) {
+      Arr a;
+      if (!array(i, &a)) return false;
+      if (a.dims != first.dims)
+        return fail("operands of equal dimensions", clip(in(0).text) + " and " + clip(in(i).text));
+      elements.push_back(in(i));
+    }
+    if (n == 1) return output(in(0), out);
+    return output(tuple_type(std::move(elements)), out);
+  }
+
+  // XLA InferDotOpShape: the lhs's batch dimensions, then the lhs's free dimensions, then the
+  // rhs's free dimensions; the element type is the higher-precision of the two (the lhs's when
+  // they are equal). Batch and contracting dimensions pair up with equal sizes.
+  bool dot(Type* out) {
+    if (f_->attr(*op_, "sparsity"))
+      return fail("a shape before the opcode for a sparse dot",
+                  "sparsity=" + clip(f_->attr(*op_, "sparsity")->value));
+    Arr l, r;
+    if (!operands(2) || !array(0, &l, "lhs") || !array(1, &r, "rhs")) return false;
+    auto dims = dot_dims(view());
+    if (!take(dims)) return false;
+    const DotDims& dn = dims.value();
+    const std::string got = "lhs_batch_dims=" + dims_text(dn.lhs_batch) +
+                            ", lhs_contracting_dims=" + dims_text(dn.lhs_contracting) +
+                            ", rhs_batch_dims=" + dims_text(dn.rhs_batch) +
+                            ", rhs_contracting_dims=" + dims_text(dn.rhs_contracting);
+    auto valid = [&](const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
+                     std::size_t rank) {
+      std::vector<bool> seen(rank, false);
+      for (const auto* v : {&a, &b})
+        for (std::int64_t d : *v) {
+          if (d < 0 || static_cast<std::size_t>(d) >= rank || seen[d]) return false;
+          seen[d] = true;
+        }
+      return true;
+    };
+    if (!valid(dn.lhs_batch, dn.lhs_contracting, l.rank()) ||
+        !valid(dn.rhs_batch, dn.rhs_contracting, r.rank()))
+      return fail("distinct dimension numbers within the ranks of " + clip(in(0).text) + " and " +
+                      clip(in(1).text),
+                  got);
+    if (dn.lhs_batch.size() != dn.rhs_batch.size() ||
+        dn.lhs_contracting.size() != dn.rhs_contracting.size())
+      return fail("as many lhs as rhs batch and contracting dimensions", got);
+    auto matches = [&](const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) {
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        const std::int64_t x = l.dims[a[i]], y = r.dims[b[i]];
+        if (x != y && x >= 0 && y >= 0) return false;
+      }
+      return true;
+    };
+    if (!matches(dn.lhs_batch, dn.rhs_batch) || !matches(dn.lhs_contracting, dn.rhs_contracting))
+      return fail("batch and contracting dimensions of equal sizes in " + clip(in(0).text) +
+                      " and " + clip(in(1).text),
+                  got);
+    Arr res = higher_precision(l, r);
+    res.dims.clear();
+    res.bounded.clear();
+    auto keep = [&](const Arr& a, std::size_t i) {
+      res.dims.push_back(a.dims[i]);
+      res.bounded.push_back(a.bounded[i]);
+    };
+    auto has = [](const std::vector<std::int64_t>& v, std::size_t i) {
+      return std::find(v.begin(), v.end(), static_cast<std::int64_t>(i)) != v.end();
+    };
+    for (std::int64_t d : dn.lhs_batch) keep(l, d);
+    for (std::size_t i = 0; i < l.rank(); ++i)
+      if (!has(dn.lhs_batch, i) && !has(dn.lhs_contracting, i)) keep(l, i);
+    for (std::size_t i = 0; i < r.rank(); ++i)
+      if (!has(dn.rhs_batch, i) && !has(dn.rhs_contracting, i)) keep(r, i);
+    return output(to_type(res), out);
+  }
+
+  // XLA InferConvolveShape with dim_labels (b01f_01io->b01f) and the window: output batch =
+  // input batch / batch_group_count, output feature = kernel output features, each output
+  // spatial dimension the window's output over the input's. The element type is the
+  // higher-precision of the two. (ShapeInference also wants the window's sizes to equal the
+  // kernel's spatial sizes; XLA's own importer test prints a 3x3 window over a 2x2 kernel with
+  // the shape the window gives, so the window's sizes are used as written.)
+  bool convolution(Type* out) {
+    Arr lhs, rhs;
+    if (!operands(2) || !array(0, &lhs, "input") || !array(1, &rhs, "kernel")) return false;
+    if (!f_->attr(*op_, "dim_labels"))
+      return fail("dim_labels=..._...->...", "no dim_labels attribute");
+    auto dims = conv_dims(view());
+    if (!take(dims)) return false;
+    const ConvDims& cd = dims.value();
+    const std::size_t spatial = cd.input_spatial.size();
+    const std::string labels = "dim_labels=" + clip(f_->attr(*op_, "dim_labels")->value);
+    if (cd.kernel_spatial.size() != spatial || cd.output_spatial.size() != spatial)
+      return fail("as many spatial dimensions in the input, kernel and output labels", labels);
+    if (lhs.rank() != spatial + 2 || rhs.rank() != spatial + 2)
+      return fail(
+          "input and kernel of rank " + std::to_string(spatial + 2) + " (the labels' length)",
+          clip(in(0).text) + " and " + clip(in(1).text) + " with " + labels);
+    const std::int64_t fgc = int_attr(view(), "feature_group_count", 1),
+                       bgc = int_attr(view(), "batch_group_count", 1);
+    if (fgc < 1 || bgc < 1 || (fgc > 1 && bgc > 1))
+      return fail("positive feature_group_count and batch_group_count, not both above 1",
+                  "feature_group_count=" + std::to_string(fgc) +
+                      ", batch_group_count=" + std::to_string(bgc));
+    std::vector<WindowDim> w;
+    if (!window_of(spatial, &w)) return false;
+    const std::int64_t batch = lhs.dims[cd.input_batch], features = lhs.dims[cd.input_feature];
+    const std::int64_t kin = rhs.dims[cd.kernel_input_feature],
+                       kout = rhs.dims[cd.kernel_output_feature];
+    const std::string shapes = clip(in(0).text) + " and " + clip(in(1).text);
+    if (features >= 0 && kin >= 0 && (features % fgc != 0 || features / fgc != kin))
+      return fail("input features = feature_group_count x kernel input features",
+                  shapes + " with feature_group_count=" + std::to_string(fgc));
+    if (kout >= 0 && (kout % fgc != 0 || kout % bgc != 0))
+      return fail("kernel output features divisible by the group counts", shapes);
+    if (batch >= 0 && batch % bgc != 0)
+      return fail("an input batch divisible by batch_group_count",
+                  shapes + " with batch_group_count=" + std::to_string(bgc));
+    Arr res = higher_precision(lhs, rhs);
+    res.dims.assign(spatial + 2, 0);
+    res.bounded.assign(spatial + 2, false);
+    res.dims[cd.output_batch] = batch < 0 ? -1 : batch / bgc;
+    res.bounded[cd.output_batch] = lhs.bounded[cd.input_batch];
+    res.dims[cd.output_feature] = kout;
+    for (std::size_t i = 0; i < spatial; ++i) {
+      const std::string wrong =
+          window_output(lhs.dims[cd.input_spatial[i]], w[i], &res.dims[cd.output_spatial[i]]);
+      if (!wrong.empty())
+        return fail("a window whose padded size is from 0 to 2^61 in every spatial dimension",
+                    wrong + " in spatial dimension " + std::to_string(i));
+      res.bounded[cd.output_spatial[i]] =
+          lhs.bounded[cd.input_spatial[i]] || rhs.bounded[cd.kernel_spatial[i]];
+    }
+    return output(to_type(res), out);
+  }
+
+  // XLA InferFftShape: FFT and IFFT keep the complex input's shape; RFFT of f32/f64 gives
+  // c64/c128 with the last dimension fft_length[-1]/2 + 1; IRFFT gives the component type with
+  // the last dimension fft_length[-1]. fft_length has 1 to 3 entries.
+  bool fft(Type* out) {
+    Arr a;
+    std::vector<std::int64_t> len;
+    if (!operands(1) || !array(0, &a) || !list("fft_length", &len)) return false;
+    const Attribute* type_attr = f_->attr(*op_, "fft_type");
+    const std::string_view kind = type_attr ? trim(type_attr->value) : std::string_view();
+    if (kind != "FFT" && kind != "IFFT" && kind != "RFFT" && kind != "IRFFT")
+      return fail("fft_type=FFT, IFFT, RFFT or IRFFT",
+                  type_attr ? "fft_type=" + clip(type_attr->value) : "no fft_type attribute");
+    if (len.empty() || len.size() > 3 || len.size() > a.rank())
+      return fail("fft_length of 1 to 3 entries, at most the rank of " + clip(in(0).text),
+                  "fft_length=" + dims_text(len));
+    for (std::int64_t n : len)
+      if (n < 0 || n > kMaxDim)
+        return fail("fft_length entries from 0 to 2^50", "fft_length=" + dims_text(len));
+    const std::size_t last = a.rank() - 1, first = a.rank() - len.size();
+    if (kind == "FFT" || kind == "IFFT") {
+      if (!is_complex(a.et))
+        return fail("a complex operand for " + std::string(kind), clip(in(0).text));
+      return output(in(0), out);
+    }
+    if (kind == "RFFT") {
+      if (a.et != ElementType::F32 && a.et != ElementType::F64)
+        return fail("an f32 or f64 operand for RFFT", clip(in(0).text));
+      for (std::size_t i = 0; i < len.size(); ++i)
+        if (a.dims[first + i] >= 0 && a.dims[first + i] != len[i])
+          return fail("innermost dimensions equal to fft_length",
+                      clip(in(0).text) + " with fft_length=" + dims_text(len));
+      Arr r = with_element(a, a.et == ElementType::F32 ? ElementType::C64 : ElementType::C128);
+      if (len.back() != 0) r.dims[last] = len.back() / 2 + 1;
+      return output(to_type(r), out);
+    }
+    if (!is_complex(a.et)) return fail("a complex operand for IRFFT", clip(in(0).text));
+    for (std::size_t i = 0; i + 1 < len.size(); ++i)
+      if (a.dims[first + i] >= 0 && a.dims[first + i] != len[i])
+        return fail("innermost dimensions equal to fft_length",
+                    clip(in(0).text) + " with fft_length=" + dims_text(len));
+    if (a.dims[last] >= 0 && (a.dims[last] != 0 || len.back() != 0) &&
+        a.dims[last] != len.back() / 2 + 1)
+      return fail("a last dimension of fft_length/2+1 = " + std::to_string(len.back() / 2 + 1),
+                  clip(in(0).text));
+    Arr r = with_element(a, complex_component(a.et));
+    r.dims[last] = len.back();
+    return output(to_type(r), out);
+  }
+
+  // XLA InferTriangularSolveShape: b's shape. a and b: one floating-point or complex type, equal
+  // rank of at least 2, a square in its two minor dimensions, equal batch dimensions, and a's
+  // size in b's dimension rank-2 (left_side=true) or rank-1.
+  bool triangular_solve(Type* out) {
+    Arr a, b;
+    if (!operands(2) || !array(0, &a, "a") || !array(1, &b, "b")) return false;
+    const std::string got = clip(in(0).text) + " and " + clip(in(1).text);
+    if (!same_element(a, b) || !(is_float(a.et) || is_complex(a.et)))
+      return fail("a and b of one floating-point or complex type", got);
+    if (a.rank() < 2 || b.rank() != a.rank()) return fail("a and b of equal rank, at least 2", got);
+    const std::size_t k = a.rank();
+    const Attribute* side = f_->attr(*op_, "left_side");
+    const bool left = side && trim(side->value) == "true";
+    if (a.dims[k - 2] != a.dims[k - 1] || a.dims[k - 1] != b.dims[left ? k - 2 : k - 1] ||
+        !std::equal(a.dims.begin(), a.dims.end() - 2, b.dims.begin()))
+      return fail(std::string("a square a whose size matches b's dimension ") +
+                      (left ? "rank-2 (left_side=true)" : "rank-1") +
+                      ", and equal batch dimensions",
+                  got);
+    return output(in(1), out);
+  }
+
+  // XLA InferCholeskyShape: the operand's shape, floating-point or complex, square in its two
+  // minor dimensions.
+  bool cholesky(Type* out) {
+    Arr a;
+    if (!operands(1) || !array(0, &a)) return false;
+    if (!(is_float(a.et) || is_complex(a.et)) || a.rank() < 2 ||
+        a.dims[a.rank() - 1] != a.dims[a.rank() - 2])
+      return fail(
+          "a floating-point or complex operand of rank 2 or more, square in its two minor "
+          "dimensions",
+          clip(in(0).text));
+    return output(in(0), out);
+  }
+
+  bool arguments_match(std::uint32_t fi, std::size_t first, std::size_t n, const char* attr) {
+    if (params_of(fi) != n)
+      return fail(std::string(attr) + " taking " + std::to_string(n) +
+                      (n == 1 ? " parameter" : " parameters"),
+                  clip(fn(fi).name) + " taking " + std::to_string(params_of(fi)));
+    for (std::size_t i = 0; i < n; ++i)
+      if (!same_shape(in(first + i), param_of(fi, i)))
+        return fail(std::string(attr) + " parameter " + std::to_string(i) +
+                        " of the operand's shape " + clip(in(first + i).text),
+                    clip(fn(fi).name) + " taking " + clip(param_of(fi, i).text));
+    return true;
+  }
+
+  // XLA InferCallShape: to_apply's result; its parameters match the operands.
+  bool call(Type* out) {
+    std::uint32_t fi = 0;
+    if (!callee("to_apply", &fi) || !arguments_match(fi, 0, count(), "to_apply")) return false;
+    return output(result_of(fi), out);
+  }
+
+  // XLA InferWhileShape: the init value's shape; body maps it to itself, condition maps it to
+  // pred[].
+  bool while_loop(Type* out) {
+    std::uint32_t cond = 0, body = 0;
+    if (!operands(1) || !callee("condition", &cond) || !callee("body", &body)) return false;
+    if (!arguments_match(cond, 0, 1, "condition") || !arguments_match(body, 0, 1, "body"))
+      return false;
+    if (!same_shape(result_of(body), in(0)))
+      return fail("body returning the init value's shape " + clip(in(0).text),
+                  clip(fn(body).name) + " returning " + clip(result_of(body).text));
+    const Type& c = result_of(cond);
+    if (!c.is_array() || c.etype != ElementType::Pred || !c.dims.empty())
+      return fail("condition returning pred[]", clip(fn(cond).name) + " returning " + clip(c.text));
+    return output(in(0), out);
+  }
+
+  // XLA InferConditionalShape: branch 0's result. A pred[] index picks true_computation or
+  // false_computation, an s32[] one branch_computations={...}; each branch takes its operand
+  // and all return one shape.
+  bool conditional(Type* out) {
+    if (count() == 0) return fail("a branch index and the branch operands", "no operands");
+    Arr index;
+    if (!scalar(0, &index, "branch index")) return false;
+    std::vector<std::uint32_t> branches;
+    if (index.et == ElementType::Pred) {
+      std::uint32_t t = 0, f = 0;
+      if (!callee("true_computation", &t) || !callee("false_computation", &f)) return false;
+      branches = {t, f};
+    } else if (index.et == ElementType::S32) {
+      if (!callee_list("branch_computations", &branches)) return false;
+    } else {
+      return fail("a pred[] or s32[] branch index", clip(in(0).text));
+    }
+    if (count() != branches.size() + 1)
+      return fail(std::to_string(branches.size() + 1) + " operands (the index and one per branch)",
+                  std::to_string(count()));
+    for (std::size_t j = 0; j < branches.size(); ++j) {
+      if (!arguments_match(branches[j], j + 1, 1, "each branch")) return false;
+      if (!same_shape(result_of(branches[j]), result_of(branches[0])))
+        return fail("branches returning one shape", clip(result_of(branches[0]).text) + " and " +
+                                                        clip(result_of(branches[j]).text));
+    }
+    return output(result_of(branches[0]), out);
+  }
+
+  bool one_dimension(const Arr& a, std::int64_t* d) {
+    std::vector<std::int64_t> v;
+    if (!list("dimensions", &v)) return false;
+    if (v.size() != 1 || v[0] < 0 || static_cast<std::size_t>(v[0]) >= a.rank())
+      return fail("dimensions={d} naming one dimension of " + clip(in(0).text),
+                  "dimensions=" + dims_text(v));
+    *d = v[0];
+    return true;
+  }
+
+  // XLA InferGetDimensionSizeShape: s32[] (the dimension at most 2^31-1).
+  bool get_dimension_size(Type* out) {
+    Arr a;
+    std::int64_t d = 0;
+    if (!operands(1) || !array(0, &a) || !one_dimension(a, &d)) return false;
+    if (a.dims[d] > 2147483647) return fail("a dimension of at most 2^31-1", clip(in(0).text));
+    return output(scalar_type(ElementType::S32), out);
+  }
+
+  // XLA InferSetDimensionSizeShape: the operand's shape with that dimension made dynamic
+  // (bounded by its size: f32[4,4] → f32[4,<=4]); the size is an s32[].
+  bool set_dimension_size(Type* out) {
+    Arr a, size;
+    std::int64_t d = 0;
+    if (!operands(2) || !array(0, &a) || !scalar(1, &size, "size") || !one_dimension(a, &d))
+      return false;
+    if (size.et != ElementType::S32) return fail("an s32[] size", clip(in(1).text));
+    if (a.dims[d] > 2147483647) return fail("a dimension of at most 2^31-1", clip(in(0).text));
+    if (a.dims[d] >= 0) a.bounded[d] = true;
+    return output(to_type(a), out);
+  }
+
+  // XLA InferBatchNorm{Training,Inference,Grad}Shape: a floating-point operand, feature_index
+  // below its rank, the other operands of rank 1 and its feature count (grad's last operand has
+  // the operand's dimensions). Inference gives the operand's shape; training and grad give
+  // (operand, f[features], f[features]) in the operand's element type.
+  bool batch_norm(Type* out) {
+    const bool inference = op_->code == OpCode::BatchNormInference,
+               grad = op_->code == OpCode::BatchNormGrad;
+    Arr a;
+    std::int64_t fi = 0;
+    if (!operands(op_->code == OpCode::BatchNormTraining ? 3 : 5) || !array(0, &a) ||
+        !integer("feature_index", &fi))
+      return false;
+    if (!is_float(a.et) || a.rank() < 1)
+      return fail("a floating-point operand of rank 1 or more", clip(in(0).text));
+    if (fi < 0 || static_cast<std::size_t>(fi) >= a.rank())
+      return fail("feature_index below the rank of " + clip(in(0).text),
+                  "feature_index=" + std::to_string(fi));
+    const std::int64_t features = a.dims[fi];
+    for (std::size_t i = 1; i < count(); ++i) {
+      Arr b;
+      if (!array(i, &b)) return false;
+      const bool full = grad && i == 4;
+      const bool ok =
+          same_element_ignoring_fp(a, b) &&
+          (full ? b.dims == a.dims
+                : b.rank() == 1 && (b.dims[0] == features || b.dims[0] < 0 || features < 0));
+      if (!ok)
+        return fail(full ? "a grad_output of the operand's shape " + clip(in(0).text)
+                         : "operand " + std::to_string(i) + " of shape [" +
+                               std::to_string(features) + "] (the feature count)",
+                    clip(in(i).text));
+    }
+    if (inference) return output(in(0), out);
+    Arr feature = a;
+    feature.dims = {features};
+    feature.bounded = {false};
+    return output(tuple_type({in(0), to_type(feature), to_type(feature)}), out);
   }
 };
 
@@ -91,8 +1752,7 @@ class Inferrer {
 
 Result<bool> infer_shapes(Module& m, TypeTable& types) {
   Inferrer inf(m, types);
-  for (auto& f : m.functions)
-    if (!inf.function(f)) return Result<bool>::failure_at(inf.error, inf.line, inf.column);
+  if (!inf.run()) return Result<bool>::failure_at(inf.error, inf.line, inf.column);
   return Result<bool>::success(true);
 }
 

@@ -1,8 +1,14 @@
 // The result shapes XLA infers for HLO instructions written without one
 // (`ROOT r = reduce(p, init), dimensions={0}, to_apply=max`), after XLA's HLO parser
-// (CanInferShape and maybe_infer_shape in xla/hlo/parser/hlo_parser.cc) and its
-// ShapeInference rules. Opcodes for which XLA requires a written shape (constant, parameter,
-// convert, reshape, slice, custom-call, fusion, ...) get an error naming the instruction.
+// (CanInferShape and maybe_infer_shape in xla/hlo/parser/hlo_parser.cc) and its ShapeInference
+// rules (xla/service/shape_inference.cc): elementwise ops, tuples, get-tuple-element,
+// concatenate, sort, map, reduce, reduce-window, select-and-scatter, broadcast (XLA's reading:
+// `dimensions` are new major sizes), transpose, reverse, pad, gather, scatter, dot,
+// convolution, fft, triangular-solve, cholesky, call, while, conditional, the batch norms,
+// get/set-dimension-size, after-all, add-dependency, replica-id and partition-id. Opcodes for
+// which XLA requires a written shape (constant, parameter, convert, reshape, slice, the
+// collectives, custom-call, fusion, ...) and bad input get an error at the instruction's
+// line:col that names the rule and the value.
 #pragma once
 
 #include "common/result.h"
@@ -10,8 +16,9 @@
 
 namespace rl::hlo {
 
-// Types every instruction of `m` marked infer_shape (in computation order: a callee's result is
-// known before its callers) and each computation's result type.
+// Types every instruction of `m` marked infer_shape, and each computation's result type. An
+// instruction is typed after the shapeless instructions it uses and after the computations
+// whose result it needs, wherever they are written; a cycle is an error.
 Result<bool> infer_shapes(Module& m, TypeTable& types);
 
 }  // namespace rl::hlo

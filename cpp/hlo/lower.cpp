@@ -100,11 +100,12 @@ std::string attrs_key(OpCode code, const OpAttrs& a) {
   put(k, a.target);
   put(k, a.has_side_effect);
   put(k, a.callees);
+  put(k, static_cast<std::int64_t>(a.applies));
   put(k, a.literal);
   return k;
 }
 // The tripwire for attrs_key: the sizes of OpAttrs this file knows every field of.
-static_assert(sizeof(void*) != 4 || sizeof(OpAttrs) == 528, "OpAttrs changed: add the new field to attrs_key");
+static_assert(sizeof(void*) != 4 || sizeof(OpAttrs) == 536, "OpAttrs changed: add the new field to attrs_key");
 #if defined(__GLIBCXX__) && defined(__x86_64__)
 static_assert(sizeof(OpAttrs) == 904, "OpAttrs changed: add the new field to attrs_key");
 #endif
@@ -123,6 +124,7 @@ class Lowerer {
       fn_ = &f;
       lf_ = &lf;
       region(f.body, lf.body);
+      if (options_.liveness && p_.stopped.message.empty()) liveness(f, lf);
     }
     return std::move(p_);
   }
@@ -215,6 +217,70 @@ class Lowerer {
         }
       }
     }
+  }
+
+  // ---- liveness (Program::dead) ----
+
+  static constexpr std::uint32_t kNone = ~std::uint32_t(0);
+
+  // Every operand used by the ops of `r`, nested regions included.
+  void uses_in(const Function& f, const Region& r, std::vector<ValueId>* out) const {
+    for (const Block& b : r.blocks)
+      for (const Op& op : b.ops) {
+        for (ValueId v : f.operands(op)) out->push_back(v);
+        for (const Region& inner : f.nested(op)) uses_in(f, inner, out);
+      }
+  }
+
+  void liveness(const Function& f, LFunction& lf) {
+    std::vector<std::uint32_t> owner(f.values.size(), kNone), seen(f.values.size(), kNone);
+    std::uint32_t next = 0;
+    auto walk = [&](const Region& r, LRegion& lr, bool entry, auto&& self) -> void {
+      for (std::size_t bi = 0; bi < r.blocks.size(); ++bi) {
+        const Block& b = r.blocks[bi];
+        LBlock& lb = lr.blocks[bi];
+        const std::uint32_t id = next++;
+        std::vector<ValueId> args = b.args;
+        if (entry && bi == 0) args.insert(args.end(), f.args.begin(), f.args.end());
+        for (ValueId v : args)
+          if (v < owner.size()) owner[v] = id;
+        for (const Op& op : b.ops)
+          for (ValueId v : f.results(op))
+            if (v < owner.size()) owner[v] = id;
+        std::vector<ValueId> uses;
+        for (std::size_t i = b.ops.size(); i-- > 0;) {
+          const Op& op = b.ops[i];
+          uses.assign(f.operands(op).begin(), f.operands(op).end());
+          for (const Region& inner : f.nested(op)) uses_in(f, inner, &uses);
+          std::vector<ValueId> dead;
+          for (ValueId v : uses)
+            if (v < owner.size() && owner[v] == id && seen[v] != id) {
+              seen[v] = id;
+              dead.push_back(v);
+            }
+          if (!op.is_root)
+            for (ValueId v : f.results(op))
+              if (v < seen.size() && seen[v] != id) {
+                seen[v] = id;
+                dead.push_back(v);
+              }
+          if (i == 0)
+            for (ValueId v : args)
+              if (v < seen.size() && seen[v] != id) {
+                seen[v] = id;
+                dead.push_back(v);
+              }
+          if (!dead.empty() && i < lb.instrs.size()) {
+            lb.instrs[i].dead = static_cast<std::uint32_t>(p_.dead.size());
+            p_.dead.push_back(std::move(dead));
+          }
+        }
+        for (const Op& op : b.ops)
+          for (std::uint32_t k = 0; k < op.regions.count; ++k)
+            self(f.regions[op.regions.begin + k], lf.regions[op.regions.begin + k], false, self);
+      }
+    };
+    walk(f.body, lf.body, true, walk);
   }
 
   // ---- attribute readers (both dialects) ----
@@ -408,6 +474,9 @@ class Lowerer {
       case OpCode::Iota:
         if (!int1(op, {"iota_dimension", "dim"}, &a.dimension, true, "iota dimension")) return false;
         break;
+      case OpCode::GetDimensionSize:
+        if (!int1(op, {"dimension", "dim", "dimensions"}, &a.dimension, true, "dimension")) return false;
+        break;
       case OpCode::GetTupleElement:
         if (const Attribute* s = op.attr("index")) {
           auto v = int_list(s->value);
@@ -442,6 +511,11 @@ class Lowerer {
         break;
       case OpCode::Reduce:
         if (!ints(op, {"dimensions"}, &a.dims, true, "dimensions")) return false;
+        if (const Attribute* ap = op.attr("applies")) {  // the body is this op on (lhs, rhs)
+          a.applies = op_from_name(ap->value, m_.dialect);
+          if (a.applies == OpCode::Unknown)
+            return fail(op.op, "reduce applies an op the core does not know", "an op such as stablehlo.add", ap->value);
+        }
         if (m_.dialect == "hlo" && !callee(op, "to_apply", &a.callees, true)) return false;
         break;
       case OpCode::Map:
@@ -530,9 +604,23 @@ class Lowerer {
             rest.remove_prefix((is_true ? t : f) + (is_true ? 4 : 5));
           }
         } else if (const Attribute* win = op.attr("window"); win && win->value.find("reverse") != std::string_view::npos) {
-          bool found = false;
-          auto v = keyed_list(win->value, "reverse", &found);
-          for (auto x : v) a.conv.window_reversal.push_back(x != 0);
+          // `reverse = [1, 0]` or `reverse = [true, false]` in the pretty window.
+          std::string_view rest = win->value.substr(win->value.find("reverse"));
+          const std::size_t open = rest.find('['), close = rest.find(']');
+          if (open != std::string_view::npos && close != std::string_view::npos && open < close) {
+            std::string_view items = rest.substr(open + 1, close - open - 1);
+            while (!items.empty()) {
+              const std::size_t comma = items.find(',');
+              std::string_view item = items.substr(0, comma);
+              while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+              while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+              if (item == "true" || item == "1") a.conv.window_reversal.push_back(true);
+              else if (item == "false" || item == "0") a.conv.window_reversal.push_back(false);
+              else if (!item.empty()) return fail(op.op, "bad window reversal of convolution", "true/false or 1/0 per dimension", win->value);
+              if (comma == std::string_view::npos) break;
+              items.remove_prefix(comma + 1);
+            }
+          }
         }
         a.conv.feature_group_count = int_attr(op, "feature_group_count", 1);
         a.conv.batch_group_count = int_attr(op, "batch_group_count", 1);
@@ -645,6 +733,7 @@ Result<Program> lower(const Module& module) {
   auto v = verify(module);
   if (!v) return Result<Program>::failure_from(v);
   Program p = lower_lenient(module);
+  if (!p.stopped.message.empty()) return Result<Program>::failure(p.stopped);
   if (!p.problems.empty()) return Result<Program>::failure(p.problems.front());
   return Result<Program>::success(std::move(p));
 }

@@ -69,7 +69,7 @@ struct OpAttrs {
   std::vector<std::int64_t> dims;
   std::vector<std::int64_t> starts, limits, strides;       // slice
   std::vector<std::int64_t> low, high, interior;           // pad
-  std::int64_t dimension = 0;                              // concatenate, iota, sort, get_tuple_element index, top_k k
+  std::int64_t dimension = 0;                              // concatenate, iota, sort, get_dimension_size, get_tuple_element index, top_k k
   Comparison direction = Comparison::EQ;                   // compare
   CompareType compare_type = CompareType::Default;
   bool flag = false;                                       // sort is_stable, cholesky lower
@@ -88,6 +88,7 @@ struct OpAttrs {
   std::string target;                                      // custom_call's target ("check.expect_eq")
   bool has_side_effect = false;
   std::vector<std::uint32_t> callees;                      // function indices: call, HLO to_apply / condition+body / branches
+  OpCode applies = OpCode::Unknown;                        // reduce's compact form (`applies stablehlo.add`): the body's one op
   std::uint32_t literal = kNoAttrs;                        // constant: index in Program::literals
 };
 
@@ -97,6 +98,7 @@ struct Instr {
   OpCode code = OpCode::Unknown;
   std::uint32_t attrs = kNoAttrs;    // index in Program::attrs
   std::uint32_t problem = kNoAttrs;  // index in Program::problems: why this op cannot be lowered
+  std::uint32_t dead = kNoAttrs;     // index in Program::dead: values that die at this op
 };
 
 struct LBlock {
@@ -123,9 +125,16 @@ struct Program {
   // Why the lowering stopped before the end (an empty message when it did not): the heap had
   // no room left for the program (common/memory.h). A program that stopped must not be run.
   Error stopped;
+  // Liveness, per op: the values of its own block (results of the block's ops, its arguments)
+  // that no later op of the block uses — neither as an operand nor inside a nested region —
+  // with the op's own unused results (not HLO's ROOT) and, at a block's first op, the block's
+  // unused arguments. A runner may release them once the op has run, and an op may update such
+  // an operand's buffer in place when no one else holds it.
+  std::vector<std::vector<ValueId>> dead;
 
   const OpAttrs* attrs_of(const Instr& i) const { return i.attrs == kNoAttrs ? nullptr : &attrs[i.attrs]; }
   const Error* problem_of(const Instr& i) const { return i.problem == kNoAttrs ? nullptr : &problems[i.problem]; }
+  const std::vector<ValueId>* dead_after(const Instr& i) const { return i.dead == kNoAttrs ? nullptr : &dead[i.dead]; }
   std::size_t function_index(const Function* f) const {
     return static_cast<std::size_t>(f - module->functions.data());
   }
@@ -138,10 +147,12 @@ Result<Program> lower(const Module& module);
 // Lowers a module that verified, keeping each op's problem on the op (see above).
 Program lower_lenient(const Module& module);
 
-// What to lower. The cost analysis leaves constants' literals undecoded: no cost rule reads a
-// value, and a big program's constants are most of the lowering's time.
+// What to lower. The cost analysis leaves constants' literals undecoded (no cost rule reads a
+// value, and a big program's constants are most of the lowering's time) and needs no liveness
+// (a list per op: a dense module of a million ops would hold a million of them).
 struct LowerOptions {
   bool constants = true;  // false: constants get no literal (no attributes, no problem)
+  bool liveness = true;   // false: Program::dead stays empty, every Instr::dead kNoAttrs
 };
 Program lower_lenient(const Module& module, const LowerOptions& options);
 

@@ -9,6 +9,7 @@
 // get_tuple_element's `[i]`) and the trailing type signature (`: T`, `: T, U`,
 // `: (T, U) -> R`). Operands are resolved to values through a scoped symbol table (regions
 // may reuse names of sibling regions); a name used before it is defined is an error.
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -824,6 +825,7 @@ class MlirParser {
     std::vector<TypeId> sig_in, sig_out, def_types;
     std::vector<std::string_view> def_names, keywords;
     std::vector<std::size_t> untyped_defs;
+    std::vector<bool> is_init;  // reduce's pretty form: per operand, whether it follows `init:`
     void clear() {
       operands.clear();
       attrs.clear();
@@ -836,6 +838,7 @@ class MlirParser {
       def_names.clear();
       keywords.clear();
       untyped_defs.clear();
+      is_init.clear();
     }
   };
   std::vector<std::unique_ptr<Pending>> pending_;  // by depth_
@@ -1002,6 +1005,9 @@ class MlirParser {
     std::vector<std::string_view>& keywords = p.keywords;
     std::size_t bracket_at = std::string_view::npos;  // a `[...]` group at depth 0 (slice, get_tuple_element)
     bool open_paren = false;  // the group open at depth 1 is a '(' (the operand list)
+    bool reducer = false;     // reduce's pretty form: `reducer(%lhs0, %rhs0) (%lhs1, %rhs1)`
+    bool next_is_init = false;            // reduce's pretty `(%x init: %z)`: %z is an init value
+    std::vector<bool>& is_init = p.is_init;  // per operand, while any init is seen
     while (true) {
       Token t = lx_.peek();
       if (t.kind == Tok::End || t.kind == Tok::Split) break;
@@ -1028,6 +1034,8 @@ class MlirParser {
             def_types.push_back(ty);
           } else {
             p.operands.push_back(t.text);
+            is_init.push_back(next_is_init);
+            next_is_init = false;
           }
           break;
         }
@@ -1052,12 +1060,29 @@ class MlirParser {
               sig_out = sig_in;
             }
           } else {
+            std::vector<TypeId> types;
             while (true) {
               TypeId ty;
               if (!parse_type_id(ty)) return false;
-              sig_out.push_back(ty);
+              types.push_back(ty);
               if (lx_.peek().kind != Tok::Comma) break;
               lx_.next();
+            }
+            if (lx_.peek().kind == Tok::Arrow) {
+              // CHLO's `: T1, T2 -> R` (chlo.is_inf %x : tensor<2xf32> -> tensor<2xi1>): operand
+              // types, then the result types.
+              lx_.next();
+              have_arrow = true;
+              sig_in = std::move(types);
+              if (at_paren()) {
+                if (!parse_type_list(sig_out)) return false;
+              } else {
+                TypeId r;
+                if (!parse_type_id(r)) return false;
+                sig_out.push_back(r);
+              }
+            } else {
+              sig_out = std::move(types);
             }
           }
           break;
@@ -1080,11 +1105,15 @@ class MlirParser {
             Attribute a{t.text, {}};
             if (!scan_value(a.value, false)) return false;
             p.attrs.push_back(normalized(a));
+          } else if (depth == 1 && t.text == "init" && after.kind == Tok::Colon) {
+            next_is_init = true;
           } else if (t.text == "applies" && after.kind == Tok::Ident) {
             lx_.next();
             p.attrs.push_back({"applies", after.text});
           } else if (depth == 0 && !is_continuation(t.text)) {
             keywords.push_back(t.text);
+          } else if (depth == 0 && t.text == "reducer") {
+            reducer = true;
           }
           break;
         }
@@ -1113,6 +1142,19 @@ class MlirParser {
               const auto& src = !sig_out.empty() ? sig_out : sig_in;
               std::size_t i = untyped_defs[k];
               if (i < def_types.size() && k < src.size()) def_types[i] = src[k];
+            }
+            if (reducer && def_names.size() >= 4 && def_names.size() % 2 == 0) {
+              // Each pair names (lhs_i, rhs_i); the block's arguments are lhs_0..lhs_N-1, then
+              // rhs_0..rhs_N-1 (as StableHLO's own parser appends them).
+              std::vector<std::string_view> names;
+              std::vector<TypeId> types;
+              for (std::size_t start : {std::size_t(0), std::size_t(1)})
+                for (std::size_t i = start; i < def_names.size(); i += 2) {
+                  names.push_back(def_names[i]);
+                  types.push_back(def_types[i]);
+                }
+              def_names = std::move(names);
+              def_types = std::move(types);
             }
             p.regions.emplace_back();
             if (!parse_region(p.regions.back(), def_names, def_types)) return false;
@@ -1157,6 +1199,14 @@ class MlirParser {
     if (depth != 0)
       return fail(lx_.peek().offset, "unbalanced brackets in " + std::string(op.name), "a closing bracket",
                   describe(lx_.peek()));
+    if (std::find(is_init.begin(), is_init.end(), true) != is_init.end() && is_init.size() == p.operands.size()) {
+      // `(%x0 init: %z0), (%x1 init: %z1)`: the operands are the inputs, then the init values.
+      std::vector<std::string_view> names;
+      for (bool want : {false, true})
+        for (std::size_t i = 0; i < p.operands.size(); ++i)
+          if (is_init[i] == want) names.push_back(p.operands[i]);
+      p.operands = std::move(names);
+    }
     if (op.code == OpCode::Compare) {
       // `stablehlo.compare LT, %a, %b, FLOAT`: the same named fields as the generic form.
       if (!keywords.empty()) p.attrs.push_back({"comparison_direction", keywords[0]});

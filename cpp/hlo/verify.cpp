@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/loop_body.h"
+#include "common/numbers.h"
 #include "hlo/attrs.h"
 #include "hlo/cost.h"
 #include "hlo/op_memo.h"
@@ -13,11 +14,6 @@ namespace rl::hlo {
 
 namespace {
 
-std::string list(const std::vector<std::int64_t>& v) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
 
 bool ranked(const Type& t) { return t.kind == Type::Kind::Tensor && t.ranked; }
 
@@ -139,10 +135,10 @@ class Verifier {
     const DotDims& d = dd.value();
     if (d.lhs_batch.size() != d.rhs_batch.size())
       return fail(op, "dot_general batching dimension lists differ in length", "lhs and rhs lists of equal length",
-                  list(d.lhs_batch) + " vs " + list(d.rhs_batch));
+                  list_text(d.lhs_batch) + " vs " + list_text(d.rhs_batch));
     if (d.lhs_contracting.size() != d.rhs_contracting.size())
       return fail(op, "dot_general contracting dimension lists differ in length",
-                  "lhs and rhs lists of equal length", list(d.lhs_contracting) + " vs " + list(d.rhs_contracting));
+                  "lhs and rhs lists of equal length", list_text(d.lhs_contracting) + " vs " + list_text(d.rhs_contracting));
     auto in_range = [&](const std::vector<std::int64_t>& v, const Type& t, const char* side, const char* kind) {
       std::vector<bool> seen(t.dims.size(), false);
       for (auto x : v) {
@@ -203,8 +199,8 @@ class Verifier {
     for (std::size_t i = 0; same && i < want.size(); ++i)
       if (want[i] >= 0 && out.dims[i] >= 0 && want[i] != out.dims[i]) same = false;
     if (!same)
-      return fail(op, "dot_general result shape is wrong", "batch x lhs free x rhs free = " + list(want),
-                  list(out.dims));
+      return fail(op, "dot_general result shape is wrong", "batch x lhs free x rhs free = " + list_text(want),
+                  list_text(out.dims));
     return true;
   }
 
@@ -219,7 +215,7 @@ class Verifier {
     auto dims = int_list(a->value);
     if (dims.size() != in.dims.size())
       return fail(op, "broadcast_in_dim needs one dimension per operand dimension",
-                  std::to_string(in.dims.size()) + " dimensions", list(dims));
+                  std::to_string(in.dims.size()) + " dimensions", list_text(dims));
     for (std::size_t i = 0; i < dims.size(); ++i) {
       if (dims[i] < 0 || static_cast<std::size_t>(dims[i]) >= out.dims.size())
         return fail(op, "broadcast_in_dim dimension out of range",
@@ -263,14 +259,14 @@ class Verifier {
     }
     if (!ok)
       return fail(op, "transpose permutation is not a permutation",
-                  "each of 0.." + std::to_string(static_cast<long long>(in.dims.size()) - 1) + " once", list(perm));
+                  "each of 0.." + std::to_string(static_cast<long long>(in.dims.size()) - 1) + " once", list_text(perm));
     if (!ranked(out)) return true;
     std::vector<std::int64_t> want;
     for (auto p : perm) want.push_back(in.dims[static_cast<std::size_t>(p)]);
     bool same = out.dims.size() == want.size();
     for (std::size_t i = 0; same && i < want.size(); ++i)
       if (want[i] >= 0 && out.dims[i] >= 0 && want[i] != out.dims[i]) same = false;
-    if (!same) return fail(op, "transpose result shape is wrong", list(want), list(out.dims));
+    if (!same) return fail(op, "transpose result shape is wrong", list_text(want), list_text(out.dims));
     return true;
   }
 
@@ -299,7 +295,7 @@ class Verifier {
     bool same = out.dims.size() == want.size();
     for (std::size_t i = 0; same && i < want.size(); ++i)
       if (want[i] >= 0 && out.dims[i] >= 0 && want[i] != out.dims[i]) same = false;
-    if (!same) return fail(op, "reduce result shape is wrong", "the input without dimensions " + list(dims) + ": " + list(want), list(out.dims));
+    if (!same) return fail(op, "reduce result shape is wrong", "the input without dimensions " + list_text(dims) + ": " + list_text(want), list_text(out.dims));
     return true;
   }
 
@@ -312,7 +308,7 @@ class Verifier {
     if (!a) a = op.attr("dim");                  // pretty StableHLO
     if (!a) return true;
     auto dims = int_list(a->value);
-    if (dims.size() != 1) return fail(op, "concatenate needs one dimension", "one dimension", list(dims));
+    if (dims.size() != 1) return fail(op, "concatenate needs one dimension", "one dimension", list_text(dims));
     const Type& first = op.operand_type(0);
     if (!ranked(first)) return true;
     const std::int64_t d = dims[0];

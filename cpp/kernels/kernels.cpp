@@ -1,6 +1,8 @@
 #include "kernels/kernels.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdlib>
 #include <utility>
 
@@ -8,9 +10,24 @@
 
 namespace rl::kernels {
 
+void pack_b_panels(std::size_t nr, std::size_t k, std::size_t n, const float* b, float* packed) {
+  for (std::size_t col0 = 0; col0 < n; col0 += nr) {
+    const std::size_t cols = std::min(nr, n - col0);
+    for (std::size_t kk = 0; kk < k; ++kk, packed += nr) {
+      std::memcpy(packed, b + kk * n + col0, cols * sizeof(float));
+      std::fill(packed + cols, packed + nr, 0.0f);
+    }
+  }
+}
+
+void MatmulVariant::pack(std::size_t k, std::size_t n, const float* b, float* packed) const {
+  if (packs_b) pack_b_panels(std::size_t(nr), k, n, b, packed);
+  else std::memcpy(packed, b, k * n * sizeof(float));
+}
+
 const std::vector<MatmulVariant>& matmul_variants() {
   static const std::vector<MatmulVariant> variants = {
-#define RL_MATMUL(name, isa, mr, nr, fused) {#name, #isa, mr, nr, fused, &name},
+#define RL_MATMUL(name, isa, mr, nr, fused, packs_b) {#name, #isa, mr, nr, fused, packs_b, &name},
 #define RL_TANH(name, isa)
 #include "kernels/registry.inc"
 #undef RL_MATMUL
@@ -21,7 +38,7 @@ const std::vector<MatmulVariant>& matmul_variants() {
 
 const std::vector<TanhVariant>& tanh_variants() {
   static const std::vector<TanhVariant> variants = {
-#define RL_MATMUL(name, isa, mr, nr, fused)
+#define RL_MATMUL(name, isa, mr, nr, fused, packs_b)
 #define RL_TANH(name, isa) {#name, #isa, &name},
 #include "kernels/registry.inc"
 #undef RL_MATMUL
@@ -151,8 +168,8 @@ void matmul_reference(std::size_t m, std::size_t k, std::size_t n, const float* 
 
 Result<CheckResult> check_matmul(const MatmulVariant& variant, MatmulBuffers& buffers) {
   const MatmulShape& s = buffers.shape;
-  variant.fn(s.m, s.k, s.n, buffers.a.data(), buffers.b.data(), buffers.c.data(),
-             buffers.packed.data());
+  variant.run(s.m, s.k, s.n, buffers.a.data(), buffers.b.data(), buffers.c.data(),
+              buffers.packed.data());
   std::vector<double> reference(s.m * s.n);
   matmul_reference(s.m, s.k, s.n, buffers.a.data(), buffers.b.data(), variant.fused_tanh,
                    reference.data());

@@ -17,26 +17,42 @@
 
 namespace rl::kernels {
 
-// c[m×n] = (tanh)(a[m×k] · b[k×n]); packed_b holds packed_floats(k, n) floats of scratch.
+// c[m×n] = (tanh)(a[m×k] · b[k×n]) where b has already been laid out by the variant's pack
+// (MatmulVariant::pack): rows of A start a_stride floats apart, rows of C c_stride floats apart.
 using MatmulFn = void (*)(std::size_t m, std::size_t k, std::size_t n, const float* a,
-                          const float* b, float* c, float* packed_b);
+                          std::size_t a_stride, const float* packed_b, float* c,
+                          std::size_t c_stride);
 using TanhFn = void (*)(std::size_t count, const float* x, float* y);
 
-#define RL_MATMUL(name, isa, mr, nr, fused) \
-  void name(std::size_t, std::size_t, std::size_t, const float*, const float*, float*, float*);
+#define RL_MATMUL(name, isa, mr, nr, fused, packs_b)                                       \
+  void name(std::size_t, std::size_t, std::size_t, const float*, std::size_t, const float*, \
+            float*, std::size_t);
 #define RL_TANH(name, isa) void name(std::size_t, const float*, float*);
 #include "kernels/registry.inc"
 #undef RL_MATMUL
 #undef RL_TANH
+
+// Lays B (k×n, row-major) out in panels of nr columns, zero-padded past n: panel p holds
+// columns p·nr … p·nr+nr−1, one row of nr floats per k. `packed` holds packed_floats floats.
+void pack_b_panels(std::size_t nr, std::size_t k, std::size_t n, const float* b, float* packed);
 
 struct MatmulVariant {
   const char* name;
   const char* isa;  // "scalar", "wasmsimd", "portable"
   int mr, nr;       // the register tile
   bool fused_tanh;  // tanh(A·B) rather than A·B
-  MatmulFn fn;
+  bool packs_b;     // B in panels of nr columns; false: B as given (row-major k×n), copied
+  MatmulFn compute;
   std::size_t packed_floats(std::size_t k, std::size_t n) const {
-    return (n + nr - 1) / nr * nr * k;
+    return packs_b ? (n + nr - 1) / nr * nr * k : k * n;
+  }
+  // B laid out the way compute reads it: once per B, whatever the number of row blocks.
+  void pack(std::size_t k, std::size_t n, const float* b, float* packed) const;
+  // One whole product, as a caller without a pool makes it: pack B, then compute every row.
+  void run(std::size_t m, std::size_t k, std::size_t n, const float* a, const float* b, float* c,
+           float* packed) const {
+    pack(k, n, b, packed);
+    compute(m, k, n, a, k, packed, c, n);
   }
 };
 struct TanhVariant {

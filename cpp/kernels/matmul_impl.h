@@ -1,11 +1,16 @@
 // C = A·B or C = tanh(A·B), f32, row-major, written once against the SIMD vocabulary.
 //
-// B is packed into panels of NR = NR_VECS·W columns (zero-padded past n), so the inner loop
-// reads B with unit stride. Each MR×NR tile of C is held in registers across the whole k
-// loop: per k step, NR_VECS loads of B, MR splats of A, MR·NR_VECS multiply-adds. Rows past m
-// re-read the last valid row of A and are not stored; columns past n are padding and are not
-// stored; k needs no tail. tanh, when fused, is applied to the tile in registers, so the
-// product is never written and read back.
+// Packing is split from compute: pack_b (kernels.cpp) lays B out once in panels of
+// NR = NR_VECS·W columns (zero-padded past n), so the inner loop reads B with unit stride, and
+// the compute below reads that packed B. A block of rows of A and C can then be computed on its
+// own (a Worker of the page's pool gets its rows and the packed B): rows are independent, so a
+// row gets the same bits whichever block computes it. A and C are read and written through row
+// strides (a_stride ≥ k, c_stride ≥ n floats), so a block may sit inside a larger matrix.
+//
+// Each MR×NR tile of C is held in registers across the whole k loop: per k step, NR_VECS loads
+// of B, MR splats of A, MR·NR_VECS multiply-adds. Rows past m re-read the last valid row of A
+// and are not stored; columns past n are padding and are not stored; k needs no tail. tanh,
+// when fused, is applied to the tile in registers, so the product is never written and read back.
 #pragma once
 
 #include <algorithm>
@@ -15,27 +20,12 @@
 
 namespace rl::kernels {
 
-template <class Ops, int NR>
-inline void pack_b(std::size_t k, std::size_t n, const float* b, float* packed) {
-  for (std::size_t col0 = 0; col0 < n; col0 += NR) {
-    const std::size_t cols = std::min<std::size_t>(NR, n - col0);
-    for (std::size_t kk = 0; kk < k; ++kk) {
-      const float* src = b + kk * n + col0;
-      std::size_t j = 0;
-      for (; j < cols; ++j) packed[j] = src[j];
-      for (; j < NR; ++j) packed[j] = 0.0f;
-      packed += NR;
-    }
-  }
-}
-
 template <class Ops, int MR, int NR_VECS, bool kTanh>
-void matmul_tiled(std::size_t m, std::size_t k, std::size_t n, const float* a, const float* b,
-                  float* c, float* packed) {
+void matmul_packed(std::size_t m, std::size_t k, std::size_t n, const float* a,
+                   std::size_t a_stride, const float* packed, float* c, std::size_t c_stride) {
   using V = typename Ops::V;
   constexpr int W = Ops::kWidth;
   constexpr int NR = NR_VECS * W;
-  pack_b<Ops, NR>(k, n, b, packed);
 
   for (std::size_t col0 = 0; col0 < n; col0 += NR) {
     const float* panel = packed + col0 * k;  // panel p starts at p·NR·k = col0·k
@@ -43,7 +33,7 @@ void matmul_tiled(std::size_t m, std::size_t k, std::size_t n, const float* a, c
     for (std::size_t row0 = 0; row0 < m; row0 += MR) {
       const int rows = static_cast<int>(std::min<std::size_t>(MR, m - row0));
       const float* arow[MR];
-      for (int r = 0; r < MR; ++r) arow[r] = a + (row0 + std::min(r, rows - 1)) * k;
+      for (int r = 0; r < MR; ++r) arow[r] = a + (row0 + std::min(r, rows - 1)) * a_stride;
 
       V acc[MR][NR_VECS];
       for (int r = 0; r < MR; ++r)
@@ -65,7 +55,7 @@ void matmul_tiled(std::size_t m, std::size_t k, std::size_t n, const float* a, c
       }
 
       for (int r = 0; r < rows; ++r) {
-        float* crow = c + (row0 + r) * n + col0;
+        float* crow = c + (row0 + r) * c_stride + col0;
         for (int v = 0; v < NR_VECS; ++v) {
           V out = acc[r][v];
           if (kTanh) out = tanh_v<Ops>(out);

@@ -15,13 +15,15 @@ struct Ops : ScalarOps {};
 }  // namespace
 
 void matmul_f32_4x8__portable(std::size_t m, std::size_t k, std::size_t n, const float* a,
-                              const float* b, float* c, float* packed) {
-  matmul_tiled<Ops, 4, 8, false>(m, k, n, a, b, c, packed);
+                              std::size_t a_stride, const float* packed_b, float* c,
+                              std::size_t c_stride) {
+  matmul_packed<Ops, 4, 8, false>(m, k, n, a, a_stride, packed_b, c, c_stride);
 }
 
 void tanh_matmul_f32_4x8__portable(std::size_t m, std::size_t k, std::size_t n, const float* a,
-                                   const float* b, float* c, float* packed) {
-  matmul_tiled<Ops, 4, 8, true>(m, k, n, a, b, c, packed);
+                                   std::size_t a_stride, const float* packed_b, float* c,
+                                   std::size_t c_stride) {
+  matmul_packed<Ops, 4, 8, true>(m, k, n, a, a_stride, packed_b, c, c_stride);
 }
 
 void tanh_f32__portable_expm1(std::size_t count, const float* x, float* y) {

@@ -13,8 +13,19 @@ volatile float g_sink = 0;
 
 void call(const kernels::MatmulVariant& v, kernels::MatmulBuffers& b) {
   const auto& s = b.shape;
-  v.fn(s.m, s.k, s.n, b.a.data(), b.b.data(), b.c.data(), b.packed.data());
+  v.run(s.m, s.k, s.n, b.a.data(), b.b.data(), b.c.data(), b.packed.data());
   g_sink = g_sink + b.c[0] + b.c[s.m * s.n - 1];
+}
+
+// The next R after `repeats` calls lasted `elapsed`: close to the target (with a margin) when
+// the elapsed time is measurable, else double.
+std::size_t grown_repeats(std::size_t repeats, double elapsed, const Calibration& c) {
+  std::size_t next = repeats * 2;
+  if (elapsed > 10 * c.timer_resolution) {
+    next = std::max(
+        next, static_cast<std::size_t>(double(repeats) * 1.2 * c.target_sample_seconds / elapsed));
+  }
+  return next;
 }
 }  // namespace
 
@@ -40,20 +51,20 @@ Result<Calibration> calibrate(const kernels::MatmulVariant& variant,
   c.warm_seconds = now_seconds() - t0;
 
   std::size_t repeats = 1;
+  bool confirming = false;  // the last trial reached the target: run it again before trusting it
   for (;;) {
     const double elapsed = run_sample(variant, buffers, repeats) * double(repeats);
-    if (elapsed >= c.target_sample_seconds) break;
+    if (elapsed >= c.target_sample_seconds) {
+      if (confirming) break;
+      confirming = true;
+      continue;
+    }
+    confirming = false;
     if (repeats >= kMaxRepeats) {
       return R::failure("could not make a sample last " + format_number(c.target_sample_seconds) +
                         " s within 2^30 repeats");
     }
-    // Jump close to the target when the elapsed time is measurable, else double.
-    std::size_t next = repeats * 2;
-    if (elapsed > 10 * c.timer_resolution) {
-      next = std::max(next, static_cast<std::size_t>(double(repeats) * 1.2 *
-                                                     c.target_sample_seconds / elapsed));
-    }
-    repeats = std::min(next, kMaxRepeats);
+    repeats = std::min(grown_repeats(repeats, elapsed, c), kMaxRepeats);
   }
   c.repeats = repeats;
   return R::success(c);
@@ -71,6 +82,7 @@ Timing summarize(const std::vector<double>& samples, const Calibration& calibrat
   t.repeats = calibration.repeats;
   t.timer_resolution = calibration.timer_resolution;
   t.warm_seconds = calibration.warm_seconds;
+  t.target_sample_seconds = calibration.target_sample_seconds;
   return t;
 }
 
@@ -82,9 +94,35 @@ Result<Timing> time_matmul(const kernels::MatmulVariant& variant, kernels::Matmu
   }
   auto c = calibrate(variant, buffers, min_sample_seconds);
   if (!c) return Result<Timing>::failure_from(c);
-  std::vector<double> seconds;
-  for (int i = 0; i < samples; ++i) seconds.push_back(run_sample(variant, buffers, c->repeats));
-  return Result<Timing>::success(summarize(seconds, c.value()));
+  Calibration calibration = c.value();
+  for (int recalibrations = 0;; ++recalibrations) {
+    std::vector<double> seconds;
+    double short_elapsed = -1;
+    for (int i = 0; i < samples; ++i) {
+      const double s = run_sample(variant, buffers, calibration.repeats);
+      if (!sample_long_enough(calibration.repeats, s, calibration.target_sample_seconds)) {
+        short_elapsed = s * double(calibration.repeats);
+        break;
+      }
+      seconds.push_back(s);
+    }
+    if (short_elapsed < 0) {
+      Timing t = summarize(seconds, calibration);
+      t.recalibrations = recalibrations;
+      return Result<Timing>::success(t);
+    }
+    if (recalibrations == kMaxRecalibrations || calibration.repeats >= kMaxRepeats) {
+      return Result<Timing>::failure("a sample of " + std::to_string(calibration.repeats) +
+                                     " calls lasted " + format_number(short_elapsed) +
+                                     " s, under the " +
+                                     format_number(calibration.target_sample_seconds) +
+                                     " s (100 timer ticks) every sample must last, after " +
+                                     std::to_string(recalibrations) + " recalibrations");
+    }
+    // The samples run faster than the calibration did: raise R past the target and start over.
+    calibration.repeats =
+        std::min(grown_repeats(calibration.repeats, short_elapsed, calibration), kMaxRepeats);
+  }
 }
 
 }  // namespace rl::measure

@@ -119,6 +119,57 @@ Result<Ceiling> ceiling(const Budgets& budgets, double intensity) {
   return R::success(c);
 }
 
+Result<std::vector<Ceiling>> roof_curve(const Budgets& budgets, double xmin, double xmax) {
+  using R = Result<std::vector<Ceiling>>;
+  auto lo = positive_finite("xmin", xmin, " of flops per byte");
+  if (!lo) return R::failure_from(lo);
+  auto hi = positive_finite("xmax", xmax, " of flops per byte");
+  if (!hi) return R::failure_from(hi);
+  if (xmin > xmax) return R::failure("xmin must be at most xmax, got " + format_number(xmin) + " > " + format_number(xmax));
+  std::vector<double> xs = {xmin};
+  const double corner = ridge(budgets);
+  if (corner > xmin && corner < xmax) xs.push_back(corner);
+  if (xmax > xmin) xs.push_back(xmax);
+  std::vector<Ceiling> out;
+  for (double x : xs) out.push_back(ceiling(budgets, x).value());  // x is positive and finite here
+  return R::success(out);
+}
+
+std::optional<Bound> work_bound(const Budgets& budgets, double flops, double bytes) {
+  // Times in the budgets' units (the factor 1e9 is common to both and cancels in the comparison).
+  const double compute = flops / budgets.peak_gflops, memory = bytes / budgets.bandwidth_gbs;
+  if (compute == 0 && memory == 0) return std::nullopt;
+  return compute > memory ? Bound::compute : compute < memory ? Bound::memory : Bound::balanced;
+}
+
+TimeBound time_lower_bound(const Budgets& budgets, double interconnect_gbs, double flops, double bytes,
+                           double collective_bytes) {
+  TimeBound t;
+  t.compute = flops / (budgets.peak_gflops * 1e9);
+  t.memory = bytes / (budgets.bandwidth_gbs * 1e9);
+  t.collectives = "none in the program";
+  if (collective_bytes > 0) {
+    if (interconnect_gbs > 0) {
+      t.collective = collective_bytes / (interconnect_gbs * 1e9);
+      t.collectives = "modelled";
+    } else {
+      t.collectives = "not modelled: this roof states no interconnect bandwidth";
+    }
+  }
+  std::vector<std::pair<const char*, double>> parts = {{"compute", t.compute}, {"memory", t.memory}};
+  if (t.collective) parts.push_back({"collectives", *t.collective});
+  for (const auto& part : parts) t.seconds = std::max(t.seconds, part.second);
+  if (t.seconds == 0) return t;
+  std::string winners;
+  int count = 0;
+  for (const auto& [name, seconds] : parts) {
+    if (seconds != t.seconds) continue;
+    winners += (count++ ? " = " : "") + std::string(name);
+  }
+  t.bound = count > 1 ? "balanced (" + winners + ")" : winners;
+  return t;
+}
+
 Result<std::vector<TrafficRow>> traffic_experiment(const Budgets& budgets,
                                                    const std::vector<double>& intensities,
                                                    double factor) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,31 @@ struct Ceiling {
 
 // Refuses an intensity that is not positive and finite.
 Result<Ceiling> ceiling(const Budgets& budgets, double intensity);
+
+// The roof's corner and the ends of [xmin, xmax] (flops per byte), ascending, with their
+// ceilings: what a figure draws for a roof (straight lines between them in log–log). Refuses
+// bounds that are not positive and finite, or xmin > xmax.
+Result<std::vector<Ceiling>> roof_curve(const Budgets& budgets, double xmin, double xmax);
+
+// ---- a program under a roof (the analyze view) ----------------------------------------------
+// Which budget bounds `flops` of work moving `bytes`: compute time flops / peak against memory
+// time bytes / bandwidth (the intensity against the ridge, with no division by zero bytes: work
+// with no traffic is compute-bound). Empty when both are 0: nothing bounds no work.
+std::optional<Bound> work_bound(const Budgets& budgets, double flops, double bytes);
+
+// The lower bound on a program's time under the budgets: the largest of compute time
+// (flops / peak), memory time (bytes / bandwidth) and, when the program has collective bytes and
+// the roof states an interconnect bandwidth (GB/s, > 0), collectives time. Seconds.
+struct TimeBound {
+  double seconds = 0;
+  double compute = 0;
+  double memory = 0;
+  std::optional<double> collective;  // counted only when modelled
+  std::string collectives;  // "none in the program", "modelled", or why not
+  std::string bound;        // "compute", "memory", "collectives", "balanced (compute = memory)"; "" at 0 s
+};
+TimeBound time_lower_bound(const Budgets& budgets, double interconnect_gbs, double flops, double bytes,
+                           double collective_bytes);
 
 // ---- the traffic experiment ---------------------------------------------------------------
 // The work is unchanged; multiplying the assumed bytes by `factor` divides intensity by it.

@@ -5,17 +5,22 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { benchInterpreter } from './bench_interp.mjs';
+import { ceilingOnWorkers, LEVELS, timeKernelOnWorkers, timerResolution } from '../../web/model/measure.js';
 import { denseHlo, denseStablehlo } from './dense_modules.mjs';
 import { loadNodeCore, ROOT } from './node-core.mjs';
+import { createNodePool, machineCores } from './node_pool.mjs';
 
 const args = process.argv.slice(2);
 let jsonFile = null;
 let quick = false;
 let only = null;
+let threads = machineCores();
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--json' && args[i + 1]) jsonFile = args[++i];
   else if (args[i] === '--quick') quick = true;
-  else if (args[i] === '--only' && ['kernels', 'analyzer'].includes(args[i + 1])) only = args[++i];
+  else if (args[i] === '--only' && ['kernels', 'cores', 'analyzer', 'lesson', 'interpreter'].includes(args[i + 1])) only = args[++i];
+  else if (args[i] === '--threads' && /^[0-9]+$/.test(args[i + 1] ?? '')) threads = Number(args[++i]);
   else {
     console.error(`bench: unknown argument ${JSON.stringify(args[i])} (see --help)`);
     process.exit(1);
@@ -170,8 +175,8 @@ const benchArgs = ['--min-sample-seconds', quick ? '0.02' : '0.1', '--samples', 
     for (const r of lines) {
       if (!('kernel' in r)) continue;
       if (build === 'native' && r.isa === 'scalar') continue;  // the scalar rows that matter are wasm's
-      rows.push({ m: r.m, k: r.k, n: r.n, variant: VARIANT[r.kernel] ?? r.kernel, kernel: r.kernel, build,
-        gflops: r.gflops, median_seconds: r.median_seconds, repeats: r.repeats });
+      rows.push({ m: r.m, k: r.k, n: r.n, variant: VARIANT[r.kernel] ?? r.kernel, kernel: r.kernel, build, threads: 1,
+        method: 'harness', gflops: r.gflops, median_seconds: r.median_seconds, repeats: r.repeats });
     }
   }
   const ceiling = wasm[0].measured_ceiling_gflops;
@@ -206,19 +211,123 @@ const benchArgs = ['--min-sample-seconds', quick ? '0.02' : '0.1', '--samples', 
   return { ceiling, native, rows, ratios };
 }
 
-const kernels = only === 'analyzer' ? null : await benchKernels();
-const analyzer = only === 'kernels' ? null : await benchAnalyzer();
+// ---- the lesson page's state changes: calls into the wasm module and time, in Node ----
+
+async function benchLesson() {
+  const { createState, setInput, applyHash } = await import('../../web/state.js');
+  const core = await loadNodeCore();
+  const state = createState(core);
+  const counted = (fn) => {
+    const before = core.embindCalls().total;
+    fn();
+    return core.embindCalls().total - before;
+  };
+  const link = '#m=48&k=24&n=12&dtype=bf16&peak=50&bandwidth=25&factor=3&sizes=8,16,32,64,128';
+  const median = (fn, reps) => {
+    for (let i = 0; i < 20; i++) fn(i);  // warm (and the JIT tier-up)
+    const times = [];
+    for (let i = 0; i < reps; i++) {
+      const t0 = performance.now();
+      fn(i);
+      times.push(performance.now() - t0);
+    }
+    return times.sort((a, b) => a - b)[reps >> 1];
+  };
+  const values = ['64', '65', '66', '67'];
+  const out = {
+    calls_per_keystroke: counted(() => setInput(core, state, 'm', '64')),
+    calls_per_link_8_keys: counted(() => applyHash(core, state, link)),
+    keystroke_ms: median((i) => setInput(core, state, 'm', values[i % 4]), quick ? 100 : 400),
+    link_ms: median(() => applyHash(core, state, link), quick ? 30 : 100),
+  };
+  console.log('\nthe lesson page\'s state changes (web/state.js with the wasm core, in Node) — measurements of this machine');
+  console.log(`  calls into the wasm module: ${out.calls_per_keystroke} per keystroke (goal 1), ${out.calls_per_link_8_keys} per link of 8 keys (goal 1)`);
+  console.log(`  median time: ${out.keystroke_ms.toFixed(3)} ms per keystroke, ${out.link_ms.toFixed(3)} ms per link (the page then redraws)`);
+  return out;
+}
+
+// ---- all cores: the page's Worker pool (worker_threads here), 1 Worker and every Worker at once ----
+
+async function benchCores() {
+  const core = await loadNodeCore();
+  const pool = createNodePool({ size: threads });
+  const group = pool.group();
+  const now = () => performance.now() / 1000;
+  const resolution = timerResolution(now);
+  const clock = { now, resolution, target: Math.max(100 * resolution, quick ? 0.02 : 0.1), samples: 5 };
+  const counts = threads > 1 ? [1, threads] : [1];
+  const rows = [];
+  const ceilings = {};
+  process.stderr.write(`bench: the Worker pool, 1 and ${threads} Workers (worker_threads, one wasm instance each)…\n`);
+  try {
+    for (const size of [256, 512]) {
+      for (const c of counts) {
+        const t = await timeKernelOnWorkers(core, group, size, c, clock);
+        rows.push({ m: size, k: size, n: size, variant: 'simd_tanh_matmul', kernel: t.variant, build: 'wasm', threads: t.cores,
+          method: 'pool', gflops: t.gflops, median_seconds: t.median, repeats: t.repeats });
+      }
+    }
+    for (const what of ['compute', ...LEVELS]) {
+      for (const c of counts) {
+        const r = await ceilingOnWorkers(group, what, c, clock);
+        ceilings[c] ??= { threads: c, bandwidth_gbs: {} };
+        if (what === 'compute') ceilings[c].gflops = r.gflops;
+        else ceilings[c].bandwidth_gbs[what] = r.gbs;
+      }
+    }
+  } finally {
+    pool.terminate();
+  }
+  const at = (size, c) => rows.find((r) => r.m === size && r.threads === c);
+  const all = counts.at(-1);
+  const ratio = (a, b) => (a && b ? a / b : null);
+  const ratios = {
+    threads: all,
+    all_cores_over_single_core_256: ratio(at(256, all)?.gflops, at(256, 1)?.gflops),
+    all_cores_over_single_core_512: ratio(at(512, all)?.gflops, at(512, 1)?.gflops),
+    compute_ceiling_all_cores_over_single_core: ratio(ceilings[all]?.gflops, ceilings[1]?.gflops),
+    memory_bandwidth_all_cores_over_single_core: ratio(ceilings[all]?.bandwidth_gbs.memory, ceilings[1]?.bandwidth_gbs.memory),
+  };
+  ratios.efficiency_512 = ratios.all_cores_over_single_core_512 === null ? null : ratios.all_cores_over_single_core_512 / all;
+  ratios.efficiency_256 = ratios.all_cores_over_single_core_256 === null ? null : ratios.all_cores_over_single_core_256 / all;
+  const fmt = (x) => (x == null ? 'n/a' : x.toFixed(2));
+  console.log(`\nall cores: tanh(A@B), B packed once, rows split over the Workers; fork–join rounds timed on the main thread — measurements of this machine`);
+  console.log(`${'Workers'.padStart(8)}${'256³ GFLOP/s'.padStart(14)}${'512³ GFLOP/s'.padStart(14)}${'mul+add GFLOP/s'.padStart(17)}${'L1 GB/s'.padStart(10)}${'L2 GB/s'.padStart(10)}${'memory GB/s'.padStart(13)}`);
+  for (const c of counts) {
+    const b = ceilings[c].bandwidth_gbs;
+    console.log(`${String(c).padStart(8)}${fmt(at(256, c)?.gflops).padStart(14)}${fmt(at(512, c)?.gflops).padStart(14)}${fmt(ceilings[c].gflops).padStart(17)}` +
+      `${fmt(b.l1).padStart(10)}${fmt(b.l2).padStart(10)}${fmt(b.memory).padStart(13)}`);
+  }
+  console.log(`tanh(A@B) at 512³, ${all} Workers / 1 Worker:           ${fmt(ratios.all_cores_over_single_core_512)}×, efficiency ${fmt(ratios.efficiency_512)}   (target ≥ 1.8× on 2 cores)`);
+  console.log(`tanh(A@B) at 256³, ${all} Workers / 1 Worker:           ${fmt(ratios.all_cores_over_single_core_256)}×, efficiency ${fmt(ratios.efficiency_256)}`);
+  console.log(`mul+add ceiling, ${all} Workers / 1 Worker:             ${fmt(ratios.compute_ceiling_all_cores_over_single_core)}×   (target ≥ 1.8× on 2 cores)`);
+  console.log(`memory-sized triad, ${all} Workers / 1 Worker:          ${fmt(ratios.memory_bandwidth_all_cores_over_single_core)}×`);
+  return { rows, ceilings: counts.map((c) => ceilings[c]), ratios };
+}
+
+const wanted = (part) => only === null || only === part;
+const kernels = wanted('kernels') ? await benchKernels() : null;
+const cores = wanted('cores') ? await benchCores() : null;
+const analyzer = wanted('analyzer') ? await benchAnalyzer() : null;
+const lesson = wanted('lesson') ? await benchLesson() : null;
+const interpreter = wanted('interpreter') ? await benchInterpreter({ quick }) : null;
 
 if (jsonFile) {
   writeFileSync(jsonFile, JSON.stringify({
     ...(kernels && {
       measured_ceiling_gflops: kernels.ceiling,
       native_measured_ceiling_gflops: kernels.native[0].measured_ceiling_gflops,
-      rows: kernels.rows.map(({ m, k, n, variant, gflops, kernel, build }) => ({ m, k, n, variant, gflops, kernel, build })),
-      ratios: kernels.ratios,
     }),
+    ...((kernels || cores) && {
+      rows: [...(kernels?.rows ?? []), ...(cores?.rows ?? [])].map(({ m, k, n, variant, gflops, kernel, build, threads: t, method }) =>
+        ({ m, k, n, variant, gflops, kernel, build, threads: t, method })),
+    }),
+    ...(kernels && { ratios: kernels.ratios }),
+    ...(cores && { all_cores: { ceilings: cores.ceilings, ratios: cores.ratios } }),
     ...(analyzer && { analyzer }),
-    environment: { node: process.version, cpu: cpus()[0]?.model, cpus: cpus().length },
+    ...(interpreter && { interpreter }),
+    ...(lesson && { lesson }),
+    environment: { node: process.version, cpu: cpus()[0]?.model, cpus: cpus().length, workers: threads },
   }, null, 2));
   console.log(`\nwrote ${jsonFile}`);
 }

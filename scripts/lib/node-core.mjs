@@ -12,8 +12,8 @@ export function corePath() {
   return process.env.ROOFLINE_CORE || join(ROOT, 'dist', 'roofline-core.js');
 }
 
-export async function loadNodeCore() {
-  const path = corePath();
+/** Loads the core from `path` (default: corePath()). */
+export async function loadNodeCore(path = corePath()) {
   if (!existsSync(path)) {
     throw new Error(`the wasm core is not built: ${path} is missing; run scripts/build first`);
   }

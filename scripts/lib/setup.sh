@@ -29,8 +29,9 @@ apt_install() {
     || die "apt-get install $* failed"
 }
 
-# ensure_tools [browser]: the compilers, Emscripten, Catch2, Node and npm; with `browser`,
-# Debian's Chromium too (for the browser tests).
+# ensure_tools [browser]: the compilers, Emscripten, Catch2, Node and npm; with `browser` (what
+# scripts/test asks for), Debian's Chromium for the browser tests and xmllint (libxml2-utils),
+# the XML parser the tests check the Moodle export with.
 ensure_tools() {
   local missing=()
   command -v cmake >/dev/null || missing+=(cmake)
@@ -42,6 +43,9 @@ ensure_tools() {
   [ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
   if [ "${1:-}" = browser ] && [ -z "${CHROMIUM_PATH:-}" ]; then
     command -v chromium >/dev/null || missing+=(chromium)
+  fi
+  if [ "${1:-}" = browser ]; then
+    command -v xmllint >/dev/null || missing+=(libxml2-utils)
   fi
   if [ ${#missing[@]} -gt 0 ]; then
     say "installing what is missing: ${missing[*]}"

@@ -5,57 +5,31 @@
 // Worker while the page answers input (its time is measured and reported, not asserted).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { serve } from '../../scripts/serve.mjs';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
-import { launch, openPage, waitReady } from './browser.mjs';
+import { browserAndServer, openPage, ROOT, waitReady } from './browser.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DIST = join(ROOT, 'dist');
 const CORPUS = process.env.ROOFLINE_CORPUS || resolve(ROOT, '..', 'shared', 'corpus');
 const TIMES = join(ROOT, 'build', 'screenshots', 'analyze-times.json');
 
-let browser;
-let server;
-let alone;
+const fixture = browserAndServer({ alone: true });
+const { pages } = fixture;
 let core;
 const times = {};
 before(async () => {
-  browser = await launch();
-  server = await serve(DIST, 0);
   core = await loadNodeCore();
-  alone = mkdtempSync(join(tmpdir(), 'roofline-analyze-'));
-  copyFileSync(join(DIST, 'roofline-lab.html'), join(alone, 'roofline-lab.html'));
 });
-after(async () => {
-  await browser?.close();
-  server?.close();
-  if (alone) rmSync(alone, { recursive: true, force: true });
+after(() => {
   if (Object.keys(times).length) {
     mkdirSync(dirname(TIMES), { recursive: true });
     writeFileSync(TIMES, `${JSON.stringify(times, null, 2)}\n`);
   }
 });
 
-const pages = {
-  'index.html from file://': () => ({ url: pathToFileURL(join(DIST, 'index.html')).href }),
-  'index.html over http://127.0.0.1': () => ({ url: `http://127.0.0.1:${server.address().port}/index.html` }),
-  'roofline-lab.html alone, from file://': () => {
-    const url = pathToFileURL(join(alone, 'roofline-lab.html')).href;
-    return { url, ownFiles: [url] };
-  },
-};
-
-async function open(name) {
-  const { url, ownFiles } = pages[name]();
-  const opened = await openPage(browser, url, { ownFiles });
-  await waitReady(opened.page);
-  return opened;
-}
+const open = (name) => fixture.open(name);
 
 /** What `node scripts/analyze.mjs --json FILE` prints for one file. */
 function cli(file) {
@@ -241,8 +215,8 @@ describe('section 8: corpus files, selection, sorting, roofs and a 5 MB module',
 
   for (const colorScheme of ['light', 'dark']) {
     test(`axe-core finds no serious or critical violation in section 8 with an analysis, an error and a selection (${colorScheme})`, async (t) => {
-      const context = await browser.newContext({ bypassCSP: true, colorScheme });
-      const { page, problems } = await openPage(browser, pages['index.html over http://127.0.0.1']().url, { context });
+      const context = await fixture.browser.newContext({ bypassCSP: true, colorScheme });
+      const { page, problems } = await openPage(fixture.browser, pages['index.html over http://127.0.0.1']().url, { context });
       await waitReady(page);
       await page.locator('#analyze-examples button[data-example="attention"]').click();
       await waitShown(page, 'attention.mlir');

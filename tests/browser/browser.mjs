@@ -1,4 +1,6 @@
 // Shared set-up of the browser tests: Debian's chromium driven by playwright-core.
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { after, before } from 'node:test';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -51,26 +53,54 @@ export async function waitReady(page) {
 }
 
 /**
- * The usual set-up of a test file: one browser and one static server on dist/ for the whole
- * file, closed after it. `fixture.browser` and `fixture.server` are set once `before` has run;
- * `fixture.origins` maps a name to a function giving dist/index.html's URL from there.
+ * The one set-up of the browser tests: one browser and one static server on dist/ for the whole
+ * file, closed after it. `fixture.browser` and `fixture.server` are set once `before` has run.
+ *
+ * - `fixture.origins` maps 'file://' and 'http://127.0.0.1' to a function giving dist/index.html's URL;
+ * - `fixture.pages` maps a page's name to a function giving {url, ownFiles}: index.html from
+ *   file:// and over http, and (with `{alone: true}`) roofline-lab.html copied alone into an empty
+ *   folder, the single-file app a teacher uploads, which may load nothing but itself;
+ * - `fixture.open(name, hash?, options?)` opens a page by name (or an origin's key), waits until
+ *   the app is ready and gives {page, problems, requests} (see openPage).
  */
-export function browserAndServer() {
+export function browserAndServer({ alone = false } = {}) {
   const fixture = {
     browser: null,
     server: null,
+    dir: null,
     origins: {
       'file://': () => pathToFileURL(join(DIST, 'index.html')).href,
       'http://127.0.0.1': () => `http://127.0.0.1:${fixture.server.address().port}/index.html`,
+    },
+    pages: {
+      'index.html from file://': () => ({ url: fixture.origins['file://']() }),
+      'index.html over http://127.0.0.1': () => ({ url: fixture.origins['http://127.0.0.1']() }),
+      ...(alone ? {
+        'roofline-lab.html alone, from file://': () => {
+          const url = pathToFileURL(join(fixture.dir, 'roofline-lab.html')).href;
+          return { url, ownFiles: [url] };  // nothing but itself (and data:/blob:)
+        },
+      } : {}),
+    },
+    async open(name, hash = '', options = {}) {
+      const { url, ownFiles } = fixture.pages[name]?.() ?? { url: fixture.origins[name]() };
+      const opened = await openPage(fixture.browser, url + hash, { ownFiles, ...options });
+      await waitReady(opened.page);
+      return opened;
     },
   };
   before(async () => {
     fixture.browser = await launch();
     fixture.server = await serve(DIST, 0);
+    if (alone) {
+      fixture.dir = mkdtempSync(join(tmpdir(), 'roofline-lab-'));
+      copyFileSync(join(DIST, 'roofline-lab.html'), join(fixture.dir, 'roofline-lab.html'));
+    }
   });
   after(async () => {
     await fixture.browser?.close();
     fixture.server?.close();
+    if (fixture.dir) rmSync(fixture.dir, { recursive: true, force: true });
   });
   return fixture;
 }

@@ -177,14 +177,16 @@ describe('classroom exercises: answering, progress, exports, reset, print', () =
     const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('#cl-export-csv').click()]);
     assert.equal(csv.suggestedFilename(), 'roofline-lab-results-exp.csv');
     const lines = readFileSync(await csv.path(), 'utf8').split('\r\n');
-    assert.equal(lines[0], 'seed,student,count,families,exercise,family,title,question,prompt,answer,correct,attempts,hints_used,solution_shown,feedback');
+    assert.equal(lines[0], 'seed,student,count,families,exercise,family,title,question,prompt,answer,correct,right_at_attempt,attempts,hints_used,solution_shown,feedback');
     assert.equal(lines.length, 1 + 6 + 1);
-    assert.ok(lines.some((l) => l.startsWith(`exp,,2,fusion,1,fusion,`) && l.includes(`,saved,`) && l.includes(`,${saved.exact} B,yes,1,0,yes,`)), lines.join('\n'));
-    assert.ok(lines.some((l) => l.includes(',fused,') && l.includes(',12,no,1,')));
+    // Answers were checked, but no solution was opened: solution_shown=no (issue 14, item 11).
+    assert.ok(lines.some((l) => l.startsWith(`exp,,2,fusion,1,fusion,`) && l.includes(`,saved,`) && l.includes(`,${saved.exact} B,yes,1,1,0,no,`)), lines.join('\n'));
+    assert.ok(lines.some((l) => l.includes(',fused,') && l.includes(',12,no,,1,0,no,')));
 
     const [json] = await Promise.all([page.waitForEvent('download'), page.locator('#cl-export-json').click()]);
     assert.equal(json.suggestedFilename(), 'roofline-lab-results-exp.json');
     const data = JSON.parse(readFileSync(await json.path(), 'utf8'));
+    assert.deepEqual([data.kind, data.version], ['roofline-lab classroom results', 2]);
     assert.deepEqual([data.seed, data.seed_used, data.count, data.families], ['exp', 'exp', 2, ['fusion']]);
     assert.deepEqual(data.score, { right: 1, answered: 2, total: 6 });
     assert.deepEqual(data.questions.filter((q) => q.attempts).map((q) => [q.question, q.answer, q.correct]),
@@ -294,4 +296,140 @@ describe('classroom exercises: answering, progress, exports, reset, print', () =
       await context.close();
     });
   }
+});
+
+/** RFC 4180 text into rows of cells. */
+function parseCSV(text) {
+  return text.split('\r\n').filter(Boolean).map((line) => {
+    const cells = [];
+    for (const m of line.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)) {
+      cells.push(m[1].startsWith('"') ? m[1].slice(1, -1).replace(/""/g, '"') : m[1]);
+      if (m[2] === '') break;
+    }
+    return cells;
+  });
+}
+
+// Issue 14's classroom items (11–15): each test fails on the page as it was.
+describe('classroom: what students and teachers tripped over', () => {
+  /** The JSON export's rows, by exercise (1-based) and question. */
+  const exportJSON = async (page) => {
+    const [json] = await Promise.all([page.waitForEvent('download'), page.locator('#cl-export-json').click()]);
+    const data = JSON.parse(readFileSync(await json.path(), 'utf8'));
+    return { data, row: (exercise, question) => data.questions.find((q) => q.exercise === exercise && q.question === question) };
+  };
+
+  test('11: the export says a solution was shown only when it was opened (asked for, or unfolded after an attempt)', async () => {
+    const set = cli('--seed', 'sol', '--count', '3', '--families', 'work_traffic');
+    const { page, problems } = await open('http://127.0.0.1', '#classroom&seed=sol&count=3&families=work_traffic');
+    await page.locator('#cl-0-work').fill(set[0].questions[0].exact);
+    await page.locator('#cl-0-work').press('Enter');
+    await page.locator('#cl-1-work').fill('1');
+    await page.locator('#cl-1-work').press('Enter');
+    let { row } = await exportJSON(page);
+    assert.deepEqual([row(1, 'work').solution_opened, row(2, 'work').solution_opened, row(3, 'work').solution_opened], [false, false, false],
+      'an answer checked is not a solution shown');
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('#cl-export-csv').click()]);
+    const [header, ...rows] = parseCSV(readFileSync(await csv.path(), 'utf8'));
+    const shown = header.indexOf('solution_shown');
+    assert.ok(shown > 0);
+    assert.deepEqual([...new Set(rows.map((r) => r[shown]))], ['no']);
+    // Unfolding the solution after an attempt opens it; so does asking for it without trying.
+    await page.locator('#cl-ex-1 .solution-details summary').click();
+    await page.locator('#cl-ex-2 .solution-request').click();
+    ({ row } = await exportJSON(page));
+    assert.deepEqual([row(1, 'work').solution_opened, row(2, 'work').solution_opened, row(3, 'work').solution_opened], [false, true, true]);
+    // And it is remembered.
+    await page.reload();
+    await waitReady(page);
+    ({ row } = await exportJSON(page));
+    assert.deepEqual([row(1, 'work').solution_opened, row(2, 'work').solution_opened, row(3, 'work').solution_opened], [false, true, true]);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('12: a later wrong answer does not overwrite an earlier right one; the attempts are kept', async () => {
+    const [e] = cli('--seed', 'ceil', '--count', '1', '--families', 'bound');
+    const ceiling = e.questions.find((q) => q.id === 'ceiling');
+    const { page, problems } = await open('file://', '#classroom&seed=ceil&count=1&families=bound');
+    await page.evaluate((key) => localStorage.removeItem(key), KEY);
+    await page.reload();
+    await waitReady(page);
+    await page.locator('#cl-0-ceiling').fill(ceiling.exact);
+    await page.locator('#cl-0-ceiling').press('Enter');
+    assert.match(await page.locator('#cl-0-ceiling-feedback').innerText(), /^Correct: /);
+    await page.locator('#cl-0-ceiling').fill('400 GB/s');
+    await page.locator('#cl-0-ceiling').press('Enter');
+    const feedback = await page.locator('#cl-0-ceiling-feedback').innerText();
+    assert.match(feedback, /\(attempt 2\) Your answer at attempt 1 was right: that still counts\.$/);
+    assert.equal(await page.locator('#cl-0-ceiling-feedback').getAttribute('class'), 'feedback wrong', 'the latest answer is wrong, and shown so');
+    assert.deepEqual((await page.evaluate(() => window.rooflineLab.classroom())).score, { right: 1, answered: 1, total: 3 });
+    const { data, row } = await exportJSON(page);
+    const r = row(1, 'ceiling');
+    assert.deepEqual([r.correct, r.right_at, r.attempts, r.answer], [true, 1, 2, '400 GB/s']);
+    assert.deepEqual(r.history.map((a) => [a.answer, a.correct]), [[ceiling.exact, true], ['400 GB/s', false]]);
+    assert.ok(r.history.every((a) => !Number.isNaN(Date.parse(a.at))), 'each attempt has its time');
+    assert.deepEqual(data.score, { right: 1, answered: 1, total: 3 });
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('#cl-export-csv').click()]);
+    const line = readFileSync(await csv.path(), 'utf8').split('\r\n').find((l) => l.includes(',ceiling,'));
+    assert.ok(line.includes(',400 GB/s,yes,1,2,'), line);
+    // The gradebook, from that very file, agrees.
+    const table = await page.evaluate((text) => window.rooflineLab.gradebook([{ name: 'me.json', text }]), JSON.stringify(data));
+    assert.deepEqual(table.students[0].answers.map((a) => a.status), ['not_tried', 'not_tried', 'right']);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('13: "Random seed" shows the new set at once, and the class link always matches what is shown', async () => {
+    const { page, problems } = await open('http://127.0.0.1', '#classroom&seed=fixed&count=2');
+    const before = await cards(page);
+    await page.locator('#cl-random').click();
+    const seed = await page.locator('#cl-seed').inputValue();
+    assert.notEqual(seed, 'fixed');
+    assert.equal((await page.evaluate(() => window.rooflineLab.classroom())).settings.seed, seed, 'the set on show is the new seed\'s');
+    assert.deepEqual(await cards(page), expected(cli('--seed', seed, '--count', '2')));
+    assert.notDeepEqual(await cards(page), before);
+    assert.equal(await page.locator('#cl-link').inputValue(), `${urls['http://127.0.0.1']()}#classroom&seed=${seed}&count=2`);
+    assert.match(await page.evaluate(() => location.hash), new RegExp(`^#classroom&seed=${seed}&count=2&`));
+    // A seed typed but not yet shown: the link stays the shown set's, and says so.
+    assert.equal(await page.locator('#cl-link-pending').isVisible(), false);
+    await page.locator('#cl-seed').fill('typed-only');
+    assert.equal(await page.locator('#cl-link-pending').isVisible(), true);
+    assert.equal(await page.locator('#cl-link').inputValue(), `${urls['http://127.0.0.1']()}#classroom&seed=${seed}&count=2`);
+    await page.locator('#cl-apply').click();
+    assert.equal(await page.locator('#cl-link-pending').isVisible(), false);
+    assert.equal(await page.locator('#cl-link').inputValue(), `${urls['http://127.0.0.1']()}#classroom&seed=typed-only&count=2`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('14: on file:// the page says the link works only here, and how to share the set instead', async () => {
+    for (const where of Object.keys(urls)) {
+      const { page, problems } = await open(where, '#classroom&seed=share%20me&count=3&families=bound');
+      const note = page.locator('#cl-link-file');
+      if (where === 'file://') {
+        assert.equal(await note.isVisible(), true);
+        const text = await note.innerText();
+        assert.match(text, /works only here/);
+        assert.match(text, /roofline-lab\.html/);
+        assert.match(text, /static web host/);
+        assert.equal(await note.locator('code').innerText(), '#classroom&seed=share%20me&count=3&families=bound');
+      } else {
+        assert.equal(await note.isVisible(), false, 'over http the link itself is shareable');
+      }
+      assert.deepEqual(problems, []);
+      await page.close();
+    }
+  });
+
+  test('15: the printable sheet names the bound\'s choices once', async () => {
+    const { page, problems } = await open('file://', '#classroom&seed=print&count=2&families=bound');
+    await page.locator('#cl-sheet').click();
+    const items = await page.locator('#cl-sheet-body .sheet-questions li').allInnerTexts();
+    const bound = items.filter((t) => t.startsWith('Bound'));
+    assert.deepEqual(bound, ['Bound (memory-bound or compute-bound): ______________________', 'Bound (memory-bound or compute-bound): ______________________']);
+    assert.equal((await page.locator('#cl-sheet-body').innerText()).includes('memory-bound / compute-bound'), false);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });

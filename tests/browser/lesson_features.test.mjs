@@ -2,57 +2,28 @@
 // and layout: dist/index.html from file:// and over http, and dist/roofline-lab.html copied
 // alone into an empty folder (the single-file app a teacher uploads).
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { after, before, describe, test } from 'node:test';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { serve } from '../../scripts/serve.mjs';
-import { launch, openPage, waitReady } from './browser.mjs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { after, describe, test } from 'node:test';
+import { dirname, join } from 'node:path';
+import { browserAndServer, openPage, ROOT, waitReady } from './browser.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DIST = join(ROOT, 'dist');
 const AXE = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 const LOAD_TIMES = join(ROOT, 'build', 'screenshots', 'load-times.json');
 
-let browser;
-let server;
-let alone;  // a folder holding only roofline-lab.html
+const fixture = browserAndServer({ alone: true });
+const { pages } = fixture;
 const loadTimes = {};
-before(async () => {
-  browser = await launch();
-  server = await serve(DIST, 0);
-  alone = mkdtempSync(join(tmpdir(), 'roofline-lab-'));
-  copyFileSync(join(DIST, 'roofline-lab.html'), join(alone, 'roofline-lab.html'));
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-  if (alone) rmSync(alone, { recursive: true, force: true });
+after(() => {
   mkdirSync(dirname(LOAD_TIMES), { recursive: true });
   writeFileSync(LOAD_TIMES, `${JSON.stringify(loadTimes, null, 2)}\n`);
 });
-
-const pages = {
-  'index.html from file://': () => ({ url: pathToFileURL(join(DIST, 'index.html')).href }),
-  'index.html over http://127.0.0.1': () => ({ url: `http://127.0.0.1:${server.address().port}/index.html` }),
-  'roofline-lab.html alone, from file://': () => {
-    const url = pathToFileURL(join(alone, 'roofline-lab.html')).href;
-    return { url, ownFiles: [url] };  // nothing but itself (and data:/blob:)
-  },
-};
 
 const close = (a, b, rel = 1e-12) => Math.abs(a - b) <= rel * Math.abs(b);
 const series = (page) => page.evaluate(() => window.rooflineLab.chartSeries());
 const byRole = (list, role) => list.find((s) => s.role === role);
 const texts = (page, sel) => page.locator(sel).allInnerTexts();
 
-async function open(name, hash = '') {
-  const { url, ownFiles } = pages[name]();
-  const opened = await openPage(browser, url + hash, { ownFiles });
-  await waitReady(opened.page);
-  return opened;
-}
+const open = (name, hash = '') => fixture.open(name, hash);
 
 for (const name of Object.keys(pages)) {
   describe(`the lesson page: ${name}`, () => {
@@ -145,7 +116,7 @@ for (const name of Object.keys(pages)) {
         return page.evaluate(() => ['work', 'traffic', 'ratio', 'bound'].map((k) => document.getElementById(`${k}-feedback`).className.split(' ')[1]));
       };
       assert.deepEqual(await answer('13824', '2016', '7/24', 'compute'), ['wrong', 'wrong', 'wrong', 'wrong']);
-      // The core's checker (core.checkQuestion) gives the feedback.
+      // The core's checker gives the feedback (its verdicts come with the lesson's report).
       assert.match(await page.locator('#work-feedback').innerText(), /each multiply-add is 2 flops/);
       assert.match(await page.locator('#traffic-feedback').innerText(), /bytes must use the itemsize/);
       assert.equal(await page.locator('#exercise-solution').isVisible(), true, 'open after a first attempt');
@@ -199,7 +170,7 @@ for (const name of Object.keys(pages)) {
       let { page, problems } = await open(name, '#m=64&k=32&n=16&dtype=bf16&peak=50&bandwidth=40&factor=4&sizes=8,64');
       assert.deepEqual(await page.evaluate(() => window.rooflineLab.state()), {
         m: 64, k: 32, n: 16, dtype: 'bf16', itemsize: 2, sizes: [8, 64], peak: 50, bandwidth: 40, traffic_factor: 4,
-        showMeasuredRoof: false, showMeasuredPoint: false, error: null,
+        showMeasuredRoof: false, showMeasuredPoint: false, showAllCoresRoof: false, showAllCoresPoint: false, error: null,
       });
       assert.equal(await page.locator('select[name="dtype"]').inputValue(), 'bf16');
       assert.equal(await page.locator('input[name="itemsize"]').inputValue(), '2');
@@ -257,34 +228,51 @@ for (const name of Object.keys(pages)) {
   });
 }
 
-describe('measured roof and point, keyboard, accessibility and layout', () => {
+describe('measured roofs and points, keyboard, accessibility and layout', () => {
   for (const name of ['index.html over http://127.0.0.1', 'roofline-lab.html alone, from file://']) {
-    test(`${name}: the measured roof and point are added on request, styled as measured`, async () => {
+    test(`${name}: the measured roofs and kernel points, 1 core and all cores, are added on request, styled as measured`, async () => {
       const { page, problems } = await open(name);
       await page.locator('#measure-form input[name="samples"]').fill('1');
+      await page.locator('#measure-form input[name="workers"]').fill('2');
       await page.locator('#measure').click();
-      await page.waitForFunction(() => window.rooflineLab.measurements() !== null, null, { timeout: 60000 });
+      await page.waitForFunction(() => window.rooflineLab.measurements() !== null, null, { timeout: 120000 });
       const before = await series(page);
       assert.equal(before.some((s) => s.measured), false, 'measurements are drawn only when asked for');
-      await page.locator('#show-measured-roof').check();
-      await page.locator('#show-measured-point').check();
+      for (const id of ['#show-measured-roof', '#show-measured-point', '#show-all-cores-roof', '#show-all-cores-point']) {
+        assert.equal(await page.locator(id).isEnabled(), true, id);
+      }
+      assert.equal((await page.locator('label:has(#show-all-cores-roof)').innerText()).trim(), 'measured roofs, all 2 cores');
+      for (const id of ['#show-measured-roof', '#show-measured-point', '#show-all-cores-roof', '#show-all-cores-point']) await page.locator(id).check();
       const drawn = await series(page);
       const m = await page.evaluate(() => window.rooflineLab.measurements());
-      const roofs = drawn.filter((s) => s.role.startsWith('measured roof'));
-      assert.deepEqual(roofs.map((s) => s.label), ['L1', 'L2', 'memory'].map((l) => `measured (this machine): ${l} roof`));
-      for (const [i, level] of ['l1', 'l2', 'memory'].entries()) {
-        for (const [x, y] of roofs[i].points) {
-          assert.ok(close(y, Math.min(m.measured_ceilings.gflops, m.measured_ceilings.bandwidth_gbs[level] * x), 1e-12), `${level} at ${x}`);
+      assert.deepEqual(m.measured_ceilings.cores, [1, 2]);
+      for (const [cores, prefix] of [[1, 'measured roof'], [2, 'all-cores roof']]) {
+        const roofs = drawn.filter((s) => s.role.startsWith(prefix));
+        const who = cores === 1 ? 'this machine, 1 core' : 'this machine, 2 cores';
+        assert.deepEqual(roofs.map((s) => s.label), ['L1', 'L2', 'memory'].map((l) => `measured (${who}): ${l} roof`));
+        assert.ok(roofs.every((s) => s.measured));
+        const c = m.measured_ceilings.by_cores[cores];
+        for (const [i, level] of ['l1', 'l2', 'memory'].entries()) {
+          for (const [x, y] of roofs[i].points) assert.ok(close(y, Math.min(c.gflops, c.bandwidth_gbs[level] * x), 1e-12), `${cores}: ${level} at ${x}`);
         }
       }
-      const point = byRole(drawn, 'measured point');
-      assert.equal(point.label, 'measured (this machine): 256×256×256 kernel');
-      assert.ok(close(point.points[0][0], 256 / 6));
-      assert.equal(point.points[0][1], m.bigger_size_timing.gflops);
+      for (const [cores, role] of [[1, 'measured point'], [2, 'all-cores point']]) {
+        const points = byRole(drawn, role);
+        assert.equal(points.label, `measured (this machine, ${cores === 1 ? '1 core' : '2 cores'}): tanh(A@B) at 256³, 512³`);
+        const timings = m.kernel_timings.filter((t) => t.cores === cores);
+        assert.deepEqual(points.points, timings.map((t) => [(2 * t.m ** 3) / (4 * 3 * t.m ** 2), t.gflops]));
+      }
+      assert.equal(byRole(drawn, 'measured point').points[0][1], m.bigger_size_timing.gflops);
       assert.deepEqual(drawn.slice(0, 3), before.slice(0, 3), 'the lesson\'s series are unchanged');
-      assert.deepEqual(await page.evaluate(() => window.rooflineLab.state()).then((s) => [s.showMeasuredRoof, s.showMeasuredPoint]), [true, true]);
+      const shown = await page.evaluate(() => window.rooflineLab.state());
+      assert.deepEqual([shown.showMeasuredRoof, shown.showMeasuredPoint, shown.showAllCoresRoof, shown.showAllCoresPoint], [true, true, true, true]);
+      await page.locator('#show-all-cores-roof').uncheck();
+      const after = await series(page);
+      assert.equal(after.some((s) => s.role.startsWith('all-cores roof')), false);
+      assert.equal(after.filter((s) => s.role.startsWith('measured roof')).length, 3, 'the 1-core roofs stay');
       await page.locator('#show-measured-roof').uncheck();
       assert.equal((await series(page)).some((s) => s.role.startsWith('measured roof')), false);
+      assert.match(await page.locator('#roofline').getAttribute('aria-label'), /Measurements of this machine on 1 core and 2 cores/);
       assert.deepEqual(problems, []);
       await page.close();
     });
@@ -311,9 +299,9 @@ describe('measured roof and point, keyboard, accessibility and layout', () => {
     for (const name of ['index.html over http://127.0.0.1', 'roofline-lab.html alone, from file://']) {
       test(`axe-core finds no serious or critical violation (${name}, ${colorScheme})`, async (t) => {
         // axe is injected as a script, which the page's own CSP would refuse: bypass it for this test only.
-        const context = await browser.newContext({ bypassCSP: true, colorScheme });
+        const context = await fixture.browser.newContext({ bypassCSP: true, colorScheme });
         const { url, ownFiles } = pages[name]();
-        const { page, problems } = await openPage(browser, url, { ownFiles, context });
+        const { page, problems } = await openPage(fixture.browser, url, { ownFiles, context });
         await waitReady(page);
         await page.locator('input[name="m"]').fill('0');  // an inline error on show too
         await page.locator('#ans-work').fill('1');
@@ -332,8 +320,8 @@ describe('measured roof and point, keyboard, accessibility and layout', () => {
   }
 
   test('fine at a phone\'s width (375px), and print hides the controls', async () => {
-    const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
-    const { page, problems } = await openPage(browser, pages['index.html from file://']().url, { context });
+    const context = await fixture.browser.newContext({ viewport: { width: 375, height: 740 } });
+    const { page, problems } = await openPage(fixture.browser, pages['index.html from file://']().url, { context });
     await waitReady(page);
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 375, 'no sideways scrolling of the page');
     const box = await page.locator('#roofline').boundingBox();

@@ -56,29 +56,57 @@ for (const [name, url] of Object.entries(fixture.origins)) {
       await page.close();
     });
 
-    test('measures this machine in a Worker, with progress, while the page stays usable', async () => {
+    test('measures this machine on 1 core and on 2 Workers at once, with progress, while the page stays usable', async () => {
       const { page, problems } = await openPage(fixture.browser, url());
       await waitReady(page);
       const before = await page.evaluate(() => window.rooflineLab.report());
       await page.locator('#measure-form input[name="samples"]').fill('3');
+      await page.locator('#measure-form input[name="workers"]').fill('2');
       await page.locator('#measure').click();
       assert.equal(await page.locator('#cancel').isEnabled(), true);
       // The main thread is free while the Worker measures: the model still answers input.
       await page.locator('input[name="m"]').fill('64');
       assert.equal(await page.locator('[data-field="flops"] >> nth=0').innerText(), String(2 * 64 * 16 * 8));
-      await page.waitForFunction(() => window.rooflineLab.measurements() !== null, null, { timeout: 60000 });
+      await page.waitForFunction(() => window.rooflineLab.measurements() !== null, null, { timeout: 120000 });
       const m = await page.evaluate(() => window.rooflineLab.measurements());
       assert.equal(m.local_samples_seconds.length, 3);
       assert.ok(m.local_samples_seconds.every((x) => x > 0));
       assert.ok(m.timing.repeats >= 1 && m.timing.timer_resolution > 0);
       assert.ok(m.timing.min <= m.timing.median && m.timing.median <= m.timing.max);
-      assert.ok(m.measured_ceilings.gflops > 0);
-      for (const level of ['l1', 'l2', 'memory']) assert.ok(m.measured_ceilings.bandwidth_gbs[level] > 0, level);
+      // Every reported sample lasted 100 ticks of the timer's measured resolution.
+      for (const s of m.local_samples_seconds) assert.ok(m.timing.repeats * s >= 100 * m.timing.timer_resolution, `lesson: ${m.timing.repeats} × ${s}`);
+      for (const k of m.kernel_timings) {
+        for (const s of k.seconds_per_call) assert.ok(k.repeats * s >= 100 * k.timer_resolution, `${k.m}³ on ${k.cores}: ${k.repeats} × ${s}`);
+      }
+      // Both core counts: 1 core and the pool's Workers at once.
+      assert.deepEqual(m.measured_ceilings.cores, [1, 2]);
+      for (const c of [1, 2]) {
+        assert.ok(m.measured_ceilings.by_cores[c].gflops > 0);
+        for (const level of ['l1', 'l2', 'memory']) assert.ok(m.measured_ceilings.by_cores[c].bandwidth_gbs[level] > 0, `${c}: ${level}`);
+      }
+      assert.equal(m.measured_ceilings.gflops, m.measured_ceilings.by_cores[1].gflops);
+      assert.deepEqual(m.kernel_timings.map((k) => [k.m, k.cores]), [[256, 1], [256, 2], [512, 1], [512, 2]]);
       assert.equal(m.bigger_size_timing.m, 256);
       assert.match(await page.locator('#measure-status').innerText(), /^Done: measurements of this machine/);
-      assert.equal(await page.locator('#timing tbody tr').count(), 2);
-      assert.equal(await page.locator('#measured-ceilings tbody tr').count(), 4);
+      assert.deepEqual(await page.locator('#measured-ceilings thead th').allInnerTexts(), ['measured', '1 core', '2 cores at once', 'all ÷ 1 core', 'how']);
+      assert.equal(await page.locator('#measured-ceilings tbody tr').count(), 6);
+      assert.match(await page.locator('#measured-ceilings tbody tr >> nth=1').innerText(), /^tanh\(A@B\) at 512³, GFLOP\/s \(median\)\t[0-9.]+\t[0-9.]+\t[0-9.]+× \(efficiency [0-9.]+%\)/);
+      assert.equal(await page.locator('#timing tbody tr').count(), 5);
+      const ticks = (await page.locator('#timing tbody tr td:nth-child(9)').allInnerTexts()).map(Number);
+      assert.ok(ticks.every((t) => t >= 100), ticks.join(', '));
       assert.match(await page.locator('#lesson-size-note').innerText(), /live in L1/);
+      assert.equal(await page.locator('#all-cores-error').isHidden(), true);
+      const workers = await page.evaluate(() => window.rooflineLab.workers());
+      assert.deepEqual(workers.map((w) => w.state), ['ready', 'ready']);
+      // Section 8 (its analysis on the same pool) can now use this machine's roofs, on 1 core and on all cores.
+      await page.locator('#analyze-examples button[data-example="lesson"]').click();
+      await page.waitForFunction(() => document.querySelectorAll('#analyze-roof option').length > 2, null, { timeout: 30000 });
+      const roofs = await page.locator('#analyze-roof option').allInnerTexts();
+      assert.ok(roofs.some((r) => /^this machine, 1 core, measured: /.test(r)), roofs.join(' | '));
+      assert.ok(roofs.some((r) => /^this machine, all cores \(2\), measured: [0-9.]+ GFLOP\/s, [0-9.]+ GB\/s \(memory-sized triad\)/.test(r)), roofs.join(' | '));
+      await page.locator('#analyze-roof').selectOption('measured-all');
+      assert.match(await page.locator('#analyze-roof-kind').innerText(), /^measurement of this machine/);
+      assert.equal((await page.evaluate(() => window.rooflineLab.analyzeView())).roof.peak, m.measured_ceilings.by_cores[2].gflops * 1e9);
       // The model's numbers are untouched by the measurement.
       const after = await page.evaluate(() => window.rooflineLab.report());
       assert.deepEqual(after.hypothetical_ceilings_gflops, before.hypothetical_ceilings_gflops);
@@ -103,10 +131,27 @@ for (const [name, url] of Object.entries(fixture.origins)) {
       assert.equal(await page.locator('#measure-status').innerText(), 'Cancelled; the earlier results (if any) are kept.');
       assert.equal(await page.locator('#measure').isEnabled(), true);
       assert.equal(await page.evaluate(() => window.rooflineLab.measurements()), null);
-      // A new run after the cancel starts a fresh Worker and finishes.
+      // Cancel during a step on every Worker at once ends all the Workers.
+      await samples.fill('2');
+      await page.locator('#measure-form input[name="workers"]').fill('2');
+      await page.locator('#measure').click();
+      await page.waitForFunction(() => /2 cores at once/.test(document.getElementById('measure-status').textContent) &&
+        window.rooflineLab.workers().every((w) => w.leased && w.busy), null, { timeout: 60000, polling: 10 });
+      await page.locator('#cancel').click();
+      assert.equal(await page.locator('#measure-status').innerText(), 'Cancelled; the earlier results (if any) are kept.');
+      assert.deepEqual((await page.evaluate(() => window.rooflineLab.workers())).map((w) => w.state), ['off', 'off']);
+      // Bad Worker counts are refused by name.
+      const workers = page.locator('#measure-form input[name="workers"]');
+      await workers.fill('0');
+      await page.locator('#measure').click();
+      assert.equal(await page.locator('#measure-status').innerText(), 'Workers must be an integer from 1 to 64, got 0');
+      assert.equal(await workers.getAttribute('aria-invalid'), 'true');
+      // A new run after the cancel starts fresh Workers and finishes.
+      await workers.fill('2');
       await samples.fill('1');
       await page.locator('#measure').click();
-      await page.waitForFunction(() => window.rooflineLab.measurements() !== null, null, { timeout: 60000 });
+      await page.waitForFunction(() => window.rooflineLab.measurements() !== null, null, { timeout: 120000 });
+      assert.deepEqual((await page.evaluate(() => window.rooflineLab.measurements())).measured_ceilings.cores, [1, 2]);
       assert.deepEqual(problems, []);
       await page.close();
     });

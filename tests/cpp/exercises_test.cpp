@@ -153,9 +153,10 @@ TEST_CASE("answers that are not numbers, or carry the wrong unit, get a clear me
 }
 
 TEST_CASE("choice and set answers", "[exercises][answers]") {
-  Question bound;
-  bound.kind = "choice";
-  bound.exact = "memory-bound";
+  // The bound question as the families and the lesson's exercise build it.
+  const auto lesson = lesson_exercise(rl::model::make_budgets(100, 20).value());
+  const auto& bound = question(lesson, "bound");
+  REQUIRE(bound.exact == "memory-bound");
   for (const char* form : {"memory", "Memory-bound", "memory bound", "bandwidth-bound"}) CHECK(check(bound, form).correct);
   CHECK_THAT(check(bound, "compute").feedback, StartsWith("Not compute-bound"));
   CHECK(check(bound, "fast").feedback == "Answer memory-bound or compute-bound.");
@@ -171,6 +172,67 @@ TEST_CASE("choice and set answers", "[exercises][answers]") {
   none.exact = "none";
   CHECK(check(none, "none").correct);
   CHECK(check(none, "").correct);
+}
+
+TEST_CASE("the checker reads a choice question's own choices, aliases and accepted answers", "[exercises][answers]") {
+  Question q;
+  q.kind = "choice";
+  q.choices = {"fused", "unfused"};
+  q.aliases = {{"unfused", {"separate"}}};
+  q.exact = "fused";
+  CHECK(check(q, "Fused").correct);
+  CHECK(check(q, "fused").feedback == "Correct: fused.");
+  CHECK(check(q, "separate").feedback == "Not unfused.");
+  CHECK(check(q, "memory").feedback == "Answer fused or unfused.");  // not one of this question's choices
+  q.accepted = {"fused", "unfused"};
+  q.right_feedback = "Either reading is right here.";
+  CHECK(check(q, "unfused").correct);
+  CHECK(check(q, "unfused").feedback == "Either reading is right here.");
+  Question bare;  // no choices listed: its answer is the one choice
+  bare.kind = "choice";
+  bare.exact = "memory-bound";
+  CHECK(check(bare, "Memory bound").correct);
+}
+
+TEST_CASE("the families are one list: ids, labels, turn order and the refusal name them", "[exercises]") {
+  const auto& list = family_list();
+  REQUIRE(list.size() == 5);
+  CHECK(families() == std::vector<std::string>{"work_traffic", "bound", "traffic_factor", "read_ir", "fusion"});
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    CHECK(list[i].id == families()[i]);
+    CHECK_FALSE(list[i].label.empty());
+  }
+  std::string ids;
+  for (const auto& f : list) ids += (ids.empty() ? "" : ", ") + f.id;
+  CHECK(generate("s", 1, {"nope"}).error() == "family must be one of " + ids + ", got \"nope\"");
+}
+
+TEST_CASE("the lesson's exercise: 27648 flops, 8064 bytes, 24/7 within 2e-3, memory-bound at 100 and 20", "[exercises][lesson]") {
+  const auto e = lesson_exercise(rl::model::make_budgets(100, 20).value());
+  std::vector<std::string> ids;
+  for (const auto& q : e.questions) ids.push_back(q.id);
+  CHECK(ids == std::vector<std::string>{"work", "traffic", "ratio", "bound"});
+  CHECK(question(e, "work").value == 2 * 48 * 24 * 12);
+  CHECK(question(e, "traffic").value == 4 * (48 * 24 + 24 * 12 + 48 * 12));
+  CHECK(question(e, "ratio").value == 24.0 / 7);
+  CHECK(question(e, "ratio").exact == "24/7");
+  CHECK(question(e, "ratio").rel_tolerance == 2e-3);
+  CHECK(check(question(e, "ratio"), "3.43").correct);   // within 0.2 %
+  CHECK_FALSE(check(question(e, "ratio"), "3.44").correct);
+  CHECK(question(e, "bound").exact == "memory-bound");  // 20 · 24/7 ≈ 68.6 < 100
+  CHECK_THAT(check(question(e, "work"), "13824").feedback, StartsWith("You counted m·k·n = 13824"));
+  CHECK_THAT(check(question(e, "traffic"), std::to_string(8064 + 4 * 48 * 12)).feedback, Contains("writes the result once; it is not read"));
+  CHECK_THAT(e.solution, Contains("27648 flops") && Contains("8064 bytes") && Contains("24/7") && Contains("memory-bound"));
+  // Above the ridge it is compute-bound; exactly on it, either answer is accepted.
+  const auto above = lesson_exercise(rl::model::make_budgets(50, 20).value());
+  CHECK(question(above, "bound").exact == "compute-bound");
+  const double ratio = 27648.0 / 8064;
+  const auto on_ridge = lesson_exercise(rl::model::make_budgets(20 * ratio, 20).value());
+  for (const char* form : {"memory", "compute"}) {
+    auto v = check(question(on_ridge, "bound"), form);
+    CHECK(v.correct);
+    CHECK(v.feedback == "Accepted: the workload sits exactly on the ridge, so both budgets bind.");
+  }
 }
 
 TEST_CASE("generate refuses a bad count, family or seed", "[exercises]") {

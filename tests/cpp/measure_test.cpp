@@ -7,6 +7,7 @@
 #include "measure/ceilings.h"
 #include "measure/harness.h"
 #include "measure/timer.h"
+#include "measure/work.h"
 
 using namespace rl;
 using Catch::Matchers::Contains;
@@ -32,8 +33,16 @@ TEST_CASE("time_matmul takes N samples of R repeats, after calibrating R to the 
   CHECK(t->min == *std::min_element(t->seconds_per_call.begin(), t->seconds_per_call.end()));
   CHECK(t->max == *std::max_element(t->seconds_per_call.begin(), t->seconds_per_call.end()));
   for (double s : t->seconds_per_call) CHECK(s > 0);
-  // A tiny kernel is far below 100 timer ticks: the harness must have repeated it.
-  CHECK(double(t->repeats) * t->max >= 0.5 * measure::kTicksPerSample * t->timer_resolution);
+  // A tiny kernel is far below 100 timer ticks: the harness must have repeated it, and every
+  // reported sample lasted 100 ticks — checked the way a reader of the numbers would.
+  CHECK(t->target_sample_seconds == measure::kTicksPerSample * t->timer_resolution);
+  for (double s : t->seconds_per_call) {
+    INFO("sample " << s << " s × " << t->repeats << " repeats, timer " << t->timer_resolution
+                   << " s");
+    CHECK(double(t->repeats) * s >= 100 * t->timer_resolution);
+  }
+  CHECK(t->recalibrations >= 0);
+  CHECK(t->recalibrations <= measure::kMaxRecalibrations);
   // The work was consumed: the output of the lesson's tanh(a@b) is positive.
   CHECK(measure::consumed_checksum() > 0);
 }
@@ -70,4 +79,67 @@ TEST_CASE("the measured ceilings are positive rates, labelled by level", "[measu
   CHECK(measure::measure_bandwidth("l3", 0.01, 1).error() ==
         "level must be one of l1, l2, memory, got \"l3\"");
   CHECK_THAT(measure::measure_compute(0, 1).error(), Contains("min_seconds must be in (0, 10]"));
+}
+
+TEST_CASE("every sample lasts the target, also when min_sample_seconds sets it", "[measure]") {
+  auto buffers = kernels::allocate_matmul(kernels::check_matmul_shape(16, 16, 16).value());
+  kernels::fill_uniform(buffers.value().a.data(), 256, 1);
+  kernels::fill_uniform(buffers.value().b.data(), 256, 2);
+  auto t = measure::time_matmul(kernels::best_matmul(true), buffers.value(), 7, 0.004);
+  REQUIRE(t.ok());
+  CHECK(t->target_sample_seconds >= 0.004);
+  CHECK(t->target_sample_seconds >= 100 * t->timer_resolution);
+  for (double s : t->seconds_per_call)
+    CHECK(measure::sample_long_enough(t->repeats, s, t->target_sample_seconds));
+  CHECK_FALSE(measure::sample_long_enough(1000, 6.84e-7, 100 * 1e-4));  // the page's 7-tick sample
+  CHECK(measure::sample_long_enough(16384, 6.84e-7, 100 * 1e-4));
+}
+
+TEST_CASE("work units: chains and triads say what a unit is worth and consume their results",
+          "[measure][work]") {
+  auto chains = measure::make_chains_work();
+  CHECK(chains->kind == "chains");
+  CHECK(chains->flops_per_unit == 4096.0 * 12 * (RL_HAVE_WASMSIMD ? 4 : 1) * 2);
+  CHECK(chains->run(3) > 0);  // chains converge towards 1 per lane: the sum is positive
+
+  auto l1 = measure::make_triad_work("l1", 4);
+  REQUIRE(l1.ok());
+  CHECK(l1.value()->working_set_bytes == 24 * 1024);  // per core, whatever the Worker count
+  CHECK(l1.value()->bytes_per_unit == 24 * 1024);
+  l1.value()->run(2);
+  auto memory = measure::make_triad_work("memory", 4);
+  REQUIRE(memory.ok());
+  CHECK(memory.value()->working_set_bytes == 24u << 20);  // 96 MiB shared out among 4
+  auto memory32 = measure::make_triad_work("memory", 32);
+  REQUIRE(memory32.ok());
+  CHECK(memory32.value()->working_set_bytes ==
+        (8u << 20) / 12 * 12);  // never under 8 MiB (whole triples of floats)
+  CHECK(measure::make_triad_work("l3", 1).error() ==
+        "level must be one of l1, l2, memory, got \"l3\"");
+  CHECK(measure::make_triad_work("l1", 0).error() ==
+        "workers must be an integer from 1 to 256, got 0");
+}
+
+TEST_CASE("kernel work computes its block of rows from the packed B it was given",
+          "[measure][work]") {
+  const auto& variant = kernels::best_matmul(true);
+  const std::size_t m = 10, k = 12, n = 9;
+  auto whole = kernels::allocate_matmul(kernels::check_matmul_shape(m, k, n).value());
+  auto& w = whole.value();
+  kernels::fill_uniform(w.a.data(), m * k, 5);
+  kernels::fill_uniform(w.b.data(), k * n, 6);
+  variant.run(m, k, n, w.a.data(), w.b.data(), w.c.data(), w.packed.data());
+
+  auto block = measure::make_kernel_work(variant, 3, k, n);  // rows 4, 5, 6
+  REQUIRE(block.ok());
+  auto& kw = *block.value();
+  CHECK(kw.flops_per_unit == 2.0 * 3 * k * n);
+  REQUIRE(kw.a_floats() == 3 * k);
+  REQUIRE(kw.packed_floats() == variant.packed_floats(k, n));
+  std::copy_n(w.a.data() + 4 * k, 3 * k, kw.a());
+  variant.pack(k, n, w.b.data(), kw.packed_b());
+  kw.run(2);
+  for (std::size_t i = 0; i < 3 * n; ++i) CHECK(kw.c()[i] == w.c[4 * n + i]);
+  CHECK(measure::make_kernel_work(variant, 0, k, n).error() ==
+        "m must be a positive integer, got 0");
 }

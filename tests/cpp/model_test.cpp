@@ -244,3 +244,47 @@ TEST_CASE("the exercise (48,24)·(24,12): 27648 flops, 8064 bytes, 24/7, memory-
   CHECK(at->bandwidth_ceiling < 100);
   CHECK(at->bound == Bound::memory);
 }
+
+TEST_CASE("a roof's curve runs through the ends of the range and the ridge between", "[model][roof]") {
+  auto curve = roof_curve(kLessonBudgets, 1, 100).value();
+  REQUIRE(curve.size() == 3);
+  // x = 1: bandwidth · 1 = 20; x = 100/20 = 5: the corner at the 100 GFLOP/s peak; x = 100: the peak.
+  CHECK(curve[0].intensity == 1);
+  CHECK(curve[0].ceiling == 20 * 1);
+  CHECK(curve[1].intensity == 100.0 / 20);
+  CHECK(curve[1].ceiling == 100);
+  CHECK(curve[2].ceiling == 100);
+  CHECK(roof_curve(kLessonBudgets, 10, 100).value().size() == 2);  // the ridge lies left of the range
+  CHECK(roof_curve(kLessonBudgets, 0, 10).error() == "xmin must be a positive, finite number of flops per byte, got 0");
+  CHECK(roof_curve(kLessonBudgets, 10, 1).error() == "xmin must be at most xmax, got 10 > 1");
+}
+
+TEST_CASE("work is bound by whichever time is longer: flops / peak or bytes / bandwidth", "[model][roof]") {
+  // The lesson's module under 100 GFLOP/s, 20 GB/s: 8192 / 100 < 3584 / 20.
+  CHECK(work_bound(kLessonBudgets, 8192, 3584) == Bound::memory);
+  CHECK(work_bound(kLessonBudgets, 1e6, 1) == Bound::compute);
+  CHECK(work_bound(kLessonBudgets, 5, 1) == Bound::balanced);  // intensity 5 = the ridge
+  CHECK(work_bound(kLessonBudgets, 7, 0) == Bound::compute);    // no traffic at all
+  CHECK_FALSE(work_bound(kLessonBudgets, 0, 0).has_value());
+}
+
+TEST_CASE("the lower bound on time is the longest of compute, memory and collectives time", "[model][roof]") {
+  auto t = time_lower_bound(kLessonBudgets, 0, 8192, 5632, 0);
+  CHECK(t.compute == 8192 / 100e9);
+  CHECK(t.memory == 5632 / 20e9);
+  CHECK(t.seconds == t.memory);
+  CHECK(t.bound == "memory");
+  CHECK_FALSE(t.collective.has_value());
+  CHECK(t.collectives == "none in the program");
+  CHECK(time_lower_bound(kLessonBudgets, 0, 100, 20, 0).bound == "balanced (compute = memory)");
+  CHECK(time_lower_bound(kLessonBudgets, 0, 0, 0, 0).bound.empty());
+  // 9e9 collective bytes: not modelled without an interconnect; with 450 GB/s, 9e9 / 450e9 s.
+  auto without = time_lower_bound(kLessonBudgets, 0, 1e9, 1e6, 9e9);
+  CHECK(without.collectives == "not modelled: this roof states no interconnect bandwidth");
+  CHECK(without.bound == "compute");
+  auto with = time_lower_bound(kLessonBudgets, 450, 1e9, 1e6, 9e9);
+  REQUIRE(with.collective.has_value());
+  CHECK(*with.collective == 9e9 / 450e9);
+  CHECK(with.collectives == "modelled");
+  CHECK(with.bound == "collectives");
+}

@@ -1,13 +1,15 @@
-// The analyze view's pure parts: hardware presets, dtype → peak, the time lower bound, op
-// placement and sorting (web/model/hardware_presets.js, roofs.js, analysis_view.js, analyze_state.js).
+// The analyze view's pure parts: hardware presets, dtype → peak, op placement and sorting
+// (web/model/hardware_presets.js, roofs.js, analysis_view.js, analyze_state.js), and the roofline
+// arithmetic over the roofs — the time lower bound, each op's bound and ceiling, the roofs' curves —
+// which is the core's (core.roofline), through the real wasm core.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { HARDWARE_PRESETS, PRESET_KIND, presetById } from '../../web/model/hardware_presets.js';
 import {
-  availableRoofs, ceilingAt, opBound, peakClassOf, peakFor, presetRoof, programDtype, roofCurve, timeLowerBound,
+  availableRoofs, peakClassOf, peakFor, presetRoof, programDtype, roofBudgets,
 } from '../../web/model/roofs.js';
 import {
   buildRows, excerpt, figurePoints, lineStarts, nextSort, placeOps, sortRows,
@@ -17,6 +19,20 @@ import { summarizeFile } from '../../web/model/analysis.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+let core;
+before(async () => { core = await loadNodeCore(); });
+
+/** The core's roofline of one program (totals) and its ops under `roof` (FLOP/s, B/s, as roofs.js builds them). */
+function roofline(roof, totals, ops = []) {
+  const r = core.roofline({
+    roofs: [roofBudgets(roof)], flops: ops.map((o) => o[0]), bytes: ops.map((o) => o[1]),
+    totals: { collective_bytes: 0, ...totals }, range: [1, 100],
+  });
+  assert.ok(r.ok, r.error);
+  return r.value;
+}
+const timeLowerBound = (totals, roof) => roofline(roof, totals).roofs[0].time;
 
 describe('hardware presets', () => {
   test('every number has a source that names a document and a section, and no URL', () => {
@@ -107,6 +123,19 @@ describe('dtype → peak', () => {
     assert.equal(roofs.length, 2 + HARDWARE_PRESETS.length);
     assert.equal(availableRoofs({ peak: 100, bandwidth: 20 }, null, 'f32')[1].kind, 'specification');
   });
+
+  test('"this machine, all cores" follows the single-core roof once all cores were measured', () => {
+    const one = { gflops: 50, bandwidth_gbs: { l1: 200, l2: 100, memory: 10 } };
+    const four = { gflops: 190, bandwidth_gbs: { l1: 800, l2: 390, memory: 25 } };
+    const m = { measured_ceilings: { ...one, cores: [1, 4], by_cores: { 1: one, 4: four } } };
+    const roofs = availableRoofs({ peak: 100, bandwidth: 20 }, m, 'f32');
+    assert.deepEqual(roofs.slice(1, 3).map((r) => [r.id, r.kind, r.peak, r.bandwidth]), [['measured', 'measurement', 50e9, 10e9], ['measured-all', 'measurement', 190e9, 25e9]]);
+    assert.match(roofs[2].label, /^this machine, all cores \(4\), measured: 190 GFLOP\/s, 25 GB\/s/);
+    assert.equal(roofs.length, 3 + HARDWARE_PRESETS.length);
+    // Only one core measured (a Worker did not start): no all-core roof.
+    const single = { measured_ceilings: { ...one, cores: [1], by_cores: { 1: one } } };
+    assert.equal(availableRoofs(null, single, 'f32').some((r) => r.id === 'measured-all'), false);
+  });
 });
 
 describe('the lower bound on time', () => {
@@ -139,12 +168,20 @@ describe('the lower bound on time', () => {
   });
 
   test('op bound and ceilings follow the ridge', () => {
-    assert.equal(opBound(8192, 3584, roof), 'memory-bound');
-    assert.equal(opBound(1e6, 1, roof), 'compute-bound');
-    assert.equal(opBound(5, 1, roof), 'balanced');
-    assert.equal(opBound(0, 0, roof), null);
-    assert.equal(ceilingAt(2, roof), 40e9);
-    assert.deepEqual(roofCurve(roof, 1, 100), [{ x: 1, y: 20 }, { x: 5, y: 100 }, { x: 100, y: 100 }]);
+    const line = roofline(roof, { flops: 8192, bytes_accessed: 3584 }, [[8192, 3584], [1e6, 1], [5, 1], [0, 0], [2, 1]]);
+    assert.deepEqual(line.ops.bounds, ['memory-bound', 'compute-bound', 'balanced', null, 'memory-bound']);
+    assert.equal(line.ops.ceilings[4], 40);  // GFLOP/s: 20 GB/s · 2 flops/byte
+    assert.equal(line.ops.ceilings[3], null);  // no flops, no bytes: no place on the roof
+    assert.equal(line.roofs[0].ridge, 5);
+    assert.deepEqual(line.roofs[0].curve, [{ x: 1, y: 20 }, { x: 5, y: 100 }, { x: 100, y: 100 }]);
+    assert.deepEqual(line.program, { x: 8192 / 3584, y: 20 * (8192 / 3584) });
+  });
+
+  test('a refused roof or request is an error naming it, never a throw', () => {
+    assert.deepEqual(core.roofline(null), { ok: false, error: 'request must be an object, got null' });
+    const r = core.roofline({ roofs: [{ peak: 0, bandwidth: 20 }], range: [1, 10] });
+    assert.deepEqual(r, { ok: false, error: 'roofs[0]: peak must be a positive, finite number of GFLOP/s, got 0' });
+    assert.match(core.roofline({ roofs: [{ peak: 1, bandwidth: 1 }], flops: [1], bytes: [], range: [1, 10] }).error, /one entry per op/);
   });
 });
 
@@ -213,7 +250,6 @@ describe('rows, placement and sorting', () => {
   });
 
   test('with the core: top-level ops sum to the totals (StableHLO examples and an HLO fusion)', async () => {
-    const core = await loadNodeCore();
     const texts = core.exampleModules().value.map((e) => e.text);
     texts.push([
       'HloModule m', '', '%fused (p0: f32[4], p1: f32[4]) -> f32[4] {', '  %p0 = f32[4] parameter(0)', '  %p1 = f32[4] parameter(1)',
@@ -225,21 +261,31 @@ describe('rows, placement and sorting', () => {
       const summary = summarizeFile('t', result);
       const placement = placeOps(result);
       assert.equal(placement.length, summary.ops.length);
-      const roof = { peak: 100e9, bandwidth: 20e9, interconnect: null };
-      const built = buildRows(summary, placement, roof);
+      let a = setAnalysis(createAnalyzeState(), { summary, placement, errors: [], ms: 1 });
+      a = { ...a, roofId: 'lesson' };
+      const view = deriveAnalyzeView(core, a, { peak: 100, bandwidth: 20 }, null);
+      const built = view.rows;
       const top = built.filter((r) => r.top);
       assert.equal(top.reduce((s, r) => s + r.flops, 0), summary.totals.flops);
       assert.equal(top.reduce((s, r) => s + r.bytes, 0), summary.totals.bytes_accessed);
       assert.ok(Math.abs(top.reduce((s, r) => s + r.byteShare, 0) - 1) < 1e-12);
-      const fig = figurePoints(built, summary.totals, roof);
+      const fig = view.figure;
       assert.ok(fig.points.every((p) => built[p.index].top && p.x > 0 && p.y > 0));
+      // Each point sits on the chosen roof: min(peak, bandwidth · intensity), in GFLOP/s.
+      for (const p of fig.points) assert.ok(Math.abs(p.y - Math.min(100, 20 * p.x)) <= 1e-12 * p.y, `${p.x} ${p.y}`);
+      assert.equal(view.roof.line.ridge, 5);
     }
     const hlo = placeOps(core.analyzeText(texts.at(-1)));
     assert.deepEqual(hlo.map((p) => p.where), ['fused', 'fused', null]);
+    // Rows without a roof carry no bound; figurePoints draws the core's ceilings.
+    const summary = summarizeFile('t', core.analyzeText(texts[0]));
+    assert.ok(buildRows(summary, placeOps(core.analyzeText(texts[0]))).every((r) => r.bound === null));
+    const rows = buildRows(summary, placeOps(core.analyzeText(texts[0])), summary.ops.map(() => 'memory-bound'));
+    const fig = figurePoints(rows, { ops: { ceilings: summary.ops.map((_, i) => i + 1) }, program: null });
+    assert.deepEqual(fig.points.map((p) => p.y), fig.points.map((p) => p.index + 1));
   });
 
   test('the state keeps the last valid analysis when a text fails', async () => {
-    const core = await loadNodeCore();
     const good = core.analyzeText(core.exampleModules().value[0].text);
     let a = setAnalysis(createAnalyzeState(), { summary: summarizeFile('lesson.mlir', good), placement: placeOps(good), errors: [], ms: 1 });
     a = setSelected(a, 1);
@@ -248,7 +294,7 @@ describe('rows, placement and sorting', () => {
     a = setAnalysis(a, { summary: summarizeFile('input', bad), placement: [], errors: summarizeFile('input', bad).errorPlaces, ms: 1 });
     assert.equal(a.shown.name, 'lesson.mlir');
     assert.equal(a.errors[0].line, 1);
-    const view = deriveAnalyzeView(a, { peak: 100, bandwidth: 20 }, null);
+    const view = deriveAnalyzeView(core, a, { peak: 100, bandwidth: 20 }, null);
     assert.equal(view.summary.totals.flops, 8192);
     assert.equal(view.bound.bound, 'memory');
     assert.equal(view.dtype.used, 'f32');

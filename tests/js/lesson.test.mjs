@@ -6,6 +6,7 @@ import { buildLesson, reportLines } from '../../web/model/lesson.js';
 import { runMeasurements } from '../../web/model/measure.js';
 import { createState, setInput, inputsToParams } from '../../web/state.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
+import { createNodePool } from '../../scripts/lib/node_pool.mjs';
 
 let core;
 before(async () => {
@@ -171,24 +172,44 @@ describe('the core through web/core.js', () => {
 });
 
 describe('measurements of this machine', () => {
-  test('run every step and come back labelled, with the lesson-size note', () => {
+  test('run every step on the Worker pool and come back labelled, with the lesson-size note', async () => {
     const seen = [];
-    const m = runMeasurements(core, { samples: 3, minSeconds: 0.01 }, (done, total, label) => seen.push([done, total, label]));
-    assert.ok(m.ok, m.error);
-    const v = m.value;
-    assert.deepEqual(seen.map(([d]) => d), [0, 1, 2, 3, 4, 5, 6]);
+    const pool = createNodePool({ size: 2 });
+    let v;
+    try {
+      v = await runMeasurements(core, pool.group(), { samples: 3, minSeconds: 0.01, workers: 2, hardwareCores: 2 },
+        (done, total, label) => seen.push([done, total, label]));
+    } finally {
+      pool.terminate();
+    }
+    assert.deepEqual(seen.map(([d]) => d), [...Array(14).keys()]);
     assert.equal(seen.at(-1)[2], 'done');
+    assert.deepEqual(seen.slice(1, 5).map(([, , l]) => l), ['tanh(A@B) at 256³, 1 core', 'tanh(A@B) at 256³, 2 cores at once',
+      'tanh(A@B) at 512³, 1 core', 'tanh(A@B) at 512³, 2 cores at once']);
     assert.match(v.measurements_label, /^measurements of this machine/);
     assert.equal(v.local_samples_seconds.length, 3);
     assert.ok(v.local_samples_seconds.every((s) => s > 0));
-    assert.deepEqual(Object.keys(v.timing).sort(), ['max', 'median', 'min', 'note', 'repeats', 'timer_resolution', 'variant', 'warm_seconds']);
+    assert.deepEqual(Object.keys(v.timing).sort(), ['gflops', 'max', 'median', 'min', 'note', 'recalibrations', 'repeats', 'target_sample_seconds',
+      'timer_resolution', 'variant', 'warm_seconds']);
+    // The rate is the core's: the model's work of 32×16×8 per call at the median time.
+    assert.ok(Math.abs(v.timing.gflops - (2 * 32 * 16 * 8) / v.timing.median / 1e9) <= 1e-12 * v.timing.gflops);
     assert.ok(v.timing.min <= v.timing.median && v.timing.median <= v.timing.max);
     assert.match(v.timing.note, /3\.5 KiB and live in L1/);
     assert.equal(v.bigger_size_timing.m, 256);
+    assert.equal(v.bigger_size_timing.cores, 1);
     assert.ok(v.bigger_size_timing.gflops > 0);
     assert.ok(v.measured_ceilings.gflops > 0);
     assert.deepEqual(Object.keys(v.measured_ceilings.bandwidth_gbs), ['l1', 'l2', 'memory']);
     assert.deepEqual(v.measured_ceilings.working_set_bytes, { l1: 24576, l2: 196608, memory: 100663296 });
+    assert.deepEqual(v.measured_ceilings.cores, [1, 2]);
+    assert.deepEqual(v.workers, { requested: 2, hardware_cores: 2, all_cores: 2, all_cores_error: null });
+    for (const k of v.kernel_timings) {
+      assert.equal(k.speedup, k.gflops / v.kernel_timings.find((x) => x.m === k.m && x.cores === 1).gflops);
+      assert.equal(k.efficiency, k.speedup / k.cores);
+    }
+    const lines = reportLines({ ...buildLesson(core).report, ...v });
+    assert.ok(lines.some((l) => /^ {2}tanh\(A@B\) at 512×512×512 on 2 cores at once: .* GFLOP\/s .*× 1 core, efficiency/.test(l)), lines.join('\n'));
+    assert.ok(lines.some((l) => /^ {2}measured ceilings, 2 cores at once: mul\+add .* GFLOP\/s; triad bandwidth L1/.test(l)));
   });
 
   test('bad measurement arguments come back as errors, not aborts', () => {
@@ -199,6 +220,15 @@ describe('measurements of this machine', () => {
     assert.deepEqual(core.measureBandwidth('l4', 0.01), { ok: false, error: 'level must be one of l1, l2, memory, got "l4"' });
     assert.deepEqual(core.measureCompute('fast'), { ok: false, error: 'min_seconds must be a number, got the string "fast"' });
     assert.deepEqual(core.checkLessonKernel(7), { ok: false, error: 'variant must be a string, got number' });
+    assert.deepEqual(core.packB(undefined, 2, 3, new Float32Array(5)), { ok: false, error: 'b must hold 6 floats (k·n), got 5' });
+    assert.deepEqual(core.runKernel(undefined, 2, 2, 2, 'a', new Float32Array(4)), { ok: false, error: 'a must be a Float32Array, got string' });
+    assert.deepEqual(core.uniformFloats(0, 1), { ok: false, error: 'count must be an integer from 1 to 67108864, got 0' });
+    assert.deepEqual(core.createWork({ kind: 'triad', level: 'l1', workers: 0 }), { ok: false, error: 'work.workers must be an integer from 1 to 256, got 0' });
+    assert.deepEqual(core.runWork(12345, 1).ok, false);
+    const chains = core.createWork({ kind: 'chains' }).value;
+    assert.deepEqual(core.runWork(chains.handle, 0), { ok: false, error: 'units must be an integer from 1 to 2^30, got 0' });
+    assert.deepEqual(core.workOutput(chains.handle), { ok: false, error: 'workOutput needs kernel work, got chains work' });
+    assert.deepEqual(core.releaseWork(chains.handle), { ok: true, value: true });
     // The core still works after all of that.
     assert.ok(core.checkLessonKernel(undefined).value.passed);
   });

@@ -38,6 +38,22 @@ test('--json prints one object with the keys the issue names and the lesson numb
   assert.match(r.measurements_label, /^measurements of this machine/);
 });
 
+test('--workers 2 measures on 1 core and on 2 Workers at once, each sample ≥ 100 timer ticks', () => {
+  const out = run('--json', '--samples', '2', '--workers', '2');
+  assert.equal(out.status, 0, out.stderr);
+  const r = JSON.parse(out.stdout);
+  assert.deepEqual(r.measured_ceilings.cores, [1, 2]);
+  assert.ok(r.measured_ceilings.by_cores['2'].gflops > 0);
+  assert.deepEqual(r.kernel_timings.map((k) => `${k.m}/${k.cores}`), ['256/1', '256/2', '512/1', '512/2']);
+  for (const t of [r.timing, ...r.kernel_timings]) {
+    const samples = t.seconds_per_call ?? r.local_samples_seconds;
+    for (const s of samples) assert.ok(t.repeats * s >= 100 * t.timer_resolution, `${t.repeats} × ${s} < 100 × ${t.timer_resolution}`);
+  }
+  const text = run('--samples', '1', '--workers', '2').stdout;
+  assert.match(text, /^ {2}tanh\(A@B\) at 512×512×512 on 2 cores at once: median .* GFLOP\/s .*efficiency/m);
+  assert.match(text, /^ {2}measured ceilings, 2 cores at once: mul\+add/m);
+});
+
 test('--no-measure skips the measurements and says so', () => {
   const out = run('--no-measure');
   assert.equal(out.status, 0);
@@ -88,6 +104,8 @@ test('bad options exit 1 with one line on stderr naming the option, rule and val
     [['--sizes', '8,x'], 'lesson.mjs: --sizes[1] must be a number, got "x"'],
     [['--frobnicate'], 'lesson.mjs: unknown option "--frobnicate" (see --help)'],
     [['--samples', '0'], 'lesson.mjs: --samples must be an integer from 1 to 1000, got 0'],
+    [['--workers', '0'], 'lesson.mjs: --workers must be an integer from 1 to 64, got 0'],
+    [['--workers', 'all'], 'lesson.mjs: --workers must be a number, got "all"'],
   ];
   for (const [args, message] of cases) {
     const out = run(...args);
@@ -104,7 +122,7 @@ test('bad options exit 1 with one line on stderr naming the option, rule and val
 test('--help describes every option', () => {
   const out = run('--help');
   assert.equal(out.status, 0);
-  for (const option of ['--m', '--k', '--n', '--itemsize', '--sizes', '--peak', '--bandwidth', '--traffic-factor', '--samples', '--no-measure', '--json']) {
+  for (const option of ['--m', '--k', '--n', '--itemsize', '--sizes', '--peak', '--bandwidth', '--traffic-factor', '--samples', '--workers', '--no-measure', '--json']) {
     assert.ok(out.stdout.includes(option), option);
   }
 });

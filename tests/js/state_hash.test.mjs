@@ -3,13 +3,15 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { decodeHash, encodeHash, HASH_KEYS, MAX_VALUE_LENGTH } from '../../web/model/hash.js';
-import { ITEMSIZE_OF_DTYPE } from '../../web/model/lesson.js';
 import {
   applyHash, applyPartial, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow,
   TRAFFIC_FACTOR_RANGE,
 } from '../../web/state.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
+// The lesson's dtypes and their itemsize, written out (the page reads them from the core:
+// lessonDefaults().dtypes, checked against this below).
+const ITEMSIZE_OF_DTYPE = { f32: 4, bf16: 2, f16: 2, f64: 8 };
 const SEED_TEXT = { m: '32', k: '16', n: '8', dtype: 'f32', itemsize: '4', sizes: '8,16,32,64,128', peak: '100', bandwidth: '20', traffic_factor: '2' };
 
 describe('the URL hash codec', () => {
@@ -55,11 +57,13 @@ describe('page state with the core', () => {
 
   test('starts from the seed, with a hash of the seed', () => {
     const s = createState(core);
+    assert.deepEqual(s.defaults.dtypes, ITEMSIZE_OF_DTYPE);
+    assert.deepEqual(s.defaults.dtype_of_itemsize, { 2: 'bf16', 4: 'f32', 8: 'f64' });
     assert.deepEqual(s.inputs, SEED_TEXT);
     assert.equal(hashOf(s), 'm=32&k=16&n=8&dtype=f32&peak=100&bandwidth=20&factor=2&sizes=8,16,32,64,128');
     assert.deepEqual(publicState(s), {
       m: 32, k: 16, n: 8, dtype: 'f32', itemsize: 4, sizes: [8, 16, 32, 64, 128], peak: 100, bandwidth: 20,
-      traffic_factor: 2, showMeasuredRoof: false, showMeasuredPoint: false, error: null,
+      traffic_factor: 2, showMeasuredRoof: false, showMeasuredPoint: false, showAllCoresRoof: false, showAllCoresPoint: false, error: null,
     });
   });
 
@@ -127,7 +131,7 @@ describe('page state with the core', () => {
     assert.deepEqual(s.notices, []);
     assert.deepEqual(publicState(s), {
       m: 64, k: 32, n: 16, dtype: 'bf16', itemsize: 2, sizes: [8, 64], peak: 50, bandwidth: 40, traffic_factor: 4,
-      showMeasuredRoof: false, showMeasuredPoint: false, error: null,
+      showMeasuredRoof: false, showMeasuredPoint: false, showAllCoresRoof: false, showAllCoresPoint: false, error: null,
     });
     assert.equal(s.report.ridge, 50 / 40);
     assert.equal(hashOf(applyHash(core, base, `#${hashOf(s)}`)), hashOf(s));
@@ -178,5 +182,29 @@ describe('page state with the core', () => {
     s = resetInputs(core, setInput(core, s, 'm', '64'));
     assert.equal(s.inputs.m, '32');
     assert.ok(s.figure.measured, 'a reset keeps the measurements');
+  });
+
+  test('measurements on 1 core and on all cores give one layer of roofs and kernel points each', () => {
+    const base = createState(core);
+    const one = { gflops: 40, bandwidth_gbs: { l1: 200, l2: 100, memory: 10 } };
+    const two = { gflops: 80, bandwidth_gbs: { l1: 400, l2: 200, memory: 16 } };
+    const timing = (size, cores, gflops) => ({ m: size, k: size, n: size, cores, gflops });
+    const measurements = {
+      bigger_size_timing: timing(256, 1, 12.5),
+      kernel_timings: [timing(256, 1, 12.5), timing(256, 2, 24), timing(512, 1, 13), timing(512, 2, 25)],
+      measured_ceilings: { ...one, cores: [1, 2], by_cores: { 1: one, 2: two } },
+    };
+    let s = setMeasurements(core, base, measurements);
+    const layers = s.figure.measured.layers;
+    assert.deepEqual(layers.map((l) => l.cores), [1, 2]);
+    assert.deepEqual(layers[1].roofs.map((r) => [r.level, r.gflops, r.gbs, r.ridge]), [['l1', 80, 400, 0.2], ['l2', 80, 200, 0.4], ['memory', 80, 16, 5]]);
+    for (const roof of layers[1].roofs) for (const p of roof.points) assert.equal(p.y, Math.min(80, roof.gbs * p.x));
+    assert.deepEqual(layers.map((l) => l.points.map((p) => [p.m, p.x, p.y])), [
+      [[256, 256 / 6, 12.5], [512, 512 / 6, 13]], [[256, 256 / 6, 24], [512, 512 / 6, 25]],
+    ]);
+    assert.deepEqual(s.figure.measured.point, { x: 256 / 6, y: 12.5, m: 256, k: 256, n: 256, cores: 1 });
+    s = applyPartial(core, s, { showAllCoresRoof: true, showAllCoresPoint: 1 }).state;
+    assert.deepEqual(s.show, { measuredRoof: false, measuredPoint: false, allCoresRoof: true, allCoresPoint: true });
+    assert.equal(publicState(s).showAllCoresRoof, true);
   });
 });

@@ -6,7 +6,8 @@
 //   figure.render({points, program, roofs: [{label, kind, curve, primary}], selected});
 //   figure.series();  // [{role, label, points: [[x, y], …], indices?}] (tests, rooflineLab.analysisSeries())
 //   figure.png(); figure.destroy(); figure.restyle();
-import { exact, logTick, prefersDark, scatterChart } from './chart_common.js';
+import { chartOptions } from './axes.js';
+import { exact, prefersDark, scatterChart } from './chart_common.js';
 
 const PALETTES = {
   light: {
@@ -85,26 +86,15 @@ export function createAnalysisFigure(canvas, env = {}) {
 
   function options(state, palette) {
     const b = bounds(state);
-    const axis = (title, min, max) => ({
-      type: 'logarithmic', min, max,
-      title: { display: true, text: title, color: palette.text },
-      ticks: { color: palette.text, autoSkip: true, callback: logTick },
-      grid: { color: palette.grid },
-    });
-    return {
-      animation: false, responsive: true, maintainAspectRatio: false, color: palette.text,
-      interaction: { mode: 'nearest', intersect: true },
-      scales: { x: axis('operations per byte (flops / bytes accessed)', b.xmin, b.xmax), y: axis('ceiling under the roof (GFLOP/s)', b.ymin, b.ymax) },
+    return chartOptions(palette, {
+      x: { title: 'operations per byte (flops / bytes accessed)', min: b.xmin, max: b.xmax },
+      y: { title: 'ceiling under the roof (GFLOP/s)', min: b.ymin, max: b.ymax },
+      label: tooltipLabel,
       onClick: (_event, elements, c) => {
         const hit = elements.find((e) => ['ops', 'selected'].includes(c.data.datasets[e.datasetIndex].role));
         if (hit && env.onSelect) env.onSelect(c.data.datasets[hit.datasetIndex].data[hit.index].index);
       },
-      plugins: {
-        legend: { position: 'bottom', labels: { color: palette.text, usePointStyle: true, boxHeight: 8 } },
-        tooltip: { callbacks: { label: tooltipLabel } },
-        rooflineBackground: { color: palette.background },
-      },
-    };
+    });
   }
 
   const holder = scatterChart(canvas, PALETTES, dark, (state, palette) => ({

@@ -2,22 +2,25 @@
 // web/model/figure_model.js prepares (all numbers from the core) and computes none of its own.
 //
 //   const figure = createRooflineFigure(canvas);
-//   figure.render({figure, show: {measuredRoof, measuredPoint}});   // state.figure, state.show
+//   figure.render({figure, show: {measuredRoof, measuredPoint, allCoresRoof, allCoresPoint}});   // state.figure, state.show
 //   figure.series();   // what the chart holds, as plain data (tests, rooflineLab.chartSeries())
 //   figure.png();      // a data: URL of the chart as PNG
 //   figure.destroy();
-import { exact, logTick, prefersDark, scatterChart } from './chart_common.js';
+import { chartOptions } from './axes.js';
+import { exact, prefersDark, scatterChart } from './chart_common.js';
 
 const PALETTES = {
   light: {
     background: '#ffffff', text: '#1d2430', grid: '#d8dce6',
     bandwidth: '#1565c0', compute: '#7b1fa2', combined: '#1d2430', ridge: '#c62828',
     sizes: '#00796b', revised: '#d84315', measured: ['#2e7d32', '#558b2f', '#827717'],
+    allCores: ['#283593', '#3949ab', '#00838f'],
   },
   dark: {
     background: '#161a22', text: '#e6e9f0', grid: '#3a4150',
     bandwidth: '#64b5f6', compute: '#ce93d8', combined: '#f2f4f8', ridge: '#ef9a9a',
     sizes: '#4db6ac', revised: '#ffab91', measured: ['#81c784', '#aed581', '#dce775'],
+    allCores: ['#9fa8da', '#7986cb', '#80deea'],
   },
 };
 
@@ -52,26 +55,35 @@ function datasets(state, palette) {
       pointStyle: 'rectRot', showLine: false,
     },
   ];
-  const m = f.measured;
-  if (m && state.show.measuredRoof) {
-    m.roofs.forEach((roof, i) => out.push(line(`measured roof ${roof.level}`, `measured (this machine): ${roof.name} roof`,
-      roof.points.map((p) => ({ ...p, level: roof.name, gflops: roof.gflops, gbs: roof.gbs })), palette.measured[i],
-      { borderDash: [3, 3, 12, 3], borderWidth: 2, measured: true })));
-  }
-  if (m && state.show.measuredPoint) {
-    out.push({
-      role: 'measured point', label: `measured (this machine): ${m.point.m}×${m.point.k}×${m.point.n} kernel`,
-      data: [{ ...m.point }], borderColor: palette.measured[0], backgroundColor: palette.measured[0],
-      pointStyle: 'star', pointRadius: 9, pointHoverRadius: 11, borderWidth: 2, showLine: false, measured: true,
-    });
+  for (const layer of f.measured?.layers ?? []) {
+    const single = layer.cores === 1;
+    const who = single ? 'this machine, 1 core' : `this machine, ${layer.cores} cores`;
+    const colors = single ? palette.measured : palette.allCores;
+    if (single ? state.show.measuredRoof : state.show.allCoresRoof) {
+      layer.roofs.forEach((roof, i) => out.push(line(single ? `measured roof ${roof.level}` : `all-cores roof ${roof.level}`,
+        `measured (${who}): ${roof.name} roof`,
+        roof.points.map((p) => ({ ...p, level: roof.name, gflops: roof.gflops, gbs: roof.gbs, cores: layer.cores })), colors[i],
+        { borderDash: single ? [3, 3, 12, 3] : [1, 3, 8, 3], borderWidth: single ? 2 : 2.5, measured: true })));
+    }
+    if (layer.points.length && (single ? state.show.measuredPoint : state.show.allCoresPoint)) {
+      out.push({
+        role: single ? 'measured point' : 'all-cores point',
+        label: `measured (${who}): tanh(A@B) at ${layer.points.map((p) => `${p.m}³`).join(', ')}`,
+        data: layer.points.map((p) => ({ ...p })), borderColor: colors[0], backgroundColor: colors[0],
+        pointStyle: 'star', pointRadius: single ? 9 : 10, pointHoverRadius: 12, borderWidth: 2, showLine: false, measured: true,
+      });
+    }
   }
   return out;
 }
 
 function lowestY(f, show) {
   const ys = [...f.lesson.series.flatMap((s) => s.y), ...f.sizes.map((s) => s.y), ...f.revised.curve.map((p) => p.y)];
-  if (f.measured && show.measuredRoof) ys.push(...f.measured.roofs.flatMap((r) => r.points.map((p) => p.y)));
-  if (f.measured && show.measuredPoint) ys.push(f.measured.point.y);
+  for (const layer of f.measured?.layers ?? []) {
+    const single = layer.cores === 1;
+    if (single ? show.measuredRoof : show.allCoresRoof) ys.push(...layer.roofs.flatMap((r) => r.points.map((p) => p.y)));
+    if (single ? show.measuredPoint : show.allCoresPoint) ys.push(...layer.points.map((p) => p.y));
+  }
   return Math.min(...ys.filter((y) => y > 0));
 }
 
@@ -93,9 +105,13 @@ function tooltipLabel(ctx) {
     case 'ridge':
       return `ridge = peak / bandwidth = ${exact(p.x)} flops/byte`;
     case 'measured point':
-      return `measured ${p.m}×${p.k}×${p.n}: ${exact(p.y)} GFLOP/s (median) at model intensity ${exact(p.x)} flops/byte`;
+    case 'all-cores point':
+      return `measured ${p.m}×${p.k}×${p.n} on ${p.cores === 1 ? '1 core' : `${p.cores} cores`}: ${exact(p.y)} GFLOP/s (median) at model intensity ${exact(p.x)} flops/byte`;
     default:
-      if (d.measured) return `${p.level} roof (${exact(p.gflops)} GFLOP/s, ${exact(p.gbs)} GB/s): ${exact(p.y)} GFLOP/s at ${exact(p.x)} flops/byte`;
+      if (d.measured) {
+        return `${p.level} roof, ${p.cores === 1 ? '1 core' : `${p.cores} cores`} (${exact(p.gflops)} GFLOP/s, ${exact(p.gbs)} GB/s): ` +
+          `${exact(p.y)} GFLOP/s at ${exact(p.x)} flops/byte`;
+      }
       return `${d.label}: ${exact(p.y)} GFLOP/s at ${exact(p.x)} flops/byte`;
   }
 }
@@ -103,25 +119,11 @@ function tooltipLabel(ctx) {
 function options(state, palette, sets) {
   const f = state.figure;
   const b = bounds(sets);
-  const axis = (title, min, max) => ({
-    type: 'logarithmic', min, max,
-    title: { display: true, text: title, color: palette.text },
-    ticks: { color: palette.text, autoSkip: true, callback: logTick },
-    grid: { color: palette.grid },
+  return chartOptions(palette, {
+    x: { title: f.lesson.xlabel, min: b.xmin, max: b.xmax },
+    y: { title: f.lesson.ylabel, min: b.ymin, max: b.ymax },
+    label: tooltipLabel,
   });
-  return {
-    animation: false,
-    responsive: true,
-    maintainAspectRatio: false,
-    color: palette.text,
-    interaction: { mode: 'nearest', intersect: true },
-    scales: { x: axis(f.lesson.xlabel, b.xmin, b.xmax), y: axis(f.lesson.ylabel, b.ymin, b.ymax) },
-    plugins: {
-      legend: { position: 'bottom', labels: { color: palette.text, usePointStyle: true, boxHeight: 8 } },
-      tooltip: { callbacks: { label: tooltipLabel } },
-      rooflineBackground: { color: palette.background },
-    },
-  };
 }
 
 /**

@@ -1,7 +1,6 @@
 // What the analyze view shows, from the core's analysis (core.analyzeText) and summarizeFile's
 // summary (web/model/analysis.js): where each op sits (top level or inside a fusion/region),
 // the error locations, the table's rows and their order, the figure's points. Pure: no DOM.
-import { ceilingAt, opBound } from './roofs.js';
 
 /** Rows the table draws at most (the whole list is sorted; the rest are summarised). */
 export const ROW_LIMIT = 500;
@@ -34,22 +33,31 @@ export function placeOps(result) {
 }
 
 /**
- * The table's rows for a summary under a roof: the op's own numbers plus its bound and its
- * share of the program's flops and bytes (top-level ops' shares sum to 1).
+ * The table's rows for a summary: the op's own numbers plus its bound under the chosen roof
+ * (`bounds[i]`, the core's: core.roofline) and its share of the program's flops and bytes
+ * (top-level ops' shares sum to 1).
+ * @param {(string|null)[]|null} bounds  per op, in the summary's order; null: no roof
  */
-export function buildRows(summary, placement, roof) {
+export function buildRows(summary, placement, bounds = null) {
   const t = summary.totals;
-  return summary.ops.map((o, index) => {
+  const rows = summary.ops.map((o, index) => {
     const place = placement[index] ?? { top: true, where: null };
     return {
       index, line: o.line, column: o.column, op: o.op, shape: o.shape, flops: o.flops, transcendentals: o.transcendentals,
       bytes: o.bytes_accessed, intensity: o.intensity ?? null, modeled: o.modeled, note: o.note ?? null,
       top: place.top, where: place.where,
-      bound: roof && o.modeled ? opBound(o.flops, o.bytes_accessed, roof) : null,
+      bound: null,
       flopShare: t.flops > 0 ? o.flops / t.flops : null,
       byteShare: t.bytes_accessed > 0 ? o.bytes_accessed / t.bytes_accessed : null,
     };
   });
+  return bounds ? withBounds(rows, bounds) : rows;
+}
+
+/** Puts each op's bound under the chosen roof (the core's, by op index) into its row; unmodeled ops have none. */
+export function withBounds(rows, bounds) {
+  for (const r of rows) r.bound = r.modeled ? bounds[r.index] ?? null : null;
+  return rows;
 }
 
 /** The columns a person can sort by, in table order. */
@@ -79,24 +87,41 @@ export function nextSort(current, key) {
   return { key, dir: ['line', 'op', 'shape', 'bound'].includes(key) ? 'asc' : 'desc' };
 }
 
+/** The ops the figure can draw (top level, modeled, with flops and bytes), at most POINT_LIMIT: the ones with the most bytes. */
+function drawable(rows) {
+  const all = rows.filter((r) => r.top && r.modeled && r.flops > 0 && r.bytes > 0);
+  const chosen = all.length > POINT_LIMIT ? [...all].sort((a, b) => b.bytes - a.bytes).slice(0, POINT_LIMIT) : all;
+  return { all, chosen };
+}
+
 /**
- * The figure's data: one point per top-level op with flops and bytes (x = intensity, y = its
- * ceiling under the primary roof in GFLOP/s, radius by bytes), the program's point, and how
- * many ops are not drawn (no flops: no place on a log axis; beyond POINT_LIMIT).
+ * The intensities (flops/byte) the figure spans, for the roofs' curves: its points' and the
+ * program's, with a margin, and at least 0.01 to 10⁴.
  */
-export function figurePoints(rows, totals, roof) {
-  const drawable = rows.filter((r) => r.top && r.modeled && r.flops > 0 && r.bytes > 0);
-  const skipped = rows.filter((r) => r.top).length - drawable.length;
-  const chosen = drawable.length > POINT_LIMIT ? [...drawable].sort((a, b) => b.bytes - a.bytes).slice(0, POINT_LIMIT) : drawable;
+export function figureRange(rows, totals) {
+  const xs = drawable(rows).chosen.map((r) => r.intensity);
+  if (totals.intensity > 0) xs.push(totals.intensity);
+  const xmin = xs.length ? Math.min(...xs) / 2 : 0.01;
+  const xmax = xs.length ? Math.max(...xs) * 2 : 100;
+  return [Math.min(xmin, 0.01), Math.max(xmax, 10000)];
+}
+
+/**
+ * The figure's data: one point per top-level op with flops and bytes (x = its intensity, y = its
+ * ceiling under the primary roof in GFLOP/s, both the core's; radius by bytes), the program's
+ * point, and how many ops are not drawn (no flops: no place on a log axis; beyond POINT_LIMIT).
+ * @param {{ops: {ceilings: (number|null)[]}, program: {x: number, y: number}|null}} line  core.roofline's value
+ */
+export function figurePoints(rows, line) {
+  const { all, chosen } = drawable(rows);
+  const skipped = rows.filter((r) => r.top).length - all.length;
   const maxBytes = Math.max(1, ...chosen.map((r) => r.bytes));
   const points = chosen.map((r) => ({
-    x: r.flops / r.bytes, y: ceilingAt(r.flops / r.bytes, roof) / 1e9, r: 3 + 9 * Math.sqrt(r.bytes / maxBytes),
+    x: r.intensity, y: line.ops.ceilings[r.index], r: 3 + 9 * Math.sqrt(r.bytes / maxBytes),
     index: r.index, line: r.line, op: r.op, bytes: r.bytes, flops: r.flops, bound: r.bound,
   }));
-  const program = totals.flops > 0 && totals.bytes_accessed > 0
-    ? { x: totals.flops / totals.bytes_accessed, y: ceilingAt(totals.flops / totals.bytes_accessed, roof) / 1e9 }
-    : null;
-  return { points, program, notDrawn: { noFlops: skipped, overLimit: drawable.length - chosen.length } };
+  const program = line.program ? { ...line.program } : null;
+  return { points, program, notDrawn: { noFlops: skipped, overLimit: all.length - chosen.length } };
 }
 
 /** Offsets of each line's start in `text` (index 0 is line 1). */

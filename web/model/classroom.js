@@ -1,18 +1,9 @@
 // Section 9's settings: which generated set is on show (a seed, a count, families, and a
 // student's variant), read from a link or the form and written back as a link. Pure: no DOM, no
 // core. Whether a seed, a count or a family is acceptable to the core is the core's to say; this
-// only reads text into those values, so a bad value in a link is ignored with a notice.
+// only reads text into those values, so a bad value in a link is ignored with a notice. The list
+// of families is the core's (core.exerciseFamilies()), passed in as `familyIds`, in its order.
 import { MAX_VALUE_LENGTH } from './hash.js';
-
-/** The core's families, in its order, with what the page calls them. */
-export const FAMILIES = [
-  { id: 'work_traffic', label: 'work and traffic of a matmul' },
-  { id: 'bound', label: 'bound and ceiling under budgets' },
-  { id: 'traffic_factor', label: 'the effect of more traffic' },
-  { id: 'read_ir', label: 'reading an IR' },
-  { id: 'fusion', label: 'fused vs unfused traffic' },
-];
-const FAMILY_IDS = FAMILIES.map((f) => f.id);
 
 /** What the page shows when no link says otherwise. */
 export const DEFAULT_SETTINGS = Object.freeze({ seed: 'class', count: 5, families: Object.freeze([]), student: '' });
@@ -51,19 +42,20 @@ export function parseSeed(text, what = 'seed') {
 }
 
 /**
- * Reads a list of families ("bound,fusion"); empty, "all" or all five in the core's order mean all.
- * Unknown names are refused by name.
+ * Reads a list of families ("bound,fusion"); empty, "all" or every one of `familyIds` in the core's
+ * order mean all. Unknown names are refused by name.
+ * @param {string[]} familyIds  the core's family ids, in its order
  */
-export function parseFamilies(text) {
+export function parseFamilies(text, familyIds) {
   const names = String(text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   if (names.length === 1 && names[0] === 'all') return { ok: true, value: [] };
-  const unknown = names.filter((n) => !FAMILY_IDS.includes(n));
+  const unknown = names.filter((n) => !familyIds.includes(n));
   if (unknown.length) {
-    return { ok: false, error: `families must be among ${FAMILY_IDS.join(', ')}, got ${JSON.stringify(unknown.join(','))}` };
+    return { ok: false, error: `families must be among ${familyIds.join(', ')}, got ${JSON.stringify(unknown.join(','))}` };
   }
   // Each once, in the order given: the core takes turns in that order, as the CLI's --families does.
   const value = [...new Set(names)];
-  return { ok: true, value: value.length === FAMILY_IDS.length && value.every((f, i) => f === FAMILY_IDS[i]) ? [] : value };
+  return { ok: true, value: value.length === familyIds.length && value.every((f, i) => f === familyIds[i]) ? [] : value };
 }
 
 /** A student's name or number: may be empty (the teacher's set itself). */
@@ -77,9 +69,10 @@ export function parseStudent(text) {
  * Settings from the classroom part of a link (decodeHash(...).classroom). What cannot be read is
  * replaced by the default and named in `notices`.
  * @param {Record<string, string>|null} raw
+ * @param {string[]} familyIds  the core's family ids, in its order
  * @returns {{settings: object|null, notices: string[]}}  settings is null when the link has no classroom keys
  */
-export function settingsFromHash(raw) {
+export function settingsFromHash(raw, familyIds) {
   if (!raw) return { settings: null, notices: [] };
   const settings = { ...DEFAULT_SETTINGS, families: [] };
   const notices = [];
@@ -95,7 +88,7 @@ export function settingsFromHash(raw) {
   };
   read('seed', parseSeed);
   read('count', parseCount);
-  read('families', parseFamilies);
+  read('families', (text) => parseFamilies(text, familyIds));
   read('student', parseStudent);
   return { settings, notices };
 }

@@ -1,89 +1,47 @@
-// What the roofline figure and the experiment's table show, as plain data: the lesson's figure
-// (report.figure, unchanged), the ridge, the workload sizes, the ceilings with more traffic and,
-// when this machine has been measured, its measured roofs and point. Every value comes from the
-// core; nothing here touches the DOM or Chart.js (web/figures/ draws this).
+// What the roofline figure and the experiment's table show, as plain data, read from the lesson's
+// report: the lesson's figure (report.figure, unchanged), the ridge, the workload sizes, the
+// ceilings with more traffic and, when this machine has been measured, its measured roofs and
+// kernel points, one layer per core count measured (1 core, then all cores at once). The core
+// computed every number (report.traffic_experiment and revised_roof; the measured roofline next
+// to the report, layers included); this only gives them the shape web/figures/ draws. No DOM, no
+// core.
 
-const LEVELS = [['l1', 'L1'], ['l2', 'L2'], ['memory', 'memory']];
+/** What the figure's legend calls each bandwidth level of the measured roofs. */
+const LEVEL_NAMES = { l1: 'L1', l2: 'L2', memory: 'memory' };
 
-function sortedUnique(xs) {
-  return [...new Set(xs.filter((x) => Number.isFinite(x) && x > 0))].sort((a, b) => a - b);
-}
-
-/**
- * The traffic experiment, one row per size: the original and the revised ceiling and bound.
- * @returns {{ok: true, value: {n, intensity, fraction, ceiling, bound, revised_intensity,
- *            revised_ceiling, revised_bound, bound_changed}[]} | {ok: false, error: string}}
- */
-export function trafficRows(core, report) {
-  const { peak, bandwidth } = report.budgets;
-  const rows = core.trafficExperiment(peak, bandwidth, report.intensity, report.traffic_factor);
-  if (!rows.ok) return rows;
-  return {
-    ok: true,
-    value: rows.value.map((r, i) => ({
-      n: report.sizes[i], intensity: r.original.intensity, fraction: report.intensity_fraction[i],
-      ceiling: r.original.ceiling, bound: r.original.bound,
-      revised_intensity: r.revised.intensity, revised_ceiling: r.revised.ceiling, revised_bound: r.revised.bound,
-      bound_changed: r.bound_changed,
-    })),
-  };
-}
-
-/** This machine's measured roofs (one per bandwidth level) and its measured point, or null. */
-export function measuredModel(core, measurements, xs) {
-  if (!measurements) return null;
-  const c = measurements.measured_ceilings;
-  const big = measurements.bigger_size_timing;
-  // The kernel is f32: the measured point's intensity is the model's, at itemsize 4.
-  const contraction = core.contract(big.m, big.k, big.n, 4);
-  if (!contraction.ok) return { ok: false, error: contraction.error };
-  const point = { x: contraction.value.intensity, y: big.gflops, m: big.m, k: big.k, n: big.n };
-  const roofXs = sortedUnique([...xs, point.x, ...LEVELS.map(([key]) => c.gflops / c.bandwidth_gbs[key])]);
-  const roofs = [];
-  for (const [key, name] of LEVELS) {
-    const rows = core.ceilings(c.gflops, c.bandwidth_gbs[key], roofXs);
-    if (!rows.ok) return { ok: false, error: rows.error };
-    roofs.push({
-      level: key, name, gflops: c.gflops, gbs: c.bandwidth_gbs[key], ridge: rows.value.ridge,
-      points: rows.value.rows.map((r) => ({ x: r.intensity, y: r.ceiling })),
-    });
-  }
-  return { ok: true, value: { roofs, point } };
-}
+/** A measured roof as the figure draws it: the core's, with its level's name and core count. */
+const namedRoof = (roof, cores) => ({ ...roof, name: LEVEL_NAMES[roof.level] ?? roof.level, cores });
 
 /**
- * Everything the figure draws.
- * @returns {{ok: true, value: object} | {ok: false, error: string}}
+ * Everything the figure draws, from a report and this machine's measured roofline.
+ * @param {object} report  from buildLesson (web/model/lesson.js)
+ * @param {object|null} measured  buildLesson's `measured`: the measured roofs and points per core
+ *   count (`layers`), or null. `roofs` and `point` are the 1-core layer's roofs and its headline
+ *   (256³) point.
  */
-export function figureModel(core, report, measurements = null) {
+export function figureModel(report, measured = null) {
   const { peak, bandwidth } = report.budgets;
-  const lesson = report.figure;
-  const factor = report.traffic_factor;
-  const rows = trafficRows(core, report);
-  if (!rows.ok) return rows;
-  // The revised roof over the same axis (minimum-traffic intensity): min(peak, bandwidth·x/factor),
-  // whose corner moves from the ridge to ridge·factor.
-  const revisedRidge = report.ridge * factor;
-  const curveXs = sortedUnique([...lesson.x, revisedRidge]);
-  const curve = core.trafficExperiment(peak, bandwidth, curveXs, factor);
-  if (!curve.ok) return curve;
-  const measured = measuredModel(core, measurements, lesson.x);
-  if (measured && !measured.ok) return measured;
+  const traffic = report.traffic_experiment;
   return {
-    ok: true,
-    value: {
-      lesson,
-      budgets: { peak, bandwidth },
-      ridge: { x: report.ridge, y: peak },
-      sizes: rows.value.map((r) => ({ n: r.n, x: r.intensity, fraction: r.fraction, y: r.ceiling, bound: r.bound })),
-      factor,
-      revised: {
-        curve: curve.value.map((r, i) => ({ x: curveXs[i], y: r.revised.ceiling })),
-        ridge: { x: revisedRidge, y: peak },
-        points: rows.value.map((r) => ({ n: r.n, x: r.intensity, y: r.revised_ceiling, bound: r.revised_bound, was: r.bound, changed: r.bound_changed })),
-      },
-      traffic: rows.value,
-      measured: measured ? measured.value : null,
+    lesson: report.figure,
+    budgets: { peak, bandwidth },
+    ridge: { x: report.ridge, y: peak },
+    sizes: traffic.map((r) => ({ n: r.n, x: r.intensity, fraction: r.fraction, y: r.ceiling, bound: r.bound })),
+    factor: report.traffic_factor,
+    revised: {
+      curve: report.revised_roof.curve.map((p) => ({ ...p })),
+      ridge: { x: report.revised_roof.ridge, y: peak },
+      points: traffic.map((r) => ({ n: r.n, x: r.intensity, y: r.revised_ceiling, bound: r.revised_bound, was: r.bound, changed: r.bound_changed })),
     },
+    traffic,
+    measured: measured
+      ? {
+        layers: measured.layers.map((l) => ({
+          cores: l.cores, roofs: l.roofs.map((r) => namedRoof(r, l.cores)), points: l.points.map((p) => ({ ...p })),
+        })),
+        roofs: measured.roofs.map((r) => namedRoof(r, 1)),
+        point: { ...measured.point },
+      }
+      : null,
   };
 }

@@ -13,11 +13,12 @@ export const HASH_KEYS = {
 };
 
 /**
- * Keys of the classroom section (9): `#classroom&seed=…&count=…&families=…&student=…`. They are
- * not the lesson's: decodeHash hands them over raw in `classroom` (never as a lesson notice), and
- * web/model/classroom.js reads them.
+ * Keys of the classroom section (9): `#classroom&seed=…&count=…&families=…&student=…`, and of the
+ * teacher's gradebook, `#gradebook` (with the set's keys: the set it grades). They are not the
+ * lesson's: decodeHash hands them over raw in `classroom` (never as a lesson notice), and
+ * web/model/classroom.js and web/gradebook_state.js read them.
  */
-export const CLASSROOM_KEYS = ['classroom', 'seed', 'count', 'families', 'student'];
+export const CLASSROOM_KEYS = ['classroom', 'seed', 'count', 'families', 'student', 'gradebook'];
 
 const FIELD_TO_KEY = Object.fromEntries(Object.entries(HASH_KEYS).map(([key, field]) => [field, key]));
 

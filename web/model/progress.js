@@ -4,17 +4,31 @@
 //
 // Saved value (one localStorage key, PROGRESS_KEY):
 //   {version: 1, sets: {[setKey]: {seed, count, families, student,
-//      questions: {"<index>:<questionId>": {answer, correct, feedback, attempts, hints}},
-//      solutions: [index, …],   // solutions opened on request
+//      questions: {"<index>:<questionId>": {answer, correct, feedback, attempts, hints,
+//                                           history, right_at, last_correct}},
+//      solutions: [index, …],   // solutions opened (on request, or unfolded after an attempt)
 //      updated}}}               // ISO time of the last change
+// Per question: `answer`, `feedback` and `last_correct` are the latest attempt's; `correct` is
+// the first right verdict, kept (a later wrong answer does not undo it), and `right_at` the
+// attempt it came at (0: none); `history` is every attempt, [{answer, at, correct}] (the first
+// MAX_HISTORY). history, right_at and last_correct came after version 1's first release: a saved
+// value without them is still version 1 and read as it is.
 // A value that is not this (corrupt JSON, another app's, another version) is ignored whole,
 // with a notice: the page starts afresh and never trusts it.
+//
+// The exports: resultsCSV (for people) and resultsJSON, the result file the teacher's gradebook
+// regrades (cpp/exercises/gradebook.h reads it; RESULTS_VERSION is the version it reads).
 
 export const PROGRESS_KEY = 'rooflineLab.classroom.v1';
 export const PROGRESS_VERSION = 1;
 
 /** Longest saved answer or feedback kept (a text field is not a place for essays). */
 const MAX_TEXT = 500;
+/** Attempts kept in a question's history (later ones are counted, not kept). */
+export const MAX_HISTORY = 200;
+/** The result file's format (resultsJSON). */
+export const RESULTS_KIND = 'roofline-lab classroom results';
+export const RESULTS_VERSION = 2;
 
 export function emptyProgress() {
   return { version: PROGRESS_VERSION, sets: {} };
@@ -23,10 +37,16 @@ export function emptyProgress() {
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v) => Number.isInteger(v) && v >= 0 && v <= 1e6;
 
+const validAttempt = (a) => isObject(a) && typeof a.answer === 'string' && a.answer.length <= MAX_TEXT &&
+  typeof a.at === 'string' && a.at.length <= 40 && typeof a.correct === 'boolean';
+
 function validQuestion(q) {
   return isObject(q) && typeof q.answer === 'string' && q.answer.length <= MAX_TEXT &&
     (q.correct === true || q.correct === false || q.correct === null) &&
-    typeof q.feedback === 'string' && q.feedback.length <= MAX_TEXT && isCount(q.attempts) && isCount(q.hints);
+    typeof q.feedback === 'string' && q.feedback.length <= MAX_TEXT && isCount(q.attempts) && isCount(q.hints) &&
+    (q.history === undefined || (Array.isArray(q.history) && q.history.length <= MAX_HISTORY && q.history.every(validAttempt))) &&
+    (q.right_at === undefined || isCount(q.right_at)) &&
+    (q.last_correct === undefined || q.last_correct === null || typeof q.last_correct === 'boolean');
 }
 
 function validSet(s) {
@@ -63,7 +83,11 @@ export function decodeProgress(text) {
   for (const [key, s] of Object.entries(value.sets)) {
     const questions = {};
     for (const [k, q] of Object.entries(s.questions)) {
-      questions[k] = { answer: q.answer, correct: q.correct, feedback: q.feedback, attempts: q.attempts, hints: q.hints };
+      questions[k] = {
+        answer: q.answer, correct: q.correct, feedback: q.feedback, attempts: q.attempts, hints: q.hints,
+        history: (q.history ?? []).map((a) => ({ answer: a.answer, at: a.at, correct: a.correct })),
+        right_at: q.right_at ?? 0, last_correct: q.last_correct ?? q.correct,
+      };
     }
     sets[key] = {
       seed: s.seed, count: s.count, families: [...s.families], student: s.student, questions,
@@ -87,9 +111,13 @@ export function setProgress(progress, key, settings) {
 
 export const questionKey = (index, questionId) => `${index}:${questionId}`;
 
-/** The saved state of one question: {answer, correct (null before a check), feedback, attempts, hints}. */
+/**
+ * The saved state of one question: {answer, correct (null before a check; the first right verdict
+ * is kept), feedback, attempts, hints, history, right_at, last_correct}.
+ */
 export function questionProgress(set, index, questionId) {
-  return set.questions[questionKey(index, questionId)] ?? { answer: '', correct: null, feedback: '', attempts: 0, hints: 0 };
+  return set.questions[questionKey(index, questionId)] ??
+    { answer: '', correct: null, feedback: '', attempts: 0, hints: 0, history: [], right_at: 0, last_correct: null };
 }
 
 function withQuestion(progress, key, settings, index, questionId, change, now) {
@@ -101,11 +129,22 @@ function withQuestion(progress, key, settings, index, questionId, change, now) {
 
 const clip = (text) => String(text).slice(0, MAX_TEXT);
 
-/** A checked answer: stores it with the core's verdict and counts the attempt. */
+/**
+ * A checked answer: stores it with the core's verdict, counts the attempt and adds it to the
+ * history. A right verdict, once given, stays: a later wrong answer is shown and kept in the
+ * history, but does not undo it.
+ */
 export function recordAnswer(progress, key, settings, index, questionId, answer, verdict, now) {
-  return withQuestion(progress, key, settings, index, questionId, (q) => ({
-    answer: clip(answer), correct: Boolean(verdict.correct), feedback: clip(verdict.feedback), attempts: q.attempts + 1,
-  }), now);
+  return withQuestion(progress, key, settings, index, questionId, (q) => {
+    const attempts = q.attempts + 1;
+    const right = Boolean(verdict.correct);
+    const history = q.history ?? [];
+    return {
+      answer: clip(answer), correct: q.correct === true || right, feedback: clip(verdict.feedback), attempts,
+      right_at: q.right_at || (right ? attempts : 0), last_correct: right,
+      history: history.length < MAX_HISTORY ? [...history, { answer: clip(answer), at: now, correct: right }] : history,
+    };
+  }, now);
 }
 
 /** One more hint shown for a question (at most `available`). */
@@ -113,7 +152,7 @@ export function recordHint(progress, key, settings, index, questionId, available
   return withQuestion(progress, key, settings, index, questionId, (q) => ({ hints: Math.min(q.hints + 1, available) }), now);
 }
 
-/** The solution of exercise `index` opened on request. */
+/** The solution of exercise `index` opened (on request, or unfolded after an attempt). */
 export function recordSolution(progress, key, settings, index, now) {
   const set = setProgress(progress, key, settings);
   if (set.solutions.includes(index)) return progress;
@@ -148,7 +187,10 @@ export function score(set, exercises) {
   return { right, answered, total };
 }
 
-/** One row per question, for the exports. */
+/**
+ * One row per question, for the exports: the latest answer and its feedback, whether it was ever
+ * right (and at which attempt), the attempts, hints and whether the solution was opened.
+ */
 export function resultRows(set, exercises) {
   const rows = [];
   for (const e of exercises) {
@@ -156,8 +198,9 @@ export function resultRows(set, exercises) {
       const p = questionProgress(set, e.index, q.id);
       rows.push({
         exercise: e.index + 1, family: e.family, title: e.title, question: q.id, prompt: q.prompt,
-        answer: p.answer, correct: p.attempts ? p.correct : null, attempts: p.attempts, hints_used: p.hints,
-        solution_shown: set.solutions.includes(e.index) || attempted(set, e), feedback: p.feedback,
+        answer: p.answer, correct: p.attempts ? p.correct === true : null, right_at: p.right_at || null, attempts: p.attempts,
+        hints_used: p.hints, solution_shown: set.solutions.includes(e.index), feedback: p.feedback,
+        history: (p.history ?? []).map((a) => ({ ...a })),
       });
     }
   }
@@ -165,7 +208,7 @@ export function resultRows(set, exercises) {
 }
 
 const CSV_COLUMNS = ['seed', 'student', 'count', 'families', 'exercise', 'family', 'title', 'question', 'prompt',
-  'answer', 'correct', 'attempts', 'hints_used', 'solution_shown', 'feedback'];
+  'answer', 'correct', 'right_at_attempt', 'attempts', 'hints_used', 'solution_shown', 'feedback'];
 
 /** One CSV cell (RFC 4180 quoting; text a spreadsheet would run as a formula is prefixed with '). */
 export function csvCell(value) {
@@ -178,16 +221,25 @@ export function csvCell(value) {
 export function resultsCSV(settings, set, exercises) {
   const meta = { seed: settings.seed, student: settings.student, count: settings.count, families: settings.families.join(' ') || 'all' };
   const lines = [CSV_COLUMNS.join(',')];
-  for (const row of resultRows(set, exercises)) lines.push(CSV_COLUMNS.map((c) => csvCell(c in meta ? meta[c] : row[c])).join(','));
+  for (const row of resultRows(set, exercises)) {
+    const cells = { ...row, right_at_attempt: row.right_at };
+    lines.push(CSV_COLUMNS.map((c) => csvCell(c in meta ? meta[c] : cells[c])).join(','));
+  }
   return `${lines.join('\r\n')}\r\n`;
 }
 
-/** The results as one JSON object. */
+/**
+ * The result file: one JSON object with the set's parameters, the student's name and every
+ * question's attempts (what was typed, when), hints and whether its solution was opened — what
+ * the teacher's gradebook regrades. `correct`, `right_at`, `feedback` and `score` are this page's
+ * verdicts, for people: the gradebook does not read them.
+ */
 export function resultsJSON(settings, set, exercises, seedUsed, now) {
   return {
-    kind: 'roofline-lab classroom results', version: PROGRESS_VERSION, exported: now,
+    kind: RESULTS_KIND, version: RESULTS_VERSION, exported: now,
     seed: settings.seed, student: settings.student, seed_used: seedUsed, count: settings.count,
     families: settings.families.length ? [...settings.families] : 'all',
-    score: score(set, exercises), questions: resultRows(set, exercises),
+    score: score(set, exercises),
+    questions: resultRows(set, exercises).map(({ solution_shown: opened, ...row }) => ({ ...row, solution_opened: opened })),
   };
 }

@@ -1,4 +1,6 @@
-// Roofs for the analyze view and the arithmetic of a roofline over them. Pure: no DOM.
+// Roofs for the analyze view: which roofs there are, with their sources, and the peak a program's
+// dtype reads. The arithmetic over them (ridge, ceilings, bounds, the lower bound on time) is the
+// core's (core.roofline, cpp/model). Pure: no DOM.
 //
 // A roof is {id, label, kind, peak (FLOP/s), bandwidth (B/s), interconnect (B/s) | null,
 //            dtype_used, notes: string[], sources: string[]}
@@ -80,7 +82,7 @@ export function presetRoof(preset, dtype) {
 
 /**
  * Every roof the view can choose: the lesson's hypothetical budgets (GFLOP/s, GB/s), this
- * machine's measured ceilings (if measured), then the presets.
+ * machine's measured ceilings on 1 core and on all cores (if measured), then the presets.
  * @param {{peak: number, bandwidth: number}|null} budgets
  * @param {object|null} measurements  state.measurements (web/model/measure.js)
  */
@@ -96,9 +98,19 @@ export function availableRoofs(budgets, measurements, dtype) {
   const c = measurements?.measured_ceilings;
   if (c && c.gflops > 0 && c.bandwidth_gbs?.memory > 0) {
     roofs.push({
-      id: 'measured', label: `this machine, measured: ${Number(c.gflops.toPrecision(4))} GFLOP/s, ${Number(c.bandwidth_gbs.memory.toPrecision(4))} GB/s (memory-sized triad)`,
+      id: 'measured', label: `this machine, 1 core, measured: ${Number(c.gflops.toPrecision(4))} GFLOP/s, ${Number(c.bandwidth_gbs.memory.toPrecision(4))} GB/s (memory-sized triad)`,
       kind: 'measurement', peak: c.gflops * 1e9, bandwidth: c.bandwidth_gbs.memory * 1e9, interconnect: null, dtype_used: 'f32 (wasm SIMD)',
       notes: ['measured in this browser (f32x4 multiply-add chains; triad over a memory-sized working set), whatever the program\'s dtype'], sources: [],
+    });
+  }
+  // The same on every core at once (section 4's all-core column), when it was measured.
+  const allCores = Math.max(...(c?.cores ?? [1]));
+  const all = allCores > 1 ? c.by_cores?.[allCores] : null;
+  if (all && all.gflops > 0 && all.bandwidth_gbs?.memory > 0) {
+    roofs.push({
+      id: 'measured-all', label: `this machine, all cores (${allCores}), measured: ${Number(all.gflops.toPrecision(4))} GFLOP/s, ${Number(all.bandwidth_gbs.memory.toPrecision(4))} GB/s (memory-sized triad)`,
+      kind: 'measurement', peak: all.gflops * 1e9, bandwidth: all.bandwidth_gbs.memory * 1e9, interconnect: null, dtype_used: 'f32 (wasm SIMD)',
+      notes: [`measured in this browser on ${allCores} Workers at once (aggregate f32x4 multiply-add chains; triads over a memory-sized working set shared out among them), whatever the program's dtype`], sources: [],
     });
   }
   for (const p of HARDWARE_PRESETS) roofs.push(presetRoof(p, dtype));
@@ -107,60 +119,10 @@ export function availableRoofs(budgets, measurements, dtype) {
 
 export { presetById };
 
-/** The ridge of a roof, flops per byte. */
-export function ridgeOf(roof) {
-  return roof.peak / roof.bandwidth;
-}
-
 /**
- * Time for `flops` and `bytes` under a roof, as in the lesson: compute time and memory time;
- * the bound is the larger. 'balanced' when equal; null when both are 0.
+ * A roof in the core's units (GFLOP/s, GB/s), for core.roofline: the core owns the ridge, the
+ * ceiling, the bound and the lower bound on time.
  */
-export function opBound(flops, bytes, roof) {
-  const compute = flops / roof.peak;
-  const memory = bytes / roof.bandwidth;
-  if (compute === 0 && memory === 0) return null;
-  return compute > memory ? 'compute-bound' : compute < memory ? 'memory-bound' : 'balanced';
-}
-
-/** The ceiling at an intensity (flops/byte), in FLOP/s: min(peak, bandwidth · intensity). */
-export function ceilingAt(intensity, roof) {
-  return Math.min(roof.peak, roof.bandwidth * intensity);
-}
-
-/**
- * The lower bound on the program's time under a roof: max(compute time, memory time,
- * collectives time). Collectives count when collective_bytes > 0 and the roof states an
- * interconnect bandwidth; otherwise `collectives` says why they are left out.
- * @param {{flops: number, bytes_accessed: number, collective_bytes?: number}} totals
- */
-export function timeLowerBound(totals, roof) {
-  const compute = totals.flops / roof.peak;
-  const memory = totals.bytes_accessed / roof.bandwidth;
-  const cbytes = totals.collective_bytes || 0;
-  let collective = null;
-  let collectives = 'none in the program';
-  if (cbytes > 0) {
-    if (roof.interconnect > 0) {
-      collective = cbytes / roof.interconnect;
-      collectives = 'modelled';
-    } else {
-      collectives = 'not modelled: this roof states no interconnect bandwidth';
-    }
-  }
-  const parts = [['compute', compute], ['memory', memory]];
-  if (collective !== null) parts.push(['collectives', collective]);
-  const seconds = Math.max(...parts.map(([, s]) => s));
-  const winners = parts.filter(([, s]) => s === seconds).map(([k]) => k);
-  const bound = seconds === 0 ? null : winners.length > 1 ? `balanced (${winners.join(' = ')})` : winners[0];
-  return { seconds, compute, memory, collective, collectives, bound };
-}
-
-/**
- * Points of a roof's curve over [xmin, xmax] flops/byte, in GFLOP/s: the ends and the ridge
- * (straight in log–log between them).
- */
-export function roofCurve(roof, xmin, xmax) {
-  const xs = [xmin, ridgeOf(roof), xmax].filter((x) => x >= xmin && x <= xmax).sort((a, b) => a - b);
-  return xs.map((x) => ({ x, y: ceilingAt(x, roof) / 1e9 }));
+export function roofBudgets(roof) {
+  return { peak: roof.peak / 1e9, bandwidth: roof.bandwidth / 1e9, interconnect: roof.interconnect ? roof.interconnect / 1e9 : null };
 }

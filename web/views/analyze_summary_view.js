@@ -1,7 +1,6 @@
 // Section 8's roofs (the chosen roof, the dtype its peak is read for, every roof's kind and
 // sources) and the program summary: totals, the lower bound on time, fusion's savings,
 // unmodeled ops and the core's notes.
-import { ridgeOf } from '../model/roofs.js';
 import { sci, short } from '../model/format.js';
 import { $, el } from './dom.js';
 
@@ -41,7 +40,7 @@ function renderRoofs(view, a) {
   const kind = $('#analyze-roof-kind');
   kind.replaceChildren(
     el('span', words, `tag ${tag}`),
-    document.createTextNode(` peak ${short(r.peak / 1e9)} GFLOP/s, bandwidth ${short(r.bandwidth / 1e9)} GB/s, ridge ${short(ridgeOf(r))} flops/byte` +
+    document.createTextNode(` peak ${short(r.peak / 1e9)} GFLOP/s, bandwidth ${short(r.bandwidth / 1e9)} GB/s, ridge ${short(r.line.ridge)} flops/byte` +
       (r.interconnect ? `, interconnect ${short(r.interconnect / 1e9)} GB/s one way per chip` : '') +
       `. Peak for dtype ${view.dtype.used} (${view.dtype.from}); column used: ${r.dtype_used}.`),
   );

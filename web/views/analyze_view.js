@@ -3,24 +3,24 @@
 // selection in step between the table, the text and the figure.
 import { createAnalysisFigure } from '../figures/analysis_chart.js';
 import { nextSort } from '../model/analysis_view.js';
-import { roofCurve } from '../model/roofs.js';
 import { short } from '../model/format.js';
 import {
   deriveAnalyzeView, setAllRoofs, setAnalysis, setDtype, setFailure, setPending, setRoof, setSelected, setSort,
 } from '../analyze_state.js';
-import { CancelledError } from '../measure_client.js';
+import { CancelledError } from '../pool.js';
 import { bindAnalyzeInput, renderAnalyzeInput, selectInTextarea, showSelectedLine, textSource } from './analyze_input_view.js';
 import { bindAnalyzeSummary, renderAnalyzeSummary } from './analyze_summary_view.js';
 import { bindAnalyzeTable, renderAnalyzeTable, scrollToSelected } from './analyze_table_view.js';
 import { $ } from './dom.js';
 
 /**
- * @param {import('../analyze_client.js').AnalyzeClient} client
+ * @param {{analyze: (text: string, name: string) => Promise<object>, cancel: () => void}} client  requests to the Worker pool
  * @param {{name: string, title: string, text: string}[]} examples
  * @param {() => object} getState  the page state (state.analyze, state.params, state.measurements)
  * @param {(a: object) => void} setAnalyze  stores a new state.analyze and redraws
+ * @param {object} core  from web/core.js (the roofline arithmetic: core.roofline)
  */
-export function bindAnalyzeView(client, examples, getState, setAnalyze) {
+export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
   let latest = 0;          // the id of the newest request: older answers are dropped
   let latestSource = null;  // the text of the newest finished request (errors refer to it)
   let shownSource = null;   // the text of the analysis on show (rows refer to it)
@@ -78,18 +78,15 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze) {
     const budgets = state.params ? { peak: state.params.peak, bandwidth: state.params.bandwidth } : null;
     const key = [s.shown, s.roofId, s.dtype, s.sort, budgets?.peak, budgets?.bandwidth, state.measurements];
     if (memo.key && key.every((k, i) => k === memo.key[i])) return memo.view;
-    memo = { key, view: deriveAnalyzeView(s, budgets, state.measurements) };
+    memo = { key, view: deriveAnalyzeView(core, s, budgets, state.measurements) };
     return memo.view;
   }
 
   function renderFigure(view, s) {
     const { points, program, notDrawn } = view.figure;
-    const xs = [...points.map((p) => p.x), ...(program ? [program.x] : [])];
-    const xmin = xs.length ? Math.min(...xs) / 2 : 0.01;
-    const xmax = xs.length ? Math.max(...xs) * 2 : 100;
     const roofs = (s.allRoofs ? view.roofs : [view.roof]).map((r) => ({
       label: r.id === view.roof.id ? `roof: ${r.label}` : r.label, kind: r.kind, primary: r.id === view.roof.id,
-      curve: roofCurve(r, Math.min(xmin, 0.01), Math.max(xmax, 10000)),
+      curve: r.line.curve,
     }));
     figure.render({ points, program, roofs, selected: s.selected });
     const parts = [];

@@ -1,11 +1,9 @@
 // Section 9's exercise cards: statement, IR, one small form per question (answer, Check, the
 // core's feedback, hints one at a time) and the solution — available after a first attempt, or
-// on request. Text from the core and from people goes in with textContent only.
-import { FAMILIES } from '../model/classroom.js';
-import { attempted, questionProgress } from '../model/progress.js';
+// on request; opening it either way is recorded. Text from the core and from people goes in with
+// textContent only.
+import { attempted, questionKey, questionProgress } from '../model/progress.js';
 import { el } from './dom.js';
-
-const familyLabel = (id) => FAMILIES.find((f) => f.id === id)?.label ?? id;
 
 function toleranceNote(q) {
   if (q.kind === 'choice') return '';
@@ -18,14 +16,15 @@ function toleranceNote(q) {
  * @param {object} exercise  from core.generateExercises
  * @param {object} saved  the set's saved progress (web/model/progress.js)
  * @param {{onCheck(index, questionId, text), onHint(index, questionId), onSolution(index)}} actions
- * @returns {{element: HTMLElement, update(saved: object): void, say(questionId: string, text: string): void}}
+ * @param {{id: string, label: string}[]} families  the core's families (for the card's label)
+ * @returns {{element: HTMLElement, update(saved: object, said: object): void}}
  */
-export function exerciseCard(exercise, saved, actions) {
+export function exerciseCard(exercise, saved, actions, families) {
   const i = exercise.index;
   const card = el('li', '', 'exercise');
   card.id = `cl-ex-${i}`;
   const h = el('h3', `${i + 1}. ${exercise.title} `);
-  h.append(el('span', familyLabel(exercise.family), 'family'));
+  h.append(el('span', families.find((f) => f.id === exercise.family)?.label ?? exercise.family, 'family'));
   card.append(h, el('p', exercise.statement, 'statement'));
   if (exercise.ir) {
     const pre = el('pre', exercise.ir, 'ir');
@@ -45,21 +44,26 @@ export function exerciseCard(exercise, saved, actions) {
   details.append(el('summary', 'Solution'), el('p', exercise.solution, 'solution-text'));
   solution.append(request, details);
   card.append(solution);
+  let opened = saved.solutions.includes(i);
+  // Unfolding the solution after an attempt opens it as much as asking for it does: recorded once.
+  details.addEventListener('toggle', () => {
+    if (details.open && !opened) actions.onSolution(i);
+  });
 
-  function update(s) {
-    for (const q of questions) q.update(s);
-    const requested = s.solutions.includes(i);
-    const available = requested || attempted(s, exercise);
+  /** Draws the saved progress `s`, and `said` ({"index:questionId": text}): messages that are not verdicts. */
+  function update(s, said = {}) {
+    for (const q of questions) q.update(s, said);
+    opened = s.solutions.includes(i);
+    const available = opened || attempted(s, exercise);
     request.hidden = available;
     details.hidden = !available;
-    if (requested && !details.dataset.opened) {
-      details.open = true;  // asked for: open it once; the student may close it again
+    if (opened && !details.dataset.opened) {
+      details.open = true;  // opened: open it once on show; the student may close it again
       details.dataset.opened = 'yes';
     }
   }
   update(saved);
-  const say = (questionId, text) => questions[exercise.questions.findIndex((q) => q.id === questionId)]?.say(text);
-  return { element: card, update, say };
+  return { element: card, update };
 }
 
 function questionForm(exercise, q, saved, actions) {
@@ -125,24 +129,24 @@ function questionForm(exercise, q, saved, actions) {
     actions.onCheck(i, q.id, read());
   });
 
-  function update(s) {
+  function update(s, said) {
     const p = questionProgress(s, i, q.id);
-    feedback.textContent = p.attempts ? `${p.feedback}${p.attempts > 1 ? ` (attempt ${p.attempts})` : ''}` : '';
-    feedback.className = `feedback ${p.attempts ? (p.correct ? 'right' : 'wrong') : 'empty'}`;
-    input?.setAttribute('aria-invalid', String(p.attempts > 0 && !p.correct));
+    const message = said[questionKey(i, q.id)];
+    if (message !== undefined) {  // not a verdict (nothing typed yet): no colour
+      feedback.textContent = message;
+      feedback.className = 'feedback empty';
+    } else {
+      // The latest attempt's feedback; a right answer given earlier still counts, and is said so.
+      const kept = p.correct === true && p.last_correct === false ? ` Your answer at attempt ${p.right_at} was right: that still counts.` : '';
+      feedback.textContent = p.attempts ? `${p.feedback}${p.attempts > 1 ? ` (attempt ${p.attempts})` : ''}${kept}` : '';
+      feedback.className = `feedback ${p.attempts ? (p.last_correct ? 'right' : 'wrong') : 'empty'}`;
+    }
+    input?.setAttribute('aria-invalid', String(p.attempts > 0 && !p.last_correct));
     const total = q.hints.length;
     const shown = Math.min(p.hints, total);
     hints.replaceChildren(...q.hints.slice(0, shown).map((text, k) => el('li', `Hint ${k + 1} of ${total}: ${text}`)));
     hintButton.hidden = total === 0 || shown >= total;
     hintButton.textContent = shown === 0 ? `Show a hint (1 of ${total})` : `Next hint (${shown + 1} of ${total})`;
   }
-  return {
-    element: form,
-    update,
-    /** Shows a message that is not a verdict (nothing typed yet). */
-    say(text) {
-      feedback.textContent = text;
-      feedback.className = 'feedback empty';
-    },
-  };
+  return { element: form, update };
 }

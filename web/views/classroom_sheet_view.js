@@ -1,7 +1,6 @@
 // Section 9's printable sheet: the set's exercises with room for answers, then the answer key,
 // which starts on a new page when printed (style.css: #cl-key breaks before a page). The sheet
 // mode hides the rest of the page, on screen and in print.
-import { FAMILIES } from '../model/classroom.js';
 import { el } from './dom.js';
 
 /**
@@ -11,10 +10,11 @@ import { el } from './dom.js';
  * @param {{seed: string, student: string, count: number, families: string[]}} settings
  * @param {string} seedUsed
  * @param {object[]} exercises  from core.generateExercises
+ * @param {{id: string, label: string}[]} familyList  the core's families
  */
-export function renderSheet(body, key, settings, seedUsed, exercises) {
+export function renderSheet(body, key, settings, seedUsed, exercises, familyList) {
   const families = settings.families.length
-    ? settings.families.map((f) => FAMILIES.find((x) => x.id === f)?.label ?? f).join(', ')
+    ? settings.families.map((f) => familyList.find((x) => x.id === f)?.label ?? f).join(', ')
     : 'all families';
   const about = `Seed ${JSON.stringify(seedUsed)}, ${exercises.length} exercise${exercises.length === 1 ? '' : 's'}, ${families}.`;
   body.replaceChildren(
@@ -32,7 +32,9 @@ export function renderSheet(body, key, settings, seedUsed, exercises) {
       const list = el('ol', '', 'sheet-questions');
       list.type = 'a';
       for (const q of e.questions) {
-        const choices = q.kind === 'choice' ? ` (${q.choices.join(' / ')})` : '';
+        // The choices, unless the prompt already names each of them ("Bound (memory-bound or compute-bound)").
+        const named = q.choices.every((c) => q.prompt.includes(c));
+        const choices = q.kind === 'choice' && !named ? ` (${q.choices.join(' / ')})` : '';
         list.append(el('li', `${q.prompt}${choices}: ______________________`));
       }
       item.append(list);

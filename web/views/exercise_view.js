@@ -1,70 +1,66 @@
-// Section 7: the exercise. The student's answers are checked by the core's checker
-// (core.checkQuestion, the one section 9 uses), with the questions web/model/answers.js builds
-// from report.exercise; the reference solution opens after a first attempt, or on request.
-import { checkExercise, EXERCISE_ANSWERS as ANSWERS, RATIO_RELATIVE_TOLERANCE } from '../model/answers.js';
+// Section 7: the exercise. Check puts the answers in the state (state.exercise); the lesson's
+// report then carries the core's verdicts on them (the generated exercises' checker, questions and
+// feedback), re-checked when the budgets move. The reference solution opens after a first attempt,
+// or on request. Renders from the state only.
+import { exerciseVerdicts } from '../model/answers.js';
 import { short } from '../model/format.js';
 import { $, setField } from './dom.js';
 
 /**
- * @param {() => object} getState
- * @param {object} core  from web/core.js
+ * @param {(answers: {work: string, traffic: string, ratio: string, bound: string}) => void} onCheck
  */
-export function bindExerciseView(getState, core) {
+export function bindExerciseView(onCheck) {
   const form = $('#exercise-form');
-  let attempted = false;
-
-  const read = () => ({
-    work: form.elements.work.value,
-    traffic: form.elements.traffic.value,
-    ratio: form.elements.ratio.value,
-    bound: form.querySelector('input[name="bound"]:checked')?.value ?? '',
-  });
-
-  function check() {
-    const exercise = getState().report?.exercise;
-    if (!exercise) return null;
-    const result = checkExercise(core, read(), exercise);
-    for (const key of ANSWERS) {
-      const slot = $(`#${key}-feedback`);
-      slot.textContent = result[key].message;
-      slot.className = `feedback ${result[key].status}`;
-      const input = key === 'bound' ? null : form.elements[key];
-      input?.setAttribute('aria-invalid', String(result[key].status === 'wrong'));
-    }
-    const right = ANSWERS.filter((k) => result[k].status === 'right').length;
-    $('#exercise-result').textContent = result.allRight
-      ? 'All four answers are right.'
-      : `${right} of 4 right. Change an answer and check again; the reference solution is open below.`;
-    return result;
-  }
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const result = check();
-    if (result && result.attempted && !attempted) {
-      attempted = true;
-      const solution = $('#solution');
-      solution.open = true;
-      solution.querySelector('summary').textContent = 'Reference solution';
-    }
+    onCheck({
+      work: form.elements.work.value,
+      traffic: form.elements.traffic.value,
+      ratio: form.elements.ratio.value,
+      bound: form.querySelector('input[name="bound"]:checked')?.value ?? '',
+    });
   });
 
-  /** Redraws the question and the solution; re-checks a made attempt (the budgets may have moved). */
+  function renderVerdicts(ex, { check, answers }) {
+    const { verdicts, allRight } = exerciseVerdicts(ex, check, answers);
+    for (const [key, v] of Object.entries(verdicts)) {
+      const slot = $(`#${key}-feedback`);
+      slot.textContent = v.message;
+      slot.className = `feedback ${v.status}`;
+      if (key !== 'bound') form.elements[key]?.setAttribute('aria-invalid', String(v.status === 'wrong'));
+    }
+    const total = Object.keys(verdicts).length;
+    const right = Object.values(verdicts).filter((v) => v.status === 'right').length;
+    $('#exercise-result').textContent = allRight
+      ? 'All four answers are right.'
+      : `${right} of ${total} right. Change an answer and check again; the reference solution is open below.`;
+  }
+
+  /** Redraws the question, the solution and the verdicts on the last checked answers. */
   function render(state) {
     const r = state.report;
     if (!r) return;
     const ex = r.exercise;
     setField('exercise_shapes', `(${ex.a.join(',')}) and (${ex.b.join(',')})`);
     setField('exercise_itemsize', String(ex.itemsize));
+    const tolerance = ex.questions.find((q) => q.id === 'ratio').rel_tolerance;
     $('#ratio-tolerance').textContent =
-      `The ratio may be a fraction or a decimal: it is accepted within a relative ${RATIO_RELATIVE_TOLERANCE} ` +
-      `(${RATIO_RELATIVE_TOLERANCE * 100}%) of work / traffic. Work and traffic must be exact integers.`;
+      `The ratio may be a fraction or a decimal: it is accepted within a relative ${tolerance} ` +
+      `(${tolerance * 100}%) of work / traffic. Work and traffic must be exact integers.`;
     $('#exercise-solution').textContent =
       `work = 2·${ex.a[0]}·${ex.a[1]}·${ex.b[1]} = ${ex.work} flops; traffic = ${ex.itemsize}·(${ex.a[0]}·${ex.a[1]} + ` +
       `${ex.b[0]}·${ex.b[1]} + ${ex.a[0]}·${ex.b[1]}) = ${ex.traffic} bytes; ratio = ${ex.ratio_fraction} ≈ ` +
       `${short(ex.ratio)} flops/byte; bandwidth · ratio ≈ ${short(ex.bandwidth_times_ratio_gflops)} GFLOP/s against a ` +
       `peak of ${short(r.budgets.peak)}: ${ex.bound}.`;
-    if (attempted) check();
+    if (!state.exercise.checked) return;
+    renderVerdicts(ex, state.exercise);
+    const solution = $('#solution');
+    if (state.exercise.attempted && !solution.dataset.opened) {
+      solution.dataset.opened = 'yes';  // opened once, at the first attempt; the reader may close it
+      solution.open = true;
+      solution.querySelector('summary').textContent = 'Reference solution';
+    }
   }
-  return { render, check: () => check() };
+  return { render };
 }

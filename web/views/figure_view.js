@@ -1,8 +1,15 @@
-// Section 5: the roofline figure (drawn by web/figures/), its measured-roof toggles, its
+// Section 5: the roofline figure (drawn by web/figures/), its measured toggles (roofs and
+// kernel points, 1 core and all cores), its
 // downloads, and its numbers as a table (for screen readers and print).
 import { createRooflineFigure } from '../figures/roofline_chart.js';
 import { short } from '../model/format.js';
-import { $, download, el, fillRows } from './dom.js';
+import { $, download, el, fillRows, setField } from './dom.js';
+
+/** The checkboxes and the state.show key each one sets. */
+const TOGGLES = [
+  ['#show-measured-roof', 'measuredRoof', 1], ['#show-measured-point', 'measuredPoint', 1],
+  ['#show-all-cores-roof', 'allCoresRoof', 'all'], ['#show-all-cores-point', 'allCoresPoint', 'all'],
+];
 
 /** The lesson's figure data, exactly: {kind, x, xlabel, ylabel, series}. */
 export function lessonFigureData(state) {
@@ -13,14 +20,14 @@ export function lessonFigureData(state) {
 /**
  * Wires the section and returns its render function and the figure (for the scripting surface).
  * @param {() => object} getState
- * @param {(key: 'measuredRoof'|'measuredPoint', on: boolean) => void} onShow
+ * @param {(key: 'measuredRoof'|'measuredPoint'|'allCoresRoof'|'allCoresPoint', on: boolean) => void} onShow
  */
 export function bindFigureView(getState, onShow) {
   const figure = createRooflineFigure($('#roofline'));
-  const roof = $('#show-measured-roof');
-  const point = $('#show-measured-point');
-  roof.addEventListener('change', () => onShow('measuredRoof', roof.checked));
-  point.addEventListener('change', () => onShow('measuredPoint', point.checked));
+  for (const [selector, key] of TOGGLES) {
+    const box = $(selector);
+    box.addEventListener('change', () => onShow(key, box.checked));
+  }
   $('#download-json').addEventListener('click', () => {
     const data = lessonFigureData(getState());
     if (!data) return;
@@ -37,12 +44,16 @@ export function bindFigureView(getState, onShow) {
   function render(state) {
     const f = state.figure;
     if (!f) return;
-    const measured = Boolean(f.measured);
-    roof.disabled = !measured;
-    point.disabled = !measured;
-    roof.checked = measured && state.show.measuredRoof;
-    point.checked = measured && state.show.measuredPoint;
-    $('#measured-hint').hidden = measured;
+    const layers = f.measured?.layers ?? [];
+    const all = layers.find((l) => l.cores > 1);
+    for (const [selector, key, which] of TOGGLES) {
+      const available = which === 1 ? layers.some((l) => l.cores === 1) : Boolean(all);
+      const box = $(selector);
+      box.disabled = !available;
+      box.checked = available && state.show[key];
+    }
+    setField('all-cores', all ? `all ${all.cores} cores` : 'all cores');
+    $('#measured-hint').hidden = layers.length > 0;
     figure.render({ figure: f, show: state.show });
     $('#roofline').setAttribute('aria-label', describe(f));
     renderTable(f.lesson);
@@ -55,7 +66,7 @@ function describe(f) {
   return `Roofline figure, log–log. Hypothetical budgets: bandwidth ${short(f.budgets.bandwidth)} GB/s, ` +
     `peak ${short(f.budgets.peak)} GFLOP/s, ridge at ${short(f.ridge.x)} flops/byte. Sizes: ${sizes}. ` +
     `With ${short(f.factor)}× traffic the ceilings are ${f.revised.points.map((p) => short(p.y)).join(', ')} GFLOP/s.` +
-    (f.measured ? ' Measurements of this machine are available as dashed roofs and a star.' : '');
+    (f.measured ? ` Measurements of this machine on ${f.measured.layers.map((l) => (l.cores === 1 ? '1 core' : `${l.cores} cores`)).join(' and ')} are available as dash-dot roofs and stars.` : '');
 }
 
 function renderTable(lesson) {

@@ -166,6 +166,18 @@ TEST_CASE("operands without shapes are typed from their definitions, also define
   CHECK(m.value_type(add, add.results(add.body.blocks[0].ops[2])[0]).text == "f32[]");
 }
 
+TEST_CASE("a bounded dynamic dimension and a static one are different types", "[hlo][parse]") {
+  auto r = parse_hlo("HloModule m\nENTRY e {\n  q = f32[<=8,4] parameter(1)\n  p = f32[8,4] parameter(0)\n"
+                     "  ROOT t = (f32[<=8,4], f32[8,4]) tuple(q, p)\n}\n");
+  INFO((r.ok() ? "" : r.error()));
+  REQUIRE(r.ok());
+  const Module& m = r->front();
+  const Function& e = *m.entry();
+  CHECK(m.value_type(e, e.args.at(0)).text == "f32[8,4]");
+  CHECK(m.value_type(e, e.args.at(1)).text == "f32[<=8,4]");
+  CHECK(m.value_type(e, e.args.at(0)).dims == m.value_type(e, e.args.at(1)).dims);  // sized by the bound
+}
+
 TEST_CASE("HLO parse errors name the place, what was expected and what was found", "[hlo][parse]") {
   using Row = std::tuple<std::string, std::string>;
   auto [text, message] = GENERATE(table<std::string, std::string>({

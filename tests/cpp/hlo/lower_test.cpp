@@ -1,5 +1,6 @@
 // The lowering: both dialects' attribute spellings decode into the same typed fields, constants
 // into typed buffers, callees into function indices; problems are errors at the op's line:col.
+#include <algorithm>
 #include <cstring>
 
 #include "catch.hpp"
@@ -160,6 +161,29 @@ TEST_CASE("gather and scatter dimension numbers, and the callee of a reducer, de
   }
 }
 
+TEST_CASE("reduce's compact form names the op its body applies, and an unknown one is a problem", "[hlo][lower]") {
+  Lowered l = lower_one(
+      "func.func @main(%a: tensor<2x3xf32>, %z: tensor<f32>) -> tensor<3xf32> {\n"
+      "  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.maximum across dimensions = [0] : "
+      "(tensor<2x3xf32>, tensor<f32>) -> tensor<3xf32>\n"
+      "  return %0 : tensor<3xf32>\n"
+      "}\n");
+  const OpAttrs& r = attrs_of(l, OpCode::Reduce);
+  CHECK(r.applies == OpCode::Maximum);
+  CHECK(r.dims == I{0});
+  auto bad = parse(
+      "func.func @main(%a: tensor<2x3xf32>, %z: tensor<f32>) -> tensor<3xf32> {\n"
+      "  %0 = stablehlo.reduce(%a init: %z) applies my.op across dimensions = [0] : "
+      "(tensor<2x3xf32>, tensor<f32>) -> tensor<3xf32>\n"
+      "  return %0 : tensor<3xf32>\n"
+      "}\n");
+  REQUIRE(bad.ok());
+  Program lenient = lower_lenient(bad->front());
+  REQUIRE(lenient.problems.size() == 1);
+  CHECK(lenient.problems[0].line == 2);
+  CHECK_THAT(lenient.problems[0].message, Contains("my.op"));
+}
+
 TEST_CASE("constants become typed buffers, and a literal with the wrong element count is an error at its place", "[hlo][lower]") {
   Lowered l = lower_one(
       "func.func @main() -> tensor<2x2xi32> {\n"
@@ -205,6 +229,93 @@ TEST_CASE("an op whose attributes cannot be read is a problem at its place, and 
   const Instr& reduce = lenient.functions[0].body.blocks[0].instrs[2];
   REQUIRE(lenient.problem_of(reduce));
   CHECK(lenient.problem_of(reduce)->column == 3);
+}
+
+TEST_CASE("get_dimension_size's dimension and convolution's window reversal decode from every spelling", "[hlo][lower]") {
+  const std::string pretty =
+      "func.func @main(%a: tensor<2x7xf32>) -> tensor<i32> {\n"
+      "  %n = stablehlo.get_dimension_size %a, dim = 1 : (tensor<2x7xf32>) -> tensor<i32>\n"
+      "  return %n : tensor<i32>\n"
+      "}\n";
+  const std::string generic =
+      "func.func @main(%a: tensor<2x7xf32>) -> tensor<i32> {\n"
+      "  %n = \"stablehlo.get_dimension_size\"(%a) <{dimension = 1 : i64}> : (tensor<2x7xf32>) -> tensor<i32>\n"
+      "  \"func.return\"(%n) : (tensor<i32>) -> ()\n"
+      "}\n";
+  const std::string hlo =
+      "HloModule m\n"
+      "ENTRY main {\n"
+      "  a = f32[2,7] parameter(0)\n"
+      "  ROOT n = s32[] get-dimension-size(a), dimensions={1}\n"
+      "}\n";
+  const std::string text = GENERATE_COPY(pretty, generic, hlo);
+  CHECK(attrs_of(lower_one(text), OpCode::GetDimensionSize).dimension == 1);
+
+  auto conv = [](const std::string& window, const std::string& extra) {
+    return "func.func @main(%x: tensor<1x1x5xf32>, %k: tensor<1x1x2xf32>) -> tensor<1x1x4xf32> {\n"
+           "  %y = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {" + window + "} "
+           "{batch_group_count = 1 : i64, feature_group_count = 1 : i64" + extra + "} : (tensor<1x1x5xf32>, tensor<1x1x2xf32>) -> tensor<1x1x4xf32>\n"
+           "  return %y : tensor<1x1x4xf32>\n"
+           "}\n";
+  };
+  for (const std::string& t : {conv("reverse = [true]", ""), conv("reverse = [1]", ""), conv("", ", window_reversal = array<i1: true>")})
+    CHECK(attrs_of(lower_one(t), OpCode::Convolution).conv.window_reversal == std::vector<bool>{true});
+  CHECK(attrs_of(lower_one(conv("stride = [1], reverse = [false]", "")), OpCode::Convolution).conv.window_reversal == std::vector<bool>{false});
+}
+
+TEST_CASE("liveness: each op lists the values of its block that die there", "[hlo][lower]") {
+  Lowered l = lower_one(
+      "func.func @main(%a: tensor<4xf32>, %unused: tensor<4xf32>) -> tensor<4xf32> {\n"
+      "  %b = stablehlo.add %a, %a : tensor<4xf32>\n"       // 0: %a is read again by op 2
+      "  %c = stablehlo.negate %b : tensor<4xf32>\n"        // 1: %c is never read
+      "  %d = stablehlo.multiply %a, %b : tensor<4xf32>\n"  // 2: the last reads of %a and %b
+      "  return %d : tensor<4xf32>\n"
+      "}\n");
+  const Program& p = l.program;
+  const auto& instrs = p.functions[0].body.blocks[0].instrs;
+  const Function& f = *p.functions[0].fn;
+  auto names = [&](const Instr& in) {
+    std::vector<std::string> out;
+    if (const auto* d = p.dead_after(in))
+      for (ValueId v : *d) out.push_back(f.value_name(v));
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  using S = std::vector<std::string>;
+  CHECK(names(instrs[0]) == S{"%unused"});  // an argument nobody reads, released at the first op
+  CHECK(names(instrs[1]) == S{"%c"});
+  CHECK(names(instrs[2]) == S{"%a", "%b"});
+  CHECK(names(instrs[3]) == S{"%d"});  // the return releases what it hands over
+
+  // A value of the function's block used inside a loop body dies at the loop, never inside it.
+  Lowered w = lower_one(
+      "func.func @main(%x: tensor<f32>) -> tensor<i32> {\n"
+      "  %i0 = stablehlo.constant dense<0> : tensor<i32>\n"
+      "  %r:2 = stablehlo.while(%i = %i0, %y = %x) : tensor<i32>, tensor<f32>\n"
+      "   cond {\n"
+      "    %n = stablehlo.constant dense<3> : tensor<i32>\n"
+      "    %lt = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+      "    stablehlo.return %lt : tensor<i1>\n"
+      "  } do {\n"
+      "    %one = stablehlo.constant dense<1> : tensor<i32>\n"
+      "    %ni = stablehlo.add %i, %one : tensor<i32>\n"
+      "    %ny = stablehlo.add %y, %x : tensor<f32>\n"
+      "    stablehlo.return %ni, %ny : tensor<i32>, tensor<f32>\n"
+      "  }\n"
+      "  return %r#0 : tensor<i32>\n"
+      "}\n");
+  const Program& q = w.program;
+  const Function& g = *q.functions[0].fn;
+  const auto& top = q.functions[0].body.blocks[0].instrs;
+  std::vector<std::string> at_while;
+  for (ValueId v : *q.dead_after(top[1])) at_while.push_back(g.value_name(v));
+  std::sort(at_while.begin(), at_while.end());
+  CHECK(at_while == S{"%i0", "%r#1", "%x"});  // %x is read in the body; %r#1 is never read
+  for (const auto& region : q.functions[0].regions)
+    for (const auto& b : region.blocks)
+      for (const auto& in : b.instrs)
+        if (const auto* d = q.dead_after(in))
+          for (ValueId v : *d) CHECK(g.value_name(v) != "%x");
 }
 
 TEST_CASE("every corpus module that verifies lowers, and only elided HLO literals and unknown callees are problems", "[hlo][lower][corpus]") {

@@ -102,6 +102,25 @@ TEST_CASE("compare's direction and type are the same named fields in the pretty 
   }
 }
 
+TEST_CASE("CHLO's short signature names operand types before the arrow and result types after it", "[hlo][parse]") {
+  const std::string text =
+      "func.func @main(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xi1> {\n"
+      "  %0 = chlo.is_inf %a : tensor<2xf32> -> tensor<2xi1>\n"
+      "  %1 = chlo.next_after %a, %b : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>\n"
+      "  return %0 : tensor<2xi1>\n"
+      "}\n";
+  auto r = parse_stablehlo(text);
+  INFO((r.ok() ? "" : r.error()));
+  REQUIRE(r.ok());
+  const Module& m = r->front();
+  const Function& f = m.functions.at(0);
+  const Op& is_inf = op_at(m, 0, 0);
+  const Op& next = op_at(m, 0, 1);
+  CHECK(m.value_type(f, f.results(is_inf)[0]).text == "tensor<2xi1>");
+  REQUIRE(next.results.count == 1);
+  CHECK(m.value_type(f, f.results(next)[0]).text == "tensor<2xf32>");
+}
+
 TEST_CASE("a region may reuse the names of a sibling region, and its names end with it", "[hlo][parse]") {
   const std::string text =
       "func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {\n"
@@ -137,6 +156,26 @@ TEST_CASE("a region may reuse the names of a sibling region, and its names end w
       "}\n");
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.error(), Catch::Matchers::Contains("7:3: error: use of an undefined value"));
+}
+
+TEST_CASE("a variadic pretty reduce takes its inputs, then its inits, and its reducer's pairs (lhs, rhs) give the block lhs_0, lhs_1, then rhs_0, rhs_1", "[hlo][parse]") {
+  const std::string text =
+      "func.func @f(%a: tensor<4xf32>, %b: tensor<4xi32>, %z: tensor<f32>, %w: tensor<i32>) -> tensor<f32> {\n"
+      "  %0:2 = stablehlo.reduce(%a init: %z), (%b init: %w) across dimensions = [0] : (tensor<4xf32>, tensor<4xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)\n"
+      "   reducer(%p: tensor<f32>, %q: tensor<f32>) (%r: tensor<i32>, %s: tensor<i32>)  {\n"
+      "    stablehlo.return %p, %r : tensor<f32>, tensor<i32>\n"
+      "  }\n"
+      "  return %0#0 : tensor<f32>\n"
+      "}\n";
+  auto r = parse_stablehlo(text);
+  INFO((r.ok() ? "" : r.error()));
+  REQUIRE(r.ok());
+  const Function& f = r->at(0).functions.at(0);
+  const Region& body = f.nested(f.body.blocks[0].ops[0])[0];
+  REQUIRE(body.blocks[0].args.size() == 4);
+  CHECK(value_names(f, f.operands(f.body.blocks[0].ops[0])) == std::vector<std::string>{"%a", "%b", "%z", "%w"});
+  CHECK(value_names(f, body.blocks[0].args) == std::vector<std::string>{"%p", "%r", "%q", "%s"});
+  CHECK(r->at(0).value_type(f, body.blocks[0].args[1]).element == "i32");
 }
 
 TEST_CASE("parse errors name the place, what was expected and what was found", "[hlo][parse]") {
@@ -211,4 +250,21 @@ TEST_CASE("HLO text is detected by its HloModule header or its ENTRY computation
   REQUIRE(r->size() == 1);
   CHECK(r->front().dialect == "hlo");
   CHECK(r->front().name == "m");
+}
+
+TEST_CASE("a signature of one operand type and an arrow gives the result types (chlo.top_k)", "[hlo][parse]") {
+  auto r = parse_stablehlo(
+      "func.func @f(%x: tensor<5x3xf32>) -> tensor<5x2xi32> {\n"
+      "  %values, %indices = chlo.top_k(%x, k = 2) : tensor<5x3xf32> -> (tensor<5x2xf32>, tensor<5x2xi32>)\n"
+      "  return %indices : tensor<5x2xi32>\n"
+      "}\n");
+  INFO((r.ok() ? "" : r.error()));
+  REQUIRE(r.ok());
+  const Module& m = r->at(0);
+  const Function& f = m.functions.at(0);
+  const Op& top = f.body.blocks[0].ops[0];
+  REQUIRE(top.results.count == 2);
+  CHECK(m.value_type(f, f.results(top)[0]).text == "tensor<5x2xf32>");
+  CHECK(m.value_type(f, f.results(top)[1]).text == "tensor<5x2xi32>");
+  CHECK(attr_text(f, top, "k") == "2");
 }

@@ -1,8 +1,12 @@
 // Every matmul variant of the registry against the naive double reference, at the lesson's
 // rule |x − y| ≤ 2e-5 + 2e-5·|y|, on the lesson's inputs and on sizes derived from the tile.
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <iterator>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "catch.hpp"
 #include "kernels/kernels.h"
@@ -76,7 +80,7 @@ TEST_CASE("matmul variants are right on primes, multiples of the tile and bigger
   struct Size {
     std::size_t m, k, n;
   };
-  const Size sizes[] = {{7, 13, 29}, {29, 7, 13}, {13, 29, 7}, {32, 64, 48},
+  const Size sizes[] = {{7, 13, 29},   {29, 7, 13}, {13, 29, 7},   {32, 64, 48},
                         {67, 129, 71}, {1, 300, 1}, {128, 1, 128}, {64, 256, 64}};
   for (const auto& variant : matmul_variants()) {
     for (const auto& s : sizes) {
@@ -98,8 +102,10 @@ TEST_CASE("the fused variant equals tanh of the plain one's output", "[kernel][m
       fill_uniform(b1.value().b.data(), 143, 4);
       fill_uniform(b2.value().a.data(), 99, 3);
       fill_uniform(b2.value().b.data(), 143, 4);
-      fused.fn(9, 11, 13, b1.value().a.data(), b1.value().b.data(), b1.value().c.data(), b1.value().packed.data());
-      plain.fn(9, 11, 13, b2.value().a.data(), b2.value().b.data(), b2.value().c.data(), b2.value().packed.data());
+      fused.run(9, 11, 13, b1.value().a.data(), b1.value().b.data(), b1.value().c.data(),
+                b1.value().packed.data());
+      plain.run(9, 11, 13, b2.value().a.data(), b2.value().b.data(), b2.value().c.data(),
+                b2.value().packed.data());
       std::vector<float> tanh_of_plain(117);
       for (const auto& t : tanh_variants()) {
         if (std::string(t.isa) != fused.isa) continue;
@@ -110,6 +116,61 @@ TEST_CASE("the fused variant equals tanh of the plain one's output", "[kernel][m
         }
       }
     }
+  }
+}
+
+TEST_CASE(
+    "row blocks computed on their own, through row strides, equal the whole product bit for bit",
+    "[kernel][matmul][blocks]") {
+  // What the page's Worker pool does: B packed once, each Worker computing its rows of C.
+  // Blocks start anywhere (not only on a tile boundary) and sit inside wider matrices.
+  const std::size_t m = 23, k = 19, n = 21;
+  for (const auto& variant : matmul_variants()) {
+    auto whole = allocate_matmul(check_matmul_shape(m, k, n).value());
+    REQUIRE(whole.ok());
+    auto& w = whole.value();
+    fill_uniform(w.a.data(), m * k, 11);
+    fill_uniform(w.b.data(), k * n, 12);
+    variant.run(m, k, n, w.a.data(), w.b.data(), w.c.data(), w.packed.data());
+
+    std::vector<float> packed(variant.packed_floats(k, n));
+    variant.pack(k, n, w.b.data(), packed.data());
+    // A with 3 spare floats per row, C with 5; C's spare floats must stay untouched.
+    const std::size_t a_stride = k + 3, c_stride = n + 5;
+    std::vector<float> a(m * a_stride, std::nanf("")), c(m * c_stride, -7.0f);
+    for (std::size_t i = 0; i < m; ++i) std::copy_n(w.a.data() + i * k, k, a.data() + i * a_stride);
+    const std::size_t bounds[] = {0, 5, 6, 17, m};  // blocks of 5, 1, 11 and 6 rows
+    for (std::size_t b = 0; b + 1 < std::size(bounds); ++b) {
+      const std::size_t r0 = bounds[b], rows = bounds[b + 1] - r0;
+      variant.compute(rows, k, n, a.data() + r0 * a_stride, a_stride, packed.data(),
+                      c.data() + r0 * c_stride, c_stride);
+    }
+    for (std::size_t i = 0; i < m; ++i) {
+      for (std::size_t j = 0; j < c_stride; ++j) {
+        INFO(variant.name << " C[" << i << "][" << j << "]");
+        if (j < n) {
+          CHECK(std::memcmp(&c[i * c_stride + j], &w.c[i * n + j], sizeof(float)) == 0);
+        } else {
+          CHECK(c[i * c_stride + j] == -7.0f);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("pack lays B out in zero-padded panels of nr columns, or copies it as is",
+          "[kernel][matmul]") {
+  const float b[] = {1, 2, 3,  // k = 2 rows of n = 3
+                     4, 5, 6};
+  std::vector<float> packed(8);
+  pack_b_panels(2, 2, 3, b, packed.data());
+  CHECK(packed == std::vector<float>{1, 2, 4, 5, 3, 0, 6, 0});
+  for (const auto& v : matmul_variants()) {
+    CHECK(v.packed_floats(2, 3) ==
+          (v.packs_b ? std::size_t((3 + v.nr - 1) / v.nr * v.nr * 2) : 6u));
+    std::vector<float> out(v.packed_floats(2, 3), -1);
+    v.pack(2, 3, b, out.data());
+    if (!v.packs_b) CHECK(out == std::vector<float>(b, b + 6));
   }
 }
 
@@ -124,7 +185,9 @@ TEST_CASE("kernel shapes are refused by name: non-positive, non-integer, past th
   // 4097³: 4·(3·4097² + 4104·4097) = 268681260 bytes ≈ 256.2 MiB: refused.
   auto big = check_matmul_shape(4097, 4097, 4097);
   REQUIRE_FALSE(big.ok());
-  CHECK(big.error() == "m=4097, k=4097, n=4097 needs 257 MiB of buffers (A, B, C, packed B), over the 256 MiB cap");
+  CHECK(
+      big.error() ==
+      "m=4097, k=4097, n=4097 needs 257 MiB of buffers (A, B, C, packed B), over the 256 MiB cap");
   auto huge = check_matmul_shape(1e12, 1, 1);
   REQUIRE_FALSE(huge.ok());
   CHECK_THAT(huge.error(), Contains("256 MiB cap"));

@@ -1,0 +1,508 @@
+#include "interp/interp.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "hlo/literal.h"
+#include "interp/elements.h"
+#include "interp/run.h"
+#include "measure/timer.h"
+
+namespace rl::interp {
+
+// ---- storage ------------------------------------------------------------------------------------
+
+std::shared_ptr<Storage> Storage::allocate(const std::shared_ptr<Memory>& memory, std::size_t bytes) {
+  if (memory && !memory->reserve(bytes)) return nullptr;
+  auto* raw = static_cast<std::uint8_t*>(std::malloc(bytes ? bytes : 1));
+  if (!raw) {
+    if (memory) memory->release(bytes);
+    return nullptr;
+  }
+  std::shared_ptr<Storage> s(new Storage());
+  s->data_ = raw;
+  s->bytes_ = bytes;
+  s->memory_ = memory;
+  return s;
+}
+
+Storage::~Storage() {
+  std::free(data_);
+  if (memory_) memory_->release(bytes_);
+}
+
+// ---- registry -----------------------------------------------------------------------------------
+
+void Registry::add(hlo::OpCode code, Kernel run, Supports supports) {
+  entries_[static_cast<std::size_t>(code)] = {run, supports};
+}
+
+const Registry& registry() {
+  static const Registry r = [] {
+    Registry x;
+    register_structural_ops(x);
+    register_elementwise_ops(x);
+    register_math_ops(x);
+    register_data_ops(x);
+    register_linalg_ops(x);
+    register_region_ops(x);
+    return x;
+  }();
+  return r;
+}
+
+namespace {
+
+std::string type_problem(const hlo::Type& t) {
+  if (t.kind == hlo::Type::Kind::Token) return "";
+  if (t.kind == hlo::Type::Kind::Tuple) {
+    for (const auto& e : t.tuple) {
+      std::string p = type_problem(e);
+      if (!p.empty()) return p;
+    }
+    return "";
+  }
+  if (!t.is_array()) return "a value of type " + t.text;
+  if (!t.is_static()) return "a dynamic shape " + t.text;
+  if (!hlo::is_computable(t.etype)) return "element type " + t.element;
+  return "";
+}
+
+}  // namespace
+
+std::string computable_types(const hlo::OpView& op, const hlo::OpAttrs*) {
+  for (std::size_t i = 0; i < op.num_operands(); ++i) {
+    std::string p = type_problem(op.operand_type(i));
+    if (!p.empty()) return p;
+  }
+  for (std::size_t i = 0; i < op.num_results(); ++i) {
+    std::string p = type_problem(op.result_type(i));
+    if (!p.empty()) return p;
+  }
+  return "";
+}
+
+// ---- OpCall ---------------------------------------------------------------------------------------
+
+bool OpCall::alloc(ElementType type, std::vector<std::int64_t> dims, Tensor* out) const {
+  if (!hlo::is_computable(type)) return fail("cannot make a tensor", "a computable element type", std::string(hlo::element_info(type).mlir));
+  double n = 1;
+  for (auto d : dims) n *= static_cast<double>(d);
+  const double bytes = n * hlo::element_bytes(type);
+  const auto& mem = run.memory();
+  if (!(bytes <= static_cast<double>(mem->cap() - mem->live())))
+    return fail(std::string(op().name) + " needs " + std::to_string(static_cast<long long>(bytes)) + " bytes for a result",
+                "at most the memory cap of " + std::to_string(mem->cap()) + " bytes of live tensors (" +
+                    std::to_string(mem->live()) + " in use)",
+                "more");
+  Tensor t;
+  t.type = type;
+  t.dims = std::move(dims);
+  t.storage = Storage::allocate(mem, static_cast<std::size_t>(bytes));
+  if (!t.storage)
+    return fail(std::string(op().name) + " could not allocate " + std::to_string(static_cast<long long>(bytes)) + " bytes",
+                "memory from the heap", "none left");
+  *out = std::move(t);
+  return true;
+}
+
+bool OpCall::alloc(std::size_t i, Tensor* out) const {
+  const hlo::Type& t = out_type(i);
+  if (!t.is_array() || !t.is_static()) return fail("cannot make a result", "a static array type", t.text);
+  return alloc(t.etype, t.dims, out);
+}
+
+bool OpCall::writable(const Tensor& t, Tensor* out) const {
+  // In place only when `t` is an operand held by its frame slot alone, that value dies at this
+  // op (no later op reads the slot) and is not also another operand of it, and the op is not
+  // being repeated for timing (a repeat would see its own update).
+  bool reuse = t.unique() && !run.timing();
+  if (reuse) {
+    const auto operands = fn().operands(op());
+    const hlo::ValueId* which = nullptr;
+    int count = 0;
+    for (const hlo::ValueId& v : operands)
+      if (&frame[v].tensor == &t) which = &v, ++count;
+    const std::vector<hlo::ValueId>* dead = program.dead_after(instr);
+    reuse = which && count == 1 && dead && std::find(dead->begin(), dead->end(), *which) != dead->end();
+  }
+  if (reuse) {
+    *out = t;
+    return true;
+  }
+  if (!alloc(t.type, t.dims, out)) return false;
+  if (t.bytes()) std::memcpy(out->data(), t.data(), t.bytes());
+  return true;
+}
+
+bool OpCall::fail(const std::string& what, const std::string& rule, const std::string& got) const {
+  return run.fail_at(op(), what, rule, got);
+}
+
+bool OpCall::call_body(std::size_t index, std::vector<Value> args, std::vector<Value>* results) const {
+  const hlo::Op& o = op();
+  if (index < o.regions.count) return run.region(lfn, lfn.regions[o.regions.begin + index], frame, std::move(args), results);
+  if (has_attrs() && index < attrs().callees.size()) return run.call(attrs().callees[index], std::move(args), results);
+  return fail(std::string(o.name) + " has no body " + std::to_string(index), "a region or a computation", "none");
+}
+
+bool OpCall::keep_going() const { return run.keep_going(op()); }
+
+// ---- Run --------------------------------------------------------------------------------------
+
+Run::Run(const hlo::Program& program, const RunOptions& options)
+    : program_(program), options_(options), memory_(std::make_shared<Memory>(options.memory_cap)) {
+  start_ = measure::now_seconds();
+}
+
+bool Run::fail(Error e) {
+  if (error_.message.empty()) error_ = std::move(e);
+  return false;
+}
+
+bool Run::fail_at(const hlo::Op& op, const std::string& what, const std::string& rule, const std::string& got) {
+  return fail(Error{std::to_string(op.line) + ":" + std::to_string(op.column) + ": error: " + what + " \xE2\x80\x94 expected " +
+                        rule + ", got " + got,
+                    {}, op.line, op.column});
+}
+
+bool Run::keep_going(const hlo::Op& op) {
+  if (failed()) return false;
+  if (++ticks_ < 1024) return true;  // read the clock now and then: it is not free in wasm
+  ticks_ = 0;
+  const double elapsed = measure::now_seconds() - start_;
+  if (elapsed > options_.time_budget_seconds)
+    return fail_at(op, "the run took too long", "at most " + std::to_string(options_.time_budget_seconds) + " s",
+                   std::to_string(elapsed) + " s");
+  return true;
+}
+
+bool Run::call(std::size_t index, std::vector<Value> args, std::vector<Value>* results) {
+  if (index >= program_.functions.size()) return fail(Error{"call of a function that does not exist", {}, 0, 0});
+  const hlo::LFunction& lfn = program_.functions[index];
+  const hlo::Function& f = *lfn.fn;
+  if (depth_ >= 256)
+    return fail(Error{std::to_string(f.line) + ":" + std::to_string(f.column) + ": error: calls nest too deeply at " +
+                          std::string(f.name) + " \xE2\x80\x94 expected at most 256 levels, got more",
+                      {}, f.line, f.column});
+  if (args.size() != f.args.size())
+    return fail(Error{std::to_string(f.line) + ":" + std::to_string(f.column) + ": error: " + std::string(f.name) +
+                          " called with " + std::to_string(args.size()) + " arguments \xE2\x80\x94 expected " +
+                          std::to_string(f.args.size()) + ", got " + std::to_string(args.size()),
+                      {}, f.line, f.column});
+  std::vector<Value> frame(f.values.size());
+  for (std::size_t i = 0; i < args.size(); ++i) frame[f.args[i]] = std::move(args[i]);
+  ++depth_;
+  const bool ok = region(lfn, lfn.body, frame, {}, results);
+  --depth_;
+  return ok;
+}
+
+bool Run::region(const hlo::LFunction& lfn, const hlo::LRegion& r, std::vector<Value>& frame, std::vector<Value> args,
+                 std::vector<Value>* results) {
+  if (r.blocks.empty()) return fail(Error{"an empty region", {}, 0, 0});
+  if (r.blocks.size() > 1) {
+    const hlo::Op* first = r.blocks[1].block->ops.empty() ? nullptr : &r.blocks[1].block->ops.front();
+    if (first) return fail_at(*first, "a region with several blocks", "one block", std::to_string(r.blocks.size()));
+    return fail(Error{"a region with several blocks", {}, 0, 0});
+  }
+  const hlo::LBlock& b = r.blocks.front();
+  const hlo::Function& f = *lfn.fn;
+  for (std::size_t i = 0; i < args.size() && i < b.block->args.size(); ++i) frame[b.block->args[i]] = std::move(args[i]);
+  const bool entry_body = &r == &lfn.body && program_.function_index(&f) == entry_ && depth_ == 1;
+  for (std::size_t i = 0; i < b.instrs.size(); ++i) {
+    const hlo::Instr& in = b.instrs[i];
+    const hlo::OpCode c = in.code;
+    if (c == hlo::OpCode::Return || c == hlo::OpCode::FuncReturn) {
+      results->clear();
+      for (hlo::ValueId v : f.operands(*in.op)) results->push_back(frame[v]);
+      release(in, frame);  // the results are then the only holders of what dies here
+      return true;
+    }
+    if (!execute(lfn, in, frame, entry_body && options_.time_ops)) return false;
+    if (in.op->is_root) {  // HLO: the ROOT instruction's value is the computation's result
+      results->clear();
+      results->push_back(frame[f.results(*in.op)[0]]);
+      release(in, frame);
+      return true;
+    }
+    release(in, frame);
+  }
+  return fail(Error{"a region without a return", {}, 0, 0});
+}
+
+namespace {
+
+// Whether a value is what a type says (element type and dims; tuples by their elements).
+bool fits(const Value& v, const hlo::Type& t) {
+  switch (t.kind) {
+    case hlo::Type::Kind::Tensor: case hlo::Type::Kind::Element:
+      return v.kind == Value::Kind::Tensor && v.tensor.type == t.etype && v.tensor.dims == t.dims;
+    case hlo::Type::Kind::Tuple:
+      if (v.kind != Value::Kind::Tuple || v.tuple.size() != t.tuple.size()) return false;
+      for (std::size_t i = 0; i < t.tuple.size(); ++i)
+        if (!fits(v.tuple[i], t.tuple[i])) return false;
+      return true;
+    case hlo::Type::Kind::Token:
+      return v.kind == Value::Kind::Token;
+    case hlo::Type::Kind::Opaque:
+      return false;
+  }
+  return false;
+}
+
+std::string describe(const Value& v, std::string_view dialect) {
+  switch (v.kind) {
+    case Value::Kind::None: return "no value (never computed)";
+    case Value::Kind::Token: return "a token";
+    case Value::Kind::Tuple: return "a tuple of " + std::to_string(v.tuple.size());
+    case Value::Kind::Tensor: {
+      hlo::Type t;
+      t.kind = hlo::Type::Kind::Tensor;
+      t.dims = v.tensor.dims;
+      t.element = std::string(hlo::element_info(v.tensor.type).mlir);
+      return hlo::to_string(t, dialect);
+    }
+  }
+  return "?";
+}
+
+}  // namespace
+
+void Run::release(const hlo::Instr& in, std::vector<Value>& frame) {
+  if (const std::vector<hlo::ValueId>* dead = program_.dead_after(in))
+    for (hlo::ValueId v : *dead) frame[v] = Value{};
+}
+
+bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<Value>& frame, bool timed) {
+  // Kernels trust the types the text declares: a value that is not what its use says (a
+  // function that returns another type than it declares, ...) is an error here, never a read
+  // past a buffer.
+  const hlo::Function& f = *lfn.fn;
+  const hlo::Module& m = *program_.module;
+  const auto operands = f.operands(*in.op);
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    const hlo::Type& t = m.value_type(f, operands[i]);
+    if (!fits(frame[operands[i]], t))
+      return fail_at(*in.op, "operand " + std::to_string(i) + " of " + std::string(in.op->name) + " is not the type the text declares",
+                     hlo::to_string(t, m.dialect), describe(frame[operands[i]], m.dialect));
+  }
+  const KernelEntry& k = registry().find(in.code);
+  if (!k.run) return fail_at(*in.op, std::string(in.op->name) + " is not run by the interpreter", "a supported op", std::string(in.op->name));
+  OpCall call{*this, *program_.module, program_, lfn, in, frame};
+  const bool check = in.code == hlo::OpCode::CustomCall;
+  if (!timed || check) return k.run(call) && !failed();
+  // A measurement of this machine, like the kernel harness: one warm run (its result is the
+  // op's value; it also pays for first touches of fresh memory), then the op repeated, doubling
+  // the repeats, until the timed span lasts long enough for the timer; seconds per run.
+  timing_ = true;
+  struct Reset {
+    bool& flag;
+    ~Reset() { flag = false; }
+  } reset{timing_};
+  if (!k.run(call) || failed()) return false;
+  double elapsed = 0;
+  std::uint64_t repeats = 0;
+  const double target = options_.min_op_seconds;
+  for (std::uint64_t more = 1; repeats == 0 || (elapsed < target && repeats < (std::uint64_t(1) << 24)); more = repeats) {
+    const double t1 = measure::now_seconds();
+    for (std::uint64_t i = 0; i < more; ++i)
+      if (!k.run(call) || failed()) return false;
+    elapsed += measure::now_seconds() - t1;
+    repeats += more;
+    if (measure::now_seconds() - start_ > options_.time_budget_seconds) break;
+  }
+  timings_.push_back({in.op->line, in.op->column, std::string(in.op->name), elapsed / static_cast<double>(repeats), repeats});
+  return true;
+}
+
+// ---- inputs and results -----------------------------------------------------------------------
+
+namespace {
+
+// A deterministic generator (splitmix64): the same values everywhere.
+struct SplitMix {
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }  // [0, 1)
+};
+
+// Fills an argument: seeded — floats uniform in [-1, 1), integers in [-8, 8) (unsigned [0, 16)),
+// booleans half true; arange — element i is i / elements for floats (the seed's arange/size), i
+// modulo the type's range for integers, i odd for booleans.
+bool fill_input(Tensor& t, Inputs how, SplitMix& rng) {
+  const std::int64_t n = t.elements();
+  return dispatch(t.type, [&](auto e) {
+    using E = decltype(e);
+    using S = typename E::Storage;
+    using C = typename E::Compute;
+    S* out = t.as<S>();
+    for (std::int64_t i = 0; i < n; ++i) {
+      C v{};
+      if constexpr (is_pred_v<E>) {
+        v = how == Inputs::Seeded ? (rng.next() & 1) != 0 : (i & 1) != 0;
+      } else if constexpr (is_int_v<E>) {
+        if (how == Inputs::Seeded) {
+          const auto r = static_cast<std::int64_t>(rng.next() % 16);
+          v = static_cast<C>(std::is_signed<C>::value ? r - 8 : r);
+        } else {
+          v = static_cast<C>(i);
+        }
+      } else if constexpr (is_complex_v<E>) {
+        using R = typename C::value_type;
+        if (how == Inputs::Seeded) v = C(static_cast<R>(rng.uniform() * 2 - 1), static_cast<R>(rng.uniform() * 2 - 1));
+        else v = C(static_cast<R>(static_cast<double>(i) / static_cast<double>(n)), R(0));
+      } else {
+        v = static_cast<C>(how == Inputs::Seeded ? rng.uniform() * 2 - 1 : static_cast<double>(i) / static_cast<double>(n));
+      }
+      out[i] = E::store(v);
+    }
+  });
+}
+
+void summarize(const Value& v, std::string_view dialect, const hlo::Type& type, ResultSummary* out) {
+  out->shape = hlo::to_string(type, dialect);
+  if (!v.is_tensor()) return;
+  const Tensor& t = v.tensor;
+  const std::int64_t n = t.elements();
+  double sum = 0;
+  std::string preview;
+  const std::size_t eb = static_cast<std::size_t>(hlo::element_bytes(t.type));
+  for (std::int64_t i = 0; i < n && i < 8; ++i) {
+    if (i) preview += ", ";
+    preview += hlo::format_element(t.type, t.data() + static_cast<std::size_t>(i) * eb);
+  }
+  if (n > 8) preview += ", …";
+  dispatch(t.type, [&](auto e) {
+    using E = decltype(e);
+    const auto* p = t.as<typename E::Storage>();
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto c = E::load(p[i]);
+      if constexpr (is_complex_v<E>) sum += static_cast<double>(c.real()) + static_cast<double>(c.imag());
+      else sum += static_cast<double>(c);
+    }
+  });
+  out->checksum = sum;
+  out->preview = preview;
+}
+
+}  // namespace
+
+std::vector<Unsupported> unsupported_ops(const hlo::Program& program) {
+  std::vector<Unsupported> out;
+  const hlo::Module& m = *program.module;
+  auto walk = [&](const hlo::LFunction& lf, const hlo::LRegion& r, auto&& self) -> void {
+    for (const auto& b : r.blocks)
+      for (const hlo::Instr& in : b.instrs) {
+        const hlo::Op& op = *in.op;
+        std::string why;
+        const KernelEntry& k = registry().find(in.code);
+        if (in.code == hlo::OpCode::Return || in.code == hlo::OpCode::FuncReturn) {
+          // run by the evaluator
+        } else if (in.code == hlo::OpCode::Unknown) {
+          why = "an op the core does not know";
+        } else if (const Error* p = program.problem_of(in)) {
+          why = p->without_place();
+        } else if (!k.run) {
+          why = "not run by the interpreter yet";
+        } else if (k.supports) {
+          why = k.supports(hlo::OpView{m, *lf.fn, op}, program.attrs_of(in));
+        }
+        if (!why.empty()) out.push_back({std::string(op.name), op.line, op.column, why});
+        for (std::uint32_t i = 0; i < op.regions.count; ++i) self(lf, lf.regions[op.regions.begin + i], self);
+      }
+  };
+  for (const auto& lf : program.functions) walk(lf, lf.body, walk);
+  return out;
+}
+
+RunResult run_program(const hlo::Program& program, const RunOptions& options) {
+  RunResult out;
+  const double t0 = measure::now_seconds();
+  const hlo::Module& m = *program.module;
+  out.inputs = options.inputs == Inputs::None ? "none"
+               : options.inputs == Inputs::Arange ? "arange"
+                                                  : "seeded (seed " + std::to_string(options.seed) + ")";
+  const hlo::Function* entry = m.entry();
+  if (!entry) {
+    out.status = "error";
+    out.errors.push_back(Error{"the module has no entry function to run", {}, 0, 0});
+    return out;
+  }
+  out.unsupported = unsupported_ops(program);
+  if (!out.unsupported.empty()) {
+    out.status = "not_run";
+    return out;
+  }
+  RunOptions o = options;
+  if (o.time_ops) {
+    // Every timed op lasts at least 100 ticks of the timer as measured here (browsers coarsen it).
+    auto resolution = measure::timer_resolution();
+    if (resolution) o.min_op_seconds = std::max(o.min_op_seconds, 100 * resolution.value());
+  }
+  Run run(program, o);
+  const std::size_t entry_index = program.function_index(entry);
+  run.set_entry(entry_index);
+  std::vector<Value> args;
+  if (!entry->args.empty()) {
+    if (options.inputs == Inputs::None) {
+      out.status = "error";
+      out.errors.push_back(Error{std::to_string(entry->line) + ":" + std::to_string(entry->column) + ": error: " +
+                                     std::string(entry->name) + " takes " + std::to_string(entry->args.size()) +
+                                     " arguments \xE2\x80\x94 expected inputs to run it on (seeded or arange), got none",
+                                 {}, entry->line, entry->column});
+      return out;
+    }
+    SplitMix rng{options.seed};
+    for (hlo::ValueId a : entry->args) {
+      const hlo::Type& t = m.value_type(*entry, a);
+      if (!t.is_array() || !t.is_static() || !hlo::is_computable(t.etype)) {
+        out.status = "not_run";
+        out.unsupported.push_back({"argument " + entry->value_name(a), entry->line, entry->column,
+                                   "no inputs can be made for " + t.text});
+        return out;
+      }
+      Tensor x;
+      x.type = t.etype;
+      x.dims = t.dims;
+      x.storage = Storage::allocate(run.memory(), x.bytes());
+      if (!x.storage) {
+        out.status = "error";
+        out.errors.push_back(Error{"the inputs pass the memory cap of " + std::to_string(options.memory_cap) + " bytes", {}, 0, 0});
+        return out;
+      }
+      fill_input(x, options.inputs, rng);
+      args.push_back(Value::of(std::move(x)));
+    }
+  }
+  std::vector<Value> results;
+  const bool ok = run.call(entry_index, std::move(args), &results);
+  out.seconds = measure::now_seconds() - t0;
+  out.checks = std::move(run.checks());
+  out.ops = std::move(run.timings());
+  out.peak_bytes = run.memory()->peak();
+  if (!ok || run.failed()) {
+    out.status = "error";
+    out.errors.push_back(run.failed() ? run.error() : Error{"the run failed", {}, 0, 0});
+    return out;
+  }
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    ResultSummary s;
+    if (i < entry->result_types.size()) summarize(results[i], m.dialect, m.type(entry->result_types[i]), &s);
+    out.results.push_back(std::move(s));
+  }
+  out.values = std::move(results);
+  bool all = true;
+  for (const auto& c : out.checks) all = all && c.passed;
+  out.status = all ? "passed" : "failed";
+  return out;
+}
+
+}  // namespace rl::interp

@@ -1,0 +1,93 @@
+// The interpreter: runs a lowered StableHLO module (hlo::Program) on tensors, in wasm and
+// natively, evaluates its check calls, and times its ops.
+//
+// A module runs only after it verifies and lowers, and only when every op reachable from the
+// entry has a kernel for its element types: otherwise nothing runs, and every op that cannot run
+// is named with its line:col (never a silent skip, never a guessed result). Bad input and limits
+// are errors at an op's line:col, never an abort: tensors past the memory cap, a while loop past
+// the iteration cap, a run past its time budget.
+//
+// One function per op family (ops_*.cpp), shaped after the StableHLO spec, with raw typed loops
+// chosen once per (op, element type); f32 elementwise ops and dot_general run through the wasm
+// SIMD kernels. Region bodies that are one add/multiply/max/min/and/or/xor (reducers), a plain
+// replace or add (scatter) or a plain comparison (sort) run natively; other bodies are evaluated.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "hlo/ir.h"
+#include "hlo/lower.h"
+#include "interp/value.h"
+
+namespace rl::interp {
+
+constexpr std::size_t kDefaultMemoryCap = std::size_t(256) << 20;  // live tensor bytes
+constexpr std::uint64_t kDefaultMaxIterations = 10'000'000;        // of one while loop
+
+enum class Inputs { None, Seeded, Arange };
+
+struct RunOptions {
+  Inputs inputs = Inputs::None;        // for an entry function with arguments
+  std::uint64_t seed = 1;              // Inputs::Seeded
+  std::size_t memory_cap = kDefaultMemoryCap;
+  std::uint64_t max_iterations = kDefaultMaxIterations;
+  double time_budget_seconds = 60;     // the whole run; past it, an error
+  bool time_ops = false;               // measure each of the entry's own ops
+  double min_op_seconds = 0;           // with time_ops: a timed op is repeated until it lasts this long
+};
+
+// A check call's verdict. detail says how it failed: the first mismatching index, both values,
+// the distance (ulps or absolute), and how many elements mismatched.
+struct CheckOutcome {
+  int line = 0, column = 0;
+  std::string kind;  // "expect_eq", "expect_close", "expect_almost_eq", "eq"
+  bool passed = false;
+  std::string detail;
+};
+
+// An op the interpreter does not run (the module was not run because of it).
+struct Unsupported {
+  std::string op;
+  int line = 0, column = 0;
+  std::string why;
+};
+
+// One of the entry's own ops, timed: a measurement of this machine.
+struct OpTiming {
+  int line = 0, column = 0;
+  std::string op;
+  double seconds = 0;  // per execution
+  std::uint64_t repeats = 0;
+};
+
+struct ResultSummary {
+  std::string shape;      // "tensor<4x5xf32>" (tuples: "tuple<...>")
+  double checksum = 0;    // the sum of the elements as doubles (complex: real + imaginary parts)
+  std::string preview;    // the first few elements as text
+};
+
+struct RunResult {
+  std::string status;  // "passed" | "failed" | "not_run" | "error"
+  std::vector<CheckOutcome> checks;
+  std::vector<Unsupported> unsupported;
+  std::vector<Error> errors;
+  std::vector<OpTiming> ops;
+  std::vector<ResultSummary> results;
+  std::vector<Value> values;  // the entry's results
+  std::string inputs;         // how arguments were made: "none", "seeded (seed 1)", "arange"
+  double seconds = 0;         // the run, wall clock
+  std::size_t peak_bytes = 0; // of live tensors
+};
+
+// Lists what in the module the interpreter cannot run (empty: everything can).
+std::vector<Unsupported> unsupported_ops(const hlo::Program& program);
+
+// Runs the entry function of a lowered module. A refused module (unsupported ops) gives status
+// "not_run"; an error while running, status "error" with the error; otherwise "passed" or
+// "failed" by its checks.
+RunResult run_program(const hlo::Program& program, const RunOptions& options);
+
+}  // namespace rl::interp

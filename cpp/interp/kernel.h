@@ -1,0 +1,89 @@
+// What an op family implements: a kernel per OpCode, and a predicate saying whether it can run a
+// given op (its element types, its attributes). The registry (registry.cpp) collects them from
+// one register_* function per family; the interpreter refuses a module with an op that has no
+// kernel or whose predicate says no, naming the op and the reason.
+//
+// A kernel reads its operands from the frame, allocates its results (counted against the memory
+// cap), computes, and stores them. On bad input it calls fail() (an error at the op's line:col)
+// and returns false; it never aborts, never throws and never loops without bound.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "hlo/lower.h"
+#include "interp/value.h"
+
+namespace rl::interp {
+
+class Run;
+
+struct OpCall {
+  Run& run;
+  const hlo::Module& module;
+  const hlo::Program& program;
+  const hlo::LFunction& lfn;
+  const hlo::Instr& instr;
+  std::vector<Value>& frame;  // the slots of the running function
+
+  const hlo::Function& fn() const { return *lfn.fn; }
+  const hlo::Op& op() const { return *instr.op; }
+  const hlo::OpAttrs& attrs() const { return program.attrs[instr.attrs]; }
+  bool has_attrs() const { return instr.attrs != hlo::kNoAttrs; }
+  std::size_t num_operands() const { return instr.op->operands.count; }
+  std::size_t num_results() const { return instr.op->results.count; }
+  const Value& in(std::size_t i) const { return frame[fn().operands(op())[i]]; }
+  const Tensor& tensor(std::size_t i) const { return in(i).tensor; }
+  const hlo::Type& in_type(std::size_t i) const { return module.value_type(fn(), fn().operands(op())[i]); }
+  const hlo::Type& out_type(std::size_t i) const { return module.value_type(fn(), fn().results(op())[i]); }
+  void set(std::size_t i, Value v) const { frame[fn().results(op())[i]] = std::move(v); }
+  void set(std::size_t i, Tensor t) const { set(i, Value::of(std::move(t))); }
+
+  // A fresh tensor of result i's type (contents unset). False, with the error set, past the
+  // memory cap or when the type is not an array of a computable element type.
+  bool alloc(std::size_t i, Tensor* out) const;
+  bool alloc(ElementType type, std::vector<std::int64_t> dims, Tensor* out) const;
+  // `t` itself when no one else holds its buffer, else a copy: a tensor this op may overwrite.
+  bool writable(const Tensor& t, Tensor* out) const;
+  // "LINE:COL: error: WHAT — expected RULE, got VALUE" at this op. Returns false.
+  bool fail(const std::string& what, const std::string& rule, const std::string& got) const;
+  // Runs region `index` of the op (StableHLO) or its callee `index` (HLO's to_apply, condition,
+  // body) on `args`; `results` receives what its return gives.
+  bool call_body(std::size_t index, std::vector<Value> args, std::vector<Value>* results) const;
+  // The run's clock and limits: false (error set) past the time budget. Call it in long loops.
+  bool keep_going() const;
+};
+
+using Kernel = bool (*)(const OpCall&);
+// "" when the kernel can run the op; otherwise why not ("element type f8E4M3FN").
+using Supports = std::string (*)(const hlo::OpView& op, const hlo::OpAttrs* attrs);
+
+// Supports for ops whose operands and results are arrays of types the interpreter computes with.
+std::string computable_types(const hlo::OpView& op, const hlo::OpAttrs* attrs);
+
+struct KernelEntry {
+  Kernel run = nullptr;
+  Supports supports = nullptr;
+};
+
+class Registry {
+ public:
+  void add(hlo::OpCode code, Kernel run, Supports supports = computable_types);
+  const KernelEntry& find(hlo::OpCode code) const { return entries_[static_cast<std::size_t>(code)]; }
+
+ private:
+  KernelEntry entries_[static_cast<std::size_t>(hlo::OpCode::Count_)];
+};
+
+const Registry& registry();
+
+// One per op family (ops_*.cpp).
+void register_structural_ops(Registry& r);   // constant, tuples, calls, control flow, checks
+void register_elementwise_ops(Registry& r);  // arithmetic, logic, compare, select, clamp, convert, ...
+void register_math_ops(Registry& r);         // exp, log, trigonometric, erf, lgamma, CHLO functions, reduce_precision
+void register_data_ops(Registry& r);         // broadcast, reshape, transpose, slices, pad, concatenate, iota, gather
+void register_linalg_ops(Registry& r);       // dot_general, convolution, fft, triangular_solve, cholesky, rng_bit_generator
+void register_region_ops(Registry& r);       // reduce, reduce_window, select_and_scatter, scatter, sort, map, top_k
+
+}  // namespace rl::interp

@@ -1,0 +1,73 @@
+// The scalar functions behind the math ops (ops_math.cpp), in double and complex<double>.
+//
+// Every op computes f16, bf16 and f32 elements in double and rounds the result once, and f64
+// elements with the same functions, so each function here aims at f64 accuracy (a few ulps):
+// the standard library's where it has the function (exp, log1p, tanh, erf, lgamma, ...), careful
+// algorithms where it does not (erf_inv, digamma, zeta, bessel_i1e) and for every complex
+// function (the C library's complex functions differ in accuracy between glibc and the musl of
+// the wasm build, so none is used).
+//
+// Domains, poles and special values follow XLA, whose results the corpus's expected values are
+// (xla/client/lib/math.cc, StableHLO's CHLO decompositions):
+//   lgamma(x)         +inf at x = 0, at negative integers and at ±inf
+//   digamma(x)        NaN at negative integers and −inf; −inf at ±0; +inf at +inf
+//   erf_inv(x)        ±inf at ±1, NaN for |x| > 1
+//   polygamma(n, x)   NaN unless n is a natural number; n = 0 is digamma
+//   zeta(x, q)        Hurwitz zeta Σ (q + k)^−x: +inf at x = 1, NaN for x < 1, NaN for q ≤ 0
+//                     unless x is an integer, and at a pole (integer q ≤ 0) +inf for even x,
+//                     NaN for odd x; NaN for q < −10^5 (its sum would need more than 10^5 terms)
+//   bessel_i1e(x)     exp(−|x|)·I1(x), odd
+//
+// Complex functions use the principal branches the StableHLO spec and the C99 conventions use:
+// log and sqrt cut along the negative real axis; asin, acos, atanh cut along the real axis
+// outside [−1, 1]; asinh, atan along the imaginary axis outside [−i, i]; acosh along the real
+// axis left of 1, with a non-negative real part.
+#pragma once
+
+#include <complex>
+
+namespace rl::interp::math {
+
+using Complex = std::complex<double>;
+
+double logistic(double x);
+double rsqrt(double x);
+double erf_inv(double x);
+double lgamma(double x);
+double digamma(double x);
+double zeta(double x, double q);
+double polygamma(double n, double x);
+double bessel_i1e(double x);
+
+// CHLO's decompositions of sinh and cosh, evaluated in float or double:
+//   sinh x = e^(x + log ½) − e^(−x + log ½) for |x| ≥ 1, (e + e/(e + 1))/2 with e = expm1(x) below;
+//   cosh x = e^(x + log ½) + e^(−x + log ½).
+// Each operation rounds to the type (exp and expm1 correctly rounded), so the results carry the
+// decomposition's own rounding, not the true value's.
+float chlo_sinh(float x);
+double chlo_sinh(double x);
+float chlo_cosh(float x);
+double chlo_cosh(double x);
+
+Complex exp(Complex z);
+Complex expm1(Complex z);
+Complex log(Complex z);
+Complex log1p(Complex z);
+Complex logistic(Complex z);
+Complex sqrt(Complex z);
+Complex rsqrt(Complex z);
+Complex cbrt(Complex z);
+Complex sin(Complex z);
+Complex cos(Complex z);
+Complex tan(Complex z);
+Complex sinh(Complex z);
+Complex cosh(Complex z);
+Complex tanh(Complex z);
+Complex asin(Complex z);
+Complex acos(Complex z);
+Complex atan(Complex z);
+Complex asinh(Complex z);
+Complex acosh(Complex z);
+Complex atanh(Complex z);
+
+}  // namespace rl::interp::math

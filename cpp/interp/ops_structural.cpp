@@ -1,0 +1,170 @@
+// Values and structure: constants, parameters, tuples, tokens, calls, while, case/if, and the
+// check calls. After the StableHLO spec (constant, tuple, get_tuple_element, while, case, if,
+// func.call, custom_call).
+#include <cstring>
+
+#include "interp/checks.h"
+#include "interp/elements.h"
+#include "interp/kernel.h"
+#include "interp/run.h"
+
+namespace rl::interp {
+
+namespace {
+
+using hlo::OpCode;
+
+bool constant(const OpCall& c) {
+  const hlo::OpAttrs& a = c.attrs();
+  const hlo::Literal& lit = c.program.literals[a.literal];
+  Tensor t;
+  if (!c.alloc(0, &t)) return false;
+  const std::size_t eb = static_cast<std::size_t>(hlo::element_bytes(t.type));
+  const std::size_t n = static_cast<std::size_t>(t.elements());
+  if (lit.splat) {
+    if (lit.bytes.size() != eb) return c.fail("a splat constant of the wrong size", std::to_string(eb) + " bytes", std::to_string(lit.bytes.size()));
+    for (std::size_t i = 0; i < n; ++i) std::memcpy(t.data() + i * eb, lit.bytes.data(), eb);
+  } else {
+    if (lit.bytes.size() != n * eb) return c.fail("a constant of the wrong size", std::to_string(n * eb) + " bytes", std::to_string(lit.bytes.size()));
+    if (n) std::memcpy(t.data(), lit.bytes.data(), n * eb);
+  }
+  c.set(0, std::move(t));
+  return true;
+}
+
+bool parameter(const OpCall&) { return true; }  // HLO: the call put the argument in its slot
+
+bool tuple(const OpCall& c) {
+  Value v;
+  v.kind = Value::Kind::Tuple;
+  for (std::size_t i = 0; i < c.num_operands(); ++i) v.tuple.push_back(c.in(i));
+  c.set(0, std::move(v));
+  return true;
+}
+
+bool get_tuple_element(const OpCall& c) {
+  const Value& t = c.in(0);
+  const std::int64_t i = c.attrs().dimension;
+  if (t.kind != Value::Kind::Tuple || i < 0 || static_cast<std::size_t>(i) >= t.tuple.size())
+    return c.fail("get_tuple_element index out of range", "an index below the tuple's size", std::to_string(i));
+  c.set(0, t.tuple[static_cast<std::size_t>(i)]);
+  return true;
+}
+
+bool token(const OpCall& c) {
+  c.set(0, Value::token());
+  return true;
+}
+
+// optimization_barrier: its operands, unchanged.
+bool identity(const OpCall& c) {
+  for (std::size_t i = 0; i < c.num_results(); ++i) c.set(i, c.in(i));
+  return true;
+}
+
+bool set_results(const OpCall& c, std::vector<Value>& results) {
+  if (results.size() != c.num_results())
+    return c.fail(std::string(c.op().name) + " got " + std::to_string(results.size()) + " results from its body",
+                  std::to_string(c.num_results()), std::to_string(results.size()));
+  for (std::size_t i = 0; i < results.size(); ++i) c.set(i, std::move(results[i]));
+  return true;
+}
+
+bool call(const OpCall& c) {
+  std::vector<Value> args, results;
+  for (std::size_t i = 0; i < c.num_operands(); ++i) args.push_back(c.in(i));
+  if (!c.run.call(c.attrs().callees.at(0), std::move(args), &results)) return false;
+  return set_results(c, results);
+}
+
+bool scalar_pred(const Value& v, bool* out) {
+  if (!v.is_tensor() || v.tensor.elements() != 1 || v.tensor.type != ElementType::Pred) return false;
+  *out = v.tensor.data()[0] != 0;
+  return true;
+}
+
+// while: the condition region (0) on the loop values, then the body region (1), until the
+// condition is false. Past the iteration cap or the time budget, an error, never a hang.
+bool while_loop(const OpCall& c) {
+  std::vector<Value> values;
+  for (std::size_t i = 0; i < c.num_operands(); ++i) values.push_back(c.in(i));
+  const std::uint64_t cap = c.run.options().max_iterations;
+  for (std::uint64_t n = 0;; ++n) {
+    std::vector<Value> cond;
+    if (!c.call_body(0, values, &cond)) return false;
+    bool go = false;
+    if (cond.size() != 1 || !scalar_pred(cond[0], &go))
+      return c.fail("while's condition did not give one boolean", "tensor<i1>", std::to_string(cond.size()) + " values");
+    if (!go) break;
+    if (n >= cap)
+      return c.fail("while ran past the iteration cap", "at most " + std::to_string(cap) + " iterations", "more");
+    if (!c.keep_going()) return false;
+    std::vector<Value> next;
+    if (!c.call_body(1, std::move(values), &next)) return false;
+    values = std::move(next);
+  }
+  return set_results(c, values);
+}
+
+// case: branch `index` (out of range: the last branch, as the spec says).
+bool case_op(const OpCall& c) {
+  const Tensor& t = c.tensor(0);
+  std::int64_t index = 0;
+  if (t.type == ElementType::S32 && t.elements() == 1) index = *t.as<std::int32_t>();
+  else if (t.type == ElementType::Pred && t.elements() == 1) index = t.data()[0] ? 0 : 1;  // HLO: true → branch 0
+  else return c.fail("case's index is not a scalar i32", "tensor<i32>", hlo::to_string(c.in_type(0), c.module.dialect));
+  const std::size_t branches = c.op().regions.count ? c.op().regions.count : c.attrs().callees.size();
+  if (index < 0 || static_cast<std::size_t>(index) >= branches) index = static_cast<std::int64_t>(branches) - 1;
+  std::vector<Value> args, results;
+  for (std::size_t i = 1; i < c.num_operands(); ++i) args.push_back(c.in(i));  // HLO passes branch operands
+  if (!c.call_body(static_cast<std::size_t>(index), std::move(args), &results)) return false;
+  return set_results(c, results);
+}
+
+bool if_op(const OpCall& c) {
+  bool p = false;
+  if (!scalar_pred(c.in(0), &p)) return c.fail("if's predicate is not a scalar i1", "tensor<i1>", "another type");
+  std::vector<Value> results;
+  if (!c.call_body(p ? 0 : 1, {}, &results)) return false;
+  return set_results(c, results);
+}
+
+bool custom_call(const OpCall& c) {
+  const std::string& target = c.attrs().target;
+  if (!is_check(target)) return c.fail("custom_call " + target + " is not run by the interpreter", "a check call", target);
+  if (c.num_operands() != 2 || !c.in(0).is_tensor() || !c.in(1).is_tensor())
+    return c.fail(target + " needs two tensors", "(actual, expected)", std::to_string(c.num_operands()) + " operands");
+  CheckOutcome o = evaluate_check(target, c.tensor(0), c.tensor(1));
+  o.line = c.op().line;
+  o.column = c.op().column;
+  c.run.record_check(std::move(o));
+  return true;
+}
+
+std::string any_values(const hlo::OpView&, const hlo::OpAttrs*) { return ""; }
+
+std::string check_call(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
+  if (!attrs || !is_check(attrs->target)) return "custom_call " + (attrs ? attrs->target : std::string()) + " has no meaning here";
+  return computable_types(op, attrs);
+}
+
+}  // namespace
+
+void register_structural_ops(Registry& r) {
+  r.add(OpCode::Constant, constant);
+  r.add(OpCode::Parameter, parameter, any_values);
+  r.add(OpCode::Tuple, tuple, any_values);
+  r.add(OpCode::GetTupleElement, get_tuple_element, any_values);
+  r.add(OpCode::AfterAll, token, any_values);
+  r.add(OpCode::CreateToken, token, any_values);
+  r.add(OpCode::OptimizationBarrier, identity, any_values);
+  r.add(OpCode::OptimizationBarrierLong, identity, any_values);
+  r.add(OpCode::Call, call, any_values);
+  r.add(OpCode::Composite, call, any_values);
+  r.add(OpCode::While, while_loop, any_values);
+  r.add(OpCode::Case, case_op, any_values);
+  r.add(OpCode::If, if_op, any_values);
+  r.add(OpCode::CustomCall, custom_call, check_call);
+}
+
+}  // namespace rl::interp

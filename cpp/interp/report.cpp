@@ -1,0 +1,110 @@
+#include "interp/report.h"
+
+#include <map>
+#include <utility>
+
+#include "common/json_writer.h"
+#include "hlo/cost.h"
+#include "hlo/lower.h"
+#include "hlo/parse.h"
+
+namespace rl::interp {
+
+namespace {
+
+int rank(const std::string& status) {
+  return status == "error" ? 3 : status == "failed" ? 2 : status == "not_run" ? 1 : 0;
+}
+
+void write_error(JsonWriter& j, const Error& e) {
+  j.begin_object().field("error", e.message).field("message", e.without_place()).field("line", e.line)
+      .field("column", e.column).end_object();
+}
+
+}  // namespace
+
+std::string run_text_json(std::string text, const RunOptions& options) {
+  JsonWriter j;
+  const std::string dialect = hlo::detect_dialect(text);
+  j.begin_object().field("dialect", dialect);
+  auto modules = hlo::parse_owned(std::move(text));
+  std::string status = "passed";
+  std::vector<CheckOutcome> checks;
+  std::vector<Unsupported> unsupported;
+  std::vector<Error> errors;
+  std::vector<ResultSummary> results;
+  struct Row {
+    OpTiming t;
+    double flops = 0, trans = 0, bytes = 0;
+  };
+  std::vector<Row> rows;
+  double seconds = 0;
+  std::size_t peak = 0;
+  std::string inputs = "none";
+  if (!modules) {
+    status = "error";
+    errors.push_back(modules.error_info());
+  } else {
+    for (const auto& m : modules.value()) {
+      auto program = hlo::lower(m);
+      if (!program) {
+        status = "error";
+        errors.push_back(program.error_info());
+        continue;
+      }
+      // The cost analysis of the same ops: flops and bytes beside each measured time.
+      std::map<std::pair<int, int>, const hlo::OpCost*> cost;
+      auto analysis = hlo::analyze_module(m);
+      if (analysis)
+        for (const auto& r : analysis->ops)
+          if (r.top_level) cost[{r.line, r.column}] = &r;
+      RunResult r = run_program(program.value(), options);
+      if (rank(r.status) > rank(status)) status = r.status;
+      for (auto& c : r.checks) checks.push_back(std::move(c));
+      for (auto& u : r.unsupported) unsupported.push_back(std::move(u));
+      for (auto& e : r.errors) errors.push_back(std::move(e));
+      for (auto& s : r.results) results.push_back(std::move(s));
+      for (auto& t : r.ops) {
+        Row row{std::move(t)};
+        auto it = cost.find({row.t.line, row.t.column});
+        if (it != cost.end()) {
+          row.flops = it->second->flops;
+          row.trans = it->second->transcendentals;
+          row.bytes = it->second->bytes_accessed;
+        }
+        rows.push_back(std::move(row));
+      }
+      seconds += r.seconds;
+      if (r.peak_bytes > peak) peak = r.peak_bytes;
+      inputs = r.inputs;
+    }
+  }
+  j.field("status", status);
+  j.key("checks").begin_array();
+  for (const auto& c : checks)
+    j.begin_object().field("line", c.line).field("column", c.column).field("kind", c.kind).field("passed", c.passed)
+        .field("detail", c.detail).end_object();
+  j.end_array();
+  j.key("ops").begin_array();
+  for (const auto& r : rows)
+    j.begin_object().field("line", r.t.line).field("column", r.t.column).field("op", r.t.op).field("seconds", r.t.seconds)
+        .field("repeats", static_cast<double>(r.t.repeats)).field("flops", r.flops).field("transcendentals", r.trans)
+        .field("bytes_accessed", r.bytes).end_object();
+  j.end_array();
+  j.key("unsupported").begin_array();
+  for (const auto& u : unsupported)
+    j.begin_object().field("op", u.op).field("line", u.line).field("column", u.column).field("why", u.why).end_object();
+  j.end_array();
+  j.key("errors").begin_array();
+  for (const auto& e : errors) write_error(j, e);
+  j.end_array();
+  j.key("results").begin_array();
+  for (const auto& s : results)
+    j.begin_object().field("shape", s.shape).field("checksum", s.checksum).field("preview", s.preview).end_object();
+  j.end_array();
+  j.field("inputs", inputs).field("seconds", seconds).field("peak_bytes", static_cast<double>(peak));
+  j.end_object();
+  return j.take();
+}
+
+}  // namespace rl::interp

@@ -1,0 +1,26 @@
+// A run of a whole text, as `node scripts/run.mjs --json` and the page show it: every module of
+// the text is lowered and run (a file passes when every module passes), each of the entry's own
+// ops carries its measured time beside the cost analysis's flops and bytes for the same op, so
+// achieved GFLOP/s and GB/s follow. The measured numbers are measurements of this machine; the
+// flops and bytes are estimates from the IR.
+//
+// JSON: {dialect, status: "passed" | "failed" | "not_run" | "error",
+//        checks: [{line, column, kind, passed, detail}],
+//        ops: [{line, column, op, seconds, repeats, flops, transcendentals, bytes_accessed}],
+//        unsupported: [{op, line, column, why}],
+//        errors: [{error, message, line, column}],
+//        results: [{shape, checksum, preview}], inputs, seconds, peak_bytes}
+#pragma once
+
+#include <string>
+
+#include "common/result.h"
+#include "interp/interp.h"
+
+namespace rl::interp {
+
+// Parses, verifies, lowers and runs every module of `text`; never fails: a parse error is a
+// status "error" with the error's place.
+std::string run_text_json(std::string text, const RunOptions& options);
+
+}  // namespace rl::interp

@@ -1,0 +1,59 @@
+// Inside the interpreter: the state of one run (memory, clock, limits, what checks said) and the
+// evaluator of functions and regions. Kernels reach it through OpCall.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "interp/interp.h"
+#include "interp/kernel.h"
+
+namespace rl::interp {
+
+class Run {
+ public:
+  Run(const hlo::Program& program, const RunOptions& options);
+
+  const hlo::Program& program() const { return program_; }
+  const RunOptions& options() const { return options_; }
+  const std::shared_ptr<Memory>& memory() const { return memory_; }
+
+  // Calls function `index` of the module on `args`.
+  bool call(std::size_t index, std::vector<Value> args, std::vector<Value>* results);
+  // Runs a region of a running function on `args` (its entry block's arguments), in `frame`.
+  bool region(const hlo::LFunction& lfn, const hlo::LRegion& r, std::vector<Value>& frame, std::vector<Value> args,
+              std::vector<Value>* results);
+
+  bool fail_at(const hlo::Op& op, const std::string& what, const std::string& rule, const std::string& got);
+  bool fail(Error e);
+  bool failed() const { return !error_.message.empty(); }
+  const Error& error() const { return error_; }
+  bool keep_going(const hlo::Op& op);
+  // True while an op is being repeated for timing (it must then not update operands in place).
+  bool timing() const { return timing_; }
+
+  void record_check(CheckOutcome c) { checks_.push_back(std::move(c)); }
+  std::vector<CheckOutcome>& checks() { return checks_; }
+  std::vector<OpTiming>& timings() { return timings_; }
+  void set_entry(std::size_t index) { entry_ = index; }
+
+ private:
+  const hlo::Program& program_;
+  RunOptions options_;
+  std::shared_ptr<Memory> memory_;
+  double start_ = 0;
+  std::uint64_t ticks_ = 0;  // keep_going calls since the clock was last read
+  Error error_;
+  std::vector<CheckOutcome> checks_;
+  std::vector<OpTiming> timings_;
+  std::size_t entry_ = ~std::size_t(0);
+  int depth_ = 0;
+  bool timing_ = false;
+
+  // Releases the frame slots of the values that die at `in` (Program::dead).
+  void release(const hlo::Instr& in, std::vector<Value>& frame);
+  bool execute(const hlo::LFunction& lfn, const hlo::Instr& instr, std::vector<Value>& frame, bool timed);
+};
+
+}  // namespace rl::interp

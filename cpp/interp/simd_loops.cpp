@@ -1,0 +1,66 @@
+#include "interp/simd_loops.h"
+
+#include <cmath>
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
+namespace rl::interp::simd {
+
+namespace {
+
+// NaN-propagating maximum/minimum of one pair, as XLA computes them.
+inline float fmax_nan(float a, float b) { return (a != a || b != b) ? a + b : (a > b ? a : b); }
+inline float fmin_nan(float a, float b) { return (a != a || b != b) ? a + b : (a < b ? a : b); }
+
+template <Binary Op>
+void scalar_loop(std::size_t i, std::size_t n, const float* a, const float* b, float* y) {
+  for (; i < n; ++i) {
+    const float x = a[i], z = b[i];
+    if constexpr (Op == Binary::Add) y[i] = x + z;
+    else if constexpr (Op == Binary::Subtract) y[i] = x - z;
+    else if constexpr (Op == Binary::Multiply) y[i] = x * z;
+    else if constexpr (Op == Binary::Divide) y[i] = x / z;
+    else if constexpr (Op == Binary::Maximum) y[i] = fmax_nan(x, z);
+    else y[i] = fmin_nan(x, z);
+  }
+}
+
+template <Binary Op>
+void loop(std::size_t n, const float* a, const float* b, float* y) {
+  std::size_t i = 0;
+#if defined(__wasm_simd128__)
+  // Two vectors per step: enough independent work to hide the latency of a load.
+  for (; i + 8 <= n; i += 8) {
+    v128_t a0 = wasm_v128_load(a + i), a1 = wasm_v128_load(a + i + 4);
+    v128_t b0 = wasm_v128_load(b + i), b1 = wasm_v128_load(b + i + 4);
+    v128_t y0, y1;
+    if constexpr (Op == Binary::Add) y0 = wasm_f32x4_add(a0, b0), y1 = wasm_f32x4_add(a1, b1);
+    else if constexpr (Op == Binary::Subtract) y0 = wasm_f32x4_sub(a0, b0), y1 = wasm_f32x4_sub(a1, b1);
+    else if constexpr (Op == Binary::Multiply) y0 = wasm_f32x4_mul(a0, b0), y1 = wasm_f32x4_mul(a1, b1);
+    else if constexpr (Op == Binary::Divide) y0 = wasm_f32x4_div(a0, b0), y1 = wasm_f32x4_div(a1, b1);
+    // f32x4.max/min are IEEE 754-2019 maximum/minimum: a NaN in either lane gives NaN.
+    else if constexpr (Op == Binary::Maximum) y0 = wasm_f32x4_max(a0, b0), y1 = wasm_f32x4_max(a1, b1);
+    else y0 = wasm_f32x4_min(a0, b0), y1 = wasm_f32x4_min(a1, b1);
+    wasm_v128_store(y + i, y0);
+    wasm_v128_store(y + i + 4, y1);
+  }
+#endif
+  scalar_loop<Op>(i, n, a, b, y);
+}
+
+}  // namespace
+
+void f32_binary(Binary op, std::size_t n, const float* a, const float* b, float* y) {
+  switch (op) {
+    case Binary::Add: return loop<Binary::Add>(n, a, b, y);
+    case Binary::Subtract: return loop<Binary::Subtract>(n, a, b, y);
+    case Binary::Multiply: return loop<Binary::Multiply>(n, a, b, y);
+    case Binary::Divide: return loop<Binary::Divide>(n, a, b, y);
+    case Binary::Maximum: return loop<Binary::Maximum>(n, a, b, y);
+    case Binary::Minimum: return loop<Binary::Minimum>(n, a, b, y);
+  }
+}
+
+}  // namespace rl::interp::simd

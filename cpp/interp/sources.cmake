@@ -1,0 +1,23 @@
+# The interp room: runs lowered StableHLO on tensors (included by the top-level CMakeLists.txt).
+list(APPEND RL_CORE_SOURCES
+  cpp/interp/interp.cpp
+  cpp/interp/checks.cpp
+  cpp/interp/simd_loops.cpp
+  cpp/interp/ops_structural.cpp
+  cpp/interp/ops_elementwise.cpp
+  cpp/interp/report.cpp
+  cpp/interp/ops_math.cpp
+  cpp/interp/math_functions.cpp
+  cpp/interp/ops_data.cpp
+  cpp/interp/ops_linalg.cpp
+  cpp/interp/ops_regions.cpp
+)
+list(APPEND RL_TEST_SOURCES
+  tests/cpp/interp/interp_test.cpp
+  tests/cpp/interp/elementwise_test.cpp
+  tests/cpp/interp/math_test.cpp
+  tests/cpp/interp/data_test.cpp
+  tests/cpp/interp/linalg_test.cpp
+  tests/cpp/interp/regions_test.cpp
+  tests/cpp/interp/corpus_interp_test.cpp
+)

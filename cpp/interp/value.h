@@ -1,0 +1,100 @@
+// What the interpreter computes with: tensors (a shape, an element type and a refcounted byte
+// buffer), tuples and tokens.
+//
+// Buffers are shared, not copied: a reshape is the same buffer under new dims, a value used
+// twice is one buffer held twice. An op may update a buffer in place only when it holds the
+// only reference (Tensor::unique()); otherwise it copies first. Every buffer is counted against
+// the run's memory cap when it is allocated, and released when its last holder goes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "hlo/element_type.h"
+
+namespace rl::interp {
+
+using hlo::ElementType;
+
+// The bytes of live tensors of one run, against a cap.
+class Memory {
+ public:
+  explicit Memory(std::size_t cap) : cap_(cap) {}
+  bool reserve(std::size_t bytes) {
+    if (bytes > cap_ - live_) return false;
+    live_ += bytes;
+    if (live_ > peak_) peak_ = live_;
+    return true;
+  }
+  void release(std::size_t bytes) { live_ -= bytes; }
+  std::size_t live() const { return live_; }
+  std::size_t peak() const { return peak_; }
+  std::size_t cap() const { return cap_; }
+
+ private:
+  std::size_t cap_, live_ = 0, peak_ = 0;
+};
+
+// One tensor's bytes, from malloc: a failed allocation is a null, never an abort.
+class Storage {
+ public:
+  // Null when the cap or the heap refuses `bytes`.
+  static std::shared_ptr<Storage> allocate(const std::shared_ptr<Memory>& memory, std::size_t bytes);
+  ~Storage();
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
+  std::uint8_t* data() { return data_; }
+  const std::uint8_t* data() const { return data_; }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  Storage() = default;
+  std::uint8_t* data_ = nullptr;
+  std::size_t bytes_ = 0;
+  std::shared_ptr<Memory> memory_;
+};
+
+struct Tensor {
+  ElementType type = ElementType::Invalid;
+  std::vector<std::int64_t> dims;
+  std::shared_ptr<Storage> storage;
+
+  std::int64_t elements() const {
+    std::int64_t n = 1;
+    for (auto d : dims) n *= d;
+    return n;
+  }
+  std::size_t bytes() const { return static_cast<std::size_t>(elements()) * static_cast<std::size_t>(hlo::element_bytes(type)); }
+  std::uint8_t* data() { return storage ? storage->data() : nullptr; }
+  const std::uint8_t* data() const { return storage ? storage->data() : nullptr; }
+  template <class T>
+  T* as() { return reinterpret_cast<T*>(data()); }
+  template <class T>
+  const T* as() const { return reinterpret_cast<const T*>(data()); }
+  // No one else holds the buffer: it may be written in place.
+  bool unique() const { return storage && storage.use_count() == 1; }
+};
+
+struct Value {
+  enum class Kind : std::uint8_t { None, Tensor, Tuple, Token };
+  Kind kind = Kind::None;
+  Tensor tensor;
+  std::vector<Value> tuple;
+
+  static Value of(Tensor t) {
+    Value v;
+    v.kind = Kind::Tensor;
+    v.tensor = std::move(t);
+    return v;
+  }
+  static Value token() {
+    Value v;
+    v.kind = Kind::Token;
+    return v;
+  }
+  bool is_tensor() const { return kind == Kind::Tensor; }
+};
+
+}  // namespace rl::interp

@@ -1,0 +1,316 @@
+#include "report/report.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/numbers.h"
+#include "hlo/emit.h"
+#include "hlo/ir.h"
+
+namespace rl::report {
+
+namespace {
+
+Outcome refuse(std::string input, std::string error) {
+  Outcome out;
+  out.input = std::move(input);
+  out.error = std::move(error);
+  return out;
+}
+
+std::string first_word(const std::string& s) { return s.substr(0, s.find(' ')); }
+
+std::string joined(const std::vector<std::string>& xs, const std::string& sep) {
+  std::string out;
+  for (const auto& x : xs) out += (out.empty() ? "" : sep) + x;
+  return out;
+}
+
+// Positive, finite values, ascending, each once: the points a roof is drawn through.
+std::vector<double> sorted_unique(std::vector<double> xs) {
+  xs.erase(std::remove_if(xs.begin(), xs.end(), [](double x) { return !(std::isfinite(x) && x > 0); }), xs.end());
+  std::sort(xs.begin(), xs.end());
+  xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+  return xs;
+}
+
+// The usual element type of each itemsize, in the order messages list them.
+const std::vector<std::pair<int, std::string>>& usual_types() {
+  static const std::vector<std::pair<int, std::string>> table = {{4, "f32"}, {2, "bf16"}, {8, "f64"}};
+  return table;
+}
+
+// The kernel check does not depend on any input: it runs once per process.
+const Result<kernels::CheckResult>& kernel_check() {
+  static const Result<kernels::CheckResult> check = [] {
+    using R = Result<kernels::CheckResult>;
+    auto shape = kernels::check_matmul_shape(double(model::lesson::kM), double(model::lesson::kK), double(model::lesson::kN));
+    if (!shape) return R::failure_from(shape);
+    auto buffers = kernels::allocate_matmul(shape.value());
+    if (!buffers) return R::failure_from(buffers);
+    kernels::fill_lesson_inputs(buffers.value());
+    return kernels::check_matmul(kernels::best_matmul(true), buffers.value());
+  }();
+  return check;
+}
+
+// Step 1 and the estimate of step 2: the emitted text, parsed, verified and costed by the core.
+Result<Lowered> lower(const model::Contraction& c, const std::string& dtype) {
+  using R = Result<Lowered>;
+  auto text = hlo::emit_workload(double(c.m), double(c.k), double(c.n), dtype);
+  if (!text) return R::failure_from(text);
+  auto analyses = hlo::analyze(text.value());
+  if (!analyses) return R::failure_from(analyses);
+  Lowered l;
+  l.dtype = dtype;
+  l.text = text.value();
+  l.cost = analyses.value().front();
+  for (const auto& o : l.cost.ops) {
+    if (!o.top_level) continue;
+    const std::string_view family = hlo::op_short_name(hlo::op_from_name(o.op, l.cost.dialect));
+    l.ops_present.push_back(std::string(o.op.substr(0, 10) == "stablehlo." ? o.op.substr(10) : o.op));
+    if (family == "dot") {
+      l.has_dot_general = true;
+      if (l.result_type.empty()) l.result_type = l.cost.shape(o);
+    }
+    l.has_tanh |= family == "tanh";
+  }
+  return R::success(l);
+}
+
+// "1 core", "4 cores": how the messages name a core count.
+std::string cores_name(int cores) { return std::to_string(cores) + (cores == 1 ? " core" : " cores"); }
+
+Result<MeasuredRoofline> measured_roofline(const Measured& m, const std::vector<double>& figure_x) {
+  using R = Result<MeasuredRoofline>;
+  // Every core count's ceilings, 1 core first.
+  std::vector<MeasuredCeilings> counts = {{1, m.gflops, m.bandwidth_gbs}};
+  for (const auto& c : m.other_cores) {
+    if (c.cores < 2) return R::failure("measured ceilings: a core count other than 1 must be at least 2, got " + std::to_string(c.cores));
+    for (const auto& seen : counts) {
+      if (seen.cores == c.cores) return R::failure("measured ceilings: " + cores_name(c.cores) + " given twice");
+    }
+    counts.push_back(c);
+  }
+  std::sort(counts.begin() + 1, counts.end(), [](const auto& a, const auto& b) { return a.cores < b.cores; });
+
+  // The kernel is f32: a measured point sits at the model's intensity for itemsize 4.
+  auto point_of = [](const MeasuredKernel& t) -> Result<MeasuredPoint> {
+    auto c = model::contract(t.m, t.k, t.n, 4);
+    if (!c) return Result<MeasuredPoint>::failure("measured kernel: " + c.error());
+    return Result<MeasuredPoint>::success(MeasuredPoint{c->intensity, t.gflops, t.m, t.k, t.n, t.cores});
+  };
+  auto headline = point_of({m.m, m.k, m.n, 1, m.point_gflops});
+  if (!headline) return R::failure_from(headline);
+  std::vector<MeasuredPoint> points;
+  if (m.kernels.empty()) points.push_back(headline.value());
+  for (const auto& t : m.kernels) {
+    if (t.cores < 1) return R::failure("measured kernel: cores must be at least 1, got " + std::to_string(t.cores));
+    auto p = point_of(t);
+    if (!p) return R::failure_from(p);
+    points.push_back(p.value());
+  }
+
+  MeasuredRoofline out;
+  out.x = headline->x;
+  out.y = headline->y;
+  out.m = m.m, out.k = m.k, out.n = m.n;
+  // The roofs' intensities: the figure's, every point's and every roof's corner.
+  std::vector<std::vector<model::Budgets>> budgets(counts.size());
+  std::vector<double> xs = figure_x;
+  xs.push_back(out.x);
+  for (const auto& p : points) xs.push_back(p.x);
+  for (std::size_t c = 0; c < counts.size(); ++c) {
+    for (const auto& [level, gbs] : counts[c].bandwidth_gbs) {
+      auto b = model::make_budgets(counts[c].gflops, gbs);
+      if (!b) {
+        return R::failure("measured " + level + " roof" + (counts[c].cores == 1 ? "" : " on " + cores_name(counts[c].cores)) +
+                          ": " + b.error());
+      }
+      budgets[c].push_back(b.value());
+      xs.push_back(model::ridge(b.value()));
+    }
+  }
+  xs = sorted_unique(xs);
+  // A layer per core count with ceilings or kernel points: a product with fewer row tiles than
+  // Workers runs on fewer of them, and its point may sit on a count without ceilings (a layer
+  // without roofs).
+  std::vector<int> layer_cores;
+  for (const auto& c : counts) layer_cores.push_back(c.cores);
+  for (const auto& p : points) layer_cores.push_back(p.cores);
+  std::sort(layer_cores.begin(), layer_cores.end());
+  layer_cores.erase(std::unique(layer_cores.begin(), layer_cores.end()), layer_cores.end());
+  for (int cores : layer_cores) {
+    MeasuredLayer layer{cores, {}, {}};
+    for (std::size_t c = 0; c < counts.size(); ++c) {
+      if (counts[c].cores != cores) continue;
+      for (std::size_t i = 0; i < budgets[c].size(); ++i) {
+        const auto& level = counts[c].bandwidth_gbs[i];
+        MeasuredRoof roof{level.first, counts[c].gflops, level.second, model::ridge(budgets[c][i]), {}};
+        for (double x : xs) roof.points.push_back(model::ceiling(budgets[c][i], x).value());  // x positive and finite
+        layer.roofs.push_back(std::move(roof));
+      }
+    }
+    for (const auto& p : points) {
+      if (p.cores == cores) layer.points.push_back(p);
+    }
+    out.layers.push_back(std::move(layer));
+  }
+  out.roofs = out.layers.front().roofs;  // 1 core: always a layer, and the first
+  return R::success(out);
+}
+
+}  // namespace
+
+const std::vector<Dtype>& dtypes() {
+  static const std::vector<Dtype> list = [] {
+    std::vector<Dtype> out;
+    for (const char* name : {"f32", "bf16", "f16", "f64"}) out.push_back({name, hlo::element_byte_size(name)});
+    return out;
+  }();
+  return list;
+}
+
+std::string dtype_of_itemsize(double itemsize) {
+  for (const auto& [size, name] : usual_types())
+    if (itemsize == size) return name;
+  return "";
+}
+
+Outcome build(const Params& params, const Extras& extras) {
+  // The seed's values where none is given.
+  double m = params.m.value_or(double(model::lesson::kM));
+  double k = params.k.value_or(double(model::lesson::kK));
+  double n = params.n.value_or(double(model::lesson::kN));
+  double itemsize = params.itemsize.value_or(double(model::lesson::kItemsize));
+  const double peak = params.peak.value_or(model::lesson::kPeakGflops);
+  const double bandwidth = params.bandwidth.value_or(model::lesson::kBandwidthGbs);
+  const double factor = params.traffic_factor.value_or(model::lesson::kTrafficFactor);
+  std::vector<double> sizes;
+  if (params.sizes) sizes = *params.sizes;
+  else for (auto s : model::lesson::square_sizes()) sizes.push_back(double(s));
+
+  // An explicit dtype sets the itemsize, or must agree with the one given.
+  std::string dtype;
+  if (params.dtype) {
+    std::vector<std::string> names;
+    const Dtype* found = nullptr;
+    for (const auto& d : dtypes()) {
+      names.push_back(d.name);
+      if (d.name == *params.dtype) found = &d;
+    }
+    if (!found) return refuse("dtype", "dtype must be one of " + joined(names, ", ") + ", got \"" + *params.dtype + "\"");
+    if (!params.itemsize) itemsize = found->itemsize;
+    else if (itemsize != found->itemsize) {
+      return refuse("dtype", "dtype " + found->name + " has itemsize " + std::to_string(found->itemsize) +
+                                 ", got itemsize " + format_number(itemsize));
+    }
+    dtype = found->name;
+  }
+
+  Report r;
+  auto accounting = model::contract(m, k, n, itemsize);
+  if (!accounting) {
+    const std::string named = first_word(accounting.error());
+    const bool field = named == "m" || named == "k" || named == "n" || named == "itemsize";
+    return refuse(field ? named : "dimensions", accounting.error());
+  }
+  r.accounting = accounting.value();
+
+  if (sizes.empty()) return refuse("sizes", "sizes must be a non-empty list of positive integers, got []");
+  std::vector<double> intensities;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    auto c = model::contract(sizes[i], sizes[i], sizes[i], itemsize);
+    if (!c) {
+      std::string message = c.error();
+      if (message.rfind("m ", 0) == 0) message = "size " + message.substr(2);
+      return refuse("sizes", "sizes[" + std::to_string(i) + "]: " + message);
+    }
+    r.sizes.push_back({c.value(), {}});
+    intensities.push_back(c->intensity);
+  }
+
+  auto budgets = model::make_budgets(peak, bandwidth);
+  if (!budgets) return refuse(first_word(budgets.error()), budgets.error());
+  r.budgets = budgets.value();
+  r.ridge = model::ridge(r.budgets);
+  auto traffic = model::traffic_experiment(r.budgets, intensities, factor);
+  if (!traffic) return refuse("traffic_factor", traffic.error());
+  for (std::size_t i = 0; i < r.sizes.size(); ++i) r.sizes[i].traffic = traffic.value()[i];
+  r.traffic_factor = factor;
+  auto figure = model::figure(r.budgets, intensities);
+  if (!figure) return refuse("figure", figure.error());
+  r.figure = figure.value();
+
+  // The roof with `factor` times the traffic, over the same axis (minimum-traffic intensity):
+  // min(peak, bandwidth · x / factor), whose corner moves from the ridge to ridge · factor.
+  r.revised_ridge = r.ridge * factor;
+  std::vector<double> curve_x = r.figure.x;
+  curve_x.push_back(r.revised_ridge);
+  r.revised_curve_x = sorted_unique(curve_x);
+  auto curve = model::traffic_experiment(r.budgets, r.revised_curve_x, factor);
+  if (!curve) return refuse("traffic_factor", curve.error());
+  for (const auto& row : curve.value()) r.revised_curve.push_back(row.revised);
+
+  // The seed's exercise, always in the seed's itemsize, under the chosen budgets.
+  const auto& ea = model::lesson::kExerciseA;
+  const auto& eb = model::lesson::kExerciseB;
+  auto exercise = model::contract_shapes(double(ea[0]), double(ea[1]), double(eb[0]), double(eb[1]),
+                                         double(model::lesson::kItemsize));
+  if (!exercise) return refuse("exercise", exercise.error());
+  r.exercise_contraction = exercise.value();
+  auto at = model::ceiling(r.budgets, exercise->intensity);
+  if (!at) return refuse("exercise", at.error());
+  r.exercise_ceiling = at.value();
+  r.exercise = exercises::lesson_exercise(r.budgets);
+
+  if (dtype.empty()) dtype = dtype_of_itemsize(itemsize);
+  if (dtype.empty()) {
+    std::string usual;
+    for (const auto& [size, name] : usual_types()) usual += (usual.empty() ? "" : ", ") + name + " " + std::to_string(size);
+    r.stablehlo_unavailable = "no StableHLO float type has itemsize " + format_number(itemsize) + " (" + usual + ")";
+  } else {
+    auto lowered = lower(r.accounting, dtype);
+    if (!lowered) return refuse("stablehlo", lowered.error());
+    r.lowered = lowered.value();
+  }
+
+  const auto& check = kernel_check();
+  if (!check) return refuse("kernel", check.error());
+  r.kernel_check = check.value();
+  r.kernel_variant = kernels::best_matmul(true).name;
+
+  if (extras.measured) {
+    auto measured = measured_roofline(*extras.measured, r.figure.x);
+    if (!measured) return refuse("measurements", measured.error());
+    r.measured = measured.value();
+  }
+
+  for (const auto& entry : extras.answers) {
+    const std::string& id = entry.first;
+    const std::string& answer = entry.second;
+    const auto& qs = r.exercise.questions;
+    auto q = std::find_if(qs.begin(), qs.end(), [&](const exercises::Question& x) { return x.id == id; });
+    if (q == qs.end()) {
+      std::vector<std::string> ids;
+      for (const auto& x : qs) ids.push_back(x.id);
+      return refuse("answers", "answers: the exercise has no question \"" + id + "\"; its questions are " + joined(ids, ", "));
+    }
+    if (answer.find_first_not_of(" \t\r\n") == std::string::npos) continue;  // blank: not checked
+    r.checked.push_back({id, exercises::check(*q, answer)});
+  }
+  // In the questions' order, whatever the answers' order.
+  std::stable_sort(r.checked.begin(), r.checked.end(), [&](const auto& a, const auto& b) {
+    auto pos = [&](const std::string& id) {
+      const auto& qs = r.exercise.questions;
+      return std::find_if(qs.begin(), qs.end(), [&](const exercises::Question& x) { return x.id == id; }) - qs.begin();
+    };
+    return pos(a.first) < pos(b.first);
+  });
+
+  Outcome out;
+  out.report = std::move(r);
+  return out;
+}
+
+}  // namespace rl::report

@@ -1,0 +1,108 @@
+// scripts/bench's interpreter part: the interpreter's speed against this machine's own kernels
+// and ceilings, all measured in this run, in wasm under Node (the same module the page runs).
+//   - f32 dot_general 256×256×256 inside a module vs the standalone SIMD matmul kernel (goal ≥ 0.60)
+//   - f32 add of two memory-sized arrays vs the measured memory triad bandwidth (goal ≥ 0.50)
+//   - the runnable corpus (stablehlo + stablehlo-interpret) in one process (goal ≤ 60 s)
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadNodeCore, ROOT } from './node-core.mjs';
+
+const t = (dims) => `tensor<${dims.join('x')}xf32>`;
+
+function dotModule(n) {
+  const T = t([n, n]);
+  return `func.func @main(%a: ${T}, %b: ${T}) -> ${T} {
+  %c = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (${T}, ${T}) -> ${T}
+  return %c : ${T}
+}
+`;
+}
+
+// Three adds in a row: the first one's result lands in freshly grown memory (first touches); the
+// best of them is the steady state.
+function addModule(elements) {
+  const T = t([elements]);
+  return `func.func @main(%a: ${T}, %b: ${T}) -> ${T} {
+  %c = stablehlo.add %a, %b : ${T}
+  %d = stablehlo.add %c, %b : ${T}
+  %e = stablehlo.add %d, %a : ${T}
+  return %e : ${T}
+}
+`;
+}
+
+/** The best of `reps` runs of the module's one timed op: seconds per execution. */
+function opSeconds(core, text, op, reps) {
+  let best = Infinity;
+  for (let i = 0; i < reps; i++) {
+    const r = core.runText(text, { inputs: 'seeded', time_ops: true });
+    if (!r.ok || r.value.status === 'error' || r.value.status === 'not_run') {
+      throw new Error(`the interpreter did not run the ${op} module: ${JSON.stringify(r.ok ? r.value.errors.concat(r.value.unsupported) : r.error)}`);
+    }
+    for (const timed of r.value.ops.filter((o) => o.op === op)) best = Math.min(best, timed.seconds);
+  }
+  return best;
+}
+
+export async function benchInterpreter({ quick = false } = {}) {
+  const core = await loadNodeCore();
+  const out = {};
+  const reps = quick ? 2 : 5;
+
+  // dot_general at 256³ vs the kernel (A@B, no tanh) the page measures.
+  const n = 256;
+  const flops = 2 * n * n * n;
+  const dot = opSeconds(core, dotModule(n), 'stablehlo.dot_general', reps);
+  const variants = core.kernelVariants().value.filter((v) => !v.fused_tanh);
+  const best = variants.find((v) => v.isa === 'wasmsimd') ?? variants[0];
+  const kernel = core.timeKernel(best.name, n, n, n, 5, quick ? 0.02 : 0.1).value;
+  out.dot_general_256 = {
+    interpreter_gflops: flops / dot / 1e9,
+    kernel: best.name,
+    kernel_gflops: kernel.gflops_median,
+    ratio: flops / dot / 1e9 / kernel.gflops_median,
+    goal: 0.6,
+  };
+
+  // An add of two memory-sized arrays (the memory triad's working set: 3 × 32 MiB) vs the triad.
+  const elements = 8 * 1024 * 1024;
+  const add = opSeconds(core, addModule(elements), 'stablehlo.add', quick ? 1 : 3);
+  const bytes = 3 * elements * 4;
+  const triad = core.measureBandwidth('memory', quick ? 0.05 : 0.2).value;
+  out.add_memory = {
+    elements,
+    interpreter_gbs: bytes / add / 1e9,
+    triad_gbs: triad.gbs,
+    ratio: bytes / add / 1e9 / triad.gbs,
+    goal: 0.5,
+  };
+
+  // The runnable corpus in one process, as `node scripts/run.mjs` runs it (ops timed).
+  const corpus = process.env.ROOFLINE_CORPUS || resolve(ROOT, '..', 'shared', 'corpus');
+  const files = [];
+  for (const sub of ['stablehlo', 'stablehlo-interpret']) {
+    const dir = join(corpus, sub);
+    if (existsSync(dir)) for (const f of readdirSync(dir).filter((x) => x.endsWith('.mlir')).sort()) files.push(join(dir, f));
+  }
+  if (files.length) {
+    const counts = { passed: 0, failed: 0, not_run: 0, error: 0 };
+    const t0 = performance.now();
+    for (const f of files) counts[core.runText(readFileSync(f, 'utf8'), { time_ops: true }).value.status] += 1;
+    out.corpus = { files: files.length, ...counts, seconds: (performance.now() - t0) / 1000, goal_seconds: 60 };
+  } else {
+    out.corpus = null;
+  }
+
+  console.log('\ninterpreter (wasm in Node) — measurements of this machine');
+  const d = out.dot_general_256;
+  console.log(`  dot_general 256³ in a module: ${d.interpreter_gflops.toFixed(2)} GFLOP/s; ${d.kernel}: ${d.kernel_gflops.toFixed(2)} GFLOP/s → ${d.ratio.toFixed(2)}   (goal ≥ 0.60)`);
+  const a = out.add_memory;
+  console.log(`  add of two ${(elements * 4 / 2 ** 20).toFixed(0)} MiB f32 arrays: ${a.interpreter_gbs.toFixed(2)} GB/s; memory triad ${a.triad_gbs.toFixed(2)} GB/s → ${a.ratio.toFixed(2)}   (goal ≥ 0.50)`);
+  if (out.corpus) {
+    const c = out.corpus;
+    console.log(`  corpus: ${c.files} files in ${c.seconds.toFixed(1)} s (goal ≤ 60): ${c.passed} passed, ${c.failed} failed, ${c.not_run} not run, ${c.error} errors`);
+  } else {
+    console.log('  corpus: ../shared/corpus absent, skipped');
+  }
+  return out;
+}

@@ -1,0 +1,239 @@
+// The interpreter's engine: functions, calls, while, case, check calls, what it refuses, its limits.
+#include <cmath>
+#include <limits>
+
+#include "catch.hpp"
+#include "interp/checks.h"
+#include "interp/interp_util.h"
+
+using namespace rl;
+using rl::testing::as_doubles;
+using rl::testing::run_error;
+using rl::testing::run_text;
+using Catch::Matchers::Contains;
+
+TEST_CASE("a module of calls, a while loop and a check runs and passes", "[interp]") {
+  // sum = 0; i = 0; while i < 5: sum += i; i += 1  →  10
+  const std::string text =
+      "module @m {\n"
+      "  func.func public @main() -> tensor<i32> {\n"
+      "    %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+      "    %r:2 = stablehlo.while(%i = %c0, %s = %c0) : tensor<i32>, tensor<i32>\n"
+      "     cond {\n"
+      "      %five = stablehlo.constant dense<5> : tensor<i32>\n"
+      "      %lt = stablehlo.compare  LT, %i, %five,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+      "      stablehlo.return %lt : tensor<i1>\n"
+      "    } do {\n"
+      "      %one = stablehlo.constant dense<1> : tensor<i32>\n"
+      "      %s2 = func.call @plus(%s, %i) : (tensor<i32>, tensor<i32>) -> tensor<i32>\n"
+      "      %i2 = stablehlo.add %i, %one : tensor<i32>\n"
+      "      stablehlo.return %i2, %s2 : tensor<i32>, tensor<i32>\n"
+      "    }\n"
+      "    %want = stablehlo.constant dense<10> : tensor<i32>\n"
+      "    stablehlo.custom_call @check.expect_eq(%r#1, %want) {has_side_effect = true} : (tensor<i32>, tensor<i32>) -> ()\n"
+      "    return %r#1 : tensor<i32>\n"
+      "  }\n"
+      "  func.func private @plus(%a: tensor<i32>, %b: tensor<i32>) -> tensor<i32> {\n"
+      "    %0 = stablehlo.add %a, %b : tensor<i32>\n"
+      "    return %0 : tensor<i32>\n"
+      "  }\n"
+      "}\n";
+  auto ran = run_text(text);
+  INFO((ran.result.errors.empty() ? "" : ran.result.errors.front().message));
+  CHECK(ran.result.status == "passed");
+  REQUIRE(ran.result.checks.size() == 1);
+  CHECK(ran.result.checks[0].passed);
+  CHECK(ran.result.checks[0].line == 16);
+  CHECK(as_doubles(ran.result) == std::vector<double>{10});
+  REQUIRE(ran.result.results.size() == 1);
+  CHECK(ran.result.results[0].shape == "tensor<i32>");
+  CHECK(ran.result.results[0].checksum == 10);
+}
+
+TEST_CASE("a failing check says where, what and by how much", "[interp][check]") {
+  const std::string text = rl::testing::main_of("tensor<3xf32>",
+      "  %a = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>\n"
+      "  %b = stablehlo.constant dense<[1.0, 2.5, 3.0]> : tensor<3xf32>\n"
+      "  stablehlo.custom_call @check.expect_close(%a, %b) {has_side_effect = true} : (tensor<3xf32>, tensor<3xf32>) -> ()\n"
+      "  return %a : tensor<3xf32>\n");
+  auto ran = run_text(text);
+  CHECK(ran.result.status == "failed");
+  REQUIRE(ran.result.checks.size() == 1);
+  const auto& c = ran.result.checks[0];
+  CHECK_FALSE(c.passed);
+  CHECK(c.kind == "expect_close");
+  CHECK_THAT(c.detail, Contains("1 of 3 elements differ"));
+  CHECK_THAT(c.detail, Contains("first at [1]"));
+  CHECK_THAT(c.detail, Contains("got 2, expected 2.5"));
+  CHECK_THAT(c.detail, Contains("ulp"));
+}
+
+TEST_CASE("the check calls have upstream's semantics", "[interp][check]") {
+  using interp::ulp_distance;
+  // f32 bits: 1.0 = 0x3F800000; its neighbours differ by one in the pattern.
+  CHECK(ulp_distance(0x3F800000u, 0x3F800003u, 32) == 3);
+  CHECK(ulp_distance(0x3F800003u, 0x3F800000u, 32) == 3);
+  // Across zero the two magnitudes add: +min subnormal to −min subnormal is 2 ulps.
+  CHECK(ulp_distance(0x00000001u, 0x80000001u, 32) == 2);
+  CHECK(ulp_distance(0x00000000u, 0x80000000u, 32) == 0);  // +0 and −0 (magnitudes 0)
+  // bf16 counts bf16 ulps: 0x3F80 (1.0) and 0x3F83.
+  CHECK(ulp_distance(0x3F80u, 0x3F83u, 16) == 3);
+
+  auto check = [](const std::string& kind, const std::string& type, const std::string& a, const std::string& b) {
+    const std::string text = rl::testing::main_of(type,
+        "  %a = stablehlo.constant dense<" + a + "> : " + type + "\n"
+        "  %b = stablehlo.constant dense<" + b + "> : " + type + "\n"
+        "  stablehlo.custom_call @check." + kind + "(%a, %b) {has_side_effect = true} : (" + type + ", " + type + ") -> ()\n"
+        "  return %a : " + type + "\n");
+    auto ran = run_text(text);
+    REQUIRE(ran.result.checks.size() == 1);
+    return ran.result.checks[0].passed;
+  };
+  // expect_eq: NaN never equals NaN, +0 equals −0.
+  CHECK_FALSE(check("expect_eq", "tensor<f32>", "0x7FC00000", "0x7FC00000"));
+  CHECK(check("expect_eq", "tensor<f32>", "0.0", "-0.0"));
+  // expect_close: ≤ 3 ulps in the tensor's own format; NaN against NaN counts 0; inf must match.
+  CHECK(check("expect_close", "tensor<f32>", "0x3F800000", "0x3F800003"));
+  CHECK_FALSE(check("expect_close", "tensor<f32>", "0x3F800000", "0x3F800004"));
+  CHECK(check("expect_close", "tensor<bf16>", "0x3F80", "0x3F83"));
+  CHECK_FALSE(check("expect_close", "tensor<bf16>", "0x3F80", "0x3F84"));
+  CHECK(check("expect_close", "tensor<f32>", "0x7FC00000", "0xFFC00000"));
+  CHECK_FALSE(check("expect_close", "tensor<f32>", "0x7F800000", "0x7F7FFFFF"));
+  CHECK(check("expect_close", "tensor<complex<f32>>", "(1.0, 2.0)", "(1.0, 2.0)"));
+  // expect_almost_eq: |a − b| ≤ 0.001.
+  CHECK(check("expect_almost_eq", "tensor<f32>", "1.0", "1.0009"));
+  CHECK_FALSE(check("expect_almost_eq", "tensor<f32>", "1.0", "1.0011"));
+  CHECK(check("expect_almost_eq", "tensor<f32>", "0x7FC00000", "0x7FC00000"));
+  // Integers compare exactly under every check.
+  CHECK(check("expect_close", "tensor<i32>", "7", "7"));
+  CHECK_FALSE(check("expect_almost_eq", "tensor<i32>", "7", "8"));
+}
+
+TEST_CASE("an op the interpreter does not run is named with its place and nothing runs", "[interp]") {
+  const std::string text = rl::testing::main_of("tensor<2xf32>",
+      "  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+      "  %b = \"mydialect.magic\"(%a) : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "  %c = stablehlo.custom_call @my_kernel(%b) : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "  return %c : tensor<2xf32>\n");
+  auto ran = run_text(text);
+  CHECK(ran.result.status == "not_run");
+  REQUIRE(ran.result.unsupported.size() == 2);
+  CHECK(ran.result.unsupported[0].op == "mydialect.magic");
+  CHECK(ran.result.unsupported[0].line == 3);
+  CHECK(ran.result.unsupported[1].op == "stablehlo.custom_call");
+  CHECK_THAT(ran.result.unsupported[1].why, Contains("my_kernel"));
+  CHECK(ran.result.checks.empty());
+  CHECK(ran.result.values.empty());
+}
+
+TEST_CASE("limits: the memory cap, the while iteration cap and the time budget are errors, never hangs", "[interp]") {
+  interp::RunOptions small;
+  small.memory_cap = 1000;
+  const std::string big = rl::testing::main_of("tensor<1000xf32>",
+      "  %a = stablehlo.constant dense<1.0> : tensor<1000xf32>\n"
+      "  return %a : tensor<1000xf32>\n");
+  const std::string e1 = run_error(big, small);
+  CHECK_THAT(e1, Contains("2:3: error: stablehlo.constant needs 4000 bytes"));
+  CHECK_THAT(e1, Contains("memory cap of 1000 bytes"));
+
+  const std::string forever =
+      "func.func @main() -> tensor<i32> {\n"
+      "  %c = stablehlo.constant dense<0> : tensor<i32>\n"
+      "  %r = stablehlo.while(%i = %c) : tensor<i32>\n"
+      "   cond {\n"
+      "    %t = stablehlo.constant dense<true> : tensor<i1>\n"
+      "    stablehlo.return %t : tensor<i1>\n"
+      "  } do {\n"
+      "    stablehlo.return %i : tensor<i32>\n"
+      "  }\n"
+      "  return %r : tensor<i32>\n"
+      "}\n";
+  interp::RunOptions capped;
+  capped.max_iterations = 1000;
+  const std::string e2 = run_error(forever, capped);
+  CHECK_THAT(e2, Contains("3:3: error: while ran past the iteration cap"));
+  CHECK_THAT(e2, Contains("at most 1000 iterations"));
+  interp::RunOptions budget;
+  budget.time_budget_seconds = 0;
+  CHECK_THAT(run_error(forever, budget), Contains("the run took too long"));
+}
+
+TEST_CASE("a function with arguments runs on seeded or arange inputs, never on nothing", "[interp]") {
+  const std::string text =
+      "func.func @main(%a: tensor<2x4xf32>, %b: tensor<2x4xf32>) -> tensor<2x4xf32> {\n"
+      "  %0 = stablehlo.add %a, %b : tensor<2x4xf32>\n"
+      "  return %0 : tensor<2x4xf32>\n"
+      "}\n";
+  CHECK_THAT(run_error(text), Contains("takes 2 arguments"));
+  interp::RunOptions arange;
+  arange.inputs = interp::Inputs::Arange;
+  auto r = run_text(text, arange);
+  REQUIRE(r.result.status == "passed");  // no checks: passed means it ran
+  // arange(8)/8 twice: element i is 2·i/8.
+  CHECK(as_doubles(r.result) == std::vector<double>{0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75});
+  CHECK(r.result.inputs == "arange");
+  interp::RunOptions seeded;
+  seeded.inputs = interp::Inputs::Seeded;
+  seeded.seed = 7;
+  auto s1 = run_text(text, seeded), s2 = run_text(text, seeded);
+  CHECK(as_doubles(s1.result) == as_doubles(s2.result));  // deterministic
+  for (double x : as_doubles(s1.result)) CHECK(std::abs(x) < 2);
+}
+
+TEST_CASE("case runs the branch its index picks, and the last one out of range", "[interp]") {
+  auto run_case = [](int index) {
+    const std::string text = rl::testing::main_of("tensor<i32>",
+        "  %i = stablehlo.constant dense<" + std::to_string(index) + "> : tensor<i32>\n"
+        "  %r = \"stablehlo.case\"(%i) ({\n"
+        "    %a = stablehlo.constant dense<10> : tensor<i32>\n"
+        "    stablehlo.return %a : tensor<i32>\n"
+        "  }, {\n"
+        "    %b = stablehlo.constant dense<20> : tensor<i32>\n"
+        "    stablehlo.return %b : tensor<i32>\n"
+        "  }) : (tensor<i32>) -> tensor<i32>\n"
+        "  return %r : tensor<i32>\n");
+    auto ran = run_text(text);
+    REQUIRE(ran.result.status == "passed");
+    return as_doubles(ran.result).at(0);
+  };
+  CHECK(run_case(0) == 10);
+  CHECK(run_case(1) == 20);
+  CHECK(run_case(7) == 20);
+  CHECK(run_case(-1) == 20);
+}
+
+TEST_CASE("timing the entry's ops gives one measurement per op, repeated until the timer sees it", "[interp]") {
+  interp::RunOptions o;
+  o.time_ops = true;
+  o.min_op_seconds = 1e-4;
+  const std::string text = rl::testing::main_of("tensor<64xf32>",
+      "  %a = stablehlo.constant dense<1.5> : tensor<64xf32>\n"
+      "  %b = stablehlo.add %a, %a : tensor<64xf32>\n"
+      "  %c = stablehlo.multiply %b, %b : tensor<64xf32>\n"
+      "  return %c : tensor<64xf32>\n");
+  auto ran = run_text(text, o);
+  REQUIRE(ran.result.status == "passed");
+  REQUIRE(ran.result.ops.size() == 3);
+  for (const auto& t : ran.result.ops) {
+    CHECK(t.seconds > 0);
+    CHECK(t.seconds * static_cast<double>(t.repeats) >= 1e-4);  // the whole timed span
+  }
+  CHECK(ran.result.ops[1].op == "stablehlo.add");
+  CHECK(as_doubles(ran.result).at(0) == 9);  // (1.5 + 1.5)², repeats did not change the result
+}
+
+TEST_CASE("a value's buffer is freed after its last use, so a long chain fits a small memory cap", "[interp]") {
+  // 50 adds of 1 MiB tensors: kept to the end they would need 50 MiB; freed after their last use,
+  // at most three are alive at once (the two inputs of an add and its result).
+  std::string body = "  %v0 = stablehlo.constant dense<1.0> : tensor<262144xf32>\n";
+  for (int i = 1; i <= 50; ++i)
+    body += "  %v" + std::to_string(i) + " = stablehlo.add %v" + std::to_string(i - 1) + ", %v0 : tensor<262144xf32>\n";
+  body += "  return %v50 : tensor<262144xf32>\n";
+  interp::RunOptions o;
+  o.memory_cap = std::size_t(4) << 20;
+  auto ran = run_text(rl::testing::main_of("tensor<262144xf32>", body), o);
+  INFO((ran.result.errors.empty() ? "" : ran.result.errors.front().message));
+  REQUIRE(ran.result.status == "passed");
+  CHECK(as_doubles(ran.result).at(0) == 51);
+  CHECK(ran.result.peak_bytes <= std::size_t(3) << 20);
+}

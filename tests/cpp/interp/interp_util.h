@@ -1,0 +1,86 @@
+// Helpers for the interpreter's tests: run a module's text, read a result back as numbers.
+#pragma once
+
+#include <complex>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "hlo/lower.h"
+#include "hlo/parse.h"
+#include "interp/elements.h"
+#include "interp/interp.h"
+
+namespace rl::testing {
+
+struct Ran {
+  std::vector<hlo::Module> modules;  // kept alive: the program and the results refer to them
+  interp::RunResult result;
+};
+
+// Parses, lowers and runs a one-module text (the parse and the lowering must succeed).
+inline Ran run_text(const std::string& text, interp::RunOptions options = {}) {
+  Ran out;
+  auto r = hlo::parse(text);
+  INFO((r.ok() ? std::string() : r.error()));
+  REQUIRE(r.ok());
+  REQUIRE(r->size() == 1);
+  out.modules = std::move(r.value());
+  auto p = hlo::lower(out.modules.front());
+  INFO((p.ok() ? std::string() : p.error()));
+  REQUIRE(p.ok());
+  out.result = interp::run_program(p.value(), options);
+  return out;
+}
+
+// The error of a run that must fail, or of a lowering that must fail.
+inline std::string run_error(const std::string& text, interp::RunOptions options = {}) {
+  auto r = hlo::parse(text);
+  if (!r.ok()) return r.error();
+  auto p = hlo::lower(r->front());
+  if (!p.ok()) return p.error();
+  auto res = interp::run_program(p.value(), options);
+  if (!res.errors.empty()) return res.errors.front().message;
+  if (!res.unsupported.empty()) return "not run: " + res.unsupported.front().op + ": " + res.unsupported.front().why;
+  return "no error (" + res.status + ")";
+}
+
+// Result i as doubles (complex: real parts; see as_complex).
+inline std::vector<double> as_doubles(const interp::RunResult& r, std::size_t i = 0) {
+  REQUIRE(r.values.size() > i);
+  const interp::Tensor& t = r.values[i].tensor;
+  std::vector<double> out;
+  interp::dispatch(t.type, [&](auto e) {
+    using E = decltype(e);
+    const auto* p = t.as<typename E::Storage>();
+    for (std::int64_t k = 0; k < t.elements(); ++k) {
+      const auto c = E::load(p[k]);
+      if constexpr (interp::is_complex_v<E>) out.push_back(static_cast<double>(c.real()));
+      else out.push_back(static_cast<double>(c));
+    }
+  });
+  return out;
+}
+
+inline std::vector<std::complex<double>> as_complex(const interp::RunResult& r, std::size_t i = 0) {
+  REQUIRE(r.values.size() > i);
+  const interp::Tensor& t = r.values[i].tensor;
+  std::vector<std::complex<double>> out;
+  interp::dispatch(t.type, [&](auto e) {
+    using E = decltype(e);
+    const auto* p = t.as<typename E::Storage>();
+    for (std::int64_t k = 0; k < t.elements(); ++k) {
+      const auto c = E::load(p[k]);
+      if constexpr (interp::is_complex_v<E>) out.emplace_back(c.real(), c.imag());
+    }
+  });
+  return out;
+}
+
+// A function body around one op: `func.func @main() -> RESULT { BODY }`.
+inline std::string main_of(const std::string& result_type, const std::string& body) {
+  return "func.func @main() -> " + result_type + " {\n" + body + "}\n";
+}
+
+}  // namespace rl::testing

@@ -1,0 +1,120 @@
+// node scripts/run.mjs: StableHLO run in the wasm core's interpreter, from the command line.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, test } from 'node:test';
+import { ROOT } from '../../scripts/lib/node-core.mjs';
+
+const CLI = join(ROOT, 'scripts', 'run.mjs');
+const run = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+const dir = mkdtempSync(join(tmpdir(), 'rl-run-'));
+const write = (name, text) => {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+};
+
+const withCheck = (expected) => `module @m {
+  func.func public @main() -> tensor<3xi32> {
+    %a = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>
+    %b = stablehlo.add %a, %a : tensor<3xi32>
+    %want = stablehlo.constant dense<${expected}> : tensor<3xi32>
+    stablehlo.custom_call @check.expect_eq(%b, %want) {has_side_effect = true} : (tensor<3xi32>, tensor<3xi32>) -> ()
+    return %b : tensor<3xi32>
+  }
+}
+`;
+const good = write('good.mlir', withCheck('[2, 4, 6]'));
+const tampered = write('tampered.mlir', withCheck('[2, 5, 6]'));
+const unsupported = write('unsupported.mlir', 'func.func @main() -> tensor<2xf32> {\n  %a = stablehlo.constant dense<1.0> : tensor<2xf32>\n  %b = "my.op"(%a) : (tensor<2xf32>) -> tensor<2xf32>\n  return %b : tensor<2xf32>\n}\n');
+const withArgs = write('args.mlir', 'func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  %y = stablehlo.multiply %x, %x : tensor<4xf32>\n  return %y : tensor<4xf32>\n}\n');
+const broken = write('broken.mlir', 'func.func @main() -> tensor<2xf32> {\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n}\n');
+
+describe('node scripts/run.mjs', () => {
+  test('a file whose checks pass: a line, the summary, exit 0', () => {
+    const r = run(good);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /good\.mlir: passed, 1\/1 checks passed \(.* ms, measured\)/);
+    assert.match(r.stdout, /1 passed, 0 failed, 0 not run, 0 errors/);
+  });
+
+  test('--json: checks, timed ops beside their estimated flops and bytes, results', () => {
+    const r = run(good, '--json');
+    assert.equal(r.status, 0, r.stderr);
+    const [f] = JSON.parse(r.stdout);
+    assert.equal(f.file, good);
+    assert.equal(f.dialect, 'stablehlo');
+    assert.equal(f.status, 'passed');
+    assert.deepEqual(f.checks.map((c) => [c.line, c.kind, c.passed]), [[6, 'expect_eq', true]]);
+    const add = f.ops.find((o) => o.op === 'stablehlo.add');
+    assert.equal(add.line, 4);
+    assert.equal(add.flops, 3);                 // one per element (estimate)
+    assert.equal(add.bytes_accessed, 3 * 4 * 3); // two operands and the result, i32 (estimate)
+    assert.ok(add.seconds > 0 && add.repeats >= 1);
+    assert.deepEqual(f.results.map((x) => [x.shape, x.checksum]), [['tensor<3xi32>', 12]]);
+    assert.deepEqual(f.unsupported, []);
+    assert.deepEqual(f.errors, []);
+  });
+
+  test('a tampered expected value fails with the index, both values and exit 1', () => {
+    const r = run(tampered);
+    assert.equal(r.status, 1);
+    assert.match(r.stdout, /tampered\.mlir: FAILED, 0\/1 checks passed: line 6 expect_eq: 1 of 3 elements differ; first at \[1\]: got 4, expected 5/);
+  });
+
+  test('an op the interpreter does not run: named with its line, exit 1 unless allowed', () => {
+    const r = run(unsupported);
+    assert.equal(r.status, 1);
+    assert.match(r.stdout, /not run — my\.op \(line 3: an op the core does not know\)/);
+    assert.equal(run(unsupported, '--allow-unsupported').status, 0);
+    const [f] = JSON.parse(run(unsupported, '--json', '--allow-unsupported').stdout);
+    assert.deepEqual(f.unsupported.map((u) => [u.op, u.line, u.column]), [['my.op', 3, 3]]);
+  });
+
+  test('a function with arguments runs on arange or seeded inputs, and says so', () => {
+    const none = JSON.parse(run(withArgs, '--json').stdout)[0];
+    assert.equal(none.status, 'error');
+    assert.match(none.errors[0].message, /takes 1 arguments .* expected inputs to run it on \(seeded or arange\)/);
+    const r = JSON.parse(run(withArgs, '--json', '--inputs', 'arange').stdout)[0];
+    assert.equal(r.status, 'passed');
+    assert.equal(r.inputs, 'arange');
+    // x = arange(4)/4 = [0, .25, .5, .75]; x² sums to 0.875.
+    assert.deepEqual(r.results.map((x) => [x.shape, x.checksum]), [['tensor<4xf32>', 0.875]]);
+    const s1 = JSON.parse(run(withArgs, '--json', '--inputs', 'seeded', '--seed', '3').stdout)[0];
+    const s2 = JSON.parse(run(withArgs, '--json', '--inputs', 'seeded', '--seed', '3').stdout)[0];
+    assert.equal(s1.results[0].checksum, s2.results[0].checksum);
+    assert.equal(s1.inputs, 'seeded (seed 3)');
+  });
+
+  test('bad text is an error at its place; bad options are refused by name', () => {
+    const r = run(broken);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /broken\.mlir:2:3: error: use of an undefined value/);
+    const bad = run(good, '--inputs', 'sideways');
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /inputs must be one of none, seeded, arange, got "sideways"/);
+    assert.match(run(good, '--frobnicate').stderr, /unknown option "--frobnicate"/);
+    assert.match(run().stderr, /no FILE given/);
+    assert.match(run(join(dir, 'missing.mlir')).stderr, /cannot read: ENOENT/);
+  });
+
+  test('--help describes the options and the output', () => {
+    const r = run('--help');
+    assert.equal(r.status, 0);
+    for (const word of ['--json', '--inputs seeded', '--inputs arange', '--allow-unsupported', 'measurements of this machine', 'estimates from the IR']) {
+      assert.ok(r.stdout.includes(word), word);
+    }
+  });
+
+  test('StableHLO interpreter tests from the corpus run and pass', { skip: !existsSync(resolve(ROOT, '..', 'shared', 'corpus', 'stablehlo-interpret')) && 'SKIPPED: corpus absent' }, () => {
+    const corpus = resolve(ROOT, '..', 'shared', 'corpus', 'stablehlo-interpret');
+    const r = run(join(corpus, 'add_int32_20_20_int32_20_20.mlir'), join(corpus, 'abs_complex64_20_20.mlir'), '--json');
+    assert.equal(r.status, 0, r.stdout.slice(0, 500));
+    for (const f of JSON.parse(r.stdout)) {
+      assert.equal(f.status, 'passed');
+      assert.ok(f.checks.length >= 1 && f.checks.every((c) => c.passed));
+    }
+  });
+});

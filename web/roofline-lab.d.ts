@@ -1,0 +1,961 @@
+// The JS surface of Roofline Lab, typed: the core (what web/core.js's loadCore resolves to, the
+// one door to the wasm module of cpp/bindings/bindings.cpp) and window.rooflineLab (web/main.js).
+// Declarations only: the code stays plain JS. tests/js/dts.test.mjs (the core, in Node) and
+// tests/browser/surface.test.mjs (the page) check every declared value against the objects the
+// code really returns, and that nothing is returned that is not declared here.
+//
+// The checker reads a subset of TypeScript (tests/lib/dts.mjs): interfaces (with extends), type
+// aliases (one generic parameter at most), unions, literal types, arrays, tuples, object types,
+// Record<string, T>, Promise<T>, Partial<T>, Float32Array and Float64Array. Keep to it.
+//
+// Units are written next to the numbers: GFLOP/s and GB/s for budgets (the model's), FLOP/s and
+// B/s for the analyze view's roofs (as vendors state them), flops per byte for intensities.
+
+// ---- results -----------------------------------------------------------------------------------
+
+/** A refusal: the input, the rule and the value ("m must be a positive integer, got 0"). */
+export interface CoreFailure {
+  ok: false;
+  /** the whole message; for a text, it starts with its place: "3:5: error: …" */
+  error: string;
+  /** which input is refused ("m", "sizes", "peak", "traffic_factor", "dtype", …), where one is */
+  input?: string;
+  /** for an error in a text: its 1-based place, and the message without the place */
+  line?: number;
+  column?: number;
+  message?: string;
+}
+export type CoreResult<T> = { ok: true; value: T } | CoreFailure;
+
+export type Bound = 'memory-bound' | 'compute-bound' | 'balanced';
+
+// ---- the model -----------------------------------------------------------------------------------
+
+/** One matmul (m×k)·(k×n). Counts are exact in C++ (128-bit); `flops` is exact up to 2^53, `flops_exact` always. */
+export interface Contraction {
+  m: number;
+  k: number;
+  n: number;
+  itemsize: number;
+  flops: number;
+  flops_exact: string;
+  minimum_bytes: number;
+  minimum_bytes_exact: string;
+  /** flops / minimum_bytes, flops per byte */
+  intensity: number;
+  /** the same, reduced: "16/7" */
+  intensity_fraction: string;
+}
+
+/** The roofline at one intensity under budgets (GFLOP/s, GB/s). */
+export interface Ceiling {
+  intensity: number;
+  /** bandwidth · intensity, GFLOP/s */
+  bandwidth_ceiling: number;
+  /** min(peak, bandwidth · intensity), GFLOP/s */
+  ceiling: number;
+  bound: Bound;
+}
+
+export interface Ceilings {
+  /** peak / bandwidth, flops per byte */
+  ridge: number;
+  rows: Ceiling[];
+}
+
+export interface TrafficRow {
+  original: Ceiling;
+  /** at intensity / factor */
+  revised: Ceiling;
+  bound_changed: boolean;
+}
+
+/** The seed's figure data: {kind, x, xlabel, ylabel, series}. */
+export interface FigureData {
+  kind: string;
+  x: number[];
+  xlabel: string;
+  ylabel: string;
+  series: { label: string; y: number[] }[];
+}
+
+export interface LessonDefaults {
+  m: number;
+  k: number;
+  n: number;
+  itemsize: number;
+  /** GFLOP/s, hypothetical */
+  peak: number;
+  /** GB/s, hypothetical */
+  bandwidth: number;
+  traffic_factor: number;
+  sizes: number[];
+  exercise: { a: number[]; b: number[] };
+  /** the largest budget accepted, GFLOP/s or GB/s */
+  max_budget: number;
+  /** the element types the lesson emits, with their itemsize: {f32: 4, bf16: 2, f16: 2, f64: 8} */
+  dtypes: Record<string, number>;
+  /** the usual element type of an itemsize: {"2": "bf16", "4": "f32", "8": "f64"} */
+  dtype_of_itemsize: Record<string, string>;
+}
+
+// ---- the lesson's report (core.lessonReport) --------------------------------------------------------
+
+/** The inputs; any left out takes the seed's value. */
+export interface LessonParams {
+  m?: number;
+  k?: number;
+  n?: number;
+  /** 'f32' | 'bf16' | 'f16' | 'f64'; '' or null: follow the itemsize */
+  dtype?: string | null;
+  itemsize?: number;
+  peak?: number;
+  bandwidth?: number;
+  traffic_factor?: number;
+  sizes?: number[];
+}
+
+export interface LessonExtras {
+  /**
+   * this machine's measurements, for the figure's measured roofs and points: the ceilings and the
+   * headline kernel point on 1 core; with all cores measured, the ceilings on each other core
+   * count and every kernel timing (web/model/measure.js measuredForReport)
+   */
+  measured?: {
+    gflops: number;
+    bandwidth_gbs: Record<string, number>;
+    point: { m: number; k: number; n: number; gflops: number };
+    other_cores?: { cores: number; gflops: number; bandwidth_gbs: Record<string, number> }[];
+    kernels?: { m: number; k: number; n: number; cores: number; gflops: number }[];
+  };
+  /** section 7's answers as typed, by question id; blank ones are not checked */
+  answers?: Record<string, string>;
+}
+
+export interface StableHLO {
+  dtype: string;
+  /** as JAX prints it: jax.jit(workload).lower(a, b).as_text() */
+  text: string;
+  ops_present: string[];
+  contract: {
+    dot_general: boolean;
+    tanh: boolean;
+    lhs: number[];
+    rhs: number[];
+    result: number[];
+    contracting: string;
+    result_type: string | null;
+    verified: boolean;
+  };
+}
+
+/** Estimates from the IR with XLA's counting rules, not measurements. */
+export interface CostEstimate {
+  label: string;
+  flops: number;
+  transcendentals: number;
+  bytes_accessed: number;
+  bytes_accessed_operand: Record<string, number>;
+  bytes_accessed_output: number;
+  minimum_traffic_bytes: number;
+  per_op: { line: number; op: string; flops: number; transcendentals: number; bytes_accessed: number }[];
+}
+
+/** The core's estimate before web/model/lesson.js puts its label first. */
+export interface CoreCostEstimate {
+  flops: number;
+  transcendentals: number;
+  bytes_accessed: number;
+  bytes_accessed_operand: Record<string, number>;
+  bytes_accessed_output: number;
+  minimum_traffic_bytes: number;
+  per_op: { line: number; op: string; flops: number; transcendentals: number; bytes_accessed: number }[];
+}
+
+/** The kernel tanh(A·B) on the seed's inputs against the double reference, |x − y| ≤ atol + rtol·|y|. */
+export interface KernelCheck {
+  variant: string;
+  max_abs_error: number;
+  passed: boolean;
+  worst_ratio: number;
+  worst_index: number;
+  worst_value: number;
+  worst_reference: number;
+  atol: number;
+  rtol: number;
+}
+
+export interface Question {
+  id: string;
+  prompt: string;
+  kind: 'number' | 'choice' | 'set';
+  /** 'flops', 'bytes', 'flops/byte', 'GFLOP/s' or '' */
+  unit: string;
+  value: number;
+  /** the answer as text: "27648", "24/7", "memory-bound", "32, 64" */
+  exact: string;
+  /** 0: exact */
+  rel_tolerance: number;
+  choices: string[];
+  hints: string[];
+}
+
+export interface LessonExercise {
+  a: number[];
+  b: number[];
+  itemsize: number;
+  work: number;
+  traffic: number;
+  ratio: number;
+  ratio_fraction: string;
+  bandwidth_times_ratio_gflops: number;
+  ceiling_gflops: number;
+  bound: Bound;
+  questions: Question[];
+}
+
+export interface TrafficExperimentRow {
+  n: number;
+  intensity: number;
+  fraction: string;
+  ceiling: number;
+  bound: Bound;
+  revised_intensity: number;
+  revised_ceiling: number;
+  revised_bound: Bound;
+  bound_changed: boolean;
+}
+
+/** The lesson's report: what `node scripts/lesson.mjs --json --no-measure` prints and rooflineLab.report() gives. */
+export interface LessonReport {
+  stablehlo: StableHLO | null;
+  stablehlo_ops: string[] | null;
+  stablehlo_unavailable: string | null;
+  cost_estimate: CostEstimate | null;
+  kernel_check: KernelCheck;
+  /** filled by whoever measures (the CLI), never by the model */
+  local_samples_seconds: number[] | null;
+  matmul_accounting: {
+    m: number;
+    k: number;
+    n: number;
+    itemsize: number;
+    flops: number;
+    minimum_bytes: number;
+    flops_per_byte: number;
+    flops_exact: string;
+    minimum_bytes_exact: string;
+    flops_per_byte_fraction: string;
+  };
+  sizes: number[];
+  intensity: number[];
+  intensity_fraction: string[];
+  hypothetical_ceilings_gflops: number[];
+  bounds: Bound[];
+  traffic_factor: number;
+  doubled_traffic_ceilings_gflops: number[];
+  traffic_bound_changed_sizes: number[];
+  ridge: number;
+  figure: FigureData;
+  exercise: LessonExercise;
+  budgets: { peak: number; bandwidth: number; hypothetical: boolean; units: { peak: string; bandwidth: string } };
+  traffic_experiment: TrafficExperimentRow[];
+  /** the roof with traffic_factor times the traffic: its corner and its curve over the figure's axis */
+  revised_roof: { factor: number; ridge: number; curve: Point[] };
+}
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export interface MeasuredRoof {
+  level: string;
+  gflops: number;
+  gbs: number;
+  ridge: number;
+  points: Point[];
+}
+
+/** A measured kernel: model intensity at itemsize 4, measured GFLOP/s, on `cores` Workers at once. */
+export interface MeasuredPoint {
+  x: number;
+  y: number;
+  m: number;
+  k: number;
+  n: number;
+  cores: number;
+}
+
+export interface MeasuredRoofline {
+  /** on 1 core */
+  roofs: MeasuredRoof[];
+  /** the headline measured kernel (256³ on 1 core) */
+  point: MeasuredPoint;
+  /** per core count, ascending (1 core first): its roofs (none when only kernels ran on it) and kernel points */
+  layers: { cores: number; roofs: MeasuredRoof[]; points: MeasuredPoint[] }[];
+}
+
+export interface Verdict {
+  correct: boolean;
+  feedback: string;
+}
+
+/** What core.lessonReport returns: the report with the measured roofline and the verdicts in it. */
+export interface CoreLessonReport {
+  stablehlo: StableHLO | null;
+  stablehlo_ops: string[] | null;
+  stablehlo_unavailable: string | null;
+  cost_estimate: CoreCostEstimate | null;
+  kernel_check: KernelCheck;
+  local_samples_seconds: null;
+  matmul_accounting: LessonReport['matmul_accounting'];
+  sizes: number[];
+  intensity: number[];
+  intensity_fraction: string[];
+  hypothetical_ceilings_gflops: number[];
+  bounds: Bound[];
+  traffic_factor: number;
+  doubled_traffic_ceilings_gflops: number[];
+  traffic_bound_changed_sizes: number[];
+  ridge: number;
+  figure: FigureData;
+  exercise: CoreLessonExercise;
+  budgets: LessonReport['budgets'];
+  traffic_experiment: TrafficExperimentRow[];
+  revised_roof: LessonReport['revised_roof'];
+  measured_roofline: MeasuredRoofline | null;
+}
+
+export interface CoreLessonExercise extends LessonExercise {
+  /** the checker's verdicts on the answers given, by question id */
+  check: Record<string, Verdict>;
+}
+
+// ---- kernels and measurements ----------------------------------------------------------------------
+
+export interface KernelVariant {
+  name: string;
+  isa: string;
+  mr: number;
+  nr: number;
+  fused_tanh: boolean;
+  /** whether its compute reads B packed (packB) rather than as given */
+  packs_b: boolean;
+  /** the variant an undefined variant means */
+  default: boolean;
+}
+
+/** Measurements of this machine: seconds per call, never the model. */
+export interface KernelTiming {
+  variant: string;
+  m: number;
+  k: number;
+  n: number;
+  seconds_per_call: number[];
+  median: number;
+  min: number;
+  max: number;
+  repeats: number;
+  timer_resolution: number;
+  warm_seconds: number;
+  /** max(100 × timer_resolution, minSampleSeconds): repeats × every sample lasts at least this */
+  target_sample_seconds: number;
+  /** times a short sample made the harness raise the repeats and take every sample again */
+  recalibrations: number;
+  gflops_median: number;
+}
+
+export interface ComputeCeiling {
+  gflops: number;
+  chains: number;
+  width: number;
+}
+
+export interface BandwidthCeiling {
+  level: string;
+  working_set_bytes: number;
+  gbs: number;
+}
+
+/** Work held in a wasm instance under a handle (createWork), for fork–join timing on the Worker pool. */
+export interface Work {
+  handle: number;
+  kind: 'chains' | 'triad' | 'kernel';
+  /** chains: 2 per lane per step; kernel: 2·rows·k·n (tanh not counted) */
+  flops_per_unit: number;
+  /** triad: 2 reads + 1 write per element; kernel: the model's minimum traffic */
+  bytes_per_unit: number;
+  working_set_bytes: number;
+}
+
+export type WorkSpec =
+  | { kind: 'chains' }
+  | { kind: 'triad'; level: string; workers?: number }
+  | { kind: 'kernel'; variant?: string; rows: number; k: number; n: number; a: Float32Array; packed_b: Float32Array };
+
+// ---- HLO ---------------------------------------------------------------------------------------------
+
+export interface OpCost {
+  /** one of the entry's own ops, which the totals add up */
+  top_level: boolean;
+  line: number;
+  column: number;
+  op: string;
+  shape: string;
+  /** of the (first) result: "f32", "bf16", … ; null when it is no array (a token, an empty tuple) */
+  element_type: string | null;
+  /** of the (first) result; null when it is no array */
+  dims: number[] | null;
+  function: string;
+  flops: number;
+  transcendentals: number;
+  bytes_accessed: number;
+  unfused_bytes_accessed: number;
+  operand_bytes: number[];
+  output_bytes: number;
+  collective_bytes: number;
+  /** flops / bytes_accessed; null when no bytes are accessed */
+  intensity: number | null;
+  modeled: boolean;
+  note?: string;
+}
+
+export interface ModuleTotals {
+  flops: number;
+  transcendentals: number;
+  bytes_accessed: number;
+  unfused_bytes_accessed: number;
+  bytes_accessed_operand: Record<string, number>;
+  bytes_accessed_output: number;
+  collective_bytes: number;
+  minimum_traffic_bytes: number;
+  intensity: number | null;
+}
+
+export interface ModuleAnalysis {
+  module_name: string;
+  entry: string;
+  ops: OpCost[];
+  totals: ModuleTotals;
+  unmodeled: { op: string; count: number }[];
+  notes: string[];
+}
+
+/** A module that failed to verify: the others are still analysed. */
+export interface ModuleError {
+  module_name: string;
+  /** where the module starts */
+  module_line: number;
+  /** "LINE:COL: error: …" */
+  error: string;
+  /** the error without its place */
+  message: string;
+  line: number;
+  column: number;
+}
+
+export interface TextAnalysis {
+  dialect: string;
+  modules: (ModuleAnalysis | ModuleError)[];
+  /** the file: its modules summed (estimates from the IR) */
+  totals: ModuleTotals;
+  unmodeled: { op: string; count: number }[];
+  notes: string[];
+  errors: { module_name: string; error: string; message: string; line: number; column: number }[];
+}
+
+// ---- the interpreter ---------------------------------------------------------------------------------
+
+export interface RunOptions {
+  /** how arguments of an entry function with arguments are made; 'none' refuses to run it */
+  inputs?: 'none' | 'seeded' | 'arange';
+  seed?: number;
+  /** measure each of the entry's own ops (repeated until it lasts 100 timer ticks) */
+  time_ops?: boolean;
+  /** bytes of live tensors (default 256 MiB) */
+  memory_cap?: number;
+  /** of one while loop (default 10^7) */
+  max_iterations?: number;
+  time_budget_seconds?: number;
+}
+
+export interface RunReport {
+  dialect: string;
+  status: 'passed' | 'failed' | 'not_run' | 'error';
+  checks: { line: number; column: number; kind: string; passed: boolean; detail: string }[];
+  /** measurements of this machine, beside the cost analysis's estimates for the same op */
+  ops: { line: number; column: number; op: string; seconds: number; repeats: number; flops: number; transcendentals: number; bytes_accessed: number }[];
+  unsupported: { op: string; line: number; column: number; why: string }[];
+  errors: { error: string; message: string; line: number; column: number }[];
+  results: { shape: string; checksum: number; preview: string }[];
+  inputs: string;
+  seconds: number;
+  peak_bytes: number;
+}
+
+export interface ExampleModule {
+  name: string;
+  title: string;
+  text: string;
+}
+
+/** A roof in the model's units, for core.roofline. */
+export interface RoofBudgets {
+  /** GFLOP/s */
+  peak: number;
+  /** GB/s */
+  bandwidth: number;
+  /** GB/s one way, or null when the roof states none */
+  interconnect?: number | null;
+}
+
+export interface RooflineRequest {
+  roofs: RoofBudgets[];
+  flops?: number[] | Float64Array;
+  bytes?: number[] | Float64Array;
+  totals?: { flops: number; bytes_accessed: number; collective_bytes?: number };
+  /** [xmin, xmax], flops per byte: the span of the roofs' curves */
+  range: number[];
+}
+
+/** The lower bound on a program's time under a roof, seconds. */
+export interface TimeBound {
+  seconds: number;
+  compute: number;
+  memory: number;
+  collective: number | null;
+  collectives: string;
+  /** 'compute', 'memory', 'collectives', 'balanced (compute = memory)', or null at 0 s */
+  bound: string | null;
+}
+
+export interface Roofline {
+  roofs: { ridge: number; curve: Point[]; time: TimeBound }[];
+  /** under the first roof: each op's bound and ceiling (GFLOP/s), null where it has none */
+  ops: { bounds: (Bound | null)[]; ceilings: (number | null)[] };
+  program: Point | null;
+}
+
+// ---- exercises ---------------------------------------------------------------------------------------
+
+export interface Exercise {
+  index: number;
+  family: string;
+  title: string;
+  statement: string;
+  /** StableHLO text, for read_ir; '' otherwise */
+  ir: string;
+  params: Record<string, number>;
+  sizes: number[];
+  questions: Question[];
+  solution: string;
+}
+
+export interface ExerciseFamily {
+  id: string;
+  label: string;
+}
+
+export interface EmbindCalls {
+  total: number;
+  by: Record<string, number>;
+}
+
+/** A question built outside the core, for checkQuestion. */
+export interface QuestionInput {
+  kind: 'number' | 'choice' | 'set';
+  unit?: string;
+  value?: number;
+  exact?: string;
+  rel_tolerance?: number;
+  choices?: string[];
+  set?: number[];
+  mistakes?: { value: number; feedback: string }[];
+  hints?: string[];
+}
+
+// ---- the teacher's gradebook (cpp/exercises/gradebook.h) ----------------------------------------
+
+/** A student's result file as the page read it: its text, and its size when the text is only its start. */
+export interface GradebookFile {
+  name: string;
+  text: string;
+  /** bytes; the page reads at most 8 MiB of a file, and the core refuses one over 5 MB by this */
+  size?: number;
+}
+
+/** The set a gradebook grades against: the teacher's seed (no student), the count, the families (none: all). */
+export interface GradebookSet {
+  seed: string;
+  count: number;
+  families?: string[];
+}
+
+/** One student's answer to one question, regraded by the core. */
+export interface GradebookAnswer {
+  status: 'right' | 'wrong' | 'not_tried';
+  attempts: number;
+  /** the attempt (1-based) of the first right answer: it counts even if a later one is wrong */
+  right_at: number | null;
+  hints: number;
+  /** the solution of its exercise was opened */
+  solution_opened: boolean;
+  /** the answer that counts (the first right one, else the last) and the checker's feedback on it */
+  answer: string;
+  feedback: string;
+  /** the checker's category of that answer: "right", a mistake's id ("mkn_not_2mkn"), "factor_of_2", … */
+  category: string;
+}
+
+export interface GradebookStudent {
+  file: string;
+  student: string;
+  /** the seed of the student's own variant: "teacher/student" */
+  seed_used: string;
+  exported: string;
+  right: number;
+  tried: number;
+  attempts: number;
+  hints: number;
+  solutions: number;
+  /** one per question of the table, in its order */
+  answers: GradebookAnswer[];
+}
+
+/** The class table: what rooflineLab.gradebook() gives and `node scripts/exercises.mjs --grade FILE… --json` prints. */
+export interface GradebookTable {
+  /** the set graded against, given or the one most files belong to (families: [] = all); null when no file could be read */
+  set: { seed: string; count: number; families: string[]; from: 'given' | 'files' } | null;
+  /** the columns: every question of the set, exercise by exercise (exercise 0-based) */
+  questions: { exercise: number; family: string; title: string; question: string; prompt: string; hints: number }[];
+  students: GradebookStudent[];
+  /** per question: students graded, tried, right, the share right, and the mistake most students made */
+  summary: { students: number; tried: number; right: number; share_right: number | null; mistake: { category: string; feedback: string; students: number } | null }[];
+  /** the files not graded, each with its reason (not JSON, another set, a repeated student, too big, …) */
+  refused: { file: string; reason: string }[];
+  totals: { files: number; students: number; refused: number };
+}
+
+/**
+ * One module's rows as columns (cpp/hlo/report.h, RowColumnSink): indices and flags as 32-bit
+ * integers; the counts as 32-bit integers when every value of the column is one, else as doubles.
+ */
+export interface AnalysisColumns {
+  top_level: Int32Array;
+  line: Int32Array;
+  column: Int32Array;
+  /** index into the module's rows.strings */
+  op: Int32Array;
+  /** index into the module's rows.types */
+  type: Int32Array;
+  function: Int32Array;
+  /** index into rows.strings, −1 for none */
+  note: Int32Array;
+  modeled: Int32Array;
+  flops: Int32Array | Float64Array;
+  transcendentals: Int32Array | Float64Array;
+  bytes_accessed: Int32Array | Float64Array;
+  unfused_bytes_accessed: Int32Array | Float64Array;
+  output_bytes: Int32Array | Float64Array;
+  collective_bytes: Int32Array | Float64Array;
+  /** each distinct operand byte list once, one after another */
+  operand_bytes: Float64Array;
+  /** list k is operand_bytes[start[k], start[k + 1]) */
+  operand_bytes_start: Int32Array;
+  /** each row's list */
+  operand_bytes_list: Int32Array;
+}
+
+/** core.analyzeTextColumns's value: the report's JSON text without the rows' numbers, and those numbers per module. */
+export interface CompactAnalysis {
+  json: string;
+  columns: AnalysisColumns[];
+}
+
+/** What loadCore(createCore) resolves to (web/core.js). */
+export interface Core {
+  contract(m: number, k: number, n: number, itemsize?: number): CoreResult<Contraction>;
+  contractShapes(aRows: number, aCols: number, bRows: number, bCols: number, itemsize?: number): CoreResult<Contraction>;
+  ceilings(peak: number, bandwidth: number, intensities: number[]): CoreResult<Ceilings>;
+  trafficExperiment(peak: number, bandwidth: number, intensities: number[], factor: number): CoreResult<TrafficRow[]>;
+  figure(peak: number, bandwidth: number, intensities: number[]): CoreResult<FigureData>;
+  lessonDefaults(): CoreResult<LessonDefaults>;
+  lessonReport(params?: LessonParams, extras?: LessonExtras): CoreResult<CoreLessonReport>;
+  kernelVariants(): CoreResult<KernelVariant[]>;
+  checkLessonKernel(variant?: string): CoreResult<KernelCheck>;
+  timeKernel(variant: string | undefined, m: number, k: number, n: number, samples: number, minSampleSeconds?: number): CoreResult<KernelTiming>;
+  measureCompute(minSeconds: number): CoreResult<ComputeCeiling>;
+  measureBandwidth(level: 'l1' | 'l2' | 'memory', minSeconds: number): CoreResult<BandwidthCeiling>;
+  uniformFloats(count: number, seed: number): CoreResult<Float32Array>;
+  packB(variant: string | undefined, k: number, n: number, b: Float32Array): CoreResult<Float32Array>;
+  runKernel(variant: string | undefined, m: number, k: number, n: number, a: Float32Array, b: Float32Array): CoreResult<Float32Array>;
+  createWork(spec: WorkSpec): CoreResult<Work>;
+  runWork(handle: number, units: number): CoreResult<{ checksum: number }>;
+  workOutput(handle: number): CoreResult<Float32Array>;
+  releaseWork(handle: number): CoreResult<true>;
+  emitWorkload(m: number, k: number, n: number, dtype: string): CoreResult<string>;
+  analyzeText(text: string): CoreResult<TextAnalysis>;
+  /** the same analysis, rows not yet objects: what the page's Worker posts (the columns' buffers moved); expandAnalysis (web/core.js) makes it analyzeText's value */
+  analyzeTextColumns(text: string): CoreResult<CompactAnalysis>;
+  /** the wasm heap's bytes now (it only grows: after a call, at least that call's peak) and the most it may grow to */
+  heapBytes(): CoreResult<{ size: number; limit: number }>;
+  runText(text: string, options?: RunOptions): CoreResult<RunReport>;
+  roofline(request: RooflineRequest): CoreResult<Roofline>;
+  exampleModules(): CoreResult<ExampleModule[]>;
+  generateExercises(seed: string, count: number, families?: string[]): CoreResult<Exercise[]>;
+  exerciseFamilies(): CoreResult<ExerciseFamily[]>;
+  checkAnswer(seed: string, count: number, families: string[] | undefined, index: number, questionId: string, answer: string): CoreResult<Verdict>;
+  checkQuestion(question: QuestionInput, answer: string): CoreResult<Verdict>;
+  gradebook(files: GradebookFile[], set?: GradebookSet): CoreResult<GradebookTable>;
+  /** the set as Moodle XML text */
+  moodleXml(seed: string, count: number, families?: string[]): CoreResult<string>;
+  embindCalls(): EmbindCalls;
+}
+
+// ---- window.rooflineLab ----------------------------------------------------------------------------
+
+export interface InputError {
+  /** the field ("m", "sizes", …), or null when no field is to blame */
+  input: string | null;
+  message: string;
+}
+
+/** The view: the last valid inputs as numbers, the figure's toggles, the current error. */
+export interface PublicState {
+  m: number;
+  k: number;
+  n: number;
+  dtype: string | null;
+  itemsize: number;
+  sizes: number[];
+  peak: number;
+  bandwidth: number;
+  traffic_factor: number;
+  showMeasuredRoof: boolean;
+  showMeasuredPoint: boolean;
+  showAllCoresRoof: boolean;
+  showAllCoresPoint: boolean;
+  error: InputError | null;
+}
+
+export interface StatePartial {
+  m?: number | string;
+  k?: number | string;
+  n?: number | string;
+  dtype?: string;
+  itemsize?: number | string;
+  sizes?: number[] | string;
+  peak?: number | string;
+  bandwidth?: number | string;
+  traffic_factor?: number | string;
+  factor?: number | string;
+  showMeasuredRoof?: boolean;
+  showMeasuredPoint?: boolean;
+  showAllCoresRoof?: boolean;
+  showAllCoresPoint?: boolean;
+}
+
+export interface ChartSeries {
+  role: string;
+  label: string;
+  measured: boolean;
+  points: [number, number][];
+}
+
+/** A timing measured on the Worker pool, fork–join (web/model/measure.js): a measurement. */
+export interface PoolKernelTiming {
+  cores: number;
+  variant: string;
+  m: number;
+  k: number;
+  n: number;
+  seconds_per_call: number[];
+  median: number;
+  min: number;
+  max: number;
+  repeats: number;
+  timer_resolution: number;
+  target_sample_seconds: number;
+  recalibrations: number;
+  /** the round's work (2·m·k·n, as the core counts it) at the median, GFLOP/s */
+  gflops: number;
+  /** GFLOP/s over the 1-core timing of the same size; null without one */
+  speedup: number | null;
+  /** speedup / cores */
+  efficiency: number | null;
+}
+
+/** The ceilings measured on one core count. */
+export interface CoreCountCeilings {
+  gflops: number;
+  bandwidth_gbs: Record<string, number>;
+  working_set_bytes: Record<string, number>;
+}
+
+/** This machine's measurements (section 4), on 1 core and on all cores: measurements, never the model. */
+export interface Measurements {
+  measurements_label: string;
+  local_samples_seconds: number[];
+  timing: {
+    variant: string;
+    median: number;
+    min: number;
+    max: number;
+    repeats: number;
+    timer_resolution: number;
+    target_sample_seconds: number;
+    recalibrations: number;
+    warm_seconds: number;
+    /** 2·m·k·n per call at the median, GFLOP/s (the core's timeKernel) */
+    gflops: number;
+    note: string;
+  };
+  /** 256³ on 1 core (null if it was not measured) */
+  bigger_size_timing: {
+    variant: string;
+    m: number;
+    k: number;
+    n: number;
+    cores: number;
+    median: number;
+    min: number;
+    max: number;
+    repeats: number;
+    timer_resolution: number;
+    gflops: number;
+  } | null;
+  /** tanh(A@B) at 256³ and 512³ on 1 core and on all cores */
+  kernel_timings: PoolKernelTiming[];
+  measured_ceilings: {
+    /** on 1 core */
+    gflops: number;
+    bandwidth_gbs: Record<string, number>;
+    working_set_bytes: Record<string, number>;
+    /** the core counts measured, ascending */
+    cores: number[];
+    /** by core count ("1", "4") */
+    by_cores: Record<string, CoreCountCeilings>;
+    /** how the rounds were timed */
+    method: string;
+  };
+  workers: {
+    requested: number;
+    hardware_cores: number | null;
+    all_cores: number;
+    /** why all cores were not measured (a Worker did not start), or null */
+    all_cores_error: string | null;
+  };
+}
+
+/** One Worker of the page's pool (web/pool.js). */
+export interface WorkerStatus {
+  index: number;
+  state: 'off' | 'starting' | 'ready' | 'failed';
+  busy: boolean;
+  leased: boolean;
+  /** why it did not start or stopped, or null */
+  error: string | null;
+}
+
+/** One file's analysis: what `node scripts/analyze.mjs --json FILE` prints. */
+export interface AnalysisSummary {
+  file: string;
+  dialect: string | null;
+  label: string;
+  modules: { module_name: string; entry: string; totals: ModuleTotals }[];
+  ops: OpCost[];
+  totals: ModuleTotals;
+  unmodeled: { op: string; count: number }[];
+  notes: string[];
+  errors: string[];
+  /** the same errors as fields: where (1-based; null when unknown) and the message without its place */
+  errorPlaces: ErrorPlace[];
+}
+
+export interface ErrorPlace {
+  line: number | null;
+  column: number | null;
+  message: string;
+}
+
+export interface AnalyzeView {
+  pending: string | null;
+  errors: ErrorPlace[];
+  sort: { key: string; dir: 'asc' | 'desc' };
+  selected: number | null;
+  /** the Worker's time for the latest analysis, ms */
+  ms: number | null;
+  /** the last redraw of the section, ms */
+  render_ms: number | null;
+  /** FLOP/s, B/s */
+  roof: { id: string; label: string; kind: 'hypothetical' | 'measurement' | 'specification'; peak: number; bandwidth: number; interconnect: number | null; dtype_used: string } | null;
+  dtype: { used: string; detected: string; from: string } | null;
+  bound: TimeBound | null;
+}
+
+export interface AnalyzeRow {
+  index: number;
+  line: number;
+  column: number;
+  op: string;
+  shape: string;
+  flops: number;
+  transcendentals: number;
+  bytes: number;
+  intensity: number | null;
+  modeled: boolean;
+  note: string | null;
+  top: boolean;
+  where: string | null;
+  bound: Bound | null;
+  flopShare: number | null;
+  byteShare: number | null;
+}
+
+export interface AnalysisSeries {
+  role: string;
+  label: string;
+  points: [number, number][];
+  indices?: number[];
+}
+
+export interface ClassroomSnapshot {
+  settings: { seed: string; count: number; families: string[]; student: string };
+  seed_used: string;
+  exercises: { index: number; family: string; title: string; statement: string }[];
+  score: { right: number; answered: number; total: number };
+}
+
+/** window.rooflineLab: for tests, automation and teachers' own pages. */
+export interface RooflineLab {
+  /** resolves to this object once the core is loaded and the page drawn */
+  ready: Promise<RooflineLab>;
+  state(): PublicState | null;
+  setState(partial: StatePartial): { ok: boolean; error: string | null; state: PublicState | null };
+  figureData(): FigureData | null;
+  chartSeries(): ChartSeries[];
+  report(): LessonReport | null;
+  measurements(): Measurements | null;
+  /** the Worker pool's Workers (a test hook) */
+  workers(): WorkerStatus[];
+  error(): InputError | null;
+  analyze(text: string, name?: string): Promise<AnalysisSummary>;
+  analysis(): AnalysisSummary | null;
+  analyzeView(): AnalyzeView | null;
+  analyzeRows(): AnalyzeRow[];
+  analysisSeries(): AnalysisSeries[];
+  analysisPointPixel(index: number): Point | null;
+  classroom(): ClassroomSnapshot | null;
+  /** the class table for students' result files; does not change the page; a bad argument throws */
+  gradebook(files: GradebookFile[], set?: GradebookSet): GradebookTable;
+  timings(): { readyMs: number | null };
+  /** calls made into the wasm module on the page's main thread */
+  coreCalls(): EmbindCalls | null;
+}
+
+declare global {
+  interface Window {
+    rooflineLab: RooflineLab;
+  }
+}

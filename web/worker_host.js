@@ -1,0 +1,120 @@
+// The Worker side of web/pool.js, the same in the page's Web Workers (web/worker.js) and in
+// Node's worker_threads (scripts/lib/pool_worker.mjs): it says 'ready' (or 'failed') once its
+// own wasm core has loaded, then answers requests {id, type, payload} by type. Typed arrays in
+// a result are moved back, not copied.
+//
+// Request types:
+//   analyze       {text} → {result, ms}: the analysis of pasted text in the core's compact form
+//                 (core.analyzeTextColumns: JSON text and typed arrays, the arrays moved); the
+//                 caller makes it {summary, placement, errors, ms} with analysisOfWorker
+//   time-kernel   {variant?, m, k, n, samples, minSeconds} → core.timeKernel's value (one core,
+//                 timed inside wasm by the core's harness)
+//   kernel-rows   {variant?, rows, k, n, a, packed_b} → {c}: rows of tanh(A·B) from a block of A
+//                 and the packed B (web/parallel.js splits a product across the pool)
+//   work-create   a core.createWork spec → {handle, kind, flops_per_unit, bytes_per_unit, …}
+//   work-run      {handle, units} → {checksum}; work-output {handle} → Float32Array;
+//   work-release  {handle}: fork–join timing of one or all cores (web/model/measure.js)
+import { expandAnalysis } from './core.js';
+import { summarizeFile } from './model/analysis.js';
+import { placeOps } from './model/analysis_view.js';
+
+/** The value of a core result, or an Error with its message. */
+function valueOf(result) {
+  if (!result.ok) throw new Error(result.error);
+  return result.value;
+}
+
+/**
+ * {result, ms}: the core's analysis of the text in its compact form ({ok, value: {json, columns}}
+ * or {ok: false, error}), the columns' buffers moved, not copied. The rows become objects on the
+ * caller's side, once (analysisOfWorker): a program of a million ops as objects would take the
+ * structured clone longer than the analysis (measured: 17 s for 1.6 million rows in Node).
+ */
+function analyze(core, { text }, ctx) {
+  if (typeof text !== 'string') throw new Error('analyze: text must be a string');
+  ctx.progress(0, 1, 'parsing, verifying and costing');
+  const t0 = performance.now();
+  const result = core.analyzeTextColumns(text);
+  const ms = performance.now() - t0;
+  if (result.ok) for (const module of result.value.columns) ctx.transfer(Object.values(module).map((column) => column.buffer));
+  ctx.progress(1, 1, 'done');
+  return { result, ms };
+}
+
+/**
+ * {summary, placement, errors, ms} from what 'analyze' answers ({result, ms}): the CLI's object
+ * for the text (`node scripts/analyze.mjs --json` prints it), where each op sits, the errors'
+ * places, and the Worker's time (parse + verify + lower + cost, in the core).
+ * @param {string} name  the file's name, as the summary shows it
+ */
+export function analysisOfWorker(name, { result, ms }) {
+  const analysis = result.ok ? expandAnalysis(result.value) : result;
+  const summary = summarizeFile(name, analysis);
+  return { summary, placement: placeOps(analysis), errors: summary.errorPlaces, ms };
+}
+
+function kernelRows(core, { variant, rows, k, n, a, packed_b: packedB }, ctx) {
+  const work = valueOf(core.createWork({ kind: 'kernel', variant, rows, k, n, a, packed_b: packedB }));
+  try {
+    valueOf(core.runWork(work.handle, 1));
+    const c = valueOf(core.workOutput(work.handle));
+    ctx.transfer([c.buffer]);
+    return { c };
+  } finally {
+    core.releaseWork(work.handle);
+  }
+}
+
+export const TASKS = {
+  analyze,
+  'time-kernel': (core, { variant, m, k, n, samples, minSeconds }) => valueOf(core.timeKernel(variant, m, k, n, samples, minSeconds)),
+  'kernel-rows': kernelRows,
+  'work-create': (core, spec) => valueOf(core.createWork(spec)),
+  'work-run': (core, { handle, units }) => valueOf(core.runWork(handle, units)),
+  'work-output': (core, { handle }, ctx) => {
+    const c = valueOf(core.workOutput(handle));
+    ctx.transfer([c.buffer]);
+    return c;
+  },
+  'work-release': (core, { handle }) => valueOf(core.releaseWork(handle)),
+};
+
+/**
+ * Serves the pool's requests.
+ * @param {{corePromise: Promise<object>, post: (message: object, transfer?: Transferable[]) => void,
+ *          listen: (onMessage: (data: object) => void) => void}} io
+ */
+export function serveWorker({ corePromise, post, listen }) {
+  corePromise.then(
+    () => post({ type: 'ready' }),
+    (e) => post({ type: 'failed', error: `the wasm core did not start in the Worker: ${e && e.message ? e.message : e}` }),
+  );
+  listen(async (message) => {
+    const { id, type, payload } = message ?? {};
+    const task = Object.hasOwn(TASKS, type) ? TASKS[type] : null;
+    if (!task) {
+      post({ id, type: 'error', error: `unknown request type ${JSON.stringify(type)}` });
+      return;
+    }
+    let core;
+    try {
+      core = await corePromise;
+    } catch (e) {
+      post({ id, type: 'error', error: `the wasm core did not start in the Worker: ${e.message}` });
+      return;
+    }
+    const transfer = [];
+    const ctx = {
+      progress: (done, total, label) => post({ id, type: 'progress', done, total, label }),
+      transfer: (list) => transfer.push(...list),
+    };
+    let value;
+    try {
+      value = task(core, payload ?? {}, ctx);
+    } catch (e) {
+      post({ id, type: 'error', error: e && e.message ? e.message : String(e) });
+      return;
+    }
+    post({ id, type: 'result', value }, transfer);
+  });
+}
