@@ -29,7 +29,7 @@ const snapshot = (page) => page.evaluate(async () => {
     state: l.state(), figureData: l.figureData(), chartSeries: l.chartSeries(), report: l.report(),
     measurements: l.measurements(), error: l.error(), analyze: await analyzed, analysis: l.analysis(),
     analyzeView: l.analyzeView(), analyzeRows: l.analyzeRows(), analysisSeries: l.analysisSeries(),
-    analysisPointPixel: l.analysisPointPixel(0), classroom: l.classroom(), timings: l.timings(), coreCalls: l.coreCalls(),
+    analysisPointPixel: l.analysisPointPixel(0), classroom: l.classroom(), timings: l.timings(), coreCalls: l.coreCalls(), workers: l.workers(),
     gradebook: l.gradebook([{ name: 'a.json', text: '{}' }, { name: 'b.json', text: JSON.stringify({
       kind: 'roofline-lab classroom results', version: 2, seed: 'week3', student: 'Bo', count: 2, families: 'all',
       questions: [{ exercise: 1, question: 'work', attempts: 2, hints_used: 1, solution_opened: true, history: [{ answer: '1', at: 't' }, { answer: '2', at: 't' }] }],
