@@ -2,6 +2,7 @@
 // Cost every op of StableHLO or HLO text files with XLA's counting rules, in the wasm core.
 import { readFileSync } from 'node:fs';
 import { summarizeFile, summaryLines } from '../web/model/analysis.js';
+import { ChunkedWriter, writeJson } from './lib/json_stream.mjs';
 import { loadNodeCore } from './lib/node-core.mjs';
 
 const HELP = `usage: node scripts/analyze.mjs FILE... [--json]
@@ -47,21 +48,45 @@ try {
   process.stderr.write(`analyze.mjs: ${e.message}\n`);
   process.exit(1);
 }
+
+// Output goes out as it is made, a megabyte at a time: the JSON of a program of millions of ops
+// is more text than one JavaScript string may hold, and each file's summary is let go once written.
+const out = new ChunkedWriter((text) => process.stdout.write(text));
 let failed = false;
-const summaries = [];
+let first = true;
+if (json) out.write('[');
 for (const file of files) {
-  let text;
+  let s;
   try {
-    text = readFileSync(file, 'utf8');
+    let text;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      // ERR_STRING_TOO_LONG: a file past what one JavaScript string may hold.
+      text = null;
+      s = summarizeFile(file, { ok: false, error: e.code === 'ERR_STRING_TOO_LONG' ? `too big to read as text: ${e.message}` : `cannot read: ${e.code || e.message}` });
+    }
+    if (text !== null) s = summarizeFile(file, core.analyzeText(text));
   } catch (e) {
-    text = null;
-    summaries.push(summarizeFile(file, { ok: false, error: `cannot read: ${e.code || e.message}` }));
+    // Anything JavaScript itself refuses (memory) is this file's error, never an uncaught one.
+    s = summarizeFile(file, { ok: false, error: `${e && e.message ? e.message : e}` });
   }
-  if (text !== null) summaries.push(summarizeFile(file, core.analyzeText(text)));
-  const s = summaries.at(-1);
   for (const e of s.errors) process.stderr.write(`${e}\n`);
   if (s.errors.length) failed = true;
-  if (!json && s.dialect) console.log(`${summaryLines({ ...s, errors: [] }).join('\n')}\n`);
+  try {
+    if (json) {
+      out.write(first ? '\n  ' : ',\n  ');
+      writeJson(s, out, 2, '  ');
+    } else if (s.dialect) {
+      for (const line of summaryLines({ ...s, errors: [] })) out.write(`${line}\n`);
+      out.write('\n');
+    }
+  } catch (e) {
+    process.stderr.write(`${file}: error: cannot print the analysis: ${e && e.message ? e.message : e}\n`);
+    failed = true;
+  }
+  first = false;
 }
-if (json) console.log(JSON.stringify(summaries, null, 2));
+if (json) out.write('\n]\n');
+out.flush();
 process.exitCode = failed ? 1 : 0;

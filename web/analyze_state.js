@@ -10,7 +10,7 @@
 //   dtype:   '' (from the program) or a peak column to use instead ('bf16', 'f16', 'fp8', 'f32', 'f64', 'int8');
 //   sort:    {key, dir};  selected: the index of the selected op in summary.ops, or null;
 //   allRoofs: whether the figure draws every roof, not only the chosen one;
-//   ms:      the Worker's time for the latest analysis (parse + verify + cost + summary);
+//   ms:      the Worker's time for the latest analysis (parse + verify + lower + cost, in the core);
 //   cancelled: the latest request was cancelled (a calm state of its own, not an error);
 //   cleared: the text was cleared (nothing is shown);
 //   runChoice: {inputs: 'seeded' | 'arange', seed}: how a function's arguments are made for a run;

@@ -14,32 +14,80 @@
 // keystroke.
 
 /**
- * The core's analysis report has each module's rows as columns (strings and types listed once:
- * a module of millions of ops would not fit one JSON string as objects); this makes them one
- * object per op again. The strings are shared, not copied per row.
+ * A row's intensity as the core defines it (hlo::Analysis::intensity_of): flops / bytes_accessed,
+ * the same IEEE division; null (the core's NaN) when no bytes are accessed. A count that is not
+ * finite is null (as in JSON), and so is the intensity.
  */
-function expandReport(report) {
-  for (const m of report.modules) {
-    if (!m.rows) continue;
-    const c = m.rows;
-    const ops = new Array(c.count);
-    for (let i = 0; i < c.count; i++) {
-      const type = c.types[c.type[i]];
+function intensityOf(flops, bytes) {
+  if (!(bytes > 0) || flops === null) return null;
+  const q = flops / bytes;
+  return Number.isFinite(q) ? q : null;
+}
+
+/** A number as JSON would carry it: NaN and infinities null, −0 as 0. */
+const asJson = (x) => (Number.isFinite(x) ? x + 0 : null);
+
+/** A column of counts as JSON values: the typed array itself when every value already is one. */
+function jsonValues(column) {
+  for (let i = 0; i < column.length; i++) {
+    const x = column[i];
+    if (!Number.isFinite(x) || (x === 0 && 1 / x < 0)) return Array.from(column, asJson);
+  }
+  return column;
+}
+
+/**
+ * The core's report has each module's rows as columns: strings and types listed once in the JSON
+ * text, the numbers as typed arrays (`columns[k]` for module k; names in cpp/hlo/report.h). This
+ * makes them one object per op again. Strings, types' dims and equal operand byte lists are
+ * shared between rows, not copied.
+ */
+function expandReport(report, columns) {
+  report.modules.forEach((m, k) => {
+    if (!m.rows) return;
+    const { count, strings, types } = m.rows;
+    const c = columns[k];
+    const flopsCol = jsonValues(c.flops), transCol = jsonValues(c.transcendentals);
+    const bytesCol = jsonValues(c.bytes_accessed), unfusedCol = jsonValues(c.unfused_bytes_accessed);
+    const outputCol = jsonValues(c.output_bytes), collectiveCol = jsonValues(c.collective_bytes);
+    const start = c.operand_bytes_start;
+    const lists = [];
+    for (let l = 0; l + 1 < start.length; l++) lists.push(Array.from(c.operand_bytes.subarray(start[l], start[l + 1]), asJson));
+    const { top_level: top, line, column, op, type: typeOf, function: fn, note, modeled, operand_bytes_list: list } = c;
+    const ops = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const type = types[typeOf[i]];
+      const flops = flopsCol[i];
+      const bytes = bytesCol[i];
       const row = {
-        top_level: c.top_level[i] === 1, line: c.line[i], column: c.column[i], op: c.strings[c.op[i]],
-        shape: type.shape, element_type: type.element_type, dims: type.dims, function: c.strings[c.function[i]],
-        flops: c.flops[i], transcendentals: c.transcendentals[i], bytes_accessed: c.bytes_accessed[i],
-        unfused_bytes_accessed: c.unfused_bytes_accessed[i], operand_bytes: c.operand_bytes[i],
-        output_bytes: c.output_bytes[i], collective_bytes: c.collective_bytes[i], intensity: c.intensity[i],
-        modeled: c.modeled[i] === 1,
+        top_level: top[i] === 1, line: line[i], column: column[i], op: strings[op[i]],
+        shape: type.shape, element_type: type.element_type, dims: type.dims, function: strings[fn[i]],
+        flops, transcendentals: transCol[i], bytes_accessed: bytes,
+        unfused_bytes_accessed: unfusedCol[i], operand_bytes: lists[list[i]],
+        output_bytes: outputCol[i], collective_bytes: collectiveCol[i], intensity: intensityOf(flops, bytes),
+        modeled: modeled[i] === 1,
       };
-      if (c.note[i] >= 0) row.note = c.strings[c.note[i]];
+      if (note[i] >= 0) row.note = strings[note[i]];
       ops[i] = row;
     }
     delete m.rows;
     m.ops = ops;
-  }
+  });
   return report;
+}
+
+/**
+ * The analysis from its compact form ({json, columns}: what core.analyzeTextColumns returns and
+ * what the page's Worker posts, the columns' buffers transferred rather than copied): the same
+ * value core.analyzeText gives. JavaScript's own limits (memory) give an error, never a throw.
+ * @returns {CoreResult}
+ */
+export function expandAnalysis(compact) {
+  try {
+    return { ok: true, value: expandReport(JSON.parse(compact.json), compact.columns) };
+  } catch (e) {
+    return { ok: false, error: `the analysis of this text does not fit in JavaScript memory: ${e && e.message ? e.message : e}` };
+  }
 }
 
 /** Turns a module call into a CoreResult, whatever happens inside. */
@@ -164,8 +212,9 @@ export async function loadCore(createCore, options = {}) {
      * with XLA's counting rules (the core's report, cpp/hlo/report.h).
      */
     analyzeText: guarded('analyzeText', (text) => {
-      const r = parsed(call('analyzeText', text));  // the value crosses as JSON text: much faster than objects
-      return r.ok ? { ok: true, value: expandReport(r.value) } : r;
+      // The value crosses as JSON text and typed arrays: much faster than objects built by Embind.
+      const r = call('analyzeText', text);
+      return r.ok ? expandAnalysis(r.value) : r;
     }),
     /**
      * (text, {inputs?: 'none'|'seeded'|'arange', seed?, time_ops?, memory_cap?, max_iterations?,
@@ -196,6 +245,13 @@ export async function loadCore(createCore, options = {}) {
       if (r.value.gflops) value.measured_ops = { gflops: plain(r.value.gflops), gbs: plain(r.value.gbs), of_roof: plain(r.value.of_roof) };
       return { ok: true, value };
     }),
+    /**
+     * (text) → {json, columns}: the same analysis in its compact form, rows not yet objects (a
+     * Worker posts it, transferring the columns; expandAnalysis makes it what analyzeText gives).
+     */
+    analyzeTextColumns: guarded('analyzeTextColumns', (text) => call('analyzeText', text)),
+    /** () → {size, limit}: the wasm heap's bytes now (it only grows: after a call, that call's peak) and at most */
+    heapBytes: guarded('heapBytes', () => call('heapBytes')),
     /** () → [{name: 'lesson'|'mlp'|'attention', title, text}]: StableHLO examples generated by the core */
     exampleModules: guarded('exampleModules', () => call('exampleModules')),
 

@@ -9,6 +9,7 @@ import { coreBytes, coreFactory, workerURL } from './core_source.js';
 import { runMeasurements } from './model/measure.js';
 import { PAGE_TIMING_BUDGET_SECONDS } from './model/run.js';
 import { browserSpawn, defaultWorkerCount, WorkerPool } from './pool.js';
+import { analysisOfWorker } from './worker_host.js';
 import {
   applyHash, applyLink, applyPartial, checkExercise, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow,
 } from './state.js';
@@ -275,7 +276,7 @@ async function boot() {
   const runs = pool.group();
   const scripted = pool.group();  // rooflineLab.run: the page's Cancel does not touch it
   analyzeClient = {
-    analyze: (text, name) => analyses.run('analyze', { text, name }),
+    analyze: (text, name) => analyses.run('analyze', { text }).then((value) => analysisOfWorker(name, value)),
     cancel: () => analyses.cancel(),
     run: (text, name, { inputs, seed }) => runs.run('run', { text, name, inputs, seed, timingBudget: PAGE_TIMING_BUDGET_SECONDS }),
     cancelRun: () => runs.cancel(),

@@ -5,7 +5,7 @@
 //
 //   const pool = new WorkerPool({size: 4, spawn});
 //   const jobs = pool.group();                     // requests that are cancelled together
-//   const value = await jobs.run('analyze', {text, name}, {onProgress, transfer: []});
+//   const value = await jobs.run('analyze', {text}, {onProgress, transfer: []});
 //   const lease = await jobs.lease(4);             // four Workers, held until released:
 //   await lease.all('work-run', (i) => ({...}));   //   one request on each, all at once
 //   lease.release();

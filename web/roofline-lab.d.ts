@@ -699,6 +699,42 @@ export interface GradebookTable {
   totals: { files: number; students: number; refused: number };
 }
 
+/**
+ * One module's rows as columns (cpp/hlo/report.h, RowColumnSink): indices and flags as 32-bit
+ * integers; the counts as 32-bit integers when every value of the column is one, else as doubles.
+ */
+export interface AnalysisColumns {
+  top_level: Int32Array;
+  line: Int32Array;
+  column: Int32Array;
+  /** index into the module's rows.strings */
+  op: Int32Array;
+  /** index into the module's rows.types */
+  type: Int32Array;
+  function: Int32Array;
+  /** index into rows.strings, −1 for none */
+  note: Int32Array;
+  modeled: Int32Array;
+  flops: Int32Array | Float64Array;
+  transcendentals: Int32Array | Float64Array;
+  bytes_accessed: Int32Array | Float64Array;
+  unfused_bytes_accessed: Int32Array | Float64Array;
+  output_bytes: Int32Array | Float64Array;
+  collective_bytes: Int32Array | Float64Array;
+  /** each distinct operand byte list once, one after another */
+  operand_bytes: Float64Array;
+  /** list k is operand_bytes[start[k], start[k + 1]) */
+  operand_bytes_start: Int32Array;
+  /** each row's list */
+  operand_bytes_list: Int32Array;
+}
+
+/** core.analyzeTextColumns's value: the report's JSON text without the rows' numbers, and those numbers per module. */
+export interface CompactAnalysis {
+  json: string;
+  columns: AnalysisColumns[];
+}
+
 /** What loadCore(createCore) resolves to (web/core.js). */
 export interface Core {
   contract(m: number, k: number, n: number, itemsize?: number): CoreResult<Contraction>;
@@ -723,6 +759,10 @@ export interface Core {
   releaseWork(handle: number): CoreResult<true>;
   emitWorkload(m: number, k: number, n: number, dtype: string): CoreResult<string>;
   analyzeText(text: string): CoreResult<TextAnalysis>;
+  /** the same analysis, rows not yet objects: what the page's Worker posts (the columns' buffers moved); expandAnalysis (web/core.js) makes it analyzeText's value */
+  analyzeTextColumns(text: string): CoreResult<CompactAnalysis>;
+  /** the wasm heap's bytes now (it only grows: after a call, at least that call's peak) and the most it may grow to */
+  heapBytes(): CoreResult<{ size: number; limit: number }>;
   runText(text: string, options?: RunOptions): CoreResult<RunReport>;
   roofline(request: RooflineRequest): CoreResult<Roofline>;
   exampleModules(): CoreResult<ExampleModule[]>;

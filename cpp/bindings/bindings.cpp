@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/json_writer.h"
+#include "common/memory.h"
 #include "exercises/exercises.h"
 #include "exercises/gradebook.h"
 #include "exercises/moodle.h"
@@ -651,14 +652,112 @@ val js_example_modules() {
   return ok(out);
 }
 
+// A JS string as UTF-8 in a std::string the core then owns, written in place by
+// TextEncoder.encodeInto: one copy of the text in wasm memory and no byte loop in JS (Embind's
+// std::string conversion makes two copies, byte by byte). The size is checked before anything
+// is allocated: past hlo::kMaxTextBytes the error names the size and the limit, where an
+// allocation the heap cannot grant would abort the module.
+Result<std::string> utf8_text(const val& text) {
+  using R = Result<std::string>;
+  // UTF-16 units: a string has at least as many UTF-8 bytes, as many when it is ASCII.
+  const auto units = static_cast<std::size_t>(text["length"].as<double>());
+  if (units > hlo::kMaxTextBytes) return R::failure(hlo::text_too_big(units, true));
+  if (!memory::fits(units)) {
+    return R::failure("the text is " + std::to_string(units) + " bytes, more than the core's memory has room for now (" +
+                      std::to_string(memory::in_use() >> 20) + " MiB of " + std::to_string(memory::limit() >> 20) +
+                      " MiB in use)");
+  }
+  static const val encoder = val::global("TextEncoder").new_();
+  std::string bytes(units, '\0');
+  const val done = encoder.call<val>(
+      "encodeInto", text, val(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<unsigned char*>(bytes.data()))));
+  const auto read = static_cast<std::size_t>(done["read"].as<double>());
+  auto written = static_cast<std::size_t>(done["written"].as<double>());
+  if (read < units) {
+    // Not ASCII: the rest's exact UTF-8 length first (encoded in JS memory), then its bytes.
+    const val rest = encoder.call<val>("encode", text.call<val>("substring", static_cast<double>(read)));
+    const auto more = static_cast<std::size_t>(rest["length"].as<double>());
+    if (written + more > hlo::kMaxTextBytes) return R::failure(hlo::text_too_big(written + more, false));
+    if (!memory::fits(more)) return R::failure("the text is more than the core's memory has room for now");
+    bytes.resize(written + more);
+    val(emscripten::typed_memory_view(more, reinterpret_cast<unsigned char*>(bytes.data()) + written))
+        .call<void>("set", rest);
+    written += more;
+  }
+  bytes.resize(written);
+  return R::success(std::move(bytes));
+}
+
+// UTF-8 text (JSON) as a JS string, decoded where it lies by TextDecoder.
+val js_string(const std::string& utf8) {
+  static const val decoder = val::global("TextDecoder").new_();
+  return decoder.call<val>("decode", val(emscripten::typed_memory_view(
+                                         utf8.size(), reinterpret_cast<const unsigned char*>(utf8.data()))));
+}
+
+// The rows' number columns as JS typed arrays (copies the caller owns): [{name: Int32Array |
+// Float64Array}], one object per module.
+class JsColumns : public hlo::RowColumnSink {
+ public:
+  val modules = val::array();
+  void column(std::size_t module, const char* name, const std::vector<double>& values) override {
+    static const val float64 = val::global("Float64Array");
+    of(module).set(name, float64.new_(emscripten::typed_memory_view(values.size(), values.data())));
+  }
+  void column(std::size_t module, const char* name, const std::vector<std::int32_t>& values) override {
+    static const val int32 = val::global("Int32Array");
+    of(module).set(name, int32.new_(emscripten::typed_memory_view(values.size(), values.data())));
+  }
+
+ private:
+  // Modules come in order (to_json writes them so): the last one pushed is the one being filled.
+  std::size_t count_ = 0;  // modules pushed
+  val last_ = val::undefined();
+  val& of(std::size_t module) {
+    while (count_ <= module) {
+      last_ = val::object();
+      modules.call<void>("push", last_);
+      ++count_;
+    }
+    return last_;
+  }
+};
+
 // Parses StableHLO or HLO text (dialect detected), verifies and costs every module in it: the
-// core's report as JSON text (hlo/report.h), parsed by web/core.js. A parse error fails the
-// whole text with its line and column; a module that fails to verify carries its error.
+// core's report (hlo/report.h) as JSON text plus the rows' number columns as typed arrays,
+// {json, columns}, put together by web/core.js. A parse error fails the whole text with its line
+// and column; a module that fails to verify carries its error. The text and each module's
+// analysis are freed as soon as they are written.
 val js_analyze_text(val text) {
   if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
-  auto report = hlo::analyze_text(text.as<std::string>());
-  if (!report) return fail_from(report);
-  return ok(val(hlo::to_json(report.value())));
+  std::string json;
+  JsColumns columns;
+  {
+    auto bytes = utf8_text(text);
+    if (!bytes) return fail_from(bytes);
+    auto report = hlo::analyze_text(std::move(bytes.value()));
+    if (!report) return fail_from(report);
+    auto written = hlo::to_json(std::move(report.value()), columns);
+    if (!written) return fail_from(written);
+    json = std::move(written.value());
+  }
+  if (json.size() > hlo::kMaxReportBytes) {
+    return fail("the analysis is " + std::to_string(json.size()) + " bytes of JSON, more than the " +
+                std::to_string(hlo::kMaxReportBytes) + " one JavaScript string can hold");
+  }
+  val out = val::object();
+  out.set("json", js_string(json));
+  out.set("columns", columns.modules);
+  return ok(out);
+}
+
+// The wasm heap's size in bytes (it only grows: after a call, the call's peak) and its limit:
+// {size, limit}, for the benchmarks.
+val js_heap_bytes() {
+  val out = val::object();
+  out.set("size", static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0);
+  out.set("limit", static_cast<double>(memory::limit()));
+  return ok(out);
 }
 
 // Runs StableHLO text in the interpreter (interp/report.h): options {inputs: "none" | "seeded" |
@@ -1501,6 +1600,7 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("releaseWork", &js_release_work);
   emscripten::function("emitWorkload", &js_emit_workload);
   emscripten::function("analyzeText", &js_analyze_text);
+  emscripten::function("heapBytes", &js_heap_bytes);
   emscripten::function("runText", &js_run_text);
   emscripten::function("exampleModules", &js_example_modules);
   emscripten::function("generateExercises", &js_generate_exercises);

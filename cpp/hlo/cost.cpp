@@ -5,8 +5,9 @@
 #include <cmath>
 #include <limits>
 #include <unordered_map>
-#include <unordered_set>
 
+#include "common/loop_body.h"
+#include "common/memory.h"
 #include "hlo/attrs.h"
 #include "hlo/cost_rules.h"
 #include "hlo/lower.h"
@@ -32,10 +33,46 @@ using cost::Props;
 
 class Coster : public cost::CostContext {
  public:
+  // The rows go straight into a.ops, each function's (in the order the walk makes them) in a
+  // place of its own: one row per op with a cost family, nested regions included, counted
+  // before costing. An op whose rule does not walk its regions leaves places empty, closed up
+  // at the end (finish_rows); a region walked twice overflows into a list of its own.
   Coster(const Module& m, const Program& prog, Analysis& a) : m_(m), prog_(prog), a_(a) {
-    rows_of_.resize(m.functions.size());
     for (const auto& f : m.functions) a_.functions.push_back(f.name);
-    a_.types = m.types;
+    std::size_t rows = 0, operands = 0;
+    for (const auto& f : m.functions) {
+      first_row_.push_back(rows);
+      count_rows(f.body, &rows, &operands);
+      for (const auto& r : f.regions) count_rows(r, &rows, &operands);
+      end_row_.push_back(rows);
+    }
+    next_row_ = first_row_;
+    overflow_.resize(m.functions.size());
+    state_.assign(m.functions.size(), kNew);
+    memo_.resize(m.functions.size());
+    a_.ops.resize(rows);
+    a_.operand_bytes_pool.reserve(operands);
+  }
+
+  // a.ops in function order without gaps.
+  void finish_rows() {
+    bool overflowed = false;
+    for (const auto& o : overflow_) overflowed = overflowed || !o.empty();
+    if (!overflowed) {
+      std::size_t w = 0;
+      for (std::size_t f = 0; f < first_row_.size(); ++f)
+        for (std::size_t k = first_row_[f]; k < next_row_[f]; ++k, ++w)
+          if (w != k) a_.ops[w] = a_.ops[k];
+      a_.ops.resize(w);
+      return;
+    }
+    std::vector<OpCost> rows;
+    for (std::size_t f = 0; f < first_row_.size(); ++f) {
+      rows.insert(rows.end(), a_.ops.begin() + static_cast<std::ptrdiff_t>(first_row_[f]),
+                  a_.ops.begin() + static_cast<std::ptrdiff_t>(next_row_[f]));
+      rows.insert(rows.end(), overflow_[f].begin(), overflow_[f].end());
+    }
+    a_.ops.swap(rows);
   }
   std::string error;
   int error_line = 0, error_column = 0;
@@ -43,9 +80,8 @@ class Coster : public cost::CostContext {
   // Costs function `fi` once: its props and its rows (kept for assembly in text order).
   Props function(std::size_t fi, int depth) {
     const Function& f = m_.functions[fi];
-    auto it = memo_.find(fi);
-    if (it != memo_.end()) return it->second;
-    if (active_.count(fi) || depth >= kMaxDepth) {
+    if (state_[fi] == kDone) return memo_[fi];
+    if (state_[fi] == kActive || depth >= kMaxDepth) {
       const std::string at = std::to_string(f.line) + ":" + std::to_string(f.column) + ": error: ";
       if (error.empty()) error_line = f.line, error_column = f.column;
       if (error.empty() && depth >= kMaxDepth)
@@ -56,29 +92,25 @@ class Coster : public cost::CostContext {
                 " \xE2\x80\x94 expected a call graph without cycles, got a cycle through " + std::string(f.name);
       return Props();
     }
-    active_.insert(fi);
+    state_[fi] = kActive;
     const Function* saved_fn = fn_;
     const LFunction* saved_lf = lf_;
     std::size_t saved_index = fn_index_;
-    std::vector<OpCost>* saved_rows = rows_;
     const int saved_depth = depth_;
     fn_ = &f;
     lf_ = &prog_.functions[fi];
     fn_index_ = fi;
-    rows_ = &rows_of_[fi];
     depth_ = depth + 1;
     Props p = region(lf_->body, f.is_entry);
     fn_ = saved_fn;
     lf_ = saved_lf;
     fn_index_ = saved_index;
-    rows_ = saved_rows;
     depth_ = saved_depth;
-    active_.erase(fi);
-    memo_.emplace(fi, p);
+    state_[fi] = kDone;
+    memo_[fi] = p;
     return p;
   }
 
-  std::vector<std::vector<OpCost>>& rows_of() { return rows_of_; }
 
   // ---- CostContext ----
   bool body(const cost::OpInput& in, std::size_t index, Props* out) override {
@@ -135,13 +167,18 @@ class Coster : public cost::CostContext {
   const Module& m_;
   const Program& prog_;
   Analysis& a_;
-  std::unordered_map<std::size_t, Props> memo_;
-  std::unordered_set<std::size_t> active_;
-  std::vector<std::vector<OpCost>> rows_of_;
+  // By function: not costed yet, being costed (a call back into it is a cycle), or costed (memo_).
+  enum : std::uint8_t { kNew, kActive, kDone };
+  std::vector<std::uint8_t> state_;
+  std::vector<Props> memo_;
+  // By function: where its rows start and end in a_.ops, where its next row goes, and the rows
+  // past its end (a region walked twice).
+  std::vector<std::size_t> first_row_, end_row_, next_row_;
+  std::vector<std::vector<OpCost>> overflow_;
+  std::size_t ops_ = 0;  // ops costed (the memory check looks every 4096)
   const Function* fn_ = nullptr;
   const LFunction* lf_ = nullptr;
   std::size_t fn_index_ = 0;
-  std::vector<OpCost>* rows_ = nullptr;
   int depth_ = 0;
   // The op being costed.
   const OpView* current_ = nullptr;
@@ -149,6 +186,22 @@ class Coster : public cost::CostContext {
   std::string note_;
   std::unordered_map<std::string, std::uint32_t> note_ids_;
   std::unordered_map<std::string, TypeId> result_tuples_;
+
+  static void count_rows(const Region& r, std::size_t* rows, std::size_t* operands) {
+    for (const auto& b : r.blocks)
+      for (const auto& op : b.ops)
+        if (op_info(op.code).family != CostFamily::Zero) {
+          ++*rows;
+          *operands += op.operands.count;
+        }
+  }
+
+  OpCost& new_row() {
+    std::size_t& k = next_row_[fn_index_];
+    if (k < end_row_[fn_index_]) return a_.ops[k++];
+    overflow_[fn_index_].emplace_back();
+    return overflow_[fn_index_].back();
+  }
 
   Props region(const LRegion& r, bool top) {
     Props total;
@@ -196,13 +249,28 @@ class Coster : public cost::CostContext {
     }
     t.text += ")";
     if (results.empty()) t.text.clear();
-    const auto id = static_cast<TypeId>(a_.types.size());
-    a_.types.push_back(std::move(t));
+    const auto id = static_cast<TypeId>(m_.types.size() + extra_types_.size());
+    extra_types_.push_back(std::move(t));
     result_tuples_.emplace(key, id);
     return id;
   }
 
-  Props op_props(const OpView& op, const Instr& instr, bool top) {
+ public:
+  // The types the rows refer to: the module's, then the tuples made for multi-result rows.
+  std::vector<Type> extra_types_;
+
+ private:
+
+  RL_LOOP_BODY Props op_props(const OpView& op, const Instr& instr, bool top) {
+    if ((++ops_ & 4095) == 0 && error.empty() && !memory::fits(memory::limit() / 16)) {
+      error_line = op.op.line;
+      error_column = op.op.column;
+      error = std::to_string(op.op.line) + ":" + std::to_string(op.op.column) +
+              ": error: the program is too big for the core's memory \xE2\x80\x94 expected room to cost it in the " +
+              std::to_string(memory::limit() >> 20) + " MiB the core has, got " +
+              std::to_string(memory::in_use() >> 20) + " MiB in use at this operation";
+      return Props();
+    }
     const CostFamily fam = op_info(op.op.code).family;
     if (fam == CostFamily::Zero) return Props();
     // Defaults (XLA's Preprocess): every operand and the output, once.
@@ -215,7 +283,7 @@ class Coster : public cost::CostContext {
         if (!op.result_type(i).is_static()) in.static_shapes = false;
     }
     if (in.output_bytes < 0) in.static_shapes = false;
-    in.operand_bytes.resize(op.num_operands());
+    in.operand_bytes.resize(op.num_operands());  // inline: no allocation
     for (std::size_t i = 0; i < in.operand_bytes.size(); ++i) {
       in.operand_bytes[i] = op.operand_type(i).byte_size();
       if (in.operand_bytes[i] < 0) in.static_shapes = false;
@@ -240,7 +308,7 @@ class Coster : public cost::CostContext {
       p = cost::rule_for(fam)(in, *this);
       if (!cost::contains_computations(fam)) p.unfused = p.bytes;
     }
-    OpCost row;
+    OpCost& row = new_row();
     row.line = op.op.line;
     row.column = op.op.column;
     row.op = op.op.name;
@@ -259,7 +327,6 @@ class Coster : public cost::CostContext {
     if (!p.unmodeled.empty() && row.modeled && note_.empty()) note_ = "contains ops without a cost rule";
     row.note = note_id(note_);
     row.top_level = top;
-    rows_->push_back(row);
     current_ = saved;
     modeled_ = saved_modeled;
     note_ = std::move(saved_note);
@@ -269,12 +336,34 @@ class Coster : public cost::CostContext {
 
 }  // namespace
 
-Result<Analysis> analyze_module(const Module& module) {
+namespace {
+
+// The analysis; the module's types are copied into it, or moved when `consumed` is the module
+// (analyze_text drops each module once analysed).
+Result<Analysis> analyze(const Module& module, Module* consumed) {
   Analysis a;
   a.dialect = module.dialect;
   a.module_name = module.name;
   a.source = module.source;
-  const Program program = lower_lenient(module);
+  // The lowering and the rows take room in proportion to the ops: refused up front when the
+  // heap cannot hold them (an allocation past it would abort the wasm module).
+  std::size_t ops = 0, operands = 0;
+  for (const auto& f : module.functions) {
+    ops += f.values.size();
+    operands += f.refs.size();
+  }
+  const std::size_t need = ops * (sizeof(Instr) + sizeof(OpCost) + 48) + operands * sizeof(double);
+  if (!memory::fits(need)) {
+    return Result<Analysis>::failure(
+        "the module is too big for the core's memory: costing its " + std::to_string(ops) + " values needs about " +
+        std::to_string(need >> 20) + " MiB more, with " + std::to_string(memory::in_use() >> 20) + " MiB of the " +
+        std::to_string(memory::limit() >> 20) + " MiB the core has in use");
+  }
+  LowerOptions options;
+  options.constants = false;  // no cost rule reads a constant's value
+  options.liveness = false;   // nor which values die where
+  const Program program = lower_lenient(module, options);
+  if (!program.stopped.message.empty()) return Result<Analysis>::failure(program.stopped);
   Coster c(module, program, a);
   Props entry_props;
   const Function* entry = module.entry();
@@ -283,14 +372,18 @@ Result<Analysis> analyze_module(const Module& module) {
     if (!c.error.empty()) return Result<Analysis>::failure_at(c.error, c.error_line, c.error_column);
     if (&module.functions[i] == entry) entry_props = p;
   }
-  std::size_t total = 0;
-  for (const auto& rows : c.rows_of()) total += rows.size();
-  a.ops.reserve(total);
-  for (auto& rows : c.rows_of()) {
-    a.ops.insert(a.ops.end(), rows.begin(), rows.end());
-    std::vector<OpCost>().swap(rows);
+  c.finish_rows();
+  // The rows' types. Taken from the module last: the minimum traffic below still reads them.
+  auto take_types = [&]() {
+    if (consumed) a.types = std::move(consumed->types);
+    else a.types = module.types;
+    a.types.insert(a.types.end(), std::make_move_iterator(c.extra_types_.begin()),
+                   std::make_move_iterator(c.extra_types_.end()));
+  };
+  if (!entry) {
+    take_types();
+    return Result<Analysis>::success(std::move(a));
   }
-  if (!entry) return Result<Analysis>::success(std::move(a));
   a.entry = std::string(entry->name);
   const Props& p = entry_props;
   a.flops = p.flops;
@@ -317,8 +410,15 @@ Result<Analysis> analyze_module(const Module& module) {
   }
   a.minimum_traffic_bytes = traffic;
   if (!known) a.notes.push_back("minimum traffic leaves out arguments or results of dynamic shape");
+  take_types();
   return Result<Analysis>::success(std::move(a));
 }
+
+}  // namespace
+
+Result<Analysis> analyze_module(const Module& module) { return analyze(module, nullptr); }
+Result<Analysis> analyze_module(Module&& module) { return analyze(module, &module); }
+
 
 Result<std::vector<Analysis>> analyze(std::string_view text) {
   auto modules = parse(text);

@@ -84,6 +84,8 @@ struct Analysis {
 
 // Costs of one parsed (and verified) module: rows for every op and the entry's totals.
 Result<Analysis> analyze_module(const Module& module);
+// The same, taking the module's types over instead of copying them (the module is spent).
+Result<Analysis> analyze_module(Module&& module);
 
 // Parses (dialect detected from the text), verifies and costs every module of the text.
 Result<std::vector<Analysis>> analyze(std::string_view text);

@@ -12,11 +12,66 @@
 
 namespace rl::hlo::cost {
 
+// Doubles by operand index, held inline up to kInline (almost every op): a cost walk over
+// millions of ops then allocates nothing per op. Enough of std::vector's interface for the rules.
+class OperandDoubles {
+ public:
+  static constexpr std::size_t kInline = 6;
+  OperandDoubles() = default;
+  OperandDoubles(OperandDoubles&&) = default;
+  OperandDoubles& operator=(OperandDoubles&&) = default;
+  OperandDoubles(const OperandDoubles& o) { assign(o.begin(), o.end()); }
+  OperandDoubles& operator=(const OperandDoubles& o) {
+    if (this != &o) assign(o.begin(), o.end());
+    return *this;
+  }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  double* begin() { return data(); }
+  double* end() { return data() + size_; }
+  const double* begin() const { return data(); }
+  const double* end() const { return data() + size_; }
+  double& operator[](std::size_t i) { return data()[i]; }
+  double operator[](std::size_t i) const { return data()[i]; }
+  void clear() { size_ = 0; }
+  void resize(std::size_t n, double v = 0.0) {
+    if (n > capacity()) grow(n);
+    for (std::size_t i = size_; i < n; ++i) data()[i] = v;
+    size_ = n;
+  }
+  void assign(std::size_t n, double v) {
+    clear();
+    resize(n, v);
+  }
+  template <class It>
+  void assign(It first, It last) {
+    const auto n = static_cast<std::size_t>(last - first);
+    if (n > capacity()) grow(n);
+    std::copy(first, last, data());
+    size_ = n;
+  }
+
+ private:
+  double inline_[kInline] = {};
+  std::vector<double> heap_;  // used past kInline
+  std::size_t size_ = 0;
+  bool on_heap_ = false;
+  double* data() { return on_heap_ ? heap_.data() : inline_; }
+  const double* data() const { return on_heap_ ? heap_.data() : inline_; }
+  std::size_t capacity() const { return on_heap_ ? heap_.size() : kInline; }
+  void grow(std::size_t n) {
+    std::vector<double> bigger(std::max(n, 2 * capacity()));
+    std::copy(data(), data() + size_, bigger.begin());
+    heap_.swap(bigger);
+    on_heap_ = true;
+  }
+};
+
 // The counters of one op (or of a region, a function: sums), after XLA's HloCostAnalysis keys.
 struct Props {
   double flops = 0, trans = 0, bytes = 0, out = 0, coll = 0;
   double unfused = 0;           // bytes as if every fused op ran alone (= bytes outside fusions)
-  std::vector<double> operand;  // XLA's `bytes accessed{i}{}`, by operand index
+  OperandDoubles operand;       // XLA's `bytes accessed{i}{}`, by operand index
   std::map<std::string, int> unmodeled;
   std::vector<std::string> notes;
 
@@ -58,7 +113,7 @@ struct Props {
 struct OpInput {
   const OpView& op;
   const OpAttrs* attrs;  // the op's decoded attributes (lower.h), null when it has none
-  std::vector<double> operand_bytes;
+  OperandDoubles operand_bytes;
   double output_bytes = 0;
   double output_elements = 0;  // of the (first) result
   bool static_shapes = true;   // every operand and result has a known size

@@ -22,20 +22,22 @@
 #include <cctype>
 #include <cstring>
 #include <memory>
-#include <unordered_map>
 
-#include "hlo/lexer.h"
+#include "common/loop_body.h"
+#include "common/memory.h"
 #include "hlo/infer.h"
+#include "hlo/lexer.h"
+#include "hlo/name_map.h"
 #include "hlo/parse.h"
 
 namespace rl::hlo {
 
 namespace {
 
-bool alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
-bool digit(char c) { return c >= '0' && c <= '9'; }
-bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
-bool name_char(char c) { return alnum(c) || c == '_' || c == '.' || c == '-' || c == '$'; }
+using chars::alnum;
+using chars::alpha;
+using chars::digit;
+bool name_char(char c) { return chars::is(c, chars::kHloName); }
 
 constexpr std::int64_t kMaxDim = std::int64_t(1) << 50;
 constexpr std::size_t kMaxRank = 4096;
@@ -449,15 +451,31 @@ class HloParser {
     }
   }
 
-  // An operand as written: resolved to its instruction when the computation is complete.
+  // An operand as written: resolved to its instruction when the computation is complete, into
+  // its slot `ref` of the function's refs. One flat list per parser, reused by every computation.
   struct Use {
     std::string_view name;
-    std::size_t offset;
+    std::uint32_t offset;
+    std::uint32_t ref;
   };
-  struct PendingOp {
-    std::vector<Use> uses;
-    std::vector<Attribute> attrs;
-  };
+  std::vector<Use> uses_;
+  std::size_t instructions_ = 0;
+
+  // Whether the heap leaves room to go on: reading may use three quarters of what the core has,
+  // the rest is for verifying and costing (common/memory.h). Else the error, at this instruction.
+  bool memory_left(std::size_t offset) {
+    const std::size_t limit = memory::limit();
+    if (memory::fits(limit / 4)) return true;
+    failed_ = true;
+    error_line_ = lx_.line_of(offset);
+    error_column_ = lx_.column_of(offset);
+    error_ = lx_.where(offset) + ": error: the program is too big for the core's memory \xE2\x80\x94 expected at most " +
+             std::to_string((limit - limit / 4) >> 20) + " MiB in use while reading it (of the " +
+             std::to_string(limit >> 20) + " MiB the core has), got " + std::to_string(memory::in_use() >> 20) +
+             " MiB at this instruction";
+    return false;
+  }
+  SymbolTable<ValueId> defined_;  // instruction name → its value, in the computation being read
 
   bool parse_computation(Module& m) {
     ws();
@@ -495,8 +513,9 @@ class HloParser {
       while (!at(')')) {
         std::string_view pn = read_name();
         if (pn.empty()) return fail(p_, "bad computation signature", "a parameter such as p: f32[2]");
-        if (!expect(':', "bad computation signature", "':' and a shape after " + std::string(pn.substr(0, 40))))
-          return false;
+        ws();
+        if (!at(':')) return fail(p_, "bad computation signature", "':' and a shape after " + std::string(pn.substr(0, 40)));
+        ++p_;
         TypeId t;
         if (!parse_shape_id(&t)) return false;
         sig_names.push_back(pn);
@@ -517,11 +536,14 @@ class HloParser {
       TypeId result;
       if (!parse_shape_id(&result)) return false;
     }
-    if (!expect('{', "bad computation " + std::string(f.name.substr(0, 40)), "'{' and its instructions")) return false;
+    ws();
+    if (!at('{')) return fail(p_, "bad computation " + std::string(f.name.substr(0, 40)), "'{' and its instructions");
+    ++p_;
     f.body.blocks.emplace_back();
     Block& block = f.body.blocks.back();
-    std::unordered_map<std::string_view, ValueId> defined;  // instruction name → its value
-    std::vector<PendingOp> pending;
+    reserve_body(f, block);
+    defined_.clear();
+    uses_.clear();
     std::size_t root = std::string_view::npos;
     while (true) {
       ws();
@@ -532,8 +554,7 @@ class HloParser {
       if (p_ >= n_ || split_here() || word_here("HloModule") || word_here("ENTRY"))
         return fail(p_, "unterminated computation " + std::string(f.name.substr(0, 40)), "'}'");
       const std::size_t inst_at = p_;
-      pending.emplace_back();
-      if (!parse_instruction(block, defined, pending.back())) return false;
+      if (!parse_instruction(block)) return false;
       if (block.ops.back().is_root) {
         if (root != std::string_view::npos)
           return fail(inst_at, "two ROOT instructions in " + std::string(f.name.substr(0, 40)), "one ROOT per computation");
@@ -559,26 +580,13 @@ class HloParser {
       return fail(p_ - 1, "computation " + std::string(f.name.substr(0, 40)) + " has no instructions",
                   "at least a ROOT instruction");
     // Operands: each names an instruction of this computation, defined before or after the use.
-    for (std::size_t i = 0; i < block.ops.size(); ++i) {
-      Op& op = block.ops[i];
-      PendingOp& po = pending[i];
-      op.operands.begin = static_cast<std::uint32_t>(f.refs.size());
-      for (const Use& u : po.uses) {
-        auto it = defined.find(u.name);
-        if (it == defined.end())
-          return fail(u.offset, "operand " + std::string(u.name.substr(0, 40)) + " is not defined in " +
-                                    std::string(f.name.substr(0, 40)),
-                      "the name of an instruction of this computation");
-        f.refs.push_back(it->second);
-      }
-      op.operands.count = static_cast<std::uint32_t>(po.uses.size());
-      op.attributes.begin = static_cast<std::uint32_t>(f.attrs.size());
-      op.attributes.count = static_cast<std::uint32_t>(po.attrs.size());
-      f.attrs.insert(f.attrs.end(), po.attrs.begin(), po.attrs.end());
-      // Each instruction's single result follows its operands in refs.
-      op.results.begin = static_cast<std::uint32_t>(f.refs.size());
-      op.results.count = 1;
-      f.refs.push_back(static_cast<ValueId>(i));
+    for (const Use& u : uses_) {
+      const ValueId* v = defined_.find(u.name);
+      if (!v)
+        return fail(u.offset, "operand " + std::string(u.name.substr(0, 40)) + " is not defined in " +
+                                  std::string(f.name.substr(0, 40)),
+                    "the name of an instruction of this computation");
+      f.refs[u.ref] = *v;
     }
     if (root == std::string_view::npos) {  // XLA: the last instruction
       root = block.ops.size() - 1;
@@ -616,11 +624,34 @@ class HloParser {
     return true;
   }
 
+  // Room for the instructions of the computation starting here: one per indented line (XLA
+  // indents instructions; '}' closes at the start of a line), so big computations do not grow
+  // by doubling. Only an estimate: the vectors still grow if it is short.
+  void reserve_body(Function& f, Block& block) {
+    std::size_t lines = 0;
+    for (std::size_t q = p_; q < n_;) {
+      const void* nl = std::memchr(s_.data() + q, '\n', n_ - q);
+      if (!nl) break;
+      q = static_cast<std::size_t>(static_cast<const char*>(nl) - s_.data()) + 1;
+      ++lines;
+      if (q < n_ && s_[q] != ' ' && s_[q] != '\t') break;  // '}', a blank line, the next computation
+    }
+    block.ops.reserve(lines);
+    f.values.reserve(lines);
+    f.refs.reserve(lines * 3);
+  }
+
   // ['ROOT'] name '=' [shape] opcode '(' operands ')' (',' attr)*. The instruction's value is
   // its index in the block (values are numbered by instruction, signature arguments after).
-  bool parse_instruction(Block& block, std::unordered_map<std::string_view, ValueId>& defined, PendingOp& po) {
+  // Its attributes go straight into the function's list; its operands get slots in refs,
+  // filled when the computation is complete, and its result follows them.
+  RL_LOOP_BODY bool parse_instruction(Block& block) {
     const std::size_t start = p_;
+    if ((++instructions_ & 4095) == 0 && !memory_left(start)) return false;
+    Function& f = *fn_;
     Op op;
+    op.attributes.begin = static_cast<std::uint32_t>(f.attrs.size());
+    op.operands.begin = static_cast<std::uint32_t>(f.refs.size());
     op.line = lx_.line_of(start);
     op.column = lx_.column_of(start);
     if (word_here("ROOT")) {
@@ -631,8 +662,9 @@ class HloParser {
     const std::size_t name_at = p_;
     std::string_view name = read_name();
     if (name.empty()) return fail(p_, "bad instruction", "a name such as %add.1 = f32[2] add(a, b), or '}'");
-    if (!expect('=', "bad instruction " + std::string(name.substr(0, 40)), "'=' after the instruction name"))
-      return false;
+    ws();
+    if (!at('=')) return fail(p_, "bad instruction " + std::string(name.substr(0, 40)), "'=' after the instruction name");
+    ++p_;
     TypeId shape = 0;
     ws();
     std::size_t q = p_;
@@ -656,14 +688,14 @@ class HloParser {
       std::string_view lit = s_.substr(b, e - b);
       while (!lit.empty() && std::isspace(static_cast<unsigned char>(lit.front()))) lit.remove_prefix(1);
       while (!lit.empty() && std::isspace(static_cast<unsigned char>(lit.back()))) lit.remove_suffix(1);
-      po.attrs.push_back({"literal", lit});  // whole: the lowering decodes it
+      f.attrs.push_back({"literal", lit});  // whole: the lowering decodes it
     } else if (op.code == OpCode::Parameter) {
       ++p_;
       ws();
       const std::size_t nb = p_;
       while (p_ < n_ && digit(s_[p_]) && p_ - nb < 9) ++p_;
       if (p_ == nb) return fail(p_, "bad parameter", "a parameter number such as parameter(0)");
-      po.attrs.push_back({"parameter_number", s_.substr(nb, p_ - nb)});
+      f.attrs.push_back({"parameter_number", s_.substr(nb, p_ - nb)});
       if (!expect(')', "bad parameter", "')' after the parameter number")) return false;
     } else {
       ++p_;
@@ -672,14 +704,15 @@ class HloParser {
         std::size_t r = p_;
         while (r < n_ && alnum(s_[r])) ++r;
         if (at('(') || (r > p_ && r < n_ && s_[r] == '[' && alpha(s_[p_]))) {
-          Type ignored;  // the operand's shape as written; its definition's shape is the one used
-          if (!parse_shape(ignored)) return false;
+          // The operand's shape as written; its definition's shape is the one used.
+          if (!skip_shape()) return false;
           ws();
         }
         const std::size_t at_operand = p_;
         std::string_view on = read_name();
         if (on.empty()) return fail(p_, "bad operand of " + std::string(op.name), "an operand such as %x or f32[2] %x");
-        po.uses.push_back({on, at_operand});
+        uses_.push_back({on, static_cast<std::uint32_t>(at_operand), static_cast<std::uint32_t>(f.refs.size())});
+        f.refs.push_back(0);
         ws();
         if (at(',')) {
           ++p_;
@@ -699,19 +732,48 @@ class HloParser {
         break;
       }
       ++p_;
-      if (!parse_attr(po.attrs)) return false;
+      if (!parse_attr(f.attrs)) return false;
     }
     if (!has_shape) {  // typed by infer_shapes() once the module is complete
       op.infer_shape = true;
       shape = placeholder_type();
     }
     const auto id = static_cast<ValueId>(block.ops.size());
-    if (!defined.emplace(name, id).second)
+    if (!defined_.insert(name, id))
       return fail(name_at, "instruction " + std::string(name.substr(0, 40)) + " defined twice",
                   "unique instruction names in a computation");
-    fn_->values.push_back({shape, 0, false, name});
+    op.operands.count = static_cast<std::uint32_t>(f.refs.size()) - op.operands.begin;
+    op.attributes.count = static_cast<std::uint32_t>(f.attrs.size()) - op.attributes.begin;
+    // The instruction's single result follows its operands in refs.
+    op.results.begin = static_cast<std::uint32_t>(f.refs.size());
+    op.results.count = 1;
+    f.refs.push_back(id);
+    f.values.push_back({shape, 0, false, name});
     block.ops.push_back(op);
     return true;
+  }
+
+  // An operand's shape as written (ignored): looked up as written when it is a known array
+  // shape, else parsed for its errors only.
+  bool skip_shape() {
+    std::size_t q = p_;
+    while (q < n_ && alnum(s_[q])) ++q;
+    if (q > p_ && q < n_ && s_[q] == '[') {
+      const void* close = std::memchr(s_.data() + q, ']', std::min<std::size_t>(n_ - q, 4096 * 24));
+      if (close) {
+        const std::size_t end = static_cast<std::size_t>(static_cast<const char*>(close) - s_.data()) + 1;
+        if (table_->find_written(s_.substr(p_, end - p_))) {
+          p_ = end;
+          if (at('{') && layout_follows()) {
+            std::size_t b = 0, e = 0;
+            if (!skip_group(&b, &e)) return false;
+          }
+          return true;
+        }
+      }
+    }
+    Type ignored;
+    return parse_shape(ignored);
   }
 
   bool finish_module(Module& m) {

@@ -146,13 +146,26 @@ std::size_t Module::offset_of(std::string_view view) const {
 
 namespace {
 
+// A dimension as text (std::to_string goes through snprintf in wasm's libc).
+void append_int(std::string& out, std::int64_t v) {
+  char buffer[24];
+  char* p = buffer + sizeof buffer;
+  std::uint64_t u = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+  do {
+    *--p = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (v < 0) *--p = '-';
+  out.append(p, static_cast<std::size_t>(buffer + sizeof buffer - p));
+}
+
 void append_key(const Type& t, std::string& key) {
   key += static_cast<char>('0' + static_cast<int>(t.kind));
   if (!t.ranked) key += '*';
   key += t.element;
   key += '[';
   for (auto d : t.dims) {
-    key += std::to_string(d);
+    append_int(key, d);
     key += ',';
   }
   key += ']';
@@ -170,6 +183,7 @@ void append_key(const Type& t, std::string& key) {
 
 TypeId TypeTable::intern(Type t) {
   std::string key;
+  key.reserve(32 + t.element.size() + 12 * t.dims.size());
   append_key(t, key);
   auto it = by_key_.find(key);
   if (it != by_key_.end()) return it->second;
@@ -179,10 +193,7 @@ TypeId TypeTable::intern(Type t) {
   return id;
 }
 
-const TypeId* TypeTable::find_written(std::string_view written) const {
-  auto it = by_written_.find(written);
-  return it == by_written_.end() ? nullptr : &it->second;
-}
+const TypeId* TypeTable::find_written(std::string_view written) const { return by_written_.find(written); }
 
 std::string to_string(const Type& type, std::string_view dialect) {
   if (!type.text.empty() || type.kind == Type::Kind::Opaque) return type.text;  // opaque: only its text

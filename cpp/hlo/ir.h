@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "hlo/element_type.h"
+#include "hlo/name_map.h"
 #include "hlo/ops.h"
 
 namespace rl::hlo {
@@ -178,12 +179,12 @@ class TypeTable {
   TypeId intern(Type t);
   // A key lookup by the text as written, before parsing it again (the parsers' fast path).
   const TypeId* find_written(std::string_view written) const;
-  void remember_written(std::string_view written, TypeId id) { by_written_.emplace(written, id); }
+  void remember_written(std::string_view written, TypeId id) { by_written_.insert(written, id); }
 
  private:
   std::vector<Type>* types_;
   std::unordered_map<std::string, TypeId> by_key_;
-  std::unordered_map<std::string_view, TypeId> by_written_;
+  NameMap<TypeId> by_written_;  // views into the source
 };
 
 // The type as the dialect prints it: "tensor<32x8xf32>" or "f32[32,8]".

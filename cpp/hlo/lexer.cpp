@@ -1,43 +1,49 @@
 #include "hlo/lexer.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 
 namespace rl::hlo {
 
-bool is_ident_start(char c) {
-  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$';
-}
-bool is_ident_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
-}
-
 namespace {
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) { return chars::digit(c); }
 }  // namespace
 
-Lexer::Lexer(std::string_view text, bool hlo_mode) : text_(text), hlo_mode_(hlo_mode) {
-  line_starts_.push_back(0);
-  const char* base = text.data();
-  const char* p = base;
-  const char* end = base + text.size();
-  while (p < end) {
-    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-    if (!nl) break;
-    p = static_cast<const char*>(nl) + 1;
-    line_starts_.push_back(static_cast<std::size_t>(p - base));
+Lexer::Lexer(std::string_view text, bool hlo_mode) : text_(text), hlo_mode_(hlo_mode) {}
+
+void Lexer::seek(std::size_t offset) const {
+  offset = std::min(offset, text_.size());
+  const char* base = text_.data();
+  if (offset >= cur_) {
+    // Forward: count the line breaks in [cur_, offset).
+    const char* p = base + cur_;
+    const char* end = base + offset;
+    while (p < end) {
+      const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+      if (!nl) break;
+      p = static_cast<const char*>(nl) + 1;
+      ++cur_line_;
+      cur_line_start_ = static_cast<std::size_t>(p - base);
+    }
+  } else if (offset < cur_line_start_) {
+    // Backward past the cursor's line (errors only): uncount the breaks in [offset, line start).
+    for (std::size_t q = offset; q < cur_line_start_; ++q)
+      if (base[q] == '\n') --cur_line_;
+    std::size_t start = offset;
+    while (start > 0 && base[start - 1] != '\n') --start;
+    cur_line_start_ = start;
   }
+  cur_ = offset;
 }
 
 int Lexer::line_of(std::size_t offset) const {
-  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
-  return static_cast<int>(it - line_starts_.begin());
+  seek(offset);
+  return cur_line_;
 }
 
 int Lexer::column_of(std::size_t offset) const {
-  int line = line_of(offset);
-  return static_cast<int>(offset - line_starts_[static_cast<std::size_t>(line - 1)]) + 1;
+  seek(offset);
+  return static_cast<int>(std::min(offset, text_.size()) - cur_line_start_) + 1;
 }
 
 std::string Lexer::where(std::size_t offset) const {
@@ -54,11 +60,15 @@ bool Lexer::skip_space() {
   const std::size_t n = text_.size();
   while (pos_ < n) {
     char c = text_[pos_];
-    if (c == '\n') {
+    if (c == ' ') {  // most of what is skipped
+      ++pos_;
+    } else if (c == '\n') {
       newline = true;
       ++pos_;
-    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+    } else if (chars::is(c, chars::kSpace)) {
       ++pos_;
+    } else if (c != '/') {
+      break;
     } else if (c == '/' && pos_ + 1 < n && text_[pos_ + 1] == '/') {
       // `// -----` is a split marker: leave it for lex() to return.
       std::size_t q = pos_ + 2;
@@ -119,14 +129,16 @@ Token Lexer::lex() {
     return make(Tok::Split, end);
   }
   if (c == '/' && start + 1 < n && text_[start + 1] == '*') return make(Tok::Error, n);
+  // Identifier bytes: HLO's names may contain '-' (get-tuple-element).
+  const std::uint8_t ident = hlo_mode_ ? chars::kHloName : chars::kIdentChar;
   auto ident_end = [&](std::size_t p) {
-    while (p < n && (is_ident_char(text_[p]) || (hlo_mode_ && text_[p] == '-'))) ++p;
+    while (p < n && chars::is(text_[p], ident)) ++p;
     return p;
   };
   switch (c) {
     case '%': {
       std::size_t p = start + 1;
-      while (p < n && (is_ident_char(text_[p]) || text_[p] == '-')) ++p;
+      while (p < n && chars::is(text_[p], chars::kHloName)) ++p;
       if (!hlo_mode_ && p < n && text_[p] == '#') {
         ++p;
         while (p < n && is_digit(text_[p])) ++p;
@@ -141,7 +153,7 @@ Token Lexer::lex() {
         if (p >= n || text_[p] != '"') return make(Tok::Error, std::min(p, n));
         return make(Tok::At, p + 1);
       }
-      while (p < n && (is_ident_char(text_[p]) || text_[p] == '-')) ++p;
+      while (p < n && chars::is(text_[p], chars::kHloName)) ++p;
       return make(Tok::At, p);
     }
     case '^':
@@ -183,9 +195,9 @@ Token Lexer::lex() {
     std::size_t p = start;
     if (text_[p] == '-' || text_[p] == '+') ++p;
     if (p + 1 < n && text_[p] == '0' && (text_[p + 1] == 'x' || text_[p + 1] == 'X') &&
-        p + 2 < n && std::isxdigit(static_cast<unsigned char>(text_[p + 2]))) {
+        p + 2 < n && chars::hex_digit(text_[p + 2])) {
       p += 2;
-      while (p < n && std::isxdigit(static_cast<unsigned char>(text_[p]))) ++p;
+      while (p < n && chars::hex_digit(text_[p])) ++p;
       return make(Tok::Number, p);
     }
     while (p < n && is_digit(text_[p])) ++p;

@@ -3,15 +3,56 @@
 // Linear time, no regex, no allocation per token (tokens are views into the text). Every call
 // to next() advances by at least one byte unless at the end. Comments (`// ...`, `/* ... */`)
 // are skipped; a `// -----` comment line becomes a Split token (lit's split-input-file).
-// Line and column (1-based) come from a table of line starts built once.
+// Line and column (1-based) come from a cursor that counts line breaks from the last place
+// asked about: the parsers ask in text order, so the whole text is counted once.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace rl::hlo {
+
+// Byte classes, one table lookup each (libc's isalnum goes through the locale).
+namespace chars {
+enum : std::uint8_t {
+  kDigit = 1,       // 0-9
+  kAlpha = 2,       // A-Z a-z
+  kIdentStart = 4,  // letters, '_', '$'
+  kIdentChar = 8,   // letters, digits, '_', '$', '.'
+  kHexDigit = 16,   // 0-9 a-f A-F
+  kSpace = 32,      // ' ' \t \r \f \v (not \n)
+  kHloName = 64,    // HLO names: letters, digits, '_', '.', '-', '$'
+  kBracket = 128,   // ( ) [ ] { } < > and '"'
+};
+struct Table {
+  std::uint8_t bits[256] = {};
+  constexpr Table() {
+    for (int c = 0; c < 256; ++c) {
+      std::uint8_t b = 0;
+      const bool digit = c >= '0' && c <= '9';
+      const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+      if (digit) b |= kDigit;
+      if (alpha) b |= kAlpha;
+      if (alpha || c == '_' || c == '$') b |= kIdentStart;
+      if (alpha || digit || c == '_' || c == '$' || c == '.') b |= kIdentChar | kHloName;
+      if (c == '-') b |= kHloName;
+      if (digit || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) b |= kHexDigit;
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') b |= kSpace;
+      if (c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}' || c == '<' || c == '>' || c == '"')
+        b |= kBracket;
+      bits[c] = b;
+    }
+  }
+};
+inline constexpr Table kTable{};
+inline bool is(char c, std::uint8_t cls) { return (kTable.bits[static_cast<unsigned char>(c)] & cls) != 0; }
+inline bool digit(char c) { return is(c, kDigit); }
+inline bool alpha(char c) { return is(c, kAlpha); }
+inline bool alnum(char c) { return is(c, kDigit | kAlpha); }
+inline bool hex_digit(char c) { return is(c, kHexDigit); }
+}  // namespace chars
 
 enum class Tok {
   End,
@@ -53,6 +94,7 @@ class Lexer {
   // significant byte (used by the char-level type parser).
   bool skip_space();
 
+  // Amortized O(1) when asked in text order; any order is correct.
   int line_of(std::size_t offset) const;
   int column_of(std::size_t offset) const;
   // "LINE:COL" of an offset.
@@ -63,7 +105,10 @@ class Lexer {
   std::string_view text_;
   bool hlo_mode_;
   std::size_t pos_ = 0;
-  std::vector<std::size_t> line_starts_;
+  // The line cursor: offset cur_ is on line cur_line_, which starts at cur_line_start_.
+  void seek(std::size_t offset) const;
+  mutable std::size_t cur_ = 0, cur_line_start_ = 0;
+  mutable int cur_line_ = 1;
   bool have_peek_ = false;
   Token peek_;
   std::size_t peek_end_ = 0;
@@ -76,7 +121,7 @@ std::string describe(const Token& t);
 std::string format_error(const Lexer& lx, std::size_t offset, std::string_view what,
                          std::string_view expected, std::string_view got);
 
-bool is_ident_start(char c);
-bool is_ident_char(char c);
+inline bool is_ident_start(char c) { return chars::is(c, chars::kIdentStart); }
+inline bool is_ident_char(char c) { return chars::is(c, chars::kIdentChar); }
 
 }  // namespace rl::hlo

@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
+#include <deque>
 
+#include "common/loop_body.h"
+#include "common/memory.h"
+#include "hlo/op_memo.h"
 #include "hlo/verify.h"
 
 namespace rl::hlo {
@@ -21,9 +26,93 @@ std::string_view last_word(std::string_view v) {
   return v.substr(begin, end - begin);
 }
 
+// ---- equal decodings share one entry -----------------------------------------------------
+
+void put(std::string& k, std::int64_t v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); }
+void put(std::string& k, const std::vector<std::int64_t>& v) {
+  put(k, static_cast<std::int64_t>(v.size()));
+  k.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(std::int64_t));
+}
+void put(std::string& k, const std::vector<bool>& v) {
+  put(k, static_cast<std::int64_t>(v.size()));
+  for (bool b : v) k += b ? '1' : '0';
+}
+void put(std::string& k, const std::string& v) {
+  put(k, static_cast<std::int64_t>(v.size()));
+  k += v;
+}
+void put(std::string& k, const std::vector<std::uint32_t>& v) {
+  put(k, static_cast<std::int64_t>(v.size()));
+  for (auto x : v) put(k, x);
+}
+void put(std::string& k, const std::vector<WindowDim>& v) {
+  put(k, static_cast<std::int64_t>(v.size()));
+  for (const auto& w : v)
+    for (auto x : {w.size, w.stride, w.pad_low, w.pad_high, w.base_dilation, w.window_dilation}) put(k, x);
+}
+
+// Every field of the decoded attributes, as bytes: equal keys, equal attributes. A field added to
+// OpAttrs (or to the structs it holds) must be added here; the size checks below fail until then.
+std::string attrs_key(OpCode code, const OpAttrs& a) {
+  std::string k;
+  put(k, static_cast<std::int64_t>(code));
+  for (const auto* v : {&a.dims, &a.starts, &a.limits, &a.strides, &a.low, &a.high, &a.interior}) put(k, *v);
+  put(k, a.dimension);
+  put(k, static_cast<std::int64_t>(a.direction));
+  put(k, static_cast<std::int64_t>(a.compare_type));
+  put(k, a.flag);
+  put(k, a.exponent_bits);
+  put(k, a.mantissa_bits);
+  put(k, a.window);
+  for (const auto* v : {&a.dot.lhs_batch, &a.dot.rhs_batch, &a.dot.lhs_contracting, &a.dot.rhs_contracting}) put(k, *v);
+  const ConvDims& c = a.conv.dims;
+  for (auto x : {c.input_batch, c.input_feature, c.kernel_input_feature, c.kernel_output_feature, c.output_batch,
+                 c.output_feature})
+    put(k, x);
+  for (const auto* v : {&c.input_spatial, &c.kernel_spatial, &c.output_spatial}) put(k, *v);
+  put(k, a.conv.window);
+  put(k, a.conv.window_reversal);
+  put(k, a.conv.feature_group_count);
+  put(k, a.conv.batch_group_count);
+  const GatherDims& g = a.gather;
+  for (const auto* v : {&g.offset_dims, &g.collapsed_slice_dims, &g.operand_batching_dims, &g.start_indices_batching_dims,
+                        &g.start_index_map, &g.slice_sizes})
+    put(k, *v);
+  put(k, g.index_vector_dim);
+  put(k, g.indices_are_sorted);
+  const ScatterDims& sc = a.scatter;
+  for (const auto* v : {&sc.update_window_dims, &sc.inserted_window_dims, &sc.input_batching_dims,
+                        &sc.scatter_indices_batching_dims, &sc.scatter_dims_to_operand_dims})
+    put(k, *v);
+  put(k, sc.index_vector_dim);
+  put(k, sc.indices_are_sorted);
+  put(k, sc.unique_indices);
+  put(k, static_cast<std::int64_t>(a.fft));
+  put(k, static_cast<std::int64_t>(a.rng));
+  put(k, a.left_side);
+  put(k, a.lower);
+  put(k, a.unit_diagonal);
+  put(k, static_cast<std::int64_t>(a.transpose_a));
+  std::uint32_t eps = 0;
+  std::memcpy(&eps, &a.epsilon, sizeof eps);
+  put(k, eps);
+  put(k, a.feature_index);
+  put(k, a.target);
+  put(k, a.has_side_effect);
+  put(k, a.callees);
+  put(k, static_cast<std::int64_t>(a.applies));
+  put(k, a.literal);
+  return k;
+}
+// The tripwire for attrs_key: the sizes of OpAttrs this file knows every field of.
+static_assert(sizeof(void*) != 4 || sizeof(OpAttrs) == 536, "OpAttrs changed: add the new field to attrs_key");
+#if defined(__GLIBCXX__) && defined(__x86_64__)
+static_assert(sizeof(OpAttrs) == 904, "OpAttrs changed: add the new field to attrs_key");
+#endif
+
 class Lowerer {
  public:
-  explicit Lowerer(const Module& m) : m_(m) { p_.module = &m; }
+  Lowerer(const Module& m, const LowerOptions& options) : m_(m), options_(options) { p_.module = &m; }
 
   Program run() {
     p_.functions.resize(m_.functions.size());
@@ -35,18 +124,24 @@ class Lowerer {
       fn_ = &f;
       lf_ = &lf;
       region(f.body, lf.body);
-      liveness(f, lf);
+      if (options_.liveness && p_.stopped.message.empty()) liveness(f, lf);
     }
     return std::move(p_);
   }
 
  private:
   const Module& m_;
+  LowerOptions options_;
   Program p_;
   const Function* fn_ = nullptr;
   LFunction* lf_ = nullptr;
   std::string error_;
   int line_ = 0, column_ = 0;
+  OpMemo memo_;
+  std::size_t ops_ = 0;
+  std::deque<std::string> keys_;   // attrs_key of each entry of p_.attrs (stable: by_key_ views them)
+  NameMap<std::uint32_t> by_key_;  // → its index in p_.attrs
+  std::vector<bool> plain_ = std::vector<bool>(static_cast<std::size_t>(OpCode::Count_), false);
 
   bool fail(const Op& op, const std::string& what, const std::string& rule, std::string_view got) {
     if (error_.empty()) {
@@ -66,21 +161,56 @@ class Lowerer {
     return false;
   }
 
+  // One op lowered. Ops alike (op_memo.h) share one decoding; ops of a code without attributes
+  // to decode are not looked at again once one has shown it.
+  RL_LOOP_BODY Instr instr(const Op& op) {
+    Instr in;
+    in.op = &op;
+    in.code = op.code;
+    if ((++ops_ & 4095) == 0 && p_.stopped.message.empty() && !memory::fits(memory::limit() / 8)) {
+      p_.stopped = Error{std::to_string(op.line) + ":" + std::to_string(op.column) +
+                             ": error: the program is too big for the core's memory \xE2\x80\x94 expected room to lower it in the " +
+                             std::to_string(memory::limit() >> 20) + " MiB the core has, got " +
+                             std::to_string(memory::in_use() >> 20) + " MiB in use at this operation",
+                         {}, op.line, op.column};
+    }
+    if (!p_.stopped.message.empty()) return in;
+    if (plain_[static_cast<std::size_t>(op.code)]) return in;
+    error_.clear();
+    const OpView view{m_, *fn_, op};
+    std::uint64_t h = 0;
+    const std::uint32_t known = memo_.find(view, &h);
+    if (known != OpMemo::kNone) {
+      in.attrs = known;
+    } else if (!decode(view, &in)) {
+      in.problem = static_cast<std::uint32_t>(p_.problems.size());
+      p_.problems.push_back(Error{error_, {}, line_, column_});
+    } else if (in.attrs != kNoAttrs) {
+      // Ops unlike each other (other types, say) often decode alike: they share the entry.
+      keys_.push_back(attrs_key(op.code, p_.attrs[in.attrs]));
+      bool had = false;
+      std::uint32_t& shared = by_key_.get_or_add(keys_.back(), &had);
+      if (had) {
+        p_.attrs.pop_back();
+        keys_.pop_back();
+        in.attrs = shared;
+      } else {
+        shared = in.attrs;
+      }
+      memo_.remember(view, h, in.attrs);
+    } else {
+      plain_[static_cast<std::size_t>(op.code)] = true;
+    }
+    return in;
+  }
+
   void region(const Region& r, LRegion& out) {
     out.blocks.resize(r.blocks.size());
     for (std::size_t b = 0; b < r.blocks.size(); ++b) {
       out.blocks[b].block = &r.blocks[b];
       out.blocks[b].instrs.reserve(r.blocks[b].ops.size());
       for (const Op& op : r.blocks[b].ops) {
-        Instr in;
-        in.op = &op;
-        in.code = op.code;
-        error_.clear();
-        if (!decode(OpView{m_, *fn_, op}, &in)) {
-          in.problem = static_cast<std::uint32_t>(p_.problems.size());
-          p_.problems.push_back(Error{error_, {}, line_, column_});
-        }
-        out.blocks[b].instrs.push_back(in);
+        out.blocks[b].instrs.push_back(instr(op));
         for (std::uint32_t k = 0; k < op.regions.count; ++k) {
           const std::uint32_t index = op.regions.begin + k;
           region(fn_->regions[index], lf_->regions[index]);
@@ -230,6 +360,10 @@ class Lowerer {
     bool have = true;
     switch (op.op.code) {
       case OpCode::Constant: {
+        if (!options_.constants) {
+          have = false;
+          break;
+        }
         const Attribute* v = first(op, {"value", "literal"});
         if (!v) return fail(op.op, "constant without a value", "dense<...> or a literal", "none");
         if (op.num_results() != 1) return fail(op.op, "constant with " + std::to_string(op.num_results()) + " results", "one result", "more");
@@ -592,12 +726,14 @@ class Lowerer {
 
 }  // namespace
 
-Program lower_lenient(const Module& module) { return Lowerer(module).run(); }
+Program lower_lenient(const Module& module) { return Lowerer(module, LowerOptions()).run(); }
+Program lower_lenient(const Module& module, const LowerOptions& options) { return Lowerer(module, options).run(); }
 
 Result<Program> lower(const Module& module) {
   auto v = verify(module);
   if (!v) return Result<Program>::failure_from(v);
   Program p = lower_lenient(module);
+  if (!p.stopped.message.empty()) return Result<Program>::failure(p.stopped);
   if (!p.problems.empty()) return Result<Program>::failure(p.problems.front());
   return Result<Program>::success(std::move(p));
 }

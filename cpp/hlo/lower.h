@@ -122,6 +122,9 @@ struct Program {
   std::vector<OpAttrs> attrs;
   std::vector<Literal> literals;
   std::vector<Error> problems;
+  // Why the lowering stopped before the end (an empty message when it did not): the heap had
+  // no room left for the program (common/memory.h). A program that stopped must not be run.
+  Error stopped;
   // Liveness, per op: the values of its own block (results of the block's ops, its arguments)
   // that no later op of the block uses — neither as an operand nor inside a nested region —
   // with the op's own unused results (not HLO's ROOT) and, at a block's first op, the block's
@@ -143,5 +146,14 @@ Result<Program> lower(const Module& module);
 
 // Lowers a module that verified, keeping each op's problem on the op (see above).
 Program lower_lenient(const Module& module);
+
+// What to lower. The cost analysis leaves constants' literals undecoded (no cost rule reads a
+// value, and a big program's constants are most of the lowering's time) and needs no liveness
+// (a list per op: a dense module of a million ops would hold a million of them).
+struct LowerOptions {
+  bool constants = true;  // false: constants get no literal (no attributes, no problem)
+  bool liveness = true;   // false: Program::dead stays empty, every Instr::dead kNoAttrs
+};
+Program lower_lenient(const Module& module, const LowerOptions& options);
 
 }  // namespace rl::hlo

@@ -1,7 +1,8 @@
 #include "hlo/ops.h"
 
 #include <string>
-#include <unordered_map>
+
+#include "hlo/name_map.h"
 
 namespace rl::hlo {
 
@@ -20,16 +21,16 @@ static_assert(sizeof(kOps) / sizeof(kOps[0]) == static_cast<std::size_t>(OpCode:
               "one OpInfo per OpCode");
 
 struct Names {
-  std::unordered_map<std::string_view, OpCode> mlir, hlo;
+  NameMap<OpCode> mlir, hlo;
   Names() {
     for (std::size_t i = 1; i < static_cast<std::size_t>(OpCode::Count_); ++i) {
       const OpInfo& o = kOps[i];
-      if (!o.mlir.empty()) mlir.emplace(o.mlir, static_cast<OpCode>(i));
-      if (!o.hlo.empty()) hlo.emplace(o.hlo, static_cast<OpCode>(i));
+      if (!o.mlir.empty()) mlir.insert(o.mlir, static_cast<OpCode>(i));
+      if (!o.hlo.empty()) hlo.insert(o.hlo, static_cast<OpCode>(i));
     }
     // The pretty MLIR forms of func.return and func.call.
-    mlir.emplace("return", OpCode::FuncReturn);
-    mlir.emplace("call", OpCode::Call);
+    mlir.insert("return", OpCode::FuncReturn);
+    mlir.insert("call", OpCode::Call);
   }
 };
 
@@ -48,16 +49,14 @@ const OpInfo& op_info(OpCode code) {
 OpCode op_from_name(std::string_view name, std::string_view dialect) {
   const Names& n = names();
   if (dialect == "hlo") {
-    auto it = n.hlo.find(name);
-    return it == n.hlo.end() ? OpCode::Unknown : it->second;
+    const OpCode* c = n.hlo.find(name);
+    return c ? *c : OpCode::Unknown;
   }
-  auto it = n.mlir.find(name);
-  if (it != n.mlir.end()) return it->second;
+  if (const OpCode* c = n.mlir.find(name)) return *c;
   // MHLO spells StableHLO's ops "mhlo.x".
   if (name.substr(0, 5) == "mhlo.") {
     std::string alias = "stablehlo." + std::string(name.substr(5));
-    auto a = n.mlir.find(alias);
-    if (a != n.mlir.end()) return a->second;
+    if (const OpCode* c = n.mlir.find(alias)) return *c;
   }
   return OpCode::Unknown;
 }

@@ -27,5 +27,6 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/hlo/hlo_cost_test.cpp
   tests/cpp/hlo/hlo_corpus_test.cpp
   tests/cpp/hlo/lower_test.cpp
+  tests/cpp/hlo/big_text_test.cpp
   tests/cpp/hlo/infer_test.cpp
 )

@@ -10,11 +10,13 @@
 // `: (T, U) -> R`). Operands are resolved to values through a scoped symbol table (regions
 // may reuse names of sibling regions); a name used before it is defined is an error.
 #include <algorithm>
-#include <cctype>
+#include <cstring>
 #include <memory>
-#include <unordered_map>
 
+#include "common/loop_body.h"
+#include "common/memory.h"
 #include "hlo/lexer.h"
+#include "hlo/name_map.h"
 #include "hlo/parse.h"
 
 namespace rl::hlo {
@@ -37,7 +39,7 @@ std::string_view enum_word(std::string_view v) {
   std::size_t end = v.size();
   while (end > 0 && (v[end - 1] == '>' || v[end - 1] == ' ')) --end;
   std::size_t begin = end;
-  while (begin > 0 && (std::isalnum(static_cast<unsigned char>(v[begin - 1])) || v[begin - 1] == '_')) --begin;
+  while (begin > 0 && (chars::alnum(v[begin - 1]) || v[begin - 1] == '_')) --begin;
   return v.substr(begin, end - begin);
 }
 
@@ -116,8 +118,9 @@ class MlirParser {
   TypeId opaque_ = 0;
   bool have_opaque_ = false;
   // Names in scope: a region's definitions are undone when it ends.
-  std::unordered_map<std::string_view, Sym> sym_;
+  SymbolTable<Sym> sym_;
   std::vector<Undo> undo_;
+  std::size_t body_hint_ = 0;  // ops expected in the body of the function being read
   int scope_ = 0;
 
   bool fail(std::size_t offset, std::string_view what, std::string_view expected = "",
@@ -187,11 +190,13 @@ class MlirParser {
 
   // ---- scopes -----------------------------------------------------------------------------
 
+  // A name defined in a nested region is undone when the region ends. The function body's own
+  // names are not (sym_ is cleared for the next function).
   void define(std::string_view name, Sym s) {
-    auto it = sym_.find(name);
-    if (scope_ > 0) undo_.push_back({name, it != sym_.end(), it != sym_.end() ? it->second : Sym()});
-    if (it != sym_.end()) it->second = s;
-    else sym_.emplace(name, s);
+    bool had = false;
+    Sym& cur = sym_.get_or_add(name, &had);
+    if (scope_ > 1) undo_.push_back({name, had, cur});
+    cur = s;
   }
   std::size_t open_scope() {
     ++scope_;
@@ -201,7 +206,7 @@ class MlirParser {
     while (undo_.size() > mark) {
       Undo u = undo_.back();
       undo_.pop_back();
-      if (u.had) sym_[u.name] = u.prev;
+      if (u.had) sym_.set(u.name, u.prev);
       else sym_.erase(u.name);
     }
     --scope_;
@@ -224,10 +229,10 @@ class MlirParser {
         index = index * 10 + static_cast<std::uint32_t>(c - '0');
       }
     }
-    auto it = sym_.find(base);
-    if (it == sym_.end()) return false;
-    if (indexed && index >= it->second.count) return false;
-    *out = it->second.first + index;
+    const Sym* sym = sym_.find(base);
+    if (!sym) return false;
+    if (indexed && index >= sym->count) return false;
+    *out = sym->first + index;
     return true;
   }
 
@@ -288,6 +293,10 @@ class MlirParser {
     const std::size_t n = text_.size();
     while (p < n) {
       char c = text_[p];
+      if (!chars::is(c, chars::kBracket)) {  // most bytes of a type: letters, digits, 'x'
+        ++p;
+        continue;
+      }
       if (c == '"') {
         ++p;
         while (p < n && text_[p] != '"') p += text_[p] == '\\' ? 2 : 1;
@@ -329,9 +338,9 @@ class MlirParser {
           if (q < n && text_[q] == '?') {
             out.dims.push_back(-1);
             p = q + 1;
-          } else if (q < n && std::isdigit(static_cast<unsigned char>(text_[q]))) {
+          } else if (q < n && chars::digit(text_[q])) {
             std::int64_t v = 0;
-            while (q < n && std::isdigit(static_cast<unsigned char>(text_[q]))) {
+            while (q < n && chars::digit(text_[q])) {
               if (v > (std::int64_t(1) << 50)) return fail(q, "tensor dimension is too large", "at most 2^50", "more");
               v = v * 10 + (text_[q] - '0');
               ++q;
@@ -421,7 +430,7 @@ class MlirParser {
         out.kind = Type::Kind::Opaque;
       }
     } else if (p < n && is_ident_start(text_[p])) {
-      while (p < n && (std::isalnum(static_cast<unsigned char>(text_[p])) || text_[p] == '_')) ++p;
+      while (p < n && (chars::alnum(text_[p]) || text_[p] == '_')) ++p;
       std::string_view name = text_.substr(start, p - start);
       if (p < n && text_[p] == '<') {  // memref<...>, vector<...>, other parametric types
         std::size_t close = skip_balanced_chars(p);
@@ -462,7 +471,7 @@ class MlirParser {
       end = skip_balanced_chars(text_.find('<', start));
     } else if (start < n && is_ident_start(text_[start])) {
       std::size_t p = start;
-      while (p < n && (std::isalnum(static_cast<unsigned char>(text_[p])) || text_[p] == '_')) ++p;
+      while (p < n && (chars::alnum(text_[p]) || text_[p] == '_')) ++p;
       if (p >= n || text_[p] != '<') end = p;
     }
     if (end != std::string_view::npos) {
@@ -641,6 +650,31 @@ class MlirParser {
     }
   }
 
+  // Room for the values, operand lists and top-level ops of the function starting at `at`: one
+  // per line up to the first line indented no deeper than `func.func` (its closing '}', as MLIR
+  // prints it), so big functions do not grow by doubling. Only an estimate: the vectors still
+  // grow if it is short.
+  void reserve_function(Function& f, std::size_t at) {
+    std::size_t line_start = at;
+    while (line_start > 0 && text_[line_start - 1] != '\n') --line_start;
+    const std::size_t indent = at - line_start;
+    const std::size_t n = text_.size();
+    std::size_t lines = 0;
+    for (std::size_t q = at; q < n;) {
+      const void* nl = std::memchr(text_.data() + q, '\n', n - q);
+      if (!nl) break;
+      q = static_cast<std::size_t>(static_cast<const char*>(nl) - text_.data()) + 1;
+      std::size_t k = q;
+      while (k < n && k - q <= indent && (text_[k] == ' ' || text_[k] == '\t')) ++k;
+      if (k >= n || text_[k] == '\n' || text_[k] == '\r') continue;  // a blank line
+      if (k - q <= indent) break;
+      ++lines;
+    }
+    f.values.reserve(lines);
+    f.refs.reserve(lines * 3);
+    body_hint_ = lines;
+  }
+
   bool parse_function(Function& f) {
     Token kw = lx_.next();  // func.func
     f.line = lx_.line_of(kw.offset);
@@ -649,6 +683,7 @@ class MlirParser {
     sym_.clear();
     undo_.clear();
     scope_ = 0;
+    reserve_function(f, kw.offset);
     Token t = lx_.peek();
     if (t.kind == Tok::Ident && (t.text == "public" || t.text == "private" || t.text == "nested")) {
       f.visibility = t.text;
@@ -664,7 +699,10 @@ class MlirParser {
         std::string_view name;
         if (a.kind == Tok::Percent) {
           name = lx_.next().text;
-          if (!expect(Tok::Colon, "bad function argument", "':' and a type after " + std::string(name))) return false;
+          if (lx_.peek().kind != Tok::Colon)
+            return fail(lx_.peek().offset, "bad function argument", "':' and a type after " + std::string(name),
+                        describe(lx_.peek()));
+          lx_.next();
         }
         TypeId ty;
         if (!parse_type_id(ty)) return false;
@@ -714,7 +752,11 @@ class MlirParser {
     if (++depth_ > kMaxDepth) return fail(open.offset, "regions nest too deeply", "at most 256 levels", "more");
     const std::size_t mark = open_scope();
     r.blocks.emplace_back();
-    if (existing) r.blocks.back().args = *existing;
+    if (existing) {  // a function's body
+      r.blocks.back().args = *existing;
+      r.blocks.back().ops.reserve(body_hint_);
+      body_hint_ = 0;
+    }
     for (std::size_t i = 0; i < names.size(); ++i) {
       ValueId v = new_value(i < types.size() ? types[i] : opaque_type(), names[i]);
       if (!names[i].empty()) define(names[i], {v, 1});
@@ -766,26 +808,69 @@ class MlirParser {
   }
 
   // What one op collects before it is stored: its lists go into the function's arrays in one
-  // piece at the end, after its regions (whose own ops are stored first).
+  // piece at the end, after its regions (whose own ops are stored first). One per nesting depth,
+  // reused by every op at that depth (an op's regions hold ops one level deeper), so reading an
+  // op allocates nothing once the lists have grown.
+  struct Def {
+    std::string_view name;
+    std::uint32_t count;
+  };
   struct Pending {
     std::vector<std::string_view> operands;
-    std::vector<std::size_t> operand_at;
     std::vector<Attribute> attrs;
     std::vector<Region> regions;
     std::vector<TypeId> result_types;
+    std::vector<Def> defs;
+    // The pretty form's pieces (parse_custom) and the generic form's operand types.
+    std::vector<TypeId> sig_in, sig_out, def_types;
+    std::vector<std::string_view> def_names, keywords;
+    std::vector<std::size_t> untyped_defs;
+    std::vector<bool> is_init;  // reduce's pretty form: per operand, whether it follows `init:`
+    void clear() {
+      operands.clear();
+      attrs.clear();
+      regions.clear();
+      result_types.clear();
+      defs.clear();
+      sig_in.clear();
+      sig_out.clear();
+      def_types.clear();
+      def_names.clear();
+      keywords.clear();
+      untyped_defs.clear();
+      is_init.clear();
+    }
   };
+  std::vector<std::unique_ptr<Pending>> pending_;  // by depth_
+  std::size_t statements_ = 0;
+
+  // Whether the heap leaves room to go on: reading may use three quarters of what the core has,
+  // the rest is for verifying and costing (common/memory.h). Else the error, at this operation.
+  bool memory_left(std::size_t offset) {
+    const std::size_t limit = memory::limit();
+    if (memory::fits(limit / 4)) return true;
+    return fail(offset, "the program is too big for the core's memory",
+                "at most " + std::to_string((limit - limit / 4) >> 20) + " MiB in use while reading it (of the " +
+                    std::to_string(limit >> 20) + " MiB the core has)",
+                std::to_string(memory::in_use() >> 20) + " MiB at this operation");
+  }
+  Pending& pending() {
+    const auto d = static_cast<std::size_t>(depth_);
+    while (pending_.size() <= d) pending_.push_back(std::make_unique<Pending>());
+    Pending& p = *pending_[d];
+    p.clear();
+    return p;
+  }
 
   // One op: [results =] name ...
-  bool parse_statement(Block& block) {
+  RL_LOOP_BODY bool parse_statement(Block& block) {
     Token first = lx_.peek();
+    if ((++statements_ & 4095) == 0 && !memory_left(first.offset)) return false;
     Op op;
     op.line = lx_.line_of(first.offset);
     op.column = lx_.column_of(first.offset);
-    struct Def {
-      std::string_view name;
-      std::uint32_t count;
-    };
-    std::vector<Def> defs;
+    Pending& p = pending();
+    std::vector<Def>& defs = p.defs;
     if (first.kind == Tok::Percent) {
       while (true) {
         Token r = lx_.next();
@@ -811,7 +896,6 @@ class MlirParser {
     std::size_t nres = 0;
     for (const auto& d : defs) nres += d.count;
     Token nt = lx_.peek();
-    Pending p;
     bool ok;
     if (nt.kind == Tok::String) {
       lx_.next();
@@ -861,13 +945,14 @@ class MlirParser {
   }
 
   bool parse_generic(Op& op, Pending& p) {
-    if (!expect(Tok::LParen, "bad generic operation", "'(' and the operand list after \"" + std::string(op.name) + "\""))
-      return false;
+    if (lx_.peek().kind != Tok::LParen)
+      return fail(lx_.peek().offset, "bad generic operation",
+                  "'(' and the operand list after \"" + std::string(op.name) + "\"", describe(lx_.peek()));
+    lx_.next();
     while (lx_.peek().kind != Tok::RParen) {
       Token a = lx_.next();
       if (a.kind != Tok::Percent) return fail(a.offset, "bad operand list", "an operand such as %0", describe(a));
       p.operands.push_back(a.text);
-      p.operand_at.push_back(a.offset);
       if (lx_.peek().kind == Tok::Comma) lx_.next();
       else if (lx_.peek().kind != Tok::RParen)
         return fail(lx_.peek().offset, "bad operand list", "',' or ')'", describe(lx_.peek()));
@@ -894,7 +979,7 @@ class MlirParser {
     }
     if (lx_.peek().kind == Tok::LBrace && !parse_attr_dict(p.attrs)) return false;
     if (!expect(Tok::Colon, "bad generic operation", "':' and a function type such as (T) -> T")) return false;
-    std::vector<TypeId> in;
+    std::vector<TypeId>& in = p.sig_in;
     if (!at_paren()) return fail(lx_.pos(), "bad generic operation", "a function type such as (T) -> T", describe(lx_.peek()));
     if (!parse_type_list(in)) return false;
     if (!expect(Tok::Arrow, "bad function type", "'->' and the result types")) return false;
@@ -912,16 +997,17 @@ class MlirParser {
     int depth = 0;
     bool first = true;
     bool have_sig = false, have_arrow = false;
-    std::vector<TypeId> sig_in, sig_out;
-    std::vector<std::string_view> def_names;  // region argument definitions (%x: T, %x = %y)
-    std::vector<TypeId> def_types;
-    std::vector<std::size_t> untyped_defs;  // %iterArg = %v: typed from the signature
-    std::vector<std::string_view> keywords;
+    std::vector<TypeId>& sig_in = p.sig_in;
+    std::vector<TypeId>& sig_out = p.sig_out;
+    std::vector<std::string_view>& def_names = p.def_names;  // region argument definitions (%x: T, %x = %y)
+    std::vector<TypeId>& def_types = p.def_types;
+    std::vector<std::size_t>& untyped_defs = p.untyped_defs;  // %iterArg = %v: typed from the signature
+    std::vector<std::string_view>& keywords = p.keywords;
     std::size_t bracket_at = std::string_view::npos;  // a `[...]` group at depth 0 (slice, get_tuple_element)
     bool open_paren = false;  // the group open at depth 1 is a '(' (the operand list)
     bool reducer = false;     // reduce's pretty form: `reducer(%lhs0, %rhs0) (%lhs1, %rhs1)`
     bool next_is_init = false;            // reduce's pretty `(%x init: %z)`: %z is an init value
-    std::vector<bool> is_init;            // per operand, while any init is seen
+    std::vector<bool>& is_init = p.is_init;  // per operand, while any init is seen
     while (true) {
       Token t = lx_.peek();
       if (t.kind == Tok::End || t.kind == Tok::Split) break;
@@ -948,7 +1034,6 @@ class MlirParser {
             def_types.push_back(ty);
           } else {
             p.operands.push_back(t.text);
-            p.operand_at.push_back(t.offset);
             is_init.push_back(next_is_init);
             next_is_init = false;
           }
@@ -1117,15 +1202,10 @@ class MlirParser {
     if (std::find(is_init.begin(), is_init.end(), true) != is_init.end() && is_init.size() == p.operands.size()) {
       // `(%x0 init: %z0), (%x1 init: %z1)`: the operands are the inputs, then the init values.
       std::vector<std::string_view> names;
-      std::vector<std::size_t> at;
       for (bool want : {false, true})
         for (std::size_t i = 0; i < p.operands.size(); ++i)
-          if (is_init[i] == want) {
-            names.push_back(p.operands[i]);
-            at.push_back(p.operand_at[i]);
-          }
+          if (is_init[i] == want) names.push_back(p.operands[i]);
       p.operands = std::move(names);
-      p.operand_at = std::move(at);
     }
     if (op.code == OpCode::Compare) {
       // `stablehlo.compare LT, %a, %b, FLOAT`: the same named fields as the generic form.

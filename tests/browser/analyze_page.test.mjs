@@ -302,7 +302,7 @@ describe('section 8: corpus files, selection, sorting, roofs and a 5 MB module',
     assert.equal(await page.locator('#analyze-text').evaluate((e) => e.readOnly), true, 'shown as a read-only preview');
     assert.match(await page.locator('#analyze-preview-note').innerText(), /^big\.mlir has \d+ characters: the whole text is analysed/);
     times.five_mb = { bytes: text.length, ops: a.ops, worker_ms: Math.round(v.ms), render_ms: Math.round(v.render_ms), file_to_drawn_ms: totalMs, lesson_input_answered_ms: inputMs, pending_while_typing: Boolean(pendingDuring) };
-    t.diagnostic(`5 MB module (${(text.length / 1e6).toFixed(2)} MB, ${a.ops} ops): Worker ${Math.round(v.ms)} ms (parse + verify + cost + summary); section redrawn in ${Math.round(v.render_ms)} ms; ` +
+    t.diagnostic(`5 MB module (${(text.length / 1e6).toFixed(2)} MB, ${a.ops} ops): Worker ${Math.round(v.ms)} ms (parse + verify + lower + cost); section redrawn in ${Math.round(v.render_ms)} ms; ` +
       `file set → drawn ${totalMs} ms; the lesson answered an input in ${inputMs} ms while ${pendingDuring ? 'the Worker was busy' : 'the analysis had already finished'}`);
     assert.deepEqual(problems, []);
     await page.close();

@@ -10,6 +10,10 @@ import { blockPayloads, rowBlocks, runKernelOnPool } from '../../web/model/paral
 import { runMeasurements, sampleLongEnough, timeRounds, timerResolution } from '../../web/model/measure.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 import { createNodePool, nodeSpawn } from '../../scripts/lib/node_pool.mjs';
+import { denseHlo, denseStablehlo } from '../../scripts/lib/dense_modules.mjs';
+import { summarizeFile } from '../../web/model/analysis.js';
+import { placeOps } from '../../web/model/analysis_view.js';
+import { analysisOfWorker, TASKS } from '../../web/worker_host.js';
 
 let core;
 before(async () => {
@@ -83,6 +87,32 @@ describe('the pool on worker_threads', () => {
       lease.release();
     }
     assert.ok(payloads.every((p) => p.a.byteLength === 0 && p.packed_b.byteLength === 0), 'the sent arrays are detached');
+  });
+
+  test('an analysis crosses in the core\'s compact form, its columns moved; the caller\'s object is the CLI\'s', async () => {
+    const texts = { 'dense.hlo': denseHlo(3e5), 'dense.mlir': denseStablehlo(3e5), 'bad.mlir': 'module {\n  func.func @main() {\n    %0 = stablehlo.add %x, %x : tensor<f32>\n  }\n}\n' };
+    // The Worker's side: every column's buffer is handed to the transfer list, nothing else.
+    const moved = [];
+    const progress = [];
+    const direct = TASKS.analyze(core, { text: texts['dense.hlo'] }, { progress: (...a) => progress.push(a), transfer: (list) => moved.push(...list) });
+    assert.equal(direct.result.ok, true);
+    const arrays = direct.result.value.columns.flatMap((m) => Object.values(m));
+    assert.equal(arrays.length, 17);
+    assert.deepEqual(moved, arrays.map((a) => a.buffer));
+    assert.deepEqual(progress.map((p) => p[0]), [0, 1]);
+    // Through the pool: the caller makes what the CLI prints for the same text.
+    const group = pool.group();
+    for (const [name, text] of Object.entries(texts)) {
+      const value = await group.run('analyze', { text });
+      assert.ok(value.ms >= 0);
+      const expected = core.analyzeText(text);
+      assert.equal(value.result.ok, expected.ok, name);
+      if (expected.ok) assert.ok(value.result.value.columns[0].line instanceof Int32Array, name);
+      const got = analysisOfWorker(name, value);
+      const summary = summarizeFile(name, expected);
+      assert.deepEqual(got, { summary, placement: placeOps(expected), errors: summary.errorPlaces, ms: value.ms }, name);
+    }
+    await assert.rejects(group.run('analyze', { text: 7 }), /analyze: text must be a string/);
   });
 
   test('a bad request is answered with its error and the Workers carry on', async () => {

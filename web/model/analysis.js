@@ -51,9 +51,12 @@ export function summaryLines(s) {
   if (s.ops.length) {
     const header = ['line', 'op', 'shape', 'flops', 'transcendentals', 'bytes', 'intensity'];
     const rows = s.ops.map((o) => [String(o.line), o.op + (o.modeled ? '' : ' (unmodeled)'), o.shape, num(o.flops), num(o.transcendentals), num(o.bytes_accessed), o.intensity == null ? '—' : short(o.intensity)]);
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    // A loop, not Math.max(...column): a program of a million ops would overflow the call stack.
+    const widths = header.map((h) => h.length);
+    for (const r of rows) for (let i = 0; i < r.length; i++) if (r[i].length > widths[i]) widths[i] = r[i].length;
     const fmt = (r) => r.map((c, i) => (i === 1 || i === 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-    lines.push(fmt(header), ...rows.map(fmt));
+    lines.push(fmt(header));
+    for (const r of rows) lines.push(fmt(r));
   }
   const t = s.totals;
   if (s.modules.length) {
