@@ -299,6 +299,11 @@ describe('section 8: corpus files, selection, sorting, roofs and a 5 MB module',
     const a = await page.evaluate(() => ({ ops: window.rooflineLab.analysis().ops.length, flops: window.rooflineLab.analysis().totals.flops }));
     assert.equal(a.flops, i * (2 * 64 * 256 * 256 + 64 * 256));
     assert.equal(await page.locator('#analyze-ops tbody tr').count(), 500);
+    // Shares are percentages without an exponent: an add here is ~1e-5 % of the flops ("1.3e-5%" before).
+    const shares = (await page.locator('#analyze-ops tbody td').allInnerTexts()).filter((s) => s.endsWith('%'));
+    assert.ok(shares.length >= 1000, `${shares.length} share cells`);
+    for (const s of shares) assert.doesNotMatch(s, /\de[-+]?\d/, `a share written with an exponent: ${s}`);
+    assert.ok(shares.includes('< 0.001%'), 'the adds\' tiny shares say so');
     assert.equal(await page.locator('#analyze-text').evaluate((e) => e.readOnly), true, 'shown as a read-only preview');
     assert.match(await page.locator('#analyze-preview-note').innerText(), /^big\.mlir has \d+ characters: the whole text is analysed/);
     times.five_mb = { bytes: text.length, ops: a.ops, worker_ms: Math.round(v.ms), render_ms: Math.round(v.render_ms), file_to_drawn_ms: totalMs, lesson_input_answered_ms: inputMs, pending_while_typing: Boolean(pendingDuring) };

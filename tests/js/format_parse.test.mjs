@@ -1,7 +1,7 @@
 // web/model: formatting and number parsing, without a DOM or the core.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { grouped, pyFloat, pyFloatList, sci, short } from '../../web/model/format.js';
+import { grouped, percent, pyFloat, pyFloatList, sci, short } from '../../web/model/format.js';
 import { parseNumber, parseNumberList } from '../../web/model/parse.js';
 
 test('pyFloat prints floats the way Python repr does, so the CLI reads like the seed', () => {
@@ -12,6 +12,15 @@ test('pyFloat prints floats the way Python repr does, so the CLI reads like the 
   ];
   for (const [x, text] of cases) assert.equal(pyFloat(x), text, `pyFloat(${x})`);
   assert.equal(pyFloatList([0.1 + 0.2, 100, 1e22, 1.5e-7, 12345678901234567]), '[0.30000000000000004, 100.0, 1e+22, 1.5e-07, 1.2345678901234568e+16]');
+});
+
+test('percent writes a share without an exponent: tiny shares say so, large ones stay whole', () => {
+  const cases = [
+    [0.6857, '68.6%'], [1, '100%'], [2.5, '250%'], [0, '0%'], [0.00012, '0.012%'], [0.00001, '0.001%'],
+    [1.78e-9, '< 0.001%'], [1.78e-7, '< 0.001%'], [-0.5, '-50%'], [null, '—'], [0.1234567, '12.3%'],
+  ];
+  for (const [x, text] of cases) assert.equal(percent(x), text, `percent(${x})`);
+  for (let e = -12; e <= 2; e += 0.25) assert.doesNotMatch(percent(10 ** e), /e/, `percent(1e${e}) has no exponent`);
 });
 
 test('short rounds for prose but keeps integers whole', () => {

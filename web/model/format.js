@@ -43,6 +43,24 @@ export function grouped(count) {
   return text.replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
+/**
+ * A fraction as a percentage for tables and prose, never in exponent form: 0.6857 → "68.6%",
+ * 0.00012 → "0.012%", 1.78e-9 → "< 0.001%", 0 → "0%", 2.5 → "250%" (a share of a roof may pass 100%).
+ * @param {number|null} fraction
+ * @param {number} [digits] significant digits (3)
+ */
+export function percent(fraction, digits = 3) {
+  if (fraction === null || fraction === undefined) return '—';
+  if (!Number.isFinite(fraction)) return String(fraction);
+  const p = 100 * fraction;
+  if (p === 0) return '0%';
+  if (Math.abs(p) < 0.001) return p > 0 ? '< 0.001%' : '> -0.001%';
+  const rounded = Number(p.toPrecision(digits));
+  // toPrecision keeps the digits; toFixed with enough places writes them without an exponent.
+  const places = Math.max(0, digits - 1 - Math.floor(Math.log10(Math.abs(rounded))));
+  return `${Number(rounded.toFixed(places))}%`;
+}
+
 /** Scientific notation with `digits` significant digits, trailing zeros dropped: 1.7720e-6 → "1.77e-6", 2e-5 → "2e-5". */
 export function sci(x, digits = 3) {
   if (!Number.isFinite(x)) return String(x);

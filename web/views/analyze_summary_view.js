@@ -1,7 +1,7 @@
 // Section 8's roofs (the chosen roof, the dtype its peak is read for, every roof's kind and
 // sources) and the program summary: totals, the lower bound on time, fusion's savings,
 // unmodeled ops and the core's notes.
-import { sci, short } from '../model/format.js';
+import { percent, sci, short } from '../model/format.js';
 import { $, el } from './dom.js';
 
 const KIND_TAG = {
@@ -81,7 +81,7 @@ function renderTotals(view) {
     tr.querySelector('th').append(' ', el('span', 'measurement', 'tag measurement'));
     rows.push(tr);
     rows.push(row('measured / lower bound', m.over_bound > 0
-      ? `${short(m.over_bound, 3)}× the lower bound (the program reaches ${short(100 * m.of_roof, 3)}% of this roof)`
+      ? `${short(m.over_bound, 3)}× the lower bound (the program reaches ${percent(m.of_roof)} of this roof)`
       : '— (no work: no bound)', 'text measured'));
   } else if (run) {
     const why = run.report.status === 'not_run' ? 'not run (see "Run it in this browser"); the estimate stays'

@@ -3,7 +3,7 @@
 // a row (or its line button) or Enter on a focused row selects it; the selected row is marked.
 // The measured columns are a run's (this machine's measurements), '—' until the program is run.
 import { ROW_LIMIT } from '../model/analysis_view.js';
-import { sci, short } from '../model/format.js';
+import { percent, sci, short } from '../model/format.js';
 import { $, el } from './dom.js';
 
 const COLUMNS = [
@@ -15,7 +15,6 @@ const COLUMNS = [
 /** The measured columns (a run's, this machine's): marked as measurements. */
 const MEASURED = new Set(['seconds', 'gflops', 'gbs', 'ofRoof']);
 
-const pct = (x) => (x === null ? '—' : `${short(100 * x, 3)}%`);
 const num = (x) => (x === null || x === undefined ? '—' : short(x));
 
 /** @param {{onSort: (key: string) => void, onSelect: (index: number) => void}} handlers */
@@ -66,9 +65,9 @@ function rowElement(r, selected) {
   if (!r.modeled) op.append(el('span', ' (unmodeled)', 'where'));
   if (r.note) op.title = r.note;
   tr.append(line, op, el('td', r.shape, 'text shape'), el('td', num(r.flops)), el('td', num(r.transcendentals)), el('td', num(r.bytes)),
-    el('td', r.intensity === null ? '—' : short(r.intensity)), el('td', r.bound ?? '—', 'text'), el('td', pct(r.flopShare)), el('td', pct(r.byteShare)),
+    el('td', r.intensity === null ? '—' : short(r.intensity)), el('td', r.bound ?? '—', 'text'), el('td', percent(r.flopShare)), el('td', percent(r.byteShare)),
     el('td', r.seconds === null ? '—' : `${sci(r.seconds, 3)} s`, 'measured'), el('td', num(r.gflops), 'measured'), el('td', num(r.gbs), 'measured'),
-    el('td', pct(r.ofRoof), 'measured'));
+    el('td', percent(r.ofRoof), 'measured'));
   return tr;
 }
 
