@@ -853,6 +853,26 @@ Result<std::vector<exercises::Exercise>> exercises_arg(const val& seed, const va
   return exercises::generate(seed.as<std::string>(), int(c.value()), f.value());
 }
 
+// A list of numbers; one exercise question with its choices and hints (the lesson's report and
+// generateExercises write questions the same way).
+void write_numbers(JsonWriter& j, const std::vector<double>& xs) {
+  j.begin_array();
+  for (double x : xs) j.value(x);
+  j.end_array();
+}
+
+void write_question(JsonWriter& j, const exercises::Question& q) {
+  j.begin_object().field("id", q.id).field("prompt", q.prompt).field("kind", q.kind).field("unit", q.unit)
+      .field("value", q.value).field("exact", q.exact).field("rel_tolerance", q.rel_tolerance);
+  j.key("choices").begin_array();
+  for (const auto& c : q.choices) j.value(c);
+  j.end_array();
+  j.key("hints").begin_array();
+  for (const auto& h : q.hints) j.value(h);
+  j.end_array();
+  j.end_object();
+}
+
 // (seed, count, families?) → the exercises with their answers, hints and solutions, as JSON text.
 val js_generate_exercises(val seed, val count, val families) {
   auto set = exercises_arg(seed, count, families);
@@ -865,21 +885,9 @@ val js_generate_exercises(val seed, val count, val families) {
     j.key("params").begin_object();
     for (const auto& [name, value] : e.params) j.field(name, value);
     j.end_object();
-    j.key("sizes").begin_array();
-    for (double x : e.sizes) j.value(x);
-    j.end_array();
+    write_numbers(j.key("sizes"), e.sizes);
     j.key("questions").begin_array();
-    for (const auto& q : e.questions) {
-      j.begin_object().field("id", q.id).field("prompt", q.prompt).field("kind", q.kind).field("unit", q.unit)
-          .field("value", q.value).field("exact", q.exact).field("rel_tolerance", q.rel_tolerance);
-      j.key("choices").begin_array();
-      for (const auto& c : q.choices) j.value(c);
-      j.end_array();
-      j.key("hints").begin_array();
-      for (const auto& h : q.hints) j.value(h);
-      j.end_array();
-      j.end_object();
-    }
+    for (const auto& q : e.questions) write_question(j, q);
     j.end_array();
     j.field("solution", e.solution).end_object();
   }
@@ -1190,24 +1198,6 @@ void write_ceiling(JsonWriter& j, const Ceiling& c) {
       .field("ceiling", c.ceiling)
       .field("bound", bound_name(c.bound))
       .end_object();
-}
-
-void write_numbers(JsonWriter& j, const std::vector<double>& xs) {
-  j.begin_array();
-  for (double x : xs) j.value(x);
-  j.end_array();
-}
-
-void write_question(JsonWriter& j, const exercises::Question& q) {
-  j.begin_object().field("id", q.id).field("prompt", q.prompt).field("kind", q.kind).field("unit", q.unit)
-      .field("value", q.value).field("exact", q.exact).field("rel_tolerance", q.rel_tolerance);
-  j.key("choices").begin_array();
-  for (const auto& c : q.choices) j.value(c);
-  j.end_array();
-  j.key("hints").begin_array();
-  for (const auto& h : q.hints) j.value(h);
-  j.end_array();
-  j.end_object();
 }
 
 // The report with the keys (and order) the seed's report has had since the first CLI, then
