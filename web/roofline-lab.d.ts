@@ -151,18 +151,6 @@ export interface StableHLO {
   };
 }
 
-/** Estimates from the IR with XLA's counting rules, not measurements. */
-export interface CostEstimate {
-  label: string;
-  flops: number;
-  transcendentals: number;
-  bytes_accessed: number;
-  bytes_accessed_operand: Record<string, number>;
-  bytes_accessed_output: number;
-  minimum_traffic_bytes: number;
-  per_op: { line: number; op: string; flops: number; transcendentals: number; bytes_accessed: number }[];
-}
-
 /** The core's estimate before web/model/lesson.js puts its label first. */
 export interface CoreCostEstimate {
   flops: number;
@@ -172,6 +160,11 @@ export interface CoreCostEstimate {
   bytes_accessed_output: number;
   minimum_traffic_bytes: number;
   per_op: { line: number; op: string; flops: number; transcendentals: number; bytes_accessed: number }[];
+}
+
+/** Estimates from the IR with XLA's counting rules, not measurements: the core's, labelled. */
+export interface CostEstimate extends CoreCostEstimate {
+  label: string;
 }
 
 /** The kernel tanh(A·B) on the seed's inputs against the double reference, |x − y| ≤ atol + rtol·|y|. */
