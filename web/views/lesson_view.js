@@ -46,7 +46,7 @@ function renderIrCheck(checks) {
   out.textContent =
     `The StableHLO above, run by the core's interpreter on the same inputs (arguments: ${ir.inputs}): ` +
     `${ir.passed ? 'passed' : 'FAILED'}, max |x − y| = ${sci(ir.max_abs_error)} (the tightest output used ` +
-    `${short(100 * ir.worst_ratio, 2)}% of its allowance). Time per run: the IR's ${ir.ops} ops ${sci(ir.ops_seconds)} s, ` +
+    `${short(100 * ir.worst_ratio, 2)}% of its allowance). Time per run, measured on this machine: the IR's ${ir.ops} ops ${sci(ir.ops_seconds)} s, ` +
     `the hand-written kernel (${variant}) ${sci(kernel)} s (median).`;
 }
 
