@@ -179,6 +179,25 @@ const std::vector<Dtype>& dtypes() {
   return list;
 }
 
+namespace {
+
+// The dtype called `name`, or the error that lists the names there are.
+Result<const Dtype*> dtype_named(const std::string& name) {
+  std::vector<std::string> names;
+  for (const auto& d : dtypes()) {
+    if (d.name == name) return Result<const Dtype*>::success(&d);
+    names.push_back(d.name);
+  }
+  return Result<const Dtype*>::failure("dtype must be one of " + joined(names, ", ") + ", got \"" + name + "\"");
+}
+
+// A dtype and an itemsize given together that disagree.
+std::string itemsize_disagrees(const Dtype& d, double itemsize) {
+  return "dtype " + d.name + " has itemsize " + std::to_string(d.itemsize) + ", got itemsize " + format_number(itemsize);
+}
+
+}  // namespace
+
 std::string dtype_of_itemsize(double itemsize) {
   for (const auto& [size, name] : usual_types())
     if (itemsize == size) return name;
@@ -196,17 +215,11 @@ std::vector<Refusal> check_inputs(const Params& params) {
   // The dtype's name, and its itemsize against one given (when that itemsize is acceptable).
   const auto itemsize = params.itemsize ? positive_integer("itemsize", *params.itemsize) : Result<std::int64_t>::success(0);
   if (params.dtype) {
-    std::vector<std::string> names;
-    const Dtype* found = nullptr;
-    for (const auto& d : dtypes()) {
-      names.push_back(d.name);
-      if (d.name == *params.dtype) found = &d;
-    }
+    const auto found = dtype_named(*params.dtype);
     if (!found) {
-      out.push_back({"dtype", "dtype must be one of " + joined(names, ", ") + ", got \"" + *params.dtype + "\""});
-    } else if (params.itemsize && itemsize && itemsize.value() != found->itemsize) {
-      out.push_back({"dtype", "dtype " + found->name + " has itemsize " + std::to_string(found->itemsize) +
-                                  ", got itemsize " + format_number(*params.itemsize)});
+      out.push_back({"dtype", found.error()});
+    } else if (params.itemsize && itemsize && itemsize.value() != found.value()->itemsize) {
+      out.push_back({"dtype", itemsize_disagrees(*found.value(), *params.itemsize)});
     }
   }
   note("itemsize", itemsize);
@@ -254,19 +267,12 @@ Outcome build(const Params& params, const Extras& extras) {
   // An explicit dtype sets the itemsize, or must agree with the one given.
   std::string dtype;
   if (params.dtype) {
-    std::vector<std::string> names;
-    const Dtype* found = nullptr;
-    for (const auto& d : dtypes()) {
-      names.push_back(d.name);
-      if (d.name == *params.dtype) found = &d;
-    }
-    if (!found) return refuse("dtype", "dtype must be one of " + joined(names, ", ") + ", got \"" + *params.dtype + "\"");
-    if (!params.itemsize) itemsize = found->itemsize;
-    else if (itemsize != found->itemsize) {
-      return refuse("dtype", "dtype " + found->name + " has itemsize " + std::to_string(found->itemsize) +
-                                 ", got itemsize " + format_number(itemsize));
-    }
-    dtype = found->name;
+    const auto found = dtype_named(*params.dtype);
+    if (!found) return refuse("dtype", found.error());
+    const Dtype& d = *found.value();
+    if (!params.itemsize) itemsize = d.itemsize;
+    else if (itemsize != d.itemsize) return refuse("dtype", itemsize_disagrees(d, itemsize));
+    dtype = d.name;
   }
 
   Report r;
