@@ -8,16 +8,10 @@
 
 using namespace rl::hlo;
 using rl::testing::attr_text;
+using rl::testing::find_op;
 using rl::testing::value_names;
 
 namespace {
-
-const Op* find_op(const Function& f, const std::string& name) {
-  for (const auto& b : f.body.blocks)
-    for (const auto& op : b.ops)
-      if (op.results.count > 0 && f.value_name(f.results(op)[0]) == name) return &op;
-  return nullptr;
-}
 
 // An optimized module as XLA prints it: %-names, a signature, typed operands, tiled layouts
 // with memory spaces, a bounded dynamic dimension, /*index=N*/ comments, metadata,

@@ -15,15 +15,9 @@
 #include "hlo/verify.h"
 
 using namespace rl::hlo;
+using rl::testing::find_op;
 
 namespace {
-
-const Op* find_op(const Function& f, const std::string& name) {
-  for (const auto& b : f.body.blocks)
-    for (const auto& op : b.ops)
-      if (op.results.count > 0 && f.value_name(f.results(op)[0]) == name) return &op;
-  return nullptr;
-}
 
 // The type of instruction `name` (in any computation of the first module), as XLA prints it.
 std::string type_of(const std::vector<Module>& modules, const std::string& name) {

@@ -33,6 +33,14 @@ inline std::vector<std::string> value_names(const hlo::Function& f, const std::v
   return value_names(f, hlo::Span<hlo::ValueId>{vs.data(), vs.size()});
 }
 
+// The op of the function's top-level blocks whose first result is called `name`, or nullptr.
+inline const hlo::Op* find_op(const hlo::Function& f, const std::string& name) {
+  for (const auto& b : f.body.blocks)
+    for (const auto& op : b.ops)
+      if (op.results.count > 0 && f.value_name(f.results(op)[0]) == name) return &op;
+  return nullptr;
+}
+
 // An attribute's raw text, or "<absent>".
 inline std::string attr_text(const hlo::Function& f, const hlo::Op& op, const std::string& name) {
   const hlo::Attribute* a = f.attr(op, name);
