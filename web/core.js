@@ -198,6 +198,14 @@ export async function loadCore(createCore, options = {}) {
     measureCompute: guarded('measureCompute', (minSeconds) => call('measureCompute', minSeconds)),
     /** ('l1'|'l2'|'memory', minSeconds) → {level, working_set_bytes, gbs}: triad */
     measureBandwidth: guarded('measureBandwidth', (level, minSeconds) => call('measureBandwidth', level, minSeconds)),
+    /**
+     * (factor 1..64, {reread?: 'after-array'|'right-away', samples? 1..100, default 3}) → section 6's
+     * experiment measured (TrafficMeasurement in roofline-lab.d.ts): a memory-bound and a compute-bound
+     * workload reading a 64 MiB array once and `factor` times (a chunk read again after the whole
+     * array, or right away), their measured time ratios beside the roofline's prediction under the
+     * roofs the 1× runs show. Runs synchronously for seconds: call it in a Worker on the page.
+     */
+    measureTraffic: guarded('measureTraffic', (factor, options) => call('measureTraffic', factor, options)),
 
     // ---- HLO ----
     /** (m, k, n, dtype 'f32'|'bf16'|'f16'|'f64') → StableHLO text of tanh(a @ b), as JAX prints it */

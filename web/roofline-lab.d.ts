@@ -367,12 +367,8 @@ export interface KernelVariant {
   default: boolean;
 }
 
-/** Measurements of this machine: seconds per call, never the model. */
-export interface KernelTiming {
-  variant: string;
-  m: number;
-  k: number;
-  n: number;
+/** The harness's timing of a call (cpp/measure/harness.h): measurements of this machine, never the model. */
+export interface HarnessTiming {
   seconds_per_call: number[];
   median: number;
   min: number;
@@ -384,6 +380,66 @@ export interface KernelTiming {
   target_sample_seconds: number;
   /** times a short sample made the harness raise the repeats and take every sample again */
   recalibrations: number;
+}
+
+/** One workload of section 6's measured experiment at 1× or at the factor (core.measureTraffic). */
+export interface TrafficRun extends HarnessTiming {
+  /** times the array was read in one call: 1, or the factor as met */
+  reads: number;
+  /** exact counts of one call: 2 flops per multiply-add step, 4 bytes per element read */
+  flops: number;
+  bytes: number;
+  /** flops and bytes over the median time (measurements) */
+  gflops: number;
+  gbs: number;
+}
+
+export interface TrafficWorkload {
+  name: 'memory-bound' | 'compute-bound';
+  /** multiply-add steps per element: per read (memory-bound) or in all its reads (compute-bound) */
+  steps: number;
+  once: TrafficRun;
+  factor: TrafficRun;
+  /** factor.median / once.median (a measurement) */
+  measured_ratio: number;
+  /** the roofline's prediction for these counts under the roofs the 1× runs show (the model) */
+  predicted: {
+    intensity: number;
+    factor_intensity: number;
+    bound: string;
+    factor_bound: string;
+    seconds: number;
+    factor_seconds: number;
+    time_ratio: number;
+  };
+  /** measured_ratio / predicted.time_ratio */
+  agreement: number;
+  verdict: 'agrees' | 'faster than predicted' | 'slower than predicted';
+}
+
+/** Section 6's experiment measured on this machine (core.measureTraffic). */
+export interface TrafficMeasurement {
+  factor_asked: number;
+  /** the factor as met: chunk reads over chunks (exact to 1/4096 of the array) */
+  factor: number;
+  reread: 'after-array' | 'right-away';
+  reread_name: string;
+  elements: number;
+  array_bytes: number;
+  /** this machine's roofs as the 1× runs show them (measurements): GFLOP/s, GB/s, flops per byte */
+  roofs: { peak_gflops: number; bandwidth_gbs: number; ridge: number };
+  /** a measured ratio within this share of the predicted one agrees */
+  agreement_tolerance: number;
+  compute_bound_steps: number;
+  workloads: TrafficWorkload[];
+}
+
+/** Measurements of this machine: seconds per call, never the model. */
+export interface KernelTiming extends HarnessTiming {
+  variant: string;
+  m: number;
+  k: number;
+  n: number;
   gflops_median: number;
 }
 
@@ -743,6 +799,7 @@ export interface Core {
   timeKernel(variant: string | undefined, m: number, k: number, n: number, samples: number, minSampleSeconds?: number): CoreResult<KernelTiming>;
   measureCompute(minSeconds: number): CoreResult<ComputeCeiling>;
   measureBandwidth(level: 'l1' | 'l2' | 'memory', minSeconds: number): CoreResult<BandwidthCeiling>;
+  measureTraffic(factor: number, options?: { reread?: 'after-array' | 'right-away'; samples?: number }): CoreResult<TrafficMeasurement>;
   uniformFloats(count: number, seed: number): CoreResult<Float32Array>;
   packB(variant: string | undefined, k: number, n: number, b: Float32Array): CoreResult<Float32Array>;
   runKernel(variant: string | undefined, m: number, k: number, n: number, a: Float32Array, b: Float32Array): CoreResult<Float32Array>;
@@ -1046,6 +1103,8 @@ export interface RooflineLab {
   timings(): { coreMs: number | null; firstRenderMs: number | null; readyMs: number | null };
   /** section 2's check of the lesson's IR beside the kernel's, with both times; null until the Worker has answered (or if it failed) */
   lessonChecks(): LessonChecks | null;
+  /** section 6's "measure it": the last measurement of the traffic experiment (a measurement of this machine), null until one has run */
+  trafficMeasurement(): TrafficMeasurement | null;
   /** runs StableHLO text in a Worker without changing the page: what `node scripts/run.mjs --json` prints for one file */
   run(text: string, options?: { inputs?: 'none' | 'seeded' | 'arange'; seed?: number; name?: string }): Promise<FileRunReport>;
   /** what section 8's run shows */

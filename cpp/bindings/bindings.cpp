@@ -33,6 +33,7 @@
 #include "measure/ceilings.h"
 #include "measure/harness.h"
 #include "measure/work.h"
+#include "measure/traffic.h"
 #include "model/model.h"
 
 using emscripten::val;
@@ -354,6 +355,19 @@ val js_check_lesson_ir() {
 
 // One warm run, then `samples` samples of R calls each (R calibrated to the timer), all in
 // wasm. Inputs: the lesson's for 32×16×8, uniform random otherwise.
+// A harness timing's fields, as timeKernel and measureTraffic give them.
+void set_timing(val& out, const measure::Timing& t) {
+  out.set("seconds_per_call", array_of(t.seconds_per_call));
+  out.set("median", t.median);
+  out.set("min", t.min);
+  out.set("max", t.max);
+  out.set("repeats", double(t.repeats));
+  out.set("timer_resolution", t.timer_resolution);
+  out.set("warm_seconds", t.warm_seconds);
+  out.set("target_sample_seconds", t.target_sample_seconds);
+  out.set("recalibrations", t.recalibrations);
+}
+
 val js_time_kernel(val variant, val m, val k, val n, val samples, val min_sample_seconds) {
   auto v = variant_arg(variant);
   if (!v) return fail_from(v);
@@ -389,15 +403,7 @@ val js_time_kernel(val variant, val m, val k, val n, val samples, val min_sample
   out.set("m", double(shape->m));
   out.set("k", double(shape->k));
   out.set("n", double(shape->n));
-  out.set("seconds_per_call", array_of(t->seconds_per_call));
-  out.set("median", t->median);
-  out.set("min", t->min);
-  out.set("max", t->max);
-  out.set("repeats", double(t->repeats));
-  out.set("timer_resolution", t->timer_resolution);
-  out.set("warm_seconds", t->warm_seconds);
-  out.set("target_sample_seconds", t->target_sample_seconds);
-  out.set("recalibrations", t->recalibrations);
+  set_timing(out, t.value());
   // The model's work per call (2·m·k·n) at the median time: a measured rate, GFLOP/s.
   const auto work = contract(double(shape->m), double(shape->k), double(shape->n), 4);
   out.set("gflops_median", work ? static_cast<double>(work->flops) / t->median / 1e9 : NAN);
@@ -426,6 +432,87 @@ val js_measure_bandwidth(val level, val min_seconds) {
   out.set("level", b->level);
   out.set("working_set_bytes", double(b->working_set_bytes));
   out.set("gbs", b->gbs);
+  return ok(out);
+}
+
+// Section 6's experiment measured (measure/traffic.h): {factor_asked, factor, elements,
+// array_bytes, roofs, agreement_tolerance, workloads: [memory-bound, compute-bound]}.
+// options: {reread?: "after-array" (default) | "right-away", samples?: 1..100 (default 3)}.
+val js_measure_traffic(val factor, val options) {
+  auto f = number_arg("traffic factor", factor);
+  if (!f) return fail_from(f);
+  if (!options.isUndefined() && !(options.isNull() || options.typeOf().as<std::string>() == "object")) {
+    return fail("options must be an object {reread?, samples?}, got " + options.typeOf().as<std::string>());
+  }
+  const bool given = !options.isUndefined() && !options.isNull();
+  double count = 3;
+  if (given && !options["samples"].isUndefined()) {
+    auto c = number_arg("samples", options["samples"]);
+    if (!c) return fail_from(c);
+    if (!(c.value() >= 1 && c.value() <= 100 && c.value() == int(c.value()))) {
+      return fail("samples must be an integer from 1 to 100, got " + format_number(c.value()));
+    }
+    count = c.value();
+  }
+  auto reread = measure::Reread::after_array;
+  if (given && !options["reread"].isUndefined()) {
+    const val r = options["reread"];
+    const std::string name = r.isString() ? r.as<std::string>() : "";
+    if (name == "right-away") {
+      reread = measure::Reread::right_away;
+    } else if (name != "after-array") {
+      return fail("reread must be \"after-array\" or \"right-away\", got " +
+                  (r.isString() ? "\"" + name + "\"" : r.typeOf().as<std::string>()));
+    }
+  }
+  auto m = measure::measure_traffic(f.value(), reread, int(count));
+  if (!m) return fail_from(m);
+  auto run_object = [](const measure::TrafficRun& r) {
+    val o = val::object();
+    o.set("reads", r.reads);
+    o.set("flops", r.flops);
+    o.set("bytes", r.bytes);
+    set_timing(o, r.timing);
+    o.set("gflops", r.flops / r.timing.median / 1e9);
+    o.set("gbs", r.bytes / r.timing.median / 1e9);
+    return o;
+  };
+  val workloads = val::array();
+  for (const measure::TrafficWorkload* w : {&m->memory, &m->compute}) {
+    val o = val::object();
+    o.set("name", w->name);
+    o.set("steps", w->steps);
+    o.set("once", run_object(w->once));
+    o.set("factor", run_object(w->factor));
+    o.set("measured_ratio", w->measured_ratio);
+    val p = val::object();
+    p.set("intensity", w->predicted.intensity);
+    p.set("factor_intensity", w->predicted.factor_intensity);
+    p.set("bound", std::string(bound_name(w->predicted.bound)));
+    p.set("factor_bound", std::string(bound_name(w->predicted.factor_bound)));
+    p.set("seconds", w->predicted.seconds);
+    p.set("factor_seconds", w->predicted.factor_seconds);
+    p.set("time_ratio", w->predicted.time_ratio);
+    o.set("predicted", p);
+    o.set("agreement", w->agreement);
+    o.set("verdict", w->verdict);
+    workloads.call<void>("push", o);
+  }
+  val out = val::object();
+  out.set("factor_asked", m->factor_asked);
+  out.set("reread", std::string(m->reread == measure::Reread::right_away ? "right-away" : "after-array"));
+  out.set("reread_name", std::string(measure::reread_name(m->reread)));
+  out.set("factor", m->factor);
+  out.set("elements", double(m->elements));
+  out.set("array_bytes", double(m->array_bytes));
+  val roofs = val::object();
+  roofs.set("peak_gflops", m->roofs.peak_gflops);
+  roofs.set("bandwidth_gbs", m->roofs.bandwidth_gbs);
+  roofs.set("ridge", ridge(m->roofs));
+  out.set("roofs", roofs);
+  out.set("agreement_tolerance", measure::kTrafficAgreement);
+  out.set("compute_bound_steps", measure::kComputeBoundSteps);
+  out.set("workloads", workloads);
   return ok(out);
 }
 
@@ -1581,6 +1668,7 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("timeKernel", &js_time_kernel);
   emscripten::function("measureCompute", &js_measure_compute);
   emscripten::function("measureBandwidth", &js_measure_bandwidth);
+  emscripten::function("measureTraffic", &js_measure_traffic);
   emscripten::function("uniformFloats", &js_uniform_floats);
   emscripten::function("packB", &js_pack_b);
   emscripten::function("runKernel", &js_run_kernel);

@@ -11,7 +11,7 @@ namespace rl::measure {
 namespace {
 volatile float g_sink = 0;
 
-void call(const kernels::MatmulVariant& v, kernels::MatmulBuffers& b) {
+void call_matmul(const kernels::MatmulVariant& v, kernels::MatmulBuffers& b) {
   const auto& s = b.shape;
   v.run(s.m, s.k, s.n, b.a.data(), b.b.data(), b.c.data(), b.packed.data());
   g_sink = g_sink + b.c[0] + b.c[s.m * s.n - 1];
@@ -31,15 +31,13 @@ std::size_t grown_repeats(std::size_t repeats, double elapsed, const Calibration
 
 float consumed_checksum() { return g_sink; }
 
-double run_sample(const kernels::MatmulVariant& variant, kernels::MatmulBuffers& buffers,
-                  std::size_t repeats) {
+double run_sample(const std::function<void()>& call, std::size_t repeats) {
   const double t0 = now_seconds();
-  for (std::size_t r = 0; r < repeats; ++r) call(variant, buffers);
+  for (std::size_t r = 0; r < repeats; ++r) call();
   return (now_seconds() - t0) / double(repeats);
 }
 
-Result<Calibration> calibrate(const kernels::MatmulVariant& variant,
-                              kernels::MatmulBuffers& buffers, double min_sample_seconds) {
+Result<Calibration> calibrate(const std::function<void()>& call, double min_sample_seconds) {
   using R = Result<Calibration>;
   auto resolution = timer_resolution();
   if (!resolution) return R::failure_from(resolution);
@@ -47,13 +45,13 @@ Result<Calibration> calibrate(const kernels::MatmulVariant& variant,
   c.timer_resolution = resolution.value();
   c.target_sample_seconds = std::max(kTicksPerSample * c.timer_resolution, min_sample_seconds);
   double t0 = now_seconds();
-  call(variant, buffers);
+  call();
   c.warm_seconds = now_seconds() - t0;
 
   std::size_t repeats = 1;
   bool confirming = false;  // the last trial reached the target: run it again before trusting it
   for (;;) {
-    const double elapsed = run_sample(variant, buffers, repeats) * double(repeats);
+    const double elapsed = run_sample(call, repeats) * double(repeats);
     if (elapsed >= c.target_sample_seconds) {
       if (confirming) break;
       confirming = true;
@@ -86,20 +84,20 @@ Timing summarize(const std::vector<double>& samples, const Calibration& calibrat
   return t;
 }
 
-Result<Timing> time_matmul(const kernels::MatmulVariant& variant, kernels::MatmulBuffers& buffers,
-                           int samples, double min_sample_seconds) {
+Result<Timing> time_calls(const std::function<void()>& call, int samples,
+                          double min_sample_seconds) {
   if (samples < 1 || samples > 1000) {
     return Result<Timing>::failure("samples must be an integer from 1 to 1000, got " +
                                    std::to_string(samples));
   }
-  auto c = calibrate(variant, buffers, min_sample_seconds);
+  auto c = calibrate(call, min_sample_seconds);
   if (!c) return Result<Timing>::failure_from(c);
   Calibration calibration = c.value();
   for (int recalibrations = 0;; ++recalibrations) {
     std::vector<double> seconds;
     double short_elapsed = -1;
     for (int i = 0; i < samples; ++i) {
-      const double s = run_sample(variant, buffers, calibration.repeats);
+      const double s = run_sample(call, calibration.repeats);
       if (!sample_long_enough(calibration.repeats, s, calibration.target_sample_seconds)) {
         short_elapsed = s * double(calibration.repeats);
         break;
@@ -123,6 +121,12 @@ Result<Timing> time_matmul(const kernels::MatmulVariant& variant, kernels::Matmu
     calibration.repeats =
         std::min(grown_repeats(calibration.repeats, short_elapsed, calibration), kMaxRepeats);
   }
+}
+
+Result<Timing> time_matmul(const kernels::MatmulVariant& variant, kernels::MatmulBuffers& buffers,
+                           int samples, double min_sample_seconds) {
+  return time_calls([&variant, &buffers] { call_matmul(variant, buffers); }, samples,
+                    min_sample_seconds);
 }
 
 }  // namespace rl::measure

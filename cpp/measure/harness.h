@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "common/result.h"
@@ -32,12 +33,10 @@ struct Calibration {
 
 // One warm run, then R doubled until R calls last ≥ max(100 ticks, min_sample_seconds) twice
 // in a row (one trial alone may have been slowed down).
-Result<Calibration> calibrate(const kernels::MatmulVariant& variant,
-                              kernels::MatmulBuffers& buffers, double min_sample_seconds = 0);
+Result<Calibration> calibrate(const std::function<void()>& call, double min_sample_seconds = 0);
 
 // One sample: R calls back to back; returns seconds per call.
-double run_sample(const kernels::MatmulVariant& variant, kernels::MatmulBuffers& buffers,
-                  std::size_t repeats);
+double run_sample(const std::function<void()>& call, std::size_t repeats);
 
 struct Timing {
   std::vector<double> seconds_per_call;  // every sample; repeats × each ≥ target_sample_seconds
@@ -55,8 +54,15 @@ inline bool sample_long_enough(std::size_t repeats, double seconds_per_call, dou
   return double(repeats) * seconds_per_call >= target;
 }
 
-// calibrate, then `samples` samples (1..1000), every one checked with sample_long_enough; a short
-// one raises R and starts the samples over (at most kMaxRecalibrations times).
+// The harness for any call: `call()` runs the work once and feeds its result to something the
+// compiler cannot drop. calibrate, then `samples` samples (1..1000), every one checked with
+// sample_long_enough; a short one raises R and starts the samples over (at most
+// kMaxRecalibrations times). time_matmul and the traffic experiment (measure/traffic.h) time
+// their work with it.
+Result<Timing> time_calls(const std::function<void()>& call, int samples = kDefaultSamples,
+                          double min_sample_seconds = 0);
+
+// time_calls of one whole product (B packed, then every row computed).
 Result<Timing> time_matmul(const kernels::MatmulVariant& variant, kernels::MatmulBuffers& buffers,
                            int samples = kDefaultSamples, double min_sample_seconds = 0);
 

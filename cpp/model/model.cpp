@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace rl::model {
 
@@ -220,6 +221,26 @@ Result<std::vector<TrafficRow>> traffic_experiment(const Budgets& budgets,
     rows.push_back({original.value(), revised.value(), original->bound != revised->bound});
   }
   return R::success(rows);
+}
+
+Result<TrafficPrediction> predict_traffic(const Budgets& roofs, double flops, double bytes,
+                                          double factor_flops, double factor_bytes) {
+  using R = Result<TrafficPrediction>;
+  const std::pair<const char*, double> counts[] = {
+      {"flops", flops}, {"bytes", bytes}, {"flops at the factor", factor_flops}, {"bytes at the factor", factor_bytes}};
+  for (const auto& [name, value] : counts) {
+    auto checked = positive_finite(name, value, "");
+    if (!checked) return R::failure_from(checked);
+  }
+  TrafficPrediction p;
+  p.intensity = flops / bytes;
+  p.factor_intensity = factor_flops / factor_bytes;
+  p.bound = *work_bound(roofs, flops, bytes);
+  p.factor_bound = *work_bound(roofs, factor_flops, factor_bytes);
+  p.seconds = time_lower_bound(roofs, 0, flops, bytes, 0).seconds;
+  p.factor_seconds = time_lower_bound(roofs, 0, factor_flops, factor_bytes, 0).seconds;
+  p.time_ratio = p.factor_seconds / p.seconds;
+  return R::success(p);
 }
 
 Result<Figure> figure(const Budgets& budgets, const std::vector<double>& intensities) {

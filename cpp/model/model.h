@@ -120,6 +120,22 @@ Result<std::vector<TrafficRow>> traffic_experiment(const Budgets& budgets,
                                                    const std::vector<double>& intensities,
                                                    double factor);
 
+// ---- the traffic experiment set against a measurement ----------------------------------------
+// What the roofline predicts when a workload of `flops` moving `bytes` (its 1× run) is made to
+// move `factor_bytes` instead, doing `factor_flops` (the measured workloads of measure/traffic.h
+// may add a little work with the reads): the time ratio
+//   max(factor_flops / peak, factor_bytes / bandwidth) / max(flops / peak, bytes / bandwidth),
+// which is the factor itself for memory-bound work and 1 for compute-bound work that stays so.
+struct TrafficPrediction {
+  double intensity = 0, factor_intensity = 0;  // flops per byte, at 1× and at the factor
+  Bound bound = Bound::balanced, factor_bound = Bound::balanced;
+  double seconds = 0, factor_seconds = 0;      // the lower bounds on time under the roofs
+  double time_ratio = 0;                       // factor_seconds / seconds
+};
+// Refuses counts that are not positive and finite.
+Result<TrafficPrediction> predict_traffic(const Budgets& roofs, double flops, double bytes,
+                                          double factor_flops, double factor_bytes);
+
 // ---- figure data, with exactly the seed's structure ---------------------------------------
 struct Series {
   std::string label;

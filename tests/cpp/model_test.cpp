@@ -199,6 +199,43 @@ TEST_CASE("the traffic factor must be positive and finite", "[model]") {
   CHECK_THAT(rows.error(), Contains("traffic factor must be a positive, finite number, got"));
 }
 
+TEST_CASE("predict_traffic: memory-bound time grows with the factor, compute-bound stays",
+          "[model][traffic]") {
+  // Under the lesson's budgets (ridge 5 flops per byte).
+  SECTION("memory-bound work (1 flop per byte) read 3 times: 3× the time") {
+    auto p = predict_traffic(kLessonBudgets, 1e9, 1e9, 1e9, 3e9);
+    REQUIRE(p.ok());
+    CHECK(p->bound == Bound::memory);
+    CHECK(p->factor_bound == Bound::memory);
+    CHECK(p->seconds == 1e9 / 20e9);          // bytes / bandwidth
+    CHECK(p->factor_seconds == 3e9 / 20e9);
+    CHECK_THAT(p->time_ratio, WithinULP(3.0, 2));
+    CHECK_THAT(p->factor_intensity, WithinULP(1.0 / 3, 2));
+  }
+  SECTION("compute-bound work (40 flops per byte) with twice the bytes stays compute-bound: 1×") {
+    auto p = predict_traffic(kLessonBudgets, 40e9, 1e9, 40e9, 2e9);
+    REQUIRE(p.ok());
+    CHECK(p->bound == Bound::compute);
+    CHECK(p->factor_bound == Bound::compute);
+    CHECK(p->time_ratio == 1);
+  }
+  SECTION("compute-bound work pushed past the ridge: the bandwidth term takes over") {
+    // 40 flops per byte read 16 times is 2.5 flops per byte, under the ridge of 5:
+    // time 16e9 / 20e9 = 0.8 s against 40e9 / 100e9 = 0.4 s, so 2×.
+    auto p = predict_traffic(kLessonBudgets, 40e9, 1e9, 40e9, 16e9);
+    REQUIRE(p.ok());
+    CHECK(p->bound == Bound::compute);
+    CHECK(p->factor_bound == Bound::memory);
+    CHECK_THAT(p->time_ratio, WithinULP(2.0, 2));
+  }
+  SECTION("counts must be positive and finite, each named") {
+    auto p = predict_traffic(kLessonBudgets, 1e9, 1e9, 1e9, 0);
+    REQUIRE_FALSE(p.ok());
+    CHECK_THAT(p.error(), Contains("bytes at the factor must be a positive, finite number, got 0"));
+    CHECK_THAT(predict_traffic(kLessonBudgets, kNaN, 1, 1, 1).error(), Contains("flops must be"));
+  }
+}
+
 TEST_CASE("figure data has the seed's structure: sorted x with the ridge, three series",
           "[model][figure]") {
   auto fig = figure(kLessonBudgets, square_intensities());

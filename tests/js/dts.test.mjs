@@ -41,6 +41,7 @@ const CALLS = {
   timeKernel: [[undefined, 8, 8, 8, 2, 0], [undefined, 8, 8, 8, 0, 0]],
   measureCompute: [[0.001], [-1]],
   measureBandwidth: [['l1', 0.001], ['l9', 0.001]],
+  measureTraffic: [[1.5, { reread: 'right-away', samples: 1 }], [0.5], [2, { reread: 'sideways' }]],
   uniformFloats: [[16, 1], [0, 1]],
   packB: [[undefined, 2, 3, new Float32Array(6)], [undefined, 2, 3, new Float32Array(5)]],
   runKernel: [[undefined, 2, 2, 2, new Float32Array(4), new Float32Array(4)], [undefined, 2, 2, 2, 'a', new Float32Array(4)]],
