@@ -11,7 +11,7 @@ import { PAGE_TIMING_BUDGET_SECONDS } from './model/run.js';
 import { browserSpawn, defaultWorkerCount, WorkerPool } from './pool.js';
 import { analysisOfWorker } from './worker_host.js';
 import {
-  applyHash, applyLink, applyPartial, checkExercise, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow,
+  applyHash, applyLink, applyPartial, checkExercise, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow, setTrafficMeasurement,
 } from './state.js';
 import {
   applyClassroomLink, askClassroomReset, checkClassroomAnswer, classroomHashPart, classroomSnapshot, dismissClassroomNotices,
@@ -27,7 +27,7 @@ import { encodeProgress, PROGRESS_KEY } from './model/progress.js';
 import { bindAnalyzeView } from './views/analyze_view.js';
 import { bindClassroomView } from './views/classroom_view.js';
 import { bindExerciseView } from './views/exercise_view.js';
-import { renderExperiment } from './views/experiment_view.js';
+import { bindTrafficMeasureView, renderExperiment, renderTrafficMeasurement } from './views/experiment_view.js';
 import { bindFigureView, lessonFigureData } from './views/figure_view.js';
 import { bindInputs, renderInputs, renderNotices } from './views/inputs_view.js';
 import { renderReport } from './views/lesson_view.js';
@@ -159,6 +159,7 @@ const api = {
   },
   /** Section 2's check of the lesson's IR beside the kernel's, with both times (null until the Worker answers). */
   lessonChecks: () => (state?.lessonChecks?.value ? structuredClone(state.lessonChecks.value) : null),
+  trafficMeasurement: () => (state?.trafficMeasurement ? structuredClone(state.trafficMeasurement) : null),
   /**
    * Milliseconds from navigation start: {coreMs} the wasm core loaded, {firstRenderMs} the lesson
    * (inputs, sections 1–3, 6 and 7) drawn, {readyMs} every section drawn and wired; null until then.
@@ -182,6 +183,7 @@ function render() {
   renderLesson();
   if (!views?.figure) return;  // the rest is not drawn yet: boot draws it once wired
   renderMeasurements(state.measurements);
+  renderTrafficMeasurement(state);
   views.figure.render(state);
   views.analyze.render(state);
   views.classroom.render(state);
@@ -270,6 +272,13 @@ async function boot() {
     },
     cancel: () => measuring.cancel(),
     onResult: (value) => update(setMeasurements(core, state, value)),
+  });
+  const trafficRuns = pool.group();
+  bindTrafficMeasureView({
+    run: (factor, reread) => trafficRuns.run('traffic', { factor, reread }),
+    cancel: () => trafficRuns.cancel(),
+    factor: () => state.figure?.factor ?? null,
+    onResult: (value) => update(setTrafficMeasurement(state, value)),
   });
   const examples = core.exampleModules();
   const analyses = pool.group();

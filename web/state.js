@@ -14,6 +14,8 @@
 //   figure:   what the figure and the experiment draw, read from the report (web/model/figure_model.js);
 //   measurements: this machine's measurements (section 4), or null; never mixed into the model's
 //             numbers (the figure draws this machine's roofs and points from them, not the report);
+//   trafficMeasurement: section 6's experiment measured on this machine (core.measureTraffic in a
+//             Worker), or null; kept when the factor changes (the page marks it stale);
 //   show:     {measuredRoof, measuredPoint, allCoresRoof, allCoresPoint}: what the figure adds
 //             from the measurements (1 core; all cores);
 //   notices:  things the page ignored (a bad value in a link), to be shown once;
@@ -66,7 +68,7 @@ export function createState(core) {
   const plain = structuredClone(defaults.value);  // the core's frozen copy stays the core's
   return recompute(core, {
     defaults: plain, inputs: defaultInputs(plain), report: null, valid: null, params: null, error: null, errors: {},
-    figure: null, measurements: null, show: { measuredRoof: false, measuredPoint: false, allCoresRoof: false, allCoresPoint: false }, notices: [],
+    figure: null, measurements: null, trafficMeasurement: null, show: { measuredRoof: false, measuredPoint: false, allCoresRoof: false, allCoresPoint: false }, notices: [],
     exercise: createExerciseState(), analyze: createAnalyzeState(), classroom: createClassroomState(core),
     gradebook: createGradebookState(),
   });
@@ -209,6 +211,11 @@ export function resetInputs(core, state) {
  */
 export function setMeasurements(core, state, measurements) {
   return rebuiltExtras(core, { ...state, measurements });
+}
+
+/** Stores section 6's measured experiment (core.measureTraffic's value); the model's report is untouched. */
+export function setTrafficMeasurement(state, trafficMeasurement) {
+  return { ...state, trafficMeasurement };
 }
 
 /** Turns one of the figure's measured layers (1 core or all cores: roofs, kernel points) on or off. */

@@ -12,6 +12,7 @@
 //                 `node scripts/run.mjs --json` prints for one file)
 //   lesson-checks {} → {ir: core.checkLessonIr's value, kernel_seconds, kernel_variant}: section 2's
 //                 check of the lesson's IR beside the kernel's, with both times
+//   traffic       {factor, reread} → core.measureTraffic's value: section 6's experiment measured
 //   time-kernel   {variant?, m, k, n, samples, minSeconds} → core.timeKernel's value (one core,
 //                 timed inside wasm by the core's harness)
 //   kernel-rows   {variant?, rows, k, n, a, packed_b} → {c}: rows of tanh(A·B) from a block of A
@@ -81,6 +82,14 @@ function lessonChecks(core, _payload, ctx) {
   return { ir, kernel_seconds: t.median, kernel_variant: t.variant };
 }
 
+/** Section 6's experiment measured: seconds of work, so it runs here, never on the page's thread. */
+function traffic(core, { factor, reread }, ctx) {
+  ctx.progress(0, 1, 'timing the two workloads at 1× and at the factor');
+  const value = valueOf(core.measureTraffic(factor, { reread }));
+  ctx.progress(1, 1, 'done');
+  return value;
+}
+
 function kernelRows(core, { variant, rows, k, n, a, packed_b: packedB }, ctx) {
   const work = valueOf(core.createWork({ kind: 'kernel', variant, rows, k, n, a, packed_b: packedB }));
   try {
@@ -97,6 +106,7 @@ export const TASKS = {
   analyze,
   run,
   'lesson-checks': lessonChecks,
+  traffic,
   'time-kernel': (core, { variant, m, k, n, samples, minSeconds }) => valueOf(core.timeKernel(variant, m, k, n, samples, minSeconds)),
   'kernel-rows': kernelRows,
   'work-create': (core, spec) => valueOf(core.createWork(spec)),

@@ -27,7 +27,7 @@ const snapshot = (page) => page.evaluate(async () => {
     readyIsPromise: l.ready instanceof Promise,
     analyzeIsPromise: analyzed instanceof Promise,
     runIsPromise: ran instanceof Promise,
-    run: await ran, runView: l.runView(), lessonChecks: l.lessonChecks(),
+    run: await ran, runView: l.runView(), lessonChecks: l.lessonChecks(), trafficMeasurement: l.trafficMeasurement(),
     keys: Object.keys(l),
     state: l.state(), figureData: l.figureData(), chartSeries: l.chartSeries(), report: l.report(),
     measurements: l.measurements(), workers: l.workers(), error: l.error(), analyze: await analyzed, analysis: l.analysis(),
@@ -65,6 +65,8 @@ describe('window.rooflineLab as web/roofline-lab.d.ts declares it', () => {
     await page.locator('#measure-form input[name="samples"]').fill('2');
     await page.locator('#measure').click();
     await page.waitForFunction(() => window.rooflineLab.measurements() !== null, null, { timeout: 60000 });
+    await page.locator('#traffic-measure').click();
+    await page.waitForFunction(() => window.rooflineLab.trafficMeasurement() !== null, null, { timeout: 60000 });
     await page.locator('#show-measured-roof').check();
     await page.locator('input[name="m"]').fill('0');
     const values = await snapshot(page);
@@ -73,6 +75,7 @@ describe('window.rooflineLab as web/roofline-lab.d.ts declares it', () => {
     assert.ok(values.analyzeRows.length > 0 && values.analysisPointPixel !== null);
     assert.ok(values.runView.rows.length > 0 && values.run.file === 'two.mlir' && values.lessonChecks.ir.passed);
     assert.ok(values.chartSeries.some((s) => s.measured));
+    assert.equal(values.trafficMeasurement.workloads.length, 2);
     const set = await page.evaluate(() => window.rooflineLab.setState({ m: 64, factor: 4, showMeasuredPoint: true, colour: 'red' }));
     assert.deepEqual(check(dts, set, lab.methods.setState.returns), []);
     assert.equal(set.error, 'unknown keys: colour');

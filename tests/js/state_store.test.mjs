@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import {
   applyHash, applyLink, applyPartial, checkExercise, createState, hashOf, resetInputs, restoreState, serializeState,
-  setInput, setMeasurements,
+  setInput, setMeasurements, setTrafficMeasurement,
 } from '../../web/state.js';
 import {
   applyClassroomLink, askClassroomReset, checkClassroomAnswer, classroomHashPart, classroomScore, classroomSnapshot,
@@ -46,7 +46,7 @@ describe('the store holds every part of the page as plain data', () => {
   test('lesson, measurements, exercise, analysis and classroom, all surviving JSON unchanged', () => {
     const s = createState(core);
     assert.deepEqual(Object.keys(s).sort(), ['analyze', 'classroom', 'defaults', 'error', 'errors', 'exercise', 'figure', 'gradebook', 'inputs',
-      'measurements', 'notices', 'params', 'report', 'show', 'valid'].sort());
+      'measurements', 'notices', 'params', 'report', 'show', 'trafficMeasurement', 'valid'].sort());
     assert.deepEqual(restoreState(serializeState(s)), s);
     assert.deepEqual(structuredClone(s), s);
   });
@@ -55,6 +55,11 @@ describe('the store holds every part of the page as plain data', () => {
     let s = createState(core);
     s = setInput(core, s, 'dtype', 'bf16');
     s = setMeasurements(core, s, MEASUREMENTS);
+    const measuredTraffic = core.measureTraffic(1.5, { samples: 1 });
+    assert.ok(measuredTraffic.ok, measuredTraffic.error);
+    const withTraffic = setTrafficMeasurement(s, measuredTraffic.value);
+    assert.equal(withTraffic.report, s.report, 'the model\'s report is untouched by a measurement');
+    s = withTraffic;
     s = checkExercise(core, s, { work: '27648', traffic: '1', ratio: '', bound: 'memory' });
     const text = core.exampleModules().value[0].text;
     const result = core.analyzeText(text);
