@@ -20,7 +20,7 @@ let threads = machineCores();
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--json' && args[i + 1]) jsonFile = args[++i];
   else if (args[i] === '--quick') quick = true;
-  else if (args[i] === '--only' && ['kernels', 'cores', 'analyzer', 'lesson', 'interpreter', 'size'].includes(args[i + 1])) only = args[++i];
+  else if (args[i] === '--only' && ['kernels', 'cores', 'analyzer', 'lesson', 'interpreter', 'traffic', 'size'].includes(args[i + 1])) only = args[++i];
   else if (args[i] === '--threads' && /^[0-9]+$/.test(args[i + 1] ?? '')) threads = Number(args[++i]);
   else {
     console.error(`bench: unknown argument ${JSON.stringify(args[i])} (see --help)`);
@@ -333,6 +333,29 @@ function benchSize() {
   return { files: out, goals: SIZE_GOALS };
 }
 
+// ---- section 6 measured: the traffic experiment's time ratios against the model's ----
+async function benchTraffic() {
+  const core = await loadNodeCore();
+  const out = [];
+  console.log('\nthe traffic experiment measured (section 6: core.measureTraffic, wasm in Node, one core)');
+  for (const reread of ['after-array', 'right-away']) {
+    for (const factor of [2, 16]) {
+      const r = core.measureTraffic(factor, { reread, samples: quick ? 1 : 3 });
+      if (!r.ok) throw new Error(r.error);
+      const m = r.value;
+      for (const w of m.workloads) {
+        out.push({ reread, factor: m.factor, workload: w.name, measured_ratio: w.measured_ratio, predicted_ratio: w.predicted.time_ratio,
+          agreement: w.agreement, verdict: w.verdict, seconds_1x: w.once.median, seconds_factor: w.factor.median,
+          roof_gflops: m.roofs.peak_gflops, roof_gbs: m.roofs.bandwidth_gbs });
+        console.log(`  re-read ${m.reread_name.padEnd(21)} ${String(factor).padStart(2)}×  ${w.name.padEnd(13)} measured ${w.measured_ratio.toFixed(2).padStart(6)}×` +
+          `  predicted ${w.predicted.time_ratio.toFixed(2).padStart(6)}×  measured/predicted ${w.agreement.toFixed(2)} (${w.verdict})`);
+      }
+      console.log(`    roofs from the 1× runs: ${m.roofs.peak_gflops.toFixed(1)} GFLOP/s, ${m.roofs.bandwidth_gbs.toFixed(1)} GB/s`);
+    }
+  }
+  return out;
+}
+
 const wanted = (part) => only === null || only === part;
 const size = wanted('size') ? benchSize() : null;
 const kernels = wanted('kernels') ? await benchKernels() : null;
@@ -340,6 +363,7 @@ const cores = wanted('cores') ? await benchCores() : null;
 const analyzer = wanted('analyzer') ? await benchAnalyzer() : null;
 const lesson = wanted('lesson') ? await benchLesson() : null;
 const interpreter = wanted('interpreter') ? await benchInterpreter({ quick }) : null;
+const traffic = wanted('traffic') ? await benchTraffic() : null;
 
 if (jsonFile) {
   writeFileSync(jsonFile, JSON.stringify({
@@ -355,6 +379,7 @@ if (jsonFile) {
     ...(cores && { all_cores: { ceilings: cores.ceilings, ratios: cores.ratios } }),
     ...(analyzer && { analyzer }),
     ...(interpreter && { interpreter }),
+    ...(traffic && { traffic }),
     ...(lesson && { lesson }),
     ...(size && { size }),
     environment: { node: process.version, cpu: cpus()[0]?.model, cpus: cpus().length, workers: threads },
