@@ -86,10 +86,10 @@ describe('inputs: every refused field is marked at once, with a message that say
     await fill(page, 'traffic_factor', '0.25');
     assert.equal(await text(page, '#traffic thead th:nth-child(5)'), 'bound with 0.25× traffic');
     await fill(page, 'traffic_factor', '99');
-    const note = page.locator('#experiment .stale-note');
+    const note = page.locator('#traffic-stale');
     assert.equal(await note.isVisible(), true);
     assert.equal(await page.evaluate(() => {
-      const stale = document.querySelector('#experiment .stale-note');
+      const stale = document.getElementById('traffic-stale');
       return Boolean(stale.compareDocumentPosition(document.getElementById('traffic-summary')) & Node.DOCUMENT_POSITION_FOLLOWING);
     }), true, 'the stale note comes before the summary it invalidates');
     assert.deepEqual(problems, []);

@@ -60,6 +60,11 @@ describe('section 6, measure it: refusals, stale results, Cancel, focus, the oth
     const first = await measured(page);
     assert.equal(first.reread, 'right-away');
     assert.match(await page.locator('#traffic-measured-summary').innerText(), /each chunk read again right away/);
+    // A refused input elsewhere does not mark the measurement stale: its factor has not moved.
+    await page.locator('input[name="m"]').fill('0');
+    await page.waitForFunction(() => window.rooflineLab.error()?.input === 'm');
+    assert.equal(await page.locator('#traffic-measured-stale').isHidden(), true);
+    await page.locator('input[name="m"]').fill('32');
     await page.locator('#in-traffic_factor').fill('0.5');
     await page.waitForFunction(() => window.rooflineLab.state().traffic_factor === 0.5);
     assert.equal(await page.locator('#traffic-measured-stale').innerText(), 'Measured at 2×; the traffic factor is now 0.5×: measure again for it.');
