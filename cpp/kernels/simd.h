@@ -89,4 +89,11 @@ struct WasmSimdOps {
 };
 #endif
 
+// The widest vocabulary this build has: what measurement loops outside the kernel registry use.
+#if RL_HAVE_WASMSIMD
+using WidestOps = WasmSimdOps;
+#else
+using WidestOps = ScalarOps;
+#endif
+
 }  // namespace rl::kernels

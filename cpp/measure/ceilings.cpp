@@ -13,11 +13,7 @@ namespace rl::measure {
 
 namespace {
 
-#if RL_HAVE_WASMSIMD
-using Ops = kernels::WasmSimdOps;
-#else
-using Ops = kernels::ScalarOps;
-#endif
+using Ops = kernels::WidestOps;
 
 constexpr int kChains = 12;  // 12 vector accumulators + 2 constants fit 16 registers
 constexpr std::size_t kStepsPerCall = 4096;

@@ -13,11 +13,7 @@ namespace rl::measure {
 
 namespace {
 
-#if RL_HAVE_WASMSIMD
-using Ops = kernels::WasmSimdOps;
-#else
-using Ops = kernels::ScalarOps;
-#endif
+using Ops = kernels::WidestOps;
 
 constexpr int kVectors = 8;  // independent chains: enough to hide the multiply and add latency
 constexpr std::size_t kStride = std::size_t(kVectors) * Ops::kWidth;
