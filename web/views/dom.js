@@ -44,3 +44,25 @@ export function downloadText(filename, text, type) {
   download(filename, url);
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/**
+ * A Start / Cancel pair: `set(running)` enables one and disables the other, and `others` (inputs
+ * that must not change mid-run) with Start. Focus never falls to <body> when the button holding it
+ * is disabled: Start hands it to Cancel, the run's end hands it back to Start — unless the reader has
+ * moved it elsewhere meanwhile. Returns whether focus was ours to move (the caller may then move it
+ * on, to the results).
+ */
+export function startStopSwitch(start, stop, others = []) {
+  const focusIsOurs = () => [start, stop, document.body, null].includes(document.activeElement);
+  return (running) => {
+    const moveFocus = focusIsOurs();
+    // The button about to get focus is enabled first, so focus never lands on a disabled one.
+    if (running) stop.disabled = false;
+    else start.disabled = false;
+    if (moveFocus) (running ? stop : start).focus();
+    start.disabled = running;
+    stop.disabled = !running;
+    for (const input of others) input.disabled = running;
+    return moveFocus;
+  };
+}

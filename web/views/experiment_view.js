@@ -3,7 +3,7 @@
 import { CancelledError } from '../pool.js';
 import { short } from '../model/format.js';
 import { trafficMeasuredNotes, trafficMeasuredRows, trafficMeasuredSummary, trafficStaleNote } from '../model/traffic_measured.js';
-import { $, el, fillRows } from './dom.js';
+import { $, el, fillRows, startStopSwitch } from './dom.js';
 
 export function renderExperiment(state) {
   const f = state.figure;
@@ -46,18 +46,7 @@ export function bindTrafficMeasureView({ run, cancel, factor, onResult }) {
   const stop = $('#traffic-cancel');
   const status = $('#traffic-measure-status');
   const reread = form.elements.reread;
-  // Focus never falls to <body> when the button holding it is disabled (as in section 4).
-  const focusIsOurs = () => [start, stop, document.body, null].includes(document.activeElement);
-  const setRunning = (running) => {
-    const moveFocus = focusIsOurs();
-    if (running) stop.disabled = false;
-    else start.disabled = false;
-    if (moveFocus) (running ? stop : start).focus();
-    start.disabled = running;
-    stop.disabled = !running;
-    reread.disabled = running;
-    return moveFocus;
-  };
+  const setRunning = startStopSwitch(start, stop, [reread]);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const f = factor();

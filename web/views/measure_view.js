@@ -5,7 +5,7 @@ import { checkWorkerCount, CancelledError } from '../pool.js';
 import { LEVELS, MEASUREMENT_LABEL } from '../model/measure.js';
 import { parseNumber } from '../model/parse.js';
 import { sci, short } from '../model/format.js';
-import { $, el, fillRows } from './dom.js';
+import { $, el, fillRows, startStopSwitch } from './dom.js';
 
 const LEVEL_NAME = { l1: 'L1', l2: 'L2', memory: 'memory' };
 const coresName = (c) => (c === 1 ? '1 core' : `${c} cores at once`);
@@ -84,21 +84,11 @@ export function bindMeasureView({ run, cancel, defaultWorkers, hardwareCores, on
     '(at most 16 unless you ask for more, up to 64), each with its own copy of the core.';
 
   const results = $('#measure-results');
-  // Focus never falls to <body> when the button holding it is disabled: Measure hands it to
-  // Cancel, and the run's end hands it on (to the results, or back to Measure) — unless the
-  // reader has moved it elsewhere meanwhile.
-  const focusIsOurs = () => [start, stop, document.body, null].includes(document.activeElement);
+  // Focus: Measure hands it to Cancel, the run's end to the results or back to Measure.
+  const switchRunning = startStopSwitch(start, stop, [samplesInput, workersInput]);
   const setRunning = (running) => {
-    const moveFocus = focusIsOurs();
-    if (running) stop.disabled = false;
-    else start.disabled = false;
-    if (moveFocus) (running ? stop : start).focus();
-    start.disabled = running;
-    stop.disabled = !running;
     progress.hidden = !running;
-    samplesInput.disabled = running;
-    workersInput.disabled = running;
-    return moveFocus;
+    return switchRunning(running);
   };
   const refuse = (input, message) => {
     status.textContent = message;
