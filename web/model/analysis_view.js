@@ -1,11 +1,20 @@
 // What the analyze view shows, from the core's analysis (core.analyzeText) and summarizeFile's
 // summary (web/model/analysis.js): where each op sits (top level or inside a fusion/region),
 // the error locations, the table's rows and their order, the figure's points. Pure: no DOM.
+import { runSteps, STEP_ROWS } from './steps.js';
 
-/** Rows the table draws at most (the whole list is sorted; the rest are summarised). */
-export const ROW_LIMIT = 500;
-/** Points the figure draws at most: the ones with the most bytes. */
-export const POINT_LIMIT = 4000;
+/**
+ * Rows the table draws at once: a page of the whole list in the chosen order (every row can be
+ * reached page by page). A page of 100 rows lays out in a few tens of milliseconds; 500 took
+ * ~200 ms of layout in Chromium on a loaded 2-core machine.
+ */
+export const TABLE_PAGE = 100;
+/**
+ * Points the figure draws at most: the ones with the most bytes. Chart.js resolves each point's
+ * options (its radius is its own), about 0.1 ms a point in Chromium on a loaded 2-core machine:
+ * 4000 points held the main thread ~400 ms, 1000 about a quarter of that.
+ */
+export const POINT_LIMIT = 1000;
 
 /**
  * For each op of the summary (summarizeFile concatenates the modules that analysed, in order):
@@ -39,10 +48,20 @@ export function placeOps(result) {
  * @param {(string|null)[]|null} bounds  per op, in the summary's order; null: no roof
  */
 export function buildRows(summary, placement, bounds = null) {
+  const rows = runSteps(buildRowsInSteps(summary, placement));
+  return bounds ? withBounds(rows, bounds) : rows;
+}
+
+/** buildRows without bounds, yielding every STEP_ROWS rows (a big program's rows are made across tasks). */
+export function* buildRowsInSteps(summary, placement) {
   const t = summary.totals;
-  const rows = summary.ops.map((o, index) => {
+  const ops = summary.ops;
+  const rows = new Array(ops.length);
+  for (let index = 0; index < ops.length; index++) {
+    if (index > 0 && index % STEP_ROWS === 0) yield;
+    const o = ops[index];
     const place = placement[index] ?? { top: true, where: null };
-    return {
+    rows[index] = {
       index, line: o.line, column: o.column, op: o.op, shape: o.shape, flops: o.flops, transcendentals: o.transcendentals,
       bytes: o.bytes_accessed, intensity: o.intensity ?? null, modeled: o.modeled, note: o.note ?? null,
       top: place.top, where: place.where,
@@ -50,8 +69,8 @@ export function buildRows(summary, placement, bounds = null) {
       flopShare: t.flops > 0 ? o.flops / t.flops : null,
       byteShare: t.bytes_accessed > 0 ? o.bytes_accessed / t.bytes_accessed : null,
     };
-  });
-  return bounds ? withBounds(rows, bounds) : rows;
+  }
+  return rows;
 }
 
 /** Puts each op's bound under the chosen roof (the core's, by op index) into its row; unmodeled ops have none. */
@@ -106,20 +125,39 @@ export const SORT_KEYS = ['line', 'op', 'shape', 'flops', 'transcendentals', 'by
 
 /**
  * The rows in a column's order; ties keep the program order (line); missing values last
- * whichever the direction.
+ * whichever the direction. Text is compared as localeCompare orders it, each distinct value
+ * ranked once (a program of 100,000 ops has a few dozen op names), so the sort compares numbers.
  * @param {'asc'|'desc'} dir
  */
 export function sortRows(rows, key, dir = 'asc') {
   if (!SORT_KEYS.includes(key)) throw new Error(`cannot sort by ${JSON.stringify(key)}: one of ${SORT_KEYS.join(', ')}`);
   const sign = dir === 'desc' ? -1 : 1;
   const missing = (v) => v === null || v === undefined || Number.isNaN(v);
-  return [...rows].sort((a, b) => {
-    const x = a[key];
-    const y = b[key];
-    if (missing(x) || missing(y)) return missing(x) === missing(y) ? a.index - b.index : missing(x) ? 1 : -1;
-    const c = typeof x === 'string' ? x.localeCompare(y) : x - y;
-    return c !== 0 ? sign * c : a.index - b.index;
+  const n = rows.length;
+  // One number per row (NaN: missing): the value, or the rank of its text.
+  const keys = new Float64Array(n);
+  const text = rows.some((r) => typeof r[key] === 'string');
+  let rank = null;
+  if (text) {
+    const distinct = [...new Set(rows.map((r) => r[key]).filter((v) => !missing(v)))].sort((x, y) => x.localeCompare(y));
+    rank = new Map();
+    distinct.forEach((v, i) => rank.set(v, i > 0 && distinct[i - 1].localeCompare(v) === 0 ? rank.get(distinct[i - 1]) : i));
+  }
+  for (let i = 0; i < n; i++) {
+    const v = rows[i][key];
+    keys[i] = missing(v) ? NaN : text ? rank.get(v) : v;
+  }
+  const at = Array.from({ length: n }, (_, i) => i);
+  at.sort((i, j) => {
+    const x = keys[i];
+    const y = keys[j];
+    const mx = Number.isNaN(x);
+    const my = Number.isNaN(y);
+    if (mx || my) return mx === my ? rows[i].index - rows[j].index : mx ? 1 : -1;
+    const c = x - y;
+    return c !== 0 ? sign * c : rows[i].index - rows[j].index;
   });
+  return at.map((i) => rows[i]);
 }
 
 /** The next sort after a click on `key`: a new column starts descending for numbers, ascending for text and line. */
@@ -129,7 +167,7 @@ export function nextSort(current, key) {
 }
 
 /** The ops the figure can draw (top level, modeled, with flops and bytes), at most POINT_LIMIT: the ones with the most bytes. */
-function drawable(rows) {
+export function drawable(rows) {
   const all = rows.filter((r) => r.top && r.modeled && r.flops > 0 && r.bytes > 0);
   const chosen = all.length > POINT_LIMIT ? [...all].sort((a, b) => b.bytes - a.bytes).slice(0, POINT_LIMIT) : all;
   return { all, chosen };
@@ -139,8 +177,8 @@ function drawable(rows) {
  * The intensities (flops/byte) the figure spans, for the roofs' curves: its points' and the
  * program's, with a margin, and at least 0.01 to 10⁴.
  */
-export function figureRange(rows, totals) {
-  const xs = drawable(rows).chosen.map((r) => r.intensity);
+export function figureRange(rows, totals, drawn = drawable(rows)) {
+  const xs = drawn.chosen.map((r) => r.intensity);
   if (totals.intensity > 0) xs.push(totals.intensity);
   const xmin = xs.length ? Math.min(...xs) / 2 : 0.01;
   const xmax = xs.length ? Math.max(...xs) * 2 : 100;
@@ -151,10 +189,11 @@ export function figureRange(rows, totals) {
  * The figure's data: one point per top-level op with flops and bytes (x = its intensity, y = its
  * ceiling under the primary roof in GFLOP/s, both the core's; radius by bytes), the program's
  * point, and how many ops are not drawn (no flops: no place on a log axis; beyond POINT_LIMIT).
+ * `drawn`: drawable(rows), when the caller has it already.
  * @param {{ops: {ceilings: (number|null)[]}, program: {x: number, y: number}|null}} line  core.roofline's value
  */
-export function figurePoints(rows, line) {
-  const { all, chosen } = drawable(rows);
+export function figurePoints(rows, line, drawn = drawable(rows)) {
+  const { all, chosen } = drawn;
   const skipped = rows.filter((r) => r.top).length - all.length;
   const maxBytes = Math.max(1, ...chosen.map((r) => r.bytes));
   const points = chosen.map((r) => ({
