@@ -3,7 +3,7 @@
 // selection in step between the table, the text and the figure.
 import { createAnalysisFigure } from '../figures/analysis_chart.js';
 import { nextSort, TABLE_PAGE } from '../model/analysis_view.js';
-import { short } from '../model/format.js';
+import { clockTime, short } from '../model/format.js';
 import {
   analyzeBaseSteps, setAllRoofs, setAnalysis, setCancelled, setCleared, setDtype, setFailure, setPage, setPending, setRoof, setRun,
   setRunCancelled, setRunChoice, setRunFailure, setRunPending, setSelected, setSort, withSort,
@@ -166,7 +166,13 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
     }, later);
   }
 
+  // What the figure was last drawn from: a new order or page of the table leaves it as it is (a
+  // redraw of 1000 points is the longest step of a big program's).
+  let figureFrom = null;
   function renderFigure(view, s) {
+    const from = [view.figure, view.roofs, view.roof, view.run, s.allRoofs, s.selected];
+    if (sameKey(from, figureFrom)) return;
+    figureFrom = from;
     const { points, program, notDrawn, measured } = view.figure;
     // With a run on show, this machine's measured roofs are drawn beside the chosen one.
     const drawn = s.allRoofs ? view.roofs : view.roofs.filter((r) => r.id === view.roof.id || (view.run && r.kind === 'measurement'));
@@ -247,7 +253,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
     $('#analyze-results').hidden = !s.shown;
     if (!s.shown) return;
     $('#analyze-stale').hidden = s.errors.length === 0;
-    $('#analyze-for').textContent = `Results for ${s.shown.name}, analysed at ${new Date(s.shown.at).toLocaleTimeString()}` +
+    $('#analyze-for').textContent = `Results for ${s.shown.name}, analysed at ${clockTime(s.shown.at)}` +
       `${s.shown.ms != null ? ` (${Math.round(s.shown.ms)} ms in the Worker)` : ''}.${more}`;
     renderAnalyzeRun(s);
   }
