@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { denseHlo, denseStablehlo } from '../../scripts/lib/dense_modules.mjs';
+import { POINT_LIMIT, TABLE_PAGE } from '../../web/model/analysis_view.js';
 import { browserAndServer } from './browser.mjs';
 
 const LIMIT_MS = 200;
@@ -73,25 +74,26 @@ describe('section 8: no main-thread task over 200 ms for inputs up to 5 MB (long
       await observe(page);
       await page.setInputFiles('#analyze-file', path);
       await waitDrawn(page, name, 180000);
-      // The table: a page of 100 rows of every op, and the way to the next page.
-      assert.equal(await page.locator('#analyze-ops tbody tr').count(), 100);
+      // The table: a page of TABLE_PAGE rows of every op, and the way to the next page.
+      const P = TABLE_PAGE;
+      assert.equal(await page.locator('#analyze-ops tbody tr').count(), P);
       const status = page.locator('#analyze-page-status');
-      const ops = Number((await status.innerText()).match(/^rows 1–100 of (\d+) \(page 1 of (\d+)\)$/)?.[1]);
+      const ops = Number((await status.innerText()).match(new RegExp(`^rows 1–${P} of (\\d+) \\(page 1 of \\d+\\)$`))?.[1]);
       assert.ok(ops > 50000, await status.innerText());
       await page.locator('#analyze-pages button[data-page="next"]').click();
       await waitIdle(page);
-      assert.match(await status.innerText(), new RegExp(`^rows 101–200 of ${ops} \\(page 2 of ${Math.ceil(ops / 100)}\\)$`));
-      assert.equal(await page.locator('#analyze-ops tbody tr').first().getAttribute('data-index'), '100');
+      assert.equal(await status.innerText(), `rows ${P + 1}–${2 * P} of ${ops} (page 2 of ${Math.ceil(ops / P)})`);
+      assert.equal(await page.locator('#analyze-ops tbody tr').first().getAttribute('data-index'), String(P));
       // Sorted by bytes, largest first: back to the first page.
       await page.locator('#analyze-ops thead th[data-key="bytes"] button').click();
       await waitIdle(page);
-      assert.match(await status.innerText(), /^rows 1–100 of /);
+      assert.match(await status.innerText(), new RegExp(`^rows 1–${P} of `));
       const tasks = await longTasks(page);
       // The figure draws its capped points and says so.
       const series = await page.evaluate(() => window.rooflineLab.analysisSeries());
       const drawn = series.find((s) => s.role === 'ops').points.length;
-      assert.equal(drawn, 1000);
-      assert.match(await page.locator('#analyze-figure-note').innerText(), /\b1000 of \d+ ops with flops drawn, the 1000 with the most bytes accessed\b/);
+      assert.equal(drawn, POINT_LIMIT);
+      assert.match(await page.locator('#analyze-figure-note').innerText(), new RegExp(`\\b${POINT_LIMIT} of \\d+ ops with flops drawn, the ${POINT_LIMIT} with the most bytes accessed\\b`));
       const rows = await page.evaluate(() => window.rooflineLab.analyzeRows());
       assert.equal(rows.length, ops);
       const bytes = rows.map((r) => r.bytes);
@@ -124,18 +126,18 @@ describe('section 8: no main-thread task over 200 ms for inputs up to 5 MB (long
       // Every op the run timed has its row's measured time (the page's timing budget may leave later ops untimed).
       const said = await page.locator('#analyze-run-status').innerText();
       const timed = Number(said.match(/; (\d+) ops timed, measured /)?.[1]);
-      assert.ok(timed >= 100, said);
+      assert.ok(timed >= TABLE_PAGE, said);
       assert.equal(v.rows.length, timed);
       // The measured columns and points are drawn: the first page holds the slowest ops, each with a time.
       const seconds = (await page.locator('#analyze-ops tbody tr td:nth-child(11)').allInnerTexts()).map((s) => Number(s.replace(/ s$/, '')));
-      assert.equal(seconds.length, 100);
+      assert.equal(seconds.length, TABLE_PAGE);
       assert.ok(seconds.every((s) => s > 0), seconds.join(' '));
       const slowest = Math.max(...v.rows.map((r) => r.seconds));
       assert.ok(Math.abs(seconds[0] - slowest) <= 6e-3 * slowest, `${seconds[0]} (3 digits) vs ${slowest}`);
       const series = await page.evaluate(() => window.rooflineLab.analysisSeries());
       const measured = series.find((s) => s.role === 'measured');
       assert.match(measured.label, /measurement/);
-      // At most the figure's 1000 ops, each at its achieved rate (ops the timing budget left untimed have none).
+      // At most the figure's POINT_LIMIT ops, each at its achieved rate (ops the timing budget left untimed have none).
       const ops = series.find((s) => s.role === 'ops');
       assert.ok(measured.points.length > 0 && measured.points.length <= ops.points.length, `${measured.points.length} measured points`);
       assert.ok(measured.indices.every((i) => ops.indices.includes(i)));

@@ -5,10 +5,10 @@ import { runSteps, STEP_ROWS } from './steps.js';
 
 /**
  * Rows the table draws at once: a page of the whole list in the chosen order (every row can be
- * reached page by page). A page of 100 rows lays out in a few tens of milliseconds; 500 took
- * ~200 ms of layout in Chromium on a loaded 2-core machine.
+ * reached page by page). Laying out a page's rows is most of a redraw's main-thread time: in
+ * Chromium on a loaded 2-core machine 500 rows took ~200 ms, 100 rows ~100 ms.
  */
-export const TABLE_PAGE = 100;
+export const TABLE_PAGE = 50;
 /**
  * Points the figure draws at most: the ones with the most bytes. Chart.js resolves each point's
  * options (its radius is its own), about 0.1 ms a point in Chromium on a loaded 2-core machine:
