@@ -23,7 +23,7 @@
 // shown carries seq (one per analysis shown) and at (when it was analysed): results name their
 // program and when; a run belongs to the analysis whose seq it carries.
 import {
-  buildRowsInSteps, drawable, figurePoints, figureRange, measuredSeconds, sortRows, TABLE_PAGE, withBounds, withMeasured,
+  buildRowsInSteps, drawable, figurePoints, figureRange, measuredSeconds, sortRowsSteps, TABLE_PAGE, withBounds, withMeasured,
 } from './model/analysis_view.js';
 import { availableRoofs, programDtype, roofBudgets } from './model/roofs.js';
 import { RUN_INPUTS } from './model/run.js';
@@ -147,7 +147,12 @@ export function deriveAnalyzeView(core, a, budgets, measurements) {
 
 /** The view of `base` (analyzeBaseSteps' value) with its rows in the order of `sort` ({key, dir}). */
 export function withSort(base, sort) {
-  return { ...base, sorted: sortRows(base.rows, sort.key, sort.dir) };
+  return runSteps(withSortSteps(base, sort));
+}
+
+/** withSort as steps (web/model/steps.js). */
+export function* withSortSteps(base, sort) {
+  return { ...base, sorted: yield* sortRowsSteps(base.rows, sort.key, sort.dir) };
 }
 
 /**
@@ -159,6 +164,7 @@ export function* analyzeBaseSteps(core, a, budgets, measurements) {
   if (!a.shown) return null;
   const { summary, placement } = a.shown;
   const topOps = summary.ops.filter((_, i) => placement[i]?.top ?? true);
+  yield;
   const detected = programDtype(topOps);
   const dtype = a.dtype || detected.dtype;
   const found = availableRoofs(budgets, measurements, dtype);
@@ -167,6 +173,7 @@ export function* analyzeBaseSteps(core, a, budgets, measurements) {
   const rows = yield* buildRowsInSteps(summary, placement);  // their bounds follow from the core's answer
   const run = a.run?.seq === a.shown.seq && a.run.report ? a.run : null;
   const measured = run ? measuredSeconds(summary, placement, run.report) : null;
+  yield;
   const drawn = drawable(rows);
   yield;
   const line = core.roofline({

@@ -47,12 +47,19 @@ function* expandReportSteps(report, columns) {
     if (!m.rows) continue;
     const { count, strings, types } = m.rows;
     const c = columns[k];
-    const flopsCol = jsonValues(c.flops), transCol = jsonValues(c.transcendentals);
-    const bytesCol = jsonValues(c.bytes_accessed), unfusedCol = jsonValues(c.unfused_bytes_accessed);
-    const outputCol = jsonValues(c.output_bytes), collectiveCol = jsonValues(c.collective_bytes);
+    const values = {};
+    for (const name of ['flops', 'transcendentals', 'bytes_accessed', 'unfused_bytes_accessed', 'output_bytes', 'collective_bytes']) {
+      values[name] = jsonValues(c[name]);
+      yield;
+    }
+    const { flops: flopsCol, transcendentals: transCol, bytes_accessed: bytesCol, unfused_bytes_accessed: unfusedCol } = values;
+    const { output_bytes: outputCol, collective_bytes: collectiveCol } = values;
     const start = c.operand_bytes_start;
     const lists = [];
-    for (let l = 0; l + 1 < start.length; l++) lists.push(Array.from(c.operand_bytes.subarray(start[l], start[l + 1]), asJson));
+    for (let l = 0; l + 1 < start.length; l++) {
+      if (l > 0 && l % EXPAND_STEP === 0) yield;
+      lists.push(Array.from(c.operand_bytes.subarray(start[l], start[l + 1]), asJson));
+    }
     const { top_level: top, line, column, op, type: typeOf, function: fn, note, modeled, operand_bytes_list: list } = c;
     const ops = new Array(count);
     for (let i = 0; i < count; i++) {
@@ -93,7 +100,7 @@ export function expandAnalysis(compact) {
 }
 
 /** Rows made between two yields of expandAnalysisSteps. */
-const EXPAND_STEP = 5000;
+const EXPAND_STEP = 2000;
 
 /**
  * expandAnalysis as steps: a generator that yields every EXPAND_STEP rows and returns the same

@@ -8,7 +8,7 @@ import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 import { denseHlo, denseStablehlo } from '../../scripts/lib/dense_modules.mjs';
 import { expandAnalysis, expandAnalysisSteps } from '../../web/core.js';
 import { summarizeFile } from '../../web/model/analysis.js';
-import { drawable, figurePoints, placeOps, POINT_LIMIT, sortRows, TABLE_PAGE } from '../../web/model/analysis_view.js';
+import { drawable, figurePoints, orderOf, placeOps, POINT_LIMIT, sortRows, TABLE_PAGE } from '../../web/model/analysis_view.js';
 import { runSteps, sliced } from '../../web/model/steps.js';
 import {
   analyzeBaseSteps, createAnalyzeState, deriveAnalyzeView, setAnalysis, setPage, setSort, withSort,
@@ -141,6 +141,25 @@ describe('sorting by rank and the table\'s pages', () => {
       });
       assert.deepEqual(sortRows(rows, 'op', dir).map((r) => r.index), naive.map((r) => r.index), dir);
     }
+  });
+
+  test('numbers sort as a comparator sorts them: ties in program order, missing last, whatever the rows\' order', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const values = [0, -0, 1, 1, 2.5, -3, Infinity, -Infinity, 1e300, 5e-324, null, undefined, NaN];
+    const rows = Array.from({ length: 3000 }, (_, index) => ({ index, flops: values[Math.floor(random() * values.length)] }));
+    const shuffled = [...rows].sort(() => random() - 0.5);
+    const missing = (v) => v === null || v === undefined || Number.isNaN(v);
+    for (const dir of ['asc', 'desc']) {
+      const sign = dir === 'desc' ? -1 : 1;
+      const naive = [...rows].sort((x, y) => {
+        if (missing(x.flops) || missing(y.flops)) return missing(x.flops) === missing(y.flops) ? x.index - y.index : missing(x.flops) ? 1 : -1;
+        return (x.flops === y.flops ? 0 : sign * (x.flops < y.flops ? -1 : 1)) || x.index - y.index;
+      }).map((r) => r.index);
+      assert.deepEqual(sortRows(rows, 'flops', dir).map((r) => r.index), naive, dir);
+      assert.deepEqual(sortRows(shuffled, 'flops', dir).map((r) => r.index), naive, `${dir}, rows shuffled`);
+    }
+    assert.deepEqual(Array.from(orderOf(new Float64Array([3, NaN, 1, 3, 2]), 'desc')), [0, 3, 4, 2, 1]);
   });
 
   test('pages: a new analysis and a new order start at the first; a page past either end is the end one', () => {

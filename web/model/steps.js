@@ -2,8 +2,11 @@
 // (runSteps: Node, small programs, tests) or in slices across tasks (sliced: the page), so a
 // big program's derivation never holds the main thread for long. No DOM here.
 
-/** Main-thread time a slice may take before it hands the thread back (the long-task limit is 50 ms). */
-export const SLICE_MS = 25;
+/**
+ * Main-thread time a slice may take before it hands the thread back (a task over 50 ms is a long
+ * task; on a loaded 2-core machine everything takes 3–4 times as long, garbage collection too).
+ */
+export const SLICE_MS = 12;
 
 /** Runs every step of `steps` (a generator) now; its return value. */
 export function runSteps(steps) {
@@ -46,4 +49,4 @@ export function sliced(steps, alive, onDone, onError, later = (f) => setTimeout(
 }
 
 /** Rows a loop handles between two yields of a stepped derivation. */
-export const STEP_ROWS = 5000;
+export const STEP_ROWS = 2000;

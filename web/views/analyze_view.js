@@ -6,7 +6,7 @@ import { nextSort, TABLE_PAGE } from '../model/analysis_view.js';
 import { clockTime, short } from '../model/format.js';
 import {
   analyzeBaseSteps, setAllRoofs, setAnalysis, setCancelled, setCleared, setDtype, setFailure, setPage, setPending, setRoof, setRun,
-  setRunCancelled, setRunChoice, setRunFailure, setRunPending, setSelected, setSort, withSort,
+  setRunCancelled, setRunChoice, setRunFailure, setRunPending, setSelected, setSort, withSort, withSortSteps,
 } from '../analyze_state.js';
 import { runSteps, sliced } from '../model/steps.js';
 import { CancelledError } from '../pool.js';
@@ -231,9 +231,9 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
     spent = performance.now() - t0;
     renderMs = spent;
     const alive = () => token === drawToken;
-    deriveInSlices(state, (b) => later(() => {
+    deriveInSlices(state, (b) => sortInSlices(b, s.sort, alive, (view) => later(() => {
       if (!alive()) return;
-      const steps = draw(state, viewOf(b, s.sort));
+      const steps = draw(state, view);
       const step = () => {
         if (!alive()) return;
         steps.shift()();
@@ -242,7 +242,22 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
       };
       if (steps.length) later(step);
       else drawing = false;
-    }));
+    })));
+  }
+
+  /** The view of base `b` in the order `sort`, to `then`: sorted in slices unless it is sorted already. */
+  function sortInSlices(b, sort, alive, then) {
+    if (memo.base === b && memo.sort === sort) {
+      then(memo.view);
+      return;
+    }
+    sliced(withSortSteps(b, sort), alive, (view) => {
+      memo = { base: b, sort, view };
+      then(view);
+    }, (e) => {
+      drawing = false;
+      throw e;
+    }, later);
   }
 
   /** What is drawn before a view is derived: the input, and whose results are coming (`more`: what is still to come). */
