@@ -9,6 +9,7 @@
 //   roofId:  the chosen roof ('lesson', 'measured' or a preset id);
 //   dtype:   '' (from the program) or a peak column to use instead ('bf16', 'f16', 'fp8', 'f32', 'f64', 'int8');
 //   sort:    {key, dir};  selected: the index of the selected op in summary.ops, or null;
+//   page:    the table's page (0 is the first TABLE_PAGE rows in the chosen order);
 //   allRoofs: whether the figure draws every roof, not only the chosen one;
 //   ms:      the Worker's time for the latest analysis (parse + verify + lower + cost, in the core);
 //   cancelled: the latest request was cancelled (a calm state of its own, not an error);
@@ -22,17 +23,18 @@
 // shown carries seq (one per analysis shown) and at (when it was analysed): results name their
 // program and when; a run belongs to the analysis whose seq it carries.
 import {
-  buildRows, figurePoints, figureRange, measuredSeconds, sortRows, withBounds, withMeasured,
+  buildRowsInSteps, drawable, figurePoints, figureRange, measuredSeconds, sortRowsSteps, TABLE_PAGE, withBounds, withMeasured,
 } from './model/analysis_view.js';
 import { availableRoofs, programDtype, roofBudgets } from './model/roofs.js';
 import { RUN_INPUTS } from './model/run.js';
+import { runSteps } from './model/steps.js';
 
 export const DTYPE_CHOICES = ['bf16', 'f16', 'fp8', 'f32', 'f64', 'int8'];
 
 export function createAnalyzeState() {
   return {
     shown: null, errors: [], pending: null, roofId: 'lesson', dtype: '', sort: { key: 'line', dir: 'asc' },
-    selected: null, allRoofs: false, ms: null, cancelled: false, cleared: false,
+    page: 0, selected: null, allRoofs: false, ms: null, cancelled: false, cleared: false,
     runChoice: { inputs: 'seeded', seed: 1 }, run: null,
   };
 }
@@ -47,7 +49,7 @@ export function setPending(a, label) {
 export function setAnalysis(a, { summary, placement, errors, ms }, at = new Date().toISOString()) {
   const next = { ...a, pending: null, errors, ms, cancelled: false, cleared: false };
   if (summary.modules.length === 0) return next;
-  return { ...next, shown: { summary, placement, name: summary.file, seq: nextSeq++, at, ms }, selected: null, run: null };
+  return { ...next, shown: { summary, placement, name: summary.file, seq: nextSeq++, at, ms }, selected: null, page: 0, run: null };
 }
 
 /** The Worker failed: the message as an error without a place. */
@@ -62,7 +64,7 @@ export function setCancelled(a) {
 
 /** Clear: the text is gone, and so are its results, errors and run. */
 export function setCleared(a) {
-  return { ...a, shown: null, errors: [], pending: null, ms: null, cancelled: false, cleared: true, selected: null, run: null };
+  return { ...a, shown: null, errors: [], pending: null, ms: null, cancelled: false, cleared: true, selected: null, page: 0, run: null };
 }
 
 /** How a run makes arguments: {inputs: 'seeded' | 'arange', seed: integer ≥ 0}; anything else is ignored. */
@@ -112,8 +114,15 @@ export function setDtype(a, dtype) {
   return { ...a, dtype: DTYPE_CHOICES.includes(dtype) ? dtype : '' };
 }
 
+/** A new order starts at its first page. */
 export function setSort(a, sort) {
-  return { ...a, sort };
+  return { ...a, sort, page: 0 };
+}
+
+/** The table's page: an integer from 0 to the last page of the program on show (clamped). */
+export function setPage(a, page) {
+  const last = Math.max(0, Math.ceil((a.shown?.summary.ops.length ?? 0) / TABLE_PAGE) - 1);
+  return Number.isInteger(page) ? { ...a, page: Math.min(last, Math.max(0, page)) } : a;
 }
 
 export function setSelected(a, index) {
@@ -132,35 +141,62 @@ export function setAllRoofs(a, on) {
  * is the core's, in one call (core.roofline); `roofs[i].line` is roof i's part of it.
  */
 export function deriveAnalyzeView(core, a, budgets, measurements) {
+  const base = runSteps(analyzeBaseSteps(core, a, budgets, measurements));
+  return base && withSort(base, a.sort);
+}
+
+/** The view of `base` (analyzeBaseSteps' value) with its rows in the order of `sort` ({key, dir}). */
+export function withSort(base, sort) {
+  return runSteps(withSortSteps(base, sort));
+}
+
+/** withSort as steps (web/model/steps.js). */
+export function* withSortSteps(base, sort) {
+  return { ...base, sorted: yield* sortRowsSteps(base.rows, sort.key, sort.dir) };
+}
+
+/**
+ * deriveAnalyzeView's work but the order of the rows (withSort), as steps: a generator that
+ * yields between pieces of work (web/model/steps.js runs it at once or across tasks) and returns
+ * the view without `sorted` (null with nothing shown). The view keeps it while only the order changes.
+ */
+export function* analyzeBaseSteps(core, a, budgets, measurements) {
   if (!a.shown) return null;
   const { summary, placement } = a.shown;
   const topOps = summary.ops.filter((_, i) => placement[i]?.top ?? true);
+  yield;
   const detected = programDtype(topOps);
   const dtype = a.dtype || detected.dtype;
   const found = availableRoofs(budgets, measurements, dtype);
   const roof = found.find((r) => r.id === a.roofId) ?? found[0];
-  const rows = buildRows(summary, placement);  // their bounds follow from the core's answer
+  yield;
+  const rows = yield* buildRowsInSteps(summary, placement);  // their bounds follow from the core's answer
   const run = a.run?.seq === a.shown.seq && a.run.report ? a.run : null;
   const measured = run ? measuredSeconds(summary, placement, run.report) : null;
+  yield;
+  const drawn = drawable(rows);
+  yield;
   const line = core.roofline({
     roofs: [roof, ...found.filter((r) => r !== roof)].map(roofBudgets),
     flops: Float64Array.from(summary.ops, (o) => o.flops),
     bytes: Float64Array.from(summary.ops, (o) => o.bytes_accessed),
     totals: { flops: summary.totals.flops, bytes_accessed: summary.totals.bytes_accessed, collective_bytes: summary.totals.collective_bytes || 0 },
-    range: figureRange(rows, summary.totals),
+    range: figureRange(rows, summary.totals, drawn),
     ...(measured ? { seconds: measured.seconds, measured_seconds: measured.total } : {}),
   });
   if (!line.ok) throw new Error(`the roofline of this program: ${line.error}`);  // a bug: the roofs are checked data
+  yield;
   const others = line.value.roofs.slice(1);
   const roofs = found.map((r) => ({ ...r, line: r === roof ? line.value.roofs[0] : others.shift() }));
   const chosen = roofs.find((r) => r.id === roof.id);
   withBounds(rows, line.value.ops.bounds);
   if (measured) withMeasured(rows, measured.seconds, line.value.measured_ops);
+  yield;
   return {
-    summary, roofs, roof: chosen, rows, sorted: sortRows(rows, a.sort.key, a.sort.dir),
+    summary, roofs, roof: chosen, rows,
     dtype: { used: dtype, detected: detected.dtype, from: a.dtype ? 'chosen by you' : detected.from },
     bound: chosen.line.time,
-    figure: figurePoints(rows, line.value),
+    figure: figurePoints(rows, line.value, drawn),
     ceilings: line.value.ops.ceilings,
     run: run ? { ...run, measured: line.value.measured, timedOps: measured.timed } : null,
   };

@@ -42,20 +42,28 @@ function jsonValues(column) {
  * makes them one object per op again. Strings, types' dims and equal operand byte lists are
  * shared between rows, not copied.
  */
-function expandReport(report, columns) {
-  report.modules.forEach((m, k) => {
-    if (!m.rows) return;
+function* expandReportSteps(report, columns) {
+  for (const [k, m] of report.modules.entries()) {
+    if (!m.rows) continue;
     const { count, strings, types } = m.rows;
     const c = columns[k];
-    const flopsCol = jsonValues(c.flops), transCol = jsonValues(c.transcendentals);
-    const bytesCol = jsonValues(c.bytes_accessed), unfusedCol = jsonValues(c.unfused_bytes_accessed);
-    const outputCol = jsonValues(c.output_bytes), collectiveCol = jsonValues(c.collective_bytes);
+    const values = {};
+    for (const name of ['flops', 'transcendentals', 'bytes_accessed', 'unfused_bytes_accessed', 'output_bytes', 'collective_bytes']) {
+      values[name] = jsonValues(c[name]);
+      yield;
+    }
+    const { flops: flopsCol, transcendentals: transCol, bytes_accessed: bytesCol, unfused_bytes_accessed: unfusedCol } = values;
+    const { output_bytes: outputCol, collective_bytes: collectiveCol } = values;
     const start = c.operand_bytes_start;
     const lists = [];
-    for (let l = 0; l + 1 < start.length; l++) lists.push(Array.from(c.operand_bytes.subarray(start[l], start[l + 1]), asJson));
+    for (let l = 0; l + 1 < start.length; l++) {
+      if (l > 0 && l % EXPAND_STEP === 0) yield;
+      lists.push(Array.from(c.operand_bytes.subarray(start[l], start[l + 1]), asJson));
+    }
     const { top_level: top, line, column, op, type: typeOf, function: fn, note, modeled, operand_bytes_list: list } = c;
     const ops = new Array(count);
     for (let i = 0; i < count; i++) {
+      if (i > 0 && i % EXPAND_STEP === 0) yield;
       const type = types[typeOf[i]];
       const flops = flopsCol[i];
       const bytes = bytesCol[i];
@@ -72,7 +80,8 @@ function expandReport(report, columns) {
     }
     delete m.rows;
     m.ops = ops;
-  });
+    yield;
+  }
   return report;
 }
 
@@ -83,8 +92,23 @@ function expandReport(report, columns) {
  * @returns {CoreResult}
  */
 export function expandAnalysis(compact) {
+  const steps = expandAnalysisSteps(compact);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Rows made between two yields of expandAnalysisSteps. */
+const EXPAND_STEP = 2000;
+
+/**
+ * expandAnalysis as steps: a generator that yields every EXPAND_STEP rows and returns the same
+ * value (the page makes a big analysis's rows across tasks: web/model/steps.js).
+ */
+export function* expandAnalysisSteps(compact) {
   try {
-    return { ok: true, value: expandReport(JSON.parse(compact.json), compact.columns) };
+    return { ok: true, value: yield* expandReportSteps(JSON.parse(compact.json), compact.columns) };
   } catch (e) {
     return { ok: false, error: `the analysis of this text does not fit in JavaScript memory: ${e && e.message ? e.message : e}` };
   }

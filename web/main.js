@@ -9,7 +9,8 @@ import { coreBytes, coreFactory, workerURL } from './core_source.js';
 import { runMeasurements } from './model/measure.js';
 import { PAGE_TIMING_BUDGET_SECONDS } from './model/run.js';
 import { browserSpawn, defaultWorkerCount, WorkerPool } from './pool.js';
-import { analysisOfWorker } from './worker_host.js';
+import { analysisOfWorkerSteps } from './worker_host.js';
+import { sliced } from './model/steps.js';
 import {
   applyHash, applyLink, applyPartial, checkExercise, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow, setTrafficMeasurement,
 } from './state.js';
@@ -285,7 +286,9 @@ async function boot() {
   const runs = pool.group();
   const scripted = pool.group();  // rooflineLab.run: the page's Cancel does not touch it
   analyzeClient = {
-    analyze: (text, name) => analyses.run('analyze', { text }).then((value) => analysisOfWorker(name, value)),
+    // The rows become objects across tasks (a 5 MB module has ~100,000): no long main-thread task.
+    analyze: (text, name) => analyses.run('analyze', { text })
+      .then((value) => new Promise((resolve, reject) => sliced(analysisOfWorkerSteps(name, value), () => true, resolve, reject))),
     cancel: () => analyses.cancel(),
     run: (text, name, { inputs, seed }) => runs.run('run', { text, name, inputs, seed, timingBudget: PAGE_TIMING_BUDGET_SECONDS }),
     cancelRun: () => runs.cancel(),

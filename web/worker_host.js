@@ -20,10 +20,11 @@
 //   work-create   a core.createWork spec → {handle, kind, flops_per_unit, bytes_per_unit, …}
 //   work-run      {handle, units} → {checksum}; work-output {handle} → Float32Array;
 //   work-release  {handle}: fork–join timing of one or all cores (web/model/measure.js)
-import { expandAnalysis } from './core.js';
+import { expandAnalysisSteps } from './core.js';
 import { summarizeFile } from './model/analysis.js';
 import { placeOps } from './model/analysis_view.js';
 import { runFile } from './model/run.js';
+import { runSteps } from './model/steps.js';
 
 /** The value of a core result, or an Error with its message. */
 function valueOf(result) {
@@ -54,10 +55,17 @@ function analyze(core, { text }, ctx) {
  * places, and the Worker's time (parse + verify + lower + cost, in the core).
  * @param {string} name  the file's name, as the summary shows it
  */
-export function analysisOfWorker(name, { result, ms }) {
-  const analysis = result.ok ? expandAnalysis(result.value) : result;
+export function analysisOfWorker(name, answer) {
+  return runSteps(analysisOfWorkerSteps(name, answer));
+}
+
+/** analysisOfWorker as steps (web/model/steps.js): the page makes a big analysis's rows across tasks. */
+export function* analysisOfWorkerSteps(name, { result, ms }) {
+  const analysis = result.ok ? yield* expandAnalysisSteps(result.value) : result;
   const summary = summarizeFile(name, analysis);
-  return { summary, placement: placeOps(analysis), errors: summary.errorPlaces, ms };
+  yield;
+  const placement = placeOps(analysis);
+  return { summary, placement, errors: summary.errorPlaces, ms };
 }
 
 /** {report, ms}: the run of the text in this Worker's core (options the core refuses fail the request). */

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { dirname, join, resolve } from 'node:path';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
+import { denseStablehlo } from '../../scripts/lib/dense_modules.mjs';
+import { TABLE_PAGE } from '../../web/model/analysis_view.js';
 import { browserAndServer, openPage, ROOT, waitReady } from './browser.mjs';
 
 const CORPUS = process.env.ROOFLINE_CORPUS || resolve(ROOT, '..', 'shared', 'corpus');
@@ -240,6 +242,66 @@ describe('section 8: corpus files, selection, sorting, roofs and a 5 MB module',
     });
   }
 
+  for (const colorScheme of ['light', 'dark']) {
+    test(`a program longer than a page: the table's pages by click and keyboard, a point turns to its row's page, axe-core clean (${colorScheme})`, async (t) => {
+      const context = await fixture.browser.newContext({ bypassCSP: true, colorScheme });
+      const { page, problems } = await openPage(fixture.browser, pages['index.html over http://127.0.0.1']().url, { context });
+      await waitReady(page);
+      // Three pages and more of small ops drawn on top of each other, and on the last page one op of its own place in the figure.
+      const t64 = 'tensor<64x64xf32>';
+      const text = denseStablehlo(TABLE_PAGE * 250, { dim: 4 }).replace('    return ', `    %c64 = stablehlo.constant dense<1.0> : ${t64}\n` +
+        `    %own = stablehlo.dot_general %c64, %c64, contracting_dims = [1] x [0] : (${t64}, ${t64}) -> ${t64}\n    return `);
+      await page.setInputFiles('#analyze-file', { name: 'paged.mlir', mimeType: 'text/plain', buffer: Buffer.from(text) });
+      await waitShown(page, 'paged.mlir');
+      const n = (await page.evaluate(() => window.rooflineLab.analysis().ops.length));
+      const pagesOf = Math.ceil(n / TABLE_PAGE);
+      assert.ok(pagesOf >= 3, `${n} ops`);
+      const status = page.locator('#analyze-page-status');
+      const button = (which) => page.locator(`#analyze-pages button[data-page="${which}"]`);
+      const idle = () => page.waitForFunction(() => window.rooflineLab.analyzeView().pending === null);
+      const firstIndex = () => page.locator('#analyze-ops tbody tr').first().getAttribute('data-index');
+      assert.equal(await status.innerText(), `rows 1–${TABLE_PAGE} of ${n} (page 1 of ${pagesOf})`);
+      assert.deepEqual([await button('first').isDisabled(), await button('previous').isDisabled(), await button('next').isDisabled()], [true, true, false]);
+      // The keyboard: Enter on Next until the last page; the disabled Next hands focus to Previous.
+      await button('next').focus();
+      for (let p = 2; p <= pagesOf; p++) {
+        await page.keyboard.press('Enter');
+        await idle();
+        assert.equal(await status.innerText(), `rows ${TABLE_PAGE * (p - 1) + 1}–${Math.min(TABLE_PAGE * p, n)} of ${n} (page ${p} of ${pagesOf})`);
+        assert.equal(await firstIndex(), String(TABLE_PAGE * (p - 1)));
+      }
+      assert.equal(await page.locator('#analyze-ops tbody tr').count(), n - TABLE_PAGE * (pagesOf - 1));
+      assert.deepEqual([await button('next').isDisabled(), await button('last').isDisabled()], [true, true]);
+      assert.equal(await page.evaluate(() => document.activeElement.dataset.page), 'previous');
+      await button('first').click();
+      await idle();
+      assert.equal(await firstIndex(), '0');
+      // A point of an op on the last page: clicking it selects that op (or one drawn on top of it) and turns to its page.
+      const rows = await page.evaluate(() => window.rooflineLab.analyzeRows());
+      const far = rows.find((r) => r.shape.includes('64x64') && r.flops > 0);
+      assert.ok(far.index >= TABLE_PAGE * (pagesOf - 1), `op ${far.index} on the last page`);
+      await page.locator('#analyze-roofline').scrollIntoViewIfNeeded();
+      const at = await page.evaluate((i) => window.rooflineLab.analysisPointPixel(i), far.index);
+      const box = await page.locator('#analyze-roofline').boundingBox();
+      await page.mouse.click(box.x + at.x, box.y + at.y);
+      await page.waitForFunction(() => window.rooflineLab.analyzeView()?.selected != null);
+      await idle();
+      const picked = await page.evaluate(() => window.rooflineLab.analyzeView().selected);
+      assert.equal(picked, far.index);
+      assert.equal(await page.locator('#analyze-ops tbody tr.selected').getAttribute('data-index'), String(picked));
+      const shownPage = Math.floor(picked / TABLE_PAGE) + 1;
+      assert.match(await status.innerText(), new RegExp(`\\(page ${shownPage} of ${pagesOf}\\)$`));
+      t.diagnostic(`${n} ops in ${pagesOf} pages; the point clicked selected op ${picked}, on page ${shownPage}`);
+      // axe-core with the pages' buttons on show.
+      await page.addScriptTag({ path: join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
+      const result = await page.evaluate(() => window.axe.run(document.getElementById('analyze'), { resultTypes: ['violations'] }));
+      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      assert.deepEqual(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((x) => x.target.join(' ')).join(', ')}`), []);
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  }
+
   test('roofs: the budgets, the presets as vendor specifications with sources, the dtype\'s peak', async () => {
     const { page, problems } = await open('index.html from file://');
     await page.locator('#analyze-examples button[data-example="lesson"]').click();
@@ -298,10 +360,12 @@ describe('section 8: corpus files, selection, sorting, roofs and a 5 MB module',
     const v = await page.evaluate(() => window.rooflineLab.analyzeView());
     const a = await page.evaluate(() => ({ ops: window.rooflineLab.analysis().ops.length, flops: window.rooflineLab.analysis().totals.flops }));
     assert.equal(a.flops, i * (2 * 64 * 256 * 256 + 64 * 256));
-    assert.equal(await page.locator('#analyze-ops tbody tr').count(), 500);
+    // A page of the table, and the way to the others.
+    assert.equal(await page.locator('#analyze-ops tbody tr').count(), TABLE_PAGE);
+    assert.equal(await page.locator('#analyze-page-status').innerText(), `rows 1–${TABLE_PAGE} of ${a.ops} (page 1 of ${Math.ceil(a.ops / TABLE_PAGE)})`);
     // Shares are percentages without an exponent: an add here is ~1e-5 % of the flops ("1.3e-5%" before).
     const shares = (await page.locator('#analyze-ops tbody td').allInnerTexts()).filter((s) => s.endsWith('%'));
-    assert.ok(shares.length >= 1000, `${shares.length} share cells`);
+    assert.ok(shares.length >= 2 * TABLE_PAGE, `${shares.length} share cells`);
     for (const s of shares) assert.doesNotMatch(s, /\de[-+]?\d/, `a share written with an exponent: ${s}`);
     assert.ok(shares.includes('< 0.001%'), 'the adds\' tiny shares say so');
     assert.equal(await page.locator('#analyze-text').evaluate((e) => e.readOnly), true, 'shown as a read-only preview');

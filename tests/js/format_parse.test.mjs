@@ -1,7 +1,7 @@
 // web/model: formatting and number parsing, without a DOM or the core.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { grouped, percent, pyFloat, pyFloatList, sci, short } from '../../web/model/format.js';
+import { clockTime, grouped, percent, pyFloat, pyFloatList, sci, short } from '../../web/model/format.js';
 import { parseNumber, parseNumberList } from '../../web/model/parse.js';
 
 test('pyFloat prints floats the way Python repr does, so the CLI reads like the seed', () => {
@@ -36,6 +36,14 @@ test('sci gives compact scientific notation for measurements', () => {
   assert.equal(sci(0.000930), '9.3e-4');
   assert.equal(sci(123456), '1.23e+5');
   assert.equal(sci(NaN), 'NaN');
+});
+
+test('clockTime gives the local time of an instant as HH:MM:SS, without the locale\'s time format', () => {
+  const at = new Date(2026, 11, 1, 9, 5, 7);  // local time
+  assert.equal(clockTime(at.toISOString()), '09:05:07');
+  assert.equal(clockTime(new Date(2026, 0, 2, 23, 59, 0).toISOString()), '23:59:00');
+  assert.equal(clockTime(null), '');
+  assert.equal(clockTime('not a time'), '');
 });
 
 test('parseNumber accepts the usual spellings and refuses empty, hex and words by name', () => {

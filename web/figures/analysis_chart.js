@@ -8,8 +8,26 @@
 //     drawn as measurements (triangles), each joined to its estimated point by a thin line
 //   figure.series();  // [{role, label, points: [[x, y], …], indices?}] (tests, rooflineLab.analysisSeries())
 //   figure.png(); figure.destroy(); figure.restyle();
+import { ScatterController } from 'chart.js';
 import { chartOptions } from './axes.js';
-import { exact, prefersDark, scatterChart } from './chart_common.js';
+import { Chart, exact, prefersDark, scatterChart } from './chart_common.js';
+
+/**
+ * The ops' scatter. Each point has its own radius (by bytes), so Chart.js resolves every point's
+ * options as it lays them out; its way of finding how far points overflow the plot resolved them
+ * all a second time. The largest radius is in the data: that pass reads it there instead.
+ */
+class OpsScatterController extends ScatterController {
+  static id = 'opsScatter';
+
+  getMaxOverflow() {
+    const d = this.getDataset();
+    let r = 0;
+    for (const p of d.data) if (p.r > r) r = p.r;
+    return r > 0 && r + (d.borderWidth ?? 0);
+  }
+}
+Chart.register(OpsScatterController);
 
 export const PALETTES = {
   light: {
@@ -49,7 +67,7 @@ function datasets(state, palette) {
     });
   }
   sets.push({
-    role: 'ops', label: 'ops (size: bytes accessed)', data: state.points, showLine: false,
+    type: OpsScatterController.id, role: 'ops', label: 'ops (size: bytes accessed)', data: state.points, showLine: false,
     backgroundColor: palette.ops, borderColor: palette.opsEdge, borderWidth: 1,
     pointRadius: state.points.map((p) => p.r), pointHoverRadius: state.points.map((p) => p.r + 2),
   });

@@ -1,11 +1,20 @@
 // What the analyze view shows, from the core's analysis (core.analyzeText) and summarizeFile's
 // summary (web/model/analysis.js): where each op sits (top level or inside a fusion/region),
 // the error locations, the table's rows and their order, the figure's points. Pure: no DOM.
+import { runSteps, STEP_ROWS } from './steps.js';
 
-/** Rows the table draws at most (the whole list is sorted; the rest are summarised). */
-export const ROW_LIMIT = 500;
-/** Points the figure draws at most: the ones with the most bytes. */
-export const POINT_LIMIT = 4000;
+/**
+ * Rows the table draws at once: a page of the whole list in the chosen order (every row can be
+ * reached page by page). Laying out a page's rows is most of a redraw's main-thread time: in
+ * Chromium on a loaded 2-core machine 500 rows took ~200 ms, 100 rows ~100 ms.
+ */
+export const TABLE_PAGE = 50;
+/**
+ * Points the figure draws at most: the ones with the most bytes. Chart.js resolves each point's
+ * options (its radius is its own), about 0.1 ms a point in Chromium on a loaded 2-core machine:
+ * 4000 points held the main thread ~400 ms, 1000 about a quarter of that.
+ */
+export const POINT_LIMIT = 1000;
 
 /**
  * For each op of the summary (summarizeFile concatenates the modules that analysed, in order):
@@ -39,10 +48,20 @@ export function placeOps(result) {
  * @param {(string|null)[]|null} bounds  per op, in the summary's order; null: no roof
  */
 export function buildRows(summary, placement, bounds = null) {
+  const rows = runSteps(buildRowsInSteps(summary, placement));
+  return bounds ? withBounds(rows, bounds) : rows;
+}
+
+/** buildRows without bounds, yielding every STEP_ROWS rows (a big program's rows are made across tasks). */
+export function* buildRowsInSteps(summary, placement) {
   const t = summary.totals;
-  const rows = summary.ops.map((o, index) => {
+  const ops = summary.ops;
+  const rows = new Array(ops.length);
+  for (let index = 0; index < ops.length; index++) {
+    if (index > 0 && index % STEP_ROWS === 0) yield;
+    const o = ops[index];
     const place = placement[index] ?? { top: true, where: null };
-    return {
+    rows[index] = {
       index, line: o.line, column: o.column, op: o.op, shape: o.shape, flops: o.flops, transcendentals: o.transcendentals,
       bytes: o.bytes_accessed, intensity: o.intensity ?? null, modeled: o.modeled, note: o.note ?? null,
       top: place.top, where: place.where,
@@ -50,8 +69,8 @@ export function buildRows(summary, placement, bounds = null) {
       flopShare: t.flops > 0 ? o.flops / t.flops : null,
       byteShare: t.bytes_accessed > 0 ? o.bytes_accessed / t.bytes_accessed : null,
     };
-  });
-  return bounds ? withBounds(rows, bounds) : rows;
+  }
+  return rows;
 }
 
 /** Puts each op's bound under the chosen roof (the core's, by op index) into its row; unmodeled ops have none. */
@@ -105,21 +124,77 @@ export const SORT_KEYS = ['line', 'op', 'shape', 'flops', 'transcendentals', 'by
   'seconds', 'gflops', 'gbs', 'ofRoof'];
 
 /**
+ * Positions 0…n−1 in the order of `keys` (NaN: missing, last in either direction), ties in
+ * position order. Each key is replaced by its rank among the distinct keys and the pair (rank,
+ * position) by one exact number, so both sorts are the typed array's own numeric sort — a
+ * comparator called a million times held the page ~80 ms for 100,000 rows.
+ * @param {Float64Array} keys
+ * @param {'asc'|'desc'} dir
+ * @returns {Uint32Array}
+ */
+export function orderOf(keys, dir = 'asc') {
+  const n = keys.length;
+  const distinct = keys.filter((k) => !Number.isNaN(k)).sort();
+  let m = 0;
+  for (let i = 0; i < distinct.length; i++) if (m === 0 || distinct[i] !== distinct[m - 1]) distinct[m++] = distinct[i];
+  const composite = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const k = keys[i];
+    let rank = m;  // missing: after every value
+    if (!Number.isNaN(k)) {
+      let lo = 0;
+      let hi = m - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (distinct[mid] < k) lo = mid + 1;
+        else hi = mid;
+      }
+      rank = dir === 'desc' ? m - 1 - lo : lo;
+    }
+    composite[i] = rank * n + i;  // exact while (m + 1)·n < 2^53
+  }
+  composite.sort();
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = composite[i] % n;
+  return order;
+}
+
+/**
  * The rows in a column's order; ties keep the program order (line); missing values last
- * whichever the direction.
+ * whichever the direction. Text is compared as localeCompare orders it, each distinct value
+ * ranked once (a program of 100,000 ops has a few dozen op names), so the sort compares numbers.
  * @param {'asc'|'desc'} dir
  */
 export function sortRows(rows, key, dir = 'asc') {
+  return runSteps(sortRowsSteps(rows, key, dir));
+}
+
+/** sortRows as steps (web/model/steps.js): a big program's rows are ordered across tasks. */
+export function* sortRowsSteps(rows, key, dir = 'asc') {
   if (!SORT_KEYS.includes(key)) throw new Error(`cannot sort by ${JSON.stringify(key)}: one of ${SORT_KEYS.join(', ')}`);
-  const sign = dir === 'desc' ? -1 : 1;
   const missing = (v) => v === null || v === undefined || Number.isNaN(v);
-  return [...rows].sort((a, b) => {
-    const x = a[key];
-    const y = b[key];
-    if (missing(x) || missing(y)) return missing(x) === missing(y) ? a.index - b.index : missing(x) ? 1 : -1;
-    const c = typeof x === 'string' ? x.localeCompare(y) : x - y;
-    return c !== 0 ? sign * c : a.index - b.index;
-  });
+  // Ties in program order: positions in index order (buildRows makes the rows so).
+  const inOrder = rows.every((r, i) => i === 0 || rows[i - 1].index < r.index) ? rows : [...rows].sort((a, b) => a.index - b.index);
+  const n = inOrder.length;
+  // One number per row (NaN: missing): the value, or the rank of its text.
+  const keys = new Float64Array(n);
+  const text = inOrder.some((r) => typeof r[key] === 'string');
+  let rank = null;
+  if (text) {
+    const distinct = [...new Set(inOrder.map((r) => r[key]).filter((v) => !missing(v)))].sort((x, y) => x.localeCompare(y));
+    rank = new Map();
+    distinct.forEach((v, i) => rank.set(v, i > 0 && distinct[i - 1].localeCompare(v) === 0 ? rank.get(distinct[i - 1]) : i));
+  }
+  yield;
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && i % (4 * STEP_ROWS) === 0) yield;
+    const v = inOrder[i][key];
+    keys[i] = missing(v) ? NaN : text ? rank.get(v) : v;
+  }
+  yield;
+  const order = orderOf(keys, dir);
+  yield;
+  return Array.from(order, (i) => inOrder[i]);
 }
 
 /** The next sort after a click on `key`: a new column starts descending for numbers, ascending for text and line. */
@@ -129,18 +204,19 @@ export function nextSort(current, key) {
 }
 
 /** The ops the figure can draw (top level, modeled, with flops and bytes), at most POINT_LIMIT: the ones with the most bytes. */
-function drawable(rows) {
+export function drawable(rows) {
   const all = rows.filter((r) => r.top && r.modeled && r.flops > 0 && r.bytes > 0);
-  const chosen = all.length > POINT_LIMIT ? [...all].sort((a, b) => b.bytes - a.bytes).slice(0, POINT_LIMIT) : all;
-  return { all, chosen };
+  if (all.length <= POINT_LIMIT) return { all, chosen: all };
+  const order = orderOf(Float64Array.from(all, (r) => r.bytes), 'desc').subarray(0, POINT_LIMIT);
+  return { all, chosen: Array.from(order, (i) => all[i]) };
 }
 
 /**
  * The intensities (flops/byte) the figure spans, for the roofs' curves: its points' and the
  * program's, with a margin, and at least 0.01 to 10⁴.
  */
-export function figureRange(rows, totals) {
-  const xs = drawable(rows).chosen.map((r) => r.intensity);
+export function figureRange(rows, totals, drawn = drawable(rows)) {
+  const xs = drawn.chosen.map((r) => r.intensity);
   if (totals.intensity > 0) xs.push(totals.intensity);
   const xmin = xs.length ? Math.min(...xs) / 2 : 0.01;
   const xmax = xs.length ? Math.max(...xs) * 2 : 100;
@@ -151,10 +227,11 @@ export function figureRange(rows, totals) {
  * The figure's data: one point per top-level op with flops and bytes (x = its intensity, y = its
  * ceiling under the primary roof in GFLOP/s, both the core's; radius by bytes), the program's
  * point, and how many ops are not drawn (no flops: no place on a log axis; beyond POINT_LIMIT).
+ * `drawn`: drawable(rows), when the caller has it already.
  * @param {{ops: {ceilings: (number|null)[]}, program: {x: number, y: number}|null}} line  core.roofline's value
  */
-export function figurePoints(rows, line) {
-  const { all, chosen } = drawable(rows);
+export function figurePoints(rows, line, drawn = drawable(rows)) {
+  const { all, chosen } = drawn;
   const skipped = rows.filter((r) => r.top).length - all.length;
   const maxBytes = Math.max(1, ...chosen.map((r) => r.bytes));
   const points = chosen.map((r) => ({

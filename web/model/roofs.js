@@ -29,8 +29,10 @@ export function peakClassOf(elementType) {
 export function programDtype(ops) {
   const flops = new Map();
   const bytes = new Map();
+  const classes = new Map();  // a program has a few element types and maybe 100,000 ops
   for (const o of ops) {
-    const c = peakClassOf(o.element_type);
+    let c = classes.get(o.element_type);
+    if (c === undefined) classes.set(o.element_type, (c = peakClassOf(o.element_type)));
     if (!c) continue;
     flops.set(c, (flops.get(c) ?? 0) + (o.flops || 0));
     bytes.set(c, (bytes.get(c) ?? 0) + (o.bytes_accessed || 0));

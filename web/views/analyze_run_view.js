@@ -2,7 +2,7 @@
 // Cancel, its status (passed, failed, not run, an error — or cancelled, a calm state of its own),
 // what could not run (the op and its line; the estimate stays on show), and each check call's
 // verdict by line. The numbers it names are the core's run report (web/model/run.js).
-import { sci } from '../model/format.js';
+import { clockTime, sci } from '../model/format.js';
 import { PAGE_TIMING_BUDGET_SECONDS } from '../model/run.js';
 import { $, el } from './dom.js';
 
@@ -10,7 +10,6 @@ import { $, el } from './dom.js';
 export const CHECK_LIMIT = 200;
 
 const seconds = (s) => (s > 0 ? `${sci(s, 3)} s` : '0 s');
-const clock = (iso) => (iso ? new Date(iso).toLocaleTimeString() : '');
 
 /** The words for a report's arguments: the core's own ("seeded (seed 1)", "arange", "none"). */
 function argumentsText(report) {
@@ -35,7 +34,7 @@ export function bindAnalyzeRun({ onRun, onCancel, onChoice }) {
 export function runSummaryText(run) {
   const r = run.report;
   const checks = r.checks.length ? `${r.checks.filter((c) => c.passed).length} of ${r.checks.length} checks passed` : 'no checks in the text';
-  const when = `Ran ${run.name} at ${clock(run.at)} (${argumentsText(r)})`;
+  const when = `Ran ${run.name} at ${clockTime(run.at)} (${argumentsText(r)})`;
   const timed = r.untimed_ops > 0
     ? `${r.ops.length} ops timed, measured ${seconds(r.ops_seconds)} for them; ${r.untimed_ops} more ran untimed once ${PAGE_TIMING_BUDGET_SECONDS} s had gone to timing (no program total)`
     : `${r.ops.length} ops timed, measured ${seconds(r.ops_seconds)} in all`;

@@ -1,8 +1,9 @@
 // Section 8's per-op table: sortable by every column (the headers are buttons, so the keyboard
-// sorts too), a row per op (the first ROW_LIMIT in the chosen order), and selection: a click on
-// a row (or its line button) or Enter on a focused row selects it; the selected row is marked.
-// The measured columns are a run's (this machine's measurements), '—' until the program is run.
-import { ROW_LIMIT } from '../model/analysis_view.js';
+// sorts too), a row per op drawn a page (TABLE_PAGE rows) at a time in the chosen order, with
+// First / Previous / Next / Last, and selection: a click on a row (or its line button) or Enter
+// on a focused row selects it; the selected row is marked. The measured columns are a run's
+// (this machine's measurements), '—' until the program is run.
+import { TABLE_PAGE } from '../model/analysis_view.js';
 import { percent, sci, short } from '../model/format.js';
 import { $, el } from './dom.js';
 
@@ -17,8 +18,15 @@ const MEASURED = new Set(['seconds', 'gflops', 'gbs', 'ofRoof']);
 
 const num = (x) => (x === null || x === undefined ? '—' : short(x));
 
-/** @param {{onSort: (key: string) => void, onSelect: (index: number) => void}} handlers */
-export function bindAnalyzeTable({ onSort, onSelect }) {
+/** The page a button asks for, from the page on show and the number of pages. */
+const PAGE_MOVES = { first: () => 0, previous: (p) => p - 1, next: (p) => p + 1, last: (_p, pages) => pages - 1 };
+
+/**
+ * @param {{onSort: (key: string) => void, onSelect: (index: number) => void,
+ *          onPage: (move: (page: number, pages: number) => number) => void}} handlers
+ */
+export function bindAnalyzeTable({ onSort, onSelect, onPage }) {
+  for (const b of document.querySelectorAll('#analyze-pages button')) b.addEventListener('click', () => onPage(PAGE_MOVES[b.dataset.page]));
   const head = $('#analyze-ops thead tr');
   head.replaceChildren(...COLUMNS.map(([key, label]) => {
     const th = el('th');
@@ -71,16 +79,22 @@ function rowElement(r, selected) {
   return tr;
 }
 
-/** Draws the rows of `view` (deriveAnalyzeView) in the order of `sort`, marking `selected`. */
-export function renderAnalyzeTable(view, sort, selected) {
+/** The page that holds the row at position `at` of the chosen order. */
+export const pageOf = (at) => Math.floor(at / TABLE_PAGE);
+
+/** Draws page `page` of the rows of `view` (deriveAnalyzeView) in the order of `sort`, marking `selected`. */
+export function renderAnalyzeTable(view, sort, selected, page = 0) {
   for (const th of document.querySelectorAll('#analyze-ops thead th')) {
     const on = th.dataset.key === sort.key;
     if (on) th.setAttribute('aria-sort', sort.dir === 'asc' ? 'ascending' : 'descending');
     else th.removeAttribute('aria-sort');
     th.querySelector('button').textContent = `${COLUMNS.find(([k]) => k === th.dataset.key)[1]}${on ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}`;
   }
-  const shown = view.sorted.slice(0, ROW_LIMIT);
-  if (selected !== null && !shown.some((r) => r.index === selected)) shown.push(view.rows[selected]);
+  const n = view.sorted.length;
+  const pages = Math.max(1, Math.ceil(n / TABLE_PAGE));
+  const p = Math.min(Math.max(0, page), pages - 1);
+  const first = p * TABLE_PAGE;
+  const shown = view.sorted.slice(first, first + TABLE_PAGE);
   const body = $('#analyze-ops tbody');
   // Redrawing replaces the rows: the keyboard's place (a row or its line button) is kept.
   const focused = body.contains(document.activeElement) ? document.activeElement : null;
@@ -91,9 +105,19 @@ export function renderAnalyzeTable(view, sort, selected) {
     const tr = body.querySelector(`tr[data-index="${focusIndex}"]`);
     (onButton ? tr?.querySelector('button') : tr)?.focus({ preventScroll: true });
   }
+  const nav = $('#analyze-pages');
+  nav.hidden = pages === 1;
+  // A page button that becomes disabled would drop the keyboard's focus to <body>: it moves to
+  // the one that still leads somewhere.
+  const had = nav.contains(document.activeElement) ? document.activeElement.dataset.page : null;
+  for (const b of nav.querySelectorAll('button')) b.disabled = ['first', 'previous'].includes(b.dataset.page) ? p === 0 : p === pages - 1;
+  if (had && nav.querySelector(`[data-page="${had}"]`).disabled) {
+    nav.querySelector(['first', 'previous'].includes(had) ? '[data-page="next"]' : '[data-page="previous"]')?.focus();
+  }
+  $('#analyze-page-status').textContent = pages === 1 ? '' : `rows ${first + 1}–${first + shown.length} of ${n} (page ${p + 1} of ${pages})`;
   const nested = view.rows.filter((r) => !r.top).length;
   $('#analyze-table-note').textContent = [
-    `${view.rows.length} ops${view.rows.length > ROW_LIMIT ? `; the first ${ROW_LIMIT} in this order are shown (sort to see others)` : ''}.`,
+    `${n} ops${pages > 1 ? `, ${TABLE_PAGE} to a page in the chosen order (sort by a column to bring its largest first)` : ''}.`,
     nested ? `${nested} of them sit inside a fusion, loop body or region (marked "in …", lighter): their costs are already in the row of the op that holds them, so the shares of the top-level ops sum to 100%.` : '',
     `Bound: compute time (flops / peak) against memory time (bytes / bandwidth) under ${view.roof.label}.`,
   ].filter(Boolean).join(' ');

@@ -2,17 +2,18 @@
 // summary, the figure (web/figures/analysis_chart.js) and the per-op table, and keeps the
 // selection in step between the table, the text and the figure.
 import { createAnalysisFigure } from '../figures/analysis_chart.js';
-import { nextSort } from '../model/analysis_view.js';
-import { short } from '../model/format.js';
+import { nextSort, TABLE_PAGE } from '../model/analysis_view.js';
+import { clockTime, short } from '../model/format.js';
 import {
-  deriveAnalyzeView, setAllRoofs, setAnalysis, setCancelled, setCleared, setDtype, setFailure, setPending, setRoof, setRun,
-  setRunCancelled, setRunChoice, setRunFailure, setRunPending, setSelected, setSort,
+  analyzeBaseSteps, setAllRoofs, setAnalysis, setCancelled, setCleared, setDtype, setFailure, setPage, setPending, setRoof, setRun,
+  setRunCancelled, setRunChoice, setRunFailure, setRunPending, setSelected, setSort, withSort, withSortSteps,
 } from '../analyze_state.js';
+import { runSteps, sliced } from '../model/steps.js';
 import { CancelledError } from '../pool.js';
 import { bindAnalyzeInput, renderAnalyzeInput, selectInTextarea, showSelectedLine, textSource } from './analyze_input_view.js';
 import { bindAnalyzeRun, notRunText, renderAnalyzeRun } from './analyze_run_view.js';
 import { bindAnalyzeSummary, renderAnalyzeSummary } from './analyze_summary_view.js';
-import { bindAnalyzeTable, renderAnalyzeTable, scrollToSelected } from './analyze_table_view.js';
+import { bindAnalyzeTable, pageOf, renderAnalyzeTable, scrollToSelected } from './analyze_table_view.js';
 import { $ } from './dom.js';
 
 /**
@@ -24,14 +25,20 @@ import { $ } from './dom.js';
  * @param {(a: object) => void} setAnalyze  stores a new state.analyze and redraws
  * @param {object} core  from web/core.js (the roofline arithmetic: core.roofline)
  */
-/** A program with at least this many ops is drawn in steps (summary, figure, table), each its own task. */
-export const STEPPED_OVER = 2000;
+/**
+ * A program with at least this many ops is derived in slices (web/model/steps.js) and drawn in
+ * steps (summary, figure, table), each its own task, so no main-thread task blocks the page (a
+ * 175 KB HLO file of 1042 ops, drawn in one task, held it ~300 ms in Chromium on a loaded 2-core
+ * machine). Smaller programs are drawn at once.
+ */
+export const STEPPED_OVER = 200;
 
 export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
   let latest = 0;          // the id of the newest request: older answers are dropped
   let latestSource = null;  // the text of the newest finished request (errors refer to it)
   let shownSource = null;   // the text of the analysis on show (rows refer to it)
-  let memo = { key: null, view: null };
+  let base = { key: null, value: null };  // analyzeBaseSteps' value, and what it was derived from
+  let memo = { base: null, sort: null, view: null };  // base with its rows in an order
   const a = () => getState().analyze;
   const change = (f) => setAnalyze(f(a()));
 
@@ -86,14 +93,20 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
     onCancel: () => client.cancel(),
   });
   const select = (index) => {
-    change((s) => setSelected(s, index));
+    // The table shows the selected row: its page (when the view is derived; a click on a row is on its page already).
+    const at = drawing ? -1 : derive(getState())?.sorted.findIndex((r) => r.index === index) ?? -1;
+    change((s) => (at >= 0 ? setPage(setSelected(s, index), pageOf(at)) : setSelected(s, index)));
     const row = getState().analyze.shown?.summary.ops[index];
     if (row) selectInTextarea(shownSource, row.line, row.column);
     scrollToSelected();
   };
   const figure = createAnalysisFigure($('#analyze-roofline'), { onSelect: select, legend: $('#analyze-legend') });
   globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', () => figure.restyle());
-  bindAnalyzeTable({ onSort: (key) => change((s) => setSort(s, nextSort(s.sort, key))), onSelect: select });
+  bindAnalyzeTable({
+    onSort: (key) => change((s) => setSort(s, nextSort(s.sort, key))),
+    onSelect: select,
+    onPage: (move) => change((s) => setPage(s, move(s.page, Math.ceil((s.shown?.summary.ops.length ?? 0) / TABLE_PAGE)))),
+  });
   bindAnalyzeRun({
     onRun: () => runShown(),
     onCancel: () => client.cancelRun(),
@@ -105,17 +118,61 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
     onAllRoofs: (on) => change((s) => setAllRoofs(s, on)),
   });
 
-  /** What the view shows, recomputed only when the analysis, its options, the budgets or the measurements change. */
-  function derive(state) {
+  /** What the view's rows, roofs and figure are derived from (the order aside): a new key, a new derivation. */
+  function baseKey(state) {
     const s = state.analyze;
-    const budgets = state.params ? { peak: state.params.peak, bandwidth: state.params.bandwidth } : null;
-    const key = [s.shown, s.roofId, s.dtype, s.sort, budgets?.peak, budgets?.bandwidth, state.measurements, s.run?.report];
-    if (memo.key && key.every((k, i) => k === memo.key[i])) return memo.view;
-    memo = { key, view: deriveAnalyzeView(core, s, budgets, state.measurements) };
+    return [s.shown, s.roofId, s.dtype, state.params?.peak, state.params?.bandwidth, state.measurements, s.run?.report];
+  }
+  const sameKey = (k, l) => l !== null && k.every((x, i) => x === l[i]);
+  const budgetsOf = (state) => (state.params ? { peak: state.params.peak, bandwidth: state.params.bandwidth } : null);
+  /** The view of `b` (a base) in the order `sort`, sorted once per base and order. */
+  function viewOf(b, sort) {
+    if (!b) return null;
+    if (memo.base !== b || memo.sort !== sort) memo = { base: b, sort, view: withSort(b, sort) };
     return memo.view;
   }
 
+  /** What the view shows, now (derived at once if it is not yet): recomputed only when the analysis, its options, the budgets or the measurements change. */
+  function derive(state) {
+    const key = baseKey(state);
+    if (!sameKey(key, base.key)) base = { key, value: runSteps(analyzeBaseSteps(core, state.analyze, budgetsOf(state), state.measurements)) };
+    return viewOf(base.value, state.analyze.sort);
+  }
+
+  // A big program's base is derived in slices, one derivation at a time: a redraw that needs the
+  // same base while it is being derived waits for it rather than starting again.
+  let job = null;  // {key, alive, then}
+  function deriveInSlices(state, then) {
+    const key = baseKey(state);
+    if (sameKey(key, base.key)) {
+      then(base.value);
+      return;
+    }
+    if (job && sameKey(key, job.key)) {
+      job.then = then;
+      return;
+    }
+    if (job) job.alive = false;
+    const mine = { key, alive: true, then };
+    job = mine;
+    sliced(analyzeBaseSteps(core, state.analyze, budgetsOf(state), state.measurements), () => mine.alive, (value) => {
+      job = null;
+      base = { key, value };
+      mine.then(value);
+    }, (e) => {
+      job = null;
+      drawing = false;
+      throw e;  // a bug (the roofs are checked data): the page's error, not a silent stop
+    }, later);
+  }
+
+  // What the figure was last drawn from: a new order or page of the table leaves it as it is (a
+  // redraw of 1000 points is the longest step of a big program's).
+  let figureFrom = null;
   function renderFigure(view, s) {
+    const from = [view.figure, view.roofs, view.roof, view.run, s.allRoofs, s.selected];
+    if (sameKey(from, figureFrom)) return;
+    figureFrom = from;
     const { points, program, notDrawn, measured } = view.figure;
     // With a run on show, this machine's measured roofs are drawn beside the chosen one.
     const drawn = s.allRoofs ? view.roofs : view.roofs.filter((r) => r.id === view.roof.id || (view.run && r.kind === 'measurement'));
@@ -126,7 +183,10 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
     figure.render({ points, program, roofs, selected: s.selected, measured: view.run ? measured : [] });
     const parts = [];
     if (notDrawn.noFlops) parts.push(`${notDrawn.noFlops} top-level ops with no flops (data movement, transcendentals only) or unmodeled have no place on a log axis and are not drawn`);
-    if (notDrawn.overLimit) parts.push(`${notDrawn.overLimit} more ops are left out: the ${points.length} with the most bytes are drawn`);
+    if (notDrawn.overLimit) {
+      parts.push(`${points.length} of ${points.length + notDrawn.overLimit} ops with flops drawn, the ${points.length} with the most bytes accessed ` +
+        '(the figure draws at most that many, so the page stays responsive; the table lists every op)');
+    }
     if (view.run && view.run.report.status !== 'not_run') {
       parts.push(`measured points (this machine, a measurement): ${measured.length} ops at their achieved GFLOP/s, each joined by a thin line to its estimated ceiling` +
         (view.roofs.some((r) => r.kind === 'measurement') ? '' : '; measure this machine in section 4 to draw its measured roofs too'));
@@ -136,67 +196,108 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
       (program ? `; the program at ${short(program.x)} flops/byte, ceiling ${short(program.y)} GFLOP/s` : '') + ` under ${view.roof.label}.`);
   }
 
-  // A big program is drawn in steps, each its own task, so no main-thread task blocks the page:
-  // the summary first, then the figure, then the table. A newer draw drops the older steps.
+  // A big program is derived in slices and drawn in steps, each its own task: the summary first,
+  // then the figure, then the table. A newer draw drops the older steps. renderMs sums the
+  // main-thread time of one redraw's tasks.
   let renderMs = null;
   let drawToken = 0;
   let drawing = false;
+  let spent = 0;
+  /** Puts `f` off to a task of its own, its time counted in the redraw's. */
+  const later = (f) => setTimeout(() => {
+    const t1 = performance.now();
+    f();
+    spent += performance.now() - t1;
+    renderMs = spent;
+  }, 0);
+
   function render(state) {
     const t0 = performance.now();
     const token = ++drawToken;
-    const later = draw(state);
-    renderMs = performance.now() - t0;
-    drawing = later.length > 0;
-    if (!drawing) return;
-    let spent = renderMs;
-    const step = () => {
-      if (token !== drawToken) return;
-      const t1 = performance.now();
-      later.shift()();
-      spent += performance.now() - t1;
-      renderMs = spent;
-      if (later.length) setTimeout(step, 0);
+    const s = state.analyze;
+    const big = (s.shown?.summary.ops.length ?? 0) >= STEPPED_OVER;
+    spent = 0;
+    drawing = big;
+    if (!big && job) {
+      job.alive = false;  // a big program's derivation, no longer wanted
+      job = null;
+    }
+    if (!big) {
+      for (const f of draw(state, derive(state))) f();
+      renderMs = performance.now() - t0;
+      return;
+    }
+    drawHead(state, ' Deriving and drawing its figure and table…');
+    spent = performance.now() - t0;
+    renderMs = spent;
+    const alive = () => token === drawToken;
+    deriveInSlices(state, (b) => sortInSlices(b, s.sort, alive, (view) => later(() => {
+      if (!alive()) return;
+      const steps = draw(state, view);
+      const step = () => {
+        if (!alive()) return;
+        steps.shift()();
+        if (steps.length) later(step);
+        else drawing = false;
+      };
+      if (steps.length) later(step);
       else drawing = false;
-    };
-    setTimeout(step, 0);
+    })));
   }
 
-  /** Draws what is quick now; returns the steps left for later tasks (a big program's figure and table). */
-  function draw(state) {
+  /** The view of base `b` in the order `sort`, to `then`: sorted in slices unless it is sorted already. */
+  function sortInSlices(b, sort, alive, then) {
+    if (memo.base === b && memo.sort === sort) {
+      then(memo.view);
+      return;
+    }
+    sliced(withSortSteps(b, sort), alive, (view) => {
+      memo = { base: b, sort, view };
+      then(view);
+    }, (e) => {
+      drawing = false;
+      throw e;
+    }, later);
+  }
+
+  /** What is drawn before a view is derived: the input, and whose results are coming (`more`: what is still to come). */
+  function drawHead(state, more = '') {
     const s = state.analyze;
     renderAnalyzeInput(s, latestSource);
     if (s.cleared) $('#analyze-file').value = '';
-    const view = derive(state);
-    $('#analyze-results').hidden = !view;
-    if (!view) return [];
+    $('#analyze-results').hidden = !s.shown;
+    if (!s.shown) return;
     $('#analyze-stale').hidden = s.errors.length === 0;
-    $('#analyze-for').textContent = `Results for ${s.shown.name}, analysed at ${new Date(s.shown.at).toLocaleTimeString()}` +
-      `${s.shown.ms != null ? ` (${Math.round(s.shown.ms)} ms in the Worker)` : ''}.`;
+    $('#analyze-for').textContent = `Results for ${s.shown.name}, analysed at ${clockTime(s.shown.at)}` +
+      `${s.shown.ms != null ? ` (${Math.round(s.shown.ms)} ms in the Worker)` : ''}.${more}`;
     renderAnalyzeRun(s);
+  }
+
+  /** Draws `view` (the one of `state`): the summary now, the rest as the steps returned (the caller runs them now or later). */
+  function draw(state, view) {
+    const s = state.analyze;
+    drawHead(state);
+    if (!view) return [];
     renderAnalyzeSummary(view, s);
-    const steps = [
+    return [
       () => renderFigure(view, s),
       () => {
-        renderAnalyzeTable(view, s.sort, s.selected);
+        renderAnalyzeTable(view, s.sort, s.selected, s.page);
         showSelectedLine(shownSource, s.selected === null ? null : view.rows[s.selected]);
       },
     ];
-    if (view.rows.length < STEPPED_OVER) {
-      for (const f of steps) f();
-      return [];
-    }
-    return steps;
   }
 
   return {
     render, figure, currentName: input.currentName,
     /** Milliseconds the last redraw of the section took (main thread, its steps summed). */
     renderMs: () => renderMs,
-    /** Whether a big program's figure or table is still to be drawn (in a later task). */
+    /** Whether a big program's view is still being derived, or its figure or table drawn (in later tasks). */
     drawing: () => drawing,
     /** The rows as the table orders them (plain data). */
     rows: () => derive(getState())?.sorted.map((r) => ({ ...r })) ?? [],
-    view: () => derive(getState()),
+    /** The view on show; null while a big program's is still being derived (nothing is derived here then). */
+    view: () => (drawing ? null : derive(getState())),
     /** What the run part shows (plain data): rooflineLab.runView(). */
     runView: () => {
       const s = getState().analyze;
