@@ -205,7 +205,12 @@ for (const name of Object.keys(pages)) {
       assert.match((await page.evaluate(() => window.rooflineLab.setState({ colour: 1 }))).error, /^unknown keys: colour/);
       // A changed hash (a pasted link) is applied as it stands.
       await page.evaluate(() => { location.hash = '#bandwidth=10'; });
-      await page.waitForFunction(() => window.rooflineLab.state().bandwidth === 10);
+      // Polled on a timer, not on animation frames; on a timeout, say what the page holds.
+      await page.waitForFunction(() => window.rooflineLab.state().bandwidth === 10, null, { polling: 50, timeout: 20000 })
+        .catch(async (e) => {
+          const seen = await page.evaluate(() => ({ href: location.href, bandwidth: window.rooflineLab.state().bandwidth }));
+          throw new Error(`the pasted link #bandwidth=10 was not applied: ${JSON.stringify(seen)} (${e.message})`);
+        });
       assert.equal((await page.evaluate(() => window.rooflineLab.state())).dtype, 'f32');
       assert.deepEqual(problems, []);
       await page.close();
