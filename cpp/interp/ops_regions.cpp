@@ -308,12 +308,68 @@ bool with_comb(Comb k, F&& f) {
   }
 }
 
-// A combiner that runs natively on element type t.
+// The element types reduce_window's, select_and_scatter's, scatter's and map's combiners are
+// compiled natively for: the ones programs pool and scatter in (f32, bf16, f16, f64; s32 and s64
+// indices and counts; pred masks). Any other type runs the same body through the evaluator,
+// element by element, with the same results: compiling those combiners for all 15 types was
+// 130 kB of the wasm core (issue 14, item 16). (reduce's are compiled for every type: see reduce.) Replace only moves bits, so it runs natively for every type, through a stand-in of
+// the same size whose load and store are the identity (bits_type).
+bool native_arith_type(ElementType t) {
+  switch (t) {
+    case ElementType::Pred: case ElementType::S32: case ElementType::S64: case ElementType::F16:
+    case ElementType::BF16: case ElementType::F32: case ElementType::F64: return true;
+    default: return false;
+  }
+}
+template <class E>
+constexpr bool native_arith_v = E::type == ElementType::Pred || E::type == ElementType::S32 || E::type == ElementType::S64 ||
+                                E::type == ElementType::F16 || E::type == ElementType::BF16 || E::type == ElementType::F32 ||
+                                E::type == ElementType::F64;
+template <class E>
+constexpr bool bits_v = E::type == ElementType::S8 || E::type == ElementType::S16 || E::type == ElementType::S32 ||
+                        E::type == ElementType::S64 || E::type == ElementType::C128;
+
+// The stand-in for moving elements of type t as bits (Replace); t itself when there is none.
+ElementType bits_type(ElementType t) {
+  if (!dispatch(t, [](auto) {})) return t;  // not a type the interpreter computes with
+  switch (hlo::element_bytes(t)) {
+    case 1: return ElementType::S8;
+    case 2: return ElementType::S16;
+    case 4: return ElementType::S32;
+    case 8: return ElementType::S64;
+    case 16: return ElementType::C128;
+    default: return t;
+  }
+}
+
+// A combiner that runs natively on element type t (after bits_type for Replace).
 bool native_comb(Comb k, ElementType t) {
   if (k == Comb::None) return false;
+  if (k == Comb::Replace)
+    return t == ElementType::S8 || t == ElementType::S16 || t == ElementType::S32 || t == ElementType::S64 || t == ElementType::C128;
+  if (!native_arith_type(t)) return false;
   if (k == Comb::And || k == Comb::Or || k == Comb::Xor)
     return t == ElementType::Pred || hlo::is_integer(t);
   return true;
+}
+
+template <Comb K, class E>
+constexpr bool native_defined() {
+  if constexpr (K == Comb::Replace) return bits_v<E>;
+  else return native_arith_v<E> && comb_defined<K, E>();
+}
+
+// Runs body(Elem<t>{}) for a combiner K compiled natively for t (native_comb said so).
+template <Comb K, class Body>
+bool for_native(const OpCall& c, ElementType t, Body body) {
+  bool ok = false;
+  dispatch(t, [&](auto e) {
+    if constexpr (native_defined<K, decltype(e)>()) ok = body(e);
+  });
+  if (!ok && !c.run.failed())
+    c.fail(std::string(c.op().name) + " of this element type", "a type its combiner runs natively for",
+           std::string(hlo::element_info(t).mlir));
+  return ok;
 }
 
 // ---- evaluated bodies -------------------------------------------------------------------------------
@@ -704,7 +760,9 @@ bool reduce(const OpCall& c) {
     if (!check_result(c, *types[i], i, c.tensor(i).type, out_dims) || !alloc_type(c, *types[i], &outs[i])) return false;
   const ElementType t = c.tensor(0).type;
   const Comb k = n == 1 ? combiner(c, 0, t) : Comb::None;
-  if (native_comb(k, t)) {
+  // Compiled for every type, unlike the other region ops' combiners: reduce's compact form
+  // (`applies stablehlo.add`) has no body for the evaluator to run.
+  if (k != Comb::None && ((k != Comb::And && k != Comb::Or && k != Comb::Xor) || t == ElementType::Pred || hlo::is_integer(t))) {
     const ReduceLoop l = reduce_loop(in, reduced);
     bool ok = true;
     with_comb(k, [&](auto kk) {
@@ -718,13 +776,17 @@ bool reduce(const OpCall& c) {
     set_results(c, outs);
     return true;
   }
-  if (n == 2 && (c.tensor(1).type == ElementType::S32 || c.tensor(1).type == ElementType::S64)) {
+  if (n == 2 && native_arith_type(t) && (c.tensor(1).type == ElementType::S32 || c.tensor(1).type == ElementType::S64)) {
     const ArgReducer a = arg_reducer(c, t, c.tensor(1).type);
     if (a.ok) {
       bool ok = for_type(c, t, [&](auto e) {
         using E = decltype(e);
-        if (c.tensor(1).type == ElementType::S32) return arg_reduce_native<E, Elem<ElementType::S32>>(c, a, reduced, outs);
-        return arg_reduce_native<E, Elem<ElementType::S64>>(c, a, reduced, outs);
+        if constexpr (native_arith_v<E>) {
+          if (c.tensor(1).type == ElementType::S32) return arg_reduce_native<E, Elem<ElementType::S32>>(c, a, reduced, outs);
+          return arg_reduce_native<E, Elem<ElementType::S64>>(c, a, reduced, outs);
+        } else {
+          return false;
+        }
       });
       if (!ok) return false;
       set_results(c, outs);
@@ -896,15 +958,12 @@ bool reduce_window(const OpCall& c) {
     if (!check_result(c, *types[i], i, c.tensor(i).type, w.out_dims()) || !alloc_type(c, *types[i], &outs[i])) return false;
   const ElementType t = c.tensor(0).type;
   const Comb k = n == 1 ? combiner(c, 0, t) : Comb::None;
-  if (native_comb(k, t)) {
+  const ElementType nt = k == Comb::Replace ? bits_type(t) : t;
+  if (native_comb(k, nt)) {
     bool ok = true;
     with_comb(k, [&](auto kk) {
-      ok = for_type(c, t, [&](auto e) {
-        using E = decltype(e);
-        if constexpr (comb_defined<decltype(kk)::value, E>())
-          return reduce_window_native<decltype(kk)::value, E>(c, w, c.tensor(0), c.tensor(1), outs[0]);
-        else return false;
-      });
+      constexpr Comb K = decltype(kk)::value;
+      ok = for_native<K>(c, nt, [&](auto e) { return reduce_window_native<K, decltype(e)>(c, w, c.tensor(0), c.tensor(1), outs[0]); });
     });
     if (!ok) return false;
   } else if (!reduce_window_evaluated(c, w, n, outs)) {
@@ -1039,11 +1098,8 @@ bool select_and_scatter(const OpCall& c) {
   if (sel.ok && native_comb(k, x.type)) {
     bool ok = true;
     with_comb(k, [&](auto kk) {
-      ok = for_type(c, x.type, [&](auto e) {
-        using E = decltype(e);
-        if constexpr (comb_defined<decltype(kk)::value, E>()) return select_and_scatter_native<decltype(kk)::value, E>(c, w, sel, y);
-        else return false;
-      });
+      constexpr Comb K = decltype(kk)::value;
+      ok = for_native<K>(c, x.type, [&](auto e) { return select_and_scatter_native<K, decltype(e)>(c, w, sel, y); });
     });
     if (!ok) return false;
   } else if (!select_and_scatter_evaluated(c, w, y)) {
@@ -1295,15 +1351,12 @@ bool scatter(const OpCall& c) {
   Tensor idx = indices;  // read in place when already int64
   if (indices.type != ElementType::S64 && !indices_as_i64(c, indices, &idx)) return false;
   const Comb comb = n == 1 ? combiner(c, 0, x0.type) : Comb::None;
-  if (native_comb(comb, x0.type)) {
+  const ElementType nt = comb == Comb::Replace ? bits_type(x0.type) : x0.type;
+  if (native_comb(comb, nt)) {
     bool ok = true;
     with_comb(comb, [&](auto kk) {
-      ok = for_type(c, x0.type, [&](auto e) {
-        using E = decltype(e);
-        if constexpr (comb_defined<decltype(kk)::value, E>())
-          return scatter_native<decltype(kk)::value, E>(c, p, idx.as<std::int64_t>(), u0, outs[0]);
-        else return false;
-      });
+      constexpr Comb K = decltype(kk)::value;
+      ok = for_native<K>(c, nt, [&](auto e) { return scatter_native<K, decltype(e)>(c, p, idx.as<std::int64_t>(), u0, outs[0]); });
     });
     if (!ok) return false;
   } else if (!scatter_evaluated(c, p, idx.as<std::int64_t>(), n, outs)) {
@@ -1746,18 +1799,15 @@ bool map(const OpCall& c) {
   const ElementType t = c.tensor(0).type;
   const Comb k = n == 2 && c.tensor(1).type == t && y.type == t ? combiner(c, 0, t) : Comb::None;
   const std::int64_t count = y.elements();
-  if (native_comb(k, t)) {
+  const ElementType nt = k == Comb::Replace ? bits_type(t) : t;
+  if (native_comb(k, nt)) {
     bool ok = true;
     with_comb(k, [&](auto kk) {
-      ok = for_type(c, t, [&](auto e) {
+      constexpr Comb K = decltype(kk)::value;
+      ok = for_native<K>(c, nt, [&](auto e) {
         using E = decltype(e);
-        constexpr Comb K = decltype(kk)::value;
-        if constexpr (comb_defined<K, E>()) {
-          map2<E, E>(c.tensor(0), c.tensor(1), y, [](typename E::Compute a, typename E::Compute b) { return combine<K, E>(a, b); });
-          return true;
-        } else {
-          return false;
-        }
+        map2<E, E>(c.tensor(0), c.tensor(1), y, [](typename E::Compute a, typename E::Compute b) { return combine<K, E>(a, b); });
+        return true;
       });
     });
     if (!ok) return false;

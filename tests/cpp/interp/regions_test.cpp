@@ -114,6 +114,35 @@ TEST_CASE("reduce wraps integers, propagates NaN through max and min, and keeps 
   CHECK(std::signbit(z[0]));
 }
 
+TEST_CASE("every element type reduces and pools to the same values, whether its combiner is compiled for it or evaluated", "[interp][regions]") {
+  // Arithmetic combiners are compiled for pred, s32, s64, f16, bf16, f32 and f64; the other types
+  // run the same one-op body through the evaluator. Both give the op's values: 1 + 2 + 3 = 6,
+  // max 3; 100 + 100 + 100 wraps to 44 in ui8 and i8 (300 - 256).
+  for (const char* e : {"i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "f16", "bf16", "f32", "f64", "complex<f32>", "complex<f64>"}) {
+    INFO(e);
+    const bool complex = std::string(e).rfind("complex", 0) == 0;
+    const std::string t = std::string("tensor<3x") + e + ">", s = std::string("tensor<") + e + ">";
+    const std::string x = complex ? "[(1.0, 0.0), (2.0, 0.0), (3.0, 0.0)]" : "[1, 2, 3]";
+    const std::string zero = complex ? "(0.0, 0.0)" : "0";
+    CHECK(reduce_values("stablehlo.add", e, t, x, zero, "0", s) == V{6});
+    CHECK(reduce_values_evaluated("stablehlo.add", e, t, x, zero, "0", s, zero) == V{6});
+    if (!complex) CHECK(reduce_values("stablehlo.maximum", e, t, x, "0", "0", s) == V{3});
+  }
+  for (const char* e : {"i8", "ui8"}) {
+    INFO(e);
+    const std::string t = std::string("tensor<2x") + e + ">", s = std::string("tensor<") + e + ">";
+    CHECK(reduce_values("stablehlo.add", e, t, "[100, 100]", "100", "0", s) == V{44});
+  }
+  // reduce_window: max over windows of 2 of ui16 [5, 1, 7, 2] = [5, 7, 7].
+  const std::string rw = main_of("tensor<3xui16>",
+      "  %x = stablehlo.constant dense<[5, 1, 7, 2]> : tensor<4xui16>\n"
+      "  %z = stablehlo.constant dense<0> : tensor<ui16>\n"
+      "  %r = \"stablehlo.reduce_window\"(%x, %z) <{window_dimensions = array<i64: 2>}> ({\n" + one_op("stablehlo.maximum", "ui16") +
+      "  }) : (tensor<4xui16>, tensor<ui16>) -> tensor<3xui16>\n"
+      "  return %r : tensor<3xui16>\n");
+  CHECK(as_doubles(run_ok(rw)) == V{5, 7, 7});
+}
+
 TEST_CASE("reduce rounds bf16 after each step, reduces booleans and complex numbers, and an empty input gives the init", "[interp][regions]") {
   // bf16 has 8 significant bits: 256 + 1 = 257 rounds to 256 (ties to even), again for the next 1.
   CHECK(reduce_values("stablehlo.add", "bf16", "tensor<3xbf16>", "[256.0, 1.0, 1.0]", "0.0", "0", "tensor<bf16>") == V{256});
@@ -426,6 +455,26 @@ TEST_CASE("scatter adds duplicates in order and leaves its operand unchanged", "
                                 "[0x7FC00000, 2.0]", dims, one_op("stablehlo.maximum", "f32")));
   CHECK(std::isnan(as_doubles(mx, 0)[0]));
   CHECK(std::isnan(as_doubles(mx, 0)[1]));
+}
+
+TEST_CASE("scatter replaces the bits of every element type and adds in the ones no combiner is compiled for", "[interp][regions]") {
+  const std::string dims = "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1";
+  // f16 0x7E01 is a NaN with a payload: replace moves it as bits, payload included.
+  auto rep = run_ok(scatter_text("f16", "tensor<2xf16>", "[1.0, 2.0]", "tensor<1x1xi32>", "[[1]]", "tensor<1xf16>", "[0x7E01]", dims,
+                                 replace_body("f16")));
+  CHECK(rep.values[0].tensor.as<std::uint16_t>()[0] == 0x3C00);  // 1.0
+  CHECK(rep.values[0].tensor.as<std::uint16_t>()[1] == 0x7E01);
+  for (const char* e : {"i8", "ui16", "ui64", "complex<f64>", "i1"}) {
+    INFO(e);
+    const std::string t = std::string("tensor<3x") + e + ">", u = std::string("tensor<2x") + e + ">";
+    const bool pred = std::string(e) == "i1", complex = std::string(e) == "complex<f64>";
+    const std::string x = pred ? "[false, true, false]" : complex ? "[(1.0, 1.0), (2.0, 0.0), (3.0, 0.0)]" : "[1, 2, 3]";
+    const std::string up = pred ? "[true, true]" : complex ? "[(10.0, 0.0), (20.0, 0.0)]" : "[10, 20]";
+    auto r = run_ok(scatter_text(e, t, x, "tensor<2x1xi32>", "[[2], [0]]", u, up, dims, replace_body(e)));
+    CHECK(as_doubles(r, 0) == (pred ? V{1, 1, 1} : V{20, 2, 10}));
+    auto a = run_ok(scatter_text(e, t, x, "tensor<2x1xi32>", "[[2], [2]]", u, up, dims, one_op("stablehlo.add", e)));
+    CHECK(as_doubles(a, 0) == (pred ? V{0, 1, 1} : V{1, 2, 33}));
+  }
 }
 
 TEST_CASE("scatter skips a window that falls partly or wholly outside the operand, and negative or huge indices", "[interp][regions]") {
