@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Assembles dist/, the whole static site: index.html, style.css and app.js, the front end
 // bundled by esbuild as one classic IIFE script (ES modules do not load from file://) with the
-// wasm core inside it once — its glue as text and its wasm gzipped and base64-encoded, from which
+// wasm core inside it once — its glue as text and its wasm gzipped and base-85 encoded, from which
 // the page and every Worker make their instances (web/core_source.js) — with Chart.js and the
 // Worker's code. roofline-core.js and roofline-core.wasm are the core as files, for the Node CLIs.
 //
@@ -17,6 +17,7 @@ import { gzipSync } from 'node:zlib';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './lib/node-core.mjs';
+import { encode85 } from '../web/wasm_bytes.js';
 import { writeOfflineFiles } from './lib/offline.mjs';
 
 const dist = join(ROOT, 'dist');
@@ -42,7 +43,8 @@ const glue = (await transform(readFileSync(core, 'utf8'), { minify: true, target
 if (/[A-Za-z0-9+/]{10000,}/.test(glue)) throw new Error('bundle: the core\'s glue embeds its wasm (SINGLE_FILE): it would be carried twice');
 if (!/\bvar createCore\b/.test(glue)) throw new Error('bundle: the minified glue no longer declares createCore, which the page calls');
 // gzip at its highest level: the page gunzips it once (DecompressionStream), each Worker once.
-const wasmEmbedded = gzipSync(readFileSync(wasm), { level: 9 }).toString('base64');
+// Then base 85 (web/wasm_bytes.js): 5 characters for 4 bytes, where base64 takes 5⅓.
+const wasmEmbedded = encode85(gzipSync(readFileSync(wasm), { level: 9 }));
 const app = await build({
   ...common,
   entryPoints: [join(ROOT, 'web', 'main.js')],

@@ -1,5 +1,5 @@
 // The wasm core as the bundle carries it, once: its glue (build/wasm/roofline-core.js) as text and
-// its wasm (roofline-core.wasm) gzip-compressed and base64-encoded, put in by scripts/bundle.mjs,
+// its wasm (roofline-core.wasm) gzip-compressed and base-85 encoded, put in by scripts/bundle.mjs,
 // with the Worker's code beside them. The page makes its core from these, and each Worker from a
 // blob of the same texts: no second file to fetch, so file:// and the single file work too.
 /* global __CORE_GLUE__, __CORE_WASM__, __WORKER_SOURCE__ */

@@ -323,7 +323,7 @@ function benchSize() {
     out.push({ file, bytes: bytes.length, gzip_bytes: gzipSync(bytes, { level: 9 }).length });
   }
   const kb = (n) => `${(n / 1000).toFixed(1)} kB`;
-  console.log('\nsize of dist/ (what a browser loads; the wasm is inside app.js, gzipped and base64-encoded, once)');
+  console.log('\nsize of dist/ (what a browser loads; the wasm is inside app.js, gzipped and base-85 encoded, once)');
   for (const r of out) console.log(`  ${r.file.padEnd(20)} ${kb(r.bytes).padStart(12)} raw ${kb(r.gzip_bytes).padStart(12)} gzipped (level 9)`);
   const page = out.find((r) => r.file === 'roofline-lab.html');
   if (page) {
