@@ -26,12 +26,13 @@ before(async () => {
   examples = Object.fromEntries(core.exampleModules().value.map((e) => [e.name, e.text]));
 });
 
-/** What `node scripts/run.mjs --json --inputs I FILE` prints for `text` in a file named `name`. */
-function cli(name, text, inputs) {
+/** What `node scripts/run.mjs --json --inputs I [--seed S] FILE` prints for `text` in a file named `name`. */
+function cli(name, text, inputs, seed) {
   const dir = mkdtempSync(join(tmpdir(), 'run-page-'));
   const file = join(dir, name);
   writeFileSync(file, text);
-  const out = spawnSync(process.execPath, [join(ROOT, 'scripts', 'run.mjs'), '--json', '--inputs', inputs, file], { encoding: 'utf8' });
+  const args = ['--json', '--inputs', inputs, ...(seed === undefined ? [] : ['--seed', String(seed)]), file];
+  const out = spawnSync(process.execPath, [join(ROOT, 'scripts', 'run.mjs'), ...args], { encoding: 'utf8' });
   rmSync(dir, { recursive: true, force: true });
   return { ...JSON.parse(out.stdout)[0], file: name };
 }
@@ -154,6 +155,37 @@ for (const name of Object.keys(fixture.pages)) {
 
 describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear, rows, axe', () => {
   const name = 'index.html over http://127.0.0.1';
+
+  test('with this machine measured (section 4), a run draws its measured roofs beside the chosen one; a seeded run by the API is the CLI\'s', async () => {
+    const { page, problems } = await fixture.open(name);
+    await page.locator('#measure-form input[name="samples"]').fill('3');
+    await page.locator('#measure-form input[name="workers"]').fill('2');
+    await page.locator('#measure').click();
+    await page.waitForFunction(() => window.rooflineLab.measurements() !== null, null, { timeout: 120000 });
+    await page.locator('#analyze-examples button[data-example="lesson"]').click();
+    await waitShown(page, 'lesson.mlir');
+    const roofs = async () => (await page.evaluate(() => window.rooflineLab.analysisSeries()))
+      .filter((x) => x.role === 'roof' || x.role === 'other roof').map((x) => `${x.role}: ${x.label}`);
+    // Estimates alone: the chosen roof only.
+    const before = await roofs();
+    assert.equal(before.length, 1, before.join(' | '));
+    assert.match(before[0], /^roof: roof: /);
+    // With a run on show, this machine's roofs (1 core and the 2 Workers) beside it.
+    const v = await runShown(page);
+    assert.equal(v.state, 'done');
+    const after = await roofs();
+    assert.equal(after.length, 3, after.join(' | '));
+    assert.equal(after[0], before[0]);
+    assert.match(after[1], /^other roof: this machine, 1 core, measured: [\d.]+ GFLOP\/s, [\d.]+ GB\/s/);
+    assert.match(after[2], /^other roof: this machine, all cores \(2\), measured: [\d.]+ GFLOP\/s, [\d.]+ GB\/s/);
+    // rooflineLab.run on seeded inputs, seed 7: the CLI's object for the same seed.
+    const viaApi = await page.evaluate((t) => window.rooflineLab.run(t, { inputs: 'seeded', seed: 7, name: 'mlp.mlir' }), examples.mlp);
+    assert.equal(viaApi.inputs, 'seeded (seed 7)');
+    assert.deepEqual(untimed(viaApi), untimed(cli('mlp.mlir', examples.mlp, 'seeded', 7)));
+    assert.notDeepEqual(untimed(viaApi), untimed(cli('mlp.mlir', examples.mlp, 'seeded', 8)), 'another seed, other values');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 
   test('a corpus file with checks shows all checks passed', async (t) => {
     const file = join(CORPUS, 'stablehlo-interpret', 'acos_float32_20_20.mlir');
