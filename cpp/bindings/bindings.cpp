@@ -905,6 +905,14 @@ val js_run_text(val text, val options) {
       if (!t.isTrue() && !t.isFalse()) return fail(Error{"time_ops must be true or false", "time_ops", 0, 0});
       o.time_ops = t.isTrue();
     }
+    // on_progress(done, total): the entry's own ops run so far, at most every 0.1 s (the
+    // page's Worker posts each call to its progress bar while the core runs).
+    val progress = options["on_progress"];
+    if (!progress.isUndefined()) {
+      if (progress.typeOf().as<std::string>() != "function")
+        return fail(Error{"on_progress must be a function, got " + progress.typeOf().as<std::string>(), "on_progress", 0, 0});
+      o.on_progress = [progress](std::size_t done, std::size_t total) { progress(double(done), double(total)); };
+    }
   }
   return ok(val(interp::run_text_json(text.as<std::string>(), o)));
 }

@@ -212,17 +212,31 @@ bool Run::region(const hlo::LFunction& lfn, const hlo::LRegion& r, std::vector<V
   const hlo::Function& f = *lfn.fn;
   for (std::size_t i = 0; i < args.size() && i < b.block->args.size(); ++i) frame[b.block->args[i]] = std::move(args[i]);
   const bool entry_body = &r == &lfn.body && program_.function_index(&f) == entry_ && depth_ == 1;
+  // The entry's own ops, for on_progress: every instruction but its return.
+  const std::size_t total = b.instrs.size() - (!b.instrs.empty() && (b.instrs.back().code == hlo::OpCode::Return ||
+                                                                     b.instrs.back().code == hlo::OpCode::FuncReturn));
+  auto progress = [&](std::size_t done, bool force) {
+    if (!entry_body || !options_.on_progress) return;
+    const double now = measure::now_seconds();
+    if (!force && progress_at_ >= 0 && now - progress_at_ < options_.progress_interval_seconds) return;
+    progress_at_ = now;
+    options_.on_progress(done, total);
+  };
+  progress(0, true);
   for (std::size_t i = 0; i < b.instrs.size(); ++i) {
     const hlo::Instr& in = b.instrs[i];
     const hlo::OpCode c = in.code;
     if (c == hlo::OpCode::Return || c == hlo::OpCode::FuncReturn) {
+      progress(total, true);
       results->clear();
       for (hlo::ValueId v : f.operands(*in.op)) results->push_back(frame[v]);
       release(in, frame);  // the results are then the only holders of what dies here
       return true;
     }
+    if (i > 0) progress(i, false);
     if (!execute(lfn, in, frame, entry_body && options_.time_ops)) return false;
     if (in.op->is_root) {  // HLO: the ROOT instruction's value is the computation's result
+      progress(total, true);
       results->clear();
       results->push_back(frame[f.results(*in.op)[0]]);
       release(in, frame);

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,11 @@ struct RunOptions {
   // once, untimed (counted in RunResult::untimed_ops): a program of 10^4 small ops under a
   // browser's coarse timer would otherwise take minutes. 0: no limit.
   double timing_budget_seconds = 0;
+  // Told how far the run is: `done` of the entry function's `total` own ops (return excluded),
+  // once when it starts, then at most every progress_interval_seconds, and at the end. Empty: not
+  // told. (The page's Worker passes each call on to its progress bar.)
+  std::function<void(std::size_t done, std::size_t total)> on_progress;
+  double progress_interval_seconds = 0.1;
 };
 
 // A check call's verdict. detail says how it failed: the first mismatching index, both values,

@@ -53,6 +53,7 @@ class Run {
   bool timing_ = false;
   double timing_spent_ = 0;  // seconds spent timing ops so far (RunOptions::timing_budget_seconds)
   std::size_t untimed_ = 0;  // ops left untimed once that budget was spent
+  double progress_at_ = -1;  // when RunOptions::on_progress was last called (seconds), -1: never
 
   // Releases the frame slots of the values that die at `in` (Program::dead).
   void release(const hlo::Instr& in, std::vector<Value>& frame);

@@ -237,3 +237,39 @@ TEST_CASE("a value's buffer is freed after its last use, so a long chain fits a 
   CHECK(as_doubles(ran.result).at(0) == 51);
   CHECK(ran.result.peak_bytes <= std::size_t(3) << 20);
 }
+
+TEST_CASE("on_progress is told the entry's own ops run so far, 0 first, then in order, all of them last, and not the ops inside bodies", "[interp]") {
+  // Three ops of the entry (a constant, a while, an add) and its return; the while's body runs
+  // 5 times, and its ops are no ops of the entry.
+  const std::string text =
+      "func.func @main() -> tensor<i32> {\n"
+      "  %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+      "  %r = stablehlo.while(%i = %c0) : tensor<i32>\n"
+      "    cond {\n"
+      "      %n = stablehlo.constant dense<5> : tensor<i32>\n"
+      "      %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+      "      stablehlo.return %p : tensor<i1>\n"
+      "    } do {\n"
+      "      %one = stablehlo.constant dense<1> : tensor<i32>\n"
+      "      %j = stablehlo.add %i, %one : tensor<i32>\n"
+      "      stablehlo.return %j : tensor<i32>\n"
+      "    }\n"
+      "  %s = stablehlo.add %r, %r : tensor<i32>\n"
+      "  return %s : tensor<i32>\n"
+      "}\n";
+  std::vector<std::pair<std::size_t, std::size_t>> told;
+  interp::RunOptions o;
+  o.progress_interval_seconds = 0;  // every op
+  o.on_progress = [&](std::size_t done, std::size_t total) { told.emplace_back(done, total); };
+  auto ran = rl::testing::run_text(text, o);
+  REQUIRE(ran.result.status == "passed");
+  CHECK(told == std::vector<std::pair<std::size_t, std::size_t>>{{0, 3}, {1, 3}, {2, 3}, {3, 3}});
+  CHECK(ran.result.values[0].tensor.as<std::int32_t>()[0] == 10);  // (0 + 5 ones) · 2
+  // At the default interval a short run is told its start and its end only.
+  told.clear();
+  o.progress_interval_seconds = 0.1;
+  REQUIRE(rl::testing::run_text(text, o).result.status == "passed");
+  CHECK(told.front() == std::make_pair(std::size_t(0), std::size_t(3)));
+  CHECK(told.back() == std::make_pair(std::size_t(3), std::size_t(3)));
+  CHECK(told.size() <= 4);
+}
