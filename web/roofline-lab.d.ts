@@ -557,6 +557,8 @@ export interface RunOptions {
   time_budget_seconds?: number;
   /** with time_ops: once this many seconds went to timing, later ops run untimed (0, the default: no limit) */
   timing_budget_seconds?: number;
+  /** told the entry's own ops run so far, of all (at the start, at most every 0.1 s, at the end) */
+  on_progress?: (done: number, total: number) => void;
 }
 
 export interface RunReport {

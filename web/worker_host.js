@@ -9,7 +9,8 @@
 //                 caller makes it {summary, placement, errors, ms} with analysisOfWorker
 //   run           {text, name, inputs?, seed?, timingBudget?} → {report, ms}: the text run in the core's
 //                 interpreter, each of its entry's ops timed (web/model/run.js: the object
-//                 `node scripts/run.mjs --json` prints for one file)
+//                 `node scripts/run.mjs --json` prints for one file); progress: the entry's ops
+//                 run so far, of all, as the core tells them (at most every 0.1 s)
 //   lesson-checks {} → {ir: core.checkLessonIr's value, kernel_seconds, kernel_variant}: section 2's
 //                 check of the lesson's IR beside the kernel's, with both times
 //   traffic       {factor, reread} → core.measureTraffic's value: section 6's experiment measured
@@ -71,13 +72,13 @@ export function* analysisOfWorkerSteps(name, { result, ms }) {
 /** {report, ms}: the run of the text in this Worker's core (options the core refuses fail the request). */
 function run(core, { text, name, inputs, seed, timingBudget }, ctx) {
   if (typeof text !== 'string') throw new Error('run: text must be a string');
-  ctx.progress(0, 1, 'running in the interpreter, timing each op');
   const t0 = performance.now();
-  const options = { inputs, seed, ...(timingBudget !== undefined ? { timing_budget_seconds: timingBudget } : {}) };
+  // The core tells how many of the entry's ops have run (at most every 0.1 s); each call is
+  // posted to the page at once, while the core goes on running.
+  const on_progress = (done, total) => ctx.progress(done, total, `${done} of ${total} ops run`);
+  const options = { inputs, seed, on_progress, ...(timingBudget !== undefined ? { timing_budget_seconds: timingBudget } : {}) };
   const report = valueOf(runFile(core, name ?? 'input', text, options));
-  const value = { report, ms: performance.now() - t0 };
-  ctx.progress(1, 1, 'done');
-  return value;
+  return { report, ms: performance.now() - t0 };
 }
 
 /** Section 2's checks: the lesson's IR through the interpreter, and the kernel's time at the lesson's size. */

@@ -187,6 +187,28 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     await page.close();
   });
 
+  test('the run\'s progress bar counts the entry\'s ops as they run, then hides', async () => {
+    // A constant and 300 tanh of 2^20 floats, each timed: seconds of work, told op by op.
+    let body = '  %x0 = stablehlo.constant dense<0.5> : tensor<1048576xf32>\n';
+    for (let i = 1; i <= 300; i++) body += `  %x${i} = stablehlo.tanh %x${i - 1} : tensor<1048576xf32>\n`;
+    const text = `func.func @main() -> tensor<1048576xf32> {\n${body}  return %x300 : tensor<1048576xf32>\n}\n`;
+    const { page, problems } = await fixture.open(name);
+    await showText(page, 'chain.mlir', text);
+    await page.locator('#analyze-run').click();
+    // Somewhere between the first op and the last, the bar says how far the run is.
+    const seen = await page.waitForFunction(() => {
+      const bar = document.getElementById('analyze-run-progress');
+      return !bar.hidden && bar.hasAttribute('value') && bar.value > 0 && bar.value < bar.max &&
+        { value: bar.value, max: bar.max, text: bar.getAttribute('aria-valuetext') };
+    }, null, { timeout: 60000, polling: 50 }).then((h) => h.jsonValue());
+    assert.equal(seen.max, 301);
+    assert.equal(seen.text, `${seen.value} of 301 ops run`);
+    await page.waitForFunction(() => window.rooflineLab.runView().state === 'done', null, { timeout: 120000 });
+    assert.equal(await page.locator('#analyze-run-progress').isHidden(), true);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test('a corpus file with checks shows all checks passed', async (t) => {
     const file = join(CORPUS, 'stablehlo-interpret', 'acos_float32_20_20.mlir');
     if (!existsSync(file)) {

@@ -7,7 +7,8 @@
 // members `name[?]: type;`, `name(params): type;`, `[key: string]: type;`; types: unions,
 // string/number/boolean literals, number, string, boolean, null, undefined, unknown, any, arrays
 // (T[], Array<T>), tuples [A, B], object types { … }, Record<string, T>, Promise<T>, Partial<T>,
-// Float32Array, Float64Array, Int32Array, indexed access Name['key'], and the aliases and interfaces of the file.
+// Float32Array, Float64Array, Int32Array, indexed access Name['key'], function types (a, b) => R
+// (checked as functions), and the aliases and interfaces of the file.
 // `declare global { … }` is read and ignored.
 
 const BUILTIN = new Set(['number', 'string', 'boolean', 'null', 'undefined', 'unknown', 'any', 'true', 'false']);
@@ -115,6 +116,19 @@ export function parseDts(text) {
     }
     if (peek('{')) return { kind: 'object', ...members() };
     if (peek('(')) {
+      // A function type `(a: T, b?: U) => R`: its parameters are read past (a value is checked
+      // only for being a function), else a parenthesized type.
+      const after = t[i + 1], next = t[i + 2];
+      if ((after?.value === ')' && t[i + 2]?.value === '=>') || (after?.kind === 'name' && (next?.value === ':' || next?.value === '?'))) {
+        let depth = 0;
+        do {
+          if (peek('(')) depth++;
+          if (peek(')')) depth--;
+          i++;
+        } while (depth > 0);
+        take('=>');
+        return { kind: 'function', returns: type() };
+      }
       take('(');
       const inner = type();
       take(')');
@@ -230,6 +244,8 @@ export function check(dts, value, type, path = 'value', bindings = {}) {
       return typeof value === type.name && !(type.name === 'number' && Number.isNaN(value)) ? problems : fail(type.name);
     case 'literal':
       return value === type.value ? problems : fail(JSON.stringify(type.value));
+    case 'function':
+      return typeof value === 'function' ? problems : fail('a function');
     case 'union': {
       const tries = type.options.map((o) => check(dts, value, o, path, bindings));
       const fits = tries.find((p) => p.length === 0);
@@ -323,6 +339,7 @@ export function show(type) {
   switch (type.kind) {
     case 'builtin': return type.name;
     case 'literal': return JSON.stringify(type.value);
+    case 'function': return `(…) => ${show(type.returns)}`;
     case 'union': return type.options.map(show).join(' | ');
     case 'array': return `${show(type.of)}[]`;
     case 'tuple': return `[${type.items.map(show).join(', ')}]`;
