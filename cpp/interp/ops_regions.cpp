@@ -308,19 +308,20 @@ bool with_comb(Comb k, F&& f) {
   }
 }
 
-// The element types reduce_window's, select_and_scatter's, scatter's and map's combiners are
-// compiled natively for: the ones programs pool and scatter in (f32, bf16, f16, f64; s32 and s64
-// indices and counts; pred masks). Any other type runs the same body through the evaluator,
-// element by element, with the same results: compiling those combiners for all 15 types was
-// 130 kB of the wasm core (issue 14, item 16). (reduce's are compiled for every type: see reduce.) Replace only moves bits, so it runs natively for every type, through a stand-in of
-// the same size whose load and store are the identity (bits_type).
-bool native_arith_type(ElementType t) {
-  switch (t) {
-    case ElementType::Pred: case ElementType::S32: case ElementType::S64: case ElementType::F16:
-    case ElementType::BF16: case ElementType::F32: case ElementType::F64: return true;
-    default: return false;
-  }
+// A combiner that applies to element type t at all (and, or and xor need pred or integers).
+bool comb_applies(Comb k, ElementType t) {
+  if (k == Comb::None) return false;
+  if (k == Comb::And || k == Comb::Or || k == Comb::Xor) return t == ElementType::Pred || hlo::is_integer(t);
+  return true;
 }
+
+// The element types reduce_window's, select_and_scatter's, scatter's and map's arithmetic
+// combiners are compiled natively for: the ones programs pool and scatter in (f32, bf16, f16,
+// f64; s32 and s64 indices and counts; pred masks). Any other type runs the same body through
+// the evaluator, element by element, with the same results: compiling those combiners for all 15
+// types was 130 kB of the wasm core (issue 14, item 16). (reduce's are compiled for every type:
+// see reduce.) Replace only moves bits, so it runs natively for every type, through a stand-in
+// of the same size whose load and store are the identity (bits_type).
 template <class E>
 constexpr bool native_arith_v = E::type == ElementType::Pred || E::type == ElementType::S32 || E::type == ElementType::S64 ||
                                 E::type == ElementType::F16 || E::type == ElementType::BF16 || E::type == ElementType::F32 ||
@@ -328,6 +329,18 @@ constexpr bool native_arith_v = E::type == ElementType::Pred || E::type == Eleme
 template <class E>
 constexpr bool bits_v = E::type == ElementType::S8 || E::type == ElementType::S16 || E::type == ElementType::S32 ||
                         E::type == ElementType::S64 || E::type == ElementType::C128;
+
+// The same two sets for a runtime type.
+bool native_arith_type(ElementType t) {
+  bool in = false;
+  dispatch(t, [&](auto e) { in = native_arith_v<decltype(e)>; });
+  return in;
+}
+bool is_bits_type(ElementType t) {
+  bool in = false;
+  dispatch(t, [&](auto e) { in = bits_v<decltype(e)>; });
+  return in;
+}
 
 // The stand-in for moving elements of type t as bits (Replace); t itself when there is none.
 ElementType bits_type(ElementType t) {
@@ -344,13 +357,8 @@ ElementType bits_type(ElementType t) {
 
 // A combiner that runs natively on element type t (after bits_type for Replace).
 bool native_comb(Comb k, ElementType t) {
-  if (k == Comb::None) return false;
-  if (k == Comb::Replace)
-    return t == ElementType::S8 || t == ElementType::S16 || t == ElementType::S32 || t == ElementType::S64 || t == ElementType::C128;
-  if (!native_arith_type(t)) return false;
-  if (k == Comb::And || k == Comb::Or || k == Comb::Xor)
-    return t == ElementType::Pred || hlo::is_integer(t);
-  return true;
+  if (!comb_applies(k, t)) return false;
+  return k == Comb::Replace ? is_bits_type(t) : native_arith_type(t);
 }
 
 template <Comb K, class E>
@@ -762,7 +770,7 @@ bool reduce(const OpCall& c) {
   const Comb k = n == 1 ? combiner(c, 0, t) : Comb::None;
   // Compiled for every type, unlike the other region ops' combiners: reduce's compact form
   // (`applies stablehlo.add`) has no body for the evaluator to run.
-  if (k != Comb::None && ((k != Comb::And && k != Comb::Or && k != Comb::Xor) || t == ElementType::Pred || hlo::is_integer(t))) {
+  if (comb_applies(k, t)) {
     const ReduceLoop l = reduce_loop(in, reduced);
     bool ok = true;
     with_comb(k, [&](auto kk) {
