@@ -212,11 +212,13 @@ bool Run::region(const hlo::LFunction& lfn, const hlo::LRegion& r, std::vector<V
   const hlo::Function& f = *lfn.fn;
   for (std::size_t i = 0; i < args.size() && i < b.block->args.size(); ++i) frame[b.block->args[i]] = std::move(args[i]);
   const bool entry_body = &r == &lfn.body && program_.function_index(&f) == entry_ && depth_ == 1;
-  // The entry's own ops, for on_progress: every instruction but its return.
-  const std::size_t total = b.instrs.size() - (!b.instrs.empty() && (b.instrs.back().code == hlo::OpCode::Return ||
-                                                                     b.instrs.back().code == hlo::OpCode::FuncReturn));
+  // on_progress is told of the entry's own ops only (every instruction but its return): bodies
+  // run per element skip it with one test.
+  const bool tell = entry_body && options_.on_progress;
+  const std::size_t total = !tell ? 0 : b.instrs.size() - (!b.instrs.empty() && (b.instrs.back().code == hlo::OpCode::Return ||
+                                                                                  b.instrs.back().code == hlo::OpCode::FuncReturn));
   auto progress = [&](std::size_t done, bool force) {
-    if (!entry_body || !options_.on_progress) return;
+    if (!tell) return;
     const double now = measure::now_seconds();
     if (!force && progress_at_ >= 0 && now - progress_at_ < options_.progress_interval_seconds) return;
     progress_at_ = now;
