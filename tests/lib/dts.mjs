@@ -38,6 +38,15 @@ export function parseDts(text) {
     if (!peek(v)) throw new Error(`d.ts: expected ${v}, got ${t[i] ? JSON.stringify(t[i].value) : 'the end'} (token ${i})`);
     return t[i++];
   };
+  // Steps past a bracketed stretch that starts at the current token, nested ones included.
+  const skipBalanced = (open, close) => {
+    let depth = 0;
+    do {
+      if (peek(open)) depth++;
+      if (peek(close)) depth--;
+      i++;
+    } while (depth > 0);
+  };
   const name = () => {
     if (!t[i] || t[i].kind !== 'name') throw new Error(`d.ts: expected a name, got ${JSON.stringify(t[i]?.value)}`);
     return t[i++].value;
@@ -120,12 +129,7 @@ export function parseDts(text) {
       // only for being a function), else a parenthesized type.
       const after = t[i + 1], next = t[i + 2];
       if ((after?.value === ')' && t[i + 2]?.value === '=>') || (after?.kind === 'name' && (next?.value === ':' || next?.value === '?'))) {
-        let depth = 0;
-        do {
-          if (peek('(')) depth++;
-          if (peek(')')) depth--;
-          i++;
-        } while (depth > 0);
+        skipBalanced('(', ')');
         take('=>');
         return { kind: 'function', returns: type() };
       }
@@ -167,12 +171,7 @@ export function parseDts(text) {
     if (peek('declare')) {  // declare global { … }: skip the block
       take('declare');
       name();
-      let depth = 0;
-      do {
-        if (peek('{')) depth++;
-        if (peek('}')) depth--;
-        i++;
-      } while (depth > 0);
+      skipBalanced('{', '}');
       continue;
     }
     if (peek('interface')) {
