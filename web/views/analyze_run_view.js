@@ -72,6 +72,22 @@ export function notRunText(report) {
 }
 
 /** Draws the run part of section 8 from state.analyze `a`. */
+/**
+ * The run's progress bar for a run that starts now: it shows no value (busy) until the Worker's
+ * first word, then how many of the entry's ops have run. Returns the pool's onProgress.
+ */
+export function runProgress() {
+  const bar = $('#analyze-run-progress');
+  bar.removeAttribute('value');
+  bar.removeAttribute('aria-valuetext');
+  return (done, total, label) => {
+    if (!(total > 0)) return;
+    bar.max = total;
+    bar.value = done;
+    bar.setAttribute('aria-valuetext', label);
+  };
+}
+
 export function renderAnalyzeRun(a) {
   const run = a.run?.seq === a.shown?.seq ? a.run : null;
   const busy = Boolean(run?.pending);

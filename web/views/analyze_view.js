@@ -11,7 +11,7 @@ import {
 import { runSteps, sliced } from '../model/steps.js';
 import { CancelledError } from '../pool.js';
 import { bindAnalyzeInput, renderAnalyzeInput, selectInTextarea, showSelectedLine, textSource } from './analyze_input_view.js';
-import { bindAnalyzeRun, notRunText, renderAnalyzeRun } from './analyze_run_view.js';
+import { bindAnalyzeRun, notRunText, renderAnalyzeRun, runProgress } from './analyze_run_view.js';
 import { bindAnalyzeSummary, renderAnalyzeSummary } from './analyze_summary_view.js';
 import { bindAnalyzeTable, pageOf, renderAnalyzeTable, scrollToSelected } from './analyze_table_view.js';
 import { $ } from './dom.js';
@@ -68,19 +68,8 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
     const mb = shownSource.text.length / 1e6;
     const args = s.runChoice.inputs === 'seeded' ? `seeded values, seed ${s.runChoice.seed}` : 'arange(size)/size';
     change((x) => setRunPending(x, `running ${s.shown.name}${mb >= 0.1 ? ` (${short(mb, 3)} MB)` : ''} in the Worker, timing each op (arguments, if any: ${args})…`));
-    // The bar says how many of the entry's ops have run (the Worker is told by the core); it
-    // shows no value (busy) until the first word comes.
-    const bar = $('#analyze-run-progress');
-    bar.removeAttribute('value');
-    bar.removeAttribute('aria-valuetext');
-    const onProgress = (done, total, label) => {
-      if (!(total > 0)) return;
-      bar.max = total;
-      bar.value = done;
-      bar.setAttribute('aria-valuetext', label);
-    };
     try {
-      const value = await client.run(shownSource.text, s.shown.name, s.runChoice, onProgress);
+      const value = await client.run(shownSource.text, s.shown.name, s.runChoice, runProgress());
       change((x) => setRun(x, seq, value));
     } catch (e) {
       change((x) => (e instanceof CancelledError ? setRunCancelled(x, seq) : setRunFailure(x, seq, e.message)));
