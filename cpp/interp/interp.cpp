@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "hlo/literal.h"
+#include "hlo/parse.h"
 #include "interp/elements.h"
 #include "interp/run.h"
 #include "measure/timer.h"
@@ -183,9 +184,10 @@ bool Run::call(std::size_t index, std::vector<Value> args, std::vector<Value>* r
   if (index >= program_.functions.size()) return fail(Error{"call of a function that does not exist", {}, 0, 0});
   const hlo::LFunction& lfn = program_.functions[index];
   const hlo::Function& f = *lfn.fn;
-  if (depth_ >= 256)
+  if (depth_ >= hlo::kMaxDepth)
     return fail(Error{std::to_string(f.line) + ":" + std::to_string(f.column) + ": error: calls nest too deeply at " +
-                          std::string(f.name) + " \xE2\x80\x94 expected at most 256 levels, got more",
+                          std::string(f.name) + " \xE2\x80\x94 expected at most " + std::to_string(hlo::kMaxDepth) +
+                          " levels, got more",
                       {}, f.line, f.column});
   if (args.size() != f.args.size())
     return fail(Error{std::to_string(f.line) + ":" + std::to_string(f.column) + ": error: " + std::string(f.name) +

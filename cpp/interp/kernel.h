@@ -1,6 +1,6 @@
 // What an op family implements: a kernel per OpCode, and a predicate saying whether it can run a
-// given op (its element types, its attributes). The registry (registry.cpp) collects them from
-// one register_* function per family; the interpreter refuses a module with an op that has no
+// given op (its element types, its attributes). The registry (built once in interp.cpp) collects them
+// from one register_* function per family; the interpreter refuses a module with an op that has no
 // kernel or whose predicate says no, naming the op and the reason.
 //
 // A kernel reads its operands from the frame, allocates its results (counted against the memory

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/json_writer.h"
 #include "kernels/kernels.h"
 #include "measure/ceilings.h"
 #include "measure/harness.h"
@@ -58,8 +59,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rl_bench: %s\n", compute.error().c_str());
     return 1;
   }
-  std::printf("{\"measured_ceiling_gflops\": %.4f, \"chains\": %d, \"width\": %d}\n", compute->gflops,
-              compute->chains, compute->width);
+  {
+    JsonWriter w;
+    w.begin_object().key("measured_ceiling_gflops").value(compute->gflops);
+    w.key("chains").value(compute->chains).key("width").value(compute->width).end_object();
+    std::printf("%s\n", w.text().c_str());
+  }
   for (const auto& z : sizes) {
     auto shape = kernels::check_matmul_shape(z.m, z.k, z.n);
     if (!shape) {
@@ -80,10 +85,12 @@ int main(int argc, char** argv) {
         return 1;
       }
       const double flops = 2.0 * z.m * z.k * z.n;
-      std::printf("{\"m\": %.0f, \"k\": %.0f, \"n\": %.0f, \"kernel\": \"%s\", \"isa\": \"%s\", "
-                  "\"fused_tanh\": %s, \"median_seconds\": %.9g, \"repeats\": %zu, \"gflops\": %.4f}\n",
-                  z.m, z.k, z.n, v.name, v.isa, v.fused_tanh ? "true" : "false", t->median,
-                  t->repeats, flops / t->median / 1e9);
+      JsonWriter w;
+      w.begin_object().key("m").value(z.m).key("k").value(z.k).key("n").value(z.n);
+      w.key("kernel").value(v.name).key("isa").value(v.isa).key("fused_tanh").value(v.fused_tanh);
+      w.key("median_seconds").value(t->median).key("repeats").integer(static_cast<long long>(t->repeats));
+      w.key("gflops").value(flops / t->median / 1e9).end_object();
+      std::printf("%s\n", w.text().c_str());
       std::fflush(stdout);
     }
   }
