@@ -43,12 +43,29 @@ std::string_view enum_word(std::string_view v) {
   return v.substr(begin, end - begin);
 }
 
+constexpr std::int64_t kMaxResultCount = 4096;  // `%x:N` names N results
+constexpr std::int64_t kMaxDim = std::int64_t(1) << 50;
+
+// "1 result", "2 results".
+std::string counted(std::size_t n, const char* noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+// A number as written, for messages: quoted, its first 40 characters.
+std::string number_text(std::string_view s) {
+  return "'" + std::string(s.substr(0, 40)) + (s.size() > 40 ? "...'" : "'");
+}
+
 class MlirParser {
  public:
   explicit MlirParser(std::shared_ptr<const std::string> source)
       : src_(std::move(source)), lx_(*src_, false), text_(*src_) {}
 
   Result<std::vector<Module>> run() {
+    const std::size_t control = find_control_char(text_);
+    if (control != std::string_view::npos)
+      return Result<std::vector<Module>>::failure_at(control_char_error(lx_, control), lx_.line_of(control),
+                                                     lx_.column_of(control));
     bool have_implicit = false;
     std::size_t implicit = 0;
     while (!failed_) {
@@ -339,12 +356,12 @@ class MlirParser {
             out.dims.push_back(-1);
             p = q + 1;
           } else if (q < n && chars::digit(text_[q])) {
+            const std::size_t db = q;
+            while (q < n && chars::digit(text_[q])) ++q;
             std::int64_t v = 0;
-            while (q < n && chars::digit(text_[q])) {
-              if (v > (std::int64_t(1) << 50)) return fail(q, "tensor dimension is too large", "at most 2^50", "more");
-              v = v * 10 + (text_[q] - '0');
-              ++q;
-            }
+            if (!decimal_in_range(text_.substr(db, q - db), 0, kMaxDim, &v))
+              return fail(db, "a tensor dimension must be an integer from 0 to 2^50",
+                          "a size such as 8 or ?", number_text(text_.substr(db, q - db)));
             out.dims.push_back(v);
             p = q;
           } else {
@@ -879,10 +896,11 @@ class MlirParser {
         if (lx_.peek().kind == Tok::Colon) {
           lx_.next();
           Token c = lx_.next();
-          if (c.kind != Tok::Number || c.text.size() > 5 || c.text[0] == '-')
-            return fail(c.offset, "bad result count", "a count such as 2 after ':'", describe(c));
-          count = static_cast<std::uint32_t>(std::stoi(std::string(c.text)));
-          if (count > 4096) return fail(c.offset, "bad result count", "0 to 4096", describe(c));
+          std::int64_t v = 0;
+          if (c.kind != Tok::Number || !decimal_in_range(c.text, 1, kMaxResultCount, &v))
+            return fail(c.offset, "a result count must be an integer from 1 to " + std::to_string(kMaxResultCount),
+                        "a count such as 2 after '" + std::string(r.text.substr(0, 40)) + ":'", describe(c));
+          count = static_cast<std::uint32_t>(v);
         }
         defs.push_back({r.text, count});
         if (lx_.peek().kind == Tok::Comma) {
