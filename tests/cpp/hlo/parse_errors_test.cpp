@@ -119,7 +119,13 @@ TEST_CASE("every token where HLO text expects a shape dimension or a parameter n
     check_parse(replace(dim, "$N$", tok), valid, 4, 16);
   }
   check_parse(replace(dim, "$N$", "<=4"), true, 4, 16);
-  check_parse(replace(dim, "$N$", "<="), false, 4, 16);
+  for (const std::string& tok : tokens()) {  // a bound's number
+    const bool valid = tok == "0" || tok == "1" || tok == "2" || tok == "00" || tok == "007" || tok == "4097" ||
+                       tok == "65536" || tok == "2147483647" || tok == "2147483648" || tok == "4294967296" ||
+                       tok == "1125899906842624";
+    INFO("bound: " << tok);
+    check_parse(replace(dim, "$N$", "<=" + tok), valid, 4, 16);
+  }
   for (const std::string& n : {std::string("1125899906842625"), std::string("99999999999999999999999999999999")}) {
     auto r = parse_hlo(replace(dim, "$N$", n));
     REQUIRE_FALSE(r.ok());
@@ -164,6 +170,26 @@ TEST_CASE("every token where a constant expects a number gives a program or a cl
       const bool fits = tok == "0" || tok == "1" || tok == "2" || tok == "-1" || tok == "2147483647";
       if (fits) CHECK(decoded);
       if (tok == "2147483648" || tok == "99999999999999999999999999999999" || tok == "abc" || tok == "%x") CHECK_FALSE(decoded);
+    }
+}
+
+TEST_CASE("every token in a dimensions attribute gives an analysis or a clean error, never a throw", "[hlo][parse]") {
+  const std::string mlir =
+      "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.transpose %a, dims = [$N$] : (tensor<2xf32>) -> "
+      "tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n";
+  const std::string hlo =
+      "HloModule m\n\nENTRY main {\n  p = f32[2] parameter(0)\n  ROOT t = f32[2] transpose(p), dimensions={$N$}\n}\n";
+  for (const std::string& tmpl : {mlir, hlo})
+    for (const std::string& tok : tokens()) {
+      const std::string text = replace(tmpl, "$N$", tok);
+      INFO("text: " << text);
+      Result<std::vector<Analysis>> r = Result<std::vector<Analysis>>::failure("not run");
+      REQUIRE_NOTHROW(r = analyze(text));
+      if (tok == "0") CHECK(r.ok());
+      if (tok == "1" || tok == "4097" || tok == "9223372036854775807" || tok == "99999999999999999999999999999999" ||
+          tok == "-1" || tok == "" || tok == "abc")
+        CHECK_FALSE(r.ok());
+      if (!r.ok()) CHECK(r.error_info().line > 0);
     }
 }
 
