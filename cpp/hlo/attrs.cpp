@@ -271,8 +271,12 @@ Result<ConvDims> conv_dims(const OpView& op) {
         if (seen[which]) return fail_conv(op, "a repeated '" + lab + "'");
         seen[which] = true;
         *slots[l][which] = static_cast<std::int64_t>(pos);
-      } else if (!lab.empty() && lab.size() <= 2 && std::isdigit(static_cast<unsigned char>(lab[0]))) {
-        if (!assign_spatial(*spatial[l], static_cast<std::size_t>(std::stoi(lab)), static_cast<std::int64_t>(pos)))
+      } else if (!lab.empty() && std::isdigit(static_cast<unsigned char>(lab[0]))) {
+        // A spatial dimension's number: digits only, at most 64 (assign_spatial's limit).
+        std::int64_t index = 0;
+        if (!decimal_in_range(lab, 0, 64, &index))
+          return fail_conv(op, "spatial dimension '" + lab.substr(0, 40) + "' (a spatial dimension must be an integer from 0 to 64)");
+        if (!assign_spatial(*spatial[l], static_cast<std::size_t>(index), static_cast<std::int64_t>(pos)))
           return fail_conv(op, "a repeated spatial dimension " + lab);
       } else {
         return fail_conv(op, "label '" + lab + "'");

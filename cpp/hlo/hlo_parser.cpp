@@ -41,6 +41,7 @@ bool name_char(char c) { return chars::is(c, chars::kHloName); }
 
 constexpr std::int64_t kMaxDim = std::int64_t(1) << 50;
 constexpr std::size_t kMaxRank = 4096;
+constexpr std::int64_t kMaxParameterNumber = 2147483647;  // XLA keeps it in an int64; no program has more
 
 class HloParser {
  public:
@@ -48,6 +49,10 @@ class HloParser {
       : src_(std::move(source)), lx_(*src_, true), s_(*src_), n_(s_.size()) {}
 
   Result<std::vector<Module>> run() {
+    const std::size_t control = find_control_char(s_);
+    if (control != std::string_view::npos)
+      return Result<std::vector<Module>>::failure_at(control_char_error(lx_, control), lx_.line_of(control),
+                                                     lx_.column_of(control));
     std::vector<Module> modules;
     Module cur;
     bool have = false;
@@ -115,9 +120,12 @@ class HloParser {
   }
 
   bool fail(std::size_t offset, std::string_view what, std::string_view expected) {
+    return fail(offset, what, expected, got_at(offset));
+  }
+  bool fail(std::size_t offset, std::string_view what, std::string_view expected, const std::string& got) {
     if (!failed_) {
       failed_ = true;
-      error_ = format_error(lx_, std::min(offset, n_), what, expected, got_at(offset));
+      error_ = format_error(lx_, std::min(offset, n_), what, expected, got);
       error_line_ = lx_.line_of(std::min(offset, n_));
       error_column_ = lx_.column_of(std::min(offset, n_));
     }
@@ -327,12 +335,13 @@ class HloParser {
         out.text += "<=";
       }
       if (!digit(s_.size() > p_ ? s_[p_] : '\0')) return fail(p_, "bad shape dimension", "a size such as 8, <=8 or ?");
-      std::int64_t v = 0;
       const std::size_t db = p_;
-      while (p_ < n_ && digit(s_[p_])) {
-        if (v > kMaxDim) return fail(db, "shape dimension is too large", "at most 2^50");
-        v = v * 10 + (s_[p_] - '0');
-        ++p_;
+      while (p_ < n_ && digit(s_[p_])) ++p_;
+      std::int64_t v = 0;
+      if (!decimal_in_range(s_.substr(db, p_ - db), 0, kMaxDim, &v)) {
+        const std::string_view digits = s_.substr(db, p_ - db);
+        return fail(db, "a shape dimension must be an integer from 0 to 2^50", "a size such as 8, <=8 or ?",
+                    "'" + std::string(digits.substr(0, 40)) + (digits.size() > 40 ? "...'" : "'"));
       }
       out.text.append(s_.data() + db, p_ - db);
       (void)bounded;  // a bounded dynamic dimension is sized by its bound, as XLA does
@@ -597,7 +606,19 @@ class HloParser {
     for (std::size_t i = 0; i < block.ops.size(); ++i)
       if (block.ops[i].code == OpCode::Parameter) {
         const Attribute* a = f.attr(block.ops[i], "parameter_number");
-        params.emplace_back(a ? std::stoll(std::string(a->value)) : 0, i);
+        std::int64_t number = 0;  // checked when the instruction was read
+        if (a && !decimal_in_range(a->value, 0, kMaxParameterNumber, &number)) {
+          const Op& p = block.ops[i];
+          failed_ = true;
+          error_ = std::to_string(p.line) + ":" + std::to_string(p.column) +
+                   ": error: a parameter number must be an integer from 0 to " +
+                   std::to_string(kMaxParameterNumber) + " \xE2\x80\x94 expected a number such as parameter(0), got '" +
+                   std::string(a->value.substr(0, 40)) + "'";
+          error_line_ = p.line;
+          error_column_ = p.column;
+          return false;
+        }
+        params.emplace_back(number, i);
       }
     std::sort(params.begin(), params.end());
     for (std::size_t k = 0; k < params.size(); ++k) {
@@ -693,8 +714,13 @@ class HloParser {
       ++p_;
       ws();
       const std::size_t nb = p_;
-      while (p_ < n_ && digit(s_[p_]) && p_ - nb < 9) ++p_;
-      if (p_ == nb) return fail(p_, "bad parameter", "a parameter number such as parameter(0)");
+      while (p_ < n_ && (name_char(s_[p_]) || s_[p_] == '+')) ++p_;  // the whole word: 1e3, 0x1, 12a refused
+      std::int64_t number = 0;
+      const std::string_view word = s_.substr(nb, p_ - nb);
+      if (!decimal_in_range(word, 0, kMaxParameterNumber, &number))
+        return fail(nb, "a parameter number must be an integer from 0 to " + std::to_string(kMaxParameterNumber),
+                    "a number such as parameter(0)",
+                    word.empty() ? got_at(nb) : "'" + std::string(word.substr(0, 40)) + (word.size() > 40 ? "...'" : "'"));
       f.attrs.push_back({"parameter_number", s_.substr(nb, p_ - nb)});
       if (!expect(')', "bad parameter", "')' after the parameter number")) return false;
     } else {

@@ -1,12 +1,18 @@
 #include "hlo/lexer.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 namespace rl::hlo {
 
 namespace {
 bool is_digit(char c) { return chars::digit(c); }
+std::string byte_hex(char c) {  // "0x1B"
+  const char* hex = "0123456789ABCDEF";
+  const auto u = static_cast<unsigned char>(c);
+  return std::string("0x") + hex[u >> 4] + hex[u & 15];
+}
 }  // namespace
 
 Lexer::Lexer(std::string_view text, bool hlo_mode) : text_(text), hlo_mode_(hlo_mode) {}
@@ -217,6 +223,7 @@ Token Lexer::lex() {
     return make(Tok::Number, p);
   }
   if (is_ident_start(c)) return make(Tok::Ident, ident_end(start + 1));
+  if (chars::control(c)) return make(Tok::Error, start + 1);  // never skipped as if it were space
   return make(Tok::Other, start + 1);
 }
 
@@ -225,12 +232,64 @@ std::string describe(const Token& t) {
     case Tok::End: return "end of input";
     case Tok::Split: return "'// -----'";
     case Tok::Error:
+      if (t.text.size() == 1 && chars::control(t.text[0])) return "control character " + byte_hex(t.text[0]);
       return t.text.substr(0, 2) == "/*" ? "an unterminated comment" : "an unterminated string";
     default: break;
   }
   std::string_view s = t.text.substr(0, 40);
   std::string out = "'" + std::string(s) + (t.text.size() > 40 ? "...'" : "'");
   return out;
+}
+
+bool decimal_in_range(std::string_view text, std::int64_t lo, std::int64_t hi, std::int64_t* out) {
+  if (text.empty()) return false;
+  for (char c : text)
+    if (!is_digit(c)) return false;
+  std::int64_t v = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (r.ec != std::errc() || r.ptr != text.data() + text.size() || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+std::size_t find_control_char(std::string_view text) {
+  const char* s = text.data();
+  const std::size_t n = text.size();
+  std::size_t p = 0;
+  while (p < n) {
+    const char c = s[p];
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u != 0x7F && c != '"' && c != '/') {  // nearly every byte
+      ++p;
+      continue;
+    }
+    if (c == '"') {  // a string literal, as lex() reads it: to the next '"' not escaped
+      ++p;
+      while (p < n && s[p] != '"') p += s[p] == '\\' ? 2 : 1;
+      ++p;
+      continue;
+    }
+    if (c == '/' && p + 1 < n && (s[p + 1] == '/' || s[p + 1] == '*')) {  // a comment: no strings in it
+      const bool line = s[p + 1] == '/';
+      for (p += 2; p < n; ++p) {
+        if (line ? s[p] == '\n' : (s[p] == '*' && p + 1 < n && s[p + 1] == '/')) break;
+        if (chars::control(s[p])) return p;
+      }
+      p += line ? 1 : 2;
+      continue;
+    }
+    if (chars::control(c)) return p;
+    ++p;
+  }
+  return std::string_view::npos;
+}
+
+std::string control_char_error(const Lexer& lx, std::size_t offset) {
+  const std::string byte = byte_hex(lx.text()[offset]);
+  return format_error(lx, offset,
+                      "control character " + byte + " at line " + std::to_string(lx.line_of(offset)) + ", column " +
+                          std::to_string(lx.column_of(offset)) + " is not allowed outside a string",
+                      "text, tabs and line breaks (control characters only inside \"...\")", "byte " + byte);
 }
 
 std::string format_error(const Lexer& lx, std::size_t offset, std::string_view what,

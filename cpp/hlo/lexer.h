@@ -22,7 +22,7 @@ enum : std::uint8_t {
   kIdentStart = 4,  // letters, '_', '$'
   kIdentChar = 8,   // letters, digits, '_', '$', '.'
   kHexDigit = 16,   // 0-9 a-f A-F
-  kSpace = 32,      // ' ' \t \r \f \v (not \n)
+  kSpace = 32,      // ' ' \t \r (not \n)
   kHloName = 64,    // HLO names: letters, digits, '_', '.', '-', '$'
   kBracket = 128,   // ( ) [ ] { } < > and '"'
 };
@@ -39,7 +39,7 @@ struct Table {
       if (alpha || digit || c == '_' || c == '$' || c == '.') b |= kIdentChar | kHloName;
       if (c == '-') b |= kHloName;
       if (digit || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) b |= kHexDigit;
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') b |= kSpace;
+      if (c == ' ' || c == '\t' || c == '\r') b |= kSpace;
       if (c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}' || c == '<' || c == '>' || c == '"')
         b |= kBracket;
       bits[c] = b;
@@ -52,6 +52,11 @@ inline bool digit(char c) { return is(c, kDigit); }
 inline bool alpha(char c) { return is(c, kAlpha); }
 inline bool alnum(char c) { return is(c, kDigit | kAlpha); }
 inline bool hex_digit(char c) { return is(c, kHexDigit); }
+// 0x00-0x1F other than tab, LF and CR, and DEL (0x7F): allowed only inside string literals.
+inline bool control(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return (u < 0x20 && u != '\t' && u != '\n' && u != '\r') || u == 0x7F;
+}
 }  // namespace chars
 
 enum class Tok {
@@ -68,7 +73,7 @@ enum class Tok {
   LParen, RParen, LBracket, RBracket, LBrace, RBrace, Less, Greater,
   Comma, Equal, Colon, Arrow, LessEq, Question, Star, Minus,
   Other,     // any other single byte
-  Error,     // an unterminated string or block comment
+  Error,     // an unterminated string or block comment, or a control character
 };
 
 struct Token {
@@ -117,9 +122,20 @@ class Lexer {
 // Text of a token kind, for messages: "'('", "identifier", "end of input".
 std::string describe(const Token& t);
 
+// The offset of the first control character (chars::control) outside a string literal, or
+// npos. Comments are read like the lexer reads them (a '"' in a comment opens no string), and a
+// control character in a comment counts too. One pass; both parsers call it before reading.
+std::size_t find_control_char(std::string_view text);
+// "L:C: error: control character 0x1B at line L, column C is not allowed outside a string — ..."
+std::string control_char_error(const Lexer& lx, std::size_t offset);
+
 // "LINE:COL: error: WHAT — expected RULE, got VALUE"
 std::string format_error(const Lexer& lx, std::size_t offset, std::string_view what,
                          std::string_view expected, std::string_view got);
+
+// A whole token of decimal digits (no sign, no fraction, no hex) whose value is in [lo, hi], read
+// without throwing (std::from_chars): false for anything else, with *out untouched.
+bool decimal_in_range(std::string_view text, std::int64_t lo, std::int64_t hi, std::int64_t* out);
 
 inline bool is_ident_start(char c) { return chars::is(c, chars::kIdentStart); }
 inline bool is_ident_char(char c) { return chars::is(c, chars::kIdentChar); }

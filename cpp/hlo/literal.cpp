@@ -38,6 +38,7 @@
 // deleted there), so it is not used.
 #include "hlo/literal.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -857,7 +858,10 @@ std::string decimal_text(double v, int digits) {
   std::snprintf(buffer, sizeof buffer, "%.*e", digits - 1, v);
   std::string text = buffer;
   const std::size_t e_at = text.find('e');
-  const int exponent = std::atoi(text.c_str() + e_at + 1);
+  int exponent = 0;  // printf's exponent: a sign and two or three digits, never out of range
+  const char* e_text = text.c_str() + e_at + 1;
+  if (*e_text == '+') ++e_text;
+  std::from_chars(e_text, text.c_str() + text.size(), exponent);
   std::string mantissa = text.substr(0, e_at);
   const bool negative = mantissa[0] == '-';
   std::string d;  // the significant digits alone

@@ -24,6 +24,7 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/hlo/verify_test.cpp
   tests/cpp/hlo/literal_test.cpp
   tests/cpp/hlo/hlo_parse_test.cpp
+  tests/cpp/hlo/parse_errors_test.cpp
   tests/cpp/hlo/hlo_cost_test.cpp
   tests/cpp/hlo/hlo_corpus_test.cpp
   tests/cpp/hlo/lower_test.cpp

@@ -43,12 +43,29 @@ std::string_view enum_word(std::string_view v) {
   return v.substr(begin, end - begin);
 }
 
+constexpr std::int64_t kMaxResultCount = 4096;  // `%x:N` names N results
+constexpr std::int64_t kMaxDim = std::int64_t(1) << 50;
+
+// "1 result", "2 results".
+std::string counted(std::size_t n, const char* noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+// A number as written, for messages: quoted, its first 40 characters.
+std::string number_text(std::string_view s) {
+  return "'" + std::string(s.substr(0, 40)) + (s.size() > 40 ? "...'" : "'");
+}
+
 class MlirParser {
  public:
   explicit MlirParser(std::shared_ptr<const std::string> source)
       : src_(std::move(source)), lx_(*src_, false), text_(*src_) {}
 
   Result<std::vector<Module>> run() {
+    const std::size_t control = find_control_char(text_);
+    if (control != std::string_view::npos)
+      return Result<std::vector<Module>>::failure_at(control_char_error(lx_, control), lx_.line_of(control),
+                                                     lx_.column_of(control));
     bool have_implicit = false;
     std::size_t implicit = 0;
     while (!failed_) {
@@ -339,12 +356,12 @@ class MlirParser {
             out.dims.push_back(-1);
             p = q + 1;
           } else if (q < n && chars::digit(text_[q])) {
+            const std::size_t db = q;
+            while (q < n && chars::digit(text_[q])) ++q;
             std::int64_t v = 0;
-            while (q < n && chars::digit(text_[q])) {
-              if (v > (std::int64_t(1) << 50)) return fail(q, "tensor dimension is too large", "at most 2^50", "more");
-              v = v * 10 + (text_[q] - '0');
-              ++q;
-            }
+            if (!decimal_in_range(text_.substr(db, q - db), 0, kMaxDim, &v))
+              return fail(db, "a tensor dimension must be an integer from 0 to 2^50",
+                          "a size such as 8 or ?", number_text(text_.substr(db, q - db)));
             out.dims.push_back(v);
             p = q;
           } else {
@@ -879,10 +896,11 @@ class MlirParser {
         if (lx_.peek().kind == Tok::Colon) {
           lx_.next();
           Token c = lx_.next();
-          if (c.kind != Tok::Number || c.text.size() > 5 || c.text[0] == '-')
-            return fail(c.offset, "bad result count", "a count such as 2 after ':'", describe(c));
-          count = static_cast<std::uint32_t>(std::stoi(std::string(c.text)));
-          if (count > 4096) return fail(c.offset, "bad result count", "0 to 4096", describe(c));
+          std::int64_t v = 0;
+          if (c.kind != Tok::Number || !decimal_in_range(c.text, 1, kMaxResultCount, &v))
+            return fail(c.offset, "a result count must be an integer from 1 to " + std::to_string(kMaxResultCount),
+                        "a count such as 2 after '" + std::string(r.text.substr(0, 40)) + ":'", describe(c));
+          count = static_cast<std::uint32_t>(v);
         }
         defs.push_back({r.text, count});
         if (lx_.peek().kind == Tok::Comma) {
@@ -901,7 +919,7 @@ class MlirParser {
       lx_.next();
       op.name = nt.text.substr(1, nt.text.size() - 2);
       op.code = op_from_name(op.name, "stablehlo");
-      ok = parse_generic(op, p);
+      ok = parse_generic(op, p, nres);
     } else if (nt.kind == Tok::Ident) {
       lx_.next();
       op.name = nt.text;
@@ -944,7 +962,7 @@ class MlirParser {
     return true;
   }
 
-  bool parse_generic(Op& op, Pending& p) {
+  bool parse_generic(Op& op, Pending& p, std::size_t nres) {
     if (lx_.peek().kind != Tok::LParen)
       return fail(lx_.peek().offset, "bad generic operation",
                   "'(' and the operand list after \"" + std::string(op.name) + "\"", describe(lx_.peek()));
@@ -978,25 +996,65 @@ class MlirParser {
       }
     }
     if (lx_.peek().kind == Tok::LBrace && !parse_attr_dict(p.attrs)) return false;
-    if (!expect(Tok::Colon, "bad generic operation", "':' and a function type such as (T) -> T")) return false;
+    Token colon = lx_.peek();
+    if (colon.kind != Tok::Colon) {  // at the end of the op's line when nothing follows on it
+      const bool same_line = colon.kind != Tok::End && !colon.newline_before;
+      return fail(same_line ? colon.offset : lx_.pos(), "bad generic operation",
+                  "':' and a function type such as (T) -> T", same_line ? describe(colon) : "the end of the line");
+    }
+    lx_.next();
     std::vector<TypeId>& in = p.sig_in;
     if (!at_paren()) return fail(lx_.pos(), "bad generic operation", "a function type such as (T) -> T", describe(lx_.peek()));
     if (!parse_type_list(in)) return false;
     if (!expect(Tok::Arrow, "bad function type", "'->' and the result types")) return false;
-    if (at_paren()) {
+    const bool paren = at_paren();
+    const std::size_t results_at = lx_.pos();
+    if (paren) {
       if (!parse_type_list(p.result_types)) return false;
     } else {
       TypeId t;
       if (!parse_type_id(t)) return false;
       p.result_types.push_back(t);
     }
+    if (p.result_types.size() < nres)
+      return fail(results_at, "\"" + std::string(op.name.substr(0, 40)) + "\" has " + counted(nres, "result"),
+                  "a type for each result after '->'", counted(p.result_types.size(), "type"));
     return skip_loc();
+  }
+
+  // `(%a, %b#1, ...)` after a symbol, the '(' not yet consumed.
+  bool parse_call_operands(const Op& op, const Token& callee, Pending& p) {
+    lx_.next();  // '('
+    const std::string list = "the operand list of " + std::string(op.name) + " " + std::string(callee.text.substr(0, 40));
+    if (lx_.peek().kind == Tok::RParen) {
+      lx_.next();
+      return true;
+    }
+    while (true) {
+      Token a = lx_.next();
+      if (a.kind != Tok::Percent)
+        return fail(a.offset, "bad operand in " + list, "an operand such as %0", describe(a));
+      p.operands.push_back(a.text);
+      p.is_init.push_back(false);
+      Token s = lx_.peek();
+      if (s.kind == Tok::Comma) {
+        lx_.next();
+        continue;
+      }
+      if (s.kind == Tok::RParen) {
+        lx_.next();
+        return true;
+      }
+      return fail(s.offset, "unclosed operand list of " + std::string(op.name) + " " + std::string(callee.text.substr(0, 40)),
+                  "',' or ')' after " + std::string(a.text.substr(0, 40)), describe(s));
+    }
   }
 
   bool parse_custom(Op& op, Pending& p, std::size_t nres) {
     int depth = 0;
     bool first = true;
     bool have_sig = false, have_arrow = false;
+    std::size_t sig_at = 0;  // the signature's ':'
     std::vector<TypeId>& sig_in = p.sig_in;
     std::vector<TypeId>& sig_out = p.sig_out;
     std::vector<std::string_view>& def_names = p.def_names;  // region argument definitions (%x: T, %x = %y)
@@ -1044,6 +1102,7 @@ class MlirParser {
           if (depth > 0) break;
           if (have_sig) return fail(t.offset, "bad operation", "one type signature after ':'", "a second ':'");
           have_sig = true;
+          sig_at = t.offset;
           if (at_paren()) {
             if (!parse_type_list(sig_in)) return false;
             if (lx_.peek().kind == Tok::Arrow) {
@@ -1124,6 +1183,9 @@ class MlirParser {
             for (const auto& a : p.attrs) have = have || a.name == "callee";
             if (!have) p.attrs.push_back({"callee", strip_symbol(t.text)});
           }
+          // `call @f(%a, %b)`, `custom_call @target(%a)`: the operand list is read strictly, so a
+          // missing ')' is reported where it was expected, not lines later.
+          if (depth == 0 && lx_.peek().kind == Tok::LParen && !parse_call_operands(op, t, p)) return false;
           break;
         case Tok::LBrace: {
           if (depth > 0) {
@@ -1199,6 +1261,17 @@ class MlirParser {
     if (depth != 0)
       return fail(lx_.peek().offset, "unbalanced brackets in " + std::string(op.name), "a closing bracket",
                   describe(lx_.peek()));
+    if (!have_sig && nres > 0 && typed_op(op)) {
+      // `%1 = stablehlo.tanh %0` and nothing more: its result would have no type to verify or cost.
+      // The ':' was expected after the op's last token (or at what follows on its line).
+      const std::size_t end_of_op = lx_.pos();
+      Token after = lx_.peek();
+      const bool same_line = after.kind != Tok::End && !after.newline_before;
+      const std::string name(op.name.substr(0, 40));
+      return fail(same_line ? after.offset : end_of_op, name + " has no type",
+                  "':' and the type of " + name + (nres == 1 ? "'s result" : "'s results"),
+                  same_line ? describe(after) : "the end of the line");
+    }
     if (std::find(is_init.begin(), is_init.end(), true) != is_init.end() && is_init.size() == p.operands.size()) {
       // `(%x0 init: %z0), (%x1 init: %z1)`: the operands are the inputs, then the init values.
       std::vector<std::string_view> names;
@@ -1223,7 +1296,19 @@ class MlirParser {
       else rt = sig_out;
     }
     if (rt.size() > nres && nres > 0) rt.resize(nres);
+    if (rt.size() < nres && typed_op(op))
+      return fail(sig_at, std::string(op.name.substr(0, 40)) + " has " + counted(nres, "result"),
+                  "a type for each result", counted(rt.size(), "type"));
     return true;
+  }
+
+  // Ops whose results must be typed by their text: the ones the core knows, and any other op of
+  // StableHLO's dialects (other dialects' pretty forms may say their types elsewhere).
+  static bool typed_op(const Op& op) {
+    if (op.code != OpCode::Unknown) return true;
+    for (std::string_view d : {"stablehlo.", "chlo.", "mhlo."})
+      if (op.name.substr(0, d.size()) == d) return true;
+    return false;
   }
 };
 
