@@ -20,7 +20,7 @@
 //                   far below the largest); run for f64 and complex<f64> only (see
 //                   single_precision below: XLA's single-precision results are not reproduced).
 //                   Mixed-radix Cooley–Tukey (radix 4 and 2, then each odd prime factor by its
-//                   direct p-point sum), twiddles exp(−2πi·j/n) computed for every j from an
+//                   direct p-point sum, or above 64 by Bluestein's algorithm), twiddles exp(−2πi·j/n) computed for every j from an
 //                   octant-reduced angle. IRFFT inverts the leading fft dimensions first, then the
 //                   last one from its first n/2+1 coefficients (Hermitian extension, so the
 //                   imaginary parts of the zero and Nyquist terms do not count), as pocketfft.
@@ -39,6 +39,7 @@
 #include <complex>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -507,74 +508,31 @@ Zd twiddle(std::int64_t j, std::int64_t n) {
   return {cs, -sn};
 }
 
+// Odd prime factors up to this run as a direct p-point sum in the mixed-radix stages (p² products
+// per p outputs); larger ones by Bluestein's algorithm (three power-of-two FFTs of at least 2p − 1
+// points), so a prime length n costs O(n log n), not O(n²), in double-double.
+constexpr std::int64_t kDirectMax = 64;
+
+struct Bluestein;
+
 // A 1-D transform of length n: its twiddles w(j) = exp(−2πi·j/n), its factors (4s, then 2, then
-// odd factors ascending) and scratch, all counted tensors.
+// odd factors ascending), scratch, all counted tensors, and a Bluestein plan per prime factor
+// above kDirectMax.
 struct Line {
   std::int64_t n = 0, largest = 1;
   std::vector<std::int64_t> factors;
   Tensor twiddles, in, out, group;
+  std::vector<std::unique_ptr<Bluestein>> chirps;
+
+  Line() = default;
+  ~Line();
 
   static bool alloc_zd(const OpCall& c, std::int64_t count, Tensor* t) {
     return c.alloc(ElementType::C128, {count, 2}, t);  // one Zd is two complex<double>
   }
 
-  bool init(const OpCall& c, std::int64_t length) {
-    n = length;
-    factors.clear();
-    std::int64_t rest = n;
-    while (rest % 4 == 0) factors.push_back(4), rest /= 4;
-    while (rest % 2 == 0) factors.push_back(2), rest /= 2;
-    for (std::int64_t p = 3; p * p <= rest; p += 2)
-      while (rest % p == 0) factors.push_back(p), rest /= p;
-    if (rest > 1) factors.push_back(rest);
-    largest = 1;
-    for (auto p : factors) largest = std::max(largest, p);
-    if (!alloc_zd(c, n, &twiddles) || !alloc_zd(c, n, &in) || !alloc_zd(c, n, &out) || !alloc_zd(c, largest, &group))
-      return false;
-    Zd* tw = twiddles.as<Zd>();
-    for (std::int64_t j = 0; j < n; ++j) tw[j] = twiddle(j, n);
-    return true;
-  }
-
-  // out[0, len) ← DFT of x[t] = src[t·stride], t < len, where len = n / fs (so exp(−2πi/len) is
-  // w(fs)), factors from `f` on. Decimation in time: with len = p·m, the p sub-transforms of
-  // x[p·t + q] go to out[q·m, (q+1)·m), then X[k + u·m] = Σ_q w(q·k·fs)·Y_q[k] · w((q·u mod p)·n/p).
-  void rec(Zd* dst, const Zd* src, std::int64_t stride, std::int64_t len, std::size_t f, std::int64_t fs) {
-    if (len == 1) {
-      dst[0] = src[0];
-      return;
-    }
-    const std::int64_t p = factors[f], m = len / p;
-    for (std::int64_t q = 0; q < p; ++q) rec(dst + q * m, src + q * stride, stride * p, m, f + 1, fs * p);
-    const Zd* tw = twiddles.as<Zd>();
-    Zd* t = group.as<Zd>();
-    for (std::int64_t k = 0; k < m; ++k) {
-      t[0] = dst[k];
-      for (std::int64_t q = 1; q < p; ++q) t[q] = k == 0 ? dst[q * m] : dst[q * m + k] * tw[q * k * fs];
-      if (p == 2) {
-        dst[k] = t[0] + t[1];
-        dst[k + m] = t[0] - t[1];
-      } else if (p == 4) {  // w(n/4) = −i: the radix-4 butterfly needs no products
-        const Zd a = t[0] + t[2], b = t[0] - t[2], c = t[1] + t[3], d = times_minus_i(t[1] - t[3]);
-        dst[k] = a + c;
-        dst[k + m] = b + d;
-        dst[k + 2 * m] = a - c;
-        dst[k + 3 * m] = b - d;
-      } else {
-        const std::int64_t step = n / p;
-        for (std::int64_t u = 0; u < p; ++u) {
-          Zd sum = t[0];
-          std::int64_t e = 0;  // q·u mod p
-          for (std::int64_t q = 1; q < p; ++q) {
-            e += u;
-            if (e >= p) e -= p;
-            sum = sum + (e == 0 ? t[q] : t[q] * tw[e * step]);
-          }
-          dst[k + u * m] = sum;
-        }
-      }
-    }
-  }
+  bool init(const OpCall& c, std::int64_t length);
+  void rec(Zd* dst, const Zd* src, std::int64_t stride, std::int64_t len, std::size_t f, std::int64_t fs);
 
   // in ← DFT(in) (inverse: conj(DFT(conj(x)))/n).
   void run(bool inverse) {
@@ -587,6 +545,117 @@ struct Line {
     for (std::int64_t k = 0; k < n; ++k) a[k] = inverse ? Zd{b[k].re / scale, -(b[k].im / scale)} : b[k];
   }
 };
+
+// Bluestein's p-point DFT: with b(k) = exp(−πi·k²/p), qu = (q² + u² − (u − q)²)/2 turns
+// X[u] = Σ_q x[q]·w_p^(qu) into X[u] = b(u)·Σ_q (x[q]·b(q))·conj b(u − q): a convolution, done by
+// power-of-two FFTs of length m ≥ 2p − 1. b(k) = exp(−2πi·(k² mod 2p)/(2p)), from twiddle().
+struct Bluestein {
+  std::int64_t p = 0, m = 1;
+  Tensor chirp, filter;  // b(k) for k < p; the FFT of conj b laid out circularly (k and m − k)
+  Line conv;             // length m
+
+  bool init(const OpCall& c, std::int64_t length) {
+    p = length;
+    while (m < 2 * p - 1) m *= 2;
+    if (!Line::alloc_zd(c, p, &chirp) || !Line::alloc_zd(c, m, &filter) || !conv.init(c, m)) return false;
+    Zd* b = chirp.as<Zd>();
+    for (std::int64_t k = 0; k < p; ++k) b[k] = twiddle((k * k) % (2 * p), 2 * p);
+    Zd* h = conv.in.as<Zd>();
+    std::fill(h, h + m, Zd{});
+    h[0] = conj(b[0]);
+    for (std::int64_t k = 1; k < p; ++k) h[k] = h[m - k] = conj(b[k]);
+    conv.run(false);
+    std::copy(h, h + m, filter.as<Zd>());
+    return true;
+  }
+
+  // x[0, p) ← DFT(x).
+  void run(Zd* x) {
+    const Zd* b = chirp.as<Zd>();
+    const Zd* hf = filter.as<Zd>();
+    Zd* a = conv.in.as<Zd>();
+    for (std::int64_t q = 0; q < p; ++q) a[q] = x[q] * b[q];
+    std::fill(a + p, a + m, Zd{});
+    conv.run(false);
+    for (std::int64_t k = 0; k < m; ++k) a[k] = a[k] * hf[k];
+    conv.run(true);
+    for (std::int64_t u = 0; u < p; ++u) x[u] = a[u] * b[u];
+  }
+};
+
+Line::~Line() = default;
+
+bool Line::init(const OpCall& c, std::int64_t length) {
+  n = length;
+  factors.clear();
+  chirps.clear();
+  std::int64_t rest = n;
+  while (rest % 4 == 0) factors.push_back(4), rest /= 4;
+  while (rest % 2 == 0) factors.push_back(2), rest /= 2;
+  for (std::int64_t p = 3; p * p <= rest; p += 2)
+    while (rest % p == 0) factors.push_back(p), rest /= p;
+  if (rest > 1) factors.push_back(rest);
+  largest = 1;
+  for (auto p : factors) largest = std::max(largest, p);
+  if (!alloc_zd(c, n, &twiddles) || !alloc_zd(c, n, &in) || !alloc_zd(c, n, &out) || !alloc_zd(c, largest, &group))
+    return false;
+  Zd* tw = twiddles.as<Zd>();
+  for (std::int64_t j = 0; j < n; ++j) tw[j] = twiddle(j, n);
+  for (std::size_t i = 0; i < factors.size(); ++i) {
+    const std::int64_t p = factors[i];
+    if (p <= kDirectMax || (i > 0 && factors[i - 1] == p)) continue;  // factors ascend: one plan per prime
+    chirps.push_back(std::make_unique<Bluestein>());
+    if (!chirps.back()->init(c, p)) return false;
+  }
+  return true;
+}
+
+// dst[0, len) ← DFT of x[t] = src[t·stride], t < len, where len = n / fs (so exp(−2πi/len) is
+// w(fs)), factors from `f` on. Decimation in time: with len = p·m, the p sub-transforms of
+// x[p·t + q] go to dst[q·m, (q+1)·m), then X[k + u·m] = Σ_q w(q·k·fs)·Y_q[k] · w((q·u mod p)·n/p).
+void Line::rec(Zd* dst, const Zd* src, std::int64_t stride, std::int64_t len, std::size_t f, std::int64_t fs) {
+  if (len == 1) {
+    dst[0] = src[0];
+    return;
+  }
+  const std::int64_t p = factors[f], m = len / p;
+  for (std::int64_t q = 0; q < p; ++q) rec(dst + q * m, src + q * stride, stride * p, m, f + 1, fs * p);
+  const Zd* tw = twiddles.as<Zd>();
+  Zd* t = group.as<Zd>();
+  Bluestein* plan = nullptr;
+  if (p > kDirectMax)
+    for (auto& b : chirps)
+      if (b->p == p) plan = b.get();
+  for (std::int64_t k = 0; k < m; ++k) {
+    t[0] = dst[k];
+    for (std::int64_t q = 1; q < p; ++q) t[q] = k == 0 ? dst[q * m] : dst[q * m + k] * tw[q * k * fs];
+    if (p == 2) {
+      dst[k] = t[0] + t[1];
+      dst[k + m] = t[0] - t[1];
+    } else if (p == 4) {  // w(n/4) = −i: the radix-4 butterfly needs no products
+      const Zd a = t[0] + t[2], b = t[0] - t[2], c = t[1] + t[3], d = times_minus_i(t[1] - t[3]);
+      dst[k] = a + c;
+      dst[k + m] = b + d;
+      dst[k + 2 * m] = a - c;
+      dst[k + 3 * m] = b - d;
+    } else if (plan) {
+      plan->run(t);
+      for (std::int64_t u = 0; u < p; ++u) dst[k + u * m] = t[u];
+    } else {
+      const std::int64_t step = n / p;
+      for (std::int64_t u = 0; u < p; ++u) {
+        Zd sum = t[0];
+        std::int64_t e = 0;  // q·u mod p
+        for (std::int64_t q = 1; q < p; ++q) {
+          e += u;
+          if (e >= p) e -= p;
+          sum = sum + (e == 0 ? t[q] : t[q] * tw[e * step]);
+        }
+        dst[k + u * m] = sum;
+      }
+    }
+  }
+}
 
 double round_dd(Dd v) { return v.hi + v.lo; }
 

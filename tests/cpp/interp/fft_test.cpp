@@ -1,6 +1,7 @@
 // The f64 fft's accuracy: FFT, IFFT, RFFT and IRFFT at every length 1..64 and at larger ones
-// (powers of two, of three, primes, mixed), run through the interpreter on deterministic inputs
-// and compared with a direct DFT computed here in double-double arithmetic (about 106 bits).
+// (powers of two and three, mixed, and primes above 64, which run Bluestein's algorithm), run
+// through the interpreter on deterministic inputs and compared with a direct DFT computed here
+// in double-double arithmetic (about 106 bits).
 //
 // The rule, per transform: max |result − reference| over every real and imaginary part, in ulps
 // of the transform's scale (the largest |part| of the reference), must be at most 3. Why the
@@ -172,7 +173,7 @@ Errors measure(const std::vector<double>& got, const std::vector<DD>& want) {
 TEST_CASE("f64 fft, ifft, rfft and irfft stay within 3 ulps of the transform's scale at every tested length", "[interp][linalg][fft]") {
   std::vector<std::int64_t> sizes;
   for (std::int64_t n = 1; n <= 64; ++n) sizes.push_back(n);
-  for (std::int64_t n : {100, 127, 128, 243, 256, 1000, 1024}) sizes.push_back(n);
+  for (std::int64_t n : {100, 127, 128, 202, 243, 256, 1000, 1009, 1024}) sizes.push_back(n);  // 127, 202 = 2·101, 1009: Bluestein
   std::printf("f64 fft errors against a double-double DFT: worst |error| in ulps of the scale (of the element)\n");
   std::printf("%6s %18s %18s %18s %18s\n", "n", "FFT", "IFFT", "RFFT", "IRFFT");
   double worst_scale = 0, worst_element = 0;
