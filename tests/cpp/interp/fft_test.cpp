@@ -121,6 +121,17 @@ std::string hex_constant(const std::vector<double>& v) {
   return s + "\"";
 }
 
+// FNV-1a over the bits of every result, printed with the table: native and wasm must print the
+// same hash (the transforms use only IEEE-exact +, −, ×, ÷ and fma).
+std::uint64_t result_hash = 0xcbf29ce484222325ull;
+void hash_bits(const std::vector<double>& v) {
+  for (double d : v) {
+    std::uint64_t b;
+    std::memcpy(&b, &d, 8);
+    for (int i = 0; i < 8; ++i) result_hash = (result_hash ^ ((b >> (8 * i)) & 0xff)) * 0x100000001b3ull;
+  }
+}
+
 // Runs one fft on a constant operand (flattened re, im pairs for complex) and returns the result
 // flattened the same way.
 std::vector<double> run_fft(const std::string& kind, const std::vector<double>& operand, bool complex_in, std::int64_t in_len,
@@ -138,6 +149,7 @@ std::vector<double> run_fft(const std::string& kind, const std::vector<double>& 
     for (auto z : as_complex(r)) out.push_back(z.real()), out.push_back(z.imag());
   else
     out = as_doubles(r);
+  hash_bits(out);
   return out;
 }
 
@@ -230,7 +242,8 @@ TEST_CASE("f64 fft, ifft, rfft and irfft stay within 3 ulps of the transform's s
     }
     std::printf("\n");
   }
-  std::printf("worst: %.3f ulps of the scale, %.3f ulps of the element\n", worst_scale, worst_element);
+  std::printf("worst: %.3f ulps of the scale, %.3f ulps of the element; result bits hash %016llx\n", worst_scale, worst_element,
+              static_cast<unsigned long long>(result_hash));
 }
 
 TEST_CASE("f64 fft twiddle symmetries hold exactly: an impulse's transform and a real signal's conjugate pairs", "[interp][linalg][fft]") {
