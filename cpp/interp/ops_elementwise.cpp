@@ -15,6 +15,7 @@
 #include <limits>
 
 #include "interp/elementwise.h"
+#include "interp/math_functions.h"
 #include "interp/simd_loops.h"
 
 namespace rl::interp {
@@ -44,6 +45,7 @@ typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
   } else if constexpr (Code == OpCode::Multiply) {
     if constexpr (is_pred_v<E>) return a && b;
     else if constexpr (is_int_v<E>) return wrap_mul(a, b);
+    else if constexpr (is_complex_v<E>) return math::multiply(a, b);  // XLA's rounding (math_functions.h)
     else return a * b;
   } else if constexpr (Code == OpCode::Divide) {
     if constexpr (is_int_v<E>) {
@@ -506,6 +508,14 @@ bool unary(const OpCall& c) {
   return true;
 }
 
+// power of complex<f32> is refused (math::kComplex64NotReproduced); other types as usual.
+std::string power_types(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
+  std::string p = computable_types(op, attrs);
+  if (!p.empty()) return p;
+  if (op.num_operands() > 0 && op.operand_type(0).etype == ElementType::C64) return math::kComplex64NotReproduced;
+  return "";
+}
+
 }  // namespace
 
 void register_elementwise_ops(Registry& r) {
@@ -522,7 +532,7 @@ void register_elementwise_ops(Registry& r) {
   r.add(OpCode::ShiftLeft, binary<OpCode::ShiftLeft>);
   r.add(OpCode::ShiftRightLogical, binary<OpCode::ShiftRightLogical>);
   r.add(OpCode::ShiftRightArithmetic, binary<OpCode::ShiftRightArithmetic>);
-  r.add(OpCode::Power, binary<OpCode::Power>);
+  r.add(OpCode::Power, binary<OpCode::Power>, power_types);
   r.add(OpCode::Atan2, binary<OpCode::Atan2>);
   r.add(OpCode::Complex, complex_op);
   r.add(OpCode::Compare, compare);

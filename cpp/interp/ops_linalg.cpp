@@ -15,11 +15,14 @@
 //                   the taps and its group's input features; feature_group_count and
 //                   batch_group_count pick the group as the spec's split/concatenate does.
 //                   Accumulation as dot_general's.
-//   fft             computed in double and rounded once; run for f64 and complex<f64> only (see
-//                   single_precision below: XLA's single-precision results are not reproduced). Power-of-two lengths run a radix-2
-//                   FFT; other lengths a plain O(n²) DFT (twiddles from one exact table, index
-//                   k·t mod n). IRFFT inverts the leading fft dimensions first, then the last
-//                   one from its first n/2+1 coefficients (Hermitian extension, so the
+//   fft             computed in double-double and rounded once (about 106 bits: the f64 results
+//                   are the exact transform's, correctly rounded, but for near-ties and elements
+//                   far below the largest); run for f64 and complex<f64> only (see
+//                   single_precision below: XLA's single-precision results are not reproduced).
+//                   Mixed-radix Cooley–Tukey (radix 4 and 2, then each odd prime factor by its
+//                   direct p-point sum, or above 64 by Bluestein's algorithm), twiddles exp(−2πi·j/n) computed for every j from an
+//                   octant-reduced angle. IRFFT inverts the leading fft dimensions first, then the
+//                   last one from its first n/2+1 coefficients (Hermitian extension, so the
 //                   imaginary parts of the zero and Nyquist terms do not count), as pocketfft.
 //   triangular_solve, cholesky
 //                   computed in double (complex<double>), f64 and complex<f64> only (as fft); only the named
@@ -36,7 +39,9 @@
 #include <complex>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "common/numbers.h"
 #include "interp/elementwise.h"
@@ -392,71 +397,277 @@ bool convolution(const OpCall& c) {
 }
 
 // ---- fft ----------------------------------------------------------------------------------------------
+//
+// Every transform runs in double-double arithmetic (a value is an unevaluated sum hi + lo of two
+// doubles, about 106 bits) and is rounded to double once at the end, so an f64 result is the
+// correctly rounded value of the exact DFT of its input except in near-ties and in elements below
+// about 2^−50 of the transform's largest (where the few-ulp error of 2^−100 of the scale shows).
+// A plain double FFT, even with exact twiddles, errs by a few ulps of the largest element at a
+// thousand points (its error grows with log n and the largest element sits above the mean).
+// Only +, −, ×, ÷ and std::fma are used: IEEE-exact in both builds, so native and wasm agree bit
+// for bit. (The error-free transforms below assume a·b + c is not fused by the compiler: g++
+// without -march and clang for wasm do not fuse.)
 
 using Cd = std::complex<double>;
 
-// A 1-D transform of length n on complex<double> lines, with its twiddles exp(−2πi·j/n) and a
-// line of scratch (both counted tensors).
-struct Line {
-  std::int64_t n = 0;
-  bool pow2 = false;
-  Tensor twiddles, scratch;
+struct Dd {
+  double hi = 0, lo = 0;
+};
 
-  bool init(const OpCall& c, std::int64_t length) {
-    n = length;
-    pow2 = n > 0 && (n & (n - 1)) == 0;
-    if (!c.alloc(ElementType::C128, {n}, &twiddles) || !c.alloc(ElementType::C128, {n}, &scratch)) return false;
-    Cd* tw = twiddles.as<Cd>();
-    const double pi = 3.14159265358979323846;
-    for (std::int64_t j = 0; j < n; ++j) {
-      const double angle = -2.0 * pi * static_cast<double>(j) / static_cast<double>(n);
-      tw[j] = Cd(std::cos(angle), std::sin(angle));
-    }
-    return true;
+// a + b exactly as hi + lo (Knuth's TwoSum). An infinite or NaN sum keeps lo 0, so infinities
+// pass through as they do in double arithmetic instead of turning into NaN (∞ − ∞ in the error).
+Dd two_sum(double a, double b) {
+  const double s = a + b;
+  if (!std::isfinite(s)) return {s, 0};
+  const double bb = s - a;
+  return {s, (a - (s - bb)) + (b - bb)};
+}
+// a + b exactly, for |a| ≥ |b| (or a = 0).
+Dd fast_two_sum(double a, double b) {
+  const double s = a + b;
+  if (!std::isfinite(s)) return {s, 0};
+  return {s, b - (s - a)};
+}
+Dd two_prod(double a, double b) {
+  const double p = a * b;
+  if (!std::isfinite(p)) return {p, 0};
+  return {p, std::fma(a, b, -p)};
+}
+// The accurate double-double sum (relative error below 3·2^−106 even under cancellation:
+// Joldes, Muller and Popescu, "Tight and rigorous error bounds for basic building blocks of
+// double-word arithmetic", 2017, AccurateDWPlusDW).
+Dd operator+(Dd a, Dd b) {
+  const Dd s = two_sum(a.hi, b.hi), t = two_sum(a.lo, b.lo);
+  const Dd v = fast_two_sum(s.hi, s.lo + t.hi);
+  return fast_two_sum(v.hi, t.lo + v.lo);
+}
+Dd operator-(Dd a) { return {-a.hi, -a.lo}; }
+Dd operator-(Dd a, Dd b) { return a + -b; }
+Dd operator*(Dd a, Dd b) {
+  const Dd p = two_prod(a.hi, b.hi);
+  if (!std::isfinite(p.hi)) return p;
+  const double cross = std::fma(a.hi, b.lo, a.lo * b.hi);
+  return fast_two_sum(p.hi, p.lo + cross);
+}
+Dd operator*(Dd a, double b) {
+  const Dd p = two_prod(a.hi, b);
+  if (!std::isfinite(p.hi)) return p;
+  return fast_two_sum(p.hi, std::fma(a.lo, b, p.lo));
+}
+// a / b: the quotient of the high part, then of the remainder (exact by fma).
+Dd operator/(Dd a, double b) {
+  const double q1 = a.hi / b;
+  if (!std::isfinite(q1)) return {q1, 0};
+  const double r = std::fma(-q1, b, a.hi) + a.lo;
+  return fast_two_sum(q1, r / b);
+}
+
+struct Zd {
+  Dd re, im;
+};
+Zd operator+(const Zd& a, const Zd& b) { return {a.re + b.re, a.im + b.im}; }
+Zd operator-(const Zd& a, const Zd& b) { return {a.re - b.re, a.im - b.im}; }
+Zd operator*(const Zd& a, const Zd& b) { return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
+Zd conj(const Zd& a) { return {a.re, -a.im}; }
+Zd times_minus_i(const Zd& a) { return {a.im, -a.re}; }  // exact
+
+// sin and cos of 0 ≤ x ≤ π/4 given in double-double, by their Taylor series in Horner form
+// (x²/((2k)(2k+1)) needs only a division by an exact integer). 14 terms leave a truncation below
+// x^30/30! < 2^−110 of the result.
+void sin_cos_small(Dd x, Dd* s, Dd* c) {
+  const Dd x2 = x * x;
+  Dd ts{1, 0}, tc{1, 0};
+  for (int k = 14; k >= 1; --k) {
+    ts = Dd{1, 0} - (x2 * ts) / static_cast<double>((2 * k) * (2 * k + 1));
+    tc = Dd{1, 0} - (x2 * tc) / static_cast<double>((2 * k - 1) * (2 * k));
+  }
+  *s = x * ts;
+  *c = tc;
+}
+
+// exp(−2πi·j/n), 0 ≤ j < n, to double-double accuracy. The angle is reduced by octants in
+// integers (8j = o·n + r), so sin and cos only ever see an angle in [0, π/4] formed as
+// (π/4)·(r/n) in double-double; the symmetries make w(n − j) = conj w(j), w(n/2) = −1 and
+// w(n/4) = −i exactly.
+Zd twiddle(std::int64_t j, std::int64_t n) {
+  const Dd quarter_pi{0x1.921fb54442d18p-1, 0x1.1a62633145c07p-55};  // π/4 = hi + lo to 2^−107
+  const std::int64_t o = (8 * j) / n, r = (8 * j) % n;
+  const bool odd = (o & 1) != 0;
+  const std::int64_t num = odd ? n - r : r;  // θ = (π/2)·q ± (π/4)·num/n
+  const std::int64_t q = (odd ? o + 1 : o) / 2;
+  Dd s, c;
+  sin_cos_small(quarter_pi * static_cast<double>(num) / static_cast<double>(n), &s, &c);
+  if (odd) s = -s;
+  Dd cs, sn;  // cos θ, sin θ: (c, s) turned by q quarter turns
+  switch (q & 3) {
+    case 0: cs = c, sn = s; break;
+    case 1: cs = -s, sn = c; break;
+    case 2: cs = -c, sn = -s; break;
+    default: cs = s, sn = -c; break;
+  }
+  return {cs, -sn};
+}
+
+// Odd prime factors up to this run as a direct p-point sum in the mixed-radix stages (p² products
+// per p outputs); larger ones by Bluestein's algorithm (three power-of-two FFTs of at least 2p − 1
+// points), so a prime length n costs O(n log n), not O(n²), in double-double.
+constexpr std::int64_t kDirectMax = 64;
+
+struct Bluestein;
+
+// A 1-D transform of length n: its twiddles w(j) = exp(−2πi·j/n), its factors (4s, then 2, then
+// odd factors ascending), scratch, all counted tensors, and a Bluestein plan per prime factor
+// above kDirectMax.
+struct Line {
+  std::int64_t n = 0, largest = 1;
+  std::vector<std::int64_t> factors;
+  Tensor twiddles, in, out, group;
+  std::vector<std::unique_ptr<Bluestein>> chirps;
+
+  Line() = default;
+  ~Line();
+
+  static bool alloc_zd(const OpCall& c, std::int64_t count, Tensor* t) {
+    return c.alloc(ElementType::C128, {count, 2}, t);  // one Zd is two complex<double>
   }
 
-  // a ← DFT(a) (inverse: conjugate twiddles, divided by n).
-  void run(Cd* a, bool inverse) {
-    const Cd* tw = twiddles.as<Cd>();
-    auto w = [&](std::int64_t j) { return inverse ? std::conj(tw[j]) : tw[j]; };
-    if (pow2) {
-      for (std::int64_t i = 1, j = 0; i < n; ++i) {  // bit reversal
-        std::int64_t bit = n >> 1;
-        for (; j & bit; bit >>= 1) j ^= bit;
-        j ^= bit;
-        if (i < j) std::swap(a[i], a[j]);
-      }
-      for (std::int64_t len = 2; len <= n; len <<= 1) {
-        const std::int64_t half = len / 2, step = n / len;
-        for (std::int64_t start = 0; start < n; start += len)
-          for (std::int64_t k = 0; k < half; ++k) {
-            const Cd u = a[start + k], v = a[start + k + half] * w(k * step);
-            a[start + k] = u + v;
-            a[start + k + half] = u - v;
-          }
-      }
-    } else {
-      Cd* out = scratch.as<Cd>();
-      for (std::int64_t k = 0; k < n; ++k) {
-        Cd sum = 0;
-        std::int64_t j = 0;  // k·t mod n
-        for (std::int64_t t = 0; t < n; ++t) {
-          sum += a[t] * w(j);
-          j += k;
-          if (j >= n) j -= n;
-        }
-        out[k] = sum;
-      }
-      std::copy(out, out + n, a);
-    }
+  bool init(const OpCall& c, std::int64_t length);
+  void rec(Zd* dst, const Zd* src, std::int64_t stride, std::int64_t len, std::size_t f, std::int64_t fs);
+
+  // in ← DFT(in) (inverse: conj(DFT(conj(x)))/n).
+  void run(bool inverse) {
+    Zd* a = in.as<Zd>();
+    Zd* b = out.as<Zd>();
     if (inverse)
-      for (std::int64_t k = 0; k < n; ++k) a[k] /= static_cast<double>(n);
+      for (std::int64_t t = 0; t < n; ++t) a[t] = conj(a[t]);
+    rec(b, a, 1, n, 0, 1);
+    const double scale = static_cast<double>(n);
+    for (std::int64_t k = 0; k < n; ++k) a[k] = inverse ? Zd{b[k].re / scale, -(b[k].im / scale)} : b[k];
   }
 };
 
-// Transforms every line of `work` (dims `dims`) along dimension `axis`.
-bool transform_axis(const OpCall& c, Tensor& work, std::size_t axis, bool inverse) {
-  const Dims& dims = work.dims;
+// Bluestein's p-point DFT: with b(k) = exp(−πi·k²/p), qu = (q² + u² − (u − q)²)/2 turns
+// X[u] = Σ_q x[q]·w_p^(qu) into X[u] = b(u)·Σ_q (x[q]·b(q))·conj b(u − q): a convolution, done by
+// power-of-two FFTs of length m ≥ 2p − 1. b(k) = exp(−2πi·(k² mod 2p)/(2p)), from twiddle().
+struct Bluestein {
+  std::int64_t p = 0, m = 1;
+  Tensor chirp, filter;  // b(k) for k < p; the FFT of conj b laid out circularly (k and m − k)
+  Line conv;             // length m
+
+  bool init(const OpCall& c, std::int64_t length) {
+    p = length;
+    while (m < 2 * p - 1) m *= 2;
+    if (!Line::alloc_zd(c, p, &chirp) || !Line::alloc_zd(c, m, &filter) || !conv.init(c, m)) return false;
+    Zd* b = chirp.as<Zd>();
+    for (std::int64_t k = 0; k < p; ++k) b[k] = twiddle((k * k) % (2 * p), 2 * p);
+    Zd* h = conv.in.as<Zd>();
+    std::fill(h, h + m, Zd{});
+    h[0] = conj(b[0]);
+    for (std::int64_t k = 1; k < p; ++k) h[k] = h[m - k] = conj(b[k]);
+    conv.run(false);
+    std::copy(h, h + m, filter.as<Zd>());
+    return true;
+  }
+
+  // x[0, p) ← DFT(x).
+  void run(Zd* x) {
+    const Zd* b = chirp.as<Zd>();
+    const Zd* hf = filter.as<Zd>();
+    Zd* a = conv.in.as<Zd>();
+    for (std::int64_t q = 0; q < p; ++q) a[q] = x[q] * b[q];
+    std::fill(a + p, a + m, Zd{});
+    conv.run(false);
+    for (std::int64_t k = 0; k < m; ++k) a[k] = a[k] * hf[k];
+    conv.run(true);
+    for (std::int64_t u = 0; u < p; ++u) x[u] = a[u] * b[u];
+  }
+};
+
+Line::~Line() = default;
+
+bool Line::init(const OpCall& c, std::int64_t length) {
+  n = length;
+  factors.clear();
+  chirps.clear();
+  std::int64_t rest = n;
+  while (rest % 4 == 0) factors.push_back(4), rest /= 4;
+  while (rest % 2 == 0) factors.push_back(2), rest /= 2;
+  for (std::int64_t p = 3; p * p <= rest; p += 2)
+    while (rest % p == 0) factors.push_back(p), rest /= p;
+  if (rest > 1) factors.push_back(rest);
+  largest = 1;
+  for (auto p : factors) largest = std::max(largest, p);
+  if (!alloc_zd(c, n, &twiddles) || !alloc_zd(c, n, &in) || !alloc_zd(c, n, &out) || !alloc_zd(c, largest, &group))
+    return false;
+  Zd* tw = twiddles.as<Zd>();
+  for (std::int64_t j = 0; j < n; ++j) tw[j] = twiddle(j, n);
+  for (std::size_t i = 0; i < factors.size(); ++i) {
+    const std::int64_t p = factors[i];
+    if (p <= kDirectMax || (i > 0 && factors[i - 1] == p)) continue;  // factors ascend: one plan per prime
+    chirps.push_back(std::make_unique<Bluestein>());
+    if (!chirps.back()->init(c, p)) return false;
+  }
+  return true;
+}
+
+// dst[0, len) ← DFT of x[t] = src[t·stride], t < len, where len = n / fs (so exp(−2πi/len) is
+// w(fs)), factors from `f` on. Decimation in time: with len = p·m, the p sub-transforms of
+// x[p·t + q] go to dst[q·m, (q+1)·m), then X[k + u·m] = Σ_q w(q·k·fs)·Y_q[k] · w((q·u mod p)·n/p).
+void Line::rec(Zd* dst, const Zd* src, std::int64_t stride, std::int64_t len, std::size_t f, std::int64_t fs) {
+  if (len == 1) {
+    dst[0] = src[0];
+    return;
+  }
+  const std::int64_t p = factors[f], m = len / p;
+  for (std::int64_t q = 0; q < p; ++q) rec(dst + q * m, src + q * stride, stride * p, m, f + 1, fs * p);
+  const Zd* tw = twiddles.as<Zd>();
+  Zd* t = group.as<Zd>();
+  Bluestein* plan = nullptr;
+  if (p > kDirectMax)
+    for (auto& b : chirps)
+      if (b->p == p) plan = b.get();
+  for (std::int64_t k = 0; k < m; ++k) {
+    t[0] = dst[k];
+    for (std::int64_t q = 1; q < p; ++q) t[q] = k == 0 ? dst[q * m] : dst[q * m + k] * tw[q * k * fs];
+    if (p == 2) {
+      dst[k] = t[0] + t[1];
+      dst[k + m] = t[0] - t[1];
+    } else if (p == 4) {  // w(n/4) = −i: the radix-4 butterfly needs no products
+      const Zd a = t[0] + t[2], b = t[0] - t[2], c = t[1] + t[3], d = times_minus_i(t[1] - t[3]);
+      dst[k] = a + c;
+      dst[k + m] = b + d;
+      dst[k + 2 * m] = a - c;
+      dst[k + 3 * m] = b - d;
+    } else if (plan) {
+      plan->run(t);
+      for (std::int64_t u = 0; u < p; ++u) dst[k + u * m] = t[u];
+    } else {
+      const std::int64_t step = n / p;
+      for (std::int64_t u = 0; u < p; ++u) {
+        Zd sum = t[0];
+        std::int64_t e = 0;  // q·u mod p
+        for (std::int64_t q = 1; q < p; ++q) {
+          e += u;
+          if (e >= p) e -= p;
+          sum = sum + (e == 0 ? t[q] : t[q] * tw[e * step]);
+        }
+        dst[k + u * m] = sum;
+      }
+    }
+  }
+}
+
+double round_dd(Dd v) { return v.hi + v.lo; }
+
+template <class E>
+typename E::Storage from_double(double v) {
+  if constexpr (E::type == ElementType::F16) return f64_to_f16(v);
+  else if constexpr (E::type == ElementType::BF16) return f64_to_bf16(v);
+  else return static_cast<typename E::Storage>(v);
+}
+
+// Transforms every line of `work` (Zd elements, dims `dims`) along dimension `axis`.
+bool transform_axis(const OpCall& c, Zd* w, const Dims& dims, std::size_t axis, bool inverse) {
   const std::int64_t n = dims[axis];
   std::int64_t outer = 1, inner = 1;
   for (std::size_t i = 0; i < dims.size(); ++i) {
@@ -465,27 +676,18 @@ bool transform_axis(const OpCall& c, Tensor& work, std::size_t axis, bool invers
   }
   if (n == 0 || outer == 0 || inner == 0) return true;
   Line line;
-  Tensor buffer;
-  if (!line.init(c, n) || !c.alloc(ElementType::C128, {n}, &buffer)) return false;
-  Cd* w = work.as<Cd>();
-  Cd* a = buffer.as<Cd>();
+  if (!line.init(c, n)) return false;
+  Zd* a = line.in.as<Zd>();
   for (std::int64_t o = 0; o < outer; ++o) {
     for (std::int64_t i = 0; i < inner; ++i) {
-      Cd* base = w + o * n * inner + i;
+      Zd* base = w + o * n * inner + i;
       for (std::int64_t t = 0; t < n; ++t) a[t] = base[t * inner];
-      line.run(a, inverse);
+      line.run(inverse);
       for (std::int64_t t = 0; t < n; ++t) base[t * inner] = a[t];
     }
     if (!c.keep_going()) return false;
   }
   return true;
-}
-
-template <class E>
-typename E::Storage from_double(double v) {
-  if constexpr (E::type == ElementType::F16) return f64_to_f16(v);
-  else if constexpr (E::type == ElementType::BF16) return f64_to_bf16(v);
-  else return static_cast<typename E::Storage>(v);
 }
 
 bool fft(const OpCall& c) {
@@ -529,34 +731,40 @@ bool fft(const OpCall& c) {
   }
   if (last == 0 || x.elements() == 0)
     return c.fail("fft of empty lines with a non-empty result", "lengths of at least 1", list_text(len));
-  Tensor work;
-  if (!c.alloc(ElementType::C128, x.dims, &work)) return false;
-  Cd* w = work.as<Cd>();
   const std::int64_t nx = x.elements();
+  Tensor work;
+  if (!Line::alloc_zd(c, nx, &work)) return false;
+  Zd* w = work.as<Zd>();
+  auto real = [](double v) { return Zd{{v, 0}, {0, 0}}; };
+  auto cplx = [](double re, double im) { return Zd{{re, 0}, {im, 0}}; };
   if (real_in) {
-    if (x.type == ElementType::F32) for (std::int64_t i = 0; i < nx; ++i) w[i] = Cd(x.as<float>()[i], 0);
-    else for (std::int64_t i = 0; i < nx; ++i) w[i] = Cd(x.as<double>()[i], 0);
+    if (x.type == ElementType::F32) for (std::int64_t i = 0; i < nx; ++i) w[i] = real(x.as<float>()[i]);
+    else for (std::int64_t i = 0; i < nx; ++i) w[i] = real(x.as<double>()[i]);
   } else {
-    if (x.type == ElementType::C64) for (std::int64_t i = 0; i < nx; ++i) w[i] = Cd(x.as<std::complex<float>>()[i]);
-    else std::memcpy(w, x.data(), x.bytes());
+    if (x.type == ElementType::C64) {
+      const auto* p = x.as<std::complex<float>>();
+      for (std::int64_t i = 0; i < nx; ++i) w[i] = cplx(p[i].real(), p[i].imag());
+    } else {
+      const auto* p = x.as<Cd>();
+      for (std::int64_t i = 0; i < nx; ++i) w[i] = cplx(p[i].real(), p[i].imag());
+    }
   }
   const bool inverse = kind == hlo::FftType::IFFT || kind == hlo::FftType::IRFFT;
   const std::size_t axes = real_out ? L - 1 : L;  // IRFFT's last dimension comes after
   for (std::size_t i = 0; i < axes; ++i)
-    if (!transform_axis(c, work, rank - L + i, inverse)) return false;
+    if (!transform_axis(c, w, x.dims, rank - L + i, inverse)) return false;
   if (real_out) {
     // c2r along the last dimension: coefficients k ≤ n/2 as given, k > n/2 as conj(X[n − k]).
     Line line;
-    Tensor buffer;
-    if (!line.init(c, last) || !c.alloc(ElementType::C128, {last}, &buffer)) return false;
-    Cd* a = buffer.as<Cd>();
+    if (!line.init(c, last)) return false;
+    Zd* a = line.in.as<Zd>();
     const std::int64_t lines = nx / half;
     for (std::int64_t l = 0; l < lines; ++l) {
-      const Cd* in = w + l * half;
-      for (std::int64_t k = 0; k < last; ++k) a[k] = k < half ? in[k] : std::conj(in[last - k]);
-      line.run(a, true);
-      if (ot == ElementType::F32) for (std::int64_t t = 0; t < last; ++t) y.as<float>()[l * last + t] = static_cast<float>(a[t].real());
-      else for (std::int64_t t = 0; t < last; ++t) y.as<double>()[l * last + t] = a[t].real();
+      const Zd* src = w + l * half;
+      for (std::int64_t k = 0; k < last; ++k) a[k] = k < half ? src[k] : conj(src[last - k]);
+      line.run(true);
+      if (ot == ElementType::F32) for (std::int64_t t = 0; t < last; ++t) y.as<float>()[l * last + t] = static_cast<float>(round_dd(a[t].re));
+      else for (std::int64_t t = 0; t < last; ++t) y.as<double>()[l * last + t] = round_dd(a[t].re);
       if ((l & 255) == 255 && !c.keep_going()) return false;
     }
   } else {
@@ -564,11 +772,11 @@ bool fft(const OpCall& c) {
     const std::int64_t keep = real_in ? half : last, lines = nx / last;
     for (std::int64_t l = 0; l < lines; ++l)
       for (std::int64_t k = 0; k < keep; ++k) {
-        const Cd v = w[l * last + k];
+        const Zd& v = w[l * last + k];
         if (ot == ElementType::C64)
-          y.as<std::complex<float>>()[l * keep + k] = {static_cast<float>(v.real()), static_cast<float>(v.imag())};
+          y.as<std::complex<float>>()[l * keep + k] = {static_cast<float>(round_dd(v.re)), static_cast<float>(round_dd(v.im))};
         else
-          y.as<Cd>()[l * keep + k] = v;
+          y.as<Cd>()[l * keep + k] = Cd(round_dd(v.re), round_dd(v.im));
       }
   }
   c.set(0, std::move(y));

@@ -35,6 +35,7 @@
 #include <type_traits>
 
 #include "interp/elementwise.h"
+#include "interp/math_functions.h"
 
 namespace rl::interp {
 
@@ -253,6 +254,7 @@ inline typename E::Compute combine(typename E::Compute a, typename E::Compute b)
   } else if constexpr (K == Comb::Multiply) {
     if constexpr (is_pred_v<E>) return a && b;
     else if constexpr (is_int_v<E>) return wrap_mul(a, b);
+    else if constexpr (is_complex_v<E>) return math::multiply(a, b);  // XLA's rounding (math_functions.h)
     else return a * b;
   } else if constexpr (K == Comb::Maximum || K == Comb::Minimum) {
     constexpr bool max = K == Comb::Maximum;

@@ -19,6 +19,8 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/math_test.cpp
   tests/cpp/interp/data_test.cpp
   tests/cpp/interp/linalg_test.cpp
+  tests/cpp/interp/fft_test.cpp
+  tests/cpp/interp/complex_arith_test.cpp
   tests/cpp/interp/regions_test.cpp
   tests/cpp/interp/corpus_interp_test.cpp
   tests/cpp/interp/lesson_check_test.cpp

@@ -1,0 +1,128 @@
+// Complex products as XLA rounds them: (fma(a, c, −fl(b·d)), fma(a, d, fl(b·c))) in the element
+// type (math_functions.h says where the rule comes from). The expected values are computed here
+// without fma: for operands of similar magnitude a·c and a·d are exact in double (24 + 24 bits),
+// fl(b·d) is the f32 product, and their difference or sum is exact in double too, so one rounding
+// to f32 at the end gives the fused result. Inputs around 150 give parts near 21000 with heavy
+// cancellation in the real part: where the unfused formula lands an ulp (0.002) away.
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "interp/interp_util.h"
+#include "interp/math_functions.h"
+
+using namespace rl;
+using rl::testing::as_complex;
+using rl::testing::main_of;
+using rl::testing::run_text;
+
+namespace {
+
+using Cf = std::complex<float>;
+
+Cf xla_rule(Cf x, Cf y) {
+  const double a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
+  const double bd = static_cast<float>(b * d), bc = static_cast<float>(b * c);  // f32 products
+  return {static_cast<float>(a * c - bd), static_cast<float>(a * d + bc)};
+}
+Cf unfused(Cf x, Cf y) {
+  const float a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
+  const float ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+  return {ac - bd, ad + bc};
+}
+
+// Deterministic f32 operands in [140, 160) with full 24-bit significands.
+std::vector<Cf> operands(std::uint32_t seed, int n) {
+  std::vector<Cf> v;
+  std::uint32_t s = seed;
+  auto next = [&] {
+    s = s * 1664525u + 1013904223u;
+    return 140.0f + static_cast<float>(s >> 8) * (20.0f / 16777216.0f);
+  };
+  for (int i = 0; i < n; ++i) {
+    const float re = next(), im = next();
+    v.emplace_back(re, im);
+  }
+  return v;
+}
+
+std::string literal(const std::vector<Cf>& v) {
+  std::string s = "[";
+  char buf[64];
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    std::snprintf(buf, sizeof buf, "%s(%.9g, %.9g)", i ? ", " : "", static_cast<double>(v[i].real()), static_cast<double>(v[i].imag()));
+    s += buf;
+  }
+  return s + "]";
+}
+
+bool same_bits(Cf a, Cf b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+}  // namespace
+
+TEST_CASE("complex64 multiply rounds as XLA does: each part one fused multiply-add of an exact product", "[interp][complex]") {
+  const int n = 64;
+  const auto x = operands(1, n), y = operands(2, n);
+  // The function itself.
+  int differs_from_unfused = 0;
+  for (int i = 0; i < n; ++i) {
+    INFO("x = " << x[i] << ", y = " << y[i]);
+    CHECK(same_bits(interp::math::multiply(x[i], y[i]), xla_rule(x[i], y[i])));
+    if (!same_bits(xla_rule(x[i], y[i]), unfused(x[i], y[i]))) ++differs_from_unfused;
+  }
+  CHECK(differs_from_unfused > 0);  // the inputs tell the two roundings apart
+  // The op: multiply, and reduce's product (init (1, 0), then x, then y: (1·x) is x exactly).
+  const std::string t = "tensor<" + std::to_string(n) + "xcomplex<f32>>";
+  const std::string t2 = "tensor<2x" + std::to_string(n) + "xcomplex<f32>>";
+  auto ran = run_text(main_of("(" + t + ", " + t + ")",
+                              "  %a = stablehlo.constant dense<" + literal(x) + "> : " + t + "\n"
+                              "  %b = stablehlo.constant dense<" + literal(y) + "> : " + t + "\n"
+                              "  %p = stablehlo.multiply %a, %b : " + t + "\n"
+                              "  %ab = stablehlo.concatenate %a, %b, dim = 0 : (" + t + ", " + t + ") -> tensor<" + std::to_string(2 * n) + "xcomplex<f32>>\n"
+                              "  %m = stablehlo.reshape %ab : (tensor<" + std::to_string(2 * n) + "xcomplex<f32>>) -> " + t2 + "\n"
+                              "  %one = stablehlo.constant dense<(1.0, 0.0)> : tensor<complex<f32>>\n"
+                              "  %r = stablehlo.reduce(%m init: %one) applies stablehlo.multiply across dimensions = [0] : (" + t2 +
+                              ", tensor<complex<f32>>) -> " + t + "\n"
+                              "  return %p, %r : " + t + ", " + t + "\n"));
+  REQUIRE(ran.result.status == "passed");
+  const auto p = as_complex(ran.result, 0), r = as_complex(ran.result, 1);
+  REQUIRE(p.size() == static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    INFO("x = " << x[i] << ", y = " << y[i]);
+    const Cf want = xla_rule(x[i], y[i]);
+    CHECK(same_bits(Cf(static_cast<float>(p[i].real()), static_cast<float>(p[i].imag())), want));
+    CHECK(same_bits(Cf(static_cast<float>(r[i].real()), static_cast<float>(r[i].imag())), want));
+  }
+}
+
+TEST_CASE("complex128 multiply uses the same fused rule in double", "[interp][complex]") {
+  // (1 + 2^−30 + i)(1 − 2^−30 + i): a·c = 1 − 2^−60 is not a double; fused, the real part keeps
+  // the −2^−60 (fma(a, c, −1) = −2^−60), unfused it is lost (fl(a·c) − 1 = 0).
+  const double e = 0x1p-30;
+  const std::complex<double> z = interp::math::multiply(std::complex<double>(1 + e, 1), std::complex<double>(1 - e, 1));
+  CHECK(z.real() == -0x1p-60);
+  CHECK(z.imag() == 2.0);  // fma(1 + e, 1, 1 − e) = 2 exactly
+}
+
+TEST_CASE("complex64 sine, cosine, tan and power are refused with the reason; complex128 runs", "[interp][complex]") {
+  for (const std::string op : {"sine", "cosine", "tan"}) {
+    const std::string why = rl::testing::run_error(main_of("tensor<2xcomplex<f32>>",
+                                                           "  %a = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f32>>\n"
+                                                           "  %b = stablehlo." + op + " %a : tensor<2xcomplex<f32>>\n  return %b : tensor<2xcomplex<f32>>\n"));
+    INFO(why);
+    CHECK(why.find("not run: stablehlo." + op + ": complex<f32>: XLA computes it in single precision") == 0);
+    auto ok = run_text(main_of("tensor<2xcomplex<f64>>", "  %a = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f64>>\n"
+                                                        "  %b = stablehlo." + op + " %a : tensor<2xcomplex<f64>>\n  return %b : tensor<2xcomplex<f64>>\n"));
+    CHECK(ok.result.status == "passed");
+  }
+  const std::string why = rl::testing::run_error(main_of("tensor<2xcomplex<f32>>",
+                                                         "  %a = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f32>>\n"
+                                                         "  %b = stablehlo.power %a, %a : tensor<2xcomplex<f32>>\n  return %b : tensor<2xcomplex<f32>>\n"));
+  INFO(why);
+  CHECK(why.find("not run: stablehlo.power: complex<f32>: XLA computes it in single precision") == 0);
+}
