@@ -501,3 +501,33 @@ TEST_CASE("HLO text's nan(0xPAYLOAD) and -nan constants keep their bits through 
     check_bits(r, 0, p, {3, 2, 1, 0});
   }
 }
+
+TEST_CASE("negate flips and abs clears only a NaN's sign bit, its payload kept (IEEE 754's sign operations)", "[interp][nan]") {
+  for (const Payloads& p : kTypes) {
+    INFO(p.type);
+    const std::string X = x4(p.type);
+    const bool complex = p.complex;
+    auto r = run_ok(main_of(complex ? X : "(" + X + ", " + X + ")",
+        "  %x = stablehlo.constant dense<" + literals(p, {0, 1, 2, 3}) + "> : " + X + "\n" +
+        "  %n = stablehlo.negate %x : " + X + "\n" +
+        (complex ? "  return %n : " + X + "\n"
+                 : "  %a = stablehlo.abs %x : " + X + "\n  return %n, %a : " + X + ", " + X + "\n")));
+    const std::uint64_t sign = std::uint64_t{1} << (p.part_bits - 1);
+    const std::size_t pb = static_cast<std::size_t>(p.part_bits / 8);
+    for (std::size_t result = 0; result < (complex ? 1u : 2u); ++result) {
+      const interp::Tensor& t = r.values[result].tensor;
+      REQUIRE(t.elements() == 4);
+      for (int k = 0; k < 4; ++k) {
+        for (int part = 0; part < (complex ? 2 : 1); ++part) {
+          const std::uint64_t in = part == 0 ? p.re[k] : p.im[k];
+          const std::uint64_t want = result == 0 ? in ^ sign : in & ~sign;
+          std::uint64_t got = 0;
+          std::memcpy(&got, t.data() + (static_cast<std::size_t>(k) * (complex ? 2 : 1) + static_cast<std::size_t>(part)) * pb, pb);
+          INFO((result == 0 ? "negate" : "abs") << " of element " << k << " part " << part << ": got " << hex(got, p.part_bits)
+                                                << ", expected " << hex(want, p.part_bits));
+          CHECK(got == want);
+        }
+      }
+    }
+  }
+}
