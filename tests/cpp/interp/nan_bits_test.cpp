@@ -531,3 +531,24 @@ TEST_CASE("negate flips and abs clears only a NaN's sign bit, its payload kept (
     }
   }
 }
+
+TEST_CASE("check calls read NaN payloads from the bits: expect_eq never matches a NaN and names its bits, expect_close matches any two", "[interp][nan]") {
+  auto run_checks = [](const std::string& kind) {
+    return run_text(main_of("tensor<2xf32>",
+        "  %a = stablehlo.constant dense<[1.0, 0x7FC00001]> : tensor<2xf32>\n"
+        "  %b = stablehlo.constant dense<[1.0, 0xFFC00000]> : tensor<2xf32>\n"
+        "  stablehlo.custom_call @check." + kind + "(%a, %b) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()\n"
+        "  stablehlo.custom_call @check." + kind + "(%a, %a) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()\n"
+        "  return %a : tensor<2xf32>\n")).result;
+  };
+  const auto eq = run_checks("expect_eq");
+  REQUIRE(eq.checks.size() == 2);
+  CHECK_FALSE(eq.checks[0].passed);
+  CHECK_THAT(eq.checks[0].detail, Catch::Matchers::Contains("got 0x7FC00001, expected -nan"));
+  CHECK_FALSE(eq.checks[1].passed);  // the same bits: still a NaN, never equal under ==
+  CHECK_THAT(eq.checks[1].detail, Catch::Matchers::Contains("got 0x7FC00001, expected 0x7FC00001"));
+  const auto close = run_checks("expect_close");
+  REQUIRE(close.checks.size() == 2);
+  CHECK(close.checks[0].passed);
+  CHECK(close.checks[1].passed);
+}
