@@ -17,6 +17,7 @@
 #include "interp/elementwise.h"
 #include "interp/math_functions.h"
 #include "interp/simd_loops.h"
+#include "interp/strided.h"
 
 namespace rl::interp {
 
@@ -282,21 +283,16 @@ bool select(const OpCall& c) {
   const std::size_t eb = static_cast<std::size_t>(hlo::element_bytes(y.type));
   const std::int64_t n = y.elements();
   const std::uint8_t* pp = p.data();
-  auto run = [&](auto tag) {
+  // Selection moves bits, never floats (a NaN's payload and sign are kept): one loop per
+  // element size, over integers (complex<f64>: two 64-bit halves).
+  const bool sized = by_size(eb, [&](auto tag) {
     using T = decltype(tag);
     const T* pa = a.as<T>();
     const T* pb = b.as<T>();
     T* py = y.as<T>();
     for (std::int64_t i = 0; i < n; ++i) py[i] = pp[i] ? pa[i] : pb[i];
-  };
-  switch (eb) {  // selection moves bits: one loop per element size
-    case 1: run(std::uint8_t{}); break;
-    case 2: run(std::uint16_t{}); break;
-    case 4: run(std::uint32_t{}); break;
-    case 8: run(std::uint64_t{}); break;
-    case 16: run(std::complex<double>{}); break;
-    default: return c.fail("select of this element size", "1, 2, 4, 8 or 16 bytes", std::to_string(eb));
-  }
+  });
+  if (!sized) return c.fail("select of this element size", "1, 2, 4, 8 or 16 bytes", std::to_string(eb));
   c.set(0, std::move(y));
   return true;
 }

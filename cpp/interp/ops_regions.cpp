@@ -36,6 +36,7 @@
 
 #include "interp/elementwise.h"
 #include "interp/math_functions.h"
+#include "interp/strided.h"
 
 namespace rl::interp {
 
@@ -1586,15 +1587,11 @@ void permute(const std::uint8_t* in, std::uint8_t* out, std::int64_t base, std::
   for (std::int64_t j = 0; j < len; ++j) dst[j * stride] = src[perm[j] * stride];
 }
 
+// By the element's size, as integers: a NaN key or value keeps its bits.
 Permute permute_for(std::size_t bytes) {
-  switch (bytes) {
-    case 1: return &permute<std::uint8_t>;
-    case 2: return &permute<std::uint16_t>;
-    case 4: return &permute<std::uint32_t>;
-    case 8: return &permute<std::uint64_t>;
-    case 16: return &permute<std::complex<double>>;
-    default: return nullptr;
-  }
+  Permute f = nullptr;
+  by_size(bytes, [&](auto tag) { f = &permute<decltype(tag)>; });
+  return f;
 }
 
 // A stable sort of a[0, len) by less(x, y, &x_first), which may fail (then false): insertion

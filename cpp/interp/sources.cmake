@@ -22,6 +22,7 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/fft_test.cpp
   tests/cpp/interp/complex_arith_test.cpp
   tests/cpp/interp/regions_test.cpp
+  tests/cpp/interp/nan_bits_test.cpp
   tests/cpp/interp/corpus_interp_test.cpp
   tests/cpp/interp/lesson_check_test.cpp
 )
