@@ -109,7 +109,7 @@ TEST_CASE("complex128 multiply uses the same fused rule in double", "[interp][co
   CHECK(z.imag() == 2.0);  // fma(1 + e, 1, 1 − e) = 2 exactly
 }
 
-TEST_CASE("complex64 sine, cosine, tan and power are refused with the reason; complex128 runs", "[interp][complex]") {
+TEST_CASE("complex64 sine, cosine, tan and power are refused with the reason, and complex128 runs", "[interp][complex]") {
   for (const std::string op : {"sine", "cosine", "tan"}) {
     const std::string why = rl::testing::run_error(main_of("tensor<2xcomplex<f32>>",
                                                            "  %a = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f32>>\n"
