@@ -86,6 +86,7 @@ class Verifier {
                   std::to_string(op.num_operands()));
     if (op.op.code == OpCode::Call && !call(op)) return false;
     if (op.op.code == OpCode::While && m_.dialect == "stablehlo" && !while_loop(op)) return false;
+    if ((op.op.code == OpCode::Case || op.op.code == OpCode::If) && m_.dialect == "stablehlo" && !branches(op)) return false;
     if (!same_element_types(op)) return false;
     switch (info.verify) {
       case VerifyRule::None: case VerifyRule::Constant: return true;
@@ -270,6 +271,26 @@ class Verifier {
       if (!compatible(op.operand_type(i), op.result_type(i)))
         return fail(op, "while result " + std::to_string(i) + " differs from operand " + std::to_string(i),
                     type_text(op.operand_type(i)) + " (the operand's type)", type_text(op.result_type(i)));
+    return true;
+  }
+
+  // case / if: every branch returns the op's result types (the run hands a branch's values on
+  // as the op's results).
+  bool branches(const OpView& op) {
+    for (std::size_t k = 0; k < op.regions().size(); ++k) {
+      const Op* ret = terminator(op.regions()[k]);
+      if (!ret) continue;
+      const OpView rv{m_, op.f, *ret};
+      const std::string branch = "branch " + std::to_string(k);
+      if (rv.num_operands() != op.num_results())
+        return fail(op, std::string(op.op.name) + " " + branch + " returns another number of values than its results",
+                    std::to_string(op.num_results()), std::to_string(rv.num_operands()));
+      for (std::size_t i = 0; i < op.num_results(); ++i)
+        if (!compatible(op.result_type(i), rv.operand_type(i)))
+          return fail(op, std::string(op.op.name) + " " + branch + "'s value " + std::to_string(i) + " differs from result " +
+                              std::to_string(i),
+                      type_text(op.result_type(i)) + " (the result's type)", type_text(rv.operand_type(i)));
+    }
     return true;
   }
 

@@ -180,5 +180,5 @@ TEST_CASE("StableHLO's invalid lit cases about shape and type rules: how many th
   // Known: attrs.cpp's window() reads `padding = dense<2> : tensor<2x2xi64>` (a splat) as one
   // value, which refuses 2 valid convolutions; any other refusal of a valid part is a false alarm.
   CHECK(valid_refused <= 2);
-  CHECK(caught >= 90);  // measured: 90 of 363 (71 at the annotated line) when this test was written
+  CHECK(caught >= 94);  // measured: 94 of 363 (75 at the annotated line) when this test was written
 }

@@ -257,3 +257,18 @@ TEST_CASE("a convolution's written result shape must be the one inferred, before
   CHECK(json.find("convolution result shape is wrong \xE2\x80\x94 expected [2, 4, 7, 7], got [2, 4, 7, 8]") !=
         std::string::npos);
 }
+
+TEST_CASE("every branch of a case gives the op's result types", "[hlo][verify]") {
+  const std::string text =
+      "func.func @main(%i: tensor<i32>, %x: tensor<f32>, %n: tensor<i32>) -> tensor<f32> {\n"
+      "  %0 = \"stablehlo.case\"(%i) ({\n"
+      "    stablehlo.return %x : tensor<f32>\n"
+      "  }, {\n"
+      "    stablehlo.return %n : tensor<i32>\n"
+      "  }) : (tensor<i32>) -> tensor<f32>\n"
+      "  return %0 : tensor<f32>\n"
+      "}\n";
+  CHECK(refused(text) ==
+        "2:3: error: stablehlo.case branch 1's value 0 differs from result 0 \xE2\x80\x94 expected tensor<f32> (the "
+        "result's type), got tensor<i32>");
+}
