@@ -7,6 +7,7 @@
 // are written. The walk uses an explicit stack, so a long chain cannot exhaust the native
 // stack, and a cycle is reported instead of followed.
 #include "hlo/infer.h"
+#include "hlo/op_memo.h"
 
 #include <algorithm>
 #include <string>
@@ -350,6 +351,10 @@ class Inferrer {
             op.code == OpCode::BroadcastInDim || op.results.count != 1)
           continue;
         set_op({fi, oi});
+        // Ops alike (opcode, operand and result types, attributes: op_memo.h) are checked once.
+        std::uint64_t h = 0;
+        if (memo_.find(view(), &h) != OpMemo::kNone) continue;
+        memo_.remember(view(), h, 0);
         Type t;
         if (!infer(&t)) continue;
         const Type& written = m_.value_type(*f_, f_->results(op)[0]);
@@ -406,6 +411,7 @@ class Inferrer {
   const Function* f_ = nullptr;  // the instruction being typed
   const Op* op_ = nullptr;
   bool probing_ = false;  // check_written(): a rule's refusal is no error here
+  OpMemo memo_;           // check_written(): the kinds of op already checked
 
   std::size_t id(Node n) const { return base_[n.fn] + n.op; }
   const Function& fn(std::uint32_t fi) const { return m_.functions[fi]; }
