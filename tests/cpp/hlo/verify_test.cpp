@@ -183,7 +183,7 @@ TEST_CASE("the one-type pretty form gives every operand the result's element typ
         "f32 (as tensor<2xf32>), got i1 (tensor<2xi1>)");
 }
 
-TEST_CASE("return gives the function's result types; calls match their callee's signature", "[hlo][verify]") {
+TEST_CASE("return gives the function's result types, and calls match their callee's signature", "[hlo][verify]") {
   const std::string head = "func.func @main(%a: tensor<32x8xf32>) -> tensor<32x7xf32> {\n";
   // The written type of the return's operand is checked first: it is the operand's own.
   CHECK(refused(head + "  %1 = stablehlo.tanh %a : tensor<32x8xf32>\n  return %1 : tensor<32x7xf32>\n}\n") ==
