@@ -7,6 +7,7 @@
 // are written. The walk uses an explicit stack, so a long chain cannot exhaust the native
 // stack, and a cycle is reported instead of followed.
 #include "hlo/infer.h"
+#include "hlo/op_memo.h"
 
 #include <algorithm>
 #include <string>
@@ -273,6 +274,8 @@ std::string dims_text(const std::vector<std::int64_t>& v) {
   return s + "}";
 }
 
+}  // namespace
+
 // One dimension of a window's output (XLA InferWindowOutputShape, window_util DilatedBound and
 // StridedBound): dilated(n, d) = (n-1)·d + 1 for n > 0, else 0; padded = lo + dilated(base) + hi;
 // out = 0 when the dilated window is larger than padded, else (padded - window) / stride + 1.
@@ -289,13 +292,16 @@ std::string window_output(std::int64_t in, const WindowDim& w, std::int64_t* out
   }
   if (!checked_add(w.pad_low, dilated_base, &padded) || !checked_add(padded, w.pad_high, &padded))
     return "a padded size over 2^61";
-  if (!checked_mul(w.size - 1, w.window_dilation, &dilated_window))
-    return "a dilated window over 2^61";
-  dilated_window += 1;
+  if (w.size > 0) {  // DilatedBound(0, d) = 0: an empty window stays empty
+    if (!checked_mul(w.size - 1, w.window_dilation, &dilated_window)) return "a dilated window over 2^61";
+    dilated_window += 1;
+  }
   if (padded < 0) return "a padded size of " + std::to_string(padded);
   *out = (padded == 0 || dilated_window > padded) ? 0 : (padded - dilated_window) / w.stride + 1;
   return {};
 }
+
+namespace {
 
 class Inferrer {
  public:
@@ -329,6 +335,44 @@ class Inferrer {
 
   std::string error;
   int line = 0, column = 0;
+
+  // Each instruction written with a shape, against the shape its opcode's rule infers from its
+  // operands (XLA's HloVerifier compares them too): false, with `error` at the first that
+  // differs. Opcodes without a rule, and instructions a rule refuses, are left to the others.
+  // Nothing is written: the module and the type table stay as they are.
+  bool check_written() {
+    probing_ = true;
+    for (std::uint32_t fi = 0; fi < ops_.size(); ++fi)
+      for (std::uint32_t oi = 0; oi < ops_[fi].size(); ++oi) {
+        const Op& op = *ops_[fi][oi];
+        // broadcast's `dimensions` mean new major sizes only when its shape is left out; written
+        // with a shape they map operand to result dimensions (verify.cpp's broadcast_in_dim rule).
+        if (op.infer_shape || op.code == OpCode::Parameter || op.code == OpCode::Constant ||
+            op.code == OpCode::BroadcastInDim || op.results.count != 1)
+          continue;
+        set_op({fi, oi});
+        // Ops alike (opcode, operand and result types, attributes: op_memo.h) are checked once.
+        std::uint64_t h = 0;
+        if (memo_.find(view(), &h) != OpMemo::kNone) continue;
+        memo_.remember(view(), h, 0);
+        Type t;
+        if (!infer(&t)) continue;
+        const Type& written = m_.value_type(*f_, f_->results(op)[0]);
+        // A dot's or a convolution's written element type may be another one (XLA's
+        // preferred_element_type): their dimensions are compared.
+        if (op.code == OpCode::DotGeneral || op.code == OpCode::Dot || op.code == OpCode::Convolution) t.etype = written.etype;
+        if (alike(t, written)) continue;
+        probing_ = false;
+        line = op.line;
+        column = op.column;
+        error = std::to_string(line) + ":" + std::to_string(column) + ": error: " + opname() +
+                "'s written shape differs from the one its operands give \xE2\x80\x94 expected " + to_string(t, "hlo") +
+                " (XLA's shape inference), got " + to_string(written, "hlo");
+        return false;
+      }
+    probing_ = false;
+    return true;
+  }
 
   bool run() {
     for (std::uint32_t fi = 0; fi < ops_.size(); ++fi)
@@ -366,6 +410,8 @@ class Inferrer {
   std::unordered_map<std::string_view, std::uint32_t> fn_by_name_;
   const Function* f_ = nullptr;  // the instruction being typed
   const Op* op_ = nullptr;
+  bool probing_ = false;  // check_written(): a rule's refusal is no error here
+  OpMemo memo_;           // check_written(): the kinds of op already checked
 
   std::size_t id(Node n) const { return base_[n.fn] + n.op; }
   const Function& fn(std::uint32_t fi) const { return m_.functions[fi]; }
@@ -522,8 +568,25 @@ class Inferrer {
 
   // ---- errors and operands -----------------------------------------------------------------
 
+  // Shapes alike as XLA compares them without layouts: one element type, equal dimensions (an
+  // unknown size matches any), tuples element by element.
+  static bool alike(const Type& a, const Type& b) {
+    if (a.kind != b.kind) return false;
+    if (a.kind == Type::Kind::Tuple) {
+      if (a.tuple.size() != b.tuple.size()) return false;
+      for (std::size_t i = 0; i < a.tuple.size(); ++i)
+        if (!alike(a.tuple[i], b.tuple[i])) return false;
+      return true;
+    }
+    if (!a.is_array()) return true;
+    if (a.etype != b.etype || a.dims.size() != b.dims.size()) return false;
+    for (std::size_t i = 0; i < a.dims.size(); ++i)
+      if (a.dims[i] >= 0 && b.dims[i] >= 0 && a.dims[i] != b.dims[i]) return false;
+    return true;
+  }
+
   bool fail(const std::string& rule, const std::string& got) {
-    if (!error.empty()) return false;
+    if (probing_ || !error.empty()) return false;
     line = op_->line;
     column = op_->column;
     error = std::to_string(line) + ":" + std::to_string(column) + ": error: the shape of " +
@@ -535,7 +598,7 @@ class Inferrer {
   template <class T>
   bool take(const Result<T>& r) {
     if (r.ok()) return true;
-    if (error.empty()) {
+    if (!probing_ && error.empty()) {
       error = r.error();
       line = r.error_info().line;
       column = r.error_info().column;
@@ -1753,6 +1816,15 @@ class Inferrer {
 Result<bool> infer_shapes(Module& m, TypeTable& types) {
   Inferrer inf(m, types);
   if (!inf.run()) return Result<bool>::failure_at(inf.error, inf.line, inf.column);
+  return Result<bool>::success(true);
+}
+
+Result<bool> check_written_shapes(const Module& m) {
+  if (m.dialect != "hlo") return Result<bool>::success(true);
+  std::vector<Type> unused;  // check_written() interns nothing
+  TypeTable types(&unused);
+  Inferrer inf(const_cast<Module&>(m), types);  // check_written() writes nothing to the module
+  if (!inf.check_written()) return Result<bool>::failure_at(inf.error, inf.line, inf.column);
   return Result<bool>::success(true);
 }
 

@@ -11,7 +11,11 @@
 // line:col that names the rule and the value.
 #pragma once
 
+#include <cstdint>
+#include <string>
+
 #include "common/result.h"
+#include "hlo/attrs.h"
 #include "hlo/ir.h"
 
 namespace rl::hlo {
@@ -20,5 +24,15 @@ namespace rl::hlo {
 // instruction is typed after the shapeless instructions it uses and after the computations
 // whose result it needs, wherever they are written; a cycle is an error.
 Result<bool> infer_shapes(Module& m, TypeTable& types);
+
+// XLA HLO only: every instruction written with a shape whose opcode has a rule here (the
+// elementwise ops, dot, convolution, reduce, ...) has the shape the rule infers from its
+// operands; else an error at the instruction naming both shapes. Other dialects pass.
+Result<bool> check_written_shapes(const Module& m);
+
+// The size of one dimension of a window's output (convolution, reduce_window), the rule shape
+// inference and the verifier share: *out = (padded - dilated window) / stride + 1, 0 when the
+// window is larger, -1 when `in` is dynamic. Returns "" or what is wrong ("a padded size of -3").
+std::string window_output(std::int64_t in, const WindowDim& w, std::int64_t* out);
 
 }  // namespace rl::hlo

@@ -129,6 +129,15 @@ struct Function {
   std::vector<ValueId> refs;
   std::vector<Attribute> attrs;
   std::vector<Region> regions;
+  // The operand types an op's written signature gives (StableHLO `: (T, U) -> R`, pretty and
+  // generic forms) where they differ from the operand's own type, by the operand's index in
+  // `refs`, in ascending order. The verifier refuses each one; written types equal to the
+  // operand's are not stored again (the common case costs nothing).
+  struct WrittenType {
+    std::uint32_t ref;
+    TypeId type;
+  };
+  std::vector<WrittenType> written_types;
 
   Span<ValueId> operands(const Op& op) const { return {refs.data() + op.operands.begin, op.operands.count}; }
   Span<ValueId> results(const Op& op) const { return {refs.data() + op.results.begin, op.results.count}; }

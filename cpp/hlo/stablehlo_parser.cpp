@@ -932,11 +932,16 @@ class MlirParser {
     // Operands: every one must name a value defined before it (a function or block argument,
     // or an earlier result): a typo such as %zz would otherwise be costed with a guessed type.
     op.operands.begin = static_cast<std::uint32_t>(fn_->refs.size());
+    // The operand types the signature writes: `(T, U) -> R`, or an op without results' `: T, U`.
+    const std::vector<TypeId>& written = !p.sig_in.empty() || nres > 0 ? p.sig_in : p.sig_out;
     for (std::size_t i = 0; i < p.operands.size(); ++i) {
       ValueId v;
       if (!lookup(p.operands[i], &v))
         return fail(first.offset, "use of an undefined value", "a value defined before this operation",
                     std::string(p.operands[i]));
+      // The signature's operand type, kept when it differs from the value's (verify.cpp refuses it).
+      if (written.size() == p.operands.size() && written[i] != fn_->values[v].type)
+        fn_->written_types.push_back({static_cast<std::uint32_t>(fn_->refs.size()), written[i]});
       fn_->refs.push_back(v);
     }
     op.operands.count = static_cast<std::uint32_t>(p.operands.size());

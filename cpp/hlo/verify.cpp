@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 #include "common/loop_body.h"
 #include "common/numbers.h"
 #include "hlo/attrs.h"
 #include "hlo/cost.h"
+#include "hlo/infer.h"
 #include "hlo/op_memo.h"
 #include "hlo/parse.h"
 
@@ -30,7 +33,12 @@ class Verifier {
     }
     for (const auto& b : r.blocks)
       for (const auto& op : b.ops) {
-        if (!checked(OpView{m_, f, op})) return false;
+        const OpView v{m_, f, op};
+        // Per op, not per kind of op: where its operands come from and which function holds it.
+        if (!written_types(v)) return false;
+        if (depth == 0 && (op.code == OpCode::FuncReturn || op.code == OpCode::Return) && !function_results(v))
+          return false;
+        if (!checked(v)) return false;
         for (const auto& inner : f.nested(op))
           if (!region(f, inner, depth + 1)) return false;
       }
@@ -40,6 +48,7 @@ class Verifier {
  private:
   const Module& m_;
   OpMemo memo_;
+  std::unordered_map<std::string_view, const Function*> by_name_;  // callees, filled on the first call
 
   // The two sizes a dimension rule compares, each named by its side and dimension, so the message
   // shows the values it found: "lhs dim 1 = 16, rhs dim 0 = 15".
@@ -67,13 +76,18 @@ class Verifier {
     return true;
   }
 
-  // The op table's arity, then its verify rule.
+  // The op table's arity, then the signatures an op shares with its callee or regions, then
+  // its verify rule.
   bool check(const OpView& op) {
     const OpInfo& info = op_info(op.op.code);
     if (info.arity != kVariadic && op.num_operands() != static_cast<std::size_t>(info.arity))
       return fail(op, std::string(op.op.name) + " has the wrong number of operands",
                   std::to_string(info.arity) + (info.arity == 1 ? " operand" : " operands"),
                   std::to_string(op.num_operands()));
+    if (op.op.code == OpCode::Call && !call(op)) return false;
+    if (op.op.code == OpCode::While && m_.dialect == "stablehlo" && !while_loop(op)) return false;
+    if ((op.op.code == OpCode::Case || op.op.code == OpCode::If) && m_.dialect == "stablehlo" && !branches(op)) return false;
+    if (!same_element_types(op)) return false;
     switch (info.verify) {
       case VerifyRule::None: case VerifyRule::Constant: return true;
       case VerifyRule::Elementwise: return elementwise(op, 0);
@@ -86,6 +100,237 @@ class Verifier {
       case VerifyRule::Dot: return dot(op);
       case VerifyRule::Convolution: return convolution(op);
       case VerifyRule::Reduce: return reduce(op);
+    }
+    return true;
+  }
+
+  std::string type_text(const Type& t) const { return to_string(t, m_.dialect); }
+  TypeId operand_id(const OpView& op, std::size_t i) const { return op.f.values[op.f.operands(op.op)[i]].type; }
+  static bool opaque(const Type& t) { return t.kind == Type::Kind::Opaque; }
+  static bool quantized(const Type& t) { return t.etype == ElementType::Quant; }
+  // One type, or one we cannot tell apart: opaque (unknown), or a quantized type, whose
+  // parameters have more than one spelling (2.0 and 2.000000e+00).
+  bool same_type(TypeId a, TypeId b) const {
+    if (a == b) return true;
+    const Type& x = m_.type(a);
+    const Type& y = m_.type(b);
+    return opaque(x) || opaque(y) || (quantized(x) && quantized(y) && x.dims == y.dims);
+  }
+
+  // Every operand has the type the op's written signature gives it (`: (T, U) -> R`): a kernel
+  // chosen by the signature would otherwise read one type's bytes as another's. The parser keeps
+  // only the written types that differ (ir.h, Function::written_types).
+  bool written_types(const OpView& op) {
+    const auto& w = op.f.written_types;
+    if (w.empty()) return true;
+    const std::uint32_t first = op.op.operands.begin, end = first + op.op.operands.count;
+    auto it = std::lower_bound(w.begin(), w.end(), first,
+                               [](const Function::WrittenType& x, std::uint32_t ref) { return x.ref < ref; });
+    for (; it != w.end() && it->ref < end; ++it) {
+      const std::size_t i = it->ref - first;
+      const Type& actual = op.operand_type(i);
+      const Type& written = m_.type(it->type);
+      if (same_type(operand_id(op, i), it->type)) continue;
+      return fail(op, std::string(op.op.name) + " operand " + std::to_string(i) + " is not of the type its signature writes",
+                  type_text(written), type_text(actual) + " (" + op.f.value_name(op.f.operands(op.op)[i]) + ")");
+    }
+    return true;
+  }
+
+  // A function's top-level return gives exactly the function's result types (func.return's rule).
+  bool function_results(const OpView& op) {
+    const Function& f = op.f;
+    const std::string fn = "@" + std::string(f.name);
+    if (op.num_operands() != f.result_types.size())
+      return fail(op, std::string(op.op.name) + " gives another number of values than " + fn + " returns",
+                  std::to_string(f.result_types.size()) + " (the results in " + fn + "'s signature)",
+                  std::to_string(op.num_operands()));
+    for (std::size_t i = 0; i < f.result_types.size(); ++i) {
+      const Type& want = m_.type(f.result_types[i]);
+      const Type& got = op.operand_type(i);
+      if (same_type(operand_id(op, i), f.result_types[i])) continue;
+      return fail(op, std::string(op.op.name) + " operand " + std::to_string(i) + " differs from " + fn + "'s result type",
+                  type_text(want) + " (result " + std::to_string(i) + " of " + fn + ")",
+                  type_text(got) + " (" + f.value_name(f.operands(op.op)[i]) + ")");
+    }
+    return true;
+  }
+
+  // Types alike up to dynamic sizes (`?` matches any size; an unranked tensor any shape): the
+  // rule StableHLO's region ops use between their operands and their regions.
+  static bool compatible(const Type& a, const Type& b) {
+    if (opaque(a) || opaque(b)) return true;
+    if (a.kind != b.kind) return false;
+    if (a.kind == Type::Kind::Tuple) {
+      if (a.tuple.size() != b.tuple.size()) return false;
+      for (std::size_t i = 0; i < a.tuple.size(); ++i)
+        if (!compatible(a.tuple[i], b.tuple[i])) return false;
+      return true;
+    }
+    if (a.element != b.element) return false;
+    if (a.kind != Type::Kind::Tensor || !a.ranked || !b.ranked) return true;
+    return same_dims(a, b);
+  }
+
+  const Function* function_named(std::string_view name) {
+    if (by_name_.empty())
+      for (const auto& f : m_.functions) by_name_.emplace(f.name, &f);
+    auto it = by_name_.find(name);
+    return it == by_name_.end() ? nullptr : it->second;
+  }
+
+  // A call's operands are its callee's arguments and its results the callee's results (func.call
+  // wants them equal; HLO's call, alike up to dynamic sizes).
+  bool call(const OpView& op) {
+    const Attribute* a = op.attr("callee");
+    if (!a) a = op.attr("to_apply");
+    if (!a) return true;
+    const std::string name = symbol_name(a->value);
+    const Function* callee = function_named(name);
+    if (!callee)
+      return fail(op, std::string(op.op.name) + " names no function of this module", "a function defined in the module",
+                  "@" + name);
+    const bool exact = m_.dialect == "stablehlo";
+    auto alike = [&](TypeId x, TypeId y) {
+      return exact ? same_type(x, y) : x == y || compatible(m_.type(x), m_.type(y));
+    };
+    const std::string fn = "@" + name;
+    if (op.num_operands() != callee->args.size())
+      return fail(op, std::string(op.op.name) + " passes another number of operands than " + fn + " takes",
+                  std::to_string(callee->args.size()) + " (the arguments of " + fn + ")", std::to_string(op.num_operands()));
+    for (std::size_t i = 0; i < callee->args.size(); ++i) {
+      const TypeId want = callee->values[callee->args[i]].type;
+      if (!alike(operand_id(op, i), want))
+        return fail(op, std::string(op.op.name) + " operand " + std::to_string(i) + " differs from " + fn + "'s argument",
+                    type_text(m_.type(want)) + " (argument " + std::to_string(i) + " of " + fn + ")",
+                    type_text(op.operand_type(i)) + " (" + op.f.value_name(op.f.operands(op.op)[i]) + ")");
+    }
+    if (m_.dialect != "stablehlo") return true;  // HLO's call has one result: the callee's, inferred or written
+    if (op.num_results() != callee->result_types.size())
+      return fail(op, std::string(op.op.name) + " has another number of results than " + fn + " returns",
+                  std::to_string(callee->result_types.size()) + " (the results of " + fn + ")", std::to_string(op.num_results()));
+    for (std::size_t i = 0; i < callee->result_types.size(); ++i) {
+      const TypeId got = op.f.values[op.f.results(op.op)[i]].type;
+      if (!alike(got, callee->result_types[i]))
+        return fail(op, std::string(op.op.name) + " result " + std::to_string(i) + " differs from " + fn + "'s result",
+                    type_text(m_.type(callee->result_types[i])) + " (result " + std::to_string(i) + " of " + fn + ")",
+                    type_text(op.result_type(i)));
+    }
+    return true;
+  }
+
+  // The terminator of a region's first block (stablehlo.return), or null.
+  static const Op* terminator(const Region& r) {
+    if (r.blocks.empty() || r.blocks.front().ops.empty()) return nullptr;
+    const Op& last = r.blocks.front().ops.back();
+    return last.code == OpCode::Return || last.code == OpCode::FuncReturn ? &last : nullptr;
+  }
+
+  // while(operands) cond {args} do {args}: the condition and the body take the operands' types,
+  // the body returns them, the condition returns one tensor<i1>, and the results have them.
+  bool while_loop(const OpView& op) {
+    if (op.regions().size() != 2) return true;
+    const std::size_t n = op.num_operands();
+    const char* names[2] = {"condition", "body"};
+    for (int k = 0; k < 2; ++k) {
+      const Region& r = op.regions()[static_cast<std::size_t>(k)];
+      if (r.blocks.empty()) continue;
+      const auto& args = r.blocks.front().args;
+      if (args.size() != n)
+        return fail(op, std::string("while ") + names[k] + " takes another number of arguments than the operands",
+                    std::to_string(n) + " (one per operand)", std::to_string(args.size()));
+      for (std::size_t i = 0; i < n; ++i) {
+        const Type& want = op.operand_type(i);
+        const Type& got = m_.value_type(op.f, args[i]);
+        if (!compatible(want, got))
+          return fail(op, std::string("while ") + names[k] + " argument " + std::to_string(i) + " differs from operand " + std::to_string(i),
+                      type_text(want) + " (the operand's type)", type_text(got));
+      }
+    }
+    if (const Op* ret = terminator(op.regions()[1])) {
+      const OpView rv{m_, op.f, *ret};
+      if (rv.num_operands() != n)
+        return fail(op, "while body returns another number of values than the operands", std::to_string(n) + " (one per operand)",
+                    std::to_string(rv.num_operands()));
+      for (std::size_t i = 0; i < n; ++i)
+        if (!compatible(op.operand_type(i), rv.operand_type(i)))
+          return fail(op, "while body's value " + std::to_string(i) + " differs from operand " + std::to_string(i),
+                      type_text(op.operand_type(i)) + " (the operand's type)", type_text(rv.operand_type(i)));
+    }
+    if (const Op* ret = terminator(op.regions()[0])) {
+      const OpView rv{m_, op.f, *ret};
+      const bool one_pred = rv.num_operands() == 1 && ranked(rv.operand_type(0)) &&
+                            rv.operand_type(0).dims.empty() && rv.operand_type(0).element == "i1";
+      if (!one_pred && !(rv.num_operands() == 1 && opaque(rv.operand_type(0))))
+        return fail(op, "while condition does not return one boolean", "one tensor<i1>",
+                    rv.num_operands() == 1 ? type_text(rv.operand_type(0)) : std::to_string(rv.num_operands()) + " values");
+    }
+    if (op.num_results() != n)
+      return fail(op, "while has another number of results than operands", std::to_string(n), std::to_string(op.num_results()));
+    for (std::size_t i = 0; i < n; ++i)
+      if (!compatible(op.operand_type(i), op.result_type(i)))
+        return fail(op, "while result " + std::to_string(i) + " differs from operand " + std::to_string(i),
+                    type_text(op.operand_type(i)) + " (the operand's type)", type_text(op.result_type(i)));
+    return true;
+  }
+
+  // case / if: every branch returns the op's result types (the run hands a branch's values on
+  // as the op's results).
+  bool branches(const OpView& op) {
+    for (std::size_t k = 0; k < op.regions().size(); ++k) {
+      const Op* ret = terminator(op.regions()[k]);
+      if (!ret) continue;
+      const OpView rv{m_, op.f, *ret};
+      const std::string branch = "branch " + std::to_string(k);
+      if (rv.num_operands() != op.num_results())
+        return fail(op, std::string(op.op.name) + " " + branch + " returns another number of values than its results",
+                    std::to_string(op.num_results()), std::to_string(rv.num_operands()));
+      for (std::size_t i = 0; i < op.num_results(); ++i)
+        if (!compatible(op.result_type(i), rv.operand_type(i)))
+          return fail(op, std::string(op.op.name) + " " + branch + "'s value " + std::to_string(i) + " differs from result " +
+                              std::to_string(i),
+                      type_text(op.result_type(i)) + " (the result's type)", type_text(rv.operand_type(i)));
+    }
+    return true;
+  }
+
+  // Ops whose operands share the result's element type (StableHLO's SameOperandsAndResultType
+  // and XLA's elementwise rule): the pretty form `stablehlo.add %a, %b : tensor<2xf32>` writes one
+  // type for all of them. Which operands: all, or from `first` on (select's and clamp's are
+  // handled the same way: select's predicate is i1, clamp's bounds share x's type).
+  static int same_element_from(OpCode c) {
+    switch (c) {
+      case OpCode::Add: case OpCode::Subtract: case OpCode::Multiply: case OpCode::Divide:
+      case OpCode::Remainder: case OpCode::Maximum: case OpCode::Minimum: case OpCode::And:
+      case OpCode::Or: case OpCode::Xor: case OpCode::ShiftLeft: case OpCode::ShiftRightLogical:
+      case OpCode::ShiftRightArithmetic: case OpCode::Power: case OpCode::Atan2: case OpCode::Not:
+      case OpCode::Negate: case OpCode::Sign: case OpCode::Floor: case OpCode::Ceil:
+      case OpCode::RoundNearestAfz: case OpCode::RoundNearestEven: case OpCode::Popcnt:
+      case OpCode::CountLeadingZeros: case OpCode::Exponential: case OpCode::ExponentialMinusOne:
+      case OpCode::Log: case OpCode::LogPlusOne: case OpCode::Logistic: case OpCode::Sqrt:
+      case OpCode::Cbrt: case OpCode::Rsqrt: case OpCode::Tanh: case OpCode::Sine: case OpCode::Cosine:
+      case OpCode::Tan: case OpCode::ReducePrecision: case OpCode::Clamp:
+        return 0;
+      case OpCode::Select:
+        return 1;
+      default:
+        return -1;
+    }
+  }
+
+  bool same_element_types(const OpView& op) {
+    const bool compare = op.op.code == OpCode::Compare;
+    const int first = same_element_from(op.op.code);
+    if ((first < 0 && !compare) || op.num_results() != 1 || op.num_operands() == 0) return true;
+    // compare: the two operands share one element type; the others: the result's.
+    const Type& ref = compare ? op.operand_type(0) : op.result_type(0);
+    if (!ref.is_array() || ref.etype == ElementType::Quant || ref.etype == ElementType::Invalid) return true;
+    for (std::size_t i = compare ? 1 : static_cast<std::size_t>(first); i < op.num_operands(); ++i) {
+      const Type& t = op.operand_type(i);
+      if (!t.is_array() || t.etype == ElementType::Quant || t.etype == ElementType::Invalid || t.element == ref.element) continue;
+      return fail(op, std::string(op.op.name) + " operand " + std::to_string(i) + " has another element type than " +
+                          (compare ? "operand 0" : "the result"),
+                  ref.element + " (as " + type_text(ref) + ")", t.element + " (" + type_text(t) + ")");
     }
     return true;
   }
@@ -371,6 +616,24 @@ class Verifier {
       if (ranked(*t) && t->dims.size() != s + 2)
         return fail(op, "convolution operand rank does not match its dimension numbers",
                     "rank " + std::to_string(s + 2), "rank " + std::to_string(t->dims.size()));
+    // Each side's dimension numbers name distinct dimensions of its rank (before any is read).
+    auto distinct = [&](const char* side, std::int64_t batch, std::int64_t feature, const std::vector<std::int64_t>& spatial) {
+      std::vector<std::int64_t> all = spatial;
+      all.push_back(batch);
+      all.push_back(feature);
+      std::vector<bool> seen(s + 2, false);
+      for (auto x : all) {
+        if (x < 0 || static_cast<std::size_t>(x) >= s + 2 || seen[static_cast<std::size_t>(x)])
+          return fail(op, std::string("convolution ") + side + " dimension numbers are not distinct dimensions of its rank",
+                      "each of 0.." + std::to_string(s + 1) + " once", list_text(all));
+        seen[static_cast<std::size_t>(x)] = true;
+      }
+      return true;
+    };
+    if (!distinct("input", d.input_batch, d.input_feature, d.input_spatial) ||
+        !distinct("kernel", d.kernel_input_feature, d.kernel_output_feature, d.kernel_spatial) ||
+        !distinct("output", d.output_batch, d.output_feature, d.output_spatial))
+      return false;
     const std::int64_t fgc = int_attr(op, "feature_group_count", 1);
     const std::int64_t bgc = int_attr(op, "batch_group_count", 1);
     if (fgc < 1) return fail(op, "convolution feature_group_count must be positive", "at least 1", std::to_string(fgc));
@@ -394,6 +657,28 @@ class Verifier {
       if (wd.stride < 1 || wd.base_dilation < 1 || wd.window_dilation < 1)
         return fail(op, "convolution window strides and dilations must be positive", "values of at least 1",
                     std::to_string(std::min({wd.stride, wd.base_dilation, wd.window_dilation})));
+    // The result's shape (XLA's InferConvolveShape; the run computes with the same sizes):
+    // batch = input batch / batch_group_count, features = kernel output features, each spatial
+    // size the window's output over the padded, dilated input (infer.h, window_output).
+    if (!ranked(l) || !ranked(k) || !ranked(o) || l.dims.size() != s + 2 || k.dims.size() != s + 2 || w.value().size() != s)
+      return true;
+    auto at = [](const Type& t, std::int64_t i) { return t.dims[static_cast<std::size_t>(i)]; };
+    std::vector<std::int64_t> want(s + 2, -1);
+    const std::int64_t batch = at(l, d.input_batch);
+    want[static_cast<std::size_t>(d.output_batch)] = batch < 0 ? -1 : batch / bgc;
+    want[static_cast<std::size_t>(d.output_feature)] = at(k, d.kernel_output_feature);
+    for (std::size_t i = 0; i < s; ++i) {
+      WindowDim wd = w.value()[i];
+      wd.size = at(k, d.kernel_spatial[i]);  // a convolution's window is its kernel
+      if (wd.size < 0) continue;
+      const std::string wrong = window_output(at(l, d.input_spatial[i]), wd, &want[static_cast<std::size_t>(d.output_spatial[i])]);
+      if (!wrong.empty())
+        return fail(op, "convolution window does not fit spatial dimension " + std::to_string(i),
+                    "a padded size from 0 to 2^61", wrong);
+    }
+    for (std::size_t i = 0; i < want.size(); ++i)
+      if (want[i] >= 0 && o.dims[i] >= 0 && want[i] != o.dims[i])
+        return fail(op, "convolution result shape is wrong", list_text(want), list_text(o.dims));
     return true;
   }
 };
@@ -404,7 +689,8 @@ Result<bool> verify(const Module& module) {
   Verifier v(module);
   for (const auto& f : module.functions)
     if (!v.region(f, f.body, 0)) return Result<bool>::failure_at(v.error, v.line, v.column);
-  return Result<bool>::success(true);
+  // HLO: each written shape is the one shape inference gives (infer.cpp has the rules).
+  return check_written_shapes(module);
 }
 
 }  // namespace rl::hlo

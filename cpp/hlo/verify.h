@@ -1,7 +1,13 @@
-// The operation and shape contract of the ops that carry cost: dot_general, elementwise ops,
-// broadcast_in_dim, reshape, transpose, reduce, convolution. A violation is an error
-// "LINE:COL: error: WHAT — expected RULE, got VALUE". Ops with dynamic or unknown shapes are
-// checked only where their shapes are known.
+// The operation and shape contract, the one gate before costing (report.cpp's analyze_text,
+// cost.cpp's analyze) and before running (lower.cpp's lower, the interpreter's door):
+// - every operand has the type the op's written signature gives it (StableHLO, any region);
+// - a function's return gives its result types; a call matches its callee's signature; a
+//   while's regions take and give its operands' types; case/if branches give its results';
+// - the rules of the ops that carry cost: dot_general, elementwise ops (one element type),
+//   broadcast_in_dim, reshape, transpose, concatenate, reduce, convolution (its result shape);
+// - HLO: every written shape is the one shape inference gives (infer.h, check_written_shapes).
+// A violation is an error "LINE:COL: error: WHAT — expected RULE, got VALUE" at the op. Ops with
+// dynamic or unknown shapes are checked only where their shapes are known.
 #pragma once
 
 #include "common/result.h"

@@ -84,3 +84,191 @@ TEST_CASE("a typo is an error, never a silently costed op: undefined values, unk
   CHECK(unary.error() ==
         "2:3: error: stablehlo.tanh has the wrong number of operands \xE2\x80\x94 expected 1 operand, got 2");
 }
+
+// ---- one contract for analysis and run (issue 23) -----------------------------------------------
+
+#include "hlo/lower.h"
+#include "hlo/report.h"
+#include "interp/report.h"
+
+namespace {
+
+// The verifier's error for a whole text (one module), after checking that the analyzer's door
+// (analyze_text, what the page and analyze.mjs use) and the run's door (lower, what run.mjs and
+// the page's Run use) refuse it with the very same error at the same place.
+std::string refused(const std::string& text) {
+  auto m = parse_stablehlo(text);
+  INFO(text << (m.ok() ? "" : m.error()));
+  REQUIRE(m.ok());
+  REQUIRE(m->size() == 1);
+  auto v = verify(m->at(0));
+  REQUIRE_FALSE(v.ok());
+  auto lowered = lower(m->at(0));
+  REQUIRE_FALSE(lowered.ok());
+  CHECK(lowered.error() == v.error());
+  CHECK(lowered.error_info().line == v.error_info().line);
+  CHECK(lowered.error_info().column == v.error_info().column);
+  auto analysed = analyze_text(text);
+  REQUIRE(analysed.ok());
+  REQUIRE(analysed->modules.size() == 1);
+  REQUIRE_FALSE(analysed->modules[0].analysis.ok());
+  CHECK(analysed->modules[0].analysis.error() == v.error());
+  CHECK(v.error_info().line > 0);
+  return v.error();
+}
+
+}  // namespace
+
+TEST_CASE("an operand whose type differs from the op's written signature is refused, in any region",
+          "[hlo][verify]") {
+  // The fuzzer's heap-buffer-overflow: compare reads %1 as f64 (8 bytes an element) from an i1
+  // buffer (1 byte). The op inside the while's condition is checked like a top-level one.
+  const std::string in_while =
+      "func.func @main() -> tensor<f64> {\n"
+      "  %0 = stablehlo.constant dense<0.0> : tensor<f64>\n"
+      "  %1 = stablehlo.constant dense<true> : tensor<i1>\n"
+      "  %2 = stablehlo.while(%iterArg = %0) : tensor<f64>\n"
+      "   cond {\n"
+      "    %3 = stablehlo.compare GT, %iterArg, %1 : (tensor<f64>, tensor<f64>) -> tensor<i1>\n"
+      "    stablehlo.return %3 : tensor<i1>\n"
+      "  } do {\n"
+      "    stablehlo.return %iterArg : tensor<f64>\n"
+      "  }\n"
+      "  return %2 : tensor<f64>\n"
+      "}\n";
+  CHECK(refused(in_while) ==
+        "6:5: error: stablehlo.compare operand 1 is not of the type its signature writes \xE2\x80\x94 expected "
+        "tensor<f64>, got tensor<i1> (%1)");
+
+  // The generic form, in a reduce body.
+  const std::string in_reduce =
+      "func.func @main(%a: tensor<4xf32>, %z: tensor<f32>, %p: tensor<i1>) -> tensor<f32> {\n"
+      "  %0 = \"stablehlo.reduce\"(%a, %z) ({\n"
+      "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
+      "    %s = \"stablehlo.add\"(%x, %p) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+      "    \"stablehlo.return\"(%s) : (tensor<f32>) -> ()\n"
+      "  }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>\n"
+      "  return %0 : tensor<f32>\n"
+      "}\n";
+  CHECK(refused(in_reduce) ==
+        "4:5: error: stablehlo.add operand 1 is not of the type its signature writes \xE2\x80\x94 expected "
+        "tensor<f32>, got tensor<i1> (%p)");
+
+  // A sort comparator.
+  const std::string in_sort =
+      "func.func @main(%a: tensor<4xf32>, %k: tensor<i32>) -> tensor<4xf32> {\n"
+      "  %0 = \"stablehlo.sort\"(%a) ({\n"
+      "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
+      "    %c = stablehlo.compare LT, %x, %k : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+      "    stablehlo.return %c : tensor<i1>\n"
+      "  }) {dimension = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "  return %0 : tensor<4xf32>\n"
+      "}\n";
+  CHECK(refused(in_sort) ==
+        "4:5: error: stablehlo.compare operand 1 is not of the type its signature writes \xE2\x80\x94 expected "
+        "tensor<f32>, got tensor<i32> (%k)");
+}
+
+TEST_CASE("the one-type pretty form gives every operand the result's element type", "[hlo][verify]") {
+  auto r = check("  %0 = stablehlo.add %a, %p : tensor<2xf32>\n", "%a: tensor<2xf32>, %p: tensor<2xi1>");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error() ==
+        "2:3: error: stablehlo.add operand 1 has another element type than the result \xE2\x80\x94 expected f32 "
+        "(as tensor<2xf32>), got i1 (tensor<2xi1>)");
+  auto cmp = check("  %0 = stablehlo.compare LT, %a, %p : (tensor<2xf32>, tensor<2xi1>) -> tensor<2xi1>\n",
+                   "%a: tensor<2xf32>, %p: tensor<2xi1>");
+  REQUIRE_FALSE(cmp.ok());
+  CHECK(cmp.error() ==
+        "2:3: error: stablehlo.compare operand 1 has another element type than operand 0 \xE2\x80\x94 expected "
+        "f32 (as tensor<2xf32>), got i1 (tensor<2xi1>)");
+}
+
+TEST_CASE("return gives the function's result types, and calls match their callee's signature", "[hlo][verify]") {
+  const std::string head = "func.func @main(%a: tensor<32x8xf32>) -> tensor<32x7xf32> {\n";
+  // The written type of the return's operand is checked first: it is the operand's own.
+  CHECK(refused(head + "  %1 = stablehlo.tanh %a : tensor<32x8xf32>\n  return %1 : tensor<32x7xf32>\n}\n") ==
+        "3:3: error: return operand 0 is not of the type its signature writes \xE2\x80\x94 expected "
+        "tensor<32x7xf32>, got tensor<32x8xf32> (%1)");
+  // Written right, yet not what the function's signature returns.
+  CHECK(refused(head + "  %1 = stablehlo.tanh %a : tensor<32x8xf32>\n  return %1 : tensor<32x8xf32>\n}\n") ==
+        "3:3: error: return operand 0 differs from @main's result type \xE2\x80\x94 expected "
+        "tensor<32x7xf32> (result 0 of @main), got tensor<32x8xf32> (%1)");
+  CHECK(refused(head + "  return %a, %a : tensor<32x8xf32>, tensor<32x8xf32>\n}\n") ==
+        "2:3: error: return gives another number of values than @main returns \xE2\x80\x94 expected 1 (the "
+        "results in @main's signature), got 2");
+
+  const std::string callee =
+      "func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n  return %x : tensor<4xf32>\n}\n";
+  CHECK(refused("func.func @main(%a: tensor<4xi32>) -> tensor<4xf32> {\n"
+                "  %0 = func.call @f(%a) : (tensor<4xi32>) -> tensor<4xf32>\n"
+                "  return %0 : tensor<4xf32>\n}\n" + callee) ==
+        "2:3: error: func.call operand 0 differs from @f's argument \xE2\x80\x94 expected tensor<4xf32> "
+        "(argument 0 of @f), got tensor<4xi32> (%a)");
+  CHECK(refused("func.func @main(%a: tensor<4xf32>) -> tensor<4xi32> {\n"
+                "  %0 = func.call @f(%a) : (tensor<4xf32>) -> tensor<4xi32>\n"
+                "  return %0 : tensor<4xi32>\n}\n" + callee) ==
+        "2:3: error: func.call result 0 differs from @f's result \xE2\x80\x94 expected tensor<4xf32> (result 0 "
+        "of @f), got tensor<4xi32>");
+  CHECK(refused("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+                "  %0 = func.call @g(%a) : (tensor<4xf32>) -> tensor<4xf32>\n"
+                "  return %0 : tensor<4xf32>\n}\n" + callee) ==
+        "2:3: error: func.call names no function of this module \xE2\x80\x94 expected a function defined in the "
+        "module, got @g");
+}
+
+TEST_CASE("a while's regions take and give its operands' types", "[hlo][verify]") {
+  const std::string text =
+      "func.func @main(%n: tensor<i32>, %x: tensor<f32>) -> tensor<i32> {\n"
+      "  %0:2 = \"stablehlo.while\"(%n, %x) ({\n"
+      "  ^bb0(%i: tensor<i32>, %v: tensor<f32>):\n"
+      "    %c = stablehlo.compare LT, %i, %i : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+      "    stablehlo.return %c : tensor<i1>\n"
+      "  }, {\n"
+      "  ^bb0(%i: tensor<i32>, %v: tensor<f32>):\n"
+      "    stablehlo.return %i, %i : tensor<i32>, tensor<i32>\n"
+      "  }) : (tensor<i32>, tensor<f32>) -> (tensor<i32>, tensor<f32>)\n"
+      "  return %0#0 : tensor<i32>\n"
+      "}\n";
+  CHECK(refused(text) ==
+        "2:3: error: while body's value 1 differs from operand 1 \xE2\x80\x94 expected tensor<f32> (the operand's "
+        "type), got tensor<i32>");
+}
+
+TEST_CASE("a convolution's written result shape must be the one inferred, before costing or running",
+          "[hlo][verify]") {
+  // [b, f, 0, 1] input 2x3x9x9, [o, i, 0, 1] kernel 4x3x3x3, no padding, stride 1:
+  // each spatial size is (9 - 3) / 1 + 1 = 7, so the result is 2x4x7x7.
+  auto conv = [](const std::string& out) {
+    return "func.func @main(%x: tensor<2x3x9x9xf32>, %k: tensor<4x3x3x3xf32>) -> tensor<" + out + "xf32> {\n"
+           "  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], "
+           "window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
+           "(tensor<2x3x9x9xf32>, tensor<4x3x3x3xf32>) -> tensor<" + out + "xf32>\n"
+           "  return %0 : tensor<" + out + "xf32>\n}\n";
+  };
+  CHECK(refused(conv("2x4x7x8")) ==
+        "2:3: error: convolution result shape is wrong \xE2\x80\x94 expected [2, 4, 7, 7], got [2, 4, 7, 8]");
+  auto good = parse_stablehlo(conv("2x4x7x7"));
+  REQUIRE(good.ok());
+  auto v = verify(good->at(0));
+  INFO((v.ok() ? "" : v.error()));
+  CHECK(v.ok());
+  // The run's JSON carries the same message (the interpreter's door is lower()).
+  const std::string json = rl::interp::run_text_json(conv("2x4x7x8"), rl::interp::RunOptions());
+  CHECK(json.find("convolution result shape is wrong \xE2\x80\x94 expected [2, 4, 7, 7], got [2, 4, 7, 8]") !=
+        std::string::npos);
+}
+
+TEST_CASE("every branch of a case gives the op's result types", "[hlo][verify]") {
+  const std::string text =
+      "func.func @main(%i: tensor<i32>, %x: tensor<f32>, %n: tensor<i32>) -> tensor<f32> {\n"
+      "  %0 = \"stablehlo.case\"(%i) ({\n"
+      "    stablehlo.return %x : tensor<f32>\n"
+      "  }, {\n"
+      "    stablehlo.return %n : tensor<i32>\n"
+      "  }) : (tensor<i32>) -> tensor<f32>\n"
+      "  return %0 : tensor<f32>\n"
+      "}\n";
+  CHECK(refused(text) ==
+        "2:3: error: stablehlo.case branch 1's value 0 differs from result 0 \xE2\x80\x94 expected tensor<f32> (the "
+        "result's type), got tensor<i32>");
+}
