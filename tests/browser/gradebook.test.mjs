@@ -40,6 +40,33 @@ async function studentFile(student, typed) {
   return text;
 }
 
+/**
+ * The class table as laid out: one cell per column (each body cell under its header, as wide),
+ * one line per student (a row's cells share its top and do not overlap the next row's).
+ */
+async function assertTableLayout(page) {
+  const layout = await page.evaluate(() => {
+    const box = (e) => { const r = e.getBoundingClientRect(); return { left: r.left, width: r.width, top: r.top, bottom: r.bottom }; };
+    const heads = [...document.querySelectorAll('#gb-table thead th')].map(box);
+    const rows = [...document.querySelectorAll('#gb-table tbody tr')].map((tr) => ({ row: box(tr), cells: [...tr.children].map(box) }));
+    return { heads, rows };
+  });
+  assert.ok(layout.heads.length > 6 && layout.rows.length > 0);
+  let previousBottom = -Infinity;
+  for (const [r, { row, cells }] of layout.rows.entries()) {
+    assert.equal(cells.length, layout.heads.length, `row ${r}: one cell per column`);
+    for (const [i, c] of cells.entries()) {
+      const h = layout.heads[i];
+      assert.ok(Math.abs(c.left - h.left) < 1 && Math.abs(c.width - h.width) < 1,
+        `row ${r}, column ${i}: the cell (${c.left}+${c.width}) is under its header (${h.left}+${h.width})`);
+      assert.ok(c.width > 0 && Math.abs(c.top - row.top) < 1 && c.bottom <= row.bottom + 1,
+        `row ${r}, column ${i}: the cell (top ${c.top}) is on its row's line (${row.top}–${row.bottom})`);
+    }
+    assert.ok(row.top >= previousBottom - 1, `row ${r} starts below the row before`);
+    previousBottom = row.bottom;
+  }
+}
+
 describe('the teacher\'s gradebook', () => {
   test('result files dropped on the page are regraded by the core into a sortable class table, with refusals by file', async () => {
     const ada = exercisesOf('gb7/Ada');
@@ -100,6 +127,7 @@ describe('the teacher\'s gradebook', () => {
     // The table: one row per student, sorted by name; the core's verdicts, not the files'.
     const rows = await page.locator('#gb-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
     assert.deepEqual(rows.map((r) => r[0]), [evil, 'Ada', 'Bo']);
+    await assertTableLayout(page);
     const heads = await page.locator('#gb-table thead th').allInnerTexts();
     assert.deepEqual(heads.slice(0, 9), ['student', 'right', 'tried', 'attempts', 'hints', 'solutions', '1a work', '1b traffic', '1c ratio']);
     const ada0 = rows[1];
@@ -173,6 +201,7 @@ describe('the teacher\'s gradebook', () => {
       await page.waitForFunction(() => document.getElementById('gb-status').textContent.startsWith('1 student graded'));
       assert.equal(await page.locator('#gb-set').innerText(),
         'Graded against seed "gb7", 3 exercises, families work_traffic, bound (the set most of the files belong to).');
+      await assertTableLayout(page);
       await page.locator('#gb-clear').click();
       assert.equal(await page.locator('#gb-status').innerText(), 'No result files yet.');
       assert.equal(await page.locator('#gb-results').isVisible(), false);

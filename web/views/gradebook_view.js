@@ -93,7 +93,7 @@ export function bindGradebookView(actions, getState) {
         el('td', String(s.hints)), el('td', String(s.solutions)));
       for (const a of s.answers) {
         const c = answerCell(a);
-        const td = el('td', '', `answer ${a.status}`);
+        const td = el('td', '', `gb-answer ${a.status}`);
         td.title = c.title;
         const mark = el('span', c.mark, 'mark');
         mark.setAttribute('aria-hidden', 'true');
