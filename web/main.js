@@ -241,7 +241,7 @@ async function boot() {
   savedProgress = state.classroom.progress;
   if (location.hash.length > 1) state = applyHash(core, state, location.hash);
   state = { ...state, classroom: applyClassroomLink(core, state.classroom, location.hash) };
-  state = { ...state, gradebook: applyGradebookLink(core, state.gradebook, location.hash, state.classroom.settings) };
+  state = { ...state, gradebook: applyGradebookLink(core, state.gradebook, location.hash, state.classroom.settings, state.classroom.notices.link) };
   const linkedClassroom = state.classroom.inLink;
 
   bindInputs(
@@ -334,7 +334,7 @@ async function boot() {
     // A link: the seed's view with the link's values (one rebuild), and its classroom set.
     const linked = applyLink(core, state, location.hash);
     const classroomLinked = applyClassroomLink(core, state.classroom, location.hash);
-    update({ ...linked, classroom: classroomLinked, gradebook: applyGradebookLink(core, state.gradebook, location.hash, classroomLinked.settings) });
+    update({ ...linked, classroom: classroomLinked, gradebook: applyGradebookLink(core, state.gradebook, location.hash, classroomLinked.settings, classroomLinked.notices.link) });
   });
 
   render();

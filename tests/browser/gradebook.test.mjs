@@ -210,6 +210,27 @@ describe('the teacher\'s gradebook', () => {
     }
   });
 
+  test('a mistyped link is said where the gradebook is, naming the key, the rule and the value; the files still grade', async () => {
+    const text = await studentFile('Typo', [[0, 'work', '1']]);
+    writeFileSync(join(dir, 'typo.json'), text);
+    const { page, problems } = await fixture.open('file://', '#gradebook&seed=gb7&count=abc&families=work_traffic,bound');
+    assert.equal(await page.locator('#gradebook').isVisible(), true);
+    assert.equal(await page.locator('#gb-notices').isVisible(), true, 'in the gradebook, not in section 9\'s hidden box');
+    assert.deepEqual(await page.locator('#gb-notice-list li').allInnerTexts(), [
+      'ignored count="abc" in the link: count must be an integer from 1 to 100, got "abc"',
+      'The link\'s set is not used: the gradebook grades the set most of the files belong to.',
+    ]);
+    await page.locator('#gb-files').setInputFiles(join(dir, 'typo.json'));
+    await page.waitForFunction(() => document.getElementById('gb-status').textContent.startsWith('1 student graded'));
+    assert.equal(await page.locator('#gb-refused').isVisible(), false, 'the real file is not refused as another set\'s');
+    // A good link afterwards: the notices go.
+    await page.evaluate(() => { location.hash = '#gradebook&seed=gb7&count=3&families=work_traffic,bound'; });
+    await page.waitForFunction(() => document.getElementById('gb-notices').hidden);
+    assert.match(await page.locator('#gb-set').innerText(), /^Graded against seed "gb7", 3 exercises/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test('axe-core finds no serious or critical violation in the gradebook with a class table', async () => {
     const text = await studentFile('Axel', [[0, 'work', '1'], [1, 'bound', 'memory-bound']]);
     writeFileSync(join(dir, 'axel.json'), text);

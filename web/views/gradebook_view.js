@@ -131,6 +131,8 @@ export function bindGradebookView(actions, getState) {
     $('#gb-set').textContent = set
       ? `Graded against ${describeSet(set)}${t?.set?.from === 'files' || (!t && !g.set) ? ' (the set most of the files belong to)' : ''}.`
       : 'The set is taken from the files: the one most of them belong to.';
+    $('#gb-notices').hidden = g.notices.length === 0;
+    $('#gb-notice-list').replaceChildren(...g.notices.map((n) => el('li', n)));
     $('#gb-error').textContent = g.error ?? '';
     $('#gb-error').hidden = !g.error;
     const refused = t?.refused ?? [];
