@@ -103,7 +103,11 @@ describe('the teacher\'s gradebook', () => {
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
 
     const { page, problems } = await fixture.open('http://127.0.0.1', `#classroom&${SET}`);
+    await page.locator('#cl-gradebook').scrollIntoViewIfNeeded();
+    const scrolled = await page.evaluate(() => window.scrollY);
+    assert.ok(scrolled > 0);
     await page.locator('#cl-gradebook').click();
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'h-gradebook', 'focus on the gradebook\'s heading, not <body>');
     assert.match(await page.evaluate(() => location.hash), /^#gradebook&seed=gb7&count=3&families=work_traffic,bound&m=32/);
     assert.equal(await page.locator('#gradebook').isVisible(), true);
     assert.equal(await page.locator('#lowered').isVisible(), false, 'a view of its own');
@@ -182,6 +186,8 @@ describe('the teacher\'s gradebook', () => {
 
     // Back to the exercises: the lesson is there again, and the link is section 9's.
     await page.locator('#gb-close').click();
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'cl-gradebook', 'focus back on the control that opened it');
+    assert.equal(await page.evaluate(() => window.scrollY), scrolled, 'where the reader was, not the top');
     assert.equal(await page.locator('#lowered').isVisible(), true);
     assert.equal(await page.locator('#gradebook').isVisible(), false);
     assert.match(await page.evaluate(() => location.hash), /^#classroom&seed=gb7&count=3&families=work_traffic,bound&m=32/);
@@ -227,6 +233,12 @@ describe('the teacher\'s gradebook', () => {
     await page.evaluate(() => { location.hash = '#gradebook&seed=gb7&count=3&families=work_traffic,bound'; });
     await page.waitForFunction(() => document.getElementById('gb-notices').hidden);
     assert.match(await page.locator('#gb-set').innerText(), /^Graded against seed "gb7", 3 exercises/);
+    // Opened by a link, "Back to the exercises" has no control to go back to: section 9's heading.
+    await page.locator('#gb-close').focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'h-classroom');
+    assert.ok(await page.evaluate(() => { const r = document.getElementById('h-classroom').getBoundingClientRect(); return window.scrollY > 0 && r.top >= 0 && r.bottom <= innerHeight; }),
+      'section 9\'s heading in view, not the top of the page');
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -120,11 +120,34 @@ export function bindGradebookView(actions, getState) {
     }));
   }
 
+  // Focus follows the view: opened, the gradebook's heading has it (a reader hears where they
+  // are); closed, the control that opened it gets it back (or section 9's heading, after a link),
+  // at the place on the page the reader left, instead of <body> at the top.
+  let wasOpen = null;  // null: not drawn yet (a link that opens the gradebook moves no focus)
+  let opener = null;
+  let scrolledTo = 0;
+
   /** Draws state.gradebook; the rest of the page is hidden while it is open. */
   function render(state) {
     const g = state.gradebook;
+    const opening = wasOpen === false && g.open, closing = wasOpen === true && !g.open;
+    if (opening) {  // read before the page is hidden (its scroll position goes with it)
+      const from = document.activeElement;
+      opener = from && from !== document.body && !$('#gradebook').contains(from) ? from : null;
+      scrolledTo = window.scrollY;
+    }
     document.body.classList.toggle('gradebook-mode', g.open);
     $('#gradebook').hidden = !g.open;
+    wasOpen = g.open;
+    if (opening) $('#h-gradebook').focus();
+    if (closing) {
+      window.scrollTo(0, scrolledTo);
+      const back = opener?.isConnected && opener.getClientRects().length ? opener : $('#h-classroom');
+      back.focus({ preventScroll: true });
+      const box = back.getBoundingClientRect();
+      if (box.bottom < 0 || box.top > window.innerHeight) back.scrollIntoView({ block: 'center' });
+      opener = null;
+    }
     if (!g.open) return;
     const t = g.table;
     const set = t?.set ?? g.set;
