@@ -16,7 +16,7 @@ import {
 } from './state.js';
 import {
   applyClassroomLink, askClassroomReset, checkClassroomAnswer, classroomHashPart, classroomSnapshot, dismissClassroomNotices,
-  loadProgress, resetClassroomSet, setClassroomSheet, showClassroomHint, showClassroomSolution, storageResult, submitSettings,
+  loadProgress, nameUnnamedExport, resetClassroomSet, setClassroomSheet, showClassroomHint, showClassroomSolution, storageResult, submitSettings,
 } from './classroom_state.js';
 import { classroomMoodle } from './classroom_state.js';
 import {
@@ -314,6 +314,7 @@ async function boot() {
       sheet: (on) => classroom((c) => setClassroomSheet(c, on)),
       dismiss: () => classroom((c) => dismissClassroomNotices(c)),
       moodle: () => classroomMoodle(core, state.classroom),
+      unnamed: (id) => classroom((c) => nameUnnamedExport(c, id)),
       gradebook: () => update({ ...state, gradebook: openGradebook(core, state.gradebook, { ...state.classroom.settings, student: '' }) }),
     }, () => state),
     gradebook: bindGradebookView({

@@ -724,6 +724,8 @@ export interface GradebookAnswer {
 export interface GradebookStudent {
   file: string;
   student: string;
+  /** with no student name: the id that student's browser gave its exports ("" for a name, or an older file) */
+  unnamed_id: string;
   /** the seed of the student's own variant: "teacher/student" */
   seed_used: string;
   exported: string;

@@ -216,6 +216,38 @@ describe('the teacher\'s gradebook', () => {
     }
   });
 
+  test('two students who export without a name get files of their own, and the gradebook grades both', async () => {
+    const exported = [];
+    for (const answer of ['1', '2']) {  // two browsers (a new page is a new context: its own storage)
+      const { page, problems } = await fixture.open('http://127.0.0.1', `#classroom&${SET}`);
+      await page.locator('#cl-0-work').fill(answer);
+      await page.locator('#cl-0-work').press('Enter');
+      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#cl-export-json').click()]);
+      const status = await page.locator('#cl-export-status').innerText();
+      const id = /“unnamed ([a-z0-9]+)”/.exec(status)?.[1];
+      assert.ok(id, status);
+      assert.match(status, /tell your teacher that this id is yours/);
+      assert.equal(download.suggestedFilename(), `roofline-lab-results-gb7-unnamed-${id}.json`);
+      const text = readFileSync(await download.path(), 'utf8');
+      assert.deepEqual([JSON.parse(text).student, JSON.parse(text).unnamed_id], ['', id]);
+      // Again from the same browser: the same student (the id is saved with the progress).
+      const [again] = await Promise.all([page.waitForEvent('download'), page.locator('#cl-export-json').click()]);
+      assert.equal(again.suggestedFilename(), download.suggestedFilename());
+      exported.push({ name: download.suggestedFilename(), text, id });
+      assert.deepEqual(problems, []);
+      await page.close();
+    }
+    assert.notEqual(exported[0].id, exported[1].id);
+    const { page, problems } = await fixture.open('http://127.0.0.1', `#gradebook&${SET}`);
+    for (const f of exported) writeFileSync(join(dir, f.name), f.text);
+    await page.locator('#gb-files').setInputFiles(exported.map((f) => join(dir, f.name)));
+    await page.waitForFunction(() => document.getElementById('gb-status').textContent.startsWith('2 students graded'));
+    assert.deepEqual((await page.locator('#gb-table tbody th').allInnerTexts()).sort(), exported.map((f) => `(no name) ${f.id}`).sort());
+    assert.equal(await page.locator('#gb-refused').isVisible(), false);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test('a mistyped link is said where the gradebook is, naming the key, the rule and the value; the files still grade', async () => {
     const text = await studentFile('Typo', [[0, 'work', '1']]);
     writeFileSync(join(dir, 'typo.json'), text);

@@ -305,3 +305,30 @@ TEST_CASE("Moodle XML: no question has two answers with the same text, and each 
   CHECK(questions > 400);
   CHECK(skipped_duplicates > 0);  // the case the test is about did occur
 }
+
+TEST_CASE("gradebook: unnamed exports are told apart by their browser's id; the same id is one student", "[gradebook]") {
+  const std::vector<Typed> one{{0, "work", {"1"}}};
+  auto unnamed = [&](const std::string& id, const std::string& exported) {
+    std::string text = result_file("s", "", 2, {}, one, exported);
+    if (!id.empty()) text.insert(1, "\"unnamed_id\":\"" + id + "\",");
+    return text;
+  };
+  const Json t = grade({{"a.json", unnamed("k3f9x2", "2030-01-01T00:00:00.000Z")},
+                        {"b.json", unnamed("p0q7zz", "2030-01-01T00:00:00.000Z")},
+                        {"a-again.json", unnamed("k3f9x2", "2030-01-02T00:00:00.000Z")},
+                        {"old1.json", unnamed("", "2030-01-01T00:00:00.000Z")},
+                        {"old2.json", unnamed("", "2030-01-02T00:00:00.000Z")}});
+  const auto& students = t.find("students")->items;
+  REQUIRE(students.size() == 3);  // two ids and the files without one
+  std::vector<std::string> ids;
+  for (const auto& s : students) ids.push_back(s.find("unnamed_id")->string + "@" + s.find("file")->string);
+  CHECK(ids == std::vector<std::string>{"p0q7zz@b.json", "k3f9x2@a-again.json", "@old2.json"});
+  const auto& refused = t.find("refused")->items;
+  REQUIRE(refused.size() == 2);
+  CHECK(refused[0].find("reason")->string == "repeats the unnamed export \"k3f9x2\": a-again.json, exported later, is graded");
+  CHECK(refused[1].find("reason")->string == "repeats the teacher's own set (no student name): old2.json, exported later, is graded");
+  // A named student's file keeps no id, whatever it says.
+  std::string named = result_file("s", "Ann", 2, {}, one);
+  named.insert(1, "\"unnamed_id\":\"zz\",");
+  CHECK(grade({{"ann.json", named}}).find("students")->items[0].find("unnamed_id")->string.empty());
+}

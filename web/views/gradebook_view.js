@@ -2,7 +2,7 @@
 // graded against, the files refused with their reasons, and the class table — sortable, with each
 // question's share right and its most common mistake — exported as CSV. Names, answers and
 // reasons come from files people made: they go in with textContent only.
-import { answerCell, gradebookCSV, percent, questionLabels, READ_AT_MOST, sortedStudents } from '../model/gradebook.js';
+import { answerCell, gradebookCSV, percent, questionLabels, READ_AT_MOST, sortedStudents, studentLabel } from '../model/gradebook.js';
 import { $, downloadText, el } from './dom.js';
 
 /** A dropped or opened file as core.gradebook takes it: {name, text, size}. */
@@ -86,7 +86,7 @@ export function bindGradebookView(actions, getState) {
     const total = table.questions.length;
     $('#gb-table tbody').replaceChildren(...sortedStudents(table, sort).map((s) => {
       const tr = el('tr');
-      const name = el('th', s.student || '(no name)');
+      const name = el('th', studentLabel(s));
       name.scope = 'row';
       name.title = `${s.file}, exported ${s.exported || 'at an unknown time'}; seed ${JSON.stringify(s.seed_used)}`;
       tr.append(name, el('td', `${s.right} of ${total}`), el('td', String(s.tried)), el('td', String(s.attempts)),
