@@ -19,9 +19,10 @@
 //   show:     {measuredRoof, measuredPoint, allCoresRoof, allCoresPoint}: what the figure adds
 //             from the measurements (1 core; all cores);
 //   notices:  things the page ignored (a bad value in a link), to be shown once;
-//   exercise: section 7: {answers: {work, traffic, ratio, bound}, checked, attempted, tried, check}:
+//   exercise: section 7: {answers: {work, traffic, ratio, bound}, checked, attempted, tried, solved, check}:
 //             the answers of the last Check, whether Check was pressed, whether any answer was given,
-//             the questions ever answered at a Check (the solution opens once all were tried), and
+//             the questions ever answered at a Check, those ever right at a Check (the solution
+//             opens by itself once all were; before, only when asked for), and
 //             the core's verdicts on them by question id (re-checked as the budgets move);
 //   analyze:  section 8 (web/analyze_state.js);
 //   classroom: section 9 (web/classroom_state.js);
@@ -57,7 +58,7 @@ export function defaultInputs(defaults) {
 }
 
 /** The section 7 part of a fresh state. */
-export const createExerciseState = () => ({ answers: { work: '', traffic: '', ratio: '', bound: '' }, checked: false, attempted: false, tried: [], check: {} });
+export const createExerciseState = () => ({ answers: { work: '', traffic: '', ratio: '', bound: '' }, checked: false, attempted: false, tried: [], solved: [], check: {} });
 
 /**
  * The whole store at start, the lesson built for the seed's values (one core call).
@@ -235,7 +236,11 @@ export function checkExercise(core, state, answers) {
   const attempted = state.exercise.attempted || Object.values(texts).some((t) => t.trim() !== '');
   const before = state.exercise.tried ?? [];
   const tried = Object.keys(texts).filter((key) => before.includes(key) || texts[key].trim() !== '');
-  return rebuiltExtras(core, { ...state, exercise: { answers: texts, checked: true, attempted, tried, check: {} } });
+  const solvedBefore = state.exercise.solved ?? [];
+  const next = rebuiltExtras(core, { ...state, exercise: { answers: texts, checked: true, attempted, tried, solved: solvedBefore, check: {} } });
+  const right = (key) => texts[key].trim() !== '' && next.exercise.check?.[key]?.correct === true;
+  const solved = Object.keys(texts).filter((key) => solvedBefore.includes(key) || right(key));
+  return { ...next, exercise: { ...next.exercise, solved } };
 }
 
 /** The URL hash of the last valid view. */

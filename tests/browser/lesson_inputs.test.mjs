@@ -99,34 +99,43 @@ describe('inputs: every refused field is marked at once, with a message that say
   });
 });
 
-describe('section 7: Check says what happened, and the solution waits for an attempt at every part', () => {
-  test('blank answers, then one part, then every part', async () => {
+describe('section 7: Check says what happened; the solution opens when asked for, or once every part is right', () => {
+  test('blank answers, one part, every part with one wrong (the solution stays shut), then all right', async () => {
     const { page, problems } = await fixture.open(FILE);
     const solutionOpen = () => page.evaluate(() => document.getElementById('solution').open);
     await page.locator('#check-answers').click();
     assert.equal(await solutionOpen(), false);
     assert.equal(await text(page, '#exercise-result'), 'Every answer is blank: nothing was checked. The reference solution opens once every ' +
-      'part has an answer (still to answer: work, minimum traffic, ratio and bound), or open it yourself below.');
+      'part is right (still to get right: work, minimum traffic, ratio and bound), or when you open it below.');
     // Only the work, submitted with Enter: the other three are not given away.
     await page.locator('#ans-work').fill('27648');
     await page.locator('#ans-work').press('Enter');
     assert.equal(await solutionOpen(), false);
     assert.equal(await text(page, '#exercise-result'), '1 of 4 right (minimum traffic, ratio and bound not answered). Change an answer and ' +
-      'check again. The reference solution opens once every part has an answer (still to answer: minimum traffic, ratio and bound), or open it yourself below.');
+      'check again. The reference solution opens once every part is right (still to get right: minimum traffic, ratio and bound), or when you open it below.');
+    // Every part answered, wrong ones among them (the issue's 13824 / 16128 / 0.857 / compute-bound): still shut.
+    await page.locator('#ans-work').fill('13824');
+    await page.locator('#ans-traffic').fill('16128');
+    await page.locator('#ans-ratio').fill('0.857');
+    await page.locator('input[name="bound"][value="compute"]').check();
+    await page.locator('#check-answers').click();
+    assert.equal(await solutionOpen(), false, 'one wrong try does not give the solution away');
+    assert.equal(await text(page, '#exercise-result'), '0 of 4 right. Change an answer and check again. The reference solution opens once ' +
+      'every part is right (still to get right: minimum traffic, ratio and bound), or when you open it below.');
     // Asked for: it opens, and the message follows.
     await page.locator('#solution summary').click();
     assert.equal(await solutionOpen(), true);
     // (the details element's toggle event comes a task later)
     await page.waitForFunction(() => /The reference solution is open below\.$/.test(document.getElementById('exercise-result').textContent));
     await page.locator('#solution summary').click();
-    // Every part tried (the work earlier, the rest now): it opens by itself.
+    // Every part right (the work at an earlier Check, the rest now): it opens by itself.
     await page.locator('#ans-work').fill('');
-    await page.locator('#ans-traffic').fill('8000');
-    await page.locator('#ans-ratio').fill('3');
+    await page.locator('#ans-traffic').fill('8064');
+    await page.locator('#ans-ratio').fill('24/7');
     await page.locator('input[name="bound"][value="memory"]').check();
     await page.locator('#check-answers').click();
     assert.equal(await solutionOpen(), true);
-    assert.equal(await text(page, '#exercise-result'), '1 of 4 right (work not answered). Change an answer and check again. ' +
+    assert.equal(await text(page, '#exercise-result'), '3 of 4 right (work not answered). Change an answer and check again. ' +
       'The reference solution is open below.');
     assert.deepEqual(problems, []);
     await page.close();

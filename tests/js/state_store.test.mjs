@@ -120,7 +120,7 @@ describe('calls into the wasm module', () => {
 describe('section 7: the exercise in the store', () => {
   test('Check stores the answers; the verdicts are the core\'s; blank Check is no attempt; budgets re-check', () => {
     let s = createState(core);
-    assert.deepEqual(s.exercise, { answers: { work: '', traffic: '', ratio: '', bound: '' }, checked: false, attempted: false, tried: [], check: {} });
+    assert.deepEqual(s.exercise, { answers: { work: '', traffic: '', ratio: '', bound: '' }, checked: false, attempted: false, tried: [], solved: [], check: {} });
     s = checkExercise(core, s, {});
     assert.deepEqual([s.exercise.checked, s.exercise.attempted], [true, false]);
     assert.equal(exerciseVerdicts(s.report.exercise, s.exercise.check, s.exercise.answers).attempted, false);
@@ -131,6 +131,9 @@ describe('section 7: the exercise in the store', () => {
     assert.equal(s.exercise.attempted, true);
     assert.deepEqual(s.exercise.tried, ['work', 'traffic', 'ratio', 'bound']);
     assert.deepEqual(checkExercise(core, s, {}).exercise.tried, ['work', 'traffic', 'ratio', 'bound'], 'kept across a blank Check');
+    assert.deepEqual(s.exercise.solved, ['traffic', 'ratio'], 'only the parts right at some Check');
+    const solved = checkExercise(core, s, { work: '27648', traffic: '1', ratio: '', bound: 'memory' }).exercise.solved;
+    assert.deepEqual(solved, ['work', 'traffic', 'ratio', 'bound'], 'right once stays right (the solution may open)');
     const v = exerciseVerdicts(s.report.exercise, s.exercise.check, s.exercise.answers).verdicts;
     assert.deepEqual(Object.values(v).map((x) => x.status), ['wrong', 'right', 'right', 'wrong']);
     assert.match(v.work.message, /^You counted m·k·n/);
