@@ -92,9 +92,12 @@ function renderLowered(r) {
       cell('td', String(o.transcendentals)), cell('td', String(o.bytes_accessed)));
     return tr;
   }));
+  // The total's row header spans the line and op columns (an empty header cell names nothing).
   const total = document.createElement('tr');
-  total.append(cell('th', ''), cell('th', 'program'), cell('th', String(ce.flops)),
-    cell('th', String(ce.transcendentals)), cell('th', String(ce.bytes_accessed)));
+  const head = cell('th', 'program');
+  head.colSpan = 2;
+  head.scope = 'row';
+  total.append(head, cell('td', String(ce.flops)), cell('td', String(ce.transcendentals)), cell('td', String(ce.bytes_accessed)));
   $('#cost tfoot').replaceChildren(total);
   $('#cost-note').textContent =
     `Bytes accessed ${ce.bytes_accessed} = minimum traffic ${ce.minimum_traffic_bytes} (arguments and result once) + ` +
