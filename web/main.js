@@ -7,7 +7,7 @@
 import { loadCore } from './core.js';
 import { coreBytes, coreFactory, workerURL } from './core_source.js';
 import { runMeasurements } from './model/measure.js';
-import { PAGE_TIMING_BUDGET_SECONDS } from './model/run.js';
+import { PAGE_TIME_BUDGET_SECONDS, PAGE_TIMING_BUDGET_SECONDS } from './model/run.js';
 import { browserSpawn, defaultWorkerCount, WorkerPool } from './pool.js';
 import { analysisOfWorkerSteps } from './worker_host.js';
 import { sliced } from './model/steps.js';
@@ -291,7 +291,7 @@ async function boot() {
       .then((value) => new Promise((resolve, reject) => sliced(analysisOfWorkerSteps(name, value), () => true, resolve, reject))),
     cancel: () => analyses.cancel(),
     run: (text, name, { inputs, seed }, onProgress) =>
-      runs.run('run', { text, name, inputs, seed, timingBudget: PAGE_TIMING_BUDGET_SECONDS }, { onProgress }),
+      runs.run('run', { text, name, inputs, seed, timingBudget: PAGE_TIMING_BUDGET_SECONDS, timeBudget: PAGE_TIME_BUDGET_SECONDS }, { onProgress }),
     cancelRun: () => runs.cancel(),
     scriptedRun: (text, options) => scripted.run('run', { text, ...options }),
   };

@@ -203,8 +203,15 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     }, null, { timeout: 60000, polling: 50 }).then((h) => h.jsonValue());
     assert.equal(seen.max, 301);
     assert.equal(seen.text, `${seen.value} of 301 ops run`);
+    // Beside the bar: the time gone so far and the limit, as people read them (issue 22, item 8).
+    const elapsed = await page.waitForFunction(() => {
+      const e = document.getElementById('analyze-run-elapsed');
+      return !e.hidden && !e.textContent.startsWith('0 s') && e.textContent;
+    }, null, { timeout: 60000, polling: 50 }).then((h) => h.jsonValue());
+    assert.match(elapsed, /^(0\.\d{1,3}|[1-9]\d?(\.\d{1,2})?|\d{3,}) s of at most 60 s$/);
     await page.waitForFunction(() => window.rooflineLab.runView().state === 'done', null, { timeout: 120000 });
     assert.equal(await page.locator('#analyze-run-progress').isHidden(), true);
+    assert.equal(await page.locator('#analyze-run-elapsed').isHidden(), true);
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -1,7 +1,7 @@
 // web/model: formatting and number parsing, without a DOM or the core.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clockTime, grouped, percent, pyFloat, pyFloatList, sci, short } from '../../web/model/format.js';
+import { clockTime, duration, grouped, percent, pyFloat, pyFloatList, sci, short } from '../../web/model/format.js';
 import { parseNumber, parseNumberList } from '../../web/model/parse.js';
 
 test('pyFloat prints floats the way Python repr does, so the CLI reads like the seed', () => {
@@ -81,4 +81,13 @@ test('parseNumberList names the entry that is not a number', () => {
   assert.deepEqual(parseNumberList('sizes', '8, 16,32'), { ok: true, value: [8, 16, 32] });
   assert.deepEqual(parseNumberList('sizes', '8,,32'), { ok: false, error: 'sizes: entry 2 of 3 must be a number, got nothing' });
   assert.deepEqual(parseNumberList('sizes', ' '), { ok: false, error: 'sizes must be a comma-separated list of numbers, got nothing' });
+});
+
+test('duration: seconds as people read them, 3 significant digits, no exponent, the way the core writes them', () => {
+  assert.equal(duration(61.4889), '61.5 s');
+  assert.equal(duration(60), '60 s');
+  assert.equal(duration(0.0012345), '0.00123 s');
+  assert.equal(duration(123.6), '124 s');
+  assert.equal(duration(3600), '3600 s');
+  assert.equal(duration(0), '0 s');
 });
