@@ -245,6 +245,8 @@ describe('measured roofs and points, keyboard, accessibility and layout', () => 
       await page.waitForFunction(() => window.rooflineLab.measurements() !== null, null, { timeout: 120000 });
       const before = await series(page);
       assert.equal(before.some((s) => s.measured), false, 'measurements are drawn only when asked for');
+      const yTitle = async () => /Y axis: (.*)\.$/.exec(await page.locator('#roofline').getAttribute('aria-label'))?.[1];
+      assert.equal(await yTitle(), 'hypothetical ceiling (GFLOP/s)', 'only the model drawn: the core\'s label');
       for (const id of ['#show-measured-roof', '#show-measured-point', '#show-all-cores-roof', '#show-all-cores-point']) {
         assert.equal(await page.locator(id).isEnabled(), true, id);
       }
@@ -270,6 +272,20 @@ describe('measured roofs and points, keyboard, accessibility and layout', () => 
         assert.deepEqual(points.points, timings.map((t) => [(2 * t.m ** 3) / (4 * 3 * t.m ** 2), t.gflops]));
       }
       assert.equal(byRole(drawn, 'measured point').points[0][1], m.bigger_size_timing.gflops);
+      // The axis says what is plotted; the legend's keys are drawn as the series are (issue 22, item 9).
+      assert.equal(await yTitle(), 'GFLOP/s: hypothetical ceiling, measured roofs and measured tanh(A@B) (this machine)');
+      for (const s of drawn) {
+        assert.ok(s.key, `${s.role} has a legend key`);
+        const line = !['sizes', 'revised sizes', 'measured point', 'all-cores point'].includes(s.role);
+        assert.equal(s.key.line, line, `${s.role}: a line series has a line key, a point series its point`);
+      }
+      const dashes = drawn.filter((s) => s.key.line).map((s) => `${s.role}: ${s.key.dash.join(',')}`);
+      assert.equal(byRole(drawn, 'bandwidth budget').key.dash.join(','), '2,3');
+      assert.equal(byRole(drawn, 'combined ceiling').key.dash.length, 0, 'the solid ceiling is solid in the legend');
+      assert.notEqual(byRole(drawn, 'measured roof l1').key.dash.join(','), byRole(drawn, 'all-cores roof l1').key.dash.join(','), dashes.join('; '));
+      assert.notEqual(byRole(drawn, 'measured roof l1').key.dash.join(','), byRole(drawn, 'bandwidth budget').key.dash.join(','));
+      assert.equal(byRole(drawn, 'measured point').key.pointStyle, 'star');
+      assert.equal(byRole(drawn, 'sizes').key.pointStyle, 'circle');
       assert.deepEqual(drawn.slice(0, 3), before.slice(0, 3), 'the lesson\'s series are unchanged');
       const shown = await page.evaluate(() => window.rooflineLab.state());
       assert.deepEqual([shown.showMeasuredRoof, shown.showMeasuredPoint, shown.showAllCoresRoof, shown.showAllCoresPoint], [true, true, true, true]);
@@ -279,6 +295,7 @@ describe('measured roofs and points, keyboard, accessibility and layout', () => 
       assert.equal(after.filter((s) => s.role.startsWith('measured roof')).length, 3, 'the 1-core roofs stay');
       await page.locator('#show-measured-roof').uncheck();
       assert.equal((await series(page)).some((s) => s.role.startsWith('measured roof')), false);
+      assert.equal(await yTitle(), 'GFLOP/s: hypothetical ceiling, measured tanh(A@B) (this machine)', 'points only');
       assert.match(await page.locator('#roofline').getAttribute('aria-label'), /Measurements of this machine on 1 core and 2 cores/);
       assert.deepEqual(problems, []);
       await page.close();

@@ -95,6 +95,8 @@ for (const name of Object.keys(fixture.pages)) {
       const { page, problems } = await fixture.open(name);
       await page.locator('#analyze-examples button[data-example="lesson"]').click();
       await waitShown(page, 'lesson.mlir');
+      const yTitle = async () => /Y axis: (.*)\.$/.exec(await page.locator('#analyze-roofline').getAttribute('aria-label'))?.[1];
+      assert.equal(await yTitle(), 'ceiling under the roof (GFLOP/s)');
       await page.locator('#analyze-inputs').selectOption('arange');
       const v = await runShown(page);
       assert.equal(v.state, 'done');
@@ -120,6 +122,8 @@ for (const name of Object.keys(fixture.pages)) {
       assert.deepEqual(point, [row.intensity, dot.gflops]);
       const link = series.find((s) => s.role === 'link');
       assert.deepEqual(link.points.slice(0, 2), [[row.intensity, dot.ceiling], [row.intensity, dot.gflops]]);
+      assert.equal(await yTitle(), 'GFLOP/s: ceiling under the roof (estimate), achieved (measurement)', 'the axis names the measured triangles too');
+      assert.equal(await page.locator('#analyze-legend li[data-role="measured"]').getAttribute('data-dash'), 'triangle');
       // The summary: the measured total beside the lower bound, and the ratio.
       assert.ok(v.measured.seconds > 0);
       assert.equal(v.measured.bound_seconds, v.bound_seconds);
