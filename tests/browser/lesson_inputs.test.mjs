@@ -73,6 +73,26 @@ describe('inputs: every refused field is marked at once, with a message that say
     await page.close();
   });
 
+  test('one format for counts everywhere: no run of seven or more digits on the page without its thousands grouped', async () => {
+    // (1024, 1024, 1024): section 2's cost table has 2,147,483,648 flops and 20,971,520 bytes.
+    const { page, problems } = await fixture.open(FILE, '#m=1024&k=1024&n=1024');
+    assert.equal(await page.locator('#cost tfoot td').first().innerText(), '2,147,483,648');
+    // Everything a reader sees as prose or tables (not the program text, the inputs or the link).
+    const ungrouped = await page.evaluate(() => {
+      const skip = (e) => e.closest('pre, code, input, textarea, script, [hidden]');
+      const out = [];
+      const walk = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        if (skip(n.parentElement) || !n.parentElement.getClientRects().length) continue;
+        for (const m of n.textContent.matchAll(/(?<![\d.,e^])\d{7,}(?![\d.])/g)) out.push(`${m[0]} in "${n.textContent.trim().slice(0, 80)}"`);
+      }
+      return out;
+    });
+    assert.deepEqual(ungrouped, []);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test('a link whose dtype and itemsize disagree says which it ignored', async () => {
     const { page, problems } = await fixture.open(FILE, '#itemsize=3&dtype=f32');
     assert.equal(await page.locator('#notices').isVisible(), true);
