@@ -75,8 +75,20 @@ export function createState(core) {
   });
 }
 
+/** The sizes as typed, each once: a size listed twice would be drawn and listed twice (this page's rule). */
+function parseSizes(text) {
+  const r = parseNumberList('sizes', text);
+  if (!r.ok) return r;
+  const n = r.value.length;
+  for (const [j, x] of r.value.entries()) {
+    const i = r.value.indexOf(x);
+    if (i < j) return { ok: false, error: `sizes: entry ${j + 1} of ${n} must not repeat a size, got ${x} again (entry ${i + 1})` };
+  }
+  return r;
+}
+
 function parseField(f, text) {
-  if (f === 'sizes') return parseNumberList(f, text);
+  if (f === 'sizes') return parseSizes(text);
   // The core judges the dtype's name (one list of dtypes); empty follows the itemsize.
   if (f === 'dtype') return { ok: true, value: text === '' ? undefined : text };
   // Messages name the field the way the core does ("traffic factor must be …").

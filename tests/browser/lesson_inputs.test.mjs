@@ -52,6 +52,7 @@ describe('inputs: every refused field is marked at once, with a message that say
       ['peak', 'Infinity', 'peak must be a positive, finite number of GFLOP/s, got infinity'],
       ['sizes', '1,000', 'sizes: entry 2 of 2 must be a positive integer, got 0 (the list is split at commas: write 1000, not 1,000)'],
       ['sizes', '8,x', 'sizes: entry 2 of 2 must be a number, got "x"'],
+      ['sizes', '8, 32, 16, 32', 'sizes: entry 4 of 4 must not repeat a size, got 32 again (entry 2)'],
       ['traffic_factor', '0', 'traffic factor must be from 0.25 to 16 on this page, got 0'],
       ['m', '9007199254740993', 'm must be an integer a double holds exactly (at most 2^53 = 9007199254740992), got 9007199254740993'],
     ];
