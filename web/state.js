@@ -39,6 +39,8 @@ import { createGradebookState } from './gradebook_state.js';
 
 /** The input fields, in page order; `sizes` is a comma-separated list, `dtype` a name. */
 export const FIELDS = ['m', 'k', 'n', 'dtype', 'itemsize', 'sizes', 'peak', 'bandwidth', 'traffic_factor'];
+/** The fields that take whole numbers only (the others take decimals): named so in messages. */
+const INTEGER_FIELDS = ['m', 'k', 'n', 'itemsize'];
 
 /** The experiment's range for the traffic factor on this page (the core accepts any positive factor). */
 export const TRAFFIC_FACTOR_RANGE = { min: 0.25, max: 16 };
@@ -92,7 +94,7 @@ function parseField(f, text) {
   // The core judges the dtype's name (one list of dtypes); empty follows the itemsize.
   if (f === 'dtype') return { ok: true, value: text === '' ? undefined : text };
   // Messages name the field the way the core does ("traffic factor must be …").
-  const r = parseNumber(f === 'traffic_factor' ? 'traffic factor' : f, text);
+  const r = parseNumber(f === 'traffic_factor' ? 'traffic factor' : f, text, { integer: INTEGER_FIELDS.includes(f) });
   if (!r.ok) return r;
   // The page's range, for any number outside it (0 and −1 too: "positive" alone would not say
   // what this page takes).
@@ -202,7 +204,7 @@ function typed(defaults, inputs, field, text) {
   const { dtypes, dtype_of_itemsize: usual } = defaults;
   if (field === 'dtype' && Object.hasOwn(dtypes, text)) next.itemsize = String(dtypes[text]);
   if (field === 'itemsize') {
-    const size = parseNumber('itemsize', text);
+    const size = parseNumber('itemsize', text, { integer: true });
     if (size.ok && dtypes[next.dtype] !== size.value) next.dtype = usual[size.value] ?? '';
   }
   return next;

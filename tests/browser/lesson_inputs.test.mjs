@@ -55,6 +55,10 @@ describe('inputs: every refused field is marked at once, with a message that say
       ['sizes', '8, 32, 16, 32', 'sizes: entry 4 of 4 must not repeat a size, got 32 again (entry 2)'],
       ['traffic_factor', '0', 'traffic factor must be from 0.25 to 16 on this page, got 0'],
       ['m', '9007199254740993', 'm must be an integer a double holds exactly (at most 2^53 = 9007199254740992), got 9007199254740993'],
+      // peak and the factor take decimals: not "must be an integer" (issue 22, item 10).
+      ['peak', '9007199254740993', 'peak must be a number a double holds exactly (a whole number typed in full: at most 2^53 = 9007199254740992), got 9007199254740993'],
+      ['traffic_factor', '9007199254740993',
+        'traffic factor must be a number a double holds exactly (a whole number typed in full: at most 2^53 = 9007199254740992), got 9007199254740993'],
     ];
     for (const [field, value, message] of cases) {
       await fill(page, field, value);

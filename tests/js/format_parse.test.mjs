@@ -63,8 +63,13 @@ test('parseNumber refuses text no double holds as typed, never as another number
   assert.deepEqual(parseNumber('peak', '1e400'), { ok: false, error: 'peak must be a number a double can hold (at most about 1.8e308), got 1e400' });
   assert.deepEqual(parseNumber('peak', '-1e400'), { ok: false, error: 'peak must be a number a double can hold (at most about 1.8e308), got -1e400' });
   // 2^53 + 1 would silently become 2^53.
-  assert.deepEqual(parseNumber('m', '9007199254740993'),
+  assert.deepEqual(parseNumber('m', '9007199254740993', { integer: true }),
     { ok: false, error: 'm must be an integer a double holds exactly (at most 2^53 = 9007199254740992), got 9007199254740993' });
+  // A field that takes decimals is not told it must be an integer.
+  assert.deepEqual(parseNumber('peak', '9007199254740993'), {
+    ok: false, error: 'peak must be a number a double holds exactly (a whole number typed in full: at most 2^53 = 9007199254740992), got 9007199254740993',
+  });
+  assert.match(parseNumberList('sizes', '8,9007199254740993').error, /^sizes: entry 2 of 2 must be an integer a double holds exactly/);
   assert.deepEqual(parseNumber('m', '9007199254740992'), { ok: true, value: 9007199254740992 });
   assert.deepEqual(parseNumber('m', '+9007199254740994'), { ok: true, value: 9007199254740994 });  // exact: the core says "at most 2^53"
   assert.deepEqual(parseNumber('m', '1e300'), { ok: true, value: 1e300 });  // a double: the core judges it
