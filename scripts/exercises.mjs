@@ -5,7 +5,7 @@
 import { closeSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadNodeCore } from './lib/node-core.mjs';
-import { answerCell, percent, questionLabels, READ_AT_MOST, sortedStudents } from '../web/model/gradebook.js';
+import { answerCell, percent, questionLabels, READ_AT_MOST, sortedStudents, studentLabel } from '../web/model/gradebook.js';
 
 /** The help text; the families are the core's list (core.exerciseFamilies). */
 const help = (families) => `usage: node scripts/exercises.mjs --seed S [--count N] [--families a,b] [--json]
@@ -184,7 +184,7 @@ function grade(opts) {
     const labels = questionLabels(t);
     const rows = [['student', 'right', 'tried', 'attempts', 'hints', 'solutions', ...labels]];
     for (const s of sortedStudents(t, { key: 'student', dir: 'asc' })) {
-      rows.push([s.student || '(no name)', `${s.right}/${t.questions.length}`, s.tried, s.attempts, s.hints, s.solutions,
+      rows.push([studentLabel(s), `${s.right}/${t.questions.length}`, s.tried, s.attempts, s.hints, s.solutions,
         ...s.answers.map((a) => {
           const c = answerCell(a);
           return `${c.mark}${a.attempts ? ` ${a.attempts}x` : ''}${a.hints ? ` h${a.hints}` : ''}${a.solution_opened ? ' s' : ''}`;

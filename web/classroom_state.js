@@ -21,7 +21,7 @@ import {
 } from './model/classroom.js';
 import { decodeHash } from './model/hash.js';
 import {
-  decodeProgress, emptyProgress, questionKey, recordAnswer, recordHint, recordSolution, resetSet, score, setProgress,
+  decodeProgress, emptyProgress, questionKey, recordAnswer, recordHint, recordSolution, resetSet, score, setProgress, withUnnamedId,
 } from './model/progress.js';
 
 /** The first state: the default set, not generated yet (applyClassroomLink or submitSettings does it). */
@@ -151,6 +151,15 @@ export function showClassroomHint(c, index, questionId, now) {
 /** The solution of exercise `index` opened on request. */
 export function showClassroomSolution(c, index, now) {
   return { ...c, cleared: false, progress: recordSolution(c.progress, setKey(c.settings), c.settings, index, now) };
+}
+
+/**
+ * Before an export without a student's name: the set gets the id its unnamed exports carry (`id`,
+ * random, from the view), once; with a name, nothing changes.
+ */
+export function nameUnnamedExport(c, id) {
+  const progress = withUnnamedId(c.progress, setKey(c.settings), c.settings, id);
+  return progress === c.progress ? c : { ...c, progress };
 }
 
 /** Whether "reset this set's progress?" is being asked. */

@@ -11,13 +11,16 @@
 //          (nothing leaves the browser); a file of the same name as one held replaces it;
 //   table: the core's class table for them (GradebookTable in web/roofline-lab.d.ts), or null;
 //   error: the core's refusal of the whole request (a set it cannot make), or null;
+//   notices: what the link's set part said that could not be read (`ignored count="abc" in the link:
+//          count must be …`): shown in the gradebook, which then grades the files' own set rather
+//          than a set made up of the link's readable keys and defaults;
 //   sort:  {key, dir}: 'student', 'right', 'tried', 'attempts', 'hints', 'solutions' or 'q<i>' (a question's column).
 // }
 import { classroomHash, familiesArg } from './model/classroom.js';
 import { decodeHash } from './model/hash.js';
 
 export function createGradebookState() {
-  return { open: false, set: null, files: [], table: null, error: null, sort: { key: 'student', dir: 'asc' } };
+  return { open: false, set: null, files: [], table: null, error: null, notices: [], sort: { key: 'student', dir: 'asc' } };
 }
 
 /** The set as core.gradebook takes it. */
@@ -37,13 +40,13 @@ const sameSet = (a, b) => (a === null && b === null) ||
  * Opens the gradebook for `set` ({seed, count, families}: section 9's set, without a student), or
  * for the files' own set (null). Files held are graded again when the set changes.
  */
-export function openGradebook(core, g, set) {
-  const next = { ...g, open: true, set: set ? { seed: set.seed, count: set.count, families: [...set.families] } : null };
+export function openGradebook(core, g, set, notices = []) {
+  const next = { ...g, open: true, notices: [...notices], set: set ? { seed: set.seed, count: set.count, families: [...set.families] } : null };
   return sameSet(g.set, next.set) && (g.table || !g.files.length) ? next : regraded(core, next);
 }
 
 export function closeGradebook(g) {
-  return { ...g, open: false };
+  return { ...g, open: false, notices: [] };
 }
 
 /** Files dropped or opened ([{name, text, size}]): added to those held (a same name replaces), all graded again. */
@@ -63,14 +66,21 @@ export function setGradebookSort(g, key) {
   return { ...g, sort: { key, dir } };
 }
 
+/** What the gradebook does when its link's set cannot be read whole. */
+export const LINK_SET_IGNORED = 'The link\'s set is not used: the gradebook grades the set most of the files belong to.';
+
 /**
  * A link's gradebook part: `#gradebook` opens it (for the files' own set), with the classroom's
  * keys it grades that set: `#gradebook&seed=week3&count=6&families=bound,fusion`. `settings` are
- * section 9's settings read from the same link. Without `gradebook` in the link it closes.
+ * section 9's settings read from the same link, and `linkNotices` what it could not read of them
+ * (settingsFromHash's notices). A set key that cannot be read leaves the set to the files, with
+ * the notices in the gradebook: a default in its place would refuse every real file as
+ * "another set". Without `gradebook` in the link it closes.
  */
-export function applyGradebookLink(core, g, hash, settings) {
+export function applyGradebookLink(core, g, hash, settings, linkNotices = []) {
   const raw = decodeHash(hash).classroom;
   if (!raw || !Object.hasOwn(raw, 'gradebook')) return g.open ? closeGradebook(g) : g;
+  if (linkNotices.length) return openGradebook(core, g, null, [...linkNotices, LINK_SET_IGNORED]);
   return openGradebook(core, g, Object.hasOwn(raw, 'seed') ? settings : null);
 }
 

@@ -7,7 +7,7 @@
 import { loadCore } from './core.js';
 import { coreBytes, coreFactory, workerURL } from './core_source.js';
 import { runMeasurements } from './model/measure.js';
-import { PAGE_TIMING_BUDGET_SECONDS } from './model/run.js';
+import { PAGE_TIME_BUDGET_SECONDS, PAGE_TIMING_BUDGET_SECONDS } from './model/run.js';
 import { browserSpawn, defaultWorkerCount, WorkerPool } from './pool.js';
 import { analysisOfWorkerSteps } from './worker_host.js';
 import { sliced } from './model/steps.js';
@@ -16,7 +16,7 @@ import {
 } from './state.js';
 import {
   applyClassroomLink, askClassroomReset, checkClassroomAnswer, classroomHashPart, classroomSnapshot, dismissClassroomNotices,
-  loadProgress, resetClassroomSet, setClassroomSheet, showClassroomHint, showClassroomSolution, storageResult, submitSettings,
+  loadProgress, nameUnnamedExport, resetClassroomSet, setClassroomSheet, showClassroomHint, showClassroomSolution, storageResult, submitSettings,
 } from './classroom_state.js';
 import { classroomMoodle } from './classroom_state.js';
 import {
@@ -241,7 +241,7 @@ async function boot() {
   savedProgress = state.classroom.progress;
   if (location.hash.length > 1) state = applyHash(core, state, location.hash);
   state = { ...state, classroom: applyClassroomLink(core, state.classroom, location.hash) };
-  state = { ...state, gradebook: applyGradebookLink(core, state.gradebook, location.hash, state.classroom.settings) };
+  state = { ...state, gradebook: applyGradebookLink(core, state.gradebook, location.hash, state.classroom.settings, state.classroom.notices.link) };
   const linkedClassroom = state.classroom.inLink;
 
   bindInputs(
@@ -291,7 +291,7 @@ async function boot() {
       .then((value) => new Promise((resolve, reject) => sliced(analysisOfWorkerSteps(name, value), () => true, resolve, reject))),
     cancel: () => analyses.cancel(),
     run: (text, name, { inputs, seed }, onProgress) =>
-      runs.run('run', { text, name, inputs, seed, timingBudget: PAGE_TIMING_BUDGET_SECONDS }, { onProgress }),
+      runs.run('run', { text, name, inputs, seed, timingBudget: PAGE_TIMING_BUDGET_SECONDS, timeBudget: PAGE_TIME_BUDGET_SECONDS }, { onProgress }),
     cancelRun: () => runs.cancel(),
     scriptedRun: (text, options) => scripted.run('run', { text, ...options }),
   };
@@ -314,6 +314,7 @@ async function boot() {
       sheet: (on) => classroom((c) => setClassroomSheet(c, on)),
       dismiss: () => classroom((c) => dismissClassroomNotices(c)),
       moodle: () => classroomMoodle(core, state.classroom),
+      unnamed: (id) => classroom((c) => nameUnnamedExport(c, id)),
       gradebook: () => update({ ...state, gradebook: openGradebook(core, state.gradebook, { ...state.classroom.settings, student: '' }) }),
     }, () => state),
     gradebook: bindGradebookView({
@@ -334,7 +335,7 @@ async function boot() {
     // A link: the seed's view with the link's values (one rebuild), and its classroom set.
     const linked = applyLink(core, state, location.hash);
     const classroomLinked = applyClassroomLink(core, state.classroom, location.hash);
-    update({ ...linked, classroom: classroomLinked, gradebook: applyGradebookLink(core, state.gradebook, location.hash, classroomLinked.settings) });
+    update({ ...linked, classroom: classroomLinked, gradebook: applyGradebookLink(core, state.gradebook, location.hash, classroomLinked.settings, classroomLinked.notices.link) });
   });
 
   render();

@@ -724,6 +724,8 @@ export interface GradebookAnswer {
 export interface GradebookStudent {
   file: string;
   student: string;
+  /** with no student name: the id that student's browser gave its exports ("" for a name, or an older file) */
+  unnamed_id: string;
   /** the seed of the student's own variant: "teacher/student" */
   seed_used: string;
   exported: string;
@@ -876,6 +878,8 @@ export interface ChartSeries {
   label: string;
   measured: boolean;
   points: [number, number][];
+  /** its key as the legend holds it, drawn as the series is on the plot: a line (its dash and width) or a point (its shape) */
+  key: { line: boolean; color: string; dash: number[] | null; width: number; pointStyle: string; fill: string; edge: string } | null;
 }
 
 /** A timing measured on the Worker pool, fork–join (web/model/measure.js): a measurement. */

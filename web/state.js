@@ -19,9 +19,10 @@
 //   show:     {measuredRoof, measuredPoint, allCoresRoof, allCoresPoint}: what the figure adds
 //             from the measurements (1 core; all cores);
 //   notices:  things the page ignored (a bad value in a link), to be shown once;
-//   exercise: section 7: {answers: {work, traffic, ratio, bound}, checked, attempted, tried, check}:
+//   exercise: section 7: {answers: {work, traffic, ratio, bound}, checked, attempted, tried, solved, check}:
 //             the answers of the last Check, whether Check was pressed, whether any answer was given,
-//             the questions ever answered at a Check (the solution opens once all were tried), and
+//             the questions ever answered at a Check, those ever right at a Check (the solution
+//             opens by itself once all were; before, only when asked for), and
 //             the core's verdicts on them by question id (re-checked as the budgets move);
 //   analyze:  section 8 (web/analyze_state.js);
 //   classroom: section 9 (web/classroom_state.js);
@@ -38,6 +39,8 @@ import { createGradebookState } from './gradebook_state.js';
 
 /** The input fields, in page order; `sizes` is a comma-separated list, `dtype` a name. */
 export const FIELDS = ['m', 'k', 'n', 'dtype', 'itemsize', 'sizes', 'peak', 'bandwidth', 'traffic_factor'];
+/** The fields that take whole numbers only (the others take decimals): named so in messages. */
+const INTEGER_FIELDS = ['m', 'k', 'n', 'itemsize'];
 
 /** The experiment's range for the traffic factor on this page (the core accepts any positive factor). */
 export const TRAFFIC_FACTOR_RANGE = { min: 0.25, max: 16 };
@@ -57,7 +60,7 @@ export function defaultInputs(defaults) {
 }
 
 /** The section 7 part of a fresh state. */
-export const createExerciseState = () => ({ answers: { work: '', traffic: '', ratio: '', bound: '' }, checked: false, attempted: false, tried: [], check: {} });
+export const createExerciseState = () => ({ answers: { work: '', traffic: '', ratio: '', bound: '' }, checked: false, attempted: false, tried: [], solved: [], check: {} });
 
 /**
  * The whole store at start, the lesson built for the seed's values (one core call).
@@ -74,12 +77,24 @@ export function createState(core) {
   });
 }
 
+/** The sizes as typed, each once: a size listed twice would be drawn and listed twice (this page's rule). */
+function parseSizes(text) {
+  const r = parseNumberList('sizes', text);
+  if (!r.ok) return r;
+  const n = r.value.length;
+  for (const [j, x] of r.value.entries()) {
+    const i = r.value.indexOf(x);
+    if (i < j) return { ok: false, error: `sizes: entry ${j + 1} of ${n} must not repeat a size, got ${x} again (entry ${i + 1})` };
+  }
+  return r;
+}
+
 function parseField(f, text) {
-  if (f === 'sizes') return parseNumberList(f, text);
+  if (f === 'sizes') return parseSizes(text);
   // The core judges the dtype's name (one list of dtypes); empty follows the itemsize.
   if (f === 'dtype') return { ok: true, value: text === '' ? undefined : text };
   // Messages name the field the way the core does ("traffic factor must be …").
-  const r = parseNumber(f === 'traffic_factor' ? 'traffic factor' : f, text);
+  const r = parseNumber(f === 'traffic_factor' ? 'traffic factor' : f, text, { integer: INTEGER_FIELDS.includes(f) });
   if (!r.ok) return r;
   // The page's range, for any number outside it (0 and −1 too: "positive" alone would not say
   // what this page takes).
@@ -189,7 +204,7 @@ function typed(defaults, inputs, field, text) {
   const { dtypes, dtype_of_itemsize: usual } = defaults;
   if (field === 'dtype' && Object.hasOwn(dtypes, text)) next.itemsize = String(dtypes[text]);
   if (field === 'itemsize') {
-    const size = parseNumber('itemsize', text);
+    const size = parseNumber('itemsize', text, { integer: true });
     if (size.ok && dtypes[next.dtype] !== size.value) next.dtype = usual[size.value] ?? '';
   }
   return next;
@@ -235,7 +250,11 @@ export function checkExercise(core, state, answers) {
   const attempted = state.exercise.attempted || Object.values(texts).some((t) => t.trim() !== '');
   const before = state.exercise.tried ?? [];
   const tried = Object.keys(texts).filter((key) => before.includes(key) || texts[key].trim() !== '');
-  return rebuiltExtras(core, { ...state, exercise: { answers: texts, checked: true, attempted, tried, check: {} } });
+  const solvedBefore = state.exercise.solved ?? [];
+  const next = rebuiltExtras(core, { ...state, exercise: { answers: texts, checked: true, attempted, tried, solved: solvedBefore, check: {} } });
+  const right = (key) => texts[key].trim() !== '' && next.exercise.check?.[key]?.correct === true;
+  const solved = Object.keys(texts).filter((key) => solvedBefore.includes(key) || right(key));
+  return { ...next, exercise: { ...next.exercise, solved } };
 }
 
 /** The URL hash of the last valid view. */

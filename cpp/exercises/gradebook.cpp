@@ -35,6 +35,7 @@ struct Row {
 struct Parsed {
   SetSpec set;
   std::string student;
+  std::string unnamed;  // an export without a name: the id its browser gave it ("" in older files)
   std::string exported;
   std::vector<Row> rows;
 };
@@ -118,6 +119,10 @@ Result<Parsed> read_file(const ResultFile& f) {
     return R::failure("has no student (\"student\" must be a text of at most 10000 bytes, \"\" for none, got " + std::string(type_of(root.find("student"))) + ")");
   }
   if (const Json* e = root.find("exported"); e && e->is_string() && e->string.size() <= 64) p.exported = e->string;
+  // Two students who export without a name answer the same set: the id each browser gave its
+  // unnamed exports tells them apart (files before it had none: all unnamed ones are one student).
+  if (const Json* u = root.find("unnamed_id"); p.student.empty() && u && u->is_string() && !u->string.empty() && u->string.size() <= 40)
+    p.unnamed = u->string;
   const Json* count = root.find("count");
   if (!count || !count->is_number() || !whole(count->number, 1, 100)) {
     return R::failure("has no count (\"count\" must be an integer from 1 to 100, got " +
@@ -220,7 +225,7 @@ struct Answer {
 
 struct Graded {
   std::size_t file;
-  std::string student, seed_used, exported;
+  std::string student, unnamed, seed_used, exported;
   std::vector<Answer> answers;  // by column
   int right = 0, tried = 0, attempts = 0, hints = 0, solutions = 0;
 };
@@ -232,6 +237,7 @@ Result<Graded> grade(const Parsed& p, std::size_t file, const std::vector<Column
   Graded g;
   g.file = file;
   g.student = p.student;
+  g.unnamed = p.unnamed;
   g.seed_used = variant_seed(p.set.seed, p.student);
   g.exported = p.exported;
   g.answers.resize(columns.size());
@@ -352,7 +358,7 @@ Result<std::string> gradebook_json(const std::vector<ResultFile>& files, const s
   // One file per student: the one exported last (the first of equals) is graded.
   std::vector<Graded> kept;
   for (auto& g : graded) {
-    auto same = std::find_if(kept.begin(), kept.end(), [&](const Graded& k) { return k.student == g.student; });
+    auto same = std::find_if(kept.begin(), kept.end(), [&](const Graded& k) { return k.student == g.student && k.unnamed == g.unnamed; });
     if (same == kept.end()) {
       kept.push_back(std::move(g));
       continue;
@@ -360,7 +366,9 @@ Result<std::string> gradebook_json(const std::vector<ResultFile>& files, const s
     const bool newer = g.exported > same->exported;
     const bool tie = g.exported == same->exported;
     const std::size_t loser = newer ? same->file : g.file, winner = newer ? g.file : same->file;
-    const std::string who = g.student.empty() ? "the teacher's own set (no student name)" : "student " + quoted(g.student);
+    const std::string who = !g.student.empty() ? "student " + quoted(g.student)
+                            : !g.unnamed.empty() ? "the unnamed export " + quoted(g.unnamed)
+                                                 : "the teacher's own set (no student name)";
     refused.push_back({loser, "repeats " + who + ": " + files[winner].name + (tie ? ", exported at the same time and given first," : ", exported later,") +
                                   " is graded"});
     if (newer) *same = std::move(g);
@@ -387,7 +395,7 @@ Result<std::string> gradebook_json(const std::vector<ResultFile>& files, const s
   j.end_array();
   j.key("students").begin_array();
   for (const auto& g : kept) {
-    j.begin_object().field("file", files[g.file].name).field("student", g.student).field("seed_used", g.seed_used)
+    j.begin_object().field("file", files[g.file].name).field("student", g.student).field("unnamed_id", g.unnamed).field("seed_used", g.seed_used)
         .field("exported", g.exported).field("right", g.right).field("tried", g.tried).field("attempts", g.attempts)
         .field("hints", g.hints).field("solutions", g.solutions);
     j.key("answers").begin_array();

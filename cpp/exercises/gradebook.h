@@ -7,6 +7,8 @@
 // A result file (version 2), as web/model/progress.js writes it:
 //   {"kind": "roofline-lab classroom results", "version": 2, "exported": ISO time,
 //    "seed": the teacher's seed, "student": a name or "", "count": 1..100,
+//    "unnamed_id": with "student": "", the id the student's browser gives its unnamed exports
+//                  (optional: one student per id; files without it are one unnamed student),
 //    "families": [ids] or "all",
 //    "questions": [{"exercise": 1-based, "question": id, "attempts": count, "hints_used": count,
 //                   "solution_opened": bool, "history": [{"answer": text, "at": ISO time}, …], …}, …]}
@@ -44,7 +46,8 @@ struct SetSpec {
 // The class table as JSON text (GradebookTable in web/roofline-lab.d.ts):
 //   {set: {seed, count, families, from: "given"|"files"|"none"},
 //    questions: [{exercise, family, title, question, prompt, hints}],
-//    students: [{file, student, seed_used, exported, right, tried, attempts, hints, solutions,
+//    students: [{file, student, unnamed_id ("" for a named student), seed_used, exported, right,
+//                tried, attempts, hints, solutions,
 //                answers: [{status: "right"|"wrong"|"not_tried", attempts, right_at, hints,
 //                           solution_opened, answer, feedback, category}]}],
 //    summary: [{students, tried, right, share_right, mistake: {category, feedback, students} | null}],

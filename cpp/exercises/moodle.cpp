@@ -101,9 +101,19 @@ void question(std::string& out, const Exercise& e, const Question& q, std::size_
     auto tolerance_of = [&](double value) { return plain(q.rel_tolerance * std::fabs(value)); };
     const std::string right = tolerance_of(q.value);
     answer("100", plain(q.value), check(q, plain(q.value)).feedback, &right);
+    // One answer per value: Moodle shows only the first of two answers with the same text, and
+    // two wrong formulas give the same number for some sizes. The
+    // feedback kept is the one the page's checker gives for that number (its first matching
+    // mistake), so Moodle and the page say the same; merging the explanations would tell a
+    // student two contradictory stories about one number.
+    std::vector<std::string> written{plain(q.value)};
     for (const auto& m : q.mistakes) {
+      const std::string text = plain(m.value);
+      if (std::find(written.begin(), written.end(), text) != written.end()) continue;
+      written.push_back(text);
+      const Verdict v = check(q, text);
       const std::string t = tolerance_of(m.value);
-      answer("0", plain(m.value), m.feedback, &t);
+      answer("0", text, v.correct ? m.feedback : v.feedback, &t);
     }
     out += "    <unitgradingtype>0</unitgradingtype>\n    <unitpenalty>0.1000000</unitpenalty>\n"
            "    <showunits>3</showunits>\n    <unitsleft>0</unitsleft>\n";

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/numbers.h"
 #include "hlo/literal.h"
 #include "hlo/parse.h"
 #include "interp/elements.h"
@@ -169,14 +170,21 @@ bool Run::fail_at(const hlo::Op& op, const std::string& what, const std::string&
                     {}, op.line, op.column});
 }
 
+// A duration as people read it: 3 significant digits, whole seconds from 100 s, no exponent
+// (61.4889 → "61.5 s", 60 → "60 s", 0.0012345 → "0.00123 s").
+static std::string seconds_text(double s) {
+  if (!(s > 0) || !std::isfinite(s)) return format_number(s) + " s";
+  const double scale = std::pow(10.0, 2 - std::floor(std::log10(s)));
+  return format_number(scale > 1 ? std::round(s * scale) / scale : std::round(s)) + " s";
+}
+
 bool Run::keep_going(const hlo::Op& op) {
   if (failed()) return false;
   if (++ticks_ < 1024) return true;  // read the clock now and then: it is not free in wasm
   ticks_ = 0;
   const double elapsed = measure::now_seconds() - start_;
   if (elapsed > options_.time_budget_seconds)
-    return fail_at(op, "the run took too long", "at most " + std::to_string(options_.time_budget_seconds) + " s",
-                   std::to_string(elapsed) + " s");
+    return fail_at(op, "the run took too long", "at most " + seconds_text(options_.time_budget_seconds), seconds_text(elapsed));
   return true;
 }
 

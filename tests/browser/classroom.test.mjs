@@ -175,7 +175,9 @@ describe('classroom exercises: answering, progress, exports, reset, print', () =
     await page.locator('#cl-0-fused').press('Enter');
 
     const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('#cl-export-csv').click()]);
-    assert.equal(csv.suggestedFilename(), 'roofline-lab-results-exp.csv');
+    // No name typed: the files carry this browser's id for unnamed exports (issue 22, item 5).
+    const unnamed = /^roofline-lab-results-exp-unnamed-([a-z0-9]{6})\.csv$/.exec(csv.suggestedFilename())?.[1];
+    assert.ok(unnamed, csv.suggestedFilename());
     const lines = readFileSync(await csv.path(), 'utf8').split('\r\n');
     assert.equal(lines[0], 'seed,student,count,families,exercise,family,title,question,prompt,answer,correct,right_at_attempt,attempts,hints_used,solution_shown,feedback');
     assert.equal(lines.length, 1 + 6 + 1);
@@ -184,8 +186,9 @@ describe('classroom exercises: answering, progress, exports, reset, print', () =
     assert.ok(lines.some((l) => l.includes(',fused,') && l.includes(',12,no,,1,0,no,')));
 
     const [json] = await Promise.all([page.waitForEvent('download'), page.locator('#cl-export-json').click()]);
-    assert.equal(json.suggestedFilename(), 'roofline-lab-results-exp.json');
+    assert.equal(json.suggestedFilename(), `roofline-lab-results-exp-unnamed-${unnamed}.json`);
     const data = JSON.parse(readFileSync(await json.path(), 'utf8'));
+    assert.equal(data.unnamed_id, unnamed);
     assert.deepEqual([data.kind, data.version], ['roofline-lab classroom results', 2]);
     assert.deepEqual([data.seed, data.seed_used, data.count, data.families], ['exp', 'exp', 2, ['fusion']]);
     assert.deepEqual(data.score, { right: 1, answered: 2, total: 6 });

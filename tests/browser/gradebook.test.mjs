@@ -40,6 +40,33 @@ async function studentFile(student, typed) {
   return text;
 }
 
+/**
+ * The class table as laid out: one cell per column (each body cell under its header, as wide),
+ * one line per student (a row's cells share its top and do not overlap the next row's).
+ */
+async function assertTableLayout(page) {
+  const layout = await page.evaluate(() => {
+    const box = (e) => { const r = e.getBoundingClientRect(); return { left: r.left, width: r.width, top: r.top, bottom: r.bottom }; };
+    const heads = [...document.querySelectorAll('#gb-table thead th')].map(box);
+    const rows = [...document.querySelectorAll('#gb-table tbody tr')].map((tr) => ({ row: box(tr), cells: [...tr.children].map(box) }));
+    return { heads, rows };
+  });
+  assert.ok(layout.heads.length > 6 && layout.rows.length > 0);
+  let previousBottom = -Infinity;
+  for (const [r, { row, cells }] of layout.rows.entries()) {
+    assert.equal(cells.length, layout.heads.length, `row ${r}: one cell per column`);
+    for (const [i, c] of cells.entries()) {
+      const h = layout.heads[i];
+      assert.ok(Math.abs(c.left - h.left) < 1 && Math.abs(c.width - h.width) < 1,
+        `row ${r}, column ${i}: the cell (${c.left}+${c.width}) is under its header (${h.left}+${h.width})`);
+      assert.ok(c.width > 0 && Math.abs(c.top - row.top) < 1 && c.bottom <= row.bottom + 1,
+        `row ${r}, column ${i}: the cell (top ${c.top}) is on its row's line (${row.top}–${row.bottom})`);
+    }
+    assert.ok(row.top >= previousBottom - 1, `row ${r} starts below the row before`);
+    previousBottom = row.bottom;
+  }
+}
+
 describe('the teacher\'s gradebook', () => {
   test('result files dropped on the page are regraded by the core into a sortable class table, with refusals by file', async () => {
     const ada = exercisesOf('gb7/Ada');
@@ -76,7 +103,11 @@ describe('the teacher\'s gradebook', () => {
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
 
     const { page, problems } = await fixture.open('http://127.0.0.1', `#classroom&${SET}`);
+    await page.locator('#cl-gradebook').scrollIntoViewIfNeeded();
+    const scrolled = await page.evaluate(() => window.scrollY);
+    assert.ok(scrolled > 0);
     await page.locator('#cl-gradebook').click();
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'h-gradebook', 'focus on the gradebook\'s heading, not <body>');
     assert.match(await page.evaluate(() => location.hash), /^#gradebook&seed=gb7&count=3&families=work_traffic,bound&m=32/);
     assert.equal(await page.locator('#gradebook').isVisible(), true);
     assert.equal(await page.locator('#lowered').isVisible(), false, 'a view of its own');
@@ -100,6 +131,7 @@ describe('the teacher\'s gradebook', () => {
     // The table: one row per student, sorted by name; the core's verdicts, not the files'.
     const rows = await page.locator('#gb-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
     assert.deepEqual(rows.map((r) => r[0]), [evil, 'Ada', 'Bo']);
+    await assertTableLayout(page);
     const heads = await page.locator('#gb-table thead th').allInnerTexts();
     assert.deepEqual(heads.slice(0, 9), ['student', 'right', 'tried', 'attempts', 'hints', 'solutions', '1a work', '1b traffic', '1c ratio']);
     const ada0 = rows[1];
@@ -154,6 +186,8 @@ describe('the teacher\'s gradebook', () => {
 
     // Back to the exercises: the lesson is there again, and the link is section 9's.
     await page.locator('#gb-close').click();
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'cl-gradebook', 'focus back on the control that opened it');
+    assert.equal(await page.evaluate(() => window.scrollY), scrolled, 'where the reader was, not the top');
     assert.equal(await page.locator('#lowered').isVisible(), true);
     assert.equal(await page.locator('#gradebook').isVisible(), false);
     assert.match(await page.evaluate(() => location.hash), /^#classroom&seed=gb7&count=3&families=work_traffic,bound&m=32/);
@@ -173,12 +207,72 @@ describe('the teacher\'s gradebook', () => {
       await page.waitForFunction(() => document.getElementById('gb-status').textContent.startsWith('1 student graded'));
       assert.equal(await page.locator('#gb-set').innerText(),
         'Graded against seed "gb7", 3 exercises, families work_traffic, bound (the set most of the files belong to).');
+      await assertTableLayout(page);
       await page.locator('#gb-clear').click();
       assert.equal(await page.locator('#gb-status').innerText(), 'No result files yet.');
       assert.equal(await page.locator('#gb-results').isVisible(), false);
       assert.deepEqual(problems, []);
       await page.close();
     }
+  });
+
+  test('two students who export without a name get files of their own, and the gradebook grades both', async () => {
+    const exported = [];
+    for (const answer of ['1', '2']) {  // two browsers (a new page is a new context: its own storage)
+      const { page, problems } = await fixture.open('http://127.0.0.1', `#classroom&${SET}`);
+      await page.locator('#cl-0-work').fill(answer);
+      await page.locator('#cl-0-work').press('Enter');
+      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#cl-export-json').click()]);
+      const status = await page.locator('#cl-export-status').innerText();
+      const id = /“unnamed ([a-z0-9]+)”/.exec(status)?.[1];
+      assert.ok(id, status);
+      assert.match(status, /tell your teacher that this id is yours/);
+      assert.equal(download.suggestedFilename(), `roofline-lab-results-gb7-unnamed-${id}.json`);
+      const text = readFileSync(await download.path(), 'utf8');
+      assert.deepEqual([JSON.parse(text).student, JSON.parse(text).unnamed_id], ['', id]);
+      // Again from the same browser: the same student (the id is saved with the progress).
+      const [again] = await Promise.all([page.waitForEvent('download'), page.locator('#cl-export-json').click()]);
+      assert.equal(again.suggestedFilename(), download.suggestedFilename());
+      exported.push({ name: download.suggestedFilename(), text, id });
+      assert.deepEqual(problems, []);
+      await page.close();
+    }
+    assert.notEqual(exported[0].id, exported[1].id);
+    const { page, problems } = await fixture.open('http://127.0.0.1', `#gradebook&${SET}`);
+    for (const f of exported) writeFileSync(join(dir, f.name), f.text);
+    await page.locator('#gb-files').setInputFiles(exported.map((f) => join(dir, f.name)));
+    await page.waitForFunction(() => document.getElementById('gb-status').textContent.startsWith('2 students graded'));
+    assert.deepEqual((await page.locator('#gb-table tbody th').allInnerTexts()).sort(), exported.map((f) => `(no name) ${f.id}`).sort());
+    assert.equal(await page.locator('#gb-refused').isVisible(), false);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('a mistyped link is said where the gradebook is, naming the key, the rule and the value; the files still grade', async () => {
+    const text = await studentFile('Typo', [[0, 'work', '1']]);
+    writeFileSync(join(dir, 'typo.json'), text);
+    const { page, problems } = await fixture.open('file://', '#gradebook&seed=gb7&count=abc&families=work_traffic,bound');
+    assert.equal(await page.locator('#gradebook').isVisible(), true);
+    assert.equal(await page.locator('#gb-notices').isVisible(), true, 'in the gradebook, not in section 9\'s hidden box');
+    assert.deepEqual(await page.locator('#gb-notice-list li').allInnerTexts(), [
+      'ignored count="abc" in the link: count must be an integer from 1 to 100, got "abc"',
+      'The link\'s set is not used: the gradebook grades the set most of the files belong to.',
+    ]);
+    await page.locator('#gb-files').setInputFiles(join(dir, 'typo.json'));
+    await page.waitForFunction(() => document.getElementById('gb-status').textContent.startsWith('1 student graded'));
+    assert.equal(await page.locator('#gb-refused').isVisible(), false, 'the real file is not refused as another set\'s');
+    // A good link afterwards: the notices go.
+    await page.evaluate(() => { location.hash = '#gradebook&seed=gb7&count=3&families=work_traffic,bound'; });
+    await page.waitForFunction(() => document.getElementById('gb-notices').hidden);
+    assert.match(await page.locator('#gb-set').innerText(), /^Graded against seed "gb7", 3 exercises/);
+    // Opened by a link, "Back to the exercises" has no control to go back to: section 9's heading.
+    await page.locator('#gb-close').focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'h-classroom');
+    assert.ok(await page.evaluate(() => { const r = document.getElementById('h-classroom').getBoundingClientRect(); return window.scrollY > 0 && r.top >= 0 && r.bottom <= innerHeight; }),
+      'section 9\'s heading in view, not the top of the page');
+    assert.deepEqual(problems, []);
+    await page.close();
   });
 
   test('axe-core finds no serious or critical violation in the gradebook with a class table', async () => {

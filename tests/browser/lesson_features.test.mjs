@@ -104,7 +104,7 @@ for (const name of Object.keys(pages)) {
       await page.close();
     });
 
-    test('the exercise accepts the right answers and rejects wrong ones; the solution opens after a first attempt', async () => {
+    test('the exercise accepts the right answers and rejects wrong ones; the solution opens once every part is right', async () => {
       const { page, problems } = await open(name);
       assert.match(await page.locator('#ratio-tolerance').innerText(), /relative 0\.002 \(0\.2%\)/);
       assert.equal(await page.locator('#exercise-solution').isVisible(), false);
@@ -120,12 +120,13 @@ for (const name of Object.keys(pages)) {
       // The core's checker gives the feedback (its verdicts come with the lesson's report).
       assert.match(await page.locator('#work-feedback').innerText(), /each multiply-add is 2 flops/);
       assert.match(await page.locator('#traffic-feedback').innerText(), /bytes must use the itemsize/);
-      assert.equal(await page.locator('#exercise-solution').isVisible(), true, 'open after a first attempt');
+      assert.equal(await page.locator('#exercise-solution').isVisible(), false, 'a wrong try at every part does not give the solution away');
       assert.match(await page.locator('#exercise-result').innerText(), /^0 of 4 right/);
       assert.deepEqual(await answer('27648', '8064', '3.4', 'memory'), ['right', 'right', 'wrong', 'right']);
       for (const ratio of ['24/7', '3.4286', '3.43']) {
         assert.deepEqual(await answer('27648', '8,064 bytes', ratio, 'memory'), ['right', 'right', 'right', 'right'], ratio);
         assert.equal(await page.locator('#exercise-result').innerText(), 'All four answers are right.');
+        assert.equal(await page.locator('#exercise-solution').isVisible(), true, 'open once every part is right');
       }
       assert.deepEqual(await answer('lots', '8064', '24/7', 'memory'), ['wrong', 'right', 'right', 'right']);
       assert.match(await page.locator('#work-feedback').innerText(), /must start with a number/);
@@ -244,6 +245,8 @@ describe('measured roofs and points, keyboard, accessibility and layout', () => 
       await page.waitForFunction(() => window.rooflineLab.measurements() !== null, null, { timeout: 120000 });
       const before = await series(page);
       assert.equal(before.some((s) => s.measured), false, 'measurements are drawn only when asked for');
+      const yTitle = async () => /Y axis: (.*)\.$/.exec(await page.locator('#roofline').getAttribute('aria-label'))?.[1];
+      assert.equal(await yTitle(), 'hypothetical ceiling (GFLOP/s)', 'only the model drawn: the core\'s label');
       for (const id of ['#show-measured-roof', '#show-measured-point', '#show-all-cores-roof', '#show-all-cores-point']) {
         assert.equal(await page.locator(id).isEnabled(), true, id);
       }
@@ -269,6 +272,20 @@ describe('measured roofs and points, keyboard, accessibility and layout', () => 
         assert.deepEqual(points.points, timings.map((t) => [(2 * t.m ** 3) / (4 * 3 * t.m ** 2), t.gflops]));
       }
       assert.equal(byRole(drawn, 'measured point').points[0][1], m.bigger_size_timing.gflops);
+      // The axis says what is plotted; the legend's keys are drawn as the series are (issue 22, item 9).
+      assert.equal(await yTitle(), 'GFLOP/s: hypothetical ceiling, measured roofs and measured tanh(A@B) (this machine)');
+      for (const s of drawn) {
+        assert.ok(s.key, `${s.role} has a legend key`);
+        const line = !['sizes', 'revised sizes', 'measured point', 'all-cores point'].includes(s.role);
+        assert.equal(s.key.line, line, `${s.role}: a line series has a line key, a point series its point`);
+      }
+      const dashes = drawn.filter((s) => s.key.line).map((s) => `${s.role}: ${s.key.dash.join(',')}`);
+      assert.equal(byRole(drawn, 'bandwidth budget').key.dash.join(','), '2,3');
+      assert.equal(byRole(drawn, 'combined ceiling').key.dash.length, 0, 'the solid ceiling is solid in the legend');
+      assert.notEqual(byRole(drawn, 'measured roof l1').key.dash.join(','), byRole(drawn, 'all-cores roof l1').key.dash.join(','), dashes.join('; '));
+      assert.notEqual(byRole(drawn, 'measured roof l1').key.dash.join(','), byRole(drawn, 'bandwidth budget').key.dash.join(','));
+      assert.equal(byRole(drawn, 'measured point').key.pointStyle, 'star');
+      assert.equal(byRole(drawn, 'sizes').key.pointStyle, 'circle');
       assert.deepEqual(drawn.slice(0, 3), before.slice(0, 3), 'the lesson\'s series are unchanged');
       const shown = await page.evaluate(() => window.rooflineLab.state());
       assert.deepEqual([shown.showMeasuredRoof, shown.showMeasuredPoint, shown.showAllCoresRoof, shown.showAllCoresPoint], [true, true, true, true]);
@@ -278,6 +295,7 @@ describe('measured roofs and points, keyboard, accessibility and layout', () => 
       assert.equal(after.filter((s) => s.role.startsWith('measured roof')).length, 3, 'the 1-core roofs stay');
       await page.locator('#show-measured-roof').uncheck();
       assert.equal((await series(page)).some((s) => s.role.startsWith('measured roof')), false);
+      assert.equal(await yTitle(), 'GFLOP/s: hypothetical ceiling, measured tanh(A@B) (this machine)', 'points only');
       assert.match(await page.locator('#roofline').getAttribute('aria-label'), /Measurements of this machine on 1 core and 2 cores/);
       assert.deepEqual(problems, []);
       await page.close();
@@ -319,6 +337,8 @@ describe('measured roofs and points, keyboard, accessibility and layout', () => 
         const minor = result.violations.filter((v) => !bad.includes(v));
         if (minor.length) t.diagnostic(`minor: ${minor.map((v) => `${v.id} (${v.impact})`).join(', ')}`);
         assert.deepEqual(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+        // Minor ones are reported, not failed; these were mended and stay so.
+        assert.deepEqual(minor.filter((v) => v.id === 'empty-table-header').map((v) => v.nodes.map((n) => n.target.join(' '))), []);
         assert.deepEqual(problems, []);
         await context.close();
       });

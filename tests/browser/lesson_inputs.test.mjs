@@ -52,8 +52,13 @@ describe('inputs: every refused field is marked at once, with a message that say
       ['peak', 'Infinity', 'peak must be a positive, finite number of GFLOP/s, got infinity'],
       ['sizes', '1,000', 'sizes: entry 2 of 2 must be a positive integer, got 0 (the list is split at commas: write 1000, not 1,000)'],
       ['sizes', '8,x', 'sizes: entry 2 of 2 must be a number, got "x"'],
+      ['sizes', '8, 32, 16, 32', 'sizes: entry 4 of 4 must not repeat a size, got 32 again (entry 2)'],
       ['traffic_factor', '0', 'traffic factor must be from 0.25 to 16 on this page, got 0'],
       ['m', '9007199254740993', 'm must be an integer a double holds exactly (at most 2^53 = 9007199254740992), got 9007199254740993'],
+      // peak and the factor take decimals: not "must be an integer" (issue 22, item 10).
+      ['peak', '9007199254740993', 'peak must be a number a double holds exactly (a whole number typed in full: at most 2^53 = 9007199254740992), got 9007199254740993'],
+      ['traffic_factor', '9007199254740993',
+        'traffic factor must be a number a double holds exactly (a whole number typed in full: at most 2^53 = 9007199254740992), got 9007199254740993'],
     ];
     for (const [field, value, message] of cases) {
       await fill(page, field, value);
@@ -69,6 +74,26 @@ describe('inputs: every refused field is marked at once, with a message that say
     const { page, problems } = await fixture.open(FILE, '#m=100000&k=100000&n=100000');
     assert.equal(await page.locator('[data-field="flops"] >> nth=0').innerText(), '2,000,000,000,000,000');
     assert.equal(await page.locator('[data-field="minimum_bytes"] >> nth=0').innerText(), '120,000,000,000');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('one format for counts everywhere: no run of seven or more digits on the page without its thousands grouped', async () => {
+    // (1024, 1024, 1024): section 2's cost table has 2,147,483,648 flops and 20,971,520 bytes.
+    const { page, problems } = await fixture.open(FILE, '#m=1024&k=1024&n=1024');
+    assert.equal(await page.locator('#cost tfoot td').first().innerText(), '2,147,483,648');
+    // Everything a reader sees as prose or tables (not the program text, the inputs or the link).
+    const ungrouped = await page.evaluate(() => {
+      const skip = (e) => e.closest('pre, code, input, textarea, script, [hidden]');
+      const out = [];
+      const walk = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        if (skip(n.parentElement) || !n.parentElement.getClientRects().length) continue;
+        for (const m of n.textContent.matchAll(/(?<![\d.,e^])\d{7,}(?![\d.])/g)) out.push(`${m[0]} in "${n.textContent.trim().slice(0, 80)}"`);
+      }
+      return out;
+    });
+    assert.deepEqual(ungrouped, []);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -99,34 +124,43 @@ describe('inputs: every refused field is marked at once, with a message that say
   });
 });
 
-describe('section 7: Check says what happened, and the solution waits for an attempt at every part', () => {
-  test('blank answers, then one part, then every part', async () => {
+describe('section 7: Check says what happened; the solution opens when asked for, or once every part is right', () => {
+  test('blank answers, one part, every part with one wrong (the solution stays shut), then all right', async () => {
     const { page, problems } = await fixture.open(FILE);
     const solutionOpen = () => page.evaluate(() => document.getElementById('solution').open);
     await page.locator('#check-answers').click();
     assert.equal(await solutionOpen(), false);
     assert.equal(await text(page, '#exercise-result'), 'Every answer is blank: nothing was checked. The reference solution opens once every ' +
-      'part has an answer (still to answer: work, minimum traffic, ratio and bound), or open it yourself below.');
+      'part is right (still to get right: work, minimum traffic, ratio and bound), or when you open it below.');
     // Only the work, submitted with Enter: the other three are not given away.
     await page.locator('#ans-work').fill('27648');
     await page.locator('#ans-work').press('Enter');
     assert.equal(await solutionOpen(), false);
     assert.equal(await text(page, '#exercise-result'), '1 of 4 right (minimum traffic, ratio and bound not answered). Change an answer and ' +
-      'check again. The reference solution opens once every part has an answer (still to answer: minimum traffic, ratio and bound), or open it yourself below.');
+      'check again. The reference solution opens once every part is right (still to get right: minimum traffic, ratio and bound), or when you open it below.');
+    // Every part answered, wrong ones among them (the issue's 13824 / 16128 / 0.857 / compute-bound): still shut.
+    await page.locator('#ans-work').fill('13824');
+    await page.locator('#ans-traffic').fill('16128');
+    await page.locator('#ans-ratio').fill('0.857');
+    await page.locator('input[name="bound"][value="compute"]').check();
+    await page.locator('#check-answers').click();
+    assert.equal(await solutionOpen(), false, 'one wrong try does not give the solution away');
+    assert.equal(await text(page, '#exercise-result'), '0 of 4 right. Change an answer and check again. The reference solution opens once ' +
+      'every part is right (still to get right: minimum traffic, ratio and bound), or when you open it below.');
     // Asked for: it opens, and the message follows.
     await page.locator('#solution summary').click();
     assert.equal(await solutionOpen(), true);
     // (the details element's toggle event comes a task later)
     await page.waitForFunction(() => /The reference solution is open below\.$/.test(document.getElementById('exercise-result').textContent));
     await page.locator('#solution summary').click();
-    // Every part tried (the work earlier, the rest now): it opens by itself.
+    // Every part right (the work at an earlier Check, the rest now): it opens by itself.
     await page.locator('#ans-work').fill('');
-    await page.locator('#ans-traffic').fill('8000');
-    await page.locator('#ans-ratio').fill('3');
+    await page.locator('#ans-traffic').fill('8064');
+    await page.locator('#ans-ratio').fill('24/7');
     await page.locator('input[name="bound"][value="memory"]').check();
     await page.locator('#check-answers').click();
     assert.equal(await solutionOpen(), true);
-    assert.equal(await text(page, '#exercise-result'), '1 of 4 right (work not answered). Change an answer and check again. ' +
+    assert.equal(await text(page, '#exercise-result'), '3 of 4 right (work not answered). Change an answer and check again. ' +
       'The reference solution is open below.');
     assert.deepEqual(problems, []);
     await page.close();

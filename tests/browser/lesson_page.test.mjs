@@ -46,7 +46,9 @@ for (const [name, url] of Object.entries(fixture.origins)) {
       const contract = await page.locator('#contract li').allInnerTexts();
       assert.equal(contract.length, 3);
       assert.ok(contract.every((c) => c.startsWith('✓')), contract.join(' | '));
-      assert.deepEqual(await page.locator('#cost tfoot th').allInnerTexts(), ['', 'program', '8192', '256', '5632']);
+      assert.deepEqual(await page.locator('#cost tfoot th').allInnerTexts(), ['program'], 'one row header, no empty one (axe: empty-table-header)');
+      assert.equal(await page.locator('#cost tfoot th').getAttribute('colspan'), '2');
+      assert.deepEqual(await page.locator('#cost tfoot td').allInnerTexts(), ['8192', '256', '5632']);
       assert.match(await text('#cost-note'), /XLA's own CPU cost analysis recorded the same/);
       assert.match(await text('#kernel-check'), /^Passed: max \|x − y\| = [0-9.e-]+ over the 32×8 outputs \(kernel tanh_matmul_f32_4x8__wasmsimd_splat/);
       assert.equal(report.kernel_check.passed, true);
@@ -190,7 +192,7 @@ for (const [name, url] of Object.entries(fixture.origins)) {
       assert.equal(await page.locator('[data-field="flops"] >> nth=0').innerText(), String(2 * 64 * 16 * 8));
       // The lowered computation follows the shapes; the XLA-recorded remark is for the seed's only.
       assert.match(await page.locator('#stablehlo').innerText(), /tensor<64x16xf32>, tensor<16x8xf32>\) -> tensor<64x8xf32>/);
-      assert.deepEqual(await page.locator('#cost tfoot th').allInnerTexts(), ['', 'program', String(2 * 64 * 16 * 8), String(64 * 8), String(4 * (64 * 16 + 16 * 8 + 64 * 8) + 2 * 4 * 64 * 8)]);
+      assert.deepEqual(await page.locator('#cost tfoot').locator('th, td').allInnerTexts(), ['program', String(2 * 64 * 16 * 8), String(64 * 8), String(4 * (64 * 16 + 16 * 8 + 64 * 8) + 2 * 4 * 64 * 8)]);
       assert.doesNotMatch(await page.locator('#cost-note').innerText(), /XLA's own CPU/);
       await page.locator('input[name="itemsize"]').fill('3');
       assert.match(await page.locator('#stablehlo').innerText(), /^Not shown: no StableHLO float type has itemsize 3/);

@@ -95,6 +95,8 @@ for (const name of Object.keys(fixture.pages)) {
       const { page, problems } = await fixture.open(name);
       await page.locator('#analyze-examples button[data-example="lesson"]').click();
       await waitShown(page, 'lesson.mlir');
+      const yTitle = async () => /Y axis: (.*)\.$/.exec(await page.locator('#analyze-roofline').getAttribute('aria-label'))?.[1];
+      assert.equal(await yTitle(), 'ceiling under the roof (GFLOP/s)');
       await page.locator('#analyze-inputs').selectOption('arange');
       const v = await runShown(page);
       assert.equal(v.state, 'done');
@@ -120,6 +122,8 @@ for (const name of Object.keys(fixture.pages)) {
       assert.deepEqual(point, [row.intensity, dot.gflops]);
       const link = series.find((s) => s.role === 'link');
       assert.deepEqual(link.points.slice(0, 2), [[row.intensity, dot.ceiling], [row.intensity, dot.gflops]]);
+      assert.equal(await yTitle(), 'GFLOP/s: ceiling under the roof (estimate), achieved (measurement)', 'the axis names the measured triangles too');
+      assert.equal(await page.locator('#analyze-legend li[data-role="measured"]').getAttribute('data-dash'), 'triangle');
       // The summary: the measured total beside the lower bound, and the ratio.
       assert.ok(v.measured.seconds > 0);
       assert.equal(v.measured.bound_seconds, v.bound_seconds);
@@ -203,8 +207,15 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     }, null, { timeout: 60000, polling: 50 }).then((h) => h.jsonValue());
     assert.equal(seen.max, 301);
     assert.equal(seen.text, `${seen.value} of 301 ops run`);
+    // Beside the bar: the time gone so far and the limit, as people read them (issue 22, item 8).
+    const elapsed = await page.waitForFunction(() => {
+      const e = document.getElementById('analyze-run-elapsed');
+      return !e.hidden && !e.textContent.startsWith('0 s') && e.textContent;
+    }, null, { timeout: 60000, polling: 50 }).then((h) => h.jsonValue());
+    assert.match(elapsed, /^(0\.\d{1,3}|[1-9]\d?(\.\d{1,2})?|\d{3,}) s of at most 60 s$/);
     await page.waitForFunction(() => window.rooflineLab.runView().state === 'done', null, { timeout: 120000 });
     assert.equal(await page.locator('#analyze-run-progress').isHidden(), true);
+    assert.equal(await page.locator('#analyze-run-elapsed').isHidden(), true);
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -262,3 +262,73 @@ TEST_CASE("Moodle XML: one category per set, the core's answers, tolerances and 
   CHECK_THAT(x, Contains("<single>false</single>"));
   CHECK(moodle_xml("s", 0).error() == "count must be an integer from 1 to 100, got 0");
 }
+
+TEST_CASE("Moodle XML: no question has two answers with the same text, and each says what the page's checker says", "[moodle]") {
+  // Duplicates come from two mistakes that give one number for some sizes; 40 seeds of 10
+  // exercises meet them (the last CHECK says so).
+  std::size_t questions = 0, skipped_duplicates = 0;
+  for (int s = 0; s < 40; ++s) {
+    const std::string seed = "dup" + std::to_string(s);
+    const auto set = generate(seed, 10).value();
+    const std::string x = moodle_xml(seed, 10).value();
+    std::size_t at = x.find("</question>") + 1;  // past the category
+    for (const auto& e : set)
+      for (const auto& q : e.questions) {
+        const std::size_t begin = x.find("<question type=\"", at), end = x.find("</question>", begin);
+        REQUIRE(end != std::string::npos);
+        const std::string one = x.substr(begin, end - begin);
+        at = end + 1;
+        ++questions;
+        std::vector<std::string> texts;
+        for (std::size_t a = 0; (a = one.find("<answer fraction=", a)) != std::string::npos; ++a) {
+          const std::size_t t = one.find("<text>", a) + 6;
+          texts.push_back(one.substr(t, one.find("</text>", t) - t));
+        }
+        std::vector<std::string> sorted = texts;
+        std::sort(sorted.begin(), sorted.end());
+        INFO("seed " << seed << ", exercise " << e.index + 1 << ", question " << q.id << ": " << one);
+        CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
+        if (q.kind != "number") continue;
+        std::vector<std::string> values{format_number(q.value)};
+        for (const auto& m : q.mistakes)
+          if (std::find(values.begin(), values.end(), format_number(m.value)) == values.end()) values.push_back(format_number(m.value));
+          else ++skipped_duplicates;
+        CHECK(texts == values);  // every distinct value is still there, the right one first
+        for (const auto& v : values) {
+          std::string said = "<text>&lt;p&gt;";  // the feedback as HTML, in XML
+          for (char c : check(q, v).feedback)
+            said += c == '&' ? "&amp;amp;" : c == '<' ? "&amp;lt;" : c == '>' ? "&amp;gt;" : c == '"' ? "&amp;quot;" : std::string(1, c);
+          CHECK(one.find(said) != std::string::npos);
+        }
+      }
+  }
+  CHECK(questions > 400);
+  CHECK(skipped_duplicates > 0);  // the case the test is about did occur
+}
+
+TEST_CASE("gradebook: unnamed exports are told apart by their browser's id; the same id is one student", "[gradebook]") {
+  const std::vector<Typed> one{{0, "work", {"1"}}};
+  auto unnamed = [&](const std::string& id, const std::string& exported) {
+    std::string text = result_file("s", "", 2, {}, one, exported);
+    if (!id.empty()) text.insert(1, "\"unnamed_id\":\"" + id + "\",");
+    return text;
+  };
+  const Json t = grade({{"a.json", unnamed("k3f9x2", "2030-01-01T00:00:00.000Z")},
+                        {"b.json", unnamed("p0q7zz", "2030-01-01T00:00:00.000Z")},
+                        {"a-again.json", unnamed("k3f9x2", "2030-01-02T00:00:00.000Z")},
+                        {"old1.json", unnamed("", "2030-01-01T00:00:00.000Z")},
+                        {"old2.json", unnamed("", "2030-01-02T00:00:00.000Z")}});
+  const auto& students = t.find("students")->items;
+  REQUIRE(students.size() == 3);  // two ids and the files without one
+  std::vector<std::string> ids;
+  for (const auto& s : students) ids.push_back(s.find("unnamed_id")->string + "@" + s.find("file")->string);
+  CHECK(ids == std::vector<std::string>{"p0q7zz@b.json", "k3f9x2@a-again.json", "@old2.json"});
+  const auto& refused = t.find("refused")->items;
+  REQUIRE(refused.size() == 2);
+  CHECK(refused[0].find("reason")->string == "repeats the unnamed export \"k3f9x2\": a-again.json, exported later, is graded");
+  CHECK(refused[1].find("reason")->string == "repeats the teacher's own set (no student name): old2.json, exported later, is graded");
+  // A named student's file keeps no id, whatever it says.
+  std::string named = result_file("s", "Ann", 2, {}, one);
+  named.insert(1, "\"unnamed_id\":\"zz\",");
+  CHECK(grade({{"ann.json", named}}).find("students")->items[0].find("unnamed_id")->string.empty());
+}

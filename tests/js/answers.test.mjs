@@ -103,7 +103,7 @@ describe('the line under Check, and when the solution opens by itself', () => {
     const verdicts = Object.fromEntries(ids.map((id, i) => [id, { status: statuses[i] }]));
     return { verdicts, allRight: statuses.every((x) => x === 'right') };
   };
-  test('the solution waits for an answer to every part, at this Check or an earlier one', () => {
+  test('the solution opens by itself only once every part has been right, at this Check or an earlier one', () => {
     assert.equal(solutionEarned(exercise, []), false);
     assert.equal(solutionEarned(exercise, ['work']), false);
     assert.equal(solutionEarned(exercise, ['work', 'traffic', 'ratio']), false);
@@ -111,11 +111,15 @@ describe('the line under Check, and when the solution opens by itself', () => {
   });
   test('the message says what was checked and where the solution is, as it is', () => {
     assert.equal(exerciseMessage(exercise, result(['empty', 'empty', 'empty', 'empty']), [], false),
-      'Every answer is blank: nothing was checked. The reference solution opens once every part has an answer ' +
-      '(still to answer: work, minimum traffic, ratio and bound), or open it yourself below.');
+      'Every answer is blank: nothing was checked. The reference solution opens once every part is right ' +
+      '(still to get right: work, minimum traffic, ratio and bound), or when you open it below.');
     assert.equal(exerciseMessage(exercise, result(['right', 'empty', 'empty', 'empty']), ['work'], false),
       '1 of 4 right (minimum traffic, ratio and bound not answered). Change an answer and check again. The reference ' +
-      'solution opens once every part has an answer (still to answer: minimum traffic, ratio and bound), or open it yourself below.');
+      'solution opens once every part is right (still to get right: minimum traffic, ratio and bound), or when you open it below.');
+    // Every part answered, one wrong: the solution is not given away.
+    assert.equal(exerciseMessage(exercise, result(['right', 'right', 'right', 'wrong']), ['work', 'traffic', 'ratio'], false),
+      '3 of 4 right. Change an answer and check again. The reference solution opens once every part is right ' +
+      '(still to get right: bound), or when you open it below.');
     assert.match(exerciseMessage(exercise, result(['right', 'empty', 'empty', 'empty']), ['work'], true), /The reference solution is open below\.$/);
     assert.equal(exerciseMessage(exercise, result(['wrong', 'wrong', 'right', 'right']), ids, false),
       '2 of 4 right. Change an answer and check again. The reference solution is closed below; open it to compare.');

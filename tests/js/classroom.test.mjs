@@ -9,9 +9,9 @@ import {
 import { decodeHash } from '../../web/model/hash.js';
 import {
   csvCell, decodeProgress, emptyProgress, encodeProgress, MAX_HISTORY, PROGRESS_KEY, questionProgress, recordAnswer, recordHint,
-  recordSolution, resetSet, resultsCSV, resultsJSON, score, setProgress,
+  recordSolution, resetSet, resultsCSV, resultsJSON, score, setProgress, withUnnamedId,
 } from '../../web/model/progress.js';
-import { answerCell, gradebookCSV, percent, questionLabels, sortedStudents } from '../../web/model/gradebook.js';
+import { answerCell, gradebookCSV, percent, questionLabels, sortedStudents, studentLabel } from '../../web/model/gradebook.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
 let IDS;
@@ -94,6 +94,29 @@ describe('saved progress', () => {
     assert.deepEqual(Object.keys(reset.sets), ['other']);
     assert.deepEqual(score(setProgress(reset, key, S), EXERCISES), { right: 0, answered: 0, total: 3 });
     assert.equal(PROGRESS_KEY, 'rooflineLab.classroom.v1');
+  });
+
+  test('an unnamed export carries its browser\'s id, made once and saved; a named one carries none', () => {
+    const key = setKey(S);
+    let p = recordAnswer(emptyProgress(), key, S, 0, 'ridge', '80', { correct: true, feedback: '' }, T);
+    p = withUnnamedId(p, key, S, 'k3f9x2');
+    assert.equal(setProgress(p, key, S).unnamed_id, 'k3f9x2');
+    assert.equal(withUnnamedId(p, key, S, 'zzzzzz'), p, 'kept: every export from this browser is the same student');
+    const named = { ...S, student: 'Bo' };
+    assert.equal(withUnnamedId(p, setKey(named), named, 'abcdef'), p, 'a name needs no id');
+    assert.equal(withUnnamedId(emptyProgress(), key, S, '<b>').sets[key], undefined, 'not an id');
+    const back = decodeProgress(encodeProgress(p));
+    assert.equal(back.notice, null);
+    assert.equal(setProgress(back.progress, key, S).unnamed_id, 'k3f9x2', 'saved in the browser');
+    const bad = JSON.parse(encodeProgress(p));
+    bad.sets[key].unnamed_id = 'x'.repeat(100);
+    assert.match(decodeProgress(JSON.stringify(bad)).notice, /is malformed/);
+    const j = resultsJSON(S, setProgress(p, key, S), EXERCISES, 'alice', T);
+    assert.deepEqual([j.student, j.unnamed_id], ['', 'k3f9x2']);
+    assert.equal(Object.hasOwn(resultsJSON(named, setProgress(p, key, S), EXERCISES, 'alice/Bo', T), 'unnamed_id'), false);
+    assert.equal(studentLabel({ student: '', unnamed_id: 'k3f9x2' }), '(no name) k3f9x2');
+    assert.equal(studentLabel({ student: '', unnamed_id: '' }), '(no name)');
+    assert.equal(studentLabel({ student: 'Ann', unnamed_id: '' }), 'Ann');
   });
 
   test('a later wrong answer does not undo a right one: the first right verdict and every attempt are kept', () => {

@@ -34,3 +34,33 @@ describe('section 8 figure styles', () => {
     assert.equal(logTick(0, wide), '');
   });
 });
+
+describe('what the axes and the legend say (issue 22, item 9)', () => {
+  test('a legend key is drawn as its series is: a line with its dash and width, a point with its shape', async () => {
+    const { legendKey } = await import('../../web/figures/axes.js');
+    const dashed = legendKey({ showLine: true, borderColor: '#123', backgroundColor: '#123', borderDash: [3, 3, 12, 3], borderWidth: 2 });
+    assert.deepEqual([dashed.line, dashed.dash, dashed.width, dashed.color], [true, [3, 3, 12, 3], 2, '#123']);
+    assert.deepEqual(legendKey({ showLine: true, borderColor: '#000', backgroundColor: '#000', borderWidth: 3 }).dash, [], 'solid stays solid');
+    const star = legendKey({ showLine: false, borderColor: '#0a0', backgroundColor: '#0a0', pointStyle: 'star' });
+    assert.deepEqual([star.line, star.pointStyle, star.dash], [false, 'star', null]);
+    assert.equal(legendKey({ showLine: false, backgroundColor: '#fff', borderColor: '#d84315' }).pointStyle, 'circle');
+  });
+
+  test('the y axes say what is plotted: measured roofs and points are not hypothetical ceilings', async () => {
+    const { rooflineYTitle } = await import('../../web/model/figure_model.js');
+    const { analysisYTitle } = await import('../../web/model/analysis_view.js');
+    const figure = {
+      lesson: { ylabel: 'hypothetical ceiling (GFLOP/s)' },
+      measured: { layers: [{ cores: 1, roofs: [{}], points: [{}] }, { cores: 4, roofs: [{}], points: [] }] },
+    };
+    const off = { measuredRoof: false, measuredPoint: false, allCoresRoof: false, allCoresPoint: false };
+    assert.equal(rooflineYTitle(figure, off), 'hypothetical ceiling (GFLOP/s)');
+    assert.equal(rooflineYTitle({ ...figure, measured: null }, { ...off, measuredRoof: true }), 'hypothetical ceiling (GFLOP/s)', 'nothing measured yet');
+    assert.equal(rooflineYTitle(figure, { ...off, allCoresRoof: true }), 'GFLOP/s: hypothetical ceiling, measured roofs (this machine)');
+    assert.equal(rooflineYTitle(figure, { ...off, measuredRoof: true, measuredPoint: true }),
+      'GFLOP/s: hypothetical ceiling, measured roofs and measured tanh(A@B) (this machine)');
+    assert.equal(rooflineYTitle(figure, { ...off, allCoresPoint: true }), 'hypothetical ceiling (GFLOP/s)', 'the all-cores layer has no points here');
+    assert.equal(analysisYTitle(false), 'ceiling under the roof (GFLOP/s)');
+    assert.match(analysisYTitle(true), /achieved \(measurement\)/);
+  });
+});

@@ -1,7 +1,7 @@
 // web/model: formatting and number parsing, without a DOM or the core.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clockTime, grouped, percent, pyFloat, pyFloatList, sci, short } from '../../web/model/format.js';
+import { clockTime, duration, grouped, percent, pyFloat, pyFloatList, sci, short } from '../../web/model/format.js';
 import { parseNumber, parseNumberList } from '../../web/model/parse.js';
 
 test('pyFloat prints floats the way Python repr does, so the CLI reads like the seed', () => {
@@ -63,8 +63,13 @@ test('parseNumber refuses text no double holds as typed, never as another number
   assert.deepEqual(parseNumber('peak', '1e400'), { ok: false, error: 'peak must be a number a double can hold (at most about 1.8e308), got 1e400' });
   assert.deepEqual(parseNumber('peak', '-1e400'), { ok: false, error: 'peak must be a number a double can hold (at most about 1.8e308), got -1e400' });
   // 2^53 + 1 would silently become 2^53.
-  assert.deepEqual(parseNumber('m', '9007199254740993'),
+  assert.deepEqual(parseNumber('m', '9007199254740993', { integer: true }),
     { ok: false, error: 'm must be an integer a double holds exactly (at most 2^53 = 9007199254740992), got 9007199254740993' });
+  // A field that takes decimals is not told it must be an integer.
+  assert.deepEqual(parseNumber('peak', '9007199254740993'), {
+    ok: false, error: 'peak must be a number a double holds exactly (a whole number typed in full: at most 2^53 = 9007199254740992), got 9007199254740993',
+  });
+  assert.match(parseNumberList('sizes', '8,9007199254740993').error, /^sizes: entry 2 of 2 must be an integer a double holds exactly/);
   assert.deepEqual(parseNumber('m', '9007199254740992'), { ok: true, value: 9007199254740992 });
   assert.deepEqual(parseNumber('m', '+9007199254740994'), { ok: true, value: 9007199254740994 });  // exact: the core says "at most 2^53"
   assert.deepEqual(parseNumber('m', '1e300'), { ok: true, value: 1e300 });  // a double: the core judges it
@@ -81,4 +86,13 @@ test('parseNumberList names the entry that is not a number', () => {
   assert.deepEqual(parseNumberList('sizes', '8, 16,32'), { ok: true, value: [8, 16, 32] });
   assert.deepEqual(parseNumberList('sizes', '8,,32'), { ok: false, error: 'sizes: entry 2 of 3 must be a number, got nothing' });
   assert.deepEqual(parseNumberList('sizes', ' '), { ok: false, error: 'sizes must be a comma-separated list of numbers, got nothing' });
+});
+
+test('duration: seconds as people read them, 3 significant digits, no exponent, the way the core writes them', () => {
+  assert.equal(duration(61.4889), '61.5 s');
+  assert.equal(duration(60), '60 s');
+  assert.equal(duration(0.0012345), '0.00123 s');
+  assert.equal(duration(123.6), '124 s');
+  assert.equal(duration(3600), '3600 s');
+  assert.equal(duration(0), '0 s');
 });

@@ -267,4 +267,10 @@ describe('page state', () => {
     const r = inputsToParams({ m: '1', k: '2', n: '3', itemsize: '4', sizes: '8,16', peak: '5', bandwidth: '6', traffic_factor: '0.5' });
     assert.deepEqual(r, { ok: true, params: { m: 1, k: 2, n: 3, itemsize: 4, sizes: [8, 16], peak: 5, bandwidth: 6, traffic_factor: 0.5 } });
   });
+
+  test('a size listed twice is refused by name, not drawn and listed twice', () => {
+    const r = inputsToParams({ sizes: '8,16,32,16.0' });
+    assert.equal(r.ok, false);
+    assert.equal(r.errors.sizes, 'sizes: entry 4 of 4 must not repeat a size, got 16 again (entry 2)');
+  });
 });

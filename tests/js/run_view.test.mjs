@@ -152,3 +152,14 @@ describe('the run states', () => {
     assert.ok(a.shown.at && a.shown.name === 'lesson.mlir', 'results name their program and when');
   });
 });
+
+test('a run past its time limit says so with durations people read ("at most 1 s, got 1.02 s", not 1.000000)', () => {
+  const forever = 'func.func @main() -> tensor<i32> {\n  %c = stablehlo.constant dense<0> : tensor<i32>\n' +
+    '  %r = stablehlo.while(%i = %c) : tensor<i32>\n   cond {\n    %t = stablehlo.constant dense<true> : tensor<i1>\n' +
+    '    stablehlo.return %t : tensor<i1>\n  } do {\n    stablehlo.return %i : tensor<i32>\n  }\n  return %r : tensor<i32>\n}\n';
+  const r = runFile(core, 'forever.mlir', forever, { time_budget_seconds: 1, max_iterations: 1e12 });
+  assert.equal(r.ok, true);
+  assert.equal(r.value.status, 'error');
+  const message = r.value.errors[0].message;
+  assert.match(message, /the run took too long — expected at most 1 s, got (1|1\.\d{1,2}) s$/, message);
+});

@@ -18,7 +18,7 @@ import { summarizeFile } from '../../web/model/analysis.js';
 import { placeOps } from '../../web/model/analysis_view.js';
 import { encodeProgress, resultsJSON } from '../../web/model/progress.js';
 import {
-  addGradebookFiles, applyGradebookLink, clearGradebook, closeGradebook, gradebookHashPart, openGradebook, setGradebookSort,
+  addGradebookFiles, applyGradebookLink, clearGradebook, closeGradebook, gradebookHashPart, LINK_SET_IGNORED, openGradebook, setGradebookSort,
 } from '../../web/gradebook_state.js';
 import { exerciseVerdicts } from '../../web/model/answers.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
@@ -120,7 +120,7 @@ describe('calls into the wasm module', () => {
 describe('section 7: the exercise in the store', () => {
   test('Check stores the answers; the verdicts are the core\'s; blank Check is no attempt; budgets re-check', () => {
     let s = createState(core);
-    assert.deepEqual(s.exercise, { answers: { work: '', traffic: '', ratio: '', bound: '' }, checked: false, attempted: false, tried: [], check: {} });
+    assert.deepEqual(s.exercise, { answers: { work: '', traffic: '', ratio: '', bound: '' }, checked: false, attempted: false, tried: [], solved: [], check: {} });
     s = checkExercise(core, s, {});
     assert.deepEqual([s.exercise.checked, s.exercise.attempted], [true, false]);
     assert.equal(exerciseVerdicts(s.report.exercise, s.exercise.check, s.exercise.answers).attempted, false);
@@ -131,6 +131,9 @@ describe('section 7: the exercise in the store', () => {
     assert.equal(s.exercise.attempted, true);
     assert.deepEqual(s.exercise.tried, ['work', 'traffic', 'ratio', 'bound']);
     assert.deepEqual(checkExercise(core, s, {}).exercise.tried, ['work', 'traffic', 'ratio', 'bound'], 'kept across a blank Check');
+    assert.deepEqual(s.exercise.solved, ['traffic', 'ratio'], 'only the parts right at some Check');
+    const solved = checkExercise(core, s, { work: '27648', traffic: '1', ratio: '', bound: 'memory' }).exercise.solved;
+    assert.deepEqual(solved, ['work', 'traffic', 'ratio', 'bound'], 'right once stays right (the solution may open)');
     const v = exerciseVerdicts(s.report.exercise, s.exercise.check, s.exercise.answers).verdicts;
     assert.deepEqual(Object.values(v).map((x) => x.status), ['wrong', 'right', 'right', 'wrong']);
     assert.match(v.work.message, /^You counted m·k·n/);
@@ -255,7 +258,7 @@ describe('the teacher\'s gradebook in the store', () => {
     const exercises = core.generateExercises('week3/Ann', 2, ['bound']).value;
     const ann = { name: 'Ann.json', text: JSON.stringify(resultsJSON(asAnn.settings, savedSet(asAnn), exercises, 'week3/Ann', T)) };
     let g = s.gradebook;
-    assert.deepEqual(g, { open: false, set: null, files: [], table: null, error: null, sort: { key: 'student', dir: 'asc' } });
+    assert.deepEqual(g, { open: false, set: null, files: [], table: null, error: null, notices: [], sort: { key: 'student', dir: 'asc' } });
     const before = core.embindCalls().total;
     g = openGradebook(core, g, { seed: 'week3', count: 2, families: ['bound'] });
     assert.equal(core.embindCalls().total, before, 'no files: no call');
@@ -282,6 +285,16 @@ describe('the teacher\'s gradebook in the store', () => {
     assert.equal(linked.table.set.from, 'files');
     assert.equal(applyClassroomLink(core, c, '#gradebook').exercises, c.exercises, '#gradebook alone leaves section 9 as it is');
     assert.equal(applyGradebookLink(core, linked, '#m=4', c.settings).open, false);
+    // A mistyped set in the link: said in the gradebook, and the files' own set graded (not
+    // week3 with the default count, which would refuse Ann's file as another set's).
+    const typo = '#gradebook&seed=week3&count=abc&families=bound';
+    const typoed = applyClassroomLink(core, c, typo);
+    const mistyped = applyGradebookLink(core, g, typo, typoed.settings, typoed.notices.link);
+    assert.deepEqual(mistyped.notices, ['ignored count="abc" in the link: count must be an integer from 1 to 100, got "abc"', LINK_SET_IGNORED]);
+    assert.equal(mistyped.set, null);
+    assert.deepEqual([mistyped.table.set.from, mistyped.table.students.length], ['files', 1]);
+    assert.deepEqual(closeGradebook(mistyped).notices, [], 'closing the gradebook dismisses them');
+    assert.deepEqual(applyGradebookLink(core, g, '#gradebook&seed=week3&count=2&families=bound', c.settings, []).notices, []);
     assert.equal(gradebookHashPart(closeGradebook(g)), '');
     assert.equal(clearGradebook(g).table, null);
     // A set the core cannot make is said, and nothing is graded.

@@ -65,8 +65,9 @@ describe('what section 6 says about a measurement', () => {
       assert.equal(row[6], `${short(w.predicted.time_ratio, 3)}×`);
       assert.equal(row[7][0], `${short(w.agreement, 3)} (${w.verdict})`);
     });
-    assert.equal(rows[0][1], '0.5 → 0.5');  // memory-bound: 2 flops per 4 bytes at both
-    assert.equal(rows[1][1], '32 → 16');    // compute-bound: 128 flops per 4 bytes, then per 8
+    // What changes, not "0.5 → 0.5" beside a text that says the traffic grew (issue 22, item 10).
+    assert.equal(rows[0][1], 'bytes ×2, flops ×2: 0.5 stays');     // memory-bound: 2 flops per 4 bytes at both
+    assert.equal(rows[1][1], 'bytes ×2, flops ×1: 32 → 16');      // compute-bound: 128 flops per 4 bytes, then per 8
   });
 
   test('the summary names the array, the order of reads and the roofs the prediction used', () => {

@@ -9,7 +9,8 @@
 //   figure.series();  // [{role, label, points: [[x, y], …], indices?}] (tests, rooflineLab.analysisSeries())
 //   figure.png(); figure.destroy(); figure.restyle();
 import { ScatterController } from 'chart.js';
-import { chartOptions } from './axes.js';
+import { analysisYTitle } from '../model/analysis_view.js';
+import { chartOptions, drawKey, KEY_HEIGHT, KEY_WIDTH, legendKey } from './axes.js';
 import { Chart, exact, prefersDark, scatterChart } from './chart_common.js';
 
 /**
@@ -144,7 +145,7 @@ export function createAnalysisFigure(canvas, env = {}) {
     const b = bounds(state);
     const o = chartOptions(palette, {
       x: { title: 'operations per byte (flops / bytes accessed)', min: b.xmin, max: b.xmax },
-      y: { title: 'ceiling under the roof (GFLOP/s)', min: b.ymin, max: b.ymax },
+      y: { title: analysisYTitle((state.measured ?? []).length > 0), min: b.ymin, max: b.ymax },
       label: tooltipLabel,
       onClick: (_event, elements, c) => {
         const hit = elements.find((e) => ['ops', 'selected', 'measured'].includes(c.data.datasets[e.datasetIndex].role));
@@ -185,61 +186,38 @@ export function createAnalysisFigure(canvas, env = {}) {
     return { x: el.x, y: el.y };
   }
 
-  /** Each legend entry: {role, label, color, dash} (what the list under the canvas shows). */
+  /** Each legend entry: {role, label, color, dash, line, width, pointStyle} (what the list under the canvas shows). */
   function legendEntries() {
     if (!holder.chart) return [];
-    return holder.chart.data.datasets.filter((d) => d.role !== 'link').map((d) => ({
-      role: d.role, label: d.label, color: d.showLine ? d.borderColor : d.backgroundColor, dash: d.showLine ? [...(d.borderDash ?? [])] : null,
-      line: Boolean(d.showLine), width: d.borderWidth ?? 1, pointStyle: d.pointStyle ?? 'circle',
-    }));
+    return holder.chart.data.datasets.filter((d) => d.role !== 'link').map((d) => {
+      const { fill, edge, ...key } = legendKey(d);
+      return { role: d.role, label: d.label, ...key, pointStyle: d.pointStyle ?? 'circle' };
+    });
   }
 
   /** The legend as a list (text and a key drawn on a small canvas per entry) in env.legend. */
   function drawLegend() {
     if (!env.legend) return;
     const scale = globalThis.devicePixelRatio || 1;
-    env.legend.replaceChildren(...legendEntries().map((e) => {
+    const datasets = holder.chart ? holder.chart.data.datasets.filter((d) => d.role !== 'link') : [];
+    env.legend.replaceChildren(...datasets.map((d) => {
+      const e = legendKey(d);
       const li = document.createElement('li');
-      li.dataset.role = e.role;
+      li.dataset.role = d.role;
       li.dataset.color = e.color;
-      li.dataset.dash = e.line ? e.dash.join(',') : e.pointStyle;
+      li.dataset.dash = e.line ? e.dash.join(',') : (d.pointStyle ?? 'circle');
       const key = document.createElement('canvas');
-      key.width = Math.round(30 * scale);
-      key.height = Math.round(12 * scale);
-      key.style.width = '30px';
-      key.style.height = '12px';
+      key.width = Math.round(KEY_WIDTH * scale);
+      key.height = Math.round(KEY_HEIGHT * scale);
+      key.style.width = `${KEY_WIDTH}px`;
+      key.style.height = `${KEY_HEIGHT}px`;
       key.setAttribute('aria-hidden', 'true');
       const g = key.getContext('2d');
       if (g) {
         g.scale(scale, scale);
-        g.strokeStyle = e.color;
-        g.fillStyle = e.color;
-        if (e.line) {
-          g.lineWidth = Math.min(3, e.width);
-          g.setLineDash(e.dash);
-          g.beginPath();
-          g.moveTo(1, 6);
-          g.lineTo(29, 6);
-          g.stroke();
-        } else {
-          g.beginPath();
-          if (e.pointStyle === 'triangle') {
-            g.moveTo(15, 1); g.lineTo(21, 11); g.lineTo(9, 11); g.closePath();
-          } else if (e.pointStyle === 'rectRot') {
-            g.moveTo(15, 0); g.lineTo(21, 6); g.lineTo(15, 12); g.lineTo(9, 6); g.closePath();
-          } else {
-            g.arc(15, 6, 5, 0, 2 * Math.PI);
-          }
-          if (e.color === 'transparent') {
-            g.strokeStyle = getComputedStyle(env.legend).color;
-            g.lineWidth = 2;
-            g.stroke();
-          } else {
-            g.fill();
-          }
-        }
+        drawKey(g, e, getComputedStyle(env.legend).color);
       }
-      li.append(key, document.createTextNode(e.label));
+      li.append(key, document.createTextNode(d.label));
       return li;
     }));
   }

@@ -3,9 +3,10 @@
 //
 //   const figure = createRooflineFigure(canvas);
 //   figure.render({figure, show: {measuredRoof, measuredPoint, allCoresRoof, allCoresPoint}});   // state.figure, state.show
-//   figure.series();   // what the chart holds, as plain data (tests, rooflineLab.chartSeries())
+//   figure.series();   // what the chart holds, as plain data, with each legend key (tests, rooflineLab.chartSeries())
 //   figure.png();      // a data: URL of the chart as PNG
 //   figure.destroy();
+import { rooflineYTitle } from '../model/figure_model.js';
 import { chartOptions } from './axes.js';
 import { exact, prefersDark, scatterChart } from './chart_common.js';
 
@@ -121,7 +122,7 @@ function options(state, palette, sets) {
   const b = bounds(sets);
   return chartOptions(palette, {
     x: { title: f.lesson.xlabel, min: b.xmin, max: b.xmax },
-    y: { title: f.lesson.ylabel, min: b.ymin, max: b.ymax },
+    y: { title: rooflineYTitle(f, state.show), min: b.ymin, max: b.ymax },
     label: tooltipLabel,
   });
 }
@@ -143,11 +144,13 @@ export function createRooflineFigure(canvas, env = {}) {
     if (state?.figure) holder.render(state);
   }
 
-  /** The drawn datasets as plain data: [{role, label, points: [[x, y], …]}]. */
+  /** The drawn datasets as plain data: [{role, label, measured, points: [[x, y], …], key}] (key: its legend key, axes.js's legendKey). */
   function series() {
     if (!holder.chart) return [];
-    return holder.chart.data.datasets.map((d) => ({
-      role: d.role, label: d.label, measured: Boolean(d.measured), points: d.data.map((p) => [p.x, p.y]),
+    // The key as the legend holds it (axes.js's generateLabels), not as it would be made again.
+    const keys = new Map((holder.chart.legend?.legendItems ?? []).map((item) => [item.datasetIndex, item.key ?? null]));
+    return holder.chart.data.datasets.map((d, i) => ({
+      role: d.role, label: d.label, measured: Boolean(d.measured), points: d.data.map((p) => [p.x, p.y]), key: keys.get(i) ?? null,
     }));
   }
 

@@ -270,3 +270,11 @@ export function excerpt(text, starts, line, { before = 3, after = 3, width = 400
   }
   return out;
 }
+
+/**
+ * Section 8's y-axis title: what is plotted on it. The ops' ceilings under the chosen roof
+ * (estimates); after a run, also what each op achieved on this machine (measurements).
+ */
+export function analysisYTitle(hasMeasured) {
+  return hasMeasured ? 'GFLOP/s: ceiling under the roof (estimate), achieved (measurement)' : 'ceiling under the roof (GFLOP/s)';
+}

@@ -31,30 +31,31 @@ const partName = (id) => PART_NAMES[id] ?? id;
 const listed = (names) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
 
 /**
- * Whether section 7's reference solution opens by itself: once every part has been tried (given an
- * answer at some Check), so answering one part cannot give the other parts away.
+ * Whether section 7's reference solution opens by itself: once every part has been right at some
+ * Check. Before that it opens only when asked for (its summary), as section 9's does: a wrong try
+ * does not give the other parts away.
  * @param {{questions: {id: string}[]}} exercise  report.exercise
- * @param {string[]} tried  the question ids answered at some Check
+ * @param {string[]} solved  the question ids right at some Check
  */
-export function solutionEarned(exercise, tried) {
-  return exercise.questions.every((q) => tried.includes(q.id));
+export function solutionEarned(exercise, solved) {
+  return exercise.questions.every((q) => solved.includes(q.id));
 }
 
 /**
  * The line under Check: what was checked and what happened to the reference solution, as it is.
  * @param {{questions: {id: string}[]}} exercise
  * @param {{verdicts: Record<string, {status: string}>, allRight: boolean}} result  exerciseVerdicts' value
- * @param {string[]} tried  the question ids answered at some Check
+ * @param {string[]} solved  the question ids right at some Check
  * @param {boolean} solutionOpen  whether the solution is open on the page now
  */
-export function exerciseMessage(exercise, { verdicts, allRight }, tried, solutionOpen) {
+export function exerciseMessage(exercise, { verdicts, allRight }, solved, solutionOpen) {
   const ids = exercise.questions.map((q) => q.id);
   const blank = ids.filter((id) => verdicts[id]?.status === 'empty');
-  const untried = ids.filter((id) => !tried.includes(id));
+  const unsolved = ids.filter((id) => !solved.includes(id));
   const solution = solutionOpen
     ? 'The reference solution is open below.'
-    : untried.length
-      ? `The reference solution opens once every part has an answer (still to answer: ${listed(untried.map(partName))}), or open it yourself below.`
+    : unsolved.length
+      ? `The reference solution opens once every part is right (still to get right: ${listed(unsolved.map(partName))}), or when you open it below.`
       : 'The reference solution is closed below; open it to compare.';
   if (blank.length === ids.length) return `Every answer is blank: nothing was checked. ${solution}`;
   if (allRight) return `All ${ids.length === 4 ? 'four' : ids.length} answers are right.`;

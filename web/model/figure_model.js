@@ -45,3 +45,21 @@ export function figureModel(report, measured = null) {
       : null,
   };
 }
+
+/**
+ * The lesson figure's y-axis title: what is plotted on it. The core's label ("hypothetical ceiling
+ * (GFLOP/s)") while only the model is drawn; with this machine's measured roofs or kernel points
+ * on show, those too: a measured roof is no hypothetical ceiling.
+ * @param {object} figure  figureModel's value
+ * @param {{measuredRoof, measuredPoint, allCoresRoof, allCoresPoint}} show
+ */
+export function rooflineYTitle(figure, show) {
+  const layers = figure.measured?.layers ?? [];
+  const shown = (single, roof) => layers.some((l) => (l.cores === 1) === single &&
+    (roof ? show[single ? 'measuredRoof' : 'allCoresRoof'] : l.points.length > 0 && show[single ? 'measuredPoint' : 'allCoresPoint']));
+  const roofs = shown(true, true) || shown(false, true);
+  const points = shown(true, false) || shown(false, false);
+  if (!roofs && !points) return figure.lesson.ylabel;
+  const measured = [roofs ? 'measured roofs' : '', points ? 'measured tanh(A@B)' : ''].filter(Boolean).join(' and ');
+  return `GFLOP/s: hypothetical ceiling, ${measured} (this machine)`;
+}

@@ -78,3 +78,13 @@ export function clockTime(iso) {
   if (Number.isNaN(d.getTime())) return '';
   return [d.getHours(), d.getMinutes(), d.getSeconds()].map((x) => String(x).padStart(2, '0')).join(':');
 }
+
+/**
+ * A duration as people read it, the way the core's messages write one: 3 significant digits,
+ * whole seconds from 100 s, never an exponent: 61.4889 → "61.5 s", 60 → "60 s", 0.0012345 → "0.00123 s".
+ */
+export function duration(s) {
+  if (!(s > 0) || !Number.isFinite(s)) return `${s === 0 ? 0 : s} s`;
+  const scale = 10 ** (2 - Math.floor(Math.log10(s)));
+  return `${scale > 1 ? Math.round(s * scale) / scale : Math.round(s)} s`;
+}

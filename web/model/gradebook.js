@@ -38,10 +38,16 @@ export function answerCell(a) {
   };
 }
 
+/** How a student is named in the table: their name, or an unnamed export's id ("(no name) k3f9x2"). */
+export function studentLabel(s) {
+  if (s.student) return s.student;
+  return s.unnamed_id ? `(no name) ${s.unnamed_id}` : '(no name)';
+}
+
 /** The students in the table's order under `sort` ({key, dir}); ties in the students' names. */
 export function sortedStudents(table, sort) {
   const sign = sort.dir === 'desc' ? -1 : 1;
-  const byName = (a, b) => a.student.localeCompare(b.student) || a.file.localeCompare(b.file);
+  const byName = (a, b) => a.student.localeCompare(b.student) || (a.unnamed_id ?? '').localeCompare(b.unnamed_id ?? '') || a.file.localeCompare(b.file);
   const q = /^q(\d+)$/.exec(sort.key);
   const value = q
     ? (s) => {
@@ -74,7 +80,7 @@ export function gradebookCSV(table, sort) {
   exercises.forEach((e) => header.push(`${e + 1} solution opened`));
   const lines = [header.map(csvCell).join(',')];
   for (const s of sortedStudents(table, sort)) {
-    const row = [s.student, s.file, s.right, s.tried, table.questions.length, s.attempts, s.hints, s.solutions];
+    const row = [s.student || studentLabel(s), s.file, s.right, s.tried, table.questions.length, s.attempts, s.hints, s.solutions];
     s.answers.forEach((a) => row.push(answerCell(a).word, a.attempts, a.hints));
     exercises.forEach((e) => row.push(s.answers[table.questions.findIndex((q) => q.exercise === e)]?.solution_opened ?? false));
     lines.push(row.map(csvCell).join(','));

@@ -9,10 +9,11 @@ const INTEGER = /^[+-]?\d+$/;
 
 /**
  * Parses one number, or explains why not. Number('') is 0 and Number('0x10') is 16: both are
- * refused here, so an empty field never becomes a silent zero.
+ * refused here, so an empty field never becomes a silent zero. `integer`: the field takes whole
+ * numbers only (said in the message for a whole number past 2^53).
  * @returns {{ok: true, value: number} | {ok: false, error: string}}
  */
-export function parseNumber(name, text) {
+export function parseNumber(name, text, { integer = false } = {}) {
   const t = typeof text === 'string' ? text.trim() : '';
   if (NUMBER.test(t)) {
     const value = Number(t);
@@ -21,7 +22,12 @@ export function parseNumber(name, text) {
       return { ok: false, error: `${name} must be a number a double can hold (at most about 1.8e308), got ${t}` };
     }
     if (INTEGER.test(t) && BigInt(t) !== BigInt(value)) {
-      return { ok: false, error: `${name} must be an integer a double holds exactly (at most 2^53 = 9007199254740992), got ${t.replace(/^\+/, '')}` };
+      // A field that takes decimals is not told it must be an integer: only that this whole number,
+      // typed in full, is past what a double holds exactly.
+      const rule = integer
+        ? 'an integer a double holds exactly (at most 2^53 = 9007199254740992)'
+        : 'a number a double holds exactly (a whole number typed in full: at most 2^53 = 9007199254740992)';
+      return { ok: false, error: `${name} must be ${rule}, got ${t.replace(/^\+/, '')}` };
     }
     return { ok: true, value };
   }
@@ -46,7 +52,7 @@ export function parseNumberList(name, text) {
   const values = [];
   const parts = text.split(',');
   for (const [i, part] of parts.entries()) {
-    const r = parseNumber(`${name}: entry ${i + 1} of ${parts.length}`, part);
+    const r = parseNumber(`${name}: entry ${i + 1} of ${parts.length}`, part, { integer: true });
     if (!r.ok) return r;
     values.push(r.value);
   }

@@ -7,7 +7,9 @@
 //      questions: {"<index>:<questionId>": {answer, correct, feedback, attempts, hints,
 //                                           history, right_at, last_correct}},
 //      solutions: [index, …],   // solutions opened (on request, or unfolded after an attempt)
-//      updated}}}               // ISO time of the last change
+//      updated,                 // ISO time of the last change
+//      unnamed_id?}}}           // with no student name: the id this browser's exports carry, so
+//                               // that two unnamed students' files differ (made at the first export)
 // Per question: `answer`, `feedback` and `last_correct` are the latest attempt's; `correct` is
 // the first right verdict, kept (a later wrong answer does not undo it), and `right_at` the
 // attempt it came at (0: none); `history` is every attempt, [{answer, at, correct}] (the first
@@ -53,8 +55,12 @@ function validSet(s) {
   return isObject(s) && typeof s.seed === 'string' && Number.isInteger(s.count) && Array.isArray(s.families) &&
     s.families.every((f) => typeof f === 'string') && typeof s.student === 'string' &&
     isObject(s.questions) && Object.entries(s.questions).every(([k, q]) => /^\d+:[a-z_]+$/.test(k) && validQuestion(q)) &&
-    Array.isArray(s.solutions) && s.solutions.every(isCount) && typeof s.updated === 'string';
+    Array.isArray(s.solutions) && s.solutions.every(isCount) && typeof s.updated === 'string' &&
+    (s.unnamed_id === undefined || (typeof s.unnamed_id === 'string' && UNNAMED_ID.test(s.unnamed_id)));
 }
+
+/** An unnamed export's id: a few lowercase letters and digits (made from random bits by the view). */
+export const UNNAMED_ID = /^[a-z0-9]{4,12}$/;
 
 /**
  * Reads what localStorage holds (a string, or null when nothing is saved). Never throws.
@@ -91,7 +97,7 @@ export function decodeProgress(text) {
     }
     sets[key] = {
       seed: s.seed, count: s.count, families: [...s.families], student: s.student, questions,
-      solutions: [...s.solutions], updated: s.updated,
+      solutions: [...s.solutions], updated: s.updated, ...(s.unnamed_id ? { unnamed_id: s.unnamed_id } : {}),
     };
   }
   return { progress: { version: PROGRESS_VERSION, sets }, notice: null };
@@ -107,6 +113,16 @@ export function setProgress(progress, key, settings) {
     seed: settings.seed, count: settings.count, families: [...settings.families], student: settings.student,
     questions: {}, solutions: [], updated: '',
   };
+}
+
+/**
+ * The set's progress with the id its unnamed exports carry: kept if it has one, else `id`. A
+ * student with a name needs none (the name tells them apart).
+ */
+export function withUnnamedId(progress, key, settings, id) {
+  const set = setProgress(progress, key, settings);
+  if (settings.student !== '' || set.unnamed_id || !UNNAMED_ID.test(id)) return progress;
+  return { ...progress, sets: { ...progress.sets, [key]: { ...set, unnamed_id: id } } };
 }
 
 export const questionKey = (index, questionId) => `${index}:${questionId}`;
@@ -231,13 +247,16 @@ export function resultsCSV(settings, set, exercises) {
 /**
  * The result file: one JSON object with the set's parameters, the student's name and every
  * question's attempts (what was typed, when), hints and whether its solution was opened — what
- * the teacher's gradebook regrades. `correct`, `right_at`, `feedback` and `score` are this page's
+ * the teacher's gradebook regrades. Without a name it carries the set's `unnamed_id` (withUnnamedId),
+ * which tells two unnamed students apart. `correct`, `right_at`, `feedback` and `score` are this page's
  * verdicts, for people: the gradebook does not read them.
  */
 export function resultsJSON(settings, set, exercises, seedUsed, now) {
   return {
     kind: RESULTS_KIND, version: RESULTS_VERSION, exported: now,
-    seed: settings.seed, student: settings.student, seed_used: seedUsed, count: settings.count,
+    seed: settings.seed, student: settings.student,
+    ...(settings.student === '' && set.unnamed_id ? { unnamed_id: set.unnamed_id } : {}),
+    seed_used: seedUsed, count: settings.count,
     families: settings.families.length ? [...settings.families] : 'all',
     score: score(set, exercises),
     questions: resultRows(set, exercises).map(({ solution_shown: opened, ...row }) => ({ ...row, solution_opened: opened })),

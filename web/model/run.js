@@ -8,6 +8,12 @@
  */
 export const PAGE_TIMING_BUDGET_SECONDS = 15;
 
+/**
+ * Seconds a run on the page may last at most (the page's choice, given to the core, which stops
+ * the run with an error past it); shown beside the run's progress with the time gone so far.
+ */
+export const PAGE_TIME_BUDGET_SECONDS = 60;
+
 /** The page's choices for the arguments of an entry function with arguments. */
 export const RUN_INPUTS = ['seeded', 'arange'];
 

@@ -7,14 +7,28 @@ import { short } from './format.js';
 const ms = (seconds) => `${short(seconds * 1e3, 3)} ms`;
 const ratio = (x) => `${short(x, 3)}×`;
 
-/** The table's rows: [workload, flops per byte, bound, time at 1×, time at the factor, measured, predicted, measured ÷ predicted]. */
+/**
+ * What the factor changes in a workload, from its counts at 1× and at the factor: the bytes always
+ * grow; the flops grow with them (memory-bound: work per read) or stay (compute-bound), and so the
+ * flops per byte stay or fall. "bytes ×2, flops ×2: 0.5 flops per byte stays", "bytes ×2, flops ×1: 32 → 16".
+ */
+export function trafficChange(w) {
+  const p = w.predicted;
+  const times = (a, b) => `×${short(b / a, 3)}`;
+  const counts = `bytes ${times(w.once.bytes, w.factor.bytes)}, flops ${times(w.once.flops, w.factor.flops)}`;
+  return p.intensity === p.factor_intensity
+    ? `${counts}: ${short(p.intensity, 3)} stays`
+    : `${counts}: ${short(p.intensity, 3)} → ${short(p.factor_intensity, 3)}`;
+}
+
+/** The table's rows: [workload, what the factor changes, bound, time at 1×, time at the factor, measured, predicted, measured ÷ predicted]. */
 export function trafficMeasuredRows(m) {
   return m.workloads.map((w) => {
     const p = w.predicted;
     const bound = p.bound === p.factor_bound ? p.bound : `${p.bound} → ${p.factor_bound}`;
     return [
       w.name,
-      `${short(p.intensity, 3)} → ${short(p.factor_intensity, 3)}`,
+      trafficChange(w),
       bound,
       ms(w.once.median),
       ms(w.factor.median),

@@ -2,8 +2,8 @@
 // Cancel, its status (passed, failed, not run, an error — or cancelled, a calm state of its own),
 // what could not run (the op and its line; the estimate stays on show), and each check call's
 // verdict by line. The numbers it names are the core's run report (web/model/run.js).
-import { clockTime, sci } from '../model/format.js';
-import { PAGE_TIMING_BUDGET_SECONDS } from '../model/run.js';
+import { clockTime, duration, sci } from '../model/format.js';
+import { PAGE_TIME_BUDGET_SECONDS, PAGE_TIMING_BUDGET_SECONDS } from '../model/run.js';
 import { $, el } from './dom.js';
 
 /** Checks listed at most (a corpus file can hold thousands); the count says how many more. */
@@ -76,10 +76,18 @@ export function notRunText(report) {
  * The run's progress bar for a run that starts now: it shows no value (busy) until the Worker's
  * first word, then how many of the entry's ops have run. Returns the pool's onProgress.
  */
+let elapsedTimer = null;  // while a run goes on: the time gone so far, beside the limit
+
 export function runProgress() {
   const bar = $('#analyze-run-progress');
   bar.removeAttribute('value');
   bar.removeAttribute('aria-valuetext');
+  const started = performance.now();
+  const elapsed = $('#analyze-run-elapsed');
+  const tell = () => { elapsed.textContent = `${duration((performance.now() - started) / 1000)} of at most ${duration(PAGE_TIME_BUDGET_SECONDS)}`; };
+  tell();
+  clearInterval(elapsedTimer);
+  elapsedTimer = setInterval(tell, 250);
   return (done, total, label) => {
     if (!(total > 0)) return;
     bar.max = total;
@@ -102,6 +110,11 @@ export function renderAnalyzeRun(a) {
   if (focusRun && runButton.disabled && !cancel.disabled) cancel.focus();
   if (focusCancel && cancel.disabled && !runButton.disabled) runButton.focus();
   $('#analyze-run-progress').hidden = !busy;
+  $('#analyze-run-elapsed').hidden = !busy;
+  if (!busy && elapsedTimer !== null) {
+    clearInterval(elapsedTimer);
+    elapsedTimer = null;
+  }
   const inputs = $('#analyze-inputs');
   if (inputs.value !== a.runChoice.inputs) inputs.value = a.runChoice.inputs;
   const seed = $('#analyze-seed');

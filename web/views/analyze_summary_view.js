@@ -1,7 +1,7 @@
 // Section 8's roofs (the chosen roof, the dtype its peak is read for, every roof's kind and
 // sources) and the program summary: totals, the lower bound on time, fusion's savings,
 // unmodeled ops and the core's notes.
-import { percent, sci, short } from '../model/format.js';
+import { grouped, percent, sci, short } from '../model/format.js';
 import { $, el } from './dom.js';
 
 const KIND_TAG = {
@@ -11,7 +11,7 @@ const KIND_TAG = {
 };
 
 const seconds = (s) => (s === null ? '—' : s === 0 ? '0 s' : `${sci(s, 4)} s`);
-const count = (x) => (Number.isInteger(x) && Math.abs(x) < 1e15 ? String(x) : sci(x, 4));
+const count = (x) => (Number.isInteger(x) && Math.abs(x) < 1e15 ? grouped(x) : sci(x, 4));
 
 /** @param {{onRoof: (id: string) => void, onDtype: (d: string) => void, onAllRoofs: (on: boolean) => void}} handlers */
 export function bindAnalyzeSummary({ onRoof, onDtype, onAllRoofs }) {

@@ -4,7 +4,7 @@
 // on a focused row selects it; the selected row is marked. The measured columns are a run's
 // (this machine's measurements), '—' until the program is run.
 import { TABLE_PAGE } from '../model/analysis_view.js';
-import { percent, sci, short } from '../model/format.js';
+import { grouped, percent, sci, short } from '../model/format.js';
 import { $, el } from './dom.js';
 
 const COLUMNS = [
@@ -16,7 +16,8 @@ const COLUMNS = [
 /** The measured columns (a run's, this machine's): marked as measurements. */
 const MEASURED = new Set(['seconds', 'gflops', 'gbs', 'ofRoof']);
 
-const num = (x) => (x === null || x === undefined ? '—' : short(x));
+// Exact counts with their thousands grouped (format.js's grouped, as sections 2 and 3 print them).
+const num = (x) => (x === null || x === undefined ? '—' : Number.isInteger(x) && Math.abs(x) < 1e15 ? grouped(x) : short(x));
 
 /** The page a button asks for, from the page on show and the number of pages. */
 const PAGE_MOVES = { first: () => 0, previous: (p) => p - 1, next: (p) => p + 1, last: (_p, pages) => pages - 1 };

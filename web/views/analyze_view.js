@@ -2,7 +2,7 @@
 // summary, the figure (web/figures/analysis_chart.js) and the per-op table, and keeps the
 // selection in step between the table, the text and the figure.
 import { createAnalysisFigure } from '../figures/analysis_chart.js';
-import { nextSort, TABLE_PAGE } from '../model/analysis_view.js';
+import { analysisYTitle, nextSort, TABLE_PAGE } from '../model/analysis_view.js';
 import { clockTime, short } from '../model/format.js';
 import {
   analyzeBaseSteps, setAllRoofs, setAnalysis, setCancelled, setCleared, setDtype, setFailure, setPage, setPending, setRoof, setRun,
@@ -193,7 +193,8 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
     }
     $('#analyze-figure-note').textContent = parts.length ? `${parts.join('; ')}.` : '';
     $('#analyze-roofline').setAttribute('aria-label', `Roofline of the analysed program, log–log: ${points.length} ops` +
-      (program ? `; the program at ${short(program.x)} flops/byte, ceiling ${short(program.y)} GFLOP/s` : '') + ` under ${view.roof.label}.`);
+      (program ? `; the program at ${short(program.x)} flops/byte, ceiling ${short(program.y)} GFLOP/s` : '') + ` under ${view.roof.label}.` +
+      ` Y axis: ${analysisYTitle(Boolean(view.run) && (measured ?? []).length > 0)}.`);
   }
 
   // A big program is derived in slices and drawn in steps, each its own task: the summary first,

@@ -15,7 +15,7 @@ const FORM_FIELDS = ['seed', 'count', 'families', 'student'];
 /**
  * @param {{apply(form: {seed, count, student, checked: string[]}): void, check(index, questionId, text): void,
  *          hint(index, questionId): void, solution(index): void, askReset(on: boolean): void, reset(): void,
- *          sheet(on: boolean): void, dismiss(): void, moodle(): {ok, value?, error?}, gradebook(): void}} actions
+ *          sheet(on: boolean): void, dismiss(): void, moodle(): {ok, value?, error?}, unnamed(id: string): void, gradebook(): void}} actions
  * @param {() => object} getState  the page's state (for the exports)
  */
 export function bindClassroomView(actions, getState) {
@@ -58,10 +58,28 @@ export function bindClassroomView(actions, getState) {
 
   const c = () => getState().classroom;
   const fileBase = () => `roofline-lab-results-${effectiveSeed(c().settings).replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 40)}`;
+  // Without a name, two students' exports would be one file name and one student to the
+  // gradebook: each browser's unnamed exports carry an id of their own, named in the file name,
+  // and the student is told (typing a name now would give them another variant to answer).
+  const resultsBase = () => {
+    if (c().settings.student !== '') {
+      $('#cl-export-status').textContent = '';
+      return fileBase();
+    }
+    const words = new Uint32Array(2);
+    globalThis.crypto.getRandomValues(words);
+    actions.unnamed((words[0].toString(36) + words[1].toString(36)).slice(0, 6).padEnd(6, '0'));
+    const id = savedSet(c()).unnamed_id;
+    $('#cl-export-status').textContent = `Exported without a name, as “unnamed ${id}”: tell your teacher that this id is yours. ` +
+      'For exports with your name, type it in “your name or number” above before you start: it gives you your own variant of the exercises.';
+    return `${fileBase()}-unnamed-${id}`;
+  };
   $('#cl-export-csv').addEventListener('click', () =>
-    downloadText(`${fileBase()}.csv`, resultsCSV(c().settings, savedSet(c()), c().exercises), 'text/csv'));
-  $('#cl-export-json').addEventListener('click', () =>
-    downloadText(`${fileBase()}.json`, `${JSON.stringify(resultsJSON(c().settings, savedSet(c()), c().exercises, effectiveSeed(c().settings), now()), null, 2)}\n`, 'application/json'));
+    downloadText(`${resultsBase()}.csv`, resultsCSV(c().settings, savedSet(c()), c().exercises), 'text/csv'));
+  $('#cl-export-json').addEventListener('click', () => {
+    const base = resultsBase();
+    downloadText(`${base}.json`, `${JSON.stringify(resultsJSON(c().settings, savedSet(c()), c().exercises, effectiveSeed(c().settings), now()), null, 2)}\n`, 'application/json');
+  });
   $('#cl-export-moodle').addEventListener('click', () => {
     const r = actions.moodle();
     $('#cl-export-status').textContent = r.ok ? '' : `The Moodle file could not be made: ${r.error}`;

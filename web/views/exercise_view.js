@@ -1,7 +1,8 @@
 // Section 7: the exercise. Check puts the answers in the state (state.exercise); the lesson's
 // report then carries the core's verdicts on them (the generated exercises' checker, questions and
-// feedback), re-checked when the budgets move. The reference solution opens once every part has
-// been answered at a Check (web/model/answers.js: solutionEarned), or on request (its summary).
+// feedback), re-checked when the budgets move. The reference solution opens on request (its
+// summary), or by itself once every part has been right at a Check (web/model/answers.js:
+// solutionEarned).
 // Renders from the state only.
 import { exerciseMessage, exerciseVerdicts, solutionEarned } from '../model/answers.js';
 import { short } from '../model/format.js';
@@ -25,7 +26,7 @@ export function bindExerciseView(onCheck) {
     });
   });
 
-  function renderVerdicts(ex, { check, answers, tried }) {
+  function renderVerdicts(ex, { check, answers, solved }) {
     const result = exerciseVerdicts(ex, check, answers);
     const { verdicts } = result;
     for (const [key, v] of Object.entries(verdicts)) {
@@ -34,7 +35,7 @@ export function bindExerciseView(onCheck) {
       slot.className = `feedback ${v.status}`;
       if (key !== 'bound') form.elements[key]?.setAttribute('aria-invalid', String(v.status === 'wrong'));
     }
-    $('#exercise-result').textContent = exerciseMessage(ex, result, tried ?? [], solution.open);
+    $('#exercise-result').textContent = exerciseMessage(ex, result, solved ?? [], solution.open);
   }
 
   /** Redraws the question, the solution and the verdicts on the last checked answers. */
@@ -55,8 +56,8 @@ export function bindExerciseView(onCheck) {
       `${short(ex.ratio)} flops/byte; bandwidth · ratio ≈ ${short(ex.bandwidth_times_ratio_gflops)} GFLOP/s against a ` +
       `peak of ${short(r.budgets.peak)}: ${ex.bound}.`;
     if (!state.exercise.checked) return;
-    if (solutionEarned(ex, state.exercise.tried ?? []) && !solution.dataset.opened) {
-      solution.dataset.opened = 'yes';  // opened once, when every part was tried; the reader may close it
+    if (solutionEarned(ex, state.exercise.solved ?? []) && !solution.dataset.opened) {
+      solution.dataset.opened = 'yes';  // opened once, when every part was right; the reader may close it
       solution.open = true;
       solution.querySelector('summary').textContent = 'Reference solution';
     }

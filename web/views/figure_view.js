@@ -2,6 +2,7 @@
 // kernel points, 1 core and all cores), its
 // downloads, and its numbers as a table (for screen readers and print).
 import { createRooflineFigure } from '../figures/roofline_chart.js';
+import { rooflineYTitle } from '../model/figure_model.js';
 import { short } from '../model/format.js';
 import { $, download, el, fillRows, setField } from './dom.js';
 
@@ -55,7 +56,7 @@ export function bindFigureView(getState, onShow) {
     setField('all-cores', all ? `all ${all.cores} cores` : 'all cores');
     $('#measured-hint').hidden = layers.length > 0;
     figure.render({ figure: f, show: state.show });
-    $('#roofline').setAttribute('aria-label', describe(f));
+    $('#roofline').setAttribute('aria-label', `${describe(f)} Y axis: ${rooflineYTitle(f, state.show)}.`);
     renderTable(f.lesson);
   }
   return { render, figure };

@@ -2,7 +2,7 @@
 // graded against, the files refused with their reasons, and the class table — sortable, with each
 // question's share right and its most common mistake — exported as CSV. Names, answers and
 // reasons come from files people made: they go in with textContent only.
-import { answerCell, gradebookCSV, percent, questionLabels, READ_AT_MOST, sortedStudents } from '../model/gradebook.js';
+import { answerCell, gradebookCSV, percent, questionLabels, READ_AT_MOST, sortedStudents, studentLabel } from '../model/gradebook.js';
 import { $, downloadText, el } from './dom.js';
 
 /** A dropped or opened file as core.gradebook takes it: {name, text, size}. */
@@ -86,14 +86,14 @@ export function bindGradebookView(actions, getState) {
     const total = table.questions.length;
     $('#gb-table tbody').replaceChildren(...sortedStudents(table, sort).map((s) => {
       const tr = el('tr');
-      const name = el('th', s.student || '(no name)');
+      const name = el('th', studentLabel(s));
       name.scope = 'row';
       name.title = `${s.file}, exported ${s.exported || 'at an unknown time'}; seed ${JSON.stringify(s.seed_used)}`;
       tr.append(name, el('td', `${s.right} of ${total}`), el('td', String(s.tried)), el('td', String(s.attempts)),
         el('td', String(s.hints)), el('td', String(s.solutions)));
       for (const a of s.answers) {
         const c = answerCell(a);
-        const td = el('td', '', `answer ${a.status}`);
+        const td = el('td', '', `gb-answer ${a.status}`);
         td.title = c.title;
         const mark = el('span', c.mark, 'mark');
         mark.setAttribute('aria-hidden', 'true');
@@ -120,17 +120,42 @@ export function bindGradebookView(actions, getState) {
     }));
   }
 
+  // Focus follows the view: opened, the gradebook's heading has it (a reader hears where they
+  // are); closed, the control that opened it gets it back (or section 9's heading, after a link),
+  // at the place on the page the reader left, instead of <body> at the top.
+  let wasOpen = null;  // null: not drawn yet (a link that opens the gradebook moves no focus)
+  let opener = null;
+  let scrolledTo = 0;
+
   /** Draws state.gradebook; the rest of the page is hidden while it is open. */
   function render(state) {
     const g = state.gradebook;
+    const opening = wasOpen === false && g.open, closing = wasOpen === true && !g.open;
+    if (opening) {  // read before the page is hidden (its scroll position goes with it)
+      const from = document.activeElement;
+      opener = from && from !== document.body && !$('#gradebook').contains(from) ? from : null;
+      scrolledTo = window.scrollY;
+    }
     document.body.classList.toggle('gradebook-mode', g.open);
     $('#gradebook').hidden = !g.open;
+    wasOpen = g.open;
+    if (opening) $('#h-gradebook').focus();
+    if (closing) {
+      window.scrollTo(0, scrolledTo);
+      const back = opener?.isConnected && opener.getClientRects().length ? opener : $('#h-classroom');
+      back.focus({ preventScroll: true });
+      const box = back.getBoundingClientRect();
+      if (box.bottom < 0 || box.top > window.innerHeight) back.scrollIntoView({ block: 'center' });
+      opener = null;
+    }
     if (!g.open) return;
     const t = g.table;
     const set = t?.set ?? g.set;
     $('#gb-set').textContent = set
       ? `Graded against ${describeSet(set)}${t?.set?.from === 'files' || (!t && !g.set) ? ' (the set most of the files belong to)' : ''}.`
       : 'The set is taken from the files: the one most of them belong to.';
+    $('#gb-notices').hidden = g.notices.length === 0;
+    $('#gb-notice-list').replaceChildren(...g.notices.map((n) => el('li', n)));
     $('#gb-error').textContent = g.error ?? '';
     $('#gb-error').hidden = !g.error;
     const refused = t?.refused ?? [];

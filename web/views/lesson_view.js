@@ -88,17 +88,20 @@ function renderLowered(r) {
   };
   $('#cost tbody').replaceChildren(...ce.per_op.map((o) => {
     const tr = document.createElement('tr');
-    tr.append(cell('td', String(o.line)), cell('td', o.op), cell('td', String(o.flops)),
-      cell('td', String(o.transcendentals)), cell('td', String(o.bytes_accessed)));
+    tr.append(cell('td', String(o.line)), cell('td', o.op), cell('td', grouped(o.flops)),
+      cell('td', grouped(o.transcendentals)), cell('td', grouped(o.bytes_accessed)));
     return tr;
   }));
+  // The total's row header spans the line and op columns (an empty header cell names nothing).
   const total = document.createElement('tr');
-  total.append(cell('th', ''), cell('th', 'program'), cell('th', String(ce.flops)),
-    cell('th', String(ce.transcendentals)), cell('th', String(ce.bytes_accessed)));
+  const head = cell('th', 'program');
+  head.colSpan = 2;
+  head.scope = 'row';
+  total.append(head, cell('td', grouped(ce.flops)), cell('td', grouped(ce.transcendentals)), cell('td', grouped(ce.bytes_accessed)));
   $('#cost tfoot').replaceChildren(total);
   $('#cost-note').textContent =
-    `Bytes accessed ${ce.bytes_accessed} = minimum traffic ${ce.minimum_traffic_bytes} (arguments and result once) + ` +
-    `${ce.bytes_accessed - ce.minimum_traffic_bytes} for the intermediate a@b written and read back; flops count the ` +
+    `Bytes accessed ${grouped(ce.bytes_accessed)} = minimum traffic ${grouped(ce.minimum_traffic_bytes)} (arguments and result once) + ` +
+    `${grouped(ce.bytes_accessed - ce.minimum_traffic_bytes)} for the intermediate a@b written and read back; flops count the ` +
     'multiply-adds of the dot only, tanh is a transcendental.' +
     (c.lhs.join() === '32,16' && c.rhs.join() === '16,8' && r.stablehlo.dtype === 'f32'
       ? ' For these shapes XLA\'s own CPU cost analysis recorded the same: flops 8192, transcendentals 256, bytes accessed 5632 (JAX 0.9.2).'
