@@ -115,7 +115,26 @@ std::vector<std::int64_t> int_list(std::string_view value) {
   if (v.substr(0, 6) == "dense<") {
     std::size_t close = match(v, 5);
     if (close == std::string_view::npos) return {};
-    return scan_ints(v.substr(6, close - 7));
+    const std::string_view body = v.substr(6, close - 7);
+    std::vector<std::int64_t> out = scan_ints(body);
+    // A splat (`dense<2> : tensor<2x2xi64>`, no brackets) stands for every element of its type.
+    if (out.size() == 1 && body.find('[') == std::string_view::npos) {
+      const std::size_t t = v.find("tensor<", close);
+      if (t != std::string_view::npos) {
+        std::int64_t count = 1;
+        std::size_t p = t + 7;
+        while (p < v.size() && chars::digit(v[p])) {
+          std::int64_t d = 0;
+          while (p < v.size() && chars::digit(v[p]) && d <= 4096) d = d * 10 + (v[p++] - '0');
+          if (p >= v.size() || v[p] != 'x' || d > 4096) return out;  // an attribute lists at most a few values
+          count *= d;
+          if (count > 4096) return out;
+          ++p;
+        }
+        out.assign(static_cast<std::size_t>(count), out[0]);
+      }
+    }
+    return out;
   }
   int depth = 0;
   for (std::size_t i = 0; i < v.size(); ++i) {

@@ -306,7 +306,7 @@ TEST_CASE("Moodle XML: no question has two answers with the same text, and each 
   CHECK(skipped_duplicates > 0);  // the case the test is about did occur
 }
 
-TEST_CASE("gradebook: unnamed exports are told apart by their browser's id; the same id is one student", "[gradebook]") {
+TEST_CASE("gradebook: unnamed exports are told apart by their browser's id, and the same id is one student", "[gradebook]") {
   const std::vector<Typed> one{{0, "work", {"1"}}};
   auto unnamed = [&](const std::string& id, const std::string& exported) {
     std::string text = result_file("s", "", 2, {}, one, exported);

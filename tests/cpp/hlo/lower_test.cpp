@@ -5,6 +5,7 @@
 
 #include "catch.hpp"
 #include "corpus.h"
+#include "hlo/attrs.h"
 #include "hlo/lower.h"
 #include "hlo/parse.h"
 #include "hlo/test_util.h"
@@ -344,4 +345,12 @@ TEST_CASE("every corpus module that verifies lowers, and only elided HLO literal
   INFO(unexpected);
   CHECK(unexpected.empty());
   CHECK(modules > 1000);
+}
+
+TEST_CASE("an integer attribute written as a splat stands for every element of its type", "[hlo][lower]") {
+  CHECK(int_list("dense<2> : tensor<2x2xi64>") == std::vector<std::int64_t>{2, 2, 2, 2});
+  CHECK(int_list("dense<[[1, 0], [0, 1]]> : tensor<2x2xi64>") == std::vector<std::int64_t>{1, 0, 0, 1});
+  CHECK(int_list("dense<7> : tensor<i64>") == std::vector<std::int64_t>{7});
+  CHECK(int_list("dense<[3]> : tensor<1xi64>") == std::vector<std::int64_t>{3});
+  CHECK(int_list("dense<1> : tensor<0xi64>").empty());
 }

@@ -306,7 +306,7 @@ const std::vector<Movement>& movements() {
          return "  %r = stablehlo.optimization_barrier %x : " + X + "\n  return %r : " + X + "\n";
        },
        {0, 1, 2, 3}, false},
-      {"while carries", same4,
+      {"while carries", [](const std::string& T) { return "tensor<5x" + T + ">"; },
        [](const std::string& T, const std::string& X) {
          // Three iterations, each reversing the carried tensor and passing the scalar through.
          return "  %i0 = stablehlo.constant dense<0> : tensor<i32>\n"
