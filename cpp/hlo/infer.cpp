@@ -301,6 +301,50 @@ std::string window_output(std::int64_t in, const WindowDim& w, std::int64_t* out
   return {};
 }
 
+ShapeRuleBroken convolution_result(const ConvDims& cd, const std::vector<std::int64_t>& lhs,
+                                   const std::vector<std::int64_t>& rhs, std::int64_t fgc, std::int64_t bgc,
+                                   const std::vector<WindowDim>& window, bool window_sizes_written,
+                                   std::vector<std::int64_t>* out) {
+  const std::size_t spatial = cd.input_spatial.size();
+  if (fgc < 1 || bgc < 1 || (fgc > 1 && bgc > 1))
+    return {"positive feature_group_count and batch_group_count, not both above 1",
+            "feature_group_count=" + std::to_string(fgc) + ", batch_group_count=" + std::to_string(bgc)};
+  if (window.size() != spatial)
+    return {"a window over each of the " + std::to_string(spatial) + " spatial dimensions",
+            std::to_string(window.size()) + " window dimensions"};
+  auto at = [](const std::vector<std::int64_t>& d, std::int64_t i) { return d[static_cast<std::size_t>(i)]; };
+  const std::int64_t batch = at(lhs, cd.input_batch), features = at(lhs, cd.input_feature);
+  const std::int64_t kin = at(rhs, cd.kernel_input_feature), kout = at(rhs, cd.kernel_output_feature);
+  if (features >= 0 && kin >= 0 && (features % fgc != 0 || features / fgc != kin))
+    return {"input features = feature_group_count x kernel input features",
+            std::to_string(features) + " input features, " + std::to_string(kin) +
+                " kernel input features, feature_group_count=" + std::to_string(fgc)};
+  if (kout >= 0 && (kout % fgc != 0 || kout % bgc != 0))
+    return {"kernel output features divisible by the group counts",
+            std::to_string(kout) + " with feature_group_count=" + std::to_string(fgc) +
+                ", batch_group_count=" + std::to_string(bgc)};
+  if (batch >= 0 && batch % bgc != 0)
+    return {"an input batch divisible by batch_group_count",
+            std::to_string(batch) + " with batch_group_count=" + std::to_string(bgc)};
+  out->assign(spatial + 2, 0);
+  (*out)[static_cast<std::size_t>(cd.output_batch)] = batch < 0 ? -1 : batch / bgc;
+  (*out)[static_cast<std::size_t>(cd.output_feature)] = kout;
+  for (std::size_t i = 0; i < spatial; ++i) {
+    WindowDim wd = window[i];
+    if (!window_sizes_written) wd.size = at(rhs, cd.kernel_spatial[i]);  // the window is the kernel
+    std::int64_t& size = (*out)[static_cast<std::size_t>(cd.output_spatial[i])];
+    if (wd.size < 0) {
+      size = -1;
+      continue;
+    }
+    const std::string wrong = window_output(at(lhs, cd.input_spatial[i]), wd, &size);
+    if (!wrong.empty())
+      return {"a window whose padded size is from 0 to 2^61 in every spatial dimension",
+              wrong + " in spatial dimension " + std::to_string(i)};
+  }
+  return {};
+}
+
 namespace {
 
 class Inferrer {
@@ -1553,39 +1597,16 @@ class Inferrer {
           clip(in(0).text) + " and " + clip(in(1).text) + " with " + labels);
     const std::int64_t fgc = int_attr(view(), "feature_group_count", 1),
                        bgc = int_attr(view(), "batch_group_count", 1);
-    if (fgc < 1 || bgc < 1 || (fgc > 1 && bgc > 1))
-      return fail("positive feature_group_count and batch_group_count, not both above 1",
-                  "feature_group_count=" + std::to_string(fgc) +
-                      ", batch_group_count=" + std::to_string(bgc));
     std::vector<WindowDim> w;
     if (!window_of(spatial, &w)) return false;
-    const std::int64_t batch = lhs.dims[cd.input_batch], features = lhs.dims[cd.input_feature];
-    const std::int64_t kin = rhs.dims[cd.kernel_input_feature],
-                       kout = rhs.dims[cd.kernel_output_feature];
-    const std::string shapes = clip(in(0).text) + " and " + clip(in(1).text);
-    if (features >= 0 && kin >= 0 && (features % fgc != 0 || features / fgc != kin))
-      return fail("input features = feature_group_count x kernel input features",
-                  shapes + " with feature_group_count=" + std::to_string(fgc));
-    if (kout >= 0 && (kout % fgc != 0 || kout % bgc != 0))
-      return fail("kernel output features divisible by the group counts", shapes);
-    if (batch >= 0 && batch % bgc != 0)
-      return fail("an input batch divisible by batch_group_count",
-                  shapes + " with batch_group_count=" + std::to_string(bgc));
     Arr res = higher_precision(lhs, rhs);
-    res.dims.assign(spatial + 2, 0);
+    const ShapeRuleBroken broken = convolution_result(cd, lhs.dims, rhs.dims, fgc, bgc, w, true, &res.dims);
+    if (!broken.ok()) return fail(broken.rule, clip(in(0).text) + " and " + clip(in(1).text) + ": " + broken.got);
     res.bounded.assign(spatial + 2, false);
-    res.dims[cd.output_batch] = batch < 0 ? -1 : batch / bgc;
     res.bounded[cd.output_batch] = lhs.bounded[cd.input_batch];
-    res.dims[cd.output_feature] = kout;
-    for (std::size_t i = 0; i < spatial; ++i) {
-      const std::string wrong =
-          window_output(lhs.dims[cd.input_spatial[i]], w[i], &res.dims[cd.output_spatial[i]]);
-      if (!wrong.empty())
-        return fail("a window whose padded size is from 0 to 2^61 in every spatial dimension",
-                    wrong + " in spatial dimension " + std::to_string(i));
+    for (std::size_t i = 0; i < spatial; ++i)
       res.bounded[cd.output_spatial[i]] =
           lhs.bounded[cd.input_spatial[i]] || rhs.bounded[cd.kernel_spatial[i]];
-    }
     return output(to_type(res), out);
   }
 

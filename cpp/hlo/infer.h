@@ -35,4 +35,22 @@ Result<bool> check_written_shapes(const Module& m);
 // window is larger, -1 when `in` is dynamic. Returns "" or what is wrong ("a padded size of -3").
 std::string window_output(std::int64_t in, const WindowDim& w, std::int64_t* out);
 
+// A convolution's result dimensions (XLA's InferConvolveShape), the rule shape inference and the
+// verifier share: output batch = input batch / batch_group_count, output features = the kernel's
+// output features, each spatial size window_output over the input's (the window's size is the
+// kernel's, unless `window_sizes_written`: HLO's window carries its own). The group counts must
+// be positive and not both above 1, the input features feature_group_count x the kernel's input
+// features, the kernel's output features divisible by both counts and the batch by
+// batch_group_count. `lhs` and `rhs` have rank spatial + 2 (-1 = dynamic); ConvDims names
+// distinct dimensions of that rank. On success `rule` is empty and `*out` holds the dimensions;
+// else `rule` and `got` say what is wrong.
+struct ShapeRuleBroken {
+  std::string rule, got;
+  bool ok() const { return rule.empty(); }
+};
+ShapeRuleBroken convolution_result(const ConvDims& cd, const std::vector<std::int64_t>& lhs,
+                                   const std::vector<std::int64_t>& rhs, std::int64_t feature_group_count,
+                                   std::int64_t batch_group_count, const std::vector<WindowDim>& window,
+                                   bool window_sizes_written, std::vector<std::int64_t>* out);
+
 }  // namespace rl::hlo

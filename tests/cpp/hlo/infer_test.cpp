@@ -582,7 +582,7 @@ TEST_CASE("bad shapeless instructions get an error at their line that names the 
        "convolution(x, k), window={size=3x3}, dim_labels=b01f_01io->b01f",
        "the shape of convolution cannot be inferred" + dash +
            "input features = feature_group_count x kernel input features, got f32[1,8,8,3] and "
-           "f32[3,3,4,8] with feature_group_count=1"},
+           "f32[3,3,4,8]: 3 input features, 4 kernel input features, feature_group_count=1"},
       {"  x = f32[1,8,8,3] parameter(0)\n  k = f32[3,3,3,8] parameter(1)\n",
        "convolution(x, k), dim_labels=b01f_01io->b01f",
        "the shape of convolution cannot be inferred" + dash +

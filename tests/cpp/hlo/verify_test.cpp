@@ -42,7 +42,13 @@ TEST_CASE("the verifier names the op, the rule and the values that break it", "[
           "2:3: error: reduce dimension out of range \xE2\x80\x94 expected a dimension in [0, 2), got 2"},
       Row{"%a: tensor<1x8x8x3xf32>, %k: tensor<3x3x4x16xf32>",
           "  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x3xf32>, tensor<3x3x4x16xf32>) -> tensor<1x6x6x16xf32>\n",
-          "2:3: error: convolution input features do not match the kernel \xE2\x80\x94 expected input features / feature_group_count = kernel input features (3 / 1), got 4"},
+          "2:3: error: convolution operands break a shape rule \xE2\x80\x94 expected input features = feature_group_count x kernel input features, got 3 input features, 4 kernel input features, feature_group_count=1"},
+      Row{"%a: tensor<3x8x8x4xf32>, %k: tensor<3x3x4x16xf32>",
+          "  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<3x8x8x4xf32>, tensor<3x3x4x16xf32>) -> tensor<1x6x6x16xf32>\n",
+          "2:3: error: convolution operands break a shape rule \xE2\x80\x94 expected an input batch divisible by batch_group_count, got 3 with batch_group_count=2"},
+      Row{"%a: tensor<1x8x8x4xf32>, %k: tensor<3x3x2x3xf32>",
+          "  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x2x3xf32>) -> tensor<1x6x6x3xf32>\n",
+          "2:3: error: convolution operands break a shape rule \xE2\x80\x94 expected kernel output features divisible by the group counts, got 3 with feature_group_count=2, batch_group_count=1"},
   }));
   auto r = check(body, args);
   REQUIRE_FALSE(r.ok());
