@@ -16,7 +16,7 @@
 //          than a set made up of the link's readable keys and defaults;
 //   sort:  {key, dir}: 'student', 'right', 'tried', 'attempts', 'hints', 'solutions' or 'q<i>' (a question's column).
 // }
-import { classroomHash, familiesArg } from './model/classroom.js';
+import { classroomHash, familiesArg, isSetNotice } from './model/classroom.js';
 import { decodeHash } from './model/hash.js';
 
 export function createGradebookState() {
@@ -80,7 +80,8 @@ export const LINK_SET_IGNORED = 'The link\'s set is not used: the gradebook grad
 export function applyGradebookLink(core, g, hash, settings, linkNotices = []) {
   const raw = decodeHash(hash).classroom;
   if (!raw || !Object.hasOwn(raw, 'gradebook')) return g.open ? closeGradebook(g) : g;
-  if (linkNotices.length) return openGradebook(core, g, null, [...linkNotices, LINK_SET_IGNORED]);
+  // Only a set key read wrong leaves the set to the files; a bad `student=` does not concern it.
+  if (linkNotices.some(isSetNotice)) return openGradebook(core, g, null, [...linkNotices.filter(isSetNotice), LINK_SET_IGNORED]);
   return openGradebook(core, g, Object.hasOwn(raw, 'seed') ? settings : null);
 }
 

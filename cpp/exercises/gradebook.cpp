@@ -121,8 +121,18 @@ Result<Parsed> read_file(const ResultFile& f) {
   if (const Json* e = root.find("exported"); e && e->is_string() && e->string.size() <= 64) p.exported = e->string;
   // Two students who export without a name answer the same set: the id each browser gave its
   // unnamed exports tells them apart (files before it had none: all unnamed ones are one student).
-  if (const Json* u = root.find("unnamed_id"); p.student.empty() && u && u->is_string() && !u->string.empty() && u->string.size() <= 40)
+  // The id is 4 to 12 lowercase letters and digits, as the page makes it (web/model/progress.js,
+  // UNNAMED_ID); another value is refused by name rather than read as "no id".
+  if (const Json* u = root.find("unnamed_id"); u && p.student.empty()) {
+    const bool ok = u->is_string() && u->string.size() >= 4 && u->string.size() <= 12 &&
+                    std::all_of(u->string.begin(), u->string.end(),
+                                [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
+    if (!ok)
+      return R::failure("has a malformed unnamed_id (\"unnamed_id\" must be 4 to 12 lowercase letters and digits, got " +
+                        (u->is_string() ? "\"" + u->string.substr(0, 40) + (u->string.size() > 40 ? "...\"" : "\"")
+                                        : std::string(type_of(u))) + ")");
     p.unnamed = u->string;
+  }
   const Json* count = root.find("count");
   if (!count || !count->is_number() || !whole(count->number, 1, 100)) {
     return R::failure("has no count (\"count\" must be an integer from 1 to 100, got " +

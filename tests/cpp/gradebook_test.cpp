@@ -331,4 +331,12 @@ TEST_CASE("gradebook: unnamed exports are told apart by their browser's id, and 
   std::string named = result_file("s", "Ann", 2, {}, one);
   named.insert(1, "\"unnamed_id\":\"zz\",");
   CHECK(grade({{"ann.json", named}}).find("students")->items[0].find("unnamed_id")->string.empty());
+  // A malformed id is refused by name, not graded as a file without one.
+  for (const std::string& bad : {std::string("K3F9X2"), std::string("ab"), std::string("abcdefghijklm"), std::string("k3 f9")}) {
+    INFO(bad);
+    const Json r = grade({{"odd.json", unnamed(bad, "2030-01-01T00:00:00.000Z")}});
+    REQUIRE(r.find("refused")->items.size() == 1);
+    CHECK(r.find("refused")->items[0].find("reason")->string ==
+          "has a malformed unnamed_id (\"unnamed_id\" must be 4 to 12 lowercase letters and digits, got \"" + bad + "\")");
+  }
 }

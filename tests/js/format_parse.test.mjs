@@ -95,4 +95,6 @@ test('duration: seconds as people read them, 3 significant digits, no exponent, 
   assert.equal(duration(123.6), '124 s');
   assert.equal(duration(3600), '3600 s');
   assert.equal(duration(0), '0 s');
+  assert.equal(duration(1.234e-7), '0.000000123 s');  // no exponent, however small
+  assert.equal(duration(9.996), '10 s');
 });

@@ -294,6 +294,13 @@ describe('the teacher\'s gradebook in the store', () => {
     assert.equal(mistyped.set, null);
     assert.deepEqual([mistyped.table.set.from, mistyped.table.students.length], ['files', 1]);
     assert.deepEqual(closeGradebook(mistyped).notices, [], 'closing the gradebook dismisses them');
+    // A bad student= is no part of the set: the link's set is graded, with no notice.
+    const studentTypo = `#gradebook&seed=week3&count=2&families=bound&student=${'x'.repeat(101)}`;
+    const studentTypoed = applyClassroomLink(core, c, studentTypo);
+    assert.equal(studentTypoed.notices.link.length, 1);
+    const kept = applyGradebookLink(core, g, studentTypo, studentTypoed.settings, studentTypoed.notices.link);
+    assert.deepEqual([kept.notices, kept.set?.seed, kept.table.set.from], [[], 'week3', kept.table.set.from]);
+    assert.notEqual(kept.table.set.from, 'files');
     assert.deepEqual(applyGradebookLink(core, g, '#gradebook&seed=week3&count=2&families=bound', c.settings, []).notices, []);
     assert.equal(gradebookHashPart(closeGradebook(g)), '');
     assert.equal(clearGradebook(g).table, null);

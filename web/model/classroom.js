@@ -73,6 +73,14 @@ export function parseStudent(text) {
  * @param {string[]} familyIds  the core's family ids, in its order
  * @returns {{settings: object|null, notices: string[]}}  settings is null when the link has no classroom keys
  */
+/** The link's keys that name an exercise set (the gradebook grades that set); `student` is not one. */
+export const SET_KEYS = ['seed', 'count', 'families'];
+
+/** Whether a notice of settingsFromHash is about one of SET_KEYS (each notice starts "ignored KEY"). */
+export function isSetNotice(notice) {
+  return SET_KEYS.some((key) => notice.startsWith(`ignored ${key}=`) || notice.startsWith(`ignored ${key} `));
+}
+
 export function settingsFromHash(raw, familyIds) {
   if (!raw) return { settings: null, notices: [] };
   const settings = { ...DEFAULT_SETTINGS, families: [] };

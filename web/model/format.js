@@ -85,6 +85,8 @@ export function clockTime(iso) {
  */
 export function duration(s) {
   if (!(s > 0) || !Number.isFinite(s)) return `${s === 0 ? 0 : s} s`;
-  const scale = 10 ** (2 - Math.floor(Math.log10(s)));
-  return `${scale > 1 ? Math.round(s * scale) / scale : Math.round(s)} s`;
+  const decimals = Math.max(0, 2 - Math.floor(Math.log10(s)));
+  // toFixed never writes an exponent (below 1e21); trailing zeros go: 60.0 → 60.
+  const text = s.toFixed(Math.min(decimals, 100));
+  return `${text.includes('.') ? text.replace(/\.?0+$/, '') : text} s`;
 }
