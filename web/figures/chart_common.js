@@ -4,6 +4,7 @@
 import {
   Chart, Legend, LineElement, LogarithmicScale, PointElement, ScatterController, Tooltip,
 } from 'chart.js';
+import { short } from '../model/format.js';
 
 Chart.register(ScatterController, LineElement, PointElement, LogarithmicScale, Legend, Tooltip);
 
@@ -11,7 +12,7 @@ export { Chart };
 
 /** Numbers in tooltips: the exact value, with a short reading first. */
 export function exact(x) {
-  const shortText = String(Number(x.toPrecision(4)));
+  const shortText = short(x);
   const full = String(x);
   return shortText === full ? full : `${shortText} (exactly ${full})`;
 }

@@ -9,6 +9,7 @@
 import { rooflineYTitle } from '../model/figure_model.js';
 import { chartOptions } from './axes.js';
 import { exact, prefersDark, scatterChart } from './chart_common.js';
+import { short } from '../model/format.js';
 
 const PALETTES = {
   light: {
@@ -42,16 +43,16 @@ function datasets(state, palette) {
     line('bandwidth budget', bandwidth.label, at(bandwidth), palette.bandwidth, { borderDash: [2, 3] }),
     line('compute budget', compute.label, at(compute), palette.compute, { borderDash: [2, 3] }),
     line('combined ceiling', combined.label, at(combined), palette.combined, { borderWidth: 3 }),
-    line('ridge', `ridge: ${Number(f.ridge.x.toPrecision(4))} flops/byte`, [{ x: f.ridge.x, y: yFloor }, { x: f.ridge.x, y: f.ridge.y }],
+    line('ridge', `ridge: ${short(f.ridge.x)} flops/byte`, [{ x: f.ridge.x, y: yFloor }, { x: f.ridge.x, y: f.ridge.y }],
       palette.ridge, { borderDash: [6, 4], borderWidth: 1.5, pointRadius: [0, 7], pointStyle: 'triangle' }),
     {
       role: 'sizes', label: 'workload sizes (model)', data: f.sizes.map((s) => ({ ...s })),
       borderColor: palette.sizes, backgroundColor: palette.sizes, pointRadius: 5, pointHoverRadius: 7, showLine: false,
     },
-    line('revised ceiling', `combined ceiling, ${Number(f.factor.toPrecision(4))}× traffic`, f.revised.curve, palette.revised,
+    line('revised ceiling', `combined ceiling, ${short(f.factor)}× traffic`, f.revised.curve, palette.revised,
       { borderDash: [10, 5], borderWidth: 2.5 }),
     {
-      role: 'revised sizes', label: `sizes with ${Number(f.factor.toPrecision(4))}× traffic`, data: f.revised.points.map((p) => ({ ...p })),
+      role: 'revised sizes', label: `sizes with ${short(f.factor)}× traffic`, data: f.revised.points.map((p) => ({ ...p })),
       borderColor: palette.revised, backgroundColor: palette.background, borderWidth: 2, pointRadius: 5, pointHoverRadius: 7,
       pointStyle: 'rectRot', showLine: false,
     },

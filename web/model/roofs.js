@@ -7,6 +7,7 @@
 // kind: 'hypothetical' (the lesson's budgets), 'measurement' (this machine), or
 // 'specification' (a vendor's number from web/model/hardware_presets.js, never a measurement).
 import { HARDWARE_PRESETS, PRESET_KIND, presetById } from './hardware_presets.js';
+import { short } from './format.js';
 
 /** The peak column an element type reads: 'bf16', 'f16', 'fp8', 'f32', 'f64', 'int8', or null (no flops column). */
 export function peakClassOf(elementType) {
@@ -100,7 +101,7 @@ export function availableRoofs(budgets, measurements, dtype) {
   const c = measurements?.measured_ceilings;
   if (c && c.gflops > 0 && c.bandwidth_gbs?.memory > 0) {
     roofs.push({
-      id: 'measured', label: `this machine, 1 core, measured: ${Number(c.gflops.toPrecision(4))} GFLOP/s, ${Number(c.bandwidth_gbs.memory.toPrecision(4))} GB/s (memory-sized triad)`,
+      id: 'measured', label: `this machine, 1 core, measured: ${short(c.gflops)} GFLOP/s, ${short(c.bandwidth_gbs.memory)} GB/s (memory-sized triad)`,
       kind: 'measurement', peak: c.gflops * 1e9, bandwidth: c.bandwidth_gbs.memory * 1e9, interconnect: null, dtype_used: 'f32 (wasm SIMD)',
       notes: ['measured in this browser (f32x4 multiply-add chains; triad over a memory-sized working set), whatever the program\'s dtype'], sources: [],
     });
@@ -110,7 +111,7 @@ export function availableRoofs(budgets, measurements, dtype) {
   const all = allCores > 1 ? c.by_cores?.[allCores] : null;
   if (all && all.gflops > 0 && all.bandwidth_gbs?.memory > 0) {
     roofs.push({
-      id: 'measured-all', label: `this machine, all cores (${allCores}), measured: ${Number(all.gflops.toPrecision(4))} GFLOP/s, ${Number(all.bandwidth_gbs.memory.toPrecision(4))} GB/s (memory-sized triad)`,
+      id: 'measured-all', label: `this machine, all cores (${allCores}), measured: ${short(all.gflops)} GFLOP/s, ${short(all.bandwidth_gbs.memory)} GB/s (memory-sized triad)`,
       kind: 'measurement', peak: all.gflops * 1e9, bandwidth: all.bandwidth_gbs.memory * 1e9, interconnect: null, dtype_used: 'f32 (wasm SIMD)',
       notes: [`measured in this browser on ${allCores} Workers at once (aggregate f32x4 multiply-add chains; triads over a memory-sized working set shared out among them), whatever the program's dtype`], sources: [],
     });
