@@ -20,8 +20,10 @@
 //                   far below the largest); run for f64 and complex<f64> only (see
 //                   single_precision below: XLA's single-precision results are not reproduced).
 //                   Mixed-radix Cooley–Tukey (radix 4 and 2, then each odd prime factor by its
-//                   direct p-point sum, or above 64 by Bluestein's algorithm), twiddles exp(−2πi·j/n) computed for every j from an
-//                   octant-reduced angle. IRFFT inverts the leading fft dimensions first, then the
+//                   direct p-point sum, or above 64 by Bluestein's algorithm), twiddles
+//                   exp(−2πi·j/n) from an octant-reduced angle, its series summed once per angle
+//                   (for j ≤ n/8 where 8 divides n), one table per length shared by the op's axes,
+//                   lines and Bluestein chirps. IRFFT inverts the leading fft dimensions first, then the
 //                   last one from its first n/2+1 coefficients (Hermitian extension, so the
 //                   imaginary parts of the zero and Nyquist terms do not count), as pocketfft.
 //   triangular_solve, cholesky
@@ -487,17 +489,37 @@ void sin_cos_small(Dd x, Dd* s, Dd* c) {
 
 // exp(−2πi·j/n), 0 ≤ j < n, to double-double accuracy. The angle is reduced by octants in
 // integers (8j = o·n + r), so sin and cos only ever see an angle in [0, π/4] formed as
-// (π/4)·(r/n) in double-double; the symmetries make w(n − j) = conj w(j), w(n/2) = −1 and
-// w(n/4) = −i exactly.
-Zd twiddle(std::int64_t j, std::int64_t n) {
+// (π/4)·(num/n) in double-double, num = r or n − r; the symmetries make w(n − j) = conj w(j),
+// w(n/2) = −1 and w(n/4) = −i exactly.
+//
+// The series is the cost (some 60 double-double operations), so it runs once per angle: num is
+// a multiple of g = gcd(8, n), and (π/4)·num/n formed in double-double is bit for bit
+// (π/4)·(num/g)/(n/g) (scaling by a power of two is exact in every step of that product and
+// quotient), so a base table of (cos, sin) of (π/4)·u/d for u ≤ d = n/g serves all n twiddles: for
+// n divisible by 8 that is the j ≤ n/8 of the first octant, filled out by the symmetries. A chirp
+// of length 2p (p odd) reads the base table of a length p; a power-of-two n reads the one of n/8.
+
+// The largest power of two dividing both 8 and n (n ≥ 1).
+std::int64_t octant_scale(std::int64_t n) { return n % 8 == 0 ? 8 : n % 4 == 0 ? 4 : n % 2 == 0 ? 2 : 1; }
+
+// base[u] = (cos, sin) of (π/4)·u/d for u ≤ d, as re and im.
+void fill_base(Zd* base, std::int64_t d) {
   const Dd quarter_pi{0x1.921fb54442d18p-1, 0x1.1a62633145c07p-55};  // π/4 = hi + lo to 2^−107
+  for (std::int64_t u = 0; u <= d; ++u) {
+    Dd s, c;
+    sin_cos_small(quarter_pi * static_cast<double>(u) / static_cast<double>(d), &s, &c);
+    base[u] = {c, s};
+  }
+}
+
+// w(j) of length n from the base table of d = n / octant_scale(n).
+Zd twiddle(std::int64_t j, std::int64_t n, std::int64_t g, const Zd* base) {
   const std::int64_t o = (8 * j) / n, r = (8 * j) % n;
   const bool odd = (o & 1) != 0;
   const std::int64_t num = odd ? n - r : r;  // θ = (π/2)·q ± (π/4)·num/n
   const std::int64_t q = (odd ? o + 1 : o) / 2;
-  Dd s, c;
-  sin_cos_small(quarter_pi * static_cast<double>(num) / static_cast<double>(n), &s, &c);
-  if (odd) s = -s;
+  const Zd& b = base[num / g];
+  const Dd c = b.re, s = odd ? -b.im : b.im;
   Dd cs, sn;  // cos θ, sin θ: (c, s) turned by q quarter turns
   switch (q & 3) {
     case 0: cs = c, sn = s; break;
@@ -508,6 +530,47 @@ Zd twiddle(std::int64_t j, std::int64_t n) {
   return {cs, -sn};
 }
 
+// The twiddle tables of one op, shared by its axes, their lines and their Bluestein plans: the
+// base table per d and the full table w(j), j < n, per length n (counted tensors, alive as long
+// as the op's lines).
+class Twiddles {
+ public:
+  explicit Twiddles(const OpCall& c) : c_(c) {}
+
+  // (cos, sin) of (π/4)·u/d, u ≤ d; null if the allocation failed (the op has failed).
+  const Zd* base(std::int64_t d) {
+    for (const auto& e : bases_)
+      if (e.n == d) return e.t.as<Zd>();
+    Entry e{d, {}};
+    if (!c_.alloc(ElementType::C128, {d + 1, 2}, &e.t)) return nullptr;  // one Zd is two complex<double>
+    fill_base(e.t.as<Zd>(), d);
+    bases_.push_back(std::move(e));
+    return bases_.back().t.as<Zd>();
+  }
+
+  // w(j) = exp(−2πi·j/n), j < n; null if an allocation failed.
+  const Zd* table(std::int64_t n) {
+    for (const auto& e : tables_)
+      if (e.n == n) return e.t.as<Zd>();
+    const std::int64_t g = octant_scale(n);
+    const Zd* b = base(n / g);
+    Entry e{n, {}};
+    if (!b || !c_.alloc(ElementType::C128, {n, 2}, &e.t)) return nullptr;
+    Zd* w = e.t.as<Zd>();
+    for (std::int64_t j = 0; j < n; ++j) w[j] = twiddle(j, n, g, b);
+    tables_.push_back(std::move(e));
+    return tables_.back().t.as<Zd>();
+  }
+
+ private:
+  struct Entry {
+    std::int64_t n;
+    Tensor t;
+  };
+  const OpCall& c_;
+  std::vector<Entry> bases_, tables_;
+};
+
 // Odd prime factors up to this run as a direct p-point sum in the mixed-radix stages (p² products
 // per p outputs); larger ones by Bluestein's algorithm (three power-of-two FFTs of at least 2p − 1
 // points), so a prime length n costs O(n log n), not O(n²), in double-double.
@@ -515,13 +578,14 @@ constexpr std::int64_t kDirectMax = 64;
 
 struct Bluestein;
 
-// A 1-D transform of length n: its twiddles w(j) = exp(−2πi·j/n), its factors (4s, then 2, then
-// odd factors ascending), scratch, all counted tensors, and a Bluestein plan per prime factor
-// above kDirectMax.
+// A 1-D transform of length n: its twiddles w(j) = exp(−2πi·j/n) (the op's shared table), its
+// factors (4s, then 2, then odd factors ascending), scratch, all counted tensors, and a Bluestein
+// plan per prime factor above kDirectMax.
 struct Line {
   std::int64_t n = 0, largest = 1;
   std::vector<std::int64_t> factors;
-  Tensor twiddles, in, out, group;
+  const Zd* tw = nullptr;
+  Tensor in, out, group;
   std::vector<std::unique_ptr<Bluestein>> chirps;
 
   Line() = default;
@@ -531,7 +595,7 @@ struct Line {
     return c.alloc(ElementType::C128, {count, 2}, t);  // one Zd is two complex<double>
   }
 
-  bool init(const OpCall& c, std::int64_t length);
+  bool init(const OpCall& c, std::int64_t length, Twiddles& twiddles);
   void rec(Zd* dst, const Zd* src, std::int64_t stride, std::int64_t len, std::size_t f, std::int64_t fs);
 
   // in ← DFT(in) (inverse: conj(DFT(conj(x)))/n).
@@ -548,18 +612,22 @@ struct Line {
 
 // Bluestein's p-point DFT: with b(k) = exp(−πi·k²/p), qu = (q² + u² − (u − q)²)/2 turns
 // X[u] = Σ_q x[q]·w_p^(qu) into X[u] = b(u)·Σ_q (x[q]·b(q))·conj b(u − q): a convolution, done by
-// power-of-two FFTs of length m ≥ 2p − 1. b(k) = exp(−2πi·(k² mod 2p)/(2p)), from twiddle().
+// power-of-two FFTs of length m ≥ 2p − 1. b(k) = exp(−2πi·(k² mod 2p)/(2p)), by twiddle() from the
+// base table of p (which a line of length p shares).
 struct Bluestein {
   std::int64_t p = 0, m = 1;
   Tensor chirp, filter;  // b(k) for k < p; the FFT of conj b laid out circularly (k and m − k)
   Line conv;             // length m
 
-  bool init(const OpCall& c, std::int64_t length) {
+  bool init(const OpCall& c, std::int64_t length, Twiddles& twiddles) {
     p = length;
     while (m < 2 * p - 1) m *= 2;
-    if (!Line::alloc_zd(c, p, &chirp) || !Line::alloc_zd(c, m, &filter) || !conv.init(c, m)) return false;
+    if (!Line::alloc_zd(c, p, &chirp) || !Line::alloc_zd(c, m, &filter) || !conv.init(c, m, twiddles)) return false;
+    const std::int64_t g = octant_scale(2 * p);
+    const Zd* base = twiddles.base(2 * p / g);
+    if (!base) return false;
     Zd* b = chirp.as<Zd>();
-    for (std::int64_t k = 0; k < p; ++k) b[k] = twiddle((k * k) % (2 * p), 2 * p);
+    for (std::int64_t k = 0; k < p; ++k) b[k] = twiddle((k * k) % (2 * p), 2 * p, g, base);
     Zd* h = conv.in.as<Zd>();
     std::fill(h, h + m, Zd{});
     h[0] = conj(b[0]);
@@ -585,7 +653,7 @@ struct Bluestein {
 
 Line::~Line() = default;
 
-bool Line::init(const OpCall& c, std::int64_t length) {
+bool Line::init(const OpCall& c, std::int64_t length, Twiddles& twiddles) {
   n = length;
   factors.clear();
   chirps.clear();
@@ -597,15 +665,13 @@ bool Line::init(const OpCall& c, std::int64_t length) {
   if (rest > 1) factors.push_back(rest);
   largest = 1;
   for (auto p : factors) largest = std::max(largest, p);
-  if (!alloc_zd(c, n, &twiddles) || !alloc_zd(c, n, &in) || !alloc_zd(c, n, &out) || !alloc_zd(c, largest, &group))
-    return false;
-  Zd* tw = twiddles.as<Zd>();
-  for (std::int64_t j = 0; j < n; ++j) tw[j] = twiddle(j, n);
+  tw = twiddles.table(n);
+  if (!tw || !alloc_zd(c, n, &in) || !alloc_zd(c, n, &out) || !alloc_zd(c, largest, &group)) return false;
   for (std::size_t i = 0; i < factors.size(); ++i) {
     const std::int64_t p = factors[i];
     if (p <= kDirectMax || (i > 0 && factors[i - 1] == p)) continue;  // factors ascend: one plan per prime
     chirps.push_back(std::make_unique<Bluestein>());
-    if (!chirps.back()->init(c, p)) return false;
+    if (!chirps.back()->init(c, p, twiddles)) return false;
   }
   return true;
 }
@@ -620,7 +686,6 @@ void Line::rec(Zd* dst, const Zd* src, std::int64_t stride, std::int64_t len, st
   }
   const std::int64_t p = factors[f], m = len / p;
   for (std::int64_t q = 0; q < p; ++q) rec(dst + q * m, src + q * stride, stride * p, m, f + 1, fs * p);
-  const Zd* tw = twiddles.as<Zd>();
   Zd* t = group.as<Zd>();
   Bluestein* plan = nullptr;
   if (p > kDirectMax)
@@ -667,7 +732,7 @@ typename E::Storage from_double(double v) {
 }
 
 // Transforms every line of `work` (Zd elements, dims `dims`) along dimension `axis`.
-bool transform_axis(const OpCall& c, Zd* w, const Dims& dims, std::size_t axis, bool inverse) {
+bool transform_axis(const OpCall& c, Zd* w, const Dims& dims, std::size_t axis, bool inverse, Twiddles& twiddles) {
   const std::int64_t n = dims[axis];
   std::int64_t outer = 1, inner = 1;
   for (std::size_t i = 0; i < dims.size(); ++i) {
@@ -676,7 +741,7 @@ bool transform_axis(const OpCall& c, Zd* w, const Dims& dims, std::size_t axis, 
   }
   if (n == 0 || outer == 0 || inner == 0) return true;
   Line line;
-  if (!line.init(c, n)) return false;
+  if (!line.init(c, n, twiddles)) return false;
   Zd* a = line.in.as<Zd>();
   for (std::int64_t o = 0; o < outer; ++o) {
     for (std::int64_t i = 0; i < inner; ++i) {
@@ -751,12 +816,13 @@ bool fft(const OpCall& c) {
   }
   const bool inverse = kind == hlo::FftType::IFFT || kind == hlo::FftType::IRFFT;
   const std::size_t axes = real_out ? L - 1 : L;  // IRFFT's last dimension comes after
+  Twiddles twiddles(c);                           // one table per length for all the op's lines
   for (std::size_t i = 0; i < axes; ++i)
-    if (!transform_axis(c, w, x.dims, rank - L + i, inverse)) return false;
+    if (!transform_axis(c, w, x.dims, rank - L + i, inverse, twiddles)) return false;
   if (real_out) {
     // c2r along the last dimension: coefficients k ≤ n/2 as given, k > n/2 as conj(X[n − k]).
     Line line;
-    if (!line.init(c, last)) return false;
+    if (!line.init(c, last, twiddles)) return false;
     Zd* a = line.in.as<Zd>();
     const std::int64_t lines = nx / half;
     for (std::int64_t l = 0; l < lines; ++l) {
