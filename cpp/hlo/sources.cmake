@@ -20,7 +20,7 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/hlo/parse_test.cpp
   tests/cpp/hlo/emit_test.cpp
   tests/cpp/hlo/cost_test.cpp
-  tests/cpp/hlo/corpus_hlo_test.cpp
+  tests/cpp/hlo/stablehlo_corpus_test.cpp
   tests/cpp/hlo/verify_test.cpp
   tests/cpp/hlo/invalid_corpus_test.cpp
   tests/cpp/hlo/literal_test.cpp

@@ -8,7 +8,7 @@ using namespace rl::hlo;
 using rl::testing::attr_text;
 using rl::testing::value_names;
 
-// Every corpus file parsing (and verifying and costing) is tested in corpus_hlo_test.cpp.
+// Every corpus file parsing (and verifying and costing) is tested in stablehlo_corpus_test.cpp (StableHLO) and hlo_corpus_test.cpp (HLO).
 
 namespace {
 const Op& op_at(const Module& m, std::size_t fn, std::size_t i) { return m.functions.at(fn).body.blocks.at(0).ops.at(i); }
