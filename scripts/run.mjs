@@ -21,7 +21,8 @@ and the file is not run — nothing is guessed.
                        "failed" | "not_run" | "error", checks: [{line, column, kind, passed, detail}],
                        ops: [{line, column, op, seconds, repeats, flops, transcendentals,
                        bytes_accessed}], unsupported: [{op, line, column, why}], errors: [{error,
-                       message, line, column}], results: [{shape, checksum, preview}], inputs,
+                       message, line, column}], results: [{shape, checksum, preview, elements
+                       (a tuple's: one {shape, checksum, preview[, elements]} each)}], inputs,
                        seconds (the run, wall clock), ops_seconds (the timed ops' times
                        summed), untimed_ops, peak_bytes}
   --inputs seeded      run a function with arguments on deterministic values from a seed
@@ -111,12 +112,21 @@ if (json) console.log(JSON.stringify(reports, null, 2));
 else console.log(`${counts.passed} passed, ${counts.failed} failed, ${counts.not_run} not run, ${counts.error} errors (${files.length} files, ${seconds.toFixed(1)} s)`);
 process.exitCode = counts.failed || counts.error || (counts.not_run && !allowUnsupported) ? 1 : 0;
 
-/** One line per file: its verdict and why. */
+/** A tuple result's elements, each on its own line indented by its depth ("  [1] f32[4] checksum 6"); '' for a tensor. */
+function elementLines(x, path, depth) {
+  return (x.elements ?? []).map((e, i) =>
+    `\n${'  '.repeat(depth)}${path}[${i}] ${e.shape} checksum ${e.checksum}${elementLines(e, `${path}[${i}]`, depth + 1)}`).join('');
+}
+
+/** One line per file (a tuple result's elements on lines of their own): its verdict and why. */
 function lineFor(r) {
   const checks = r.checks.length ? `, ${r.checks.filter((c) => c.passed).length}/${r.checks.length} checks passed` : '';
   switch (r.status) {
-    case 'passed':
-      return `${r.file}: passed${checks}${r.results.length && !r.checks.length ? ` — result ${r.results.map((x) => `${x.shape} checksum ${x.checksum}`).join(', ')}` : ''} (${(r.seconds * 1e3).toFixed(1)} ms, measured)`;
+    case 'passed': {
+      const shown = r.results.length && !r.checks.length;
+      const line = `${r.file}: passed${checks}${shown ? ` — result ${r.results.map((x) => `${x.shape} checksum ${x.checksum}`).join(', ')}` : ''} (${(r.seconds * 1e3).toFixed(1)} ms, measured)`;
+      return shown ? line + r.results.map((x, k) => elementLines(x, r.results.length > 1 ? `[${k}]` : '', 1)).join('') : line;
+    }
     case 'failed': {
       const c = r.checks.find((x) => !x.passed);
       return `${r.file}: FAILED${checks}: line ${c.line} ${c.kind}: ${c.detail}`;

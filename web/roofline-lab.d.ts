@@ -561,6 +561,17 @@ export interface RunOptions {
   on_progress?: (done: number, total: number) => void;
 }
 
+/** one result of the entry: its shape, the sum of its elements, the first few as text */
+export interface RunResultSummary {
+  shape: string;
+  /** a tuple's: the sum of its elements' checksums */
+  checksum: number;
+  /** a tuple's: "tuple of 2: see elements" */
+  preview: string;
+  /** a tuple's elements, one summary each (nested tuples likewise, 4 levels deep); absent for a tensor */
+  elements?: RunResultSummary[];
+}
+
 export interface RunReport {
   dialect: string;
   status: 'passed' | 'failed' | 'not_run' | 'error';
@@ -569,7 +580,7 @@ export interface RunReport {
   ops: { line: number; column: number; op: string; seconds: number; repeats: number; flops: number; transcendentals: number; bytes_accessed: number }[];
   unsupported: { op: string; line: number; column: number; why: string }[];
   errors: { error: string; message: string; line: number; column: number }[];
-  results: { shape: string; checksum: number; preview: string }[];
+  results: RunResultSummary[];
   inputs: string;
   /** the whole run, wall clock (with the timing's repeats) */
   seconds: number;

@@ -402,8 +402,26 @@ bool fill_input(Tensor& t, Inputs how, SplitMix& rng) {
   });
 }
 
-void summarize(const Value& v, std::string_view dialect, const hlo::Type& type, ResultSummary* out) {
+// A tuple's elements are summarized one by one (depth: how deep in tuples this value lies).
+void summarize(const Value& v, std::string_view dialect, const hlo::Type& type, ResultSummary* out, int depth = 0) {
   out->shape = hlo::to_string(type, dialect);
+  if (v.kind == Value::Kind::Tuple) {
+    const std::size_t n = v.tuple.size();
+    out->tuple = true;
+    static const hlo::Type unknown;  // when the type does not say (shape "")
+    double sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const hlo::Type& et = type.kind == hlo::Type::Kind::Tuple && i < type.tuple.size() ? type.tuple[i] : unknown;
+      ResultSummary e;
+      summarize(v.tuple[i], dialect, et, &e, depth + 1);
+      sum += e.checksum;
+      if (depth < kMaxResultDepth) out->elements.push_back(std::move(e));
+    }
+    out->checksum = sum;
+    out->preview = "tuple of " + std::to_string(n) +
+                   (n == 0 ? std::string() : depth < kMaxResultDepth ? ": see elements" : ": nested too deep to list");
+    return;
+  }
   if (!v.is_tensor()) return;
   const Tensor& t = v.tensor;
   const std::int64_t n = t.elements();

@@ -75,9 +75,15 @@ struct OpTiming {
 
 struct ResultSummary {
   std::string shape;      // "tensor<4x5xf32>" (tuples: "tuple<...>")
-  double checksum = 0;    // the sum of the elements as doubles (complex: real + imaginary parts)
-  std::string preview;    // the first few elements as text
+  double checksum = 0;    // the sum of the elements as doubles (complex: real + imaginary parts);
+                          // a tuple's: the sum of its elements' checksums
+  std::string preview;    // the first few elements as text (a tuple: "tuple of 2: see elements")
+  // A tuple's elements, one summary each (nested tuples likewise, kMaxResultDepth levels deep;
+  // deeper tuples keep their shape and checksum but list no elements). Empty for a tensor.
+  std::vector<ResultSummary> elements;
+  bool tuple = false;     // the result is a tuple (its elements are listed, even none)
 };
+constexpr int kMaxResultDepth = 4;
 
 struct RunResult {
   std::string status;  // "passed" | "failed" | "not_run" | "error"

@@ -21,6 +21,18 @@ void write_error(JsonWriter& j, const Error& e) {
       .field("column", e.column).end_object();
 }
 
+// {shape, checksum, preview}, and a tuple's elements likewise (absent for a tensor; empty for a
+// tuple nested deeper than kMaxResultDepth).
+void write_summary(JsonWriter& j, const ResultSummary& s) {
+  j.begin_object().field("shape", s.shape).field("checksum", s.checksum).field("preview", s.preview);
+  if (s.tuple) {
+    j.key("elements").begin_array();
+    for (const auto& e : s.elements) write_summary(j, e);
+    j.end_array();
+  }
+  j.end_object();
+}
+
 }  // namespace
 
 std::string run_text_json(std::string text, const RunOptions& options) {
@@ -100,8 +112,7 @@ std::string run_text_json(std::string text, const RunOptions& options) {
   for (const auto& e : errors) write_error(j, e);
   j.end_array();
   j.key("results").begin_array();
-  for (const auto& s : results)
-    j.begin_object().field("shape", s.shape).field("checksum", s.checksum).field("preview", s.preview).end_object();
+  for (const auto& s : results) write_summary(j, s);
   j.end_array();
   // The timed ops' measured times summed: the program's measured time without the run's overhead
   // (repeats, checks, generated inputs); 0 when nothing was timed.

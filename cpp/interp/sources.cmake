@@ -25,4 +25,5 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/nan_bits_test.cpp
   tests/cpp/interp/corpus_interp_test.cpp
   tests/cpp/interp/lesson_check_test.cpp
+  tests/cpp/interp/results_test.cpp
 )

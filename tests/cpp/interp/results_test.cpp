@@ -1,0 +1,124 @@
+// The run's result summaries: a tuple result lists its elements (shape, checksum, preview each),
+// its checksum is theirs summed, and the JSON carries them as results[i].elements.
+#include <string>
+
+#include "catch.hpp"
+#include "interp/interp_util.h"
+#include "interp/report.h"
+
+using namespace rl;
+using rl::testing::run_text;
+
+namespace {
+
+bool has(const std::string& json, const std::string& part) { return json.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("an HLO module whose ROOT is a tuple summarizes each element", "[interp][results]") {
+  const std::string text =
+      "HloModule m\n"
+      "ENTRY main {\n"
+      "  a = f32[2,3] iota(), iota_dimension=1\n"
+      "  b = f32[2,3] add(a, a)\n"
+      "  c = s32[4] iota(), iota_dimension=0\n"
+      "  d = s32[4] multiply(c, c)\n"
+      "  ROOT t = (f32[2,3], s32[4]) tuple(b, d)\n"
+      "}\n";
+  auto ran = run_text(text);
+  INFO((ran.result.errors.empty() ? "" : ran.result.errors.front().message));
+  REQUIRE(ran.result.status == "passed");
+  REQUIRE(ran.result.results.size() == 1);
+  const interp::ResultSummary& r = ran.result.results[0];
+  CHECK(r.tuple);
+  CHECK(r.shape == "(f32[2,3], s32[4])");
+  CHECK(r.preview == "tuple of 2: see elements");
+  CHECK(r.checksum == 12 + 14);  // [[0,2,4],[0,2,4]] and [0,1,4,9]
+  REQUIRE(r.elements.size() == 2);
+  CHECK(r.elements[0].shape == "f32[2,3]");
+  CHECK(r.elements[0].checksum == 12);
+  CHECK(r.elements[0].preview == "0, 2, 4, 0, 2, 4");
+  CHECK_FALSE(r.elements[0].tuple);
+  CHECK(r.elements[0].elements.empty());
+  CHECK(r.elements[1].shape == "s32[4]");
+  CHECK(r.elements[1].checksum == 14);
+  CHECK(r.elements[1].preview == "0, 1, 4, 9");
+
+  const std::string json = interp::run_text_json(text, interp::RunOptions());
+  INFO(json);
+  CHECK(has(json, "\"results\":[{\"shape\":\"(f32[2,3], s32[4])\",\"checksum\":26,\"preview\":\"tuple of 2: see elements\","
+                  "\"elements\":[{\"shape\":\"f32[2,3]\",\"checksum\":12,\"preview\":\"0, 2, 4, 0, 2, 4\"},"
+                  "{\"shape\":\"s32[4]\",\"checksum\":14,\"preview\":\"0, 1, 4, 9\"}]}]"));
+}
+
+TEST_CASE("a nested tuple result lists its elements recursively", "[interp][results]") {
+  const std::string text =
+      "HloModule m\n"
+      "ENTRY main {\n"
+      "  a = f32[3] iota(), iota_dimension=0\n"
+      "  c = s32[2] iota(), iota_dimension=0\n"
+      "  d = s32[2] add(c, c)\n"
+      "  i = (s32[2]) tuple(d)\n"
+      "  ROOT t = (f32[3], (s32[2])) tuple(a, i)\n"
+      "}\n";
+  auto ran = run_text(text);
+  INFO((ran.result.errors.empty() ? "" : ran.result.errors.front().message));
+  REQUIRE(ran.result.status == "passed");
+  REQUIRE(ran.result.results.size() == 1);
+  const interp::ResultSummary& r = ran.result.results[0];
+  CHECK(r.checksum == 3 + 2);
+  REQUIRE(r.elements.size() == 2);
+  CHECK(r.elements[0].shape == "f32[3]");
+  CHECK(r.elements[0].checksum == 3);
+  CHECK(r.elements[1].shape == "(s32[2])");
+  CHECK(r.elements[1].checksum == 2);
+  CHECK(r.elements[1].preview == "tuple of 1: see elements");
+  REQUIRE(r.elements[1].elements.size() == 1);
+  CHECK(r.elements[1].elements[0].shape == "s32[2]");
+  CHECK(r.elements[1].elements[0].checksum == 2);
+  CHECK(r.elements[1].elements[0].preview == "0, 2");
+}
+
+TEST_CASE("a StableHLO function returning a tuple summarizes each element", "[interp][results]") {
+  const std::string text =
+      "func.func @main() -> tuple<tensor<3xf32>, tensor<2xi32>> {\n"
+      "  %a = stablehlo.constant dense<[1.0, 2.0, 3.5]> : tensor<3xf32>\n"
+      "  %b = stablehlo.add %a, %a : tensor<3xf32>\n"
+      "  %c = stablehlo.constant dense<[5, 7]> : tensor<2xi32>\n"
+      "  %d = stablehlo.multiply %c, %c : tensor<2xi32>\n"
+      "  %t = stablehlo.tuple %b, %d : tuple<tensor<3xf32>, tensor<2xi32>>\n"
+      "  return %t : tuple<tensor<3xf32>, tensor<2xi32>>\n"
+      "}\n";
+  auto ran = run_text(text);
+  INFO((ran.result.errors.empty() ? "" : ran.result.errors.front().message));
+  REQUIRE(ran.result.status == "passed");
+  REQUIRE(ran.result.results.size() == 1);
+  const interp::ResultSummary& r = ran.result.results[0];
+  CHECK(r.shape == "tuple<tensor<3xf32>, tensor<2xi32>>");
+  CHECK(r.checksum == 13 + 74);
+  CHECK(r.preview == "tuple of 2: see elements");
+  REQUIRE(r.elements.size() == 2);
+  CHECK(r.elements[0].shape == "tensor<3xf32>");
+  CHECK(r.elements[0].checksum == 13);
+  CHECK(r.elements[0].preview == "2, 4, 7");
+  CHECK(r.elements[1].shape == "tensor<2xi32>");
+  CHECK(r.elements[1].checksum == 74);
+  CHECK(r.elements[1].preview == "25, 49");
+
+  const std::string json = interp::run_text_json(text, interp::RunOptions());
+  INFO(json);
+  CHECK(has(json, "\"checksum\":87,\"preview\":\"tuple of 2: see elements\",\"elements\":[{\"shape\":\"tensor<3xf32>\","
+                  "\"checksum\":13,\"preview\":\"2, 4, 7\"},{\"shape\":\"tensor<2xi32>\",\"checksum\":74,\"preview\":\"25, 49\"}]}"));
+}
+
+TEST_CASE("a tensor result's JSON has no elements field", "[interp][results]") {
+  const std::string json = interp::run_text_json(
+      "func.func @main() -> tensor<2xf32> {\n"
+      "  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+      "  return %a : tensor<2xf32>\n"
+      "}\n",
+      interp::RunOptions());
+  INFO(json);
+  CHECK(has(json, "\"results\":[{\"shape\":\"tensor<2xf32>\",\"checksum\":3,\"preview\":\"1, 2\"}]"));
+  CHECK_FALSE(has(json, "\"elements\""));
+}
