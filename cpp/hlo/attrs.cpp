@@ -131,7 +131,8 @@ std::vector<std::int64_t> int_list(std::string_view value) {
           if (count > 4096) return out;
           ++p;
         }
-        out.assign(static_cast<std::size_t>(count), out[0]);
+        const std::int64_t splat = out[0];  // a copy: assign() must not read the vector it refills
+        out.assign(static_cast<std::size_t>(count), splat);
       }
     }
     return out;
