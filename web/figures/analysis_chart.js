@@ -200,6 +200,10 @@ export function createAnalysisFigure(canvas, env = {}) {
     if (!env.legend) return;
     const scale = globalThis.devicePixelRatio || 1;
     const datasets = holder.chart ? holder.chart.data.datasets.filter((d) => d.role !== 'link') : [];
+    // The legend's text colour edges a key with no edge of its own; reading it forces a style
+    // recalculation of the whole page (a long task beside a big table), so only when needed, once.
+    let textColor;
+    const edgeFallback = (e) => (e.line || (e.edge && e.edge !== 'transparent') ? undefined : (textColor ??= getComputedStyle(env.legend).color));
     env.legend.replaceChildren(...datasets.map((d) => {
       const e = legendKey(d);
       const li = document.createElement('li');
@@ -215,7 +219,7 @@ export function createAnalysisFigure(canvas, env = {}) {
       const g = key.getContext('2d');
       if (g) {
         g.scale(scale, scale);
-        drawKey(g, e, getComputedStyle(env.legend).color);
+        drawKey(g, e, edgeFallback(e));
       }
       li.append(key, document.createTextNode(d.label));
       return li;
