@@ -13,6 +13,15 @@ namespace {
 
 bool has(const std::string& json, const std::string& part) { return json.find(part) != std::string::npos; }
 
+// Runs `text` and gives its one result's summary (the run must pass).
+interp::ResultSummary only_result(const std::string& text) {
+  auto ran = run_text(text);
+  INFO((ran.result.errors.empty() ? "" : ran.result.errors.front().message));
+  REQUIRE(ran.result.status == "passed");
+  REQUIRE(ran.result.results.size() == 1);
+  return ran.result.results[0];
+}
+
 }  // namespace
 
 TEST_CASE("an HLO module whose ROOT is a tuple summarizes each element", "[interp][results]") {
@@ -25,11 +34,7 @@ TEST_CASE("an HLO module whose ROOT is a tuple summarizes each element", "[inter
       "  d = s32[4] multiply(c, c)\n"
       "  ROOT t = (f32[2,3], s32[4]) tuple(b, d)\n"
       "}\n";
-  auto ran = run_text(text);
-  INFO((ran.result.errors.empty() ? "" : ran.result.errors.front().message));
-  REQUIRE(ran.result.status == "passed");
-  REQUIRE(ran.result.results.size() == 1);
-  const interp::ResultSummary& r = ran.result.results[0];
+  const interp::ResultSummary r = only_result(text);
   CHECK(r.tuple);
   CHECK(r.shape == "(f32[2,3], s32[4])");
   CHECK(r.preview == "tuple of 2: see elements");
@@ -61,11 +66,7 @@ TEST_CASE("a nested tuple result lists its elements recursively", "[interp][resu
       "  i = (s32[2]) tuple(d)\n"
       "  ROOT t = (f32[3], (s32[2])) tuple(a, i)\n"
       "}\n";
-  auto ran = run_text(text);
-  INFO((ran.result.errors.empty() ? "" : ran.result.errors.front().message));
-  REQUIRE(ran.result.status == "passed");
-  REQUIRE(ran.result.results.size() == 1);
-  const interp::ResultSummary& r = ran.result.results[0];
+  const interp::ResultSummary r = only_result(text);
   CHECK(r.checksum == 3 + 2);
   REQUIRE(r.elements.size() == 2);
   CHECK(r.elements[0].shape == "f32[3]");
@@ -89,11 +90,7 @@ TEST_CASE("a StableHLO function returning a tuple summarizes each element", "[in
       "  %t = stablehlo.tuple %b, %d : tuple<tensor<3xf32>, tensor<2xi32>>\n"
       "  return %t : tuple<tensor<3xf32>, tensor<2xi32>>\n"
       "}\n";
-  auto ran = run_text(text);
-  INFO((ran.result.errors.empty() ? "" : ran.result.errors.front().message));
-  REQUIRE(ran.result.status == "passed");
-  REQUIRE(ran.result.results.size() == 1);
-  const interp::ResultSummary& r = ran.result.results[0];
+  const interp::ResultSummary r = only_result(text);
   CHECK(r.shape == "tuple<tensor<3xf32>, tensor<2xi32>>");
   CHECK(r.checksum == 13 + 74);
   CHECK(r.preview == "tuple of 2: see elements");
