@@ -10,6 +10,7 @@
 #include "hlo/parse.h"
 #include "interp/elements.h"
 #include "interp/run.h"
+#include "measure/harness.h"
 #include "measure/timer.h"
 
 namespace rl::interp {
@@ -324,9 +325,10 @@ bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<V
     ++untimed_;
     return k.run(call) && !failed();
   }
-  // A measurement of this machine, like the kernel harness: one warm run (its result is the
-  // op's value; it also pays for first touches of fresh memory), then the op repeated, doubling
-  // the repeats, until the timed span lasts long enough for the timer; seconds per run.
+  // A measurement of this machine by the harness's rules (measure/harness.h): the warm run is the
+  // one whose result is the op's value (it also pays for first touches of fresh memory); then
+  // rounds of the op repeated, the repeats grown until one round lasts the target (100 timer
+  // ticks, or min_op_seconds): that round is the op's one sample, seconds per run.
   timing_ = true;
   struct Reset {
     bool& flag;
@@ -338,15 +340,27 @@ bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<V
     }
   } reset{timing_, timing_spent_, measure::now_seconds()};
   if (!k.run(call) || failed()) return false;
+  measure::SamplerOptions so;
+  so.timer_resolution = timer_resolution_;
+  so.min_sample_seconds = std::min(options_.min_op_seconds, 10.0);
+  so.samples = 1;
+  so.warm_round = false;
+  so.settle = false;
+  so.max_units = std::size_t(1) << 24;
+  auto started = measure::start_sampler(so);
+  if (!started) return fail_at(*in.op, "could not time the op", "a timer that advances", started.error());
+  measure::Sampler sampler = std::move(started.value());
   double elapsed = 0;
   std::uint64_t repeats = 0;
-  const double target = options_.min_op_seconds;
-  for (std::uint64_t more = 1; repeats == 0 || (elapsed < target && repeats < (std::uint64_t(1) << 24)); more = repeats) {
+  while (!sampler.finished()) {
+    const std::size_t round = sampler.units;
     const double t1 = measure::now_seconds();
-    for (std::uint64_t i = 0; i < more; ++i)
+    for (std::size_t i = 0; i < round; ++i)
       if (!k.run(call) || failed()) return false;
-    elapsed += measure::now_seconds() - t1;
-    repeats += more;
+    elapsed = measure::now_seconds() - t1;
+    repeats = round;
+    measure::record_round(sampler, elapsed);
+    // Out of the run's time: keep the last round, short or not (the run then ends with its error).
     if (measure::now_seconds() - start_ > options_.time_budget_seconds) break;
   }
   timings_.push_back({in.op->line, in.op->column, std::string(in.op->name), elapsed / static_cast<double>(repeats), repeats});
@@ -495,12 +509,19 @@ RunResult run_program(const hlo::Program& program, const RunOptions& options) {
     return out;
   }
   RunOptions o = options;
+  double resolution = 0;
   if (o.time_ops) {
     // Every timed op lasts at least 100 ticks of the timer as measured here (browsers coarsen it).
-    auto resolution = measure::timer_resolution();
-    if (resolution) o.min_op_seconds = std::max(o.min_op_seconds, 100 * resolution.value());
+    auto r = measure::timer_resolution();
+    if (!r) {
+      out.status = "error";
+      out.errors.push_back(Error{"could not time the ops: " + r.error(), {}, 0, 0});
+      return out;
+    }
+    resolution = r.value();
   }
   Run run(program, o);
+  run.set_timer_resolution(resolution);
   const std::size_t entry_index = program.function_index(entry);
   run.set_entry(entry_index);
   std::vector<Value> args;

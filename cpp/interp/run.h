@@ -38,6 +38,8 @@ class Run {
   std::vector<OpTiming>& timings() { return timings_; }
   std::size_t untimed() const { return untimed_; }
   void set_entry(std::size_t index) { entry_ = index; }
+  // With time_ops: the timer's resolution as measured here (the harness's target is 100 ticks).
+  void set_timer_resolution(double seconds) { timer_resolution_ = seconds; }
 
  private:
   const hlo::Program& program_;
@@ -51,6 +53,7 @@ class Run {
   std::size_t entry_ = ~std::size_t(0);
   int depth_ = 0;
   bool timing_ = false;
+  double timer_resolution_ = 0;
   double timing_spent_ = 0;  // seconds spent timing ops so far (RunOptions::timing_budget_seconds)
   std::size_t untimed_ = 0;  // ops left untimed once that budget was spent
   double progress_at_ = -1;  // when RunOptions::on_progress was last called (seconds), -1: never

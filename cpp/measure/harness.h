@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "common/result.h"
@@ -23,6 +24,55 @@ constexpr int kDefaultSamples = 5;          // as the seed notebook
 constexpr double kTicksPerSample = 100;     // a sample lasts ≥ 100× the timer resolution
 constexpr std::size_t kMaxRepeats = std::size_t(1) << 30;
 constexpr int kMaxRecalibrations = 8;        // then the harness gives up with an error
+constexpr int kSettlingRounds = 8;           // calibration rounds at most waiting for two to agree
+constexpr double kSettledWithin = 0.1;       // two rounds agree: within 10% of the longer
+
+// The harness's rules as steps that any caller drives, so every timing in the project follows
+// one set of rules: time_calls below, the interpreter's per-op timing, and the page's fork–join
+// rounds over Workers (web/model/measure.js, through the binding) — the page's rounds await
+// Workers, so the loop stays with the caller and only the rules live here. The caller runs a
+// round of `units` units, times it, and hands the elapsed seconds to record_round(), until the
+// sampler is finished.
+//
+// The rounds: one warm round of 1 unit (first touches, first compile; `warm_round` off when the
+// caller already did one); calibration — units grown until a round lasts the target, then more
+// rounds until two in a row agree within 10% (the JIT's optimizing tier arrives between calls
+// while the first rounds run) or kSettlingRounds have passed; then `samples` sample rounds, every
+// one checked with sample_long_enough; a short one raises the units and starts the samples over,
+// at most kMaxRecalibrations times. With `settle` off the first round that lasts the target is
+// the first sample (the interpreter's per-op timing: quick, one sample).
+struct SamplerOptions {
+  double timer_resolution = 0;    // seconds, as the caller's clock measured it
+  double min_sample_seconds = 0;  // the target is max(100 ticks, this)
+  int samples = kDefaultSamples;  // 1..1000
+  bool warm_round = true;
+  bool settle = true;
+  std::size_t max_units = kMaxRepeats;
+};
+
+struct Sampler {
+  enum class Phase { Warm, Calibrate, Sample, Done, Failed };
+  Phase phase = Phase::Warm;
+  std::size_t units = 1;                 // what the next round runs
+  double target = 0;                     // seconds every sample round lasts at least
+  double warm_seconds = 0;
+  std::vector<double> seconds_per_call;  // the samples so far (units × each ≥ target)
+  int recalibrations = 0;
+  int settling = 0;                      // calibration rounds past the target so far
+  double previous = -1;                  // the last calibration round past the target, seconds
+  std::string error;                     // why it failed (Phase::Failed)
+  SamplerOptions options;
+
+  bool finished() const { return phase == Phase::Done || phase == Phase::Failed; }
+};
+
+// A sampler for these options; refuses a resolution that is not positive and finite, a
+// min_sample_seconds outside 0..10 s, samples outside 1..1000, naming the value.
+Result<Sampler> start_sampler(const SamplerOptions& options);
+// The round of `s.units` units that just ran lasted `elapsed` seconds. A negative or non-finite
+// elapsed fails the sampler ("a round lasted -1 s: the clock went backwards"); so does a round
+// that cannot be made to last the target within max_units units.
+void record_round(Sampler& s, double elapsed);
 
 struct Calibration {
   std::size_t repeats;         // R: kernel calls per sample
@@ -30,10 +80,6 @@ struct Calibration {
   double warm_seconds;         // the one warm run (includes first-touch costs)
   double target_sample_seconds;
 };
-
-// One warm run, then R doubled until R calls last ≥ max(100 ticks, min_sample_seconds) twice
-// in a row (one trial alone may have been slowed down).
-Result<Calibration> calibrate(const std::function<void()>& call, double min_sample_seconds = 0);
 
 // One sample: R calls back to back; returns seconds per call.
 double run_sample(const std::function<void()>& call, std::size_t repeats);
@@ -55,9 +101,9 @@ inline bool sample_long_enough(std::size_t repeats, double seconds_per_call, dou
 }
 
 // The harness for any call: `call()` runs the work once and feeds its result to something the
-// compiler cannot drop. calibrate, then `samples` samples (1..1000), every one checked with
-// sample_long_enough; a short one raises R and starts the samples over (at most
-// kMaxRecalibrations times). time_matmul and the traffic experiment (measure/traffic.h) time
+// compiler cannot drop. The Sampler's rounds, each round R calls back to back: a warm call, R
+// calibrated, then `samples` samples (1..1000), every one checked with sample_long_enough; a
+// short one raises R and starts the samples over (at most kMaxRecalibrations times). time_matmul and the traffic experiment (measure/traffic.h) time
 // their work with it.
 Result<Timing> time_calls(const std::function<void()>& call, int samples = kDefaultSamples,
                           double min_sample_seconds = 0);

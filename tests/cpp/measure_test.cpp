@@ -143,3 +143,109 @@ TEST_CASE("kernel work computes its block of rows from the packed B it was given
   CHECK(measure::make_kernel_work(variant, 0, k, n).error() ==
         "m must be a positive integer, got 0");
 }
+
+// The harness's rules, driven by hand: each round's elapsed seconds are written in the test, so
+// every step (warm, growth, settling, samples, recalibration, refusals) is checked exactly.
+namespace {
+measure::Sampler sampler(double resolution, double min_seconds, int samples, bool settle = true) {
+  measure::SamplerOptions o;
+  o.timer_resolution = resolution;
+  o.min_sample_seconds = min_seconds;
+  o.samples = samples;
+  o.settle = settle;
+  auto s = measure::start_sampler(o);
+  REQUIRE(s.ok());
+  return s.value();
+}
+}  // namespace
+
+TEST_CASE("the sampler: a warm round, units grown to the target, two agreeing rounds, then samples",
+          "[measure][sampler]") {
+  auto s = sampler(1e-4, 0, 3);  // target 100 ticks of 0.1 ms = 10 ms
+  CHECK(s.target == Approx(0.01));
+  CHECK(s.phase == measure::Sampler::Phase::Warm);
+  measure::record_round(s, 0.5);  // the warm round: slow first touch
+  CHECK(s.warm_seconds == 0.5);
+  CHECK(s.units == 1);
+  measure::record_round(s, 1e-4);  // 1 unit lasts 1 tick: too short to scale by, so doubled
+  CHECK(s.units == 2);
+  measure::record_round(s, 2e-3);  // 20 ticks: scaled to 1.2 × the target: 2 × 1.2 × 0.01 / 0.002
+  CHECK(s.units == 12);
+  measure::record_round(s, 0.012);  // past the target: one more round must agree
+  CHECK(s.phase == measure::Sampler::Phase::Calibrate);
+  measure::record_round(s, 0.020);  // 0.020 vs 0.012: not within 10%
+  CHECK(s.phase == measure::Sampler::Phase::Calibrate);
+  measure::record_round(s, 0.019);  // within 10% of 0.020: settled
+  CHECK(s.phase == measure::Sampler::Phase::Sample);
+  measure::record_round(s, 0.012);
+  measure::record_round(s, 0.011);
+  CHECK_FALSE(s.finished());
+  measure::record_round(s, 0.013);
+  CHECK(s.phase == measure::Sampler::Phase::Done);
+  REQUIRE(s.seconds_per_call.size() == 3);
+  CHECK(s.seconds_per_call[1] == Approx(0.011 / 12));
+  CHECK(s.recalibrations == 0);
+}
+
+TEST_CASE("the sampler: a short sample raises the units and starts the samples over", "[measure][sampler]") {
+  auto s = sampler(1e-3, 0.05, 2);  // 100 ticks of 1 ms = 0.1 s beats min 0.05 s
+  CHECK(s.target == Approx(0.1));
+  measure::record_round(s, 0.2);   // warm
+  measure::record_round(s, 0.15);  // 1 unit already past the target
+  measure::record_round(s, 0.15);  // and again, equal: settled
+  REQUIRE(s.phase == measure::Sampler::Phase::Sample);
+  measure::record_round(s, 0.12);  // a sample
+  measure::record_round(s, 0.05);  // the JIT arrived: short, so R grows (1.2 × 0.1 / 0.05 = 2.4 → 2)
+  CHECK(s.recalibrations == 1);
+  CHECK(s.seconds_per_call.empty());
+  CHECK(s.units == 2);
+  measure::record_round(s, 0.11);
+  measure::record_round(s, 0.10);
+  CHECK(s.phase == measure::Sampler::Phase::Done);
+  for (double x : s.seconds_per_call) CHECK(measure::sample_long_enough(s.units, x, s.target));
+}
+
+TEST_CASE("the sampler gives up after 8 recalibrations or when units cannot grow, saying why", "[measure][sampler]") {
+  auto s = sampler(1e-3, 0, 1);
+  measure::record_round(s, 0.2);
+  measure::record_round(s, 0.2);
+  measure::record_round(s, 0.2);
+  REQUIRE(s.phase == measure::Sampler::Phase::Sample);
+  for (int i = 0; i <= measure::kMaxRecalibrations && !s.finished(); ++i) measure::record_round(s, 0.001);
+  REQUIRE(s.phase == measure::Sampler::Phase::Failed);
+  CHECK_THAT(s.error, Contains("under the 0.1 s (100 timer ticks) every sample must last, after 8 recalibrations"));
+
+  measure::SamplerOptions o;
+  o.timer_resolution = 1e-3;
+  o.max_units = 4;
+  auto t = measure::start_sampler(o).value();
+  for (int i = 0; i < 10 && !t.finished(); ++i) measure::record_round(t, 1e-4);
+  CHECK(t.phase == measure::Sampler::Phase::Failed);
+  CHECK(t.error == "could not make a sample last 0.1 s within 4 repeats");
+
+  auto u = sampler(1e-3, 0, 1);
+  measure::record_round(u, -0.5);
+  CHECK(u.error == "a round of 1 units lasted -0.5 s: the clock went backwards or stopped");
+}
+
+TEST_CASE("the sampler without settling: the first round past the target is the sample", "[measure][sampler]") {
+  auto s = sampler(1e-4, 0, 1, false);
+  measure::record_round(s, 1e-4);  // warm
+  measure::record_round(s, 1e-4);
+  measure::record_round(s, 0.0101);
+  CHECK(s.phase == measure::Sampler::Phase::Done);
+  REQUIRE(s.seconds_per_call.size() == 1);
+  CHECK(s.seconds_per_call[0] == Approx(0.0101 / 2));
+}
+
+TEST_CASE("the sampler refuses options it cannot keep, naming the value", "[measure][sampler]") {
+  measure::SamplerOptions o;
+  o.timer_resolution = 0;
+  CHECK(measure::start_sampler(o).error() == "timer_resolution must be a positive number of seconds, got 0");
+  o.timer_resolution = 1e-6;
+  o.samples = 0;
+  CHECK(measure::start_sampler(o).error() == "samples must be an integer from 1 to 1000, got 0");
+  o.samples = 5;
+  o.min_sample_seconds = 11;
+  CHECK(measure::start_sampler(o).error() == "min_sample_seconds must be from 0 to 10, got 11");
+}
