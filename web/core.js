@@ -192,6 +192,15 @@ export async function loadCore(createCore, options = {}) {
      * gflops_median}; repeats × every sample ≥ target_sample_seconds ≥ 100 × timer_resolution.
      * Runs synchronously: call it in a Worker on the page.
      */
+    /**
+     * The harness's rules for rounds the caller times itself (fork–join over Workers):
+     * (timerResolution, minSampleSeconds, samples) → a sampler; run `units` units, time the round,
+     * samplerRecord(sampler, seconds) → the next sampler, until its phase is 'done' or 'failed'.
+     */
+    samplerStart: guarded('samplerStart', (resolution, minSampleSeconds, samples) =>
+      parsed(call('samplerStart', resolution, minSampleSeconds, samples))),
+    samplerRecord: guarded('samplerRecord', (sampler, seconds) =>
+      parsed(call('samplerRecord', JSON.stringify(sampler), seconds))),
     timeKernel: guarded('timeKernel', (variant, m, k, n, samples, minSampleSeconds) =>
       call('timeKernel', variant, m, k, n, samples, minSampleSeconds)),
     /**

@@ -799,6 +799,24 @@ export interface CompactAnalysis {
   columns: AnalysisColumns[];
 }
 
+/**
+ * The harness's rules as a state (cpp/measure/harness.h): run `units` units, time the round,
+ * hand its seconds to samplerRecord, until phase is 'done' (seconds_per_call holds the samples,
+ * units × each ≥ target) or 'failed' (error says why).
+ */
+export interface Sampler {
+  phase: 'warm' | 'calibrate' | 'sample' | 'done' | 'failed';
+  units: number;
+  target: number;
+  warm_seconds: number;
+  seconds_per_call: number[];
+  recalibrations: number;
+  settling: number;
+  previous: number;
+  error: string;
+  options: { timer_resolution: number; min_sample_seconds: number; samples: number; warm_round: boolean; settle: boolean; max_units: number };
+}
+
 /** What loadCore(createCore) resolves to (web/core.js). */
 export interface Core {
   contract(m: number, k: number, n: number, itemsize?: number): CoreResult<Contraction>;
@@ -812,6 +830,8 @@ export interface Core {
   checkLessonKernel(variant?: string): CoreResult<KernelCheck>;
   checkLessonIr(): CoreResult<IrCheck>;
   timeKernel(variant: string | undefined, m: number, k: number, n: number, samples: number, minSampleSeconds?: number): CoreResult<KernelTiming>;
+  samplerStart(timerResolution: number, minSampleSeconds: number, samples: number): CoreResult<Sampler>;
+  samplerRecord(sampler: Sampler, seconds: number): CoreResult<Sampler>;
   measureCompute(minSeconds: number): CoreResult<ComputeCeiling>;
   measureBandwidth(level: 'l1' | 'l2' | 'memory', minSeconds: number): CoreResult<BandwidthCeiling>;
   measureTraffic(factor: number, options?: { reread?: 'after-array' | 'right-away'; samples?: number }): CoreResult<TrafficMeasurement>;

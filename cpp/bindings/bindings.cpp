@@ -410,6 +410,36 @@ val js_time_kernel(val variant, val m, val k, val n, val samples, val min_sample
   return ok(out);
 }
 
+// The harness's rules for rounds the caller times itself (the page's fork–join rounds over
+// Workers): the sampler's state travels as JSON (measure::sampler_json), the loop stays in JS.
+val js_sampler_start(val timer_resolution, val min_sample_seconds, val samples) {
+  auto r = number_arg("timer_resolution", timer_resolution);
+  if (!r) return fail_from(r);
+  auto m = number_arg("min_sample_seconds", min_sample_seconds);
+  if (!m) return fail_from(m);
+  auto n = number_arg("samples", samples);
+  if (!n) return fail_from(n);
+  if (!(n.value() >= 1 && n.value() <= 1000 && n.value() == int(n.value())))
+    return fail("samples must be an integer from 1 to 1000, got " + format_number(n.value()));
+  measure::SamplerOptions o;
+  o.timer_resolution = r.value();
+  o.min_sample_seconds = m.value();
+  o.samples = int(n.value());
+  auto s = measure::start_sampler(o);
+  if (!s) return fail_from(s);
+  return ok(val(measure::sampler_json(s.value())));
+}
+
+val js_sampler_record(val state, val elapsed) {
+  if (!state.isString()) return fail("state must be the JSON text samplerStart or samplerRecord gave");
+  auto e = number_arg("elapsed", elapsed);
+  if (!e) return fail_from(e);
+  auto s = measure::sampler_from_json(state.as<std::string>());
+  if (!s) return fail_from(s);
+  measure::record_round(s.value(), e.value());
+  return ok(val(measure::sampler_json(s.value())));
+}
+
 val js_measure_compute(val min_seconds) {
   auto s = number_arg("min_seconds", min_seconds);
   if (!s) return fail_from(s);
@@ -1674,6 +1704,8 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("checkLessonKernel", &js_check_lesson_kernel);
   emscripten::function("checkLessonIr", &js_check_lesson_ir);
   emscripten::function("timeKernel", &js_time_kernel);
+  emscripten::function("samplerStart", &js_sampler_start);
+  emscripten::function("samplerRecord", &js_sampler_record);
   emscripten::function("measureCompute", &js_measure_compute);
   emscripten::function("measureBandwidth", &js_measure_bandwidth);
   emscripten::function("measureTraffic", &js_measure_traffic);

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "common/json_reader.h"
+#include "common/json_writer.h"
 #include "common/numbers.h"
 #include "measure/timer.h"
 
@@ -115,6 +117,101 @@ void record_round(Sampler& s, double elapsed) {
     case Phase::Failed:
       return;
   }
+}
+
+namespace {
+const char* const kPhaseNames[] = {"warm", "calibrate", "sample", "done", "failed"};
+}  // namespace
+
+std::string sampler_json(const Sampler& s) {
+  JsonWriter j;
+  j.begin_object();
+  j.key("phase").value(kPhaseNames[static_cast<int>(s.phase)]);
+  j.key("units").value(double(s.units));
+  j.key("target").value(s.target);
+  j.key("warm_seconds").value(s.warm_seconds);
+  j.key("seconds_per_call").begin_array();
+  for (double x : s.seconds_per_call) j.value(x);
+  j.end_array();
+  j.key("recalibrations").value(double(s.recalibrations));
+  j.key("settling").value(double(s.settling));
+  j.key("previous").value(s.previous);
+  j.key("error").value(s.error);
+  j.key("options").begin_object();
+  j.key("timer_resolution").value(s.options.timer_resolution);
+  j.key("min_sample_seconds").value(s.options.min_sample_seconds);
+  j.key("samples").value(double(s.options.samples));
+  j.key("warm_round").value(s.options.warm_round);
+  j.key("settle").value(s.options.settle);
+  j.key("max_units").value(double(s.options.max_units));
+  j.end_object();
+  j.end_object();
+  return j.text();
+}
+
+Result<Sampler> sampler_from_json(std::string_view text) {
+  using R = Result<Sampler>;
+  auto parsed = parse_json(text);
+  if (!parsed) return R::failure("sampler: " + parsed.error());
+  const Json& root = parsed.value();
+  const Json* o = root.find("options");
+  if (!o || !o->is_object()) return R::failure("sampler.options must be an object");
+  std::string why;
+  const auto number = [&](const Json& in, const char* where, const char* key, double lo, double hi, bool whole) {
+    const Json* v = in.find(key);
+    if (!v || !v->is_number() || !(v->number >= lo && v->number <= hi) || (whole && v->number != std::floor(v->number))) {
+      if (why.empty()) {
+        why = std::string(where) + key + " must be " + (whole ? "a whole number" : "a number") + " from " +
+              format_number(lo) + " to " + format_number(hi) + ", got " +
+              (!v ? std::string("nothing") : v->is_number() ? format_number(v->number) : json_type_name(v->type));
+      }
+      return 0.0;
+    }
+    return v->number;
+  };
+  const auto flag = [&](const Json& in, const char* key) {
+    const Json* v = in.find(key);
+    if (!v || !v->is_bool()) {
+      if (why.empty()) why = std::string("sampler.options.") + key + " must be true or false";
+      return false;
+    }
+    return v->boolean;
+  };
+  SamplerOptions opts;
+  opts.timer_resolution = number(*o, "sampler.options.", "timer_resolution", 1e-12, 10, false);
+  opts.min_sample_seconds = number(*o, "sampler.options.", "min_sample_seconds", 0, 10, false);
+  opts.samples = int(number(*o, "sampler.options.", "samples", 1, 1000, true));
+  opts.warm_round = flag(*o, "warm_round");
+  opts.settle = flag(*o, "settle");
+  opts.max_units = std::size_t(number(*o, "sampler.options.", "max_units", 1, double(kMaxRepeats), true));
+  if (!why.empty()) return R::failure(why);
+  auto started = start_sampler(opts);
+  if (!started) return R::failure_from(started);
+  Sampler s = std::move(started.value());
+  const Json* phase = root.find("phase");
+  int p = -1;
+  for (int i = 0; phase && phase->is_string() && i < 5; ++i)
+    if (phase->string == kPhaseNames[i]) p = i;
+  if (p < 0) return R::failure("sampler.phase must be one of warm, calibrate, sample, done, failed");
+  s.phase = static_cast<Sampler::Phase>(p);
+  s.units = std::size_t(number(root, "sampler.", "units", 1, double(opts.max_units), true));
+  s.target = number(root, "sampler.", "target", 0, 1e3, false);
+  s.warm_seconds = number(root, "sampler.", "warm_seconds", 0, 1e9, false);
+  s.recalibrations = int(number(root, "sampler.", "recalibrations", 0, kMaxRecalibrations, true));
+  s.settling = int(number(root, "sampler.", "settling", 0, kSettlingRounds + 1, true));
+  s.previous = number(root, "sampler.", "previous", -1, 1e9, false);
+  if (!why.empty()) return R::failure(why);
+  const Json* samples = root.find("seconds_per_call");
+  if (!samples || !samples->is_array() || samples->items.size() > std::size_t(opts.samples))
+    return R::failure("sampler.seconds_per_call must be an array of at most " + std::to_string(opts.samples) + " numbers");
+  for (const Json& x : samples->items) {
+    if (!x.is_number() || !(x.number >= 0)) return R::failure("sampler.seconds_per_call must hold seconds (numbers ≥ 0)");
+    s.seconds_per_call.push_back(x.number);
+  }
+  const Json* error = root.find("error");
+  if (!error || !error->is_string()) return R::failure("sampler.error must be a string");
+  s.error = error->string;
+  return R::success(std::move(s));
 }
 
 Timing summarize(const std::vector<double>& samples, const Calibration& calibration) {

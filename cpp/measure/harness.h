@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/result.h"
@@ -73,6 +74,14 @@ Result<Sampler> start_sampler(const SamplerOptions& options);
 // elapsed fails the sampler ("a round lasted -1 s: the clock went backwards"); so does a round
 // that cannot be made to last the target within max_units units.
 void record_round(Sampler& s, double elapsed);
+
+// A sampler as JSON and back, for callers across the wasm seam (the page keeps the state between
+// its rounds): {phase: "warm"|"calibrate"|"sample"|"done"|"failed", units, target, warm_seconds,
+// seconds_per_call: [..], recalibrations, settling, previous, error, options: {timer_resolution,
+// min_sample_seconds, samples, warm_round, settle, max_units}}. Reading checks every field
+// ("sampler.units must be a whole number from 1 to max_units, got 0").
+std::string sampler_json(const Sampler& s);
+Result<Sampler> sampler_from_json(std::string_view text);
 
 struct Calibration {
   std::size_t repeats;         // R: kernel calls per sample

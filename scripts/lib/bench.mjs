@@ -255,7 +255,7 @@ async function benchCores() {
   const group = pool.group();
   const now = () => performance.now() / 1000;
   const resolution = timerResolution(now);
-  const clock = { now, resolution, target: Math.max(100 * resolution, quick ? 0.02 : 0.1), samples: 5 };
+  const clock = { now, resolution, minSeconds: quick ? 0.02 : 0.1, samples: 5 };
   const counts = threads > 1 ? [1, threads] : [1];
   const rows = [];
   const ceilings = {};
@@ -270,7 +270,7 @@ async function benchCores() {
     }
     for (const what of ['compute', ...LEVELS]) {
       for (const c of counts) {
-        const r = await ceilingOnWorkers(group, what, c, clock);
+        const r = await ceilingOnWorkers(core, group, what, c, clock);
         ceilings[c] ??= { threads: c, bandwidth_gbs: {} };
         if (what === 'compute') ceilings[c].gflops = r.gflops;
         else ceilings[c].bandwidth_gbs[what] = r.gbs;

@@ -249,3 +249,23 @@ TEST_CASE("the sampler refuses options it cannot keep, naming the value", "[meas
   o.min_sample_seconds = 11;
   CHECK(measure::start_sampler(o).error() == "min_sample_seconds must be from 0 to 10, got 11");
 }
+
+TEST_CASE("a sampler's state goes through JSON and back unchanged, and bad state is refused by field",
+          "[measure][sampler]") {
+  auto s = sampler(1e-4, 0.02, 3);
+  for (double e : {0.5, 1e-4, 2e-3, 0.03, 0.031, 0.03}) measure::record_round(s, e);
+  const std::string text = measure::sampler_json(s);
+  auto back = measure::sampler_from_json(text);
+  REQUIRE(back.ok());
+  CHECK(measure::sampler_json(back.value()) == text);
+  // Driving the copy and the original the same way keeps them equal.
+  measure::record_round(s, 0.04);
+  measure::record_round(back.value(), 0.04);
+  CHECK(measure::sampler_json(back.value()) == measure::sampler_json(s));
+
+  auto broken = text;
+  broken.replace(broken.find("\"units\":"), 9, "\"units\":0,\"x\":");
+  CHECK(measure::sampler_from_json(broken).error() == "sampler.units must be a whole number from 1 to 1073741824, got 0");
+  CHECK(measure::sampler_from_json("{}").error() == "sampler.options must be an object");
+  CHECK_THAT(measure::sampler_from_json("{").error(), Contains("sampler: "));
+}

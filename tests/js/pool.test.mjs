@@ -215,11 +215,18 @@ describe('every reported sample lasts 100 timer ticks', () => {
     let rounds = 0;
     const round = async (units) => units * (++rounds <= 6 ? 1e-3 : 1e-3 / 14);
     const resolution = 1e-4;
-    const target = 100 * resolution;
-    const t = await timeRounds(round, { samples: 5, target, resolution });
+    const t = await timeRounds(core, round, { samples: 5, minSeconds: 0, resolution });
+    assert.equal(t.target, 100 * resolution);
     assert.equal(t.seconds_per_call.length, 5);
     assert.ok(t.recalibrations >= 1, 'the short samples were noticed');
     for (const s of t.seconds_per_call) assert.ok(t.repeats * s >= 100 * resolution, `${t.repeats} × ${s} < 100 ticks`);
+  });
+
+  test('a round that never lasts the target is refused with the core harness\'s reason, not timed forever', async () => {
+    let rounds = 0;
+    await assert.rejects(timeRounds(core, async () => (++rounds, 0), { samples: 3, minSeconds: 0, resolution: 1e-3 }),
+      /could not make a sample last 0\.1 s within 1073741824 repeats/);
+    assert.ok(rounds > 30 && rounds < 40, `${rounds} rounds: the units doubled from 1 to 2^30, then gave up`);
   });
 
   test('the rule as a reader checks it: the page\'s 7-tick sample fails, 100 ticks pass', () => {

@@ -8,10 +8,11 @@
 //   back — so the slowest Worker and the messages count, as they would for a real job. A Worker
 //   runs `units` units per round (a kernel block, a call of mul+add chains, a triad pass); the
 //   rate is every Worker's units' worth over the round's time.
-// - The rule for every reported sample, here as in the core's harness: repeats × seconds per
-//   call ≥ 100 × the timer's measured resolution. A calibration trial that ran slow (the JIT's
-//   optimizing tier arriving later, a preempted thread) would leave the samples short, so each
-//   sample is checked and a short one raises the repeats and starts the samples over.
+// - The rounds follow the core's harness rules (core.samplerStart / samplerRecord, from
+//   cpp/measure/harness.h; no copy of them here): every reported sample lasts repeats × seconds
+//   per call ≥ 100 × the timer's measured resolution, a calibration that ran slow (the JIT's
+//   optimizing tier arriving later, a preempted thread) is caught by checking every sample, and
+//   a short one raises the repeats and starts the samples over.
 import { CancelledError, WorkerStartError } from '../pool.js';
 import { blockPayloads, blockTransfer } from './parallel.js';
 
@@ -26,11 +27,6 @@ export const LESSON_SIZE_NOTE =
 export const BIG_SIZE = 256;
 /** The kernel sizes timed on 1 core and on all cores. */
 export const KERNEL_SIZES = [256, 512];
-export const TICKS_PER_SAMPLE = 100;
-export const MAX_RECALIBRATIONS = 8;
-/** Rounds at most spent waiting for two in a row to agree before the samples. */
-const SETTLING_ROUNDS = 8;
-const MAX_UNITS = 2 ** 30;
 export const LEVELS = ['l1', 'l2', 'memory'];
 
 export const FORK_JOIN_NOTE =
@@ -69,12 +65,6 @@ export function sampleLongEnough(repeats, secondsPerCall, target) {
   return repeats * secondsPerCall >= target;
 }
 
-function grown(units, elapsed, target, resolution) {
-  let next = units * 2;
-  if (elapsed > 10 * resolution) next = Math.max(next, Math.floor(units * 1.2 * target / elapsed));
-  return Math.min(next, MAX_UNITS);
-}
-
 function median(xs) {
   const s = [...xs].sort((x, y) => x - y);
   const n = s.length;
@@ -82,47 +72,27 @@ function median(xs) {
 }
 
 /**
- * Times `round(units)` (a Promise of its seconds): one warm round; units grown until a round
- * lasts the target; more rounds until two in a row agree within 10% (the Workers' JIT has
- * settled: V8 swaps in optimized code between calls, while the first rounds run); then
- * `samples` rounds, each checked with sampleLongEnough.
- * @returns {Promise<{repeats: number, seconds_per_call: number[], recalibrations: number}>}
+ * Times `round(units)` (a Promise of its seconds) by the core's harness rules: a warm round,
+ * units grown until a round lasts the target, more rounds until two in a row agree within 10%
+ * (the Workers' JIT has settled: V8 swaps in optimized code between calls while the first
+ * rounds run), then `samples` rounds, each checked; a short one raises the units and starts over.
+ * @param core the calling thread's core (samplerStart, samplerRecord)
+ * @param {{samples: number, minSeconds: number, resolution: number}} clock
+ * @returns {Promise<{repeats: number, seconds_per_call: number[], recalibrations: number, target: number}>}
  */
-export async function timeRounds(round, { samples, target, resolution }) {
-  await round(1);
-  let units = 1;
-  let previous = null;
-  for (let settling = 0; ;) {
-    const elapsed = await round(units);
-    if (elapsed < target) {
-      if (units >= MAX_UNITS) throw new Error(`could not make a round last ${target} s within 2^30 units`);
-      units = grown(units, elapsed, target, resolution);
-      previous = null;
-      continue;
-    }
-    if (previous !== null && Math.abs(elapsed - previous) <= 0.1 * Math.max(elapsed, previous)) break;
-    if (++settling > SETTLING_ROUNDS) break;
-    previous = elapsed;
+export async function timeRounds(core, round, { samples, minSeconds, resolution }) {
+  let s = valueOrThrow(core.samplerStart(resolution, minSeconds, samples));
+  while (s.phase !== 'done' && s.phase !== 'failed') {
+    const elapsed = await round(s.units);
+    s = valueOrThrow(core.samplerRecord(s, elapsed));
   }
-  for (let recalibrations = 0; ; recalibrations++) {
-    const perCall = [];
-    let short = null;
-    for (let i = 0; i < samples; i++) {
-      const elapsed = await round(units);
-      const s = elapsed / units;
-      if (!sampleLongEnough(units, s, target)) {
-        short = elapsed;
-        break;
-      }
-      perCall.push(s);
-    }
-    if (short === null) return { repeats: units, seconds_per_call: perCall, recalibrations };
-    if (recalibrations === MAX_RECALIBRATIONS || units >= MAX_UNITS) {
-      throw new Error(`a round of ${units} units lasted ${short} s, under the ${target} s (100 timer ticks) ` +
-        `every sample must last, after ${recalibrations} recalibrations`);
-    }
-    units = grown(units, short, target, resolution);
-  }
+  if (s.phase === 'failed') throw new Error(s.error);
+  return { repeats: s.units, seconds_per_call: s.seconds_per_call, recalibrations: s.recalibrations, target: s.target };
+}
+
+function valueOrThrow(r) {
+  if (!r.ok) throw new Error(r.error);
+  return r.value;
 }
 
 /**
@@ -130,7 +100,7 @@ export async function timeRounds(round, { samples, target, resolution }) {
  * `transferOf(i, spec)` the buffers it moves), made on `workers` Workers of a lease, then timed.
  * @returns {Promise<{workers, works, repeats, seconds_per_call, recalibrations}>}
  */
-async function forkJoin(group, workers, specOf, transferOf, clock) {
+async function forkJoin(core, group, workers, specOf, transferOf, clock) {
   const lease = await group.lease(workers);
   let works = [];
   try {
@@ -147,7 +117,7 @@ async function forkJoin(group, workers, specOf, transferOf, clock) {
       await lease.all('work-run', (i) => ({ handle: works[i].handle, units }));
       return clock.now() - t0;
     };
-    const t = await timeRounds(round, clock);
+    const t = await timeRounds(core, round, clock);
     return { workers, works, ...t };
   } finally {
     if (!lease.broken) {
@@ -161,7 +131,7 @@ function timingSummary(t, clock) {
   return {
     seconds_per_call: t.seconds_per_call, median: median(t.seconds_per_call),
     min: Math.min(...t.seconds_per_call), max: Math.max(...t.seconds_per_call),
-    repeats: t.repeats, timer_resolution: clock.resolution, target_sample_seconds: clock.target,
+    repeats: t.repeats, timer_resolution: clock.resolution, target_sample_seconds: t.target,
     recalibrations: t.recalibrations,
   };
 }
@@ -173,7 +143,7 @@ export async function timeKernelOnWorkers(core, group, size, workers, clock) {
   if (!a.ok) throw new Error(a.error);
   if (!b.ok) throw new Error(b.error);
   const { blocks, payloads, variant } = blockPayloads(core, { m: size, k: size, n: size, a: a.value, b: b.value, parts: workers });
-  const t = await forkJoin(group, blocks.length, (i) => ({ kind: 'kernel', ...payloads[i] }), blockTransfer, clock);
+  const t = await forkJoin(core, group, blocks.length, (i) => ({ kind: 'kernel', ...payloads[i] }), blockTransfer, clock);
   const s = timingSummary(t, clock);
   // The work of one round is every block's, as the core counts it (2·rows·k·n each).
   const flops = t.works.reduce((sum, w) => sum + w.flops_per_unit, 0);
@@ -181,9 +151,9 @@ export async function timeKernelOnWorkers(core, group, size, workers, clock) {
 }
 
 /** A ceiling on `workers` Workers at once: 'compute' (mul+add chains) or a triad level. */
-export async function ceilingOnWorkers(group, what, workers, clock) {
+export async function ceilingOnWorkers(core, group, what, workers, clock) {
   const spec = what === 'compute' ? { kind: 'chains' } : { kind: 'triad', level: what, workers };
-  const t = await forkJoin(group, workers, () => spec, () => [], clock);
+  const t = await forkJoin(core, group, workers, () => spec, () => [], clock);
   const best = Math.min(...t.seconds_per_call);  // seconds per unit on every Worker: a peak is the best sample
   const flops = t.works.reduce((sum, w) => sum + w.flops_per_unit, 0);
   const bytes = t.works.reduce((sum, w) => sum + w.bytes_per_unit, 0);
@@ -224,7 +194,7 @@ export function measurementPlan(workers) {
 export async function runMeasurements(core, group, options = {}, onProgress = () => {}) {
   const { samples = 5, minSeconds = 0.05, workers = 1, now = defaultClock, hardwareCores = null } = options;
   const resolution = timerResolution(now);
-  const clock = { now, resolution, target: Math.max(TICKS_PER_SAMPLE * resolution, minSeconds), samples };
+  const clock = { now, resolution, minSeconds, samples };
   const steps = measurementPlan(workers);
   const values = { kernels: [], ceilings: {} };
   let allCoresError = null;
@@ -238,7 +208,7 @@ export async function runMeasurements(core, group, options = {}, onProgress = ()
         values.kernels.push(await timeKernelOnWorkers(core, group, step.size, step.cores, clock));
       } else {
         values.ceilings[step.cores] ??= {};
-        values.ceilings[step.cores][step.key] = await ceilingOnWorkers(group, step.key, step.cores, clock);
+        values.ceilings[step.cores][step.key] = await ceilingOnWorkers(core, group, step.key, step.cores, clock);
       }
     } catch (e) {
       if (e instanceof CancelledError) throw e;
