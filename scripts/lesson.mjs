@@ -2,7 +2,8 @@
 // The lesson's report in a terminal, computed by the same wasm core the page uses.
 import { buildLesson, reportLines } from '../web/model/lesson.js';
 import { parseNumber, parseNumberList } from '../web/model/parse.js';
-import { measuredForReport, runMeasurements } from '../web/model/measure.js';
+import { measuredForReport } from '../web/model/measure.js';
+import { runMeasurements } from '../web/measurements.js';
 import { checkWorkerCount, defaultWorkerCount } from '../web/pool.js';
 import { loadNodeCore } from './lib/node-core.mjs';
 import { createNodePool, machineCores } from './lib/node_pool.mjs';

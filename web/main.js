@@ -6,7 +6,7 @@
 // web/roofline-lab.d.ts).
 import { loadCore } from './core.js';
 import { coreBytes, coreFactory, workerURL } from './core_source.js';
-import { runMeasurements } from './model/measure.js';
+import { runMeasurements } from './measurements.js';
 import { PAGE_TIME_BUDGET_SECONDS, PAGE_TIMING_BUDGET_SECONDS } from './model/run.js';
 import { browserSpawn, defaultWorkerCount, WorkerPool } from './pool.js';
 import { analysisOfWorkerSteps } from './worker_host.js';

@@ -20,7 +20,7 @@
 //                 and the packed B (web/parallel.js splits a product across the pool)
 //   work-create   a core.createWork spec → {handle, kind, flops_per_unit, bytes_per_unit, …}
 //   work-run      {handle, units} → {checksum}; work-output {handle} → Float32Array;
-//   work-release  {handle}: fork–join timing of one or all cores (web/model/measure.js)
+//   work-release  {handle}: fork–join timing of one or all cores (web/measurements.js)
 import { expandAnalysisSteps } from './core.js';
 import { summarizeFile } from './model/analysis.js';
 import { placeOps } from './model/analysis_view.js';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { buildLesson, reportLines } from '../../web/model/lesson.js';
-import { runMeasurements } from '../../web/model/measure.js';
+import { runMeasurements } from '../../web/measurements.js';
 import { createState, setInput, inputsToParams } from '../../web/state.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 import { createNodePool } from '../../scripts/lib/node_pool.mjs';

@@ -52,24 +52,3 @@ export function blockPayloads(core, { variant, m, k, n, a, b, parts }) {
 
 /** The buffers a block payload moves to its Worker. */
 export const blockTransfer = (_, p) => [p.a.buffer, p.packed_b.buffer];
-
-/**
- * C = tanh(A·B) (or the named variant) on `workers` Workers of the pool at once.
- * @param core  the main thread's core (packs B)
- * @param group a request group of web/pool.js (its cancel() ends the Workers)
- * @returns {Promise<{c: Float32Array, blocks: {row0, rows}[], variant: string}>}
- */
-export async function runKernelOnPool(core, group, { variant, m, k, n, a, b, workers }) {
-  if (!(a instanceof Float32Array) || a.length !== m * k) throw new TypeError(`a must be a Float32Array of m·k = ${m * k} floats`);
-  if (!(b instanceof Float32Array) || b.length !== k * n) throw new TypeError(`b must be a Float32Array of k·n = ${k * n} floats`);
-  const { blocks, payloads, variant: v } = blockPayloads(core, { variant, m, k, n, a, b, parts: workers });
-  const lease = await group.lease(blocks.length);
-  try {
-    const results = await lease.all('kernel-rows', (i) => payloads[i], blockTransfer);
-    const c = new Float32Array(m * n);
-    results.forEach((r, i) => c.set(r.c, blocks[i].row0 * n));
-    return { c, blocks, variant: v.name };
-  } finally {
-    lease.release();
-  }
-}
