@@ -26,10 +26,10 @@
 #include "exercises/moodle.h"
 #include "hlo/emit.h"
 #include "hlo/report.h"
-#include "interp/lesson_check.h"
-#include "interp/report.h"
 #include "kernels/kernels.h"
+#include "report/lesson_check.h"
 #include "report/report.h"
+#include "report/run_report.h"
 #include "measure/ceilings.h"
 #include "measure/harness.h"
 #include "measure/work.h"
@@ -332,10 +332,10 @@ val js_check_lesson_kernel(val variant) {
 }
 
 // The lesson's StableHLO run by the interpreter on the lesson's inputs and checked against the
-// double reference under the same rule as checkLessonKernel (interp/lesson_check.h): its check
+// double reference under the same rule as checkLessonKernel (report/lesson_check.h): its check
 // beside the kernel's, and the IR's ops timed (a measurement).
 val js_check_lesson_ir() {
-  auto r = interp::check_lesson_ir();
+  auto r = report::check_lesson_ir();
   if (!r) return fail_from(r);
   const auto& c = r->check;
   val out = val::object();
@@ -877,7 +877,7 @@ val js_heap_bytes() {
   return ok(out);
 }
 
-// Runs StableHLO text in the interpreter (interp/report.h): options {inputs: "none" | "seeded" |
+// Runs StableHLO text in the interpreter (report/run_report.h): options {inputs: "none" | "seeded" |
 // "arange", seed, time_ops, memory_cap, max_iterations, time_budget_seconds,
 // timing_budget_seconds}, all optional. The
 // value is JSON text; it says how the run went (passed, failed, not_run, error) rather than failing.
@@ -944,7 +944,7 @@ val js_run_text(val text, val options) {
       o.on_progress = [progress](std::size_t done, std::size_t total) { progress(double(done), double(total)); };
     }
   }
-  return ok(val(interp::run_text_json(text.as<std::string>(), o)));
+  return ok(val(report::run_text_json(text.as<std::string>(), o)));
 }
 
 // ---- exercises ----------------------------------------------------------------------------

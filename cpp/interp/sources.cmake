@@ -5,13 +5,11 @@ list(APPEND RL_CORE_SOURCES
   cpp/interp/simd_loops.cpp
   cpp/interp/ops_structural.cpp
   cpp/interp/ops_elementwise.cpp
-  cpp/interp/report.cpp
   cpp/interp/ops_math.cpp
   cpp/interp/math_functions.cpp
   cpp/interp/ops_data.cpp
   cpp/interp/ops_linalg.cpp
   cpp/interp/ops_regions.cpp
-  cpp/interp/lesson_check.cpp
 )
 list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/interp_test.cpp
@@ -24,6 +22,4 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/regions_test.cpp
   tests/cpp/interp/nan_bits_test.cpp
   tests/cpp/interp/corpus_interp_test.cpp
-  tests/cpp/interp/lesson_check_test.cpp
-  tests/cpp/interp/results_test.cpp
 )

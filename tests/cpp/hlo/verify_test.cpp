@@ -95,7 +95,7 @@ TEST_CASE("a typo is an error, never a silently costed op: undefined values, unk
 
 #include "hlo/lower.h"
 #include "hlo/report.h"
-#include "interp/report.h"
+#include "report/run_report.h"
 
 namespace {
 
@@ -259,7 +259,7 @@ TEST_CASE("a convolution's written result shape must be the one inferred, before
   INFO((v.ok() ? "" : v.error()));
   CHECK(v.ok());
   // The run's JSON carries the same message (the interpreter's door is lower()).
-  const std::string json = rl::interp::run_text_json(conv("2x4x7x8"), rl::interp::RunOptions());
+  const std::string json = rl::report::run_text_json(conv("2x4x7x8"), rl::interp::RunOptions());
   CHECK(json.find("convolution result shape is wrong \xE2\x80\x94 expected [2, 4, 7, 7], got [2, 4, 7, 8]") !=
         std::string::npos);
 }

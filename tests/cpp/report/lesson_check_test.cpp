@@ -2,13 +2,13 @@
 #include <cmath>
 
 #include "catch.hpp"
-#include "interp/lesson_check.h"
+#include "report/lesson_check.h"
 #include "kernels/kernels.h"
 
 using namespace rl;
 
 TEST_CASE("the lesson's IR runs on arange inputs and passes the lesson's check", "[interp][lesson]") {
-  auto r = interp::check_lesson_ir();
+  auto r = report::check_lesson_ir();
   REQUIRE(r);
   CHECK(r->inputs == "arange");
   CHECK(r->check.passed);

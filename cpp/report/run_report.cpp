@@ -1,4 +1,4 @@
-#include "interp/report.h"
+#include "report/run_report.h"
 
 #include <map>
 #include <utility>
@@ -8,7 +8,9 @@
 #include "hlo/lower.h"
 #include "hlo/parse.h"
 
-namespace rl::interp {
+namespace rl::report {
+
+using namespace rl::interp;
 
 namespace {
 
@@ -124,4 +126,4 @@ std::string run_text_json(std::string text, const RunOptions& options) {
   return j.take();
 }
 
-}  // namespace rl::interp
+}  // namespace rl::report

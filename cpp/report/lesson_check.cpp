@@ -1,4 +1,4 @@
-#include "interp/lesson_check.h"
+#include "report/lesson_check.h"
 
 #include <vector>
 
@@ -8,7 +8,9 @@
 #include "interp/interp.h"
 #include "model/model.h"
 
-namespace rl::interp {
+namespace rl::report {
+
+using namespace rl::interp;
 
 Result<LessonIrCheck> check_lesson_ir() {
   using R = Result<LessonIrCheck>;
@@ -47,4 +49,4 @@ Result<LessonIrCheck> check_lesson_ir() {
   return R::success(out);
 }
 
-}  // namespace rl::interp
+}  // namespace rl::report

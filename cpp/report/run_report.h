@@ -20,10 +20,10 @@
 #include "common/result.h"
 #include "interp/interp.h"
 
-namespace rl::interp {
+namespace rl::report {
 
 // Parses, verifies, lowers and runs every module of `text`; never fails: a parse error is a
 // status "error" with the error's place.
-std::string run_text_json(std::string text, const RunOptions& options);
+std::string run_text_json(std::string text, const interp::RunOptions& options);
 
-}  // namespace rl::interp
+}  // namespace rl::report

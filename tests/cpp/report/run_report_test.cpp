@@ -4,7 +4,7 @@
 
 #include "catch.hpp"
 #include "interp/interp_util.h"
-#include "interp/report.h"
+#include "report/run_report.h"
 
 using namespace rl;
 using rl::testing::run_text;
@@ -49,7 +49,7 @@ TEST_CASE("an HLO module whose ROOT is a tuple summarizes each element", "[inter
   CHECK(r.elements[1].checksum == 14);
   CHECK(r.elements[1].preview == "0, 1, 4, 9");
 
-  const std::string json = interp::run_text_json(text, interp::RunOptions());
+  const std::string json = report::run_text_json(text, interp::RunOptions());
   INFO(json);
   CHECK(has(json, "\"results\":[{\"shape\":\"(f32[2,3], s32[4])\",\"checksum\":26,\"preview\":\"tuple of 2: see elements\","
                   "\"elements\":[{\"shape\":\"f32[2,3]\",\"checksum\":12,\"preview\":\"0, 2, 4, 0, 2, 4\"},"
@@ -102,14 +102,14 @@ TEST_CASE("a StableHLO function returning a tuple summarizes each element", "[in
   CHECK(r.elements[1].checksum == 74);
   CHECK(r.elements[1].preview == "25, 49");
 
-  const std::string json = interp::run_text_json(text, interp::RunOptions());
+  const std::string json = report::run_text_json(text, interp::RunOptions());
   INFO(json);
   CHECK(has(json, "\"checksum\":87,\"preview\":\"tuple of 2: see elements\",\"elements\":[{\"shape\":\"tensor<3xf32>\","
                   "\"checksum\":13,\"preview\":\"2, 4, 7\"},{\"shape\":\"tensor<2xi32>\",\"checksum\":74,\"preview\":\"25, 49\"}]}"));
 }
 
 TEST_CASE("a tensor result's JSON has no elements field", "[interp][results]") {
-  const std::string json = interp::run_text_json(
+  const std::string json = report::run_text_json(
       "func.func @main() -> tensor<2xf32> {\n"
       "  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
       "  return %a : tensor<2xf32>\n"

@@ -10,7 +10,7 @@
 #include "common/result.h"
 #include "kernels/kernels.h"
 
-namespace rl::interp {
+namespace rl::report {
 
 struct LessonIrCheck {
   kernels::CheckResult check;  // against the double reference, |x − y| ≤ 2e-5 + 2e-5·|y|
@@ -22,4 +22,4 @@ struct LessonIrCheck {
 // Fails (naming the step) only if the lesson's own text does not parse, lower or run: a bug.
 Result<LessonIrCheck> check_lesson_ir();
 
-}  // namespace rl::interp
+}  // namespace rl::report
