@@ -978,46 +978,11 @@ Result<std::vector<exercises::Exercise>> exercises_arg(const val& seed, const va
   return exercises::generate(seed.as<std::string>(), int(c.value()), f.value());
 }
 
-// A list of numbers; one exercise question with its choices and hints (the lesson's report and
-// generateExercises write questions the same way).
-void write_numbers(JsonWriter& j, const std::vector<double>& xs) {
-  j.begin_array();
-  for (double x : xs) j.value(x);
-  j.end_array();
-}
-
-void write_question(JsonWriter& j, const exercises::Question& q) {
-  j.begin_object().field("id", q.id).field("prompt", q.prompt).field("kind", q.kind).field("unit", q.unit)
-      .field("value", q.value).field("exact", q.exact).field("rel_tolerance", q.rel_tolerance);
-  j.key("choices").begin_array();
-  for (const auto& c : q.choices) j.value(c);
-  j.end_array();
-  j.key("hints").begin_array();
-  for (const auto& h : q.hints) j.value(h);
-  j.end_array();
-  j.end_object();
-}
-
 // (seed, count, families?) → the exercises with their answers, hints and solutions, as JSON text.
 val js_generate_exercises(val seed, val count, val families) {
   auto set = exercises_arg(seed, count, families);
   if (!set) return fail_from(set);
-  JsonWriter j;
-  j.begin_array();
-  for (const auto& e : set.value()) {
-    j.begin_object().field("index", e.index).field("family", e.family).field("title", e.title)
-        .field("statement", e.statement).field("ir", e.ir);
-    j.key("params").begin_object();
-    for (const auto& [name, value] : e.params) j.field(name, value);
-    j.end_object();
-    write_numbers(j.key("sizes"), e.sizes);
-    j.key("questions").begin_array();
-    for (const auto& q : e.questions) write_question(j, q);
-    j.end_array();
-    j.field("solution", e.solution).end_object();
-  }
-  j.end_array();
-  return ok(val(j.text()));
+  return ok(val(exercises::exercises_json(set.value())));
 }
 
 // (seed, count, families?, index, questionId, answer) → {correct, feedback}: the exercise is
@@ -1316,185 +1281,6 @@ Result<report::Extras> lesson_extras_arg(const val& v, std::string* input) {
   return R::success(e);
 }
 
-void write_ceiling(JsonWriter& j, const Ceiling& c) {
-  j.begin_object()
-      .field("intensity", c.intensity)
-      .field("bandwidth_ceiling", c.bandwidth_ceiling)
-      .field("ceiling", c.ceiling)
-      .field("bound", bound_name(c.bound))
-      .end_object();
-}
-
-// The report with the keys (and order) the seed's report has had since the first CLI, then
-// what the figure and the experiment draw.
-void write_lesson_report(JsonWriter& j, const report::Report& r) {
-  j.begin_object();
-  const auto& low = r.lowered;
-  if (low) {
-    const auto& a = r.accounting;
-    j.key("stablehlo").begin_object().field("dtype", low->dtype).field("text", low->text);
-    j.key("ops_present").begin_array();
-    for (const auto& op : low->ops_present) j.value(op);
-    j.end_array();
-    j.key("contract").begin_object().field("dot_general", low->has_dot_general).field("tanh", low->has_tanh);
-    write_numbers(j.key("lhs"), {double(a.m), double(a.k)});
-    write_numbers(j.key("rhs"), {double(a.k), double(a.n)});
-    write_numbers(j.key("result"), {double(a.m), double(a.n)});
-    j.field("contracting", "lhs dimension 1 with rhs dimension 0");
-    if (low->result_type.empty()) j.key("result_type").null();
-    else j.field("result_type", low->result_type);
-    j.field("verified", true).end_object().end_object();
-    j.key("stablehlo_ops").begin_array();
-    for (const auto& op : low->ops_present) j.value(op);
-    j.end_array();
-    j.key("stablehlo_unavailable").null();
-    const auto& c = low->cost;
-    j.key("cost_estimate").begin_object()
-        .field("flops", c.flops)
-        .field("transcendentals", c.transcendentals)
-        .field("bytes_accessed", c.bytes_accessed);
-    j.key("bytes_accessed_operand").begin_object();
-    for (const auto& [index, bytes] : c.bytes_accessed_operand) j.field(std::to_string(index), bytes);
-    j.end_object();
-    j.field("bytes_accessed_output", c.bytes_accessed_output).field("minimum_traffic_bytes", c.minimum_traffic_bytes);
-    j.key("per_op").begin_array();
-    for (const auto& o : c.ops) {
-      j.begin_object().field("line", o.line).field("op", o.op).field("flops", o.flops)
-          .field("transcendentals", o.transcendentals).field("bytes_accessed", o.bytes_accessed).end_object();
-    }
-    j.end_array().end_object();
-  } else {
-    j.key("stablehlo").null().key("stablehlo_ops").null().field("stablehlo_unavailable", r.stablehlo_unavailable);
-    j.key("cost_estimate").null();
-  }
-  const auto& kc = r.kernel_check;
-  j.key("kernel_check").begin_object()
-      .field("variant", r.kernel_variant)
-      .field("max_abs_error", kc.max_abs_error)
-      .field("passed", kc.passed)
-      .field("worst_ratio", kc.worst_ratio)
-      .field("worst_index", double(kc.worst_index))
-      .field("worst_value", double(kc.worst_value))
-      .field("worst_reference", kc.worst_reference)
-      .field("atol", kernels::kLessonAtol)
-      .field("rtol", kernels::kLessonRtol)
-      .end_object();
-  j.key("local_samples_seconds").null();  // measurements are added by whoever measures, never by the model
-  const auto& a = r.accounting;
-  j.key("matmul_accounting").begin_object()
-      .field("m", double(a.m)).field("k", double(a.k)).field("n", double(a.n)).field("itemsize", double(a.itemsize))
-      .field("flops", double(a.flops)).field("minimum_bytes", double(a.minimum_bytes)).field("flops_per_byte", a.intensity)
-      .field("flops_exact", to_decimal(a.flops)).field("minimum_bytes_exact", to_decimal(a.minimum_bytes))
-      .field("flops_per_byte_fraction", a.intensity_fraction)
-      .end_object();
-  std::vector<double> sizes, intensity, ceilings, revised;
-  for (const auto& s : r.sizes) {
-    sizes.push_back(double(s.contraction.m));
-    intensity.push_back(s.contraction.intensity);
-    ceilings.push_back(s.traffic.original.ceiling);
-    revised.push_back(s.traffic.revised.ceiling);
-  }
-  write_numbers(j.key("sizes"), sizes);
-  write_numbers(j.key("intensity"), intensity);
-  j.key("intensity_fraction").begin_array();
-  for (const auto& s : r.sizes) j.value(s.contraction.intensity_fraction);
-  j.end_array();
-  write_numbers(j.key("hypothetical_ceilings_gflops"), ceilings);
-  j.key("bounds").begin_array();
-  for (const auto& s : r.sizes) j.value(bound_name(s.traffic.original.bound));
-  j.end_array();
-  j.field("traffic_factor", r.traffic_factor);
-  write_numbers(j.key("doubled_traffic_ceilings_gflops"), revised);
-  j.key("traffic_bound_changed_sizes").begin_array();
-  for (const auto& s : r.sizes)
-    if (s.traffic.bound_changed) j.value(double(s.contraction.m));
-  j.end_array();
-  j.field("ridge", r.ridge);
-  // The figure's data, key order as the seed's: kind, x, xlabel, ylabel, series.
-  j.key("figure").begin_object().field("kind", r.figure.kind);
-  write_numbers(j.key("x"), r.figure.x);
-  j.field("xlabel", r.figure.xlabel).field("ylabel", r.figure.ylabel);
-  j.key("series").begin_array();
-  for (const auto& s : r.figure.series) {
-    j.begin_object().field("label", s.label);
-    write_numbers(j.key("y"), s.y);
-    j.end_object();
-  }
-  j.end_array().end_object();
-  const auto& ec = r.exercise_contraction;
-  j.key("exercise").begin_object();
-  write_numbers(j.key("a"), {double(model::lesson::kExerciseA[0]), double(model::lesson::kExerciseA[1])});
-  write_numbers(j.key("b"), {double(model::lesson::kExerciseB[0]), double(model::lesson::kExerciseB[1])});
-  j.field("itemsize", double(ec.itemsize)).field("work", double(ec.flops)).field("traffic", double(ec.minimum_bytes))
-      .field("ratio", ec.intensity).field("ratio_fraction", ec.intensity_fraction)
-      .field("bandwidth_times_ratio_gflops", r.exercise_ceiling.bandwidth_ceiling)
-      .field("ceiling_gflops", r.exercise_ceiling.ceiling).field("bound", bound_name(r.exercise_ceiling.bound));
-  j.key("questions").begin_array();
-  for (const auto& q : r.exercise.questions) write_question(j, q);
-  j.end_array();
-  j.key("check").begin_object();
-  for (const auto& [id, verdict] : r.checked) {
-    j.key(id).begin_object().field("correct", verdict.correct).field("feedback", verdict.feedback).end_object();
-  }
-  j.end_object().end_object();
-  j.key("budgets").begin_object().field("peak", r.budgets.peak_gflops).field("bandwidth", r.budgets.bandwidth_gbs)
-      .field("hypothetical", true);
-  j.key("units").begin_object().field("peak", "GFLOP/s").field("bandwidth", "GB/s").end_object().end_object();
-  // What the experiment's table and the figure draw.
-  j.key("traffic_experiment").begin_array();
-  for (const auto& s : r.sizes) {
-    const auto& t = s.traffic;
-    j.begin_object().field("n", double(s.contraction.m)).field("intensity", t.original.intensity)
-        .field("fraction", s.contraction.intensity_fraction).field("ceiling", t.original.ceiling)
-        .field("bound", bound_name(t.original.bound)).field("revised_intensity", t.revised.intensity)
-        .field("revised_ceiling", t.revised.ceiling).field("revised_bound", bound_name(t.revised.bound))
-        .field("bound_changed", t.bound_changed).end_object();
-  }
-  j.end_array();
-  j.key("revised_roof").begin_object().field("factor", r.traffic_factor).field("ridge", r.revised_ridge);
-  j.key("curve").begin_array();
-  for (std::size_t i = 0; i < r.revised_curve.size(); ++i) {
-    j.begin_object().field("x", r.revised_curve_x[i]).field("y", r.revised_curve[i].ceiling).end_object();
-  }
-  j.end_array().end_object();
-  if (!r.measured) {
-    j.key("measured_roofline").null();
-  } else {
-    const auto& m = *r.measured;
-    auto write_roofs = [&j](const std::vector<report::MeasuredRoof>& roofs) {
-      j.begin_array();
-      for (const auto& roof : roofs) {
-        j.begin_object().field("level", roof.level).field("gflops", roof.gflops).field("gbs", roof.gbs).field("ridge", roof.ridge);
-        j.key("points").begin_array();
-        for (const auto& p : roof.points) j.begin_object().field("x", p.intensity).field("y", p.ceiling).end_object();
-        j.end_array().end_object();
-      }
-      j.end_array();
-    };
-    auto write_point = [&j](const report::MeasuredPoint& p) {
-      j.begin_object().field("x", p.x).field("y", p.y).field("m", p.m).field("k", p.k).field("n", p.n)
-          .field("cores", double(p.cores)).end_object();
-    };
-    j.key("measured_roofline").begin_object();
-    j.key("roofs");
-    write_roofs(m.roofs);
-    j.key("point");
-    write_point({m.x, m.y, m.m, m.k, m.n, 1});
-    j.key("layers").begin_array();
-    for (const auto& layer : m.layers) {
-      j.begin_object().field("cores", double(layer.cores));
-      j.key("roofs");
-      write_roofs(layer.roofs);
-      j.key("points").begin_array();
-      for (const auto& p : layer.points) write_point(p);
-      j.end_array().end_object();
-    }
-    j.end_array();
-    j.end_object();
-  }
-  j.end_object();
-}
-
 // {ok: false, input, error, errors: [{input, error}]}: the first refused input and every one.
 val fail_inputs(const std::vector<report::Refusal>& refused) {
   val out = fail_input(refused.front().input, refused.front().error);
@@ -1520,9 +1306,7 @@ val js_lesson_report(val params, val extras) {
   if (!e) return fail_inputs({{input, e.error()}});
   auto built = report::build(p.value(), e.value());
   if (!built.ok()) return fail_inputs(built.refused);
-  JsonWriter j;
-  write_lesson_report(j, built.report);
-  return ok(val(j.text()));
+  return ok(val(report::report_json(built.report)));
 }
 
 // () → [{id, label}]: the exercise families in turn order, the one list the page, the CLI and the

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rl {
 
@@ -75,6 +76,9 @@ class JsonWriter {
     out_.append(chunk, used);
     first_ = false;
     return *this;
+  }
+  JsonWriter& numbers(const std::vector<double>& xs) {
+    return numbers(xs.size(), [&xs](std::size_t i) { return xs[i]; });
   }
   // An array of arrays of numbers: list_of(i) gives the i-th inner list (begin(), end()).
   template <class F>

@@ -1,5 +1,7 @@
 #include "exercises/exercises.h"
 
+#include "common/json_writer.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -580,6 +582,40 @@ Verdict check(const Question& q, std::string_view answer) {
     return {false, "Close, but this count is exact: give the whole number.", "not_exact"};
   }
   return {false, "Not quite." + (q.hints.empty() ? std::string() : " Hint: " + q.hints.front()), "other"};
+}
+
+// ---- as JSON (what generateExercises and the lesson's report hand the page) ----------------
+
+void write_question_json(JsonWriter& j, const Question& q) {
+  j.begin_object().field("id", q.id).field("prompt", q.prompt).field("kind", q.kind).field("unit", q.unit)
+      .field("value", q.value).field("exact", q.exact).field("rel_tolerance", q.rel_tolerance);
+  j.key("choices").begin_array();
+  for (const auto& c : q.choices) j.value(c);
+  j.end_array();
+  j.key("hints").begin_array();
+  for (const auto& h : q.hints) j.value(h);
+  j.end_array();
+  j.end_object();
+}
+
+
+std::string exercises_json(const std::vector<Exercise>& list) {
+  JsonWriter j;
+  j.begin_array();
+  for (const auto& e : list) {
+    j.begin_object().field("index", e.index).field("family", e.family).field("title", e.title)
+        .field("statement", e.statement).field("ir", e.ir);
+    j.key("params").begin_object();
+    for (const auto& [name, value] : e.params) j.field(name, value);
+    j.end_object();
+    j.key("sizes").numbers(e.sizes);
+    j.key("questions").begin_array();
+    for (const auto& q : e.questions) write_question_json(j, q);
+    j.end_array();
+    j.field("solution", e.solution).end_object();
+  }
+  j.end_array();
+  return j.text();
 }
 
 }  // namespace rl::exercises

@@ -12,6 +12,10 @@
 #include "common/result.h"
 #include "model/model.h"
 
+namespace rl {
+class JsonWriter;
+}  // namespace rl
+
 namespace rl::exercises {
 
 // A wrong answer students often give, and what to tell them.
@@ -94,5 +98,12 @@ struct Verdict {
 // Checks one answer against the question: numbers in any usual form (answers.h), a tolerance
 // per question, and feedback that names the likely mistake when the answer matches one.
 Verdict check(const Question& question, std::string_view answer);
+
+// As JSON: one question with its choices and hints ({id, prompt, kind, unit, value, exact,
+// rel_tolerance, choices, hints}), and a whole set ([{index, family, title, statement, ir, params,
+// sizes, questions, solution}]): the text generateExercises hands the page, the lesson's report
+// writing its exercise's questions the same way.
+void write_question_json(JsonWriter& j, const Question& q);
+std::string exercises_json(const std::vector<Exercise>& list);
 
 }  // namespace rl::exercises

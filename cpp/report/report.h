@@ -163,4 +163,9 @@ struct Outcome {
 
 Outcome build(const Params& params, const Extras& extras = {});
 
+// The report as JSON text, with the keys (and order) the seed's report has had since the first
+// CLI, then what the figure and the experiment draw: what lessonReport hands the page and
+// `scripts/lesson.mjs` prints.
+std::string report_json(const Report& r);
+
 }  // namespace rl::report
