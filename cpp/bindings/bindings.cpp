@@ -29,6 +29,7 @@
 #include "kernels/kernels.h"
 #include "report/lesson_check.h"
 #include "report/report.h"
+#include "report/roofline.h"
 #include "report/run_report.h"
 #include "measure/ceilings.h"
 #include "measure/harness.h"
@@ -1373,8 +1374,6 @@ val js_roofline(val request) {
   if (!flops) return fail_from(flops);
   auto bytes = column("bytes", request["bytes"]);
   if (!bytes) return fail_from(bytes);
-  if (flops->size() != bytes->size()) return fail("flops and bytes must have one entry per op, got " +
-                                                  std::to_string(flops->size()) + " and " + std::to_string(bytes->size()));
   const val totals = request["totals"];
   double t_flops = 0, t_bytes = 0, t_collective = 0;
   if (!totals.isUndefined() && !totals.isNull()) {
@@ -1394,83 +1393,38 @@ val js_roofline(val request) {
   // program's total: optional.
   auto seconds = column("seconds", request["seconds"]);
   if (!seconds) return fail_from(seconds);
-  if (!seconds->empty() && seconds->size() != flops->size())
-    return fail("seconds must have one entry per op (NaN: not measured), got " + std::to_string(seconds->size()) + " for " +
-                std::to_string(flops->size()) + " ops");
-  std::optional<double> measured_total;
+  report::RooflineRequest q;
+  q.roofs = std::move(roofs);
+  q.interconnects = std::move(interconnects);
+  q.flops = std::move(flops.value());
+  q.bytes = std::move(bytes.value());
+  q.seconds = std::move(seconds.value());
+  q.total_flops = t_flops, q.total_bytes = t_bytes, q.total_collective_bytes = t_collective;
+  q.xmin = range.value()[0], q.xmax = range.value()[1];
   if (!request["measured_seconds"].isUndefined() && !request["measured_seconds"].isNull()) {
     auto x = number_arg("measured_seconds", request["measured_seconds"]);
     if (!x) return fail_from(x);
-    measured_total = x.value();
+    q.measured_seconds = x.value();
   }
-
-  JsonWriter j;
-  j.begin_array();
-  for (std::size_t i = 0; i < roofs.size(); ++i) {
-    auto curve = roof_curve(roofs[i], range.value()[0], range.value()[1]);
-    if (!curve) return fail(curve.error());
-    const auto t = time_lower_bound(roofs[i], interconnects[i], t_flops, t_bytes, t_collective);
-    j.begin_object().field("ridge", ridge(roofs[i]));
-    j.key("curve").begin_array();
-    for (const auto& c : curve.value()) j.begin_object().field("x", c.intensity).field("y", c.ceiling).end_object();
-    j.end_array();
-    j.key("time").begin_object().field("seconds", t.seconds).field("compute", t.compute).field("memory", t.memory);
-    if (t.collective) j.field("collective", *t.collective);
-    else j.key("collective").null();
-    j.field("collectives", t.collectives);
-    if (t.bound.empty()) j.key("bound").null();
-    else j.field("bound", t.bound);
-    j.end_object().end_object();
-  }
-  j.end_array();
-  const Budgets& primary = roofs.front();
-  const Bound codes[] = {Bound::memory, Bound::compute, Bound::balanced};
-  std::vector<std::uint8_t> bounds(flops->size(), 0);
-  std::vector<double> ceilings(flops->size(), NAN);
-  for (std::size_t i = 0; i < flops->size(); ++i) {
-    const double f = flops.value()[i], b = bytes.value()[i];
-    if (auto bound = work_bound(primary, f, b)) bounds[i] = std::uint8_t(std::find(codes, codes + 3, *bound) - codes + 1);
-    if (f > 0 && b > 0) {
-      auto c = ceiling(primary, f / b);
-      if (c) ceilings[i] = c->ceiling;
-    }
-  }
-  // Under the first roof, what each measured op achieved (model::achieved): NaN where not measured.
-  std::vector<double> gflops(seconds->size(), NAN), gbs(seconds->size(), NAN), of_roof(seconds->size(), NAN);
-  for (std::size_t i = 0; i < seconds->size(); ++i) {
-    const double t = seconds.value()[i];
-    if (std::isnan(t)) continue;
-    auto a = achieved(primary, flops.value()[i], bytes.value()[i], t);
-    if (!a) return fail("seconds[" + std::to_string(i) + "]: " + a.error());
-    gflops[i] = a->gflops, gbs[i] = a->gbs, of_roof[i] = a->bound_seconds > 0 ? a->of_roof : NAN;
-  }
-  JsonWriter measured;
-  if (measured_total) {
-    auto a = achieved(primary, t_flops, t_bytes, *measured_total);
-    if (!a) return fail(a.error());
-    measured.begin_object().field("seconds", *measured_total).field("gflops", a->gflops).field("gbs", a->gbs)
-        .field("bound_seconds", a->bound_seconds).field("of_roof", a->of_roof).field("over_bound", a->over_bound).end_object();
-  } else {
-    measured.null();
-  }
-  JsonWriter program;
-  auto point = t_flops > 0 && t_bytes > 0 ? ceiling(primary, t_flops / t_bytes) : Result<Ceiling>::failure("");
-  if (point) program.begin_object().field("x", point->intensity).field("y", point->ceiling).end_object();
-  else program.null();
+  auto r = report::program_roofline(q);
+  if (!r) return fail_from(r);
   val names = val::array();
-  for (Bound b : codes) names.call<void>("push", std::string(bound_name(b)));
-  val out = val::object();
-  out.set("roofs", j.text());
-  out.set("program", program.text());
-  out.set("bound_names", names);
+  for (Bound b : report::kBoundCodes) names.call<void>("push", std::string(bound_name(b)));
   // JS-owned copies: the vectors are freed when this returns.
-  out.set("bounds", val::global("Uint8Array").new_(val(emscripten::typed_memory_view(bounds.size(), bounds.data()))));
-  out.set("ceilings", val::global("Float64Array").new_(val(emscripten::typed_memory_view(ceilings.size(), ceilings.data()))));
-  out.set("measured", measured.text());
-  if (!seconds->empty()) {
-    out.set("gflops", val::global("Float64Array").new_(val(emscripten::typed_memory_view(gflops.size(), gflops.data()))));
-    out.set("gbs", val::global("Float64Array").new_(val(emscripten::typed_memory_view(gbs.size(), gbs.data()))));
-    out.set("of_roof", val::global("Float64Array").new_(val(emscripten::typed_memory_view(of_roof.size(), of_roof.data()))));
+  const auto copy = [](const char* type, const auto& xs) {
+    return val::global(type).new_(val(emscripten::typed_memory_view(xs.size(), xs.data())));
+  };
+  val out = val::object();
+  out.set("roofs", r->roofs_json);
+  out.set("program", r->program_json);
+  out.set("bound_names", names);
+  out.set("bounds", copy("Uint8Array", r->bounds));
+  out.set("ceilings", copy("Float64Array", r->ceilings));
+  out.set("measured", r->measured_json);
+  if (!q.seconds.empty()) {
+    out.set("gflops", copy("Float64Array", r->gflops));
+    out.set("gbs", copy("Float64Array", r->gbs));
+    out.set("of_roof", copy("Float64Array", r->of_roof));
   }
   return ok(out);
 }
