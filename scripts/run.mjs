@@ -21,8 +21,9 @@ and the file is not run — nothing is guessed.
                        "failed" | "not_run" | "error", checks: [{line, column, kind, passed, detail}],
                        ops: [{line, column, op, seconds, repeats, flops, transcendentals,
                        bytes_accessed}], unsupported: [{op, line, column, why}], errors: [{error,
-                       message, line, column}], results: [{shape, checksum, preview, elements
-                       (a tuple's: one {shape, checksum, preview[, elements]} each)}], inputs,
+                       message, line, column}], results: [{shape, checksum, preview, bits, elements
+                       (a tuple's: one {shape, checksum, preview, bits[, elements]} each;
+                       bits: FNV-1a of the result's bytes, 16 hex digits)}], inputs,
                        seconds (the run, wall clock), ops_seconds (the timed ops' times
                        summed), untimed_ops, peak_bytes}
   --inputs seeded      run a function with arguments on deterministic values from a seed

@@ -568,6 +568,8 @@ export interface RunResultSummary {
   checksum: number;
   /** a tuple's: "tuple of 2: see elements" */
   preview: string;
+  /** FNV-1a (64-bit) of the result's bytes as XLA stores them, 16 hex digits (a tuple's: of its elements' in order): equal bits, equal hash */
+  bits: string;
   /** a tuple's elements, one summary each (nested tuples likewise, 4 levels deep); absent for a tensor */
   elements?: RunResultSummary[];
 }

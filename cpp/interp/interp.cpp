@@ -416,6 +416,19 @@ bool fill_input(Tensor& t, Inputs how, SplitMix& rng) {
   });
 }
 
+// FNV-1a, 64-bit: a fingerprint of bytes (not a checksum against tampering).
+std::uint64_t fnv1a(const unsigned char* p, std::size_t n, std::uint64_t h = 0xcbf29ce484222325ull) {
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+std::string hex64(std::uint64_t h) {
+  static const char digits[] = "0123456789abcdef";
+  std::string out(16, '0');
+  for (int i = 15; i >= 0; --i, h >>= 4) out[static_cast<std::size_t>(i)] = digits[h & 15];
+  return out;
+}
+
 // A tuple's elements are summarized one by one (depth: how deep in tuples this value lies).
 void summarize(const Value& v, std::string_view dialect, const hlo::Type& type, ResultSummary* out, int depth = 0) {
   out->shape = hlo::to_string(type, dialect);
@@ -424,14 +437,17 @@ void summarize(const Value& v, std::string_view dialect, const hlo::Type& type, 
     out->tuple = true;
     static const hlo::Type unknown;  // when the type does not say (shape "")
     double sum = 0;
+    std::uint64_t h = 0xcbf29ce484222325ull;
     for (std::size_t i = 0; i < n; ++i) {
       const hlo::Type& et = type.kind == hlo::Type::Kind::Tuple && i < type.tuple.size() ? type.tuple[i] : unknown;
       ResultSummary e;
       summarize(v.tuple[i], dialect, et, &e, depth + 1);
       sum += e.checksum;
+      h = fnv1a(reinterpret_cast<const unsigned char*>(e.bits.data()), e.bits.size(), h);
       if (depth < kMaxResultDepth) out->elements.push_back(std::move(e));
     }
     out->checksum = sum;
+    out->bits = hex64(h);
     out->preview = "tuple of " + std::to_string(n) +
                    (n == 0 ? std::string() : depth < kMaxResultDepth ? ": see elements" : ": nested too deep to list");
     return;
@@ -458,6 +474,7 @@ void summarize(const Value& v, std::string_view dialect, const hlo::Type& type, 
   });
   out->checksum = sum;
   out->preview = preview;
+  out->bits = hex64(fnv1a(reinterpret_cast<const unsigned char*>(t.data()), static_cast<std::size_t>(n) * eb));
 }
 
 }  // namespace

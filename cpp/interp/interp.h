@@ -78,6 +78,9 @@ struct ResultSummary {
   double checksum = 0;    // the sum of the elements as doubles (complex: real + imaginary parts);
                           // a tuple's: the sum of its elements' checksums
   std::string preview;    // the first few elements as text (a tuple: "tuple of 2: see elements")
+  // FNV-1a (64-bit) of the result's bytes as XLA stores them, 16 hex digits: equal bits, equal
+  // hash (NaN payloads and signed zeros count). A tuple's: of its elements' hashes in order.
+  std::string bits;
   // A tuple's elements, one summary each (nested tuples likewise, kMaxResultDepth levels deep;
   // deeper tuples keep their shape and checksum but list no elements). Empty for a tensor.
   std::vector<ResultSummary> elements;

@@ -6,7 +6,8 @@
 //   integer overflow          wraps (add, subtract, multiply, negate, abs of INT_MIN)
 //   shift by ≥ the bit width  shift_left, shift_right_logical: 0; shift_right_arithmetic: the sign
 //                             (a negative amount counts as a huge one)
-//   maximum, minimum          a NaN in either operand gives NaN; complex: by (real, imaginary)
+//   maximum, minimum          IEEE 754-2019: the first NaN operand (quieted), else the second;
+//                             −0 < +0; complex: by (real, imaginary)
 //   integer power, y < 0      1 when x = 1; ±1 when x = −1 (by y's parity); otherwise 0
 //   float → integer           truncated toward zero, saturated at the type's range, NaN → 0
 //   → pred                    x ≠ 0;  complex → real type: the real part
@@ -32,6 +33,19 @@ constexpr ElementType complex_real_type() {
 }
 
 // ---- binary ---------------------------------------------------------------------------------------
+
+// A NaN with its quiet bit set, sign and payload kept (on the bits: an arithmetic quieting such
+// as x + 0 leaves the sign and payload to the platform in wasm).
+template <class F>
+F quieted(F x) {
+  using U = std::conditional_t<sizeof(F) == 8, std::uint64_t, std::uint32_t>;
+  static_assert(sizeof(F) == sizeof(U), "float or double");
+  U u;
+  std::memcpy(&u, &x, sizeof u);
+  u |= U(1) << (std::numeric_limits<F>::digits - 2);
+  std::memcpy(&x, &u, sizeof u);
+  return x;
+}
 
 template <OpCode Code, class E>
 typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
@@ -73,7 +87,11 @@ typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
                                                 : (max ? a.imag() >= b.imag() : a.imag() <= b.imag());
       return a_first ? a : b;
     } else if constexpr (is_float_v<E>) {
-      if (std::isnan(a) || std::isnan(b)) return a + b;  // NaN propagates
+      // IEEE 754-2019 maximum/minimum, as XLA's CPU backend (llvm.maximum) and the f32 SIMD loop
+      // (simd_loops.cpp): the first NaN operand, quieted, else the second's; −0 < +0.
+      if (std::isnan(a)) return quieted(a);
+      if (std::isnan(b)) return quieted(b);
+      if (a == b) return (std::signbit(a) == max) ? b : a;
       return max ? (a > b ? a : b) : (a < b ? a : b);
     } else {
       return max ? (a > b ? a : b) : (a < b ? a : b);

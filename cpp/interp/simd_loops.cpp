@@ -1,6 +1,8 @@
 #include "interp/simd_loops.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -10,9 +12,43 @@ namespace rl::interp::simd {
 
 namespace {
 
-// NaN-propagating maximum/minimum of one pair, as XLA computes them.
-inline float fmax_nan(float a, float b) { return (a != a || b != b) ? a + b : (a > b ? a : b); }
-inline float fmin_nan(float a, float b) { return (a != a || b != b) ? a + b : (a < b ? a : b); }
+// Maximum and minimum as IEEE 754-2019 maximum/minimum (what XLA's CPU backend emits, LLVM's
+// llvm.maximum/llvm.minimum, and what wasm's f32x4.max/min compute): a NaN in either operand
+// gives NaN, and −0 < +0. Which NaN is set on the bits, the same in every build: the first
+// operand's if it is a NaN, else the second's, quieted (wasm leaves the sign of the NaN that
+// f32x4.max makes to the engine: V8 gave −NaN where x86 gave +NaN).
+inline std::uint32_t bits_of(float x) {
+  std::uint32_t u;
+  std::memcpy(&u, &x, 4);
+  return u;
+}
+inline float from_bits(std::uint32_t u) {
+  float x;
+  std::memcpy(&x, &u, 4);
+  return x;
+}
+constexpr std::uint32_t kQuietBit = 0x00400000u;
+inline float fmax_nan(float a, float b) {
+  if (a != a) return from_bits(bits_of(a) | kQuietBit);
+  if (b != b) return from_bits(bits_of(b) | kQuietBit);
+  if (a == b) return from_bits(bits_of(a) & bits_of(b));  // +0 wins over −0 (equal others: same bits)
+  return a > b ? a : b;
+}
+inline float fmin_nan(float a, float b) {
+  if (a != a) return from_bits(bits_of(a) | kQuietBit);
+  if (b != b) return from_bits(bits_of(b) | kQuietBit);
+  if (a == b) return from_bits(bits_of(a) | bits_of(b));  // −0 wins over +0
+  return a < b ? a : b;
+}
+
+#if defined(__wasm_simd128__)
+// f32x4.max/min, then each NaN lane replaced by its operand's NaN, quieted, as fmax_nan says.
+inline v128_t nan_from_operands(v128_t r, v128_t a, v128_t b) {
+  const v128_t quiet = wasm_i32x4_splat(static_cast<std::int32_t>(kQuietBit));
+  r = wasm_v128_bitselect(wasm_v128_or(b, quiet), r, wasm_f32x4_ne(b, b));
+  return wasm_v128_bitselect(wasm_v128_or(a, quiet), r, wasm_f32x4_ne(a, a));
+}
+#endif
 
 template <Binary Op>
 void scalar_loop(std::size_t i, std::size_t n, const float* a, const float* b, float* y) {
@@ -40,9 +76,11 @@ void loop(std::size_t n, const float* a, const float* b, float* y) {
     else if constexpr (Op == Binary::Subtract) y0 = wasm_f32x4_sub(a0, b0), y1 = wasm_f32x4_sub(a1, b1);
     else if constexpr (Op == Binary::Multiply) y0 = wasm_f32x4_mul(a0, b0), y1 = wasm_f32x4_mul(a1, b1);
     else if constexpr (Op == Binary::Divide) y0 = wasm_f32x4_div(a0, b0), y1 = wasm_f32x4_div(a1, b1);
-    // f32x4.max/min are IEEE 754-2019 maximum/minimum: a NaN in either lane gives NaN.
-    else if constexpr (Op == Binary::Maximum) y0 = wasm_f32x4_max(a0, b0), y1 = wasm_f32x4_max(a1, b1);
-    else y0 = wasm_f32x4_min(a0, b0), y1 = wasm_f32x4_min(a1, b1);
+    // f32x4.max/min are IEEE 754-2019 maximum/minimum; the NaN lanes then as the scalar rule says.
+    else if constexpr (Op == Binary::Maximum)
+      y0 = nan_from_operands(wasm_f32x4_max(a0, b0), a0, b0), y1 = nan_from_operands(wasm_f32x4_max(a1, b1), a1, b1);
+    else
+      y0 = nan_from_operands(wasm_f32x4_min(a0, b0), a0, b0), y1 = nan_from_operands(wasm_f32x4_min(a1, b1), a1, b1);
     wasm_v128_store(y + i, y0);
     wasm_v128_store(y + i + 4, y1);
   }

@@ -26,7 +26,7 @@ void write_error(JsonWriter& j, const Error& e) {
 // {shape, checksum, preview}, and a tuple's elements likewise (absent for a tensor; empty for a
 // tuple nested deeper than kMaxResultDepth).
 void write_summary(JsonWriter& j, const ResultSummary& s) {
-  j.begin_object().field("shape", s.shape).field("checksum", s.checksum).field("preview", s.preview);
+  j.begin_object().field("shape", s.shape).field("checksum", s.checksum).field("preview", s.preview).field("bits", s.bits);
   if (s.tuple) {
     j.key("elements").begin_array();
     for (const auto& e : s.elements) write_summary(j, e);

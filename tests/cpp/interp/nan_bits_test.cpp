@@ -552,3 +552,61 @@ TEST_CASE("check calls read NaN payloads from the bits: expect_eq never matches 
   CHECK(close.checks[0].passed);
   CHECK(close.checks[1].passed);
 }
+
+// maximum and minimum give the same bits in every build: IEEE 754-2019 (NaN propagates, −0 < +0)
+// and, for a NaN, the first NaN operand quieted, else the second's. 12 f32 lanes take the wasm
+// build's f32x4 loop for the first 8 and its scalar tail for the rest (V8's f32x4.max made −NaN
+// from +NaN and −inf before the rule was set on the bits); f64 takes the generic path.
+TEST_CASE("maximum and minimum: NaN from the first NaN operand, quieted, and -0 below +0, in every build",
+          "[interp][nan]") {
+  struct Lane {
+    std::uint32_t a, b, max, min;
+  };
+  const Lane lanes[] = {
+      {0x7FC00000, 0xFF800000, 0x7FC00000, 0x7FC00000},  // +NaN, −inf
+      {0xFF800000, 0x7FC00000, 0x7FC00000, 0x7FC00000},  // −inf, +NaN
+      {0xFFC00001, 0x7FC00000, 0xFFC00001, 0xFFC00001},  // −NaN with payload first
+      {0x7F800000, 0xFFA00000, 0xFFE00000, 0xFFE00000},  // signalling −NaN second: quieted
+      {0x80000000, 0x00000000, 0x00000000, 0x80000000},  // −0, +0
+      {0x00000000, 0x80000000, 0x00000000, 0x80000000},  // +0, −0
+      {0x3F800000, 0xBF800000, 0x3F800000, 0xBF800000},  // 1, −1
+      {0x7F800000, 0xFF800000, 0x7F800000, 0xFF800000},  // inf, −inf
+  };
+  constexpr int kLanes = 12;
+  for (const char* op : {"maximum", "minimum"}) {
+    const bool max = std::string(op) == "maximum";
+    std::string a, b;
+    for (int i = 0; i < kLanes; ++i) {
+      const Lane& l = lanes[i % 8];
+      a += (i ? ", " : "") + hex(l.a, 32);
+      b += (i ? ", " : "") + hex(l.b, 32);
+    }
+    const std::string text = main_of("tensor<12xf32>", "    %a = stablehlo.constant dense<[" + a + "]> : tensor<12xf32>\n"
+                                                      "    %b = stablehlo.constant dense<[" + b + "]> : tensor<12xf32>\n"
+                                                      "    %r = stablehlo." + std::string(op) + " %a, %b : tensor<12xf32>\n"
+                                                      "    return %r : tensor<12xf32>\n");
+    auto r = run_text(text).result;
+    REQUIRE(r.status == "passed");
+    const interp::Tensor& t = r.values[0].tensor;
+    for (int i = 0; i < kLanes; ++i) {
+      std::uint32_t got;
+      std::memcpy(&got, t.data() + 4 * i, 4);
+      const Lane& l = lanes[i % 8];
+      INFO(op << " lane " << i << ": " << hex(l.a, 32) << ", " << hex(l.b, 32) << " gave " << hex(got, 32));
+      CHECK(got == (max ? l.max : l.min));
+    }
+    // f64 by the generic path: the same rules.
+    const std::string text64 = main_of("tensor<3xf64>",
+                                       "    %a = stablehlo.constant dense<[0x8000000000000000, 0xFFF4000000000000, 0x7FF0000000000000]> : tensor<3xf64>\n"
+                                       "    %b = stablehlo.constant dense<[0x0000000000000000, 0x3FF0000000000000, 0xFFF8000000000001]> : tensor<3xf64>\n"
+                                       "    %r = stablehlo." + std::string(op) + " %a, %b : tensor<3xf64>\n"
+                                       "    return %r : tensor<3xf64>\n");
+    auto r64 = run_text(text64).result;
+    REQUIRE(r64.status == "passed");
+    std::uint64_t g[3];
+    std::memcpy(g, r64.values[0].tensor.data(), sizeof g);
+    CHECK(g[0] == (max ? 0x0000000000000000ull : 0x8000000000000000ull));
+    CHECK(g[1] == 0xFFFC000000000000ull);  // the signalling first operand, quieted
+    CHECK(g[2] == 0xFFF8000000000001ull);  // the second operand's NaN
+  }
+}

@@ -51,9 +51,9 @@ TEST_CASE("an HLO module whose ROOT is a tuple summarizes each element", "[inter
 
   const std::string json = report::run_text_json(text, interp::RunOptions());
   INFO(json);
-  CHECK(has(json, "\"results\":[{\"shape\":\"(f32[2,3], s32[4])\",\"checksum\":26,\"preview\":\"tuple of 2: see elements\","
-                  "\"elements\":[{\"shape\":\"f32[2,3]\",\"checksum\":12,\"preview\":\"0, 2, 4, 0, 2, 4\"},"
-                  "{\"shape\":\"s32[4]\",\"checksum\":14,\"preview\":\"0, 1, 4, 9\"}]}]"));
+  CHECK(has(json, "\"results\":[{\"shape\":\"(f32[2,3], s32[4])\",\"checksum\":26,\"preview\":\"tuple of 2: see elements\",\"bits\":\"25e247def6f0d821\","
+                  "\"elements\":[{\"shape\":\"f32[2,3]\",\"checksum\":12,\"preview\":\"0, 2, 4, 0, 2, 4\",\"bits\":\"ca077cac204fa405\"},"
+                  "{\"shape\":\"s32[4]\",\"checksum\":14,\"preview\":\"0, 1, 4, 9\",\"bits\":\"b6c18c3fe257a449\"}]}]"));
 }
 
 TEST_CASE("a nested tuple result lists its elements recursively", "[interp][results]") {
@@ -104,8 +104,8 @@ TEST_CASE("a StableHLO function returning a tuple summarizes each element", "[in
 
   const std::string json = report::run_text_json(text, interp::RunOptions());
   INFO(json);
-  CHECK(has(json, "\"checksum\":87,\"preview\":\"tuple of 2: see elements\",\"elements\":[{\"shape\":\"tensor<3xf32>\","
-                  "\"checksum\":13,\"preview\":\"2, 4, 7\"},{\"shape\":\"tensor<2xi32>\",\"checksum\":74,\"preview\":\"25, 49\"}]}"));
+  CHECK(has(json, "\"checksum\":87,\"preview\":\"tuple of 2: see elements\",\"bits\":\"36a7e2153f1c2dc2\",\"elements\":[{\"shape\":\"tensor<3xf32>\","
+                  "\"checksum\":13,\"preview\":\"2, 4, 7\",\"bits\":\"bb0ba428f99764b5\"},{\"shape\":\"tensor<2xi32>\",\"checksum\":74,\"preview\":\"25, 49\",\"bits\":\"124a447a4fbc441d\"}]}"));
 }
 
 TEST_CASE("a tensor result's JSON has no elements field", "[interp][results]") {
@@ -116,6 +116,21 @@ TEST_CASE("a tensor result's JSON has no elements field", "[interp][results]") {
       "}\n",
       interp::RunOptions());
   INFO(json);
-  CHECK(has(json, "\"results\":[{\"shape\":\"tensor<2xf32>\",\"checksum\":3,\"preview\":\"1, 2\"}]"));
+  CHECK(has(json, "\"results\":[{\"shape\":\"tensor<2xf32>\",\"checksum\":3,\"preview\":\"1, 2\",\"bits\":\"097a69ee2da301d8\"}]"));
   CHECK_FALSE(has(json, "\"elements\""));
+}
+
+TEST_CASE("a result's bits tell bytes apart that its checksum and preview do not", "[interp][results]") {
+  // -0 and +0: the same checksum (0) and the same value, different bytes (FNV-1a of the f32s'
+  // little-endian bytes, computed with Python's struct for this test)
+  const auto bits_of = [](const std::string& values) {
+    return only_result("func.func @main() -> tensor<2xf32> {\n"
+                       "  %a = stablehlo.constant dense<" + values + "> : tensor<2xf32>\n"
+                       "  return %a : tensor<2xf32>\n"
+                       "}\n");
+  };
+  const auto neg = bits_of("[-0.0, 0.0]"), pos = bits_of("[0.0, 0.0]");
+  CHECK(neg.checksum == pos.checksum);
+  CHECK(neg.bits == "515662f380650845");
+  CHECK(pos.bits == "a8c7f832281a39c5");
 }

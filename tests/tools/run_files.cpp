@@ -1,0 +1,47 @@
+// rl_run_files: the native build's interpreter over files, for the differential test that
+// compares it with the wasm core (tests/js/native_wasm.test.mjs). One JSON line per file:
+// {"file": PATH, "run": <report::run_text_json>}, each run with seeded inputs (seed 1) and no
+// op timing, as the test runs the wasm core. A file that cannot be read gives
+// {"file": PATH, "error": "..."}.
+//
+//   rl_run_files FILE...
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "common/json_writer.h"
+#include "report/run_report.h"
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: rl_run_files FILE...\n");
+    return 2;
+  }
+  rl::interp::RunOptions options;
+  options.inputs = rl::interp::Inputs::Seeded;
+  options.seed = 1;
+  options.time_ops = false;
+  for (int i = 1; i < argc; ++i) {
+    std::ifstream in(argv[i], std::ios::binary);
+    rl::JsonWriter line;
+    line.begin_object().field("file", std::string(argv[i]));
+    if (!in) {
+      line.field("error", std::string("cannot read the file")).end_object();
+    } else {
+      std::ostringstream text;
+      text << in.rdbuf();
+      line.key("run");
+      const std::string run = rl::report::run_text_json(text.str(), options);
+      std::string out = line.text();
+      out += run;
+      out += "}";
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      std::fputc('\n', stdout);
+      continue;
+    }
+    std::fwrite(line.text().data(), 1, line.text().size(), stdout);
+    std::fputc('\n', stdout);
+  }
+  return 0;
+}
