@@ -382,6 +382,309 @@ class Fuser {
   }
 };
 
+// ---- the fused module as XLA prints HLO ------------------------------------------------------
+// One computation per function, per region of a while / conditional / reduce... (XLA's
+// %region_N), and per fusion (%fused_computation.N, its parameters %param_N); instructions as
+// `%name.N = f32[32,8] op(f32[32,16] %a.1, ...), attributes`. Names are numbered once across the
+// module, as XLA numbers them. Layouts are not printed (the IR has none).
+class Printer {
+ public:
+  Printer(const Module& m, const Program& prog, const std::vector<BlockFusion>& fusions)
+      : m_(m), prog_(prog), fusions_(fusions) {}
+
+  std::string run() {
+    std::string out = "HloModule " + (m_.name.empty() ? std::string("module") : m_.name) + "\n";
+    const Function* entry = m_.entry();
+    for (std::size_t fi = 0; fi < m_.functions.size(); ++fi)
+      if (&m_.functions[fi] != entry) out += function(fi);
+    for (std::size_t fi = 0; fi < m_.functions.size(); ++fi)
+      if (&m_.functions[fi] == entry) out += function(fi);
+    return out;
+  }
+
+ private:
+  const Module& m_;
+  const Program& prog_;
+  const std::vector<BlockFusion>& fusions_;
+  int next_ = 1;
+  std::vector<std::string> names_;  // by value of the function being printed
+
+  std::string id(const std::string& base) { return base + "." + std::to_string(next_++); }
+  // HLO's spelling of a type, whichever dialect the text was: f32[32,8], pred[], (f32[2], s32[]).
+  static std::string type(const Type& t) {
+    if (t.kind == Type::Kind::Tuple) {
+      std::string s = "(";
+      for (std::size_t i = 0; i < t.tuple.size(); ++i) s += (i ? ", " : "") + type(t.tuple[i]);
+      return s + ")";
+    }
+    if (t.kind == Type::Kind::Token) return "token[]";
+    if (!t.is_array()) return t.text;
+    std::string_view e = element_info(t.etype).hlo;
+    std::string s = e.empty() ? t.element : std::string(e);
+    s += "[";
+    for (std::size_t i = 0; i < t.dims.size(); ++i) s += (i ? "," : "") + (t.dims[i] < 0 ? std::string("?") : std::to_string(t.dims[i]));
+    return s + "]";
+  }
+  std::string result_type(const Function& f, const Op& op) const {
+    const auto r = f.results(op);
+    if (r.size() == 1) return type(m_.value_type(f, r[0]));
+    std::string s = "(";
+    for (std::size_t i = 0; i < r.size(); ++i) s += (i ? ", " : "") + type(m_.value_type(f, r[i]));
+    return s + ")";
+  }
+  static std::string list(const std::vector<std::int64_t>& v) {
+    std::string s = "{";
+    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+    return s + "}";
+  }
+  static std::string op_name(const Instr& in) {
+    if (in.code == OpCode::Unknown) return std::string(in.op->name);
+    return std::string(op_short_name(in.code));
+  }
+  static std::string base_name(const Instr& in) {
+    std::string s = op_name(in);
+    for (char& c : s)
+      if (c == '.') c = '_';
+    return s;
+  }
+  // A constant's value: a scalar as written, anything longer as XLA elides it.
+  std::string constant_value(const Function& f, const Op& op) const {
+    const Attribute* a = f.attr(op, "value");
+    if (!a) a = f.attr(op, "literal");
+    if (!a) return "{...}";
+    std::string_view v = a->value;
+    if (v.rfind("dense<", 0) == 0 && v.size() > 7) v = v.substr(6, v.find('>') == std::string_view::npos ? 0 : v.rfind('>') - 6);
+    if (v.empty() || v.size() > 32 || v.find('[') != std::string_view::npos || v.find('{') != std::string_view::npos ||
+        v.find(',') != std::string_view::npos)
+      return "{...}";
+    return std::string(v);
+  }
+  // The attributes XLA prints for the op, from its decoded form (both dialects decode alike).
+  std::string attributes(const Function& f, const Instr& in, const std::vector<std::string>& called) const {
+    std::string s;
+    const OpAttrs* a = prog_.attrs_of(in);
+    if (m_.dialect == "hlo") {
+      for (const auto& at : f.attributes(*in.op))
+        if (at.name != "literal" && at.name != "parameter_number") s += ", " + std::string(at.name) + "=" + std::string(at.value);
+      return s;
+    }
+    if (a) {
+      switch (in.code) {
+        case OpCode::BroadcastInDim: case OpCode::Transpose: case OpCode::Reverse: case OpCode::Reduce:
+          s += ", dimensions=" + list(a->dims);
+          break;
+        case OpCode::Concatenate:
+          s += ", dimensions={" + std::to_string(a->dimension) + "}";
+          break;
+        case OpCode::Iota:
+          s += ", iota_dimension=" + std::to_string(a->dimension);
+          break;
+        case OpCode::Compare: {
+          static const char* kDir[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
+          s += std::string(", direction=") + kDir[static_cast<int>(a->direction)];
+          break;
+        }
+        case OpCode::DotGeneral: case OpCode::Dot:
+          if (!a->dot.lhs_batch.empty()) s += ", lhs_batch_dims=" + list(a->dot.lhs_batch);
+          s += ", lhs_contracting_dims=" + list(a->dot.lhs_contracting);
+          if (!a->dot.rhs_batch.empty()) s += ", rhs_batch_dims=" + list(a->dot.rhs_batch);
+          s += ", rhs_contracting_dims=" + list(a->dot.rhs_contracting);
+          break;
+        case OpCode::Slice: {
+          s += ", slice={";
+          for (std::size_t i = 0; i < a->starts.size(); ++i) {
+            s += (i ? ", [" : "[") + std::to_string(a->starts[i]) + ":" +
+                 (i < a->limits.size() ? std::to_string(a->limits[i]) : std::string("?"));
+            if (i < a->strides.size() && a->strides[i] != 1) s += ":" + std::to_string(a->strides[i]);
+            s += "]";
+          }
+          s += "}";
+          break;
+        }
+        default: break;
+      }
+    }
+    const CostFamily fam = op_info(in.code).family;
+    if (fam == CostFamily::While && called.size() == 2) {
+      s += ", condition=%" + called[0] + ", body=%" + called[1];
+    } else if (fam == CostFamily::Conditional && !called.empty()) {
+      s += ", branch_computations={";
+      for (std::size_t i = 0; i < called.size(); ++i) s += (i ? ", %" : "%") + called[i];
+      s += "}";
+    } else if (!called.empty()) {
+      s += ", to_apply=%" + called[0];
+    }
+    return s;
+  }
+
+  std::string operands(const Function& f, const Op& op, const std::unordered_map<ValueId, std::string>* local) const {
+    std::string s;
+    const auto ops = f.operands(op);
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      std::string name;
+      if (local) {
+        auto it = local->find(ops[i]);
+        if (it != local->end()) name = it->second;
+      }
+      if (name.empty()) name = ops[i] < names_.size() && !names_[ops[i]].empty() ? names_[ops[i]] : f.value_name(ops[i]);
+      s += (i ? ", " : "") + type(m_.value_type(f, ops[i])) + " %" + name;
+    }
+    return s;
+  }
+
+  // One instruction's line (without indentation and ROOT); names its results.
+  std::string instruction(const Function& f, const Instr& in, const std::vector<std::string>& called,
+                          std::unordered_map<ValueId, std::string>* local) {
+    const Op& op = *in.op;
+    const std::string name = id(base_name(in));
+    for (ValueId v : f.results(op)) {
+      if (local) (*local)[v] = name;
+      else if (v < names_.size()) names_[v] = name;
+    }
+    std::string s = "%" + name + " = " + result_type(f, op) + " ";
+    if (in.code == OpCode::Constant) return s + "constant(" + constant_value(f, op) + ")";
+    return s + op_name(in) + "(" + operands(f, op, local) + ")" + attributes(f, in, called);
+  }
+
+  std::string function(std::size_t fi) {
+    const Function& f = m_.functions[fi];
+    names_.assign(f.values.size(), std::string());
+    std::string pre;
+    const std::string body =
+        computation(fi, f, f.body, prog_.functions[fi].body, std::string(f.name), f.is_entry, f.args, &pre);
+    return pre + body;
+  }
+
+  std::string computation(std::size_t fi, const Function& f, const Region& r, const LRegion& lr, const std::string& name,
+                          bool entry, const std::vector<ValueId>& args, std::string* pre) {
+    std::string head = std::string("\n") + (entry ? "ENTRY " : "") + "%" + name + " (";
+    std::string lines;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const std::string an = id("Arg_" + std::to_string(i));
+      if (args[i] < names_.size()) names_[args[i]] = an;
+      const std::string t = type(m_.value_type(f, args[i]));
+      head += (i ? ", " : "") + an + ": " + t;
+      lines += "  %" + an + " = " + t + " parameter(" + std::to_string(i) + ")\n";
+    }
+    std::string result = "()";
+    std::vector<std::string> out;        // the instructions' lines
+    std::unordered_map<ValueId, std::size_t> line_of;
+    std::string root_line;
+    for (std::size_t bi = 0; bi < r.blocks.size() && bi < lr.blocks.size(); ++bi) {
+      const Block& b = r.blocks[bi];
+      const LBlock& lb = lr.blocks[bi];
+      // The fusions of this block: their roots print as fusion instructions, their other ops not.
+      std::unordered_map<int, std::size_t> root_of;
+      std::set<int> inside;
+      for (std::size_t k = 0; k < fusions_.size(); ++k) {
+        if (fusions_[k].block != &b) continue;
+        root_of[fusions_[k].group.root] = k;
+        for (int i : fusions_[k].group.home)
+          if (i != fusions_[k].group.root) inside.insert(i);
+        for (int i : fusions_[k].copy_only) inside.insert(i);
+      }
+      for (std::size_t i = 0; i < lb.instrs.size(); ++i) {
+        const Instr& in = lb.instrs[i];
+        const Op& op = *in.op;
+        if (in.code == OpCode::Return || in.code == OpCode::FuncReturn) {
+          const auto vals = f.operands(op);
+          if (vals.size() == 1 && line_of.count(vals[0])) {
+            out[line_of[vals[0]]] = "ROOT " + out[line_of[vals[0]]];
+            result = type(m_.value_type(f, vals[0]));
+          } else {
+            std::vector<std::string> called;
+            const std::string tn = id("tuple");
+            std::string t = "(", args_text;
+            for (std::size_t k = 0; k < vals.size(); ++k) {
+              t += (k ? ", " : "") + type(m_.value_type(f, vals[k]));
+            }
+            t += ")";
+            result = vals.size() == 1 ? type(m_.value_type(f, vals[0])) : t;
+            out.push_back("ROOT %" + tn + " = " + t + " tuple(" + operands(f, op, nullptr) + ")");
+          }
+          continue;
+        }
+        if (inside.count(static_cast<int>(i))) continue;
+        auto rk = root_of.find(static_cast<int>(i));
+        std::string line;
+        if (rk != root_of.end()) {
+          line = fusion(f, lb, fusions_[rk->second], rk->second, pre);
+        } else {
+          std::vector<std::string> called;
+          for (std::uint32_t k = 0; k < op.regions.count; ++k) {
+            const std::uint32_t ri = op.regions.begin + k;
+            if (ri >= f.regions.size() || ri >= prog_.functions[fi].regions.size()) continue;
+            const Region& sub = f.regions[ri];
+            const std::string rn = id("region_" + std::to_string(ri));
+            std::vector<ValueId> sub_args;
+            if (!sub.blocks.empty()) sub_args = sub.blocks[0].args;
+            *pre += computation(fi, f, sub, prog_.functions[fi].regions[ri], rn, false, sub_args, pre);
+            called.push_back(rn);
+          }
+          if (called.empty())
+            if (const OpAttrs* a = prog_.attrs_of(in))
+              for (auto c : a->callees)
+                if (c < m_.functions.size()) called.push_back(std::string(m_.functions[c].name));
+          line = instruction(f, in, called, nullptr);
+        }
+        if (op.is_root) {
+          line = "ROOT " + line;
+          if (op.results.count) result = result_type(f, op);
+        }
+        for (ValueId v : f.results(op)) line_of[v] = out.size();
+        out.push_back(line);
+      }
+    }
+    head += ") -> " + result + " {\n";
+    for (const auto& l : out) lines += "  " + l + "\n";
+    return head + lines + "}\n";
+  }
+
+  // The fused computation (into `pre`) and the fusion instruction's line.
+  std::string fusion(const Function& f, const LBlock& lb, const BlockFusion& bf, std::size_t k, std::string* pre) {
+    std::unordered_map<ValueId, std::string> local;
+    std::set<ValueId> made;
+    for (int i : bf.ops)
+      for (ValueId v : f.results(*lb.instrs[static_cast<std::size_t>(i)].op)) made.insert(v);
+    std::vector<ValueId> params;
+    for (int i : bf.ops)
+      for (ValueId v : f.operands(*lb.instrs[static_cast<std::size_t>(i)].op))
+        if (!made.count(v) && std::find(params.begin(), params.end(), v) == params.end()) params.push_back(v);
+    const std::string cname = "fused_computation." + std::to_string(k);
+    std::string head = "\n%" + cname + " (", body;
+    for (std::size_t p = 0; p < params.size(); ++p) {
+      const std::string pn = id("param_" + std::to_string(p));
+      local[params[p]] = pn;
+      const std::string t = type(m_.value_type(f, params[p]));
+      head += (p ? ", " : "") + pn + ": " + t;
+      body += "  %" + pn + " = " + t + " parameter(" + std::to_string(p) + ")\n";
+    }
+    const Op& root = *lb.instrs[static_cast<std::size_t>(bf.group.root)].op;
+    for (int i : bf.ops) {
+      const Instr& in = lb.instrs[static_cast<std::size_t>(i)];
+      std::vector<std::string> called;
+      if (const OpAttrs* a = prog_.attrs_of(in))
+        for (auto c : a->callees)
+          if (c < m_.functions.size()) called.push_back(std::string(m_.functions[c].name));
+      std::string line = instruction(f, in, called, &local);
+      body += std::string("  ") + (in.op == &root ? "ROOT " : "") + line + "\n";
+    }
+    const std::string rt = result_type(f, root);
+    *pre += head + ") -> " + rt + " {\n" + body + "}\n";
+    const std::string name = "fusion." + std::to_string(k);
+    for (ValueId v : f.results(root))
+      if (v < names_.size()) names_[v] = name;
+    std::string ops;
+    for (std::size_t p = 0; p < params.size(); ++p) {
+      const ValueId v = params[p];
+      const std::string n = v < names_.size() && !names_[v].empty() ? names_[v] : f.value_name(v);
+      ops += (p ? ", " : "") + type(m_.value_type(f, v)) + " %" + n;
+    }
+    return "%" + name + " = " + rt + " fusion(" + ops + "), kind=" + std::string(fusion_kind_name(bf.group.kind)) +
+           ", calls=%" + cname;
+  }
+};
+
 }  // namespace
 
 Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options) {
@@ -437,9 +740,13 @@ Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options
     return R::success(std::move(out));
   }
 
-  auto lowered = lower(module);
-  if (!lowered) return R::failure_from(lowered);
-  const Program& prog = lowered.value();
+  // Lenient: an op that cannot be lowered (an elided HLO literal) is not fused and is costed as
+  // the cost analysis costs it; constants' values are not needed to group ops.
+  LowerOptions lo;
+  lo.constants = false;
+  lo.liveness = false;
+  const Program prog = lower_lenient(module, lo);
+  if (!prog.stopped.message.empty()) return R::failure(prog.stopped);
   Fuser fuser(module, prog, options);
   fuser.run();
 
@@ -488,6 +795,7 @@ Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options
   auto a = analyze_module(module, groups, &counts);
   if (!a) return R::failure_from(a);
   out.analysis = std::move(a.value());
+  out.text = Printer(module, prog, fuser.fusions).run();
   for (std::size_t k = 0; k < fuser.fusions.size(); ++k) {
     const BlockFusion& bf = fuser.fusions[k];
     Fusion fu;

@@ -71,7 +71,8 @@ struct FusedModule {
   std::string text;            // the fused module as XLA prints HLO
 };
 
-// Fuses a verified module (lowered here). Errors: the module does not lower, or its costs fail.
+// Fuses a verified module (lowered here; an op that cannot be lowered is left unfused). Errors:
+// the heap has no room for the program, or its costs fail.
 Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options = FuseOptions());
 
 }  // namespace rl::hlo

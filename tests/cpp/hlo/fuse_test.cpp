@@ -282,3 +282,131 @@ TEST_CASE("the pass is deterministic", "[hlo][fuse]") {
   CHECK(a.f.text == b.f.text);
   CHECK(a.f.analysis.bytes_accessed == b.f.analysis.bytes_accessed);
 }
+
+TEST_CASE("the fused module prints as XLA prints HLO: a fused computation and a fusion instruction", "[hlo][fuse]") {
+  Fused x = fuse(emit_workload(32, 16, 8, "f32").value());
+  const std::string& t = x.f.text;
+  INFO(t);
+  CHECK(t.rfind("HloModule jit_workload\n", 0) == 0);
+  CHECK(t.find("\n%fused_computation.0 (param_0.") != std::string::npos);
+  CHECK(t.find(" = f32[32,16] parameter(0)\n") != std::string::npos);
+  CHECK(t.find(" = f32[32,8] dot(f32[32,16] %param_0.") != std::string::npos);
+  CHECK(t.find("lhs_contracting_dims={1}, rhs_contracting_dims={0}") != std::string::npos);
+  CHECK(t.find("  ROOT %tanh.") != std::string::npos);
+  CHECK(t.find("\nENTRY %main (") != std::string::npos);
+  CHECK(t.find("  ROOT %fusion.0 = f32[32,8] fusion(f32[32,16] %Arg_0.") != std::string::npos);
+  CHECK(t.find("kind=kOutput, calls=%fused_computation.0") != std::string::npos);
+  // The fused computation comes before the entry that calls it, as XLA prints them.
+  CHECK(t.find("%fused_computation.0 (") < t.find("ENTRY"));
+}
+
+TEST_CASE("every corpus module fuses, fused bytes never exceed unfused bytes, flops do not change", "[hlo][fuse][corpus]") {
+  SKIP_WITHOUT_CORPUS("stablehlo");
+  int modules = 0, fused_modules = 0, own = 0, fusions = 0;
+  double unfused = 0, fused = 0;
+  std::string failures;
+  for (const char* sub : {"stablehlo", "stablehlo-interpret", "hlo"}) {
+    const std::string dir = rl::testing::corpus_dir() + "/" + sub;
+    for (const auto& file : rl::testing::list_files(dir, std::string(sub) == "hlo" ? ".hlo" : ".mlir")) {
+      auto r = parse(rl::testing::read_file(dir + "/" + file));
+      if (!r.ok()) continue;  // the parse tests cover these
+      for (const auto& m : r.value()) {
+        if (!verify(m).ok()) continue;
+        auto plain = analyze_module(m);
+        if (!plain.ok()) continue;  // the cost tests cover these
+        ++modules;
+        auto x = fuse_module(m);
+        if (!x.ok()) {
+          failures += file + ": " + x.error() + "\n";
+          continue;
+        }
+        const Analysis& a = x->analysis;
+        if (!x->fusions.empty()) ++fused_modules;
+        if (x->already_fused) ++own;
+        fusions += static_cast<int>(x->fusions.size());
+        unfused += a.unfused_bytes_accessed;
+        fused += a.bytes_accessed;
+        if (!(a.bytes_accessed <= a.unfused_bytes_accessed))
+          failures += file + ": fused bytes " + std::to_string(a.bytes_accessed) + " > unfused " +
+                      std::to_string(a.unfused_bytes_accessed) + "\n";
+        if (a.flops != plain->flops || a.transcendentals != plain->transcendentals)
+          failures += file + ": flops changed\n";
+        if (!x->already_fused && a.unfused_bytes_accessed != plain->bytes_accessed)
+          failures += file + ": unfused bytes " + std::to_string(a.unfused_bytes_accessed) +
+                      " differ from the cost analysis's " + std::to_string(plain->bytes_accessed) + "\n";
+        for (const auto& f : x->fusions)
+          if (!(f.bytes_accessed <= f.unfused_bytes_accessed))
+            failures += file + ": " + f.name + " fused bytes exceed its ops' own\n";
+        if (x->text.empty()) failures += file + ": no fused text\n";
+      }
+    }
+  }
+  WARN(modules << " corpus modules fused: " << fusions << " fusions in " << fused_modules << " modules (" << own
+               << " with fusions of their own); bytes accessed " << unfused << " unfused, " << fused << " fused");
+  INFO(failures);
+  CHECK(failures.empty());
+  CHECK(modules > 1000);
+}
+
+TEST_CASE("the fused HLO text parses back and costs what the pass counted", "[hlo][fuse]") {
+  // The printed module goes through the HLO front door and XLA's HandleFusion rule (cost_rules.cpp):
+  // the same flops, transcendentals and fused bytes as the pass's grouping gave.
+  const std::vector<std::string> texts = {
+      emit_workload(32, 16, 8, "f32").value(),
+      R"(module @chain {
+  func.func public @main(%x: tensor<1024xf32>, %y: tensor<1024xf32>) -> tensor<1024xf32> {
+    %c2 = stablehlo.constant dense<2.0> : tensor<f32>
+    %b2 = stablehlo.broadcast_in_dim %c2, dims = [] : (tensor<f32>) -> tensor<1024xf32>
+    %0 = stablehlo.multiply %b2, %x : tensor<1024xf32>
+    %1 = stablehlo.exponential %0 : tensor<1024xf32>
+    %2 = stablehlo.add %1, %y : tensor<1024xf32>
+    %3 = stablehlo.multiply %1, %y : tensor<1024xf32>
+    %4 = stablehlo.subtract %2, %3 : tensor<1024xf32>
+    return %4 : tensor<1024xf32>
+  }
+})"};
+  for (const auto& text : texts) {
+    Fused x = fuse(text);
+    INFO(x.f.text);
+    auto back = analyze(x.f.text);
+    INFO((back.ok() ? std::string() : back.error()));
+    REQUIRE(back.ok());
+    REQUIRE(back->size() == 1);
+    const Analysis& b = back->front();
+    CHECK(b.dialect == "hlo");
+    CHECK(b.flops == x.f.analysis.flops);
+    CHECK(b.transcendentals == x.f.analysis.transcendentals);
+    CHECK(b.bytes_accessed == x.f.analysis.bytes_accessed);
+    CHECK(b.unfused_bytes_accessed == x.f.analysis.unfused_bytes_accessed);
+  }
+}
+
+TEST_CASE("optimized HLO keeps its own fusions, counted as the cost analysis counts them", "[hlo][fuse]") {
+  const std::string text = R"(HloModule m
+
+%fused_computation (param_0: f32[8], param_1: f32[8]) -> f32[8] {
+  %param_0 = f32[8] parameter(0)
+  %param_1 = f32[8] parameter(1)
+  %add = f32[8] add(f32[8] %param_0, f32[8] %param_1)
+  ROOT %tanh = f32[8] tanh(f32[8] %add)
+}
+
+ENTRY %main (a: f32[8], b: f32[8]) -> f32[8] {
+  %a = f32[8] parameter(0)
+  %b = f32[8] parameter(1)
+  ROOT %fusion = f32[8] fusion(f32[8] %a, f32[8] %b), kind=kLoop, calls=%fused_computation
+}
+)";
+  Fused x = fuse(text);
+  CHECK(x.f.already_fused);
+  REQUIRE(x.f.fusions.size() == 1);
+  const Fusion& f = x.f.fusions[0];
+  CHECK(f.name == "fusion");
+  CHECK(f.kind_name == "kLoop");
+  CHECK(ops_of(f) == Ops{"6:add", "7:tanh"});
+  CHECK(f.flops == 8);
+  CHECK(f.transcendentals == 8);
+  CHECK(f.bytes_accessed == 3 * 32);               // a, b read, the result written
+  CHECK(f.unfused_bytes_accessed == 3 * 32 + 2 * 32);  // add, then tanh alone
+  CHECK(x.f.analysis.bytes_accessed == 96);
+}
