@@ -354,9 +354,13 @@ class Fuser {
           if (home[ii] != g && !copied_into[ii].count(g)) standalone[ii] = 1;
       }
     }
-    for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+    // Numbered in program order (by root), as the fused module prints them.
+    std::vector<std::size_t> order;
+    for (std::size_t gi = 0; gi < groups.size(); ++gi)
+      if (groups[gi].kept) order.push_back(gi);
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return groups[x].root < groups[y].root; });
+    for (std::size_t gi : order) {
       Group& g = groups[gi];
-      if (!g.kept) continue;
       BlockFusion bf;
       bf.function = fi;
       bf.block = &b;
@@ -532,6 +536,49 @@ class Printer {
     return s;
   }
 
+  // The computation a compact reduce (`applies stablehlo.add`) applies, printed into `pre` as XLA
+  // prints a reducer: two scalar parameters, one op. Empty when the op has none.
+  std::string applied(const Function& f, const Instr& in, std::string* pre) {
+    const Attribute* a = f.attr(*in.op, "applies");
+    if (!a || in.op->results.count == 0) return "";
+    const OpCode code = op_from_name(a->value, "stablehlo");
+    const Type& t = m_.value_type(f, f.results(*in.op)[0]);
+    std::string e = t.is_array() ? type(t) : t.text;
+    e = e.substr(0, e.find('[')) + "[]";
+    const std::string name = id("region_" + std::string(op_short_name(code)));
+    const std::string p0 = id("Arg_0"), p1 = id("Arg_1"), r = id(std::string(op_short_name(code)));
+    *pre += "\n%" + name + " (" + p0 + ": " + e + ", " + p1 + ": " + e + ") -> " + e + " {\n  %" + p0 + " = " + e +
+            " parameter(0)\n  %" + p1 + " = " + e + " parameter(1)\n  ROOT %" + r + " = " + e + " " +
+            std::string(op_short_name(code)) + "(" + e + " %" + p0 + ", " + e + " %" + p1 + ")\n}\n";
+    return name;
+  }
+
+  // The computations an op calls, printed into `pre` where they are its regions (XLA's
+  // %region_N) or a compact reduce's one op; else its callees' names.
+  std::vector<std::string> called(std::size_t fi, const Function& f, const Instr& in, std::string* pre) {
+    std::vector<std::string> out;
+    const Op& op = *in.op;
+    for (std::uint32_t k = 0; k < op.regions.count; ++k) {
+      const std::uint32_t ri = op.regions.begin + k;
+      if (ri >= f.regions.size() || ri >= prog_.functions[fi].regions.size()) continue;
+      const Region& sub = f.regions[ri];
+      const std::string rn = id("region_" + std::to_string(ri));
+      std::vector<ValueId> sub_args;
+      if (!sub.blocks.empty()) sub_args = sub.blocks[0].args;
+      *pre += computation(fi, f, sub, prog_.functions[fi].regions[ri], rn, false, sub_args, pre);
+      out.push_back(rn);
+    }
+    if (out.empty())
+      if (const OpAttrs* a = prog_.attrs_of(in))
+        for (auto c : a->callees)
+          if (c < m_.functions.size()) out.push_back(std::string(m_.functions[c].name));
+    if (out.empty()) {
+      const std::string r = applied(f, in, pre);
+      if (!r.empty()) out.push_back(r);
+    }
+    return out;
+  }
+
   // One instruction's line (without indentation and ROOT); names its results.
   std::string instruction(const Function& f, const Instr& in, const std::vector<std::string>& called,
                           std::unordered_map<ValueId, std::string>* local) {
@@ -608,24 +655,9 @@ class Printer {
         auto rk = root_of.find(static_cast<int>(i));
         std::string line;
         if (rk != root_of.end()) {
-          line = fusion(f, lb, fusions_[rk->second], rk->second, pre);
+          line = fusion(fi, f, lb, fusions_[rk->second], rk->second, pre);
         } else {
-          std::vector<std::string> called;
-          for (std::uint32_t k = 0; k < op.regions.count; ++k) {
-            const std::uint32_t ri = op.regions.begin + k;
-            if (ri >= f.regions.size() || ri >= prog_.functions[fi].regions.size()) continue;
-            const Region& sub = f.regions[ri];
-            const std::string rn = id("region_" + std::to_string(ri));
-            std::vector<ValueId> sub_args;
-            if (!sub.blocks.empty()) sub_args = sub.blocks[0].args;
-            *pre += computation(fi, f, sub, prog_.functions[fi].regions[ri], rn, false, sub_args, pre);
-            called.push_back(rn);
-          }
-          if (called.empty())
-            if (const OpAttrs* a = prog_.attrs_of(in))
-              for (auto c : a->callees)
-                if (c < m_.functions.size()) called.push_back(std::string(m_.functions[c].name));
-          line = instruction(f, in, called, nullptr);
+          line = instruction(f, in, called(fi, f, in, pre), nullptr);
         }
         if (op.is_root) {
           line = "ROOT " + line;
@@ -641,7 +673,8 @@ class Printer {
   }
 
   // The fused computation (into `pre`) and the fusion instruction's line.
-  std::string fusion(const Function& f, const LBlock& lb, const BlockFusion& bf, std::size_t k, std::string* pre) {
+  std::string fusion(std::size_t fi, const Function& f, const LBlock& lb, const BlockFusion& bf, std::size_t k,
+                     std::string* pre) {
     std::unordered_map<ValueId, std::string> local;
     std::set<ValueId> made;
     for (int i : bf.ops)
@@ -662,11 +695,7 @@ class Printer {
     const Op& root = *lb.instrs[static_cast<std::size_t>(bf.group.root)].op;
     for (int i : bf.ops) {
       const Instr& in = lb.instrs[static_cast<std::size_t>(i)];
-      std::vector<std::string> called;
-      if (const OpAttrs* a = prog_.attrs_of(in))
-        for (auto c : a->callees)
-          if (c < m_.functions.size()) called.push_back(std::string(m_.functions[c].name));
-      std::string line = instruction(f, in, called, &local);
+      std::string line = instruction(f, in, called(fi, f, in, pre), &local);
       body += std::string("  ") + (in.op == &root ? "ROOT " : "") + line + "\n";
     }
     const std::string rt = result_type(f, root);
@@ -756,7 +785,6 @@ Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options
     const BlockFusion& bf = fuser.fusions[k];
     const Function& f = module.functions[bf.function];
     const Block& b = *bf.block;
-    std::set<int> in(bf.ops.begin(), bf.ops.end());
     const Op& root = b.ops[static_cast<std::size_t>(bf.group.root)];
     groups.root.push_back(&root);
     for (int i : bf.group.home) groups.fusion_of.emplace(&b.ops[static_cast<std::size_t>(i)], static_cast<std::uint32_t>(k));
@@ -764,15 +792,15 @@ Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options
     // Parameters: values the fusion's ops use that no op of the fusion makes, in first use order.
     std::vector<ValueId> params;
     std::map<ValueId, std::vector<cost::ParamUse>> uses;
+    std::set<ValueId> made;
+    for (int i : bf.ops)
+      for (ValueId r : f.results(b.ops[static_cast<std::size_t>(i)])) made.insert(r);
     for (int i : bf.ops) {
       const Op& op = b.ops[static_cast<std::size_t>(i)];
       const auto operands = f.operands(op);
       for (std::size_t oi = 0; oi < operands.size(); ++oi) {
         const ValueId v = operands[oi];
-        bool inside = false;
-        for (int j : bf.ops)
-          for (ValueId r : f.results(b.ops[static_cast<std::size_t>(j)])) inside = inside || r == v;
-        if (inside) continue;
+        if (made.count(v)) continue;
         auto& u = uses[v];
         if (u.empty()) params.push_back(v);
         bool again = false;  // each user once

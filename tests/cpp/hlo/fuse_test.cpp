@@ -364,6 +364,27 @@ TEST_CASE("the fused HLO text parses back and costs what the pass counted", "[hl
     %4 = stablehlo.subtract %2, %3 : tensor<1024xf32>
     return %4 : tensor<1024xf32>
   }
+})",
+      R"(module @softmax {
+  func.func public @main(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
+    %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<8x128xf32>, tensor<f32>) -> tensor<8xf32>
+    %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<8xf32>) -> tensor<8x128xf32>
+    %s = stablehlo.subtract %x, %mb : tensor<8x128xf32>
+    %e = stablehlo.exponential %s : tensor<8x128xf32>
+    %zero = stablehlo.constant dense<0.0> : tensor<f32>
+    %z = stablehlo.reduce(%e init: %zero) across dimensions = [1] : (tensor<8x128xf32>, tensor<f32>) -> tensor<8xf32>
+     reducer(%a: tensor<f32>, %b: tensor<f32>) {
+      %t = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %t : tensor<f32>
+    }
+    %sq = stablehlo.multiply %e, %e : tensor<8x128xf32>
+    %q = stablehlo.reduce(%sq init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<8x128xf32>, tensor<f32>) -> tensor<8xf32>
+    %zq = stablehlo.add %z, %q : tensor<8xf32>
+    %zb = stablehlo.broadcast_in_dim %zq, dims = [0] : (tensor<8xf32>) -> tensor<8x128xf32>
+    %y = stablehlo.divide %e, %zb : tensor<8x128xf32>
+    return %y : tensor<8x128xf32>
+  }
 })"};
   for (const auto& text : texts) {
     Fused x = fuse(text);
