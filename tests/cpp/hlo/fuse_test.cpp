@@ -7,6 +7,7 @@
 #include "hlo/emit.h"
 #include "hlo/fuse.h"
 #include "hlo/parse.h"
+#include "hlo/report.h"
 #include "hlo/test_util.h"
 #include "hlo/verify.h"
 
@@ -430,4 +431,21 @@ ENTRY %main (a: f32[8], b: f32[8]) -> f32[8] {
   CHECK(f.bytes_accessed == 3 * 32);               // a, b read, the result written
   CHECK(f.unfused_bytes_accessed == 3 * 32 + 2 * 32);  // add, then tanh alone
   CHECK(x.f.analysis.bytes_accessed == 96);
+}
+
+TEST_CASE("fused_json: per module the fusions, the HLO text and both totals, summed over the file", "[hlo][fuse]") {
+  auto j = fused_json(emit_workload(32, 16, 8, "f32").value());
+  REQUIRE(j.ok());
+  const std::string& t = j.value();
+  INFO(t);
+  CHECK(t.find("\"dialect\":\"stablehlo\"") != std::string::npos);
+  CHECK(t.find("\"already_fused\":false") != std::string::npos);
+  CHECK(t.find("\"name\":\"fusion.0\",\"kind\":\"kOutput\",\"function\":\"main\"") != std::string::npos);
+  CHECK(t.find("\"ops\":[{\"line\":3,\"column\":5,\"op\":\"stablehlo.dot_general\"},{\"line\":4,\"column\":5,\"op\":\"stablehlo.tanh\"}]") !=
+        std::string::npos);
+  CHECK(t.find("\"bytes_accessed\":3584,\"unfused_bytes_accessed\":5632,\"bytes_saved\":2048") != std::string::npos);
+  CHECK(t.find("\"totals\":{\"flops\":8192,\"transcendentals\":256,\"bytes_accessed\":5632},\"fused_totals\":{\"flops\":8192,\"transcendentals\":256,\"bytes_accessed\":3584},\"errors\":[]}") !=
+        std::string::npos);
+  auto bad = fused_json("module {");
+  CHECK(!bad.ok());
 }
