@@ -18,6 +18,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "hlo/attrs.h"
 #include "hlo/cost_rules.h"
 #include "hlo/lower.h"
 
@@ -583,13 +584,21 @@ class Printer {
   std::string instruction(const Function& f, const Instr& in, const std::vector<std::string>& called,
                           std::unordered_map<ValueId, std::string>* local) {
     const Op& op = *in.op;
-    const std::string name = id(base_name(in));
+    std::string name;
+    if (in.code == OpCode::Parameter && !local && op.results.count == 1 && f.results(op)[0] < names_.size())
+      name = names_[f.results(op)[0]];
+    // HLO text keeps its own (unique) names outside fused computations.
+    if (name.empty() && !local && m_.dialect == "hlo" && op.results.count == 1 && !f.values[f.results(op)[0]].name.empty())
+      name = std::string(f.values[f.results(op)[0]].name);
+    if (name.empty()) name = id(base_name(in));
     for (ValueId v : f.results(op)) {
       if (local) (*local)[v] = name;
       else if (v < names_.size()) names_[v] = name;
     }
     std::string s = "%" + name + " = " + result_type(f, op) + " ";
     if (in.code == OpCode::Constant) return s + "constant(" + constant_value(f, op) + ")";
+    if (in.code == OpCode::Parameter)
+      return s + "parameter(" + std::to_string(int_attr(OpView{m_, f, op}, "parameter_number", 0)) + ")";
     return s + op_name(in) + "(" + operands(f, op, local) + ")" + attributes(f, in, called);
   }
 
@@ -606,7 +615,22 @@ class Printer {
                           bool entry, const std::vector<ValueId>& args, std::string* pre) {
     std::string head = std::string("\n") + (entry ? "ENTRY " : "") + "%" + name + " (";
     std::string lines;
-    for (std::size_t i = 0; i < args.size(); ++i) {
+    // HLO text names a computation's parameters by its parameter instructions (printed in order
+    // below); StableHLO's by its arguments.
+    const bool hlo_params = m_.dialect == "hlo" && &r == &f.body;
+    if (hlo_params) {
+      bool first = true;
+      for (const auto& b : r.blocks)
+        for (const auto& op : b.ops)
+          if (op.code == OpCode::Parameter && op.results.count == 1) {
+            const ValueId v = f.results(op)[0];
+            const std::string pn = f.values[v].name.empty() ? id("parameter") : std::string(f.values[v].name);
+            if (v < names_.size()) names_[v] = pn;
+            head += (first ? "" : ", ") + pn + ": " + type(m_.value_type(f, v));
+            first = false;
+          }
+    }
+    for (std::size_t i = 0; i < args.size() && !hlo_params; ++i) {
       const std::string an = id("Arg_" + std::to_string(i));
       if (args[i] < names_.size()) names_[args[i]] = an;
       const std::string t = type(m_.value_type(f, args[i]));
