@@ -596,10 +596,20 @@ class Printer {
       else if (v < names_.size()) names_[v] = name;
     }
     std::string s = "%" + name + " = " + result_type(f, op) + " ";
+    // Several results: HLO's op returns a tuple, each result its get-tuple-element.
+    std::string elements;
+    const auto results = f.results(op);
+    if (!local && results.size() > 1)
+      for (std::size_t i = 0; i < results.size(); ++i) {
+        const std::string g = id("get-tuple-element");
+        if (results[i] < names_.size()) names_[results[i]] = g;
+        elements += "\n  %" + g + " = " + type(m_.value_type(f, results[i])) + " get-tuple-element(" +
+                    result_type(f, op) + " %" + name + "), index=" + std::to_string(i);
+      }
     if (in.code == OpCode::Constant) return s + "constant(" + constant_value(f, op) + ")";
     if (in.code == OpCode::Parameter)
       return s + "parameter(" + std::to_string(int_attr(OpView{m_, f, op}, "parameter_number", 0)) + ")";
-    return s + op_name(in) + "(" + operands(f, op, local) + ")" + attributes(f, in, called);
+    return s + op_name(in) + "(" + operands(f, op, local) + ")" + attributes(f, in, called) + elements;
   }
 
   std::string function(std::size_t fi) {
