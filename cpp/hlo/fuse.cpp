@@ -71,7 +71,7 @@ class Fuser {
     std::vector<char> applied(m_.functions.size(), 0);
     for (std::size_t fi = 0; fi < m_.functions.size(); ++fi) {
       const LFunction& lf = prog_.functions[fi];
-      auto mark = [&](const LRegion& r, auto& self) -> void {
+      auto mark = [&](const LRegion& r) {
         for (const auto& b : r.blocks)
           for (const auto& in : b.instrs) {
             const CostFamily fam = op_info(in.code).family;
@@ -81,11 +81,10 @@ class Fuser {
             if (const OpAttrs* a = prog_.attrs_of(in))
               for (auto c : a->callees)
                 if (c < applied.size()) applied[c] = 1;
-            (void)self;
           }
       };
-      mark(lf.body, mark);
-      for (const auto& r : lf.regions) mark(r, mark);
+      mark(lf.body);
+      for (const auto& r : lf.regions) mark(r);
     }
     for (std::size_t fi = 0; fi < m_.functions.size(); ++fi) {
       if (applied[fi]) continue;
