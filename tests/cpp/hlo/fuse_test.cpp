@@ -449,3 +449,25 @@ TEST_CASE("fused_json: per module the fusions, the HLO text and both totals, sum
   auto bad = fused_json("module {");
   CHECK(!bad.ok());
 }
+
+TEST_CASE("a cheap op with users in two fusions runs once, its value written (fused flops stay the unfused flops)", "[hlo][fuse]") {
+  // XLA may duplicate a cheap producer into each consumer fusion (InstructionFusion::ShouldFuse
+  // forbids duplication only for expensive producers); this pass copies only broadcasts, iotas
+  // and scalar constants, which have no flops. The add below stays alone; the two fusions read it.
+  const std::string text = R"(module @cheap {
+  func.func public @main(%x: tensor<64xf32>, %y: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+    %0 = stablehlo.add %x, %y : tensor<64xf32>
+    %1 = stablehlo.tanh %0 : tensor<64xf32>
+    %2 = stablehlo.negate %1 : tensor<64xf32>
+    %3 = stablehlo.exponential %0 : tensor<64xf32>
+    %4 = stablehlo.abs %3 : tensor<64xf32>
+    return %2, %4 : tensor<64xf32>, tensor<64xf32>
+  }
+})";
+  Fused x = fuse(text);
+  std::set<Ops> groups;
+  for (const auto& f : x.f.fusions) groups.insert(ops_of(f));
+  CHECK(groups == std::set<Ops>{{"4:stablehlo.tanh", "5:stablehlo.negate"}, {"6:stablehlo.exponential", "7:stablehlo.abs"}});
+  CHECK(x.f.analysis.flops == 3 * 64);
+  CHECK(x.f.analysis.bytes_accessed == 3 * 256 + 2 * (256 + 256));
+}
