@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Cost every op of StableHLO or HLO text files with XLA's counting rules, in the wasm core.
 import { readFileSync } from 'node:fs';
-import { summarizeFile, summaryLines } from '../web/model/analysis.js';
+import { fusedLines, summarizeFile, summaryLines, withFusion } from '../web/model/analysis.js';
 import { ChunkedWriter, writeJson } from './lib/json_stream.mjs';
 import { loadNodeCore } from './lib/node-core.mjs';
 
-const HELP = `usage: node scripts/analyze.mjs FILE... [--json]
+const HELP = `usage: node scripts/analyze.mjs FILE... [--json] [--fused [--xla-cpu]]
 
 Parses each file as StableHLO (jax.jit(f).lower(...).as_text()) or XLA HLO text
 (....compile().as_text()), verifies the operation and shape contract, and estimates every op's
@@ -18,6 +18,24 @@ separated modules are analysed one by one and summed.
                totals: {flops, transcendentals, bytes_accessed, bytes_accessed_operand: {"0": …},
                         bytes_accessed_output, collective_bytes, minimum_traffic_bytes, intensity},
                unmodeled: [{op, count}], errors: [...]}
+  --fused     fuse each module with XLA's fusion rules (cpp/hlo/fuse.h) and print it as XLA
+              prints HLO: the fused computations (%fused_computation.N and their parameters)
+              and in their place %fusion.N = ... fusion(...), kind=kLoop|kInput|kOutput,
+              calls=%fused_computation.N; then a row per fusion (kind, flops, transcendentals,
+              bytes accessed at its boundary, bytes saved, its ops with line:column) and the
+              unfused and fused totals side by side. Loop fusion of elementwise ops,
+              broadcasts, reshapes, converts, selects, compares, iota and scalar constants;
+              a reduce roots an input fusion; a dot or convolution takes its elementwise
+              epilogue (output fusion); an expensive op with users in two fusions is never
+              duplicated; while bodies fuse on their own. A module that already has fusions
+              (optimized HLO) keeps its own. With --json each file's object gains
+              fusions: [{module_name, already_fused, name, kind, function, ops: [{line, column,
+              op}], flops,
+              transcendentals, bytes_accessed, unfused_bytes_accessed, bytes_saved}],
+              unfused_totals and fused_totals ({flops, transcendentals, bytes_accessed}) and
+              fused_text (one HLO text per module).
+  --xla-cpu   with --fused: XLA CPU's output-fusion rule only (an add into a matrix-vector
+              dot); a matrix-matrix dot then stays alone, as XLA CPU calls its GEMM library
   -h, --help  print this help
 
 These are estimates from the IR, not measurements. A file that cannot be read or parsed is
@@ -30,10 +48,16 @@ if (args.includes('-h') || args.includes('--help')) {
   process.exit(0);
 }
 const json = args.includes('--json');
-const unknown = args.find((a) => a.startsWith('-') && a !== '--json');
+const fused = args.includes('--fused');
+const xlaCpu = args.includes('--xla-cpu');
+const unknown = args.find((a) => a.startsWith('-') && !['--json', '--fused', '--xla-cpu'].includes(a));
 const files = args.filter((a) => !a.startsWith('-'));
 if (unknown) {
   process.stderr.write(`analyze.mjs: unknown option ${JSON.stringify(unknown)} (see --help)\n`);
+  process.exit(1);
+}
+if (xlaCpu && !fused) {
+  process.stderr.write('analyze.mjs: --xla-cpu needs --fused (see --help)\n');
   process.exit(1);
 }
 if (files.length === 0) {
@@ -66,7 +90,10 @@ for (const file of files) {
       text = null;
       s = summarizeFile(file, { ok: false, error: e.code === 'ERR_STRING_TOO_LONG' ? `too big to read as text: ${e.message}` : `cannot read: ${e.code || e.message}` });
     }
-    if (text !== null) s = summarizeFile(file, core.analyzeText(text));
+    if (text !== null) {
+      s = summarizeFile(file, core.analyzeText(text));
+      if (fused) s = withFusion(s, core.fuseText(text, { dot_epilogues: !xlaCpu }));
+    }
   } catch (e) {
     // Anything JavaScript itself refuses (memory) is this file's error, never an uncaught one.
     s = summarizeFile(file, { ok: false, error: `${e && e.message ? e.message : e}` });
@@ -77,6 +104,9 @@ for (const file of files) {
     if (json) {
       out.write(first ? '\n  ' : ',\n  ');
       writeJson(s, out, 2, '  ');
+    } else if (s.dialect && fused) {
+      for (const line of fusedLines({ ...s, errors: [] })) out.write(`${line}\n`);
+      out.write('\n');
     } else if (s.dialect) {
       for (const line of summaryLines({ ...s, errors: [] })) out.write(`${line}\n`);
       out.write('\n');

@@ -258,6 +258,14 @@ export async function loadCore(createCore, options = {}) {
       return r.ok ? expandAnalysis(r.value) : r;
     }),
     /**
+     * (text, {dot_epilogues?: boolean}) → {dialect, modules: [{module_name, entry, already_fused, text,
+     * totals, fused_totals, fusions: [{name, kind, function, ops: [{line, column, op}], flops,
+     * transcendentals, bytes_accessed, unfused_bytes_accessed, bytes_saved}]} | {module_name, error, …}],
+     * totals, fused_totals, errors}: the fusion pass (cpp/hlo/fuse.h) and the fused module as XLA prints
+     * HLO; totals {flops, transcendentals, bytes_accessed} unfused and fused. A parse error: {ok: false, …}.
+     */
+    fuseText: guarded('fuseText', (text, options) => parsed(call('fuseText', text, options ?? {}))),
+    /**
      * (text, {inputs?: 'none'|'seeded'|'arange', seed?, time_ops?, memory_cap?, max_iterations?,
      * time_budget_seconds?, timing_budget_seconds?}) → the run report (cpp/interp/report.h): {dialect, status, checks, ops, unsupported,
      * errors, results, inputs, seconds, ops_seconds, untimed_ops, peak_bytes}. Runs synchronously: call it in a Worker on the page.

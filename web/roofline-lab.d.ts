@@ -542,6 +542,58 @@ export interface TextAnalysis {
   errors: { module_name: string; error: string; message: string; line: number; column: number }[];
 }
 
+// ---- the fusion pass (cpp/hlo/fuse.h; cpp/hlo/report.h fused_json) ------------------------------------
+
+export interface FuseOptions {
+  /** true (default): a dot or convolution takes its elementwise epilogue into an output fusion; false: XLA CPU's rule only */
+  dot_epilogues?: boolean;
+}
+
+/** the entry's counts, unfused (every op alone) or fused (each fusion at its boundary); a file's summed */
+export interface FusedTotals {
+  flops: number;
+  transcendentals: number;
+  bytes_accessed: number;
+}
+
+export interface FusionInfo {
+  /** "fusion.0"; a module's own fusion keeps its name */
+  name: string;
+  /** "kLoop" | "kInput" | "kOutput" (or what a module's own fusion says) */
+  kind: string;
+  /** the function holding it */
+  function: string;
+  /** its ops in program order, the root last */
+  ops: { line: number; column: number; op: string }[];
+  flops: number;
+  transcendentals: number;
+  /** at its boundary: parameters read, output written */
+  bytes_accessed: number;
+  /** its ops' own bytes summed */
+  unfused_bytes_accessed: number;
+  bytes_saved: number;
+}
+
+export interface FusedModuleAnalysis {
+  module_name: string;
+  entry: string;
+  /** the module had fusions of its own (optimized HLO): reported as they are, none added */
+  already_fused: boolean;
+  /** the fused module as XLA prints HLO */
+  text: string;
+  totals: FusedTotals;
+  fused_totals: FusedTotals;
+  fusions: FusionInfo[];
+}
+
+export interface FusedAnalysis {
+  dialect: string;
+  modules: (FusedModuleAnalysis | ModuleError)[];
+  totals: FusedTotals;
+  fused_totals: FusedTotals;
+  errors: { module_name: string; error: string; message: string; line: number; column: number }[];
+}
+
 // ---- the interpreter ---------------------------------------------------------------------------------
 
 export interface RunOptions {
@@ -848,6 +900,8 @@ export interface Core {
   analyzeText(text: string): CoreResult<TextAnalysis>;
   /** the same analysis, rows not yet objects: what the page's Worker posts (the columns' buffers moved); expandAnalysis (web/core.js) makes it analyzeText's value */
   analyzeTextColumns(text: string): CoreResult<CompactAnalysis>;
+  /** the fusion pass: the fused module as XLA prints HLO, its fusions, the unfused and fused totals */
+  fuseText(text: string, options?: FuseOptions): CoreResult<FusedAnalysis>;
   /** the wasm heap's bytes now (it only grows: after a call, at least that call's peak) and the most it may grow to */
   heapBytes(): CoreResult<{ size: number; limit: number }>;
   runText(text: string, options?: RunOptions): CoreResult<RunReport>;

@@ -869,6 +869,35 @@ val js_analyze_text(val text) {
   return ok(out);
 }
 
+// The fusion pass over StableHLO or HLO text (hlo/report.h fused_json): the fused module as HLO
+// text, its fusions and the unfused and fused totals, as JSON text. options: {dot_epilogues:
+// boolean} (default true; false: XLA CPU's output-fusion rule only).
+val js_fuse_text(val text, val options) {
+  if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
+  hlo::FuseOptions o;
+  if (!options.isUndefined() && !options.isNull()) {
+    if (options.typeOf().as<std::string>() != "object") return fail("options must be an object, got " + options.typeOf().as<std::string>());
+    val e = options["dot_epilogues"];
+    if (!e.isUndefined()) {
+      if (e.typeOf().as<std::string>() != "boolean")
+        return fail(Error{"dot_epilogues must be true or false, got " + e.typeOf().as<std::string>(), "dot_epilogues", 0, 0});
+      o.dot_epilogues = e.as<bool>();
+    }
+  }
+  std::string json;
+  {
+    auto bytes = utf8_text(text);
+    if (!bytes) return fail_from(bytes);
+    auto r = hlo::fused_json(std::move(bytes.value()), o);
+    if (!r) return fail_from(r);
+    json = std::move(r.value());
+  }
+  if (json.size() > hlo::kMaxReportBytes)
+    return fail("the fused analysis is " + std::to_string(json.size()) + " bytes of JSON, more than the " +
+                std::to_string(hlo::kMaxReportBytes) + " one JavaScript string can hold");
+  return ok(js_string(json));
+}
+
 // The wasm heap's size in bytes (it only grows: after a call, the call's peak) and its limit:
 // {size, limit}, for the benchmarks.
 val js_heap_bytes() {
@@ -1456,6 +1485,7 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("releaseWork", &js_release_work);
   emscripten::function("emitWorkload", &js_emit_workload);
   emscripten::function("analyzeText", &js_analyze_text);
+  emscripten::function("fuseText", &js_fuse_text);
   emscripten::function("heapBytes", &js_heap_bytes);
   emscripten::function("runText", &js_run_text);
   emscripten::function("exampleModules", &js_example_modules);

@@ -37,7 +37,13 @@ class Coster : public cost::CostContext {
   // place of its own: one row per op with a cost family, nested regions included, counted
   // before costing. An op whose rule does not walk its regions leaves places empty, closed up
   // at the end (finish_rows); a region walked twice overflows into a list of its own.
-  Coster(const Module& m, const Program& prog, Analysis& a) : m_(m), prog_(prog), a_(a) {
+  Coster(const Module& m, const Program& prog, Analysis& a, const FusionGroups* groups = nullptr,
+         std::vector<FusionCounts>* counts = nullptr)
+      : m_(m), prog_(prog), a_(a), groups_(groups), counts_(counts) {
+    if (groups_ && counts_) {
+      counts_->assign(groups_->root.size(), FusionCounts());
+      counted_.assign(groups_->root.size(), 0);
+    }
     for (const auto& f : m.functions) a_.functions.push_back(f.name);
     std::size_t rows = 0, operands = 0;
     for (const auto& f : m.functions) {
@@ -167,6 +173,11 @@ class Coster : public cost::CostContext {
   const Module& m_;
   const Program& prog_;
   Analysis& a_;
+  // Fusions (null: none): each fusion's ops are summed into counts_ the first time its region is
+  // walked (counted_ marks the fusions whose root has been costed).
+  const FusionGroups* groups_;
+  std::vector<FusionCounts>* counts_;
+  std::vector<char> counted_;
   // By function: not costed yet, being costed (a call back into it is a cycle), or costed (memo_).
   enum : std::uint8_t { kNew, kActive, kDone };
   std::vector<std::uint8_t> state_;
@@ -194,6 +205,25 @@ class Coster : public cost::CostContext {
           ++*rows;
           *operands += op.operands.count;
         }
+  }
+
+  // An op of a fusion: its flops and own bytes go to the fusion's counts; its bytes become the
+  // fusion's boundary bytes at the root, none elsewhere (XLA's HandleFusion).
+  void in_fusion(const Op& op, Props* p) {
+    const auto it = groups_->fusion_of.find(&op);
+    if (it == groups_->fusion_of.end()) return;
+    const std::uint32_t k = it->second;
+    const bool root = groups_->root[k] == &op;
+    if (counts_ && !counted_[k]) {
+      FusionCounts& c = (*counts_)[k];
+      c.flops += p->flops;
+      c.transcendentals += p->trans;
+      c.unfused_bytes_accessed += p->unfused;
+      if (root) counted_[k] = 1;
+    }
+    p->bytes = root ? groups_->bytes[k] : 0;
+    p->out = root ? groups_->output_bytes[k] : 0;
+    p->operand.clear();
   }
 
   OpCost& new_row() {
@@ -308,6 +338,7 @@ class Coster : public cost::CostContext {
       p = cost::rule_for(fam)(in, *this);
       if (!cost::contains_computations(fam)) p.unfused = p.bytes;
     }
+    if (groups_) in_fusion(op.op, &p);
     OpCost& row = new_row();
     row.line = op.op.line;
     row.column = op.op.column;
@@ -340,7 +371,8 @@ namespace {
 
 // The analysis; the module's types are copied into it, or moved when `consumed` is the module
 // (analyze_text drops each module once analysed).
-Result<Analysis> analyze(const Module& module, Module* consumed) {
+Result<Analysis> analyze(const Module& module, Module* consumed, const FusionGroups* groups = nullptr,
+                         std::vector<FusionCounts>* counts = nullptr) {
   Analysis a;
   a.dialect = module.dialect;
   a.module_name = module.name;
@@ -364,7 +396,7 @@ Result<Analysis> analyze(const Module& module, Module* consumed) {
   options.liveness = false;   // nor which values die where
   const Program program = lower_lenient(module, options);
   if (!program.stopped.message.empty()) return Result<Analysis>::failure(program.stopped);
-  Coster c(module, program, a);
+  Coster c(module, program, a, groups, counts);
   Props entry_props;
   const Function* entry = module.entry();
   for (std::size_t i = 0; i < module.functions.size(); ++i) {
@@ -418,6 +450,9 @@ Result<Analysis> analyze(const Module& module, Module* consumed) {
 
 Result<Analysis> analyze_module(const Module& module) { return analyze(module, nullptr); }
 Result<Analysis> analyze_module(Module&& module) { return analyze(module, &module); }
+Result<Analysis> analyze_module(const Module& module, const FusionGroups& groups, std::vector<FusionCounts>* counts) {
+  return analyze(module, nullptr, &groups, counts);
+}
 
 
 Result<std::vector<Analysis>> analyze(std::string_view text) {

@@ -23,6 +23,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -86,6 +87,24 @@ struct Analysis {
 Result<Analysis> analyze_module(const Module& module);
 // The same, taking the module's types over instead of copying them (the module is spent).
 Result<Analysis> analyze_module(Module&& module);
+
+// A grouping of ops into fusions (fuse.h makes one, after XLA's fusion rules). The cost walk then
+// counts each fusion's bytes once, at its root, as XLA's HandleFusion counts a fusion instruction
+// (`bytes`: its parameters as FusionParameterReadBytes reads them, and its output), and no bytes
+// for the other ops in it; every op's flops and transcendentals count as before, and every row
+// keeps its own bytes as unfused_bytes_accessed.
+struct FusionGroups {
+  std::unordered_map<const Op*, std::uint32_t> fusion_of;  // an op of the module → its fusion
+  std::vector<const Op*> root;                             // by fusion: its last op (the output)
+  std::vector<double> bytes, output_bytes;                 // by fusion: at its boundary; its output
+};
+// What the walk counted per fusion, for one execution of it: sums over its ops.
+struct FusionCounts {
+  double flops = 0, transcendentals = 0, unfused_bytes_accessed = 0;
+};
+// The costs of a module with its ops grouped: bytes_accessed fused, unfused_bytes_accessed as if
+// every op ran alone; `counts` gets one entry per fusion of `groups`.
+Result<Analysis> analyze_module(const Module& module, const FusionGroups& groups, std::vector<FusionCounts>* counts);
 
 // Parses (dialect detected from the text), verifies and costs every module of the text.
 Result<std::vector<Analysis>> analyze(std::string_view text);

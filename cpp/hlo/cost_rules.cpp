@@ -450,6 +450,38 @@ Props custom_call_rule(const OpInput& in, CostContext& ctx) {
 }
 
 
+}  // namespace
+
+double fusion_parameter_read_bytes(double psize, const std::vector<ParamUse>& users) {
+  double size = 0;
+  bool trivial = false;
+  for (const ParamUse& user : users) {
+    switch (user.code) {
+      case OpCode::Slice:
+        size += user.output_bytes;
+        break;
+      case OpCode::DynamicSlice:
+        if (user.first_operand) size += user.output_bytes;
+        else if (!trivial) trivial = true, size += psize;
+        break;
+      case OpCode::DynamicUpdateSlice:
+        if (!user.first_operand && !trivial) trivial = true, size += psize;
+        break;
+      case OpCode::BroadcastInDim: case OpCode::Broadcast: case OpCode::Reshape:
+        size += psize;
+        break;
+      default:
+        if (!trivial) {
+          trivial = true;
+          size += psize;
+        }
+    }
+  }
+  return size;
+}
+
+namespace {
+
 // XLA's HandleFusion bytes: outputs (a dynamic-update-slice root writes its update) plus,
 // per fused parameter, what its users read (FusionParameterReadBytes): slices read their
 // output, dynamic-slice/update-slice what they touch, broadcast and reshape the whole
@@ -503,32 +535,12 @@ void fusion_bytes(const OpView& fusion, const Function& f, Props* p) {
     if (index < 0 || index > 4096) continue;
     const ValueId pv = f.results(*param)[0];
     const double psize = std::max(0.0, m.value_type(f, pv).byte_size());
-    double size = 0;
-    bool trivial = false;
+    std::vector<ParamUse> uses;
     for (const Op* user : users[pv]) {
       const double uout = out_type(*user) ? std::max(0.0, out_type(*user)->byte_size()) : 0;
-      const bool first_operand = user->operands.count > 0 && f.operands(*user)[0] == pv;
-      switch (user->code) {
-        case OpCode::Slice:
-          size += uout;
-          break;
-        case OpCode::DynamicSlice:
-          if (first_operand) size += uout;
-          else if (!trivial) trivial = true, size += psize;
-          break;
-        case OpCode::DynamicUpdateSlice:
-          if (!first_operand && !trivial) trivial = true, size += psize;
-          break;
-        case OpCode::BroadcastInDim: case OpCode::Broadcast: case OpCode::Reshape:
-          size += psize;
-          break;
-        default:
-          if (!trivial) {
-            trivial = true;
-            size += psize;
-          }
-      }
+      uses.push_back({user->code, uout, user->operands.count > 0 && f.operands(*user)[0] == pv});
     }
+    const double size = fusion_parameter_read_bytes(psize, uses);
     const auto i = static_cast<std::size_t>(index);
     if (p->operand.size() <= i) p->operand.resize(i + 1, 0);
     p->operand[i] += size;

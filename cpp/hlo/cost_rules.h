@@ -143,6 +143,18 @@ class CostContext {
 
 using Rule = Props (*)(const OpInput& in, CostContext& ctx);
 
+// XLA's FusionParameterReadBytes (HloCostAnalysis): the bytes a fused parameter of `param_bytes`
+// is read for, from its users inside the fusion (each user once, in order): a slice reads its
+// output, a dynamic-slice what it slices (its index operands whole), a dynamic-update-slice
+// nothing of the buffer it updates, a broadcast or reshape the whole parameter each, and every
+// other user shares one read of the whole parameter.
+struct ParamUse {
+  OpCode code = OpCode::Unknown;
+  double output_bytes = 0;     // the user's output
+  bool first_operand = false;  // the parameter is the user's operand 0
+};
+double fusion_parameter_read_bytes(double param_bytes, const std::vector<ParamUse>& users);
+
 // The rule of a family (null for Zero: no row, no cost).
 Rule rule_for(CostFamily family);
 

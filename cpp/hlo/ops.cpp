@@ -11,9 +11,9 @@ namespace {
 constexpr int V = kVariadic;
 
 constexpr OpInfo kOps[] = {
-    {"Unknown", "", "", V, CostFamily::Unmodeled, VerifyRule::None},
-#define RL_OP(id, mlir, hlo, arity, family, verify) \
-  {#id, mlir, hlo, arity, CostFamily::family, VerifyRule::verify},
+    {"Unknown", "", "", V, CostFamily::Unmodeled, VerifyRule::None, FusionRole::None},
+#define RL_OP(id, mlir, hlo, arity, family, verify, fusion) \
+  {#id, mlir, hlo, arity, CostFamily::family, VerifyRule::verify, FusionRole::fusion},
 #include "hlo/ops.inc"
 #undef RL_OP
 };

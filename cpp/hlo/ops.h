@@ -8,7 +8,7 @@ namespace rl::hlo {
 
 enum class OpCode : std::uint16_t {
   Unknown = 0,  // an op the table does not name (kept with its spelling; never costed as zero)
-#define RL_OP(id, mlir, hlo, arity, family, verify) id,
+#define RL_OP(id, mlir, hlo, arity, family, verify, fusion) id,
 #include "hlo/ops.inc"
 #undef RL_OP
   Count_,
@@ -29,6 +29,9 @@ enum class VerifyRule : std::uint8_t {
   Dot, Convolution, Reduce,
 };
 
+// What the fusion pass may do with an op (ops.inc says each value's XLA source; fuse.cpp the rules).
+enum class FusionRole : std::uint8_t { None, Loop, LoopExpensive, Duplicable, Constant, Reduce, Output };
+
 constexpr int kVariadic = -1;
 
 struct OpInfo {
@@ -38,6 +41,7 @@ struct OpInfo {
   int arity;              // operand count, or kVariadic
   CostFamily family;
   VerifyRule verify;
+  FusionRole fusion;
 };
 
 const OpInfo& op_info(OpCode code);

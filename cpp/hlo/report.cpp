@@ -372,4 +372,69 @@ std::string to_json(TextAnalysis&& t) {
 }
 Result<std::string> to_json(TextAnalysis&& t, RowColumnSink& columns) { return write_json(t, &columns); }
 
+namespace {
+
+void write_fused_totals(JsonWriter& j, const char* key, double flops, double trans, double bytes) {
+  j.key(key).begin_object().field("flops", flops).field("transcendentals", trans).field("bytes_accessed", bytes).end_object();
+}
+
+}  // namespace
+
+Result<std::string> fused_json(std::string text, const FuseOptions& options) {
+  using R = Result<std::string>;
+  if (text.size() > kMaxTextBytes) return R::failure(text_too_big(text.size(), false));
+  const std::string dialect = detect_dialect(text);
+  auto modules = parse_owned(std::move(text));
+  if (!modules) return R::failure_from(modules);
+  JsonWriter j;
+  j.begin_object().field("dialect", dialect);
+  double flops = 0, trans = 0, unfused = 0, fused = 0;
+  std::vector<std::pair<std::string, Error>> errors;
+  j.key("modules").begin_array();
+  for (auto& m : modules.value()) {
+    auto verified = verify(m);
+    Result<FusedModule> x = verified ? fuse_module(m, options) : Result<FusedModule>::failure_from(verified);
+    if (!x) {
+      const Error& e = x.error_info();
+      errors.emplace_back(m.name, e);
+      j.begin_object().field("module_name", m.name).field("module_line", m.line).field("error", e.message);
+      j.field("message", e.without_place()).field("line", e.line).field("column", e.column).end_object();
+      continue;
+    }
+    const FusedModule& f = x.value();
+    const Analysis& a = f.analysis;
+    flops += a.flops;
+    trans += a.transcendentals;
+    unfused += a.unfused_bytes_accessed;
+    fused += a.bytes_accessed;
+    j.begin_object().field("module_name", a.module_name).field("entry", a.entry).field("already_fused", f.already_fused);
+    j.field("text", f.text);
+    write_fused_totals(j, "totals", a.flops, a.transcendentals, a.unfused_bytes_accessed);
+    write_fused_totals(j, "fused_totals", a.flops, a.transcendentals, a.bytes_accessed);
+    j.key("fusions").begin_array();
+    for (const auto& fu : f.fusions) {
+      j.begin_object().field("name", fu.name).field("kind", fu.kind_name);
+      j.field("function", std::string(a.functions.size() > fu.function ? a.functions[fu.function] : std::string_view()));
+      j.key("ops").begin_array();
+      for (const auto& o : fu.ops) j.begin_object().field("line", o.line).field("column", o.column).field("op", o.op).end_object();
+      j.end_array();
+      j.field("flops", fu.flops).field("transcendentals", fu.transcendentals).field("bytes_accessed", fu.bytes_accessed);
+      j.field("unfused_bytes_accessed", fu.unfused_bytes_accessed)
+          .field("bytes_saved", fu.unfused_bytes_accessed - fu.bytes_accessed)
+          .end_object();
+    }
+    j.end_array().end_object();
+    m = Module();
+  }
+  j.end_array();
+  write_fused_totals(j, "totals", flops, trans, unfused);
+  write_fused_totals(j, "fused_totals", flops, trans, fused);
+  j.key("errors").begin_array();
+  for (const auto& [name, e] : errors)
+    j.begin_object().field("module_name", name).field("error", e.message).field("message", e.without_place())
+        .field("line", e.line).field("column", e.column).end_object();
+  j.end_array().end_object();
+  return R::success(j.take());
+}
+
 }  // namespace rl::hlo

@@ -26,6 +26,7 @@
 
 #include "common/result.h"
 #include "hlo/cost.h"
+#include "hlo/fuse.h"
 
 namespace rl::hlo {
 
@@ -83,5 +84,18 @@ class RowColumnSink {
 // number is formatted or parsed). Consumes the analysis as the form above does. Fails, naming
 // the sizes, when the heap has no room for the text (common/memory.h).
 Result<std::string> to_json(TextAnalysis&& analysis, RowColumnSink& columns);
+
+// The fused analysis of a whole text (`node scripts/analyze.mjs --fused`): per module, the
+// fusion pass's fusions (fuse.h; a module with fusions of its own keeps them) and the fused
+// module as XLA prints HLO, with the unfused and the fused totals side by side. JSON:
+//   {dialect, modules: [FusedModule | {module_name, module_line, error, message, line, column}],
+//    totals: Totals, fused_totals: Totals, errors: [{module_name, error, message, line, column}]}
+//   FusedModule: {module_name, entry, already_fused, text, totals: Totals, fused_totals: Totals,
+//                 fusions: [{name, kind, function, ops: [{line, column, op}], flops,
+//                            transcendentals, bytes_accessed, unfused_bytes_accessed, bytes_saved}]}
+//   Totals: {flops, transcendentals, bytes_accessed}: the entry's, unfused (every op alone) or
+//   fused (each fusion counted at its boundary); the file's summed over its modules.
+// A parse error fails the whole text; a module that does not verify carries its error.
+Result<std::string> fused_json(std::string text, const FuseOptions& options = FuseOptions());
 
 }  // namespace rl::hlo

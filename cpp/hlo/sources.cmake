@@ -15,6 +15,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/hlo/emit.cpp
   cpp/hlo/report.cpp
   cpp/hlo/lower.cpp
+  cpp/hlo/fuse.cpp
 )
 list(APPEND RL_TEST_SOURCES
   tests/cpp/hlo/parse_test.cpp
@@ -31,4 +32,5 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/hlo/lower_test.cpp
   tests/cpp/hlo/big_text_test.cpp
   tests/cpp/hlo/infer_test.cpp
+  tests/cpp/hlo/fuse_test.cpp
 )

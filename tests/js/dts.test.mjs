@@ -55,6 +55,8 @@ const CALLS = {
   emitWorkload: [[32, 16, 8, 'f32'], [32, 16, 8, 'i7']],
   analyzeText: [['garbage'], ['module {\n  func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n    %0 = stablehlo.add %a, %b : tensor<2xf32>\n    return %0 : tensor<2xf32>\n  }\n}\n']],
   analyzeTextColumns: [['garbage'], ['HloModule m\n\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT t = f32[4] tanh(p)\n}\n'], ['HloModule big\n\nENTRY e {\n  a = f32[4096,4096] parameter(0)\n  ROOT d = f32[4096,4096] dot(a, a), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n']],
+  fuseText: [['garbage'], ['module {\n  func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n    %0 = stablehlo.add %a, %b : tensor<2xf32>\n    return %0 : tensor<2xf32>\n  }\n}\n'],
+    ['HloModule m\n\nENTRY e {\n  p = f32[4] parameter(0)\n  n = f32[4] negate(p)\n  ROOT t = f32[4] tanh(n)\n}\n', { dot_epilogues: false }], ['x', { dot_epilogues: 1 }]],
   heapBytes: [[]],
   runText: [['func.func @main() -> tensor<2xf32> {\n  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n  stablehlo.custom_call @check.expect_close(%b, %b) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()\n  return %b : tensor<2xf32>\n}\n', { time_ops: true }], ['func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n  return %a : tensor<2xf32>\n}\n', { inputs: 'arange' }],
     ['garbage'], ['func.func @main() -> () {\n  "x.y"() : () -> ()\n  return\n}\n'], ['x', { inputs: 'sideways' }]],

@@ -76,3 +76,55 @@ export function summaryLines(s) {
   for (const e of s.errors) lines.push(e);
   return lines;
 }
+
+/**
+ * A file's summary with the fusion pass's result (core.fuseText) added: fusions (each naming its
+ * module, and already_fused: the module's own fusion), unfused_totals and fused_totals ({flops, transcendentals, bytes_accessed}) and the
+ * fused modules as XLA prints HLO (fused_text, one text per module). An error of the pass that
+ * the summary does not have already joins its errors.
+ */
+export function withFusion(s, result) {
+  const out = { ...s, fusions: [], unfused_totals: null, fused_totals: null, fused_text: [] };
+  if (!result.ok) {
+    if (!s.errors.length) out.errors = [withFile(s.file, result.error)];
+    return out;
+  }
+  const r = result.value;
+  for (const m of r.modules) {
+    if (m.error) continue;
+    out.fused_text.push(m.text);
+    for (const f of m.fusions) out.fusions.push({ module_name: m.module_name, already_fused: m.already_fused, ...f });
+  }
+  out.unfused_totals = r.totals;
+  out.fused_totals = r.fused_totals;
+  return out;
+}
+
+/** Text lines for a terminal: the fused modules as HLO, a row per fusion, the two totals side by side. */
+export function fusedLines(s) {
+  const lines = [`${s.file} (${s.dialect ?? 'not parsed'}) — fused as XLA's fusion rules group it; ${s.label}`];
+  for (const t of s.fused_text) lines.push('', ...t.trimEnd().split('\n'));
+  if (s.fusions.length) {
+    lines.push('');
+    const header = ['fusion', 'kind', 'flops', 'transcendentals', 'bytes', 'bytes saved', 'ops (line:column op)'];
+    const rows = s.fusions.map((f) => [f.name, f.kind, num(f.flops), num(f.transcendentals), num(f.bytes_accessed), num(f.bytes_saved),
+      f.ops.map((o) => `${o.line}:${o.column} ${o.op}`).join(', ')]);
+    const widths = header.map((h) => h.length);
+    for (const r of rows) for (let i = 0; i < r.length - 1; i++) if (r[i].length > widths[i]) widths[i] = r[i].length;
+    const fmt = (r) => r.map((c, i) => (i === r.length - 1 ? c : i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+    lines.push(fmt(header));
+    for (const r of rows) lines.push(fmt(r));
+  } else if (s.fused_totals) {
+    lines.push('', 'no fusions: no two ops fuse under the rules');
+  }
+  const u = s.unfused_totals, f = s.fused_totals;
+  if (u && f) {
+    lines.push(
+      `unfused: flops ${num(u.flops)}, transcendentals ${num(u.transcendentals)}, bytes accessed ${num(u.bytes_accessed)}`,
+      `fused:   flops ${num(f.flops)}, transcendentals ${num(f.transcendentals)}, bytes accessed ${num(f.bytes_accessed)}` +
+        ` — saves ${num(u.bytes_accessed - f.bytes_accessed)} bytes`,
+    );
+  }
+  for (const e of s.errors) lines.push(e);
+  return lines;
+}
