@@ -4,7 +4,7 @@
 // reduce_precision.
 //
 // Precision: f32 exponential, exponential_minus_one, log, log_plus_one, logistic, tanh, sine,
-// cosine, tan, sqrt and rsqrt run the vectorized f32 functions of cpp/kernels/math_impl.h over the
+// cosine, tan, erf, sqrt and rsqrt run the vectorized f32 functions of cpp/kernels/math_impl.h over the
 // whole buffer (wasm SIMD in the wasm build; within 0.5–3.5 ulp of the true value, its table says
 // which), as XLA's CPU backend runs its own f32 approximations; f16 and bf16 elements of those
 // ops are converted exactly to f32, run through the same functions and rounded once to their
@@ -144,7 +144,13 @@ RL_MATH_FN(Asinh, std::asinh(x), math::asinh(z))
 RL_MATH_FN(Acosh, std::acosh(x), math::acosh(z))
 RL_MATH_FN(Atanh, std::atanh(x), math::atanh(z))
 RL_MATH_FN(Conj, x, std::conj(z))
-RL_MATH_REAL_FN(Erf, std::erf(x))
+struct Erf {
+  static constexpr bool kComplex = false, kFloat32 = false, kFast = true;
+  static constexpr kernels::MathFn kFn = kernels::MathFn::Erf;
+  static double real(double x) { return std::erf(x); }
+  static float real32(float x) { return x; }
+  static Complex cplx(Complex z) { return z; }
+};
 RL_MATH_REAL_FN(Erfc, std::erfc(x))
 RL_MATH_REAL_FN(ErfInv, math::erf_inv(x))
 RL_MATH_REAL_FN(Lgamma, math::lgamma(x))

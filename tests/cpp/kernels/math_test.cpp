@@ -46,6 +46,7 @@ const Fn kFns[] = {
     {MathFn::Sin, "sin", [](double x) { return std::sin(x); }, 2.5},
     {MathFn::Cos, "cos", [](double x) { return std::cos(x); }, 2.5},
     {MathFn::Tan, "tan", [](double x) { return std::tan(x); }, 3.5},
+    {MathFn::Erf, "erf", [](double x) { return std::erf(x); }, 2},
     {MathFn::Sqrt, "sqrt", [](double x) { return std::sqrt(x); }, 0.5},
     {MathFn::Rsqrt, "rsqrt", [](double x) { return 1 / std::sqrt(x); }, 1.5},
 };
@@ -71,7 +72,7 @@ std::vector<float> inputs() {
     x.push_back(-from_bits(std::uint32_t(u)));
   }
   const float centres[] = {88.72283935546875f, 88.3762626647949f, -87.33654f, -103.972076f, -103.27893f,
-                           -16.635532f,        9.0109f,           0.5493f,    vmath::kTrigMaxReduced,
+                           -16.635532f,        9.0109f,  0.921875f, 3.9999f,            0.5493f,    vmath::kTrigMaxReduced,
                            1.5707963f,         3.1415927f,        4.712389f,  0x1p-126f,
                            1.0f,               0.34657359f,       -0.29289322f, 0.41421356f,
                            1e-4f,              -1e-4f,            0.75f,      -1.0f};
@@ -140,6 +141,8 @@ TEST_CASE("elementwise f32 math: zeros, infinities, NaN payloads and domain edge
       {MathFn::Tanh, -inf, -1},         {MathFn::Tanh, 10.0f, 1},        {MathFn::Tanh, from_bits(0x80000001u), from_bits(0x80000001u)},
       {MathFn::Sin, -0.0f, -0.0f},      {MathFn::Sin, inf, qnan},        {MathFn::Cos, -inf, qnan},
       {MathFn::Cos, 0.0f, 1},           {MathFn::Tan, -0.0f, -0.0f},     {MathFn::Tan, inf, qnan},
+      {MathFn::Erf, -0.0f, -0.0f},      {MathFn::Erf, inf, 1},           {MathFn::Erf, -inf, -1},
+      {MathFn::Erf, 5.0f, 1},           {MathFn::Erf, from_bits(1), from_bits(1)},
       {MathFn::Sqrt, -0.0f, -0.0f},     {MathFn::Sqrt, inf, inf},        {MathFn::Sqrt, -1.0f, qnan},
       {MathFn::Rsqrt, 0.0f, inf},       {MathFn::Rsqrt, -0.0f, -inf},    {MathFn::Rsqrt, inf, 0},
       {MathFn::Rsqrt, -4.0f, qnan},     {MathFn::Rsqrt, 4.0f, 0.5f},
