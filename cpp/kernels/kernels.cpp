@@ -29,9 +29,11 @@ const std::vector<MatmulVariant>& matmul_variants() {
   static const std::vector<MatmulVariant> variants = {
 #define RL_MATMUL(name, isa, mr, nr, fused, packs_b) {#name, #isa, mr, nr, fused, packs_b, &name},
 #define RL_TANH(name, isa)
+#define RL_MATH(name, isa)
 #include "kernels/registry.inc"
 #undef RL_MATMUL
 #undef RL_TANH
+#undef RL_MATH
   };
   return variants;
 }
@@ -40,11 +42,34 @@ const std::vector<TanhVariant>& tanh_variants() {
   static const std::vector<TanhVariant> variants = {
 #define RL_MATMUL(name, isa, mr, nr, fused, packs_b)
 #define RL_TANH(name, isa) {#name, #isa, &name},
+#define RL_MATH(name, isa)
 #include "kernels/registry.inc"
 #undef RL_MATMUL
 #undef RL_TANH
+#undef RL_MATH
   };
   return variants;
+}
+
+const std::vector<MathVariant>& math_variants() {
+  static const std::vector<MathVariant> variants = {
+#define RL_MATMUL(name, isa, mr, nr, fused, packs_b)
+#define RL_TANH(name, isa)
+#define RL_MATH(name, isa) {#name, #isa, &name},
+#include "kernels/registry.inc"
+#undef RL_MATMUL
+#undef RL_TANH
+#undef RL_MATH
+  };
+  return variants;
+}
+
+const MathVariant& best_math() {
+  const MathVariant* best = nullptr;
+  for (const auto& v : math_variants()) {
+    if (!best || std::string_view(v.isa) == "wasmsimd") best = &v;
+  }
+  return *best;
 }
 
 Result<const MatmulVariant*> find_matmul(std::string_view name) {

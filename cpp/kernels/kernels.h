@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "kernels/math_impl.h"
 #include "kernels/simd.h"
 
 #ifndef RL_HAVE_PORTABLE
@@ -23,14 +24,18 @@ using MatmulFn = void (*)(std::size_t m, std::size_t k, std::size_t n, const flo
                           std::size_t a_stride, const float* packed_b, float* c,
                           std::size_t c_stride);
 using TanhFn = void (*)(std::size_t count, const float* x, float* y);
+// y[i] = f(x[i]) for i < count (math_impl.h's functions); in place allowed.
+using MathArrayFn = void (*)(MathFn f, std::size_t count, const float* x, float* y);
 
 #define RL_MATMUL(name, isa, mr, nr, fused, packs_b)                                       \
   void name(std::size_t, std::size_t, std::size_t, const float*, std::size_t, const float*, \
             float*, std::size_t);
 #define RL_TANH(name, isa) void name(std::size_t, const float*, float*);
+#define RL_MATH(name, isa) void name(MathFn, std::size_t, const float*, float*);
 #include "kernels/registry.inc"
 #undef RL_MATMUL
 #undef RL_TANH
+#undef RL_MATH
 
 // Lays B (k×n, row-major) out in panels of nr columns, zero-padded past n: panel p holds
 // columns p·nr … p·nr+nr−1, one row of nr floats per k. `packed` holds packed_floats floats.
@@ -61,8 +66,19 @@ struct TanhVariant {
   TanhFn fn;
 };
 
+struct MathVariant {
+  const char* name;
+  const char* isa;
+  MathArrayFn fn;
+};
+
 const std::vector<MatmulVariant>& matmul_variants();
 const std::vector<TanhVariant>& tanh_variants();
+const std::vector<MathVariant>& math_variants();
+// The elementwise math the interpreter runs: wasm SIMD where compiled in, else scalar (natively
+// the portable instance only exists in the benchmark binary, and is not chosen: its -march=native
+// FMAs would change the bits).
+const MathVariant& best_math();
 // The variant named `name`, or an error listing the ones this build has.
 Result<const MatmulVariant*> find_matmul(std::string_view name);
 // The fastest variant of this build for A·B or tanh(A·B): wasm SIMD where compiled in.

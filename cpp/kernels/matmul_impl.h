@@ -16,7 +16,7 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "kernels/tanh_impl.h"
+#include "kernels/math_impl.h"
 
 namespace rl::kernels {
 

@@ -30,4 +30,8 @@ void tanh_f32__portable_expm1(std::size_t count, const float* x, float* y) {
   tanh_array<Ops>(count, x, y);
 }
 
+void math_f32__portable(MathFn f, std::size_t count, const float* x, float* y) {
+  math_array<Ops>(f, count, x, y);
+}
+
 }  // namespace rl::kernels

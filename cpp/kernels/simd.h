@@ -1,11 +1,16 @@
-// A thin SIMD vocabulary: the kernels' algorithms are written once against it (tanh_impl.h,
+// A thin SIMD vocabulary: the kernels' algorithms are written once against it (math_impl.h,
 // matmul_impl.h) and instantiated per ISA. Scalar is just another instance, with a width of 1.
 //
 //   ScalarOps     one float; compiled with auto-vectorization off, so it stays scalar
 //   WasmSimdOps   f32x4 from <wasm_simd128.h>; only when compiling for wasm with -msimd128
 //
-// Every operation is what its name says, lane by lane. pmin(a, b) is `b < a ? b : a`, so a
-// NaN in `a` survives (std::fmin would drop it).
+// Every operation is what its name says, lane by lane. pmin(a, b) is `b < a ? b : a` and pmax(a,
+// b) is `a < b ? b : a`, so a NaN in `a` survives (std::fmin would drop it). Comparisons give a
+// mask per lane (all ones where true, zero where not); select(m, a, b) takes a where m is set.
+// Every operation rounds as IEEE 754 binary32 does, once, in every instance: no fused
+// multiply-add (wasm SIMD 128 has none without relaxed SIMD), so an algorithm written against
+// this vocabulary gives the same bits in every instance (tests/cpp/kernels/math_test.cpp checks
+// it in wasm).
 #pragma once
 
 #include <cstdint>
@@ -53,6 +58,17 @@ struct ScalarOps {
   static VI or_bits(VI a, VI b) { return a | b; }
   static VI add_bits(VI a, VI b) { return a + b; }
   static VI shl_bits(VI a, int s) { return a << s; }
+  static VI shr_bits(VI a, int s) { return a >> s; }  // logical
+  static VI xor_bits(VI a, VI b) { return a ^ b; }
+  static V pmax(V a, V b) { return a < b ? b : a; }
+  static V sqrt(V a) { return __builtin_sqrtf(a); }
+  static VI lt(V a, V b) { return a < b ? ~0u : 0u; }
+  static VI le(V a, V b) { return a <= b ? ~0u : 0u; }
+  static VI eq(V a, V b) { return a == b ? ~0u : 0u; }
+  static VI ne(V a, V b) { return a != b ? ~0u : 0u; }  // true for NaN
+  static VI eq_bits(VI a, VI b) { return a == b ? ~0u : 0u; }
+  static V select(VI m, V a, V b) { return from_bits((bits(a) & m) | (bits(b) & ~m)); }
+  static bool any(VI m) { return m != 0; }
 };
 
 #if RL_HAVE_WASMSIMD
@@ -86,6 +102,17 @@ struct WasmSimdOps {
   static VI or_bits(VI a, VI b) { return wasm_v128_or(a, b); }
   static VI add_bits(VI a, VI b) { return wasm_i32x4_add(a, b); }
   static VI shl_bits(VI a, int s) { return wasm_i32x4_shl(a, s); }
+  static VI shr_bits(VI a, int s) { return wasm_u32x4_shr(a, s); }
+  static VI xor_bits(VI a, VI b) { return wasm_v128_xor(a, b); }
+  static V pmax(V a, V b) { return wasm_f32x4_pmax(a, b); }
+  static V sqrt(V a) { return wasm_f32x4_sqrt(a); }
+  static VI lt(V a, V b) { return wasm_f32x4_lt(a, b); }
+  static VI le(V a, V b) { return wasm_f32x4_le(a, b); }
+  static VI eq(V a, V b) { return wasm_f32x4_eq(a, b); }
+  static VI ne(V a, V b) { return wasm_f32x4_ne(a, b); }
+  static VI eq_bits(VI a, VI b) { return wasm_i32x4_eq(a, b); }
+  static V select(VI m, V a, V b) { return wasm_v128_bitselect(a, b, m); }
+  static bool any(VI m) { return wasm_v128_any_true(m); }
 };
 #endif
 

@@ -31,4 +31,8 @@ void tanh_f32__wasmsimd_expm1(std::size_t count, const float* x, float* y) {
   tanh_array<Ops>(count, x, y);
 }
 
+void math_f32__wasmsimd(MathFn f, std::size_t count, const float* x, float* y) {
+  math_array<Ops>(f, count, x, y);
+}
+
 }  // namespace rl::kernels

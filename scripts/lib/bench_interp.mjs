@@ -2,6 +2,8 @@
 // and ceilings, all measured in this run, in wasm under Node (the same module the page runs).
 //   - f32 dot_general 256×256×256 inside a module vs the standalone SIMD matmul kernel (goal ≥ 0.60)
 //   - f32 add of two memory-sized arrays vs the measured memory triad bandwidth (goal ≥ 0.50)
+//   - f32 tanh, exponential, log and logistic over 1M elements: M elements/s on one core (goal ≥ 500),
+//     beside f64 tanh (std::tanh in double: the path f32 took before cpp/kernels/math_impl.h)
 //   - the runnable corpus (stablehlo + stablehlo-interpret) in one process (goal ≤ 60 s)
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -27,6 +29,18 @@ function addModule(elements) {
   %d = stablehlo.add %c, %b : ${T}
   %e = stablehlo.add %d, %a : ${T}
   return %e : ${T}
+}
+`;
+}
+
+// One unary math op over `elements` seeded values in [−1, 1); log reads |x| (the abs is not timed).
+function unaryModule(op, elements, type = 'f32') {
+  const T = `tensor<${elements}x${type}>`;
+  const pre = op === 'log' ? `  %a = stablehlo.abs %x : ${T}\n` : '';
+  const arg = op === 'log' ? '%a' : '%x';
+  return `func.func @main(%x: ${T}) -> ${T} {
+${pre}  %y = stablehlo.${op} ${arg} : ${T}
+  return %y : ${T}
 }
 `;
 }
@@ -77,6 +91,14 @@ export async function benchInterpreter({ quick = false } = {}) {
     goal: 0.5,
   };
 
+  // Elementwise math: M elements/s of one op on 2^20 elements (4 MiB in, 4 MiB out).
+  const mathElements = 1 << 20;
+  out.math = [];
+  for (const [op, type] of [['tanh', 'f32'], ['exponential', 'f32'], ['log', 'f32'], ['logistic', 'f32'], ['tanh', 'f64']]) {
+    const seconds = opSeconds(core, unaryModule(op, mathElements, type), `stablehlo.${op}`, reps);
+    out.math.push({ op, type, elements: mathElements, melements_per_s: mathElements / seconds / 1e6, goal: type === 'f32' ? 500 : null });
+  }
+
   // The runnable corpus in one process, as `node scripts/run.mjs` runs it (ops timed).
   const corpus = process.env.ROOFLINE_CORPUS || resolve(ROOT, '..', 'shared', 'corpus');
   const files = [];
@@ -98,6 +120,10 @@ export async function benchInterpreter({ quick = false } = {}) {
   console.log(`  dot_general 256³ in a module: ${d.interpreter_gflops.toFixed(2)} GFLOP/s; ${d.kernel}: ${d.kernel_gflops.toFixed(2)} GFLOP/s → ${d.ratio.toFixed(2)}   (goal ≥ 0.60)`);
   const a = out.add_memory;
   console.log(`  add of two ${(elements * 4 / 2 ** 20).toFixed(0)} MiB f32 arrays: ${a.interpreter_gbs.toFixed(2)} GB/s; memory triad ${a.triad_gbs.toFixed(2)} GB/s → ${a.ratio.toFixed(2)}   (goal ≥ 0.50)`);
+  for (const m of out.math) {
+    const note = m.goal ? `(goal ≥ ${m.goal})` : '(std::tanh in double: how f32 ran before math_impl.h)';
+    console.log(`  ${m.type} ${m.op} of ${m.elements} elements: ${m.melements_per_s.toFixed(1)} M elements/s   ${note}`);
+  }
   if (out.corpus) {
     const c = out.corpus;
     console.log(`  corpus: ${c.files} files in ${c.seconds.toFixed(1)} s (goal ≤ 60): ${c.passed} passed, ${c.failed} failed, ${c.not_run} not run, ${c.error} errors`);

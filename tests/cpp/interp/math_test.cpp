@@ -8,8 +8,10 @@
 #include <limits>
 
 #include "catch.hpp"
+#include "common/float16.h"
 #include "interp/interp_util.h"
 #include "interp/math_functions.h"
+#include "kernels/kernels.h"
 
 using namespace rl;
 using rl::testing::as_complex;
@@ -160,7 +162,62 @@ TEST_CASE("complex functions take the principal branch and keep the sign of zero
 
 // ---- the ops ------------------------------------------------------------------------------------------
 
-TEST_CASE("f32, f16 and bf16 results are computed in double and rounded once", "[interp][math]") {
+TEST_CASE("f32 math ops run kernels/math_impl.h's functions, f16 and bf16 through f32", "[interp][math]") {
+  // 67 values, −8 to 8.5 by 1/4 (16 vectors and a tail; exact in f16 and bf16), among them
+  // NaN-making ones (log of a negative) and ones past tanh's saturation.
+  std::vector<float> x;
+  for (int k = 0; k < 67; ++k) x.push_back(-8.0f + 0.25f * static_cast<float>(k));
+  std::string text = "[";
+  for (std::size_t i = 0; i < x.size(); ++i) text += (i ? ", " : "") + std::to_string(x[i]);
+  text += "]";
+  const struct {
+    const char* op;
+    kernels::MathFn fn;
+    double (*reference)(double);
+  } ops[] = {{"stablehlo.exponential", kernels::MathFn::Exp, [](double v) { return std::exp(v); }},
+             {"stablehlo.exponential_minus_one", kernels::MathFn::Expm1, [](double v) { return std::expm1(v); }},
+             {"stablehlo.log", kernels::MathFn::Log, [](double v) { return std::log(v); }},
+             {"stablehlo.log_plus_one", kernels::MathFn::Log1p, [](double v) { return std::log1p(v); }},
+             {"stablehlo.logistic", kernels::MathFn::Logistic, [](double v) { return 1 / (1 + std::exp(-v)); }},
+             {"stablehlo.tanh", kernels::MathFn::Tanh, [](double v) { return std::tanh(v); }},
+             {"stablehlo.sine", kernels::MathFn::Sin, [](double v) { return std::sin(v); }},
+             {"stablehlo.cosine", kernels::MathFn::Cos, [](double v) { return std::cos(v); }},
+             {"stablehlo.tan", kernels::MathFn::Tan, [](double v) { return std::tan(v); }},
+             {"chlo.erf", kernels::MathFn::Erf, [](double v) { return std::erf(v); }},
+             {"stablehlo.sqrt", kernels::MathFn::Sqrt, [](double v) { return std::sqrt(v); }},
+             {"stablehlo.rsqrt", kernels::MathFn::Rsqrt, [](double v) { return 1 / std::sqrt(v); }}};
+  // So that this test can tell the two paths apart: at some of these points the fast functions
+  // differ from the double-precision value rounded once (the path f32 took before).
+  int differ_from_double = 0;
+  std::vector<float> want(x.size());
+  for (const auto& o : ops) {
+    kernels::best_math().fn(o.fn, x.size(), x.data(), want.data());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const float d = static_cast<float>(o.reference(double(x[i])));
+      if (!(std::isnan(d) && std::isnan(want[i])) && d != want[i]) ++differ_from_double;
+    }
+    for (const char* type : {"f32", "f16", "bf16"}) {
+      const std::string t = "tensor<" + std::to_string(x.size()) + "x" + type + ">";
+      const auto r = run_op(o.op, t, text);
+      const interp::Tensor& y = r.values.at(0).tensor;
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        std::uint32_t got, expect;
+        if (std::string(type) == "f32") {
+          std::memcpy(&got, y.as<float>() + i, 4);
+          std::memcpy(&expect, &want[i], 4);
+        } else {
+          got = y.as<std::uint16_t>()[i];
+          expect = std::string(type) == "f16" ? f32_to_f16(want[i]) : f32_to_bf16(want[i]);
+        }
+        INFO(o.op << " of " << type << " at x = " << x[i]);
+        CHECK(got == expect);
+      }
+    }
+  }
+  CHECK(differ_from_double > 0);
+}
+
+TEST_CASE("f32, f16 and bf16 math results: the fast functions or double rounded once, equal at these points", "[interp][math]") {
   CHECK(unary("stablehlo.exponential", "tensor<f32>", "1.0") == V{static_cast<float>(std::exp(1.0))});
   CHECK(unary("stablehlo.exponential", "tensor<f64>", "1.0") == V{std::exp(1.0)});
   // bf16: e = 2.718… lies between 2.703125 and 2.71875 (step 2^-6): nearer the latter.

@@ -28,7 +28,7 @@ double ulp_error(float y, double exact) {
   const double ulp = double(above) - double(std::fabs(nearest));
   return std::fabs(double(y) - exact) / ulp;
 }
-constexpr double kMaxUlp = 3;  // the bound stated in cpp/kernels/tanh_impl.h
+constexpr double kMaxUlp = 3;  // the bound stated in cpp/kernels/math_impl.h
 }  // namespace
 
 TEST_CASE("tanh variants stay within 3 ulp of std::tanh over [-10, 10]", "[kernel][tanh]") {
