@@ -21,10 +21,15 @@ const CORPUS = process.env.ROOFLINE_CORPUS || resolve(ROOT, '..', 'shared', 'cor
 const NATIVE = join(ROOT, 'build', 'native', 'rl_run_files');
 const FOLDERS = ['stablehlo-interpret', 'stablehlo'];
 
-const LIBM_OPS = new RegExp('\\b(stablehlo|chlo)\\.(sine|cosine|tan|tanh|atan2|exponential|exponential_minus_one|log|' +
-  'log_plus_one|logistic|power|sqrt|rsqrt|cbrt|abs|sign|asin|acos|atan|asinh|acosh|atanh|sinh|cosh|lgamma|digamma|erf|' +
-  'erfc|erf_inv|polygamma|zeta|bessel_i1e)\\b');
-const libmExplains = (text) => LIBM_OPS.test(text);
+// Computed by the core's own f32 functions (cpp/kernels/math_impl.h) for f32, f16 and bf16: through
+// libm only for f64 and complex elements (abs and sign: only complex ones, through hypot).
+const OWN_F32 = 'sine|cosine|tan|tanh|exponential|exponential_minus_one|log|log_plus_one|logistic|sqrt|rsqrt|erf|abs|sign';
+// Through libm (in double) for every element type.
+const ALWAYS_LIBM = 'atan2|power|cbrt|asin|acos|atan|asinh|acosh|atanh|sinh|cosh|lgamma|digamma|erfc|erf_inv|polygamma|zeta|bessel_i1e';
+const OWN_OPS = new RegExp(`\\b(stablehlo|chlo)\\.(${OWN_F32})\\b`);
+const LIBM_OPS = new RegExp(`\\b(stablehlo|chlo)\\.(${ALWAYS_LIBM})\\b`);
+const WIDE_TYPES = /[x<](f64|complex<f(32|64)>)>/;
+const libmExplains = (text) => LIBM_OPS.test(text) || (OWN_OPS.test(text) && WIDE_TYPES.test(text));
 
 let core;
 before(async () => {
