@@ -3,7 +3,10 @@
 list(APPEND RL_CORE_SOURCES
   cpp/python/lexer.cpp
   cpp/python/parser.cpp
+  cpp/python/tracer.cpp
 )
 list(APPEND RL_TEST_SOURCES
   tests/cpp/python/lexer_test.cpp
+  tests/cpp/python/lower_test.cpp
+  tests/cpp/python/run_test.cpp
 )
