@@ -1542,7 +1542,142 @@ struct Interp {
     }
   }
 
+  // x[...] with ints, contiguous slices, `...` and None, as jnp's _rewriting_take does it without
+  // a gather: lax.slice then a squeeze (reshape) of the int axes; None with only whole slices is
+  // lax.expand_dims (broadcast_in_dim). Strided or reversed slices, negative ints and array
+  // indices are gathers or dynamic slices in JAX: refused here, by name.
+  Result<Ref> index_array(const Ref& x, const Expr& e, const Expr& index_e) {
+    struct Ix {
+      int kind = 0;  // 0 int, 1 slice, 2 None, 3 Ellipsis
+      std::int64_t i = 0;
+      Ref start, stop, step;
+    };
+    std::vector<const Expr*> parts;
+    if (index_e.kind == EK::Tuple) {
+      for (auto& k : index_e.kids) parts.push_back(k.get());
+    } else {
+      parts.push_back(&index_e);
+    }
+    std::vector<Ix> ix;
+    int ellipses = 0;
+    std::size_t regular = 0;
+    for (const Expr* p : parts) {
+      Ix one;
+      if (p->kind == EK::Slice) {
+        one.kind = 1;
+        Ref* slots[3] = {&one.start, &one.stop, &one.step};
+        for (int w = 0; w < 3; ++w) {
+          if (!p->kids[w]) continue;
+          UNWRAP(v, eval(*p->kids[w]));
+          if (v->k == K::None) continue;
+          if (v->k != K::Int) {
+            line = e.line, col = e.column;
+            return fail("Array slice indices must have static start/stop/step to be used with NumPy indexing syntax; got " + type_name(v));
+          }
+          *slots[w] = v;
+        }
+      } else {
+        UNWRAP(v, eval(*p));
+        if (v->k == K::Ellipsis) one.kind = 3, ++ellipses;
+        else if (v->k == K::None) one.kind = 2;
+        else if (v->k == K::Int) one.i = v->i;
+        else {
+          line = e.line, col = e.column;
+          if (v->k == K::Array) return fail("indexing with an array (" + aval_text(v) + ") is a gather in JAX: not supported here yet");
+          return fail("Indexer must have integer or boolean type, got indexer of type " + type_name(v));
+        }
+      }
+      if (one.kind == 0 || one.kind == 1) ++regular;
+      ix.push_back(std::move(one));
+    }
+    line = e.line, col = e.column;
+    const auto& shape = x->aval.dims;
+    const std::size_t nd = shape.size();
+    if (ellipses > 1) return fail("An index can only have a single ellipsis ('...')");
+    if (regular > nd)
+      return fail("Too many indices: " + std::to_string(nd) + "-dimensional array indexed with " + std::to_string(regular) + " regular indices.");
+    // Expand `...` (or pad at the end) with whole slices.
+    std::vector<Ix> full;
+    for (auto& one : ix) {
+      if (one.kind == 3) {
+        for (std::size_t k = 0; k < nd - regular; ++k) full.push_back(Ix{1, 0, nullptr, nullptr, nullptr});
+      } else {
+        full.push_back(one);
+      }
+    }
+    if (!ellipses)
+      for (std::size_t k = regular; k < nd; ++k) full.push_back(Ix{1, 0, nullptr, nullptr, nullptr});
+    // Per axis: start, limit (Python's slice.indices), whether it is an int index.
+    std::vector<std::int64_t> starts, limits, int_axes, out_after_none;
+    bool any_none = false, partial = false;
+    std::size_t axis = 0;
+    for (auto& one : full) {
+      if (one.kind == 2) {
+        any_none = true;
+        continue;
+      }
+      const std::int64_t size = shape[axis];
+      if (one.kind == 0) {
+        if (one.i < -size || one.i >= size)
+          return fail("index " + std::to_string(one.i) + " is out of bounds for axis " + std::to_string(axis) + " with size " +
+                      std::to_string(size) + " (JAX clamps it in a gather: not supported here)");
+        if (one.i < 0)
+          return fail("a negative index (" + std::to_string(one.i) + ") is a dynamic_slice in JAX: not supported here yet; write " +
+                      std::to_string(one.i + size) + " instead");
+        starts.push_back(one.i);
+        limits.push_back(one.i + 1);
+        int_axes.push_back(std::int64_t(axis));
+        partial = true;
+      } else {
+        const std::int64_t step = one.step ? one.step->i : 1;
+        if (step == 0) return fail("slice step cannot be zero");
+        if (step != 1)
+          return fail("a slice with step " + std::to_string(step) + " is a gather (or a reverse) in JAX: not supported here yet");
+        auto clampi = [&](const Ref& r, std::int64_t dflt) {
+          if (!r) return dflt;
+          std::int64_t v = r->i < 0 ? r->i + size : r->i;
+          return std::min(std::max<std::int64_t>(v, 0), size);
+        };
+        const std::int64_t lo = clampi(one.start, 0), hi = std::max(lo, clampi(one.stop, size));
+        starts.push_back(lo);
+        limits.push_back(hi);
+        if (lo != 0 || hi != size) partial = true;
+      }
+      ++axis;
+    }
+    if (any_none) {
+      if (partial) return fail("indexing with None beside integers or partial slices is a gather in JAX: not supported here yet");
+      std::vector<std::int64_t> out, bd;
+      std::size_t a = 0;
+      for (auto& one : full) {
+        if (one.kind == 2) {
+          out.push_back(1);
+        } else {
+          bd.push_back(std::int64_t(out.size()));
+          out.push_back(shape[a++]);
+        }
+      }
+      return broadcast_in_dim(x, out, bd);
+    }
+    if (!partial) return Result<Ref>::success(x);
+    std::vector<std::int64_t> sliced, squeezed;
+    for (std::size_t a = 0; a < nd; ++a) {
+      sliced.push_back(limits[a] - starts[a]);
+      if (std::find(int_axes.begin(), int_axes.end(), std::int64_t(a)) == int_axes.end()) squeezed.push_back(sliced.back());
+    }
+    Ref out;
+    if (!tracing()) {
+      out = new_array({sliced, x->aval.dtype}, x->weak);
+    } else {
+      UNWRAP(v, value_of(x));
+      out = traced(em->slice(v, starts, limits, std::vector<std::int64_t>(nd, 1)), x->weak);
+    }
+    if (int_axes.empty()) return Result<Ref>::success(out);
+    return reshape(out, squeezed);
+  }
+
   Result<Ref> subscript(const Ref& obj, const Expr& e, const Expr& index_e) {
+    if (obj->k == K::Array) return index_array(obj, e, index_e);
     UNWRAP(index, eval(index_e));
     line = e.line, col = e.column;
     if (obj->k == K::Tuple || obj->k == K::List) {
@@ -1578,8 +1713,7 @@ struct Interp {
       }
       return fail(std::string(obj->k == K::Tuple ? "tuple" : "list") + " indices must be integers or slices, not " + type_name(index));
     }
-    if (obj->k == K::Array)
-      return fail("indexing arrays (x[...]) is not supported yet in this slice; use jnp.reshape, jnp.transpose or reductions");
+    if (obj->k == K::Array) return index_array(obj, e, index_e);
     return fail("'" + type_name(obj) + "' object is not subscriptable");
   }
 

@@ -118,6 +118,10 @@ TEST_CASE("JAX's forms: rank promotion, private @relu, integer_pow, keepdims", "
   const std::string mx = lower_text(fn("    return jnp.max(x, axis=0)", "jnp.zeros((2, 3))"));
   CHECK_THAT(mx, Catch::Matchers::Contains("%cst = stablehlo.constant dense<0xFF800000> : tensor<f32>"));
   // Tuple results: result[0], result[1].
+  // Static indexing: lax.slice, then a reshape for the int axes.
+  CHECK_THAT(lower_text(fn("    return x[1, 1:3]", "jnp.zeros((2, 4))")),
+             Catch::Matchers::Contains("    %0 = stablehlo.slice %arg0 [1:2, 1:3] : (tensor<2x4xf32>) -> tensor<1x2xf32>\n"
+                                       "    %1 = stablehlo.reshape %0 : (tensor<1x2xf32>) -> tensor<2xf32>\n"));
   CHECK_THAT(lower_text(fn("    y = x.T\n    return y, x", "jnp.zeros((2, 3))")),
              Catch::Matchers::Contains("(tensor<3x2xf32> {jax.result_info = \"result[0]\"}, tensor<2x3xf32> {jax.result_info = \"result[1]\"})"));
 }
@@ -174,7 +178,11 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
        "6:8: the truth value of an array is not known while tracing"},
       {fn("    return y", "jnp.zeros(3)"), "6:12: name 'y' is not defined"},
       {fn("    return x", "jnp.zeros(3), jnp.zeros(3)"), "8:1: f() takes 1 positional argument but 2 were given"},
-      {fn("    return x[0]", "jnp.zeros(3)"), "6:12: indexing arrays (x[...]) is not supported yet"},
+      {fn("    return x[::2]", "jnp.zeros(3)"), "6:12: a slice with step 2 is a gather (or a reverse) in JAX: not supported here yet"},
+      {fn("    return x[-1]", "jnp.zeros(3)"), "6:12: a negative index (-1) is a dynamic_slice in JAX: not supported here yet; write 2 instead"},
+      {fn("    return x[3]", "jnp.zeros(3)"), "6:12: index 3 is out of bounds for axis 0 with size 3"},
+      {fn("    return x[0, 0]", "jnp.zeros(3)"), "6:12: Too many indices: 1-dimensional array indexed with 2 regular indices."},
+      {fn("    return x[x]", "jnp.zeros(3)"), "6:12: indexing with an array (float32[3]) is a gather in JAX: not supported here yet"},
       {"import jax\ndef f(x:\n    return x\n", "2:6: '(' was never closed"},
       {"def f(x):\nreturn x\n", "2:1: expected an indented block, found name 'return'"},
       {"x = (1 +\n", "1:5: '(' was never closed"},

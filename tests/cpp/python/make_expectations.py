@@ -67,6 +67,9 @@ CASES = [
     ('int32 + float32', 'a + b', [((2, 3), 'int32'), ((2, 3), 'float32')], lambda a, b: a + b),
     ('x.astype', 'a.astype(jnp.float32) * 0.5', [((2, 3), 'int32')], lambda a: a.astype(F32) * F32(0.5)),
     ('jnp.zeros_like and ones', 'a + jnp.ones((2, 3)) * 2 + jnp.zeros_like(a)', [((2, 3), 'float32')], lambda a: a + 2),
+    ('x[int, slice]', 'a[1, 1:3] * 2', [((2, 4), 'float32')], lambda a: a[1, 1:3] * 2),
+    ('x[..., None]', 'a[..., None] + a[:, :, None]', [((2, 3), 'float32')], lambda a: a[..., None] + a[:, :, None]),
+    ('x[-2:]', 'a[-2:]', [((4, 2), 'float32')], lambda a: a[-2:]),
     ('comparison gives bool', 'a > 0.4', [((2, 3), 'float32')], lambda a: (a > F32(0.4)).astype(np.float64)),
 ]
 
