@@ -249,6 +249,15 @@ export async function loadCore(createCore, options = {}) {
       return r.ok ? expandAnalysis(r.value) : r;
     }),
     /**
+     * (source, {entry?}) → {ok: true, text, function}: JAX-style Python lowered to the StableHLO
+     * `jax.jit(f).lower(...).as_text()` prints (cpp/python); or {ok: false, error: 'LINE:COL: message',
+     * line, column, message}.
+     */
+    lower: guarded('lower', (source, options) => {
+      const r = call('lower', source, options ?? null);
+      return r.ok ? { ok: true, text: r.value.text, function: r.value.function } : r;
+    }),
+    /**
      * (text, {inputs?: 'none'|'seeded'|'arange', seed?, time_ops?, memory_cap?, max_iterations?,
      * time_budget_seconds?, timing_budget_seconds?}) → the run report (cpp/interp/report.h): {dialect, status, checks, ops, unsupported,
      * errors, results, inputs, seconds, ops_seconds, untimed_ops, peak_bytes}. Runs synchronously: call it in a Worker on the page.

@@ -53,6 +53,8 @@ const CALLS = {
   analyzeText: [['garbage'], ['module {\n  func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n    %0 = stablehlo.add %a, %b : tensor<2xf32>\n    return %0 : tensor<2xf32>\n  }\n}\n']],
   analyzeTextColumns: [['garbage'], ['HloModule m\n\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT t = f32[4] tanh(p)\n}\n'], ['HloModule big\n\nENTRY e {\n  a = f32[4096,4096] parameter(0)\n  ROOT d = f32[4096,4096] dot(a, a), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n']],
   heapBytes: [[]],
+  lower: [['import jax\nimport jax.numpy as jnp\ndef f(x):\n    return jax.nn.relu(x), x.T\njax.jit(f).lower(jnp.zeros((2, 3)))\n'],
+    ['x = (', { entry: 'f' }], [42], ['x = 1\n', { entry: 3 }]],
   runText: [['func.func @main() -> tensor<2xf32> {\n  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n  stablehlo.custom_call @check.expect_close(%b, %b) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()\n  return %b : tensor<2xf32>\n}\n', { time_ops: true }], ['func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n  return %a : tensor<2xf32>\n}\n', { inputs: 'arange' }],
     ['garbage'], ['func.func @main() -> () {\n  "x.y"() : () -> ()\n  return\n}\n'], ['x', { inputs: 'sideways' }]],
   roofline: [[{ roofs: [{ peak: 100, bandwidth: 20, interconnect: null }, { peak: 989400, bandwidth: 3350, interconnect: 450 }], flops: [8192, 0], bytes: [3584, 0], totals: { flops: 8192, bytes_accessed: 5632, collective_bytes: 9e9 }, range: [0.01, 1e4] }],
