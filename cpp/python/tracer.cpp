@@ -1225,6 +1225,7 @@ struct Interp {
     const Ref& f = jitted->self;
     const Stmt& def = *f->def;
     auto low = mk(K::Lowered);
+    if (tracing()) return fail("jax.jit(...).lower(...) inside a traced function is not supported here");
     if (done || (!entry.empty() && def.s != entry)) return Result<Ref>::success(low);
     if (!a.kw.empty()) return fail(".lower(): keyword arguments are not supported here");
     std::vector<hj::Aval> types;
@@ -1717,9 +1718,21 @@ struct Interp {
     return fail("'" + type_name(obj) + "' object is not subscriptable");
   }
 
+  // Expressions and statements being evaluated, over all calls: bounds the C++ stack (a deep
+  // expression in a recursive function nests once per call).
+  int eval_depth = 0;
+  struct Nest {
+    int& d;
+    explicit Nest(int& depth) : d(++depth) {}
+    ~Nest() { --d; }
+  };
+
   Result<Ref> eval(const Expr& e) {
     UNWRAP(ok, step());
     (void)ok;
+    Nest nest(eval_depth);
+    if (eval_depth > kMaxEvalDepth)
+      return fail_at("the program nests calls and expressions deeper than " + std::to_string(kMaxEvalDepth) + " levels", e.line, e.column);
     line = e.line, col = e.column;
     switch (e.kind) {
       case EK::Name: return lookup(e.s);
@@ -1869,6 +1882,9 @@ struct Interp {
   Result<Flow> exec(const Stmt& s) {
     UNWRAP(ok, step());
     (void)ok;
+    Nest nest(eval_depth);
+    if (eval_depth > kMaxEvalDepth)
+      return fail_at("the program nests calls and expressions deeper than " + std::to_string(kMaxEvalDepth) + " levels", s.line, s.column);
     line = s.line, col = s.column;
     const bool top = frames.empty();
     switch (s.kind) {

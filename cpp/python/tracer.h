@@ -25,6 +25,7 @@ namespace rl::python {
 
 constexpr long kMaxSteps = 2'000'000;  // evaluation steps of one lowering
 constexpr int kMaxCallDepth = 100;     // nested Python calls
+constexpr int kMaxEvalDepth = 600;     // expressions and statements being evaluated, over all calls
 
 struct Lowered {
   std::string text;      // the module, as JAX prints it

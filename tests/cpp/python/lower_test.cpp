@@ -222,6 +222,10 @@ TEST_CASE("deep nesting and big sources are errors, never a crash", "[python][er
   CHECK(lower_error(std::string((1 << 20) + 1, '\n')) == "1:1: the program is 1048577 bytes; the limit is 1048576 (1 MiB)");
   // Recursion in the program.
   CHECK_THAT(lower_error(fn("    return f(x)", "jnp.zeros(2)")), Catch::Matchers::EndsWith("maximum recursion depth exceeded (100 nested calls)"));
+  // A deep expression in a recursive function: bounded over all calls, never a stack overflow.
+  std::string deep = "    return " + std::string(150, '-') + "f(x)";
+  CHECK_THAT(lower_error(fn(deep, "jnp.zeros(2)")),
+             Catch::Matchers::EndsWith("the program nests calls and expressions deeper than 600 levels"));
   // A long loop runs out of steps.
   CHECK_THAT(lower_error("for i in range(1000000):\n    x = i + 1 + 2 + 3\n"), Catch::Matchers::Contains("step budget"));
 }
