@@ -214,7 +214,8 @@ const std::vector<std::string>& names_list() {
         "jnp.matmul", "jnp.dot", "jnp.maximum", "jnp.minimum", "jnp.add", "jnp.subtract", "jnp.multiply",
         "jnp.divide", "jnp.true_divide", "jnp.power", "jnp.where", "jnp.sum", "jnp.mean", "jnp.max", "jnp.min",
         "jnp.reshape", "jnp.transpose", "jnp.square", "jnp.zeros", "jnp.ones", "jnp.full", "jnp.arange",
-        "jnp.array", "jnp.asarray", "jnp.zeros_like", "jnp.ones_like",
+        "jnp.array", "jnp.asarray", "jnp.zeros_like", "jnp.ones_like", "jnp.concatenate", "jnp.stack",
+        "jnp.expand_dims", "jnp.squeeze", "jnp.swapaxes", "jnp.broadcast_to",
         "jax.nn.relu", "jax.nn.sigmoid", "jax.nn.silu", "lax.dot_general", "jax.jit", "jax.ShapeDtypeStruct",
         "np.zeros", "np.ones", "np.arange"};
     for (auto& [k, _] : unary_ops())
@@ -737,6 +738,79 @@ struct Interp {
     return convert(out, result_t, false);
   }
 
+  // lax.expand_dims: a broadcast_in_dim inserting size-1 axes.
+  Result<Ref> expand_dims(const Ref& x, const std::vector<std::int64_t>& axes) {
+    const std::size_t out_rank = x->aval.dims.size() + axes.size();
+    std::vector<std::int64_t> dims;
+    for (auto a : axes) {
+      UNWRAP(c, canonical_axis(a, out_rank));
+      if (std::find(dims.begin(), dims.end(), c) != dims.end()) return fail("repeated axis in expand_dims: " + shape_text(axes));
+      dims.push_back(c);
+    }
+    std::vector<std::int64_t> shape, bd;
+    std::size_t k = 0;
+    for (std::int64_t d = 0; d < std::int64_t(out_rank); ++d) {
+      if (std::find(dims.begin(), dims.end(), d) != dims.end()) {
+        shape.push_back(1);
+      } else {
+        bd.push_back(d);
+        shape.push_back(x->aval.dims[k++]);
+      }
+    }
+    return broadcast_in_dim(x, shape, bd);
+  }
+
+  // jnp.concatenate (promote, then one lax.concatenate) and jnp.stack (expand_dims each first).
+  Result<Ref> concatenate(bool stack, const std::vector<Ref>& items, std::int64_t axis0) {
+    const std::string q = stack ? "jnp.stack" : "jnp.concatenate";
+    std::vector<Ref> xs;
+    for (auto& it : items) {
+      UNWRAP(a, as_array(it, q));
+      xs.push_back(a);
+    }
+    std::int64_t axis = axis0;
+    if (stack) {
+      const auto shape0 = xs[0]->aval.dims;
+      UNWRAP(c, canonical_axis(axis0, shape0.size() + 1));
+      axis = c;
+      for (auto& x : xs) {
+        if (x->aval.dims != shape0) return fail("All input arrays must have the same shape.");
+        UNWRAP(e, expand_dims(x, {axis}));
+        x = e;
+      }
+    }
+    if (xs[0]->aval.dims.empty()) return fail("Zero-dimensional arrays cannot be concatenated.");
+    UNWRAP(c, canonical_axis(axis, xs[0]->aval.dims.size()));
+    axis = c;
+    DT d = dt_of(xs[0]);
+    for (std::size_t k = 1; k < xs.size(); ++k) d = promote2(d, dt_of(xs[k]));
+    for (auto& x : xs) {
+      UNWRAP(cv, convert(x, d.t, d.weak));
+      x = cv;
+    }
+    if (xs.size() == 1) return Result<Ref>::success(xs[0]);
+    std::vector<std::int64_t> out = xs[0]->aval.dims;
+    out[axis] = 0;
+    std::string shapes;
+    for (auto& x : xs) shapes += (shapes.empty() ? "" : ", ") + shape_text(x->aval.dims);
+    for (auto& x : xs) {
+      if (x->aval.dims.size() != out.size())
+        return fail("Cannot concatenate arrays with different numbers of dimensions: got " + shapes + ".");
+      for (std::size_t k = 0; k < out.size(); ++k)
+        if (std::int64_t(k) != axis && x->aval.dims[k] != xs[0]->aval.dims[k])
+          return fail("Cannot concatenate arrays with shapes that differ in dimensions other than the one being "
+                      "concatenated: concatenating along dimension " + std::to_string(axis) + " for shapes " + shapes + ".");
+      out[axis] += x->aval.dims[axis];
+    }
+    if (!tracing()) return Result<Ref>::success(new_array({out, d.t}, d.weak));
+    std::vector<hj::Value> vs;
+    for (auto& x : xs) {
+      UNWRAP(v, value_of(x));
+      vs.push_back(v);
+    }
+    return Result<Ref>::success(traced(em->concatenate(vs, axis), d.weak));
+  }
+
   // jnp.where(c, x, y): c made bool (c != 0), x and y promoted, all three broadcast, select.
   Result<Ref> where(const Ref& c0, const Ref& x0, const Ref& y0) {
     UNWRAP(c, as_array(c0, "where"));
@@ -1064,6 +1138,75 @@ struct Interp {
           return transpose(x, perm, true);
         }
         return transpose(x, {}, false);
+      }
+      if (fn == "concatenate" || fn == "stack") {
+        UNWRAP(seq, need(0, "arrays"));
+        if ((seq->k != K::Tuple && seq->k != K::List) || seq->items.empty())
+          return fail(q + " requires a non-empty tuple or list of arrays, got " + type_name(seq));
+        Ref ax = arg(1, "axis");
+        if (ax && ax->k != K::Int) return fail(q + ": axis must be an int, got " + type_name(ax));
+        return concatenate(fn == "stack", seq->items, ax ? ax->i : 0);
+      }
+      if (fn == "expand_dims") {
+        UNWRAP(x0, need(0, "a"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(ax_r, need(1, "axis"));
+        UNWRAP(axes, int_list(ax_r, q + ": axis"));
+        return expand_dims(x, axes);
+      }
+      if (fn == "squeeze") {
+        UNWRAP(x0, need(0, "a"));
+        UNWRAP(x, as_array(x0, q));
+        Ref ax = arg(1, "axis");
+        std::vector<std::int64_t> dims;
+        if (!ax || ax->k == K::None) {
+          for (std::size_t d = 0; d < x->aval.dims.size(); ++d)
+            if (x->aval.dims[d] == 1) dims.push_back(std::int64_t(d));
+        } else {
+          UNWRAP(axes, int_list(ax, q + ": axis"));
+          for (auto a0 : axes) {
+            UNWRAP(c, canonical_axis(a0, x->aval.dims.size()));
+            if (x->aval.dims[c] != 1)
+              return fail("cannot select an axis to squeeze out which has size not equal to one, got shape=" +
+                          shape_text(x->aval.dims) + " and dimensions=" + shape_text(axes));
+            dims.push_back(c);
+          }
+        }
+        if (dims.empty()) return Result<Ref>::success(x);
+        std::vector<std::int64_t> shape;
+        for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d)
+          if (std::find(dims.begin(), dims.end(), d) == dims.end()) shape.push_back(x->aval.dims[d]);
+        return reshape(x, shape);
+      }
+      if (fn == "swapaxes") {
+        UNWRAP(x0, need(0, "a"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(a1, need(1, "axis1"));
+        UNWRAP(a2, need(2, "axis2"));
+        if (a1->k != K::Int || a2->k != K::Int) return fail(q + ": axes must be ints");
+        UNWRAP(c1, canonical_axis(a1->i, x->aval.dims.size()));
+        UNWRAP(c2, canonical_axis(a2->i, x->aval.dims.size()));
+        std::vector<std::int64_t> perm;
+        for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d) perm.push_back(d);
+        std::swap(perm[c1], perm[c2]);
+        return transpose(x, perm, true);
+      }
+      if (fn == "broadcast_to") {
+        UNWRAP(x0, need(0, "array"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(shape_r, need(1, "shape"));
+        UNWRAP(shape, int_list(shape_r, q + ": shape"));
+        const auto& d = x->aval.dims;
+        bool ok = shape.size() >= d.size();
+        for (std::size_t k = 0; ok && k < d.size(); ++k) {
+          const std::int64_t want = shape[shape.size() - d.size() + k];
+          ok = d[k] == want || d[k] == 1;
+        }
+        if (!ok) return fail("Incompatible shapes for broadcasting: " + shape_text(d) + " and requested shape " + shape_text(shape));
+        if (shape == d) return Result<Ref>::success(x);
+        std::vector<std::int64_t> bd;
+        for (std::size_t k = 0; k < d.size(); ++k) bd.push_back(std::int64_t(shape.size() - d.size() + k));
+        return broadcast_in_dim(x, shape, bd);
       }
       return fail(q + " is not supported here; supported: " + supported_in("jnp"));
     }

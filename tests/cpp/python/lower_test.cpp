@@ -183,6 +183,13 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
       {fn("    return x[3]", "jnp.zeros(3)"), "6:12: index 3 is out of bounds for axis 0 with size 3"},
       {fn("    return x[0, 0]", "jnp.zeros(3)"), "6:12: Too many indices: 1-dimensional array indexed with 2 regular indices."},
       {fn("    return x[x]", "jnp.zeros(3)"), "6:12: indexing with an array (float32[3]) is a gather in JAX: not supported here yet"},
+      {fn("    return jnp.concatenate([x, y])", "jnp.zeros((2, 3)), jnp.zeros((2, 4))", "x, y"),
+       "6:12: Cannot concatenate arrays with shapes that differ in dimensions other than the one being concatenated: "
+       "concatenating along dimension 0 for shapes (2, 3), (2, 4)."},
+      {fn("    return jnp.squeeze(x, axis=1)", "jnp.zeros((2, 3))"),
+       "6:12: cannot select an axis to squeeze out which has size not equal to one, got shape=(2, 3) and dimensions=(1,)"},
+      {fn("    return jnp.broadcast_to(x, (2, 4))", "jnp.zeros(3)"),
+       "6:12: Incompatible shapes for broadcasting: (3,) and requested shape (2, 4)"},
       {"import jax\ndef f(x:\n    return x\n", "2:6: '(' was never closed"},
       {"def f(x):\nreturn x\n", "2:1: expected an indented block, found name 'return'"},
       {"x = (1 +\n", "1:5: '(' was never closed"},

@@ -70,6 +70,14 @@ CASES = [
     ('x[int, slice]', 'a[1, 1:3] * 2', [((2, 4), 'float32')], lambda a: a[1, 1:3] * 2),
     ('x[..., None]', 'a[..., None] + a[:, :, None]', [((2, 3), 'float32')], lambda a: a[..., None] + a[:, :, None]),
     ('x[-2:]', 'a[-2:]', [((4, 2), 'float32')], lambda a: a[-2:]),
+    ('jnp.concatenate', 'jnp.concatenate([a, b * 2], axis=1)', [((2, 3), 'float32'), ((2, 2), 'float32')],
+     lambda a, b: np.concatenate([a, b * 2], axis=1)),
+    ('jnp.stack', 'jnp.stack((a, a + 1), axis=-1)', [((2, 3), 'float32')], lambda a: np.stack((a, a + 1), axis=-1)),
+    ('jnp.expand_dims and squeeze', 'jnp.squeeze(jnp.expand_dims(a, 0), axis=0) + jnp.expand_dims(b, (0, 2)).sum()',
+     [((2, 3), 'float32'), ((3,), 'float32')], lambda a, b: a + np.expand_dims(b, (0, 2)).sum()),
+    ('jnp.swapaxes', 'jnp.swapaxes(a, 0, 2)', [((2, 3, 2), 'float32')], lambda a: np.swapaxes(a, 0, 2)),
+    ('jnp.broadcast_to', 'jnp.broadcast_to(b, (2, 3)) * a', [((2, 3), 'float32'), ((3,), 'float32')],
+     lambda a, b: np.broadcast_to(b, (2, 3)) * a),
     ('comparison gives bool', 'a > 0.4', [((2, 3), 'float32')], lambda a: (a > F32(0.4)).astype(np.float64)),
 ]
 
