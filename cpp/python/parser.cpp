@@ -283,7 +283,8 @@ struct Parser {
             ExprP v = is_op("*") ? starred() : test();
             TRY(v);
             if (is_kw("for")) {
-              v = comprehension(std::move(v), "gen", *v);
+              const int l = v->line, c = v->column;
+              v = comprehension(std::move(v), "gen", l, c);
               TRY(v);
             }
             c->kids.push_back(std::move(v));
@@ -362,8 +363,12 @@ struct Parser {
     return s;
   }
   // `element for target in iterable [if cond]...` after the element was read.
-  ExprP comprehension(ExprP element, const char* kind, const Expr& at) {
-    auto c = make(EK::Comprehension, at);
+  // (line, column: the element's place, read before the element is moved in.)
+  ExprP comprehension(ExprP element, const char* kind, int line, int column) {
+    auto c = std::make_unique<Expr>();
+    c->kind = EK::Comprehension;
+    c->line = line;
+    c->column = column;
     c->s = kind;
     c->kids.push_back(std::move(element));
     while (is_kw("for")) {
@@ -456,7 +461,8 @@ struct Parser {
           ExprP first = is_op("*") ? starred() : test();
           TRY(first);
           if (is_kw("for")) {
-            ExprP c = comprehension(std::move(first), "gen", *first);
+            const int fl = first->line, fc = first->column;
+            ExprP c = comprehension(std::move(first), "gen", fl, fc);
             TRY(c);
             TRY(expect_op(")"));
             return c;
@@ -495,7 +501,8 @@ struct Parser {
             ExprP v = test();
             TRY(v);
             if (is_kw("for")) {
-              ExprP c = comprehension(std::move(first), "dict", *first);
+              const int fl = first->line, fc = first->column;
+            ExprP c = comprehension(std::move(first), "dict", fl, fc);
               TRY(c);
               c->kids.insert(c->kids.begin() + 1, std::move(v));
               for (auto& cl : c->clauses) {
@@ -522,7 +529,8 @@ struct Parser {
             return e;
           }
           if (is_kw("for")) {
-            ExprP c = comprehension(std::move(first), list ? "list" : "set", *first);
+            const int fl = first->line, fc = first->column;
+            ExprP c = comprehension(std::move(first), list ? "list" : "set", fl, fc);
             TRY(c);
             TRY(expect_op(close));
             return c;
