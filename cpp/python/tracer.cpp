@@ -577,12 +577,36 @@ struct Interp {
       for (auto d : ds) out.push_back(x->aval.dims[d]);
       return out;
     };
-    for (auto d : lc)
-      if (d < 0 || d >= std::int64_t(a->aval.dims.size()))
-        return fail("dot_general requires lhs contracting dimensions to be in range, got " + shape_text(lc) + " for lhs of rank " + std::to_string(a->aval.dims.size()));
-    for (auto d : rc)
-      if (d < 0 || d >= std::int64_t(b->aval.dims.size()))
-        return fail("dot_general requires rhs contracting dimensions to be in range, got " + shape_text(rc) + " for rhs of rank " + std::to_string(b->aval.dims.size()));
+    // lax's _dot_general_shape_rule, in its order and words.
+    for (int side = 0; side < 2; ++side) {
+      const Ref& x = side ? b : a;
+      const auto& bt = side ? rb : lb;
+      const auto& ct = side ? rc : lc;
+      const char* name = side ? "rhs" : "lhs";
+      const std::int64_t rank = std::int64_t(x->aval.dims.size());
+      for (auto d : bt)
+        if (d < 0 || d >= rank)
+          return fail(std::string("dot_general requires ") + name + " dimension numbers to be nonnegative and less than the number of axes of the " +
+                      name + " value, got " + name + "_batch of " + shape_text(bt) + " and " + name + "_contracting of " + shape_text(ct) +
+                      " for " + name + " of rank " + std::to_string(rank));
+      for (auto d : ct)
+        if (d < 0 || d >= rank)
+          return fail(std::string("dot_general requires ") + name + " dimension numbers to be nonnegative and less than the number of axes of the " +
+                      name + " value, got " + name + "_batch of " + shape_text(bt) + " and " + name + "_contracting of " + shape_text(ct) +
+                      " for " + name + " of rank " + std::to_string(rank));
+      std::vector<std::int64_t> all = bt;
+      all.insert(all.end(), ct.begin(), ct.end());
+      std::sort(all.begin(), all.end());
+      if (std::adjacent_find(all.begin(), all.end()) != all.end())
+        return fail(std::string("dot_general requires ") + name + " batch and contracting dimensions to be distinct, got " + name +
+                    "_batch " + shape_text(bt) + " and " + name + "_contracting " + shape_text(ct) + ".");
+    }
+    if (lb.size() != rb.size())
+      return fail("dot_general requires equal numbers of lhs_batch and rhs_batch dimensions, got lhs_batch " + shape_text(lb) +
+                  " and rhs_batch " + shape_text(rb) + ".");
+    if (lc.size() != rc.size())
+      return fail("dot_general requires equal numbers of lhs_contracting and rhs_contracting dimensions, got lhs_contracting " +
+                  shape_text(lc) + " and rhs_contracting " + shape_text(rc) + ".");
     if (dims_of(a, lb) != dims_of(b, rb))
       return fail("dot_general requires lhs batch dimensions and rhs batch dimensions to have the same shape, got " +
                   shape_text(dims_of(a, lb)) + " and " + shape_text(dims_of(b, rb)) + ".");

@@ -186,6 +186,13 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
       {fn("    return jnp.concatenate([x, y])", "jnp.zeros((2, 3)), jnp.zeros((2, 4))", "x, y"),
        "6:12: Cannot concatenate arrays with shapes that differ in dimensions other than the one being concatenated: "
        "concatenating along dimension 0 for shapes (2, 3), (2, 4)."},
+      {fn("    return lax.dot_general(x, y, (((2,), (1,)), ((5,), (0,))))", "jnp.zeros((2, 2, 3)), jnp.zeros((2, 3, 2))", "x, y"),
+       "6:12: dot_general requires lhs dimension numbers to be nonnegative and less than the number of axes of the lhs value, "
+       "got lhs_batch of (5,) and lhs_contracting of (2,) for lhs of rank 3"},
+      {fn("    return lax.dot_general(x, y, (((1,), (0,)), ((1,), (1,))))", "jnp.zeros((2, 3)), jnp.zeros((3, 2))", "x, y"),
+       "6:12: dot_general requires lhs batch and contracting dimensions to be distinct, got lhs_batch (1,) and lhs_contracting (1,)."},
+      {fn("    return lax.dot_general(x, y, (((1,), (0,)), ((0,), ())))", "jnp.zeros((2, 3)), jnp.zeros((3, 2))", "x, y"),
+       "6:12: dot_general requires equal numbers of lhs_batch and rhs_batch dimensions, got lhs_batch (0,) and rhs_batch ()."},
       {fn("    return jnp.squeeze(x, axis=1)", "jnp.zeros((2, 3))"),
        "6:12: cannot select an axis to squeeze out which has size not equal to one, got shape=(2, 3) and dimensions=(1,)"},
       {fn("    return jnp.broadcast_to(x, (2, 4))", "jnp.zeros(3)"),
