@@ -376,6 +376,8 @@ struct Interp {
         return fail("Incompatible shapes for broadcasting: shapes=[" + shapes + "]");
       }
     }
+    UNWRAP(okshape, check_shape(out, "broadcasting"));
+    (void)okshape;
     return Result<std::vector<std::int64_t>>::success(out);
   }
 
@@ -497,6 +499,19 @@ struct Interp {
       return fail("axis " + std::to_string(axis) + " is out of bounds for array of dimension " + std::to_string(n));
     return Result<std::int64_t>::success(axis < 0 ? axis + n : axis);
   }
+  // A shape this tool can write and read back: dimensions from 0 to 2^50 (the StableHLO
+  // parser's limit) and at most 2^62 elements, so element counts never overflow.
+  Result<bool> check_shape(const std::vector<std::int64_t>& shape, const std::string& what) {
+    std::int64_t n = 1;
+    for (auto d : shape) {
+      if (d < 0) return fail(what + ": negative dimensions are not allowed, got " + shape_text(shape));
+      if (d > (std::int64_t(1) << 50)) return fail(what + ": dimensions past 2^50 are not supported here, got " + shape_text(shape));
+      if (__builtin_mul_overflow(n, d, &n) || n > (std::int64_t(1) << 62))
+        return fail(what + ": arrays of more than 2^62 elements are not supported here, got " + shape_text(shape));
+    }
+    return Result<bool>::success(true);
+  }
+
   Result<std::vector<std::int64_t>> int_list(const Ref& r, const std::string& what) {
     std::vector<std::int64_t> out;
     if (r->k == K::Int) return Result<std::vector<std::int64_t>>::success({r->i});
@@ -520,11 +535,12 @@ struct Interp {
         minus = int(k);
       } else if (shape[k] < 0) {
         return fail("reshape: negative dimension " + std::to_string(shape[k]) + " in new shape " + shape_text(shape));
-      } else {
-        known *= shape[k];
+      } else if (__builtin_mul_overflow(known, shape[k], &known)) {
+        return fail("reshape: the new shape " + shape_text(shape) + " has more elements than this tool supports");
       }
     }
-    for (auto d : x->aval.dims) size *= d;
+    for (auto d : x->aval.dims)
+      if (__builtin_mul_overflow(size, d, &size)) return fail("reshape: arrays of more than 2^63 elements are not supported here");
     if (minus >= 0) {
       if (known == 0 || size % known != 0)
         return fail("cannot reshape array of shape " + shape_text(x->aval.dims) + " (size " + std::to_string(size) +
@@ -826,6 +842,8 @@ struct Interp {
                       "concatenated: concatenating along dimension " + std::to_string(axis) + " for shapes " + shapes + ".");
       out[axis] += x->aval.dims[axis];
     }
+    UNWRAP(okshape, check_shape(out, stack ? "jnp.stack" : "jnp.concatenate"));
+    (void)okshape;
     if (!tracing()) return Result<Ref>::success(new_array({out, d.t}, d.weak));
     std::vector<hj::Value> vs;
     for (auto& x : xs) {
@@ -862,8 +880,8 @@ struct Interp {
 
   // lax.full(shape, value, dtype): a constant broadcast to the shape.
   Result<Ref> full(const std::vector<std::int64_t>& shape, double value, const std::string& dtype, bool weak) {
-    for (auto d : shape)
-      if (d < 0) return fail("negative dimensions are not allowed, got " + shape_text(shape));
+    UNWRAP(okshape, check_shape(shape, "full"));
+    (void)okshape;
     const std::string t = canonical(dtype);
     if (!tracing()) return Result<Ref>::success(new_array({shape, t}, weak));
     hj::Value c = em->constant(value, {{}, t});
@@ -1003,8 +1021,8 @@ struct Interp {
       UNWRAP(shape_r, need(0, "shape"));
       UNWRAP(dt_r, need(1, "dtype"));
       UNWRAP(shape, int_list(shape_r, "jax.ShapeDtypeStruct: shape"));
-      for (auto d : shape)
-        if (d < 0) return fail("jax.ShapeDtypeStruct: negative dimension in shape " + shape_text(shape));
+      UNWRAP(okshape, check_shape(shape, "jax.ShapeDtypeStruct"));
+      (void)okshape;
       UNWRAP(t, dtype_arg(dt_r, q));
       auto s = new_array({shape, t}, false);
       s->k = K::SDS;
@@ -1220,6 +1238,8 @@ struct Interp {
         UNWRAP(x, as_array(x0, q));
         UNWRAP(shape_r, need(1, "shape"));
         UNWRAP(shape, int_list(shape_r, q + ": shape"));
+        UNWRAP(okshape, check_shape(shape, q));
+        (void)okshape;
         const auto& d = x->aval.dims;
         bool ok = shape.size() >= d.size();
         for (std::size_t k = 0; ok && k < d.size(); ++k) {
