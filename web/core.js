@@ -266,8 +266,17 @@ export async function loadCore(createCore, options = {}) {
      */
     fuseText: guarded('fuseText', (text, options) => parsed(call('fuseText', text, options ?? {}))),
     /**
+     * (source, {entry?}) → {ok: true, text, function}: JAX-style Python lowered to the StableHLO
+     * `jax.jit(f).lower(...).as_text()` prints (cpp/python); or {ok: false, error: 'LINE:COL: message',
+     * line, column, message}.
+     */
+    lower: guarded('lower', (source, options) => {
+      const r = call('lower', source, options ?? null);
+      return r.ok ? { ok: true, text: r.value.text, function: r.value.function } : r;
+    }),
+    /**
      * (text, {inputs?: 'none'|'seeded'|'arange', seed?, time_ops?, memory_cap?, max_iterations?,
-     * time_budget_seconds?, timing_budget_seconds?}) → the run report (cpp/interp/report.h): {dialect, status, checks, ops, unsupported,
+     * time_budget_seconds?, timing_budget_seconds?}) → the run report (cpp/report/run_report.h): {dialect, status, checks, ops, unsupported,
      * errors, results, inputs, seconds, ops_seconds, untimed_ops, peak_bytes}. Runs synchronously: call it in a Worker on the page.
      */
     runText: guarded('runText', (text, options) => parsed(call('runText', text, options))),

@@ -123,6 +123,15 @@ const api = {
     });
   },
   /**
+   * Lowers JAX-style Python (source) to the StableHLO `jax.jit(f).lower(...).as_text()` prints, as
+   * `node scripts/lower.mjs` does: {ok: true, text, function} or {ok: false, error: 'LINE:COL:
+   * message', line, column, message}. options: {entry: the function to lower}.
+   */
+  lower: (source, options = {}) => {
+    if (!core) return { ok: false, error: 'the page is not ready yet: await rooflineLab.ready' };
+    return core.lower(String(source), { entry: options?.entry == null ? undefined : String(options.entry) });
+  },
+  /**
    * Runs StableHLO text in the core's interpreter in a Worker, without changing the page: resolves
    * to the object `node scripts/run.mjs --json` prints for one file holding `text` (its `file`
    * being `name`); options {inputs: 'none'|'seeded'|'arange', seed, name}. Rejects when the core

@@ -27,6 +27,11 @@ export interface CoreFailure {
   column?: number;
   message?: string;
 }
+/** A lowering: the module's text and the lowered function's name, or the error with its place. */
+export type LowerResult =
+  | { ok: true; text: string; function: string }
+  | { ok: false; error: string; line?: number; column?: number; message?: string };
+
 export type CoreResult<T> = { ok: true; value: T } | CoreFailure;
 
 export type Bound = 'memory-bound' | 'compute-bound' | 'balanced';
@@ -898,6 +903,8 @@ export interface Core {
   releaseWork(handle: number): CoreResult<true>;
   emitWorkload(m: number, k: number, n: number, dtype: string): CoreResult<string>;
   analyzeText(text: string): CoreResult<TextAnalysis>;
+  /** JAX-style Python → the StableHLO jax.jit(f).lower(...).as_text() prints (cpp/python) */
+  lower(source: string, options?: { entry?: string }): LowerResult;
   /** the same analysis, rows not yet objects: what the page's Worker posts (the columns' buffers moved); expandAnalysis (web/core.js) makes it analyzeText's value */
   analyzeTextColumns(text: string): CoreResult<CompactAnalysis>;
   /** the fusion pass: the fused module as XLA prints HLO, its fusions, the unfused and fused totals */
@@ -1180,6 +1187,8 @@ export interface RooflineLab {
   workers(): WorkerStatus[];
   error(): InputError | null;
   analyze(text: string, name?: string): Promise<AnalysisSummary>;
+  /** JAX-style Python lowered as `node scripts/lower.mjs` does (synchronously, on the page's core) */
+  lower(source: string, options?: { entry?: string }): LowerResult;
   analysis(): AnalysisSummary | null;
   analyzeView(): AnalyzeView | null;
   analyzeRows(): AnalyzeRow[];

@@ -36,6 +36,7 @@
 #include "measure/work.h"
 #include "measure/traffic.h"
 #include "model/model.h"
+#include "python/tracer.h"
 
 using emscripten::val;
 using namespace rl;
@@ -841,6 +842,29 @@ class JsColumns : public hlo::RowColumnSink {
   }
 };
 
+// JAX-style Python → the StableHLO JAX prints for its jax.jit(f).lower(...) call (cpp/python):
+// {ok: true, value: {text, function}} or the error with its line, column and message.
+// options: {entry?: the function to lower} (undefined/null: the file's first .lower(...) call).
+val js_lower(val source, val options) {
+  if (!source.isString()) return fail("source must be a string, got " + source.typeOf().as<std::string>());
+  std::string entry;
+  if (!options.isUndefined() && !options.isNull()) {
+    const val e = options["entry"];
+    if (!e.isUndefined() && !e.isNull()) {
+      if (!e.isString()) return fail("entry must be a string, got " + e.typeOf().as<std::string>());
+      entry = e.as<std::string>();
+    }
+  }
+  auto bytes = utf8_text(source);
+  if (!bytes) return fail_from(bytes);
+  auto r = python::lower_source(bytes.value(), entry);
+  if (!r) return fail_from(r);
+  val out = val::object();
+  out.set("text", r->text);
+  out.set("function", r->function);
+  return ok(out);
+}
+
 // Parses StableHLO or HLO text (dialect detected), verifies and costs every module in it: the
 // core's report (hlo/report.h) as JSON text plus the rows' number columns as typed arrays,
 // {json, columns}, put together by web/core.js. A parse error fails the whole text with its line
@@ -1486,6 +1510,7 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("emitWorkload", &js_emit_workload);
   emscripten::function("analyzeText", &js_analyze_text);
   emscripten::function("fuseText", &js_fuse_text);
+  emscripten::function("lower", &js_lower);
   emscripten::function("heapBytes", &js_heap_bytes);
   emscripten::function("runText", &js_run_text);
   emscripten::function("exampleModules", &js_example_modules);

@@ -12,6 +12,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/hlo/verify.cpp
   cpp/hlo/cost.cpp
   cpp/hlo/cost_rules.cpp
+  cpp/hlo/jax_emit.cpp
   cpp/hlo/emit.cpp
   cpp/hlo/report.cpp
   cpp/hlo/lower.cpp
@@ -20,6 +21,7 @@ list(APPEND RL_CORE_SOURCES
 list(APPEND RL_TEST_SOURCES
   tests/cpp/hlo/parse_test.cpp
   tests/cpp/hlo/emit_test.cpp
+  tests/cpp/hlo/jax_emit_test.cpp
   tests/cpp/hlo/cost_test.cpp
   tests/cpp/hlo/stablehlo_corpus_test.cpp
   tests/cpp/hlo/verify_test.cpp

@@ -1,0 +1,402 @@
+#include "hlo/jax_emit.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include "common/float16.h"
+
+namespace rl::hlo::jax {
+
+namespace {
+
+std::string join(const std::vector<std::int64_t>& v) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + std::to_string(v[i]);
+  return out + "]";
+}
+
+// Bits of v in `dtype`'s format, and v rounded to that format, for the float types.
+std::uint64_t float_bits(double v, const std::string& dtype) {
+  if (dtype == "f64") return rl::double_bits(v);
+  if (dtype == "f32") return rl::float_bits(static_cast<float>(v));
+  if (dtype == "f16") return rl::f64_to_f16(v);
+  return rl::f64_to_bf16(v);
+}
+
+double round_to(double v, const std::string& dtype) {
+  if (dtype == "f64") return v;
+  if (dtype == "f32") return static_cast<float>(v);
+  if (dtype == "f16") return rl::f16_to_f64(rl::f64_to_f16(v));
+  return rl::bf16_to_f64(rl::f64_to_bf16(v));
+}
+
+int mantissa_bits(const std::string& dtype) {
+  return dtype == "f64" ? 53 : dtype == "f32" ? 24 : dtype == "f16" ? 11 : 8;
+}
+
+// |v| rounded to `precision` significant decimal digits, halves away from zero (APFloat's
+// toString rounds the exact decimal expansion that way; printf rounds halves to even): the digits
+// and the power of ten of the first one.
+std::pair<std::string, int> decimal_digits(double v, int precision) {
+  char buffer[96];
+  std::snprintf(buffer, sizeof buffer, "%.60e", std::fabs(v));
+  const std::string s = buffer;
+  const auto e = s.find('e');
+  int exp10 = std::atoi(s.c_str() + e + 1);
+  std::string all = s.substr(0, 1) + s.substr(2, e - 2);
+  std::string digits = all.substr(0, precision);
+  if (all[precision] >= '5') {
+    int i = precision - 1;
+    while (i >= 0 && digits[i] == '9') digits[i--] = '0';
+    if (i >= 0) ++digits[i];
+    else {
+      digits = "1" + digits.substr(0, precision - 1);
+      ++exp10;
+    }
+  }
+  return {digits, exp10};
+}
+
+std::string hex_bits(double v, const std::string& dtype) {
+  const int digits = dtype == "f64" ? 16 : dtype == "f32" ? 8 : 4;
+  char buffer[24];
+  std::snprintf(buffer, sizeof buffer, "0x%0*llX", digits, static_cast<unsigned long long>(float_bits(v, dtype)));
+  return buffer;
+}
+
+}  // namespace
+
+std::string type_text(const Aval& a) {
+  std::string out = "tensor<";
+  for (auto d : a.dims) out += std::to_string(d) + "x";
+  return out + a.dtype + ">";
+}
+
+bool is_float(const std::string& t) { return t == "f16" || t == "bf16" || t == "f32" || t == "f64"; }
+bool is_unsigned(const std::string& t) { return t.size() > 2 && t[0] == 'u' && t[1] == 'i'; }
+bool is_bool(const std::string& t) { return t == "i1"; }
+bool is_signed_int(const std::string& t) { return !t.empty() && t[0] == 'i' && t != "i1"; }
+
+// MLIR's printFloatValue (mlir/lib/IR/AsmPrinter.cpp): APFloat::toString with precision 6, no
+// padding and zeros kept ("1.000000e-01") when that parses back to the same bits; otherwise
+// APFloat::toString's default (2 + precision·59/196 significant digits, trailing zeros dropped,
+// plain notation unless it needs more than 3 padding zeros, 'E' exponents) when it has a '.';
+// otherwise hex.
+std::string float_literal(double v, const std::string& dtype) {
+  v = round_to(v, dtype);
+  if (!std::isfinite(v)) return hex_bits(v, dtype);
+  const std::string sign = std::signbit(v) ? "-" : "";
+  {
+    auto [d6, e6] = decimal_digits(v, 6);
+    char buffer[16];
+    std::snprintf(buffer, sizeof buffer, "e%c%02d", e6 < 0 ? '-' : '+', std::abs(e6));
+    const std::string text = sign + d6.substr(0, 1) + "." + d6.substr(1) + "0" + buffer;
+    if (float_bits(std::strtod(text.c_str(), nullptr), dtype) == float_bits(v, dtype)) return text;
+  }
+  const int precision = 2 + mantissa_bits(dtype) * 59 / 196;
+  auto [digits, exp10] = decimal_digits(v, precision);
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  const int n = static_cast<int>(digits.size());
+  const int exp = exp10 - (n - 1);  // of the last digit
+  bool scientific;
+  if (exp >= 0) scientific = exp > 3 || n + exp > precision;
+  else scientific = exp + n - 1 < 0 && -(exp + n - 1) > 3;
+  std::string out = sign;
+  if (scientific) {
+    out += digits.substr(0, 1) + "." + (n == 1 ? std::string("0") : digits.substr(1));
+    out += std::string("E") + (exp10 >= 0 ? "+" : "-") + std::to_string(std::abs(exp10));
+  } else if (exp >= 0) {
+    out += digits + std::string(exp, '0');
+  } else {
+    const int whole = exp + n;
+    if (whole > 0) out += digits.substr(0, whole) + "." + digits.substr(whole);
+    else out += "0." + std::string(-whole, '0') + digits;
+  }
+  if (out.find('.') == std::string::npos) return hex_bits(v, dtype);
+  return out;
+}
+
+Emitter::Emitter(std::string name, const std::vector<Aval>& args) : module_name_(std::move(name)) {
+  funcs_.emplace_back();
+  funcs_[0].name = "main";
+  funcs_[0].is_public = true;
+  funcs_[0].arg_types = args;
+  stack_.push_back(0);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    cur().types.push_back(args[i]);
+    cur().names.push_back("%arg" + std::to_string(i));
+  }
+}
+
+const Aval& Emitter::aval(Value v) const { return cur().types[v.id]; }
+
+Value Emitter::add(const Aval& type, std::string n) {
+  Function& f = cur();
+  if (n.empty()) n = "%" + std::to_string(f.next_id++);
+  f.types.push_back(type);
+  f.names.push_back(std::move(n));
+  return Value{int(f.types.size() - 1)};
+}
+
+// MLIR's SSANameState::uniqueValueName: the first use of a name is bare, later ones probe
+// name_<k> with one conflict counter per function shared by all names.
+std::string Emitter::fresh_constant_name(const std::string& base) {
+  Function& f = cur();
+  std::string n = base;
+  if (f.used.count(n)) {
+    do n = base + "_" + std::to_string(f.next_conflict++);
+    while (f.used.count(n));
+  }
+  f.used[n] = 1;
+  return "%" + n;
+}
+
+Value Emitter::constant(double v, const Aval& type) {
+  std::string literal;
+  if (is_float(type.dtype)) literal = float_literal(v, type.dtype);
+  else if (is_bool(type.dtype)) literal = v != 0 ? "true" : "false";
+  else {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(v));
+    literal = buffer;
+  }
+  Value r = add(type, fresh_constant_name(is_float(type.dtype) ? "cst" : "c"));
+  cur().lines.push_back(name(r) + " = stablehlo.constant dense<" + literal + "> : " + type_text(type));
+  return r;
+}
+
+Value Emitter::unary(const std::string& op, Value x) {
+  Value r = add(aval(x), "");
+  cur().lines.push_back(name(r) + " = stablehlo." + op + " " + name(x) + " : " + tt(r));
+  return r;
+}
+
+Value Emitter::binary(const std::string& op, Value a, Value b) {
+  Value r = add(aval(a), "");
+  cur().lines.push_back(name(r) + " = stablehlo." + op + " " + name(a) + ", " + name(b) + " : " + tt(r));
+  return r;
+}
+
+Value Emitter::compare(const std::string& direction, Value a, Value b) {
+  const std::string& t = aval(a).dtype;
+  const std::string kind = is_float(t) ? "FLOAT" : is_signed_int(t) ? "SIGNED" : "UNSIGNED";
+  Value r = add(Aval{aval(a).dims, "i1"}, "");
+  cur().lines.push_back(name(r) + " = stablehlo.compare  " + direction + ", " + name(a) + ", " + name(b) +
+                        ",  " + kind + " : (" + tt(a) + ", " + tt(b) + ") -> " + tt(r));
+  return r;
+}
+
+Value Emitter::select(Value p, Value t, Value f) {
+  Value r = add(aval(t), "");
+  cur().lines.push_back(name(r) + " = stablehlo.select " + name(p) + ", " + name(t) + ", " + name(f) + " : " +
+                        tt(p) + ", " + tt(r));
+  return r;
+}
+
+Value Emitter::clamp(Value lo, Value x, Value hi) {
+  Value r = add(aval(x), "");
+  cur().lines.push_back(name(r) + " = stablehlo.clamp " + name(lo) + ", " + name(x) + ", " + name(hi) + " : " +
+                        (aval(lo) == aval(x) ? tt(r) : "(" + tt(lo) + ", " + tt(x) + ", " + tt(hi) + ") -> " + tt(r)));
+  return r;
+}
+
+Value Emitter::convert(Value x, const std::string& dtype) {
+  Value r = add(Aval{aval(x).dims, dtype}, "");
+  cur().lines.push_back(name(r) + " = stablehlo.convert " + name(x) + " : (" + tt(x) + ") -> " + tt(r));
+  return r;
+}
+
+Value Emitter::broadcast_in_dim(Value x, const std::vector<std::int64_t>& dims,
+                                const std::vector<std::int64_t>& bd) {
+  Value r = add(Aval{dims, aval(x).dtype}, "");
+  cur().lines.push_back(name(r) + " = stablehlo.broadcast_in_dim " + name(x) + ", dims = " + join(bd) + " : (" +
+                        tt(x) + ") -> " + tt(r));
+  return r;
+}
+
+Value Emitter::reshape(Value x, const std::vector<std::int64_t>& dims) {
+  Value r = add(Aval{dims, aval(x).dtype}, "");
+  cur().lines.push_back(name(r) + " = stablehlo.reshape " + name(x) + " : (" + tt(x) + ") -> " + tt(r));
+  return r;
+}
+
+Value Emitter::transpose(Value x, const std::vector<std::int64_t>& perm) {
+  Aval t{{}, aval(x).dtype};
+  for (auto p : perm) t.dims.push_back(aval(x).dims[p]);
+  Value r = add(t, "");
+  cur().lines.push_back(name(r) + " = stablehlo.transpose " + name(x) + ", dims = " + join(perm) + " : (" + tt(x) +
+                        ") -> " + tt(r));
+  return r;
+}
+
+Value Emitter::dot_general(Value a, Value b, const std::vector<std::int64_t>& lb, const std::vector<std::int64_t>& rb,
+                           const std::vector<std::int64_t>& lc, const std::vector<std::int64_t>& rc) {
+  // Result dimensions: batch, then lhs free, then rhs free (the StableHLO spec's order).
+  const Aval& ta = aval(a);
+  const Aval& tb = aval(b);
+  Aval t{{}, ta.dtype};
+  auto in = [](const std::vector<std::int64_t>& v, std::int64_t d) {
+    for (auto x : v)
+      if (x == d) return true;
+    return false;
+  };
+  for (auto d : lb) t.dims.push_back(ta.dims[d]);
+  for (std::int64_t d = 0; d < std::int64_t(ta.dims.size()); ++d)
+    if (!in(lb, d) && !in(lc, d)) t.dims.push_back(ta.dims[d]);
+  for (std::int64_t d = 0; d < std::int64_t(tb.dims.size()); ++d)
+    if (!in(rb, d) && !in(rc, d)) t.dims.push_back(tb.dims[d]);
+  Value r = add(t, "");
+  std::string dims;
+  if (!lb.empty()) dims += "batching_dims = " + join(lb) + " x " + join(rb) + ", ";
+  dims += "contracting_dims = " + join(lc) + " x " + join(rc);
+  cur().lines.push_back(name(r) + " = stablehlo.dot_general " + name(a) + ", " + name(b) + ", " + dims +
+                        ", precision = [DEFAULT, DEFAULT] : (" + tt(a) + ", " + tt(b) + ") -> " + tt(r));
+  return r;
+}
+
+Value Emitter::reduce(Value x, Value init, const std::string& op, const std::vector<std::int64_t>& dims) {
+  Aval t{{}, aval(x).dtype};
+  for (std::int64_t d = 0; d < std::int64_t(aval(x).dims.size()); ++d) {
+    bool reduced = false;
+    for (auto r : dims) reduced = reduced || r == d;
+    if (!reduced) t.dims.push_back(aval(x).dims[d]);
+  }
+  Value r = add(t, "");
+  cur().lines.push_back(name(r) + " = stablehlo.reduce(" + name(x) + " init: " + name(init) + ") applies stablehlo." +
+                        op + " across dimensions = " + join(dims) + " : (" + tt(x) + ", " + tt(init) + ") -> " + tt(r));
+  return r;
+}
+
+Value Emitter::iota(const Aval& type, std::int64_t dimension) {
+  Value r = add(type, "");
+  cur().lines.push_back(name(r) + " = stablehlo.iota dim = " + std::to_string(dimension) + " : " + tt(r));
+  return r;
+}
+
+Value Emitter::slice(Value x, const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& limit,
+                     const std::vector<std::int64_t>& strides) {
+  Aval t{{}, aval(x).dtype};
+  std::string ranges;
+  for (std::size_t i = 0; i < start.size(); ++i) {
+    t.dims.push_back(std::max<std::int64_t>(0, (limit[i] - start[i] + strides[i] - 1) / strides[i]));
+    ranges += (i ? ", " : "") + std::to_string(start[i]) + ":" + std::to_string(limit[i]);
+    if (strides[i] != 1) ranges += ":" + std::to_string(strides[i]);
+  }
+  Value r = add(t, "");
+  cur().lines.push_back(name(r) + " = stablehlo.slice " + name(x) + " [" + ranges + "] : (" + tt(x) + ") -> " + tt(r));
+  return r;
+}
+
+Value Emitter::concatenate(const std::vector<Value>& xs, std::int64_t dimension) {
+  Aval t = aval(xs[0]);
+  t.dims[dimension] = 0;
+  std::string operands, types;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    t.dims[dimension] += aval(xs[i]).dims[dimension];
+    operands += (i ? ", " : "") + name(xs[i]);
+    types += (i ? ", " : "") + tt(xs[i]);
+  }
+  Value r = add(t, "");
+  cur().lines.push_back(name(r) + " = stablehlo.concatenate " + operands + ", dim = " + std::to_string(dimension) +
+                        " : (" + types + ") -> " + tt(r));
+  return r;
+}
+
+int Emitter::find_function(const std::string& n, const std::vector<Aval>& args) const {
+  for (std::size_t i = 1; i < funcs_.size(); ++i) {
+    const std::string& f = funcs_[i].name;
+    // A helper traced again with other types is renamed n_0, n_1, ... (MLIR's symbol uniquing).
+    const bool same = f == n || (f.size() > n.size() + 1 && f.compare(0, n.size() + 1, n + "_") == 0 &&
+                                 f.find_first_not_of("0123456789", n.size() + 1) == std::string::npos);
+    if (same && funcs_[i].arg_types == args && funcs_[i].result_types.size()) return int(i);
+  }
+  return -1;
+}
+
+int Emitter::begin_function(const std::string& n, const std::vector<Aval>& args) {
+  std::string unique = n;
+  int k = 0;
+  auto taken = [&](const std::string& s) {
+    for (const auto& f : funcs_)
+      if (f.name == s) return true;
+    return false;
+  };
+  while (taken(unique)) unique = n + "_" + std::to_string(k++);
+  funcs_.emplace_back();
+  Function& f = funcs_.back();
+  f.name = unique;
+  f.arg_types = args;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    f.types.push_back(args[i]);
+    f.names.push_back("%arg" + std::to_string(i));
+  }
+  stack_.push_back(int(funcs_.size() - 1));
+  return stack_.back();
+}
+
+void Emitter::end_function(const std::vector<Value>& results) {
+  Function& f = cur();
+  std::string names, types;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    f.result_types.push_back(aval(results[i]));
+    names += (i ? ", " : "") + name(results[i]);
+    types += (i ? ", " : "") + tt(results[i]);
+  }
+  f.lines.push_back("return " + names + " : " + types);
+  stack_.pop_back();
+}
+
+Value Emitter::call(int function, const std::vector<Value>& args) {
+  const Function& f = funcs_[function];
+  std::string operands, types;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    operands += (i ? ", " : "") + name(args[i]);
+    types += (i ? ", " : "") + tt(args[i]);
+  }
+  Value r = add(f.result_types.at(0), "");
+  cur().lines.push_back(name(r) + " = call @" + f.name + "(" + operands + ") : (" + types + ") -> " +
+                        type_text(f.result_types[0]));
+  return r;
+}
+
+std::string Emitter::print_function(const Function& f) const {
+  std::string out = "  func.func " + std::string(f.is_public ? "public" : "private") + " @" + f.name + "(";
+  for (std::size_t i = 0; i < f.arg_types.size(); ++i)
+    out += (i ? ", %arg" : "%arg") + std::to_string(i) + ": " + type_text(f.arg_types[i]);
+  out += ") -> ";
+  if (f.is_public) {
+    out += "(";
+    for (std::size_t i = 0; i < f.result_types.size(); ++i) {
+      const std::string info = f.result_types.size() == 1 ? "result" : "result[" + std::to_string(i) + "]";
+      out += (i ? ", " : "") + type_text(f.result_types[i]) + " {jax.result_info = \"" + info + "\"}";
+    }
+    out += ")";
+  } else if (f.result_types.size() == 1) {
+    out += type_text(f.result_types[0]);
+  } else {
+    out += "(";
+    for (std::size_t i = 0; i < f.result_types.size(); ++i) out += (i ? ", " : "") + type_text(f.result_types[i]);
+    out += ")";
+  }
+  out += " {\n";
+  for (const auto& line : f.lines) out += "    " + line + "\n";
+  return out + "  }\n";
+}
+
+std::string Emitter::finish(const std::vector<Value>& results) {
+  while (stack_.size() > 1) stack_.pop_back();
+  if (funcs_[0].result_types.empty()) {
+    stack_.push_back(0);
+    end_function(results);
+    stack_.push_back(0);
+  }
+  std::string out = "module @jit_" + module_name_ +
+                    " attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {\n";
+  for (const auto& f : funcs_) out += print_function(f);
+  return out + "}\n";
+}
+
+}  // namespace rl::hlo::jax

@@ -1,0 +1,125 @@
+// The one StableHLO emitter: a module built from primitives on abstract values (shape + element
+// type) and printed exactly as `jax.jit(f).lower(...).as_text()` prints it in recent JAX.
+//
+// Whoever builds a program (the bundled examples in emit.cpp, the Python tracer in cpp/python/)
+// calls one method per primitive, in the order JAX's lowering rules emit them; this file owns
+// every spelling: the module head, `func.func public @main(...)` with `jax.result_info`, SSA names
+// (%0, %1, … for results; %cst, %c for constants with MLIR's conflict suffixes _0, _1, … shared
+// by all names of one function), each op's pretty form, private functions and their calls, and
+// floating-point literals as MLIR prints them.
+//
+// The forms follow ../shared/reference/lesson.md (the lesson's module byte for byte) and
+// ../shared/corpus/stablehlo-interpret/*.mlir (what JAX prints for lax primitives).
+// The methods trust their caller for shapes that must agree (the tracer checks them first, with
+// JAX's messages); they compute result types where the op determines them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rl::hlo::jax {
+
+// An abstract array: dimensions and the element type as MLIR spells it ("f32", "bf16", "i32",
+// "ui8", "i1", ...).
+struct Aval {
+  std::vector<std::int64_t> dims;
+  std::string dtype;
+  bool operator==(const Aval& o) const { return dims == o.dims && dtype == o.dtype; }
+  bool operator!=(const Aval& o) const { return !(*this == o); }
+};
+
+// "tensor<32x16xf32>", "tensor<f32>".
+std::string type_text(const Aval& a);
+
+// Element-type classes (MLIR names).
+bool is_float(const std::string& dtype);     // f16 bf16 f32 f64
+bool is_unsigned(const std::string& dtype);  // ui8 ui16 ui32 ui64
+bool is_bool(const std::string& dtype);      // i1
+bool is_signed_int(const std::string& dtype);  // i8 i16 i32 i64
+
+// A floating-point literal as MLIR's printer writes it in a dense attribute for `dtype`:
+// "1.000000e-01" when six significant digits round-trip, else the shortest form with the type's
+// full precision ("0.333333343", "9.99999974E-6"), else (infinities, NaNs, integral values
+// beyond the precision) the bits in hex ("0xFF800000").
+std::string float_literal(double v, const std::string& dtype);
+
+// A value of the function being built: its index in that function.
+struct Value {
+  int id = -1;
+  bool valid() const { return id >= 0; }
+};
+
+class Emitter {
+ public:
+  // The module `@jit_<name>` whose public @main takes `args`.
+  Emitter(std::string name, const std::vector<Aval>& args);
+
+  Value arg(std::size_t i) const { return Value{int(i)}; }
+  const Aval& aval(Value v) const;
+
+  // ---- primitives (one line each, in call order) ----
+  // A splat constant: `%cst = stablehlo.constant dense<1.000000e-01> : tensor<f32>` (floats),
+  // `%c = ... dense<1> : tensor<i32>` (integers), `%c = ... dense<true> : tensor<i1>`.
+  Value constant(double v, const Aval& type);
+  Value unary(const std::string& op, Value x);                  // "tanh", "exponential", ...
+  Value binary(const std::string& op, Value a, Value b);        // "add", "maximum", ... same types
+  Value compare(const std::string& direction, Value a, Value b);  // "GT", ...: i1 result
+  Value select(Value pred, Value on_true, Value on_false);
+  Value clamp(Value lo, Value x, Value hi);
+  Value convert(Value x, const std::string& dtype);
+  Value broadcast_in_dim(Value x, const std::vector<std::int64_t>& dims,
+                         const std::vector<std::int64_t>& broadcast_dimensions);
+  Value reshape(Value x, const std::vector<std::int64_t>& dims);
+  Value transpose(Value x, const std::vector<std::int64_t>& permutation);
+  Value dot_general(Value a, Value b, const std::vector<std::int64_t>& lhs_batch,
+                    const std::vector<std::int64_t>& rhs_batch, const std::vector<std::int64_t>& lhs_contract,
+                    const std::vector<std::int64_t>& rhs_contract);
+  // reduce with a one-op body printed in the compact `applies` form: op is "add", "maximum",
+  // "minimum", "multiply", "and", "or".
+  Value reduce(Value x, Value init, const std::string& op, const std::vector<std::int64_t>& dims);
+  Value iota(const Aval& type, std::int64_t dimension);
+  Value slice(Value x, const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& limit,
+              const std::vector<std::int64_t>& strides);
+  Value concatenate(const std::vector<Value>& xs, std::int64_t dimension);
+
+  // ---- private functions (JAX's jitted helpers, e.g. jax.nn.relu → @relu) ----
+  // The index of an already-emitted private function named `name` taking `args`, or -1.
+  int find_function(const std::string& name, const std::vector<Aval>& args) const;
+  // Starts a private function: later primitives go into it until end_function. Returns its index.
+  int begin_function(const std::string& name, const std::vector<Aval>& args);
+  void end_function(const std::vector<Value>& results);
+  // `%0 = call @relu(%arg0) : (tensor<...>) -> tensor<...>` in the current function (one result).
+  Value call(int function, const std::vector<Value>& args);
+
+  // The module's text (ending with a newline, as as_text()); `results` are @main's: one prints
+  // jax.result_info = "result", several "result[0]", "result[1]", ...
+  std::string finish(const std::vector<Value>& results);
+
+ private:
+  struct Function {
+    std::string name;
+    bool is_public = false;
+    std::vector<Aval> arg_types;
+    std::vector<Aval> types;        // of every value (arguments first)
+    std::vector<std::string> names;  // "%arg0", "%0", "%cst_1"
+    std::vector<std::string> lines;
+    std::vector<Aval> result_types;
+    std::map<std::string, int> used;  // constant names taken
+    int next_id = 0, next_conflict = 0;
+  };
+  Function& cur() { return funcs_[stack_.back()]; }
+  const Function& cur() const { return funcs_[stack_.back()]; }
+  Value add(const Aval& type, std::string name);
+  std::string fresh_constant_name(const std::string& base);
+  const std::string& name(Value v) const { return cur().names[v.id]; }
+  std::string tt(Value v) const { return type_text(aval(v)); }
+  std::string print_function(const Function& f) const;
+
+  std::string module_name_;
+  std::vector<Function> funcs_;
+  std::vector<int> stack_;
+};
+
+}  // namespace rl::hlo::jax

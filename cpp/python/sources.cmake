@@ -1,0 +1,12 @@
+# The python room: JAX-style Python → tokens → syntax tree → traced and lowered to StableHLO
+# through hlo/jax_emit (included by the top-level CMakeLists.txt).
+list(APPEND RL_CORE_SOURCES
+  cpp/python/lexer.cpp
+  cpp/python/parser.cpp
+  cpp/python/tracer.cpp
+)
+list(APPEND RL_TEST_SOURCES
+  tests/cpp/python/lexer_test.cpp
+  tests/cpp/python/lower_test.cpp
+  tests/cpp/python/run_test.cpp
+)

@@ -1,0 +1,2234 @@
+#include "python/tracer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "hlo/jax_emit.h"
+#include "python/parser.h"
+
+namespace rl::python {
+
+namespace hj = rl::hlo::jax;
+
+namespace {
+
+// ---- values ------------------------------------------------------------------------------------
+
+enum class K { None, Bool, Int, Float, Str, Tuple, List, Ellipsis, Array, Module, Builtin, Method, DType, Func,
+               Jitted, Lowered, SDS, Opaque };
+
+struct Obj;
+using Ref = std::shared_ptr<Obj>;
+
+struct Obj {
+  K k = K::None;
+  bool b = false;
+  std::int64_t i = 0;
+  double f = 0;
+  std::string s;            // Str: value; Module: path; Builtin: qualified name; Method: attribute; DType: MLIR name
+  std::vector<Ref> items;   // Tuple, List
+  // Array: an abstract value. traced: it has a value in the function being emitted; literal: a
+  // Python scalar being used as an array (materialized as a constant where used).
+  hj::Aval aval;
+  bool weak = false, traced = false, literal = false;
+  double lit = 0;
+  hj::Value v;
+  int fn = -1;              // the emitter function the traced value belongs to
+  Ref self;                 // Method: receiver; Jitted: the function
+  const Stmt* def = nullptr;  // Func
+  std::vector<Ref> defaults;  // Func: evaluated default values (null: none)
+};
+
+Ref mk(K k) {
+  auto r = std::make_shared<Obj>();
+  r->k = k;
+  return r;
+}
+Ref none() { return mk(K::None); }
+Ref mk_int(std::int64_t v) {
+  auto r = mk(K::Int);
+  r->i = v;
+  return r;
+}
+Ref mk_float(double v) {
+  auto r = mk(K::Float);
+  r->f = v;
+  return r;
+}
+Ref mk_bool(bool v) {
+  auto r = mk(K::Bool);
+  r->b = v;
+  return r;
+}
+Ref mk_str(std::string s, K k = K::Str) {
+  auto r = mk(k);
+  r->s = std::move(s);
+  return r;
+}
+Ref mk_tuple(std::vector<Ref> items, K k = K::Tuple) {
+  auto r = mk(k);
+  r->items = std::move(items);
+  return r;
+}
+
+bool is_pyscalar(const Ref& r) { return r->k == K::Bool || r->k == K::Int || r->k == K::Float; }
+double scalar_value(const Ref& r) { return r->k == K::Bool ? (r->b ? 1 : 0) : r->k == K::Int ? double(r->i) : r->f; }
+
+std::string shape_text(const std::vector<std::int64_t>& d) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < d.size(); ++i) out += (i ? ", " : "") + std::to_string(d[i]);
+  return out + (d.size() == 1 ? ",)" : ")");
+}
+
+// JAX's dtype names for messages: "float32", "int32", "bool".
+std::string jax_dtype_name(const std::string& t) {
+  if (t == "i1") return "bool";
+  if (t == "bf16") return "bfloat16";
+  if (t[0] == 'f') return "float" + t.substr(1);
+  if (t[0] == 'u') return "uint" + t.substr(2);
+  return "int" + t.substr(1);
+}
+std::string aval_text(const Ref& a) {
+  std::string dims;
+  for (std::size_t i = 0; i < a->aval.dims.size(); ++i) dims += (i ? "," : "") + std::to_string(a->aval.dims[i]);
+  return jax_dtype_name(a->aval.dtype) + "[" + dims + "]";
+}
+
+std::string type_name(const Ref& r) {
+  switch (r->k) {
+    case K::None: return "None";
+    case K::Bool: return "bool";
+    case K::Int: return "int";
+    case K::Float: return "float";
+    case K::Str: return "str";
+    case K::Tuple: return "tuple";
+    case K::List: return "list";
+    case K::Ellipsis: return "ellipsis";
+    case K::Array: return "Array " + aval_text(r);
+    case K::Module: return "module";
+    case K::Builtin: return "function";
+    case K::Method: return "method";
+    case K::DType: return "dtype";
+    case K::Func: return "function";
+    case K::Jitted: return "jitted function";
+    case K::Lowered: return "Lowered";
+    case K::SDS: return "ShapeDtypeStruct";
+    case K::Opaque: return r->s;
+  }
+  return "?";
+}
+
+// ---- dtypes (JAX's promotion lattice, x64 disabled) -------------------------------------------
+
+int category(const std::string& t) { return t == "i1" ? 0 : hj::is_float(t) ? 2 : 1; }
+int bits(const std::string& t) {
+  if (t == "i1") return 1;
+  std::size_t k = 0;
+  while (k < t.size() && !std::isdigit(static_cast<unsigned char>(t[k]))) ++k;
+  return std::atoi(t.c_str() + k);
+}
+std::string canonical(const std::string& t) {
+  if (t == "f64") return "f32";
+  if (t == "i64") return "i32";
+  if (t == "ui64") return "ui32";
+  return t;
+}
+
+struct DT {
+  std::string t;
+  bool weak = false;
+};
+
+DT promote2(const DT& a, const DT& b) {
+  if (a.weak && b.weak) {
+    const int c = std::max(category(a.t), category(b.t));
+    return {c == 2 ? "f32" : "i32", true};
+  }
+  if (a.weak || b.weak) {
+    const DT& w = a.weak ? a : b;
+    const DT& s = a.weak ? b : a;
+    if (category(w.t) <= category(s.t)) return {s.t, false};
+    return {category(w.t) == 2 ? "f32" : "i32", true};
+  }
+  if (a.t == b.t) return {a.t, false};
+  const int ca = category(a.t), cb = category(b.t);
+  if (ca != cb) return ca > cb ? a : b;
+  if (ca == 2) {
+    if ((a.t == "f16" && b.t == "bf16") || (a.t == "bf16" && b.t == "f16")) return {"f32", false};
+    return bits(a.t) >= bits(b.t) ? a : b;
+  }
+  const bool ua = hj::is_unsigned(a.t), ub = hj::is_unsigned(b.t);
+  if (ua == ub) return bits(a.t) >= bits(b.t) ? a : b;
+  const DT& u = ua ? a : b;
+  const DT& i = ua ? b : a;
+  if (bits(i.t) > bits(u.t)) return i;
+  if (bits(u.t) >= 64) return {"f32", true};
+  return {canonical("i" + std::to_string(std::min(64, bits(u.t) * 2))), false};
+}
+
+DT dt_of(const Ref& r) {
+  if (r->k == K::Array) return {r->aval.dtype, r->weak};
+  if (r->k == K::Bool) return {"i1", false};
+  if (r->k == K::Int) return {"i32", true};
+  return {"f32", true};
+}
+
+// ---- the names ----------------------------------------------------------------------------------
+
+const char* const kModules[][2] = {{"jax", "jax"}, {"jax.numpy", "jnp"}, {"jax.nn", "jax.nn"},
+                                   {"jax.lax", "lax"}, {"numpy", "np"}};
+
+std::string short_module(const std::string& path) {
+  for (auto& m : kModules)
+    if (path == m[0]) return m[1];
+  return path;
+}
+
+const std::map<std::string, std::string>& dtype_names() {
+  static const std::map<std::string, std::string> m = {
+      {"float16", "f16"}, {"bfloat16", "bf16"}, {"float32", "f32"}, {"float64", "f64"}, {"int8", "i8"},
+      {"int16", "i16"}, {"int32", "i32"}, {"int64", "i64"}, {"uint8", "ui8"}, {"uint16", "ui16"},
+      {"uint32", "ui32"}, {"uint64", "ui64"}, {"bool_", "i1"}, {"float_", "f64"}, {"int_", "i64"}};
+  return m;
+}
+
+// Unary elementwise functions: jnp name → StableHLO op (inexact: ints are promoted to float first).
+const std::map<std::string, std::pair<std::string, bool>>& unary_ops() {
+  static const std::map<std::string, std::pair<std::string, bool>> m = {
+      {"tanh", {"tanh", true}},       {"exp", {"exponential", true}}, {"log", {"log", true}},
+      {"sqrt", {"sqrt", true}},       {"sin", {"sine", true}},        {"cos", {"cosine", true}},
+      {"log1p", {"log_plus_one", true}}, {"expm1", {"exponential_minus_one", true}},
+      {"abs", {"abs", false}},        {"absolute", {"abs", false}},   {"sign", {"sign", false}},
+      {"negative", {"negate", false}}, {"floor", {"floor", true}},    {"ceil", {"ceil", true}},
+      {"rsqrt", {"rsqrt", true}},     {"tan", {"tan", true}},         {"logistic", {"logistic", true}}};
+  return m;
+}
+
+const std::vector<std::string>& names_list() {
+  static const std::vector<std::string> v = [] {
+    std::vector<std::string> out = {
+        "jnp.matmul", "jnp.dot", "jnp.maximum", "jnp.minimum", "jnp.add", "jnp.subtract", "jnp.multiply",
+        "jnp.divide", "jnp.true_divide", "jnp.power", "jnp.where", "jnp.sum", "jnp.mean", "jnp.max", "jnp.min",
+        "jnp.reshape", "jnp.transpose", "jnp.square", "jnp.zeros", "jnp.ones", "jnp.full", "jnp.arange",
+        "jnp.array", "jnp.asarray", "jnp.zeros_like", "jnp.ones_like", "jnp.concatenate", "jnp.stack",
+        "jnp.expand_dims", "jnp.squeeze", "jnp.swapaxes", "jnp.broadcast_to",
+        "jax.nn.relu", "jax.nn.sigmoid", "jax.nn.silu", "lax.dot_general", "jax.jit", "jax.ShapeDtypeStruct",
+        "np.zeros", "np.ones", "np.arange"};
+    for (auto& [k, _] : unary_ops())
+      if (k != "logistic") out.push_back("jnp." + k);
+    for (const char* l : {"tanh", "exp", "log", "sqrt", "sin", "cos", "abs", "neg", "max", "min", "logistic", "rsqrt"})
+      out.push_back(std::string("lax.") + l);
+    for (auto& [k, _] : dtype_names()) out.push_back("jnp." + k);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }();
+  return v;
+}
+
+bool known_name(const std::string& q) {
+  const auto& v = names_list();
+  return std::binary_search(v.begin(), v.end(), q);
+}
+
+std::string supported_in(const std::string& prefix) {
+  std::string out;
+  for (const auto& n : names_list())
+    if (n.compare(0, prefix.size() + 1, prefix + ".") == 0) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// ---- the interpreter ---------------------------------------------------------------------------
+
+struct Fail {
+  Error e;
+  template <class T>
+  operator Result<T>() const {  // NOLINT: lets a function return Fail{...} for any Result
+    return Result<T>::failure(e);
+  }
+};
+
+#define UNWRAP(var, expr)                             \
+  auto var##_res = (expr);                            \
+  if (!var##_res) return Fail{var##_res.error_info()}; \
+  auto var = std::move(var##_res.value())
+
+struct Args {
+  std::vector<Ref> pos;
+  std::vector<std::pair<std::string, Ref>> kw;
+  Ref get(std::size_t i, const char* name) const {
+    if (i < pos.size()) return pos[i];
+    for (auto& [k, v] : kw)
+      if (k == name) return v;
+    return nullptr;
+  }
+};
+
+enum class FlowKind { Next, Return, Break, Continue };
+struct Flow {
+  FlowKind kind = FlowKind::Next;
+  Ref value;
+};
+
+using Scope = std::map<std::string, Ref>;
+
+struct Interp {
+  Scope globals;
+  std::vector<Scope*> frames;
+  std::unique_ptr<hj::Emitter> em;
+  std::vector<int> fn_stack;  // emitter function of the current trace level (0: main)
+  long steps = 0;
+  int call_depth = 0;
+  int line = 1, col = 1;
+  std::string entry;
+  bool done = false;
+  Lowered result;
+
+  Fail fail(const std::string& m) const { return Fail{Error{std::to_string(line) + ":" + std::to_string(col) + ": " + m, "", line, col}}; }
+  Fail fail_at(const std::string& m, int l, int c) const { return Fail{Error{std::to_string(l) + ":" + std::to_string(c) + ": " + m, "", l, c}}; }
+  bool tracing() const { return em != nullptr; }
+
+  // ---- arrays ----
+  Ref new_array(const hj::Aval& a, bool weak) {
+    auto r = mk(K::Array);
+    r->aval = a;
+    r->aval.dtype = canonical(a.dtype);
+    r->weak = weak;
+    return r;
+  }
+  Ref traced(hj::Value v, bool weak) {
+    auto r = mk(K::Array);
+    r->aval = em->aval(v);
+    r->weak = weak;
+    r->traced = true;
+    r->v = v;
+    r->fn = fn_stack.back();
+    return r;
+  }
+  // A Python scalar used where an array is wanted (JAX: a weakly typed literal).
+  Ref literal(const Ref& s, const std::string& dtype) {
+    auto r = mk(K::Array);
+    const DT d = dt_of(s);
+    r->aval = {{}, dtype.empty() ? d.t : dtype};
+    r->weak = d.weak;
+    r->literal = true;
+    r->lit = scalar_value(s);
+    return r;
+  }
+  Result<Ref> as_array(const Ref& x, const std::string& fn) {
+    if (x->k == K::Array) return Result<Ref>::success(x);
+    if (is_pyscalar(x)) return Result<Ref>::success(literal(x, ""));
+    if ((x->k == K::Tuple || x->k == K::List) && !x->items.empty()) {
+      return fail(fn + ": lists and tuples as arrays are not supported here; build arrays with jnp.zeros, jnp.ones or "
+                       "jnp.arange, or pass them as arguments");
+    }
+    return fail(fn + " requires ndarray or scalar arguments, got " + type_name(x));
+  }
+  // The emitted value of an array operand (a literal becomes a constant here).
+  Result<hj::Value> value_of(const Ref& a) {
+    if (a->literal) return Result<hj::Value>::success(em->constant(a->lit, {{}, a->aval.dtype}));
+    if (!a->traced || a->fn != fn_stack.back())
+      return fail("an array from outside the traced function (" + aval_text(a) +
+                  ") would be a constant baked into the program; pass it as an argument instead (not supported here)");
+    return Result<hj::Value>::success(a->v);
+  }
+  // convert_element_type: a no-op when the dtype is already right.
+  Result<Ref> convert(const Ref& a, const std::string& dtype, bool weak) {
+    const std::string t = canonical(dtype);
+    if (a->aval.dtype == t) {
+      if (a->weak == weak) return Result<Ref>::success(a);
+      auto c = std::make_shared<Obj>(*a);
+      c->weak = weak;
+      return Result<Ref>::success(c);
+    }
+    if (a->literal) {
+      auto c = std::make_shared<Obj>(*a);
+      c->aval.dtype = t;
+      c->weak = weak;
+      if (!hj::is_float(t)) c->lit = t == "i1" ? (c->lit != 0) : std::trunc(c->lit);
+      return Result<Ref>::success(c);
+    }
+    if (!tracing()) return Result<Ref>::success(new_array({a->aval.dims, t}, weak));
+    UNWRAP(v, value_of(a));
+    return Result<Ref>::success(traced(em->convert(v, t), weak));
+  }
+
+  // lax.broadcast_shapes with JAX's message.
+  Result<std::vector<std::int64_t>> broadcast_shapes(const std::vector<Ref>& xs) {
+    std::size_t rank = 0;
+    for (auto& x : xs) rank = std::max(rank, x->aval.dims.size());
+    std::vector<std::int64_t> out(rank, 1);
+    for (auto& x : xs) {
+      const auto& d = x->aval.dims;
+      for (std::size_t k = 0; k < d.size(); ++k) {
+        std::int64_t& o = out[rank - d.size() + k];
+        if (d[k] == o || d[k] == 1) continue;
+        if (o == 1) {
+          o = d[k];
+          continue;
+        }
+        std::string shapes;
+        for (std::size_t j = 0; j < xs.size(); ++j) shapes += (j ? ", " : "") + shape_text(xs[j]->aval.dims);
+        return fail("Incompatible shapes for broadcasting: shapes=[" + shapes + "]");
+      }
+    }
+    UNWRAP(okshape, check_shape(out, "broadcasting"));
+    (void)okshape;
+    return Result<std::vector<std::int64_t>>::success(out);
+  }
+
+  // lax.broadcast_in_dim as a staged primitive (a literal operand becomes a constant first).
+  Result<Ref> broadcast_in_dim(const Ref& a, const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& dims) {
+    if (!tracing()) return Result<Ref>::success(new_array({shape, a->aval.dtype}, a->weak));
+    UNWRAP(v, value_of(a));
+    return Result<Ref>::success(traced(em->broadcast_in_dim(v, shape, dims), a->weak));
+  }
+
+  // jnp's promote_args: dtypes (converts), then ranks (broadcast_to_rank when two nonscalar ranks
+  // differ). `inexact`: ints and bools are promoted to float first (jnp's promote_args_inexact).
+  Result<std::vector<Ref>> promote_args(const std::string& fn, std::vector<Ref> xs, bool inexact) {
+    for (auto& x : xs) {
+      UNWRAP(a, as_array(x, fn));
+      x = a;
+    }
+    DT d = dt_of(xs[0]);
+    for (std::size_t i = 1; i < xs.size(); ++i) d = promote2(d, dt_of(xs[i]));
+    if (inexact && category(d.t) != 2) d = {"f32", d.weak};
+    for (auto& x : xs) {
+      UNWRAP(c, convert(x, d.t, d.weak));
+      x = c;
+    }
+    std::set<std::size_t> ranks;
+    for (auto& x : xs)
+      if (!x->aval.dims.empty()) ranks.insert(x->aval.dims.size());
+    if (ranks.size() >= 2) {
+      UNWRAP(shape, broadcast_shapes(xs));
+      const std::size_t r = shape.size();
+      for (auto& x : xs) {
+        const std::size_t n = x->aval.dims.size();
+        if (n == r) continue;
+        std::vector<std::int64_t> to(r - n, 1), dims;
+        for (auto dd : x->aval.dims) to.push_back(dd);
+        for (std::size_t k = 0; k < n; ++k) dims.push_back(std::int64_t(r - n + k));
+        UNWRAP(b, broadcast_in_dim(x, to, dims));
+        x = b;
+      }
+    }
+    return Result<std::vector<Ref>>::success(std::move(xs));
+  }
+
+  // A lax n-ary elementwise primitive on promoted operands: operands are read (literals become
+  // constants), those of another shape are broadcast (mlir.multi_broadcast_in_dim), then the op.
+  Result<Ref> nary(const std::string& op, const std::vector<Ref>& xs, const std::string& out_dtype = "") {
+    UNWRAP(shape, broadcast_shapes(xs));
+    const bool weak = std::all_of(xs.begin(), xs.end(), [](const Ref& x) { return x->weak; });
+    const std::string t = out_dtype.empty() ? xs[0]->aval.dtype : out_dtype;
+    if (!tracing()) return Result<Ref>::success(new_array({shape, t}, out_dtype.empty() && weak));
+    std::vector<hj::Value> vs;
+    for (auto& x : xs) {
+      UNWRAP(v, value_of(x));
+      vs.push_back(v);
+    }
+    for (std::size_t k = 0; k < xs.size(); ++k) {
+      if (xs[k]->aval.dims == shape) continue;
+      const std::size_t n = xs[k]->aval.dims.size();
+      std::vector<std::int64_t> dims;
+      for (std::size_t j = 0; j < n; ++j) dims.push_back(std::int64_t(shape.size() - n + j));
+      vs[k] = em->broadcast_in_dim(vs[k], shape, dims);
+    }
+    hj::Value r;
+    if (op == "select") r = em->select(vs[0], vs[1], vs[2]);
+    else if (op.compare(0, 8, "compare ") == 0) r = em->compare(op.substr(8), vs[0], vs[1]);
+    else if (vs.size() == 1) r = em->unary(op, vs[0]);
+    else r = em->binary(op, vs[0], vs[1]);
+    return Result<Ref>::success(traced(r, out_dtype.empty() && weak));
+  }
+
+  Result<Ref> binary_fn(const std::string& fn, const std::string& op, const Ref& a, const Ref& b, bool inexact = false) {
+    UNWRAP(xs, promote_args(fn, {a, b}, inexact));
+    return nary(op, xs);
+  }
+  Result<Ref> compare_fn(const std::string& fn, const std::string& dir, const Ref& a, const Ref& b) {
+    UNWRAP(xs, promote_args(fn, {a, b}, false));
+    return nary("compare " + dir, xs, "i1");
+  }
+  Result<Ref> unary_fn(const std::string& fn, const std::string& op, const Ref& x, bool inexact) {
+    UNWRAP(xs, promote_args(fn, {x}, inexact));
+    if (op == "abs" || op == "negate" || op == "sign") {
+      if (xs[0]->aval.dtype == "i1") return fail(fn + " does not accept dtype bool");
+    }
+    return nary(op, xs);
+  }
+
+  // lax.integer_pow's lowering (2 and 3 directly, -1 as 1/x, others by squaring).
+  Result<Ref> integer_pow(const Ref& x0, std::int64_t y) {
+    UNWRAP(xs, promote_args("power", {x0}, false));
+    const Ref x = xs[0];
+    if (!tracing() || y == 1) return Result<Ref>::success(tracing() ? x : new_array(x->aval, x->weak));
+    UNWRAP(v, value_of(x));
+    auto ones = [&](const hj::Aval& a) {
+      return em->broadcast_in_dim(em->constant(1, {{}, a.dtype}), a.dims, {});
+    };
+    hj::Value r;
+    if (y == 2) r = em->binary("multiply", v, v);
+    else if (y == 3) r = em->binary("multiply", em->binary("multiply", v, v), v);
+    else if (y == -1) r = em->binary("divide", ones(x->aval), v);
+    else if (y == 0) r = ones(x->aval);
+    else {
+      std::int64_t n = y < 0 ? -y : y;
+      hj::Value acc, base = v;
+      bool have = false;
+      while (n > 0) {
+        if (n & 1) acc = have ? em->binary("multiply", acc, base) : base, have = true;
+        n >>= 1;
+        if (n > 0) base = em->binary("multiply", base, base);
+      }
+      r = y < 0 ? em->binary("divide", ones(x->aval), acc) : acc;
+    }
+    return Result<Ref>::success(traced(r, x->weak));
+  }
+
+  // ---- shapes ----
+  Result<std::int64_t> canonical_axis(std::int64_t axis, std::size_t ndim) {
+    const std::int64_t n = std::int64_t(ndim);
+    if (axis < -n || axis >= n)
+      return fail("axis " + std::to_string(axis) + " is out of bounds for array of dimension " + std::to_string(n));
+    return Result<std::int64_t>::success(axis < 0 ? axis + n : axis);
+  }
+  // A shape this tool can write and read back: dimensions from 0 to 2^50 (the StableHLO
+  // parser's limit) and at most 2^62 elements, so element counts never overflow.
+  Result<bool> check_shape(const std::vector<std::int64_t>& shape, const std::string& what) {
+    std::int64_t n = 1;
+    for (auto d : shape) {
+      if (d < 0) return fail(what + ": negative dimensions are not allowed, got " + shape_text(shape));
+      if (d > (std::int64_t(1) << 50)) return fail(what + ": dimensions past 2^50 are not supported here, got " + shape_text(shape));
+      if (__builtin_mul_overflow(n, d, &n) || n > (std::int64_t(1) << 62))
+        return fail(what + ": arrays of more than 2^62 elements are not supported here, got " + shape_text(shape));
+    }
+    return Result<bool>::success(true);
+  }
+
+  Result<std::vector<std::int64_t>> int_list(const Ref& r, const std::string& what) {
+    std::vector<std::int64_t> out;
+    if (r->k == K::Int) return Result<std::vector<std::int64_t>>::success({r->i});
+    if (r->k == K::Tuple || r->k == K::List) {
+      for (auto& x : r->items) {
+        if (x->k != K::Int) return fail(what + " must be integers, got " + type_name(x));
+        out.push_back(x->i);
+      }
+      return Result<std::vector<std::int64_t>>::success(out);
+    }
+    return fail(what + " must be an int or a tuple of ints, got " + type_name(r));
+  }
+
+  Result<Ref> reshape(const Ref& x0, std::vector<std::int64_t> shape) {
+    UNWRAP(x, as_array(x0, "reshape"));
+    std::int64_t known = 1, size = 1;
+    int minus = -1;
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+      if (shape[k] == -1) {
+        if (minus >= 0) return fail("can only specify one unknown dimension");
+        minus = int(k);
+      } else if (shape[k] < 0) {
+        return fail("reshape: negative dimension " + std::to_string(shape[k]) + " in new shape " + shape_text(shape));
+      } else if (__builtin_mul_overflow(known, shape[k], &known)) {
+        return fail("reshape: the new shape " + shape_text(shape) + " has more elements than this tool supports");
+      }
+    }
+    for (auto d : x->aval.dims)
+      if (__builtin_mul_overflow(size, d, &size)) return fail("reshape: arrays of more than 2^63 elements are not supported here");
+    if (minus >= 0) {
+      if (known == 0 || size % known != 0)
+        return fail("cannot reshape array of shape " + shape_text(x->aval.dims) + " (size " + std::to_string(size) +
+                    ") into shape " + shape_text(shape) + " because the product of specified axis sizes (" +
+                    std::to_string(known) + ") does not evenly divide " + std::to_string(size));
+      shape[minus] = size / known;
+      known = size;
+    }
+    if (known != size)
+      return fail("cannot reshape array of shape " + shape_text(x->aval.dims) + " (size " + std::to_string(size) +
+                  ") into shape " + shape_text(shape) + " (size " + std::to_string(known) + ")");
+    if (shape == x->aval.dims) return Result<Ref>::success(x);
+    if (!tracing()) return Result<Ref>::success(new_array({shape, x->aval.dtype}, x->weak));
+    UNWRAP(v, value_of(x));
+    return Result<Ref>::success(traced(em->reshape(v, shape), x->weak));
+  }
+
+  Result<Ref> transpose(const Ref& x0, std::vector<std::int64_t> perm, bool given) {
+    UNWRAP(x, as_array(x0, "transpose"));
+    const std::size_t n = x->aval.dims.size();
+    if (!given) {
+      perm.clear();
+      for (std::size_t k = n; k-- > 0;) perm.push_back(std::int64_t(k));
+    }
+    if (perm.size() != n)
+      return fail("axes don't match array: transpose permutation " + shape_text(perm) + " for an array of " +
+                  std::to_string(n) + " dimensions");
+    std::vector<bool> seen(n, false);
+    for (auto& p : perm) {
+      UNWRAP(c, canonical_axis(p, n));
+      if (seen[c]) return fail("repeated axis in transpose: " + shape_text(perm));
+      seen[c] = true;
+      p = c;
+    }
+    bool identity = true;
+    for (std::size_t k = 0; k < n; ++k) identity = identity && perm[k] == std::int64_t(k);
+    if (identity) return Result<Ref>::success(x);
+    hj::Aval out{{}, x->aval.dtype};
+    for (auto p : perm) out.dims.push_back(x->aval.dims[p]);
+    if (!tracing()) return Result<Ref>::success(new_array(out, x->weak));
+    UNWRAP(v, value_of(x));
+    return Result<Ref>::success(traced(em->transpose(v, perm), x->weak));
+  }
+
+  // lax.dot_general with its shape rule's messages.
+  Result<Ref> dot_general(const Ref& a, const Ref& b, const std::vector<std::int64_t>& lc, const std::vector<std::int64_t>& rc,
+                          const std::vector<std::int64_t>& lb, const std::vector<std::int64_t>& rb) {
+    auto dims_of = [](const Ref& x, const std::vector<std::int64_t>& ds) {
+      std::vector<std::int64_t> out;
+      for (auto d : ds) out.push_back(x->aval.dims[d]);
+      return out;
+    };
+    // lax's _dot_general_shape_rule, in its order and words.
+    for (int side = 0; side < 2; ++side) {
+      const Ref& x = side ? b : a;
+      const auto& bt = side ? rb : lb;
+      const auto& ct = side ? rc : lc;
+      const char* name = side ? "rhs" : "lhs";
+      const std::int64_t rank = std::int64_t(x->aval.dims.size());
+      for (auto d : bt)
+        if (d < 0 || d >= rank)
+          return fail(std::string("dot_general requires ") + name + " dimension numbers to be nonnegative and less than the number of axes of the " +
+                      name + " value, got " + name + "_batch of " + shape_text(bt) + " and " + name + "_contracting of " + shape_text(ct) +
+                      " for " + name + " of rank " + std::to_string(rank));
+      for (auto d : ct)
+        if (d < 0 || d >= rank)
+          return fail(std::string("dot_general requires ") + name + " dimension numbers to be nonnegative and less than the number of axes of the " +
+                      name + " value, got " + name + "_batch of " + shape_text(bt) + " and " + name + "_contracting of " + shape_text(ct) +
+                      " for " + name + " of rank " + std::to_string(rank));
+      std::vector<std::int64_t> all = bt;
+      all.insert(all.end(), ct.begin(), ct.end());
+      std::sort(all.begin(), all.end());
+      if (std::adjacent_find(all.begin(), all.end()) != all.end())
+        return fail(std::string("dot_general requires ") + name + " batch and contracting dimensions to be distinct, got " + name +
+                    "_batch " + shape_text(bt) + " and " + name + "_contracting " + shape_text(ct) + ".");
+    }
+    if (lb.size() != rb.size())
+      return fail("dot_general requires equal numbers of lhs_batch and rhs_batch dimensions, got lhs_batch " + shape_text(lb) +
+                  " and rhs_batch " + shape_text(rb) + ".");
+    if (lc.size() != rc.size())
+      return fail("dot_general requires equal numbers of lhs_contracting and rhs_contracting dimensions, got lhs_contracting " +
+                  shape_text(lc) + " and rhs_contracting " + shape_text(rc) + ".");
+    if (dims_of(a, lb) != dims_of(b, rb))
+      return fail("dot_general requires lhs batch dimensions and rhs batch dimensions to have the same shape, got " +
+                  shape_text(dims_of(a, lb)) + " and " + shape_text(dims_of(b, rb)) + ".");
+    if (dims_of(a, lc) != dims_of(b, rc))
+      return fail("dot_general requires contracting dimensions to have the same shape, got " + shape_text(dims_of(a, lc)) +
+                  " and " + shape_text(dims_of(b, rc)) + ".");
+    if (a->aval.dtype != b->aval.dtype)
+      return fail("dot_general requires operands of the same dtype, got " + jax_dtype_name(a->aval.dtype) + " and " +
+                  jax_dtype_name(b->aval.dtype));
+    hj::Aval out{dims_of(a, lb), a->aval.dtype};
+    auto free = [](const Ref& x, const std::vector<std::int64_t>& c, const std::vector<std::int64_t>& bt, std::vector<std::int64_t>& o) {
+      for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d)
+        if (std::find(c.begin(), c.end(), d) == c.end() && std::find(bt.begin(), bt.end(), d) == bt.end()) o.push_back(x->aval.dims[d]);
+    };
+    free(a, lc, lb, out.dims);
+    free(b, rc, rb, out.dims);
+    if (!tracing()) return Result<Ref>::success(new_array(out, a->weak && b->weak));
+    UNWRAP(va, value_of(a));
+    UNWRAP(vb, value_of(b));
+    return Result<Ref>::success(traced(em->dot_general(va, vb, lb, rb, lc, rc), a->weak && b->weak));
+  }
+
+  // jnp.matmul (jax/_src/numpy/tensor_contractions.py): batch dims broadcast, size-1 batch dims
+  // squeezed, dot_general, then a transpose to NumPy's order when needed.
+  Result<Ref> matmul(const Ref& a0, const Ref& b0, const std::string& fn) {
+    UNWRAP(a1, as_array(a0, fn));
+    UNWRAP(b1, as_array(b0, fn));
+    for (int w = 0; w < 2; ++w)
+      if ((w ? b1 : a1)->aval.dims.empty())
+        return fail(fn + ": matmul input operand " + std::to_string(w) + " must have ndim at least 1, but it has ndim 0");
+    const DT d = promote2(dt_of(a1), dt_of(b1));
+    UNWRAP(a, convert(a1, d.t, d.weak));
+    UNWRAP(b, convert(b1, d.t, d.weak));
+    const bool a_mat = a->aval.dims.size() > 1, b_mat = b->aval.dims.size() > 1;
+    std::vector<std::int64_t> ab(a->aval.dims.begin(), a->aval.dims.end() - (a_mat ? 2 : 1));
+    std::vector<std::int64_t> bb(b->aval.dims.begin(), b->aval.dims.end() - (b_mat ? 2 : 1));
+    if (!a_mat) ab.clear();
+    if (!b_mat) bb.clear();
+    const std::size_t nb = std::max(ab.size(), bb.size());
+    std::vector<std::int64_t> a_sq, b_sq, a_batch, b_batch, idx_batch, idx_a, idx_b;
+    for (std::size_t i = 0; i < nb; ++i) {
+      const bool has_a = i >= nb - ab.size(), has_b = i >= nb - bb.size();
+      const std::int64_t da = has_a ? ab[i - (nb - ab.size())] : 0, db = has_b ? bb[i - (nb - bb.size())] : 0;
+      if (!has_a) idx_b.push_back(std::int64_t(i));
+      else if (!has_b) idx_a.push_back(std::int64_t(i));
+      else if (da == 1) {
+        idx_b.push_back(std::int64_t(i));
+        a_sq.push_back(std::int64_t(idx_batch.size() + idx_a.size() + a_sq.size()));
+      } else if (db == 1) {
+        idx_a.push_back(std::int64_t(i));
+        b_sq.push_back(std::int64_t(idx_batch.size() + idx_b.size() + b_sq.size()));
+      } else if (da == db) {
+        a_batch.push_back(std::int64_t(idx_batch.size() + idx_a.size()));
+        b_batch.push_back(std::int64_t(idx_batch.size() + idx_b.size()));
+        idx_batch.push_back(std::int64_t(i));
+      } else {
+        return fail("Incompatible shapes for matmul arguments: " + shape_text(a->aval.dims) + " and " + shape_text(b->aval.dims));
+      }
+    }
+    if (a_mat) idx_a.push_back(std::int64_t(nb));
+    if (b_mat) idx_b.push_back(std::int64_t(nb) + (a_mat ? 1 : 0));
+    std::vector<std::int64_t> order = idx_batch;
+    order.insert(order.end(), idx_a.begin(), idx_a.end());
+    order.insert(order.end(), idx_b.begin(), idx_b.end());
+    std::vector<std::int64_t> perm(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k) perm[order[k]] = std::int64_t(k);  // argsort of a permutation
+    auto squeeze = [&](const Ref& x, const std::vector<std::int64_t>& dims) -> Result<Ref> {
+      if (dims.empty()) return Result<Ref>::success(x);
+      std::vector<std::int64_t> shape;
+      for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d)
+        if (std::find(dims.begin(), dims.end(), d) == dims.end()) shape.push_back(x->aval.dims[d]);
+      return reshape(x, shape);
+    };
+    UNWRAP(as, squeeze(a, a_sq));
+    UNWRAP(bs, squeeze(b, b_sq));
+    const std::int64_t ra = std::int64_t(as->aval.dims.size()), rb = std::int64_t(bs->aval.dims.size());
+    UNWRAP(out, dot_general(as, bs, {ra - 1}, {rb - 1 - (b_mat ? 1 : 0)}, a_batch, b_batch));
+    return transpose(out, perm, true);
+  }
+
+  // jnp.dot: scalars multiply; otherwise contract a's last axis with b's second-to-last (or only).
+  Result<Ref> dot(const Ref& a0, const Ref& b0) {
+    UNWRAP(a1, as_array(a0, "dot"));
+    UNWRAP(b1, as_array(b0, "dot"));
+    if (a1->aval.dims.empty() || b1->aval.dims.empty()) return binary_fn("dot", "multiply", a0, b0);
+    DT d = promote2(dt_of(a1), dt_of(b1));
+    UNWRAP(a, convert(a1, d.t, d.weak));
+    UNWRAP(b, convert(b1, d.t, d.weak));
+    const std::int64_t ra = std::int64_t(a->aval.dims.size()), rb = std::int64_t(b->aval.dims.size());
+    return dot_general(a, b, {ra - 1}, {rb >= 2 ? rb - 2 : 0}, {}, {});
+  }
+
+  // jnp.sum / max / min / mean (jax/_src/numpy/reductions.py's _reduction).
+  Result<Ref> reduction(const std::string& kind, const Ref& x0, const Ref& axis_r, bool keepdims) {
+    UNWRAP(x, as_array(x0, kind));
+    const std::size_t n = x->aval.dims.size();
+    std::vector<std::int64_t> dims;
+    if (!axis_r || axis_r->k == K::None) {
+      for (std::size_t k = 0; k < n; ++k) dims.push_back(std::int64_t(k));
+    } else {
+      UNWRAP(axes, int_list(axis_r, "axis"));
+      for (auto a : axes) {
+        UNWRAP(c, canonical_axis(a, n));
+        if (std::find(dims.begin(), dims.end(), c) != dims.end()) return fail("duplicate value in 'axis': " + shape_text(axes));
+        dims.push_back(c);
+      }
+    }
+    const std::string t = x->aval.dtype;
+    std::string comp = t, result_t = t;
+    if (kind == "sum" || kind == "mean") {
+      if (kind == "mean" && category(t) != 2) result_t = "f32";
+      if (kind == "sum" && category(t) < 2 && bits(t) < 32) result_t = hj::is_unsigned(t) ? "ui32" : "i32";
+      comp = (result_t == "f16" || result_t == "bf16") ? "f32" : result_t;
+    }
+    if ((kind == "max" || kind == "min") && t == "i1") return fail("jnp." + kind + " of a bool array is not supported here");
+    for (auto d : dims)
+      if (x->aval.dims[d] == 0 && (kind == "max" || kind == "min"))
+        return fail("zero-size array to reduction operation " + kind + " which has no identity");
+    std::vector<std::int64_t> out_dims, kept;
+    for (std::int64_t d = 0; d < std::int64_t(n); ++d) {
+      const bool r = std::find(dims.begin(), dims.end(), d) != dims.end();
+      if (!r) out_dims.push_back(x->aval.dims[d]);
+      kept.push_back(r ? 1 : x->aval.dims[d]);
+    }
+    std::int64_t count = 1;
+    for (auto d : dims) count *= x->aval.dims[d];
+    if (!tracing()) return Result<Ref>::success(new_array({keepdims ? kept : out_dims, result_t}, false));
+    UNWRAP(xc, convert(x, comp, false));
+    UNWRAP(v, value_of(xc));
+    double init = 0;
+    std::string op = "add";
+    if (kind == "max" || kind == "min") {
+      op = kind == "max" ? "maximum" : "minimum";
+      const double sign = kind == "max" ? -1 : 1;
+      if (hj::is_float(comp)) init = sign * INFINITY;
+      else if (hj::is_unsigned(comp)) init = kind == "max" ? 0 : std::ldexp(1.0, bits(comp)) - 1;
+      else init = kind == "max" ? -std::ldexp(1.0, bits(comp) - 1) : std::ldexp(1.0, bits(comp) - 1) - 1;
+    }
+    hj::Value r = em->reduce(v, em->constant(init, {{}, comp}), op, dims);
+    if (keepdims) {  // lax.expand_dims is a broadcast_in_dim
+      std::vector<std::int64_t> bd;
+      for (std::int64_t d = 0; d < std::int64_t(n); ++d)
+        if (std::find(dims.begin(), dims.end(), d) == dims.end()) bd.push_back(d);
+      r = em->broadcast_in_dim(r, kept, bd);
+    }
+    if (kind == "mean") {  // jnp.mean: lax.div(sum(..., keepdims), the element count as a literal)
+      const auto& shape = keepdims ? kept : out_dims;
+      hj::Value c = em->constant(double(count), {{}, comp});
+      if (!shape.empty()) c = em->broadcast_in_dim(c, shape, {});
+      r = em->binary("divide", r, c);
+    }
+    Ref out = traced(r, false);
+    return convert(out, result_t, false);
+  }
+
+  // lax.expand_dims: a broadcast_in_dim inserting size-1 axes.
+  Result<Ref> expand_dims(const Ref& x, const std::vector<std::int64_t>& axes) {
+    const std::size_t out_rank = x->aval.dims.size() + axes.size();
+    std::vector<std::int64_t> dims;
+    for (auto a : axes) {
+      UNWRAP(c, canonical_axis(a, out_rank));
+      if (std::find(dims.begin(), dims.end(), c) != dims.end()) return fail("repeated axis in expand_dims: " + shape_text(axes));
+      dims.push_back(c);
+    }
+    std::vector<std::int64_t> shape, bd;
+    std::size_t k = 0;
+    for (std::int64_t d = 0; d < std::int64_t(out_rank); ++d) {
+      if (std::find(dims.begin(), dims.end(), d) != dims.end()) {
+        shape.push_back(1);
+      } else {
+        bd.push_back(d);
+        shape.push_back(x->aval.dims[k++]);
+      }
+    }
+    return broadcast_in_dim(x, shape, bd);
+  }
+
+  // jnp.concatenate (promote, then one lax.concatenate) and jnp.stack (expand_dims each first).
+  Result<Ref> concatenate(bool stack, const std::vector<Ref>& items, std::int64_t axis0) {
+    const std::string q = stack ? "jnp.stack" : "jnp.concatenate";
+    std::vector<Ref> xs;
+    for (auto& it : items) {
+      UNWRAP(a, as_array(it, q));
+      xs.push_back(a);
+    }
+    std::int64_t axis = axis0;
+    if (stack) {
+      const auto shape0 = xs[0]->aval.dims;
+      UNWRAP(c, canonical_axis(axis0, shape0.size() + 1));
+      axis = c;
+      for (auto& x : xs) {
+        if (x->aval.dims != shape0) return fail("All input arrays must have the same shape.");
+        UNWRAP(e, expand_dims(x, {axis}));
+        x = e;
+      }
+    }
+    if (xs[0]->aval.dims.empty()) return fail("Zero-dimensional arrays cannot be concatenated.");
+    UNWRAP(c, canonical_axis(axis, xs[0]->aval.dims.size()));
+    axis = c;
+    DT d = dt_of(xs[0]);
+    for (std::size_t k = 1; k < xs.size(); ++k) d = promote2(d, dt_of(xs[k]));
+    for (auto& x : xs) {
+      UNWRAP(cv, convert(x, d.t, d.weak));
+      x = cv;
+    }
+    if (xs.size() == 1) return Result<Ref>::success(xs[0]);
+    std::vector<std::int64_t> out = xs[0]->aval.dims;
+    out[axis] = 0;
+    std::string shapes;
+    for (auto& x : xs) shapes += (shapes.empty() ? "" : ", ") + shape_text(x->aval.dims);
+    for (auto& x : xs) {
+      if (x->aval.dims.size() != out.size())
+        return fail("Cannot concatenate arrays with different numbers of dimensions: got " + shapes + ".");
+      for (std::size_t k = 0; k < out.size(); ++k)
+        if (std::int64_t(k) != axis && x->aval.dims[k] != xs[0]->aval.dims[k])
+          return fail("Cannot concatenate arrays with shapes that differ in dimensions other than the one being "
+                      "concatenated: concatenating along dimension " + std::to_string(axis) + " for shapes " + shapes + ".");
+      out[axis] += x->aval.dims[axis];
+    }
+    UNWRAP(okshape, check_shape(out, stack ? "jnp.stack" : "jnp.concatenate"));
+    (void)okshape;
+    if (!tracing()) return Result<Ref>::success(new_array({out, d.t}, d.weak));
+    std::vector<hj::Value> vs;
+    for (auto& x : xs) {
+      UNWRAP(v, value_of(x));
+      vs.push_back(v);
+    }
+    return Result<Ref>::success(traced(em->concatenate(vs, axis), d.weak));
+  }
+
+  // jnp.where(c, x, y): c made bool (c != 0), x and y promoted, all three broadcast, select.
+  Result<Ref> where(const Ref& c0, const Ref& x0, const Ref& y0) {
+    UNWRAP(c, as_array(c0, "where"));
+    if (c->aval.dtype != "i1") {
+      UNWRAP(z, compare_fn("where", "NE", c, mk_int(0)));
+      c = z;
+    }
+    UNWRAP(xy, promote_args("where", {x0, y0}, false));
+    UNWRAP(shape, broadcast_shapes({c, xy[0], xy[1]}));
+    std::vector<Ref> all = {c, xy[0], xy[1]};
+    for (auto& a : all) {
+      if (a->aval.dims == shape) continue;
+      const std::size_t n = a->aval.dims.size();
+      std::vector<std::int64_t> dims;
+      for (std::size_t j = 0; j < n; ++j) dims.push_back(std::int64_t(shape.size() - n + j));
+      UNWRAP(b, broadcast_in_dim(a, shape, dims));
+      a = b;
+    }
+    if (!tracing()) return Result<Ref>::success(new_array({shape, all[1]->aval.dtype}, all[1]->weak));
+    UNWRAP(vc, value_of(all[0]));
+    UNWRAP(vx, value_of(all[1]));
+    UNWRAP(vy, value_of(all[2]));
+    return Result<Ref>::success(traced(em->select(vc, vx, vy), all[1]->weak && all[2]->weak));
+  }
+
+  // lax.full(shape, value, dtype): a constant broadcast to the shape.
+  Result<Ref> full(const std::vector<std::int64_t>& shape, double value, const std::string& dtype, bool weak) {
+    UNWRAP(okshape, check_shape(shape, "full"));
+    (void)okshape;
+    const std::string t = canonical(dtype);
+    if (!tracing()) return Result<Ref>::success(new_array({shape, t}, weak));
+    hj::Value c = em->constant(value, {{}, t});
+    if (!shape.empty()) c = em->broadcast_in_dim(c, shape, {});
+    return Result<Ref>::success(traced(c, weak));
+  }
+
+  // A jax.jit-decorated helper called while tracing: a private function named after it.
+  Result<Ref> call_jitted_private(const std::string& name, const std::vector<Ref>& args,
+                                  const std::function<Result<Ref>(const std::vector<Ref>&)>& body) {
+    std::vector<hj::Aval> types;
+    std::vector<hj::Value> vals;
+    std::vector<bool> weak;
+    for (auto& a0 : args) {
+      UNWRAP(a, as_array(a0, name));
+      UNWRAP(v, value_of(a));
+      vals.push_back(v);
+      types.push_back(em->aval(v));
+      weak.push_back(a->weak);
+    }
+    int f = em->find_function(name, types);
+    bool out_weak = false;
+    if (f < 0) {
+      f = em->begin_function(name, types);
+      fn_stack.push_back(f);
+      std::vector<Ref> inner;
+      for (std::size_t k = 0; k < types.size(); ++k) inner.push_back(traced(hj::Value{int(k)}, weak[k]));
+      auto r = body(inner);
+      if (!r) {
+        fn_stack.pop_back();
+        return Fail{r.error_info()};
+      }
+      UNWRAP(ra, as_array(r.value(), name));
+      auto rv = value_of(ra);
+      fn_stack.pop_back();
+      if (!rv) return Fail{rv.error_info()};
+      out_weak = ra->weak;
+      em->end_function({rv.value()});
+    }
+    return Result<Ref>::success(traced(em->call(f, vals), out_weak));
+  }
+
+  // ---- builtins ----
+  Result<std::string> dtype_arg(const Ref& r, const std::string& fn) {
+    if (r->k == K::DType) return Result<std::string>::success(r->s);
+    if (r->k == K::Str) {
+      auto it = dtype_names().find(r->s == "bool" ? "bool_" : r->s);
+      if (it != dtype_names().end()) return Result<std::string>::success(it->second);
+    }
+    if (r->k == K::Builtin && (r->s == "builtins.float" || r->s == "builtins.int" || r->s == "builtins.bool"))
+      return Result<std::string>::success(r->s == "builtins.float" ? "f32" : r->s == "builtins.int" ? "i32" : "i1");
+    return fail(fn + ": dtype must be a dtype such as jnp.float32, got " + type_name(r));
+  }
+
+  Result<Ref> call_builtin(const std::string& q, const Args& a) {
+    auto arg = [&](std::size_t i, const char* n) { return a.get(i, n); };
+    auto need = [&](std::size_t i, const char* n) -> Result<Ref> {
+      Ref r = a.get(i, n);
+      if (!r) return fail(q + "() missing required argument '" + n + "'");
+      return Result<Ref>::success(r);
+    };
+    const std::string mod = q.substr(0, q.rfind('.'));
+    const std::string fn = q.substr(q.rfind('.') + 1);
+    // Python builtins.
+    if (mod == "builtins") {
+      if (fn == "len") {
+        UNWRAP(x, need(0, "obj"));
+        if (x->k == K::Tuple || x->k == K::List) return Result<Ref>::success(mk_int(std::int64_t(x->items.size())));
+        if (x->k == K::Str) return Result<Ref>::success(mk_int(std::int64_t(x->s.size())));
+        if (x->k == K::Array) {
+          if (x->aval.dims.empty()) return fail("len() of unsized object");
+          return Result<Ref>::success(mk_int(x->aval.dims[0]));
+        }
+        return fail("object of type '" + type_name(x) + "' has no len()");
+      }
+      if (fn == "range") {
+        std::int64_t lo = 0, hi = 0, st = 1;
+        for (auto& p : a.pos)
+          if (p->k != K::Int) return fail("range() arguments must be integers, got " + type_name(p));
+        if (a.pos.size() == 1) hi = a.pos[0]->i;
+        else if (a.pos.size() >= 2) lo = a.pos[0]->i, hi = a.pos[1]->i;
+        if (a.pos.size() == 3) st = a.pos[2]->i;
+        if (a.pos.empty() || a.pos.size() > 3) return fail("range expected 1 to 3 arguments, got " + std::to_string(a.pos.size()));
+        if (st == 0) return fail("range() arg 3 must not be zero");
+        std::vector<Ref> items;
+        for (std::int64_t v = lo; st > 0 ? v < hi : v > hi; v += st) {
+          if (items.size() >= 1000000) return fail("range() of more than 1000000 items is not supported here");
+          items.push_back(mk_int(v));
+        }
+        return Result<Ref>::success(mk_tuple(std::move(items), K::List));
+      }
+      if (fn == "int" || fn == "float" || fn == "bool") {
+        Ref x = arg(0, "x");
+        if (!x) return Result<Ref>::success(fn == "float" ? mk_float(0) : fn == "int" ? mk_int(0) : mk_bool(false));
+        if (!is_pyscalar(x)) return fail(fn + "() of " + type_name(x) + " is not supported here");
+        const double v = scalar_value(x);
+        if (fn == "float") return Result<Ref>::success(mk_float(v));
+        if (fn == "bool") return Result<Ref>::success(mk_bool(v != 0));
+        if (!std::isfinite(v) || std::fabs(v) >= 9.2e18) return fail("cannot convert float " + std::to_string(v) + " to integer");
+        return Result<Ref>::success(x->k == K::Int ? x : mk_int(std::int64_t(std::trunc(v))));
+      }
+      if (fn == "tuple" || fn == "list") {
+        Ref x = arg(0, "iterable");
+        if (!x) return Result<Ref>::success(mk_tuple({}, fn == "tuple" ? K::Tuple : K::List));
+        if (x->k != K::Tuple && x->k != K::List) return fail(fn + "() of " + type_name(x) + " is not supported here");
+        return Result<Ref>::success(mk_tuple(x->items, fn == "tuple" ? K::Tuple : K::List));
+      }
+      if (fn == "print") return Result<Ref>::success(none());
+      if (fn == "abs") {
+        UNWRAP(x, need(0, "x"));
+        if (x->k == K::Int) return Result<Ref>::success(mk_int(x->i < 0 ? -x->i : x->i));
+        if (x->k == K::Float) return Result<Ref>::success(mk_float(std::fabs(x->f)));
+        return unary_fn("abs", "abs", x, false);
+      }
+      if (fn == "min" || fn == "max") {
+        std::vector<Ref> xs = a.pos;
+        if (xs.size() == 1 && (xs[0]->k == K::Tuple || xs[0]->k == K::List)) xs = xs[0]->items;
+        if (xs.empty()) return fail(fn + "() arg is an empty sequence");
+        Ref best = xs[0];
+        for (auto& x : xs) {
+          if (!is_pyscalar(x)) return fail(fn + "() of " + type_name(x) + " is not supported here; use jnp." + fn);
+          if (fn == "min" ? scalar_value(x) < scalar_value(best) : scalar_value(x) > scalar_value(best)) best = x;
+        }
+        return Result<Ref>::success(best);
+      }
+      return fail("the Python builtin " + fn + "() is not supported here");
+    }
+    if (q == "jax.jit") {
+      UNWRAP(f, need(0, "fun"));
+      if (a.pos.size() > 1 || !a.kw.empty()) return fail("jax.jit: only jax.jit(f) is supported here (no static arguments or options)");
+      if (f->k != K::Func) return fail("jax.jit expects a function defined in the file, got " + type_name(f));
+      auto j = mk(K::Jitted);
+      j->self = f;
+      return Result<Ref>::success(j);
+    }
+    if (q == "jax.ShapeDtypeStruct") {
+      UNWRAP(shape_r, need(0, "shape"));
+      UNWRAP(dt_r, need(1, "dtype"));
+      UNWRAP(shape, int_list(shape_r, "jax.ShapeDtypeStruct: shape"));
+      UNWRAP(okshape, check_shape(shape, "jax.ShapeDtypeStruct"));
+      (void)okshape;
+      UNWRAP(t, dtype_arg(dt_r, q));
+      auto s = new_array({shape, t}, false);
+      s->k = K::SDS;
+      return Result<Ref>::success(s);
+    }
+    // Array constructors (jnp, and np with NumPy's 64-bit defaults, canonicalized at jit).
+    if ((mod == "jnp" || mod == "np") && (fn == "zeros" || fn == "ones" || fn == "full" || fn == "zeros_like" || fn == "ones_like")) {
+      std::vector<std::int64_t> shape;
+      std::string t = mod == "np" ? "f64" : "f32";
+      double value = fn == "ones" || fn == "ones_like" ? 1 : 0;
+      bool weak = false;
+      std::size_t dt_pos = 1;
+      if (fn == "zeros_like" || fn == "ones_like") {
+        UNWRAP(x0, need(0, "a"));
+        UNWRAP(x, as_array(x0, q));
+        shape = x->aval.dims;
+        t = x->aval.dtype;
+        weak = x->weak;
+      } else {
+        UNWRAP(shape_r, need(0, "shape"));
+        UNWRAP(s, int_list(shape_r, q + ": shape"));
+        shape = s;
+      }
+      if (fn == "full") {
+        UNWRAP(fv, need(1, "fill_value"));
+        if (!is_pyscalar(fv)) return fail(q + ": fill_value must be a Python scalar here, got " + type_name(fv));
+        value = scalar_value(fv);
+        const DT d = dt_of(fv);
+        t = d.t;
+        weak = d.weak;
+        dt_pos = 2;
+      }
+      if (Ref d = arg(dt_pos, "dtype"); d && d->k != K::None) {
+        UNWRAP(tt, dtype_arg(d, q));
+        t = tt;
+        weak = false;
+      } else if (fn == "full") {
+        weak = false;  // jnp.full without dtype: the value's default dtype, not weak
+      }
+      return full(shape, value, t, weak);
+    }
+    if ((mod == "jnp" || mod == "np") && fn == "arange") {
+      std::vector<Ref> xs;
+      for (auto& p : a.pos) xs.push_back(p);
+      for (const char* n : {"start", "stop", "step"})
+        for (auto& [k, v] : a.kw)
+          if (k == n) xs.push_back(v);
+      if (xs.empty() || xs.size() > 3) return fail(q + " takes 1 to 3 positional arguments (start, stop, step)");
+      bool any_float = false;
+      for (auto& x : xs) {
+        if (!is_pyscalar(x)) return fail(q + ": start, stop and step must be Python numbers here, got " + type_name(x));
+        any_float = any_float || x->k == K::Float;
+      }
+      double lo = 0, hi = 0, st = 1;
+      if (xs.size() == 1) hi = scalar_value(xs[0]);
+      else lo = scalar_value(xs[0]), hi = scalar_value(xs[1]);
+      if (xs.size() == 3) st = scalar_value(xs[2]);
+      if (st == 0) return fail(q + ": step must not be zero");
+      const double n = std::max(0.0, std::ceil((hi - lo) / st));
+      if (n > 1e9) return fail(q + ": " + std::to_string(std::int64_t(n)) + " elements is more than this tool allows (10^9)");
+      std::string t = any_float ? (mod == "np" ? "f64" : "f32") : (mod == "np" ? "i64" : "i32");
+      if (Ref d = arg(99, "dtype"); d && d->k != K::None) {
+        UNWRAP(tt, dtype_arg(d, q));
+        t = tt;
+      }
+      if (tracing()) {
+        if (lo != 0 || st != 1) return fail(q + " with a start or step inside the traced function is not supported here");
+        const hj::Aval av{{std::int64_t(n)}, canonical(t)};
+        return Result<Ref>::success(traced(em->iota(av, 0), false));
+      }
+      return Result<Ref>::success(new_array({{std::int64_t(n)}, t}, false));
+    }
+    if ((mod == "jnp" || mod == "np") && (fn == "array" || fn == "asarray")) {
+      UNWRAP(x, need(0, "a"));
+      Ref d = arg(1, "dtype");
+      if (x->k == K::Array) {
+        if (d && d->k != K::None) {
+          UNWRAP(t, dtype_arg(d, q));
+          return convert(x, t, false);
+        }
+        return Result<Ref>::success(x);
+      }
+      if (is_pyscalar(x)) {
+        std::string t = dt_of(x).t;
+        if (d && d->k != K::None) {
+          UNWRAP(tt, dtype_arg(d, q));
+          t = tt;
+        }
+        return full({}, scalar_value(x), t, false);
+      }
+      return fail(q + " of " + type_name(x) + " is not supported here; build arrays with jnp.zeros, jnp.ones or jnp.arange");
+    }
+    if (mod == "np") return fail(q + " is not supported here; supported: " + supported_in("np") + " (and np dtypes)");
+    if (mod == "jnp") {
+      auto u = unary_ops().find(fn);
+      if (u != unary_ops().end() && fn != "logistic") {
+        UNWRAP(x, need(0, "x"));
+        return unary_fn(q, u->second.first, x, u->second.second);
+      }
+      if (fn == "square") {
+        UNWRAP(x, need(0, "x"));
+        return integer_pow(x, 2);
+      }
+      static const std::map<std::string, std::string> bin = {{"maximum", "maximum"}, {"minimum", "minimum"}, {"add", "add"},
+                                                              {"subtract", "subtract"}, {"multiply", "multiply"}};
+      if (auto b = bin.find(fn); b != bin.end()) {
+        UNWRAP(x, need(0, "x1"));
+        UNWRAP(y, need(1, "x2"));
+        return binary_fn(q, b->second, x, y);
+      }
+      if (fn == "divide" || fn == "true_divide") {
+        UNWRAP(x, need(0, "x1"));
+        UNWRAP(y, need(1, "x2"));
+        return binary_fn(q, "divide", x, y, true);
+      }
+      if (fn == "power") {
+        UNWRAP(x, need(0, "x1"));
+        UNWRAP(y, need(1, "x2"));
+        return power(x, y);
+      }
+      if (fn == "matmul") {
+        UNWRAP(x, need(0, "a"));
+        UNWRAP(y, need(1, "b"));
+        return matmul(x, y, q);
+      }
+      if (fn == "dot") {
+        UNWRAP(x, need(0, "a"));
+        UNWRAP(y, need(1, "b"));
+        return dot(x, y);
+      }
+      if (fn == "where") {
+        if (a.pos.size() != 3) return fail("jnp.where with one argument (the indices of nonzero elements) is not supported here: it has no static shape; use jnp.where(condition, x, y)");
+        return where(a.pos[0], a.pos[1], a.pos[2]);
+      }
+      if (fn == "sum" || fn == "mean" || fn == "max" || fn == "min") {
+        UNWRAP(x, need(0, "a"));
+        Ref keep = arg(99, "keepdims");
+        for (auto& [k, v] : a.kw)
+          if (k != "axis" && k != "keepdims") return fail(q + ": the argument '" + k + "' is not supported here");
+        return reduction(fn, x, arg(1, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+      }
+      if (fn == "reshape") {
+        UNWRAP(x, need(0, "a"));
+        Ref s = arg(1, "shape");
+        if (!s) s = arg(1, "newshape");
+        if (!s) return fail("jnp.reshape() missing required argument 'shape'");
+        UNWRAP(shape, int_list(s, "jnp.reshape: shape"));
+        return reshape(x, shape);
+      }
+      if (fn == "transpose") {
+        UNWRAP(x, need(0, "a"));
+        Ref ax = arg(1, "axes");
+        if (ax && ax->k != K::None) {
+          UNWRAP(perm, int_list(ax, "jnp.transpose: axes"));
+          return transpose(x, perm, true);
+        }
+        return transpose(x, {}, false);
+      }
+      if (fn == "concatenate" || fn == "stack") {
+        UNWRAP(seq, need(0, "arrays"));
+        if ((seq->k != K::Tuple && seq->k != K::List) || seq->items.empty())
+          return fail(q + " requires a non-empty tuple or list of arrays, got " + type_name(seq));
+        Ref ax = arg(1, "axis");
+        if (ax && ax->k != K::Int) return fail(q + ": axis must be an int, got " + type_name(ax));
+        return concatenate(fn == "stack", seq->items, ax ? ax->i : 0);
+      }
+      if (fn == "expand_dims") {
+        UNWRAP(x0, need(0, "a"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(ax_r, need(1, "axis"));
+        UNWRAP(axes, int_list(ax_r, q + ": axis"));
+        return expand_dims(x, axes);
+      }
+      if (fn == "squeeze") {
+        UNWRAP(x0, need(0, "a"));
+        UNWRAP(x, as_array(x0, q));
+        Ref ax = arg(1, "axis");
+        std::vector<std::int64_t> dims;
+        if (!ax || ax->k == K::None) {
+          for (std::size_t d = 0; d < x->aval.dims.size(); ++d)
+            if (x->aval.dims[d] == 1) dims.push_back(std::int64_t(d));
+        } else {
+          UNWRAP(axes, int_list(ax, q + ": axis"));
+          for (auto a0 : axes) {
+            UNWRAP(c, canonical_axis(a0, x->aval.dims.size()));
+            if (x->aval.dims[c] != 1)
+              return fail("cannot select an axis to squeeze out which has size not equal to one, got shape=" +
+                          shape_text(x->aval.dims) + " and dimensions=" + shape_text(axes));
+            dims.push_back(c);
+          }
+        }
+        if (dims.empty()) return Result<Ref>::success(x);
+        std::vector<std::int64_t> shape;
+        for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d)
+          if (std::find(dims.begin(), dims.end(), d) == dims.end()) shape.push_back(x->aval.dims[d]);
+        return reshape(x, shape);
+      }
+      if (fn == "swapaxes") {
+        UNWRAP(x0, need(0, "a"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(a1, need(1, "axis1"));
+        UNWRAP(a2, need(2, "axis2"));
+        if (a1->k != K::Int || a2->k != K::Int) return fail(q + ": axes must be ints");
+        UNWRAP(c1, canonical_axis(a1->i, x->aval.dims.size()));
+        UNWRAP(c2, canonical_axis(a2->i, x->aval.dims.size()));
+        std::vector<std::int64_t> perm;
+        for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d) perm.push_back(d);
+        std::swap(perm[c1], perm[c2]);
+        return transpose(x, perm, true);
+      }
+      if (fn == "broadcast_to") {
+        UNWRAP(x0, need(0, "array"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(shape_r, need(1, "shape"));
+        UNWRAP(shape, int_list(shape_r, q + ": shape"));
+        UNWRAP(okshape, check_shape(shape, q));
+        (void)okshape;
+        const auto& d = x->aval.dims;
+        bool ok = shape.size() >= d.size();
+        for (std::size_t k = 0; ok && k < d.size(); ++k) {
+          const std::int64_t want = shape[shape.size() - d.size() + k];
+          ok = d[k] == want || d[k] == 1;
+        }
+        if (!ok) return fail("Incompatible shapes for broadcasting: " + shape_text(d) + " and requested shape " + shape_text(shape));
+        if (shape == d) return Result<Ref>::success(x);
+        std::vector<std::int64_t> bd;
+        for (std::size_t k = 0; k < d.size(); ++k) bd.push_back(std::int64_t(shape.size() - d.size() + k));
+        return broadcast_in_dim(x, shape, bd);
+      }
+      return fail(q + " is not supported here; supported: " + supported_in("jnp"));
+    }
+    if (mod == "jax.nn") {
+      UNWRAP(x, need(0, "x"));
+      if (fn == "relu") {
+        // @custom_jvp @jax.jit def relu(x): return jnp.maximum(x, 0) → a private @relu.
+        if (!tracing()) return binary_fn(q, "maximum", x, mk_int(0));
+        return call_jitted_private("relu", {x}, [&](const std::vector<Ref>& in) { return binary_fn(q, "maximum", in[0], mk_int(0)); });
+      }
+      if (fn == "sigmoid") return unary_fn(q, "logistic", x, true);
+      if (fn == "silu") {
+        // @jax.jit def silu(x): return x * sigmoid(x) → a private @silu.
+        auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+          UNWRAP(xs, promote_args(q, {in[0]}, true));
+          UNWRAP(s, unary_fn(q, "logistic", xs[0], true));
+          return binary_fn(q, "multiply", xs[0], s);
+        };
+        if (!tracing()) return body({x});
+        return call_jitted_private("silu", {x}, body);
+      }
+      return fail(q + " is not supported here; supported: " + supported_in("jax.nn"));
+    }
+    if (mod == "lax") {
+      static const std::map<std::string, std::string> un = {{"tanh", "tanh"}, {"exp", "exponential"}, {"log", "log"},
+                                                            {"sqrt", "sqrt"}, {"sin", "sine"}, {"cos", "cosine"},
+                                                            {"abs", "abs"}, {"neg", "negate"}, {"logistic", "logistic"},
+                                                            {"rsqrt", "rsqrt"}};
+      if (auto u = un.find(fn); u != un.end()) {
+        UNWRAP(x0, need(0, "x"));
+        UNWRAP(x, as_array(x0, q));
+        if (!hj::is_float(x->aval.dtype) && fn != "abs" && fn != "neg")
+          return fail(q + " does not accept dtype " + jax_dtype_name(x->aval.dtype) + ". Accepted dtypes are subtypes of floating.");
+        return nary(u->second, {x});
+      }
+      if (fn == "max" || fn == "min") {
+        UNWRAP(x0, need(0, "x"));
+        UNWRAP(y0, need(1, "y"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(y, as_array(y0, q));
+        DT d = promote2(dt_of(x), dt_of(y));
+        if ((!x->weak && !y->weak && x->aval.dtype != y->aval.dtype))
+          return fail(q + " requires arguments to have the same dtypes, got " + jax_dtype_name(x->aval.dtype) + ", " + jax_dtype_name(y->aval.dtype) + ".");
+        UNWRAP(xc, convert(x, d.t, d.weak));
+        UNWRAP(yc, convert(y, d.t, d.weak));
+        if (!xc->aval.dims.empty() && !yc->aval.dims.empty() && xc->aval.dims != yc->aval.dims)
+          return fail(q + " got incompatible shapes for broadcasting: " + shape_text(xc->aval.dims) + ", " + shape_text(yc->aval.dims) + ".");
+        return nary(fn == "max" ? "maximum" : "minimum", {xc, yc});
+      }
+      if (fn == "dot_general") {
+        UNWRAP(x0, need(0, "lhs"));
+        UNWRAP(y0, need(1, "rhs"));
+        UNWRAP(dn, need(2, "dimension_numbers"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(y, as_array(y0, q));
+        // ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))
+        if (dn->k != K::Tuple && dn->k != K::List) return fail(q + ": dimension_numbers must be ((lc, rc), (lb, rb))");
+        if (dn->items.size() != 2 || dn->items[0]->items.size() != 2 || dn->items[1]->items.size() != 2)
+          return fail(q + ": dimension_numbers must be ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))");
+        UNWRAP(lc, int_list(dn->items[0]->items[0], q + ": dimensions"));
+        UNWRAP(rc, int_list(dn->items[0]->items[1], q + ": dimensions"));
+        UNWRAP(lb, int_list(dn->items[1]->items[0], q + ": dimensions"));
+        UNWRAP(rb, int_list(dn->items[1]->items[1], q + ": dimensions"));
+        return dot_general(x, y, lc, rc, lb, rb);
+      }
+      return fail(q + " is not supported here; supported: " + supported_in("lax"));
+    }
+    return fail(q + " is not supported here");
+  }
+
+  // x ** y: jnp.power; a Python int exponent uses lax.integer_pow.
+  Result<Ref> power(const Ref& x, const Ref& y) {
+    if (y->k == K::Int && x->k == K::Array) return integer_pow(x, y->i);
+    return binary_fn("power", "power", x, y);
+  }
+
+  // Methods and properties of arrays.
+  Result<Ref> array_attr(const Ref& x, const std::string& name) {
+    if (name == "shape") {
+      std::vector<Ref> items;
+      for (auto d : x->aval.dims) items.push_back(mk_int(d));
+      return Result<Ref>::success(mk_tuple(items));
+    }
+    if (name == "ndim") return Result<Ref>::success(mk_int(std::int64_t(x->aval.dims.size())));
+    if (name == "size") {
+      std::int64_t n = 1;
+      for (auto d : x->aval.dims) n *= d;
+      return Result<Ref>::success(mk_int(n));
+    }
+    if (name == "dtype") return Result<Ref>::success(mk_str(x->aval.dtype, K::DType));
+    if (name == "T") return transpose(x, {}, false);
+    static const std::set<std::string> methods = {"reshape", "sum", "mean", "max", "min", "astype", "transpose", "dot"};
+    if (methods.count(name)) {
+      auto m = mk(K::Method);
+      m->s = name;
+      m->self = x;
+      return Result<Ref>::success(m);
+    }
+    return fail("Array." + name + " is not supported here; supported: .T, .shape, .ndim, .size, .dtype, .reshape, .sum, "
+                ".mean, .max, .min, .astype, .transpose, .dot");
+  }
+  Result<Ref> call_method(const Ref& m, const Args& a) {
+    const Ref& x = m->self;
+    const std::string& name = m->s;
+    if (x->k == K::Jitted) {
+      if (name != "lower") return fail("jitted function." + name + " is not supported here; use .lower(...)");
+      return lower_call(x, a);
+    }
+    if (name == "reshape") {
+      std::vector<std::int64_t> shape;
+      if (a.pos.size() == 1 && (a.pos[0]->k == K::Tuple || a.pos[0]->k == K::List)) {
+        UNWRAP(s, int_list(a.pos[0], "reshape: shape"));
+        shape = s;
+      } else {
+        for (auto& p : a.pos) {
+          if (p->k != K::Int) return fail("reshape: dimensions must be integers, got " + type_name(p));
+          shape.push_back(p->i);
+        }
+        if (Ref s = a.get(99, "shape")) {
+          UNWRAP(ss, int_list(s, "reshape: shape"));
+          shape = ss;
+        }
+      }
+      return reshape(x, shape);
+    }
+    if (name == "sum" || name == "mean" || name == "max" || name == "min") {
+      Ref keep = a.get(1, "keepdims");
+      return reduction(name, x, a.get(0, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+    }
+    if (name == "astype") {
+      Ref d = a.get(0, "dtype");
+      if (!d) return fail("astype() missing required argument 'dtype'");
+      UNWRAP(t, dtype_arg(d, "astype"));
+      return convert(x, t, false);
+    }
+    if (name == "transpose") {
+      if (a.pos.empty()) return transpose(x, {}, false);
+      std::vector<std::int64_t> perm;
+      if (a.pos.size() == 1 && a.pos[0]->k != K::Int) {
+        UNWRAP(p, int_list(a.pos[0], "transpose: axes"));
+        perm = p;
+      } else {
+        for (auto& p : a.pos) {
+          if (p->k != K::Int) return fail("transpose: axes must be integers");
+          perm.push_back(p->i);
+        }
+      }
+      return transpose(x, perm, true);
+    }
+    if (name == "dot") {
+      if (a.pos.size() != 1) return fail("dot() takes one argument");
+      return dot(x, a.pos[0]);
+    }
+    return fail("Array." + name + "() is not supported here");
+  }
+
+  // ---- the lowering: jax.jit(f).lower(args) ----
+  Result<Ref> lower_call(const Ref& jitted, const Args& a) {
+    const Ref& f = jitted->self;
+    const Stmt& def = *f->def;
+    auto low = mk(K::Lowered);
+    if (tracing()) return fail("jax.jit(...).lower(...) inside a traced function is not supported here");
+    if (done || (!entry.empty() && def.s != entry)) return Result<Ref>::success(low);
+    if (!a.kw.empty()) return fail(".lower(): keyword arguments are not supported here");
+    std::vector<hj::Aval> types;
+    std::vector<bool> weak;
+    for (auto& x : a.pos) {
+      if (x->k == K::Array || x->k == K::SDS) {
+        types.push_back({x->aval.dims, canonical(x->aval.dtype)});
+        weak.push_back(x->weak);
+      } else if (is_pyscalar(x)) {
+        const DT d = dt_of(x);
+        types.push_back({{}, d.t});
+        weak.push_back(d.weak);
+      } else {
+        return fail(".lower(): argument " + std::to_string(types.size()) + " must be an array or jax.ShapeDtypeStruct, got " + type_name(x));
+      }
+    }
+    std::size_t required = 0;
+    for (auto& p : def.params)
+      if (!p.default_value) ++required;
+    if (a.pos.size() < required || a.pos.size() > def.params.size())
+      return fail(def.s + "() takes " + std::to_string(def.params.size()) + " positional argument" +
+                  (def.params.size() == 1 ? "" : "s") + " but " + std::to_string(a.pos.size()) +
+                  (a.pos.size() == 1 ? " was" : " were") + " given");
+    em = std::make_unique<hj::Emitter>(def.s, types);
+    fn_stack = {0};
+    std::vector<Ref> args;
+    for (std::size_t k = 0; k < types.size(); ++k) args.push_back(traced(em->arg(k), weak[k]));
+    const int l = line, c = col;
+    auto r = call_function(f, args, {});
+    line = l, col = c;
+    if (!r) return Fail{r.error_info()};
+    std::vector<hj::Value> results;
+    Ref out = r.value();
+    std::vector<Ref> outs = out->k == K::Tuple || out->k == K::List ? out->items : std::vector<Ref>{out};
+    for (auto& o : outs) {
+      if (o->k != K::Array && !is_pyscalar(o))
+        return fail(def.s + " must return arrays (or a tuple of arrays), got " + type_name(o));
+      UNWRAP(arr, as_array(o, def.s));
+      UNWRAP(v, value_of(arr));
+      results.push_back(v);
+    }
+    if (results.empty()) return fail(def.s + " returns no arrays");
+    result.text = em->finish(results);
+    result.function = def.s;
+    done = true;
+    em.reset();
+    return Result<Ref>::success(low);
+  }
+
+  // ---- evaluation ----
+  Result<bool> step() {
+    if (++steps > kMaxSteps) return fail("the program ran past its step budget (" + std::to_string(kMaxSteps) + " steps)");
+    return Result<bool>::success(true);
+  }
+
+  Result<Ref> lookup(const std::string& n) {
+    if (!frames.empty()) {
+      auto it = frames.back()->find(n);
+      if (it != frames.back()->end()) return Result<Ref>::success(it->second);
+    }
+    auto g = globals.find(n);
+    if (g != globals.end()) return Result<Ref>::success(g->second);
+    static const std::set<std::string> builtins = {"len", "range", "int", "float", "bool", "tuple", "list", "print", "abs", "min", "max"};
+    if (builtins.count(n)) return Result<Ref>::success(mk_str("builtins." + n, K::Builtin));
+    return fail("name '" + n + "' is not defined");
+  }
+  void assign_name(const std::string& n, Ref v) {
+    if (!frames.empty()) (*frames.back())[n] = std::move(v);
+    else globals[n] = std::move(v);
+  }
+  Result<bool> assign(const Expr& target, const Ref& v) {
+    line = target.line, col = target.column;
+    if (target.kind == EK::Name) {
+      assign_name(target.s, v);
+      return Result<bool>::success(true);
+    }
+    if (target.kind == EK::Tuple || target.kind == EK::List) {
+      std::vector<Ref> items;
+      if (v->k == K::Tuple || v->k == K::List) items = v->items;
+      else if (v->k == K::Array) {
+        return fail("unpacking an array into names is not supported here; index it or use jnp.split");
+      } else {
+        return fail("cannot unpack non-iterable " + type_name(v) + " object");
+      }
+      if (items.size() != target.kids.size())
+        return fail(items.size() > target.kids.size()
+                        ? "too many values to unpack (expected " + std::to_string(target.kids.size()) + ")"
+                        : "not enough values to unpack (expected " + std::to_string(target.kids.size()) + ", got " + std::to_string(items.size()) + ")");
+      for (std::size_t k = 0; k < items.size(); ++k) {
+        UNWRAP(ok, assign(*target.kids[k], items[k]));
+        (void)ok;
+      }
+      return Result<bool>::success(true);
+    }
+    return fail("assigning to this kind of target is not supported here (only names and tuples of names)");
+  }
+
+  Result<Ref> attribute(const Ref& obj, const std::string& name) {
+    if (obj->k == K::Module) {
+      const std::string path = obj->s + "." + name;
+      for (auto& m : kModules)
+        if (path == m[0]) return Result<Ref>::success(mk_str(path, K::Module));
+      const std::string sm = short_module(obj->s);
+      bool modeled = false;
+      for (auto& m : kModules) modeled = modeled || obj->s == m[0];
+      if (!modeled)  // a module the tool does not model (time, functools, ...)
+        return fail(obj->s + "." + name + " is not supported here (only jax, jax.numpy, jax.nn, jax.lax and numpy are)");
+      if (sm == "jnp" || sm == "np") {
+        auto d = dtype_names().find(name);
+        if (d != dtype_names().end()) return Result<Ref>::success(mk_str(d->second, K::DType));
+        if (name == "newaxis") return Result<Ref>::success(none());
+      }
+      const std::string q = sm + "." + name;
+      if (known_name(q)) return Result<Ref>::success(mk_str(q, K::Builtin));
+      if (sm == "np") return fail(q + " is not supported here; supported: " + supported_in("np") + " (and np dtypes)");
+      return fail(q + " is not supported here; supported: " + supported_in(sm));
+    }
+    if (obj->k == K::Array) return array_attr(obj, name);
+    if (obj->k == K::SDS) {
+      if (name == "shape" || name == "dtype" || name == "ndim") return array_attr(obj, name);
+    }
+    if (obj->k == K::Jitted && name == "lower") {
+      auto m = mk(K::Method);
+      m->s = name;
+      m->self = obj;
+      return Result<Ref>::success(m);
+    }
+    if (obj->k == K::Lowered) return fail("Lowered." + name + " is not supported here (the lowering stops at .lower(...))");
+    return fail("'" + type_name(obj) + "' object has no attribute '" + name + "' (or it is not supported here)");
+  }
+
+  Result<Ref> call_function(const Ref& f, const std::vector<Ref>& pos, const std::vector<std::pair<std::string, Ref>>& kw) {
+    const Stmt& def = *f->def;
+    if (++call_depth > kMaxCallDepth) {
+      --call_depth;
+      return fail("maximum recursion depth exceeded (" + std::to_string(kMaxCallDepth) + " nested calls)");
+    }
+    Scope locals;
+    if (pos.size() > def.params.size()) {
+      --call_depth;
+      return fail(def.s + "() takes " + std::to_string(def.params.size()) + " positional arguments but " +
+                  std::to_string(pos.size()) + " were given");
+    }
+    for (std::size_t k = 0; k < def.params.size(); ++k) {
+      Ref v = k < pos.size() ? pos[k] : nullptr;
+      for (auto& [n, val] : kw)
+        if (n == def.params[k].name) {
+          if (v) {
+            --call_depth;
+            return fail(def.s + "() got multiple values for argument '" + n + "'");
+          }
+          v = val;
+        }
+      if (!v) v = f->defaults[k];
+      if (!v) {
+        --call_depth;
+        return fail(def.s + "() missing required positional argument: '" + def.params[k].name + "'");
+      }
+      locals[def.params[k].name] = v;
+    }
+    for (auto& [n, val] : kw) {
+      bool found = false;
+      for (auto& p : def.params) found = found || p.name == n;
+      if (!found) {
+        --call_depth;
+        return fail(def.s + "() got an unexpected keyword argument '" + n + "'");
+      }
+    }
+    frames.push_back(&locals);
+    auto r = run_block(def.body);
+    frames.pop_back();
+    --call_depth;
+    if (!r) return Fail{r.error_info()};
+    return Result<Ref>::success(r.value().kind == FlowKind::Return && r.value().value ? r.value().value : none());
+  }
+
+  Result<Ref> call(const Ref& callee, const Args& a) {
+    switch (callee->k) {
+      case K::Builtin: return call_builtin(callee->s, a);
+      case K::Method: return call_method(callee, a);
+      case K::Func: return call_function(callee, a.pos, a.kw);
+      case K::Jitted: {
+        if (!tracing()) return fail("calling a jitted function runs it; this tool lowers it instead: write jax.jit(f).lower(...)");
+        const Ref f = callee->self;
+        if (!a.kw.empty()) return fail("keyword arguments to a jitted function are not supported here");
+        return call_jitted_private(f->def->s, a.pos, [&](const std::vector<Ref>& in) { return call_function(f, in, {}); });
+      }
+      case K::DType: {
+        if (a.pos.size() != 1) return fail("a dtype call takes one argument");
+        if (is_pyscalar(a.pos[0])) return full({}, scalar_value(a.pos[0]), callee->s, false);
+        UNWRAP(x, as_array(a.pos[0], jax_dtype_name(callee->s)));
+        return convert(x, callee->s, false);
+      }
+      default: return fail("'" + type_name(callee) + "' object is not callable");
+    }
+  }
+
+  // Python arithmetic on Python numbers (ints stay ints; overflow past 64 bits is refused).
+  Result<Ref> py_arith(const std::string& op, const Ref& x, const Ref& y) {
+    const bool ints = x->k != K::Float && y->k != K::Float;
+    if (ints && op != "/") {
+      const std::int64_t a = x->k == K::Bool ? x->b : x->i, b = y->k == K::Bool ? y->b : y->i;
+      std::int64_t r = 0;
+      bool overflow = false;
+      if (op == "+") overflow = __builtin_add_overflow(a, b, &r);
+      else if (op == "-") overflow = __builtin_sub_overflow(a, b, &r);
+      else if (op == "*") overflow = __builtin_mul_overflow(a, b, &r);
+      else if (op == "//" || op == "%") {
+        if (b == 0) return fail("integer division or modulo by zero");
+        if (a == INT64_MIN && b == -1) overflow = true;
+        else {
+          std::int64_t q = a / b, m = a % b;
+          if (m != 0 && ((m < 0) != (b < 0))) --q, m += b;
+          r = op == "//" ? q : m;
+        }
+      } else if (op == "**") {
+        if (b < 0) return Result<Ref>::success(mk_float(std::pow(double(a), double(b))));
+        r = 1;
+        for (std::int64_t k = 0; k < b && !overflow; ++k) overflow = __builtin_mul_overflow(r, a, &r);
+      } else if (op == "<<" || op == ">>" || op == "&" || op == "|" || op == "^") {
+        if ((op == "<<" || op == ">>") && (b < 0 || b > 62)) return fail("shift count " + std::to_string(b) + " is not supported here");
+        r = op == "<<" ? a << b : op == ">>" ? a >> b : op == "&" ? (a & b) : op == "|" ? (a | b) : (a ^ b);
+        if (op == "<<" && (r >> b) != a) overflow = true;
+      } else {
+        return fail("unsupported operand type(s) for " + op + ": 'int' and 'int'");
+      }
+      if (overflow) return fail("integer result past 64 bits is not supported here");
+      return Result<Ref>::success(mk_int(r));
+    }
+    const double a = scalar_value(x), b = scalar_value(y);
+    if ((op == "/" || op == "//" || op == "%") && b == 0) return fail(ints ? "division by zero" : "float division by zero");
+    double r;
+    if (op == "+") r = a + b;
+    else if (op == "-") r = a - b;
+    else if (op == "*") r = a * b;
+    else if (op == "/") r = a / b;
+    else if (op == "//") r = std::floor(a / b);
+    else if (op == "%") {
+      r = std::fmod(a, b);
+      if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    } else if (op == "**") r = std::pow(a, b);
+    else return fail("unsupported operand type(s) for " + op + ": '" + type_name(x) + "' and '" + type_name(y) + "'");
+    return Result<Ref>::success(mk_float(r));
+  }
+
+  Result<Ref> binop(const std::string& op, const Ref& x, const Ref& y) {
+    if (is_pyscalar(x) && is_pyscalar(y)) return py_arith(op, x, y);
+    if ((x->k == K::Tuple || x->k == K::List) && op == "+" && y->k == x->k) {
+      std::vector<Ref> items = x->items;
+      items.insert(items.end(), y->items.begin(), y->items.end());
+      return Result<Ref>::success(mk_tuple(items, x->k));
+    }
+    if ((x->k == K::Tuple || x->k == K::List) && op == "*" && y->k == K::Int) {
+      std::vector<Ref> items;
+      if (y->i * std::int64_t(x->items.size()) > 1000000) return fail("sequence repetition past 10^6 items is not supported here");
+      for (std::int64_t k = 0; k < y->i; ++k) items.insert(items.end(), x->items.begin(), x->items.end());
+      return Result<Ref>::success(mk_tuple(items, x->k));
+    }
+    const bool arrays = (x->k == K::Array || is_pyscalar(x)) && (y->k == K::Array || is_pyscalar(y));
+    if (!arrays)
+      return fail("unsupported operand type(s) for " + op + ": '" + type_name(x) + "' and '" + type_name(y) + "'");
+    if (op == "+") return binary_fn("add", "add", x, y);
+    if (op == "-") return binary_fn("subtract", "subtract", x, y);
+    if (op == "*") return binary_fn("multiply", "multiply", x, y);
+    if (op == "/") return binary_fn("true_divide", "divide", x, y, true);
+    if (op == "@") return matmul(x, y, "matmul");
+    if (op == "**") return power(x, y);
+    return fail("the operator " + op + " on arrays is not supported here (supported: + - * / ** @ and comparisons)");
+  }
+
+  Result<Ref> compare(const std::string& op, const Ref& x, const Ref& y) {
+    if (is_pyscalar(x) && is_pyscalar(y)) {
+      const double a = scalar_value(x), b = scalar_value(y);
+      bool r = op == "<" ? a < b : op == ">" ? a > b : op == "<=" ? a <= b : op == ">=" ? a >= b : op == "==" ? a == b : a != b;
+      return Result<Ref>::success(mk_bool(r));
+    }
+    if (x->k == K::Array || y->k == K::Array) {
+      static const std::map<std::string, std::string> dirs = {{"<", "LT"}, {">", "GT"}, {"<=", "LE"}, {">=", "GE"}, {"==", "EQ"}, {"!=", "NE"}};
+      auto d = dirs.find(op);
+      if (d == dirs.end()) return fail("the comparison '" + op + "' on arrays is not supported here");
+      return compare_fn(op, d->second, x, y);
+    }
+    if (op == "==" || op == "!=") {
+      bool eq = false;
+      if (x->k == y->k) {
+        if (x->k == K::Str || x->k == K::DType) eq = x->s == y->s;
+        else if (x->k == K::None) eq = true;
+        else if (x->k == K::Tuple || x->k == K::List) {
+          eq = x->items.size() == y->items.size();
+          for (std::size_t k = 0; eq && k < x->items.size(); ++k) {
+            UNWRAP(e, compare("==", x->items[k], y->items[k]));
+            eq = e->k == K::Bool && e->b;
+          }
+        } else eq = x.get() == y.get();
+      }
+      return Result<Ref>::success(mk_bool(op == "==" ? eq : !eq));
+    }
+    return fail("'" + op + "' not supported between instances of '" + type_name(x) + "' and '" + type_name(y) + "'");
+  }
+
+  Result<bool> truth(const Ref& v) {
+    switch (v->k) {
+      case K::None: return Result<bool>::success(false);
+      case K::Bool: return Result<bool>::success(v->b);
+      case K::Int: return Result<bool>::success(v->i != 0);
+      case K::Float: return Result<bool>::success(v->f != 0);
+      case K::Str: return Result<bool>::success(!v->s.empty());
+      case K::Tuple:
+      case K::List: return Result<bool>::success(!v->items.empty());
+      case K::Array:
+        return fail("the truth value of an array is not known while tracing (JAX raises "
+                    "TracerBoolConversionError: Attempted boolean conversion of traced array with shape " +
+                    aval_text(v) + "); use jnp.where or lax.cond");
+      default: return Result<bool>::success(true);
+    }
+  }
+
+  // x[...] with ints, contiguous slices, `...` and None, as jnp's _rewriting_take does it without
+  // a gather: lax.slice then a squeeze (reshape) of the int axes; None with only whole slices is
+  // lax.expand_dims (broadcast_in_dim). Strided or reversed slices, negative ints and array
+  // indices are gathers or dynamic slices in JAX: refused here, by name.
+  Result<Ref> index_array(const Ref& x, const Expr& e, const Expr& index_e) {
+    struct Ix {
+      int kind = 0;  // 0 int, 1 slice, 2 None, 3 Ellipsis
+      std::int64_t i = 0;
+      Ref start, stop, step;
+    };
+    std::vector<const Expr*> parts;
+    if (index_e.kind == EK::Tuple) {
+      for (auto& k : index_e.kids) parts.push_back(k.get());
+    } else {
+      parts.push_back(&index_e);
+    }
+    std::vector<Ix> ix;
+    int ellipses = 0;
+    std::size_t regular = 0;
+    for (const Expr* p : parts) {
+      Ix one;
+      if (p->kind == EK::Slice) {
+        one.kind = 1;
+        Ref* slots[3] = {&one.start, &one.stop, &one.step};
+        for (int w = 0; w < 3; ++w) {
+          if (!p->kids[w]) continue;
+          UNWRAP(v, eval(*p->kids[w]));
+          if (v->k == K::None) continue;
+          if (v->k != K::Int) {
+            line = e.line, col = e.column;
+            return fail("Array slice indices must have static start/stop/step to be used with NumPy indexing syntax; got " + type_name(v));
+          }
+          *slots[w] = v;
+        }
+      } else {
+        UNWRAP(v, eval(*p));
+        if (v->k == K::Ellipsis) one.kind = 3, ++ellipses;
+        else if (v->k == K::None) one.kind = 2;
+        else if (v->k == K::Int) one.i = v->i;
+        else {
+          line = e.line, col = e.column;
+          if (v->k == K::Array) return fail("indexing with an array (" + aval_text(v) + ") is a gather in JAX: not supported here yet");
+          return fail("Indexer must have integer or boolean type, got indexer of type " + type_name(v));
+        }
+      }
+      if (one.kind == 0 || one.kind == 1) ++regular;
+      ix.push_back(std::move(one));
+    }
+    line = e.line, col = e.column;
+    const auto& shape = x->aval.dims;
+    const std::size_t nd = shape.size();
+    if (ellipses > 1) return fail("An index can only have a single ellipsis ('...')");
+    if (regular > nd)
+      return fail("Too many indices: " + std::to_string(nd) + "-dimensional array indexed with " + std::to_string(regular) + " regular indices.");
+    // Expand `...` (or pad at the end) with whole slices.
+    std::vector<Ix> full;
+    for (auto& one : ix) {
+      if (one.kind == 3) {
+        for (std::size_t k = 0; k < nd - regular; ++k) full.push_back(Ix{1, 0, nullptr, nullptr, nullptr});
+      } else {
+        full.push_back(one);
+      }
+    }
+    if (!ellipses)
+      for (std::size_t k = regular; k < nd; ++k) full.push_back(Ix{1, 0, nullptr, nullptr, nullptr});
+    // Per axis: start, limit (Python's slice.indices), whether it is an int index.
+    std::vector<std::int64_t> starts, limits, int_axes, out_after_none;
+    bool any_none = false, partial = false;
+    std::size_t axis = 0;
+    for (auto& one : full) {
+      if (one.kind == 2) {
+        any_none = true;
+        continue;
+      }
+      const std::int64_t size = shape[axis];
+      if (one.kind == 0) {
+        if (one.i < -size || one.i >= size)
+          return fail("index " + std::to_string(one.i) + " is out of bounds for axis " + std::to_string(axis) + " with size " +
+                      std::to_string(size) + " (JAX clamps it in a gather: not supported here)");
+        if (one.i < 0)
+          return fail("a negative index (" + std::to_string(one.i) + ") is a dynamic_slice in JAX: not supported here yet; write " +
+                      std::to_string(one.i + size) + " instead");
+        starts.push_back(one.i);
+        limits.push_back(one.i + 1);
+        int_axes.push_back(std::int64_t(axis));
+        partial = true;
+      } else {
+        const std::int64_t step = one.step ? one.step->i : 1;
+        if (step == 0) return fail("slice step cannot be zero");
+        if (step != 1)
+          return fail("a slice with step " + std::to_string(step) + " is a gather (or a reverse) in JAX: not supported here yet");
+        auto clampi = [&](const Ref& r, std::int64_t dflt) {
+          if (!r) return dflt;
+          std::int64_t v = r->i < 0 ? r->i + size : r->i;
+          return std::min(std::max<std::int64_t>(v, 0), size);
+        };
+        const std::int64_t lo = clampi(one.start, 0), hi = std::max(lo, clampi(one.stop, size));
+        starts.push_back(lo);
+        limits.push_back(hi);
+        if (lo != 0 || hi != size) partial = true;
+      }
+      ++axis;
+    }
+    if (any_none) {
+      if (partial) return fail("indexing with None beside integers or partial slices is a gather in JAX: not supported here yet");
+      std::vector<std::int64_t> out, bd;
+      std::size_t a = 0;
+      for (auto& one : full) {
+        if (one.kind == 2) {
+          out.push_back(1);
+        } else {
+          bd.push_back(std::int64_t(out.size()));
+          out.push_back(shape[a++]);
+        }
+      }
+      return broadcast_in_dim(x, out, bd);
+    }
+    if (!partial) return Result<Ref>::success(x);
+    std::vector<std::int64_t> sliced, squeezed;
+    for (std::size_t a = 0; a < nd; ++a) {
+      sliced.push_back(limits[a] - starts[a]);
+      if (std::find(int_axes.begin(), int_axes.end(), std::int64_t(a)) == int_axes.end()) squeezed.push_back(sliced.back());
+    }
+    Ref out;
+    if (!tracing()) {
+      out = new_array({sliced, x->aval.dtype}, x->weak);
+    } else {
+      UNWRAP(v, value_of(x));
+      out = traced(em->slice(v, starts, limits, std::vector<std::int64_t>(nd, 1)), x->weak);
+    }
+    if (int_axes.empty()) return Result<Ref>::success(out);
+    return reshape(out, squeezed);
+  }
+
+  Result<Ref> subscript(const Ref& obj, const Expr& e, const Expr& index_e) {
+    if (obj->k == K::Array) return index_array(obj, e, index_e);
+    UNWRAP(index, eval(index_e));
+    line = e.line, col = e.column;
+    if (obj->k == K::Tuple || obj->k == K::List) {
+      const std::int64_t n = std::int64_t(obj->items.size());
+      if (index->k == K::Int) {
+        std::int64_t k = index->i < 0 ? index->i + n : index->i;
+        if (k < 0 || k >= n) return fail(std::string(obj->k == K::Tuple ? "tuple" : "list") + " index out of range");
+        return Result<Ref>::success(obj->items[k]);
+      }
+      if (index_e.kind == EK::Slice) {
+        std::int64_t st = 1, lo, hi;
+        if (index_e.kids[2]) {
+          UNWRAP(s, eval(*index_e.kids[2]));
+          if (s->k != K::Int || s->i == 0) return fail("slice step must be a nonzero integer");
+          st = s->i;
+        }
+        lo = st > 0 ? 0 : n - 1;
+        hi = st > 0 ? n : -n - 1;
+        for (int w = 0; w < 2; ++w) {
+          if (!index_e.kids[w]) continue;
+          UNWRAP(b, eval(*index_e.kids[w]));
+          if (b->k == K::None) continue;
+          if (b->k != K::Int) return fail("slice indices must be integers or None");
+          std::int64_t v = b->i < 0 ? b->i + n : b->i;
+          if (st > 0) v = std::min(std::max<std::int64_t>(v, 0), n);
+          else v = std::min(std::max<std::int64_t>(v, -1), n - 1);
+          (w == 0 ? lo : hi) = v;
+        }
+        if (!index_e.kids[1] && st < 0) hi = -1;
+        std::vector<Ref> items;
+        for (std::int64_t k = lo; st > 0 ? k < hi : k > hi; k += st) items.push_back(obj->items[k]);
+        return Result<Ref>::success(mk_tuple(items, obj->k));
+      }
+      return fail(std::string(obj->k == K::Tuple ? "tuple" : "list") + " indices must be integers or slices, not " + type_name(index));
+    }
+    if (obj->k == K::Array) return index_array(obj, e, index_e);
+    return fail("'" + type_name(obj) + "' object is not subscriptable");
+  }
+
+  // Expressions and statements being evaluated, over all calls: bounds the C++ stack (a deep
+  // expression in a recursive function nests once per call).
+  int eval_depth = 0;
+  struct Nest {
+    int& d;
+    explicit Nest(int& depth) : d(++depth) {}
+    ~Nest() { --d; }
+  };
+
+  Result<Ref> eval(const Expr& e) {
+    UNWRAP(ok, step());
+    (void)ok;
+    Nest nest(eval_depth);
+    if (eval_depth > kMaxEvalDepth)
+      return fail_at("the program nests calls and expressions deeper than " + std::to_string(kMaxEvalDepth) + " levels", e.line, e.column);
+    line = e.line, col = e.column;
+    switch (e.kind) {
+      case EK::Name: return lookup(e.s);
+      case EK::Int:
+        if (e.overflow) return fail("integer literal " + e.s + " is past 64 bits (not supported here)");
+        return Result<Ref>::success(mk_int(e.i));
+      case EK::Float: return Result<Ref>::success(mk_float(e.f));
+      case EK::Str: return Result<Ref>::success(mk_str(e.s));
+      case EK::True: return Result<Ref>::success(mk_bool(true));
+      case EK::False: return Result<Ref>::success(mk_bool(false));
+      case EK::None: return Result<Ref>::success(none());
+      case EK::Ellipsis: return Result<Ref>::success(mk(K::Ellipsis));
+      case EK::Tuple:
+      case EK::List: {
+        std::vector<Ref> items;
+        for (auto& k : e.kids) {
+          if (k->kind == EK::Starred) {
+            UNWRAP(v, eval(*k->kids[0]));
+            if (v->k != K::Tuple && v->k != K::List) return fail("only tuples and lists can be unpacked with * here");
+            items.insert(items.end(), v->items.begin(), v->items.end());
+            continue;
+          }
+          UNWRAP(v, eval(*k));
+          items.push_back(v);
+        }
+        return Result<Ref>::success(mk_tuple(items, e.kind == EK::Tuple ? K::Tuple : K::List));
+      }
+      case EK::BinOp: {
+        UNWRAP(x, eval(*e.kids[0]));
+        UNWRAP(y, eval(*e.kids[1]));
+        line = e.line, col = e.column;
+        return binop(e.s, x, y);
+      }
+      case EK::Unary: {
+        UNWRAP(x, eval(*e.kids[0]));
+        line = e.line, col = e.column;
+        if (e.s == "not") {
+          UNWRAP(t, truth(x));
+          return Result<Ref>::success(mk_bool(!t));
+        }
+        if (e.s == "+") return Result<Ref>::success(x);
+        if (e.s == "-") {
+          if (x->k == K::Int) {
+            if (x->i == INT64_MIN) return fail("integer result past 64 bits is not supported here");
+            return Result<Ref>::success(mk_int(-x->i));
+          }
+          if (x->k == K::Bool) return Result<Ref>::success(mk_int(x->b ? -1 : 0));
+          if (x->k == K::Float) return Result<Ref>::success(mk_float(-x->f));
+          if (x->k == K::Array) return unary_fn("negative", "negate", x, false);
+        }
+        if (e.s == "~" && x->k == K::Int) return Result<Ref>::success(mk_int(~x->i));
+        return fail("bad operand type for unary " + e.s + ": '" + type_name(x) + "'");
+      }
+      case EK::Compare: {
+        UNWRAP(left, eval(*e.kids[0]));
+        Ref result;
+        for (std::size_t k = 0; k < e.ops.size(); ++k) {
+          UNWRAP(right, eval(*e.kids[k + 1]));
+          line = e.line, col = e.column;
+          const std::string& op = e.ops[k];
+          Ref r;
+          if (op == "is" || op == "is not") {
+            bool same = left.get() == right.get() || (left->k == K::None && right->k == K::None);
+            r = mk_bool(op == "is" ? same : !same);
+          } else if (op == "in" || op == "not in") {
+            if (right->k != K::Tuple && right->k != K::List && right->k != K::Str)
+              return fail("'in' is supported here only for tuples, lists and strings");
+            bool found = false;
+            if (right->k == K::Str) found = left->k == K::Str && right->s.find(left->s) != std::string::npos;
+            for (auto& it : right->items) {
+              UNWRAP(eq, compare("==", left, it));
+              found = found || (eq->k == K::Bool && eq->b);
+            }
+            r = mk_bool(op == "in" ? found : !found);
+          } else {
+            UNWRAP(c, compare(op, left, right));
+            r = c;
+          }
+          if (e.ops.size() > 1 && r->k == K::Array) return fail("chained comparisons of arrays are not supported here");
+          if (result && result->k == K::Bool && !result->b) break;
+          result = r;
+          left = right;
+        }
+        return Result<Ref>::success(result);
+      }
+      case EK::BoolOp: {
+        Ref v;
+        for (auto& k : e.kids) {
+          UNWRAP(x, eval(*k));
+          v = x;
+          UNWRAP(t, truth(x));
+          if (e.s == "and" ? !t : t) break;
+        }
+        return Result<Ref>::success(v);
+      }
+      case EK::IfExp: {
+        UNWRAP(c, eval(*e.kids[1]));
+        UNWRAP(t, truth(c));
+        return eval(*e.kids[t ? 0 : 2]);
+      }
+      case EK::Attribute: {
+        UNWRAP(obj, eval(*e.kids[0]));
+        line = e.line, col = e.column;
+        return attribute(obj, e.s);
+      }
+      case EK::Subscript: {
+        UNWRAP(obj, eval(*e.kids[0]));
+        line = e.line, col = e.column;
+        return subscript(obj, e, *e.kids[1]);
+      }
+      case EK::Call: {
+        UNWRAP(callee, eval(*e.kids[0]));
+        Args a;
+        for (std::size_t k = 1; k < e.kids.size(); ++k) {
+          const Expr& ke = *e.kids[k];
+          if (k <= e.positional && ke.kind == EK::Starred) {
+            UNWRAP(v, eval(*ke.kids[0]));
+            if (v->k != K::Tuple && v->k != K::List) return fail("only tuples and lists can be unpacked with * here");
+            a.pos.insert(a.pos.end(), v->items.begin(), v->items.end());
+            continue;
+          }
+          UNWRAP(v, eval(ke));
+          if (k <= e.positional) a.pos.push_back(v);
+          else a.kw.emplace_back(e.names[k - 1 - e.positional], v);
+        }
+        line = e.line, col = e.column;
+        return call(callee, a);
+      }
+      case EK::Slice: return fail("a slice is only valid inside [ ]");
+      case EK::Starred: return fail("a starred expression is not valid here");
+      case EK::Lambda: return fail("lambda is not supported here; use def");
+      case EK::Comprehension: return fail("comprehensions are not supported here");
+      case EK::Set:
+      case EK::Dict: return fail(std::string(e.kind == EK::Set ? "sets" : "dicts") + " are not supported here");
+    }
+    return fail("unsupported expression");
+  }
+
+  Result<Flow> run_block(const std::vector<StmtP>& body) {
+    for (auto& s : body) {
+      UNWRAP(f, exec(*s));
+      if (f.kind != FlowKind::Next || done) return Result<Flow>::success(f);
+    }
+    return Result<Flow>::success(Flow{});
+  }
+
+  Result<Flow> exec(const Stmt& s) {
+    UNWRAP(ok, step());
+    (void)ok;
+    Nest nest(eval_depth);
+    if (eval_depth > kMaxEvalDepth)
+      return fail_at("the program nests calls and expressions deeper than " + std::to_string(kMaxEvalDepth) + " levels", s.line, s.column);
+    line = s.line, col = s.column;
+    const bool top = frames.empty();
+    switch (s.kind) {
+      case SK::Import:
+        for (auto& al : s.aliases) {
+          line = al.line, col = al.column;
+          if (!al.as.empty()) globals_or_local(al.as, mk_str(al.name, K::Module));
+          else globals_or_local(al.name.substr(0, al.name.find('.')), mk_str(al.name.substr(0, al.name.find('.')), K::Module));
+        }
+        return Result<Flow>::success(Flow{});
+      case SK::ImportFrom:
+        for (auto& al : s.aliases) {
+          line = al.line, col = al.column;
+          const std::string path = s.s + "." + al.name;
+          Ref v;
+          bool is_module = false;
+          for (auto& m : kModules) is_module = is_module || path == m[0];
+          if (is_module) v = mk_str(path, K::Module);
+          else {
+            UNWRAP(a, attribute(mk_str(s.s, K::Module), al.name));
+            v = a;
+          }
+          globals_or_local(al.as.empty() ? al.name : al.as, v);
+        }
+        return Result<Flow>::success(Flow{});
+      case SK::Def: {
+        auto f = mk(K::Func);
+        f->def = &s;
+        for (auto& p : s.params) {
+          if (p.default_value) {
+            UNWRAP(d, eval(*p.default_value));
+            f->defaults.push_back(d);
+          } else {
+            f->defaults.push_back(nullptr);
+          }
+        }
+        Ref bound = f;
+        for (auto it = s.decorators.rbegin(); it != s.decorators.rend(); ++it) {
+          UNWRAP(d, eval(**it));
+          if (d->k == K::Builtin && d->s == "jax.jit") {
+            auto j = mk(K::Jitted);
+            j->self = f;
+            bound = j;
+          } else {
+            return fail_at("only the @jax.jit decorator is supported here", (*it)->line, (*it)->column);
+          }
+        }
+        globals_or_local(s.s, bound);
+        return Result<Flow>::success(Flow{});
+      }
+      case SK::Assign: {
+        UNWRAP(v, eval(*s.value));
+        for (auto& t : s.targets) {
+          UNWRAP(a, assign(*t, v));
+          (void)a;
+        }
+        return Result<Flow>::success(Flow{});
+      }
+      case SK::AnnAssign: {
+        if (!s.value) return Result<Flow>::success(Flow{});
+        UNWRAP(v, eval(*s.value));
+        UNWRAP(a, assign(*s.targets[0], v));
+        (void)a;
+        return Result<Flow>::success(Flow{});
+      }
+      case SK::AugAssign: {
+        if (s.targets[0]->kind != EK::Name) return fail("augmented assignment is supported here only to a name");
+        UNWRAP(x, eval(*s.targets[0]));
+        UNWRAP(y, eval(*s.value));
+        line = s.line, col = s.column;
+        UNWRAP(r, binop(s.s, x, y));
+        assign_name(s.targets[0]->s, r);
+        return Result<Flow>::success(Flow{});
+      }
+      case SK::Expr: {
+        UNWRAP(v, eval(*s.value));
+        (void)v;
+        return Result<Flow>::success(Flow{});
+      }
+      case SK::Return: {
+        if (top) return fail("'return' outside function");
+        Flow f;
+        f.kind = FlowKind::Return;
+        if (s.value) {
+          UNWRAP(v, eval(*s.value));
+          f.value = v;
+        } else {
+          f.value = none();
+        }
+        return Result<Flow>::success(f);
+      }
+      case SK::Pass: return Result<Flow>::success(Flow{});
+      case SK::Break: return Result<Flow>::success(Flow{FlowKind::Break, nullptr});
+      case SK::Continue: return Result<Flow>::success(Flow{FlowKind::Continue, nullptr});
+      case SK::If: {
+        UNWRAP(c, eval(*s.value));
+        UNWRAP(t, truth(c));
+        return run_block(t ? s.body : s.orelse);
+      }
+      case SK::For: {
+        UNWRAP(it, eval(*s.value));
+        if (it->k != K::Tuple && it->k != K::List)
+          return fail("for loops here run over range(...), tuples and lists, got " + type_name(it));
+        for (auto& item : it->items) {
+          UNWRAP(a, assign(*s.targets[0], item));
+          (void)a;
+          UNWRAP(f, run_block(s.body));
+          if (f.kind == FlowKind::Return || done) return Result<Flow>::success(f);
+          if (f.kind == FlowKind::Break) return Result<Flow>::success(Flow{});
+        }
+        return run_block(s.orelse);
+      }
+      case SK::Assert: {
+        UNWRAP(c, eval(*s.extra[0]));
+        UNWRAP(t, truth(c));
+        if (!t) return fail_at("AssertionError" + std::string(s.extra.size() > 1 ? "" : ""), s.line, s.column);
+        return Result<Flow>::success(Flow{});
+      }
+      case SK::Raise: return fail("raise: the program raised an exception");
+      case SK::While: return fail("while loops are not supported here (use a for loop over range, or lax.fori_loop in a later version)");
+      case SK::Del: return fail("del is not supported here");
+      case SK::Global:
+      case SK::Nonlocal: return fail("global and nonlocal are not supported here");
+      case SK::With: return fail("with statements are not supported here");
+      case SK::Try: return fail("try statements are not supported here");
+    }
+    return fail("unsupported statement");
+  }
+  void globals_or_local(const std::string& n, Ref v) { assign_name(n, std::move(v)); }
+};
+
+}  // namespace
+
+const std::vector<std::string>& supported_names() { return names_list(); }
+
+Result<Lowered> lower_source(const std::string& source, const std::string& entry) {
+  auto prog = parse(source);
+  if (!prog) return Result<Lowered>::failure(prog.error_info());
+  Interp in;
+  in.entry = entry;
+  for (auto& s : prog->body) {
+    auto f = in.exec(*s);
+    if (!f) return Result<Lowered>::failure(f.error_info());
+    if (in.done) return Result<Lowered>::success(in.result);
+  }
+  if (!entry.empty()) {
+    bool defined = false;
+    for (auto& s : prog->body) defined = defined || (s->kind == SK::Def && s->s == entry);
+    if (!defined) return Result<Lowered>::failure(Error{"1:1: no function named '" + entry + "' is defined in the file", "", 1, 1});
+    return Result<Lowered>::failure(Error{"1:1: the file has no jax.jit(" + entry + ").lower(...) call to give " + entry +
+                                              "'s argument shapes; add one, e.g. jax.jit(" + entry +
+                                              ").lower(jax.ShapeDtypeStruct((32, 16), jnp.float32))",
+                                          "", 1, 1});
+  }
+  return Result<Lowered>::failure(Error{"1:1: the file has no jax.jit(f).lower(...) call: add one after the function, e.g. "
+                                        "jax.jit(f).lower(jax.ShapeDtypeStruct((32, 16), jnp.float32))",
+                                        "", 1, 1});
+}
+
+}  // namespace rl::python

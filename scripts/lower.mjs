@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// Lowers JAX-style Python to the StableHLO that jax.jit(f).lower(...).as_text() prints, in the
+// wasm core (cpp/python), without Python or JAX installed.
+import { readFileSync } from 'node:fs';
+import { loadNodeCore } from './lib/node-core.mjs';
+
+const HELP = `usage: node scripts/lower.mjs PROGRAM.py [--entry NAME]
+
+Reads a JAX-style Python program, runs it up to its jax.jit(f).lower(args) call and prints the
+StableHLO module JAX prints for it (jax.jit(f).lower(args).as_text(), recent JAX), e.g.
+
+    import jax
+    import jax.numpy as jnp
+
+    def workload(a, b):
+        return jnp.tanh(a @ b)
+
+    a = jnp.arange(32 * 16, dtype=jnp.float32).reshape(32, 16) / 512
+    b = jax.ShapeDtypeStruct((16, 8), jnp.float32)
+    jax.jit(workload).lower(a, b)
+
+Arguments of .lower(...) are arrays made in the file (jnp.zeros, jnp.ones, jnp.full, jnp.arange
+with .reshape and arithmetic) or jax.ShapeDtypeStruct(shape, dtype). Supported: operators
++ - * / ** @ and comparisons; jnp.matmul, dot, tanh, exp, log, log1p, expm1, sqrt, abs, sign,
+square, sin, cos, maximum, minimum, where, sum, mean, max, min, reshape, transpose, swapaxes,
+expand_dims, squeeze, broadcast_to, concatenate, stack, zeros, ones; x.T, x.shape, x.ndim,
+x.reshape, x.astype, x.sum/mean/max/min(axis=..., keepdims=...), x[1, 2:5, ..., None];
+jax.nn.relu, sigmoid, silu; lax.dot_general. 64-bit types become 32-bit (JAX's default).
+
+  --entry NAME  lower the first .lower(...) call on the function NAME (default: the first call)
+  -h, --help    print this help
+
+The module goes to stdout. An error is printed as PROGRAM.py:LINE:COL: message and the exit
+status is 1.`;
+
+const args = process.argv.slice(2);
+if (args.includes('-h') || args.includes('--help')) {
+  console.log(HELP);
+  process.exit(0);
+}
+let entry;
+const files = [];
+for (let i = 0; i < args.length; ++i) {
+  if (args[i] === '--entry') {
+    entry = args[++i];
+    if (entry === undefined || entry === '') {
+      process.stderr.write('lower.mjs: --entry needs a function name (see --help)\n');
+      process.exit(1);
+    }
+  } else if (args[i].startsWith('--entry=')) {
+    entry = args[i].slice('--entry='.length);
+  } else if (args[i].startsWith('-')) {
+    process.stderr.write(`lower.mjs: unknown option ${JSON.stringify(args[i])} (see --help)\n`);
+    process.exit(1);
+  } else {
+    files.push(args[i]);
+  }
+}
+if (files.length !== 1) {
+  process.stderr.write(`lower.mjs: give one PROGRAM.py (got ${files.length}; see --help)\n`);
+  process.exit(1);
+}
+const file = files[0];
+let source;
+try {
+  source = readFileSync(file, 'utf8');
+} catch (e) {
+  process.stderr.write(`${file}: cannot read: ${e.code || e.message}\n`);
+  process.exit(1);
+}
+let core;
+try {
+  core = await loadNodeCore();
+} catch (e) {
+  process.stderr.write(`lower.mjs: ${e.message}\n`);
+  process.exit(1);
+}
+const r = core.lower(source, { entry });
+if (!r.ok) {
+  // The core's error starts with LINE:COL: when it has a place.
+  process.stderr.write(r.line ? `${file}:${r.line}:${r.column}: ${r.message}\n` : `${file}: ${r.error}\n`);
+  process.exit(1);
+}
+process.stdout.write(r.text);

@@ -1,0 +1,83 @@
+// The one emitter (hlo/jax_emit.h): literals, SSA names, private functions and tuple results as
+// JAX prints them.
+#include <cstdlib>
+
+#include "catch.hpp"
+#include "hlo/jax_emit.h"
+#include "hlo/parse.h"
+#include "hlo/verify.h"
+
+using namespace rl::hlo::jax;
+
+TEST_CASE("float literals print as MLIR prints them in JAX's modules", "[hlo][jax_emit]") {
+  // Scalar constants copied from ../shared/corpus/stablehlo-interpret/*.mlir (what JAX printed):
+  // each parses back to a value whose literal must be the same text.
+  using Row = std::pair<const char*, const char*>;
+  auto [text, dtype] = GENERATE(values<Row>({
+      {"-0.0043243099950505759", "f64"}, {"-1.000000e+00", "f32"}, {"-1.03562903", "f32"},
+      {"-1.300025009986248E-8", "f64"}, {"-1.3539021", "f32"}, {"-1.501950e+00", "f16"},
+      {"-2.4558602681405732", "f64"}, {"-5.156250e-01", "bf16"}, {"-5.7637557453858236E-4", "f64"},
+      {"-6.953130e-01", "bf16"}, {"0.000000e+00", "f16"}, {"0.0016394756169413357", "f64"},
+      {"0.122255228", "f32"}, {"1.1920929E-7", "f32"}, {"1.601560e+00", "bf16"}, {"2.000000e+03", "f32"},
+      {"1.250000e-01", "f32"}, {"0.333333343", "f32"}}));
+  CAPTURE(text, dtype);
+  CHECK(float_literal(std::strtod(text, nullptr), dtype) == text);
+}
+
+TEST_CASE("non-finite and integral-beyond-precision floats print as hex bits", "[hlo][jax_emit]") {
+  CHECK(float_literal(-INFINITY, "f32") == "0xFF800000");
+  CHECK(float_literal(-INFINITY, "f64") == "0xFFF0000000000000");
+  CHECK(float_literal(-INFINITY, "f16") == "0xFC00");
+  CHECK(float_literal(-INFINITY, "bf16") == "0xFF80");
+  CHECK(float_literal(16777217.0, "f64") == "0x4170000010000000");
+  CHECK(float_literal(0.1, "f32") == "1.000000e-01");
+}
+
+TEST_CASE("constants take MLIR's names with one conflict counter per function", "[hlo][jax_emit]") {
+  Emitter e("f", {{{4}, "f32"}});
+  auto a = e.constant(1, {{}, "f32"});
+  auto b = e.constant(2, {{}, "i32"});
+  auto c = e.constant(3, {{}, "f32"});
+  auto d = e.constant(4, {{}, "i32"});
+  auto x = e.broadcast_in_dim(a, {4}, {});
+  (void)b, (void)c, (void)d;
+  auto text = e.finish({e.binary("add", e.arg(0), x)});
+  CHECK_THAT(text, Catch::Matchers::Contains("%cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>\n"
+                                             "    %c = stablehlo.constant dense<2> : tensor<i32>\n"
+                                             "    %cst_0 = stablehlo.constant dense<3.000000e+00> : tensor<f32>\n"
+                                             "    %c_1 = stablehlo.constant dense<4> : tensor<i32>\n"
+                                             "    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<4xf32>\n"));
+}
+
+TEST_CASE("private functions, calls and tuple results print as JAX does and verify", "[hlo][jax_emit]") {
+  Emitter e("g", {{{2, 3}, "f32"}});
+  REQUIRE(e.find_function("relu", {{{2, 3}, "f32"}}) == -1);
+  int relu = e.begin_function("relu", {{{2, 3}, "f32"}});
+  auto zero = e.broadcast_in_dim(e.constant(0, {{}, "f32"}), {2, 3}, {});
+  e.end_function({e.binary("maximum", e.arg(0), zero)});
+  CHECK(e.find_function("relu", {{{2, 3}, "f32"}}) == relu);
+  auto r = e.call(relu, {e.arg(0)});
+  auto t = e.transpose(r, {1, 0});
+  const std::string text = e.finish({r, t});
+  const std::string expected =
+      "module @jit_g attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {\n"
+      "  func.func public @main(%arg0: tensor<2x3xf32>) -> (tensor<2x3xf32> {jax.result_info = \"result[0]\"}, "
+      "tensor<3x2xf32> {jax.result_info = \"result[1]\"}) {\n"
+      "    %0 = call @relu(%arg0) : (tensor<2x3xf32>) -> tensor<2x3xf32>\n"
+      "    %1 = stablehlo.transpose %0, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>\n"
+      "    return %0, %1 : tensor<2x3xf32>, tensor<3x2xf32>\n"
+      "  }\n"
+      "  func.func private @relu(%arg0: tensor<2x3xf32>) -> tensor<2x3xf32> {\n"
+      "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+      "    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<2x3xf32>\n"
+      "    %1 = stablehlo.maximum %arg0, %0 : tensor<2x3xf32>\n"
+      "    return %1 : tensor<2x3xf32>\n"
+      "  }\n"
+      "}\n";
+  CHECK(text == expected);
+  auto mods = rl::hlo::parse_stablehlo(text);
+  INFO((mods.ok() ? "" : mods.error()));
+  REQUIRE(mods.ok());
+  auto v = rl::hlo::verify(mods->front());
+  CHECK(v.ok());
+}

@@ -1,0 +1,249 @@
+// Python → StableHLO as JAX prints it: the lesson byte for byte, JAX's promotion and lowering
+// forms, the entry rule, and every error path with its message and place.
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "catch.hpp"
+#include "corpus.h"
+#include "hlo/emit.h"
+#include "hlo/parse.h"
+#include "hlo/verify.h"
+#include "python/parser.h"
+#include "python/tracer.h"
+
+using rl::python::lower_source;
+
+namespace {
+// The seed notebook's step 1 (../shared/seed/lesson.py).
+const char* kLessonStep1 =
+    "import time\n"
+    "import numpy as np\n"
+    "import jax\n"
+    "import jax.numpy as jnp\n"
+    "\n"
+    "# Step 1: inspect a specialized lowered computation.\n"
+    "def workload(a, b):\n"
+    "    return jnp.tanh(a @ b)\n"
+    "\n"
+    "a = jnp.arange(32 * 16, dtype=jnp.float32).reshape(32, 16) / 512\n"
+    "b = jnp.arange(16 * 8, dtype=jnp.float32).reshape(16, 8) / 128\n"
+    "lowered = jax.jit(workload).lower(a, b)\n"
+    "stablehlo = str(lowered.compiler_ir(dialect='stablehlo'))\n";
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::string lower_text(const std::string& src, const std::string& entry = "") {
+  auto r = lower_source(src, entry);
+  INFO((r.ok() ? "" : r.error()));
+  REQUIRE(r.ok());
+  return r->text;
+}
+
+std::string lower_error(const std::string& src, const std::string& entry = "") {
+  auto r = lower_source(src, entry);
+  REQUIRE_FALSE(r.ok());
+  // The place is in the fields too.
+  CHECK(r.error().rfind(std::to_string(r.error_info().line) + ":" + std::to_string(r.error_info().column) + ": ", 0) == 0);
+  return r.error();
+}
+
+std::string fn(const std::string& body, const std::string& args, const std::string& params = "x") {
+  return "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\ndef f(" + params + "):\n" + body +
+         "\n\njax.jit(f).lower(" + args + ")\n";
+}
+}  // namespace
+
+TEST_CASE("the lesson's step 1 lowers to lesson.md's module byte for byte", "[python][lower]") {
+  // The same text the emitter's emit_workload gives, which emit_test checks against lesson.md.
+  CHECK(lower_text(kLessonStep1) == rl::hlo::emit_workload(32, 16, 8, "f32").value());
+}
+
+TEST_CASE("the seed's whole lesson.py lowers to the reference module", "[python][lower]") {
+  SKIP_WITHOUT_CORPUS("");
+  const std::string dir = rl::testing::corpus_dir() + "/..";
+  const std::string src = read_file(dir + "/seed/lesson.py");
+  const std::string md = read_file(dir + "/reference/lesson.md");
+  REQUIRE_FALSE(src.empty());
+  const auto start = md.find("```\nmodule @jit_workload");
+  REQUIRE(start != std::string::npos);
+  const auto end = md.find("```", start + 4);
+  const std::string reference = md.substr(start + 4, end - start - 4);
+  CHECK(lower_text(src) == reference);
+}
+
+TEST_CASE("weak types: Python scalars keep the array's dtype", "[python][lower]") {
+  const std::string f32 = lower_text(fn("    return x * 0.1", "jnp.zeros((2, 3), jnp.float32)"));
+  CHECK_THAT(f32, Catch::Matchers::Contains(
+                      "    %cst = stablehlo.constant dense<1.000000e-01> : tensor<f32>\n"
+                      "    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<2x3xf32>\n"
+                      "    %1 = stablehlo.multiply %arg0, %0 : tensor<2x3xf32>\n"
+                      "    return %1 : tensor<2x3xf32>\n"));
+  const std::string i32 = lower_text(fn("    return x + 1", "jnp.arange(6).reshape(2, 3)"));
+  CHECK_THAT(i32, Catch::Matchers::Contains("%c = stablehlo.constant dense<1> : tensor<i32>"));
+  CHECK_THAT(i32, Catch::Matchers::Contains("-> (tensor<2x3xi32> {jax.result_info = \"result\"})"));
+  // bf16 array times a Python float stays bf16; i32 / int promotes to f32 with a convert first.
+  CHECK_THAT(lower_text(fn("    return x * 2.5", "jax.ShapeDtypeStruct((4,), jnp.bfloat16)")),
+             Catch::Matchers::Contains("dense<2.500000e+00> : tensor<bf16>"));
+  const std::string div = lower_text(fn("    return x / 2", "jnp.arange(4)"));
+  CHECK_THAT(div, Catch::Matchers::Contains("%0 = stablehlo.convert %arg0 : (tensor<4xi32>) -> tensor<4xf32>\n"
+                                            "    %cst = stablehlo.constant dense<2.000000e+00> : tensor<f32>\n"));
+  // float64 is canonicalized to float32 (JAX's default, jax_enable_x64 off).
+  CHECK_THAT(lower_text(fn("    return x", "jnp.zeros(3, jnp.float64)")),
+             Catch::Matchers::Contains("@main(%arg0: tensor<3xf32>) -> (tensor<3xf32>"));
+}
+
+TEST_CASE("JAX's forms: rank promotion, private @relu, integer_pow, keepdims", "[python][lower]") {
+  const std::string bias = lower_text(fn("    return x + b", "jnp.zeros((4, 3)), jnp.zeros(3)", "x, b"));
+  CHECK_THAT(bias, Catch::Matchers::Contains(
+                       "    %0 = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<3xf32>) -> tensor<1x3xf32>\n"
+                       "    %1 = stablehlo.broadcast_in_dim %0, dims = [0, 1] : (tensor<1x3xf32>) -> tensor<4x3xf32>\n"
+                       "    %2 = stablehlo.add %arg0, %1 : tensor<4x3xf32>\n"));
+  const std::string relu = lower_text(fn("    return jax.nn.relu(x) + jax.nn.relu(x)", "jnp.zeros((2, 2))"));
+  CHECK_THAT(relu, Catch::Matchers::Contains("%0 = call @relu(%arg0) : (tensor<2x2xf32>) -> tensor<2x2xf32>\n"
+                                             "    %1 = call @relu(%arg0) : (tensor<2x2xf32>) -> tensor<2x2xf32>\n"));
+  CHECK_THAT(relu, Catch::Matchers::Contains("  func.func private @relu(%arg0: tensor<2x2xf32>) -> tensor<2x2xf32> {\n"));
+  const std::string cube = lower_text(fn("    return x ** 3", "jnp.zeros(2)"));
+  CHECK_THAT(cube, Catch::Matchers::Contains("    %0 = stablehlo.multiply %arg0, %arg0 : tensor<2xf32>\n"
+                                             "    %1 = stablehlo.multiply %0, %arg0 : tensor<2xf32>\n"));
+  const std::string keep = lower_text(fn("    return x.sum(axis=1, keepdims=True)", "jnp.zeros((2, 3))"));
+  CHECK_THAT(keep, Catch::Matchers::Contains(
+                       "applies stablehlo.add across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n"
+                       "    %1 = stablehlo.broadcast_in_dim %0, dims = [0] : (tensor<2xf32>) -> tensor<2x1xf32>\n"));
+  const std::string mx = lower_text(fn("    return jnp.max(x, axis=0)", "jnp.zeros((2, 3))"));
+  CHECK_THAT(mx, Catch::Matchers::Contains("%cst = stablehlo.constant dense<0xFF800000> : tensor<f32>"));
+  // Tuple results: result[0], result[1].
+  // Static indexing: lax.slice, then a reshape for the int axes.
+  CHECK_THAT(lower_text(fn("    return x[1, 1:3]", "jnp.zeros((2, 4))")),
+             Catch::Matchers::Contains("    %0 = stablehlo.slice %arg0 [1:2, 1:3] : (tensor<2x4xf32>) -> tensor<1x2xf32>\n"
+                                       "    %1 = stablehlo.reshape %0 : (tensor<1x2xf32>) -> tensor<2xf32>\n"));
+  CHECK_THAT(lower_text(fn("    y = x.T\n    return y, x", "jnp.zeros((2, 3))")),
+             Catch::Matchers::Contains("(tensor<3x2xf32> {jax.result_info = \"result[0]\"}, tensor<2x3xf32> {jax.result_info = \"result[1]\"})"));
+}
+
+TEST_CASE("every lowered module parses and verifies", "[python][lower]") {
+  const char* bodies[] = {"    return jnp.tanh(x @ x.T) * 0.5", "    return jnp.where(x > 0, x, 0.0).mean()",
+                          "    h = jax.nn.silu(x)\n    return h.reshape(-1), jnp.sum(h, axis=(0, 1))",
+                          "    return jnp.matmul(x.reshape(1, 2, 3), x.T)", "    return jnp.exp(x - x.max(axis=1, keepdims=True))"};
+  for (const char* b : bodies) {
+    CAPTURE(b);
+    const std::string text = lower_text(fn(b, "jnp.zeros((2, 3))"));
+    auto mods = rl::hlo::parse_stablehlo(text);
+    INFO((mods.ok() ? text : mods.error()));
+    REQUIRE(mods.ok());
+    auto v = rl::hlo::verify(mods->front());
+    INFO((v.ok() ? "" : v.error()));
+    CHECK(v.ok());
+  }
+}
+
+TEST_CASE("the entry: the first .lower() call, or the first on the named function", "[python][lower]") {
+  const std::string src =
+      "import jax\nimport jax.numpy as jnp\n"
+      "def g(x):\n    return x * 2\n"
+      "def h(x):\n    return jnp.exp(x)\n"
+      "jax.jit(g).lower(jnp.zeros(2))\n"
+      "jax.jit(h).lower(jax.ShapeDtypeStruct((3, 4), jnp.float16))\n";
+  CHECK_THAT(lower_text(src), Catch::Matchers::StartsWith("module @jit_g "));
+  const std::string h = lower_text(src, "h");
+  CHECK_THAT(h, Catch::Matchers::StartsWith("module @jit_h "));
+  CHECK_THAT(h, Catch::Matchers::Contains("stablehlo.exponential %arg0 : tensor<3x4xf16>"));
+  CHECK(lower_error(src, "k") == "1:1: no function named 'k' is defined in the file");
+  CHECK_THAT(lower_error("def k(x):\n    return x\n", "k"),
+             Catch::Matchers::StartsWith("1:1: the file has no jax.jit(k).lower(...) call"));
+  CHECK_THAT(lower_error("x = 1\n"), Catch::Matchers::StartsWith("1:1: the file has no jax.jit(f).lower(...) call"));
+  // @jax.jit-decorated functions lower with f.lower(...).
+  CHECK_THAT(lower_text("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef d(x):\n    return -x\nd.lower(jnp.ones(2))\n"),
+             Catch::Matchers::Contains("%0 = stablehlo.negate %arg0 : tensor<2xf32>"));
+}
+
+TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
+  using Row = std::pair<std::string, std::string>;
+  auto [src, message] = GENERATE(values<Row>({
+      {fn("    return jnp.tanh(a @ b)", "jnp.zeros((32, 16)), jnp.zeros((15, 8))", "a, b"),
+       "6:23: dot_general requires contracting dimensions to have the same shape, got (16,) and (15,)."},
+      {fn("    return jnp.foo(x)", "jnp.zeros(3)"), "6:12: jnp.foo is not supported here; supported: jnp.abs,"},
+      {fn("    return jax.nn.gelu(x)", "jnp.zeros(3)"), "6:12: jax.nn.gelu is not supported here; supported: jax.nn.relu, jax.nn.sigmoid, jax.nn.silu"},
+      {fn("    return x + y", "jnp.zeros(3), jnp.zeros(4)", "x, y"),
+       "6:14: Incompatible shapes for broadcasting: shapes=[(3,), (4,)]"},
+      {fn("    return x.reshape(4, 2)", "jnp.zeros((2, 3))"),
+       "6:12: cannot reshape array of shape (2, 3) (size 6) into shape (4, 2) (size 8)"},
+      {fn("    return jnp.sum(x, axis=2)", "jnp.zeros((2, 3))"), "6:12: axis 2 is out of bounds for array of dimension 2"},
+      {fn("    if x > 0:\n        return x\n    return -x", "jnp.zeros(3)"),
+       "6:8: the truth value of an array is not known while tracing"},
+      {fn("    return y", "jnp.zeros(3)"), "6:12: name 'y' is not defined"},
+      {fn("    return x", "jnp.zeros(3), jnp.zeros(3)"), "8:1: f() takes 1 positional argument but 2 were given"},
+      {fn("    return x[::2]", "jnp.zeros(3)"), "6:12: a slice with step 2 is a gather (or a reverse) in JAX: not supported here yet"},
+      {fn("    return x[-1]", "jnp.zeros(3)"), "6:12: a negative index (-1) is a dynamic_slice in JAX: not supported here yet; write 2 instead"},
+      {fn("    return x[3]", "jnp.zeros(3)"), "6:12: index 3 is out of bounds for axis 0 with size 3"},
+      {fn("    return x[0, 0]", "jnp.zeros(3)"), "6:12: Too many indices: 1-dimensional array indexed with 2 regular indices."},
+      {fn("    return x[x]", "jnp.zeros(3)"), "6:12: indexing with an array (float32[3]) is a gather in JAX: not supported here yet"},
+      {fn("    return jnp.concatenate([x, y])", "jnp.zeros((2, 3)), jnp.zeros((2, 4))", "x, y"),
+       "6:12: Cannot concatenate arrays with shapes that differ in dimensions other than the one being concatenated: "
+       "concatenating along dimension 0 for shapes (2, 3), (2, 4)."},
+      {fn("    return lax.dot_general(x, y, (((2,), (1,)), ((5,), (0,))))", "jnp.zeros((2, 2, 3)), jnp.zeros((2, 3, 2))", "x, y"),
+       "6:12: dot_general requires lhs dimension numbers to be nonnegative and less than the number of axes of the lhs value, "
+       "got lhs_batch of (5,) and lhs_contracting of (2,) for lhs of rank 3"},
+      {fn("    return lax.dot_general(x, y, (((1,), (0,)), ((1,), (1,))))", "jnp.zeros((2, 3)), jnp.zeros((3, 2))", "x, y"),
+       "6:12: dot_general requires lhs batch and contracting dimensions to be distinct, got lhs_batch (1,) and lhs_contracting (1,)."},
+      {fn("    return lax.dot_general(x, y, (((1,), (0,)), ((0,), ())))", "jnp.zeros((2, 3)), jnp.zeros((3, 2))", "x, y"),
+       "6:12: dot_general requires equal numbers of lhs_batch and rhs_batch dimensions, got lhs_batch (0,) and rhs_batch ()."},
+      {fn("    return jnp.broadcast_to(x, (-2,))", "1.0"), "6:12: jnp.broadcast_to: negative dimensions are not allowed, got (-2,)"},
+      {fn("    return x", "jnp.zeros((2 ** 62, 2 ** 62))"), "8:18: full: dimensions past 2^50 are not supported here"},
+      {fn("    return x * y", "jnp.zeros((2 ** 40, 1)), jnp.zeros((1, 2 ** 40))", "x, y"),
+       "6:14: broadcasting: arrays of more than 2^62 elements are not supported here"},
+      {fn("    return jnp.squeeze(x, axis=1)", "jnp.zeros((2, 3))"),
+       "6:12: cannot select an axis to squeeze out which has size not equal to one, got shape=(2, 3) and dimensions=(1,)"},
+      {fn("    return jnp.broadcast_to(x, (2, 4))", "jnp.zeros(3)"),
+       "6:12: Incompatible shapes for broadcasting: (3,) and requested shape (2, 4)"},
+      {"import jax\ndef f(x:\n    return x\n", "2:6: '(' was never closed"},
+      {"def f(x):\nreturn x\n", "2:1: expected an indented block, found name 'return'"},
+      {"x = (1 +\n", "1:5: '(' was never closed"},
+      {"x = 1 +\n", "1:8: invalid syntax: expected an expression, found end of line"},
+      {"x = 1 $ 2\n", "1:7: invalid character '$'"},
+      {"x = 08\n", "1:5: leading zeros in decimal integer literals are not permitted"},
+      {"x = 'abc\n", "1:5: unterminated string literal"},
+      {"if 1:\n    x = 1\n  y = 2\n", "3:3: unindent does not match any outer indentation level"},
+      {"import time\nt = time.perf_counter()\n", "2:5: time.perf_counter is not supported here"},
+      {"x = 3j\n", "1:5: complex literals are not supported here"},
+      {"def f(*args):\n    pass\n", "1:7: only positional parameters (with defaults) are supported here"},
+  }));
+  CAPTURE(src);
+  CHECK_THAT(lower_error(src), Catch::Matchers::StartsWith(message));
+}
+
+TEST_CASE("deep nesting and big sources are errors, never a crash", "[python][errors]") {
+  // 10,000 nested parentheses: the lexer's bracket limit (Python's own is 200).
+  CHECK_THAT(lower_error("x = " + std::string(10000, '(') + "1" + std::string(10000, ')') + "\n"),
+             Catch::Matchers::EndsWith("too many nested parentheses (the limit is 200)"));
+  // 10,000 unary minus signs, 10,000 `not`s and 10,000 `**`: the parser's nesting limit.
+  std::string minus = "x = ", nots = "x = ", pows = "x = 2";
+  for (int i = 0; i < 10000; ++i) minus += "-", nots += "not ", pows += " ** 2";
+  CHECK_THAT(lower_error(minus + "1\n"), Catch::Matchers::EndsWith("the program nests deeper than 200 levels"));
+  CHECK_THAT(lower_error(nots + "1\n"), Catch::Matchers::EndsWith("the program nests deeper than 200 levels"));
+  CHECK_THAT(lower_error(pows + "\n"), Catch::Matchers::EndsWith("the program nests deeper than 200 levels"));
+  // 1,000 nested blocks (10,000 would be 50 MB of indentation).
+  std::string blocks;
+  for (int i = 0; i < 1000; ++i) blocks += std::string(i, ' ') + "if 1:\n";
+  blocks += std::string(1000, ' ') + "pass\n";
+  CHECK_THAT(lower_error(blocks), Catch::Matchers::EndsWith("the program nests deeper than 200 levels"));
+  // A long chain of calls and attributes.
+  std::string chain = "x = y";
+  for (int i = 0; i < 10000; ++i) chain += ".a";
+  CHECK_THAT(lower_error(chain + "\n"), Catch::Matchers::EndsWith("the program nests deeper than 200 levels"));
+  // Just over 1 MiB.
+  CHECK(lower_error(std::string((1 << 20) + 1, '\n')) == "1:1: the program is 1048577 bytes; the limit is 1048576 (1 MiB)");
+  // Recursion in the program.
+  CHECK_THAT(lower_error(fn("    return f(x)", "jnp.zeros(2)")), Catch::Matchers::EndsWith("maximum recursion depth exceeded (100 nested calls)"));
+  // A deep expression in a recursive function: bounded over all calls, never a stack overflow.
+  std::string deep = "    return " + std::string(150, '-') + "f(x)";
+  CHECK_THAT(lower_error(fn(deep, "jnp.zeros(2)")),
+             Catch::Matchers::EndsWith("the program nests calls and expressions deeper than 600 levels"));
+  // A long loop runs out of steps.
+  CHECK_THAT(lower_error("for i in range(1000000):\n    x = i + 1 + 2 + 3\n"), Catch::Matchers::Contains("step budget"));
+}

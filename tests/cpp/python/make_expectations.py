@@ -1,0 +1,103 @@
+#!/usr/bin/python3
+"""Writes tests/cpp/python/run_cases.inc: each case is a JAX-style program, the shapes and dtypes
+of its arguments, and NumPy's value of the same function on the interpreter's arange inputs
+(element i of an argument with n elements is i/n for floats, i for integers; see
+cpp/interp/interp.cpp fill_input). Run with Debian's python3 and python3-numpy:
+    /usr/bin/python3 tests/cpp/python/make_expectations.py > tests/cpp/python/run_cases.inc
+"""
+import numpy as np
+
+F32 = np.float32
+
+def arange(shape, dtype):
+    n = int(np.prod(shape))
+    if dtype == 'float32':
+        return (np.arange(n, dtype=np.float64) / n).astype(F32).reshape(shape)
+    return np.arange(n).astype(dtype).reshape(shape)
+
+def sigmoid(x):
+    return 1 / (1 + np.exp(-x.astype(np.float64)))
+
+# name, function body (one expression in terms of the parameters), arguments [(shape, dtype)],
+# NumPy expression.
+CASES = [
+    ('lesson tanh(a @ b)', 'jnp.tanh(a @ b)', [((4, 3), 'float32'), ((3, 2), 'float32')], lambda a, b: np.tanh(a @ b)),
+    ('mlp relu(x @ w + b)', 'jax.nn.relu(a @ b + c - 0.3)', [((2, 3), 'float32'), ((3, 4), 'float32'), ((4,), 'float32')],
+     lambda a, b, c: np.maximum(a @ b + c - 0.3, 0)),
+    ('jnp.matmul batched', 'jnp.matmul(a, b)', [((2, 2, 3), 'float32'), ((3, 2), 'float32')], lambda a, b: a @ b),
+    ('jnp.matmul vector', 'jnp.matmul(a, b)', [((3,), 'float32'), ((3, 2), 'float32')], lambda a, b: a @ b),
+    ('jnp.dot', 'jnp.dot(a, b)', [((2, 3), 'float32'), ((3,), 'float32')], lambda a, b: np.dot(a, b)),
+    ('x.dot', 'a.dot(b)', [((2, 3), 'float32'), ((3, 2), 'float32')], lambda a, b: a.dot(b)),
+    ('lax.dot_general batch', 'lax.dot_general(a, b, (((2,), (1,)), ((0,), (0,))))', [((2, 2, 3), 'float32'), ((2, 3, 2), 'float32')],
+     lambda a, b: np.einsum('bij,bjk->bik', a, b)),
+    ('jnp.tanh', 'jnp.tanh(a * 4 - 2)', [((2, 3), 'float32')], lambda a: np.tanh(a * 4 - 2)),
+    ('jnp.exp', 'jnp.exp(a)', [((2, 3), 'float32')], lambda a: np.exp(a)),
+    ('jnp.log', 'jnp.log(a + 1)', [((2, 3), 'float32')], lambda a: np.log(a + 1)),
+    ('jnp.log1p', 'jnp.log1p(a)', [((2, 3), 'float32')], lambda a: np.log1p(a)),
+    ('jnp.expm1', 'jnp.expm1(a)', [((2, 3), 'float32')], lambda a: np.expm1(a)),
+    ('jnp.sqrt', 'jnp.sqrt(a)', [((2, 3), 'float32')], lambda a: np.sqrt(a)),
+    ('jnp.abs', 'jnp.abs(a - 0.5)', [((2, 3), 'float32')], lambda a: np.abs(a - F32(0.5))),
+    ('jnp.sign', 'jnp.sign(a - 0.5)', [((2, 3), 'float32')], lambda a: np.sign(a - F32(0.5))),
+    ('jnp.sin', 'jnp.sin(a * 3)', [((2, 3), 'float32')], lambda a: np.sin(a * 3)),
+    ('jnp.cos', 'jnp.cos(a * 3)', [((2, 3), 'float32')], lambda a: np.cos(a * 3)),
+    ('jnp.square', 'jnp.square(a)', [((2, 3), 'float32')], lambda a: a * a),
+    ('jnp.negative', 'jnp.negative(a)', [((2, 3), 'float32')], lambda a: -a),
+    ('jnp.maximum', 'jnp.maximum(a, 0.3)', [((2, 3), 'float32')], lambda a: np.maximum(a, 0.3)),
+    ('jnp.minimum', 'jnp.minimum(a, b)', [((2, 3), 'float32'), ((3,), 'float32')], lambda a, b: np.minimum(a, b)),
+    ('jnp.where', 'jnp.where(a > 0.5, a, -a)', [((2, 3), 'float32')], lambda a: np.where(a > 0.5, a, -a)),
+    ('jnp.sum all', 'jnp.sum(a)', [((2, 3), 'float32')], lambda a: np.sum(a)),
+    ('jnp.sum axis', 'jnp.sum(a, axis=0)', [((2, 3), 'float32')], lambda a: np.sum(a, axis=0)),
+    ('x.sum keepdims', 'a.sum(axis=1, keepdims=True)', [((2, 3), 'float32')], lambda a: a.sum(axis=1, keepdims=True)),
+    ('jnp.mean', 'jnp.mean(a, axis=1)', [((2, 3), 'float32')], lambda a: np.mean(a, axis=1)),
+    ('x.mean keepdims', 'a.mean(axis=-1, keepdims=True)', [((2, 3), 'float32')], lambda a: a.mean(axis=-1, keepdims=True)),
+    ('jnp.max', 'jnp.max(a, axis=1)', [((2, 3), 'float32')], lambda a: np.max(a, axis=1)),
+    ('jnp.min', 'jnp.min(a, axis=0)', [((2, 3), 'float32')], lambda a: np.min(a, axis=0)),
+    ('x.max', 'a.max()', [((2, 3), 'float32')], lambda a: a.max()),
+    ('jnp.reshape', 'jnp.reshape(a, (3, 2))', [((2, 3), 'float32')], lambda a: a.reshape(3, 2)),
+    ('x.reshape -1', 'a.reshape(-1) * 2', [((2, 3), 'float32')], lambda a: a.reshape(-1) * 2),
+    ('jnp.transpose', 'jnp.transpose(a, (1, 0, 2))', [((2, 3, 2), 'float32')], lambda a: np.transpose(a, (1, 0, 2))),
+    ('x.T', 'a.T @ a', [((2, 3), 'float32')], lambda a: a.T @ a),
+    ('jax.nn.relu', 'jax.nn.relu(a - 0.5)', [((2, 3), 'float32')], lambda a: np.maximum(a - F32(0.5), 0)),
+    ('jax.nn.sigmoid', 'jax.nn.sigmoid(a * 4 - 2)', [((2, 3), 'float32')], lambda a: sigmoid(a * 4 - 2)),
+    ('jax.nn.silu', 'jax.nn.silu(a * 4 - 2)', [((2, 3), 'float32')], lambda a: (a * 4 - 2) * sigmoid(a * 4 - 2)),
+    ('operators', '(a * 0.1 + 1) / 3 - a ** 3 + (a + 1) ** -1', [((2, 3), 'float32')],
+     lambda a: (a * F32(0.1) + 1) / 3 - a ** 3 + (a + 1) ** -1.0),
+    ('int32 stays int32', 'a * 2 + 1', [((2, 3), 'int32')], lambda a: a * 2 + 1),
+    ('int32 / int promotes to float32', 'a / 2', [((2, 3), 'int32')], lambda a: a / 2),
+    ('int32 + float32', 'a + b', [((2, 3), 'int32'), ((2, 3), 'float32')], lambda a, b: a + b),
+    ('x.astype', 'a.astype(jnp.float32) * 0.5', [((2, 3), 'int32')], lambda a: a.astype(F32) * F32(0.5)),
+    ('jnp.zeros_like and ones', 'a + jnp.ones((2, 3)) * 2 + jnp.zeros_like(a)', [((2, 3), 'float32')], lambda a: a + 2),
+    ('x[int, slice]', 'a[1, 1:3] * 2', [((2, 4), 'float32')], lambda a: a[1, 1:3] * 2),
+    ('x[..., None]', 'a[..., None] + a[:, :, None]', [((2, 3), 'float32')], lambda a: a[..., None] + a[:, :, None]),
+    ('x[-2:]', 'a[-2:]', [((4, 2), 'float32')], lambda a: a[-2:]),
+    ('jnp.concatenate', 'jnp.concatenate([a, b * 2], axis=1)', [((2, 3), 'float32'), ((2, 2), 'float32')],
+     lambda a, b: np.concatenate([a, b * 2], axis=1)),
+    ('jnp.stack', 'jnp.stack((a, a + 1), axis=-1)', [((2, 3), 'float32')], lambda a: np.stack((a, a + 1), axis=-1)),
+    ('jnp.expand_dims and squeeze', 'jnp.squeeze(jnp.expand_dims(a, 0), axis=0) + jnp.expand_dims(b, (0, 2)).sum()',
+     [((2, 3), 'float32'), ((3,), 'float32')], lambda a, b: a + np.expand_dims(b, (0, 2)).sum()),
+    ('jnp.swapaxes', 'jnp.swapaxes(a, 0, 2)', [((2, 3, 2), 'float32')], lambda a: np.swapaxes(a, 0, 2)),
+    ('jnp.broadcast_to', 'jnp.broadcast_to(b, (2, 3)) * a', [((2, 3), 'float32'), ((3,), 'float32')],
+     lambda a, b: np.broadcast_to(b, (2, 3)) * a),
+    ('comparison gives bool', 'a > 0.4', [((2, 3), 'float32')], lambda a: (a > F32(0.4)).astype(np.float64)),
+]
+
+def args_text(args):
+    parts = []
+    for shape, dtype in args:
+        parts.append('jax.ShapeDtypeStruct(%s, jnp.%s)' % (repr(tuple(shape)), dtype))
+    return ', '.join(parts)
+
+def main():
+    print('// Generated by tests/cpp/python/make_expectations.py with Debian\'s python3 and python3-numpy')
+    print('// %s; do not edit by hand.' % np.__version__)
+    for name, body, args, fn in CASES:
+        params = 'abcdef'[:len(args)]
+        src = ('import jax\\nimport jax.numpy as jnp\\nfrom jax import lax\\n\\n'
+               'def f(%s):\\n    return %s\\n\\njax.jit(f).lower(%s)\\n') % (', '.join(params), body, args_text(args))
+        inputs = [arange(s, d) for s, d in args]
+        out = np.asarray(fn(*inputs), dtype=np.float64)
+        shape = 'x'.join(str(d) for d in out.shape)
+        values = ', '.join(repr(float(v)) for v in out.reshape(-1))
+        print('{"%s", "%s", {%s}, "%s"},' % (name, src, values, shape))
+
+main()
