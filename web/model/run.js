@@ -1,6 +1,6 @@
 // One file's run in the core's interpreter, as `node scripts/run.mjs --json` prints it, the
 // Worker's 'run' task returns and rooflineLab.run() gives: the core's run report
-// (cpp/interp/report.h) with the file's name first. Pure: no DOM.
+// (cpp/report/run_report.h) with the file's name first. Pure: no DOM.
 
 /**
  * Seconds a run on the page spends timing ops at most; later ops run untimed (a browser's timer
