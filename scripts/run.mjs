@@ -3,10 +3,10 @@
 // what could not run, and each op's measured time beside its estimated flops and bytes.
 import { readFileSync } from 'node:fs';
 import { loadNodeCore } from './lib/node-core.mjs';
-import { runFile, unreadableReport } from '../web/model/run.js';
+import { runFile, runPythonFile, unreadableReport } from '../web/model/run.js';
 
 const HELP = `usage: node scripts/run.mjs FILE... [--json] [--inputs seeded|arange] [--seed N]
-                           [--allow-unsupported] [--no-time] [--timing-budget S]
+                           [--allow-unsupported] [--no-time] [--timing-budget S] [--entry NAME]
 
 Parses, verifies and lowers each file (StableHLO, e.g. what jax.jit(f).lower(...).as_text()
 prints, or StableHLO's own interpreter tests), then runs it in the interpreter of the wasm core:
@@ -16,6 +16,11 @@ measured time for each of the entry's own ops, beside that op's flops and bytes 
 analysis (so achieved GFLOP/s and GB/s follow). Times are measurements of this machine; flops and
 bytes are estimates from the IR. An op the interpreter does not run is named with its line:col
 and the file is not run — nothing is guessed.
+
+A PROGRAM.py (JAX-style Python, as node scripts/lower.mjs takes it) is lowered first to the
+StableHLO jax.jit(f).lower(...) prints, then run the same way; its function's arguments default
+to --inputs arange (arange(size)/size each: the seed's own inputs for its lesson), since the
+module keeps only their shapes. A program that does not lower is an error at FILE:LINE:COL.
 
   --json               print a JSON array, one object per file: {file, dialect, status: "passed" |
                        "failed" | "not_run" | "error", checks: [{line, column, kind, passed, detail}],
@@ -33,6 +38,7 @@ and the file is not run — nothing is guessed.
   --no-time            do not time the ops (faster on big files)
   --timing-budget S    once S seconds went to timing ops, run the later ops untimed (counted in
                        untimed_ops; the page uses 15)
+  --entry NAME         a .py file: lower the jax.jit(NAME).lower(...) call (default: the first)
   -h, --help           print this help
 
 Text output: one line per file, then "N passed, N failed, N not run, N errors". Exit status 0
@@ -46,6 +52,7 @@ if (args.includes('-h') || args.includes('--help')) {
 }
 const options = { time_ops: true };
 let json = false;
+let entry;
 let allowUnsupported = false;
 const files = [];
 for (let i = 0; i < args.length; i++) {
@@ -53,7 +60,13 @@ for (let i = 0; i < args.length; i++) {
   if (a === '--json') json = true;
   else if (a === '--allow-unsupported') allowUnsupported = true;
   else if (a === '--no-time') options.time_ops = false;
-  else if (a === '--inputs' || a === '--seed' || a === '--timing-budget') {
+  else if (a === '--entry') {
+    entry = args[++i];
+    if (entry === undefined || entry === '') {
+      process.stderr.write('run.mjs: --entry needs a function name (see --help)\n');
+      process.exit(1);
+    }
+  } else if (a === '--inputs' || a === '--seed' || a === '--timing-budget') {
     const v = args[++i];
     if (v === undefined) {
       process.stderr.write(`run.mjs: ${a} needs a value (see --help)\n`);
@@ -86,26 +99,26 @@ const counts = { passed: 0, failed: 0, not_run: 0, error: 0 };
 const reports = [];
 const t0 = performance.now();
 for (const file of files) {
-  let entry;
+  let report0;
   let text = null;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    entry = unreadableReport(file, e.code || e.message);
+    report0 = unreadableReport(file, e.code || e.message);
   }
   if (text !== null) {
-    const r = runFile(core, file, text, options);
+    const r = file.endsWith('.py') ? runPythonFile(core, file, text, options, entry) : runFile(core, file, text, options);
     if (!r.ok) {
       // Options the core refuses (a bad --inputs or --seed): the same for every file.
       process.stderr.write(`run.mjs: ${r.error}\n`);
       process.exit(1);
     }
-    entry = r.value;
+    report0 = r.value;
   }
-  const report = entry;
+  const report = report0;
   counts[report.status] += 1;
-  if (json) reports.push(entry);
-  else console.log(lineFor(entry));
+  if (json) reports.push(report);
+  else console.log(lineFor(report));
   for (const e of report.errors) process.stderr.write(`${file}:${e.line ? `${e.line}:${e.column}: ` : ' '}${e.line ? e.error.replace(/^\d+:\d+: /, '') : e.error}\n`);
 }
 const seconds = (performance.now() - t0) / 1000;

@@ -119,7 +119,7 @@ describe('node scripts/run.mjs', () => {
   test('--help describes the options and the output', () => {
     const r = run('--help');
     assert.equal(r.status, 0);
-    for (const word of ['--json', '--inputs seeded', '--inputs arange', '--allow-unsupported', '--timing-budget S', 'untimed_ops', 'measurements of this machine', 'estimates from the IR']) {
+    for (const word of ['--json', 'PROGRAM.py', '--entry NAME', '--inputs seeded', '--inputs arange', '--allow-unsupported', '--timing-budget S', 'untimed_ops', 'measurements of this machine', 'estimates from the IR']) {
       assert.ok(r.stdout.includes(word), word);
     }
   });
@@ -132,5 +132,37 @@ describe('node scripts/run.mjs', () => {
       assert.equal(f.status, 'passed');
       assert.ok(f.checks.length >= 1 && f.checks.every((c) => c.passed));
     }
+  });
+
+  test('a .py program is lowered, then run on arange inputs: the seed\'s tanh(a @ b) gives NumPy\'s values', () => {
+    const py = write('lesson.py', [
+      'import jax', 'import jax.numpy as jnp', '', 'def workload(a, b):', '    return jnp.tanh(a @ b)', '',
+      'a = jnp.arange(32 * 16, dtype=jnp.float32).reshape(32, 16) / 512',
+      'b = jnp.arange(16 * 8, dtype=jnp.float32).reshape(16, 8) / 128', 'jax.jit(workload).lower(a, b)', ''].join('\n'));
+    const r = run(py, '--json', '--no-time');
+    assert.equal(r.status, 0, r.stderr);
+    const [f] = JSON.parse(r.stdout);
+    assert.equal(f.status, 'passed');
+    assert.equal(f.inputs, 'arange');
+    assert.equal(f.lowered_function, 'workload');
+    assert.equal(f.results[0].shape, 'tensor<32x8xf32>');
+    // NumPy (Debian's python3-numpy, float32): np.tanh(a @ b) with the seed's a and b sums to
+    // 234.77028596401215 and starts 0.15022165, 0.15201087, 0.15379912 — within the lesson's rule.
+    assert.ok(Math.abs(f.results[0].checksum - 234.77028596401215) <= 2e-5 * 256 + 2e-5 * 234.8, String(f.results[0].checksum));
+    const first = f.results[0].preview.split(', ').slice(0, 3).map(Number);
+    [0.15022165, 0.15201087, 0.15379912].forEach((want, i) => assert.ok(Math.abs(first[i] - want) <= 2e-5 + 2e-5 * want, `${first[i]} vs ${want}`));
+  });
+
+  test('a .py program that does not lower is an error at FILE:LINE:COL; --entry picks the function', () => {
+    const bad = write('bad.py', 'import jax\nimport jax.numpy as jnp\n\ndef f(a, b):\n    return a @ b\n\njax.jit(f).lower(jnp.zeros((2, 3)), jnp.zeros((4, 5)))\n');
+    const r = run(bad);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /bad\.py:5:14: dot_general requires contracting dimensions to have the same shape, got \(3,\) and \(4,\)/);
+    const two = write('two.py', 'import jax\nimport jax.numpy as jnp\n\ndef f(x):\n    return x + 1\n\ndef g(x):\n    return x * 2\n\n' +
+      'jax.jit(f).lower(jnp.ones((3,)))\njax.jit(g).lower(jnp.ones((3,)))\n');
+    const [viaG] = JSON.parse(run(two, '--entry', 'g', '--json', '--no-time').stdout);
+    assert.equal(viaG.lowered_function, 'g');
+    assert.equal(viaG.results[0].preview, '0, 0.6666667, 1.3333334');  // arange(3)/3 doubled
+    assert.match(run(two, '--entry').stderr, /--entry needs a function name/);
   });
 });

@@ -30,6 +30,24 @@ export function runFile(core, file, text, options = {}) {
   return { ok: true, value: { file, ...r.value } };
 }
 
+/**
+ * Lowers JAX-style Python (`core.lower`, cpp/python) and runs the StableHLO it gives, as runFile
+ * does; the function's arguments default to arange(size)/size each — the seed's own inputs for
+ * its lesson (a = arange(512)/512 as 32×16) — since the module keeps only their shapes.
+ * A program that does not lower is a report with status 'error' and the lowering's place.
+ * @returns {{ok: true, value: object} | {ok: false, error: string}}
+ */
+export function runPythonFile(core, file, source, options = {}, entry = undefined) {
+  const lowered = core.lower(source, { entry });
+  if (!lowered.ok) {
+    const e = { error: lowered.error, message: lowered.message ?? lowered.error, line: lowered.line ?? 0, column: lowered.column ?? 0 };
+    return { ok: true, value: { ...unreadableReport(file, ''), errors: [e] } };
+  }
+  const r = runFile(core, file, lowered.text, { inputs: 'arange', ...options });
+  if (!r.ok) return r;
+  return { ok: true, value: { ...r.value, lowered_function: lowered.function } };
+}
+
 /** The report of a file that could not be read (the CLI's; a run with no text). */
 export function unreadableReport(file, why) {
   return {
