@@ -34,8 +34,6 @@ constexpr ElementType complex_real_type() {
 
 // ---- binary ---------------------------------------------------------------------------------------
 
-// A NaN with its quiet bit set, sign and payload kept (on the bits: an arithmetic quieting such
-// as x + 0 leaves the sign and payload to the platform in wasm).
 template <class F>
 F quieted(F x) {
   using U = std::conditional_t<sizeof(F) == 8, std::uint64_t, std::uint32_t>;
@@ -87,12 +85,7 @@ typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
                                                 : (max ? a.imag() >= b.imag() : a.imag() <= b.imag());
       return a_first ? a : b;
     } else if constexpr (is_float_v<E>) {
-      // IEEE 754-2019 maximum/minimum, as XLA's CPU backend (llvm.maximum) and the f32 SIMD loop
-      // (simd_loops.cpp): the first NaN operand, quieted, else the second's; −0 < +0.
-      if (std::isnan(a)) return quieted(a);
-      if (std::isnan(b)) return quieted(b);
-      if (a == b) return (std::signbit(a) == max) ? b : a;
-      return max ? (a > b ? a : b) : (a < b ? a : b);
+      return ieee_max_min<max>(a, b);  // IEEE 754-2019, the NaN on the bits (simd_loops.h)
     } else {
       return max ? (a > b ? a : b) : (a < b ? a : b);
     }

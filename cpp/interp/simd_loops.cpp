@@ -12,37 +12,10 @@ namespace rl::interp::simd {
 
 namespace {
 
-// Maximum and minimum as IEEE 754-2019 maximum/minimum (what XLA's CPU backend emits, LLVM's
-// llvm.maximum/llvm.minimum, and what wasm's f32x4.max/min compute): a NaN in either operand
-// gives NaN, and −0 < +0. Which NaN is set on the bits, the same in every build: the first
-// operand's if it is a NaN, else the second's, quieted (wasm leaves the sign of the NaN that
-// f32x4.max makes to the engine: V8 gave −NaN where x86 gave +NaN).
-inline std::uint32_t bits_of(float x) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, 4);
-  return u;
-}
-inline float from_bits(std::uint32_t u) {
-  float x;
-  std::memcpy(&x, &u, 4);
-  return x;
-}
-constexpr std::uint32_t kQuietBit = 0x00400000u;
-inline float fmax_nan(float a, float b) {
-  if (a != a) return from_bits(bits_of(a) | kQuietBit);
-  if (b != b) return from_bits(bits_of(b) | kQuietBit);
-  if (a == b) return from_bits(bits_of(a) & bits_of(b));  // +0 wins over −0 (equal others: same bits)
-  return a > b ? a : b;
-}
-inline float fmin_nan(float a, float b) {
-  if (a != a) return from_bits(bits_of(a) | kQuietBit);
-  if (b != b) return from_bits(bits_of(b) | kQuietBit);
-  if (a == b) return from_bits(bits_of(a) | bits_of(b));  // −0 wins over +0
-  return a < b ? a : b;
-}
-
 #if defined(__wasm_simd128__)
-// f32x4.max/min, then each NaN lane replaced by its operand's NaN, quieted, as fmax_nan says.
+constexpr std::uint32_t kQuietBit = 0x00400000u;  // of an f32 NaN (quieted() in simd_loops.h)
+
+// f32x4.max/min, then each NaN lane replaced by its operand's NaN, quieted, as ieee_max_min says.
 inline v128_t nan_from_operands(v128_t r, v128_t a, v128_t b) {
   const v128_t quiet = wasm_i32x4_splat(static_cast<std::int32_t>(kQuietBit));
   r = wasm_v128_bitselect(wasm_v128_or(b, quiet), r, wasm_f32x4_ne(b, b));
@@ -58,8 +31,8 @@ void scalar_loop(std::size_t i, std::size_t n, const float* a, const float* b, f
     else if constexpr (Op == Binary::Subtract) y[i] = x - z;
     else if constexpr (Op == Binary::Multiply) y[i] = x * z;
     else if constexpr (Op == Binary::Divide) y[i] = x / z;
-    else if constexpr (Op == Binary::Maximum) y[i] = fmax_nan(x, z);
-    else y[i] = fmin_nan(x, z);
+    else if constexpr (Op == Binary::Maximum) y[i] = ieee_max_min<true>(x, z);
+    else y[i] = ieee_max_min<false>(x, z);
   }
 }
 

@@ -3,7 +3,43 @@
 // compiler vectorizes them). maximum/minimum propagate NaN, as XLA's do.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+namespace rl::interp {
+
+// A NaN with its quiet bit set, sign and payload kept (on the bits: an arithmetic quieting such
+// as x + 0 leaves the sign and payload to the platform in wasm). F: float or double.
+template <class F>
+F quieted(F x) {
+  using U = std::conditional_t<sizeof(F) == 8, std::uint64_t, std::uint32_t>;
+  static_assert(sizeof(F) == sizeof(U), "float or double");
+  U u;
+  std::memcpy(&u, &x, sizeof u);
+  u |= U(1) << (std::numeric_limits<F>::digits - 2);
+  std::memcpy(&x, &u, sizeof u);
+  return x;
+}
+
+// Maximum and minimum as IEEE 754-2019 maximum/minimum (what XLA's CPU backend emits, LLVM's
+// llvm.maximum/llvm.minimum, and what wasm's f32x4.max/min compute): a NaN in either operand
+// gives NaN, and −0 < +0. Which NaN is set on the bits, the same in every build: the first
+// operand's if it is a NaN, else the second's, quieted (wasm leaves the sign of the NaN that
+// f32x4.max makes to the engine: V8 gave −NaN where x86 gave +NaN). The one rule for every float
+// type: the f32 loops below and the generic elementwise path (ops_elementwise.cpp) call it.
+template <bool Max, class F>
+F ieee_max_min(F a, F b) {
+  if (a != a) return quieted(a);
+  if (b != b) return quieted(b);
+  if (a == b) return std::signbit(a) == Max ? b : a;  // ±0: +0 is the larger (equal others: either)
+  return Max ? (a > b ? a : b) : (a < b ? a : b);
+}
+
+}  // namespace rl::interp
 
 namespace rl::interp::simd {
 
