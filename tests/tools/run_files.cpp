@@ -24,23 +24,14 @@ int main(int argc, char** argv) {
   options.time_ops = false;
   for (int i = 1; i < argc; ++i) {
     std::ifstream in(argv[i], std::ios::binary);
-    rl::JsonWriter line;
-    line.begin_object().field("file", std::string(argv[i]));
-    if (!in) {
-      line.field("error", std::string("cannot read the file")).end_object();
-    } else {
-      std::ostringstream text;
-      text << in.rdbuf();
-      line.key("run");
-      const std::string run = rl::report::run_text_json(text.str(), options);
-      std::string out = line.text();
-      out += run;
-      out += "}";
-      std::fwrite(out.data(), 1, out.size(), stdout);
-      std::fputc('\n', stdout);
-      continue;
-    }
-    std::fwrite(line.text().data(), 1, line.text().size(), stdout);
+    std::ostringstream text;
+    if (in) text << in.rdbuf();
+    rl::JsonWriter head;
+    head.begin_object().field("file", std::string(argv[i]));
+    // The run's JSON is already text: it goes in as the value of "run", written as it is.
+    const std::string line = in ? head.text() + ",\"run\":" + rl::report::run_text_json(text.str(), options) + "}"
+                                : head.field("error", std::string("cannot read the file")).end_object().text();
+    std::fwrite(line.data(), 1, line.size(), stdout);
     std::fputc('\n', stdout);
   }
   return 0;
