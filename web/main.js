@@ -200,15 +200,22 @@ function render() {
   views.gradebook.render(state);
 }
 
+/** The hash the page last read or wrote; any other hash is a link whose hashchange is still to come. */
+let knownHash = '';
+
 /**
  * Writes the last valid view into the URL hash (no history entry, no hashchange event), after
- * section 9's set when the link carries one.
+ * section 9's set when the link carries one. A hash changed by the reader (a pasted link) is left
+ * alone until its hashchange has applied it: an update landing in between (a Worker's result)
+ * must not put the old view back over the link.
  */
 function writeHash() {
+  if (location.hash !== knownHash) return;
   const hash = [gradebookHashPart(state.gradebook) || classroomHashPart(state.classroom), hashOf(state)].filter(Boolean).join('&');
   if (!hash || location.hash.slice(1) === hash) return;
   try {
     history.replaceState(null, '', `#${hash}`);
+    knownHash = location.hash;
   } catch {
     // Some embedding pages forbid it; the page works without a shareable hash.
   }
@@ -248,6 +255,7 @@ async function boot() {
   state = createState(core);
   state = { ...state, classroom: loadProgress(state.classroom, storage.read()) };
   savedProgress = state.classroom.progress;
+  knownHash = location.hash;
   if (location.hash.length > 1) state = applyHash(core, state, location.hash);
   state = { ...state, classroom: applyClassroomLink(core, state.classroom, location.hash) };
   state = { ...state, gradebook: applyGradebookLink(core, state.gradebook, location.hash, state.classroom.settings, state.classroom.notices.link) };
@@ -334,6 +342,7 @@ async function boot() {
     }, () => state),
   };
   window.addEventListener('hashchange', () => {
+    knownHash = location.hash;
     // A plain fragment such as #lowered (the skip link, a heading) is in-page navigation, not
     // a view: keep the reader's inputs and put the view's hash back.
     const fragment = location.hash.slice(1);

@@ -213,6 +213,16 @@ for (const name of Object.keys(pages)) {
           throw new Error(`the pasted link #bandwidth=10 was not applied: ${JSON.stringify(seen)} (${e.message})`);
         });
       assert.equal((await page.evaluate(() => window.rooflineLab.state())).dtype, 'f32');
+      // An update that lands between the pasted link and its hashchange (here a setState in the
+      // same task; in CI it was a Worker's result) does not put the old view back over the link.
+      await page.evaluate(() => { location.hash = '#bandwidth=12'; window.rooflineLab.setState({ peak: 90 }); });
+      await page.waitForFunction(() => window.rooflineLab.state().bandwidth === 12, null, { polling: 50, timeout: 20000 })
+        .catch(async (e) => {
+          const seen = await page.evaluate(() => ({ href: location.href, bandwidth: window.rooflineLab.state().bandwidth }));
+          throw new Error(`the link pasted during an update was overwritten: ${JSON.stringify(seen)} (${e.message})`);
+        });
+      assert.equal((await page.evaluate(() => window.rooflineLab.state())).peak, 100, 'the link is the seed\'s view with its values');
+      assert.match(await page.evaluate(() => location.hash), /bandwidth=12/);
       assert.deepEqual(problems, []);
       await page.close();
     });
