@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Runs StableHLO files in the wasm core's interpreter (the same module the page loads): checks,
 // what could not run, and each op's measured time beside its estimated flops and bytes.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
 import { loadNodeCore } from './lib/node-core.mjs';
 import { runFile, runPythonFile, unreadableReport } from '../web/model/run.js';
 
 const HELP = `usage: node scripts/run.mjs FILE... [--json] [--inputs seeded|arange] [--seed N]
-                           [--allow-unsupported] [--no-time] [--timing-budget S] [--entry NAME]
+                           [--args A.npy,B.npy] [--out DIR] [--allow-unsupported] [--no-time]
+                           [--timing-budget S] [--entry NAME]
 
 Parses, verifies and lowers each file (StableHLO, e.g. what jax.jit(f).lower(...).as_text()
 prints, or StableHLO's own interpreter tests), then runs it in the interpreter of the wasm core:
@@ -20,7 +22,8 @@ and the file is not run — nothing is guessed.
 A PROGRAM.py (JAX-style Python, as node scripts/lower.mjs takes it) is lowered first to the
 StableHLO jax.jit(f).lower(...) prints, then run the same way; its function's arguments default
 to --inputs arange (arange(size)/size each: the seed's own inputs for its lesson), since the
-module keeps only their shapes. A program that does not lower is an error at FILE:LINE:COL.
+module keeps only their shapes; --args gives real ones. A program that does not lower is an error
+at FILE:LINE:COL.
 
   --json               print a JSON array, one object per file: {file, dialect, status: "passed" |
                        "failed" | "not_run" | "error", checks: [{line, column, kind, passed, detail}],
@@ -34,6 +37,11 @@ module keeps only their shapes. A program that does not lower is an error at FIL
   --inputs seeded      run a function with arguments on deterministic values from a seed
   --inputs arange      ... or on arange(size)/size per argument (the lesson's style)
   --seed N             the seed for --inputs seeded (default 1)
+  --args A.npy,B.npy   run on these NumPy .npy files (np.save writes them), one per argument of the
+                       entry, in order: each must have its argument's dtype and shape exactly
+                       (float32 (32, 16) for tensor<32x16xf32>; nothing is converted)
+  --out DIR            write each result as DIR/result_N.npy (np.load reads it; a tuple's elements
+                       one by one); with several FILEs, DIR/NAME/result_N.npy per file
   --allow-unsupported  a file that is not run does not make the exit status 1
   --no-time            do not time the ops (faster on big files)
   --timing-budget S    once S seconds went to timing ops, run the later ops untimed (counted in
@@ -52,6 +60,7 @@ if (args.includes('-h') || args.includes('--help')) {
 }
 const options = { time_ops: true };
 let json = false;
+let out;
 let entry;
 let allowUnsupported = false;
 const files = [];
@@ -65,6 +74,24 @@ for (let i = 0; i < args.length; i++) {
     if (entry === undefined || entry === '') {
       process.stderr.write('run.mjs: --entry needs a function name (see --help)\n');
       process.exit(1);
+    }
+  } else if (a === '--args' || a === '--out') {
+    const v = args[++i];
+    if (v === undefined || v === '') {
+      process.stderr.write(`run.mjs: ${a} needs ${a === '--args' ? 'a comma-separated list of .npy files' : 'a folder'} (see --help)\n`);
+      process.exit(1);
+    }
+    if (a === '--out') out = v;
+    else {
+      options.args = [];
+      for (const name of v.split(',')) {
+        try {
+          options.args.push({ name, bytes: new Uint8Array(readFileSync(name)) });
+        } catch (e) {
+          process.stderr.write(`run.mjs: --args: cannot read ${name}: ${e.code || e.message}\n`);
+          process.exit(1);
+        }
+      }
     }
   } else if (a === '--inputs' || a === '--seed' || a === '--timing-budget') {
     const v = args[++i];
@@ -107,13 +134,15 @@ for (const file of files) {
     report0 = unreadableReport(file, e.code || e.message);
   }
   if (text !== null) {
-    const r = file.endsWith('.py') ? runPythonFile(core, file, text, options, entry) : runFile(core, file, text, options);
+    const how = { npy: out !== undefined };
+    const r = file.endsWith('.py') ? runPythonFile(core, file, text, options, entry, how) : runFile(core, file, text, options, how);
     if (!r.ok) {
       // Options the core refuses (a bad --inputs or --seed): the same for every file.
       process.stderr.write(`run.mjs: ${r.error}\n`);
       process.exit(1);
     }
     report0 = r.value;
+    if (out !== undefined && r.files.length) writeResults(file, r.files);
   }
   const report = report0;
   counts[report.status] += 1;
@@ -124,7 +153,27 @@ for (const file of files) {
 const seconds = (performance.now() - t0) / 1000;
 if (json) console.log(JSON.stringify(reports, null, 2));
 else console.log(`${counts.passed} passed, ${counts.failed} failed, ${counts.not_run} not run, ${counts.error} errors (${files.length} files, ${seconds.toFixed(1)} s)`);
-process.exitCode = counts.failed || counts.error || (counts.not_run && !allowUnsupported) ? 1 : 0;
+if (counts.failed || counts.error || (counts.not_run && !allowUnsupported)) process.exitCode = 1;
+else process.exitCode ??= 0;
+
+/** Writes a file's results as .npy files under --out (a result .npy cannot hold is an error). */
+function writeResults(file, results) {
+  const dir = files.length > 1 ? join(out, basename(file, extname(file))) : out;
+  try {
+    mkdirSync(dir, { recursive: true });
+    for (const f of results) {
+      if (f.error) {
+        process.stderr.write(`run.mjs: ${file}: not written: ${f.error}\n`);
+        process.exitCode = 1;
+      } else {
+        writeFileSync(join(dir, f.name), f.bytes);
+      }
+    }
+  } catch (e) {
+    process.stderr.write(`run.mjs: --out: cannot write in ${dir}: ${e.code || e.message}\n`);
+    process.exit(1);
+  }
+}
 
 /** A tuple result's elements, each on its own line indented by its depth ("  [1] f32[4] checksum 6"); '' for a tensor. */
 function elementLines(x, path, depth) {

@@ -275,11 +275,20 @@ export async function loadCore(createCore, options = {}) {
       return r.ok ? { ok: true, text: r.value.text, function: r.value.function } : r;
     }),
     /**
-     * (text, {inputs?: 'none'|'seeded'|'arange', seed?, time_ops?, memory_cap?, max_iterations?,
-     * time_budget_seconds?, timing_budget_seconds?}) → the run report (cpp/report/run_report.h): {dialect, status, checks, ops, unsupported,
+     * (text, {inputs?: 'none'|'seeded'|'arange', args?: [{name, bytes: Uint8Array}] (.npy files), seed?,
+     * time_ops?, memory_cap?, max_iterations?, time_budget_seconds?, timing_budget_seconds?}) → the run report (cpp/report/run_report.h): {dialect, status, checks, ops, unsupported,
      * errors, results, inputs, seconds, ops_seconds, untimed_ops, peak_bytes}. Runs synchronously: call it in a Worker on the page.
      */
     runText: guarded('runText', (text, options) => parsed(call('runText', text, options))),
+    /**
+     * (text, options as runText's, plus args?: [{name, bytes: Uint8Array}] — .npy files, one per
+     * argument, checked against the entry's signature) → {report (runText's), files: [{name:
+     * 'result_N.npy', bytes: Uint8Array} | {name, error}]}: the results as NumPy's .npy files.
+     */
+    runTextNpy: guarded('runTextNpy', (text, options) => {
+      const r = call('runTextNpy', text, options);
+      return r.ok ? { ok: true, value: { report: JSON.parse(r.value.report), files: r.value.files } } : r;
+    }),
     /**
      * ({roofs: [{peak GFLOP/s, bandwidth GB/s, interconnect GB/s | null}], flops: number[] | Float64Array,
      * bytes: …, totals: {flops, bytes_accessed, collective_bytes}, range: [xmin, xmax]}) →

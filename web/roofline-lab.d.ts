@@ -604,6 +604,8 @@ export interface FusedAnalysis {
 export interface RunOptions {
   /** how arguments of an entry function with arguments are made; 'none' refuses to run it */
   inputs?: 'none' | 'seeded' | 'arange';
+  /** NumPy .npy files, one per argument of the entry, each of its argument's type and shape exactly (not with inputs) */
+  args?: { name: string; bytes: Uint8Array }[];
   seed?: number;
   /** measure each of the entry's own ops (repeated until it lasts 100 timer ticks) */
   time_ops?: boolean;
@@ -912,6 +914,8 @@ export interface Core {
   /** the wasm heap's bytes now (it only grows: after a call, at least that call's peak) and the most it may grow to */
   heapBytes(): CoreResult<{ size: number; limit: number }>;
   runText(text: string, options?: RunOptions): CoreResult<RunReport>;
+  /** runText, and each result as a .npy file (result_N.npy; a tuple's elements one by one) */
+  runTextNpy(text: string, options?: RunOptions): CoreResult<{ report: RunReport; files: ({ name: string; bytes: Uint8Array } | { name: string; error: string })[] }>;
   roofline(request: RooflineRequest): CoreResult<Roofline>;
   exampleModules(): CoreResult<ExampleModule[]>;
   generateExercises(seed: string, count: number, families?: string[]): CoreResult<Exercise[]>;

@@ -931,13 +931,9 @@ val js_heap_bytes() {
   return ok(out);
 }
 
-// Runs StableHLO text in the interpreter (report/run_report.h): options {inputs: "none" | "seeded" |
-// "arange", seed, time_ops, memory_cap, max_iterations, time_budget_seconds,
-// timing_budget_seconds}, all optional. The
-// value is JSON text; it says how the run went (passed, failed, not_run, error) rather than failing.
-val js_run_text(val text, val options) {
-  if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
-  interp::RunOptions o;
+// The options of a run (js_run_text's): into `o`; an {ok:false} value when one is refused, undefined
+// otherwise. args: [{name, bytes: Uint8Array}], .npy files, one per argument of the entry.
+val run_options(const val& options, interp::RunOptions& o) {
   if (!options.isUndefined() && !options.isNull()) {
     if (options.typeOf().as<std::string>() != "object") return fail("options must be an object, got " + options.typeOf().as<std::string>());
     val inputs = options["inputs"];
@@ -997,8 +993,61 @@ val js_run_text(val text, val options) {
         return fail(Error{"on_progress must be a function, got " + progress.typeOf().as<std::string>(), "on_progress", 0, 0});
       o.on_progress = [progress](std::size_t done, std::size_t total) { progress(double(done), double(total)); };
     }
+    val args = options["args"];
+    if (!args.isUndefined()) {
+      if (!inputs.isUndefined()) return fail(Error{"give inputs or args, not both", "args", 0, 0});
+      if (!args.isArray()) return fail(Error{"args must be an array of {name, bytes}, got " + type_name(args), "args", 0, 0});
+      const auto n = args["length"].as<unsigned>();
+      for (unsigned i = 0; i < n; ++i) {
+        val a = args[i];
+        const std::string at = "args[" + std::to_string(i) + "]";
+        if (a.typeOf().as<std::string>() != "object" || a.isNull() || !a["name"].isString() ||
+            !a["bytes"].instanceof(val::global("Uint8Array")))
+          return fail(Error{at + " must be {name: string, bytes: Uint8Array}, got " + type_name(a), "args", 0, 0});
+        std::string bytes(a["bytes"]["length"].as<std::size_t>(), '\0');
+        val(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<unsigned char*>(&bytes[0]))).call<void>("set", a["bytes"]);
+        auto array = interp::read_npy(bytes, a["name"].as<std::string>());
+        if (!array) return fail(Error{array.error(), "args", 0, 0});
+        o.args.push_back(std::move(array.value()));
+      }
+      o.inputs = interp::Inputs::Given;
+    }
   }
+  return val::undefined();
+}
+
+// Runs StableHLO text in the interpreter (report/run_report.h): options {inputs: "none" | "seeded" |
+// "arange", args, seed, time_ops, memory_cap, max_iterations, time_budget_seconds,
+// timing_budget_seconds, on_progress}, all optional (see run_options). The value is JSON text; it
+// says how the run went (passed, failed, not_run, error) rather than failing.
+val js_run_text(val text, val options) {
+  if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
+  interp::RunOptions o;
+  if (val refused = run_options(options, o); !refused.isUndefined()) return refused;
   return ok(val(report::run_text_json(text.as<std::string>(), o)));
+}
+
+// js_run_text, and the results as .npy files: {report: JSON text, files: [{name, bytes: Uint8Array}
+// | {name, error}]} (result_N.npy; report/run_report.h).
+val js_run_text_npy(val text, val options) {
+  if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
+  interp::RunOptions o;
+  if (val refused = run_options(options, o); !refused.isUndefined()) return refused;
+  std::vector<report::ResultFile> files;
+  val out = val::object();
+  out.set("report", val(report::run_text_json(text.as<std::string>(), o, &files)));
+  val list = val::array();
+  for (const auto& f : files) {
+    val file = val::object();
+    file.set("name", f.name);
+    if (f.error.empty())
+      file.set("bytes", val::global("Uint8Array").new_(emscripten::typed_memory_view(
+                            f.bytes.size(), reinterpret_cast<const unsigned char*>(f.bytes.data()))));
+    else file.set("error", f.error);
+    list.call<void>("push", file);
+  }
+  out.set("files", list);
+  return ok(out);
 }
 
 // ---- exercises ----------------------------------------------------------------------------
@@ -1513,6 +1562,7 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("lower", &js_lower);
   emscripten::function("heapBytes", &js_heap_bytes);
   emscripten::function("runText", &js_run_text);
+  emscripten::function("runTextNpy", &js_run_text_npy);
   emscripten::function("exampleModules", &js_example_modules);
   emscripten::function("generateExercises", &js_generate_exercises);
   emscripten::function("checkAnswer", &js_check_answer);

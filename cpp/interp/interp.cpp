@@ -477,6 +477,38 @@ void summarize(const Value& v, std::string_view dialect, const hlo::Type& type, 
   out->bits = hex64(fnv1a(reinterpret_cast<const unsigned char*>(t.data()), static_cast<std::size_t>(n) * eb));
 }
 
+std::string given_names(const std::vector<HostArray>& args) {
+  std::string out;
+  for (const auto& a : args) out += (out.empty() ? "" : ", ") + a.name;
+  return out.empty() ? "none given" : out;
+}
+
+// The given arrays against the entry's signature: as many as it takes, each of its argument's
+// element type and shape exactly (nothing is converted: a float64 array for an f32 argument is
+// the caller's to cast). An empty message: they fit.
+Error check_given(const hlo::Module& m, const hlo::Function& entry, const std::vector<HostArray>& args) {
+  const std::string where = std::to_string(entry.line) + ":" + std::to_string(entry.column) + ": error: ";
+  auto signature = [&] {
+    std::string s;
+    for (hlo::ValueId a : entry.args) s += (s.empty() ? "" : ", ") + m.value_type(entry, a).text;
+    return s;
+  };
+  if (args.size() != entry.args.size())
+    return Error{where + std::string(entry.name) + " takes " + std::to_string(entry.args.size()) + " argument" +
+                     (entry.args.size() == 1 ? "" : "s") + " (" + signature() + "), got " + std::to_string(args.size()) +
+                     " array" + (args.size() == 1 ? "" : "s") + " (" + given_names(args) + ")",
+                 "args", entry.line, entry.column};
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const hlo::Type& t = m.value_type(entry, entry.args[i]);
+    if (t.etype == args[i].type && t.dims == args[i].dims) continue;
+    return Error{where + "argument " + std::to_string(i + 1) + " of " + std::string(entry.name) + " (" + entry.value_name(entry.args[i]) +
+                     ") must be " + t.text + (hlo::is_computable(t.etype) ? " = " + numpy_spelling(t.etype, t.dims) : std::string()) +
+                     ", got " + args[i].name + ": " + numpy_spelling(args[i].type, args[i].dims),
+                 "args", entry.line, entry.column};
+  }
+  return Error{};
+}
+
 }  // namespace
 
 std::vector<Unsupported> unsupported_ops(const hlo::Program& program) {
@@ -511,8 +543,9 @@ RunResult run_program(const hlo::Program& program, const RunOptions& options) {
   RunResult out;
   const double t0 = measure::now_seconds();
   const hlo::Module& m = *program.module;
-  out.inputs = options.inputs == Inputs::None ? "none"
+  out.inputs = options.inputs == Inputs::None     ? "none"
                : options.inputs == Inputs::Arange ? "arange"
+               : options.inputs == Inputs::Given  ? given_names(options.args)
                                                   : "seeded (seed " + std::to_string(options.seed) + ")";
   const hlo::Function* entry = m.entry();
   if (!entry) {
@@ -551,7 +584,15 @@ RunResult run_program(const hlo::Program& program, const RunOptions& options) {
                                  {}, entry->line, entry->column});
       return out;
     }
+    if (options.inputs == Inputs::Given) {
+      if (auto e = check_given(m, *entry, options.args); !e.message.empty()) {
+        out.status = "error";
+        out.errors.push_back(std::move(e));
+        return out;
+      }
+    }
     SplitMix rng{options.seed};
+    std::size_t index = 0;
     for (hlo::ValueId a : entry->args) {
       const hlo::Type& t = m.value_type(*entry, a);
       if (!t.is_array() || !t.is_static() || !hlo::is_computable(t.etype)) {
@@ -569,7 +610,9 @@ RunResult run_program(const hlo::Program& program, const RunOptions& options) {
         out.errors.push_back(Error{"the inputs pass the memory cap of " + std::to_string(options.memory_cap) + " bytes", {}, 0, 0});
         return out;
       }
-      fill_input(x, options.inputs, rng);
+      if (options.inputs == Inputs::Given) std::memcpy(x.data(), options.args[index].bytes.data(), x.bytes());
+      else fill_input(x, options.inputs, rng);
+      ++index;
       args.push_back(Value::of(std::move(x)));
     }
   }

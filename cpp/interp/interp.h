@@ -21,6 +21,7 @@
 #include "common/result.h"
 #include "hlo/ir.h"
 #include "hlo/lower.h"
+#include "interp/npy.h"
 #include "interp/value.h"
 
 namespace rl::interp {
@@ -28,10 +29,15 @@ namespace rl::interp {
 constexpr std::size_t kDefaultMemoryCap = std::size_t(256) << 20;  // live tensor bytes
 constexpr std::uint64_t kDefaultMaxIterations = 10'000'000;        // of one while loop
 
-enum class Inputs { None, Seeded, Arange };
+// How an entry function's arguments are made: none (an entry without arguments), deterministic
+// values from a seed, arange(size)/size, or given arrays (RunOptions::args, e.g. .npy files).
+enum class Inputs { None, Seeded, Arange, Given };
 
 struct RunOptions {
   Inputs inputs = Inputs::None;        // for an entry function with arguments
+  // Inputs::Given: one array per argument, each checked against the entry's signature (element
+  // type and shape, exactly: nothing is converted) before anything runs.
+  std::vector<HostArray> args;
   std::uint64_t seed = 1;              // Inputs::Seeded
   std::size_t memory_cap = kDefaultMemoryCap;
   std::uint64_t max_iterations = kDefaultMaxIterations;
@@ -96,7 +102,7 @@ struct RunResult {
   std::vector<OpTiming> ops;
   std::vector<ResultSummary> results;
   std::vector<Value> values;  // the entry's results
-  std::string inputs;         // how arguments were made: "none", "seeded (seed 1)", "arange"
+  std::string inputs;         // how arguments were made: "none", "seeded (seed 1)", "arange", "a.npy, b.npy"
   double seconds = 0;         // the run, wall clock
   std::size_t untimed_ops = 0;  // entry ops run untimed once the timing budget was spent
   std::size_t peak_bytes = 0; // of live tensors

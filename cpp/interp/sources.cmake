@@ -10,6 +10,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/interp/ops_data.cpp
   cpp/interp/ops_linalg.cpp
   cpp/interp/ops_regions.cpp
+  cpp/interp/npy.cpp
 )
 list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/interp_test.cpp
@@ -22,4 +23,5 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/regions_test.cpp
   tests/cpp/interp/nan_bits_test.cpp
   tests/cpp/interp/corpus_interp_test.cpp
+  tests/cpp/interp/npy_test.cpp
 )

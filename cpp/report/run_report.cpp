@@ -35,9 +35,27 @@ void write_summary(JsonWriter& j, const ResultSummary& s) {
   j.end_object();
 }
 
+// A result value as .npy files, a tuple's elements one by one.
+void write_files(const Value& v, std::vector<ResultFile>* files) {
+  if (v.kind == Value::Kind::Tuple) {
+    for (const auto& e : v.tuple) write_files(e, files);
+    return;
+  }
+  ResultFile f;
+  f.name = "result_" + std::to_string(files->size()) + ".npy";
+  if (!v.is_tensor()) {
+    f.error = f.name + ": a token is not an array";
+  } else {
+    auto bytes = write_npy(v.tensor.type, v.tensor.dims, v.tensor.data());
+    if (bytes) f.bytes = std::move(bytes.value());
+    else f.error = f.name + ": " + bytes.error();
+  }
+  files->push_back(std::move(f));
+}
+
 }  // namespace
 
-std::string run_text_json(std::string text, const RunOptions& options) {
+std::string run_text_json(std::string text, const RunOptions& options, std::vector<ResultFile>* files) {
   JsonWriter j;
   const std::string dialect = hlo::detect_dialect(text);
   j.begin_object().field("dialect", dialect);
@@ -78,6 +96,8 @@ std::string run_text_json(std::string text, const RunOptions& options) {
       for (auto& u : r.unsupported) unsupported.push_back(std::move(u));
       for (auto& e : r.errors) errors.push_back(std::move(e));
       for (auto& s : r.results) results.push_back(std::move(s));
+      if (files)
+        for (const auto& v : r.values) write_files(v, files);
       for (auto& t : r.ops) {
         Row row{std::move(t)};
         auto it = cost.find({row.t.line, row.t.column});

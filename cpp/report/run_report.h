@@ -16,14 +16,25 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "common/result.h"
 #include "interp/interp.h"
 
 namespace rl::report {
 
+// A result as NumPy's .npy bytes (run.mjs --out, the page's download): named result_N.npy, N
+// counting the results in order across the text's modules, a tuple's elements one by one (depth
+// first); `error` says why one has no bytes (a type .npy cannot hold, a token).
+struct ResultFile {
+  std::string name;
+  std::string bytes;
+  std::string error;
+};
+
 // Parses, verifies, lowers and runs every module of `text`; never fails: a parse error is a
-// status "error" with the error's place.
-std::string run_text_json(std::string text, const interp::RunOptions& options);
+// status "error" with the error's place. With `files`, the results of a run that finished are
+// also written there as .npy files.
+std::string run_text_json(std::string text, const interp::RunOptions& options, std::vector<ResultFile>* files = nullptr);
 
 }  // namespace rl::report

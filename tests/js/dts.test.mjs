@@ -26,6 +26,16 @@ const kernelWork = () => work({ kind: 'kernel', rows: 4, k: 2, n: 3, a: new Floa
 
 // Each function of the core with arguments that succeed and arguments it refuses (a function:
 // the arguments are made when the call is).
+/** A .npy file's bytes: the header dict padded as np.save pads it, then the data. */
+function npyBytes(dict, data) {
+  const header = dict + ' '.repeat((64 - ((10 + dict.length + 1) % 64)) % 64) + '\n';
+  const out = new Uint8Array(10 + header.length + data.byteLength);
+  out.set([0x93, 78, 85, 77, 80, 89, 1, 0, header.length & 0xff, header.length >> 8]);
+  for (let i = 0; i < header.length; i++) out[10 + i] = header.charCodeAt(i);
+  out.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), 10 + header.length);
+  return out;
+}
+
 const CALLS = {
   contract: [[32, 16, 8, 4], [32, 16, 8, undefined], [0, 16, 8, 4], ['x', 16, 8, 4]],
   contractShapes: [[48, 24, 24, 12, 4], [48, 24, 25, 12, 4]],
@@ -62,6 +72,10 @@ const CALLS = {
     ['x = (', { entry: 'f' }], [42], ['x = 1\n', { entry: 3 }]],
   runText: [['func.func @main() -> tensor<2xf32> {\n  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n  stablehlo.custom_call @check.expect_close(%b, %b) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()\n  return %b : tensor<2xf32>\n}\n', { time_ops: true }], ['func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n  return %a : tensor<2xf32>\n}\n', { inputs: 'arange' }],
     ['garbage'], ['func.func @main() -> () {\n  "x.y"() : () -> ()\n  return\n}\n'], ['x', { inputs: 'sideways' }]],
+  runTextNpy: [['func.func @main(%a: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xbf16>) {\n  %b = stablehlo.convert %a : (tensor<2xf32>) -> tensor<2xbf16>\n  return %a, %b : tensor<2xf32>, tensor<2xbf16>\n}\n',
+    { args: [{ name: 'a.npy', bytes: npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", new Float32Array([1, 2])) }] }],
+    ['func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n  return %a : tensor<2xf32>\n}\n', { args: [{ name: 'a.npy', bytes: new Uint8Array(3) }] }],
+    ['x', { args: 'a.npy' }], ['garbage']],
   roofline: [[{ roofs: [{ peak: 100, bandwidth: 20, interconnect: null }, { peak: 989400, bandwidth: 3350, interconnect: 450 }], flops: [8192, 0], bytes: [3584, 0], totals: { flops: 8192, bytes_accessed: 5632, collective_bytes: 9e9 }, range: [0.01, 1e4] }],
     [{ roofs: [{ peak: 100, bandwidth: 20 }], flops: [8192, 0, 4], bytes: [3584, 64, 0], seconds: [2e-6, NaN, 1e-9], measured_seconds: 3e-6, totals: { flops: 8196, bytes_accessed: 3648 }, range: [0.01, 1e4] }],
     [{ roofs: [{ peak: 100, bandwidth: 20 }], flops: [1], bytes: [1], seconds: [0], range: [0.01, 1e4] }],

@@ -1,7 +1,7 @@
 // node scripts/run.mjs: StableHLO run in the wasm core's interpreter, from the command line.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
@@ -30,6 +30,23 @@ const good = write('good.mlir', withCheck('[2, 4, 6]'));
 const tampered = write('tampered.mlir', withCheck('[2, 5, 6]'));
 const unsupported = write('unsupported.mlir', 'func.func @main() -> tensor<2xf32> {\n  %a = stablehlo.constant dense<1.0> : tensor<2xf32>\n  %b = "my.op"(%a) : (tensor<2xf32>) -> tensor<2xf32>\n  return %b : tensor<2xf32>\n}\n');
 const withArgs = write('args.mlir', 'func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  %y = stablehlo.multiply %x, %x : tensor<4xf32>\n  return %y : tensor<4xf32>\n}\n');
+/** A .npy file as np.save writes one (version 1.0, the header padded to 64 bytes). */
+const npy = (name, descr, shape, data) => {
+  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
+  const head = Buffer.concat([Buffer.from([0x93]), Buffer.from('NUMPY'), Buffer.from([1, 0, header.length & 0xff, header.length >> 8]), Buffer.from(header, 'latin1')]);
+  const file = join(dir, name);
+  writeFileSync(file, Buffer.concat([head, Buffer.from(data.buffer, data.byteOffset, data.byteLength)]));
+  return file;
+};
+/** A .npy file's header dict text and its data, read back. */
+const readNpy = (file) => {
+  const b = readFileSync(file);
+  assert.equal(b.subarray(0, 6).toString('latin1'), '\x93NUMPY');
+  const len = b[8] | (b[9] << 8);
+  assert.equal((10 + len) % 64, 0, 'the data starts on a 64-byte boundary');
+  return { header: b.subarray(10, 10 + len).toString('latin1').trim(), data: b.subarray(10 + len) };
+};
 const broken = write('broken.mlir', 'func.func @main() -> tensor<2xf32> {\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n}\n');
 
 describe('node scripts/run.mjs', () => {
@@ -151,6 +168,51 @@ describe('node scripts/run.mjs', () => {
     assert.ok(Math.abs(f.results[0].checksum - 234.77028596401215) <= 2e-5 * 256 + 2e-5 * 234.8, String(f.results[0].checksum));
     const first = f.results[0].preview.split(', ').slice(0, 3).map(Number);
     [0.15022165, 0.15201087, 0.15379912].forEach((want, i) => assert.ok(Math.abs(first[i] - want) <= 2e-5 + 2e-5 * want, `${first[i]} vs ${want}`));
+  });
+
+  test('--args runs on .npy files checked against the signature, --out writes each result as .npy', () => {
+    const x = npy('x.npy', '<f4', [4], new Float32Array([1, 2, 3, -4]));
+    const out = join(dir, 'out');
+    const r = run(withArgs, '--args', x, '--out', out, '--json', '--no-time');
+    assert.equal(r.status, 0, r.stderr);
+    const [f] = JSON.parse(r.stdout);
+    assert.equal(f.status, 'passed');
+    assert.equal(f.inputs, x);
+    const saved = readNpy(join(out, 'result_0.npy'));
+    assert.equal(saved.header, "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }");
+    assert.deepEqual([...new Float32Array(saved.data.buffer.slice(saved.data.byteOffset, saved.data.byteOffset + saved.data.byteLength))], [1, 4, 9, 16]);
+
+    // A file of another shape or dtype, too many files, a file that is not .npy: named, exit 1.
+    const five = npy('five.npy', '<f4', [5], new Float32Array(5));
+    let bad = run(withArgs, '--args', five);
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /argument 1 of main \(%x\) must be tensor<4xf32> = float32 \(4,\), got .*five\.npy: float32 \(5,\)/);
+    const f64 = npy('f64.npy', '<f8', [4], new Float64Array(4));
+    assert.match(run(withArgs, '--args', f64).stderr, /must be tensor<4xf32> = float32 \(4,\), got .*f64\.npy: float64 \(4,\)/);
+    assert.match(run(withArgs, '--args', `${x},${x}`).stderr, /main takes 1 argument \(tensor<4xf32>\), got 2 arrays/);
+    bad = run(withArgs, '--args', withArgs);
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /args\.mlir: not a \.npy file: a \.npy file starts with \\x93NUMPY/);
+    assert.match(run(withArgs, '--args', join(dir, 'missing.npy')).stderr, /--args: cannot read .*missing\.npy: ENOENT/);
+    assert.match(run(withArgs, '--args', x, '--inputs', 'seeded').stderr, /give inputs or args, not both/);
+    assert.match(run(withArgs, '--out').stderr, /--out needs a folder/);
+  });
+
+  test('a .py program runs on .npy files: the seed\'s a and b given as files give what its arange inputs give', () => {
+    const py = write('lesson_npy.py', [
+      'import jax', 'import jax.numpy as jnp', '', 'def workload(a, b):', '    return jnp.tanh(a @ b)', '',
+      'a = jnp.zeros((32, 16))', 'b = jnp.zeros((16, 8))', 'jax.jit(workload).lower(a, b)', ''].join('\n'));
+    const a = npy('a.npy', '<f4', [32, 16], Float32Array.from({ length: 512 }, (_, i) => i / 512));
+    const b = npy('b.npy', '<f4', [16, 8], Float32Array.from({ length: 128 }, (_, i) => i / 128));
+    const out = join(dir, 'lesson-out');
+    const given = JSON.parse(run(py, '--args', `${a},${b}`, '--out', out, '--json', '--no-time').stdout)[0];
+    const arange = JSON.parse(run(py, '--json', '--no-time').stdout)[0];
+    assert.equal(given.status, 'passed');
+    assert.equal(given.inputs, `${a}, ${b}`);
+    assert.equal(given.results[0].bits, arange.results[0].bits);
+    const saved = readNpy(join(out, 'result_0.npy'));
+    assert.equal(saved.header, "{'descr': '<f4', 'fortran_order': False, 'shape': (32, 8), }");
+    assert.equal(saved.data.length, 32 * 8 * 4);
   });
 
   test('a .py program that does not lower is an error at FILE:LINE:COL; --entry picks the function', () => {

@@ -7,7 +7,7 @@
 // members `name[?]: type;`, `name(params): type;`, `[key: string]: type;`; types: unions,
 // string/number/boolean literals, number, string, boolean, null, undefined, unknown, any, arrays
 // (T[], Array<T>), tuples [A, B], object types { … }, Record<string, T>, Promise<T>, Partial<T>,
-// Float32Array, Float64Array, Int32Array, indexed access Name['key'], function types (a, b) => R
+// Float32Array, Float64Array, Int32Array, Uint8Array, indexed access Name['key'], function types (a, b) => R
 // (checked as functions), and the aliases and interfaces of the file.
 // `declare global { … }` is read and ignored.
 
@@ -291,6 +291,7 @@ export function check(dts, value, type, path = 'value', bindings = {}) {
       if (bindings[type.name]) return check(dts, value, bindings[type.name], path, bindings);
       if (type.name === 'Float64Array') return value instanceof Float64Array ? problems : fail('a Float64Array');
       if (type.name === 'Float32Array') return value instanceof Float32Array ? problems : fail('a Float32Array');
+      if (type.name === 'Uint8Array') return value instanceof Uint8Array ? problems : fail('a Uint8Array');
       if (type.name === 'Int32Array') return value instanceof Int32Array ? problems : fail('an Int32Array');
       if (dts.aliases[type.name]) return check(dts, value, dts.aliases[type.name].type, path, bindings);
       if (dts.interfaces[type.name]) return checkObject(dts, value, interfaceOf(dts, type.name), path, bindings, type.name);

@@ -20,11 +20,18 @@ export const RUN_INPUTS = ['seeded', 'arange'];
 /**
  * Runs `text` (named `file`) with the core's interpreter, timing each of the entry's own ops.
  * @param {object} core  web/core.js's core
- * @param {{inputs?: string, seed?: number, time_ops?: boolean, timing_budget_seconds?: number}} options  passed to core.runText
- * @returns {{ok: true, value: object} | {ok: false, error: string}}  refused options fail; a text
- *   that does not parse or run is a report with status 'error' or 'not_run'
+ * @param {{inputs?: string, args?: {name: string, bytes: Uint8Array}[], seed?: number, time_ops?: boolean,
+ *   timing_budget_seconds?: number}} options  passed to core.runText (args: .npy files, one per argument)
+ * @param {{npy?: boolean}} how  npy: also return the results as .npy files (`files`, core.runTextNpy)
+ * @returns {{ok: true, value: object, files?: object[]} | {ok: false, error: string}}  refused options
+ *   fail; a text that does not parse or run is a report with status 'error' or 'not_run'
  */
-export function runFile(core, file, text, options = {}) {
+export function runFile(core, file, text, options = {}, { npy = false } = {}) {
+  if (npy) {
+    const r = core.runTextNpy(text, { time_ops: true, ...options });
+    if (!r.ok) return r;
+    return { ok: true, value: { file, ...r.value.report }, files: r.value.files };
+  }
   const r = core.runText(text, { time_ops: true, ...options });
   if (!r.ok) return r;
   return { ok: true, value: { file, ...r.value } };
@@ -33,19 +40,20 @@ export function runFile(core, file, text, options = {}) {
 /**
  * Lowers JAX-style Python (`core.lower`, cpp/python) and runs the StableHLO it gives, as runFile
  * does; the function's arguments default to arange(size)/size each — the seed's own inputs for
- * its lesson (a = arange(512)/512 as 32×16) — since the module keeps only their shapes.
+ * its lesson (a = arange(512)/512 as 32×16) — since the module keeps only their shapes — unless
+ * options.args gives them (.npy files).
  * A program that does not lower is a report with status 'error' and the lowering's place.
  * @returns {{ok: true, value: object} | {ok: false, error: string}}
  */
-export function runPythonFile(core, file, source, options = {}, entry = undefined) {
+export function runPythonFile(core, file, source, options = {}, entry = undefined, how = {}) {
   const lowered = core.lower(source, { entry });
   if (!lowered.ok) {
     const e = { error: lowered.error, message: lowered.message ?? lowered.error, line: lowered.line ?? 0, column: lowered.column ?? 0 };
     return { ok: true, value: { ...unreadableReport(file, ''), errors: [e] } };
   }
-  const r = runFile(core, file, lowered.text, { inputs: 'arange', ...options });
+  const r = runFile(core, file, lowered.text, options.args ? options : { inputs: 'arange', ...options }, how);
   if (!r.ok) return r;
-  return { ok: true, value: { ...r.value, lowered_function: lowered.function } };
+  return { ...r, value: { ...r.value, lowered_function: lowered.function } };
 }
 
 /** The report of a file that could not be read (the CLI's; a run with no text). */
