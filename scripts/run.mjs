@@ -7,8 +7,8 @@ import { loadNodeCore } from './lib/node-core.mjs';
 import { runFile, runPythonFile, unreadableReport } from '../web/model/run.js';
 
 const HELP = `usage: node scripts/run.mjs FILE... [--json] [--inputs seeded|arange] [--seed N]
-                           [--args A.npy,B.npy] [--out DIR] [--allow-unsupported] [--no-time]
-                           [--timing-budget S] [--entry NAME]
+                           [--args A.npy,B.npy] [--out DIR] [--memory-cap SIZE]
+                           [--allow-unsupported] [--no-time] [--timing-budget S] [--entry NAME]
 
 Parses, verifies and lowers each file (StableHLO, e.g. what jax.jit(f).lower(...).as_text()
 prints, or StableHLO's own interpreter tests), then runs it in the interpreter of the wasm core:
@@ -33,7 +33,9 @@ at FILE:LINE:COL.
                        (a tuple's: one {shape, checksum, preview, bits[, elements]} each;
                        bits: FNV-1a of the result's bytes, 16 hex digits)}], inputs,
                        seconds (the run, wall clock), ops_seconds (the timed ops' times
-                       summed), untimed_ops, peak_bytes}
+                       summed), untimed_ops, peak_bytes (measured), memory_need_bytes (what the
+                       program's values need at most by its IR's liveness, an estimate; ops'
+                       scratch comes on top)}
   --inputs seeded      run a function with arguments on deterministic values from a seed
   --inputs arange      ... or on arange(size)/size per argument (the lesson's style)
   --seed N             the seed for --inputs seeded (default 1)
@@ -42,6 +44,9 @@ at FILE:LINE:COL.
                        (float32 (32, 16) for tensor<32x16xf32>; nothing is converted)
   --out DIR            write each result as DIR/result_N.npy (np.load reads it; a tuple's elements
                        one by one); with several FILEs, DIR/NAME/result_N.npy per file
+  --memory-cap SIZE    the live tensors' limit: bytes, or with KiB, MiB, GiB (default: what the
+                       wasm heap can still give, up to its 2 GiB; a program past it stops with an
+                       error that says how much its IR needs: memory_need_bytes in the JSON)
   --allow-unsupported  a file that is not run does not make the exit status 1
   --no-time            do not time the ops (faster on big files)
   --timing-budget S    once S seconds went to timing ops, run the later ops untimed (counted in
@@ -93,6 +98,15 @@ for (let i = 0; i < args.length; i++) {
         }
       }
     }
+  } else if (a === '--memory-cap') {
+    const v = args[++i];
+    const m = /^(\d+(?:\.\d+)?(?:e\d+)?)\s*(B|KiB|MiB|GiB)?$/i.exec(v ?? '');
+    const unit = { b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 }[(m?.[2] ?? 'b').toLowerCase()];
+    if (!m) {
+      process.stderr.write(`run.mjs: --memory-cap must be a size in bytes, or with KiB, MiB or GiB (512MiB), got ${JSON.stringify(v ?? '')}\n`);
+      process.exit(1);
+    }
+    options.memory_cap = Math.round(Number(m[1]) * unit);  // the core refuses what is out of its range, by name
   } else if (a === '--inputs' || a === '--seed' || a === '--timing-budget') {
     const v = args[++i];
     if (v === undefined) {

@@ -609,7 +609,7 @@ export interface RunOptions {
   seed?: number;
   /** measure each of the entry's own ops (repeated until it lasts 100 timer ticks) */
   time_ops?: boolean;
-  /** bytes of live tensors (default 256 MiB) */
+  /** bytes of live tensors (default: what the wasm heap can still give, at least 256 MiB) */
   memory_cap?: number;
   /** of one while loop (default 10^7) */
   max_iterations?: number;
@@ -650,6 +650,8 @@ export interface RunReport {
   /** entry ops run untimed once timing_budget_seconds was spent */
   untimed_ops: number;
   peak_bytes: number;
+  /** what the program needs at most by its IR's liveness (bytes of live tensors): an estimate, known before it runs */
+  memory_need_bytes: number;
 }
 
 /** What `node scripts/run.mjs --json` prints per file and rooflineLab.run() gives: the core's run report with the file's name. */

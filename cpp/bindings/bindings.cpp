@@ -931,9 +931,15 @@ val js_heap_bytes() {
   return ok(out);
 }
 
+// A run's memory cap unless told: what the heap can still give (it grows to RL_HEAP_MAX, 2 GiB),
+// at least the interpreter's own default (a heap that cannot give that much fails the allocation
+// with an error, never an abort).
+std::size_t default_memory_cap() { return std::max(interp::kDefaultMemoryCap, memory::available()); }
+
 // The options of a run (js_run_text's): into `o`; an {ok:false} value when one is refused, undefined
 // otherwise. args: [{name, bytes: Uint8Array}], .npy files, one per argument of the entry.
 val run_options(const val& options, interp::RunOptions& o) {
+  o.memory_cap = default_memory_cap();
   if (!options.isUndefined() && !options.isNull()) {
     if (options.typeOf().as<std::string>() != "object") return fail("options must be an object, got " + options.typeOf().as<std::string>());
     val inputs = options["inputs"];
@@ -958,7 +964,7 @@ val run_options(const val& options, interp::RunOptions& o) {
       *out = x.value();
       return "";
     };
-    double seed = 1, cap = double(interp::kDefaultMemoryCap), iterations = double(interp::kDefaultMaxIterations), budget = 60,
+    double seed = 1, cap = double(default_memory_cap()), iterations = double(interp::kDefaultMaxIterations), budget = 60,
            timing_budget = 0;
     for (auto [key, lo, hi, out] : {std::tuple<const char*, double, double, double*>{"seed", 0, 9007199254740991.0, &seed},
                                     {"memory_cap", 1, 4294967296.0, &cap},

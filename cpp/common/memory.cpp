@@ -49,6 +49,13 @@ bool fits(std::size_t more) {
   return more < room && in_use() < room - more;
 }
 
+std::size_t available() {
+  const std::size_t max = limit();
+  const std::size_t room = max - max / 16;
+  const std::size_t used = in_use();
+  return used < room ? room - used : 0;
+}
+
 void set_limit_for_tests(std::size_t bytes) { test_limit = bytes; }
 
 }  // namespace rl::memory

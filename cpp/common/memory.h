@@ -21,6 +21,10 @@ std::size_t in_use();
 // what is in use, with a sixteenth of the limit kept for fragmentation.
 bool fits(std::size_t more);
 
+// Bytes that can still be allocated, a sixteenth of the limit kept for fragmentation (what a
+// run's memory cap may follow; natively the limit is all of size_t, so this is huge).
+std::size_t available();
+
 // Tests: a limit to check against (0 restores the build's).
 void set_limit_for_tests(std::size_t bytes);
 

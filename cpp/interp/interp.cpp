@@ -95,11 +95,16 @@ bool OpCall::alloc(ElementType type, std::vector<std::int64_t> dims, Tensor* out
   for (auto d : dims) n *= static_cast<double>(d);
   const double bytes = n * hlo::element_bytes(type);
   const auto& mem = run.memory();
-  if (!(bytes <= static_cast<double>(mem->cap() - mem->live())))
+  if (!(bytes <= static_cast<double>(mem->cap() - mem->live()))) {
+    // Say what the whole program needs (its IR's liveness), so the cap is raised once, not op by op.
+    const MemoryNeed need = memory_need(run.program());
     return fail(std::string(op().name) + " needs " + std::to_string(static_cast<long long>(bytes)) + " bytes for a result",
                 "at most the memory cap of " + std::to_string(mem->cap()) + " bytes of live tensors (" +
-                    std::to_string(mem->live()) + " in use)",
+                    std::to_string(mem->live()) + " in use; by its IR the program's values need up to " +
+                    std::to_string(static_cast<long long>(need.bytes)) + " bytes, reached at " + std::to_string(need.line) + ":" +
+                    std::to_string(need.column) + " " + need.op + ", ops' scratch on top: raise memory_cap to run it)",
                 "more");
+  }
   Tensor t;
   t.type = type;
   t.dims = std::move(dims);
@@ -553,6 +558,8 @@ RunResult run_program(const hlo::Program& program, const RunOptions& options) {
     out.errors.push_back(Error{"the module has no entry function to run", {}, 0, 0});
     return out;
   }
+  const MemoryNeed need = memory_need(program);
+  out.memory_need_bytes = need.bytes;
   out.unsupported = unsupported_ops(program);
   if (!out.unsupported.empty()) {
     out.status = "not_run";

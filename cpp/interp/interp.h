@@ -106,7 +106,18 @@ struct RunResult {
   double seconds = 0;         // the run, wall clock
   std::size_t untimed_ops = 0;  // entry ops run untimed once the timing budget was spent
   std::size_t peak_bytes = 0; // of live tensors
+  double memory_need_bytes = 0; // what the entry's values need at most by its IR (memory_need): an estimate
 };
+
+// How many bytes of live tensors a module's entry's values need at most, from its IR
+// (memory_need.cpp): the peak of the lowered form's liveness and the op where it is reached. An
+// estimate known before the run; ops' own scratch (sort's permutation...) comes on top of it.
+struct MemoryNeed {
+  double bytes = 0;
+  int line = 0, column = 0;
+  std::string op;  // where the peak is reached ("stablehlo.dot_general"; "the arguments")
+};
+MemoryNeed memory_need(const hlo::Program& program);
 
 // Lists what in the module the interpreter cannot run (empty: everything can).
 std::vector<Unsupported> unsupported_ops(const hlo::Program& program);

@@ -95,6 +95,7 @@ bool while_loop(const OpCall& c) {
     bool go = false;
     if (cond.size() != 1 || !scalar_pred(cond[0], &go))
       return c.fail("while's condition did not give one boolean", "tensor<i1>", std::to_string(cond.size()) + " values");
+    cond.clear();  // dead once read: not held while the body runs
     if (!go) break;
     if (n >= cap)
       return c.fail("while ran past the iteration cap", "at most " + std::to_string(cap) + " iterations", "more");

@@ -11,6 +11,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/interp/ops_linalg.cpp
   cpp/interp/ops_regions.cpp
   cpp/interp/npy.cpp
+  cpp/interp/memory_need.cpp
 )
 list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/interp_test.cpp

@@ -72,6 +72,7 @@ std::string run_text_json(std::string text, const RunOptions& options, std::vect
   std::vector<Row> rows;
   double seconds = 0;
   std::size_t peak = 0, untimed = 0;
+  double need = 0;
   std::string inputs = "none";
   if (!modules) {
     status = "error";
@@ -110,6 +111,7 @@ std::string run_text_json(std::string text, const RunOptions& options, std::vect
       }
       seconds += r.seconds;
       if (r.peak_bytes > peak) peak = r.peak_bytes;
+      if (r.memory_need_bytes > need) need = r.memory_need_bytes;
       untimed += r.untimed_ops;
       inputs = r.inputs;
     }
@@ -141,7 +143,8 @@ std::string run_text_json(std::string text, const RunOptions& options, std::vect
   double ops_seconds = 0;
   for (const auto& r : rows) ops_seconds += r.t.seconds;
   j.field("inputs", inputs).field("seconds", seconds).field("ops_seconds", ops_seconds)
-      .field("untimed_ops", static_cast<double>(untimed)).field("peak_bytes", static_cast<double>(peak));
+      .field("untimed_ops", static_cast<double>(untimed)).field("peak_bytes", static_cast<double>(peak))
+      .field("memory_need_bytes", need);
   j.end_object();
   return j.take();
 }

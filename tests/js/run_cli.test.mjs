@@ -198,6 +198,19 @@ describe('node scripts/run.mjs', () => {
     assert.match(run(withArgs, '--out').stderr, /--out needs a folder/);
   });
 
+  test('--memory-cap limits the live tensors; a capped run says what the program needs by its IR', () => {
+    // args.mlir: x (16 bytes) and x*x (16 bytes) live at once.
+    const [f] = JSON.parse(run(withArgs, '--inputs', 'arange', '--json', '--no-time').stdout);
+    assert.equal(f.memory_need_bytes, 32);
+    assert.ok(f.peak_bytes <= f.memory_need_bytes, `${f.peak_bytes} ≤ ${f.memory_need_bytes}`);
+    const capped = run(withArgs, '--inputs', 'arange', '--memory-cap', '20B');
+    assert.equal(capped.status, 1);
+    assert.match(capped.stderr, /memory cap of 20 bytes .*by its IR the program's values need up to 32 bytes, reached at 2:\d+ stablehlo\.multiply, ops' scratch on top: raise memory_cap/);
+    assert.equal(run(withArgs, '--inputs', 'arange', '--memory-cap', '1KiB').status, 0);
+    assert.match(run(withArgs, '--memory-cap', 'lots').stderr, /--memory-cap must be a size in bytes, or with KiB, MiB or GiB \(512MiB\), got "lots"/);
+    assert.match(run(withArgs, '--inputs', 'arange', '--memory-cap', '8GiB').stderr, /memory_cap must be an integer from 1 to 4294967296, got 8589934592/);
+  });
+
   test('a .py program runs on .npy files: the seed\'s a and b given as files give what its arange inputs give', () => {
     const py = write('lesson_npy.py', [
       'import jax', 'import jax.numpy as jnp', '', 'def workload(a, b):', '    return jnp.tanh(a @ b)', '',

@@ -60,6 +60,6 @@ export function runPythonFile(core, file, source, options = {}, entry = undefine
 export function unreadableReport(file, why) {
   return {
     file, dialect: null, status: 'error', checks: [], ops: [], unsupported: [], results: [], inputs: 'none', seconds: 0, ops_seconds: 0,
-    untimed_ops: 0, peak_bytes: 0, errors: [{ error: `cannot read: ${why}`, message: `cannot read: ${why}`, line: 0, column: 0 }],
+    untimed_ops: 0, peak_bytes: 0, memory_need_bytes: 0, errors: [{ error: `cannot read: ${why}`, message: `cannot read: ${why}`, line: 0, column: 0 }],
   };
 }

@@ -238,6 +238,61 @@ TEST_CASE("a value's buffer is freed after its last use, so a long chain fits a 
   CHECK(ran.result.peak_bytes <= std::size_t(3) << 20);
 }
 
+TEST_CASE("what a program needs at most is known from its IR before it runs, and a capped run says it", "[interp]") {
+  // The chain above: 1 MiB constant, then adds whose results die at the next add. The IR's
+  // liveness says three 1 MiB tensors at most (v0, the previous result and the new one); the run's
+  // own peak is no more (an add may write its dying operand in place).
+  std::string body = "  %v0 = stablehlo.constant dense<1.0> : tensor<262144xf32>\n";
+  for (int i = 1; i <= 50; ++i)
+    body += "  %v" + std::to_string(i) + " = stablehlo.add %v" + std::to_string(i - 1) + ", %v0 : tensor<262144xf32>\n";
+  body += "  return %v50 : tensor<262144xf32>\n";
+  auto ran = run_text(rl::testing::main_of("tensor<262144xf32>", body));
+  REQUIRE(ran.result.status == "passed");
+  CHECK(ran.result.memory_need_bytes == 3 * 1048576.0);
+  CHECK(static_cast<double>(ran.result.peak_bytes) <= ran.result.memory_need_bytes);
+
+  // Arguments count from the start; a while body's own tensors count at the while, over what is
+  // live there; a callee's at its call.
+  const std::string text =
+      "func.func @main(%a: tensor<1000xf32>) -> tensor<1000xf32> {\n"
+      "  %c = stablehlo.constant dense<0> : tensor<i32>\n"
+      "  %r:2 = stablehlo.while(%i = %c, %x = %a) : tensor<i32>, tensor<1000xf32>\n"
+      "   cond {\n"
+      "    %n = stablehlo.constant dense<3> : tensor<i32>\n"
+      "    %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+      "    stablehlo.return %p : tensor<i1>\n"
+      "  } do {\n"
+      "    %one = stablehlo.constant dense<1> : tensor<i32>\n"
+      "    %j = stablehlo.add %i, %one : tensor<i32>\n"
+      "    %y = func.call @twice(%x) : (tensor<1000xf32>) -> tensor<1000xf32>\n"
+      "    stablehlo.return %j, %y : tensor<i32>, tensor<1000xf32>\n"
+      "  }\n"
+      "  return %r#1 : tensor<1000xf32>\n"
+      "}\n"
+      "func.func private @twice(%x: tensor<1000xf32>) -> tensor<1000xf32> {\n"
+      "  %s = stablehlo.add %x, %x : tensor<1000xf32>\n"
+      "  %t = stablehlo.add %s, %x : tensor<1000xf32>\n"
+      "  return %t : tensor<1000xf32>\n"
+      "}\n";
+  interp::RunOptions arange;
+  arange.inputs = interp::Inputs::Arange;
+  auto looped = run_text(text, arange);
+  REQUIRE(looped.result.status == "passed");
+  // At the call inside the body: %a and %c (4004) outside, the body's %x and %j (4004; %i and
+  // %one died at the add), and in @twice %s and %t (8000) over its argument, which the caller
+  // holds = 16008 bytes.
+  CHECK(looped.result.memory_need_bytes == 16008);
+  CHECK(static_cast<double>(looped.result.peak_bytes) <= looped.result.memory_need_bytes);
+  auto need = interp::memory_need(rl::testing::lowered(text));
+  CHECK(need.line == 3);
+  CHECK(need.op == "stablehlo.while");
+
+  interp::RunOptions capped = arange;
+  capped.memory_cap = 10000;
+  CHECK_THAT(run_error(text, capped),
+             Contains("memory cap of 10000 bytes") && Contains("by its IR the program's values need up to 16008 bytes, reached at 3:3 stablehlo.while, ops' scratch on top: raise memory_cap"));
+}
+
 TEST_CASE("on_progress is told the entry's own ops run so far, 0 first, then in order, all of them last, and not the ops inside bodies", "[interp]") {
   // Three ops of the entry (a constant, a while, an add) and its return; the while's body runs
   // 5 times, and its ops are no ops of the entry.

@@ -3,6 +3,8 @@
 
 #include <complex>
 #include <cstring>
+#include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,20 @@ inline Ran run_text(const std::string& text, interp::RunOptions options = {}) {
   REQUIRE(p.ok());
   out.result = interp::run_program(p.value(), options);
   return out;
+}
+
+// A one-module text lowered (kept alive for the test's length: the program refers to it).
+inline const hlo::Program& lowered(const std::string& text) {
+  static std::vector<std::unique_ptr<std::pair<std::vector<hlo::Module>, hlo::Program>>> kept;
+  auto r = hlo::parse(text);
+  REQUIRE(r.ok());
+  auto owned = std::make_unique<std::pair<std::vector<hlo::Module>, hlo::Program>>();
+  owned->first = std::move(r.value());
+  auto p = hlo::lower(owned->first.front());
+  REQUIRE(p.ok());
+  owned->second = std::move(p.value());
+  kept.push_back(std::move(owned));
+  return kept.back()->second;
 }
 
 // The error of a run that must fail, or of a lowering that must fail.
