@@ -291,6 +291,8 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
 
   return {
     render, figure, currentName: input.currentName,
+    /** Analyses `text` (a module lowered in the Write tab) as pasted text is, under `name`. */
+    analyzeProgram: (text, name) => request(text, name),
     /** Milliseconds the last redraw of the section took (main thread, its steps summed). */
     renderMs: () => renderMs,
     /** Whether a big program's view is still being derived, or its figure or table drawn (in later tasks). */
