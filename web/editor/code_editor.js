@@ -41,7 +41,9 @@ export function createCodeEditor(host, { language, readOnly = false, label, text
     lineNumbers(),
     highlightActiveLineGutter(),
     theme,
-    EditorView.contentAttributes.of({ 'aria-label': label, ...(readOnly ? { 'aria-readonly': 'true' } : {}) }),
+    // tabindex: a contenteditable is focusable anyway, but said so, checkers (axe-core) see that
+    // the scrolled region (long StableHLO lines) is reachable by keyboard.
+    EditorView.contentAttributes.of({ 'aria-label': label, tabindex: '0', ...(readOnly ? { 'aria-readonly': 'true' } : {}) }),
   ];
   if (language === 'python') extensions.push(python(), indentUnit.of('    '), indentOnInput(), bracketMatching());
   if (readOnly) {

@@ -80,11 +80,24 @@ export function bindWriteView(client, getState, setWrite, analyze) {
     }, LOWER_DELAY_MS);
   }
 
-  /** The editors, made when the Write tab first opens (CodeMirror's work stays off the page's start). */
-  function editors() {
-    if (editor) return;
-    editor = createCodeEditor($('#write-editor'), { language: 'python', label: 'Python (JAX-style) to lower', onChange: typed });
-    hlo = createCodeEditor($('#write-hlo'), { language: null, readOnly: true, label: 'StableHLO the Python lowers to (read-only)' });
+  /**
+   * The editors, made when the Write tab first opens (CodeMirror's work stays off the page's
+   * start), each in a task of its own after the tab is drawn: a first editor (CodeMirror's code
+   * compiled on first use, its DOM and measuring) is the longest single step of the tab.
+   */
+  let making = false;
+  function makeEditors() {
+    if (making) return;
+    making = true;
+    setTimeout(() => {
+      // Made with the text to show: putting it in afterwards is a second update and layout.
+      editor = createCodeEditor($('#write-editor'), { language: 'python', label: 'Python (JAX-style) to lower', text: w().source, onChange: typed });
+      render(getState());
+      setTimeout(() => {
+        hlo = createCodeEditor($('#write-hlo'), { language: null, readOnly: true, label: 'StableHLO the Python lowers to (read-only)', text: w().lowered?.text ?? '' });
+        render(getState());
+      }, 0);
+    }, 0);
   }
 
   function render(state) {
@@ -100,13 +113,13 @@ export function bindWriteView(client, getState, setWrite, analyze) {
     linkError.hidden = !s.linkError;
     linkError.textContent = s.linkError ?? '';
     if (s.mode !== 'write') return;
-    editors();
-    // A source from a link or an example goes into the editor (typing is already there).
-    if (timer === null && editor.text() !== s.source) editor.setText(s.source);
     if (timer === null && s.source !== requested) setTimeout(() => { if (w().mode === 'write' && w().source !== requested && timer === null) lower(); }, 0);
     select.value = s.example ?? '';
-    hlo.setText(s.lowered?.text ?? '');
-    if (marked !== s.error) {
+    if (!editor) makeEditors();
+    // A source from a link or an example goes into the editor (typing is already there).
+    if (editor && timer === null && editor.text() !== s.source) editor.setText(s.source);
+    hlo?.setText(s.lowered?.text ?? '');
+    if (editor && marked !== s.error) {
       marked = s.error;
       editor.markError(s.error);
     }
