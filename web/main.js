@@ -333,7 +333,7 @@ async function boot() {
       (analyze) => {
         state = { ...state, analyze };  // only section 8 changes: only it redraws
         views.analyze.render(state);
-      }, core),
+      }, core, { onSelectLine: (line, column, name) => views.write.selectLine(line, column, name) }),
     write: bindWriteView({ lower: (source) => lowerings.run('lower', { source }) }, () => state,
       (write) => {
         state = { ...state, write };  // only the Write tab and the link change

@@ -1194,6 +1194,8 @@ export interface WriteView {
   link_error: string | null;
   /** why the link does not carry the program (too long), or null */
   link_note: string | null;
+  /** the StableHLO line selected beside the editor (a table row's op selects its line), or null before it is made */
+  stablehlo_line: number | null;
 }
 
 /** window.rooflineLab: for tests, automation and teachers' own pages. */

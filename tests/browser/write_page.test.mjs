@@ -119,6 +119,13 @@ for (const name of Object.keys(pages)) {
       assert.equal(run.name, 'program.py (layer, lowered)');
       assert.equal(run.status, 'passed');
       assert.ok(run.rows.some((r) => r.op === 'stablehlo.dot_general' && r.seconds > 0), JSON.stringify(run.rows.map((r) => r.op)));
+      // A table row selects its op's line in the StableHLO beside the editor.
+      const rows = await page.evaluate(() => window.rooflineLab.analyzeRows());
+      const tanh = rows.findIndex((r) => r.op === 'stablehlo.tanh');
+      assert.ok(tanh >= 0);
+      await page.locator('#analyze-ops tbody tr').nth(tanh).click();
+      await page.waitForFunction((l) => window.rooflineLab.writeView().stablehlo_line === l, rows[tanh].line, { timeout: 5000 });
+      assert.match(expected.text.split('\n')[rows[tanh].line - 1], /stablehlo\.tanh/);
 
       // The link carries the source: opened anew, it shows the same program, lowered the same.
       const hash = await page.evaluate(() => location.hash);
@@ -131,8 +138,15 @@ for (const name of Object.keys(pages)) {
       assert.equal(reopened.source, LAYER);
       assert.equal(reopened.stablehlo, expected.text);
       assert.deepEqual(again.problems, []);
-      assert.deepEqual(problems, []);
       await again.page.close();
+
+      // Paste / open shows its own program; back on Write, the written one is analysed again.
+      await page.locator('#analyze-tab-paste').click();
+      await page.locator('#analyze-examples button[data-example="mlp"]').click();
+      await page.waitForFunction(() => window.rooflineLab.analysis()?.file === 'mlp.mlir', null, { timeout: 20000 });
+      await page.locator('#analyze-tab-write').click();
+      await waitLowered(page, 'layer');
+      assert.deepEqual(problems, []);
       await page.close();
     });
   });

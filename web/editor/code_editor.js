@@ -90,6 +90,16 @@ export function createCodeEditor(host, { language, readOnly = false, label, text
       });
       return out;
     },
+    /** Selects line `line` from `column` to its end and scrolls it into view, without taking focus. */
+    selectLine(lineNumber, column = 1) {
+      const doc = view.state.doc;
+      if (!Number.isInteger(lineNumber) || lineNumber < 1 || lineNumber > doc.lines) return;
+      const line = doc.line(lineNumber);
+      const from = line.from + Math.min(Math.max(0, column - 1), line.length);
+      view.dispatch({ selection: { anchor: from, head: line.to }, effects: EditorView.scrollIntoView(from, { y: 'center' }) });
+    },
+    /** The line the selection's head is on (1-based). */
+    selectedLine: () => view.state.doc.lineAt(view.state.selection.main.head).number,
     focus: () => view.focus(),
   };
 }

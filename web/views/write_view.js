@@ -9,6 +9,9 @@ import {
 } from '../write_state.js';
 import { $, el } from './dom.js';
 
+/** The name a lowered module is analysed under (the results and the run say it). */
+const nameOf = (fn) => `program.py (${fn}, lowered)`;
+
 /** A source is lowered this long after the last keystroke. */
 export const LOWER_DELAY_MS = 300;
 
@@ -29,8 +32,18 @@ export function bindWriteView(client, getState, setWrite, analyze) {
   const tabs = [$('#analyze-tab-paste'), $('#analyze-tab-write')];
   const modeOf = (tab) => (tab.id === 'analyze-tab-write' ? 'write' : 'paste');
 
+  /** Opens a tab; back on Write, its last module is analysed again if another program's results are on show. */
+  function open(mode) {
+    const before = w().mode;
+    setWrite(setWriteMode(w(), mode));
+    const l = w().lowered;
+    if (mode === 'write' && before !== 'write' && l && getState().analyze.shown?.name !== nameOf(l.function)) {
+      analysed = l.text;
+      analyze(l.text, nameOf(l.function));
+    }
+  }
   for (const tab of tabs) {
-    tab.addEventListener('click', () => setWrite(setWriteMode(w(), modeOf(tab))));
+    tab.addEventListener('click', () => open(modeOf(tab)));
     // The tabs pattern: arrows move between tabs (and open them), Home and End go to the ends.
     tab.addEventListener('keydown', (e) => {
       const i = tabs.indexOf(tab);
@@ -38,7 +51,7 @@ export function bindWriteView(client, getState, setWrite, analyze) {
       if (to === undefined) return;
       e.preventDefault();
       tabs[to].focus();
-      setWrite(setWriteMode(w(), modeOf(tabs[to])));
+      open(modeOf(tabs[to]));
     });
   }
   const select = $('#write-example');
@@ -65,7 +78,7 @@ export function bindWriteView(client, getState, setWrite, analyze) {
       const now = w();
       if (result.ok && now.lowered?.seq === seq && result.text !== analysed) {
         analysed = result.text;
-        analyze(result.text, `program.py (${result.function}, lowered)`);
+        analyze(result.text, nameOf(result.function));
       }
     }, (e) => setWrite(setLowerFailure(w(), seq, e.message)));
   }
@@ -91,10 +104,14 @@ export function bindWriteView(client, getState, setWrite, analyze) {
     making = true;
     setTimeout(() => {
       // Made with the text to show: putting it in afterwards is a second update and layout.
-      editor = createCodeEditor($('#write-editor'), { language: 'python', label: 'Python (JAX-style) to lower', text: w().source, onChange: typed });
+      editor = createCodeEditor($('#write-editor'), {
+        language: 'python', label: 'Python (JAX-style) to lower', text: w().source, onChange: typed,
+      });
       render(getState());
       setTimeout(() => {
-        hlo = createCodeEditor($('#write-hlo'), { language: null, readOnly: true, label: 'StableHLO the Python lowers to (read-only)', text: w().lowered?.text ?? '' });
+        hlo = createCodeEditor($('#write-hlo'), {
+          language: null, readOnly: true, label: 'StableHLO the Python lowers to (read-only)', text: w().lowered?.text ?? '',
+        });
         render(getState());
       }, 0);
     }, 0);
@@ -113,7 +130,12 @@ export function bindWriteView(client, getState, setWrite, analyze) {
     linkError.hidden = !s.linkError;
     linkError.textContent = s.linkError ?? '';
     if (s.mode !== 'write') return;
-    if (timer === null && s.source !== requested) setTimeout(() => { if (w().mode === 'write' && w().source !== requested && timer === null) lower(); }, 0);
+    // A source not yet lowered (from a link, an example, the tab's first opening): lowered after this redraw.
+    if (timer === null && s.source !== requested) {
+      setTimeout(() => {
+        if (w().mode === 'write' && w().source !== requested && timer === null) lower();
+      }, 0);
+    }
     select.value = s.example ?? '';
     if (!editor) makeEditors();
     // A source from a link or an example goes into the editor (typing is already there).
@@ -140,6 +162,10 @@ export function bindWriteView(client, getState, setWrite, analyze) {
 
   return {
     render,
+    /** A table row's op selected: its line in the StableHLO beside the editor, when that is the analysis on show. */
+    selectLine(line, column, name) {
+      if (hlo && w().mode === 'write' && w().lowered && name === nameOf(w().lowered.function)) hlo.selectLine(line, column);
+    },
     /** rooflineLab.writeView(): the tab, the source, the lowering, and the errors as the editor marks them. */
     view: () => {
       const s = w();
@@ -147,7 +173,7 @@ export function bindWriteView(client, getState, setWrite, analyze) {
         mode: s.mode, source: s.source, example: s.example, pending: s.pending,
         function: s.lowered?.function ?? null, stablehlo: s.lowered?.text ?? null,
         error: s.error ? { ...s.error, text: errorText(s.error) } : null, marks: editor ? editor.marks() : [],
-        link_error: s.linkError, link_note: writeLink(s).error,
+        link_error: s.linkError, link_note: writeLink(s).error, stablehlo_line: hlo ? hlo.selectedLine() : null,
       });
     },
   };
