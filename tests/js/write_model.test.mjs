@@ -1,11 +1,15 @@
 // Section 8's Write: the examples (each lowered by the real core, and analysed, as the page does),
-// the source's link codec (web/model/source_link.js) and its place in the URL hash.
+// the source's link codec (web/model/source_link.js) and its place in the URL hash, and the tab's
+// state (web/write_state.js): stale answers dropped, links in and out.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { decodeHash } from '../../web/model/hash.js';
 import { decodeSource, encodeSource, MAX_ENCODED_LENGTH, MAX_SOURCE_BYTES } from '../../web/model/source_link.js';
 import { DEFAULT_WRITE_EXAMPLE, WRITE_EXAMPLES } from '../../web/model/write_examples.js';
 import { TASKS } from '../../web/worker_host.js';
+import {
+  applyWriteLink, createWriteState, errorText, setLowered, setLowerFailure, setLowerPending, setWriteMode, setWriteSource, writeLink,
+} from '../../web/write_state.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
 describe('the Write examples', () => {
@@ -94,5 +98,49 @@ describe('the Write source in a link', () => {
     const long = encodeSource('x = 1\n'.repeat(100)).value;
     assert.equal(decodeHash(`#py=${long}`).write.py, long);
     assert.equal(decodeSource(decodeHash(`#py=${long}`).write.py).source, 'x = 1\n'.repeat(100));
+  });
+});
+
+describe('the Write tab\'s state (web/write_state.js)', () => {
+  test('the tab opens on the lesson when it has no source, and keeps a source it has', () => {
+    const w = setWriteMode(createWriteState(), 'write');
+    assert.equal(w.mode, 'write');
+    assert.equal(w.example, 'lesson');
+    assert.equal(w.source, WRITE_EXAMPLES[0].source);
+    const typed = setWriteSource(w, 'x = 1\n');
+    assert.equal(typed.example, null);
+    assert.equal(setWriteMode(setWriteMode(typed, 'paste'), 'write').source, 'x = 1\n');
+    assert.equal(setWriteMode(typed, 'vibes'), typed);
+  });
+
+  test('an answer to an older lowering is dropped, the newest is kept', () => {
+    let w = setLowerPending(setWriteSource(createWriteState(), 'a'));
+    const first = w.seq;
+    w = setLowerPending(setWriteSource(w, 'b'));
+    const second = w.seq;
+    assert.equal(setLowered(w, first, { ok: true, text: 'old', function: 'f' }, 5), w, 'the older answer changes nothing');
+    const done = setLowered(w, second, { ok: true, text: 'module', function: 'g' }, 7);
+    assert.deepEqual([done.pending, done.lowered, done.error, done.ms], [false, { text: 'module', function: 'g', seq: second }, null, 7]);
+    const failed = setLowered(setLowerPending(done), second + 1, { ok: false, error: '3:5: bad', line: 3, column: 5, message: 'bad' }, 2);
+    assert.deepEqual(failed.error, { line: 3, column: 5, message: 'bad' });
+    assert.equal(failed.lowered, done.lowered, 'the last module that lowered stays');
+    assert.equal(errorText(failed.error), 'program.py:3:5: bad');
+    const worker = setLowerFailure(setLowerPending(done), second + 1, 'the Worker stopped');
+    assert.equal(errorText(worker.error), 'the Worker stopped');
+  });
+
+  test('a link opens the tab with its program, a bad one says why and keeps the program, none changes nothing', () => {
+    const source = 'def f(x):\n    return x\n';
+    const w = applyWriteLink(createWriteState(), `#m=4&py=${encodeSource(source).value}`);
+    assert.deepEqual([w.mode, w.source, w.linkError], ['write', source, null]);
+    assert.deepEqual(writeLink(w), { part: `py=${encodeSource(source).value}`, error: null });
+    const bad = applyWriteLink(w, '#py=%25%25');
+    assert.equal(bad.source, source);
+    assert.match(bad.linkError, /^py= in the link is not base64url: it has "%" at character 1 .*; the program on show is kept$/);
+    assert.equal(applyWriteLink(w, '#m=8'), w);
+    assert.deepEqual(writeLink(setWriteMode(w, 'paste')), { part: '', error: null }, 'the Paste tab leaves the link alone');
+    const long = writeLink(setWriteSource(w, 'x'.repeat(MAX_SOURCE_BYTES + 1)));
+    assert.equal(long.part, '');
+    assert.match(long.error, /bytes of UTF-8; a link carries at most 16384, so the link does not carry it/);
   });
 });
