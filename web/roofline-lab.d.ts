@@ -1188,7 +1188,7 @@ export interface WriteView {
   stablehlo: string | null;
   /** why the latest source did not lower: its place (null: the Worker failed) and 'program.py:LINE:COL: message' */
   error: { line: number | null; column: number | null; message: string; text: string } | null;
-  /** the errors the editor marks, 1-based, to_column past the marked text */
+  /** the errors the editor marks, 1-based, columns in characters (UTF-16 code units; the core's are UTF-8 bytes), to_column past the marked text */
   marks: { line: number; column: number; to_column: number; message: string }[];
   /** why the link's py= could not be read, or null */
   link_error: string | null;

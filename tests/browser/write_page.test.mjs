@@ -32,6 +32,8 @@ jax.jit(layer).lower(x, w)
 `;
 // jnp.foo on line 5, column 12.
 const BAD = LAYER.replace('return jnp.tanh(x @ w) * 0.5', 'return jnp.foo(x @ w) * 0.5');
+// jnp.foo after a 2-byte character on its line: the core's column 19 (UTF-8 bytes) is the editor's 18.
+const BAD_UTF8 = LAYER.replace('return jnp.tanh(x @ w) * 0.5', "return ('ü', jnp.foo(x @ w))");
 
 const view = (page) => page.evaluate(() => window.rooflineLab.writeView());
 /** Waits until the Write tab shows function `fn` lowered, with nothing pending, and its analysis is on show. */
@@ -222,9 +224,14 @@ describe('section 8, Write: links, keyboard, accessibility, long tasks', () => {
       const tasks = await page.evaluate(() => [...window.__longTasks]);
       t.diagnostic(`long tasks while opening Write, typing and lowering: ${tasks.length ? tasks.join(', ') : 'none'} ms (goal: none over 200 ms); the error typed: ${error.text}`);
       assert.ok(Math.max(0, ...tasks) < 400, `no main-thread task near the goal's double: ${tasks.join(', ')}`);
-      // axe-core on section 8 with the Write tab, a lowered program and an error marked.
-      await typeProgram(page, BAD);
+      // axe-core on section 8 with the Write tab, a lowered program and an error marked: one after
+      // a character of two UTF-8 bytes, marked where it is all the same.
+      await typeProgram(page, BAD_UTF8);
       await page.waitForFunction(() => window.rooflineLab.writeView().marks.length === 1, null, { timeout: 20000 });
+      const utf8 = await view(page);
+      assert.deepEqual([utf8.error.line, utf8.error.column], [5, 19]);
+      assert.deepEqual([utf8.marks[0].line, utf8.marks[0].column], [5, 18]);
+      assert.equal(await page.locator('#write-editor .cm-lintRange-error').innerText(), 'jnp.foo');
       await page.addScriptTag({ path: AXE });
       const result = await page.evaluate(() => window.axe.run(document.getElementById('analyze'), { resultTypes: ['violations'] }));
       const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

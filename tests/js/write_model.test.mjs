@@ -3,6 +3,7 @@
 // state (web/write_state.js): stale answers dropped, links in and out.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { offsetOfByteColumn } from '../../web/model/columns.js';
 import { decodeHash } from '../../web/model/hash.js';
 import { decodeSource, encodeSource, MAX_ENCODED_LENGTH, MAX_SOURCE_BYTES } from '../../web/model/source_link.js';
 import { DEFAULT_WRITE_EXAMPLE, WRITE_EXAMPLES } from '../../web/model/write_examples.js';
@@ -142,5 +143,21 @@ describe('the Write tab\'s state (web/write_state.js)', () => {
     const long = writeLink(setWriteSource(w, 'x'.repeat(MAX_SOURCE_BYTES + 1)));
     assert.equal(long.part, '');
     assert.match(long.error, /bytes of UTF-8; a link carries at most 16384, so the link does not carry it/);
+  });
+});
+
+describe('columns across the seam (web/model/columns.js)', () => {
+  test('the core\'s byte column becomes the editor\'s UTF-16 offset: ASCII, 2-byte, 4-byte characters', async () => {
+    const core = await loadNodeCore();
+    for (const [prefix, offset] of [['u', 10], ['ü', 10], ['𝛼', 11], ['中', 10]]) {
+      const line = `x = ('${prefix}', jnp.foo(1))`;
+      const r = core.lower(`import jax.numpy as jnp\n${line}\n`, {});
+      assert.equal(r.ok, false);
+      assert.equal(offsetOfByteColumn(line, r.column), offset, `${prefix}: the core's column ${r.column}`);
+      assert.equal(line.slice(offsetOfByteColumn(line, r.column)).slice(0, 7), 'jnp.foo');
+    }
+    assert.equal(offsetOfByteColumn('ab', 99), 2, 'past the end: the line\'s length');
+    assert.equal(offsetOfByteColumn('ü', 2), 0, 'inside a character: that character');
+    assert.equal(offsetOfByteColumn('', 1), 0);
   });
 });

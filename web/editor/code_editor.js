@@ -12,6 +12,7 @@ import { forEachDiagnostic, setDiagnostics } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
 import { EditorView, minimalSetup } from 'codemirror';
+import { offsetOfByteColumn } from '../model/columns.js';
 
 const theme = EditorView.theme({
   '&': {
@@ -65,8 +66,8 @@ export function createCodeEditor(host, { language, readOnly = false, label, text
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: next } });
     },
     /**
-     * Marks an error at `line`:`column` (1-based, as the core gives them; the column in UTF-16
-     * code units of the line, clamped to it), over the name or number that starts there, or one
+     * Marks an error at `line`:`column` (1-based, as the core gives them: the column in UTF-8
+     * bytes of the line, clamped to it), over the name or number that starts there, or one
      * character; null clears it.
      */
     markError(error) {
@@ -76,12 +77,12 @@ export function createCodeEditor(host, { language, readOnly = false, label, text
       }
       const doc = view.state.doc;
       const line = doc.line(Math.min(Math.max(1, error.line), doc.lines));
-      const from = line.from + Math.min(Math.max(0, (error.column ?? 1) - 1), line.length);
+      const from = line.from + offsetOfByteColumn(line.text, error.column ?? 1);
       const word = /^[\w.]+/.exec(line.text.slice(from - line.from));
       const to = Math.min(line.to, from + (word ? word[0].length : 1));
       view.dispatch(setDiagnostics(view.state, [{ from, to, severity: 'error', message: error.message }]));
     },
-    /** The marked errors as the editor holds them: [{line, column, to_column, message}] (1-based). */
+    /** The marked errors as the editor holds them: [{line, column, to_column, message}] (1-based; columns in UTF-16 code units). */
     marks() {
       const out = [];
       forEachDiagnostic(view.state, (d, from, to) => {
