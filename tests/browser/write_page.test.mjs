@@ -202,6 +202,15 @@ describe('section 8, Write: links, keyboard, accessibility, long tasks', () => {
       assert.equal(await page.evaluate(() => document.activeElement.id), 'analyze-tab-write');
       assert.equal(await page.locator('#analyze-write').isVisible(), true);
       await waitLowered(page, 'workload');
+      // Line numbers, and Python highlighted: a keyword in another colour than a plain name.
+      const numbers = await page.locator('#write-editor .cm-lineNumbers .cm-gutterElement').allTextContents();
+      // (CodeMirror's first gutter element is a hidden spacer that sizes the gutter.)
+      assert.deepEqual(numbers.slice(numbers.indexOf('1'), numbers.indexOf('1') + 11), ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11']);
+      const colours = await page.locator('#write-editor .cm-line').nth(4).evaluate((line) => {
+        const def = [...line.querySelectorAll('span')].find((s) => s.textContent === 'def');
+        return { def: def ? getComputedStyle(def).color : null, line: getComputedStyle(line).color };
+      });
+      assert.ok(colours.def && colours.def !== colours.line, `def is highlighted: ${JSON.stringify(colours)}`);
       // Tab indents in the editor (by 4 spaces, Python's unit), typed keys go in, and lowering follows.
       await editorContent(page).click();
       await page.keyboard.press('Control+Home');
