@@ -150,7 +150,7 @@ const api = {
    * Section 8's Write tab: {mode: 'paste' | 'write', source, example, pending, function, stablehlo
    * (the last module that lowered), error: {line, column, message, text: 'program.py:L:C: message'}
    * | null, marks: the errors the editor marks [{line, column, to_column, message}], link_error,
-   * link_note}, or null before the page is ready.
+   * link_note, stablehlo_line: the StableHLO line selected}, or null before the page is ready.
    */
   writeView: () => (views?.write ? views.write.view() : null),
   /** Section 8's rows in the table's order: [{index, line, op, shape, flops, …, bound, flopShare, byteShare, top, where}]. */
