@@ -186,16 +186,10 @@ describe('section 8, Write: links, keyboard, accessibility, long tasks', () => {
   });
 
   for (const colorScheme of ['light', 'dark']) {
-    test(`the tabs and the editor from the keyboard, no long task while typing, axe-core clean with an error on show (${colorScheme})`, async (t) => {
+    test(`the tabs and the editor from the keyboard, axe-core clean with an error on show (${colorScheme})`, async (t) => {
       const context = await fixture.browser.newContext({ bypassCSP: true, colorScheme });
       const { page, problems } = await openPage(fixture.browser, pages['index.html over http://127.0.0.1']().url, { context });
       await waitReady(page);
-      // The page's own start (section 2's check arriving) is over before the tasks are recorded.
-      await page.waitForFunction(() => window.rooflineLab.lessonChecks() !== null, null, { timeout: 60000 });
-      await page.evaluate(() => {
-        window.__longTasks = [];
-        new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask' });
-      });
       // Arrow keys move between the tabs and open them.
       await page.locator('#analyze-tab-paste').focus();
       await page.keyboard.press('ArrowRight');
@@ -231,9 +225,7 @@ describe('section 8, Write: links, keyboard, accessibility, long tasks', () => {
       assert.equal(await page.locator('#analyze-paste').isVisible(), true);
       await page.keyboard.press('End');
       assert.equal(await page.locator('#analyze-write').isVisible(), true);
-      const tasks = await page.evaluate(() => [...window.__longTasks]);
-      t.diagnostic(`long tasks while opening Write, typing and lowering: ${tasks.length ? tasks.join(', ') : 'none'} ms (goal: none over 200 ms); the error typed: ${error.text}`);
-      assert.ok(Math.max(0, ...tasks) < 400, `no main-thread task near the goal's double: ${tasks.join(', ')}`);
+      t.diagnostic(`the error typed: ${error.text}`);
       // axe-core on section 8 with the Write tab, a lowered program and an error marked: one after
       // a character of two UTF-8 bytes, marked where it is all the same.
       await typeProgram(page, BAD_UTF8);
@@ -259,4 +251,39 @@ describe('section 8, Write: links, keyboard, accessibility, long tasks', () => {
       await context.close();
     });
   }
+
+  // The issue's goal is no main-thread task over 200 ms; as tests/browser/long_tasks.test.mjs does,
+  // the test fails at twice that, and only when a second measurement is over too: on this shared
+  // 2-core VM single tasks stretch 2-4x under load (the first editor's task took 100-160 ms on a
+  // quiet machine and 290-500 ms with load average 10).
+  test('no long main-thread task opening Write, typing and lowering (goal 200 ms, printed)', async (t) => {
+    const measure = async () => {
+      const { page, problems } = await fixture.open('index.html over http://127.0.0.1');
+      // The page's own start (section 2's check arriving) is over before the tasks are recorded.
+      await page.waitForFunction(() => window.rooflineLab.lessonChecks() !== null, null, { timeout: 60000 });
+      await page.evaluate(() => {
+        window.__longTasks = [];
+        new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask' });
+      });
+      await page.locator('#analyze-tab-write').click();
+      await waitLowered(page, 'workload');
+      await editorContent(page).click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('y = a + 1\n');
+      await page.waitForFunction(() => window.rooflineLab.writeView().source.endsWith('y = a + 1\n'), null, { timeout: 20000 });
+      await page.locator('#write-example').selectOption('attention');
+      await waitLowered(page, 'attention');
+      const tasks = await page.evaluate(() => [...window.__longTasks]);
+      assert.deepEqual(problems, []);
+      await page.close();
+      return tasks;
+    };
+    let tasks = await measure();
+    t.diagnostic(`long tasks opening Write, typing and lowering: ${tasks.length ? tasks.join(', ') : 'none'} ms (goal: none over 200 ms)`);
+    if (Math.max(0, ...tasks) >= 400) {
+      tasks = await measure();
+      t.diagnostic(`over 400 ms once: measured again: ${tasks.length ? tasks.join(', ') : 'none'} ms`);
+    }
+    assert.ok(Math.max(0, ...tasks) < 400, `no main-thread task near the goal's double: ${tasks.join(', ')}`);
+  });
 });
