@@ -26,6 +26,8 @@ import { installOffline } from './offline.js';
 import { bindGradebookView } from './views/gradebook_view.js';
 import { encodeProgress, PROGRESS_KEY } from './model/progress.js';
 import { bindAnalyzeView } from './views/analyze_view.js';
+import { bindWriteView } from './views/write_view.js';
+import { applyWriteLink, createWriteState, writeLink } from './write_state.js';
 import { bindClassroomView } from './views/classroom_view.js';
 import { bindExerciseView } from './views/exercise_view.js';
 import { bindTrafficMeasureView, renderExperiment, renderTrafficMeasurement } from './views/experiment_view.js';
@@ -144,6 +146,13 @@ const api = {
   },
   /** What section 8's run shows: its state, the checks' verdicts, what did not run, the measured total and rows. */
   runView: () => (views ? views.analyze.runView() : null),
+  /**
+   * Section 8's Write tab: {mode: 'paste' | 'write', source, example, pending, function, stablehlo
+   * (the last module that lowered), error: {line, column, message, text: 'program.py:L:C: message'}
+   * | null, marks: the errors the editor marks [{line, column, to_column, message}], link_error,
+   * link_note, stablehlo_line: the StableHLO line selected}, or null before the page is ready.
+   */
+  writeView: () => (views?.write ? views.write.view() : null),
   /** Section 8's rows in the table's order: [{index, line, op, shape, flops, …, bound, flopShare, byteShare, top, where}]. */
   analyzeRows: () => views?.analyze.rows() ?? [],
   /** What section 8's chart holds: [{role, label, points: [[x, y], …], indices?}]. */
@@ -196,6 +205,7 @@ function render() {
   renderTrafficMeasurement(state);
   views.figure.render(state);
   views.analyze.render(state);
+  views.write.render(state);
   views.classroom.render(state);
   views.gradebook.render(state);
 }
@@ -211,7 +221,8 @@ let knownHash = '';
  */
 function writeHash() {
   if (location.hash !== knownHash) return;
-  const hash = [gradebookHashPart(state.gradebook) || classroomHashPart(state.classroom), hashOf(state)].filter(Boolean).join('&');
+  const hash = [gradebookHashPart(state.gradebook) || classroomHashPart(state.classroom), writeLink(state.write).part, hashOf(state)]
+    .filter(Boolean).join('&');
   if (!hash || location.hash.slice(1) === hash) return;
   try {
     history.replaceState(null, '', `#${hash}`);
@@ -259,6 +270,7 @@ async function boot() {
   if (location.hash.length > 1) state = applyHash(core, state, location.hash);
   state = { ...state, classroom: applyClassroomLink(core, state.classroom, location.hash) };
   state = { ...state, gradebook: applyGradebookLink(core, state.gradebook, location.hash, state.classroom.settings, state.classroom.notices.link) };
+  state = { ...state, write: applyWriteLink(createWriteState(), location.hash) };
   const linkedClassroom = state.classroom.inLink;
 
   bindInputs(
@@ -312,6 +324,7 @@ async function boot() {
     cancelRun: () => runs.cancel(),
     scriptedRun: (text, options) => scripted.run('run', { text, ...options }),
   };
+  const lowerings = pool.group();  // section 8's Write: JAX-style Python → StableHLO, as you type
   const now = () => new Date().toISOString();
   views = {
     ...views,
@@ -320,7 +333,14 @@ async function boot() {
       (analyze) => {
         state = { ...state, analyze };  // only section 8 changes: only it redraws
         views.analyze.render(state);
-      }, core),
+      }, core, { onSelectLine: (line, column, name) => views.write.selectLine(line, column, name) }),
+    write: bindWriteView({ lower: (source) => lowerings.run('lower', { source }) }, () => state,
+      (write) => {
+        state = { ...state, write };  // only the Write tab and the link change
+        views.write.render(state);
+        if (!state.error) writeHash();
+      },
+      (text, name) => views.analyze.analyzeProgram(text, name)),
     classroom: bindClassroomView({
       apply: (form) => classroom((c) => submitSettings(core, c, form)),
       check: (index, questionId, text) => classroom((c) => checkClassroomAnswer(core, c, index, questionId, text, now())),
@@ -353,7 +373,10 @@ async function boot() {
     // A link: the seed's view with the link's values (one rebuild), and its classroom set.
     const linked = applyLink(core, state, location.hash);
     const classroomLinked = applyClassroomLink(core, state.classroom, location.hash);
-    update({ ...linked, classroom: classroomLinked, gradebook: applyGradebookLink(core, state.gradebook, location.hash, classroomLinked.settings, classroomLinked.notices.link) });
+    update({
+      ...linked, classroom: classroomLinked, write: applyWriteLink(state.write, location.hash),
+      gradebook: applyGradebookLink(core, state.gradebook, location.hash, classroomLinked.settings, classroomLinked.notices.link),
+    });
   });
 
   render();

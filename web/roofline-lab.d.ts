@@ -1179,6 +1179,31 @@ export interface ClassroomSnapshot {
   score: { right: number; answered: number; total: number };
 }
 
+/** Section 8's Write tab as the page shows it (rooflineLab.writeView()). */
+export interface WriteView {
+  /** which of section 8's tabs is open */
+  mode: 'paste' | 'write';
+  /** the Python as last taken from the editor (what the link carries) */
+  source: string;
+  /** the example the source came from, until it is edited */
+  example: string | null;
+  /** a lowering is in the Worker */
+  pending: boolean;
+  /** the function and module of the last source that lowered */
+  function: string | null;
+  stablehlo: string | null;
+  /** why the latest source did not lower: its place (null: the Worker failed) and 'program.py:LINE:COL: message' */
+  error: { line: number | null; column: number | null; message: string; text: string } | null;
+  /** the errors the editor marks, 1-based, columns in characters (UTF-16 code units; the core's are UTF-8 bytes), to_column past the marked text */
+  marks: { line: number; column: number; to_column: number; message: string }[];
+  /** why the link's py= could not be read, or null */
+  link_error: string | null;
+  /** why the link does not carry the program (too long), or null */
+  link_note: string | null;
+  /** the StableHLO line selected beside the editor (a table row's op selects its line), or null before it is made */
+  stablehlo_line: number | null;
+}
+
 /** window.rooflineLab: for tests, automation and teachers' own pages. */
 export interface RooflineLab {
   /** resolves to this object once the core is loaded and the page drawn */
@@ -1217,6 +1242,7 @@ export interface RooflineLab {
   run(text: string, options?: { inputs?: 'none' | 'seeded' | 'arange'; seed?: number; name?: string }): Promise<FileRunReport>;
   /** what section 8's run shows */
   runView(): RunView | null;
+  writeView(): WriteView | null;
   /** calls made into the wasm module on the page's main thread */
   coreCalls(): EmbindCalls | null;
 }

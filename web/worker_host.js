@@ -117,6 +117,8 @@ function kernelRows(core, { variant, rows, k, n, a, packed_b: packedB }, ctx) {
 export const TASKS = {
   analyze,
   run,
+  // Section 8's Write: JAX-style Python → StableHLO ({ok, text, function} or {ok: false, line, column, message, …}).
+  lower: (core, { source, entry }) => core.lower(String(source ?? ''), { entry: entry == null ? undefined : String(entry) }),
   'lesson-checks': lessonChecks,
   traffic,
   'time-kernel': (core, { variant, m, k, n, samples, minSeconds }) => valueOf(core.timeKernel(variant, m, k, n, samples, minSeconds)),

@@ -27,7 +27,7 @@ const snapshot = (page) => page.evaluate(async () => {
     readyIsPromise: l.ready instanceof Promise,
     analyzeIsPromise: analyzed instanceof Promise,
     runIsPromise: ran instanceof Promise,
-    run: await ran, runView: l.runView(), lessonChecks: l.lessonChecks(), trafficMeasurement: l.trafficMeasurement(),
+    run: await ran, runView: l.runView(), writeView: l.writeView(), lessonChecks: l.lessonChecks(), trafficMeasurement: l.trafficMeasurement(),
     keys: Object.keys(l),
     state: l.state(), figureData: l.figureData(), chartSeries: l.chartSeries(), report: l.report(),
     measurements: l.measurements(), workers: l.workers(), error: l.error(), analyze: await analyzed, analysis: l.analysis(),

@@ -32,7 +32,7 @@ describe('the URL hash codec', () => {
   });
 
   test('an empty hash is nothing to do', () => {
-    for (const h of ['', '#', undefined, null, 42]) assert.deepEqual(decodeHash(h), { values: {}, notices: [], classroom: null });
+    for (const h of ['', '#', undefined, null, 42]) assert.deepEqual(decodeHash(h), { values: {}, notices: [], classroom: null, write: null });
   });
 
   test('never throws on a bad hash: what it cannot read is explained', () => {

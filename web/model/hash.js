@@ -20,6 +20,12 @@ export const HASH_KEYS = {
  */
 export const CLASSROOM_KEYS = ['classroom', 'seed', 'count', 'families', 'student', 'gradebook'];
 
+/**
+ * The key of section 8's "Write" source, `#py=<base64url>` (web/model/source_link.js reads it):
+ * handed over raw in `write` ({py: '…'}; null when the hash has none), never a lesson notice.
+ */
+export const WRITE_KEYS = ['py'];
+
 const FIELD_TO_KEY = Object.fromEntries(Object.entries(HASH_KEYS).map(([key, field]) => [field, key]));
 
 /** Longest value read from a link; anything longer is ignored (a link is not a place for data). */
@@ -47,15 +53,18 @@ export function encodeHash(inputs, itemsizeOfDtype = {}) {
 /**
  * Splits a hash ("#m=32&dtype=bf16" or without the '#') into field texts. Never throws: what it
  * cannot read is left out and explained in `notices`. The classroom's keys go, raw and unjudged,
- * into `classroom` ({seed: 'alice', …}; `classroom` is null when the hash has none of them).
- * @returns {{values: Record<string, string>, notices: string[], classroom: Record<string, string>|null}}
+ * into `classroom` ({seed: 'alice', …}; `classroom` is null when the hash has none of them), and
+ * the Write source's key into `write`, likewise.
+ * @returns {{values: Record<string, string>, notices: string[], classroom: Record<string, string>|null,
+ *            write: Record<string, string>|null}}
  */
 export function decodeHash(hash) {
   const values = {};
   const notices = [];
   let classroom = null;
+  let write = null;
   const text = typeof hash === 'string' ? hash.replace(/^#/, '') : '';
-  if (text.trim() === '') return { values, notices, classroom };
+  if (text.trim() === '') return { values, notices, classroom, write };
   for (const part of text.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
@@ -75,9 +84,14 @@ export function decodeHash(hash) {
       classroom[key] = eq < 0 ? '' : value.slice(0, MAX_VALUE_LENGTH + 1);
       continue;
     }
+    if (WRITE_KEYS.includes(key)) {
+      write = write ?? {};
+      write[key] = value;  // judged, length included, by web/model/source_link.js
+      continue;
+    }
     const field = Object.hasOwn(HASH_KEYS, key) ? HASH_KEYS[key] : undefined;
     if (field === undefined) {
-      notices.push(`ignored "${shorten(key)}" in the link: not one of ${[...Object.keys(HASH_KEYS), ...CLASSROOM_KEYS].join(', ')}`);
+      notices.push(`ignored "${shorten(key)}" in the link: not one of ${[...Object.keys(HASH_KEYS), ...CLASSROOM_KEYS, ...WRITE_KEYS].join(', ')}`);
       continue;
     }
     if (eq < 0) {
@@ -91,7 +105,7 @@ export function decodeHash(hash) {
     if (Object.hasOwn(values, field)) notices.push(`${key} appears twice in the link; the last one is used`);
     values[field] = value;
   }
-  return { values, notices, classroom };
+  return { values, notices, classroom, write };
 }
 
 /** The hash key of a state field ('traffic_factor' → 'factor'). */

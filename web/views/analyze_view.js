@@ -24,6 +24,8 @@ import { $ } from './dom.js';
  * @param {() => object} getState  the page state (state.analyze, state.params, state.measurements)
  * @param {(a: object) => void} setAnalyze  stores a new state.analyze and redraws
  * @param {object} core  from web/core.js (the roofline arithmetic: core.roofline)
+ * @param {{onSelectLine?: (line: number, column: number, name: string) => void}} hooks  a selected op's
+ *        place in the text on show (the Write tab selects it in its StableHLO)
  */
 /**
  * A program with at least this many ops is derived in slices (web/model/steps.js) and drawn in
@@ -33,7 +35,7 @@ import { $ } from './dom.js';
  */
 export const STEPPED_OVER = 200;
 
-export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
+export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { onSelectLine = () => {} } = {}) {
   let latest = 0;          // the id of the newest request: older answers are dropped
   let latestSource = null;  // the text of the newest finished request (errors refer to it)
   let shownSource = null;   // the text of the analysis on show (rows refer to it)
@@ -97,7 +99,10 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
     const at = drawing ? -1 : derive(getState())?.sorted.findIndex((r) => r.index === index) ?? -1;
     change((s) => (at >= 0 ? setPage(setSelected(s, index), pageOf(at)) : setSelected(s, index)));
     const row = getState().analyze.shown?.summary.ops[index];
-    if (row) selectInTextarea(shownSource, row.line, row.column);
+    if (row) {
+      selectInTextarea(shownSource, row.line, row.column);
+      onSelectLine(row.line, row.column, getState().analyze.shown?.name);
+    }
     scrollToSelected();
   };
   const figure = createAnalysisFigure($('#analyze-roofline'), { onSelect: select, legend: $('#analyze-legend') });
@@ -291,6 +296,8 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core) {
 
   return {
     render, figure, currentName: input.currentName,
+    /** Analyses `text` (a module lowered in the Write tab) as pasted text is, under `name`. */
+    analyzeProgram: (text, name) => request(text, name),
     /** Milliseconds the last redraw of the section took (main thread, its steps summed). */
     renderMs: () => renderMs,
     /** Whether a big program's view is still being derived, or its figure or table drawn (in later tasks). */

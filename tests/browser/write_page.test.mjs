@@ -1,0 +1,289 @@
+// Section 8's Write tab (issue 26): dist/index.html from file:// and over http, and
+// dist/roofline-lab.html alone. A function typed into the editor is lowered in the Worker to the
+// StableHLO the core lowers it to in Node, shown beside it, analysed and run as pasted text; a
+// program that does not lower shows program.py:LINE:COL and is marked in the editor at that place;
+// undo brings the last one back; the link carries the source and reproduces it; a bad link is
+// said; the tabs and the editor work from the keyboard; axe-core finds nothing serious; no long
+// main-thread task while typing.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, test } from 'node:test';
+import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
+import { encodeSource } from '../../web/model/source_link.js';
+import { browserAndServer, openPage, ROOT, waitReady } from './browser.mjs';
+
+const fixture = browserAndServer({ alone: true });
+const { pages } = fixture;
+const AXE = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+let core;
+before(async () => {
+  core = await loadNodeCore();
+});
+
+const LAYER = `import jax
+import jax.numpy as jnp
+
+def layer(x, w):
+    return jnp.tanh(x @ w) * 0.5
+
+x = jax.ShapeDtypeStruct((8, 24), jnp.float32)
+w = jax.ShapeDtypeStruct((24, 40), jnp.float32)
+jax.jit(layer).lower(x, w)
+`;
+// jnp.foo on line 5, column 12.
+const BAD = LAYER.replace('return jnp.tanh(x @ w) * 0.5', 'return jnp.foo(x @ w) * 0.5');
+// jnp.foo after a 2-byte character on its line: the core's column 19 (UTF-8 bytes) is the editor's 18.
+const BAD_UTF8 = LAYER.replace('return jnp.tanh(x @ w) * 0.5', "return ('ü', jnp.foo(x @ w))");
+
+const view = (page) => page.evaluate(() => window.rooflineLab.writeView());
+/** Waits until the Write tab shows function `fn` lowered, with nothing pending, and its analysis is on show. */
+async function waitLowered(page, fn) {
+  await page.waitForFunction((f) => {
+    const v = window.rooflineLab.writeView();
+    return v.function === f && !v.pending && !v.error && window.rooflineLab.analysis()?.file === `program.py (${f}, lowered)` &&
+      !window.rooflineLab.analyzeView().pending;
+  }, fn, { timeout: 20000 });
+}
+const editorContent = (page) => page.locator('#write-editor .cm-content');
+/** The text of the read-only StableHLO editor, as the page draws it (its lines). */
+const hloShown = (page) => page.locator('#write-hlo .cm-line').allTextContents().then((lines) => lines.join('\n'));
+/**
+ * Replaces the editor's text as a reader's paste does: all selected, then a paste event carrying
+ * the text (CodeMirror reads it from the event; Playwright's insertText would go through the
+ * browser's own contenteditable editing instead, which adds inline styles the page's CSP refuses).
+ */
+async function typeProgram(page, text) {
+  await editorContent(page).click();
+  await page.keyboard.press('Control+a');
+  await editorContent(page).evaluate((content, t) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', t);
+    content.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+}
+
+for (const name of Object.keys(pages)) {
+  describe(`section 8, Write: ${name}`, () => {
+    test('a typed function is lowered beside the editor, analysed and run, an error is marked at its line:col, and the link reproduces it', async () => {
+      const { page, problems } = await fixture.open(name);
+      assert.equal(await page.locator('#analyze-write').isHidden(), true, 'Paste / open is the first tab');
+      await page.locator('#analyze-tab-write').click();
+      assert.equal(await page.locator('#analyze-tab-write').getAttribute('aria-selected'), 'true');
+      assert.equal(await page.locator('#analyze-paste').isHidden(), true);
+      // The Write tab opens on the lesson: the module the emitter prints for tanh(a @ b).
+      await waitLowered(page, 'workload');
+      const lesson = core.emitWorkload(32, 16, 8, 'f32').value;
+      assert.equal((await view(page)).stablehlo, lesson);
+      assert.equal(await hloShown(page), lesson);
+      assert.equal(await page.locator('#analyze-summary tr', { hasText: 'flops' }).first().locator('td').innerText(), '8192');
+
+      // Typed: a layer of our own, lowered as the core lowers it in Node, and analysed as its text is.
+      await typeProgram(page, LAYER);
+      await waitLowered(page, 'layer');
+      const expected = core.lower(LAYER, {});
+      assert.equal(expected.ok, true);
+      assert.equal((await view(page)).stablehlo, expected.text);
+      assert.equal(await hloShown(page), expected.text);
+      const totals = await page.evaluate(() => window.rooflineLab.analysis().totals);
+      assert.equal(totals.flops, core.analyzeText(expected.text).value.totals.flops);
+      assert.ok(totals.flops >= 2 * 8 * 24 * 40, `the matmul's flops at least: ${totals.flops}`);
+      assert.match(await page.locator('#write-status').innerText(), /^Lowered layer in \d+ ms \(in the Worker\)/);
+
+      // A program that does not lower: program.py:5:12, marked in the editor over jnp.foo.
+      await typeProgram(page, BAD);
+      await page.waitForFunction(() => window.rooflineLab.writeView().error !== null, null, { timeout: 20000 });
+      const bad = await view(page);
+      assert.equal(bad.error.line, 5);
+      assert.equal(bad.error.column, 12);
+      assert.match(bad.error.text, /^program\.py:5:12: jnp\.foo is not supported here; supported: /);
+      assert.equal(await page.locator('#write-error').innerText(), bad.error.text);
+      assert.deepEqual(bad.marks.map(({ line, column, to_column: to }) => ({ line, column, to })), [{ line: 5, column: 12, to: 19 }]);
+      const mark = page.locator('#write-editor .cm-lintRange-error');
+      assert.equal(await mark.innerText(), 'jnp.foo');
+      assert.equal(await page.locator('#write-editor .cm-line').nth(4).locator('.cm-lintRange-error').count(), 1, 'on the fifth line');
+      // The last module that lowered stays beside it, said to be the last one, with its analysis.
+      assert.equal(bad.stablehlo, expected.text);
+      assert.equal(await page.locator('#write-stale').isVisible(), true);
+      assert.equal(await page.evaluate(() => window.rooflineLab.analysis().file), 'program.py (layer, lowered)');
+
+      // Undo brings the layer back, and the error goes.
+      await editorContent(page).click();
+      await page.keyboard.press('Control+z');
+      await page.waitForFunction(() => window.rooflineLab.writeView().error === null && !window.rooflineLab.writeView().pending, null, { timeout: 20000 });
+      assert.equal((await view(page)).source, LAYER);
+      assert.equal(await mark.count(), 0);
+      assert.equal(await page.locator('#write-error').isHidden(), true);
+
+      // Run in this browser: the lowered module, each op timed.
+      await page.locator('#analyze-run').click();
+      await page.waitForFunction(() => window.rooflineLab.runView().state === 'done', null, { timeout: 60000 });
+      const run = await page.evaluate(() => window.rooflineLab.runView());
+      assert.equal(run.name, 'program.py (layer, lowered)');
+      assert.equal(run.status, 'passed');
+      assert.ok(run.rows.some((r) => r.op === 'stablehlo.dot_general' && r.seconds > 0), JSON.stringify(run.rows.map((r) => r.op)));
+      // A table row selects its op's line in the StableHLO beside the editor.
+      const rows = await page.evaluate(() => window.rooflineLab.analyzeRows());
+      const tanh = rows.findIndex((r) => r.op === 'stablehlo.tanh');
+      assert.ok(tanh >= 0);
+      await page.locator('#analyze-ops tbody tr').nth(tanh).click();
+      await page.waitForFunction((l) => window.rooflineLab.writeView().stablehlo_line === l, rows[tanh].line, { timeout: 5000 });
+      assert.match(expected.text.split('\n')[rows[tanh].line - 1], /stablehlo\.tanh/);
+
+      // The link carries the source: opened anew, it shows the same program, lowered the same.
+      const hash = await page.evaluate(() => location.hash);
+      assert.match(hash, /(^#|&)py=[A-Za-z0-9_-]+(&|$)/);
+      assert.ok(hash.includes(`py=${encodeSource(LAYER).value}`));
+      const again = await fixture.open(name, hash);
+      await waitLowered(again.page, 'layer');
+      const reopened = await view(again.page);
+      assert.equal(reopened.mode, 'write');
+      assert.equal(reopened.source, LAYER);
+      assert.equal(reopened.stablehlo, expected.text);
+      assert.deepEqual(again.problems, []);
+      await again.page.close();
+
+      // Paste / open shows its own program; back on Write, the written one is analysed again.
+      await page.locator('#analyze-tab-paste').click();
+      await page.locator('#analyze-examples button[data-example="mlp"]').click();
+      await page.waitForFunction(() => window.rooflineLab.analysis()?.file === 'mlp.mlir', null, { timeout: 20000 });
+      await page.locator('#analyze-tab-write').click();
+      await waitLowered(page, 'layer');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  });
+}
+
+describe('section 8, Write: links, keyboard, accessibility, long tasks', () => {
+  test('a link whose program cannot be read says why and opens Write on the lesson', async () => {
+    const { page, problems } = await fixture.open('index.html from file://', '#py=abc$def&m=64');
+    const notice = page.locator('#write-link-error');
+    assert.equal(await notice.isVisible(), true);
+    assert.match(await notice.innerText(), /^py= in the link is not base64url: it has "\$" at character 4 .*; the program on show is kept$/);
+    await waitLowered(page, 'workload');
+    assert.equal((await view(page)).example, 'lesson');
+    assert.equal(await page.evaluate(() => window.rooflineLab.state().m), 64, 'the lesson\'s keys still apply');
+    // A link opened on the page (hashchange) with a good program replaces it and the notice goes.
+    await page.evaluate((h) => { location.hash = h; }, `#py=${encodeSource(LAYER).value}`);
+    await waitLowered(page, 'layer');
+    assert.equal(await notice.isHidden(), true);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('a program too long for a link is said, and the link keeps the rest', async () => {
+    const { page, problems } = await fixture.open('index.html from file://');
+    await page.locator('#analyze-tab-write').click();
+    await waitLowered(page, 'workload');
+    const long = `${LAYER}${'# a comment to make the program long\n'.repeat(500)}`;
+    await typeProgram(page, long);
+    await page.waitForFunction(() => window.rooflineLab.writeView().link_note !== null, null, { timeout: 20000 });
+    assert.match(await page.locator('#write-link-note').innerText(), /the program is 18\d{3} bytes of UTF-8; a link carries at most 16384, so the link does not carry it/);
+    assert.ok(!(await page.evaluate(() => location.hash)).includes('py='));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  for (const colorScheme of ['light', 'dark']) {
+    test(`the tabs and the editor from the keyboard, axe-core clean with an error on show (${colorScheme})`, async (t) => {
+      const context = await fixture.browser.newContext({ bypassCSP: true, colorScheme });
+      const { page, problems } = await openPage(fixture.browser, pages['index.html over http://127.0.0.1']().url, { context });
+      await waitReady(page);
+      // Arrow keys move between the tabs and open them.
+      await page.locator('#analyze-tab-paste').focus();
+      await page.keyboard.press('ArrowRight');
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'analyze-tab-write');
+      assert.equal(await page.locator('#analyze-write').isVisible(), true);
+      await waitLowered(page, 'workload');
+      // Line numbers, and Python highlighted: a keyword in another colour than a plain name.
+      const numbers = await page.locator('#write-editor .cm-lineNumbers .cm-gutterElement').allTextContents();
+      // (CodeMirror's first gutter element is a hidden spacer that sizes the gutter.)
+      assert.deepEqual(numbers.slice(numbers.indexOf('1'), numbers.indexOf('1') + 11), ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11']);
+      const colours = await page.locator('#write-editor .cm-line').nth(4).evaluate((line) => {
+        const def = [...line.querySelectorAll('span')].find((s) => s.textContent === 'def');
+        return { def: def ? getComputedStyle(def).color : null, line: getComputedStyle(line).color };
+      });
+      assert.ok(colours.def && colours.def !== colours.line, `def is highlighted: ${JSON.stringify(colours)}`);
+      // Tab indents in the editor (by 4 spaces, Python's unit), typed keys go in, and lowering follows.
+      await editorContent(page).click();
+      await page.keyboard.press('Control+Home');
+      await page.keyboard.press('Tab');
+      await page.waitForFunction(() => window.rooflineLab.writeView().source.startsWith('    import jax'), null, { timeout: 5000 });
+      await page.waitForFunction(() => window.rooflineLab.writeView().error?.line === 1, null, { timeout: 20000 });
+      await page.keyboard.press('Shift+Tab');
+      await page.waitForFunction(() => !window.rooflineLab.writeView().pending && window.rooflineLab.writeView().error === null, null, { timeout: 20000 });
+      // Typing a program key by key, an example picked from the list: each lowered.
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('y = 1 +\n');
+      await page.waitForFunction(() => window.rooflineLab.writeView().error?.line === 11, null, { timeout: 20000 });
+      const error = (await view(page)).error;
+      await page.locator('#write-example').selectOption('attention');
+      await waitLowered(page, 'attention');
+      await page.locator('#analyze-tab-write').focus();
+      await page.keyboard.press('ArrowLeft');
+      assert.equal(await page.locator('#analyze-paste').isVisible(), true);
+      await page.keyboard.press('End');
+      assert.equal(await page.locator('#analyze-write').isVisible(), true);
+      t.diagnostic(`the error typed: ${error.text}`);
+      // axe-core on section 8 with the Write tab, a lowered program and an error marked: one after
+      // a character of two UTF-8 bytes, marked where it is all the same.
+      await typeProgram(page, BAD_UTF8);
+      await page.waitForFunction(() => window.rooflineLab.writeView().marks.length === 1, null, { timeout: 20000 });
+      const utf8 = await view(page);
+      assert.deepEqual([utf8.error.line, utf8.error.column], [5, 19]);
+      assert.deepEqual([utf8.marks[0].line, utf8.marks[0].column], [5, 18]);
+      assert.equal(await page.locator('#write-editor .cm-lintRange-error').innerText(), 'jnp.foo');
+      if (colorScheme === 'light') {
+        // build/screenshots/write.png (docs/screenshot-write.png is a copy taken by hand).
+        await page.locator('#analyze-write').scrollIntoViewIfNeeded();
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+        mkdirSync(join(ROOT, 'build', 'screenshots'), { recursive: true });
+        await page.locator('#analyze-write').screenshot({ path: join(ROOT, 'build', 'screenshots', 'write.png') });
+      }
+      await page.addScriptTag({ path: AXE });
+      const result = await page.evaluate(() => window.axe.run(document.getElementById('analyze'), { resultTypes: ['violations'] }));
+      const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      const minor = result.violations.filter((v) => !serious.includes(v));
+      if (minor.length) t.diagnostic(`minor: ${minor.map((v) => `${v.id} (${v.impact})`).join(', ')}`);
+      assert.deepEqual(serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  }
+
+  // The issue's goal is no main-thread task over 200 ms; as tests/browser/long_tasks.test.mjs does,
+  // the test fails at twice that, and only when a second measurement is over too: on this shared
+  // 2-core VM single tasks stretch 2-4x under load (the first editor's task took 100-160 ms on a
+  // quiet machine and 290-500 ms with load average 10).
+  test('no long main-thread task opening Write, typing and lowering (goal 200 ms, printed)', async (t) => {
+    const measure = async () => {
+      const { page, problems } = await fixture.open('index.html over http://127.0.0.1');
+      // The page's own start (section 2's check arriving) is over before the tasks are recorded.
+      await page.waitForFunction(() => window.rooflineLab.lessonChecks() !== null, null, { timeout: 60000 });
+      await page.evaluate(() => {
+        window.__longTasks = [];
+        new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask' });
+      });
+      await page.locator('#analyze-tab-write').click();
+      await waitLowered(page, 'workload');
+      await editorContent(page).click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('y = a + 1\n');
+      await page.waitForFunction(() => window.rooflineLab.writeView().source.endsWith('y = a + 1\n'), null, { timeout: 20000 });
+      await page.locator('#write-example').selectOption('attention');
+      await waitLowered(page, 'attention');
+      const tasks = await page.evaluate(() => [...window.__longTasks]);
+      assert.deepEqual(problems, []);
+      await page.close();
+      return tasks;
+    };
+    let tasks = await measure();
+    t.diagnostic(`long tasks opening Write, typing and lowering: ${tasks.length ? tasks.join(', ') : 'none'} ms (goal: none over 200 ms)`);
+    if (Math.max(0, ...tasks) >= 400) {
+      tasks = await measure();
+      t.diagnostic(`over 400 ms once: measured again: ${tasks.length ? tasks.join(', ') : 'none'} ms`);
+    }
+    assert.ok(Math.max(0, ...tasks) < 400, `no main-thread task near the goal's double: ${tasks.join(', ')}`);
+  });
+});

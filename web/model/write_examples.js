@@ -1,0 +1,92 @@
+// Section 8's "Write" examples: JAX-style Python programs, each ending in the jax.jit(f).lower(...)
+// call the core lowers (web/core.js lower, cpp/python). Data only; tests/js/write_examples.test.mjs
+// lowers every one with the core. A convolution (lax.conv_general_dilated) and a lax.fori_loop are
+// not here yet: the core does not lower them yet.
+
+/** @type {{name: string, title: string, source: string}[]} */
+export const WRITE_EXAMPLES = [
+  {
+    name: 'lesson',
+    title: 'The lesson: tanh(a @ b)',
+    source: `import jax
+import jax.numpy as jnp
+
+# The lesson's step 1: inspect a specialized lowered computation.
+def workload(a, b):
+    return jnp.tanh(a @ b)
+
+a = jnp.arange(32 * 16, dtype=jnp.float32).reshape(32, 16) / 512
+b = jnp.arange(16 * 8, dtype=jnp.float32).reshape(16, 8) / 128
+jax.jit(workload).lower(a, b)
+`,
+  },
+  {
+    name: 'mlp',
+    title: 'An MLP layer',
+    source: `import jax
+import jax.numpy as jnp
+
+def mlp_layer(x, w, b):
+    return jax.nn.relu(x @ w + b)
+
+x = jax.ShapeDtypeStruct((32, 64), jnp.float32)
+w = jax.ShapeDtypeStruct((64, 128), jnp.float32)
+b = jax.ShapeDtypeStruct((128,), jnp.float32)
+jax.jit(mlp_layer).lower(x, w, b)
+`,
+  },
+  {
+    name: 'softmax',
+    title: 'Softmax',
+    source: `import jax
+import jax.numpy as jnp
+
+def softmax(x):
+    z = x - jnp.max(x, axis=-1, keepdims=True)
+    e = jnp.exp(z)
+    return e / jnp.sum(e, axis=-1, keepdims=True)
+
+x = jax.ShapeDtypeStruct((8, 128), jnp.float32)
+jax.jit(softmax).lower(x)
+`,
+  },
+  {
+    name: 'layer_norm',
+    title: 'Layer norm',
+    source: `import jax
+import jax.numpy as jnp
+
+def layer_norm(x, gamma, beta):
+    mean = jnp.mean(x, axis=-1, keepdims=True)
+    var = jnp.mean(jnp.square(x - mean), axis=-1, keepdims=True)
+    return (x - mean) / jnp.sqrt(var + 1e-5) * gamma + beta
+
+x = jax.ShapeDtypeStruct((16, 256), jnp.float32)
+gamma = jnp.ones((256,), dtype=jnp.float32)
+beta = jnp.zeros((256,), dtype=jnp.float32)
+jax.jit(layer_norm).lower(x, gamma, beta)
+`,
+  },
+  {
+    name: 'attention',
+    title: 'Attention',
+    source: `import jax
+import jax.numpy as jnp
+
+def attention(q, k, v):
+    scores = q @ k.T / jnp.sqrt(64.0)
+    scores = scores - jnp.max(scores, axis=-1, keepdims=True)
+    weights = jnp.exp(scores)
+    weights = weights / jnp.sum(weights, axis=-1, keepdims=True)
+    return weights @ v
+
+q = jax.ShapeDtypeStruct((32, 64), jnp.float32)
+k = jax.ShapeDtypeStruct((32, 64), jnp.float32)
+v = jax.ShapeDtypeStruct((32, 64), jnp.float32)
+jax.jit(attention).lower(q, k, v)
+`,
+  },
+];
+
+/** The example a Write tab opens with when there is nothing else to show. */
+export const DEFAULT_WRITE_EXAMPLE = 'lesson';

@@ -1,0 +1,101 @@
+// Section 8's "Write" part of the page state (state.write) and the pure functions that change
+// it. No DOM here. The StableHLO a source lowers to is analysed and run as pasted text is: it
+// becomes state.analyze's program (web/views/write_view.js hands it over).
+//
+// state.write = {
+//   mode:     'paste' | 'write': which of section 8's two tabs is open;
+//   source:   the Python as last taken from the editor (what a link carries);
+//   example:  the name of the example the source came from (web/model/write_examples.js), until edited;
+//   seq:      the number of the latest lowering asked for (older answers are dropped);
+//   pending:  whether that lowering is still in the Worker;
+//   lowered:  {text, function, seq} of the last source that lowered, or null;
+//   error:    {line, column, message} of the latest source when it did not lower, or null
+//             (line and column null when the Worker itself failed);
+//   ms:       the Worker's round trip for the latest lowering;
+//   linkError: why the link's py= could not be read (a notice; the source on show stays), or null.
+// }
+import { decodeHash } from './model/hash.js';
+import { decodeSource, encodeSource, SOURCE_KEY } from './model/source_link.js';
+import { DEFAULT_WRITE_EXAMPLE, WRITE_EXAMPLES } from './model/write_examples.js';
+
+/** The file name errors are given under (FILE:LINE:COL). */
+export const WRITE_FILE = 'program.py';
+
+export function createWriteState() {
+  return { mode: 'paste', source: '', example: null, seq: 0, pending: false, lowered: null, error: null, ms: null, linkError: null };
+}
+
+/** Opens a tab; the Write tab opens on the default example when it has no source yet. */
+export function setWriteMode(w, mode) {
+  if (mode !== 'write' && mode !== 'paste') return w;
+  if (mode === 'write' && w.source === '') return { ...exampleSource(w, DEFAULT_WRITE_EXAMPLE), mode };
+  return { ...w, mode };
+}
+
+/** The source of example `name` (unknown names change nothing). */
+export function exampleSource(w, name) {
+  const ex = WRITE_EXAMPLES.find((e) => e.name === name);
+  return ex ? { ...w, source: ex.source, example: ex.name } : w;
+}
+
+/** A source typed (or pasted) into the editor. */
+export function setWriteSource(w, source) {
+  if (source === w.source) return w;
+  return { ...w, source: String(source), example: null };
+}
+
+/** A lowering of the current source goes to the Worker: its number is the new seq. */
+export function setLowerPending(w) {
+  return { ...w, seq: w.seq + 1, pending: true };
+}
+
+/**
+ * The Worker's answer for lowering `seq` (the core's {ok, text, function} or {ok: false, line,
+ * column, message, error}); an answer to an older lowering changes nothing.
+ */
+export function setLowered(w, seq, result, ms) {
+  if (seq !== w.seq) return w;
+  if (result.ok) return { ...w, pending: false, ms, error: null, lowered: { text: result.text, function: result.function, seq } };
+  const place = Number.isInteger(result.line) && result.line > 0;
+  return {
+    ...w, pending: false, ms,
+    error: { line: place ? result.line : null, column: place ? result.column : null, message: result.message ?? result.error },
+  };
+}
+
+/** The Worker failed the lowering (not the source: a message without a place). */
+export function setLowerFailure(w, seq, message) {
+  if (seq !== w.seq) return w;
+  return { ...w, pending: false, error: { line: null, column: null, message } };
+}
+
+/** The error as the page prints it: program.py:LINE:COL: message (no place: the message alone). */
+export function errorText(error) {
+  if (!error) return '';
+  return error.line ? `${WRITE_FILE}:${error.line}:${error.column}: ${error.message}` : error.message;
+}
+
+/**
+ * A link's Write part: `py=<base64url>` opens the Write tab with that source; a value that cannot
+ * be read opens the tab with a notice saying why (the source on show stays). Without py= the
+ * state stays as it is.
+ */
+export function applyWriteLink(w, hash) {
+  const raw = decodeHash(hash).write;
+  if (!raw || !Object.hasOwn(raw, SOURCE_KEY)) return w;
+  const decoded = decodeSource(raw[SOURCE_KEY]);
+  if (!decoded.ok) return { ...setWriteMode(w, 'write'), linkError: `${decoded.error}; the program on show is kept` };
+  return { ...w, mode: 'write', source: decoded.source, example: null, linkError: null };
+}
+
+/** Dismisses a link's notice. */
+export function clearWriteLinkError(w) {
+  return w.linkError ? { ...w, linkError: null } : w;
+}
+
+/** What the link says of the Write tab: {part: 'py=…' or '', error: why the source is not in it, or null}. */
+export function writeLink(w) {
+  if (w.mode !== 'write' || w.source === '') return { part: '', error: null };
+  const e = encodeSource(w.source);
+  return e.ok ? { part: `${SOURCE_KEY}=${e.value}`, error: null } : { part: '', error: `${e.error}, so the link does not carry it` };
+}
