@@ -35,7 +35,7 @@ export function createAnalyzeState() {
   return {
     shown: null, errors: [], pending: null, roofId: 'lesson', dtype: '', sort: { key: 'line', dir: 'asc' },
     page: 0, selected: null, allRoofs: false, ms: null, cancelled: false, cleared: false,
-    runChoice: { inputs: 'seeded', seed: 1 }, run: null,
+    runChoice: { inputs: 'seeded', seed: 1, files: [] }, run: null,
   };
 }
 
@@ -67,11 +67,17 @@ export function setCleared(a) {
   return { ...a, shown: null, errors: [], pending: null, ms: null, cancelled: false, cleared: true, selected: null, page: 0, run: null };
 }
 
-/** How a run makes arguments: {inputs: 'seeded' | 'arange', seed: integer ≥ 0}; anything else is ignored. */
+/**
+ * How a run makes arguments: {inputs: 'seeded' | 'arange' | 'files', seed: integer ≥ 0, files:
+ * [{name, bytes: Uint8Array}] (.npy files, one per argument, checked by the core when it runs)};
+ * anything else is ignored.
+ */
 export function setRunChoice(a, choice) {
   const inputs = RUN_INPUTS.includes(choice.inputs) ? choice.inputs : a.runChoice.inputs;
   const seed = Number.isInteger(choice.seed) && choice.seed >= 0 ? choice.seed : a.runChoice.seed;
-  return { ...a, runChoice: { inputs, seed } };
+  const files = Array.isArray(choice.files) && choice.files.every((f) => typeof f?.name === 'string' && f.bytes instanceof Uint8Array)
+    ? choice.files : a.runChoice.files;
+  return { ...a, runChoice: { inputs, seed, files } };
 }
 
 /** A run of the analysis on show has started: its earlier report (if any) stays until it ends. */
@@ -88,10 +94,13 @@ export function setRunPending(a, label) {
   };
 }
 
-/** A run finished (for the analysis `seq`): its report replaces the earlier one. */
-export function setRun(a, seq, { report, ms }, at = new Date().toISOString()) {
+/** A run finished (for the analysis `seq`): its report (and its results as .npy files) replaces the earlier one. */
+export function setRun(a, seq, { report, ms, files }, at = new Date().toISOString()) {
   if (a.run?.seq !== seq) return a;
-  return { ...a, run: { ...a.run, report, ms, at, inputs: a.run.asked.inputs, seed: a.run.asked.seed, pending: null, cancelled: false, error: null } };
+  return {
+    ...a,
+    run: { ...a.run, report, ms, at, files: files ?? [], inputs: a.run.asked.inputs, seed: a.run.asked.seed, pending: null, cancelled: false, error: null },
+  };
 }
 
 /** The reader cancelled the run: a calm state; the earlier report (if any) stays. */

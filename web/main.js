@@ -319,8 +319,8 @@ async function boot() {
     analyze: (text, name) => analyses.run('analyze', { text })
       .then((value) => new Promise((resolve, reject) => sliced(analysisOfWorkerSteps(name, value), () => true, resolve, reject))),
     cancel: () => analyses.cancel(),
-    run: (text, name, { inputs, seed }, onProgress) =>
-      runs.run('run', { text, name, inputs, seed, timingBudget: PAGE_TIMING_BUDGET_SECONDS, timeBudget: PAGE_TIME_BUDGET_SECONDS }, { onProgress }),
+    run: (text, name, { inputs, seed, files }, onProgress) =>
+      runs.run('run', { text, name, inputs, seed, files, timingBudget: PAGE_TIMING_BUDGET_SECONDS, timeBudget: PAGE_TIME_BUDGET_SECONDS }, { onProgress }),
     cancelRun: () => runs.cancel(),
     scriptedRun: (text, options) => scripted.run('run', { text, ...options }),
   };

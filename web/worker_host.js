@@ -7,7 +7,7 @@
 //   analyze       {text} → {result, ms}: the analysis of pasted text in the core's compact form
 //                 (core.analyzeTextColumns: JSON text and typed arrays, the arrays moved); the
 //                 caller makes it {summary, placement, errors, ms} with analysisOfWorker
-//   run           {text, name, inputs?, seed?, timingBudget?, timeBudget?} → {report, ms}: the text run in the core's
+//   run           {text, name, inputs?, seed?, files?, timingBudget?, timeBudget?} → {report, ms, files}: the text run in the core's
 //                 interpreter, each of its entry's ops timed (web/model/run.js: the object
 //                 `node scripts/run.mjs --json` prints for one file); progress: the entry's ops
 //                 run so far, of all, as the core tells them (at most every 0.1 s)
@@ -70,18 +70,22 @@ export function* analysisOfWorkerSteps(name, { result, ms }) {
 }
 
 /** {report, ms}: the run of the text in this Worker's core (options the core refuses fail the request). */
-function run(core, { text, name, inputs, seed, timingBudget, timeBudget }, ctx) {
+function run(core, { text, name, inputs, seed, files, timingBudget, timeBudget }, ctx) {
   if (typeof text !== 'string') throw new Error('run: text must be a string');
   const t0 = performance.now();
   // The core tells how many of the entry's ops have run (at most every 0.1 s); each call is
   // posted to the page at once, while the core goes on running.
   const on_progress = (done, total) => ctx.progress(done, total, `${done} of ${total} ops run`);
+  // 'files': the reader's .npy files are the arguments (the core checks them against the signature).
+  const given = inputs === 'files' ? { args: files ?? [] } : { inputs, seed };
   const options = {
-    inputs, seed, on_progress, ...(timingBudget !== undefined ? { timing_budget_seconds: timingBudget } : {}),
+    ...given, on_progress, ...(timingBudget !== undefined ? { timing_budget_seconds: timingBudget } : {}),
     ...(timeBudget !== undefined ? { time_budget_seconds: timeBudget } : {}),
   };
-  const report = valueOf(runFile(core, name ?? 'input', text, options));
-  return { report, ms: performance.now() - t0 };
+  // The results come back as .npy files too (result_N.npy), for the page to offer as downloads.
+  const r = runFile(core, name ?? 'input', text, options, { npy: true });
+  const report = valueOf(r);
+  return { report, ms: performance.now() - t0, files: r.files ?? [] };
 }
 
 /** Section 2's checks: the lesson's IR through the interpreter, and the kernel's time at the lesson's size. */

@@ -7,7 +7,7 @@
 // a whole row selects (click or Enter).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { before, describe, test } from 'node:test';
 import { join, resolve } from 'node:path';
@@ -156,6 +156,50 @@ for (const name of Object.keys(fixture.pages)) {
     });
   });
 }
+
+/** A .npy file as np.save writes one (version 1.0, the header padded to 64 bytes). */
+function npyFile(descr, shape, data) {
+  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
+  return Buffer.concat([Buffer.from([0x93]), Buffer.from('NUMPY'), Buffer.from([1, 0, header.length & 0xff, header.length >> 8]),
+    Buffer.from(header, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
+}
+const SQUARE = 'func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  %y = stablehlo.multiply %x, %x : tensor<4xf32>\n  return %y : tensor<4xf32>\n}\n';
+
+describe('section 8, run on the reader\'s .npy files, results downloaded as .npy', () => {
+  for (const name of ['index.html over http://127.0.0.1', 'roofline-lab.html alone, from file://']) {
+    test(`${name}: a chosen .npy is the argument, a wrong one is named, the result downloads as NumPy reads it`, async () => {
+      const { page, problems } = await fixture.open(name);
+      await showText(page, 'square.mlir', SQUARE);
+      await page.locator('#analyze-inputs').selectOption('files');
+      assert.equal(await page.locator('#analyze-args').isVisible(), true);
+      assert.equal(await page.locator('#analyze-seed').isDisabled(), true);
+      await page.setInputFiles('#analyze-args', { name: 'x.npy', mimeType: 'application/octet-stream', buffer: npyFile('<f4', [4], new Float32Array([1, 2, 3, -4])) });
+      await page.waitForFunction(() => window.rooflineLab.runView().choice.files?.length === 1);
+      let v = await runShown(page);
+      assert.equal(v.status, 'passed');
+      assert.equal(v.inputs, 'x.npy');
+      assert.match(await page.locator('#analyze-run-status').innerText(), /\(arguments: x\.npy\): passed/);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#analyze-run-files a', { hasText: 'result_0.npy' }).click()]);
+      assert.equal(download.suggestedFilename(), 'result_0.npy');
+      const bytes = readFileSync(await download.path());
+      const headerLength = bytes[8] | (bytes[9] << 8);
+      assert.equal(bytes.subarray(10, 10 + headerLength).toString('latin1').trim(), "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }");
+      const data = bytes.subarray(10 + headerLength);
+      assert.deepEqual([...new Float32Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength))], [1, 4, 9, 16]);
+
+      // A file of another shape: the core's message names the argument, what it must be and what the file holds.
+      await page.setInputFiles('#analyze-args', { name: 'five.npy', mimeType: 'application/octet-stream', buffer: npyFile('<f4', [5], new Float32Array(5)) });
+      await page.waitForFunction(() => window.rooflineLab.runView().choice.files?.[0]?.name === 'five.npy');
+      v = await runShown(page);
+      assert.equal(v.status, 'error');
+      assert.match(await page.locator('#analyze-run-notrun').innerText(), /argument 1 of main \(%x\) must be tensor<4xf32> = float32 \(4,\), got five\.npy: float32 \(5,\)/);
+      assert.equal(await page.locator('#analyze-run-files').isVisible(), false, 'no results, no downloads');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+});
 
 describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear, rows, axe', () => {
   const name = 'index.html over http://127.0.0.1';

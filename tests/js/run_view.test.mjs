@@ -136,9 +136,13 @@ describe('the run states', () => {
 
   test('the seed and inputs choice refuse bad values; Clear empties; the analysis Cancel is its own state', () => {
     let a = createAnalyzeState();
-    assert.deepEqual(setRunChoice(a, { inputs: 'sideways', seed: -1 }).runChoice, { inputs: 'seeded', seed: 1 });
-    assert.deepEqual(setRunChoice(a, { seed: 2.5 }).runChoice, { inputs: 'seeded', seed: 1 });
-    assert.deepEqual(setRunChoice(a, { inputs: 'arange', seed: 9 }).runChoice, { inputs: 'arange', seed: 9 });
+    assert.deepEqual(setRunChoice(a, { inputs: 'sideways', seed: -1 }).runChoice, { inputs: 'seeded', seed: 1, files: [] });
+    assert.deepEqual(setRunChoice(a, { seed: 2.5 }).runChoice, { inputs: 'seeded', seed: 1, files: [] });
+    assert.deepEqual(setRunChoice(a, { inputs: 'arange', seed: 9 }).runChoice, { inputs: 'arange', seed: 9, files: [] });
+    // .npy files: kept as chosen; anything but {name, bytes: Uint8Array} is ignored.
+    const files = [{ name: 'a.npy', bytes: new Uint8Array([1, 2]) }];
+    assert.deepEqual(setRunChoice(a, { inputs: 'files', files }).runChoice, { inputs: 'files', seed: 1, files });
+    assert.deepEqual(setRunChoice(a, { inputs: 'files', files: [{ name: 'a.npy', bytes: [1, 2] }] }).runChoice.files, []);
     a = analysed('lesson.mlir', examples.lesson);
     const c = setCancelled(a);
     assert.equal(c.cancelled, true);

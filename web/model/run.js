@@ -14,8 +14,8 @@ export const PAGE_TIMING_BUDGET_SECONDS = 15;
  */
 export const PAGE_TIME_BUDGET_SECONDS = 60;
 
-/** The page's choices for the arguments of an entry function with arguments. */
-export const RUN_INPUTS = ['seeded', 'arange'];
+/** The page's choices for the arguments of an entry function with arguments (files: .npy files the reader chose). */
+export const RUN_INPUTS = ['seeded', 'arange', 'files'];
 
 /**
  * Runs `text` (named `file`) with the core's interpreter, timing each of the entry's own ops.

@@ -16,11 +16,21 @@ function argumentsText(report) {
   return report.inputs === 'none' ? 'no arguments to make' : `arguments: ${report.inputs}`;
 }
 
-/** @param {{onRun: () => void, onCancel: () => void, onChoice: (choice: {inputs?: string, seed?: number}) => void}} handlers */
+/**
+ * @param {{onRun: () => void, onCancel: () => void, onChoice: (choice: {inputs?: string, seed?: number,
+ *   files?: {name: string, bytes: Uint8Array}[]}) => void}} handlers
+ */
 export function bindAnalyzeRun({ onRun, onCancel, onChoice }) {
   $('#analyze-run').addEventListener('click', () => onRun());
   $('#analyze-run-cancel').addEventListener('click', () => onCancel());
   $('#analyze-inputs').addEventListener('change', (e) => onChoice({ inputs: e.target.value }));
+  // .npy files chosen (or dropped on the chooser): their bytes, in the order chosen; the core reads
+  // and checks them against the program's arguments when it runs.
+  $('#analyze-args').addEventListener('change', async (e) => {
+    const chosen = [...e.target.files];
+    const files = await Promise.all(chosen.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+    onChoice({ files });
+  });
   $('#analyze-seed').addEventListener('change', (e) => {
     const seed = Number(e.target.value);
     const ok = e.target.value.trim() !== '' && Number.isInteger(seed) && seed >= 0 && seed <= Number.MAX_SAFE_INTEGER;
@@ -28,6 +38,34 @@ export function bindAnalyzeRun({ onRun, onCancel, onChoice }) {
     e.target.title = ok ? '' : `the seed must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got ${JSON.stringify(e.target.value)}`;
     if (ok) onChoice({ seed });
   });
+}
+
+let resultUrls = [];     // the download links' object URLs, revoked when the links change
+let shownFiles = null;   // the files the links are for
+
+/** The run's results as .npy downloads (np.load reads them), or a result's reason when it has none. */
+function renderResultFiles(files) {
+  const box = $('#analyze-run-files');
+  if (files === shownFiles || (files.length === 0 && !shownFiles?.length)) return;
+  for (const u of resultUrls) URL.revokeObjectURL(u);
+  resultUrls = [];
+  shownFiles = files;
+  box.hidden = files.length === 0;
+  const parts = [document.createTextNode('Results as NumPy files: ')];
+  files.forEach((f, i) => {
+    if (i) parts.push(document.createTextNode(', '));
+    if (f.bytes) {
+      const url = URL.createObjectURL(new Blob([f.bytes], { type: 'application/octet-stream' }));
+      resultUrls.push(url);
+      const link = el('a', f.name);
+      link.href = url;
+      link.download = f.name;
+      parts.push(link);
+    } else {
+      parts.push(el('span', `${f.name} (not saved: ${f.error})`));
+    }
+  });
+  box.replaceChildren(...parts);
 }
 
 /** The one-line verdict of a finished run (the status line). */
@@ -120,6 +158,8 @@ export function renderAnalyzeRun(a) {
   const seed = $('#analyze-seed');
   if (document.activeElement !== seed && seed.getAttribute('aria-invalid') !== 'true') seed.value = String(a.runChoice.seed);
   seed.disabled = a.runChoice.inputs !== 'seeded';
+  $('#analyze-args').hidden = a.runChoice.inputs !== 'files';
+  renderResultFiles(run && !busy ? run.files ?? [] : []);
   const status = $('#analyze-run-status');
   const report = run?.report ?? null;
   let text = '';

@@ -68,7 +68,8 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     if (!s.shown || !shownSource || s.run?.pending) return;
     const seq = s.shown.seq;
     const mb = shownSource.text.length / 1e6;
-    const args = s.runChoice.inputs === 'seeded' ? `seeded values, seed ${s.runChoice.seed}` : 'arange(size)/size';
+    const args = s.runChoice.inputs === 'seeded' ? `seeded values, seed ${s.runChoice.seed}`
+      : s.runChoice.inputs === 'files' ? `the files ${s.runChoice.files.map((f) => f.name).join(', ') || '(none chosen)'}` : 'arange(size)/size';
     change((x) => setRunPending(x, `running ${s.shown.name}${mb >= 0.1 ? ` (${short(mb, 3)} MB)` : ''} in the Worker, timing each op (arguments, if any: ${args})…`));
     try {
       const value = await client.run(shownSource.text, s.shown.name, s.runChoice, runProgress());
