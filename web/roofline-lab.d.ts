@@ -1145,7 +1145,7 @@ export interface RunView {
   /** the program's name (file or example) */
   name: string | null;
   /** how the next run makes arguments */
-  choice: { inputs: 'seeded' | 'arange'; seed: number };
+  choice: { inputs: 'seeded' | 'arange' | 'files'; seed: number; files: { name: string; bytes: Uint8Array }[] };
   pending: string | null;
   /** when the shown report was made (ISO time) */
   at: string | null;
