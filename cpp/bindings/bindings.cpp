@@ -932,12 +932,13 @@ val js_heap_bytes() {
 }
 
 // Runs StableHLO text in the interpreter (report/run_report.h): options {inputs: "none" | "seeded" |
-// "arange", seed, time_ops, memory_cap, max_iterations, time_budget_seconds,
-// timing_budget_seconds}, all optional. The
+// "arange", seed, time_ops, fuse (default true: fusions run as units), memory_cap, max_iterations,
+// time_budget_seconds, timing_budget_seconds}, all optional. The
 // value is JSON text; it says how the run went (passed, failed, not_run, error) rather than failing.
 val js_run_text(val text, val options) {
   if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
   interp::RunOptions o;
+  o.fuse = true;  // runs as XLA would compile it: fused (options.fuse false: op by op)
   if (!options.isUndefined() && !options.isNull()) {
     if (options.typeOf().as<std::string>() != "object") return fail("options must be an object, got " + options.typeOf().as<std::string>());
     val inputs = options["inputs"];
@@ -988,6 +989,11 @@ val js_run_text(val text, val options) {
     if (!t.isUndefined()) {
       if (!t.isTrue() && !t.isFalse()) return fail(Error{"time_ops must be true or false", "time_ops", 0, 0});
       o.time_ops = t.isTrue();
+    }
+    val fuse = options["fuse"];
+    if (!fuse.isUndefined()) {
+      if (!fuse.isTrue() && !fuse.isFalse()) return fail(Error{"fuse must be true or false", "fuse", 0, 0});
+      o.fuse = fuse.isTrue();
     }
     // on_progress(done, total): the entry's own ops run so far, at most every 0.1 s (the
     // page's Worker posts each call to its progress bar while the core runs).

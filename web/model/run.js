@@ -20,7 +20,7 @@ export const RUN_INPUTS = ['seeded', 'arange'];
 /**
  * Runs `text` (named `file`) with the core's interpreter, timing each of the entry's own ops.
  * @param {object} core  web/core.js's core
- * @param {{inputs?: string, seed?: number, time_ops?: boolean, timing_budget_seconds?: number}} options  passed to core.runText
+ * @param {{inputs?: string, seed?: number, time_ops?: boolean, fuse?: boolean, timing_budget_seconds?: number}} options  passed to core.runText (fuse: default true)
  * @returns {{ok: true, value: object} | {ok: false, error: string}}  refused options fail; a text
  *   that does not parse or run is a report with status 'error' or 'not_run'
  */
