@@ -178,11 +178,16 @@ class LoopCompiler {
       const std::size_t eb = n.pred ? 1 : 4;
       if (lit.bytes.size() < eb) return refuse("without its value");
       n.kind = Kind::Splat;
+      n.scalar = n_ != 1;
       std::memcpy(&n.bits, lit.bytes.data(), eb);
       return add(std::move(n));
     }
-    if (t.elements() != static_cast<double>(n_))
+    // A one-element op in a bigger loop (a scalar computed from scalar constants, then broadcast):
+    // computed over the block from splats, every lane the same value, the bits of the op alone.
+    const bool scalar = t.elements() == 1 && n_ != 1;
+    if (!scalar && t.elements() != static_cast<double>(n_))
       return refuse("of " + count_text(t.elements()) + " elements in a loop of " + count_text(static_cast<double>(n_)));
+    n.scalar = scalar;
     // Operands' nodes first (their evaluation comes before this node's).
     if (in.code == OpCode::BroadcastInDim) {
       if (!attrs) return refuse("without its dimensions");
@@ -197,7 +202,13 @@ class LoopCompiler {
         if (s.kind == Kind::Splat || s.kind == Kind::ParamSplat) {
           LoopNode c = s;
           c.instr = idx;
+          c.scalar = false;
           return add(std::move(c));
+        }
+        if (s.scalar) {  // every lane already holds the one value
+          n.kind = Kind::Pass;
+          n.a = a;
+          return add(std::move(n));
         }
         if (st.elements() == n_) {  // adds dimensions of size 1 only: the same elements in order
           n.kind = Kind::Pass;
@@ -230,6 +241,8 @@ class LoopCompiler {
     for (hlo::ValueId v : operands) {
       const int a = node_of(v, idx, why);
       if (a < 0) return -1;
+      const LoopNode& o = plan_.nodes[static_cast<std::size_t>(a)];
+      if (scalar && !(o.scalar || o.kind == Kind::Splat || o.kind == Kind::ParamSplat)) return refuse("of one element from a bigger operand");
       ops.push_back(a);
     }
     auto f32_operands = [&] {

@@ -54,6 +54,7 @@ struct LoopNode {
   };
   Kind kind = Kind::Param;
   bool pred = false;            // elements are pred (1 byte); else 4-byte f32
+  bool scalar = false;          // one value repeated over the block (a splat, or ops of splats)
   hlo::ValueId value = 0;       // Param*: the frame's value
   int a = -1, b = -1, c = -1;   // operand nodes
   std::uint32_t bits = 0;       // Splat: the element's bits
