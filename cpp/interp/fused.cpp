@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <unordered_set>
 
 #include "hlo/literal.h"
@@ -342,6 +343,7 @@ FusedProgram::FusedProgram(const hlo::Program& program, hlo::FusedModule fused) 
   // where it runs (a skipped op reads at its fusion's root, a fusion reads at its root).
   for (auto& [block, pis] : by_block) {
     const auto& instrs = block->instrs;
+    blocks_.emplace_back(&instrs.front(), &instrs.back());
     const hlo::Function& f = *plans_[pis.front()].lfn->fn;
     std::unordered_map<hlo::ValueId, std::int64_t> death;
     std::vector<std::int64_t> at(instrs.size());
@@ -367,11 +369,22 @@ FusedProgram::FusedProgram(const hlo::Program& program, hlo::FusedModule fused) 
     for (const auto& [v, i] : death) dead_[&instrs[static_cast<std::size_t>(i)]].push_back(v);
     for (std::size_t i = 0; i < instrs.size(); ++i) std::sort(dead_[&instrs[i]].begin(), dead_[&instrs[i]].end());
   }
+  std::sort(blocks_.begin(), blocks_.end(), [](const auto& x, const auto& y) { return std::less<const hlo::Instr*>()(x.first, y.first); });
 }
 
 FusedProgram::~FusedProgram() = default;
 
+bool FusedProgram::in_fused_block(const hlo::Instr* in) const {
+  std::less<const hlo::Instr*> lt;
+  auto it = std::upper_bound(blocks_.begin(), blocks_.end(), in,
+                             [&](const hlo::Instr* x, const std::pair<const hlo::Instr*, const hlo::Instr*>& b) { return lt(x, b.first); });
+  if (it == blocks_.begin()) return false;
+  --it;
+  return !lt(it->second, in);
+}
+
 FusedProgram::Role FusedProgram::role(const hlo::Instr& in, std::size_t* plan) const {
+  if (!in_fused_block(&in)) return Role::Alone;
   auto it = role_.find(&in);
   if (it == role_.end()) return Role::Alone;
   if (it->second == 0) return Role::Skip;
@@ -380,6 +393,8 @@ FusedProgram::Role FusedProgram::role(const hlo::Instr& in, std::size_t* plan) c
 }
 
 const std::vector<hlo::ValueId>* FusedProgram::dead_after(const hlo::Instr& in, bool* covered) const {
+  *covered = false;
+  if (!in_fused_block(&in)) return nullptr;
   auto it = dead_.find(&in);
   *covered = it != dead_.end();
   return *covered ? &it->second : nullptr;
@@ -393,7 +408,9 @@ namespace {
 bool run_loop(Run& run, const FusionPlan& plan, std::vector<Value>& frame, std::uint8_t* out, std::int64_t n) {
   const hlo::Op& op = *plan.block->instrs[plan.loop_root].op;
   const std::size_t count = plan.nodes.size();
-  const std::int64_t block = kFusedBlock;
+  // Blocks of kFusedBlock elements; a smaller tensor in one block of its size (no scratch to clear
+  // beyond it: a fusion inside a loop body runs many times on few elements).
+  const std::int64_t block = std::max<std::int64_t>(1, std::min<std::int64_t>(kFusedBlock, n));
   std::vector<std::uint32_t> scratch(count * static_cast<std::size_t>(block));
   std::vector<const std::uint8_t*> base(count, nullptr);
   auto buf = [&](std::size_t k) { return reinterpret_cast<std::uint8_t*>(scratch.data() + k * static_cast<std::size_t>(block)); };

@@ -98,6 +98,10 @@ class FusedProgram {
  private:
   hlo::FusedModule fused_;
   std::vector<FusionPlan> plans_;
+  // The instructions of blocks that hold fusions, [first, last] each, sorted: an instruction
+  // elsewhere (a reducer's body run per element, ...) is answered without a hash lookup.
+  std::vector<std::pair<const hlo::Instr*, const hlo::Instr*>> blocks_;
+  bool in_fused_block(const hlo::Instr* in) const;
   std::unordered_map<const hlo::Instr*, std::uint32_t> role_;  // Skip: 0, Root: plan + 1
   std::unordered_map<const hlo::Instr*, std::vector<hlo::ValueId>> dead_;
 };
