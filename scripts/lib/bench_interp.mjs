@@ -102,11 +102,11 @@ function programSeconds(core, text, fuse, reps) {
   return { seconds: best, fusions };
 }
 
-/** The best of `reps` runs of the module's one timed op: seconds per execution. */
+/** The best of `reps` runs of the module's one timed op, op by op (no fusion: the op itself is timed): seconds per execution. */
 function opSeconds(core, text, op, reps) {
   let best = Infinity;
   for (let i = 0; i < reps; i++) {
-    const r = core.runText(text, { inputs: 'seeded', time_ops: true });
+    const r = core.runText(text, { inputs: 'seeded', time_ops: true, fuse: false });
     if (!r.ok || r.value.status === 'error' || r.value.status === 'not_run') {
       throw new Error(`the interpreter did not run the ${op} module: ${JSON.stringify(r.ok ? r.value.errors.concat(r.value.unsupported) : r.error)}`);
     }
@@ -159,7 +159,7 @@ export async function benchInterpreter({ quick = false } = {}) {
   // Fusion: each ratio from programs timed in this run, fused and op by op.
   const m = 512;
   const chainElements = 4 * 1024 * 1024;
-  const fr = quick ? 2 : 3;
+  const fr = quick ? 2 : 6;  // best of: the dot's time varies by tens of % on a loaded machine
   out.fusion = {};
   for (const fuse of [true, false]) {
     const ab = programSeconds(core, dotModule(m), fuse, fr);
