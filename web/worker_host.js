@@ -70,14 +70,16 @@ export function* analysisOfWorkerSteps(name, { result, ms }) {
 }
 
 /** {report, ms}: the run of the text in this Worker's core (options the core refuses fail the request). */
-function run(core, { text, name, inputs, seed, timingBudget, timeBudget }, ctx) {
+function run(core, { text, name, inputs, seed, timingBudget, timeBudget, fuse }, ctx) {
   if (typeof text !== 'string') throw new Error('run: text must be a string');
   const t0 = performance.now();
   // The core tells how many of the entry's ops have run (at most every 0.1 s); each call is
   // posted to the page at once, while the core goes on running.
   const on_progress = (done, total) => ctx.progress(done, total, `${done} of ${total} ops run`);
+  // The page runs op by op until section 8 draws one measured point per fusion (issue 24): a
+  // fused run's ops list holds only the ops that ran alone. fuse: true asks for a fused run.
   const options = {
-    inputs, seed, on_progress, ...(timingBudget !== undefined ? { timing_budget_seconds: timingBudget } : {}),
+    inputs, seed, on_progress, fuse: fuse === true, ...(timingBudget !== undefined ? { timing_budget_seconds: timingBudget } : {}),
     ...(timeBudget !== undefined ? { time_budget_seconds: timeBudget } : {}),
   };
   const report = valueOf(runFile(core, name ?? 'input', text, options));
