@@ -61,7 +61,7 @@ if (args.includes('-h') || args.includes('--help')) {
   console.log(HELP);
   process.exit(0);
 }
-const options = { time_ops: true };
+const options = { time_ops: true, fuse: true };
 let json = false;
 let entry;
 let allowUnsupported = false;

@@ -20,12 +20,14 @@ export const RUN_INPUTS = ['seeded', 'arange'];
 /**
  * Runs `text` (named `file`) with the core's interpreter, timing each of the entry's own ops.
  * @param {object} core  web/core.js's core
- * @param {{inputs?: string, seed?: number, time_ops?: boolean, fuse?: boolean, timing_budget_seconds?: number}} options  passed to core.runText (fuse: default true)
+ * @param {{inputs?: string, seed?: number, time_ops?: boolean, fuse?: boolean, timing_budget_seconds?: number}} options  passed to core.runText (fuse: default false here)
  * @returns {{ok: true, value: object} | {ok: false, error: string}}  refused options fail; a text
  *   that does not parse or run is a report with status 'error' or 'not_run'
  */
 export function runFile(core, file, text, options = {}) {
-  const r = core.runText(text, { time_ops: true, ...options });
+  // Op by op unless options.fuse: the page's section 8 matches measured ops to its rows (run.mjs
+  // asks for fuse: true, its default).
+  const r = core.runText(text, { time_ops: true, fuse: false, ...options });
   if (!r.ok) return r;
   return { ok: true, value: { file, ...r.value } };
 }
