@@ -7,7 +7,7 @@ import { loadNodeCore } from './lib/node-core.mjs';
 import { runFile, runPythonFile, unreadableReport } from '../web/model/run.js';
 
 const HELP = `usage: node scripts/run.mjs FILE... [--json] [--inputs seeded|arange] [--seed N]
-                           [--args A.npy,B.npy] [--out DIR] [--memory-cap SIZE]
+                           [--args A.npy,B.npy] [--out DIR] [--memory-cap SIZE] [--no-fuse]
                            [--allow-unsupported] [--no-time] [--timing-budget S] [--entry NAME]
 
 Parses, verifies and lowers each file (StableHLO, e.g. what jax.jit(f).lower(...).as_text()
@@ -19,6 +19,13 @@ analysis (so achieved GFLOP/s and GB/s follow). Times are measurements of this m
 bytes are estimates from the IR. An op the interpreter does not run is named with its line:col
 and the file is not run — nothing is guessed.
 
+Runs are fused by default, as XLA compiles (the fusions of analyze.mjs --fused): each fusion runs
+as one unit — elementwise ops a block of elements at a time with no intermediate tensors, a dot's
+epilogue applied to its output, a reduce's producers into its one input — and is timed as one,
+with its flops, transcendentals and bytes counted as XLA counts a fusion (its parameters read
+once, its output written once). A fusion whose ops the fused loop does not run yet runs them one
+by one inside it and says why (fallback). The values are the same bits as --no-fuse gives.
+
 A PROGRAM.py (JAX-style Python, as node scripts/lower.mjs takes it) is lowered first to the
 StableHLO jax.jit(f).lower(...) prints, then run the same way; its function's arguments default
 to --inputs arange (arange(size)/size each: the seed's own inputs for its lesson), since the
@@ -28,14 +35,17 @@ at FILE:LINE:COL.
   --json               print a JSON array, one object per file: {file, dialect, status: "passed" |
                        "failed" | "not_run" | "error", checks: [{line, column, kind, passed, detail}],
                        ops: [{line, column, op, seconds, repeats, flops, transcendentals,
-                       bytes_accessed}], unsupported: [{op, line, column, why}], errors: [{error,
+                       bytes_accessed}] (the ops that ran alone), fused, fusions: [{name, kind
+                       (kLoop | kInput | kOutput), line, column (its root), ops: [{line, column,
+                       op}], seconds, repeats, flops, transcendentals, bytes_accessed, fallback
+                       ("" or why it ran op by op)}], unsupported: [{op, line, column, why}], errors: [{error,
                        message, line, column}], results: [{shape, checksum, preview, bits, elements
                        (a tuple's: one {shape, checksum, preview, bits[, elements]} each;
                        bits: FNV-1a of the result's bytes, 16 hex digits)}], inputs,
-                       seconds (the run, wall clock), ops_seconds (the timed ops' times
-                       summed), untimed_ops, peak_bytes (measured), memory_need_bytes (what the
-                       program's values need at most by its IR's liveness, an estimate; ops'
-                       scratch comes on top)}
+                       seconds (the run, wall clock), ops_seconds (the timed ops' and fusions'
+                       times summed: what ran), untimed_ops, peak_bytes (measured),
+                       memory_need_bytes (what the program's values need at most by its IR's
+                       liveness, an estimate; ops' scratch comes on top)}
   --inputs seeded      run a function with arguments on deterministic values from a seed
   --inputs arange      ... or on arange(size)/size per argument (the lesson's style)
   --seed N             the seed for --inputs seeded (default 1)
@@ -47,6 +57,7 @@ at FILE:LINE:COL.
   --memory-cap SIZE    the live tensors' limit: bytes, or with KiB, MiB, GiB (default: what the
                        wasm heap can still give, up to its 2 GiB; a program past it stops with an
                        error that says how much its IR needs: memory_need_bytes in the JSON)
+  --no-fuse            run op by op, every intermediate written out (no fusions)
   --allow-unsupported  a file that is not run does not make the exit status 1
   --no-time            do not time the ops (faster on big files)
   --timing-budget S    once S seconds went to timing ops, run the later ops untimed (counted in
@@ -63,7 +74,7 @@ if (args.includes('-h') || args.includes('--help')) {
   console.log(HELP);
   process.exit(0);
 }
-const options = { time_ops: true };
+const options = { time_ops: true, fuse: true };
 let json = false;
 let out;
 let entry;
@@ -74,6 +85,7 @@ for (let i = 0; i < args.length; i++) {
   if (a === '--json') json = true;
   else if (a === '--allow-unsupported') allowUnsupported = true;
   else if (a === '--no-time') options.time_ops = false;
+  else if (a === '--no-fuse') options.fuse = false;
   else if (a === '--entry') {
     entry = args[++i];
     if (entry === undefined || entry === '') {

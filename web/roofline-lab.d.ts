@@ -609,6 +609,8 @@ export interface RunOptions {
   seed?: number;
   /** measure each of the entry's own ops (repeated until it lasts 100 timer ticks) */
   time_ops?: boolean;
+  /** run as XLA would compile it: each fusion (analyze --fused) as one unit (default true); false: op by op */
+  fuse?: boolean;
   /** bytes of live tensors (default: what the wasm heap can still give, at least 256 MiB) */
   memory_cap?: number;
   /** of one while loop (default 10^7) */
@@ -639,19 +641,43 @@ export interface RunReport {
   checks: { line: number; column: number; kind: string; passed: boolean; detail: string }[];
   /** measurements of this machine, beside the cost analysis's estimates for the same op */
   ops: { line: number; column: number; op: string; seconds: number; repeats: number; flops: number; transcendentals: number; bytes_accessed: number }[];
+  /** the run fused (RunOptions.fuse) */
+  fused: boolean;
+  /** a fused run: the entry's own fusions, each timed as one unit (0 seconds and repeats: untimed), with XLA's counts for one execution of it */
+  fusions: RunFusion[];
   unsupported: { op: string; line: number; column: number; why: string }[];
   errors: { error: string; message: string; line: number; column: number }[];
   results: RunResultSummary[];
   inputs: string;
   /** the whole run, wall clock (with the timing's repeats) */
   seconds: number;
-  /** the timed ops' per-execution times summed: the program's measured time (0: nothing timed) */
+  /** the timed ops' and fusions' per-execution times summed: the program's measured time (0: nothing timed) */
   ops_seconds: number;
   /** entry ops run untimed once timing_budget_seconds was spent */
   untimed_ops: number;
   peak_bytes: number;
   /** what the program needs at most by its IR's liveness (bytes of live tensors): an estimate, known before it runs */
   memory_need_bytes: number;
+}
+
+/** One fusion of a fused run (hlo/fuse.h's grouping, run by interp/fused.h). */
+export interface RunFusion {
+  /** "fusion.0", as analyze --fused names it */
+  name: string;
+  kind: 'kLoop' | 'kInput' | 'kOutput';
+  /** its root op's place */
+  line: number;
+  column: number;
+  /** the ops it holds, in program order, the root last */
+  ops: { line: number; column: number; op: string }[];
+  seconds: number;
+  repeats: number;
+  flops: number;
+  transcendentals: number;
+  /** at its boundary: its parameters read once, its output written once */
+  bytes_accessed: number;
+  /** '' when it ran fused; otherwise why its ops ran one by one inside it */
+  fallback: string;
 }
 
 /** What `node scripts/run.mjs --json` prints per file and rooflineLab.run() gives: the core's run report with the file's name. */

@@ -70,7 +70,7 @@ export function* analysisOfWorkerSteps(name, { result, ms }) {
 }
 
 /** {report, ms}: the run of the text in this Worker's core (options the core refuses fail the request). */
-function run(core, { text, name, inputs, seed, files, timingBudget, timeBudget }, ctx) {
+function run(core, { text, name, inputs, seed, files, timingBudget, timeBudget, fuse }, ctx) {
   if (typeof text !== 'string') throw new Error('run: text must be a string');
   const t0 = performance.now();
   // The core tells how many of the entry's ops have run (at most every 0.1 s); each call is
@@ -78,8 +78,10 @@ function run(core, { text, name, inputs, seed, files, timingBudget, timeBudget }
   const on_progress = (done, total) => ctx.progress(done, total, `${done} of ${total} ops run`);
   // 'files': the reader's .npy files are the arguments (the core checks them against the signature).
   const given = inputs === 'files' ? { args: files ?? [] } : { inputs, seed };
+  // The page runs op by op until section 8 draws one measured point per fusion (issue 24): a
+  // fused run's ops list holds only the ops that ran alone. fuse: true asks for a fused run.
   const options = {
-    ...given, on_progress, ...(timingBudget !== undefined ? { timing_budget_seconds: timingBudget } : {}),
+    ...given, on_progress, fuse: fuse === true, ...(timingBudget !== undefined ? { timing_budget_seconds: timingBudget } : {}),
     ...(timeBudget !== undefined ? { time_budget_seconds: timeBudget } : {}),
   };
   // The results come back as .npy files too (result_N.npy), for the page to offer as downloads.

@@ -937,8 +937,10 @@ val js_heap_bytes() {
 std::size_t default_memory_cap() { return std::max(interp::kDefaultMemoryCap, memory::available()); }
 
 // The options of a run (js_run_text's): into `o`; an {ok:false} value when one is refused, undefined
-// otherwise. args: [{name, bytes: Uint8Array}], .npy files, one per argument of the entry.
+// otherwise. fuse (default true): fusions run as units, as XLA would compile the program; false:
+// op by op. args: [{name, bytes: Uint8Array}], .npy files, one per argument of the entry.
 val run_options(const val& options, interp::RunOptions& o) {
+  o.fuse = true;
   o.memory_cap = default_memory_cap();
   if (!options.isUndefined() && !options.isNull()) {
     if (options.typeOf().as<std::string>() != "object") return fail("options must be an object, got " + options.typeOf().as<std::string>());
@@ -990,6 +992,11 @@ val run_options(const val& options, interp::RunOptions& o) {
     if (!t.isUndefined()) {
       if (!t.isTrue() && !t.isFalse()) return fail(Error{"time_ops must be true or false", "time_ops", 0, 0});
       o.time_ops = t.isTrue();
+    }
+    val fuse = options["fuse"];
+    if (!fuse.isUndefined()) {
+      if (!fuse.isTrue() && !fuse.isFalse()) return fail(Error{"fuse must be true or false", "fuse", 0, 0});
+      o.fuse = fuse.isTrue();
     }
     // on_progress(done, total): the entry's own ops run so far, at most every 0.1 s (the
     // page's Worker posts each call to its progress bar while the core runs).

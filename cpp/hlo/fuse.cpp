@@ -56,6 +56,7 @@ struct BlockFusion {
   Group group;
   std::vector<int> ops;        // home + copies, ascending
   std::vector<int> copy_only;  // copies that never run alone
+  std::vector<char> alone;     // by ops: also runs on its own (its value is needed in memory)
 };
 
 class Fuser {
@@ -378,6 +379,7 @@ class Fuser {
         if (home[static_cast<std::size_t>(i)] != static_cast<int>(gi)) g.copies.push_back(i);
       for (int i : g.copies)
         if (!standalone[static_cast<std::size_t>(i)]) bf.copy_only.push_back(i);
+      for (int i : bf.ops) bf.alone.push_back(i != g.root && standalone[static_cast<std::size_t>(i)]);
       bf.group = g;
       fusions.push_back(std::move(bf));
     }
@@ -864,10 +866,13 @@ Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options
     fu.kind = bf.group.kind;
     fu.kind_name = std::string(fusion_kind_name(fu.kind));
     fu.function = bf.function;
-    for (int i : bf.ops) {
-      const Op& op = bf.block->ops[static_cast<std::size_t>(i)];
+    for (std::size_t oi = 0; oi < bf.ops.size(); ++oi) {
+      const Op& op = bf.block->ops[static_cast<std::size_t>(bf.ops[oi])];
       fu.ops.push_back({op.line, op.column, op.name});
+      fu.members.push_back(&op);
+      fu.alone.push_back(bf.alone[oi]);
     }
+    fu.root = &bf.block->ops[static_cast<std::size_t>(bf.group.root)];
     fu.flops = counts[k].flops;
     fu.transcendentals = counts[k].transcendentals;
     fu.unfused_bytes_accessed = counts[k].unfused_bytes_accessed;

@@ -55,6 +55,13 @@ struct Fusion {
   std::string kind_name;    // "kLoop", or what the module's own fusion says
   std::uint32_t function = 0;  // the function holding it
   std::vector<FusedOp> ops;    // in program order, the root last
+  // The same ops of the module (parallel to `ops`) for the interpreter to run the fusion as one
+  // unit (interp/fused.h): `alone[i]` says members[i] also runs on its own outside the fusion (a
+  // broadcast, iota or constant copied in whose value another op needs in memory). Empty for a
+  // module's own fusions.
+  std::vector<const Op*> members;
+  std::vector<char> alone;
+  const Op* root = nullptr;
   // One execution of the fusion, as XLA's HloCostAnalysis counts a fusion instruction: its
   // ops' flops and transcendentals summed; bytes at its boundary (each parameter read as
   // FusionParameterReadBytes reads it, the output written once). unfused_bytes_accessed: its

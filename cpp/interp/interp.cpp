@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 #include "common/numbers.h"
 #include "hlo/literal.h"
@@ -133,7 +134,7 @@ bool OpCall::writable(const Tensor& t, Tensor* out) const {
     int count = 0;
     for (const hlo::ValueId& v : operands)
       if (&frame[v].tensor == &t) which = &v, ++count;
-    const std::vector<hlo::ValueId>* dead = program.dead_after(instr);
+    const std::vector<hlo::ValueId>* dead = run.dead_after(instr);
     reuse = which && count == 1 && dead && std::find(dead->begin(), dead->end(), *which) != dead->end();
   }
   if (reuse) {
@@ -252,7 +253,14 @@ bool Run::region(const hlo::LFunction& lfn, const hlo::LRegion& r, std::vector<V
       return true;
     }
     if (i > 0) progress(i, false);
-    if (!execute(lfn, in, frame, entry_body && options_.time_ops)) return false;
+    std::size_t plan = 0;
+    const FusedProgram::Role role = fused_ ? fused_->role(in, &plan) : FusedProgram::Role::Alone;
+    if (role == FusedProgram::Role::Skip) continue;  // runs inside its fusion, at the root
+    if (role == FusedProgram::Role::Root) {
+      if (!execute_fusion(lfn, in, plan, frame, entry_body, entry_body && options_.time_ops)) return false;
+    } else if (!execute(lfn, in, frame, entry_body && options_.time_ops)) {
+      return false;
+    }
     if (in.op->is_root) {  // HLO: the ROOT instruction's value is the computation's result
       progress(total, true);
       results->clear();
@@ -304,7 +312,7 @@ std::string describe(const Value& v, std::string_view dialect) {
 }  // namespace
 
 void Run::release(const hlo::Instr& in, std::vector<Value>& frame) {
-  if (const std::vector<hlo::ValueId>* dead = program_.dead_after(in))
+  if (const std::vector<hlo::ValueId>* dead = dead_after(in))
     for (hlo::ValueId v : *dead) frame[v] = Value{};
 }
 
@@ -330,6 +338,14 @@ bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<V
     ++untimed_;
     return k.run(call) && !failed();
   }
+  double seconds = 0;
+  std::uint64_t repeats = 0;
+  if (!time_repeated(*in.op, [&] { return k.run(call) && !failed(); }, &seconds, &repeats)) return false;
+  timings_.push_back({in.op->line, in.op->column, std::string(in.op->name), seconds, repeats});
+  return true;
+}
+
+bool Run::time_repeated(const hlo::Op& op, const std::function<bool()>& once, double* seconds, std::uint64_t* repeats) {
   // A measurement of this machine by the harness's rules (measure/harness.h): the warm run is the
   // one whose result is the op's value (it also pays for first touches of fresh memory); then
   // rounds of the op repeated, the repeats grown until one round lasts the target (100 timer
@@ -344,7 +360,7 @@ bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<V
       spent += measure::now_seconds() - t0;
     }
   } reset{timing_, timing_spent_, measure::now_seconds()};
-  if (!k.run(call) || failed()) return false;
+  if (!once()) return false;
   measure::SamplerOptions so;
   so.timer_resolution = timer_resolution_;
   so.min_sample_seconds = std::min(options_.min_op_seconds, 10.0);
@@ -353,22 +369,50 @@ bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<V
   so.settle = false;
   so.max_units = std::size_t(1) << 24;
   auto started = measure::start_sampler(so);
-  if (!started) return fail_at(*in.op, "could not time the op", "a timer that advances", started.error());
+  if (!started) return fail_at(op, "could not time the op", "a timer that advances", started.error());
   measure::Sampler sampler = std::move(started.value());
   double elapsed = 0;
-  std::uint64_t repeats = 0;
+  std::uint64_t n = 0;
   while (!sampler.finished()) {
     const std::size_t round = sampler.units;
     const double t1 = measure::now_seconds();
     for (std::size_t i = 0; i < round; ++i)
-      if (!k.run(call) || failed()) return false;
+      if (!once()) return false;
     elapsed = measure::now_seconds() - t1;
-    repeats = round;
+    n = round;
     measure::record_round(sampler, elapsed);
     // Out of the run's time: keep the last round, short or not (the run then ends with its error).
     if (measure::now_seconds() - start_ > options_.time_budget_seconds) break;
   }
-  timings_.push_back({in.op->line, in.op->column, std::string(in.op->name), elapsed / static_cast<double>(repeats), repeats});
+  *seconds = elapsed / static_cast<double>(n);
+  *repeats = n;
+  return true;
+}
+
+bool Run::execute_fusion(const hlo::LFunction&, const hlo::Instr& in, std::size_t plan, std::vector<Value>& frame,
+                         bool entry, bool timed) {
+  const FusionPlan& p = fused_->plans()[plan];
+  auto once = [&] { return run_fusion(*this, p, frame) && !failed(); };
+  FusionRun fr;
+  if (entry) {
+    const hlo::Fusion& fu = fused_->fused().fusions[p.fusion];
+    fr.name = fu.name;
+    fr.kind = fu.kind_name;
+    fr.ops = fu.ops;
+    fr.line = in.op->line;
+    fr.column = in.op->column;
+    fr.flops = fu.flops;
+    fr.transcendentals = fu.transcendentals;
+    fr.bytes_accessed = fu.bytes_accessed;
+    fr.fallback = p.fallback;
+  }
+  if (!timed || (options_.timing_budget_seconds > 0 && timing_spent_ >= options_.timing_budget_seconds)) {
+    if (timed) ++untimed_;
+    if (!once()) return false;
+  } else if (!time_repeated(*in.op, once, &fr.seconds, &fr.repeats)) {
+    return false;
+  }
+  if (entry) fusion_runs_.push_back(std::move(fr));
   return true;
 }
 
@@ -579,6 +623,21 @@ RunResult run_program(const hlo::Program& program, const RunOptions& options) {
   }
   Run run(program, o);
   run.set_timer_resolution(resolution);
+  // A fused run: XLA's fusions of the same module (hlo/fuse.h), planned against this program.
+  std::unique_ptr<FusedProgram> fused;
+  if (o.fuse) {
+    auto fm = hlo::fuse_module(m);
+    if (!fm) {
+      out.status = "error";
+      out.errors.push_back(fm.error_info());
+      return out;
+    }
+    if (!fm.value().already_fused) {
+      fused = std::make_unique<FusedProgram>(program, std::move(fm.value()));
+      run.set_fused(fused.get());
+    }
+  }
+  out.fused = fused != nullptr;
   const std::size_t entry_index = program.function_index(entry);
   run.set_entry(entry_index);
   std::vector<Value> args;
@@ -628,6 +687,7 @@ RunResult run_program(const hlo::Program& program, const RunOptions& options) {
   out.seconds = measure::now_seconds() - t0;
   out.checks = std::move(run.checks());
   out.ops = std::move(run.timings());
+  out.fusions = std::move(run.fusion_runs());
   out.untimed_ops = run.untimed();
   out.peak_bytes = run.memory()->peak();
   if (!ok || run.failed()) {

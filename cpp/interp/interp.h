@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "hlo/fuse.h"
 #include "hlo/ir.h"
 #include "hlo/lower.h"
 #include "interp/npy.h"
@@ -53,6 +54,8 @@ struct RunOptions {
   // told. (The page's Worker passes each call on to its progress bar.)
   std::function<void(std::size_t done, std::size_t total)> on_progress;
   double progress_interval_seconds = 0.1;
+  // Fuse as XLA does (hlo/fuse.h) and run each fusion as one unit (fused.h); false: op by op.
+  bool fuse = false;
 };
 
 // A check call's verdict. detail says how it failed: the first mismatching index, both values,
@@ -79,6 +82,18 @@ struct OpTiming {
   std::uint64_t repeats = 0;
 };
 
+// One fusion of the entry's own ops that ran: its time (when timed) beside XLA's counts for one
+// execution of it (hlo::Fusion).
+struct FusionRun {
+  std::string name, kind;          // "fusion.2", "kLoop"
+  std::vector<hlo::FusedOp> ops;   // the ops it holds, the root last
+  int line = 0, column = 0;        // its root's
+  double seconds = 0;              // per execution (0: untimed)
+  std::uint64_t repeats = 0;       // 0: untimed
+  double flops = 0, transcendentals = 0, bytes_accessed = 0;
+  std::string fallback;            // why it ran op by op inside the fusion ("" when fused)
+};
+
 struct ResultSummary {
   std::string shape;      // "tensor<4x5xf32>" (tuples: "tuple<...>")
   double checksum = 0;    // the sum of the elements as doubles (complex: real + imaginary parts);
@@ -99,7 +114,9 @@ struct RunResult {
   std::vector<CheckOutcome> checks;
   std::vector<Unsupported> unsupported;
   std::vector<Error> errors;
-  std::vector<OpTiming> ops;
+  std::vector<OpTiming> ops;        // ops that ran alone (a fused run: those in no fusion)
+  std::vector<FusionRun> fusions;   // a fused run: the entry's own fusions, in the order they ran
+  bool fused = false;               // the run fused (RunOptions::fuse)
   std::vector<ResultSummary> results;
   std::vector<Value> values;  // the entry's results
   std::string inputs;         // how arguments were made: "none", "seeded (seed 1)", "arange", "a.npy, b.npy"

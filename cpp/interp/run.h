@@ -4,8 +4,10 @@
 
 #include <string>
 #include <unordered_map>
+#include <functional>
 #include <vector>
 
+#include "interp/fused.h"
 #include "interp/interp.h"
 #include "interp/kernel.h"
 
@@ -40,6 +42,23 @@ class Run {
   void set_entry(std::size_t index) { entry_ = index; }
   // With time_ops: the timer's resolution as measured here (the harness's target is 100 ticks).
   void set_timer_resolution(double seconds) { timer_resolution_ = seconds; }
+  // A fused run: fusions run as units (fused.h); nullptr: op by op.
+  void set_fused(const FusedProgram* fused) { fused_ = fused; }
+  const FusedProgram* fused() const { return fused_; }
+  std::vector<FusionRun>& fusion_runs() { return fusion_runs_; }
+  // The values that die at `in` (the program's liveness, moved by the fusions of a fused run).
+  const std::vector<hlo::ValueId>* dead_after(const hlo::Instr& in) const {
+    if (fused_) {
+      bool covered = false;
+      const auto* d = fused_->dead_after(in, &covered);
+      if (covered) return d;
+    }
+    return program_.dead_after(in);
+  }
+  // Runs one op through its kernel, untimed (a fusion's ops that run op by op).
+  bool execute_alone(const hlo::LFunction& lfn, const hlo::Instr& instr, std::vector<Value>& frame) {
+    return execute(lfn, instr, frame, false);
+  }
 
  private:
   const hlo::Program& program_;
@@ -56,7 +75,13 @@ class Run {
   double timer_resolution_ = 0;
   double timing_spent_ = 0;  // seconds spent timing ops so far (RunOptions::timing_budget_seconds)
   std::size_t untimed_ = 0;  // ops left untimed once that budget was spent
-  double progress_at_ = -1;  // when RunOptions::on_progress was last called (seconds), -1: never
+  double progress_at_ = -1;
+  const FusedProgram* fused_ = nullptr;
+  std::vector<FusionRun> fusion_runs_;
+  // Times `once` by the harness's rules (the warm run included): seconds per run and repeats.
+  bool time_repeated(const hlo::Op& op, const std::function<bool()>& once, double* seconds, std::uint64_t* repeats);
+  bool execute_fusion(const hlo::LFunction& lfn, const hlo::Instr& instr, std::size_t plan, std::vector<Value>& frame,
+                      bool entry, bool timed);  // when RunOptions::on_progress was last called (seconds), -1: never
 
   // Releases the frame slots of the values that die at `in` (Program::dead).
   void release(const hlo::Instr& in, std::vector<Value>& frame);

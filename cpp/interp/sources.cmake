@@ -1,6 +1,7 @@
 # The interp room: runs lowered StableHLO on tensors (included by the top-level CMakeLists.txt).
 list(APPEND RL_CORE_SOURCES
   cpp/interp/interp.cpp
+  cpp/interp/fused.cpp
   cpp/interp/checks.cpp
   cpp/interp/simd_loops.cpp
   cpp/interp/ops_structural.cpp
@@ -25,4 +26,5 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/nan_bits_test.cpp
   tests/cpp/interp/corpus_interp_test.cpp
   tests/cpp/interp/npy_test.cpp
+  tests/cpp/interp/fused_test.cpp
 )

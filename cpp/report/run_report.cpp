@@ -70,6 +70,8 @@ std::string run_text_json(std::string text, const RunOptions& options, std::vect
     double flops = 0, trans = 0, bytes = 0;
   };
   std::vector<Row> rows;
+  std::vector<FusionRun> fusions;
+  bool fused = false;
   double seconds = 0;
   std::size_t peak = 0, untimed = 0;
   double need = 0;
@@ -109,6 +111,8 @@ std::string run_text_json(std::string text, const RunOptions& options, std::vect
         }
         rows.push_back(std::move(row));
       }
+      for (auto& fu : r.fusions) fusions.push_back(std::move(fu));
+      fused = fused || r.fused;
       seconds += r.seconds;
       if (r.peak_bytes > peak) peak = r.peak_bytes;
       if (r.memory_need_bytes > need) need = r.memory_need_bytes;
@@ -128,6 +132,20 @@ std::string run_text_json(std::string text, const RunOptions& options, std::vect
         .field("repeats", static_cast<double>(r.t.repeats)).field("flops", r.flops).field("transcendentals", r.trans)
         .field("bytes_accessed", r.bytes).end_object();
   j.end_array();
+  // A fused run's fusions: each one's time beside XLA's counts for the fusion (hlo/fuse.h: its
+  // ops' flops and transcendentals, bytes at its boundary); fallback says why one ran op by op.
+  j.field("fused", fused);
+  j.key("fusions").begin_array();
+  for (const auto& fu : fusions) {
+    j.begin_object().field("name", fu.name).field("kind", fu.kind).field("line", fu.line).field("column", fu.column);
+    j.key("ops").begin_array();
+    for (const auto& o : fu.ops) j.begin_object().field("line", o.line).field("column", o.column).field("op", std::string(o.op)).end_object();
+    j.end_array();
+    j.field("seconds", fu.seconds).field("repeats", static_cast<double>(fu.repeats)).field("flops", fu.flops)
+        .field("transcendentals", fu.transcendentals).field("bytes_accessed", fu.bytes_accessed).field("fallback", fu.fallback)
+        .end_object();
+  }
+  j.end_array();
   j.key("unsupported").begin_array();
   for (const auto& u : unsupported)
     j.begin_object().field("op", u.op).field("line", u.line).field("column", u.column).field("why", u.why).end_object();
@@ -138,10 +156,11 @@ std::string run_text_json(std::string text, const RunOptions& options, std::vect
   j.key("results").begin_array();
   for (const auto& s : results) write_summary(j, s);
   j.end_array();
-  // The timed ops' measured times summed: the program's measured time without the run's overhead
-  // (repeats, checks, generated inputs); 0 when nothing was timed.
+  // What ran, timed, summed (ops that ran alone and fusions): the program's measured time without
+  // the run's overhead (repeats, checks, generated inputs); 0 when nothing was timed.
   double ops_seconds = 0;
   for (const auto& r : rows) ops_seconds += r.t.seconds;
+  for (const auto& fu : fusions) ops_seconds += fu.seconds;
   j.field("inputs", inputs).field("seconds", seconds).field("ops_seconds", ops_seconds)
       .field("untimed_ops", static_cast<double>(untimed)).field("peak_bytes", static_cast<double>(peak))
       .field("memory_need_bytes", need);

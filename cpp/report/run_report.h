@@ -7,12 +7,16 @@
 // JSON: {dialect, status: "passed" | "failed" | "not_run" | "error",
 //        checks: [{line, column, kind, passed, detail}],
 //        ops: [{line, column, op, seconds, repeats, flops, transcendentals, bytes_accessed}],
+//        fused: the run fused (RunOptions::fuse), fusions: [{name, kind, line, column (its root),
+//          ops: [{line, column, op}], seconds, repeats, flops, transcendentals, bytes_accessed,
+//          fallback}] (the entry's own fusions that ran; counts as XLA counts a fusion; ops then
+//          lists only the ops that ran alone),
 //        unsupported: [{op, line, column, why}],
 //        errors: [{error, message, line, column}],
 //        results: [{shape, checksum, preview}], inputs, seconds, ops_seconds, untimed_ops, peak_bytes,
 //        memory_need_bytes}
 // seconds: the whole run, wall clock (with the timing's repeats); ops_seconds: the timed ops'
-// per-execution times summed (the program's measured time, set beside its lower bound);
+// and fusions' per-execution times summed (the program's measured time, set beside its lower bound);
 // untimed_ops: the entry ops run untimed once RunOptions::timing_budget_seconds was spent.
 // peak_bytes: the live tensors' peak, measured; memory_need_bytes: what the program needs at most
 // by its IR (interp::memory_need), an estimate known before it runs.

@@ -4,6 +4,9 @@
 //   - f32 add of two memory-sized arrays vs the measured memory triad bandwidth (goal ≥ 0.50)
 //   - f32 tanh, exponential, log and logistic over 1M elements: M elements/s on one core (goal ≥ 500),
 //     beside f64 tanh (std::tanh in double: the path f32 took before cpp/kernels/math_impl.h)
+//   - fusion: tanh(A@B) / A@B at 512³ (goal ≤ 1.10, the kernel's own ratio) and the 4M-element
+//     tanh(2·x + 1)·y chain / one 4M-element add (goal ≤ 2), each program's ops_seconds (what ran,
+//     timed), fused (the default) and op by op (--no-fuse), from one run
 //   - the runnable corpus (stablehlo + stablehlo-interpret) in one process (goal ≤ 60 s)
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -45,11 +48,65 @@ ${pre}  %y = stablehlo.${op} ${arg} : ${T}
 `;
 }
 
-/** The best of `reps` runs of the module's one timed op: seconds per execution. */
+// tanh(A@B) at n³: with fusion, one kOutput fusion (the tanh applied to the dot's output).
+function tanhDotModule(n) {
+  const T = t([n, n]);
+  return `func.func @main(%a: ${T}, %b: ${T}) -> ${T} {
+  %c = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (${T}, ${T}) -> ${T}
+  %d = stablehlo.tanh %c : ${T}
+  return %d : ${T}
+}
+`;
+}
+
+// tanh(2·x + 1)·y as JAX lowers it (scalar constants broadcast): one kLoop fusion of 8 ops.
+function chainModule(elements) {
+  const T = t([elements]);
+  return `func.func @main(%x: ${T}, %y: ${T}) -> ${T} {
+  %c2 = stablehlo.constant dense<2.0> : tensor<f32>
+  %c1 = stablehlo.constant dense<1.0> : tensor<f32>
+  %b2 = stablehlo.broadcast_in_dim %c2, dims = [] : (tensor<f32>) -> ${T}
+  %b1 = stablehlo.broadcast_in_dim %c1, dims = [] : (tensor<f32>) -> ${T}
+  %0 = stablehlo.multiply %b2, %x : ${T}
+  %1 = stablehlo.add %0, %b1 : ${T}
+  %2 = stablehlo.tanh %1 : ${T}
+  %3 = stablehlo.multiply %2, %y : ${T}
+  return %3 : ${T}
+}
+`;
+}
+
+function oneAddModule(elements) {
+  const T = t([elements]);
+  return `func.func @main(%a: ${T}, %b: ${T}) -> ${T} {
+  %c = stablehlo.add %a, %b : ${T}
+  return %c : ${T}
+}
+`;
+}
+
+/** The best of `reps` runs of a whole program: its ops_seconds (ops and fusions, timed, summed). */
+function programSeconds(core, text, fuse, reps) {
+  let best = Infinity;
+  let fusions = 0;
+  for (let i = 0; i < reps; i++) {
+    const r = core.runText(text, { inputs: 'seeded', time_ops: true, fuse });
+    if (!r.ok || r.value.status !== 'passed') {
+      throw new Error(`the interpreter did not run the program: ${JSON.stringify(r.ok ? r.value.errors.concat(r.value.unsupported) : r.error)}`);
+    }
+    if (r.value.ops_seconds < best) {
+      best = r.value.ops_seconds;
+      fusions = r.value.fusions.filter((f) => !f.fallback).length;
+    }
+  }
+  return { seconds: best, fusions };
+}
+
+/** The best of `reps` runs of the module's one timed op, op by op (no fusion: the op itself is timed): seconds per execution. */
 function opSeconds(core, text, op, reps) {
   let best = Infinity;
   for (let i = 0; i < reps; i++) {
-    const r = core.runText(text, { inputs: 'seeded', time_ops: true });
+    const r = core.runText(text, { inputs: 'seeded', time_ops: true, fuse: false });
     if (!r.ok || r.value.status === 'error' || r.value.status === 'not_run') {
       throw new Error(`the interpreter did not run the ${op} module: ${JSON.stringify(r.ok ? r.value.errors.concat(r.value.unsupported) : r.error)}`);
     }
@@ -99,6 +156,22 @@ export async function benchInterpreter({ quick = false } = {}) {
     out.math.push({ op, type, elements: mathElements, melements_per_s: mathElements / seconds / 1e6, goal: type === 'f32' ? 500 : null });
   }
 
+  // Fusion: each ratio from programs timed in this run, fused and op by op.
+  const m = 512;
+  const chainElements = 4 * 1024 * 1024;
+  const fr = quick ? 2 : 6;  // best of: the dot's time varies by tens of % on a loaded machine
+  out.fusion = {};
+  for (const fuse of [true, false]) {
+    const ab = programSeconds(core, dotModule(m), fuse, fr);
+    const tab = programSeconds(core, tanhDotModule(m), fuse, fr);
+    const add1 = programSeconds(core, oneAddModule(chainElements), fuse, fr);
+    const ch = programSeconds(core, chainModule(chainElements), fuse, fr);
+    out.fusion[fuse ? 'fused' : 'unfused'] = {
+      tanh_dot_512: { tanh_ab_seconds: tab.seconds, ab_seconds: ab.seconds, ratio: tab.seconds / ab.seconds, fusions: tab.fusions, goal: 1.1 },
+      chain_4m: { chain_seconds: ch.seconds, add_seconds: add1.seconds, ratio: ch.seconds / add1.seconds, fusions: ch.fusions, goal: 2 },
+    };
+  }
+
   // The runnable corpus in one process, as `node scripts/run.mjs` runs it (ops timed).
   const corpus = process.env.ROOFLINE_CORPUS || resolve(ROOT, '..', 'shared', 'corpus');
   const files = [];
@@ -123,6 +196,12 @@ export async function benchInterpreter({ quick = false } = {}) {
   for (const m of out.math) {
     const note = m.goal ? `(goal ≥ ${m.goal})` : '(std::tanh in double: how f32 ran before math_impl.h)';
     console.log(`  ${m.type} ${m.op} of ${m.elements} elements: ${m.melements_per_s.toFixed(1)} M elements/s   ${note}`);
+  }
+  for (const [how, f] of Object.entries(out.fusion)) {
+    const td = f.tanh_dot_512;
+    const ch = f.chain_4m;
+    console.log(`  ${how}: tanh(A@B) ${(td.tanh_ab_seconds * 1e3).toFixed(2)} ms / A@B ${(td.ab_seconds * 1e3).toFixed(2)} ms at 512³ → ${td.ratio.toFixed(3)}   (goal ≤ 1.10)`);
+    console.log(`  ${how}: tanh(2·x + 1)·y ${(ch.chain_seconds * 1e3).toFixed(2)} ms / one add ${(ch.add_seconds * 1e3).toFixed(2)} ms at 4M elements → ${ch.ratio.toFixed(2)}   (goal ≤ 2)`);
   }
   if (out.corpus) {
     const c = out.corpus;

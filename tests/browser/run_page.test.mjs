@@ -26,12 +26,12 @@ before(async () => {
   examples = Object.fromEntries(core.exampleModules().value.map((e) => [e.name, e.text]));
 });
 
-/** What `node scripts/run.mjs --json --inputs I [--seed S] FILE` prints for `text` in a file named `name`. */
+/** What `node scripts/run.mjs --json --no-fuse --inputs I [--seed S] FILE` prints for `text` in a file named `name` (the page runs op by op until it draws a point per fusion). */
 function cli(name, text, inputs, seed) {
   const dir = mkdtempSync(join(tmpdir(), 'run-page-'));
   const file = join(dir, name);
   writeFileSync(file, text);
-  const args = ['--json', '--inputs', inputs, ...(seed === undefined ? [] : ['--seed', String(seed)]), file];
+  const args = ['--json', '--no-fuse', '--inputs', inputs, ...(seed === undefined ? [] : ['--seed', String(seed)]), file];
   const out = spawnSync(process.execPath, [join(ROOT, 'scripts', 'run.mjs'), ...args], { encoding: 'utf8' });
   rmSync(dir, { recursive: true, force: true });
   return { ...JSON.parse(out.stdout)[0], file: name };

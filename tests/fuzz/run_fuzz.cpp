@@ -1,6 +1,7 @@
 // libFuzzer target for lowering and running: arbitrary bytes are parsed, verified, lowered and,
 // where that succeeds, run by the interpreter under small limits (memory cap, while iterations,
-// time budget). Any input must give a result or an error: no crash, no hang, no sanitizer report.
+// time budget), op by op and fused (interp/fused.h). Any input must give a result or an error: no
+// crash, no hang, no sanitizer report.
 // Built and run by scripts/fuzz run (clang-14, -fsanitize=fuzzer,address,undefined).
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +24,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)rl::hlo::lower_lenient(m);  // also on modules that do not verify: lowering must not crash
     auto program = rl::hlo::lower(m);
     if (!program.ok()) continue;
+    options.fuse = false;
+    (void)rl::interp::run_program(program.value(), options);
+    options.fuse = true;
     (void)rl::interp::run_program(program.value(), options);
   }
   return 0;

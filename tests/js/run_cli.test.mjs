@@ -47,6 +47,18 @@ const readNpy = (file) => {
   assert.equal((10 + len) % 64, 0, 'the data starts on a 64-byte boundary');
   return { header: b.subarray(10, 10 + len).toString('latin1').trim(), data: b.subarray(10 + len) };
 };
+const chain = write('chain.mlir', `func.func public @main(%x: tensor<4096xf32>, %y: tensor<4096xf32>) -> tensor<4096xf32> {
+  %c2 = stablehlo.constant dense<2.0> : tensor<f32>
+  %c1 = stablehlo.constant dense<1.0> : tensor<f32>
+  %b2 = stablehlo.broadcast_in_dim %c2, dims = [] : (tensor<f32>) -> tensor<4096xf32>
+  %b1 = stablehlo.broadcast_in_dim %c1, dims = [] : (tensor<f32>) -> tensor<4096xf32>
+  %0 = stablehlo.multiply %b2, %x : tensor<4096xf32>
+  %1 = stablehlo.add %0, %b1 : tensor<4096xf32>
+  %2 = stablehlo.tanh %1 : tensor<4096xf32>
+  %3 = stablehlo.multiply %2, %y : tensor<4096xf32>
+  return %3 : tensor<4096xf32>
+}
+`);
 const broken = write('broken.mlir', 'func.func @main() -> tensor<2xf32> {\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n}\n');
 
 describe('node scripts/run.mjs', () => {
@@ -121,6 +133,35 @@ describe('node scripts/run.mjs', () => {
     assert.match(run(good, '--timing-budget', '-1').stderr, /timing_budget_seconds must be a number of seconds from 0 to 86400, got -1/);
   });
 
+  test('fused by default: the chain runs as one kLoop fusion timed as one, counted as XLA counts it; --no-fuse runs op by op with the same bits', () => {
+    const [f] = JSON.parse(run(chain, '--json', '--inputs', 'seeded').stdout);
+    assert.equal(f.status, 'passed');
+    assert.equal(f.fused, true);
+    assert.equal(f.fusions.length, 1);
+    const fu = f.fusions[0];
+    assert.equal(fu.name, 'fusion.0');
+    assert.equal(fu.kind, 'kLoop');
+    assert.equal(fu.fallback, '');
+    assert.deepEqual(fu.ops.map((o) => [o.line, o.op]), [[2, 'stablehlo.constant'], [3, 'stablehlo.constant'],
+      [4, 'stablehlo.broadcast_in_dim'], [5, 'stablehlo.broadcast_in_dim'], [6, 'stablehlo.multiply'], [7, 'stablehlo.add'],
+      [8, 'stablehlo.tanh'], [9, 'stablehlo.multiply']]);
+    assert.deepEqual([fu.line, fu.column], [9, 3]);  // its root
+    assert.equal(fu.flops, 3 * 4096);                 // multiply, add, multiply per element
+    assert.equal(fu.transcendentals, 4096);           // tanh
+    assert.equal(fu.bytes_accessed, 3 * 4096 * 4);    // x and y read once, the output written once
+    assert.ok(fu.seconds > 0 && fu.repeats >= 1);
+    assert.deepEqual(f.ops, []);                      // nothing ran alone
+    assert.ok(Math.abs(f.ops_seconds - fu.seconds) <= 1e-12 * fu.seconds);
+    const [u] = JSON.parse(run(chain, '--json', '--inputs', 'seeded', '--no-fuse').stdout);
+    assert.equal(u.status, 'passed');
+    assert.equal(u.fused, false);
+    assert.deepEqual(u.fusions, []);
+    assert.equal(u.ops.length, 8);
+    const sum = u.ops.reduce((s, o) => s + o.seconds, 0);
+    assert.ok(Math.abs(u.ops_seconds - sum) <= 1e-12 * sum);
+    assert.deepEqual(u.results.map((x) => x.bits), f.results.map((x) => x.bits));
+  });
+
   test('bad text is an error at its place; bad options are refused by name', () => {
     const r = run(broken);
     assert.equal(r.status, 1);
@@ -136,7 +177,7 @@ describe('node scripts/run.mjs', () => {
   test('--help describes the options and the output', () => {
     const r = run('--help');
     assert.equal(r.status, 0);
-    for (const word of ['--json', 'PROGRAM.py', '--entry NAME', '--inputs seeded', '--inputs arange', '--allow-unsupported', '--timing-budget S', 'untimed_ops', 'measurements of this machine', 'estimates from the IR']) {
+    for (const word of ['--json', 'PROGRAM.py', '--entry NAME', '--inputs seeded', '--inputs arange', '--allow-unsupported', '--timing-budget S', 'untimed_ops', '--no-fuse', 'fusions', 'fallback', 'measurements of this machine', 'estimates from the IR']) {
       assert.ok(r.stdout.includes(word), word);
     }
   });

@@ -1,10 +1,10 @@
 // rl_run_files: the native build's interpreter over files, for the differential test that
 // compares it with the wasm core (tests/js/native_wasm.test.mjs). One JSON line per file:
 // {"file": PATH, "run": <report::run_text_json>}, each run with seeded inputs (seed 1) and no
-// op timing, as the test runs the wasm core. A file that cannot be read gives
-// {"file": PATH, "error": "..."}.
+// op timing, fused as the wasm core runs by default (--no-fuse: op by op). A file that cannot be
+// read gives {"file": PATH, "error": "..."}.
 //
-//   rl_run_files FILE...
+//   rl_run_files [--no-fuse] FILE...
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -22,7 +22,12 @@ int main(int argc, char** argv) {
   options.inputs = rl::interp::Inputs::Seeded;
   options.seed = 1;
   options.time_ops = false;
+  options.fuse = true;
   for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--no-fuse") {
+      options.fuse = false;
+      continue;
+    }
     std::ifstream in(argv[i], std::ios::binary);
     std::ostringstream text;
     if (in) text << in.rdbuf();

@@ -4,6 +4,7 @@
 
 #include "catch.hpp"
 #include "interp/interp_util.h"
+#include "common/json_reader.h"
 #include "report/run_report.h"
 
 using namespace rl;
@@ -133,4 +134,52 @@ TEST_CASE("a result's bits tell bytes apart that its checksum and preview do not
   CHECK(neg.checksum == pos.checksum);
   CHECK(neg.bits == "515662f380650845");
   CHECK(pos.bits == "a8c7f832281a39c5");
+}
+
+TEST_CASE("a fused run's JSON lists each fusion with its ops, time and XLA's counts, and ops_seconds sums what ran", "[interp][fused][report]") {
+  // exp(x)·x fuses (kLoop: exponential, multiply); the dot_general that reads it runs alone (a
+  // dot takes no producers, XLA CPU's CanBeLoopFused).
+  const std::string text =
+      "func.func @main(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {\n"
+      "  %0 = stablehlo.exponential %x : tensor<8x8xf32>\n"
+      "  %1 = stablehlo.multiply %0, %x : tensor<8x8xf32>\n"
+      "  %2 = stablehlo.dot_general %1, %1, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>\n"
+      "  return %2 : tensor<8x8xf32>\n"
+      "}\n";
+  interp::RunOptions o;
+  o.inputs = interp::Inputs::Seeded;
+  o.time_ops = true;
+  o.fuse = true;
+  auto parsed = parse_json(report::run_text_json(text, o));
+  REQUIRE(parsed.ok());
+  const Json& j = parsed.value();
+  REQUIRE(j.find("fused"));
+  CHECK(j.find("fused")->boolean);
+  const Json* fusions = j.find("fusions");
+  REQUIRE(fusions);
+  REQUIRE(fusions->items.size() == 1);
+  const Json& f = fusions->items[0];
+  CHECK(f.find("name")->string == "fusion.0");
+  CHECK(f.find("kind")->string == "kLoop");
+  CHECK(f.find("fallback")->string.empty());
+  REQUIRE(f.find("ops")->items.size() == 2);
+  CHECK(f.find("ops")->items[0].find("op")->string == "stablehlo.exponential");
+  CHECK(f.find("ops")->items[0].find("line")->number == 2);
+  CHECK(f.find("ops")->items[1].find("op")->string == "stablehlo.multiply");
+  CHECK(f.find("flops")->number == 64);            // the multiply, one per element
+  CHECK(f.find("transcendentals")->number == 64);  // the exponential
+  CHECK(f.find("bytes_accessed")->number == 2 * 64 * 4);  // x read once, the product written once
+  CHECK(f.find("seconds")->number > 0);
+  CHECK(f.find("repeats")->number >= 1);
+  const Json* ops = j.find("ops");
+  REQUIRE(ops->items.size() == 1);
+  CHECK(ops->items[0].find("op")->string == "stablehlo.dot_general");
+  CHECK(j.find("ops_seconds")->number == f.find("seconds")->number + ops->items[0].find("seconds")->number);
+  // Op by op: no fusions, three ops timed.
+  o.fuse = false;
+  auto plain = parse_json(report::run_text_json(text, o));
+  REQUIRE(plain.ok());
+  CHECK_FALSE(plain.value().find("fused")->boolean);
+  CHECK(plain.value().find("fusions")->items.empty());
+  CHECK(plain.value().find("ops")->items.size() == 3);
 }

@@ -1,0 +1,112 @@
+// Runs the fusions of the fusion pass (hlo/fuse.h) as units: the interpreter's side of XLA's
+// fused kernels.
+//
+// A fusion runs where its root stands in the block; its other ops (those that do not also run on
+// their own) are skipped where they stand, and the values that die at them live on to the root
+// (the liveness lists are moved accordingly, so nothing is freed, or updated in place, before the
+// fusion has read it). Inside the fusion:
+// - the loop part (every op of a kLoop fusion; a kOutput fusion's epilogue; the elementwise
+//   producers of a kInput fusion's reduce) is evaluated a block of kBlock elements at a time,
+//   node by node on small buffers, with the same f32 functions the ops run alone (simd_loops.h,
+//   kernels/math_impl.h through best_math()), so the bits are the unfused bits; parameters are
+//   read in place, broadcasts through their index map, reshapes and f32→f32 converts are free;
+//   no intermediate tensor is made;
+// - a kOutput fusion's dot (or convolution) runs through its kernel, and the epilogue is applied
+//   to its output in one pass, in place;
+// - a kInput fusion's reduce runs through its kernel on the loop part's one output (XLA evaluates
+//   the producers inside the reduction loop; here the reduce's input is made once, the other
+//   intermediates are not);
+// - a fusion whose ops are outside the loop's vocabulary (element types other than f32 and pred,
+//   transposes, slices, iota, ...) runs its ops one by one, in program order, inside the fusion,
+//   and says why (FusionRun::fallback).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "hlo/fuse.h"
+#include "hlo/lower.h"
+#include "interp/value.h"
+
+namespace rl::interp {
+
+class Run;
+
+constexpr std::int64_t kFusedBlock = 512;  // elements per block of the loop part
+
+// One node of a fusion's loop part: an op computed a block at a time, or where a block of a
+// value outside the loop part is read from.
+struct LoopNode {
+  enum class Kind : std::uint8_t {
+    Param,       // a value of the frame with the loop's element count, read in place
+    ParamSplat,  // a one-element value of the frame, repeated
+    ParamGather, // a value of the frame read through a broadcast's index map
+    Splat,       // a scalar constant (its bits)
+    Pass,        // reshape, f32→f32 convert: the operand's block as it is
+    Binary,      // f32 add, subtract, multiply, divide, maximum, minimum (simd::f32_binary)
+    Negate, Abs, // f32
+    Math,        // f32 exp, tanh, ... (kernels::best_math)
+    Compare,     // f32 × f32 → pred
+    Select,      // pred ? a : b, 4-byte elements moved as bits
+    Logic,       // pred and, or, xor, not (op 0..3)
+  };
+  Kind kind = Kind::Param;
+  bool pred = false;            // elements are pred (1 byte); else 4-byte f32
+  bool scalar = false;          // one value repeated over the block (a splat, or ops of splats)
+  hlo::ValueId value = 0;       // Param*: the frame's value
+  int a = -1, b = -1, c = -1;   // operand nodes
+  std::uint32_t bits = 0;       // Splat: the element's bits
+  std::uint8_t op = 0;          // Binary: simd::Binary; Math: kernels::MathFn; Compare: hlo::Comparison
+  std::uint32_t instr = 0;      // the instruction it computes (for Param*: the one reading it)
+  std::vector<std::int64_t> dims, strides;  // ParamGather: result dims, the operand's stride per result dim
+  std::int64_t source_elements = 0;         // ParamGather: the operand's element count
+};
+
+struct FusionPlan {
+  std::size_t fusion = 0;                 // index in FusedModule::fusions
+  const hlo::LFunction* lfn = nullptr;
+  const hlo::LBlock* block = nullptr;
+  std::vector<std::uint32_t> members;     // instruction indices in the block, program order
+  std::uint32_t root = 0;                 // instruction index of the root
+  std::string fallback;                   // why it runs op by op ("" when it runs fused)
+  // The loop part: nodes in evaluation order; loop_root's value is its output.
+  std::vector<LoopNode> nodes;
+  std::uint32_t loop_root = 0;            // instruction index of the loop part's root
+  bool has_loop = false;
+  std::vector<char> by_op;                // by member: runs through its own kernel inside the fusion
+};
+
+class FusedProgram {
+ public:
+  // Plans every fusion of `fused` (a fuse_module of the program's module) against `program`.
+  FusedProgram(const hlo::Program& program, hlo::FusedModule fused);
+  ~FusedProgram();
+  FusedProgram(const FusedProgram&) = delete;
+  FusedProgram& operator=(const FusedProgram&) = delete;
+
+  enum class Role : std::uint8_t { Alone, Skip, Root };
+  // What the instruction does in a fused run; for Root, *plan is its fusion's plan.
+  Role role(const hlo::Instr& in, std::size_t* plan) const;
+  // The values that die at `in` in the fused order; nullptr: as the program's liveness says.
+  const std::vector<hlo::ValueId>* dead_after(const hlo::Instr& in, bool* covered) const;
+
+  const hlo::FusedModule& fused() const { return fused_; }
+  const std::vector<FusionPlan>& plans() const { return plans_; }
+
+ private:
+  hlo::FusedModule fused_;
+  std::vector<FusionPlan> plans_;
+  // The instructions of blocks that hold fusions, [first, last] each, sorted: an instruction
+  // elsewhere (a reducer's body run per element, ...) is answered without a hash lookup.
+  std::vector<std::pair<const hlo::Instr*, const hlo::Instr*>> blocks_;
+  bool in_fused_block(const hlo::Instr* in) const;
+  std::unordered_map<const hlo::Instr*, std::uint32_t> role_;  // Skip: 0, Root: plan + 1
+  std::unordered_map<const hlo::Instr*, std::vector<hlo::ValueId>> dead_;
+};
+
+// Runs one fusion (at its root) in `frame`. False with the run's error set on failure.
+bool run_fusion(Run& run, const FusionPlan& plan, std::vector<Value>& frame);
+
+}  // namespace rl::interp

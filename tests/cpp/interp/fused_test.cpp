@@ -1,0 +1,280 @@
+// Fusions run as units (interp/fused.h): which ops each fusion holds (written here, with XLA's
+// rule), that it ran fused or why not, and the same bits as the op-by-op run. The whole corpus
+// then runs both ways.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "catch.hpp"
+#include "corpus.h"
+#include "hlo/test_util.h"
+#include "interp/interp_util.h"
+
+using namespace rl;
+using rl::testing::as_doubles;
+using rl::testing::run_text;
+using Catch::Matchers::Contains;
+
+namespace {
+
+interp::RunOptions with_inputs(bool fuse) {
+  interp::RunOptions o;
+  o.inputs = interp::Inputs::Seeded;
+  o.seed = 7;
+  o.fuse = fuse;
+  return o;
+}
+
+std::vector<std::string> bits(const interp::RunResult& r) {
+  std::vector<std::string> out;
+  for (const auto& s : r.results) out.push_back(s.bits);
+  return out;
+}
+
+std::vector<std::string> op_names(const interp::FusionRun& f) {
+  std::vector<std::string> out;
+  for (const auto& o : f.ops) out.push_back(std::string(o.op));
+  return out;
+}
+
+// Runs `text` fused and op by op: both pass, with the same result bits; the fused run's fusions.
+std::vector<interp::FusionRun> fused_same_bits(const std::string& text) {
+  auto unfused = run_text(text, with_inputs(false));
+  auto fused = run_text(text, with_inputs(true));
+  INFO((fused.result.errors.empty() ? std::string() : fused.result.errors.front().message));
+  REQUIRE(unfused.result.status == "passed");
+  REQUIRE(fused.result.status == "passed");
+  CHECK(fused.result.fused);
+  CHECK_FALSE(unfused.result.fused);
+  CHECK(unfused.result.fusions.empty());
+  CHECK(bits(fused.result) == bits(unfused.result));
+  return fused.result.fusions;
+}
+
+}  // namespace
+
+TEST_CASE("the 4M-element chain's shape tanh(2x + 1) * y runs as one loop fusion with the op-by-op bits", "[interp][fused]") {
+  // XLA's loop fusion (instruction_fusion.cc): every elementwise op, the scalar constants and
+  // their broadcasts fuse into the one consumer, the multiply by y.
+  const std::string text =
+      "func.func public @main(%x: tensor<1000xf32>, %y: tensor<1000xf32>) -> tensor<1000xf32> {\n"
+      "  %c2 = stablehlo.constant dense<2.0> : tensor<f32>\n"
+      "  %c1 = stablehlo.constant dense<1.0> : tensor<f32>\n"
+      "  %b2 = stablehlo.broadcast_in_dim %c2, dims = [] : (tensor<f32>) -> tensor<1000xf32>\n"
+      "  %b1 = stablehlo.broadcast_in_dim %c1, dims = [] : (tensor<f32>) -> tensor<1000xf32>\n"
+      "  %0 = stablehlo.multiply %b2, %x : tensor<1000xf32>\n"
+      "  %1 = stablehlo.add %0, %b1 : tensor<1000xf32>\n"
+      "  %2 = stablehlo.tanh %1 : tensor<1000xf32>\n"
+      "  %3 = stablehlo.multiply %2, %y : tensor<1000xf32>\n"
+      "  return %3 : tensor<1000xf32>\n"
+      "}\n";
+  auto fusions = fused_same_bits(text);
+  REQUIRE(fusions.size() == 1);
+  CHECK(fusions[0].kind == "kLoop");
+  CHECK(fusions[0].fallback.empty());
+  CHECK(op_names(fusions[0]) ==
+        std::vector<std::string>{"stablehlo.constant", "stablehlo.constant", "stablehlo.broadcast_in_dim",
+                                 "stablehlo.broadcast_in_dim", "stablehlo.multiply", "stablehlo.add", "stablehlo.tanh",
+                                 "stablehlo.multiply"});
+  // XLA counts: 4 flops per element (multiply, add, multiply; tanh is a transcendental), bytes
+  // at the boundary: x and y read once, the output written once.
+  CHECK(fusions[0].flops == 3 * 1000);
+  CHECK(fusions[0].transcendentals == 1000);
+  CHECK(fusions[0].bytes_accessed == 3 * 1000 * 4);
+  // And the values are tanh(2x + 1)·y (the fast tanh: a few ulp).
+  auto ran = run_text(text, with_inputs(true));
+  const auto y = as_doubles(ran.result);
+  REQUIRE(y.size() == 1000);
+  CHECK(std::all_of(y.begin(), y.end(), [](double v) { return std::isfinite(v) && std::fabs(v) <= 1; }));
+}
+
+TEST_CASE("a dot with a bias and tanh epilogue runs as one output fusion, the epilogue on the dot's output", "[interp][fused]") {
+  // Output fusion (FuseOptions::dot_epilogues, as XLA's GPU backend and this project's kernel
+  // apply tanh in the tile): the dot, the bias broadcast, the add and the tanh.
+  const std::string text =
+      "func.func public @main(%a: tensor<64x32xf32>, %b: tensor<32x48xf32>, %bias: tensor<48xf32>) -> tensor<64x48xf32> {\n"
+      "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x48xf32>) -> tensor<64x48xf32>\n"
+      "  %1 = stablehlo.broadcast_in_dim %bias, dims = [1] : (tensor<48xf32>) -> tensor<64x48xf32>\n"
+      "  %2 = stablehlo.add %0, %1 : tensor<64x48xf32>\n"
+      "  %3 = stablehlo.tanh %2 : tensor<64x48xf32>\n"
+      "  return %3 : tensor<64x48xf32>\n"
+      "}\n";
+  auto fusions = fused_same_bits(text);
+  REQUIRE(fusions.size() == 1);
+  CHECK(fusions[0].kind == "kOutput");
+  CHECK(fusions[0].fallback.empty());
+  CHECK(op_names(fusions[0]) == std::vector<std::string>{"stablehlo.dot_general", "stablehlo.broadcast_in_dim",
+                                                          "stablehlo.add", "stablehlo.tanh"});
+}
+
+TEST_CASE("a reduce of exp(x) * x runs as one input fusion with the op-by-op bits", "[interp][fused]") {
+  // Input fusion: the reduce is the root, its elementwise producers fuse into it, the init
+  // constant too (a scalar constant).
+  const std::string text =
+      "func.func public @main(%x: tensor<16x100xf32>) -> tensor<16xf32> {\n"
+      "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %0 = stablehlo.exponential %x : tensor<16x100xf32>\n"
+      "  %1 = stablehlo.multiply %0, %x : tensor<16x100xf32>\n"
+      "  %2 = stablehlo.reduce(%1 init: %z) applies stablehlo.add across dimensions = [1] : (tensor<16x100xf32>, tensor<f32>) -> tensor<16xf32>\n"
+      "  return %2 : tensor<16xf32>\n"
+      "}\n";
+  auto fusions = fused_same_bits(text);
+  REQUIRE(fusions.size() == 1);
+  CHECK(fusions[0].kind == "kInput");
+  CHECK(fusions[0].fallback.empty());
+  CHECK(op_names(fusions[0]) == std::vector<std::string>{"stablehlo.constant", "stablehlo.exponential",
+                                                          "stablehlo.multiply", "stablehlo.reduce"});
+}
+
+TEST_CASE("a compare and select with a broadcast operand run in the fused loop", "[interp][fused]") {
+  // relu-like: max by select, a [4] row broadcast over [3, 4] read through its index map.
+  const std::string text =
+      "func.func public @main(%x: tensor<3x4xf32>, %r: tensor<4xf32>) -> tensor<12xf32> {\n"
+      "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> tensor<3x4xf32>\n"
+      "  %rb = stablehlo.broadcast_in_dim %r, dims = [1] : (tensor<4xf32>) -> tensor<3x4xf32>\n"
+      "  %0 = stablehlo.add %x, %rb : tensor<3x4xf32>\n"
+      "  %p = stablehlo.compare GT, %0, %zb, FLOAT : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xi1>\n"
+      "  %1 = stablehlo.select %p, %0, %zb : tensor<3x4xi1>, tensor<3x4xf32>\n"
+      "  %2 = stablehlo.reshape %1 : (tensor<3x4xf32>) -> tensor<12xf32>\n"
+      "  return %2 : tensor<12xf32>\n"
+      "}\n";
+  auto fusions = fused_same_bits(text);
+  REQUIRE(fusions.size() == 1);
+  CHECK(fusions[0].kind == "kLoop");
+  CHECK(fusions[0].fallback.empty());
+  CHECK(op_names(fusions[0]) == std::vector<std::string>{"stablehlo.constant", "stablehlo.broadcast_in_dim",
+                                                          "stablehlo.broadcast_in_dim", "stablehlo.add", "stablehlo.compare",
+                                                          "stablehlo.select", "stablehlo.reshape"});
+  auto ran = run_text(text, with_inputs(true));
+  auto in = run_text(
+      "func.func public @main(%x: tensor<3x4xf32>, %r: tensor<4xf32>) -> (tensor<3x4xf32>, tensor<4xf32>) {\n"
+      "  return %x, %r : tensor<3x4xf32>, tensor<4xf32>\n"
+      "}\n",
+      with_inputs(false));
+  const auto x = as_doubles(in.result, 0), r = as_doubles(in.result, 1), y = as_doubles(ran.result);
+  REQUIRE(y.size() == 12);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) {
+      const float s = static_cast<float>(x[i * 4 + j]) + static_cast<float>(r[j]);
+      CHECK(y[i * 4 + j] == (s > 0 ? s : 0.0f));
+    }
+}
+
+TEST_CASE("a fusion outside the fused loop's types runs op by op inside the fusion and says why", "[interp][fused]") {
+  const std::string text =
+      "func.func public @main(%x: tensor<100xf64>, %y: tensor<100xf64>) -> tensor<100xf64> {\n"
+      "  %0 = stablehlo.multiply %x, %y : tensor<100xf64>\n"
+      "  %1 = stablehlo.add %0, %x : tensor<100xf64>\n"
+      "  %2 = stablehlo.tanh %1 : tensor<100xf64>\n"
+      "  return %2 : tensor<100xf64>\n"
+      "}\n";
+  auto fusions = fused_same_bits(text);
+  REQUIRE(fusions.size() == 1);
+  CHECK(fusions[0].kind == "kLoop");
+  CHECK(fusions[0].ops.size() == 3);
+  CHECK_THAT(fusions[0].fallback, Contains("f64"));
+}
+
+TEST_CASE("a value a fusion reads stays alive past its last op-by-op use until the fusion's root", "[interp][fused]") {
+  // x's last use in program order is the barrier; the fusion (add, multiply) reads it at its
+  // root, after the barrier: the liveness moves x's release there.
+  const std::string text =
+      "func.func public @main(%x: tensor<64xf32>, %y: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {\n"
+      "  %0 = stablehlo.add %x, %y : tensor<64xf32>\n"
+      "  %1 = stablehlo.optimization_barrier %x : tensor<64xf32>\n"
+      "  %2 = stablehlo.multiply %0, %0 : tensor<64xf32>\n"
+      "  return %2, %1 : tensor<64xf32>, tensor<64xf32>\n"
+      "}\n";
+  auto fusions = fused_same_bits(text);
+  REQUIRE(fusions.size() == 1);
+  CHECK(op_names(fusions[0]) == std::vector<std::string>{"stablehlo.add", "stablehlo.multiply"});
+  CHECK(fusions[0].fallback.empty());
+}
+
+TEST_CASE("fusions inside a while body run fused with the op-by-op bits", "[interp][fused]") {
+  const std::string text =
+      "func.func public @main(%x: tensor<256xf32>) -> tensor<256xf32> {\n"
+      "  %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+      "  %r:2 = stablehlo.while(%i = %c0, %v = %x) : tensor<i32>, tensor<256xf32>\n"
+      "   cond {\n"
+      "    %n = stablehlo.constant dense<3> : tensor<i32>\n"
+      "    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+      "    stablehlo.return %lt : tensor<i1>\n"
+      "  } do {\n"
+      "    %one = stablehlo.constant dense<1> : tensor<i32>\n"
+      "    %h = stablehlo.constant dense<0.5> : tensor<f32>\n"
+      "    %hb = stablehlo.broadcast_in_dim %h, dims = [] : (tensor<f32>) -> tensor<256xf32>\n"
+      "    %t = stablehlo.tanh %v : tensor<256xf32>\n"
+      "    %v2 = stablehlo.multiply %t, %hb : tensor<256xf32>\n"
+      "    %i2 = stablehlo.add %i, %one : tensor<i32>\n"
+      "    stablehlo.return %i2, %v2 : tensor<i32>, tensor<256xf32>\n"
+      "  }\n"
+      "  return %r#1 : tensor<256xf32>\n"
+      "}\n";
+  fused_same_bits(text);
+  // The body's fusion (tanh, the broadcast constant, multiply) is planned and runs fused.
+  auto parsed = hlo::parse(text);
+  REQUIRE(parsed.ok());
+  auto fm = hlo::fuse_module(parsed->front());
+  REQUIRE(fm.ok());
+  REQUIRE(fm->fusions.size() == 1);
+  CHECK(fm->fusions[0].ops.size() == 4);
+}
+
+TEST_CASE("StableHLO's interpreter tests give the same result bits fused and op by op, and pass their checks fused", "[interp][corpus][fused]") {
+  SKIP_WITHOUT_CORPUS("stablehlo-interpret");
+  int files = 0, modules = 0, compared = 0, fusions = 0, fused_fusions = 0;
+  std::map<std::string, int> fallbacks;  // why → fusions
+  std::string differences;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const char* sub : {"stablehlo", "stablehlo-interpret"}) {
+    const std::string dir = rl::testing::corpus_dir() + "/" + sub;
+    for (const auto& name : rl::testing::list_files(dir, ".mlir")) {
+      ++files;
+      auto mods = hlo::parse(rl::testing::read_file(dir + "/" + name));
+      if (!mods.ok()) continue;
+      for (const auto& m : mods.value()) {
+        auto program = hlo::lower(m);
+        if (!program.ok()) continue;
+        ++modules;
+        interp::RunOptions plain, fuse;
+        fuse.fuse = true;
+        const interp::RunResult a = interp::run_program(program.value(), plain);
+        if (a.status == "not_run") continue;
+        const interp::RunResult b = interp::run_program(program.value(), fuse);
+        ++compared;
+        for (const auto& f : b.fusions) {
+          ++fusions;
+          if (f.fallback.empty()) ++fused_fusions;
+          else ++fallbacks[f.fallback.substr(0, f.fallback.find(" ("))];
+        }
+        std::string why;
+        if (a.status != b.status) why = "status " + a.status + " op by op, " + b.status + " fused";
+        else if (bits(a) != bits(b)) why = "result bits differ";
+        for (std::size_t i = 0; why.empty() && i < a.checks.size() && i < b.checks.size(); ++i)
+          if (a.checks[i].passed != b.checks[i].passed) why = "check at line " + std::to_string(a.checks[i].line) + " differs";
+        if (!why.empty()) {
+          differences += std::string(sub) + "/" + name + ": " + why;
+          if (!b.errors.empty()) differences += ": " + b.errors.front().message;
+          differences += "\n";
+        }
+      }
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::vector<std::pair<int, std::string>> ranked;
+  for (const auto& [w, n] : fallbacks) ranked.emplace_back(n, w);
+  std::sort(ranked.rbegin(), ranked.rend());
+  std::ostringstream report;
+  report << files << " files, " << modules << " modules, " << compared << " run both ways in " << seconds << " s; "
+         << fusions << " fusions in entry functions, " << fused_fusions << " ran fused; op by op inside the fusion, by reason:\n";
+  for (std::size_t i = 0; i < ranked.size() && i < 12; ++i) report << "  " << ranked[i].first << "  " << ranked[i].second << "\n";
+  WARN(report.str());
+  INFO(differences);
+  CHECK(differences.empty());
+  REQUIRE(compared > 0);
+  CHECK(fused_fusions > 0);
+}
