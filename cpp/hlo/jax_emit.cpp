@@ -174,6 +174,12 @@ Value Emitter::unary(const std::string& op, Value x) {
   return r;
 }
 
+Value Emitter::is_finite(Value x) {
+  Value r = add(Aval{aval(x).dims, "i1"}, "");
+  cur().lines.push_back(name(r) + " = stablehlo.is_finite " + name(x) + " : (" + tt(x) + ") -> " + tt(r));
+  return r;
+}
+
 Value Emitter::binary(const std::string& op, Value a, Value b) {
   Value r = add(aval(a), "");
   cur().lines.push_back(name(r) + " = stablehlo." + op + " " + name(a) + ", " + name(b) + " : " + tt(r));

@@ -64,6 +64,7 @@ class Emitter {
   // `%c = ... dense<1> : tensor<i32>` (integers), `%c = ... dense<true> : tensor<i1>`.
   Value constant(double v, const Aval& type);
   Value unary(const std::string& op, Value x);                  // "tanh", "exponential", ...
+  Value is_finite(Value x);                                     // i1 result: `(T) -> tensor<...xi1>`
   Value binary(const std::string& op, Value a, Value b);        // "add", "maximum", ... same types
   Value compare(const std::string& direction, Value a, Value b);  // "GT", ...: i1 result
   Value select(Value pred, Value on_true, Value on_false);

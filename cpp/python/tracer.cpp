@@ -180,7 +180,8 @@ DT dt_of(const Ref& r) {
 // ---- the names ----------------------------------------------------------------------------------
 
 const char* const kModules[][2] = {{"jax", "jax"}, {"jax.numpy", "jnp"}, {"jax.nn", "jax.nn"},
-                                   {"jax.lax", "lax"}, {"numpy", "np"}};
+                                   {"jax.lax", "lax"}, {"numpy", "np"}, {"jax.scipy", "jax.scipy"},
+                                   {"jax.scipy.special", "jax.scipy.special"}};
 
 std::string short_module(const std::string& path) {
   for (auto& m : kModules)
@@ -216,7 +217,9 @@ const std::vector<std::string>& names_list() {
         "jnp.reshape", "jnp.transpose", "jnp.square", "jnp.zeros", "jnp.ones", "jnp.full", "jnp.arange",
         "jnp.array", "jnp.asarray", "jnp.zeros_like", "jnp.ones_like", "jnp.concatenate", "jnp.stack",
         "jnp.expand_dims", "jnp.squeeze", "jnp.swapaxes", "jnp.broadcast_to",
-        "jax.nn.relu", "jax.nn.sigmoid", "jax.nn.silu", "lax.dot_general", "jax.jit", "jax.ShapeDtypeStruct",
+        "jnp.prod", "jnp.clip", "jnp.var", "jnp.std", "jnp.outer",
+        "jax.nn.relu", "jax.nn.sigmoid", "jax.nn.silu", "jax.nn.softmax", "jax.nn.log_softmax", "jax.nn.logsumexp",
+        "jax.nn.gelu", "jax.scipy.special.logsumexp", "lax.dot_general", "lax.stop_gradient", "jax.jit", "jax.ShapeDtypeStruct",
         "np.zeros", "np.ones", "np.arange"};
     for (auto& [k, _] : unary_ops())
       if (k != "logistic") out.push_back("jnp." + k);
@@ -715,8 +718,10 @@ struct Interp {
     return dot_general(a, b, {ra - 1}, {rb >= 2 ? rb - 2 : 0}, {}, {});
   }
 
-  // jnp.sum / max / min / mean (jax/_src/numpy/reductions.py's _reduction).
-  Result<Ref> reduction(const std::string& kind, const Ref& x0, const Ref& axis_r, bool keepdims) {
+  // jnp.sum / prod / max / min / mean (jax/_src/numpy/reductions.py's _reduction). `initial`
+  // (jnp.max(..., initial=v)) is applied after the reduce as op(v, result), before keepdims.
+  Result<Ref> reduction(const std::string& kind, const Ref& x0, const Ref& axis_r, bool keepdims,
+                        const double* initial = nullptr) {
     UNWRAP(x, as_array(x0, kind));
     const std::size_t n = x->aval.dims.size();
     std::vector<std::int64_t> dims;
@@ -732,9 +737,9 @@ struct Interp {
     }
     const std::string t = x->aval.dtype;
     std::string comp = t, result_t = t;
-    if (kind == "sum" || kind == "mean") {
+    if (kind == "sum" || kind == "mean" || kind == "prod") {
       if (kind == "mean" && category(t) != 2) result_t = "f32";
-      if (kind == "sum" && category(t) < 2 && bits(t) < 32) result_t = hj::is_unsigned(t) ? "ui32" : "i32";
+      if (kind != "mean" && category(t) < 2 && bits(t) < 32) result_t = hj::is_unsigned(t) ? "ui32" : "i32";
       comp = (result_t == "f16" || result_t == "bf16") ? "f32" : result_t;
     }
     if ((kind == "max" || kind == "min") && t == "i1") return fail("jnp." + kind + " of a bool array is not supported here");
@@ -752,8 +757,8 @@ struct Interp {
     if (!tracing()) return Result<Ref>::success(new_array({keepdims ? kept : out_dims, result_t}, false));
     UNWRAP(xc, convert(x, comp, false));
     UNWRAP(v, value_of(xc));
-    double init = 0;
-    std::string op = "add";
+    double init = kind == "prod" ? 1 : 0;
+    std::string op = kind == "prod" ? "multiply" : "add";
     if (kind == "max" || kind == "min") {
       op = kind == "max" ? "maximum" : "minimum";
       const double sign = kind == "max" ? -1 : 1;
@@ -762,6 +767,11 @@ struct Interp {
       else init = kind == "max" ? -std::ldexp(1.0, bits(comp) - 1) : std::ldexp(1.0, bits(comp) - 1) - 1;
     }
     hj::Value r = em->reduce(v, em->constant(init, {{}, comp}), op, dims);
+    if (initial) {  // op(convert(initial), result): a constant, broadcast to the result's shape
+      hj::Value c = em->constant(*initial, {{}, comp});
+      if (!out_dims.empty()) c = em->broadcast_in_dim(c, out_dims, {});
+      r = em->binary(op, c, r);
+    }
     if (keepdims) {  // lax.expand_dims is a broadcast_in_dim
       std::vector<std::int64_t> bd;
       for (std::int64_t d = 0; d < std::int64_t(n); ++d)
@@ -878,6 +888,214 @@ struct Interp {
     return Result<Ref>::success(traced(em->select(vc, vx, vy), all[1]->weak && all[2]->weak));
   }
 
+  // A NumPy scalar of `dtype` (not weakly typed), e.g. np.sqrt(2 / np.pi).astype(x.dtype):
+  // a constant where it is used.
+  Ref typed_literal(double v, const std::string& dtype) {
+    auto r = literal(mk_float(v), dtype);
+    r->weak = false;
+    return r;
+  }
+
+  // The reduced axes of `axis` (an int, a tuple, or None for all), canonical, in the given order.
+  Result<std::vector<std::int64_t>> reduced_axes(const Ref& axis_r, std::size_t n) {
+    std::vector<std::int64_t> dims;
+    if (!axis_r || axis_r->k == K::None) {
+      for (std::size_t k = 0; k < n; ++k) dims.push_back(std::int64_t(k));
+      return Result<std::vector<std::int64_t>>::success(dims);
+    }
+    UNWRAP(axes, int_list(axis_r, "axis"));
+    for (auto a : axes) {
+      UNWRAP(c, canonical_axis(a, n));
+      if (std::find(dims.begin(), dims.end(), c) != dims.end()) return fail("duplicate value in 'axis': " + shape_text(axes));
+      dims.push_back(c);
+    }
+    return Result<std::vector<std::int64_t>>::success(dims);
+  }
+
+  std::string axis_key(const Ref& axis_r) {
+    if (!axis_r || axis_r->k == K::None) return "None";
+    auto l = int_list(axis_r, "axis");
+    return l ? shape_text(l.value()) : "?";
+  }
+
+  Result<Ref> require_float(const std::string& q, const Ref& x0) {
+    UNWRAP(x, as_array(x0, q));
+    if (!hj::is_float(x->aval.dtype))
+      return fail(q + " here needs a floating-point array, got " + aval_text(x) + "; convert it first with .astype(jnp.float32)");
+    return Result<Ref>::success(x);
+  }
+
+  // jax.nn.softmax: not jitted, and its custom_jvp rule inlines: the max along `axis` with
+  // initial=-inf (a maximum after the reduce) kept as size-1 axes, exp(x - max), divided by its sum.
+  Result<Ref> softmax(const Ref& x0, const Ref& axis) {
+    UNWRAP(x, require_float("jax.nn.softmax", x0));
+    const double ninf = -INFINITY;
+    UNWRAP(m, reduction("max", x, axis, true, &ninf));
+    UNWRAP(d, binary_fn("subtract", "subtract", x, m));
+    UNWRAP(e, unary_fn("exp", "exponential", d, true));
+    UNWRAP(s, reduction("sum", e, axis, true));
+    return binary_fn("true_divide", "divide", e, s, true);
+  }
+
+  // jax.nn.log_softmax: jitted with a static axis (a private @log_softmax); the shift by the max
+  // is under stop_gradient, which adds no op.
+  Result<Ref> log_softmax(const Ref& x0, const Ref& axis) {
+    UNWRAP(x, require_float("jax.nn.log_softmax", x0));
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      const double ninf = -INFINITY;
+      UNWRAP(m, reduction("max", in[0], axis, true, &ninf));
+      UNWRAP(shifted, binary_fn("subtract", "subtract", in[0], m));
+      UNWRAP(e, unary_fn("exp", "exponential", shifted, true));
+      UNWRAP(s, reduction("sum", e, axis, true));
+      UNWRAP(l, unary_fn("log", "log", s, true));
+      return binary_fn("subtract", "subtract", shifted, l);
+    };
+    if (!tracing()) return body({x});
+    return call_jitted_private("log_softmax", {x}, body, axis_key(axis));
+  }
+
+  // jax.nn.logsumexp (= jax.scipy.special.logsumexp), not jitted: amax = max(a), made 0 where
+  // not finite (select, under stop_gradient), then log(sum(exp(a - amax))) + amax with lax ops.
+  Result<Ref> logsumexp(const Ref& x0, const Ref& axis, bool keepdims) {
+    UNWRAP(xs, promote_args("logsumexp", {x0}, true));
+    const Ref a = xs[0];
+    UNWRAP(dims, reduced_axes(axis, a->aval.dims.size()));
+    UNWRAP(amax0, reduction("max", a, axis, keepdims));
+    Ref amax = amax0;
+    if (tracing()) {
+      UNWRAP(v, value_of(amax0));
+      const hj::Value finite = em->is_finite(v);
+      UNWRAP(zeros, full(amax0->aval.dims, 0, amax0->aval.dtype, false));
+      UNWRAP(zv, value_of(zeros));
+      amax = traced(em->select(finite, v, zv), false);
+    }
+    Ref with_dims = amax;
+    if (!keepdims) {
+      UNWRAP(e, expand_dims(amax, dims));
+      with_dims = e;
+    }
+    UNWRAP(d, nary("subtract", {a, with_dims}));
+    UNWRAP(e, nary("exponential", {d}));
+    UNWRAP(s, reduction("sum", e, axis, keepdims));
+    UNWRAP(l, nary("log", {s}));
+    return nary("add", {l, amax});
+  }
+
+  // jax.nn.gelu, approximate: x * 0.5 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x**3))), with
+  // sqrt(2/pi) a NumPy scalar of x's dtype (not weak). Not jitted.
+  Result<Ref> gelu(const Ref& x0, bool approximate) {
+    UNWRAP(xs, promote_args("gelu", {x0}, true));
+    const Ref x = xs[0];
+    if (!approximate)
+      return fail("jax.nn.gelu(x, approximate=False) is lax.erfc (chlo.erfc), which this tool cannot lower yet; "
+                  "use the default approximate=True");
+    UNWRAP(x3, integer_pow(x, 3));
+    UNWRAP(a, binary_fn("multiply", "multiply", mk_float(0.044715), x3));
+    UNWRAP(b, binary_fn("add", "add", x, a));
+    UNWRAP(c, binary_fn("multiply", "multiply", typed_literal(std::sqrt(2 / M_PI), x->aval.dtype), b));
+    UNWRAP(t, unary_fn("tanh", "tanh", c, true));
+    UNWRAP(d, binary_fn("add", "add", mk_float(1.0), t));
+    UNWRAP(cdf, binary_fn("multiply", "multiply", mk_float(0.5), d));
+    return binary_fn("multiply", "multiply", x, cdf);
+  }
+
+  // jnp.clip: jitted (a private @clip taking the array and the given bounds; a Python bound is a
+  // weakly typed scalar argument); maximum(min, x), then minimum(max, x).
+  Result<Ref> clip(const Ref& x0, const Ref& lo, const Ref& hi) {
+    UNWRAP(x, as_array(x0, "clip"));
+    const bool has_lo = lo && lo->k != K::None, has_hi = hi && hi->k != K::None;
+    std::vector<Ref> args = {x};
+    for (const Ref& b : {lo, hi}) {
+      if (!b || b->k == K::None) continue;
+      UNWRAP(ba, as_array(b, "clip"));
+      args.push_back(ba);
+    }
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      Ref r = in[0];
+      std::size_t k = 1;
+      if (has_lo) {
+        UNWRAP(m, binary_fn("maximum", "maximum", in[k++], r));
+        r = m;
+      }
+      if (has_hi) {
+        UNWRAP(m, binary_fn("minimum", "minimum", in[k++], r));
+        r = m;
+      }
+      return Result<Ref>::success(r);
+    };
+    if (!tracing()) return body(args);
+    return call_jitted_private("clip", args, body, std::string(has_lo ? "min" : "") + (has_hi ? "max" : ""));
+  }
+
+  // jnp.var (a private @_var: axis, dtype and keepdims static, the correction ddof an argument):
+  // the mean kept as size-1 axes, (a - mean)^2 summed, divided by (count - ddof), NaN where that
+  // is not positive. jnp.std is a private @_std: sqrt of the call to @_var.
+  Result<Ref> var_body(const Ref& a0, const Ref& corr, const Ref& axis, bool keepdims) {
+    const std::string t = a0->aval.dtype;
+    const std::string dtype = hj::is_float(t) ? t : "f32";
+    const std::string comp = (dtype == "f16" || dtype == "bf16") ? "f32" : dtype;
+    UNWRAP(a, convert(a0, comp, false));
+    UNWRAP(dims, reduced_axes(axis, a->aval.dims.size()));
+    UNWRAP(mean, reduction("mean", a, axis, true));
+    UNWRAP(centered0, nary("subtract", {a, mean}));
+    UNWRAP(centered, nary("multiply", {centered0, centered0}));
+    std::int64_t count = 1;
+    for (auto d : dims) count *= a->aval.dims[d];
+    UNWRAP(cc, convert(corr, comp, false));
+    UNWRAP(normalizer, nary("subtract", {typed_literal(double(count), comp), cc}));
+    UNWRAP(sum, reduction("sum", centered, axis, keepdims));
+    UNWRAP(q, nary("divide", {sum, normalizer}));
+    UNWRAP(result, convert(q, dtype, false));
+    UNWRAP(positive, compare_fn(">", "GT", normalizer, mk_int(0)));
+    UNWRAP(nan, full(result->aval.dims, NAN, dtype, false));
+    if (!tracing()) return Result<Ref>::success(result);
+    UNWRAP(vp, value_of(positive));
+    UNWRAP(vr, value_of(result));
+    UNWRAP(vn, value_of(nan));
+    return Result<Ref>::success(traced(em->select(vp, vr, vn), false));
+  }
+  Result<Ref> var_std(bool is_std, const Ref& x0, const Ref& axis, const Ref& ddof0, bool keepdims) {
+    const std::string q = is_std ? "jnp.std" : "jnp.var";
+    UNWRAP(x, as_array(x0, q));
+    Ref ddof = ddof0 && ddof0->k != K::None ? ddof0 : mk_int(0);
+    if (!is_pyscalar(ddof) && ddof->k != K::Array) return fail(q + ": ddof must be a number, got " + type_name(ddof));
+    UNWRAP(corr, as_array(ddof, q));
+    UNWRAP(dims, reduced_axes(axis, x->aval.dims.size()));
+    (void)dims;
+    const std::string key = axis_key(axis) + (keepdims ? "k" : "");
+    auto var_call = [&](const Ref& a, const Ref& c) -> Result<Ref> {
+      auto body = [&](const std::vector<Ref>& in) { return var_body(in[0], in[1], axis, keepdims); };
+      if (!tracing()) return body({a, c});
+      return call_jitted_private("_var", {a, c}, body, key);
+    };
+    if (!is_std) return var_call(x, corr);
+    auto std_body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      UNWRAP(v, var_call(in[0], in[1]));
+      return nary("sqrt", {v});
+    };
+    if (!tracing()) return std_body({x, corr});
+    return call_jitted_private("_std", {x, corr}, std_body, key);
+  }
+
+  // jnp.outer: dtypes promoted, both raveled, a[:, None] * b[None, :].
+  Result<Ref> outer(const Ref& a0, const Ref& b0) {
+    UNWRAP(a1, as_array(a0, "outer"));
+    UNWRAP(b1, as_array(b0, "outer"));
+    const DT d = promote2(dt_of(a1), dt_of(b1));
+    UNWRAP(a2, convert(a1, d.t, d.weak));
+    UNWRAP(b2, convert(b1, d.t, d.weak));
+    auto ravel = [&](const Ref& x) {
+      std::int64_t n = 1;
+      for (auto dd : x->aval.dims) n *= dd;
+      return reshape(x, {n});
+    };
+    UNWRAP(a3, ravel(a2));
+    UNWRAP(b3, ravel(b2));
+    UNWRAP(a, expand_dims(a3, {1}));
+    UNWRAP(b, expand_dims(b3, {0}));
+    return binary_fn("multiply", "multiply", a, b);
+  }
+
   // lax.full(shape, value, dtype): a constant broadcast to the shape.
   Result<Ref> full(const std::vector<std::int64_t>& shape, double value, const std::string& dtype, bool weak) {
     UNWRAP(okshape, check_shape(shape, "full"));
@@ -890,8 +1108,12 @@ struct Interp {
   }
 
   // A jax.jit-decorated helper called while tracing: a private function named after it.
+  // `key` names the static arguments (jax.jit's static_argnames: an axis, keepdims): a call with
+  // other static values is another function (MLIR renames it name_0, name_1, ...).
+  std::map<std::string, int> private_cache;
   Result<Ref> call_jitted_private(const std::string& name, const std::vector<Ref>& args,
-                                  const std::function<Result<Ref>(const std::vector<Ref>&)>& body) {
+                                  const std::function<Result<Ref>(const std::vector<Ref>&)>& body,
+                                  const std::string& key = "") {
     std::vector<hj::Aval> types;
     std::vector<hj::Value> vals;
     std::vector<bool> weak;
@@ -902,10 +1124,18 @@ struct Interp {
       types.push_back(em->aval(v));
       weak.push_back(a->weak);
     }
-    int f = em->find_function(name, types);
+    std::string cache_key = name + "|" + key;
+    for (auto& t : types) cache_key += "|" + hj::type_text(t);
+    int f = -1;
+    if (key.empty()) {
+      f = em->find_function(name, types);
+    } else if (auto it = private_cache.find(cache_key); it != private_cache.end()) {
+      f = it->second;
+    }
     bool out_weak = false;
     if (f < 0) {
       f = em->begin_function(name, types);
+      if (!key.empty()) private_cache[cache_key] = f;
       fn_stack.push_back(f);
       std::vector<Ref> inner;
       for (std::size_t k = 0; k < types.size(); ++k) inner.push_back(traced(hj::Value{int(k)}, weak[k]));
@@ -1157,12 +1387,34 @@ struct Interp {
         if (a.pos.size() != 3) return fail("jnp.where with one argument (the indices of nonzero elements) is not supported here: it has no static shape; use jnp.where(condition, x, y)");
         return where(a.pos[0], a.pos[1], a.pos[2]);
       }
-      if (fn == "sum" || fn == "mean" || fn == "max" || fn == "min") {
+      if (fn == "sum" || fn == "mean" || fn == "max" || fn == "min" || fn == "prod") {
         UNWRAP(x, need(0, "a"));
         Ref keep = arg(99, "keepdims");
         for (auto& [k, v] : a.kw)
           if (k != "axis" && k != "keepdims") return fail(q + ": the argument '" + k + "' is not supported here");
         return reduction(fn, x, arg(1, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+      }
+      if (fn == "clip") {
+        Ref x = arg(0, "arr");
+        if (!x) x = arg(99, "a");
+        if (!x || x->k == K::None) return fail("No input was provided to the clip function.");
+        Ref lo = arg(1, "min"), hi = arg(2, "max");
+        if (!lo) lo = arg(99, "a_min");
+        if (!hi) hi = arg(99, "a_max");
+        return clip(x, lo, hi);
+      }
+      if (fn == "var" || fn == "std") {
+        UNWRAP(x, need(0, "a"));
+        for (auto& [k, v] : a.kw)
+          if (k != "axis" && k != "ddof" && k != "keepdims") return fail(q + ": the argument '" + k + "' is not supported here");
+        if (a.pos.size() > 2) return fail(q + ": pass ddof and keepdims by name (ddof=..., keepdims=...)");
+        Ref keep = arg(99, "keepdims");
+        return var_std(fn == "std", x, arg(1, "axis"), arg(99, "ddof"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+      }
+      if (fn == "outer") {
+        UNWRAP(x, need(0, "a"));
+        UNWRAP(y, need(1, "b"));
+        return outer(x, y);
       }
       if (fn == "reshape") {
         UNWRAP(x, need(0, "a"));
@@ -1254,14 +1506,34 @@ struct Interp {
       }
       return fail(q + " is not supported here; supported: " + supported_in("jnp"));
     }
-    if (mod == "jax.nn") {
+    if (mod == "jax.nn" || mod == "jax.scipy.special") {
       UNWRAP(x, need(0, "x"));
+      if (mod == "jax.scipy.special" && fn != "logsumexp") return fail(q + " is not supported here; supported: " + supported_in(mod));
       if (fn == "relu") {
         // @custom_jvp @jax.jit def relu(x): return jnp.maximum(x, 0) → a private @relu.
         if (!tracing()) return binary_fn(q, "maximum", x, mk_int(0));
         return call_jitted_private("relu", {x}, [&](const std::vector<Ref>& in) { return binary_fn(q, "maximum", in[0], mk_int(0)); });
       }
       if (fn == "sigmoid") return unary_fn(q, "logistic", x, true);
+      if (fn == "softmax" || fn == "log_softmax") {
+        for (auto& [k, v] : a.kw)
+          if (k != "axis") return fail(q + ": the argument '" + k + "' is not supported here");
+        Ref axis = arg(1, "axis");
+        if (!axis) axis = mk_int(-1);
+        return fn == "softmax" ? softmax(x, axis) : log_softmax(x, axis);
+      }
+      if (fn == "logsumexp") {
+        for (auto& [k, v] : a.kw)
+          if (k != "axis" && k != "keepdims") return fail(q + ": the argument '" + k + "' is not supported here");
+        if (a.pos.size() > 2) return fail(q + ": pass keepdims by name; b and return_sign are not supported here");
+        Ref keep = arg(99, "keepdims");
+        return logsumexp(x, arg(1, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+      }
+      if (fn == "gelu") {
+        Ref ap = arg(1, "approximate");
+        if (ap && !is_pyscalar(ap)) return fail(q + ": approximate must be True or False, got " + type_name(ap));
+        return gelu(x, !ap || scalar_value(ap) != 0);
+      }
       if (fn == "silu") {
         // @jax.jit def silu(x): return x * sigmoid(x) → a private @silu.
         auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
@@ -1299,6 +1571,11 @@ struct Interp {
         if (!xc->aval.dims.empty() && !yc->aval.dims.empty() && xc->aval.dims != yc->aval.dims)
           return fail(q + " got incompatible shapes for broadcasting: " + shape_text(xc->aval.dims) + ", " + shape_text(yc->aval.dims) + ".");
         return nary(fn == "max" ? "maximum" : "minimum", {xc, yc});
+      }
+      if (fn == "stop_gradient") {  // no op in the lowering (it only stops differentiation)
+        UNWRAP(x0, need(0, "x"));
+        if (x0->k == K::Tuple || x0->k == K::List) return Result<Ref>::success(x0);
+        return as_array(x0, q);
       }
       if (fn == "dot_general") {
         UNWRAP(x0, need(0, "lhs"));
@@ -1342,7 +1619,8 @@ struct Interp {
     }
     if (name == "dtype") return Result<Ref>::success(mk_str(x->aval.dtype, K::DType));
     if (name == "T") return transpose(x, {}, false);
-    static const std::set<std::string> methods = {"reshape", "sum", "mean", "max", "min", "astype", "transpose", "dot"};
+    static const std::set<std::string> methods = {"reshape", "sum", "mean", "max", "min", "prod", "var", "std",
+                                                  "clip", "astype", "transpose", "dot"};
     if (methods.count(name)) {
       auto m = mk(K::Method);
       m->s = name;
@@ -1350,7 +1628,7 @@ struct Interp {
       return Result<Ref>::success(m);
     }
     return fail("Array." + name + " is not supported here; supported: .T, .shape, .ndim, .size, .dtype, .reshape, .sum, "
-                ".mean, .max, .min, .astype, .transpose, .dot");
+                ".mean, .max, .min, .prod, .var, .std, .clip, .astype, .transpose, .dot");
   }
   Result<Ref> call_method(const Ref& m, const Args& a) {
     const Ref& x = m->self;
@@ -1376,7 +1654,12 @@ struct Interp {
       }
       return reshape(x, shape);
     }
-    if (name == "sum" || name == "mean" || name == "max" || name == "min") {
+    if (name == "var" || name == "std") {
+      Ref keep = a.get(99, "keepdims");
+      return var_std(name == "std", x, a.get(0, "axis"), a.get(99, "ddof"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+    }
+    if (name == "clip") return clip(x, a.get(0, "min"), a.get(1, "max"));
+    if (name == "sum" || name == "mean" || name == "max" || name == "min" || name == "prod") {
       Ref keep = a.get(1, "keepdims");
       return reduction(name, x, a.get(0, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
     }
@@ -1437,6 +1720,7 @@ struct Interp {
                   (def.params.size() == 1 ? "" : "s") + " but " + std::to_string(a.pos.size()) +
                   (a.pos.size() == 1 ? " was" : " were") + " given");
     em = std::make_unique<hj::Emitter>(def.s, types);
+    private_cache.clear();
     fn_stack = {0};
     std::vector<Ref> args;
     for (std::size_t k = 0; k < types.size(); ++k) args.push_back(traced(em->arg(k), weak[k]));

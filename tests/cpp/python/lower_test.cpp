@@ -126,6 +126,43 @@ TEST_CASE("JAX's forms: rank promotion, private @relu, integer_pow, keepdims", "
              Catch::Matchers::Contains("(tensor<3x2xf32> {jax.result_info = \"result[0]\"}, tensor<2x3xf32> {jax.result_info = \"result[1]\"})"));
 }
 
+TEST_CASE("jax.nn and jnp compositions lower in JAX's order", "[python][lower]") {
+  // softmax inlines: max with initial=-inf (a maximum after the reduce), keepdims, exp(x - max) / sum.
+  const std::string sm = lower_text(fn("    return jax.nn.softmax(x)", "jnp.zeros((2, 3))"));
+  CHECK_THAT(sm, Catch::Matchers::Contains(
+                     "    %cst_0 = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+                     "    %1 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<2xf32>\n"
+                     "    %2 = stablehlo.maximum %1, %0 : tensor<2xf32>\n"
+                     "    %3 = stablehlo.broadcast_in_dim %2, dims = [0] : (tensor<2xf32>) -> tensor<2x1xf32>\n"));
+  CHECK_THAT(sm, Catch::Matchers::Contains("%10 = stablehlo.divide %6, %9 : tensor<2x3xf32>\n    return %10"));
+  // log_softmax is jitted with a static axis: one private function per axis.
+  const std::string ls = lower_text(fn("    return jax.nn.log_softmax(x) + jax.nn.log_softmax(x, axis=0) + jax.nn.log_softmax(x)",
+                                       "jnp.zeros((2, 3))"));
+  CHECK_THAT(ls, Catch::Matchers::Contains("%0 = call @log_softmax(%arg0)"));
+  CHECK_THAT(ls, Catch::Matchers::Contains("%1 = call @log_softmax_0(%arg0)"));
+  CHECK_THAT(ls, Catch::Matchers::Contains("%3 = call @log_softmax(%arg0)"));
+  // logsumexp: amax made 0 where not finite.
+  CHECK_THAT(lower_text(fn("    return jax.nn.logsumexp(x)", "jnp.zeros(3)")),
+             Catch::Matchers::Contains("    %1 = stablehlo.is_finite %0 : (tensor<f32>) -> tensor<i1>\n"
+                                       "    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+                                       "    %2 = stablehlo.select %1, %0, %cst_0 : tensor<i1>, tensor<f32>\n"));
+  // clip is jitted: Python bounds are weakly typed scalar arguments of @clip.
+  const std::string clip = lower_text(fn("    return jnp.clip(x, 0, 1.5)", "jnp.zeros(3)"));
+  CHECK_THAT(clip, Catch::Matchers::Contains("%0 = call @clip(%arg0, %c, %cst) : (tensor<3xf32>, tensor<i32>, tensor<f32>) -> tensor<3xf32>"));
+  CHECK_THAT(clip, Catch::Matchers::Contains("    %0 = stablehlo.convert %arg1 : (tensor<i32>) -> tensor<f32>\n"
+                                             "    %1 = stablehlo.broadcast_in_dim %0, dims = [] : (tensor<f32>) -> tensor<3xf32>\n"
+                                             "    %2 = stablehlo.maximum %1, %arg0 : tensor<3xf32>\n"));
+  // std calls var: two private functions, ddof an i32 argument.
+  const std::string sd = lower_text(fn("    return jnp.std(x)", "jnp.zeros(3)"));
+  CHECK_THAT(sd, Catch::Matchers::Contains("%0 = call @_std(%arg0, %c) : (tensor<3xf32>, tensor<i32>) -> tensor<f32>"));
+  CHECK_THAT(sd, Catch::Matchers::Contains("    %0 = call @_var(%arg0, %arg1) : (tensor<3xf32>, tensor<i32>) -> tensor<f32>\n"
+                                           "    %1 = stablehlo.sqrt %0 : tensor<f32>\n"));
+  CHECK_THAT(sd, Catch::Matchers::Contains("stablehlo.select %11, %10, %cst_4 : tensor<i1>, tensor<f32>"));
+  // gelu: sqrt(2/pi) as a float32 constant; stop_gradient adds nothing.
+  CHECK_THAT(lower_text(fn("    return jax.nn.gelu(x)", "jnp.zeros(3)")), Catch::Matchers::Contains("dense<0.797884583> : tensor<f32>"));
+  CHECK_THAT(lower_text(fn("    return lax.stop_gradient(x)", "jnp.zeros(3)")), Catch::Matchers::Contains("    return %arg0 : tensor<3xf32>"));
+}
+
 TEST_CASE("every lowered module parses and verifies", "[python][lower]") {
   const char* bodies[] = {"    return jnp.tanh(x @ x.T) * 0.5", "    return jnp.where(x > 0, x, 0.0).mean()",
                           "    h = jax.nn.silu(x)\n    return h.reshape(-1), jnp.sum(h, axis=(0, 1))",
@@ -168,7 +205,21 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
       {fn("    return jnp.tanh(a @ b)", "jnp.zeros((32, 16)), jnp.zeros((15, 8))", "a, b"),
        "6:23: dot_general requires contracting dimensions to have the same shape, got (16,) and (15,)."},
       {fn("    return jnp.foo(x)", "jnp.zeros(3)"), "6:12: jnp.foo is not supported here; supported: jnp.abs,"},
-      {fn("    return jax.nn.gelu(x)", "jnp.zeros(3)"), "6:12: jax.nn.gelu is not supported here; supported: jax.nn.relu, jax.nn.sigmoid, jax.nn.silu"},
+      {fn("    return jax.nn.elu(x)", "jnp.zeros(3)"), "6:12: jax.nn.elu is not supported here; supported: jax.nn.gelu, jax.nn.log_softmax,"},
+      {fn("    return jax.nn.softmax(x, axis=2)", "jnp.zeros((2, 3))"), "6:12: axis 2 is out of bounds for array of dimension 2"},
+      {fn("    return jax.nn.softmax(x)", "jnp.zeros(3, jnp.int32)"),
+       "6:12: jax.nn.softmax here needs a floating-point array, got int32[3]"},
+      {fn("    return jax.nn.log_softmax(x, where=x > 0)", "jnp.zeros(3)"), "6:12: jax.nn.log_softmax: the argument 'where' is not supported here"},
+      {fn("    return jax.nn.logsumexp(x, axis=(0, 0))", "jnp.zeros((2, 3))"), "6:12: duplicate value in 'axis': (0, 0)"},
+      {fn("    return jax.nn.gelu(x, approximate=False)", "jnp.zeros(3)"),
+       "6:12: jax.nn.gelu(x, approximate=False) is lax.erfc (chlo.erfc), which this tool cannot lower yet"},
+      {fn("    return jnp.clip(min=0)", "jnp.zeros(3)"), "6:12: No input was provided to the clip function."},
+      {fn("    return jnp.clip(x, y)", "jnp.zeros(3), jnp.zeros(4)", "x, y"), "6:12: Incompatible shapes for broadcasting: shapes=[(4,), (3,)]"},
+      {fn("    return jnp.prod(x, axis=-3)", "jnp.zeros((2, 3))"), "6:12: axis -3 is out of bounds for array of dimension 2"},
+      {fn("    return jnp.var(x, axis=1)", "jnp.zeros(3)"), "6:12: axis 1 is out of bounds for array of dimension 1"},
+      {fn("    return jnp.std(x, ddof='1')", "jnp.zeros(3)"), "6:12: jnp.std: ddof must be a number, got str"},
+      {fn("    return jnp.outer(x, 'a')", "jnp.zeros(3)"), "6:12: outer requires ndarray or scalar arguments, got str"},
+      {fn("    return lax.stop_gradient()", "jnp.zeros(3)"), "6:12: lax.stop_gradient() missing required argument 'x'"},
       {fn("    return x + y", "jnp.zeros(3), jnp.zeros(4)", "x, y"),
        "6:14: Incompatible shapes for broadcasting: shapes=[(3,), (4,)]"},
       {fn("    return x.reshape(4, 2)", "jnp.zeros((2, 3))"),

@@ -18,6 +18,18 @@ def arange(shape, dtype):
 def sigmoid(x):
     return 1 / (1 + np.exp(-x.astype(np.float64)))
 
+def softmax(x, axis):
+    e = np.exp(x.astype(np.float64) - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+def logsumexp(x, axis, keepdims):
+    x = x.astype(np.float64)
+    return np.log(np.exp(x).sum(axis=axis, keepdims=keepdims))
+
+def gelu_tanh(x):
+    x = x.astype(np.float64)
+    return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
+
 # name, function body (one expression in terms of the parameters), arguments [(shape, dtype)],
 # NumPy expression.
 CASES = [
@@ -79,6 +91,21 @@ CASES = [
     ('jnp.broadcast_to', 'jnp.broadcast_to(b, (2, 3)) * a', [((2, 3), 'float32'), ((3,), 'float32')],
      lambda a, b: np.broadcast_to(b, (2, 3)) * a),
     ('comparison gives bool', 'a > 0.4', [((2, 3), 'float32')], lambda a: (a > F32(0.4)).astype(np.float64)),
+    ('jax.nn.softmax', 'jax.nn.softmax(a * 3)', [((2, 3), 'float32')], lambda a: softmax(a * 3, -1)),
+    ('jax.nn.softmax axis 0', 'jax.nn.softmax(a * 3, axis=0)', [((2, 3), 'float32')], lambda a: softmax(a * 3, 0)),
+    ('jax.nn.log_softmax', 'jax.nn.log_softmax(a * 3)', [((2, 3), 'float32')], lambda a: np.log(softmax(a * 3, -1))),
+    ('jax.nn.logsumexp', 'jax.nn.logsumexp(a * 3, axis=1)', [((2, 3), 'float32')], lambda a: logsumexp(a * 3, 1, False)),
+    ('jax.scipy.special.logsumexp keepdims', 'jax.scipy.special.logsumexp(a, axis=0, keepdims=True) + jax.nn.logsumexp(a)',
+     [((2, 3), 'float32')], lambda a: logsumexp(a, 0, True) + logsumexp(a, None, False)),
+    ('jax.nn.gelu', 'jax.nn.gelu(a * 6 - 3)', [((2, 3), 'float32')], lambda a: gelu_tanh(a * 6 - 3)),
+    ('jnp.clip', 'jnp.clip(a, 0.2, 0.7)', [((2, 3), 'float32')], lambda a: np.clip(a, F32(0.2), F32(0.7))),
+    ('x.clip int', 'a.clip(1, 4)', [((2, 3), 'int32')], lambda a: np.clip(a, 1, 4)),
+    ('jnp.prod', 'jnp.prod(a + 0.5, axis=1)', [((2, 3), 'float32')], lambda a: np.prod(a + F32(0.5), axis=1)),
+    ('jnp.var', 'jnp.var(a * 3, axis=0)', [((2, 3), 'float32')], lambda a: np.var((a * 3).astype(np.float64), axis=0)),
+    ('jnp.std ddof', 'jnp.std(a, ddof=1)', [((2, 3), 'float32')], lambda a: np.std(a.astype(np.float64), ddof=1)),
+    ('x.var keepdims int', 'a.var(axis=1, keepdims=True)', [((2, 3), 'int32')], lambda a: a.var(axis=1, keepdims=True)),
+    ('jnp.outer', 'jnp.outer(a, b)', [((3,), 'float32'), ((4,), 'float32')], lambda a, b: np.outer(a, b)),
+    ('lax.stop_gradient', 'lax.stop_gradient(a) * 2', [((2, 3), 'float32')], lambda a: a * 2),
 ]
 
 def args_text(args):
