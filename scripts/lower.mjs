@@ -23,10 +23,11 @@ Arguments of .lower(...) are arrays made in the file (jnp.zeros, jnp.ones, jnp.f
 with .reshape and arithmetic) or jax.ShapeDtypeStruct(shape, dtype). Supported: operators
 + - * / ** @ and comparisons; jnp.matmul, dot, tanh, exp, log, log1p, expm1, sqrt, abs, sign,
 square, sin, cos, maximum, minimum, where, sum, mean, max, min, prod, var, std, clip, outer,
-reshape, transpose, swapaxes, expand_dims, squeeze, broadcast_to, concatenate, stack, zeros, ones;
+argmax, argmin, cumsum, cumprod, reshape, transpose, swapaxes, expand_dims, squeeze, broadcast_to,
+concatenate, stack, zeros, ones;
 x.T, x.shape, x.ndim, x.reshape, x.astype, x.sum/mean/max/min/prod/var/std(axis=..., keepdims=...),
 x[1, 2:5, ..., None]; jax.nn.relu, sigmoid, silu, gelu, softmax, log_softmax, logsumexp;
-lax.dot_general, stop_gradient. 64-bit types become 32-bit (JAX's default).
+lax.dot_general, stop_gradient, argmax, argmin, cumsum, cumprod, cummax, cummin. 64-bit types become 32-bit (JAX's default).
 
   --entry NAME  lower the first .lower(...) call on the function NAME (default: the first call)
   -h, --help    print this help

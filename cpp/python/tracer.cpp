@@ -217,7 +217,8 @@ const std::vector<std::string>& names_list() {
         "jnp.reshape", "jnp.transpose", "jnp.square", "jnp.zeros", "jnp.ones", "jnp.full", "jnp.arange",
         "jnp.array", "jnp.asarray", "jnp.zeros_like", "jnp.ones_like", "jnp.concatenate", "jnp.stack",
         "jnp.expand_dims", "jnp.squeeze", "jnp.swapaxes", "jnp.broadcast_to",
-        "jnp.prod", "jnp.clip", "jnp.var", "jnp.std", "jnp.outer",
+        "jnp.prod", "jnp.clip", "jnp.var", "jnp.std", "jnp.outer", "jnp.argmax", "jnp.argmin", "jnp.cumsum",
+        "jnp.cumprod", "lax.argmax", "lax.argmin", "lax.cumsum", "lax.cumprod", "lax.cummax", "lax.cummin",
         "jax.nn.relu", "jax.nn.sigmoid", "jax.nn.silu", "jax.nn.softmax", "jax.nn.log_softmax", "jax.nn.logsumexp",
         "jax.nn.gelu", "jax.scipy.special.logsumexp", "lax.dot_general", "lax.stop_gradient", "jax.jit", "jax.ShapeDtypeStruct",
         "np.zeros", "np.ones", "np.arange"};
@@ -1096,6 +1097,127 @@ struct Interp {
     return binary_fn("multiply", "multiply", a, b);
   }
 
+  // The identity of a reduction op for `dtype`: add 0, multiply 1, maximum the lowest value
+  // (-inf, INT_MIN, 0, false), minimum the highest.
+  static double reduce_identity(const std::string& op, const std::string& dtype) {
+    if (op == "add") return 0;
+    if (op == "multiply") return 1;
+    const bool mx = op == "maximum";
+    if (hj::is_float(dtype)) return mx ? -INFINITY : INFINITY;
+    if (dtype == "i1") return mx ? 0 : 1;
+    if (hj::is_unsigned(dtype)) return mx ? 0 : std::ldexp(1.0, bits(dtype)) - 1;
+    return mx ? -std::ldexp(1.0, bits(dtype) - 1) : std::ldexp(1.0, bits(dtype) - 1) - 1;
+  }
+
+  // lax.argmax / argmin: JAX caches the lowering as a private @argmax (mlir.cache_lowering), one
+  // per axis and index dtype, holding the two-operand reduce (hj::Emitter::argminmax).
+  Result<Ref> lax_argminmax(bool is_max, const Ref& x, std::int64_t axis, const std::string& index_dtype) {
+    const std::string name = is_max ? "argmax" : "argmin";
+    UNWRAP(c, canonical_axis(axis, x->aval.dims.size()));
+    if (x->aval.dims[c] == 0) return fail("attempt to get " + name + " of an empty sequence");
+    hj::Aval out{{}, index_dtype};
+    for (std::size_t d = 0; d < x->aval.dims.size(); ++d)
+      if (std::int64_t(d) != c) out.dims.push_back(x->aval.dims[d]);
+    if (!tracing()) return Result<Ref>::success(new_array(out, false));
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      UNWRAP(v, value_of(in[0]));
+      return Result<Ref>::success(traced(em->argminmax(v, c, index_dtype, is_max), false));
+    };
+    return call_jitted_private(name, {x}, body, "lax:" + std::to_string(c) + index_dtype);
+  }
+
+  // jnp.argmax / argmin (jit inline): raveled when axis is None, lax.argmax with int32 indices,
+  // keepdims as lax.expand_dims.
+  Result<Ref> jnp_argminmax(bool is_max, const Ref& x0, const Ref& axis_r, bool keepdims) {
+    const std::string q = is_max ? "jnp.argmax" : "jnp.argmin";
+    UNWRAP(x1, as_array(x0, q));
+    Ref x = x1;
+    std::int64_t axis = 0;
+    std::vector<std::int64_t> dims;
+    const std::size_t nd = x->aval.dims.size();
+    if (!axis_r || axis_r->k == K::None) {
+      std::int64_t n = 1;
+      for (auto d : x->aval.dims) n *= d;
+      for (std::size_t d = 0; d < nd; ++d) dims.push_back(std::int64_t(d));
+      UNWRAP(r, reshape(x, {n}));
+      x = r;
+    } else {
+      if (axis_r->k != K::Int) return fail(q + ": axis must be an int or None, got " + type_name(axis_r));
+      UNWRAP(c, canonical_axis(axis_r->i, nd));
+      axis = c;
+      dims = {c};
+    }
+    UNWRAP(r, lax_argminmax(is_max, x, axis, "i32"));
+    if (keepdims) return expand_dims(r, dims);
+    return Result<Ref>::success(r);
+  }
+
+  // lax.cumsum / cumprod / cummax / cummin, lowered as on CPU: a private @cumsum (cache_lowering)
+  // holding one reduce_window over the whole axis, padded low by n - 1 (high when reverse).
+  // sum, max and min are reduce_window's own primitives, whose init goes through a
+  // broadcast_in_dim to its own shape; prod is the generic lax.reduce_window, without it.
+  Result<Ref> lax_cumulative(const std::string& kind, const Ref& x, std::int64_t axis0, bool reverse) {
+    UNWRAP(c, canonical_axis(axis0, x->aval.dims.size()));
+    if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
+    const std::string op = kind == "cumsum" ? "add" : kind == "cumprod" ? "multiply" : kind == "cummax" ? "maximum" : "minimum";
+    if (x->aval.dtype == "i1" && (op == "add" || op == "multiply"))
+      return fail("lax." + kind + " does not accept dtype bool");
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      UNWRAP(v, value_of(in[0]));
+      const hj::Aval& a = in[0]->aval;
+      hj::Value init = em->constant(reduce_identity(op, a.dtype), {{}, a.dtype});
+      if (kind != "cumprod") init = em->broadcast_in_dim(init, {}, {});
+      std::vector<std::int64_t> window(a.dims.size(), 1), strides(a.dims.size(), 1);
+      std::vector<std::pair<std::int64_t, std::int64_t>> padding(a.dims.size(), {0, 0});
+      const std::int64_t n = a.dims[c];
+      window[c] = n;
+      padding[c] = reverse ? std::make_pair(std::int64_t(0), n - 1) : std::make_pair(n - 1, std::int64_t(0));
+      return Result<Ref>::success(traced(em->reduce_window(v, init, op, window, strides, padding), in[0]->weak));
+    };
+    return call_jitted_private(kind, {x}, body, "lax:" + std::to_string(c) + (reverse ? "r" : ""));
+  }
+
+  // jnp.cumsum / cumprod(a, axis=None, dtype=None): jitted (axis, dtype static): a private
+  // @cumsum that ravels when axis is None, converts to the result dtype (bool sums as int32),
+  // and calls lax.cumsum.
+  Result<Ref> jnp_cumulative(const std::string& kind, const Ref& x0, const Ref& axis_r, const Ref& dtype_r) {
+    const std::string q = "jnp." + kind;
+    UNWRAP(x, as_array(x0, q));
+    std::string want;
+    if (dtype_r && dtype_r->k != K::None) {
+      UNWRAP(t, dtype_arg(dtype_r, q));
+      want = canonical(t);
+    }
+    if (axis_r && axis_r->k != K::None) {
+      if (axis_r->k != K::Int) return fail(q + ": axis must be an int or None, got " + type_name(axis_r));
+      UNWRAP(c, canonical_axis(axis_r->i, x->aval.dims.size()));
+      (void)c;
+    }
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      Ref a = in[0];
+      std::int64_t axis = 0;
+      if (!axis_r || axis_r->k == K::None || a->aval.dims.empty()) {
+        std::int64_t n = 1;
+        for (auto d : a->aval.dims) n *= d;
+        UNWRAP(r, reshape(a, {n}));
+        a = r;
+      }
+      if (axis_r && axis_r->k == K::Int) axis = axis_r->i;
+      std::string result_t = want.empty() ? a->aval.dtype : want;
+      if (result_t == "i1") result_t = "i32";
+      if (want == "i1" && a->aval.dtype != "i1") {
+        UNWRAP(b, convert(a, "i1", false));
+        a = b;
+      }
+      UNWRAP(ac, convert(a, result_t, false));
+      UNWRAP(r, lax_cumulative(kind, ac, axis, false));
+      if (want == "i1") return convert(r, "i1", false);
+      return Result<Ref>::success(r);
+    };
+    if (!tracing()) return body({x});
+    return call_jitted_private(kind, {x}, body, "jnp:" + axis_key(axis_r) + want);
+  }
+
   // lax.full(shape, value, dtype): a constant broadcast to the shape.
   Result<Ref> full(const std::vector<std::int64_t>& shape, double value, const std::string& dtype, bool weak) {
     UNWRAP(okshape, check_shape(shape, "full"));
@@ -1411,6 +1533,15 @@ struct Interp {
         Ref keep = arg(99, "keepdims");
         return var_std(fn == "std", x, arg(1, "axis"), arg(99, "ddof"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
       }
+      if (fn == "argmax" || fn == "argmin") {
+        UNWRAP(x, need(0, "a"));
+        Ref keep = arg(99, "keepdims");
+        return jnp_argminmax(fn == "argmax", x, arg(1, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+      }
+      if (fn == "cumsum" || fn == "cumprod") {
+        UNWRAP(x, need(0, "a"));
+        return jnp_cumulative(fn, x, arg(1, "axis"), arg(2, "dtype"));
+      }
       if (fn == "outer") {
         UNWRAP(x, need(0, "a"));
         UNWRAP(y, need(1, "b"));
@@ -1572,6 +1703,25 @@ struct Interp {
           return fail(q + " got incompatible shapes for broadcasting: " + shape_text(xc->aval.dims) + ", " + shape_text(yc->aval.dims) + ".");
         return nary(fn == "max" ? "maximum" : "minimum", {xc, yc});
       }
+      if (fn == "argmax" || fn == "argmin") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(ax, need(1, "axis"));
+        UNWRAP(it, need(2, "index_dtype"));
+        UNWRAP(x, as_array(x0, q));
+        if (ax->k != K::Int) return fail(q + ": axis must be an int, got " + type_name(ax));
+        UNWRAP(t, dtype_arg(it, q));
+        if (hj::is_float(canonical(t)) || t == "i1") return fail(q + ": index_dtype must be an integer type, got " + jax_dtype_name(t));
+        return lax_argminmax(fn == "argmax", x, ax->i, canonical(t));
+      }
+      if (fn == "cumsum" || fn == "cumprod" || fn == "cummax" || fn == "cummin") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(x, as_array(x0, q));
+        Ref ax = arg(1, "axis");
+        Ref rev = arg(2, "reverse");
+        if (ax && ax->k != K::Int) return fail(q + ": axis must be an int, got " + type_name(ax));
+        if (x->aval.dims.empty()) return fail(q + " needs an array of rank 1 or more");
+        return lax_cumulative(fn, x, ax ? ax->i : 0, rev && is_pyscalar(rev) && scalar_value(rev) != 0);
+      }
       if (fn == "stop_gradient") {  // no op in the lowering (it only stops differentiation)
         UNWRAP(x0, need(0, "x"));
         if (x0->k == K::Tuple || x0->k == K::List) return Result<Ref>::success(x0);
@@ -1620,7 +1770,7 @@ struct Interp {
     if (name == "dtype") return Result<Ref>::success(mk_str(x->aval.dtype, K::DType));
     if (name == "T") return transpose(x, {}, false);
     static const std::set<std::string> methods = {"reshape", "sum", "mean", "max", "min", "prod", "var", "std",
-                                                  "clip", "astype", "transpose", "dot"};
+                                                  "clip", "argmax", "argmin", "cumsum", "cumprod", "astype", "transpose", "dot"};
     if (methods.count(name)) {
       auto m = mk(K::Method);
       m->s = name;
@@ -1628,7 +1778,7 @@ struct Interp {
       return Result<Ref>::success(m);
     }
     return fail("Array." + name + " is not supported here; supported: .T, .shape, .ndim, .size, .dtype, .reshape, .sum, "
-                ".mean, .max, .min, .prod, .var, .std, .clip, .astype, .transpose, .dot");
+                ".mean, .max, .min, .prod, .var, .std, .clip, .argmax, .argmin, .cumsum, .cumprod, .astype, .transpose, .dot");
   }
   Result<Ref> call_method(const Ref& m, const Args& a) {
     const Ref& x = m->self;
@@ -1659,6 +1809,11 @@ struct Interp {
       return var_std(name == "std", x, a.get(0, "axis"), a.get(99, "ddof"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
     }
     if (name == "clip") return clip(x, a.get(0, "min"), a.get(1, "max"));
+    if (name == "argmax" || name == "argmin") {
+      Ref keep = a.get(99, "keepdims");
+      return jnp_argminmax(name == "argmax", x, a.get(0, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+    }
+    if (name == "cumsum" || name == "cumprod") return jnp_cumulative(name, x, a.get(0, "axis"), a.get(1, "dtype"));
     if (name == "sum" || name == "mean" || name == "max" || name == "min" || name == "prod") {
       Ref keep = a.get(1, "keepdims");
       return reduction(name, x, a.get(0, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);

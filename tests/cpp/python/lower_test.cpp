@@ -161,6 +161,28 @@ TEST_CASE("jax.nn and jnp compositions lower in JAX's order", "[python][lower]")
   // gelu: sqrt(2/pi) as a float32 constant; stop_gradient adds nothing.
   CHECK_THAT(lower_text(fn("    return jax.nn.gelu(x)", "jnp.zeros(3)")), Catch::Matchers::Contains("dense<0.797884583> : tensor<f32>"));
   CHECK_THAT(lower_text(fn("    return lax.stop_gradient(x)", "jnp.zeros(3)")), Catch::Matchers::Contains("    return %arg0 : tensor<3xf32>"));
+  // argmax: a private @argmax (lax's cached lowering) with the two-operand reduce; jnp.argmax
+  // with no axis ravels first.
+  const std::string am = lower_text(fn("    return jnp.argmax(x)", "jnp.zeros((2, 3))"));
+  CHECK_THAT(am, Catch::Matchers::Contains("    %0 = stablehlo.reshape %arg0 : (tensor<2x3xf32>) -> tensor<6xf32>\n"
+                                           "    %1 = call @argmax(%0) : (tensor<6xf32>) -> tensor<i32>\n"));
+  CHECK_THAT(am, Catch::Matchers::Contains(
+                     "    %1:2 = stablehlo.reduce(%arg0 init: %cst), (%0 init: %c) across dimensions = [0] : (tensor<6xf32>, "
+                     "tensor<6xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)\n"
+                     "     reducer(%arg1: tensor<f32>, %arg3: tensor<f32>) (%arg2: tensor<i32>, %arg4: tensor<i32>)  {\n"));
+  CHECK_THAT(am, Catch::Matchers::Contains("    return %1#1 : tensor<i32>\n"));
+  // cumsum: jnp's jitted @cumsum calls lax's cached @cumsum_0: one reduce_window, padded low.
+  const std::string cs = lower_text(fn("    return jnp.cumsum(x, axis=0)", "jnp.zeros((8, 9), jnp.int16)"));
+  CHECK_THAT(cs, Catch::Matchers::Contains("    %0 = call @cumsum_0(%arg0) : (tensor<8x9xi16>) -> tensor<8x9xi16>\n"));
+  CHECK_THAT(cs, Catch::Matchers::Contains(
+                     "    %c = stablehlo.constant dense<0> : tensor<i16>\n"
+                     "    %0 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i16>) -> tensor<i16>\n"
+                     "    %1 = \"stablehlo.reduce_window\"(%arg0, %0) <{padding = dense<[[7, 0], [0, 0]]> : tensor<2x2xi64>, "
+                     "window_dimensions = array<i64: 8, 1>}> ({\n"
+                     "    ^bb0(%arg1: tensor<i16>, %arg2: tensor<i16>):\n"
+                     "      %2 = stablehlo.add %arg1, %arg2 : tensor<i16>\n"
+                     "      stablehlo.return %2 : tensor<i16>\n"
+                     "    }) : (tensor<8x9xi16>, tensor<i16>) -> tensor<8x9xi16>\n"));
 }
 
 TEST_CASE("every lowered module parses and verifies", "[python][lower]") {
@@ -220,6 +242,12 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
       {fn("    return jnp.std(x, ddof='1')", "jnp.zeros(3)"), "6:12: jnp.std: ddof must be a number, got str"},
       {fn("    return jnp.outer(x, 'a')", "jnp.zeros(3)"), "6:12: outer requires ndarray or scalar arguments, got str"},
       {fn("    return lax.stop_gradient()", "jnp.zeros(3)"), "6:12: lax.stop_gradient() missing required argument 'x'"},
+      {fn("    return jnp.argmax(x, axis=(0, 1))", "jnp.zeros((2, 3))"), "6:12: jnp.argmax: axis must be an int or None, got tuple"},
+      {fn("    return jnp.argmin(x, axis=1)", "jnp.zeros((2, 0))"), "6:12: attempt to get argmin of an empty sequence"},
+      {fn("    return lax.argmax(x, 0, jnp.float32)", "jnp.zeros(3)"), "6:12: lax.argmax: index_dtype must be an integer type, got float32"},
+      {fn("    return jnp.cumsum(x, axis=2)", "jnp.zeros((2, 3))"), "6:12: axis 2 is out of bounds for array of dimension 2"},
+      {fn("    return lax.cumprod(x)", "1.0"), "6:12: lax.cumprod needs an array of rank 1 or more"},
+      {fn("    return x.cumsum(dtype=3)", "jnp.zeros(3)"), "6:12: jnp.cumsum: dtype must be a dtype such as jnp.float32, got int"},
       {fn("    return x + y", "jnp.zeros(3), jnp.zeros(4)", "x, y"),
        "6:14: Incompatible shapes for broadcasting: shapes=[(3,), (4,)]"},
       {fn("    return x.reshape(4, 2)", "jnp.zeros((2, 3))"),

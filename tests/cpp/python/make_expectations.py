@@ -106,6 +106,16 @@ CASES = [
     ('x.var keepdims int', 'a.var(axis=1, keepdims=True)', [((2, 3), 'int32')], lambda a: a.var(axis=1, keepdims=True)),
     ('jnp.outer', 'jnp.outer(a, b)', [((3,), 'float32'), ((4,), 'float32')], lambda a, b: np.outer(a, b)),
     ('lax.stop_gradient', 'lax.stop_gradient(a) * 2', [((2, 3), 'float32')], lambda a: a * 2),
+    ('jnp.argmax axis', 'jnp.argmax(jnp.sin(a * 9), axis=1)', [((3, 4), 'float32')], lambda a: np.argmax(np.sin(a * 9), axis=1)),
+    ('jnp.argmin all', 'jnp.argmin(jnp.cos(a * 9))', [((3, 4), 'float32')], lambda a: np.argmin(np.cos(a * 9))),
+    ('x.argmax keepdims int', 'a.argmax(axis=0, keepdims=True)', [((3, 4), 'int32')], lambda a: a.argmax(axis=0, keepdims=True)),
+    ('jnp.cumsum axis', 'jnp.cumsum(a, axis=1)', [((2, 3), 'float32')], lambda a: np.cumsum(a, axis=1)),
+    ('jnp.cumprod flat', 'jnp.cumprod(a + 0.5)', [((2, 3), 'float32')], lambda a: np.cumprod(a + F32(0.5))),
+    ('x.cumsum int', 'a.cumsum(axis=0)', [((3, 2), 'int32')], lambda a: a.cumsum(axis=0)),
+    ('lax.cummax', 'lax.cummax(jnp.sin(a * 9), 0)', [((4, 2), 'float32')], lambda a: np.maximum.accumulate(np.sin(a * 9), axis=0)),
+    ('lax.cummin reverse', 'lax.cummin(jnp.sin(a * 9), axis=1, reverse=True)', [((2, 4), 'float32')],
+     lambda a: np.flip(np.minimum.accumulate(np.flip(np.sin(a * 9), 1), axis=1), 1)),
+    ('lax.argmin', 'lax.argmin(jnp.sin(a * 9), 1, jnp.int32)', [((2, 4), 'float32')], lambda a: np.argmin(np.sin(a * 9), axis=1)),
 ]
 
 def args_text(args):
