@@ -171,7 +171,10 @@ Value Emitter::constant(double v, const Aval& type) {
 
 Value Emitter::unary(const std::string& op, Value x) {
   Value r = add(aval(x), "");
-  cur().lines.push_back(name(r) + " = stablehlo." + op + " " + name(x) + " : " + tt(r));
+  if (op.rfind("chlo.", 0) == 0)  // CHLO prints `: T -> R`
+    cur().lines.push_back(name(r) + " = " + op + " " + name(x) + " : " + tt(x) + " -> " + tt(r));
+  else
+    cur().lines.push_back(name(r) + " = stablehlo." + op + " " + name(x) + " : " + tt(r));
   return r;
 }
 

@@ -63,7 +63,7 @@ class Emitter {
   // A splat constant: `%cst = stablehlo.constant dense<1.000000e-01> : tensor<f32>` (floats),
   // `%c = ... dense<1> : tensor<i32>` (integers), `%c = ... dense<true> : tensor<i1>`.
   Value constant(double v, const Aval& type);
-  Value unary(const std::string& op, Value x);                  // "tanh", "exponential", ...
+  Value unary(const std::string& op, Value x);                  // "tanh", "exponential", ..., "chlo.tan"
   Value is_finite(Value x);                                     // i1 result: `(T) -> tensor<...xi1>`
   Value binary(const std::string& op, Value a, Value b);        // "add", "maximum", ... same types
   Value compare(const std::string& direction, Value a, Value b);  // "GT", ...: i1 result

@@ -205,7 +205,29 @@ const std::map<std::string, std::pair<std::string, bool>>& unary_ops() {
       {"log1p", {"log_plus_one", true}}, {"expm1", {"exponential_minus_one", true}},
       {"abs", {"abs", false}},        {"absolute", {"abs", false}},   {"sign", {"sign", false}},
       {"negative", {"negate", false}}, {"floor", {"floor", true}},    {"ceil", {"ceil", true}},
-      {"rsqrt", {"rsqrt", true}},     {"tan", {"tan", true}},         {"logistic", {"logistic", true}}};
+      {"rsqrt", {"rsqrt", true}},     {"tan", {"chlo.tan", true}},    {"logistic", {"logistic", true}}};
+  return m;
+}
+
+// lax's elementwise functions: name → StableHLO op. Unary: whether only floats are accepted.
+const std::map<std::string, std::pair<std::string, bool>>& lax_unary() {
+  static const std::map<std::string, std::pair<std::string, bool>> m = {
+      {"tanh", {"tanh", true}},       {"exp", {"exponential", true}},  {"log", {"log", true}},
+      {"sqrt", {"sqrt", true}},       {"sin", {"sine", true}},         {"cos", {"cosine", true}},
+      {"tan", {"chlo.tan", true}},    {"log1p", {"log_plus_one", true}}, {"expm1", {"exponential_minus_one", true}},
+      {"floor", {"floor", true}},     {"ceil", {"ceil", true}},        {"logistic", {"logistic", true}},
+      {"rsqrt", {"rsqrt", true}},     {"abs", {"abs", false}},         {"neg", {"negate", false}},
+      {"sign", {"sign", false}},      {"bitwise_not", {"not", false}}, {"is_finite", {"is_finite", true}}};
+  return m;
+}
+const std::map<std::string, std::string>& lax_binary() {
+  static const std::map<std::string, std::string> m = {
+      {"add", "add"}, {"sub", "subtract"}, {"mul", "multiply"}, {"div", "divide"}, {"rem", "remainder"},
+      {"pow", "power"}, {"max", "maximum"}, {"min", "minimum"}, {"atan2", "atan2"}, {"bitwise_and", "and"},
+      {"bitwise_or", "or"}, {"bitwise_xor", "xor"}, {"shift_left", "shift_left"},
+      {"shift_right_arithmetic", "shift_right_arithmetic"}, {"shift_right_logical", "shift_right_logical"},
+      {"eq", "compare EQ"}, {"ne", "compare NE"}, {"lt", "compare LT"}, {"le", "compare LE"}, {"gt", "compare GT"},
+      {"ge", "compare GE"}};
   return m;
 }
 
@@ -224,7 +246,11 @@ const std::vector<std::string>& names_list() {
         "np.zeros", "np.ones", "np.arange"};
     for (auto& [k, _] : unary_ops())
       if (k != "logistic") out.push_back("jnp." + k);
-    for (const char* l : {"tanh", "exp", "log", "sqrt", "sin", "cos", "abs", "neg", "max", "min", "logistic", "rsqrt"})
+    for (auto& [k, _] : lax_unary()) out.push_back("lax." + k);
+    for (auto& [k, _] : lax_binary()) out.push_back("lax." + k);
+    for (const char* l : {"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and", "reduce_or", "reduce_xor",
+                          "convert_element_type", "clamp", "select_n", "transpose", "reshape", "squeeze", "concatenate",
+                          "broadcast_in_dim", "integer_pow", "reduce_window"})
       out.push_back(std::string("lax.") + l);
     for (auto& [k, _] : dtype_names()) out.push_back("jnp." + k);
     std::sort(out.begin(), out.end());
@@ -1218,6 +1244,203 @@ struct Interp {
     return call_jitted_private(kind, {x}, body, "jnp:" + axis_key(axis_r) + want);
   }
 
+  // A lax binary function: no promotion but weak Python scalars; equal ranks (rank 0 aside) with
+  // dims equal or 1 (lax's broadcasting shape rule), then the op (mlir's multi_broadcast_in_dim).
+  Result<Ref> lax_binary_op(const std::string& q, const std::string& op, const Ref& x0, const Ref& y0) {
+    UNWRAP(x, as_array(x0, q));
+    UNWRAP(y, as_array(y0, q));
+    if (!x->weak && !y->weak && x->aval.dtype != y->aval.dtype)
+      return fail(q + " requires arguments to have the same dtypes, got " + jax_dtype_name(x->aval.dtype) + ", " +
+                  jax_dtype_name(y->aval.dtype) + ".");
+    const DT d = promote2(dt_of(x), dt_of(y));
+    UNWRAP(xc, convert(x, d.t, d.weak));
+    UNWRAP(yc, convert(y, d.t, d.weak));
+    const auto &dx = xc->aval.dims, &dy = yc->aval.dims;
+    if (!dx.empty() && !dy.empty()) {
+      if (dx.size() != dy.size())
+        return fail(q + ": arrays must have same number of dimensions, got " + shape_text(dx) + ", " + shape_text(dy) + ".");
+      for (std::size_t k = 0; k < dx.size(); ++k)
+        if (dx[k] != dy[k] && dx[k] != 1 && dy[k] != 1)
+          return fail(q + " got incompatible shapes for broadcasting: " + shape_text(dx) + ", " + shape_text(dy) + ".");
+    }
+    const std::string& t = d.t;
+    const bool bitwise = op == "and" || op == "or" || op == "xor" || op.compare(0, 5, "shift") == 0;
+    if (bitwise && hj::is_float(t))
+      return fail(q + " does not accept dtype " + jax_dtype_name(t) + ". Accepted dtypes are subtypes of integer, bool.");
+    if (op.compare(0, 5, "shift") == 0 && t == "i1") return fail(q + " does not accept dtype bool. Accepted dtypes are subtypes of integer.");
+    if ((op == "atan2" || op == "power") && !hj::is_float(t))
+      return fail(q + " does not accept dtype " + jax_dtype_name(t) + ". Accepted dtypes are subtypes of floating.");
+    if (t == "i1" && (op == "add" || op == "subtract" || op == "multiply" || op == "divide" || op == "remainder"))
+      return fail(q + " does not accept dtype bool. Accepted dtypes are subtypes of number.");
+    if (op.compare(0, 8, "compare ") == 0) return nary(op, {xc, yc}, "i1");
+    return nary(op, {xc, yc});
+  }
+
+  // lax.reduce_sum / max / min / prod / and / or / xor(operand, axes): one reduce with the op's
+  // identity of the operand's own dtype (no promotion).
+  Result<Ref> lax_reduce(const std::string& q, const std::string& kind, const Ref& x, std::vector<std::int64_t> axes) {
+    static const std::map<std::string, std::string> ops = {{"sum", "add"}, {"max", "maximum"}, {"min", "minimum"},
+                                                           {"prod", "multiply"}, {"and", "and"}, {"or", "or"}, {"xor", "xor"}};
+    auto o = ops.find(kind);
+    if (o == ops.end()) return fail(q + " is not supported here; supported: " + supported_in("lax"));
+    const std::string& t = x->aval.dtype;
+    const std::string& op = o->second;
+    if ((op == "and" || op == "or" || op == "xor") && hj::is_float(t))
+      return fail(q + " does not accept dtype " + jax_dtype_name(t) + ". Accepted dtypes are subtypes of integer, bool.");
+    std::vector<std::int64_t> out;
+    for (auto& a : axes) {
+      if (a < 0 || a >= std::int64_t(x->aval.dims.size()))
+        return fail(q + ": axes " + shape_text(axes) + " out of range for an array of rank " + std::to_string(x->aval.dims.size()));
+    }
+    std::vector<std::int64_t> sorted = axes;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return fail(q + ": duplicate value in axes: " + shape_text(axes));
+    for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d)
+      if (std::find(axes.begin(), axes.end(), d) == axes.end()) out.push_back(x->aval.dims[d]);
+    if (!tracing()) return Result<Ref>::success(new_array({out, t}, x->weak));
+    UNWRAP(v, value_of(x));
+    double init;
+    if (op == "and") init = t == "i1" ? 1 : -1;
+    else if (op == "or" || op == "xor") init = 0;
+    else init = reduce_identity(op, t);
+    if (op == "and" && hj::is_unsigned(t)) init = std::ldexp(1.0, bits(t)) - 1;
+    return Result<Ref>::success(traced(em->reduce(v, em->constant(init, {{}, t}), op, axes), x->weak));
+  }
+
+  // lax.clamp(min, x, max): same dtypes; min and max scalar or x's shape; each broadcast, clamp.
+  Result<Ref> lax_clamp(const std::string& q, const Ref& lo0, const Ref& x0, const Ref& hi0) {
+    UNWRAP(x, as_array(x0, q));
+    UNWRAP(lo1, as_array(lo0, q));
+    UNWRAP(hi1, as_array(hi0, q));
+    UNWRAP(lo, convert(lo1, lo1->weak ? x->aval.dtype : lo1->aval.dtype, lo1->weak && x->weak));
+    UNWRAP(hi, convert(hi1, hi1->weak ? x->aval.dtype : hi1->aval.dtype, hi1->weak && x->weak));
+    for (const Ref& b : {lo, hi}) {
+      if (b->aval.dtype != x->aval.dtype)
+        return fail("lax.clamp requires arguments to have the same dtypes, got " + jax_dtype_name(lo->aval.dtype) + ", " +
+                    jax_dtype_name(x->aval.dtype) + ", " + jax_dtype_name(hi->aval.dtype) + ".");
+      if (!b->aval.dims.empty() && b->aval.dims != x->aval.dims)
+        return fail(std::string("Arrays passed to clamp must have the same shape as the operand or be scalars, got operand shape ") +
+                    shape_text(x->aval.dims) + " and bound shape " + shape_text(b->aval.dims) + ".");
+    }
+    if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
+    UNWRAP(vl, value_of(lo));
+    UNWRAP(vx, value_of(x));
+    UNWRAP(vh, value_of(hi));
+    if (lo->aval.dims != x->aval.dims) vl = em->broadcast_in_dim(vl, x->aval.dims, {});
+    if (hi->aval.dims != x->aval.dims) vh = em->broadcast_in_dim(vh, x->aval.dims, {});
+    return Result<Ref>::success(traced(em->clamp(vl, vx, vh), x->weak));
+  }
+
+  // lax.select_n's lowering: cases split in halves, select(which < mid, low half, high half); a
+  // bool selector picks case 1 when true.
+  Result<Ref> select_n(const Ref& which, const std::vector<Ref>& cases, std::int64_t offset) {
+    if (cases.size() == 1) return Result<Ref>::success(cases[0]);
+    const std::size_t mid = cases.size() / 2;
+    Ref pred = which;
+    if (which->aval.dtype != "i1") {
+      UNWRAP(bound, full(which->aval.dims, double(offset + std::int64_t(mid)), which->aval.dtype, false));
+      UNWRAP(p, nary("compare LT", {which, bound}, "i1"));
+      pred = p;
+    }
+    UNWRAP(lo, select_n(which, std::vector<Ref>(cases.begin(), cases.begin() + mid), offset));
+    UNWRAP(hi, select_n(which, std::vector<Ref>(cases.begin() + mid, cases.end()), offset + std::int64_t(mid)));
+    if (which->aval.dtype == "i1") return nary("select", {pred, hi, lo});
+    return nary("select", {pred, lo, hi});
+  }
+
+  // sign of an unsigned array: select(x == 0, 0, 1).
+  Result<Ref> unsigned_sign(const Ref& x) {
+    if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
+    UNWRAP(z, full(x->aval.dims, 0, x->aval.dtype, false));
+    UNWRAP(eq, nary("compare EQ", {x, z}, "i1"));
+    UNWRAP(z2, full(x->aval.dims, 0, x->aval.dtype, false));
+    UNWRAP(one, full(x->aval.dims, 1, x->aval.dtype, false));
+    UNWRAP(r, nary("select", {eq, z2, one}));
+    r->weak = x->weak;
+    return Result<Ref>::success(r);
+  }
+
+  // lax.padtype_to_pads: 'VALID' pads nothing; 'SAME' pads so the output is ceil(in / stride),
+  // the odd element at the end.
+  Result<std::vector<std::pair<std::int64_t, std::int64_t>>> padding_arg(const std::string& q, const Ref& pad,
+                                                                         const std::vector<std::int64_t>& in,
+                                                                         const std::vector<std::int64_t>& window,
+                                                                         const std::vector<std::int64_t>& strides) {
+    using Pads = std::vector<std::pair<std::int64_t, std::int64_t>>;
+    Pads out;
+    if (pad->k == K::Str) {
+      if (pad->s != "SAME" && pad->s != "VALID" && pad->s != "SAME_LOWER")
+        return fail("Unknown padding type: " + pad->s + ".");
+      for (std::size_t d = 0; d < in.size(); ++d) {
+        if (pad->s == "VALID") {
+          out.push_back({0, 0});
+          continue;
+        }
+        const std::int64_t o = (in[d] + strides[d] - 1) / strides[d];
+        const std::int64_t total = std::max<std::int64_t>((o - 1) * strides[d] + window[d] - in[d], 0);
+        const std::int64_t lo = pad->s == "SAME" ? total / 2 : total - total / 2;
+        out.push_back({lo, total - lo});
+      }
+      return Result<Pads>::success(out);
+    }
+    if (pad->k != K::Tuple && pad->k != K::List) return fail(q + ": padding must be 'SAME', 'VALID' or a sequence of (low, high) pairs");
+    for (auto& p : pad->items) {
+      if ((p->k != K::Tuple && p->k != K::List) || p->items.size() != 2 || p->items[0]->k != K::Int || p->items[1]->k != K::Int)
+        return fail(q + ": padding must be 'SAME', 'VALID' or a sequence of (low, high) int pairs");
+      out.push_back({p->items[0]->i, p->items[1]->i});
+    }
+    if (out.size() != in.size())
+      return fail(q + ": padding has " + std::to_string(out.size()) + " pairs for an operand of rank " + std::to_string(in.size()));
+    return Result<Pads>::success(out);
+  }
+
+  // lax.reduce_window with lax.add / max / min / mul: with the op's identity as init, JAX binds
+  // its own primitive (reduce_window_sum/max/min, init through a broadcast_in_dim); otherwise the
+  // generic reduce_window (the init a constant).
+  Result<Ref> reduce_window(const std::string& q, const Ref& x, const Ref& init0, const Ref& comp,
+                            const std::vector<std::int64_t>& window, const std::vector<std::int64_t>& strides0, const Ref& pad) {
+    static const std::map<std::string, std::string> ops = {{"lax.add", "add"}, {"lax.max", "maximum"},
+                                                           {"lax.min", "minimum"}, {"lax.mul", "multiply"}};
+    if (comp->k != K::Builtin || !ops.count(comp->s))
+      return fail(q + ": computation must be lax.add, lax.max, lax.min or lax.mul here, got " + type_name(comp));
+    const std::string op = ops.at(comp->s);
+    const std::size_t n = x->aval.dims.size();
+    std::vector<std::int64_t> strides = strides0;
+    if (window.size() != n || strides.size() != n)
+      return fail(q + ": window_dimensions and window_strides need " + std::to_string(n) + " entries (the operand's rank), got " +
+                  shape_text(window) + " and " + shape_text(strides));
+    for (std::size_t d = 0; d < n; ++d)
+      if (window[d] < 1 || strides[d] < 1)
+        return fail(q + ": window_dimensions and window_strides must be positive, got " + shape_text(window) + " and " + shape_text(strides));
+    if (!is_pyscalar(init0) && !(init0->k == K::Array && init0->aval.dims.empty()))
+      return fail(q + ": init_value must be a scalar, got " + type_name(init0));
+    UNWRAP(pads, padding_arg(q, pad, x->aval.dims, window, strides));
+    for (auto& [lo, hi] : pads)
+      if (lo < 0 || hi < 0) return fail(q + ": negative padding is not supported here");
+    const std::string& t = x->aval.dtype;
+    std::vector<std::int64_t> out;
+    for (std::size_t d = 0; d < n; ++d) {
+      const std::int64_t size = x->aval.dims[d] + pads[d].first + pads[d].second;
+      out.push_back(size < window[d] ? 0 : (size - window[d]) / strides[d] + 1);
+    }
+    if (!tracing()) return Result<Ref>::success(new_array({out, t}, x->weak));
+    UNWRAP(v, value_of(x));
+    const bool known = is_pyscalar(init0) || init0->literal;
+    const double iv = init0->k == K::Array ? init0->lit : scalar_value(init0);
+    const bool monoid = known && op != "multiply" && iv == reduce_identity(op, t);
+    hj::Value init;
+    if (monoid) {
+      init = em->broadcast_in_dim(em->constant(iv, {{}, t}), {}, {});
+    } else if (known) {
+      init = em->constant(iv, {{}, t});
+    } else {
+      UNWRAP(ic, convert(init0, t, false));
+      UNWRAP(vi, value_of(ic));
+      init = vi;
+    }
+    return Result<Ref>::success(traced(em->reduce_window(v, init, op, window, strides, pads), x->weak));
+  }
+
   // lax.full(shape, value, dtype): a constant broadcast to the shape.
   Result<Ref> full(const std::vector<std::int64_t>& shape, double value, const std::string& dtype, bool weak) {
     UNWRAP(okshape, check_shape(shape, "full"));
@@ -1678,30 +1901,165 @@ struct Interp {
       return fail(q + " is not supported here; supported: " + supported_in("jax.nn"));
     }
     if (mod == "lax") {
-      static const std::map<std::string, std::string> un = {{"tanh", "tanh"}, {"exp", "exponential"}, {"log", "log"},
-                                                            {"sqrt", "sqrt"}, {"sin", "sine"}, {"cos", "cosine"},
-                                                            {"abs", "abs"}, {"neg", "negate"}, {"logistic", "logistic"},
-                                                            {"rsqrt", "rsqrt"}};
-      if (auto u = un.find(fn); u != un.end()) {
+      if (auto u = lax_unary().find(fn); u != lax_unary().end()) {
         UNWRAP(x0, need(0, "x"));
         UNWRAP(x, as_array(x0, q));
-        if (!hj::is_float(x->aval.dtype) && fn != "abs" && fn != "neg")
-          return fail(q + " does not accept dtype " + jax_dtype_name(x->aval.dtype) + ". Accepted dtypes are subtypes of floating.");
-        return nary(u->second, {x});
+        const std::string& t = x->aval.dtype;
+        if (u->second.second && !hj::is_float(t))
+          return fail(q + " does not accept dtype " + jax_dtype_name(t) + ". Accepted dtypes are subtypes of floating.");
+        if ((fn == "abs" || fn == "neg" || fn == "sign") && t == "i1")
+          return fail(q + " does not accept dtype bool. Accepted dtypes are subtypes of number.");
+        if (fn == "bitwise_not" && hj::is_float(t))
+          return fail(q + " does not accept dtype " + jax_dtype_name(t) + ". Accepted dtypes are subtypes of integer, bool.");
+        if (fn == "sign" && hj::is_unsigned(t)) return unsigned_sign(x);
+        if (fn == "is_finite") {
+          if (!tracing()) return Result<Ref>::success(new_array({x->aval.dims, "i1"}, false));
+          UNWRAP(v, value_of(x));
+          return Result<Ref>::success(traced(em->is_finite(v), false));
+        }
+        return nary(u->second.first, {x});
       }
-      if (fn == "max" || fn == "min") {
+      if (auto b = lax_binary().find(fn); b != lax_binary().end()) {
         UNWRAP(x0, need(0, "x"));
         UNWRAP(y0, need(1, "y"));
+        return lax_binary_op(q, b->second, x0, y0);
+      }
+      if (fn.compare(0, 7, "reduce_") == 0 && fn != "reduce_window") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(ax, need(1, "axes"));
         UNWRAP(x, as_array(x0, q));
-        UNWRAP(y, as_array(y0, q));
-        DT d = promote2(dt_of(x), dt_of(y));
-        if ((!x->weak && !y->weak && x->aval.dtype != y->aval.dtype))
-          return fail(q + " requires arguments to have the same dtypes, got " + jax_dtype_name(x->aval.dtype) + ", " + jax_dtype_name(y->aval.dtype) + ".");
-        UNWRAP(xc, convert(x, d.t, d.weak));
-        UNWRAP(yc, convert(y, d.t, d.weak));
-        if (!xc->aval.dims.empty() && !yc->aval.dims.empty() && xc->aval.dims != yc->aval.dims)
-          return fail(q + " got incompatible shapes for broadcasting: " + shape_text(xc->aval.dims) + ", " + shape_text(yc->aval.dims) + ".");
-        return nary(fn == "max" ? "maximum" : "minimum", {xc, yc});
+        UNWRAP(axes, int_list(ax, q + ": axes"));
+        return lax_reduce(q, fn.substr(7), x, axes);
+      }
+      if (fn == "convert_element_type") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(d, need(1, "new_dtype"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(t, dtype_arg(d, q));
+        return convert(x, t, false);
+      }
+      if (fn == "clamp") {
+        UNWRAP(lo0, need(0, "min"));
+        UNWRAP(x0, need(1, "x"));
+        UNWRAP(hi0, need(2, "max"));
+        return lax_clamp(q, lo0, x0, hi0);
+      }
+      if (fn == "select_n") {
+        if (a.pos.size() < 2) return fail(q + " requires at least one case");
+        UNWRAP(w, as_array(a.pos[0], q));
+        std::vector<Ref> cases;
+        for (std::size_t k = 1; k < a.pos.size(); ++k) {
+          UNWRAP(c, as_array(a.pos[k], q));
+          cases.push_back(c);
+        }
+        for (auto& c : cases)
+          if (c->aval != cases[0]->aval) return fail(q + " cases must have the same shapes and dtypes, got " + aval_text(cases[0]) + " and " + aval_text(c));
+        if (!w->aval.dims.empty() && w->aval.dims != cases[0]->aval.dims)
+          return fail(q + " which must be scalar or have the same shape as cases, got which shape " + shape_text(w->aval.dims) +
+                      " but case shape " + shape_text(cases[0]->aval.dims));
+        if (w->aval.dtype == "i1" ? cases.size() > 2 : (w->aval.dtype != "i32" && w->aval.dtype != "ui32"))
+          return fail(q + ": which must be bool (with at most two cases) or int32, got " + jax_dtype_name(w->aval.dtype));
+        return select_n(w, cases, 0);
+      }
+      if (fn == "transpose") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(p, need(1, "permutation"));
+        UNWRAP(perm, int_list(p, q + ": permutation"));
+        return transpose(x0, perm, true);
+      }
+      if (fn == "reshape") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(sz, need(1, "new_sizes"));
+        UNWRAP(shape, int_list(sz, q + ": new_sizes"));
+        for (auto d : shape)
+          if (d < 0) return fail(q + ": new_sizes must be nonnegative, got " + shape_text(shape));
+        Ref x = x0;
+        if (Ref dr = arg(2, "dimensions"); dr && dr->k != K::None) {  // a transpose first
+          UNWRAP(perm, int_list(dr, q + ": dimensions"));
+          UNWRAP(t, transpose(x0, perm, true));
+          x = t;
+        }
+        return reshape(x, shape);
+      }
+      if (fn == "squeeze") {
+        UNWRAP(x0, need(0, "array"));
+        UNWRAP(dr, need(1, "dimensions"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(dims, int_list(dr, q + ": dimensions"));
+        std::vector<std::int64_t> keep;
+        for (auto& d : dims) {
+          UNWRAP(c, canonical_axis(d, x->aval.dims.size()));
+          if (x->aval.dims[c] != 1)
+            return fail("cannot select an axis to squeeze out which has size not equal to one, got shape=" +
+                        shape_text(x->aval.dims) + " and dimensions=" + shape_text(dims));
+          d = c;
+        }
+        for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d)
+          if (std::find(dims.begin(), dims.end(), d) == dims.end()) keep.push_back(x->aval.dims[d]);
+        return reshape(x, keep);
+      }
+      if (fn == "concatenate") {
+        UNWRAP(seq, need(0, "operands"));
+        UNWRAP(dim, need(1, "dimension"));
+        if ((seq->k != K::Tuple && seq->k != K::List) || seq->items.empty())
+          return fail(q + " requires a non-empty sequence of arrays, got " + type_name(seq));
+        if (dim->k != K::Int) return fail(q + ": dimension must be an int, got " + type_name(dim));
+        std::vector<Ref> xs;
+        for (auto& it : seq->items) {
+          UNWRAP(x, as_array(it, q));
+          if (x->aval.dtype != seq->items[0]->aval.dtype)
+            return fail(q + " requires arguments to have the same dtypes, got " + jax_dtype_name(seq->items[0]->aval.dtype) + ", " +
+                        jax_dtype_name(x->aval.dtype) + ".");
+          xs.push_back(x);
+        }
+        if (dim->i < 0 || dim->i >= std::int64_t(xs[0]->aval.dims.size()))
+          return fail("concatenate dimension out of bounds: dimension " + std::to_string(dim->i) + " for shapes " +
+                      shape_text(xs[0]->aval.dims) + ".");
+        return concatenate(false, xs, dim->i);
+      }
+      if (fn == "broadcast_in_dim") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(sh, need(1, "shape"));
+        UNWRAP(bd, need(2, "broadcast_dimensions"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(shape, int_list(sh, q + ": shape"));
+        UNWRAP(dims, int_list(bd, q + ": broadcast_dimensions"));
+        UNWRAP(okshape, check_shape(shape, q));
+        (void)okshape;
+        if (dims.size() != x->aval.dims.size())
+          return fail("broadcast_in_dim broadcast_dimensions must have length equal to operand ndim; got broadcast_dimensions " +
+                      shape_text(dims) + " for operand ndim " + std::to_string(x->aval.dims.size()) + ".");
+        for (std::size_t k = 0; k < dims.size(); ++k) {
+          if (dims[k] < 0 || dims[k] >= std::int64_t(shape.size()) || (k && dims[k] <= dims[k - 1]) ||
+              (x->aval.dims[k] != 1 && x->aval.dims[k] != shape[dims[k]]))
+            return fail("broadcast_in_dim: operand shape " + shape_text(x->aval.dims) + " cannot go to shape " + shape_text(shape) +
+                        " with broadcast_dimensions " + shape_text(dims));
+        }
+        bool same = shape == x->aval.dims;
+        if (same) return Result<Ref>::success(x);
+        return broadcast_in_dim(x, shape, dims);
+      }
+      if (fn == "reduce_window") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(init, need(1, "init_value"));
+        UNWRAP(comp, need(2, "computation"));
+        UNWRAP(wd, need(3, "window_dimensions"));
+        UNWRAP(ws, need(4, "window_strides"));
+        UNWRAP(pad, need(5, "padding"));
+        for (const char* k : {"base_dilation", "window_dilation"})
+          if (Ref d = arg(99, k); d && d->k != K::None) return fail(q + ": " + k + " is not supported here");
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(window, int_list(wd, q + ": window_dimensions"));
+        UNWRAP(strides, int_list(ws, q + ": window_strides"));
+        return reduce_window(q, x, init, comp, window, strides, pad);
+      }
+      if (fn == "integer_pow") {
+        UNWRAP(x0, need(0, "x"));
+        UNWRAP(y, need(1, "y"));
+        UNWRAP(x, as_array(x0, q));
+        if (y->k != K::Int) return fail(q + ": y must be an int, got " + type_name(y));
+        if (x->aval.dtype == "i1") return fail(q + " does not accept dtype bool");
+        return integer_pow(x, y->i);
       }
       if (fn == "argmax" || fn == "argmin") {
         UNWRAP(x0, need(0, "operand"));
@@ -1963,6 +2321,10 @@ struct Interp {
         auto d = dtype_names().find(name);
         if (d != dtype_names().end()) return Result<Ref>::success(mk_str(d->second, K::DType));
         if (name == "newaxis") return Result<Ref>::success(none());
+        if (name == "inf") return Result<Ref>::success(mk_float(INFINITY));
+        if (name == "nan") return Result<Ref>::success(mk_float(NAN));
+        if (name == "pi") return Result<Ref>::success(mk_float(M_PI));
+        if (name == "e") return Result<Ref>::success(mk_float(M_E));
       }
       const std::string q = sm + "." + name;
       if (known_name(q)) return Result<Ref>::success(mk_str(q, K::Builtin));

@@ -26,6 +26,12 @@ def logsumexp(x, axis, keepdims):
     x = x.astype(np.float64)
     return np.log(np.exp(x).sum(axis=axis, keepdims=keepdims))
 
+def maxpool_same(a):
+    # 2x2 windows, stride 2, SAME: pad (0, 1) on rows (3 -> 4) and (0, 1) on columns (5 -> 6) with -inf.
+    p = np.full((4, 6), -np.inf, dtype=np.float64)
+    p[:3, :5] = a
+    return p.reshape(2, 2, 3, 2).max(axis=(1, 3))
+
 def gelu_tanh(x):
     x = x.astype(np.float64)
     return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
@@ -116,6 +122,18 @@ CASES = [
     ('lax.cummin reverse', 'lax.cummin(jnp.sin(a * 9), axis=1, reverse=True)', [((2, 4), 'float32')],
      lambda a: np.flip(np.minimum.accumulate(np.flip(np.sin(a * 9), 1), axis=1), 1)),
     ('lax.argmin', 'lax.argmin(jnp.sin(a * 9), 1, jnp.int32)', [((2, 4), 'float32')], lambda a: np.argmin(np.sin(a * 9), axis=1)),
+    ('jnp.tan', 'jnp.tan(a)', [((2, 3), 'float32')], lambda a: np.tan(a)),
+    ('lax.reduce_window max pool SAME', "lax.reduce_window(a, -jnp.inf, lax.max, (2, 2), (2, 2), 'SAME')", [((3, 5), 'float32')],
+     lambda a: maxpool_same(a)),
+    ('lax.reduce_window sum pool VALID', "lax.reduce_window(a, 0.0, lax.add, (1, 3), (1, 1), 'VALID')", [((2, 4), 'float32')],
+     lambda a: a[:, 0:2] + a[:, 1:3] + a[:, 2:4]),
+    ('lax elementwise', 'lax.max(lax.sub(a, b), lax.mul(a, 0.5)) + lax.clamp(0.1, a, 0.6) - lax.rem(a * 10, 3.0)',
+     [((2, 3), 'float32'), ((1, 3), 'float32')],
+     lambda a, b: np.maximum(a - b, a * F32(0.5)) + np.clip(a, F32(0.1), F32(0.6)) - np.fmod(a * 10, F32(3))),
+    ('lax.select_n and compares', 'lax.select_n(lax.gt(a, 0.5), a, -a) + lax.convert_element_type(lax.le(a, 0.3), jnp.float32)',
+     [((2, 3), 'float32')], lambda a: np.where(a > F32(0.5), -a, a) + (a <= F32(0.3))),
+    ('lax.reduce_sum and reshape', 'lax.reduce_sum(lax.reshape(a, (3, 2), dimensions=(1, 0)), (1,))', [((2, 3), 'float32')],
+     lambda a: a.T.reshape(3, 2).sum(axis=1)),
 ]
 
 def args_text(args):
