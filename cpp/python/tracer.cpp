@@ -240,7 +240,7 @@ const std::vector<std::string>& names_list() {
         "jnp.array", "jnp.asarray", "jnp.zeros_like", "jnp.ones_like", "jnp.concatenate", "jnp.stack",
         "jnp.expand_dims", "jnp.squeeze", "jnp.swapaxes", "jnp.broadcast_to",
         "jnp.prod", "jnp.clip", "jnp.var", "jnp.std", "jnp.outer", "jnp.argmax", "jnp.argmin", "jnp.cumsum",
-        "jnp.cumprod", "lax.argmax", "lax.argmin", "lax.cumsum", "lax.cumprod", "lax.cummax", "lax.cummin",
+        "jnp.cumprod", "jnp.floor_divide", "jnp.remainder", "jnp.mod", "jax.nn.one_hot", "lax.argmax", "lax.argmin", "lax.cumsum", "lax.cumprod", "lax.cummax", "lax.cummin",
         "jax.nn.relu", "jax.nn.sigmoid", "jax.nn.silu", "jax.nn.softmax", "jax.nn.log_softmax", "jax.nn.logsumexp",
         "jax.nn.gelu", "jax.scipy.special.logsumexp", "lax.dot_general", "lax.stop_gradient", "jax.jit", "jax.ShapeDtypeStruct",
         "np.zeros", "np.ones", "np.arange"};
@@ -1441,6 +1441,112 @@ struct Interp {
     return Result<Ref>::success(traced(em->reduce_window(v, init, op, window, strides, pads), x->weak));
   }
 
+  // x // y: jnp.floor_divide, jitted (a private @floor_divide; Python scalars are weakly typed
+  // arguments). Unsigned: div. Signed: div, less one where the signs differ and the remainder is
+  // not 0. Floats: CPython's float_divmod, (x - rem) / y, less one where rem and y differ in sign,
+  // rounded half away from zero (the remainder it also computes is dead and dropped).
+  Result<Ref> floor_divide(const Ref& a0, const Ref& b0) {
+    UNWRAP(a, as_array(a0, "floor_divide"));
+    UNWRAP(b, as_array(b0, "floor_divide"));
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      UNWRAP(xs, promote_args("floor_divide", {in[0], in[1]}, false));
+      const Ref x1 = xs[0], x2 = xs[1];
+      const std::string t = x1->aval.dtype;
+      if (t == "i1") return fail("floor_divide of bool arrays is not supported here; convert them with .astype(jnp.int32)");
+      if (hj::is_unsigned(t)) return nary("divide", {x1, x2});
+      if (!hj::is_float(t)) {
+        UNWRAP(q, nary("divide", {x1, x2}));
+        UNWRAP(s1, nary("sign", {x1}));
+        UNWRAP(s2, nary("sign", {x2}));
+        UNWRAP(ne1, compare_fn("!=", "NE", s1, s2));
+        UNWRAP(r, nary("remainder", {x1, x2}));
+        UNWRAP(ne2, compare_fn("!=", "NE", r, mk_int(0)));
+        UNWRAP(sel, nary("and", {ne1, ne2}));
+        UNWRAP(qm1, binary_fn("subtract", "subtract", q, mk_int(1)));
+        return nary("select", {sel, qm1, q});
+      }
+      UNWRAP(mod, nary("remainder", {x1, x2}));
+      UNWRAP(d0, nary("subtract", {x1, mod}));
+      UNWRAP(div, nary("divide", {d0, x2}));
+      UNWRAP(ne0, compare_fn("!=", "NE", mod, mk_int(0)));
+      UNWRAP(sx2, nary("sign", {x2}));
+      UNWRAP(smod, nary("sign", {mod}));
+      UNWRAP(ne1, compare_fn("!=", "NE", sx2, smod));
+      UNWRAP(ind, nary("and", {ne0, ne1}));
+      UNWRAP(dm1, binary_fn("subtract", "subtract", div, typed_literal(1, t)));
+      UNWRAP(d2, nary("select", {ind, dm1, div}));
+      return nary("round_nearest_afz", {d2});
+    };
+    if (!tracing()) return body({a, b});
+    return call_jitted_private("floor_divide", {a, b}, body);
+  }
+
+  // x % y: jnp.remainder, jitted (@remainder): rem, plus y where rem is not 0 and its sign
+  // differs from y's; an integer divisor of 0 is replaced by 1 first.
+  Result<Ref> remainder(const Ref& a0, const Ref& b0) {
+    UNWRAP(a, as_array(a0, "remainder"));
+    UNWRAP(b, as_array(b0, "remainder"));
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      UNWRAP(xs, promote_args("remainder", {in[0], in[1]}, false));
+      const Ref x1 = xs[0];
+      Ref x2 = xs[1];
+      const std::string t = x1->aval.dtype;
+      if (t == "i1") return fail("remainder of bool arrays is not supported here; convert them with .astype(jnp.int32)");
+      const Ref zero = typed_literal(0, t);
+      if (!hj::is_float(t)) {
+        UNWRAP(eq, compare_fn("==", "EQ", x2, mk_int(0)));
+        UNWRAP(ones, full(x2->aval.dims, 1, t, false));
+        UNWRAP(safe, nary("select", {eq, ones, x2}));
+        x2 = safe;
+      }
+      UNWRAP(trunc, nary("remainder", {x1, x2}));
+      UNWRAP(nz, nary("compare NE", {trunc, zero}, "i1"));
+      UNWRAP(lt1, nary("compare LT", {trunc, zero}, "i1"));
+      UNWRAP(lt2, nary("compare LT", {x2, zero}, "i1"));
+      UNWRAP(ne, nary("compare NE", {lt1, lt2}, "i1"));
+      UNWRAP(plus, nary("and", {ne, nz}));
+      UNWRAP(sum, nary("add", {trunc, x2}));
+      return nary("select", {plus, sum, trunc});
+    };
+    if (!tracing()) return body({a, b});
+    return call_jitted_private("remainder", {a, b}, body);
+  }
+
+  // jax.nn.one_hot: a private @_one_hot (num_classes, dtype, axis static): x with a size-1 axis
+  // compared with an iota of x's dtype along that axis, converted to dtype.
+  Result<Ref> one_hot(const Ref& x0, const Ref& nc, const Ref& dtype_r, const Ref& axis_r) {
+    const std::string q = "jax.nn.one_hot";
+    UNWRAP(x, as_array(x0, q));
+    if (!nc || nc->k != K::Int) return fail(q + ": num_classes must be a Python int, got " + (nc ? type_name(nc) : std::string("nothing")));
+    if (nc->i < 0) return fail(q + ": num_classes must be nonnegative, got " + std::to_string(nc->i));
+    std::string dtype = "f32";
+    if (dtype_r && dtype_r->k != K::None) {
+      UNWRAP(t, dtype_arg(dtype_r, q));
+      dtype = canonical(t);
+    }
+    std::int64_t axis = -1;
+    if (axis_r && axis_r->k != K::None) {
+      if (axis_r->k != K::Int) return fail(q + ": axis must be an int, got " + type_name(axis_r));
+      axis = axis_r->i;
+    }
+    if (hj::is_float(x->aval.dtype)) return fail(q + " here needs integer class indices, got " + aval_text(x));
+    UNWRAP(pos, canonical_axis(axis, x->aval.dims.size() + 1));
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      UNWRAP(lhs, expand_dims(in[0], {pos}));
+      std::vector<std::int64_t> rhs_shape(in[0]->aval.dims.size() + 1, 1);
+      rhs_shape[pos] = nc->i;
+      UNWRAP(okshape, check_shape(rhs_shape, q));
+      (void)okshape;
+      Ref rhs;
+      if (!tracing()) rhs = new_array({rhs_shape, in[0]->aval.dtype}, false);
+      else rhs = traced(em->iota({rhs_shape, in[0]->aval.dtype}, pos), false);
+      UNWRAP(eq, compare_fn("==", "EQ", lhs, rhs));
+      return convert(eq, dtype, false);
+    };
+    if (!tracing()) return body({x});
+    return call_jitted_private("_one_hot", {x}, body, std::to_string(nc->i) + dtype + std::to_string(pos));
+  }
+
   // lax.full(shape, value, dtype): a constant broadcast to the shape.
   Result<Ref> full(const std::vector<std::int64_t>& shape, double value, const std::string& dtype, bool weak) {
     UNWRAP(okshape, check_shape(shape, "full"));
@@ -1765,6 +1871,11 @@ struct Interp {
         UNWRAP(x, need(0, "a"));
         return jnp_cumulative(fn, x, arg(1, "axis"), arg(2, "dtype"));
       }
+      if (fn == "floor_divide" || fn == "remainder" || fn == "mod") {
+        UNWRAP(x, need(0, "x1"));
+        UNWRAP(y, need(1, "x2"));
+        return fn == "floor_divide" ? floor_divide(x, y) : remainder(x, y);
+      }
       if (fn == "outer") {
         UNWRAP(x, need(0, "a"));
         UNWRAP(y, need(1, "b"));
@@ -1882,6 +1993,11 @@ struct Interp {
         if (a.pos.size() > 2) return fail(q + ": pass keepdims by name; b and return_sign are not supported here");
         Ref keep = arg(99, "keepdims");
         return logsumexp(x, arg(1, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+      }
+      if (fn == "one_hot") {
+        for (auto& [k, v] : a.kw)
+          if (k != "num_classes" && k != "dtype" && k != "axis") return fail(q + ": the argument '" + k + "' is not supported here");
+        return one_hot(x, arg(1, "num_classes"), arg(2, "dtype"), arg(3, "axis"));
       }
       if (fn == "gelu") {
         Ref ap = arg(1, "approximate");
@@ -2481,7 +2597,9 @@ struct Interp {
     if (op == "/") return binary_fn("true_divide", "divide", x, y, true);
     if (op == "@") return matmul(x, y, "matmul");
     if (op == "**") return power(x, y);
-    return fail("the operator " + op + " on arrays is not supported here (supported: + - * / ** @ and comparisons)");
+    if (op == "//") return floor_divide(x, y);
+    if (op == "%") return remainder(x, y);
+    return fail("the operator " + op + " on arrays is not supported here (supported: + - * / // % ** @ and comparisons)");
   }
 
   Result<Ref> compare(const std::string& op, const Ref& x, const Ref& y) {

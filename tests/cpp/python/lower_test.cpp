@@ -171,6 +171,12 @@ TEST_CASE("jax.nn and jnp compositions lower in JAX's order", "[python][lower]")
                      "tensor<6xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)\n"
                      "     reducer(%arg1: tensor<f32>, %arg3: tensor<f32>) (%arg2: tensor<i32>, %arg4: tensor<i32>)  {\n"));
   CHECK_THAT(am, Catch::Matchers::Contains("    return %1#1 : tensor<i32>\n"));
+  // x % 3: jnp.remainder is jitted: the Python int is a weakly typed i32 argument of @remainder.
+  const std::string rem = lower_text(fn("    return x % 3", "jnp.zeros(3)"));
+  CHECK_THAT(rem, Catch::Matchers::Contains("    %c = stablehlo.constant dense<3> : tensor<i32>\n"
+                                            "    %0 = call @remainder(%arg0, %c) : (tensor<3xf32>, tensor<i32>) -> tensor<3xf32>\n"));
+  CHECK_THAT(rem, Catch::Matchers::Contains("    %13 = stablehlo.select %10, %12, %2 : tensor<3xi1>, tensor<3xf32>\n"));
+  CHECK_THAT(lower_text(fn("    return x // 2", "jnp.zeros(3)")), Catch::Matchers::Contains("stablehlo.round_nearest_afz %15 : tensor<3xf32>"));
   // cumsum: jnp's jitted @cumsum calls lax's cached @cumsum_0: one reduce_window, padded low.
   const std::string cs = lower_text(fn("    return jnp.cumsum(x, axis=0)", "jnp.zeros((8, 9), jnp.int16)"));
   CHECK_THAT(cs, Catch::Matchers::Contains("    %0 = call @cumsum_0(%arg0) : (tensor<8x9xi16>) -> tensor<8x9xi16>\n"));
@@ -264,6 +270,13 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
       {fn("    return lax.clamp(0.0, x, y)", "jnp.zeros(3), jnp.zeros(2)", "x, y"),
        "6:12: Arrays passed to clamp must have the same shape as the operand or be scalars, got operand shape (3,) and bound shape (2,)."},
       {fn("    return lax.reduce_sum(x, (2,))", "jnp.zeros(3)"), "6:12: lax.reduce_sum: axes (2,) out of range for an array of rank 1"},
+      {fn("    return x // y", "jnp.zeros(3, jnp.bool_), jnp.zeros(3, jnp.bool_)", "x, y"),
+       "6:14: floor_divide of bool arrays is not supported here; convert them with .astype(jnp.int32)"},
+      {fn("    return x % y", "jnp.zeros(3), jnp.zeros(4)", "x, y"), "6:14: Incompatible shapes for broadcasting: shapes=[(3,), (4,)]"},
+      {fn("    return x // 'a'", "jnp.zeros(3)"), "6:14: unsupported operand type(s) for //: 'Array float32[3]' and 'str'"},
+      {fn("    return jax.nn.one_hot(x, 2.5)", "jnp.zeros(3, jnp.int32)"), "6:12: jax.nn.one_hot: num_classes must be a Python int, got float"},
+      {fn("    return jax.nn.one_hot(x, 4)", "jnp.zeros(3)"), "6:12: jax.nn.one_hot here needs integer class indices, got float32[3]"},
+      {fn("    return jax.nn.one_hot(x, 4, axis=3)", "jnp.zeros(3, jnp.int32)"), "6:12: axis 3 is out of bounds for array of dimension 2"},
       {fn("    return x + y", "jnp.zeros(3), jnp.zeros(4)", "x, y"),
        "6:14: Incompatible shapes for broadcasting: shapes=[(3,), (4,)]"},
       {fn("    return x.reshape(4, 2)", "jnp.zeros((2, 3))"),

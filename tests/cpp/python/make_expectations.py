@@ -134,6 +134,13 @@ CASES = [
      [((2, 3), 'float32')], lambda a: np.where(a > F32(0.5), -a, a) + (a <= F32(0.3))),
     ('lax.reduce_sum and reshape', 'lax.reduce_sum(lax.reshape(a, (3, 2), dimensions=(1, 0)), (1,))', [((2, 3), 'float32')],
      lambda a: a.T.reshape(3, 2).sum(axis=1)),
+    ('x // y float', '(a * 10 - 5) // 3', [((2, 3), 'float32')], lambda a: np.floor_divide(a * 10 - 5, F32(3))),
+    ('x % y float', '(a * 10 - 5) % -3', [((2, 3), 'float32')], lambda a: np.mod(a * 10 - 5, F32(-3))),
+    ('int // and %', '(a - 3) // 2 + (a - 3) % -4', [((2, 3), 'int32')], lambda a: (a - 3) // 2 + (a - 3) % -4),
+    ('jnp.floor_divide and jnp.remainder arrays', 'jnp.floor_divide(a - 2, b + 1) * 10 + jnp.remainder(a - 2, b + 1)',
+     [((2, 3), 'int32'), ((3,), 'int32')], lambda a, b: np.floor_divide(a - 2, b + 1) * 10 + np.remainder(a - 2, b + 1)),
+    ('jax.nn.one_hot', 'jax.nn.one_hot(a, 4)', [((3,), 'int32')], lambda a: np.eye(4)[a]),
+    ('jax.nn.one_hot axis 0', 'jax.nn.one_hot(a % 3, 3, axis=0)', [((2, 2), 'int32')], lambda a: np.moveaxis(np.eye(3)[a % 3], -1, 0)),
 ]
 
 def args_text(args):
