@@ -28,7 +28,7 @@ concatenate, stack, zeros, ones;
 x.T, x.shape, x.ndim, x.reshape, x.astype, x.sum/mean/max/min/prod/var/std(axis=..., keepdims=...),
 x[1, 2:5, ..., None]; jax.nn.relu, sigmoid, silu, gelu, softmax, log_softmax, logsumexp, one_hot;
 lax.dot_general, stop_gradient, argmax, argmin, cumsum, cumprod, cummax, cummin, reduce_window
-(pooling), add, sub, mul, div, rem, max, min, clamp, select_n, the comparisons, reduce_sum/max/...
+(pooling), conv_general_dilated, add, sub, mul, div, rem, max, min, clamp, select_n, the comparisons, reduce_sum/max/...
 64-bit types become 32-bit (JAX's default).
 
   --entry NAME  lower the first .lower(...) call on the function NAME (default: the first call)

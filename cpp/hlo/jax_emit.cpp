@@ -378,6 +378,36 @@ Value Emitter::reduce_window(Value x, Value init, const std::string& op, const s
   return r;
 }
 
+Value Emitter::convolution(Value lhs, Value rhs, const std::string& dim_numbers, const Aval& out,
+                           const std::vector<std::int64_t>& strides,
+                           const std::vector<std::pair<std::int64_t, std::int64_t>>& padding,
+                           const std::vector<std::int64_t>& lhs_dilation, const std::vector<std::int64_t>& rhs_dilation) {
+  auto all = [](const std::vector<std::int64_t>& v, std::int64_t x) {
+    for (auto e : v)
+      if (e != x) return false;
+    return true;
+  };
+  std::vector<std::string> window;
+  if (!all(strides, 1)) window.push_back("stride = " + join(strides));
+  bool padded = false;
+  std::string pads = "pad = [";
+  for (std::size_t d = 0; d < padding.size(); ++d) {
+    padded = padded || padding[d].first || padding[d].second;
+    pads += (d ? ", [" : "[") + std::to_string(padding[d].first) + ", " + std::to_string(padding[d].second) + "]";
+  }
+  if (padded) window.push_back(pads + "]");
+  if (!all(lhs_dilation, 1)) window.push_back("lhs_dilate = " + join(lhs_dilation));
+  if (!all(rhs_dilation, 1)) window.push_back("rhs_dilate = " + join(rhs_dilation));
+  std::string w;
+  for (std::size_t i = 0; i < window.size(); ++i) w += (i ? ", " : "") + window[i];
+  Value r = add(out, "");
+  cur().lines.push_back(name(r) + " = stablehlo.convolution(" + name(lhs) + ", " + name(rhs) + ") dim_numbers = " + dim_numbers +
+                        ", window = {" + w + "} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, "
+                        "precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (" + tt(lhs) +
+                        ", " + tt(rhs) + ") -> " + tt(r));
+  return r;
+}
+
 Value Emitter::slice(Value x, const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& limit,
                      const std::vector<std::int64_t>& strides) {
   Aval t{{}, aval(x).dtype};

@@ -94,6 +94,13 @@ class Emitter {
               const std::vector<std::int64_t>& strides);
   Value concatenate(const std::vector<Value>& xs, std::int64_t dimension);
 
+  // stablehlo.convolution in its pretty form: `dim_numbers` as printed ("[b, f, 0, 1]x[o, i, 0,
+  // 1]->[b, f, 0, 1]"), the window's non-default entries, group counts 1, DEFAULT precision.
+  Value convolution(Value lhs, Value rhs, const std::string& dim_numbers, const Aval& out,
+                    const std::vector<std::int64_t>& strides,
+                    const std::vector<std::pair<std::int64_t, std::int64_t>>& padding,
+                    const std::vector<std::int64_t>& lhs_dilation, const std::vector<std::int64_t>& rhs_dilation);
+
   // ---- private functions (JAX's jitted helpers, e.g. jax.nn.relu → @relu) ----
   // The index of an already-emitted private function named `name` taking `args`, or -1.
   int find_function(const std::string& name, const std::vector<Aval>& args) const;

@@ -250,7 +250,7 @@ const std::vector<std::string>& names_list() {
     for (auto& [k, _] : lax_binary()) out.push_back("lax." + k);
     for (const char* l : {"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and", "reduce_or", "reduce_xor",
                           "convert_element_type", "clamp", "select_n", "transpose", "reshape", "squeeze", "concatenate",
-                          "broadcast_in_dim", "integer_pow", "reduce_window"})
+                          "broadcast_in_dim", "integer_pow", "reduce_window", "conv_general_dilated", "conv"})
       out.push_back(std::string("lax.") + l);
     for (auto& [k, _] : dtype_names()) out.push_back("jnp." + k);
     std::sort(out.begin(), out.end());
@@ -1547,6 +1547,104 @@ struct Interp {
     return call_jitted_private("_one_hot", {x}, body, std::to_string(nc->i) + dtype + std::to_string(pos));
   }
 
+  // lax.conv_general_dilated: dimension numbers as specs ('NCHW', 'OIHW', 'NCHW' by default, any
+  // letters JAX accepts) ordered as lax.conv_general_permutations orders them (spatial dims in
+  // the rhs spec's order), 'SAME'/'VALID' padding over the dilated window, one convolution.
+  Result<Ref> conv(const std::string& q, const Ref& lhs, const Ref& rhs, const std::vector<std::int64_t>& strides0, const Ref& pad,
+                   const Ref& ld, const Ref& rd, const Ref& dn) {
+    const std::size_t n = lhs->aval.dims.size();
+    if (n < 3 || rhs->aval.dims.size() != n)
+      return fail(q + ": lhs and rhs must have the same rank, at least 3, got " + shape_text(lhs->aval.dims) + " and " +
+                  shape_text(rhs->aval.dims));
+    if (lhs->aval.dtype != rhs->aval.dtype)
+      return fail(q + " requires arguments to have the same dtypes, got " + jax_dtype_name(lhs->aval.dtype) + ", " +
+                  jax_dtype_name(rhs->aval.dtype) + ".");
+    const std::size_t ns = n - 2;
+    std::string specs[3];
+    if (!dn || dn->k == K::None) {
+      const std::string sp = std::string("HWDXYZUV").substr(0, ns);
+      specs[0] = "NC" + sp, specs[1] = "OI" + sp, specs[2] = "NC" + sp;
+    } else {
+      if ((dn->k != K::Tuple && dn->k != K::List) || dn->items.size() != 3)
+        return fail(q + ": dimension_numbers must be None or a tuple of three strings such as ('NHWC', 'HWIO', 'NHWC')");
+      for (int k = 0; k < 3; ++k) {
+        if (dn->items[k]->k != K::Str || dn->items[k]->s.size() != n)
+          return fail(q + ": dimension_numbers must be three strings of length " + std::to_string(n) + " (the rank)");
+        specs[k] = dn->items[k]->s;
+      }
+    }
+    // Permutations: (batch/out-feature, feature/in-feature, spatial...) positions in each spec.
+    const char pairs[3][2] = {{'N', 'C'}, {'O', 'I'}, {'N', 'C'}};
+    std::vector<std::int64_t> perm[3];
+    for (int k = 0; k < 3; ++k) {
+      const std::string& s = specs[k];
+      const auto a = s.find(pairs[k][0]), b = s.find(pairs[k][1]);
+      if (a == std::string::npos || b == std::string::npos)
+        return fail(q + ": dimension_numbers spec '" + s + "' must contain " + pairs[k][0] + " and " + pairs[k][1]);
+      perm[k] = {std::int64_t(a), std::int64_t(b)};
+      std::vector<std::int64_t> spatial;
+      for (std::size_t i = 0; i < s.size(); ++i)
+        if (s[i] != pairs[k][0] && s[i] != pairs[k][1]) spatial.push_back(std::int64_t(i));
+      if (k != 1) {
+        for (auto i : spatial)
+          if (specs[1].find(s[i]) == std::string::npos)
+            return fail(q + ": the spatial dimension '" + std::string(1, s[i]) + "' of '" + s + "' is not in the rhs spec '" + specs[1] + "'");
+        std::sort(spatial.begin(), spatial.end(), [&](std::int64_t x, std::int64_t y) { return specs[1].find(s[x]) < specs[1].find(s[y]); });
+      }
+      perm[k].insert(perm[k].end(), spatial.begin(), spatial.end());
+    }
+    auto labels = [&](int k, const char* roles) {
+      std::vector<std::string> lab(n);
+      lab[perm[k][0]] = std::string(1, roles[0]);
+      lab[perm[k][1]] = std::string(1, roles[1]);
+      for (std::size_t s = 0; s < ns; ++s) lab[perm[k][2 + s]] = std::to_string(s);
+      std::string out = "[";
+      for (std::size_t i = 0; i < n; ++i) out += (i ? ", " : "") + lab[i];
+      return out + "]";
+    };
+    const std::string dims_text = labels(0, "bf") + "x" + labels(1, "oi") + "->" + labels(2, "bf");
+    auto ints = [&](const Ref& r, const char* what) -> Result<std::vector<std::int64_t>> {
+      if (!r || r->k == K::None) return Result<std::vector<std::int64_t>>::success(std::vector<std::int64_t>(ns, 1));
+      UNWRAP(v, int_list(r, q + ": " + what));
+      if (v.size() != ns) return fail(q + ": " + what + " needs " + std::to_string(ns) + " entries, got " + shape_text(v));
+      for (auto x : v)
+        if (x < 1) return fail(q + ": " + what + " must be positive, got " + shape_text(v));
+      return Result<std::vector<std::int64_t>>::success(v);
+    };
+    if (strides0.size() != ns)
+      return fail(q + ": window_strides needs " + std::to_string(ns) + " entries, got " + shape_text(strides0));
+    for (auto x : strides0)
+      if (x < 1) return fail(q + ": window_strides must be positive, got " + shape_text(strides0));
+    UNWRAP(lhs_dil, ints(ld, "lhs_dilation"));
+    UNWRAP(rhs_dil, ints(rd, "rhs_dilation"));
+    const auto& L = lhs->aval.dims;
+    const auto& R = rhs->aval.dims;
+    if (L[perm[0][1]] != R[perm[1][1]])
+      return fail("conv_general_dilated lhs feature dimension size divided by feature_group_count must equal the rhs input feature "
+                  "dimension size, but " + std::to_string(L[perm[0][1]]) + " // 1 != " + std::to_string(R[perm[1][1]]) + ".");
+    std::vector<std::int64_t> in_sp, win_sp;
+    for (std::size_t s = 0; s < ns; ++s) {
+      in_sp.push_back(L[perm[0][2 + s]]);
+      win_sp.push_back((R[perm[1][2 + s]] - 1) * rhs_dil[s] + 1);
+    }
+    UNWRAP(pads, padding_arg(q, pad, in_sp, win_sp, strides0));
+    if (pads.size() != ns) return fail(q + ": padding needs " + std::to_string(ns) + " pairs");
+    std::vector<std::int64_t> out(n);
+    out[perm[2][0]] = L[perm[0][0]];
+    out[perm[2][1]] = R[perm[1][0]];
+    for (std::size_t s = 0; s < ns; ++s) {
+      const std::int64_t padded = (in_sp[s] == 0 ? 0 : (in_sp[s] - 1) * lhs_dil[s] + 1) + pads[s].first + pads[s].second;
+      out[perm[2][2 + s]] = padded < win_sp[s] ? 0 : (padded - win_sp[s]) / strides0[s] + 1;
+    }
+    UNWRAP(okshape, check_shape(out, q));
+    (void)okshape;
+    const hj::Aval av{out, lhs->aval.dtype};
+    if (!tracing()) return Result<Ref>::success(new_array(av, false));
+    UNWRAP(vl, value_of(lhs));
+    UNWRAP(vr, value_of(rhs));
+    return Result<Ref>::success(traced(em->convolution(vl, vr, dims_text, av, strides0, pads, lhs_dil, rhs_dil), false));
+  }
+
   // lax.full(shape, value, dtype): a constant broadcast to the shape.
   Result<Ref> full(const std::vector<std::int64_t>& shape, double value, const std::string& dtype, bool weak) {
     UNWRAP(okshape, check_shape(shape, "full"));
@@ -2154,6 +2252,23 @@ struct Interp {
         bool same = shape == x->aval.dims;
         if (same) return Result<Ref>::success(x);
         return broadcast_in_dim(x, shape, dims);
+      }
+      if (fn == "conv_general_dilated" || fn == "conv") {
+        UNWRAP(l0, need(0, "lhs"));
+        UNWRAP(r0, need(1, "rhs"));
+        UNWRAP(ws, need(2, "window_strides"));
+        UNWRAP(pad, need(3, "padding"));
+        for (const char* k : {"feature_group_count", "batch_group_count"})
+          if (Ref g = arg(99, k); g && !(g->k == K::Int && g->i == 1)) return fail(q + ": " + k + " other than 1 is not supported here");
+        for (const char* k : {"precision", "preferred_element_type"})
+          if (Ref g = arg(99, k); g && g->k != K::None) return fail(q + ": " + k + " is not supported here");
+        UNWRAP(lhs, as_array(l0, q));
+        UNWRAP(rhs, as_array(r0, q));
+        UNWRAP(strides, int_list(ws, q + ": window_strides"));
+        Ref ld = fn == "conv" ? nullptr : arg(4, "lhs_dilation");
+        Ref rd = fn == "conv" ? nullptr : arg(5, "rhs_dilation");
+        Ref dn = fn == "conv" ? nullptr : arg(6, "dimension_numbers");
+        return conv(q, lhs, rhs, strides, pad, ld, rd, dn);
       }
       if (fn == "reduce_window") {
         UNWRAP(x0, need(0, "operand"));

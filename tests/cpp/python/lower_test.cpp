@@ -171,6 +171,13 @@ TEST_CASE("jax.nn and jnp compositions lower in JAX's order", "[python][lower]")
                      "tensor<6xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)\n"
                      "     reducer(%arg1: tensor<f32>, %arg3: tensor<f32>) (%arg2: tensor<i32>, %arg4: tensor<i32>)  {\n"));
   CHECK_THAT(am, Catch::Matchers::Contains("    return %1#1 : tensor<i32>\n"));
+  // conv_general_dilated: JAX's default dimension numbers, the window's non-default entries.
+  CHECK_THAT(lower_text(fn("    return lax.conv_general_dilated(x, w, (2, 2), 'SAME')",
+                           "jnp.zeros((1, 3, 6, 5)), jnp.zeros((4, 3, 3, 3))", "x, w")),
+             Catch::Matchers::Contains("%0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], "
+                                       "window = {stride = [2, 2], pad = [[0, 1], [1, 1]]} {batch_group_count = 1 : i64, "
+                                       "feature_group_count = 1 : i64, precision_config = [#stablehlo<precision DEFAULT>, "
+                                       "#stablehlo<precision DEFAULT>]} : (tensor<1x3x6x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x3x3xf32>"));
   // x % 3: jnp.remainder is jitted: the Python int is a weakly typed i32 argument of @remainder.
   const std::string rem = lower_text(fn("    return x % 3", "jnp.zeros(3)"));
   CHECK_THAT(rem, Catch::Matchers::Contains("    %c = stablehlo.constant dense<3> : tensor<i32>\n"
@@ -277,6 +284,16 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
       {fn("    return jax.nn.one_hot(x, 2.5)", "jnp.zeros(3, jnp.int32)"), "6:12: jax.nn.one_hot: num_classes must be a Python int, got float"},
       {fn("    return jax.nn.one_hot(x, 4)", "jnp.zeros(3)"), "6:12: jax.nn.one_hot here needs integer class indices, got float32[3]"},
       {fn("    return jax.nn.one_hot(x, 4, axis=3)", "jnp.zeros(3, jnp.int32)"), "6:12: axis 3 is out of bounds for array of dimension 2"},
+      {fn("    return lax.conv_general_dilated(x, w, (1, 1), 'SAME')", "jnp.zeros((1, 3, 5, 5)), jnp.zeros((4, 2, 3, 3))", "x, w"),
+       "6:12: conv_general_dilated lhs feature dimension size divided by feature_group_count must equal the rhs input feature dimension "
+       "size, but 3 // 1 != 2."},
+      {fn("    return lax.conv_general_dilated(x, w, (1,), 'SAME')", "jnp.zeros((1, 3, 5, 5)), jnp.zeros((4, 3, 3, 3))", "x, w"),
+       "6:12: lax.conv_general_dilated: window_strides needs 2 entries, got (1,)"},
+      {fn("    return lax.conv_general_dilated(x, w, (1, 1), 'SAME', dimension_numbers=('NHWC', 'HWIO'))",
+          "jnp.zeros((1, 5, 5, 3)), jnp.zeros((3, 3, 3, 4))", "x, w"),
+       "6:12: lax.conv_general_dilated: dimension_numbers must be None or a tuple of three strings such as ('NHWC', 'HWIO', 'NHWC')"},
+      {fn("    return lax.conv(x, w, (1, 1), 'VALID')", "jnp.zeros((1, 3, 5, 5)), jnp.zeros((4, 3, 3, 3), jnp.float16)", "x, w"),
+       "6:12: lax.conv requires arguments to have the same dtypes, got float32, float16."},
       {fn("    return x + y", "jnp.zeros(3), jnp.zeros(4)", "x, y"),
        "6:14: Incompatible shapes for broadcasting: shapes=[(3,), (4,)]"},
       {fn("    return x.reshape(4, 2)", "jnp.zeros((2, 3))"),

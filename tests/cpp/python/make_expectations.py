@@ -32,6 +32,20 @@ def maxpool_same(a):
     p[:3, :5] = a
     return p.reshape(2, 2, 3, 2).max(axis=(1, 3))
 
+def conv_nchw(x, w, strides, pads, rhs_dil):
+    # Direct convolution (cross-correlation, as XLA's), NCHW x OIHW -> NCHW, in float64.
+    x = np.pad(x.astype(np.float64), ((0, 0), (0, 0), pads[0], pads[1]))
+    n, c, h, wd = x.shape
+    o, i, kh, kw = w.shape
+    eh, ew = (kh - 1) * rhs_dil[0] + 1, (kw - 1) * rhs_dil[1] + 1
+    oh, ow = (h - eh) // strides[0] + 1, (wd - ew) // strides[1] + 1
+    out = np.zeros((n, o, oh, ow))
+    for y in range(oh):
+        for z in range(ow):
+            patch = x[:, :, y * strides[0]:y * strides[0] + eh:rhs_dil[0], z * strides[1]:z * strides[1] + ew:rhs_dil[1]]
+            out[:, :, y, z] = np.einsum('nchw,ochw->no', patch, w.astype(np.float64))
+    return out
+
 def gelu_tanh(x):
     x = x.astype(np.float64)
     return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
@@ -141,6 +155,13 @@ CASES = [
      [((2, 3), 'int32'), ((3,), 'int32')], lambda a, b: np.floor_divide(a - 2, b + 1) * 10 + np.remainder(a - 2, b + 1)),
     ('jax.nn.one_hot', 'jax.nn.one_hot(a, 4)', [((3,), 'int32')], lambda a: np.eye(4)[a]),
     ('jax.nn.one_hot axis 0', 'jax.nn.one_hot(a % 3, 3, axis=0)', [((2, 2), 'int32')], lambda a: np.moveaxis(np.eye(3)[a % 3], -1, 0)),
+    ('lax.conv_general_dilated NCHW SAME stride 2', "lax.conv_general_dilated(a, b, (2, 2), 'SAME')",
+     [((1, 2, 5, 4), 'float32'), ((3, 2, 3, 3), 'float32')], lambda a, b: conv_nchw(a, b, (2, 2), ((1, 1), (0, 1)), (1, 1))),
+    ('lax.conv_general_dilated NHWC HWIO VALID dilated', "lax.conv_general_dilated(a, b, (1, 1), 'VALID', rhs_dilation=(2, 1), "
+     "dimension_numbers=('NHWC', 'HWIO', 'NHWC'))", [((2, 5, 3, 2), 'float32'), ((2, 2, 2, 3), 'float32')],
+     lambda a, b: conv_nchw(a.transpose(0, 3, 1, 2), b.transpose(3, 2, 0, 1), (1, 1), ((0, 0), (0, 0)), (2, 1)).transpose(0, 2, 3, 1)),
+    ('lax.conv explicit padding', 'lax.conv(a, b, (1, 2), [(1, 0), (2, 1)])', [((1, 1, 3, 4), 'float32'), ((2, 1, 2, 2), 'float32')],
+     lambda a, b: conv_nchw(a, b, (1, 2), ((1, 0), (2, 1)), (1, 1))),
 ]
 
 def args_text(args):
