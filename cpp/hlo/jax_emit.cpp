@@ -408,6 +408,12 @@ Value Emitter::convolution(Value lhs, Value rhs, const std::string& dim_numbers,
   return r;
 }
 
+Value Emitter::reverse(Value x, const std::vector<std::int64_t>& dims) {
+  Value r = add(aval(x), "");
+  cur().lines.push_back(name(r) + " = stablehlo.reverse " + name(x) + ", dims = " + join(dims) + " : " + tt(r));
+  return r;
+}
+
 Value Emitter::slice(Value x, const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& limit,
                      const std::vector<std::int64_t>& strides) {
   Aval t{{}, aval(x).dtype};

@@ -93,6 +93,7 @@ class Emitter {
   Value slice(Value x, const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& limit,
               const std::vector<std::int64_t>& strides);
   Value concatenate(const std::vector<Value>& xs, std::int64_t dimension);
+  Value reverse(Value x, const std::vector<std::int64_t>& dims);  // `stablehlo.reverse %x, dims = [...] : T`
 
   // stablehlo.convolution in its pretty form: `dim_numbers` as printed ("[b, f, 0, 1]x[o, i, 0,
   // 1]->[b, f, 0, 1]"), the window's non-default entries, group counts 1, DEFAULT precision.

@@ -250,7 +250,7 @@ const std::vector<std::string>& names_list() {
     for (auto& [k, _] : lax_binary()) out.push_back("lax." + k);
     for (const char* l : {"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and", "reduce_or", "reduce_xor",
                           "convert_element_type", "clamp", "select_n", "transpose", "reshape", "squeeze", "concatenate",
-                          "broadcast_in_dim", "integer_pow", "reduce_window", "conv_general_dilated", "conv"})
+                          "broadcast_in_dim", "integer_pow", "reduce_window", "conv_general_dilated", "conv", "rev"})
       out.push_back(std::string("lax.") + l);
     for (auto& [k, _] : dtype_names()) out.push_back("jnp." + k);
     std::sort(out.begin(), out.end());
@@ -496,6 +496,7 @@ struct Interp {
 
   // lax.integer_pow's lowering (2 and 3 directly, -1 as 1/x, others by squaring).
   Result<Ref> integer_pow(const Ref& x0, std::int64_t y) {
+    if (y == INT64_MIN) return fail("integer_pow: the exponent " + std::to_string(y) + " is past 64 bits when negated");
     UNWRAP(xs, promote_args("power", {x0}, false));
     const Ref x = xs[0];
     if (!tracing() || y == 1) return Result<Ref>::success(tracing() ? x : new_array(x->aval, x->weak));
@@ -1571,6 +1572,10 @@ struct Interp {
         if (dn->items[k]->k != K::Str || dn->items[k]->s.size() != n)
           return fail(q + ": dimension_numbers must be three strings of length " + std::to_string(n) + " (the rank)");
         specs[k] = dn->items[k]->s;
+        std::string sorted = specs[k];
+        std::sort(sorted.begin(), sorted.end());
+        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+          return fail(q + ": dimension_numbers spec '" + specs[k] + "' repeats a dimension");
       }
     }
     // Permutations: (batch/out-feature, feature/in-feature, spatial...) positions in each spec.
@@ -1623,6 +1628,8 @@ struct Interp {
       return fail("conv_general_dilated lhs feature dimension size divided by feature_group_count must equal the rhs input feature "
                   "dimension size, but " + std::to_string(L[perm[0][1]]) + " // 1 != " + std::to_string(R[perm[1][1]]) + ".");
     std::vector<std::int64_t> in_sp, win_sp;
+    for (std::size_t s = 0; s < ns; ++s)
+      if (R[perm[1][2 + s]] < 1) return fail(q + ": the rhs window must not be empty, got rhs shape " + shape_text(R));
     for (std::size_t s = 0; s < ns; ++s) {
       in_sp.push_back(L[perm[0][2 + s]]);
       win_sp.push_back((R[perm[1][2 + s]] - 1) * rhs_dil[s] + 1);
@@ -1643,6 +1650,21 @@ struct Interp {
     UNWRAP(vl, value_of(lhs));
     UNWRAP(vr, value_of(rhs));
     return Result<Ref>::success(traced(em->convolution(vl, vr, dims_text, av, strides0, pads, lhs_dil, rhs_dil), false));
+  }
+
+  // lax.rev(operand, dimensions): one stablehlo.reverse (no op for no dimensions).
+  Result<Ref> rev(const Ref& x, const std::vector<std::int64_t>& dims) {
+    std::vector<std::int64_t> seen;
+    for (auto d : dims) {
+      if (d < 0 || d >= std::int64_t(x->aval.dims.size()))
+        return fail("rev dimensions " + shape_text(dims) + " out of range for an array of rank " + std::to_string(x->aval.dims.size()));
+      if (std::find(seen.begin(), seen.end(), d) != seen.end()) return fail("rev dimensions must be unique, got " + shape_text(dims));
+      seen.push_back(d);
+    }
+    if (dims.empty()) return Result<Ref>::success(x);
+    if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
+    UNWRAP(v, value_of(x));
+    return Result<Ref>::success(traced(em->reverse(v, dims), x->weak));
   }
 
   // lax.full(shape, value, dtype): a constant broadcast to the shape.
@@ -2253,6 +2275,13 @@ struct Interp {
         if (same) return Result<Ref>::success(x);
         return broadcast_in_dim(x, shape, dims);
       }
+      if (fn == "rev") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(dr, need(1, "dimensions"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(dims, int_list(dr, q + ": dimensions"));
+        return rev(x, dims);
+      }
       if (fn == "conv_general_dilated" || fn == "conv") {
         UNWRAP(l0, need(0, "lhs"));
         UNWRAP(r0, need(1, "rhs"));
@@ -2830,7 +2859,7 @@ struct Interp {
     if (!ellipses)
       for (std::size_t k = regular; k < nd; ++k) full.push_back(Ix{1, 0, nullptr, nullptr, nullptr});
     // Per axis: start, limit (Python's slice.indices), whether it is an int index.
-    std::vector<std::int64_t> starts, limits, int_axes, out_after_none;
+    std::vector<std::int64_t> starts, limits, int_axes, out_after_none, reversed;
     bool any_none = false, partial = false;
     std::size_t axis = 0;
     for (auto& one : full) {
@@ -2853,8 +2882,15 @@ struct Interp {
       } else {
         const std::int64_t step = one.step ? one.step->i : 1;
         if (step == 0) return fail("slice step cannot be zero");
+        if (step == -1 && !one.start && !one.stop) {  // a simple reverse: lax.rev, then a whole slice
+          reversed.push_back(std::int64_t(axis));
+          starts.push_back(0);
+          limits.push_back(size);
+          ++axis;
+          continue;
+        }
         if (step != 1)
-          return fail("a slice with step " + std::to_string(step) + " is a gather (or a reverse) in JAX: not supported here yet");
+          return fail("a slice with step " + std::to_string(step) + " is a gather in JAX: not supported here yet");
         auto clampi = [&](const Ref& r, std::int64_t dflt) {
           if (!r) return dflt;
           std::int64_t v = r->i < 0 ? r->i + size : r->i;
@@ -2866,6 +2902,12 @@ struct Interp {
         if (lo != 0 || hi != size) partial = true;
       }
       ++axis;
+    }
+    if (any_none && !reversed.empty()) return fail("indexing with None beside a reversed slice is a gather in JAX: not supported here yet");
+    Ref xr = x;
+    if (!reversed.empty()) {  // jnp's _rewriting_take: lax.rev of the simple reverses first
+      UNWRAP(r, rev(x, reversed));
+      xr = r;
     }
     if (any_none) {
       if (partial) return fail("indexing with None beside integers or partial slices is a gather in JAX: not supported here yet");
@@ -2881,7 +2923,7 @@ struct Interp {
       }
       return broadcast_in_dim(x, out, bd);
     }
-    if (!partial) return Result<Ref>::success(x);
+    if (!partial) return Result<Ref>::success(xr);
     std::vector<std::int64_t> sliced, squeezed;
     for (std::size_t a = 0; a < nd; ++a) {
       sliced.push_back(limits[a] - starts[a]);
@@ -2891,7 +2933,7 @@ struct Interp {
     if (!tracing()) {
       out = new_array({sliced, x->aval.dtype}, x->weak);
     } else {
-      UNWRAP(v, value_of(x));
+      UNWRAP(v, value_of(xr));
       out = traced(em->slice(v, starts, limits, std::vector<std::int64_t>(nd, 1)), x->weak);
     }
     if (int_axes.empty()) return Result<Ref>::success(out);

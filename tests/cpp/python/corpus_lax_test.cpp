@@ -213,6 +213,7 @@ std::string python_call(const std::string& prim, std::size_t nargs, const std::s
     }
     return "lax.reduce_window(a, " + init + ", lax." + (op == "sum" ? "add" : op) + ", (" + window + ",), (" + strides + ",), [" + padding + "])";
   }
+  if (prim == "rev" && nargs == 1) return "lax.rev(a, (" + first_match(body, R"(stablehlo\.reverse %[^,]+, dims = \[([0-9, ]*)\])") + ",))";
   if (prim == "transpose" && nargs == 1) return "lax.transpose(a, (" + first_match(body, R"(dims = \[([0-9, ]*)\])") + ",))";
   if (prim == "concatenate" && nargs >= 2) return "lax.concatenate([" + args + "], " + first_match(body, R"(dim = (\d+))") + ")";
   if (prim == "reshape" && nargs == 1) {

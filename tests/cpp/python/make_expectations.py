@@ -160,6 +160,7 @@ CASES = [
     ('lax.conv_general_dilated NHWC HWIO VALID dilated', "lax.conv_general_dilated(a, b, (1, 1), 'VALID', rhs_dilation=(2, 1), "
      "dimension_numbers=('NHWC', 'HWIO', 'NHWC'))", [((2, 5, 3, 2), 'float32'), ((2, 2, 2, 3), 'float32')],
      lambda a, b: conv_nchw(a.transpose(0, 3, 1, 2), b.transpose(3, 2, 0, 1), (1, 1), ((0, 0), (0, 0)), (2, 1)).transpose(0, 2, 3, 1)),
+    ('x[::-1] and lax.rev', 'a[::-1, 1:] + lax.rev(a, (1,))[:, :2]', [((2, 3), 'float32')], lambda a: a[::-1, 1:] + a[:, ::-1][:, :2]),
     ('lax.conv explicit padding', 'lax.conv(a, b, (1, 2), [(1, 0), (2, 1)])', [((1, 1, 3, 4), 'float32'), ((2, 1, 2, 2), 'float32')],
      lambda a, b: conv_nchw(a, b, (1, 2), ((1, 0), (2, 1)), (1, 1))),
 ]
