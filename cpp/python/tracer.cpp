@@ -1185,6 +1185,7 @@ struct Interp {
   // broadcast_in_dim to its own shape; prod is the generic lax.reduce_window, without it.
   Result<Ref> lax_cumulative(const std::string& kind, const Ref& x, std::int64_t axis0, bool reverse) {
     UNWRAP(c, canonical_axis(axis0, x->aval.dims.size()));
+    if (x->aval.dims[c] == 0) return fail("lax." + kind + " over an empty axis is not supported here (its window would be empty)");
     if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
     const std::string op = kind == "cumsum" ? "add" : kind == "cumprod" ? "multiply" : kind == "cummax" ? "maximum" : "minimum";
     if (x->aval.dtype == "i1" && (op == "add" || op == "multiply"))

@@ -260,6 +260,7 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
       {fn("    return lax.argmax(x, 0, jnp.float32)", "jnp.zeros(3)"), "6:12: lax.argmax: index_dtype must be an integer type, got float32"},
       {fn("    return jnp.cumsum(x, axis=2)", "jnp.zeros((2, 3))"), "6:12: axis 2 is out of bounds for array of dimension 2"},
       {fn("    return lax.cumprod(x)", "1.0"), "6:12: lax.cumprod needs an array of rank 1 or more"},
+      {fn("    return jnp.cumsum(x, axis=1)", "jnp.zeros((2, 0))"), "6:12: lax.cumsum over an empty axis is not supported here"},
       {fn("    return x.cumsum(dtype=3)", "jnp.zeros(3)"), "6:12: jnp.cumsum: dtype must be a dtype such as jnp.float32, got int"},
       {fn("    return lax.add(x, y)", "jnp.zeros(3), jnp.zeros(3, jnp.int32)", "x, y"),
        "6:12: lax.add requires arguments to have the same dtypes, got float32, int32."},
