@@ -21,11 +21,15 @@ StableHLO module JAX prints for it (jax.jit(f).lower(args).as_text(), recent JAX
 
 Arguments of .lower(...) are arrays made in the file (jnp.zeros, jnp.ones, jnp.full, jnp.arange
 with .reshape and arithmetic) or jax.ShapeDtypeStruct(shape, dtype). Supported: operators
-+ - * / ** @ and comparisons; jnp.matmul, dot, tanh, exp, log, log1p, expm1, sqrt, abs, sign,
-square, sin, cos, maximum, minimum, where, sum, mean, max, min, reshape, transpose, swapaxes,
-expand_dims, squeeze, broadcast_to, concatenate, stack, zeros, ones; x.T, x.shape, x.ndim,
-x.reshape, x.astype, x.sum/mean/max/min(axis=..., keepdims=...), x[1, 2:5, ..., None];
-jax.nn.relu, sigmoid, silu; lax.dot_general. 64-bit types become 32-bit (JAX's default).
++ - * / // % ** @ and comparisons; jnp.matmul, dot, tanh, exp, log, log1p, expm1, sqrt, abs, sign,
+square, sin, cos, maximum, minimum, where, sum, mean, max, min, prod, var, std, clip, outer,
+argmax, argmin, cumsum, cumprod, reshape, transpose, swapaxes, expand_dims, squeeze, broadcast_to,
+concatenate, stack, zeros, ones;
+x.T, x.shape, x.ndim, x.reshape, x.astype, x.sum/mean/max/min/prod/var/std(axis=..., keepdims=...),
+x[1, 2:5, ..., None]; jax.nn.relu, sigmoid, silu, gelu, softmax, log_softmax, logsumexp, one_hot;
+lax.dot_general, stop_gradient, argmax, argmin, cumsum, cumprod, cummax, cummin, reduce_window
+(pooling), conv_general_dilated, add, sub, mul, div, rem, max, min, clamp, select_n, the comparisons, reduce_sum/max/...
+64-bit types become 32-bit (JAX's default).
 
   --entry NAME  lower the first .lower(...) call on the function NAME (default: the first call)
   -h, --help    print this help

@@ -124,6 +124,7 @@ Emitter::Emitter(std::string name, const std::vector<Aval>& args) : module_name_
   funcs_[0].name = "main";
   funcs_[0].is_public = true;
   funcs_[0].arg_types = args;
+  funcs_[0].next_arg = int(args.size());
   stack_.push_back(0);
   for (std::size_t i = 0; i < args.size(); ++i) {
     cur().types.push_back(args[i]);
@@ -170,7 +171,16 @@ Value Emitter::constant(double v, const Aval& type) {
 
 Value Emitter::unary(const std::string& op, Value x) {
   Value r = add(aval(x), "");
-  cur().lines.push_back(name(r) + " = stablehlo." + op + " " + name(x) + " : " + tt(r));
+  if (op.rfind("chlo.", 0) == 0)  // CHLO prints `: T -> R`
+    cur().lines.push_back(name(r) + " = " + op + " " + name(x) + " : " + tt(x) + " -> " + tt(r));
+  else
+    cur().lines.push_back(name(r) + " = stablehlo." + op + " " + name(x) + " : " + tt(r));
+  return r;
+}
+
+Value Emitter::is_finite(Value x) {
+  Value r = add(Aval{aval(x).dims, "i1"}, "");
+  cur().lines.push_back(name(r) + " = stablehlo.is_finite " + name(x) + " : (" + tt(x) + ") -> " + tt(r));
   return r;
 }
 
@@ -276,6 +286,134 @@ Value Emitter::iota(const Aval& type, std::int64_t dimension) {
   return r;
 }
 
+std::string Emitter::region_arg(const Aval& type) {
+  (void)type;
+  return "%arg" + std::to_string(cur().next_arg++);
+}
+
+Value Emitter::argminmax(Value x, std::int64_t axis, const std::string& index_dtype, bool is_max) {
+  const Aval in = aval(x);
+  const std::string& t = in.dtype;
+  Value index = iota(Aval{in.dims, index_dtype}, axis);
+  double identity;
+  const int bits = t == "i1" ? 1 : std::atoi(t.c_str() + (is_unsigned(t) ? 2 : 1));
+  if (is_float(t)) identity = is_max ? -INFINITY : INFINITY;
+  else if (is_bool(t)) identity = is_max ? 0 : 1;
+  else if (is_unsigned(t)) identity = is_max ? 0 : std::ldexp(1.0, bits) - 1;
+  else identity = is_max ? -std::ldexp(1.0, bits - 1) : std::ldexp(1.0, bits - 1) - 1;
+  Value init = constant(identity, Aval{{}, t});
+  Value zero = constant(0, Aval{{}, index_dtype});
+  Aval out_v{{}, t}, out_i{{}, index_dtype};
+  for (std::int64_t d = 0; d < std::int64_t(in.dims.size()); ++d)
+    if (d != axis) out_v.dims.push_back(in.dims[d]), out_i.dims.push_back(in.dims[d]);
+  const std::string n = std::to_string(cur().next_id++);
+  const Aval sv{{}, t}, si{{}, index_dtype};
+  const std::string a1 = region_arg(sv), a2 = region_arg(si), a3 = region_arg(sv), a4 = region_arg(si);
+  auto kind = [](const std::string& d) { return is_float(d) ? "FLOAT" : is_signed_int(d) ? "SIGNED" : "UNSIGNED"; };
+  const std::string tv = type_text(sv), ti = type_text(si);
+  auto id = [&]() { return "%" + std::to_string(cur().next_id++); };
+  auto cmp = [&](const std::string& r, const char* dir, const std::string& a, const std::string& b, const std::string& ty,
+                 const std::string& dt) {
+    return "  " + r + " = stablehlo.compare  " + dir + ", " + a + ", " + b + ",  " + kind(dt) + " : (" + ty + ", " + ty +
+           ") -> tensor<i1>";
+  };
+  std::vector<std::string> body;
+  const std::string c1 = id(), c2 = id(), o1 = id(), c3 = id(), c4 = id(), a5 = id(), o2 = id(), s1 = id(), s2 = id();
+  body.push_back(cmp(c1, is_max ? "GT" : "LT", a1, a3, tv, t));
+  body.push_back(cmp(c2, "NE", a1, a1, tv, t));
+  body.push_back("  " + o1 + " = stablehlo.or " + c1 + ", " + c2 + " : tensor<i1>");
+  body.push_back(cmp(c3, "EQ", a1, a3, tv, t));
+  body.push_back(cmp(c4, "LT", a2, a4, ti, index_dtype));
+  body.push_back("  " + a5 + " = stablehlo.and " + c3 + ", " + c4 + " : tensor<i1>");
+  body.push_back("  " + o2 + " = stablehlo.or " + o1 + ", " + a5 + " : tensor<i1>");
+  body.push_back("  " + s1 + " = stablehlo.select " + o1 + ", " + a1 + ", " + a3 + " : tensor<i1>, " + tv);
+  body.push_back("  " + s2 + " = stablehlo.select " + o2 + ", " + a2 + ", " + a4 + " : tensor<i1>, " + ti);
+  body.push_back("  stablehlo.return " + s1 + ", " + s2 + " : " + tv + ", " + ti);
+  cur().lines.push_back("%" + n + ":2 = stablehlo.reduce(" + name(x) + " init: " + name(init) + "), (" + name(index) +
+                        " init: " + name(zero) + ") across dimensions = [" + std::to_string(axis) + "] : (" + tt(x) + ", " +
+                        tt(index) + ", " + tt(init) + ", " + tt(zero) + ") -> (" + type_text(out_v) + ", " +
+                        type_text(out_i) + ")");
+  cur().lines.push_back(" reducer(" + a1 + ": " + tv + ", " + a3 + ": " + tv + ") (" + a2 + ": " + ti + ", " + a4 + ": " +
+                        ti + ")  {");
+  for (auto& l : body) cur().lines.push_back(l);
+  cur().lines.push_back("}");
+  return add(out_i, "%" + n + "#1");
+}
+
+Value Emitter::reduce_window(Value x, Value init, const std::string& op, const std::vector<std::int64_t>& window,
+                             const std::vector<std::int64_t>& strides,
+                             const std::vector<std::pair<std::int64_t, std::int64_t>>& padding) {
+  const Aval in = aval(x);
+  Aval t{{}, in.dtype};
+  bool padded = false, strided = false;
+  for (std::size_t d = 0; d < in.dims.size(); ++d) {
+    const std::int64_t size = in.dims[d] + padding[d].first + padding[d].second;
+    t.dims.push_back(size < window[d] ? 0 : (size - window[d]) / strides[d] + 1);
+    padded = padded || padding[d].first || padding[d].second;
+    strided = strided || strides[d] != 1;
+  }
+  Value r = add(t, "");
+  auto arr = [](const std::vector<std::int64_t>& v) {
+    std::string s = "array<i64";
+    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : ": ") + std::to_string(v[i]);
+    return s + ">";
+  };
+  std::string attrs;
+  if (padded) {
+    attrs += "padding = dense<[";
+    for (std::size_t d = 0; d < padding.size(); ++d)
+      attrs += (d ? ", [" : "[") + std::to_string(padding[d].first) + ", " + std::to_string(padding[d].second) + "]";
+    attrs += "]> : tensor<" + std::to_string(padding.size()) + "x2xi64>, ";
+  }
+  attrs += "window_dimensions = " + arr(window);
+  if (strided) attrs += ", window_strides = " + arr(strides);
+  const Aval s{{}, in.dtype};
+  const std::string a = region_arg(s), b = region_arg(s);
+  const std::string v = "%" + std::to_string(cur().next_id++);
+  cur().lines.push_back(name(r) + " = \"stablehlo.reduce_window\"(" + name(x) + ", " + name(init) + ") <{" + attrs + "}> ({");
+  cur().lines.push_back("^bb0(" + a + ": " + type_text(s) + ", " + b + ": " + type_text(s) + "):");
+  cur().lines.push_back("  " + v + " = stablehlo." + op + " " + a + ", " + b + " : " + type_text(s));
+  cur().lines.push_back("  stablehlo.return " + v + " : " + type_text(s));
+  cur().lines.push_back("}) : (" + tt(x) + ", " + tt(init) + ") -> " + tt(r));
+  return r;
+}
+
+Value Emitter::convolution(Value lhs, Value rhs, const std::string& dim_numbers, const Aval& out,
+                           const std::vector<std::int64_t>& strides,
+                           const std::vector<std::pair<std::int64_t, std::int64_t>>& padding,
+                           const std::vector<std::int64_t>& lhs_dilation, const std::vector<std::int64_t>& rhs_dilation) {
+  auto all = [](const std::vector<std::int64_t>& v, std::int64_t x) {
+    for (auto e : v)
+      if (e != x) return false;
+    return true;
+  };
+  std::vector<std::string> window;
+  if (!all(strides, 1)) window.push_back("stride = " + join(strides));
+  bool padded = false;
+  std::string pads = "pad = [";
+  for (std::size_t d = 0; d < padding.size(); ++d) {
+    padded = padded || padding[d].first || padding[d].second;
+    pads += (d ? ", [" : "[") + std::to_string(padding[d].first) + ", " + std::to_string(padding[d].second) + "]";
+  }
+  if (padded) window.push_back(pads + "]");
+  if (!all(lhs_dilation, 1)) window.push_back("lhs_dilate = " + join(lhs_dilation));
+  if (!all(rhs_dilation, 1)) window.push_back("rhs_dilate = " + join(rhs_dilation));
+  std::string w;
+  for (std::size_t i = 0; i < window.size(); ++i) w += (i ? ", " : "") + window[i];
+  Value r = add(out, "");
+  cur().lines.push_back(name(r) + " = stablehlo.convolution(" + name(lhs) + ", " + name(rhs) + ") dim_numbers = " + dim_numbers +
+                        ", window = {" + w + "} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, "
+                        "precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (" + tt(lhs) +
+                        ", " + tt(rhs) + ") -> " + tt(r));
+  return r;
+}
+
+Value Emitter::reverse(Value x, const std::vector<std::int64_t>& dims) {
+  Value r = add(aval(x), "");
+  cur().lines.push_back(name(r) + " = stablehlo.reverse " + name(x) + ", dims = " + join(dims) + " : " + tt(r));
+  return r;
+}
+
 Value Emitter::slice(Value x, const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& limit,
                      const std::vector<std::int64_t>& strides) {
   Aval t{{}, aval(x).dtype};
@@ -329,6 +467,7 @@ int Emitter::begin_function(const std::string& n, const std::vector<Aval>& args)
   Function& f = funcs_.back();
   f.name = unique;
   f.arg_types = args;
+  f.next_arg = int(args.size());
   for (std::size_t i = 0; i < args.size(); ++i) {
     f.types.push_back(args[i]);
     f.names.push_back("%arg" + std::to_string(i));

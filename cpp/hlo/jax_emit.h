@@ -63,7 +63,8 @@ class Emitter {
   // A splat constant: `%cst = stablehlo.constant dense<1.000000e-01> : tensor<f32>` (floats),
   // `%c = ... dense<1> : tensor<i32>` (integers), `%c = ... dense<true> : tensor<i1>`.
   Value constant(double v, const Aval& type);
-  Value unary(const std::string& op, Value x);                  // "tanh", "exponential", ...
+  Value unary(const std::string& op, Value x);                  // "tanh", "exponential", ..., "chlo.tan"
+  Value is_finite(Value x);                                     // i1 result: `(T) -> tensor<...xi1>`
   Value binary(const std::string& op, Value a, Value b);        // "add", "maximum", ... same types
   Value compare(const std::string& direction, Value a, Value b);  // "GT", ...: i1 result
   Value select(Value pred, Value on_true, Value on_false);
@@ -80,9 +81,26 @@ class Emitter {
   // "minimum", "multiply", "and", "or".
   Value reduce(Value x, Value init, const std::string& op, const std::vector<std::int64_t>& dims);
   Value iota(const Aval& type, std::int64_t dimension);
+  // JAX's argmax/argmin lowering (lax's _compute_argminmax): an iota of `index_dtype` along
+  // `axis`, the identity and 0 as inits, and a two-operand reduce whose body keeps the larger
+  // (smaller) value, NaN first, and the smaller index on ties. The index result (`%N#1`).
+  Value argminmax(Value x, std::int64_t axis, const std::string& index_dtype, bool is_max);
+  // The generic `"stablehlo.reduce_window"(x, init) <{...}> ({ ^bb0(...): op; return })` with
+  // attributes in MLIR's (alphabetical) order, defaults left out. padding: (low, high) per dim.
+  Value reduce_window(Value x, Value init, const std::string& op, const std::vector<std::int64_t>& window,
+                      const std::vector<std::int64_t>& strides,
+                      const std::vector<std::pair<std::int64_t, std::int64_t>>& padding);
   Value slice(Value x, const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& limit,
               const std::vector<std::int64_t>& strides);
   Value concatenate(const std::vector<Value>& xs, std::int64_t dimension);
+  Value reverse(Value x, const std::vector<std::int64_t>& dims);  // `stablehlo.reverse %x, dims = [...] : T`
+
+  // stablehlo.convolution in its pretty form: `dim_numbers` as printed ("[b, f, 0, 1]x[o, i, 0,
+  // 1]->[b, f, 0, 1]"), the window's non-default entries, group counts 1, DEFAULT precision.
+  Value convolution(Value lhs, Value rhs, const std::string& dim_numbers, const Aval& out,
+                    const std::vector<std::int64_t>& strides,
+                    const std::vector<std::pair<std::int64_t, std::int64_t>>& padding,
+                    const std::vector<std::int64_t>& lhs_dilation, const std::vector<std::int64_t>& rhs_dilation);
 
   // ---- private functions (JAX's jitted helpers, e.g. jax.nn.relu → @relu) ----
   // The index of an already-emitted private function named `name` taking `args`, or -1.
@@ -108,11 +126,13 @@ class Emitter {
     std::vector<Aval> result_types;
     std::map<std::string, int> used;  // constant names taken
     int next_id = 0, next_conflict = 0;
+    int next_arg = 0;  // block arguments are numbered across the function: regions continue after its args
   };
   Function& cur() { return funcs_[stack_.back()]; }
   const Function& cur() const { return funcs_[stack_.back()]; }
   Value add(const Aval& type, std::string name);
   std::string fresh_constant_name(const std::string& base);
+  std::string region_arg(const Aval& type);  // "%argN" for a region's block argument
   const std::string& name(Value v) const { return cur().names[v.id]; }
   std::string tt(Value v) const { return type_text(aval(v)); }
   std::string print_function(const Function& f) const;

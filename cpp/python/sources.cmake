@@ -9,4 +9,5 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/python/lexer_test.cpp
   tests/cpp/python/lower_test.cpp
   tests/cpp/python/run_test.cpp
+  tests/cpp/python/corpus_lax_test.cpp
 )

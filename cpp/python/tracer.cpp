@@ -180,7 +180,8 @@ DT dt_of(const Ref& r) {
 // ---- the names ----------------------------------------------------------------------------------
 
 const char* const kModules[][2] = {{"jax", "jax"}, {"jax.numpy", "jnp"}, {"jax.nn", "jax.nn"},
-                                   {"jax.lax", "lax"}, {"numpy", "np"}};
+                                   {"jax.lax", "lax"}, {"numpy", "np"}, {"jax.scipy", "jax.scipy"},
+                                   {"jax.scipy.special", "jax.scipy.special"}};
 
 std::string short_module(const std::string& path) {
   for (auto& m : kModules)
@@ -204,7 +205,29 @@ const std::map<std::string, std::pair<std::string, bool>>& unary_ops() {
       {"log1p", {"log_plus_one", true}}, {"expm1", {"exponential_minus_one", true}},
       {"abs", {"abs", false}},        {"absolute", {"abs", false}},   {"sign", {"sign", false}},
       {"negative", {"negate", false}}, {"floor", {"floor", true}},    {"ceil", {"ceil", true}},
-      {"rsqrt", {"rsqrt", true}},     {"tan", {"tan", true}},         {"logistic", {"logistic", true}}};
+      {"rsqrt", {"rsqrt", true}},     {"tan", {"chlo.tan", true}},    {"logistic", {"logistic", true}}};
+  return m;
+}
+
+// lax's elementwise functions: name → StableHLO op. Unary: whether only floats are accepted.
+const std::map<std::string, std::pair<std::string, bool>>& lax_unary() {
+  static const std::map<std::string, std::pair<std::string, bool>> m = {
+      {"tanh", {"tanh", true}},       {"exp", {"exponential", true}},  {"log", {"log", true}},
+      {"sqrt", {"sqrt", true}},       {"sin", {"sine", true}},         {"cos", {"cosine", true}},
+      {"tan", {"chlo.tan", true}},    {"log1p", {"log_plus_one", true}}, {"expm1", {"exponential_minus_one", true}},
+      {"floor", {"floor", true}},     {"ceil", {"ceil", true}},        {"logistic", {"logistic", true}},
+      {"rsqrt", {"rsqrt", true}},     {"abs", {"abs", false}},         {"neg", {"negate", false}},
+      {"sign", {"sign", false}},      {"bitwise_not", {"not", false}}, {"is_finite", {"is_finite", true}}};
+  return m;
+}
+const std::map<std::string, std::string>& lax_binary() {
+  static const std::map<std::string, std::string> m = {
+      {"add", "add"}, {"sub", "subtract"}, {"mul", "multiply"}, {"div", "divide"}, {"rem", "remainder"},
+      {"pow", "power"}, {"max", "maximum"}, {"min", "minimum"}, {"atan2", "atan2"}, {"bitwise_and", "and"},
+      {"bitwise_or", "or"}, {"bitwise_xor", "xor"}, {"shift_left", "shift_left"},
+      {"shift_right_arithmetic", "shift_right_arithmetic"}, {"shift_right_logical", "shift_right_logical"},
+      {"eq", "compare EQ"}, {"ne", "compare NE"}, {"lt", "compare LT"}, {"le", "compare LE"}, {"gt", "compare GT"},
+      {"ge", "compare GE"}};
   return m;
 }
 
@@ -216,11 +239,18 @@ const std::vector<std::string>& names_list() {
         "jnp.reshape", "jnp.transpose", "jnp.square", "jnp.zeros", "jnp.ones", "jnp.full", "jnp.arange",
         "jnp.array", "jnp.asarray", "jnp.zeros_like", "jnp.ones_like", "jnp.concatenate", "jnp.stack",
         "jnp.expand_dims", "jnp.squeeze", "jnp.swapaxes", "jnp.broadcast_to",
-        "jax.nn.relu", "jax.nn.sigmoid", "jax.nn.silu", "lax.dot_general", "jax.jit", "jax.ShapeDtypeStruct",
+        "jnp.prod", "jnp.clip", "jnp.var", "jnp.std", "jnp.outer", "jnp.argmax", "jnp.argmin", "jnp.cumsum",
+        "jnp.cumprod", "jnp.floor_divide", "jnp.remainder", "jnp.mod", "jax.nn.one_hot", "lax.argmax", "lax.argmin", "lax.cumsum", "lax.cumprod", "lax.cummax", "lax.cummin",
+        "jax.nn.relu", "jax.nn.sigmoid", "jax.nn.silu", "jax.nn.softmax", "jax.nn.log_softmax", "jax.nn.logsumexp",
+        "jax.nn.gelu", "jax.scipy.special.logsumexp", "lax.dot_general", "lax.stop_gradient", "jax.jit", "jax.ShapeDtypeStruct",
         "np.zeros", "np.ones", "np.arange"};
     for (auto& [k, _] : unary_ops())
       if (k != "logistic") out.push_back("jnp." + k);
-    for (const char* l : {"tanh", "exp", "log", "sqrt", "sin", "cos", "abs", "neg", "max", "min", "logistic", "rsqrt"})
+    for (auto& [k, _] : lax_unary()) out.push_back("lax." + k);
+    for (auto& [k, _] : lax_binary()) out.push_back("lax." + k);
+    for (const char* l : {"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and", "reduce_or", "reduce_xor",
+                          "convert_element_type", "clamp", "select_n", "transpose", "reshape", "squeeze", "concatenate",
+                          "broadcast_in_dim", "integer_pow", "reduce_window", "conv_general_dilated", "conv", "rev"})
       out.push_back(std::string("lax.") + l);
     for (auto& [k, _] : dtype_names()) out.push_back("jnp." + k);
     std::sort(out.begin(), out.end());
@@ -466,6 +496,7 @@ struct Interp {
 
   // lax.integer_pow's lowering (2 and 3 directly, -1 as 1/x, others by squaring).
   Result<Ref> integer_pow(const Ref& x0, std::int64_t y) {
+    if (y == INT64_MIN) return fail("integer_pow: the exponent " + std::to_string(y) + " is past 64 bits when negated");
     UNWRAP(xs, promote_args("power", {x0}, false));
     const Ref x = xs[0];
     if (!tracing() || y == 1) return Result<Ref>::success(tracing() ? x : new_array(x->aval, x->weak));
@@ -715,8 +746,10 @@ struct Interp {
     return dot_general(a, b, {ra - 1}, {rb >= 2 ? rb - 2 : 0}, {}, {});
   }
 
-  // jnp.sum / max / min / mean (jax/_src/numpy/reductions.py's _reduction).
-  Result<Ref> reduction(const std::string& kind, const Ref& x0, const Ref& axis_r, bool keepdims) {
+  // jnp.sum / prod / max / min / mean (jax/_src/numpy/reductions.py's _reduction). `initial`
+  // (jnp.max(..., initial=v)) is applied after the reduce as op(v, result), before keepdims.
+  Result<Ref> reduction(const std::string& kind, const Ref& x0, const Ref& axis_r, bool keepdims,
+                        const double* initial = nullptr) {
     UNWRAP(x, as_array(x0, kind));
     const std::size_t n = x->aval.dims.size();
     std::vector<std::int64_t> dims;
@@ -732,9 +765,9 @@ struct Interp {
     }
     const std::string t = x->aval.dtype;
     std::string comp = t, result_t = t;
-    if (kind == "sum" || kind == "mean") {
+    if (kind == "sum" || kind == "mean" || kind == "prod") {
       if (kind == "mean" && category(t) != 2) result_t = "f32";
-      if (kind == "sum" && category(t) < 2 && bits(t) < 32) result_t = hj::is_unsigned(t) ? "ui32" : "i32";
+      if (kind != "mean" && category(t) < 2 && bits(t) < 32) result_t = hj::is_unsigned(t) ? "ui32" : "i32";
       comp = (result_t == "f16" || result_t == "bf16") ? "f32" : result_t;
     }
     if ((kind == "max" || kind == "min") && t == "i1") return fail("jnp." + kind + " of a bool array is not supported here");
@@ -752,8 +785,8 @@ struct Interp {
     if (!tracing()) return Result<Ref>::success(new_array({keepdims ? kept : out_dims, result_t}, false));
     UNWRAP(xc, convert(x, comp, false));
     UNWRAP(v, value_of(xc));
-    double init = 0;
-    std::string op = "add";
+    double init = kind == "prod" ? 1 : 0;
+    std::string op = kind == "prod" ? "multiply" : "add";
     if (kind == "max" || kind == "min") {
       op = kind == "max" ? "maximum" : "minimum";
       const double sign = kind == "max" ? -1 : 1;
@@ -762,6 +795,11 @@ struct Interp {
       else init = kind == "max" ? -std::ldexp(1.0, bits(comp) - 1) : std::ldexp(1.0, bits(comp) - 1) - 1;
     }
     hj::Value r = em->reduce(v, em->constant(init, {{}, comp}), op, dims);
+    if (initial) {  // op(convert(initial), result): a constant, broadcast to the result's shape
+      hj::Value c = em->constant(*initial, {{}, comp});
+      if (!out_dims.empty()) c = em->broadcast_in_dim(c, out_dims, {});
+      r = em->binary(op, c, r);
+    }
     if (keepdims) {  // lax.expand_dims is a broadcast_in_dim
       std::vector<std::int64_t> bd;
       for (std::int64_t d = 0; d < std::int64_t(n); ++d)
@@ -878,6 +916,758 @@ struct Interp {
     return Result<Ref>::success(traced(em->select(vc, vx, vy), all[1]->weak && all[2]->weak));
   }
 
+  // A NumPy scalar of `dtype` (not weakly typed), e.g. np.sqrt(2 / np.pi).astype(x.dtype):
+  // a constant where it is used.
+  Ref typed_literal(double v, const std::string& dtype) {
+    auto r = literal(mk_float(v), dtype);
+    r->weak = false;
+    return r;
+  }
+
+  // The reduced axes of `axis` (an int, a tuple, or None for all), canonical, in the given order.
+  Result<std::vector<std::int64_t>> reduced_axes(const Ref& axis_r, std::size_t n) {
+    std::vector<std::int64_t> dims;
+    if (!axis_r || axis_r->k == K::None) {
+      for (std::size_t k = 0; k < n; ++k) dims.push_back(std::int64_t(k));
+      return Result<std::vector<std::int64_t>>::success(dims);
+    }
+    UNWRAP(axes, int_list(axis_r, "axis"));
+    for (auto a : axes) {
+      UNWRAP(c, canonical_axis(a, n));
+      if (std::find(dims.begin(), dims.end(), c) != dims.end()) return fail("duplicate value in 'axis': " + shape_text(axes));
+      dims.push_back(c);
+    }
+    return Result<std::vector<std::int64_t>>::success(dims);
+  }
+
+  std::string axis_key(const Ref& axis_r) {
+    if (!axis_r || axis_r->k == K::None) return "None";
+    auto l = int_list(axis_r, "axis");
+    return l ? shape_text(l.value()) : "?";
+  }
+
+  Result<Ref> require_float(const std::string& q, const Ref& x0) {
+    UNWRAP(x, as_array(x0, q));
+    if (!hj::is_float(x->aval.dtype))
+      return fail(q + " here needs a floating-point array, got " + aval_text(x) + "; convert it first with .astype(jnp.float32)");
+    return Result<Ref>::success(x);
+  }
+
+  // jax.nn.softmax: not jitted, and its custom_jvp rule inlines: the max along `axis` with
+  // initial=-inf (a maximum after the reduce) kept as size-1 axes, exp(x - max), divided by its sum.
+  Result<Ref> softmax(const Ref& x0, const Ref& axis) {
+    UNWRAP(x, require_float("jax.nn.softmax", x0));
+    const double ninf = -INFINITY;
+    UNWRAP(m, reduction("max", x, axis, true, &ninf));
+    UNWRAP(d, binary_fn("subtract", "subtract", x, m));
+    UNWRAP(e, unary_fn("exp", "exponential", d, true));
+    UNWRAP(s, reduction("sum", e, axis, true));
+    return binary_fn("true_divide", "divide", e, s, true);
+  }
+
+  // jax.nn.log_softmax: jitted with a static axis (a private @log_softmax); the shift by the max
+  // is under stop_gradient, which adds no op.
+  Result<Ref> log_softmax(const Ref& x0, const Ref& axis) {
+    UNWRAP(x, require_float("jax.nn.log_softmax", x0));
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      const double ninf = -INFINITY;
+      UNWRAP(m, reduction("max", in[0], axis, true, &ninf));
+      UNWRAP(shifted, binary_fn("subtract", "subtract", in[0], m));
+      UNWRAP(e, unary_fn("exp", "exponential", shifted, true));
+      UNWRAP(s, reduction("sum", e, axis, true));
+      UNWRAP(l, unary_fn("log", "log", s, true));
+      return binary_fn("subtract", "subtract", shifted, l);
+    };
+    if (!tracing()) return body({x});
+    return call_jitted_private("log_softmax", {x}, body, axis_key(axis));
+  }
+
+  // jax.nn.logsumexp (= jax.scipy.special.logsumexp), not jitted: amax = max(a), made 0 where
+  // not finite (select, under stop_gradient), then log(sum(exp(a - amax))) + amax with lax ops.
+  Result<Ref> logsumexp(const Ref& x0, const Ref& axis, bool keepdims) {
+    UNWRAP(xs, promote_args("logsumexp", {x0}, true));
+    const Ref a = xs[0];
+    UNWRAP(dims, reduced_axes(axis, a->aval.dims.size()));
+    UNWRAP(amax0, reduction("max", a, axis, keepdims));
+    Ref amax = amax0;
+    if (tracing()) {
+      UNWRAP(v, value_of(amax0));
+      const hj::Value finite = em->is_finite(v);
+      UNWRAP(zeros, full(amax0->aval.dims, 0, amax0->aval.dtype, false));
+      UNWRAP(zv, value_of(zeros));
+      amax = traced(em->select(finite, v, zv), false);
+    }
+    Ref with_dims = amax;
+    if (!keepdims) {
+      UNWRAP(e, expand_dims(amax, dims));
+      with_dims = e;
+    }
+    UNWRAP(d, nary("subtract", {a, with_dims}));
+    UNWRAP(e, nary("exponential", {d}));
+    UNWRAP(s, reduction("sum", e, axis, keepdims));
+    UNWRAP(l, nary("log", {s}));
+    return nary("add", {l, amax});
+  }
+
+  // jax.nn.gelu, approximate: x * 0.5 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x**3))), with
+  // sqrt(2/pi) a NumPy scalar of x's dtype (not weak). Not jitted.
+  Result<Ref> gelu(const Ref& x0, bool approximate) {
+    UNWRAP(xs, promote_args("gelu", {x0}, true));
+    const Ref x = xs[0];
+    if (!approximate)
+      return fail("jax.nn.gelu(x, approximate=False) is lax.erfc (chlo.erfc), which this tool cannot lower yet; "
+                  "use the default approximate=True");
+    UNWRAP(x3, integer_pow(x, 3));
+    UNWRAP(a, binary_fn("multiply", "multiply", mk_float(0.044715), x3));
+    UNWRAP(b, binary_fn("add", "add", x, a));
+    UNWRAP(c, binary_fn("multiply", "multiply", typed_literal(std::sqrt(2 / M_PI), x->aval.dtype), b));
+    UNWRAP(t, unary_fn("tanh", "tanh", c, true));
+    UNWRAP(d, binary_fn("add", "add", mk_float(1.0), t));
+    UNWRAP(cdf, binary_fn("multiply", "multiply", mk_float(0.5), d));
+    return binary_fn("multiply", "multiply", x, cdf);
+  }
+
+  // jnp.clip: jitted (a private @clip taking the array and the given bounds; a Python bound is a
+  // weakly typed scalar argument); maximum(min, x), then minimum(max, x).
+  Result<Ref> clip(const Ref& x0, const Ref& lo, const Ref& hi) {
+    UNWRAP(x, as_array(x0, "clip"));
+    const bool has_lo = lo && lo->k != K::None, has_hi = hi && hi->k != K::None;
+    std::vector<Ref> args = {x};
+    for (const Ref& b : {lo, hi}) {
+      if (!b || b->k == K::None) continue;
+      UNWRAP(ba, as_array(b, "clip"));
+      args.push_back(ba);
+    }
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      Ref r = in[0];
+      std::size_t k = 1;
+      if (has_lo) {
+        UNWRAP(m, binary_fn("maximum", "maximum", in[k++], r));
+        r = m;
+      }
+      if (has_hi) {
+        UNWRAP(m, binary_fn("minimum", "minimum", in[k++], r));
+        r = m;
+      }
+      return Result<Ref>::success(r);
+    };
+    if (!tracing()) return body(args);
+    return call_jitted_private("clip", args, body, std::string(has_lo ? "min" : "") + (has_hi ? "max" : ""));
+  }
+
+  // jnp.var (a private @_var: axis, dtype and keepdims static, the correction ddof an argument):
+  // the mean kept as size-1 axes, (a - mean)^2 summed, divided by (count - ddof), NaN where that
+  // is not positive. jnp.std is a private @_std: sqrt of the call to @_var.
+  Result<Ref> var_body(const Ref& a0, const Ref& corr, const Ref& axis, bool keepdims) {
+    const std::string t = a0->aval.dtype;
+    const std::string dtype = hj::is_float(t) ? t : "f32";
+    const std::string comp = (dtype == "f16" || dtype == "bf16") ? "f32" : dtype;
+    UNWRAP(a, convert(a0, comp, false));
+    UNWRAP(dims, reduced_axes(axis, a->aval.dims.size()));
+    UNWRAP(mean, reduction("mean", a, axis, true));
+    UNWRAP(centered0, nary("subtract", {a, mean}));
+    UNWRAP(centered, nary("multiply", {centered0, centered0}));
+    std::int64_t count = 1;
+    for (auto d : dims) count *= a->aval.dims[d];
+    UNWRAP(cc, convert(corr, comp, false));
+    UNWRAP(normalizer, nary("subtract", {typed_literal(double(count), comp), cc}));
+    UNWRAP(sum, reduction("sum", centered, axis, keepdims));
+    UNWRAP(q, nary("divide", {sum, normalizer}));
+    UNWRAP(result, convert(q, dtype, false));
+    UNWRAP(positive, compare_fn(">", "GT", normalizer, mk_int(0)));
+    UNWRAP(nan, full(result->aval.dims, NAN, dtype, false));
+    if (!tracing()) return Result<Ref>::success(result);
+    UNWRAP(vp, value_of(positive));
+    UNWRAP(vr, value_of(result));
+    UNWRAP(vn, value_of(nan));
+    return Result<Ref>::success(traced(em->select(vp, vr, vn), false));
+  }
+  Result<Ref> var_std(bool is_std, const Ref& x0, const Ref& axis, const Ref& ddof0, bool keepdims) {
+    const std::string q = is_std ? "jnp.std" : "jnp.var";
+    UNWRAP(x, as_array(x0, q));
+    Ref ddof = ddof0 && ddof0->k != K::None ? ddof0 : mk_int(0);
+    if (!is_pyscalar(ddof) && ddof->k != K::Array) return fail(q + ": ddof must be a number, got " + type_name(ddof));
+    UNWRAP(corr, as_array(ddof, q));
+    UNWRAP(dims, reduced_axes(axis, x->aval.dims.size()));
+    (void)dims;
+    const std::string key = axis_key(axis) + (keepdims ? "k" : "");
+    auto var_call = [&](const Ref& a, const Ref& c) -> Result<Ref> {
+      auto body = [&](const std::vector<Ref>& in) { return var_body(in[0], in[1], axis, keepdims); };
+      if (!tracing()) return body({a, c});
+      return call_jitted_private("_var", {a, c}, body, key);
+    };
+    if (!is_std) return var_call(x, corr);
+    auto std_body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      UNWRAP(v, var_call(in[0], in[1]));
+      return nary("sqrt", {v});
+    };
+    if (!tracing()) return std_body({x, corr});
+    return call_jitted_private("_std", {x, corr}, std_body, key);
+  }
+
+  // jnp.outer: dtypes promoted, both raveled, a[:, None] * b[None, :].
+  Result<Ref> outer(const Ref& a0, const Ref& b0) {
+    UNWRAP(a1, as_array(a0, "outer"));
+    UNWRAP(b1, as_array(b0, "outer"));
+    const DT d = promote2(dt_of(a1), dt_of(b1));
+    UNWRAP(a2, convert(a1, d.t, d.weak));
+    UNWRAP(b2, convert(b1, d.t, d.weak));
+    auto ravel = [&](const Ref& x) {
+      std::int64_t n = 1;
+      for (auto dd : x->aval.dims) n *= dd;
+      return reshape(x, {n});
+    };
+    UNWRAP(a3, ravel(a2));
+    UNWRAP(b3, ravel(b2));
+    UNWRAP(a, expand_dims(a3, {1}));
+    UNWRAP(b, expand_dims(b3, {0}));
+    return binary_fn("multiply", "multiply", a, b);
+  }
+
+  // The identity of a reduction op for `dtype`: add 0, multiply 1, maximum the lowest value
+  // (-inf, INT_MIN, 0, false), minimum the highest.
+  static double reduce_identity(const std::string& op, const std::string& dtype) {
+    if (op == "add") return 0;
+    if (op == "multiply") return 1;
+    const bool mx = op == "maximum";
+    if (hj::is_float(dtype)) return mx ? -INFINITY : INFINITY;
+    if (dtype == "i1") return mx ? 0 : 1;
+    if (hj::is_unsigned(dtype)) return mx ? 0 : std::ldexp(1.0, bits(dtype)) - 1;
+    return mx ? -std::ldexp(1.0, bits(dtype) - 1) : std::ldexp(1.0, bits(dtype) - 1) - 1;
+  }
+
+  // lax.argmax / argmin: JAX caches the lowering as a private @argmax (mlir.cache_lowering), one
+  // per axis and index dtype, holding the two-operand reduce (hj::Emitter::argminmax).
+  Result<Ref> lax_argminmax(bool is_max, const Ref& x, std::int64_t axis, const std::string& index_dtype) {
+    const std::string name = is_max ? "argmax" : "argmin";
+    UNWRAP(c, canonical_axis(axis, x->aval.dims.size()));
+    if (x->aval.dims[c] == 0) return fail("attempt to get " + name + " of an empty sequence");
+    hj::Aval out{{}, index_dtype};
+    for (std::size_t d = 0; d < x->aval.dims.size(); ++d)
+      if (std::int64_t(d) != c) out.dims.push_back(x->aval.dims[d]);
+    if (!tracing()) return Result<Ref>::success(new_array(out, false));
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      UNWRAP(v, value_of(in[0]));
+      return Result<Ref>::success(traced(em->argminmax(v, c, index_dtype, is_max), false));
+    };
+    return call_jitted_private(name, {x}, body, "lax:" + std::to_string(c) + index_dtype);
+  }
+
+  // jnp.argmax / argmin (jit inline): raveled when axis is None, lax.argmax with int32 indices,
+  // keepdims as lax.expand_dims.
+  Result<Ref> jnp_argminmax(bool is_max, const Ref& x0, const Ref& axis_r, bool keepdims) {
+    const std::string q = is_max ? "jnp.argmax" : "jnp.argmin";
+    UNWRAP(x1, as_array(x0, q));
+    Ref x = x1;
+    std::int64_t axis = 0;
+    std::vector<std::int64_t> dims;
+    const std::size_t nd = x->aval.dims.size();
+    if (!axis_r || axis_r->k == K::None) {
+      std::int64_t n = 1;
+      for (auto d : x->aval.dims) n *= d;
+      for (std::size_t d = 0; d < nd; ++d) dims.push_back(std::int64_t(d));
+      UNWRAP(r, reshape(x, {n}));
+      x = r;
+    } else {
+      if (axis_r->k != K::Int) return fail(q + ": axis must be an int or None, got " + type_name(axis_r));
+      UNWRAP(c, canonical_axis(axis_r->i, nd));
+      axis = c;
+      dims = {c};
+    }
+    UNWRAP(r, lax_argminmax(is_max, x, axis, "i32"));
+    if (keepdims) return expand_dims(r, dims);
+    return Result<Ref>::success(r);
+  }
+
+  // lax.cumsum / cumprod / cummax / cummin, lowered as on CPU: a private @cumsum (cache_lowering)
+  // holding one reduce_window over the whole axis, padded low by n - 1 (high when reverse).
+  // sum, max and min are reduce_window's own primitives, whose init goes through a
+  // broadcast_in_dim to its own shape; prod is the generic lax.reduce_window, without it.
+  Result<Ref> lax_cumulative(const std::string& kind, const Ref& x, std::int64_t axis0, bool reverse) {
+    UNWRAP(c, canonical_axis(axis0, x->aval.dims.size()));
+    if (x->aval.dims[c] == 0) return fail("lax." + kind + " over an empty axis is not supported here (its window would be empty)");
+    if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
+    const std::string op = kind == "cumsum" ? "add" : kind == "cumprod" ? "multiply" : kind == "cummax" ? "maximum" : "minimum";
+    if (x->aval.dtype == "i1" && (op == "add" || op == "multiply"))
+      return fail("lax." + kind + " does not accept dtype bool");
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      UNWRAP(v, value_of(in[0]));
+      const hj::Aval& a = in[0]->aval;
+      hj::Value init = em->constant(reduce_identity(op, a.dtype), {{}, a.dtype});
+      if (kind != "cumprod") init = em->broadcast_in_dim(init, {}, {});
+      std::vector<std::int64_t> window(a.dims.size(), 1), strides(a.dims.size(), 1);
+      std::vector<std::pair<std::int64_t, std::int64_t>> padding(a.dims.size(), {0, 0});
+      const std::int64_t n = a.dims[c];
+      window[c] = n;
+      padding[c] = reverse ? std::make_pair(std::int64_t(0), n - 1) : std::make_pair(n - 1, std::int64_t(0));
+      return Result<Ref>::success(traced(em->reduce_window(v, init, op, window, strides, padding), in[0]->weak));
+    };
+    return call_jitted_private(kind, {x}, body, "lax:" + std::to_string(c) + (reverse ? "r" : ""));
+  }
+
+  // jnp.cumsum / cumprod(a, axis=None, dtype=None): jitted (axis, dtype static): a private
+  // @cumsum that ravels when axis is None, converts to the result dtype (bool sums as int32),
+  // and calls lax.cumsum.
+  Result<Ref> jnp_cumulative(const std::string& kind, const Ref& x0, const Ref& axis_r, const Ref& dtype_r) {
+    const std::string q = "jnp." + kind;
+    UNWRAP(x, as_array(x0, q));
+    std::string want;
+    if (dtype_r && dtype_r->k != K::None) {
+      UNWRAP(t, dtype_arg(dtype_r, q));
+      want = canonical(t);
+    }
+    if (axis_r && axis_r->k != K::None) {
+      if (axis_r->k != K::Int) return fail(q + ": axis must be an int or None, got " + type_name(axis_r));
+      UNWRAP(c, canonical_axis(axis_r->i, x->aval.dims.size()));
+      (void)c;
+    }
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      Ref a = in[0];
+      std::int64_t axis = 0;
+      if (!axis_r || axis_r->k == K::None || a->aval.dims.empty()) {
+        std::int64_t n = 1;
+        for (auto d : a->aval.dims) n *= d;
+        UNWRAP(r, reshape(a, {n}));
+        a = r;
+      }
+      if (axis_r && axis_r->k == K::Int) axis = axis_r->i;
+      std::string result_t = want.empty() ? a->aval.dtype : want;
+      if (result_t == "i1") result_t = "i32";
+      if (want == "i1" && a->aval.dtype != "i1") {
+        UNWRAP(b, convert(a, "i1", false));
+        a = b;
+      }
+      UNWRAP(ac, convert(a, result_t, false));
+      UNWRAP(r, lax_cumulative(kind, ac, axis, false));
+      if (want == "i1") return convert(r, "i1", false);
+      return Result<Ref>::success(r);
+    };
+    if (!tracing()) return body({x});
+    return call_jitted_private(kind, {x}, body, "jnp:" + axis_key(axis_r) + want);
+  }
+
+  // A lax binary function: no promotion but weak Python scalars; equal ranks (rank 0 aside) with
+  // dims equal or 1 (lax's broadcasting shape rule), then the op (mlir's multi_broadcast_in_dim).
+  Result<Ref> lax_binary_op(const std::string& q, const std::string& op, const Ref& x0, const Ref& y0) {
+    UNWRAP(x, as_array(x0, q));
+    UNWRAP(y, as_array(y0, q));
+    if (!x->weak && !y->weak && x->aval.dtype != y->aval.dtype)
+      return fail(q + " requires arguments to have the same dtypes, got " + jax_dtype_name(x->aval.dtype) + ", " +
+                  jax_dtype_name(y->aval.dtype) + ".");
+    const DT d = promote2(dt_of(x), dt_of(y));
+    UNWRAP(xc, convert(x, d.t, d.weak));
+    UNWRAP(yc, convert(y, d.t, d.weak));
+    const auto &dx = xc->aval.dims, &dy = yc->aval.dims;
+    if (!dx.empty() && !dy.empty()) {
+      if (dx.size() != dy.size())
+        return fail(q + ": arrays must have same number of dimensions, got " + shape_text(dx) + ", " + shape_text(dy) + ".");
+      for (std::size_t k = 0; k < dx.size(); ++k)
+        if (dx[k] != dy[k] && dx[k] != 1 && dy[k] != 1)
+          return fail(q + " got incompatible shapes for broadcasting: " + shape_text(dx) + ", " + shape_text(dy) + ".");
+    }
+    const std::string& t = d.t;
+    const bool bitwise = op == "and" || op == "or" || op == "xor" || op.compare(0, 5, "shift") == 0;
+    if (bitwise && hj::is_float(t))
+      return fail(q + " does not accept dtype " + jax_dtype_name(t) + ". Accepted dtypes are subtypes of integer, bool.");
+    if (op.compare(0, 5, "shift") == 0 && t == "i1") return fail(q + " does not accept dtype bool. Accepted dtypes are subtypes of integer.");
+    if ((op == "atan2" || op == "power") && !hj::is_float(t))
+      return fail(q + " does not accept dtype " + jax_dtype_name(t) + ". Accepted dtypes are subtypes of floating.");
+    if (t == "i1" && (op == "add" || op == "subtract" || op == "multiply" || op == "divide" || op == "remainder"))
+      return fail(q + " does not accept dtype bool. Accepted dtypes are subtypes of number.");
+    if (op.compare(0, 8, "compare ") == 0) return nary(op, {xc, yc}, "i1");
+    return nary(op, {xc, yc});
+  }
+
+  // lax.reduce_sum / max / min / prod / and / or / xor(operand, axes): one reduce with the op's
+  // identity of the operand's own dtype (no promotion).
+  Result<Ref> lax_reduce(const std::string& q, const std::string& kind, const Ref& x, std::vector<std::int64_t> axes) {
+    static const std::map<std::string, std::string> ops = {{"sum", "add"}, {"max", "maximum"}, {"min", "minimum"},
+                                                           {"prod", "multiply"}, {"and", "and"}, {"or", "or"}, {"xor", "xor"}};
+    auto o = ops.find(kind);
+    if (o == ops.end()) return fail(q + " is not supported here; supported: " + supported_in("lax"));
+    const std::string& t = x->aval.dtype;
+    const std::string& op = o->second;
+    if ((op == "and" || op == "or" || op == "xor") && hj::is_float(t))
+      return fail(q + " does not accept dtype " + jax_dtype_name(t) + ". Accepted dtypes are subtypes of integer, bool.");
+    std::vector<std::int64_t> out;
+    for (auto& a : axes) {
+      if (a < 0 || a >= std::int64_t(x->aval.dims.size()))
+        return fail(q + ": axes " + shape_text(axes) + " out of range for an array of rank " + std::to_string(x->aval.dims.size()));
+    }
+    std::vector<std::int64_t> sorted = axes;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return fail(q + ": duplicate value in axes: " + shape_text(axes));
+    for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d)
+      if (std::find(axes.begin(), axes.end(), d) == axes.end()) out.push_back(x->aval.dims[d]);
+    if (!tracing()) return Result<Ref>::success(new_array({out, t}, x->weak));
+    UNWRAP(v, value_of(x));
+    double init;
+    if (op == "and") init = t == "i1" ? 1 : -1;
+    else if (op == "or" || op == "xor") init = 0;
+    else init = reduce_identity(op, t);
+    if (op == "and" && hj::is_unsigned(t)) init = std::ldexp(1.0, bits(t)) - 1;
+    return Result<Ref>::success(traced(em->reduce(v, em->constant(init, {{}, t}), op, axes), x->weak));
+  }
+
+  // lax.clamp(min, x, max): same dtypes; min and max scalar or x's shape; each broadcast, clamp.
+  Result<Ref> lax_clamp(const std::string& q, const Ref& lo0, const Ref& x0, const Ref& hi0) {
+    UNWRAP(x, as_array(x0, q));
+    UNWRAP(lo1, as_array(lo0, q));
+    UNWRAP(hi1, as_array(hi0, q));
+    UNWRAP(lo, convert(lo1, lo1->weak ? x->aval.dtype : lo1->aval.dtype, lo1->weak && x->weak));
+    UNWRAP(hi, convert(hi1, hi1->weak ? x->aval.dtype : hi1->aval.dtype, hi1->weak && x->weak));
+    for (const Ref& b : {lo, hi}) {
+      if (b->aval.dtype != x->aval.dtype)
+        return fail("lax.clamp requires arguments to have the same dtypes, got " + jax_dtype_name(lo->aval.dtype) + ", " +
+                    jax_dtype_name(x->aval.dtype) + ", " + jax_dtype_name(hi->aval.dtype) + ".");
+      if (!b->aval.dims.empty() && b->aval.dims != x->aval.dims)
+        return fail(std::string("Arrays passed to clamp must have the same shape as the operand or be scalars, got operand shape ") +
+                    shape_text(x->aval.dims) + " and bound shape " + shape_text(b->aval.dims) + ".");
+    }
+    if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
+    UNWRAP(vl, value_of(lo));
+    UNWRAP(vx, value_of(x));
+    UNWRAP(vh, value_of(hi));
+    if (lo->aval.dims != x->aval.dims) vl = em->broadcast_in_dim(vl, x->aval.dims, {});
+    if (hi->aval.dims != x->aval.dims) vh = em->broadcast_in_dim(vh, x->aval.dims, {});
+    return Result<Ref>::success(traced(em->clamp(vl, vx, vh), x->weak));
+  }
+
+  // lax.select_n's lowering: cases split in halves, select(which < mid, low half, high half); a
+  // bool selector picks case 1 when true.
+  Result<Ref> select_n(const Ref& which, const std::vector<Ref>& cases, std::int64_t offset) {
+    if (cases.size() == 1) return Result<Ref>::success(cases[0]);
+    const std::size_t mid = cases.size() / 2;
+    Ref pred = which;
+    if (which->aval.dtype != "i1") {
+      UNWRAP(bound, full(which->aval.dims, double(offset + std::int64_t(mid)), which->aval.dtype, false));
+      UNWRAP(p, nary("compare LT", {which, bound}, "i1"));
+      pred = p;
+    }
+    UNWRAP(lo, select_n(which, std::vector<Ref>(cases.begin(), cases.begin() + mid), offset));
+    UNWRAP(hi, select_n(which, std::vector<Ref>(cases.begin() + mid, cases.end()), offset + std::int64_t(mid)));
+    if (which->aval.dtype == "i1") return nary("select", {pred, hi, lo});
+    return nary("select", {pred, lo, hi});
+  }
+
+  // sign of an unsigned array: select(x == 0, 0, 1).
+  Result<Ref> unsigned_sign(const Ref& x) {
+    if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
+    UNWRAP(z, full(x->aval.dims, 0, x->aval.dtype, false));
+    UNWRAP(eq, nary("compare EQ", {x, z}, "i1"));
+    UNWRAP(z2, full(x->aval.dims, 0, x->aval.dtype, false));
+    UNWRAP(one, full(x->aval.dims, 1, x->aval.dtype, false));
+    UNWRAP(r, nary("select", {eq, z2, one}));
+    r->weak = x->weak;
+    return Result<Ref>::success(r);
+  }
+
+  // lax.padtype_to_pads: 'VALID' pads nothing; 'SAME' pads so the output is ceil(in / stride),
+  // the odd element at the end.
+  Result<std::vector<std::pair<std::int64_t, std::int64_t>>> padding_arg(const std::string& q, const Ref& pad,
+                                                                         const std::vector<std::int64_t>& in,
+                                                                         const std::vector<std::int64_t>& window,
+                                                                         const std::vector<std::int64_t>& strides) {
+    using Pads = std::vector<std::pair<std::int64_t, std::int64_t>>;
+    Pads out;
+    if (pad->k == K::Str) {
+      if (pad->s != "SAME" && pad->s != "VALID" && pad->s != "SAME_LOWER")
+        return fail("Unknown padding type: " + pad->s + ".");
+      for (std::size_t d = 0; d < in.size(); ++d) {
+        if (pad->s == "VALID") {
+          out.push_back({0, 0});
+          continue;
+        }
+        const std::int64_t o = (in[d] + strides[d] - 1) / strides[d];
+        const std::int64_t total = std::max<std::int64_t>((o - 1) * strides[d] + window[d] - in[d], 0);
+        const std::int64_t lo = pad->s == "SAME" ? total / 2 : total - total / 2;
+        out.push_back({lo, total - lo});
+      }
+      return Result<Pads>::success(out);
+    }
+    if (pad->k != K::Tuple && pad->k != K::List) return fail(q + ": padding must be 'SAME', 'VALID' or a sequence of (low, high) pairs");
+    for (auto& p : pad->items) {
+      if ((p->k != K::Tuple && p->k != K::List) || p->items.size() != 2 || p->items[0]->k != K::Int || p->items[1]->k != K::Int)
+        return fail(q + ": padding must be 'SAME', 'VALID' or a sequence of (low, high) int pairs");
+      out.push_back({p->items[0]->i, p->items[1]->i});
+    }
+    if (out.size() != in.size())
+      return fail(q + ": padding has " + std::to_string(out.size()) + " pairs for an operand of rank " + std::to_string(in.size()));
+    return Result<Pads>::success(out);
+  }
+
+  // lax.reduce_window with lax.add / max / min / mul: with the op's identity as init, JAX binds
+  // its own primitive (reduce_window_sum/max/min, init through a broadcast_in_dim); otherwise the
+  // generic reduce_window (the init a constant).
+  Result<Ref> reduce_window(const std::string& q, const Ref& x, const Ref& init0, const Ref& comp,
+                            const std::vector<std::int64_t>& window, const std::vector<std::int64_t>& strides0, const Ref& pad) {
+    static const std::map<std::string, std::string> ops = {{"lax.add", "add"}, {"lax.max", "maximum"},
+                                                           {"lax.min", "minimum"}, {"lax.mul", "multiply"}};
+    if (comp->k != K::Builtin || !ops.count(comp->s))
+      return fail(q + ": computation must be lax.add, lax.max, lax.min or lax.mul here, got " + type_name(comp));
+    const std::string op = ops.at(comp->s);
+    const std::size_t n = x->aval.dims.size();
+    std::vector<std::int64_t> strides = strides0;
+    if (window.size() != n || strides.size() != n)
+      return fail(q + ": window_dimensions and window_strides need " + std::to_string(n) + " entries (the operand's rank), got " +
+                  shape_text(window) + " and " + shape_text(strides));
+    for (std::size_t d = 0; d < n; ++d)
+      if (window[d] < 1 || strides[d] < 1)
+        return fail(q + ": window_dimensions and window_strides must be positive, got " + shape_text(window) + " and " + shape_text(strides));
+    if (!is_pyscalar(init0) && !(init0->k == K::Array && init0->aval.dims.empty()))
+      return fail(q + ": init_value must be a scalar, got " + type_name(init0));
+    UNWRAP(pads, padding_arg(q, pad, x->aval.dims, window, strides));
+    for (auto& [lo, hi] : pads)
+      if (lo < 0 || hi < 0) return fail(q + ": negative padding is not supported here");
+    const std::string& t = x->aval.dtype;
+    std::vector<std::int64_t> out;
+    for (std::size_t d = 0; d < n; ++d) {
+      const std::int64_t size = x->aval.dims[d] + pads[d].first + pads[d].second;
+      out.push_back(size < window[d] ? 0 : (size - window[d]) / strides[d] + 1);
+    }
+    if (!tracing()) return Result<Ref>::success(new_array({out, t}, x->weak));
+    UNWRAP(v, value_of(x));
+    const bool known = is_pyscalar(init0) || init0->literal;
+    const double iv = init0->k == K::Array ? init0->lit : scalar_value(init0);
+    const bool monoid = known && op != "multiply" && iv == reduce_identity(op, t);
+    hj::Value init;
+    if (monoid) {
+      init = em->broadcast_in_dim(em->constant(iv, {{}, t}), {}, {});
+    } else if (known) {
+      init = em->constant(iv, {{}, t});
+    } else {
+      UNWRAP(ic, convert(init0, t, false));
+      UNWRAP(vi, value_of(ic));
+      init = vi;
+    }
+    return Result<Ref>::success(traced(em->reduce_window(v, init, op, window, strides, pads), x->weak));
+  }
+
+  // x // y: jnp.floor_divide, jitted (a private @floor_divide; Python scalars are weakly typed
+  // arguments). Unsigned: div. Signed: div, less one where the signs differ and the remainder is
+  // not 0. Floats: CPython's float_divmod, (x - rem) / y, less one where rem and y differ in sign,
+  // rounded half away from zero (the remainder it also computes is dead and dropped).
+  Result<Ref> floor_divide(const Ref& a0, const Ref& b0) {
+    UNWRAP(a, as_array(a0, "floor_divide"));
+    UNWRAP(b, as_array(b0, "floor_divide"));
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      UNWRAP(xs, promote_args("floor_divide", {in[0], in[1]}, false));
+      const Ref x1 = xs[0], x2 = xs[1];
+      const std::string t = x1->aval.dtype;
+      if (t == "i1") return fail("floor_divide of bool arrays is not supported here; convert them with .astype(jnp.int32)");
+      if (hj::is_unsigned(t)) return nary("divide", {x1, x2});
+      if (!hj::is_float(t)) {
+        UNWRAP(q, nary("divide", {x1, x2}));
+        UNWRAP(s1, nary("sign", {x1}));
+        UNWRAP(s2, nary("sign", {x2}));
+        UNWRAP(ne1, compare_fn("!=", "NE", s1, s2));
+        UNWRAP(r, nary("remainder", {x1, x2}));
+        UNWRAP(ne2, compare_fn("!=", "NE", r, mk_int(0)));
+        UNWRAP(sel, nary("and", {ne1, ne2}));
+        UNWRAP(qm1, binary_fn("subtract", "subtract", q, mk_int(1)));
+        return nary("select", {sel, qm1, q});
+      }
+      UNWRAP(mod, nary("remainder", {x1, x2}));
+      UNWRAP(d0, nary("subtract", {x1, mod}));
+      UNWRAP(div, nary("divide", {d0, x2}));
+      UNWRAP(ne0, compare_fn("!=", "NE", mod, mk_int(0)));
+      UNWRAP(sx2, nary("sign", {x2}));
+      UNWRAP(smod, nary("sign", {mod}));
+      UNWRAP(ne1, compare_fn("!=", "NE", sx2, smod));
+      UNWRAP(ind, nary("and", {ne0, ne1}));
+      UNWRAP(dm1, binary_fn("subtract", "subtract", div, typed_literal(1, t)));
+      UNWRAP(d2, nary("select", {ind, dm1, div}));
+      return nary("round_nearest_afz", {d2});
+    };
+    if (!tracing()) return body({a, b});
+    return call_jitted_private("floor_divide", {a, b}, body);
+  }
+
+  // x % y: jnp.remainder, jitted (@remainder): rem, plus y where rem is not 0 and its sign
+  // differs from y's; an integer divisor of 0 is replaced by 1 first.
+  Result<Ref> remainder(const Ref& a0, const Ref& b0) {
+    UNWRAP(a, as_array(a0, "remainder"));
+    UNWRAP(b, as_array(b0, "remainder"));
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      UNWRAP(xs, promote_args("remainder", {in[0], in[1]}, false));
+      const Ref x1 = xs[0];
+      Ref x2 = xs[1];
+      const std::string t = x1->aval.dtype;
+      if (t == "i1") return fail("remainder of bool arrays is not supported here; convert them with .astype(jnp.int32)");
+      const Ref zero = typed_literal(0, t);
+      if (!hj::is_float(t)) {
+        UNWRAP(eq, compare_fn("==", "EQ", x2, mk_int(0)));
+        UNWRAP(ones, full(x2->aval.dims, 1, t, false));
+        UNWRAP(safe, nary("select", {eq, ones, x2}));
+        x2 = safe;
+      }
+      UNWRAP(trunc, nary("remainder", {x1, x2}));
+      UNWRAP(nz, nary("compare NE", {trunc, zero}, "i1"));
+      UNWRAP(lt1, nary("compare LT", {trunc, zero}, "i1"));
+      UNWRAP(lt2, nary("compare LT", {x2, zero}, "i1"));
+      UNWRAP(ne, nary("compare NE", {lt1, lt2}, "i1"));
+      UNWRAP(plus, nary("and", {ne, nz}));
+      UNWRAP(sum, nary("add", {trunc, x2}));
+      return nary("select", {plus, sum, trunc});
+    };
+    if (!tracing()) return body({a, b});
+    return call_jitted_private("remainder", {a, b}, body);
+  }
+
+  // jax.nn.one_hot: a private @_one_hot (num_classes, dtype, axis static): x with a size-1 axis
+  // compared with an iota of x's dtype along that axis, converted to dtype.
+  Result<Ref> one_hot(const Ref& x0, const Ref& nc, const Ref& dtype_r, const Ref& axis_r) {
+    const std::string q = "jax.nn.one_hot";
+    UNWRAP(x, as_array(x0, q));
+    if (!nc || nc->k != K::Int) return fail(q + ": num_classes must be a Python int, got " + (nc ? type_name(nc) : std::string("nothing")));
+    if (nc->i < 0) return fail(q + ": num_classes must be nonnegative, got " + std::to_string(nc->i));
+    std::string dtype = "f32";
+    if (dtype_r && dtype_r->k != K::None) {
+      UNWRAP(t, dtype_arg(dtype_r, q));
+      dtype = canonical(t);
+    }
+    std::int64_t axis = -1;
+    if (axis_r && axis_r->k != K::None) {
+      if (axis_r->k != K::Int) return fail(q + ": axis must be an int, got " + type_name(axis_r));
+      axis = axis_r->i;
+    }
+    if (hj::is_float(x->aval.dtype)) return fail(q + " here needs integer class indices, got " + aval_text(x));
+    UNWRAP(pos, canonical_axis(axis, x->aval.dims.size() + 1));
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      UNWRAP(lhs, expand_dims(in[0], {pos}));
+      std::vector<std::int64_t> rhs_shape(in[0]->aval.dims.size() + 1, 1);
+      rhs_shape[pos] = nc->i;
+      UNWRAP(okshape, check_shape(rhs_shape, q));
+      (void)okshape;
+      Ref rhs;
+      if (!tracing()) rhs = new_array({rhs_shape, in[0]->aval.dtype}, false);
+      else rhs = traced(em->iota({rhs_shape, in[0]->aval.dtype}, pos), false);
+      UNWRAP(eq, compare_fn("==", "EQ", lhs, rhs));
+      return convert(eq, dtype, false);
+    };
+    if (!tracing()) return body({x});
+    return call_jitted_private("_one_hot", {x}, body, std::to_string(nc->i) + dtype + std::to_string(pos));
+  }
+
+  // lax.conv_general_dilated: dimension numbers as specs ('NCHW', 'OIHW', 'NCHW' by default, any
+  // letters JAX accepts) ordered as lax.conv_general_permutations orders them (spatial dims in
+  // the rhs spec's order), 'SAME'/'VALID' padding over the dilated window, one convolution.
+  Result<Ref> conv(const std::string& q, const Ref& lhs, const Ref& rhs, const std::vector<std::int64_t>& strides0, const Ref& pad,
+                   const Ref& ld, const Ref& rd, const Ref& dn) {
+    const std::size_t n = lhs->aval.dims.size();
+    if (n < 3 || rhs->aval.dims.size() != n)
+      return fail(q + ": lhs and rhs must have the same rank, at least 3, got " + shape_text(lhs->aval.dims) + " and " +
+                  shape_text(rhs->aval.dims));
+    if (lhs->aval.dtype != rhs->aval.dtype)
+      return fail(q + " requires arguments to have the same dtypes, got " + jax_dtype_name(lhs->aval.dtype) + ", " +
+                  jax_dtype_name(rhs->aval.dtype) + ".");
+    const std::size_t ns = n - 2;
+    std::string specs[3];
+    if (!dn || dn->k == K::None) {
+      const std::string sp = std::string("HWDXYZUV").substr(0, ns);
+      specs[0] = "NC" + sp, specs[1] = "OI" + sp, specs[2] = "NC" + sp;
+    } else {
+      if ((dn->k != K::Tuple && dn->k != K::List) || dn->items.size() != 3)
+        return fail(q + ": dimension_numbers must be None or a tuple of three strings such as ('NHWC', 'HWIO', 'NHWC')");
+      for (int k = 0; k < 3; ++k) {
+        if (dn->items[k]->k != K::Str || dn->items[k]->s.size() != n)
+          return fail(q + ": dimension_numbers must be three strings of length " + std::to_string(n) + " (the rank)");
+        specs[k] = dn->items[k]->s;
+        std::string sorted = specs[k];
+        std::sort(sorted.begin(), sorted.end());
+        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+          return fail(q + ": dimension_numbers spec '" + specs[k] + "' repeats a dimension");
+      }
+    }
+    // Permutations: (batch/out-feature, feature/in-feature, spatial...) positions in each spec.
+    const char pairs[3][2] = {{'N', 'C'}, {'O', 'I'}, {'N', 'C'}};
+    std::vector<std::int64_t> perm[3];
+    for (int k = 0; k < 3; ++k) {
+      const std::string& s = specs[k];
+      const auto a = s.find(pairs[k][0]), b = s.find(pairs[k][1]);
+      if (a == std::string::npos || b == std::string::npos)
+        return fail(q + ": dimension_numbers spec '" + s + "' must contain " + pairs[k][0] + " and " + pairs[k][1]);
+      perm[k] = {std::int64_t(a), std::int64_t(b)};
+      std::vector<std::int64_t> spatial;
+      for (std::size_t i = 0; i < s.size(); ++i)
+        if (s[i] != pairs[k][0] && s[i] != pairs[k][1]) spatial.push_back(std::int64_t(i));
+      if (k != 1) {
+        for (auto i : spatial)
+          if (specs[1].find(s[i]) == std::string::npos)
+            return fail(q + ": the spatial dimension '" + std::string(1, s[i]) + "' of '" + s + "' is not in the rhs spec '" + specs[1] + "'");
+        std::sort(spatial.begin(), spatial.end(), [&](std::int64_t x, std::int64_t y) { return specs[1].find(s[x]) < specs[1].find(s[y]); });
+      }
+      perm[k].insert(perm[k].end(), spatial.begin(), spatial.end());
+    }
+    auto labels = [&](int k, const char* roles) {
+      std::vector<std::string> lab(n);
+      lab[perm[k][0]] = std::string(1, roles[0]);
+      lab[perm[k][1]] = std::string(1, roles[1]);
+      for (std::size_t s = 0; s < ns; ++s) lab[perm[k][2 + s]] = std::to_string(s);
+      std::string out = "[";
+      for (std::size_t i = 0; i < n; ++i) out += (i ? ", " : "") + lab[i];
+      return out + "]";
+    };
+    const std::string dims_text = labels(0, "bf") + "x" + labels(1, "oi") + "->" + labels(2, "bf");
+    auto ints = [&](const Ref& r, const char* what) -> Result<std::vector<std::int64_t>> {
+      if (!r || r->k == K::None) return Result<std::vector<std::int64_t>>::success(std::vector<std::int64_t>(ns, 1));
+      UNWRAP(v, int_list(r, q + ": " + what));
+      if (v.size() != ns) return fail(q + ": " + what + " needs " + std::to_string(ns) + " entries, got " + shape_text(v));
+      for (auto x : v)
+        if (x < 1) return fail(q + ": " + what + " must be positive, got " + shape_text(v));
+      return Result<std::vector<std::int64_t>>::success(v);
+    };
+    if (strides0.size() != ns)
+      return fail(q + ": window_strides needs " + std::to_string(ns) + " entries, got " + shape_text(strides0));
+    for (auto x : strides0)
+      if (x < 1) return fail(q + ": window_strides must be positive, got " + shape_text(strides0));
+    UNWRAP(lhs_dil, ints(ld, "lhs_dilation"));
+    UNWRAP(rhs_dil, ints(rd, "rhs_dilation"));
+    const auto& L = lhs->aval.dims;
+    const auto& R = rhs->aval.dims;
+    if (L[perm[0][1]] != R[perm[1][1]])
+      return fail("conv_general_dilated lhs feature dimension size divided by feature_group_count must equal the rhs input feature "
+                  "dimension size, but " + std::to_string(L[perm[0][1]]) + " // 1 != " + std::to_string(R[perm[1][1]]) + ".");
+    std::vector<std::int64_t> in_sp, win_sp;
+    for (std::size_t s = 0; s < ns; ++s)
+      if (R[perm[1][2 + s]] < 1) return fail(q + ": the rhs window must not be empty, got rhs shape " + shape_text(R));
+    for (std::size_t s = 0; s < ns; ++s) {
+      in_sp.push_back(L[perm[0][2 + s]]);
+      win_sp.push_back((R[perm[1][2 + s]] - 1) * rhs_dil[s] + 1);
+    }
+    UNWRAP(pads, padding_arg(q, pad, in_sp, win_sp, strides0));
+    if (pads.size() != ns) return fail(q + ": padding needs " + std::to_string(ns) + " pairs");
+    std::vector<std::int64_t> out(n);
+    out[perm[2][0]] = L[perm[0][0]];
+    out[perm[2][1]] = R[perm[1][0]];
+    for (std::size_t s = 0; s < ns; ++s) {
+      const std::int64_t padded = (in_sp[s] == 0 ? 0 : (in_sp[s] - 1) * lhs_dil[s] + 1) + pads[s].first + pads[s].second;
+      out[perm[2][2 + s]] = padded < win_sp[s] ? 0 : (padded - win_sp[s]) / strides0[s] + 1;
+    }
+    UNWRAP(okshape, check_shape(out, q));
+    (void)okshape;
+    const hj::Aval av{out, lhs->aval.dtype};
+    if (!tracing()) return Result<Ref>::success(new_array(av, false));
+    UNWRAP(vl, value_of(lhs));
+    UNWRAP(vr, value_of(rhs));
+    return Result<Ref>::success(traced(em->convolution(vl, vr, dims_text, av, strides0, pads, lhs_dil, rhs_dil), false));
+  }
+
+  // lax.rev(operand, dimensions): one stablehlo.reverse (no op for no dimensions).
+  Result<Ref> rev(const Ref& x, const std::vector<std::int64_t>& dims) {
+    std::vector<std::int64_t> seen;
+    for (auto d : dims) {
+      if (d < 0 || d >= std::int64_t(x->aval.dims.size()))
+        return fail("rev dimensions " + shape_text(dims) + " out of range for an array of rank " + std::to_string(x->aval.dims.size()));
+      if (std::find(seen.begin(), seen.end(), d) != seen.end()) return fail("rev dimensions must be unique, got " + shape_text(dims));
+      seen.push_back(d);
+    }
+    if (dims.empty()) return Result<Ref>::success(x);
+    if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
+    UNWRAP(v, value_of(x));
+    return Result<Ref>::success(traced(em->reverse(v, dims), x->weak));
+  }
+
   // lax.full(shape, value, dtype): a constant broadcast to the shape.
   Result<Ref> full(const std::vector<std::int64_t>& shape, double value, const std::string& dtype, bool weak) {
     UNWRAP(okshape, check_shape(shape, "full"));
@@ -890,8 +1680,12 @@ struct Interp {
   }
 
   // A jax.jit-decorated helper called while tracing: a private function named after it.
+  // `key` names the static arguments (jax.jit's static_argnames: an axis, keepdims): a call with
+  // other static values is another function (MLIR renames it name_0, name_1, ...).
+  std::map<std::string, int> private_cache;
   Result<Ref> call_jitted_private(const std::string& name, const std::vector<Ref>& args,
-                                  const std::function<Result<Ref>(const std::vector<Ref>&)>& body) {
+                                  const std::function<Result<Ref>(const std::vector<Ref>&)>& body,
+                                  const std::string& key = "") {
     std::vector<hj::Aval> types;
     std::vector<hj::Value> vals;
     std::vector<bool> weak;
@@ -902,10 +1696,18 @@ struct Interp {
       types.push_back(em->aval(v));
       weak.push_back(a->weak);
     }
-    int f = em->find_function(name, types);
+    std::string cache_key = name + "|" + key;
+    for (auto& t : types) cache_key += "|" + hj::type_text(t);
+    int f = -1;
+    if (key.empty()) {
+      f = em->find_function(name, types);
+    } else if (auto it = private_cache.find(cache_key); it != private_cache.end()) {
+      f = it->second;
+    }
     bool out_weak = false;
     if (f < 0) {
       f = em->begin_function(name, types);
+      if (!key.empty()) private_cache[cache_key] = f;
       fn_stack.push_back(f);
       std::vector<Ref> inner;
       for (std::size_t k = 0; k < types.size(); ++k) inner.push_back(traced(hj::Value{int(k)}, weak[k]));
@@ -1157,12 +1959,48 @@ struct Interp {
         if (a.pos.size() != 3) return fail("jnp.where with one argument (the indices of nonzero elements) is not supported here: it has no static shape; use jnp.where(condition, x, y)");
         return where(a.pos[0], a.pos[1], a.pos[2]);
       }
-      if (fn == "sum" || fn == "mean" || fn == "max" || fn == "min") {
+      if (fn == "sum" || fn == "mean" || fn == "max" || fn == "min" || fn == "prod") {
         UNWRAP(x, need(0, "a"));
         Ref keep = arg(99, "keepdims");
         for (auto& [k, v] : a.kw)
           if (k != "axis" && k != "keepdims") return fail(q + ": the argument '" + k + "' is not supported here");
         return reduction(fn, x, arg(1, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+      }
+      if (fn == "clip") {
+        Ref x = arg(0, "arr");
+        if (!x) x = arg(99, "a");
+        if (!x || x->k == K::None) return fail("No input was provided to the clip function.");
+        Ref lo = arg(1, "min"), hi = arg(2, "max");
+        if (!lo) lo = arg(99, "a_min");
+        if (!hi) hi = arg(99, "a_max");
+        return clip(x, lo, hi);
+      }
+      if (fn == "var" || fn == "std") {
+        UNWRAP(x, need(0, "a"));
+        for (auto& [k, v] : a.kw)
+          if (k != "axis" && k != "ddof" && k != "keepdims") return fail(q + ": the argument '" + k + "' is not supported here");
+        if (a.pos.size() > 2) return fail(q + ": pass ddof and keepdims by name (ddof=..., keepdims=...)");
+        Ref keep = arg(99, "keepdims");
+        return var_std(fn == "std", x, arg(1, "axis"), arg(99, "ddof"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+      }
+      if (fn == "argmax" || fn == "argmin") {
+        UNWRAP(x, need(0, "a"));
+        Ref keep = arg(99, "keepdims");
+        return jnp_argminmax(fn == "argmax", x, arg(1, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+      }
+      if (fn == "cumsum" || fn == "cumprod") {
+        UNWRAP(x, need(0, "a"));
+        return jnp_cumulative(fn, x, arg(1, "axis"), arg(2, "dtype"));
+      }
+      if (fn == "floor_divide" || fn == "remainder" || fn == "mod") {
+        UNWRAP(x, need(0, "x1"));
+        UNWRAP(y, need(1, "x2"));
+        return fn == "floor_divide" ? floor_divide(x, y) : remainder(x, y);
+      }
+      if (fn == "outer") {
+        UNWRAP(x, need(0, "a"));
+        UNWRAP(y, need(1, "b"));
+        return outer(x, y);
       }
       if (fn == "reshape") {
         UNWRAP(x, need(0, "a"));
@@ -1254,14 +2092,39 @@ struct Interp {
       }
       return fail(q + " is not supported here; supported: " + supported_in("jnp"));
     }
-    if (mod == "jax.nn") {
+    if (mod == "jax.nn" || mod == "jax.scipy.special") {
       UNWRAP(x, need(0, "x"));
+      if (mod == "jax.scipy.special" && fn != "logsumexp") return fail(q + " is not supported here; supported: " + supported_in(mod));
       if (fn == "relu") {
         // @custom_jvp @jax.jit def relu(x): return jnp.maximum(x, 0) → a private @relu.
         if (!tracing()) return binary_fn(q, "maximum", x, mk_int(0));
         return call_jitted_private("relu", {x}, [&](const std::vector<Ref>& in) { return binary_fn(q, "maximum", in[0], mk_int(0)); });
       }
       if (fn == "sigmoid") return unary_fn(q, "logistic", x, true);
+      if (fn == "softmax" || fn == "log_softmax") {
+        for (auto& [k, v] : a.kw)
+          if (k != "axis") return fail(q + ": the argument '" + k + "' is not supported here");
+        Ref axis = arg(1, "axis");
+        if (!axis) axis = mk_int(-1);
+        return fn == "softmax" ? softmax(x, axis) : log_softmax(x, axis);
+      }
+      if (fn == "logsumexp") {
+        for (auto& [k, v] : a.kw)
+          if (k != "axis" && k != "keepdims") return fail(q + ": the argument '" + k + "' is not supported here");
+        if (a.pos.size() > 2) return fail(q + ": pass keepdims by name; b and return_sign are not supported here");
+        Ref keep = arg(99, "keepdims");
+        return logsumexp(x, arg(1, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+      }
+      if (fn == "one_hot") {
+        for (auto& [k, v] : a.kw)
+          if (k != "num_classes" && k != "dtype" && k != "axis") return fail(q + ": the argument '" + k + "' is not supported here");
+        return one_hot(x, arg(1, "num_classes"), arg(2, "dtype"), arg(3, "axis"));
+      }
+      if (fn == "gelu") {
+        Ref ap = arg(1, "approximate");
+        if (ap && !is_pyscalar(ap)) return fail(q + ": approximate must be True or False, got " + type_name(ap));
+        return gelu(x, !ap || scalar_value(ap) != 0);
+      }
       if (fn == "silu") {
         // @jax.jit def silu(x): return x * sigmoid(x) → a private @silu.
         auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
@@ -1275,30 +2138,213 @@ struct Interp {
       return fail(q + " is not supported here; supported: " + supported_in("jax.nn"));
     }
     if (mod == "lax") {
-      static const std::map<std::string, std::string> un = {{"tanh", "tanh"}, {"exp", "exponential"}, {"log", "log"},
-                                                            {"sqrt", "sqrt"}, {"sin", "sine"}, {"cos", "cosine"},
-                                                            {"abs", "abs"}, {"neg", "negate"}, {"logistic", "logistic"},
-                                                            {"rsqrt", "rsqrt"}};
-      if (auto u = un.find(fn); u != un.end()) {
+      if (auto u = lax_unary().find(fn); u != lax_unary().end()) {
         UNWRAP(x0, need(0, "x"));
         UNWRAP(x, as_array(x0, q));
-        if (!hj::is_float(x->aval.dtype) && fn != "abs" && fn != "neg")
-          return fail(q + " does not accept dtype " + jax_dtype_name(x->aval.dtype) + ". Accepted dtypes are subtypes of floating.");
-        return nary(u->second, {x});
+        const std::string& t = x->aval.dtype;
+        if (u->second.second && !hj::is_float(t))
+          return fail(q + " does not accept dtype " + jax_dtype_name(t) + ". Accepted dtypes are subtypes of floating.");
+        if ((fn == "abs" || fn == "neg" || fn == "sign") && t == "i1")
+          return fail(q + " does not accept dtype bool. Accepted dtypes are subtypes of number.");
+        if (fn == "bitwise_not" && hj::is_float(t))
+          return fail(q + " does not accept dtype " + jax_dtype_name(t) + ". Accepted dtypes are subtypes of integer, bool.");
+        if (fn == "sign" && hj::is_unsigned(t)) return unsigned_sign(x);
+        if (fn == "is_finite") {
+          if (!tracing()) return Result<Ref>::success(new_array({x->aval.dims, "i1"}, false));
+          UNWRAP(v, value_of(x));
+          return Result<Ref>::success(traced(em->is_finite(v), false));
+        }
+        return nary(u->second.first, {x});
       }
-      if (fn == "max" || fn == "min") {
+      if (auto b = lax_binary().find(fn); b != lax_binary().end()) {
         UNWRAP(x0, need(0, "x"));
         UNWRAP(y0, need(1, "y"));
+        return lax_binary_op(q, b->second, x0, y0);
+      }
+      if (fn.compare(0, 7, "reduce_") == 0 && fn != "reduce_window") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(ax, need(1, "axes"));
         UNWRAP(x, as_array(x0, q));
-        UNWRAP(y, as_array(y0, q));
-        DT d = promote2(dt_of(x), dt_of(y));
-        if ((!x->weak && !y->weak && x->aval.dtype != y->aval.dtype))
-          return fail(q + " requires arguments to have the same dtypes, got " + jax_dtype_name(x->aval.dtype) + ", " + jax_dtype_name(y->aval.dtype) + ".");
-        UNWRAP(xc, convert(x, d.t, d.weak));
-        UNWRAP(yc, convert(y, d.t, d.weak));
-        if (!xc->aval.dims.empty() && !yc->aval.dims.empty() && xc->aval.dims != yc->aval.dims)
-          return fail(q + " got incompatible shapes for broadcasting: " + shape_text(xc->aval.dims) + ", " + shape_text(yc->aval.dims) + ".");
-        return nary(fn == "max" ? "maximum" : "minimum", {xc, yc});
+        UNWRAP(axes, int_list(ax, q + ": axes"));
+        return lax_reduce(q, fn.substr(7), x, axes);
+      }
+      if (fn == "convert_element_type") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(d, need(1, "new_dtype"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(t, dtype_arg(d, q));
+        return convert(x, t, false);
+      }
+      if (fn == "clamp") {
+        UNWRAP(lo0, need(0, "min"));
+        UNWRAP(x0, need(1, "x"));
+        UNWRAP(hi0, need(2, "max"));
+        return lax_clamp(q, lo0, x0, hi0);
+      }
+      if (fn == "select_n") {
+        if (a.pos.size() < 2) return fail(q + " requires at least one case");
+        UNWRAP(w, as_array(a.pos[0], q));
+        std::vector<Ref> cases;
+        for (std::size_t k = 1; k < a.pos.size(); ++k) {
+          UNWRAP(c, as_array(a.pos[k], q));
+          cases.push_back(c);
+        }
+        for (auto& c : cases)
+          if (c->aval != cases[0]->aval) return fail(q + " cases must have the same shapes and dtypes, got " + aval_text(cases[0]) + " and " + aval_text(c));
+        if (!w->aval.dims.empty() && w->aval.dims != cases[0]->aval.dims)
+          return fail(q + " which must be scalar or have the same shape as cases, got which shape " + shape_text(w->aval.dims) +
+                      " but case shape " + shape_text(cases[0]->aval.dims));
+        if (w->aval.dtype == "i1" ? cases.size() > 2 : (w->aval.dtype != "i32" && w->aval.dtype != "ui32"))
+          return fail(q + ": which must be bool (with at most two cases) or int32, got " + jax_dtype_name(w->aval.dtype));
+        return select_n(w, cases, 0);
+      }
+      if (fn == "transpose") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(p, need(1, "permutation"));
+        UNWRAP(perm, int_list(p, q + ": permutation"));
+        return transpose(x0, perm, true);
+      }
+      if (fn == "reshape") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(sz, need(1, "new_sizes"));
+        UNWRAP(shape, int_list(sz, q + ": new_sizes"));
+        for (auto d : shape)
+          if (d < 0) return fail(q + ": new_sizes must be nonnegative, got " + shape_text(shape));
+        Ref x = x0;
+        if (Ref dr = arg(2, "dimensions"); dr && dr->k != K::None) {  // a transpose first
+          UNWRAP(perm, int_list(dr, q + ": dimensions"));
+          UNWRAP(t, transpose(x0, perm, true));
+          x = t;
+        }
+        return reshape(x, shape);
+      }
+      if (fn == "squeeze") {
+        UNWRAP(x0, need(0, "array"));
+        UNWRAP(dr, need(1, "dimensions"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(dims, int_list(dr, q + ": dimensions"));
+        std::vector<std::int64_t> keep;
+        for (auto& d : dims) {
+          UNWRAP(c, canonical_axis(d, x->aval.dims.size()));
+          if (x->aval.dims[c] != 1)
+            return fail("cannot select an axis to squeeze out which has size not equal to one, got shape=" +
+                        shape_text(x->aval.dims) + " and dimensions=" + shape_text(dims));
+          d = c;
+        }
+        for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d)
+          if (std::find(dims.begin(), dims.end(), d) == dims.end()) keep.push_back(x->aval.dims[d]);
+        return reshape(x, keep);
+      }
+      if (fn == "concatenate") {
+        UNWRAP(seq, need(0, "operands"));
+        UNWRAP(dim, need(1, "dimension"));
+        if ((seq->k != K::Tuple && seq->k != K::List) || seq->items.empty())
+          return fail(q + " requires a non-empty sequence of arrays, got " + type_name(seq));
+        if (dim->k != K::Int) return fail(q + ": dimension must be an int, got " + type_name(dim));
+        std::vector<Ref> xs;
+        for (auto& it : seq->items) {
+          UNWRAP(x, as_array(it, q));
+          if (x->aval.dtype != seq->items[0]->aval.dtype)
+            return fail(q + " requires arguments to have the same dtypes, got " + jax_dtype_name(seq->items[0]->aval.dtype) + ", " +
+                        jax_dtype_name(x->aval.dtype) + ".");
+          xs.push_back(x);
+        }
+        if (dim->i < 0 || dim->i >= std::int64_t(xs[0]->aval.dims.size()))
+          return fail("concatenate dimension out of bounds: dimension " + std::to_string(dim->i) + " for shapes " +
+                      shape_text(xs[0]->aval.dims) + ".");
+        return concatenate(false, xs, dim->i);
+      }
+      if (fn == "broadcast_in_dim") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(sh, need(1, "shape"));
+        UNWRAP(bd, need(2, "broadcast_dimensions"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(shape, int_list(sh, q + ": shape"));
+        UNWRAP(dims, int_list(bd, q + ": broadcast_dimensions"));
+        UNWRAP(okshape, check_shape(shape, q));
+        (void)okshape;
+        if (dims.size() != x->aval.dims.size())
+          return fail("broadcast_in_dim broadcast_dimensions must have length equal to operand ndim; got broadcast_dimensions " +
+                      shape_text(dims) + " for operand ndim " + std::to_string(x->aval.dims.size()) + ".");
+        for (std::size_t k = 0; k < dims.size(); ++k) {
+          if (dims[k] < 0 || dims[k] >= std::int64_t(shape.size()) || (k && dims[k] <= dims[k - 1]) ||
+              (x->aval.dims[k] != 1 && x->aval.dims[k] != shape[dims[k]]))
+            return fail("broadcast_in_dim: operand shape " + shape_text(x->aval.dims) + " cannot go to shape " + shape_text(shape) +
+                        " with broadcast_dimensions " + shape_text(dims));
+        }
+        bool same = shape == x->aval.dims;
+        if (same) return Result<Ref>::success(x);
+        return broadcast_in_dim(x, shape, dims);
+      }
+      if (fn == "rev") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(dr, need(1, "dimensions"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(dims, int_list(dr, q + ": dimensions"));
+        return rev(x, dims);
+      }
+      if (fn == "conv_general_dilated" || fn == "conv") {
+        UNWRAP(l0, need(0, "lhs"));
+        UNWRAP(r0, need(1, "rhs"));
+        UNWRAP(ws, need(2, "window_strides"));
+        UNWRAP(pad, need(3, "padding"));
+        for (const char* k : {"feature_group_count", "batch_group_count"})
+          if (Ref g = arg(99, k); g && !(g->k == K::Int && g->i == 1)) return fail(q + ": " + k + " other than 1 is not supported here");
+        for (const char* k : {"precision", "preferred_element_type"})
+          if (Ref g = arg(99, k); g && g->k != K::None) return fail(q + ": " + k + " is not supported here");
+        UNWRAP(lhs, as_array(l0, q));
+        UNWRAP(rhs, as_array(r0, q));
+        UNWRAP(strides, int_list(ws, q + ": window_strides"));
+        Ref ld = fn == "conv" ? nullptr : arg(4, "lhs_dilation");
+        Ref rd = fn == "conv" ? nullptr : arg(5, "rhs_dilation");
+        Ref dn = fn == "conv" ? nullptr : arg(6, "dimension_numbers");
+        return conv(q, lhs, rhs, strides, pad, ld, rd, dn);
+      }
+      if (fn == "reduce_window") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(init, need(1, "init_value"));
+        UNWRAP(comp, need(2, "computation"));
+        UNWRAP(wd, need(3, "window_dimensions"));
+        UNWRAP(ws, need(4, "window_strides"));
+        UNWRAP(pad, need(5, "padding"));
+        for (const char* k : {"base_dilation", "window_dilation"})
+          if (Ref d = arg(99, k); d && d->k != K::None) return fail(q + ": " + k + " is not supported here");
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(window, int_list(wd, q + ": window_dimensions"));
+        UNWRAP(strides, int_list(ws, q + ": window_strides"));
+        return reduce_window(q, x, init, comp, window, strides, pad);
+      }
+      if (fn == "integer_pow") {
+        UNWRAP(x0, need(0, "x"));
+        UNWRAP(y, need(1, "y"));
+        UNWRAP(x, as_array(x0, q));
+        if (y->k != K::Int) return fail(q + ": y must be an int, got " + type_name(y));
+        if (x->aval.dtype == "i1") return fail(q + " does not accept dtype bool");
+        return integer_pow(x, y->i);
+      }
+      if (fn == "argmax" || fn == "argmin") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(ax, need(1, "axis"));
+        UNWRAP(it, need(2, "index_dtype"));
+        UNWRAP(x, as_array(x0, q));
+        if (ax->k != K::Int) return fail(q + ": axis must be an int, got " + type_name(ax));
+        UNWRAP(t, dtype_arg(it, q));
+        if (hj::is_float(canonical(t)) || t == "i1") return fail(q + ": index_dtype must be an integer type, got " + jax_dtype_name(t));
+        return lax_argminmax(fn == "argmax", x, ax->i, canonical(t));
+      }
+      if (fn == "cumsum" || fn == "cumprod" || fn == "cummax" || fn == "cummin") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(x, as_array(x0, q));
+        Ref ax = arg(1, "axis");
+        Ref rev = arg(2, "reverse");
+        if (ax && ax->k != K::Int) return fail(q + ": axis must be an int, got " + type_name(ax));
+        if (x->aval.dims.empty()) return fail(q + " needs an array of rank 1 or more");
+        return lax_cumulative(fn, x, ax ? ax->i : 0, rev && is_pyscalar(rev) && scalar_value(rev) != 0);
+      }
+      if (fn == "stop_gradient") {  // no op in the lowering (it only stops differentiation)
+        UNWRAP(x0, need(0, "x"));
+        if (x0->k == K::Tuple || x0->k == K::List) return Result<Ref>::success(x0);
+        return as_array(x0, q);
       }
       if (fn == "dot_general") {
         UNWRAP(x0, need(0, "lhs"));
@@ -1342,7 +2388,8 @@ struct Interp {
     }
     if (name == "dtype") return Result<Ref>::success(mk_str(x->aval.dtype, K::DType));
     if (name == "T") return transpose(x, {}, false);
-    static const std::set<std::string> methods = {"reshape", "sum", "mean", "max", "min", "astype", "transpose", "dot"};
+    static const std::set<std::string> methods = {"reshape", "sum", "mean", "max", "min", "prod", "var", "std",
+                                                  "clip", "argmax", "argmin", "cumsum", "cumprod", "astype", "transpose", "dot"};
     if (methods.count(name)) {
       auto m = mk(K::Method);
       m->s = name;
@@ -1350,7 +2397,7 @@ struct Interp {
       return Result<Ref>::success(m);
     }
     return fail("Array." + name + " is not supported here; supported: .T, .shape, .ndim, .size, .dtype, .reshape, .sum, "
-                ".mean, .max, .min, .astype, .transpose, .dot");
+                ".mean, .max, .min, .prod, .var, .std, .clip, .argmax, .argmin, .cumsum, .cumprod, .astype, .transpose, .dot");
   }
   Result<Ref> call_method(const Ref& m, const Args& a) {
     const Ref& x = m->self;
@@ -1376,7 +2423,17 @@ struct Interp {
       }
       return reshape(x, shape);
     }
-    if (name == "sum" || name == "mean" || name == "max" || name == "min") {
+    if (name == "var" || name == "std") {
+      Ref keep = a.get(99, "keepdims");
+      return var_std(name == "std", x, a.get(0, "axis"), a.get(99, "ddof"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+    }
+    if (name == "clip") return clip(x, a.get(0, "min"), a.get(1, "max"));
+    if (name == "argmax" || name == "argmin") {
+      Ref keep = a.get(99, "keepdims");
+      return jnp_argminmax(name == "argmax", x, a.get(0, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+    }
+    if (name == "cumsum" || name == "cumprod") return jnp_cumulative(name, x, a.get(0, "axis"), a.get(1, "dtype"));
+    if (name == "sum" || name == "mean" || name == "max" || name == "min" || name == "prod") {
       Ref keep = a.get(1, "keepdims");
       return reduction(name, x, a.get(0, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
     }
@@ -1437,6 +2494,7 @@ struct Interp {
                   (def.params.size() == 1 ? "" : "s") + " but " + std::to_string(a.pos.size()) +
                   (a.pos.size() == 1 ? " was" : " were") + " given");
     em = std::make_unique<hj::Emitter>(def.s, types);
+    private_cache.clear();
     fn_stack = {0};
     std::vector<Ref> args;
     for (std::size_t k = 0; k < types.size(); ++k) args.push_back(traced(em->arg(k), weak[k]));
@@ -1524,6 +2582,10 @@ struct Interp {
         auto d = dtype_names().find(name);
         if (d != dtype_names().end()) return Result<Ref>::success(mk_str(d->second, K::DType));
         if (name == "newaxis") return Result<Ref>::success(none());
+        if (name == "inf") return Result<Ref>::success(mk_float(INFINITY));
+        if (name == "nan") return Result<Ref>::success(mk_float(NAN));
+        if (name == "pi") return Result<Ref>::success(mk_float(M_PI));
+        if (name == "e") return Result<Ref>::success(mk_float(M_E));
       }
       const std::string q = sm + "." + name;
       if (known_name(q)) return Result<Ref>::success(mk_str(q, K::Builtin));
@@ -1680,7 +2742,9 @@ struct Interp {
     if (op == "/") return binary_fn("true_divide", "divide", x, y, true);
     if (op == "@") return matmul(x, y, "matmul");
     if (op == "**") return power(x, y);
-    return fail("the operator " + op + " on arrays is not supported here (supported: + - * / ** @ and comparisons)");
+    if (op == "//") return floor_divide(x, y);
+    if (op == "%") return remainder(x, y);
+    return fail("the operator " + op + " on arrays is not supported here (supported: + - * / // % ** @ and comparisons)");
   }
 
   Result<Ref> compare(const std::string& op, const Ref& x, const Ref& y) {
@@ -1796,7 +2860,7 @@ struct Interp {
     if (!ellipses)
       for (std::size_t k = regular; k < nd; ++k) full.push_back(Ix{1, 0, nullptr, nullptr, nullptr});
     // Per axis: start, limit (Python's slice.indices), whether it is an int index.
-    std::vector<std::int64_t> starts, limits, int_axes, out_after_none;
+    std::vector<std::int64_t> starts, limits, int_axes, out_after_none, reversed;
     bool any_none = false, partial = false;
     std::size_t axis = 0;
     for (auto& one : full) {
@@ -1819,8 +2883,15 @@ struct Interp {
       } else {
         const std::int64_t step = one.step ? one.step->i : 1;
         if (step == 0) return fail("slice step cannot be zero");
+        if (step == -1 && !one.start && !one.stop) {  // a simple reverse: lax.rev, then a whole slice
+          reversed.push_back(std::int64_t(axis));
+          starts.push_back(0);
+          limits.push_back(size);
+          ++axis;
+          continue;
+        }
         if (step != 1)
-          return fail("a slice with step " + std::to_string(step) + " is a gather (or a reverse) in JAX: not supported here yet");
+          return fail("a slice with step " + std::to_string(step) + " is a gather in JAX: not supported here yet");
         auto clampi = [&](const Ref& r, std::int64_t dflt) {
           if (!r) return dflt;
           std::int64_t v = r->i < 0 ? r->i + size : r->i;
@@ -1832,6 +2903,12 @@ struct Interp {
         if (lo != 0 || hi != size) partial = true;
       }
       ++axis;
+    }
+    if (any_none && !reversed.empty()) return fail("indexing with None beside a reversed slice is a gather in JAX: not supported here yet");
+    Ref xr = x;
+    if (!reversed.empty()) {  // jnp's _rewriting_take: lax.rev of the simple reverses first
+      UNWRAP(r, rev(x, reversed));
+      xr = r;
     }
     if (any_none) {
       if (partial) return fail("indexing with None beside integers or partial slices is a gather in JAX: not supported here yet");
@@ -1847,7 +2924,7 @@ struct Interp {
       }
       return broadcast_in_dim(x, out, bd);
     }
-    if (!partial) return Result<Ref>::success(x);
+    if (!partial) return Result<Ref>::success(xr);
     std::vector<std::int64_t> sliced, squeezed;
     for (std::size_t a = 0; a < nd; ++a) {
       sliced.push_back(limits[a] - starts[a]);
@@ -1857,7 +2934,7 @@ struct Interp {
     if (!tracing()) {
       out = new_array({sliced, x->aval.dtype}, x->weak);
     } else {
-      UNWRAP(v, value_of(x));
+      UNWRAP(v, value_of(xr));
       out = traced(em->slice(v, starts, limits, std::vector<std::int64_t>(nd, 1)), x->weak);
     }
     if (int_axes.empty()) return Result<Ref>::success(out);

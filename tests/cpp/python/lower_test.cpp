@@ -126,6 +126,78 @@ TEST_CASE("JAX's forms: rank promotion, private @relu, integer_pow, keepdims", "
              Catch::Matchers::Contains("(tensor<3x2xf32> {jax.result_info = \"result[0]\"}, tensor<2x3xf32> {jax.result_info = \"result[1]\"})"));
 }
 
+TEST_CASE("jax.nn and jnp compositions lower in JAX's order", "[python][lower]") {
+  // softmax inlines: max with initial=-inf (a maximum after the reduce), keepdims, exp(x - max) / sum.
+  const std::string sm = lower_text(fn("    return jax.nn.softmax(x)", "jnp.zeros((2, 3))"));
+  CHECK_THAT(sm, Catch::Matchers::Contains(
+                     "    %cst_0 = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+                     "    %1 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<2xf32>\n"
+                     "    %2 = stablehlo.maximum %1, %0 : tensor<2xf32>\n"
+                     "    %3 = stablehlo.broadcast_in_dim %2, dims = [0] : (tensor<2xf32>) -> tensor<2x1xf32>\n"));
+  CHECK_THAT(sm, Catch::Matchers::Contains("%10 = stablehlo.divide %6, %9 : tensor<2x3xf32>\n    return %10"));
+  // log_softmax is jitted with a static axis: one private function per axis.
+  const std::string ls = lower_text(fn("    return jax.nn.log_softmax(x) + jax.nn.log_softmax(x, axis=0) + jax.nn.log_softmax(x)",
+                                       "jnp.zeros((2, 3))"));
+  CHECK_THAT(ls, Catch::Matchers::Contains("%0 = call @log_softmax(%arg0)"));
+  CHECK_THAT(ls, Catch::Matchers::Contains("%1 = call @log_softmax_0(%arg0)"));
+  CHECK_THAT(ls, Catch::Matchers::Contains("%3 = call @log_softmax(%arg0)"));
+  // logsumexp: amax made 0 where not finite.
+  CHECK_THAT(lower_text(fn("    return jax.nn.logsumexp(x)", "jnp.zeros(3)")),
+             Catch::Matchers::Contains("    %1 = stablehlo.is_finite %0 : (tensor<f32>) -> tensor<i1>\n"
+                                       "    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+                                       "    %2 = stablehlo.select %1, %0, %cst_0 : tensor<i1>, tensor<f32>\n"));
+  // clip is jitted: Python bounds are weakly typed scalar arguments of @clip.
+  const std::string clip = lower_text(fn("    return jnp.clip(x, 0, 1.5)", "jnp.zeros(3)"));
+  CHECK_THAT(clip, Catch::Matchers::Contains("%0 = call @clip(%arg0, %c, %cst) : (tensor<3xf32>, tensor<i32>, tensor<f32>) -> tensor<3xf32>"));
+  CHECK_THAT(clip, Catch::Matchers::Contains("    %0 = stablehlo.convert %arg1 : (tensor<i32>) -> tensor<f32>\n"
+                                             "    %1 = stablehlo.broadcast_in_dim %0, dims = [] : (tensor<f32>) -> tensor<3xf32>\n"
+                                             "    %2 = stablehlo.maximum %1, %arg0 : tensor<3xf32>\n"));
+  // std calls var: two private functions, ddof an i32 argument.
+  const std::string sd = lower_text(fn("    return jnp.std(x)", "jnp.zeros(3)"));
+  CHECK_THAT(sd, Catch::Matchers::Contains("%0 = call @_std(%arg0, %c) : (tensor<3xf32>, tensor<i32>) -> tensor<f32>"));
+  CHECK_THAT(sd, Catch::Matchers::Contains("    %0 = call @_var(%arg0, %arg1) : (tensor<3xf32>, tensor<i32>) -> tensor<f32>\n"
+                                           "    %1 = stablehlo.sqrt %0 : tensor<f32>\n"));
+  CHECK_THAT(sd, Catch::Matchers::Contains("stablehlo.select %11, %10, %cst_4 : tensor<i1>, tensor<f32>"));
+  // gelu: sqrt(2/pi) as a float32 constant; stop_gradient adds nothing.
+  CHECK_THAT(lower_text(fn("    return jax.nn.gelu(x)", "jnp.zeros(3)")), Catch::Matchers::Contains("dense<0.797884583> : tensor<f32>"));
+  CHECK_THAT(lower_text(fn("    return lax.stop_gradient(x)", "jnp.zeros(3)")), Catch::Matchers::Contains("    return %arg0 : tensor<3xf32>"));
+  // argmax: a private @argmax (lax's cached lowering) with the two-operand reduce; jnp.argmax
+  // with no axis ravels first.
+  const std::string am = lower_text(fn("    return jnp.argmax(x)", "jnp.zeros((2, 3))"));
+  CHECK_THAT(am, Catch::Matchers::Contains("    %0 = stablehlo.reshape %arg0 : (tensor<2x3xf32>) -> tensor<6xf32>\n"
+                                           "    %1 = call @argmax(%0) : (tensor<6xf32>) -> tensor<i32>\n"));
+  CHECK_THAT(am, Catch::Matchers::Contains(
+                     "    %1:2 = stablehlo.reduce(%arg0 init: %cst), (%0 init: %c) across dimensions = [0] : (tensor<6xf32>, "
+                     "tensor<6xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)\n"
+                     "     reducer(%arg1: tensor<f32>, %arg3: tensor<f32>) (%arg2: tensor<i32>, %arg4: tensor<i32>)  {\n"));
+  CHECK_THAT(am, Catch::Matchers::Contains("    return %1#1 : tensor<i32>\n"));
+  // conv_general_dilated: JAX's default dimension numbers, the window's non-default entries.
+  CHECK_THAT(lower_text(fn("    return lax.conv_general_dilated(x, w, (2, 2), 'SAME')",
+                           "jnp.zeros((1, 3, 6, 5)), jnp.zeros((4, 3, 3, 3))", "x, w")),
+             Catch::Matchers::Contains("%0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], "
+                                       "window = {stride = [2, 2], pad = [[0, 1], [1, 1]]} {batch_group_count = 1 : i64, "
+                                       "feature_group_count = 1 : i64, precision_config = [#stablehlo<precision DEFAULT>, "
+                                       "#stablehlo<precision DEFAULT>]} : (tensor<1x3x6x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x3x3xf32>"));
+  // x % 3: jnp.remainder is jitted: the Python int is a weakly typed i32 argument of @remainder.
+  const std::string rem = lower_text(fn("    return x % 3", "jnp.zeros(3)"));
+  CHECK_THAT(rem, Catch::Matchers::Contains("    %c = stablehlo.constant dense<3> : tensor<i32>\n"
+                                            "    %0 = call @remainder(%arg0, %c) : (tensor<3xf32>, tensor<i32>) -> tensor<3xf32>\n"));
+  CHECK_THAT(rem, Catch::Matchers::Contains("    %13 = stablehlo.select %10, %12, %2 : tensor<3xi1>, tensor<3xf32>\n"));
+  CHECK_THAT(lower_text(fn("    return x // 2", "jnp.zeros(3)")), Catch::Matchers::Contains("stablehlo.round_nearest_afz %15 : tensor<3xf32>"));
+  // cumsum: jnp's jitted @cumsum calls lax's cached @cumsum_0: one reduce_window, padded low.
+  const std::string cs = lower_text(fn("    return jnp.cumsum(x, axis=0)", "jnp.zeros((8, 9), jnp.int16)"));
+  CHECK_THAT(cs, Catch::Matchers::Contains("    %0 = call @cumsum_0(%arg0) : (tensor<8x9xi16>) -> tensor<8x9xi16>\n"));
+  CHECK_THAT(cs, Catch::Matchers::Contains(
+                     "    %c = stablehlo.constant dense<0> : tensor<i16>\n"
+                     "    %0 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i16>) -> tensor<i16>\n"
+                     "    %1 = \"stablehlo.reduce_window\"(%arg0, %0) <{padding = dense<[[7, 0], [0, 0]]> : tensor<2x2xi64>, "
+                     "window_dimensions = array<i64: 8, 1>}> ({\n"
+                     "    ^bb0(%arg1: tensor<i16>, %arg2: tensor<i16>):\n"
+                     "      %2 = stablehlo.add %arg1, %arg2 : tensor<i16>\n"
+                     "      stablehlo.return %2 : tensor<i16>\n"
+                     "    }) : (tensor<8x9xi16>, tensor<i16>) -> tensor<8x9xi16>\n"));
+}
+
 TEST_CASE("every lowered module parses and verifies", "[python][lower]") {
   const char* bodies[] = {"    return jnp.tanh(x @ x.T) * 0.5", "    return jnp.where(x > 0, x, 0.0).mean()",
                           "    h = jax.nn.silu(x)\n    return h.reshape(-1), jnp.sum(h, axis=(0, 1))",
@@ -168,7 +240,61 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
       {fn("    return jnp.tanh(a @ b)", "jnp.zeros((32, 16)), jnp.zeros((15, 8))", "a, b"),
        "6:23: dot_general requires contracting dimensions to have the same shape, got (16,) and (15,)."},
       {fn("    return jnp.foo(x)", "jnp.zeros(3)"), "6:12: jnp.foo is not supported here; supported: jnp.abs,"},
-      {fn("    return jax.nn.gelu(x)", "jnp.zeros(3)"), "6:12: jax.nn.gelu is not supported here; supported: jax.nn.relu, jax.nn.sigmoid, jax.nn.silu"},
+      {fn("    return jax.nn.elu(x)", "jnp.zeros(3)"), "6:12: jax.nn.elu is not supported here; supported: jax.nn.gelu, jax.nn.log_softmax,"},
+      {fn("    return jax.nn.softmax(x, axis=2)", "jnp.zeros((2, 3))"), "6:12: axis 2 is out of bounds for array of dimension 2"},
+      {fn("    return jax.nn.softmax(x)", "jnp.zeros(3, jnp.int32)"),
+       "6:12: jax.nn.softmax here needs a floating-point array, got int32[3]"},
+      {fn("    return jax.nn.log_softmax(x, where=x > 0)", "jnp.zeros(3)"), "6:12: jax.nn.log_softmax: the argument 'where' is not supported here"},
+      {fn("    return jax.nn.logsumexp(x, axis=(0, 0))", "jnp.zeros((2, 3))"), "6:12: duplicate value in 'axis': (0, 0)"},
+      {fn("    return jax.nn.gelu(x, approximate=False)", "jnp.zeros(3)"),
+       "6:12: jax.nn.gelu(x, approximate=False) is lax.erfc (chlo.erfc), which this tool cannot lower yet"},
+      {fn("    return jnp.clip(min=0)", "jnp.zeros(3)"), "6:12: No input was provided to the clip function."},
+      {fn("    return jnp.clip(x, y)", "jnp.zeros(3), jnp.zeros(4)", "x, y"), "6:12: Incompatible shapes for broadcasting: shapes=[(4,), (3,)]"},
+      {fn("    return jnp.prod(x, axis=-3)", "jnp.zeros((2, 3))"), "6:12: axis -3 is out of bounds for array of dimension 2"},
+      {fn("    return jnp.var(x, axis=1)", "jnp.zeros(3)"), "6:12: axis 1 is out of bounds for array of dimension 1"},
+      {fn("    return jnp.std(x, ddof='1')", "jnp.zeros(3)"), "6:12: jnp.std: ddof must be a number, got str"},
+      {fn("    return jnp.outer(x, 'a')", "jnp.zeros(3)"), "6:12: outer requires ndarray or scalar arguments, got str"},
+      {fn("    return lax.stop_gradient()", "jnp.zeros(3)"), "6:12: lax.stop_gradient() missing required argument 'x'"},
+      {fn("    return jnp.argmax(x, axis=(0, 1))", "jnp.zeros((2, 3))"), "6:12: jnp.argmax: axis must be an int or None, got tuple"},
+      {fn("    return jnp.argmin(x, axis=1)", "jnp.zeros((2, 0))"), "6:12: attempt to get argmin of an empty sequence"},
+      {fn("    return lax.argmax(x, 0, jnp.float32)", "jnp.zeros(3)"), "6:12: lax.argmax: index_dtype must be an integer type, got float32"},
+      {fn("    return jnp.cumsum(x, axis=2)", "jnp.zeros((2, 3))"), "6:12: axis 2 is out of bounds for array of dimension 2"},
+      {fn("    return lax.cumprod(x)", "1.0"), "6:12: lax.cumprod needs an array of rank 1 or more"},
+      {fn("    return jnp.cumsum(x, axis=1)", "jnp.zeros((2, 0))"), "6:12: lax.cumsum over an empty axis is not supported here"},
+      {fn("    return x.cumsum(dtype=3)", "jnp.zeros(3)"), "6:12: jnp.cumsum: dtype must be a dtype such as jnp.float32, got int"},
+      {fn("    return lax.add(x, y)", "jnp.zeros(3), jnp.zeros(3, jnp.int32)", "x, y"),
+       "6:12: lax.add requires arguments to have the same dtypes, got float32, int32."},
+      {fn("    return lax.mul(x, y)", "jnp.zeros((2, 3)), jnp.zeros(3)", "x, y"),
+       "6:12: lax.mul: arrays must have same number of dimensions, got (2, 3), (3,)."},
+      {fn("    return lax.sub(x, y)", "jnp.zeros((2, 3)), jnp.zeros((2, 2))", "x, y"),
+       "6:12: lax.sub got incompatible shapes for broadcasting: (2, 3), (2, 2)."},
+      {fn("    return lax.bitwise_and(x, x)", "jnp.zeros(3)"),
+       "6:12: lax.bitwise_and does not accept dtype float32. Accepted dtypes are subtypes of integer, bool."},
+      {fn("    return lax.reduce_window(x, 0.0, lax.sub, (2,), (1,), 'VALID')", "jnp.zeros(3)"),
+       "6:12: lax.reduce_window: computation must be lax.add, lax.max, lax.min or lax.mul here, got function"},
+      {fn("    return lax.reduce_window(x, 0.0, lax.add, (2,), (1,), 'FULL')", "jnp.zeros(3)"), "6:12: Unknown padding type: FULL."},
+      {fn("    return lax.reduce_window(x, 0.0, lax.add, (2, 2), (1,), 'VALID')", "jnp.zeros(3)"),
+       "6:12: lax.reduce_window: window_dimensions and window_strides need 1 entries (the operand's rank), got (2, 2) and (1,)"},
+      {fn("    return lax.clamp(0.0, x, y)", "jnp.zeros(3), jnp.zeros(2)", "x, y"),
+       "6:12: Arrays passed to clamp must have the same shape as the operand or be scalars, got operand shape (3,) and bound shape (2,)."},
+      {fn("    return lax.reduce_sum(x, (2,))", "jnp.zeros(3)"), "6:12: lax.reduce_sum: axes (2,) out of range for an array of rank 1"},
+      {fn("    return x // y", "jnp.zeros(3, jnp.bool_), jnp.zeros(3, jnp.bool_)", "x, y"),
+       "6:14: floor_divide of bool arrays is not supported here; convert them with .astype(jnp.int32)"},
+      {fn("    return x % y", "jnp.zeros(3), jnp.zeros(4)", "x, y"), "6:14: Incompatible shapes for broadcasting: shapes=[(3,), (4,)]"},
+      {fn("    return x // 'a'", "jnp.zeros(3)"), "6:14: unsupported operand type(s) for //: 'Array float32[3]' and 'str'"},
+      {fn("    return jax.nn.one_hot(x, 2.5)", "jnp.zeros(3, jnp.int32)"), "6:12: jax.nn.one_hot: num_classes must be a Python int, got float"},
+      {fn("    return jax.nn.one_hot(x, 4)", "jnp.zeros(3)"), "6:12: jax.nn.one_hot here needs integer class indices, got float32[3]"},
+      {fn("    return jax.nn.one_hot(x, 4, axis=3)", "jnp.zeros(3, jnp.int32)"), "6:12: axis 3 is out of bounds for array of dimension 2"},
+      {fn("    return lax.conv_general_dilated(x, w, (1, 1), 'SAME')", "jnp.zeros((1, 3, 5, 5)), jnp.zeros((4, 2, 3, 3))", "x, w"),
+       "6:12: conv_general_dilated lhs feature dimension size divided by feature_group_count must equal the rhs input feature dimension "
+       "size, but 3 // 1 != 2."},
+      {fn("    return lax.conv_general_dilated(x, w, (1,), 'SAME')", "jnp.zeros((1, 3, 5, 5)), jnp.zeros((4, 3, 3, 3))", "x, w"),
+       "6:12: lax.conv_general_dilated: window_strides needs 2 entries, got (1,)"},
+      {fn("    return lax.conv_general_dilated(x, w, (1, 1), 'SAME', dimension_numbers=('NHWC', 'HWIO'))",
+          "jnp.zeros((1, 5, 5, 3)), jnp.zeros((3, 3, 3, 4))", "x, w"),
+       "6:12: lax.conv_general_dilated: dimension_numbers must be None or a tuple of three strings such as ('NHWC', 'HWIO', 'NHWC')"},
+      {fn("    return lax.conv(x, w, (1, 1), 'VALID')", "jnp.zeros((1, 3, 5, 5)), jnp.zeros((4, 3, 3, 3), jnp.float16)", "x, w"),
+       "6:12: lax.conv requires arguments to have the same dtypes, got float32, float16."},
       {fn("    return x + y", "jnp.zeros(3), jnp.zeros(4)", "x, y"),
        "6:14: Incompatible shapes for broadcasting: shapes=[(3,), (4,)]"},
       {fn("    return x.reshape(4, 2)", "jnp.zeros((2, 3))"),
@@ -178,7 +304,10 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
        "6:8: the truth value of an array is not known while tracing"},
       {fn("    return y", "jnp.zeros(3)"), "6:12: name 'y' is not defined"},
       {fn("    return x", "jnp.zeros(3), jnp.zeros(3)"), "8:1: f() takes 1 positional argument but 2 were given"},
-      {fn("    return x[::2]", "jnp.zeros(3)"), "6:12: a slice with step 2 is a gather (or a reverse) in JAX: not supported here yet"},
+      {fn("    return x[::2]", "jnp.zeros(3)"), "6:12: a slice with step 2 is a gather in JAX: not supported here yet"},
+      {fn("    return x[2::-1]", "jnp.zeros(3)"), "6:12: a slice with step -1 is a gather in JAX: not supported here yet"},
+      {fn("    return x[::-1, None]", "jnp.zeros(3)"), "6:12: indexing with None beside a reversed slice is a gather in JAX: not supported here yet"},
+      {fn("    return lax.rev(x, (0, 0))", "jnp.zeros(3)"), "6:12: rev dimensions must be unique, got (0, 0)"},
       {fn("    return x[-1]", "jnp.zeros(3)"), "6:12: a negative index (-1) is a dynamic_slice in JAX: not supported here yet; write 2 instead"},
       {fn("    return x[3]", "jnp.zeros(3)"), "6:12: index 3 is out of bounds for axis 0 with size 3"},
       {fn("    return x[0, 0]", "jnp.zeros(3)"), "6:12: Too many indices: 1-dimensional array indexed with 2 regular indices."},

@@ -18,6 +18,38 @@ def arange(shape, dtype):
 def sigmoid(x):
     return 1 / (1 + np.exp(-x.astype(np.float64)))
 
+def softmax(x, axis):
+    e = np.exp(x.astype(np.float64) - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+def logsumexp(x, axis, keepdims):
+    x = x.astype(np.float64)
+    return np.log(np.exp(x).sum(axis=axis, keepdims=keepdims))
+
+def maxpool_same(a):
+    # 2x2 windows, stride 2, SAME: pad (0, 1) on rows (3 -> 4) and (0, 1) on columns (5 -> 6) with -inf.
+    p = np.full((4, 6), -np.inf, dtype=np.float64)
+    p[:3, :5] = a
+    return p.reshape(2, 2, 3, 2).max(axis=(1, 3))
+
+def conv_nchw(x, w, strides, pads, rhs_dil):
+    # Direct convolution (cross-correlation, as XLA's), NCHW x OIHW -> NCHW, in float64.
+    x = np.pad(x.astype(np.float64), ((0, 0), (0, 0), pads[0], pads[1]))
+    n, c, h, wd = x.shape
+    o, i, kh, kw = w.shape
+    eh, ew = (kh - 1) * rhs_dil[0] + 1, (kw - 1) * rhs_dil[1] + 1
+    oh, ow = (h - eh) // strides[0] + 1, (wd - ew) // strides[1] + 1
+    out = np.zeros((n, o, oh, ow))
+    for y in range(oh):
+        for z in range(ow):
+            patch = x[:, :, y * strides[0]:y * strides[0] + eh:rhs_dil[0], z * strides[1]:z * strides[1] + ew:rhs_dil[1]]
+            out[:, :, y, z] = np.einsum('nchw,ochw->no', patch, w.astype(np.float64))
+    return out
+
+def gelu_tanh(x):
+    x = x.astype(np.float64)
+    return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
+
 # name, function body (one expression in terms of the parameters), arguments [(shape, dtype)],
 # NumPy expression.
 CASES = [
@@ -79,6 +111,58 @@ CASES = [
     ('jnp.broadcast_to', 'jnp.broadcast_to(b, (2, 3)) * a', [((2, 3), 'float32'), ((3,), 'float32')],
      lambda a, b: np.broadcast_to(b, (2, 3)) * a),
     ('comparison gives bool', 'a > 0.4', [((2, 3), 'float32')], lambda a: (a > F32(0.4)).astype(np.float64)),
+    ('jax.nn.softmax', 'jax.nn.softmax(a * 3)', [((2, 3), 'float32')], lambda a: softmax(a * 3, -1)),
+    ('jax.nn.softmax axis 0', 'jax.nn.softmax(a * 3, axis=0)', [((2, 3), 'float32')], lambda a: softmax(a * 3, 0)),
+    ('jax.nn.log_softmax', 'jax.nn.log_softmax(a * 3)', [((2, 3), 'float32')], lambda a: np.log(softmax(a * 3, -1))),
+    ('jax.nn.logsumexp', 'jax.nn.logsumexp(a * 3, axis=1)', [((2, 3), 'float32')], lambda a: logsumexp(a * 3, 1, False)),
+    ('jax.scipy.special.logsumexp keepdims', 'jax.scipy.special.logsumexp(a, axis=0, keepdims=True) + jax.nn.logsumexp(a)',
+     [((2, 3), 'float32')], lambda a: logsumexp(a, 0, True) + logsumexp(a, None, False)),
+    ('jax.nn.gelu', 'jax.nn.gelu(a * 6 - 3)', [((2, 3), 'float32')], lambda a: gelu_tanh(a * 6 - 3)),
+    ('jnp.clip', 'jnp.clip(a, 0.2, 0.7)', [((2, 3), 'float32')], lambda a: np.clip(a, F32(0.2), F32(0.7))),
+    ('x.clip int', 'a.clip(1, 4)', [((2, 3), 'int32')], lambda a: np.clip(a, 1, 4)),
+    ('jnp.prod', 'jnp.prod(a + 0.5, axis=1)', [((2, 3), 'float32')], lambda a: np.prod(a + F32(0.5), axis=1)),
+    ('jnp.var', 'jnp.var(a * 3, axis=0)', [((2, 3), 'float32')], lambda a: np.var((a * 3).astype(np.float64), axis=0)),
+    ('jnp.std ddof', 'jnp.std(a, ddof=1)', [((2, 3), 'float32')], lambda a: np.std(a.astype(np.float64), ddof=1)),
+    ('x.var keepdims int', 'a.var(axis=1, keepdims=True)', [((2, 3), 'int32')], lambda a: a.var(axis=1, keepdims=True)),
+    ('jnp.outer', 'jnp.outer(a, b)', [((3,), 'float32'), ((4,), 'float32')], lambda a, b: np.outer(a, b)),
+    ('lax.stop_gradient', 'lax.stop_gradient(a) * 2', [((2, 3), 'float32')], lambda a: a * 2),
+    ('jnp.argmax axis', 'jnp.argmax(jnp.sin(a * 9), axis=1)', [((3, 4), 'float32')], lambda a: np.argmax(np.sin(a * 9), axis=1)),
+    ('jnp.argmin all', 'jnp.argmin(jnp.cos(a * 9))', [((3, 4), 'float32')], lambda a: np.argmin(np.cos(a * 9))),
+    ('x.argmax keepdims int', 'a.argmax(axis=0, keepdims=True)', [((3, 4), 'int32')], lambda a: a.argmax(axis=0, keepdims=True)),
+    ('jnp.cumsum axis', 'jnp.cumsum(a, axis=1)', [((2, 3), 'float32')], lambda a: np.cumsum(a, axis=1)),
+    ('jnp.cumprod flat', 'jnp.cumprod(a + 0.5)', [((2, 3), 'float32')], lambda a: np.cumprod(a + F32(0.5))),
+    ('x.cumsum int', 'a.cumsum(axis=0)', [((3, 2), 'int32')], lambda a: a.cumsum(axis=0)),
+    ('lax.cummax', 'lax.cummax(jnp.sin(a * 9), 0)', [((4, 2), 'float32')], lambda a: np.maximum.accumulate(np.sin(a * 9), axis=0)),
+    ('lax.cummin reverse', 'lax.cummin(jnp.sin(a * 9), axis=1, reverse=True)', [((2, 4), 'float32')],
+     lambda a: np.flip(np.minimum.accumulate(np.flip(np.sin(a * 9), 1), axis=1), 1)),
+    ('lax.argmin', 'lax.argmin(jnp.sin(a * 9), 1, jnp.int32)', [((2, 4), 'float32')], lambda a: np.argmin(np.sin(a * 9), axis=1)),
+    ('jnp.tan', 'jnp.tan(a)', [((2, 3), 'float32')], lambda a: np.tan(a)),
+    ('lax.reduce_window max pool SAME', "lax.reduce_window(a, -jnp.inf, lax.max, (2, 2), (2, 2), 'SAME')", [((3, 5), 'float32')],
+     lambda a: maxpool_same(a)),
+    ('lax.reduce_window sum pool VALID', "lax.reduce_window(a, 0.0, lax.add, (1, 3), (1, 1), 'VALID')", [((2, 4), 'float32')],
+     lambda a: a[:, 0:2] + a[:, 1:3] + a[:, 2:4]),
+    ('lax elementwise', 'lax.max(lax.sub(a, b), lax.mul(a, 0.5)) + lax.clamp(0.1, a, 0.6) - lax.rem(a * 10, 3.0)',
+     [((2, 3), 'float32'), ((1, 3), 'float32')],
+     lambda a, b: np.maximum(a - b, a * F32(0.5)) + np.clip(a, F32(0.1), F32(0.6)) - np.fmod(a * 10, F32(3))),
+    ('lax.select_n and compares', 'lax.select_n(lax.gt(a, 0.5), a, -a) + lax.convert_element_type(lax.le(a, 0.3), jnp.float32)',
+     [((2, 3), 'float32')], lambda a: np.where(a > F32(0.5), -a, a) + (a <= F32(0.3))),
+    ('lax.reduce_sum and reshape', 'lax.reduce_sum(lax.reshape(a, (3, 2), dimensions=(1, 0)), (1,))', [((2, 3), 'float32')],
+     lambda a: a.T.reshape(3, 2).sum(axis=1)),
+    ('x // y float', '(a * 10 - 5) // 3', [((2, 3), 'float32')], lambda a: np.floor_divide(a * 10 - 5, F32(3))),
+    ('x % y float', '(a * 10 - 5) % -3', [((2, 3), 'float32')], lambda a: np.mod(a * 10 - 5, F32(-3))),
+    ('int // and %', '(a - 3) // 2 + (a - 3) % -4', [((2, 3), 'int32')], lambda a: (a - 3) // 2 + (a - 3) % -4),
+    ('jnp.floor_divide and jnp.remainder arrays', 'jnp.floor_divide(a - 2, b + 1) * 10 + jnp.remainder(a - 2, b + 1)',
+     [((2, 3), 'int32'), ((3,), 'int32')], lambda a, b: np.floor_divide(a - 2, b + 1) * 10 + np.remainder(a - 2, b + 1)),
+    ('jax.nn.one_hot', 'jax.nn.one_hot(a, 4)', [((3,), 'int32')], lambda a: np.eye(4)[a]),
+    ('jax.nn.one_hot axis 0', 'jax.nn.one_hot(a % 3, 3, axis=0)', [((2, 2), 'int32')], lambda a: np.moveaxis(np.eye(3)[a % 3], -1, 0)),
+    ('lax.conv_general_dilated NCHW SAME stride 2', "lax.conv_general_dilated(a, b, (2, 2), 'SAME')",
+     [((1, 2, 5, 4), 'float32'), ((3, 2, 3, 3), 'float32')], lambda a, b: conv_nchw(a, b, (2, 2), ((1, 1), (0, 1)), (1, 1))),
+    ('lax.conv_general_dilated NHWC HWIO VALID dilated', "lax.conv_general_dilated(a, b, (1, 1), 'VALID', rhs_dilation=(2, 1), "
+     "dimension_numbers=('NHWC', 'HWIO', 'NHWC'))", [((2, 5, 3, 2), 'float32'), ((2, 2, 2, 3), 'float32')],
+     lambda a, b: conv_nchw(a.transpose(0, 3, 1, 2), b.transpose(3, 2, 0, 1), (1, 1), ((0, 0), (0, 0)), (2, 1)).transpose(0, 2, 3, 1)),
+    ('x[::-1] and lax.rev', 'a[::-1, 1:] + lax.rev(a, (1,))[:, :2]', [((2, 3), 'float32')], lambda a: a[::-1, 1:] + a[:, ::-1][:, :2]),
+    ('lax.conv explicit padding', 'lax.conv(a, b, (1, 2), [(1, 0), (2, 1)])', [((1, 1, 3, 4), 'float32'), ((2, 1, 2, 2), 'float32')],
+     lambda a, b: conv_nchw(a, b, (1, 2), ((1, 0), (2, 1)), (1, 1))),
 ]
 
 def args_text(args):
