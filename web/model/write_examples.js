@@ -1,7 +1,6 @@
 // Section 8's "Write" examples: JAX-style Python programs, each ending in the jax.jit(f).lower(...)
 // call the core lowers (web/core.js lower, cpp/python). Data only; tests/js/write_examples.test.mjs
-// lowers every one with the core. A convolution (lax.conv_general_dilated) and a lax.fori_loop are
-// not here yet: the core does not lower them yet.
+// lowers every one with the core. A lax.fori_loop is not here yet: the core does not lower it yet.
 
 /** @type {{name: string, title: string, source: string}[]} */
 export const WRITE_EXAMPLES = [
@@ -84,6 +83,27 @@ q = jax.ShapeDtypeStruct((32, 64), jnp.float32)
 k = jax.ShapeDtypeStruct((32, 64), jnp.float32)
 v = jax.ShapeDtypeStruct((32, 64), jnp.float32)
 jax.jit(attention).lower(q, k, v)
+`,
+  },
+  {
+    name: 'conv_net',
+    title: 'A small conv net',
+    source: `import jax
+import jax.numpy as jnp
+from jax import lax
+
+# A small conv net: two 3x3 convolutions with ReLU, 2x2 max pooling, then a dense layer.
+def conv_net(x, k1, k2, w):
+    y = jax.nn.relu(lax.conv_general_dilated(x, k1, (1, 1), 'SAME'))
+    y = jax.nn.relu(lax.conv_general_dilated(y, k2, (1, 1), 'SAME'))
+    y = lax.reduce_window(y, -jnp.inf, lax.max, (1, 1, 2, 2), (1, 1, 2, 2), 'VALID')
+    return y.reshape(8, -1) @ w
+
+x = jax.ShapeDtypeStruct((8, 3, 16, 16), jnp.float32)
+k1 = jax.ShapeDtypeStruct((16, 3, 3, 3), jnp.float32)
+k2 = jax.ShapeDtypeStruct((16, 16, 3, 3), jnp.float32)
+w = jax.ShapeDtypeStruct((16 * 8 * 8, 10), jnp.float32)
+jax.jit(conv_net).lower(x, k1, k2, w)
 `,
   },
 ];
