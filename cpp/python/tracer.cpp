@@ -2692,12 +2692,18 @@ struct Interp {
         }
       } else if (op == "**") {
         if (b < 0) return Result<Ref>::success(mk_float(std::pow(double(a), double(b))));
+        // By squaring: a huge exponent of 0, 1 or -1 must not loop b times.
         r = 1;
-        for (std::int64_t k = 0; k < b && !overflow; ++k) overflow = __builtin_mul_overflow(r, a, &r);
+        std::int64_t base = a;
+        for (std::int64_t e = b; e > 0 && !overflow; e >>= 1) {
+          if (e & 1) overflow = __builtin_mul_overflow(r, base, &r);
+          if (e > 1 && !overflow) overflow = __builtin_mul_overflow(base, base, &base);
+        }
       } else if (op == "<<" || op == ">>" || op == "&" || op == "|" || op == "^") {
         if ((op == "<<" || op == ">>") && (b < 0 || b > 62)) return fail("shift count " + std::to_string(b) + " is not supported here");
-        r = op == "<<" ? a << b : op == ">>" ? a >> b : op == "&" ? (a & b) : op == "|" ? (a | b) : (a ^ b);
-        if (op == "<<" && (r >> b) != a) overflow = true;
+        // a << b is a · 2^b in Python (negative a too: shifting a negative value is undefined in C++).
+        if (op == "<<") overflow = __builtin_mul_overflow(a, std::int64_t(1) << b, &r);
+        else r = op == ">>" ? a >> b : op == "&" ? (a & b) : op == "|" ? (a | b) : (a ^ b);
       } else {
         return fail("unsupported operand type(s) for " + op + ": 'int' and 'int'");
       }

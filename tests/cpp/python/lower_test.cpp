@@ -98,6 +98,17 @@ TEST_CASE("weak types: Python scalars keep the array's dtype", "[python][lower]"
              Catch::Matchers::Contains("@main(%arg0: tensor<3xf32>) -> (tensor<3xf32>"));
 }
 
+TEST_CASE("Python ints: a negative shifted left is a product, a huge power of 1 is quick, overflow is named", "[python][lower]") {
+  // Found by scripts/fuzz python: -4445 << 4 shifted a negative value (undefined in C++).
+  CHECK_THAT(lower_text(fn("    return x + (-4445 << 4)", "jnp.arange(3)")), Catch::Matchers::Contains("dense<-71120> : tensor<i32>"));
+  CHECK_THAT(lower_text(fn("    return x * (1 ** (10 ** 18)) + (-1) ** 3", "jnp.arange(3)")),
+             Catch::Matchers::Contains("dense<1> : tensor<i32>"));
+  CHECK_THAT(lower_text(fn("    return x + 2 ** 10 * 3 ** 2", "jnp.arange(3)")), Catch::Matchers::Contains("dense<9216> : tensor<i32>"));
+  CHECK_THAT(lower_error(fn("    return x + 3 ** 40", "jnp.arange(3)")), Catch::Matchers::Contains("integer result past 64 bits"));
+  CHECK_THAT(lower_error(fn("    return x + (-1 << 63)", "jnp.arange(3)")), Catch::Matchers::Contains("shift count 63 is not supported here"));
+  CHECK_THAT(lower_error(fn("    return x + (-5 << 62)", "jnp.arange(3)")), Catch::Matchers::Contains("integer result past 64 bits"));
+}
+
 TEST_CASE("JAX's forms: rank promotion, private @relu, integer_pow, keepdims", "[python][lower]") {
   const std::string bias = lower_text(fn("    return x + b", "jnp.zeros((4, 3)), jnp.zeros(3)", "x, b"));
   CHECK_THAT(bias, Catch::Matchers::Contains(
