@@ -682,6 +682,10 @@ struct Parser {
         next();
         auto s = make_stmt(w == "assert" ? SK::Assert : w == "raise" ? SK::Raise : w == "del" ? SK::Del
                            : w == "global" ? SK::Global : SK::Nonlocal, t);
+        if (w == "assert" && !starts_expr()) {  // Python: a bare assert is a syntax error
+          expected("a condition after 'assert'");
+          return {};
+        }
         if (starts_expr()) {
           ExprP e = w == "assert" ? test() : expr_list();
           TRY(e);

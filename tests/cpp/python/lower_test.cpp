@@ -109,6 +109,13 @@ TEST_CASE("Python ints: a negative shifted left is a product, a huge power of 1 
   CHECK_THAT(lower_error(fn("    return x + (-5 << 62)", "jnp.arange(3)")), Catch::Matchers::Contains("integer result past 64 bits"));
 }
 
+TEST_CASE("a bare assert is a syntax error at its place, as in Python", "[python][errors]") {
+  // Found by scripts/fuzz python: the tracer read the missing condition.
+  CHECK_THAT(lower_error("import jax\nassert  # nothing to assert\nx = 1\n"),
+             Catch::Matchers::StartsWith("2:28: invalid syntax: expected a condition after 'assert', found end of line"));
+  CHECK_THAT(lower_error("import jax\nassert\n"), Catch::Matchers::StartsWith("2:7: invalid syntax: expected a condition after 'assert'"));
+}
+
 TEST_CASE("JAX's forms: rank promotion, private @relu, integer_pow, keepdims", "[python][lower]") {
   const std::string bias = lower_text(fn("    return x + b", "jnp.zeros((4, 3)), jnp.zeros(3)", "x, b"));
   CHECK_THAT(bias, Catch::Matchers::Contains(
