@@ -36,25 +36,13 @@ bool math_fn(OpCode code, kernels::MathFn* fn) {
   }
 }
 
-bool binary_op(OpCode code, simd::Binary* op) {
-  switch (code) {
-    case OpCode::Add: *op = simd::Binary::Add; return true;
-    case OpCode::Subtract: *op = simd::Binary::Subtract; return true;
-    case OpCode::Multiply: *op = simd::Binary::Multiply; return true;
-    case OpCode::Divide: *op = simd::Binary::Divide; return true;
-    case OpCode::Maximum: *op = simd::Binary::Maximum; return true;
-    case OpCode::Minimum: *op = simd::Binary::Minimum; return true;
-    default: return false;
-  }
-}
-
 std::string count_text(double n) { return std::to_string(static_cast<long long>(n)); }
 
 // Whether the loop's vocabulary has the op at all (its types are checked as its node is built).
 bool in_vocabulary(OpCode c) {
   simd::Binary b;
   kernels::MathFn fn;
-  return binary_op(c, &b) || math_fn(c, &fn) || c == OpCode::Constant || c == OpCode::BroadcastInDim || c == OpCode::Reshape ||
+  return simd::binary_of(c, &b) || math_fn(c, &fn) || c == OpCode::Constant || c == OpCode::BroadcastInDim || c == OpCode::Reshape ||
          c == OpCode::Convert || c == OpCode::Negate || c == OpCode::Abs || c == OpCode::Compare || c == OpCode::Select ||
          c == OpCode::And || c == OpCode::Or || c == OpCode::Xor || c == OpCode::Not;
 }
@@ -256,7 +244,7 @@ class LoopCompiler {
     if (in.code == OpCode::Reshape || (in.code == OpCode::Convert && !n.pred && f32_operands())) {
       if (plan_.nodes[static_cast<std::size_t>(ops[0])].pred != n.pred) return refuse("between element types");
       n.kind = Kind::Pass;
-    } else if (binary_op(in.code, &bop) && !n.pred && f32_operands()) {
+    } else if (simd::binary_of(in.code, &bop) && !n.pred && f32_operands()) {
       n.kind = Kind::Binary;
       n.op = static_cast<std::uint8_t>(bop);
     } else if ((in.code == OpCode::Negate || in.code == OpCode::Abs) && !n.pred && f32_operands()) {

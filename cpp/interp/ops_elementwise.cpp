@@ -34,17 +34,6 @@ constexpr ElementType complex_real_type() {
 
 // ---- binary ---------------------------------------------------------------------------------------
 
-template <class F>
-F quieted(F x) {
-  using U = std::conditional_t<sizeof(F) == 8, std::uint64_t, std::uint32_t>;
-  static_assert(sizeof(F) == sizeof(U), "float or double");
-  U u;
-  std::memcpy(&u, &x, sizeof u);
-  u |= U(1) << (std::numeric_limits<F>::digits - 2);
-  std::memcpy(&x, &u, sizeof u);
-  return x;
-}
-
 template <OpCode Code, class E>
 typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
   using C = typename E::Compute;
@@ -153,17 +142,6 @@ constexpr bool binary_defined() {
   return true;
 }
 
-simd::Binary simd_op(OpCode c) {
-  switch (c) {
-    case OpCode::Add: return simd::Binary::Add;
-    case OpCode::Subtract: return simd::Binary::Subtract;
-    case OpCode::Multiply: return simd::Binary::Multiply;
-    case OpCode::Divide: return simd::Binary::Divide;
-    case OpCode::Maximum: return simd::Binary::Maximum;
-    default: return simd::Binary::Minimum;
-  }
-}
-
 template <OpCode Code>
 bool binary(const OpCall& c) {
   const Tensor& a = c.tensor(0);
@@ -174,7 +152,9 @@ bool binary(const OpCall& c) {
   if constexpr (Code == OpCode::Add || Code == OpCode::Subtract || Code == OpCode::Multiply || Code == OpCode::Divide ||
                 Code == OpCode::Maximum || Code == OpCode::Minimum) {
     if (a.type == ElementType::F32) {
-      simd::f32_binary(simd_op(Code), static_cast<std::size_t>(y.elements()), a.as<float>(), b.as<float>(), y.as<float>());
+      simd::Binary op = simd::Binary::Add;
+      simd::binary_of(Code, &op);  // one of the six, by the constexpr test above
+      simd::f32_binary(op, static_cast<std::size_t>(y.elements()), a.as<float>(), b.as<float>(), y.as<float>());
       c.set(0, std::move(y));
       return true;
     }

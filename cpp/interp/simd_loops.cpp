@@ -74,4 +74,17 @@ void f32_binary(Binary op, std::size_t n, const float* a, const float* b, float*
   }
 }
 
+bool binary_of(hlo::OpCode code, Binary* op) {
+  using hlo::OpCode;
+  switch (code) {
+    case OpCode::Add: *op = Binary::Add; return true;
+    case OpCode::Subtract: *op = Binary::Subtract; return true;
+    case OpCode::Multiply: *op = Binary::Multiply; return true;
+    case OpCode::Divide: *op = Binary::Divide; return true;
+    case OpCode::Maximum: *op = Binary::Maximum; return true;
+    case OpCode::Minimum: *op = Binary::Minimum; return true;
+    default: return false;
+  }
+}
+
 }  // namespace rl::interp::simd

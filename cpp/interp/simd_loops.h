@@ -10,6 +10,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "hlo/ops.h"
+
 namespace rl::interp {
 
 // A NaN with its quiet bit set, sign and payload kept (on the bits: an arithmetic quieting such
@@ -44,6 +46,10 @@ F ieee_max_min(F a, F b) {
 namespace rl::interp::simd {
 
 enum class Binary { Add, Subtract, Multiply, Divide, Maximum, Minimum };
+
+// The loop an op runs on (add, subtract, multiply, divide, maximum, minimum): into *op; false for
+// any other op. The one map, for the op-by-op path and the fused loop.
+bool binary_of(hlo::OpCode code, Binary* op);
 
 void f32_binary(Binary op, std::size_t n, const float* a, const float* b, float* y);
 
