@@ -256,6 +256,7 @@ bool Run::region(const hlo::LFunction& lfn, const hlo::LRegion& r, std::vector<V
     std::size_t plan = 0;
     const FusedProgram::Role role = fused_ ? fused_->role(in, &plan) : FusedProgram::Role::Alone;
     if (role == FusedProgram::Role::Skip) continue;  // runs inside its fusion, at the root
+    if (entry_body) entry_op_ = in.op;
     if (role == FusedProgram::Role::Root) {
       if (!execute_fusion(lfn, in, plan, frame, entry_body, entry_body && options_.time_ops)) return false;
     } else if (!execute(lfn, in, frame, entry_body && options_.time_ops)) {
@@ -412,7 +413,30 @@ bool Run::execute_fusion(const hlo::LFunction&, const hlo::Instr& in, std::size_
   } else if (!time_repeated(*in.op, once, &fr.seconds, &fr.repeats)) {
     return false;
   }
-  if (entry) fusion_runs_.push_back(std::move(fr));
+  if (entry) {
+    fusion_runs_.push_back(std::move(fr));
+  } else if (entry_op_) {
+    // A fusion in a body: listed once, untimed, with the entry op that holds it.
+    if (body_fusion_seen_.size() < fused_->plans().size()) body_fusion_seen_.resize(fused_->plans().size(), 0);
+    if (!body_fusion_seen_[plan]) {
+      body_fusion_seen_[plan] = 1;
+      const hlo::Fusion& fu = fused_->fused().fusions[p.fusion];
+      FusionRun b;
+      b.name = fu.name;
+      b.kind = fu.kind_name;
+      b.ops = fu.ops;
+      b.line = in.op->line;
+      b.column = in.op->column;
+      b.flops = fu.flops;
+      b.transcendentals = fu.transcendentals;
+      b.bytes_accessed = fu.bytes_accessed;
+      b.fallback = p.fallback;
+      b.within_op = std::string(entry_op_->name);
+      b.within_line = entry_op_->line;
+      b.within_column = entry_op_->column;
+      fusion_runs_.push_back(std::move(b));
+    }
+  }
   return true;
 }
 

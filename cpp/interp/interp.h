@@ -82,8 +82,9 @@ struct OpTiming {
   std::uint64_t repeats = 0;
 };
 
-// One fusion of the entry's own ops that ran: its time (when timed) beside XLA's counts for one
-// execution of it (hlo::Fusion).
+// One fusion that ran: its time (when timed) beside XLA's counts for one execution of it
+// (hlo::Fusion). A fusion inside a while, call or region body is listed once, untimed (its time
+// is in the entry op that holds it, named by `within`).
 struct FusionRun {
   std::string name, kind;          // "fusion.2", "kLoop"
   std::vector<hlo::FusedOp> ops;   // the ops it holds, the root last
@@ -92,6 +93,9 @@ struct FusionRun {
   std::uint64_t repeats = 0;       // 0: untimed
   double flops = 0, transcendentals = 0, bytes_accessed = 0;
   std::string fallback;            // why it ran op by op inside the fusion ("" when fused)
+  // The entry op holding it ("stablehlo.while" and its place); empty for the entry's own fusions.
+  std::string within_op;
+  int within_line = 0, within_column = 0;
 };
 
 struct ResultSummary {
@@ -115,7 +119,8 @@ struct RunResult {
   std::vector<Unsupported> unsupported;
   std::vector<Error> errors;
   std::vector<OpTiming> ops;        // ops that ran alone (a fused run: those in no fusion)
-  std::vector<FusionRun> fusions;   // a fused run: the entry's own fusions, in the order they ran
+  std::vector<FusionRun> fusions;   // a fused run: its fusions, in the order they first ran (those in
+                                    // bodies once each, with the entry op that holds them)
   bool fused = false;               // the run fused (RunOptions::fuse)
   std::vector<ResultSummary> results;
   std::vector<Value> values;  // the entry's results

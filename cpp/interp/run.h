@@ -78,6 +78,8 @@ class Run {
   double progress_at_ = -1;
   const FusedProgram* fused_ = nullptr;
   std::vector<FusionRun> fusion_runs_;
+  const hlo::Op* entry_op_ = nullptr;  // the entry op running now (bodies' fusions name it)
+  std::vector<char> body_fusion_seen_;  // by plan: a body's fusion already listed
   // Times `once` by the harness's rules (the warm run included): seconds per run and repeats.
   bool time_repeated(const hlo::Op& op, const std::function<bool()>& once, double* seconds, std::uint64_t* repeats);
   bool execute_fusion(const hlo::LFunction& lfn, const hlo::Instr& instr, std::size_t plan, std::vector<Value>& frame,

@@ -133,7 +133,8 @@ std::string run_text_json(std::string text, const RunOptions& options, std::vect
         .field("bytes_accessed", r.bytes).end_object();
   j.end_array();
   // A fused run's fusions: each one's time beside XLA's counts for the fusion (hlo/fuse.h: its
-  // ops' flops and transcendentals, bytes at its boundary); fallback says why one ran op by op.
+  // ops' flops and transcendentals, bytes at its boundary); fallback says why one ran op by op;
+  // within: null for the entry's own, else the entry op whose body holds it (listed once, untimed).
   j.field("fused", fused);
   j.key("fusions").begin_array();
   for (const auto& fu : fusions) {
@@ -142,8 +143,11 @@ std::string run_text_json(std::string text, const RunOptions& options, std::vect
     for (const auto& o : fu.ops) j.begin_object().field("line", o.line).field("column", o.column).field("op", std::string(o.op)).end_object();
     j.end_array();
     j.field("seconds", fu.seconds).field("repeats", static_cast<double>(fu.repeats)).field("flops", fu.flops)
-        .field("transcendentals", fu.transcendentals).field("bytes_accessed", fu.bytes_accessed).field("fallback", fu.fallback)
-        .end_object();
+        .field("transcendentals", fu.transcendentals).field("bytes_accessed", fu.bytes_accessed).field("fallback", fu.fallback);
+    // A fusion in a while, call or region body: the entry op that holds it (its time is that op's).
+    if (fu.within_op.empty()) j.key("within").null();
+    else j.key("within").begin_object().field("line", fu.within_line).field("column", fu.within_column).field("op", fu.within_op).end_object();
+    j.end_object();
   }
   j.end_array();
   j.key("unsupported").begin_array();

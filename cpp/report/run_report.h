@@ -9,8 +9,10 @@
 //        ops: [{line, column, op, seconds, repeats, flops, transcendentals, bytes_accessed}],
 //        fused: the run fused (RunOptions::fuse), fusions: [{name, kind, line, column (its root),
 //          ops: [{line, column, op}], seconds, repeats, flops, transcendentals, bytes_accessed,
-//          fallback}] (the entry's own fusions that ran; counts as XLA counts a fusion; ops then
-//          lists only the ops that ran alone),
+//          fallback, within}] (the fusions that ran; counts as XLA counts a fusion; ops then
+//          lists only the ops that ran alone; within: null for the entry's own fusions, else
+//          {line, column, op} of the entry op whose while, call or region body holds it — such a
+//          fusion is listed once, untimed (seconds 0, repeats 0): its time is in that op's),
 //        unsupported: [{op, line, column, why}],
 //        errors: [{error, message, line, column}],
 //        results: [{shape, checksum, preview}], inputs, seconds, ops_seconds, untimed_ops, peak_bytes,

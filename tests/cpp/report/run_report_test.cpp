@@ -183,3 +183,66 @@ TEST_CASE("a fused run's JSON lists each fusion with its ops, time and XLA's cou
   CHECK(plain.value().find("fusions")->items.empty());
   CHECK(plain.value().find("ops")->items.size() == 3);
 }
+
+TEST_CASE("a fused run's JSON lists a while body's fusion once, untimed, with the while that holds it", "[interp][fused][report]") {
+  // The body's tanh(x)·x fuses (kLoop) and runs once per trip; the entry's exp(r) + r fuses too.
+  const std::string text =
+      "func.func @main() -> tensor<256xf32> {\n"
+      "  %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+      "  %n = stablehlo.constant dense<3> : tensor<i32>\n"
+      "  %one = stablehlo.constant dense<1> : tensor<i32>\n"
+      "  %x0 = stablehlo.constant dense<0.5> : tensor<256xf32>\n"
+      "  %r:2 = stablehlo.while(%i = %c0, %x = %x0) : tensor<i32>, tensor<256xf32>\n"
+      "    cond {\n"
+      "      %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+      "      stablehlo.return %p : tensor<i1>\n"
+      "    } do {\n"
+      "      %i2 = stablehlo.add %i, %one : tensor<i32>\n"
+      "      %x2 = stablehlo.tanh %x : tensor<256xf32>\n"
+      "      %x3 = stablehlo.multiply %x2, %x : tensor<256xf32>\n"
+      "      stablehlo.return %i2, %x3 : tensor<i32>, tensor<256xf32>\n"
+      "    }\n"
+      "  %y = stablehlo.exponential %r#1 : tensor<256xf32>\n"
+      "  %z = stablehlo.add %y, %r#1 : tensor<256xf32>\n"
+      "  return %z : tensor<256xf32>\n"
+      "}\n";
+  interp::RunOptions o;
+  o.time_ops = true;
+  o.fuse = true;
+  auto parsed = parse_json(report::run_text_json(text, o));
+  REQUIRE(parsed.ok());
+  const Json& j = parsed.value();
+  REQUIRE(j.find("status")->string == "passed");
+  const Json* fusions = j.find("fusions");
+  REQUIRE(fusions);
+  REQUIRE(fusions->items.size() == 2);  // the body's once (it ran 3 times, and again while timed), the entry's
+  const Json& body = fusions->items[0];
+  CHECK(body.find("kind")->string == "kLoop");
+  REQUIRE(body.find("ops")->items.size() == 2);
+  CHECK(body.find("ops")->items[0].find("op")->string == "stablehlo.tanh");
+  CHECK(body.find("ops")->items[0].find("line")->number == 12);
+  CHECK(body.find("ops")->items[1].find("op")->string == "stablehlo.multiply");
+  CHECK(body.find("seconds")->number == 0);  // its time is the while's
+  CHECK(body.find("repeats")->number == 0);
+  CHECK(body.find("transcendentals")->number == 256);
+  const Json* within = body.find("within");
+  REQUIRE(within);
+  REQUIRE(within->find("op"));
+  CHECK(within->find("op")->string == "stablehlo.while");
+  CHECK(within->find("line")->number == 6);
+  CHECK(within->find("column")->number == 3);
+  const Json& top = fusions->items[1];
+  CHECK(top.find("ops")->items[0].find("op")->string == "stablehlo.exponential");
+  CHECK(top.find("seconds")->number > 0);
+  REQUIRE(top.find("within"));
+  CHECK(top.find("within")->is_null());  // the entry's own
+  // The while runs alone and carries the body's time; ops_seconds sums what ran at the top.
+  double alone = 0;
+  bool has_while = false;
+  for (const Json& op : j.find("ops")->items) {
+    alone += op.find("seconds")->number;
+    has_while = has_while || op.find("op")->string == "stablehlo.while";
+  }
+  CHECK(has_while);
+  CHECK(j.find("ops_seconds")->number == alone + top.find("seconds")->number);
+}
