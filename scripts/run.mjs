@@ -38,7 +38,9 @@ at FILE:LINE:COL.
                        bytes_accessed}] (the ops that ran alone), fused, fusions: [{name, kind
                        (kLoop | kInput | kOutput), line, column (its root), ops: [{line, column,
                        op}], seconds, repeats, flops, transcendentals, bytes_accessed, fallback
-                       ("" or why it ran op by op)}], unsupported: [{op, line, column, why}], errors: [{error,
+                       ("" or why it ran op by op), within (null, or {line, column, op}: the entry
+                       op whose while, call or region body holds it; such a fusion is listed
+                       once, untimed: its time is in that op's)}], unsupported: [{op, line, column, why}], errors: [{error,
                        message, line, column}], results: [{shape, checksum, preview, bits, elements
                        (a tuple's: one {shape, checksum, preview, bits[, elements]} each;
                        bits: FNV-1a of the result's bytes, 16 hex digits)}], inputs,

@@ -9,12 +9,16 @@
 //   roofId:  the chosen roof ('lesson', 'measured' or a preset id);
 //   dtype:   '' (from the program) or a peak column to use instead ('bf16', 'f16', 'fp8', 'f32', 'f64', 'int8');
 //   sort:    {key, dir};  selected: the index of the selected op in summary.ops, or null;
+//   selectedFusion: the position of the selected fusion in the run's report.fusions, or null
+//            (its ops' rows and lines are marked; selecting an op unselects it, and back);
 //   page:    the table's page (0 is the first TABLE_PAGE rows in the chosen order);
 //   allRoofs: whether the figure draws every roof, not only the chosen one;
 //   ms:      the Worker's time for the latest analysis (parse + verify + lower + cost, in the core);
 //   cancelled: the latest request was cancelled (a calm state of its own, not an error);
 //   cleared: the text was cleared (nothing is shown);
-//   runChoice: {inputs: 'seeded' | 'arange', seed}: how a function's arguments are made for a run;
+//   runChoice: {inputs: 'seeded' | 'arange' | 'files', seed, files, fuse}: how a function's arguments
+//            are made for a run, and whether it runs as a compiler would fuse it (fuse: true, the
+//            default, as run.mjs) or op by op;
 //   run:     null, or the run of the analysis on show ("Run in this browser"):
 //            {seq, name, pending: label | null, report: the run report | null, at: ISO time | null,
 //             ms, inputs, seed, cancelled, error: string | null}; a new run keeps the previous
@@ -23,7 +27,8 @@
 // shown carries seq (one per analysis shown) and at (when it was analysed): results name their
 // program and when; a run belongs to the analysis whose seq it carries.
 import {
-  buildRowsInSteps, drawable, figurePoints, figureRange, measuredSeconds, sortRowsSteps, TABLE_PAGE, withBounds, withMeasured,
+  buildRowsInSteps, drawable, figurePoints, figureRange, fusionPoints, measuredSeconds, runFusions, sortRowsSteps, TABLE_PAGE, withBounds,
+  withFusionRoofline, withMeasured,
 } from './model/analysis_view.js';
 import { availableRoofs, programDtype, roofBudgets } from './model/roofs.js';
 import { RUN_INPUTS } from './model/run.js';
@@ -34,8 +39,8 @@ export const DTYPE_CHOICES = ['bf16', 'f16', 'fp8', 'f32', 'f64', 'int8'];
 export function createAnalyzeState() {
   return {
     shown: null, errors: [], pending: null, roofId: 'lesson', dtype: '', sort: { key: 'line', dir: 'asc' },
-    page: 0, selected: null, allRoofs: false, ms: null, cancelled: false, cleared: false,
-    runChoice: { inputs: 'seeded', seed: 1, files: [] }, run: null,
+    page: 0, selected: null, selectedFusion: null, allRoofs: false, ms: null, cancelled: false, cleared: false,
+    runChoice: { inputs: 'seeded', seed: 1, files: [], fuse: true }, run: null,
   };
 }
 
@@ -49,7 +54,7 @@ export function setPending(a, label) {
 export function setAnalysis(a, { summary, placement, errors, ms }, at = new Date().toISOString()) {
   const next = { ...a, pending: null, errors, ms, cancelled: false, cleared: false };
   if (summary.modules.length === 0) return next;
-  return { ...next, shown: { summary, placement, name: summary.file, seq: nextSeq++, at, ms }, selected: null, page: 0, run: null };
+  return { ...next, shown: { summary, placement, name: summary.file, seq: nextSeq++, at, ms }, selected: null, selectedFusion: null, page: 0, run: null };
 }
 
 /** The Worker failed: the message as an error without a place. */
@@ -64,20 +69,21 @@ export function setCancelled(a) {
 
 /** Clear: the text is gone, and so are its results, errors and run. */
 export function setCleared(a) {
-  return { ...a, shown: null, errors: [], pending: null, ms: null, cancelled: false, cleared: true, selected: null, page: 0, run: null };
+  return { ...a, shown: null, errors: [], pending: null, ms: null, cancelled: false, cleared: true, selected: null, selectedFusion: null, page: 0, run: null };
 }
 
 /**
  * How a run makes arguments: {inputs: 'seeded' | 'arange' | 'files', seed: integer ≥ 0, files:
- * [{name, bytes: Uint8Array}] (.npy files, one per argument, checked by the core when it runs)};
- * anything else is ignored.
+ * [{name, bytes: Uint8Array}] (.npy files, one per argument, checked by the core when it runs)},
+ * and fuse: a boolean (true: as a compiler would fuse it; false: op by op); anything else is ignored.
  */
 export function setRunChoice(a, choice) {
   const inputs = RUN_INPUTS.includes(choice.inputs) ? choice.inputs : a.runChoice.inputs;
   const seed = Number.isInteger(choice.seed) && choice.seed >= 0 ? choice.seed : a.runChoice.seed;
   const files = Array.isArray(choice.files) && choice.files.every((f) => typeof f?.name === 'string' && f.bytes instanceof Uint8Array)
     ? choice.files : a.runChoice.files;
-  return { ...a, runChoice: { inputs, seed, files } };
+  const fuse = typeof choice.fuse === 'boolean' ? choice.fuse : a.runChoice.fuse;
+  return { ...a, runChoice: { inputs, seed, files, fuse } };
 }
 
 /** A run of the analysis on show has started: its earlier report (if any) stays until it ends. */
@@ -100,6 +106,7 @@ export function setRun(a, seq, { report, ms, files }, at = new Date().toISOStrin
   return {
     ...a,
     run: { ...a.run, report, ms, at, files: files ?? [], inputs: a.run.asked.inputs, seed: a.run.asked.seed, pending: null, cancelled: false, error: null },
+    selectedFusion: null,
   };
 }
 
@@ -136,7 +143,14 @@ export function setPage(a, page) {
 
 export function setSelected(a, index) {
   const n = a.shown?.summary.ops.length ?? 0;
-  return { ...a, selected: Number.isInteger(index) && index >= 0 && index < n ? index : null };
+  return { ...a, selected: Number.isInteger(index) && index >= 0 && index < n ? index : null, selectedFusion: null };
+}
+
+/** Selects fusion `j` of the run on show (its position in report.fusions); anything else unselects. */
+export function setSelectedFusion(a, j) {
+  const run = a.shown && a.run?.seq === a.shown.seq ? a.run.report : null;
+  const n = run?.fusions?.length ?? 0;
+  return { ...a, selectedFusion: Number.isInteger(j) && j >= 0 && j < n ? j : null, selected: null };
 }
 
 export function setAllRoofs(a, on) {
@@ -182,16 +196,35 @@ export function* analyzeBaseSteps(core, a, budgets, measurements) {
   const rows = yield* buildRowsInSteps(summary, placement);  // their bounds follow from the core's answer
   const run = a.run?.seq === a.shown.seq && a.run.report ? a.run : null;
   const measured = run ? measuredSeconds(summary, placement, run.report) : null;
+  // A fused run's fusions: after the ops in the core's roofline call (fusion j at n + j), so
+  // their ceilings, bounds and what they achieved are the core's, as the ops' are.
+  const { fusions, ofOp } = run ? runFusions(summary, run.report) : { fusions: [], ofOp: null };
   yield;
   const drawn = drawable(rows);
   yield;
+  const n = summary.ops.length;
+  const flops = new Float64Array(n + fusions.length);
+  const bytes = new Float64Array(n + fusions.length);
+  summary.ops.forEach((o, i) => {
+    flops[i] = o.flops;
+    bytes[i] = o.bytes_accessed;
+  });
+  fusions.forEach((f, j) => {
+    flops[n + j] = f.flops;
+    bytes[n + j] = f.bytes;
+  });
+  let seconds = null;
+  if (measured) {
+    seconds = new Float64Array(n + fusions.length).fill(NaN);
+    seconds.set(measured.seconds);
+    fusions.forEach((f, j) => { if (f.seconds !== null) seconds[n + j] = f.seconds; });
+  }
   const line = core.roofline({
     roofs: [roof, ...found.filter((r) => r !== roof)].map(roofBudgets),
-    flops: Float64Array.from(summary.ops, (o) => o.flops),
-    bytes: Float64Array.from(summary.ops, (o) => o.bytes_accessed),
+    flops, bytes,
     totals: { flops: summary.totals.flops, bytes_accessed: summary.totals.bytes_accessed, collective_bytes: summary.totals.collective_bytes || 0 },
-    range: figureRange(rows, summary.totals, drawn),
-    ...(measured ? { seconds: measured.seconds, measured_seconds: measured.total } : {}),
+    range: figureRange(rows, summary.totals, drawn, fusions),
+    ...(measured ? { seconds, measured_seconds: measured.total } : {}),
   });
   if (!line.ok) throw new Error(`the roofline of this program: ${line.error}`);  // a bug: the roofs are checked data
   yield;
@@ -200,13 +233,16 @@ export function* analyzeBaseSteps(core, a, budgets, measurements) {
   const chosen = roofs.find((r) => r.id === roof.id);
   withBounds(rows, line.value.ops.bounds);
   if (measured) withMeasured(rows, measured.seconds, line.value.measured_ops);
+  if (ofOp) for (const r of rows) r.fusion = Number.isNaN(ofOp[r.index]) ? null : ofOp[r.index];
+  withFusionRoofline(fusions, line.value, n);
   yield;
   return {
     summary, roofs, roof: chosen, rows,
     dtype: { used: dtype, detected: detected.dtype, from: a.dtype ? 'chosen by you' : detected.from },
     bound: chosen.line.time,
-    figure: figurePoints(rows, line.value, drawn),
+    figure: { ...figurePoints(rows, line.value, drawn), fusions: fusionPoints(fusions) },
     ceilings: line.value.ops.ceilings,
+    fusions,
     run: run ? { ...run, measured: line.value.measured, timedOps: measured.timed } : null,
   };
 }

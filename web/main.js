@@ -112,14 +112,14 @@ const api = {
   analysis: () => (state?.analyze?.shown ? structuredClone(state.analyze.shown.summary) : null),
   /**
    * Section 8's view: {pending (also while a big program's figure and table are still being drawn), errors: [{line, column, message}], ms (the Worker's time), render_ms (the last redraw), roof: {id, label, kind, peak, bandwidth,
-   * interconnect, dtype_used}, dtype, bound, sort, selected, ms}, or null before the page is ready.
+   * interconnect, dtype_used}, dtype, bound, sort, selected, selected_fusion (a run's fusion, its position in report.fusions), ms}, or null before the page is ready.
    */
   analyzeView: () => {
     if (!state?.analyze) return null;
     const a = state.analyze;
     const v = views?.analyze.view();
     return structuredClone({
-      pending: a.pending ?? (views?.analyze.drawing() ? 'drawing the results' : null), errors: a.errors, sort: a.sort, selected: a.selected, ms: a.ms, render_ms: views?.analyze.renderMs() ?? null,
+      pending: a.pending ?? (views?.analyze.drawing() ? 'drawing the results' : null), errors: a.errors, sort: a.sort, selected: a.selected, selected_fusion: a.selectedFusion ?? null, ms: a.ms, render_ms: views?.analyze.renderMs() ?? null,
       roof: v ? { id: v.roof.id, label: v.roof.label, kind: v.roof.kind, peak: v.roof.peak, bandwidth: v.roof.bandwidth, interconnect: v.roof.interconnect, dtype_used: v.roof.dtype_used } : null,
       dtype: v ? v.dtype : null, bound: v ? v.bound : null,
     });
@@ -136,13 +136,13 @@ const api = {
   /**
    * Runs StableHLO text in the core's interpreter in a Worker, without changing the page: resolves
    * to the object `node scripts/run.mjs --json` prints for one file holding `text` (its `file`
-   * being `name`); options {inputs: 'none'|'seeded'|'arange', seed, name}. Rejects when the core
-   * refuses the options or the Worker fails.
+   * being `name`); options {inputs: 'none'|'seeded'|'arange', seed, name, fuse (default true: fused
+   * as run.mjs runs; false: op by op, as --no-fuse)}. Rejects when the core refuses the options or the Worker fails.
    */
   run: (text, options = {}) => {
     if (!analyzeClient) return Promise.reject(new Error('the page is not ready yet: await rooflineLab.ready'));
-    const { inputs, seed, name = 'input' } = options ?? {};
-    return analyzeClient.scriptedRun(String(text), { inputs, seed, name: String(name) }).then((v) => v.report);
+    const { inputs, seed, name = 'input', fuse } = options ?? {};
+    return analyzeClient.scriptedRun(String(text), { inputs, seed, name: String(name), fuse }).then((v) => v.report);
   },
   /** What section 8's run shows: its state, the checks' verdicts, what did not run, the measured total and rows. */
   runView: () => (views ? views.analyze.runView() : null),
@@ -319,8 +319,8 @@ async function boot() {
     analyze: (text, name) => analyses.run('analyze', { text })
       .then((value) => new Promise((resolve, reject) => sliced(analysisOfWorkerSteps(name, value), () => true, resolve, reject))),
     cancel: () => analyses.cancel(),
-    run: (text, name, { inputs, seed, files }, onProgress) =>
-      runs.run('run', { text, name, inputs, seed, files, timingBudget: PAGE_TIMING_BUDGET_SECONDS, timeBudget: PAGE_TIME_BUDGET_SECONDS }, { onProgress }),
+    run: (text, name, { inputs, seed, files, fuse }, onProgress) =>
+      runs.run('run', { text, name, inputs, seed, files, fuse, timingBudget: PAGE_TIMING_BUDGET_SECONDS, timeBudget: PAGE_TIME_BUDGET_SECONDS }, { onProgress }),
     cancelRun: () => runs.cancel(),
     scriptedRun: (text, options) => scripted.run('run', { text, ...options }),
   };

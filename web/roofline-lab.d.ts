@@ -643,7 +643,7 @@ export interface RunReport {
   ops: { line: number; column: number; op: string; seconds: number; repeats: number; flops: number; transcendentals: number; bytes_accessed: number }[];
   /** the run fused (RunOptions.fuse) */
   fused: boolean;
-  /** a fused run: the entry's own fusions, each timed as one unit (0 seconds and repeats: untimed), with XLA's counts for one execution of it */
+  /** a fused run: its fusions, each timed as one unit (0 seconds and repeats: untimed), with XLA's counts for one execution of it; a body's fusions once each, untimed, with `within` */
   fusions: RunFusion[];
   unsupported: { op: string; line: number; column: number; why: string }[];
   errors: { error: string; message: string; line: number; column: number }[];
@@ -678,6 +678,8 @@ export interface RunFusion {
   bytes_accessed: number;
   /** '' when it ran fused; otherwise why its ops ran one by one inside it */
   fallback: string;
+  /** null: one of the entry's own; else the entry op whose while, call or region body holds it (its time is that op's) */
+  within: { line: number; column: number; op: string } | null;
 }
 
 /** What `node scripts/run.mjs --json` prints per file and rooflineLab.run() gives: the core's run report with the file's name. */

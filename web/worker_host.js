@@ -7,8 +7,8 @@
 //   analyze       {text} → {result, ms}: the analysis of pasted text in the core's compact form
 //                 (core.analyzeTextColumns: JSON text and typed arrays, the arrays moved); the
 //                 caller makes it {summary, placement, errors, ms} with analysisOfWorker
-//   run           {text, name, inputs?, seed?, files?, timingBudget?, timeBudget?} → {report, ms, files}: the text run in the core's
-//                 interpreter, each of its entry's ops timed (web/model/run.js: the object
+//   run           {text, name, inputs?, seed?, files?, fuse?, timingBudget?, timeBudget?} → {report, ms, files}: the text run in the core's
+//                 interpreter, fused unless fuse is false, each of its entry's ops and fusions timed (web/model/run.js: the object
 //                 `node scripts/run.mjs --json` prints for one file); progress: the entry's ops
 //                 run so far, of all, as the core tells them (at most every 0.1 s)
 //   lesson-checks {} → {ir: core.checkLessonIr's value, kernel_seconds, kernel_variant}: section 2's
@@ -78,10 +78,9 @@ function run(core, { text, name, inputs, seed, files, timingBudget, timeBudget, 
   const on_progress = (done, total) => ctx.progress(done, total, `${done} of ${total} ops run`);
   // 'files': the reader's .npy files are the arguments (the core checks them against the signature).
   const given = inputs === 'files' ? { args: files ?? [] } : { inputs, seed };
-  // The page runs op by op until section 8 draws one measured point per fusion (issue 24): a
-  // fused run's ops list holds only the ops that ran alone. fuse: true asks for a fused run.
+  // Fused as a compiler would fuse it (the core's default, as run.mjs) unless fuse is false: op by op.
   const options = {
-    ...given, on_progress, fuse: fuse === true, ...(timingBudget !== undefined ? { timing_budget_seconds: timingBudget } : {}),
+    ...given, on_progress, fuse: fuse !== false, ...(timingBudget !== undefined ? { timing_budget_seconds: timingBudget } : {}),
     ...(timeBudget !== undefined ? { time_budget_seconds: timeBudget } : {}),
   };
   // The results come back as .npy files too (result_N.npy), for the page to offer as downloads.

@@ -8,10 +8,10 @@ import { before, describe, test } from 'node:test';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 import {
   createAnalyzeState, deriveAnalyzeView, setAnalysis, setCancelled, setCleared, setRun, setRunCancelled, setRunChoice,
-  setRunFailure, setRunPending,
+  setRunFailure, setRunPending, setSelected, setSelectedFusion,
 } from '../../web/analyze_state.js';
 import { summarizeFile } from '../../web/model/analysis.js';
-import { measuredSeconds, placeOps, sortRows } from '../../web/model/analysis_view.js';
+import { fusedOpsText, fusionSpan, measuredSeconds, placeOps, sortRows } from '../../web/model/analysis_view.js';
 import { runFile } from '../../web/model/run.js';
 
 let core;
@@ -30,7 +30,7 @@ function analysed(name, text) {
 
 describe('a run set beside the analysis', () => {
   test('runFile gives the run report with the file name first, as run.mjs --json prints it', () => {
-    const r = runFile(core, 'mlp.mlir', examples.mlp, { inputs: 'seeded', seed: 3 });
+    const r = runFile(core, 'mlp.mlir', examples.mlp, { inputs: 'seeded', seed: 3, fuse: false });
     assert.ok(r.ok, r.error);
     assert.equal(Object.keys(r.value)[0], 'file');
     assert.equal(r.value.file, 'mlp.mlir');
@@ -46,7 +46,7 @@ describe('a run set beside the analysis', () => {
   test('each measured op gets its achieved GFLOP/s and GB/s and its share of the chosen roof, from the core', () => {
     let a = analysed('lesson.mlir', examples.lesson);
     a = setRunPending(a, 'running');
-    const report = runFile(core, 'lesson.mlir', examples.lesson, { inputs: 'arange' }).value;
+    const report = runFile(core, 'lesson.mlir', examples.lesson, { inputs: 'arange', fuse: false }).value;
     a = setRun(a, a.shown.seq, { report, ms: 5 });
     const view = deriveAnalyzeView(core, a, LESSON, null);
     const measured = view.rows.filter((r) => r.seconds !== null);
@@ -83,7 +83,7 @@ describe('a run set beside the analysis', () => {
   test('a roof changes the shares, not the measurements', () => {
     let a = analysed('mlp.mlir', examples.mlp);
     a = setRunPending(a, 'running');
-    a = setRun(a, a.shown.seq, { report: runFile(core, 'mlp.mlir', examples.mlp, { inputs: 'seeded' }).value, ms: 1 });
+    a = setRun(a, a.shown.seq, { report: runFile(core, 'mlp.mlir', examples.mlp, { inputs: 'seeded', fuse: false }).value, ms: 1 });
     const slow = deriveAnalyzeView(core, a, LESSON, null);
     const fast = deriveAnalyzeView(core, a, { peak: 1000, bandwidth: 200 }, null);
     const i = slow.rows.findIndex((r) => r.seconds !== null && r.flops > 0);
@@ -103,6 +103,130 @@ describe('a run set beside the analysis', () => {
     assert.ok(view.rows.length > 0 && view.rows.every((r) => r.seconds === null));
     assert.equal(view.run.measured, null);
     assert.equal(view.summary.totals.flops, 2);  // the estimate stays
+  });
+});
+
+// An elementwise chain (2·x + 1, tanh, ·y: one kLoop fusion) whose result feeds a dot with a tanh
+// epilogue (one kOutput fusion), and a while whose body's tanh(x)·x fuses (kLoop, in the body).
+const CHAIN = `func.func @main(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %two = stablehlo.constant dense<2.0> : tensor<64x64xf32>
+  %one = stablehlo.constant dense<1.0> : tensor<64x64xf32>
+  %a = stablehlo.multiply %two, %x : tensor<64x64xf32>
+  %b = stablehlo.add %a, %one : tensor<64x64xf32>
+  %c = stablehlo.tanh %b : tensor<64x64xf32>
+  %d = stablehlo.multiply %c, %y : tensor<64x64xf32>
+  %e = stablehlo.dot_general %d, %w, contracting_dims = [1] x [0] : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %f = stablehlo.tanh %e : tensor<64x64xf32>
+  return %d, %f : tensor<64x64xf32>, tensor<64x64xf32>
+}
+`;
+const LOOP = `func.func @main() -> tensor<256xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %n = stablehlo.constant dense<3> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %x0 = stablehlo.constant dense<0.5> : tensor<256xf32>
+  %r:2 = stablehlo.while(%i = %c0, %x = %x0) : tensor<i32>, tensor<256xf32>
+    cond {
+      %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %i2 = stablehlo.add %i, %one : tensor<i32>
+      %x2 = stablehlo.tanh %x : tensor<256xf32>
+      %x3 = stablehlo.multiply %x2, %x : tensor<256xf32>
+      stablehlo.return %i2, %x3 : tensor<i32>, tensor<256xf32>
+    }
+  %y = stablehlo.exponential %r#1 : tensor<256xf32>
+  %z = stablehlo.add %y, %r#1 : tensor<256xf32>
+  return %z : tensor<256xf32>
+}
+`;
+
+function ranView(name, text, options) {
+  let a = analysed(name, text);
+  a = setRunPending(a, 'running');
+  const report = runFile(core, name, text, options).value;
+  a = setRun(a, a.shown.seq, { report, ms: 1 });
+  return { a, report, view: deriveAnalyzeView(core, a, LESSON, null) };
+}
+
+describe('a fused run beside the analysis: one measured point per fusion', () => {
+  test('runFile fuses by default; each fusion is matched to its ops\' rows and measured against the roof by the core', () => {
+    const { report, view } = ranView('chain.mlir', CHAIN, { inputs: 'arange' });
+    assert.equal(report.status, 'passed');
+    assert.equal(report.fused, true);
+    // As many fusions as the core's fusion pass makes (no grouping in JS).
+    const pass = core.fuseText(CHAIN).value;
+    assert.equal(report.fusions.length, pass.modules[0].fusions.length);
+    assert.deepEqual(report.fusions.map((f) => f.kind), ['kLoop', 'kOutput']);
+    assert.equal(view.fusions.length, 2);
+    for (const f of view.fusions) {
+      // Its ops are the rows at their places, marked as run in it; their own measured cells are empty.
+      assert.equal(f.indices.length, f.ops.length);
+      for (const [k, i] of f.indices.entries()) {
+        assert.equal(view.rows[i].line, f.ops[k].line);
+        assert.equal(view.rows[i].op, f.ops[k].op);
+        assert.equal(view.rows[i].fusion, f.fusion);
+        assert.equal(view.rows[i].seconds, null);
+      }
+      assert.equal(f.within, null);
+      assert.ok(f.seconds > 0);
+      // What it achieved, from the core (model::achieved): flops over its time, and its share of the roof.
+      assert.ok(Math.abs(f.gflops - f.flops / f.seconds / 1e9) <= 1e-12 * f.gflops);
+      assert.ok(Math.abs(f.gbs - f.bytes / f.seconds / 1e9) <= 1e-12 * f.gbs);
+      assert.equal(f.intensity, f.flops / f.bytes);
+      assert.ok(Math.abs(f.ceiling - Math.min(100, 20 * f.intensity)) <= 1e-12 * f.ceiling, `ceiling ${f.ceiling} at ${f.intensity}`);
+      assert.ok(Math.abs(f.ofRoof - f.gflops / f.ceiling) <= 1e-9 * f.ofRoof);
+    }
+    assert.equal(view.fusions[0].bound, 'memory-bound');
+    assert.equal(view.fusions[1].bound, 'compute-bound');
+    // The figure: each fusion's estimate at its ceiling and its measurement at what it achieved.
+    assert.deepEqual(view.figure.fusions.estimated.map((p) => [p.x, p.y, p.kind]), view.fusions.map((f) => [f.intensity, f.ceiling, f.kind]));
+    assert.deepEqual(view.figure.fusions.measured.map((p) => [p.x, p.y]), view.fusions.map((f) => [f.intensity, f.gflops]));
+    // No op of a fusion has a point of its own as a measurement; the program's total sums what ran.
+    assert.deepEqual(view.figure.measured, []);
+    assert.equal(view.run.measured.seconds, report.ops_seconds);
+    assert.equal(fusedOpsText(view.fusions[1]), 'line 8 stablehlo.dot_general, line 9 stablehlo.tanh');
+    assert.deepEqual(fusionSpan(view.fusions[0]), { from: { line: 4, column: 3 }, to: 7 });
+  });
+
+  test('op by op gives per-op points and no fusions, and the values are the same both ways', () => {
+    const fused = ranView('chain.mlir', CHAIN, { inputs: 'arange' });
+    const plain = ranView('chain.mlir', CHAIN, { inputs: 'arange', fuse: false });
+    assert.equal(plain.report.fused, false);
+    assert.deepEqual(plain.view.fusions, []);
+    assert.deepEqual(plain.view.figure.fusions, { estimated: [], measured: [] });
+    assert.ok(plain.view.rows.every((r) => r.fusion === null && r.seconds > 0));
+    assert.equal(plain.view.figure.measured.length, plain.view.rows.filter((r) => r.flops > 0).length);
+    // The same results, bit for bit (the fused loop runs the same f32 functions).
+    assert.deepEqual(fused.report.results.map((r) => r.bits), plain.report.results.map((r) => r.bits));
+    assert.deepEqual(fused.report.results.map((r) => r.checksum), plain.report.results.map((r) => r.checksum));
+  });
+
+  test('a fusion in a while body is listed with the while that holds it, untimed, its ops\' rows marked', () => {
+    const { report, view } = ranView('loop.mlir', LOOP, {});
+    assert.equal(report.status, 'passed');
+    assert.equal(view.fusions.length, 2);
+    const body = view.fusions.find((f) => f.within);
+    assert.deepEqual(body.within, { line: 6, column: 3, op: 'stablehlo.while' });
+    assert.equal(body.seconds, null);
+    assert.equal(body.gflops, null);
+    assert.deepEqual(body.ops.map((o) => o.line), [12, 13]);
+    for (const i of body.indices) assert.equal(view.rows[i].top, false);
+    // Its estimate is drawn; it has no measured point of its own (its time is the while's).
+    assert.ok(view.figure.fusions.estimated.some((p) => p.fusion === body.fusion));
+    assert.ok(!view.figure.fusions.measured.some((p) => p.fusion === body.fusion));
+    assert.ok(view.rows.find((r) => r.op === 'stablehlo.while').seconds > 0);
+  });
+
+  test('selecting a fusion unselects the op, and back; a fusion that is not there selects nothing', () => {
+    const { a } = ranView('chain.mlir', CHAIN, { inputs: 'arange' });
+    const s = setSelectedFusion(setSelected(a, 2), 1);
+    assert.equal(s.selectedFusion, 1);
+    assert.equal(s.selected, null);
+    assert.equal(setSelected(s, 0).selectedFusion, null);
+    assert.equal(setSelectedFusion(a, 2).selectedFusion, null);
+    assert.equal(setSelectedFusion(a, '1').selectedFusion, null);
+    assert.equal(setSelectedFusion(analysed('chain.mlir', CHAIN), 0).selectedFusion, null, 'no run, no fusion');
   });
 });
 
@@ -136,13 +260,17 @@ describe('the run states', () => {
 
   test('the seed and inputs choice refuse bad values; Clear empties; the analysis Cancel is its own state', () => {
     let a = createAnalyzeState();
-    assert.deepEqual(setRunChoice(a, { inputs: 'sideways', seed: -1 }).runChoice, { inputs: 'seeded', seed: 1, files: [] });
-    assert.deepEqual(setRunChoice(a, { seed: 2.5 }).runChoice, { inputs: 'seeded', seed: 1, files: [] });
-    assert.deepEqual(setRunChoice(a, { inputs: 'arange', seed: 9 }).runChoice, { inputs: 'arange', seed: 9, files: [] });
+    assert.deepEqual(setRunChoice(a, { inputs: 'sideways', seed: -1 }).runChoice, { inputs: 'seeded', seed: 1, files: [], fuse: true });
+    assert.deepEqual(setRunChoice(a, { seed: 2.5 }).runChoice, { inputs: 'seeded', seed: 1, files: [], fuse: true });
+    assert.deepEqual(setRunChoice(a, { inputs: 'arange', seed: 9 }).runChoice, { inputs: 'arange', seed: 9, files: [], fuse: true });
     // .npy files: kept as chosen; anything but {name, bytes: Uint8Array} is ignored.
     const files = [{ name: 'a.npy', bytes: new Uint8Array([1, 2]) }];
-    assert.deepEqual(setRunChoice(a, { inputs: 'files', files }).runChoice, { inputs: 'files', seed: 1, files });
+    assert.deepEqual(setRunChoice(a, { inputs: 'files', files }).runChoice, { inputs: 'files', seed: 1, files, fuse: true });
     assert.deepEqual(setRunChoice(a, { inputs: 'files', files: [{ name: 'a.npy', bytes: [1, 2] }] }).runChoice.files, []);
+    // Fused (as a compiler would fuse it) by default; op by op when chosen; anything but a boolean is ignored.
+    assert.equal(setRunChoice(a, { fuse: false }).runChoice.fuse, false);
+    assert.equal(setRunChoice(setRunChoice(a, { fuse: false }), { fuse: 'yes' }).runChoice.fuse, false);
+    assert.equal(setRunChoice(setRunChoice(a, { fuse: false }), { seed: 4 }).runChoice.fuse, false, 'another choice keeps it');
     a = analysed('lesson.mlir', examples.lesson);
     const c = setCancelled(a);
     assert.equal(c.cancelled, true);

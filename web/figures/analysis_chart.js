@@ -3,13 +3,18 @@
 // web/model/analysis_view.js and web/model/roofs.js prepare; a click on a point reports it.
 //
 //   const figure = createAnalysisFigure(canvas, {onSelect: (index) => …});
-//   figure.render({points, program, roofs: [{label, kind, curve, primary}], selected, measured?});
+//   figure.render({points, program, roofs: [{label, kind, curve, primary}], selected, measured?, fusions?,
+//                  selectedFusion?});
 //     measured: a run's points [{x, y: achieved GFLOP/s, ceiling, index, line, op, seconds, ofRoof}],
 //     drawn as measurements (triangles), each joined to its estimated point by a thin line
-//   figure.series();  // [{role, label, points: [[x, y], …], indices?}] (tests, rooflineLab.analysisSeries())
+//     fusions: a fused run's {estimated: [{x, y: ceiling, fusion, name, kind, ops, …}], measured:
+//     [{x, y: achieved GFLOP/s, ceiling, seconds, …}]} (web/model/analysis_view.js fusionPoints):
+//     each fusion's estimate (an open square) and measurement (a triangle of its own colour),
+//     joined; selectedFusion: the fusion whose point and ops' points are ringed
+//   figure.series();  // [{role, label, points: [[x, y], …], indices?, fusions?}] (tests, rooflineLab.analysisSeries())
 //   figure.png(); figure.destroy(); figure.restyle();
 import { ScatterController } from 'chart.js';
-import { analysisYTitle } from '../model/analysis_view.js';
+import { analysisYTitle, fusedOpsText } from '../model/analysis_view.js';
 import { chartOptions, drawKey, KEY_HEIGHT, KEY_WIDTH, legendKey } from './axes.js';
 import { Chart, exact, prefersDark, scatterChart } from './chart_common.js';
 
@@ -33,15 +38,18 @@ Chart.register(OpsScatterController);
 export const PALETTES = {
   light: {
     background: '#ffffff', text: '#1d2430', grid: '#d8dce6', ops: 'rgba(0, 121, 107, 0.55)', opsEdge: '#00695c',
-    program: '#c62828', selected: '#d84315', roof: '#1d2430', measured: '#1b5e20',
+    program: '#c62828', selected: '#d84315', roof: '#1d2430', measured: '#1b5e20', fusion: '#4527a0',
     other: ['#1565c0', '#7b1fa2', '#2e7d32', '#827717', '#6d4c41', '#c2185b', '#00838f', '#e65100', '#546e7a', '#283593'],
   },
   dark: {
     background: '#161a22', text: '#e6e9f0', grid: '#3a4150', ops: 'rgba(77, 182, 172, 0.55)', opsEdge: '#80cbc4',
-    program: '#ef9a9a', selected: '#ffab91', roof: '#f2f4f8', measured: '#c5e1a5',
+    program: '#ef9a9a', selected: '#ffab91', roof: '#f2f4f8', measured: '#c5e1a5', fusion: '#b39ddb',
     other: ['#64b5f6', '#ce93d8', '#81c784', '#dce775', '#bcaaa4', '#f48fb1', '#4dd0e1', '#ffb74d', '#b0bec5', '#9fa8da'],
   },
 };
+
+/** The thin lines from an estimate to its measurement: drawn, but not in the legend. */
+const LINKS = new Set(['link', 'fusion link']);
 
 const DASH = { hypothetical: [2, 3], measurement: [3, 3, 12, 3], specification: [] };
 
@@ -88,6 +96,38 @@ function datasets(state, palette) {
       backgroundColor: palette.measured, borderColor: palette.measured, pointStyle: 'triangle', pointRadius: 5, pointHoverRadius: 7,
     });
   }
+  const fusions = state.fusions ?? { estimated: [], measured: [] };
+  if (fusions.estimated.length) {
+    sets.push({
+      role: 'fusion', label: 'fusions that ran (estimate at their fused bytes)', data: fusions.estimated.map((p) => ({ ...p })), showLine: false,
+      backgroundColor: 'transparent', borderColor: palette.fusion, borderWidth: 2, pointStyle: 'rect', pointRadius: 7, pointHoverRadius: 9,
+    });
+  }
+  if (fusions.measured.length) {
+    const link = [];
+    for (const m of fusions.measured) if (m.ceiling > 0) link.push({ x: m.x, y: m.ceiling }, { x: m.x, y: m.y }, { x: m.x, y: null });
+    sets.push({
+      role: 'fusion link', label: 'fusion: estimate → measurement', data: link, showLine: true, spanGaps: false,
+      borderColor: palette.fusion, borderWidth: 1, borderDash: [4, 3], pointRadius: 0, pointHoverRadius: 0, pointHitRadius: 0,
+    });
+    sets.push({
+      role: 'measured fusion', label: 'measurement: a fusion, achieved on this machine', data: fusions.measured.map((p) => ({ ...p })), showLine: false,
+      backgroundColor: palette.fusion, borderColor: palette.fusion, pointStyle: 'triangle', pointRadius: 6, pointHoverRadius: 8,
+    });
+  }
+  const selFusion = fusions.estimated.find((p) => p.fusion === state.selectedFusion);
+  if (state.selectedFusion !== null && state.selectedFusion !== undefined) {
+    // The selected fusion's own point and its ops' points, ringed.
+    const members = new Set(state.fusionOps ?? []);
+    const ringed = [...(selFusion ? [{ ...selFusion, r: 7 }] : []), ...state.points.filter((p) => members.has(p.index)).map((p) => ({ ...p }))];
+    if (ringed.length) {
+      sets.push({
+        role: 'selected fusion', label: `selected: ${selFusion?.name ?? 'a fusion'} and its ops`, data: ringed, showLine: false,
+        backgroundColor: 'transparent', borderColor: palette.selected, borderWidth: 3, pointRadius: ringed.map((p) => p.r + 5),
+        pointHoverRadius: ringed.map((p) => p.r + 5),
+      });
+    }
+  }
   if (state.program) {
     sets.push({
       role: 'program', label: 'the whole program', data: [{ ...state.program }], showLine: false,
@@ -106,7 +146,10 @@ function datasets(state, palette) {
 
 function bounds(state) {
   const xs = [...state.points.map((p) => p.x), ...(state.program ? [state.program.x] : [])];
-  const ys = [...state.points.map((p) => p.y), ...(state.program ? [state.program.y] : []), ...(state.measured ?? []).map((p) => p.y)];
+  const f = state.fusions ?? { estimated: [], measured: [] };
+  xs.push(...f.estimated.map((p) => p.x));
+  const ys = [...state.points.map((p) => p.y), ...(state.program ? [state.program.y] : []), ...(state.measured ?? []).map((p) => p.y),
+    ...f.estimated.map((p) => p.y), ...f.measured.map((p) => p.y)];
   for (const r of state.roofs) for (const p of r.curve) ys.push(p.y);
   const pos = (a) => a.filter((v) => v > 0 && Number.isFinite(v));
   const x = pos(xs);
@@ -127,7 +170,17 @@ function tooltipLabel(ctx) {
     return `measurement, line ${p.line} ${p.op}: achieved ${exact(p.y)} GFLOP/s in ${exact(p.seconds)} s on this machine` +
       (p.ceiling ? `; ceiling ${exact(p.ceiling)} GFLOP/s${p.ofRoof !== null ? ` (${exact(100 * p.ofRoof)}% of the roof)` : ''}` : '');
   }
-  if (d.role === 'link') return null;
+  if (d.role === 'fusion' || d.role === 'measured fusion' || (d.role === 'selected fusion' && p.fusion !== undefined)) {
+    const what = `${p.name} (${p.kind}) fused ${fusedOpsText(p)}`;
+    const where = p.within ? ` — in the body of ${p.within.op} at line ${p.within.line}` : '';
+    if (d.role === 'measured fusion') {
+      return `measurement, ${what}: achieved ${exact(p.y)} GFLOP/s in ${exact(p.seconds)} s on this machine` +
+        `; ceiling ${exact(p.ceiling)} GFLOP/s${p.ofRoof !== null && p.ofRoof !== undefined ? ` (${exact(100 * p.ofRoof)}% of the roof)` : ''}`;
+    }
+    return `${what}${where}: ${exact(p.x)} flops/byte, ${p.flops} flops, ${p.bytes} bytes at its boundary; ceiling ${exact(p.y)} GFLOP/s${p.bound ? `, ${p.bound}` : ''}`;
+  }
+  if (d.role === 'selected fusion') return `line ${p.line} ${p.op}: in the selected fusion`;
+  if (d.role === 'link' || d.role === 'fusion link') return null;
   if (d.role === 'program') return `the program: ${exact(p.x)} flops/byte; ceiling ${exact(p.y)} GFLOP/s`;
   return `${d.label}: ${exact(p.y)} GFLOP/s at ${exact(p.x)} flops/byte`;
 }
@@ -145,9 +198,15 @@ export function createAnalysisFigure(canvas, env = {}) {
     const b = bounds(state);
     const o = chartOptions(palette, {
       x: { title: 'operations per byte (flops / bytes accessed)', min: b.xmin, max: b.xmax },
-      y: { title: analysisYTitle((state.measured ?? []).length > 0), min: b.ymin, max: b.ymax },
+      y: { title: analysisYTitle((state.measured ?? []).length > 0 || (state.fusions?.measured ?? []).length > 0), min: b.ymin, max: b.ymax },
       label: tooltipLabel,
       onClick: (_event, elements, c) => {
+        // A fusion's point selects the fusion; an op's selects the op.
+        const fusionHit = elements.find((e) => ['fusion', 'measured fusion'].includes(c.data.datasets[e.datasetIndex].role));
+        if (fusionHit && env.onSelectFusion) {
+          env.onSelectFusion(c.data.datasets[fusionHit.datasetIndex].data[fusionHit.index].fusion);
+          return;
+        }
         const hit = elements.find((e) => ['ops', 'selected', 'measured'].includes(c.data.datasets[e.datasetIndex].role));
         if (hit && env.onSelect) env.onSelect(c.data.datasets[hit.datasetIndex].data[hit.index].index);
       },
@@ -155,7 +214,7 @@ export function createAnalysisFigure(canvas, env = {}) {
     // The legend is a list under the canvas (env.legend): it wraps on a narrow screen instead of
     // taking the plot's height or clipping its entries.
     if (env.legend) o.plugins.legend = { display: false };
-    else o.plugins.legend.labels.filter = (item, data) => data.datasets[item.datasetIndex]?.role !== 'link';
+    else o.plugins.legend.labels.filter = (item, data) => !LINKS.has(data.datasets[item.datasetIndex]?.role);
     // The points are {x, y} already: skip Chart.js's parsing of them (thousands of points).
     o.parsing = false;
     return o;
@@ -172,7 +231,20 @@ export function createAnalysisFigure(canvas, env = {}) {
       // The link's gaps (y null, between two ops) are not points.
       role: d.role, label: d.label, points: d.data.filter((p) => p.y !== null).map((p) => [p.x, p.y]),
       ...(['ops', 'selected', 'measured'].includes(d.role) ? { indices: d.data.map((p) => p.index) } : {}),
+      ...(['fusion', 'measured fusion'].includes(d.role) ? { fusions: d.data.map((p) => p.fusion) } : {}),
+      ...(d.role === 'selected fusion' ? { indices: d.data.filter((p) => p.fusion === undefined).map((p) => p.index) } : {}),
     }));
+  }
+
+  /** Where fusion `j`'s point (its estimate; `measured`: its measurement) is on the canvas (CSS pixels), or null. */
+  function pixelOfFusion(j, measured = false) {
+    if (!holder.chart) return null;
+    const di = holder.chart.data.datasets.findIndex((d) => d.role === (measured ? 'measured fusion' : 'fusion'));
+    if (di < 0) return null;
+    const pi = holder.chart.data.datasets[di].data.findIndex((p) => p.fusion === j);
+    if (pi < 0) return null;
+    const el = holder.chart.getDatasetMeta(di).data[pi];
+    return { x: el.x, y: el.y };
   }
 
   /** Where a point of op `index` is on the canvas (CSS pixels), for tests and keyboard users. */
@@ -189,7 +261,7 @@ export function createAnalysisFigure(canvas, env = {}) {
   /** Each legend entry: {role, label, color, dash, line, width, pointStyle} (what the list under the canvas shows). */
   function legendEntries() {
     if (!holder.chart) return [];
-    return holder.chart.data.datasets.filter((d) => d.role !== 'link').map((d) => {
+    return holder.chart.data.datasets.filter((d) => !LINKS.has(d.role)).map((d) => {
       const { fill, edge, ...key } = legendKey(d);
       return { role: d.role, label: d.label, ...key, pointStyle: d.pointStyle ?? 'circle' };
     });
@@ -199,7 +271,7 @@ export function createAnalysisFigure(canvas, env = {}) {
   function drawLegend() {
     if (!env.legend) return;
     const scale = globalThis.devicePixelRatio || 1;
-    const datasets = holder.chart ? holder.chart.data.datasets.filter((d) => d.role !== 'link') : [];
+    const datasets = holder.chart ? holder.chart.data.datasets.filter((d) => !LINKS.has(d.role)) : [];
     // The legend's text colour edges a key with no edge of its own; reading it forces a style
     // recalculation of the whole page (a long task beside a big table), so only when needed, once.
     let textColor;
@@ -234,5 +306,5 @@ export function createAnalysisFigure(canvas, env = {}) {
     holder.restyle();
     drawLegend();
   };
-  return { render, destroy: holder.destroy, restyle, series, pixelOf, png: holder.png, legend: legendEntries };
+  return { render, destroy: holder.destroy, restyle, series, pixelOf, pixelOfFusion, png: holder.png, legend: legendEntries };
 }

@@ -65,7 +65,7 @@ export function* buildRowsInSteps(summary, placement) {
       index, line: o.line, column: o.column, op: o.op, shape: o.shape, flops: o.flops, transcendentals: o.transcendentals,
       bytes: o.bytes_accessed, intensity: o.intensity ?? null, modeled: o.modeled, note: o.note ?? null,
       top: place.top, where: place.where,
-      bound: null, seconds: null, gflops: null, gbs: null, ofRoof: null,
+      bound: null, seconds: null, gflops: null, gbs: null, ofRoof: null, fusion: null,
       flopShare: t.flops > 0 ? o.flops / t.flops : null,
       byteShare: t.bytes_accessed > 0 ? o.bytes_accessed / t.bytes_accessed : null,
     };
@@ -101,6 +101,91 @@ export function measuredSeconds(summary, placement, report) {
   });
   // The program's measured total only when every op was timed (a partial sum is not its time).
   return { seconds, total: report.ops_seconds > 0 && !(report.untimed_ops > 0) ? report.ops_seconds : null, timed };
+}
+
+/**
+ * A fused run's fusions (the core's run report: its grouping, its counts), each matched by place
+ * to the summary's rows of its ops: [{fusion (its position in report.fusions), name, kind, line,
+ * column, ops: [{line, column, op, index (the op's row; -1: none)}], indices (its ops' rows),
+ * within ({line, column, op} of the entry op whose body holds it, or null), seconds (null: not
+ * timed — a body's fusion's time is in its entry op's), repeats, flops, transcendentals, bytes,
+ * intensity (flops per byte at its boundary: where its points stand; null without both), fallback}].
+ * And `ofOp`: for each row, the position of the fusion its op ran in (NaN: none). Nothing here
+ * decides what fuses: an op op-by-op run (report.fused false) is in no fusion.
+ */
+export function runFusions(summary, report) {
+  const rowAt = new Map();
+  summary.ops.forEach((o, i) => {
+    const key = `${o.line}:${o.column}`;
+    if (!rowAt.has(key)) rowAt.set(key, i);
+  });
+  const ofOp = new Float64Array(summary.ops.length).fill(NaN);
+  const fusions = (report.fusions ?? []).map((f, fusion) => {
+    const ops = f.ops.map((o) => ({ line: o.line, column: o.column, op: o.op, index: rowAt.get(`${o.line}:${o.column}`) ?? -1 }));
+    const indices = ops.filter((o) => o.index >= 0).map((o) => o.index);
+    for (const i of indices) ofOp[i] = fusion;
+    return {
+      fusion, name: f.name, kind: f.kind, line: f.line, column: f.column, ops, indices, within: f.within ?? null,
+      seconds: f.seconds > 0 ? f.seconds : null, repeats: f.repeats, flops: f.flops, transcendentals: f.transcendentals,
+      bytes: f.bytes_accessed, intensity: f.flops > 0 && f.bytes_accessed > 0 ? f.flops / f.bytes_accessed : null,
+      fallback: f.fallback ?? '',
+      bound: null, ceiling: null, gflops: null, gbs: null, ofRoof: null,
+    };
+  });
+  return { fusions, ofOp };
+}
+
+/**
+ * Puts each fusion's bound and ceiling under the chosen roof and what it achieved (the core's:
+ * core.roofline over the ops and then the fusions, fusion j at position `first` + j).
+ */
+export function withFusionRoofline(fusions, line, first) {
+  for (const f of fusions) {
+    const at = first + f.fusion;
+    f.bound = line.ops.bounds[at] ?? null;
+    f.ceiling = line.ops.ceilings[at] ?? null;
+    if (f.seconds !== null) {
+      f.gflops = line.measured_ops?.gflops[at] ?? null;
+      f.gbs = line.measured_ops?.gbs[at] ?? null;
+      f.ofRoof = line.measured_ops?.of_roof[at] ?? null;
+    }
+  }
+  return fusions;
+}
+
+/**
+ * The figure's fusion points: each fusion with flops and bytes at its intensity, at its ceiling
+ * under the roof (the estimate for the fused program), and, when timed, at what it achieved
+ * (the measurement), each naming its kind and its ops.
+ */
+export function fusionPoints(fusions) {
+  const drawn = fusions.filter((f) => f.intensity !== null && f.ceiling > 0);
+  const describe = (f) => ({
+    x: f.intensity, fusion: f.fusion, name: f.name, kind: f.kind, ops: f.ops.map((o) => ({ line: o.line, op: o.op })),
+    flops: f.flops, bytes: f.bytes, ceiling: f.ceiling, bound: f.bound, within: f.within,
+  });
+  return {
+    estimated: drawn.map((f) => ({ ...describe(f), y: f.ceiling })),
+    measured: drawn.filter((f) => f.gflops > 0).map((f) => ({ ...describe(f), y: f.gflops, seconds: f.seconds, ofRoof: f.ofRoof })),
+  };
+}
+
+/** "line 4 stablehlo.multiply, line 5 stablehlo.add": which ops a fusion fused, in program order. */
+export function fusedOpsText(fusion, limit = 8) {
+  const parts = fusion.ops.slice(0, limit).map((o) => `line ${o.line} ${o.op}`);
+  if (fusion.ops.length > limit) parts.push(`and ${fusion.ops.length - limit} more`);
+  return parts.join(', ');
+}
+
+/** The lines a fusion's ops span in the text: {from: {line, column}, to: line}. */
+export function fusionSpan(fusion) {
+  let from = fusion.ops[0];
+  let to = fusion.ops[0].line;
+  for (const o of fusion.ops) {
+    if (o.line < from.line || (o.line === from.line && o.column < from.column)) from = o;
+    if (o.line > to) to = o.line;
+  }
+  return { from: { line: from.line, column: from.column }, to };
 }
 
 /**
@@ -212,11 +297,12 @@ export function drawable(rows) {
 }
 
 /**
- * The intensities (flops/byte) the figure spans, for the roofs' curves: its points' and the
- * program's, with a margin, and at least 0.01 to 10⁴.
+ * The intensities (flops/byte) the figure spans, for the roofs' curves: its points', a run's
+ * fusions' and the program's, with a margin, and at least 0.01 to 10⁴.
  */
-export function figureRange(rows, totals, drawn = drawable(rows)) {
+export function figureRange(rows, totals, drawn = drawable(rows), fusions = []) {
   const xs = drawn.chosen.map((r) => r.intensity);
+  for (const f of fusions) if (f.intensity > 0) xs.push(f.intensity);
   if (totals.intensity > 0) xs.push(totals.intensity);
   const xmin = xs.length ? Math.min(...xs) / 2 : 0.01;
   const xmax = xs.length ? Math.max(...xs) * 2 : 100;

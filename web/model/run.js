@@ -18,24 +18,23 @@ export const PAGE_TIME_BUDGET_SECONDS = 60;
 export const RUN_INPUTS = ['seeded', 'arange', 'files'];
 
 /**
- * Runs `text` (named `file`) with the core's interpreter, timing each of the entry's own ops.
+ * Runs `text` (named `file`) with the core's interpreter, timing each of the entry's own ops and
+ * fusions: fused as a compiler would fuse it unless options.fuse is false (op by op), as run.mjs.
  * @param {object} core  web/core.js's core
  * @param {{inputs?: string, args?: {name: string, bytes: Uint8Array}[], seed?: number, time_ops?: boolean,
  *   fuse?: boolean, timing_budget_seconds?: number}} options  passed to core.runText (args: .npy files,
- *   one per argument; fuse: default false here)
+ *   one per argument; fuse: default true, the core's)
  * @param {{npy?: boolean}} how  npy: also return the results as .npy files (`files`, core.runTextNpy)
  * @returns {{ok: true, value: object, files?: object[]} | {ok: false, error: string}}  refused options
  *   fail; a text that does not parse or run is a report with status 'error' or 'not_run'
  */
 export function runFile(core, file, text, options = {}, { npy = false } = {}) {
-  // Op by op unless options.fuse: the page's section 8 matches measured ops to its rows (run.mjs
-  // asks for fuse: true, its default).
   if (npy) {
-    const r = core.runTextNpy(text, { time_ops: true, fuse: false, ...options });
+    const r = core.runTextNpy(text, { time_ops: true, ...options });
     if (!r.ok) return r;
     return { ok: true, value: { file, ...r.value.report }, files: r.value.files };
   }
-  const r = core.runText(text, { time_ops: true, fuse: false, ...options });
+  const r = core.runText(text, { time_ops: true, ...options });
   if (!r.ok) return r;
   return { ok: true, value: { file, ...r.value } };
 }

@@ -51,6 +51,21 @@ export function selectInTextarea(source, line, column = 1) {
   area.scrollTop = Math.max(0, (line - 3) * lineHeight);
 }
 
+/** Selects lines `fromLine` (from `fromColumn`) to `toLine` (its end) in the text area: a fusion's ops. */
+export function selectLinesInTextarea(source, fromLine, fromColumn, toLine) {
+  const area = $('#analyze-text');
+  if (!source || !fromLine || !toLine) return;
+  const preview = area.readOnly && area.value.length < source.text.length && source.text.startsWith(area.value);
+  if (area.value !== source.text && !preview) return;
+  const s = source.lines();
+  const start = (s[fromLine - 1] ?? 0) + Math.max(0, fromColumn - 1);
+  const end = Math.min(toLine < s.length ? s[toLine] - 1 : source.text.length, area.value.length);
+  if (start >= end) return;
+  area.setSelectionRange(start, end);
+  const lineHeight = parseFloat(getComputedStyle(area).lineHeight) || 18;
+  area.scrollTop = Math.max(0, (fromLine - 3) * lineHeight);
+}
+
 /** Shows the selected op's line under the table (or hides the excerpt). */
 export function showSelectedLine(source, row) {
   const pre = $('#analyze-excerpt');

@@ -18,12 +18,13 @@ function argumentsText(report) {
 
 /**
  * @param {{onRun: () => void, onCancel: () => void, onChoice: (choice: {inputs?: string, seed?: number,
- *   files?: {name: string, bytes: Uint8Array}[]}) => void}} handlers
+ *   files?: {name: string, bytes: Uint8Array}[], fuse?: boolean}) => void}} handlers
  */
 export function bindAnalyzeRun({ onRun, onCancel, onChoice }) {
   $('#analyze-run').addEventListener('click', () => onRun());
   $('#analyze-run-cancel').addEventListener('click', () => onCancel());
   $('#analyze-inputs').addEventListener('change', (e) => onChoice({ inputs: e.target.value }));
+  $('#analyze-fuse').addEventListener('change', (e) => onChoice({ fuse: e.target.value === 'fused' }));
   // .npy files chosen (or dropped on the chooser): their bytes, in the order chosen; the core reads
   // and checks them against the program's arguments when it runs.
   $('#analyze-args').addEventListener('change', async (e) => {
@@ -68,14 +69,27 @@ function renderResultFiles(files) {
   box.replaceChildren(...parts);
 }
 
+/**
+ * What a run timed, in words: "3 ops timed" op by op; "2 fusions and 3 ops alone timed" fused
+ * (a body's fusion is not timed on its own: its time is in the op that holds it).
+ */
+export function timedText(r) {
+  const plural = (n, one) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  if (!r.fused) return `${plural(r.ops.length, 'op')} timed`;
+  const fusions = (r.fusions ?? []).filter((f) => !f.within).length;
+  const inBodies = (r.fusions ?? []).length - fusions;
+  return `fused as a compiler would fuse it: ${plural(fusions, 'fusion')} and ${plural(r.ops.length, 'op')} alone timed` +
+    (inBodies ? ` (and ${plural(inBodies, 'fusion')} in loop or call bodies, timed with the op that holds them)` : '');
+}
+
 /** The one-line verdict of a finished run (the status line). */
 export function runSummaryText(run) {
   const r = run.report;
   const checks = r.checks.length ? `${r.checks.filter((c) => c.passed).length} of ${r.checks.length} checks passed` : 'no checks in the text';
   const when = `Ran ${run.name} at ${clockTime(run.at)} (${argumentsText(r)})`;
   const timed = r.untimed_ops > 0
-    ? `${r.ops.length} ops timed, measured ${seconds(r.ops_seconds)} for them; ${r.untimed_ops} more ran untimed once ${PAGE_TIMING_BUDGET_SECONDS} s had gone to timing (no program total)`
-    : `${r.ops.length} ops timed, measured ${seconds(r.ops_seconds)} in all`;
+    ? `${timedText(r)}, measured ${seconds(r.ops_seconds)} for them; ${r.untimed_ops} more ran untimed once ${PAGE_TIMING_BUDGET_SECONDS} s had gone to timing (no program total)`
+    : `${timedText(r)}, measured ${seconds(r.ops_seconds)} in all`;
   switch (r.status) {
     case 'passed':
       return `${when}: passed — ${checks}; ${timed} (a measurement of this machine).`;
@@ -155,6 +169,9 @@ export function renderAnalyzeRun(a) {
   }
   const inputs = $('#analyze-inputs');
   if (inputs.value !== a.runChoice.inputs) inputs.value = a.runChoice.inputs;
+  const fuse = $('#analyze-fuse');
+  const how = a.runChoice.fuse === false ? 'ops' : 'fused';
+  if (fuse.value !== how) fuse.value = how;
   const seed = $('#analyze-seed');
   if (document.activeElement !== seed && seed.getAttribute('aria-invalid') !== 'true') seed.value = String(a.runChoice.seed);
   seed.disabled = a.runChoice.inputs !== 'seeded';

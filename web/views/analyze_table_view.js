@@ -3,7 +3,7 @@
 // First / Previous / Next / Last, and selection: a click on a row (or its line button) or Enter
 // on a focused row selects it; the selected row is marked. The measured columns are a run's
 // (this machine's measurements), '—' until the program is run.
-import { TABLE_PAGE } from '../model/analysis_view.js';
+import { fusedOpsText, TABLE_PAGE } from '../model/analysis_view.js';
 import { grouped, percent, sci, short } from '../model/format.js';
 import { $, el } from './dom.js';
 
@@ -55,13 +55,27 @@ export function bindAnalyzeTable({ onSort, onSelect, onPage }) {
   });
 }
 
-function rowElement(r, selected) {
+function rowElement(r, selected, fusions, inFusion) {
   const tr = el('tr');
   tr.dataset.index = String(r.index);
   tr.tabIndex = 0;
   if (!r.top) tr.classList.add('nested');
   if (selected) tr.classList.add('selected');
   if (selected) tr.setAttribute('aria-selected', 'true');
+  if (inFusion) {
+    tr.classList.add('in-fusion');
+    tr.dataset.fusion = String(r.fusion);
+  }
+  // An op that ran inside a fusion has no time of its own: the fusion's time is in its row below.
+  const fused = r.fusion !== null && r.fusion !== undefined ? fusions[r.fusion] : null;
+  const measuredCells = fused
+    ? [(() => {
+      const td = el('td', `ran in ${fused.name} (${fused.kind})`, 'measured text fused-in');
+      td.colSpan = 4;
+      return td;
+    })()]
+    : [el('td', r.seconds === null ? '—' : `${sci(r.seconds, 3)} s`, 'measured'), el('td', num(r.gflops), 'measured'), el('td', num(r.gbs), 'measured'),
+      el('td', percent(r.ofRoof), 'measured')];
   const line = el('td');
   const b = el('button', String(r.line), 'line-button');
   b.type = 'button';
@@ -75,16 +89,18 @@ function rowElement(r, selected) {
   if (r.note) op.title = r.note;
   tr.append(line, op, el('td', r.shape, 'text shape'), el('td', num(r.flops)), el('td', num(r.transcendentals)), el('td', num(r.bytes)),
     el('td', r.intensity === null ? '—' : short(r.intensity)), el('td', r.bound ?? '—', 'text'), el('td', percent(r.flopShare)), el('td', percent(r.byteShare)),
-    el('td', r.seconds === null ? '—' : `${sci(r.seconds, 3)} s`, 'measured'), el('td', num(r.gflops), 'measured'), el('td', num(r.gbs), 'measured'),
-    el('td', percent(r.ofRoof), 'measured'));
+    ...measuredCells);
   return tr;
 }
 
 /** The page that holds the row at position `at` of the chosen order. */
 export const pageOf = (at) => Math.floor(at / TABLE_PAGE);
 
-/** Draws page `page` of the rows of `view` (deriveAnalyzeView) in the order of `sort`, marking `selected`. */
-export function renderAnalyzeTable(view, sort, selected, page = 0) {
+/**
+ * Draws page `page` of the rows of `view` (deriveAnalyzeView) in the order of `sort`, marking
+ * `selected`, and the ops of `fusion` (a selected fusion of the run, or null).
+ */
+export function renderAnalyzeTable(view, sort, selected, page = 0, fusion = null) {
   for (const th of document.querySelectorAll('#analyze-ops thead th')) {
     const on = th.dataset.key === sort.key;
     if (on) th.setAttribute('aria-sort', sort.dir === 'asc' ? 'ascending' : 'descending');
@@ -101,7 +117,8 @@ export function renderAnalyzeTable(view, sort, selected, page = 0) {
   const focused = body.contains(document.activeElement) ? document.activeElement : null;
   const focusIndex = focused?.closest('tr[data-index]')?.dataset.index ?? null;
   const onButton = focused?.tagName === 'BUTTON';
-  body.replaceChildren(...shown.map((r) => rowElement(r, r.index === selected)));
+  const members = new Set(fusion?.indices ?? []);
+  body.replaceChildren(...shown.map((r) => rowElement(r, r.index === selected, view.fusions ?? [], members.has(r.index))));
   if (focusIndex !== null) {
     const tr = body.querySelector(`tr[data-index="${focusIndex}"]`);
     (onButton ? tr?.querySelector('button') : tr)?.focus({ preventScroll: true });
@@ -122,6 +139,62 @@ export function renderAnalyzeTable(view, sort, selected, page = 0) {
     nested ? `${nested} of them sit inside a fusion, loop body or region (marked "in …", lighter): their costs are already in the row of the op that holds them, so the shares of the top-level ops sum to 100%.` : '',
     `Bound: compute time (flops / peak) against memory time (bytes / bandwidth) under ${view.roof.label}.`,
   ].filter(Boolean).join(' ');
+}
+
+/**
+ * The table of a fused run's fusions: a click on a row (or Enter on it) selects the fusion.
+ * @param {{onSelect: (fusion: number) => void}} handlers
+ */
+export function bindAnalyzeFusions({ onSelect }) {
+  const body = $('#analyze-fusions tbody');
+  body.addEventListener('click', (e) => {
+    const tr = e.target.closest('tr[data-fusion]');
+    if (tr) onSelect(Number(tr.dataset.fusion));
+  });
+  body.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter') return;
+    const tr = e.target.closest('tr[data-fusion]');
+    if (!tr) return;
+    e.preventDefault();
+    onSelect(Number(tr.dataset.fusion));
+  });
+}
+
+/** Draws the run's fusions (view.fusions, the core's grouping and numbers), marking `selected`; hidden for an op-by-op run. */
+export function renderAnalyzeFusions(view, selected) {
+  const box = $('#analyze-fusions-box');
+  const fusions = view.fusions ?? [];
+  box.hidden = fusions.length === 0;
+  if (box.hidden) return;
+  const body = $('#analyze-fusions tbody');
+  const focused = body.contains(document.activeElement) ? document.activeElement.closest('tr')?.dataset.fusion ?? null : null;
+  body.replaceChildren(...fusions.map((f) => {
+    const tr = el('tr');
+    tr.dataset.fusion = String(f.fusion);
+    tr.tabIndex = 0;
+    if (f.fusion === selected) {
+      tr.classList.add('selected');
+      tr.setAttribute('aria-selected', 'true');
+    }
+    const ops = el('td', '', 'text');
+    ops.append(el('span', fusedOpsText(f, 50)));
+    if (f.within) ops.append(el('span', ` — in the body of ${f.within.op} at line ${f.within.line} (timed with it)`, 'where'));
+    if (f.fallback) ops.append(el('span', ` — ran op by op inside it: ${f.fallback}`, 'where'));
+    const name = el('td', '', 'text');
+    name.append(el('code', f.name));
+    tr.append(name, el('td', f.kind, 'text'), ops, el('td', num(f.flops)), el('td', num(f.bytes)),
+      el('td', f.intensity === null ? '—' : short(f.intensity)), el('td', f.bound ?? '—', 'text'),
+      el('td', f.seconds === null ? '—' : `${sci(f.seconds, 3)} s`, 'measured'), el('td', num(f.gflops), 'measured'),
+      el('td', num(f.gbs), 'measured'), el('td', percent(f.ofRoof), 'measured'));
+    return tr;
+  }));
+  if (focused !== null) body.querySelector(`tr[data-fusion="${focused}"]`)?.focus({ preventScroll: true });
+  const inBodies = fusions.filter((f) => f.within).length;
+  $('#analyze-fusions-note').textContent = `The run fused ${fusions.length} groups of ops as a compiler would (the core's fusion pass, XLA's rules; ` +
+    'node scripts/analyze.mjs --fused prints them as HLO). Each ran as one loop with no intermediate tensors and was timed as one: ' +
+    'its point on the roofline is at its own intensity (flops over the bytes at its boundary), and its ops\' rows say which fusion they ran in. ' +
+    (inBodies ? `${inBodies} of them sit in a loop or call body: they ran each time it did, timed with the op that holds them. ` : '') +
+    'Select a row (or a fusion\'s point) to mark its ops in the table and its lines in the text.';
 }
 
 /** Focuses the selected row's button (after a click on the figure, for keyboard users). */

@@ -2,18 +2,18 @@
 // summary, the figure (web/figures/analysis_chart.js) and the per-op table, and keeps the
 // selection in step between the table, the text and the figure.
 import { createAnalysisFigure } from '../figures/analysis_chart.js';
-import { analysisYTitle, nextSort, TABLE_PAGE } from '../model/analysis_view.js';
+import { analysisYTitle, fusionSpan, nextSort, TABLE_PAGE } from '../model/analysis_view.js';
 import { clockTime, short } from '../model/format.js';
 import {
   analyzeBaseSteps, setAllRoofs, setAnalysis, setCancelled, setCleared, setDtype, setFailure, setPage, setPending, setRoof, setRun,
-  setRunCancelled, setRunChoice, setRunFailure, setRunPending, setSelected, setSort, withSort, withSortSteps,
+  setRunCancelled, setRunChoice, setRunFailure, setRunPending, setSelected, setSelectedFusion, setSort, withSort, withSortSteps,
 } from '../analyze_state.js';
 import { runSteps, sliced } from '../model/steps.js';
 import { CancelledError } from '../pool.js';
-import { bindAnalyzeInput, renderAnalyzeInput, selectInTextarea, showSelectedLine, textSource } from './analyze_input_view.js';
+import { bindAnalyzeInput, renderAnalyzeInput, selectInTextarea, selectLinesInTextarea, showSelectedLine, textSource } from './analyze_input_view.js';
 import { bindAnalyzeRun, notRunText, renderAnalyzeRun, runProgress } from './analyze_run_view.js';
 import { bindAnalyzeSummary, renderAnalyzeSummary } from './analyze_summary_view.js';
-import { bindAnalyzeTable, pageOf, renderAnalyzeTable, scrollToSelected } from './analyze_table_view.js';
+import { bindAnalyzeFusions, bindAnalyzeTable, pageOf, renderAnalyzeFusions, renderAnalyzeTable, scrollToSelected } from './analyze_table_view.js';
 import { $ } from './dom.js';
 
 /**
@@ -106,7 +106,20 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     }
     scrollToSelected();
   };
-  const figure = createAnalysisFigure($('#analyze-roofline'), { onSelect: select, legend: $('#analyze-legend') });
+  /** Selects fusion `j` of the run on show: its ops' rows and lines are marked (the first op's page shown), and its lines selected in the text. */
+  const selectFusion = (j) => {
+    change((s) => setSelectedFusion(s, j));
+    const view = drawing ? null : derive(getState());
+    const f = view?.fusions[j];
+    if (!f) return;
+    const first = f.indices.length ? view.sorted.findIndex((r) => f.indices.includes(r.index)) : -1;
+    if (first >= 0) change((s) => setPage(s, pageOf(first)));
+    const span = fusionSpan(f);
+    selectLinesInTextarea(shownSource, span.from.line, span.from.column, span.to);
+    onSelectLine(f.line, f.column, getState().analyze.shown?.name);
+  };
+  const figure = createAnalysisFigure($('#analyze-roofline'), { onSelect: select, onSelectFusion: selectFusion, legend: $('#analyze-legend') });
+  bindAnalyzeFusions({ onSelect: selectFusion });
   globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', () => figure.restyle());
   bindAnalyzeTable({
     onSort: (key) => change((s) => setSort(s, nextSort(s.sort, key))),
@@ -176,7 +189,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
   // redraw of 1000 points is the longest step of a big program's).
   let figureFrom = null;
   function renderFigure(view, s) {
-    const from = [view.figure, view.roofs, view.roof, view.run, s.allRoofs, s.selected];
+    const from = [view.figure, view.roofs, view.roof, view.run, s.allRoofs, s.selected, s.selectedFusion];
     if (sameKey(from, figureFrom)) return;
     figureFrom = from;
     const { points, program, notDrawn, measured } = view.figure;
@@ -186,7 +199,11 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
       label: r.id === view.roof.id ? `roof: ${r.label}` : r.label, kind: r.kind, primary: r.id === view.roof.id,
       curve: r.line.curve,
     }));
-    figure.render({ points, program, roofs, selected: s.selected, measured: view.run ? measured : [] });
+    const fusionOps = s.selectedFusion === null ? [] : view.fusions[s.selectedFusion]?.indices ?? [];
+    figure.render({
+      points, program, roofs, selected: s.selected, measured: view.run ? measured : [], fusions: view.figure.fusions,
+      selectedFusion: s.selectedFusion, fusionOps,
+    });
     const parts = [];
     if (notDrawn.noFlops) parts.push(`${notDrawn.noFlops} top-level ops with no flops (data movement, transcendentals only) or unmodeled have no place on a log axis and are not drawn`);
     if (notDrawn.overLimit) {
@@ -194,7 +211,11 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
         '(the figure draws at most that many, so the page stays responsive; the table lists every op)');
     }
     if (view.run && view.run.report.status !== 'not_run') {
-      parts.push(`measured points (this machine, a measurement): ${measured.length} ops at their achieved GFLOP/s, each joined by a thin line to its estimated ceiling` +
+      const f = view.figure.fusions;
+      const fused = view.run.report.fused
+        ? `${f.measured.length} fusions (open squares: each fusion's estimate at its fused bytes; triangles of their own colour: what it achieved) and `
+        : '';
+      parts.push(`measured points (this machine, a measurement): ${fused}${measured.length} ops ${view.run.report.fused ? 'that ran alone ' : ''}at their achieved GFLOP/s, each joined by a thin line to its estimated ceiling` +
         (view.roofs.some((r) => r.kind === 'measurement') ? '' : '; measure this machine in section 4 to draw its measured roofs too'));
     }
     $('#analyze-figure-note').textContent = parts.length ? `${parts.join('; ')}.` : '';
@@ -289,8 +310,10 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     return [
       () => renderFigure(view, s),
       () => {
-        renderAnalyzeTable(view, s.sort, s.selected, s.page);
-        showSelectedLine(shownSource, s.selected === null ? null : view.rows[s.selected]);
+        const inFusion = s.selectedFusion === null ? null : view.fusions[s.selectedFusion] ?? null;
+        renderAnalyzeTable(view, s.sort, s.selected, s.page, inFusion);
+        renderAnalyzeFusions(view, s.selectedFusion);
+        showSelectedLine(shownSource, s.selected === null ? (inFusion ? { line: fusionSpan(inFusion).from.line } : null) : view.rows[s.selected]);
       },
     ];
   }
@@ -311,17 +334,22 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     runView: () => {
       const s = getState().analyze;
       const run = s.shown && s.run?.seq === s.shown.seq ? s.run : null;
-      if (!run) return { state: 'none', name: s.shown?.name ?? null, choice: { ...s.runChoice }, pending: null, at: null, inputs: null, status: null, error: null, checks: [], not_run: null, unsupported: [], measured: null, bound_seconds: null, rows: [] };
+      if (!run) return { state: 'none', name: s.shown?.name ?? null, choice: { ...s.runChoice }, pending: null, at: null, inputs: null, status: null, error: null, checks: [], not_run: null, unsupported: [], measured: null, bound_seconds: null, fused: null, rows: [], fusions: [] };
       const view = derive(getState());
       const r = run.report;
       const state = run.pending ? 'running' : run.cancelled ? 'cancelled' : run.error ? 'error' : r ? 'done' : 'none';
       return structuredClone({
         state, name: run.name, choice: { ...s.runChoice }, pending: run.pending, at: run.at, inputs: r?.inputs ?? null, status: r?.status ?? null,
         error: run.error, checks: r?.checks ?? [], not_run: r ? notRunText(r) || null : null, unsupported: r?.unsupported ?? [],
-        measured: view?.run?.measured ?? null, bound_seconds: view?.bound.seconds ?? null,
+        measured: view?.run?.measured ?? null, bound_seconds: view?.bound.seconds ?? null, fused: r ? Boolean(r.fused) : null,
         rows: r ? view.rows.filter((x) => x.seconds !== null).map((x) => ({
           index: x.index, line: x.line, column: x.column, op: x.op, seconds: x.seconds, gflops: x.gflops, gbs: x.gbs, ofRoof: x.ofRoof,
           ceiling: view.ceilings[x.index],
+        })) : [],
+        fusions: r ? view.fusions.map((f) => ({
+          fusion: f.fusion, name: f.name, kind: f.kind, line: f.line, column: f.column, ops: f.ops, indices: f.indices, within: f.within,
+          flops: f.flops, bytes: f.bytes, intensity: f.intensity, seconds: f.seconds, gflops: f.gflops, gbs: f.gbs, ofRoof: f.ofRoof,
+          ceiling: f.ceiling, bound: f.bound, fallback: f.fallback,
         })) : [],
       });
     },
