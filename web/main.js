@@ -155,10 +155,12 @@ const api = {
   writeView: () => (views?.write ? views.write.view() : null),
   /** Section 8's rows in the table's order: [{index, line, op, shape, flops, …, bound, flopShare, byteShare, top, where}]. */
   analyzeRows: () => views?.analyze.rows() ?? [],
-  /** What section 8's chart holds: [{role, label, points: [[x, y], …], indices?}]. */
+  /** What section 8's chart holds: [{role, label, points: [[x, y], …], indices?, fusions?}]. */
   analysisSeries: () => (views ? views.analyze.figure.series() : []),
   /** Where op `index`'s point is on section 8's canvas ({x, y} in CSS pixels), or null (a test hook). */
   analysisPointPixel: (index) => (views ? views.analyze.figure.pixelOf(index) : null),
+  /** Where a run's fusion `j` (its position in the report's fusions) is on section 8's canvas: its estimate, or with measured its measurement; or null (a test hook). */
+  analysisFusionPixel: (j, measured = false) => (views ? views.analyze.figure.pixelOfFusion(j, Boolean(measured)) : null),
   /**
    * Section 9: {settings: {seed, count, families, student}, seed_used, exercises: [{index, family, title,
    * statement}], score: {right, answered, total}}, or null before the page is ready.

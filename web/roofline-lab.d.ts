@@ -1131,6 +1131,8 @@ export interface AnalyzeView {
   errors: ErrorPlace[];
   sort: { key: string; dir: 'asc' | 'desc' };
   selected: number | null;
+  /** the selected fusion of the run on show (its position in the report's fusions), or null */
+  selected_fusion: number | null;
   /** the Worker's time for the latest analysis, ms */
   ms: number | null;
   /** the last redraw of the section, ms */
@@ -1164,6 +1166,8 @@ export interface AnalyzeRow {
   gbs: number | null;
   /** lower bound on the op's time under the roof / its measured time */
   ofRoof: number | null;
+  /** a fused run: the fusion the op ran in (its position in the report's fusions), or null */
+  fusion: number | null;
 }
 
 /** Section 8's run as the page shows it (rooflineLab.runView()). */
@@ -1173,7 +1177,7 @@ export interface RunView {
   /** the program's name (file or example) */
   name: string | null;
   /** how the next run makes arguments */
-  choice: { inputs: 'seeded' | 'arange' | 'files'; seed: number; files: { name: string; bytes: Uint8Array }[] };
+  choice: { inputs: 'seeded' | 'arange' | 'files'; seed: number; files: { name: string; bytes: Uint8Array }[]; fuse: boolean };
   pending: string | null;
   /** when the shown report was made (ISO time) */
   at: string | null;
@@ -1189,8 +1193,44 @@ export interface RunView {
   measured: MeasuredAgainstRoof | null;
   /** the lower bound on time under the chosen roof */
   bound_seconds: number | null;
-  /** the measured ops: time, achieved GFLOP/s and GB/s, share of the roof, the op's ceiling (GFLOP/s) */
+  /** the shown report ran fused (as a compiler would fuse it), or op by op; null: no report */
+  fused: boolean | null;
+  /** the shown report's results (shape, checksum, preview, bits): the same values fused or op by op */
+  results: RunResultSummary[];
+  /** the measured ops (a fused run: those that ran alone): time, achieved GFLOP/s and GB/s, share of the roof, the op's ceiling (GFLOP/s) */
   rows: { index: number; line: number; column: number; op: string; seconds: number; gflops: number | null; gbs: number | null; ofRoof: number | null; ceiling: number | null }[];
+  /** a fused run's fusions (the core's grouping and counts), each with its ops' rows (indices) and, when timed, what it achieved under the chosen roof */
+  fusions: RunViewFusion[];
+}
+
+/** One fusion of section 8's run (rooflineLab.runView().fusions). */
+export interface RunViewFusion {
+  /** its position in the run report's fusions */
+  fusion: number;
+  name: string;
+  kind: string;
+  /** its root op's place */
+  line: number;
+  column: number;
+  /** the ops it fused, each with its row in the per-op table (index; -1: none) */
+  ops: { line: number; column: number; op: string; index: number }[];
+  indices: number[];
+  /** null: the entry's own; else the entry op whose body holds it (timed with that op) */
+  within: { line: number; column: number; op: string } | null;
+  flops: number;
+  /** at its boundary */
+  bytes: number;
+  /** flops / bytes at its boundary (null without both) */
+  intensity: number | null;
+  /** null: not timed on its own */
+  seconds: number | null;
+  gflops: number | null;
+  gbs: number | null;
+  ofRoof: number | null;
+  /** its ceiling under the chosen roof (GFLOP/s) and bound */
+  ceiling: number | null;
+  bound: string | null;
+  fallback: string;
 }
 
 export interface AnalysisSeries {
@@ -1198,6 +1238,8 @@ export interface AnalysisSeries {
   label: string;
   points: [number, number][];
   indices?: number[];
+  /** a fused run's fusion points ('fusion': estimates; 'measured fusion': measurements): their positions in the report's fusions */
+  fusions?: number[];
 }
 
 export interface ClassroomSnapshot {
@@ -1253,6 +1295,8 @@ export interface RooflineLab {
   analyzeRows(): AnalyzeRow[];
   analysisSeries(): AnalysisSeries[];
   analysisPointPixel(index: number): Point | null;
+  /** where a run's fusion j is on section 8's canvas: its estimate, or (measured) its measurement */
+  analysisFusionPixel(j: number, measured?: boolean): Point | null;
   classroom(): ClassroomSnapshot | null;
   /** the class table for students' result files; does not change the page; a bad argument throws */
   gradebook(files: GradebookFile[], set?: GradebookSet): GradebookTable;
@@ -1267,7 +1311,7 @@ export interface RooflineLab {
   /** section 6's "measure it": the last measurement of the traffic experiment (a measurement of this machine), null until one has run */
   trafficMeasurement(): TrafficMeasurement | null;
   /** runs StableHLO text in a Worker without changing the page: what `node scripts/run.mjs --json` prints for one file */
-  run(text: string, options?: { inputs?: 'none' | 'seeded' | 'arange'; seed?: number; name?: string }): Promise<FileRunReport>;
+  run(text: string, options?: { inputs?: 'none' | 'seeded' | 'arange'; seed?: number; name?: string; fuse?: boolean }): Promise<FileRunReport>;
   /** what section 8's run shows */
   runView(): RunView | null;
   writeView(): WriteView | null;

@@ -26,12 +26,12 @@ before(async () => {
   examples = Object.fromEntries(core.exampleModules().value.map((e) => [e.name, e.text]));
 });
 
-/** What `node scripts/run.mjs --json --no-fuse --inputs I [--seed S] FILE` prints for `text` in a file named `name` (the page runs op by op until it draws a point per fusion). */
-function cli(name, text, inputs, seed) {
+/** What `node scripts/run.mjs --json [--no-fuse] --inputs I [--seed S] FILE` prints for `text` in a file named `name` (fused unless fuse is false, as the page and rooflineLab.run). */
+function cli(name, text, inputs, seed, { fuse = true } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'run-page-'));
   const file = join(dir, name);
   writeFileSync(file, text);
-  const args = ['--json', '--no-fuse', '--inputs', inputs, ...(seed === undefined ? [] : ['--seed', String(seed)]), file];
+  const args = ['--json', ...(fuse ? [] : ['--no-fuse']), '--inputs', inputs, ...(seed === undefined ? [] : ['--seed', String(seed)]), file];
   const out = spawnSync(process.execPath, [join(ROOT, 'scripts', 'run.mjs'), ...args], { encoding: 'utf8' });
   rmSync(dir, { recursive: true, force: true });
   return { ...JSON.parse(out.stdout)[0], file: name };
@@ -39,7 +39,8 @@ function cli(name, text, inputs, seed) {
 
 /** A run report without what a clock decides (times and repeats): the rest is deterministic. */
 function untimed(r) {
-  return { ...r, seconds: 'timed', ops_seconds: 'timed', ops: r.ops.map((o) => ({ ...o, seconds: 'timed', repeats: 'timed' })) };
+  const clock = (o) => ({ ...o, seconds: 'timed', repeats: 'timed' });
+  return { ...r, seconds: 'timed', ops_seconds: 'timed', ops: r.ops.map(clock), fusions: r.fusions.map(clock) };
 }
 
 const TAMPERED = `module @m {
@@ -98,6 +99,8 @@ for (const name of Object.keys(fixture.pages)) {
       const yTitle = async () => /Y axis: (.*)\.$/.exec(await page.locator('#analyze-roofline').getAttribute('aria-label'))?.[1];
       assert.equal(await yTitle(), 'ceiling under the roof (GFLOP/s)');
       await page.locator('#analyze-inputs').selectOption('arange');
+      // Op by op: each op timed on its own (fused, the dot and its tanh run as one kOutput fusion).
+      await page.locator('#analyze-fuse').selectOption('ops');
       const v = await runShown(page);
       assert.equal(v.state, 'done');
       assert.equal(v.status, 'passed');
@@ -149,8 +152,107 @@ for (const name of Object.keys(fixture.pages)) {
       const v = await runShown(page);
       assert.equal(v.status, 'passed');
       assert.equal(v.inputs, 'seeded (seed 7)');
-      assert.ok(v.rows.length >= 3);
+      // Fused by default: the dot with its bias and ReLU is one kOutput fusion, timed as one.
+      assert.equal(v.fused, true);
+      assert.deepEqual(v.fusions.map((f) => f.kind), ['kOutput']);
+      assert.ok(v.fusions[0].seconds > 0 && v.fusions[0].ops.length >= 3);
       assert.match(await page.locator('#analyze-run-status').innerText(), /^Ran mlp\.mlir at .+ \(arguments: seeded \(seed 7\)\): passed/);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  });
+}
+
+// An elementwise chain (2·x + 1, tanh, ·y) and a dot with a tanh epilogue: two fusions.
+const CHAIN = `func.func @main(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %two = stablehlo.constant dense<2.0> : tensor<64x64xf32>
+  %one = stablehlo.constant dense<1.0> : tensor<64x64xf32>
+  %a = stablehlo.multiply %two, %x : tensor<64x64xf32>
+  %b = stablehlo.add %a, %one : tensor<64x64xf32>
+  %c = stablehlo.tanh %b : tensor<64x64xf32>
+  %d = stablehlo.multiply %c, %y : tensor<64x64xf32>
+  %e = stablehlo.dot_general %d, %w, contracting_dims = [1] x [0] : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %f = stablehlo.tanh %e : tensor<64x64xf32>
+  return %d, %f : tensor<64x64xf32>, tensor<64x64xf32>
+}
+`;
+
+for (const name of Object.keys(fixture.pages)) {
+  describe(`section 8, a fused run: one measured point per fusion (${name})`, () => {
+    test('fused by default: a point per fusion, linked to its ops; op by op: a point per op; the same values both ways', async () => {
+      const { page, problems } = await fixture.open(name);
+      await showText(page, 'chain.mlir', CHAIN);
+      assert.equal(await page.locator('#analyze-fuse').inputValue(), 'fused', 'fused is the default');
+      assert.equal(await page.locator('#analyze-fuse option:checked').innerText(), 'as a compiler would fuse it');
+      const fused = await runShown(page);
+      assert.equal(fused.status, 'passed');
+      assert.equal(fused.fused, true);
+      assert.equal(fused.choice.fuse, true);
+      // As many fusions as the core's fusion pass makes (the page groups nothing itself).
+      const count = core.fuseText(CHAIN).value.modules[0].fusions.length;
+      assert.equal(count, 2);
+      assert.equal(fused.fusions.length, count);
+      assert.deepEqual(fused.fusions.map((f) => f.kind), ['kLoop', 'kOutput']);
+      assert.ok(fused.fusions.every((f) => f.seconds > 0 && f.gflops > 0 && f.within === null));
+      assert.match(await page.locator('#analyze-run-status').innerText(), /fused as a compiler would fuse it: 2 fusions and \d+ ops alone timed, measured .+ s in all/);
+      // The chart: each fusion's estimate and its measurement, at its own intensity; no per-op measurement for a fused op.
+      let series = await page.evaluate(() => window.rooflineLab.analysisSeries());
+      const estimated = series.find((x) => x.role === 'fusion');
+      const measuredFusions = series.find((x) => x.role === 'measured fusion');
+      assert.deepEqual(measuredFusions.fusions, [0, 1]);
+      assert.deepEqual(estimated.fusions, [0, 1]);
+      assert.match(measuredFusions.label, /measurement/);
+      for (const f of fused.fusions) {
+        assert.deepEqual(measuredFusions.points[f.fusion], [f.intensity, f.gflops]);
+        assert.deepEqual(estimated.points[f.fusion], [f.intensity, f.ceiling]);
+      }
+      const fusedOps = new Set(fused.fusions.flatMap((f) => f.indices));
+      assert.ok(!(series.find((x) => x.role === 'measured')?.indices ?? []).some((i) => fusedOps.has(i)));
+      // The table of fusions: kind and ops by line; each fused op's row names its fusion.
+      const rowsText = await page.locator('#analyze-fusions tbody tr').allInnerTexts();
+      assert.equal(rowsText.length, count);
+      assert.match(rowsText[1], /fusion\.1\s+kOutput\s+line 8 stablehlo\.dot_general, line 9 stablehlo\.tanh/);
+      assert.match(rowsText[0], /kLoop\s+line 4 stablehlo\.multiply, line 5 stablehlo\.add, line 6 stablehlo\.tanh, line 7 stablehlo\.multiply/);
+      const dotRow = fused.fusions[1].indices[0];
+      assert.equal(await page.locator(`#analyze-ops tbody tr[data-index="${dotRow}"] td.fused-in`).innerText(), 'ran in fusion.1 (kOutput)');
+      // Selecting a fusion's row marks its ops' rows and selects their lines in the text.
+      await page.locator('#analyze-fusions tbody tr[data-fusion="0"]').click();
+      assert.equal(await page.evaluate(() => window.rooflineLab.analyzeView().selected_fusion), 0);
+      const marked = await page.locator('#analyze-ops tbody tr.in-fusion').evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.index)));
+      assert.deepEqual(marked.sort((p, q) => p - q), [...fused.fusions[0].indices].sort((p, q) => p - q));
+      const selectedText = await page.evaluate(() => {
+        const a = document.getElementById('analyze-text');
+        return a.value.slice(a.selectionStart, a.selectionEnd);
+      });
+      assert.match(selectedText, /^%a = stablehlo\.multiply[\s\S]*%d = stablehlo\.multiply %c, %y : tensor<64x64xf32>$/);
+      series = await page.evaluate(() => window.rooflineLab.analysisSeries());
+      assert.ok(series.some((x) => x.role === 'selected fusion'));
+      // Selecting a fusion's point on the chart does the same for the other fusion.
+      await page.locator('#analyze-roofline').scrollIntoViewIfNeeded();
+      const box = await page.locator('#analyze-roofline').boundingBox();
+      const at = await page.evaluate(() => window.rooflineLab.analysisFusionPixel(1, true));
+      await page.mouse.click(box.x + at.x, box.y + at.y);
+      await page.waitForFunction(() => window.rooflineLab.analyzeView().selected_fusion === 1);
+      const marked1 = await page.locator('#analyze-ops tbody tr.in-fusion').evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.index)));
+      assert.deepEqual(marked1.sort((p, q) => p - q), [...fused.fusions[1].indices].sort((p, q) => p - q));
+      assert.equal(await page.locator('#analyze-fusions tbody tr.selected').getAttribute('data-fusion'), '1');
+
+      // Op by op: a measured point per op, no fusions; the same values, bit for bit.
+      await page.locator('#analyze-fuse').selectOption('ops');
+      const plain = await runShown(page);
+      assert.equal(plain.status, 'passed');
+      assert.equal(plain.fused, false);
+      assert.deepEqual(plain.fusions, []);
+      series = await page.evaluate(() => window.rooflineLab.analysisSeries());
+      assert.ok(!series.some((x) => x.role === 'measured fusion' || x.role === 'fusion'));
+      const perOp = series.find((x) => x.role === 'measured');
+      const withFlops = (await page.evaluate(() => window.rooflineLab.analyzeRows())).filter((r) => r.flops > 0 && r.bytes > 0);
+      assert.equal(perOp.indices.length, withFlops.length);
+      assert.equal(withFlops.length, 4, "multiply, add, multiply, dot_general (tanh counts transcendentals, not flops)");
+      assert.equal(await page.locator('#analyze-fusions-box').isVisible(), false);
+      assert.deepEqual(plain.results.map((r) => r.bits), fused.results.map((r) => r.bits));
+      assert.deepEqual(plain.results.map((r) => r.checksum), fused.results.map((r) => r.checksum));
+      assert.equal(plain.results.length, 2);
       assert.deepEqual(problems, []);
       await page.close();
     });
@@ -242,6 +344,7 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     const text = `func.func @main() -> tensor<1048576xf32> {\n${body}  return %x300 : tensor<1048576xf32>\n}\n`;
     const { page, problems } = await fixture.open(name);
     await showText(page, 'chain.mlir', text);
+    await page.locator('#analyze-fuse').selectOption('ops');  // fused, the 300 tanh are one loop
     await page.locator('#analyze-run').click();
     // Somewhere between the first op and the last, the bar says how far the run is.
     const seen = await page.waitForFunction(() => {

@@ -33,7 +33,7 @@ const snapshot = (page) => page.evaluate(async () => {
     measurements: l.measurements(), workers: l.workers(), error: l.error(), analyze: await analyzed, analysis: l.analysis(),
     analyzeView: l.analyzeView(), analyzeRows: l.analyzeRows(), analysisSeries: l.analysisSeries(),
     lower: l.lower('import jax\nimport jax.numpy as jnp\ndef f(x):\n    return x * 2\njax.jit(f).lower(jnp.zeros(3))\n'),
-    analysisPointPixel: l.analysisPointPixel(0), classroom: l.classroom(), timings: l.timings(), coreCalls: l.coreCalls(), workers: l.workers(),
+    analysisPointPixel: l.analysisPointPixel(0), analysisFusionPixel: l.analysisFusionPixel(0), classroom: l.classroom(), timings: l.timings(), coreCalls: l.coreCalls(), workers: l.workers(),
     gradebook: l.gradebook([{ name: 'a.json', text: '{}' }, { name: 'b.json', text: JSON.stringify({
       kind: 'roofline-lab classroom results', version: 2, seed: 'week3', student: 'Bo', count: 2, families: 'all',
       questions: [{ exercise: 1, question: 'work', attempts: 2, hints_used: 1, solution_opened: true, history: [{ answer: '1', at: 't' }, { answer: '2', at: 't' }] }],
@@ -74,7 +74,7 @@ describe('window.rooflineLab as web/roofline-lab.d.ts declares it', () => {
     fitsDeclared(values);
     assert.equal(values.error.input, 'm');
     assert.ok(values.analyzeRows.length > 0 && values.analysisPointPixel !== null);
-    assert.ok(values.runView.rows.length > 0 && values.run.file === 'two.mlir' && values.lessonChecks.ir.passed);
+    assert.ok(values.runView.rows.length + values.runView.fusions.length > 0 && values.runView.fused && values.run.file === 'two.mlir' && values.lessonChecks.ir.passed);
     assert.ok(values.chartSeries.some((s) => s.measured));
     assert.equal(values.trafficMeasurement.workloads.length, 2);
     const set = await page.evaluate(() => window.rooflineLab.setState({ m: 64, factor: 4, showMeasuredPoint: true, colour: 'red' }));
