@@ -11,6 +11,7 @@
 //   sort:    {key, dir};  selected: the index of the selected op in summary.ops, or null;
 //   selectedFusion: the position of the selected fusion in the run's report.fusions, or null
 //            (its ops' rows and lines are marked; selecting an op unselects it, and back);
+//   fusionPage: the page of the run's table of fusions (TABLE_PAGE fusions to a page, in program order);
 //   page:    the table's page (0 is the first TABLE_PAGE rows in the chosen order);
 //   allRoofs: whether the figure draws every roof, not only the chosen one;
 //   ms:      the Worker's time for the latest analysis (parse + verify + lower + cost, in the core);
@@ -39,7 +40,7 @@ export const DTYPE_CHOICES = ['bf16', 'f16', 'fp8', 'f32', 'f64', 'int8'];
 export function createAnalyzeState() {
   return {
     shown: null, errors: [], pending: null, roofId: 'lesson', dtype: '', sort: { key: 'line', dir: 'asc' },
-    page: 0, selected: null, selectedFusion: null, allRoofs: false, ms: null, cancelled: false, cleared: false,
+    page: 0, selected: null, selectedFusion: null, fusionPage: 0, allRoofs: false, ms: null, cancelled: false, cleared: false,
     runChoice: { inputs: 'seeded', seed: 1, files: [], fuse: true }, run: null,
   };
 }
@@ -106,7 +107,7 @@ export function setRun(a, seq, { report, ms, files }, at = new Date().toISOStrin
   return {
     ...a,
     run: { ...a.run, report, ms, at, files: files ?? [], inputs: a.run.asked.inputs, seed: a.run.asked.seed, pending: null, cancelled: false, error: null },
-    selectedFusion: null,
+    selectedFusion: null, fusionPage: 0,
   };
 }
 
@@ -150,7 +151,16 @@ export function setSelected(a, index) {
 export function setSelectedFusion(a, j) {
   const run = a.shown && a.run?.seq === a.shown.seq ? a.run.report : null;
   const n = run?.fusions?.length ?? 0;
-  return { ...a, selectedFusion: Number.isInteger(j) && j >= 0 && j < n ? j : null, selected: null };
+  const ok = Number.isInteger(j) && j >= 0 && j < n;
+  // The table of fusions shows the selected one's page.
+  return { ...a, selectedFusion: ok ? j : null, selected: null, fusionPage: ok ? Math.floor(j / TABLE_PAGE) : a.fusionPage ?? 0 };
+}
+
+/** The page of the table of fusions: an integer from 0 to the last page of the run on show (clamped). */
+export function setFusionPage(a, page) {
+  const run = a.shown && a.run?.seq === a.shown.seq ? a.run.report : null;
+  const last = Math.max(0, Math.ceil((run?.fusions?.length ?? 0) / TABLE_PAGE) - 1);
+  return Number.isInteger(page) ? { ...a, fusionPage: Math.min(last, Math.max(0, page)) } : a;
 }
 
 export function setAllRoofs(a, on) {

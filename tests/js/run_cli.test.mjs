@@ -162,6 +162,45 @@ describe('node scripts/run.mjs', () => {
     assert.deepEqual(u.results.map((x) => x.bits), f.results.map((x) => x.bits));
   });
 
+  test('a fusion in a while body is in the JSON once, untimed, with the while that holds it (within); the entry\'s own have within null', () => {
+    const loop = write('loop.mlir', `func.func @main() -> tensor<256xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %n = stablehlo.constant dense<3> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %x0 = stablehlo.constant dense<0.5> : tensor<256xf32>
+  %r:2 = stablehlo.while(%i = %c0, %x = %x0) : tensor<i32>, tensor<256xf32>
+    cond {
+      %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %i2 = stablehlo.add %i, %one : tensor<i32>
+      %x2 = stablehlo.tanh %x : tensor<256xf32>
+      %x3 = stablehlo.multiply %x2, %x : tensor<256xf32>
+      stablehlo.return %i2, %x3 : tensor<i32>, tensor<256xf32>
+    }
+  %y = stablehlo.exponential %r#1 : tensor<256xf32>
+  %z = stablehlo.add %y, %r#1 : tensor<256xf32>
+  return %z : tensor<256xf32>
+}
+`);
+    const [f] = JSON.parse(run(loop, '--json').stdout);
+    assert.equal(f.status, 'passed');
+    assert.equal(f.fusions.length, 2);
+    const [body, top] = f.fusions;
+    assert.deepEqual(body.within, { line: 6, column: 3, op: 'stablehlo.while' });
+    assert.deepEqual(body.ops.map((o) => [o.line, o.op]), [[12, 'stablehlo.tanh'], [13, 'stablehlo.multiply']]);
+    assert.equal(body.kind, 'kLoop');
+    assert.deepEqual([body.seconds, body.repeats], [0, 0]);  // its time is the while's
+    assert.equal(top.within, null);
+    assert.deepEqual(top.ops.map((o) => o.op), ['stablehlo.exponential', 'stablehlo.add']);
+    assert.ok(top.seconds > 0);
+    assert.ok(f.ops.some((o) => o.op === 'stablehlo.while' && o.seconds > 0));
+    // The same bits op by op, where no fusion is listed.
+    const [u] = JSON.parse(run(loop, '--json', '--no-fuse').stdout);
+    assert.deepEqual(u.fusions, []);
+    assert.deepEqual(u.results.map((x) => x.bits), f.results.map((x) => x.bits));
+  });
+
   test('bad text is an error at its place; bad options are refused by name', () => {
     const r = run(broken);
     assert.equal(r.status, 1);
@@ -177,7 +216,7 @@ describe('node scripts/run.mjs', () => {
   test('--help describes the options and the output', () => {
     const r = run('--help');
     assert.equal(r.status, 0);
-    for (const word of ['--json', 'PROGRAM.py', '--entry NAME', '--inputs seeded', '--inputs arange', '--allow-unsupported', '--timing-budget S', 'untimed_ops', '--no-fuse', 'fusions', 'fallback', 'measurements of this machine', 'estimates from the IR']) {
+    for (const word of ['--json', 'PROGRAM.py', '--entry NAME', '--inputs seeded', '--inputs arange', '--allow-unsupported', '--timing-budget S', 'untimed_ops', '--no-fuse', 'fusions', 'fallback', 'within', 'measurements of this machine', 'estimates from the IR']) {
       assert.ok(r.stdout.includes(word), word);
     }
   });

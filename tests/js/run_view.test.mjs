@@ -194,7 +194,7 @@ describe('a fused run beside the analysis: one measured point per fusion', () =>
     const plain = ranView('chain.mlir', CHAIN, { inputs: 'arange', fuse: false });
     assert.equal(plain.report.fused, false);
     assert.deepEqual(plain.view.fusions, []);
-    assert.deepEqual(plain.view.figure.fusions, { estimated: [], measured: [] });
+    assert.deepEqual(plain.view.figure.fusions, { estimated: [], measured: [], notDrawn: { noFlops: 0, overLimit: 0 } });
     assert.ok(plain.view.rows.every((r) => r.fusion === null && r.seconds > 0));
     assert.equal(plain.view.figure.measured.length, plain.view.rows.filter((r) => r.flops > 0).length);
     // The same results, bit for bit (the fused loop runs the same f32 functions).

@@ -156,10 +156,17 @@ export function withFusionRoofline(fusions, line, first) {
 /**
  * The figure's fusion points: each fusion with flops and bytes at its intensity, at its ceiling
  * under the roof (the estimate for the fused program), and, when timed, at what it achieved
- * (the measurement), each naming its kind and its ops.
+ * (the measurement), each naming its kind and its ops; at most POINT_LIMIT fusions (the ones
+ * with the most bytes), and how many are not drawn (no flops; over the limit).
  */
 export function fusionPoints(fusions) {
-  const drawn = fusions.filter((f) => f.intensity !== null && f.ceiling > 0);
+  let drawn = fusions.filter((f) => f.intensity !== null && f.ceiling > 0);
+  const all = drawn.length;
+  if (drawn.length > POINT_LIMIT) {
+    // As for the ops: the POINT_LIMIT fusions with the most bytes, in program order.
+    const order = orderOf(Float64Array.from(drawn, (f) => f.bytes), 'desc').subarray(0, POINT_LIMIT);
+    drawn = Array.from(order).sort((p, q) => p - q).map((i) => drawn[i]);
+  }
   const describe = (f) => ({
     x: f.intensity, fusion: f.fusion, name: f.name, kind: f.kind, ops: f.ops.map((o) => ({ line: o.line, op: o.op })),
     flops: f.flops, bytes: f.bytes, ceiling: f.ceiling, bound: f.bound, within: f.within,
@@ -167,6 +174,7 @@ export function fusionPoints(fusions) {
   return {
     estimated: drawn.map((f) => ({ ...describe(f), y: f.ceiling })),
     measured: drawn.filter((f) => f.gflops > 0).map((f) => ({ ...describe(f), y: f.gflops, seconds: f.seconds, ofRoof: f.ofRoof })),
+    notDrawn: { noFlops: fusions.length - all, overLimit: all - drawn.length },
   };
 }
 

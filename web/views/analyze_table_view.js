@@ -142,10 +142,12 @@ export function renderAnalyzeTable(view, sort, selected, page = 0, fusion = null
 }
 
 /**
- * The table of a fused run's fusions: a click on a row (or Enter on it) selects the fusion.
- * @param {{onSelect: (fusion: number) => void}} handlers
+ * The table of a fused run's fusions, TABLE_PAGE to a page: a click on a row (or Enter on it)
+ * selects the fusion; Previous / Next turn the page.
+ * @param {{onSelect: (fusion: number) => void, onPage: (step: number) => void}} handlers
  */
-export function bindAnalyzeFusions({ onSelect }) {
+export function bindAnalyzeFusions({ onSelect, onPage }) {
+  for (const b of document.querySelectorAll('#analyze-fusion-pages button')) b.addEventListener('click', () => onPage(b.dataset.page === 'next' ? 1 : -1));
   const body = $('#analyze-fusions tbody');
   body.addEventListener('click', (e) => {
     const tr = e.target.closest('tr[data-fusion]');
@@ -160,15 +162,24 @@ export function bindAnalyzeFusions({ onSelect }) {
   });
 }
 
-/** Draws the run's fusions (view.fusions, the core's grouping and numbers), marking `selected`; hidden for an op-by-op run. */
-export function renderAnalyzeFusions(view, selected) {
+/** Draws page `page` of the run's fusions (view.fusions, the core's grouping and numbers), marking `selected`; hidden for an op-by-op run. */
+export function renderAnalyzeFusions(view, selected, page = 0) {
   const box = $('#analyze-fusions-box');
   const fusions = view.fusions ?? [];
   box.hidden = fusions.length === 0;
   if (box.hidden) return;
+  const pages = Math.max(1, Math.ceil(fusions.length / TABLE_PAGE));
+  const p = Math.min(Math.max(0, page), pages - 1);
+  const nav = $('#analyze-fusion-pages');
+  nav.hidden = pages === 1;
+  const had = nav.contains(document.activeElement) ? document.activeElement.dataset.page : null;
+  for (const b of nav.querySelectorAll('button')) b.disabled = b.dataset.page === 'previous' ? p === 0 : p === pages - 1;
+  if (had && nav.querySelector(`[data-page="${had}"]`).disabled) nav.querySelector(`[data-page="${had === 'next' ? 'previous' : 'next'}"]`)?.focus();
+  $('#analyze-fusion-page-status').textContent = pages === 1 ? ''
+    : `fusions ${p * TABLE_PAGE + 1}–${Math.min(fusions.length, (p + 1) * TABLE_PAGE)} of ${fusions.length} (page ${p + 1} of ${pages})`;
   const body = $('#analyze-fusions tbody');
   const focused = body.contains(document.activeElement) ? document.activeElement.closest('tr')?.dataset.fusion ?? null : null;
-  body.replaceChildren(...fusions.map((f) => {
+  body.replaceChildren(...fusions.slice(p * TABLE_PAGE, (p + 1) * TABLE_PAGE).map((f) => {
     const tr = el('tr');
     tr.dataset.fusion = String(f.fusion);
     tr.tabIndex = 0;

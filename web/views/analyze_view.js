@@ -6,7 +6,7 @@ import { analysisYTitle, fusionSpan, nextSort, TABLE_PAGE } from '../model/analy
 import { clockTime, short } from '../model/format.js';
 import {
   analyzeBaseSteps, setAllRoofs, setAnalysis, setCancelled, setCleared, setDtype, setFailure, setPage, setPending, setRoof, setRun,
-  setRunCancelled, setRunChoice, setRunFailure, setRunPending, setSelected, setSelectedFusion, setSort, withSort, withSortSteps,
+  setFusionPage, setRunCancelled, setRunChoice, setRunFailure, setRunPending, setSelected, setSelectedFusion, setSort, withSort, withSortSteps,
 } from '../analyze_state.js';
 import { runSteps, sliced } from '../model/steps.js';
 import { CancelledError } from '../pool.js';
@@ -119,7 +119,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     onSelectLine(f.line, f.column, getState().analyze.shown?.name);
   };
   const figure = createAnalysisFigure($('#analyze-roofline'), { onSelect: select, onSelectFusion: selectFusion, legend: $('#analyze-legend') });
-  bindAnalyzeFusions({ onSelect: selectFusion });
+  bindAnalyzeFusions({ onSelect: selectFusion, onPage: (step) => change((s) => setFusionPage(s, (s.fusionPage ?? 0) + step)) });
   globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', () => figure.restyle());
   bindAnalyzeTable({
     onSort: (key) => change((s) => setSort(s, nextSort(s.sort, key))),
@@ -212,8 +212,9 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     }
     if (view.run && view.run.report.status !== 'not_run') {
       const f = view.figure.fusions;
+      const over = f.notDrawn.overLimit ? ` of the ${f.estimated.length + f.notDrawn.overLimit} with flops, the ${f.estimated.length} with the most bytes` : '';
       const fused = view.run.report.fused
-        ? `${f.measured.length} fusions (open squares: each fusion's estimate at its fused bytes; triangles of their own colour: what it achieved) and `
+        ? `${f.measured.length} fusions${over} (open squares: each fusion's estimate at its fused bytes; triangles of their own colour: what it achieved) and `
         : '';
       parts.push(`measured points (this machine, a measurement): ${fused}${measured.length} ops ${view.run.report.fused ? 'that ran alone ' : ''}at their achieved GFLOP/s, each joined by a thin line to its estimated ceiling` +
         (view.roofs.some((r) => r.kind === 'measurement') ? '' : '; measure this machine in section 4 to draw its measured roofs too'));
@@ -312,7 +313,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
       () => {
         const inFusion = s.selectedFusion === null ? null : view.fusions[s.selectedFusion] ?? null;
         renderAnalyzeTable(view, s.sort, s.selected, s.page, inFusion);
-        renderAnalyzeFusions(view, s.selectedFusion);
+        renderAnalyzeFusions(view, s.selectedFusion, s.fusionPage ?? 0);
         showSelectedLine(shownSource, s.selected === null ? (inFusion ? { line: fusionSpan(inFusion).from.line } : null) : view.rows[s.selected]);
       },
     ];
