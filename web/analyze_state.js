@@ -28,7 +28,7 @@
 // shown carries seq (one per analysis shown) and at (when it was analysed): results name their
 // program and when; a run belongs to the analysis whose seq it carries.
 import {
-  buildRowsInSteps, drawable, figurePoints, figureRange, fusionPoints, measuredSeconds, runFusions, sortRowsSteps, TABLE_PAGE, withBounds,
+  buildRowsInSteps, drawable, figurePoints, figureRange, fusionPoints, measuredSeconds, runFusionsSteps, sortRowsSteps, TABLE_PAGE, withBounds,
   withFusionRoofline, withMeasured,
 } from './model/analysis_view.js';
 import { availableRoofs, programDtype, roofBudgets } from './model/roofs.js';
@@ -208,7 +208,7 @@ export function* analyzeBaseSteps(core, a, budgets, measurements) {
   const measured = run ? measuredSeconds(summary, placement, run.report) : null;
   // A fused run's fusions: after the ops in the core's roofline call (fusion j at n + j), so
   // their ceilings, bounds and what they achieved are the core's, as the ops' are.
-  const { fusions, ofOp } = run ? runFusions(summary, run.report) : { fusions: [], ofOp: null };
+  const { fusions, ofOp } = run ? yield* runFusionsSteps(summary, run.report) : { fusions: [], ofOp: null };
   yield;
   const drawn = drawable(rows);
   yield;

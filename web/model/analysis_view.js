@@ -15,6 +15,11 @@ export const TABLE_PAGE = 50;
  * 4000 points held the main thread ~400 ms, 1000 about a quarter of that.
  */
 export const POINT_LIMIT = 1000;
+/**
+ * Fusions the figure draws at most (each an estimate, a measurement and the line between them):
+ * with the ops' POINT_LIMIT points, a fused run's figure costs about what an op-by-op run's does.
+ */
+export const FUSION_POINT_LIMIT = POINT_LIMIT / 2;
 
 /**
  * For each op of the summary (summarizeFile concatenates the modules that analysed, in order):
@@ -114,24 +119,39 @@ export function measuredSeconds(summary, placement, report) {
  * decides what fuses: an op op-by-op run (report.fused false) is in no fusion.
  */
 export function runFusions(summary, report) {
+  return runSteps(runFusionsSteps(summary, report));
+}
+
+/** runFusions as steps (web/model/steps.js): a run of thousands of fusions is matched across tasks. */
+export function* runFusionsSteps(summary, report) {
+  // Each row by its place: line · 2^20 + column, one number (a string key per op cost the page
+  // ~100 ms for 14,000 ops); a column past 2^20 keeps a string key, so no two places share one.
+  const placeKey = (line, column) => (column >= 0 && column < 1048576 ? line * 1048576 + column : `${line}:${column}`);
   const rowAt = new Map();
-  summary.ops.forEach((o, i) => {
-    const key = `${o.line}:${o.column}`;
+  for (let i = 0; i < summary.ops.length; i++) {
+    if (i > 0 && i % (4 * STEP_ROWS) === 0) yield;
+    const o = summary.ops[i];
+    const key = placeKey(o.line, o.column);
     if (!rowAt.has(key)) rowAt.set(key, i);
-  });
+  }
   const ofOp = new Float64Array(summary.ops.length).fill(NaN);
-  const fusions = (report.fusions ?? []).map((f, fusion) => {
-    const ops = f.ops.map((o) => ({ line: o.line, column: o.column, op: o.op, index: rowAt.get(`${o.line}:${o.column}`) ?? -1 }));
-    const indices = ops.filter((o) => o.index >= 0).map((o) => o.index);
+  const all = report.fusions ?? [];
+  const fusions = new Array(all.length);
+  for (let fusion = 0; fusion < all.length; fusion++) {
+    if (fusion > 0 && fusion % STEP_ROWS === 0) yield;
+    const f = all[fusion];
+    const ops = f.ops.map((o) => ({ line: o.line, column: o.column, op: o.op, index: rowAt.get(placeKey(o.line, o.column)) ?? -1 }));
+    const indices = [];
+    for (const o of ops) if (o.index >= 0) indices.push(o.index);
     for (const i of indices) ofOp[i] = fusion;
-    return {
+    fusions[fusion] = {
       fusion, name: f.name, kind: f.kind, line: f.line, column: f.column, ops, indices, within: f.within ?? null,
       seconds: f.seconds > 0 ? f.seconds : null, repeats: f.repeats, flops: f.flops, transcendentals: f.transcendentals,
       bytes: f.bytes_accessed, intensity: f.flops > 0 && f.bytes_accessed > 0 ? f.flops / f.bytes_accessed : null,
       fallback: f.fallback ?? '',
       bound: null, ceiling: null, gflops: null, gbs: null, ofRoof: null,
     };
-  });
+  }
   return { fusions, ofOp };
 }
 
@@ -156,15 +176,15 @@ export function withFusionRoofline(fusions, line, first) {
 /**
  * The figure's fusion points: each fusion with flops and bytes at its intensity, at its ceiling
  * under the roof (the estimate for the fused program), and, when timed, at what it achieved
- * (the measurement), each naming its kind and its ops; at most POINT_LIMIT fusions (the ones
+ * (the measurement), each naming its kind and its ops; at most FUSION_POINT_LIMIT fusions (the ones
  * with the most bytes), and how many are not drawn (no flops; over the limit).
  */
 export function fusionPoints(fusions) {
   let drawn = fusions.filter((f) => f.intensity !== null && f.ceiling > 0);
   const all = drawn.length;
-  if (drawn.length > POINT_LIMIT) {
-    // As for the ops: the POINT_LIMIT fusions with the most bytes, in program order.
-    const order = orderOf(Float64Array.from(drawn, (f) => f.bytes), 'desc').subarray(0, POINT_LIMIT);
+  if (drawn.length > FUSION_POINT_LIMIT) {
+    // As for the ops: the FUSION_POINT_LIMIT fusions with the most bytes, in program order.
+    const order = orderOf(Float64Array.from(drawn, (f) => f.bytes), 'desc').subarray(0, FUSION_POINT_LIMIT);
     drawn = Array.from(order).sort((p, q) => p - q).map((i) => drawn[i]);
   }
   const describe = (f) => ({
