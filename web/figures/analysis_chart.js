@@ -171,13 +171,18 @@ function tooltipLabel(ctx) {
       (p.ceiling ? `; ceiling ${exact(p.ceiling)} GFLOP/s${p.ofRoof !== null ? ` (${exact(100 * p.ofRoof)}% of the roof)` : ''}` : '');
   }
   if (d.role === 'fusion' || d.role === 'measured fusion' || (d.role === 'selected fusion' && p.fusion !== undefined)) {
-    const what = `${p.name} (${p.kind}) fused ${fusedOpsText(p)}`;
-    const where = p.within ? ` — in the body of ${p.within.op} at line ${p.within.line}` : '';
+    // Lines of their own (a fusion's ops would run past the canvas on one): what it is, its ops three to a line, its numbers.
+    const ops = [];
+    for (let i = 0; i < p.ops.length && i < 9; i += 3) ops.push(`  ${fusedOpsText({ ops: p.ops.slice(i, i + 3) })}${i + 3 < p.ops.length ? ',' : ''}`);
+    if (p.ops.length > 9) ops.push(`  and ${p.ops.length - 9} more ops`);
+    const where = p.within ? ` in the body of ${p.within.op} at line ${p.within.line}` : '';
     if (d.role === 'measured fusion') {
-      return `measurement, ${what}: achieved ${exact(p.y)} GFLOP/s in ${exact(p.seconds)} s on this machine` +
-        `; ceiling ${exact(p.ceiling)} GFLOP/s${p.ofRoof !== null && p.ofRoof !== undefined ? ` (${exact(100 * p.ofRoof)}% of the roof)` : ''}`;
+      return [`measurement, ${p.name} (${p.kind}), which fused:`, ...ops,
+        `achieved ${exact(p.y)} GFLOP/s`, `in ${exact(p.seconds)} s on this machine`,
+        `ceiling ${exact(p.ceiling)} GFLOP/s${p.ofRoof !== null && p.ofRoof !== undefined ? ` (${exact(100 * p.ofRoof)}% of the roof)` : ''}`];
     }
-    return `${what}${where}: ${exact(p.x)} flops/byte, ${p.flops} flops, ${p.bytes} bytes at its boundary; ceiling ${exact(p.y)} GFLOP/s${p.bound ? `, ${p.bound}` : ''}`;
+    return [`${p.name} (${p.kind})${where}, which fused:`, ...ops,
+      `${exact(p.x)} flops/byte: ${p.flops} flops, ${p.bytes} bytes at its boundary`, `ceiling ${exact(p.y)} GFLOP/s${p.bound ? `, ${p.bound}` : ''}`];
   }
   if (d.role === 'selected fusion') return `line ${p.line} ${p.op}: in the selected fusion`;
   if (d.role === 'link' || d.role === 'fusion link') return null;
