@@ -240,7 +240,7 @@ const std::vector<std::string>& names_list() {
         "jnp.array", "jnp.asarray", "jnp.zeros_like", "jnp.ones_like", "jnp.concatenate", "jnp.stack",
         "jnp.expand_dims", "jnp.squeeze", "jnp.swapaxes", "jnp.broadcast_to",
         "jnp.prod", "jnp.clip", "jnp.var", "jnp.std", "jnp.outer", "jnp.argmax", "jnp.argmin", "jnp.cumsum",
-        "jnp.cumprod", "jnp.floor_divide", "jnp.remainder", "jnp.mod", "jax.nn.one_hot", "lax.argmax", "lax.argmin", "lax.cumsum", "lax.cumprod", "lax.cummax", "lax.cummin",
+        "jnp.cumprod", "jnp.einsum", "jnp.eye", "jnp.floor_divide", "jnp.remainder", "jnp.mod", "jax.nn.one_hot", "lax.argmax", "lax.argmin", "lax.cumsum", "lax.cumprod", "lax.cummax", "lax.cummin",
         "jax.nn.relu", "jax.nn.sigmoid", "jax.nn.silu", "jax.nn.softmax", "jax.nn.log_softmax", "jax.nn.logsumexp",
         "jax.nn.gelu", "jax.scipy.special.logsumexp", "lax.dot_general", "lax.stop_gradient", "jax.jit", "jax.ShapeDtypeStruct",
         "np.zeros", "np.ones", "np.arange"};
@@ -1549,6 +1549,212 @@ struct Interp {
     return call_jitted_private("_one_hot", {x}, body, std::to_string(nc->i) + dtype + std::to_string(pos));
   }
 
+  // jnp.einsum with two operands (jax/_src/numpy/einsum.py): opt_einsum's parse and size checks
+  // (its messages), then _einsum's one pairwise contraction. opt_einsum pops the operands in the
+  // order (1, 0), so lhs is the second operand and rhs the first: size-1 dims against a larger
+  // counterpart squeezed, labels contracted in one operand only summed out (a reduce in sorted
+  // label order), dot_general trying (rhs, lhs) first, then a transpose to the output order.
+  Result<Ref> einsum(const Args& a) {
+    const std::string q = "jnp.einsum";
+    for (auto& [k, v] : a.kw) {
+      if (k == "optimize") continue;  // two operands: one contraction whatever the path
+      if ((k == "precision" || k == "preferred_element_type") && v->k == K::None) continue;
+      return fail(q + ": the keyword argument '" + k + "' is not supported here");
+    }
+    if (a.pos.empty()) return fail(q + "() missing required argument 'subscripts'");
+    if (a.pos[0]->k != K::Str)
+      return fail(q + " here needs a subscripts string first (the sublist form is not supported), got " + type_name(a.pos[0]));
+    std::string spec;
+    for (char c : a.pos[0]->s)
+      if (c != ' ') spec += c;
+    std::vector<Ref> ops(a.pos.begin() + 1, a.pos.end());
+    if (spec.find('.') != std::string::npos)
+      return fail(q + ": ellipses ('...') in the subscripts are not supported here; name every axis");
+    const auto arrow = spec.find("->");
+    if ((spec.find('-') != std::string::npos || spec.find('>') != std::string::npos) &&
+        (arrow == std::string::npos || std::count(spec.begin(), spec.end(), '-') != 1 ||
+         std::count(spec.begin(), spec.end(), '>') != 1))
+      return fail("Subscripts can only contain one '->'.");
+    const std::string in_str = arrow == std::string::npos ? spec : spec.substr(0, arrow);
+    for (char c : spec)
+      if (c != ',' && c != '-' && c != '>' && !std::isalpha(static_cast<unsigned char>(c)))
+        return fail("Character " + std::string(1, c) + " is not a valid symbol.");
+    std::vector<std::string> terms(1);
+    for (char c : in_str) {
+      if (c == ',') terms.emplace_back();
+      else terms.back() += c;
+    }
+    if (terms.size() != ops.size()) return fail("Number of einsum subscripts must be equal to the number of operands.");
+    if (ops.size() != 2) return fail(q + " here takes exactly two operands, got " + std::to_string(ops.size()));
+    std::string out;
+    if (arrow == std::string::npos) {
+      std::string all = terms[0] + terms[1], sorted = all;
+      std::sort(sorted.begin(), sorted.end());
+      sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+      for (char c : sorted)
+        if (std::count(all.begin(), all.end(), c) == 1) out += c;
+    } else {
+      out = spec.substr(arrow + 2);
+      for (char c : out) {
+        if (std::count(out.begin(), out.end(), c) > 1)
+          return fail("Output character '" + std::string(1, c) + "' appeared more than once in the output.");
+        if (in_str.find(c) == std::string::npos) return fail("Output character '" + std::string(1, c) + "' did not appear in the input");
+      }
+    }
+    std::vector<Ref> xs;
+    for (auto& o : ops) {
+      UNWRAP(x, as_array(o, q));
+      xs.push_back(x);
+    }
+    std::map<char, std::int64_t> size;
+    for (std::size_t t = 0; t < 2; ++t) {
+      const auto& d = xs[t]->aval.dims;
+      if (d.size() != terms[t].size())
+        return fail("Einstein sum subscript '" + terms[t] + "' does not contain the correct number of indices for operand " +
+                    std::to_string(t) + ".");
+      for (std::size_t k = 0; k < d.size(); ++k) {
+        const char c = terms[t][k];
+        if (std::count(terms[t].begin(), terms[t].end(), c) > 1)
+          return fail(q + ": a label repeated within one operand ('" + terms[t] + "', a diagonal) is not supported here");
+        auto it = size.find(c);
+        if (it == size.end() || it->second == 1) size[c] = d[k];
+        else if (d[k] != 1 && d[k] != it->second)
+          return fail("Size of label '" + std::string(1, c) + "' for operand " + std::to_string(t) + " (" + std::to_string(d[k]) +
+                      ") does not match previous terms (" + std::to_string(it->second) + ").");
+      }
+    }
+    if (xs[0]->aval.dtype != xs[1]->aval.dtype)
+      return fail(q + " here needs operands of one dtype, got " + jax_dtype_name(xs[0]->aval.dtype) + " and " +
+                  jax_dtype_name(xs[1]->aval.dtype) + "; convert one with .astype(...)");
+    if (xs[0]->aval.dtype == "i1") return fail(q + " of bool arrays is not supported here");
+    const bool out_weak = xs[0]->weak && xs[1]->weak;
+    std::string contracted;  // sorted: the labels of the inputs not in the output
+    for (auto& [c, n] : size)
+      if (out.find(c) == std::string::npos) contracted += c;
+    Ref lhs = xs[1], rhs = xs[0];
+    std::string ln = terms[1], rn = terms[0];
+    auto filter_singletons = [&](Ref& x, std::string& names, const std::vector<std::int64_t>& other, const std::string& other_names) -> Result<bool> {
+      std::vector<std::int64_t> shape;
+      std::string kept;
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        const auto j = other_names.find(names[i]);
+        if (x->aval.dims[i] != 1 || j == std::string::npos || other[j] == 1) {
+          shape.push_back(x->aval.dims[i]);
+          kept += names[i];
+        }
+      }
+      UNWRAP(r, reshape(x, shape));
+      x = r;
+      names = kept;
+      return Result<bool>::success(true);
+    };
+    UNWRAP(f1, filter_singletons(lhs, ln, rhs->aval.dims, rn));
+    UNWRAP(f2, filter_singletons(rhs, rn, lhs->aval.dims, ln));
+    (void)f1, (void)f2;
+    auto sum_uniques = [&](Ref& x, std::string& names, const std::string& other) -> Result<bool> {
+      std::vector<std::int64_t> axes;
+      std::string removed;
+      for (char c : contracted)
+        if (names.find(c) != std::string::npos && other.find(c) == std::string::npos) {
+          axes.push_back(std::int64_t(names.find(c)));
+          removed += c;
+        }
+      if (axes.empty()) return Result<bool>::success(true);
+      std::vector<std::int64_t> shape;
+      std::string kept;
+      for (std::size_t i = 0; i < names.size(); ++i)
+        if (removed.find(names[i]) == std::string::npos) shape.push_back(x->aval.dims[i]), kept += names[i];
+      if (!tracing()) {
+        x = new_array({shape, x->aval.dtype}, x->weak);
+      } else {
+        UNWRAP(v, value_of(x));
+        x = traced(em->reduce(v, em->constant(0, {{}, x->aval.dtype}), "add", axes), x->weak);
+      }
+      names = kept;
+      return Result<bool>::success(true);
+    };
+    const std::string ln0 = ln, rn0 = rn;
+    UNWRAP(s1, sum_uniques(lhs, ln, rn0));
+    UNWRAP(s2, sum_uniques(rhs, rn, ln0));
+    (void)s1, (void)s2;
+    std::string cnames, batch;
+    for (char c : contracted)
+      if (ln.find(c) != std::string::npos || rn.find(c) != std::string::npos) cnames += c;
+    for (char c : out)
+      if (ln.find(c) != std::string::npos && rn.find(c) != std::string::npos) batch += c;
+    std::vector<std::int64_t> lb, rb, lc, rc;
+    for (char c : batch) lb.push_back(std::int64_t(ln.find(c))), rb.push_back(std::int64_t(rn.find(c)));
+    for (char c : cnames) lc.push_back(std::int64_t(ln.find(c))), rc.push_back(std::int64_t(rn.find(c)));
+    auto remove = [](const std::string& s, const std::string& gone) {
+      std::string r;
+      for (char c : s)
+        if (gone.find(c) == std::string::npos) r += c;
+      return r;
+    };
+    const std::string deleted = batch + cnames;
+    std::string names = batch + remove(rn, deleted) + remove(ln, deleted);
+    Ref r;
+    if (names == out) {
+      UNWRAP(d, dot_general(rhs, lhs, rc, lc, rb, lb));
+      r = d;
+    } else {
+      names = batch + remove(ln, deleted) + remove(rn, deleted);
+      UNWRAP(d, dot_general(lhs, rhs, lc, rc, lb, rb));
+      r = d;
+    }
+    if (names != out) {
+      std::vector<std::int64_t> perm;
+      for (char c : out) perm.push_back(std::int64_t(names.find(c)));
+      UNWRAP(t, transpose(r, perm, true));
+      r = t;
+    }
+    return convert(r, r->aval.dtype, out_weak);
+  }
+
+  // jnp.eye(N, M=None, k=0, dtype=None) (jax/_src/numpy/array_creation.py's _eye): row and
+  // column iotas of int32, i + k (k a weakly typed scalar) == j, then astype(dtype) (float32 by
+  // default; no convert for bool).
+  Result<Ref> eye(const std::string& q, const Args& a) {
+    Ref n_r = a.get(0, "N"), m_r = a.get(1, "M"), k_r = a.get(2, "k"), d_r = a.get(3, "dtype");
+    if (!n_r) return fail(q + "() missing required argument 'N'");
+    if (a.pos.size() > 4) return fail(q + "() takes from 1 to 4 positional arguments but " + std::to_string(a.pos.size()) + " were given");
+    for (auto& [k, v] : a.kw)
+      if (k != "N" && k != "M" && k != "k" && k != "dtype") return fail(q + "() got an unexpected keyword argument '" + k + "'");
+    auto dim = [&](const Ref& r, const char* what) -> Result<std::int64_t> {
+      if (r->k != K::Int && r->k != K::Bool) return fail(q + ": " + what + " must be an int, got " + type_name(r));
+      return Result<std::int64_t>::success(r->k == K::Bool ? std::int64_t(r->b) : r->i);
+    };
+    UNWRAP(n, dim(n_r, "N"));
+    std::int64_t m = n;
+    if (m_r && m_r->k != K::None) {
+      UNWRAP(mm, dim(m_r, "M"));
+      m = mm;
+    }
+    if (n < 0 || m < 0)
+      return fail("negative dimensions are not allowed, got " + std::to_string(n) + " and " +
+                  (m_r && m_r->k != K::None ? std::to_string(m) : std::string("None")));
+    std::int64_t k = 0;
+    if (k_r && k_r->k != K::None) {
+      if (k_r->k != K::Int && k_r->k != K::Bool) return fail("k must be a scalar integer; got " + type_name(k_r));
+      k = k_r->k == K::Bool ? std::int64_t(k_r->b) : k_r->i;
+    }
+    k = std::max<std::int64_t>(INT32_MIN, std::min<std::int64_t>(INT32_MAX, k));  // lax._clip_int_to_valid_range
+    std::string dtype = "f32";
+    if (d_r && d_r->k != K::None) {
+      UNWRAP(t, dtype_arg(d_r, q));
+      dtype = canonical(t);
+    }
+    const std::vector<std::int64_t> shape = {n, m};
+    UNWRAP(okshape, check_shape(shape, q));
+    (void)okshape;
+    if (!tracing()) return Result<Ref>::success(new_array({shape, dtype}, false));
+    Ref i = traced(em->iota({shape, "i32"}, 0), false);
+    Ref j = traced(em->iota({shape, "i32"}, 1), false);
+    UNWRAP(shifted, binary_fn("add", "add", i, mk_int(k)));
+    UNWRAP(eq, compare_fn("==", "EQ", shifted, j));
+    return convert(eq, dtype, false);
+  }
+
   // lax.conv_general_dilated: dimension numbers as specs ('NCHW', 'OIHW', 'NCHW' by default, any
   // letters JAX accepts) ordered as lax.conv_general_permutations orders them (spatial dims in
   // the rhs spec's order), 'SAME'/'VALID' padding over the dilated window, one convolution.
@@ -1897,6 +2103,7 @@ struct Interp {
       }
       return Result<Ref>::success(new_array({{std::int64_t(n)}, t}, false));
     }
+    if (mod == "jnp" && fn == "eye") return eye(q, a);
     if ((mod == "jnp" || mod == "np") && (fn == "array" || fn == "asarray")) {
       UNWRAP(x, need(0, "a"));
       Ref d = arg(1, "dtype");
@@ -1997,6 +2204,7 @@ struct Interp {
         UNWRAP(y, need(1, "x2"));
         return fn == "floor_divide" ? floor_divide(x, y) : remainder(x, y);
       }
+      if (fn == "einsum") return einsum(a);
       if (fn == "outer") {
         UNWRAP(x, need(0, "a"));
         UNWRAP(y, need(1, "b"));

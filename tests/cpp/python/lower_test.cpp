@@ -216,6 +216,48 @@ TEST_CASE("jax.nn and jnp compositions lower in JAX's order", "[python][lower]")
                      "    }) : (tensor<8x9xi16>, tensor<i16>) -> tensor<8x9xi16>\n"));
 }
 
+TEST_CASE("jnp.einsum and jnp.eye lower as JAX's _einsum and _eye", "[python][lower]") {
+  // opt_einsum pops (1, 0): dot_general tries (first, second) in (rhs, lhs) order first.
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,jk->ik', a, b)", "jnp.zeros((2, 3)), jnp.zeros((3, 4))", "a, b")),
+             Catch::Matchers::Contains("    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = "
+                                       "[DEFAULT, DEFAULT] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>\n    return %0"));
+  // Batch dims first; the (lhs, rhs) order when it gives the output without a transpose.
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('bij,bjk->bki', a, a)", "jnp.zeros((2, 3, 3))", "a")),
+             Catch::Matchers::Contains("%0 = stablehlo.dot_general %arg0, %arg0, batching_dims = [0] x [0], contracting_dims = [1] x [2]"));
+  // A transpose to the output order when neither order gives it.
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,jk->ki', a, b)", "jnp.zeros((2, 3)), jnp.zeros((3, 4))", "a, b")),
+             Catch::Matchers::Contains("    %0 = stablehlo.dot_general %arg1, %arg0, contracting_dims = [0] x [1], precision = "
+                                       "[DEFAULT, DEFAULT] : (tensor<3x4xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>\n    return %0"));
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('bij,bjk->ibk', a, b)", "jnp.zeros((2, 3, 4)), jnp.zeros((2, 4, 5))", "a, b")),
+             Catch::Matchers::Contains("    %0 = stablehlo.dot_general %arg1, %arg0, batching_dims = [0] x [0], contracting_dims = [1] x [2], "
+                                       "precision = [DEFAULT, DEFAULT] : (tensor<2x4x5xf32>, tensor<2x3x4xf32>) -> tensor<2x5x3xf32>\n"
+                                       "    %1 = stablehlo.transpose %0, dims = [2, 0, 1] : (tensor<2x5x3xf32>) -> tensor<3x2x5xf32>\n"));
+  // Labels contracted in one operand only are summed out first (the second operand first), then
+  // a dot_general with no contracting dims.
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,k->i', a, b)", "jnp.zeros((2, 3)), jnp.zeros(4)", "a, b")),
+             Catch::Matchers::Contains(
+                 "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+                 "    %0 = stablehlo.reduce(%arg1 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>\n"
+                 "    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+                 "    %1 = stablehlo.reduce(%arg0 init: %cst_0) applies stablehlo.add across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n"
+                 "    %2 = stablehlo.dot_general %1, %0, contracting_dims = [] x [], precision = [DEFAULT, DEFAULT] : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>\n"));
+  // A size-1 axis against a larger one is squeezed (a reshape) before the contraction.
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,kj->ik', a, b)", "jnp.zeros((2, 1)), jnp.zeros((4, 3))", "a, b")),
+             Catch::Matchers::Contains("stablehlo.reshape %arg0 : (tensor<2x1xf32>) -> tensor<2xf32>"));
+  // jnp.eye: two int32 iotas, i + k (a weak scalar) == j, then the dtype.
+  CHECK_THAT(lower_text(fn("    return jnp.eye(2, 3, k=1) + x", "jnp.zeros((2, 3))")),
+             Catch::Matchers::Contains("    %0 = stablehlo.iota dim = 0 : tensor<2x3xi32>\n"
+                                       "    %1 = stablehlo.iota dim = 1 : tensor<2x3xi32>\n"
+                                       "    %c = stablehlo.constant dense<1> : tensor<i32>\n"
+                                       "    %2 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i32>) -> tensor<2x3xi32>\n"
+                                       "    %3 = stablehlo.add %0, %2 : tensor<2x3xi32>\n"
+                                       "    %4 = stablehlo.compare  EQ, %3, %1,  SIGNED : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi1>\n"
+                                       "    %5 = stablehlo.convert %4 : (tensor<2x3xi1>) -> tensor<2x3xf32>\n"));
+  // A bool eye needs no convert.
+  CHECK_THAT(lower_text(fn("    return jnp.eye(2, dtype=jnp.bool_)", "jnp.zeros(3)")),
+             Catch::Matchers::Contains("-> tensor<2x2xi1>\n    return %4 : tensor<2x2xi1>"));
+}
+
 TEST_CASE("every lowered module parses and verifies", "[python][lower]") {
   const char* bodies[] = {"    return jnp.tanh(x @ x.T) * 0.5", "    return jnp.where(x > 0, x, 0.0).mean()",
                           "    h = jax.nn.silu(x)\n    return h.reshape(-1), jnp.sum(h, axis=(0, 1))",
@@ -348,6 +390,25 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
        "6:12: cannot select an axis to squeeze out which has size not equal to one, got shape=(2, 3) and dimensions=(1,)"},
       {fn("    return jnp.broadcast_to(x, (2, 4))", "jnp.zeros(3)"),
        "6:12: Incompatible shapes for broadcasting: (3,) and requested shape (2, 4)"},
+      {fn("    return jnp.einsum('ij,jk->ik', x, y)", "jnp.zeros((2, 3)), jnp.zeros((4, 5))", "x, y"),
+       "6:12: Size of label 'j' for operand 1 (4) does not match previous terms (3)."},
+      {fn("    return jnp.einsum('ij,jk->ik', x)", "jnp.zeros((2, 3))"),
+       "6:12: Number of einsum subscripts must be equal to the number of operands."},
+      {fn("    return jnp.einsum('ij,jk,kl->il', x, x, x)", "jnp.zeros((3, 3))"), "6:12: jnp.einsum here takes exactly two operands, got 3"},
+      {fn("    return jnp.einsum('i1,jk', x, x)", "jnp.zeros((3, 3))"), "6:12: Character 1 is not a valid symbol."},
+      {fn("    return jnp.einsum('ij,jk->iz', x, x)", "jnp.zeros((3, 3))"), "6:12: Output character 'z' did not appear in the input"},
+      {fn("    return jnp.einsum('ij,jk->ii', x, x)", "jnp.zeros((3, 3))"),
+       "6:12: Output character 'i' appeared more than once in the output."},
+      {fn("    return jnp.einsum('ij->i->j', x, x)", "jnp.zeros((3, 3))"), "6:12: Subscripts can only contain one '->'."},
+      {fn("    return jnp.einsum('ijk,jk', x, x)", "jnp.zeros((3, 3))"),
+       "6:12: Einstein sum subscript 'ijk' does not contain the correct number of indices for operand 0."},
+      {fn("    return jnp.einsum('ii,ij', x, x)", "jnp.zeros((3, 3))"),
+       "6:12: jnp.einsum: a label repeated within one operand ('ii', a diagonal) is not supported here"},
+      {fn("    return jnp.einsum('...i,i', x, x[0])", "jnp.zeros((3, 3))"),
+       "6:12: jnp.einsum: ellipses ('...') in the subscripts are not supported here; name every axis"},
+      {fn("    return jnp.eye(-2)", "jnp.zeros(3)"), "6:12: negative dimensions are not allowed, got -2 and None"},
+      {fn("    return jnp.eye(2, 3.0)", "jnp.zeros(3)"), "6:12: jnp.eye: M must be an int, got float"},
+      {fn("    return jnp.eye(2, k=x)", "jnp.zeros(3)"), "6:12: k must be a scalar integer; got Array float32[3]"},
       {"import jax\ndef f(x:\n    return x\n", "2:6: '(' was never closed"},
       {"def f(x):\nreturn x\n", "2:1: expected an indented block, found name 'return'"},
       {"x = (1 +\n", "1:5: '(' was never closed"},

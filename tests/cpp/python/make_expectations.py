@@ -163,6 +163,19 @@ CASES = [
     ('x[::-1] and lax.rev', 'a[::-1, 1:] + lax.rev(a, (1,))[:, :2]', [((2, 3), 'float32')], lambda a: a[::-1, 1:] + a[:, ::-1][:, :2]),
     ('lax.conv explicit padding', 'lax.conv(a, b, (1, 2), [(1, 0), (2, 1)])', [((1, 1, 3, 4), 'float32'), ((2, 1, 2, 2), 'float32')],
      lambda a, b: conv_nchw(a, b, (1, 2), ((1, 0), (2, 1)), (1, 1))),
+    ('jnp.einsum matmul', "jnp.einsum('ij,jk->ik', a, b)", [((2, 3), 'float32'), ((3, 4), 'float32')],
+     lambda a, b: np.einsum('ij,jk->ik', a, b)),
+    ('jnp.einsum batched to another order', "jnp.einsum('bij,bjk->kbi', a, b)", [((2, 2, 3), 'float32'), ((2, 3, 4), 'float32')],
+     lambda a, b: np.einsum('bij,bjk->kbi', a, b)),
+    ('jnp.einsum implicit output', "jnp.einsum('ij,kj', a, b)", [((2, 3), 'float32'), ((4, 3), 'float32')],
+     lambda a, b: np.einsum('ij,kj', a, b)),
+    ('jnp.einsum sums and outer', "jnp.einsum('ij,kl->ik', a, b)", [((2, 3), 'float32'), ((4, 2), 'float32')],
+     lambda a, b: np.einsum('ij,kl->ik', a, b)),
+    ('jnp.einsum size-1 axis', "jnp.einsum('ij,kj->ik', a, b)", [((2, 1), 'float32'), ((3, 4), 'float32')],
+     lambda a, b: np.einsum('ij,kj->ik', a, b)),
+    ('jnp.einsum int32', "jnp.einsum('i,i->', a, a)", [((5,), 'int32')], lambda a: np.einsum('i,i->', a, a)),
+    ('jnp.eye', 'a @ jnp.eye(3, 4, k=1) + jnp.eye(2, 4, k=-1, dtype=jnp.int32)', [((2, 3), 'float32')],
+     lambda a: a @ np.eye(3, 4, k=1) + np.eye(2, 4, k=-1, dtype=np.int32)),
 ]
 
 def args_text(args):
