@@ -41,6 +41,8 @@ struct Obj {
   Ref self;                 // Method: receiver; Jitted: the function
   const Stmt* def = nullptr;  // Func
   std::vector<Ref> defaults;  // Func: evaluated default values (null: none)
+  const Expr* lambda = nullptr;  // Func: a lambda's expression (def is null then)
+  std::shared_ptr<std::map<std::string, Ref>> closure;  // Func made inside a function: its names then
 };
 
 Ref mk(K k) {
@@ -242,7 +244,7 @@ const std::vector<std::string>& names_list() {
         "jnp.prod", "jnp.clip", "jnp.var", "jnp.std", "jnp.outer", "jnp.argmax", "jnp.argmin", "jnp.cumsum",
         "jnp.cumprod", "jnp.einsum", "jnp.eye", "jnp.floor_divide", "jnp.remainder", "jnp.mod", "jax.nn.one_hot", "lax.argmax", "lax.argmin", "lax.cumsum", "lax.cumprod", "lax.cummax", "lax.cummin",
         "jax.nn.relu", "jax.nn.sigmoid", "jax.nn.silu", "jax.nn.softmax", "jax.nn.log_softmax", "jax.nn.logsumexp",
-        "jax.nn.gelu", "jax.scipy.special.logsumexp", "lax.dot_general", "lax.stop_gradient", "jax.jit", "jax.ShapeDtypeStruct",
+        "jax.nn.gelu", "jax.scipy.special.logsumexp", "lax.dot_general", "lax.fori_loop", "lax.stop_gradient", "jax.jit", "jax.ShapeDtypeStruct",
         "np.zeros", "np.ones", "np.arange"};
     for (auto& [k, _] : unary_ops())
       if (k != "logistic") out.push_back("jnp." + k);
@@ -361,6 +363,8 @@ struct Interp {
   // The emitted value of an array operand (a literal becomes a constant here).
   Result<hj::Value> value_of(const Ref& a) {
     if (a->literal) return Result<hj::Value>::success(em->constant(a->lit, {{}, a->aval.dtype}));
+    if (a->traced && a->fn != fn_stack.back() && !captures.empty() && captures.back().fn == fn_stack.back())
+      return capture(a);
     if (!a->traced || a->fn != fn_stack.back())
       return fail("an array from outside the traced function (" + aval_text(a) +
                   ") would be a constant baked into the program; pass it as an argument instead (not supported here)");
@@ -1889,6 +1893,267 @@ struct Interp {
   // `key` names the static arguments (jax.jit's static_argnames: an axis, keepdims): a call with
   // other static values is another function (MLIR renames it name_0, name_1, ...).
   std::map<std::string, int> private_cache;
+
+  // A scan body being traced (lax.fori_loop): arrays of the enclosing functions it uses become
+  // the scan's consts (JAX's closed-over tracers), in the order of first use. The first trace
+  // finds them (each read as a zero placeholder, that trace is thrown away); the final one reads
+  // them as the body function's first arguments.
+  struct Capture {
+    int fn = -1;
+    bool final = false;
+    std::vector<Ref> refs;
+    std::vector<hj::Value> vals;
+  };
+  std::vector<Capture> captures;
+  Result<hj::Value> capture(const Ref& a) {
+    Capture& c = captures.back();
+    for (std::size_t k = 0; k < c.refs.size(); ++k)
+      if (c.refs[k]->fn == a->fn && c.refs[k]->v.id == a->v.id) return Result<hj::Value>::success(c.vals[k]);
+    if (c.final) return fail("lax.fori_loop: body_fun read an array the first trace did not (not supported here)");
+    c.refs.push_back(a);
+    hj::Value z = em->constant(0, {{}, a->aval.dtype});
+    if (!a->aval.dims.empty()) z = em->broadcast_in_dim(z, a->aval.dims, {});
+    c.vals.push_back(z);
+    return Result<hj::Value>::success(z);
+  }
+
+  // A pytree of arrays (tuples and lists of arrays and Python scalars): its leaves, and a
+  // rebuild from new leaves.
+  Result<bool> flatten(const Ref& x, std::vector<Ref>& leaves, const std::string& q) {
+    if (x->k == K::Tuple || x->k == K::List) {
+      for (auto& it : x->items) {
+        UNWRAP(ok, flatten(it, leaves, q));
+        (void)ok;
+      }
+      return Result<bool>::success(true);
+    }
+    if (x->k == K::None) return Result<bool>::success(true);
+    UNWRAP(a, as_array(x, q));
+    leaves.push_back(a);
+    return Result<bool>::success(true);
+  }
+  Ref unflatten(const Ref& shape, const std::vector<Ref>& leaves, std::size_t& at) {
+    if (shape->k == K::Tuple || shape->k == K::List) {
+      std::vector<Ref> items;
+      for (auto& it : shape->items) items.push_back(unflatten(it, leaves, at));
+      return mk_tuple(items, shape->k);
+    }
+    if (shape->k == K::None) return shape;
+    return leaves[at++];
+  }
+  // jax.tree_util's structure check, as lax.scan's _check_carry_type words it for a fori_loop
+  // (the carry is (i, x): x's path is loop_carry[1]).
+  std::string structure_diff(const Ref& a, const Ref& b, const std::string& path) {
+    auto kind = [](const Ref& r) {
+      return r->k == K::Tuple ? std::string("a tuple") : r->k == K::List ? std::string("a list") : r->k == K::None ? std::string("None")
+                                                                                                            : std::string("an array");
+    };
+    const bool ca = a->k == K::Tuple || a->k == K::List, cb = b->k == K::Tuple || b->k == K::List;
+    if (kind(a) != kind(b) && (ca || cb || a->k == K::None || b->k == K::None))
+      return "the input carry component " + path + " is " + kind(a) + " but the corresponding component of the carry output is " +
+             kind(b) + ", so their Python types differ";
+    if (ca && a->items.size() != b->items.size())
+      return "the input carry component " + path + " is " + kind(a) + " of length " + std::to_string(a->items.size()) +
+             " but the corresponding component of the carry output is " + kind(b) + " of length " + std::to_string(b->items.size()) +
+             ", so the lengths do not match";
+    if (ca)
+      for (std::size_t k = 0; k < a->items.size(); ++k) {
+        std::string d = structure_diff(a->items[k], b->items[k], path + "[" + std::to_string(k) + "]");
+        if (!d.empty()) return d;
+      }
+    return "";
+  }
+  std::vector<std::string> leaf_paths(const Ref& x, const std::string& path) {
+    if (x->k == K::Tuple || x->k == K::List) {
+      std::vector<std::string> out;
+      for (std::size_t k = 0; k < x->items.size(); ++k)
+        for (auto& p : leaf_paths(x->items[k], path + "[" + std::to_string(k) + "]")) out.push_back(p);
+      return out;
+    }
+    if (x->k == K::None) return {};
+    return {path};
+  }
+
+  // lax.fori_loop(lower, upper, body_fun, init_val) with Python int bounds: JAX calls
+  // lax.scan(_fori_scan_body_fun(body_fun), (lower, init_val), length=max(upper - lower, 0))
+  // (jax/_src/lax/control_flow/loops.py), whose lowering (_scan_impl) is a while over (consts,
+  // counter, carry) calling the body as a closed call (@None). The carry's i is weakly typed
+  // int32; jit's dead-code elimination drops it when body_fun does not use it; weakly typed init
+  // leaves whose output type differs are converted first (_promote_weak_typed_inputs).
+  Result<Ref> fori_loop(const Args& a) {
+    const std::string q = "lax.fori_loop";
+    const int at_line = line, at_col = col;  // errors about the carry point at the call, as JAX's do
+    Ref lo_r = a.get(0, "lower"), hi_r = a.get(1, "upper"), body_r = a.get(2, "body_fun"), init_r = a.get(3, "init_val");
+    for (auto& [k, v] : a.kw) {
+      if (k == "unroll" && (v->k == K::None || (v->k == K::Bool && !v->b))) continue;
+      if (k != "lower" && k != "upper" && k != "body_fun" && k != "init_val")
+        return fail(q + ": the keyword argument '" + k + "' is not supported here");
+    }
+    if (!lo_r || !hi_r || !body_r || !init_r) return fail(q + "() missing required arguments: lower, upper, body_fun and init_val");
+    if (body_r->k != K::Func) return fail("lax.fori_loop: body_fun argument should be callable.");
+    for (const Ref& b : {lo_r, hi_r})
+      if (b->k != K::Int)
+        return fail(q + " here needs Python int bounds (JAX's scan form), got " + type_name(b) +
+                    "; bounds from traced values (a while_loop) are not supported here");
+    for (const Ref& b : {lo_r, hi_r})
+      if (b->i < INT32_MIN || b->i > INT32_MAX) return fail(q + ": the bound " + std::to_string(b->i) + " does not fit in int32");
+    if (!tracing()) return fail(q + " outside the traced function is not supported here");
+    const std::int64_t lower = lo_r->i, length = std::max<std::int64_t>(0, hi_r->i - lo_r->i);
+    std::vector<Ref> init;
+    UNWRAP(okf, flatten(init_r, init, q));
+    (void)okf;
+    if (init.empty()) return fail(q + " here needs an init_val with at least one array");
+
+    // One trace of the body into a private @None taking (consts, [i], carry).
+    struct Trace {
+      int fn = -1;
+      std::vector<Ref> out;  // output leaves (values in the body function)
+      Ref out_tree;
+      bool i_used = true;
+      std::vector<Ref> consts;
+    };
+    auto trace = [&](const std::vector<Ref>& carry, bool with_i, const std::vector<Ref>* consts) -> Result<Trace> {
+      std::vector<hj::Aval> types;
+      if (consts)
+        for (auto& c : *consts) types.push_back(c->aval);
+      const std::size_t nc = types.size();
+      if (with_i) types.push_back({{}, "i32"});
+      for (auto& c : carry) types.push_back(c->aval);
+      Trace t;
+      t.fn = em->begin_function("None", types);
+      fn_stack.push_back(t.fn);
+      Capture cap;
+      cap.fn = t.fn;
+      cap.final = consts != nullptr;
+      if (consts) {
+        cap.refs = *consts;
+        for (std::size_t k = 0; k < nc; ++k) cap.vals.push_back(hj::Value{int(k)});
+      }
+      captures.push_back(cap);
+      auto done = [&]() {
+        captures.pop_back();
+        fn_stack.pop_back();
+      };
+      std::vector<Ref> xs;
+      for (std::size_t k = 0; k < carry.size(); ++k) xs.push_back(traced(hj::Value{int(nc + (with_i ? 1 : 0) + k)}, carry[k]->weak));
+      std::size_t at = 0;
+      Ref x = unflatten(init_r, xs, at);
+      Ref i = with_i ? traced(hj::Value{int(nc)}, true) : literal(mk_int(lower), "i32");
+      Ref next_i;
+      if (with_i) {
+        auto ni = binary_fn("add", "add", i, mk_int(1));
+        if (!ni) return done(), Fail{ni.error_info()};
+        next_i = ni.value();
+      }
+      auto r = call_function(body_r, {i, x}, {});
+      if (!r) return done(), Fail{r.error_info()};
+      t.out_tree = r.value();
+      const std::string diff = structure_diff(init_r, t.out_tree, "loop_carry[1]");
+      if (!diff.empty()) {
+        done();
+        std::string d = diff;
+        d[0] = char(std::toupper(static_cast<unsigned char>(d[0])));
+        return fail_at("scan body function carry input and carry output must have the same pytree structure, but they differ: " + d +
+                       ". Revise the function so that the carry output has the same pytree structure as the carry input.",
+                       at_line, at_col);
+      }
+      auto fl = flatten(t.out_tree, t.out, q);
+      if (!fl) return done(), Fail{fl.error_info()};
+      std::vector<hj::Value> results;
+      if (with_i) {
+        auto v = value_of(next_i);
+        if (!v) return done(), Fail{v.error_info()};
+        results.push_back(v.value());
+      }
+      for (auto& o : t.out) {
+        auto v = value_of(o);
+        if (!v) return done(), Fail{v.error_info()};
+        results.push_back(v.value());
+      }
+      t.consts = captures.back().refs;
+      done();
+      em->end_function(results);
+      return Result<Trace>::success(t);
+    };
+
+    const int first_fn = em->function_count();
+    auto discard = [&]() {
+      em->drop_functions(first_fn);
+      for (auto it = private_cache.begin(); it != private_cache.end();)
+        it = it->second >= first_fn ? private_cache.erase(it) : std::next(it);
+    };
+    std::vector<Ref> carry = init;
+    Trace probe;
+    for (int pass = 0;; ++pass) {
+      auto t = trace(carry, true, nullptr);
+      if (!t) {
+        discard();
+        return Fail{t.error_info()};
+      }
+      probe = t.value();
+      probe.i_used = em->reads_of_arg(probe.fn, 0) > 1;  // beyond i + 1: else jit's DCE drops i
+      discard();
+      // Weakly typed init leaves whose type differs from the output's are converted, then traced again.
+      bool changed = false;
+      for (std::size_t k = 0; k < carry.size(); ++k) {
+        const Ref& o = probe.out[k];
+        if (carry[k]->weak && (carry[k]->aval.dtype != o->aval.dtype || carry[k]->aval.dims != o->aval.dims) && pass == 0) {
+          const DT d = promote2(dt_of(carry[k]), DT{o->aval.dtype, o->weak});
+          if (d.t != carry[k]->aval.dtype) {
+            UNWRAP(c, convert(carry[k], d.t, false));
+            carry[k] = c;
+            changed = true;
+          }
+        }
+      }
+      if (changed) continue;
+      std::vector<std::string> diffs;
+      const auto paths = leaf_paths(init_r, "loop_carry[1]");
+      for (std::size_t k = 0; k < carry.size(); ++k) {
+        const Ref& o = probe.out[k];
+        const bool dt = carry[k]->aval.dtype != o->aval.dtype, sh = carry[k]->aval.dims != o->aval.dims;
+        if (!dt && !sh) continue;
+        diffs.push_back("the input carry component " + paths[k] + " has type " + aval_text(carry[k]) +
+                        " but the corresponding output carry component has type " + aval_text(o) + ", so " +
+                        (dt ? "the dtypes do not match" : "") + (dt && sh ? " and also " : "") + (sh ? "the shapes do not match" : ""));
+      }
+      if (!diffs.empty()) {
+        std::string m;
+        for (std::size_t k = 0; k < diffs.size(); ++k) m += (k ? "; " : "") + diffs[k];
+        m[0] = char(std::toupper(static_cast<unsigned char>(m[0])));
+        return fail_at("scan body function carry input and carry output must have equal types (e.g. shapes and dtypes of arrays), "
+                       "but they differ: " + m + ". Revise the function so that all output types (e.g. shapes and dtypes) match the "
+                       "corresponding input types.", at_line, at_col);
+      }
+      break;
+    }
+    if (length == 0) {  // _scan_impl makes no while for no trips: the (converted) init is the result
+      std::size_t at = 0;
+      return Result<Ref>::success(unflatten(init_r, carry, at));
+    }
+    auto t = trace(carry, probe.i_used, &probe.consts);
+    if (!t) {
+      discard();
+      return Fail{t.error_info()};
+    }
+    std::vector<hj::Value> const_vals, carry_vals;
+    for (auto& c : probe.consts) {
+      UNWRAP(v, value_of(c));
+      const_vals.push_back(v);
+    }
+    if (probe.i_used) carry_vals.push_back(em->constant(double(lower), {{}, "i32"}));
+    for (auto& c : carry) {
+      UNWRAP(v, value_of(c));
+      carry_vals.push_back(v);
+    }
+    auto outs = em->scan_while(const_vals, carry_vals, length, t.value().fn);
+    std::vector<Ref> leaves;
+    for (std::size_t k = 0; k < carry.size(); ++k)
+      leaves.push_back(traced(outs[k + (probe.i_used ? 1 : 0)], t.value().out[k]->weak));
+    std::size_t at = 0;
+    return Result<Ref>::success(unflatten(init_r, leaves, at));
+  }
+
   Result<Ref> call_jitted_private(const std::string& name, const std::vector<Ref>& args,
                                   const std::function<Result<Ref>(const std::vector<Ref>&)>& body,
                                   const std::string& key = "") {
@@ -2549,6 +2814,7 @@ struct Interp {
         if (x->aval.dims.empty()) return fail(q + " needs an array of rank 1 or more");
         return lax_cumulative(fn, x, ax ? ax->i : 0, rev && is_pyscalar(rev) && scalar_value(rev) != 0);
       }
+      if (fn == "fori_loop") return fori_loop(a);
       if (fn == "stop_gradient") {  // no op in the lowering (it only stops differentiation)
         UNWRAP(x0, need(0, "x"));
         if (x0->k == K::Tuple || x0->k == K::List) return Result<Ref>::success(x0);
@@ -2815,12 +3081,14 @@ struct Interp {
   }
 
   Result<Ref> call_function(const Ref& f, const std::vector<Ref>& pos, const std::vector<std::pair<std::string, Ref>>& kw) {
+    if (f->lambda) return call_lambda(f, pos, kw);
     const Stmt& def = *f->def;
     if (++call_depth > kMaxCallDepth) {
       --call_depth;
       return fail("maximum recursion depth exceeded (" + std::to_string(kMaxCallDepth) + " nested calls)");
     }
     Scope locals;
+    if (f->closure) locals = *f->closure;
     if (pos.size() > def.params.size()) {
       --call_depth;
       return fail(def.s + "() takes " + std::to_string(def.params.size()) + " positional arguments but " +
@@ -2857,6 +3125,27 @@ struct Interp {
     --call_depth;
     if (!r) return Fail{r.error_info()};
     return Result<Ref>::success(r.value().kind == FlowKind::Return && r.value().value ? r.value().value : none());
+  }
+
+  // A lambda: positional parameters bound over the names it was made with, its one expression.
+  Result<Ref> call_lambda(const Ref& f, const std::vector<Ref>& pos, const std::vector<std::pair<std::string, Ref>>& kw) {
+    const Expr& e = *f->lambda;
+    if (!kw.empty()) return fail("keyword arguments to a lambda are not supported here");
+    if (pos.size() != e.names.size())
+      return fail("<lambda>() takes " + std::to_string(e.names.size()) + " positional arguments but " + std::to_string(pos.size()) +
+                  " were given");
+    if (++call_depth > kMaxCallDepth) {
+      --call_depth;
+      return fail("maximum recursion depth exceeded (" + std::to_string(kMaxCallDepth) + " nested calls)");
+    }
+    Scope locals;
+    if (f->closure) locals = *f->closure;
+    for (std::size_t k = 0; k < pos.size(); ++k) locals[e.names[k]] = pos[k];
+    frames.push_back(&locals);
+    auto r = eval(*e.kids[0]);
+    frames.pop_back();
+    --call_depth;
+    return r;
   }
 
   Result<Ref> call(const Ref& callee, const Args& a) {
@@ -3341,7 +3630,12 @@ struct Interp {
       }
       case EK::Slice: return fail("a slice is only valid inside [ ]");
       case EK::Starred: return fail("a starred expression is not valid here");
-      case EK::Lambda: return fail("lambda is not supported here; use def");
+      case EK::Lambda: {
+        auto f = mk(K::Func);
+        f->lambda = &e;
+        if (!frames.empty()) f->closure = std::make_shared<Scope>(*frames.back());
+        return Result<Ref>::success(f);
+      }
       case EK::Comprehension: return fail("comprehensions are not supported here");
       case EK::Set:
       case EK::Dict: return fail(std::string(e.kind == EK::Set ? "sets" : "dicts") + " are not supported here");
@@ -3391,6 +3685,7 @@ struct Interp {
       case SK::Def: {
         auto f = mk(K::Func);
         f->def = &s;
+        if (!frames.empty()) f->closure = std::make_shared<Scope>(*frames.back());  // the enclosing function's names
         for (auto& p : s.params) {
           if (p.default_value) {
             UNWRAP(d, eval(*p.default_value));
@@ -3482,7 +3777,7 @@ struct Interp {
         return Result<Flow>::success(Flow{});
       }
       case SK::Raise: return fail("raise: the program raised an exception");
-      case SK::While: return fail("while loops are not supported here (use a for loop over range, or lax.fori_loop in a later version)");
+      case SK::While: return fail("while loops are not supported here (use a for loop over range, or lax.fori_loop)");
       case SK::Del: return fail("del is not supported here");
       case SK::Global:
       case SK::Nonlocal: return fail("global and nonlocal are not supported here");
