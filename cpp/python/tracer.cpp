@@ -1018,9 +1018,13 @@ struct Interp {
   Result<Ref> gelu(const Ref& x0, bool approximate) {
     UNWRAP(xs, promote_args("gelu", {x0}, true));
     const Ref x = xs[0];
-    if (!approximate)
-      return fail("jax.nn.gelu(x, approximate=False) is lax.erfc (chlo.erfc), which this tool cannot lower yet; "
-                  "use the default approximate=True");
+    if (!approximate) {  // 0.5 * x * lax.erfc(-x * sqrt_half), sqrt_half a NumPy scalar of x's dtype
+      UNWRAP(h, binary_fn("multiply", "multiply", mk_float(0.5), x));
+      UNWRAP(n, unary_fn("negative", "negate", x, false));
+      UNWRAP(m, binary_fn("multiply", "multiply", n, typed_literal(std::sqrt(0.5), x->aval.dtype)));
+      UNWRAP(e, nary("chlo.erfc", {m}));
+      return binary_fn("multiply", "multiply", h, e);
+    }
     UNWRAP(x3, integer_pow(x, 3));
     UNWRAP(a, binary_fn("multiply", "multiply", mk_float(0.044715), x3));
     UNWRAP(b, binary_fn("add", "add", x, a));

@@ -5,6 +5,8 @@ of its arguments, and NumPy's value of the same function on the interpreter's ar
 cpp/interp/interp.cpp fill_input). Run with Debian's python3 and python3-numpy:
     /usr/bin/python3 tests/cpp/python/make_expectations.py > tests/cpp/python/run_cases.inc
 """
+import math
+
 import numpy as np
 
 F32 = np.float32
@@ -182,7 +184,13 @@ CASES = [
      [((2, 2), 'float32'), ((2, 2), 'float32')], lambda a, b: fori(1, 4, lambda i, c: (c[0] @ b, c[1] + c[0].sum()), (a, F32(0)))[1]),
     ('lax.fori_loop def body int', 'lax.fori_loop(0, 4, step, a)', [((3,), 'int32')],
      lambda a: fori(0, 4, lambda i, x: x * 2 + i, a), 'def step(i, x):\n    return x * 2 + i\n\n'),
+    ('jax.nn.gelu exact', 'jax.nn.gelu(a * 6 - 3, approximate=False)', [((2, 3), 'float32')],
+     lambda a: gelu_erf(a * 6 - 3)),
 ]
+
+def gelu_erf(x):
+    x = x.astype(np.float64)
+    return 0.5 * x * np.array([math.erfc(-v / math.sqrt(2)) for v in x.reshape(-1)]).reshape(x.shape)
 
 def fori(lower, upper, body, init):
     x = init
