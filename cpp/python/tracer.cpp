@@ -38,6 +38,7 @@ struct Obj {
   double lit = 0;
   hj::Value v;
   int fn = -1;              // the emitter function the traced value belongs to
+  int epoch = 0;            // that function's trace (a thrown-away trace's index is reused)
   Ref self;                 // Method: receiver; Jitted: the function
   const Stmt* def = nullptr;  // Func
   std::vector<Ref> defaults;  // Func: evaluated default values (null: none)
@@ -339,6 +340,7 @@ struct Interp {
     r->traced = true;
     r->v = v;
     r->fn = fn_stack.back();
+    r->epoch = epoch_of(r->fn);
     return r;
   }
   // A Python scalar used where an array is wanted (JAX: a weakly typed literal).
@@ -363,6 +365,9 @@ struct Interp {
   // The emitted value of an array operand (a literal becomes a constant here).
   Result<hj::Value> value_of(const Ref& a) {
     if (a->literal) return Result<hj::Value>::success(em->constant(a->lit, {{}, a->aval.dtype}));
+    if (a->traced && a->epoch != epoch_of(a->fn))
+      return fail("an array from a body trace that was thrown away (" + aval_text(a) + ") is used here; return it from the "
+                  "loop's body instead (not supported here)");
     if (a->traced && a->fn != fn_stack.back() && !captures.empty() && captures.back().fn == fn_stack.back())
       return capture(a);
     if (!a->traced || a->fn != fn_stack.back())
@@ -1897,6 +1902,11 @@ struct Interp {
   // `key` names the static arguments (jax.jit's static_argnames: an axis, keepdims): a call with
   // other static values is another function (MLIR renames it name_0, name_1, ...).
   std::map<std::string, int> private_cache;
+  std::map<int, int> epochs;  // function index → how many of its traces were thrown away
+  int epoch_of(int fn) const {
+    auto it = epochs.find(fn);
+    return it == epochs.end() ? 0 : it->second;
+  }
 
   // A scan body being traced (lax.fori_loop): arrays of the enclosing functions it uses become
   // the scan's consts (JAX's closed-over tracers), in the order of first use. The first trace
@@ -2082,6 +2092,7 @@ struct Interp {
 
     const int first_fn = em->function_count();
     auto discard = [&]() {
+      for (int f = first_fn; f < em->function_count(); ++f) ++epochs[f];
       em->drop_functions(first_fn);
       for (auto it = private_cache.begin(); it != private_cache.end();)
         it = it->second >= first_fn ? private_cache.erase(it) : std::next(it);
