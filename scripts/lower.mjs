@@ -23,11 +23,11 @@ Arguments of .lower(...) are arrays made in the file (jnp.zeros, jnp.ones, jnp.f
 with .reshape and arithmetic) or jax.ShapeDtypeStruct(shape, dtype). Supported: operators
 + - * / // % ** @ and comparisons; jnp.matmul, dot, tanh, exp, log, log1p, expm1, sqrt, abs, sign,
 square, sin, cos, maximum, minimum, where, sum, mean, max, min, prod, var, std, clip, outer,
-argmax, argmin, cumsum, cumprod, reshape, transpose, swapaxes, expand_dims, squeeze, broadcast_to,
-concatenate, stack, zeros, ones;
+einsum (two operands), argmax, argmin, cumsum, cumprod, reshape, transpose, swapaxes, expand_dims,
+squeeze, broadcast_to, concatenate, stack, zeros, ones, eye;
 x.T, x.shape, x.ndim, x.reshape, x.astype, x.sum/mean/max/min/prod/var/std(axis=..., keepdims=...),
 x[1, 2:5, ..., None]; jax.nn.relu, sigmoid, silu, gelu, softmax, log_softmax, logsumexp, one_hot;
-lax.dot_general, stop_gradient, argmax, argmin, cumsum, cumprod, cummax, cummin, reduce_window
+lax.dot_general, fori_loop (Python int bounds; body a def or lambda), stop_gradient, argmax, argmin, cumsum, cumprod, cummax, cummin, reduce_window
 (pooling), conv_general_dilated, add, sub, mul, div, rem, max, min, clamp, select_n, the comparisons, reduce_sum/max/...
 64-bit types become 32-bit (JAX's default).
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cctype>
 #include <cstring>
 #include <utility>
 
@@ -501,6 +502,100 @@ Value Emitter::call(int function, const std::vector<Value>& args) {
   return r;
 }
 
+std::vector<Value> Emitter::scan_while(const std::vector<Value>& consts, const std::vector<Value>& carry, std::int64_t length,
+                                       int body) {
+  Value counter = constant(0, Aval{{}, "i32"});
+  Loop loop;
+  loop.nconsts = consts.size();
+  loop.length = length;
+  loop.body = body;
+  std::vector<Value> all = consts;
+  all.push_back(counter);
+  all.insert(all.end(), carry.begin(), carry.end());
+  for (Value v : all) loop.operands.push_back(name(v)), loop.types.push_back(aval(v));
+  loop.result = "%" + std::to_string(cur().next_id++);
+  cur().lines.push_back("\x01" + std::to_string(cur().loops.size()));
+  std::vector<Value> out;
+  for (std::size_t k = 0; k < loop.types.size(); ++k) {
+    Value r = add(loop.types[k], loop.result + "#" + std::to_string(k));
+    if (k > consts.size()) out.push_back(r);
+  }
+  cur().loops.push_back(std::move(loop));
+  return out;
+}
+// MLIR's SSANameState numbers a function's nested regions after all of its own values, each
+// region from the same state (sibling regions do not see each other's names): the block
+// arguments are %iterArg, %iterArg_<k>, ...; constants and results continue the counters.
+std::string Emitter::print_loop(const Function& f, const Loop& loop) const {
+  std::map<std::string, int> used = f.used;
+  int conflict = f.next_conflict;
+  auto unique = [&](const std::string& base) {
+    std::string n = base;
+    if (used.count(n)) {
+      do n = base + "_" + std::to_string(conflict++);
+      while (used.count(n));
+    }
+    used[n] = 1;
+    return "%" + n;
+  };
+  std::vector<std::string> args;
+  for (std::size_t k = 0; k < loop.operands.size(); ++k) args.push_back(unique("iterArg"));
+  const std::string c = unique("c"), first = "%" + std::to_string(f.next_id), second = "%" + std::to_string(f.next_id + 1);
+  const std::string& counter = args[loop.nconsts];
+  const Function& callee = funcs_[loop.body];
+  std::string header, types, call_args, call_types, results, result_types;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    header += (k ? ", " : "") + args[k] + " = " + loop.operands[k];
+    types += (k ? ", " : "") + type_text(loop.types[k]);
+    if (k != loop.nconsts) {
+      call_args += (call_args.empty() ? "" : ", ") + args[k];
+      call_types += (call_types.empty() ? "" : ", ") + type_text(loop.types[k]);
+    }
+  }
+  const std::size_t nres = callee.result_types.size();
+  for (std::size_t k = 0; k < nres; ++k) result_types += (k ? ", " : "") + type_text(callee.result_types[k]);
+  std::string returned;
+  for (std::size_t k = 0; k < loop.nconsts; ++k) returned += args[k] + ", ";
+  returned += second;
+  for (std::size_t k = 0; k < nres; ++k) returned += ", " + (nres == 1 ? first : first + "#" + std::to_string(k));
+  const std::string pad = "    ";
+  std::string out;
+  out += pad + loop.result + ":" + std::to_string(loop.operands.size()) + " = stablehlo.while(" + header + ") : " + types + "\n";
+  out += pad + " cond {\n";
+  out += pad + "  " + c + " = stablehlo.constant dense<" + std::to_string(loop.length) + "> : tensor<i32>\n";
+  out += pad + "  " + first + " = stablehlo.compare  LT, " + counter + ", " + c + ",  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n";
+  out += pad + "  stablehlo.return " + first + " : tensor<i1>\n";
+  out += pad + "} do {\n";
+  out += pad + "  " + first + (nres == 1 ? "" : ":" + std::to_string(nres)) + " = func.call @" + callee.name + "(" + call_args +
+         ") : (" + call_types + ") -> " + (nres == 1 ? result_types : "(" + result_types + ")") + "\n";
+  out += pad + "  " + c + " = stablehlo.constant dense<1> : tensor<i32>\n";
+  out += pad + "  " + second + " = stablehlo.add " + counter + ", " + c + " : tensor<i32>\n";
+  out += pad + "  stablehlo.return " + returned + " : " + types + "\n";
+  out += pad + "}\n";
+  return out;
+}
+int Emitter::reads_of_arg(int fn, int arg) const {
+  const Function& f = funcs_[std::size_t(fn)];
+  const std::string token = "%arg" + std::to_string(arg);
+  auto count = [&](const std::string& s) {
+    int n = 0;
+    for (auto p = s.find(token); p != std::string::npos; p = s.find(token, p + 1)) {
+      const std::size_t end = p + token.size();
+      if (end == s.size() || !std::isdigit(static_cast<unsigned char>(s[end]))) ++n;
+    }
+    return n;
+  };
+  int n = 0;
+  for (const auto& line : f.lines) n += count(line);
+  for (const auto& loop : f.loops)
+    for (const auto& o : loop.operands) n += count(o);
+  return n;
+}
+void Emitter::drop_functions(int first) {
+  if (first < 1 || first >= int(funcs_.size())) return;
+  funcs_.resize(std::size_t(first));
+  while (stack_.size() > 1 && stack_.back() >= first) stack_.pop_back();
+}
 std::string Emitter::print_function(const Function& f) const {
   std::string out = "  func.func " + std::string(f.is_public ? "public" : "private") + " @" + f.name + "(";
   for (std::size_t i = 0; i < f.arg_types.size(); ++i)
@@ -521,7 +616,10 @@ std::string Emitter::print_function(const Function& f) const {
     out += ")";
   }
   out += " {\n";
-  for (const auto& line : f.lines) out += "    " + line + "\n";
+  for (const auto& line : f.lines) {
+    if (!line.empty() && line[0] == '\x01') out += print_loop(f, f.loops[std::size_t(std::atoi(line.c_str() + 1))]);
+    else out += "    " + line + "\n";
+  }
   return out + "  }\n";
 }
 

@@ -102,7 +102,23 @@ class Emitter {
                     const std::vector<std::pair<std::int64_t, std::int64_t>>& padding,
                     const std::vector<std::int64_t>& lhs_dilation, const std::vector<std::int64_t>& rhs_dilation);
 
+  // JAX's lowering of a scan with no scanned inputs or outputs (lax.fori_loop with static bounds
+  // is one): a `stablehlo.while` over (consts..., a counter from 0, carry...) whose cond compares
+  // the counter with `length` and whose body calls the private function `body` on (consts...,
+  // carry...) (`func.call`, the scan body as a closed call) and adds 1 to the counter. The counter
+  // is i32 (x64 off). Values inside the regions are named as MLIR's printer names them, after all
+  // of the function's own values, so the op is printed when the function is. Returns the while's
+  // results for `carry`.
+  std::vector<Value> scan_while(const std::vector<Value>& consts, const std::vector<Value>& carry, std::int64_t length,
+                                int body);
+
   // ---- private functions (JAX's jitted helpers, e.g. jax.nn.relu → @relu) ----
+  // How many functions there are (main is 0); drop_functions(n) removes those from index n on,
+  // for a trace that is thrown away (a body traced once to learn its types and captures).
+  int function_count() const { return int(funcs_.size()); }
+  void drop_functions(int first);
+  // How many times function `fn`'s ops read its argument `arg` (a trace learning what is used).
+  int reads_of_arg(int fn, int arg) const;
   // The index of an already-emitted private function named `name` taking `args`, or -1.
   int find_function(const std::string& name, const std::vector<Aval>& args) const;
   // Starts a private function: later primitives go into it until end_function. Returns its index.
@@ -116,6 +132,14 @@ class Emitter {
   std::string finish(const std::vector<Value>& results);
 
  private:
+  struct Loop {  // a scan_while, printed with the function
+    std::vector<std::string> operands;
+    std::vector<Aval> types;
+    std::size_t nconsts = 0;
+    std::int64_t length = 0;
+    int body = 0;
+    std::string result;  // "%16"
+  };
   struct Function {
     std::string name;
     bool is_public = false;
@@ -127,7 +151,9 @@ class Emitter {
     std::map<std::string, int> used;  // constant names taken
     int next_id = 0, next_conflict = 0;
     int next_arg = 0;  // block arguments are numbered across the function: regions continue after its args
+    std::vector<Loop> loops;  // lines "\x01<k>" stand for loops[k]
   };
+  std::string print_loop(const Function& f, const Loop& loop) const;
   Function& cur() { return funcs_[stack_.back()]; }
   const Function& cur() const { return funcs_[stack_.back()]; }
   Value add(const Aval& type, std::string name);

@@ -38,9 +38,12 @@ struct Obj {
   double lit = 0;
   hj::Value v;
   int fn = -1;              // the emitter function the traced value belongs to
+  int epoch = 0;            // that function's trace (a thrown-away trace's index is reused)
   Ref self;                 // Method: receiver; Jitted: the function
   const Stmt* def = nullptr;  // Func
   std::vector<Ref> defaults;  // Func: evaluated default values (null: none)
+  const Expr* lambda = nullptr;  // Func: a lambda's expression (def is null then)
+  std::shared_ptr<std::map<std::string, Ref>> closure;  // Func made inside a function: its names then
 };
 
 Ref mk(K k) {
@@ -240,9 +243,9 @@ const std::vector<std::string>& names_list() {
         "jnp.array", "jnp.asarray", "jnp.zeros_like", "jnp.ones_like", "jnp.concatenate", "jnp.stack",
         "jnp.expand_dims", "jnp.squeeze", "jnp.swapaxes", "jnp.broadcast_to",
         "jnp.prod", "jnp.clip", "jnp.var", "jnp.std", "jnp.outer", "jnp.argmax", "jnp.argmin", "jnp.cumsum",
-        "jnp.cumprod", "jnp.floor_divide", "jnp.remainder", "jnp.mod", "jax.nn.one_hot", "lax.argmax", "lax.argmin", "lax.cumsum", "lax.cumprod", "lax.cummax", "lax.cummin",
+        "jnp.cumprod", "jnp.einsum", "jnp.eye", "jnp.floor_divide", "jnp.remainder", "jnp.mod", "jax.nn.one_hot", "lax.argmax", "lax.argmin", "lax.cumsum", "lax.cumprod", "lax.cummax", "lax.cummin",
         "jax.nn.relu", "jax.nn.sigmoid", "jax.nn.silu", "jax.nn.softmax", "jax.nn.log_softmax", "jax.nn.logsumexp",
-        "jax.nn.gelu", "jax.scipy.special.logsumexp", "lax.dot_general", "lax.stop_gradient", "jax.jit", "jax.ShapeDtypeStruct",
+        "jax.nn.gelu", "jax.scipy.special.logsumexp", "lax.dot_general", "lax.fori_loop", "lax.stop_gradient", "jax.jit", "jax.ShapeDtypeStruct",
         "np.zeros", "np.ones", "np.arange"};
     for (auto& [k, _] : unary_ops())
       if (k != "logistic") out.push_back("jnp." + k);
@@ -337,6 +340,7 @@ struct Interp {
     r->traced = true;
     r->v = v;
     r->fn = fn_stack.back();
+    r->epoch = epoch_of(r->fn);
     return r;
   }
   // A Python scalar used where an array is wanted (JAX: a weakly typed literal).
@@ -361,6 +365,11 @@ struct Interp {
   // The emitted value of an array operand (a literal becomes a constant here).
   Result<hj::Value> value_of(const Ref& a) {
     if (a->literal) return Result<hj::Value>::success(em->constant(a->lit, {{}, a->aval.dtype}));
+    if (a->traced && a->epoch != epoch_of(a->fn))
+      return fail("an array from a body trace that was thrown away (" + aval_text(a) + ") is used here; return it from the "
+                  "loop's body instead (not supported here)");
+    if (a->traced && a->fn != fn_stack.back() && !captures.empty() && captures.back().fn == fn_stack.back())
+      return capture(a);
     if (!a->traced || a->fn != fn_stack.back())
       return fail("an array from outside the traced function (" + aval_text(a) +
                   ") would be a constant baked into the program; pass it as an argument instead (not supported here)");
@@ -1014,9 +1023,13 @@ struct Interp {
   Result<Ref> gelu(const Ref& x0, bool approximate) {
     UNWRAP(xs, promote_args("gelu", {x0}, true));
     const Ref x = xs[0];
-    if (!approximate)
-      return fail("jax.nn.gelu(x, approximate=False) is lax.erfc (chlo.erfc), which this tool cannot lower yet; "
-                  "use the default approximate=True");
+    if (!approximate) {  // 0.5 * x * lax.erfc(-x * sqrt_half), sqrt_half a NumPy scalar of x's dtype
+      UNWRAP(h, binary_fn("multiply", "multiply", mk_float(0.5), x));
+      UNWRAP(n, unary_fn("negative", "negate", x, false));
+      UNWRAP(m, binary_fn("multiply", "multiply", n, typed_literal(std::sqrt(0.5), x->aval.dtype)));
+      UNWRAP(e, nary("chlo.erfc", {m}));
+      return binary_fn("multiply", "multiply", h, e);
+    }
     UNWRAP(x3, integer_pow(x, 3));
     UNWRAP(a, binary_fn("multiply", "multiply", mk_float(0.044715), x3));
     UNWRAP(b, binary_fn("add", "add", x, a));
@@ -1549,6 +1562,212 @@ struct Interp {
     return call_jitted_private("_one_hot", {x}, body, std::to_string(nc->i) + dtype + std::to_string(pos));
   }
 
+  // jnp.einsum with two operands (jax/_src/numpy/einsum.py): opt_einsum's parse and size checks
+  // (its messages), then _einsum's one pairwise contraction. opt_einsum pops the operands in the
+  // order (1, 0), so lhs is the second operand and rhs the first: size-1 dims against a larger
+  // counterpart squeezed, labels contracted in one operand only summed out (a reduce in sorted
+  // label order), dot_general trying (rhs, lhs) first, then a transpose to the output order.
+  Result<Ref> einsum(const Args& a) {
+    const std::string q = "jnp.einsum";
+    for (auto& [k, v] : a.kw) {
+      if (k == "optimize") continue;  // two operands: one contraction whatever the path
+      if ((k == "precision" || k == "preferred_element_type") && v->k == K::None) continue;
+      return fail(q + ": the keyword argument '" + k + "' is not supported here");
+    }
+    if (a.pos.empty()) return fail(q + "() missing required argument 'subscripts'");
+    if (a.pos[0]->k != K::Str)
+      return fail(q + " here needs a subscripts string first (the sublist form is not supported), got " + type_name(a.pos[0]));
+    std::string spec;
+    for (char c : a.pos[0]->s)
+      if (c != ' ') spec += c;
+    std::vector<Ref> ops(a.pos.begin() + 1, a.pos.end());
+    if (spec.find('.') != std::string::npos)
+      return fail(q + ": ellipses ('...') in the subscripts are not supported here; name every axis");
+    const auto arrow = spec.find("->");
+    if ((spec.find('-') != std::string::npos || spec.find('>') != std::string::npos) &&
+        (arrow == std::string::npos || std::count(spec.begin(), spec.end(), '-') != 1 ||
+         std::count(spec.begin(), spec.end(), '>') != 1))
+      return fail("Subscripts can only contain one '->'.");
+    const std::string in_str = arrow == std::string::npos ? spec : spec.substr(0, arrow);
+    for (char c : spec)
+      if (c != ',' && c != '-' && c != '>' && !std::isalpha(static_cast<unsigned char>(c)))
+        return fail("Character " + std::string(1, c) + " is not a valid symbol.");
+    std::vector<std::string> terms(1);
+    for (char c : in_str) {
+      if (c == ',') terms.emplace_back();
+      else terms.back() += c;
+    }
+    if (terms.size() != ops.size()) return fail("Number of einsum subscripts must be equal to the number of operands.");
+    if (ops.size() != 2) return fail(q + " here takes exactly two operands, got " + std::to_string(ops.size()));
+    std::string out;
+    if (arrow == std::string::npos) {
+      std::string all = terms[0] + terms[1], sorted = all;
+      std::sort(sorted.begin(), sorted.end());
+      sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+      for (char c : sorted)
+        if (std::count(all.begin(), all.end(), c) == 1) out += c;
+    } else {
+      out = spec.substr(arrow + 2);
+      for (char c : out) {
+        if (std::count(out.begin(), out.end(), c) > 1)
+          return fail("Output character '" + std::string(1, c) + "' appeared more than once in the output.");
+        if (in_str.find(c) == std::string::npos) return fail("Output character '" + std::string(1, c) + "' did not appear in the input");
+      }
+    }
+    std::vector<Ref> xs;
+    for (auto& o : ops) {
+      UNWRAP(x, as_array(o, q));
+      xs.push_back(x);
+    }
+    std::map<char, std::int64_t> size;
+    for (std::size_t t = 0; t < 2; ++t) {
+      const auto& d = xs[t]->aval.dims;
+      if (d.size() != terms[t].size())
+        return fail("Einstein sum subscript '" + terms[t] + "' does not contain the correct number of indices for operand " +
+                    std::to_string(t) + ".");
+      for (std::size_t k = 0; k < d.size(); ++k) {
+        const char c = terms[t][k];
+        if (std::count(terms[t].begin(), terms[t].end(), c) > 1)
+          return fail(q + ": a label repeated within one operand ('" + terms[t] + "', a diagonal) is not supported here");
+        auto it = size.find(c);
+        if (it == size.end() || it->second == 1) size[c] = d[k];
+        else if (d[k] != 1 && d[k] != it->second)
+          return fail("Size of label '" + std::string(1, c) + "' for operand " + std::to_string(t) + " (" + std::to_string(d[k]) +
+                      ") does not match previous terms (" + std::to_string(it->second) + ").");
+      }
+    }
+    if (xs[0]->aval.dtype != xs[1]->aval.dtype)
+      return fail(q + " here needs operands of one dtype, got " + jax_dtype_name(xs[0]->aval.dtype) + " and " +
+                  jax_dtype_name(xs[1]->aval.dtype) + "; convert one with .astype(...)");
+    if (xs[0]->aval.dtype == "i1") return fail(q + " of bool arrays is not supported here");
+    const bool out_weak = xs[0]->weak && xs[1]->weak;
+    std::string contracted;  // sorted: the labels of the inputs not in the output
+    for (auto& [c, n] : size)
+      if (out.find(c) == std::string::npos) contracted += c;
+    Ref lhs = xs[1], rhs = xs[0];
+    std::string ln = terms[1], rn = terms[0];
+    auto filter_singletons = [&](Ref& x, std::string& names, const std::vector<std::int64_t>& other, const std::string& other_names) -> Result<bool> {
+      std::vector<std::int64_t> shape;
+      std::string kept;
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        const auto j = other_names.find(names[i]);
+        if (x->aval.dims[i] != 1 || j == std::string::npos || other[j] == 1) {
+          shape.push_back(x->aval.dims[i]);
+          kept += names[i];
+        }
+      }
+      UNWRAP(r, reshape(x, shape));
+      x = r;
+      names = kept;
+      return Result<bool>::success(true);
+    };
+    UNWRAP(f1, filter_singletons(lhs, ln, rhs->aval.dims, rn));
+    UNWRAP(f2, filter_singletons(rhs, rn, lhs->aval.dims, ln));
+    (void)f1, (void)f2;
+    auto sum_uniques = [&](Ref& x, std::string& names, const std::string& other) -> Result<bool> {
+      std::vector<std::int64_t> axes;
+      std::string removed;
+      for (char c : contracted)
+        if (names.find(c) != std::string::npos && other.find(c) == std::string::npos) {
+          axes.push_back(std::int64_t(names.find(c)));
+          removed += c;
+        }
+      if (axes.empty()) return Result<bool>::success(true);
+      std::vector<std::int64_t> shape;
+      std::string kept;
+      for (std::size_t i = 0; i < names.size(); ++i)
+        if (removed.find(names[i]) == std::string::npos) shape.push_back(x->aval.dims[i]), kept += names[i];
+      if (!tracing()) {
+        x = new_array({shape, x->aval.dtype}, x->weak);
+      } else {
+        UNWRAP(v, value_of(x));
+        x = traced(em->reduce(v, em->constant(0, {{}, x->aval.dtype}), "add", axes), x->weak);
+      }
+      names = kept;
+      return Result<bool>::success(true);
+    };
+    const std::string ln0 = ln, rn0 = rn;
+    UNWRAP(s1, sum_uniques(lhs, ln, rn0));
+    UNWRAP(s2, sum_uniques(rhs, rn, ln0));
+    (void)s1, (void)s2;
+    std::string cnames, batch;
+    for (char c : contracted)
+      if (ln.find(c) != std::string::npos || rn.find(c) != std::string::npos) cnames += c;
+    for (char c : out)
+      if (ln.find(c) != std::string::npos && rn.find(c) != std::string::npos) batch += c;
+    std::vector<std::int64_t> lb, rb, lc, rc;
+    for (char c : batch) lb.push_back(std::int64_t(ln.find(c))), rb.push_back(std::int64_t(rn.find(c)));
+    for (char c : cnames) lc.push_back(std::int64_t(ln.find(c))), rc.push_back(std::int64_t(rn.find(c)));
+    auto remove = [](const std::string& s, const std::string& gone) {
+      std::string r;
+      for (char c : s)
+        if (gone.find(c) == std::string::npos) r += c;
+      return r;
+    };
+    const std::string deleted = batch + cnames;
+    std::string names = batch + remove(rn, deleted) + remove(ln, deleted);
+    Ref r;
+    if (names == out) {
+      UNWRAP(d, dot_general(rhs, lhs, rc, lc, rb, lb));
+      r = d;
+    } else {
+      names = batch + remove(ln, deleted) + remove(rn, deleted);
+      UNWRAP(d, dot_general(lhs, rhs, lc, rc, lb, rb));
+      r = d;
+    }
+    if (names != out) {
+      std::vector<std::int64_t> perm;
+      for (char c : out) perm.push_back(std::int64_t(names.find(c)));
+      UNWRAP(t, transpose(r, perm, true));
+      r = t;
+    }
+    return convert(r, r->aval.dtype, out_weak);
+  }
+
+  // jnp.eye(N, M=None, k=0, dtype=None) (jax/_src/numpy/array_creation.py's _eye): row and
+  // column iotas of int32, i + k (k a weakly typed scalar) == j, then astype(dtype) (float32 by
+  // default; no convert for bool).
+  Result<Ref> eye(const std::string& q, const Args& a) {
+    Ref n_r = a.get(0, "N"), m_r = a.get(1, "M"), k_r = a.get(2, "k"), d_r = a.get(3, "dtype");
+    if (!n_r) return fail(q + "() missing required argument 'N'");
+    if (a.pos.size() > 4) return fail(q + "() takes from 1 to 4 positional arguments but " + std::to_string(a.pos.size()) + " were given");
+    for (auto& [k, v] : a.kw)
+      if (k != "N" && k != "M" && k != "k" && k != "dtype") return fail(q + "() got an unexpected keyword argument '" + k + "'");
+    auto dim = [&](const Ref& r, const char* what) -> Result<std::int64_t> {
+      if (r->k != K::Int && r->k != K::Bool) return fail(q + ": " + what + " must be an int, got " + type_name(r));
+      return Result<std::int64_t>::success(r->k == K::Bool ? std::int64_t(r->b) : r->i);
+    };
+    UNWRAP(n, dim(n_r, "N"));
+    std::int64_t m = n;
+    if (m_r && m_r->k != K::None) {
+      UNWRAP(mm, dim(m_r, "M"));
+      m = mm;
+    }
+    if (n < 0 || m < 0)
+      return fail("negative dimensions are not allowed, got " + std::to_string(n) + " and " +
+                  (m_r && m_r->k != K::None ? std::to_string(m) : std::string("None")));
+    std::int64_t k = 0;
+    if (k_r && k_r->k != K::None) {
+      if (k_r->k != K::Int && k_r->k != K::Bool) return fail("k must be a scalar integer; got " + type_name(k_r));
+      k = k_r->k == K::Bool ? std::int64_t(k_r->b) : k_r->i;
+    }
+    k = std::max<std::int64_t>(INT32_MIN, std::min<std::int64_t>(INT32_MAX, k));  // lax._clip_int_to_valid_range
+    std::string dtype = "f32";
+    if (d_r && d_r->k != K::None) {
+      UNWRAP(t, dtype_arg(d_r, q));
+      dtype = canonical(t);
+    }
+    const std::vector<std::int64_t> shape = {n, m};
+    UNWRAP(okshape, check_shape(shape, q));
+    (void)okshape;
+    if (!tracing()) return Result<Ref>::success(new_array({shape, dtype}, false));
+    Ref i = traced(em->iota({shape, "i32"}, 0), false);
+    Ref j = traced(em->iota({shape, "i32"}, 1), false);
+    UNWRAP(shifted, binary_fn("add", "add", i, mk_int(k)));
+    UNWRAP(eq, compare_fn("==", "EQ", shifted, j));
+    return convert(eq, dtype, false);
+  }
+
   // lax.conv_general_dilated: dimension numbers as specs ('NCHW', 'OIHW', 'NCHW' by default, any
   // letters JAX accepts) ordered as lax.conv_general_permutations orders them (spatial dims in
   // the rhs spec's order), 'SAME'/'VALID' padding over the dilated window, one convolution.
@@ -1683,6 +1902,273 @@ struct Interp {
   // `key` names the static arguments (jax.jit's static_argnames: an axis, keepdims): a call with
   // other static values is another function (MLIR renames it name_0, name_1, ...).
   std::map<std::string, int> private_cache;
+  std::map<int, int> epochs;  // function index → how many of its traces were thrown away
+  int epoch_of(int fn) const {
+    auto it = epochs.find(fn);
+    return it == epochs.end() ? 0 : it->second;
+  }
+
+  // A scan body being traced (lax.fori_loop): arrays of the enclosing functions it uses become
+  // the scan's consts (JAX's closed-over tracers), in the order of first use. The first trace
+  // finds them (each read as a zero placeholder, that trace is thrown away); the final one reads
+  // them as the body function's first arguments.
+  struct Capture {
+    int fn = -1;
+    bool final = false;
+    std::vector<Ref> refs;
+    std::vector<hj::Value> vals;
+  };
+  std::vector<Capture> captures;
+  Result<hj::Value> capture(const Ref& a) {
+    Capture& c = captures.back();
+    for (std::size_t k = 0; k < c.refs.size(); ++k)
+      if (c.refs[k]->fn == a->fn && c.refs[k]->v.id == a->v.id) return Result<hj::Value>::success(c.vals[k]);
+    if (c.final) return fail("lax.fori_loop: body_fun read an array the first trace did not (not supported here)");
+    c.refs.push_back(a);
+    hj::Value z = em->constant(0, {{}, a->aval.dtype});
+    if (!a->aval.dims.empty()) z = em->broadcast_in_dim(z, a->aval.dims, {});
+    c.vals.push_back(z);
+    return Result<hj::Value>::success(z);
+  }
+
+  // A pytree of arrays (tuples and lists of arrays and Python scalars): its leaves, and a
+  // rebuild from new leaves.
+  Result<bool> flatten(const Ref& x, std::vector<Ref>& leaves, const std::string& q) {
+    if (x->k == K::Tuple || x->k == K::List) {
+      for (auto& it : x->items) {
+        UNWRAP(ok, flatten(it, leaves, q));
+        (void)ok;
+      }
+      return Result<bool>::success(true);
+    }
+    if (x->k == K::None) return Result<bool>::success(true);
+    UNWRAP(a, as_array(x, q));
+    leaves.push_back(a);
+    return Result<bool>::success(true);
+  }
+  Ref unflatten(const Ref& shape, const std::vector<Ref>& leaves, std::size_t& at) {
+    if (shape->k == K::Tuple || shape->k == K::List) {
+      std::vector<Ref> items;
+      for (auto& it : shape->items) items.push_back(unflatten(it, leaves, at));
+      return mk_tuple(items, shape->k);
+    }
+    if (shape->k == K::None) return shape;
+    return leaves[at++];
+  }
+  // jax.tree_util's structure check, as lax.scan's _check_carry_type words it for a fori_loop
+  // (the carry is (i, x): x's path is loop_carry[1]).
+  std::string structure_diff(const Ref& a, const Ref& b, const std::string& path) {
+    auto kind = [](const Ref& r) {
+      return r->k == K::Tuple ? std::string("a tuple") : r->k == K::List ? std::string("a list") : r->k == K::None ? std::string("None")
+                                                                                                            : std::string("an array");
+    };
+    const bool ca = a->k == K::Tuple || a->k == K::List, cb = b->k == K::Tuple || b->k == K::List;
+    if (kind(a) != kind(b) && (ca || cb || a->k == K::None || b->k == K::None))
+      return "the input carry component " + path + " is " + kind(a) + " but the corresponding component of the carry output is " +
+             kind(b) + ", so their Python types differ";
+    if (ca && a->items.size() != b->items.size())
+      return "the input carry component " + path + " is " + kind(a) + " of length " + std::to_string(a->items.size()) +
+             " but the corresponding component of the carry output is " + kind(b) + " of length " + std::to_string(b->items.size()) +
+             ", so the lengths do not match";
+    if (ca)
+      for (std::size_t k = 0; k < a->items.size(); ++k) {
+        std::string d = structure_diff(a->items[k], b->items[k], path + "[" + std::to_string(k) + "]");
+        if (!d.empty()) return d;
+      }
+    return "";
+  }
+  std::vector<std::string> leaf_paths(const Ref& x, const std::string& path) {
+    if (x->k == K::Tuple || x->k == K::List) {
+      std::vector<std::string> out;
+      for (std::size_t k = 0; k < x->items.size(); ++k)
+        for (auto& p : leaf_paths(x->items[k], path + "[" + std::to_string(k) + "]")) out.push_back(p);
+      return out;
+    }
+    if (x->k == K::None) return {};
+    return {path};
+  }
+
+  // lax.fori_loop(lower, upper, body_fun, init_val) with Python int bounds: JAX calls
+  // lax.scan(_fori_scan_body_fun(body_fun), (lower, init_val), length=max(upper - lower, 0))
+  // (jax/_src/lax/control_flow/loops.py), whose lowering (_scan_impl) is a while over (consts,
+  // counter, carry) calling the body as a closed call (@None). The carry's i is weakly typed
+  // int32; jit's dead-code elimination drops it when body_fun does not use it; weakly typed init
+  // leaves whose output type differs are converted first (_promote_weak_typed_inputs).
+  Result<Ref> fori_loop(const Args& a) {
+    const std::string q = "lax.fori_loop";
+    const int at_line = line, at_col = col;  // errors about the carry point at the call, as JAX's do
+    Ref lo_r = a.get(0, "lower"), hi_r = a.get(1, "upper"), body_r = a.get(2, "body_fun"), init_r = a.get(3, "init_val");
+    for (auto& [k, v] : a.kw) {
+      if (k == "unroll" && (v->k == K::None || (v->k == K::Bool && !v->b))) continue;
+      if (k != "lower" && k != "upper" && k != "body_fun" && k != "init_val")
+        return fail(q + ": the keyword argument '" + k + "' is not supported here");
+    }
+    if (!lo_r || !hi_r || !body_r || !init_r) return fail(q + "() missing required arguments: lower, upper, body_fun and init_val");
+    if (body_r->k != K::Func) return fail("lax.fori_loop: body_fun argument should be callable.");
+    for (const Ref& b : {lo_r, hi_r})
+      if (b->k != K::Int)
+        return fail(q + " here needs Python int bounds (JAX's scan form), got " + type_name(b) +
+                    "; bounds from traced values (a while_loop) are not supported here");
+    for (const Ref& b : {lo_r, hi_r})
+      if (b->i < INT32_MIN || b->i > INT32_MAX) return fail(q + ": the bound " + std::to_string(b->i) + " does not fit in int32");
+    if (!tracing()) return fail(q + " outside the traced function is not supported here");
+    const std::int64_t lower = lo_r->i, length = std::max<std::int64_t>(0, hi_r->i - lo_r->i);
+    std::vector<Ref> init;
+    UNWRAP(okf, flatten(init_r, init, q));
+    (void)okf;
+    if (init.empty()) return fail(q + " here needs an init_val with at least one array");
+
+    // One trace of the body into a private @None taking (consts, [i], carry).
+    struct Trace {
+      int fn = -1;
+      std::vector<Ref> out;  // output leaves (values in the body function)
+      Ref out_tree;
+      bool i_used = true;
+      std::vector<Ref> consts;
+    };
+    auto trace = [&](const std::vector<Ref>& carry, bool with_i, const std::vector<Ref>* consts) -> Result<Trace> {
+      std::vector<hj::Aval> types;
+      if (consts)
+        for (auto& c : *consts) types.push_back(c->aval);
+      const std::size_t nc = types.size();
+      if (with_i) types.push_back({{}, "i32"});
+      for (auto& c : carry) types.push_back(c->aval);
+      Trace t;
+      t.fn = em->begin_function("None", types);
+      fn_stack.push_back(t.fn);
+      Capture cap;
+      cap.fn = t.fn;
+      cap.final = consts != nullptr;
+      if (consts) {
+        cap.refs = *consts;
+        for (std::size_t k = 0; k < nc; ++k) cap.vals.push_back(hj::Value{int(k)});
+      }
+      captures.push_back(cap);
+      auto done = [&]() {
+        captures.pop_back();
+        fn_stack.pop_back();
+      };
+      std::vector<Ref> xs;
+      for (std::size_t k = 0; k < carry.size(); ++k) xs.push_back(traced(hj::Value{int(nc + (with_i ? 1 : 0) + k)}, carry[k]->weak));
+      std::size_t at = 0;
+      Ref x = unflatten(init_r, xs, at);
+      Ref i = with_i ? traced(hj::Value{int(nc)}, true) : literal(mk_int(lower), "i32");
+      Ref next_i;
+      if (with_i) {
+        auto ni = binary_fn("add", "add", i, mk_int(1));
+        if (!ni) return done(), Fail{ni.error_info()};
+        next_i = ni.value();
+      }
+      auto r = call_function(body_r, {i, x}, {});
+      if (!r) return done(), Fail{r.error_info()};
+      t.out_tree = r.value();
+      const std::string diff = structure_diff(init_r, t.out_tree, "loop_carry[1]");
+      if (!diff.empty()) {
+        done();
+        std::string d = diff;
+        d[0] = char(std::toupper(static_cast<unsigned char>(d[0])));
+        return fail_at("scan body function carry input and carry output must have the same pytree structure, but they differ: " + d +
+                       ". Revise the function so that the carry output has the same pytree structure as the carry input.",
+                       at_line, at_col);
+      }
+      auto fl = flatten(t.out_tree, t.out, q);
+      if (!fl) return done(), Fail{fl.error_info()};
+      std::vector<hj::Value> results;
+      if (with_i) {
+        auto v = value_of(next_i);
+        if (!v) return done(), Fail{v.error_info()};
+        results.push_back(v.value());
+      }
+      for (auto& o : t.out) {
+        auto v = value_of(o);
+        if (!v) return done(), Fail{v.error_info()};
+        results.push_back(v.value());
+      }
+      t.consts = captures.back().refs;
+      done();
+      em->end_function(results);
+      return Result<Trace>::success(t);
+    };
+
+    const int first_fn = em->function_count();
+    auto discard = [&]() {
+      for (int f = first_fn; f < em->function_count(); ++f) ++epochs[f];
+      em->drop_functions(first_fn);
+      for (auto it = private_cache.begin(); it != private_cache.end();)
+        it = it->second >= first_fn ? private_cache.erase(it) : std::next(it);
+    };
+    std::vector<Ref> carry = init;
+    Trace probe;
+    for (int pass = 0;; ++pass) {
+      auto t = trace(carry, true, nullptr);
+      if (!t) {
+        discard();
+        return Fail{t.error_info()};
+      }
+      probe = t.value();
+      probe.i_used = em->reads_of_arg(probe.fn, 0) > 1;  // beyond i + 1: else jit's DCE drops i
+      discard();
+      // Weakly typed init leaves whose type differs from the output's are converted, then traced again.
+      bool changed = false;
+      for (std::size_t k = 0; k < carry.size(); ++k) {
+        const Ref& o = probe.out[k];
+        if (carry[k]->weak && (carry[k]->aval.dtype != o->aval.dtype || carry[k]->aval.dims != o->aval.dims) && pass == 0) {
+          const DT d = promote2(dt_of(carry[k]), DT{o->aval.dtype, o->weak});
+          if (d.t != carry[k]->aval.dtype) {
+            UNWRAP(c, convert(carry[k], d.t, false));
+            carry[k] = c;
+            changed = true;
+          }
+        }
+      }
+      if (changed) continue;
+      std::vector<std::string> diffs;
+      const auto paths = leaf_paths(init_r, "loop_carry[1]");
+      for (std::size_t k = 0; k < carry.size(); ++k) {
+        const Ref& o = probe.out[k];
+        const bool dt = carry[k]->aval.dtype != o->aval.dtype, sh = carry[k]->aval.dims != o->aval.dims;
+        if (!dt && !sh) continue;
+        diffs.push_back("the input carry component " + paths[k] + " has type " + aval_text(carry[k]) +
+                        " but the corresponding output carry component has type " + aval_text(o) + ", so " +
+                        (dt ? "the dtypes do not match" : "") + (dt && sh ? " and also " : "") + (sh ? "the shapes do not match" : ""));
+      }
+      if (!diffs.empty()) {
+        std::string m;
+        for (std::size_t k = 0; k < diffs.size(); ++k) m += (k ? "; " : "") + diffs[k];
+        m[0] = char(std::toupper(static_cast<unsigned char>(m[0])));
+        return fail_at("scan body function carry input and carry output must have equal types (e.g. shapes and dtypes of arrays), "
+                       "but they differ: " + m + ". Revise the function so that all output types (e.g. shapes and dtypes) match the "
+                       "corresponding input types.", at_line, at_col);
+      }
+      break;
+    }
+    if (length == 0) {  // _scan_impl makes no while for no trips: the (converted) init is the result
+      std::size_t at = 0;
+      return Result<Ref>::success(unflatten(init_r, carry, at));
+    }
+    auto t = trace(carry, probe.i_used, &probe.consts);
+    if (!t) {
+      discard();
+      return Fail{t.error_info()};
+    }
+    std::vector<hj::Value> const_vals, carry_vals;
+    for (auto& c : probe.consts) {
+      UNWRAP(v, value_of(c));
+      const_vals.push_back(v);
+    }
+    if (probe.i_used) carry_vals.push_back(em->constant(double(lower), {{}, "i32"}));
+    for (auto& c : carry) {
+      UNWRAP(v, value_of(c));
+      carry_vals.push_back(v);
+    }
+    auto outs = em->scan_while(const_vals, carry_vals, length, t.value().fn);
+    std::vector<Ref> leaves;
+    for (std::size_t k = 0; k < carry.size(); ++k)
+      leaves.push_back(traced(outs[k + (probe.i_used ? 1 : 0)], t.value().out[k]->weak));
+    std::size_t at = 0;
+    return Result<Ref>::success(unflatten(init_r, leaves, at));
+  }
+
   Result<Ref> call_jitted_private(const std::string& name, const std::vector<Ref>& args,
                                   const std::function<Result<Ref>(const std::vector<Ref>&)>& body,
                                   const std::string& key = "") {
@@ -1897,6 +2383,7 @@ struct Interp {
       }
       return Result<Ref>::success(new_array({{std::int64_t(n)}, t}, false));
     }
+    if (mod == "jnp" && fn == "eye") return eye(q, a);
     if ((mod == "jnp" || mod == "np") && (fn == "array" || fn == "asarray")) {
       UNWRAP(x, need(0, "a"));
       Ref d = arg(1, "dtype");
@@ -1997,6 +2484,7 @@ struct Interp {
         UNWRAP(y, need(1, "x2"));
         return fn == "floor_divide" ? floor_divide(x, y) : remainder(x, y);
       }
+      if (fn == "einsum") return einsum(a);
       if (fn == "outer") {
         UNWRAP(x, need(0, "a"));
         UNWRAP(y, need(1, "b"));
@@ -2341,6 +2829,7 @@ struct Interp {
         if (x->aval.dims.empty()) return fail(q + " needs an array of rank 1 or more");
         return lax_cumulative(fn, x, ax ? ax->i : 0, rev && is_pyscalar(rev) && scalar_value(rev) != 0);
       }
+      if (fn == "fori_loop") return fori_loop(a);
       if (fn == "stop_gradient") {  // no op in the lowering (it only stops differentiation)
         UNWRAP(x0, need(0, "x"));
         if (x0->k == K::Tuple || x0->k == K::List) return Result<Ref>::success(x0);
@@ -2607,12 +3096,14 @@ struct Interp {
   }
 
   Result<Ref> call_function(const Ref& f, const std::vector<Ref>& pos, const std::vector<std::pair<std::string, Ref>>& kw) {
+    if (f->lambda) return call_lambda(f, pos, kw);
     const Stmt& def = *f->def;
     if (++call_depth > kMaxCallDepth) {
       --call_depth;
       return fail("maximum recursion depth exceeded (" + std::to_string(kMaxCallDepth) + " nested calls)");
     }
     Scope locals;
+    if (f->closure) locals = *f->closure;
     if (pos.size() > def.params.size()) {
       --call_depth;
       return fail(def.s + "() takes " + std::to_string(def.params.size()) + " positional arguments but " +
@@ -2649,6 +3140,27 @@ struct Interp {
     --call_depth;
     if (!r) return Fail{r.error_info()};
     return Result<Ref>::success(r.value().kind == FlowKind::Return && r.value().value ? r.value().value : none());
+  }
+
+  // A lambda: positional parameters bound over the names it was made with, its one expression.
+  Result<Ref> call_lambda(const Ref& f, const std::vector<Ref>& pos, const std::vector<std::pair<std::string, Ref>>& kw) {
+    const Expr& e = *f->lambda;
+    if (!kw.empty()) return fail("keyword arguments to a lambda are not supported here");
+    if (pos.size() != e.names.size())
+      return fail("<lambda>() takes " + std::to_string(e.names.size()) + " positional arguments but " + std::to_string(pos.size()) +
+                  " were given");
+    if (++call_depth > kMaxCallDepth) {
+      --call_depth;
+      return fail("maximum recursion depth exceeded (" + std::to_string(kMaxCallDepth) + " nested calls)");
+    }
+    Scope locals;
+    if (f->closure) locals = *f->closure;
+    for (std::size_t k = 0; k < pos.size(); ++k) locals[e.names[k]] = pos[k];
+    frames.push_back(&locals);
+    auto r = eval(*e.kids[0]);
+    frames.pop_back();
+    --call_depth;
+    return r;
   }
 
   Result<Ref> call(const Ref& callee, const Args& a) {
@@ -3133,7 +3645,12 @@ struct Interp {
       }
       case EK::Slice: return fail("a slice is only valid inside [ ]");
       case EK::Starred: return fail("a starred expression is not valid here");
-      case EK::Lambda: return fail("lambda is not supported here; use def");
+      case EK::Lambda: {
+        auto f = mk(K::Func);
+        f->lambda = &e;
+        if (!frames.empty()) f->closure = std::make_shared<Scope>(*frames.back());
+        return Result<Ref>::success(f);
+      }
       case EK::Comprehension: return fail("comprehensions are not supported here");
       case EK::Set:
       case EK::Dict: return fail(std::string(e.kind == EK::Set ? "sets" : "dicts") + " are not supported here");
@@ -3183,6 +3700,7 @@ struct Interp {
       case SK::Def: {
         auto f = mk(K::Func);
         f->def = &s;
+        if (!frames.empty()) f->closure = std::make_shared<Scope>(*frames.back());  // the enclosing function's names
         for (auto& p : s.params) {
           if (p.default_value) {
             UNWRAP(d, eval(*p.default_value));
@@ -3274,7 +3792,7 @@ struct Interp {
         return Result<Flow>::success(Flow{});
       }
       case SK::Raise: return fail("raise: the program raised an exception");
-      case SK::While: return fail("while loops are not supported here (use a for loop over range, or lax.fori_loop in a later version)");
+      case SK::While: return fail("while loops are not supported here (use a for loop over range, or lax.fori_loop)");
       case SK::Del: return fail("del is not supported here");
       case SK::Global:
       case SK::Nonlocal: return fail("global and nonlocal are not supported here");

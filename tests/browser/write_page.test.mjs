@@ -221,6 +221,16 @@ describe('section 8, Write: links, keyboard, accessibility, long tasks', () => {
       const error = (await view(page)).error;
       await page.locator('#write-example').selectOption('attention');
       await waitLowered(page, 'attention');
+      // The fori_loop example: one stablehlo.while beside it, and it runs.
+      await page.locator('#write-example').selectOption('fori_loop');
+      await waitLowered(page, 'power_iteration');
+      assert.match((await view(page)).stablehlo, /= stablehlo\.while\(/);
+      await page.locator('#analyze-run').click();
+      await page.waitForFunction(() => window.rooflineLab.runView().state === 'done' &&
+        window.rooflineLab.runView().name === 'program.py (power_iteration, lowered)', null, { timeout: 60000 });
+      const loopRun = await page.evaluate(() => window.rooflineLab.runView());
+      assert.equal(loopRun.status, 'passed');
+      assert.ok(loopRun.rows.some((r) => r.op === 'stablehlo.while'), JSON.stringify(loopRun.rows.map((r) => r.op)));
       await page.locator('#analyze-tab-write').focus();
       await page.keyboard.press('ArrowLeft');
       assert.equal(await page.locator('#analyze-paste').isVisible(), true);

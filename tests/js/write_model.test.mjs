@@ -20,7 +20,7 @@ describe('the Write examples', () => {
   });
 
   test('every example lowers with the core to a module named after its function, which analyses with flops', () => {
-    assert.deepEqual(WRITE_EXAMPLES.map((e) => e.name), ['lesson', 'mlp', 'softmax', 'layer_norm', 'attention', 'conv_net']);
+    assert.deepEqual(WRITE_EXAMPLES.map((e) => e.name), ['lesson', 'mlp', 'softmax', 'layer_norm', 'attention', 'conv_net', 'fori_loop']);
     assert.ok(WRITE_EXAMPLES.some((e) => e.name === DEFAULT_WRITE_EXAMPLE));
     for (const ex of WRITE_EXAMPLES) {
       const r = core.lower(ex.source, {});

@@ -1,6 +1,6 @@
 // Section 8's "Write" examples: JAX-style Python programs, each ending in the jax.jit(f).lower(...)
 // call the core lowers (web/core.js lower, cpp/python). Data only; tests/js/write_examples.test.mjs
-// lowers every one with the core. A lax.fori_loop is not here yet: the core does not lower it yet.
+// lowers every one with the core.
 
 /** @type {{name: string, title: string, source: string}[]} */
 export const WRITE_EXAMPLES = [
@@ -104,6 +104,25 @@ k1 = jax.ShapeDtypeStruct((16, 3, 3, 3), jnp.float32)
 k2 = jax.ShapeDtypeStruct((16, 16, 3, 3), jnp.float32)
 w = jax.ShapeDtypeStruct((16 * 8 * 8, 10), jnp.float32)
 jax.jit(conv_net).lower(x, k1, k2, w)
+`,
+  },
+  {
+    name: 'fori_loop',
+    title: 'A fori_loop: power iteration',
+    source: `import jax
+import jax.numpy as jnp
+from jax import lax
+
+# Power iteration: 20 steps of v <- a @ v / |a @ v|, one stablehlo.while (not 20 copies).
+def power_iteration(a, v):
+    def step(i, v):
+        w = a @ v
+        return w / jnp.sqrt(jnp.sum(w * w))
+    return lax.fori_loop(0, 20, step, v)
+
+a = jax.ShapeDtypeStruct((64, 64), jnp.float32)
+v = jnp.ones((64,), dtype=jnp.float32)
+jax.jit(power_iteration).lower(a, v)
 `,
   },
 ];
