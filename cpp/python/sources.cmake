@@ -4,6 +4,9 @@ list(APPEND RL_CORE_SOURCES
   cpp/python/lexer.cpp
   cpp/python/parser.cpp
   cpp/python/tracer.cpp
+  cpp/python/float_repr.cpp
+  cpp/python/ndarray.cpp
+  cpp/python/notebook.cpp
 )
 list(APPEND RL_TEST_SOURCES
   tests/cpp/python/lexer_test.cpp
