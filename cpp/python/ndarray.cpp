@@ -390,9 +390,10 @@ Result<NdArray> reshape(const NdArray& a, std::vector<std::int64_t> dims) {
   std::int64_t total = 1;
   for (auto d : dims) total *= d < 0 ? 1 : d;
   if (total != a.size() || (unknown >= 0 && known == 0)) {
-    std::string s;
-    for (std::size_t k = 0; k < dims.size(); ++k) s += (k ? ", " : "") + std::to_string(dims[k]);
+    std::string s;  // NumPy writes the shape without spaces: (4,2)
+    for (std::size_t k = 0; k < dims.size(); ++k) s += (k ? "," : "") + std::to_string(dims[k]);
     if (dims.size() == 1) s += ",";
+    if (a.jax) return Result<NdArray>::failure("cannot reshape array of shape " + shape_repr(a.dims) + " (size " + std::to_string(a.size()) + ") into shape " + shape_repr(dims));
     return Result<NdArray>::failure("cannot reshape array of size " + std::to_string(a.size()) + " into shape (" + s + ")");
   }
   NdArray r = a;
@@ -549,45 +550,40 @@ struct Formatter {
   }
 };
 
-void format_rec(const NdArray& a, const Formatter& fmt, std::size_t axis, std::size_t offset, const std::string& sep,
-                const std::string& indent, std::string* out, std::size_t line_width) {
+// NumPy's _formatArray (non-legacy): rows wrap when the line would pass the width, the hanging
+// indent is the prefix's width plus one per level, each level's width one less for its ']'.
+std::string format_rec(const NdArray& a, const Formatter& fmt, std::size_t axis, std::size_t offset, const std::string& sep,
+                       const std::string& hanging, std::size_t width) {
   const std::size_t rank = a.dims.size();
   std::size_t stride = 1;
   for (std::size_t d = axis + 1; d < rank; ++d) stride *= static_cast<std::size_t>(a.dims[d]);
   const std::size_t n = static_cast<std::size_t>(a.dims[axis]);
-  *out += "[";
+  const std::string next_hanging = hanging + " ";
+  const std::size_t next_width = width - 1;
+  std::string sep_trim = sep.substr(0, sep.find_last_not_of(' ') + 1);
+  std::string s;
   if (axis + 1 == rank) {
-    // elements, wrapped at line_width
-    std::size_t line_start = out->rfind('\n');
-    line_start = line_start == std::string::npos ? 0 : line_start + 1;
-    const std::string item_sep = sep.substr(0, sep.find_last_not_of(' ') + 1);  // "," or ""
+    const std::size_t elem_width = width - std::max<std::size_t>(sep_trim.size(), 1);
+    std::string line = hanging;
     for (std::size_t k = 0; k < n; ++k) {
-      std::string word = fmt(offset + k);
-      if (k + 1 < n) word += item_sep;
-      const std::size_t extra = k + 1 == n ? axis + 1 : 0;  // the closing brackets that follow the last
-      if (k > 0) {
-        const std::size_t line_len = out->size() - line_start;
-        if (line_len + 1 + word.size() + extra > line_width) {
-          while (!out->empty() && out->back() == ' ') out->pop_back();
-          *out += "\n" + indent + std::string(axis + 1, ' ');
-          line_start = out->size() - indent.size() - axis - 1;
-        } else {
-          *out += " ";
-        }
+      const std::string word = fmt(offset + k);
+      if (line.size() + word.size() > elem_width && line.size() > hanging.size()) {
+        const auto e = line.find_last_not_of(' ');
+        s += line.substr(0, e == std::string::npos ? 0 : e + 1) + "\n";
+        line = hanging;
       }
-      *out += word;
+      line += word;
+      if (k + 1 < n) line += sep;
     }
+    s += line;
   } else {
+    const std::string line_sep = sep_trim + std::string(rank - axis - 1, '\n');
     for (std::size_t k = 0; k < n; ++k) {
-      if (k > 0) {
-        *out += sep.substr(0, sep.find_last_not_of(' ') + 1);
-        *out += std::string(rank - axis - 1, '\n');
-        *out += indent + std::string(axis + 1, ' ');
-      }
-      format_rec(a, fmt, axis + 1, offset + k * stride, sep, indent, out, line_width);
+      s += hanging + format_rec(a, fmt, axis + 1, offset + k * stride, sep, next_hanging, next_width);
+      if (k + 1 < n) s += line_sep;
     }
   }
-  *out += "]";
+  return "[" + s.substr(hanging.size()) + "]";
 }
 
 std::string format_array(const NdArray& a, const std::string& sep, const std::string& indent) {
@@ -596,9 +592,7 @@ std::string format_array(const NdArray& a, const std::string& sep, const std::st
   if (a.dims.empty()) return fmt(0);
   for (auto d : a.dims)
     if (d == 0) return "[]";
-  std::string out;
-  format_rec(a, fmt, 0, 0, sep, indent, &out, 75);
-  return out;
+  return format_rec(a, fmt, 0, 0, sep, indent + " ", 75);
 }
 
 }  // namespace

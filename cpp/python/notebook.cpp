@@ -18,6 +18,7 @@
 #include "hlo/lower.h"
 #include "hlo/parse.h"
 #include "interp/interp.h"
+#include "python/bigint.h"
 #include "python/float_repr.h"
 #include "python/ndarray.h"
 #include "python/notebook_value.h"
@@ -88,7 +89,9 @@ V mk_array(NdArray a) {
 bool is_num(const V& v) { return v->t == T::Bool || v->t == T::Int || v->t == T::Float; }
 bool is_intlike(const V& v) { return v->t == T::Bool || v->t == T::Int; }
 std::int64_t int_of(const V& v) { return v->t == T::Bool ? (v->b ? 1 : 0) : v->i; }
-double num_of(const V& v) { return v->t == T::Float ? v->f : static_cast<double>(int_of(v)); }
+bool is_big(const V& v) { return v->t == T::Int && v->big != nullptr; }
+BigInt big_of(const V& v) { return is_big(v) ? *v->big : BigInt::of(int_of(v)); }
+double num_of(const V& v) { return v->t == T::Float ? v->f : is_big(v) ? v->big->to_double() : static_cast<double>(int_of(v)); }
 
 const char* kExcTypes[] = {"Exception", "ValueError", "TypeError", "AssertionError", "RuntimeError", "ZeroDivisionError",
                            "NameError", "IndexError", "KeyError", "AttributeError", "OverflowError", "NotImplementedError",
@@ -216,7 +219,8 @@ class Machine {
         }
       }
       const std::string msg = exc_->text;
-      tb += exc_->s + (msg.empty() ? "" : ": " + msg) + "\n";
+      r.exception = exc_->s + (msg.empty() ? "" : ": " + msg);
+      tb += r.exception + "\n";
       r.error = tb;
       r.error_type = exc_->s;
       r.line = exc_tb_.empty() ? 0 : exc_tb_.back().line;
@@ -235,6 +239,7 @@ class Machine {
   V exc_;                    // the pending exception
   std::vector<Frame> exc_tb_;
   V ret_;                    // a return's value
+  std::vector<V> handling_;  // the exceptions whose except clauses are running (a bare raise)
   long steps_ = 0;
   int depth_ = 0;            // nested expressions and statements being evaluated
   bool fatal_ = false;       // a limit was hit: no except clause catches it
@@ -244,6 +249,13 @@ class Machine {
     auto e = mk_named(T::Exc, type);
     e->text = msg;
     e->items = {mk_str(msg)};
+    return raise_value(e);
+  }
+  // KeyError(key): its args hold the key, str() is the key's repr.
+  std::nullptr_t raise_key(const V& key) {
+    auto e = mk_named(T::Exc, "KeyError");
+    e->text = repr(key);
+    e->items = {key};
     return raise_value(e);
   }
   std::nullptr_t raise_value(const V& e) {
@@ -289,7 +301,7 @@ class Machine {
   V builtin_name(const std::string& n) {
     static const char* fns[] = {"print", "len", "range", "min", "max", "sum", "abs", "round", "sorted", "enumerate", "zip",
                                 "int", "float", "str", "repr", "isinstance", "list", "dict", "tuple", "bool", "reversed",
-                                "any", "all", "divmod", "pow", "type", "map", "filter", "set", "hash", "callable"};
+                                "any", "all", "divmod", "pow", "type", "map", "filter", "set", "hash", "callable", "format"};
     for (const char* f : fns)
       if (n == f) return mk_named(T::Builtin, n);
     for (const char* e : kExcTypes)
@@ -304,7 +316,16 @@ class Machine {
     switch (v->t) {
       case T::None: return "None";
       case T::Bool: return v->b ? "True" : "False";
-      case T::Int: return std::to_string(v->i);
+      case T::Int:
+        if (is_big(v)) {
+          std::string d = v->big->to_decimal();
+          if (d.size() - (v->big->neg ? 1 : 0) > static_cast<std::size_t>(kNotebookMaxIntDigits)) {
+            raise("ValueError", "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit");
+            return "<int too large to print>";
+          }
+          return d;
+        }
+        return std::to_string(v->i);
       case T::Float: return float_repr(v->f);
       case T::Str: return str_repr(v->s);
       case T::List:
@@ -384,6 +405,10 @@ class Machine {
   bool equal(const V& a, const V& b, int depth = 0) {
     if (a == b) return !(a->t == T::Float && std::isnan(a->f));
     if (is_num(a) && is_num(b)) {
+      if (is_big(a) || is_big(b)) {
+        if (is_intlike(a) && is_intlike(b)) return rl::python::compare(big_of(a), big_of(b)) == 0;
+        return num_of(a) == num_of(b);
+      }
       if (is_intlike(a) && is_intlike(b)) return int_of(a) == int_of(b);
       return num_of(a) == num_of(b);
     }
@@ -445,6 +470,10 @@ class Machine {
     if (v->t == T::Array) {
       *out = v->arr;
       return true;
+    }
+    if (is_big(v)) {
+      raise("OverflowError", "Python int too large to convert to C long");
+      return false;
     }
     if (v->t == T::Bool || v->t == T::Int) {
       *out = scalar_array_int(int_of(v), v->t == T::Bool, jax_default);
@@ -525,6 +554,10 @@ class Machine {
         raise("TypeError", "only numbers (int, float, bool) can be array elements here, got '" + type_name(x) + "'");
         return false;
       }
+      if (is_big(x)) {
+        raise("OverflowError", "Python int too large to convert to C long");
+        return false;
+      }
       if (x->t == T::Float) all_arrays_f32 = false;
       kind = std::max(kind, x->t == T::Bool ? 0 : x->t == T::Int ? 1 : 2);
       flat.push_back(x);
@@ -577,22 +610,99 @@ class Machine {
   }
 
   // ---- Python arithmetic ----
-  V overflow() { return raise("OverflowError", "integer result past 64 bits: arbitrary-precision ints are not supported here yet"); }
+  // An int of any size: an int64 while it fits, else a BigInt (bounded by kMaxBigIntBits).
+  V make_int(BigInt b) {
+    std::int64_t v = 0;
+    if (b.fits(&v)) return mk_int(v);
+    if (b.bits() > kMaxBigIntBits)
+      return raise("OverflowError", "an int of " + std::to_string(b.bits()) + " bits is past the notebook's limit of " +
+                                        std::to_string(kMaxBigIntBits) + " bits");
+    auto o = mk(T::Int);
+    o->i = b.neg ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max();
+    o->big = std::make_shared<const BigInt>(std::move(b));
+    return o;
+  }
+  V overflow() { return raise("OverflowError", "an int past the notebook's limit"); }
+  // Python's int arithmetic past int64 (either operand big, or an int64 result overflowed).
+  V big_binop(const std::string& op, const V& x, const V& y) {
+    const BigInt a = big_of(x), b = big_of(y);
+    if (op == "+") return make_int(add(a, b));
+    if (op == "-") return make_int(sub(a, b));
+    if (op == "*") {
+      if (a.bits() + b.bits() > kMaxBigIntBits + 1) return raise_big(a.bits() + b.bits());
+      return make_int(mul(a, b));
+    }
+    if (op == "//" || op == "%") {
+      if (b.is_zero()) return raise("ZeroDivisionError", op == "//" ? "integer division or modulo by zero" : "integer modulo by zero");
+      BigInt q, r;
+      divmod_floor(a, b, &q, &r);
+      return make_int(op == "//" ? q : r);
+    }
+    if (op == "/") {
+      if (b.is_zero()) return raise("ZeroDivisionError", "division by zero");
+      const double p = a.to_double(), q = b.to_double();
+      if (std::isinf(p) || std::isinf(q)) return raise("OverflowError", "integer division result too large for a float");
+      return mk_float(p / q);
+    }
+    if (op == "**") {
+      if (b.neg) {
+        if (a.is_zero()) return raise("ZeroDivisionError", "0.0 cannot be raised to a negative power");
+        return mk_float(std::pow(a.to_double(), b.to_double()));
+      }
+      std::int64_t e = 0;
+      const std::size_t ab = a.bits();
+      if (ab > 1 && (!b.fits(&e) || static_cast<double>(ab - 1) * static_cast<double>(e) > static_cast<double>(kMaxBigIntBits)))
+        return raise_big(b.fits(&e) ? static_cast<std::size_t>(static_cast<double>(ab - 1) * static_cast<double>(e)) : kMaxBigIntBits * 2);
+      if (!b.fits(&e)) e = 2;  // a is 0, 1 or -1
+      BigInt res = BigInt::of(1), base = a;
+      for (; e > 0; e >>= 1) {
+        if (e & 1) res = mul(res, base);
+        if (e > 1) base = mul(base, base);
+        if (!step()) return nullptr;
+      }
+      return make_int(res);
+    }
+    if (op == "<<") {
+      std::int64_t n = 0;
+      if (b.neg) return raise("ValueError", "negative shift count");
+      if (!b.fits(&n) || a.bits() + static_cast<std::size_t>(n) > kMaxBigIntBits) return raise_big(kMaxBigIntBits + 1);
+      BigInt r = a;
+      for (std::int64_t k = 0; k < n; k += 30) r = mul(r, BigInt::of(std::int64_t(1) << std::min<std::int64_t>(30, n - k)));
+      return make_int(r);
+    }
+    if (op == ">>") {
+      std::int64_t n = 0;
+      if (b.neg) return raise("ValueError", "negative shift count");
+      if (!b.fits(&n) || static_cast<std::size_t>(n) >= a.bits()) return mk_int(a.neg ? -1 : 0);
+      BigInt d = BigInt::of(1);
+      for (std::int64_t k = 0; k < n; k += 30) d = mul(d, BigInt::of(std::int64_t(1) << std::min<std::int64_t>(30, n - k)));
+      BigInt q, r;
+      divmod_floor(a, d, &q, &r);
+      return make_int(q);
+    }
+    return raise("NotImplementedError", "the operator " + op + " on ints past 64 bits is not supported here yet");
+  }
+  std::nullptr_t raise_big(std::size_t bits) {
+    return raise("OverflowError", "the result would have about " + std::to_string(bits) + " bits, past the notebook's limit of " +
+                                      std::to_string(kMaxBigIntBits) + " bits");
+  }
   V binop(const std::string& op, const V& x, const V& y) {
     if (x->t == T::Array || y->t == T::Array) return array_binary(op, x, y);
+    if (is_intlike(x) && is_intlike(y) && (is_big(x) || is_big(y)) && op != "&" && op != "|" && op != "^")
+      return big_binop(op, x, y);
     if (is_intlike(x) && is_intlike(y)) {
       const std::int64_t a = int_of(x), b = int_of(y);
       std::int64_t r = 0;
       if (op == "+") {
-        if (__builtin_add_overflow(a, b, &r)) return overflow();
+        if (__builtin_add_overflow(a, b, &r)) return big_binop(op, x, y);
         return mk_int(r);
       }
       if (op == "-") {
-        if (__builtin_sub_overflow(a, b, &r)) return overflow();
+        if (__builtin_sub_overflow(a, b, &r)) return big_binop(op, x, y);
         return mk_int(r);
       }
       if (op == "*") {
-        if (__builtin_mul_overflow(a, b, &r)) return overflow();
+        if (__builtin_mul_overflow(a, b, &r)) return big_binop(op, x, y);
         return mk_int(r);
       }
       if (op == "/") {
@@ -601,7 +711,7 @@ class Machine {
       }
       if (op == "//" || op == "%") {
         if (b == 0) return raise("ZeroDivisionError", op == "//" ? "integer division or modulo by zero" : "integer modulo by zero");
-        if (b == -1 && a == std::numeric_limits<std::int64_t>::min()) return op == "%" ? mk_int(0) : overflow();
+        if (b == -1 && a == std::numeric_limits<std::int64_t>::min()) return op == "%" ? mk_int(0) : big_binop(op, x, y);
         std::int64_t q = a / b, m = a % b;
         if (m != 0 && ((m < 0) != (b < 0))) {
           q -= 1;
@@ -616,8 +726,8 @@ class Machine {
         }
         std::int64_t res = 1, base = a;
         for (std::int64_t e = b; e > 0; e >>= 1) {
-          if ((e & 1) && __builtin_mul_overflow(res, base, &res)) return overflow();
-          if (e > 1 && __builtin_mul_overflow(base, base, &base)) return overflow();
+          if ((e & 1) && __builtin_mul_overflow(res, base, &res)) return big_binop(op, x, y);
+          if (e > 1 && __builtin_mul_overflow(base, base, &base)) return big_binop(op, x, y);
           if (!step()) return nullptr;
         }
         return mk_int(res);
@@ -630,12 +740,13 @@ class Machine {
         if (op == ">>") return mk_int(b >= 64 ? (a < 0 ? -1 : 0) : a >> b);
         if (a == 0) return mk_int(0);
         if (b >= 63 || (a > 0 ? a > (std::numeric_limits<std::int64_t>::max() >> b) : a < (std::numeric_limits<std::int64_t>::min() >> b)))
-          return overflow();
+          return big_binop(op, x, y);
         return mk_int(static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << b));
       }
     }
     if (is_num(x) && is_num(y) && op != "@" && op != "&" && op != "|" && op != "^" && op != "<<" && op != ">>") {
       const double a = num_of(x), b = num_of(y);
+      if ((is_big(x) && std::isinf(a)) || (is_big(y) && std::isinf(b))) return raise("OverflowError", "int too large to convert to float");
       if (op == "+") return mk_float(a + b);
       if (op == "-") return mk_float(a - b);
       if (op == "*") return mk_float(a * b);
@@ -717,6 +828,10 @@ class Machine {
   // a < b etc. for Python values; -1 on an exception.
   int compare_lt(const V& a, const V& b, const std::string& op) {
     if (is_num(a) && is_num(b)) {
+      if (is_intlike(a) && is_intlike(b) && (is_big(a) || is_big(b))) {
+        const int c = rl::python::compare(big_of(a), big_of(b));
+        return op == "<" ? c < 0 : op == "<=" ? c <= 0 : op == ">" ? c > 0 : c >= 0;
+      }
       if (is_intlike(a) && is_intlike(b)) {
         const auto x = int_of(a), y = int_of(b);
         return op == "<" ? x < y : op == "<=" ? x <= y : op == ">" ? x > y : x >= y;
@@ -920,7 +1035,7 @@ class Machine {
       case T::Dict: {
         if (!hashable(idx)) return nullptr;
         const int j = dict_find(obj, idx);
-        if (j < 0) return raise("KeyError", repr(idx));
+        if (j < 0) return raise_key(idx);
         return obj->vals[static_cast<std::size_t>(j)];
       }
       case T::Range: {
@@ -1060,11 +1175,23 @@ class Machine {
     if (!dg.ok || !step()) return nullptr;
     switch (e.kind) {
       case EK::Name: return lookup(e.s);
-      case EK::Int:
-        if (e.overflow) return overflow();
-        return mk_int(e.i);
+      case EK::Int: {
+        if (!e.overflow) return mk_int(e.i);
+        std::string digits;
+        int base = 10;
+        std::string t = e.s;
+        if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X' || t[1] == 'o' || t[1] == 'O' || t[1] == 'b' || t[1] == 'B')) {
+          base = (t[1] == 'x' || t[1] == 'X') ? 16 : (t[1] == 'o' || t[1] == 'O') ? 8 : 2;
+          t = t.substr(2);
+        }
+        for (char c : t)
+          if (c != '_') digits += c;
+        BigInt b;
+        if (!BigInt::parse(digits, base, &b)) return raise("OverflowError", "the int literal is past the notebook's limit of " + std::to_string(kMaxBigIntBits) + " bits");
+        return make_int(b);
+      }
       case EK::Float: return mk_float(e.f);
-      case EK::Str: return mk_str(e.s);
+      case EK::Str: return e.fstring ? fstring(e) : mk_str(e.s);
       case EK::True: return mk_bool(true);
       case EK::False: return mk_bool(false);
       case EK::None: return none_v();
@@ -1131,10 +1258,11 @@ class Machine {
         if (e.s == "+") return a->t == T::Bool ? mk_int(int_of(a)) : a;
         if (e.s == "-") {
           if (a->t == T::Float) return mk_float(-a->f);
-          if (int_of(a) == std::numeric_limits<std::int64_t>::min()) return overflow();
+          if (is_big(a) || int_of(a) == std::numeric_limits<std::int64_t>::min()) return make_int(sub(BigInt::of(0), big_of(a)));
           return mk_int(-int_of(a));
         }
         if (a->t == T::Float) return raise("TypeError", "bad operand type for unary ~: 'float'");
+        if (is_big(a)) return make_int(sub(BigInt::of(-1), big_of(a)));
         return mk_int(~int_of(a));
       }
       case EK::Compare: {
@@ -1211,6 +1339,273 @@ class Machine {
       case EK::Comprehension: return comprehension(e);
     }
     return raise("SyntaxError", "unsupported expression");
+  }
+
+  // ---- f-strings and format specs ----
+  std::map<std::string, std::shared_ptr<Program>> field_cache_;
+  // An expression of an f-string field, parsed once per text.
+  const Expr* field_expr(const std::string& text, const Expr& at) {
+    auto it = field_cache_.find(text);
+    if (it == field_cache_.end()) {
+      auto prog = parse("(" + text + "\n)\n");
+      if (!prog || prog->body.size() != 1 || prog->body[0]->kind != SK::Expr) {
+        stack_.back().line = at.line;
+        raise("SyntaxError", "f-string: invalid expression {" + text + "}" + (prog ? "" : ": " + prog.error_info().without_place()));
+        return nullptr;
+      }
+      it = field_cache_.emplace(text, std::make_shared<Program>(std::move(prog.value()))).first;
+    }
+    return it->second->body[0]->value.get();
+  }
+  V fstring(const Expr& e) {
+    const std::string& s = e.s;
+    std::string out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+      const char c = s[i];
+      if (c == '}') {
+        if (i + 1 < s.size() && s[i + 1] == '}') {
+          out += '}';
+          i += 2;
+          continue;
+        }
+        return raise("SyntaxError", "f-string: single '}' is not allowed");
+      }
+      if (c != '{') {
+        out += c;
+        ++i;
+        continue;
+      }
+      if (i + 1 < s.size() && s[i + 1] == '{') {
+        out += '{';
+        i += 2;
+        continue;
+      }
+      // a field: expression [=] [!conv] [:spec] }
+      std::size_t j = i + 1;
+      int depth = 0;
+      char quote = 0;
+      for (; j < s.size(); ++j) {
+        const char d = s[j];
+        if (quote) {
+          if (d == quote) quote = 0;
+          continue;
+        }
+        if (d == '\'' || d == '"') quote = d;
+        else if (d == '(' || d == '[' || d == '{') ++depth;
+        else if ((d == ')' || d == ']' || d == '}') && depth > 0) --depth;
+        else if (depth == 0 && (d == '}' || d == ':' || (d == '!' && j + 1 < s.size() && s[j + 1] != '='))) break;
+      }
+      if (j >= s.size()) return raise("SyntaxError", "f-string: expecting '}'");
+      std::string text = s.substr(i + 1, j - i - 1);
+      bool self_doc = false;
+      {
+        const auto last = text.find_last_not_of(" ");
+        if (last != std::string::npos && text[last] == '=' && (last == 0 || (text[last - 1] != '=' && text[last - 1] != '!' &&
+                                                                             text[last - 1] != '<' && text[last - 1] != '>'))) {
+          self_doc = true;
+          out += text;
+          text = text.substr(0, last);
+        }
+      }
+      if (text.find_first_not_of(" ") == std::string::npos) return raise("SyntaxError", "f-string: empty expression not allowed");
+      char conv = 0;
+      if (s[j] == '!') {
+        if (j + 2 >= s.size() || (s[j + 1] != 'r' && s[j + 1] != 's' && s[j + 1] != 'a'))
+          return raise("SyntaxError", "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+        conv = s[j + 1];
+        j += 2;
+      }
+      std::string spec;
+      if (j < s.size() && s[j] == ':') {
+        ++j;
+        int d2 = 0;
+        std::size_t k = j;
+        for (; k < s.size(); ++k) {
+          if (s[k] == '{') ++d2;
+          else if (s[k] == '}') {
+            if (d2 == 0) break;
+            --d2;
+          }
+        }
+        if (k >= s.size()) return raise("SyntaxError", "f-string: expecting '}'");
+        const std::string raw_spec = s.substr(j, k - j);
+        // nested fields in the spec ({width})
+        Expr inner;
+        inner.kind = EK::Str;
+        inner.fstring = true;
+        inner.s = raw_spec;
+        inner.line = e.line;
+        V sv = raw_spec.find('{') == std::string::npos ? mk_str(raw_spec) : fstring(inner);
+        if (!sv) return nullptr;
+        spec = sv->s;
+        j = k;
+      }
+      if (j >= s.size() || s[j] != '}') return raise("SyntaxError", "f-string: expecting '}'");
+      const Expr* fe = field_expr(text, e);
+      if (!fe) return nullptr;
+      V v = eval(*fe);
+      if (!v) return nullptr;
+      if (self_doc && !conv && spec.empty()) conv = 'r';
+      const V before = exc_;
+      if (conv == 'r' || conv == 'a') v = mk_str(repr(v));
+      else if (conv == 's') v = mk_str(str(v));
+      if (exc_ != before) return nullptr;
+      V piece = format_value(v, spec);
+      if (!piece) return nullptr;
+      out += piece->s;
+      i = j + 1;
+    }
+    return mk_str(out);
+  }
+  // format(value, spec): Python's format-spec mini-language for int, float, str (and NumPy
+  // scalars as floats/ints): [[fill]align][sign][#][0][width][,|_][.precision][type].
+  V format_value(const V& v0, const std::string& spec) {
+    V v = v0;
+    if (spec.empty()) {
+      const V before = exc_;
+      std::string t = str(v);
+      if (exc_ != before) return nullptr;
+      return mk_str(t);
+    }
+    if (v->t == T::Array) {
+      if (v->arr.size() != 1 || !v->arr.dims.empty())
+        return raise("TypeError", "unsupported format string passed to numpy.ndarray.__format__");
+      if (v->arr.is_float()) v = mk_float(v->arr.f[0]);
+      else if (v->arr.dt == DType::Bool) v = mk_bool(v->arr.i[0] != 0);
+      else v = mk_int(v->arr.i[0]);
+    }
+    std::size_t i = 0;
+    char fill = ' ', align = 0, sign = '-';
+    bool alt = false, zero = false;
+    if (spec.size() >= 2 && (spec[1] == '<' || spec[1] == '>' || spec[1] == '^' || spec[1] == '=')) {
+      fill = spec[0];
+      align = spec[1];
+      i = 2;
+    } else if (!spec.empty() && (spec[0] == '<' || spec[0] == '>' || spec[0] == '^' || spec[0] == '=')) {
+      align = spec[0];
+      i = 1;
+    }
+    if (i < spec.size() && (spec[i] == '+' || spec[i] == '-' || spec[i] == ' ')) sign = spec[i++];
+    if (i < spec.size() && spec[i] == '#') {
+      alt = true;
+      ++i;
+    }
+    if (i < spec.size() && spec[i] == '0') {
+      zero = true;
+      ++i;
+    }
+    std::size_t width = 0;
+    while (i < spec.size() && std::isdigit(static_cast<unsigned char>(spec[i]))) {
+      width = width * 10 + static_cast<std::size_t>(spec[i++] - '0');
+      if (width > 10000) return raise("ValueError", "Too many decimal digits in format string");
+    }
+    char group = 0;
+    if (i < spec.size() && (spec[i] == ',' || spec[i] == '_')) group = spec[i++];
+    int prec = -1;
+    if (i < spec.size() && spec[i] == '.') {
+      ++i;
+      if (i >= spec.size() || !std::isdigit(static_cast<unsigned char>(spec[i]))) return raise("ValueError", "Format specifier missing precision");
+      prec = 0;
+      while (i < spec.size() && std::isdigit(static_cast<unsigned char>(spec[i]))) {
+        prec = prec * 10 + (spec[i++] - '0');
+        if (prec > 1000) return raise("ValueError", "precision too big");
+      }
+    }
+    char type = 0;
+    if (i < spec.size()) type = spec[i++];
+    if (i != spec.size()) return raise("ValueError", "Invalid format specifier '" + spec + "' for object of type '" + type_name(v) + "'");
+    if (zero && !align) {
+      fill = '0';
+      align = '=';
+    }
+    std::string body, sgn;
+    bool numeric = true;
+    if (v->t == T::Str) {
+      if (type && type != 's') return raise("ValueError", std::string("Unknown format code '") + type + "' for object of type 'str'");
+      if (sign != '-') return raise("ValueError", "Sign not allowed in string format specifier");
+      if (align == '=') return raise("ValueError", "'=' alignment not allowed in string format specifier");
+      body = prec >= 0 ? v->s.substr(0, static_cast<std::size_t>(prec)) : v->s;
+      numeric = false;
+    } else if (is_intlike(v) && (type == 0 || type == 'd' || type == 'b' || type == 'o' || type == 'x' || type == 'X' || type == 'n' || type == 'c')) {
+      if (prec >= 0) return raise("ValueError", "Precision not allowed in integer format specifier");
+      if (is_big(v) && type != 0 && type != 'd' && type != 'n') return raise("NotImplementedError", "this format of an int past 64 bits is not supported here");
+      const bool negv = is_big(v) ? v->big->neg : int_of(v) < 0;
+      std::string digits;
+      if (is_big(v)) {
+        digits = v->big->to_decimal();
+        if (negv) digits = digits.substr(1);
+      } else {
+        std::uint64_t m = negv ? 0 - static_cast<std::uint64_t>(int_of(v)) : static_cast<std::uint64_t>(int_of(v));
+        const int base = type == 'b' ? 2 : type == 'o' ? 8 : (type == 'x' || type == 'X') ? 16 : 10;
+        const char* dig = type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+        do {
+          digits.insert(digits.begin(), dig[m % static_cast<std::uint64_t>(base)]);
+          m /= static_cast<std::uint64_t>(base);
+        } while (m);
+        if (alt && base != 10) digits = std::string(type == 'b' ? "0b" : type == 'o' ? "0o" : type == 'X' ? "0X" : "0x") + digits;
+      }
+      if (group) {
+        const std::size_t every = (type == 'b' || type == 'o' || type == 'x' || type == 'X') ? 4 : 3;
+        std::string g;
+        for (std::size_t k = 0; k < digits.size(); ++k) {
+          if (k && (digits.size() - k) % every == 0) g += group;
+          g += digits[k];
+        }
+        digits = g;
+      }
+      body = digits;
+      sgn = negv ? "-" : sign == '+' ? "+" : sign == ' ' ? " " : "";
+    } else if (is_num(v)) {
+      if (type && std::string("eEfFgG%n").find(type) == std::string::npos)
+        return raise("ValueError", std::string("Unknown format code '") + type + "' for object of type '" + type_name(v) + "'");
+      double x = num_of(v);
+      const bool negv = std::signbit(x) && !std::isnan(x);
+      const double ax = std::fabs(x);
+      if (!std::isfinite(ax)) {
+        body = std::isnan(ax) ? "nan" : "inf";
+        if (type == 'E' || type == 'F' || type == 'G') body = std::isnan(ax) ? "NAN" : "INF";
+        if (type == '%') body += "%";
+      } else if (type == 0 && prec < 0) {
+        body = is_intlike(v) ? std::to_string(std::llabs(int_of(v))) : float_repr(ax);
+      } else {
+        char t = type == 0 ? 'g' : type == 'n' ? 'g' : type == '%' ? 'f' : type;
+        const int p = prec < 0 ? 6 : prec;
+        std::string f = alt ? "%#.*" : "%.*";
+        f += t;
+        char buf[1500];
+        std::snprintf(buf, sizeof buf, f.c_str(), (t == 'g' || t == 'G') && p == 0 ? 1 : p, type == '%' ? ax * 100 : ax);
+        body = buf;
+        if (type == 0) {
+          // no type: like 'g', but a fixed-point result keeps at least one digit after the point
+          if (body.find_first_of("e.n") == std::string::npos) body += ".0";
+        }
+        if (type == '%') body += "%";
+      }
+      if (group && body.find_first_of("0123456789") != std::string::npos) {
+        auto end = body.find_first_not_of("0123456789");
+        if (end == std::string::npos) end = body.size();
+        std::string g;
+        for (std::size_t k = 0; k < end; ++k) {
+          if (k && (end - k) % 3 == 0) g += group;
+          g += body[k];
+        }
+        body = g + body.substr(end);
+      }
+      sgn = negv ? "-" : sign == '+' ? "+" : sign == ' ' ? " " : "";
+    } else {
+      return raise("TypeError", "unsupported format string passed to " + type_name(v) + ".__format__");
+    }
+    if (!align) align = numeric ? '>' : '<';
+    std::string res = sgn + body;
+    if (res.size() < width) {
+      const std::size_t padn = width - res.size();
+      if (align == '<') res += std::string(padn, fill);
+      else if (align == '>') res = std::string(padn, fill) + res;
+      else if (align == '^') res = std::string(padn / 2, fill) + res + std::string(padn - padn / 2, fill);
+      else res = sgn + std::string(padn, fill) + body;
+    }
+    return mk_str(res);
   }
 
   V comprehension(const Expr& e) {
@@ -1557,6 +1952,10 @@ class Machine {
       }
       case SK::Raise: {
         if (s.extra.empty()) {
+          if (!handling_.empty()) {
+            raise_value(handling_.back());
+            return Flow::Raise;
+          }
           raise("RuntimeError", "No active exception to reraise");
           return Flow::Raise;
         }
@@ -1589,12 +1988,55 @@ class Machine {
       case SK::With:
         raise("NotImplementedError", "with statements are not supported here yet");
         return Flow::Raise;
-      case SK::Try:
-        raise("NotImplementedError", "try statements are not supported here yet");
-        return Flow::Raise;
+      case SK::Try: return exec_try(s);
     }
     raise("SyntaxError", "unsupported statement");
     return Flow::Raise;
+  }
+
+  // try / except TYPE as NAME / else / finally. A limit's error (fatal_) is never caught.
+  Flow exec_try(const Stmt& s) {
+    Flow f = exec_block(s.body);
+    if (f == Flow::Raise && !fatal_) {
+      const V e = exc_;
+      for (const auto& h : s.handlers) {
+        bool match = !h.type;
+        if (h.type) {
+          V t = eval(*h.type);
+          if (!t) return Flow::Raise;
+          std::vector<V> types = t->t == T::Tuple ? t->items : std::vector<V>{t};
+          for (auto& ty : types) {
+            if (ty->t != T::ExcType) {
+              raise("TypeError", "catching classes that do not inherit from BaseException is not allowed");
+              return Flow::Raise;
+            }
+            match = match || exc_matches(e->s, ty->s);
+          }
+        }
+        if (!match) continue;
+        exc_ = nullptr;
+        exc_tb_.clear();
+        if (!h.name.empty()) current().vars[h.name] = e;
+        handling_.push_back(e);
+        f = exec_block(h.body);
+        handling_.pop_back();
+        if (!h.name.empty()) current().vars.erase(h.name);
+        break;
+      }
+    } else if (f == Flow::Next) {
+      f = exec_block(s.orelse);
+    }
+    if (!s.finalbody.empty() && !fatal_) {
+      const V saved = exc_, saved_ret = ret_;
+      const auto saved_tb = exc_tb_;
+      exc_ = nullptr;
+      const Flow g = exec_block(s.finalbody);
+      if (g != Flow::Next) return g;
+      exc_ = saved;
+      exc_tb_ = saved_tb;
+      ret_ = saved_ret;
+    }
+    return f;
   }
 
   // ---- modules and attributes ----
@@ -1743,7 +2185,9 @@ class Machine {
       }
     }
     std::string line;
+    const V before = exc_;
     for (std::size_t k = 0; k < a.pos.size(); ++k) line += (k ? sep : "") + str(a.pos[k]);
+    if (exc_ != before) return nullptr;
     out_ += line + end;
     if (out_.size() > (std::size_t(16) << 20)) return fatal("RuntimeError", "the program printed past 16 MiB; it was stopped");
     return none_v();
@@ -1753,7 +2197,14 @@ class Machine {
     if (x->t == T::Float) {
       if (std::isnan(x->f)) return raise("ValueError", "cannot convert float NaN to integer");
       if (std::isinf(x->f)) return raise("OverflowError", "cannot convert float infinity to integer");
-      if (std::fabs(x->f) >= 9.2233720368547758e18) return overflow();
+      if (std::fabs(x->f) >= 9.2233720368547758e18) {
+        int ex = 0;
+        const double m = std::frexp(std::fabs(x->f), &ex);  // |f| = m * 2^ex, m in [0.5, 1)
+        BigInt b = BigInt::of(static_cast<std::int64_t>(std::ldexp(m, 53)));
+        for (int k = 53; k < ex; k += 30) b = mul(b, BigInt::of(std::int64_t(1) << std::min(30, ex - k)));
+        if (x->f < 0) b = sub(BigInt::of(0), b);
+        return make_int(b);
+      }
       return mk_int(static_cast<std::int64_t>(x->f));
     }
     if (x->t == T::Str) {
@@ -1768,10 +2219,13 @@ class Machine {
       ok = ok && k < digits.size();
       for (std::size_t j = k; ok && j < digits.size(); ++j) ok = std::isdigit(static_cast<unsigned char>(digits[j])) != 0;
       if (!ok) return raise("ValueError", "invalid literal for int() with base 10: " + str_repr(x->s));
-      errno = 0;
-      const long long v = std::strtoll(digits.c_str(), nullptr, 10);
-      if (errno == ERANGE) return overflow();
-      return mk_int(v);
+      if (digits.size() - k > static_cast<std::size_t>(kNotebookMaxIntDigits))
+        return raise("ValueError", "Exceeds the limit (4300 digits) for integer string conversion: value has " +
+                                       std::to_string(digits.size() - k) + " digits; use sys.set_int_max_str_digits() to increase the limit");
+      BigInt big;
+      if (!BigInt::parse(digits.substr(k), 10, &big)) return overflow();
+      if (digits[0] == '-') big = sub(BigInt::of(0), big);
+      return make_int(big);
     }
     if (x->t == T::Array && x->arr.size() == 1) {
       if (x->arr.is_float()) return to_int(mk_float(x->arr.f[0]));
@@ -1863,8 +2317,7 @@ class Machine {
       if (std::isnan(v)) return raise("ValueError", "cannot convert float NaN to integer");
       if (std::isinf(v)) return raise("OverflowError", "cannot convert float infinity to integer");
       double r = std::nearbyint(v);  // round half to even (the default rounding mode)
-      if (std::fabs(r) >= 9.2233720368547758e18) return overflow();
-      return mk_int(static_cast<std::int64_t>(r));
+      return to_int(mk_float(r));
     }
     if (!is_intlike(nd)) return raise("TypeError", "'" + type_name(nd) + "' object cannot be interpreted as an integer");
     const std::int64_t n = int_of(nd);
@@ -1932,7 +2385,11 @@ class Machine {
       if (!x) return nullptr;
       if (x->t == T::Float) return mk_float(std::fabs(x->f));
       if (is_intlike(x)) {
-        if (int_of(x) == std::numeric_limits<std::int64_t>::min()) return overflow();
+        if (is_big(x) || int_of(x) == std::numeric_limits<std::int64_t>::min()) {
+          BigInt b = big_of(x);
+          b.neg = false;
+          return make_int(b);
+        }
         return mk_int(std::llabs(int_of(x)));
       }
       if (x->t == T::Array) {
@@ -2050,11 +2507,14 @@ class Machine {
       if (t < 0) return nullptr;
       return mk_bool(t);
     }
-    if (q == "str") return mk_str(a.pos.empty() ? "" : str(a.pos[0]));
-    if (q == "repr") {
-      V x = need(a, 0, "obj", "repr");
+    if (q == "str" || q == "repr") {
+      if (a.pos.empty() && q == "str") return mk_str("");
+      V x = need(a, 0, "obj", q);
       if (!x) return nullptr;
-      return mk_str(repr(x));
+      const V before = exc_;
+      std::string text = q == "str" ? str(x) : repr(x);
+      if (exc_ != before) return nullptr;
+      return mk_str(text);
     }
     if (q == "list" || q == "tuple") {
       std::vector<V> items;
@@ -2114,6 +2574,13 @@ class Machine {
       if (!x) return nullptr;
       return mk_bool(x->t == T::Func || x->t == T::Builtin || x->t == T::Method || x->t == T::ExcType || x->t == T::Jitted ||
                      x->t == T::Compiled);
+    }
+    if (q == "format") {
+      V x = need(a, 0, "value", "format");
+      if (!x) return nullptr;
+      V spec = a.get(1, "format_spec");
+      if (spec && spec->t != T::Str) return raise("TypeError", "format() argument 2 must be str, not " + type_name(spec));
+      return format_value(x, spec ? spec->s : "");
     }
     if (q == "hash" || q == "set") return raise("NotImplementedError", q + "() is not supported here yet");
     if (q == "time.perf_counter" || q == "time.time") {
@@ -2825,7 +3292,7 @@ class Machine {
     // pop
     if (j < 0) {
       if (dflt) return dflt;
-      return raise("KeyError", repr(key));
+      return raise_key(key);
     }
     V v = self->vals[static_cast<std::size_t>(j)];
     self->items.erase(self->items.begin() + j);
@@ -3125,7 +3592,8 @@ NotebookResult run_notebook(const std::string& source, const NotebookOptions& op
       if (e.column >= 1 && static_cast<std::size_t>(e.column) > b)
         r.error += "    " + std::string(static_cast<std::size_t>(e.column) - 1 - b, ' ') + "^\n";
     }
-    r.error += "SyntaxError: " + e.without_place() + "\n";
+    r.exception = "SyntaxError: " + e.without_place();
+    r.error += r.exception + "\n";
     r.error_type = "SyntaxError";
     r.line = e.line;
     return r;

@@ -31,6 +31,7 @@ struct NotebookResult {
   std::string stdout_text;  // what print wrote
   std::string error;        // the traceback of the uncaught exception ("" when it ran to the end)
   std::string error_type;   // "ValueError", ... ("SyntaxError" for a parse error)
+  std::string exception;    // the traceback's last part: "ValueError: message" ("" when none)
   int line = 0;             // the failing line (0: none)
 };
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "python/ast.h"
+#include "python/bigint.h"
 #include "python/ndarray.h"
 
 namespace rl::python::nb {
@@ -42,7 +43,8 @@ struct CompiledModule;  // notebook.cpp: a parsed and lowered module kept for ru
 struct Obj {
   T t = T::None;
   bool b = false;
-  std::int64_t i = 0;
+  std::int64_t i = 0;                 // Int: the value, or (big) the nearest int64
+  std::shared_ptr<const BigInt> big;  // Int: set when the value is past int64
   double f = 0;
   std::string s, text;
   std::vector<V> items;  // List, Tuple; Dict: keys; Range: start, stop, step; Slice: start, stop, step

@@ -4,6 +4,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/python/lexer.cpp
   cpp/python/parser.cpp
   cpp/python/tracer.cpp
+  cpp/python/bigint.cpp
   cpp/python/float_repr.cpp
   cpp/python/ndarray.cpp
   cpp/python/notebook.cpp
@@ -13,4 +14,5 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/python/lower_test.cpp
   tests/cpp/python/run_test.cpp
   tests/cpp/python/corpus_lax_test.cpp
+  tests/cpp/python/notebook_test.cpp
 )
