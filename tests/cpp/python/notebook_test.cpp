@@ -165,6 +165,11 @@ TEST_CASE("limits: an endless loop, deep recursion, huge values end with clear e
     CHECK(r.exception.find("step budget of 100000") != std::string::npos);
     CHECK(r.line == 3);
   }
+  SECTION("calls nested inside nested expressions stop at the nesting limit") {
+    const auto r = run_notebook("def g(n):\n    if n == 0:\n        return 0\n    return [[[[[[[[[[[[g(n - 1)]]]]]]]]]]]]\nx = g(195)\n");
+    CHECK(r.error_type == "RecursionError");
+    CHECK(r.exception.find("2000 levels") != std::string::npos);
+  }
   SECTION("unbounded recursion") {
     const auto r = run_notebook("def f(n):\n    return f(n + 1)\nf(0)\n");
     CHECK(r.error_type == "RecursionError");
