@@ -42,7 +42,9 @@ export interface NotebookRun {
   /** the failing line, 0 when none */
   line: number;
 }
-export type NotebookResult = ({ ok: true } & NotebookRun) | CoreFailure;
+export type NotebookResult =
+  | { ok: true; stdout: string; error: string; errorType: string; line: number }
+  | CoreFailure;
 
 export type CoreResult<T> = { ok: true; value: T } | CoreFailure;
 
