@@ -550,14 +550,20 @@ struct Formatter {
   }
 };
 
+constexpr std::size_t kEdgeItems = 3;           // NumPy's edgeitems
+constexpr std::int64_t kSummaryThreshold = 1000;  // NumPy's threshold: larger arrays are summarized
+
 // NumPy's _formatArray (non-legacy): rows wrap when the line would pass the width, the hanging
-// indent is the prefix's width plus one per level, each level's width one less for its ']'.
+// indent is the prefix's width plus one per level, each level's width one less for its ']'; a
+// summarized array shows 3 items at each end of a long axis with "..." between.
 std::string format_rec(const NdArray& a, const Formatter& fmt, std::size_t axis, std::size_t offset, const std::string& sep,
-                       const std::string& hanging, std::size_t width) {
+                       const std::string& hanging, std::size_t width, bool summarize) {
   const std::size_t rank = a.dims.size();
   std::size_t stride = 1;
   for (std::size_t d = axis + 1; d < rank; ++d) stride *= static_cast<std::size_t>(a.dims[d]);
   const std::size_t n = static_cast<std::size_t>(a.dims[axis]);
+  const bool summary = summarize && 2 * kEdgeItems < n;
+  const std::size_t leading = summary ? kEdgeItems : 0, trailing = summary ? kEdgeItems : n;
   const std::string next_hanging = hanging + " ";
   const std::size_t next_width = width - 1;
   std::string sep_trim = sep.substr(0, sep.find_last_not_of(' ') + 1);
@@ -565,34 +571,77 @@ std::string format_rec(const NdArray& a, const Formatter& fmt, std::size_t axis,
   if (axis + 1 == rank) {
     const std::size_t elem_width = width - std::max<std::size_t>(sep_trim.size(), 1);
     std::string line = hanging;
-    for (std::size_t k = 0; k < n; ++k) {
-      const std::string word = fmt(offset + k);
+    auto extend = [&](const std::string& word) {
       if (line.size() + word.size() > elem_width && line.size() > hanging.size()) {
         const auto e = line.find_last_not_of(' ');
         s += line.substr(0, e == std::string::npos ? 0 : e + 1) + "\n";
         line = hanging;
       }
       line += word;
+    };
+    for (std::size_t k = 0; k < leading; ++k) {
+      extend(fmt(offset + k));
+      line += sep;
+    }
+    if (summary) {
+      extend("...");
+      line += sep;
+    }
+    for (std::size_t k = n - trailing; k < n; ++k) {
+      extend(fmt(offset + k));
       if (k + 1 < n) line += sep;
     }
     s += line;
   } else {
     const std::string line_sep = sep_trim + std::string(rank - axis - 1, '\n');
-    for (std::size_t k = 0; k < n; ++k) {
-      s += hanging + format_rec(a, fmt, axis + 1, offset + k * stride, sep, next_hanging, next_width);
+    for (std::size_t k = 0; k < leading; ++k)
+      s += hanging + format_rec(a, fmt, axis + 1, offset + k * stride, sep, next_hanging, next_width, summarize) + line_sep;
+    if (summary) s += hanging + "..." + line_sep;
+    for (std::size_t k = n - trailing; k < n; ++k) {
+      s += hanging + format_rec(a, fmt, axis + 1, offset + k * stride, sep, next_hanging, next_width, summarize);
       if (k + 1 < n) s += line_sep;
     }
   }
   return "[" + s.substr(hanging.size()) + "]";
 }
 
+// The elements a summarized array shows (NumPy's _leading_trailing), in order.
+void shown_indices(const NdArray& a, std::size_t axis, std::size_t offset, std::vector<std::size_t>* out) {
+  if (axis == a.dims.size()) {
+    out->push_back(offset);
+    return;
+  }
+  std::size_t stride = 1;
+  for (std::size_t d = axis + 1; d < a.dims.size(); ++d) stride *= static_cast<std::size_t>(a.dims[d]);
+  const std::size_t n = static_cast<std::size_t>(a.dims[axis]);
+  for (std::size_t k = 0; k < n; ++k) {
+    if (2 * kEdgeItems < n && k == kEdgeItems) k = n - kEdgeItems;
+    shown_indices(a, axis + 1, offset + k * stride, out);
+  }
+}
+
 std::string format_array(const NdArray& a, const std::string& sep, const std::string& indent) {
   Formatter fmt;
-  fmt.init(a);
+  const bool summarize = a.size() > kSummaryThreshold;
+  NdArray shown;
+  if (summarize) {
+    std::vector<std::size_t> idx;
+    shown_indices(a, 0, 0, &idx);
+    shown.dt = a.dt;
+    shown.dims = {static_cast<std::int64_t>(idx.size())};
+    for (auto k : idx) {
+      if (a.is_float()) shown.f.push_back(a.f[k]);
+      else shown.i.push_back(a.i[k]);
+    }
+    fmt.init(shown);
+    fmt.a = &a;
+  } else {
+    fmt.init(a);
+  }
   if (a.dims.empty()) return fmt(0);
   for (auto d : a.dims)
     if (d == 0) return "[]";
-  return format_rec(a, fmt, 0, 0, sep, indent + " ", 75);
+  return format_rec(a, fmt, 0, 0, sep, indent + " ", 75, summarize);
 }
 
 }  // namespace

@@ -585,7 +585,13 @@ class Machine {
   }
   // An array result back to Python: 0-d float64/int64/bool from NumPy become Python scalars (what
   // NumPy's scalars print as); other 0-d results stay arrays.
+  // Array work counts against the step budget: one step per 64 elements made.
+  bool charge(double elements) {
+    steps_ += static_cast<long>(std::min(elements / 64, 1e15));
+    return step();
+  }
   V from_array(NdArray a, bool scalar_ok = true) {
+    if (!charge(static_cast<double>(a.size()))) return nullptr;
     if (scalar_ok && a.dims.empty() && !a.jax) {
       if (a.dt == DType::Float64) return mk_float(a.f[0]);
       if (a.dt == DType::Int64) return mk_int(a.i[0]);
@@ -600,6 +606,11 @@ class Machine {
     if (op == "@") {
       if (a.weak || b.weak) return raise("ValueError", "matmul: Input operand " + std::string(a.weak ? "0" : "1") +
                                                            " does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)");
+      double work = 1;
+      for (auto d : a.dims) work *= static_cast<double>(d);
+      for (auto d : b.dims) work *= static_cast<double>(d);
+      if (!b.dims.empty()) work /= static_cast<double>(b.dims[0]);
+      if (!charge(work)) return nullptr;
       auto r = matmul(a, b);
       if (!r) return raise(jax ? "TypeError" : "ValueError", r.error());
       return from_array(std::move(r.value()));

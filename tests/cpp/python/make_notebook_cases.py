@@ -86,6 +86,8 @@ CASES = [
      'print(np.array([8, 16, 32, 64, 128]) / 6)\nprint(np.array([-1.5, 2.0, np.inf, np.nan]))\nprint(np.array([1e10, 1.0]))\n'
      'print(np.zeros(3), np.ones((2, 2), dtype=np.int32), repr(np.zeros(0)), np.array([100.0, 0.001]))\n'
      'print(np.array([[1, -20], [300, 4]]))\nprint(repr(np.arange(30.0)))'),
+    ('NumPy summarizes large arrays',
+     'import numpy as np\nprint(np.arange(2000))\nprint(repr(np.arange(1001) * 0.5))\nprint(np.arange(3000.0).reshape(30, 100) / 7)\nprint(np.arange(1000))\nprint(np.zeros((2, 3, 400), dtype=np.int32))'),
     ('NumPy broadcasting and promotion',
      'import numpy as np\na = np.arange(6).reshape(2, 3)\nprint(a + np.array([10, 20, 30]))\n'
      'print((a / 2).dtype, a // 4, a % -4, (a * 1.5).dtype, a.shape, a.T.shape, a.ndim, a.size)\n'
