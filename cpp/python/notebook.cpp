@@ -3466,7 +3466,19 @@ class Machine {
                                       type_name(x) + " (arrays and Python scalars are supported here)");
       }
     }
-    auto low = lower_function(*program_, *f->def, specs);
+    // The program's Python scalar globals, as the traced function reads them now.
+    std::vector<GlobalScalar> scalars;
+    for (auto& [name, v] : globals_->vars) {
+      if ((v->t != T::Bool && v->t != T::Int && v->t != T::Float) || is_big(v)) continue;
+      GlobalScalar g;
+      g.name = name;
+      g.kind = v->t == T::Bool ? 0 : v->t == T::Int ? 1 : 2;
+      g.value = num_of(v);
+      g.int_value = v->t == T::Float ? 0 : int_of(v);
+      scalars.push_back(g);
+    }
+    std::sort(scalars.begin(), scalars.end(), [](const GlobalScalar& p, const GlobalScalar& q) { return p.name < q.name; });
+    auto low = lower_function(*program_, *f->def, specs, scalars);
     if (!low) {
       // The tracer's message carries LINE:COL; it names JAX's error.
       const Error& e = low.error_info();

@@ -3314,13 +3314,16 @@ Result<Lowered> lower_source(const std::string& source, const std::string& entry
                                         "", 1, 1});
 }
 
-Result<Lowered> lower_function(const Program& program, const Stmt& def, const std::vector<ArgSpec>& args) {
+Result<Lowered> lower_function(const Program& program, const Stmt& def, const std::vector<ArgSpec>& args,
+                               const std::vector<GlobalScalar>& globals) {
   Interp in;
   for (auto& s : program.body) {
     if (s->kind != SK::Import && s->kind != SK::ImportFrom && s->kind != SK::Def) continue;
     auto f = in.exec(*s);
     if (!f) return Result<Lowered>::failure(f.error_info());
   }
+  for (auto& g : globals)
+    in.globals[g.name] = g.kind == 0 ? mk_bool(g.int_value != 0) : g.kind == 1 ? mk_int(g.int_value) : mk_float(g.value);
   auto f = in.exec(def);
   if (!f) return Result<Lowered>::failure(f.error_info());
   auto it = in.globals.find(def.s);

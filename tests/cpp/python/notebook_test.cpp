@@ -129,6 +129,16 @@ TEST_CASE("jax.jit: str(compiler_ir), as_text, calling the jitted and the compil
   CHECK(r.stdout_text == "True True\n(2, 2) float32 ok\nTrue\nfloat32 float32 float32\n");
 }
 
+TEST_CASE("a jitted function reads the program's Python scalar globals, as JAX bakes them in", "[python][notebook]") {
+  const auto r = run_notebook(
+      "import jax\nimport jax.numpy as jnp\nscale = 2.0\nshift = 1\ndef f(x):\n    return x * scale + shift\n"
+      "print(jax.jit(f)(jnp.ones(3)))\nscale = 3.0\nprint(jax.jit(f)(jnp.ones(3)))\n"
+      "print('constant' in jax.jit(f).lower(jnp.ones(3)).as_text())\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text == "[3. 3. 3.]\n[4. 4. 4.]\nTrue\n");
+}
+
 TEST_CASE("an uncaught exception is printed as Python's traceback", "[python][notebook]") {
   NotebookOptions o;
   o.filename = "prog.py";
