@@ -587,7 +587,7 @@ class Machine {
   // NumPy's scalars print as); other 0-d results stay arrays.
   // Array work counts against the step budget: one step per 64 elements made.
   bool charge(double elements) {
-    steps_ += static_cast<long>(std::min(elements / 64, 1e15));
+    if (elements > 0) steps_ += static_cast<long>(std::min(elements / 64, 1e15));  // NaN (0/0 of an empty operand) charges nothing
     return step();
   }
   V from_array(NdArray a, bool scalar_ok = true) {
@@ -609,7 +609,7 @@ class Machine {
       double work = 1;
       for (auto d : a.dims) work *= static_cast<double>(d);
       for (auto d : b.dims) work *= static_cast<double>(d);
-      if (!b.dims.empty()) work /= static_cast<double>(b.dims[0]);
+      if (!b.dims.empty() && b.dims[0] > 0) work /= static_cast<double>(b.dims[0]);
       if (!charge(work)) return nullptr;
       auto r = matmul(a, b);
       if (!r) return raise(jax ? "TypeError" : "ValueError", r.error());

@@ -215,6 +215,12 @@ TEST_CASE("limits: an endless loop, deep recursion, huge values end with clear e
     const auto r = run_notebook(src + "\nprint(x)\n");
     CHECK(r.stdout_text == "1\n");
   }
+  SECTION("matmul with an empty operand: NumPy's error (found by scripts/fuzz notebook: 0/0 in the step charge)") {
+    const auto r = run_notebook("import numpy as np\na = np.arange(6).reshape(2, 3) / 4\nprint(a @ np.minimum(a[2:3], 0.5))\n");
+    CHECK(r.exception ==
+          "ValueError: matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+          "(n?,k),(k,m?)->(n?,m?) (size 0 is different from 3)");
+  }
   SECTION("time.perf_counter without a clock") {
     const auto r = run_notebook("import time\ntime.perf_counter()\n");
     CHECK(r.error_type == "RuntimeError");
