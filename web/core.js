@@ -275,6 +275,16 @@ export async function loadCore(createCore, options = {}) {
       return r.ok ? { ok: true, text: r.value.text, function: r.value.function } : r;
     }),
     /**
+     * (source, {filename?, maxSteps?}) → {ok: true, stdout, error, errorType, line}: a Python
+     * notebook run with Python's, NumPy's and JAX's semantics on host values (cpp/python/notebook.h);
+     * error is Python's traceback of the uncaught exception ('' when the program ran to the end).
+     * time.perf_counter() reads the page's clock. Runs synchronously: call it in a Worker on the page.
+     */
+    notebook: guarded('notebook', (source, options) => {
+      const r = call('notebook', source, options ?? null);
+      return r.ok ? { ok: true, ...r.value } : r;
+    }),
+    /**
      * (text, {inputs?: 'none'|'seeded'|'arange', args?: [{name, bytes: Uint8Array}] (.npy files), seed?,
      * time_ops?, memory_cap?, max_iterations?, time_budget_seconds?, timing_budget_seconds?}) → the run report (cpp/report/run_report.h): {dialect, status, checks, ops, unsupported,
      * errors, results, inputs, seconds, ops_seconds, untimed_ops, peak_bytes}. Runs synchronously: call it in a Worker on the page.

@@ -134,6 +134,18 @@ const api = {
     return core.lower(String(source), { entry: options?.entry == null ? undefined : String(options.entry) });
   },
   /**
+   * Runs a Python notebook (source) in a Worker, as `node scripts/notebook.mjs` does, without
+   * changing the page: resolves to {stdout, error} (error: Python's traceback of the uncaught
+   * exception, '' when the program ran to the end; also errorType and line). options: {filename,
+   * maxSteps}. Rejects when the core refuses the options or the Worker fails.
+   */
+  notebook: (source, options = {}) => {
+    if (!analyzeClient) return Promise.reject(new Error('the page is not ready yet: await rooflineLab.ready'));
+    const { filename, maxSteps } = options ?? {};
+    return analyzeClient.notebook(String(source), { filename: filename == null ? undefined : String(filename), maxSteps })
+      .then((r) => ({ stdout: r.stdout, error: r.error, errorType: r.errorType, line: r.line }));
+  },
+  /**
    * Runs StableHLO text in the core's interpreter in a Worker, without changing the page: resolves
    * to the object `node scripts/run.mjs --json` prints for one file holding `text` (its `file`
    * being `name`); options {inputs: 'none'|'seeded'|'arange', seed, name, fuse (default true: fused
@@ -325,6 +337,7 @@ async function boot() {
       runs.run('run', { text, name, inputs, seed, files, fuse, timingBudget: PAGE_TIMING_BUDGET_SECONDS, timeBudget: PAGE_TIME_BUDGET_SECONDS }, { onProgress }),
     cancelRun: () => runs.cancel(),
     scriptedRun: (text, options) => scripted.run('run', { text, ...options }),
+    notebook: (source, options) => scripted.run('notebook', { source, ...options }),
   };
   const lowerings = pool.group();  // section 8's Write: JAX-style Python → StableHLO, as you type
   const now = () => new Date().toISOString();

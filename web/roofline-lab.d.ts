@@ -32,6 +32,20 @@ export type LowerResult =
   | { ok: true; text: string; function: string }
   | { ok: false; error: string; line?: number; column?: number; message?: string };
 
+/** A notebook run: what the program printed and Python's traceback of its uncaught exception ('' when none). */
+export interface NotebookRun {
+  stdout: string;
+  /** Python's traceback ('Traceback (most recent call last): …'), '' when the program ran to its end */
+  error: string;
+  /** the exception's type ('ValueError', 'SyntaxError', …), '' when none */
+  errorType: string;
+  /** the failing line, 0 when none */
+  line: number;
+}
+export type NotebookResult =
+  | { ok: true; stdout: string; error: string; errorType: string; line: number }
+  | CoreFailure;
+
 export type CoreResult<T> = { ok: true; value: T } | CoreFailure;
 
 export type Bound = 'memory-bound' | 'compute-bound' | 'balanced';
@@ -937,6 +951,8 @@ export interface Core {
   analyzeText(text: string): CoreResult<TextAnalysis>;
   /** JAX-style Python → the StableHLO jax.jit(f).lower(...).as_text() prints (cpp/python) */
   lower(source: string, options?: { entry?: string }): LowerResult;
+  /** a Python notebook run with Python's, NumPy's and JAX's semantics (cpp/python/notebook.h); synchronous: call it in a Worker */
+  notebook(source: string, options?: { filename?: string; maxSteps?: number }): NotebookResult;
   /** the same analysis, rows not yet objects: what the page's Worker posts (the columns' buffers moved); expandAnalysis (web/core.js) makes it analyzeText's value */
   analyzeTextColumns(text: string): CoreResult<CompactAnalysis>;
   /** the fusion pass: the fused module as XLA prints HLO, its fusions, the unfused and fused totals */
@@ -1310,6 +1326,8 @@ export interface RooflineLab {
   lessonChecks(): LessonChecks | null;
   /** section 6's "measure it": the last measurement of the traffic experiment (a measurement of this machine), null until one has run */
   trafficMeasurement(): TrafficMeasurement | null;
+  /** runs a Python notebook in a Worker without changing the page, as `node scripts/notebook.mjs` does */
+  notebook(source: string, options?: { filename?: string; maxSteps?: number }): Promise<NotebookRun>;
   /** runs StableHLO text in a Worker without changing the page: what `node scripts/run.mjs --json` prints for one file */
   run(text: string, options?: { inputs?: 'none' | 'seeded' | 'arange'; seed?: number; name?: string; fuse?: boolean }): Promise<FileRunReport>;
   /** what section 8's run shows */

@@ -124,6 +124,12 @@ export const TASKS = {
   run,
   // Section 8's Write: JAX-style Python → StableHLO ({ok, text, function} or {ok: false, line, column, message, …}).
   lower: (core, { source, entry }) => core.lower(String(source ?? ''), { entry: entry == null ? undefined : String(entry) }),
+  // rooflineLab.notebook: a Python notebook run on host values ({ok, stdout, error, errorType, line}).
+  notebook: (core, { source, filename, maxSteps }) => {
+    const r = core.notebook(String(source ?? ''), { filename, maxSteps });
+    if (!r.ok) throw new Error(r.error);
+    return r;
+  },
   'lesson-checks': lessonChecks,
   traffic,
   'time-kernel': (core, { variant, m, k, n, samples, minSeconds }) => valueOf(core.timeKernel(variant, m, k, n, samples, minSeconds)),

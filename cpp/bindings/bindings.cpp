@@ -33,9 +33,11 @@
 #include "report/run_report.h"
 #include "measure/ceilings.h"
 #include "measure/harness.h"
+#include "measure/timer.h"
 #include "measure/work.h"
 #include "measure/traffic.h"
 #include "model/model.h"
+#include "python/notebook.h"
 #include "python/tracer.h"
 
 using emscripten::val;
@@ -865,6 +867,40 @@ val js_lower(val source, val options) {
   return ok(out);
 }
 
+// A Python notebook run on the host values of cpp/python/notebook.h: {ok: true, value: {stdout,
+// error, errorType, line}} (error: Python's traceback of the uncaught exception, "" when it ran to
+// the end). options: {filename?: as the traceback names the file, maxSteps?: the step budget}.
+// time.perf_counter() reads measure's clock.
+val js_notebook(val source, val options) {
+  if (!source.isString()) return fail("source must be a string, got " + source.typeOf().as<std::string>());
+  python::NotebookOptions o;
+  if (!options.isUndefined() && !options.isNull()) {
+    const val f = options["filename"];
+    if (!f.isUndefined() && !f.isNull()) {
+      if (!f.isString()) return fail("filename must be a string, got " + f.typeOf().as<std::string>());
+      o.filename = f.as<std::string>();
+    }
+    const val m = options["maxSteps"];
+    if (!m.isUndefined() && !m.isNull()) {
+      auto n = number_arg("maxSteps", m);
+      if (!n) return fail_from(n);
+      if (!(n.value() >= 1 && n.value() <= 1e12) || std::floor(n.value()) != n.value())
+        return fail("maxSteps must be an integer from 1 to 1e12, got " + std::to_string(n.value()));
+      o.max_steps = static_cast<long>(n.value());
+    }
+  }
+  auto bytes = utf8_text(source);
+  if (!bytes) return fail_from(bytes);
+  o.clock = [] { return measure::now_seconds(); };
+  auto r = python::run_notebook(bytes.value(), o);
+  val out = val::object();
+  out.set("stdout", r.stdout_text);
+  out.set("error", r.error);
+  out.set("errorType", r.error_type);
+  out.set("line", r.line);
+  return ok(out);
+}
+
 // Parses StableHLO or HLO text (dialect detected), verifies and costs every module in it: the
 // core's report (hlo/report.h) as JSON text plus the rows' number columns as typed arrays,
 // {json, columns}, put together by web/core.js. A parse error fails the whole text with its line
@@ -1573,6 +1609,7 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("analyzeText", &js_analyze_text);
   emscripten::function("fuseText", &js_fuse_text);
   emscripten::function("lower", &js_lower);
+  emscripten::function("notebook", &js_notebook);
   emscripten::function("heapBytes", &js_heap_bytes);
   emscripten::function("runText", &js_run_text);
   emscripten::function("runTextNpy", &js_run_text_npy);

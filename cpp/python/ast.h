@@ -48,6 +48,7 @@ struct Expr {
   std::string s;
   std::int64_t i = 0;
   bool overflow = false;
+  bool fstring = false;  // Str: an f-string (s keeps its {fields}; plain parts beside it have {{ }} doubled)
   double f = 0;
   std::vector<ExprP> kids;
   std::vector<std::string> names;    // Call: keyword names (for the last names.size() kids); Lambda: params
@@ -70,6 +71,14 @@ struct Alias {
   int line = 0, column = 0;
 };
 
+// A try statement's `except TYPE as NAME:` clause (type null: a bare except; name "" when none).
+struct ExceptClause {
+  ExprP type;
+  std::string name;
+  std::vector<StmtP> body;
+  int line = 0, column = 0;
+};
+
 struct Stmt {
   SK kind;
   int line = 0, column = 0;
@@ -78,7 +87,9 @@ struct Stmt {
   ExprP value;                      // Assign/AugAssign/Return/Expr value; If/While test; For iter
   std::vector<ExprP> extra;         // Assert: test, msg; Raise: exc
   std::vector<Param> params;        // Def
-  std::vector<StmtP> body, orelse;  // Def/If/For/While/With/Try
+  std::vector<StmtP> body, orelse;  // Def/If/For/While/With/Try (Try: orelse is the else clause)
+  std::vector<ExceptClause> handlers;  // Try: the except clauses, in order
+  std::vector<StmtP> finalbody;        // Try: the finally clause
   std::vector<Alias> aliases;       // Import/ImportFrom
   std::vector<ExprP> decorators;    // Def
 };

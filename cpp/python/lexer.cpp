@@ -253,6 +253,7 @@ struct Lexer {
           i = j;
           auto r = string(l, c, lower.find('r') != std::string::npos);
           if (!r) return R::failure(r.error_info());
+          if (lower.find('f') != std::string::npos && !out.empty()) out.back().fstring = true;
         } else {
           push(Tok::Name, std::move(word), l, c);
           i = j;

@@ -22,6 +22,7 @@ struct Token {
   std::int64_t int_value = 0;
   double float_value = 0;
   bool int_overflow = false;  // an integer literal past 2^63 - 1
+  bool fstring = false;       // a string with the f prefix (its text keeps the braces)
   int line = 1, column = 1;
 };
 

@@ -433,7 +433,19 @@ struct Parser {
       }
       case Tok::String: {
         auto e = make(EK::Str, t);
-        while (peek().kind == Tok::String) e->s += next().text;  // adjacent literals concatenate
+        std::vector<std::pair<std::string, bool>> parts;
+        while (peek().kind == Tok::String) {  // adjacent literals concatenate
+          const Token& p = next();
+          parts.emplace_back(p.text, p.fstring);
+          e->fstring = e->fstring || p.fstring;
+        }
+        for (auto& [text, f] : parts) {
+          if (!e->fstring || f) {
+            e->s += text;
+            continue;
+          }
+          for (char ch : text) e->s += ch == '{' ? std::string("{{") : ch == '}' ? std::string("}}") : std::string(1, ch);
+        }
         return e;
       }
       case Tok::Name: {
@@ -873,17 +885,25 @@ struct Parser {
         bool any = false;
         while (is_kw("except") || is_kw("else") || is_kw("finally")) {
           any = true;
+          const Token& kt = peek();
           const std::string kw = next().text;
-          if (kw == "except" && !is_op(":")) {
-            ExprP e = test();
-            TRY(e);
-            if (is_kw("as")) {
-              next();
-              if (peek().kind != Tok::Name) return expected("a name");
-              next();
+          if (kw == "except") {
+            ExceptClause h;
+            h.line = kt.line, h.column = kt.column;
+            if (!is_op(":")) {
+              h.type = test();
+              TRY(h.type);
+              if (is_kw("as")) {
+                next();
+                if (peek().kind != Tok::Name) return expected("a name");
+                h.name = next().text;
+              }
             }
+            TRY(block(h.body));
+            s->handlers.push_back(std::move(h));
+          } else {
+            TRY(block(kw == "else" ? s->orelse : s->finalbody));
           }
-          TRY(block(s->orelse));
         }
         if (!any) return expected("'except' or 'finally'");
         out.push_back(std::move(s));

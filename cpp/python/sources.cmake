@@ -4,10 +4,15 @@ list(APPEND RL_CORE_SOURCES
   cpp/python/lexer.cpp
   cpp/python/parser.cpp
   cpp/python/tracer.cpp
+  cpp/python/bigint.cpp
+  cpp/python/float_repr.cpp
+  cpp/python/ndarray.cpp
+  cpp/python/notebook.cpp
 )
 list(APPEND RL_TEST_SOURCES
   tests/cpp/python/lexer_test.cpp
   tests/cpp/python/lower_test.cpp
   tests/cpp/python/run_test.cpp
   tests/cpp/python/corpus_lax_test.cpp
+  tests/cpp/python/notebook_test.cpp
 )

@@ -3832,4 +3832,34 @@ Result<Lowered> lower_source(const std::string& source, const std::string& entry
                                         "", 1, 1});
 }
 
+Result<Lowered> lower_function(const Program& program, const Stmt& def, const std::vector<ArgSpec>& args,
+                               const std::vector<GlobalScalar>& globals) {
+  Interp in;
+  for (auto& s : program.body) {
+    if (s->kind != SK::Import && s->kind != SK::ImportFrom && s->kind != SK::Def) continue;
+    auto f = in.exec(*s);
+    if (!f) return Result<Lowered>::failure(f.error_info());
+  }
+  for (auto& g : globals)
+    in.globals[g.name] = g.kind == 0 ? mk_bool(g.int_value != 0) : g.kind == 1 ? mk_int(g.int_value) : mk_float(g.value);
+  auto f = in.exec(def);
+  if (!f) return Result<Lowered>::failure(f.error_info());
+  auto it = in.globals.find(def.s);
+  if (it == in.globals.end()) return Result<Lowered>::failure(Error{"1:1: no function named '" + def.s + "'", "", 1, 1});
+  Ref fn = it->second;
+  if (fn->k == K::Jitted) fn = fn->self;
+  auto j = mk(K::Jitted);
+  j->self = fn;
+  Args a;
+  for (auto& x : args) {
+    auto r = in.new_array({x.dims, x.dtype}, x.weak);
+    r->k = K::SDS;
+    a.pos.push_back(r);
+  }
+  auto low = in.lower_call(j, a);
+  if (!low) return Result<Lowered>::failure(low.error_info());
+  if (!in.done) return Result<Lowered>::failure(Error{"1:1: " + def.s + " was not lowered", "", 1, 1});
+  return Result<Lowered>::success(in.result);
+}
+
 }  // namespace rl::python

@@ -68,6 +68,8 @@ const CALLS = {
   fuseText: [['garbage'], ['module {\n  func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n    %0 = stablehlo.add %a, %b : tensor<2xf32>\n    return %0 : tensor<2xf32>\n  }\n}\n'],
     ['HloModule m\n\nENTRY e {\n  p = f32[4] parameter(0)\n  n = f32[4] negate(p)\n  ROOT t = f32[4] tanh(n)\n}\n', { dot_epilogues: false }], ['x', { dot_epilogues: 1 }]],
   heapBytes: [[]],
+  notebook: [["import numpy as np\nprint(np.array([1.0, 2.5]), {'a': 2 ** 70})\n"], ['x = 1 // 0\n', { filename: 'cell.py', maxSteps: 1000 }],
+    ['while True:\n    pass\n', { maxSteps: 100 }], ['x = (\n'], [5], ['', { maxSteps: 0 }]],
   lower: [['import jax\nimport jax.numpy as jnp\ndef f(x):\n    return jax.nn.relu(x), x.T\njax.jit(f).lower(jnp.zeros((2, 3)))\n'],
     ['x = (', { entry: 'f' }], [42], ['x = 1\n', { entry: 3 }]],
   runText: [['func.func @main() -> tensor<2xf32> {\n  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n  stablehlo.custom_call @check.expect_close(%b, %b) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()\n  return %b : tensor<2xf32>\n}\n', { time_ops: true }], ['func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n  return %a : tensor<2xf32>\n}\n', { inputs: 'arange' }],

@@ -1,0 +1,216 @@
+// Schoolbook arithmetic on base-2^32 magnitudes; division by shift-and-subtract over the
+// dividend's bits (sizes are bounded by kMaxBigIntBits, so this stays fast enough).
+#include "python/bigint.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rl::python {
+
+namespace {
+
+int cmp_mag(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
+  if (a.size() != b.size()) return a.size() < b.size() ? -1 : 1;
+  for (std::size_t k = a.size(); k-- > 0;)
+    if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+  return 0;
+}
+std::vector<std::uint32_t> add_mag(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
+  std::vector<std::uint32_t> r(std::max(a.size(), b.size()) + 1, 0);
+  std::uint64_t carry = 0;
+  for (std::size_t k = 0; k < r.size(); ++k) {
+    const std::uint64_t s = carry + (k < a.size() ? a[k] : 0) + (k < b.size() ? b[k] : 0);
+    r[k] = static_cast<std::uint32_t>(s);
+    carry = s >> 32;
+  }
+  return r;
+}
+// a - b, |a| >= |b|
+std::vector<std::uint32_t> sub_mag(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
+  std::vector<std::uint32_t> r(a.size(), 0);
+  std::int64_t borrow = 0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    std::int64_t d = static_cast<std::int64_t>(a[k]) - borrow - (k < b.size() ? static_cast<std::int64_t>(b[k]) : 0);
+    borrow = d < 0;
+    if (d < 0) d += std::int64_t(1) << 32;
+    r[k] = static_cast<std::uint32_t>(d);
+  }
+  return r;
+}
+
+}  // namespace
+
+void BigInt::trim() {
+  while (!mag.empty() && mag.back() == 0) mag.pop_back();
+  if (mag.empty()) neg = false;
+}
+
+BigInt BigInt::of(std::int64_t v) {
+  BigInt b;
+  b.neg = v < 0;
+  std::uint64_t m = b.neg ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+  while (m) {
+    b.mag.push_back(static_cast<std::uint32_t>(m));
+    m >>= 32;
+  }
+  return b;
+}
+
+bool BigInt::parse(const std::string& digits, int base, BigInt* out) {
+  BigInt r;
+  for (char c : digits) {
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'z' ? c - 'a' + 10 : c >= 'A' && c <= 'Z' ? c - 'A' + 10 : 99;
+    if (d >= base) return false;
+    std::uint64_t carry = static_cast<std::uint64_t>(d);
+    for (auto& w : r.mag) {
+      const std::uint64_t p = static_cast<std::uint64_t>(w) * static_cast<std::uint64_t>(base) + carry;
+      w = static_cast<std::uint32_t>(p);
+      carry = p >> 32;
+    }
+    if (carry) r.mag.push_back(static_cast<std::uint32_t>(carry));
+    if (r.mag.size() * 32 > kMaxBigIntBits + 64) return false;
+  }
+  r.trim();
+  *out = r;
+  return true;
+}
+
+bool BigInt::fits(std::int64_t* out) const {
+  if (mag.size() > 2) return false;
+  std::uint64_t m = 0;
+  for (std::size_t k = mag.size(); k-- > 0;) m = (m << 32) | mag[k];
+  if (!neg && m > static_cast<std::uint64_t>(INT64_MAX)) return false;
+  if (neg && m > static_cast<std::uint64_t>(INT64_MAX) + 1) return false;
+  *out = neg ? static_cast<std::int64_t>(0 - m) : static_cast<std::int64_t>(m);
+  return true;
+}
+
+std::size_t BigInt::bits() const {
+  if (mag.empty()) return 0;
+  std::size_t b = (mag.size() - 1) * 32;
+  for (std::uint32_t top = mag.back(); top; top >>= 1) ++b;
+  return b;
+}
+
+std::string BigInt::to_decimal() const {
+  if (mag.empty()) return "0";
+  std::vector<std::uint32_t> m = mag;
+  std::string out;
+  while (!m.empty()) {
+    std::uint64_t rem = 0;
+    for (std::size_t k = m.size(); k-- > 0;) {
+      const std::uint64_t cur = (rem << 32) | m[k];
+      m[k] = static_cast<std::uint32_t>(cur / 1000000000u);
+      rem = cur % 1000000000u;
+    }
+    while (!m.empty() && m.back() == 0) m.pop_back();
+    std::string chunk = std::to_string(rem);
+    if (!m.empty()) chunk = std::string(9 - chunk.size(), '0') + chunk;
+    out = chunk + out;
+  }
+  return (neg ? "-" : "") + out;
+}
+
+double BigInt::to_double() const {
+  const std::size_t nb = bits();
+  if (nb == 0) return 0;
+  if (nb > 1024) return neg ? -HUGE_VAL : HUGE_VAL;
+  // The top 64 bits, with a sticky bit for anything below, rounded once by the conversion of a
+  // 64-bit integer (whose low bit carries the sticky information below the 53 kept).
+  const std::size_t shift = nb > 64 ? nb - 64 : 0;
+  std::uint64_t top = 0;
+  bool sticky = false;
+  for (std::size_t b = nb; b-- > shift;) top = (top << 1) | ((mag[b / 32] >> (b % 32)) & 1u);
+  for (std::size_t b = 0; b < shift && !sticky; ++b) sticky = (mag[b / 32] >> (b % 32)) & 1u;
+  if (sticky) top |= 1;
+  const double v = std::ldexp(static_cast<double>(top), static_cast<int>(shift));
+  return neg ? -v : v;
+}
+
+int compare(const BigInt& a, const BigInt& b) {
+  if (a.neg != b.neg) return a.neg ? -1 : 1;
+  const int c = cmp_mag(a.mag, b.mag);
+  return a.neg ? -c : c;
+}
+
+BigInt add(const BigInt& a, const BigInt& b) {
+  BigInt r;
+  if (a.neg == b.neg) {
+    r.mag = add_mag(a.mag, b.mag);
+    r.neg = a.neg;
+  } else if (cmp_mag(a.mag, b.mag) >= 0) {
+    r.mag = sub_mag(a.mag, b.mag);
+    r.neg = a.neg;
+  } else {
+    r.mag = sub_mag(b.mag, a.mag);
+    r.neg = b.neg;
+  }
+  r.trim();
+  return r;
+}
+
+BigInt sub(const BigInt& a, const BigInt& b) {
+  BigInt nb = b;
+  nb.neg = !b.neg;
+  nb.trim();
+  return add(a, nb);
+}
+
+BigInt mul(const BigInt& a, const BigInt& b) {
+  BigInt r;
+  if (a.is_zero() || b.is_zero()) return r;
+  r.mag.assign(a.mag.size() + b.mag.size(), 0);
+  for (std::size_t i = 0; i < a.mag.size(); ++i) {
+    std::uint64_t carry = 0;
+    for (std::size_t j = 0; j < b.mag.size(); ++j) {
+      const std::uint64_t cur = static_cast<std::uint64_t>(a.mag[i]) * b.mag[j] + r.mag[i + j] + carry;
+      r.mag[i + j] = static_cast<std::uint32_t>(cur);
+      carry = cur >> 32;
+    }
+    std::size_t k = i + b.mag.size();
+    while (carry) {
+      const std::uint64_t cur = static_cast<std::uint64_t>(r.mag[k]) + carry;
+      r.mag[k++] = static_cast<std::uint32_t>(cur);
+      carry = cur >> 32;
+    }
+  }
+  r.neg = a.neg != b.neg;
+  r.trim();
+  return r;
+}
+
+void divmod_floor(const BigInt& a, const BigInt& b, BigInt* q, BigInt* r) {
+  // truncated division of the magnitudes, bit by bit
+  std::vector<std::uint32_t> quo(a.mag.size(), 0), rem;
+  for (std::size_t bit = a.bits(); bit-- > 0;) {
+    // rem = rem * 2 + bit
+    std::uint32_t carry = (a.mag[bit / 32] >> (bit % 32)) & 1u;
+    for (auto& w : rem) {
+      const std::uint32_t next = w >> 31;
+      w = (w << 1) | carry;
+      carry = next;
+    }
+    if (carry) rem.push_back(carry);
+    if (cmp_mag(rem, b.mag) >= 0) {
+      rem = sub_mag(rem, b.mag);
+      while (!rem.empty() && rem.back() == 0) rem.pop_back();
+      quo[bit / 32] |= 1u << (bit % 32);
+    }
+  }
+  BigInt qq, rr;
+  qq.mag = quo;
+  qq.neg = a.neg != b.neg;
+  qq.trim();
+  rr.mag = rem;
+  rr.neg = a.neg;
+  rr.trim();
+  // floor: when the remainder is nonzero and the signs differ, q -= 1 and r += b
+  if (!rr.is_zero() && (a.neg != b.neg)) {
+    qq = sub(qq, BigInt::of(1));
+    rr = add(rr, b);
+  }
+  *q = qq;
+  *r = rr;
+}
+
+}  // namespace rl::python

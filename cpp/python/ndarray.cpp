@@ -1,0 +1,690 @@
+// Host arrays: promotion, broadcasting, elementwise math and NumPy's printing.
+#include "python/ndarray.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "python/float_repr.h"
+
+namespace rl::python {
+
+std::string dtype_name(DType t) {
+  switch (t) {
+    case DType::Bool: return "bool";
+    case DType::Int32: return "int32";
+    case DType::Int64: return "int64";
+    case DType::Float32: return "float32";
+    case DType::Float64: return "float64";
+  }
+  return "?";
+}
+bool dtype_is_float(DType t) { return t == DType::Float32 || t == DType::Float64; }
+int dtype_kind(DType t) { return t == DType::Bool ? 0 : dtype_is_float(t) ? 2 : 1; }
+
+std::int64_t NdArray::size() const {
+  std::int64_t n = 1;
+  for (auto d : dims) n *= d;
+  return n;
+}
+
+Result<NdArray> NdArray::zeros(DType t, std::vector<std::int64_t> dims, bool jax) {
+  std::int64_t n = 1;
+  for (auto d : dims) {
+    if (d < 0) return Result<NdArray>::failure("negative dimensions are not allowed");
+    if (d > 0 && n > kMaxArrayElements / d)
+      return Result<NdArray>::failure("an array of shape " + shape_repr(dims) + " is past the notebook's limit of " +
+                                      std::to_string(kMaxArrayElements) + " elements");
+    n *= d;
+  }
+  NdArray a;
+  a.dt = t;
+  a.dims = std::move(dims);
+  a.jax = jax;
+  if (dtype_is_float(t)) a.f.assign(static_cast<std::size_t>(n), 0.0);
+  else a.i.assign(static_cast<std::size_t>(n), 0);
+  return Result<NdArray>::success(std::move(a));
+}
+
+namespace {
+std::int64_t wrap(DType t, std::int64_t v) {
+  if (t == DType::Int32) return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(v)));
+  if (t == DType::Bool) return v != 0;
+  return v;
+}
+std::int64_t to_int(double v) {
+  if (std::isnan(v) || v >= 9.2233720368547758e18 || v < -9.2233720368547758e18) return std::numeric_limits<std::int64_t>::min();
+  return static_cast<std::int64_t>(v);
+}
+}  // namespace
+
+void NdArray::set(std::size_t k, double v) {
+  if (dt == DType::Float32) f[k] = static_cast<double>(static_cast<float>(v));
+  else if (dt == DType::Float64) f[k] = v;
+  else if (dt == DType::Bool) i[k] = v != 0;
+  else i[k] = wrap(dt, to_int(v));
+}
+void NdArray::set_int(std::size_t k, std::int64_t v) {
+  if (is_float()) set(k, static_cast<double>(v));
+  else i[k] = wrap(dt, v);
+}
+
+NdArray scalar_array(double v, int kind, bool jax) {
+  NdArray a;
+  a.weak = true;
+  a.jax = jax;
+  if (kind == 2) {
+    a.dt = DType::Float64;
+    a.f = {v};
+  } else {
+    a.dt = kind == 0 ? DType::Bool : DType::Int64;
+    a.i = {static_cast<std::int64_t>(v)};
+  }
+  return a;
+}
+NdArray scalar_array_int(std::int64_t v, bool is_bool, bool jax) {
+  NdArray a;
+  a.weak = true;
+  a.jax = jax;
+  a.dt = is_bool ? DType::Bool : DType::Int64;
+  a.i = {is_bool ? (v != 0) : v};
+  return a;
+}
+
+DType result_type(const NdArray& a, const NdArray& b) {
+  const bool jax = a.jax || b.jax;
+  auto canon = [jax](DType t) {
+    if (!jax) return t;
+    return t == DType::Int64 ? DType::Int32 : t == DType::Float64 ? DType::Float32 : t;
+  };
+  if (a.weak != b.weak) {
+    const NdArray& s = a.weak ? a : b;
+    const NdArray& x = a.weak ? b : a;
+    const int ks = dtype_kind(s.dt), kx = dtype_kind(x.dt);
+    if (ks <= kx) return x.dt;
+    if (ks == 1) return canon(DType::Int64);
+    return canon(DType::Float64);
+  }
+  if (a.dt == b.dt) return canon(a.dt);
+  const int ka = dtype_kind(a.dt), kb = dtype_kind(b.dt);
+  if (ka != kb) {
+    if (ka == 0) return canon(b.dt);
+    if (kb == 0) return canon(a.dt);
+    // int with float: NumPy: int32 + float32 → float64, int64 + float32 → float64; JAX: the float.
+    const DType fl = ka == 2 ? a.dt : b.dt;
+    if (jax) return canon(fl);
+    return DType::Float64;
+  }
+  // same kind, different widths: the wider
+  const DType w = (a.dt == DType::Int64 || b.dt == DType::Int64) ? DType::Int64
+                  : (a.dt == DType::Float64 || b.dt == DType::Float64) ? DType::Float64
+                                                                         : a.dt;
+  return canon(w);
+}
+
+NdArray astype(const NdArray& a, DType t) {
+  if (a.dt == t) return a;
+  NdArray r;
+  r.dt = t;
+  r.dims = a.dims;
+  r.jax = a.jax;
+  const std::size_t n = static_cast<std::size_t>(a.size());
+  if (dtype_is_float(t)) r.f.resize(n);
+  else r.i.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    if (a.is_float()) r.set(k, a.f[k]);
+    else r.set_int(k, a.i[k]);
+  }
+  return r;
+}
+
+std::string shape_repr(const std::vector<std::int64_t>& dims) {
+  std::string s = "(";
+  for (std::size_t k = 0; k < dims.size(); ++k) s += (k ? ", " : "") + std::to_string(dims[k]);
+  if (dims.size() == 1) s += ",";
+  return s + ")";
+}
+
+namespace {
+
+bool broadcast(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b, std::vector<std::int64_t>* out) {
+  const std::size_t r = std::max(a.size(), b.size());
+  out->assign(r, 1);
+  for (std::size_t k = 0; k < r; ++k) {
+    const std::int64_t da = k < r - a.size() ? 1 : a[k - (r - a.size())];
+    const std::int64_t db = k < r - b.size() ? 1 : b[k - (r - b.size())];
+    if (da != db && da != 1 && db != 1) return false;
+    (*out)[k] = da == 1 ? db : da;
+  }
+  return true;
+}
+
+// Element strides of `dims` seen in an output of rank r (0 on broadcast axes).
+std::vector<std::int64_t> strides_in(const std::vector<std::int64_t>& dims, const std::vector<std::int64_t>& out) {
+  std::vector<std::int64_t> s(out.size(), 0);
+  std::int64_t stride = 1;
+  for (std::size_t k = dims.size(); k-- > 0;) {
+    const std::size_t o = k + out.size() - dims.size();
+    s[o] = dims[k] == 1 ? 0 : stride;
+    stride *= dims[k];
+  }
+  return s;
+}
+
+double py_fmod(double x, double y) {
+  double m = std::fmod(x, y);
+  if (m != 0) {
+    if ((y < 0) != (m < 0)) m += y;
+  } else {
+    m = std::copysign(0.0, y);
+  }
+  return m;
+}
+double py_floordiv(double x, double y) {
+  if (y == 0) return x / y;  // NumPy: inf/nan with a warning
+  double m = std::fmod(x, y);
+  double div = (x - m) / y;
+  if (m != 0 && ((y < 0) != (m < 0))) div -= 1;
+  double fl;
+  if (div != 0) {
+    fl = std::floor(div);
+    if (div - fl > 0.5) fl += 1;
+  } else {
+    fl = std::copysign(0.0, x / y);
+  }
+  return fl;
+}
+
+bool is_compare(const std::string& op) {
+  return op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=";
+}
+
+}  // namespace
+
+Result<NdArray> binary(const std::string& op, const NdArray& a, const NdArray& b) {
+  std::vector<std::int64_t> out;
+  if (!broadcast(a.dims, b.dims, &out))
+    return Result<NdArray>::failure(a.jax || b.jax ? "Incompatible shapes for broadcasting: shapes=[" + shape_repr(a.dims) + ", " +
+                                                         shape_repr(b.dims) + "]"
+                                                   : "operands could not be broadcast together with shapes " +
+                                                         shape_repr(a.dims) + " " + shape_repr(b.dims) + " ");
+  DType ct = result_type(a, b);
+  const bool jax = a.jax || b.jax;
+  if (op == "/" && !dtype_is_float(ct)) ct = jax ? DType::Float32 : DType::Float64;
+  if ((op == "&" || op == "|" || op == "^") && dtype_is_float(ct))
+    return Result<NdArray>::failure("ufunc 'bitwise_" + std::string(op == "&" ? "and" : op == "|" ? "or" : "xor") +
+                                    "' not supported for the input types");
+  if (op == "-" && ct == DType::Bool)
+    return Result<NdArray>::failure("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.");
+  const DType rt = is_compare(op) ? DType::Bool : ct;
+  auto made = NdArray::zeros(rt, out, jax);
+  if (!made) return made;
+  NdArray r = std::move(made.value());
+  const auto sa = strides_in(a.dims, out), sb = strides_in(b.dims, out);
+  const std::size_t n = static_cast<std::size_t>(r.size());
+  std::vector<std::int64_t> idx(out.size(), 0);
+  std::int64_t ia = 0, ib = 0;
+  const bool fl = dtype_is_float(ct);
+  for (std::size_t k = 0; k < n; ++k) {
+    if (fl) {
+      double x = a.at(static_cast<std::size_t>(ia)), y = b.at(static_cast<std::size_t>(ib));
+      if (ct == DType::Float32) {
+        x = static_cast<float>(x);
+        y = static_cast<float>(y);
+      }
+      double v = 0;
+      if (op == "+") v = x + y;
+      else if (op == "-") v = x - y;
+      else if (op == "*") v = x * y;
+      else if (op == "/") v = x / y;
+      else if (op == "//") v = py_floordiv(x, y);
+      else if (op == "%") v = y == 0 ? std::nan("") : py_fmod(x, y);
+      else if (op == "**") v = std::pow(x, y);
+      else if (op == "minimum") v = std::isnan(x) || std::isnan(y) ? std::nan("") : std::min(x, y);
+      else if (op == "maximum") v = std::isnan(x) || std::isnan(y) ? std::nan("") : std::max(x, y);
+      else if (op == "<") v = x < y;
+      else if (op == "<=") v = x <= y;
+      else if (op == ">") v = x > y;
+      else if (op == ">=") v = x >= y;
+      else if (op == "==") v = x == y;
+      else if (op == "!=") v = x != y;
+      if (ct == DType::Float32 && op == "/") v = static_cast<float>(x) / static_cast<float>(y);
+      r.set(k, v);
+    } else {
+      const std::int64_t x = a.iat(static_cast<std::size_t>(ia)), y = b.iat(static_cast<std::size_t>(ib));
+      const auto ux = static_cast<std::uint64_t>(x), uy = static_cast<std::uint64_t>(y);
+      std::int64_t v = 0;
+      if (op == "+") v = static_cast<std::int64_t>(ux + uy);
+      else if (op == "-") v = static_cast<std::int64_t>(ux - uy);
+      else if (op == "*") v = static_cast<std::int64_t>(ux * uy);
+      else if (op == "//" || op == "%") {
+        if (y == 0 || (y == -1 && x == std::numeric_limits<std::int64_t>::min())) {
+          v = 0;
+        } else {
+          std::int64_t q = x / y, m = x % y;
+          if (m != 0 && ((m < 0) != (y < 0))) {
+            q -= 1;
+            m += y;
+          }
+          v = op == "//" ? q : m;
+        }
+      } else if (op == "**") {
+        if (y < 0) return Result<NdArray>::failure("Integers to negative integer powers are not allowed.");
+        std::uint64_t base = ux, res = 1;
+        for (std::int64_t e = y; e > 0; e >>= 1) {
+          if (e & 1) res *= base;
+          base *= base;
+        }
+        v = static_cast<std::int64_t>(res);
+      } else if (op == "minimum") v = std::min(x, y);
+      else if (op == "maximum") v = std::max(x, y);
+      else if (op == "&") v = x & y;
+      else if (op == "|") v = x | y;
+      else if (op == "^") v = x ^ y;
+      else if (op == "<") v = x < y;
+      else if (op == "<=") v = x <= y;
+      else if (op == ">") v = x > y;
+      else if (op == ">=") v = x >= y;
+      else if (op == "==") v = x == y;
+      else if (op == "!=") v = x != y;
+      r.set_int(k, v);
+    }
+    for (std::size_t d = out.size(); d-- > 0;) {
+      ia += sa[d];
+      ib += sb[d];
+      if (++idx[d] < out[d]) break;
+      ia -= sa[d] * out[d];
+      ib -= sb[d] * out[d];
+      idx[d] = 0;
+    }
+  }
+  return Result<NdArray>::success(std::move(r));
+}
+
+Result<NdArray> unary(const std::string& op, const NdArray& a) {
+  if (op == "negative" || op == "abs") {
+    if (a.dt == DType::Bool && op == "negative")
+      return Result<NdArray>::failure("The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.");
+    NdArray r = a;
+    r.weak = false;
+    for (std::size_t k = 0; k < static_cast<std::size_t>(a.size()); ++k) {
+      if (a.is_float()) r.f[k] = op == "abs" ? std::fabs(a.f[k]) : -a.f[k];
+      else if (a.dt != DType::Bool) r.set_int(k, op == "abs" ? (a.i[k] < 0 ? static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(a.i[k])) : a.i[k])
+                                                             : static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(a.i[k])));
+    }
+    return Result<NdArray>::success(std::move(r));
+  }
+  DType t = a.dt;
+  if (!dtype_is_float(t)) t = a.jax ? DType::Float32 : DType::Float64;
+  NdArray r = astype(a, t);
+  r.weak = false;
+  for (auto& x : r.f) {
+    double v = x;
+    if (op == "tanh") v = std::tanh(v);
+    else if (op == "exp") v = std::exp(v);
+    else if (op == "log") v = std::log(v);
+    else if (op == "sqrt") v = std::sqrt(v);
+    else if (op == "sin") v = std::sin(v);
+    else if (op == "cos") v = std::cos(v);
+    else if (op == "floor") v = std::floor(v);
+    else if (op == "ceil") v = std::ceil(v);
+    else return Result<NdArray>::failure("no function " + op);
+    x = t == DType::Float32 ? static_cast<double>(static_cast<float>(v)) : v;
+  }
+  return Result<NdArray>::success(std::move(r));
+}
+
+Result<NdArray> matmul(const NdArray& a0, const NdArray& b0) {
+  if (a0.dims.empty() || b0.dims.empty())
+    return Result<NdArray>::failure("matmul: Input operand " + std::string(a0.dims.empty() ? "0" : "1") +
+                                    " does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)");
+  if (a0.dims.size() > 2 || b0.dims.size() > 2)
+    return Result<NdArray>::failure("matmul of arrays with more than 2 dimensions is not supported here yet");
+  const bool va = a0.dims.size() == 1, vb = b0.dims.size() == 1;
+  const std::int64_t n = va ? 1 : a0.dims[0], k = a0.dims.back();
+  const std::int64_t kb = vb ? b0.dims[0] : b0.dims[0], m = vb ? 1 : b0.dims[1];
+  if (k != kb)
+    return Result<NdArray>::failure("matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size " +
+                                    std::to_string(kb) + " is different from " + std::to_string(k) + ")");
+  NdArray a = a0, b = b0;
+  a.weak = b.weak = false;
+  const DType t = result_type(a, b);
+  std::vector<std::int64_t> od;
+  if (!va) od.push_back(n);
+  if (!vb) od.push_back(m);
+  auto made = NdArray::zeros(t, od, a.jax || b.jax);
+  if (!made) return made;
+  NdArray r = std::move(made.value());
+  for (std::int64_t p = 0; p < n; ++p)
+    for (std::int64_t q = 0; q < m; ++q) {
+      if (dtype_is_float(t)) {
+        double s = 0;
+        for (std::int64_t c = 0; c < k; ++c) s += a.at(static_cast<std::size_t>(p * k + c)) * b.at(static_cast<std::size_t>(c * m + q));
+        r.set(static_cast<std::size_t>(p * m + q), s);
+      } else {
+        std::uint64_t s = 0;
+        for (std::int64_t c = 0; c < k; ++c)
+          s += static_cast<std::uint64_t>(a.iat(static_cast<std::size_t>(p * k + c))) * static_cast<std::uint64_t>(b.iat(static_cast<std::size_t>(c * m + q)));
+        r.set_int(static_cast<std::size_t>(p * m + q), static_cast<std::int64_t>(s));
+      }
+    }
+  return Result<NdArray>::success(std::move(r));
+}
+
+Result<NdArray> reshape(const NdArray& a, std::vector<std::int64_t> dims) {
+  std::int64_t known = 1;
+  int unknown = -1;
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    if (dims[k] == -1) {
+      if (unknown >= 0) return Result<NdArray>::failure("can only specify one unknown dimension");
+      unknown = static_cast<int>(k);
+    } else if (dims[k] < 0) {
+      return Result<NdArray>::failure("negative dimensions not allowed");
+    } else {
+      known *= dims[k];
+      if (known > kMaxArrayElements) break;
+    }
+  }
+  if (unknown >= 0 && known > 0 && a.size() % known == 0) dims[static_cast<std::size_t>(unknown)] = a.size() / known;
+  std::int64_t total = 1;
+  for (auto d : dims) total *= d < 0 ? 1 : d;
+  if (total != a.size() || (unknown >= 0 && known == 0)) {
+    std::string s;  // NumPy writes the shape without spaces: (4,2)
+    for (std::size_t k = 0; k < dims.size(); ++k) s += (k ? "," : "") + std::to_string(dims[k]);
+    if (dims.size() == 1) s += ",";
+    if (a.jax) return Result<NdArray>::failure("cannot reshape array of shape " + shape_repr(a.dims) + " (size " + std::to_string(a.size()) + ") into shape " + shape_repr(dims));
+    return Result<NdArray>::failure("cannot reshape array of size " + std::to_string(a.size()) + " into shape (" + s + ")");
+  }
+  NdArray r = a;
+  r.dims = std::move(dims);
+  return Result<NdArray>::success(std::move(r));
+}
+
+// ---- printing --------------------------------------------------------------------------------
+
+namespace {
+
+// A value's positional digits as NumPy's dragon4 (unique, precision 8, trim '.'): "26.66666667",
+// "1.", "0.001".
+std::string positional(double v, bool f32) {
+  int point = 0;
+  std::string d = f32 ? shortest_digits_f32(static_cast<float>(v), &point) : shortest_digits(v, &point);
+  const double av = std::fabs(v);
+  std::string s;
+  if (av == 0) {
+    s = "0.";
+  } else {
+    const int frac = static_cast<int>(d.size()) - point;
+    if (frac > 8) {
+      char buf[512];
+      std::snprintf(buf, sizeof buf, "%.8f", av);
+      s = buf;
+      while (!s.empty() && s.back() == '0') s.pop_back();
+    } else if (point <= 0) {
+      s = "0." + std::string(static_cast<std::size_t>(-point), '0') + d;
+    } else if (static_cast<std::size_t>(point) >= d.size()) {
+      s = d + std::string(static_cast<std::size_t>(point) - d.size(), '0') + ".";
+    } else {
+      s = d.substr(0, static_cast<std::size_t>(point)) + "." + d.substr(static_cast<std::size_t>(point));
+    }
+  }
+  return (std::signbit(v) ? "-" : "") + s;
+}
+
+// Scientific digits (unique, precision 8, trim '.'): mantissa "1.5" / "1.", exponent -5.
+void scientific(double v, bool f32, std::string* mant, int* exp) {
+  int point = 0;
+  std::string d = f32 ? shortest_digits_f32(static_cast<float>(v), &point) : shortest_digits(v, &point);
+  if (v == 0) {
+    d = "0";
+    point = 1;
+  }
+  if (d.size() > 9) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.8e", std::fabs(v));
+    std::string s = buf;
+    const auto e = s.find('e');
+    d.clear();
+    for (std::size_t k = 0; k < e; ++k)
+      if (s[k] != '.') d += s[k];
+    while (d.size() > 1 && d.back() == '0') d.pop_back();
+    point = std::atoi(s.c_str() + e + 1) + 1;
+  }
+  *mant = (std::signbit(v) ? "-" : "") + d.substr(0, 1) + "." + d.substr(1);
+  *exp = point - 1;
+}
+
+struct Formatter {
+  bool fl = false, f32 = false, exp_mode = false;
+  std::size_t pad_left = 0, pad_right = 0, exp_digits = 2, width = 0;
+  const NdArray* a = nullptr;
+
+  void init(const NdArray& arr) {
+    a = &arr;
+    fl = arr.is_float();
+    f32 = arr.dt == DType::Float32;
+    const std::size_t n = static_cast<std::size_t>(arr.size());
+    if (!fl) {
+      for (std::size_t k = 0; k < n; ++k) width = std::max(width, raw(k).size());
+      return;
+    }
+    double mx = 0, mn = std::numeric_limits<double>::infinity();
+    bool any = false;
+    for (double v : arr.f)
+      if (std::isfinite(v)) {
+        any = true;
+        const double av = std::fabs(v);
+        mx = std::max(mx, av);
+        if (av != 0) mn = std::min(mn, av);
+      }
+    if (any && mn != std::numeric_limits<double>::infinity())
+      exp_mode = mx >= 1e8 || mn < 0.0001 || mx / mn > 1000;
+    bool neg_nonfinite = false;
+    for (double v : arr.f) {
+      if (!std::isfinite(v)) {
+        if (std::signbit(v) && !std::isnan(v)) neg_nonfinite = true;
+        continue;
+      }
+      if (exp_mode) {
+        std::string m;
+        int e = 0;
+        scientific(v, f32, &m, &e);
+        const auto dot = m.find('.');
+        pad_left = std::max(pad_left, dot);
+        pad_right = std::max(pad_right, m.size() - dot - 1);
+        exp_digits = std::max(exp_digits, std::to_string(e < 0 ? -e : e).size());
+      } else {
+        const std::string s = positional(v, f32);
+        const auto dot = s.find('.');
+        pad_left = std::max(pad_left, dot);
+        pad_right = std::max(pad_right, s.size() - dot - 1);
+      }
+    }
+    if (!any) pad_left = 0;
+    // nan/inf fit the field
+    std::size_t field = pad_left + pad_right + 1 + (exp_mode ? exp_digits + 2 : 0);
+    for (double v : arr.f)
+      if (!std::isfinite(v)) {
+        const std::size_t w = std::isnan(v) ? 3 : (std::signbit(v) ? 4 : 3);
+        if (w > field) {
+          pad_left += w - field;
+          field = w;
+        }
+      }
+    (void)neg_nonfinite;
+  }
+  std::string raw(std::size_t k) const {
+    if (a->dt == DType::Bool) return a->i[k] ? "True" : "False";
+    return std::to_string(a->i[k]);
+  }
+  std::string operator()(std::size_t k) const {
+    if (!fl) {
+      std::string s = raw(k);
+      return std::string(width - s.size(), ' ') + s;
+    }
+    const double v = a->f[k];
+    const std::size_t field = pad_left + pad_right + 1 + (exp_mode ? exp_digits + 2 : 0);
+    if (!std::isfinite(v)) {
+      std::string s = std::isnan(v) ? "nan" : v < 0 ? "-inf" : "inf";
+      return std::string(field > s.size() ? field - s.size() : 0, ' ') + s;
+    }
+    std::string s;
+    if (exp_mode) {
+      std::string m;
+      int e = 0;
+      scientific(v, f32, &m, &e);
+      const auto dot = m.find('.');
+      std::string es = std::to_string(e < 0 ? -e : e);
+      es = std::string(exp_digits - es.size(), '0') + es;
+      s = std::string(pad_left - dot, ' ') + m;
+      const std::size_t fr = m.size() - dot - 1;
+      s += std::string(pad_right - fr, '0');
+      s += std::string("e") + (e < 0 ? "-" : "+") + es;
+    } else {
+      const std::string p = positional(v, f32);
+      const auto dot = p.find('.');
+      s = std::string(pad_left - dot, ' ') + p + std::string(pad_right - (p.size() - dot - 1), ' ');
+    }
+    return s;
+  }
+};
+
+constexpr std::size_t kEdgeItems = 3;           // NumPy's edgeitems
+constexpr std::int64_t kSummaryThreshold = 1000;  // NumPy's threshold: larger arrays are summarized
+
+// NumPy's _formatArray (non-legacy): rows wrap when the line would pass the width, the hanging
+// indent is the prefix's width plus one per level, each level's width one less for its ']'; a
+// summarized array shows 3 items at each end of a long axis with "..." between.
+std::string format_rec(const NdArray& a, const Formatter& fmt, std::size_t axis, std::size_t offset, const std::string& sep,
+                       const std::string& hanging, std::size_t width, bool summarize) {
+  const std::size_t rank = a.dims.size();
+  std::size_t stride = 1;
+  for (std::size_t d = axis + 1; d < rank; ++d) stride *= static_cast<std::size_t>(a.dims[d]);
+  const std::size_t n = static_cast<std::size_t>(a.dims[axis]);
+  const bool summary = summarize && 2 * kEdgeItems < n;
+  const std::size_t leading = summary ? kEdgeItems : 0, trailing = summary ? kEdgeItems : n;
+  const std::string next_hanging = hanging + " ";
+  const std::size_t next_width = width - 1;
+  std::string sep_trim = sep.substr(0, sep.find_last_not_of(' ') + 1);
+  std::string s;
+  if (axis + 1 == rank) {
+    const std::size_t elem_width = width - std::max<std::size_t>(sep_trim.size(), 1);
+    std::string line = hanging;
+    auto extend = [&](const std::string& word) {
+      if (line.size() + word.size() > elem_width && line.size() > hanging.size()) {
+        const auto e = line.find_last_not_of(' ');
+        s += line.substr(0, e == std::string::npos ? 0 : e + 1) + "\n";
+        line = hanging;
+      }
+      line += word;
+    };
+    for (std::size_t k = 0; k < leading; ++k) {
+      extend(fmt(offset + k));
+      line += sep;
+    }
+    if (summary) {
+      extend("...");
+      line += sep;
+    }
+    for (std::size_t k = n - trailing; k < n; ++k) {
+      extend(fmt(offset + k));
+      if (k + 1 < n) line += sep;
+    }
+    s += line;
+  } else {
+    const std::string line_sep = sep_trim + std::string(rank - axis - 1, '\n');
+    for (std::size_t k = 0; k < leading; ++k)
+      s += hanging + format_rec(a, fmt, axis + 1, offset + k * stride, sep, next_hanging, next_width, summarize) + line_sep;
+    if (summary) s += hanging + "..." + line_sep;
+    for (std::size_t k = n - trailing; k < n; ++k) {
+      s += hanging + format_rec(a, fmt, axis + 1, offset + k * stride, sep, next_hanging, next_width, summarize);
+      if (k + 1 < n) s += line_sep;
+    }
+  }
+  return "[" + s.substr(hanging.size()) + "]";
+}
+
+// The elements a summarized array shows (NumPy's _leading_trailing), in order.
+void shown_indices(const NdArray& a, std::size_t axis, std::size_t offset, std::vector<std::size_t>* out) {
+  if (axis == a.dims.size()) {
+    out->push_back(offset);
+    return;
+  }
+  std::size_t stride = 1;
+  for (std::size_t d = axis + 1; d < a.dims.size(); ++d) stride *= static_cast<std::size_t>(a.dims[d]);
+  const std::size_t n = static_cast<std::size_t>(a.dims[axis]);
+  for (std::size_t k = 0; k < n; ++k) {
+    if (2 * kEdgeItems < n && k == kEdgeItems) k = n - kEdgeItems;
+    shown_indices(a, axis + 1, offset + k * stride, out);
+  }
+}
+
+std::string format_array(const NdArray& a, const std::string& sep, const std::string& indent) {
+  Formatter fmt;
+  const bool summarize = a.size() > kSummaryThreshold;
+  NdArray shown;
+  if (summarize) {
+    std::vector<std::size_t> idx;
+    shown_indices(a, 0, 0, &idx);
+    shown.dt = a.dt;
+    shown.dims = {static_cast<std::int64_t>(idx.size())};
+    for (auto k : idx) {
+      if (a.is_float()) shown.f.push_back(a.f[k]);
+      else shown.i.push_back(a.i[k]);
+    }
+    fmt.init(shown);
+    fmt.a = &a;
+  } else {
+    fmt.init(a);
+  }
+  if (a.dims.empty()) return fmt(0);
+  for (auto d : a.dims)
+    if (d == 0) return "[]";
+  return format_rec(a, fmt, 0, 0, sep, indent + " ", 75, summarize);
+}
+
+}  // namespace
+
+std::string element_repr(const NdArray& a, std::size_t k) {
+  if (a.dt == DType::Bool) return a.i[k] ? "True" : "False";
+  if (!a.is_float()) return std::to_string(a.i[k]);
+  return a.dt == DType::Float32 ? float32_repr(static_cast<float>(a.f[k])) : float_repr(a.f[k]);
+}
+
+std::string scalar_str(double v, DType t) {
+  NdArray a;
+  a.dt = t;
+  a.dims = {1};
+  if (dtype_is_float(t)) a.f = {v};
+  else a.i = {static_cast<std::int64_t>(v)};
+  std::string s = format_array(a, " ", "");
+  return s.substr(1, s.size() - 2);
+}
+
+std::string array_str(const NdArray& a) {
+  if (a.dims.empty()) return element_repr(a, 0);
+  return format_array(a, " ", "");
+}
+
+std::string array_repr(const NdArray& a) {
+  const std::string prefix = a.jax ? "Array(" : "array(";
+  bool show_dtype = a.jax ? !(a.dt == DType::Float32 || a.dt == DType::Int32 || a.dt == DType::Bool)
+                          : !(a.dt == DType::Float64 || a.dt == DType::Int64 || a.dt == DType::Bool);
+  if (a.jax) show_dtype = true;
+  std::string body;
+  if (a.dims.empty()) {
+    body = element_repr(a, 0);
+    if (a.is_float() && body.size() > 2 && body.compare(body.size() - 2, 2, ".0") == 0) body.pop_back();
+  } else {
+    bool empty = false;
+    for (auto d : a.dims) empty = empty || d == 0;
+    body = empty ? "[]" : format_array(a, ", ", std::string(prefix.size(), ' '));
+    if (empty && !a.jax) show_dtype = true;
+  }
+  std::string s = prefix + body;
+  if (show_dtype) s += ", dtype=" + dtype_name(a.dt);
+  return s + ")";
+}
+
+}  // namespace rl::python

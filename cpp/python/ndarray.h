@@ -1,0 +1,69 @@
+// Host arrays for the notebook (python/notebook.h): NumPy's ndarray and JAX's jax.Array as values
+// on the host. dtypes bool, int32, int64, float32, float64; NumPy's promotion (with 1.24's
+// value-based casting of Python scalars: `f32_array * 0.5` stays float32, `int_array / 2` is
+// float64) or JAX's (`jax`: 64-bit types canonicalized to 32 bits, Python scalars weakly typed);
+// broadcasting; elementwise arithmetic and comparisons with NumPy's integer floor division and
+// modulo signs; `@`; printing as NumPy prints (str `[1.  2.5]`, repr `array([1. , 2.5])`).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+
+namespace rl::python {
+
+enum class DType { Bool, Int32, Int64, Float32, Float64 };
+
+std::string dtype_name(DType t);  // "float64"
+bool dtype_is_float(DType t);
+int dtype_kind(DType t);          // 0 bool, 1 int, 2 float
+
+constexpr std::int64_t kMaxArrayElements = std::int64_t(1) << 26;  // one array's elements
+
+struct NdArray {
+  DType dt = DType::Float64;
+  std::vector<std::int64_t> dims;
+  std::vector<double> f;        // float dtypes: the values (float32 ones already rounded)
+  std::vector<std::int64_t> i;  // bool and int dtypes
+  bool jax = false;             // a jax.Array (JAX's promotion, printed as Array(...))
+  bool weak = false;            // a Python scalar taking part in an array operation
+
+  std::int64_t size() const;
+  bool is_float() const { return dtype_is_float(dt); }
+  double at(std::size_t k) const { return is_float() ? f[k] : static_cast<double>(i[k]); }
+  std::int64_t iat(std::size_t k) const { return is_float() ? static_cast<std::int64_t>(f[k]) : i[k]; }
+  // Allocates zeros of dtype t with these dims.
+  static Result<NdArray> zeros(DType t, std::vector<std::int64_t> dims, bool jax);
+  void set(std::size_t k, double v);     // stores v as dtype (float32 rounding, int truncation)
+  void set_int(std::size_t k, std::int64_t v);
+};
+
+// A Python scalar (bool/int/float) as a weak 0-d array for an operation.
+NdArray scalar_array(double v, int kind, bool jax);
+NdArray scalar_array_int(std::int64_t v, bool is_bool, bool jax);
+
+// The result dtype of an operation on a and b (NumPy's or JAX's rule).
+DType result_type(const NdArray& a, const NdArray& b);
+// Converts to dtype t (NumPy's astype: floats to ints truncate).
+NdArray astype(const NdArray& a, DType t);
+
+// "+", "-", "*", "/", "//", "%", "**", "<", "<=", ">", ">=", "==", "!=", "minimum", "maximum",
+// "&", "|", "^". Broadcasting as NumPy; errors with NumPy's messages.
+Result<NdArray> binary(const std::string& op, const NdArray& a, const NdArray& b);
+// "tanh", "exp", "log", "sqrt", "abs", "negative", "sin", "cos", "floor", "ceil".
+Result<NdArray> unary(const std::string& op, const NdArray& a);
+Result<NdArray> matmul(const NdArray& a, const NdArray& b);
+Result<NdArray> reshape(const NdArray& a, std::vector<std::int64_t> dims);
+std::string shape_repr(const std::vector<std::int64_t>& dims);  // "(32, 16)", "(5,)"
+
+// NumPy's printing (default print options: precision 8, linewidth 75, maxprec floatmode).
+std::string array_str(const NdArray& a);
+std::string array_repr(const NdArray& a);
+// A 0-d value as array2string prints it (NumPy's messages: "1.", "0.5", "1").
+std::string scalar_str(double v, DType t);
+// One element as NumPy's scalar repr prints it (np.float32(0.1) → "0.1").
+std::string element_repr(const NdArray& a, std::size_t k);
+
+}  // namespace rl::python

@@ -1,0 +1,3628 @@
+// The notebook evaluator: Python's statements and values on the host (python/notebook.h).
+//
+// A tree walk over python/ast.h. An exception is a pending value (`exc`) and a null result that
+// every caller passes up; the traceback is the call stack at the raise. Each expression and
+// statement evaluated is a step against the budget.
+#include "python/notebook.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <cerrno>
+#include <functional>
+#include <optional>
+#include <sstream>
+
+#include "hlo/cost.h"
+#include "hlo/lower.h"
+#include "hlo/parse.h"
+#include "interp/interp.h"
+#include "python/bigint.h"
+#include "python/float_repr.h"
+#include "python/ndarray.h"
+#include "python/notebook_value.h"
+#include "python/parser.h"
+#include "python/tracer.h"
+
+namespace rl::python {
+
+namespace nb {
+
+struct CompiledModule {
+  std::vector<hlo::Module> modules;
+  std::unique_ptr<hlo::Program> program;
+};
+
+}  // namespace nb
+
+namespace {
+
+using namespace nb;  // NOLINT
+
+V mk(T t) {
+  auto o = std::make_shared<Obj>();
+  o->t = t;
+  return o;
+}
+V none_v() {
+  static V n = mk(T::None);
+  return n;
+}
+V mk_bool(bool b) {
+  auto o = mk(T::Bool);
+  o->b = b;
+  return o;
+}
+V mk_int(std::int64_t i) {
+  auto o = mk(T::Int);
+  o->i = i;
+  return o;
+}
+V mk_float(double f) {
+  auto o = mk(T::Float);
+  o->f = f;
+  return o;
+}
+V mk_str(std::string s) {
+  auto o = mk(T::Str);
+  o->s = std::move(s);
+  return o;
+}
+V mk_seq(T t, std::vector<V> items) {
+  auto o = mk(t);
+  o->items = std::move(items);
+  return o;
+}
+V mk_named(T t, std::string s) {
+  auto o = mk(t);
+  o->s = std::move(s);
+  return o;
+}
+V mk_array(NdArray a) {
+  auto o = mk(T::Array);
+  a.weak = false;
+  o->arr = std::move(a);
+  return o;
+}
+
+bool is_num(const V& v) { return v->t == T::Bool || v->t == T::Int || v->t == T::Float; }
+bool is_intlike(const V& v) { return v->t == T::Bool || v->t == T::Int; }
+std::int64_t int_of(const V& v) { return v->t == T::Bool ? (v->b ? 1 : 0) : v->i; }
+bool is_big(const V& v) { return v->t == T::Int && v->big != nullptr; }
+BigInt big_of(const V& v) { return is_big(v) ? *v->big : BigInt::of(int_of(v)); }
+double num_of(const V& v) { return v->t == T::Float ? v->f : is_big(v) ? v->big->to_double() : static_cast<double>(int_of(v)); }
+
+const char* kExcTypes[] = {"Exception", "ValueError", "TypeError", "AssertionError", "RuntimeError", "ZeroDivisionError",
+                           "NameError", "IndexError", "KeyError", "AttributeError", "OverflowError", "NotImplementedError",
+                           "StopIteration", "ArithmeticError", "LookupError", "RecursionError", "UnboundLocalError"};
+// An exception type's base ("IndexError" → "LookupError"), for except clauses.
+std::string exc_base(const std::string& t) {
+  if (t == "ZeroDivisionError" || t == "OverflowError") return "ArithmeticError";
+  if (t == "IndexError" || t == "KeyError") return "LookupError";
+  if (t == "RecursionError" || t == "NotImplementedError") return "RuntimeError";
+  if (t == "UnboundLocalError") return "NameError";
+  if (t == "Exception" || t == "BaseException") return "BaseException";
+  return "Exception";
+}
+bool exc_matches(const std::string& t, const std::string& handler) {
+  for (std::string c = t;; c = exc_base(c)) {
+    if (c == handler) return true;
+    if (c == "BaseException") return false;
+  }
+}
+
+std::string type_name(const V& v) {
+  switch (v->t) {
+    case T::None: return "NoneType";
+    case T::Bool: return "bool";
+    case T::Int: return "int";
+    case T::Float: return "float";
+    case T::Str: return "str";
+    case T::List: return "list";
+    case T::Tuple: return "tuple";
+    case T::Dict: return "dict";
+    case T::Range: return "range";
+    case T::Slice: return "slice";
+    case T::Func: return "function";
+    case T::Builtin: return "builtin_function_or_method";
+    case T::Method: return "method";
+    case T::Module: return "module";
+    case T::DType: return "numpy.dtype[" + dtype_name(v->dt) + "]";
+    case T::Array:
+      if (v->arr.jax) return "ArrayImpl";
+      return "numpy.ndarray";
+    case T::ExcType: return "type";
+    case T::Exc: return v->s;
+    case T::Jitted: return "PjitFunction";
+    case T::Lowered: return "Lowered";
+    case T::IR: return "Module";
+    case T::Compiled: return "Compiled";
+  }
+  return "object";
+}
+
+std::string str_repr(const std::string& s) {
+  const bool dq = s.find('\'') != std::string::npos && s.find('"') == std::string::npos;
+  const char q = dq ? '"' : '\'';
+  std::string out(1, q);
+  for (unsigned char c : s) {
+    if (c == static_cast<unsigned char>(q) || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + q;
+}
+
+struct Frame {
+  std::string name;  // "<module>", the function's name
+  int line = 0;
+};
+
+enum class Flow { Next, Return, Break, Continue, Raise };
+
+struct Args {
+  std::vector<V> pos;
+  std::vector<std::pair<std::string, V>> kw;
+  V get(std::size_t i, const std::string& name) const {
+    if (i < pos.size()) return pos[i];
+    for (auto& [k, v] : kw)
+      if (k == name) return v;
+    return nullptr;
+  }
+};
+
+class Machine {
+ public:
+  Machine(const std::string& source, const NotebookOptions& options) : options_(options) {
+    std::size_t start = 0;
+    while (start <= source.size()) {
+      const auto nl = source.find('\n', start);
+      lines_.push_back(source.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+      if (nl == std::string::npos) break;
+      start = nl + 1;
+    }
+    globals_ = std::make_shared<Scope>();
+    stack_.push_back({"<module>", 0});
+  }
+
+  NotebookResult run(const Program& prog) {
+    program_ = &prog;
+    for (auto& s : prog.body) {
+      const Flow f = exec(*s);
+      if (f == Flow::Raise) break;
+    }
+    NotebookResult r;
+    r.stdout_text = std::move(out_);
+    if (exc_) {
+      std::string tb = "Traceback (most recent call last):\n";
+      for (auto& fr : exc_tb_) {
+        tb += "  File \"" + options_.filename + "\", line " + std::to_string(fr.line) + ", in " + fr.name + "\n";
+        if (fr.line >= 1 && static_cast<std::size_t>(fr.line) <= lines_.size()) {
+          std::string l = lines_[static_cast<std::size_t>(fr.line - 1)];
+          const auto b = l.find_first_not_of(" \t");
+          const auto e = l.find_last_not_of(" \t\r");
+          if (b != std::string::npos) tb += "    " + l.substr(b, e - b + 1) + "\n";
+        }
+      }
+      const std::string msg = exc_->text;
+      r.exception = exc_->s + (msg.empty() ? "" : ": " + msg);
+      tb += r.exception + "\n";
+      r.error = tb;
+      r.error_type = exc_->s;
+      r.line = exc_tb_.empty() ? 0 : exc_tb_.back().line;
+    }
+    return r;
+  }
+
+ private:
+  const NotebookOptions& options_;
+  const Program* program_ = nullptr;
+  std::vector<std::string> lines_;
+  std::shared_ptr<Scope> globals_;
+  std::shared_ptr<Scope> scope_;  // the current function's locals (null at module level)
+  std::vector<Frame> stack_;
+  std::string out_;
+  V exc_;                    // the pending exception
+  std::vector<Frame> exc_tb_;
+  V ret_;                    // a return's value
+  std::vector<V> handling_;  // the exceptions whose except clauses are running (a bare raise)
+  long steps_ = 0;
+  int depth_ = 0;            // nested expressions and statements being evaluated
+  bool fatal_ = false;       // a limit was hit: no except clause catches it
+
+  // ---- exceptions ----
+  std::nullptr_t raise(const std::string& type, const std::string& msg) {
+    auto e = mk_named(T::Exc, type);
+    e->text = msg;
+    e->items = {mk_str(msg)};
+    return raise_value(e);
+  }
+  // KeyError(key): its args hold the key, str() is the key's repr.
+  std::nullptr_t raise_key(const V& key) {
+    auto e = mk_named(T::Exc, "KeyError");
+    e->text = repr(key);
+    e->items = {key};
+    return raise_value(e);
+  }
+  std::nullptr_t raise_value(const V& e) {
+    exc_ = e;
+    exc_tb_ = stack_;
+    return nullptr;
+  }
+  std::nullptr_t fatal(const std::string& type, const std::string& msg) {
+    raise(type, msg);
+    fatal_ = true;
+    return nullptr;
+  }
+  bool step() {
+    if (++steps_ > options_.max_steps) {
+      fatal("RuntimeError", "the program ran past its step budget of " + std::to_string(options_.max_steps) +
+                                " evaluation steps (an endless loop?); it was stopped");
+      return false;
+    }
+    return true;
+  }
+  struct Depth {
+    Machine& m;
+    bool ok;
+    explicit Depth(Machine& mm) : m(mm), ok(++mm.depth_ <= 2000) {
+      if (!ok) mm.fatal("RecursionError", "maximum recursion depth exceeded (expressions and calls nested past 2000 levels)");
+    }
+    ~Depth() { --m.depth_; }
+  };
+
+  // ---- names ----
+  V lookup(const std::string& n) {
+    for (Scope* s = scope_.get(); s; s = s->parent.get()) {
+      auto it = s->vars.find(n);
+      if (it != s->vars.end()) return it->second;
+    }
+    auto it = globals_->vars.find(n);
+    if (it != globals_->vars.end()) return it->second;
+    if (V b = builtin_name(n)) return b;
+    return raise("NameError", "name '" + n + "' is not defined");
+  }
+  Scope& current() { return scope_ ? *scope_ : *globals_; }
+
+  V builtin_name(const std::string& n) {
+    static const char* fns[] = {"print", "len", "range", "min", "max", "sum", "abs", "round", "sorted", "enumerate", "zip",
+                                "int", "float", "str", "repr", "isinstance", "list", "dict", "tuple", "bool", "reversed",
+                                "any", "all", "divmod", "pow", "type", "map", "filter", "set", "hash", "callable", "format"};
+    for (const char* f : fns)
+      if (n == f) return mk_named(T::Builtin, n);
+    for (const char* e : kExcTypes)
+      if (n == e) return mk_named(T::ExcType, n);
+    if (n == "BaseException") return mk_named(T::ExcType, n);
+    return nullptr;
+  }
+
+  // ---- repr / str ----
+  std::string repr(const V& v, int depth = 0) {
+    if (depth > 100) return "...";
+    switch (v->t) {
+      case T::None: return "None";
+      case T::Bool: return v->b ? "True" : "False";
+      case T::Int:
+        if (is_big(v)) {
+          std::string d = v->big->to_decimal();
+          if (d.size() - (v->big->neg ? 1 : 0) > static_cast<std::size_t>(kNotebookMaxIntDigits)) {
+            raise("ValueError", "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit");
+            return "<int too large to print>";
+          }
+          return d;
+        }
+        return std::to_string(v->i);
+      case T::Float: return float_repr(v->f);
+      case T::Str: return str_repr(v->s);
+      case T::List:
+      case T::Tuple: {
+        std::string s = v->t == T::List ? "[" : "(";
+        for (std::size_t k = 0; k < v->items.size(); ++k) s += (k ? ", " : "") + repr(v->items[k], depth + 1);
+        if (v->t == T::Tuple && v->items.size() == 1) s += ",";
+        return s + (v->t == T::List ? "]" : ")");
+      }
+      case T::Dict: {
+        std::string s = "{";
+        for (std::size_t k = 0; k < v->items.size(); ++k)
+          s += (k ? ", " : "") + repr(v->items[k], depth + 1) + ": " + repr(v->vals[k], depth + 1);
+        return s + "}";
+      }
+      case T::Range: {
+        std::string s = "range(" + std::to_string(v->items[0]->i) + ", " + std::to_string(v->items[1]->i);
+        if (v->items[2]->i != 1) s += ", " + std::to_string(v->items[2]->i);
+        return s + ")";
+      }
+      case T::Slice: return "slice(" + repr(v->items[0]) + ", " + repr(v->items[1]) + ", " + repr(v->items[2]) + ")";
+      case T::Func: return "<function " + (v->def ? v->def->s : std::string("<lambda>")) + ">";
+      case T::Builtin: return "<built-in function " + v->s + ">";
+      case T::Method: return "<bound method " + v->s + " of " + type_name(v->self) + " object>";
+      case T::Module: return "<module '" + v->s + "'>";
+      case T::DType: return "dtype('" + dtype_name(v->dt) + "')";
+      case T::Array: return array_repr(v->arr);
+      case T::ExcType: return "<class '" + v->s + "'>";
+      case T::Exc: {
+        std::string s = v->s + "(";
+        for (std::size_t k = 0; k < v->items.size(); ++k) s += (k ? ", " : "") + repr(v->items[k], depth + 1);
+        return s + ")";
+      }
+      case T::Jitted: return "<PjitFunction of " + repr(v->self) + ">";
+      case T::Lowered: return "<jax.stages.Lowered object>";
+      case T::IR: return v->text;
+      case T::Compiled: return "<jax.stages.Compiled object>";
+    }
+    return "?";
+  }
+  std::string str(const V& v) {
+    if (v->t == T::Str) return v->s;
+    if (v->t == T::Exc) return v->text;
+    if (v->t == T::Array) return array_str(v->arr);
+    if (v->t == T::DType) return dtype_name(v->dt);
+    return repr(v);
+  }
+
+  // ---- truth and equality ----
+  // -1: an exception
+  int truth(const V& v) {
+    switch (v->t) {
+      case T::None: return 0;
+      case T::Bool: return v->b;
+      case T::Int: return v->i != 0;
+      case T::Float: return v->f != 0;
+      case T::Str: return !v->s.empty();
+      case T::List:
+      case T::Tuple:
+      case T::Dict: return !v->items.empty();
+      case T::Range: return range_len(v) > 0;
+      case T::Array:
+        if (v->arr.size() != 1) {
+          raise("ValueError", "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()");
+          return -1;
+        }
+        return v->arr.at(0) != 0;
+      default: return 1;
+    }
+  }
+  static std::int64_t range_len(const V& r) {
+    const std::int64_t a = r->items[0]->i, b = r->items[1]->i, s = r->items[2]->i;
+    if (s > 0) return b > a ? (b - a + s - 1) / s : 0;
+    return a > b ? (a - b - s - 1) / -s : 0;
+  }
+  // Python ==, for dict keys, `in`, list.index (arrays: their elementwise result's truth).
+  bool equal(const V& a, const V& b, int depth = 0) {
+    if (a == b) return !(a->t == T::Float && std::isnan(a->f));
+    if (is_num(a) && is_num(b)) {
+      if (is_big(a) || is_big(b)) {
+        if (is_intlike(a) && is_intlike(b)) return rl::python::compare(big_of(a), big_of(b)) == 0;
+        return num_of(a) == num_of(b);
+      }
+      if (is_intlike(a) && is_intlike(b)) return int_of(a) == int_of(b);
+      return num_of(a) == num_of(b);
+    }
+    if (a->t != b->t) return false;
+    switch (a->t) {
+      case T::None: return true;
+      case T::Str: return a->s == b->s;
+      case T::List:
+      case T::Tuple:
+        if (a->items.size() != b->items.size() || depth > 100) return false;
+        for (std::size_t k = 0; k < a->items.size(); ++k)
+          if (!equal(a->items[k], b->items[k], depth + 1)) return false;
+        return true;
+      case T::Dict:
+        if (a->items.size() != b->items.size() || depth > 100) return false;
+        for (std::size_t k = 0; k < a->items.size(); ++k) {
+          const int j = dict_find(b, a->items[k]);
+          if (j < 0 || !equal(a->vals[k], b->vals[static_cast<std::size_t>(j)], depth + 1)) return false;
+        }
+        return true;
+      case T::Builtin:
+      case T::Module:
+      case T::ExcType: return a->s == b->s;
+      case T::DType: return a->dt == b->dt;
+      default: return false;
+    }
+  }
+  bool hashable(const V& k) {
+    if (k->t == T::List || k->t == T::Dict || k->t == T::Array) {
+      raise("TypeError", "unhashable type: '" + std::string(k->t == T::Array ? "numpy.ndarray" : type_name(k)) + "'");
+      return false;
+    }
+    if (k->t == T::Tuple)
+      for (auto& x : k->items)
+        if (!hashable(x)) return false;
+    return true;
+  }
+  int dict_find(const V& d, const V& key) {
+    for (std::size_t k = 0; k < d->items.size(); ++k)
+      if (equal(d->items[k], key)) return static_cast<int>(k);
+    return -1;
+  }
+  bool dict_set(const V& d, const V& key, const V& val) {
+    if (!hashable(key)) return false;
+    const int j = dict_find(d, key);
+    if (j >= 0) {
+      d->vals[static_cast<std::size_t>(j)] = val;
+    } else {
+      d->items.push_back(key);
+      d->vals.push_back(val);
+    }
+    return true;
+  }
+
+  // ---- arrays ----
+  // A value as an array operand: arrays themselves, Python scalars as weak 0-d arrays, lists and
+  // tuples of numbers as NumPy makes them (jax: as jnp.array makes them).
+  bool to_array(const V& v, NdArray* out, bool jax_default = false) {
+    if (v->t == T::Array) {
+      *out = v->arr;
+      return true;
+    }
+    if (is_big(v)) {
+      raise("OverflowError", "Python int too large to convert to C long");
+      return false;
+    }
+    if (v->t == T::Bool || v->t == T::Int) {
+      *out = scalar_array_int(int_of(v), v->t == T::Bool, jax_default);
+      return true;
+    }
+    if (v->t == T::Float) {
+      *out = scalar_array(v->f, 2, jax_default);
+      return true;
+    }
+    if (v->t == T::List || v->t == T::Tuple) return array_from_list(v, out, jax_default, std::nullopt);
+    raise("TypeError", "unsupported operand type for an array operation: '" + type_name(v) + "'");
+    return false;
+  }
+  bool array_from_list(const V& v, NdArray* out, bool jax, std::optional<DType> want) {
+    // shape: nested lists/tuples of equal lengths
+    std::vector<std::int64_t> dims;
+    V cur = v;
+    int depth = 0;
+    while (cur->t == T::List || cur->t == T::Tuple || cur->t == T::Array) {
+      if (++depth > 32) {
+        raise("ValueError", "maximum supported dimension for an ndarray is 32, found " + std::to_string(depth));
+        return false;
+      }
+      if (cur->t == T::Array) {
+        for (auto d : cur->arr.dims) dims.push_back(d);
+        break;
+      }
+      dims.push_back(static_cast<std::int64_t>(cur->items.size()));
+      if (cur->items.empty()) break;
+      cur = cur->items[0];
+    }
+    std::vector<V> flat;
+    int kind = 0;
+    bool any_f32 = false, all_arrays_f32 = true;
+    std::function<bool(const V&, std::size_t)> walk = [&](const V& x, std::size_t d) -> bool {
+      if (d < dims.size() && (x->t == T::List || x->t == T::Tuple)) {
+        if (static_cast<std::int64_t>(x->items.size()) != dims[d]) {
+          raise("ValueError", "setting an array element with a sequence. The requested array has an inhomogeneous shape after " +
+                                  std::to_string(d) + " dimensions. The detected shape was " +
+                                  shape_repr(std::vector<std::int64_t>(dims.begin(), dims.begin() + static_cast<long>(d))) +
+                                  " + inhomogeneous part.");
+          return false;
+        }
+        for (auto& y : x->items)
+          if (!walk(y, d + 1)) return false;
+        return true;
+      }
+      if (x->t == T::Array) {
+        const std::size_t left = dims.size() - d;
+        if (x->arr.dims.size() != left) {
+          raise("ValueError", "setting an array element with a sequence: arrays of different ranks in one list");
+          return false;
+        }
+        for (std::size_t k = 0; k < left; ++k)
+          if (x->arr.dims[k] != dims[d + k]) {
+            raise("ValueError", "setting an array element with a sequence. The requested array has an inhomogeneous shape after " +
+                                    std::to_string(d) + " dimensions.");
+            return false;
+          }
+        kind = std::max(kind, dtype_kind(x->arr.dt));
+        if (x->arr.dt == DType::Float32) any_f32 = true;
+        else if (x->arr.is_float()) all_arrays_f32 = false;
+        for (std::size_t k = 0; k < static_cast<std::size_t>(x->arr.size()); ++k) {
+          if (x->arr.is_float()) flat.push_back(mk_float(x->arr.f[k]));
+          else if (x->arr.dt == DType::Bool) flat.push_back(mk_bool(x->arr.i[k] != 0));
+          else flat.push_back(mk_int(x->arr.i[k]));
+        }
+        return true;
+      }
+      if (d != dims.size()) {
+        raise("ValueError", "setting an array element with a sequence. The requested array has an inhomogeneous shape after " +
+                                std::to_string(d) + " dimensions. The detected shape was " +
+                                shape_repr(std::vector<std::int64_t>(dims.begin(), dims.begin() + static_cast<long>(d))) +
+                                " + inhomogeneous part.");
+        return false;
+      }
+      if (!is_num(x)) {
+        raise("TypeError", "only numbers (int, float, bool) can be array elements here, got '" + type_name(x) + "'");
+        return false;
+      }
+      if (is_big(x)) {
+        raise("OverflowError", "Python int too large to convert to C long");
+        return false;
+      }
+      if (x->t == T::Float) all_arrays_f32 = false;
+      kind = std::max(kind, x->t == T::Bool ? 0 : x->t == T::Int ? 1 : 2);
+      flat.push_back(x);
+      if (flat.size() > static_cast<std::size_t>(kMaxArrayElements)) {
+        raise("ValueError", "an array past the notebook's limit of " + std::to_string(kMaxArrayElements) + " elements");
+        return false;
+      }
+      return true;
+    };
+    if (!walk(v, 0)) return false;
+    DType t = kind == 0 ? DType::Bool : kind == 1 ? (jax ? DType::Int32 : DType::Int64) : (jax ? DType::Float32 : DType::Float64);
+    if (kind == 2 && any_f32 && all_arrays_f32) t = DType::Float32;
+    if (want) t = *want;
+    auto made = NdArray::zeros(t, dims, jax);
+    if (!made) {
+      raise("ValueError", made.error());
+      return false;
+    }
+    *out = std::move(made.value());
+    for (std::size_t k = 0; k < flat.size(); ++k) {
+      if (flat[k]->t == T::Float) out->set(k, flat[k]->f);
+      else out->set_int(k, int_of(flat[k]));
+    }
+    return true;
+  }
+  // An array result back to Python: 0-d float64/int64/bool from NumPy become Python scalars (what
+  // NumPy's scalars print as); other 0-d results stay arrays.
+  // Array work counts against the step budget: one step per 64 elements made.
+  bool charge(double elements) {
+    if (elements > 0) steps_ += static_cast<long>(std::min(elements / 64, 1e15));  // NaN (0/0 of an empty operand) charges nothing
+    return step();
+  }
+  V from_array(NdArray a, bool scalar_ok = true) {
+    if (!charge(static_cast<double>(a.size()))) return nullptr;
+    if (scalar_ok && a.dims.empty() && !a.jax) {
+      if (a.dt == DType::Float64) return mk_float(a.f[0]);
+      if (a.dt == DType::Int64) return mk_int(a.i[0]);
+      if (a.dt == DType::Bool) return mk_bool(a.i[0] != 0);
+    }
+    return mk_array(std::move(a));
+  }
+  V array_binary(const std::string& op, const V& x, const V& y) {
+    NdArray a, b;
+    const bool jax = (x->t == T::Array && x->arr.jax) || (y->t == T::Array && y->arr.jax);
+    if (!to_array(x, &a, jax) || !to_array(y, &b, jax)) return nullptr;
+    if (op == "@") {
+      if (a.weak || b.weak) return raise("ValueError", "matmul: Input operand " + std::string(a.weak ? "0" : "1") +
+                                                           " does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)");
+      double work = 1;
+      for (auto d : a.dims) work *= static_cast<double>(d);
+      for (auto d : b.dims) work *= static_cast<double>(d);
+      if (!b.dims.empty() && b.dims[0] > 0) work /= static_cast<double>(b.dims[0]);
+      if (!charge(work)) return nullptr;
+      auto r = matmul(a, b);
+      if (!r) return raise(jax ? "TypeError" : "ValueError", r.error());
+      return from_array(std::move(r.value()));
+    }
+    auto r = binary(op, a, b);
+    if (!r) return raise(r.error().rfind("ufunc", 0) == 0 || r.error().rfind("numpy boolean", 0) == 0 ? "TypeError" : "ValueError", r.error());
+    return from_array(std::move(r.value()), !(a.dims.empty() && b.dims.empty() && !a.weak && !b.weak && false));
+  }
+
+  // ---- Python arithmetic ----
+  // An int of any size: an int64 while it fits, else a BigInt (bounded by kMaxBigIntBits).
+  V make_int(BigInt b) {
+    std::int64_t v = 0;
+    if (b.fits(&v)) return mk_int(v);
+    if (b.bits() > kMaxBigIntBits)
+      return raise("OverflowError", "an int of " + std::to_string(b.bits()) + " bits is past the notebook's limit of " +
+                                        std::to_string(kMaxBigIntBits) + " bits");
+    auto o = mk(T::Int);
+    o->i = b.neg ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max();
+    o->big = std::make_shared<const BigInt>(std::move(b));
+    return o;
+  }
+  V overflow() { return raise("OverflowError", "an int past the notebook's limit"); }
+  // Python's int arithmetic past int64 (either operand big, or an int64 result overflowed).
+  V big_binop(const std::string& op, const V& x, const V& y) {
+    const BigInt a = big_of(x), b = big_of(y);
+    if (op == "+") return make_int(add(a, b));
+    if (op == "-") return make_int(sub(a, b));
+    if (op == "*") {
+      if (a.bits() + b.bits() > kMaxBigIntBits + 1) return raise_big(a.bits() + b.bits());
+      return make_int(mul(a, b));
+    }
+    if (op == "//" || op == "%") {
+      if (b.is_zero()) return raise("ZeroDivisionError", op == "//" ? "integer division or modulo by zero" : "integer modulo by zero");
+      BigInt q, r;
+      divmod_floor(a, b, &q, &r);
+      return make_int(op == "//" ? q : r);
+    }
+    if (op == "/") {
+      if (b.is_zero()) return raise("ZeroDivisionError", "division by zero");
+      const double p = a.to_double(), q = b.to_double();
+      if (std::isinf(p) || std::isinf(q)) return raise("OverflowError", "integer division result too large for a float");
+      return mk_float(p / q);
+    }
+    if (op == "**") {
+      if (b.neg) {
+        if (a.is_zero()) return raise("ZeroDivisionError", "0.0 cannot be raised to a negative power");
+        return mk_float(std::pow(a.to_double(), b.to_double()));
+      }
+      std::int64_t e = 0;
+      const std::size_t ab = a.bits();
+      if (ab > 1 && (!b.fits(&e) || static_cast<double>(ab - 1) * static_cast<double>(e) > static_cast<double>(kMaxBigIntBits)))
+        return raise_big(b.fits(&e) ? static_cast<std::size_t>(static_cast<double>(ab - 1) * static_cast<double>(e)) : kMaxBigIntBits * 2);
+      if (!b.fits(&e)) e = 2;  // a is 0, 1 or -1
+      BigInt res = BigInt::of(1), base = a;
+      for (; e > 0; e >>= 1) {
+        if (e & 1) res = mul(res, base);
+        if (e > 1) base = mul(base, base);
+        if (!step()) return nullptr;
+      }
+      return make_int(res);
+    }
+    if (op == "<<") {
+      std::int64_t n = 0;
+      if (b.neg) return raise("ValueError", "negative shift count");
+      if (!b.fits(&n) || a.bits() + static_cast<std::size_t>(n) > kMaxBigIntBits) return raise_big(kMaxBigIntBits + 1);
+      BigInt r = a;
+      for (std::int64_t k = 0; k < n; k += 30) r = mul(r, BigInt::of(std::int64_t(1) << std::min<std::int64_t>(30, n - k)));
+      return make_int(r);
+    }
+    if (op == ">>") {
+      std::int64_t n = 0;
+      if (b.neg) return raise("ValueError", "negative shift count");
+      if (!b.fits(&n) || static_cast<std::size_t>(n) >= a.bits()) return mk_int(a.neg ? -1 : 0);
+      BigInt d = BigInt::of(1);
+      for (std::int64_t k = 0; k < n; k += 30) d = mul(d, BigInt::of(std::int64_t(1) << std::min<std::int64_t>(30, n - k)));
+      BigInt q, r;
+      divmod_floor(a, d, &q, &r);
+      return make_int(q);
+    }
+    return raise("NotImplementedError", "the operator " + op + " on ints past 64 bits is not supported here yet");
+  }
+  std::nullptr_t raise_big(std::size_t bits) {
+    return raise("OverflowError", "the result would have about " + std::to_string(bits) + " bits, past the notebook's limit of " +
+                                      std::to_string(kMaxBigIntBits) + " bits");
+  }
+  V binop(const std::string& op, const V& x, const V& y) {
+    if (x->t == T::Array || y->t == T::Array) return array_binary(op, x, y);
+    if (is_intlike(x) && is_intlike(y) && (is_big(x) || is_big(y)) && op != "&" && op != "|" && op != "^")
+      return big_binop(op, x, y);
+    if (is_intlike(x) && is_intlike(y)) {
+      const std::int64_t a = int_of(x), b = int_of(y);
+      std::int64_t r = 0;
+      if (op == "+") {
+        if (__builtin_add_overflow(a, b, &r)) return big_binop(op, x, y);
+        return mk_int(r);
+      }
+      if (op == "-") {
+        if (__builtin_sub_overflow(a, b, &r)) return big_binop(op, x, y);
+        return mk_int(r);
+      }
+      if (op == "*") {
+        if (__builtin_mul_overflow(a, b, &r)) return big_binop(op, x, y);
+        return mk_int(r);
+      }
+      if (op == "/") {
+        if (b == 0) return raise("ZeroDivisionError", "division by zero");
+        return mk_float(static_cast<double>(a) / static_cast<double>(b));
+      }
+      if (op == "//" || op == "%") {
+        if (b == 0) return raise("ZeroDivisionError", op == "//" ? "integer division or modulo by zero" : "integer modulo by zero");
+        if (b == -1 && a == std::numeric_limits<std::int64_t>::min()) return op == "%" ? mk_int(0) : big_binop(op, x, y);
+        std::int64_t q = a / b, m = a % b;
+        if (m != 0 && ((m < 0) != (b < 0))) {
+          q -= 1;
+          m += b;
+        }
+        return mk_int(op == "//" ? q : m);
+      }
+      if (op == "**") {
+        if (b < 0) {
+          if (a == 0) return raise("ZeroDivisionError", "0.0 cannot be raised to a negative power");
+          return mk_float(std::pow(static_cast<double>(a), static_cast<double>(b)));
+        }
+        std::int64_t res = 1, base = a;
+        for (std::int64_t e = b; e > 0; e >>= 1) {
+          if ((e & 1) && __builtin_mul_overflow(res, base, &res)) return big_binop(op, x, y);
+          if (e > 1 && __builtin_mul_overflow(base, base, &base)) return big_binop(op, x, y);
+          if (!step()) return nullptr;
+        }
+        return mk_int(res);
+      }
+      if (op == "&") return x->t == T::Bool && y->t == T::Bool ? mk_bool(a & b) : mk_int(a & b);
+      if (op == "|") return x->t == T::Bool && y->t == T::Bool ? mk_bool(a | b) : mk_int(a | b);
+      if (op == "^") return x->t == T::Bool && y->t == T::Bool ? mk_bool(a ^ b) : mk_int(a ^ b);
+      if (op == "<<" || op == ">>") {
+        if (b < 0) return raise("ValueError", "negative shift count");
+        if (op == ">>") return mk_int(b >= 64 ? (a < 0 ? -1 : 0) : a >> b);
+        if (a == 0) return mk_int(0);
+        if (b >= 63 || (a > 0 ? a > (std::numeric_limits<std::int64_t>::max() >> b) : a < (std::numeric_limits<std::int64_t>::min() >> b)))
+          return big_binop(op, x, y);
+        return mk_int(static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << b));
+      }
+    }
+    if (is_num(x) && is_num(y) && op != "@" && op != "&" && op != "|" && op != "^" && op != "<<" && op != ">>") {
+      const double a = num_of(x), b = num_of(y);
+      if ((is_big(x) && std::isinf(a)) || (is_big(y) && std::isinf(b))) return raise("OverflowError", "int too large to convert to float");
+      if (op == "+") return mk_float(a + b);
+      if (op == "-") return mk_float(a - b);
+      if (op == "*") return mk_float(a * b);
+      if (op == "/") {
+        if (b == 0) return raise("ZeroDivisionError", "float division by zero");
+        return mk_float(a / b);
+      }
+      if (op == "//" || op == "%") {
+        if (b == 0) return raise("ZeroDivisionError", op == "//" ? "float floor division by zero" : "float modulo");
+        double m = std::fmod(a, b);
+        double div = (a - m) / b;
+        if (m != 0) {
+          if ((b < 0) != (m < 0)) {
+            m += b;
+            div -= 1.0;
+          }
+        } else {
+          m = std::copysign(0.0, b);
+        }
+        if (op == "%") return mk_float(m);
+        double fl;
+        if (div != 0) {
+          fl = std::floor(div);
+          if (div - fl > 0.5) fl += 1.0;
+        } else {
+          fl = std::copysign(0.0, a / b);
+        }
+        return mk_float(fl);
+      }
+      if (op == "**") {
+        if (a == 0 && b < 0) return raise("ZeroDivisionError", "0.0 cannot be raised to a negative power");
+        if (a < 0 && b != std::floor(b)) return raise("ValueError", "a negative number to a fractional power gives a complex number, not supported here");
+        const double r = std::pow(a, b);
+        if (std::isinf(r) && std::isfinite(a) && std::isfinite(b)) return raise("OverflowError", "(34, 'Numerical result out of range')");
+        return mk_float(r);
+      }
+    }
+    if (op == "+" && x->t == y->t && (x->t == T::Str || x->t == T::List || x->t == T::Tuple)) {
+      if (x->t == T::Str) {
+        if (x->s.size() + y->s.size() > (std::size_t(64) << 20)) return raise("MemoryError", "a string past 64 MiB");
+        return mk_str(x->s + y->s);
+      }
+      std::vector<V> items = x->items;
+      items.insert(items.end(), y->items.begin(), y->items.end());
+      return mk_seq(x->t, std::move(items));
+    }
+    if (op == "*" && ((is_intlike(y) && (x->t == T::Str || x->t == T::List || x->t == T::Tuple)) ||
+                      (is_intlike(x) && (y->t == T::Str || y->t == T::List || y->t == T::Tuple)))) {
+      const V& seq = is_intlike(y) ? x : y;
+      const std::int64_t n = std::max<std::int64_t>(0, int_of(is_intlike(y) ? y : x));
+      const std::size_t unit = seq->t == T::Str ? seq->s.size() : seq->items.size();
+      if (unit > 0 && static_cast<std::uint64_t>(n) > (std::uint64_t(1) << 24) / unit)
+        return raise("MemoryError", "a sequence repeated past 2**24 elements");
+      steps_ += static_cast<long>(unit) * n / 16;
+      if (seq->t == T::Str) {
+        std::string s;
+        for (std::int64_t k = 0; k < n; ++k) s += seq->s;
+        return mk_str(s);
+      }
+      std::vector<V> items;
+      for (std::int64_t k = 0; k < n; ++k) items.insert(items.end(), seq->items.begin(), seq->items.end());
+      return mk_seq(seq->t, std::move(items));
+    }
+    if (op == "%" && x->t == T::Str) return raise("TypeError", "printf-style string formatting is not supported here; use an f-string");
+    static const std::map<std::string, std::string> names = {{"+", "+"}, {"-", "-"}, {"*", "*"}, {"/", "/"}, {"//", "//"},
+                                                            {"%", "%"}, {"**", "** or pow()"}, {"@", "@"}, {"&", "&"},
+                                                            {"|", "|"}, {"^", "^"}, {"<<", "<<"}, {">>", ">>"}};
+    if (op == "+" && x->t == T::Str) return raise("TypeError", "can only concatenate str (not \"" + type_name(y) + "\") to str");
+    if (op == "+" && (x->t == T::List || x->t == T::Tuple))
+      return raise("TypeError", "can only concatenate " + type_name(x) + " (not \"" + type_name(y) + "\") to " + type_name(x));
+    if (op == "*" && (x->t == T::Str || x->t == T::List || x->t == T::Tuple || y->t == T::Str || y->t == T::List || y->t == T::Tuple))
+      return raise("TypeError", "can't multiply sequence by non-int of type '" +
+                                    type_name(x->t == T::Str || x->t == T::List || x->t == T::Tuple ? y : x) + "'");
+    auto it = names.find(op);
+    return raise("TypeError", "unsupported operand type(s) for " + (it == names.end() ? op : it->second) + ": '" + type_name(x) +
+                                  "' and '" + type_name(y) + "'");
+  }
+
+  // a < b etc. for Python values; -1 on an exception.
+  int compare_lt(const V& a, const V& b, const std::string& op) {
+    if (is_num(a) && is_num(b)) {
+      if (is_intlike(a) && is_intlike(b) && (is_big(a) || is_big(b))) {
+        const int c = rl::python::compare(big_of(a), big_of(b));
+        return op == "<" ? c < 0 : op == "<=" ? c <= 0 : op == ">" ? c > 0 : c >= 0;
+      }
+      if (is_intlike(a) && is_intlike(b)) {
+        const auto x = int_of(a), y = int_of(b);
+        return op == "<" ? x < y : op == "<=" ? x <= y : op == ">" ? x > y : x >= y;
+      }
+      const double x = num_of(a), y = num_of(b);
+      return op == "<" ? x < y : op == "<=" ? x <= y : op == ">" ? x > y : x >= y;
+    }
+    if (a->t == T::Str && b->t == T::Str) {
+      const int c = a->s.compare(b->s);
+      return op == "<" ? c < 0 : op == "<=" ? c <= 0 : op == ">" ? c > 0 : c >= 0;
+    }
+    if (a->t == b->t && (a->t == T::List || a->t == T::Tuple)) {
+      const std::size_t n = std::min(a->items.size(), b->items.size());
+      for (std::size_t k = 0; k < n; ++k)
+        if (!equal(a->items[k], b->items[k])) return compare_lt(a->items[k], b->items[k], op);
+      const auto x = a->items.size(), y = b->items.size();
+      return op == "<" ? x < y : op == "<=" ? x <= y : op == ">" ? x > y : x >= y;
+    }
+    raise("TypeError", "'" + op + "' not supported between instances of '" + type_name(a) + "' and '" + type_name(b) + "'");
+    return -1;
+  }
+  V compare(const std::string& op, const V& a, const V& b) {
+    if ((a->t == T::Array || b->t == T::Array) && op != "in" && op != "not in" && op != "is" && op != "is not")
+      return array_binary(op, a, b);
+    if (op == "==") return mk_bool(equal(a, b));
+    if (op == "!=") return mk_bool(!equal(a, b));
+    if (op == "is") return mk_bool(a == b || (a->t == T::None && b->t == T::None) ||
+                                   (a->t == T::Bool && b->t == T::Bool && a->b == b->b));
+    if (op == "is not") return mk_bool(!(a == b || (a->t == T::None && b->t == T::None) ||
+                                         (a->t == T::Bool && b->t == T::Bool && a->b == b->b)));
+    if (op == "in" || op == "not in") {
+      const int r = contains(b, a);
+      if (r < 0) return nullptr;
+      return mk_bool(op == "in" ? r : !r);
+    }
+    const int r = compare_lt(a, b, op);
+    if (r < 0) return nullptr;
+    return mk_bool(r);
+  }
+  int contains(const V& c, const V& x) {
+    if (c->t == T::Str) {
+      if (x->t != T::Str) {
+        raise("TypeError", "'in <string>' requires string as left operand, not " + type_name(x));
+        return -1;
+      }
+      return c->s.find(x->s) != std::string::npos;
+    }
+    if (c->t == T::List || c->t == T::Tuple || c->t == T::Dict) {
+      for (auto& y : c->items)
+        if (equal(y, x)) return 1;
+      return 0;
+    }
+    if (c->t == T::Range) {
+      if (!is_intlike(x)) return 0;
+      const std::int64_t v = int_of(x), a = c->items[0]->i, b = c->items[1]->i, s = c->items[2]->i;
+      if (s > 0 ? (v < a || v >= b) : (v > a || v <= b)) return 0;
+      return (v - a) % s == 0;
+    }
+    if (c->t == T::Array) {
+      NdArray xa;
+      if (!to_array(x, &xa)) return -1;
+      auto r = binary("==", c->arr, xa);
+      if (!r) {
+        raise("ValueError", r.error());
+        return -1;
+      }
+      for (auto v : r->i)
+        if (v) return 1;
+      return 0;
+    }
+    raise("TypeError", "argument of type '" + type_name(c) + "' is not iterable");
+    return -1;
+  }
+
+  // ---- iteration ----
+  // The items of an iterable (materialized; bounded by the step budget).
+  bool iterate(const V& v, std::vector<V>* out) {
+    switch (v->t) {
+      case T::List:
+      case T::Tuple: *out = v->items; return true;
+      case T::Dict: *out = v->items; return true;
+      case T::Str:
+        for (char c : v->s) out->push_back(mk_str(std::string(1, c)));
+        return true;
+      case T::Range: {
+        const std::int64_t n = range_len(v);
+        if (n > (std::int64_t(1) << 26)) {
+          fatal("MemoryError", "range of " + std::to_string(n) + " items is past the notebook's limit of 2**26 items in one loop");
+          return false;
+        }
+        for (std::int64_t k = 0; k < n; ++k) out->push_back(mk_int(v->items[0]->i + k * v->items[2]->i));
+        return true;
+      }
+      case T::Array: {
+        if (v->arr.dims.empty()) {
+          raise("TypeError", "iteration over a 0-d array");
+          return false;
+        }
+        for (std::int64_t k = 0; k < v->arr.dims[0]; ++k) {
+          V item = index_array(v, k);
+          if (!item) return false;
+          out->push_back(item);
+        }
+        return true;
+      }
+      default:
+        raise("TypeError", "'" + type_name(v) + "' object is not iterable");
+        return false;
+    }
+  }
+
+  // ---- indexing ----
+  bool norm_index(std::int64_t* k, std::int64_t n, const char* what) {
+    if (*k < 0) *k += n;
+    if (*k < 0 || *k >= n) {
+      raise("IndexError", std::string(what) + " index out of range");
+      return false;
+    }
+    return true;
+  }
+  // slice.indices(n): start, stop, step and the count.
+  bool slice_indices(const V& s, std::int64_t n, std::int64_t* start, std::int64_t* stop, std::int64_t* stepv, std::int64_t* count) {
+    std::int64_t st = 1;
+    if (s->items[2]->t != T::None) {
+      if (!is_intlike(s->items[2])) {
+        raise("TypeError", "slice indices must be integers or None or have an __index__ method");
+        return false;
+      }
+      st = int_of(s->items[2]);
+      if (st == 0) {
+        raise("ValueError", "slice step cannot be zero");
+        return false;
+      }
+    }
+    auto bound = [&](const V& x, std::int64_t dflt, std::int64_t* out) {
+      if (x->t == T::None) {
+        *out = dflt;
+        return true;
+      }
+      if (!is_intlike(x)) {
+        raise("TypeError", "slice indices must be integers or None or have an __index__ method");
+        return false;
+      }
+      std::int64_t v = int_of(x);
+      if (v < 0) {
+        v += n;
+        if (v < 0) v = st < 0 ? -1 : 0;
+      } else if (v >= n) {
+        v = st < 0 ? n - 1 : n;
+      }
+      *out = v;
+      return true;
+    };
+    if (!bound(s->items[0], st < 0 ? n - 1 : 0, start) || !bound(s->items[1], st < 0 ? -1 : n, stop)) return false;
+    *stepv = st;
+    if (st > 0) *count = *stop > *start ? (*stop - *start + st - 1) / st : 0;
+    else *count = *start > *stop ? (*start - *stop - st - 1) / -st : 0;
+    return true;
+  }
+  V index_array(const V& a, std::int64_t k) {
+    const NdArray& x = a->arr;
+    if (!norm_index(&k, x.dims[0], "array")) {
+      exc_->text = "index " + std::to_string(k < 0 ? k - x.dims[0] : k) + " is out of bounds for axis 0 with size " + std::to_string(x.dims[0]);
+      return nullptr;
+    }
+    NdArray r;
+    r.dt = x.dt;
+    r.jax = x.jax;
+    r.dims.assign(x.dims.begin() + 1, x.dims.end());
+    std::int64_t inner = 1;
+    for (auto d : r.dims) inner *= d;
+    if (x.is_float()) r.f.assign(x.f.begin() + k * inner, x.f.begin() + (k + 1) * inner);
+    else r.i.assign(x.i.begin() + k * inner, x.i.begin() + (k + 1) * inner);
+    return from_array(std::move(r));
+  }
+  V subscript(const V& obj, const V& idx) {
+    switch (obj->t) {
+      case T::List:
+      case T::Tuple:
+      case T::Str: {
+        const std::int64_t n = obj->t == T::Str ? static_cast<std::int64_t>(obj->s.size()) : static_cast<std::int64_t>(obj->items.size());
+        if (idx->t == T::Slice) {
+          std::int64_t a, b, s, c;
+          if (!slice_indices(idx, n, &a, &b, &s, &c)) return nullptr;
+          if (obj->t == T::Str) {
+            std::string r;
+            for (std::int64_t k = 0; k < c; ++k) r += obj->s[static_cast<std::size_t>(a + k * s)];
+            return mk_str(r);
+          }
+          std::vector<V> items;
+          for (std::int64_t k = 0; k < c; ++k) items.push_back(obj->items[static_cast<std::size_t>(a + k * s)]);
+          return mk_seq(obj->t, std::move(items));
+        }
+        if (!is_intlike(idx))
+          return raise("TypeError", std::string(obj->t == T::Str ? "string" : type_name(obj)) + " indices must be integers or slices, not " + type_name(idx));
+        std::int64_t k = int_of(idx);
+        if (!norm_index(&k, n, obj->t == T::Str ? "string" : obj->t == T::List ? "list" : "tuple")) return nullptr;
+        if (obj->t == T::Str) return mk_str(std::string(1, obj->s[static_cast<std::size_t>(k)]));
+        return obj->items[static_cast<std::size_t>(k)];
+      }
+      case T::Dict: {
+        if (!hashable(idx)) return nullptr;
+        const int j = dict_find(obj, idx);
+        if (j < 0) return raise_key(idx);
+        return obj->vals[static_cast<std::size_t>(j)];
+      }
+      case T::Range: {
+        if (!is_intlike(idx)) return raise("TypeError", "range indices must be integers or slices, not " + type_name(idx));
+        std::int64_t k = int_of(idx);
+        if (!norm_index(&k, range_len(obj), "range object")) return nullptr;
+        return mk_int(obj->items[0]->i + k * obj->items[2]->i);
+      }
+      case T::Array: return array_subscript(obj, idx);
+      default: return raise("TypeError", "'" + type_name(obj) + "' object is not subscriptable");
+    }
+  }
+  // Basic indexing: ints and slices per axis (fewer than the rank: the rest whole).
+  V array_subscript(const V& obj, const V& idx) {
+    const NdArray& x = obj->arr;
+    std::vector<V> parts = idx->t == T::Tuple ? idx->items : std::vector<V>{idx};
+    if (parts.size() > x.dims.size())
+      return raise("IndexError", "too many indices for array: array is " + std::to_string(x.dims.size()) + "-dimensional, but " +
+                                     std::to_string(parts.size()) + " were indexed");
+    std::vector<std::int64_t> start(x.dims.size(), 0), stepv(x.dims.size(), 1), count = x.dims;
+    std::vector<bool> keep(x.dims.size(), true);
+    for (std::size_t d = 0; d < parts.size(); ++d) {
+      const V& p = parts[d];
+      if (p->t == T::Slice) {
+        std::int64_t a, b, s, c;
+        if (!slice_indices(p, x.dims[d], &a, &b, &s, &c)) return nullptr;
+        start[d] = a;
+        stepv[d] = s;
+        count[d] = c;
+      } else if (is_intlike(p)) {
+        std::int64_t k = int_of(p);
+        if (k < -x.dims[d] || k >= x.dims[d])
+          return raise("IndexError", "index " + std::to_string(k) + " is out of bounds for axis " + std::to_string(d) + " with size " +
+                                         std::to_string(x.dims[d]));
+        if (k < 0) k += x.dims[d];
+        start[d] = k;
+        count[d] = 1;
+        keep[d] = false;
+      } else {
+        return raise("IndexError", "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices"
+                                   " (this notebook supports integers and slices)");
+      }
+    }
+    NdArray r;
+    r.dt = x.dt;
+    r.jax = x.jax;
+    for (std::size_t d = 0; d < x.dims.size(); ++d)
+      if (keep[d]) r.dims.push_back(count[d]);
+    std::int64_t total = 1;
+    for (auto c : count) total *= c;
+    std::vector<std::int64_t> stride(x.dims.size(), 1);
+    for (std::size_t d = x.dims.size(); d-- > 1;) stride[d - 1] = stride[d] * x.dims[d];
+    std::vector<std::int64_t> pos(x.dims.size(), 0);
+    for (std::int64_t n = 0; n < total; ++n) {
+      std::int64_t off = 0;
+      for (std::size_t d = 0; d < x.dims.size(); ++d) off += (start[d] + pos[d] * stepv[d]) * stride[d];
+      if (x.is_float()) r.f.push_back(x.f[static_cast<std::size_t>(off)]);
+      else r.i.push_back(x.i[static_cast<std::size_t>(off)]);
+      for (std::size_t d = x.dims.size(); d-- > 0;) {
+        if (++pos[d] < count[d]) break;
+        pos[d] = 0;
+      }
+    }
+    return from_array(std::move(r));
+  }
+
+  // ---- assignment ----
+  bool assign(const Expr& target, const V& v) {
+    switch (target.kind) {
+      case EK::Name: current().vars[target.s] = v; return true;
+      case EK::Tuple:
+      case EK::List: {
+        std::vector<V> items;
+        if (!iterate(v, &items)) return false;
+        if (items.size() != target.kids.size()) {
+          if (items.size() > target.kids.size())
+            raise("ValueError", "too many values to unpack (expected " + std::to_string(target.kids.size()) + ")");
+          else
+            raise("ValueError", "not enough values to unpack (expected " + std::to_string(target.kids.size()) + ", got " +
+                                    std::to_string(items.size()) + ")");
+          return false;
+        }
+        for (std::size_t k = 0; k < items.size(); ++k)
+          if (!assign(*target.kids[k], items[k])) return false;
+        return true;
+      }
+      case EK::Subscript: {
+        V obj = eval(*target.kids[0]);
+        if (!obj) return false;
+        V idx = eval(*target.kids[1]);
+        if (!idx) return false;
+        if (obj->t == T::List) {
+          if (!is_intlike(idx)) {
+            raise("TypeError", "list indices must be integers or slices, not " + type_name(idx));
+            return false;
+          }
+          std::int64_t k = int_of(idx);
+          if (!norm_index(&k, static_cast<std::int64_t>(obj->items.size()), "list assignment")) return false;
+          obj->items[static_cast<std::size_t>(k)] = v;
+          return true;
+        }
+        if (obj->t == T::Dict) return dict_set(obj, idx, v);
+        if (obj->t == T::Array) {
+          if (obj->arr.jax) {
+            raise("TypeError", "JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y)");
+            return false;
+          }
+          if (!is_intlike(idx) || obj->arr.dims.size() != 1 || !is_num(v)) {
+            raise("NotImplementedError", "array item assignment is supported here for one int index into a 1-d array with a number");
+            return false;
+          }
+          std::int64_t k = int_of(idx);
+          if (k < -obj->arr.dims[0] || k >= obj->arr.dims[0]) {
+            raise("IndexError", "index " + std::to_string(k) + " is out of bounds for axis 0 with size " + std::to_string(obj->arr.dims[0]));
+            return false;
+          }
+          if (k < 0) k += obj->arr.dims[0];
+          if (v->t == T::Float) obj->arr.set(static_cast<std::size_t>(k), v->f);
+          else obj->arr.set_int(static_cast<std::size_t>(k), int_of(v));
+          return true;
+        }
+        raise("TypeError", "'" + type_name(obj) + "' object does not support item assignment");
+        return false;
+      }
+      case EK::Attribute:
+        raise("AttributeError", "attribute assignment is not supported here ('" + target.s + "')");
+        return false;
+      default:
+        raise("SyntaxError", "cannot assign to this expression");
+        return false;
+    }
+  }
+
+  // ---- expressions ----
+  V eval(const Expr& e) {
+    Depth dg(*this);
+    if (!dg.ok || !step()) return nullptr;
+    switch (e.kind) {
+      case EK::Name: return lookup(e.s);
+      case EK::Int: {
+        if (!e.overflow) return mk_int(e.i);
+        std::string digits;
+        int base = 10;
+        std::string t = e.s;
+        if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X' || t[1] == 'o' || t[1] == 'O' || t[1] == 'b' || t[1] == 'B')) {
+          base = (t[1] == 'x' || t[1] == 'X') ? 16 : (t[1] == 'o' || t[1] == 'O') ? 8 : 2;
+          t = t.substr(2);
+        }
+        for (char c : t)
+          if (c != '_') digits += c;
+        BigInt b;
+        if (!BigInt::parse(digits, base, &b)) return raise("OverflowError", "the int literal is past the notebook's limit of " + std::to_string(kMaxBigIntBits) + " bits");
+        return make_int(b);
+      }
+      case EK::Float: return mk_float(e.f);
+      case EK::Str: return e.fstring ? fstring(e) : mk_str(e.s);
+      case EK::True: return mk_bool(true);
+      case EK::False: return mk_bool(false);
+      case EK::None: return none_v();
+      case EK::Ellipsis: return raise("NotImplementedError", "Ellipsis is not supported here");
+      case EK::Tuple:
+      case EK::List:
+      case EK::Set: {
+        if (e.kind == EK::Set) return raise("NotImplementedError", "sets are not supported here yet");
+        std::vector<V> items;
+        for (auto& k : e.kids) {
+          if (k->kind == EK::Starred) {
+            V s = eval(*k->kids[0]);
+            if (!s) return nullptr;
+            std::vector<V> more;
+            if (!iterate(s, &more)) return nullptr;
+            items.insert(items.end(), more.begin(), more.end());
+            continue;
+          }
+          V v = eval(*k);
+          if (!v) return nullptr;
+          items.push_back(v);
+        }
+        return mk_seq(e.kind == EK::Tuple ? T::Tuple : T::List, std::move(items));
+      }
+      case EK::Dict: {
+        auto d = mk(T::Dict);
+        for (std::size_t k = 0; k + 1 < e.kids.size(); k += 2) {
+          V key = eval(*e.kids[k]);
+          if (!key) return nullptr;
+          V val = eval(*e.kids[k + 1]);
+          if (!val) return nullptr;
+          if (!dict_set(d, key, val)) return nullptr;
+        }
+        return d;
+      }
+      case EK::BinOp: {
+        V a = eval(*e.kids[0]);
+        if (!a) return nullptr;
+        V b = eval(*e.kids[1]);
+        if (!b) return nullptr;
+        return binop(e.s, a, b);
+      }
+      case EK::Unary: {
+        V a = eval(*e.kids[0]);
+        if (!a) return nullptr;
+        if (e.s == "not") {
+          const int t = truth(a);
+          if (t < 0) return nullptr;
+          return mk_bool(!t);
+        }
+        if (a->t == T::Array) {
+          if (e.s == "+") return a;
+          if (e.s == "~") {
+            if (a->arr.is_float()) return raise("TypeError", "ufunc 'invert' not supported for the input types");
+            NdArray r = a->arr;
+            for (auto& x : r.i) x = r.dt == DType::Bool ? !x : ~x;
+            return mk_array(std::move(r));
+          }
+          auto r = unary("negative", a->arr);
+          if (!r) return raise("TypeError", r.error());
+          return from_array(std::move(r.value()));
+        }
+        if (!is_num(a)) return raise("TypeError", "bad operand type for unary " + e.s + ": '" + type_name(a) + "'");
+        if (e.s == "+") return a->t == T::Bool ? mk_int(int_of(a)) : a;
+        if (e.s == "-") {
+          if (a->t == T::Float) return mk_float(-a->f);
+          if (is_big(a) || int_of(a) == std::numeric_limits<std::int64_t>::min()) return make_int(sub(BigInt::of(0), big_of(a)));
+          return mk_int(-int_of(a));
+        }
+        if (a->t == T::Float) return raise("TypeError", "bad operand type for unary ~: 'float'");
+        if (is_big(a)) return make_int(sub(BigInt::of(-1), big_of(a)));
+        return mk_int(~int_of(a));
+      }
+      case EK::Compare: {
+        V left = eval(*e.kids[0]);
+        if (!left) return nullptr;
+        V result;
+        for (std::size_t k = 0; k < e.ops.size(); ++k) {
+          V right = eval(*e.kids[k + 1]);
+          if (!right) return nullptr;
+          result = compare(e.ops[k], left, right);
+          if (!result) return nullptr;
+          if (k + 1 < e.ops.size()) {
+            const int t = truth(result);
+            if (t < 0) return nullptr;
+            if (!t) return result;
+          }
+          left = right;
+        }
+        return result;
+      }
+      case EK::BoolOp: {
+        V v;
+        for (auto& k : e.kids) {
+          v = eval(*k);
+          if (!v) return nullptr;
+          const int t = truth(v);
+          if (t < 0) return nullptr;
+          if (e.s == "and" ? !t : t) return v;
+        }
+        return v;
+      }
+      case EK::IfExp: {
+        V c = eval(*e.kids[1]);
+        if (!c) return nullptr;
+        const int t = truth(c);
+        if (t < 0) return nullptr;
+        return eval(*e.kids[t ? 0 : 2]);
+      }
+      case EK::Call: return eval_call(e);
+      case EK::Attribute: {
+        V obj = eval(*e.kids[0]);
+        if (!obj) return nullptr;
+        return attribute(obj, e.s);
+      }
+      case EK::Subscript: {
+        V obj = eval(*e.kids[0]);
+        if (!obj) return nullptr;
+        V idx = eval(*e.kids[1]);
+        if (!idx) return nullptr;
+        return subscript(obj, idx);
+      }
+      case EK::Slice: {
+        std::vector<V> parts;
+        for (auto& k : e.kids) {
+          if (!k) {
+            parts.push_back(none_v());
+            continue;
+          }
+          V v = eval(*k);
+          if (!v) return nullptr;
+          parts.push_back(v);
+        }
+        while (parts.size() < 3) parts.push_back(none_v());
+        return mk_seq(T::Slice, std::move(parts));
+      }
+      case EK::Starred: return raise("SyntaxError", "can't use starred expression here");
+      case EK::Lambda: {
+        auto f = mk(T::Func);
+        f->lambda = &e;
+        f->closure = scope_;
+        f->defaults.assign(e.names.size(), nullptr);
+        return f;
+      }
+      case EK::Comprehension: return comprehension(e);
+    }
+    return raise("SyntaxError", "unsupported expression");
+  }
+
+  // ---- f-strings and format specs ----
+  std::map<std::string, std::shared_ptr<Program>> field_cache_;
+  // An expression of an f-string field, parsed once per text.
+  const Expr* field_expr(const std::string& text, const Expr& at) {
+    auto it = field_cache_.find(text);
+    if (it == field_cache_.end()) {
+      auto prog = parse("(" + text + "\n)\n");
+      if (!prog || prog->body.size() != 1 || prog->body[0]->kind != SK::Expr) {
+        stack_.back().line = at.line;
+        raise("SyntaxError", "f-string: invalid expression {" + text + "}" + (prog ? "" : ": " + prog.error_info().without_place()));
+        return nullptr;
+      }
+      it = field_cache_.emplace(text, std::make_shared<Program>(std::move(prog.value()))).first;
+    }
+    return it->second->body[0]->value.get();
+  }
+  V fstring(const Expr& e) {
+    const std::string& s = e.s;
+    std::string out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+      const char c = s[i];
+      if (c == '}') {
+        if (i + 1 < s.size() && s[i + 1] == '}') {
+          out += '}';
+          i += 2;
+          continue;
+        }
+        return raise("SyntaxError", "f-string: single '}' is not allowed");
+      }
+      if (c != '{') {
+        out += c;
+        ++i;
+        continue;
+      }
+      if (i + 1 < s.size() && s[i + 1] == '{') {
+        out += '{';
+        i += 2;
+        continue;
+      }
+      // a field: expression [=] [!conv] [:spec] }
+      std::size_t j = i + 1;
+      int depth = 0;
+      char quote = 0;
+      for (; j < s.size(); ++j) {
+        const char d = s[j];
+        if (quote) {
+          if (d == quote) quote = 0;
+          continue;
+        }
+        if (d == '\'' || d == '"') quote = d;
+        else if (d == '(' || d == '[' || d == '{') ++depth;
+        else if ((d == ')' || d == ']' || d == '}') && depth > 0) --depth;
+        else if (depth == 0 && (d == '}' || d == ':' || (d == '!' && j + 1 < s.size() && s[j + 1] != '='))) break;
+      }
+      if (j >= s.size()) return raise("SyntaxError", "f-string: expecting '}'");
+      std::string text = s.substr(i + 1, j - i - 1);
+      bool self_doc = false;
+      {
+        const auto last = text.find_last_not_of(" ");
+        if (last != std::string::npos && text[last] == '=' && (last == 0 || (text[last - 1] != '=' && text[last - 1] != '!' &&
+                                                                             text[last - 1] != '<' && text[last - 1] != '>'))) {
+          self_doc = true;
+          out += text;
+          text = text.substr(0, last);
+        }
+      }
+      if (text.find_first_not_of(" ") == std::string::npos) return raise("SyntaxError", "f-string: empty expression not allowed");
+      char conv = 0;
+      if (s[j] == '!') {
+        if (j + 2 >= s.size() || (s[j + 1] != 'r' && s[j + 1] != 's' && s[j + 1] != 'a'))
+          return raise("SyntaxError", "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+        conv = s[j + 1];
+        j += 2;
+      }
+      std::string spec;
+      if (j < s.size() && s[j] == ':') {
+        ++j;
+        int d2 = 0;
+        std::size_t k = j;
+        for (; k < s.size(); ++k) {
+          if (s[k] == '{') ++d2;
+          else if (s[k] == '}') {
+            if (d2 == 0) break;
+            --d2;
+          }
+        }
+        if (k >= s.size()) return raise("SyntaxError", "f-string: expecting '}'");
+        const std::string raw_spec = s.substr(j, k - j);
+        // nested fields in the spec ({width})
+        Expr inner;
+        inner.kind = EK::Str;
+        inner.fstring = true;
+        inner.s = raw_spec;
+        inner.line = e.line;
+        V sv = raw_spec.find('{') == std::string::npos ? mk_str(raw_spec) : fstring(inner);
+        if (!sv) return nullptr;
+        spec = sv->s;
+        j = k;
+      }
+      if (j >= s.size() || s[j] != '}') return raise("SyntaxError", "f-string: expecting '}'");
+      const Expr* fe = field_expr(text, e);
+      if (!fe) return nullptr;
+      V v = eval(*fe);
+      if (!v) return nullptr;
+      if (self_doc && !conv && spec.empty()) conv = 'r';
+      const V before = exc_;
+      if (conv == 'r' || conv == 'a') v = mk_str(repr(v));
+      else if (conv == 's') v = mk_str(str(v));
+      if (exc_ != before) return nullptr;
+      V piece = format_value(v, spec);
+      if (!piece) return nullptr;
+      out += piece->s;
+      i = j + 1;
+    }
+    return mk_str(out);
+  }
+  // format(value, spec): Python's format-spec mini-language for int, float, str (and NumPy
+  // scalars as floats/ints): [[fill]align][sign][#][0][width][,|_][.precision][type].
+  V format_value(const V& v0, const std::string& spec) {
+    V v = v0;
+    if (spec.empty()) {
+      const V before = exc_;
+      std::string t = str(v);
+      if (exc_ != before) return nullptr;
+      return mk_str(t);
+    }
+    if (v->t == T::Array) {
+      if (v->arr.size() != 1 || !v->arr.dims.empty())
+        return raise("TypeError", "unsupported format string passed to numpy.ndarray.__format__");
+      if (v->arr.is_float()) v = mk_float(v->arr.f[0]);
+      else if (v->arr.dt == DType::Bool) v = mk_bool(v->arr.i[0] != 0);
+      else v = mk_int(v->arr.i[0]);
+    }
+    std::size_t i = 0;
+    char fill = ' ', align = 0, sign = '-';
+    bool alt = false, zero = false;
+    if (spec.size() >= 2 && (spec[1] == '<' || spec[1] == '>' || spec[1] == '^' || spec[1] == '=')) {
+      fill = spec[0];
+      align = spec[1];
+      i = 2;
+    } else if (!spec.empty() && (spec[0] == '<' || spec[0] == '>' || spec[0] == '^' || spec[0] == '=')) {
+      align = spec[0];
+      i = 1;
+    }
+    if (i < spec.size() && (spec[i] == '+' || spec[i] == '-' || spec[i] == ' ')) sign = spec[i++];
+    if (i < spec.size() && spec[i] == '#') {
+      alt = true;
+      ++i;
+    }
+    if (i < spec.size() && spec[i] == '0') {
+      zero = true;
+      ++i;
+    }
+    std::size_t width = 0;
+    while (i < spec.size() && std::isdigit(static_cast<unsigned char>(spec[i]))) {
+      width = width * 10 + static_cast<std::size_t>(spec[i++] - '0');
+      if (width > 10000) return raise("ValueError", "Too many decimal digits in format string");
+    }
+    char group = 0;
+    if (i < spec.size() && (spec[i] == ',' || spec[i] == '_')) group = spec[i++];
+    int prec = -1;
+    if (i < spec.size() && spec[i] == '.') {
+      ++i;
+      if (i >= spec.size() || !std::isdigit(static_cast<unsigned char>(spec[i]))) return raise("ValueError", "Format specifier missing precision");
+      prec = 0;
+      while (i < spec.size() && std::isdigit(static_cast<unsigned char>(spec[i]))) {
+        prec = prec * 10 + (spec[i++] - '0');
+        if (prec > 1000) return raise("ValueError", "precision too big");
+      }
+    }
+    char type = 0;
+    if (i < spec.size()) type = spec[i++];
+    if (i != spec.size()) return raise("ValueError", "Invalid format specifier '" + spec + "' for object of type '" + type_name(v) + "'");
+    if (zero && !align) {
+      fill = '0';
+      align = '=';
+    }
+    std::string body, sgn;
+    bool numeric = true;
+    if (v->t == T::Str) {
+      if (type && type != 's') return raise("ValueError", std::string("Unknown format code '") + type + "' for object of type 'str'");
+      if (sign != '-') return raise("ValueError", "Sign not allowed in string format specifier");
+      if (align == '=') return raise("ValueError", "'=' alignment not allowed in string format specifier");
+      body = prec >= 0 ? v->s.substr(0, static_cast<std::size_t>(prec)) : v->s;
+      numeric = false;
+    } else if (is_intlike(v) && (type == 0 || type == 'd' || type == 'b' || type == 'o' || type == 'x' || type == 'X' || type == 'n' || type == 'c')) {
+      if (prec >= 0) return raise("ValueError", "Precision not allowed in integer format specifier");
+      if (is_big(v) && type != 0 && type != 'd' && type != 'n') return raise("NotImplementedError", "this format of an int past 64 bits is not supported here");
+      const bool negv = is_big(v) ? v->big->neg : int_of(v) < 0;
+      std::string digits;
+      if (is_big(v)) {
+        digits = v->big->to_decimal();
+        if (negv) digits = digits.substr(1);
+      } else {
+        std::uint64_t m = negv ? 0 - static_cast<std::uint64_t>(int_of(v)) : static_cast<std::uint64_t>(int_of(v));
+        const int base = type == 'b' ? 2 : type == 'o' ? 8 : (type == 'x' || type == 'X') ? 16 : 10;
+        const char* dig = type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+        do {
+          digits.insert(digits.begin(), dig[m % static_cast<std::uint64_t>(base)]);
+          m /= static_cast<std::uint64_t>(base);
+        } while (m);
+        if (alt && base != 10) digits = std::string(type == 'b' ? "0b" : type == 'o' ? "0o" : type == 'X' ? "0X" : "0x") + digits;
+      }
+      if (group) {
+        const std::size_t every = (type == 'b' || type == 'o' || type == 'x' || type == 'X') ? 4 : 3;
+        std::string g;
+        for (std::size_t k = 0; k < digits.size(); ++k) {
+          if (k && (digits.size() - k) % every == 0) g += group;
+          g += digits[k];
+        }
+        digits = g;
+      }
+      body = digits;
+      sgn = negv ? "-" : sign == '+' ? "+" : sign == ' ' ? " " : "";
+    } else if (is_num(v)) {
+      if (type && std::string("eEfFgG%n").find(type) == std::string::npos)
+        return raise("ValueError", std::string("Unknown format code '") + type + "' for object of type '" + type_name(v) + "'");
+      double x = num_of(v);
+      const bool negv = std::signbit(x) && !std::isnan(x);
+      const double ax = std::fabs(x);
+      if (!std::isfinite(ax)) {
+        body = std::isnan(ax) ? "nan" : "inf";
+        if (type == 'E' || type == 'F' || type == 'G') body = std::isnan(ax) ? "NAN" : "INF";
+        if (type == '%') body += "%";
+      } else if (type == 0 && prec < 0) {
+        body = is_intlike(v) ? std::to_string(std::llabs(int_of(v))) : float_repr(ax);
+      } else {
+        char t = type == 0 ? 'g' : type == 'n' ? 'g' : type == '%' ? 'f' : type;
+        const int p = prec < 0 ? 6 : prec;
+        std::string f = alt ? "%#.*" : "%.*";
+        f += t;
+        char buf[1500];
+        std::snprintf(buf, sizeof buf, f.c_str(), (t == 'g' || t == 'G') && p == 0 ? 1 : p, type == '%' ? ax * 100 : ax);
+        body = buf;
+        if (type == 0) {
+          // no type: like 'g', but a fixed-point result keeps at least one digit after the point
+          if (body.find_first_of("e.n") == std::string::npos) body += ".0";
+        }
+        if (type == '%') body += "%";
+      }
+      if (group && body.find_first_of("0123456789") != std::string::npos) {
+        auto end = body.find_first_not_of("0123456789");
+        if (end == std::string::npos) end = body.size();
+        std::string g;
+        for (std::size_t k = 0; k < end; ++k) {
+          if (k && (end - k) % 3 == 0) g += group;
+          g += body[k];
+        }
+        body = g + body.substr(end);
+      }
+      sgn = negv ? "-" : sign == '+' ? "+" : sign == ' ' ? " " : "";
+    } else {
+      return raise("TypeError", "unsupported format string passed to " + type_name(v) + ".__format__");
+    }
+    if (!align) align = numeric ? '>' : '<';
+    std::string res = sgn + body;
+    if (res.size() < width) {
+      const std::size_t padn = width - res.size();
+      if (align == '<') res += std::string(padn, fill);
+      else if (align == '>') res = std::string(padn, fill) + res;
+      else if (align == '^') res = std::string(padn / 2, fill) + res + std::string(padn - padn / 2, fill);
+      else res = sgn + std::string(padn, fill) + body;
+    }
+    return mk_str(res);
+  }
+
+  V comprehension(const Expr& e) {
+    if (e.s == "set") return raise("NotImplementedError", "set comprehensions are not supported here yet");
+    auto inner = std::make_shared<Scope>();
+    inner->parent = scope_ ? scope_ : nullptr;
+    auto saved = scope_;
+    // A comprehension's own scope sees the enclosing one (globals through the lookup's fallback).
+    if (!scope_) inner->parent = nullptr;
+    scope_ = inner;
+    V result = e.s == "dict" ? mk(T::Dict) : mk(T::List);
+    const bool ok = comp_clause(e, 0, result);
+    scope_ = saved;
+    if (!ok) return nullptr;
+    if (e.s == "gen") result->t = T::List;  // a generator, materialized (sum(x for x in ...))
+    return result;
+  }
+  bool comp_clause(const Expr& e, std::size_t c, const V& result) {
+    if (c == e.clauses.size()) {
+      if (e.s == "dict") {
+        V k = eval(*e.kids[0]);
+        if (!k) return false;
+        V v = eval(*e.kids[1]);
+        if (!v) return false;
+        return dict_set(result, k, v);
+      }
+      V v = eval(*e.kids[0]);
+      if (!v) return false;
+      result->items.push_back(v);
+      return true;
+    }
+    const CompClause& cl = e.clauses[c];
+    // The first iterable is evaluated in the enclosing scope, as Python does.
+    V it;
+    if (c == 0) {
+      auto inner = scope_;
+      scope_ = inner->parent;
+      it = eval(*e.kids[cl.iter]);
+      scope_ = inner;
+    } else {
+      it = eval(*e.kids[cl.iter]);
+    }
+    if (!it) return false;
+    std::vector<V> items;
+    if (!iterate(it, &items)) return false;
+    for (auto& x : items) {
+      if (!step()) return false;
+      if (!assign(*e.kids[cl.target], x)) return false;
+      bool pass = true;
+      for (auto ci : cl.conditions) {
+        V t = eval(*e.kids[ci]);
+        if (!t) return false;
+        const int tv = truth(t);
+        if (tv < 0) return false;
+        if (!tv) {
+          pass = false;
+          break;
+        }
+      }
+      if (pass && !comp_clause(e, c + 1, result)) return false;
+    }
+    return true;
+  }
+
+  V eval_call(const Expr& e) {
+    V fn = eval(*e.kids[0]);
+    if (!fn) return nullptr;
+    Args a;
+    for (std::size_t k = 1; k < 1 + e.positional; ++k) {
+      if (e.kids[k]->kind == EK::Starred) {
+        V s = eval(*e.kids[k]->kids[0]);
+        if (!s) return nullptr;
+        std::vector<V> more;
+        if (!iterate(s, &more)) return nullptr;
+        a.pos.insert(a.pos.end(), more.begin(), more.end());
+        continue;
+      }
+      V v = eval(*e.kids[k]);
+      if (!v) return nullptr;
+      a.pos.push_back(v);
+    }
+    for (std::size_t k = 0; k < e.names.size(); ++k) {
+      V v = eval(*e.kids[1 + e.positional + k]);
+      if (!v) return nullptr;
+      for (auto& [n, x] : a.kw)
+        if (n == e.names[k]) return raise("SyntaxError", "keyword argument repeated: " + n);
+      a.kw.emplace_back(e.names[k], v);
+    }
+    return call(fn, a);
+  }
+
+  V call(const V& fn, const Args& a) {
+    switch (fn->t) {
+      case T::Func: return call_function(fn, a);
+      case T::Builtin: return call_builtin(fn->s, a);
+      case T::Method: return call_method(fn->self, fn->s, a);
+      case T::ExcType: {
+        auto ex = mk_named(T::Exc, fn->s);
+        ex->items = a.pos;
+        if (a.pos.size() == 1) ex->text = str(a.pos[0]);
+        else if (a.pos.size() > 1) ex->text = repr(mk_seq(T::Tuple, a.pos));
+        return ex;
+      }
+      case T::Jitted: {
+        V low = jit_lower(fn, a);
+        if (!low) return nullptr;
+        V comp = compile(low);
+        if (!comp) return nullptr;
+        return run_compiled(comp, a);
+      }
+      case T::Compiled: return run_compiled(fn, a);
+      case T::DType: {
+        V x = a.get(0, "x");
+        if (!x) return raise("TypeError", dtype_name(fn->dt) + "() takes one argument here");
+        NdArray arr;
+        if (!to_array(x, &arr)) return nullptr;
+        arr.weak = false;
+        return mk_array(astype(arr, fn->dt));
+      }
+      default: return raise("TypeError", "'" + type_name(fn) + "' object is not callable");
+    }
+  }
+
+  V call_function(const V& fn, const Args& a) {
+    const bool is_lambda = fn->lambda != nullptr;
+    const std::string name = is_lambda ? "<lambda>" : fn->def->s;
+    std::vector<std::string> params;
+    if (is_lambda) params = fn->lambda->names;
+    else
+      for (auto& p : fn->def->params) params.push_back(p.name);
+    if (a.pos.size() > params.size())
+      return raise("TypeError", name + "() takes " + std::to_string(params.size()) + " positional argument" +
+                                    (params.size() == 1 ? "" : "s") + " but " + std::to_string(a.pos.size()) +
+                                    (a.pos.size() == 1 ? " was" : " were") + " given");
+    if (static_cast<int>(stack_.size()) > kNotebookMaxCallDepth)
+      return fatal("RecursionError", "maximum recursion depth exceeded (the notebook's limit is " +
+                                         std::to_string(kNotebookMaxCallDepth) + " nested calls)");
+    auto local = std::make_shared<Scope>();
+    local->parent = fn->closure;
+    std::vector<bool> set(params.size(), false);
+    for (std::size_t k = 0; k < a.pos.size(); ++k) {
+      local->vars[params[k]] = a.pos[k];
+      set[k] = true;
+    }
+    for (auto& [n, v] : a.kw) {
+      auto it = std::find(params.begin(), params.end(), n);
+      if (it == params.end()) return raise("TypeError", name + "() got an unexpected keyword argument '" + n + "'");
+      const auto k = static_cast<std::size_t>(it - params.begin());
+      if (set[k]) return raise("TypeError", name + "() got multiple values for argument '" + n + "'");
+      local->vars[n] = v;
+      set[k] = true;
+    }
+    std::vector<std::string> missing;
+    for (std::size_t k = 0; k < params.size(); ++k)
+      if (!set[k]) {
+        if (fn->defaults[k]) local->vars[params[k]] = fn->defaults[k];
+        else missing.push_back("'" + params[k] + "'");
+      }
+    if (!missing.empty()) {
+      std::string list;
+      for (std::size_t k = 0; k < missing.size(); ++k)
+        list += (k ? (k + 1 == missing.size() ? (missing.size() > 2 ? ", and " : " and ") : ", ") : "") + missing[k];
+      return raise("TypeError", name + "() missing " + std::to_string(missing.size()) + " required positional argument" +
+                                    (missing.size() == 1 ? "" : "s") + ": " + list);
+    }
+    auto saved = scope_;
+    scope_ = local;
+    stack_.push_back({name, is_lambda ? fn->lambda->line : fn->def->line});
+    V result;
+    if (is_lambda) {
+      stack_.back().line = fn->lambda->line;
+      result = eval(*fn->lambda->kids[0]);
+    } else {
+      const Flow f = exec_block(fn->def->body);
+      if (f == Flow::Raise) result = nullptr;
+      else if (f == Flow::Return) result = ret_ ? ret_ : none_v();
+      else result = none_v();
+      ret_ = nullptr;
+    }
+    stack_.pop_back();
+    scope_ = saved;
+    return result;
+  }
+
+  // ---- statements ----
+  Flow exec_block(const std::vector<StmtP>& body) {
+    for (auto& s : body) {
+      const Flow f = exec(*s);
+      if (f != Flow::Next) return f;
+    }
+    return Flow::Next;
+  }
+  Flow exec(const Stmt& s) {
+    Depth dg(*this);
+    if (!dg.ok || !step()) return Flow::Raise;
+    stack_.back().line = s.line;
+    switch (s.kind) {
+      case SK::Expr: return eval(*s.value) ? Flow::Next : Flow::Raise;
+      case SK::Assign: {
+        V v = eval(*s.value);
+        if (!v) return Flow::Raise;
+        for (auto& t : s.targets)
+          if (!assign(*t, v)) return Flow::Raise;
+        return Flow::Next;
+      }
+      case SK::AnnAssign: {
+        if (!s.value) return Flow::Next;
+        V v = eval(*s.value);
+        if (!v) return Flow::Raise;
+        return assign(*s.targets[0], v) ? Flow::Next : Flow::Raise;
+      }
+      case SK::AugAssign: {
+        const Expr& t = *s.targets[0];
+        V cur = eval(t);
+        if (!cur) return Flow::Raise;
+        V rhs = eval(*s.value);
+        if (!rhs) return Flow::Raise;
+        V v;
+        if (s.s == "+" && cur->t == T::List) {  // list += iterable extends in place
+          std::vector<V> more;
+          if (!iterate(rhs, &more)) return Flow::Raise;
+          cur->items.insert(cur->items.end(), more.begin(), more.end());
+          v = cur;
+        } else {
+          v = binop(s.s, cur, rhs);
+        }
+        if (!v) return Flow::Raise;
+        return assign(t, v) ? Flow::Next : Flow::Raise;
+      }
+      case SK::Return: {
+        if (!scope_) {
+          raise("SyntaxError", "'return' outside function");
+          return Flow::Raise;
+        }
+        if (s.value) {
+          ret_ = eval(*s.value);
+          if (!ret_) return Flow::Raise;
+        } else {
+          ret_ = none_v();
+        }
+        return Flow::Return;
+      }
+      case SK::Def: {
+        auto f = mk(T::Func);
+        f->def = &s;
+        f->closure = scope_;
+        for (auto& p : s.params) {
+          if (p.default_value) {
+            V d = eval(*p.default_value);
+            if (!d) return Flow::Raise;
+            f->defaults.push_back(d);
+          } else {
+            f->defaults.push_back(nullptr);
+          }
+        }
+        V bound = f;
+        for (auto it = s.decorators.rbegin(); it != s.decorators.rend(); ++it) {
+          V d = eval(**it);
+          if (!d) return Flow::Raise;
+          Args a;
+          a.pos.push_back(bound);
+          bound = call(d, a);
+          if (!bound) return Flow::Raise;
+        }
+        current().vars[s.s] = bound;
+        return Flow::Next;
+      }
+      case SK::Import:
+        for (auto& al : s.aliases) {
+          if (!known_module(al.name)) {
+            raise("ModuleNotFoundError", "No module named '" + al.name + "' (the notebook has time, numpy, jax, jax.numpy)");
+            return Flow::Raise;
+          }
+          if (!al.as.empty()) current().vars[al.as] = mk_named(T::Module, al.name);
+          else current().vars[al.name.substr(0, al.name.find('.'))] = mk_named(T::Module, al.name.substr(0, al.name.find('.')));
+        }
+        return Flow::Next;
+      case SK::ImportFrom:
+        for (auto& al : s.aliases) {
+          if (!known_module(s.s)) {
+            raise("ModuleNotFoundError", "No module named '" + s.s + "' (the notebook has time, numpy, jax, jax.numpy)");
+            return Flow::Raise;
+          }
+          V v = attribute(mk_named(T::Module, s.s), al.name);
+          if (!v) {
+            exc_->s = "ImportError";
+            exc_->text = "cannot import name '" + al.name + "' from '" + s.s + "'";
+            return Flow::Raise;
+          }
+          current().vars[al.as.empty() ? al.name : al.as] = v;
+        }
+        return Flow::Next;
+      case SK::If: {
+        V c = eval(*s.value);
+        if (!c) return Flow::Raise;
+        const int t = truth(c);
+        if (t < 0) return Flow::Raise;
+        return exec_block(t ? s.body : s.orelse);
+      }
+      case SK::While:
+        while (true) {
+          V c = eval(*s.value);
+          if (!c) return Flow::Raise;
+          const int t = truth(c);
+          if (t < 0) return Flow::Raise;
+          if (!t) return exec_block(s.orelse);
+          const Flow f = exec_block(s.body);
+          if (f == Flow::Break) return Flow::Next;
+          if (f == Flow::Return || f == Flow::Raise) return f;
+          if (!step()) return Flow::Raise;
+        }
+      case SK::For: {
+        V it = eval(*s.value);
+        if (!it) return Flow::Raise;
+        std::vector<V> items;
+        if (!iterate(it, &items)) return Flow::Raise;
+        for (auto& x : items) {
+          if (!step()) return Flow::Raise;
+          stack_.back().line = s.line;
+          if (!assign(*s.targets[0], x)) return Flow::Raise;
+          const Flow f = exec_block(s.body);
+          if (f == Flow::Break) return Flow::Next;
+          if (f == Flow::Return || f == Flow::Raise) return f;
+        }
+        return exec_block(s.orelse);
+      }
+      case SK::Pass: return Flow::Next;
+      case SK::Break: return Flow::Break;
+      case SK::Continue: return Flow::Continue;
+      case SK::Assert: {
+        V c = eval(*s.extra[0]);
+        if (!c) return Flow::Raise;
+        const int t = truth(c);
+        if (t < 0) return Flow::Raise;
+        if (t) return Flow::Next;
+        std::string msg;
+        if (s.extra.size() > 1) {
+          V m = eval(*s.extra[1]);
+          if (!m) return Flow::Raise;
+          msg = str(m);
+        }
+        raise("AssertionError", msg);
+        return Flow::Raise;
+      }
+      case SK::Raise: {
+        if (s.extra.empty()) {
+          if (!handling_.empty()) {
+            raise_value(handling_.back());
+            return Flow::Raise;
+          }
+          raise("RuntimeError", "No active exception to reraise");
+          return Flow::Raise;
+        }
+        V x = eval(*s.extra[0]);
+        if (!x) return Flow::Raise;
+        if (x->t == T::ExcType) x = call(x, Args{});
+        if (x->t != T::Exc) {
+          raise("TypeError", "exceptions must derive from BaseException");
+          return Flow::Raise;
+        }
+        raise_value(x);
+        return Flow::Raise;
+      }
+      case SK::Del:
+        for (auto& t : s.extra) {
+          if (t->kind != EK::Name) {
+            raise("NotImplementedError", "del is supported here for names only");
+            return Flow::Raise;
+          }
+          if (!current().vars.erase(t->s)) {
+            raise("NameError", "name '" + t->s + "' is not defined");
+            return Flow::Raise;
+          }
+        }
+        return Flow::Next;
+      case SK::Global:
+      case SK::Nonlocal:
+        raise("NotImplementedError", "global and nonlocal are not supported here yet");
+        return Flow::Raise;
+      case SK::With:
+        raise("NotImplementedError", "with statements are not supported here yet");
+        return Flow::Raise;
+      case SK::Try: return exec_try(s);
+    }
+    raise("SyntaxError", "unsupported statement");
+    return Flow::Raise;
+  }
+
+  // try / except TYPE as NAME / else / finally. A limit's error (fatal_) is never caught.
+  Flow exec_try(const Stmt& s) {
+    Flow f = exec_block(s.body);
+    if (f == Flow::Raise && !fatal_) {
+      const V e = exc_;
+      for (const auto& h : s.handlers) {
+        bool match = !h.type;
+        if (h.type) {
+          V t = eval(*h.type);
+          if (!t) return Flow::Raise;
+          std::vector<V> types = t->t == T::Tuple ? t->items : std::vector<V>{t};
+          for (auto& ty : types) {
+            if (ty->t != T::ExcType) {
+              raise("TypeError", "catching classes that do not inherit from BaseException is not allowed");
+              return Flow::Raise;
+            }
+            match = match || exc_matches(e->s, ty->s);
+          }
+        }
+        if (!match) continue;
+        exc_ = nullptr;
+        exc_tb_.clear();
+        if (!h.name.empty()) current().vars[h.name] = e;
+        handling_.push_back(e);
+        f = exec_block(h.body);
+        handling_.pop_back();
+        if (!h.name.empty()) current().vars.erase(h.name);
+        break;
+      }
+    } else if (f == Flow::Next) {
+      f = exec_block(s.orelse);
+    }
+    if (!s.finalbody.empty() && !fatal_) {
+      const V saved = exc_, saved_ret = ret_;
+      const auto saved_tb = exc_tb_;
+      exc_ = nullptr;
+      const Flow g = exec_block(s.finalbody);
+      if (g != Flow::Next) return g;
+      exc_ = saved;
+      exc_tb_ = saved_tb;
+      ret_ = saved_ret;
+    }
+    return f;
+  }
+
+  // ---- modules and attributes ----
+  static bool known_module(const std::string& m) {
+    return m == "time" || m == "numpy" || m == "jax" || m == "jax.numpy" || m == "numpy.testing" || m == "math";
+  }
+  V attribute(const V& obj, const std::string& name) {
+    switch (obj->t) {
+      case T::Module: return module_attr(obj->s, name);
+      case T::Array: {
+        const NdArray& x = obj->arr;
+        if (name == "shape") {
+          std::vector<V> d;
+          for (auto n : x.dims) d.push_back(mk_int(n));
+          return mk_seq(T::Tuple, std::move(d));
+        }
+        if (name == "dtype") {
+          auto d = mk(T::DType);
+          d->dt = x.dt;
+          return d;
+        }
+        if (name == "ndim") return mk_int(static_cast<std::int64_t>(x.dims.size()));
+        if (name == "size") return mk_int(x.size());
+        if (name == "T") {
+          if (x.dims.size() != 2) return obj;
+          auto r = NdArray::zeros(x.dt, {x.dims[1], x.dims[0]}, x.jax);
+          NdArray t = std::move(r.value());
+          for (std::int64_t p = 0; p < x.dims[0]; ++p)
+            for (std::int64_t q = 0; q < x.dims[1]; ++q) {
+              const auto src = static_cast<std::size_t>(p * x.dims[1] + q), dst = static_cast<std::size_t>(q * x.dims[0] + p);
+              if (x.is_float()) t.f[dst] = x.f[src];
+              else t.i[dst] = x.i[src];
+            }
+          return mk_array(std::move(t));
+        }
+        static const char* methods[] = {"reshape", "tolist", "astype", "sum", "mean", "max", "min", "block_until_ready",
+                                        "item", "flatten", "copy", "all", "any"};
+        for (const char* m : methods)
+          if (name == m) return bound(obj, name);
+        break;
+      }
+      case T::List: {
+        static const char* methods[] = {"append", "extend", "pop", "insert", "index", "count", "sort", "reverse", "copy", "clear"};
+        for (const char* m : methods)
+          if (name == m) return bound(obj, name);
+        break;
+      }
+      case T::Dict: {
+        static const char* methods[] = {"keys", "values", "items", "get", "pop", "update", "setdefault", "copy"};
+        for (const char* m : methods)
+          if (name == m) return bound(obj, name);
+        break;
+      }
+      case T::Str: {
+        static const char* methods[] = {"join", "split", "upper", "lower", "strip", "replace", "startswith", "endswith", "find", "format"};
+        for (const char* m : methods)
+          if (name == m) return bound(obj, name);
+        break;
+      }
+      case T::Tuple:
+        if (name == "index" || name == "count") return bound(obj, name);
+        break;
+      case T::Exc:
+        if (name == "args") return mk_seq(T::Tuple, obj->items);
+        break;
+      case T::Jitted:
+        if (name == "lower") return bound(obj, name);
+        break;
+      case T::Lowered:
+        if (name == "compiler_ir" || name == "as_text" || name == "compile") return bound(obj, name);
+        break;
+      case T::Compiled:
+        if (name == "cost_analysis" || name == "as_text") return bound(obj, name);
+        break;
+      case T::DType:
+        if (name == "name") return mk_str(dtype_name(obj->dt));
+        if (name == "itemsize") return mk_int(obj->dt == DType::Bool ? 1 : obj->dt == DType::Int32 || obj->dt == DType::Float32 ? 4 : 8);
+        break;
+      case T::Float:
+        if (name == "is_integer") return bound(obj, name);
+        break;
+      default: break;
+    }
+    return raise("AttributeError", "'" + type_name(obj) + "' object has no attribute '" + name + "'");
+  }
+  static V bound(const V& self, const std::string& name) {
+    auto m = mk_named(T::Method, name);
+    m->self = self;
+    return m;
+  }
+  V module_attr(const std::string& mod, const std::string& name) {
+    const std::string q = mod + "." + name;
+    if (known_module(q)) return mk_named(T::Module, q);
+    if (mod == "numpy" || mod == "jax.numpy") {
+      static const std::map<std::string, DType> dts = {{"float32", DType::Float32}, {"float64", DType::Float64},
+                                                       {"int32", DType::Int32},     {"int64", DType::Int64},
+                                                       {"bool_", DType::Bool}};
+      auto it = dts.find(name);
+      if (it != dts.end()) {
+        auto d = mk(T::DType);
+        d->dt = it->second;
+        return d;
+      }
+      if (name == "pi") return mk_float(3.141592653589793);
+      if (name == "e") return mk_float(2.718281828459045);
+      if (name == "inf") return mk_float(std::numeric_limits<double>::infinity());
+      if (name == "nan") return mk_float(std::nan(""));
+      if (name == "newaxis") return none_v();
+      static const char* fns[] = {"array", "asarray", "arange", "linspace", "zeros", "ones", "full", "sort", "append",
+                                  "concatenate", "minimum", "maximum", "where", "all", "any", "isclose", "allclose", "sqrt",
+                                  "exp", "log", "tanh", "abs", "sum", "mean", "max", "min", "matmul", "sin", "cos",
+                                  "floor", "ceil", "dot", "reshape", "zeros_like", "ones_like", "add", "subtract",
+                                  "multiply", "divide"};
+      for (const char* f : fns)
+        if (name == f) return mk_named(T::Builtin, std::string(mod == "numpy" ? "np." : "jnp.") + name);
+    }
+    if (mod == "numpy.testing" && (name == "assert_allclose" || name == "assert_array_equal"))
+      return mk_named(T::Builtin, "np.testing." + name);
+    if (mod == "jax" && (name == "jit" || name == "block_until_ready")) return mk_named(T::Builtin, "jax." + name);
+    if (mod == "time" && (name == "perf_counter" || name == "time")) return mk_named(T::Builtin, "time." + name);
+    if (mod == "math") {
+      if (name == "pi") return mk_float(3.141592653589793);
+      if (name == "inf") return mk_float(std::numeric_limits<double>::infinity());
+      static const char* fns[] = {"sqrt", "exp", "log", "tanh", "floor", "ceil", "isclose", "isnan", "isinf", "fabs"};
+      for (const char* f : fns)
+        if (name == f) return mk_named(T::Builtin, std::string("math.") + name);
+    }
+    const std::string shown = mod == "numpy" ? "numpy" : mod == "jax.numpy" ? "jax.numpy" : mod;
+    return raise("AttributeError", "module '" + shown + "' has no attribute '" + name + "' (not supported here)");
+  }
+
+  // ---- builtins ----
+  V need(const Args& a, std::size_t i, const std::string& name, const std::string& fn) {
+    V v = a.get(i, name);
+    if (!v) return raise("TypeError", fn + "() missing required argument '" + name + "' (pos " + std::to_string(i + 1) + ")");
+    return v;
+  }
+  V print(const Args& a) {
+    std::string sep = " ", end = "\n";
+    for (auto& [k, v] : a.kw) {
+      if (k == "sep" || k == "end") {
+        if (v->t != T::None && v->t != T::Str) return raise("TypeError", k + " must be None or a string, not " + type_name(v));
+        if (v->t == T::Str) (k == "sep" ? sep : end) = v->s;
+      } else if (k != "flush") {
+        return raise("TypeError", "'" + k + "' is an invalid keyword argument for print()");
+      }
+    }
+    std::string line;
+    const V before = exc_;
+    for (std::size_t k = 0; k < a.pos.size(); ++k) line += (k ? sep : "") + str(a.pos[k]);
+    if (exc_ != before) return nullptr;
+    out_ += line + end;
+    if (out_.size() > (std::size_t(16) << 20)) return fatal("RuntimeError", "the program printed past 16 MiB; it was stopped");
+    return none_v();
+  }
+  V to_int(const V& x) {
+    if (is_intlike(x)) return mk_int(int_of(x));
+    if (x->t == T::Float) {
+      if (std::isnan(x->f)) return raise("ValueError", "cannot convert float NaN to integer");
+      if (std::isinf(x->f)) return raise("OverflowError", "cannot convert float infinity to integer");
+      if (std::fabs(x->f) >= 9.2233720368547758e18) {
+        int ex = 0;
+        const double m = std::frexp(std::fabs(x->f), &ex);  // |f| = m * 2^ex, m in [0.5, 1)
+        BigInt b = BigInt::of(static_cast<std::int64_t>(std::ldexp(m, 53)));
+        for (int k = 53; k < ex; k += 30) b = mul(b, BigInt::of(std::int64_t(1) << std::min(30, ex - k)));
+        if (x->f < 0) b = sub(BigInt::of(0), b);
+        return make_int(b);
+      }
+      return mk_int(static_cast<std::int64_t>(x->f));
+    }
+    if (x->t == T::Str) {
+      std::string s = x->s;
+      const auto b = s.find_first_not_of(" \t\n"), e = s.find_last_not_of(" \t\n");
+      std::string t = b == std::string::npos ? "" : s.substr(b, e - b + 1);
+      std::string digits;
+      for (char c : t)
+        if (c != '_') digits += c;
+      bool ok = !digits.empty();
+      std::size_t k = (ok && (digits[0] == '-' || digits[0] == '+')) ? 1 : 0;
+      ok = ok && k < digits.size();
+      for (std::size_t j = k; ok && j < digits.size(); ++j) ok = std::isdigit(static_cast<unsigned char>(digits[j])) != 0;
+      if (!ok) return raise("ValueError", "invalid literal for int() with base 10: " + str_repr(x->s));
+      if (digits.size() - k > static_cast<std::size_t>(kNotebookMaxIntDigits))
+        return raise("ValueError", "Exceeds the limit (4300 digits) for integer string conversion: value has " +
+                                       std::to_string(digits.size() - k) + " digits; use sys.set_int_max_str_digits() to increase the limit");
+      BigInt big;
+      if (!BigInt::parse(digits.substr(k), 10, &big)) return overflow();
+      if (digits[0] == '-') big = sub(BigInt::of(0), big);
+      return make_int(big);
+    }
+    if (x->t == T::Array && x->arr.size() == 1) {
+      if (x->arr.is_float()) return to_int(mk_float(x->arr.f[0]));
+      return mk_int(x->arr.i[0]);
+    }
+    if (x->t == T::Array) return raise("TypeError", "only length-1 arrays can be converted to Python scalars");
+    return raise("TypeError", "int() argument must be a string, a bytes-like object or a real number, not '" + type_name(x) + "'");
+  }
+  V to_float(const V& x) {
+    if (is_num(x)) return mk_float(num_of(x));
+    if (x->t == T::Str) {
+      std::string t = x->s;
+      const auto b = t.find_first_not_of(" \t\n"), e = t.find_last_not_of(" \t\n");
+      t = b == std::string::npos ? "" : t.substr(b, e - b + 1);
+      std::string low;
+      for (char c : t) low += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (low == "inf" || low == "+inf" || low == "infinity") return mk_float(std::numeric_limits<double>::infinity());
+      if (low == "-inf" || low == "-infinity") return mk_float(-std::numeric_limits<double>::infinity());
+      if (low == "nan" || low == "+nan" || low == "-nan") return mk_float(std::nan(""));
+      char* endp = nullptr;
+      const double v = t.empty() ? 0 : std::strtod(t.c_str(), &endp);
+      if (t.empty() || *endp != 0 || low.find("x") != std::string::npos || low.find("n") != std::string::npos)
+        return raise("ValueError", "could not convert string to float: " + str_repr(x->s));
+      return mk_float(v);
+    }
+    if (x->t == T::Array && x->arr.size() == 1) return mk_float(x->arr.at(0));
+    if (x->t == T::Array) return raise("TypeError", "only length-1 arrays can be converted to Python scalars");
+    return raise("TypeError", "float() argument must be a string or a real number, not '" + type_name(x) + "'");
+  }
+  V min_max(bool is_max, const Args& a) {
+    const std::string fn = is_max ? "max" : "min";
+    std::vector<V> items;
+    if (a.pos.size() == 1) {
+      if (!iterate(a.pos[0], &items)) return nullptr;
+      if (items.empty()) {
+        if (V d = a.get(99, "default")) return d;
+        return raise("ValueError", fn + "() arg is an empty sequence");
+      }
+    } else if (a.pos.empty()) {
+      return raise("TypeError", fn + " expected at least 1 argument, got 0");
+    } else {
+      items = a.pos;
+    }
+    V key = a.get(99, "key");
+    V best = items[0], best_k = key ? call(key, Args{{items[0]}, {}}) : items[0];
+    if (!best_k) return nullptr;
+    for (std::size_t k = 1; k < items.size(); ++k) {
+      V kk = key ? call(key, Args{{items[k]}, {}}) : items[k];
+      if (!kk) return nullptr;
+      const int r = compare_lt(kk, best_k, is_max ? ">" : "<");
+      if (r < 0) return nullptr;
+      if (r) {
+        best = items[k];
+        best_k = kk;
+      }
+    }
+    return best;
+  }
+  bool sort_values(std::vector<V>& items, const V& key, bool reverse) {
+    std::vector<V> keys;
+    for (auto& x : items) {
+      V k = key ? call(key, Args{{x}, {}}) : x;
+      if (!k) return false;
+      keys.push_back(k);
+    }
+    std::vector<std::size_t> order(items.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    bool failed = false;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+      if (failed) return false;
+      const int r = reverse ? compare_lt(keys[y], keys[x], "<") : compare_lt(keys[x], keys[y], "<");
+      if (r < 0) failed = true;
+      return r == 1;
+    });
+    if (failed) return false;
+    std::vector<V> out;
+    for (auto k : order) out.push_back(items[k]);
+    items = std::move(out);
+    return true;
+  }
+  V py_round(const Args& a) {
+    V x = a.get(0, "number");
+    if (!x) return raise("TypeError", "round() missing required argument 'number' (pos 1)");
+    V nd = a.get(1, "ndigits");
+    if (is_intlike(x) && (!nd || nd->t == T::None)) return mk_int(int_of(x));
+    if (x->t != T::Float && !is_intlike(x)) return raise("TypeError", "type " + type_name(x) + " doesn't define __round__ method");
+    const double v = num_of(x);
+    if (!nd || nd->t == T::None) {
+      if (std::isnan(v)) return raise("ValueError", "cannot convert float NaN to integer");
+      if (std::isinf(v)) return raise("OverflowError", "cannot convert float infinity to integer");
+      double r = std::nearbyint(v);  // round half to even (the default rounding mode)
+      return to_int(mk_float(r));
+    }
+    if (!is_intlike(nd)) return raise("TypeError", "'" + type_name(nd) + "' object cannot be interpreted as an integer");
+    const std::int64_t n = int_of(nd);
+    if (is_intlike(x)) {
+      if (n >= 0) return mk_int(int_of(x));
+      return raise("NotImplementedError", "round(int, negative ndigits) is not supported here yet");
+    }
+    if (!std::isfinite(v) || n > 308) return mk_float(v);
+    if (n < -308) return mk_float(std::copysign(0.0, v));
+    // CPython: correctly rounded through the decimal string (half to even on the exact value).
+    char buf[512];
+    if (n >= 0) {
+      std::snprintf(buf, sizeof buf, "%.*f", static_cast<int>(n), v);
+      return mk_float(std::strtod(buf, nullptr));
+    }
+    const double p = std::pow(10.0, static_cast<double>(-n));
+    double y = v / p;
+    double z = std::nearbyint(y);
+    return mk_float(z * p);
+  }
+
+  V call_builtin(const std::string& q, const Args& a) {
+    if (q == "print") return print(a);
+    if (q == "len") {
+      V x = need(a, 0, "obj", "len");
+      if (!x) return nullptr;
+      if (x->t == T::Str) return mk_int(static_cast<std::int64_t>(x->s.size()));
+      if (x->t == T::List || x->t == T::Tuple || x->t == T::Dict) return mk_int(static_cast<std::int64_t>(x->items.size()));
+      if (x->t == T::Range) return mk_int(range_len(x));
+      if (x->t == T::Array) {
+        if (x->arr.dims.empty()) return raise("TypeError", "len() of unsized object");
+        return mk_int(x->arr.dims[0]);
+      }
+      return raise("TypeError", "object of type '" + type_name(x) + "' has no len()");
+    }
+    if (q == "range") {
+      std::vector<std::int64_t> v;
+      for (auto& x : a.pos) {
+        if (!is_intlike(x)) return raise("TypeError", "'" + type_name(x) + "' object cannot be interpreted as an integer");
+        v.push_back(int_of(x));
+      }
+      if (v.empty() || v.size() > 3) return raise("TypeError", "range expected at least 1 argument, got " + std::to_string(v.size()));
+      if (v.size() == 1) v = {0, v[0], 1};
+      if (v.size() == 2) v.push_back(1);
+      if (v[2] == 0) return raise("ValueError", "range() arg 3 must not be zero");
+      return mk_seq(T::Range, {mk_int(v[0]), mk_int(v[1]), mk_int(v[2])});
+    }
+    if (q == "min" || q == "max") return min_max(q == "max", a);
+    if (q == "sum") {
+      V x = need(a, 0, "iterable", "sum");
+      if (!x) return nullptr;
+      if (x->t == T::Array) return np_reduce("sum", x, a);
+      std::vector<V> items;
+      if (!iterate(x, &items)) return nullptr;
+      V acc = a.get(1, "start") ? a.get(1, "start") : mk_int(0);
+      for (auto& y : items) {
+        if (!step()) return nullptr;
+        acc = binop("+", acc, y);
+        if (!acc) return nullptr;
+      }
+      return acc;
+    }
+    if (q == "abs") {
+      V x = need(a, 0, "x", "abs");
+      if (!x) return nullptr;
+      if (x->t == T::Float) return mk_float(std::fabs(x->f));
+      if (is_intlike(x)) {
+        if (is_big(x) || int_of(x) == std::numeric_limits<std::int64_t>::min()) {
+          BigInt b = big_of(x);
+          b.neg = false;
+          return make_int(b);
+        }
+        return mk_int(std::llabs(int_of(x)));
+      }
+      if (x->t == T::Array) {
+        auto r = unary("abs", x->arr);
+        return from_array(std::move(r.value()));
+      }
+      return raise("TypeError", "bad operand type for abs(): '" + type_name(x) + "'");
+    }
+    if (q == "round") return py_round(a);
+    if (q == "sorted") {
+      V x = need(a, 0, "iterable", "sorted");
+      if (!x) return nullptr;
+      std::vector<V> items;
+      if (!iterate(x, &items)) return nullptr;
+      V rev = a.get(99, "reverse");
+      int r = 0;
+      if (rev && (r = truth(rev)) < 0) return nullptr;
+      if (!sort_values(items, a.get(99, "key"), r)) return nullptr;
+      return mk_seq(T::List, std::move(items));
+    }
+    if (q == "reversed") {
+      V x = need(a, 0, "sequence", "reversed");
+      if (!x) return nullptr;
+      std::vector<V> items;
+      if (!iterate(x, &items)) return nullptr;
+      std::reverse(items.begin(), items.end());
+      return mk_seq(T::List, std::move(items));
+    }
+    if (q == "enumerate") {
+      V x = need(a, 0, "iterable", "enumerate");
+      if (!x) return nullptr;
+      std::vector<V> items;
+      if (!iterate(x, &items)) return nullptr;
+      std::int64_t start = 0;
+      if (V s = a.get(1, "start")) start = int_of(s);
+      std::vector<V> out;
+      for (std::size_t k = 0; k < items.size(); ++k) out.push_back(mk_seq(T::Tuple, {mk_int(start + static_cast<std::int64_t>(k)), items[k]}));
+      return mk_seq(T::List, std::move(out));
+    }
+    if (q == "zip") {
+      std::vector<std::vector<V>> lists(a.pos.size());
+      std::size_t n = std::numeric_limits<std::size_t>::max();
+      for (std::size_t k = 0; k < a.pos.size(); ++k) {
+        if (!iterate(a.pos[k], &lists[k])) return nullptr;
+        n = std::min(n, lists[k].size());
+      }
+      if (a.pos.empty()) n = 0;
+      std::vector<V> out;
+      for (std::size_t j = 0; j < n; ++j) {
+        std::vector<V> t;
+        for (auto& l : lists) t.push_back(l[j]);
+        out.push_back(mk_seq(T::Tuple, std::move(t)));
+      }
+      return mk_seq(T::List, std::move(out));
+    }
+    if (q == "map" || q == "filter") {
+      if (a.pos.size() != 2) return raise("TypeError", q + "() takes a function and one iterable here");
+      std::vector<V> items, out;
+      if (!iterate(a.pos[1], &items)) return nullptr;
+      for (auto& x : items) {
+        if (q == "filter" && a.pos[0]->t == T::None) {
+          const int t = truth(x);
+          if (t < 0) return nullptr;
+          if (t) out.push_back(x);
+          continue;
+        }
+        V r = call(a.pos[0], Args{{x}, {}});
+        if (!r) return nullptr;
+        if (q == "map") {
+          out.push_back(r);
+        } else {
+          const int t = truth(r);
+          if (t < 0) return nullptr;
+          if (t) out.push_back(x);
+        }
+      }
+      return mk_seq(T::List, std::move(out));
+    }
+    if (q == "any" || q == "all") {
+      V x = need(a, 0, "iterable", q);
+      if (!x) return nullptr;
+      std::vector<V> items;
+      if (!iterate(x, &items)) return nullptr;
+      for (auto& y : items) {
+        const int t = truth(y);
+        if (t < 0) return nullptr;
+        if (q == "any" && t) return mk_bool(true);
+        if (q == "all" && !t) return mk_bool(false);
+      }
+      return mk_bool(q == "all");
+    }
+    if (q == "divmod") {
+      if (a.pos.size() != 2) return raise("TypeError", "divmod expected 2 arguments, got " + std::to_string(a.pos.size()));
+      V d = binop("//", a.pos[0], a.pos[1]);
+      if (!d) return nullptr;
+      V m = binop("%", a.pos[0], a.pos[1]);
+      if (!m) return nullptr;
+      return mk_seq(T::Tuple, {d, m});
+    }
+    if (q == "pow") {
+      if (a.pos.size() != 2) return raise("TypeError", "pow() takes 2 arguments here");
+      return binop("**", a.pos[0], a.pos[1]);
+    }
+    if (q == "int") {
+      if (a.pos.empty()) return mk_int(0);
+      return to_int(a.pos[0]);
+    }
+    if (q == "float") {
+      if (a.pos.empty()) return mk_float(0);
+      return to_float(a.pos[0]);
+    }
+    if (q == "bool") {
+      if (a.pos.empty()) return mk_bool(false);
+      const int t = truth(a.pos[0]);
+      if (t < 0) return nullptr;
+      return mk_bool(t);
+    }
+    if (q == "str" || q == "repr") {
+      if (a.pos.empty() && q == "str") return mk_str("");
+      V x = need(a, 0, "obj", q);
+      if (!x) return nullptr;
+      const V before = exc_;
+      std::string text = q == "str" ? str(x) : repr(x);
+      if (exc_ != before) return nullptr;
+      return mk_str(text);
+    }
+    if (q == "list" || q == "tuple") {
+      std::vector<V> items;
+      if (!a.pos.empty() && !iterate(a.pos[0], &items)) return nullptr;
+      return mk_seq(q == "list" ? T::List : T::Tuple, std::move(items));
+    }
+    if (q == "dict") {
+      auto d = mk(T::Dict);
+      if (!a.pos.empty()) {
+        if (a.pos[0]->t == T::Dict) {
+          d->items = a.pos[0]->items;
+          d->vals = a.pos[0]->vals;
+        } else {
+          std::vector<V> items;
+          if (!iterate(a.pos[0], &items)) return nullptr;
+          for (std::size_t k = 0; k < items.size(); ++k) {
+            std::vector<V> kv;
+            if (!iterate(items[k], &kv)) return nullptr;
+            if (kv.size() != 2)
+              return raise("ValueError", "dictionary update sequence element #" + std::to_string(k) + " has length " +
+                                             std::to_string(kv.size()) + "; 2 is required");
+            if (!dict_set(d, kv[0], kv[1])) return nullptr;
+          }
+        }
+      }
+      for (auto& [k, v] : a.kw) dict_set(d, mk_str(k), v);
+      return d;
+    }
+    if (q == "isinstance") {
+      if (a.pos.size() != 2) return raise("TypeError", "isinstance expected 2 arguments, got " + std::to_string(a.pos.size()));
+      std::vector<V> types = a.pos[1]->t == T::Tuple ? a.pos[1]->items : std::vector<V>{a.pos[1]};
+      const V& x = a.pos[0];
+      for (auto& t : types) {
+        if (t->t == T::Builtin) {
+          const std::string& n = t->s;
+          const bool m = (n == "int" && (x->t == T::Int || x->t == T::Bool)) || (n == "float" && x->t == T::Float) ||
+                         (n == "bool" && x->t == T::Bool) || (n == "str" && x->t == T::Str) || (n == "list" && x->t == T::List) ||
+                         (n == "tuple" && x->t == T::Tuple) || (n == "dict" && x->t == T::Dict);
+          if (m) return mk_bool(true);
+        } else if (t->t == T::ExcType) {
+          if (x->t == T::Exc && exc_matches(x->s, t->s)) return mk_bool(true);
+        } else {
+          return raise("TypeError", "isinstance() arg 2 must be a type, a tuple of types, or a union");
+        }
+      }
+      return mk_bool(false);
+    }
+    if (q == "type") {
+      V x = need(a, 0, "object", "type");
+      if (!x) return nullptr;
+      if (x->t == T::Exc) return mk_named(T::ExcType, x->s);
+      if (is_num(x) || x->t == T::Str || x->t == T::List || x->t == T::Tuple || x->t == T::Dict) return mk_named(T::Builtin, type_name(x));
+      return raise("NotImplementedError", "type() of a " + type_name(x) + " is not supported here");
+    }
+    if (q == "callable") {
+      V x = need(a, 0, "obj", "callable");
+      if (!x) return nullptr;
+      return mk_bool(x->t == T::Func || x->t == T::Builtin || x->t == T::Method || x->t == T::ExcType || x->t == T::Jitted ||
+                     x->t == T::Compiled);
+    }
+    if (q == "format") {
+      V x = need(a, 0, "value", "format");
+      if (!x) return nullptr;
+      V spec = a.get(1, "format_spec");
+      if (spec && spec->t != T::Str) return raise("TypeError", "format() argument 2 must be str, not " + type_name(spec));
+      return format_value(x, spec ? spec->s : "");
+    }
+    if (q == "hash" || q == "set") return raise("NotImplementedError", q + "() is not supported here yet");
+    if (q == "time.perf_counter" || q == "time.time") {
+      if (!options_.clock) return raise("RuntimeError", "time." + q.substr(5) + "(): no clock was given to this notebook run");
+      return mk_float(options_.clock());
+    }
+    if (q.rfind("math.", 0) == 0) return math_fn(q.substr(5), a);
+    if (q == "jax.jit") {
+      V f = need(a, 0, "fun", "jit");
+      if (!f) return nullptr;
+      if (f->t != T::Func || !f->def)
+        return raise("TypeError", "jax.jit here takes a function defined with def in the notebook, got " + type_name(f));
+      if (a.pos.size() > 1 || !a.kw.empty()) return raise("NotImplementedError", "jax.jit options (static arguments, ...) are not supported here");
+      auto j = mk(T::Jitted);
+      j->self = f;
+      return j;
+    }
+    if (q == "jax.block_until_ready") return need(a, 0, "x", "block_until_ready");
+    if (q.rfind("np.", 0) == 0 || q.rfind("jnp.", 0) == 0) return numpy_fn(q, a);
+    return raise("NotImplementedError", q + "() is not supported here");
+  }
+  V math_fn(const std::string& f, const Args& a) {
+    if (f == "isclose") {
+      if (a.pos.size() != 2) return raise("TypeError", "isclose() takes 2 positional arguments");
+      double rt = 1e-9, at = 0;
+      if (V r = a.get(99, "rel_tol")) rt = num_of(r);
+      if (V r = a.get(99, "abs_tol")) at = num_of(r);
+      const double x = num_of(a.pos[0]), y = num_of(a.pos[1]);
+      if (x == y) return mk_bool(true);
+      if (std::isinf(x) || std::isinf(y)) return mk_bool(false);
+      const double d = std::fabs(x - y);
+      return mk_bool(d <= std::fabs(rt * y) || d <= std::fabs(rt * x) || d <= at);
+    }
+    V x = need(a, 0, "x", f);
+    if (!x) return nullptr;
+    if (!is_num(x)) return raise("TypeError", "must be real number, not " + type_name(x));
+    const double v = num_of(x);
+    if (f == "isnan") return mk_bool(std::isnan(v));
+    if (f == "isinf") return mk_bool(std::isinf(v));
+    if (f == "floor" || f == "ceil") {
+      if (is_intlike(x)) return mk_int(int_of(x));
+      return to_int(mk_float(f == "floor" ? std::floor(v) : std::ceil(v)));
+    }
+    if ((f == "sqrt" && v < 0) || (f == "log" && v <= 0)) return raise("ValueError", "math domain error");
+    const double r = f == "sqrt" ? std::sqrt(v) : f == "exp" ? std::exp(v) : f == "log" ? std::log(v) : f == "tanh" ? std::tanh(v) : std::fabs(v);
+    if (f == "exp" && std::isinf(r) && std::isfinite(v)) return raise("OverflowError", "math range error");
+    return mk_float(r);
+  }
+
+  // ---- NumPy and jax.numpy ----
+  bool dtype_arg(const V& d, DType* out) {
+    if (d->t == T::DType) {
+      *out = d->dt;
+      return true;
+    }
+    if (d->t == T::Builtin && (d->s == "float" || d->s == "int" || d->s == "bool")) {
+      *out = d->s == "float" ? DType::Float64 : d->s == "int" ? DType::Int64 : DType::Bool;
+      return true;
+    }
+    if (d->t == T::Str) {
+      static const std::map<std::string, DType> m = {{"float32", DType::Float32}, {"float64", DType::Float64}, {"int32", DType::Int32},
+                                                     {"int64", DType::Int64},     {"bool", DType::Bool}};
+      auto it = m.find(d->s);
+      if (it != m.end()) {
+        *out = it->second;
+        return true;
+      }
+      raise("TypeError", "data type " + str_repr(d->s) + " not understood");
+      return false;
+    }
+    raise("TypeError", "Cannot interpret '" + repr(d) + "' as a data type");
+    return false;
+  }
+  bool shape_arg(const V& s, std::vector<std::int64_t>* dims) {
+    if (is_intlike(s)) {
+      dims->assign(1, int_of(s));
+      return true;
+    }
+    if (s->t == T::Tuple || s->t == T::List) {
+      for (auto& x : s->items) {
+        if (!is_intlike(x)) {
+          raise("TypeError", "'" + type_name(x) + "' object cannot be interpreted as an integer");
+          return false;
+        }
+        dims->push_back(int_of(x));
+      }
+      return true;
+    }
+    raise("TypeError", "'" + type_name(s) + "' object cannot be interpreted as an integer");
+    return false;
+  }
+  static DType canon(DType t, bool jax) {
+    if (!jax) return t;
+    return t == DType::Int64 ? DType::Int32 : t == DType::Float64 ? DType::Float32 : t;
+  }
+  V np_reduce(const std::string& fn, const V& x, const Args& a, std::size_t first = 1) {
+    NdArray arr;
+    if (!to_array(x, &arr, false)) return nullptr;
+    arr.weak = false;
+    V axis = a.get(first, "axis");
+    if (axis && axis->t != T::None) {
+      if (!is_intlike(axis) || arr.dims.empty()) return raise("NotImplementedError", fn + " with an axis is supported here for an int axis of an array");
+      std::int64_t ax = int_of(axis);
+      const auto rank = static_cast<std::int64_t>(arr.dims.size());
+      if (ax < -rank || ax >= rank)
+        return raise("AxisError", "axis " + std::to_string(ax) + " is out of bounds for array of dimension " + std::to_string(rank));
+      if (ax < 0) ax += rank;
+      std::int64_t outer = 1, inner = 1;
+      for (std::int64_t d = 0; d < ax; ++d) outer *= arr.dims[static_cast<std::size_t>(d)];
+      for (std::int64_t d = ax + 1; d < rank; ++d) inner *= arr.dims[static_cast<std::size_t>(d)];
+      const std::int64_t n = arr.dims[static_cast<std::size_t>(ax)];
+      std::vector<std::int64_t> od = arr.dims;
+      od.erase(od.begin() + ax);
+      NdArray parts;
+      std::vector<V> results;
+      for (std::int64_t o = 0; o < outer; ++o)
+        for (std::int64_t i = 0; i < inner; ++i) {
+          NdArray line;
+          line.dt = arr.dt;
+          line.jax = arr.jax;
+          line.dims = {n};
+          for (std::int64_t k = 0; k < n; ++k) {
+            const auto off = static_cast<std::size_t>((o * n + k) * inner + i);
+            if (arr.is_float()) line.f.push_back(arr.f[off]);
+            else line.i.push_back(arr.i[off]);
+          }
+          V r = np_reduce(fn, mk_array(std::move(line)), Args{});
+          if (!r) return nullptr;
+          results.push_back(r);
+        }
+      NdArray out;
+      if (!array_from_list(mk_seq(T::List, results), &out, arr.jax, std::nullopt)) return nullptr;
+      if (!results.empty() && results[0]->t == T::Array) out = astype(out, results[0]->arr.dt);
+      out.dims = od;
+      return from_array(std::move(out));
+    }
+    const std::size_t n = static_cast<std::size_t>(arr.size());
+    NdArray r;
+    r.jax = arr.jax;
+    if (fn == "all" || fn == "any") {
+      bool acc = fn == "all";
+      for (std::size_t k = 0; k < n; ++k) {
+        const bool t = arr.at(k) != 0 || (arr.is_float() && std::isnan(arr.f[k]));
+        acc = fn == "all" ? acc && t : acc || t;
+      }
+      r.dt = DType::Bool;
+      r.i = {acc};
+      return from_array(std::move(r));
+    }
+    if ((fn == "max" || fn == "min") && n == 0)
+      return raise("ValueError", "zero-size array to reduction operation " + std::string(fn == "max" ? "maximum" : "minimum") +
+                                     " which has no identity");
+    if (arr.is_float() || fn == "mean") {
+      r.dt = arr.is_float() ? arr.dt : canon(DType::Float64, arr.jax);
+      double acc = fn == "max" ? -INFINITY : fn == "min" ? INFINITY : 0;
+      bool nan = false;
+      // NumPy sums floats pairwise; for the small arrays here a compensated sum agrees.
+      double c = 0;
+      for (std::size_t k = 0; k < n; ++k) {
+        const double v = arr.at(k);
+        if (std::isnan(v)) nan = true;
+        if (fn == "max") acc = std::max(acc, v);
+        else if (fn == "min") acc = std::min(acc, v);
+        else {
+          const double y = v - c, t = acc + y;
+          c = (t - acc) - y;
+          acc = t;
+        }
+      }
+      if (fn == "mean") acc = n ? acc / static_cast<double>(n) : std::nan("");
+      if (nan) acc = std::nan("");
+      r.f = {acc};
+      if (r.dt == DType::Float32) r.f[0] = static_cast<float>(r.f[0]);
+      return from_array(std::move(r));
+    }
+    r.dt = arr.dt == DType::Bool || fn == "sum" ? canon(DType::Int64, arr.jax) : arr.dt;
+    if (arr.dt == DType::Bool && (fn == "max" || fn == "min")) r.dt = DType::Bool;
+    std::int64_t acc = fn == "max" ? std::numeric_limits<std::int64_t>::min() : fn == "min" ? std::numeric_limits<std::int64_t>::max() : 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::int64_t v = arr.i[k];
+      if (fn == "max") acc = std::max(acc, v);
+      else if (fn == "min") acc = std::min(acc, v);
+      else acc = static_cast<std::int64_t>(static_cast<std::uint64_t>(acc) + static_cast<std::uint64_t>(v));
+    }
+    r.i = {acc};
+    return from_array(std::move(r));
+  }
+  V numpy_fn(const std::string& q, const Args& a) {
+    const bool jax = q.rfind("jnp.", 0) == 0;
+    const std::string f = q.substr(q.find('.') + 1);
+    if (f == "array" || f == "asarray") {
+      V x = need(a, 0, "object", f);
+      if (!x) return nullptr;
+      std::optional<DType> want;
+      if (V d = a.get(1, "dtype"); d && d->t != T::None) {
+        DType t;
+        if (!dtype_arg(d, &t)) return nullptr;
+        want = canon(t, jax);
+      }
+      NdArray r;
+      if (x->t == T::Array) {
+        r = x->arr;
+        r.jax = jax;
+        if (jax) r = astype(r, canon(r.dt, true));
+      } else if (is_num(x)) {
+        if (!array_from_list(mk_seq(T::List, {x}), &r, jax, want)) return nullptr;
+        r.dims.clear();
+      } else {
+        if (!array_from_list(x, &r, jax, want)) return nullptr;
+      }
+      if (want) r = astype(r, *want);
+      r.weak = false;
+      return mk_array(std::move(r));
+    }
+    if (f == "arange") {
+      std::vector<V> nums;
+      for (auto& p : a.pos) nums.push_back(p);
+      if (nums.empty()) {
+        if (V s = a.get(99, "stop")) nums.push_back(s);
+        else return raise("TypeError", "arange() requires stop to be specified.");
+      }
+      for (auto& x : nums)
+        if (!is_num(x)) return raise("TypeError", "arange: arguments must be numbers, got '" + type_name(x) + "'");
+      double start = 0, stop = 0, stp = 1;
+      bool all_int = true;
+      for (auto& x : nums) all_int = all_int && is_intlike(x);
+      if (nums.size() == 1) stop = num_of(nums[0]);
+      else {
+        start = num_of(nums[0]);
+        stop = num_of(nums[1]);
+        if (nums.size() > 2) stp = num_of(nums[2]);
+      }
+      if (stp == 0) return raise("ZeroDivisionError", "division by zero");
+      DType t = all_int ? canon(DType::Int64, jax) : canon(DType::Float64, jax);
+      if (V d = a.get(99, "dtype"); d && d->t != T::None) {
+        if (!dtype_arg(d, &t)) return nullptr;
+        t = canon(t, jax);
+      }
+      const double len = std::ceil((stop - start) / stp);
+      const std::int64_t n = len > 0 ? static_cast<std::int64_t>(std::min(len, 1e18)) : 0;
+      auto made = NdArray::zeros(t, {n}, jax);
+      if (!made) return raise("ValueError", made.error());
+      NdArray r = std::move(made.value());
+      for (std::int64_t k = 0; k < n; ++k) r.set(static_cast<std::size_t>(k), start + static_cast<double>(k) * stp);
+      return mk_array(std::move(r));
+    }
+    if (f == "linspace") {
+      V s = need(a, 0, "start", f), e = s ? need(a, 1, "stop", f) : nullptr;
+      if (!e) return nullptr;
+      std::int64_t num = 50;
+      if (V n = a.get(2, "num")) num = int_of(n);
+      if (num < 0) return raise("ValueError", "Number of samples, " + std::to_string(num) + ", must be non-negative.");
+      bool endpoint = true;
+      if (V ep = a.get(3, "endpoint")) endpoint = truth(ep) == 1;
+      const double x0 = num_of(s), x1 = num_of(e);
+      auto made = NdArray::zeros(canon(DType::Float64, jax), {num}, jax);
+      if (!made) return raise("ValueError", made.error());
+      NdArray r = std::move(made.value());
+      const double div = endpoint ? static_cast<double>(num - 1) : static_cast<double>(num);
+      const double stepv = div > 0 ? (x1 - x0) / div : 0;
+      for (std::int64_t k = 0; k < num; ++k) r.set(static_cast<std::size_t>(k), x0 + static_cast<double>(k) * stepv);
+      if (endpoint && num > 1) r.set(static_cast<std::size_t>(num - 1), x1);
+      return mk_array(std::move(r));
+    }
+    if (f == "zeros" || f == "ones" || f == "full" || f == "zeros_like" || f == "ones_like") {
+      V s = need(a, 0, f.find("like") != std::string::npos ? "a" : "shape", f);
+      if (!s) return nullptr;
+      std::vector<std::int64_t> dims;
+      DType t = canon(DType::Float64, jax);
+      double fill = f == "ones" || f == "ones_like" ? 1 : 0;
+      std::size_t dpos = 1;
+      if (f.find("like") != std::string::npos) {
+        if (s->t != T::Array) return raise("TypeError", f + " here takes an array");
+        dims = s->arr.dims;
+        t = s->arr.dt;
+      } else if (!shape_arg(s, &dims)) {
+        return nullptr;
+      }
+      V fv;
+      if (f == "full") {
+        fv = need(a, 1, "fill_value", f);
+        if (!fv) return nullptr;
+        if (!is_num(fv)) return raise("TypeError", "full: fill_value must be a number here");
+        fill = num_of(fv);
+        t = fv->t == T::Float ? canon(DType::Float64, jax) : fv->t == T::Bool ? DType::Bool : canon(DType::Int64, jax);
+        dpos = 2;
+      }
+      if (V d = a.get(dpos, "dtype"); d && d->t != T::None) {
+        if (!dtype_arg(d, &t)) return nullptr;
+        t = canon(t, jax);
+      }
+      auto made = NdArray::zeros(t, dims, jax);
+      if (!made) return raise("ValueError", made.error());
+      NdArray r = std::move(made.value());
+      for (std::size_t k = 0; k < static_cast<std::size_t>(r.size()); ++k) {
+        if (fv && is_intlike(fv)) r.set_int(k, int_of(fv));
+        else r.set(k, fill);
+      }
+      return mk_array(std::move(r));
+    }
+    if (f == "sort") {
+      V x = need(a, 0, "a", f);
+      if (!x) return nullptr;
+      NdArray r;
+      if (!to_array(x, &r, jax)) return nullptr;
+      r.weak = false;
+      if (r.dims.size() != 1) return raise("NotImplementedError", "sort is supported here for 1-d arrays");
+      if (r.is_float())
+        std::sort(r.f.begin(), r.f.end(), [](double p, double q2) { return std::isnan(q2) ? !std::isnan(p) : p < q2; });
+      else
+        std::sort(r.i.begin(), r.i.end());
+      return mk_array(std::move(r));
+    }
+    if (f == "append" || f == "concatenate") {
+      std::vector<NdArray> parts;
+      if (f == "append") {
+        V x = need(a, 0, "arr", f), y = x ? need(a, 1, "values", f) : nullptr;
+        if (!y) return nullptr;
+        if (a.get(2, "axis") && a.get(2, "axis")->t != T::None) return raise("NotImplementedError", "append with an axis is not supported here");
+        NdArray p, r2;
+        if (!to_array(x, &p, jax) || !to_array(y, &r2, jax)) return nullptr;
+        p.weak = false;
+        r2.weak = x->t == T::Array && is_num(y) ? false : r2.weak;
+        // np.append ravels both and concatenates: Python scalars take part as arrays (not weak).
+        p.dims = {p.size()};
+        r2.dims = {r2.size()};
+        r2.weak = false;
+        parts = {p, r2};
+      } else {
+        V xs = need(a, 0, "arrays", f);
+        if (!xs) return nullptr;
+        std::vector<V> items;
+        if (!iterate(xs, &items)) return nullptr;
+        if (items.empty()) return raise("ValueError", "need at least one array to concatenate");
+        for (auto& it : items) {
+          NdArray p;
+          if (!to_array(it, &p, jax)) return nullptr;
+          p.weak = false;
+          if (p.dims.empty()) return raise("ValueError", "zero-dimensional arrays cannot be concatenated");
+          parts.push_back(p);
+        }
+        if (V ax = a.get(1, "axis"); ax && !(is_intlike(ax) && int_of(ax) == 0))
+          return raise("NotImplementedError", "concatenate is supported here along axis 0");
+      }
+      DType t = parts[0].dt;
+      bool anyjax = false;
+      for (auto& p : parts) anyjax = anyjax || p.jax;
+      for (std::size_t k = 1; k < parts.size(); ++k) {
+        NdArray x0 = parts[0];
+        x0.dt = t;
+        t = result_type(x0, parts[k]);
+      }
+      NdArray r;
+      r.dt = t;
+      r.jax = anyjax;
+      std::vector<std::int64_t> dims = parts[0].dims;
+      dims[0] = 0;
+      for (auto& p : parts) {
+        if (p.dims.size() != dims.size())
+          return raise("ValueError", "all the input array dimensions except for the concatenation axis must match exactly");
+        for (std::size_t d = 1; d < dims.size(); ++d)
+          if (p.dims[d] != dims[d])
+            return raise("ValueError", "all the input array dimensions except for the concatenation axis must match exactly, but along dimension " +
+                                           std::to_string(d) + ", the array at index 0 has size " + std::to_string(dims[d]) +
+                                           " and the array at index 1 has size " + std::to_string(p.dims[d]));
+        dims[0] += p.dims[0];
+        NdArray c = astype(p, t);
+        if (dtype_is_float(t)) r.f.insert(r.f.end(), c.f.begin(), c.f.end());
+        else r.i.insert(r.i.end(), c.i.begin(), c.i.end());
+      }
+      r.dims = dims;
+      return mk_array(std::move(r));
+    }
+    if (f == "minimum" || f == "maximum" || f == "add" || f == "subtract" || f == "multiply" || f == "divide" || f == "matmul" || f == "dot") {
+      if (a.pos.size() != 2) return raise("TypeError", f + "() takes 2 positional arguments here");
+      static const std::map<std::string, std::string> ops = {{"add", "+"}, {"subtract", "-"}, {"multiply", "*"},
+                                                             {"divide", "/"}, {"matmul", "@"}, {"dot", "@"}};
+      auto it = ops.find(f);
+      V x = a.pos[0], y = a.pos[1];
+      if (jax && x->t != T::Array) {
+        NdArray t;
+        if (!to_array(x, &t, true)) return nullptr;
+        x = mk_array(t);
+        x->arr.weak = true;
+      }
+      if (it != ops.end()) return binop(it->second, x, y);
+      NdArray p, r2;
+      if (!to_array(x, &p, jax) || !to_array(y, &r2, jax)) return nullptr;
+      if (jax) p.jax = r2.jax = true;
+      auto r = binary(f, p, r2);
+      if (!r) return raise("ValueError", r.error());
+      return from_array(std::move(r.value()));
+    }
+    if (f == "where") {
+      if (a.pos.size() != 3) return raise("NotImplementedError", "where is supported here with three arguments (condition, x, y)");
+      NdArray c, x, y;
+      if (!to_array(a.pos[0], &c, jax) || !to_array(a.pos[1], &x, jax) || !to_array(a.pos[2], &y, jax)) return nullptr;
+      auto cb = binary("!=", c, scalar_array_int(0, false, jax));
+      if (!cb) return raise("ValueError", cb.error());
+      // broadcast x and y against each other and c by adding zeros of c's shape (0 * c)
+      auto xy = binary("+", x, binary("*", y, scalar_array_int(0, false, jax)).value());
+      if (!xy) return raise("ValueError", xy.error());
+      const DType t = result_type(x, y);
+      auto shape = binary("+", cb.value(), xy.value());
+      if (!shape) return raise("ValueError", shape.error());
+      auto cx = binary("+", binary("*", cb.value(), scalar_array_int(0, false, jax)).value(), astype(x, t));
+      auto cy = binary("+", binary("*", cb.value(), scalar_array_int(0, false, jax)).value(), astype(y, t));
+      auto cc = binary("+", cb.value(), binary("*", xy.value(), scalar_array_int(0, false, jax)).value());
+      if (!cx || !cy || !cc) return raise("ValueError", "operands could not be broadcast together");
+      NdArray bx = astype(cx.value(), t), by = astype(cy.value(), t), bc = cc.value();
+      NdArray r = bx;
+      std::vector<std::int64_t> dims = bc.dims;
+      if (bx.dims != dims || by.dims != dims) return raise("ValueError", "operands could not be broadcast together with shapes");
+      for (std::size_t k = 0; k < static_cast<std::size_t>(r.size()); ++k)
+        if (bc.at(k) == 0) {
+          if (r.is_float()) r.f[k] = by.f[k];
+          else r.i[k] = by.i[k];
+        }
+      r.weak = false;
+      return from_array(std::move(r));
+    }
+    if (f == "all" || f == "any" || f == "sum" || f == "mean" || f == "max" || f == "min") {
+      V x = need(a, 0, "a", f);
+      if (!x) return nullptr;
+      V r = np_reduce(f, x, a);
+      if (r && jax && r->t != T::Array) {
+        NdArray t;
+        to_array(r, &t, true);
+        t.weak = false;
+        t.jax = true;
+        t = astype(t, canon(t.dt, true));
+        return mk_array(t);
+      }
+      return r;
+    }
+    if (f == "isclose" || f == "allclose") {
+      if (a.pos.size() < 2) return raise("TypeError", f + "() missing required argument 'b' (pos 2)");
+      double rt = 1e-5, at = 1e-8;
+      if (V r = a.get(2, "rtol")) rt = num_of(r);
+      if (V r = a.get(3, "atol")) at = num_of(r);
+      bool eqnan = false;
+      if (V r = a.get(4, "equal_nan")) eqnan = truth(r) == 1;
+      NdArray x, y;
+      if (!to_array(a.pos[0], &x) || !to_array(a.pos[1], &y)) return nullptr;
+      x.weak = y.weak = false;
+      auto d = binary("-", astype(x, DType::Float64), astype(y, DType::Float64));
+      if (!d) return raise("ValueError", d.error());
+      auto yb = binary("+", astype(y, DType::Float64), binary("*", d.value(), scalar_array(0, 2, false)).value());
+      auto xb = binary("+", astype(x, DType::Float64), binary("*", d.value(), scalar_array(0, 2, false)).value());
+      NdArray r = d.value();
+      r = astype(r, DType::Bool);
+      bool all = true;
+      for (std::size_t k = 0; k < static_cast<std::size_t>(r.size()); ++k) {
+        const double p = xb->f[k], q2 = yb->f[k];
+        bool c;
+        if (std::isnan(p) || std::isnan(q2)) c = eqnan && std::isnan(p) && std::isnan(q2);
+        else if (std::isinf(p) || std::isinf(q2)) c = p == q2;
+        else c = std::fabs(p - q2) <= at + rt * std::fabs(q2);
+        r.i[k] = c;
+        all = all && c;
+      }
+      if (f == "allclose") return mk_bool(all);
+      return from_array(std::move(r));
+    }
+    if (f == "reshape") {
+      V x = need(a, 0, "a", f), s = x ? need(a, 1, "newshape", f) : nullptr;
+      if (!s) return nullptr;
+      NdArray p;
+      if (!to_array(x, &p, jax)) return nullptr;
+      p.weak = false;
+      std::vector<std::int64_t> dims;
+      if (!shape_arg(s, &dims)) return nullptr;
+      auto r = reshape(p, dims);
+      if (!r) return raise(jax ? "TypeError" : "ValueError", r.error());
+      return mk_array(std::move(r.value()));
+    }
+    // elementwise unary functions
+    static const char* un[] = {"sqrt", "exp", "log", "tanh", "abs", "sin", "cos", "floor", "ceil"};
+    for (const char* u : un)
+      if (f == u) {
+        V x = need(a, 0, "x", f);
+        if (!x) return nullptr;
+        NdArray p;
+        if (!to_array(x, &p, jax)) return nullptr;
+        const bool was_scalar = p.weak;
+        p.weak = false;
+        if (jax) p = astype(p, canon(p.dt, true));
+        auto r = unary(f, p);
+        if (!r) return raise("TypeError", r.error());
+        NdArray out = std::move(r.value());
+        if (was_scalar && !jax) return from_array(std::move(out));
+        return from_array(std::move(out));
+      }
+    if (q.rfind("np.testing.", 0) == 0) return assert_allclose(q, a);
+    return raise("NotImplementedError", q + "() is not supported here");
+  }
+
+  // np.testing.assert_allclose: |actual - desired| <= atol + rtol * |desired| elementwise, NaNs
+  // equal (equal_nan=True), infinities equal only to themselves; NumPy's message on failure.
+  V assert_allclose(const std::string& q, const Args& a) {
+    V x = need(a, 0, "actual", "assert_allclose"), y = x ? need(a, 1, "desired", "assert_allclose") : nullptr;
+    if (!y) return nullptr;
+    const bool exact = q == "np.testing.assert_array_equal";
+    double rt = exact ? 0 : 1e-7, at = 0;
+    if (!exact) {
+      if (V r = a.get(2, "rtol")) rt = num_of(r);
+      if (V r = a.get(3, "atol")) at = num_of(r);
+    }
+    bool eqnan = true;
+    if (V r = a.get(4, "equal_nan")) eqnan = truth(r) == 1;
+    std::string err_msg;
+    if (V r = a.get(5, "err_msg")) err_msg = str(r);
+    NdArray ax, dx;
+    if (!to_array(x, &ax) || !to_array(y, &dx)) return nullptr;
+    // NumPy converts with np.asanyarray: Python scalars become float64/int64 arrays.
+    ax.weak = dx.weak = false;
+    ax.jax = dx.jax = false;
+    auto rep = [](const NdArray& arr) { return array_repr(arr); };
+    std::string head = "\n" + std::string(exact ? "Arrays are not equal" : "Not equal to tolerance rtol=" + scalar_g(rt) + ", atol=" + scalar_g(at)) + "\n";
+    if (!err_msg.empty()) head += err_msg + "\n";
+    std::vector<std::int64_t> shp;
+    auto d = binary("-", astype(ax, DType::Float64), astype(dx, DType::Float64));
+    if (!d || (ax.dims != dx.dims && !ax.dims.empty() && !dx.dims.empty())) {
+      return raise("AssertionError", head + "\n(shapes " + shape_repr(ax.dims) + ", " + shape_repr(dx.dims) + " mismatch)\n x: " +
+                                         rep(ax) + "\n y: " + rep(dx));
+    }
+    auto xb = binary("+", astype(ax, DType::Float64), binary("*", d.value(), scalar_array(0, 2, false)).value());
+    auto yb = binary("+", astype(dx, DType::Float64), binary("*", d.value(), scalar_array(0, 2, false)).value());
+    const std::size_t n = static_cast<std::size_t>(d->size());
+    std::size_t bad = 0;
+    double max_abs = 0, max_rel = 0;
+    bool nan_mismatch = false;
+    const bool int_diff = !ax.is_float() && !dx.is_float();
+    for (std::size_t k = 0; k < n; ++k) {
+      const double p = xb->f[k], q2 = yb->f[k];
+      bool ok;
+      if (std::isnan(p) || std::isnan(q2)) {
+        ok = eqnan && std::isnan(p) && std::isnan(q2);
+        if (!ok) nan_mismatch = true;
+      } else if (std::isinf(p) || std::isinf(q2)) {
+        ok = p == q2;
+      } else {
+        ok = std::fabs(p - q2) <= at + rt * std::fabs(q2);
+      }
+      if (!ok) {
+        ++bad;
+        if (std::isfinite(p) && std::isfinite(q2)) {
+          const double e = std::fabs(p - q2);
+          max_abs = std::max(max_abs, e);
+          max_rel = std::max(max_rel, q2 != 0 ? e / std::fabs(q2) : INFINITY);
+        }
+      }
+    }
+    if (!bad) return none_v();
+    (void)nan_mismatch;
+    char pct[64];
+    const double pc = 100.0 * static_cast<double>(bad) / static_cast<double>(n);
+    std::snprintf(pct, sizeof pct, "%.3g", pc);
+    std::string msg = head + "\nMismatched elements: " + std::to_string(bad) + " / " + std::to_string(n) + " (" + pct + "%)\n";
+    msg += "Max absolute difference: " + scalar_str(max_abs, int_diff ? DType::Int64 : DType::Float64) + "\n";
+    msg += "Max relative difference: " + scalar_str(max_rel, DType::Float64) + "\n";
+    msg += " x: " + rep(ax) + "\n y: " + rep(dx);
+    return raise("AssertionError", msg);
+  }
+  static std::string scalar_g(double v) {
+    // NumPy formats rtol/atol with '%g'-like repr: `rtol=1e-07, atol=0`; 2e-05 → `2e-05`.
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+  }
+
+  // ---- methods ----
+  V call_method(const V& self, const std::string& name, const Args& a) {
+    if (!step()) return nullptr;
+    switch (self->t) {
+      case T::List: return list_method(self, name, a);
+      case T::Dict: return dict_method(self, name, a);
+      case T::Str: return str_method(self, name, a);
+      case T::Tuple: {
+        V x = need(a, 0, "value", name);
+        if (!x) return nullptr;
+        std::int64_t c = 0;
+        for (std::size_t k = 0; k < self->items.size(); ++k)
+          if (equal(self->items[k], x)) {
+            if (name == "index") return mk_int(static_cast<std::int64_t>(k));
+            ++c;
+          }
+        if (name == "index") return raise("ValueError", "tuple.index(x): x not in tuple");
+        return mk_int(c);
+      }
+      case T::Float: return mk_bool(std::isfinite(self->f) && self->f == std::floor(self->f));
+      case T::Array: return array_method(self, name, a);
+      case T::Jitted: return jit_lower(self, a);
+      case T::Lowered: {
+        if (name == "as_text") return mk_str(self->text);
+        if (name == "compiler_ir") {
+          V d = a.get(0, "dialect");
+          if (d && !(d->t == T::Str && d->s == "stablehlo"))
+            return raise("ValueError", "compiler_ir: only dialect='stablehlo' is available here, got " + repr(d));
+          auto ir = mk(T::IR);
+          ir->text = self->text;
+          return ir;
+        }
+        return compile(self);
+      }
+      case T::Compiled: {
+        if (name == "as_text") return mk_str(self->text);
+        return cost_analysis(self);
+      }
+      default: break;
+    }
+    return raise("AttributeError", "'" + type_name(self) + "' object has no attribute '" + name + "'");
+  }
+  V list_method(const V& self, const std::string& name, const Args& a) {
+    auto& items = self->items;
+    if (name == "append") {
+      V x = need(a, 0, "object", "append");
+      if (!x) return nullptr;
+      if (items.size() >= (std::size_t(1) << 26)) return fatal("MemoryError", "a list past 2**26 items");
+      items.push_back(x);
+      return none_v();
+    }
+    if (name == "extend") {
+      V x = need(a, 0, "iterable", "extend");
+      if (!x) return nullptr;
+      std::vector<V> more;
+      if (!iterate(x, &more)) return nullptr;
+      items.insert(items.end(), more.begin(), more.end());
+      return none_v();
+    }
+    if (name == "pop") {
+      if (items.empty()) return raise("IndexError", "pop from empty list");
+      std::int64_t k = static_cast<std::int64_t>(items.size()) - 1;
+      if (V i = a.get(0, "index")) k = int_of(i);
+      if (!norm_index(&k, static_cast<std::int64_t>(items.size()), "pop")) return nullptr;
+      V v = items[static_cast<std::size_t>(k)];
+      items.erase(items.begin() + k);
+      return v;
+    }
+    if (name == "insert") {
+      if (a.pos.size() != 2) return raise("TypeError", "insert expected 2 arguments, got " + std::to_string(a.pos.size()));
+      std::int64_t k = int_of(a.pos[0]);
+      const auto n = static_cast<std::int64_t>(items.size());
+      if (k < 0) k = std::max<std::int64_t>(0, k + n);
+      k = std::min(k, n);
+      items.insert(items.begin() + k, a.pos[1]);
+      return none_v();
+    }
+    if (name == "index" || name == "count") {
+      V x = need(a, 0, "value", name);
+      if (!x) return nullptr;
+      std::int64_t c = 0;
+      for (std::size_t k = 0; k < items.size(); ++k)
+        if (equal(items[k], x)) {
+          if (name == "index") return mk_int(static_cast<std::int64_t>(k));
+          ++c;
+        }
+      if (name == "index") return raise("ValueError", repr(x) + " is not in list");
+      return mk_int(c);
+    }
+    if (name == "sort") {
+      V rev = a.get(99, "reverse");
+      int r = 0;
+      if (rev && (r = truth(rev)) < 0) return nullptr;
+      if (!sort_values(items, a.get(99, "key"), r)) return nullptr;
+      return none_v();
+    }
+    if (name == "reverse") {
+      std::reverse(items.begin(), items.end());
+      return none_v();
+    }
+    if (name == "clear") {
+      items.clear();
+      return none_v();
+    }
+    return mk_seq(T::List, items);  // copy
+  }
+  V dict_method(const V& self, const std::string& name, const Args& a) {
+    if (name == "keys") return mk_seq(T::List, self->items);
+    if (name == "values") return mk_seq(T::List, self->vals);
+    if (name == "items") {
+      std::vector<V> out;
+      for (std::size_t k = 0; k < self->items.size(); ++k) out.push_back(mk_seq(T::Tuple, {self->items[k], self->vals[k]}));
+      return mk_seq(T::List, std::move(out));
+    }
+    if (name == "copy") {
+      auto d = mk(T::Dict);
+      d->items = self->items;
+      d->vals = self->vals;
+      return d;
+    }
+    if (name == "update") {
+      V o = need(a, 0, "other", "update");
+      if (!o) return nullptr;
+      if (o->t != T::Dict) return raise("NotImplementedError", "dict.update takes a dict here");
+      for (std::size_t k = 0; k < o->items.size(); ++k) dict_set(self, o->items[k], o->vals[k]);
+      return none_v();
+    }
+    V key = need(a, 0, "key", name);
+    if (!key || !hashable(key)) return nullptr;
+    const int j = dict_find(self, key);
+    V dflt = a.get(1, "default");
+    if (name == "get") return j >= 0 ? self->vals[static_cast<std::size_t>(j)] : (dflt ? dflt : none_v());
+    if (name == "setdefault") {
+      if (j >= 0) return self->vals[static_cast<std::size_t>(j)];
+      dict_set(self, key, dflt ? dflt : none_v());
+      return dflt ? dflt : none_v();
+    }
+    // pop
+    if (j < 0) {
+      if (dflt) return dflt;
+      return raise_key(key);
+    }
+    V v = self->vals[static_cast<std::size_t>(j)];
+    self->items.erase(self->items.begin() + j);
+    self->vals.erase(self->vals.begin() + j);
+    return v;
+  }
+  V str_method(const V& self, const std::string& name, const Args& a) {
+    const std::string& s = self->s;
+    if (name == "upper" || name == "lower") {
+      std::string r = s;
+      for (auto& c : r) c = static_cast<char>(name == "upper" ? std::toupper(static_cast<unsigned char>(c)) : std::tolower(static_cast<unsigned char>(c)));
+      return mk_str(r);
+    }
+    if (name == "strip") {
+      const auto b = s.find_first_not_of(" \t\n\r\f\v"), e = s.find_last_not_of(" \t\n\r\f\v");
+      return mk_str(b == std::string::npos ? "" : s.substr(b, e - b + 1));
+    }
+    if (name == "join") {
+      V x = need(a, 0, "iterable", "join");
+      if (!x) return nullptr;
+      std::vector<V> items;
+      if (!iterate(x, &items)) return nullptr;
+      std::string r;
+      for (std::size_t k = 0; k < items.size(); ++k) {
+        if (items[k]->t != T::Str)
+          return raise("TypeError", "sequence item " + std::to_string(k) + ": expected str instance, " + type_name(items[k]) + " found");
+        r += (k ? s : "") + items[k]->s;
+      }
+      return mk_str(r);
+    }
+    if (name == "split") {
+      std::vector<V> out;
+      V sep = a.get(0, "sep");
+      if (!sep || sep->t == T::None) {
+        std::istringstream in(s);
+        std::string w;
+        while (in >> w) out.push_back(mk_str(w));
+      } else {
+        if (sep->t != T::Str) return raise("TypeError", "must be str or None, not " + type_name(sep));
+        if (sep->s.empty()) return raise("ValueError", "empty separator");
+        std::size_t start = 0;
+        while (true) {
+          const auto p = s.find(sep->s, start);
+          out.push_back(mk_str(s.substr(start, p == std::string::npos ? std::string::npos : p - start)));
+          if (p == std::string::npos) break;
+          start = p + sep->s.size();
+        }
+      }
+      return mk_seq(T::List, std::move(out));
+    }
+    V x = need(a, 0, "arg", name);
+    if (!x) return nullptr;
+    if (x->t != T::Str) return raise("TypeError", "must be str, not " + type_name(x));
+    if (name == "startswith") return mk_bool(s.compare(0, x->s.size(), x->s) == 0);
+    if (name == "endswith") return mk_bool(s.size() >= x->s.size() && s.compare(s.size() - x->s.size(), x->s.size(), x->s) == 0);
+    if (name == "find") {
+      const auto p = s.find(x->s);
+      return mk_int(p == std::string::npos ? -1 : static_cast<std::int64_t>(p));
+    }
+    if (name == "replace") {
+      V y = need(a, 1, "new", name);
+      if (!y) return nullptr;
+      if (y->t != T::Str) return raise("TypeError", "replace() argument 2 must be str, not " + type_name(y));
+      if (x->s.empty()) return raise("NotImplementedError", "replace of an empty string is not supported here");
+      std::string r;
+      std::size_t start = 0;
+      while (true) {
+        const auto p = s.find(x->s, start);
+        if (p == std::string::npos) break;
+        r += s.substr(start, p - start) + y->s;
+        start = p + x->s.size();
+      }
+      return mk_str(r + s.substr(start));
+    }
+    return raise("NotImplementedError", "str." + name + "() is not supported here yet");
+  }
+  V array_method(const V& self, const std::string& name, const Args& a) {
+    const NdArray& x = self->arr;
+    if (name == "block_until_ready" || name == "copy") return self;
+    if (name == "tolist") {
+      std::function<V(std::size_t, std::size_t)> build = [&](std::size_t axis, std::size_t off) -> V {
+        if (axis == x.dims.size()) {
+          if (x.dt == DType::Bool) return mk_bool(x.i[off] != 0);
+          if (x.is_float()) return mk_float(x.f[off]);
+          return mk_int(x.i[off]);
+        }
+        std::size_t stride = 1;
+        for (std::size_t d = axis + 1; d < x.dims.size(); ++d) stride *= static_cast<std::size_t>(x.dims[d]);
+        std::vector<V> items;
+        for (std::int64_t k = 0; k < x.dims[axis]; ++k) items.push_back(build(axis + 1, off + static_cast<std::size_t>(k) * stride));
+        return mk_seq(T::List, std::move(items));
+      };
+      return build(0, 0);
+    }
+    if (name == "item") {
+      if (x.size() != 1) return raise("ValueError", "can only convert an array of size 1 to a Python scalar");
+      if (x.dt == DType::Bool) return mk_bool(x.i[0] != 0);
+      if (x.is_float()) return mk_float(x.f[0]);
+      return mk_int(x.i[0]);
+    }
+    if (name == "flatten") {
+      NdArray r = x;
+      r.dims = {x.size()};
+      return mk_array(std::move(r));
+    }
+    if (name == "reshape") {
+      std::vector<std::int64_t> dims;
+      if (a.pos.size() == 1 && !is_intlike(a.pos[0])) {
+        if (!shape_arg(a.pos[0], &dims)) return nullptr;
+      } else {
+        for (auto& p : a.pos) {
+          if (!is_intlike(p)) return raise("TypeError", "'" + type_name(p) + "' object cannot be interpreted as an integer");
+          dims.push_back(int_of(p));
+        }
+      }
+      auto r = reshape(x, dims);
+      if (!r) return raise(x.jax ? "TypeError" : "ValueError", r.error());
+      return mk_array(std::move(r.value()));
+    }
+    if (name == "astype") {
+      V d = need(a, 0, "dtype", "astype");
+      if (!d) return nullptr;
+      DType t;
+      if (!dtype_arg(d, &t)) return nullptr;
+      return mk_array(astype(x, canon(t, x.jax)));
+    }
+    // reductions
+    V r = np_reduce(name, self, a, 0);
+    if (r && x.jax && r->t != T::Array) {
+      NdArray t;
+      to_array(r, &t, true);
+      t.weak = false;
+      t.jax = true;
+      t = astype(t, canon(t.dt, true));
+      return mk_array(t);
+    }
+    return r;
+  }
+
+  // ---- JAX: lowering, compiling, running ----
+  V jit_lower(const V& jitted, const Args& a) {
+    const V& f = jitted->self;
+    if (!a.kw.empty()) return raise("NotImplementedError", "keyword arguments to a jitted function are not supported here");
+    std::vector<ArgSpec> specs;
+    for (auto& x : a.pos) {
+      if (x->t == T::Array) {
+        const NdArray& arr = x->arr;
+        ArgSpec s;
+        s.dims = arr.dims;
+        const DType t = canon(arr.dt, true);
+        s.dtype = t == DType::Float32 ? "f32" : t == DType::Int32 ? "i32" : "i1";
+        specs.push_back(s);
+      } else if (is_num(x)) {
+        ArgSpec s;
+        s.dtype = x->t == T::Float ? "f32" : x->t == T::Int ? "i32" : "i1";
+        s.weak = x->t != T::Bool;
+        specs.push_back(s);
+      } else {
+        return raise("TypeError", "Error interpreting argument to " + repr(f) + " as an abstract array. The problematic value is of type " +
+                                      type_name(x) + " (arrays and Python scalars are supported here)");
+      }
+    }
+    // The program's Python scalar globals, as the traced function reads them now.
+    std::vector<GlobalScalar> scalars;
+    for (auto& [name, v] : globals_->vars) {
+      if ((v->t != T::Bool && v->t != T::Int && v->t != T::Float) || is_big(v)) continue;
+      GlobalScalar g;
+      g.name = name;
+      g.kind = v->t == T::Bool ? 0 : v->t == T::Int ? 1 : 2;
+      g.value = num_of(v);
+      g.int_value = v->t == T::Float ? 0 : int_of(v);
+      scalars.push_back(g);
+    }
+    std::sort(scalars.begin(), scalars.end(), [](const GlobalScalar& p, const GlobalScalar& q) { return p.name < q.name; });
+    auto low = lower_function(*program_, *f->def, specs, scalars);
+    if (!low) {
+      // The tracer's message carries LINE:COL; it names JAX's error.
+      const Error& e = low.error_info();
+      return raise("TypeError", e.without_place());
+    }
+    auto l = mk(T::Lowered);
+    l->text = low->text;
+    l->s = low->function;
+    return l;
+  }
+  V compile(const V& lowered) {
+    auto cm = std::make_shared<CompiledModule>();
+    auto parsed = hlo::parse(lowered->text);
+    if (!parsed || parsed->empty())
+      return raise("RuntimeError", "the lowered module did not parse: " + (parsed ? std::string("no module") : parsed.error()));
+    cm->modules = std::move(parsed.value());
+    auto prog = hlo::lower(cm->modules[0]);
+    if (!prog) return raise("RuntimeError", "the lowered module did not compile: " + prog.error());
+    cm->program = std::make_unique<hlo::Program>(std::move(prog.value()));
+    auto c = mk(T::Compiled);
+    c->text = lowered->text;
+    c->s = lowered->s;
+    c->compiled = cm;
+    return c;
+  }
+  V run_compiled(const V& comp, const Args& a) {
+    if (!a.kw.empty()) return raise("NotImplementedError", "keyword arguments to a compiled function are not supported here");
+    interp::RunOptions o;
+    o.inputs = interp::Inputs::Given;
+    for (auto& x : a.pos) {
+      NdArray arr;
+      if (!to_array(x, &arr, true)) return nullptr;
+      arr = astype(arr, canon(arr.dt, true));
+      interp::HostArray h;
+      h.type = arr.dt == DType::Float32 ? hlo::ElementType::F32 : arr.dt == DType::Int32 ? hlo::ElementType::S32 : hlo::ElementType::Pred;
+      h.dims = arr.dims;
+      const std::size_t n = static_cast<std::size_t>(arr.size());
+      for (std::size_t k = 0; k < n; ++k) {
+        if (arr.dt == DType::Float32) {
+          const float v = static_cast<float>(arr.f[k]);
+          h.bytes.append(reinterpret_cast<const char*>(&v), 4);
+        } else if (arr.dt == DType::Int32) {
+          const auto v = static_cast<std::int32_t>(arr.i[k]);
+          h.bytes.append(reinterpret_cast<const char*>(&v), 4);
+        } else {
+          h.bytes.push_back(static_cast<char>(arr.i[k] != 0));
+        }
+      }
+      h.name = "argument " + std::to_string(o.args.size());
+      o.args.push_back(std::move(h));
+    }
+    interp::RunResult r = interp::run_program(*comp->compiled->program, o);
+    if (r.status == "error" || r.status == "not_run") {
+      std::string why;
+      for (auto& e : r.errors) why += (why.empty() ? "" : "; ") + e.message;
+      for (auto& u : r.unsupported) why += (why.empty() ? "" : "; ") + u.op + ": " + u.why;
+      // a signature mismatch is JAX's TypeError
+      return raise("TypeError", "the compiled function could not run on these arguments: " + why);
+    }
+    std::vector<V> outs;
+    for (auto& v : r.values) {
+      if (!v.is_tensor()) return raise("NotImplementedError", "tuple results are not supported here yet");
+      const interp::Tensor& t = v.tensor;
+      NdArray out;
+      out.jax = true;
+      out.dims = t.dims;
+      const std::size_t n = static_cast<std::size_t>(t.elements());
+      if (t.type == hlo::ElementType::F32) {
+        out.dt = DType::Float32;
+        for (std::size_t k = 0; k < n; ++k) out.f.push_back(t.as<float>()[k]);
+      } else if (t.type == hlo::ElementType::S32) {
+        out.dt = DType::Int32;
+        for (std::size_t k = 0; k < n; ++k) out.i.push_back(t.as<std::int32_t>()[k]);
+      } else if (t.type == hlo::ElementType::Pred) {
+        out.dt = DType::Bool;
+        for (std::size_t k = 0; k < n; ++k) out.i.push_back(t.as<std::uint8_t>()[k] != 0);
+      } else {
+        return raise("NotImplementedError", "a result of element type " + std::string(hlo::element_info(t.type).mlir) + " is not supported here");
+      }
+      outs.push_back(mk_array(std::move(out)));
+    }
+    if (outs.size() == 1) return outs[0];
+    return mk_seq(T::Tuple, std::move(outs));
+  }
+  // compiled.cost_analysis(): XLA's keys from the core's cost rules (hlo/cost.h) over the
+  // unfused module, zero values left out as XLA leaves them out, values floats. An estimate; XLA's
+  // optimal_seconds is not modeled (not meaningful on CPU) and not given.
+  V cost_analysis(const V& comp) {
+    auto an = hlo::analyze_module(comp->compiled->modules[0]);
+    if (!an) return raise("RuntimeError", "cost analysis failed: " + an.error());
+    auto d = mk(T::Dict);
+    auto put = [&](const std::string& k, double v) {
+      if (v != 0) dict_set(d, mk_str(k), mk_float(v));
+    };
+    put("flops", an->flops);
+    put("transcendentals", an->transcendentals);
+    put("bytes accessed", an->bytes_accessed);
+    for (auto& [i, b] : an->bytes_accessed_operand) put("bytes accessed" + std::to_string(i) + "{}", b);
+    put("bytes accessedout{}", an->bytes_accessed_output);
+    // utilization{N}{}: each top-level op reading an operand N uses it once (XLA's default).
+    std::map<int, double> util;
+    for (const auto* r : an->top_level()) {
+      const auto ob = an->operand_bytes(*r);
+      for (std::size_t k = 0; k < ob.size(); ++k) util[static_cast<int>(k)] += 1;
+    }
+    for (auto& [i, u] : util) put("utilization" + std::to_string(i) + "{}", u);
+    return d;
+  }
+};
+
+}  // namespace
+
+NotebookResult run_notebook(const std::string& source, const NotebookOptions& options) {
+  auto prog = parse(source);
+  if (!prog) {
+    const Error& e = prog.error_info();
+    NotebookResult r;
+    std::string line;
+    if (e.line >= 1) {
+      std::size_t start = 0;
+      for (int k = 1; k < e.line && start != std::string::npos; ++k) {
+        start = source.find('\n', start);
+        if (start != std::string::npos) ++start;
+      }
+      if (start != std::string::npos) {
+        const auto end = source.find('\n', start);
+        line = source.substr(start, end == std::string::npos ? std::string::npos : end - start);
+      }
+    }
+    r.error = "  File \"" + options.filename + "\", line " + std::to_string(e.line) + "\n";
+    const auto b = line.find_first_not_of(" \t");
+    if (b != std::string::npos) {
+      r.error += "    " + line.substr(b) + "\n";
+      if (e.column >= 1 && static_cast<std::size_t>(e.column) > b)
+        r.error += "    " + std::string(static_cast<std::size_t>(e.column) - 1 - b, ' ') + "^\n";
+    }
+    r.exception = "SyntaxError: " + e.without_place();
+    r.error += r.exception + "\n";
+    r.error_type = "SyntaxError";
+    r.line = e.line;
+    return r;
+  }
+  Machine m(source, options);
+  return m.run(prog.value());
+}
+
+}  // namespace rl::python

@@ -1,0 +1,62 @@
+// The notebook's values (python/notebook.h): one refcounted object per Python value.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "python/ast.h"
+#include "python/bigint.h"
+#include "python/ndarray.h"
+
+namespace rl::python::nb {
+
+enum class T {
+  None, Bool, Int, Float, Str, List, Tuple, Dict, Range, Slice,
+  Func,       // a def or lambda
+  Builtin,    // a function of the runtime: s is its qualified name ("print", "np.sort")
+  Method,     // s: the attribute; self: the receiver
+  Module,     // s: "numpy", "jax.numpy", "numpy.testing", "time", "jax"
+  DType,      // a NumPy/JAX dtype (dt)
+  Array,      // a host array (arr): numpy.ndarray or jax.Array
+  ExcType,    // s: "ValueError"
+  Exc,        // an exception instance: s its type, text its message
+  Jitted,     // jax.jit(f): self is f
+  Lowered,    // text: the module; s: the function's name
+  IR,         // lowered.compiler_ir(...): text
+  Compiled,   // lowered.compile(): text, compiled (the parsed, lowered module)
+};
+
+struct Obj;
+using V = std::shared_ptr<Obj>;
+
+struct Scope {
+  std::unordered_map<std::string, V> vars;
+  std::shared_ptr<Scope> parent;  // the enclosing function's scope (closures); null: globals next
+};
+
+struct CompiledModule;  // notebook.cpp: a parsed and lowered module kept for runs
+
+struct Obj {
+  T t = T::None;
+  bool b = false;
+  std::int64_t i = 0;                 // Int: the value, or (big) the nearest int64
+  std::shared_ptr<const BigInt> big;  // Int: set when the value is past int64
+  double f = 0;
+  std::string s, text;
+  std::vector<V> items;  // List, Tuple; Dict: keys; Range: start, stop, step; Slice: start, stop, step
+  std::vector<V> vals;   // Dict: values, in the keys' order
+  NdArray arr;
+  DType dt = DType::Float64;
+  V self;
+  const Stmt* def = nullptr;   // Func (def)
+  const Expr* lambda = nullptr;  // Func (lambda)
+  std::vector<V> defaults;     // Func: one per parameter (null: none)
+  std::shared_ptr<Scope> closure;
+  std::shared_ptr<CompiledModule> compiled;
+};
+
+}  // namespace rl::python::nb

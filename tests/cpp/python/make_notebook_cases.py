@@ -1,0 +1,196 @@
+#!/usr/bin/python3
+"""Writes tests/cpp/python/notebook_cases.inc: small Python programs and what CPython with NumPy
+prints for each (stdout, and the uncaught exception as `Type: message`). Run with Debian's python3
+and python3-numpy:
+    /usr/bin/python3 tests/cpp/python/make_notebook_cases.py > tests/cpp/python/notebook_cases.inc
+"""
+import contextlib
+import io
+import sys
+
+import numpy as np
+
+CASES = [
+    ('int floor division and modulo signs',
+     'print(7 // 2, -7 // 2, 7 // -2, -7 // -2, 7 % 3, -7 % 3, 7 % -3, -7 % -3, divmod(-7, 2), 0 // 5, -1 // 10)'),
+    ('float floor division and modulo signs',
+     'print(7.5 // 2, -7.5 // 2, 7.5 % -2, -7.5 % 2, -0.0 % 5, 0.0 % -5, divmod(7.5, -2), 1 % 0.3, -1e-20 % 1.0)'),
+    ('float repr: shortest round trip, CPython layout',
+     'print(1/3, 2/3, 0.1 + 0.2, 1e-5, 0.0001, 1e16, 1e15, 123456789012345678.0, -1e-7, 100.0, 80 / 3, 160 / 3)\n'
+     "print(float('nan'), float('-inf'), 0.0, -0.0, 5e-324, 1.7976931348623157e308, 2.5e-300, 1e22, 1.5e+200, 3.0 * 1.1)\n"
+     'print(repr(0.1), str(1e100), 16 / 7, 8192 / 3584, 24 / 7, 2 ** 0.5, 1 / 7 * 1e-10)'),
+    ('int and float arithmetic',
+     'print(2 ** 62, -2 ** 63, 10 ** 18 * 9, 7 / 2, -7 / 2, 2 ** -2, 2 ** 53 + 1.0, 3 * 1.5, True + True, True * 3.0, 1 == 1.0, -5 >> 1, 1 << 10, 6 & 3, 6 | 3, 6 ^ 3, ~5)'),
+    ('ints of any size',
+     'print(2 ** 64, -2 ** 63, 2 ** 100, (2 ** 64) // 3, -(2 ** 70) // 3, (2 ** 70) % -7, 10 ** 30 % 7, 3 ** 80 - 3 ** 80 + 1, 2 ** 64 == 2.0 ** 64, 2 ** 64 > 1e19, -(2 ** 63) - 1)\n'
+     'print(0xFFFF_FFFF_FFFF_FFFF_FF, 123456789012345678901234567890, int("-98765432109876543210"), int(1e20), 2 ** 64 / 2 ** 62, abs(-2 ** 65), divmod(-2 ** 65, 10), 1 << 70, (1 << 70) >> 68, 2 ** 1000 % 1000007)\n'
+     'x = 1\nfor k in range(1, 31):\n    x *= k\nprint(x, float(x), x * 1.0, str(x)[:5], len(str(x)))'),
+    ('int to str past 4300 digits is refused', 'x = 10 ** 5000\nprint(len(str(x // 10 ** 4000)))\nprint(x)'),
+    ('try, except, else, finally',
+     "def div(a, b):\n    try:\n        r = a // b\n    except ZeroDivisionError as e:\n        print('caught:', e, type(e).__name__ if False else repr(e))\n        return None\n    else:\n        print('no error')\n        return r\n    finally:\n        print('finally')\n"
+     "print(div(7, 2))\nprint(div(1, 0))\n"
+     "try:\n    [1][3]\nexcept (KeyError, IndexError) as e:\n    print('lookup', e.args)\n"
+     "try:\n    {}['k']\nexcept LookupError as e:\n    print('base class', repr(e), str(e))\n"
+     "try:\n    raise ValueError('bad', 3)\nexcept Exception as e:\n    print(e, e.args, isinstance(e, ValueError), isinstance(e, TypeError))\n"
+     "try:\n    try:\n        int('x')\n    except TypeError:\n        print('wrong handler')\n    finally:\n        print('inner finally')\nexcept ValueError as e:\n    print('outer', e)\n"
+     "try:\n    assert False, 'msg'\nexcept AssertionError as e:\n    print('assert', e)\n"
+     "for k in range(3):\n    try:\n        if k == 1:\n            continue\n        print('k', k)\n    finally:\n        print('f', k)\n"),
+    ('a re-raised exception', "try:\n    1 / 0\nexcept ZeroDivisionError:\n    print('handling')\n    raise"),
+    ('an exception raised in an except clause', "try:\n    1 / 0\nexcept ZeroDivisionError:\n    raise ValueError('from handler')"),
+    ('f-strings and format specs',
+     "x = 3.14159\nn = 42\ns = 'hi'\nprint(f'{x}', f'{x:.2f}', f'{x:8.3f}|', f'{x:<8.1f}|', f'{x:^9.2f}|', f'{x:+.1e}', f'{x:g}', f'{1e-7:g}', f'{123456789.0:,.2f}', f'{0.25:%}', f'{0.256:.1%}')\n"
+     "print(f'{n}', f'{n:5d}|', f'{n:<5}|', f'{n:05d}', f'{n:x}', f'{n:#x}', f'{n:b}', f'{n:o}', f'{-n:+d}', f'{1234567:,}', f'{1234567:_}', f'{n:.2f}', f'{n:e}')\n"
+     "print(f'{s}', f'{s!r}', f'{s:>5}|', f'{s:*^6}', f'{s:.1}', f'{{literal}}', f'{n + 1} and {n * 2}', f'{[1, 2]}', f'{ {\"a\": 1} }', f'{x=}', f'{n = }')\n"
+     "w = 7\np = 2\nprint(f'{x:{w}.{p}f}|', f'{2/3}', f'{80/3:.3f}', f'{1e16}', f'{-0.0}', f'{float(\"nan\"):.2f}', f'{True}', f'{None}', format(0.5, '.3f'), format(12, '04'), f'{3.0:.0f}', f'{2.5:.0f}', f'{1.0:.3}')"),
+    ('round as CPython rounds',
+
+     'print(round(2.5), round(3.5), round(-2.5), round(2.675, 2), round(1.25, 1), round(7), round(0.5), round(26.666666666666664, 3), round(-0.5))'),
+    ('containers repr',
+     "print([1, 2.0, 'a', None, True, (1,), ()], {'a': 1, 'b': [1, 2]}, repr(\"it's\"), repr('a\"b'), str(3.0), (1, 2), [], {}, [[1.5], ['x']])"),
+    ('dict insertion order',
+     "d = {}\nd['z'] = 1\nd['a'] = 2\nd['m'] = 3\nd['z'] = 4\nprint(d, list(d), list(d.values()), list(d.items()))\n"
+     "d.pop('a')\nd['a'] = 5\nprint(d, d.get('q'), d.get('q', 0), 'm' in d, len(d), d.setdefault('m', 9), d.setdefault('n', 7), d)\n"
+     "e = dict(x=1, y=2)\ne.update({'x': 3, 'w': 4})\nprint(e, dict([(1, 'a'), (2, 'b')]), {1: 'a', 1.0: 'b', True: 'c'})"),
+    ('comparisons',
+     "print(1 < 2 < 3, 1 < 2 > 3, [1, 2] < [1, 3], (1, 'a') == (1, 'a'), 'abc' < 'abd', 2 in [1, 2], 3 not in (1, 2), None is None, 1 != 1.0, float('nan') == float('nan'))"),
+    ('strings',
+     "print('a,b,c'.split(','), '-'.join(['x', 'y']), 'Hi'.upper(), len('hello'), 'ell' in 'hello', 'abc'[::-1], 'abcdef'[1:4], ' pad '.strip(), 'a b  c'.split(), 'ab' * 3, 'x' + 'y', 'hello'.replace('l', 'L'), 'abc'.startswith('ab'), 'abc'.find('c'))"),
+    ('list slicing and methods',
+     'x = list(range(10))\nprint(x[2:5], x[::-3], x[-3:], x[:-7], x[5:2], x[::2], x[-100:100], x[-1])\n'
+     'y = [3, 1, 2]\ny.append(0)\ny.sort()\nprint(y, y.pop(), y, y.index(2), [1, 2] + [3], [0] * 3)\n'
+     'y.insert(0, 9)\ny.extend((7, 8))\ny.reverse()\nprint(y, y.count(9), sorted(y, reverse=True))\n'
+     'y += [5]\nprint(y, len(y))'),
+    ('comprehensions',
+     "print([i * i for i in range(5) if i % 2 == 0], {k: v for k, v in zip('abc', range(3))}, [(i, j) for i in range(2) for j in range(i + 1)], sum(x for x in range(4)))"),
+    ('functions: defaults, keywords, closures, lambda',
+     'def f(a, b=2, c=3):\n    return a + b * c\nprint(f(1), f(1, c=10), f(a=2, b=0))\n'
+     'def mk(n):\n    return lambda x: x + n\nadd3 = mk(3)\nprint(add3(4), sorted([3, 1, 2], key=lambda v: -v), list(map(lambda v: v * 2, [1, 2])))\n'
+     'def fact(n):\n    return 1 if n <= 1 else n * fact(n - 1)\nprint(fact(20))\n'
+     'def swap(a, b):\n    return b, a\nq, r = swap(1, 2)\nprint(q, r)\n'
+     'def nothing():\n    pass\nprint(nothing())'),
+    ('loops: while, break, continue, for-else',
+     'n = 0\ntotal = 0\nwhile n < 10:\n    n += 1\n    if n % 2:\n        continue\n    if n > 8:\n        break\n    total += n\nprint(n, total)\n'
+     'for i in range(3):\n    pass\nelse:\n    print("done", i)\n'
+     'for i in range(3):\n    if i == 1:\n        break\nelse:\n    print("not printed")\nprint(i)\n'
+     'for a, b in [(1, 2), (3, 4)]:\n    print(a + b, end=" ")\nprint()\nprint(1, 2, 3, sep=", ")\nprint("a", "b", sep="", end="!\\n")'),
+    ('builtins',
+     "print(min(3, 1, 2), max([1, 5, 2]), sum([1, 2, 3]), sum([0.1] * 10), abs(-3), abs(-2.5), sorted('cab'), list(enumerate('ab')), list(zip([1, 2], 'ab')))\n"
+     "print(int('42'), int(-3.9), int(' 7 '), float('1.5'), float('inf'), str(12), isinstance(True, int), isinstance(1.0, (int, float)), isinstance('a', list), any([0, 0]), all([]), bool([]), bool(0.1))\n"
+     'print(len(range(0, 10, 3)), list(range(5, 0, -2)), list(reversed([1, 2, 3])), min([(2, "b"), (1, "z")]), max("abc"), tuple([1, 2]), list((1, 2)), pow(2, 10), divmod(17, 5))'),
+    ('NumPy printing',
+     'import numpy as np\n'
+     'print(np.array([1.0, 2.5]))\nprint(repr(np.array([1.0, 2.5])))\nprint(np.array([1, 2, 3]), repr(np.array([1, 2, 3])))\n'
+     'print(np.arange(20) * 1.1)\nprint(np.array([[1.5, 2], [3, 4]]))\nprint(repr(np.array([[1.5, 2], [3, 4]])))\n'
+     'print(np.array([1e-5, 2.5]))\nprint(np.array([True, False]), repr(np.array([True, False])))\n'
+     'print(np.array([0.1, 0.25], dtype=np.float32))\nprint(repr(np.array([1, 2], dtype=np.float32)))\n'
+     'print(np.array([8, 16, 32, 64, 128]) / 6)\nprint(np.array([-1.5, 2.0, np.inf, np.nan]))\nprint(np.array([1e10, 1.0]))\n'
+     'print(np.zeros(3), np.ones((2, 2), dtype=np.int32), repr(np.zeros(0)), np.array([100.0, 0.001]))\n'
+     'print(np.array([[1, -20], [300, 4]]))\nprint(repr(np.arange(30.0)))'),
+    ('NumPy summarizes large arrays',
+     'import numpy as np\nprint(np.arange(2000))\nprint(repr(np.arange(1001) * 0.5))\nprint(np.arange(3000.0).reshape(30, 100) / 7)\nprint(np.arange(1000))\nprint(np.zeros((2, 3, 400), dtype=np.int32))'),
+    ('NumPy broadcasting and promotion',
+     'import numpy as np\na = np.arange(6).reshape(2, 3)\nprint(a + np.array([10, 20, 30]))\n'
+     'print((a / 2).dtype, a // 4, a % -4, (a * 1.5).dtype, a.shape, a.T.shape, a.ndim, a.size)\n'
+     'print((np.ones(3, dtype=np.float32) * 2.5).dtype, (np.ones(3, dtype=np.float32) + np.ones(3)).dtype, (np.array([1, 2], dtype=np.int32) + 1).dtype)\n'
+     'print(a.sum(), a.mean(), a.max(), a.min(), (a > 2).tolist(), a.sum(axis=0), a.max(axis=1))\n'
+     'print(np.array([1, 2]) * np.array([[1], [2], [3]]))\nprint(-a, a ** 2, 2 ** np.arange(4), np.array([-7, 7]) // 2, np.array([-7.5, 7.5]) % 2)\n'
+     'print(np.arange(5)[1:4], np.arange(5)[::-1], np.arange(12).reshape(3, 4)[1], np.arange(12).reshape(3, 4)[1:, ::2], np.arange(12).reshape(3, 4)[2, 3])'),
+    ('NumPy functions',
+     'import numpy as np\n'
+     'print(np.array([[1, 2], [3, 4]]) @ np.array([5, 6]), np.array([[1.0, 2], [3, 4]]) @ np.array([[1.0], [2]]))\n'
+     'print(np.sort(np.array([3.0, 1.0, 2.0])), np.append(np.array([1.5, 2.5]), 5.0), np.append([1, 2], [3]), np.concatenate([np.array([1]), np.array([2.5])]))\n'
+     'print(np.minimum(3.0, np.array([1, 5])), np.maximum(np.array([1, 5]), 2), np.all(np.array([1, 2]) > 0), np.any(np.array([0, 0])), np.all([True, False]))\n'
+     'print(np.tanh(np.array([0.0, 0.5])), np.sqrt(np.array([4, 9])), np.exp(np.array([0.0, 1.0])), np.log(np.array([1.0, np.e])), np.abs(np.array([-1, 2])))\n'
+     'print(np.linspace(0, 1, 5), np.arange(0.0, 1.0, 0.25), np.full(3, 7), np.where(np.array([1, 0, 2]) > 0, 1.0, -1.0))\n'
+     'print(np.isclose(np.array([1.0, 1.1]), 1.0), np.allclose([1.0, 2.0], [1.0, 2.0000001]), np.sum(np.array([0.1] * 10)), np.mean([1, 2, 3, 4]))\n'
+     'r = np.array([26.666666666666664, 100.0])\nprint(r.tolist(), r[0], r[-1], r[1:], (r / 1e9).tolist(), np.arange(3).tolist(), np.asarray([1, 2]).astype(np.float32))'),
+    ('np.testing.assert_allclose passes within its tolerance',
+     'import numpy as np\nnp.testing.assert_allclose(np.array([1.0, 2.0]), [1.0, 2.0000001])\nnp.testing.assert_allclose(24 / 7, 3.4285714)\nnp.testing.assert_allclose(np.array([1.0, 2.1]), [1.0, 2.0], rtol=0.1)\n'
+     "np.testing.assert_allclose([np.nan, np.inf], [np.nan, np.inf])\nprint('passed')"),
+    ('np.testing.assert_allclose: the mismatch message',
+     'import numpy as np\nnp.testing.assert_allclose(np.array([1.0, 3.0, 5.5]), [1, 2, 5])'),
+    ('np.testing.assert_allclose: integers',
+     'import numpy as np\nnp.testing.assert_allclose(np.array([1, 3]), np.array([1, 2]))'),
+    ('np.testing.assert_allclose: shapes',
+     'import numpy as np\nnp.testing.assert_allclose(np.array([1.0, 3.0]), np.array([1.0, 2.0, 3.0]))'),
+    ('np.testing.assert_allclose: scalars, rtol',
+     'import numpy as np\nnp.testing.assert_allclose(3.0, 2.0, rtol=0.1)'),
+    ('np.testing.assert_allclose: float32, atol',
+     'import numpy as np\nnp.testing.assert_allclose(np.array([1, 3], dtype=np.float32), np.array([1, 2], dtype=np.float32), rtol=2e-5, atol=2e-5)'),
+    ('ZeroDivisionError: integer', 'print(1)\nprint(1 // 0)'),
+    ('ZeroDivisionError: integer modulo', 'x = 5 % 0'),
+    ('ZeroDivisionError: true division', 'x = 1 / 0'),
+    ('ZeroDivisionError: float', 'x = 1.0 / 0'),
+    ('ZeroDivisionError: float floor division', 'x = 1.0 // 0.0'),
+    ('ZeroDivisionError: power', 'x = 0.0 ** -1'),
+    ('NameError', 'print(undefined_name)'),
+    ('AssertionError with a message', "assert 1 == 2, 'nope'"),
+    ('AssertionError without a message', 'assert [] '),
+    ('ValueError raised in a function',
+     "def contract(m, k, n, itemsize=4):\n    if min(m, k, n, itemsize) <= 0:\n        raise ValueError('positive dimensions and itemsize required')\n    return m\ncontract(1, 0, 2)"),
+    ('raise a class', 'raise RuntimeError'),
+    ('TypeError: raise a non-exception', 'raise 5'),
+    ('IndexError: list', 'x = [1, 2][5]'),
+    ('IndexError: tuple', 'x = (1,)[-2]'),
+    ('KeyError', "x = {'a': 1}['b']"),
+    ('TypeError: str + int', "x = 'a' + 1"),
+    ('TypeError: int + str', "x = 1 + 'a'"),
+    ('TypeError: too many arguments', 'def f(a):\n    return a\nf(1, 2, 3)'),
+    ('TypeError: missing arguments', 'def f(a, b, c):\n    return a\nf()'),
+    ('TypeError: unexpected keyword', 'def f(a):\n    return a\nf(b=1)'),
+    ('TypeError: not callable', 'x = None\nx()'),
+    ('TypeError: not subscriptable', 'x = 5\nx[0]'),
+    ('TypeError: unhashable', 'd = {[1]: 2}'),
+    ('TypeError: ordering', "x = 1 < 'a'"),
+    ('TypeError: sequence times float', 'x = [1] * 2.0'),
+    ('ValueError: int()', "int('x')"),
+    ('ValueError: float()', "float('abc')"),
+    ('ValueError: unpacking, too many', 'a, b = [1, 2, 3]'),
+    ('ValueError: unpacking, too few', 'a, b, c = (1, 2)'),
+    ('ValueError: max of nothing', 'max([])'),
+    ('ValueError: NumPy broadcasting', 'import numpy as np\nnp.array([1, 2]) + np.array([1, 2, 3])'),
+    ('ValueError: truth of an array', 'import numpy as np\nif np.array([1, 2]) > 0:\n    pass'),
+    ('ValueError: NumPy reshape', 'import numpy as np\nnp.arange(6).reshape(4, 2)'),
+    ('IndexError: NumPy index', 'import numpy as np\nnp.arange(3)[3]'),
+    ('AttributeError: str', "'x'.foo"),
+    ('OverflowError: float power', 'x = 10.0 ** 400'),
+    ('OverflowError: int to float', 'x = 2 ** 2000 * 1.0'),
+    ('NumPy refuses an int past 64 bits', 'import numpy as np\nnp.array([2 ** 70], dtype=np.int64)'),
+]
+
+
+def run(src):
+    out = io.StringIO()
+    err = ''
+    with contextlib.redirect_stdout(out):
+        try:
+            exec(compile(src, '<case>', 'exec'), {'__name__': '__main__'})
+        except Exception as e:  # noqa: BLE001
+            msg = str(e)
+            err = type(e).__name__ + (': ' + msg if msg else '')
+    return out.getvalue(), err
+
+
+def c_string(s):
+    out = '"'
+    for ch in s:
+        if ch == '\\':
+            out += '\\\\'
+        elif ch == '"':
+            out += '\\"'
+        elif ch == '\n':
+            out += '\\n"\n    "'
+        elif ord(ch) < 0x20 or ord(ch) > 0x7e:
+            out += '\\x%02x""' % ord(ch) if ord(ch) < 0x80 else ''.join('\\x%02x""' % b for b in ch.encode())
+        else:
+            out += ch
+    return out + '"'
+
+
+np.seterr(all='ignore')
+print('// Generated by tests/cpp/python/make_notebook_cases.py with Debian\'s python3 %d.%d.%d and NumPy %s: do not edit.'
+      % (sys.version_info[:3] + (np.__version__,)))
+print('// {name, source, what CPython + NumPy printed, the uncaught exception as "Type: message" ("" when none)}')
+for name, src in CASES:
+    out, err = run(src)
+    print('{%s,\n    %s,\n    %s,\n    %s},' % (c_string(name), c_string(src), c_string(out), c_string(err)))
