@@ -188,6 +188,14 @@ for (const name of Object.keys(fixture.pages)) {
       assert.equal(fused.status, 'passed');
       assert.equal(fused.fused, true);
       assert.equal(fused.choice.fuse, true);
+      // The summary's bound for a fused run is the fused bytes' (the core's), beside the unfused one, each named.
+      assert.ok(fused.fused_bound_seconds > 0 && fused.fused_bound_seconds <= fused.bound_seconds, `${fused.fused_bound_seconds} vs ${fused.bound_seconds}`);
+      assert.equal(fused.measured_fused.bound_seconds, fused.fused_bound_seconds);
+      const summary = await page.locator('#analyze-summary tbody').innerText();
+      assert.match(summary, /lower bound on time under this roof, from the fused bytes \([^)]*bytes at the run's fusion boundaries\) estimate/);
+      assert.match(summary, /lower bound on time under this roof, from the unfused bytes estimate/);
+      assert.match(summary, /measured \/ fused lower bound\s+[\d.]+× the fused lower bound/);
+      assert.equal(await page.locator('#analyze-summary td.fused-bound').count(), 1);
       // As many fusions as the core's fusion pass makes (the page groups nothing itself).
       const count = core.fuseText(CHAIN).value.modules[0].fusions.length;
       assert.equal(count, 2);
