@@ -87,6 +87,31 @@ export function setRunChoice(a, choice) {
   return { ...a, runChoice: { inputs, seed, files, fuse } };
 }
 
+/** The run choice's values in a link (#fuse=…): the word → runChoice.fuse. */
+export const FUSE_IN_LINK = { fused: true, ops: false };
+
+/**
+ * The run choice a link gives (decodeHash's `run`: {fuse: 'fused' | 'ops'}, or null): a link
+ * without fuse= runs fused (the default). A bad value is ignored with a notice naming the key,
+ * the values allowed and the value; the choice is then the default.
+ * @returns {{analyze: object, notices: string[]}}
+ */
+export function runChoiceFromLink(a, run) {
+  const text = run?.fuse;
+  if (text === undefined) return { analyze: setRunChoice(a, { fuse: true }), notices: [] };
+  if (Object.hasOwn(FUSE_IN_LINK, text)) return { analyze: setRunChoice(a, { fuse: FUSE_IN_LINK[text] }), notices: [] };
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return {
+    analyze: setRunChoice(a, { fuse: true }),
+    notices: [`ignored fuse=${JSON.stringify(shown)} in the link: fuse is one of ${Object.keys(FUSE_IN_LINK).join(', ')}; the run fuses (the default)`],
+  };
+}
+
+/** The run choice's part of the URL hash: 'fuse=ops' for op by op; '' for the default (fused). */
+export function runHashPart(a) {
+  return a.runChoice.fuse === false ? 'fuse=ops' : '';
+}
+
 /** A run of the analysis on show has started: its earlier report (if any) stays until it ends. */
 export function setRunPending(a, label) {
   if (!a.shown) return a;

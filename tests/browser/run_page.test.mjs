@@ -183,6 +183,7 @@ for (const name of Object.keys(fixture.pages)) {
       const { page, problems } = await fixture.open(name);
       await showText(page, 'chain.mlir', CHAIN);
       assert.equal(await page.locator('#analyze-fuse').inputValue(), 'fused', 'fused is the default');
+      assert.doesNotMatch(await page.evaluate(() => location.hash), /fuse=/, 'the default is not in the link');
       assert.equal(await page.locator('#analyze-fuse option:checked').innerText(), 'as a compiler would fuse it');
       const fused = await runShown(page);
       assert.equal(fused.status, 'passed');
@@ -251,6 +252,15 @@ for (const name of Object.keys(fixture.pages)) {
       assert.equal(plain.status, 'passed');
       assert.equal(plain.fused, false);
       assert.deepEqual(plain.fusions, []);
+      assert.equal(plain.fused_bound_seconds, null);
+      assert.match(await page.evaluate(() => location.hash), /&fuse=ops$/, 'op by op is in the link');
+      assert.doesNotMatch(await page.locator('#analyze-summary tbody').innerText(), /fused bytes/);
+      // A link sets the choice; a bad value is said in the page's notices, and the run fuses.
+      await page.evaluate(() => { location.hash = '#m=32&fuse=bogus'; });
+      await page.waitForFunction(() => document.getElementById('analyze-fuse').value === 'fused');
+      assert.match(await page.locator('#notices').innerText(), /ignored fuse="bogus" in the link: fuse is one of fused, ops/);
+      await page.evaluate(() => { location.hash = '#m=32&fuse=ops'; });
+      await page.waitForFunction(() => document.getElementById('analyze-fuse').value === 'ops');
       series = await page.evaluate(() => window.rooflineLab.analysisSeries());
       assert.ok(!series.some((x) => x.role === 'measured fusion' || x.role === 'fusion'));
       const perOp = series.find((x) => x.role === 'measured');
