@@ -87,6 +87,31 @@ export function setRunChoice(a, choice) {
   return { ...a, runChoice: { inputs, seed, files, fuse } };
 }
 
+/** The run choice's values in a link (#fuse=…): the word → runChoice.fuse. */
+export const FUSE_IN_LINK = { fused: true, ops: false };
+
+/**
+ * The run choice a link gives (decodeHash's `run`: {fuse: 'fused' | 'ops'}, or null): a link
+ * without fuse= runs fused (the default). A bad value is ignored with a notice naming the key,
+ * the values allowed and the value; the choice is then the default.
+ * @returns {{analyze: object, notices: string[]}}
+ */
+export function runChoiceFromLink(a, run) {
+  const text = run?.fuse;
+  if (text === undefined) return { analyze: setRunChoice(a, { fuse: true }), notices: [] };
+  if (Object.hasOwn(FUSE_IN_LINK, text)) return { analyze: setRunChoice(a, { fuse: FUSE_IN_LINK[text] }), notices: [] };
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return {
+    analyze: setRunChoice(a, { fuse: true }),
+    notices: [`ignored fuse=${JSON.stringify(shown)} in the link: fuse is one of ${Object.keys(FUSE_IN_LINK).join(', ')}; the run fuses (the default)`],
+  };
+}
+
+/** The run choice's part of the URL hash: 'fuse=ops' for op by op; '' for the default (fused). */
+export function runHashPart(a) {
+  return a.runChoice.fuse === false ? 'fuse=ops' : '';
+}
+
 /** A run of the analysis on show has started: its earlier report (if any) stays until it ends. */
 export function setRunPending(a, label) {
   if (!a.shown) return a;
@@ -101,12 +126,16 @@ export function setRunPending(a, label) {
   };
 }
 
-/** A run finished (for the analysis `seq`): its report (and its results as .npy files) replaces the earlier one. */
-export function setRun(a, seq, { report, ms, files }, at = new Date().toISOString()) {
+/**
+ * A run finished (for the analysis `seq`): its report (and its results as .npy files) replaces the
+ * earlier one. fusedTotals: a fused run's {flops, transcendentals, bytes_accessed} as the fusion
+ * pass counts them (core.fuseText's fused_totals), or null: the summary's fused lower bound.
+ */
+export function setRun(a, seq, { report, ms, files, fusedTotals }, at = new Date().toISOString()) {
   if (a.run?.seq !== seq) return a;
   return {
     ...a,
-    run: { ...a.run, report, ms, at, files: files ?? [], inputs: a.run.asked.inputs, seed: a.run.asked.seed, pending: null, cancelled: false, error: null },
+    run: { ...a.run, report, ms, at, files: files ?? [], fusedTotals: fusedTotals ?? null, inputs: a.run.asked.inputs, seed: a.run.asked.seed, pending: null, cancelled: false, error: null },
     selectedFusion: null, fusionPage: 0,
   };
 }
@@ -237,6 +266,21 @@ export function* analyzeBaseSteps(core, a, budgets, measurements) {
     ...(measured ? { seconds, measured_seconds: measured.total } : {}),
   });
   if (!line.ok) throw new Error(`the roofline of this program: ${line.error}`);  // a bug: the roofs are checked data
+  // A fused run: the program's lower bound from its fused totals (bytes at the fusions'
+  // boundaries, the traffic the run did), by the core as the unfused one; its measured total is
+  // set beside this bound. The unfused bound stays on show, named as such.
+  const ft = run?.report.fused ? run.fusedTotals : null;
+  let fusedLine = null;
+  if (ft) {
+    const r = core.roofline({
+      roofs: [roofBudgets(roof)], flops: new Float64Array(0), bytes: new Float64Array(0),
+      totals: { flops: ft.flops, bytes_accessed: ft.bytes_accessed, collective_bytes: summary.totals.collective_bytes || 0 },
+      range: figureRange(rows, summary.totals, drawn, fusions),
+      ...(measured ? { measured_seconds: measured.total } : {}),
+    });
+    if (!r.ok) throw new Error(`the fused roofline of this program: ${r.error}`);  // a bug, as above
+    fusedLine = r.value;
+  }
   yield;
   const others = line.value.roofs.slice(1);
   const roofs = found.map((r) => ({ ...r, line: r === roof ? line.value.roofs[0] : others.shift() }));
@@ -250,9 +294,11 @@ export function* analyzeBaseSteps(core, a, budgets, measurements) {
     summary, roofs, roof: chosen, rows,
     dtype: { used: dtype, detected: detected.dtype, from: a.dtype ? 'chosen by you' : detected.from },
     bound: chosen.line.time,
+    // A fused run's bound from its fused totals (null otherwise): {seconds, compute, memory, …, bytes_accessed}.
+    fusedBound: fusedLine ? { ...fusedLine.roofs[0].time, bytes_accessed: ft.bytes_accessed } : null,
     figure: { ...figurePoints(rows, line.value, drawn), fusions: fusionPoints(fusions) },
     ceilings: line.value.ops.ceilings,
     fusions,
-    run: run ? { ...run, measured: line.value.measured, timedOps: measured.timed } : null,
+    run: run ? { ...run, measured: line.value.measured, measuredFused: fusedLine?.measured ?? null, timedOps: measured.timed } : null,
   };
 }

@@ -346,8 +346,10 @@ async function boot() {
     figure: bindFigureView(() => state, (key, on) => update(setShow(state, key, on))),
     analyze: bindAnalyzeView(analyzeClient, examples.ok ? examples.value : [], () => state,
       (analyze) => {
+        const linkChanged = analyze.runChoice.fuse !== state.analyze.runChoice.fuse;  // #fuse=ops follows the choice
         state = { ...state, analyze };  // only section 8 changes: only it redraws
         views.analyze.render(state);
+        if (linkChanged && !state.error) writeHash();
       }, core, { onSelectLine: (line, column, name) => views.write.selectLine(line, column, name) }),
     write: bindWriteView({ lower: (source) => lowerings.run('lower', { source }) }, () => state,
       (write) => {

@@ -1207,8 +1207,12 @@ export interface RunView {
   unsupported: { op: string; line: number; column: number; why: string }[];
   /** the program's measured time against the chosen roof (null: not all ops timed, or not run) */
   measured: MeasuredAgainstRoof | null;
-  /** the lower bound on time under the chosen roof */
+  /** the lower bound on time under the chosen roof (from the unfused bytes for StableHLO) */
   bound_seconds: number | null;
+  /** a fused run's lower bound from its fused totals (core.fuseText's bytes at fusion boundaries; ≤ bound_seconds); null otherwise */
+  fused_bound_seconds: number | null;
+  /** a fused run's measured time against the fused lower bound; null otherwise */
+  measured_fused: MeasuredAgainstRoof | null;
   /** the shown report ran fused (as a compiler would fuse it), or op by op; null: no report */
   fused: boolean | null;
   /** the shown report's results (shape, checksum, preview, bits): the same values fused or op by op */

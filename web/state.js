@@ -33,7 +33,7 @@ import { buildLesson } from './model/lesson.js';
 import { figureModel } from './model/figure_model.js';
 import { decodeHash, encodeHash, hashKeyOf } from './model/hash.js';
 import { measuredForReport } from './model/measure.js';
-import { createAnalyzeState } from './analyze_state.js';
+import { createAnalyzeState, runChoiceFromLink, runHashPart } from './analyze_state.js';
 import { createClassroomState } from './classroom_state.js';
 import { createGradebookState } from './gradebook_state.js';
 
@@ -259,7 +259,8 @@ export function checkExercise(core, state, answers) {
 
 /** The URL hash of the last valid view. */
 export function hashOf(state) {
-  return state.valid ? encodeHash(state.valid, dtypesOf(state)) : '';
+  // The lesson's fields, then section 8's run choice when it is not the default (#…&fuse=ops).
+  return [state.valid ? encodeHash(state.valid, dtypesOf(state)) : '', runHashPart(state.analyze)].filter(Boolean).join('&');
 }
 
 /**
@@ -269,6 +270,13 @@ export function hashOf(state) {
  */
 export function applyHash(core, state, hash) {
   const decoded = decodeHash(hash);
+  // Section 8's run choice (#fuse=ops): judged by analyze_state.js, a bad value noticed after the lesson's.
+  const linkedRun = runChoiceFromLink(state.analyze, decoded.run);
+  const withRun = (s) => ({ ...s, analyze: linkedRun.analyze, notices: [...s.notices, ...linkedRun.notices] });
+  return withRun(applyLessonHash(core, state, decoded));
+}
+
+function applyLessonHash(core, state, decoded) {
   const base = state.error && state.valid ? { ...state.valid } : { ...state.inputs };
   let linked = FIELDS.filter((f) => Object.hasOwn(decoded.values, f));
   const ignored = {};  // field → why, said in page order

@@ -7,10 +7,11 @@
 //   analyze       {text} → {result, ms}: the analysis of pasted text in the core's compact form
 //                 (core.analyzeTextColumns: JSON text and typed arrays, the arrays moved); the
 //                 caller makes it {summary, placement, errors, ms} with analysisOfWorker
-//   run           {text, name, inputs?, seed?, files?, fuse?, timingBudget?, timeBudget?} → {report, ms, files}: the text run in the core's
+//   run           {text, name, inputs?, seed?, files?, fuse?, timingBudget?, timeBudget?} → {report, ms, files, fusedTotals}: the text run in the core's
 //                 interpreter, fused unless fuse is false, each of its entry's ops and fusions timed (web/model/run.js: the object
 //                 `node scripts/run.mjs --json` prints for one file); progress: the entry's ops
-//                 run so far, of all, as the core tells them (at most every 0.1 s)
+//                 run so far, of all, as the core tells them (at most every 0.1 s); fusedTotals: a
+//                 fused run's {flops, transcendentals, bytes_accessed} by core.fuseText (else null)
 //   lesson-checks {} → {ir: core.checkLessonIr's value, kernel_seconds, kernel_variant}: section 2's
 //                 check of the lesson's IR beside the kernel's, with both times
 //   traffic       {factor, reread} → core.measureTraffic's value: section 6's experiment measured
@@ -86,7 +87,11 @@ function run(core, { text, name, inputs, seed, files, timingBudget, timeBudget, 
   // The results come back as .npy files too (result_N.npy), for the page to offer as downloads.
   const r = runFile(core, name ?? 'input', text, options, { npy: true });
   const report = valueOf(r);
-  return { report, ms: performance.now() - t0, files: r.files ?? [] };
+  // A fused run's program totals as the fusion pass counts them (core.fuseText: the pass the run
+  // used, bytes at the fusions' boundaries): the page's lower bound for the run is theirs.
+  const fused = report.fused ? core.fuseText(text) : null;
+  const fusedTotals = fused?.ok ? fused.value.fused_totals : null;
+  return { report, ms: performance.now() - t0, files: r.files ?? [], fusedTotals };
 }
 
 /** Section 2's checks: the lesson's IR through the interpreter, and the kernel's time at the lesson's size. */

@@ -183,11 +183,20 @@ for (const name of Object.keys(fixture.pages)) {
       const { page, problems } = await fixture.open(name);
       await showText(page, 'chain.mlir', CHAIN);
       assert.equal(await page.locator('#analyze-fuse').inputValue(), 'fused', 'fused is the default');
+      assert.doesNotMatch(await page.evaluate(() => location.hash), /fuse=/, 'the default is not in the link');
       assert.equal(await page.locator('#analyze-fuse option:checked').innerText(), 'as a compiler would fuse it');
       const fused = await runShown(page);
       assert.equal(fused.status, 'passed');
       assert.equal(fused.fused, true);
       assert.equal(fused.choice.fuse, true);
+      // The summary's bound for a fused run is the fused bytes' (the core's), beside the unfused one, each named.
+      assert.ok(fused.fused_bound_seconds > 0 && fused.fused_bound_seconds <= fused.bound_seconds, `${fused.fused_bound_seconds} vs ${fused.bound_seconds}`);
+      assert.equal(fused.measured_fused.bound_seconds, fused.fused_bound_seconds);
+      const summary = await page.locator('#analyze-summary tbody').innerText();
+      assert.match(summary, /lower bound on time under this roof, from the fused bytes \([^)]*bytes at the run's fusion boundaries\) estimate/);
+      assert.match(summary, /lower bound on time under this roof, from the unfused bytes estimate/);
+      assert.match(summary, /measured \/ fused lower bound\s+[\d.]+× the fused lower bound/);
+      assert.equal(await page.locator('#analyze-summary td.fused-bound').count(), 1);
       // As many fusions as the core's fusion pass makes (the page groups nothing itself).
       const count = core.fuseText(CHAIN).value.modules[0].fusions.length;
       assert.equal(count, 2);
@@ -243,6 +252,15 @@ for (const name of Object.keys(fixture.pages)) {
       assert.equal(plain.status, 'passed');
       assert.equal(plain.fused, false);
       assert.deepEqual(plain.fusions, []);
+      assert.equal(plain.fused_bound_seconds, null);
+      assert.match(await page.evaluate(() => location.hash), /&fuse=ops$/, 'op by op is in the link');
+      assert.doesNotMatch(await page.locator('#analyze-summary tbody').innerText(), /fused bytes/);
+      // A link sets the choice; a bad value is said in the page's notices, and the run fuses.
+      await page.evaluate(() => { location.hash = '#m=32&fuse=bogus'; });
+      await page.waitForFunction(() => document.getElementById('analyze-fuse').value === 'fused');
+      assert.match(await page.locator('#notices').innerText(), /ignored fuse="bogus" in the link: fuse is one of fused, ops/);
+      await page.evaluate(() => { location.hash = '#m=32&fuse=ops'; });
+      await page.waitForFunction(() => document.getElementById('analyze-fuse').value === 'ops');
       series = await page.evaluate(() => window.rooflineLab.analysisSeries());
       assert.ok(!series.some((x) => x.role === 'measured fusion' || x.role === 'fusion'));
       const perOp = series.find((x) => x.role === 'measured');

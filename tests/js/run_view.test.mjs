@@ -13,6 +13,7 @@ import {
 import { summarizeFile } from '../../web/model/analysis.js';
 import { fusedOpsText, fusionSpan, measuredSeconds, placeOps, sortRows } from '../../web/model/analysis_view.js';
 import { runFile } from '../../web/model/run.js';
+import { TASKS } from '../../web/worker_host.js';
 
 let core;
 let examples;
@@ -150,6 +151,40 @@ function ranView(name, text, options) {
 }
 
 describe('a fused run beside the analysis: one measured point per fusion', () => {
+  test('a fused run\'s lower bound comes from its fused totals (the core\'s), at most the unfused one', () => {
+    // Through the Worker's run task, as the page runs it: the report and the fusion pass's totals.
+    const ctx = { progress: () => {}, transfer: () => {} };
+    const ran = TASKS.run(core, { text: CHAIN, name: 'chain.mlir', inputs: 'arange' }, ctx);
+    assert.equal(ran.report.fused, true);
+    // Worked by hand: flops 3·4096 (multiply, add, multiply) + 2·64³ (dot) = 536576; unfused bytes
+    // 262144 (the analysis); fused 131072: the kLoop fusion's 81920 and the kOutput's 49152.
+    assert.deepEqual(ran.fusedTotals, { flops: 536576, transcendentals: 8192, bytes_accessed: 131072 });
+    assert.equal(ran.fusedTotals.bytes_accessed, ran.report.fusions.reduce((s, f) => s + f.bytes_accessed, 0));
+    let a = setRunPending(analysed('chain.mlir', CHAIN), 'running');
+    a = setRun(a, a.shown.seq, ran);
+    const view = deriveAnalyzeView(core, a, LESSON, null);
+    // Under the lesson's roof (100 GFLOP/s, 20 GB/s): unfused max(536576 / 1e11, 262144 / 2e10) =
+    // 13.1072 µs; fused max(5.36576 µs, 131072 / 2e10 = 6.5536 µs) = 6.5536 µs, memory bound.
+    assert.ok(Math.abs(view.bound.seconds - 13.1072e-6) <= 1e-15, `${view.bound.seconds}`);
+    assert.ok(Math.abs(view.fusedBound.seconds - 6.5536e-6) <= 1e-15, `${view.fusedBound.seconds}`);
+    assert.equal(view.fusedBound.bound, 'memory');
+    assert.equal(view.fusedBound.bytes_accessed, 131072);
+    assert.ok(view.fusedBound.seconds <= view.bound.seconds);
+    // The measured total against each bound, by the core.
+    assert.ok(view.run.measured && view.run.measuredFused);
+    assert.equal(view.run.measuredFused.seconds, view.run.measured.seconds);
+    assert.equal(view.run.measuredFused.bound_seconds, view.fusedBound.seconds);
+    assert.ok(Math.abs(view.run.measuredFused.over_bound - view.run.measured.seconds / view.fusedBound.seconds) <= 1e-9 * view.run.measuredFused.over_bound);
+    // Op by op: no fused totals, no fused bound.
+    const plain = TASKS.run(core, { text: CHAIN, name: 'chain.mlir', inputs: 'arange', fuse: false }, ctx);
+    assert.equal(plain.fusedTotals, null);
+    let b = setRunPending(analysed('chain.mlir', CHAIN), 'running');
+    b = setRun(b, b.shown.seq, plain);
+    const opView = deriveAnalyzeView(core, b, LESSON, null);
+    assert.equal(opView.fusedBound, null);
+    assert.equal(opView.run.measuredFused, null);
+  });
+
   test('runFile fuses by default; each fusion is matched to its ops\' rows and measured against the roof by the core', () => {
     const { report, view } = ranView('chain.mlir', CHAIN, { inputs: 'arange' });
     assert.equal(report.status, 'passed');

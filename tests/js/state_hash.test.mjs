@@ -3,8 +3,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { decodeHash, encodeHash, HASH_KEYS, MAX_VALUE_LENGTH } from '../../web/model/hash.js';
+import { setRunChoice } from '../../web/analyze_state.js';
 import {
-  applyHash, applyPartial, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow,
+  applyHash, applyLink, applyPartial, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow,
   TRAFFIC_FACTOR_RANGE,
 } from '../../web/state.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
@@ -32,7 +33,7 @@ describe('the URL hash codec', () => {
   });
 
   test('an empty hash is nothing to do', () => {
-    for (const h of ['', '#', undefined, null, 42]) assert.deepEqual(decodeHash(h), { values: {}, notices: [], classroom: null, write: null });
+    for (const h of ['', '#', undefined, null, 42]) assert.deepEqual(decodeHash(h), { values: {}, notices: [], classroom: null, write: null, run: null });
   });
 
   test('never throws on a bad hash: what it cannot read is explained', () => {
@@ -46,6 +47,19 @@ describe('the URL hash codec', () => {
     assert.match(notices[4], /longer than 200 characters/);
     assert.match(notices[5], /ignored "__proto__"/);
     assert.equal(Object.keys(HASH_KEYS).includes('factor'), true);
+  });
+});
+
+describe('section 8\'s run choice in the URL hash (#fuse=ops)', () => {
+  test('decodes the run\'s key raw, apart from the lesson\'s fields', () => {
+    const d = decodeHash('#m=64&fuse=ops');
+    assert.deepEqual(d.values, { m: '64' });
+    assert.deepEqual(d.run, { fuse: 'ops' });
+    assert.deepEqual(d.notices, []);
+    assert.equal(decodeHash('#m=64').run, null);
+    assert.deepEqual(decodeHash('#fuse=ops&fuse=fused').run, { fuse: 'fused' });
+    assert.match(decodeHash('#fuse=ops&fuse=fused').notices[0], /fuse appears twice in the link; the last one is used/);
+    assert.match(decodeHash('#zzz=1').notices[0], /not one of .*, py, fuse$/);
   });
 });
 
@@ -180,6 +194,37 @@ describe('page state with the core', () => {
       'ignored bandwidth="forty" in the link: bandwidth must be a number, got "forty"',
       'ignored factor="32" in the link: traffic factor must be from 0.25 to 16 on this page, got 32',
     ]);
+  });
+
+  test('the run choice: op by op is written as fuse=ops, fused (the default) is not; a link sets it, a bad value is noticed', () => {
+    const seed = createState(core);
+    const SEED_HASH = 'm=32&k=16&n=8&dtype=f32&peak=100&bandwidth=20&factor=2&sizes=8,16,32,64,128';
+    assert.equal(seed.analyze.runChoice.fuse, true);
+    assert.equal(hashOf(seed), SEED_HASH, 'the default is not written');
+    const ops = { ...seed, analyze: setRunChoice(seed.analyze, { fuse: false }) };
+    assert.equal(hashOf(ops), `${SEED_HASH}&fuse=ops`);
+    // Read back from a link: the same choice, no notice, the lesson's fields untouched.
+    const linked = applyHash(core, seed, `#${hashOf(ops)}`);
+    assert.equal(linked.analyze.runChoice.fuse, false);
+    assert.deepEqual(linked.notices, []);
+    assert.equal(hashOf(linked), `${SEED_HASH}&fuse=ops`);
+    assert.equal(applyHash(core, seed, '#fuse=ops&m=64').inputs.m, '64');
+    assert.equal(applyHash(core, ops, '#fuse=fused').analyze.runChoice.fuse, true);
+    // A link without fuse= is the default: fused (as the seed's view with the link's values).
+    assert.equal(applyLink(core, linked, '#m=64').analyze.runChoice.fuse, true);
+    // Bad values: ignored with a notice naming the key, the values allowed and the value; the run fuses.
+    for (const bad of ['yes', '', 'OPS', 'x'.repeat(300)]) {
+      const s = applyHash(core, ops, `#m=64&fuse=${bad}`);
+      assert.equal(s.analyze.runChoice.fuse, true, bad);
+      assert.equal(s.inputs.m, '64');
+      assert.equal(s.notices.length, 1, bad);
+      assert.match(s.notices[0], /^ignored fuse="[^"]*" in the link: fuse is one of fused, ops; the run fuses \(the default\)$/);
+      assert.ok(s.notices[0].length < 200);
+    }
+    assert.match(applyHash(core, seed, '#fuse').notices[0], /ignored fuse="" in the link/);
+    // The other run choices are kept.
+    const seeded = { ...seed, analyze: setRunChoice(seed.analyze, { seed: 7, inputs: 'arange' }) };
+    assert.deepEqual(applyHash(core, seeded, '#fuse=ops').analyze.runChoice, { inputs: 'arange', seed: 7, files: [], fuse: false });
   });
 
   test('setState-style partials take numbers, arrays and text, and name unknown keys', () => {

@@ -26,6 +26,13 @@ export const CLASSROOM_KEYS = ['classroom', 'seed', 'count', 'families', 'studen
  */
 export const WRITE_KEYS = ['py'];
 
+/**
+ * The key of section 8's run choice, `#fuse=ops` (op by op; `fused`, the default, is never
+ * written): handed over raw in `run` ({fuse: '…'}; null when the hash has none) and judged by
+ * web/analyze_state.js (runChoiceFromLink), which says why a bad value is ignored.
+ */
+export const RUN_KEYS = ['fuse'];
+
 const FIELD_TO_KEY = Object.fromEntries(Object.entries(HASH_KEYS).map(([key, field]) => [field, key]));
 
 /** Longest value read from a link; anything longer is ignored (a link is not a place for data). */
@@ -54,17 +61,18 @@ export function encodeHash(inputs, itemsizeOfDtype = {}) {
  * Splits a hash ("#m=32&dtype=bf16" or without the '#') into field texts. Never throws: what it
  * cannot read is left out and explained in `notices`. The classroom's keys go, raw and unjudged,
  * into `classroom` ({seed: 'alice', …}; `classroom` is null when the hash has none of them), and
- * the Write source's key into `write`, likewise.
+ * the Write source's key into `write`, and the run's into `run`, likewise.
  * @returns {{values: Record<string, string>, notices: string[], classroom: Record<string, string>|null,
- *            write: Record<string, string>|null}}
+ *            write: Record<string, string>|null, run: Record<string, string>|null}}
  */
 export function decodeHash(hash) {
   const values = {};
   const notices = [];
   let classroom = null;
   let write = null;
+  let run = null;
   const text = typeof hash === 'string' ? hash.replace(/^#/, '') : '';
-  if (text.trim() === '') return { values, notices, classroom, write };
+  if (text.trim() === '') return { values, notices, classroom, write, run };
   for (const part of text.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
@@ -89,9 +97,15 @@ export function decodeHash(hash) {
       write[key] = value;  // judged, length included, by web/model/source_link.js
       continue;
     }
+    if (RUN_KEYS.includes(key)) {
+      run = run ?? {};
+      if (Object.hasOwn(run, key)) notices.push(`${key} appears twice in the link; the last one is used`);
+      run[key] = eq < 0 ? '' : value.slice(0, MAX_VALUE_LENGTH + 1);
+      continue;
+    }
     const field = Object.hasOwn(HASH_KEYS, key) ? HASH_KEYS[key] : undefined;
     if (field === undefined) {
-      notices.push(`ignored "${shorten(key)}" in the link: not one of ${[...Object.keys(HASH_KEYS), ...CLASSROOM_KEYS, ...WRITE_KEYS].join(', ')}`);
+      notices.push(`ignored "${shorten(key)}" in the link: not one of ${[...Object.keys(HASH_KEYS), ...CLASSROOM_KEYS, ...WRITE_KEYS, ...RUN_KEYS].join(', ')}`);
       continue;
     }
     if (eq < 0) {
@@ -105,7 +119,7 @@ export function decodeHash(hash) {
     if (Object.hasOwn(values, field)) notices.push(`${key} appears twice in the link; the last one is used`);
     values[field] = value;
   }
-  return { values, notices, classroom, write };
+  return { values, notices, classroom, write, run };
 }
 
 /** The hash key of a state field ('traffic_factor' → 'factor'). */

@@ -335,14 +335,15 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     runView: () => {
       const s = getState().analyze;
       const run = s.shown && s.run?.seq === s.shown.seq ? s.run : null;
-      if (!run) return { state: 'none', name: s.shown?.name ?? null, choice: { ...s.runChoice }, pending: null, at: null, inputs: null, status: null, error: null, checks: [], not_run: null, unsupported: [], measured: null, bound_seconds: null, fused: null, results: [], rows: [], fusions: [] };
+      if (!run) return { state: 'none', name: s.shown?.name ?? null, choice: { ...s.runChoice }, pending: null, at: null, inputs: null, status: null, error: null, checks: [], not_run: null, unsupported: [], measured: null, bound_seconds: null, fused_bound_seconds: null, measured_fused: null, fused: null, results: [], rows: [], fusions: [] };
       const view = derive(getState());
       const r = run.report;
       const state = run.pending ? 'running' : run.cancelled ? 'cancelled' : run.error ? 'error' : r ? 'done' : 'none';
       return structuredClone({
         state, name: run.name, choice: { ...s.runChoice }, pending: run.pending, at: run.at, inputs: r?.inputs ?? null, status: r?.status ?? null,
         error: run.error, checks: r?.checks ?? [], not_run: r ? notRunText(r) || null : null, unsupported: r?.unsupported ?? [],
-        measured: view?.run?.measured ?? null, bound_seconds: view?.bound.seconds ?? null, fused: r ? Boolean(r.fused) : null,
+        measured: view?.run?.measured ?? null, bound_seconds: view?.bound.seconds ?? null,
+        fused_bound_seconds: view?.fusedBound?.seconds ?? null, measured_fused: view?.run?.measuredFused ?? null, fused: r ? Boolean(r.fused) : null,
         results: r?.results ?? [],
         rows: r ? view.rows.filter((x) => x.seconds !== null).map((x) => ({
           index: x.index, line: x.line, column: x.column, op: x.op, seconds: x.seconds, gflops: x.gflops, gbs: x.gbs, ofRoof: x.ofRoof,
