@@ -50,6 +50,10 @@ const app = await build({
   entryPoints: [join(ROOT, 'web', 'main.js')],
   minify: true,
   write: false,
+  // A source map beside the build (not in dist/, and app.js names none): scripts/bench --only size
+  // reads it to give each stretch of app.js to its room (scripts/lib/size_rooms.mjs).
+  sourcemap: 'external',
+  outfile: join(dist, 'app.js'),
   define: {
     ...common.define,
     __CORE_GLUE__: JSON.stringify(glue),
@@ -57,7 +61,9 @@ const app = await build({
     __WORKER_SOURCE__: JSON.stringify(worker.outputFiles[0].text),
   },
 });
-const appJs = app.outputFiles[0].text;
+const appJs = app.outputFiles.find((f) => f.path.endsWith('.js')).text;
+const appMap = app.outputFiles.find((f) => f.path.endsWith('.js.map')).text;
+if (/sourceMappingURL/.test(appJs.slice(-200))) throw new Error('bundle: app.js names a source map it does not ship');
 // One copy of the core in the bundle, whatever esbuild does with the defines.
 // (The glue is counted by a stretch of it with nothing esbuild would quote differently.)
 const count = (text, part) => text.split(part).length - 1;
@@ -70,6 +76,8 @@ const html = readFileSync(join(ROOT, 'index.html'), 'utf8');
 const css = readFileSync(join(ROOT, 'web', 'style.css'), 'utf8');
 
 writeFileSync(join(dist, 'app.js'), appJs);
+mkdirSync(join(ROOT, 'build', 'bundle'), { recursive: true });
+writeFileSync(join(ROOT, 'build', 'bundle', 'app.js.map'), appMap);
 copyFileSync(core, join(dist, 'roofline-core.js'));  // for the Node CLIs, with the wasm beside it
 copyFileSync(wasm, join(dist, 'roofline-core.wasm'));
 writeFileSync(join(dist, 'index.html'), html);

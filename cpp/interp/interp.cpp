@@ -50,6 +50,7 @@ const Registry& registry() {
     register_elementwise_ops(x);
     register_math_ops(x);
     register_data_ops(x);
+    register_dot_ops(x);
     register_linalg_ops(x);
     register_region_ops(x);
     return x;

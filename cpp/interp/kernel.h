@@ -83,7 +83,8 @@ void register_structural_ops(Registry& r);   // constant, tuples, calls, control
 void register_elementwise_ops(Registry& r);  // arithmetic, logic, compare, select, clamp, convert, ...
 void register_math_ops(Registry& r);         // exp, log, trigonometric, erf, lgamma, CHLO functions, reduce_precision
 void register_data_ops(Registry& r);         // broadcast, reshape, transpose, slices, pad, concatenate, iota, gather
-void register_linalg_ops(Registry& r);       // dot_general, convolution, fft, triangular_solve, cholesky, rng_bit_generator
+void register_dot_ops(Registry& r);          // dot_general, dot (ops_dot.cpp)
+void register_linalg_ops(Registry& r);       // convolution, fft, triangular_solve, cholesky, rng_bit_generator
 void register_region_ops(Registry& r);       // reduce, reduce_window, select_and_scatter, scatter, sort, map, top_k
 
 }  // namespace rl::interp

@@ -1,14 +1,8 @@
-// Linear algebra and friends, after the StableHLO spec, with XLA's results where it is open:
-// dot_general (and the legacy dot), convolution, fft, triangular_solve, cholesky,
-// rng_bit_generator.
+// Linear algebra and friends but dot_general (ops_dot.cpp), after the StableHLO spec, with XLA's
+// results where it is open: convolution, fft, triangular_solve, cholesky, rng_bit_generator.
+// Built for size (-Os) in the wasm core: no bench times these, and convolution ran no slower
+// (issue 25).
 //
-//   dot_general     one generic loop over (batch, lhs free, rhs free) with the contracting
-//                   dimensions innermost, offsets tabulated once per op. Integers accumulate in
-//                   their own type and wrap; f16/bf16 accumulate in f32 and are rounded once;
-//                   i1 is an or of ands. f32 runs the SIMD matmul kernel (kernels/) per batch
-//                   on [batch, M, K] × [batch, K, N]: an operand is copied into that layout only
-//                   when it is not already in it, and the kernel's packing scratch is allocated
-//                   once per op.
 //   convolution     direct: for every output position the valid kernel taps are listed once
 //                   (lhs_dilation, padding, stride, rhs_dilation and window_reversal resolved
 //                   per spatial dimension into a table), then each output element is a sum over
@@ -46,7 +40,7 @@
 #include <vector>
 
 #include "common/numbers.h"
-#include "interp/elementwise.h"
+#include "interp/linalg.h"
 #include "interp/strided.h"
 #include "kernels/kernels.h"
 
@@ -55,204 +49,10 @@ namespace rl::interp {
 namespace {
 
 using hlo::OpCode;
-
-
-std::string type_name(ElementType t) { return std::string(hlo::element_info(t).mlir); }
-
-// Multiply-add in the accumulation type of element E (see the file comment).
-template <class E>
-struct Acc {
-  using C = typename E::Compute;
-  using T = C;  // halves already compute in float
-  static T madd(T acc, C a, C b) {
-    if constexpr (is_pred_v<E>) return acc || (a && b);
-    else if constexpr (is_int_v<E>) return wrap_add(acc, wrap_mul(a, b));
-    else return acc + a * b;
-  }
-};
-
-// The element offsets of every index of the dimensions `dims` of a tensor with strides `steps`,
-// row-major over the list, into a fresh i64 tensor.
-bool offsets(const OpCall& c, const Dims& sizes, const Dims& steps, Tensor* out) {
-  std::int64_t n = 1;
-  for (auto s : sizes) n *= s;
-  if (!c.alloc(ElementType::S64, {n}, out)) return false;
-  std::int64_t* o = out->as<std::int64_t>();
-  if (n == 0) return true;
-  Dims idx(sizes.size(), 0);
-  std::int64_t at = 0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    o[i] = at;
-    for (std::size_t k = sizes.size(); k-- > 0;) {
-      if (++idx[k] < sizes[k]) {
-        at += steps[k];
-        break;
-      }
-      idx[k] = 0;
-      at -= steps[k] * (sizes[k] - 1);
-    }
-  }
-  return true;
-}
-
-Dims pick(const Dims& of, const Dims& which) {
-  Dims out;
-  for (auto w : which) out.push_back(of[static_cast<std::size_t>(w)]);
-  return out;
-}
-
-// The dimensions of a rank-`rank` tensor in none of the lists.
-Dims free_dims(std::size_t rank, const Dims& a, const Dims& b) {
-  Dims out;
-  for (std::size_t i = 0; i < rank; ++i) {
-    const auto x = static_cast<std::int64_t>(i);
-    if (std::find(a.begin(), a.end(), x) == a.end() && std::find(b.begin(), b.end(), x) == b.end()) out.push_back(x);
-  }
-  return out;
-}
-
-std::int64_t product(const Dims& d) {
-  std::int64_t n = 1;
-  for (auto x : d) n *= x;
-  return n;
-}
-
-// Both operands and the result of one element type: what these kernels compute with.
-std::string same_types(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
-  std::string p = computable_types(op, attrs);
-  if (!p.empty()) return p;
-  const ElementType t = op.result_type(0).etype;
-  for (std::size_t i = 0; i < op.num_operands(); ++i)
-    if (op.operand_type(i).etype != t)
-      return "operands of another element type than the result (" + op.operand_type(i).element + " -> " +
-             op.result_type(0).element + ")";
-  return "";
-}
-
-// ---- dot_general ------------------------------------------------------------------------------------
-
-// f32 through the matmul kernel: lhs as [B, M, K], rhs as [B, K, N], result [B, M, N].
-bool dot_f32(const OpCall& c, const Tensor& l, const Tensor& r, Tensor& y, const hlo::DotDims& d, const Dims& lf,
-             const Dims& rf, std::int64_t B, std::int64_t M, std::int64_t K, std::int64_t N) {
-  // An operand as a contiguous [batch, rows, cols] buffer: itself when its dimensions are
-  // already in that order, else a copy.
-  auto arrange = [&](const Tensor& t, const Dims& order, Tensor* scratch, const float** out) {
-    bool in_order = true;
-    for (std::size_t i = 0; i < order.size(); ++i) in_order = in_order && order[i] == static_cast<std::int64_t>(i);
-    if (in_order) {
-      *out = t.as<float>();
-      return true;
-    }
-    const Dims sizes = pick(t.dims, order);
-    if (!c.alloc(ElementType::F32, {product(sizes)}, scratch)) return false;
-    const Dims ts = row_major_strides(t.dims), ds = row_major_strides(sizes);
-    Box b;
-    for (std::size_t i = 0; i < order.size(); ++i) b.add(sizes[i], ts[static_cast<std::size_t>(order[i])], ds[i]);
-    copy_box(b, t.as<float>(), scratch->as<float>());
-    *out = scratch->as<float>();
-    return true;
-  };
-  Dims lorder = d.lhs_batch, rorder = d.rhs_batch;
-  lorder.insert(lorder.end(), lf.begin(), lf.end());
-  lorder.insert(lorder.end(), d.lhs_contracting.begin(), d.lhs_contracting.end());
-  rorder.insert(rorder.end(), d.rhs_contracting.begin(), d.rhs_contracting.end());
-  rorder.insert(rorder.end(), rf.begin(), rf.end());
-  float* out = y.as<float>();
-  if (K == 0) {
-    std::fill(out, out + y.elements(), 0.0f);
-    return true;
-  }
-  Tensor lscratch, rscratch, packed;
-  const float *a = nullptr, *b = nullptr;
-  if (!arrange(l, lorder, &lscratch, &a) || !arrange(r, rorder, &rscratch, &b)) return false;
-  const kernels::MatmulVariant& mm = kernels::best_matmul(false);
-  const auto m = static_cast<std::size_t>(M), k = static_cast<std::size_t>(K), n = static_cast<std::size_t>(N);
-  if (!c.alloc(ElementType::F32, {static_cast<std::int64_t>(mm.packed_floats(k, n))}, &packed)) return false;
-  for (std::int64_t i = 0; i < B; ++i) {
-    mm.run(m, k, n, a + static_cast<std::size_t>(i) * m * k, b + static_cast<std::size_t>(i) * k * n,
-           out + static_cast<std::size_t>(i) * m * n, packed.as<float>());
-    if (!c.keep_going()) return false;
-  }
-  return true;
-}
-
-bool dot_general(const OpCall& c) {
-  const Tensor& l = c.tensor(0);
-  const Tensor& r = c.tensor(1);
-  const hlo::DotDims& d = c.attrs().dot;
-  const std::size_t lr = l.dims.size(), rr = r.dims.size();
-  auto in_range = [&](const Dims& v, std::size_t rank, const char* what) {
-    std::vector<bool> seen(rank, false);
-    for (auto x : v) {
-      if (x < 0 || static_cast<std::size_t>(x) >= rank || seen[static_cast<std::size_t>(x)])
-        return c.fail(std::string("dot_general ") + what + " dimensions are not distinct dimensions of the operand",
-                      "each in [0, " + std::to_string(rank) + ") once", list_text(v));
-      seen[static_cast<std::size_t>(x)] = true;
-    }
-    return true;
-  };
-  if (d.lhs_batch.size() != d.rhs_batch.size() || d.lhs_contracting.size() != d.rhs_contracting.size())
-    return c.fail("dot_general dimension lists differ in length", "lhs and rhs lists of equal length",
-                  list_text(d.lhs_batch) + " x " + list_text(d.rhs_batch) + ", " + list_text(d.lhs_contracting) + " x " + list_text(d.rhs_contracting));
-  Dims lboth = d.lhs_batch, rboth = d.rhs_batch;
-  lboth.insert(lboth.end(), d.lhs_contracting.begin(), d.lhs_contracting.end());
-  rboth.insert(rboth.end(), d.rhs_contracting.begin(), d.rhs_contracting.end());
-  if (!in_range(lboth, lr, "lhs batching and contracting") || !in_range(rboth, rr, "rhs batching and contracting")) return false;
-  const Dims lb = pick(l.dims, d.lhs_batch), rb = pick(r.dims, d.rhs_batch);
-  const Dims lc = pick(l.dims, d.lhs_contracting), rc = pick(r.dims, d.rhs_contracting);
-  if (lb != rb) return c.fail("dot_general batching dimension sizes differ", list_text(lb), list_text(rb));
-  if (lc != rc) return c.fail("dot_general contracting dimension sizes differ", list_text(lc), list_text(rc));
-  const Dims lf = free_dims(lr, d.lhs_batch, d.lhs_contracting), rf = free_dims(rr, d.rhs_batch, d.rhs_contracting);
-  Dims want = lb;
-  for (auto x : pick(l.dims, lf)) want.push_back(x);
-  for (auto x : pick(r.dims, rf)) want.push_back(x);
-  if (c.out_type(0).dims != want) return c.fail("dot_general result shape is wrong", list_text(want), list_text(c.out_type(0).dims));
-  if (l.type != r.type || l.type != c.out_type(0).etype)
-    return c.fail("dot_general mixes element types", type_name(l.type), type_name(r.type) + " -> " + c.out_type(0).element);
-  Tensor y;
-  if (!c.alloc(0, &y)) return false;
-  const std::int64_t B = product(lb), M = product(pick(l.dims, lf)), K = product(lc), N = product(pick(r.dims, rf));
-  if (y.elements() == 0) {
-    c.set(0, std::move(y));
-    return true;
-  }
-  if (y.type == ElementType::F32) {
-    if (!dot_f32(c, l, r, y, d, lf, rf, B, M, K, N)) return false;
-    c.set(0, std::move(y));
-    return true;
-  }
-  const Dims ls = row_major_strides(l.dims), rs = row_major_strides(r.dims);
-  Tensor lbo, lfo, lco, rbo, rfo, rco;
-  if (!offsets(c, lb, pick(ls, d.lhs_batch), &lbo) || !offsets(c, pick(l.dims, lf), pick(ls, lf), &lfo) ||
-      !offsets(c, lc, pick(ls, d.lhs_contracting), &lco) || !offsets(c, rb, pick(rs, d.rhs_batch), &rbo) ||
-      !offsets(c, pick(r.dims, rf), pick(rs, rf), &rfo) || !offsets(c, rc, pick(rs, d.rhs_contracting), &rco))
-    return false;
-  const std::int64_t *pb = lbo.as<std::int64_t>(), *pm = lfo.as<std::int64_t>(), *pk = lco.as<std::int64_t>();
-  const std::int64_t *qb = rbo.as<std::int64_t>(), *qn = rfo.as<std::int64_t>(), *qk = rco.as<std::int64_t>();
-  const bool ok = for_type(c, y.type, [&](auto e) {
-    using E = decltype(e);
-    using S = typename E::Storage;
-    using A = Acc<E>;
-    const S* L = l.as<S>();
-    const S* R = r.as<S>();
-    S* Y = y.as<S>();
-    for (std::int64_t b = 0; b < B; ++b)
-      for (std::int64_t m = 0; m < M; ++m) {
-        const S* lrow = L + pb[b] + pm[m];
-        for (std::int64_t n = 0; n < N; ++n) {
-          const S* rcol = R + qb[b] + qn[n];
-          typename A::T acc{};
-          for (std::int64_t k = 0; k < K; ++k) acc = A::madd(acc, E::load(lrow[pk[k]]), E::load(rcol[qk[k]]));
-          *Y++ = E::store(acc);
-        }
-        if (!c.keep_going()) return true;
-      }
-    return true;
-  });
-  if (!ok || c.run.failed()) return false;
-  c.set(0, std::move(y));
-  return true;
-}
+using linalg::Acc;
+using linalg::product;
+using linalg::same_types;
+using linalg::type_name;
 
 // ---- convolution --------------------------------------------------------------------------------
 
@@ -1247,9 +1047,19 @@ bool rng_bit_generator(const OpCall& c) {
 
 }  // namespace
 
+// Both operands and the result of one element type: what these kernels compute with.
+std::string linalg::same_types(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
+  std::string p = computable_types(op, attrs);
+  if (!p.empty()) return p;
+  const ElementType t = op.result_type(0).etype;
+  for (std::size_t i = 0; i < op.num_operands(); ++i)
+    if (op.operand_type(i).etype != t)
+      return "operands of another element type than the result (" + op.operand_type(i).element + " -> " +
+             op.result_type(0).element + ")";
+  return "";
+}
+
 void register_linalg_ops(Registry& r) {
-  r.add(OpCode::DotGeneral, dot_general, same_types);
-  r.add(OpCode::Dot, dot_general, same_types);
   r.add(OpCode::Convolution, convolution, same_types);
   r.add(OpCode::Fft, fft, fft_types);
   r.add(OpCode::TriangularSolve, triangular_solve, float_types);

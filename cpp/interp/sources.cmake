@@ -9,6 +9,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/interp/ops_math.cpp
   cpp/interp/math_functions.cpp
   cpp/interp/ops_data.cpp
+  cpp/interp/ops_dot.cpp
   cpp/interp/ops_linalg.cpp
   cpp/interp/ops_regions.cpp
   cpp/interp/npy.cpp
