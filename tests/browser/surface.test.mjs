@@ -32,6 +32,7 @@ const snapshot = (page) => page.evaluate(async () => {
     state: l.state(), figureData: l.figureData(), chartSeries: l.chartSeries(), report: l.report(),
     measurements: l.measurements(), workers: l.workers(), error: l.error(), analyze: await analyzed, analysis: l.analysis(),
     analyzeView: l.analyzeView(), analyzeRows: l.analyzeRows(), analysisSeries: l.analysisSeries(),
+    notebook: await l.notebook('x = 6 * 7\nprint(x)\n'),
     lower: l.lower('import jax\nimport jax.numpy as jnp\ndef f(x):\n    return x * 2\njax.jit(f).lower(jnp.zeros(3))\n'),
     analysisPointPixel: l.analysisPointPixel(0), analysisFusionPixel: l.analysisFusionPixel(0), classroom: l.classroom(), timings: l.timings(), coreCalls: l.coreCalls(), workers: l.workers(),
     gradebook: l.gradebook([{ name: 'a.json', text: '{}' }, { name: 'b.json', text: JSON.stringify({
