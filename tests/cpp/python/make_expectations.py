@@ -186,7 +186,23 @@ CASES = [
      lambda a: fori(0, 4, lambda i, x: x * 2 + i, a), 'def step(i, x):\n    return x * 2 + i\n\n'),
     ('jax.nn.gelu exact', 'jax.nn.gelu(a * 6 - 3, approximate=False)', [((2, 3), 'float32')],
      lambda a: gelu_erf(a * 6 - 3)),
+    ('jnp.zeros, full and arange made in the function', 'a + jnp.zeros((2, 3)) + jnp.full((3,), 2.5) + jnp.arange(3)',
+     [((2, 3), 'float32')], lambda a: a + F32(2.5) + np.arange(3, dtype=F32)),
+    ('jnp.float16', '(a * 3.3).astype(jnp.float16) * 2 + 1', [((2, 3), 'float32')],
+     lambda a: (a * F32(3.3)).astype(np.float16) * np.float16(2) + np.float16(1)),
+    ('jnp.bfloat16', '(a * 3.3).astype(jnp.bfloat16) + 1', [((2, 3), 'float32')],
+     lambda a: bf16(bf16(a * F32(3.3)) + F32(1))),
+    ('jnp.int8', '(a * 100).astype(jnp.int8) + b', [((2, 3), 'float32'), ((2, 3), 'int8')],
+     lambda a, b: (a * F32(100)).astype(np.int8) + b),
+    ('jnp.bool_', 'jnp.where((a - 0.5).astype(jnp.bool_), a, 2.0)', [((2, 3), 'float32')],
+     lambda a: np.where((a - F32(0.5)).astype(np.bool_), a, F32(2.0))),
 ]
+
+def bf16(x):
+    # Rounds float32 values to bfloat16 (nearest, ties to even), as XLA's convert does; NumPy has no bfloat16.
+    bits = np.asarray(x, dtype=F32).view(np.uint32).astype(np.uint64)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
+    return rounded.astype(np.uint32).view(F32)
 
 def gelu_erf(x):
     x = x.astype(np.float64)
