@@ -104,3 +104,11 @@ export function browserAndServer({ alone = false } = {}) {
   });
   return fixture;
 }
+
+/** A .npy file as np.save writes one (version 1.0, the header padded to 64 bytes). */
+export function npyFile(descr, shape, data) {
+  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
+  return Buffer.concat([Buffer.from([0x93]), Buffer.from('NUMPY'), Buffer.from([1, 0, header.length & 0xff, header.length >> 8]),
+    Buffer.from(header, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
+}

@@ -13,7 +13,7 @@ import { before, describe, test } from 'node:test';
 import { join, resolve } from 'node:path';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 import { denseStablehlo } from '../../scripts/lib/dense_modules.mjs';
-import { browserAndServer, openPage, ROOT, waitReady } from './browser.mjs';
+import { browserAndServer, npyFile, openPage, ROOT, waitReady } from './browser.mjs';
 
 const CORPUS = process.env.ROOFLINE_CORPUS || resolve(ROOT, '..', 'shared', 'corpus');
 const AXE = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
@@ -277,13 +277,6 @@ for (const name of Object.keys(fixture.pages)) {
   });
 }
 
-/** A .npy file as np.save writes one (version 1.0, the header padded to 64 bytes). */
-function npyFile(descr, shape, data) {
-  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
-  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
-  return Buffer.concat([Buffer.from([0x93]), Buffer.from('NUMPY'), Buffer.from([1, 0, header.length & 0xff, header.length >> 8]),
-    Buffer.from(header, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
-}
 const SQUARE = 'func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  %y = stablehlo.multiply %x, %x : tensor<4xf32>\n  return %y : tensor<4xf32>\n}\n';
 
 describe('section 8, run on the reader\'s .npy files, results downloaded as .npy', () => {

@@ -6,12 +6,12 @@
 // said; the tabs and the editor work from the keyboard; axe-core finds nothing serious; no long
 // main-thread task while typing.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 import { encodeSource } from '../../web/model/source_link.js';
-import { browserAndServer, openPage, ROOT, waitReady } from './browser.mjs';
+import { browserAndServer, npyFile, openPage, ROOT, waitReady } from './browser.mjs';
 
 const fixture = browserAndServer({ alone: true });
 const { pages } = fixture;
@@ -153,6 +153,83 @@ for (const name of Object.keys(pages)) {
       assert.deepEqual(problems, []);
       await page.close();
     });
+  });
+}
+
+// A function of the reader's, run on their own data: two .npy files dropped on the run's row (as
+// from a file manager: a drop event carrying Files), the result downloaded as NumPy reads it.
+const SCALED = `import jax
+import jax.numpy as jnp
+
+def scaled(x, w):
+    return jnp.tanh(x @ w) * 0.5
+
+x = jax.ShapeDtypeStruct((2, 3), jnp.float32)
+w = jax.ShapeDtypeStruct((3, 2), jnp.float32)
+jax.jit(scaled).lower(x, w)
+`;
+const X = [0.5, -1, 2, 0.25, 0, -0.75];
+const W = [1, -2, 0.5, 0.125, -1, 3];
+
+/** Drops `files` ({name, bytes: number[]}) on the element `selector`, as a browser does a drag from the desktop. */
+async function dropFiles(page, selector, files) {
+  await page.locator(selector).evaluate((target, list) => {
+    const data = new DataTransfer();
+    for (const f of list) data.items.add(new File([new Uint8Array(f.bytes)], f.name, { type: 'application/octet-stream' }));
+    target.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, files);
+}
+
+for (const name of ['index.html over http://127.0.0.1', 'roofline-lab.html alone, from file://']) {
+  test(`section 8, Write (${name}): a written function runs on dropped .npy files and its result downloads as NumPy reads it`, async () => {
+    const { page, problems } = await fixture.open(name);
+    await page.locator('#analyze-tab-write').click();
+    await waitLowered(page, 'workload');
+    await typeProgram(page, SCALED);
+    await waitLowered(page, 'scaled');
+    assert.equal(await hloShown(page), core.lower(SCALED, {}).text);
+    assert.match(await hloShown(page), /func\.func public @main\(%arg0: tensor<2x3xf32>, %arg1: tensor<3x2xf32>\)/);
+    assert.equal(await page.locator('#analyze-args-hint').isVisible(), true, 'the row says it takes dropped files');
+
+    // Dropped in the argument order; the choice turns to files by itself.
+    await dropFiles(page, '#analyze-run-controls', [
+      { name: 'x.npy', bytes: [...npyFile('<f4', [2, 3], new Float32Array(X))] },
+      { name: 'w.npy', bytes: [...npyFile('<f4', [3, 2], new Float32Array(W))] },
+    ]);
+    await page.waitForFunction(() => window.rooflineLab.runView().choice.files?.length === 2);
+    assert.equal(await page.locator('#analyze-inputs').inputValue(), 'files');
+    assert.deepEqual((await page.evaluate(() => window.rooflineLab.runView().choice.files)).map((f) => f.name), ['x.npy', 'w.npy']);
+    await page.locator('#analyze-run').click();
+    await page.waitForFunction(() => window.rooflineLab.runView().state === 'done', null, { timeout: 60000 });
+    const run = await page.evaluate(() => window.rooflineLab.runView());
+    assert.equal(run.status, 'passed');
+    assert.equal(run.inputs, 'x.npy, w.npy');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#analyze-run-files a', { hasText: 'result_0.npy' }).click()]);
+    const bytes = readFileSync(await download.path());
+    const headerLength = bytes[8] | (bytes[9] << 8);
+    assert.equal(bytes.subarray(10, 10 + headerLength).toString('latin1').trim(), "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }");
+    const data = bytes.subarray(10 + headerLength);
+    const got = [...new Float32Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength))];
+    // tanh(x @ w) * 0.5 by hand, in double: f32 results within 2 ulp-ish of it (the lesson's tolerance).
+    const want = [];
+    for (let i = 0; i < 2; i++) for (let j = 0; j < 2; j++) {
+      let dot = 0;
+      for (let k = 0; k < 3; k++) dot += X[i * 3 + k] * W[k * 2 + j];
+      want.push(Math.tanh(dot) * 0.5);
+    }
+    got.forEach((g, i) => assert.ok(Math.abs(g - want[i]) <= 2e-5 + 2e-5 * Math.abs(want[i]), `result[${i}] = ${g}, expected ${want[i]}`));
+
+    // A dropped file that is not NumPy's format is named by the core when the run reads it (the run stops with that error).
+    await dropFiles(page, '#analyze-run-controls', [{ name: 'notes.txt', bytes: [...Buffer.from('not an array')] }, { name: 'w.npy', bytes: [...npyFile('<f4', [3, 2], new Float32Array(W))] }]);
+    await page.waitForFunction(() => window.rooflineLab.runView().choice.files?.[0]?.name === 'notes.txt');
+    await page.locator('#analyze-run').click();
+    await page.waitForFunction(() => window.rooflineLab.runView().state === 'error', null, { timeout: 60000 });
+    const said = await page.locator('#analyze-run-status').innerText();
+    assert.match(said, /notes\.txt/, said);
+    assert.deepEqual(problems, []);
+    await page.close();
   });
 }
 

@@ -25,12 +25,27 @@ export function bindAnalyzeRun({ onRun, onCancel, onChoice }) {
   $('#analyze-run-cancel').addEventListener('click', () => onCancel());
   $('#analyze-inputs').addEventListener('change', (e) => onChoice({ inputs: e.target.value }));
   $('#analyze-fuse').addEventListener('change', (e) => onChoice({ fuse: e.target.value === 'fused' }));
-  // .npy files chosen (or dropped on the chooser): their bytes, in the order chosen; the core reads
-  // and checks them against the program's arguments when it runs.
-  $('#analyze-args').addEventListener('change', async (e) => {
-    const chosen = [...e.target.files];
-    const files = await Promise.all(chosen.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
-    onChoice({ files });
+  // .npy files chosen, or dropped anywhere on the run's row (which then takes its arguments from
+  // files): their bytes, in the order given; the core reads and checks them against the program's
+  // arguments when it runs (a file that is not NumPy's format is named there, with the rule).
+  const readArgs = async (list) => Promise.all([...list].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+  $('#analyze-args').addEventListener('change', async (e) => onChoice({ files: await readArgs(e.target.files) }));
+  const row = $('#analyze-run-controls');
+  const carriesFiles = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
+  row.addEventListener('dragover', (e) => {
+    if (!carriesFiles(e)) return;
+    e.preventDefault();
+    row.classList.add('dragging');
+  });
+  row.addEventListener('dragleave', (e) => {
+    if (!row.contains(e.relatedTarget)) row.classList.remove('dragging');
+  });
+  row.addEventListener('drop', async (e) => {
+    if (!carriesFiles(e)) return;
+    e.preventDefault();
+    row.classList.remove('dragging');
+    const dropped = e.dataTransfer.files;
+    if (dropped.length) onChoice({ inputs: 'files', files: await readArgs(dropped) });
   });
   $('#analyze-seed').addEventListener('change', (e) => {
     const seed = Number(e.target.value);
