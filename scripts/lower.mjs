@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // Lowers JAX-style Python to the StableHLO that jax.jit(f).lower(...).as_text() prints, in the
 // wasm core (cpp/python), without Python or JAX installed.
-import { readFileSync } from 'node:fs';
-import { loadNodeCore } from './lib/node-core.mjs';
+import { readOneProgramAndCore } from './lib/node-core.mjs';
 
 const HELP = `usage: node scripts/lower.mjs PROGRAM.py [--entry NAME]
 
@@ -60,25 +59,7 @@ for (let i = 0; i < args.length; ++i) {
     files.push(args[i]);
   }
 }
-if (files.length !== 1) {
-  process.stderr.write(`lower.mjs: give one PROGRAM.py (got ${files.length}; see --help)\n`);
-  process.exit(1);
-}
-const file = files[0];
-let source;
-try {
-  source = readFileSync(file, 'utf8');
-} catch (e) {
-  process.stderr.write(`${file}: cannot read: ${e.code || e.message}\n`);
-  process.exit(1);
-}
-let core;
-try {
-  core = await loadNodeCore();
-} catch (e) {
-  process.stderr.write(`lower.mjs: ${e.message}\n`);
-  process.exit(1);
-}
+const { file, source, core } = await readOneProgramAndCore('lower.mjs', files);
 const r = core.lower(source, { entry });
 if (!r.ok) {
   // The core's error starts with LINE:COL: when it has a place.

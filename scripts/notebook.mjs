@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 // Runs a Python notebook (a .py file) in the wasm core with Python's, NumPy's and JAX's semantics
 // on host values (cpp/python/notebook.h), without Python or JAX installed.
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { loadNodeCore } from './lib/node-core.mjs';
+import { readOneProgramAndCore } from './lib/node-core.mjs';
 
 const HELP = `usage: node scripts/notebook.mjs PROGRAM.py [--max-steps N]
 
@@ -57,25 +56,7 @@ for (let i = 0; i < args.length; ++i) {
     files.push(a);
   }
 }
-if (files.length !== 1) {
-  process.stderr.write(`notebook.mjs: give one PROGRAM.py (got ${files.length}; see --help)\n`);
-  process.exit(1);
-}
-const file = files[0];
-let source;
-try {
-  source = readFileSync(file, 'utf8');
-} catch (e) {
-  process.stderr.write(`${file}: cannot read: ${e.code || e.message}\n`);
-  process.exit(1);
-}
-let core;
-try {
-  core = await loadNodeCore();
-} catch (e) {
-  process.stderr.write(`notebook.mjs: ${e.message}\n`);
-  process.exit(1);
-}
+const { file, source, core } = await readOneProgramAndCore('notebook.mjs', files);
 const r = core.notebook(source, { filename: file, maxSteps });
 if (!r.ok) {
   process.stderr.write(`${basename(file)}: ${r.error}\n`);

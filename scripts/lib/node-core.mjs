@@ -27,3 +27,28 @@ export async function loadNodeCore(path = corePath()) {
   const createCore = createRequire(import.meta.url)(path);
   return loadCore(createCore, { wasmBinary: readFileSync(wasm) });
 }
+
+/**
+ * What a CLI that takes one program file does first: reads `files[0]` (exactly one, else a usage
+ * error) and loads the core. Exits 1 with `TOOL: message` (or `FILE: cannot read: …`) on failure.
+ * Returns {file, source, core}.
+ */
+export async function readOneProgramAndCore(tool, files, what = 'PROGRAM.py') {
+  const fail = (message) => {
+    process.stderr.write(`${message}\n`);
+    process.exit(1);
+  };
+  if (files.length !== 1) fail(`${tool}: give one ${what} (got ${files.length}; see --help)`);
+  const file = files[0];
+  let source;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch (e) {
+    fail(`${file}: cannot read: ${e.code || e.message}`);
+  }
+  try {
+    return { file, source, core: await loadNodeCore() };
+  } catch (e) {
+    return fail(`${tool}: ${e.message}`);
+  }
+}
