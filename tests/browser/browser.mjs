@@ -112,3 +112,18 @@ export function npyFile(descr, shape, data) {
   return Buffer.concat([Buffer.from([0x93]), Buffer.from('NUMPY'), Buffer.from([1, 0, header.length & 0xff, header.length >> 8]),
     Buffer.from(header, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
 }
+
+/**
+ * Clicks `locator` and resolves to the download it starts. When none comes, the error says what
+ * the page did instead (its errors, and the text of `statusSelector`), not only "timeout".
+ */
+export async function downloadFrom(page, locator, problems, statusSelector = null) {
+  try {
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), locator.click({ timeout: 30_000 })]);
+    return download;
+  } catch (e) {
+    const status = statusSelector ? await page.locator(statusSelector).innerText().catch(() => '(unreadable)') : '';
+    throw new Error(`no download after clicking ${locator}: ${e.message.split('\n')[0]}; page problems: ${JSON.stringify(problems)}` +
+      (statusSelector ? `; ${statusSelector}: ${JSON.stringify(status)}` : ''));
+  }
+}

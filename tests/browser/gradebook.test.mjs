@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { browserAndServer, openPage, ROOT, waitReady } from './browser.mjs';
+import { browserAndServer, downloadFrom, openPage, ROOT, waitReady } from './browser.mjs';
 
 const fixture = browserAndServer();
 const SET = 'seed=gb7&count=3&families=work_traffic,bound';
@@ -33,7 +33,7 @@ async function studentFile(student, typed) {
       await page.locator(`#cl-ex-${index} form[data-question="${id}"] button.check`).click();
     }
   }
-  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#cl-export-json').click()]);
+  const download = await downloadFrom(page, page.locator('#cl-export-json'), problems, '#cl-export-status');
   const text = readFileSync(await download.path(), 'utf8');
   assert.deepEqual(problems, []);
   await page.close();
@@ -222,7 +222,7 @@ describe('the teacher\'s gradebook', () => {
       const { page, problems } = await fixture.open('http://127.0.0.1', `#classroom&${SET}`);
       await page.locator('#cl-0-work').fill(answer);
       await page.locator('#cl-0-work').press('Enter');
-      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#cl-export-json').click()]);
+      const download = await downloadFrom(page, page.locator('#cl-export-json'), problems, '#cl-export-status');
       const status = await page.locator('#cl-export-status').innerText();
       const id = /“unnamed ([a-z0-9]+)”/.exec(status)?.[1];
       assert.ok(id, status);
@@ -231,7 +231,7 @@ describe('the teacher\'s gradebook', () => {
       const text = readFileSync(await download.path(), 'utf8');
       assert.deepEqual([JSON.parse(text).student, JSON.parse(text).unnamed_id], ['', id]);
       // Again from the same browser: the same student (the id is saved with the progress).
-      const [again] = await Promise.all([page.waitForEvent('download'), page.locator('#cl-export-json').click()]);
+      const again = await downloadFrom(page, page.locator('#cl-export-json'), problems, '#cl-export-status');
       assert.equal(again.suggestedFilename(), download.suggestedFilename());
       exported.push({ name: download.suggestedFilename(), text, id });
       assert.deepEqual(problems, []);

@@ -38,11 +38,16 @@ export function download(filename, href) {
   a.remove();
 }
 
-/** Saves text as a file (through a blob: URL, revoked soon after). */
+/**
+ * Saves text as a file through a blob: URL. The browser may read the blob after the click
+ * returns, in its own time, so the URL is revoked only after BLOB_URL_LIFE_MS (a minute, as
+ * FileSaver.js waits about as long), not one second after as before.
+ */
+export const BLOB_URL_LIFE_MS = 60_000;
 export function downloadText(filename, text, type) {
   const url = URL.createObjectURL(new Blob([text], { type }));
   download(filename, url);
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  setTimeout(() => URL.revokeObjectURL(url), BLOB_URL_LIFE_MS);
 }
 
 /**

@@ -4,7 +4,7 @@
 import { createRooflineFigure } from '../figures/roofline_chart.js';
 import { rooflineYTitle } from '../model/figure_model.js';
 import { short } from '../model/format.js';
-import { $, download, el, fillRows, setField } from './dom.js';
+import { $, download, downloadText, el, fillRows, setField } from './dom.js';
 
 /** The checkboxes and the state.show key each one sets. */
 const TOGGLES = [
@@ -32,9 +32,7 @@ export function bindFigureView(getState, onShow) {
   $('#download-json').addEventListener('click', () => {
     const data = lessonFigureData(getState());
     if (!data) return;
-    const url = URL.createObjectURL(new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json' }));
-    download('roofline-figure.json', url);
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    downloadText('roofline-figure.json', `${JSON.stringify(data, null, 2)}\n`, 'application/json');
   });
   $('#download-png').addEventListener('click', () => {
     const url = figure.png();
