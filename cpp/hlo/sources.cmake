@@ -15,6 +15,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/hlo/jax_emit.cpp
   cpp/hlo/emit.cpp
   cpp/hlo/report.cpp
+  cpp/hlo/table.cpp
   cpp/hlo/lower.cpp
   cpp/hlo/fuse.cpp
 )
