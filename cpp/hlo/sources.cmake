@@ -36,4 +36,5 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/hlo/big_text_test.cpp
   tests/cpp/hlo/infer_test.cpp
   tests/cpp/hlo/fuse_test.cpp
+  tests/cpp/hlo/table_test.cpp
 )
