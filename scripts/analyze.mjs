@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Cost every op of StableHLO or HLO text files with XLA's counting rules, in the wasm core.
+import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
-import { fusedLines, summarizeFile, summaryLines, withFusion } from '../web/model/analysis.js';
+import { ESTIMATE_LABEL, fusedLines, summarizeFile, withFile, withFusion } from '../web/model/analysis.js';
 import { ChunkedWriter, writeJson } from './lib/json_stream.mjs';
 import { loadNodeCore } from './lib/node-core.mjs';
 
@@ -79,7 +80,67 @@ const out = new ChunkedWriter((text) => process.stdout.write(text));
 let failed = false;
 let first = true;
 if (json) out.write('[');
+
+/** Bytes of the table the core hands out at a time. */
+const TABLE_CHUNK = 1 << 20;
+/** The core's limit on a text (cpp/hlo/report.h kMaxTextBytes): a bigger file goes as a string, refused as before. */
+const MAX_TEXT_BYTES = 256 * 2 ** 20;
+
+/**
+ * The per-op table of one file: the core analyses its bytes and makes the lines (cpp/hlo/table.h),
+ * printed as they come, a megabyte at a time; no row becomes a JavaScript object. Errors (FILE:LINE:COL:
+ * error: …) go to stderr before the table. Returns whether the file had any.
+ */
+async function printTable(file) {
+  const fail = (errors) => {
+    for (const e of errors) process.stderr.write(`${e}\n`);
+    return errors.length > 0;
+  };
+  let text;
+  try {
+    const bytes = readFileSync(file);
+    // UTF-8 goes to the core as it is; other bytes as Node decodes them (U+FFFD for what is not
+    // UTF-8), and a file past the core's limit as a string too, which the core refuses naming its size.
+    text = isUtf8(bytes) && bytes.length <= MAX_TEXT_BYTES ? bytes : bytes.toString('utf8');
+  } catch (e) {
+    // ERR_STRING_TOO_LONG: a file past what one JavaScript string may hold.
+    return fail(summarizeFile(file, { ok: false, error: e.code === 'ERR_STRING_TOO_LONG' ? `too big to read as text: ${e.message}` : `cannot read: ${e.code || e.message}` }).errors);
+  }
+  const start = core.tableStart(text);
+  text = null;
+  if (!start.ok) return fail(summarizeFile(file, start).errors);
+  const { handle, dialect, errors } = start.value;
+  const failed = fail(errors.map((e) => withFile(file, e.error)));
+  let done = false;
+  try {
+    out.write(`${file} (${dialect}) — ${ESTIMATE_LABEL}\n`);
+    out.flush();
+    for (;;) {
+      const chunk = core.tableNext(handle, TABLE_CHUNK);
+      if (!chunk.ok) throw new Error(chunk.error);
+      if (chunk.value.length === 0) break;
+      // The chunk lies in the core's memory until the next call: written out before that.
+      await new Promise((resolve, reject) => process.stdout.write(chunk.value, (e) => (e ? reject(e) : resolve())));
+    }
+    done = true;
+    out.write('\n');
+  } finally {
+    if (!done) core.tableRelease(handle);
+  }
+  return failed;
+}
+
 for (const file of files) {
+  if (!json && !fused) {
+    try {
+      if (await printTable(file)) failed = true;
+    } catch (e) {
+      // Anything JavaScript itself refuses (memory) is this file's error, never an uncaught one.
+      process.stderr.write(`${withFile(file, `${e && e.message ? e.message : e}`)}\n`);
+      failed = true;
+    }
+    continue;
+  }
   let s;
   try {
     let text;
@@ -104,11 +165,8 @@ for (const file of files) {
     if (json) {
       out.write(first ? '\n  ' : ',\n  ');
       writeJson(s, out, 2, '  ');
-    } else if (s.dialect && fused) {
-      for (const line of fusedLines({ ...s, errors: [] })) out.write(`${line}\n`);
-      out.write('\n');
     } else if (s.dialect) {
-      for (const line of summaryLines({ ...s, errors: [] })) out.write(`${line}\n`);
+      for (const line of fusedLines({ ...s, errors: [] })) out.write(`${line}\n`);
       out.write('\n');
     }
   } catch (e) {

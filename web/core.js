@@ -258,6 +258,21 @@ export async function loadCore(createCore, options = {}) {
       return r.ok ? expandAnalysis(r.value) : r;
     }),
     /**
+     * (text: string | Uint8Array of UTF-8 — a file's bytes, no string made) → {handle, dialect, rows,
+     * errors: [{module_name, error, message, line, column}]}: the text analysed as analyzeText does,
+     * kept in the core as the CLI's per-op table (cpp/hlo/table.h: rows, totals, unmodeled ops,
+     * notes as lines); the lines come out through tableNext. A parse error: {ok: false, error, line, column}.
+     */
+    tableStart: guarded('tableStart', (text) => call('tableStart', text)),
+    /**
+     * (handle, bytes) → Uint8Array: the table's next whole lines of UTF-8, about `bytes` (or one line
+     * more), a view of the core's memory valid until the next call into the core (write it out
+     * first: nothing is copied); an empty array once all are out, which releases the table.
+     */
+    tableNext: guarded('tableNext', (handle, bytes) => call('tableNext', handle, bytes)),
+    /** (handle) → true: releases a table whose lines are not all out */
+    tableRelease: guarded('tableRelease', (handle) => call('tableRelease', handle)),
+    /**
      * (text, {dot_epilogues?: boolean}) → {dialect, modules: [{module_name, entry, already_fused, text,
      * totals, fused_totals, fusions: [{name, kind, function, ops: [{line, column, op}], flops,
      * transcendentals, bytes_accessed, unfused_bytes_accessed, bytes_saved}]} | {module_name, error, …}],

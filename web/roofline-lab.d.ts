@@ -898,6 +898,14 @@ export interface AnalysisColumns {
   operand_bytes_list: Int32Array;
 }
 
+/** core.tableStart's value: the table's handle for tableNext, the text's dialect, its rows and the modules that did not verify. */
+export interface OpTableStart {
+  handle: number;
+  dialect: string;
+  rows: number;
+  errors: { module_name: string; error: string; message: string; line: number; column: number }[];
+}
+
 /** core.analyzeTextColumns's value: the report's JSON text without the rows' numbers, and those numbers per module. */
 export interface CompactAnalysis {
   json: string;
@@ -955,6 +963,12 @@ export interface Core {
   notebook(source: string, options?: { filename?: string; maxSteps?: number }): NotebookResult;
   /** the same analysis, rows not yet objects: what the page's Worker posts (the columns' buffers moved); expandAnalysis (web/core.js) makes it analyzeText's value */
   analyzeTextColumns(text: string): CoreResult<CompactAnalysis>;
+  /** the analysis kept in the core as the CLI's per-op table (cpp/hlo/table.h); text: a string or a file's UTF-8 bytes */
+  tableStart(text: string | Uint8Array): CoreResult<OpTableStart>;
+  /** the table's next whole lines as UTF-8, about `bytes`: a view of the core's memory, valid until the next call into the core; empty once all are out (the table is then released) */
+  tableNext(handle: number, bytes: number): CoreResult<Uint8Array>;
+  /** releases a table whose lines are not all out */
+  tableRelease(handle: number): CoreResult<true>;
   /** the fusion pass: the fused module as XLA prints HLO, its fusions, the unfused and fused totals */
   fuseText(text: string, options?: FuseOptions): CoreResult<FusedAnalysis>;
   /** the wasm heap's bytes now (it only grows: after a call, at least that call's peak) and the most it may grow to */

@@ -26,6 +26,7 @@
 #include "exercises/moodle.h"
 #include "hlo/emit.h"
 #include "hlo/report.h"
+#include "hlo/table.h"
 #include "kernels/kernels.h"
 #include "report/lesson_check.h"
 #include "report/report.h"
@@ -929,6 +930,96 @@ val js_analyze_text(val text) {
   return ok(out);
 }
 
+// The text to analyse as UTF-8 bytes: a string (encoded as utf8_text does) or a Uint8Array of
+// UTF-8 (a file's bytes, copied once into the heap: no JavaScript string of the text is made).
+Result<std::string> text_bytes(const val& text) {
+  using R = Result<std::string>;
+  if (text.isString()) return utf8_text(text);
+  static const val uint8 = val::global("Uint8Array");
+  if (!text.instanceof(uint8)) return R::failure("text must be a string or a Uint8Array of UTF-8, got " + text.typeOf().as<std::string>());
+  const auto size = static_cast<std::size_t>(text["length"].as<double>());
+  if (size > hlo::kMaxTextBytes) return R::failure(hlo::text_too_big(size, false));
+  if (!memory::fits(size)) {
+    return R::failure("the text is " + std::to_string(size) + " bytes, more than the core's memory has room for now (" +
+                      std::to_string(memory::in_use() >> 20) + " MiB of " + std::to_string(memory::limit() >> 20) +
+                      " MiB in use)");
+  }
+  std::string bytes(size, '\0');
+  val(emscripten::typed_memory_view(size, reinterpret_cast<unsigned char*>(bytes.data()))).call<void>("set", text);
+  return R::success(std::move(bytes));
+}
+
+// Per-op tables being written (hlo/table.h), by handle, between tableStart and the tableNext
+// that hands out their last lines.
+std::map<int, std::unique_ptr<hlo::OpTable>> g_tables;
+int g_next_table = 1;
+
+// The text's analysis as the CLI's per-op table (hlo/table.h): analyses the text (a string or a
+// Uint8Array of UTF-8) and returns {handle, dialect, rows, errors: [{module_name, error, message,
+// line, column}]} (the modules that did not verify); the lines come from tableNext. A parse
+// error fails the whole text with its line and column.
+val js_table_start(val text) {
+  std::unique_ptr<hlo::OpTable> table;
+  {
+    auto bytes = text_bytes(text);
+    if (!bytes) return fail_from(bytes);
+    auto report = hlo::analyze_text(std::move(bytes.value()));
+    if (!report) return fail_from(report);
+    table = std::make_unique<hlo::OpTable>(std::move(report.value()));
+  }
+  val errors = val::array();
+  for (const auto& m : table->analysis().modules) {
+    if (m.analysis) continue;
+    const Error& e = m.analysis.error_info();
+    val x = val::object();
+    x.set("module_name", m.name);
+    x.set("error", e.message);
+    x.set("message", e.without_place());
+    x.set("line", e.line);
+    x.set("column", e.column);
+    errors.call<void>("push", x);
+  }
+  val out = val::object();
+  out.set("dialect", table->analysis().dialect);
+  out.set("rows", static_cast<double>(table->rows()));
+  out.set("errors", errors);
+  const int handle = g_next_table++;
+  out.set("handle", handle);
+  g_tables[handle] = std::move(table);
+  return ok(out);
+}
+
+// The table's next whole lines (about `bytes` bytes of UTF-8, or a line more) as a Uint8Array
+// over the core's memory, valid until the next call into the core (write it out before that: no
+// copy is made); an empty one once every line is out, and the table is then released.
+std::string g_table_chunk;
+val js_table_next(val handle, val bytes) {
+  auto h = number_arg("handle", handle);
+  if (!h) return fail_from(h);
+  auto it = g_tables.find(int(h.value()));
+  if (h.value() != std::floor(h.value()) || it == g_tables.end()) {
+    return fail("handle must be a handle tableStart returned whose lines are not all out, got " + format_number(h.value()));
+  }
+  auto n = number_arg("bytes", bytes);
+  if (!n) return fail_from(n);
+  if (!(n.value() >= 1 && n.value() <= (1 << 26))) return fail("bytes must be from 1 to 67108864, got " + format_number(n.value()));
+  g_table_chunk.clear();
+  g_table_chunk.reserve(static_cast<std::size_t>(n.value()) + 4096);
+  if (!it->second->next(g_table_chunk, static_cast<std::size_t>(n.value())) && g_table_chunk.empty()) {
+    g_tables.erase(it);
+    std::string().swap(g_table_chunk);
+  }
+  return ok(val(emscripten::typed_memory_view(g_table_chunk.size(), reinterpret_cast<const unsigned char*>(g_table_chunk.data()))));
+}
+
+// Releases a table whose lines are not all out (the caller stopped early); true.
+val js_table_release(val handle) {
+  auto h = number_arg("handle", handle);
+  if (!h) return fail_from(h);
+  g_tables.erase(int(h.value()));
+  return ok(val(true));
+}
+
 // The fusion pass over StableHLO or HLO text (hlo/report.h fused_json): the fused module as HLO
 // text, its fusions and the unfused and fused totals, as JSON text. options: {dot_epilogues:
 // boolean} (default true; false: XLA CPU's output-fusion rule only).
@@ -1607,6 +1698,9 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("releaseWork", &js_release_work);
   emscripten::function("emitWorkload", &js_emit_workload);
   emscripten::function("analyzeText", &js_analyze_text);
+  emscripten::function("tableStart", &js_table_start);
+  emscripten::function("tableNext", &js_table_next);
+  emscripten::function("tableRelease", &js_table_release);
   emscripten::function("fuseText", &js_fuse_text);
   emscripten::function("lower", &js_lower);
   emscripten::function("notebook", &js_notebook);

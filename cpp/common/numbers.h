@@ -28,6 +28,18 @@ std::string to_decimal(Count value);
 // NaN → "NaN", infinities → "inf" / "-inf". Used in every message that quotes a value.
 std::string format_number(double value);
 
+// Numbers as JavaScript writes them, for text the core formats where the page's JavaScript
+// (web/model/format.js) formats the same kind of value: the CLI's per-op table. Each appends to
+// `out` and returns it.
+//   js_integer: an integer below 2^63 in magnitude as String(x): "-5", "0" for −0.
+//   js_precision: Number(x.toPrecision(digits)) as String writes it: x rounded to `digits` (1..17)
+//     significant digits, ties away from zero, trailing zeros dropped, plain for exponents −7..20
+//     ("0.08333", "12350", "1.235e-7", "1.235e+21"); NaN → "NaN", ±infinity → "Infinity"/"-Infinity".
+//   js_exponential: the same rounded value as Number(…).toExponential() writes it: "1.77e-6", "2e+15".
+std::string& js_integer(std::string& out, double x);
+std::string& js_precision(std::string& out, double x, int digits);
+std::string& js_exponential(std::string& out, double x, int digits);
+
 // A value a person typed, quoted in a message: format_number's text, except that an infinity
 // reads "infinity" ("Infinity" typed, or 1e400, which no double holds), not the terse "inf".
 std::string typed_value(double value);

@@ -51,6 +51,27 @@ Result<TextAnalysis> analyze_text(std::string text) {
   return R::success(std::move(out));
 }
 
+void TextTotals::add(const Analysis& a) {
+  flops += a.flops;
+  transcendentals += a.transcendentals;
+  bytes_accessed += a.bytes_accessed;
+  unfused_bytes_accessed += a.unfused_bytes_accessed;
+  bytes_accessed_output += a.bytes_accessed_output;
+  collective_bytes += a.collective_bytes;
+  minimum_traffic_bytes += a.minimum_traffic_bytes;
+  for (const auto& [k, v] : a.bytes_accessed_operand) bytes_accessed_operand[k] += v;
+  for (const auto& entry : a.unmodeled) {
+    auto it = std::find_if(unmodeled.begin(), unmodeled.end(), [&](const auto& u) { return u.first == entry.first; });
+    if (it == unmodeled.end()) unmodeled.push_back(entry);
+    else it->second += entry.second;
+  }
+  notes.insert(notes.end(), a.notes.begin(), a.notes.end());
+}
+
+double TextTotals::intensity() const {
+  return bytes_accessed > 0 ? flops / bytes_accessed : std::numeric_limits<double>::quiet_NaN();
+}
+
 namespace {
 
 void write_totals(JsonWriter& j, double flops, double trans, double bytes, double unfused,
@@ -295,10 +316,7 @@ Result<std::string> write_json(Text& t, RowColumnSink* sink) {
   }
   j.reserve(room);
   j.begin_object().field("dialect", t.dialect);
-  double flops = 0, trans = 0, bytes = 0, unfused = 0, output = 0, coll = 0, traffic = 0;
-  std::map<int, double> operand;
-  std::vector<std::pair<std::string, int>> unmodeled;  // in the order the modules name them
-  std::vector<std::string> notes;
+  TextTotals sum;
   j.key("modules").begin_array();
   for (std::size_t i = 0; i < t.modules.size(); ++i) {
     auto& m = t.modules[i];
@@ -321,30 +339,18 @@ Result<std::string> write_json(Text& t, RowColumnSink* sink) {
     for (const auto& n : a.notes) j.value(n);
     j.end_array();
     j.end_object();
-    flops += a.flops;
-    trans += a.transcendentals;
-    bytes += a.bytes_accessed;
-    unfused += a.unfused_bytes_accessed;
-    output += a.bytes_accessed_output;
-    coll += a.collective_bytes;
-    traffic += a.minimum_traffic_bytes;
-    for (const auto& [k, v] : a.bytes_accessed_operand) operand[k] += v;
-    for (const auto& entry : a.unmodeled) {
-      auto it = std::find_if(unmodeled.begin(), unmodeled.end(), [&](const auto& u) { return u.first == entry.first; });
-      if (it == unmodeled.end()) unmodeled.push_back(entry);
-      else it->second += entry.second;
-    }
-    notes.insert(notes.end(), a.notes.begin(), a.notes.end());
+    sum.add(a);
     if constexpr (!std::is_const_v<Text>) m.analysis.value() = Analysis();
   }
   j.end_array();
   // The file: its modules summed (the page and the CLI show one program per file).
-  write_totals(j, flops, trans, bytes, unfused, operand, output, coll, traffic);
+  write_totals(j, sum.flops, sum.transcendentals, sum.bytes_accessed, sum.unfused_bytes_accessed, sum.bytes_accessed_operand,
+               sum.bytes_accessed_output, sum.collective_bytes, sum.minimum_traffic_bytes);
   j.key("unmodeled").begin_array();
-  for (const auto& [op, count] : unmodeled) j.begin_object().field("op", op).field("count", count).end_object();
+  for (const auto& [op, count] : sum.unmodeled) j.begin_object().field("op", op).field("count", count).end_object();
   j.end_array();
   j.key("notes").begin_array();
-  for (const auto& n : notes) j.value(n);
+  for (const auto& n : sum.notes) j.value(n);
   j.end_array();
   j.key("errors").begin_array();
   for (const auto& m : t.modules) {

@@ -21,7 +21,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/result.h"
@@ -39,6 +41,20 @@ struct ModuleResult {
 struct TextAnalysis {
   std::string dialect;
   std::vector<ModuleResult> modules;
+};
+
+// A text's totals: its modules' (those that analysed) summed in order, as the JSON's file-level
+// totals, unmodeled ops (each op once, in the order the modules name them) and notes.
+struct TextTotals {
+  double flops = 0, transcendentals = 0, bytes_accessed = 0, unfused_bytes_accessed = 0;
+  double bytes_accessed_output = 0, collective_bytes = 0, minimum_traffic_bytes = 0;
+  std::map<int, double> bytes_accessed_operand;
+  std::vector<std::pair<std::string, int>> unmodeled;
+  std::vector<std::string> notes;
+
+  void add(const Analysis& module);
+  // flops / bytes_accessed; NaN without bytes.
+  double intensity() const;
 };
 
 // The largest text the core analyses at once: past it, a clear error names the size and the

@@ -15,6 +15,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/hlo/jax_emit.cpp
   cpp/hlo/emit.cpp
   cpp/hlo/report.cpp
+  cpp/hlo/table.cpp
   cpp/hlo/lower.cpp
   cpp/hlo/fuse.cpp
 )
@@ -35,4 +36,5 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/hlo/big_text_test.cpp
   tests/cpp/hlo/infer_test.cpp
   tests/cpp/hlo/fuse_test.cpp
+  tests/cpp/hlo/table_test.cpp
 )

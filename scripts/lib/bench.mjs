@@ -1,8 +1,8 @@
 // scripts/bench's body: runs both builds of rl_bench, merges their JSON lines, prints a table
 // and the target ratios, and writes --json FILE. Every number is a measurement of this machine.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
@@ -118,6 +118,12 @@ async function benchAnalyzer() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  // The CLI end to end (`node scripts/analyze.mjs FILE`, its table written to a file): Node's
+  // start, the core's load, the analysis and every line printed, on dense modules of the sizes
+  // issue 22 measured (12 MB of HLO, 17 MB of StableHLO); wall time, CPU time of all its threads
+  // and its peak RSS (the child reports them: scripts/lib/usage_preload.mjs), beside the same CLI
+  // on a one-op file (what Node and the core take before any text).
+  out.cli = benchCli();
   // 10× the input against the time: the best calls' times (first calls where a size had one).
   out.dense_growth_10x = {};
   for (const dialect of ['stablehlo', 'hlo']) {
@@ -144,6 +150,84 @@ async function benchAnalyzer() {
     console.log(`  dense ${dialect}: 10× the input took ${fmt(g['1_to_10'])} (1 → 10 MB) and ${fmt(g['10_to_100'])} (10 → 100 MB) the time   (goal ≤ 12×)`);
   }
   console.log('  goals: ≥ 20 MB/s, ≤ 10 wasm-heap bytes per byte of text');
+  const load = out.cli.load_average.map((x) => x.toFixed(1)).join(', ');
+  console.log(`  CLI end to end (node scripts/analyze.mjs FILE > file; load average ${load} on ${cpus().length} cores while measured):`);
+  const base = out.cli.baseline;
+  if (base) console.log(`    a one-op file: ${base.seconds.toFixed(2)} s wall, ${base.cpu_seconds.toFixed(2)} s CPU, maxRSS ${mib(base.max_rss_bytes)} MiB`);
+  for (const c of out.cli.runs) {
+    if (c.error) {
+      console.log(`    ${c.dialect} ${c.mb} MB failed: ${c.error}`);
+      continue;
+    }
+    console.log(`    ${c.dialect.padEnd(9)} ${String(c.mb).padStart(3)} MB → ${(c.output_bytes / 1e6).toFixed(1)} MB of table: ${c.mb_per_s.toFixed(1)} MB/s wall (best of ${c.runs}, ${c.seconds.toFixed(2)} s), ` +
+      `${c.mb_per_cpu_s.toFixed(1)} MB per CPU-second   maxRSS ${mib(c.max_rss_bytes)} MiB = ${c.rss_bytes_per_text_byte.toFixed(1)} bytes/byte ` +
+      `(${c.rss_over_baseline_bytes_per_text_byte.toFixed(1)} over the one-op file's)`);
+  }
+  console.log('  CLI goals: ≥ 20 MB/s end to end, ≤ 10 bytes of Node memory (maxRSS) per byte of text');
+
+  return out;
+}
+
+/** Sizes (MB) the CLI is timed on, per dialect: issue 22's. */
+const CLI_SIZES = [['hlo', denseHlo, '.hlo', 12], ['stablehlo', denseStablehlo, '.mlir', 17]];
+
+/** One run of the CLI on `file`, its table written to `outFile`: {seconds, cpu_seconds, max_rss_bytes, status, stderr}. */
+function runCli(file, outFile, usageFile) {
+  const fd = openSync(outFile, 'w');
+  const t0 = performance.now();
+  const child = spawnSync(process.execPath, ['--import', join(ROOT, 'scripts', 'lib', 'usage_preload.mjs'), join(ROOT, 'scripts', 'analyze.mjs'), file],
+    { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8', env: { ...process.env, RL_USAGE_FILE: usageFile } });
+  const seconds = (performance.now() - t0) / 1000;
+  closeSync(fd);
+  if (child.status !== 0) return { error: child.stderr.trim().split('\n').at(-1) || `exit status ${child.status}` };
+  const u = JSON.parse(readFileSync(usageFile, 'utf8'));
+  return { seconds, cpu_seconds: u.user_seconds + u.system_seconds, max_rss_bytes: u.max_rss_bytes, output_bytes: statSync(outFile).size };
+}
+
+function benchCli() {
+  const dir = mkdtempSync(join(tmpdir(), 'rl-bench-cli-'));
+  const out = { load_average: loadavg(), baseline: null, runs: [] };
+  const reps = quick ? 1 : 3;
+  // The fastest wall time and the least CPU time of `reps` runs, and the largest maxRSS.
+  const best = (file, outFile, usageFile) => {
+    const runs = [];
+    for (let i = 0; i < reps; i++) {
+      const r = runCli(file, outFile, usageFile);
+      if (r.error) return r;
+      runs.push(r);
+    }
+    return {
+      seconds: Math.min(...runs.map((r) => r.seconds)), cpu_seconds: Math.min(...runs.map((r) => r.cpu_seconds)),
+      max_rss_bytes: Math.max(...runs.map((r) => r.max_rss_bytes)), output_bytes: runs[0].output_bytes,
+    };
+  };
+  try {
+    const usage = join(dir, 'usage.json');
+    const tiny = join(dir, 'one_op.hlo');
+    writeFileSync(tiny, 'HloModule m\n\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT t = f32[4] tanh(p)\n}\n');
+    const base = best(tiny, join(dir, 'one_op.txt'), usage);
+    if (!base.error) out.baseline = base;
+    for (const [dialect, make, ext, mb] of CLI_SIZES) {
+      const file = join(dir, `cli_${mb}${ext}`);
+      const text = make(mb * 1e6);
+      writeFileSync(file, text);
+      const bytes = Buffer.byteLength(text);
+      const r = best(file, join(dir, `cli_${mb}.txt`), usage);
+      rmSync(file);
+      if (r.error) {
+        out.runs.push({ dialect, mb, error: r.error });
+        continue;
+      }
+      out.runs.push({
+        dialect, mb, bytes, runs: reps, seconds: r.seconds, cpu_seconds: r.cpu_seconds, output_bytes: r.output_bytes,
+        mb_per_s: bytes / 1e6 / r.seconds, mb_per_cpu_s: bytes / 1e6 / r.cpu_seconds,
+        max_rss_bytes: r.max_rss_bytes, rss_bytes_per_text_byte: r.max_rss_bytes / bytes,
+        rss_over_baseline_bytes_per_text_byte: (r.max_rss_bytes - (out.baseline?.max_rss_bytes ?? 0)) / bytes,
+      });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   return out;
 }
 

@@ -1,5 +1,6 @@
 // Turning the core's analysis of a text (core.analyzeText) into the per-file summary that
-// `node scripts/analyze.mjs` prints and the page will show. Pure: no DOM.
+// `node scripts/analyze.mjs --json` prints and the page shows. (The CLI's per-op text table is
+// the core's: cpp/hlo/table.h.) Pure: no DOM.
 import { sci, short } from './format.js';
 
 export const ESTIMATE_LABEL = "estimate from the IR, XLA's counting rules (HloCostAnalysis), not a measurement";
@@ -10,7 +11,7 @@ export function withFile(file, error) {
 }
 
 /**
- * One file's result as the CLI prints it: every module's ops (each with its 1-based line), and
+ * One file's result as the CLI prints it with --json: every module's ops (each with its 1-based line), and
  * the file's totals, unmodeled op counts and notes as the core summed them (core.analyzeText);
  * errors as "FILE:LINE:COL: error: …" text (a parse error stops the file; a module that fails to
  * verify is reported and skipped) and as fields (errorPlaces: [{line, column, message}]).
@@ -44,38 +45,6 @@ export function summarizeFile(file, result) {
 }
 
 const num = (x) => (x == null ? '—' : Number.isInteger(x) && Math.abs(x) < 1e15 ? String(x) : Math.abs(x) >= 1e15 ? sci(x, 4) : short(x));
-
-/** Text lines for a terminal: a row per op, then the totals. */
-export function summaryLines(s) {
-  const lines = [`${s.file} (${s.dialect ?? 'not parsed'}) — ${s.label}`];
-  if (s.ops.length) {
-    const header = ['line', 'op', 'shape', 'flops', 'transcendentals', 'bytes', 'intensity'];
-    const rows = s.ops.map((o) => [String(o.line), o.op + (o.modeled ? '' : ' (unmodeled)'), o.shape, num(o.flops), num(o.transcendentals), num(o.bytes_accessed), o.intensity == null ? '—' : short(o.intensity)]);
-    // A loop, not Math.max(...column): a program of a million ops would overflow the call stack.
-    const widths = header.map((h) => h.length);
-    for (const r of rows) for (let i = 0; i < r.length; i++) if (r[i].length > widths[i]) widths[i] = r[i].length;
-    const fmt = (r) => r.map((c, i) => (i === 1 || i === 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-    lines.push(fmt(header));
-    for (const r of rows) lines.push(fmt(r));
-  }
-  const t = s.totals;
-  if (s.modules.length) {
-    lines.push(
-      `totals: flops ${num(t.flops)}, transcendentals ${num(t.transcendentals)}, bytes accessed ${num(t.bytes_accessed)} ` +
-        `(${Object.entries(t.bytes_accessed_operand).map(([i, b]) => `operand ${i}: ${num(b)}`).join(', ')}${Object.keys(t.bytes_accessed_operand).length ? ', ' : ''}output: ${num(t.bytes_accessed_output)}), ` +
-        `intensity ${t.intensity == null ? '—' : short(t.intensity)} flops/byte`,
-      ...(t.unfused_bytes_accessed !== t.bytes_accessed
-        ? [`fusion: ${num(t.bytes_accessed)} bytes at fusion boundaries vs ${num(t.unfused_bytes_accessed)} unfused — saves ${num(t.unfused_bytes_accessed - t.bytes_accessed)}`]
-        : []),
-      `minimum traffic (arguments + results, once each): ${num(t.minimum_traffic_bytes)} bytes` +
-        (t.collective_bytes ? `; collective bytes per device: ${num(t.collective_bytes)}` : ''),
-    );
-  }
-  if (s.unmodeled.length) lines.push(`unmodeled (no cost rule; not counted): ${s.unmodeled.map((u) => `${u.op} ×${u.count}`).join(', ')}`);
-  for (const n of s.notes) lines.push(`note: ${n}`);
-  for (const e of s.errors) lines.push(e);
-  return lines;
-}
 
 /**
  * A file's summary with the fusion pass's result (core.fuseText) added: fusions (each naming its

@@ -1,0 +1,261 @@
+#include "hlo/table.h"
+
+#include <cmath>
+#include <string_view>
+
+#include "common/numbers.h"
+
+namespace rl::hlo {
+
+namespace {
+
+constexpr const char* kHeader[7] = {"line", "op", "shape", "flops", "transcendentals", "bytes", "intensity"};
+constexpr std::string_view kUnmodeled = " (unmodeled)";
+constexpr std::string_view kDash = "\u2014";  // "—": one UTF-16 unit, three bytes
+
+// Length in UTF-16 units (what JavaScript's padStart and padEnd count) of UTF-8 text.
+std::size_t units(std::string_view s) {
+  std::size_t n = 0;
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c & 0xC0) != 0x80) ++n;  // a character's first byte
+    if (c >= 0xF0) ++n;           // four bytes: a surrogate pair
+  }
+  return n;
+}
+
+// A count as the table writes it: "—" when not finite, an integer below 10^15 as written, from
+// 10^15 in exponent form with 4 significant digits, else 4 significant digits.
+std::string& count_text(std::string& out, double x) {
+  if (!std::isfinite(x)) return out += kDash;
+  if (std::fabs(x) < 1e15) {
+    if (std::floor(x) == x) return js_integer(out, x);
+    return js_precision(out, x, 4);
+  }
+  return js_exponential(out, x, 4);
+}
+
+// A fraction (an intensity) as the table writes it: "—" when not finite, an integer below
+// 10^15 as written, else 4 significant digits.
+std::string& short_text(std::string& out, double x) {
+  if (!std::isfinite(x)) return out += kDash;
+  if (std::floor(x) == x && std::fabs(x) < 1e15) return js_integer(out, x);
+  return js_precision(out, x, 4);
+}
+
+// An op's intensity: flops per byte, none without bytes or when either count or the ratio is not finite.
+double row_intensity(const OpCost& r) {
+  if (!(std::isfinite(r.bytes_accessed) && r.bytes_accessed > 0) || !std::isfinite(r.flops)) return NAN;
+  return r.flops / r.bytes_accessed;
+}
+
+std::size_t digits(int line) {
+  std::size_t n = line < 0 ? 2 : 1;
+  for (unsigned v = line < 0 ? 0u - static_cast<unsigned>(line) : static_cast<unsigned>(line); v >= 10; v /= 10) ++n;
+  return n;
+}
+
+void pad(std::string& out, std::size_t have, std::size_t width) {
+  if (have < width) out.append(width - have, ' ');
+}
+
+std::vector<std::string> shapes_of(const Analysis& a) {
+  std::vector<std::string> out;
+  out.reserve(a.types.size());
+  for (const auto& t : a.types) out.push_back(to_string(t, a.dialect));
+  return out;
+}
+
+}  // namespace
+
+OpTable::OpTable(TextAnalysis&& analysis) : analysis_(std::move(analysis)) {
+  for (std::size_t c = 0; c < 7; ++c) width_[c] = std::string_view(kHeader[c]).size();
+  std::string cell;
+  auto widen = [&](std::size_t c, std::size_t n) {
+    if (n > width_[c]) width_[c] = n;
+  };
+  for (const auto& m : analysis_.modules) {
+    if (!m.analysis) continue;
+    const Analysis& a = m.analysis.value();
+    ++analysed_;
+    totals_.add(a);
+    rows_ += a.ops.size();
+    std::vector<std::size_t> shape_units(a.types.size(), 0);
+    std::vector<bool> shape_seen(a.types.size(), false);
+    std::string_view last_op;
+    std::size_t last_op_units = 0;
+    for (const auto& r : a.ops) {
+      widen(0, digits(r.line));
+      if (r.op.data() != last_op.data() || r.op.size() != last_op.size()) {
+        last_op = r.op;
+        last_op_units = units(r.op);
+      }
+      widen(1, last_op_units + (r.modeled ? 0 : kUnmodeled.size()));
+      if (!shape_seen[r.type]) {
+        shape_seen[r.type] = true;
+        shape_units[r.type] = units(to_string(a.types[r.type], a.dialect));
+      }
+      widen(2, shape_units[r.type]);
+      const double numbers[3] = {r.flops, r.transcendentals, r.bytes_accessed};
+      for (std::size_t c = 0; c < 3; ++c) {
+        cell.clear();
+        count_text(cell, numbers[c]);
+        widen(3 + c, units(cell));
+      }
+      cell.clear();
+      short_text(cell, row_intensity(r));
+      widen(6, units(cell));
+    }
+  }
+}
+
+void OpTable::write_row(std::string& out, const OpCost& r) {
+  auto right = [&](std::size_t c) {
+    // cell_ holds the cell: padded on the left.
+    pad(out, units(cell_), width_[c]);
+    out += cell_;
+  };
+  cell_.clear();
+  js_integer(cell_, r.line);
+  right(0);
+  out += "  ";
+  out += r.op;
+  std::size_t n = units(r.op);
+  if (!r.modeled) {
+    out += kUnmodeled;
+    n += kUnmodeled.size();
+  }
+  pad(out, n, width_[1]);
+  out += "  ";
+  const std::string& shape = shapes_[r.type];
+  out += shape;
+  pad(out, units(shape), width_[2]);
+  const double numbers[3] = {r.flops, r.transcendentals, r.bytes_accessed};
+  for (std::size_t c = 0; c < 3; ++c) {
+    out += "  ";
+    cell_.clear();
+    count_text(cell_, numbers[c]);
+    right(3 + c);
+  }
+  out += "  ";
+  cell_.clear();
+  short_text(cell_, row_intensity(r));
+  right(6);
+  out += '\n';
+}
+
+void OpTable::write_tail(std::string& out) const {
+  if (analysed_ == 0) return;
+  const TextTotals& t = totals_;
+  // The totals reach JavaScript as JSON, where a value that is not finite is null: null reads
+  // "—", counts as 0 in a difference, and two nulls are equal.
+  auto finite = [](double x) { return std::isfinite(x) ? x : 0.0; };
+  out += "totals: flops ";
+  count_text(out, t.flops);
+  out += ", transcendentals ";
+  count_text(out, t.transcendentals);
+  out += ", bytes accessed ";
+  count_text(out, t.bytes_accessed);
+  out += " (";
+  for (const auto& [index, bytes] : t.bytes_accessed_operand) {
+    out += "operand ";
+    out += std::to_string(index);
+    out += ": ";
+    count_text(out, bytes);
+    out += ", ";
+  }
+  out += "output: ";
+  count_text(out, t.bytes_accessed_output);
+  out += "), intensity ";
+  short_text(out, t.intensity());
+  out += " flops/byte\n";
+  const bool unfused_null = !std::isfinite(t.unfused_bytes_accessed), bytes_null = !std::isfinite(t.bytes_accessed);
+  if (unfused_null != bytes_null || (!unfused_null && t.unfused_bytes_accessed != t.bytes_accessed)) {
+    out += "fusion: ";
+    count_text(out, t.bytes_accessed);
+    out += " bytes at fusion boundaries vs ";
+    count_text(out, t.unfused_bytes_accessed);
+    out += " unfused \u2014 saves ";
+    count_text(out, finite(t.unfused_bytes_accessed) - finite(t.bytes_accessed));
+    out += '\n';
+  }
+  out += "minimum traffic (arguments + results, once each): ";
+  count_text(out, t.minimum_traffic_bytes);
+  out += " bytes";
+  if (std::isfinite(t.collective_bytes) && t.collective_bytes != 0) {
+    out += "; collective bytes per device: ";
+    count_text(out, t.collective_bytes);
+  }
+  out += '\n';
+  if (!t.unmodeled.empty()) {
+    out += "unmodeled (no cost rule; not counted): ";
+    for (std::size_t i = 0; i < t.unmodeled.size(); ++i) {
+      if (i) out += ", ";
+      out += t.unmodeled[i].first;
+      out += " \u00d7";
+      out += std::to_string(t.unmodeled[i].second);
+    }
+    out += '\n';
+  }
+  for (const auto& n : t.notes) {
+    out += "note: ";
+    out += n;
+    out += '\n';
+  }
+}
+
+bool OpTable::next(std::string& out, std::size_t bytes) {
+  while (out.size() < bytes) {
+    switch (phase_) {
+      case Phase::Header:
+        phase_ = Phase::Rows;
+        if (rows_ == 0) break;
+        for (std::size_t c = 0; c < 7; ++c) {
+          if (c) out += "  ";
+          const std::string_view h = kHeader[c];
+          if (c == 1 || c == 2) {
+            out += h;
+            pad(out, h.size(), width_[c]);
+          } else {
+            pad(out, h.size(), width_[c]);
+            out += h;
+          }
+        }
+        out += '\n';
+        break;
+      case Phase::Rows: {
+        if (module_ >= analysis_.modules.size()) {
+          phase_ = Phase::Tail;
+          break;
+        }
+        auto& m = analysis_.modules[module_];
+        if (!m.analysis) {
+          ++module_;
+          break;
+        }
+        Analysis& a = m.analysis.value();
+        if (row_ == 0) shapes_ = shapes_of(a);
+        while (row_ < a.ops.size() && out.size() < bytes) write_row(out, a.ops[row_++]);
+        if (row_ == a.ops.size()) {
+          // The module's rows are written: free them (its totals are in totals_ already).
+          std::vector<OpCost>().swap(a.ops);
+          std::vector<double>().swap(a.operand_bytes_pool);
+          std::vector<Type>().swap(a.types);
+          shapes_.clear();
+          ++module_;
+          row_ = 0;
+        }
+        break;
+      }
+      case Phase::Tail:
+        write_tail(out);
+        phase_ = Phase::Done;
+        break;
+      case Phase::Done:
+        return false;
+    }
+  }
+  return phase_ != Phase::Done;
+}
+
+}  // namespace rl::hlo
