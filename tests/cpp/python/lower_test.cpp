@@ -259,6 +259,24 @@ TEST_CASE("jnp.einsum and jnp.eye lower as JAX's _einsum and _eye", "[python][lo
              Catch::Matchers::Contains("-> tensor<2x2xi1>\n    return %4 : tensor<2x2xi1>"));
 }
 
+TEST_CASE("the einsum and fori_loop example of README.md and lower.mjs --help lowers, parses and verifies", "[python][lower]") {
+  const std::string text = lower_text(
+      "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n"
+      "def step(x, w):\n"
+      "    d = jnp.einsum('ii->i', w)                  # a diagonal\n"
+      "    y = jnp.einsum('...ij,jk->...ik', x, w)     # '...': any leading axes\n"
+      "    return lax.fori_loop(0, 3, lambda i, y: jnp.tanh(y) * d, y)\n\n"
+      "jax.jit(step).lower(jnp.zeros((2, 4, 3)), jax.ShapeDtypeStruct((3, 3), jnp.float32))\n");
+  CHECK_THAT(text, Catch::Matchers::Contains("stablehlo.select %2, %arg1, %3 : tensor<3x3xi1>, tensor<3x3xf32>"));
+  CHECK_THAT(text, Catch::Matchers::Contains("stablehlo.dot_general %arg0, %arg1, contracting_dims = [2] x [0]"));
+  CHECK_THAT(text, Catch::Matchers::Contains("stablehlo.while(%iterArg = %5, %iterArg_1 = %c, %iterArg_2 = %6)"));
+  CHECK_THAT(text, Catch::Matchers::Contains("func.func private @None(%arg0: tensor<3xf32>, %arg1: tensor<2x4x3xf32>)"));
+  auto m = rl::hlo::parse(text);
+  INFO((m.ok() ? "" : m.error()));
+  REQUIRE(m.ok());
+  CHECK(rl::hlo::verify(m->front()).ok());
+}
+
 TEST_CASE("jnp.einsum's diagonals, ellipses, one operand and mixed dtypes lower as JAX's _einsum", "[python][lower]") {
   // A label repeated within one operand: lax._delta's uint32 iotas compared EQ, a select with
   // zeros, then a sum over all its axes but the last (the label is kept in the output).
