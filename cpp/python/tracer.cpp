@@ -3420,7 +3420,9 @@ struct Interp {
     }
     if ((x->k == K::Tuple || x->k == K::List) && op == "*" && y->k == K::Int) {
       std::vector<Ref> items;
-      if (y->i * std::int64_t(x->items.size()) > 1000000) return fail("sequence repetition past 10^6 items is not supported here");
+      std::int64_t total = 0;  // checked: (a, b) * 2**62 overflows int64 (found by scripts/fuzz python)
+      if (__builtin_mul_overflow(y->i, std::int64_t(x->items.size()), &total) || total > 1000000)
+        return fail("sequence repetition past 10^6 items is not supported here");
       for (std::int64_t k = 0; k < y->i; ++k) items.insert(items.end(), x->items.begin(), x->items.end());
       return Result<Ref>::success(mk_tuple(items, x->k));
     }

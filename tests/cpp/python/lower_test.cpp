@@ -596,6 +596,9 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
        "6:12: Size of label 'j' for operand 1 (3) does not match previous terms (4)."},
       {fn("    return jnp.einsum('ij,jk->ik', x)", "jnp.zeros((2, 3))"),
        "6:12: Number of einsum subscripts must be equal to the number of operands."},
+      {fn("    return x + len((1, 2) * 2 ** 62)", "jnp.zeros(3)"), "6:27: sequence repetition past 10^6 items is not supported here"},
+      // scripts/fuzz python's crash: the count times the length overflowed int64 (UB), then a 2^62-trip loop.
+      {std::string("2*dimeugbe\354rs=('NHWC', 'NHWC')*2**62"), "1:"},
       {fn("    return jnp.einsum('ij,jk,kl->il', x, x, x)", "jnp.zeros((3, 3))"), "6:12: jnp.einsum here takes one or two operands, got 3"},
       {fn("    return jnp.einsum('i1,jk', x, x)", "jnp.zeros((3, 3))"), "6:12: Character 1 is not a valid symbol."},
       {fn("    return jnp.einsum('ij,jk->iz', x, x)", "jnp.zeros((3, 3))"), "6:12: Output character 'z' did not appear in the input"},
