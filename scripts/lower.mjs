@@ -18,11 +18,26 @@ StableHLO module JAX prints for it (jax.jit(f).lower(args).as_text(), recent JAX
     b = jax.ShapeDtypeStruct((16, 8), jnp.float32)
     jax.jit(workload).lower(a, b)
 
+or, with einsum forms and a fori_loop (one stablehlo.while whose body is a private @None):
+
+    import jax
+    import jax.numpy as jnp
+    from jax import lax
+
+    def step(x, w):
+        d = jnp.einsum('ii->i', w)                  # a diagonal
+        y = jnp.einsum('...ij,jk->...ik', x, w)     # '...': any leading axes
+        return lax.fori_loop(0, 3, lambda i, y: jnp.tanh(y) * d, y)
+
+    jax.jit(step).lower(jnp.zeros((2, 4, 3)), jax.ShapeDtypeStruct((3, 3), jnp.float32))
+
 Arguments of .lower(...) are arrays made in the file (jnp.zeros, jnp.ones, jnp.full, jnp.arange
 with .reshape and arithmetic) or jax.ShapeDtypeStruct(shape, dtype). Supported: operators
 + - * / // % ** @ and comparisons; jnp.matmul, dot, tanh, exp, log, log1p, expm1, sqrt, abs, sign,
 square, sin, cos, maximum, minimum, where, sum, mean, max, min, prod, var, std, clip, outer,
-einsum (two operands), argmax, argmin, cumsum, cumprod, reshape, transpose, swapaxes, expand_dims,
+einsum (one or two operands, letter labels: 'ij,jk->ik', diagonals 'ii->i' and 'iij,jk',
+'...' with broadcasting, implicit output 'ij,kj', labels summed in one operand 'ij,jk->k',
+operands of two dtypes promoted as jnp does), argmax, argmin, cumsum, cumprod, reshape, transpose, swapaxes, expand_dims,
 squeeze, broadcast_to, concatenate, stack, zeros, ones, eye;
 x.T, x.shape, x.ndim, x.reshape, x.astype, x.sum/mean/max/min/prod/var/std(axis=..., keepdims=...),
 x[1, 2:5, ..., None]; jax.nn.relu, sigmoid, silu, gelu, softmax, log_softmax, logsumexp, one_hot;

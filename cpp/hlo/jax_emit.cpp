@@ -216,7 +216,8 @@ Value Emitter::clamp(Value lo, Value x, Value hi) {
 
 Value Emitter::convert(Value x, const std::string& dtype) {
   Value r = add(Aval{aval(x).dims, dtype}, "");
-  cur().lines.push_back(name(r) + " = stablehlo.convert " + name(x) + " : (" + tt(x) + ") -> " + tt(r));
+  if (aval(x).dtype == dtype) cur().lines.push_back(name(r) + " = stablehlo.convert " + name(x) + " : " + tt(r));
+  else cur().lines.push_back(name(r) + " = stablehlo.convert " + name(x) + " : (" + tt(x) + ") -> " + tt(r));
   return r;
 }
 
@@ -244,11 +245,12 @@ Value Emitter::transpose(Value x, const std::vector<std::int64_t>& perm) {
 }
 
 Value Emitter::dot_general(Value a, Value b, const std::vector<std::int64_t>& lb, const std::vector<std::int64_t>& rb,
-                           const std::vector<std::int64_t>& lc, const std::vector<std::int64_t>& rc) {
+                           const std::vector<std::int64_t>& lc, const std::vector<std::int64_t>& rc,
+                           const std::string& out_dtype) {
   // Result dimensions: batch, then lhs free, then rhs free (the StableHLO spec's order).
   const Aval& ta = aval(a);
   const Aval& tb = aval(b);
-  Aval t{{}, ta.dtype};
+  Aval t{{}, out_dtype.empty() ? ta.dtype : out_dtype};
   auto in = [](const std::vector<std::int64_t>& v, std::int64_t d) {
     for (auto x : v)
       if (x == d) return true;

@@ -69,6 +69,7 @@ class Emitter {
   Value compare(const std::string& direction, Value a, Value b);  // "GT", ...: i1 result
   Value select(Value pred, Value on_true, Value on_false);
   Value clamp(Value lo, Value x, Value hi);
+  // A convert to the same type is printed as MLIR prints it: `stablehlo.convert %x : T`.
   Value convert(Value x, const std::string& dtype);
   Value broadcast_in_dim(Value x, const std::vector<std::int64_t>& dims,
                          const std::vector<std::int64_t>& broadcast_dimensions);
@@ -76,7 +77,7 @@ class Emitter {
   Value transpose(Value x, const std::vector<std::int64_t>& permutation);
   Value dot_general(Value a, Value b, const std::vector<std::int64_t>& lhs_batch,
                     const std::vector<std::int64_t>& rhs_batch, const std::vector<std::int64_t>& lhs_contract,
-                    const std::vector<std::int64_t>& rhs_contract);
+                    const std::vector<std::int64_t>& rhs_contract, const std::string& out_dtype = "");
   // reduce with a one-op body printed in the compact `applies` form: op is "add", "maximum",
   // "minimum", "multiply", "and", "or".
   Value reduce(Value x, Value init, const std::string& op, const std::vector<std::int64_t>& dims);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
@@ -627,7 +628,8 @@ struct Interp {
 
   // lax.dot_general with its shape rule's messages.
   Result<Ref> dot_general(const Ref& a, const Ref& b, const std::vector<std::int64_t>& lc, const std::vector<std::int64_t>& rc,
-                          const std::vector<std::int64_t>& lb, const std::vector<std::int64_t>& rb) {
+                          const std::vector<std::int64_t>& lb, const std::vector<std::int64_t>& rb,
+                          const std::string& out_dtype = "") {
     auto dims_of = [](const Ref& x, const std::vector<std::int64_t>& ds) {
       std::vector<std::int64_t> out;
       for (auto d : ds) out.push_back(x->aval.dims[d]);
@@ -672,7 +674,7 @@ struct Interp {
     if (a->aval.dtype != b->aval.dtype)
       return fail("dot_general requires operands of the same dtype, got " + jax_dtype_name(a->aval.dtype) + " and " +
                   jax_dtype_name(b->aval.dtype));
-    hj::Aval out{dims_of(a, lb), a->aval.dtype};
+    hj::Aval out{dims_of(a, lb), out_dtype.empty() ? a->aval.dtype : out_dtype};
     auto free = [](const Ref& x, const std::vector<std::int64_t>& c, const std::vector<std::int64_t>& bt, std::vector<std::int64_t>& o) {
       for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d)
         if (std::find(c.begin(), c.end(), d) == c.end() && std::find(bt.begin(), bt.end(), d) == bt.end()) o.push_back(x->aval.dims[d]);
@@ -682,7 +684,7 @@ struct Interp {
     if (!tracing()) return Result<Ref>::success(new_array(out, a->weak && b->weak));
     UNWRAP(va, value_of(a));
     UNWRAP(vb, value_of(b));
-    return Result<Ref>::success(traced(em->dot_general(va, vb, lb, rb, lc, rc), a->weak && b->weak));
+    return Result<Ref>::success(traced(em->dot_general(va, vb, lb, rb, lc, rc, out_dtype), a->weak && b->weak));
   }
 
   // jnp.matmul (jax/_src/numpy/tensor_contractions.py): batch dims broadcast, size-1 batch dims
@@ -1562,16 +1564,30 @@ struct Interp {
     return call_jitted_private("_one_hot", {x}, body, std::to_string(nc->i) + dtype + std::to_string(pos));
   }
 
-  // jnp.einsum with two operands (jax/_src/numpy/einsum.py): opt_einsum's parse and size checks
-  // (its messages), then _einsum's one pairwise contraction. opt_einsum pops the operands in the
-  // order (1, 0), so lhs is the second operand and rhs the first: size-1 dims against a larger
-  // counterpart squeezed, labels contracted in one operand only summed out (a reduce in sorted
-  // label order), dot_general trying (rhs, lhs) first, then a transpose to the output order.
+  // jnp.einsum with one or two operands (jax/_src/numpy/einsum.py), after opt_einsum's
+  // parse_einsum_input and contract_path checks (their messages): `...` becomes the unused
+  // letters a, b, ... (the last ones for shorter operands), an implicit output is the ellipsis
+  // labels then the labels seen once, sorted. opt_einsum pops the operands in the order (1, 0),
+  // so lhs is the second operand and rhs the first. _einsum then: size-1 dims against a larger
+  // counterpart squeezed; labels contracted in one operand only summed out (one reduce, sorted
+  // label order); each label repeated within an operand masked to its diagonal (lax._delta: uint32
+  // iotas compared EQ, a select with zeros) and summed over all its axes but the last when it is
+  // kept; one dot_general with preferred_element_type the operands' promoted dtype (operands of
+  // two dtypes both converted to it first, as the CPU lowering does), trying (rhs, lhs), then
+  // (lhs, rhs), then a transpose to the output order.
   Result<Ref> einsum(const Args& a) {
     const std::string q = "jnp.einsum";
+    std::string pref;  // preferred_element_type, when given
     for (auto& [k, v] : a.kw) {
-      if (k == "optimize") continue;  // two operands: one contraction whatever the path
-      if ((k == "precision" || k == "preferred_element_type") && v->k == K::None) continue;
+      if (k == "optimize") continue;  // one or two operands: one contraction whatever the path
+      if (k == "out" && v->k != K::None) return fail("The 'out' argument to jnp.einsum is not supported.");
+      if ((k == "precision" || k == "out") && v->k == K::None) continue;
+      if (k == "preferred_element_type") {
+        if (v->k == K::None) continue;
+        UNWRAP(t, dtype_arg(v, q));
+        pref = canonical(t);
+        continue;
+      }
       return fail(q + ": the keyword argument '" + k + "' is not supported here");
     }
     if (a.pos.empty()) return fail(q + "() missing required argument 'subscripts'");
@@ -1580,140 +1596,297 @@ struct Interp {
     std::string spec;
     for (char c : a.pos[0]->s)
       if (c != ' ') spec += c;
-    std::vector<Ref> ops(a.pos.begin() + 1, a.pos.end());
-    if (spec.find('.') != std::string::npos)
-      return fail(q + ": ellipses ('...') in the subscripts are not supported here; name every axis");
-    const auto arrow = spec.find("->");
-    if ((spec.find('-') != std::string::npos || spec.find('>') != std::string::npos) &&
-        (arrow == std::string::npos || std::count(spec.begin(), spec.end(), '-') != 1 ||
-         std::count(spec.begin(), spec.end(), '>') != 1))
-      return fail("Subscripts can only contain one '->'.");
-    const std::string in_str = arrow == std::string::npos ? spec : spec.substr(0, arrow);
-    for (char c : spec)
-      if (c != ',' && c != '-' && c != '>' && !std::isalpha(static_cast<unsigned char>(c)))
+    for (char c : spec) {
+      if (static_cast<unsigned char>(c) >= 0x80) return fail(q + ": subscripts here must be ASCII letters, got '" + a.pos[0]->s + "'");
+      if (!std::strchr(".,->", c) && !std::isalpha(static_cast<unsigned char>(c)))
         return fail("Character " + std::string(1, c) + " is not a valid symbol.");
-    std::vector<std::string> terms(1);
-    for (char c : in_str) {
-      if (c == ',') terms.emplace_back();
-      else terms.back() += c;
     }
-    if (terms.size() != ops.size()) return fail("Number of einsum subscripts must be equal to the number of operands.");
-    if (ops.size() != 2) return fail(q + " here takes exactly two operands, got " + std::to_string(ops.size()));
-    std::string out;
-    if (arrow == std::string::npos) {
-      std::string all = terms[0] + terms[1], sorted = all;
+    std::vector<Ref> xs;
+    for (std::size_t i = 1; i < a.pos.size(); ++i) {
+      UNWRAP(x, as_array(a.pos[i], q));
+      xs.push_back(x);
+    }
+    const std::string kCount = "Number of einsum subscripts must be equal to the number of operands.";
+    if (spec.find('-') != std::string::npos || spec.find('>') != std::string::npos) {
+      if (std::count(spec.begin(), spec.end(), '-') > 1 || std::count(spec.begin(), spec.end(), '>') > 1 ||
+          spec.find("->") == std::string::npos)
+        return fail("Subscripts can only contain one '->'.");
+    }
+    auto split = [](const std::string& s) {
+      std::vector<std::string> parts(1);
+      for (char c : s) {
+        if (c == ',') parts.emplace_back();
+        else parts.back() += c;
+      }
+      return parts;
+    };
+    auto join = [](const std::vector<std::string>& parts) {
+      std::string s;
+      for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? "," : "") + parts[i];
+      return s;
+    };
+    // opt_einsum's find_output_str: the labels seen once, sorted.
+    auto find_output = [](const std::string& subs) {
+      std::string all, out;
+      for (char c : subs)
+        if (c != ',') all += c;
+      std::string sorted = all;
       std::sort(sorted.begin(), sorted.end());
       sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
       for (char c : sorted)
         if (std::count(all.begin(), all.end(), c) == 1) out += c;
-    } else {
-      out = spec.substr(arrow + 2);
-      for (char c : out) {
-        if (std::count(out.begin(), out.end(), c) > 1)
-          return fail("Output character '" + std::string(1, c) + "' appeared more than once in the output.");
-        if (in_str.find(c) == std::string::npos) return fail("Output character '" + std::string(1, c) + "' did not appear in the input");
+      return out;
+    };
+    const auto arrow = spec.find("->");
+    std::string in_str = arrow == std::string::npos ? spec : spec.substr(0, arrow);
+    std::string out;
+    bool have_out = arrow != std::string::npos;
+    if (have_out) out = spec.substr(arrow + 2);
+    if (spec.find('.') != std::string::npos) {
+      std::vector<std::string> subs = split(in_str);
+      if (xs.empty() || subs.size() > xs.size()) return fail(kCount);
+      std::string used;
+      for (char c : spec)
+        if (!std::strchr(".,->", c)) used += c;
+      std::size_t maxrank = 0;
+      for (auto& x : xs) maxrank = std::max(maxrank, x->aval.dims.size());
+      static const char* const kSymbols = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+      std::string inds;  // opt_einsum's gen_unused_symbols
+      for (const char* s = kSymbols; *s && inds.size() < maxrank; ++s)
+        if (used.find(*s) == std::string::npos) inds += *s;
+      if (inds.size() < maxrank) return fail(q + ": no letters left for the axes of '...' (" + std::to_string(maxrank) + " needed)");
+      std::int64_t longest = 0;
+      for (std::size_t num = 0; num < subs.size(); ++num) {
+        std::string& sub = subs[num];
+        if (sub.find('.') == std::string::npos) continue;
+        if (std::count(sub.begin(), sub.end(), '.') != 3 || sub.find("...") == std::string::npos) return fail("Invalid Ellipses.");
+        const std::size_t rank = xs[num]->aval.dims.size();
+        const std::int64_t count = rank == 0 ? 0 : std::int64_t(rank) - std::int64_t(sub.size() - 3);
+        longest = std::max(longest, count);
+        if (count < 0) return fail("Ellipses lengths do not match.");
+        sub.replace(sub.find("..."), 3, count == 0 ? std::string() : inds.substr(inds.size() - std::size_t(count)));
+      }
+      in_str = join(subs);
+      const std::string out_ellipse = longest == 0 ? std::string() : inds.substr(inds.size() - std::size_t(longest));
+      if (have_out) {
+        for (std::size_t p; (p = out.find("...")) != std::string::npos;) out.replace(p, 3, out_ellipse);
+      } else {
+        out = out_ellipse;
+        for (char c : find_output(in_str))
+          if (out_ellipse.find(c) == std::string::npos) out += c;
+        have_out = true;
       }
     }
-    std::vector<Ref> xs;
-    for (auto& o : ops) {
-      UNWRAP(x, as_array(o, q));
-      xs.push_back(x);
+    if (!have_out) out = find_output(in_str);
+    for (char c : out) {
+      if (std::count(out.begin(), out.end(), c) != 1)
+        return fail("Output character '" + std::string(1, c) + "' appeared more than once in the output.");
+      if (in_str.find(c) == std::string::npos) return fail("Output character '" + std::string(1, c) + "' did not appear in the input");
+      if (c == ',' || c == '.') return fail(q + ": '" + std::string(1, c) + "' in the output subscripts is not a label");
     }
+    const std::vector<std::string> terms = split(in_str);
+    if (terms.size() != xs.size()) return fail(kCount);
+    if (xs.size() > 2) return fail(q + " here takes one or two operands, got " + std::to_string(xs.size()));
+    // contract_path's size checks (its message: the size seen first, then this operand's).
     std::map<char, std::int64_t> size;
-    for (std::size_t t = 0; t < 2; ++t) {
+    for (std::size_t t = 0; t < xs.size(); ++t) {
       const auto& d = xs[t]->aval.dims;
       if (d.size() != terms[t].size())
         return fail("Einstein sum subscript '" + terms[t] + "' does not contain the correct number of indices for operand " +
                     std::to_string(t) + ".");
       for (std::size_t k = 0; k < d.size(); ++k) {
         const char c = terms[t][k];
-        if (std::count(terms[t].begin(), terms[t].end(), c) > 1)
-          return fail(q + ": a label repeated within one operand ('" + terms[t] + "', a diagonal) is not supported here");
         auto it = size.find(c);
         if (it == size.end() || it->second == 1) size[c] = d[k];
         else if (d[k] != 1 && d[k] != it->second)
-          return fail("Size of label '" + std::string(1, c) + "' for operand " + std::to_string(t) + " (" + std::to_string(d[k]) +
-                      ") does not match previous terms (" + std::to_string(it->second) + ").");
+          return fail("Size of label '" + std::string(1, c) + "' for operand " + std::to_string(t) + " (" + std::to_string(it->second) +
+                      ") does not match previous terms (" + std::to_string(d[k]) + ").");
       }
     }
-    if (xs[0]->aval.dtype != xs[1]->aval.dtype)
-      return fail(q + " here needs operands of one dtype, got " + jax_dtype_name(xs[0]->aval.dtype) + " and " +
-                  jax_dtype_name(xs[1]->aval.dtype) + "; convert one with .astype(...)");
-    if (xs[0]->aval.dtype == "i1") return fail(q + " of bool arrays is not supported here");
-    const bool out_weak = xs[0]->weak && xs[1]->weak;
+    // _einsum: preferred_element_type is the operands' result type (weak only when all are).
+    DT res = dt_of(xs[0]);
+    for (std::size_t i = 1; i < xs.size(); ++i) res = promote2(res, dt_of(xs[i]));
+    const std::string P = pref.empty() ? res.t : pref;
+    const bool out_weak = pref.empty() && res.weak;
+    if (xs.size() == 2 && P == "i1") return fail(q + " of two bool arrays is not supported here");
+    if (!pref.empty()) {
+      for (auto& x : xs)
+        if (hj::is_float(x->aval.dtype) && !hj::is_float(P))
+          return fail(q + ": preferred_element_type " + jax_dtype_name(P) + " for " + jax_dtype_name(x->aval.dtype) +
+                      " operands is not supported here");
+    }
     std::string contracted;  // sorted: the labels of the inputs not in the output
     for (auto& [c, n] : size)
       if (out.find(c) == std::string::npos) contracted += c;
-    Ref lhs = xs[1], rhs = xs[0];
-    std::string ln = terms[1], rn = terms[0];
-    auto filter_singletons = [&](Ref& x, std::string& names, const std::vector<std::int64_t>& other, const std::string& other_names) -> Result<bool> {
-      std::vector<std::int64_t> shape;
-      std::string kept;
-      for (std::size_t i = 0; i < names.size(); ++i) {
-        const auto j = other_names.find(names[i]);
-        if (x->aval.dims[i] != 1 || j == std::string::npos || other[j] == 1) {
-          shape.push_back(x->aval.dims[i]);
-          kept += names[i];
-        }
-      }
-      UNWRAP(r, reshape(x, shape));
-      x = r;
-      names = kept;
-      return Result<bool>::success(true);
-    };
-    UNWRAP(f1, filter_singletons(lhs, ln, rhs->aval.dims, rn));
-    UNWRAP(f2, filter_singletons(rhs, rn, lhs->aval.dims, ln));
-    (void)f1, (void)f2;
-    auto sum_uniques = [&](Ref& x, std::string& names, const std::string& other) -> Result<bool> {
-      std::vector<std::int64_t> axes;
-      std::string removed;
-      for (char c : contracted)
-        if (names.find(c) != std::string::npos && other.find(c) == std::string::npos) {
-          axes.push_back(std::int64_t(names.find(c)));
-          removed += c;
-        }
-      if (axes.empty()) return Result<bool>::success(true);
-      std::vector<std::int64_t> shape;
-      std::string kept;
-      for (std::size_t i = 0; i < names.size(); ++i)
-        if (removed.find(names[i]) == std::string::npos) shape.push_back(x->aval.dims[i]), kept += names[i];
-      if (!tracing()) {
-        x = new_array({shape, x->aval.dtype}, x->weak);
-      } else {
-        UNWRAP(v, value_of(x));
-        x = traced(em->reduce(v, em->constant(0, {{}, x->aval.dtype}), "add", axes), x->weak);
-      }
-      names = kept;
-      return Result<bool>::success(true);
-    };
-    const std::string ln0 = ln, rn0 = rn;
-    UNWRAP(s1, sum_uniques(lhs, ln, rn0));
-    UNWRAP(s2, sum_uniques(rhs, rn, ln0));
-    (void)s1, (void)s2;
-    std::string cnames, batch;
-    for (char c : contracted)
-      if (ln.find(c) != std::string::npos || rn.find(c) != std::string::npos) cnames += c;
-    for (char c : out)
-      if (ln.find(c) != std::string::npos && rn.find(c) != std::string::npos) batch += c;
-    std::vector<std::int64_t> lb, rb, lc, rc;
-    for (char c : batch) lb.push_back(std::int64_t(ln.find(c))), rb.push_back(std::int64_t(rn.find(c)));
-    for (char c : cnames) lc.push_back(std::int64_t(ln.find(c))), rc.push_back(std::int64_t(rn.find(c)));
-    auto remove = [](const std::string& s, const std::string& gone) {
+    auto remove_chars = [](const std::string& s, const std::string& gone) {
       std::string r;
       for (char c : s)
         if (gone.find(c) == std::string::npos) r += c;
       return r;
     };
-    const std::string deleted = batch + cnames;
-    std::string names = batch + remove(rn, deleted) + remove(ln, deleted);
+    // Labels in first-seen order with their counts (collections.Counter).
+    auto counter = [](const std::string& names) {
+      std::vector<std::pair<char, int>> counts;
+      for (char c : names) {
+        auto it = std::find_if(counts.begin(), counts.end(), [&](const std::pair<char, int>& p) { return p.first == c; });
+        if (it == counts.end()) counts.push_back({c, 1});
+        else ++it->second;
+      }
+      return counts;
+    };
+    auto count_of = [](const std::vector<std::pair<char, int>>& counts, char c) {
+      for (auto& p : counts)
+        if (p.first == c) return p.second;
+      return 0;
+    };
+    // _einsum's sum: converted to the preferred type when that is wider, then lax.reduce with
+    // add (bitwise_or for bool) and 0: reduce_sum's (reduce_or's) lowering.
+    auto esum = [&](Ref& x, const std::vector<std::int64_t>& axes) -> Result<bool> {
+      if (promote2(dt_of(x), {P, false}).t != x->aval.dtype) {
+        UNWRAP(c, convert(x, P, false));
+        x = c;
+      }
+      UNWRAP(r, lax_reduce(q, x->aval.dtype == "i1" ? "or" : "sum", x, axes));
+      x = r;
+      return Result<bool>::success(true);
+    };
+    auto sum_uniques = [&](Ref& x, std::string& names, const std::string& uniques) -> Result<bool> {
+      if (uniques.empty()) return Result<bool>::success(true);
+      std::vector<std::int64_t> axes;
+      for (char c : uniques) axes.push_back(std::int64_t(names.find(c)));
+      UNWRAP(s, esum(x, axes));
+      (void)s;
+      names = remove_chars(names, uniques);
+      return Result<bool>::success(true);
+    };
+    // lax._delta(bool, shape, axes): uint32 iotas over the repeated axes, neighbours compared EQ,
+    // and-ed, broadcast to the operand's shape (no op when it is already that shape).
+    auto delta = [&](const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& axes) -> Result<Ref> {
+      std::vector<std::int64_t> base;
+      for (auto ax : axes) base.push_back(shape[ax]);
+      std::vector<Ref> iotas;
+      for (std::size_t i = 0; i < base.size(); ++i)
+        iotas.push_back(tracing() ? traced(em->iota({base, "ui32"}, std::int64_t(i)), false) : new_array({base, "ui32"}, false));
+      std::vector<Ref> eyes;
+      for (std::size_t i = 0; i + 1 < iotas.size(); ++i) {
+        UNWRAP(e, nary("compare EQ", {iotas[i], iotas[i + 1]}, "i1"));
+        eyes.push_back(e);
+      }
+      Ref r = eyes[0];
+      for (std::size_t i = 1; i < eyes.size(); ++i) {
+        UNWRAP(n, nary("and", {r, eyes[i]}));
+        r = n;
+      }
+      if (base == shape) return Result<Ref>::success(r);
+      return broadcast_in_dim(r, shape, axes);
+    };
+    auto sum_repeats = [&](Ref& x, std::string& names, const std::vector<std::pair<char, int>>& counts,
+                           const std::string& keep) -> Result<bool> {
+      for (auto& [c, n] : counts) {
+        if (n < 2) continue;
+        std::vector<std::int64_t> axes;
+        for (std::size_t i = 0; i < names.size(); ++i)
+          if (names[i] == c) axes.push_back(std::int64_t(i));
+        UNWRAP(eye, delta(x->aval.dims, axes));
+        UNWRAP(zeros, full(x->aval.dims, 0, x->aval.dtype, x->weak));
+        UNWRAP(sel, nary("select", {eye, x, zeros}));
+        x = sel;
+        if (keep.find(c) == std::string::npos) {
+          UNWRAP(s, esum(x, axes));
+          (void)s;
+          names = remove_chars(names, std::string(1, c));
+        } else {
+          axes.pop_back();
+          UNWRAP(s, esum(x, axes));
+          (void)s;
+          for (int k = 0; k < n - 1; ++k) names.erase(names.find(c), 1);
+        }
+      }
+      return Result<bool>::success(true);
+    };
     Ref r;
-    if (names == out) {
-      UNWRAP(d, dot_general(rhs, lhs, rc, lc, rb, lb));
-      r = d;
+    std::string names;
+    if (xs.size() == 1) {
+      Ref x = xs[0];
+      names = terms[0];
+      const auto counts = counter(names);
+      std::string uniques;
+      for (char c : contracted)
+        if (count_of(counts, c) == 1) uniques += c;
+      UNWRAP(s1, sum_uniques(x, names, uniques));
+      UNWRAP(s2, sum_repeats(x, names, counts, out));
+      (void)s1, (void)s2;
+      r = x;
     } else {
-      names = batch + remove(ln, deleted) + remove(rn, deleted);
-      UNWRAP(d, dot_general(lhs, rhs, lc, rc, lb, rb));
-      r = d;
+      Ref lhs = xs[1], rhs = xs[0];
+      std::string ln = terms[1], rn = terms[0];
+      auto filter_singletons = [&](Ref& x, std::string& nm, const std::vector<std::int64_t>& other, const std::string& other_names) -> Result<bool> {
+        std::vector<std::int64_t> shape;
+        std::string kept;
+        for (std::size_t i = 0; i < nm.size(); ++i) {
+          const auto j = other_names.find(nm[i]);
+          if (x->aval.dims[i] != 1 || j == std::string::npos || other[j] == 1) {
+            shape.push_back(x->aval.dims[i]);
+            kept += nm[i];
+          }
+        }
+        UNWRAP(sq, reshape(x, shape));
+        x = sq;
+        nm = kept;
+        return Result<bool>::success(true);
+      };
+      UNWRAP(f1, filter_singletons(lhs, ln, rhs->aval.dims, rn));
+      UNWRAP(f2, filter_singletons(rhs, rn, lhs->aval.dims, ln));
+      (void)f1, (void)f2;
+      const auto lcounts = counter(ln), rcounts = counter(rn);
+      std::string lu, ru;
+      for (char c : contracted) {
+        if (count_of(lcounts, c) == 1 && count_of(rcounts, c) == 0) lu += c;
+        if (count_of(rcounts, c) == 1 && count_of(lcounts, c) == 0) ru += c;
+      }
+      UNWRAP(s1, sum_uniques(lhs, ln, lu));
+      UNWRAP(s2, sum_uniques(rhs, rn, ru));
+      UNWRAP(s3, sum_repeats(lhs, ln, lcounts, out + rn));
+      UNWRAP(s4, sum_repeats(rhs, rn, rcounts, out + ln));
+      (void)s1, (void)s2, (void)s3, (void)s4;
+      std::string cnames, batch;
+      for (char c : contracted)
+        if (ln.find(c) != std::string::npos || rn.find(c) != std::string::npos) cnames += c;
+      for (char c : out)
+        if (ln.find(c) != std::string::npos && rn.find(c) != std::string::npos) batch += c;
+      std::vector<std::int64_t> lb, rb, lc, rc;
+      for (char c : batch) lb.push_back(std::int64_t(ln.find(c))), rb.push_back(std::int64_t(rn.find(c)));
+      for (char c : cnames) {
+        if (ln.find(c) == std::string::npos || rn.find(c) == std::string::npos)
+          return fail(q + ": label '" + std::string(1, c) + "' is contracted but not in both operands after the reductions");
+        lc.push_back(std::int64_t(ln.find(c))), rc.push_back(std::int64_t(rn.find(c)));
+      }
+      const std::string deleted = batch + cnames;
+      const std::string rem_l = remove_chars(ln, deleted), rem_r = remove_chars(rn, deleted);
+      // lax.dot_general's CPU lowering: operands of two dtypes are both converted to the result's.
+      auto dot = [&](Ref x, Ref y, const std::vector<std::int64_t>& xc, const std::vector<std::int64_t>& yc,
+                     const std::vector<std::int64_t>& xb, const std::vector<std::int64_t>& yb) -> Result<Ref> {
+        if (x->aval.dtype != y->aval.dtype) {
+          for (Ref* z : {&x, &y}) {
+            if (!tracing()) {
+              *z = new_array({(*z)->aval.dims, P}, (*z)->weak);
+            } else {
+              UNWRAP(v, value_of(*z));
+              *z = traced(em->convert(v, P), (*z)->weak);
+            }
+          }
+        }
+        return dot_general(x, y, xc, yc, xb, yb, P);
+      };
+      names = batch + rem_r + rem_l;
+      if (names == out) {
+        UNWRAP(d, dot(rhs, lhs, rc, lc, rb, lb));
+        r = d;
+      } else {
+        names = batch + rem_l + rem_r;
+        UNWRAP(d, dot(lhs, rhs, lc, rc, lb, rb));
+        r = d;
+      }
     }
     if (names != out) {
       std::vector<std::int64_t> perm;
@@ -1721,7 +1894,7 @@ struct Interp {
       UNWRAP(t, transpose(r, perm, true));
       r = t;
     }
-    return convert(r, r->aval.dtype, out_weak);
+    return convert(r, P, out_weak);
   }
 
   // jnp.eye(N, M=None, k=0, dtype=None) (jax/_src/numpy/array_creation.py's _eye): row and
@@ -3247,7 +3420,9 @@ struct Interp {
     }
     if ((x->k == K::Tuple || x->k == K::List) && op == "*" && y->k == K::Int) {
       std::vector<Ref> items;
-      if (y->i * std::int64_t(x->items.size()) > 1000000) return fail("sequence repetition past 10^6 items is not supported here");
+      std::int64_t total = 0;  // checked: (a, b) * 2**62 overflows int64 (found by scripts/fuzz python)
+      if (__builtin_mul_overflow(y->i, std::int64_t(x->items.size()), &total) || total > 1000000)
+        return fail("sequence repetition past 10^6 items is not supported here");
       for (std::int64_t k = 0; k < y->i; ++k) items.insert(items.end(), x->items.begin(), x->items.end());
       return Result<Ref>::success(mk_tuple(items, x->k));
     }

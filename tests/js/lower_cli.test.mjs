@@ -85,6 +85,8 @@ test('--help, bad options and missing files', () => {
   assert.equal(help.status, 0);
   assert.match(help.stdout, /usage: node scripts\/lower\.mjs PROGRAM\.py \[--entry NAME\]/);
   assert.match(help.stdout, /jax\.nn\.relu/);
+  assert.match(help.stdout, /jnp\.einsum\('\.\.\.ij,jk->\.\.\.ik', x, w\)/);
+  assert.match(help.stdout, /lax\.fori_loop\(0, 3, /);
   assert.equal(run('--nope', 'x.py').status, 1);
   assert.equal(run().status, 1);
   const missing = run(join(dir, 'missing.py'));

@@ -259,6 +259,112 @@ TEST_CASE("jnp.einsum and jnp.eye lower as JAX's _einsum and _eye", "[python][lo
              Catch::Matchers::Contains("-> tensor<2x2xi1>\n    return %4 : tensor<2x2xi1>"));
 }
 
+TEST_CASE("the einsum and fori_loop example of README.md and lower.mjs --help lowers, parses and verifies", "[python][lower]") {
+  const std::string text = lower_text(
+      "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n"
+      "def step(x, w):\n"
+      "    d = jnp.einsum('ii->i', w)                  # a diagonal\n"
+      "    y = jnp.einsum('...ij,jk->...ik', x, w)     # '...': any leading axes\n"
+      "    return lax.fori_loop(0, 3, lambda i, y: jnp.tanh(y) * d, y)\n\n"
+      "jax.jit(step).lower(jnp.zeros((2, 4, 3)), jax.ShapeDtypeStruct((3, 3), jnp.float32))\n");
+  CHECK_THAT(text, Catch::Matchers::Contains("stablehlo.select %2, %arg1, %3 : tensor<3x3xi1>, tensor<3x3xf32>"));
+  CHECK_THAT(text, Catch::Matchers::Contains("stablehlo.dot_general %arg0, %arg1, contracting_dims = [2] x [0]"));
+  CHECK_THAT(text, Catch::Matchers::Contains("stablehlo.while(%iterArg = %5, %iterArg_1 = %c, %iterArg_2 = %6)"));
+  CHECK_THAT(text, Catch::Matchers::Contains("func.func private @None(%arg0: tensor<3xf32>, %arg1: tensor<2x4x3xf32>)"));
+  auto m = rl::hlo::parse(text);
+  INFO((m.ok() ? "" : m.error()));
+  REQUIRE(m.ok());
+  CHECK(rl::hlo::verify(m->front()).ok());
+}
+
+TEST_CASE("jnp.einsum's diagonals, ellipses, one operand and mixed dtypes lower as JAX's _einsum", "[python][lower]") {
+  // A label repeated within one operand: lax._delta's uint32 iotas compared EQ, a select with
+  // zeros, then a sum over all its axes but the last (the label is kept in the output).
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('ii->i', x)", "jnp.zeros((3, 3))")),
+             Catch::Matchers::Contains(
+                 "    %0 = stablehlo.iota dim = 0 : tensor<3x3xui32>\n"
+                 "    %1 = stablehlo.iota dim = 1 : tensor<3x3xui32>\n"
+                 "    %2 = stablehlo.compare  EQ, %0, %1,  UNSIGNED : (tensor<3x3xui32>, tensor<3x3xui32>) -> tensor<3x3xi1>\n"
+                 "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+                 "    %3 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<3x3xf32>\n"
+                 "    %4 = stablehlo.select %2, %arg0, %3 : tensor<3x3xi1>, tensor<3x3xf32>\n"
+                 "    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+                 "    %5 = stablehlo.reduce(%4 init: %cst_0) applies stablehlo.add across dimensions = [0] : (tensor<3x3xf32>, tensor<f32>) -> tensor<3xf32>\n"
+                 "    return %5 : tensor<3xf32>\n"));
+  // The trace (implicit output: no label seen once) sums over both axes.
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('ii', x)", "jnp.zeros((3, 3))")),
+             Catch::Matchers::Contains("applies stablehlo.add across dimensions = [0, 1] : (tensor<3x3xf32>, tensor<f32>) -> tensor<f32>\n"));
+  // Three repeats: neighbours compared, and-ed; the mask broadcast to an operand with more axes.
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('iii->i', x)", "jnp.zeros((2, 2, 2), jnp.int32)")),
+             Catch::Matchers::Contains(
+                 "    %3 = stablehlo.compare  EQ, %0, %1,  UNSIGNED : (tensor<2x2x2xui32>, tensor<2x2x2xui32>) -> tensor<2x2x2xi1>\n"
+                 "    %4 = stablehlo.compare  EQ, %1, %2,  UNSIGNED : (tensor<2x2x2xui32>, tensor<2x2x2xui32>) -> tensor<2x2x2xi1>\n"
+                 "    %5 = stablehlo.and %3, %4 : tensor<2x2x2xi1>\n"
+                 "    %c = stablehlo.constant dense<0> : tensor<i32>\n"));
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('iij,jk->ik', a, b)", "jnp.zeros((3, 3, 2)), jnp.zeros((2, 4))", "a, b")),
+             Catch::Matchers::Contains(
+                 "    %3 = stablehlo.broadcast_in_dim %2, dims = [0, 1] : (tensor<3x3xi1>) -> tensor<3x3x2xi1>\n"
+                 "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+                 "    %4 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<3x3x2xf32>\n"
+                 "    %5 = stablehlo.select %3, %arg0, %4 : tensor<3x3x2xi1>, tensor<3x3x2xf32>\n"
+                 "    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+                 "    %6 = stablehlo.reduce(%5 init: %cst_0) applies stablehlo.add across dimensions = [0] : (tensor<3x3x2xf32>, tensor<f32>) -> tensor<3x2xf32>\n"
+                 "    %7 = stablehlo.dot_general %6, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : "
+                 "(tensor<3x2xf32>, tensor<2x4xf32>) -> tensor<3x4xf32>\n"));
+  // '...' takes the unused letters a, b, ... (the last ones for the shorter operand): the size-1
+  // batch axis against 5 is squeezed, then the dot and a transpose to (a, b, i, k).
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('...ij,...jk->...ik', a, b)", "jnp.zeros((2, 1, 3, 4)), jnp.zeros((5, 4, 6))", "a, b")),
+             Catch::Matchers::Contains(
+                 "    %0 = stablehlo.reshape %arg0 : (tensor<2x1x3x4xf32>) -> tensor<2x3x4xf32>\n"
+                 "    %1 = stablehlo.dot_general %arg1, %0, contracting_dims = [1] x [2], precision = [DEFAULT, DEFAULT] : "
+                 "(tensor<5x4x6xf32>, tensor<2x3x4xf32>) -> tensor<5x6x2x3xf32>\n"
+                 "    %2 = stablehlo.transpose %1, dims = [2, 0, 3, 1] : (tensor<5x6x2x3xf32>) -> tensor<2x5x3x6xf32>\n"));
+  // Implicit output with '...': the ellipsis labels first, then the labels seen once, sorted.
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('...ij,...jk', a, b)", "jnp.zeros((2, 3, 4)), jnp.zeros((4, 5))", "a, b")),
+             Catch::Matchers::Contains("-> tensor<2x3x5xf32>\n    return"));
+  // Labels summed within one operand only: a reduce before the dot.
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,jk->k', a, b)", "jnp.zeros((2, 3)), jnp.zeros((3, 4))", "a, b")),
+             Catch::Matchers::Contains(
+                 "    %0 = stablehlo.reduce(%arg0 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3xf32>\n"
+                 "    %1 = stablehlo.dot_general %0, %arg1, contracting_dims = [0] x [0]"));
+  // One operand: a transpose, a sum; bool sums are reduce-or.
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij->ji', x)", "jnp.zeros((2, 3))")),
+             Catch::Matchers::Contains("    %0 = stablehlo.transpose %arg0, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>\n    return %0"));
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij->i', x)", "jnp.zeros((2, 3), jnp.bool_)")),
+             Catch::Matchers::Contains("    %c = stablehlo.constant dense<false> : tensor<i1>\n"
+                                       "    %0 = stablehlo.reduce(%arg0 init: %c) applies stablehlo.or across dimensions = [1]"));
+  // Two dtypes: preferred_element_type is the promoted one; the dot's CPU lowering converts both
+  // operands to it, the one already of that type too (MLIR prints that convert's one type).
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,jk', a, b)", "jnp.zeros((2, 3), jnp.float16), jnp.zeros((3, 4))", "a, b")),
+             Catch::Matchers::Contains(
+                 "    %0 = stablehlo.convert %arg0 : (tensor<2x3xf16>) -> tensor<2x3xf32>\n"
+                 "    %1 = stablehlo.convert %arg1 : tensor<3x4xf32>\n"
+                 "    %2 = stablehlo.dot_general %0, %1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : "
+                 "(tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>\n"));
+  // A sum before the dot converts first when the preferred type is wider; then the dtypes agree.
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,k->k', a, b)", "jnp.zeros((2, 3), jnp.int32), jnp.zeros(4)", "a, b")),
+             Catch::Matchers::Contains(
+                 "    %0 = stablehlo.convert %arg0 : (tensor<2x3xi32>) -> tensor<2x3xf32>\n"
+                 "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+                 "    %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions = [0, 1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<f32>\n"
+                 "    %2 = stablehlo.dot_general %1, %arg1, contracting_dims = [] x [], precision = [DEFAULT, DEFAULT] : "
+                 "(tensor<f32>, tensor<4xf32>) -> tensor<4xf32>\n"));
+  // preferred_element_type given: the dot's result type.
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,jk', a, b, preferred_element_type=jnp.float32)",
+                           "jnp.zeros((2, 3), jnp.bfloat16), jnp.zeros((3, 4), jnp.bfloat16)", "a, b")),
+             Catch::Matchers::Contains("(tensor<2x3xbf16>, tensor<3x4xbf16>) -> tensor<2x4xf32>\n    return %0 : tensor<2x4xf32>"));
+  // Every module above also parses and verifies.
+  for (const char* body : {"jnp.einsum('ii->i', x[0])", "jnp.einsum('iij,jk->ik', x, x[0])", "jnp.einsum('...i,i->...', x, x[0, 0])",
+                           "jnp.einsum('ij,jk', x[0].astype(jnp.float16), x[1])"}) {
+    CAPTURE(body);
+    auto text = lower_text(fn(std::string("    return ") + body, "jnp.zeros((3, 3, 3))"));
+    auto m = rl::hlo::parse(text);
+    INFO((m.ok() ? "" : m.error()));
+    REQUIRE(m.ok());
+    CHECK(rl::hlo::verify(m->front()).ok());
+  }
+}
+
 TEST_CASE("lax.fori_loop with static bounds lowers as JAX's scan: a while calling @None", "[python][lower]") {
   // The carry is (i, x): i weakly typed int32 from lower, a counter from 0 up to upper - lower,
   // the body a closed call; region values named after the function's own.
@@ -487,10 +593,13 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
       {fn("    return jnp.broadcast_to(x, (2, 4))", "jnp.zeros(3)"),
        "6:12: Incompatible shapes for broadcasting: (3,) and requested shape (2, 4)"},
       {fn("    return jnp.einsum('ij,jk->ik', x, y)", "jnp.zeros((2, 3)), jnp.zeros((4, 5))", "x, y"),
-       "6:12: Size of label 'j' for operand 1 (4) does not match previous terms (3)."},
+       "6:12: Size of label 'j' for operand 1 (3) does not match previous terms (4)."},
       {fn("    return jnp.einsum('ij,jk->ik', x)", "jnp.zeros((2, 3))"),
        "6:12: Number of einsum subscripts must be equal to the number of operands."},
-      {fn("    return jnp.einsum('ij,jk,kl->il', x, x, x)", "jnp.zeros((3, 3))"), "6:12: jnp.einsum here takes exactly two operands, got 3"},
+      {fn("    return x + len((1, 2) * 2 ** 62)", "jnp.zeros(3)"), "6:27: sequence repetition past 10^6 items is not supported here"},
+      // scripts/fuzz python's crash: the count times the length overflowed int64 (UB), then a 2^62-trip loop.
+      {std::string("2*dimeugbe\354rs=('NHWC', 'NHWC')*2**62"), "1:"},
+      {fn("    return jnp.einsum('ij,jk,kl->il', x, x, x)", "jnp.zeros((3, 3))"), "6:12: jnp.einsum here takes one or two operands, got 3"},
       {fn("    return jnp.einsum('i1,jk', x, x)", "jnp.zeros((3, 3))"), "6:12: Character 1 is not a valid symbol."},
       {fn("    return jnp.einsum('ij,jk->iz', x, x)", "jnp.zeros((3, 3))"), "6:12: Output character 'z' did not appear in the input"},
       {fn("    return jnp.einsum('ij,jk->ii', x, x)", "jnp.zeros((3, 3))"),
@@ -498,10 +607,24 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
       {fn("    return jnp.einsum('ij->i->j', x, x)", "jnp.zeros((3, 3))"), "6:12: Subscripts can only contain one '->'."},
       {fn("    return jnp.einsum('ijk,jk', x, x)", "jnp.zeros((3, 3))"),
        "6:12: Einstein sum subscript 'ijk' does not contain the correct number of indices for operand 0."},
-      {fn("    return jnp.einsum('ii,ij', x, x)", "jnp.zeros((3, 3))"),
-       "6:12: jnp.einsum: a label repeated within one operand ('ii', a diagonal) is not supported here"},
-      {fn("    return jnp.einsum('...i,i', x, x[0])", "jnp.zeros((3, 3))"),
-       "6:12: jnp.einsum: ellipses ('...') in the subscripts are not supported here; name every axis"},
+      {fn("    return jnp.einsum('ii,ij', x, x)", "jnp.zeros((3, 4))"),
+       "6:12: Size of label 'i' for operand 0 (3) does not match previous terms (4)."},
+      {fn("    return jnp.einsum('..i,i', x, x[0])", "jnp.zeros((3, 3))"), "6:12: Invalid Ellipses."},
+      {fn("    return jnp.einsum('...i.,i', x, x[0])", "jnp.zeros((3, 3))"), "6:12: Invalid Ellipses."},
+      {fn("    return jnp.einsum('...ijk,i', x, x[0])", "jnp.zeros((3, 3))"), "6:12: Ellipses lengths do not match."},
+      {fn("    return jnp.einsum('...i,...i,i', x, x[0])", "jnp.zeros((3, 3))"),
+       "6:12: Number of einsum subscripts must be equal to the number of operands."},
+      {fn("    return jnp.einsum('...i->...i...', x)", "jnp.zeros((3, 3))"),
+       "6:12: Output character 'b' appeared more than once in the output."},
+      {fn("    return jnp.einsum('ij,jk->i,k', x, x)", "jnp.zeros((3, 3))"),
+       "6:12: jnp.einsum: ',' in the output subscripts is not a label"},
+      {fn("    return jnp.einsum('ii', x)", "jnp.zeros((2, 3))"), "6:12: Size of label 'i' for operand 0 (2) does not match previous terms (3)."},
+      {fn("    return jnp.einsum('ij,jk', x, x, out=x)", "jnp.zeros((3, 3))"), "6:12: The 'out' argument to jnp.einsum is not supported."},
+      {fn("    return jnp.einsum('ij,jk', x, x)", "jnp.zeros((3, 3), jnp.bool_)"), "6:12: jnp.einsum of two bool arrays is not supported here"},
+      {fn("    return jnp.einsum('ij,jk', x, x, preferred_element_type=jnp.int32)", "jnp.zeros((3, 3))"),
+       "6:12: jnp.einsum: preferred_element_type int32 for float32 operands is not supported here"},
+      {fn("    return jnp.einsum(x, [0, 1])", "jnp.zeros((3, 3))"),
+       "6:12: jnp.einsum here needs a subscripts string first (the sublist form is not supported), got Array float32[3,3]"},
       {fn("    return jnp.eye(-2)", "jnp.zeros(3)"), "6:12: negative dimensions are not allowed, got -2 and None"},
       {fn("    return jnp.eye(2, 3.0)", "jnp.zeros(3)"), "6:12: jnp.eye: M must be an int, got float"},
       {fn("    return jnp.eye(2, k=x)", "jnp.zeros(3)"), "6:12: k must be a scalar integer; got Array float32[3]"},
