@@ -46,16 +46,16 @@ bool in_vocabulary(OpCode c) {
   return simd::binary_of(c, &b) || math_fn(c, &fn) || c == OpCode::Constant || c == OpCode::BroadcastInDim || c == OpCode::Reshape ||
          c == OpCode::Convert || c == OpCode::Negate || c == OpCode::Abs || c == OpCode::Compare || c == OpCode::Select ||
          c == OpCode::And || c == OpCode::Or || c == OpCode::Xor || c == OpCode::Not || c == OpCode::Iota || c == OpCode::Slice ||
-         c == OpCode::Transpose;
+         c == OpCode::Transpose || c == OpCode::ShiftLeft || c == OpCode::ShiftRightLogical || c == OpCode::ShiftRightArithmetic;
 }
 
-// The element types the loop computes: f32, f16 and bf16 (in f32 lanes), s32 and pred.
-constexpr const char* kTypes = "(the fused loop runs f32, f16, bf16, s32 and pred)";
+// The element types the loop computes: f32, f16 and bf16 (in f32 lanes), s32, u32 and pred.
+constexpr const char* kTypes = "(the fused loop runs f32, f16, bf16, s32, u32 and pred)";
 bool lane_type(const hlo::Type& t) {
   if (!t.is_array() || !t.is_static()) return false;
   switch (t.etype) {
     case hlo::ElementType::F32: case hlo::ElementType::F16: case hlo::ElementType::BF16: case hlo::ElementType::S32:
-    case hlo::ElementType::Pred: return true;
+    case hlo::ElementType::U32: case hlo::ElementType::Pred: return true;
     default: return false;
   }
 }
@@ -343,7 +343,7 @@ class LoopCompiler {
         if (operand(i).type != t.etype) return false;
       return true;
     };
-    const bool f = float_type(t.etype), s32 = t.etype == hlo::ElementType::S32, pred = t.etype == hlo::ElementType::Pred;
+    const bool f = float_type(t.etype), s32 = t.etype == hlo::ElementType::S32 || t.etype == hlo::ElementType::U32, pred = t.etype == hlo::ElementType::Pred;
     simd::Binary bop;
     kernels::MathFn fn;
     if (in.code == OpCode::Convert) {
@@ -358,7 +358,8 @@ class LoopCompiler {
       n.op = static_cast<std::uint16_t>(bop);
     } else if (s32 && same_operands() &&
                (in.code == OpCode::Add || in.code == OpCode::Subtract || in.code == OpCode::Multiply || in.code == OpCode::Maximum ||
-                in.code == OpCode::Minimum || in.code == OpCode::And || in.code == OpCode::Or || in.code == OpCode::Xor)) {
+                in.code == OpCode::Minimum || in.code == OpCode::And || in.code == OpCode::Or || in.code == OpCode::Xor ||
+                in.code == OpCode::ShiftLeft || in.code == OpCode::ShiftRightLogical || in.code == OpCode::ShiftRightArithmetic)) {
       n.kind = Kind::IntBinary;
       n.op = static_cast<std::uint16_t>(in.code);
     } else if ((in.code == OpCode::Negate || in.code == OpCode::Abs) && (f || s32) && same_operands()) {
@@ -369,11 +370,11 @@ class LoopCompiler {
       n.kind = Kind::Math;
       n.op = static_cast<std::uint16_t>(fn);
     } else if (in.code == OpCode::Compare && pred && attrs && ops.size() == 2 && operand(0).type == operand(1).type &&
-               (float_type(operand(0).type) || operand(0).type == hlo::ElementType::S32) &&
+               (float_type(operand(0).type) || operand(0).type == hlo::ElementType::S32 || operand(0).type == hlo::ElementType::U32) &&
                !(float_type(operand(0).type) && attrs->compare_type == hlo::CompareType::TotalOrder)) {
       n.kind = Kind::Compare;
       n.op = static_cast<std::uint16_t>(attrs->direction);
-      n.is_unsigned = attrs->compare_type == hlo::CompareType::Unsigned;
+      n.is_unsigned = attrs->compare_type == hlo::CompareType::Unsigned || operand(0).type == hlo::ElementType::U32;
     } else if ((in.code == OpCode::And || in.code == OpCode::Or || in.code == OpCode::Xor || in.code == OpCode::Not) && pred && same_operands()) {
       n.kind = Kind::Logic;
       n.op = in.code == OpCode::And ? 0 : in.code == OpCode::Or ? 1 : in.code == OpCode::Xor ? 2 : 3;

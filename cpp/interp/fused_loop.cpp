@@ -41,8 +41,26 @@ void round_half(ElementType t, std::size_t m, float* y) {
 
 std::int32_t wrap(std::uint32_t u) { return static_cast<std::int32_t>(u); }
 
-void int_binary(OpCode op, std::size_t m, const std::int32_t* a, const std::int32_t* b, std::int32_t* y) {
+// s32 and u32 (u: max, min and shifts unsigned), by ops_elementwise.cpp's binary_value: + − ×
+// wrap; a shift by ≥ 32 (an amount read unsigned) gives 0, or the sign for an arithmetic right shift.
+void int_binary(OpCode op, bool u, std::size_t m, const std::int32_t* a, const std::int32_t* b, std::int32_t* y) {
+  const auto* ua = reinterpret_cast<const std::uint32_t*>(a);
+  const auto* ub = reinterpret_cast<const std::uint32_t*>(b);
+  auto* uy = reinterpret_cast<std::uint32_t*>(y);
+  if (u && op == OpCode::Maximum) {
+    for (std::size_t i = 0; i < m; ++i) uy[i] = ua[i] > ub[i] ? ua[i] : ub[i];
+    return;
+  }
+  if (u && op == OpCode::Minimum) {
+    for (std::size_t i = 0; i < m; ++i) uy[i] = ua[i] < ub[i] ? ua[i] : ub[i];
+    return;
+  }
   switch (op) {
+    case OpCode::ShiftLeft: for (std::size_t i = 0; i < m; ++i) uy[i] = ub[i] >= 32 ? 0u : ua[i] << ub[i]; break;
+    case OpCode::ShiftRightLogical: for (std::size_t i = 0; i < m; ++i) uy[i] = ub[i] >= 32 ? 0u : ua[i] >> ub[i]; break;
+    case OpCode::ShiftRightArithmetic:
+      for (std::size_t i = 0; i < m; ++i) y[i] = ub[i] >= 32 ? (a[i] < 0 ? -1 : 0) : static_cast<std::int32_t>(a[i] >> ub[i]);
+      break;
     case OpCode::Add: for (std::size_t i = 0; i < m; ++i) y[i] = wrap(static_cast<std::uint32_t>(a[i]) + static_cast<std::uint32_t>(b[i])); break;
     case OpCode::Subtract: for (std::size_t i = 0; i < m; ++i) y[i] = wrap(static_cast<std::uint32_t>(a[i]) - static_cast<std::uint32_t>(b[i])); break;
     case OpCode::Multiply: for (std::size_t i = 0; i < m; ++i) y[i] = wrap(static_cast<std::uint32_t>(a[i]) * static_cast<std::uint32_t>(b[i])); break;
@@ -73,36 +91,43 @@ void compare(hlo::Comparison d, std::size_t m, const T* a, const T* b, std::uint
 void convert(ElementType from, ElementType to, std::size_t m, const std::uint8_t* x, std::uint8_t* y) {
   const bool ffrom = from == ElementType::F32 || from == ElementType::F16 || from == ElementType::BF16;
   const bool half_to = to == ElementType::F16 || to == ElementType::BF16;
+  const bool ufrom = from == ElementType::U32;
   const auto* xf = reinterpret_cast<const float*>(x);
   const auto* xi = reinterpret_cast<const std::int32_t*>(x);
+  const auto* xu = reinterpret_cast<const std::uint32_t*>(x);
   auto* yf = reinterpret_cast<float*>(y);
   auto* yi = reinterpret_cast<std::int32_t*>(y);
+  auto* yu = reinterpret_cast<std::uint32_t*>(y);
+  // An integer lane as the exact double it holds.
+  auto as_double = [&](std::size_t i) { return ufrom ? static_cast<double>(xu[i]) : static_cast<double>(xi[i]); };
   if (to == ElementType::Pred) {
     if (from == ElementType::Pred) for (std::size_t i = 0; i < m; ++i) y[i] = x[i] != 0;
     else if (ffrom) for (std::size_t i = 0; i < m; ++i) y[i] = xf[i] != 0.0f;
     else for (std::size_t i = 0; i < m; ++i) y[i] = xi[i] != 0;
-  } else if (to == ElementType::S32) {
+  } else if (to == ElementType::S32 || to == ElementType::U32) {
     if (from == ElementType::Pred) {
-      for (std::size_t i = 0; i < m; ++i) yi[i] = x[i] != 0;
+      for (std::size_t i = 0; i < m; ++i) yu[i] = x[i] != 0;
     } else if (ffrom) {
+      const double lo = to == ElementType::S32 ? -2147483648.0 : 0.0, hi = to == ElementType::S32 ? 2147483647.0 : 4294967295.0;
       for (std::size_t i = 0; i < m; ++i) {
         const float v = xf[i];
-        if (std::isnan(v)) { yi[i] = 0; continue; }
+        if (std::isnan(v)) { yu[i] = 0; continue; }
         const double d = std::trunc(static_cast<double>(v));
-        yi[i] = d <= static_cast<double>(std::numeric_limits<std::int32_t>::min())   ? std::numeric_limits<std::int32_t>::min()
-                : d >= static_cast<double>(std::numeric_limits<std::int32_t>::max()) ? std::numeric_limits<std::int32_t>::max()
-                                                                                     : static_cast<std::int32_t>(d);
+        const double c = d <= lo ? lo : d >= hi ? hi : d;
+        if (to == ElementType::S32) yi[i] = static_cast<std::int32_t>(c);
+        else yu[i] = static_cast<std::uint32_t>(c);
       }
     } else {
-      std::memcpy(yi, xi, m * 4);
+      std::memcpy(yu, xu, m * 4);  // s32 ↔ u32: modulo 2^32, the same bits
     }
   } else if (half_to) {
     if (from == ElementType::Pred) for (std::size_t i = 0; i < m; ++i) yf[i] = to_half_lane(to, x[i] ? 1.0 : 0.0);
     else if (ffrom) for (std::size_t i = 0; i < m; ++i) yf[i] = to_half_lane(to, static_cast<double>(xf[i]));
-    else for (std::size_t i = 0; i < m; ++i) yf[i] = to_half_lane(to, static_cast<double>(xi[i]));
+    else for (std::size_t i = 0; i < m; ++i) yf[i] = to_half_lane(to, as_double(i));
   } else {  // f32
     if (from == ElementType::Pred) for (std::size_t i = 0; i < m; ++i) yf[i] = x[i] ? 1.0f : 0.0f;
     else if (ffrom) std::memcpy(yf, xf, m * 4);  // f16, bf16 → f32: exact
+    else if (ufrom) for (std::size_t i = 0; i < m; ++i) yf[i] = static_cast<float>(xu[i]);
     else for (std::size_t i = 0; i < m; ++i) yf[i] = static_cast<float>(xi[i]);
   }
 }
@@ -111,8 +136,8 @@ void convert(ElementType from, ElementType to, std::size_t m, const std::uint8_t
 void iota_lane(ElementType t, std::int64_t j, std::uint8_t* dst) {
   if (t == ElementType::Pred) {
     *dst = j != 0;
-  } else if (t == ElementType::S32) {
-    const std::int32_t v = static_cast<std::int32_t>(static_cast<std::uint32_t>(j));
+  } else if (t == ElementType::S32 || t == ElementType::U32) {
+    const std::uint32_t v = static_cast<std::uint32_t>(j);
     std::memcpy(dst, &v, 4);
   } else {
     const float v = t == ElementType::F32 ? static_cast<float>(j) : to_half_lane(t, static_cast<double>(j));
@@ -257,7 +282,7 @@ bool run_loop(Run& run, const FusionPlan& plan, std::vector<Value>& frame, std::
           if (nd.half()) round_half(nd.type, mm, reinterpret_cast<float*>(dst));
           break;
         case Kind::IntBinary:
-          int_binary(static_cast<OpCode>(nd.op), mm, ia, ib, reinterpret_cast<std::int32_t*>(dst));
+          int_binary(static_cast<OpCode>(nd.op), nd.type == ElementType::U32, mm, ia, ib, reinterpret_cast<std::int32_t*>(dst));
           break;
         case Kind::Negate: case Kind::Abs: {
           auto* y = reinterpret_cast<std::uint32_t*>(dst);
@@ -267,6 +292,7 @@ bool run_loop(Run& run, const FusionPlan& plan, std::vector<Value>& frame, std::
             else for (std::size_t i = 0; i < mm; ++i) y[i] = x[i] & 0x7fffffffu;
           } else {  // s32, wrapping (−INT_MIN and |INT_MIN| are INT_MIN)
             if (nd.kind == Kind::Negate) for (std::size_t i = 0; i < mm; ++i) y[i] = 0u - x[i];
+            else if (nd.type == ElementType::U32) std::memcpy(y, x, mm * 4);
             else for (std::size_t i = 0; i < mm; ++i) y[i] = (x[i] >> 31) ? 0u - x[i] : x[i];
           }
           break;

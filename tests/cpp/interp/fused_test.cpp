@@ -397,3 +397,33 @@ TEST_CASE("slices and transposes of parameters are read in the fused loop throug
       CHECK(out[i * 5 + j] == static_cast<double>(a * b - static_cast<float>(r[i])));
     }
 }
+
+TEST_CASE("u32 arithmetic, shifts and unsigned compares (a threefry round's shape) run in the fused loop", "[interp][fused]") {
+  // JAX's threefry: adds, rotations by shifts and ors, xors on u32; all elementwise, one loop fusion.
+  const std::string fixed =
+      "func.func public @main(%x: tensor<2x64xui32>, %k: tensor<2x64xui32>) -> tensor<2x64xf32> {\n"
+      "  %r = stablehlo.constant dense<13> : tensor<ui32>\n"
+      "  %q = stablehlo.constant dense<19> : tensor<i32>\n"
+      "  %big = stablehlo.constant dense<40> : tensor<ui32>\n"
+      "  %rb = stablehlo.broadcast_in_dim %r, dims = [] : (tensor<ui32>) -> tensor<2x64xui32>\n"
+      "  %qb = stablehlo.broadcast_in_dim %q, dims = [] : (tensor<i32>) -> tensor<2x64xi32>\n"
+      "  %qu = stablehlo.convert %qb : (tensor<2x64xi32>) -> tensor<2x64xui32>\n"
+      "  %bb = stablehlo.broadcast_in_dim %big, dims = [] : (tensor<ui32>) -> tensor<2x64xui32>\n"
+      "  %0 = stablehlo.add %x, %k : tensor<2x64xui32>\n"
+      "  %1 = stablehlo.shift_left %0, %rb : tensor<2x64xui32>\n"
+      "  %2 = stablehlo.shift_right_logical %0, %qu : tensor<2x64xui32>\n"
+      "  %3 = stablehlo.or %1, %2 : tensor<2x64xui32>\n"
+      "  %4 = stablehlo.xor %3, %k : tensor<2x64xui32>\n"
+      "  %5 = stablehlo.shift_left %4, %bb : tensor<2x64xui32>\n"
+      "  %6 = stablehlo.maximum %4, %5 : tensor<2x64xui32>\n"
+      "  %p = stablehlo.compare GT, %6, %x, UNSIGNED : (tensor<2x64xui32>, tensor<2x64xui32>) -> tensor<2x64xi1>\n"
+      "  %s = stablehlo.convert %6 : (tensor<2x64xui32>) -> tensor<2x64xi32>\n"
+      "  %a = stablehlo.shift_right_arithmetic %s, %qb : tensor<2x64xi32>\n"
+      "  %m = stablehlo.minimum %a, %s : tensor<2x64xi32>\n"
+      "  %f = stablehlo.convert %m : (tensor<2x64xi32>) -> tensor<2x64xf32>\n"
+      "  %g = stablehlo.convert %6 : (tensor<2x64xui32>) -> tensor<2x64xf32>\n"
+      "  %h = stablehlo.select %p, %f, %g : tensor<2x64xi1>, tensor<2x64xf32>\n"
+      "  return %h : tensor<2x64xf32>\n"
+      "}\n";
+  CHECK(one_loop_fusion(fixed).size() == 21);
+}
