@@ -6,19 +6,24 @@
 // (the liveness lists are moved accordingly, so nothing is freed, or updated in place, before the
 // fusion has read it). Inside the fusion:
 // - the loop part (every op of a kLoop fusion; a kOutput fusion's epilogue; the elementwise
-//   producers of a kInput fusion's reduce) is evaluated a block of kBlock elements at a time,
-//   node by node on small buffers, with the same f32 functions the ops run alone (simd_loops.h,
-//   kernels/math_impl.h through best_math()), so the bits are the unfused bits; parameters are
-//   read in place, broadcasts through their index map, reshapes and f32→f32 converts are free;
-//   no intermediate tensor is made;
+//   producers of a kInput fusion's reduce) is evaluated a block of kFusedBlock elements at a time
+//   (run_loop, fused_loop.cpp, built -O3), node by node on small buffers that stay in L1, with the
+//   same functions the ops run alone (simd_loops.h, kernels/math_impl.h through best_math(),
+//   convert's and iota's rules), so the bits are the unfused bits. Lanes: f32, f16 and bf16 (as
+//   f32, rounded to the half after each op as the op alone rounds), s32, u32, pred. Parameters of
+//   the loop's size are read in place; broadcasts, slices and transposes of parameters (and
+//   reshapes of those) through one index map (offset + a stride per dimension); scalar constants
+//   splatted once; iota computed from the element index; reshapes and same-type converts are
+//   free; no intermediate tensor is made;
 // - a kOutput fusion's dot (or convolution) runs through its kernel, and the epilogue is applied
 //   to its output in one pass, in place;
 // - a kInput fusion's reduce runs through its kernel on the loop part's one output (XLA evaluates
 //   the producers inside the reduction loop; here the reduce's input is made once, the other
 //   intermediates are not);
-// - a fusion whose ops are outside the loop's vocabulary (element types other than f32 and pred,
-//   transposes, slices, iota, ...) runs its ops one by one, in program order, inside the fusion,
-//   and says why (FusionRun::fallback).
+// - a fusion whose ops are outside the loop's vocabulary (f64, i64 and other integer widths,
+//   complex, concatenate, dynamic slices, a slice or transpose of a value computed in the loop,
+//   integer divide/remainder/power, ...) runs its ops one by one, in program order, inside the
+//   fusion, and says why (FusionRun::fallback).
 #pragma once
 
 #include <cstdint>
