@@ -6,6 +6,7 @@
 #include <functional>
 #include <unordered_set>
 
+#include "common/float16.h"
 #include "hlo/literal.h"
 #include "interp/run.h"
 #include "interp/simd_loops.h"
@@ -44,11 +45,37 @@ bool in_vocabulary(OpCode c) {
   kernels::MathFn fn;
   return simd::binary_of(c, &b) || math_fn(c, &fn) || c == OpCode::Constant || c == OpCode::BroadcastInDim || c == OpCode::Reshape ||
          c == OpCode::Convert || c == OpCode::Negate || c == OpCode::Abs || c == OpCode::Compare || c == OpCode::Select ||
-         c == OpCode::And || c == OpCode::Or || c == OpCode::Xor || c == OpCode::Not;
+         c == OpCode::And || c == OpCode::Or || c == OpCode::Xor || c == OpCode::Not || c == OpCode::Iota || c == OpCode::Slice ||
+         c == OpCode::Transpose || c == OpCode::ShiftLeft || c == OpCode::ShiftRightLogical || c == OpCode::ShiftRightArithmetic;
 }
 
-bool is_f32(const hlo::Type& t) { return t.is_array() && t.is_static() && t.etype == hlo::ElementType::F32; }
-bool is_pred(const hlo::Type& t) { return t.is_array() && t.is_static() && t.etype == hlo::ElementType::Pred; }
+// The element types the loop computes: f32, f16 and bf16 (in f32 lanes), s32, u32 and pred.
+constexpr const char* kTypes = "(the fused loop runs f32, f16, bf16, s32, u32 and pred)";
+bool lane_type(const hlo::Type& t) {
+  if (!t.is_array() || !t.is_static()) return false;
+  switch (t.etype) {
+    case hlo::ElementType::F32: case hlo::ElementType::F16: case hlo::ElementType::BF16: case hlo::ElementType::S32:
+    case hlo::ElementType::U32: case hlo::ElementType::Pred: return true;
+    default: return false;
+  }
+}
+bool float_type(hlo::ElementType t) { return t == hlo::ElementType::F32 || t == hlo::ElementType::F16 || t == hlo::ElementType::BF16; }
+
+std::vector<std::int64_t> row_major(const std::vector<std::int64_t>& dims) {
+  std::vector<std::int64_t> s(dims.size(), 1);
+  for (std::size_t i = dims.size(); i-- > 1;) s[i - 1] = s[i] * dims[i];
+  return s;
+}
+
+// A value of the frame read through an index map: element (i_0, ..., i_r) of the result is the
+// operand's element offset + Σ i_d·strides[d] (broadcast: stride 0; slice: start and step;
+// transpose: permuted strides).
+struct View {
+  hlo::ValueId value = 0;
+  std::int64_t offset = 0;
+  std::vector<std::int64_t> dims, strides;
+  bool contiguous() const { return strides == row_major(dims); }
+};
 
 // Builds a plan's loop part; "" when it can, else why not (the fusion then runs op by op).
 class LoopCompiler {
@@ -80,7 +107,7 @@ class LoopCompiler {
     plan_.loop_root = loop_root;
     in_loop_.assign(plan_.members.size(), 0);
     const hlo::Type& rt = m_.value_type(f_, f_.results(*instrs[loop_root].op)[0]);
-    if (!is_f32(rt) && !is_pred(rt)) return std::string(instrs[loop_root].op->name) + " gives " + rt.text + " (the fused loop runs f32 and pred)";
+    if (!lane_type(rt)) return std::string(instrs[loop_root].op->name) + " gives " + rt.text + " " + kTypes;
     n_ = static_cast<std::int64_t>(rt.elements());
     std::string why;
     if (node_of(f_.results(*instrs[loop_root].op)[0], loop_root, &why) < 0) return why;
@@ -118,28 +145,109 @@ class LoopCompiler {
     return static_cast<int>(plan_.nodes.size()) - 1;
   }
 
-  // A value read by the loop from outside it (the frame): in place, repeated, or (broadcast) gathered.
-  int param(hlo::ValueId v, std::uint32_t reader, std::string* why) {
+  bool in_loop_member(hlo::ValueId v) const {
+    auto it = member_of_.find(v);
+    return it != member_of_.end() && !plan_.by_op[it->second];
+  }
+
+  // The view of v when v is a value of the frame, or a broadcast, slice, transpose or reshape
+  // (of the fusion) of a view; false (why set) otherwise.
+  bool view_of(hlo::ValueId v, View* out, std::string* why) {
     const hlo::Type& t = m_.value_type(f_, v);
-    if (!is_f32(t) && !is_pred(t)) return *why = "a parameter of type " + t.text + " (the fused loop runs f32 and pred)", -1;
+    auto it = member_of_.find(v);
+    if (it == member_of_.end() || plan_.by_op[it->second]) {
+      out->value = v;
+      out->offset = 0;
+      out->dims = t.dims;
+      out->strides = row_major(t.dims);
+      return true;
+    }
+    const hlo::Instr& in = plan_.block->instrs[plan_.members[it->second]];
+    const hlo::OpAttrs* attrs = prog_.attrs_of(in);
+    const std::string name(in.op->name);
+    if (in.code != OpCode::BroadcastInDim && in.code != OpCode::Slice && in.code != OpCode::Transpose && in.code != OpCode::Reshape) {
+      *why = name + " of a value computed in the loop reads it out of order";
+      return false;
+    }
+    if (!attrs && in.code != OpCode::Reshape) return *why = name + " without its attributes", false;
+    View src;
+    if (!view_of(f_.operands(*in.op)[0], &src, why)) return false;
+    const std::size_t rank = src.dims.size();
+    View r;
+    r.value = src.value;
+    r.offset = src.offset;
+    r.dims = t.dims;
+    if (in.code == OpCode::Reshape) {
+      if (!src.contiguous()) return *why = name + " of a strided view", false;
+      r.strides = row_major(t.dims);
+    } else if (in.code == OpCode::BroadcastInDim) {
+      if (attrs->dims.size() != rank) return *why = name + " with a dimension map of another rank", false;
+      r.strides.assign(t.dims.size(), 0);
+      for (std::size_t i = 0; i < rank; ++i) {
+        const auto d = attrs->dims[i];
+        if (d < 0 || d >= static_cast<std::int64_t>(t.dims.size())) return *why = name + " with a dimension out of range", false;
+        if (src.dims[i] != 1) r.strides[static_cast<std::size_t>(d)] = src.strides[i];
+      }
+    } else if (in.code == OpCode::Slice) {
+      if (attrs->starts.size() != rank || attrs->strides.size() != rank || t.dims.size() != rank) return *why = name + " with bounds of another rank", false;
+      r.strides.resize(rank);
+      for (std::size_t i = 0; i < rank; ++i) {
+        if (attrs->starts[i] < 0 || attrs->strides[i] < 1 || attrs->starts[i] + (t.dims[i] - 1) * attrs->strides[i] >= src.dims[i])
+          if (t.dims[i] > 0) return *why = name + " out of its operand's bounds", false;
+        r.offset += attrs->starts[i] * src.strides[i];
+        r.strides[i] = src.strides[i] * attrs->strides[i];
+      }
+    } else {  // transpose: result dimension i is the operand's perm[i]
+      if (attrs->dims.size() != rank || t.dims.size() != rank) return *why = name + " with a permutation of another rank", false;
+      r.strides.resize(rank);
+      for (std::size_t i = 0; i < rank; ++i) {
+        const auto d = attrs->dims[i];
+        if (d < 0 || d >= static_cast<std::int64_t>(rank) || src.dims[static_cast<std::size_t>(d)] != t.dims[i])
+          return *why = name + " with a bad permutation", false;
+        r.strides[i] = src.strides[static_cast<std::size_t>(d)];
+      }
+    }
+    in_loop_[it->second] = 1;
+    *out = std::move(r);
+    return true;
+  }
+
+  // A node reading a view of the frame: in place, repeated, or gathered through its index map.
+  int view_node(const View& v, std::uint32_t reader, std::string* why) {
+    const hlo::Type& st = m_.value_type(f_, v.value);
+    if (!lane_type(st)) return *why = "a parameter of type " + st.text + " " + kTypes, -1;
+    double elements = 1;
+    for (auto d : v.dims) elements *= static_cast<double>(d);
     LoopNode n;
-    n.value = v;
-    n.pred = is_pred(t);
+    n.value = v.value;
+    n.type = st.etype;
     n.instr = reader;
-    if (t.elements() == n_) n.kind = Kind::Param;
-    else if (t.elements() == 1) n.kind = Kind::ParamSplat;
-    else return *why = "a parameter of " + t.text + " read elementwise in a loop of " + count_text(static_cast<double>(n_)) + " elements", -1;
+    if (st.elements() == 1) {
+      n.kind = Kind::ParamSplat;
+    } else if (elements == static_cast<double>(n_) && v.offset == 0 && v.contiguous() && st.elements() == n_) {
+      n.kind = Kind::Param;
+    } else if (elements == static_cast<double>(n_)) {
+      n.kind = Kind::ParamGather;
+      n.dims = v.dims;
+      n.strides = v.strides;
+      n.offset = v.offset;
+      n.source_elements = static_cast<std::int64_t>(st.elements());
+    } else {
+      return *why = "a parameter of " + st.text + " read elementwise in a loop of " + count_text(static_cast<double>(n_)) + " elements", -1;
+    }
     return add(std::move(n));
   }
 
   int node_of(hlo::ValueId v, std::uint32_t reader, std::string* why) {
     auto done = node_.find(v);
     if (done != node_.end()) return done->second;
-    auto it = member_of_.find(v);
     int r;
-    if (it == member_of_.end() || plan_.by_op[it->second]) {
-      r = param(v, reader, why);
+    if (!in_loop_member(v)) {
+      View view;
+      view_of(v, &view, why);
+      r = view_node(view, reader, why);
     } else {
+      auto it = member_of_.find(v);
       in_loop_[it->second] = 1;
       r = op_node(plan_.members[it->second], why);
     }
@@ -155,20 +263,27 @@ class LoopCompiler {
     const std::string name(op.name);
     auto refuse = [&](const std::string& w) { *why = name + " " + w; return -1; };
     if (!in_vocabulary(in.code)) return refuse("is not in the fused loop's vocabulary yet");
-    if (!is_f32(t) && !is_pred(t)) return refuse("on " + t.text + " (the fused loop runs f32 and pred)");
+    if (!lane_type(t)) return refuse("on " + t.text + " " + kTypes);
     const hlo::OpAttrs* attrs = prog_.attrs_of(in);
     LoopNode n;
-    n.pred = is_pred(t);
+    n.type = t.etype;
     n.instr = idx;
     if (in.code == OpCode::Constant) {
       if (t.elements() != 1 || !attrs || attrs->literal == hlo::kNoAttrs || attrs->literal >= prog_.literals.size())
         return refuse("with more than one element");
       const hlo::Literal& lit = prog_.literals[attrs->literal];
-      const std::size_t eb = n.pred ? 1 : 4;
+      const std::size_t eb = static_cast<std::size_t>(hlo::element_bytes(t.etype));
       if (lit.bytes.size() < eb) return refuse("without its value");
       n.kind = Kind::Splat;
       n.scalar = n_ != 1;
-      std::memcpy(&n.bits, lit.bytes.data(), eb);
+      if (eb == 2) {
+        std::uint16_t h;
+        std::memcpy(&h, lit.bytes.data(), 2);
+        const float f = t.etype == hlo::ElementType::F16 ? f16_to_f32(h) : bf16_to_f32(h);
+        std::memcpy(&n.bits, &f, 4);
+      } else {
+        std::memcpy(&n.bits, lit.bytes.data(), eb);
+      }
       return add(std::move(n));
     }
     // A one-element op in a bigger loop (a scalar computed from scalar constants, then broadcast):
@@ -177,54 +292,42 @@ class LoopCompiler {
     if (!scalar && t.elements() != static_cast<double>(n_))
       return refuse("of " + count_text(t.elements()) + " elements in a loop of " + count_text(static_cast<double>(n_)));
     n.scalar = scalar;
-    // Operands' nodes first (their evaluation comes before this node's).
-    if (in.code == OpCode::BroadcastInDim) {
-      if (!attrs) return refuse("without its dimensions");
+    if (in.code == OpCode::Iota) {
+      if (!attrs || attrs->dimension < 0 || attrs->dimension >= static_cast<std::int64_t>(t.dims.size())) return refuse("with its dimension out of range");
+      n.kind = Kind::Iota;
+      n.dims = t.dims;
+      n.axis = attrs->dimension;
+      return add(std::move(n));
+    }
+    // Data movement: a view of the frame through its index map, or (broadcast, reshape) of a
+    // value computed in the loop that keeps its elements in order.
+    if (in.code == OpCode::BroadcastInDim || in.code == OpCode::Reshape || in.code == OpCode::Slice || in.code == OpCode::Transpose) {
       const hlo::ValueId src = operands[0];
-      const hlo::Type& st = m_.value_type(f_, src);
-      auto mem = member_of_.find(src);
-      if (mem != member_of_.end() && !plan_.by_op[mem->second]) {
-        // A broadcast of an op of the loop: a scalar constant (or a one-element value) splats.
-        const int a = node_of(src, idx, why);
-        if (a < 0) return -1;
-        const LoopNode& s = plan_.nodes[static_cast<std::size_t>(a)];
-        if (s.kind == Kind::Splat || s.kind == Kind::ParamSplat) {
-          LoopNode c = s;
-          c.instr = idx;
-          c.scalar = false;
-          return add(std::move(c));
-        }
-        if (s.scalar) {  // every lane already holds the one value
-          n.kind = Kind::Pass;
-          n.a = a;
-          return add(std::move(n));
-        }
-        if (st.elements() == n_) {  // adds dimensions of size 1 only: the same elements in order
-          n.kind = Kind::Pass;
-          n.a = a;
-          return add(std::move(n));
-        }
-        return refuse("of a value computed in the loop with another shape");
+      View view;
+      std::string view_why;
+      const int mem = static_cast<int>(member_of_.count(src));
+      (void)mem;
+      if (view_of(f_.results(op)[0], &view, &view_why)) {
+        const hlo::Type& vt = m_.value_type(f_, view.value);
+        if (!in_loop_member(view.value) && lane_type(vt)) return view_node(view, idx, why);
       }
-      if (!is_f32(st) && !is_pred(st)) return refuse("of " + st.text + " (the fused loop runs f32 and pred)");
-      n.value = src;
-      if (st.elements() == 1) {
-        n.kind = Kind::ParamSplat;
+      if (in.code == OpCode::Slice || in.code == OpCode::Transpose) return refuse(view_why.empty() ? "of a value computed in the loop" : "(" + view_why + ")");
+      const int a = node_of(src, idx, why);
+      if (a < 0) return -1;
+      const LoopNode& s = plan_.nodes[static_cast<std::size_t>(a)];
+      const hlo::Type& st = m_.value_type(f_, src);
+      if (s.kind == Kind::Splat || s.kind == Kind::ParamSplat) {
+        LoopNode c = s;
+        c.instr = idx;
+        c.scalar = false;
+        return add(std::move(c));
+      }
+      if (s.scalar || st.elements() == n_) {  // every lane already holds the one value, or the same elements in order
+        n.kind = Kind::Pass;
+        n.a = a;
         return add(std::move(n));
       }
-      if (attrs->dims.size() != st.dims.size()) return refuse("with a dimension map of another rank");
-      n.kind = Kind::ParamGather;
-      n.dims = t.dims;
-      n.strides.assign(t.dims.size(), 0);
-      std::int64_t stride = 1;
-      for (std::size_t i = st.dims.size(); i-- > 0;) {
-        const auto d = attrs->dims[i];
-        if (d < 0 || d >= static_cast<std::int64_t>(t.dims.size())) return refuse("with a dimension out of range");
-        if (st.dims[i] != 1) n.strides[static_cast<std::size_t>(d)] = stride;
-        stride *= st.dims[i];
-      }
-      n.source_elements = st.elements();
-      return add(std::move(n));
+      return refuse("of a value computed in the loop with another shape");
     }
     std::vector<int> ops;
     for (hlo::ValueId v : operands) {
@@ -234,35 +337,48 @@ class LoopCompiler {
       if (scalar && !(o.scalar || o.kind == Kind::Splat || o.kind == Kind::ParamSplat)) return refuse("of one element from a bigger operand");
       ops.push_back(a);
     }
-    auto f32_operands = [&] {
-      for (int a : ops)
-        if (plan_.nodes[static_cast<std::size_t>(a)].pred) return false;
+    auto operand = [&](std::size_t i) -> const LoopNode& { return plan_.nodes[static_cast<std::size_t>(ops[i])]; };
+    auto same_operands = [&] {
+      for (std::size_t i = 0; i < ops.size(); ++i)
+        if (operand(i).type != t.etype) return false;
       return true;
     };
+    const bool f = float_type(t.etype), s32 = t.etype == hlo::ElementType::S32 || t.etype == hlo::ElementType::U32, pred = t.etype == hlo::ElementType::Pred;
     simd::Binary bop;
     kernels::MathFn fn;
-    if (in.code == OpCode::Reshape || (in.code == OpCode::Convert && !n.pred && f32_operands())) {
-      if (plan_.nodes[static_cast<std::size_t>(ops[0])].pred != n.pred) return refuse("between element types");
-      n.kind = Kind::Pass;
-    } else if (simd::binary_of(in.code, &bop) && !n.pred && f32_operands()) {
+    if (in.code == OpCode::Convert) {
+      if (operand(0).type == t.etype) {
+        n.kind = Kind::Pass;
+      } else {
+        n.kind = Kind::Convert;
+        n.from = operand(0).type;
+      }
+    } else if (simd::binary_of(in.code, &bop) && f && same_operands()) {
       n.kind = Kind::Binary;
-      n.op = static_cast<std::uint8_t>(bop);
-    } else if ((in.code == OpCode::Negate || in.code == OpCode::Abs) && !n.pred && f32_operands()) {
+      n.op = static_cast<std::uint16_t>(bop);
+    } else if (s32 && same_operands() &&
+               (in.code == OpCode::Add || in.code == OpCode::Subtract || in.code == OpCode::Multiply || in.code == OpCode::Maximum ||
+                in.code == OpCode::Minimum || in.code == OpCode::And || in.code == OpCode::Or || in.code == OpCode::Xor ||
+                in.code == OpCode::ShiftLeft || in.code == OpCode::ShiftRightLogical || in.code == OpCode::ShiftRightArithmetic)) {
+      n.kind = Kind::IntBinary;
+      n.op = static_cast<std::uint16_t>(in.code);
+    } else if ((in.code == OpCode::Negate || in.code == OpCode::Abs) && (f || s32) && same_operands()) {
       n.kind = in.code == OpCode::Negate ? Kind::Negate : Kind::Abs;
-    } else if (math_fn(in.code, &fn) && !n.pred && f32_operands()) {
+    } else if (in.code == OpCode::Not && s32 && same_operands()) {
+      n.kind = Kind::Not;
+    } else if (math_fn(in.code, &fn) && f && same_operands()) {
       n.kind = Kind::Math;
-      n.op = static_cast<std::uint8_t>(fn);
-    } else if (in.code == OpCode::Compare && n.pred && f32_operands() && attrs &&
-               attrs->compare_type != hlo::CompareType::TotalOrder) {
+      n.op = static_cast<std::uint16_t>(fn);
+    } else if (in.code == OpCode::Compare && pred && attrs && ops.size() == 2 && operand(0).type == operand(1).type &&
+               (float_type(operand(0).type) || operand(0).type == hlo::ElementType::S32 || operand(0).type == hlo::ElementType::U32) &&
+               !(float_type(operand(0).type) && attrs->compare_type == hlo::CompareType::TotalOrder)) {
       n.kind = Kind::Compare;
-      n.op = static_cast<std::uint8_t>(attrs->direction);
-    } else if ((in.code == OpCode::And || in.code == OpCode::Or || in.code == OpCode::Xor || in.code == OpCode::Not) && n.pred) {
-      for (int a : ops)
-        if (!plan_.nodes[static_cast<std::size_t>(a)].pred) return refuse("of mixed element types");
+      n.op = static_cast<std::uint16_t>(attrs->direction);
+      n.is_unsigned = attrs->compare_type == hlo::CompareType::Unsigned || operand(0).type == hlo::ElementType::U32;
+    } else if ((in.code == OpCode::And || in.code == OpCode::Or || in.code == OpCode::Xor || in.code == OpCode::Not) && pred && same_operands()) {
       n.kind = Kind::Logic;
       n.op = in.code == OpCode::And ? 0 : in.code == OpCode::Or ? 1 : in.code == OpCode::Xor ? 2 : 3;
-    } else if (in.code == OpCode::Select && !n.pred && plan_.nodes[static_cast<std::size_t>(ops[0])].pred &&
-               !plan_.nodes[static_cast<std::size_t>(ops[1])].pred && !plan_.nodes[static_cast<std::size_t>(ops[2])].pred) {
+    } else if (in.code == OpCode::Select && ops.size() == 3 && operand(0).pred() && operand(1).type == t.etype && operand(2).type == t.etype) {
       n.kind = Kind::Select;
     } else {
       return refuse("on " + t.text + " is not in the fused loop's vocabulary yet");
@@ -389,151 +505,6 @@ const std::vector<hlo::ValueId>* FusedProgram::dead_after(const hlo::Instr& in, 
 }
 
 // ---- running ----------------------------------------------------------------------------------
-
-namespace {
-
-// Evaluates the loop part of `plan` into `out` (the loop root's elements).
-bool run_loop(Run& run, const FusionPlan& plan, std::vector<Value>& frame, std::uint8_t* out, std::int64_t n) {
-  const hlo::Op& op = *plan.block->instrs[plan.loop_root].op;
-  const std::size_t count = plan.nodes.size();
-  // Blocks of kFusedBlock elements; a smaller tensor in one block of its size (no scratch to clear
-  // beyond it: a fusion inside a loop body runs many times on few elements).
-  const std::int64_t block = std::max<std::int64_t>(1, std::min<std::int64_t>(kFusedBlock, n));
-  std::vector<std::uint32_t> scratch(count * static_cast<std::size_t>(block));
-  std::vector<const std::uint8_t*> base(count, nullptr);
-  auto buf = [&](std::size_t k) { return reinterpret_cast<std::uint8_t*>(scratch.data() + k * static_cast<std::size_t>(block)); };
-  // Parameters found in the frame; splats filled once.
-  for (std::size_t k = 0; k < count; ++k) {
-    const LoopNode& nd = plan.nodes[k];
-    const std::size_t eb = nd.pred ? 1 : 4;
-    if (nd.kind == Kind::Splat) {
-      for (std::int64_t i = 0; i < block; ++i) std::memcpy(buf(k) + static_cast<std::size_t>(i) * eb, &nd.bits, eb);
-      continue;
-    }
-    if (nd.kind != Kind::Param && nd.kind != Kind::ParamSplat && nd.kind != Kind::ParamGather) continue;
-    const Value& v = frame[nd.value];
-    const std::int64_t want = nd.kind == Kind::Param ? n : nd.kind == Kind::ParamSplat ? 1 : nd.source_elements;
-    if (!v.is_tensor() || v.tensor.elements() != want ||
-        v.tensor.type != (nd.pred ? hlo::ElementType::Pred : hlo::ElementType::F32))
-      return run.fail_at(*plan.block->instrs[nd.instr].op, "a fusion's parameter is not the value its plan reads",
-                         std::to_string(want) + (nd.pred ? " pred" : " f32") + " elements", "another value");
-    base[k] = v.tensor.data();
-    if (nd.kind == Kind::ParamSplat)
-      for (std::int64_t i = 0; i < block; ++i) std::memcpy(buf(k) + static_cast<std::size_t>(i) * eb, base[k], eb);
-  }
-  std::vector<const std::uint8_t*> p(count, nullptr);
-  std::vector<std::int64_t> index;
-  for (std::int64_t i0 = 0; i0 < n; i0 += block) {
-    if (!run.keep_going(op)) return false;
-    const std::int64_t m = std::min(block, n - i0);
-    const auto mm = static_cast<std::size_t>(m);
-    for (std::size_t k = 0; k < count; ++k) {
-      const LoopNode& nd = plan.nodes[k];
-      const std::size_t eb = nd.pred ? 1 : 4;
-      const bool last = k + 1 == count;
-      std::uint8_t* dst = last ? out + static_cast<std::size_t>(i0) * eb : buf(k);
-      const float* pa = nd.a >= 0 ? reinterpret_cast<const float*>(p[static_cast<std::size_t>(nd.a)]) : nullptr;
-      const float* pb = nd.b >= 0 ? reinterpret_cast<const float*>(p[static_cast<std::size_t>(nd.b)]) : nullptr;
-      switch (nd.kind) {
-        case Kind::Param:
-          p[k] = base[k] + static_cast<std::size_t>(i0) * eb;
-          break;
-        case Kind::ParamSplat: case Kind::Splat:
-          p[k] = buf(k);
-          break;
-        case Kind::Pass:
-          p[k] = p[static_cast<std::size_t>(nd.a)];
-          break;
-        case Kind::ParamGather: {
-          // The result index of i0, then counted up: the operand's offset follows the strides.
-          const std::size_t r = nd.dims.size();
-          index.assign(r, 0);
-          std::int64_t rest = i0, src = 0;
-          for (std::size_t d = r; d-- > 0;) {
-            index[d] = nd.dims[d] ? rest % nd.dims[d] : 0;
-            rest = nd.dims[d] ? rest / nd.dims[d] : 0;
-            src += index[d] * nd.strides[d];
-          }
-          const std::int64_t inner = r ? nd.strides[r - 1] : 0;
-          const std::int64_t inner_dim = r ? nd.dims[r - 1] : 1;
-          for (std::int64_t i = 0; i < m; ++i) {
-            std::memcpy(dst + static_cast<std::size_t>(i) * eb, base[k] + static_cast<std::size_t>(src) * eb, eb);
-            if (r == 0) continue;
-            src += inner;
-            if (++index[r - 1] < inner_dim) continue;
-            src -= inner * inner_dim;
-            index[r - 1] = 0;
-            for (std::size_t d = r - 1; d-- > 0;) {
-              src += nd.strides[d];
-              if (++index[d] < nd.dims[d]) break;
-              src -= nd.strides[d] * nd.dims[d];
-              index[d] = 0;
-            }
-          }
-          p[k] = dst;
-          break;
-        }
-        case Kind::Binary:
-          simd::f32_binary(static_cast<simd::Binary>(nd.op), mm, pa, pb, reinterpret_cast<float*>(dst));
-          p[k] = dst;
-          break;
-        case Kind::Negate: {
-          auto* y = reinterpret_cast<float*>(dst);
-          for (std::size_t i = 0; i < mm; ++i) y[i] = -pa[i];
-          p[k] = dst;
-          break;
-        }
-        case Kind::Abs: {
-          auto* y = reinterpret_cast<float*>(dst);
-          for (std::size_t i = 0; i < mm; ++i) y[i] = std::fabs(pa[i]);
-          p[k] = dst;
-          break;
-        }
-        case Kind::Math:
-          kernels::best_math().fn(static_cast<kernels::MathFn>(nd.op), mm, pa, reinterpret_cast<float*>(dst));
-          p[k] = dst;
-          break;
-        case Kind::Compare: {
-          std::uint8_t* y = dst;
-          switch (static_cast<hlo::Comparison>(nd.op)) {
-            case hlo::Comparison::EQ: for (std::size_t i = 0; i < mm; ++i) y[i] = pa[i] == pb[i]; break;
-            case hlo::Comparison::NE: for (std::size_t i = 0; i < mm; ++i) y[i] = pa[i] != pb[i]; break;
-            case hlo::Comparison::LT: for (std::size_t i = 0; i < mm; ++i) y[i] = pa[i] < pb[i]; break;
-            case hlo::Comparison::LE: for (std::size_t i = 0; i < mm; ++i) y[i] = pa[i] <= pb[i]; break;
-            case hlo::Comparison::GT: for (std::size_t i = 0; i < mm; ++i) y[i] = pa[i] > pb[i]; break;
-            case hlo::Comparison::GE: for (std::size_t i = 0; i < mm; ++i) y[i] = pa[i] >= pb[i]; break;
-          }
-          p[k] = dst;
-          break;
-        }
-        case Kind::Logic: {
-          const std::uint8_t* x = p[static_cast<std::size_t>(nd.a)];
-          const std::uint8_t* z = nd.b >= 0 ? p[static_cast<std::size_t>(nd.b)] : nullptr;
-          std::uint8_t* y = dst;
-          if (nd.op == 0) for (std::size_t i = 0; i < mm; ++i) y[i] = (x[i] != 0) & (z[i] != 0);
-          else if (nd.op == 1) for (std::size_t i = 0; i < mm; ++i) y[i] = (x[i] != 0) | (z[i] != 0);
-          else if (nd.op == 2) for (std::size_t i = 0; i < mm; ++i) y[i] = (x[i] != 0) ^ (z[i] != 0);
-          else for (std::size_t i = 0; i < mm; ++i) y[i] = x[i] == 0;
-          p[k] = dst;
-          break;
-        }
-        case Kind::Select: {
-          const std::uint8_t* pp = p[static_cast<std::size_t>(nd.a)];
-          const auto* xa = reinterpret_cast<const std::uint32_t*>(p[static_cast<std::size_t>(nd.b)]);
-          const auto* xb = reinterpret_cast<const std::uint32_t*>(p[static_cast<std::size_t>(nd.c)]);
-          auto* y = reinterpret_cast<std::uint32_t*>(dst);
-          for (std::size_t i = 0; i < mm; ++i) y[i] = pp[i] ? xa[i] : xb[i];
-          p[k] = dst;
-          break;
-        }
-      }
-      if (last && p[k] != dst) std::memmove(dst, p[k], mm * eb);
-    }
-  }
-  return true;
-}
-
-}  // namespace
 
 bool run_fusion(Run& run, const FusionPlan& plan, std::vector<Value>& frame) {
   const auto& instrs = plan.block->instrs;

@@ -6,19 +6,24 @@
 // (the liveness lists are moved accordingly, so nothing is freed, or updated in place, before the
 // fusion has read it). Inside the fusion:
 // - the loop part (every op of a kLoop fusion; a kOutput fusion's epilogue; the elementwise
-//   producers of a kInput fusion's reduce) is evaluated a block of kBlock elements at a time,
-//   node by node on small buffers, with the same f32 functions the ops run alone (simd_loops.h,
-//   kernels/math_impl.h through best_math()), so the bits are the unfused bits; parameters are
-//   read in place, broadcasts through their index map, reshapes and f32→f32 converts are free;
-//   no intermediate tensor is made;
+//   producers of a kInput fusion's reduce) is evaluated a block of kFusedBlock elements at a time
+//   (run_loop, fused_loop.cpp, built -O3), node by node on small buffers that stay in L1, with the
+//   same functions the ops run alone (simd_loops.h, kernels/math_impl.h through best_math(),
+//   convert's and iota's rules), so the bits are the unfused bits. Lanes: f32, f16 and bf16 (as
+//   f32, rounded to the half after each op as the op alone rounds), s32, u32, pred. Parameters of
+//   the loop's size are read in place; broadcasts, slices and transposes of parameters (and
+//   reshapes of those) through one index map (offset + a stride per dimension); scalar constants
+//   splatted once; iota computed from the element index; reshapes and same-type converts are
+//   free; no intermediate tensor is made;
 // - a kOutput fusion's dot (or convolution) runs through its kernel, and the epilogue is applied
 //   to its output in one pass, in place;
 // - a kInput fusion's reduce runs through its kernel on the loop part's one output (XLA evaluates
 //   the producers inside the reduction loop; here the reduce's input is made once, the other
 //   intermediates are not);
-// - a fusion whose ops are outside the loop's vocabulary (element types other than f32 and pred,
-//   transposes, slices, iota, ...) runs its ops one by one, in program order, inside the fusion,
-//   and says why (FusionRun::fallback).
+// - a fusion whose ops are outside the loop's vocabulary (f64, i64 and other integer widths,
+//   complex, concatenate, dynamic slices, a slice or transpose of a value computed in the loop,
+//   integer divide/remainder/power, ...) runs its ops one by one, in program order, inside the
+//   fusion, and says why (FusionRun::fallback).
 #pragma once
 
 #include <cstdint>
@@ -37,31 +42,45 @@ class Run;
 constexpr std::int64_t kFusedBlock = 512;  // elements per block of the loop part
 
 // One node of a fusion's loop part: an op computed a block at a time, or where a block of a
-// value outside the loop part is read from.
+// value outside the loop part is read from. A block holds lanes of the node's type: f32, f16 and
+// bf16 as f32 (a half op computes in f32 and rounds to its type, as the op alone does), s32 as
+// int32, pred as bytes.
 struct LoopNode {
   enum class Kind : std::uint8_t {
-    Param,       // a value of the frame with the loop's element count, read in place
+    Param,       // a value of the frame with the loop's element count, read in place (halves converted)
     ParamSplat,  // a one-element value of the frame, repeated
-    ParamGather, // a value of the frame read through a broadcast's index map
-    Splat,       // a scalar constant (its bits)
-    Pass,        // reshape, f32→f32 convert: the operand's block as it is
-    Binary,      // f32 add, subtract, multiply, divide, maximum, minimum (simd::f32_binary)
-    Negate, Abs, // f32
-    Math,        // f32 exp, tanh, ... (kernels::best_math)
-    Compare,     // f32 × f32 → pred
-    Select,      // pred ? a : b, 4-byte elements moved as bits
+    ParamGather, // a value of the frame read through an index map (broadcast, slice, transpose)
+    Splat,       // a scalar constant (its lane's bits)
+    Iota,        // the index along `axis` of the shape `dims`, in the node's type
+    Pass,        // reshape, a convert to the same lanes: the operand's block as it is
+    Binary,      // add, subtract, multiply, divide, maximum, minimum (floats: simd::f32_binary)
+    IntBinary,   // s32 add, subtract, multiply, maximum, minimum, and, or, xor (op: the OpCode)
+    Negate, Abs, // floats on the sign bit, s32 wrapping
+    Not,         // s32 bitwise not
+    Math,        // exp, tanh, ... (kernels::best_math), halves through f32
+    Compare,     // floats or s32 → pred
+    Select,      // pred ? a : b, lanes moved as bits
     Logic,       // pred and, or, xor, not (op 0..3)
+    Convert,     // between lane types (from → type), by convert's rules
   };
   Kind kind = Kind::Param;
-  bool pred = false;            // elements are pred (1 byte); else 4-byte f32
+  hlo::ElementType type = hlo::ElementType::F32;  // F32, F16, BF16, S32 or Pred
+  hlo::ElementType from = hlo::ElementType::F32;  // Convert: the operand's type
   bool scalar = false;          // one value repeated over the block (a splat, or ops of splats)
+  bool is_unsigned = false;     // Compare: the s32 lanes compared as unsigned
   hlo::ValueId value = 0;       // Param*: the frame's value
   int a = -1, b = -1, c = -1;   // operand nodes
-  std::uint32_t bits = 0;       // Splat: the element's bits
-  std::uint8_t op = 0;          // Binary: simd::Binary; Math: kernels::MathFn; Compare: hlo::Comparison
+  std::uint32_t bits = 0;       // Splat: the lane's bits
+  std::uint16_t op = 0;         // Binary: simd::Binary; IntBinary: hlo::OpCode; Math: kernels::MathFn; Compare: hlo::Comparison
   std::uint32_t instr = 0;      // the instruction it computes (for Param*: the one reading it)
-  std::vector<std::int64_t> dims, strides;  // ParamGather: result dims, the operand's stride per result dim
+  std::vector<std::int64_t> dims, strides;  // ParamGather: result dims, the operand's stride per result dim; Iota: dims
+  std::int64_t offset = 0;                  // ParamGather: the operand's element at index 0
+  std::int64_t axis = 0;                    // Iota: its dimension
   std::int64_t source_elements = 0;         // ParamGather: the operand's element count
+  bool pred() const { return type == hlo::ElementType::Pred; }
+  bool floats() const { return type == hlo::ElementType::F32 || type == hlo::ElementType::F16 || type == hlo::ElementType::BF16; }
+  bool half() const { return type == hlo::ElementType::F16 || type == hlo::ElementType::BF16; }
+  std::size_t lane_bytes() const { return pred() ? 1 : 4; }
 };
 
 struct FusionPlan {
@@ -105,6 +124,10 @@ class FusedProgram {
   std::unordered_map<const hlo::Instr*, std::uint32_t> role_;  // Skip: 0, Root: plan + 1
   std::unordered_map<const hlo::Instr*, std::vector<hlo::ValueId>> dead_;
 };
+
+// Evaluates the loop part of `plan` into `out` (the loop root's n elements, in its storage type):
+// block by block, node by node (fused_loop.cpp, built for speed). False with the run's error set.
+bool run_loop(Run& run, const FusionPlan& plan, std::vector<Value>& frame, std::uint8_t* out, std::int64_t n);
 
 // Runs one fusion (at its root) in `frame`. False with the run's error set on failure.
 bool run_fusion(Run& run, const FusionPlan& plan, std::vector<Value>& frame);

@@ -2,6 +2,7 @@
 list(APPEND RL_CORE_SOURCES
   cpp/interp/interp.cpp
   cpp/interp/fused.cpp
+  cpp/interp/fused_loop.cpp
   cpp/interp/checks.cpp
   cpp/interp/simd_loops.cpp
   cpp/interp/ops_structural.cpp

@@ -278,3 +278,152 @@ TEST_CASE("StableHLO's interpreter tests give the same result bits fused and op 
   REQUIRE(compared > 0);
   CHECK(fused_fusions > 0);
 }
+
+// ---- the loop's vocabulary beyond f32: each program runs as one fusion, in the loop (no
+// fallback), with the op-by-op bits.
+
+namespace {
+// One fusion that ran in the loop; its op names.
+std::vector<std::string> one_loop_fusion(const std::string& text) {
+  auto fusions = fused_same_bits(text);
+  REQUIRE(fusions.size() == 1);
+  INFO(fusions[0].fallback);
+  CHECK(fusions[0].fallback.empty());
+  return op_names(fusions[0]);
+}
+}  // namespace
+
+TEST_CASE("iota, s32 arithmetic, compare and select, and converts between s32 and f32 run in the fused loop", "[interp][fused]") {
+  // XLA's loop fusion takes iota and converts like any elementwise op (instruction_fusion.cc:
+  // IsExpensive is false for them).
+  const std::string text =
+      "func.func public @main(%x: tensor<6x40xi32>, %y: tensor<6x40xf32>) -> tensor<6x40xf32> {\n"
+      "  %i = stablehlo.iota dim = 1 : tensor<6x40xi32>\n"
+      "  %j = stablehlo.iota dim = 0 : tensor<6x40xf32>\n"
+      "  %c = stablehlo.constant dense<-7> : tensor<i32>\n"
+      "  %cb = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i32>) -> tensor<6x40xi32>\n"
+      "  %0 = stablehlo.multiply %x, %i : tensor<6x40xi32>\n"
+      "  %1 = stablehlo.add %0, %cb : tensor<6x40xi32>\n"
+      "  %2 = stablehlo.xor %1, %x : tensor<6x40xi32>\n"
+      "  %3 = stablehlo.maximum %2, %cb : tensor<6x40xi32>\n"
+      "  %4 = stablehlo.negate %3 : tensor<6x40xi32>\n"
+      "  %p = stablehlo.compare LT, %4, %i, SIGNED : (tensor<6x40xi32>, tensor<6x40xi32>) -> tensor<6x40xi1>\n"
+      "  %f = stablehlo.convert %4 : (tensor<6x40xi32>) -> tensor<6x40xf32>\n"
+      "  %g = stablehlo.multiply %y, %j : tensor<6x40xf32>\n"
+      "  %h = stablehlo.select %p, %f, %g : tensor<6x40xi1>, tensor<6x40xf32>\n"
+      "  return %h : tensor<6x40xf32>\n"
+      "}\n";
+  const auto ops = one_loop_fusion(text);
+  CHECK(ops.size() == 13);
+  // And the values, by hand at a few elements (x and y as the run generated them).
+  auto in = run_text(
+      "func.func public @main(%x: tensor<6x40xi32>, %y: tensor<6x40xf32>) -> (tensor<6x40xi32>, tensor<6x40xf32>) {\n"
+      "  return %x, %y : tensor<6x40xi32>, tensor<6x40xf32>\n"
+      "}\n",
+      with_inputs(false));
+  auto ran = run_text(text, with_inputs(true));
+  const auto x = as_doubles(in.result, 0), y = as_doubles(in.result, 1), h = as_doubles(ran.result);
+  REQUIRE(h.size() == 240);
+  for (int e : {0, 1, 39, 41, 200, 239}) {
+    const auto xi = static_cast<std::int32_t>(x[e]);
+    const std::int32_t i = e % 40, j = e / 40;
+    const std::int32_t v4 = -std::max(static_cast<std::int32_t>(static_cast<std::uint32_t>(xi) * static_cast<std::uint32_t>(i) - 7u) ^ xi, -7);
+    const double want = v4 < i ? static_cast<double>(static_cast<float>(v4)) : static_cast<double>(static_cast<float>(y[e]) * static_cast<float>(j));
+    CHECK(h[e] == want);
+  }
+}
+
+TEST_CASE("f16 and bf16 chains run in the fused loop through f32, rounded after each op as the ops alone round", "[interp][fused]") {
+  for (const std::string ty : {"f16", "bf16"}) {
+    INFO(ty);
+    const std::string T = "tensor<300x" + ty + ">";
+    const std::string text =
+        "func.func public @main(%x: " + T + ", %y: " + T + ") -> " + T + " {\n"
+        "  %c = stablehlo.constant dense<0.3> : tensor<" + ty + ">\n"
+        "  %cb = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<" + ty + ">) -> " + T + "\n"
+        "  %0 = stablehlo.multiply %x, %cb : " + T + "\n"
+        "  %1 = stablehlo.add %0, %y : " + T + "\n"
+        "  %2 = stablehlo.tanh %1 : " + T + "\n"
+        "  %3 = stablehlo.exponential %2 : " + T + "\n"
+        "  %4 = stablehlo.divide %3, %x : " + T + "\n"
+        "  %5 = stablehlo.abs %4 : " + T + "\n"
+        "  return %5 : " + T + "\n"
+        "}\n";
+    CHECK(one_loop_fusion(text).size() == 8);
+  }
+  // Converts between the float types and s32 (rounded once from the exact value).
+  const std::string conv =
+      "func.func public @main(%x: tensor<200xf32>, %k: tensor<200xi32>) -> tensor<200xbf16> {\n"
+      "  %s = stablehlo.constant dense<1000.5> : tensor<f32>\n"
+      "  %sb = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<200xf32>\n"
+      "  %0 = stablehlo.multiply %x, %sb : tensor<200xf32>\n"
+      "  %1 = stablehlo.convert %0 : (tensor<200xf32>) -> tensor<200xf16>\n"
+      "  %2 = stablehlo.convert %k : (tensor<200xi32>) -> tensor<200xf16>\n"
+      "  %3 = stablehlo.add %1, %2 : tensor<200xf16>\n"
+      "  %4 = stablehlo.convert %3 : (tensor<200xf16>) -> tensor<200xi32>\n"
+      "  %5 = stablehlo.convert %4 : (tensor<200xi32>) -> tensor<200xf32>\n"
+      "  %6 = stablehlo.convert %5 : (tensor<200xf32>) -> tensor<200xbf16>\n"
+      "  return %6 : tensor<200xbf16>\n"
+      "}\n";
+  CHECK(one_loop_fusion(conv).size() == 9);
+}
+
+TEST_CASE("slices and transposes of parameters are read in the fused loop through their index maps", "[interp][fused]") {
+  // XLA fuses slices and transposes into their consumers as loop fusions read them (an index
+  // map on the parameter): no sliced or transposed tensor is made.
+  const std::string text =
+      "func.func public @main(%x: tensor<8x12xf32>, %y: tensor<12x8xf32>, %r: tensor<3xf32>) -> tensor<3x5xf32> {\n"
+      "  %a = stablehlo.slice %x [2:8:2, 1:11:2] : (tensor<8x12xf32>) -> tensor<3x5xf32>\n"
+      "  %t = stablehlo.transpose %y, dims = [1, 0] : (tensor<12x8xf32>) -> tensor<8x12xf32>\n"
+      "  %b = stablehlo.slice %t [1:4, 3:8] : (tensor<8x12xf32>) -> tensor<3x5xf32>\n"
+      "  %rb = stablehlo.broadcast_in_dim %r, dims = [0] : (tensor<3xf32>) -> tensor<3x5xf32>\n"
+      "  %0 = stablehlo.multiply %a, %b : tensor<3x5xf32>\n"
+      "  %1 = stablehlo.subtract %0, %rb : tensor<3x5xf32>\n"
+      "  return %1 : tensor<3x5xf32>\n"
+      "}\n";
+  CHECK(one_loop_fusion(text).size() == 6);
+  auto in = run_text(
+      "func.func public @main(%x: tensor<8x12xf32>, %y: tensor<12x8xf32>, %r: tensor<3xf32>) -> (tensor<8x12xf32>, tensor<12x8xf32>, tensor<3xf32>) {\n"
+      "  return %x, %y, %r : tensor<8x12xf32>, tensor<12x8xf32>, tensor<3xf32>\n"
+      "}\n",
+      with_inputs(false));
+  auto ran = run_text(text, with_inputs(true));
+  const auto x = as_doubles(in.result, 0), y = as_doubles(in.result, 1), r = as_doubles(in.result, 2), out = as_doubles(ran.result);
+  REQUIRE(out.size() == 15);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 5; ++j) {
+      const float a = static_cast<float>(x[(2 + 2 * i) * 12 + (1 + 2 * j)]);
+      const float b = static_cast<float>(y[(3 + j) * 8 + (1 + i)]);  // t[i'][j'] = y[j'][i'], i' = 1 + i, j' = 3 + j
+      CHECK(out[i * 5 + j] == static_cast<double>(a * b - static_cast<float>(r[i])));
+    }
+}
+
+TEST_CASE("u32 arithmetic, shifts and unsigned compares (a threefry round's shape) run in the fused loop", "[interp][fused]") {
+  // JAX's threefry: adds, rotations by shifts and ors, xors on u32; all elementwise, one loop fusion.
+  const std::string fixed =
+      "func.func public @main(%x: tensor<2x64xui32>, %k: tensor<2x64xui32>) -> tensor<2x64xf32> {\n"
+      "  %r = stablehlo.constant dense<13> : tensor<ui32>\n"
+      "  %q = stablehlo.constant dense<19> : tensor<i32>\n"
+      "  %big = stablehlo.constant dense<40> : tensor<ui32>\n"
+      "  %rb = stablehlo.broadcast_in_dim %r, dims = [] : (tensor<ui32>) -> tensor<2x64xui32>\n"
+      "  %qb = stablehlo.broadcast_in_dim %q, dims = [] : (tensor<i32>) -> tensor<2x64xi32>\n"
+      "  %qu = stablehlo.convert %qb : (tensor<2x64xi32>) -> tensor<2x64xui32>\n"
+      "  %bb = stablehlo.broadcast_in_dim %big, dims = [] : (tensor<ui32>) -> tensor<2x64xui32>\n"
+      "  %0 = stablehlo.add %x, %k : tensor<2x64xui32>\n"
+      "  %1 = stablehlo.shift_left %0, %rb : tensor<2x64xui32>\n"
+      "  %2 = stablehlo.shift_right_logical %0, %qu : tensor<2x64xui32>\n"
+      "  %3 = stablehlo.or %1, %2 : tensor<2x64xui32>\n"
+      "  %4 = stablehlo.xor %3, %k : tensor<2x64xui32>\n"
+      "  %5 = stablehlo.shift_left %4, %bb : tensor<2x64xui32>\n"
+      "  %6 = stablehlo.maximum %4, %5 : tensor<2x64xui32>\n"
+      "  %p = stablehlo.compare GT, %6, %x, UNSIGNED : (tensor<2x64xui32>, tensor<2x64xui32>) -> tensor<2x64xi1>\n"
+      "  %s = stablehlo.convert %6 : (tensor<2x64xui32>) -> tensor<2x64xi32>\n"
+      "  %a = stablehlo.shift_right_arithmetic %s, %qb : tensor<2x64xi32>\n"
+      "  %m = stablehlo.minimum %a, %s : tensor<2x64xi32>\n"
+      "  %f = stablehlo.convert %m : (tensor<2x64xi32>) -> tensor<2x64xf32>\n"
+      "  %g = stablehlo.convert %6 : (tensor<2x64xui32>) -> tensor<2x64xf32>\n"
+      "  %h = stablehlo.select %p, %f, %g : tensor<2x64xi1>, tensor<2x64xf32>\n"
+      "  return %h : tensor<2x64xf32>\n"
+      "}\n";
+  CHECK(one_loop_fusion(fixed).size() == 21);
+}
