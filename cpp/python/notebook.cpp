@@ -170,6 +170,13 @@ std::string str_repr(const std::string& s) {
 struct Frame {
   std::string name;  // "<module>", the function's name
   int line = 0;
+  int file = 0;      // the source (one run's, or a session's cell) the line is in: Machine::files_
+};
+
+// One source the machine has run: a whole program, or one cell of a session.
+struct SourceFile {
+  std::string name;  // as the traceback names it: "<notebook>", "<cell 2>"
+  std::vector<std::string> lines;
 };
 
 enum class Flow { Next, Return, Break, Continue, Raise };
@@ -187,32 +194,49 @@ struct Args {
 
 class Machine {
  public:
-  Machine(const std::string& source, const NotebookOptions& options) : options_(options) {
+  explicit Machine(const NotebookOptions& options) : options_(options) { globals_ = std::make_shared<Scope>(); }
+
+  // Runs `prog` (parsed from `source`) in this machine's globals, its lines named `filename` in
+  // tracebacks. `context` is the program jax.jit(f).lower(...) traces f in (its imports and defs):
+  // the whole program for one run, a session's cells so far for a cell. Each run has its own step
+  // budget, output and pending exception; the globals (and the functions defined) stay.
+  NotebookResult run(const Program& prog, const std::string& source, const std::string& filename, const Program& context) {
+    SourceFile f;
+    f.name = filename;
     std::size_t start = 0;
     while (start <= source.size()) {
       const auto nl = source.find('\n', start);
-      lines_.push_back(source.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+      f.lines.push_back(source.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
       if (nl == std::string::npos) break;
       start = nl + 1;
     }
-    globals_ = std::make_shared<Scope>();
-    stack_.push_back({"<module>", 0});
-  }
-
-  NotebookResult run(const Program& prog) {
-    program_ = &prog;
+    files_.push_back(std::move(f));
+    file_ = static_cast<int>(files_.size()) - 1;
+    program_ = &context;
+    out_.clear();
+    exc_ = nullptr;
+    exc_tb_.clear();
+    ret_ = nullptr;
+    handling_.clear();
+    steps_ = 0;
+    depth_ = 0;
+    fatal_ = false;
+    scope_ = nullptr;
+    stack_.assign(1, Frame{"<module>", 0, file_});
     for (auto& s : prog.body) {
-      const Flow f = exec(*s);
-      if (f == Flow::Raise) break;
+      const Flow fl = exec(*s);
+      if (fl == Flow::Raise) break;
     }
     NotebookResult r;
     r.stdout_text = std::move(out_);
+    out_.clear();
     if (exc_) {
       std::string tb = "Traceback (most recent call last):\n";
       for (auto& fr : exc_tb_) {
-        tb += "  File \"" + options_.filename + "\", line " + std::to_string(fr.line) + ", in " + fr.name + "\n";
-        if (fr.line >= 1 && static_cast<std::size_t>(fr.line) <= lines_.size()) {
-          std::string l = lines_[static_cast<std::size_t>(fr.line - 1)];
+        const SourceFile& sf = files_[static_cast<std::size_t>(fr.file)];
+        tb += "  File \"" + sf.name + "\", line " + std::to_string(fr.line) + ", in " + fr.name + "\n";
+        if (fr.line >= 1 && static_cast<std::size_t>(fr.line) <= sf.lines.size()) {
+          std::string l = sf.lines[static_cast<std::size_t>(fr.line - 1)];
           const auto b = l.find_first_not_of(" \t");
           const auto e = l.find_last_not_of(" \t\r");
           if (b != std::string::npos) tb += "    " + l.substr(b, e - b + 1) + "\n";
@@ -224,14 +248,21 @@ class Machine {
       r.error = tb;
       r.error_type = exc_->s;
       r.line = exc_tb_.empty() ? 0 : exc_tb_.back().line;
+      r.file = exc_tb_.empty() ? filename : files_[static_cast<std::size_t>(exc_tb_.back().file)].name;
+      r.source_line = exc_tb_.empty() ? 0 : exc_tb_.front().line;
+      exc_ = nullptr;
+      exc_tb_.clear();
     }
+    handling_.clear();
+    ret_ = nullptr;
     return r;
   }
 
  private:
-  const NotebookOptions& options_;
-  const Program* program_ = nullptr;
-  std::vector<std::string> lines_;
+  NotebookOptions options_;
+  const Program* program_ = nullptr;  // what jax.jit(f).lower(...) traces in
+  std::vector<SourceFile> files_;     // every source run, in order (functions point into them)
+  int file_ = 0;                      // the one running now
   std::shared_ptr<Scope> globals_;
   std::shared_ptr<Scope> scope_;  // the current function's locals (null at module level)
   std::vector<Frame> stack_;
@@ -1343,6 +1374,7 @@ class Machine {
       case EK::Lambda: {
         auto f = mk(T::Func);
         f->lambda = &e;
+        f->file = file_;
         f->closure = scope_;
         f->defaults.assign(e.names.size(), nullptr);
         return f;
@@ -1784,7 +1816,7 @@ class Machine {
     }
     auto saved = scope_;
     scope_ = local;
-    stack_.push_back({name, is_lambda ? fn->lambda->line : fn->def->line});
+    stack_.push_back({name, is_lambda ? fn->lambda->line : fn->def->line, fn->file});
     V result;
     if (is_lambda) {
       stack_.back().line = fn->lambda->line;
@@ -1862,6 +1894,7 @@ class Machine {
       case SK::Def: {
         auto f = mk(T::Func);
         f->def = &s;
+        f->file = file_;
         f->closure = scope_;
         for (auto& p : s.params) {
           if (p.default_value) {
@@ -3591,38 +3624,161 @@ class Machine {
 
 }  // namespace
 
+namespace {
+
+// Python's report of a syntax error: the file and line, the line itself and a caret at the column.
+NotebookResult syntax_error(const std::string& source, const std::string& filename, const Error& e) {
+  NotebookResult r;
+  std::string line;
+  if (e.line >= 1) {
+    std::size_t start = 0;
+    for (int k = 1; k < e.line && start != std::string::npos; ++k) {
+      start = source.find('\n', start);
+      if (start != std::string::npos) ++start;
+    }
+    if (start != std::string::npos) {
+      const auto end = source.find('\n', start);
+      line = source.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    }
+  }
+  r.error = "  File \"" + filename + "\", line " + std::to_string(e.line) + "\n";
+  const auto b = line.find_first_not_of(" \t");
+  if (b != std::string::npos) {
+    r.error += "    " + line.substr(b) + "\n";
+    if (e.column >= 1 && static_cast<std::size_t>(e.column) > b)
+      r.error += "    " + std::string(static_cast<std::size_t>(e.column) - 1 - b, ' ') + "^\n";
+  }
+  r.exception = "SyntaxError: " + e.without_place();
+  r.error += r.exception + "\n";
+  r.error_type = "SyntaxError";
+  r.line = e.line;
+  r.column = e.line >= 1 ? e.column : 0;
+  r.file = filename;
+  r.source_line = e.line;
+  return r;
+}
+
+std::vector<std::string> split_lines(const std::string& source) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start <= source.size()) {
+    const auto nl = source.find('\n', start);
+    std::string l = source.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    lines.push_back(std::move(l));
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  return lines;
+}
+
+bool blank(const std::string& l) { return l.find_first_not_of(" \t\f") == std::string::npos; }
+bool comment_line(const std::string& l) {
+  const auto b = l.find_first_not_of(" \t\f");
+  return b != std::string::npos && l[b] == '#';
+}
+bool cell_marker(const std::string& l) { return l.rfind("# %%", 0) == 0 || l.rfind("#%%", 0) == 0; }
+
+}  // namespace
+
 NotebookResult run_notebook(const std::string& source, const NotebookOptions& options) {
   auto prog = parse(source);
-  if (!prog) {
-    const Error& e = prog.error_info();
-    NotebookResult r;
-    std::string line;
-    if (e.line >= 1) {
-      std::size_t start = 0;
-      for (int k = 1; k < e.line && start != std::string::npos; ++k) {
-        start = source.find('\n', start);
-        if (start != std::string::npos) ++start;
-      }
-      if (start != std::string::npos) {
-        const auto end = source.find('\n', start);
-        line = source.substr(start, end == std::string::npos ? std::string::npos : end - start);
-      }
-    }
-    r.error = "  File \"" + options.filename + "\", line " + std::to_string(e.line) + "\n";
-    const auto b = line.find_first_not_of(" \t");
-    if (b != std::string::npos) {
-      r.error += "    " + line.substr(b) + "\n";
-      if (e.column >= 1 && static_cast<std::size_t>(e.column) > b)
-        r.error += "    " + std::string(static_cast<std::size_t>(e.column) - 1 - b, ' ') + "^\n";
-    }
-    r.exception = "SyntaxError: " + e.without_place();
-    r.error += r.exception + "\n";
-    r.error_type = "SyntaxError";
-    r.line = e.line;
-    return r;
+  if (!prog) return syntax_error(source, options.filename, prog.error_info());
+  Machine m(options);
+  return m.run(prog.value(), source, options.filename, prog.value());
+}
+
+std::string cell_filename(int cell) { return "<cell " + std::to_string(cell) + ">"; }
+
+struct NotebookSession::State {
+  NotebookOptions options;
+  std::unique_ptr<Machine> machine;
+  std::vector<std::unique_ptr<Program>> cells;  // every cell run: its functions point into it
+  Program context;  // the cells' top-level imports and defs in the order they ran: what jax.jit traces f in
+  int runs = 0;
+};
+
+NotebookSession::NotebookSession(NotebookOptions options) : s_(std::make_unique<State>()) {
+  s_->options = std::move(options);
+  s_->machine = std::make_unique<Machine>(s_->options);
+}
+NotebookSession::~NotebookSession() = default;
+NotebookSession::NotebookSession(NotebookSession&&) noexcept = default;
+NotebookSession& NotebookSession::operator=(NotebookSession&&) noexcept = default;
+
+NotebookResult NotebookSession::run_cell(const std::string& source, int cell) {
+  const std::string name = cell_filename(cell);
+  auto prog = parse(source);
+  if (!prog) return syntax_error(source, name, prog.error_info());
+  ++s_->runs;
+  // A second parse gives the context its own statements (the cell's program keeps its own).
+  auto again = parse(source);
+  if (again) {
+    for (auto& st : again.value().body)
+      if (st->kind == SK::Import || st->kind == SK::ImportFrom || st->kind == SK::Def) s_->context.body.push_back(std::move(st));
   }
-  Machine m(source, options);
-  return m.run(prog.value());
+  s_->cells.push_back(std::make_unique<Program>(std::move(prog.value())));
+  return s_->machine->run(*s_->cells.back(), source, name, s_->context);
+}
+
+void NotebookSession::reset() {
+  s_->machine = std::make_unique<Machine>(s_->options);
+  s_->cells.clear();
+  s_->context.body.clear();
+  s_->runs = 0;
+}
+
+int NotebookSession::cells_run() const { return s_->runs; }
+
+std::vector<NotebookCell> split_cells(const std::string& source) {
+  const std::vector<std::string> lines = split_lines(source);
+  const int n = static_cast<int>(lines.size());
+  std::vector<int> starts;  // 1-based lines where a cell begins
+  std::vector<bool> skip(static_cast<std::size_t>(n) + 1, false);  // marker lines: no cell's code
+  bool markers = false;
+  for (int k = 1; k <= n; ++k)
+    if (cell_marker(lines[static_cast<std::size_t>(k - 1)])) {
+      markers = true;
+      starts.push_back(k + 1);
+      skip[static_cast<std::size_t>(k)] = true;
+    }
+  if (markers) {
+    starts.insert(starts.begin(), 1);
+  } else {
+    starts.push_back(1);
+    // A blank line before a top-level statement (its comments above it go with it) ends a cell.
+    auto prog = parse(source);
+    if (prog) {
+      for (std::size_t i = 1; i < prog.value().body.size(); ++i) {
+        int k = prog.value().body[i]->line;
+        if (!prog.value().body[i]->decorators.empty()) k = std::min(k, prog.value().body[i]->decorators.front()->line);
+        int first = k;
+        while (first > 1 && comment_line(lines[static_cast<std::size_t>(first - 2)])) --first;
+        if (first > 1 && blank(lines[static_cast<std::size_t>(first - 2)])) starts.push_back(first);
+      }
+    } else {
+      // A source that does not parse: split where a blank line precedes a line at column 0.
+      for (int k = 2; k <= n; ++k) {
+        const std::string& l = lines[static_cast<std::size_t>(k - 1)];
+        if (!blank(l) && l[0] != ' ' && l[0] != '\t' && blank(lines[static_cast<std::size_t>(k - 2)])) starts.push_back(k);
+      }
+    }
+  }
+  std::sort(starts.begin(), starts.end());
+  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+  std::vector<NotebookCell> cells;
+  for (std::size_t c = 0; c < starts.size(); ++c) {
+    int from = starts[c];
+    int to = c + 1 < starts.size() ? starts[c + 1] - 1 : n;  // inclusive
+    while (to >= from && (skip[static_cast<std::size_t>(to)] || blank(lines[static_cast<std::size_t>(to - 1)]))) --to;
+    while (from <= to && blank(lines[static_cast<std::size_t>(from - 1)])) ++from;
+    if (from > to) continue;
+    NotebookCell cell;
+    cell.first_line = from;
+    for (int k = from; k <= to; ++k) cell.source += lines[static_cast<std::size_t>(k - 1)] + (k < to ? "\n" : "");
+    cells.push_back(std::move(cell));
+  }
+  return cells;
 }
 
 }  // namespace rl::python

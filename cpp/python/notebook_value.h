@@ -55,6 +55,7 @@ struct Obj {
   const Stmt* def = nullptr;   // Func (def)
   const Expr* lambda = nullptr;  // Func (lambda)
   std::vector<V> defaults;     // Func: one per parameter (null: none)
+  int file = 0;                // Func: the source it was defined in (a session's cell), as tracebacks name it
   std::shared_ptr<Scope> closure;
   std::shared_ptr<CompiledModule> compiled;
 };
