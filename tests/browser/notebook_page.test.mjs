@@ -108,6 +108,11 @@ for (const name of Object.keys(fixture.pages)) {
       await page.waitForFunction(() => /reset/.test(document.getElementById('nb-notice').textContent));
       await runCell(page, 3, 'print(x)\n');
       assert.match(await page.locator(`${cell(3)} .nb-error`).textContent(), /NameError: name 'x' is not defined\n$/);
+      // The step budget ends an endless loop with Python's error, its line marked, if no one presses Stop.
+      await runCell(page, 4, 'while True:\n    pass\n');
+      assert.match(await page.locator(`${cell(4)} .nb-error`).textContent(),
+        /line 2, in <module>\n    pass\nRuntimeError: the program ran past its step budget of 20000000 evaluation steps/);
+      assert.deepEqual(await page.locator(`${cell(4)} .nb-gutter .nb-marked`).allTextContents(), ['2']);
       assert.deepEqual(problems, []);
       await page.close();
     });
