@@ -774,6 +774,7 @@ class Machine {
   // set.update / set(iterable): a set merges, a dict adds its keys (one resize first), others add one by one.
   bool set_update(const V& s, const V& it) {
     if (it->t == T::Set) {
+      if (!charge(static_cast<double>(it->items.size()))) return false;
       set_merge(s, it);
       return true;
     }
@@ -794,6 +795,7 @@ class Machine {
   }
   // a | b, a & b, a - b, a ^ b as CPython computes them (the order of the result's table follows).
   V set_binop(const std::string& op, const V& a, const V& b) {
+    if (!charge(static_cast<double>(a->items.size() + b->items.size()))) return nullptr;  // set work counts against the budget
     if (op == "|") {
       V r = set_copy(a);
       set_merge(r, b);
@@ -1274,7 +1276,8 @@ class Machine {
       if (r < 0) return nullptr;
       return mk_bool(op == "in" ? r : !r);
     }
-    if (a->t == T::Set && b->t == T::Set) {  // subset and superset
+    if (a->t == T::Set && b->t == T::Set && (op == "<=" || op == "<" || op == ">=" || op == ">")) {  // subset and superset
+      if (!charge(static_cast<double>(a->items.size() + b->items.size()))) return nullptr;
       if (op == "<=") return mk_bool(set_subset(a, b));
       if (op == "<") return mk_bool(a->used < b->used && set_subset(a, b));
       if (op == ">=") return mk_bool(set_subset(b, a));
@@ -2256,6 +2259,7 @@ class Machine {
         V v;
         if (cur->t == T::Set && rhs->t == T::Set && (s.s == "|" || s.s == "&" || s.s == "-" || s.s == "^")) {
           // set |= other updates in place (CPython's set_ior: a merge); the others as their operators
+          if (!charge(static_cast<double>(cur->items.size() + rhs->items.size()))) return Flow::Raise;
           if (s.s == "|") {
             set_merge(cur, rhs);
             v = cur;
@@ -2267,6 +2271,7 @@ class Machine {
             v = cur;
           } else {
             V r = set_binop(s.s, cur, rhs);
+            if (!r) return Flow::Raise;
             cur->items = std::move(r->items);
             cur->hashes = std::move(r->hashes);
             cur->used = r->used;
@@ -3729,7 +3734,7 @@ class Machine {
     return mk_seq(T::List, items);  // copy
   }
   V set_method(const V& self, const std::string& name, const Args& a) {
-    if (name == "copy") return set_copy(self);
+    if (name == "copy") return charge(static_cast<double>(self->items.size())) ? set_copy(self) : nullptr;
     if (name == "clear") {
       self->items.assign(8, nullptr);
       self->hashes.assign(8, 0);
@@ -3766,14 +3771,16 @@ class Machine {
       const std::string op = name == "union" ? "|" : name == "intersection" ? "&" : name == "difference" ? "-" : "^";
       if (others.empty()) return set_copy(self);
       V r = self;
-      for (auto& o : others) r = set_binop(op, r, o);
+      for (auto& o : others)
+        if (!(r = set_binop(op, r, o))) return nullptr;
       return r;
     }
     V x = need(a, 0, "other", name);
     if (!x || others.empty()) return nullptr;
     if (name == "issubset") return mk_bool(set_subset(self, others[0]));
     if (name == "issuperset") return mk_bool(set_subset(others[0], self));
-    return mk_bool(set_binop("&", self, others[0])->used == 0);  // isdisjoint
+    V both = set_binop("&", self, others[0]);  // isdisjoint
+    return both ? mk_bool(both->used == 0) : nullptr;
   }
   V dict_method(const V& self, const std::string& name, const Args& a) {
     if (name == "keys") return mk_seq(T::List, self->items);

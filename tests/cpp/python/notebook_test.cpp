@@ -379,3 +379,15 @@ TEST_CASE("the seed's lesson.py split into cells and run in one session prints w
   }
   CHECK(out == whole.stdout_text);
 }
+
+TEST_CASE("set work counts against the step budget; sets refuse what Python refuses", "[python][notebook]") {
+  NotebookOptions o;
+  o.max_steps = 200000;
+  const auto loop = run_notebook("s = set(range(100000))\nwhile True:\n    t = s | s\n    t ^= s\n", o);
+  CHECK(loop.error_type == "RuntimeError");
+  CHECK(loop.exception.find("step budget of 200000") != std::string::npos);
+  CHECK(run_notebook("{(1, [2])}\n").exception == "TypeError: unhashable type: 'list'");
+  CHECK(run_notebook("print([1] in {1})\n").exception == "TypeError: unhashable type: 'list'");
+  CHECK(run_notebook("print({1, 2} | [3])\n").exception == "TypeError: unsupported operand type(s) for |: 'set' and 'list'");
+  CHECK(run_notebook("import numpy as np\nprint({np.zeros(2)})\n").exception == "TypeError: unhashable type: 'numpy.ndarray'");
+}
