@@ -642,8 +642,8 @@ class Machine {
     return out;
   }
   static void set_insert_clean(std::vector<V>& tab, std::vector<std::uint64_t>& hs, const V& key, std::uint64_t hash) {
-    const std::size_t mask = tab.size() - 1;
-    std::size_t perturb = hash, i = hash & mask;
+    const std::uint64_t mask = tab.size() - 1;  // 64-bit probing, as CPython's on a 64-bit host (wasm's size_t is 32)
+    std::uint64_t perturb = hash, i = hash & mask;
     while (true) {
       if (!tab[i]) {
         tab[i] = key;
@@ -674,8 +674,8 @@ class Machine {
   }
   // The slot holding key (-1: none): CPython's probe sequence, past deleted slots, to an empty one.
   std::ptrdiff_t set_find(const V& s, const V& key, std::uint64_t hash) {
-    const std::size_t mask = s->items.size() - 1;
-    std::size_t perturb = hash, i = hash & mask;
+    const std::uint64_t mask = s->items.size() - 1;
+    std::uint64_t perturb = hash, i = hash & mask;
     while (true) {
       const std::size_t probes = i + 9 <= mask ? 9 : 0;
       for (std::size_t j = i; j <= i + probes; ++j) {
@@ -699,8 +699,8 @@ class Machine {
   // the empty slot that ends it; the table grows when 3/5 of it is filled. (Which deleted slot:
   // checked against Debian's CPython 3.11 on 8,000 random add/discard/^ sequences, all equal.)
   void set_add(const V& s, const V& key, std::uint64_t hash) {
-    const std::size_t mask = s->items.size() - 1;
-    std::size_t perturb = hash, i = hash & mask;
+    const std::uint64_t mask = s->items.size() - 1;
+    std::uint64_t perturb = hash, i = hash & mask;
     std::ptrdiff_t freeslot = -1;
     while (true) {
       const std::size_t probes = i + 9 <= mask ? 9 : 0;

@@ -113,6 +113,12 @@ for (const name of Object.keys(fixture.pages)) {
       assert.match(await page.locator(`${cell(4)} .nb-error`).textContent(),
         /line 2, in <module>\n    pass\nRuntimeError: the program ran past its step budget of 20000000 evaluation steps/);
       assert.deepEqual(await page.locator(`${cell(4)} .nb-gutter .nb-marked`).allTextContents(), ['2']);
+      // A syntax error: Python's report with the caret; the line and column named, the line marked.
+      await runCell(page, 5, 'y = 1\nx = (1,\n');
+      assert.equal(await page.locator(`${cell(5)} .nb-error`).textContent(),
+        '  File "<cell 5>", line 2\n    x = (1,\n        ^\nSyntaxError: \'(\' was never closed\n');
+      assert.match(await page.locator(`${cell(5)} .nb-where`).innerText(), /SyntaxError at line 2, column 5 of this cell/);
+      assert.deepEqual(await page.locator(`${cell(5)} .nb-gutter .nb-marked`).allTextContents(), ['2']);
       assert.deepEqual(problems, []);
       await page.close();
     });

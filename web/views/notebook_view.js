@@ -154,7 +154,7 @@ export function bindNotebookView(client, getState, setNotebook) {
     item.error.hidden = !c.error;
     item.where.hidden = !c.error;
     item.where.textContent = !c.error ? '' : marked
-      ? `${c.error.type} at line ${marked} of this cell${c.error.file && c.error.file !== `<cell ${i + 1}>` ? ` (raised in ${c.error.file}, line ${c.error.line})` : ''}: the line is marked.`
+      ? `${c.error.type} at line ${marked}${c.error.column > 0 ? `, column ${c.error.column}` : ''} of this cell${c.error.file && c.error.file !== `<cell ${i + 1}>` ? ` (raised in ${c.error.file}, line ${c.error.line})` : ''}: the line is marked.`
       : c.error.text;
     if (c.error && c.error.type === 'WorkerError') item.where.hidden = true;
   }
