@@ -45,6 +45,13 @@ if (!/\bvar createCore\b/.test(glue)) throw new Error('bundle: the minified glue
 // gzip at its highest level: the page gunzips it once (DecompressionStream), each Worker once.
 // Then base 85 (web/wasm_bytes.js): 5 characters for 4 bytes, where base64 takes 5⅓.
 const wasmEmbedded = encode85(gzipSync(readFileSync(wasm), { level: 9 }));
+// The seed notebook's code, for the page's Notebook view (web/seed_source.js): read here, at build
+// time, so the page carries it (file:// can fetch nothing). Without it the page is still built and
+// its Notebook says the code was not bundled.
+const seedPath = process.env.ROOFLINE_SEED || join(ROOT, '..', 'shared', 'seed', 'lesson.py');
+let seedSource = null;
+if (existsSync(seedPath)) seedSource = readFileSync(seedPath, 'utf8');
+else console.error(`bundle: the seed notebook ${seedPath} is missing: the page's Notebook view will say its code was not bundled (set ROOFLINE_SEED to the file's path)`);
 const app = await build({
   ...common,
   entryPoints: [join(ROOT, 'web', 'main.js')],
@@ -59,6 +66,7 @@ const app = await build({
     __CORE_GLUE__: JSON.stringify(glue),
     __CORE_WASM__: JSON.stringify(wasmEmbedded),
     __WORKER_SOURCE__: JSON.stringify(worker.outputFiles[0].text),
+    __SEED_NOTEBOOK__: JSON.stringify(seedSource),
   },
 });
 const appJs = app.outputFiles.find((f) => f.path.endsWith('.js')).text;

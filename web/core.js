@@ -299,6 +299,20 @@ export async function loadCore(createCore, options = {}) {
       const r = call('notebook', source, options ?? null);
       return r.ok ? { ok: true, ...r.value } : r;
     }),
+    /** ({maxSteps?}) → {handle}: a notebook kernel in this wasm instance (cpp/python/notebook.h NotebookSession); each cell has its own step budget. */
+    notebookSession: guarded('notebookSession', (options) => call('notebookSession', options ?? null)),
+    /**
+     * (handle, source, cell) → {stdout, error, errorType, exception, line, column, file, sourceLine, cellsRun}:
+     * one cell run in the kernel's globals; tracebacks name it "<cell N>" (N = cell). line is in
+     * file (the cell a function came from), sourceLine in this cell. Synchronous: call it in a Worker.
+     */
+    notebookRunCell: guarded('notebookRunCell', (handle, source, cell) => call('notebookRunCell', handle, source, cell)),
+    /** handle → true: the kernel forgets every variable, function and import. */
+    notebookReset: guarded('notebookReset', (handle) => call('notebookReset', handle)),
+    /** handle → true: the kernel is freed. */
+    notebookRelease: guarded('notebookRelease', (handle) => call('notebookRelease', handle)),
+    /** source → [{source, firstLine}]: a notebook's cells (blank-line-separated top-level blocks, or # %% markers). */
+    notebookCells: guarded('notebookCells', (source) => call('notebookCells', source)),
     /**
      * (text, {inputs?: 'none'|'seeded'|'arange', args?: [{name, bytes: Uint8Array}] (.npy files), seed?,
      * time_ops?, memory_cap?, max_iterations?, time_budget_seconds?, timing_budget_seconds?}) → the run report (cpp/report/run_report.h): {dialect, status, checks, ops, unsupported,

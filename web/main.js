@@ -27,6 +27,9 @@ import { bindGradebookView } from './views/gradebook_view.js';
 import { encodeProgress, PROGRESS_KEY } from './model/progress.js';
 import { bindAnalyzeView } from './views/analyze_view.js';
 import { bindWriteView } from './views/write_view.js';
+import { bindNotebookView } from './views/notebook_view.js';
+import { applyNotebookLink, createNotebookState, notebookHashPart, openNotebook } from './notebook_state.js';
+import { SEED_MISSING, SEED_NOTEBOOK } from './seed_source.js';
 import { applyWriteLink, createWriteState, writeLink } from './write_state.js';
 import { bindClassroomView } from './views/classroom_view.js';
 import { bindExerciseView } from './views/exercise_view.js';
@@ -222,6 +225,7 @@ function render() {
   views.write.render(state);
   views.classroom.render(state);
   views.gradebook.render(state);
+  views.notebook.render(state);
 }
 
 /** The hash the page last read or wrote; any other hash is a link whose hashchange is still to come. */
@@ -235,7 +239,7 @@ let knownHash = '';
  */
 function writeHash() {
   if (location.hash !== knownHash) return;
-  const hash = [gradebookHashPart(state.gradebook) || classroomHashPart(state.classroom), writeLink(state.write).part, hashOf(state)]
+  const hash = [notebookHashPart(state.notebook), gradebookHashPart(state.gradebook) || classroomHashPart(state.classroom), writeLink(state.write).part, hashOf(state)]
     .filter(Boolean).join('&');
   if (!hash || location.hash.slice(1) === hash) return;
   try {
@@ -285,6 +289,7 @@ async function boot() {
   state = { ...state, classroom: applyClassroomLink(core, state.classroom, location.hash) };
   state = { ...state, gradebook: applyGradebookLink(core, state.gradebook, location.hash, state.classroom.settings, state.classroom.notices.link) };
   state = { ...state, write: applyWriteLink(createWriteState(), location.hash) };
+  state = { ...state, notebook: applyNotebookLink(createNotebookState(seedCells(core), SEED_MISSING), location.hash) };
   const linkedClassroom = state.classroom.inLink;
 
   bindInputs(
@@ -340,6 +345,15 @@ async function boot() {
     notebook: (source, options) => scripted.run('notebook', { source, ...options }),
   };
   const lowerings = pool.group();  // section 8's Write: JAX-style Python → StableHLO, as you type
+  // The Notebook's kernel lives in a Worker of its own (its wasm instance holds the variables):
+  // Stop ends that Worker, and the next run starts a fresh one, without touching the page's pool.
+  const notebookPool = new WorkerPool({ size: 1, spawn: browserSpawn(workerURL) });
+  const notebookRuns = notebookPool.group();
+  const setNotebook = (notebook) => {
+    state = { ...state, notebook };  // only the Notebook and the link change
+    views.notebook.render(state);
+    if (!state.error) writeHash();
+  };
   const now = () => new Date().toISOString();
   views = {
     ...views,
@@ -371,6 +385,11 @@ async function boot() {
       unnamed: (id) => classroom((c) => nameUnnamedExport(c, id)),
       gradebook: () => update({ ...state, gradebook: openGradebook(core, state.gradebook, { ...state.classroom.settings, student: '' }) }),
     }, () => state),
+    notebook: bindNotebookView({
+      runCell: (source, cell) => notebookRuns.run('notebook-cell', { source, cell }),
+      reset: () => notebookRuns.run('notebook-reset', {}),
+      stop: () => notebookRuns.cancel(),
+    }, () => state, setNotebook),
     gradebook: bindGradebookView({
       add: (files) => update({ ...state, gradebook: addGradebookFiles(core, state.gradebook, files) }),
       clear: () => update({ ...state, gradebook: clearGradebook(state.gradebook) }),
@@ -378,6 +397,7 @@ async function boot() {
       sort: (key) => update({ ...state, gradebook: setGradebookSort(state.gradebook, key) }),
     }, () => state),
   };
+  document.getElementById('open-notebook').addEventListener('click', () => setNotebook(openNotebook(state.notebook)));
   window.addEventListener('hashchange', () => {
     knownHash = location.hash;
     // A plain fragment such as #lowered (the skip link, a heading) is in-page navigation, not
@@ -391,7 +411,7 @@ async function boot() {
     const linked = applyLink(core, state, location.hash);
     const classroomLinked = applyClassroomLink(core, state.classroom, location.hash);
     update({
-      ...linked, classroom: classroomLinked, write: applyWriteLink(state.write, location.hash),
+      ...linked, classroom: classroomLinked, write: applyWriteLink(state.write, location.hash), notebook: applyNotebookLink(state.notebook, location.hash),
       gradebook: applyGradebookLink(core, state.gradebook, location.hash, classroomLinked.settings, classroomLinked.notices.link),
     });
   });
@@ -412,6 +432,13 @@ async function boot() {
     (value) => update({ ...state, lessonChecks: { value, error: null } }),
     (e) => update({ ...state, lessonChecks: { value: null, error: e.message } }),
   );
+}
+
+/** The seed's code as cells (core.notebookCells), or null when the page was built without it. */
+function seedCells(c) {
+  if (typeof SEED_NOTEBOOK !== 'string') return null;
+  const r = c.notebookCells(SEED_NOTEBOOK);
+  return r.ok ? r.value : null;
 }
 
 /** Resolves after the browser's next paint (or 100 ms, where a hidden page paints nothing). */

@@ -46,6 +46,32 @@ export type NotebookResult =
   | { ok: true; stdout: string; error: string; errorType: string; line: number }
   | CoreFailure;
 
+/** One cell run in a notebook kernel (core.notebookRunCell). */
+export interface NotebookCellRun {
+  stdout: string;
+  /** Python's traceback, its frames naming "<cell N>", '' when the cell ran to its end */
+  error: string;
+  errorType: string;
+  /** the traceback's last line ('ZeroDivisionError: …'), '' when none */
+  exception: string;
+  /** the failing line in `file`, 0 when none */
+  line: number;
+  /** a SyntaxError's column (1-based), else 0 */
+  column: number;
+  /** the cell the failing line is in ("<cell 2>"), '' when none */
+  file: string;
+  /** the line of this cell where the error surfaced, 0 when none */
+  sourceLine: number;
+  /** cells run in the kernel since it started or was reset */
+  cellsRun: number;
+}
+
+/** A notebook's cell as core.notebookCells splits it: its text and the line of the source it begins on. */
+export interface NotebookCell {
+  source: string;
+  firstLine: number;
+}
+
 export type CoreResult<T> = { ok: true; value: T } | CoreFailure;
 
 export type Bound = 'memory-bound' | 'compute-bound' | 'balanced';
@@ -961,6 +987,14 @@ export interface Core {
   lower(source: string, options?: { entry?: string }): LowerResult;
   /** a Python notebook run with Python's, NumPy's and JAX's semantics (cpp/python/notebook.h); synchronous: call it in a Worker */
   notebook(source: string, options?: { filename?: string; maxSteps?: number }): NotebookResult;
+  /** a notebook kernel in this wasm instance: cells run in its globals (notebookRunCell) until reset or released */
+  notebookSession(options?: { maxSteps?: number }): CoreResult<{ handle: number }>;
+  /** one cell run in the kernel's globals; synchronous: call it in a Worker */
+  notebookRunCell(handle: number, source: string, cell: number): CoreResult<NotebookCellRun>;
+  notebookReset(handle: number): CoreResult<true>;
+  notebookRelease(handle: number): CoreResult<true>;
+  /** a notebook's source split into cells (blank-line-separated top-level blocks, or # %% markers) */
+  notebookCells(source: string): CoreResult<NotebookCell[]>;
   /** the same analysis, rows not yet objects: what the page's Worker posts (the columns' buffers moved); expandAnalysis (web/core.js) makes it analyzeText's value */
   analyzeTextColumns(text: string): CoreResult<CompactAnalysis>;
   /** the analysis kept in the core as the CLI's per-op table (cpp/hlo/table.h); text: a string or a file's UTF-8 bytes */

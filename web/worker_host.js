@@ -22,6 +22,10 @@
 //   work-create   a core.createWork spec → {handle, kind, flops_per_unit, bytes_per_unit, …}
 //   work-run      {handle, units} → {checksum}; work-output {handle} → Float32Array;
 //   work-release  {handle}: fork–join timing of one or all cores (web/measurements.js)
+//   notebook-cell {source, cell, maxSteps?} → core.notebookRunCell's value and kernel: one cell of
+//                 the page's Notebook run in this Worker's kernel (made on the first cell, with
+//                 maxSteps); kernel names the kernel, so the page sees when a fresh Worker answers
+//   notebook-reset {} → {kernel}: the kernel forgets every variable (a fresh one if none yet)
 import { expandAnalysisSteps } from './core.js';
 import { summarizeFile } from './model/analysis.js';
 import { placeOps } from './model/analysis_view.js';
@@ -124,6 +128,16 @@ function kernelRows(core, { variant, rows, k, n, a, packed_b: packedB }, ctx) {
   }
 }
 
+// This Worker's notebook kernel (the page's Notebook view): {handle, id}, made by the first cell.
+let kernel = null;
+
+function kernelOf(core, maxSteps) {
+  if (kernel) return kernel;
+  const made = valueOf(core.notebookSession(maxSteps === undefined ? {} : { maxSteps }));
+  kernel = { handle: made.handle, id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}` };
+  return kernel;
+}
+
 export const TASKS = {
   analyze,
   run,
@@ -134,6 +148,15 @@ export const TASKS = {
     const r = core.notebook(String(source ?? ''), { filename, maxSteps });
     if (!r.ok) throw new Error(r.error);
     return r;
+  },
+  'notebook-cell': (core, { source, cell, maxSteps }) => {
+    const k = kernelOf(core, maxSteps);
+    return { ...valueOf(core.notebookRunCell(k.handle, String(source ?? ''), cell)), kernel: k.id };
+  },
+  'notebook-reset': (core) => {
+    const k = kernelOf(core);
+    valueOf(core.notebookReset(k.handle));
+    return { kernel: k.id };
   },
   'lesson-checks': lessonChecks,
   traffic,

@@ -902,6 +902,100 @@ val js_notebook(val source, val options) {
   return ok(out);
 }
 
+// Notebook sessions (kernels) held by this wasm instance between calls, by handle: the page's
+// Notebook view keeps one in its own Worker.
+std::map<int, std::unique_ptr<python::NotebookSession>> g_sessions;
+int g_next_session = 1;
+
+Result<python::NotebookSession*> session_arg(const val& handle) {
+  using R = Result<python::NotebookSession*>;
+  auto h = number_arg("handle", handle);
+  if (!h) return R::failure_from(h);
+  auto it = g_sessions.find(int(h.value()));
+  if (h.value() != std::floor(h.value()) || it == g_sessions.end()) {
+    return R::failure("handle must be a handle notebookSession returned and notebookRelease has not released, got " +
+                      format_number(h.value()));
+  }
+  return R::success(it->second.get());
+}
+
+// {maxSteps?} → {handle}: a fresh kernel; time.perf_counter() reads measure's clock.
+val js_notebook_session(val options) {
+  python::NotebookOptions o;
+  if (!options.isUndefined() && !options.isNull()) {
+    const val m = options["maxSteps"];
+    if (!m.isUndefined() && !m.isNull()) {
+      auto n = number_arg("maxSteps", m);
+      if (!n) return fail_from(n);
+      if (!(n.value() >= 1 && n.value() <= 1e12) || std::floor(n.value()) != n.value())
+        return fail("maxSteps must be an integer from 1 to 1e12, got " + std::to_string(n.value()));
+      o.max_steps = static_cast<long>(n.value());
+    }
+  }
+  o.clock = [] { return measure::now_seconds(); };
+  const int handle = g_next_session++;
+  g_sessions[handle] = std::make_unique<python::NotebookSession>(std::move(o));
+  val out = val::object();
+  out.set("handle", handle);
+  return ok(out);
+}
+
+// (handle, source, cell) → {stdout, error, errorType, exception, line, column, file, sourceLine}:
+// one cell run in the session's globals (python::NotebookSession::run_cell); cell numbers it
+// ("<cell N>" in tracebacks).
+val js_notebook_run_cell(val handle, val source, val cell) {
+  auto s = session_arg(handle);
+  if (!s) return fail_from(s);
+  if (!source.isString()) return fail("source must be a string, got " + source.typeOf().as<std::string>());
+  auto c = number_arg("cell", cell);
+  if (!c) return fail_from(c);
+  if (!(c.value() >= 1 && c.value() <= 1e6) || std::floor(c.value()) != c.value())
+    return fail("cell must be an integer from 1 to 1000000, got " + format_number(c.value()));
+  auto bytes = utf8_text(source);
+  if (!bytes) return fail_from(bytes);
+  const auto r = s.value()->run_cell(bytes.value(), int(c.value()));
+  val out = val::object();
+  out.set("stdout", r.stdout_text);
+  out.set("error", r.error);
+  out.set("errorType", r.error_type);
+  out.set("exception", r.exception);
+  out.set("line", r.line);
+  out.set("column", r.column);
+  out.set("file", r.file);
+  out.set("sourceLine", r.source_line);
+  out.set("cellsRun", s.value()->cells_run());
+  return ok(out);
+}
+
+val js_notebook_reset(val handle) {
+  auto s = session_arg(handle);
+  if (!s) return fail_from(s);
+  s.value()->reset();
+  return ok(val(true));
+}
+
+val js_notebook_release(val handle) {
+  auto s = session_arg(handle);
+  if (!s) return fail_from(s);
+  g_sessions.erase(int(handle.as<double>()));
+  return ok(val(true));
+}
+
+// source → [{source, firstLine}]: a notebook split into cells (python::split_cells).
+val js_notebook_cells(val source) {
+  if (!source.isString()) return fail("source must be a string, got " + source.typeOf().as<std::string>());
+  auto bytes = utf8_text(source);
+  if (!bytes) return fail_from(bytes);
+  val list = val::array();
+  for (const auto& c : python::split_cells(bytes.value())) {
+    val cell = val::object();
+    cell.set("source", c.source);
+    cell.set("firstLine", c.first_line);
+    list.call<void>("push", cell);
+  }
+  return ok(list);
+}
+
 // Parses StableHLO or HLO text (dialect detected), verifies and costs every module in it: the
 // core's report (hlo/report.h) as JSON text plus the rows' number columns as typed arrays,
 // {json, columns}, put together by web/core.js. A parse error fails the whole text with its line
@@ -1704,6 +1798,11 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("fuseText", &js_fuse_text);
   emscripten::function("lower", &js_lower);
   emscripten::function("notebook", &js_notebook);
+  emscripten::function("notebookSession", &js_notebook_session);
+  emscripten::function("notebookRunCell", &js_notebook_run_cell);
+  emscripten::function("notebookReset", &js_notebook_reset);
+  emscripten::function("notebookRelease", &js_notebook_release);
+  emscripten::function("notebookCells", &js_notebook_cells);
   emscripten::function("heapBytes", &js_heap_bytes);
   emscripten::function("runText", &js_run_text);
   emscripten::function("runTextNpy", &js_run_text_npy);

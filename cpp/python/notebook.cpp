@@ -122,6 +122,7 @@ std::string type_name(const V& v) {
     case T::List: return "list";
     case T::Tuple: return "tuple";
     case T::Dict: return "dict";
+    case T::Set: return "set";
     case T::Range: return "range";
     case T::Slice: return "slice";
     case T::Func: return "function";
@@ -170,6 +171,13 @@ std::string str_repr(const std::string& s) {
 struct Frame {
   std::string name;  // "<module>", the function's name
   int line = 0;
+  int file = 0;      // the source (one run's, or a session's cell) the line is in: Machine::files_
+};
+
+// One source the machine has run: a whole program, or one cell of a session.
+struct SourceFile {
+  std::string name;  // as the traceback names it: "<notebook>", "<cell 2>"
+  std::vector<std::string> lines;
 };
 
 enum class Flow { Next, Return, Break, Continue, Raise };
@@ -187,32 +195,49 @@ struct Args {
 
 class Machine {
  public:
-  Machine(const std::string& source, const NotebookOptions& options) : options_(options) {
+  explicit Machine(const NotebookOptions& options) : options_(options) { globals_ = std::make_shared<Scope>(); }
+
+  // Runs `prog` (parsed from `source`) in this machine's globals, its lines named `filename` in
+  // tracebacks. `context` is the program jax.jit(f).lower(...) traces f in (its imports and defs):
+  // the whole program for one run, a session's cells so far for a cell. Each run has its own step
+  // budget, output and pending exception; the globals (and the functions defined) stay.
+  NotebookResult run(const Program& prog, const std::string& source, const std::string& filename, const Program& context) {
+    SourceFile f;
+    f.name = filename;
     std::size_t start = 0;
     while (start <= source.size()) {
       const auto nl = source.find('\n', start);
-      lines_.push_back(source.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+      f.lines.push_back(source.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
       if (nl == std::string::npos) break;
       start = nl + 1;
     }
-    globals_ = std::make_shared<Scope>();
-    stack_.push_back({"<module>", 0});
-  }
-
-  NotebookResult run(const Program& prog) {
-    program_ = &prog;
+    files_.push_back(std::move(f));
+    file_ = static_cast<int>(files_.size()) - 1;
+    program_ = &context;
+    out_.clear();
+    exc_ = nullptr;
+    exc_tb_.clear();
+    ret_ = nullptr;
+    handling_.clear();
+    steps_ = 0;
+    depth_ = 0;
+    fatal_ = false;
+    scope_ = nullptr;
+    stack_.assign(1, Frame{"<module>", 0, file_});
     for (auto& s : prog.body) {
-      const Flow f = exec(*s);
-      if (f == Flow::Raise) break;
+      const Flow fl = exec(*s);
+      if (fl == Flow::Raise) break;
     }
     NotebookResult r;
     r.stdout_text = std::move(out_);
+    out_.clear();
     if (exc_) {
       std::string tb = "Traceback (most recent call last):\n";
       for (auto& fr : exc_tb_) {
-        tb += "  File \"" + options_.filename + "\", line " + std::to_string(fr.line) + ", in " + fr.name + "\n";
-        if (fr.line >= 1 && static_cast<std::size_t>(fr.line) <= lines_.size()) {
-          std::string l = lines_[static_cast<std::size_t>(fr.line - 1)];
+        const SourceFile& sf = files_[static_cast<std::size_t>(fr.file)];
+        tb += "  File \"" + sf.name + "\", line " + std::to_string(fr.line) + ", in " + fr.name + "\n";
+        if (fr.line >= 1 && static_cast<std::size_t>(fr.line) <= sf.lines.size()) {
+          std::string l = sf.lines[static_cast<std::size_t>(fr.line - 1)];
           const auto b = l.find_first_not_of(" \t");
           const auto e = l.find_last_not_of(" \t\r");
           if (b != std::string::npos) tb += "    " + l.substr(b, e - b + 1) + "\n";
@@ -224,14 +249,21 @@ class Machine {
       r.error = tb;
       r.error_type = exc_->s;
       r.line = exc_tb_.empty() ? 0 : exc_tb_.back().line;
+      r.file = exc_tb_.empty() ? filename : files_[static_cast<std::size_t>(exc_tb_.back().file)].name;
+      r.source_line = exc_tb_.empty() ? 0 : exc_tb_.front().line;
+      exc_ = nullptr;
+      exc_tb_.clear();
     }
+    handling_.clear();
+    ret_ = nullptr;
     return r;
   }
 
  private:
-  const NotebookOptions& options_;
-  const Program* program_ = nullptr;
-  std::vector<std::string> lines_;
+  NotebookOptions options_;
+  const Program* program_ = nullptr;  // what jax.jit(f).lower(...) traces in
+  std::vector<SourceFile> files_;     // every source run, in order (functions point into them)
+  int file_ = 0;                      // the one running now
   std::shared_ptr<Scope> globals_;
   std::shared_ptr<Scope> scope_;  // the current function's locals (null at module level)
   std::vector<Frame> stack_;
@@ -341,6 +373,16 @@ class Machine {
           s += (k ? ", " : "") + repr(v->items[k], depth + 1) + ": " + repr(v->vals[k], depth + 1);
         return s + "}";
       }
+      case T::Set: {
+        if (v->used == 0) return "set()";
+        std::string s = "{";
+        bool first = true;
+        for (auto& x : set_elements(v)) {
+          s += (first ? "" : ", ") + repr(x, depth + 1);
+          first = false;
+        }
+        return s + "}";
+      }
       case T::Range: {
         std::string s = "range(" + std::to_string(v->items[0]->i) + ", " + std::to_string(v->items[1]->i);
         if (v->items[2]->i != 1) s += ", " + std::to_string(v->items[2]->i);
@@ -386,6 +428,7 @@ class Machine {
       case T::List:
       case T::Tuple:
       case T::Dict: return !v->items.empty();
+      case T::Set: return v->used > 0;
       case T::Range: return range_len(v) > 0;
       case T::Array:
         if (v->arr.size() != 1) {
@@ -429,6 +472,11 @@ class Machine {
           if (j < 0 || !equal(a->vals[k], b->vals[static_cast<std::size_t>(j)], depth + 1)) return false;
         }
         return true;
+      case T::Set:
+        if (a->used != b->used || depth > 100) return false;
+        for (auto& x : set_elements(a))
+          if (set_find(b, x) < 0) return false;
+        return true;
       case T::Builtin:
       case T::Module:
       case T::ExcType: return a->s == b->s;
@@ -437,7 +485,7 @@ class Machine {
     }
   }
   bool hashable(const V& k) {
-    if (k->t == T::List || k->t == T::Dict || k->t == T::Array) {
+    if (k->t == T::List || k->t == T::Dict || k->t == T::Array || k->t == T::Set) {
       raise("TypeError", "unhashable type: '" + std::string(k->t == T::Array ? "numpy.ndarray" : type_name(k)) + "'");
       return false;
     }
@@ -460,6 +508,355 @@ class Machine {
       d->items.push_back(key);
       d->vals.push_back(val);
     }
+    return true;
+  }
+
+  // Whether CPython's compiler folds e to a constant (a literal, a sign on one, a tuple of them, an
+  // operator on two of them): what decides how a set display is built.
+  static bool constant_expr(const Expr& e, int depth = 0) {
+    if (depth > 50) return false;
+    switch (e.kind) {
+      case EK::Int: return !e.overflow;
+      case EK::Float:
+      case EK::True:
+      case EK::False:
+      case EK::None:
+      case EK::Ellipsis: return true;
+      case EK::Str: return !e.fstring;
+      case EK::Unary: return e.s != "not" && constant_expr(*e.kids[0], depth + 1);
+      case EK::Tuple:
+        for (auto& k : e.kids)
+          if (k->kind == EK::Starred || !constant_expr(*k, depth + 1)) return false;
+        return true;
+      case EK::BinOp:
+        return e.s != "@" && constant_expr(*e.kids[0], depth + 1) && constant_expr(*e.kids[1], depth + 1);
+      default: return false;
+    }
+  }
+
+  // ---- sets: CPython's hash table (Objects/setobject.c: its probing, growth and merges), so a set
+  // iterates and prints in the order CPython's does. Hashes are Python's for ints, bools, floats
+  // and tuples of them; a str's is not CPython's (its is salted per process), so a set of strings
+  // has an order of its own here, as it may in any CPython run.
+  static constexpr std::uint64_t kHashModulus = (std::uint64_t(1) << 61) - 1;  // CPython's _PyHASH_MODULUS
+  static const V& set_dummy() {
+    static const V d = std::make_shared<Obj>();
+    return d;
+  }
+  static std::int64_t hash_int64(std::int64_t v) {
+    const std::uint64_t mag = v < 0 ? std::uint64_t(0) - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+    std::int64_t r = static_cast<std::int64_t>(mag % kHashModulus);
+    if (v < 0) r = -r;
+    return r == -1 ? -2 : r;
+  }
+  static std::int64_t hash_double(double v) {  // CPython's _Py_HashDouble
+    if (std::isinf(v)) return v > 0 ? 314159 : -314159;
+    if (std::isnan(v)) return 0;
+    int e = 0;
+    double m = std::frexp(v, &e);
+    int sign = 1;
+    if (m < 0) {
+      sign = -1;
+      m = -m;
+    }
+    std::uint64_t x = 0;
+    while (m != 0) {
+      x = ((x << 28) & kHashModulus) | x >> (61 - 28);
+      m *= 268435456.0;
+      e -= 28;
+      const auto y = static_cast<std::uint64_t>(m);
+      m -= static_cast<double>(y);
+      x += y;
+      if (x >= kHashModulus) x -= kHashModulus;
+    }
+    e = e >= 0 ? e % 61 : 61 - 1 - ((-1 - e) % 61);
+    x = ((x << e) & kHashModulus) | x >> (61 - e);
+    std::int64_t r = static_cast<std::int64_t>(x) * sign;
+    return r == -1 ? -2 : r;
+  }
+  // Python's hash(k) (false: k is unhashable, the TypeError raised).
+  bool py_hash(const V& k, std::int64_t* h, int depth = 0) {
+    if (depth > 100) {
+      fatal("RecursionError", "maximum recursion depth exceeded while hashing");
+      return false;
+    }
+    switch (k->t) {
+      case T::None: *h = 0x4f5a1c3; return true;
+      case T::Bool: *h = k->b ? 1 : 0; return true;
+      case T::Int: {
+        if (!is_big(k)) {
+          *h = hash_int64(k->i);
+          return true;
+        }
+        const std::string d = k->big->to_decimal();
+        unsigned __int128 r = 0;
+        for (char c : d)
+          if (c >= '0' && c <= '9') r = (r * 10 + static_cast<unsigned>(c - '0')) % kHashModulus;
+        std::int64_t v = static_cast<std::int64_t>(r);
+        if (k->big->neg) v = -v;
+        *h = v == -1 ? -2 : v;
+        return true;
+      }
+      case T::Float: *h = hash_double(k->f); return true;
+      case T::Tuple: {  // CPython's tuplehash (xxHash's mixing)
+        std::uint64_t acc = 2870177450012600261ULL;
+        for (auto& x : k->items) {
+          std::int64_t lane = 0;
+          if (!py_hash(x, &lane, depth + 1)) return false;
+          acc += static_cast<std::uint64_t>(lane) * 14029467366897019727ULL;
+          acc = (acc << 31) | (acc >> 33);
+          acc *= 11400714785074694791ULL;
+        }
+        acc += static_cast<std::uint64_t>(k->items.size()) ^ (2870177450012600261ULL ^ 3527539ULL);
+        *h = acc == ~std::uint64_t(0) ? 1546275796 : static_cast<std::int64_t>(acc);
+        return true;
+      }
+      case T::Str:
+      case T::Builtin:
+      case T::Module:
+      case T::ExcType:
+      case T::DType: {  // FNV-1a: not CPython's (salted) string hash
+        std::uint64_t x = 14695981039346656037ULL;
+        for (unsigned char c : (k->t == T::DType ? dtype_name(k->dt) : k->s)) x = (x ^ c) * 1099511628211ULL;
+        std::int64_t r = static_cast<std::int64_t>(x >> 1);
+        *h = r == -1 ? -2 : r;
+        return true;
+      }
+      default:
+        if (!hashable(k)) return false;
+        *h = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(k.get()) >> 4);
+        return true;
+    }
+  }
+  V mk_set() {
+    auto s = mk(T::Set);
+    s->items.assign(8, nullptr);
+    s->hashes.assign(8, 0);
+    return s;
+  }
+  std::vector<V> set_elements(const V& s) {
+    std::vector<V> out;
+    out.reserve(static_cast<std::size_t>(s->used));
+    for (auto& e : s->items)
+      if (e && e != set_dummy()) out.push_back(e);
+    return out;
+  }
+  static void set_insert_clean(std::vector<V>& tab, std::vector<std::uint64_t>& hs, const V& key, std::uint64_t hash) {
+    const std::uint64_t mask = tab.size() - 1;  // 64-bit probing, as CPython's on a 64-bit host (wasm's size_t is 32)
+    std::uint64_t perturb = hash, i = hash & mask;
+    while (true) {
+      if (!tab[i]) {
+        tab[i] = key;
+        hs[i] = hash;
+        return;
+      }
+      if (i + 9 <= mask)
+        for (std::size_t j = 1; j <= 9; ++j)
+          if (!tab[i + j]) {
+            tab[i + j] = key;
+            hs[i + j] = hash;
+            return;
+          }
+      perturb >>= 5;
+      i = (i * 5 + 1 + perturb) & mask;
+    }
+  }
+  void set_resize(const V& s, std::int64_t minused) {
+    std::size_t size = 8;
+    while (size <= static_cast<std::size_t>(minused)) size <<= 1;
+    std::vector<V> old = std::move(s->items);
+    std::vector<std::uint64_t> oldh = std::move(s->hashes);
+    s->items.assign(size, nullptr);
+    s->hashes.assign(size, 0);
+    for (std::size_t k = 0; k < old.size(); ++k)
+      if (old[k] && old[k] != set_dummy()) set_insert_clean(s->items, s->hashes, old[k], oldh[k]);
+    s->fill = s->used;
+  }
+  // The slot holding key (-1: none): CPython's probe sequence, past deleted slots, to an empty one.
+  std::ptrdiff_t set_find(const V& s, const V& key, std::uint64_t hash) {
+    const std::uint64_t mask = s->items.size() - 1;
+    std::uint64_t perturb = hash, i = hash & mask;
+    while (true) {
+      const std::size_t probes = i + 9 <= mask ? 9 : 0;
+      for (std::size_t j = i; j <= i + probes; ++j) {
+        const V& e = s->items[j];
+        if (!e) return -1;
+        if (e != set_dummy() && s->hashes[j] == hash && equal(e, key)) return static_cast<std::ptrdiff_t>(j);
+      }
+      perturb >>= 5;
+      i = (i * 5 + 1 + perturb) & mask;
+    }
+  }
+  std::ptrdiff_t set_find(const V& s, const V& key) {
+    std::int64_t h = 0;
+    if (!py_hash(key, &h)) {
+      exc_ = nullptr;  // an unhashable value is in no set (the callers that must raise hash first)
+      return -1;
+    }
+    return set_find(s, key, static_cast<std::uint64_t>(h));
+  }
+  // CPython's set_add_entry: the key goes in the last deleted slot on its probe sequence, else in
+  // the empty slot that ends it; the table grows when 3/5 of it is filled. (Which deleted slot:
+  // checked against Debian's CPython 3.11 on 8,000 random add/discard/^ sequences, all equal.)
+  void set_add(const V& s, const V& key, std::uint64_t hash) {
+    const std::uint64_t mask = s->items.size() - 1;
+    std::uint64_t perturb = hash, i = hash & mask;
+    std::ptrdiff_t freeslot = -1;
+    while (true) {
+      const std::size_t probes = i + 9 <= mask ? 9 : 0;
+      for (std::size_t j = i; j <= i + probes; ++j) {
+        const V& e = s->items[j];
+        if (!e) {
+          if (freeslot >= 0) {
+            s->items[static_cast<std::size_t>(freeslot)] = key;
+            s->hashes[static_cast<std::size_t>(freeslot)] = hash;
+            ++s->used;
+            return;
+          }
+          s->items[j] = key;
+          s->hashes[j] = hash;
+          ++s->fill;
+          ++s->used;
+          if (static_cast<std::size_t>(s->fill) * 5 >= mask * 3) set_resize(s, s->used > 50000 ? s->used * 2 : s->used * 4);
+          return;
+        }
+        if (e == set_dummy()) {
+          freeslot = static_cast<std::ptrdiff_t>(j);  // the last deleted slot seen (as CPython 3.11 behaves)
+        } else if (s->hashes[j] == hash && equal(e, key)) {
+          return;
+        }
+      }
+      perturb >>= 5;
+      i = (i * 5 + 1 + perturb) & mask;
+    }
+  }
+  bool set_add(const V& s, const V& key) {
+    std::int64_t h = 0;
+    if (!py_hash(key, &h)) return false;
+    if (s->used >= (std::int64_t(1) << 26)) {
+      fatal("MemoryError", "a set of more than 2**26 items is past the notebook's limit");
+      return false;
+    }
+    set_add(s, key, static_cast<std::uint64_t>(h));
+    return true;
+  }
+  bool set_discard(const V& s, const V& key) {
+    const std::ptrdiff_t j = set_find(s, key);
+    if (j < 0) return false;
+    s->items[static_cast<std::size_t>(j)] = set_dummy();
+    s->hashes[static_cast<std::size_t>(j)] = ~std::uint64_t(0);
+    --s->used;
+    return true;
+  }
+  // CPython's set_merge: other's entries into s, in other's table order (one resize first; an empty
+  // table of the same size is copied slot for slot).
+  void set_merge(const V& s, const V& other) {
+    if (other == s || other->used == 0) return;
+    if (static_cast<std::size_t>(s->fill + other->used) * 5 >= (s->items.size() - 1) * 3) set_resize(s, (s->used + other->used) * 2);
+    if (s->fill == 0 && s->items.size() == other->items.size() && other->fill == other->used) {
+      for (std::size_t k = 0; k < other->items.size(); ++k) {
+        s->items[k] = other->items[k];
+        s->hashes[k] = other->hashes[k];
+      }
+      s->fill = other->fill;
+      s->used = other->used;
+      return;
+    }
+    if (s->fill == 0) {
+      s->fill = s->used = other->used;
+      for (std::size_t k = 0; k < other->items.size(); ++k)
+        if (other->items[k] && other->items[k] != set_dummy()) set_insert_clean(s->items, s->hashes, other->items[k], other->hashes[k]);
+      return;
+    }
+    for (std::size_t k = 0; k < other->items.size(); ++k)
+      if (other->items[k] && other->items[k] != set_dummy()) set_add(s, other->items[k], other->hashes[k]);
+  }
+  // set.update / set(iterable): a set merges, a dict adds its keys (one resize first), others add one by one.
+  bool set_update(const V& s, const V& it) {
+    if (it->t == T::Set) {
+      if (!charge(static_cast<double>(it->items.size()))) return false;
+      set_merge(s, it);
+      return true;
+    }
+    if (it->t == T::Dict) {
+      const auto n = static_cast<std::int64_t>(it->items.size());
+      if (static_cast<std::size_t>(s->fill + n) * 5 >= (s->items.size() - 1) * 3) set_resize(s, (s->used + n) * 2);
+    }
+    std::vector<V> xs;
+    if (!iterate(it, &xs)) return false;
+    for (auto& x : xs)
+      if (!set_add(s, x)) return false;
+    return true;
+  }
+  V set_copy(const V& s) {
+    V c = mk_set();
+    set_merge(c, s);
+    return c;
+  }
+  // a | b, a & b, a - b, a ^ b as CPython computes them (the order of the result's table follows).
+  V set_binop(const std::string& op, const V& a, const V& b) {
+    if (!charge(static_cast<double>(a->items.size() + b->items.size()))) return nullptr;  // set work counts against the budget
+    if (op == "|") {
+      V r = set_copy(a);
+      set_merge(r, b);
+      return r;
+    }
+    if (op == "&") {
+      V so = a, other = b;
+      if (other->used > so->used) std::swap(so, other);
+      V r = mk_set();
+      for (std::size_t k = 0; k < other->items.size(); ++k) {
+        const V& e = other->items[k];
+        if (e && e != set_dummy() && set_find(so, e, other->hashes[k]) >= 0) set_add(r, e, other->hashes[k]);
+      }
+      return r;
+    }
+    if (op == "-") {
+      if ((a->used >> 2) > b->used) {
+        V r = set_copy(a);
+        set_difference_update(r, b);
+        return r;
+      }
+      V r = mk_set();
+      for (std::size_t k = 0; k < a->items.size(); ++k) {
+        const V& e = a->items[k];
+        if (e && e != set_dummy() && set_find(b, e, a->hashes[k]) < 0) set_add(r, e, a->hashes[k]);
+      }
+      return r;
+    }
+    // "^": a copy of b, then each of a's entries discarded from it or, when absent, added
+    V r = set_copy(b);
+    set_symmetric_difference_update(r, a);
+    return r;
+  }
+  // s -= other in place (CPython's set_difference_update_internal): a table over 1/4 deleted slots is rebuilt.
+  void set_difference_update(const V& s, const V& other) {
+    if (s == other) {
+      s->items.assign(8, nullptr);
+      s->hashes.assign(8, 0);
+      s->used = s->fill = 0;
+      return;
+    }
+    for (auto& x : set_elements(other)) set_discard(s, x);
+    if (static_cast<std::size_t>(s->fill - s->used) > (s->items.size() - 1) / 4) set_resize(s, s->used > 50000 ? s->used * 2 : s->used * 4);
+  }
+  // s ^= other in place: each of other's entries discarded from s or, when absent, added.
+  void set_symmetric_difference_update(const V& s, const V& other) {
+    if (s == other) {
+      set_difference_update(s, other);
+      return;
+    }
+    const V o = other;
+    for (std::size_t k = 0; k < o->items.size(); ++k) {
+      const V e = o->items[k];
+      if (!e || e == set_dummy()) continue;
+      if (!set_discard(s, e)) set_add(s, e, o->hashes[k]);
+    }
+  }
+  bool set_subset(const V& a, const V& b) {
+    if (a->used > b->used) return false;
+    for (auto& x : set_elements(a))
+      if (set_find(b, x) < 0) return false;
     return true;
   }
 
@@ -699,6 +1096,7 @@ class Machine {
   }
   V binop(const std::string& op, const V& x, const V& y) {
     if (x->t == T::Array || y->t == T::Array) return array_binary(op, x, y);
+    if (x->t == T::Set && y->t == T::Set && (op == "|" || op == "&" || op == "-" || op == "^")) return set_binop(op, x, y);
     if (is_intlike(x) && is_intlike(y) && (is_big(x) || is_big(y)) && op != "&" && op != "|" && op != "^")
       return big_binop(op, x, y);
     if (is_intlike(x) && is_intlike(y)) {
@@ -878,6 +1276,13 @@ class Machine {
       if (r < 0) return nullptr;
       return mk_bool(op == "in" ? r : !r);
     }
+    if (a->t == T::Set && b->t == T::Set && (op == "<=" || op == "<" || op == ">=" || op == ">")) {  // subset and superset
+      if (!charge(static_cast<double>(a->items.size() + b->items.size()))) return nullptr;
+      if (op == "<=") return mk_bool(set_subset(a, b));
+      if (op == "<") return mk_bool(a->used < b->used && set_subset(a, b));
+      if (op == ">=") return mk_bool(set_subset(b, a));
+      if (op == ">") return mk_bool(b->used < a->used && set_subset(b, a));
+    }
     const int r = compare_lt(a, b, op);
     if (r < 0) return nullptr;
     return mk_bool(r);
@@ -889,6 +1294,11 @@ class Machine {
         return -1;
       }
       return c->s.find(x->s) != std::string::npos;
+    }
+    if (c->t == T::Set) {
+      std::int64_t h = 0;
+      if (!py_hash(x, &h)) return -1;
+      return set_find(c, x, static_cast<std::uint64_t>(h)) >= 0;
     }
     if (c->t == T::List || c->t == T::Tuple || c->t == T::Dict) {
       for (auto& y : c->items)
@@ -924,6 +1334,7 @@ class Machine {
       case T::List:
       case T::Tuple: *out = v->items; return true;
       case T::Dict: *out = v->items; return true;
+      case T::Set: *out = set_elements(v); return true;
       case T::Str:
         for (char c : v->s) out->push_back(mk_str(std::string(1, c)));
         return true;
@@ -1210,7 +1621,6 @@ class Machine {
       case EK::Tuple:
       case EK::List:
       case EK::Set: {
-        if (e.kind == EK::Set) return raise("NotImplementedError", "sets are not supported here yet");
         std::vector<V> items;
         for (auto& k : e.kids) {
           if (k->kind == EK::Starred) {
@@ -1224,6 +1634,17 @@ class Machine {
           V v = eval(*k);
           if (!v) return nullptr;
           items.push_back(v);
+        }
+        if (e.kind == EK::Set) {
+          // CPython compiles a display of more than two constants as a frozenset constant (its
+          // items added in order) merged into an empty set; others add their items in order.
+          const bool folded = e.kids.size() > 2 && std::all_of(e.kids.begin(), e.kids.end(), [](const ExprP& k) { return constant_expr(*k); });
+          V st = mk_set();
+          V into = folded ? mk_set() : st;
+          for (auto& x : items)
+            if (!set_add(into, x)) return nullptr;
+          if (folded) set_merge(st, into);
+          return st;
         }
         return mk_seq(e.kind == EK::Tuple ? T::Tuple : T::List, std::move(items));
       }
@@ -1343,6 +1764,7 @@ class Machine {
       case EK::Lambda: {
         auto f = mk(T::Func);
         f->lambda = &e;
+        f->file = file_;
         f->closure = scope_;
         f->defaults.assign(e.names.size(), nullptr);
         return f;
@@ -1620,14 +2042,13 @@ class Machine {
   }
 
   V comprehension(const Expr& e) {
-    if (e.s == "set") return raise("NotImplementedError", "set comprehensions are not supported here yet");
     auto inner = std::make_shared<Scope>();
     inner->parent = scope_ ? scope_ : nullptr;
     auto saved = scope_;
     // A comprehension's own scope sees the enclosing one (globals through the lookup's fallback).
     if (!scope_) inner->parent = nullptr;
     scope_ = inner;
-    V result = e.s == "dict" ? mk(T::Dict) : mk(T::List);
+    V result = e.s == "dict" ? mk(T::Dict) : e.s == "set" ? mk_set() : mk(T::List);
     const bool ok = comp_clause(e, 0, result);
     scope_ = saved;
     if (!ok) return nullptr;
@@ -1645,6 +2066,7 @@ class Machine {
       }
       V v = eval(*e.kids[0]);
       if (!v) return false;
+      if (result->t == T::Set) return set_add(result, v);
       result->items.push_back(v);
       return true;
     }
@@ -1784,7 +2206,7 @@ class Machine {
     }
     auto saved = scope_;
     scope_ = local;
-    stack_.push_back({name, is_lambda ? fn->lambda->line : fn->def->line});
+    stack_.push_back({name, is_lambda ? fn->lambda->line : fn->def->line, fn->file});
     V result;
     if (is_lambda) {
       stack_.back().line = fn->lambda->line;
@@ -1835,7 +2257,28 @@ class Machine {
         V rhs = eval(*s.value);
         if (!rhs) return Flow::Raise;
         V v;
-        if (s.s == "+" && cur->t == T::List) {  // list += iterable extends in place
+        if (cur->t == T::Set && rhs->t == T::Set && (s.s == "|" || s.s == "&" || s.s == "-" || s.s == "^")) {
+          // set |= other updates in place (CPython's set_ior: a merge); the others as their operators
+          if (!charge(static_cast<double>(cur->items.size() + rhs->items.size()))) return Flow::Raise;
+          if (s.s == "|") {
+            set_merge(cur, rhs);
+            v = cur;
+          } else if (s.s == "-") {
+            set_difference_update(cur, rhs);
+            v = cur;
+          } else if (s.s == "^") {
+            set_symmetric_difference_update(cur, rhs);
+            v = cur;
+          } else {
+            V r = set_binop(s.s, cur, rhs);
+            if (!r) return Flow::Raise;
+            cur->items = std::move(r->items);
+            cur->hashes = std::move(r->hashes);
+            cur->used = r->used;
+            cur->fill = r->fill;
+            v = cur;
+          }
+        } else if (s.s == "+" && cur->t == T::List) {  // list += iterable extends in place
           std::vector<V> more;
           if (!iterate(rhs, &more)) return Flow::Raise;
           cur->items.insert(cur->items.end(), more.begin(), more.end());
@@ -1862,6 +2305,7 @@ class Machine {
       case SK::Def: {
         auto f = mk(T::Func);
         f->def = &s;
+        f->file = file_;
         f->closure = scope_;
         for (auto& p : s.params) {
           if (p.default_value) {
@@ -2091,6 +2535,13 @@ class Machine {
       }
       case T::List: {
         static const char* methods[] = {"append", "extend", "pop", "insert", "index", "count", "sort", "reverse", "copy", "clear"};
+        for (const char* m : methods)
+          if (name == m) return bound(obj, name);
+        break;
+      }
+      case T::Set: {
+        static const char* methods[] = {"add", "discard", "remove", "update", "union", "intersection", "difference",
+                                        "symmetric_difference", "issubset", "issuperset", "isdisjoint", "copy", "clear"};
         for (const char* m : methods)
           if (name == m) return bound(obj, name);
         break;
@@ -2357,6 +2808,7 @@ class Machine {
       if (!x) return nullptr;
       if (x->t == T::Str) return mk_int(static_cast<std::int64_t>(x->s.size()));
       if (x->t == T::List || x->t == T::Tuple || x->t == T::Dict) return mk_int(static_cast<std::int64_t>(x->items.size()));
+      if (x->t == T::Set) return mk_int(x->used);
       if (x->t == T::Range) return mk_int(range_len(x));
       if (x->t == T::Array) {
         if (x->arr.dims.empty()) return raise("TypeError", "len() of unsized object");
@@ -2593,7 +3045,18 @@ class Machine {
       if (spec && spec->t != T::Str) return raise("TypeError", "format() argument 2 must be str, not " + type_name(spec));
       return format_value(x, spec ? spec->s : "");
     }
-    if (q == "hash" || q == "set") return raise("NotImplementedError", q + "() is not supported here yet");
+    if (q == "set") {
+      V st = mk_set();
+      if (!a.pos.empty() && !set_update(st, a.pos[0])) return nullptr;
+      return st;
+    }
+    if (q == "hash") {
+      V x = need(a, 0, "obj", "hash");
+      if (!x) return nullptr;
+      std::int64_t h = 0;
+      if (!py_hash(x, &h)) return nullptr;
+      return mk_int(h);
+    }
     if (q == "time.perf_counter" || q == "time.time") {
       if (!options_.clock) return raise("RuntimeError", "time." + q.substr(5) + "(): no clock was given to this notebook run");
       return mk_float(options_.clock());
@@ -3169,6 +3632,7 @@ class Machine {
     switch (self->t) {
       case T::List: return list_method(self, name, a);
       case T::Dict: return dict_method(self, name, a);
+      case T::Set: return set_method(self, name, a);
       case T::Str: return str_method(self, name, a);
       case T::Tuple: {
         V x = need(a, 0, "value", name);
@@ -3268,6 +3732,55 @@ class Machine {
       return none_v();
     }
     return mk_seq(T::List, items);  // copy
+  }
+  V set_method(const V& self, const std::string& name, const Args& a) {
+    if (name == "copy") return charge(static_cast<double>(self->items.size())) ? set_copy(self) : nullptr;
+    if (name == "clear") {
+      self->items.assign(8, nullptr);
+      self->hashes.assign(8, 0);
+      self->used = self->fill = 0;
+      return none_v();
+    }
+    if (name == "update") {
+      for (auto& x : a.pos)
+        if (!set_update(self, x)) return nullptr;
+      return none_v();
+    }
+    // The others take sets; any other iterable is made a set first.
+    std::vector<V> others;
+    for (auto& x : a.pos) {
+      if (x->t == T::Set) {
+        others.push_back(x);
+        continue;
+      }
+      if (name == "add" || name == "discard" || name == "remove") break;
+      V st = mk_set();
+      if (!set_update(st, x)) return nullptr;
+      others.push_back(st);
+    }
+    if (name == "add" || name == "discard" || name == "remove") {
+      V x = need(a, 0, "elem", name);
+      if (!x) return nullptr;
+      if (name == "add") return set_add(self, x) ? none_v() : nullptr;
+      std::int64_t h = 0;
+      if (!py_hash(x, &h)) return nullptr;
+      if (!set_discard(self, x) && name == "remove") return raise_key(x);
+      return none_v();
+    }
+    if (name == "union" || name == "intersection" || name == "difference" || name == "symmetric_difference") {
+      const std::string op = name == "union" ? "|" : name == "intersection" ? "&" : name == "difference" ? "-" : "^";
+      if (others.empty()) return set_copy(self);
+      V r = self;
+      for (auto& o : others)
+        if (!(r = set_binop(op, r, o))) return nullptr;
+      return r;
+    }
+    V x = need(a, 0, "other", name);
+    if (!x || others.empty()) return nullptr;
+    if (name == "issubset") return mk_bool(set_subset(self, others[0]));
+    if (name == "issuperset") return mk_bool(set_subset(others[0], self));
+    V both = set_binop("&", self, others[0]);  // isdisjoint
+    return both ? mk_bool(both->used == 0) : nullptr;
   }
   V dict_method(const V& self, const std::string& name, const Args& a) {
     if (name == "keys") return mk_seq(T::List, self->items);
@@ -3591,38 +4104,161 @@ class Machine {
 
 }  // namespace
 
+namespace {
+
+// Python's report of a syntax error: the file and line, the line itself and a caret at the column.
+NotebookResult syntax_error(const std::string& source, const std::string& filename, const Error& e) {
+  NotebookResult r;
+  std::string line;
+  if (e.line >= 1) {
+    std::size_t start = 0;
+    for (int k = 1; k < e.line && start != std::string::npos; ++k) {
+      start = source.find('\n', start);
+      if (start != std::string::npos) ++start;
+    }
+    if (start != std::string::npos) {
+      const auto end = source.find('\n', start);
+      line = source.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    }
+  }
+  r.error = "  File \"" + filename + "\", line " + std::to_string(e.line) + "\n";
+  const auto b = line.find_first_not_of(" \t");
+  if (b != std::string::npos) {
+    r.error += "    " + line.substr(b) + "\n";
+    if (e.column >= 1 && static_cast<std::size_t>(e.column) > b)
+      r.error += "    " + std::string(static_cast<std::size_t>(e.column) - 1 - b, ' ') + "^\n";
+  }
+  r.exception = "SyntaxError: " + e.without_place();
+  r.error += r.exception + "\n";
+  r.error_type = "SyntaxError";
+  r.line = e.line;
+  r.column = e.line >= 1 ? e.column : 0;
+  r.file = filename;
+  r.source_line = e.line;
+  return r;
+}
+
+std::vector<std::string> split_lines(const std::string& source) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start <= source.size()) {
+    const auto nl = source.find('\n', start);
+    std::string l = source.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    lines.push_back(std::move(l));
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  return lines;
+}
+
+bool blank(const std::string& l) { return l.find_first_not_of(" \t\f") == std::string::npos; }
+bool comment_line(const std::string& l) {
+  const auto b = l.find_first_not_of(" \t\f");
+  return b != std::string::npos && l[b] == '#';
+}
+bool cell_marker(const std::string& l) { return l.rfind("# %%", 0) == 0 || l.rfind("#%%", 0) == 0; }
+
+}  // namespace
+
 NotebookResult run_notebook(const std::string& source, const NotebookOptions& options) {
   auto prog = parse(source);
-  if (!prog) {
-    const Error& e = prog.error_info();
-    NotebookResult r;
-    std::string line;
-    if (e.line >= 1) {
-      std::size_t start = 0;
-      for (int k = 1; k < e.line && start != std::string::npos; ++k) {
-        start = source.find('\n', start);
-        if (start != std::string::npos) ++start;
-      }
-      if (start != std::string::npos) {
-        const auto end = source.find('\n', start);
-        line = source.substr(start, end == std::string::npos ? std::string::npos : end - start);
-      }
-    }
-    r.error = "  File \"" + options.filename + "\", line " + std::to_string(e.line) + "\n";
-    const auto b = line.find_first_not_of(" \t");
-    if (b != std::string::npos) {
-      r.error += "    " + line.substr(b) + "\n";
-      if (e.column >= 1 && static_cast<std::size_t>(e.column) > b)
-        r.error += "    " + std::string(static_cast<std::size_t>(e.column) - 1 - b, ' ') + "^\n";
-    }
-    r.exception = "SyntaxError: " + e.without_place();
-    r.error += r.exception + "\n";
-    r.error_type = "SyntaxError";
-    r.line = e.line;
-    return r;
+  if (!prog) return syntax_error(source, options.filename, prog.error_info());
+  Machine m(options);
+  return m.run(prog.value(), source, options.filename, prog.value());
+}
+
+std::string cell_filename(int cell) { return "<cell " + std::to_string(cell) + ">"; }
+
+struct NotebookSession::State {
+  NotebookOptions options;
+  std::unique_ptr<Machine> machine;
+  std::vector<std::unique_ptr<Program>> cells;  // every cell run: its functions point into it
+  Program context;  // the cells' top-level imports and defs in the order they ran: what jax.jit traces f in
+  int runs = 0;
+};
+
+NotebookSession::NotebookSession(NotebookOptions options) : s_(std::make_unique<State>()) {
+  s_->options = std::move(options);
+  s_->machine = std::make_unique<Machine>(s_->options);
+}
+NotebookSession::~NotebookSession() = default;
+NotebookSession::NotebookSession(NotebookSession&&) noexcept = default;
+NotebookSession& NotebookSession::operator=(NotebookSession&&) noexcept = default;
+
+NotebookResult NotebookSession::run_cell(const std::string& source, int cell) {
+  const std::string name = cell_filename(cell);
+  auto prog = parse(source);
+  if (!prog) return syntax_error(source, name, prog.error_info());
+  ++s_->runs;
+  // A second parse gives the context its own statements (the cell's program keeps its own).
+  auto again = parse(source);
+  if (again) {
+    for (auto& st : again.value().body)
+      if (st->kind == SK::Import || st->kind == SK::ImportFrom || st->kind == SK::Def) s_->context.body.push_back(std::move(st));
   }
-  Machine m(source, options);
-  return m.run(prog.value());
+  s_->cells.push_back(std::make_unique<Program>(std::move(prog.value())));
+  return s_->machine->run(*s_->cells.back(), source, name, s_->context);
+}
+
+void NotebookSession::reset() {
+  s_->machine = std::make_unique<Machine>(s_->options);
+  s_->cells.clear();
+  s_->context.body.clear();
+  s_->runs = 0;
+}
+
+int NotebookSession::cells_run() const { return s_->runs; }
+
+std::vector<NotebookCell> split_cells(const std::string& source) {
+  const std::vector<std::string> lines = split_lines(source);
+  const int n = static_cast<int>(lines.size());
+  std::vector<int> starts;  // 1-based lines where a cell begins
+  std::vector<bool> skip(static_cast<std::size_t>(n) + 1, false);  // marker lines: no cell's code
+  bool markers = false;
+  for (int k = 1; k <= n; ++k)
+    if (cell_marker(lines[static_cast<std::size_t>(k - 1)])) {
+      markers = true;
+      starts.push_back(k + 1);
+      skip[static_cast<std::size_t>(k)] = true;
+    }
+  if (markers) {
+    starts.insert(starts.begin(), 1);
+  } else {
+    starts.push_back(1);
+    // A blank line before a top-level statement (its comments above it go with it) ends a cell.
+    auto prog = parse(source);
+    if (prog) {
+      for (std::size_t i = 1; i < prog.value().body.size(); ++i) {
+        int k = prog.value().body[i]->line;
+        if (!prog.value().body[i]->decorators.empty()) k = std::min(k, prog.value().body[i]->decorators.front()->line);
+        int first = k;
+        while (first > 1 && comment_line(lines[static_cast<std::size_t>(first - 2)])) --first;
+        if (first > 1 && blank(lines[static_cast<std::size_t>(first - 2)])) starts.push_back(first);
+      }
+    } else {
+      // A source that does not parse: split where a blank line precedes a line at column 0.
+      for (int k = 2; k <= n; ++k) {
+        const std::string& l = lines[static_cast<std::size_t>(k - 1)];
+        if (!blank(l) && l[0] != ' ' && l[0] != '\t' && blank(lines[static_cast<std::size_t>(k - 2)])) starts.push_back(k);
+      }
+    }
+  }
+  std::sort(starts.begin(), starts.end());
+  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+  std::vector<NotebookCell> cells;
+  for (std::size_t c = 0; c < starts.size(); ++c) {
+    int from = starts[c];
+    int to = c + 1 < starts.size() ? starts[c + 1] - 1 : n;  // inclusive
+    while (to >= from && (skip[static_cast<std::size_t>(to)] || blank(lines[static_cast<std::size_t>(to - 1)]))) --to;
+    while (from <= to && blank(lines[static_cast<std::size_t>(from - 1)])) ++from;
+    if (from > to) continue;
+    NotebookCell cell;
+    cell.first_line = from;
+    for (int k = from; k <= to; ++k) cell.source += lines[static_cast<std::size_t>(k - 1)] + (k < to ? "\n" : "");
+    cells.push_back(std::move(cell));
+  }
+  return cells;
 }
 
 }  // namespace rl::python

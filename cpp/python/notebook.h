@@ -11,7 +11,9 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace rl::python {
 
@@ -32,9 +34,47 @@ struct NotebookResult {
   std::string error;        // the traceback of the uncaught exception ("" when it ran to the end)
   std::string error_type;   // "ValueError", ... ("SyntaxError" for a parse error)
   std::string exception;    // the traceback's last part: "ValueError: message" ("" when none)
-  int line = 0;             // the failing line (0: none)
+  int line = 0;             // the failing line (0: none), in `file`
+  int column = 0;           // a SyntaxError's column (1-based; 0 for other errors)
+  std::string file;         // the source the failing line is in, as the traceback names it ("<cell 1>")
+  int source_line = 0;      // the line of the source this run was given where the error surfaced (the
+                            // traceback's first frame): `line` unless a function of another cell raised
 };
 
 NotebookResult run_notebook(const std::string& source, const NotebookOptions& options = {});
+
+// A kernel: cells run one after another in the same globals, as in a Jupyter notebook. A cell's
+// variables, functions and imports stay for the next cells, also when a later cell fails; each
+// cell has its own step budget (options.max_steps) and its own output. Tracebacks name a cell's
+// lines "<cell N>" (N as the caller numbers its cells), a function by the cell that defined it.
+// jax.jit(f).lower(...) traces f among the imports and defs of the cells run so far.
+class NotebookSession {
+ public:
+  explicit NotebookSession(NotebookOptions options = {});
+  ~NotebookSession();
+  NotebookSession(NotebookSession&&) noexcept;
+  NotebookSession& operator=(NotebookSession&&) noexcept;
+
+  NotebookResult run_cell(const std::string& source, int cell);
+  // Forgets every variable, function and import (and the cells kept for them): a fresh kernel.
+  void reset();
+  int cells_run() const;  // cells run (parsed) since the start or the last reset
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+std::string cell_filename(int cell);  // "<cell N>"
+
+// A notebook's source split into cells: at `# %%` marker lines when it has any (the marker line
+// itself in no cell), otherwise before each top-level statement that a blank line precedes (the
+// comment lines right above it go with it). Blank lines around a cell are dropped; first_line is
+// the 1-based line of the source where the cell's text begins.
+struct NotebookCell {
+  std::string source;
+  int first_line = 1;
+};
+std::vector<NotebookCell> split_cells(const std::string& source);
 
 }  // namespace rl::python

@@ -1,6 +1,6 @@
 // rooflineLab.notebook in the page: the seed's lesson.py run in a Worker prints what the CLI
 // (node scripts/notebook.mjs) prints, the timing samples aside; errors come back as Python's
-// traceback; an endless loop ends at the step budget. (The page's Notebook view is to come.)
+// traceback; an endless loop ends at the step budget. (The page's Notebook view: notebook_page.test.mjs.)
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

@@ -22,6 +22,8 @@ const fits = (value, type) => assert.deepEqual(check(dts, value, type), [], `${t
 
 // A handle of work made for the call (runWork, workOutput and releaseWork need one).
 const work = (spec) => core.createWork(spec).value.handle;
+// A notebook kernel made for the call (notebookRunCell, notebookReset and notebookRelease need one).
+const session = () => core.notebookSession().value.handle;
 const kernelWork = () => work({ kind: 'kernel', rows: 4, k: 2, n: 3, a: new Float32Array(8), packed_b: core.packB(undefined, 2, 3, new Float32Array(6)).value });
 
 // Each function of the core with arguments that succeed and arguments it refuses (a function:
@@ -73,6 +75,12 @@ const CALLS = {
   heapBytes: [[]],
   notebook: [["import numpy as np\nprint(np.array([1.0, 2.5]), {'a': 2 ** 70})\n"], ['x = 1 // 0\n', { filename: 'cell.py', maxSteps: 1000 }],
     ['while True:\n    pass\n', { maxSteps: 100 }], ['x = (\n'], [5], ['', { maxSteps: 0 }]],
+  notebookSession: [[], [{ maxSteps: 1000 }], [{ maxSteps: 0 }]],
+  notebookRunCell: [() => [session(), 'x = 2\nprint(x)\n', 1], () => [session(), 'y = (\n', 2], () => [session(), '1 // 0\n', 3],
+    () => [session(), 'x = 1\n', 0], [987654, 'x = 1\n', 1], () => [session(), 5, 1]],
+  notebookReset: [() => [session()], [987654]],
+  notebookRelease: [() => [session()], [987654]],
+  notebookCells: [['import numpy as np\n\nx = 1\n'], [''], [5]],
   lower: [['import jax\nimport jax.numpy as jnp\ndef f(x):\n    return jax.nn.relu(x), x.T\njax.jit(f).lower(jnp.zeros((2, 3)))\n'],
     ['x = (', { entry: 'f' }], [42], ['x = 1\n', { entry: 3 }]],
   runText: [['func.func @main() -> tensor<2xf32> {\n  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n  stablehlo.custom_call @check.expect_close(%b, %b) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()\n  return %b : tensor<2xf32>\n}\n', { time_ops: true }], ['func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n  return %a : tensor<2xf32>\n}\n', { inputs: 'arange' }],

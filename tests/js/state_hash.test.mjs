@@ -33,7 +33,7 @@ describe('the URL hash codec', () => {
   });
 
   test('an empty hash is nothing to do', () => {
-    for (const h of ['', '#', undefined, null, 42]) assert.deepEqual(decodeHash(h), { values: {}, notices: [], classroom: null, write: null, run: null });
+    for (const h of ['', '#', undefined, null, 42]) assert.deepEqual(decodeHash(h), { values: {}, notices: [], classroom: null, write: null, run: null, notebook: null });
   });
 
   test('never throws on a bad hash: what it cannot read is explained', () => {
@@ -59,7 +59,9 @@ describe('section 8\'s run choice in the URL hash (#fuse=ops)', () => {
     assert.equal(decodeHash('#m=64').run, null);
     assert.deepEqual(decodeHash('#fuse=ops&fuse=fused').run, { fuse: 'fused' });
     assert.match(decodeHash('#fuse=ops&fuse=fused').notices[0], /fuse appears twice in the link; the last one is used/);
-    assert.match(decodeHash('#zzz=1').notices[0], /not one of .*, py, fuse$/);
+    assert.match(decodeHash('#zzz=1').notices[0], /not one of .*, py, fuse, notebook$/);
+    assert.deepEqual(decodeHash('#notebook&m=64').notebook, { notebook: '' });
+    assert.deepEqual(decodeHash('#notebook&m=64').notices, []);
   });
 });
 

@@ -33,6 +33,12 @@ export const WRITE_KEYS = ['py'];
  */
 export const RUN_KEYS = ['fuse'];
 
+/**
+ * The key of the Notebook view, `#notebook` (the seed's code as cells, run in the page): handed
+ * over in `notebook` ({notebook: ''}; null when the hash has none), read by web/notebook_state.js.
+ */
+export const NOTEBOOK_KEYS = ['notebook'];
+
 const FIELD_TO_KEY = Object.fromEntries(Object.entries(HASH_KEYS).map(([key, field]) => [field, key]));
 
 /** Longest value read from a link; anything longer is ignored (a link is not a place for data). */
@@ -61,9 +67,9 @@ export function encodeHash(inputs, itemsizeOfDtype = {}) {
  * Splits a hash ("#m=32&dtype=bf16" or without the '#') into field texts. Never throws: what it
  * cannot read is left out and explained in `notices`. The classroom's keys go, raw and unjudged,
  * into `classroom` ({seed: 'alice', …}; `classroom` is null when the hash has none of them), and
- * the Write source's key into `write`, and the run's into `run`, likewise.
+ * the Write source's key into `write`, the run's into `run` and the Notebook's into `notebook`, likewise.
  * @returns {{values: Record<string, string>, notices: string[], classroom: Record<string, string>|null,
- *            write: Record<string, string>|null, run: Record<string, string>|null}}
+ *            write: Record<string, string>|null, run: Record<string, string>|null, notebook: Record<string, string>|null}}
  */
 export function decodeHash(hash) {
   const values = {};
@@ -71,8 +77,9 @@ export function decodeHash(hash) {
   let classroom = null;
   let write = null;
   let run = null;
+  let notebook = null;
   const text = typeof hash === 'string' ? hash.replace(/^#/, '') : '';
-  if (text.trim() === '') return { values, notices, classroom, write, run };
+  if (text.trim() === '') return { values, notices, classroom, write, run, notebook };
   for (const part of text.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
@@ -103,9 +110,14 @@ export function decodeHash(hash) {
       run[key] = eq < 0 ? '' : value.slice(0, MAX_VALUE_LENGTH + 1);
       continue;
     }
+    if (NOTEBOOK_KEYS.includes(key)) {
+      notebook = notebook ?? {};
+      notebook[key] = eq < 0 ? '' : value.slice(0, MAX_VALUE_LENGTH + 1);
+      continue;
+    }
     const field = Object.hasOwn(HASH_KEYS, key) ? HASH_KEYS[key] : undefined;
     if (field === undefined) {
-      notices.push(`ignored "${shorten(key)}" in the link: not one of ${[...Object.keys(HASH_KEYS), ...CLASSROOM_KEYS, ...WRITE_KEYS, ...RUN_KEYS].join(', ')}`);
+      notices.push(`ignored "${shorten(key)}" in the link: not one of ${[...Object.keys(HASH_KEYS), ...CLASSROOM_KEYS, ...WRITE_KEYS, ...RUN_KEYS, ...NOTEBOOK_KEYS].join(', ')}`);
       continue;
     }
     if (eq < 0) {
@@ -119,7 +131,7 @@ export function decodeHash(hash) {
     if (Object.hasOwn(values, field)) notices.push(`${key} appears twice in the link; the last one is used`);
     values[field] = value;
   }
-  return { values, notices, classroom, write, run };
+  return { values, notices, classroom, write, run, notebook };
 }
 
 /** The hash key of a state field ('traffic_factor' → 'factor'). */

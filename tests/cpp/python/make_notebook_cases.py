@@ -156,6 +156,29 @@ CASES = [
     ('OverflowError: float power', 'x = 10.0 ** 400'),
     ('OverflowError: int to float', 'x = 2 ** 2000 * 1.0'),
     ('NumPy refuses an int past 64 bits', 'import numpy as np\nnp.array([2 ** 70], dtype=np.int64)'),
+    # Sets: iteration and printing follow CPython's hash table (ints, floats and tuples hash as
+    # CPython's; strings are salted per process there, so their sets are printed sorted here).
+    ('set literals, set(), printing order and membership',
+     'print({3, 1, 2}, {10, 2, 33, 8, 1}, set(), {1, 1.0, True}, {-1, -2, 0}, {0.5, 1.5, 2.0}, {(1, 2), (0, 0)})\n'
+     'print(set([5, 3, 5, 9, 1]), set(range(20)), set((8, 16, 24, 32)), set({4: "a", 1: "b"}), len({1, 2, 2}))\n'
+     'print({100, 7, 64, 1000, 3, 31, 128, 9, 17}, {2 ** 61, 2 ** 61 + 1, 5, -2 ** 40}, {1e16, 3.25, -7.5, float("inf")})\n'
+     "s = {'b', 'a', 'c'}\nprint(sorted(s), 'a' in s, 'z' in s, 2 in {1, 2}, [1] == [1], set() == set(), {1, 2} == {2, 1}, {1} != {1.0})\n"
+     'print(type({1}).__name__ if False else len(set("hello")), sorted(set("hello")), bool(set()), bool({0}))'),
+    ('set comprehensions and the set operators',
+     'sq = {x * x % 7 for x in range(10)}\nprint(sq, {n % 5 for n in [10, 3, 7, 25, 8] if n > 3}, {(i, j) for i in range(2) for j in range(2)})\n'
+     'a = {1, 2, 3, 4, 40, 50}\nb = {3, 4, 5, 6, 50, 51, 52}\n'
+     'print(a | b, a & b, a - b, b - a, a ^ b, b ^ a)\n'
+     'print(a <= b, {3, 4} <= a, {3, 4} < a, a < a, a >= {1}, a > {1, 2, 3, 4, 40, 50}, a.issubset(b), {1}.issuperset(set()))\n'
+     'print(a.union([7, 8]), a.intersection(range(3)), a.difference({1, 40}), a.symmetric_difference({1, 99}), a.isdisjoint({7}), a.isdisjoint(b))\n'
+     'big = set(range(100))\nprint(big - {1, 2, 3} == set(range(4, 100)) | {0}, len(big & set(range(50, 150))), sorted(big ^ set(range(95, 105))))'),
+    ('set methods mutate in place; unhashable members are refused',
+     's = {5}\ns.add(3)\ns.add(5)\ns.update([9, 1], (4,))\ns.discard(100)\ns.discard(9)\nprint(s, len(s))\n'
+     't = s.copy()\nt.remove(3)\nprint(s, t, s == t)\n'
+     'u = {1, 2, 3}\nu |= {10, 20}\nprint(u)\nu -= {2}\nprint(u)\nu ^= {1, 30}\nprint(u)\nu &= {3, 10, 30, 77}\nprint(u)\n'
+     'w = set(range(30))\nfor k in range(0, 30, 2):\n    w.discard(k)\nw.add(100)\nw.add(0)\nprint(w)\n'
+     'w.clear()\nprint(w, hash(7), hash(-1), hash(2 ** 61), hash(1.5), hash(-2.0), hash((1, 2)), hash(True), hash(()))\n'
+     'try:\n    {[1, 2]}\nexcept TypeError as e:\n    print(e)\ntry:\n    s.remove(42)\nexcept KeyError as e:\n    print(repr(e))\n'
+     '{1, 2}.add({3})'),
 ]
 
 

@@ -227,3 +227,167 @@ TEST_CASE("limits: an endless loop, deep recursion, huge values end with clear e
     CHECK(r.exception.find("no clock") != std::string::npos);
   }
 }
+
+// ---- the kernel: cells in one session (NotebookSession) ----
+
+using rl::python::NotebookSession;
+using rl::python::split_cells;
+
+TEST_CASE("a session keeps a cell's variables and functions for the next cells", "[python][notebook][session]") {
+  NotebookSession s;
+  const auto c1 = s.run_cell("x = 20\ndef twice(v):\n    return 2 * v\n", 1);
+  CHECK(c1.error.empty());
+  CHECK(c1.stdout_text.empty());
+  const auto c2 = s.run_cell("y = twice(x) + 2\nprint(x, y)\n", 2);
+  INFO(c2.error);
+  CHECK(c2.error.empty());
+  CHECK(c2.stdout_text == "20 42\n");
+  // A cell edited and run again sees the earlier cells' names and its own new values.
+  const auto c2b = s.run_cell("y = twice(x) * 10\nprint(y)\n", 2);
+  CHECK(c2b.stdout_text == "400\n");
+  CHECK(s.cells_run() == 3);
+}
+
+TEST_CASE("an error in a cell leaves the earlier cells' variables, with the cell's traceback", "[python][notebook][session]") {
+  NotebookSession s;
+  REQUIRE(s.run_cell("import numpy as np\nxs = np.array([1.0, 2.5])\ndef inv(v):\n    return 1 // v\n", 1).error.empty());
+  const auto bad = s.run_cell("print('before')\ntotal = len(xs)\ninv(0)\nprint('after')\n", 2);
+  CHECK(bad.stdout_text == "before\n");
+  CHECK(bad.error ==
+        "Traceback (most recent call last):\n"
+        "  File \"<cell 2>\", line 3, in <module>\n"
+        "    inv(0)\n"
+        "  File \"<cell 1>\", line 4, in inv\n"
+        "    return 1 // v\n"
+        "ZeroDivisionError: integer division or modulo by zero\n");
+  CHECK(bad.error_type == "ZeroDivisionError");
+  CHECK(bad.file == "<cell 1>");
+  CHECK(bad.line == 4);
+  CHECK(bad.source_line == 3);
+  CHECK(bad.column == 0);
+  // The failing cell's assignments before the error stay, as in a kernel; cell 1's too.
+  const auto next = s.run_cell("print(xs, total)\nprint(undefined_name)\n", 3);
+  CHECK(next.stdout_text == "[1.  2.5] 2\n");
+  CHECK(next.error ==
+        "Traceback (most recent call last):\n"
+        "  File \"<cell 3>\", line 2, in <module>\n"
+        "    print(undefined_name)\n"
+        "NameError: name 'undefined_name' is not defined\n");
+  CHECK(next.source_line == 2);
+  CHECK(next.file == "<cell 3>");
+}
+
+TEST_CASE("a cell's syntax error names the cell, the line and the column; nothing of it runs", "[python][notebook][session]") {
+  NotebookSession s;
+  REQUIRE(s.run_cell("a = 1\n", 1).error.empty());
+  const auto r = s.run_cell("a = 2\nb = (3,\n", 2);
+  CHECK(r.error_type == "SyntaxError");
+  CHECK(r.error.find("  File \"<cell 2>\", line 2\n    b = (3,\n") == 0);
+  CHECK(r.line == 2);
+  CHECK(r.column == 5);
+  CHECK(r.file == "<cell 2>");
+  CHECK(s.run_cell("print(a)\n", 3).stdout_text == "1\n");
+}
+
+TEST_CASE("reset clears a session's variables, functions and imports", "[python][notebook][session]") {
+  NotebookSession s;
+  REQUIRE(s.run_cell("import numpy as np\nx = 5\n", 1).error.empty());
+  s.reset();
+  CHECK(s.cells_run() == 0);
+  const auto r = s.run_cell("print(x)\n", 2);
+  CHECK(r.exception == "NameError: name 'x' is not defined");
+  CHECK(s.run_cell("np.zeros(2)\n", 3).exception == "NameError: name 'np' is not defined");
+  CHECK(s.run_cell("x = 7\nprint(x)\n", 4).stdout_text == "7\n");
+}
+
+TEST_CASE("the step budget ends a cell's endless loop with a clear error; the session goes on", "[python][notebook][session]") {
+  NotebookOptions o;
+  o.max_steps = 50000;
+  NotebookSession s(o);
+  REQUIRE(s.run_cell("n = 0\n", 1).error.empty());
+  const auto r = s.run_cell("while True:\n    pass\n", 2);
+  CHECK(r.error_type == "RuntimeError");
+  CHECK(r.exception == "RuntimeError: the program ran past its step budget of 50000 evaluation steps (an endless loop?); it was stopped");
+  CHECK(r.error.find("  File \"<cell 2>\", line 2, in <module>\n    pass\n") != std::string::npos);
+  CHECK(r.source_line == 2);
+  // Each cell has its own budget: the next cell runs in full.
+  const auto next = s.run_cell("for i in range(1000):\n    n += i\nprint(n)\n", 3);
+  CHECK(next.error.empty());
+  CHECK(next.stdout_text == "499500\n");
+}
+
+TEST_CASE("jax.jit in a session traces a function another cell defined", "[python][notebook][session]") {
+  NotebookSession s;
+  REQUIRE(s.run_cell("import jax\nimport jax.numpy as jnp\n", 1).error.empty());
+  REQUIRE(s.run_cell("def f(x):\n    return jnp.tanh(x) * scale\n", 2).error.empty());
+  const auto r = s.run_cell("scale = 2.0\nx = jnp.zeros((2,), dtype=jnp.float32)\nc = jax.jit(f).lower(x).compile()\nprint(c(x).tolist())\n", 3);
+  INFO(r.error);
+  CHECK(r.error.empty());
+  CHECK(r.stdout_text == "[0.0, 0.0]\n");
+  // f redefined in a later cell: the new one is traced.
+  REQUIRE(s.run_cell("def f(x):\n    return x + 1.5\n", 4).error.empty());
+  CHECK(s.run_cell("print(jax.jit(f)(x).tolist())\n", 5).stdout_text == "[1.5, 1.5]\n");
+}
+
+TEST_CASE("split_cells: blank-line-separated top-level blocks, or # %% markers", "[python][notebook][session]") {
+  SECTION("blocks: a blank line inside a def does not split it; comments go with the statement below") {
+    const auto cells = split_cells("import numpy as np\n\n# two\ndef f(x):\n    y = x\n\n    return y\n\n\nprint(f(1))\nprint(2)\n");
+    REQUIRE(cells.size() == 3);
+    CHECK(cells[0].source == "import numpy as np");
+    CHECK(cells[0].first_line == 1);
+    CHECK(cells[1].source == "# two\ndef f(x):\n    y = x\n\n    return y");
+    CHECK(cells[1].first_line == 3);
+    CHECK(cells[2].source == "print(f(1))\nprint(2)");
+    CHECK(cells[2].first_line == 10);
+  }
+  SECTION("markers: only at # %% lines, the marker in no cell") {
+    const auto cells = split_cells("# %% first\na = 1\n\nb = 2\n# %%\n\nprint(a + b)\n");
+    REQUIRE(cells.size() == 2);
+    CHECK(cells[0].source == "a = 1\n\nb = 2");
+    CHECK(cells[0].first_line == 2);
+    CHECK(cells[1].source == "print(a + b)");
+    CHECK(cells[1].first_line == 7);
+  }
+  SECTION("a source that does not parse is split at blank lines before column-0 lines") {
+    const auto cells = split_cells("x = (1,\n\ny = 2\n");
+    REQUIRE(cells.size() == 2);
+    CHECK(cells[1].source == "y = 2");
+  }
+  SECTION("empty and blank sources have no cells") {
+    CHECK(split_cells("").empty());
+    CHECK(split_cells("\n  \n\n").empty());
+  }
+}
+
+TEST_CASE("the seed's lesson.py split into cells and run in one session prints what the whole file prints", "[python][notebook][session]") {
+  SKIP_WITHOUT_CORPUS("");
+  const std::string src = read_file(rl::testing::corpus_dir() + "/../seed/lesson.py");
+  REQUIRE(!src.empty());
+  NotebookOptions o;
+  o.clock = [] { return 1.0; };
+  const auto whole = run_notebook(src, o);
+  REQUIRE(whole.error.empty());
+  const auto cells = split_cells(src);
+  CHECK(cells.size() >= 8);
+  NotebookSession s(o);
+  std::string out;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const auto r = s.run_cell(cells[i].source, static_cast<int>(i) + 1);
+    INFO("cell " << i + 1 << ": " << r.error);
+    REQUIRE(r.error.empty());
+    out += r.stdout_text;
+  }
+  CHECK(out == whole.stdout_text);
+}
+
+TEST_CASE("set work counts against the step budget; sets refuse what Python refuses", "[python][notebook]") {
+  NotebookOptions o;
+  o.max_steps = 200000;
+  const auto loop = run_notebook("s = set(range(100000))\nwhile True:\n    t = s | s\n    t ^= s\n", o);
+  CHECK(loop.error_type == "RuntimeError");
+  CHECK(loop.exception.find("step budget of 200000") != std::string::npos);
+  CHECK(run_notebook("{(1, [2])}\n").exception == "TypeError: unhashable type: 'list'");
+  CHECK(run_notebook("print([1] in {1})\n").exception == "TypeError: unhashable type: 'list'");
+  CHECK(run_notebook("print({1, 2} | [3])\n").exception == "TypeError: unsupported operand type(s) for |: 'set' and 'list'");
+  CHECK(run_notebook("import numpy as np\nprint({np.zeros(2)})\n").exception == "TypeError: unhashable type: 'numpy.ndarray'");
+}

@@ -1,0 +1,133 @@
+// The Notebook view's part of the page state (state.notebook) and the pure functions that change
+// it. No DOM, no Worker: web/views/notebook_view.js draws it and web/main.js runs the cells in the
+// Notebook's own Worker (a kernel: core.notebookRunCell in that Worker's wasm instance).
+//
+// state.notebook = {
+//   open:    whether the Notebook is on show instead of the lesson (a #notebook link, or the
+//            lesson's "Run the seed's code");
+//   seed:    [{source, firstLine}]: the seed's code (../shared/seed/lesson.py, bundled into the
+//            page) as core.notebookCells splits it, or null when the page was built without it;
+//   seedError: why there is no seed (null when there is);
+//   cells:   [{source, firstLine, status, stdout, error, count}]: the cells as the reader has them;
+//            status 'idle' | 'queued' | 'running' | 'done' | 'error' | 'stopped'; stdout what the
+//            cell printed in its last run; error {text (Python's traceback), type, exception, line,
+//            file, sourceLine, column} or null; count the run's number in the kernel (In [n]) or null;
+//   kernel:  the id of the kernel that ran the cells shown (null: none yet, or it was lost);
+//   runs:    cells run since the kernel started (the next count);
+//   notice:  what the page says about the kernel (it restarted, it was reset), or null.
+// }
+import { decodeHash } from './model/hash.js';
+
+/** The Notebook's file name in the page's words. */
+export const SEED_NOTEBOOK_FILE = 'lesson.py';
+
+const freshCell = ({ source, firstLine }) => ({ source, firstLine, status: 'idle', stdout: '', error: null, count: null });
+
+/**
+ * The state for the seed's cells (core.notebookCells's value), or for none with why (seedError).
+ * @param {{source: string, firstLine: number}[] | null} seed
+ */
+export function createNotebookState(seed, seedError = null) {
+  return { open: false, seed, seedError: seed ? null : seedError, cells: (seed ?? []).map(freshCell), kernel: null, runs: 0, notice: null };
+}
+
+export const openNotebook = (n) => ({ ...n, open: true });
+export const closeNotebook = (n) => ({ ...n, open: false });
+
+const withCell = (n, i, change) => ({ ...n, cells: n.cells.map((c, j) => (j === i ? { ...c, ...change(c) } : c)) });
+
+/** The reader typed in cell i: its text changes (its output stays until it runs again). */
+export function editCell(n, i, source) {
+  if (!n.cells[i] || n.cells[i].source === source) return n;
+  return withCell(n, i, () => ({ source: String(source) }));
+}
+
+/** The seed's code again, as bundled, every output cleared (the kernel keeps its variables). */
+export function restoreSeed(n) {
+  return { ...n, cells: (n.seed ?? []).map(freshCell) };
+}
+
+/** Cells waiting for the kernel (Run all queues every cell, in order). */
+export function queueCells(n, indices) {
+  return { ...n, cells: n.cells.map((c, j) => (indices.includes(j) ? { ...c, status: 'queued' } : c)) };
+}
+
+export function cellStarted(n, i) {
+  return withCell(n, i, () => ({ status: 'running' }));
+}
+
+/**
+ * The kernel answered cell i (core.notebookRunCell's value with the kernel's id). An answer from
+ * another kernel than the one that ran the earlier cells means the Worker was started afresh.
+ */
+export function cellFinished(n, i, r) {
+  const lost = n.kernel !== null && r.kernel !== n.kernel;
+  const error = r.error ? {
+    text: r.error, type: r.errorType, exception: r.exception, line: r.line, file: r.file, sourceLine: r.sourceLine, column: r.column,
+  } : null;
+  const next = withCell(n, i, () => ({ status: error ? 'error' : 'done', stdout: r.stdout, error, count: r.cellsRun }));
+  return { ...next, kernel: r.kernel, runs: r.cellsRun, notice: lost ? KERNEL_LOST : n.notice };
+}
+
+/** What the page says when the kernel's Worker was ended (Stop) or failed: the variables are gone. */
+export const KERNEL_RESTARTED = 'The kernel restarted: the cell was stopped and the Notebook\'s Worker started afresh, so the ' +
+  'variables of earlier cells are gone. Run all (or run the cells again in order) to restore them.';
+export const KERNEL_LOST = 'The kernel restarted (its Worker was started afresh): the variables of cells run before are gone. ' +
+  'Run all (or run the cells again in order) to restore them.';
+export const KERNEL_RESET = 'The kernel was reset: every variable, function and import is gone.';
+
+/**
+ * Cell i was stopped (the reader's Stop ended the Worker) or its Worker failed (`why`): the queued
+ * cells go back to idle and the kernel is gone.
+ */
+export function cellStopped(n, i, why = null) {
+  const cells = n.cells.map((c, j) => {
+    if (j === i) return { ...c, status: 'stopped', stdout: '', count: null, error: why ? { text: why, type: 'WorkerError', exception: why, line: 0, file: '', sourceLine: 0, column: 0 } : null };
+    return c.status === 'queued' || c.status === 'running' ? { ...c, status: 'idle' } : c;
+  });
+  return { ...n, cells, kernel: null, runs: 0, notice: KERNEL_RESTARTED };
+}
+
+/** Queued cells not run (an earlier cell failed: Run all stops there, as Jupyter does). */
+export function unqueue(n) {
+  return { ...n, cells: n.cells.map((c) => (c.status === 'queued' ? { ...c, status: 'idle' } : c)) };
+}
+
+/** The kernel was reset (its id given): every output cleared. */
+export function kernelReset(n, kernel) {
+  return { ...n, cells: n.cells.map((c) => ({ ...c, status: 'idle', stdout: '', error: null, count: null })), kernel, runs: 0, notice: KERNEL_RESET };
+}
+
+export const dismissNotice = (n) => ({ ...n, notice: null });
+
+/** Whether a cell is running or waiting. */
+export const notebookBusy = (n) => n.cells.some((c) => c.status === 'running' || c.status === 'queued');
+
+/** A link's notebook part: `#notebook` opens the Notebook; without it, it closes. */
+export function applyNotebookLink(n, hash) {
+  const open = Boolean(decodeHash(hash).notebook);
+  return open === n.open ? n : { ...n, open };
+}
+
+/** The Notebook's part of the page's link: 'notebook' when it is open, else ''. */
+export const notebookHashPart = (n) => (n.open ? 'notebook' : '');
+
+/**
+ * The cells' printed output, joined in the cells' order, as the CLI prints the whole file (a
+ * cell's traceback where the CLI would stop): what `node scripts/notebook.mjs` prints for it.
+ */
+export function notebookOutput(n) {
+  return n.cells.map((c) => c.stdout).join('');
+}
+
+/** Timing samples the seed prints (time.perf_counter differences): measurements of this machine, not estimates. */
+export const MEASURED_LINE = /^Local CPU samples seconds: /;
+/** The compiled function's cost_analysis() dict: XLA's keys from the core's cost rules, an estimate. */
+export const ESTIMATE_LINE = /^Compiler estimates \(backend-specific\): /;
+
+/** What a printed line of the seed is: 'measurement', 'estimate' or null (a plain value). */
+export function lineKind(line) {
+  if (MEASURED_LINE.test(line)) return 'measurement';
+  if (ESTIMATE_LINE.test(line)) return 'estimate';
+  return null;
+}
