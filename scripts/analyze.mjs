@@ -104,7 +104,15 @@ async function printTable(file) {
     text = isUtf8(bytes) && bytes.length <= MAX_TEXT_BYTES ? bytes : bytes.toString('utf8');
   } catch (e) {
     // ERR_STRING_TOO_LONG: a file past what one JavaScript string may hold.
-    return fail(summarizeFile(file, { ok: false, error: e.code === 'ERR_STRING_TOO_LONG' ? `too big to read as text: ${e.message}` : `cannot read: ${e.code || e.message}` }).errors);
+    return fail(
+      summarizeFile(file, {
+        ok: false,
+        error:
+          e.code === 'ERR_STRING_TOO_LONG'
+            ? `too big to read as text: ${e.message}`
+            : `cannot read: ${e.code || e.message}`,
+      }).errors,
+    );
   }
   const start = core.tableStart(text);
   text = null;
@@ -149,7 +157,13 @@ for (const file of files) {
     } catch (e) {
       // ERR_STRING_TOO_LONG: a file past what one JavaScript string may hold.
       text = null;
-      s = summarizeFile(file, { ok: false, error: e.code === 'ERR_STRING_TOO_LONG' ? `too big to read as text: ${e.message}` : `cannot read: ${e.code || e.message}` });
+      s = summarizeFile(file, {
+        ok: false,
+        error:
+          e.code === 'ERR_STRING_TOO_LONG'
+            ? `too big to read as text: ${e.message}`
+            : `cannot read: ${e.code || e.message}`,
+      });
     }
     if (text !== null) {
       s = summarizeFile(file, core.analyzeText(text));

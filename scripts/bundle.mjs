@@ -31,7 +31,11 @@ for (const file of [core, wasm]) {
 }
 mkdirSync(dist, { recursive: true });
 const common = {
-  bundle: true, format: 'iife', target: ['es2020'], legalComments: 'eof', logLevel: 'warning',
+  bundle: true,
+  format: 'iife',
+  target: ['es2020'],
+  legalComments: 'eof',
+  logLevel: 'warning',
   // Chart.js reads process.env.NODE_ENV in places; the page has no process.
   define: { 'process.env.NODE_ENV': '"production"' },
 };
@@ -39,9 +43,12 @@ const common = {
 // Both minified, as app.js is (issue 14, item 16: 37 kB less in the one-file page): the glue
 // by transform alone, which keeps its top-level names (createCore) as they are.
 const worker = await build({ ...common, entryPoints: [join(ROOT, 'web', 'worker.js')], write: false, minify: true });
-const glue = (await transform(readFileSync(core, 'utf8'), { minify: true, target: 'es2020', legalComments: 'eof' })).code;
-if (/[A-Za-z0-9+/]{10000,}/.test(glue)) throw new Error('bundle: the core\'s glue embeds its wasm (SINGLE_FILE): it would be carried twice');
-if (!/\bvar createCore\b/.test(glue)) throw new Error('bundle: the minified glue no longer declares createCore, which the page calls');
+const glue = (await transform(readFileSync(core, 'utf8'), { minify: true, target: 'es2020', legalComments: 'eof' }))
+  .code;
+if (/[A-Za-z0-9+/]{10000,}/.test(glue))
+  throw new Error("bundle: the core's glue embeds its wasm (SINGLE_FILE): it would be carried twice");
+if (!/\bvar createCore\b/.test(glue))
+  throw new Error('bundle: the minified glue no longer declares createCore, which the page calls');
 // gzip at its highest level: the page gunzips it once (DecompressionStream), each Worker once.
 // Then base 85 (web/wasm_bytes.js): 5 characters for 4 bytes, where base64 takes 5⅓.
 const wasmEmbedded = encode85(gzipSync(readFileSync(wasm), { level: 9 }));
@@ -51,7 +58,10 @@ const wasmEmbedded = encode85(gzipSync(readFileSync(wasm), { level: 9 }));
 const seedPath = process.env.ROOFLINE_SEED || join(ROOT, '..', 'shared', 'seed', 'lesson.py');
 let seedSource = null;
 if (existsSync(seedPath)) seedSource = readFileSync(seedPath, 'utf8');
-else console.error(`bundle: the seed notebook ${seedPath} is missing: the page's Notebook view will say its code was not bundled (set ROOFLINE_SEED to the file's path)`);
+else
+  console.error(
+    `bundle: the seed notebook ${seedPath} is missing: the page's Notebook view will say its code was not bundled (set ROOFLINE_SEED to the file's path)`,
+  );
 const app = await build({
   ...common,
   entryPoints: [join(ROOT, 'web', 'main.js')],
@@ -77,7 +87,10 @@ if (/sourceMappingURL/.test(appJs.slice(-200))) throw new Error('bundle: app.js 
 const count = (text, part) => text.split(part).length - 1;
 const glueMark = glue.match(/[^"'`\\\n]{80}/)?.[0];
 if (!glueMark || count(glue, glueMark) !== 1) throw new Error('bundle: no stretch of the glue to count it by');
-for (const [what, copies] of [['wasm', count(appJs, wasmEmbedded)], ['glue', count(appJs, glueMark)]]) {
+for (const [what, copies] of [
+  ['wasm', count(appJs, wasmEmbedded)],
+  ['glue', count(appJs, glueMark)],
+]) {
   if (copies !== 1) throw new Error(`bundle: app.js carries the core's ${what} ${copies} times, not once`);
 }
 const html = readFileSync(join(ROOT, 'index.html'), 'utf8');
@@ -86,21 +99,29 @@ const css = readFileSync(join(ROOT, 'web', 'style.css'), 'utf8');
 writeFileSync(join(dist, 'app.js'), appJs);
 mkdirSync(join(ROOT, 'build', 'bundle'), { recursive: true });
 writeFileSync(join(ROOT, 'build', 'bundle', 'app.js.map'), appMap);
-copyFileSync(core, join(dist, 'roofline-core.js'));  // for the Node CLIs, with the wasm beside it
+copyFileSync(core, join(dist, 'roofline-core.js')); // for the Node CLIs, with the wasm beside it
 copyFileSync(wasm, join(dist, 'roofline-core.wasm'));
 writeFileSync(join(dist, 'index.html'), html);
 writeFileSync(join(dist, 'style.css'), css);
 writeFileSync(join(dist, 'roofline-lab.html'), singleFile(html, css, appJs));
 const cacheName = writeOfflineFiles(dist);
-console.log(`bundle: wrote ${dist}/{index.html,style.css,app.js,roofline-core.js,roofline-core.wasm,roofline-lab.html}`);
-console.log(`bundle: wrote ${dist}/{sw.js,manifest.webmanifest,icon-192.png,icon-512.png} (offline cache ${cacheName})`);
+console.log(
+  `bundle: wrote ${dist}/{index.html,style.css,app.js,roofline-core.js,roofline-core.wasm,roofline-lab.html}`,
+);
+console.log(
+  `bundle: wrote ${dist}/{sw.js,manifest.webmanifest,icon-192.png,icon-512.png} (offline cache ${cacheName})`,
+);
 
 /** index.html with its stylesheet and script inline, allowed by hash in its CSP. */
 function singleFile(page, style, script) {
   // Inside <script> and <style> the HTML parser stops at "</script" / "</style" and treats
   // "<!--" specially; esbuild escapes these in strings, so finding one means something changed.
-  for (const [what, text, bad] of [['app.js', script, /<\/script|<!--/i], ['style.css', style, /<\/style/i]]) {
-    if (bad.test(text)) throw new Error(`bundle: ${what} contains ${text.match(bad)[0]}, which cannot be inlined as is`);
+  for (const [what, text, bad] of [
+    ['app.js', script, /<\/script|<!--/i],
+    ['style.css', style, /<\/style/i],
+  ]) {
+    if (bad.test(text))
+      throw new Error(`bundle: ${what} contains ${text.match(bad)[0]}, which cannot be inlined as is`);
   }
   const sha = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
   const replaceOnce = (text, from, to) => {
@@ -108,9 +129,12 @@ function singleFile(page, style, script) {
     return text.replace(from, () => to);
   };
   const cspPattern = /content="default-src 'none'; script-src 'self' ([^"]*?); style-src 'self';/;
-  if (!cspPattern.test(page)) throw new Error('bundle: index.html\'s Content-Security-Policy changed; update singleFile()');
-  let out = page.replace(cspPattern, (_, scriptRest) =>
-    `content="default-src 'none'; script-src ${sha(script)} ${scriptRest}; style-src ${sha(style)};`);
+  if (!cspPattern.test(page))
+    throw new Error("bundle: index.html's Content-Security-Policy changed; update singleFile()");
+  let out = page.replace(
+    cspPattern,
+    (_, scriptRest) => `content="default-src 'none'; script-src ${sha(script)} ${scriptRest}; style-src ${sha(style)};`,
+  );
   out = replaceOnce(out, '<link rel="stylesheet" href="style.css">', `<style>${style}</style>`);
   out = replaceOnce(out, '<script src="app.js"></script>', `<script>${script}</script>`);
   return out;

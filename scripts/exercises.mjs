@@ -5,7 +5,14 @@
 import { closeSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadNodeCore } from './lib/node-core.mjs';
-import { answerCell, percent, questionLabels, READ_AT_MOST, sortedStudents, studentLabel } from '../web/model/gradebook.js';
+import {
+  answerCell,
+  percent,
+  questionLabels,
+  READ_AT_MOST,
+  sortedStudents,
+  studentLabel,
+} from '../web/model/gradebook.js';
 
 /** The help text; the families are the core's list (core.exerciseFamilies). */
 const help = (families) => `usage: node scripts/exercises.mjs --seed S [--count N] [--families a,b] [--json]
@@ -33,7 +40,16 @@ A bad option or an unreadable file exits 1.`;
 class UsageError extends Error {}
 
 function parse(argv) {
-  const o = { count: 5, countGiven: false, families: undefined, json: false, seed: undefined, check: null, moodle: null, grade: null };
+  const o = {
+    count: 5,
+    countGiven: false,
+    families: undefined,
+    json: false,
+    seed: undefined,
+    check: null,
+    moodle: null,
+    grade: null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -46,14 +62,19 @@ function parse(argv) {
     else if (a === '--count') {
       const t = value();
       o.count = /^\d+$/.test(t) ? Number(t) : NaN;
-      if (!(o.count >= 1 && o.count <= 100)) throw new UsageError(`--count must be an integer from 1 to 100, got ${JSON.stringify(t)}`);
+      if (!(o.count >= 1 && o.count <= 100))
+        throw new UsageError(`--count must be an integer from 1 to 100, got ${JSON.stringify(t)}`);
       o.countGiven = true;
     } else if (a === '--moodle') o.moodle = value();
     else if (a === '--grade') {
       o.grade = [];
       while (i + 1 < argv.length && !argv[i + 1].startsWith('--')) o.grade.push(argv[++i]);
       if (!o.grade.length) throw new UsageError('--grade needs one or more result files (see --help)');
-    } else if (a === '--families') o.families = value().split(',').map((f) => f.trim()).filter(Boolean);
+    } else if (a === '--families')
+      o.families = value()
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean);
     else if (a === '--check') {
       if (i + 3 >= argv.length) throw new UsageError('--check needs INDEX QUESTION ANSWER (see --help)');
       o.check = { index: Number(argv[++i]), question: argv[++i], answer: argv[++i] };
@@ -62,7 +83,8 @@ function parse(argv) {
   if (o.grade) {
     if (o.check || o.moodle) throw new UsageError('--grade cannot be combined with --check or --moodle');
     if (o.seed === '') throw new UsageError('--seed must not be empty');
-    if (o.seed === undefined && (o.countGiven || o.families)) throw new UsageError('--count and --families name the set to grade against: give --seed too');
+    if (o.seed === undefined && (o.countGiven || o.families))
+      throw new UsageError('--count and --families name the set to grade against: give --seed too');
     return o;
   }
   if (o.seed === undefined || o.seed === '') throw new UsageError('--seed is required (see --help)');
@@ -77,12 +99,19 @@ try {
   process.stderr.write(`exercises.mjs: ${e.message}\n`);
   process.exit(1);
 }
-const loaded = await loadNodeCore().then((core) => ({ core }), (e) => ({ error: e }));
+const loaded = await loadNodeCore().then(
+  (core) => ({ core }),
+  (e) => ({ error: e }),
+);
 if (o.help) {
   const families = loaded.core?.exerciseFamilies();
-  console.log(help(families?.ok
-    ? families.value.map((f) => `  ${f.id.padEnd(16)}${f.label}`).join('\n')
-    : `  (listed by the wasm core, which did not load: ${loaded.error?.message ?? families?.error})`));
+  console.log(
+    help(
+      families?.ok
+        ? families.value.map((f) => `  ${f.id.padEnd(16)}${f.label}`).join('\n')
+        : `  (listed by the wasm core, which did not load: ${loaded.error?.message ?? families?.error})`,
+    ),
+  );
   process.exit(0);
 }
 if (loaded.error) {
@@ -104,7 +133,9 @@ if (o.moodle) {
     process.exit(1);
   }
   const questions = (r.value.match(/<question type="(?!category)/g) ?? []).length;
-  console.log(`wrote ${o.moodle}: ${questions} Moodle questions from ${o.count} exercises of seed ${JSON.stringify(o.seed)}`);
+  console.log(
+    `wrote ${o.moodle}: ${questions} Moodle questions from ${o.count} exercises of seed ${JSON.stringify(o.seed)}`,
+  );
   process.exit(0);
 }
 if (o.check) {
@@ -127,9 +158,18 @@ if (o.json) {
   const lines = [`Exercises for seed ${JSON.stringify(o.seed)} (${set.value.length})`, ''];
   for (const e of set.value) {
     lines.push(`${e.index + 1}. ${e.title}  [${e.family}]`, `   ${e.statement}`);
-    if (e.ir) lines.push('', ...e.ir.trimEnd().split('\n').map((l) => `     ${l}`), '');
+    if (e.ir)
+      lines.push(
+        '',
+        ...e.ir
+          .trimEnd()
+          .split('\n')
+          .map((l) => `     ${l}`),
+        '',
+      );
     for (const q of e.questions) {
-      const tolerance = q.kind === 'number' ? (q.rel_tolerance ? ` (within relative ${q.rel_tolerance})` : ' (exact)') : '';
+      const tolerance =
+        q.kind === 'number' ? (q.rel_tolerance ? ` (within relative ${q.rel_tolerance})` : ' (exact)') : '';
       lines.push(`   - ${q.prompt}: ${q.exact}${q.unit && q.kind === 'number' ? ` ${q.unit}` : ''}${tolerance}`);
     }
     lines.push(`   Solution: ${e.solution}`, '');
@@ -175,8 +215,10 @@ function grade(opts) {
   const lines = [];
   if (t.set) {
     const families = t.set.families.length ? `families ${t.set.families.join(', ')}` : 'all families';
-    lines.push(`Gradebook: seed ${JSON.stringify(t.set.seed)}, ${t.set.count} exercises, ${families}` +
-      `${t.set.from === 'files' ? ' (the set most files belong to)' : ''}: ${t.students.length} student(s) from ${t.totals.files} file(s)`);
+    lines.push(
+      `Gradebook: seed ${JSON.stringify(t.set.seed)}, ${t.set.count} exercises, ${families}` +
+        `${t.set.from === 'files' ? ' (the set most files belong to)' : ''}: ${t.students.length} student(s) from ${t.totals.files} file(s)`,
+    );
   } else {
     lines.push(`Gradebook: no file could be graded (${t.totals.files} file(s))`);
   }
@@ -184,20 +226,39 @@ function grade(opts) {
     const labels = questionLabels(t);
     const rows = [['student', 'right', 'tried', 'attempts', 'hints', 'solutions', ...labels]];
     for (const s of sortedStudents(t, { key: 'student', dir: 'asc' })) {
-      rows.push([studentLabel(s), `${s.right}/${t.questions.length}`, s.tried, s.attempts, s.hints, s.solutions,
+      rows.push([
+        studentLabel(s),
+        `${s.right}/${t.questions.length}`,
+        s.tried,
+        s.attempts,
+        s.hints,
+        s.solutions,
         ...s.answers.map((a) => {
           const c = answerCell(a);
           return `${c.mark}${a.attempts ? ` ${a.attempts}x` : ''}${a.hints ? ` h${a.hints}` : ''}${a.solution_opened ? ' s' : ''}`;
-        })]);
+        }),
+      ]);
     }
     rows.push(['share right', '', '', '', '', '', ...t.summary.map((q) => percent(q.share_right))]);
     const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
-    lines.push('', ...rows.map((r) => r.map((cell, c) => String(cell).padEnd(widths[c])).join('  ').trimEnd()));
-    lines.push('', '✓ right (at the first right attempt), ✗ tried, – not tried; Nx attempts, hN hints, s: solution opened.');
+    lines.push(
+      '',
+      ...rows.map((r) =>
+        r
+          .map((cell, c) => String(cell).padEnd(widths[c]))
+          .join('  ')
+          .trimEnd(),
+      ),
+    );
+    lines.push(
+      '',
+      '✓ right (at the first right attempt), ✗ tried, – not tried; Nx attempts, hN hints, s: solution opened.',
+    );
     const mistakes = t.summary.map((q, i) => [q, labels[i]]).filter(([q]) => q.mistake);
     if (mistakes.length) {
       lines.push('', 'Most common mistake per question:');
-      for (const [q, l] of mistakes) lines.push(`  ${l} (${q.mistake.students} student(s), ${q.mistake.category}): ${q.mistake.feedback}`);
+      for (const [q, l] of mistakes)
+        lines.push(`  ${l} (${q.mistake.students} student(s), ${q.mistake.category}): ${q.mistake.feedback}`);
     }
   }
   if (t.refused.length) {

@@ -40,8 +40,13 @@ Budgets are hypothetical, not a device specification. A bad value exits 1 with o
 stderr naming the option, the rule and the value.`;
 
 const NUMBER_OPTIONS = {
-  '--m': 'm', '--k': 'k', '--n': 'n', '--itemsize': 'itemsize',
-  '--peak': 'peak', '--bandwidth': 'bandwidth', '--traffic-factor': 'traffic_factor',
+  '--m': 'm',
+  '--k': 'k',
+  '--n': 'n',
+  '--itemsize': 'itemsize',
+  '--peak': 'peak',
+  '--bandwidth': 'bandwidth',
+  '--traffic-factor': 'traffic_factor',
 };
 const OPTION_OF = Object.fromEntries(Object.entries(NUMBER_OPTIONS).map(([o, p]) => [p, o]));
 OPTION_OF.sizes = '--sizes';
@@ -83,13 +88,11 @@ function parseArgs(argv) {
       if (!(Number.isInteger(samples) && samples >= 1 && samples <= 1000)) {
         throw new UsageError(`--samples must be an integer from 1 to 1000, got ${samples}`);
       }
-    }
-    else if (arg === '--workers') {
+    } else if (arg === '--workers') {
       const checked = checkWorkerCount(number('--workers', takeValue()), '--workers');
       if (!checked.ok) throw new UsageError(checked.error);
       workers = checked.value;
-    }
-    else if (arg in NUMBER_OPTIONS) params[NUMBER_OPTIONS[arg]] = number(arg, takeValue());
+    } else if (arg in NUMBER_OPTIONS) params[NUMBER_OPTIONS[arg]] = number(arg, takeValue());
     else if (arg === '--sizes') {
       const r = parseNumberList('--sizes', takeValue());
       if (!r.ok) throw new UsageError(r.error);
@@ -124,13 +127,19 @@ async function main() {
   }
   let report = built.report;
   if (args.measure) {
-    const progress = process.stderr.isTTY && !args.json
-      ? (done, total, label) => process.stderr.write(`\rmeasuring this machine ${done}/${total}: ${label}…\x1b[K`)
-      : () => {};
+    const progress =
+      process.stderr.isTTY && !args.json
+        ? (done, total, label) => process.stderr.write(`\rmeasuring this machine ${done}/${total}: ${label}…\x1b[K`)
+        : () => {};
     const pool = createNodePool({ size: args.workers });
     let measured;
     try {
-      measured = await runMeasurements(core, pool.group(), { samples: args.samples, workers: args.workers, hardwareCores: machineCores() }, progress);
+      measured = await runMeasurements(
+        core,
+        pool.group(),
+        { samples: args.samples, workers: args.workers, hardwareCores: machineCores() },
+        progress,
+      );
     } catch (e) {
       return die(e.message);
     } finally {

@@ -45,7 +45,9 @@ for (let i = 0; i < args.length; ++i) {
     const v = a === '--max-steps' ? args[++i] : a.slice('--max-steps='.length);
     const n = Number(v);
     if (v === undefined || v === '' || !Number.isInteger(n) || n < 1) {
-      process.stderr.write(`notebook.mjs: --max-steps needs a positive integer, got ${JSON.stringify(v ?? null)} (see --help)\n`);
+      process.stderr.write(
+        `notebook.mjs: --max-steps needs a positive integer, got ${JSON.stringify(v ?? null)} (see --help)\n`,
+      );
       process.exit(1);
     }
     maxSteps = n;

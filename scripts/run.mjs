@@ -97,7 +97,9 @@ for (let i = 0; i < args.length; i++) {
   } else if (a === '--args' || a === '--out') {
     const v = args[++i];
     if (v === undefined || v === '') {
-      process.stderr.write(`run.mjs: ${a} needs ${a === '--args' ? 'a comma-separated list of .npy files' : 'a folder'} (see --help)\n`);
+      process.stderr.write(
+        `run.mjs: ${a} needs ${a === '--args' ? 'a comma-separated list of .npy files' : 'a folder'} (see --help)\n`,
+      );
       process.exit(1);
     }
     if (a === '--out') out = v;
@@ -117,10 +119,12 @@ for (let i = 0; i < args.length; i++) {
     const m = /^(\d+(?:\.\d+)?(?:e\d+)?)\s*(B|KiB|MiB|GiB)?$/i.exec(v ?? '');
     const unit = { b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 }[(m?.[2] ?? 'b').toLowerCase()];
     if (!m) {
-      process.stderr.write(`run.mjs: --memory-cap must be a size in bytes, or with KiB, MiB or GiB (512MiB), got ${JSON.stringify(v ?? '')}\n`);
+      process.stderr.write(
+        `run.mjs: --memory-cap must be a size in bytes, or with KiB, MiB or GiB (512MiB), got ${JSON.stringify(v ?? '')}\n`,
+      );
       process.exit(1);
     }
-    options.memory_cap = Math.round(Number(m[1]) * unit);  // the core refuses what is out of its range, by name
+    options.memory_cap = Math.round(Number(m[1]) * unit); // the core refuses what is out of its range, by name
   } else if (a === '--inputs' || a === '--seed' || a === '--timing-budget') {
     const v = args[++i];
     if (v === undefined) {
@@ -163,7 +167,9 @@ for (const file of files) {
   }
   if (text !== null) {
     const how = { npy: out !== undefined };
-    const r = file.endsWith('.py') ? runPythonFile(core, file, text, options, entry, how) : runFile(core, file, text, options, how);
+    const r = file.endsWith('.py')
+      ? runPythonFile(core, file, text, options, entry, how)
+      : runFile(core, file, text, options, how);
     if (!r.ok) {
       // Options the core refuses (a bad --inputs or --seed): the same for every file.
       process.stderr.write(`run.mjs: ${r.error}\n`);
@@ -176,11 +182,17 @@ for (const file of files) {
   counts[report.status] += 1;
   if (json) reports.push(report);
   else console.log(lineFor(report));
-  for (const e of report.errors) process.stderr.write(`${file}:${e.line ? `${e.line}:${e.column}: ` : ' '}${e.line ? e.error.replace(/^\d+:\d+: /, '') : e.error}\n`);
+  for (const e of report.errors)
+    process.stderr.write(
+      `${file}:${e.line ? `${e.line}:${e.column}: ` : ' '}${e.line ? e.error.replace(/^\d+:\d+: /, '') : e.error}\n`,
+    );
 }
 const seconds = (performance.now() - t0) / 1000;
 if (json) console.log(JSON.stringify(reports, null, 2));
-else console.log(`${counts.passed} passed, ${counts.failed} failed, ${counts.not_run} not run, ${counts.error} errors (${files.length} files, ${seconds.toFixed(1)} s)`);
+else
+  console.log(
+    `${counts.passed} passed, ${counts.failed} failed, ${counts.not_run} not run, ${counts.error} errors (${files.length} files, ${seconds.toFixed(1)} s)`,
+  );
 if (counts.failed || counts.error || (counts.not_run && !allowUnsupported)) process.exitCode = 1;
 else process.exitCode ??= 0;
 
@@ -205,8 +217,12 @@ function writeResults(file, results) {
 
 /** A tuple result's elements, each on its own line indented by its depth ("  [1] f32[4] checksum 6"); '' for a tensor. */
 function elementLines(x, path, depth) {
-  return (x.elements ?? []).map((e, i) =>
-    `\n${'  '.repeat(depth)}${path}[${i}] ${e.shape} checksum ${e.checksum}${elementLines(e, `${path}[${i}]`, depth + 1)}`).join('');
+  return (x.elements ?? [])
+    .map(
+      (e, i) =>
+        `\n${'  '.repeat(depth)}${path}[${i}] ${e.shape} checksum ${e.checksum}${elementLines(e, `${path}[${i}]`, depth + 1)}`,
+    )
+    .join('');
 }
 
 /** One line per file (a tuple result's elements on lines of their own): its verdict and why. */
@@ -216,7 +232,9 @@ function lineFor(r) {
     case 'passed': {
       const shown = r.results.length && !r.checks.length;
       const line = `${r.file}: passed${checks}${shown ? ` — result ${r.results.map((x) => `${x.shape} checksum ${x.checksum}`).join(', ')}` : ''} (${(r.seconds * 1e3).toFixed(1)} ms, measured)`;
-      return shown ? line + r.results.map((x, k) => elementLines(x, r.results.length > 1 ? `[${k}]` : '', 1)).join('') : line;
+      return shown
+        ? line + r.results.map((x, k) => elementLines(x, r.results.length > 1 ? `[${k}]` : '', 1)).join('')
+        : line;
     }
     case 'failed': {
       const c = r.checks.find((x) => !x.passed);

@@ -7,9 +7,14 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const TYPES = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.png': 'image/png',
-  '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.webmanifest': 'application/manifest+json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.webmanifest': 'application/manifest+json',
 };
 
 /** Serves `dir`; resolves to the listening server (port 0 picks a free port). */
@@ -27,7 +32,10 @@ export function serve(dir, port = 8000, host = '127.0.0.1') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: ${path}`);
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-cache' });
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] || 'application/octet-stream',
+      'cache-control': 'no-cache',
+    });
     createReadStream(file).pipe(res);
   });
   return new Promise((resolveServer, reject) => {
@@ -53,7 +61,9 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     const server = await serve(dir, port);
     console.log(`Roofline Lab is served at http://127.0.0.1:${server.address().port}/  (Ctrl-C stops it)`);
   } catch (e) {
-    console.error(`serve: cannot listen on 127.0.0.1:${port}: ${e.code || e.message}${e.code === 'EADDRINUSE' ? ' (try --port=8080)' : ''}`);
+    console.error(
+      `serve: cannot listen on 127.0.0.1:${port}: ${e.code || e.message}${e.code === 'EADDRINUSE' ? ' (try --port=8080)' : ''}`,
+    );
     process.exit(1);
   }
 }

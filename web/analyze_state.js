@@ -28,8 +28,18 @@
 // shown carries seq (one per analysis shown) and at (when it was analysed): results name their
 // program and when; a run belongs to the analysis whose seq it carries.
 import {
-  buildRowsInSteps, drawable, figurePoints, figureRange, fusionPoints, measuredSeconds, runFusionsSteps, sortRowsSteps, TABLE_PAGE, withBounds,
-  withFusionRoofline, withMeasured,
+  buildRowsInSteps,
+  drawable,
+  figurePoints,
+  figureRange,
+  fusionPoints,
+  measuredSeconds,
+  runFusionsSteps,
+  sortRowsSteps,
+  TABLE_PAGE,
+  withBounds,
+  withFusionRoofline,
+  withMeasured,
 } from './model/analysis_view.js';
 import { availableRoofs, programDtype, roofBudgets } from './model/roofs.js';
 import { RUN_INPUTS } from './model/run.js';
@@ -39,9 +49,22 @@ export const DTYPE_CHOICES = ['bf16', 'f16', 'fp8', 'f32', 'f64', 'int8'];
 
 export function createAnalyzeState() {
   return {
-    shown: null, errors: [], pending: null, roofId: 'lesson', dtype: '', sort: { key: 'line', dir: 'asc' },
-    page: 0, selected: null, selectedFusion: null, fusionPage: 0, allRoofs: false, ms: null, cancelled: false, cleared: false,
-    runChoice: { inputs: 'seeded', seed: 1, files: [], fuse: true }, run: null,
+    shown: null,
+    errors: [],
+    pending: null,
+    roofId: 'lesson',
+    dtype: '',
+    sort: { key: 'line', dir: 'asc' },
+    page: 0,
+    selected: null,
+    selectedFusion: null,
+    fusionPage: 0,
+    allRoofs: false,
+    ms: null,
+    cancelled: false,
+    cleared: false,
+    runChoice: { inputs: 'seeded', seed: 1, files: [], fuse: true },
+    run: null,
   };
 }
 
@@ -55,7 +78,14 @@ export function setPending(a, label) {
 export function setAnalysis(a, { summary, placement, errors, ms }, at = new Date().toISOString()) {
   const next = { ...a, pending: null, errors, ms, cancelled: false, cleared: false };
   if (summary.modules.length === 0) return next;
-  return { ...next, shown: { summary, placement, name: summary.file, seq: nextSeq++, at, ms }, selected: null, selectedFusion: null, page: 0, run: null };
+  return {
+    ...next,
+    shown: { summary, placement, name: summary.file, seq: nextSeq++, at, ms },
+    selected: null,
+    selectedFusion: null,
+    page: 0,
+    run: null,
+  };
 }
 
 /** The Worker failed: the message as an error without a place. */
@@ -70,7 +100,19 @@ export function setCancelled(a) {
 
 /** Clear: the text is gone, and so are its results, errors and run. */
 export function setCleared(a) {
-  return { ...a, shown: null, errors: [], pending: null, ms: null, cancelled: false, cleared: true, selected: null, selectedFusion: null, page: 0, run: null };
+  return {
+    ...a,
+    shown: null,
+    errors: [],
+    pending: null,
+    ms: null,
+    cancelled: false,
+    cleared: true,
+    selected: null,
+    selectedFusion: null,
+    page: 0,
+    run: null,
+  };
 }
 
 /**
@@ -81,8 +123,11 @@ export function setCleared(a) {
 export function setRunChoice(a, choice) {
   const inputs = RUN_INPUTS.includes(choice.inputs) ? choice.inputs : a.runChoice.inputs;
   const seed = Number.isInteger(choice.seed) && choice.seed >= 0 ? choice.seed : a.runChoice.seed;
-  const files = Array.isArray(choice.files) && choice.files.every((f) => typeof f?.name === 'string' && f.bytes instanceof Uint8Array)
-    ? choice.files : a.runChoice.files;
+  const files =
+    Array.isArray(choice.files) &&
+    choice.files.every((f) => typeof f?.name === 'string' && f.bytes instanceof Uint8Array)
+      ? choice.files
+      : a.runChoice.files;
   const fuse = typeof choice.fuse === 'boolean' ? choice.fuse : a.runChoice.fuse;
   return { ...a, runChoice: { inputs, seed, files, fuse } };
 }
@@ -103,7 +148,9 @@ export function runChoiceFromLink(a, run) {
   const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
   return {
     analyze: setRunChoice(a, { fuse: true }),
-    notices: [`ignored fuse=${JSON.stringify(shown)} in the link: fuse is one of ${Object.keys(FUSE_IN_LINK).join(', ')}; the run fuses (the default)`],
+    notices: [
+      `ignored fuse=${JSON.stringify(shown)} in the link: fuse is one of ${Object.keys(FUSE_IN_LINK).join(', ')}; the run fuses (the default)`,
+    ],
   };
 }
 
@@ -119,9 +166,17 @@ export function setRunPending(a, label) {
   return {
     ...a,
     run: {
-      seq: a.shown.seq, name: a.shown.name, report: keep?.report ?? null, at: keep?.at ?? null, ms: keep?.ms ?? null,
-      inputs: keep?.inputs ?? a.runChoice.inputs, seed: keep?.seed ?? a.runChoice.seed,
-      pending: label, cancelled: false, error: null, asked: { ...a.runChoice },
+      seq: a.shown.seq,
+      name: a.shown.name,
+      report: keep?.report ?? null,
+      at: keep?.at ?? null,
+      ms: keep?.ms ?? null,
+      inputs: keep?.inputs ?? a.runChoice.inputs,
+      seed: keep?.seed ?? a.runChoice.seed,
+      pending: label,
+      cancelled: false,
+      error: null,
+      asked: { ...a.runChoice },
     },
   };
 }
@@ -135,8 +190,21 @@ export function setRun(a, seq, { report, ms, files, fusedTotals }, at = new Date
   if (a.run?.seq !== seq) return a;
   return {
     ...a,
-    run: { ...a.run, report, ms, at, files: files ?? [], fusedTotals: fusedTotals ?? null, inputs: a.run.asked.inputs, seed: a.run.asked.seed, pending: null, cancelled: false, error: null },
-    selectedFusion: null, fusionPage: 0,
+    run: {
+      ...a.run,
+      report,
+      ms,
+      at,
+      files: files ?? [],
+      fusedTotals: fusedTotals ?? null,
+      inputs: a.run.asked.inputs,
+      seed: a.run.asked.seed,
+      pending: null,
+      cancelled: false,
+      error: null,
+    },
+    selectedFusion: null,
+    fusionPage: 0,
   };
 }
 
@@ -182,7 +250,12 @@ export function setSelectedFusion(a, j) {
   const n = run?.fusions?.length ?? 0;
   const ok = Number.isInteger(j) && j >= 0 && j < n;
   // The table of fusions shows the selected one's page.
-  return { ...a, selectedFusion: ok ? j : null, selected: null, fusionPage: ok ? Math.floor(j / TABLE_PAGE) : a.fusionPage ?? 0 };
+  return {
+    ...a,
+    selectedFusion: ok ? j : null,
+    selected: null,
+    fusionPage: ok ? Math.floor(j / TABLE_PAGE) : (a.fusionPage ?? 0),
+  };
 }
 
 /** The page of the table of fusions: an integer from 0 to the last page of the run on show (clamped). */
@@ -232,7 +305,7 @@ export function* analyzeBaseSteps(core, a, budgets, measurements) {
   const found = availableRoofs(budgets, measurements, dtype);
   const roof = found.find((r) => r.id === a.roofId) ?? found[0];
   yield;
-  const rows = yield* buildRowsInSteps(summary, placement);  // their bounds follow from the core's answer
+  const rows = yield* buildRowsInSteps(summary, placement); // their bounds follow from the core's answer
   const run = a.run?.seq === a.shown.seq && a.run.report ? a.run : null;
   const measured = run ? measuredSeconds(summary, placement, run.report) : null;
   // A fused run's fusions: after the ops in the core's roofline call (fusion j at n + j), so
@@ -256,16 +329,23 @@ export function* analyzeBaseSteps(core, a, budgets, measurements) {
   if (measured) {
     seconds = new Float64Array(n + fusions.length).fill(NaN);
     seconds.set(measured.seconds);
-    fusions.forEach((f, j) => { if (f.seconds !== null) seconds[n + j] = f.seconds; });
+    fusions.forEach((f, j) => {
+      if (f.seconds !== null) seconds[n + j] = f.seconds;
+    });
   }
   const line = core.roofline({
     roofs: [roof, ...found.filter((r) => r !== roof)].map(roofBudgets),
-    flops, bytes,
-    totals: { flops: summary.totals.flops, bytes_accessed: summary.totals.bytes_accessed, collective_bytes: summary.totals.collective_bytes || 0 },
+    flops,
+    bytes,
+    totals: {
+      flops: summary.totals.flops,
+      bytes_accessed: summary.totals.bytes_accessed,
+      collective_bytes: summary.totals.collective_bytes || 0,
+    },
     range: figureRange(rows, summary.totals, drawn, fusions),
     ...(measured ? { seconds, measured_seconds: measured.total } : {}),
   });
-  if (!line.ok) throw new Error(`the roofline of this program: ${line.error}`);  // a bug: the roofs are checked data
+  if (!line.ok) throw new Error(`the roofline of this program: ${line.error}`); // a bug: the roofs are checked data
   // A fused run: the program's lower bound from its fused totals (bytes at the fusions'
   // boundaries, the traffic the run did), by the core as the unfused one; its measured total is
   // set beside this bound. The unfused bound stays on show, named as such.
@@ -273,12 +353,18 @@ export function* analyzeBaseSteps(core, a, budgets, measurements) {
   let fusedLine = null;
   if (ft) {
     const r = core.roofline({
-      roofs: [roofBudgets(roof)], flops: new Float64Array(0), bytes: new Float64Array(0),
-      totals: { flops: ft.flops, bytes_accessed: ft.bytes_accessed, collective_bytes: summary.totals.collective_bytes || 0 },
+      roofs: [roofBudgets(roof)],
+      flops: new Float64Array(0),
+      bytes: new Float64Array(0),
+      totals: {
+        flops: ft.flops,
+        bytes_accessed: ft.bytes_accessed,
+        collective_bytes: summary.totals.collective_bytes || 0,
+      },
       range: figureRange(rows, summary.totals, drawn, fusions),
       ...(measured ? { measured_seconds: measured.total } : {}),
     });
-    if (!r.ok) throw new Error(`the fused roofline of this program: ${r.error}`);  // a bug, as above
+    if (!r.ok) throw new Error(`the fused roofline of this program: ${r.error}`); // a bug, as above
     fusedLine = r.value;
   }
   yield;
@@ -291,7 +377,10 @@ export function* analyzeBaseSteps(core, a, budgets, measurements) {
   withFusionRoofline(fusions, line.value, n);
   yield;
   return {
-    summary, roofs, roof: chosen, rows,
+    summary,
+    roofs,
+    roof: chosen,
+    rows,
     dtype: { used: dtype, detected: detected.dtype, from: a.dtype ? 'chosen by you' : detected.from },
     bound: chosen.line.time,
     // A fused run's bound from its fused totals (null otherwise): {seconds, compute, memory, …, bytes_accessed}.
@@ -299,6 +388,8 @@ export function* analyzeBaseSteps(core, a, budgets, measurements) {
     figure: { ...figurePoints(rows, line.value, drawn), fusions: fusionPoints(fusions) },
     ceilings: line.value.ops.ceilings,
     fusions,
-    run: run ? { ...run, measured: line.value.measured, measuredFused: fusedLine?.measured ?? null, timedOps: measured.timed } : null,
+    run: run
+      ? { ...run, measured: line.value.measured, measuredFused: fusedLine?.measured ?? null, timedOps: measured.timed }
+      : null,
   };
 }

@@ -16,12 +16,29 @@
 //   sheet:     whether the page shows the printable sheet.
 // }
 import {
-  classroomHash, DEFAULT_SETTINGS, effectiveSeed, familiesArg, parseCount, parseSeed, parseStudent, sameSettings, setKey,
+  classroomHash,
+  DEFAULT_SETTINGS,
+  effectiveSeed,
+  familiesArg,
+  parseCount,
+  parseSeed,
+  parseStudent,
+  sameSettings,
+  setKey,
   settingsFromHash,
 } from './model/classroom.js';
 import { decodeHash } from './model/hash.js';
 import {
-  decodeProgress, emptyProgress, questionKey, recordAnswer, recordHint, recordSolution, resetSet, score, setProgress, withUnnamedId,
+  decodeProgress,
+  emptyProgress,
+  questionKey,
+  recordAnswer,
+  recordHint,
+  recordSolution,
+  resetSet,
+  score,
+  setProgress,
+  withUnnamedId,
 } from './model/progress.js';
 
 /** The first state: the default set, not generated yet (applyClassroomLink or submitSettings does it). */
@@ -34,7 +51,11 @@ export function createClassroomState(core) {
     exercises: [],
     epoch: 0,
     progress: emptyProgress(),
-    notices: { link: [], storage: families.ok ? [] : [`The exercise families could not be read: ${families.error}`], set: [] },
+    notices: {
+      link: [],
+      storage: families.ok ? [] : [`The exercise families could not be read: ${families.error}`],
+      set: [],
+    },
     formErrors: {},
     said: {},
     confirmReset: false,
@@ -55,7 +76,9 @@ function show(core, c) {
     ...c,
     exercises: r.ok ? r.value : [],
     notices: { ...c.notices, set: r.ok ? [] : [`These exercises could not be generated: ${r.error}`] },
-    epoch: c.epoch + 1, said: {}, formErrors: {},
+    epoch: c.epoch + 1,
+    said: {},
+    formErrors: {},
   };
 }
 
@@ -66,13 +89,21 @@ function show(core, c) {
 export function loadProgress(c, stored) {
   if (!stored.ok) {
     return {
-      ...c, progress: emptyProgress(),
-      notices: { ...c.notices, storage: [...c.notices.storage, `Progress cannot be saved in this browser (${stored.error}); answers are checked but forgotten on reload.`] },
+      ...c,
+      progress: emptyProgress(),
+      notices: {
+        ...c.notices,
+        storage: [
+          ...c.notices.storage,
+          `Progress cannot be saved in this browser (${stored.error}); answers are checked but forgotten on reload.`,
+        ],
+      },
     };
   }
   const decoded = decodeProgress(stored.text);
   return {
-    ...c, progress: decoded.progress,
+    ...c,
+    progress: decoded.progress,
     notices: { ...c.notices, storage: decoded.notice ? [...c.notices.storage, decoded.notice] : c.notices.storage },
   };
 }
@@ -113,7 +144,11 @@ export function applyClassroomLink(core, c, hash) {
 export function submitSettings(core, c, form) {
   const errors = {};
   const next = { families: [] };
-  for (const [field, parse] of [['seed', parseSeed], ['count', parseCount], ['student', parseStudent]]) {
+  for (const [field, parse] of [
+    ['seed', parseSeed],
+    ['count', parseCount],
+    ['student', parseStudent],
+  ]) {
     const r = parse(form[field]);
     if (r.ok) next[field] = r.value;
     else errors[field] = r.error;
@@ -125,7 +160,14 @@ export function submitSettings(core, c, form) {
   next.families = same ? [...c.settings.families] : checked.length === c.families.length ? [] : checked;
   if (Object.keys(errors).length) return { ...c, formErrors: errors };
   const changed = !sameSettings(next, c.settings);
-  const applied = { ...c, settings: next, inLink: true, notices: { ...c.notices, link: [] }, formErrors: {}, cleared: false };
+  const applied = {
+    ...c,
+    settings: next,
+    inLink: true,
+    notices: { ...c.notices, link: [] },
+    formErrors: {},
+    cleared: false,
+  };
   return changed ? show(core, applied) : applied;
 }
 
@@ -138,14 +180,23 @@ export function checkClassroomAnswer(core, c, index, questionId, text, now) {
   const r = core.checkAnswer(effectiveSeed(s), s.count, familiesArg(s), index, questionId, String(text));
   if (!r.ok) return { ...c, said: { ...said, [key]: r.error }, cleared: false };
   delete said[key];
-  return { ...c, said, cleared: false, progress: recordAnswer(c.progress, setKey(s), s, index, questionId, String(text), r.value, now) };
+  return {
+    ...c,
+    said,
+    cleared: false,
+    progress: recordAnswer(c.progress, setKey(s), s, index, questionId, String(text), r.value, now),
+  };
 }
 
 /** One more hint shown for a question. */
 export function showClassroomHint(c, index, questionId, now) {
   const q = c.exercises[index]?.questions.find((x) => x.id === questionId);
   if (!q) return c;
-  return { ...c, cleared: false, progress: recordHint(c.progress, setKey(c.settings), c.settings, index, questionId, q.hints.length, now) };
+  return {
+    ...c,
+    cleared: false,
+    progress: recordHint(c.progress, setKey(c.settings), c.settings, index, questionId, q.hints.length, now),
+  };
 }
 
 /** The solution of exercise `index` opened on request. */
@@ -169,7 +220,14 @@ export function askClassroomReset(c, on) {
 
 /** Forgets the set's progress: fresh cards, empty answers. */
 export function resetClassroomSet(c) {
-  return { ...c, progress: resetSet(c.progress, setKey(c.settings)), confirmReset: false, cleared: true, said: {}, epoch: c.epoch + 1 };
+  return {
+    ...c,
+    progress: resetSet(c.progress, setKey(c.settings)),
+    confirmReset: false,
+    cleared: true,
+    said: {},
+    epoch: c.epoch + 1,
+  };
 }
 
 export function setClassroomSheet(c, on) {
@@ -182,7 +240,8 @@ export function dismissClassroomNotices(c) {
 }
 
 /** The set on show as Moodle XML (one core call): {ok, value: text} or {ok: false, error}. */
-export const classroomMoodle = (core, c) => core.moodleXml(effectiveSeed(c.settings), c.settings.count, familiesArg(c.settings));
+export const classroomMoodle = (core, c) =>
+  core.moodleXml(effectiveSeed(c.settings), c.settings.count, familiesArg(c.settings));
 
 /** The classroom part of the page's link ('' when the link does not carry the set). */
 export const classroomHashPart = (c) => (c.inLink ? classroomHash(c.settings) : '');
@@ -193,7 +252,8 @@ export const classroomScore = (c) => score(savedSet(c), c.exercises);
 /** For window.rooflineLab.classroom(). */
 export function classroomSnapshot(c) {
   return {
-    settings: { ...c.settings, families: [...c.settings.families] }, seed_used: effectiveSeed(c.settings),
+    settings: { ...c.settings, families: [...c.settings.families] },
+    seed_used: effectiveSeed(c.settings),
     exercises: c.exercises.map((e) => ({ index: e.index, family: e.family, title: e.title, statement: e.statement })),
     score: classroomScore(c),
   };

@@ -48,11 +48,23 @@ function* expandReportSteps(report, columns) {
     const { count, strings, types } = m.rows;
     const c = columns[k];
     const values = {};
-    for (const name of ['flops', 'transcendentals', 'bytes_accessed', 'unfused_bytes_accessed', 'output_bytes', 'collective_bytes']) {
+    for (const name of [
+      'flops',
+      'transcendentals',
+      'bytes_accessed',
+      'unfused_bytes_accessed',
+      'output_bytes',
+      'collective_bytes',
+    ]) {
       values[name] = jsonValues(c[name]);
       yield;
     }
-    const { flops: flopsCol, transcendentals: transCol, bytes_accessed: bytesCol, unfused_bytes_accessed: unfusedCol } = values;
+    const {
+      flops: flopsCol,
+      transcendentals: transCol,
+      bytes_accessed: bytesCol,
+      unfused_bytes_accessed: unfusedCol,
+    } = values;
     const { output_bytes: outputCol, collective_bytes: collectiveCol } = values;
     const start = c.operand_bytes_start;
     const lists = [];
@@ -68,11 +80,22 @@ function* expandReportSteps(report, columns) {
       const flops = flopsCol[i];
       const bytes = bytesCol[i];
       const row = {
-        top_level: top[i] === 1, line: line[i], column: column[i], op: strings[op[i]],
-        shape: type.shape, element_type: type.element_type, dims: type.dims, function: strings[fn[i]],
-        flops, transcendentals: transCol[i], bytes_accessed: bytes,
-        unfused_bytes_accessed: unfusedCol[i], operand_bytes: lists[list[i]],
-        output_bytes: outputCol[i], collective_bytes: collectiveCol[i], intensity: intensityOf(flops, bytes),
+        top_level: top[i] === 1,
+        line: line[i],
+        column: column[i],
+        op: strings[op[i]],
+        shape: type.shape,
+        element_type: type.element_type,
+        dims: type.dims,
+        function: strings[fn[i]],
+        flops,
+        transcendentals: transCol[i],
+        bytes_accessed: bytes,
+        unfused_bytes_accessed: unfusedCol[i],
+        operand_bytes: lists[list[i]],
+        output_bytes: outputCol[i],
+        collective_bytes: collectiveCol[i],
+        intensity: intensityOf(flops, bytes),
         modeled: modeled[i] === 1,
       };
       if (note[i] >= 0) row.note = strings[note[i]];
@@ -110,7 +133,10 @@ export function* expandAnalysisSteps(compact) {
   try {
     return { ok: true, value: yield* expandReportSteps(JSON.parse(compact.json), compact.columns) };
   } catch (e) {
-    return { ok: false, error: `the analysis of this text does not fit in JavaScript memory: ${e && e.message ? e.message : e}` };
+    return {
+      ok: false,
+      error: `the analysis of this text does not fit in JavaScript memory: ${e && e.message ? e.message : e}`,
+    };
   }
 }
 
@@ -160,19 +186,24 @@ export async function loadCore(createCore, options = {}) {
     contract: guarded('contract', (m, k, n, itemsize) => call('contract', m, k, n, itemsize)),
     /** (aRows, aCols, bRows, bCols, itemsize = 4) → Contraction; inner dimensions must match */
     contractShapes: guarded('contractShapes', (ar, ac, br, bc, itemsize) =>
-      call('contractShapes', ar, ac, br, bc, itemsize)),
+      call('contractShapes', ar, ac, br, bc, itemsize),
+    ),
     /** (peak GFLOP/s, bandwidth GB/s, intensities[]) → {ridge, rows: Ceiling[]} */
     ceilings: guarded('ceilings', (peak, bandwidth, xs) => call('ceilings', peak, bandwidth, xs)),
     /** (peak, bandwidth, intensities[], factor) → [{original: Ceiling, revised: Ceiling, bound_changed}] */
     trafficExperiment: guarded('trafficExperiment', (peak, bandwidth, xs, factor) =>
-      call('trafficExperiment', peak, bandwidth, xs, factor)),
+      call('trafficExperiment', peak, bandwidth, xs, factor),
+    ),
     /** (peak, bandwidth, intensities[]) → {kind, x, xlabel, ylabel, series} (the seed's figure data) */
     figure: guarded('figure', (peak, bandwidth, xs) => call('figure', peak, bandwidth, xs)),
     /**
      * () → the seed's defaults: m, k, n, itemsize, peak, bandwidth, traffic_factor, sizes, exercise,
      * max_budget, dtypes ({f32: 4, …}), dtype_of_itemsize ({"2": "bf16", …}). Fetched once.
      */
-    lessonDefaults: guarded('lessonDefaults', once(() => call('lessonDefaults'))),
+    lessonDefaults: guarded(
+      'lessonDefaults',
+      once(() => call('lessonDefaults')),
+    ),
     /**
      * (params {m, k, n, dtype, itemsize, peak, bandwidth, traffic_factor, sizes}: any left out is the
      * seed's; extras {measured?: {gflops, bandwidth_gbs: {level: GB/s}, point: {m, k, n, gflops}},
@@ -198,11 +229,14 @@ export async function loadCore(createCore, options = {}) {
      * samplerRecord(sampler, seconds) → the next sampler, until its phase is 'done' or 'failed'.
      */
     samplerStart: guarded('samplerStart', (resolution, minSampleSeconds, samples) =>
-      parsed(call('samplerStart', resolution, minSampleSeconds, samples))),
+      parsed(call('samplerStart', resolution, minSampleSeconds, samples)),
+    ),
     samplerRecord: guarded('samplerRecord', (sampler, seconds) =>
-      parsed(call('samplerRecord', JSON.stringify(sampler), seconds))),
+      parsed(call('samplerRecord', JSON.stringify(sampler), seconds)),
+    ),
     timeKernel: guarded('timeKernel', (variant, m, k, n, samples, minSampleSeconds) =>
-      call('timeKernel', variant, m, k, n, samples, minSampleSeconds)),
+      call('timeKernel', variant, m, k, n, samples, minSampleSeconds),
+    ),
     /**
      * () → {max_abs_error, passed, worst_ratio, worst_index, worst_value, worst_reference, atol, rtol,
      * inputs, ops_seconds, ops}: the lesson's StableHLO run by the interpreter on arange inputs and
@@ -306,7 +340,9 @@ export async function loadCore(createCore, options = {}) {
      * one cell run in the kernel's globals; tracebacks name it "<cell N>" (N = cell). line is in
      * file (the cell a function came from), sourceLine in this cell. Synchronous: call it in a Worker.
      */
-    notebookRunCell: guarded('notebookRunCell', (handle, source, cell) => call('notebookRunCell', handle, source, cell)),
+    notebookRunCell: guarded('notebookRunCell', (handle, source, cell) =>
+      call('notebookRunCell', handle, source, cell),
+    ),
     /** handle → true: the kernel forgets every variable, function and import. */
     notebookReset: guarded('notebookReset', (handle) => call('notebookReset', handle)),
     /** handle → true: the kernel is freed. */
@@ -348,7 +384,12 @@ export async function loadCore(createCore, options = {}) {
         program: JSON.parse(program),
         measured: JSON.parse(measured),
       };
-      if (r.value.gflops) value.measured_ops = { gflops: plain(r.value.gflops), gbs: plain(r.value.gbs), of_roof: plain(r.value.of_roof) };
+      if (r.value.gflops)
+        value.measured_ops = {
+          gflops: plain(r.value.gflops),
+          gbs: plain(r.value.gbs),
+          of_roof: plain(r.value.of_roof),
+        };
       return { ok: true, value };
     }),
     /**
@@ -364,12 +405,17 @@ export async function loadCore(createCore, options = {}) {
     // ---- exercises (deterministic from a seed: the same in the CLI and on the page) ----
     /** (seed text, count 1..100, families?: string[]) → [{index, family, title, statement, ir, params, sizes, questions, solution}] */
     generateExercises: guarded('generateExercises', (seed, count, families) =>
-      parsed(call('generateExercises', seed, count, families))),
+      parsed(call('generateExercises', seed, count, families)),
+    ),
     /** () → [{id, label}]: the families in turn order, the one list (fetched once) */
-    exerciseFamilies: guarded('exerciseFamilies', once(() => call('exerciseFamilies'))),
+    exerciseFamilies: guarded(
+      'exerciseFamilies',
+      once(() => call('exerciseFamilies')),
+    ),
     /** (seed, count, families?, index, questionId, answer text) → {correct, feedback} */
     checkAnswer: guarded('checkAnswer', (seed, count, families, index, questionId, answer) =>
-      call('checkAnswer', seed, count, families, index, questionId, answer)),
+      call('checkAnswer', seed, count, families, index, questionId, answer),
+    ),
     /**
      * (question {kind: 'number'|'choice'|'set', unit, value, exact, rel_tolerance, choices?, set?,
      * mistakes?: [{value, feedback}], hints?}, answer text) → {correct, feedback}: the generated exercises'

@@ -25,6 +25,8 @@ export function coreBytes() {
  * Worker decompresses (web/worker.js), then the Worker's code.
  */
 export function workerURL() {
-  const blob = new Blob([GLUE, '\n;\nself.__RL_CORE_WASM__ = "', WASM, '";\n', __WORKER_SOURCE__], { type: 'text/javascript' });
+  const blob = new Blob([GLUE, '\n;\nself.__RL_CORE_WASM__ = "', WASM, '";\n', __WORKER_SOURCE__], {
+    type: 'text/javascript',
+  });
   return URL.createObjectURL(blob);
 }

@@ -20,7 +20,15 @@ import { classroomHash, familiesArg, isSetNotice } from './model/classroom.js';
 import { decodeHash } from './model/hash.js';
 
 export function createGradebookState() {
-  return { open: false, set: null, files: [], table: null, error: null, notices: [], sort: { key: 'student', dir: 'asc' } };
+  return {
+    open: false,
+    set: null,
+    files: [],
+    table: null,
+    error: null,
+    notices: [],
+    sort: { key: 'student', dir: 'asc' },
+  };
 }
 
 /** The set as core.gradebook takes it. */
@@ -33,7 +41,8 @@ function regraded(core, g) {
   return r.ok ? { ...g, table: r.value, error: null } : { ...g, table: null, error: r.error };
 }
 
-const sameSet = (a, b) => (a === null && b === null) ||
+const sameSet = (a, b) =>
+  (a === null && b === null) ||
   (Boolean(a && b) && a.seed === b.seed && a.count === b.count && a.families.join(',') === b.families.join(','));
 
 /**
@@ -41,7 +50,12 @@ const sameSet = (a, b) => (a === null && b === null) ||
  * for the files' own set (null). Files held are graded again when the set changes.
  */
 export function openGradebook(core, g, set, notices = []) {
-  const next = { ...g, open: true, notices: [...notices], set: set ? { seed: set.seed, count: set.count, families: [...set.families] } : null };
+  const next = {
+    ...g,
+    open: true,
+    notices: [...notices],
+    set: set ? { seed: set.seed, count: set.count, families: [...set.families] } : null,
+  };
   return sameSet(g.set, next.set) && (g.table || !g.files.length) ? next : regraded(core, next);
 }
 
@@ -51,7 +65,11 @@ export function closeGradebook(g) {
 
 /** Files dropped or opened ([{name, text, size}]): added to those held (a same name replaces), all graded again. */
 export function addGradebookFiles(core, g, files) {
-  const added = files.map((f) => ({ name: String(f.name), text: String(f.text), ...(Number.isFinite(f.size) ? { size: f.size } : {}) }));
+  const added = files.map((f) => ({
+    name: String(f.name),
+    text: String(f.text),
+    ...(Number.isFinite(f.size) ? { size: f.size } : {}),
+  }));
   const kept = g.files.filter((f) => !added.some((a) => a.name === f.name));
   return regraded(core, { ...g, files: [...kept, ...added] });
 }
@@ -67,7 +85,7 @@ export function setGradebookSort(g, key) {
 }
 
 /** What the gradebook does when its link's set cannot be read whole. */
-export const LINK_SET_IGNORED = 'The link\'s set is not used: the gradebook grades the set most of the files belong to.';
+export const LINK_SET_IGNORED = "The link's set is not used: the gradebook grades the set most of the files belong to.";
 
 /**
  * A link's gradebook part: `#gradebook` opens it (for the files' own set), with the classroom's
@@ -81,7 +99,8 @@ export function applyGradebookLink(core, g, hash, settings, linkNotices = []) {
   const raw = decodeHash(hash).classroom;
   if (!raw || !Object.hasOwn(raw, 'gradebook')) return g.open ? closeGradebook(g) : g;
   // Only a set key read wrong leaves the set to the files; a bad `student=` does not concern it.
-  if (linkNotices.some(isSetNotice)) return openGradebook(core, g, null, [...linkNotices.filter(isSetNotice), LINK_SET_IGNORED]);
+  if (linkNotices.some(isSetNotice))
+    return openGradebook(core, g, null, [...linkNotices.filter(isSetNotice), LINK_SET_IGNORED]);
   return openGradebook(core, g, Object.hasOwn(raw, 'seed') ? settings : null);
 }
 

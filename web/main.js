@@ -12,15 +12,44 @@ import { browserSpawn, defaultWorkerCount, WorkerPool } from './pool.js';
 import { analysisOfWorkerSteps } from './worker_host.js';
 import { sliced } from './model/steps.js';
 import {
-  applyHash, applyLink, applyPartial, checkExercise, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow, setTrafficMeasurement,
+  applyHash,
+  applyLink,
+  applyPartial,
+  checkExercise,
+  createState,
+  hashOf,
+  publicState,
+  resetInputs,
+  setInput,
+  setMeasurements,
+  setShow,
+  setTrafficMeasurement,
 } from './state.js';
 import {
-  applyClassroomLink, askClassroomReset, checkClassroomAnswer, classroomHashPart, classroomSnapshot, dismissClassroomNotices,
-  loadProgress, nameUnnamedExport, resetClassroomSet, setClassroomSheet, showClassroomHint, showClassroomSolution, storageResult, submitSettings,
+  applyClassroomLink,
+  askClassroomReset,
+  checkClassroomAnswer,
+  classroomHashPart,
+  classroomSnapshot,
+  dismissClassroomNotices,
+  loadProgress,
+  nameUnnamedExport,
+  resetClassroomSet,
+  setClassroomSheet,
+  showClassroomHint,
+  showClassroomSolution,
+  storageResult,
+  submitSettings,
 } from './classroom_state.js';
 import { classroomMoodle } from './classroom_state.js';
 import {
-  addGradebookFiles, applyGradebookLink, clearGradebook, closeGradebook, gradebookHashPart, openGradebook, setGradebookSort,
+  addGradebookFiles,
+  applyGradebookLink,
+  clearGradebook,
+  closeGradebook,
+  gradebookHashPart,
+  openGradebook,
+  setGradebookSort,
 } from './gradebook_state.js';
 import { installOffline } from './offline.js';
 import { bindGradebookView } from './views/gradebook_view.js';
@@ -53,7 +82,7 @@ const ready = new Promise((resolve, reject) => {
   resolveReady = resolve;
   rejectReady = reject;
 });
-ready.catch(() => {});  // a failed start is shown on the page; scripts awaiting `ready` still see it
+ready.catch(() => {}); // a failed start is shown on the page; scripts awaiting `ready` still see it
 
 /** localStorage, which a browser may refuse (privacy settings, a full quota): never throws. */
 const storage = {
@@ -122,9 +151,26 @@ const api = {
     const a = state.analyze;
     const v = views?.analyze.view();
     return structuredClone({
-      pending: a.pending ?? (views?.analyze.drawing() ? 'drawing the results' : null), errors: a.errors, sort: a.sort, selected: a.selected, selected_fusion: a.selectedFusion ?? null, ms: a.ms, render_ms: views?.analyze.renderMs() ?? null,
-      roof: v ? { id: v.roof.id, label: v.roof.label, kind: v.roof.kind, peak: v.roof.peak, bandwidth: v.roof.bandwidth, interconnect: v.roof.interconnect, dtype_used: v.roof.dtype_used } : null,
-      dtype: v ? v.dtype : null, bound: v ? v.bound : null,
+      pending: a.pending ?? (views?.analyze.drawing() ? 'drawing the results' : null),
+      errors: a.errors,
+      sort: a.sort,
+      selected: a.selected,
+      selected_fusion: a.selectedFusion ?? null,
+      ms: a.ms,
+      render_ms: views?.analyze.renderMs() ?? null,
+      roof: v
+        ? {
+            id: v.roof.id,
+            label: v.roof.label,
+            kind: v.roof.kind,
+            peak: v.roof.peak,
+            bandwidth: v.roof.bandwidth,
+            interconnect: v.roof.interconnect,
+            dtype_used: v.roof.dtype_used,
+          }
+        : null,
+      dtype: v ? v.dtype : null,
+      bound: v ? v.bound : null,
     });
   },
   /**
@@ -145,7 +191,8 @@ const api = {
   notebook: (source, options = {}) => {
     if (!analyzeClient) return Promise.reject(new Error('the page is not ready yet: await rooflineLab.ready'));
     const { filename, maxSteps } = options ?? {};
-    return analyzeClient.notebook(String(source), { filename: filename == null ? undefined : String(filename), maxSteps })
+    return analyzeClient
+      .notebook(String(source), { filename: filename == null ? undefined : String(filename), maxSteps })
       .then((r) => ({ stdout: r.stdout, error: r.error, errorType: r.errorType, line: r.line }));
   },
   /**
@@ -175,7 +222,8 @@ const api = {
   /** Where op `index`'s point is on section 8's canvas ({x, y} in CSS pixels), or null (a test hook). */
   analysisPointPixel: (index) => (views ? views.analyze.figure.pixelOf(index) : null),
   /** Where a run's fusion `j` (its position in the report's fusions) is on section 8's canvas: its estimate, or with measured its measurement; or null (a test hook). */
-  analysisFusionPixel: (j, measured = false) => (views ? views.analyze.figure.pixelOfFusion(j, Boolean(measured)) : null),
+  analysisFusionPixel: (j, measured = false) =>
+    views ? views.analyze.figure.pixelOfFusion(j, Boolean(measured)) : null,
   /**
    * Section 9: {settings: {seed, count, families, student}, seed_used, exercises: [{index, family, title,
    * statement}], score: {right, answered, total}}, or null before the page is ready.
@@ -217,7 +265,7 @@ function renderLesson() {
 
 function render() {
   renderLesson();
-  if (!views?.figure) return;  // the rest is not drawn yet: boot draws it once wired
+  if (!views?.figure) return; // the rest is not drawn yet: boot draws it once wired
   renderMeasurements(state.measurements);
   renderTrafficMeasurement(state);
   views.figure.render(state);
@@ -239,8 +287,14 @@ let knownHash = '';
  */
 function writeHash() {
   if (location.hash !== knownHash) return;
-  const hash = [notebookHashPart(state.notebook), gradebookHashPart(state.gradebook) || classroomHashPart(state.classroom), writeLink(state.write).part, hashOf(state)]
-    .filter(Boolean).join('&');
+  const hash = [
+    notebookHashPart(state.notebook),
+    gradebookHashPart(state.gradebook) || classroomHashPart(state.classroom),
+    writeLink(state.write).part,
+    hashOf(state),
+  ]
+    .filter(Boolean)
+    .join('&');
   if (!hash || location.hash.slice(1) === hash) return;
   try {
     history.replaceState(null, '', `#${hash}`);
@@ -250,7 +304,7 @@ function writeHash() {
   }
 }
 
-let savedProgress = null;  // the progress object last written to localStorage (or read from it)
+let savedProgress = null; // the progress object last written to localStorage (or read from it)
 
 /** localStorage as a view of state.classroom.progress: written when it changes. */
 function writeProgress() {
@@ -287,7 +341,16 @@ async function boot() {
   knownHash = location.hash;
   if (location.hash.length > 1) state = applyHash(core, state, location.hash);
   state = { ...state, classroom: applyClassroomLink(core, state.classroom, location.hash) };
-  state = { ...state, gradebook: applyGradebookLink(core, state.gradebook, location.hash, state.classroom.settings, state.classroom.notices.link) };
+  state = {
+    ...state,
+    gradebook: applyGradebookLink(
+      core,
+      state.gradebook,
+      location.hash,
+      state.classroom.settings,
+      state.classroom.notices.link,
+    ),
+  };
   state = { ...state, write: applyWriteLink(createWriteState(), location.hash) };
   state = { ...state, notebook: applyNotebookLink(createNotebookState(seedCells(core), SEED_MISSING), location.hash) };
   const linkedClassroom = state.classroom.inLink;
@@ -332,70 +395,115 @@ async function boot() {
   const examples = core.exampleModules();
   const analyses = pool.group();
   const runs = pool.group();
-  const scripted = pool.group();  // rooflineLab.run: the page's Cancel does not touch it
+  const scripted = pool.group(); // rooflineLab.run: the page's Cancel does not touch it
   analyzeClient = {
     // The rows become objects across tasks (a 5 MB module has ~100,000): no long main-thread task.
-    analyze: (text, name) => analyses.run('analyze', { text })
-      .then((value) => new Promise((resolve, reject) => sliced(analysisOfWorkerSteps(name, value), () => true, resolve, reject))),
+    analyze: (text, name) =>
+      analyses
+        .run('analyze', { text })
+        .then(
+          (value) =>
+            new Promise((resolve, reject) => sliced(analysisOfWorkerSteps(name, value), () => true, resolve, reject)),
+        ),
     cancel: () => analyses.cancel(),
     run: (text, name, { inputs, seed, files, fuse }, onProgress) =>
-      runs.run('run', { text, name, inputs, seed, files, fuse, timingBudget: PAGE_TIMING_BUDGET_SECONDS, timeBudget: PAGE_TIME_BUDGET_SECONDS }, { onProgress }),
+      runs.run(
+        'run',
+        {
+          text,
+          name,
+          inputs,
+          seed,
+          files,
+          fuse,
+          timingBudget: PAGE_TIMING_BUDGET_SECONDS,
+          timeBudget: PAGE_TIME_BUDGET_SECONDS,
+        },
+        { onProgress },
+      ),
     cancelRun: () => runs.cancel(),
     scriptedRun: (text, options) => scripted.run('run', { text, ...options }),
     notebook: (source, options) => scripted.run('notebook', { source, ...options }),
   };
-  const lowerings = pool.group();  // section 8's Write: JAX-style Python → StableHLO, as you type
+  const lowerings = pool.group(); // section 8's Write: JAX-style Python → StableHLO, as you type
   // The Notebook's kernel lives in a Worker of its own (its wasm instance holds the variables):
   // Stop ends that Worker, and the next run starts a fresh one, without touching the page's pool.
   const notebookPool = new WorkerPool({ size: 1, spawn: browserSpawn(workerURL) });
   const notebookRuns = notebookPool.group();
   const setNotebook = (notebook) => {
-    state = { ...state, notebook };  // only the Notebook and the link change
+    state = { ...state, notebook }; // only the Notebook and the link change
     views.notebook.render(state);
     if (!state.error) writeHash();
   };
   const now = () => new Date().toISOString();
   views = {
     ...views,
-    figure: bindFigureView(() => state, (key, on) => update(setShow(state, key, on))),
-    analyze: bindAnalyzeView(analyzeClient, examples.ok ? examples.value : [], () => state,
+    figure: bindFigureView(
+      () => state,
+      (key, on) => update(setShow(state, key, on)),
+    ),
+    analyze: bindAnalyzeView(
+      analyzeClient,
+      examples.ok ? examples.value : [],
+      () => state,
       (analyze) => {
-        const linkChanged = analyze.runChoice.fuse !== state.analyze.runChoice.fuse;  // #fuse=ops follows the choice
-        state = { ...state, analyze };  // only section 8 changes: only it redraws
+        const linkChanged = analyze.runChoice.fuse !== state.analyze.runChoice.fuse; // #fuse=ops follows the choice
+        state = { ...state, analyze }; // only section 8 changes: only it redraws
         views.analyze.render(state);
         if (linkChanged && !state.error) writeHash();
-      }, core, { onSelectLine: (line, column, name) => views.write.selectLine(line, column, name) }),
-    write: bindWriteView({ lower: (source) => lowerings.run('lower', { source }) }, () => state,
+      },
+      core,
+      { onSelectLine: (line, column, name) => views.write.selectLine(line, column, name) },
+    ),
+    write: bindWriteView(
+      { lower: (source) => lowerings.run('lower', { source }) },
+      () => state,
       (write) => {
-        state = { ...state, write };  // only the Write tab and the link change
+        state = { ...state, write }; // only the Write tab and the link change
         views.write.render(state);
         if (!state.error) writeHash();
       },
-      (text, name) => views.analyze.analyzeProgram(text, name)),
-    classroom: bindClassroomView({
-      apply: (form) => classroom((c) => submitSettings(core, c, form)),
-      check: (index, questionId, text) => classroom((c) => checkClassroomAnswer(core, c, index, questionId, text, now())),
-      hint: (index, questionId) => classroom((c) => showClassroomHint(c, index, questionId, now())),
-      solution: (index) => classroom((c) => showClassroomSolution(c, index, now())),
-      askReset: (on) => classroom((c) => askClassroomReset(c, on)),
-      reset: () => classroom((c) => resetClassroomSet(c)),
-      sheet: (on) => classroom((c) => setClassroomSheet(c, on)),
-      dismiss: () => classroom((c) => dismissClassroomNotices(c)),
-      moodle: () => classroomMoodle(core, state.classroom),
-      unnamed: (id) => classroom((c) => nameUnnamedExport(c, id)),
-      gradebook: () => update({ ...state, gradebook: openGradebook(core, state.gradebook, { ...state.classroom.settings, student: '' }) }),
-    }, () => state),
-    notebook: bindNotebookView({
-      runCell: (source, cell) => notebookRuns.run('notebook-cell', { source, cell }),
-      reset: () => notebookRuns.run('notebook-reset', {}),
-      stop: () => notebookRuns.cancel(),
-    }, () => state, setNotebook),
-    gradebook: bindGradebookView({
-      add: (files) => update({ ...state, gradebook: addGradebookFiles(core, state.gradebook, files) }),
-      clear: () => update({ ...state, gradebook: clearGradebook(state.gradebook) }),
-      close: () => update({ ...state, gradebook: closeGradebook(state.gradebook) }),
-      sort: (key) => update({ ...state, gradebook: setGradebookSort(state.gradebook, key) }),
-    }, () => state),
+      (text, name) => views.analyze.analyzeProgram(text, name),
+    ),
+    classroom: bindClassroomView(
+      {
+        apply: (form) => classroom((c) => submitSettings(core, c, form)),
+        check: (index, questionId, text) =>
+          classroom((c) => checkClassroomAnswer(core, c, index, questionId, text, now())),
+        hint: (index, questionId) => classroom((c) => showClassroomHint(c, index, questionId, now())),
+        solution: (index) => classroom((c) => showClassroomSolution(c, index, now())),
+        askReset: (on) => classroom((c) => askClassroomReset(c, on)),
+        reset: () => classroom((c) => resetClassroomSet(c)),
+        sheet: (on) => classroom((c) => setClassroomSheet(c, on)),
+        dismiss: () => classroom((c) => dismissClassroomNotices(c)),
+        moodle: () => classroomMoodle(core, state.classroom),
+        unnamed: (id) => classroom((c) => nameUnnamedExport(c, id)),
+        gradebook: () =>
+          update({
+            ...state,
+            gradebook: openGradebook(core, state.gradebook, { ...state.classroom.settings, student: '' }),
+          }),
+      },
+      () => state,
+    ),
+    notebook: bindNotebookView(
+      {
+        runCell: (source, cell) => notebookRuns.run('notebook-cell', { source, cell }),
+        reset: () => notebookRuns.run('notebook-reset', {}),
+        stop: () => notebookRuns.cancel(),
+      },
+      () => state,
+      setNotebook,
+    ),
+    gradebook: bindGradebookView(
+      {
+        add: (files) => update({ ...state, gradebook: addGradebookFiles(core, state.gradebook, files) }),
+        clear: () => update({ ...state, gradebook: clearGradebook(state.gradebook) }),
+        close: () => update({ ...state, gradebook: closeGradebook(state.gradebook) }),
+        sort: (key) => update({ ...state, gradebook: setGradebookSort(state.gradebook, key) }),
+      },
+      () => state,
+    ),
   };
   document.getElementById('open-notebook').addEventListener('click', () => setNotebook(openNotebook(state.notebook)));
   window.addEventListener('hashchange', () => {
@@ -411,8 +519,17 @@ async function boot() {
     const linked = applyLink(core, state, location.hash);
     const classroomLinked = applyClassroomLink(core, state.classroom, location.hash);
     update({
-      ...linked, classroom: classroomLinked, write: applyWriteLink(state.write, location.hash), notebook: applyNotebookLink(state.notebook, location.hash),
-      gradebook: applyGradebookLink(core, state.gradebook, location.hash, classroomLinked.settings, classroomLinked.notices.link),
+      ...linked,
+      classroom: classroomLinked,
+      write: applyWriteLink(state.write, location.hash),
+      notebook: applyNotebookLink(state.notebook, location.hash),
+      gradebook: applyGradebookLink(
+        core,
+        state.gradebook,
+        location.hash,
+        classroomLinked.settings,
+        classroomLinked.notices.link,
+      ),
     });
   });
 
@@ -445,10 +562,12 @@ function seedCells(c) {
 function nextPaint() {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, 100);
-    requestAnimationFrame(() => setTimeout(() => {
-      clearTimeout(timer);
-      resolve();
-    }, 0));
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
   });
 }
 

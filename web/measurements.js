@@ -33,11 +33,12 @@ export function timerResolution(now = defaultClock, giveUpSeconds = 1) {
     for (let reads = 1; ; reads++) {
       const t1 = now();
       if (t1 !== t0) return t1;
-      if (reads % 1024 === 0 && Date.now() > deadline) throw new Error(`the timer did not advance within ${giveUpSeconds} s`);
+      if (reads % 1024 === 0 && Date.now() > deadline)
+        throw new Error(`the timer did not advance within ${giveUpSeconds} s`);
     }
   };
   for (let trial = 0; trial < 9; trial++) {
-    const t0 = next(now());  // start on a fresh tick, then wait for the next one
+    const t0 = next(now()); // start on a fresh tick, then wait for the next one
     ticks.push(next(t0) - t0);
   }
   ticks.sort((x, y) => x - y);
@@ -78,10 +79,12 @@ async function forkJoin(core, group, workers, specOf, transferOf, clock) {
   let works = [];
   try {
     // Every Worker's work is made before any is used, and whatever was made is released again.
-    const made = await Promise.allSettled(Array.from({ length: lease.size }, (_, i) => {
-      const spec = specOf(i);
-      return lease.run(i, 'work-create', spec, { transfer: transferOf(i, spec) });
-    }));
+    const made = await Promise.allSettled(
+      Array.from({ length: lease.size }, (_, i) => {
+        const spec = specOf(i);
+        return lease.run(i, 'work-create', spec, { transfer: transferOf(i, spec) });
+      }),
+    );
     works = made.map((r) => (r.status === 'fulfilled' ? r.value : null));
     const failed = made.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
@@ -106,19 +109,48 @@ export async function timeKernelOnWorkers(core, group, size, workers, clock) {
   const b = core.uniformFloats(size * size, 2);
   if (!a.ok) throw new Error(a.error);
   if (!b.ok) throw new Error(b.error);
-  const { blocks, payloads, variant } = blockPayloads(core, { m: size, k: size, n: size, a: a.value, b: b.value, parts: workers });
-  const t = await forkJoin(core, group, blocks.length, (i) => ({ kind: 'kernel', ...payloads[i] }), blockTransfer, clock);
+  const { blocks, payloads, variant } = blockPayloads(core, {
+    m: size,
+    k: size,
+    n: size,
+    a: a.value,
+    b: b.value,
+    parts: workers,
+  });
+  const t = await forkJoin(
+    core,
+    group,
+    blocks.length,
+    (i) => ({ kind: 'kernel', ...payloads[i] }),
+    blockTransfer,
+    clock,
+  );
   const s = timingSummary(t, clock);
   // The work of one round is every block's, as the core counts it (2·rows·k·n each).
   const flops = t.works.reduce((sum, w) => sum + w.flops_per_unit, 0);
-  return { cores: blocks.length, variant: variant.name, m: size, k: size, n: size, ...s, gflops: flops / s.median / 1e9 };
+  return {
+    cores: blocks.length,
+    variant: variant.name,
+    m: size,
+    k: size,
+    n: size,
+    ...s,
+    gflops: flops / s.median / 1e9,
+  };
 }
 
 /** A ceiling on `workers` Workers at once: 'compute' (mul+add chains) or a triad level. */
 export async function ceilingOnWorkers(core, group, what, workers, clock) {
   const spec = what === 'compute' ? { kind: 'chains' } : { kind: 'triad', level: what, workers };
-  const t = await forkJoin(core, group, workers, () => spec, () => [], clock);
-  const best = Math.min(...t.seconds_per_call);  // seconds per unit on every Worker: a peak is the best sample
+  const t = await forkJoin(
+    core,
+    group,
+    workers,
+    () => spec,
+    () => [],
+    clock,
+  );
+  const best = Math.min(...t.seconds_per_call); // seconds per unit on every Worker: a peak is the best sample
   const flops = t.works.reduce((sum, w) => sum + w.flops_per_unit, 0);
   const bytes = t.works.reduce((sum, w) => sum + w.bytes_per_unit, 0);
   const out = { cores: workers, ...timingSummary(t, clock), working_set_bytes: t.works[0].working_set_bytes };
@@ -148,7 +180,14 @@ export async function runMeasurements(core, group, options = {}, onProgress = ()
     onProgress(i, steps.length, step.label);
     try {
       if (step.key === 'lesson') {
-        values.lesson = await group.run('time-kernel', { variant: undefined, m: 32, k: 16, n: 8, samples, minSeconds: 0 });
+        values.lesson = await group.run('time-kernel', {
+          variant: undefined,
+          m: 32,
+          k: 16,
+          n: 8,
+          samples,
+          minSeconds: 0,
+        });
       } else if (step.size) {
         values.kernels.push(await timeKernelOnWorkers(core, group, step.size, step.cores, clock));
       } else {
@@ -176,8 +215,10 @@ export async function runMeasurements(core, group, options = {}, onProgress = ()
  * @returns {Promise<{c: Float32Array, blocks: {row0, rows}[], variant: string}>}
  */
 export async function runKernelOnPool(core, group, { variant, m, k, n, a, b, workers }) {
-  if (!(a instanceof Float32Array) || a.length !== m * k) throw new TypeError(`a must be a Float32Array of m·k = ${m * k} floats`);
-  if (!(b instanceof Float32Array) || b.length !== k * n) throw new TypeError(`b must be a Float32Array of k·n = ${k * n} floats`);
+  if (!(a instanceof Float32Array) || a.length !== m * k)
+    throw new TypeError(`a must be a Float32Array of m·k = ${m * k} floats`);
+  if (!(b instanceof Float32Array) || b.length !== k * n)
+    throw new TypeError(`b must be a Float32Array of k·n = ${k * n} floats`);
   const { blocks, payloads, variant: v } = blockPayloads(core, { variant, m, k, n, a, b, parts: workers });
   const lease = await group.lease(blocks.length);
   try {

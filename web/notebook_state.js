@@ -21,14 +21,29 @@ import { decodeHash } from './model/hash.js';
 /** The Notebook's file name in the page's words. */
 export const SEED_NOTEBOOK_FILE = 'lesson.py';
 
-const freshCell = ({ source, firstLine }) => ({ source, firstLine, status: 'idle', stdout: '', error: null, count: null });
+const freshCell = ({ source, firstLine }) => ({
+  source,
+  firstLine,
+  status: 'idle',
+  stdout: '',
+  error: null,
+  count: null,
+});
 
 /**
  * The state for the seed's cells (core.notebookCells's value), or for none with why (seedError).
  * @param {{source: string, firstLine: number}[] | null} seed
  */
 export function createNotebookState(seed, seedError = null) {
-  return { open: false, seed, seedError: seed ? null : seedError, cells: (seed ?? []).map(freshCell), kernel: null, runs: 0, notice: null };
+  return {
+    open: false,
+    seed,
+    seedError: seed ? null : seedError,
+    cells: (seed ?? []).map(freshCell),
+    kernel: null,
+    runs: 0,
+    notice: null,
+  };
 }
 
 export const openNotebook = (n) => ({ ...n, open: true });
@@ -62,17 +77,27 @@ export function cellStarted(n, i) {
  */
 export function cellFinished(n, i, r) {
   const lost = n.kernel !== null && r.kernel !== n.kernel;
-  const error = r.error ? {
-    text: r.error, type: r.errorType, exception: r.exception, line: r.line, file: r.file, sourceLine: r.sourceLine, column: r.column,
-  } : null;
+  const error = r.error
+    ? {
+        text: r.error,
+        type: r.errorType,
+        exception: r.exception,
+        line: r.line,
+        file: r.file,
+        sourceLine: r.sourceLine,
+        column: r.column,
+      }
+    : null;
   const next = withCell(n, i, () => ({ status: error ? 'error' : 'done', stdout: r.stdout, error, count: r.cellsRun }));
   return { ...next, kernel: r.kernel, runs: r.cellsRun, notice: lost ? KERNEL_LOST : n.notice };
 }
 
 /** What the page says when the kernel's Worker was ended (Stop) or failed: the variables are gone. */
-export const KERNEL_RESTARTED = 'The kernel restarted: the cell was stopped and the Notebook\'s Worker started afresh, so the ' +
+export const KERNEL_RESTARTED =
+  "The kernel restarted: the cell was stopped and the Notebook's Worker started afresh, so the " +
   'variables of earlier cells are gone. Run all (or run the cells again in order) to restore them.';
-export const KERNEL_LOST = 'The kernel restarted (its Worker was started afresh): the variables of cells run before are gone. ' +
+export const KERNEL_LOST =
+  'The kernel restarted (its Worker was started afresh): the variables of cells run before are gone. ' +
   'Run all (or run the cells again in order) to restore them.';
 export const KERNEL_RESET = 'The kernel was reset: every variable, function and import is gone.';
 
@@ -82,7 +107,16 @@ export const KERNEL_RESET = 'The kernel was reset: every variable, function and 
  */
 export function cellStopped(n, i, why = null) {
   const cells = n.cells.map((c, j) => {
-    if (j === i) return { ...c, status: 'stopped', stdout: '', count: null, error: why ? { text: why, type: 'WorkerError', exception: why, line: 0, file: '', sourceLine: 0, column: 0 } : null };
+    if (j === i)
+      return {
+        ...c,
+        status: 'stopped',
+        stdout: '',
+        count: null,
+        error: why
+          ? { text: why, type: 'WorkerError', exception: why, line: 0, file: '', sourceLine: 0, column: 0 }
+          : null,
+      };
     return c.status === 'queued' || c.status === 'running' ? { ...c, status: 'idle' } : c;
   });
   return { ...n, cells, kernel: null, runs: 0, notice: KERNEL_RESTARTED };
@@ -95,7 +129,13 @@ export function unqueue(n) {
 
 /** The kernel was reset (its id given): every output cleared. */
 export function kernelReset(n, kernel) {
-  return { ...n, cells: n.cells.map((c) => ({ ...c, status: 'idle', stdout: '', error: null, count: null })), kernel, runs: 0, notice: KERNEL_RESET };
+  return {
+    ...n,
+    cells: n.cells.map((c) => ({ ...c, status: 'idle', stdout: '', error: null, count: null })),
+    kernel,
+    runs: 0,
+    notice: KERNEL_RESET,
+  };
 }
 
 export const dismissNotice = (n) => ({ ...n, notice: null });

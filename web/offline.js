@@ -10,8 +10,11 @@ const script = typeof document === 'undefined' ? null : document.currentScript;
 
 /** Whether this page can install and cache itself: served over http(s), as dist/'s files. */
 export function canWorkOffline() {
-  return (location.protocol === 'http:' || location.protocol === 'https:') && Boolean(script?.src) &&
-    'serviceWorker' in navigator;
+  return (
+    (location.protocol === 'http:' || location.protocol === 'https:') &&
+    Boolean(script?.src) &&
+    'serviceWorker' in navigator
+  );
 }
 
 /**
@@ -27,23 +30,27 @@ export function installOffline(onUpdateReady) {
   document.head.append(link);
   let switching = false;
   navigator.serviceWorker.addEventListener('controllerchange', () => {
-    if (switching) globalThis.location.reload();  // the new version now serves: show it
+    if (switching) globalThis.location.reload(); // the new version now serves: show it
   });
-  navigator.serviceWorker.register('sw.js').then((registration) => {
-    const offer = () => {
-      if (!registration.waiting || !navigator.serviceWorker.controller) return;  // a first install needs no reload
-      onUpdateReady(() => {
-        switching = true;
-        registration.waiting.postMessage('skip-waiting');
-      });
-    };
-    // A new version may be waiting already, still installing, or found later.
-    const watch = (worker) => worker?.addEventListener('statechange', () => {
-      if (worker.state === 'installed') offer();
-    });
-    offer();
-    watch(registration.installing);
-    registration.addEventListener('updatefound', () => watch(registration.installing));
-  }).catch(() => {});
+  navigator.serviceWorker
+    .register('sw.js')
+    .then((registration) => {
+      const offer = () => {
+        if (!registration.waiting || !navigator.serviceWorker.controller) return; // a first install needs no reload
+        onUpdateReady(() => {
+          switching = true;
+          registration.waiting.postMessage('skip-waiting');
+        });
+      };
+      // A new version may be waiting already, still installing, or found later.
+      const watch = (worker) =>
+        worker?.addEventListener('statechange', () => {
+          if (worker.state === 'installed') offer();
+        });
+      offer();
+      watch(registration.installing);
+      registration.addEventListener('updatefound', () => watch(registration.installing));
+    })
+    .catch(() => {});
   return true;
 }

@@ -99,7 +99,13 @@ export class WorkerPool {
 
   /** Each Worker's state: 'off' (not started), 'starting', 'ready' or 'failed' (with its error). */
   status() {
-    return this.slots.map((s) => ({ index: s.index, state: s.state, busy: s.tasks.size > 0, leased: Boolean(s.lease), error: s.error }));
+    return this.slots.map((s) => ({
+      index: s.index,
+      state: s.state,
+      busy: s.tasks.size > 0,
+      leased: Boolean(s.lease),
+      error: s.error,
+    }));
   }
 
   /** The Workers that did not start: [{index, error}]. */
@@ -167,7 +173,9 @@ export class WorkerPool {
   }
 
   startFailureMessage(wanted, live) {
-    const reasons = this.failures().map((f) => f.error).join('; ');
+    const reasons = this.failures()
+      .map((f) => f.error)
+      .join('; ');
     const need = wanted === 1 ? 'a Worker' : `${wanted} Workers`;
     return `this needs ${need} and only ${live} of ${this.targetSize} can start: ${reasons || 'the pool is smaller'}`;
   }
@@ -178,8 +186,12 @@ export class WorkerPool {
     const generation = ++slot.generation;
     const current = () => slot.generation === generation;
     const events = {
-      message: (data) => { if (current()) this.receive(slot, data); },
-      error: (message) => { if (current()) this.slotError(slot, message); },
+      message: (data) => {
+        if (current()) this.receive(slot, data);
+      },
+      error: (message) => {
+        if (current()) this.slotError(slot, message);
+      },
     };
     try {
       slot.endpoint = this.spawn(slot.index, events);
@@ -278,7 +290,17 @@ export class WorkerPool {
 }
 
 function newSlot(index) {
-  return { index, state: 'off', endpoint: null, tasks: new Map(), lease: null, error: null, generation: 0, timer: null, retire: false };
+  return {
+    index,
+    state: 'off',
+    endpoint: null,
+    tasks: new Map(),
+    lease: null,
+    error: null,
+    generation: 0,
+    timer: null,
+    retire: false,
+  };
 }
 
 /** Requests cancelled together: one part of the page (the measurements, the analyses). */
@@ -313,8 +335,14 @@ export class RequestGroup {
   track(request, slot = null) {
     return new Promise((resolve, reject) => {
       const done = () => this.pending.delete(request);
-      request.resolve = (v) => { done(); resolve(v); };
-      request.reject = (e) => { done(); reject(e); };
+      request.resolve = (v) => {
+        done();
+        resolve(v);
+      };
+      request.reject = (e) => {
+        done();
+        reject(e);
+      };
       this.pending.add(request);
       if (slot) this.pool.dispatch(slot, request);
       else this.pool.enqueue(request);
@@ -360,7 +388,8 @@ export class Lease {
   run(i, type, payload, { onProgress, transfer } = {}) {
     if (this.broken) return Promise.reject(this.broken);
     const slot = this.slots[i];
-    if (!slot || slot.lease !== this) return Promise.reject(new RangeError(`this lease holds Workers 0 to ${this.size - 1}, got ${i}`));
+    if (!slot || slot.lease !== this)
+      return Promise.reject(new RangeError(`this lease holds Workers 0 to ${this.size - 1}, got ${i}`));
     if (slot.state !== 'ready') return Promise.reject(new Error(`Worker ${slot.index + 1} ended during the request`));
     return this.group.track({ kind: 'run', group: this.group, type, payload, transfer, onProgress }, slot);
   }
@@ -372,10 +401,12 @@ export class Lease {
    * @param {(i: number, payload: any) => Transferable[]} [transferOf]
    */
   all(type, payloadOf, transferOf = () => []) {
-    return Promise.all(this.slots.map((_, i) => {
-      const payload = payloadOf(i);
-      return this.run(i, type, payload, { transfer: transferOf(i, payload) });
-    }));
+    return Promise.all(
+      this.slots.map((_, i) => {
+        const payload = payloadOf(i);
+        return this.run(i, type, payload, { transfer: transferOf(i, payload) });
+      }),
+    );
   }
 
   /** Gives the Workers back to the pool. */
@@ -395,7 +426,7 @@ export class Lease {
  * @returns {Spawn}
  */
 export function browserSpawn(makeURL) {
-  let url = null;  // one blob: URL for every Worker
+  let url = null; // one blob: URL for every Worker
   return (index, events) => {
     url ??= makeURL();
     const worker = new Worker(url, { name: `roofline-lab ${index + 1}` });

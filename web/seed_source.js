@@ -5,5 +5,6 @@
 export const SEED_NOTEBOOK = __SEED_NOTEBOOK__;
 
 /** What the Notebook view says when the page was built without the seed's code. */
-export const SEED_MISSING = 'The seed\'s code was not bundled into this page: ../shared/seed/lesson.py was missing when ' +
+export const SEED_MISSING =
+  "The seed's code was not bundled into this page: ../shared/seed/lesson.py was missing when " +
   'it was built (scripts/bundle.mjs said so). Rebuild with the file there, or with ROOFLINE_SEED set to its path.';

@@ -60,7 +60,14 @@ export function defaultInputs(defaults) {
 }
 
 /** The section 7 part of a fresh state. */
-export const createExerciseState = () => ({ answers: { work: '', traffic: '', ratio: '', bound: '' }, checked: false, attempted: false, tried: [], solved: [], check: {} });
+export const createExerciseState = () => ({
+  answers: { work: '', traffic: '', ratio: '', bound: '' },
+  checked: false,
+  attempted: false,
+  tried: [],
+  solved: [],
+  check: {},
+});
 
 /**
  * The whole store at start, the lesson built for the seed's values (one core call).
@@ -68,11 +75,23 @@ export const createExerciseState = () => ({ answers: { work: '', traffic: '', ra
 export function createState(core) {
   const defaults = core.lessonDefaults();
   if (!defaults.ok) throw new Error(defaults.error);
-  const plain = structuredClone(defaults.value);  // the core's frozen copy stays the core's
+  const plain = structuredClone(defaults.value); // the core's frozen copy stays the core's
   return recompute(core, {
-    defaults: plain, inputs: defaultInputs(plain), report: null, valid: null, params: null, error: null, errors: {},
-    figure: null, measurements: null, trafficMeasurement: null, show: { measuredRoof: false, measuredPoint: false, allCoresRoof: false, allCoresPoint: false }, notices: [],
-    exercise: createExerciseState(), analyze: createAnalyzeState(), classroom: createClassroomState(core),
+    defaults: plain,
+    inputs: defaultInputs(plain),
+    report: null,
+    valid: null,
+    params: null,
+    error: null,
+    errors: {},
+    figure: null,
+    measurements: null,
+    trafficMeasurement: null,
+    show: { measuredRoof: false, measuredPoint: false, allCoresRoof: false, allCoresPoint: false },
+    notices: [],
+    exercise: createExerciseState(),
+    analyze: createAnalyzeState(),
+    classroom: createClassroomState(core),
     gradebook: createGradebookState(),
   });
 }
@@ -84,7 +103,11 @@ function parseSizes(text) {
   const n = r.value.length;
   for (const [j, x] of r.value.entries()) {
     const i = r.value.indexOf(x);
-    if (i < j) return { ok: false, error: `sizes: entry ${j + 1} of ${n} must not repeat a size, got ${x} again (entry ${i + 1})` };
+    if (i < j)
+      return {
+        ok: false,
+        error: `sizes: entry ${j + 1} of ${n} must not repeat a size, got ${x} again (entry ${i + 1})`,
+      };
   }
   return r;
 }
@@ -99,7 +122,10 @@ function parseField(f, text) {
   // The page's range, for any number outside it (0 and −1 too: "positive" alone would not say
   // what this page takes).
   if (f === 'traffic_factor' && !(r.value >= TRAFFIC_FACTOR_RANGE.min && r.value <= TRAFFIC_FACTOR_RANGE.max)) {
-    return { ok: false, error: `traffic factor must be from ${TRAFFIC_FACTOR_RANGE.min} to ${TRAFFIC_FACTOR_RANGE.max} on this page, got ${text.trim()}` };
+    return {
+      ok: false,
+      error: `traffic factor must be from ${TRAFFIC_FACTOR_RANGE.min} to ${TRAFFIC_FACTOR_RANGE.max} on this page, got ${text.trim()}`,
+    };
   }
   return r;
 }
@@ -143,7 +169,7 @@ function fieldOf(input) {
  */
 function refusedFields(parsed, built) {
   const errors = {};
-  const refusals = built.ok ? [] : built.errors ?? [{ input: built.input, error: built.error }];
+  const refusals = built.ok ? [] : (built.errors ?? [{ input: built.input, error: built.error }]);
   for (const r of refusals) {
     const field = fieldOf(r.input);
     if (field && !errors[field]) errors[field] = r.error;
@@ -163,12 +189,20 @@ function withBuilt(state, built, inputs, parsed) {
   if (!parsed.ok || !built.ok) {
     const errors = refusedFields(parsed, built);
     const first = Object.keys(errors)[0];
-    const error = first ? { input: first, message: errors[first] } : { input: fieldOf(built.input), message: built.error };
+    const error = first
+      ? { input: first, message: errors[first] }
+      : { input: fieldOf(built.input), message: built.error };
     return { ...state, error, errors };
   }
   return {
-    ...state, report: built.report, figure: figureModel(built.report, built.measured), valid: { ...inputs }, params: parsed.params,
-    error: null, errors: {}, exercise: { ...state.exercise, check: built.check },
+    ...state,
+    report: built.report,
+    figure: figureModel(built.report, built.measured),
+    valid: { ...inputs },
+    params: parsed.params,
+    error: null,
+    errors: {},
+    exercise: { ...state.exercise, check: built.check },
   };
 }
 
@@ -180,7 +214,11 @@ function rebuiltExtras(core, state) {
   if (!state.params) return state;
   const built = buildLesson(core, state.params, extrasOf(state));
   if (!built.ok) return state;
-  return { ...state, figure: figureModel(state.report, built.measured), exercise: { ...state.exercise, check: built.check } };
+  return {
+    ...state,
+    figure: figureModel(state.report, built.measured),
+    exercise: { ...state.exercise, check: built.check },
+  };
 }
 
 /**
@@ -251,7 +289,10 @@ export function checkExercise(core, state, answers) {
   const before = state.exercise.tried ?? [];
   const tried = Object.keys(texts).filter((key) => before.includes(key) || texts[key].trim() !== '');
   const solvedBefore = state.exercise.solved ?? [];
-  const next = rebuiltExtras(core, { ...state, exercise: { answers: texts, checked: true, attempted, tried, solved: solvedBefore, check: {} } });
+  const next = rebuiltExtras(core, {
+    ...state,
+    exercise: { answers: texts, checked: true, attempted, tried, solved: solvedBefore, check: {} },
+  });
   const right = (key) => texts[key].trim() !== '' && next.exercise.check?.[key]?.correct === true;
   const solved = Object.keys(texts).filter((key) => solvedBefore.includes(key) || right(key));
   return { ...next, exercise: { ...next.exercise, solved } };
@@ -260,7 +301,9 @@ export function checkExercise(core, state, answers) {
 /** The URL hash of the last valid view. */
 export function hashOf(state) {
   // The lesson's fields, then section 8's run choice when it is not the default (#…&fuse=ops).
-  return [state.valid ? encodeHash(state.valid, dtypesOf(state)) : '', runHashPart(state.analyze)].filter(Boolean).join('&');
+  return [state.valid ? encodeHash(state.valid, dtypesOf(state)) : '', runHashPart(state.analyze)]
+    .filter(Boolean)
+    .join('&');
 }
 
 /**
@@ -279,7 +322,7 @@ export function applyHash(core, state, hash) {
 function applyLessonHash(core, state, decoded) {
   const base = state.error && state.valid ? { ...state.valid } : { ...state.inputs };
   let linked = FIELDS.filter((f) => Object.hasOwn(decoded.values, f));
-  const ignored = {};  // field → why, said in page order
+  const ignored = {}; // field → why, said in page order
   const ignore = (field, message) => {
     ignored[field] = `ignored ${hashKeyOf(field)}=${JSON.stringify(decoded.values[field])} in the link: ${message}`;
     linked = linked.filter((f) => f !== field);
@@ -290,7 +333,9 @@ function applyLessonHash(core, state, decoded) {
     // A link's dtype and itemsize are both its own: typing the itemsize after the dtype would
     // quietly drop a dtype of another size (#itemsize=3&dtype=f32); the core judges the pair, and
     // a dtype it refuses is ignored with a notice like any other value.
-    return linked.includes('dtype') && linked.includes('itemsize') ? { ...inputs, dtype: decoded.values.dtype } : inputs;
+    return linked.includes('dtype') && linked.includes('itemsize')
+      ? { ...inputs, dtype: decoded.values.dtype }
+      : inputs;
   };
   // Values the page cannot read, each with its own message, before the core sees any.
   for (const f of [...linked]) {
@@ -300,13 +345,16 @@ function applyLessonHash(core, state, decoded) {
   for (;;) {
     const inputs = inputsOf();
     const parsed = inputsToParams(inputs);
-    const built = parsed.ok ? buildLesson(core, parsed.params, extrasOf(state)) : { ok: false, input: parsed.input, error: parsed.error };
+    const built = parsed.ok
+      ? buildLesson(core, parsed.params, extrasOf(state))
+      : { ok: false, input: parsed.input, error: parsed.error };
     if (built.ok) return { ...withBuilt({ ...state, inputs }, built, inputs, parsed), notices: noticed() };
     // The core refused a linked value (for counts that overflow: the last of m, k, n, itemsize
     // the link gave): leave it out and build again.
-    const culprit = built.input === 'dimensions'
-      ? [...linked].reverse().find((f) => ['m', 'k', 'n', 'itemsize'].includes(f))
-      : linked.find((f) => f === built.input);
+    const culprit =
+      built.input === 'dimensions'
+        ? [...linked].reverse().find((f) => ['m', 'k', 'n', 'itemsize'].includes(f))
+        : linked.find((f) => f === built.input);
     if (!culprit) return { ...recompute(core, { ...state, inputs: base }), notices: noticed() };
     ignore(culprit, built.error);
   }
@@ -317,13 +365,20 @@ function applyLessonHash(core, state, decoded) {
  * page had been opened with it — one rebuild.
  */
 export function applyLink(core, state, hash) {
-  return applyHash(core, { ...state, inputs: defaultInputs(state.defaults), error: null, errors: {}, notices: [] }, hash);
+  return applyHash(
+    core,
+    { ...state, inputs: defaultInputs(state.defaults), error: null, errors: {}, notices: [] },
+    hash,
+  );
 }
 
 /** Keys setState accepts besides the fields: the hash's name for the factor, and the figure's toggles. */
 const ALIASES = { factor: 'traffic_factor' };
 const SHOW_KEYS = {
-  showMeasuredRoof: 'measuredRoof', showMeasuredPoint: 'measuredPoint', showAllCoresRoof: 'allCoresRoof', showAllCoresPoint: 'allCoresPoint',
+  showMeasuredRoof: 'measuredRoof',
+  showMeasuredPoint: 'measuredPoint',
+  showAllCoresRoof: 'allCoresRoof',
+  showAllCoresPoint: 'allCoresPoint',
 };
 
 /**
@@ -354,10 +409,19 @@ export function applyPartial(core, state, partial) {
 export function publicState(state) {
   const p = state.params ?? {};
   return {
-    m: p.m, k: p.k, n: p.n, dtype: state.valid?.dtype || null, itemsize: p.itemsize,
-    sizes: p.sizes ? [...p.sizes] : undefined, peak: p.peak, bandwidth: p.bandwidth, traffic_factor: p.traffic_factor,
-    showMeasuredRoof: state.show.measuredRoof, showMeasuredPoint: state.show.measuredPoint,
-    showAllCoresRoof: state.show.allCoresRoof, showAllCoresPoint: state.show.allCoresPoint,
+    m: p.m,
+    k: p.k,
+    n: p.n,
+    dtype: state.valid?.dtype || null,
+    itemsize: p.itemsize,
+    sizes: p.sizes ? [...p.sizes] : undefined,
+    peak: p.peak,
+    bandwidth: p.bandwidth,
+    traffic_factor: p.traffic_factor,
+    showMeasuredRoof: state.show.measuredRoof,
+    showMeasuredPoint: state.show.measuredPoint,
+    showAllCoresRoof: state.show.allCoresRoof,
+    showAllCoresPoint: state.show.allCoresPoint,
     error: state.error ? { ...state.error } : null,
   };
 }

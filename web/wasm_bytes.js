@@ -14,7 +14,8 @@
 const EXCLUDED = '"\'`\\$<>&~';
 /** The 85 digits, in order: printable ASCII (0x21-0x7e) less EXCLUDED. */
 export const ALPHABET_85 = Array.from({ length: 0x7f - 0x21 }, (_, i) => String.fromCharCode(0x21 + i))
-  .filter((ch) => !EXCLUDED.includes(ch)).join('');
+  .filter((ch) => !EXCLUDED.includes(ch))
+  .join('');
 if (ALPHABET_85.length !== 85) throw new Error(`wasm_bytes: the base-85 alphabet has ${ALPHABET_85.length} digits`);
 
 const DIGIT = new Int8Array(128).fill(-1);
@@ -32,7 +33,10 @@ export function encode85(bytes) {
     let v = 0;
     for (let j = 0; j < 4; j++) v = v * 256 + (j < n ? bytes[i + j] : 0);
     const group = new Array(5);
-    for (let j = 4; j >= 0; j--) { group[j] = ALPHABET_85[v % 85]; v = Math.floor(v / 85); }
+    for (let j = 4; j >= 0; j--) {
+      group[j] = ALPHABET_85[v % 85];
+      v = Math.floor(v / 85);
+    }
     out.push(group.slice(0, n + 1).join(''));
   }
   return out.join('');
@@ -45,7 +49,8 @@ export function encode85(bytes) {
  * @returns {Uint8Array}
  */
 export function decode85(text) {
-  const full = Math.floor(text.length / 5), rest = text.length % 5;
+  const full = Math.floor(text.length / 5),
+    rest = text.length % 5;
   if (rest === 1) throw new Error(`base-85 text: a last group of 1 character (of ${text.length}) stands for no byte`);
   const bytes = new Uint8Array(full * 4 + (rest ? rest - 1 : 0));
   let o = 0;
@@ -57,7 +62,10 @@ export function decode85(text) {
       if (j < n) {
         const code = text.charCodeAt(i + j);
         d = code < 128 ? DIGIT[code] : -1;
-        if (d < 0) throw new Error(`base-85 text: character ${i + j} is ${JSON.stringify(text[i + j])}, not one of the alphabet`);
+        if (d < 0)
+          throw new Error(
+            `base-85 text: character ${i + j} is ${JSON.stringify(text[i + j])}, not one of the alphabet`,
+          );
       }
       v = v * 85 + d;
     }
@@ -74,8 +82,10 @@ export function decode85(text) {
  */
 export async function wasmFromEmbedded(text) {
   if (typeof DecompressionStream !== 'function') {
-    throw new Error('this browser cannot unpack the embedded core: it lacks DecompressionStream ' +
-      '(Chrome 80, Firefox 113, Safari 16.4 or later have it)');
+    throw new Error(
+      'this browser cannot unpack the embedded core: it lacks DecompressionStream ' +
+        '(Chrome 80, Firefox 113, Safari 16.4 or later have it)',
+    );
   }
   const stream = new Blob([decode85(text)]).stream().pipeThrough(new DecompressionStream('gzip'));
   return new Uint8Array(await new Response(stream).arrayBuffer());

@@ -50,7 +50,8 @@ function analyze(core, { text }, ctx) {
   const t0 = performance.now();
   const result = core.analyzeTextColumns(text);
   const ms = performance.now() - t0;
-  if (result.ok) for (const module of result.value.columns) ctx.transfer(Object.values(module).map((column) => column.buffer));
+  if (result.ok)
+    for (const module of result.value.columns) ctx.transfer(Object.values(module).map((column) => column.buffer));
   ctx.progress(1, 1, 'done');
   return { result, ms };
 }
@@ -85,7 +86,10 @@ function run(core, { text, name, inputs, seed, files, timingBudget, timeBudget, 
   const given = inputs === 'files' ? { args: files ?? [] } : { inputs, seed };
   // Fused as a compiler would fuse it (the core's default, as run.mjs) unless fuse is false: op by op.
   const options = {
-    ...given, on_progress, fuse: fuse !== false, ...(timingBudget !== undefined ? { timing_budget_seconds: timingBudget } : {}),
+    ...given,
+    on_progress,
+    fuse: fuse !== false,
+    ...(timingBudget !== undefined ? { timing_budget_seconds: timingBudget } : {}),
     ...(timeBudget !== undefined ? { time_budget_seconds: timeBudget } : {}),
   };
   // The results come back as .npy files too (result_N.npy), for the page to offer as downloads.
@@ -100,7 +104,7 @@ function run(core, { text, name, inputs, seed, files, timingBudget, timeBudget, 
 
 /** Section 2's checks: the lesson's IR through the interpreter, and the kernel's time at the lesson's size. */
 function lessonChecks(core, _payload, ctx) {
-  ctx.progress(0, 2, 'running the lesson\'s StableHLO in the interpreter');
+  ctx.progress(0, 2, "running the lesson's StableHLO in the interpreter");
   const ir = valueOf(core.checkLessonIr());
   ctx.progress(1, 2, 'timing the kernel at 32×16×8');
   const t = valueOf(core.timeKernel(undefined, 32, 16, 8, 5, 0));
@@ -142,7 +146,8 @@ export const TASKS = {
   analyze,
   run,
   // Section 8's Write: JAX-style Python → StableHLO ({ok, text, function} or {ok: false, line, column, message, …}).
-  lower: (core, { source, entry }) => core.lower(String(source ?? ''), { entry: entry == null ? undefined : String(entry) }),
+  lower: (core, { source, entry }) =>
+    core.lower(String(source ?? ''), { entry: entry == null ? undefined : String(entry) }),
   // rooflineLab.notebook: a Python notebook run on host values ({ok, stdout, error, errorType, line}).
   notebook: (core, { source, filename, maxSteps }) => {
     const r = core.notebook(String(source ?? ''), { filename, maxSteps });
@@ -160,7 +165,8 @@ export const TASKS = {
   },
   'lesson-checks': lessonChecks,
   traffic,
-  'time-kernel': (core, { variant, m, k, n, samples, minSeconds }) => valueOf(core.timeKernel(variant, m, k, n, samples, minSeconds)),
+  'time-kernel': (core, { variant, m, k, n, samples, minSeconds }) =>
+    valueOf(core.timeKernel(variant, m, k, n, samples, minSeconds)),
   'kernel-rows': kernelRows,
   'work-create': (core, spec) => valueOf(core.createWork(spec)),
   'work-run': (core, { handle, units }) => valueOf(core.runWork(handle, units)),
@@ -180,7 +186,8 @@ export const TASKS = {
 export function serveWorker({ corePromise, post, listen }) {
   corePromise.then(
     () => post({ type: 'ready' }),
-    (e) => post({ type: 'failed', error: `the wasm core did not start in the Worker: ${e && e.message ? e.message : e}` }),
+    (e) =>
+      post({ type: 'failed', error: `the wasm core did not start in the Worker: ${e && e.message ? e.message : e}` }),
   );
   listen(async (message) => {
     const { id, type, payload } = message ?? {};

@@ -22,7 +22,17 @@ import { DEFAULT_WRITE_EXAMPLE, WRITE_EXAMPLES } from './model/write_examples.js
 export const WRITE_FILE = 'program.py';
 
 export function createWriteState() {
-  return { mode: 'paste', source: '', example: null, seq: 0, pending: false, lowered: null, error: null, ms: null, linkError: null };
+  return {
+    mode: 'paste',
+    source: '',
+    example: null,
+    seq: 0,
+    pending: false,
+    lowered: null,
+    error: null,
+    ms: null,
+    linkError: null,
+  };
 }
 
 /** Opens a tab; the Write tab opens on the default example when it has no source yet. */
@@ -55,11 +65,18 @@ export function setLowerPending(w) {
  */
 export function setLowered(w, seq, result, ms) {
   if (seq !== w.seq) return w;
-  if (result.ok) return { ...w, pending: false, ms, error: null, lowered: { text: result.text, function: result.function, seq } };
+  if (result.ok)
+    return { ...w, pending: false, ms, error: null, lowered: { text: result.text, function: result.function, seq } };
   const place = Number.isInteger(result.line) && result.line > 0;
   return {
-    ...w, pending: false, ms,
-    error: { line: place ? result.line : null, column: place ? result.column : null, message: result.message ?? result.error },
+    ...w,
+    pending: false,
+    ms,
+    error: {
+      line: place ? result.line : null,
+      column: place ? result.column : null,
+      message: result.message ?? result.error,
+    },
   };
 }
 
@@ -97,5 +114,7 @@ export function clearWriteLinkError(w) {
 export function writeLink(w) {
   if (w.mode !== 'write' || w.source === '') return { part: '', error: null };
   const e = encodeSource(w.source);
-  return e.ok ? { part: `${SOURCE_KEY}=${e.value}`, error: null } : { part: '', error: `${e.error}, so the link does not carry it` };
+  return e.ok
+    ? { part: `${SOURCE_KEY}=${e.value}`, error: null }
+    : { part: '', error: `${e.error}, so the link does not carry it` };
 }

@@ -28,18 +28,18 @@
 #include "hlo/report.h"
 #include "hlo/table.h"
 #include "kernels/kernels.h"
+#include "measure/ceilings.h"
+#include "measure/harness.h"
+#include "measure/timer.h"
+#include "measure/traffic.h"
+#include "measure/work.h"
+#include "model/model.h"
+#include "python/notebook.h"
+#include "python/tracer.h"
 #include "report/lesson_check.h"
 #include "report/report.h"
 #include "report/roofline.h"
 #include "report/run_report.h"
-#include "measure/ceilings.h"
-#include "measure/harness.h"
-#include "measure/timer.h"
-#include "measure/work.h"
-#include "measure/traffic.h"
-#include "model/model.h"
-#include "python/notebook.h"
-#include "python/tracer.h"
 
 using emscripten::val;
 using namespace rl;
@@ -74,14 +74,16 @@ val fail(const Error& e) {
 }
 
 template <class T>
-val fail_from(const Result<T>& r) { return fail(r.error_info()); }
+val fail_from(const Result<T>& r) {
+  return fail(r.error_info());
+}
 
 // A number argument: refuses strings, undefined, objects, with the argument's name. Rules
 // about the number itself (positive, integer, finite) stay in the model.
 Result<double> number_arg(const char* name, const val& v) {
   if (v.isNumber()) return Result<double>::success(v.as<double>());
-  std::string got = v.isString() ? "the string \"" + v.as<std::string>() + "\""
-                                 : v.typeOf().as<std::string>();
+  std::string got =
+      v.isString() ? "the string \"" + v.as<std::string>() + "\"" : v.typeOf().as<std::string>();
   return Result<double>::failure(std::string(name) + " must be a number, got " + got);
 }
 
@@ -254,8 +256,10 @@ val js_lesson_defaults() {
   std::vector<double> sizes(lesson::square_sizes().begin(), lesson::square_sizes().end());
   out.set("sizes", array_of(sizes));
   val exercise = val::object();
-  exercise.set("a", array_of(std::vector<double>{double(lesson::kExerciseA[0]), double(lesson::kExerciseA[1])}));
-  exercise.set("b", array_of(std::vector<double>{double(lesson::kExerciseB[0]), double(lesson::kExerciseB[1])}));
+  exercise.set("a", array_of(std::vector<double>{double(lesson::kExerciseA[0]),
+                                                 double(lesson::kExerciseA[1])}));
+  exercise.set("b", array_of(std::vector<double>{double(lesson::kExerciseB[0]),
+                                                 double(lesson::kExerciseB[1])}));
   out.set("exercise", exercise);
   out.set("max_budget", kMaxBudget);
   // The element types the lesson emits ({f32: 4, …}) and the usual one of each itemsize
@@ -280,8 +284,8 @@ Result<const kernels::MatmulVariant*> variant_arg(const val& name) {
     return Result<const kernels::MatmulVariant*>::success(&kernels::best_matmul(true));
   }
   if (!name.isString()) {
-    return Result<const kernels::MatmulVariant*>::failure(
-        "variant must be a string, got " + name.typeOf().as<std::string>());
+    return Result<const kernels::MatmulVariant*>::failure("variant must be a string, got " +
+                                                          name.typeOf().as<std::string>());
   }
   return kernels::find_matmul(name.as<std::string>());
 }
@@ -436,7 +440,8 @@ val js_sampler_start(val timer_resolution, val min_sample_seconds, val samples) 
 }
 
 val js_sampler_record(val state, val elapsed) {
-  if (!state.isString()) return fail("state must be the JSON text samplerStart or samplerRecord gave");
+  if (!state.isString())
+    return fail("state must be the JSON text samplerStart or samplerRecord gave");
   auto e = number_arg("elapsed", elapsed);
   if (!e) return fail_from(e);
   auto s = measure::sampler_from_json(state.as<std::string>());
@@ -458,7 +463,8 @@ val js_measure_compute(val min_seconds) {
 }
 
 val js_measure_bandwidth(val level, val min_seconds) {
-  if (!level.isString()) return fail("level must be a string, got " + level.typeOf().as<std::string>());
+  if (!level.isString())
+    return fail("level must be a string, got " + level.typeOf().as<std::string>());
   auto s = number_arg("min_seconds", min_seconds);
   if (!s) return fail_from(s);
   auto b = measure::measure_bandwidth(level.as<std::string>(), s.value());
@@ -476,8 +482,10 @@ val js_measure_bandwidth(val level, val min_seconds) {
 val js_measure_traffic(val factor, val options) {
   auto f = number_arg("traffic factor", factor);
   if (!f) return fail_from(f);
-  if (!options.isUndefined() && !(options.isNull() || options.typeOf().as<std::string>() == "object")) {
-    return fail("options must be an object {reread?, samples?}, got " + options.typeOf().as<std::string>());
+  if (!options.isUndefined() &&
+      !(options.isNull() || options.typeOf().as<std::string>() == "object")) {
+    return fail("options must be an object {reread?, samples?}, got " +
+                options.typeOf().as<std::string>());
   }
   const bool given = !options.isUndefined() && !options.isNull();
   double count = 3;
@@ -535,7 +543,8 @@ val js_measure_traffic(val factor, val options) {
   }
   val out = val::object();
   out.set("factor_asked", m->factor_asked);
-  out.set("reread", std::string(m->reread == measure::Reread::right_away ? "right-away" : "after-array"));
+  out.set("reread",
+          std::string(m->reread == measure::Reread::right_away ? "right-away" : "after-array"));
   out.set("reread_name", std::string(measure::reread_name(m->reread)));
   out.set("factor", m->factor);
   out.set("elements", double(m->elements));
@@ -559,21 +568,23 @@ std::string type_name(const val& v) {
   const std::string t = v.typeOf().as<std::string>();
   if (t == "object") {
     val ctor = v["constructor"];
-    if (!ctor.isUndefined() && !ctor.isNull() && ctor["name"].isString()) return ctor["name"].as<std::string>();
+    if (!ctor.isUndefined() && !ctor.isNull() && ctor["name"].isString())
+      return ctor["name"].as<std::string>();
   }
   return t;
 }
 
 // Copies a Float32Array of exactly `count` floats (what `what` says it holds) into `dst`.
-Result<bool> copy_floats_arg(const char* name, const val& v, std::size_t count, const std::string& what, float* dst) {
+Result<bool> copy_floats_arg(const char* name, const val& v, std::size_t count,
+                             const std::string& what, float* dst) {
   using R = Result<bool>;
-  if (!v.instanceof(val::global("Float32Array"))) {
+  if (!v.instanceof (val::global("Float32Array"))) {
     return R::failure(std::string(name) + " must be a Float32Array, got " + type_name(v));
   }
   const double length = v["length"].as<double>();
   if (length != double(count)) {
-    return R::failure(std::string(name) + " must hold " + std::to_string(count) + " floats (" + what + "), got " +
-                      format_number(length));
+    return R::failure(std::string(name) + " must hold " + std::to_string(count) + " floats (" +
+                      what + "), got " + format_number(length));
   }
   val(emscripten::typed_memory_view(count, dst)).call<void>("set", v);
   return R::success(true);
@@ -588,9 +599,10 @@ val float_array(const float* data, std::size_t count) {
 val js_uniform_floats(val count, val seed) {
   auto c = number_arg("count", count);
   if (!c) return fail_from(c);
-  if (!(c.value() >= 1 && c.value() <= double(kernels::kMaxKernelBytes / 4) && c.value() == std::floor(c.value()))) {
-    return fail("count must be an integer from 1 to " + std::to_string(kernels::kMaxKernelBytes / 4) + ", got " +
-                format_number(c.value()));
+  if (!(c.value() >= 1 && c.value() <= double(kernels::kMaxKernelBytes / 4) &&
+        c.value() == std::floor(c.value()))) {
+    return fail("count must be an integer from 1 to " +
+                std::to_string(kernels::kMaxKernelBytes / 4) + ", got " + format_number(c.value()));
   }
   auto s = number_arg("seed", seed);
   if (!s) return fail_from(s);
@@ -634,7 +646,8 @@ val js_run_kernel(val variant, val m, val k, val n, val a, val b) {
   if (!ca) return fail_from(ca);
   auto cb = copy_floats_arg("b", b, bf.b.size(), "k·n", bf.b.data());
   if (!cb) return fail_from(cb);
-  v.value()->run(shape->m, shape->k, shape->n, bf.a.data(), bf.b.data(), bf.c.data(), bf.packed.data());
+  v.value()->run(shape->m, shape->k, shape->n, bf.a.data(), bf.b.data(), bf.c.data(),
+                 bf.packed.data());
   return ok(float_array(bf.c.data(), bf.c.size()));
 }
 
@@ -648,8 +661,9 @@ Result<measure::Work*> work_arg(const val& handle) {
   if (!h) return R::failure_from(h);
   auto it = g_works.find(int(h.value()));
   if (h.value() != std::floor(h.value()) || it == g_works.end()) {
-    return R::failure("handle must be a handle createWork returned and releaseWork has not released, got " +
-                      format_number(h.value()));
+    return R::failure(
+        "handle must be a handle createWork returned and releaseWork has not released, got " +
+        format_number(h.value()));
   }
   return R::success(it->second.get());
 }
@@ -671,13 +685,15 @@ val js_create_work(val spec) {
   if (kind == "chains") {
     work = measure::make_chains_work();
   } else if (kind == "triad") {
-    if (!spec["level"].isString()) return fail("work.level must be a string, got " + type_name(spec["level"]));
+    if (!spec["level"].isString())
+      return fail("work.level must be a string, got " + type_name(spec["level"]));
     double workers = 1;
     if (!spec["workers"].isUndefined()) {
       auto w = number_arg("work.workers", spec["workers"]);
       if (!w) return fail_from(w);
       if (!(w.value() >= 1 && w.value() <= 256 && w.value() == std::floor(w.value()))) {
-        return fail("work.workers must be an integer from 1 to 256, got " + format_number(w.value()));
+        return fail("work.workers must be an integer from 1 to 256, got " +
+                    format_number(w.value()));
       }
       workers = w.value();
     }
@@ -698,8 +714,8 @@ val js_create_work(val spec) {
     auto& block = *kw.value();
     auto ca = copy_floats_arg("work.a", spec["a"], block.a_floats(), "rows·k", block.a());
     if (!ca) return fail_from(ca);
-    auto cb = copy_floats_arg("work.packed_b", spec["packed_b"], block.packed_floats(), "packB's result for k, n",
-                              block.packed_b());
+    auto cb = copy_floats_arg("work.packed_b", spec["packed_b"], block.packed_floats(),
+                              "packB's result for k, n", block.packed_b());
     if (!cb) return fail_from(cb);
     work = std::move(kw.value());
   } else {
@@ -723,7 +739,8 @@ val js_run_work(val handle, val units) {
   if (!w) return fail_from(w);
   auto u = number_arg("units", units);
   if (!u) return fail_from(u);
-  if (!(u.value() >= 1 && u.value() <= double(measure::kMaxRepeats) && u.value() == std::floor(u.value()))) {
+  if (!(u.value() >= 1 && u.value() <= double(measure::kMaxRepeats) &&
+        u.value() == std::floor(u.value()))) {
     return fail("units must be an integer from 1 to 2^30, got " + format_number(u.value()));
   }
   val out = val::object();
@@ -735,7 +752,8 @@ val js_run_work(val handle, val units) {
 val js_work_output(val handle) {
   auto w = work_arg(handle);
   if (!w) return fail_from(w);
-  if (w.value()->kind != "kernel") return fail("workOutput needs kernel work, got " + w.value()->kind + " work");
+  if (w.value()->kind != "kernel")
+    return fail("workOutput needs kernel work, got " + w.value()->kind + " work");
   const auto* kw = static_cast<measure::KernelWork*>(w.value());
   return ok(float_array(kw->c(), kw->c_floats()));
 }
@@ -756,7 +774,8 @@ val js_emit_workload(val m, val k, val n, val dtype) {
   if (!kk) return fail_from(kk);
   auto nn = number_arg("n", n);
   if (!nn) return fail_from(nn);
-  if (!dtype.isString()) return fail("dtype must be a string, got " + dtype.typeOf().as<std::string>());
+  if (!dtype.isString())
+    return fail("dtype must be a string, got " + dtype.typeOf().as<std::string>());
   auto text = hlo::emit_workload(mm.value(), kk.value(), nn.value(), dtype.as<std::string>());
   return text ? ok(val(text.value())) : fail_from(text);
 }
@@ -785,24 +804,31 @@ Result<std::string> utf8_text(const val& text) {
   const auto units = static_cast<std::size_t>(text["length"].as<double>());
   if (units > hlo::kMaxTextBytes) return R::failure(hlo::text_too_big(units, true));
   if (!memory::fits(units)) {
-    return R::failure("the text is " + std::to_string(units) + " bytes, more than the core's memory has room for now (" +
-                      std::to_string(memory::in_use() >> 20) + " MiB of " + std::to_string(memory::limit() >> 20) +
-                      " MiB in use)");
+    return R::failure("the text is " + std::to_string(units) +
+                      " bytes, more than the core's memory has room for now (" +
+                      std::to_string(memory::in_use() >> 20) + " MiB of " +
+                      std::to_string(memory::limit() >> 20) + " MiB in use)");
   }
   static const val encoder = val::global("TextEncoder").new_();
   std::string bytes(units, '\0');
-  const val done = encoder.call<val>(
-      "encodeInto", text, val(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<unsigned char*>(bytes.data()))));
+  const val done =
+      encoder.call<val>("encodeInto", text,
+                        val(emscripten::typed_memory_view(
+                            bytes.size(), reinterpret_cast<unsigned char*>(bytes.data()))));
   const auto read = static_cast<std::size_t>(done["read"].as<double>());
   auto written = static_cast<std::size_t>(done["written"].as<double>());
   if (read < units) {
     // Not ASCII: the rest's exact UTF-8 length first (encoded in JS memory), then its bytes.
-    const val rest = encoder.call<val>("encode", text.call<val>("substring", static_cast<double>(read)));
+    const val rest =
+        encoder.call<val>("encode", text.call<val>("substring", static_cast<double>(read)));
     const auto more = static_cast<std::size_t>(rest["length"].as<double>());
-    if (written + more > hlo::kMaxTextBytes) return R::failure(hlo::text_too_big(written + more, false));
-    if (!memory::fits(more)) return R::failure("the text is more than the core's memory has room for now");
+    if (written + more > hlo::kMaxTextBytes)
+      return R::failure(hlo::text_too_big(written + more, false));
+    if (!memory::fits(more))
+      return R::failure("the text is more than the core's memory has room for now");
     bytes.resize(written + more);
-    val(emscripten::typed_memory_view(more, reinterpret_cast<unsigned char*>(bytes.data()) + written))
+    val(emscripten::typed_memory_view(more,
+                                      reinterpret_cast<unsigned char*>(bytes.data()) + written))
         .call<void>("set", rest);
     written += more;
   }
@@ -813,8 +839,9 @@ Result<std::string> utf8_text(const val& text) {
 // UTF-8 text (JSON) as a JS string, decoded where it lies by TextDecoder.
 val js_string(const std::string& utf8) {
   static const val decoder = val::global("TextDecoder").new_();
-  return decoder.call<val>("decode", val(emscripten::typed_memory_view(
-                                         utf8.size(), reinterpret_cast<const unsigned char*>(utf8.data()))));
+  return decoder.call<val>("decode",
+                           val(emscripten::typed_memory_view(
+                               utf8.size(), reinterpret_cast<const unsigned char*>(utf8.data()))));
 }
 
 // The rows' number columns as JS typed arrays (copies the caller owns): [{name: Int32Array |
@@ -826,7 +853,8 @@ class JsColumns : public hlo::RowColumnSink {
     static const val float64 = val::global("Float64Array");
     of(module).set(name, float64.new_(emscripten::typed_memory_view(values.size(), values.data())));
   }
-  void column(std::size_t module, const char* name, const std::vector<std::int32_t>& values) override {
+  void column(std::size_t module, const char* name,
+              const std::vector<std::int32_t>& values) override {
     static const val int32 = val::global("Int32Array");
     of(module).set(name, int32.new_(emscripten::typed_memory_view(values.size(), values.data())));
   }
@@ -849,7 +877,8 @@ class JsColumns : public hlo::RowColumnSink {
 // {ok: true, value: {text, function}} or the error with its line, column and message.
 // options: {entry?: the function to lower} (undefined/null: the file's first .lower(...) call).
 val js_lower(val source, val options) {
-  if (!source.isString()) return fail("source must be a string, got " + source.typeOf().as<std::string>());
+  if (!source.isString())
+    return fail("source must be a string, got " + source.typeOf().as<std::string>());
   std::string entry;
   if (!options.isUndefined() && !options.isNull()) {
     const val e = options["entry"];
@@ -873,12 +902,14 @@ val js_lower(val source, val options) {
 // the end). options: {filename?: as the traceback names the file, maxSteps?: the step budget}.
 // time.perf_counter() reads measure's clock.
 val js_notebook(val source, val options) {
-  if (!source.isString()) return fail("source must be a string, got " + source.typeOf().as<std::string>());
+  if (!source.isString())
+    return fail("source must be a string, got " + source.typeOf().as<std::string>());
   python::NotebookOptions o;
   if (!options.isUndefined() && !options.isNull()) {
     const val f = options["filename"];
     if (!f.isUndefined() && !f.isNull()) {
-      if (!f.isString()) return fail("filename must be a string, got " + f.typeOf().as<std::string>());
+      if (!f.isString())
+        return fail("filename must be a string, got " + f.typeOf().as<std::string>());
       o.filename = f.as<std::string>();
     }
     const val m = options["maxSteps"];
@@ -913,8 +944,10 @@ Result<python::NotebookSession*> session_arg(const val& handle) {
   if (!h) return R::failure_from(h);
   auto it = g_sessions.find(int(h.value()));
   if (h.value() != std::floor(h.value()) || it == g_sessions.end()) {
-    return R::failure("handle must be a handle notebookSession returned and notebookRelease has not released, got " +
-                      format_number(h.value()));
+    return R::failure(
+        "handle must be a handle notebookSession returned and notebookRelease has not released, "
+        "got " +
+        format_number(h.value()));
   }
   return R::success(it->second.get());
 }
@@ -946,7 +979,8 @@ val js_notebook_session(val options) {
 val js_notebook_run_cell(val handle, val source, val cell) {
   auto s = session_arg(handle);
   if (!s) return fail_from(s);
-  if (!source.isString()) return fail("source must be a string, got " + source.typeOf().as<std::string>());
+  if (!source.isString())
+    return fail("source must be a string, got " + source.typeOf().as<std::string>());
   auto c = number_arg("cell", cell);
   if (!c) return fail_from(c);
   if (!(c.value() >= 1 && c.value() <= 1e6) || std::floor(c.value()) != c.value())
@@ -983,7 +1017,8 @@ val js_notebook_release(val handle) {
 
 // source → [{source, firstLine}]: a notebook split into cells (python::split_cells).
 val js_notebook_cells(val source) {
-  if (!source.isString()) return fail("source must be a string, got " + source.typeOf().as<std::string>());
+  if (!source.isString())
+    return fail("source must be a string, got " + source.typeOf().as<std::string>());
   auto bytes = utf8_text(source);
   if (!bytes) return fail_from(bytes);
   val list = val::array();
@@ -1002,7 +1037,8 @@ val js_notebook_cells(val source) {
 // and column; a module that fails to verify carries its error. The text and each module's
 // analysis are freed as soon as they are written.
 val js_analyze_text(val text) {
-  if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
+  if (!text.isString())
+    return fail("text must be a string, got " + text.typeOf().as<std::string>());
   std::string json;
   JsColumns columns;
   {
@@ -1015,8 +1051,9 @@ val js_analyze_text(val text) {
     json = std::move(written.value());
   }
   if (json.size() > hlo::kMaxReportBytes) {
-    return fail("the analysis is " + std::to_string(json.size()) + " bytes of JSON, more than the " +
-                std::to_string(hlo::kMaxReportBytes) + " one JavaScript string can hold");
+    return fail("the analysis is " + std::to_string(json.size()) +
+                " bytes of JSON, more than the " + std::to_string(hlo::kMaxReportBytes) +
+                " one JavaScript string can hold");
   }
   val out = val::object();
   out.set("json", js_string(json));
@@ -1030,16 +1067,20 @@ Result<std::string> text_bytes(const val& text) {
   using R = Result<std::string>;
   if (text.isString()) return utf8_text(text);
   static const val uint8 = val::global("Uint8Array");
-  if (!text.instanceof(uint8)) return R::failure("text must be a string or a Uint8Array of UTF-8, got " + text.typeOf().as<std::string>());
+  if (!text.instanceof (uint8))
+    return R::failure("text must be a string or a Uint8Array of UTF-8, got " +
+                      text.typeOf().as<std::string>());
   const auto size = static_cast<std::size_t>(text["length"].as<double>());
   if (size > hlo::kMaxTextBytes) return R::failure(hlo::text_too_big(size, false));
   if (!memory::fits(size)) {
-    return R::failure("the text is " + std::to_string(size) + " bytes, more than the core's memory has room for now (" +
-                      std::to_string(memory::in_use() >> 20) + " MiB of " + std::to_string(memory::limit() >> 20) +
-                      " MiB in use)");
+    return R::failure("the text is " + std::to_string(size) +
+                      " bytes, more than the core's memory has room for now (" +
+                      std::to_string(memory::in_use() >> 20) + " MiB of " +
+                      std::to_string(memory::limit() >> 20) + " MiB in use)");
   }
   std::string bytes(size, '\0');
-  val(emscripten::typed_memory_view(size, reinterpret_cast<unsigned char*>(bytes.data()))).call<void>("set", text);
+  val(emscripten::typed_memory_view(size, reinterpret_cast<unsigned char*>(bytes.data())))
+      .call<void>("set", text);
   return R::success(std::move(bytes));
 }
 
@@ -1092,18 +1133,22 @@ val js_table_next(val handle, val bytes) {
   if (!h) return fail_from(h);
   auto it = g_tables.find(int(h.value()));
   if (h.value() != std::floor(h.value()) || it == g_tables.end()) {
-    return fail("handle must be a handle tableStart returned whose lines are not all out, got " + format_number(h.value()));
+    return fail("handle must be a handle tableStart returned whose lines are not all out, got " +
+                format_number(h.value()));
   }
   auto n = number_arg("bytes", bytes);
   if (!n) return fail_from(n);
-  if (!(n.value() >= 1 && n.value() <= (1 << 26))) return fail("bytes must be from 1 to 67108864, got " + format_number(n.value()));
+  if (!(n.value() >= 1 && n.value() <= (1 << 26)))
+    return fail("bytes must be from 1 to 67108864, got " + format_number(n.value()));
   g_table_chunk.clear();
   g_table_chunk.reserve(static_cast<std::size_t>(n.value()) + 4096);
-  if (!it->second->next(g_table_chunk, static_cast<std::size_t>(n.value())) && g_table_chunk.empty()) {
+  if (!it->second->next(g_table_chunk, static_cast<std::size_t>(n.value())) &&
+      g_table_chunk.empty()) {
     g_tables.erase(it);
     std::string().swap(g_table_chunk);
   }
-  return ok(val(emscripten::typed_memory_view(g_table_chunk.size(), reinterpret_cast<const unsigned char*>(g_table_chunk.data()))));
+  return ok(val(emscripten::typed_memory_view(
+      g_table_chunk.size(), reinterpret_cast<const unsigned char*>(g_table_chunk.data()))));
 }
 
 // Releases a table whose lines are not all out (the caller stopped early); true.
@@ -1118,14 +1163,18 @@ val js_table_release(val handle) {
 // text, its fusions and the unfused and fused totals, as JSON text. options: {dot_epilogues:
 // boolean} (default true; false: XLA CPU's output-fusion rule only).
 val js_fuse_text(val text, val options) {
-  if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
+  if (!text.isString())
+    return fail("text must be a string, got " + text.typeOf().as<std::string>());
   hlo::FuseOptions o;
   if (!options.isUndefined() && !options.isNull()) {
-    if (options.typeOf().as<std::string>() != "object") return fail("options must be an object, got " + options.typeOf().as<std::string>());
+    if (options.typeOf().as<std::string>() != "object")
+      return fail("options must be an object, got " + options.typeOf().as<std::string>());
     val e = options["dot_epilogues"];
     if (!e.isUndefined()) {
       if (e.typeOf().as<std::string>() != "boolean")
-        return fail(Error{"dot_epilogues must be true or false, got " + e.typeOf().as<std::string>(), "dot_epilogues", 0, 0});
+        return fail(
+            Error{"dot_epilogues must be true or false, got " + e.typeOf().as<std::string>(),
+                  "dot_epilogues", 0, 0});
       o.dot_epilogues = e.as<bool>();
     }
   }
@@ -1138,8 +1187,9 @@ val js_fuse_text(val text, val options) {
     json = std::move(r.value());
   }
   if (json.size() > hlo::kMaxReportBytes)
-    return fail("the fused analysis is " + std::to_string(json.size()) + " bytes of JSON, more than the " +
-                std::to_string(hlo::kMaxReportBytes) + " one JavaScript string can hold");
+    return fail("the fused analysis is " + std::to_string(json.size()) +
+                " bytes of JSON, more than the " + std::to_string(hlo::kMaxReportBytes) +
+                " one JavaScript string can hold");
   return ok(js_string(json));
 }
 
@@ -1155,26 +1205,33 @@ val js_heap_bytes() {
 // A run's memory cap unless told: what the heap can still give (it grows to RL_HEAP_MAX, 2 GiB),
 // at least the interpreter's own default (a heap that cannot give that much fails the allocation
 // with an error, never an abort).
-std::size_t default_memory_cap() { return std::max(interp::kDefaultMemoryCap, memory::available()); }
+std::size_t default_memory_cap() {
+  return std::max(interp::kDefaultMemoryCap, memory::available());
+}
 
-// The options of a run (js_run_text's): into `o`; an {ok:false} value when one is refused, undefined
-// otherwise. fuse (default true): fusions run as units, as XLA would compile the program; false:
-// op by op. args: [{name, bytes: Uint8Array}], .npy files, one per argument of the entry.
+// The options of a run (js_run_text's): into `o`; an {ok:false} value when one is refused,
+// undefined otherwise. fuse (default true): fusions run as units, as XLA would compile the program;
+// false: op by op. args: [{name, bytes: Uint8Array}], .npy files, one per argument of the entry.
 val run_options(const val& options, interp::RunOptions& o) {
   o.fuse = true;
   o.memory_cap = default_memory_cap();
   if (!options.isUndefined() && !options.isNull()) {
-    if (options.typeOf().as<std::string>() != "object") return fail("options must be an object, got " + options.typeOf().as<std::string>());
+    if (options.typeOf().as<std::string>() != "object")
+      return fail("options must be an object, got " + options.typeOf().as<std::string>());
     val inputs = options["inputs"];
     if (!inputs.isUndefined()) {
       const std::string how = inputs.isString() ? inputs.as<std::string>() : std::string();
-      if (how == "none") o.inputs = interp::Inputs::None;
-      else if (how == "seeded") o.inputs = interp::Inputs::Seeded;
-      else if (how == "arange") o.inputs = interp::Inputs::Arange;
+      if (how == "none")
+        o.inputs = interp::Inputs::None;
+      else if (how == "seeded")
+        o.inputs = interp::Inputs::Seeded;
+      else if (how == "arange")
+        o.inputs = interp::Inputs::Arange;
       else
-        return fail(Error{"inputs must be one of none, seeded, arange, got " +
-                              (inputs.isString() ? "\"" + how + "\"" : inputs.typeOf().as<std::string>()),
-                          "inputs", 0, 0});
+        return fail(
+            Error{"inputs must be one of none, seeded, arange, got " +
+                      (inputs.isString() ? "\"" + how + "\"" : inputs.typeOf().as<std::string>()),
+                  "inputs", 0, 0});
     }
     auto number = [&](const char* key, double lo, double hi, double* out) -> std::string {
       val v = options[key];
@@ -1182,17 +1239,18 @@ val run_options(const val& options, interp::RunOptions& o) {
       auto x = number_arg(key, v);
       if (!x) return x.error();
       if (!(x.value() >= lo && x.value() <= hi && x.value() == std::floor(x.value())))
-        return std::string(key) + " must be an integer from " + format_number(lo) + " to " + format_number(hi) + ", got " +
-               format_number(x.value());
+        return std::string(key) + " must be an integer from " + format_number(lo) + " to " +
+               format_number(hi) + ", got " + format_number(x.value());
       *out = x.value();
       return "";
     };
-    double seed = 1, cap = double(default_memory_cap()), iterations = double(interp::kDefaultMaxIterations), budget = 60,
-           timing_budget = 0;
-    for (auto [key, lo, hi, out] : {std::tuple<const char*, double, double, double*>{"seed", 0, 9007199254740991.0, &seed},
-                                    {"memory_cap", 1, 4294967296.0, &cap},
-                                    {"max_iterations", 1, 1e12, &iterations},
-                                    {"time_budget_seconds", 1, 86400, &budget}}) {
+    double seed = 1, cap = double(default_memory_cap()),
+           iterations = double(interp::kDefaultMaxIterations), budget = 60, timing_budget = 0;
+    for (auto [key, lo, hi, out] :
+         {std::tuple<const char*, double, double, double*>{"seed", 0, 9007199254740991.0, &seed},
+          {"memory_cap", 1, 4294967296.0, &cap},
+          {"max_iterations", 1, 1e12, &iterations},
+          {"time_budget_seconds", 1, 86400, &budget}}) {
       std::string e = number(key, lo, hi, out);
       if (!e.empty()) return fail(Error{e, key, 0, 0});
     }
@@ -1204,19 +1262,23 @@ val run_options(const val& options, interp::RunOptions& o) {
       auto x = number_arg("timing_budget_seconds", options["timing_budget_seconds"]);
       if (!x) return fail(Error{x.error(), "timing_budget_seconds", 0, 0});
       if (!(x.value() >= 0 && x.value() <= 86400))
-        return fail(Error{"timing_budget_seconds must be a number of seconds from 0 to 86400, got " + format_number(x.value()),
-                          "timing_budget_seconds", 0, 0});
+        return fail(
+            Error{"timing_budget_seconds must be a number of seconds from 0 to 86400, got " +
+                      format_number(x.value()),
+                  "timing_budget_seconds", 0, 0});
       timing_budget = x.value();
     }
     o.timing_budget_seconds = timing_budget;
     val t = options["time_ops"];
     if (!t.isUndefined()) {
-      if (!t.isTrue() && !t.isFalse()) return fail(Error{"time_ops must be true or false", "time_ops", 0, 0});
+      if (!t.isTrue() && !t.isFalse())
+        return fail(Error{"time_ops must be true or false", "time_ops", 0, 0});
       o.time_ops = t.isTrue();
     }
     val fuse = options["fuse"];
     if (!fuse.isUndefined()) {
-      if (!fuse.isTrue() && !fuse.isFalse()) return fail(Error{"fuse must be true or false", "fuse", 0, 0});
+      if (!fuse.isTrue() && !fuse.isFalse())
+        return fail(Error{"fuse must be true or false", "fuse", 0, 0});
       o.fuse = fuse.isTrue();
     }
     // on_progress(done, total): the entry's own ops run so far, at most every 0.1 s (the
@@ -1224,22 +1286,32 @@ val run_options(const val& options, interp::RunOptions& o) {
     val progress = options["on_progress"];
     if (!progress.isUndefined()) {
       if (progress.typeOf().as<std::string>() != "function")
-        return fail(Error{"on_progress must be a function, got " + progress.typeOf().as<std::string>(), "on_progress", 0, 0});
-      o.on_progress = [progress](std::size_t done, std::size_t total) { progress(double(done), double(total)); };
+        return fail(
+            Error{"on_progress must be a function, got " + progress.typeOf().as<std::string>(),
+                  "on_progress", 0, 0});
+      o.on_progress = [progress](std::size_t done, std::size_t total) {
+        progress(double(done), double(total));
+      };
     }
     val args = options["args"];
     if (!args.isUndefined()) {
       if (!inputs.isUndefined()) return fail(Error{"give inputs or args, not both", "args", 0, 0});
-      if (!args.isArray()) return fail(Error{"args must be an array of {name, bytes}, got " + type_name(args), "args", 0, 0});
+      if (!args.isArray())
+        return fail(
+            Error{"args must be an array of {name, bytes}, got " + type_name(args), "args", 0, 0});
       const auto n = args["length"].as<unsigned>();
       for (unsigned i = 0; i < n; ++i) {
         val a = args[i];
         const std::string at = "args[" + std::to_string(i) + "]";
         if (a.typeOf().as<std::string>() != "object" || a.isNull() || !a["name"].isString() ||
-            !a["bytes"].instanceof(val::global("Uint8Array")))
-          return fail(Error{at + " must be {name: string, bytes: Uint8Array}, got " + type_name(a), "args", 0, 0});
+                !a["bytes"].instanceof
+            (val::global("Uint8Array")))
+          return fail(Error{at + " must be {name: string, bytes: Uint8Array}, got " + type_name(a),
+                            "args", 0, 0});
         std::string bytes(a["bytes"]["length"].as<std::size_t>(), '\0');
-        val(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<unsigned char*>(&bytes[0]))).call<void>("set", a["bytes"]);
+        val(emscripten::typed_memory_view(bytes.size(),
+                                          reinterpret_cast<unsigned char*>(&bytes[0])))
+            .call<void>("set", a["bytes"]);
         auto array = interp::read_npy(bytes, a["name"].as<std::string>());
         if (!array) return fail(Error{array.error(), "args", 0, 0});
         o.args.push_back(std::move(array.value()));
@@ -1250,12 +1322,13 @@ val run_options(const val& options, interp::RunOptions& o) {
   return val::undefined();
 }
 
-// Runs StableHLO text in the interpreter (report/run_report.h): options {inputs: "none" | "seeded" |
-// "arange", args, seed, time_ops, memory_cap, max_iterations, time_budget_seconds,
+// Runs StableHLO text in the interpreter (report/run_report.h): options {inputs: "none" | "seeded"
+// | "arange", args, seed, time_ops, memory_cap, max_iterations, time_budget_seconds,
 // timing_budget_seconds, on_progress}, all optional (see run_options). The value is JSON text; it
 // says how the run went (passed, failed, not_run, error) rather than failing.
 val js_run_text(val text, val options) {
-  if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
+  if (!text.isString())
+    return fail("text must be a string, got " + text.typeOf().as<std::string>());
   interp::RunOptions o;
   if (val refused = run_options(options, o); !refused.isUndefined()) return refused;
   return ok(val(report::run_text_json(text.as<std::string>(), o)));
@@ -1264,7 +1337,8 @@ val js_run_text(val text, val options) {
 // js_run_text, and the results as .npy files: {report: JSON text, files: [{name, bytes: Uint8Array}
 // | {name, error}]} (result_N.npy; report/run_report.h).
 val js_run_text_npy(val text, val options) {
-  if (!text.isString()) return fail("text must be a string, got " + text.typeOf().as<std::string>());
+  if (!text.isString())
+    return fail("text must be a string, got " + text.typeOf().as<std::string>());
   interp::RunOptions o;
   if (val refused = run_options(options, o); !refused.isUndefined()) return refused;
   std::vector<report::ResultFile> files;
@@ -1275,9 +1349,12 @@ val js_run_text_npy(val text, val options) {
     val file = val::object();
     file.set("name", f.name);
     if (f.error.empty())
-      file.set("bytes", val::global("Uint8Array").new_(emscripten::typed_memory_view(
-                            f.bytes.size(), reinterpret_cast<const unsigned char*>(f.bytes.data()))));
-    else file.set("error", f.error);
+      file.set("bytes",
+               val::global("Uint8Array")
+                   .new_(emscripten::typed_memory_view(
+                       f.bytes.size(), reinterpret_cast<const unsigned char*>(f.bytes.data()))));
+    else
+      file.set("error", f.error);
     list.call<void>("push", file);
   }
   out.set("files", list);
@@ -1289,7 +1366,9 @@ val js_run_text_npy(val text, val options) {
 Result<std::vector<std::string>> strings_arg(const char* name, const val& v) {
   using R = Result<std::vector<std::string>>;
   if (v.isUndefined() || v.isNull()) return R::success({});
-  if (!v.isArray()) return R::failure(std::string(name) + " must be an array of strings, got " + v.typeOf().as<std::string>());
+  if (!v.isArray())
+    return R::failure(std::string(name) + " must be an array of strings, got " +
+                      v.typeOf().as<std::string>());
   std::vector<std::string> out;
   const unsigned length = v["length"].as<unsigned>();
   for (unsigned i = 0; i < length; ++i) {
@@ -1302,9 +1381,11 @@ Result<std::vector<std::string>> strings_arg(const char* name, const val& v) {
   return R::success(out);
 }
 
-Result<std::vector<exercises::Exercise>> exercises_arg(const val& seed, const val& count, const val& families) {
+Result<std::vector<exercises::Exercise>> exercises_arg(const val& seed, const val& count,
+                                                       const val& families) {
   using R = Result<std::vector<exercises::Exercise>>;
-  if (!seed.isString()) return R::failure("seed must be a string, got " + seed.typeOf().as<std::string>());
+  if (!seed.isString())
+    return R::failure("seed must be a string, got " + seed.typeOf().as<std::string>());
   auto c = number_arg("count", count);
   if (!c) return R::failure_from(c);
   if (!(c.value() >= 1 && c.value() <= 100 && c.value() == std::floor(c.value()))) {
@@ -1330,10 +1411,13 @@ val js_check_answer(val seed, val count, val families, val index, val question_i
   auto i = number_arg("index", index);
   if (!i) return fail_from(i);
   if (!(i.value() >= 0 && i.value() < double(set->size()) && i.value() == std::floor(i.value()))) {
-    return fail("index must be an integer from 0 to " + std::to_string(set->size() - 1) + ", got " + format_number(i.value()));
+    return fail("index must be an integer from 0 to " + std::to_string(set->size() - 1) + ", got " +
+                format_number(i.value()));
   }
-  if (!question_id.isString()) return fail("question must be a string, got " + question_id.typeOf().as<std::string>());
-  if (!answer.isString()) return fail("answer must be a string, got " + answer.typeOf().as<std::string>());
+  if (!question_id.isString())
+    return fail("question must be a string, got " + question_id.typeOf().as<std::string>());
+  if (!answer.isString())
+    return fail("answer must be a string, got " + answer.typeOf().as<std::string>());
   const auto& e = set.value()[std::size_t(i.value())];
   const std::string id = question_id.as<std::string>();
   for (const auto& q : e.questions) {
@@ -1352,9 +1436,11 @@ val js_check_answer(val seed, val count, val families, val index, val question_i
 // mistakes?: [{value, feedback}], hints?: [..]}. The same checker as generated exercises.
 val js_check_question(val question, val answer) {
   if (question.isNull() || question.typeOf().as<std::string>() != "object") {
-    return fail("question must be an object, got " + (question.isNull() ? std::string("null") : question.typeOf().as<std::string>()));
+    return fail("question must be an object, got " +
+                (question.isNull() ? std::string("null") : question.typeOf().as<std::string>()));
   }
-  if (!answer.isString()) return fail("answer must be a string, got " + answer.typeOf().as<std::string>());
+  if (!answer.isString())
+    return fail("answer must be a string, got " + answer.typeOf().as<std::string>());
   exercises::Question q;
   auto text = [&](const char* key) {
     val v = question[key];
@@ -1382,7 +1468,9 @@ val js_check_question(val question, val answer) {
       for (unsigned i = 0; i < length; ++i) {
         auto mv = number_arg("question.mistakes[].value", ms[i]["value"]);
         if (!mv) return fail_from(mv);
-        q.mistakes.push_back({mv.value(), ms[i]["feedback"].isString() ? ms[i]["feedback"].as<std::string>() : std::string()});
+        q.mistakes.push_back({mv.value(), ms[i]["feedback"].isString()
+                                              ? ms[i]["feedback"].as<std::string>()
+                                              : std::string()});
       }
     }
   } else if (q.kind == "choice") {
@@ -1410,15 +1498,19 @@ val js_check_question(val question, val answer) {
 // cannot be graded is listed with its reason. `size` is the file's size in bytes when `text`
 // holds only its start (the page does not read a file far over the limit).
 val js_gradebook(val files, val set) {
-  if (!files.isArray()) return fail("files must be an array of {name, text}, got " + files.typeOf().as<std::string>());
+  if (!files.isArray())
+    return fail("files must be an array of {name, text}, got " + files.typeOf().as<std::string>());
   std::vector<exercises::ResultFile> in;
   const unsigned length = files["length"].as<unsigned>();
   for (unsigned i = 0; i < length; ++i) {
     const val f = files[i];
     const std::string where = "files[" + std::to_string(i) + "]";
-    if (f.isNull() || f.typeOf().as<std::string>() != "object") return fail(where + " must be {name, text}");
-    if (!f["name"].isString()) return fail(where + ".name must be a string, got " + f["name"].typeOf().as<std::string>());
-    if (!f["text"].isString()) return fail(where + ".text must be a string, got " + f["text"].typeOf().as<std::string>());
+    if (f.isNull() || f.typeOf().as<std::string>() != "object")
+      return fail(where + " must be {name, text}");
+    if (!f["name"].isString())
+      return fail(where + ".name must be a string, got " + f["name"].typeOf().as<std::string>());
+    if (!f["text"].isString())
+      return fail(where + ".text must be a string, got " + f["text"].typeOf().as<std::string>());
     exercises::ResultFile r{f["name"].as<std::string>(), f["text"].as<std::string>(), -1};
     if (!f["size"].isUndefined() && !f["size"].isNull()) {
       auto size = number_arg((where + ".size").c_str(), f["size"]);
@@ -1429,11 +1521,14 @@ val js_gradebook(val files, val set) {
   }
   std::optional<exercises::SetSpec> expected;
   if (!set.isUndefined() && !set.isNull()) {
-    if (set.typeOf().as<std::string>() != "object") return fail("set must be {seed, count, families?}, got " + set.typeOf().as<std::string>());
-    auto made = exercises_arg(set["seed"], set["count"], set["families"]);  // refuses what generate refuses
+    if (set.typeOf().as<std::string>() != "object")
+      return fail("set must be {seed, count, families?}, got " + set.typeOf().as<std::string>());
+    auto made =
+        exercises_arg(set["seed"], set["count"], set["families"]);  // refuses what generate refuses
     if (!made) return fail("set: " + made.error());
     auto families = strings_arg("set.families", set["families"]);
-    expected = exercises::SetSpec{set["seed"].as<std::string>(), int(set["count"].as<double>()), families.value()};
+    expected = exercises::SetSpec{set["seed"].as<std::string>(), int(set["count"].as<double>()),
+                                  families.value()};
   }
   auto table = exercises::gradebook_json(in, expected);
   if (!table) return fail_from(table);
@@ -1442,7 +1537,8 @@ val js_gradebook(val files, val set) {
 
 // (seed, count, families?) → the set as Moodle XML text (cpp/exercises/moodle.h).
 val js_moodle_xml(val seed, val count, val families) {
-  auto set = exercises_arg(seed, count, families);  // the arguments' types and rules, as generateExercises
+  auto set =
+      exercises_arg(seed, count, families);  // the arguments' types and rules, as generateExercises
   if (!set) return fail_from(set);
   auto f = strings_arg("families", families);
   auto text = exercises::moodle_xml(seed.as<std::string>(), int(count.as<double>()), f.value());
@@ -1470,9 +1566,13 @@ Result<report::Params> lesson_params_arg(const val& v, std::string* input) {
     return R::failure("params must be an object, got " + v.typeOf().as<std::string>());
   }
   const std::vector<std::pair<const char*, std::optional<double> report::Params::*>> numbers = {
-      {"m", &report::Params::m}, {"k", &report::Params::k}, {"n", &report::Params::n},
-      {"itemsize", &report::Params::itemsize}, {"peak", &report::Params::peak},
-      {"bandwidth", &report::Params::bandwidth}, {"traffic_factor", &report::Params::traffic_factor}};
+      {"m", &report::Params::m},
+      {"k", &report::Params::k},
+      {"n", &report::Params::n},
+      {"itemsize", &report::Params::itemsize},
+      {"peak", &report::Params::peak},
+      {"bandwidth", &report::Params::bandwidth},
+      {"traffic_factor", &report::Params::traffic_factor}};
   const val keys = val::global("Object").call<val>("keys", v);
   const unsigned length = keys["length"].as<unsigned>();
   for (unsigned i = 0; i < length; ++i) {
@@ -1482,17 +1582,20 @@ Result<report::Params> lesson_params_arg(const val& v, std::string* input) {
     *input = key;
     if (key == "dtype") {
       if (x.isNull() || (x.isString() && x.as<std::string>().empty())) continue;
-      if (!x.isString()) return R::failure("dtype must be a string, got " + x.typeOf().as<std::string>());
+      if (!x.isString())
+        return R::failure("dtype must be a string, got " + x.typeOf().as<std::string>());
       p.dtype = x.as<std::string>();
     } else if (key == "sizes") {
       auto xs = numbers_arg("sizes", x);
       if (!xs) return R::failure_from(xs);
       p.sizes = xs.value();
     } else {
-      auto field = std::find_if(numbers.begin(), numbers.end(), [&](const auto& f) { return key == f.first; });
+      auto field = std::find_if(numbers.begin(), numbers.end(),
+                                [&](const auto& f) { return key == f.first; });
       if (field == numbers.end()) {
-        return R::failure("unknown lesson input \"" + key +
-                          "\": one of m, k, n, dtype, itemsize, peak, bandwidth, traffic_factor, sizes");
+        return R::failure(
+            "unknown lesson input \"" + key +
+            "\": one of m, k, n, dtype, itemsize, peak, bandwidth, traffic_factor, sizes");
       }
       auto number = number_arg(key == "traffic_factor" ? "traffic factor" : key.c_str(), x);
       if (!number) return R::failure_from(number);
@@ -1504,7 +1607,8 @@ Result<report::Params> lesson_params_arg(const val& v, std::string* input) {
 }
 
 // Reads {level: GB/s, …} (`name` as the messages call it) in its keys' order.
-Result<std::vector<std::pair<std::string, double>>> levels_arg(const std::string& name, const val& levels) {
+Result<std::vector<std::pair<std::string, double>>> levels_arg(const std::string& name,
+                                                               const val& levels) {
   using R = Result<std::vector<std::pair<std::string, double>>>;
   if (levels.isUndefined() || levels.isNull() || levels.typeOf().as<std::string>() != "object") {
     return R::failure(name + " must be an object of GB/s by level");
@@ -1525,7 +1629,8 @@ Result<int> cores_arg(const std::string& name, const val& v) {
   auto c = number_arg(name.c_str(), v);
   if (!c) return Result<int>::failure_from(c);
   if (!(c.value() >= 1 && c.value() <= 256 && c.value() == std::floor(c.value()))) {
-    return Result<int>::failure(name + " must be an integer from 1 to 256, got " + format_number(c.value()));
+    return Result<int>::failure(name + " must be an integer from 1 to 256, got " +
+                                format_number(c.value()));
   }
   return Result<int>::success(int(c.value()));
 }
@@ -1548,8 +1653,10 @@ Result<report::Extras> lesson_extras_arg(const val& v, std::string* input) {
     if (!levels) return R::failure_from(levels);
     m.bandwidth_gbs = levels.value();
     const val point = measured["point"];
-    if (point.isUndefined() || point.isNull()) return R::failure("measured.point must be {m, k, n, gflops}");
-    const std::pair<const char*, double*> fields[] = {{"m", &m.m}, {"k", &m.k}, {"n", &m.n}, {"gflops", &m.point_gflops}};
+    if (point.isUndefined() || point.isNull())
+      return R::failure("measured.point must be {m, k, n, gflops}");
+    const std::pair<const char*, double*> fields[] = {
+        {"m", &m.m}, {"k", &m.k}, {"n", &m.n}, {"gflops", &m.point_gflops}};
     for (const auto& [name, out] : fields) {
       auto x = number_arg((std::string("measured.point.") + name).c_str(), point[name]);
       if (!x) return R::failure_from(x);
@@ -1557,7 +1664,9 @@ Result<report::Extras> lesson_extras_arg(const val& v, std::string* input) {
     }
     const val others = measured["other_cores"];
     if (!others.isUndefined() && !others.isNull()) {
-      if (!others.isArray()) return R::failure("measured.other_cores must be an array of {cores, gflops, bandwidth_gbs}");
+      if (!others.isArray())
+        return R::failure(
+            "measured.other_cores must be an array of {cores, gflops, bandwidth_gbs}");
       for (unsigned i = 0; i < others["length"].as<unsigned>(); ++i) {
         const std::string at = "measured.other_cores[" + std::to_string(i) + "]";
         const val one = others[i];
@@ -1579,7 +1688,8 @@ Result<report::Extras> lesson_extras_arg(const val& v, std::string* input) {
     }
     const val kernels = measured["kernels"];
     if (!kernels.isUndefined() && !kernels.isNull()) {
-      if (!kernels.isArray()) return R::failure("measured.kernels must be an array of {m, k, n, cores, gflops}");
+      if (!kernels.isArray())
+        return R::failure("measured.kernels must be an array of {m, k, n, cores, gflops}");
       for (unsigned i = 0; i < kernels["length"].as<unsigned>(); ++i) {
         const std::string at = "measured.kernels[" + std::to_string(i) + "]";
         const val one = kernels[i];
@@ -1587,7 +1697,8 @@ Result<report::Extras> lesson_extras_arg(const val& v, std::string* input) {
           return R::failure(at + " must be {m, k, n, cores, gflops}");
         }
         report::MeasuredKernel t;
-        const std::pair<const char*, double*> dims[] = {{"m", &t.m}, {"k", &t.k}, {"n", &t.n}, {"gflops", &t.gflops}};
+        const std::pair<const char*, double*> dims[] = {
+            {"m", &t.m}, {"k", &t.k}, {"n", &t.n}, {"gflops", &t.gflops}};
         for (const auto& [name, out] : dims) {
           auto x = number_arg((at + "." + name).c_str(), one[name]);
           if (!x) return R::failure_from(x);
@@ -1604,13 +1715,16 @@ Result<report::Extras> lesson_extras_arg(const val& v, std::string* input) {
   const val answers = v["answers"];
   if (!answers.isUndefined() && !answers.isNull()) {
     *input = "answers";
-    if (answers.typeOf().as<std::string>() != "object") return R::failure("answers must be an object of text by question");
+    if (answers.typeOf().as<std::string>() != "object")
+      return R::failure("answers must be an object of text by question");
     const val keys = val::global("Object").call<val>("keys", answers);
     for (unsigned i = 0; i < keys["length"].as<unsigned>(); ++i) {
       const std::string id = keys[i].as<std::string>();
       const val text = answers[id];
       if (text.isUndefined() || text.isNull()) continue;
-      if (!text.isString()) return R::failure("answers." + id + " must be a string, got " + text.typeOf().as<std::string>());
+      if (!text.isString())
+        return R::failure("answers." + id + " must be a string, got " +
+                          text.typeOf().as<std::string>());
       e.answers.push_back({id, text.as<std::string>()});
     }
   }
@@ -1675,10 +1789,12 @@ val js_exercise_families() {
 // them as JSON would cost more than computing them); web/core.js turns them into plain arrays.
 val js_roofline(val request) {
   if (request.isNull() || request.typeOf().as<std::string>() != "object") {
-    return fail("request must be an object, got " + (request.isNull() ? std::string("null") : request.typeOf().as<std::string>()));
+    return fail("request must be an object, got " +
+                (request.isNull() ? std::string("null") : request.typeOf().as<std::string>()));
   }
   const val roofs_in = request["roofs"];
-  if (!roofs_in.isArray() || roofs_in["length"].as<unsigned>() == 0) return fail("roofs must be a non-empty array of roofs");
+  if (!roofs_in.isArray() || roofs_in["length"].as<unsigned>() == 0)
+    return fail("roofs must be a non-empty array of roofs");
   std::vector<Budgets> roofs;
   std::vector<double> interconnects;
   for (unsigned i = 0; i < roofs_in["length"].as<unsigned>(); ++i) {
@@ -1701,10 +1817,12 @@ val js_roofline(val request) {
   // Typed or plain arrays of numbers, copied in one go.
   auto column = [](const char* name, const val& v) -> Result<std::vector<double>> {
     if (v.isUndefined() || v.isNull()) return Result<std::vector<double>>::success({});
-    if (!v.isArray() && !v.instanceof(val::global("Float64Array"))) {
-      return Result<std::vector<double>>::failure(std::string(name) + " must be an array of numbers");
+    if (!v.isArray() && !v.instanceof (val::global("Float64Array"))) {
+      return Result<std::vector<double>>::failure(std::string(name) +
+                                                  " must be an array of numbers");
     }
-    return Result<std::vector<double>>::success(emscripten::convertJSArrayToNumberVector<double>(v));
+    return Result<std::vector<double>>::success(
+        emscripten::convertJSArrayToNumberVector<double>(v));
   };
   auto flops = column("flops", request["flops"]);
   if (!flops) return fail_from(flops);

@@ -75,7 +75,9 @@ inline float f16_to_f32(std::uint16_t h) noexcept {
   return float_from_bits(sign | ((exponent + 112) << 23) | (fraction << 13));
 }
 
-inline float bf16_to_f32(std::uint16_t b) noexcept { return float_from_bits(std::uint32_t{b} << 16); }
+inline float bf16_to_f32(std::uint16_t b) noexcept {
+  return float_from_bits(std::uint32_t{b} << 16);
+}
 
 // float → double keeping a NaN's bits: the hardware conversion may quiet a signalling NaN
 // (x86 does) or replace the payload (wasm's f64.promote_f32 may), so NaNs are widened by hand.

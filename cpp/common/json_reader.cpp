@@ -16,12 +16,18 @@ const Json* Json::find(std::string_view key) const {
 
 const char* json_type_name(Json::Type t) {
   switch (t) {
-    case Json::Type::null: return "null";
-    case Json::Type::boolean: return "a boolean";
-    case Json::Type::number: return "a number";
-    case Json::Type::string: return "a string";
-    case Json::Type::array: return "an array";
-    case Json::Type::object: return "an object";
+    case Json::Type::null:
+      return "null";
+    case Json::Type::boolean:
+      return "a boolean";
+    case Json::Type::number:
+      return "a number";
+    case Json::Type::string:
+      return "a string";
+    case Json::Type::array:
+      return "an array";
+    case Json::Type::object:
+      return "an object";
   }
   return "?";
 }
@@ -55,10 +61,13 @@ class Reader {
   Result<Json> failure() const {
     int line = 1, column = 1;
     for (std::size_t k = 0; k < error_at_ && k < s_.size(); ++k) {
-      if (s_[k] == '\n') ++line, column = 1;
-      else if ((static_cast<unsigned char>(s_[k]) & 0xC0) != 0x80) ++column;  // count characters, not UTF-8 bytes
+      if (s_[k] == '\n')
+        ++line, column = 1;
+      else if ((static_cast<unsigned char>(s_[k]) & 0xC0) != 0x80)
+        ++column;  // count characters, not UTF-8 bytes
     }
-    return Result<Json>::failure_at(std::to_string(line) + ":" + std::to_string(column) + ": " + error_, line, column);
+    return Result<Json>::failure_at(
+        std::to_string(line) + ":" + std::to_string(column) + ": " + error_, line, column);
   }
 
   bool fail(std::string message) {
@@ -79,7 +88,8 @@ class Reader {
   }
 
   void skip_space() {
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
+      ++i_;
   }
 
   bool literal(std::string_view word) {
@@ -89,21 +99,37 @@ class Reader {
   }
 
   bool value(Json& out, std::size_t depth) {
-    if (++values_ > limits_.max_values) return fail("more than " + std::to_string(limits_.max_values) + " values");
+    if (++values_ > limits_.max_values)
+      return fail("more than " + std::to_string(limits_.max_values) + " values");
     if (i_ >= s_.size()) return fail("expected a JSON value, got the end of the text");
     switch (s_[i_]) {
-      case '{': return object(out, depth + 1);
-      case '[': return array(out, depth + 1);
-      case '"': out.type = Json::Type::string; return string(out.string);
-      case 't': out.type = Json::Type::boolean; out.boolean = true; return literal("true");
-      case 'f': out.type = Json::Type::boolean; out.boolean = false; return literal("false");
-      case 'n': out.type = Json::Type::null; return literal("null");
-      default: out.type = Json::Type::number; return number(out.number);
+      case '{':
+        return object(out, depth + 1);
+      case '[':
+        return array(out, depth + 1);
+      case '"':
+        out.type = Json::Type::string;
+        return string(out.string);
+      case 't':
+        out.type = Json::Type::boolean;
+        out.boolean = true;
+        return literal("true");
+      case 'f':
+        out.type = Json::Type::boolean;
+        out.boolean = false;
+        return literal("false");
+      case 'n':
+        out.type = Json::Type::null;
+        return literal("null");
+      default:
+        out.type = Json::Type::number;
+        return number(out.number);
     }
   }
 
   bool nested(std::size_t depth) {
-    if (depth > limits_.max_depth) return fail("arrays and objects nested deeper than " + std::to_string(limits_.max_depth));
+    if (depth > limits_.max_depth)
+      return fail("arrays and objects nested deeper than " + std::to_string(limits_.max_depth));
     return true;
   }
 
@@ -118,7 +144,10 @@ class Reader {
       skip_space();
       if (!value(out.items.back(), depth)) return false;
       skip_space();
-      if (i_ < s_.size() && s_[i_] == ',') { ++i_; continue; }
+      if (i_ < s_.size() && s_[i_] == ',') {
+        ++i_;
+        continue;
+      }
       if (i_ < s_.size() && s_[i_] == ']') return ++i_, true;
       return fail("expected ',' or ']' after an array item, got " + shown());
     }
@@ -132,17 +161,22 @@ class Reader {
     if (i_ < s_.size() && s_[i_] == '}') return ++i_, true;
     for (;;) {
       skip_space();
-      if (i_ >= s_.size() || s_[i_] != '"') return fail("expected a member name in double quotes, got " + shown());
+      if (i_ >= s_.size() || s_[i_] != '"')
+        return fail("expected a member name in double quotes, got " + shown());
       std::string key;
       if (!string(key)) return false;
       skip_space();
-      if (i_ >= s_.size() || s_[i_] != ':') return fail("expected ':' after a member name, got " + shown());
+      if (i_ >= s_.size() || s_[i_] != ':')
+        return fail("expected ':' after a member name, got " + shown());
       ++i_;
       skip_space();
       out.members.emplace_back(std::move(key), Json{});
       if (!value(out.members.back().second, depth)) return false;
       skip_space();
-      if (i_ < s_.size() && s_[i_] == ',') { ++i_; continue; }
+      if (i_ < s_.size() && s_[i_] == ',') {
+        ++i_;
+        continue;
+      }
       if (i_ < s_.size() && s_[i_] == '}') return ++i_, true;
       return fail("expected ',' or '}' after a member, got " + shown());
     }
@@ -171,7 +205,10 @@ class Reader {
     for (int k = 0; k < 4; ++k, ++i_) {
       if (i_ >= s_.size()) return fail("expected 4 hex digits after \\u, got the end of the text");
       const char c = s_[i_];
-      const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+      const int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
       if (d < 0) return fail("expected 4 hex digits after \\u, got " + shown());
       out = out * 16 + std::uint32_t(d);
     }
@@ -181,10 +218,12 @@ class Reader {
   bool string(std::string& out) {
     ++i_;  // the opening quote
     for (;;) {
-      if (i_ >= s_.size()) return fail("a string is not closed: expected '\"' before the end of the text");
+      if (i_ >= s_.size())
+        return fail("a string is not closed: expected '\"' before the end of the text");
       const unsigned char c = static_cast<unsigned char>(s_[i_]);
       if (c == '"') return ++i_, true;
-      if (c < 0x20) return fail("a string holds " + shown() + ": write it as an escape (\\n, \\t, \\u0001)");
+      if (c < 0x20)
+        return fail("a string holds " + shown() + ": write it as an escape (\\n, \\t, \\u0001)");
       if (c != '\\') {
         out += static_cast<char>(c);
         ++i_;
@@ -194,14 +233,30 @@ class Reader {
       if (i_ >= s_.size()) return fail("a string ends inside an escape");
       const char e = s_[i_];
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           ++i_;
           std::uint32_t cp;
@@ -211,15 +266,18 @@ class Reader {
             i_ += 2;
             std::uint32_t low;
             if (!hex4(low)) return false;
-            if (low >= 0xDC00 && low <= 0xDFFF) cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-            else i_ = at;  // an unpaired high surrogate, then another escape
+            if (low >= 0xDC00 && low <= 0xDFFF)
+              cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+            else
+              i_ = at;  // an unpaired high surrogate, then another escape
           }
           // Unpaired surrogates (JSON allows them, UTF-8 cannot hold them) become U+FFFD.
           if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
           put_utf8(out, cp);
           continue;
         }
-        default: return fail("unknown escape \\" + std::string(1, e) + " in a string");
+        default:
+          return fail("unknown escape \\" + std::string(1, e) + " in a string");
       }
       ++i_;
     }

@@ -20,8 +20,8 @@ struct Json {
   bool boolean = false;
   double number = 0;
   std::string string;
-  std::vector<Json> items;                             // an array's
-  std::vector<std::pair<std::string, Json>> members;   // an object's, in the text's order
+  std::vector<Json> items;                            // an array's
+  std::vector<std::pair<std::string, Json>> members;  // an object's, in the text's order
 
   bool is_null() const { return type == Type::null; }
   bool is_bool() const { return type == Type::boolean; }
@@ -38,8 +38,8 @@ struct Json {
 const char* json_type_name(Json::Type t);
 
 struct JsonLimits {
-  std::size_t max_depth = 64;       // arrays and objects inside each other
-  std::size_t max_values = 1 << 22; // values in all (about 4 million)
+  std::size_t max_depth = 64;        // arrays and objects inside each other
+  std::size_t max_values = 1 << 22;  // values in all (about 4 million)
 };
 
 Result<Json> parse_json(std::string_view text, const JsonLimits& limits = {});

@@ -132,7 +132,8 @@ class JsonWriter {
   static std::size_t number_length(double x) {
     if (x == std::floor(x) && std::fabs(x) < 1e15) {
       const long long v = static_cast<long long>(x);
-      unsigned long long u = v < 0 ? 0ULL - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
+      unsigned long long u =
+          v < 0 ? 0ULL - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
       std::size_t n = v < 0 ? 2 : 1;
       for (unsigned long long p = 10; n < 20 && u >= p; p *= 10) ++n;
       return n;
@@ -143,18 +144,21 @@ class JsonWriter {
   // The text of a number as value(double) writes it, into `out` (kNumberChars bytes); its length.
   // Integers below 1e15 (counts, bytes: exact in a double) take the fast path.
   static std::size_t format_number(double x, char* out) {
-    if (x == std::floor(x) && std::fabs(x) < 1e15) return format_integer(static_cast<long long>(x), out);
+    if (x == std::floor(x) && std::fabs(x) < 1e15)
+      return format_integer(static_cast<long long>(x), out);
     if (!std::isfinite(x)) {
       std::memcpy(out, "null", 4);
       return 4;
     }
-    return static_cast<std::size_t>(std::snprintf(out, kNumberChars, "%.17g", x));  // see value(double)
+    return static_cast<std::size_t>(
+        std::snprintf(out, kNumberChars, "%.17g", x));  // see value(double)
   }
   static std::size_t format_integer(long long x, char* out) {
     char buffer[24];
     char* end = buffer + sizeof buffer;
     char* p = end;
-    unsigned long long u = x < 0 ? 0ULL - static_cast<unsigned long long>(x) : static_cast<unsigned long long>(x);
+    unsigned long long u =
+        x < 0 ? 0ULL - static_cast<unsigned long long>(x) : static_cast<unsigned long long>(x);
     while (u >= 100) {
       const unsigned d = static_cast<unsigned>(u % 100);
       u /= 100;
@@ -216,11 +220,21 @@ class JsonWriter {
       out_.append(s.data() + run, i - run);
       run = i + 1;
       switch (c) {
-        case '"': out_ += "\\\""; break;
-        case '\\': out_ += "\\\\"; break;
-        case '\n': out_ += "\\n"; break;
-        case '\r': out_ += "\\r"; break;
-        case '\t': out_ += "\\t"; break;
+        case '"':
+          out_ += "\\\"";
+          break;
+        case '\\':
+          out_ += "\\\\";
+          break;
+        case '\n':
+          out_ += "\\n";
+          break;
+        case '\r':
+          out_ += "\\r";
+          break;
+        case '\t':
+          out_ += "\\t";
+          break;
         default: {
           char esc[8];
           std::snprintf(esc, sizeof esc, "\\u%04x", c);

@@ -2,7 +2,8 @@
 // up to RL_HEAP_MAX bytes (the link flag MAXIMUM_MEMORY, CMakeLists.txt) and no further: an
 // allocation past it aborts the module, and the page's Worker with it (operator new cannot fail
 // softly without exceptions). So the big steps of an analysis ask first and refuse with an error
-// that names the sizes. Natively the heap has no such limit: the checks pass unless a test sets one.
+// that names the sizes. Natively the heap has no such limit: the checks pass unless a test sets
+// one.
 #pragma once
 
 #include <cstddef>

@@ -64,9 +64,12 @@ Digits round_to(double ax, int p) {
   for (int attempt = 0; p <= 15 && attempt < 3; ++attempt) {
     const int shift = p - 1 - e;
     double scaled;
-    if (shift >= 0 && shift <= 22) scaled = ax * kPow10[shift];
-    else if (shift < 0 && -shift <= 22) scaled = ax / kPow10[-shift];
-    else break;
+    if (shift >= 0 && shift <= 22)
+      scaled = ax * kPow10[shift];
+    else if (shift < 0 && -shift <= 22)
+      scaled = ax / kPow10[-shift];
+    else
+      break;
     if (scaled < kPow10[p - 1]) {
       --e;
       continue;
@@ -224,13 +227,14 @@ std::string typed_value(double value) {
 
 Result<std::int64_t> positive_integer(std::string_view name, double value) {
   if (!std::isfinite(value) || value <= 0 || std::floor(value) != value) {
-    return Result<std::int64_t>::failure_for(std::string(name), std::string(name) + " must be a positive integer, got " +
-                                         typed_value(value));
+    return Result<std::int64_t>::failure_for(
+        std::string(name),
+        std::string(name) + " must be a positive integer, got " + typed_value(value));
   }
   if (value > kMaxExactInteger) {
-    return Result<std::int64_t>::failure_for(std::string(name), std::string(name) +
-                                         " must be at most 2^53 = 9007199254740992, got " +
-                                         format_number(value));
+    return Result<std::int64_t>::failure_for(
+        std::string(name), std::string(name) + " must be at most 2^53 = 9007199254740992, got " +
+                               format_number(value));
   }
   return Result<std::int64_t>::success(static_cast<std::int64_t>(value));
 }

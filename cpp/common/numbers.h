@@ -3,8 +3,8 @@
 
 #include <cstdint>
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 #include "common/result.h"
 
@@ -34,8 +34,10 @@ std::string format_number(double value);
 //   js_integer: an integer below 2^63 in magnitude as String(x): "-5", "0" for −0.
 //   js_precision: Number(x.toPrecision(digits)) as String writes it: x rounded to `digits` (1..17)
 //     significant digits, ties away from zero, trailing zeros dropped, plain for exponents −7..20
-//     ("0.08333", "12350", "1.235e-7", "1.235e+21"); NaN → "NaN", ±infinity → "Infinity"/"-Infinity".
-//   js_exponential: the same rounded value as Number(…).toExponential() writes it: "1.77e-6", "2e+15".
+//     ("0.08333", "12350", "1.235e-7", "1.235e+21"); NaN → "NaN", ±infinity →
+//     "Infinity"/"-Infinity".
+//   js_exponential: the same rounded value as Number(…).toExponential() writes it: "1.77e-6",
+//   "2e+15".
 std::string& js_integer(std::string& out, double x);
 std::string& js_precision(std::string& out, double x, int digits);
 std::string& js_exponential(std::string& out, double x, int digits);
@@ -45,7 +47,8 @@ std::string& js_exponential(std::string& out, double x, int digits);
 std::string typed_value(double value);
 
 // A size typed as a double (JS numbers, CLI text) that must be an exact positive integer:
-// "m must be a positive integer, got 0" for 0, −1, 2.5, NaN; "got infinity"; "… at most 2^53 …" beyond.
+// "m must be a positive integer, got 0" for 0, −1, 2.5, NaN; "got infinity"; "… at most 2^53 …"
+// beyond.
 Result<std::int64_t> positive_integer(std::string_view name, double value);
 
 // num/den reduced to lowest terms: (8192, 3584) → "16/7"; (6, 3) → "2".

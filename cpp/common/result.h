@@ -46,7 +46,9 @@ class Result {
   static Result failure(Error e) { return Result(std::in_place_index<1>, std::move(e)); }
   // Lets a function returning Result<T> pass on another Result<U>'s error unchanged.
   template <class U>
-  static Result failure_from(const Result<U>& other) { return failure(other.error_info()); }
+  static Result failure_from(const Result<U>& other) {
+    return failure(other.error_info());
+  }
 
   bool ok() const { return state_.index() == 0; }
   explicit operator bool() const { return ok(); }

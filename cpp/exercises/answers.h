@@ -18,9 +18,9 @@ namespace rl::exercises {
 enum class Dimension { none, flop, byte, flop_rate, byte_rate, intensity, flop_or_rate };
 
 struct Quantity {
-  double value;          // in the base unit of `dimension` (GFLOP/s → flop/s), as typed if none
-  Dimension dimension;   // none: a bare number
-  std::string unit;      // the unit as typed, "" if none
+  double value;         // in the base unit of `dimension` (GFLOP/s → flop/s), as typed if none
+  Dimension dimension;  // none: a bare number
+  std::string unit;     // the unit as typed, "" if none
 };
 
 Result<Quantity> parse_quantity(std::string_view text);

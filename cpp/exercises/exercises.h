@@ -26,17 +26,17 @@ struct Mistake {
 };
 
 struct Question {
-  std::string id;      // "work", "traffic", "ratio", "ridge", "bound", "ceiling", "changed", …
+  std::string id;  // "work", "traffic", "ratio", "ridge", "bound", "ceiling", "changed", …
   std::string prompt;
-  std::string kind;    // "number", "choice" (one of `choices`) or "set" (a list of sizes)
-  std::string unit;    // "flops", "bytes", "flops/byte", "GFLOP/s" or "" (numbers)
-  double value = 0;                  // the answer, for "number"
-  std::string exact;                 // the answer as text: "27648", "24/7", "memory-bound", "32, 64"
-  double rel_tolerance = 0;          // 0: exact (integer counts); ratios 1e-3
+  std::string kind;          // "number", "choice" (one of `choices`) or "set" (a list of sizes)
+  std::string unit;          // "flops", "bytes", "flops/byte", "GFLOP/s" or "" (numbers)
+  double value = 0;          // the answer, for "number"
+  std::string exact;         // the answer as text: "27648", "24/7", "memory-bound", "32, 64"
+  double rel_tolerance = 0;  // 0: exact (integer counts); ratios 1e-3
   std::vector<std::string> choices;  // for "choice"
   std::vector<double> set;           // for "set": the sizes, ascending
   std::vector<Mistake> mistakes;
-  std::vector<std::string> hints;    // revealed one at a time
+  std::vector<std::string> hints;  // revealed one at a time
   // For "choice": other names a choice may be given by ("memory" for "memory-bound"); the
   // choices counted right (just `exact` when empty: more than one on a tie such as the ridge);
   // what a right answer is told instead of "Correct: <exact>."; what follows "Not <choice>: ".
@@ -51,11 +51,12 @@ struct Exercise {
   std::string family;
   std::string title;
   std::string statement;
-  std::string ir;                        // StableHLO text, for "read_ir" (tanh(a@b) or an MLP layer)
-  std::map<std::string, double> params;  // every number the statement gives (for tests, for the page)
-  std::vector<double> sizes;             // square sizes, for "traffic_factor"
+  std::string ir;  // StableHLO text, for "read_ir" (tanh(a@b) or an MLP layer)
+  std::map<std::string, double>
+      params;                 // every number the statement gives (for tests, for the page)
+  std::vector<double> sizes;  // square sizes, for "traffic_factor"
   std::vector<Question> questions;
-  std::string solution;                  // the worked explanation
+  std::string solution;  // the worked explanation
 };
 
 // The families, in the order a set takes turns through them: the one list the CLI, the page
@@ -72,7 +73,8 @@ const std::vector<std::string>& families();  // the ids of family_list(), in ord
 Result<std::vector<Exercise>> generate(std::string_view seed, int count,
                                        const std::vector<std::string>& only = {});
 // Exercise `index` (0-based) of that set, made alone: the same as generate(...)[index].
-Result<Exercise> generate_one(std::string_view seed, int count, const std::vector<std::string>& only, int index);
+Result<Exercise> generate_one(std::string_view seed, int count,
+                              const std::vector<std::string>& only, int index);
 
 // The seed of a student's own variant of a set: "teacher/student" ("teacher" when the name is
 // blank). The page (web/model/classroom.js, effectiveSeed) shows and uses the same rule; the

@@ -11,7 +11,8 @@
 //                  (optional: one student per id; files without it are one unnamed student),
 //    "families": [ids] or "all",
 //    "questions": [{"exercise": 1-based, "question": id, "attempts": count, "hints_used": count,
-//                   "solution_opened": bool, "history": [{"answer": text, "at": ISO time}, …], …}, …]}
+//                   "solution_opened": bool, "history": [{"answer": text, "at": ISO time}, …], …},
+//                   …]}
 // Other keys (the page's own verdicts, prompts, the score) are for people and are not read.
 #pragma once
 
@@ -50,10 +51,11 @@ struct SetSpec {
 //                tried, attempts, hints, solutions,
 //                answers: [{status: "right"|"wrong"|"not_tried", attempts, right_at, hints,
 //                           solution_opened, answer, feedback, category}]}],
-//    summary: [{students, tried, right, share_right, mistake: {category, feedback, students} | null}],
-//    refused: [{file, reason}], totals: {files, students, refused}}
+//    summary: [{students, tried, right, share_right, mistake: {category, feedback, students} |
+//    null}], refused: [{file, reason}], totals: {files, students, refused}}
 // `expected`: the set to grade against; without one, the set most readable files belong to. Fails
 // only when `expected` is given and is no set the core can make (an unknown family).
-Result<std::string> gradebook_json(const std::vector<ResultFile>& files, const std::optional<SetSpec>& expected);
+Result<std::string> gradebook_json(const std::vector<ResultFile>& files,
+                                   const std::optional<SetSpec>& expected);
 
 }  // namespace rl::exercises

@@ -17,6 +17,7 @@
 
 namespace rl::exercises {
 
-Result<std::string> moodle_xml(std::string_view seed, int count, const std::vector<std::string>& only = {});
+Result<std::string> moodle_xml(std::string_view seed, int count,
+                               const std::vector<std::string>& only = {});
 
 }  // namespace rl::exercises

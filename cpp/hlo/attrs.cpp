@@ -40,7 +40,9 @@ std::vector<std::int64_t> scan_ints(std::string_view s) {
   while (i < s.size()) {
     char c = s[i];
     if (is_ident_start(c)) {
-      while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_' || s[i] == '$')) ++i;
+      while (i < s.size() &&
+             (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_' || s[i] == '$'))
+        ++i;
       continue;
     }
     bool neg = c == '-' && i + 1 < s.size() && is_digit(s[i + 1]);
@@ -88,10 +90,12 @@ bool label_lists(std::string_view s, std::vector<std::vector<std::string>>& list
 }
 
 Result<ConvDims> fail_conv(const OpView& op, std::string_view got) {
-  return Result<ConvDims>::failure_at(std::to_string(op.op.line) + ":" + std::to_string(op.op.column) +
-                                   ": error: bad convolution dimension numbers \xE2\x80\x94 expected "
-                                   "[b, 0, f]x[0, i, o]->[b, 0, f] or b0f_0io->b0f, got " + std::string(got),
-                                      op.op.line, op.op.column);
+  return Result<ConvDims>::failure_at(
+      std::to_string(op.op.line) + ":" + std::to_string(op.op.column) +
+          ": error: bad convolution dimension numbers \xE2\x80\x94 expected "
+          "[b, 0, f]x[0, i, o]->[b, 0, f] or b0f_0io->b0f, got " +
+          std::string(got),
+      op.op.line, op.op.column);
 }
 
 bool assign_spatial(std::vector<std::int64_t>& spatial, std::size_t index, std::int64_t pos) {
@@ -109,7 +113,8 @@ std::vector<std::int64_t> int_list(std::string_view value) {
   if (v.substr(0, 6) == "array<") {
     std::size_t colon = v.find(':');
     std::size_t close = match(v, 5);
-    if (colon == std::string_view::npos || close == std::string_view::npos || colon > close) return {};
+    if (colon == std::string_view::npos || close == std::string_view::npos || colon > close)
+      return {};
     return scan_ints(v.substr(colon + 1, close - 1 - colon - 1));
   }
   if (v.substr(0, 6) == "dense<") {
@@ -126,7 +131,8 @@ std::vector<std::int64_t> int_list(std::string_view value) {
         while (p < v.size() && chars::digit(v[p])) {
           std::int64_t d = 0;
           while (p < v.size() && chars::digit(v[p]) && d <= 4096) d = d * 10 + (v[p++] - '0');
-          if (p >= v.size() || v[p] != 'x' || d > 4096) return out;  // an attribute lists at most a few values
+          if (p >= v.size() || v[p] != 'x' || d > 4096)
+            return out;  // an attribute lists at most a few values
           count *= d;
           if (count > 4096) return out;
           ++p;
@@ -187,7 +193,8 @@ std::string symbol_name(std::string_view value) {
 
 Result<DotDims> dot_dims(const OpView& op) {
   DotDims d;
-  auto split_x = [](std::string_view v, std::vector<std::int64_t>& a, std::vector<std::int64_t>& b) {
+  auto split_x = [](std::string_view v, std::vector<std::int64_t>& a,
+                    std::vector<std::int64_t>& b) {
     int depth = 0;
     for (std::size_t i = 0; i < v.size(); ++i) {
       char c = v[i];
@@ -202,10 +209,12 @@ Result<DotDims> dot_dims(const OpView& op) {
     return false;
   };
   auto bad = [&](std::string_view got) {
-    return Result<DotDims>::failure_at(std::to_string(op.op.line) + ":" + std::to_string(op.op.column) +
-                                    ": error: bad dot dimension numbers \xE2\x80\x94 expected "
-                                    "contracting_dims = [..] x [..], got " + std::string(got),
-                                       op.op.line, op.op.column);
+    return Result<DotDims>::failure_at(
+        std::to_string(op.op.line) + ":" + std::to_string(op.op.column) +
+            ": error: bad dot dimension numbers \xE2\x80\x94 expected "
+            "contracting_dims = [..] x [..], got " +
+            std::string(got),
+        op.op.line, op.op.column);
   };
   if (const Attribute* a = op.attr("contracting_dims")) {
     if (!split_x(a->value, d.lhs_contracting, d.rhs_contracting)) return bad(a->value);
@@ -221,7 +230,8 @@ Result<DotDims> dot_dims(const OpView& op) {
     return Result<DotDims>::success(d);
   }
   bool hlo_form = false;
-  for (const char* k : {"lhs_contracting_dims", "rhs_contracting_dims", "lhs_batch_dims", "rhs_batch_dims"})
+  for (const char* k :
+       {"lhs_contracting_dims", "rhs_contracting_dims", "lhs_batch_dims", "rhs_batch_dims"})
     if (op.attr(k)) hlo_form = true;
   if (hlo_form) {
     if (auto* a = op.attr("lhs_contracting_dims")) d.lhs_contracting = int_list(a->value);
@@ -252,10 +262,12 @@ Result<ConvDims> conv_dims(const OpView& op) {
       out = v[0];
       return true;
     };
-    bool ok = one("input_batch_dimension", d.input_batch) && one("input_feature_dimension", d.input_feature) &&
+    bool ok = one("input_batch_dimension", d.input_batch) &&
+              one("input_feature_dimension", d.input_feature) &&
               one("kernel_input_feature_dimension", d.kernel_input_feature) &&
               one("kernel_output_feature_dimension", d.kernel_output_feature) &&
-              one("output_batch_dimension", d.output_batch) && one("output_feature_dimension", d.output_feature);
+              one("output_batch_dimension", d.output_batch) &&
+              one("output_feature_dimension", d.output_feature);
     d.input_spatial = keyed_list(a->value, "input_spatial_dimensions", nullptr);
     d.kernel_spatial = keyed_list(a->value, "kernel_spatial_dimensions", nullptr);
     d.output_spatial = keyed_list(a->value, "output_spatial_dimensions", nullptr);
@@ -268,7 +280,8 @@ Result<ConvDims> conv_dims(const OpView& op) {
   } else if (const Attribute* h = op.attr("dim_labels")) {
     std::string_view v = h->value;
     std::size_t us = v.find('_'), ar = v.find("->");
-    if (us == std::string_view::npos || ar == std::string_view::npos || ar < us) return fail_conv(op, h->value);
+    if (us == std::string_view::npos || ar == std::string_view::npos || ar < us)
+      return fail_conv(op, h->value);
     for (auto part : {v.substr(0, us), v.substr(us + 1, ar - us - 1), v.substr(ar + 2)}) {
       std::vector<std::string> labels;
       for (char c : trim(part)) labels.push_back(std::string(1, c));
@@ -295,14 +308,18 @@ Result<ConvDims> conv_dims(const OpView& op) {
         // A spatial dimension's number: digits only, at most 64 (assign_spatial's limit).
         std::int64_t index = 0;
         if (!decimal_in_range(lab, 0, 64, &index))
-          return fail_conv(op, "spatial dimension '" + lab.substr(0, 40) + "' (a spatial dimension must be an integer from 0 to 64)");
-        if (!assign_spatial(*spatial[l], static_cast<std::size_t>(index), static_cast<std::int64_t>(pos)))
+          return fail_conv(op, "spatial dimension '" + lab.substr(0, 40) +
+                                   "' (a spatial dimension must be an integer from 0 to 64)");
+        if (!assign_spatial(*spatial[l], static_cast<std::size_t>(index),
+                            static_cast<std::int64_t>(pos)))
           return fail_conv(op, "a repeated spatial dimension " + lab);
       } else {
         return fail_conv(op, "label '" + lab + "'");
       }
     }
-    if (!seen[0] || !seen[1]) return fail_conv(op, "a list without '" + std::string(want[l][0]) + "' and '" + want[l][1] + "'");
+    if (!seen[0] || !seen[1])
+      return fail_conv(op,
+                       "a list without '" + std::string(want[l][0]) + "' and '" + want[l][1] + "'");
     for (auto s : *spatial[l])
       if (s < 0) return fail_conv(op, "spatial dimensions with a gap");
   }
@@ -313,8 +330,9 @@ Result<std::vector<WindowDim>> window(const OpView& op, std::size_t rank) {
   std::vector<WindowDim> w(rank);
   auto bad = [&](const std::string& what, std::size_t want, std::size_t got) {
     return Result<std::vector<WindowDim>>::failure_at(
-        std::to_string(op.op.line) + ":" + std::to_string(op.op.column) + ": error: bad window " + what +
-            " \xE2\x80\x94 expected " + std::to_string(want) + " values, got " + std::to_string(got),
+        std::to_string(op.op.line) + ":" + std::to_string(op.op.column) + ": error: bad window " +
+            what + " \xE2\x80\x94 expected " + std::to_string(want) + " values, got " +
+            std::to_string(got),
         op.op.line, op.op.column);
   };
   auto apply = [&](const std::vector<std::int64_t>& v, bool present, const std::string& what,
@@ -335,7 +353,8 @@ Result<std::vector<WindowDim>> window(const OpView& op, std::size_t rank) {
     return true;
   };
   const Attribute* win = op.attr("window");
-  if (win && win->value.find("size=") != std::string::npos) {  // HLO window={size=3x3 stride=2x2 pad=1_1x1_1}
+  if (win && win->value.find("size=") !=
+                 std::string::npos) {  // HLO window={size=3x3 stride=2x2 pad=1_1x1_1}
     std::string_view v = win->value;
     auto field = [&](std::string_view key) -> std::string_view {
       std::size_t at = v.find(key);
@@ -354,33 +373,42 @@ Result<std::vector<WindowDim>> window(const OpView& op, std::size_t rank) {
     };
     std::string_view size = field("size="), stride = field("stride="), pad = field("pad="),
                      lhs = field("lhs_dilate="), rhs = field("rhs_dilate=");
-    if (!apply(xs(size), !size.empty(), "size", &WindowDim::size)) return bad("size", rank, xs(size).size());
-    if (!apply(xs(stride), !stride.empty(), "stride", &WindowDim::stride)) return bad("stride", rank, xs(stride).size());
+    if (!apply(xs(size), !size.empty(), "size", &WindowDim::size))
+      return bad("size", rank, xs(size).size());
+    if (!apply(xs(stride), !stride.empty(), "stride", &WindowDim::stride))
+      return bad("stride", rank, xs(stride).size());
     if (!apply_pad(xs(pad), !pad.empty())) return bad("pad", 2 * rank, xs(pad).size());
-    if (!apply(xs(lhs), !lhs.empty(), "lhs_dilate", &WindowDim::base_dilation)) return bad("lhs_dilate", rank, xs(lhs).size());
-    if (!apply(xs(rhs), !rhs.empty(), "rhs_dilate", &WindowDim::window_dilation)) return bad("rhs_dilate", rank, xs(rhs).size());
+    if (!apply(xs(lhs), !lhs.empty(), "lhs_dilate", &WindowDim::base_dilation))
+      return bad("lhs_dilate", rank, xs(lhs).size());
+    if (!apply(xs(rhs), !rhs.empty(), "rhs_dilate", &WindowDim::window_dilation))
+      return bad("rhs_dilate", rank, xs(rhs).size());
     return Result<std::vector<WindowDim>>::success(w);
   }
-  if (win) {  // stablehlo pretty: window = {stride = [..], pad = [[..]], lhs_dilate = [..], rhs_dilate = [..]}
+  if (win) {  // stablehlo pretty: window = {stride = [..], pad = [[..]], lhs_dilate = [..],
+              // rhs_dilate = [..]}
     bool f = false;
     auto v = keyed_list(win->value, "stride", &f);
     if (!apply(v, f, "stride", &WindowDim::stride)) return bad("stride", rank, v.size());
     v = keyed_list(win->value, "pad", &f);
     if (!apply_pad(v, f)) return bad("pad", 2 * rank, v.size());
     v = keyed_list(win->value, "lhs_dilate", &f);
-    if (!apply(v, f, "lhs_dilate", &WindowDim::base_dilation)) return bad("lhs_dilate", rank, v.size());
+    if (!apply(v, f, "lhs_dilate", &WindowDim::base_dilation))
+      return bad("lhs_dilate", rank, v.size());
     v = keyed_list(win->value, "rhs_dilate", &f);
-    if (!apply(v, f, "rhs_dilate", &WindowDim::window_dilation)) return bad("rhs_dilate", rank, v.size());
+    if (!apply(v, f, "rhs_dilate", &WindowDim::window_dilation))
+      return bad("rhs_dilate", rank, v.size());
     return Result<std::vector<WindowDim>>::success(w);
   }
   struct Named {
     const char* name;
     std::int64_t WindowDim::*field;
   };
-  for (Named n : {Named{"window_dimensions", &WindowDim::size}, Named{"window_strides", &WindowDim::stride},
-                  Named{"lhs_dilation", &WindowDim::base_dilation}, Named{"base_dilations", &WindowDim::base_dilation},
-                  Named{"rhs_dilation", &WindowDim::window_dilation},
-                  Named{"window_dilations", &WindowDim::window_dilation}}) {
+  for (Named n :
+       {Named{"window_dimensions", &WindowDim::size}, Named{"window_strides", &WindowDim::stride},
+        Named{"lhs_dilation", &WindowDim::base_dilation},
+        Named{"base_dilations", &WindowDim::base_dilation},
+        Named{"rhs_dilation", &WindowDim::window_dilation},
+        Named{"window_dilations", &WindowDim::window_dilation}}) {
     if (const Attribute* a = op.attr(n.name)) {
       auto v = int_list(a->value);
       if (!apply(v, true, n.name, n.field)) return bad(n.name, rank, v.size());
@@ -431,7 +459,8 @@ std::int64_t known_trip_count(const OpView& op) {
   std::size_t at = v.find("known_trip_count");
   if (at == std::string_view::npos) return -1;
   // The key "n" as JSON ("n") or as JSON inside an HLO string (\"n\").
-  for (std::size_t i = v.find('n', at + 16); i != std::string_view::npos && i < at + 64; i = v.find('n', i + 1)) {
+  for (std::size_t i = v.find('n', at + 16); i != std::string_view::npos && i < at + 64;
+       i = v.find('n', i + 1)) {
     if (i == 0 || v[i - 1] != '"' || i + 1 >= v.size()) continue;
     if (v[i + 1] != '"' && v[i + 1] != '\\') continue;
     auto ints = scan_ints(v.substr(i + 1, 40));

@@ -17,8 +17,8 @@ namespace rl::hlo {
 // "{1,0}", "1 : i64". Identifiers with digits (i64, x2) are skipped; a type suffix is ignored.
 std::vector<std::int64_t> int_list(std::string_view value);
 
-// The integers after `key = ` inside a structured attribute ("#stablehlo.dot<lhs_batching_dimensions
-// = [0], ...>"); found = false when the key is absent.
+// The integers after `key = ` inside a structured attribute
+// ("#stablehlo.dot<lhs_batching_dimensions = [0], ...>"); found = false when the key is absent.
 std::vector<std::int64_t> keyed_list(std::string_view value, std::string_view key, bool* found);
 
 struct DotDims {
@@ -36,11 +36,13 @@ struct ConvDims {
   std::int64_t output_batch = 0, output_feature = 0;
   std::vector<std::int64_t> output_spatial;
 };
-// `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`, `#stablehlo.conv<...>` (also `raw`), HLO `b01f_01io->b01f`.
+// `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`, `#stablehlo.conv<...>` (also `raw`), HLO
+// `b01f_01io->b01f`.
 Result<ConvDims> conv_dims(const OpView& op);
 
 struct WindowDim {
-  std::int64_t size = 1, stride = 1, pad_low = 0, pad_high = 0, base_dilation = 1, window_dilation = 1;
+  std::int64_t size = 1, stride = 1, pad_low = 0, pad_high = 0, base_dilation = 1,
+               window_dilation = 1;
 };
 // The window of a convolution (sizes from the kernel's spatial dims), a reduce_window or a
 // select_and_scatter, in either dialect. `rank` is the number of window dimensions expected.
@@ -53,7 +55,8 @@ std::int64_t int_attr(const OpView& op, std::string_view name, std::int64_t fall
 // dense<[[0, 1]]> : tensor<1x2xi64> → 2; 0 when absent, empty or unreadable.
 std::int64_t replica_group_size(const OpView& op);
 
-// The known trip count of a while loop from backend_config={"known_trip_count":{"n":"5"}}; -1 if none.
+// The known trip count of a while loop from backend_config={"known_trip_count":{"n":"5"}}; -1 if
+// none.
 std::int64_t known_trip_count(const OpView& op);
 
 // The integers of the JSON array after "key": in a backend_config, written as JSON

@@ -17,7 +17,8 @@
 namespace rl::hlo {
 
 double Analysis::intensity_of(const OpCost& r) {
-  return r.bytes_accessed > 0 ? r.flops / r.bytes_accessed : std::numeric_limits<double>::quiet_NaN();
+  return r.bytes_accessed > 0 ? r.flops / r.bytes_accessed
+                              : std::numeric_limits<double>::quiet_NaN();
 }
 
 std::vector<const OpCost*> Analysis::top_level() const {
@@ -95,7 +96,8 @@ class Coster : public cost::CostContext {
                 " \xE2\x80\x94 expected at most 256 levels of calls and regions, got more";
       else if (error.empty())
         error = at + "recursive call of " + std::string(f.name) +
-                " \xE2\x80\x94 expected a call graph without cycles, got a cycle through " + std::string(f.name);
+                " \xE2\x80\x94 expected a call graph without cycles, got a cycle through " +
+                std::string(f.name);
       return Props();
     }
     state_[fi] = kActive;
@@ -117,7 +119,6 @@ class Coster : public cost::CostContext {
     return p;
   }
 
-
   // ---- CostContext ----
   bool body(const cost::OpInput& in, std::size_t index, Props* out) override {
     const Op& op = in.op.op;
@@ -134,9 +135,12 @@ class Coster : public cost::CostContext {
     if (const Attribute* a = in.op.attr("applies")) {
       *out = Props();
       const CostFamily fam = op_info(op_from_name(a->value, "stablehlo")).family;
-      if (fam == CostFamily::Elementwise) out->flops = 1;
-      else if (fam == CostFamily::Transcendental) out->trans = 1;
-      else out->unmodeled[std::string(a->value)] += 1;
+      if (fam == CostFamily::Elementwise)
+        out->flops = 1;
+      else if (fam == CostFamily::Transcendental)
+        out->trans = 1;
+      else
+        out->unmodeled[std::string(a->value)] += 1;
       return true;
     }
     return false;
@@ -237,7 +241,9 @@ class Coster : public cost::CostContext {
     Props total;
     if (depth_ > kMaxDepth) {
       if (error.empty()) {
-        error = "1:1: error: regions nest too deeply \xE2\x80\x94 expected at most 256 levels, got more";
+        error =
+            "1:1: error: regions nest too deeply \xE2\x80\x94 expected at most 256 levels, got "
+            "more";
         error_line = error_column = 1;
       }
       return total;
@@ -290,13 +296,13 @@ class Coster : public cost::CostContext {
   std::vector<Type> extra_types_;
 
  private:
-
   RL_LOOP_BODY Props op_props(const OpView& op, const Instr& instr, bool top) {
     if ((++ops_ & 4095) == 0 && error.empty() && !memory::fits(memory::limit() / 16)) {
       error_line = op.op.line;
       error_column = op.op.column;
       error = std::to_string(op.op.line) + ":" + std::to_string(op.op.column) +
-              ": error: the program is too big for the core's memory \xE2\x80\x94 expected room to cost it in the " +
+              ": error: the program is too big for the core's memory \xE2\x80\x94 expected room to "
+              "cost it in the " +
               std::to_string(memory::limit() >> 20) + " MiB the core has, got " +
               std::to_string(memory::in_use() >> 20) + " MiB in use at this operation";
       return Props();
@@ -306,7 +312,8 @@ class Coster : public cost::CostContext {
     // Defaults (XLA's Preprocess): every operand and the output, once.
     cost::OpInput in{op, prog_.attrs_of(instr), {}, 0, 0, true};
     const std::size_t nres = op.num_results();
-    if (nres == 1) in.output_bytes = op.result_type(0).byte_size();
+    if (nres == 1)
+      in.output_bytes = op.result_type(0).byte_size();
     else if (nres > 1) {
       in.output_bytes = 8.0 * static_cast<double>(nres);  // a tuple: its index table
       for (std::size_t i = 0; i < nres; ++i)
@@ -320,7 +327,8 @@ class Coster : public cost::CostContext {
     }
     if (nres > 0) {
       const Type& t = op.result_type(0);
-      in.output_elements = t.kind == Type::Kind::Tuple && !t.tuple.empty() ? t.tuple[0].elements() : t.elements();
+      in.output_elements =
+          t.kind == Type::Kind::Tuple && !t.tuple.empty() ? t.tuple[0].elements() : t.elements();
     }
     // The row's state; an op costed inside this one (a callee's, a region's) keeps its own.
     const OpView* saved = current_;
@@ -355,7 +363,8 @@ class Coster : public cost::CostContext {
     row.operand_bytes.count = static_cast<std::uint32_t>(p.operand.size());
     a_.operand_bytes_pool.insert(a_.operand_bytes_pool.end(), p.operand.begin(), p.operand.end());
     row.modeled = modeled_;
-    if (!p.unmodeled.empty() && row.modeled && note_.empty()) note_ = "contains ops without a cost rule";
+    if (!p.unmodeled.empty() && row.modeled && note_.empty())
+      note_ = "contains ops without a cost rule";
     row.note = note_id(note_);
     row.top_level = top;
     current_ = saved;
@@ -371,7 +380,8 @@ namespace {
 
 // The analysis; the module's types are copied into it, or moved when `consumed` is the module
 // (analyze_text drops each module once analysed).
-Result<Analysis> analyze(const Module& module, Module* consumed, const FusionGroups* groups = nullptr,
+Result<Analysis> analyze(const Module& module, Module* consumed,
+                         const FusionGroups* groups = nullptr,
                          std::vector<FusionCounts>* counts = nullptr) {
   Analysis a;
   a.dialect = module.dialect;
@@ -387,8 +397,9 @@ Result<Analysis> analyze(const Module& module, Module* consumed, const FusionGro
   const std::size_t need = ops * (sizeof(Instr) + sizeof(OpCost) + 48) + operands * sizeof(double);
   if (!memory::fits(need)) {
     return Result<Analysis>::failure(
-        "the module is too big for the core's memory: costing its " + std::to_string(ops) + " values needs about " +
-        std::to_string(need >> 20) + " MiB more, with " + std::to_string(memory::in_use() >> 20) + " MiB of the " +
+        "the module is too big for the core's memory: costing its " + std::to_string(ops) +
+        " values needs about " + std::to_string(need >> 20) + " MiB more, with " +
+        std::to_string(memory::in_use() >> 20) + " MiB of the " +
         std::to_string(memory::limit() >> 20) + " MiB the core has in use");
   }
   LowerOptions options;
@@ -401,14 +412,17 @@ Result<Analysis> analyze(const Module& module, Module* consumed, const FusionGro
   const Function* entry = module.entry();
   for (std::size_t i = 0; i < module.functions.size(); ++i) {
     Props p = c.function(i, 0);
-    if (!c.error.empty()) return Result<Analysis>::failure_at(c.error, c.error_line, c.error_column);
+    if (!c.error.empty())
+      return Result<Analysis>::failure_at(c.error, c.error_line, c.error_column);
     if (&module.functions[i] == entry) entry_props = p;
   }
   c.finish_rows();
   // The rows' types. Taken from the module last: the minimum traffic below still reads them.
   auto take_types = [&]() {
-    if (consumed) a.types = std::move(consumed->types);
-    else a.types = module.types;
+    if (consumed)
+      a.types = std::move(consumed->types);
+    else
+      a.types = module.types;
     a.types.insert(a.types.end(), std::make_move_iterator(c.extra_types_.begin()),
                    std::make_move_iterator(c.extra_types_.end()));
   };
@@ -424,21 +438,27 @@ Result<Analysis> analyze(const Module& module, Module* consumed, const FusionGro
   a.unfused_bytes_accessed = p.unfused;
   a.bytes_accessed_output = p.out;
   a.collective_bytes = p.coll;
-  for (std::size_t i = 0; i < p.operand.size(); ++i) a.bytes_accessed_operand[static_cast<int>(i)] = p.operand[i];
+  for (std::size_t i = 0; i < p.operand.size(); ++i)
+    a.bytes_accessed_operand[static_cast<int>(i)] = p.operand[i];
   for (auto& [k, v] : p.unmodeled) a.unmodeled.emplace_back(k, v);
   a.notes = p.notes;
-  a.intensity = a.bytes_accessed > 0 ? a.flops / a.bytes_accessed : std::numeric_limits<double>::quiet_NaN();
+  a.intensity =
+      a.bytes_accessed > 0 ? a.flops / a.bytes_accessed : std::numeric_limits<double>::quiet_NaN();
   double traffic = 0;
   bool known = true;
   for (ValueId v : entry->args) {
     const double b = module.value_type(*entry, v).leaf_bytes();
-    if (b < 0) known = false;
-    else traffic += b;
+    if (b < 0)
+      known = false;
+    else
+      traffic += b;
   }
   for (TypeId t : entry->result_types) {
     const double b = module.type(t).leaf_bytes();
-    if (b < 0) known = false;
-    else traffic += b;
+    if (b < 0)
+      known = false;
+    else
+      traffic += b;
   }
   a.minimum_traffic_bytes = traffic;
   if (!known) a.notes.push_back("minimum traffic leaves out arguments or results of dynamic shape");
@@ -450,10 +470,10 @@ Result<Analysis> analyze(const Module& module, Module* consumed, const FusionGro
 
 Result<Analysis> analyze_module(const Module& module) { return analyze(module, nullptr); }
 Result<Analysis> analyze_module(Module&& module) { return analyze(module, &module); }
-Result<Analysis> analyze_module(const Module& module, const FusionGroups& groups, std::vector<FusionCounts>* counts) {
+Result<Analysis> analyze_module(const Module& module, const FusionGroups& groups,
+                                std::vector<FusionCounts>* counts) {
   return analyze(module, nullptr, &groups, counts);
 }
-
 
 Result<std::vector<Analysis>> analyze(std::string_view text) {
   auto modules = parse(text);

@@ -36,21 +36,21 @@ namespace rl::hlo {
 // elements... are left out), in every function, nested regions included.
 struct OpCost {
   int line = 0, column = 0;
-  std::string_view op;         // as written: "stablehlo.dot_general", "dot" (a view into the source)
+  std::string_view op;  // as written: "stablehlo.dot_general", "dot" (a view into the source)
   std::uint32_t function = 0;  // index in Analysis::functions
-  TypeId type = 0;             // the result type (several results: a tuple of them), in Analysis::types
+  TypeId type = 0;  // the result type (several results: a tuple of them), in Analysis::types
   double flops = 0, transcendentals = 0, bytes_accessed = 0, output_bytes = 0, collective_bytes = 0;
   // bytes_accessed if fusions did not exist: for a fusion (or a call, while, conditional holding
   // fusions) the fused ops' own bytes summed; for any other op equal to bytes_accessed.
   double unfused_bytes_accessed = 0;
-  Range operand_bytes;         // bytes read of operand i, in Analysis::operand_bytes_pool
-  std::uint32_t note = 0;      // index in Analysis::notes_pool (0: no note)
+  Range operand_bytes;     // bytes read of operand i, in Analysis::operand_bytes_pool
+  std::uint32_t note = 0;  // index in Analysis::notes_pool (0: no note)
   bool modeled = true;
-  bool top_level = false;      // one of the entry's own ops, the ones the totals add up
+  bool top_level = false;  // one of the entry's own ops, the ones the totals add up
 };
 
 struct Analysis {
-  std::string dialect;      // "stablehlo" | "hlo"
+  std::string dialect;  // "stablehlo" | "hlo"
   std::string module_name;
   std::string entry;        // the entry function / computation analysed
   std::vector<OpCost> ops;  // every function's rows, in text order per function
@@ -104,7 +104,8 @@ struct FusionCounts {
 };
 // The costs of a module with its ops grouped: bytes_accessed fused, unfused_bytes_accessed as if
 // every op ran alone; `counts` gets one entry per fusion of `groups`.
-Result<Analysis> analyze_module(const Module& module, const FusionGroups& groups, std::vector<FusionCounts>* counts);
+Result<Analysis> analyze_module(const Module& module, const FusionGroups& groups,
+                                std::vector<FusionCounts>* counts);
 
 // Parses (dialect detected from the text), verifies and costs every module of the text.
 Result<std::vector<Analysis>> analyze(std::string_view text);

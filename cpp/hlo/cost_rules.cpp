@@ -1,4 +1,5 @@
-// The cost rules, one per op family, after XLA's HloCostAnalysis (xla/service/hlo_cost_analysis.cc).
+// The cost rules, one per op family, after XLA's HloCostAnalysis
+// (xla/service/hlo_cost_analysis.cc).
 #include "hlo/cost_rules.h"
 
 #include <cmath>
@@ -39,9 +40,10 @@ std::int64_t log2_ceil(std::int64_t v) {
 // form (XLA loops over them). -1 when sizes are too large to count exactly in 64 bits.
 double valid_positions(std::int64_t in, std::int64_t kernel, std::int64_t out, const WindowDim& w) {
   constexpr std::int64_t kBig = std::int64_t(1) << 40, kSmall = std::int64_t(1) << 20;
-  if (in < 0 || kernel < 0 || out < 0 || in > kBig || kernel > (std::int64_t(1) << 24) || out > kBig || w.stride < 1 ||
-      w.stride > kSmall || w.base_dilation < 1 || w.base_dilation > kSmall || w.window_dilation < 1 ||
-      w.window_dilation > kSmall || w.pad_low < -kBig || w.pad_low > kBig)
+  if (in < 0 || kernel < 0 || out < 0 || in > kBig || kernel > (std::int64_t(1) << 24) ||
+      out > kBig || w.stride < 1 || w.stride > kSmall || w.base_dilation < 1 ||
+      w.base_dilation > kSmall || w.window_dilation < 1 || w.window_dilation > kSmall ||
+      w.pad_low < -kBig || w.pad_low > kBig)
     return -1;
   if (in == out && kernel == out && in == w.base_dilation && w.window_dilation == 1 &&
       std::max<std::int64_t>(1, in - 1) == w.stride && w.pad_low == 0 && w.pad_high == 0)
@@ -95,7 +97,9 @@ double window_elements(const std::vector<WindowDim>& w) {
 
 // ---- the rules ------------------------------------------------------------------------------
 
-Props unmodeled_rule(const OpInput&, CostContext& ctx) { return ctx.unmodeled("no cost rule for this op"); }
+Props unmodeled_rule(const OpInput&, CostContext& ctx) {
+  return ctx.unmodeled("no cost rule for this op");
+}
 
 // XLA's HandleTuple: only the output's index table (8 bytes per element) is written; the
 // elements are not read.
@@ -172,7 +176,8 @@ Props dot_rule(const OpInput& in, CostContext& ctx) {
   double width = 1;
   const auto& lhs = in.op.operand_type(0).dims;
   for (auto c : in.attrs->dot.lhs_contracting)
-    if (c >= 0 && static_cast<std::size_t>(c) < lhs.size()) width *= static_cast<double>(lhs[static_cast<std::size_t>(c)]);
+    if (c >= 0 && static_cast<std::size_t>(c) < lhs.size())
+      width *= static_cast<double>(lhs[static_cast<std::size_t>(c)]);
   p.flops = 2 * in.output_elements * width;
   return p;
 }
@@ -191,7 +196,8 @@ Props convolution_rule(const OpInput& in, CostContext& ctx) {
   const std::size_t rank = cd.input_spatial.size();
   double positions = 1;
   for (std::size_t s = 0; s < rank; ++s) {
-    if (s >= cd.kernel_spatial.size() || s >= cd.output_spatial.size() || s >= cv.window.size()) break;
+    if (s >= cd.kernel_spatial.size() || s >= cd.output_spatial.size() || s >= cv.window.size())
+      break;
     const double v = valid_positions(at(l, cd.input_spatial[s]), at(k, cd.kernel_spatial[s]),
                                      at(o, cd.output_spatial[s]), cv.window[s]);
     if (v < 0) return ctx.unmodeled("convolution window too large to count");
@@ -246,7 +252,8 @@ Props map_rule(const OpInput& in, CostContext& ctx) {
 Props sort_rule(const OpInput& in, CostContext&) {
   Props p = in.defaults();
   const double e = in.operand_elements(0);
-  p.flops = e < 4e18 ? e * static_cast<double>(log2_ceil(static_cast<std::int64_t>(e))) : e * std::ceil(std::log2(e));
+  p.flops = e < 4e18 ? e * static_cast<double>(log2_ceil(static_cast<std::int64_t>(e)))
+                     : e * std::ceil(std::log2(e));
   return p;
 }
 
@@ -277,7 +284,8 @@ Props cholesky_rule(const OpInput& in, CostContext&) {
   p.out = a / 2;
   p.set_operand(0, a / 2);
   const auto& ad = in.op.operand_type(0).dims;
-  p.flops = std::floor((ad.empty() ? 0.0 : static_cast<double>(ad.back())) * in.operand_elements(0) / 3);
+  p.flops =
+      std::floor((ad.empty() ? 0.0 : static_cast<double>(ad.back())) * in.operand_elements(0) / 3);
   return p;
 }
 
@@ -316,12 +324,14 @@ Props collective(const OpInput& in, CostContext& ctx, CostFamily fam) {
   for (std::size_t i = 0; i < in.op.num_results(); ++i) {
     const Type& t = in.op.result_type(i);
     if (t.kind == Type::Kind::Tuple)
-      for (const auto& s : t.tuple) leaves_out += std::max(0.0, s.byte_size()), elems += std::max(0.0, s.elements());
+      for (const auto& s : t.tuple)
+        leaves_out += std::max(0.0, s.byte_size()), elems += std::max(0.0, s.elements());
     else
       leaves_out += std::max(0.0, t.byte_size()), elems += std::max(0.0, t.elements());
   }
   double leaves_in = 0;
-  for (std::size_t i = 0; i < in.op.num_operands(); ++i) leaves_in += std::max(0.0, in.op.operand_type(i).leaf_bytes());
+  for (std::size_t i = 0; i < in.op.num_operands(); ++i)
+    leaves_in += std::max(0.0, in.op.operand_type(i).leaf_bytes());
   // all-gather-start's result is the tuple (operands..., outputs...): the outputs alone.
   if (in.op.op.code == OpCode::AllGatherStart && in.op.num_results() == 1 &&
       in.op.result_type(0).kind == Type::Kind::Tuple)
@@ -336,23 +346,45 @@ Props collective(const OpInput& in, CostContext& ctx, CostFamily fam) {
   double f = 1;
   if (n <= 0 && fam != CostFamily::CollectivePermute) {
     n = ctx.module_devices();
-    if (n > 0) ctx.note("replica_groups empty: all " + std::to_string(n) + " devices of the module");
+    if (n > 0)
+      ctx.note("replica_groups empty: all " + std::to_string(n) + " devices of the module");
   }
-  if (n > 0) f = static_cast<double>(n - 1) / static_cast<double>(n);
-  else if (fam != CostFamily::CollectivePermute) ctx.note("replica group size unknown: ring factor (n-1)/n taken as 1");
+  if (n > 0)
+    f = static_cast<double>(n - 1) / static_cast<double>(n);
+  else if (fam != CostFamily::CollectivePermute)
+    ctx.note("replica group size unknown: ring factor (n-1)/n taken as 1");
   switch (fam) {
-    case CostFamily::AllReduce: p.coll = 2 * f * leaves_in; break;
-    case CostFamily::AllGather: p.coll = f * leaves_out; break;
-    case CostFamily::ReduceScatter: case CostFamily::AllToAll: p.coll = f * leaves_in; break;
-    default: p.coll = leaves_in; break;
+    case CostFamily::AllReduce:
+      p.coll = 2 * f * leaves_in;
+      break;
+    case CostFamily::AllGather:
+      p.coll = f * leaves_out;
+      break;
+    case CostFamily::ReduceScatter:
+    case CostFamily::AllToAll:
+      p.coll = f * leaves_in;
+      break;
+    default:
+      p.coll = leaves_in;
+      break;
   }
   return p;
 }
-Props all_reduce_rule(const OpInput& in, CostContext& ctx) { return collective(in, ctx, CostFamily::AllReduce); }
-Props all_gather_rule(const OpInput& in, CostContext& ctx) { return collective(in, ctx, CostFamily::AllGather); }
-Props reduce_scatter_rule(const OpInput& in, CostContext& ctx) { return collective(in, ctx, CostFamily::ReduceScatter); }
-Props all_to_all_rule(const OpInput& in, CostContext& ctx) { return collective(in, ctx, CostFamily::AllToAll); }
-Props permute_rule(const OpInput& in, CostContext& ctx) { return collective(in, ctx, CostFamily::CollectivePermute); }
+Props all_reduce_rule(const OpInput& in, CostContext& ctx) {
+  return collective(in, ctx, CostFamily::AllReduce);
+}
+Props all_gather_rule(const OpInput& in, CostContext& ctx) {
+  return collective(in, ctx, CostFamily::AllGather);
+}
+Props reduce_scatter_rule(const OpInput& in, CostContext& ctx) {
+  return collective(in, ctx, CostFamily::ReduceScatter);
+}
+Props all_to_all_rule(const OpInput& in, CostContext& ctx) {
+  return collective(in, ctx, CostFamily::AllToAll);
+}
+Props permute_rule(const OpInput& in, CostContext& ctx) {
+  return collective(in, ctx, CostFamily::CollectivePermute);
+}
 
 Props while_rule(const OpInput& in, CostContext& ctx) {
   Props p, b, c;
@@ -367,14 +399,16 @@ Props while_rule(const OpInput& in, CostContext& ctx) {
     ctx.note("body and condition counted " + std::to_string(trips) + " times (known_trip_count)");
   } else {
     ctx.note("trip count unknown: body counted once");
-    p.note("a while loop without a known trip count is counted once (line " + std::to_string(in.op.op.line) + ")");
+    p.note("a while loop without a known trip count is counted once (line " +
+           std::to_string(in.op.op.line) + ")");
   }
   return p;
 }
 
 Props conditional_rule(const OpInput& in, CostContext& ctx) {
   std::vector<Props> branches;
-  const std::size_t n = in.op.regions().size() ? in.op.regions().size() : (in.attrs ? in.attrs->callees.size() : 0);
+  const std::size_t n =
+      in.op.regions().size() ? in.op.regions().size() : (in.attrs ? in.attrs->callees.size() : 0);
   for (std::size_t i = 0; i < n; ++i) {
     Props b;
     ctx.body(in, i, &b);
@@ -391,7 +425,8 @@ Props conditional_rule(const OpInput& in, CostContext& ctx) {
     p.coll = std::max(p.coll, q.coll);
     p.unfused = std::max(p.unfused, q.unfused);
     if (p.operand.size() < q.operand.size()) p.operand.resize(q.operand.size(), 0);
-    for (std::size_t k = 0; k < q.operand.size(); ++k) p.operand[k] = std::max(p.operand[k], q.operand[k]);
+    for (std::size_t k = 0; k < q.operand.size(); ++k)
+      p.operand[k] = std::max(p.operand[k], q.operand[k]);
     p.merge_meta(q);
   }
   ctx.note("the costliest branch, per counter");
@@ -415,12 +450,17 @@ Props call_rule(const OpInput& in, CostContext& ctx) {
 Props custom_call_rule(const OpInput& in, CostContext& ctx) {
   const OpView& op = in.op;
   std::string target;
-  if (const Attribute* a = op.attr("custom_call_target")) target = symbol_name(a->value);
-  else if (const Attribute* b = op.attr("call_target_name")) target = symbol_name(b->value);
-  else if (const Attribute* c = op.attr("callee")) target = std::string(c->value);
-  const bool gemm = target == "__cublas$gemm" || target == "__cublas$lt$matmul" || target == "__cublas$lt$matmul$f8";
+  if (const Attribute* a = op.attr("custom_call_target"))
+    target = symbol_name(a->value);
+  else if (const Attribute* b = op.attr("call_target_name"))
+    target = symbol_name(b->value);
+  else if (const Attribute* c = op.attr("callee"))
+    target = std::string(c->value);
+  const bool gemm = target == "__cublas$gemm" || target == "__cublas$lt$matmul" ||
+                    target == "__cublas$lt$matmul$f8";
   if (!gemm)
-    return ctx.unmodeled("custom call" + (target.empty() ? std::string() : " " + target.substr(0, 60)) +
+    return ctx.unmodeled("custom call" +
+                         (target.empty() ? std::string() : " " + target.substr(0, 60)) +
                          ": its cost is unknown (XLA reports -1)");
   const Attribute* cfg = op.attr("backend_config");
   bool found = false;
@@ -430,13 +470,15 @@ Props custom_call_rule(const OpInput& in, CostContext& ctx) {
     return ctx.unmodeled("cuBLAS GEMM without dot dimension numbers in its backend_config");
   const Type& lhs = op.operand_type(0);
   const Type& whole = op.result_type(0);
-  const Type& result = whole.kind == Type::Kind::Tuple && !whole.tuple.empty() ? whole.tuple[0] : whole;
+  const Type& result =
+      whole.kind == Type::Kind::Tuple && !whole.tuple.empty() ? whole.tuple[0] : whole;
   if (!lhs.is_array() || !result.is_array() || !result.is_static())
     return ctx.unmodeled("cuBLAS GEMM with operands that are not arrays");
   double k = 1;
   for (auto c : contracting) {
     if (c < 0 || static_cast<std::size_t>(c) >= lhs.dims.size())
-      return ctx.unmodeled("cuBLAS GEMM contracting dimension " + std::to_string(c) + " out of range");
+      return ctx.unmodeled("cuBLAS GEMM contracting dimension " + std::to_string(c) +
+                           " out of range");
     k *= static_cast<double>(lhs.dims[static_cast<std::size_t>(c)]);
   }
   Props p;
@@ -449,7 +491,6 @@ Props custom_call_rule(const OpInput& in, CostContext& ctx) {
   return p;
 }
 
-
 }  // namespace
 
 double fusion_parameter_read_bytes(double psize, const std::vector<ParamUse>& users) {
@@ -461,13 +502,17 @@ double fusion_parameter_read_bytes(double psize, const std::vector<ParamUse>& us
         size += user.output_bytes;
         break;
       case OpCode::DynamicSlice:
-        if (user.first_operand) size += user.output_bytes;
-        else if (!trivial) trivial = true, size += psize;
+        if (user.first_operand)
+          size += user.output_bytes;
+        else if (!trivial)
+          trivial = true, size += psize;
         break;
       case OpCode::DynamicUpdateSlice:
         if (!user.first_operand && !trivial) trivial = true, size += psize;
         break;
-      case OpCode::BroadcastInDim: case OpCode::Broadcast: case OpCode::Reshape:
+      case OpCode::BroadcastInDim:
+      case OpCode::Broadcast:
+      case OpCode::Reshape:
         size += psize;
         break;
       default:
@@ -503,8 +548,12 @@ void fusion_bytes(const OpView& fusion, const Function& f, Props* p) {
       }
     }
   if (!root && !ops.empty()) root = ops.back();
-  auto type_of = [&](const Op& o, std::size_t i) -> const Type& { return m.value_type(f, f.operands(o)[i]); };
-  auto out_type = [&](const Op& o) -> const Type* { return o.results.count ? &m.value_type(f, f.results(o)[0]) : nullptr; };
+  auto type_of = [&](const Op& o, std::size_t i) -> const Type& {
+    return m.value_type(f, f.operands(o)[i]);
+  };
+  auto out_type = [&](const Op& o) -> const Type* {
+    return o.results.count ? &m.value_type(f, f.results(o)[0]) : nullptr;
+  };
   double out = 0;
   auto leaf_out = [&](const Type& t, const Op* producer) {
     if (producer && producer->code == OpCode::DynamicUpdateSlice && producer->operands.count > 1)
@@ -516,7 +565,8 @@ void fusion_bytes(const OpView& fusion, const Function& f, Props* p) {
     if (t.kind == Type::Kind::Tuple) {
       for (std::size_t i = 0; i < t.tuple.size(); ++i) {
         const Op* prod = nullptr;
-        if (root && root->code == OpCode::Tuple && i < root->operands.count) prod = def[f.operands(*root)[i]];
+        if (root && root->code == OpCode::Tuple && i < root->operands.count)
+          prod = def[f.operands(*root)[i]];
         out += leaf_out(t.tuple[i], prod);
       }
     } else {
@@ -563,44 +613,79 @@ Props fusion_rule(const OpInput& in, CostContext& ctx) {
 }  // namespace
 
 bool contains_computations(CostFamily family) {
-  return family == CostFamily::While || family == CostFamily::Conditional || family == CostFamily::Call ||
-         family == CostFamily::AsyncStart || family == CostFamily::Fusion;
+  return family == CostFamily::While || family == CostFamily::Conditional ||
+         family == CostFamily::Call || family == CostFamily::AsyncStart ||
+         family == CostFamily::Fusion;
 }
 
 Rule rule_for(CostFamily family) {
   switch (family) {
-    case CostFamily::Zero: return nullptr;
-    case CostFamily::Elementwise: return elementwise_rule;
-    case CostFamily::Transcendental: return transcendental_rule;
-    case CostFamily::Data: return data_rule;
-    case CostFamily::Slice: return slice_rule;
-    case CostFamily::DynamicSlice: case CostFamily::Gather: return dynamic_slice_rule;
-    case CostFamily::DynamicUpdateSlice: return dynamic_update_slice_rule;
-    case CostFamily::Scatter: return scatter_rule;
-    case CostFamily::Dot: return dot_rule;
-    case CostFamily::Convolution: return convolution_rule;
-    case CostFamily::Reduce: return reduce_rule;
-    case CostFamily::ReduceWindow: return reduce_window_rule;
-    case CostFamily::SelectAndScatter: return select_and_scatter_rule;
-    case CostFamily::Map: return map_rule;
-    case CostFamily::Sort: return sort_rule;
-    case CostFamily::Fft: return fft_rule;
-    case CostFamily::TriangularSolve: return triangular_solve_rule;
-    case CostFamily::Cholesky: return cholesky_rule;
-    case CostFamily::Rng: return rng_rule;
-    case CostFamily::RngBitGenerator: return rng_bit_generator_rule;
-    case CostFamily::AllReduce: return all_reduce_rule;
-    case CostFamily::AllGather: return all_gather_rule;
-    case CostFamily::ReduceScatter: return reduce_scatter_rule;
-    case CostFamily::AllToAll: return all_to_all_rule;
-    case CostFamily::CollectivePermute: return permute_rule;
-    case CostFamily::While: return while_rule;
-    case CostFamily::Conditional: return conditional_rule;
-    case CostFamily::Call: case CostFamily::AsyncStart: return call_rule;
-    case CostFamily::Fusion: return fusion_rule;
-    case CostFamily::Tuple: return tuple_rule;
-    case CostFamily::CustomCall: return custom_call_rule;
-    case CostFamily::Unmodeled: return unmodeled_rule;
+    case CostFamily::Zero:
+      return nullptr;
+    case CostFamily::Elementwise:
+      return elementwise_rule;
+    case CostFamily::Transcendental:
+      return transcendental_rule;
+    case CostFamily::Data:
+      return data_rule;
+    case CostFamily::Slice:
+      return slice_rule;
+    case CostFamily::DynamicSlice:
+    case CostFamily::Gather:
+      return dynamic_slice_rule;
+    case CostFamily::DynamicUpdateSlice:
+      return dynamic_update_slice_rule;
+    case CostFamily::Scatter:
+      return scatter_rule;
+    case CostFamily::Dot:
+      return dot_rule;
+    case CostFamily::Convolution:
+      return convolution_rule;
+    case CostFamily::Reduce:
+      return reduce_rule;
+    case CostFamily::ReduceWindow:
+      return reduce_window_rule;
+    case CostFamily::SelectAndScatter:
+      return select_and_scatter_rule;
+    case CostFamily::Map:
+      return map_rule;
+    case CostFamily::Sort:
+      return sort_rule;
+    case CostFamily::Fft:
+      return fft_rule;
+    case CostFamily::TriangularSolve:
+      return triangular_solve_rule;
+    case CostFamily::Cholesky:
+      return cholesky_rule;
+    case CostFamily::Rng:
+      return rng_rule;
+    case CostFamily::RngBitGenerator:
+      return rng_bit_generator_rule;
+    case CostFamily::AllReduce:
+      return all_reduce_rule;
+    case CostFamily::AllGather:
+      return all_gather_rule;
+    case CostFamily::ReduceScatter:
+      return reduce_scatter_rule;
+    case CostFamily::AllToAll:
+      return all_to_all_rule;
+    case CostFamily::CollectivePermute:
+      return permute_rule;
+    case CostFamily::While:
+      return while_rule;
+    case CostFamily::Conditional:
+      return conditional_rule;
+    case CostFamily::Call:
+    case CostFamily::AsyncStart:
+      return call_rule;
+    case CostFamily::Fusion:
+      return fusion_rule;
+    case CostFamily::Tuple:
+      return tuple_rule;
+    case CostFamily::CustomCall:
+      return custom_call_rule;
+    case CostFamily::Unmodeled:
+      return unmodeled_rule;
   }
   return unmodeled_rule;
 }

@@ -70,8 +70,8 @@ class OperandDoubles {
 // The counters of one op (or of a region, a function: sums), after XLA's HloCostAnalysis keys.
 struct Props {
   double flops = 0, trans = 0, bytes = 0, out = 0, coll = 0;
-  double unfused = 0;           // bytes as if every fused op ran alone (= bytes outside fusions)
-  OperandDoubles operand;       // XLA's `bytes accessed{i}{}`, by operand index
+  double unfused = 0;      // bytes as if every fused op ran alone (= bytes outside fusions)
+  OperandDoubles operand;  // XLA's `bytes accessed{i}{}`, by operand index
   std::map<std::string, int> unmodeled;
   std::vector<std::string> notes;
 

@@ -70,7 +70,8 @@ ElementType element_type_from_name(std::string_view name) {
     const ElementInfo& e = kInfo[i];
     if (name == e.mlir || name == e.hlo) return static_cast<ElementType>(i);
     // f8 names: MLIR writes f8E4M3FN, HLO f8e4m3fn; accept either case for these.
-    if (e.kind == K::Float && e.bytes == 1 && iequals(name, e.mlir)) return static_cast<ElementType>(i);
+    if (e.kind == K::Float && e.bytes == 1 && iequals(name, e.mlir))
+      return static_cast<ElementType>(i);
   }
   if (name == "si8") return ElementType::S8;
   if (name == "si16") return ElementType::S16;
@@ -82,10 +83,20 @@ ElementType element_type_from_name(std::string_view name) {
 bool is_computable(ElementType t) {
   switch (t) {
     case ElementType::Pred:
-    case ElementType::S8: case ElementType::S16: case ElementType::S32: case ElementType::S64:
-    case ElementType::U8: case ElementType::U16: case ElementType::U32: case ElementType::U64:
-    case ElementType::F16: case ElementType::BF16: case ElementType::F32: case ElementType::F64:
-    case ElementType::C64: case ElementType::C128:
+    case ElementType::S8:
+    case ElementType::S16:
+    case ElementType::S32:
+    case ElementType::S64:
+    case ElementType::U8:
+    case ElementType::U16:
+    case ElementType::U32:
+    case ElementType::U64:
+    case ElementType::F16:
+    case ElementType::BF16:
+    case ElementType::F32:
+    case ElementType::F64:
+    case ElementType::C64:
+    case ElementType::C128:
       return true;
     default:
       return false;

@@ -16,12 +16,35 @@ namespace rl::hlo {
 enum class ElementType : std::uint8_t {
   Invalid = 0,  // not an element type (tuples, tokens, unknown names)
   Pred,
-  S2, S4, S8, S16, S32, S64,
-  U2, U4, U8, U16, U32, U64,
-  F16, BF16, F32, F64,
-  C64, C128,
-  F8E4M3FN, F8E5M2, F8E4M3FNUZ, F8E5M2FNUZ, F8E4M3B11FNUZ, F8E4M3, F8E3M4, F8E8M0FNU,
-  F4E2M1FN, F6E2M3FN, F6E3M2FN,
+  S2,
+  S4,
+  S8,
+  S16,
+  S32,
+  S64,
+  U2,
+  U4,
+  U8,
+  U16,
+  U32,
+  U64,
+  F16,
+  BF16,
+  F32,
+  F64,
+  C64,
+  C128,
+  F8E4M3FN,
+  F8E5M2,
+  F8E4M3FNUZ,
+  F8E5M2FNUZ,
+  F8E4M3B11FNUZ,
+  F8E4M3,
+  F8E3M4,
+  F8E8M0FNU,
+  F4E2M1FN,
+  F6E2M3FN,
+  F6E3M2FN,
   Index,   // MLIR `index`: 64-bit, sized but never computed with
   Quant,   // !quant.uniform<...>: sized by its storage type, never computed with here
   Count_,  // number of values; keep last
@@ -33,8 +56,8 @@ struct ElementInfo {
   std::string_view mlir;  // "i1", "i32", "ui8", "f32", "complex<f32>", "f8E4M3FN"
   std::string_view hlo;   // "pred", "s32", "u8", "f32", "c64", "f8e4m3fn"
   ElementKind kind;
-  int bytes;              // storage bytes of one element (see the file comment)
-  int bits;               // value bits: 1 for pred, 4 for s4, 16 for bf16, 64 for c64 (both halves)
+  int bytes;  // storage bytes of one element (see the file comment)
+  int bits;   // value bits: 1 for pred, 4 for s4, 16 for bf16, 64 for c64 (both halves)
 };
 
 const ElementInfo& element_info(ElementType t);

@@ -15,13 +15,15 @@ Result<std::int64_t> dimension(const char* name, double v) { return positive_int
 
 Result<std::string> check_dtype(const std::string& dtype) {
   if (dtype != "f32" && dtype != "bf16" && dtype != "f16" && dtype != "f64")
-    return Result<std::string>::failure("dtype must be one of f32, bf16, f16, f64, got \"" + dtype + "\"");
+    return Result<std::string>::failure("dtype must be one of f32, bf16, f16, f64, got \"" + dtype +
+                                        "\"");
   return Result<std::string>::success(dtype);
 }
 
 }  // namespace
 
-// Each example is the primitives JAX's lowering emits for it, in its order, through the one emitter.
+// Each example is the primitives JAX's lowering emits for it, in its order, through the one
+// emitter.
 Result<std::string> emit_workload(double m, double k, double n, const std::string& dtype) {
   auto mm = dimension("m", m);
   if (!mm) return Result<std::string>::failure_from(mm);
@@ -32,12 +34,14 @@ Result<std::string> emit_workload(double m, double k, double n, const std::strin
   auto t = check_dtype(dtype);
   if (!t) return t;
   // tanh(a @ b): jnp.matmul's dot_general, then tanh.
-  jax::Emitter e("workload", {{{mm.value(), kk.value()}, dtype}, {{kk.value(), nn.value()}, dtype}});
+  jax::Emitter e("workload",
+                 {{{mm.value(), kk.value()}, dtype}, {{kk.value(), nn.value()}, dtype}});
   auto c = e.dot_general(e.arg(0), e.arg(1), {}, {}, {1}, {0});
   return Result<std::string>::success(e.finish({e.unary("tanh", c)}));
 }
 
-Result<std::string> emit_mlp_layer(double batch, double d_in, double d_out, const std::string& dtype) {
+Result<std::string> emit_mlp_layer(double batch, double d_in, double d_out,
+                                   const std::string& dtype) {
   auto b = dimension("batch", batch);
   if (!b) return Result<std::string>::failure_from(b);
   auto i = dimension("d_in", d_in);
@@ -47,7 +51,9 @@ Result<std::string> emit_mlp_layer(double batch, double d_in, double d_out, cons
   auto t = check_dtype(dtype);
   if (!t) return t;
   const std::vector<std::int64_t> y{b.value(), o.value()};
-  jax::Emitter e("mlp_layer", {{{b.value(), i.value()}, dtype}, {{i.value(), o.value()}, dtype}, {{o.value()}, dtype}});
+  jax::Emitter e(
+      "mlp_layer",
+      {{{b.value(), i.value()}, dtype}, {{i.value(), o.value()}, dtype}, {{o.value()}, dtype}});
   auto h = e.dot_general(e.arg(0), e.arg(1), {}, {}, {1}, {0});
   auto bias = e.broadcast_in_dim(e.arg(2), y, {1});
   auto sum = e.binary("add", h, bias);
@@ -79,9 +85,12 @@ Result<std::string> emit_attention(double seq, double d, const std::string& dtyp
 
 std::vector<Example> examples() {
   return {
-      {"lesson", "The lesson: tanh(a @ b), a f32[32,16], b f32[16,8]", emit_workload(32, 16, 8, "f32").value()},
-      {"mlp", "An MLP layer: relu(x @ w + b), x f32[128,512], w f32[512,256]", emit_mlp_layer(128, 512, 256, "f32").value()},
-      {"attention", "Attention: softmax(q @ kᵀ / √d) @ v, q, k, v f32[128,64]", emit_attention(128, 64, "f32").value()},
+      {"lesson", "The lesson: tanh(a @ b), a f32[32,16], b f32[16,8]",
+       emit_workload(32, 16, 8, "f32").value()},
+      {"mlp", "An MLP layer: relu(x @ w + b), x f32[128,512], w f32[512,256]",
+       emit_mlp_layer(128, 512, 256, "f32").value()},
+      {"attention", "Attention: softmax(q @ kᵀ / √d) @ v, q, k, v f32[128,64]",
+       emit_attention(128, 64, "f32").value()},
   };
 }
 

@@ -17,7 +17,8 @@ Result<std::string> emit_workload(double m, double k, double n, const std::strin
 
 // An MLP layer, relu(x @ w + b), as JAX lowers it: x is (batch, d_in), w is (d_in, d_out),
 // b is (d_out): dot_general, broadcast_in_dim, add, a broadcast zero and maximum.
-Result<std::string> emit_mlp_layer(double batch, double d_in, double d_out, const std::string& dtype);
+Result<std::string> emit_mlp_layer(double batch, double d_in, double d_out,
+                                   const std::string& dtype);
 
 // Attention-like softmax(q @ kᵀ / √d) @ v for q, k, v of shape (seq, d): two dot_generals,
 // a scale, a max-reduce, subtract, exponential, a sum-reduce and divide.

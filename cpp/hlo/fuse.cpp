@@ -26,10 +26,14 @@ namespace rl::hlo {
 
 std::string_view fusion_kind_name(FusionKind kind) {
   switch (kind) {
-    case FusionKind::Loop: return "kLoop";
-    case FusionKind::Input: return "kInput";
-    case FusionKind::Output: return "kOutput";
-    case FusionKind::Other: return "kCustom";
+    case FusionKind::Loop:
+      return "kLoop";
+    case FusionKind::Input:
+      return "kInput";
+    case FusionKind::Output:
+      return "kOutput";
+    case FusionKind::Other:
+      return "kCustom";
   }
   return "kLoop";
 }
@@ -42,9 +46,9 @@ constexpr int kNone = -1;
 struct Group {
   int root = kNone;
   FusionKind kind = FusionKind::Loop;
-  bool has_dot = false;            // holds a dot or convolution (at most one: output fusion)
-  std::vector<int> home;           // ops that live only here
-  std::vector<int> copies;         // broadcasts, iotas, scalar constants copied in (duplicated)
+  bool has_dot = false;     // holds a dot or convolution (at most one: output fusion)
+  std::vector<int> home;    // ops that live only here
+  std::vector<int> copies;  // broadcasts, iotas, scalar constants copied in (duplicated)
   bool kept = false;
 };
 
@@ -61,7 +65,8 @@ struct BlockFusion {
 
 class Fuser {
  public:
-  Fuser(const Module& m, const Program& prog, const FuseOptions& options) : m_(m), prog_(prog), options_(options) {}
+  Fuser(const Module& m, const Program& prog, const FuseOptions& options)
+      : m_(m), prog_(prog), options_(options) {}
 
   std::vector<BlockFusion> fusions;
 
@@ -76,8 +81,8 @@ class Fuser {
         for (const auto& b : r.blocks)
           for (const auto& in : b.instrs) {
             const CostFamily fam = op_info(in.code).family;
-            if (fam == CostFamily::While || fam == CostFamily::Conditional || fam == CostFamily::Call ||
-                fam == CostFamily::AsyncStart)
+            if (fam == CostFamily::While || fam == CostFamily::Conditional ||
+                fam == CostFamily::Call || fam == CostFamily::AsyncStart)
               continue;
             if (const OpAttrs* a = prog_.attrs_of(in))
               for (auto c : a->callees)
@@ -100,8 +105,9 @@ class Fuser {
   const Module& m_;
   const Program& prog_;
   const FuseOptions& options_;
-  std::vector<std::uint32_t> uses_;  // by value of the current function: operand uses anywhere in it
-  std::vector<int> def_;             // by value: the defining op's index in the current block
+  std::vector<std::uint32_t>
+      uses_;              // by value of the current function: operand uses anywhere in it
+  std::vector<int> def_;  // by value: the defining op's index in the current block
 
   void count_uses(const Function& f) {
     uses_.assign(f.values.size(), 0);
@@ -116,7 +122,8 @@ class Fuser {
     for (const auto& r : f.regions) count(r);
   }
 
-  void fuse_region(std::uint32_t fi, const Function& f, const LFunction& lf, const Region& r, const LRegion& lr) {
+  void fuse_region(std::uint32_t fi, const Function& f, const LFunction& lf, const Region& r,
+                   const LRegion& lr) {
     for (std::size_t bi = 0; bi < r.blocks.size() && bi < lr.blocks.size(); ++bi) {
       fuse_block(fi, f, r.blocks[bi], lr.blocks[bi]);
       // Bodies of while loops and conditionals inside the block: fused on their own.
@@ -125,13 +132,16 @@ class Fuser {
         if (fam != CostFamily::While && fam != CostFamily::Conditional) continue;
         for (std::uint32_t k = 0; k < in.op->regions.count; ++k) {
           const std::uint32_t ri = in.op->regions.begin + k;
-          if (ri < f.regions.size() && ri < lf.regions.size()) fuse_region(fi, f, lf, f.regions[ri], lf.regions[ri]);
+          if (ri < f.regions.size() && ri < lf.regions.size())
+            fuse_region(fi, f, lf, f.regions[ri], lf.regions[ri]);
         }
       }
     }
   }
 
-  const Type& result(const Function& f, const Op& op) const { return m_.value_type(f, f.results(op)[0]); }
+  const Type& result(const Function& f, const Op& op) const {
+    return m_.value_type(f, f.results(op)[0]);
+  }
   const Type& operand(const Function& f, const Op& op, std::size_t i) const {
     return m_.value_type(f, f.operands(op)[i]);
   }
@@ -150,14 +160,17 @@ class Fuser {
     }
     if (role == FusionRole::Reduce) return op.operands.count == 2;
     if (op.regions.count) return false;
-    if (role == FusionRole::Constant) return t.elements() <= 1;  // "Don't fuse non-scalar constants."
+    if (role == FusionRole::Constant)
+      return t.elements() <= 1;  // "Don't fuse non-scalar constants."
     return true;
   }
 
   static bool expensive(FusionRole r) {
     return r == FusionRole::LoopExpensive || r == FusionRole::Reduce || r == FusionRole::Output;
   }
-  static bool duplicable(FusionRole r) { return r == FusionRole::Duplicable || r == FusionRole::Constant; }
+  static bool duplicable(FusionRole r) {
+    return r == FusionRole::Duplicable || r == FusionRole::Constant;
+  }
 
   // CpuInstructionFusion::ShouldFuse's concatenate rule: more than 8 operands, or a concatenate
   // along the minor dimension with at least 64 bytes along it and 2048 in all, is not fused.
@@ -179,7 +192,8 @@ class Fuser {
     const FusionRole pr = op_info(pi.code).fusion, cr = op_info(ci.code).fusion;
     // CanBeLoopFused(consumer): a dot or convolution takes no producers (XLA CPU calls its GEMM
     // library; only tiny matrix-vector operands are fused there, left out here).
-    if (cr == FusionRole::Output || cr == FusionRole::None || cr == FusionRole::Constant) return false;
+    if (cr == FusionRole::Output || cr == FusionRole::None || cr == FusionRole::Constant)
+      return false;
     if (blocked_concatenate(f, pi) || blocked_concatenate(f, ci)) return false;
     // "Cost condition: not fuse (simple, expensive producers) and (consumers who reuse operand
     // elements)": a broadcast that grows, a gather.
@@ -192,14 +206,16 @@ class Fuser {
     if (pr == FusionRole::Reduce) return false;
     if (pr == FusionRole::Output) {
       if (g.has_dot || g.kind == FusionKind::Input) return false;
-      if (cr != FusionRole::Loop && cr != FusionRole::LoopExpensive) return false;  // an elementwise epilogue
+      if (cr != FusionRole::Loop && cr != FusionRole::LoopExpensive)
+        return false;  // an elementwise epilogue
       if (options_.dot_epilogues) return true;
       // CanBeOutputFused: consumer add, producer a non-complex dot with a result of rank <= 1
       // and no batch dimensions, used once.
       const OpAttrs* a = prog_.attrs_of(pi);
       const Type& t = result(f, *pi.op);
       return ci.code == OpCode::Add && pi.code != OpCode::Convolution && t.dims.size() <= 1 &&
-             t.element.rfind("complex", 0) != 0 && t.element[0] != 'c' && a && a->dot.lhs_batch.empty();
+             t.element.rfind("complex", 0) != 0 && t.element[0] != 'c' && a &&
+             a->dot.lhs_batch.empty();
     }
     return true;
   }
@@ -223,7 +239,8 @@ class Fuser {
       }
     }
     std::vector<char> ok(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) ok[static_cast<std::size_t>(i)] = fusible(f, lb.instrs[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < n; ++i)
+      ok[static_cast<std::size_t>(i)] = fusible(f, lb.instrs[static_cast<std::size_t>(i)]);
     // Escapes: used outside the block (a nested region, another block) or the computation's ROOT.
     auto escapes = [&](int i) {
       const Op& op = b.ops[static_cast<std::size_t>(i)];
@@ -237,8 +254,9 @@ class Fuser {
 
     std::vector<Group> groups;
     std::vector<int> home(static_cast<std::size_t>(n), kNone);
-    std::vector<std::set<int>> copied_into(static_cast<std::size_t>(n));  // groups an op is copied into
-    std::vector<char> standalone(static_cast<std::size_t>(n), 0);       // runs as its own op too
+    std::vector<std::set<int>> copied_into(
+        static_cast<std::size_t>(n));                              // groups an op is copied into
+    std::vector<char> standalone(static_cast<std::size_t>(n), 0);  // runs as its own op too
     // The groups a user's value is computed in, and whether it also runs on its own.
     auto places = [&](int j, std::set<int>* gs) {
       const auto jj = static_cast<std::size_t>(j);
@@ -248,7 +266,9 @@ class Fuser {
     auto start = [&](int i, FusionRole role) {
       Group g;
       g.root = i;
-      g.kind = role == FusionRole::Reduce ? FusionKind::Input : role == FusionRole::Output ? FusionKind::Output : FusionKind::Loop;
+      g.kind = role == FusionRole::Reduce   ? FusionKind::Input
+               : role == FusionRole::Output ? FusionKind::Output
+                                            : FusionKind::Loop;
       g.has_dot = role == FusionRole::Output;
       g.home.push_back(i);
       home[static_cast<std::size_t>(i)] = static_cast<int>(groups.size());
@@ -276,10 +296,13 @@ class Fuser {
           for (int j : users[ii]) {
             std::set<int> pj;
             places(j, &pj);
-            if (pj.count(g) && !can_fuse(f, lb, i, j, groups[static_cast<std::size_t>(g)])) fits = false;
+            if (pj.count(g) && !can_fuse(f, lb, i, j, groups[static_cast<std::size_t>(g)]))
+              fits = false;
           }
-          if (fits) copied_into[ii].insert(g);
-          else needs_value = true;
+          if (fits)
+            copied_into[ii].insert(g);
+          else
+            needs_value = true;
         }
         if (!needs_value && copied_into[ii].size() == 1) {
           const int g = *copied_into[ii].begin();
@@ -317,8 +340,8 @@ class Fuser {
           continue;
         }
       }
-      if (role == FusionRole::Loop || role == FusionRole::LoopExpensive || role == FusionRole::Reduce ||
-          role == FusionRole::Output)
+      if (role == FusionRole::Loop || role == FusionRole::LoopExpensive ||
+          role == FusionRole::Reduce || role == FusionRole::Output)
         start(i, role);
       else
         standalone[ii] = 1;
@@ -329,9 +352,11 @@ class Fuser {
     for (auto& g : groups) {
       int real = 0;
       for (int i : g.home)
-        if (op_info(lb.instrs[static_cast<std::size_t>(i)].code).fusion != FusionRole::Constant) ++real;
+        if (op_info(lb.instrs[static_cast<std::size_t>(i)].code).fusion != FusionRole::Constant)
+          ++real;
       for (int i : g.copies)
-        if (op_info(lb.instrs[static_cast<std::size_t>(i)].code).fusion != FusionRole::Constant) ++real;
+        if (op_info(lb.instrs[static_cast<std::size_t>(i)].code).fusion != FusionRole::Constant)
+          ++real;
       g.kept = real >= 2;
     }
     // Ops of dissolved fusions run alone; a producer copied into fusions then runs alone too when
@@ -347,7 +372,8 @@ class Fuser {
       }
       for (int j : users[ii]) {
         const auto jj = static_cast<std::size_t>(j);
-        if (standalone[jj] && (home[jj] == kNone || groups[static_cast<std::size_t>(home[jj])].root != j))
+        if (standalone[jj] &&
+            (home[jj] == kNone || groups[static_cast<std::size_t>(home[jj])].root != j))
           standalone[ii] = 1;
         std::set<int> pj;
         places(j, &pj);
@@ -359,7 +385,8 @@ class Fuser {
     std::vector<std::size_t> order;
     for (std::size_t gi = 0; gi < groups.size(); ++gi)
       if (groups[gi].kept) order.push_back(gi);
-    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return groups[x].root < groups[y].root; });
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t x, std::size_t y) { return groups[x].root < groups[y].root; });
     for (std::size_t gi : order) {
       Group& g = groups[gi];
       BlockFusion bf;
@@ -369,7 +396,8 @@ class Fuser {
       for (int i : g.home)
         if (home[static_cast<std::size_t>(i)] == static_cast<int>(gi)) bf.ops.push_back(i);
       for (int i : g.copies)
-        if (copied_into[static_cast<std::size_t>(i)].count(static_cast<int>(gi))) bf.ops.push_back(i);
+        if (copied_into[static_cast<std::size_t>(i)].count(static_cast<int>(gi)))
+          bf.ops.push_back(i);
       std::sort(bf.ops.begin(), bf.ops.end());
       bf.ops.erase(std::unique(bf.ops.begin(), bf.ops.end()), bf.ops.end());
       // An op copied in that also runs alone stays a copy; one that lives only in fusions is
@@ -379,7 +407,8 @@ class Fuser {
         if (home[static_cast<std::size_t>(i)] != static_cast<int>(gi)) g.copies.push_back(i);
       for (int i : g.copies)
         if (!standalone[static_cast<std::size_t>(i)]) bf.copy_only.push_back(i);
-      for (int i : bf.ops) bf.alone.push_back(i != g.root && standalone[static_cast<std::size_t>(i)]);
+      for (int i : bf.ops)
+        bf.alone.push_back(i != g.root && standalone[static_cast<std::size_t>(i)]);
       bf.group = g;
       fusions.push_back(std::move(bf));
     }
@@ -428,7 +457,8 @@ class Printer {
     std::string_view e = element_info(t.etype).hlo;
     std::string s = e.empty() ? t.element : std::string(e);
     s += "[";
-    for (std::size_t i = 0; i < t.dims.size(); ++i) s += (i ? "," : "") + (t.dims[i] < 0 ? std::string("?") : std::to_string(t.dims[i]));
+    for (std::size_t i = 0; i < t.dims.size(); ++i)
+      s += (i ? "," : "") + (t.dims[i] < 0 ? std::string("?") : std::to_string(t.dims[i]));
     return s + "]";
   }
   std::string result_type(const Function& f, const Op& op) const {
@@ -459,24 +489,30 @@ class Printer {
     if (!a) a = f.attr(op, "literal");
     if (!a) return "{...}";
     std::string_view v = a->value;
-    if (v.rfind("dense<", 0) == 0 && v.size() > 7) v = v.substr(6, v.find('>') == std::string_view::npos ? 0 : v.rfind('>') - 6);
-    if (v.empty() || v.size() > 32 || v.find('[') != std::string_view::npos || v.find('{') != std::string_view::npos ||
-        v.find(',') != std::string_view::npos)
+    if (v.rfind("dense<", 0) == 0 && v.size() > 7)
+      v = v.substr(6, v.find('>') == std::string_view::npos ? 0 : v.rfind('>') - 6);
+    if (v.empty() || v.size() > 32 || v.find('[') != std::string_view::npos ||
+        v.find('{') != std::string_view::npos || v.find(',') != std::string_view::npos)
       return "{...}";
     return std::string(v);
   }
   // The attributes XLA prints for the op, from its decoded form (both dialects decode alike).
-  std::string attributes(const Function& f, const Instr& in, const std::vector<std::string>& called) const {
+  std::string attributes(const Function& f, const Instr& in,
+                         const std::vector<std::string>& called) const {
     std::string s;
     const OpAttrs* a = prog_.attrs_of(in);
     if (m_.dialect == "hlo") {
       for (const auto& at : f.attributes(*in.op))
-        if (at.name != "literal" && at.name != "parameter_number") s += ", " + std::string(at.name) + "=" + std::string(at.value);
+        if (at.name != "literal" && at.name != "parameter_number")
+          s += ", " + std::string(at.name) + "=" + std::string(at.value);
       return s;
     }
     if (a) {
       switch (in.code) {
-        case OpCode::BroadcastInDim: case OpCode::Transpose: case OpCode::Reverse: case OpCode::Reduce:
+        case OpCode::BroadcastInDim:
+        case OpCode::Transpose:
+        case OpCode::Reverse:
+        case OpCode::Reduce:
           s += ", dimensions=" + list(a->dims);
           break;
         case OpCode::Concatenate:
@@ -490,7 +526,8 @@ class Printer {
           s += std::string(", direction=") + kDir[static_cast<int>(a->direction)];
           break;
         }
-        case OpCode::DotGeneral: case OpCode::Dot:
+        case OpCode::DotGeneral:
+        case OpCode::Dot:
           if (!a->dot.lhs_batch.empty()) s += ", lhs_batch_dims=" + list(a->dot.lhs_batch);
           s += ", lhs_contracting_dims=" + list(a->dot.lhs_contracting);
           if (!a->dot.rhs_batch.empty()) s += ", rhs_batch_dims=" + list(a->dot.rhs_batch);
@@ -501,13 +538,15 @@ class Printer {
           for (std::size_t i = 0; i < a->starts.size(); ++i) {
             s += (i ? ", [" : "[") + std::to_string(a->starts[i]) + ":" +
                  (i < a->limits.size() ? std::to_string(a->limits[i]) : std::string("?"));
-            if (i < a->strides.size() && a->strides[i] != 1) s += ":" + std::to_string(a->strides[i]);
+            if (i < a->strides.size() && a->strides[i] != 1)
+              s += ":" + std::to_string(a->strides[i]);
             s += "]";
           }
           s += "}";
           break;
         }
-        default: break;
+        default:
+          break;
       }
     }
     const CostFamily fam = op_info(in.code).family;
@@ -523,7 +562,8 @@ class Printer {
     return s;
   }
 
-  std::string operands(const Function& f, const Op& op, const std::unordered_map<ValueId, std::string>* local) const {
+  std::string operands(const Function& f, const Op& op,
+                       const std::unordered_map<ValueId, std::string>* local) const {
     std::string s;
     const auto ops = f.operands(op);
     for (std::size_t i = 0; i < ops.size(); ++i) {
@@ -532,7 +572,9 @@ class Printer {
         auto it = local->find(ops[i]);
         if (it != local->end()) name = it->second;
       }
-      if (name.empty()) name = ops[i] < names_.size() && !names_[ops[i]].empty() ? names_[ops[i]] : f.value_name(ops[i]);
+      if (name.empty())
+        name = ops[i] < names_.size() && !names_[ops[i]].empty() ? names_[ops[i]]
+                                                                 : f.value_name(ops[i]);
       s += (i ? ", " : "") + type(m_.value_type(f, ops[i])) + " %" + name;
     }
     return s;
@@ -549,15 +591,17 @@ class Printer {
     e = e.substr(0, e.find('[')) + "[]";
     const std::string name = id("region_" + std::string(op_short_name(code)));
     const std::string p0 = id("Arg_0"), p1 = id("Arg_1"), r = id(std::string(op_short_name(code)));
-    *pre += "\n%" + name + " (" + p0 + ": " + e + ", " + p1 + ": " + e + ") -> " + e + " {\n  %" + p0 + " = " + e +
-            " parameter(0)\n  %" + p1 + " = " + e + " parameter(1)\n  ROOT %" + r + " = " + e + " " +
-            std::string(op_short_name(code)) + "(" + e + " %" + p0 + ", " + e + " %" + p1 + ")\n}\n";
+    *pre += "\n%" + name + " (" + p0 + ": " + e + ", " + p1 + ": " + e + ") -> " + e + " {\n  %" +
+            p0 + " = " + e + " parameter(0)\n  %" + p1 + " = " + e + " parameter(1)\n  ROOT %" + r +
+            " = " + e + " " + std::string(op_short_name(code)) + "(" + e + " %" + p0 + ", " + e +
+            " %" + p1 + ")\n}\n";
     return name;
   }
 
   // The computations an op calls, printed into `pre` where they are its regions (XLA's
   // %region_N) or a compact reduce's one op; else its callees' names.
-  std::vector<std::string> called(std::size_t fi, const Function& f, const Instr& in, std::string* pre) {
+  std::vector<std::string> called(std::size_t fi, const Function& f, const Instr& in,
+                                  std::string* pre) {
     std::vector<std::string> out;
     const Op& op = *in.op;
     for (std::uint32_t k = 0; k < op.regions.count; ++k) {
@@ -582,19 +626,24 @@ class Printer {
   }
 
   // One instruction's line (without indentation and ROOT); names its results.
-  std::string instruction(const Function& f, const Instr& in, const std::vector<std::string>& called,
+  std::string instruction(const Function& f, const Instr& in,
+                          const std::vector<std::string>& called,
                           std::unordered_map<ValueId, std::string>* local) {
     const Op& op = *in.op;
     std::string name;
-    if (in.code == OpCode::Parameter && !local && op.results.count == 1 && f.results(op)[0] < names_.size())
+    if (in.code == OpCode::Parameter && !local && op.results.count == 1 &&
+        f.results(op)[0] < names_.size())
       name = names_[f.results(op)[0]];
     // HLO text keeps its own (unique) names outside fused computations.
-    if (name.empty() && !local && m_.dialect == "hlo" && op.results.count == 1 && !f.values[f.results(op)[0]].name.empty())
+    if (name.empty() && !local && m_.dialect == "hlo" && op.results.count == 1 &&
+        !f.values[f.results(op)[0]].name.empty())
       name = std::string(f.values[f.results(op)[0]].name);
     if (name.empty()) name = id(base_name(in));
     for (ValueId v : f.results(op)) {
-      if (local) (*local)[v] = name;
-      else if (v < names_.size()) names_[v] = name;
+      if (local)
+        (*local)[v] = name;
+      else if (v < names_.size())
+        names_[v] = name;
     }
     std::string s = "%" + name + " = " + result_type(f, op) + " ";
     // Several results: HLO's op returns a tuple, each result its get-tuple-element.
@@ -604,26 +653,30 @@ class Printer {
       for (std::size_t i = 0; i < results.size(); ++i) {
         const std::string g = id("get-tuple-element");
         if (results[i] < names_.size()) names_[results[i]] = g;
-        elements += "\n  %" + g + " = " + type(m_.value_type(f, results[i])) + " get-tuple-element(" +
-                    result_type(f, op) + " %" + name + "), index=" + std::to_string(i);
+        elements += "\n  %" + g + " = " + type(m_.value_type(f, results[i])) +
+                    " get-tuple-element(" + result_type(f, op) + " %" + name +
+                    "), index=" + std::to_string(i);
       }
     if (in.code == OpCode::Constant) return s + "constant(" + constant_value(f, op) + ")";
     if (in.code == OpCode::Parameter)
-      return s + "parameter(" + std::to_string(int_attr(OpView{m_, f, op}, "parameter_number", 0)) + ")";
-    return s + op_name(in) + "(" + operands(f, op, local) + ")" + attributes(f, in, called) + elements;
+      return s + "parameter(" + std::to_string(int_attr(OpView{m_, f, op}, "parameter_number", 0)) +
+             ")";
+    return s + op_name(in) + "(" + operands(f, op, local) + ")" + attributes(f, in, called) +
+           elements;
   }
 
   std::string function(std::size_t fi) {
     const Function& f = m_.functions[fi];
     names_.assign(f.values.size(), std::string());
     std::string pre;
-    const std::string body =
-        computation(fi, f, f.body, prog_.functions[fi].body, std::string(f.name), f.is_entry, f.args, &pre);
+    const std::string body = computation(fi, f, f.body, prog_.functions[fi].body,
+                                         std::string(f.name), f.is_entry, f.args, &pre);
     return pre + body;
   }
 
-  std::string computation(std::size_t fi, const Function& f, const Region& r, const LRegion& lr, const std::string& name,
-                          bool entry, const std::vector<ValueId>& args, std::string* pre) {
+  std::string computation(std::size_t fi, const Function& f, const Region& r, const LRegion& lr,
+                          const std::string& name, bool entry, const std::vector<ValueId>& args,
+                          std::string* pre) {
     std::string head = std::string("\n") + (entry ? "ENTRY " : "") + "%" + name + " (";
     std::string lines;
     // HLO text names a computation's parameters by its parameter instructions (printed in order
@@ -635,7 +688,8 @@ class Printer {
         for (const auto& op : b.ops)
           if (op.code == OpCode::Parameter && op.results.count == 1) {
             const ValueId v = f.results(op)[0];
-            const std::string pn = f.values[v].name.empty() ? id("parameter") : std::string(f.values[v].name);
+            const std::string pn =
+                f.values[v].name.empty() ? id("parameter") : std::string(f.values[v].name);
             if (v < names_.size()) names_[v] = pn;
             head += (first ? "" : ", ") + pn + ": " + type(m_.value_type(f, v));
             first = false;
@@ -649,7 +703,7 @@ class Printer {
       lines += "  %" + an + " = " + t + " parameter(" + std::to_string(i) + ")\n";
     }
     std::string result = "()";
-    std::vector<std::string> out;        // the instructions' lines
+    std::vector<std::string> out;  // the instructions' lines
     std::unordered_map<ValueId, std::size_t> line_of;
     std::string root_line;
     for (std::size_t bi = 0; bi < r.blocks.size() && bi < lr.blocks.size(); ++bi) {
@@ -708,8 +762,8 @@ class Printer {
   }
 
   // The fused computation (into `pre`) and the fusion instruction's line.
-  std::string fusion(std::size_t fi, const Function& f, const LBlock& lb, const BlockFusion& bf, std::size_t k,
-                     std::string* pre) {
+  std::string fusion(std::size_t fi, const Function& f, const LBlock& lb, const BlockFusion& bf,
+                     std::size_t k, std::string* pre) {
     std::unordered_map<ValueId, std::string> local;
     std::set<ValueId> made;
     for (int i : bf.ops)
@@ -717,7 +771,8 @@ class Printer {
     std::vector<ValueId> params;
     for (int i : bf.ops)
       for (ValueId v : f.operands(*lb.instrs[static_cast<std::size_t>(i)].op))
-        if (!made.count(v) && std::find(params.begin(), params.end(), v) == params.end()) params.push_back(v);
+        if (!made.count(v) && std::find(params.begin(), params.end(), v) == params.end())
+          params.push_back(v);
     const std::string cname = "fused_computation." + std::to_string(k);
     std::string head = "\n%" + cname + " (", body;
     for (std::size_t p = 0; p < params.size(); ++p) {
@@ -744,8 +799,8 @@ class Printer {
       const std::string n = v < names_.size() && !names_[v].empty() ? names_[v] : f.value_name(v);
       ops += (p ? ", " : "") + type(m_.value_type(f, v)) + " %" + n;
     }
-    return "%" + name + " = " + rt + " fusion(" + ops + "), kind=" + std::string(fusion_kind_name(bf.group.kind)) +
-           ", calls=%" + cname;
+    return "%" + name + " = " + rt + " fusion(" + ops +
+           "), kind=" + std::string(fusion_kind_name(bf.group.kind)) + ", calls=%" + cname;
   }
 };
 
@@ -783,8 +838,10 @@ Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options
           if (in.op->results.count) fu.name = f.value_name(f.results(*in.op)[0]);
           const Attribute* kind = f.attr(*in.op, "kind");
           fu.kind_name = kind ? std::string(kind->value) : "kLoop";
-          fu.kind = fu.kind_name == "kLoop" ? FusionKind::Loop : fu.kind_name == "kInput" ? FusionKind::Input
-                    : fu.kind_name == "kOutput" ? FusionKind::Output : FusionKind::Other;
+          fu.kind = fu.kind_name == "kLoop"     ? FusionKind::Loop
+                    : fu.kind_name == "kInput"  ? FusionKind::Input
+                    : fu.kind_name == "kOutput" ? FusionKind::Output
+                                                : FusionKind::Other;
           if (const OpAttrs* a = prog.attrs_of(in))
             if (!a->callees.empty() && a->callees[0] < module.functions.size())
               for (const auto& b : module.functions[a->callees[0]].body.blocks)
@@ -822,7 +879,8 @@ Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options
     const Block& b = *bf.block;
     const Op& root = b.ops[static_cast<std::size_t>(bf.group.root)];
     groups.root.push_back(&root);
-    for (int i : bf.group.home) groups.fusion_of.emplace(&b.ops[static_cast<std::size_t>(i)], static_cast<std::uint32_t>(k));
+    for (int i : bf.group.home)
+      groups.fusion_of.emplace(&b.ops[static_cast<std::size_t>(i)], static_cast<std::uint32_t>(k));
     const double out_bytes = std::max(0.0, module.value_type(f, f.results(root)[0]).byte_size());
     // Parameters: values the fusion's ops use that no op of the fusion makes, in first use order.
     std::vector<ValueId> params;
@@ -841,11 +899,14 @@ Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options
         bool again = false;  // each user once
         for (std::size_t k2 = 0; k2 < oi; ++k2) again = again || operands[k2] == v;
         if (!again)
-          u.push_back({op.code, std::max(0.0, module.value_type(f, f.results(op)[0]).byte_size()), oi == 0});
+          u.push_back({op.code, std::max(0.0, module.value_type(f, f.results(op)[0]).byte_size()),
+                       oi == 0});
       }
     }
     double bytes = out_bytes;
-    for (ValueId v : params) bytes += cost::fusion_parameter_read_bytes(std::max(0.0, module.value_type(f, v).byte_size()), uses[v]);
+    for (ValueId v : params)
+      bytes += cost::fusion_parameter_read_bytes(std::max(0.0, module.value_type(f, v).byte_size()),
+                                                 uses[v]);
     groups.bytes.push_back(bytes);
     groups.output_bytes.push_back(out_bytes);
   }
@@ -853,7 +914,8 @@ Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options
   // that holds them; they have no flops.
   for (std::size_t k = 0; k < fuser.fusions.size(); ++k)
     for (int i : fuser.fusions[k].copy_only)
-      groups.fusion_of.emplace(&fuser.fusions[k].block->ops[static_cast<std::size_t>(i)], static_cast<std::uint32_t>(k));
+      groups.fusion_of.emplace(&fuser.fusions[k].block->ops[static_cast<std::size_t>(i)],
+                               static_cast<std::uint32_t>(k));
   std::vector<FusionCounts> counts;
   auto a = analyze_module(module, groups, &counts);
   if (!a) return R::failure_from(a);

@@ -50,9 +50,10 @@ struct FusedOp {
 };
 
 struct Fusion {
-  std::string name;         // "fusion.2" (its computation: "fused_computation.2"); the module's own name for its own
+  std::string name;  // "fusion.2" (its computation: "fused_computation.2"); the module's own name
+                     // for its own
   FusionKind kind = FusionKind::Loop;
-  std::string kind_name;    // "kLoop", or what the module's own fusion says
+  std::string kind_name;       // "kLoop", or what the module's own fusion says
   std::uint32_t function = 0;  // the function holding it
   std::vector<FusedOp> ops;    // in program order, the root last
   // The same ops of the module (parallel to `ops`) for the interpreter to run the fusion as one

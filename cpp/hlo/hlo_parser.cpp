@@ -41,7 +41,8 @@ bool name_char(char c) { return chars::is(c, chars::kHloName); }
 
 constexpr std::int64_t kMaxDim = std::int64_t(1) << 50;
 constexpr std::size_t kMaxRank = 4096;
-constexpr std::int64_t kMaxParameterNumber = 2147483647;  // XLA keeps it in an int64; no program has more
+constexpr std::int64_t kMaxParameterNumber =
+    2147483647;  // XLA keeps it in an int64; no program has more
 
 class HloParser {
  public:
@@ -51,8 +52,8 @@ class HloParser {
   Result<std::vector<Module>> run() {
     const std::size_t control = find_control_char(s_);
     if (control != std::string_view::npos)
-      return Result<std::vector<Module>>::failure_at(control_char_error(lx_, control), lx_.line_of(control),
-                                                     lx_.column_of(control));
+      return Result<std::vector<Module>>::failure_at(control_char_error(lx_, control),
+                                                     lx_.line_of(control), lx_.column_of(control));
     std::vector<Module> modules;
     Module cur;
     bool have = false;
@@ -122,7 +123,8 @@ class HloParser {
   bool fail(std::size_t offset, std::string_view what, std::string_view expected) {
     return fail(offset, what, expected, got_at(offset));
   }
-  bool fail(std::size_t offset, std::string_view what, std::string_view expected, const std::string& got) {
+  bool fail(std::size_t offset, std::string_view what, std::string_view expected,
+            const std::string& got) {
     if (!failed_) {
       failed_ = true;
       error_ = format_error(lx_, std::min(offset, n_), what, expected, got);
@@ -150,7 +152,8 @@ class HloParser {
     p_ = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - s_.data()) + 1 : n_;
   }
   bool word_here(std::string_view w) const {
-    return s_.compare(p_, w.size(), w) == 0 && (p_ + w.size() >= n_ || !name_char(s_[p_ + w.size()]));
+    return s_.compare(p_, w.size(), w) == 0 &&
+           (p_ + w.size() >= n_ || !name_char(s_[p_ + w.size()]));
   }
   bool expect(char c, std::string_view what, std::string_view rule) {
     ws();
@@ -226,7 +229,8 @@ class HloParser {
       ++p_;
       if (c != ' ' && c != '\t' && c != '\r' && c != '\n') last = p_;
     }
-    if (depth != 0) return fail(open_at, "unbalanced brackets in a value", "a closing bracket for this one");
+    if (depth != 0)
+      return fail(open_at, "unbalanced brackets in a value", "a closing bracket for this one");
     *end = last;
     return true;
   }
@@ -241,12 +245,15 @@ class HloParser {
     std::string_view name = s_.substr(p_, q - p_);
     p_ = q;
     ws();
-    if (!at('=')) return fail(p_, "bad attribute " + std::string(name.substr(0, 40)), "'=' and a value");
+    if (!at('='))
+      return fail(p_, "bad attribute " + std::string(name.substr(0, 40)), "'=' and a value");
     ++p_;
     ws();  // a value may start on the next line (backend_config=\n "...")
     std::size_t b = 0, e = 0;
     if (!scan_value(&b, &e)) return false;
-    if (e <= b) return fail(p_, "missing value of attribute " + std::string(name.substr(0, 40)), "a value after '='");
+    if (e <= b)
+      return fail(p_, "missing value of attribute " + std::string(name.substr(0, 40)),
+                  "a value after '='");
     (void)at_name;
     out.push_back({name, s_.substr(b, e - b)});
     return true;
@@ -303,8 +310,9 @@ class HloParser {
       out.element_bytes = element_byte_size(element);
       if (out.element_bytes <= 0 || element.substr(0, 2) == "si" || element.substr(0, 2) == "ui" ||
           element[0] == 'i' || element == "index" || element == "tf32")
-        return fail(start, "unknown element type '" + std::string(element.substr(0, 40)) + "'",
-                    "pred, s4..s64, u4..u64, f16, bf16, f32, f64, f8e4m3fn..., c64, c128, token or opaque");
+        return fail(
+            start, "unknown element type '" + std::string(element.substr(0, 40)) + "'",
+            "pred, s4..s64, u4..u64, f16, bf16, f32, f64, f8e4m3fn..., c64, c128, token or opaque");
     }
     out.text.reserve(element.size() + 8);
     out.text = std::string(element) + "[";
@@ -321,7 +329,8 @@ class HloParser {
         out.text += ',';
         blanks();
       }
-      if (out.dims.size() >= kMaxRank) return fail(p_, "shape rank is too large", "at most 4096 dimensions");
+      if (out.dims.size() >= kMaxRank)
+        return fail(p_, "shape rank is too large", "at most 4096 dimensions");
       if (at('?')) {
         ++p_;
         out.dims.push_back(-1);
@@ -334,13 +343,15 @@ class HloParser {
         bounded = true;
         out.text += "<=";
       }
-      if (!digit(s_.size() > p_ ? s_[p_] : '\0')) return fail(p_, "bad shape dimension", "a size such as 8, <=8 or ?");
+      if (!digit(s_.size() > p_ ? s_[p_] : '\0'))
+        return fail(p_, "bad shape dimension", "a size such as 8, <=8 or ?");
       const std::size_t db = p_;
       while (p_ < n_ && digit(s_[p_])) ++p_;
       std::int64_t v = 0;
       if (!decimal_in_range(s_.substr(db, p_ - db), 0, kMaxDim, &v)) {
         const std::string_view digits = s_.substr(db, p_ - db);
-        return fail(db, "a shape dimension must be an integer from 0 to 2^50", "a size such as 8, <=8 or ?",
+        return fail(db, "a shape dimension must be an integer from 0 to 2^50",
+                    "a size such as 8, <=8 or ?",
                     "'" + std::string(digits.substr(0, 40)) + (digits.size() > 40 ? "...'" : "'"));
       }
       out.text.append(s_.data() + db, p_ - db);
@@ -396,7 +407,6 @@ class HloParser {
 
   // ---- structure ----------------------------------------------------------------------------
 
-
   // A shape, interned. Array shapes repeat: the text as written (without its layout) is
   // looked up before it is parsed again.
   bool parse_shape_id(TypeId* id) {
@@ -406,7 +416,8 @@ class HloParser {
     if (q > p_ && q < n_ && s_[q] == '[') {
       const void* close = std::memchr(s_.data() + q, ']', std::min<std::size_t>(n_ - q, 4096 * 24));
       if (close) {
-        const std::size_t end = static_cast<std::size_t>(static_cast<const char*>(close) - s_.data()) + 1;
+        const std::size_t end =
+            static_cast<std::size_t>(static_cast<const char*>(close) - s_.data()) + 1;
         if (const TypeId* known = table_->find_written(s_.substr(p_, end - p_))) {
           *id = *known;
           p_ = end;
@@ -478,10 +489,12 @@ class HloParser {
     failed_ = true;
     error_line_ = lx_.line_of(offset);
     error_column_ = lx_.column_of(offset);
-    error_ = lx_.where(offset) + ": error: the program is too big for the core's memory \xE2\x80\x94 expected at most " +
-             std::to_string((limit - limit / 4) >> 20) + " MiB in use while reading it (of the " +
-             std::to_string(limit >> 20) + " MiB the core has), got " + std::to_string(memory::in_use() >> 20) +
-             " MiB at this instruction";
+    error_ =
+        lx_.where(offset) +
+        ": error: the program is too big for the core's memory \xE2\x80\x94 expected at most " +
+        std::to_string((limit - limit / 4) >> 20) + " MiB in use while reading it (of the " +
+        std::to_string(limit >> 20) + " MiB the core has), got " +
+        std::to_string(memory::in_use() >> 20) + " MiB at this instruction";
     return false;
   }
   SymbolTable<ValueId> defined_;  // instruction name → its value, in the computation being read
@@ -506,11 +519,13 @@ class HloParser {
     f.name = name;
     for (std::size_t i = 0; i + 1 < m.functions.size(); ++i)
       if (m.functions[i].name == f.name)
-        return fail(start, "computation " + std::string(f.name.substr(0, 40)) + " defined twice", "unique computation names");
+        return fail(start, "computation " + std::string(f.name.substr(0, 40)) + " defined twice",
+                    "unique computation names");
     if (f.is_entry)
       for (std::size_t i = 0; i + 1 < m.functions.size(); ++i)
         if (m.functions[i].is_entry)
-          return fail(start, "a second ENTRY computation " + std::string(f.name.substr(0, 40)), "one ENTRY per module");
+          return fail(start, "a second ENTRY computation " + std::string(f.name.substr(0, 40)),
+                      "one ENTRY per module");
     ws();
     std::vector<TypeId> sig_types;
     std::vector<std::string_view> sig_names;
@@ -521,9 +536,12 @@ class HloParser {
       ws();
       while (!at(')')) {
         std::string_view pn = read_name();
-        if (pn.empty()) return fail(p_, "bad computation signature", "a parameter such as p: f32[2]");
+        if (pn.empty())
+          return fail(p_, "bad computation signature", "a parameter such as p: f32[2]");
         ws();
-        if (!at(':')) return fail(p_, "bad computation signature", "':' and a shape after " + std::string(pn.substr(0, 40)));
+        if (!at(':'))
+          return fail(p_, "bad computation signature",
+                      "':' and a shape after " + std::string(pn.substr(0, 40)));
         ++p_;
         TypeId t;
         if (!parse_shape_id(&t)) return false;
@@ -546,7 +564,9 @@ class HloParser {
       if (!parse_shape_id(&result)) return false;
     }
     ws();
-    if (!at('{')) return fail(p_, "bad computation " + std::string(f.name.substr(0, 40)), "'{' and its instructions");
+    if (!at('{'))
+      return fail(p_, "bad computation " + std::string(f.name.substr(0, 40)),
+                  "'{' and its instructions");
     ++p_;
     f.body.blocks.emplace_back();
     Block& block = f.body.blocks.back();
@@ -566,7 +586,8 @@ class HloParser {
       if (!parse_instruction(block)) return false;
       if (block.ops.back().is_root) {
         if (root != std::string_view::npos)
-          return fail(inst_at, "two ROOT instructions in " + std::string(f.name.substr(0, 40)), "one ROOT per computation");
+          return fail(inst_at, "two ROOT instructions in " + std::string(f.name.substr(0, 40)),
+                      "one ROOT per computation");
         root = block.ops.size() - 1;
       }
     }
@@ -586,14 +607,16 @@ class HloParser {
       p_ = save;
     }
     if (block.ops.empty())
-      return fail(p_ - 1, "computation " + std::string(f.name.substr(0, 40)) + " has no instructions",
+      return fail(p_ - 1,
+                  "computation " + std::string(f.name.substr(0, 40)) + " has no instructions",
                   "at least a ROOT instruction");
     // Operands: each names an instruction of this computation, defined before or after the use.
     for (const Use& u : uses_) {
       const ValueId* v = defined_.find(u.name);
       if (!v)
-        return fail(u.offset, "operand " + std::string(u.name.substr(0, 40)) + " is not defined in " +
-                                  std::string(f.name.substr(0, 40)),
+        return fail(u.offset,
+                    "operand " + std::string(u.name.substr(0, 40)) + " is not defined in " +
+                        std::string(f.name.substr(0, 40)),
                     "the name of an instruction of this computation");
       f.refs[u.ref] = *v;
     }
@@ -612,7 +635,8 @@ class HloParser {
           failed_ = true;
           error_ = std::to_string(p.line) + ":" + std::to_string(p.column) +
                    ": error: a parameter number must be an integer from 0 to " +
-                   std::to_string(kMaxParameterNumber) + " \xE2\x80\x94 expected a number such as parameter(0), got '" +
+                   std::to_string(kMaxParameterNumber) +
+                   " \xE2\x80\x94 expected a number such as parameter(0), got '" +
                    std::string(a->value.substr(0, 40)) + "'";
           error_line_ = p.line;
           error_column_ = p.column;
@@ -625,10 +649,12 @@ class HloParser {
       const Op& p = block.ops[params[k].second];
       if (k > 0 && params[k].first == params[k - 1].first) {
         failed_ = true;
-        error_ = std::to_string(p.line) + ":" + std::to_string(p.column) + ": error: parameter " +
-                 std::to_string(params[k].first) + " defined twice in " + std::string(f.name.substr(0, 40)) +
-                 " \xE2\x80\x94 expected one parameter instruction per number, got a second parameter(" +
-                 std::to_string(params[k].first) + ")";
+        error_ =
+            std::to_string(p.line) + ":" + std::to_string(p.column) + ": error: parameter " +
+            std::to_string(params[k].first) + " defined twice in " +
+            std::string(f.name.substr(0, 40)) +
+            " \xE2\x80\x94 expected one parameter instruction per number, got a second parameter(" +
+            std::to_string(params[k].first) + ")";
         error_line_ = p.line;
         error_column_ = p.column;
         return false;
@@ -655,7 +681,8 @@ class HloParser {
       if (!nl) break;
       q = static_cast<std::size_t>(static_cast<const char*>(nl) - s_.data()) + 1;
       ++lines;
-      if (q < n_ && s_[q] != ' ' && s_[q] != '\t') break;  // '}', a blank line, the next computation
+      if (q < n_ && s_[q] != ' ' && s_[q] != '\t')
+        break;  // '}', a blank line, the next computation
     }
     block.ops.reserve(lines);
     f.values.reserve(lines);
@@ -682,9 +709,12 @@ class HloParser {
     }
     const std::size_t name_at = p_;
     std::string_view name = read_name();
-    if (name.empty()) return fail(p_, "bad instruction", "a name such as %add.1 = f32[2] add(a, b), or '}'");
+    if (name.empty())
+      return fail(p_, "bad instruction", "a name such as %add.1 = f32[2] add(a, b), or '}'");
     ws();
-    if (!at('=')) return fail(p_, "bad instruction " + std::string(name.substr(0, 40)), "'=' after the instruction name");
+    if (!at('='))
+      return fail(p_, "bad instruction " + std::string(name.substr(0, 40)),
+                  "'=' after the instruction name");
     ++p_;
     TypeId shape = 0;
     ws();
@@ -696,31 +726,40 @@ class HloParser {
     q = p_;
     while (q < n_ && (alnum(s_[q]) || s_[q] == '-' || s_[q] == '_')) ++q;
     if (q == p_ || !alpha(s_[p_]))
-      return fail(p_, "bad instruction " + std::string(name.substr(0, 40)), "an opcode such as add");
+      return fail(p_, "bad instruction " + std::string(name.substr(0, 40)),
+                  "an opcode such as add");
     op.name = s_.substr(p_, q - p_);
     op.code = op_from_name(op.name, "hlo");
     p_ = q;
     ws();
     if (!at('('))
-      return fail(p_, "bad instruction " + std::string(name.substr(0, 40)), "'(' and the operands of " + std::string(op.name));
+      return fail(p_, "bad instruction " + std::string(name.substr(0, 40)),
+                  "'(' and the operands of " + std::string(op.name));
     if (op.code == OpCode::Constant) {
       std::size_t b = 0, e = 0;
       if (!skip_group(&b, &e)) return false;
       std::string_view lit = s_.substr(b, e - b);
-      while (!lit.empty() && std::isspace(static_cast<unsigned char>(lit.front()))) lit.remove_prefix(1);
-      while (!lit.empty() && std::isspace(static_cast<unsigned char>(lit.back()))) lit.remove_suffix(1);
+      while (!lit.empty() && std::isspace(static_cast<unsigned char>(lit.front())))
+        lit.remove_prefix(1);
+      while (!lit.empty() && std::isspace(static_cast<unsigned char>(lit.back())))
+        lit.remove_suffix(1);
       f.attrs.push_back({"literal", lit});  // whole: the lowering decodes it
     } else if (op.code == OpCode::Parameter) {
       ++p_;
       ws();
       const std::size_t nb = p_;
-      while (p_ < n_ && (name_char(s_[p_]) || s_[p_] == '+')) ++p_;  // the whole word: 1e3, 0x1, 12a refused
+      while (p_ < n_ && (name_char(s_[p_]) || s_[p_] == '+'))
+        ++p_;  // the whole word: 1e3, 0x1, 12a refused
       std::int64_t number = 0;
       const std::string_view word = s_.substr(nb, p_ - nb);
       if (!decimal_in_range(word, 0, kMaxParameterNumber, &number))
-        return fail(nb, "a parameter number must be an integer from 0 to " + std::to_string(kMaxParameterNumber),
+        return fail(nb,
+                    "a parameter number must be an integer from 0 to " +
+                        std::to_string(kMaxParameterNumber),
                     "a number such as parameter(0)",
-                    word.empty() ? got_at(nb) : "'" + std::string(word.substr(0, 40)) + (word.size() > 40 ? "...'" : "'"));
+                    word.empty() ? got_at(nb)
+                                 : "'" + std::string(word.substr(0, 40)) +
+                                       (word.size() > 40 ? "...'" : "'"));
       f.attrs.push_back({"parameter_number", s_.substr(nb, p_ - nb)});
       if (!expect(')', "bad parameter", "')' after the parameter number")) return false;
     } else {
@@ -736,8 +775,11 @@ class HloParser {
         }
         const std::size_t at_operand = p_;
         std::string_view on = read_name();
-        if (on.empty()) return fail(p_, "bad operand of " + std::string(op.name), "an operand such as %x or f32[2] %x");
-        uses_.push_back({on, static_cast<std::uint32_t>(at_operand), static_cast<std::uint32_t>(f.refs.size())});
+        if (on.empty())
+          return fail(p_, "bad operand of " + std::string(op.name),
+                      "an operand such as %x or f32[2] %x");
+        uses_.push_back({on, static_cast<std::uint32_t>(at_operand),
+                         static_cast<std::uint32_t>(f.refs.size())});
         f.refs.push_back(0);
         ws();
         if (at(',')) {
@@ -787,7 +829,8 @@ class HloParser {
     if (q > p_ && q < n_ && s_[q] == '[') {
       const void* close = std::memchr(s_.data() + q, ']', std::min<std::size_t>(n_ - q, 4096 * 24));
       if (close) {
-        const std::size_t end = static_cast<std::size_t>(static_cast<const char*>(close) - s_.data()) + 1;
+        const std::size_t end =
+            static_cast<std::size_t>(static_cast<const char*>(close) - s_.data()) + 1;
         if (table_->find_written(s_.substr(p_, end - p_))) {
           p_ = end;
           if (at('{') && layout_follows()) {

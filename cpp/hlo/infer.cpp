@@ -7,7 +7,6 @@
 // are written. The walk uses an explicit stack, so a long chain cannot exhaust the native
 // stack, and a cycle is reported instead of followed.
 #include "hlo/infer.h"
-#include "hlo/op_memo.h"
 
 #include <algorithm>
 #include <string>
@@ -15,6 +14,7 @@
 #include <vector>
 
 #include "hlo/attrs.h"
+#include "hlo/op_memo.h"
 
 namespace rl::hlo {
 
@@ -293,7 +293,8 @@ std::string window_output(std::int64_t in, const WindowDim& w, std::int64_t* out
   if (!checked_add(w.pad_low, dilated_base, &padded) || !checked_add(padded, w.pad_high, &padded))
     return "a padded size over 2^61";
   if (w.size > 0) {  // DilatedBound(0, d) = 0: an empty window stays empty
-    if (!checked_mul(w.size - 1, w.window_dilation, &dilated_window)) return "a dilated window over 2^61";
+    if (!checked_mul(w.size - 1, w.window_dilation, &dilated_window))
+      return "a dilated window over 2^61";
     dilated_window += 1;
   }
   if (padded < 0) return "a padded size of " + std::to_string(padded);
@@ -302,19 +303,23 @@ std::string window_output(std::int64_t in, const WindowDim& w, std::int64_t* out
 }
 
 ShapeRuleBroken convolution_result(const ConvDims& cd, const std::vector<std::int64_t>& lhs,
-                                   const std::vector<std::int64_t>& rhs, std::int64_t fgc, std::int64_t bgc,
-                                   const std::vector<WindowDim>& window, bool window_sizes_written,
-                                   std::vector<std::int64_t>* out) {
+                                   const std::vector<std::int64_t>& rhs, std::int64_t fgc,
+                                   std::int64_t bgc, const std::vector<WindowDim>& window,
+                                   bool window_sizes_written, std::vector<std::int64_t>* out) {
   const std::size_t spatial = cd.input_spatial.size();
   if (fgc < 1 || bgc < 1 || (fgc > 1 && bgc > 1))
     return {"positive feature_group_count and batch_group_count, not both above 1",
-            "feature_group_count=" + std::to_string(fgc) + ", batch_group_count=" + std::to_string(bgc)};
+            "feature_group_count=" + std::to_string(fgc) +
+                ", batch_group_count=" + std::to_string(bgc)};
   if (window.size() != spatial)
     return {"a window over each of the " + std::to_string(spatial) + " spatial dimensions",
             std::to_string(window.size()) + " window dimensions"};
-  auto at = [](const std::vector<std::int64_t>& d, std::int64_t i) { return d[static_cast<std::size_t>(i)]; };
+  auto at = [](const std::vector<std::int64_t>& d, std::int64_t i) {
+    return d[static_cast<std::size_t>(i)];
+  };
   const std::int64_t batch = at(lhs, cd.input_batch), features = at(lhs, cd.input_feature);
-  const std::int64_t kin = at(rhs, cd.kernel_input_feature), kout = at(rhs, cd.kernel_output_feature);
+  const std::int64_t kin = at(rhs, cd.kernel_input_feature),
+                     kout = at(rhs, cd.kernel_output_feature);
   if (features >= 0 && kin >= 0 && (features % fgc != 0 || features / fgc != kin))
     return {"input features = feature_group_count x kernel input features",
             std::to_string(features) + " input features, " + std::to_string(kin) +
@@ -404,14 +409,16 @@ class Inferrer {
         const Type& written = m_.value_type(*f_, f_->results(op)[0]);
         // A dot's or a convolution's written element type may be another one (XLA's
         // preferred_element_type): their dimensions are compared.
-        if (op.code == OpCode::DotGeneral || op.code == OpCode::Dot || op.code == OpCode::Convolution) t.etype = written.etype;
+        if (op.code == OpCode::DotGeneral || op.code == OpCode::Dot ||
+            op.code == OpCode::Convolution)
+          t.etype = written.etype;
         if (alike(t, written)) continue;
         probing_ = false;
         line = op.line;
         column = op.column;
         error = std::to_string(line) + ":" + std::to_string(column) + ": error: " + opname() +
-                "'s written shape differs from the one its operands give \xE2\x80\x94 expected " + to_string(t, "hlo") +
-                " (XLA's shape inference), got " + to_string(written, "hlo");
+                "'s written shape differs from the one its operands give \xE2\x80\x94 expected " +
+                to_string(t, "hlo") + " (XLA's shape inference), got " + to_string(written, "hlo");
         return false;
       }
     probing_ = false;
@@ -1600,8 +1607,10 @@ class Inferrer {
     std::vector<WindowDim> w;
     if (!window_of(spatial, &w)) return false;
     Arr res = higher_precision(lhs, rhs);
-    const ShapeRuleBroken broken = convolution_result(cd, lhs.dims, rhs.dims, fgc, bgc, w, true, &res.dims);
-    if (!broken.ok()) return fail(broken.rule, clip(in(0).text) + " and " + clip(in(1).text) + ": " + broken.got);
+    const ShapeRuleBroken broken =
+        convolution_result(cd, lhs.dims, rhs.dims, fgc, bgc, w, true, &res.dims);
+    if (!broken.ok())
+      return fail(broken.rule, clip(in(0).text) + " and " + clip(in(1).text) + ": " + broken.got);
     res.bounded.assign(spatial + 2, false);
     res.bounded[cd.output_batch] = lhs.bounded[cd.input_batch];
     for (std::size_t i = 0; i < spatial; ++i)

@@ -49,8 +49,9 @@ struct ShapeRuleBroken {
   bool ok() const { return rule.empty(); }
 };
 ShapeRuleBroken convolution_result(const ConvDims& cd, const std::vector<std::int64_t>& lhs,
-                                   const std::vector<std::int64_t>& rhs, std::int64_t feature_group_count,
-                                   std::int64_t batch_group_count, const std::vector<WindowDim>& window,
-                                   bool window_sizes_written, std::vector<std::int64_t>* out);
+                                   const std::vector<std::int64_t>& rhs,
+                                   std::int64_t feature_group_count, std::int64_t batch_group_count,
+                                   const std::vector<WindowDim>& window, bool window_sizes_written,
+                                   std::vector<std::int64_t>* out);
 
 }  // namespace rl::hlo

@@ -193,10 +193,13 @@ TypeId TypeTable::intern(Type t) {
   return id;
 }
 
-const TypeId* TypeTable::find_written(std::string_view written) const { return by_written_.find(written); }
+const TypeId* TypeTable::find_written(std::string_view written) const {
+  return by_written_.find(written);
+}
 
 std::string to_string(const Type& type, std::string_view dialect) {
-  if (!type.text.empty() || type.kind == Type::Kind::Opaque) return type.text;  // opaque: only its text
+  if (!type.text.empty() || type.kind == Type::Kind::Opaque)
+    return type.text;  // opaque: only its text
   std::string out;
   if (type.kind == Type::Kind::Tuple) {
     out = dialect == "hlo" ? "(" : "tuple<";

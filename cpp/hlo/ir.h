@@ -49,13 +49,13 @@ struct Span {
 struct Type {
   enum class Kind { Tensor, Element, Tuple, Token, Opaque };
   Kind kind = Kind::Opaque;
-  bool ranked = true;               // tensor<*xf32> is unranked
-  std::vector<std::int64_t> dims;   // -1 for a dynamic dimension (`?`, HLO `<=N` keeps N)
-  std::string element;              // as written: "f32", "complex<f32>", "!quant.uniform<i8:f32, 0.5>", "s32"
+  bool ranked = true;              // tensor<*xf32> is unranked
+  std::vector<std::int64_t> dims;  // -1 for a dynamic dimension (`?`, HLO `<=N` keeps N)
+  std::string element;  // as written: "f32", "complex<f32>", "!quant.uniform<i8:f32, 0.5>", "s32"
   ElementType etype = ElementType::Invalid;
-  int element_bytes = 0;            // bytes of one element as XLA stores it (i1/pred: 1)
-  std::vector<Type> tuple;          // elements of a tuple
-  std::string text;                 // as written (for display)
+  int element_bytes = 0;    // bytes of one element as XLA stores it (i1/pred: 1)
+  std::vector<Type> tuple;  // elements of a tuple
+  std::string text;         // as written (for display)
 
   bool is_array() const { return kind == Kind::Tensor || kind == Kind::Element; }
   // True when every dimension is known (arrays) or every leaf is (tuples).
@@ -75,7 +75,8 @@ int element_byte_size(std::string_view name);
 
 struct Attribute {
   std::string_view name;
-  std::string_view value;  // raw text as written, trimmed ("[1] x [0]", "{1}", "#stablehlo.dot<...>")
+  std::string_view
+      value;  // raw text as written, trimmed ("[1] x [0]", "{1}", "#stablehlo.dot<...>")
 };
 
 // Where a range starts in its function's arrays, and how long it is.
@@ -109,8 +110,8 @@ struct Region {
 // "%0", "add.3"); a result of a multi-result op (`%0:2`) has the group's name and its index.
 struct Value {
   TypeId type = 0;
-  std::uint32_t index = 0;       // result index within a multi-result group
-  bool grouped = false;          // written as %name:N (shown as %name#index)
+  std::uint32_t index = 0;  // result index within a multi-result group
+  bool grouped = false;     // written as %name:N (shown as %name#index)
   std::string_view name;
 };
 
@@ -139,10 +140,18 @@ struct Function {
   };
   std::vector<WrittenType> written_types;
 
-  Span<ValueId> operands(const Op& op) const { return {refs.data() + op.operands.begin, op.operands.count}; }
-  Span<ValueId> results(const Op& op) const { return {refs.data() + op.results.begin, op.results.count}; }
-  Span<Attribute> attributes(const Op& op) const { return {attrs.data() + op.attributes.begin, op.attributes.count}; }
-  Span<Region> nested(const Op& op) const { return {regions.data() + op.regions.begin, op.regions.count}; }
+  Span<ValueId> operands(const Op& op) const {
+    return {refs.data() + op.operands.begin, op.operands.count};
+  }
+  Span<ValueId> results(const Op& op) const {
+    return {refs.data() + op.results.begin, op.results.count};
+  }
+  Span<Attribute> attributes(const Op& op) const {
+    return {attrs.data() + op.attributes.begin, op.attributes.count};
+  }
+  Span<Region> nested(const Op& op) const {
+    return {regions.data() + op.regions.begin, op.regions.count};
+  }
   const Attribute* attr(const Op& op, std::string_view name) const;
   // "%0", "%0#1", "add.3"
   std::string value_name(ValueId v) const;

@@ -1,9 +1,9 @@
 #include "hlo/jax_emit.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cctype>
 #include <cstring>
 #include <utility>
 
@@ -52,7 +52,8 @@ std::pair<std::string, int> decimal_digits(double v, int precision) {
   if (all[precision] >= '5') {
     int i = precision - 1;
     while (i >= 0 && digits[i] == '9') digits[i--] = '0';
-    if (i >= 0) ++digits[i];
+    if (i >= 0)
+      ++digits[i];
     else {
       digits = "1" + digits.substr(0, precision - 1);
       ++exp10;
@@ -64,7 +65,8 @@ std::pair<std::string, int> decimal_digits(double v, int precision) {
 std::string hex_bits(double v, const std::string& dtype) {
   const int digits = dtype == "f64" ? 16 : dtype == "f32" ? 8 : 4;
   char buffer[24];
-  std::snprintf(buffer, sizeof buffer, "0x%0*llX", digits, static_cast<unsigned long long>(float_bits(v, dtype)));
+  std::snprintf(buffer, sizeof buffer, "0x%0*llX", digits,
+                static_cast<unsigned long long>(float_bits(v, dtype)));
   return buffer;
 }
 
@@ -76,7 +78,9 @@ std::string type_text(const Aval& a) {
   return out + a.dtype + ">";
 }
 
-bool is_float(const std::string& t) { return t == "f16" || t == "bf16" || t == "f32" || t == "f64"; }
+bool is_float(const std::string& t) {
+  return t == "f16" || t == "bf16" || t == "f32" || t == "f64";
+}
 bool is_unsigned(const std::string& t) { return t.size() > 2 && t[0] == 'u' && t[1] == 'i'; }
 bool is_bool(const std::string& t) { return t == "i1"; }
 bool is_signed_int(const std::string& t) { return !t.empty() && t[0] == 'i' && t != "i1"; }
@@ -103,8 +107,10 @@ std::string float_literal(double v, const std::string& dtype) {
   const int n = static_cast<int>(digits.size());
   const int exp = exp10 - (n - 1);  // of the last digit
   bool scientific;
-  if (exp >= 0) scientific = exp > 3 || n + exp > precision;
-  else scientific = exp + n - 1 < 0 && -(exp + n - 1) > 3;
+  if (exp >= 0)
+    scientific = exp > 3 || n + exp > precision;
+  else
+    scientific = exp + n - 1 < 0 && -(exp + n - 1) > 3;
   std::string out = sign;
   if (scientific) {
     out += digits.substr(0, 1) + "." + (n == 1 ? std::string("0") : digits.substr(1));
@@ -113,8 +119,10 @@ std::string float_literal(double v, const std::string& dtype) {
     out += digits + std::string(exp, '0');
   } else {
     const int whole = exp + n;
-    if (whole > 0) out += digits.substr(0, whole) + "." + digits.substr(whole);
-    else out += "0." + std::string(-whole, '0') + digits;
+    if (whole > 0)
+      out += digits.substr(0, whole) + "." + digits.substr(whole);
+    else
+      out += "0." + std::string(-whole, '0') + digits;
   }
   if (out.find('.') == std::string::npos) return hex_bits(v, dtype);
   return out;
@@ -158,15 +166,18 @@ std::string Emitter::fresh_constant_name(const std::string& base) {
 
 Value Emitter::constant(double v, const Aval& type) {
   std::string literal;
-  if (is_float(type.dtype)) literal = float_literal(v, type.dtype);
-  else if (is_bool(type.dtype)) literal = v != 0 ? "true" : "false";
+  if (is_float(type.dtype))
+    literal = float_literal(v, type.dtype);
+  else if (is_bool(type.dtype))
+    literal = v != 0 ? "true" : "false";
   else {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(v));
     literal = buffer;
   }
   Value r = add(type, fresh_constant_name(is_float(type.dtype) ? "cst" : "c"));
-  cur().lines.push_back(name(r) + " = stablehlo.constant dense<" + literal + "> : " + type_text(type));
+  cur().lines.push_back(name(r) + " = stablehlo.constant dense<" + literal +
+                        "> : " + type_text(type));
   return r;
 }
 
@@ -181,13 +192,15 @@ Value Emitter::unary(const std::string& op, Value x) {
 
 Value Emitter::is_finite(Value x) {
   Value r = add(Aval{aval(x).dims, "i1"}, "");
-  cur().lines.push_back(name(r) + " = stablehlo.is_finite " + name(x) + " : (" + tt(x) + ") -> " + tt(r));
+  cur().lines.push_back(name(r) + " = stablehlo.is_finite " + name(x) + " : (" + tt(x) + ") -> " +
+                        tt(r));
   return r;
 }
 
 Value Emitter::binary(const std::string& op, Value a, Value b) {
   Value r = add(aval(a), "");
-  cur().lines.push_back(name(r) + " = stablehlo." + op + " " + name(a) + ", " + name(b) + " : " + tt(r));
+  cur().lines.push_back(name(r) + " = stablehlo." + op + " " + name(a) + ", " + name(b) + " : " +
+                        tt(r));
   return r;
 }
 
@@ -195,43 +208,49 @@ Value Emitter::compare(const std::string& direction, Value a, Value b) {
   const std::string& t = aval(a).dtype;
   const std::string kind = is_float(t) ? "FLOAT" : is_signed_int(t) ? "SIGNED" : "UNSIGNED";
   Value r = add(Aval{aval(a).dims, "i1"}, "");
-  cur().lines.push_back(name(r) + " = stablehlo.compare  " + direction + ", " + name(a) + ", " + name(b) +
-                        ",  " + kind + " : (" + tt(a) + ", " + tt(b) + ") -> " + tt(r));
+  cur().lines.push_back(name(r) + " = stablehlo.compare  " + direction + ", " + name(a) + ", " +
+                        name(b) + ",  " + kind + " : (" + tt(a) + ", " + tt(b) + ") -> " + tt(r));
   return r;
 }
 
 Value Emitter::select(Value p, Value t, Value f) {
   Value r = add(aval(t), "");
-  cur().lines.push_back(name(r) + " = stablehlo.select " + name(p) + ", " + name(t) + ", " + name(f) + " : " +
-                        tt(p) + ", " + tt(r));
+  cur().lines.push_back(name(r) + " = stablehlo.select " + name(p) + ", " + name(t) + ", " +
+                        name(f) + " : " + tt(p) + ", " + tt(r));
   return r;
 }
 
 Value Emitter::clamp(Value lo, Value x, Value hi) {
   Value r = add(aval(x), "");
-  cur().lines.push_back(name(r) + " = stablehlo.clamp " + name(lo) + ", " + name(x) + ", " + name(hi) + " : " +
-                        (aval(lo) == aval(x) ? tt(r) : "(" + tt(lo) + ", " + tt(x) + ", " + tt(hi) + ") -> " + tt(r)));
+  cur().lines.push_back(
+      name(r) + " = stablehlo.clamp " + name(lo) + ", " + name(x) + ", " + name(hi) + " : " +
+      (aval(lo) == aval(x) ? tt(r)
+                           : "(" + tt(lo) + ", " + tt(x) + ", " + tt(hi) + ") -> " + tt(r)));
   return r;
 }
 
 Value Emitter::convert(Value x, const std::string& dtype) {
   Value r = add(Aval{aval(x).dims, dtype}, "");
-  if (aval(x).dtype == dtype) cur().lines.push_back(name(r) + " = stablehlo.convert " + name(x) + " : " + tt(r));
-  else cur().lines.push_back(name(r) + " = stablehlo.convert " + name(x) + " : (" + tt(x) + ") -> " + tt(r));
+  if (aval(x).dtype == dtype)
+    cur().lines.push_back(name(r) + " = stablehlo.convert " + name(x) + " : " + tt(r));
+  else
+    cur().lines.push_back(name(r) + " = stablehlo.convert " + name(x) + " : (" + tt(x) + ") -> " +
+                          tt(r));
   return r;
 }
 
 Value Emitter::broadcast_in_dim(Value x, const std::vector<std::int64_t>& dims,
                                 const std::vector<std::int64_t>& bd) {
   Value r = add(Aval{dims, aval(x).dtype}, "");
-  cur().lines.push_back(name(r) + " = stablehlo.broadcast_in_dim " + name(x) + ", dims = " + join(bd) + " : (" +
-                        tt(x) + ") -> " + tt(r));
+  cur().lines.push_back(name(r) + " = stablehlo.broadcast_in_dim " + name(x) +
+                        ", dims = " + join(bd) + " : (" + tt(x) + ") -> " + tt(r));
   return r;
 }
 
 Value Emitter::reshape(Value x, const std::vector<std::int64_t>& dims) {
   Value r = add(Aval{dims, aval(x).dtype}, "");
-  cur().lines.push_back(name(r) + " = stablehlo.reshape " + name(x) + " : (" + tt(x) + ") -> " + tt(r));
+  cur().lines.push_back(name(r) + " = stablehlo.reshape " + name(x) + " : (" + tt(x) + ") -> " +
+                        tt(r));
   return r;
 }
 
@@ -239,14 +258,14 @@ Value Emitter::transpose(Value x, const std::vector<std::int64_t>& perm) {
   Aval t{{}, aval(x).dtype};
   for (auto p : perm) t.dims.push_back(aval(x).dims[p]);
   Value r = add(t, "");
-  cur().lines.push_back(name(r) + " = stablehlo.transpose " + name(x) + ", dims = " + join(perm) + " : (" + tt(x) +
-                        ") -> " + tt(r));
+  cur().lines.push_back(name(r) + " = stablehlo.transpose " + name(x) + ", dims = " + join(perm) +
+                        " : (" + tt(x) + ") -> " + tt(r));
   return r;
 }
 
-Value Emitter::dot_general(Value a, Value b, const std::vector<std::int64_t>& lb, const std::vector<std::int64_t>& rb,
-                           const std::vector<std::int64_t>& lc, const std::vector<std::int64_t>& rc,
-                           const std::string& out_dtype) {
+Value Emitter::dot_general(Value a, Value b, const std::vector<std::int64_t>& lb,
+                           const std::vector<std::int64_t>& rb, const std::vector<std::int64_t>& lc,
+                           const std::vector<std::int64_t>& rc, const std::string& out_dtype) {
   // Result dimensions: batch, then lhs free, then rhs free (the StableHLO spec's order).
   const Aval& ta = aval(a);
   const Aval& tb = aval(b);
@@ -265,12 +284,14 @@ Value Emitter::dot_general(Value a, Value b, const std::vector<std::int64_t>& lb
   std::string dims;
   if (!lb.empty()) dims += "batching_dims = " + join(lb) + " x " + join(rb) + ", ";
   dims += "contracting_dims = " + join(lc) + " x " + join(rc);
-  cur().lines.push_back(name(r) + " = stablehlo.dot_general " + name(a) + ", " + name(b) + ", " + dims +
-                        ", precision = [DEFAULT, DEFAULT] : (" + tt(a) + ", " + tt(b) + ") -> " + tt(r));
+  cur().lines.push_back(name(r) + " = stablehlo.dot_general " + name(a) + ", " + name(b) + ", " +
+                        dims + ", precision = [DEFAULT, DEFAULT] : (" + tt(a) + ", " + tt(b) +
+                        ") -> " + tt(r));
   return r;
 }
 
-Value Emitter::reduce(Value x, Value init, const std::string& op, const std::vector<std::int64_t>& dims) {
+Value Emitter::reduce(Value x, Value init, const std::string& op,
+                      const std::vector<std::int64_t>& dims) {
   Aval t{{}, aval(x).dtype};
   for (std::int64_t d = 0; d < std::int64_t(aval(x).dims.size()); ++d) {
     bool reduced = false;
@@ -278,14 +299,16 @@ Value Emitter::reduce(Value x, Value init, const std::string& op, const std::vec
     if (!reduced) t.dims.push_back(aval(x).dims[d]);
   }
   Value r = add(t, "");
-  cur().lines.push_back(name(r) + " = stablehlo.reduce(" + name(x) + " init: " + name(init) + ") applies stablehlo." +
-                        op + " across dimensions = " + join(dims) + " : (" + tt(x) + ", " + tt(init) + ") -> " + tt(r));
+  cur().lines.push_back(name(r) + " = stablehlo.reduce(" + name(x) + " init: " + name(init) +
+                        ") applies stablehlo." + op + " across dimensions = " + join(dims) +
+                        " : (" + tt(x) + ", " + tt(init) + ") -> " + tt(r));
   return r;
 }
 
 Value Emitter::iota(const Aval& type, std::int64_t dimension) {
   Value r = add(type, "");
-  cur().lines.push_back(name(r) + " = stablehlo.iota dim = " + std::to_string(dimension) + " : " + tt(r));
+  cur().lines.push_back(name(r) + " = stablehlo.iota dim = " + std::to_string(dimension) + " : " +
+                        tt(r));
   return r;
 }
 
@@ -300,10 +323,14 @@ Value Emitter::argminmax(Value x, std::int64_t axis, const std::string& index_dt
   Value index = iota(Aval{in.dims, index_dtype}, axis);
   double identity;
   const int bits = t == "i1" ? 1 : std::atoi(t.c_str() + (is_unsigned(t) ? 2 : 1));
-  if (is_float(t)) identity = is_max ? -INFINITY : INFINITY;
-  else if (is_bool(t)) identity = is_max ? 0 : 1;
-  else if (is_unsigned(t)) identity = is_max ? 0 : std::ldexp(1.0, bits) - 1;
-  else identity = is_max ? -std::ldexp(1.0, bits - 1) : std::ldexp(1.0, bits - 1) - 1;
+  if (is_float(t))
+    identity = is_max ? -INFINITY : INFINITY;
+  else if (is_bool(t))
+    identity = is_max ? 0 : 1;
+  else if (is_unsigned(t))
+    identity = is_max ? 0 : std::ldexp(1.0, bits) - 1;
+  else
+    identity = is_max ? -std::ldexp(1.0, bits - 1) : std::ldexp(1.0, bits - 1) - 1;
   Value init = constant(identity, Aval{{}, t});
   Value zero = constant(0, Aval{{}, index_dtype});
   Aval out_v{{}, t}, out_i{{}, index_dtype};
@@ -311,17 +338,21 @@ Value Emitter::argminmax(Value x, std::int64_t axis, const std::string& index_dt
     if (d != axis) out_v.dims.push_back(in.dims[d]), out_i.dims.push_back(in.dims[d]);
   const std::string n = std::to_string(cur().next_id++);
   const Aval sv{{}, t}, si{{}, index_dtype};
-  const std::string a1 = region_arg(sv), a2 = region_arg(si), a3 = region_arg(sv), a4 = region_arg(si);
-  auto kind = [](const std::string& d) { return is_float(d) ? "FLOAT" : is_signed_int(d) ? "SIGNED" : "UNSIGNED"; };
+  const std::string a1 = region_arg(sv), a2 = region_arg(si), a3 = region_arg(sv),
+                    a4 = region_arg(si);
+  auto kind = [](const std::string& d) {
+    return is_float(d) ? "FLOAT" : is_signed_int(d) ? "SIGNED" : "UNSIGNED";
+  };
   const std::string tv = type_text(sv), ti = type_text(si);
   auto id = [&]() { return "%" + std::to_string(cur().next_id++); };
-  auto cmp = [&](const std::string& r, const char* dir, const std::string& a, const std::string& b, const std::string& ty,
-                 const std::string& dt) {
-    return "  " + r + " = stablehlo.compare  " + dir + ", " + a + ", " + b + ",  " + kind(dt) + " : (" + ty + ", " + ty +
-           ") -> tensor<i1>";
+  auto cmp = [&](const std::string& r, const char* dir, const std::string& a, const std::string& b,
+                 const std::string& ty, const std::string& dt) {
+    return "  " + r + " = stablehlo.compare  " + dir + ", " + a + ", " + b + ",  " + kind(dt) +
+           " : (" + ty + ", " + ty + ") -> tensor<i1>";
   };
   std::vector<std::string> body;
-  const std::string c1 = id(), c2 = id(), o1 = id(), c3 = id(), c4 = id(), a5 = id(), o2 = id(), s1 = id(), s2 = id();
+  const std::string c1 = id(), c2 = id(), o1 = id(), c3 = id(), c4 = id(), a5 = id(), o2 = id(),
+                    s1 = id(), s2 = id();
   body.push_back(cmp(c1, is_max ? "GT" : "LT", a1, a3, tv, t));
   body.push_back(cmp(c2, "NE", a1, a1, tv, t));
   body.push_back("  " + o1 + " = stablehlo.or " + c1 + ", " + c2 + " : tensor<i1>");
@@ -329,21 +360,25 @@ Value Emitter::argminmax(Value x, std::int64_t axis, const std::string& index_dt
   body.push_back(cmp(c4, "LT", a2, a4, ti, index_dtype));
   body.push_back("  " + a5 + " = stablehlo.and " + c3 + ", " + c4 + " : tensor<i1>");
   body.push_back("  " + o2 + " = stablehlo.or " + o1 + ", " + a5 + " : tensor<i1>");
-  body.push_back("  " + s1 + " = stablehlo.select " + o1 + ", " + a1 + ", " + a3 + " : tensor<i1>, " + tv);
-  body.push_back("  " + s2 + " = stablehlo.select " + o2 + ", " + a2 + ", " + a4 + " : tensor<i1>, " + ti);
+  body.push_back("  " + s1 + " = stablehlo.select " + o1 + ", " + a1 + ", " + a3 +
+                 " : tensor<i1>, " + tv);
+  body.push_back("  " + s2 + " = stablehlo.select " + o2 + ", " + a2 + ", " + a4 +
+                 " : tensor<i1>, " + ti);
   body.push_back("  stablehlo.return " + s1 + ", " + s2 + " : " + tv + ", " + ti);
-  cur().lines.push_back("%" + n + ":2 = stablehlo.reduce(" + name(x) + " init: " + name(init) + "), (" + name(index) +
-                        " init: " + name(zero) + ") across dimensions = [" + std::to_string(axis) + "] : (" + tt(x) + ", " +
-                        tt(index) + ", " + tt(init) + ", " + tt(zero) + ") -> (" + type_text(out_v) + ", " +
+  cur().lines.push_back("%" + n + ":2 = stablehlo.reduce(" + name(x) + " init: " + name(init) +
+                        "), (" + name(index) + " init: " + name(zero) + ") across dimensions = [" +
+                        std::to_string(axis) + "] : (" + tt(x) + ", " + tt(index) + ", " +
+                        tt(init) + ", " + tt(zero) + ") -> (" + type_text(out_v) + ", " +
                         type_text(out_i) + ")");
-  cur().lines.push_back(" reducer(" + a1 + ": " + tv + ", " + a3 + ": " + tv + ") (" + a2 + ": " + ti + ", " + a4 + ": " +
-                        ti + ")  {");
+  cur().lines.push_back(" reducer(" + a1 + ": " + tv + ", " + a3 + ": " + tv + ") (" + a2 + ": " +
+                        ti + ", " + a4 + ": " + ti + ")  {");
   for (auto& l : body) cur().lines.push_back(l);
   cur().lines.push_back("}");
   return add(out_i, "%" + n + "#1");
 }
 
-Value Emitter::reduce_window(Value x, Value init, const std::string& op, const std::vector<std::int64_t>& window,
+Value Emitter::reduce_window(Value x, Value init, const std::string& op,
+                             const std::vector<std::int64_t>& window,
                              const std::vector<std::int64_t>& strides,
                              const std::vector<std::pair<std::int64_t, std::int64_t>>& padding) {
   const Aval in = aval(x);
@@ -365,7 +400,8 @@ Value Emitter::reduce_window(Value x, Value init, const std::string& op, const s
   if (padded) {
     attrs += "padding = dense<[";
     for (std::size_t d = 0; d < padding.size(); ++d)
-      attrs += (d ? ", [" : "[") + std::to_string(padding[d].first) + ", " + std::to_string(padding[d].second) + "]";
+      attrs += (d ? ", [" : "[") + std::to_string(padding[d].first) + ", " +
+               std::to_string(padding[d].second) + "]";
     attrs += "]> : tensor<" + std::to_string(padding.size()) + "x2xi64>, ";
   }
   attrs += "window_dimensions = " + arr(window);
@@ -373,9 +409,11 @@ Value Emitter::reduce_window(Value x, Value init, const std::string& op, const s
   const Aval s{{}, in.dtype};
   const std::string a = region_arg(s), b = region_arg(s);
   const std::string v = "%" + std::to_string(cur().next_id++);
-  cur().lines.push_back(name(r) + " = \"stablehlo.reduce_window\"(" + name(x) + ", " + name(init) + ") <{" + attrs + "}> ({");
+  cur().lines.push_back(name(r) + " = \"stablehlo.reduce_window\"(" + name(x) + ", " + name(init) +
+                        ") <{" + attrs + "}> ({");
   cur().lines.push_back("^bb0(" + a + ": " + type_text(s) + ", " + b + ": " + type_text(s) + "):");
-  cur().lines.push_back("  " + v + " = stablehlo." + op + " " + a + ", " + b + " : " + type_text(s));
+  cur().lines.push_back("  " + v + " = stablehlo." + op + " " + a + ", " + b + " : " +
+                        type_text(s));
   cur().lines.push_back("  stablehlo.return " + v + " : " + type_text(s));
   cur().lines.push_back("}) : (" + tt(x) + ", " + tt(init) + ") -> " + tt(r));
   return r;
@@ -384,7 +422,8 @@ Value Emitter::reduce_window(Value x, Value init, const std::string& op, const s
 Value Emitter::convolution(Value lhs, Value rhs, const std::string& dim_numbers, const Aval& out,
                            const std::vector<std::int64_t>& strides,
                            const std::vector<std::pair<std::int64_t, std::int64_t>>& padding,
-                           const std::vector<std::int64_t>& lhs_dilation, const std::vector<std::int64_t>& rhs_dilation) {
+                           const std::vector<std::int64_t>& lhs_dilation,
+                           const std::vector<std::int64_t>& rhs_dilation) {
   auto all = [](const std::vector<std::int64_t>& v, std::int64_t x) {
     for (auto e : v)
       if (e != x) return false;
@@ -396,7 +435,8 @@ Value Emitter::convolution(Value lhs, Value rhs, const std::string& dim_numbers,
   std::string pads = "pad = [";
   for (std::size_t d = 0; d < padding.size(); ++d) {
     padded = padded || padding[d].first || padding[d].second;
-    pads += (d ? ", [" : "[") + std::to_string(padding[d].first) + ", " + std::to_string(padding[d].second) + "]";
+    pads += (d ? ", [" : "[") + std::to_string(padding[d].first) + ", " +
+            std::to_string(padding[d].second) + "]";
   }
   if (padded) window.push_back(pads + "]");
   if (!all(lhs_dilation, 1)) window.push_back("lhs_dilate = " + join(lhs_dilation));
@@ -404,30 +444,36 @@ Value Emitter::convolution(Value lhs, Value rhs, const std::string& dim_numbers,
   std::string w;
   for (std::size_t i = 0; i < window.size(); ++i) w += (i ? ", " : "") + window[i];
   Value r = add(out, "");
-  cur().lines.push_back(name(r) + " = stablehlo.convolution(" + name(lhs) + ", " + name(rhs) + ") dim_numbers = " + dim_numbers +
-                        ", window = {" + w + "} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, "
-                        "precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (" + tt(lhs) +
-                        ", " + tt(rhs) + ") -> " + tt(r));
+  cur().lines.push_back(
+      name(r) + " = stablehlo.convolution(" + name(lhs) + ", " + name(rhs) +
+      ") dim_numbers = " + dim_numbers + ", window = {" + w +
+      "} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, "
+      "precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (" +
+      tt(lhs) + ", " + tt(rhs) + ") -> " + tt(r));
   return r;
 }
 
 Value Emitter::reverse(Value x, const std::vector<std::int64_t>& dims) {
   Value r = add(aval(x), "");
-  cur().lines.push_back(name(r) + " = stablehlo.reverse " + name(x) + ", dims = " + join(dims) + " : " + tt(r));
+  cur().lines.push_back(name(r) + " = stablehlo.reverse " + name(x) + ", dims = " + join(dims) +
+                        " : " + tt(r));
   return r;
 }
 
-Value Emitter::slice(Value x, const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& limit,
+Value Emitter::slice(Value x, const std::vector<std::int64_t>& start,
+                     const std::vector<std::int64_t>& limit,
                      const std::vector<std::int64_t>& strides) {
   Aval t{{}, aval(x).dtype};
   std::string ranges;
   for (std::size_t i = 0; i < start.size(); ++i) {
-    t.dims.push_back(std::max<std::int64_t>(0, (limit[i] - start[i] + strides[i] - 1) / strides[i]));
+    t.dims.push_back(
+        std::max<std::int64_t>(0, (limit[i] - start[i] + strides[i] - 1) / strides[i]));
     ranges += (i ? ", " : "") + std::to_string(start[i]) + ":" + std::to_string(limit[i]);
     if (strides[i] != 1) ranges += ":" + std::to_string(strides[i]);
   }
   Value r = add(t, "");
-  cur().lines.push_back(name(r) + " = stablehlo.slice " + name(x) + " [" + ranges + "] : (" + tt(x) + ") -> " + tt(r));
+  cur().lines.push_back(name(r) + " = stablehlo.slice " + name(x) + " [" + ranges + "] : (" +
+                        tt(x) + ") -> " + tt(r));
   return r;
 }
 
@@ -441,8 +487,8 @@ Value Emitter::concatenate(const std::vector<Value>& xs, std::int64_t dimension)
     types += (i ? ", " : "") + tt(xs[i]);
   }
   Value r = add(t, "");
-  cur().lines.push_back(name(r) + " = stablehlo.concatenate " + operands + ", dim = " + std::to_string(dimension) +
-                        " : (" + types + ") -> " + tt(r));
+  cur().lines.push_back(name(r) + " = stablehlo.concatenate " + operands +
+                        ", dim = " + std::to_string(dimension) + " : (" + types + ") -> " + tt(r));
   return r;
 }
 
@@ -450,8 +496,9 @@ int Emitter::find_function(const std::string& n, const std::vector<Aval>& args) 
   for (std::size_t i = 1; i < funcs_.size(); ++i) {
     const std::string& f = funcs_[i].name;
     // A helper traced again with other types is renamed n_0, n_1, ... (MLIR's symbol uniquing).
-    const bool same = f == n || (f.size() > n.size() + 1 && f.compare(0, n.size() + 1, n + "_") == 0 &&
-                                 f.find_first_not_of("0123456789", n.size() + 1) == std::string::npos);
+    const bool same =
+        f == n || (f.size() > n.size() + 1 && f.compare(0, n.size() + 1, n + "_") == 0 &&
+                   f.find_first_not_of("0123456789", n.size() + 1) == std::string::npos);
     if (same && funcs_[i].arg_types == args && funcs_[i].result_types.size()) return int(i);
   }
   return -1;
@@ -499,12 +546,13 @@ Value Emitter::call(int function, const std::vector<Value>& args) {
     types += (i ? ", " : "") + tt(args[i]);
   }
   Value r = add(f.result_types.at(0), "");
-  cur().lines.push_back(name(r) + " = call @" + f.name + "(" + operands + ") : (" + types + ") -> " +
-                        type_text(f.result_types[0]));
+  cur().lines.push_back(name(r) + " = call @" + f.name + "(" + operands + ") : (" + types +
+                        ") -> " + type_text(f.result_types[0]));
   return r;
 }
 
-std::vector<Value> Emitter::scan_while(const std::vector<Value>& consts, const std::vector<Value>& carry, std::int64_t length,
+std::vector<Value> Emitter::scan_while(const std::vector<Value>& consts,
+                                       const std::vector<Value>& carry, std::int64_t length,
                                        int body) {
   Value counter = constant(0, Aval{{}, "i32"});
   Loop loop;
@@ -542,7 +590,8 @@ std::string Emitter::print_loop(const Function& f, const Loop& loop) const {
   };
   std::vector<std::string> args;
   for (std::size_t k = 0; k < loop.operands.size(); ++k) args.push_back(unique("iterArg"));
-  const std::string c = unique("c"), first = "%" + std::to_string(f.next_id), second = "%" + std::to_string(f.next_id + 1);
+  const std::string c = unique("c"), first = "%" + std::to_string(f.next_id),
+                    second = "%" + std::to_string(f.next_id + 1);
   const std::string& counter = args[loop.nconsts];
   const Function& callee = funcs_[loop.body];
   std::string header, types, call_args, call_types, results, result_types;
@@ -555,21 +604,27 @@ std::string Emitter::print_loop(const Function& f, const Loop& loop) const {
     }
   }
   const std::size_t nres = callee.result_types.size();
-  for (std::size_t k = 0; k < nres; ++k) result_types += (k ? ", " : "") + type_text(callee.result_types[k]);
+  for (std::size_t k = 0; k < nres; ++k)
+    result_types += (k ? ", " : "") + type_text(callee.result_types[k]);
   std::string returned;
   for (std::size_t k = 0; k < loop.nconsts; ++k) returned += args[k] + ", ";
   returned += second;
-  for (std::size_t k = 0; k < nres; ++k) returned += ", " + (nres == 1 ? first : first + "#" + std::to_string(k));
+  for (std::size_t k = 0; k < nres; ++k)
+    returned += ", " + (nres == 1 ? first : first + "#" + std::to_string(k));
   const std::string pad = "    ";
   std::string out;
-  out += pad + loop.result + ":" + std::to_string(loop.operands.size()) + " = stablehlo.while(" + header + ") : " + types + "\n";
+  out += pad + loop.result + ":" + std::to_string(loop.operands.size()) + " = stablehlo.while(" +
+         header + ") : " + types + "\n";
   out += pad + " cond {\n";
-  out += pad + "  " + c + " = stablehlo.constant dense<" + std::to_string(loop.length) + "> : tensor<i32>\n";
-  out += pad + "  " + first + " = stablehlo.compare  LT, " + counter + ", " + c + ",  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n";
+  out += pad + "  " + c + " = stablehlo.constant dense<" + std::to_string(loop.length) +
+         "> : tensor<i32>\n";
+  out += pad + "  " + first + " = stablehlo.compare  LT, " + counter + ", " + c +
+         ",  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n";
   out += pad + "  stablehlo.return " + first + " : tensor<i1>\n";
   out += pad + "} do {\n";
-  out += pad + "  " + first + (nres == 1 ? "" : ":" + std::to_string(nres)) + " = func.call @" + callee.name + "(" + call_args +
-         ") : (" + call_types + ") -> " + (nres == 1 ? result_types : "(" + result_types + ")") + "\n";
+  out += pad + "  " + first + (nres == 1 ? "" : ":" + std::to_string(nres)) + " = func.call @" +
+         callee.name + "(" + call_args + ") : (" + call_types + ") -> " +
+         (nres == 1 ? result_types : "(" + result_types + ")") + "\n";
   out += pad + "  " + c + " = stablehlo.constant dense<1> : tensor<i32>\n";
   out += pad + "  " + second + " = stablehlo.add " + counter + ", " + c + " : tensor<i32>\n";
   out += pad + "  stablehlo.return " + returned + " : " + types + "\n";
@@ -599,28 +654,34 @@ void Emitter::drop_functions(int first) {
   while (stack_.size() > 1 && stack_.back() >= first) stack_.pop_back();
 }
 std::string Emitter::print_function(const Function& f) const {
-  std::string out = "  func.func " + std::string(f.is_public ? "public" : "private") + " @" + f.name + "(";
+  std::string out =
+      "  func.func " + std::string(f.is_public ? "public" : "private") + " @" + f.name + "(";
   for (std::size_t i = 0; i < f.arg_types.size(); ++i)
     out += (i ? ", %arg" : "%arg") + std::to_string(i) + ": " + type_text(f.arg_types[i]);
   out += ") -> ";
   if (f.is_public) {
     out += "(";
     for (std::size_t i = 0; i < f.result_types.size(); ++i) {
-      const std::string info = f.result_types.size() == 1 ? "result" : "result[" + std::to_string(i) + "]";
-      out += (i ? ", " : "") + type_text(f.result_types[i]) + " {jax.result_info = \"" + info + "\"}";
+      const std::string info =
+          f.result_types.size() == 1 ? "result" : "result[" + std::to_string(i) + "]";
+      out +=
+          (i ? ", " : "") + type_text(f.result_types[i]) + " {jax.result_info = \"" + info + "\"}";
     }
     out += ")";
   } else if (f.result_types.size() == 1) {
     out += type_text(f.result_types[0]);
   } else {
     out += "(";
-    for (std::size_t i = 0; i < f.result_types.size(); ++i) out += (i ? ", " : "") + type_text(f.result_types[i]);
+    for (std::size_t i = 0; i < f.result_types.size(); ++i)
+      out += (i ? ", " : "") + type_text(f.result_types[i]);
     out += ")";
   }
   out += " {\n";
   for (const auto& line : f.lines) {
-    if (!line.empty() && line[0] == '\x01') out += print_loop(f, f.loops[std::size_t(std::atoi(line.c_str() + 1))]);
-    else out += "    " + line + "\n";
+    if (!line.empty() && line[0] == '\x01')
+      out += print_loop(f, f.loops[std::size_t(std::atoi(line.c_str() + 1))]);
+    else
+      out += "    " + line + "\n";
   }
   return out + "  }\n";
 }

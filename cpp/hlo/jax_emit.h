@@ -34,9 +34,9 @@ struct Aval {
 std::string type_text(const Aval& a);
 
 // Element-type classes (MLIR names).
-bool is_float(const std::string& dtype);     // f16 bf16 f32 f64
-bool is_unsigned(const std::string& dtype);  // ui8 ui16 ui32 ui64
-bool is_bool(const std::string& dtype);      // i1
+bool is_float(const std::string& dtype);       // f16 bf16 f32 f64
+bool is_unsigned(const std::string& dtype);    // ui8 ui16 ui32 ui64
+bool is_bool(const std::string& dtype);        // i1
 bool is_signed_int(const std::string& dtype);  // i8 i16 i32 i64
 
 // A floating-point literal as MLIR's printer writes it in a dense attribute for `dtype`:
@@ -63,9 +63,9 @@ class Emitter {
   // A splat constant: `%cst = stablehlo.constant dense<1.000000e-01> : tensor<f32>` (floats),
   // `%c = ... dense<1> : tensor<i32>` (integers), `%c = ... dense<true> : tensor<i1>`.
   Value constant(double v, const Aval& type);
-  Value unary(const std::string& op, Value x);                  // "tanh", "exponential", ..., "chlo.tan"
-  Value is_finite(Value x);                                     // i1 result: `(T) -> tensor<...xi1>`
-  Value binary(const std::string& op, Value a, Value b);        // "add", "maximum", ... same types
+  Value unary(const std::string& op, Value x);            // "tanh", "exponential", ..., "chlo.tan"
+  Value is_finite(Value x);                               // i1 result: `(T) -> tensor<...xi1>`
+  Value binary(const std::string& op, Value a, Value b);  // "add", "maximum", ... same types
   Value compare(const std::string& direction, Value a, Value b);  // "GT", ...: i1 result
   Value select(Value pred, Value on_true, Value on_false);
   Value clamp(Value lo, Value x, Value hi);
@@ -76,8 +76,10 @@ class Emitter {
   Value reshape(Value x, const std::vector<std::int64_t>& dims);
   Value transpose(Value x, const std::vector<std::int64_t>& permutation);
   Value dot_general(Value a, Value b, const std::vector<std::int64_t>& lhs_batch,
-                    const std::vector<std::int64_t>& rhs_batch, const std::vector<std::int64_t>& lhs_contract,
-                    const std::vector<std::int64_t>& rhs_contract, const std::string& out_dtype = "");
+                    const std::vector<std::int64_t>& rhs_batch,
+                    const std::vector<std::int64_t>& lhs_contract,
+                    const std::vector<std::int64_t>& rhs_contract,
+                    const std::string& out_dtype = "");
   // reduce with a one-op body printed in the compact `applies` form: op is "add", "maximum",
   // "minimum", "multiply", "and", "or".
   Value reduce(Value x, Value init, const std::string& op, const std::vector<std::int64_t>& dims);
@@ -88,20 +90,23 @@ class Emitter {
   Value argminmax(Value x, std::int64_t axis, const std::string& index_dtype, bool is_max);
   // The generic `"stablehlo.reduce_window"(x, init) <{...}> ({ ^bb0(...): op; return })` with
   // attributes in MLIR's (alphabetical) order, defaults left out. padding: (low, high) per dim.
-  Value reduce_window(Value x, Value init, const std::string& op, const std::vector<std::int64_t>& window,
+  Value reduce_window(Value x, Value init, const std::string& op,
+                      const std::vector<std::int64_t>& window,
                       const std::vector<std::int64_t>& strides,
                       const std::vector<std::pair<std::int64_t, std::int64_t>>& padding);
-  Value slice(Value x, const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& limit,
-              const std::vector<std::int64_t>& strides);
+  Value slice(Value x, const std::vector<std::int64_t>& start,
+              const std::vector<std::int64_t>& limit, const std::vector<std::int64_t>& strides);
   Value concatenate(const std::vector<Value>& xs, std::int64_t dimension);
-  Value reverse(Value x, const std::vector<std::int64_t>& dims);  // `stablehlo.reverse %x, dims = [...] : T`
+  Value reverse(Value x,
+                const std::vector<std::int64_t>& dims);  // `stablehlo.reverse %x, dims = [...] : T`
 
   // stablehlo.convolution in its pretty form: `dim_numbers` as printed ("[b, f, 0, 1]x[o, i, 0,
   // 1]->[b, f, 0, 1]"), the window's non-default entries, group counts 1, DEFAULT precision.
   Value convolution(Value lhs, Value rhs, const std::string& dim_numbers, const Aval& out,
                     const std::vector<std::int64_t>& strides,
                     const std::vector<std::pair<std::int64_t, std::int64_t>>& padding,
-                    const std::vector<std::int64_t>& lhs_dilation, const std::vector<std::int64_t>& rhs_dilation);
+                    const std::vector<std::int64_t>& lhs_dilation,
+                    const std::vector<std::int64_t>& rhs_dilation);
 
   // JAX's lowering of a scan with no scanned inputs or outputs (lax.fori_loop with static bounds
   // is one): a `stablehlo.while` over (consts..., a counter from 0, carry...) whose cond compares
@@ -110,8 +115,8 @@ class Emitter {
   // is i32 (x64 off). Values inside the regions are named as MLIR's printer names them, after all
   // of the function's own values, so the op is printed when the function is. Returns the while's
   // results for `carry`.
-  std::vector<Value> scan_while(const std::vector<Value>& consts, const std::vector<Value>& carry, std::int64_t length,
-                                int body);
+  std::vector<Value> scan_while(const std::vector<Value>& consts, const std::vector<Value>& carry,
+                                std::int64_t length, int body);
 
   // ---- private functions (JAX's jitted helpers, e.g. jax.nn.relu → @relu) ----
   // How many functions there are (main is 0); drop_functions(n) removes those from index n on,
@@ -145,13 +150,14 @@ class Emitter {
     std::string name;
     bool is_public = false;
     std::vector<Aval> arg_types;
-    std::vector<Aval> types;        // of every value (arguments first)
+    std::vector<Aval> types;         // of every value (arguments first)
     std::vector<std::string> names;  // "%arg0", "%0", "%cst_1"
     std::vector<std::string> lines;
     std::vector<Aval> result_types;
     std::map<std::string, int> used;  // constant names taken
     int next_id = 0, next_conflict = 0;
-    int next_arg = 0;  // block arguments are numbered across the function: regions continue after its args
+    int next_arg =
+        0;  // block arguments are numbered across the function: regions continue after its args
     std::vector<Loop> loops;  // lines "\x01<k>" stand for loops[k]
   };
   std::string print_loop(const Function& f, const Loop& loop) const;

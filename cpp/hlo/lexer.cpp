@@ -131,7 +131,8 @@ Token Lexer::lex() {
   char c = text_[start];
   if (c == '/' && start + 1 < n && text_[start + 1] == '/') {
     const void* nl = std::memchr(text_.data() + start, '\n', n - start);
-    std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text_.data()) : n;
+    std::size_t end =
+        nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text_.data()) : n;
     return make(Tok::Split, end);
   }
   if (c == '/' && start + 1 < n && text_[start + 1] == '*') return make(Tok::Error, n);
@@ -174,18 +175,30 @@ Token Lexer::lex() {
       if (p >= n) return make(Tok::Error, n);
       return make(Tok::String, p + 1);
     }
-    case '(': return make(Tok::LParen, start + 1);
-    case ')': return make(Tok::RParen, start + 1);
-    case '[': return make(Tok::LBracket, start + 1);
-    case ']': return make(Tok::RBracket, start + 1);
-    case '{': return make(Tok::LBrace, start + 1);
-    case '}': return make(Tok::RBrace, start + 1);
-    case '>': return make(Tok::Greater, start + 1);
-    case ',': return make(Tok::Comma, start + 1);
-    case '=': return make(Tok::Equal, start + 1);
-    case ':': return make(Tok::Colon, start + 1);
-    case '?': return make(Tok::Question, start + 1);
-    case '*': return make(Tok::Star, start + 1);
+    case '(':
+      return make(Tok::LParen, start + 1);
+    case ')':
+      return make(Tok::RParen, start + 1);
+    case '[':
+      return make(Tok::LBracket, start + 1);
+    case ']':
+      return make(Tok::RBracket, start + 1);
+    case '{':
+      return make(Tok::LBrace, start + 1);
+    case '}':
+      return make(Tok::RBrace, start + 1);
+    case '>':
+      return make(Tok::Greater, start + 1);
+    case ',':
+      return make(Tok::Comma, start + 1);
+    case '=':
+      return make(Tok::Equal, start + 1);
+    case ':':
+      return make(Tok::Colon, start + 1);
+    case '?':
+      return make(Tok::Question, start + 1);
+    case '*':
+      return make(Tok::Star, start + 1);
     case '<':
       if (start + 1 < n && text_[start + 1] == '=') return make(Tok::LessEq, start + 2);
       return make(Tok::Less, start + 1);
@@ -197,11 +210,12 @@ Token Lexer::lex() {
     if (!(start + 1 < n && (is_digit(text_[start + 1]) || text_[start + 1] == '.')))
       return make(Tok::Minus, start + 1);
   }
-  if (is_digit(c) || c == '-' || c == '+' || (c == '.' && start + 1 < n && is_digit(text_[start + 1]))) {
+  if (is_digit(c) || c == '-' || c == '+' ||
+      (c == '.' && start + 1 < n && is_digit(text_[start + 1]))) {
     std::size_t p = start;
     if (text_[p] == '-' || text_[p] == '+') ++p;
-    if (p + 1 < n && text_[p] == '0' && (text_[p + 1] == 'x' || text_[p + 1] == 'X') &&
-        p + 2 < n && chars::hex_digit(text_[p + 2])) {
+    if (p + 1 < n && text_[p] == '0' && (text_[p + 1] == 'x' || text_[p + 1] == 'X') && p + 2 < n &&
+        chars::hex_digit(text_[p + 2])) {
       p += 2;
       while (p < n && chars::hex_digit(text_[p])) ++p;
       return make(Tok::Number, p);
@@ -229,12 +243,16 @@ Token Lexer::lex() {
 
 std::string describe(const Token& t) {
   switch (t.kind) {
-    case Tok::End: return "end of input";
-    case Tok::Split: return "'// -----'";
+    case Tok::End:
+      return "end of input";
+    case Tok::Split:
+      return "'// -----'";
     case Tok::Error:
-      if (t.text.size() == 1 && chars::control(t.text[0])) return "control character " + byte_hex(t.text[0]);
+      if (t.text.size() == 1 && chars::control(t.text[0]))
+        return "control character " + byte_hex(t.text[0]);
       return t.text.substr(0, 2) == "/*" ? "an unterminated comment" : "an unterminated string";
-    default: break;
+    default:
+      break;
   }
   std::string_view s = t.text.substr(0, 40);
   std::string out = "'" + std::string(s) + (t.text.size() > 40 ? "...'" : "'");
@@ -269,7 +287,8 @@ std::size_t find_control_char(std::string_view text) {
       ++p;
       continue;
     }
-    if (c == '/' && p + 1 < n && (s[p + 1] == '/' || s[p + 1] == '*')) {  // a comment: no strings in it
+    if (c == '/' && p + 1 < n &&
+        (s[p + 1] == '/' || s[p + 1] == '*')) {  // a comment: no strings in it
       const bool line = s[p + 1] == '/';
       for (p += 2; p < n; ++p) {
         if (line ? s[p] == '\n' : (s[p] == '*' && p + 1 < n && s[p + 1] == '/')) break;
@@ -286,16 +305,18 @@ std::size_t find_control_char(std::string_view text) {
 
 std::string control_char_error(const Lexer& lx, std::size_t offset) {
   const std::string byte = byte_hex(lx.text()[offset]);
-  return format_error(lx, offset,
-                      "control character " + byte + " at line " + std::to_string(lx.line_of(offset)) + ", column " +
-                          std::to_string(lx.column_of(offset)) + " is not allowed outside a string",
-                      "text, tabs and line breaks (control characters only inside \"...\")", "byte " + byte);
+  return format_error(
+      lx, offset,
+      "control character " + byte + " at line " + std::to_string(lx.line_of(offset)) + ", column " +
+          std::to_string(lx.column_of(offset)) + " is not allowed outside a string",
+      "text, tabs and line breaks (control characters only inside \"...\")", "byte " + byte);
 }
 
 std::string format_error(const Lexer& lx, std::size_t offset, std::string_view what,
                          std::string_view expected, std::string_view got) {
   std::string out = lx.where(offset) + ": error: " + std::string(what);
-  if (!expected.empty()) out += " \xE2\x80\x94 expected " + std::string(expected) + ", got " + std::string(got);
+  if (!expected.empty())
+    out += " \xE2\x80\x94 expected " + std::string(expected) + ", got " + std::string(got);
   return out;
 }
 

@@ -40,14 +40,17 @@ struct Table {
       if (c == '-') b |= kHloName;
       if (digit || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) b |= kHexDigit;
       if (c == ' ' || c == '\t' || c == '\r') b |= kSpace;
-      if (c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}' || c == '<' || c == '>' || c == '"')
+      if (c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}' || c == '<' ||
+          c == '>' || c == '"')
         b |= kBracket;
       bits[c] = b;
     }
   }
 };
 inline constexpr Table kTable{};
-inline bool is(char c, std::uint8_t cls) { return (kTable.bits[static_cast<unsigned char>(c)] & cls) != 0; }
+inline bool is(char c, std::uint8_t cls) {
+  return (kTable.bits[static_cast<unsigned char>(c)] & cls) != 0;
+}
 inline bool digit(char c) { return is(c, kDigit); }
 inline bool alpha(char c) { return is(c, kAlpha); }
 inline bool alnum(char c) { return is(c, kDigit | kAlpha); }
@@ -61,19 +64,33 @@ inline bool control(char c) {
 
 enum class Tok {
   End,
-  Split,     // `// -----`
-  Percent,   // %name, %0, %0#1
-  At,        // @name, @"quoted"
-  Caret,     // ^bb0
-  Hash,      // #stablehlo.dot (the `<...>` body follows as tokens)
-  Bang,      // !stablehlo.token, !quant.uniform
-  Ident,     // bare identifiers (HLO mode: may contain '-')
-  Number,    // 12, -3, 1.5e-3, 0x1F
-  String,    // "..." (text includes the quotes)
-  LParen, RParen, LBracket, RBracket, LBrace, RBrace, Less, Greater,
-  Comma, Equal, Colon, Arrow, LessEq, Question, Star, Minus,
-  Other,     // any other single byte
-  Error,     // an unterminated string or block comment, or a control character
+  Split,    // `// -----`
+  Percent,  // %name, %0, %0#1
+  At,       // @name, @"quoted"
+  Caret,    // ^bb0
+  Hash,     // #stablehlo.dot (the `<...>` body follows as tokens)
+  Bang,     // !stablehlo.token, !quant.uniform
+  Ident,    // bare identifiers (HLO mode: may contain '-')
+  Number,   // 12, -3, 1.5e-3, 0x1F
+  String,   // "..." (text includes the quotes)
+  LParen,
+  RParen,
+  LBracket,
+  RBracket,
+  LBrace,
+  RBrace,
+  Less,
+  Greater,
+  Comma,
+  Equal,
+  Colon,
+  Arrow,
+  LessEq,
+  Question,
+  Star,
+  Minus,
+  Other,  // any other single byte
+  Error,  // an unterminated string or block comment, or a control character
 };
 
 struct Token {

@@ -51,14 +51,14 @@ namespace rl::hlo {
 
 namespace {
 
-constexpr std::size_t kMaxRank = 256;         // nesting depth of a list literal
+constexpr std::size_t kMaxRank = 256;          // nesting depth of a list literal
 constexpr std::size_t kMaxNumberChars = 1000;  // longest decimal accepted (strtod's input)
 
 // ---- float formats ------------------------------------------------------------------------------
 
 // How a format spends its top exponent (or its one NaN encoding).
 enum class Special {
-  Ieee,        // exponent all ones: inf (fraction 0) or NaN (f16, bf16, f32, f64, f8E5M2, f8E4M3, f8E3M4)
+  Ieee,  // exponent all ones: inf (fraction 0) or NaN (f16, bf16, f32, f64, f8E5M2, f8E4M3, f8E3M4)
   NanAllOnes,  // no inf; only S.1111.111 is NaN (f8E4M3FN)
   NanNegZero,  // no inf, no -0; 0x80 is the one NaN (the FNUZ formats)
   FiniteOnly,  // no inf, no NaN (f4E2M1FN, f6E2M3FN, f6E3M2FN)
@@ -66,7 +66,7 @@ enum class Special {
 };
 
 struct FloatFormat {
-  int bits;           // value bits (the sign included)
+  int bits;  // value bits (the sign included)
   int exponent_bits;
   int fraction_bits;
   int bias;
@@ -76,26 +76,59 @@ struct FloatFormat {
 // Parameters from APFloat's semantics / ml_dtypes (largest finite in the comments).
 bool float_format(ElementType t, FloatFormat* f) {
   switch (t) {
-    case ElementType::F16: *f = {16, 5, 10, 15, Special::Ieee}; return true;      // 65504
-    case ElementType::BF16: *f = {16, 8, 7, 127, Special::Ieee}; return true;     // 3.39e38
-    case ElementType::F32: *f = {32, 8, 23, 127, Special::Ieee}; return true;
-    case ElementType::F64: *f = {64, 11, 52, 1023, Special::Ieee}; return true;
-    case ElementType::F8E5M2: *f = {8, 5, 2, 15, Special::Ieee}; return true;     // 57344
-    case ElementType::F8E4M3: *f = {8, 4, 3, 7, Special::Ieee}; return true;      // 240
-    case ElementType::F8E3M4: *f = {8, 3, 4, 3, Special::Ieee}; return true;      // 15.5
-    case ElementType::F8E4M3FN: *f = {8, 4, 3, 7, Special::NanAllOnes}; return true;  // 448
-    case ElementType::F8E4M3FNUZ: *f = {8, 4, 3, 8, Special::NanNegZero}; return true;    // 240
-    case ElementType::F8E5M2FNUZ: *f = {8, 5, 2, 16, Special::NanNegZero}; return true;   // 57344
-    case ElementType::F8E4M3B11FNUZ: *f = {8, 4, 3, 11, Special::NanNegZero}; return true; // 30
-    case ElementType::F8E8M0FNU: *f = {8, 8, 0, 127, Special::PowerOfTwo}; return true;   // 2^127
-    case ElementType::F4E2M1FN: *f = {4, 2, 1, 1, Special::FiniteOnly}; return true;  // 6
-    case ElementType::F6E2M3FN: *f = {6, 2, 3, 1, Special::FiniteOnly}; return true;  // 7.5
-    case ElementType::F6E3M2FN: *f = {6, 3, 2, 3, Special::FiniteOnly}; return true;  // 28
-    default: return false;
+    case ElementType::F16:
+      *f = {16, 5, 10, 15, Special::Ieee};
+      return true;  // 65504
+    case ElementType::BF16:
+      *f = {16, 8, 7, 127, Special::Ieee};
+      return true;  // 3.39e38
+    case ElementType::F32:
+      *f = {32, 8, 23, 127, Special::Ieee};
+      return true;
+    case ElementType::F64:
+      *f = {64, 11, 52, 1023, Special::Ieee};
+      return true;
+    case ElementType::F8E5M2:
+      *f = {8, 5, 2, 15, Special::Ieee};
+      return true;  // 57344
+    case ElementType::F8E4M3:
+      *f = {8, 4, 3, 7, Special::Ieee};
+      return true;  // 240
+    case ElementType::F8E3M4:
+      *f = {8, 3, 4, 3, Special::Ieee};
+      return true;  // 15.5
+    case ElementType::F8E4M3FN:
+      *f = {8, 4, 3, 7, Special::NanAllOnes};
+      return true;  // 448
+    case ElementType::F8E4M3FNUZ:
+      *f = {8, 4, 3, 8, Special::NanNegZero};
+      return true;  // 240
+    case ElementType::F8E5M2FNUZ:
+      *f = {8, 5, 2, 16, Special::NanNegZero};
+      return true;  // 57344
+    case ElementType::F8E4M3B11FNUZ:
+      *f = {8, 4, 3, 11, Special::NanNegZero};
+      return true;  // 30
+    case ElementType::F8E8M0FNU:
+      *f = {8, 8, 0, 127, Special::PowerOfTwo};
+      return true;  // 2^127
+    case ElementType::F4E2M1FN:
+      *f = {4, 2, 1, 1, Special::FiniteOnly};
+      return true;  // 6
+    case ElementType::F6E2M3FN:
+      *f = {6, 2, 3, 1, Special::FiniteOnly};
+      return true;  // 7.5
+    case ElementType::F6E3M2FN:
+      *f = {6, 3, 2, 3, Special::FiniteOnly};
+      return true;  // 28
+    default:
+      return false;
   }
 }
 
-std::uint64_t low_mask(int bits) { return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1; }
+std::uint64_t low_mask(int bits) {
+  return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+}
 std::uint64_t sign_bit(const FloatFormat& f) {
   return f.special == Special::PowerOfTwo ? 0 : std::uint64_t{1} << (f.bits - 1);
 }
@@ -105,16 +138,22 @@ bool is_nan_bits(const FloatFormat& f, std::uint64_t b) {
   const std::uint64_t mag = b & magnitude_mask(f);
   const std::uint64_t exp_ones = low_mask(f.exponent_bits) << f.fraction_bits;
   switch (f.special) {
-    case Special::Ieee: return (mag & exp_ones) == exp_ones && (mag & low_mask(f.fraction_bits)) != 0;
-    case Special::NanAllOnes: return mag == magnitude_mask(f);
-    case Special::NanNegZero: return b == sign_bit(f);
-    case Special::PowerOfTwo: return b == 0xFF;
-    case Special::FiniteOnly: return false;
+    case Special::Ieee:
+      return (mag & exp_ones) == exp_ones && (mag & low_mask(f.fraction_bits)) != 0;
+    case Special::NanAllOnes:
+      return mag == magnitude_mask(f);
+    case Special::NanNegZero:
+      return b == sign_bit(f);
+    case Special::PowerOfTwo:
+      return b == 0xFF;
+    case Special::FiniteOnly:
+      return false;
   }
   return false;
 }
 bool is_inf_bits(const FloatFormat& f, std::uint64_t b) {
-  return f.special == Special::Ieee && (b & magnitude_mask(f)) == (low_mask(f.exponent_bits) << f.fraction_bits);
+  return f.special == Special::Ieee &&
+         (b & magnitude_mask(f)) == (low_mask(f.exponent_bits) << f.fraction_bits);
 }
 
 // The NaN that "nan" spells: the quiet NaN (top fraction bit) where the format has a sign
@@ -122,12 +161,20 @@ bool is_inf_bits(const FloatFormat& f, std::uint64_t b) {
 bool canonical_nan(const FloatFormat& f, bool negative, std::uint64_t* b) {
   switch (f.special) {
     case Special::Ieee:
-      *b = (low_mask(f.exponent_bits) << f.fraction_bits) | (std::uint64_t{1} << (f.fraction_bits - 1));
+      *b = (low_mask(f.exponent_bits) << f.fraction_bits) |
+           (std::uint64_t{1} << (f.fraction_bits - 1));
       break;
-    case Special::NanAllOnes: *b = magnitude_mask(f); break;
-    case Special::NanNegZero: *b = sign_bit(f); return true;  // 0x80, whatever the sign
-    case Special::PowerOfTwo: *b = 0xFF; return true;
-    case Special::FiniteOnly: return false;
+    case Special::NanAllOnes:
+      *b = magnitude_mask(f);
+      break;
+    case Special::NanNegZero:
+      *b = sign_bit(f);
+      return true;  // 0x80, whatever the sign
+    case Special::PowerOfTwo:
+      *b = 0xFF;
+      return true;
+    case Special::FiniteOnly:
+      return false;
   }
   if (negative) *b |= sign_bit(f);
   return true;
@@ -136,13 +183,18 @@ bool canonical_nan(const FloatFormat& f, bool negative, std::uint64_t* b) {
 // The exact value of an encoding (NaN and inf included).
 double float_value(const FloatFormat& f, std::uint64_t b) {
   switch (f.bits) {
-    case 64: return double_from_bits(b);
-    case 32: return static_cast<double>(float_from_bits(static_cast<std::uint32_t>(b)));
-    default: break;
+    case 64:
+      return double_from_bits(b);
+    case 32:
+      return static_cast<double>(float_from_bits(static_cast<std::uint32_t>(b)));
+    default:
+      break;
   }
   if (f.bits == 16)
-    return f.exponent_bits == 5 ? f16_to_f64(static_cast<std::uint16_t>(b)) : bf16_to_f64(static_cast<std::uint16_t>(b));
-  if (is_nan_bits(f, b)) return std::copysign(std::numeric_limits<double>::quiet_NaN(), (b & sign_bit(f)) ? -1.0 : 1.0);
+    return f.exponent_bits == 5 ? f16_to_f64(static_cast<std::uint16_t>(b))
+                                : bf16_to_f64(static_cast<std::uint16_t>(b));
+  if (is_nan_bits(f, b))
+    return std::copysign(std::numeric_limits<double>::quiet_NaN(), (b & sign_bit(f)) ? -1.0 : 1.0);
   const double sign = (b & sign_bit(f)) ? -1.0 : 1.0;
   if (is_inf_bits(f, b)) return sign * std::numeric_limits<double>::infinity();
   const std::uint64_t mag = b & magnitude_mask(f);
@@ -158,11 +210,15 @@ double float_value(const FloatFormat& f, std::uint64_t b) {
 // Largest finite encoding of the magnitude.
 std::uint64_t max_finite_bits(const FloatFormat& f) {
   switch (f.special) {
-    case Special::Ieee: return (low_mask(f.exponent_bits) << f.fraction_bits) - 1;
-    case Special::NanAllOnes: return magnitude_mask(f) - 1;
+    case Special::Ieee:
+      return (low_mask(f.exponent_bits) << f.fraction_bits) - 1;
+    case Special::NanAllOnes:
+      return magnitude_mask(f) - 1;
     case Special::NanNegZero:
-    case Special::FiniteOnly: return magnitude_mask(f);
-    case Special::PowerOfTwo: return 0xFE;
+    case Special::FiniteOnly:
+      return magnitude_mask(f);
+    case Special::PowerOfTwo:
+      return 0xFE;
   }
   return 0;
 }
@@ -181,7 +237,8 @@ bool round_small_format(const FloatFormat& f, double x, std::uint64_t* out) {
     return true;
   }
   const int biased = static_cast<int>(xb >> 52);
-  const std::uint64_t significand = (xb & 0xFFFFFFFFFFFFFull) | (biased ? std::uint64_t{1} << 52 : 0);
+  const std::uint64_t significand =
+      (xb & 0xFFFFFFFFFFFFFull) | (biased ? std::uint64_t{1} << 52 : 0);
   const int exponent = (biased ? biased : 1) - 1075;
   int top = 63;
   while (!(significand >> top)) --top;  // significand ≠ 0 here
@@ -221,15 +278,21 @@ enum class Rounding { Ok, OutOfRange, NotRepresentable };
 // A finite double to the element format, rounded once.
 Rounding round_to_format(ElementType t, const FloatFormat& f, double x, std::uint64_t* out) {
   switch (t) {
-    case ElementType::F64: *out = double_bits(x); return Rounding::Ok;
+    case ElementType::F64:
+      *out = double_bits(x);
+      return Rounding::Ok;
     case ElementType::F32: {
       // Halfway between float's largest finite value and 2^128 rounds (to even) up to inf.
       if (std::fabs(x) >= 0x1.ffffffp+127) return Rounding::OutOfRange;
       *out = float_bits(static_cast<float>(x));  // IEEE conversion: round to nearest even
       return Rounding::Ok;
     }
-    case ElementType::F16: *out = f64_to_f16(x); break;
-    case ElementType::BF16: *out = f64_to_bf16(x); break;
+    case ElementType::F16:
+      *out = f64_to_f16(x);
+      break;
+    case ElementType::BF16:
+      *out = f64_to_bf16(x);
+      break;
     default:
       if (f.special == Special::PowerOfTwo) {
         if (!(x > 0)) return Rounding::NotRepresentable;
@@ -240,7 +303,8 @@ Rounding round_to_format(ElementType t, const FloatFormat& f, double x, std::uin
   return is_inf_bits(f, *out) ? Rounding::OutOfRange : Rounding::Ok;
 }
 
-// ---- text helpers ---------------------------------------------------------------------------------
+// ---- text helpers
+// ---------------------------------------------------------------------------------
 
 std::string shown(std::string_view s) {  // a token as a message quotes it
   if (s.size() > 40) return std::string(s.substr(0, 37)) + "...";
@@ -271,8 +335,8 @@ int hex_value(char c) {
   return -1;
 }
 bool token_char(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.' || c == '+' ||
-         c == '-';
+  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.' ||
+         c == '+' || c == '-';
 }
 
 // Decimal number syntax: -?(digits[.digits*] | .digits)([eE][+-]?digits)?
@@ -308,20 +372,23 @@ std::string count_of(std::int64_t n, const char* noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
-// ---- the decoder ----------------------------------------------------------------------------------
+// ---- the decoder
+// ----------------------------------------------------------------------------------
 
 enum class Dialect { Mlir, Hlo };
 
 class Decoder {
  public:
-  Decoder(std::string_view text, Dialect dialect, ElementType type, const std::vector<std::int64_t>& dims)
+  Decoder(std::string_view text, Dialect dialect, ElementType type,
+          const std::vector<std::int64_t>& dims)
       : s_(text), dialect_(dialect), type_(type), dims_(dims) {}
 
   Result<Literal> run(std::size_t* error_offset);
 
  private:
   // Fails with "WHAT — expected RULE, got VALUE" at byte `at` of the text.
-  bool fail(std::size_t at, const std::string& what, const std::string& rule, const std::string& got) {
+  bool fail(std::size_t at, const std::string& what, const std::string& rule,
+            const std::string& got) {
     if (error_.empty()) {
       error_ = what + " — expected " + rule + ", got " + got;
       error_at_ = at;
@@ -351,7 +418,7 @@ class Decoder {
 
   bool at_end() const { return p_ >= s_.size(); }
   char peek() const { return at_end() ? '\0' : s_[p_]; }
-  bool skip_space();  // whitespace and comments; false on an unterminated comment
+  bool skip_space();             // whitespace and comments; false on an unterminated comment
   std::string got_here() const;  // what stands at p_, for messages
 
   bool check_type_and_shape();
@@ -362,7 +429,8 @@ class Decoder {
   bool scalar_token(std::size_t* begin, std::string_view* token);
   bool integer_element(ElementType t, std::size_t at, std::string_view tok);
   bool float_element(ElementType t, std::size_t at, std::string_view tok);
-  bool hex_bits(ElementType t, std::size_t at, std::string_view tok, int bits, std::uint64_t* value);
+  bool hex_bits(ElementType t, std::size_t at, std::string_view tok, int bits,
+                std::uint64_t* value);
 
   void append(std::uint64_t bits, int bytes) {
     for (int i = 0; i < bytes; ++i) out_.push_back(static_cast<std::uint8_t>(bits >> (8 * i)));
@@ -389,7 +457,8 @@ bool Decoder::skip_space() {
       while (!at_end() && s_[p_] != '\n') ++p_;
     } else if (dialect_ == Dialect::Hlo && c == '/' && p_ + 1 < s_.size() && s_[p_ + 1] == '*') {
       const std::size_t end = s_.find("*/", p_ + 2);
-      if (end == std::string_view::npos) return fail(p_, what() + " comment", "a closing */", "the end of the text");
+      if (end == std::string_view::npos)
+        return fail(p_, what() + " comment", "a closing */", "the end of the text");
       p_ = end + 2;
     } else {
       break;
@@ -409,8 +478,9 @@ std::string Decoder::got_here() const {
 bool Decoder::check_type_and_shape() {
   const ElementInfo& info = element_info(type_);
   if (type_ == ElementType::Invalid || type_ == ElementType::Quant || info.bytes <= 0) {
-    const std::string name = type_ == ElementType::Quant ? "a quantized type (decode its storage type)"
-                                                          : "an invalid element type";
+    const std::string name = type_ == ElementType::Quant
+                                 ? "a quantized type (decode its storage type)"
+                                 : "an invalid element type";
     return fail(0, what() + " element type", "an integer, boolean, float or complex type", name);
   }
   if (dims_.size() > kMaxRank)
@@ -419,8 +489,8 @@ bool Decoder::check_type_and_shape() {
   count_ = 1;
   for (std::size_t i = 0; i < dims_.size(); ++i) {
     if (dims_[i] < 0)
-      return fail(0, what() + " dimension " + std::to_string(i), "a static size (a constant has a fixed shape)",
-                  std::to_string(dims_[i]));
+      return fail(0, what() + " dimension " + std::to_string(i),
+                  "a static size (a constant has a fixed shape)", std::to_string(dims_[i]));
   }
   for (std::size_t i = 0; i < dims_.size(); ++i) {
     if (dims_[i] == 0) {
@@ -440,15 +510,16 @@ bool Decoder::scalar_token(std::size_t* begin, std::string_view* token) {
   while (e < s_.size() && token_char(s_[e])) ++e;
   if (e == p_) {
     if (peek() == open())
-      return fail(p_, what() + " element", "a single value (this nesting level is the tensor's last)",
-                  "a nested list");
+      return fail(p_, what() + " element",
+                  "a single value (this nesting level is the tensor's last)", "a nested list");
     return fail(p_, what() + " element", "a number, true, false, inf or nan", got_here());
   }
   std::string_view tok = s_.substr(p_, e - p_);
   if ((tok == "nan" || tok == "-nan") && e < s_.size() && s_[e] == '(') {
     const std::size_t close_at = s_.find(')', e);
     if (close_at == std::string_view::npos || close_at - e > 40)
-      return fail(e, what() + " NaN payload", "nan(0xHEX)", "\"" + shown(s_.substr(*begin, e + 1 - *begin)) + "\"");
+      return fail(e, what() + " NaN payload", "nan(0xHEX)",
+                  "\"" + shown(s_.substr(*begin, e + 1 - *begin)) + "\"");
     e = close_at + 1;
     tok = s_.substr(p_, e - p_);
   }
@@ -458,7 +529,8 @@ bool Decoder::scalar_token(std::size_t* begin, std::string_view* token) {
 }
 
 // A hex bit pattern "0x..." that must fit in `bits` bits. No sign: it is bits, not a number.
-bool Decoder::hex_bits(ElementType t, std::size_t at, std::string_view tok, int bits, std::uint64_t* value) {
+bool Decoder::hex_bits(ElementType t, std::size_t at, std::string_view tok, int bits,
+                       std::uint64_t* value) {
   std::size_t i = 2;
   while (i < tok.size() && tok[i] == '0') ++i;  // leading zeros do not count against the width
   if (tok.size() == 2)
@@ -468,12 +540,12 @@ bool Decoder::hex_bits(ElementType t, std::size_t at, std::string_view tok, int 
     if (hex_value(tok[j]) < 0)
       return fail(at, what() + " hex bit pattern", "hex digits 0-9 A-F", "\"" + shown(tok) + "\"");
   if (tok.size() - i > 16)
-    return fail(at, what() + " " + type_name(t) + " bit pattern", "at most " + std::to_string(bits) + " bits",
-                "\"" + shown(tok) + "\"");
+    return fail(at, what() + " " + type_name(t) + " bit pattern",
+                "at most " + std::to_string(bits) + " bits", "\"" + shown(tok) + "\"");
   for (; i < tok.size(); ++i) v = (v << 4) | static_cast<std::uint64_t>(hex_value(tok[i]));
   if (v > low_mask(bits))
-    return fail(at, what() + " " + type_name(t) + " bit pattern", "at most " + std::to_string(bits) + " bits",
-                "\"" + shown(tok) + "\"");
+    return fail(at, what() + " " + type_name(t) + " bit pattern",
+                "at most " + std::to_string(bits) + " bits", "\"" + shown(tok) + "\"");
   *value = v;
   return true;
 }
@@ -484,8 +556,9 @@ bool Decoder::integer_element(ElementType t, std::size_t at, std::string_view to
   const std::string name = type_name(t);
   if (tok == "true" || tok == "false") {
     if (info.kind != ElementKind::Bool)
-      return fail(at, what() + " " + name + " element", "an integer (true and false are for " +
-                  type_name(ElementType::Pred) + ")", tok == "true" ? "true" : "false");
+      return fail(at, what() + " " + name + " element",
+                  "an integer (true and false are for " + type_name(ElementType::Pred) + ")",
+                  tok == "true" ? "true" : "false");
     append(tok == "true" ? 1 : 0, 1);
     return true;
   }
@@ -496,13 +569,16 @@ bool Decoder::integer_element(ElementType t, std::size_t at, std::string_view to
     return true;
   }
   if (tok.size() >= 3 && tok[0] == '-' && tok[1] == '0' && (tok[2] == 'x' || tok[2] == 'X'))
-    return fail(at, what() + " " + name + " element", "a hex bit pattern without a sign", "\"" + shown(tok) + "\"");
+    return fail(at, what() + " " + name + " element", "a hex bit pattern without a sign",
+                "\"" + shown(tok) + "\"");
   bool integral = false;
   if (!decimal_syntax(tok, &integral))
     return fail(at, what() + " " + name + " element",
-                info.kind == ElementKind::Bool ? "true, false, 0 or 1" : "an integer", "\"" + shown(tok) + "\"");
+                info.kind == ElementKind::Bool ? "true, false, 0 or 1" : "an integer",
+                "\"" + shown(tok) + "\"");
   if (!integral)
-    return fail(at, what() + " " + name + " element", "an integer, not a float", "\"" + shown(tok) + "\"");
+    return fail(at, what() + " " + name + " element", "an integer, not a float",
+                "\"" + shown(tok) + "\"");
   const bool negative = tok[0] == '-';
   std::uint64_t magnitude = 0;
   bool overflow = false;
@@ -521,7 +597,8 @@ bool Decoder::integer_element(ElementType t, std::size_t at, std::string_view to
   } else {
     const std::uint64_t max = info.kind == ElementKind::Bool ? 1 : low_mask(bits);
     fits = !overflow && !negative && magnitude <= max;
-    range = info.kind == ElementKind::Bool ? "true, false, 0 or 1" : "an integer from 0 to " + u64_decimal(max);
+    range = info.kind == ElementKind::Bool ? "true, false, 0 or 1"
+                                           : "an integer from 0 to " + u64_decimal(max);
   }
   if (!fits) return fail(at, what() + " " + name + " element out of range", range, shown(tok));
   const std::uint64_t v = negative ? (~magnitude + 1) : magnitude;  // two's complement
@@ -544,19 +621,22 @@ bool Decoder::float_element(ElementType t, std::size_t at, std::string_view tok)
   if (tok.size() >= 3 && tok[0] == '-' && tok[1] == '0' && (tok[2] == 'x' || tok[2] == 'X'))
     return fail(at, what() + " " + name + " element", "a hex bit pattern without a sign", quoted);
   if (tok == "true" || tok == "false")
-    return fail(at, what() + " " + name + " element", "a number (true and false are for " +
-                type_name(ElementType::Pred) + ")", quoted);
+    return fail(at, what() + " " + name + " element",
+                "a number (true and false are for " + type_name(ElementType::Pred) + ")", quoted);
   const bool negative = !tok.empty() && tok[0] == '-';
   const std::string_view unsigned_tok = negative ? tok.substr(1) : tok;
   if (unsigned_tok == "inf") {
     if (f.special != Special::Ieee)
-      return fail(at, what() + " " + name + " element", "a finite value (" + name + " has no infinity)", quoted);
-    append((low_mask(f.exponent_bits) << f.fraction_bits) | (negative ? sign_bit(f) : 0), info.bytes);
+      return fail(at, what() + " " + name + " element",
+                  "a finite value (" + name + " has no infinity)", quoted);
+    append((low_mask(f.exponent_bits) << f.fraction_bits) | (negative ? sign_bit(f) : 0),
+           info.bytes);
     return true;
   }
   if (unsigned_tok == "nan") {
     if (!canonical_nan(f, negative, &bits))
-      return fail(at, what() + " " + name + " element", "a finite value (" + name + " has no NaN)", quoted);
+      return fail(at, what() + " " + name + " element", "a finite value (" + name + " has no NaN)",
+                  quoted);
     append(bits, info.bytes);
     return true;
   }
@@ -564,21 +644,25 @@ bool Decoder::float_element(ElementType t, std::size_t at, std::string_view tok)
     // nan(0xPAYLOAD): the fraction bits of an IEEE-layout NaN (XLA prints payloads so).
     const std::string_view hex = unsigned_tok.substr(4, unsigned_tok.size() - 5);
     std::uint64_t payload = 0;
-    if (f.special != Special::Ieee || unsigned_tok.back() != ')' || hex.size() < 3 || hex[0] != '0' ||
-        (hex[1] != 'x' && hex[1] != 'X'))
-      return fail(at, what() + " " + name + " NaN payload", "nan(0xHEX) for a type with NaN payloads", quoted);
+    if (f.special != Special::Ieee || unsigned_tok.back() != ')' || hex.size() < 3 ||
+        hex[0] != '0' || (hex[1] != 'x' && hex[1] != 'X'))
+      return fail(at, what() + " " + name + " NaN payload",
+                  "nan(0xHEX) for a type with NaN payloads", quoted);
     if (!hex_bits(t, at, hex, f.fraction_bits, &payload)) return false;
     if (payload == 0)
-      return fail(at, what() + " " + name + " NaN payload", "a non-zero payload (zero is inf)", quoted);
-    append((low_mask(f.exponent_bits) << f.fraction_bits) | payload | (negative ? sign_bit(f) : 0), info.bytes);
+      return fail(at, what() + " " + name + " NaN payload", "a non-zero payload (zero is inf)",
+                  quoted);
+    append((low_mask(f.exponent_bits) << f.fraction_bits) | payload | (negative ? sign_bit(f) : 0),
+           info.bytes);
     return true;
   }
   bool integral;
   if (!decimal_syntax(tok, &integral))
     return fail(at, what() + " " + name + " element", "a number, inf or nan", quoted);
   if (tok.size() > kMaxNumberChars)
-    return fail(at, what() + " " + name + " element", "a number of at most " + std::to_string(kMaxNumberChars) +
-                " characters", std::to_string(tok.size()) + " characters");
+    return fail(at, what() + " " + name + " element",
+                "a number of at most " + std::to_string(kMaxNumberChars) + " characters",
+                std::to_string(tok.size()) + " characters");
   char buffer[kMaxNumberChars + 1];
   std::memcpy(buffer, tok.data(), tok.size());
   buffer[tok.size()] = '\0';
@@ -587,16 +671,20 @@ bool Decoder::float_element(ElementType t, std::size_t at, std::string_view tok)
     return fail(at, what() + " " + name + " element out of range",
                 "a value that rounds to a finite " + name, quoted);
   switch (round_to_format(t, f, x, &bits)) {
-    case Rounding::Ok: break;
+    case Rounding::Ok:
+      break;
     case Rounding::NotRepresentable:
-      return fail(at, what() + " " + name + " element", "a positive value (" + name + " holds powers of two)",
-                  quoted);
+      return fail(at, what() + " " + name + " element",
+                  "a positive value (" + name + " holds powers of two)", quoted);
     case Rounding::OutOfRange: {
       const std::string limit = decimal_text(float_value(f, max_finite_bits(f)), 17);  // exact here
       if (f.special == Special::PowerOfTwo)
-        return fail(at, what() + " " + name + " element out of range", "a value from 2^-127 to 2^127", quoted);
-      return fail(at, what() + " " + name + " element out of range",
-                  "a magnitude that rounds to at most " + limit + " (the largest finite " + name + ")", quoted);
+        return fail(at, what() + " " + name + " element out of range",
+                    "a value from 2^-127 to 2^127", quoted);
+      return fail(
+          at, what() + " " + name + " element out of range",
+          "a magnitude that rounds to at most " + limit + " (the largest finite " + name + ")",
+          quoted);
     }
   }
   append(bits, info.bytes);
@@ -611,20 +699,25 @@ bool Decoder::element(ElementType t) {
       std::size_t at;
       std::string_view tok;
       if (!scalar_token(&at, &tok)) return false;
-      return fail(at, what() + " " + type_name(t) + " element", "a pair (re, im)", "\"" + shown(tok) + "\"");
+      return fail(at, what() + " " + type_name(t) + " element", "a pair (re, im)",
+                  "\"" + shown(tok) + "\"");
     }
     ++p_;
     const ElementType part = complex_component(t);
     if (!skip_space() || !element(part) || !skip_space()) return false;
-    if (peek() != ',') return fail(p_, what() + " " + type_name(t) + " element", "',' between re and im", got_here());
+    if (peek() != ',')
+      return fail(p_, what() + " " + type_name(t) + " element", "',' between re and im",
+                  got_here());
     ++p_;
     if (!skip_space() || !element(part) || !skip_space()) return false;
-    if (peek() != ')') return fail(p_, what() + " " + type_name(t) + " element", "')' after im", got_here());
+    if (peek() != ')')
+      return fail(p_, what() + " " + type_name(t) + " element", "')' after im", got_here());
     ++p_;
     return true;
   }
   if (dialect_ == Dialect::Hlo && s_.substr(p_, 3) == "...")
-    return fail(p_, "HLO literal is elided", "the values (print the module with print_large_constants)", "{...}");
+    return fail(p_, "HLO literal is elided",
+                "the values (print the module with print_large_constants)", "{...}");
   std::size_t at;
   std::string_view tok;
   if (!scalar_token(&at, &tok)) return false;
@@ -648,15 +741,17 @@ bool Decoder::list(std::size_t level) {
         if (dims_.size() == 1)
           return fail(p_, what() + " has more than " + std::to_string(want) + " elements",
                       std::to_string(count_) + " for " + tensor_name(), "another at " + got_here());
-        return fail(p_, what() + " list" + where + " has more than " + std::to_string(want) + " items",
-                    std::to_string(want) + " (dimension " + std::to_string(level) + " of " + tensor_name() + ")",
+        return fail(p_,
+                    what() + " list" + where + " has more than " + std::to_string(want) + " items",
+                    std::to_string(want) + " (dimension " + std::to_string(level) + " of " +
+                        tensor_name() + ")",
                     "another at " + got_here());
       }
       if (!last) {
         if (peek() != open())
           return fail(p_, what() + " nesting",
-                      std::string("'") + open() + "' opening dimension " + std::to_string(level + 1) + " of " +
-                          tensor_name(),
+                      std::string("'") + open() + "' opening dimension " +
+                          std::to_string(level + 1) + " of " + tensor_name(),
                       got_here());
         if (!list(level + 1)) return false;
       } else if (!element(type_)) {
@@ -681,7 +776,8 @@ bool Decoder::list(std::size_t level) {
                   std::to_string(count_) + " for " + tensor_name(), std::to_string(items));
     return fail(items == 0 ? open_at : close_at,
                 what() + " list" + where + " has " + count_of(items, "item"),
-                std::to_string(want) + " (dimension " + std::to_string(level) + " of " + tensor_name() + ")",
+                std::to_string(want) + " (dimension " + std::to_string(level) + " of " +
+                    tensor_name() + ")",
                 std::to_string(items));
   }
   return true;
@@ -695,7 +791,8 @@ bool Decoder::hex_blob() {
     return fail(quote_at, what() + " hex string", "a closing '\"'", "the end of the text");
   const std::string_view body = s_.substr(p_ + 1, end - p_ - 1);
   if (body.size() < 2 || body[0] != '0' || body[1] != 'x')
-    return fail(quote_at + 1, what() + " hex string", "\"0x\" followed by hex digits", "\"" + shown(body) + "\"");
+    return fail(quote_at + 1, what() + " hex string", "\"0x\" followed by hex digits",
+                "\"" + shown(body) + "\"");
   const std::string_view digits = body.substr(2);
   for (std::size_t i = 0; i < digits.size(); ++i)
     if (hex_value(digits[i]) < 0)
@@ -749,8 +846,8 @@ bool Decoder::hex_blob() {
       return true;
     }
     return fail(quote_at, what() + " hex string has " + std::to_string(n_bytes) + " bytes",
-                u64_decimal(n) + " (one per i1 of " + tensor_name() + "), 1 (a splat) or " + u64_decimal(packed) +
-                    " (bit-packed, before MLIR's 2026 change)",
+                u64_decimal(n) + " (one per i1 of " + tensor_name() + "), 1 (a splat) or " +
+                    u64_decimal(packed) + " (bit-packed, before MLIR's 2026 change)",
                 std::to_string(n_bytes));
   }
 
@@ -758,8 +855,8 @@ bool Decoder::hex_blob() {
   const bool all = n_bytes % width == 0 && n_bytes / width == n;
   if (!one && !all)
     return fail(quote_at, what() + " hex string has " + std::to_string(n_bytes) + " bytes",
-                u64_decimal(n) + " x " + std::to_string(width) + " bytes for " + tensor_name() + ", or " +
-                    std::to_string(width) + " (a splat)",
+                u64_decimal(n) + " x " + std::to_string(width) + " bytes for " + tensor_name() +
+                    ", or " + std::to_string(width) + " (a splat)",
                 std::to_string(n_bytes));
   // Sub-byte types keep the value in the low bits of each byte; the rest must be zero.
   const int value_bits = info.bits;
@@ -768,9 +865,9 @@ bool Decoder::hex_blob() {
   for (std::size_t i = 0; i < n_bytes; ++i) {
     const std::uint8_t b = byte_at(i);
     if (sub_byte && (b >> value_bits) != 0)
-      return fail(quote_at + 3 + 2 * i, what() + " " + element_name() + " byte " + std::to_string(i),
-                  "a value in the low " + std::to_string(value_bits) + " bits",
-                  hex_byte(b));
+      return fail(quote_at + 3 + 2 * i,
+                  what() + " " + element_name() + " byte " + std::to_string(i),
+                  "a value in the low " + std::to_string(value_bits) + " bits", hex_byte(b));
     out_.push_back(b);
   }
   // All n elements, or one element's bytes standing for n ≠ 1 of them (for n = 1 the two agree).
@@ -784,7 +881,8 @@ bool Decoder::body() {
   const char c = peek();
   if (dialect_ == Dialect::Mlir && c == '>') {
     if (count_ != 0)
-      return fail(p_, what() + " is empty", count_of(count_, "element") + " for " + tensor_name(), "dense<>");
+      return fail(p_, what() + " is empty", count_of(count_, "element") + " for " + tensor_name(),
+                  "dense<>");
     return true;
   }
   if (dialect_ == Dialect::Mlir && c == '"') return hex_blob();
@@ -792,18 +890,20 @@ bool Decoder::body() {
     std::size_t q = p_ + 1;
     while (q < s_.size() && (s_[q] == ' ' || s_[q] == '\n' || s_[q] == '\t' || s_[q] == '\r')) ++q;
     if (s_.substr(q, 3) == "...")
-      return fail(p_, "HLO literal is elided", "the values (print the module with print_large_constants)",
-                  "{...}");
+      return fail(p_, "HLO literal is elided",
+                  "the values (print the module with print_large_constants)", "{...}");
   }
   if (c == open()) {
     if (dims_.empty())
-      return fail(p_, what() + " for " + tensor_name(), "a single value (the tensor is a scalar)", "a list");
+      return fail(p_, what() + " for " + tensor_name(), "a single value (the tensor is a scalar)",
+                  "a list");
     return list(0);
   }
   if (dialect_ == Dialect::Hlo && !dims_.empty())
-    return fail(p_, what() + " for " + tensor_name(),
-                std::string("'") + open() + "' opening a list of " + std::to_string(dims_[0]) + " items",
-                got_here());
+    return fail(
+        p_, what() + " for " + tensor_name(),
+        std::string("'") + open() + "' opening a list of " + std::to_string(dims_[0]) + " items",
+        got_here());
   // A single value: the whole tensor for a scalar or one element, a splat otherwise.
   if (!element(type_)) return false;
   splat_ = count_ > 1;
@@ -825,7 +925,8 @@ Result<Literal> Decoder::run(std::size_t* error_offset) {
     } else {
       ++p_;
       ok = skip_space();
-      if (ok && !at_end() && peek() != ':') ok = fail(p_, what(), "the end, or ': tensor<...>'", got_here());
+      if (ok && !at_end() && peek() != ':')
+        ok = fail(p_, what(), "the end, or ': tensor<...>'", got_here());
       p_ = s_.size();  // ": type" is the caller's; ignored here
     }
   }
@@ -843,7 +944,8 @@ Result<Literal> Decoder::run(std::size_t* error_offset) {
   return Result<Literal>::success(std::move(lit));
 }
 
-// ---- formatting -----------------------------------------------------------------------------------
+// ---- formatting
+// -----------------------------------------------------------------------------------
 
 std::uint64_t load_le(const std::uint8_t* p, int bytes) {  // bytes ≤ 8
   std::uint64_t v = 0;
@@ -869,8 +971,8 @@ std::string decimal_text(double v, int digits) {
     if (is_digit(c)) d += c;
   while (d.size() > 1 && d.back() == '0') d.pop_back();
   const std::string sign = negative ? "-" : "";
-  const std::string scientific =
-      sign + d.substr(0, 1) + (d.size() > 1 ? "." + d.substr(1) : "") + "e" + std::to_string(exponent);
+  const std::string scientific = sign + d.substr(0, 1) + (d.size() > 1 ? "." + d.substr(1) : "") +
+                                 "e" + std::to_string(exponent);
   std::string plain;
   if (exponent >= 0) {
     const std::size_t int_digits = static_cast<std::size_t>(exponent) + 1;
@@ -897,7 +999,8 @@ std::string format_float(ElementType t, std::uint64_t bits) {
     if (canonical_nan(f, false, &canonical) && bits == canonical) return "nan";
     if (canonical_nan(f, true, &canonical) && bits == canonical) return "-nan";
     char buffer[24];  // any other NaN as its bit pattern, which both dialects read back
-    std::snprintf(buffer, sizeof buffer, "0x%0*llX", (f.bits + 3) / 4, static_cast<unsigned long long>(bits));
+    std::snprintf(buffer, sizeof buffer, "0x%0*llX", (f.bits + 3) / 4,
+                  static_cast<unsigned long long>(bits));
     return buffer;
   }
   if (is_inf_bits(f, bits)) return negative ? "-inf" : "inf";
@@ -906,7 +1009,8 @@ std::string format_float(ElementType t, std::uint64_t bits) {
   for (int digits = 1; digits < 17; ++digits) {
     const std::string text = decimal_text(v, digits);
     std::uint64_t back;
-    if (round_to_format(t, f, std::strtod(text.c_str(), nullptr), &back) == Rounding::Ok && back == bits)
+    if (round_to_format(t, f, std::strtod(text.c_str(), nullptr), &back) == Rounding::Ok &&
+        back == bits)
       return text;
   }
   return decimal_text(v, 17);  // 17 significant digits identify every double
@@ -923,12 +1027,13 @@ std::int64_t Literal::elements() const {
   return n;
 }
 
-Result<Literal> decode_dense(std::string_view text, ElementType type, const std::vector<std::int64_t>& dims,
-                             std::size_t* error_offset) {
+Result<Literal> decode_dense(std::string_view text, ElementType type,
+                             const std::vector<std::int64_t>& dims, std::size_t* error_offset) {
   return Decoder(text, Dialect::Mlir, type, dims).run(error_offset);
 }
 
-Result<Literal> decode_hlo_literal(std::string_view text, ElementType type, const std::vector<std::int64_t>& dims,
+Result<Literal> decode_hlo_literal(std::string_view text, ElementType type,
+                                   const std::vector<std::int64_t>& dims,
                                    std::size_t* error_offset) {
   return Decoder(text, Dialect::Hlo, type, dims).run(error_offset);
 }
@@ -939,22 +1044,26 @@ std::string format_element(ElementType type, const std::uint8_t* element) {
   // One element of at most 8 bytes; complex types read their two halves below.
   const std::uint64_t raw = info.kind == ElementKind::Complex ? 0 : load_le(element, info.bytes);
   switch (info.kind) {
-    case ElementKind::Bool: return raw ? "true" : "false";
-    case ElementKind::Unsigned: return u64_decimal(raw & low_mask(info.bits));
+    case ElementKind::Bool:
+      return raw ? "true" : "false";
+    case ElementKind::Unsigned:
+      return u64_decimal(raw & low_mask(info.bits));
     case ElementKind::Signed: {
       const std::uint64_t v = raw & low_mask(info.bits);
       const bool negative = (v >> (info.bits - 1)) & 1;
       // Magnitude of a negative N-bit value: 2^N − v (as unsigned arithmetic modulo 2^N).
       return signed_decimal(negative ? (~v + 1) & low_mask(info.bits) : v, negative);
     }
-    case ElementKind::Float: return format_float(type, raw);
+    case ElementKind::Float:
+      return format_float(type, raw);
     case ElementKind::Complex: {
       const ElementType part = complex_component(type);
       const int half = info.bytes / 2;
-      return "(" + format_float(part, load_le(element, half)) + ", " + format_float(part, load_le(element + half, half)) +
-             ")";
+      return "(" + format_float(part, load_le(element, half)) + ", " +
+             format_float(part, load_le(element + half, half)) + ")";
     }
-    case ElementKind::None: break;
+    case ElementKind::None:
+      break;
   }
   return "?";
 }

@@ -42,11 +42,12 @@ struct Literal {
 
 // `text` is the attribute value from "dense<" to its closing ">" inclusive (a trailing
 // ": tensor<...>" is allowed and ignored); `type` and `dims` come from the constant's type.
-Result<Literal> decode_dense(std::string_view text, ElementType type, const std::vector<std::int64_t>& dims,
-                             std::size_t* error_offset);
+Result<Literal> decode_dense(std::string_view text, ElementType type,
+                             const std::vector<std::int64_t>& dims, std::size_t* error_offset);
 
 // `text` is what stands between `constant(` and its closing `)` in HLO text.
-Result<Literal> decode_hlo_literal(std::string_view text, ElementType type, const std::vector<std::int64_t>& dims,
+Result<Literal> decode_hlo_literal(std::string_view text, ElementType type,
+                                   const std::vector<std::int64_t>& dims,
                                    std::size_t* error_offset);
 
 // One element as text: integers in decimal, booleans true/false, floats in the shortest form

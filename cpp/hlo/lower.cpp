@@ -48,7 +48,8 @@ void put(std::string& k, const std::vector<std::uint32_t>& v) {
 void put(std::string& k, const std::vector<WindowDim>& v) {
   put(k, static_cast<std::int64_t>(v.size()));
   for (const auto& w : v)
-    for (auto x : {w.size, w.stride, w.pad_low, w.pad_high, w.base_dilation, w.window_dilation}) put(k, x);
+    for (auto x : {w.size, w.stride, w.pad_low, w.pad_high, w.base_dilation, w.window_dilation})
+      put(k, x);
 }
 
 // Every field of the decoded attributes, as bytes: equal keys, equal attributes. A field added to
@@ -56,7 +57,8 @@ void put(std::string& k, const std::vector<WindowDim>& v) {
 std::string attrs_key(OpCode code, const OpAttrs& a) {
   std::string k;
   put(k, static_cast<std::int64_t>(code));
-  for (const auto* v : {&a.dims, &a.starts, &a.limits, &a.strides, &a.low, &a.high, &a.interior}) put(k, *v);
+  for (const auto* v : {&a.dims, &a.starts, &a.limits, &a.strides, &a.low, &a.high, &a.interior})
+    put(k, *v);
   put(k, a.dimension);
   put(k, static_cast<std::int64_t>(a.direction));
   put(k, static_cast<std::int64_t>(a.compare_type));
@@ -64,10 +66,12 @@ std::string attrs_key(OpCode code, const OpAttrs& a) {
   put(k, a.exponent_bits);
   put(k, a.mantissa_bits);
   put(k, a.window);
-  for (const auto* v : {&a.dot.lhs_batch, &a.dot.rhs_batch, &a.dot.lhs_contracting, &a.dot.rhs_contracting}) put(k, *v);
+  for (const auto* v :
+       {&a.dot.lhs_batch, &a.dot.rhs_batch, &a.dot.lhs_contracting, &a.dot.rhs_contracting})
+    put(k, *v);
   const ConvDims& c = a.conv.dims;
-  for (auto x : {c.input_batch, c.input_feature, c.kernel_input_feature, c.kernel_output_feature, c.output_batch,
-                 c.output_feature})
+  for (auto x : {c.input_batch, c.input_feature, c.kernel_input_feature, c.kernel_output_feature,
+                 c.output_batch, c.output_feature})
     put(k, x);
   for (const auto* v : {&c.input_spatial, &c.kernel_spatial, &c.output_spatial}) put(k, *v);
   put(k, a.conv.window);
@@ -75,8 +79,8 @@ std::string attrs_key(OpCode code, const OpAttrs& a) {
   put(k, a.conv.feature_group_count);
   put(k, a.conv.batch_group_count);
   const GatherDims& g = a.gather;
-  for (const auto* v : {&g.offset_dims, &g.collapsed_slice_dims, &g.operand_batching_dims, &g.start_indices_batching_dims,
-                        &g.start_index_map, &g.slice_sizes})
+  for (const auto* v : {&g.offset_dims, &g.collapsed_slice_dims, &g.operand_batching_dims,
+                        &g.start_indices_batching_dims, &g.start_index_map, &g.slice_sizes})
     put(k, *v);
   put(k, g.index_vector_dim);
   put(k, g.indices_are_sorted);
@@ -105,14 +109,17 @@ std::string attrs_key(OpCode code, const OpAttrs& a) {
   return k;
 }
 // The tripwire for attrs_key: the sizes of OpAttrs this file knows every field of.
-static_assert(sizeof(void*) != 4 || sizeof(OpAttrs) == 536, "OpAttrs changed: add the new field to attrs_key");
+static_assert(sizeof(void*) != 4 || sizeof(OpAttrs) == 536,
+              "OpAttrs changed: add the new field to attrs_key");
 #if defined(__GLIBCXX__) && defined(__x86_64__)
 static_assert(sizeof(OpAttrs) == 904, "OpAttrs changed: add the new field to attrs_key");
 #endif
 
 class Lowerer {
  public:
-  Lowerer(const Module& m, const LowerOptions& options) : m_(m), options_(options) { p_.module = &m; }
+  Lowerer(const Module& m, const LowerOptions& options) : m_(m), options_(options) {
+    p_.module = &m;
+  }
 
   Program run() {
     p_.functions.resize(m_.functions.size());
@@ -139,7 +146,8 @@ class Lowerer {
   int line_ = 0, column_ = 0;
   OpMemo memo_;
   std::size_t ops_ = 0;
-  std::deque<std::string> keys_;   // attrs_key of each entry of p_.attrs (stable: by_key_ views them)
+  std::deque<std::string>
+      keys_;  // attrs_key of each entry of p_.attrs (stable: by_key_ views them)
   NameMap<std::uint32_t> by_key_;  // → its index in p_.attrs
   std::vector<bool> plain_ = std::vector<bool>(static_cast<std::size_t>(OpCode::Count_), false);
 
@@ -168,11 +176,15 @@ class Lowerer {
     in.op = &op;
     in.code = op.code;
     if ((++ops_ & 4095) == 0 && p_.stopped.message.empty() && !memory::fits(memory::limit() / 8)) {
-      p_.stopped = Error{std::to_string(op.line) + ":" + std::to_string(op.column) +
-                             ": error: the program is too big for the core's memory \xE2\x80\x94 expected room to lower it in the " +
-                             std::to_string(memory::limit() >> 20) + " MiB the core has, got " +
-                             std::to_string(memory::in_use() >> 20) + " MiB in use at this operation",
-                         {}, op.line, op.column};
+      p_.stopped =
+          Error{std::to_string(op.line) + ":" + std::to_string(op.column) +
+                    ": error: the program is too big for the core's memory \xE2\x80\x94 expected "
+                    "room to lower it in the " +
+                    std::to_string(memory::limit() >> 20) + " MiB the core has, got " +
+                    std::to_string(memory::in_use() >> 20) + " MiB in use at this operation",
+                {},
+                op.line,
+                op.column};
     }
     if (!p_.stopped.message.empty()) return in;
     if (plain_[static_cast<std::size_t>(op.code)]) return in;
@@ -290,19 +302,25 @@ class Lowerer {
       if (const Attribute* a = op.attr(n)) return a;
     return nullptr;
   }
-  bool ints(const OpView& op, std::initializer_list<const char*> names, std::vector<std::int64_t>* out,
-            bool required, const char* what) {
+  bool ints(const OpView& op, std::initializer_list<const char*> names,
+            std::vector<std::int64_t>* out, bool required, const char* what) {
     const Attribute* a = first(op, names);
-    if (!a) return !required || fail(op.op, std::string(op.op.name) + " needs its " + what, "the " + std::string(what) + " attribute", "none");
+    if (!a)
+      return !required || fail(op.op, std::string(op.op.name) + " needs its " + what,
+                               "the " + std::string(what) + " attribute", "none");
     *out = int_list(a->value);
     return true;
   }
-  bool int1(const OpView& op, std::initializer_list<const char*> names, std::int64_t* out, bool required,
-            const char* what) {
+  bool int1(const OpView& op, std::initializer_list<const char*> names, std::int64_t* out,
+            bool required, const char* what) {
     const Attribute* a = first(op, names);
-    if (!a) return !required || fail(op.op, std::string(op.op.name) + " needs its " + what, "the " + std::string(what) + " attribute", "none");
+    if (!a)
+      return !required || fail(op.op, std::string(op.op.name) + " needs its " + what,
+                               "the " + std::string(what) + " attribute", "none");
     auto v = int_list(a->value);
-    if (v.size() != 1) return fail(op.op, "bad " + std::string(what) + " of " + std::string(op.op.name), "one integer", a->value);
+    if (v.size() != 1)
+      return fail(op.op, "bad " + std::string(what) + " of " + std::string(op.op.name),
+                  "one integer", a->value);
     *out = v[0];
     return true;
   }
@@ -313,9 +331,13 @@ class Lowerer {
   // A function named by an attribute (HLO to_apply=%f, calls=, condition=, body=; MLIR callee).
   bool callee(const OpView& op, const char* name, std::vector<std::uint32_t>* out, bool required) {
     const Attribute* a = op.attr(name);
-    if (!a) return !required || fail(op.op, std::string(op.op.name) + " needs its " + name, std::string(name) + "=a computation", "none");
+    if (!a)
+      return !required || fail(op.op, std::string(op.op.name) + " needs its " + name,
+                               std::string(name) + "=a computation", "none");
     const Function* f = m_.find(symbol_name(a->value));
-    if (!f) return fail(op.op, std::string(op.op.name) + " calls an unknown computation", "a computation of this module", a->value);
+    if (!f)
+      return fail(op.op, std::string(op.op.name) + " calls an unknown computation",
+                  "a computation of this module", a->value);
     out->push_back(static_cast<std::uint32_t>(f - m_.functions.data()));
     return true;
   }
@@ -324,10 +346,13 @@ class Lowerer {
   bool slice_spec(const OpView& op, std::string_view v, OpAttrs* a) {
     std::size_t i = 0;
     while (i < v.size()) {
-      if (v[i] == '[' && i + 1 < v.size() && (std::isdigit(static_cast<unsigned char>(v[i + 1])) || v[i + 1] == '-' || v[i + 1] == ' ')) {
+      if (v[i] == '[' && i + 1 < v.size() &&
+          (std::isdigit(static_cast<unsigned char>(v[i + 1])) || v[i + 1] == '-' ||
+           v[i + 1] == ' ')) {
         // HLO: each dimension in its own brackets.
         const std::size_t close = v.find(']', i);
-        if (close == std::string_view::npos) return fail(op.op, "bad slice of " + std::string(op.op.name), "[start:limit:stride]", v);
+        if (close == std::string_view::npos)
+          return fail(op.op, "bad slice of " + std::string(op.op.name), "[start:limit:stride]", v);
         if (!slice_dims(op, v.substr(i + 1, close - i - 1), a)) return false;
         i = close + 1;
         if (v.substr(0, 1) == "[" && v.find('[', 1) == std::string_view::npos) break;
@@ -346,7 +371,9 @@ class Lowerer {
       for (char& c : part)
         if (c == ':') c = ' ';
       auto v = int_list(part);
-      if (v.size() < 2 || v.size() > 3) return fail(op.op, "bad slice of " + std::string(op.op.name), "start:limit or start:limit:stride per dimension", inner);
+      if (v.size() < 2 || v.size() > 3)
+        return fail(op.op, "bad slice of " + std::string(op.op.name),
+                    "start:limit or start:limit:stride per dimension", inner);
       a->starts.push_back(v[0]);
       a->limits.push_back(v[1]);
       a->strides.push_back(v.size() == 3 ? v[2] : 1);
@@ -366,9 +393,12 @@ class Lowerer {
         }
         const Attribute* v = first(op, {"value", "literal"});
         if (!v) return fail(op.op, "constant without a value", "dense<...> or a literal", "none");
-        if (op.num_results() != 1) return fail(op.op, "constant with " + std::to_string(op.num_results()) + " results", "one result", "more");
+        if (op.num_results() != 1)
+          return fail(op.op, "constant with " + std::to_string(op.num_results()) + " results",
+                      "one result", "more");
         const Type& t = op.result_type(0);
-        if (!t.is_array()) return fail(op.op, "constant of a non-array type", "a tensor type", t.text);
+        if (!t.is_array())
+          return fail(op.op, "constant of a non-array type", "a tensor type", t.text);
         std::size_t offset = 0;
         auto lit = m_.dialect == "hlo" ? decode_hlo_literal(v->value, t.etype, t.dims, &offset)
                                        : decode_dense(v->value, t.etype, t.dims, &offset);
@@ -383,10 +413,16 @@ class Lowerer {
             const std::size_t target = at + offset;
             std::size_t line_start = s.rfind('\n', target == 0 ? 0 : target - 1);
             line_start = line_start == std::string::npos ? 0 : line_start + 1;
-            line = static_cast<int>(std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(line_start), '\n')) + 1;
+            line = static_cast<int>(std::count(
+                       s.begin(), s.begin() + static_cast<std::ptrdiff_t>(line_start), '\n')) +
+                   1;
             column = static_cast<int>(target - line_start) + 1;
           }
-          return pass(Error{std::to_string(line) + ":" + std::to_string(column) + ": error: " + lit.error(), {}, line, column});
+          return pass(
+              Error{std::to_string(line) + ":" + std::to_string(column) + ": error: " + lit.error(),
+                    {},
+                    line,
+                    column});
         }
         a.literal = static_cast<std::uint32_t>(p_.literals.size());
         p_.literals.push_back(std::move(lit.value()));
@@ -394,7 +430,8 @@ class Lowerer {
       }
       case OpCode::Compare: {
         const Attribute* d = first(op, {"comparison_direction", "direction"});
-        if (!d) return fail(op.op, "compare without a direction", "EQ, NE, LT, LE, GT or GE", "none");
+        if (!d)
+          return fail(op.op, "compare without a direction", "EQ, NE, LT, LE, GT or GE", "none");
         const std::string_view w = last_word(d->value);
         static const std::pair<const char*, Comparison> dirs[] = {
             {"EQ", Comparison::EQ}, {"NE", Comparison::NE}, {"LT", Comparison::LT},
@@ -402,25 +439,36 @@ class Lowerer {
         bool found = false;
         for (const auto& [name, value] : dirs)
           if (w == name) a.direction = value, found = true;
-        if (!found) return fail(op.op, "bad comparison direction", "EQ, NE, LT, LE, GT or GE", d->value);
+        if (!found)
+          return fail(op.op, "bad comparison direction", "EQ, NE, LT, LE, GT or GE", d->value);
         if (const Attribute* t = first(op, {"compare_type", "type"})) {
           const std::string_view tw = last_word(t->value);
-          if (tw == "FLOAT") a.compare_type = CompareType::Float;
-          else if (tw == "TOTALORDER") a.compare_type = CompareType::TotalOrder;
-          else if (tw == "SIGNED") a.compare_type = CompareType::Signed;
-          else if (tw == "UNSIGNED") a.compare_type = CompareType::Unsigned;
-          else if (tw != "NOTYPE") return fail(op.op, "bad compare type", "FLOAT, TOTALORDER, SIGNED, UNSIGNED or NOTYPE", t->value);
+          if (tw == "FLOAT")
+            a.compare_type = CompareType::Float;
+          else if (tw == "TOTALORDER")
+            a.compare_type = CompareType::TotalOrder;
+          else if (tw == "SIGNED")
+            a.compare_type = CompareType::Signed;
+          else if (tw == "UNSIGNED")
+            a.compare_type = CompareType::Unsigned;
+          else if (tw != "NOTYPE")
+            return fail(op.op, "bad compare type", "FLOAT, TOTALORDER, SIGNED, UNSIGNED or NOTYPE",
+                        t->value);
         }
         break;
       }
-      case OpCode::BroadcastInDim: case OpCode::DynamicBroadcastInDim:
-        if (!ints(op, {"broadcast_dimensions", "dims", "dimensions"}, &a.dims, true, "broadcast dimensions")) return false;
+      case OpCode::BroadcastInDim:
+      case OpCode::DynamicBroadcastInDim:
+        if (!ints(op, {"broadcast_dimensions", "dims", "dimensions"}, &a.dims, true,
+                  "broadcast dimensions"))
+          return false;
         break;
       case OpCode::Broadcast:
         if (!ints(op, {"broadcast_sizes", "sizes"}, &a.dims, true, "broadcast sizes")) return false;
         break;
       case OpCode::Transpose:
-        if (!ints(op, {"permutation", "dims", "dimensions"}, &a.dims, true, "permutation")) return false;
+        if (!ints(op, {"permutation", "dims", "dimensions"}, &a.dims, true, "permutation"))
+          return false;
         break;
       case OpCode::Reverse:
         if (!ints(op, {"dimensions", "dims"}, &a.dims, true, "dimensions")) return false;
@@ -436,14 +484,18 @@ class Lowerer {
           if (a.strides.empty()) a.strides.assign(a.starts.size(), 1);
         }
         if (a.starts.size() != a.limits.size() || a.starts.size() != a.strides.size())
-          return fail(op.op, "slice bounds differ in length", "starts, limits and strides of one length each", "other lengths");
+          return fail(op.op, "slice bounds differ in length",
+                      "starts, limits and strides of one length each", "other lengths");
         break;
       }
       case OpCode::DynamicSlice:
-        if (!ints(op, {"slice_sizes", "sizes", "dynamic_slice_sizes"}, &a.dims, true, "slice sizes")) return false;
+        if (!ints(op, {"slice_sizes", "sizes", "dynamic_slice_sizes"}, &a.dims, true,
+                  "slice sizes"))
+          return false;
         break;
       case OpCode::Pad: {
-        if (const Attribute* h = op.attr("padding"); h && m_.dialect == "hlo") {  // 0_0_0x1_2_0: low_high[_interior] per dim
+        if (const Attribute* h = op.attr("padding");
+            h && m_.dialect == "hlo") {  // 0_0_0x1_2_0: low_high[_interior] per dim
           std::string_view v = h->value;
           std::size_t b = 0;
           while (b <= v.size()) {
@@ -454,7 +506,9 @@ class Lowerer {
             for (char& c : part)
               if (c == '_') c = ' ';
             auto n = int_list(part);
-            if (n.size() < 2 || n.size() > 3) return fail(op.op, "bad padding of pad", "low_high or low_high_interior per dimension", v);
+            if (n.size() < 2 || n.size() > 3)
+              return fail(op.op, "bad padding of pad",
+                          "low_high or low_high_interior per dimension", v);
             a.low.push_back(n[0]);
             a.high.push_back(n[1]);
             a.interior.push_back(n.size() == 3 ? n[2] : 0);
@@ -469,18 +523,22 @@ class Lowerer {
         break;
       }
       case OpCode::Concatenate:
-        if (!int1(op, {"dimension", "dim", "dimensions"}, &a.dimension, true, "dimension")) return false;
+        if (!int1(op, {"dimension", "dim", "dimensions"}, &a.dimension, true, "dimension"))
+          return false;
         break;
       case OpCode::Iota:
-        if (!int1(op, {"iota_dimension", "dim"}, &a.dimension, true, "iota dimension")) return false;
+        if (!int1(op, {"iota_dimension", "dim"}, &a.dimension, true, "iota dimension"))
+          return false;
         break;
       case OpCode::GetDimensionSize:
-        if (!int1(op, {"dimension", "dim", "dimensions"}, &a.dimension, true, "dimension")) return false;
+        if (!int1(op, {"dimension", "dim", "dimensions"}, &a.dimension, true, "dimension"))
+          return false;
         break;
       case OpCode::GetTupleElement:
         if (const Attribute* s = op.attr("index")) {
           auto v = int_list(s->value);
-          if (v.size() != 1) return fail(op.op, "bad index of get_tuple_element", "one integer", s->value);
+          if (v.size() != 1)
+            return fail(op.op, "bad index of get_tuple_element", "one integer", s->value);
           a.dimension = v[0];
         } else {
           return fail(op.op, "get_tuple_element without an index", "index = N", "none");
@@ -500,13 +558,16 @@ class Lowerer {
           a.mantissa_bits = static_cast<int>(v[1]);
         } else {
           std::int64_t e = 0, mt = 0;
-          if (!int1(op, {"exponent_bits"}, &e, true, "exponent bits") || !int1(op, {"mantissa_bits"}, &mt, true, "mantissa bits"))
+          if (!int1(op, {"exponent_bits"}, &e, true, "exponent bits") ||
+              !int1(op, {"mantissa_bits"}, &mt, true, "mantissa bits"))
             return false;
           a.exponent_bits = static_cast<int>(e);
           a.mantissa_bits = static_cast<int>(mt);
         }
-        if (a.exponent_bits < 1 || a.exponent_bits > 64 || a.mantissa_bits < 0 || a.mantissa_bits > 64)
-          return fail(op.op, "bad reduce_precision bits", "1..64 exponent bits and 0..64 mantissa bits",
+        if (a.exponent_bits < 1 || a.exponent_bits > 64 || a.mantissa_bits < 0 ||
+            a.mantissa_bits > 64)
+          return fail(op.op, "bad reduce_precision bits",
+                      "1..64 exponent bits and 0..64 mantissa bits",
                       std::to_string(a.exponent_bits) + " and " + std::to_string(a.mantissa_bits));
         break;
       case OpCode::Reduce:
@@ -514,7 +575,8 @@ class Lowerer {
         if (const Attribute* ap = op.attr("applies")) {  // the body is this op on (lhs, rhs)
           a.applies = op_from_name(ap->value, m_.dialect);
           if (a.applies == OpCode::Unknown)
-            return fail(op.op, "reduce applies an op the core does not know", "an op such as stablehlo.add", ap->value);
+            return fail(op.op, "reduce applies an op the core does not know",
+                        "an op such as stablehlo.add", ap->value);
         }
         if (m_.dialect == "hlo" && !callee(op, "to_apply", &a.callees, true)) return false;
         break;
@@ -522,13 +584,15 @@ class Lowerer {
         if (!ints(op, {"dimensions"}, &a.dims, false, "dimensions")) return false;
         if (m_.dialect == "hlo" && !callee(op, "to_apply", &a.callees, true)) return false;
         break;
-      case OpCode::ReduceWindow: case OpCode::SelectAndScatter: {
+      case OpCode::ReduceWindow:
+      case OpCode::SelectAndScatter: {
         const std::size_t rank = op.num_operands() ? op.operand_type(0).dims.size() : 0;
         auto w = window(op, rank);
         if (!w) return pass(w.error_info());
         a.window = w.value();
         if (m_.dialect == "hlo") {
-          if (op.op.code == OpCode::ReduceWindow && !callee(op, "to_apply", &a.callees, true)) return false;
+          if (op.op.code == OpCode::ReduceWindow && !callee(op, "to_apply", &a.callees, true))
+            return false;
           if (op.op.code == OpCode::SelectAndScatter &&
               (!callee(op, "select", &a.callees, true) || !callee(op, "scatter", &a.callees, true)))
             return false;
@@ -540,11 +604,14 @@ class Lowerer {
         a.flag = flag(op, {"is_stable"});
         if (m_.dialect == "hlo" && !callee(op, "to_apply", &a.callees, true)) return false;
         break;
-      case OpCode::Gather: case OpCode::DynamicGather: {
+      case OpCode::Gather:
+      case OpCode::DynamicGather: {
         const Attribute* dn = op.attr("dimension_numbers");
         auto get = [&](const char* key, std::vector<std::int64_t>* out) {
-          if (dn) *out = keyed_list(dn->value, key, nullptr);
-          else if (const Attribute* h = op.attr(key)) *out = int_list(h->value);
+          if (dn)
+            *out = keyed_list(dn->value, key, nullptr);
+          else if (const Attribute* h = op.attr(key))
+            *out = int_list(h->value);
         };
         get("offset_dims", &a.gather.offset_dims);
         get("collapsed_slice_dims", &a.gather.collapsed_slice_dims);
@@ -553,19 +620,25 @@ class Lowerer {
         get("start_index_map", &a.gather.start_index_map);
         std::vector<std::int64_t> ivd;
         bool found = false;
-        if (dn) ivd = keyed_list(dn->value, "index_vector_dim", &found);
-        else if (const Attribute* h = op.attr("index_vector_dim")) ivd = int_list(h->value), found = true;
+        if (dn)
+          ivd = keyed_list(dn->value, "index_vector_dim", &found);
+        else if (const Attribute* h = op.attr("index_vector_dim"))
+          ivd = int_list(h->value), found = true;
         // StableHLO's printer leaves index_vector_dim out when it is 0.
         a.gather.index_vector_dim = found && !ivd.empty() ? ivd[0] : 0;
-        if (!ints(op, {"slice_sizes"}, &a.gather.slice_sizes, op.op.code == OpCode::Gather, "slice sizes")) return false;
+        if (!ints(op, {"slice_sizes"}, &a.gather.slice_sizes, op.op.code == OpCode::Gather,
+                  "slice sizes"))
+          return false;
         a.gather.indices_are_sorted = flag(op, {"indices_are_sorted"});
         break;
       }
       case OpCode::Scatter: {
         const Attribute* dn = op.attr("scatter_dimension_numbers");
         auto get = [&](const char* key, std::vector<std::int64_t>* out) {
-          if (dn) *out = keyed_list(dn->value, key, nullptr);
-          else if (const Attribute* h = op.attr(key)) *out = int_list(h->value);
+          if (dn)
+            *out = keyed_list(dn->value, key, nullptr);
+          else if (const Attribute* h = op.attr(key))
+            *out = int_list(h->value);
         };
         get("update_window_dims", &a.scatter.update_window_dims);
         get("inserted_window_dims", &a.scatter.inserted_window_dims);
@@ -574,15 +647,18 @@ class Lowerer {
         get("scatter_dims_to_operand_dims", &a.scatter.scatter_dims_to_operand_dims);
         std::vector<std::int64_t> ivd;
         bool found = false;
-        if (dn) ivd = keyed_list(dn->value, "index_vector_dim", &found);
-        else if (const Attribute* h = op.attr("index_vector_dim")) ivd = int_list(h->value), found = true;
+        if (dn)
+          ivd = keyed_list(dn->value, "index_vector_dim", &found);
+        else if (const Attribute* h = op.attr("index_vector_dim"))
+          ivd = int_list(h->value), found = true;
         a.scatter.index_vector_dim = found && !ivd.empty() ? ivd[0] : 0;
         a.scatter.indices_are_sorted = flag(op, {"indices_are_sorted"});
         a.scatter.unique_indices = flag(op, {"unique_indices"});
         if (m_.dialect == "hlo" && !callee(op, "to_apply", &a.callees, true)) return false;
         break;
       }
-      case OpCode::DotGeneral: case OpCode::Dot: {
+      case OpCode::DotGeneral:
+      case OpCode::Dot: {
         auto d = dot_dims(op);
         if (!d) return pass(d.error_info());
         a.dot = d.value();
@@ -603,7 +679,8 @@ class Lowerer {
             a.conv.window_reversal.push_back(is_true);
             rest.remove_prefix((is_true ? t : f) + (is_true ? 4 : 5));
           }
-        } else if (const Attribute* win = op.attr("window"); win && win->value.find("reverse") != std::string_view::npos) {
+        } else if (const Attribute* win = op.attr("window");
+                   win && win->value.find("reverse") != std::string_view::npos) {
           // `reverse = [1, 0]` or `reverse = [true, false]` in the pretty window.
           std::string_view rest = win->value.substr(win->value.find("reverse"));
           const std::size_t open = rest.find('['), close = rest.find(']');
@@ -614,9 +691,13 @@ class Lowerer {
               std::string_view item = items.substr(0, comma);
               while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
               while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-              if (item == "true" || item == "1") a.conv.window_reversal.push_back(true);
-              else if (item == "false" || item == "0") a.conv.window_reversal.push_back(false);
-              else if (!item.empty()) return fail(op.op, "bad window reversal of convolution", "true/false or 1/0 per dimension", win->value);
+              if (item == "true" || item == "1")
+                a.conv.window_reversal.push_back(true);
+              else if (item == "false" || item == "0")
+                a.conv.window_reversal.push_back(false);
+              else if (!item.empty())
+                return fail(op.op, "bad window reversal of convolution",
+                            "true/false or 1/0 per dimension", win->value);
               if (comma == std::string_view::npos) break;
               items.remove_prefix(comma + 1);
             }
@@ -630,21 +711,30 @@ class Lowerer {
         const Attribute* t = first(op, {"fft_type", "type"});
         if (!t) return fail(op.op, "fft without a type", "FFT, IFFT, RFFT or IRFFT", "none");
         const std::string_view w = last_word(t->value);
-        if (w == "FFT") a.fft = FftType::FFT;
-        else if (w == "IFFT") a.fft = FftType::IFFT;
-        else if (w == "RFFT") a.fft = FftType::RFFT;
-        else if (w == "IRFFT") a.fft = FftType::IRFFT;
-        else return fail(op.op, "bad fft type", "FFT, IFFT, RFFT or IRFFT", t->value);
+        if (w == "FFT")
+          a.fft = FftType::FFT;
+        else if (w == "IFFT")
+          a.fft = FftType::IFFT;
+        else if (w == "RFFT")
+          a.fft = FftType::RFFT;
+        else if (w == "IRFFT")
+          a.fft = FftType::IRFFT;
+        else
+          return fail(op.op, "bad fft type", "FFT, IFFT, RFFT or IRFFT", t->value);
         if (!ints(op, {"fft_length", "length"}, &a.dims, true, "fft length")) return false;
         break;
       }
       case OpCode::RngBitGenerator: {
         const Attribute* t = first(op, {"rng_algorithm", "algorithm"});
         const std::string_view w = t ? last_word(t->value) : "DEFAULT";
-        if (w == "DEFAULT" || w == "rng_default") a.rng = RngAlgorithm::Default;
-        else if (w == "THREE_FRY" || w == "rng_three_fry") a.rng = RngAlgorithm::ThreeFry;
-        else if (w == "PHILOX" || w == "rng_philox") a.rng = RngAlgorithm::Philox;
-        else return fail(op.op, "bad rng algorithm", "DEFAULT, THREE_FRY or PHILOX", t->value);
+        if (w == "DEFAULT" || w == "rng_default")
+          a.rng = RngAlgorithm::Default;
+        else if (w == "THREE_FRY" || w == "rng_three_fry")
+          a.rng = RngAlgorithm::ThreeFry;
+        else if (w == "PHILOX" || w == "rng_philox")
+          a.rng = RngAlgorithm::Philox;
+        else
+          return fail(op.op, "bad rng algorithm", "DEFAULT, THREE_FRY or PHILOX", t->value);
         break;
       }
       case OpCode::TriangularSolve: {
@@ -653,20 +743,27 @@ class Lowerer {
         a.unit_diagonal = flag(op, {"unit_diagonal"});
         if (const Attribute* t = first(op, {"transpose_a"})) {
           const std::string_view w = last_word(t->value);
-          if (w == "NO_TRANSPOSE") a.transpose_a = Transpose::NoTranspose;
-          else if (w == "TRANSPOSE") a.transpose_a = Transpose::Transpose;
-          else if (w == "ADJOINT") a.transpose_a = Transpose::Adjoint;
-          else return fail(op.op, "bad transpose_a", "NO_TRANSPOSE, TRANSPOSE or ADJOINT", t->value);
+          if (w == "NO_TRANSPOSE")
+            a.transpose_a = Transpose::NoTranspose;
+          else if (w == "TRANSPOSE")
+            a.transpose_a = Transpose::Transpose;
+          else if (w == "ADJOINT")
+            a.transpose_a = Transpose::Adjoint;
+          else
+            return fail(op.op, "bad transpose_a", "NO_TRANSPOSE, TRANSPOSE or ADJOINT", t->value);
         }
         break;
       }
       case OpCode::Cholesky:
         a.lower = flag(op, {"lower"});
         break;
-      case OpCode::BatchNormTraining: case OpCode::BatchNormInference: case OpCode::BatchNormGrad: {
+      case OpCode::BatchNormTraining:
+      case OpCode::BatchNormInference:
+      case OpCode::BatchNormGrad: {
         if (!int1(op, {"feature_index"}, &a.feature_index, true, "feature index")) return false;
         const Attribute* e = op.attr("epsilon");
-        a.epsilon = e ? static_cast<float>(std::strtod(std::string(e->value).c_str(), nullptr)) : 0.f;
+        a.epsilon =
+            e ? static_cast<float>(std::strtod(std::string(e->value).c_str(), nullptr)) : 0.f;
         break;
       }
       case OpCode::CustomCall: {
@@ -676,7 +773,8 @@ class Lowerer {
         break;
       }
       case OpCode::Call:
-        if (!callee(op, m_.dialect == "hlo" ? "to_apply" : "callee", &a.callees, true)) return false;
+        if (!callee(op, m_.dialect == "hlo" ? "to_apply" : "callee", &a.callees, true))
+          return false;
         break;
       case OpCode::Composite:
         if (!callee(op, "decomposition", &a.callees, true)) return false;
@@ -688,7 +786,8 @@ class Lowerer {
         if (!callee(op, "calls", &a.callees, false)) return false;
         break;
       case OpCode::While:
-        if (m_.dialect == "hlo" && (!callee(op, "condition", &a.callees, true) || !callee(op, "body", &a.callees, true)))
+        if (m_.dialect == "hlo" &&
+            (!callee(op, "condition", &a.callees, true) || !callee(op, "body", &a.callees, true)))
           return false;
         break;
       case OpCode::Case:
@@ -700,7 +799,9 @@ class Lowerer {
                 const std::string name = symbol_name(cur);
                 if (!name.empty()) {
                   const Function* f = m_.find(name);
-                  if (!f) return fail(op.op, "conditional calls an unknown computation", "a computation of this module", name);
+                  if (!f)
+                    return fail(op.op, "conditional calls an unknown computation",
+                                "a computation of this module", name);
                   a.callees.push_back(static_cast<std::uint32_t>(f - m_.functions.data()));
                 }
                 cur.clear();
@@ -708,7 +809,8 @@ class Lowerer {
                 cur += ch;
               }
             }
-          } else if (!callee(op, "true_computation", &a.callees, true) || !callee(op, "false_computation", &a.callees, true)) {
+          } else if (!callee(op, "true_computation", &a.callees, true) ||
+                     !callee(op, "false_computation", &a.callees, true)) {
             return false;
           }
         }
@@ -727,7 +829,9 @@ class Lowerer {
 }  // namespace
 
 Program lower_lenient(const Module& module) { return Lowerer(module, LowerOptions()).run(); }
-Program lower_lenient(const Module& module, const LowerOptions& options) { return Lowerer(module, options).run(); }
+Program lower_lenient(const Module& module, const LowerOptions& options) {
+  return Lowerer(module, options).run();
+}
 
 Result<Program> lower(const Module& module) {
   auto v = verify(module);

@@ -34,7 +34,8 @@ namespace rl::hlo {
 constexpr std::uint32_t kNoAttrs = ~std::uint32_t(0);
 
 enum class Comparison : std::uint8_t { EQ, NE, LT, LE, GT, GE };
-// How compare orders: by the element type (Default), or as the spec's FLOAT, TOTALORDER, SIGNED, UNSIGNED.
+// How compare orders: by the element type (Default), or as the spec's FLOAT, TOTALORDER, SIGNED,
+// UNSIGNED.
 enum class CompareType : std::uint8_t { Default, Float, TotalOrder, Signed, Unsigned };
 enum class FftType : std::uint8_t { FFT, IFFT, RFFT, IRFFT };
 enum class RngAlgorithm : std::uint8_t { Default, ThreeFry, Philox };
@@ -57,7 +58,7 @@ struct ScatterDims {
 
 struct ConvAttrs {
   ConvDims dims;
-  std::vector<WindowDim> window;   // one per spatial dimension
+  std::vector<WindowDim> window;  // one per spatial dimension
   std::vector<bool> window_reversal;
   std::int64_t feature_group_count = 1, batch_group_count = 1;
 };
@@ -67,14 +68,15 @@ struct OpAttrs {
   // Integer lists: broadcast_in_dim/broadcast dims and sizes, transpose permutation, reverse,
   // reduce and map dimensions, dynamic_slice sizes, fft lengths.
   std::vector<std::int64_t> dims;
-  std::vector<std::int64_t> starts, limits, strides;       // slice
-  std::vector<std::int64_t> low, high, interior;           // pad
-  std::int64_t dimension = 0;                              // concatenate, iota, sort, get_dimension_size, get_tuple_element index, top_k k
-  Comparison direction = Comparison::EQ;                   // compare
+  std::vector<std::int64_t> starts, limits, strides;  // slice
+  std::vector<std::int64_t> low, high, interior;      // pad
+  std::int64_t dimension =
+      0;  // concatenate, iota, sort, get_dimension_size, get_tuple_element index, top_k k
+  Comparison direction = Comparison::EQ;  // compare
   CompareType compare_type = CompareType::Default;
-  bool flag = false;                                       // sort is_stable, cholesky lower
-  int exponent_bits = 0, mantissa_bits = 0;                // reduce_precision
-  std::vector<WindowDim> window;                           // reduce_window, select_and_scatter
+  bool flag = false;                         // sort is_stable, cholesky lower
+  int exponent_bits = 0, mantissa_bits = 0;  // reduce_precision
+  std::vector<WindowDim> window;             // reduce_window, select_and_scatter
   DotDims dot;
   ConvAttrs conv;
   GatherDims gather;
@@ -83,16 +85,19 @@ struct OpAttrs {
   RngAlgorithm rng = RngAlgorithm::Default;
   bool left_side = false, lower = false, unit_diagonal = false;  // triangular_solve
   Transpose transpose_a = Transpose::NoTranspose;
-  float epsilon = 0;                                       // batch norm
+  float epsilon = 0;  // batch norm
   std::int64_t feature_index = 0;
-  std::string target;                                      // custom_call's target ("check.expect_eq")
+  std::string target;  // custom_call's target ("check.expect_eq")
   bool has_side_effect = false;
-  std::vector<std::uint32_t> callees;                      // function indices: call, HLO to_apply / condition+body / branches
-  OpCode applies = OpCode::Unknown;                        // reduce's compact form (`applies stablehlo.add`): the body's one op
-  std::uint32_t literal = kNoAttrs;                        // constant: index in Program::literals
+  std::vector<std::uint32_t>
+      callees;  // function indices: call, HLO to_apply / condition+body / branches
+  OpCode applies =
+      OpCode::Unknown;  // reduce's compact form (`applies stablehlo.add`): the body's one op
+  std::uint32_t literal = kNoAttrs;  // constant: index in Program::literals
 };
 
-// One op of the program: the IR op (operands, results, regions, line:col) and its decoded attributes.
+// One op of the program: the IR op (operands, results, regions, line:col) and its decoded
+// attributes.
 struct Instr {
   const Op* op = nullptr;
   OpCode code = OpCode::Unknown;
@@ -113,7 +118,8 @@ struct LRegion {
 struct LFunction {
   const Function* fn = nullptr;
   LRegion body;
-  std::vector<LRegion> regions;  // mirrors Function::regions (an op's Range of regions indexes both)
+  std::vector<LRegion>
+      regions;  // mirrors Function::regions (an op's Range of regions indexes both)
 };
 
 struct Program {
@@ -132,9 +138,15 @@ struct Program {
   // an operand's buffer in place when no one else holds it.
   std::vector<std::vector<ValueId>> dead;
 
-  const OpAttrs* attrs_of(const Instr& i) const { return i.attrs == kNoAttrs ? nullptr : &attrs[i.attrs]; }
-  const Error* problem_of(const Instr& i) const { return i.problem == kNoAttrs ? nullptr : &problems[i.problem]; }
-  const std::vector<ValueId>* dead_after(const Instr& i) const { return i.dead == kNoAttrs ? nullptr : &dead[i.dead]; }
+  const OpAttrs* attrs_of(const Instr& i) const {
+    return i.attrs == kNoAttrs ? nullptr : &attrs[i.attrs];
+  }
+  const Error* problem_of(const Instr& i) const {
+    return i.problem == kNoAttrs ? nullptr : &problems[i.problem];
+  }
+  const std::vector<ValueId>* dead_after(const Instr& i) const {
+    return i.dead == kNoAttrs ? nullptr : &dead[i.dead];
+  }
   std::size_t function_index(const Function* f) const {
     return static_cast<std::size_t>(f - module->functions.data());
   }

@@ -68,8 +68,10 @@ class NameMap {
   // Adds or replaces.
   void set(std::string_view name, const V& value) {
     Slot* s = slot_for(name);
-    if (s->ptr) s->value = value;
-    else fill(s, name, value);
+    if (s->ptr)
+      s->value = value;
+    else
+      fill(s, name, value);
   }
   void erase(std::string_view name) {
     if (used_ == 0) return;
@@ -181,7 +183,9 @@ class SymbolTable {
     }
     return other_.size() ? other_.find(name) : nullptr;
   }
-  V* find(std::string_view name) { return const_cast<V*>(static_cast<const SymbolTable*>(this)->find(name)); }
+  V* find(std::string_view name) {
+    return const_cast<V*>(static_cast<const SymbolTable*>(this)->find(name));
+  }
   // Adds `name` unless it is there; false (and the old value kept) when it was.
   bool insert(std::string_view name, const V& value) {
     bool had = false;
@@ -279,7 +283,8 @@ class SymbolTable {
     const std::size_t digits = name.size() - i;
     if (digits == 0 || digits > 9 || (digits > 1 && name[i] == '0')) return false;
     std::uint32_t n = 0;
-    for (std::size_t k = i; k < name.size(); ++k) n = n * 10 + static_cast<std::uint32_t>(name[k] - '0');
+    for (std::size_t k = i; k < name.size(); ++k)
+      n = n * 10 + static_cast<std::uint32_t>(name[k] - '0');
     *head = name.substr(0, i);
     *number = n;
     return true;

@@ -75,9 +75,11 @@ class OpMemo {
         a.op.results.count != b.op.results.count)
       return false;
     for (std::size_t i = 0; i < a.num_operands(); ++i)
-      if (a.f.values[a.f.operands(a.op)[i]].type != b.f.values[b.f.operands(b.op)[i]].type) return false;
+      if (a.f.values[a.f.operands(a.op)[i]].type != b.f.values[b.f.operands(b.op)[i]].type)
+        return false;
     for (std::size_t i = 0; i < a.num_results(); ++i)
-      if (a.f.values[a.f.results(a.op)[i]].type != b.f.values[b.f.results(b.op)[i]].type) return false;
+      if (a.f.values[a.f.results(a.op)[i]].type != b.f.values[b.f.results(b.op)[i]].type)
+        return false;
     // The attributes in order, documentation left out.
     const auto x = a.f.attributes(a.op), y = b.f.attributes(b.op);
     std::size_t i = 0, j = 0;

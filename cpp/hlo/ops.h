@@ -16,21 +16,69 @@ enum class OpCode : std::uint16_t {
 
 // The cost rule of an op (cost.cpp: one rule per family).
 enum class CostFamily : std::uint8_t {
-  Zero, Elementwise, Transcendental, Data, Slice, DynamicSlice, DynamicUpdateSlice, Gather,
-  Scatter, Dot, Convolution, Reduce, ReduceWindow, SelectAndScatter, Map, Sort, Fft,
-  TriangularSolve, Cholesky, Rng, RngBitGenerator, AllReduce, AllGather, ReduceScatter,
-  AllToAll, CollectivePermute, While, Conditional, Call, Fusion, AsyncStart, Tuple, CustomCall,
+  Zero,
+  Elementwise,
+  Transcendental,
+  Data,
+  Slice,
+  DynamicSlice,
+  DynamicUpdateSlice,
+  Gather,
+  Scatter,
+  Dot,
+  Convolution,
+  Reduce,
+  ReduceWindow,
+  SelectAndScatter,
+  Map,
+  Sort,
+  Fft,
+  TriangularSolve,
+  Cholesky,
+  Rng,
+  RngBitGenerator,
+  AllReduce,
+  AllGather,
+  ReduceScatter,
+  AllToAll,
+  CollectivePermute,
+  While,
+  Conditional,
+  Call,
+  Fusion,
+  AsyncStart,
+  Tuple,
+  CustomCall,
   Unmodeled,
 };
 
 // The shape-contract rule of an op (verify.cpp: one function per rule).
 enum class VerifyRule : std::uint8_t {
-  None, Constant, Elementwise, Select, Clamp, BroadcastInDim, Reshape, Transpose, Concatenate,
-  Dot, Convolution, Reduce,
+  None,
+  Constant,
+  Elementwise,
+  Select,
+  Clamp,
+  BroadcastInDim,
+  Reshape,
+  Transpose,
+  Concatenate,
+  Dot,
+  Convolution,
+  Reduce,
 };
 
-// What the fusion pass may do with an op (ops.inc says each value's XLA source; fuse.cpp the rules).
-enum class FusionRole : std::uint8_t { None, Loop, LoopExpensive, Duplicable, Constant, Reduce, Output };
+// What the fusion pass may do with an op (ops.inc says each value's XLA source; fuse.cpp the
+// rules).
+enum class FusionRole : std::uint8_t {
+  None,
+  Loop,
+  LoopExpensive,
+  Duplicable,
+  Constant,
+  Reduce,
+  Output
+};
 
 constexpr int kVariadic = -1;
 

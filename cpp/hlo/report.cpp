@@ -19,15 +19,16 @@ namespace {
 
 std::string mebibytes(std::size_t bytes) {
   char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.1f MiB (%zu bytes)", static_cast<double>(bytes) / (1 << 20), bytes);
+  std::snprintf(buffer, sizeof buffer, "%.1f MiB (%zu bytes)",
+                static_cast<double>(bytes) / (1 << 20), bytes);
   return buffer;
 }
 
 }  // namespace
 
 Error text_too_big(std::size_t bytes, bool at_least) {
-  return Error{std::string("the text is ") + (at_least ? "at least " : "") + mebibytes(bytes) + ", more than the " +
-                   mebibytes(kMaxTextBytes) + " the core can analyse at once",
+  return Error{std::string("the text is ") + (at_least ? "at least " : "") + mebibytes(bytes) +
+                   ", more than the " + mebibytes(kMaxTextBytes) + " the core can analyse at once",
                "text", 0, 0};
 }
 
@@ -61,9 +62,12 @@ void TextTotals::add(const Analysis& a) {
   minimum_traffic_bytes += a.minimum_traffic_bytes;
   for (const auto& [k, v] : a.bytes_accessed_operand) bytes_accessed_operand[k] += v;
   for (const auto& entry : a.unmodeled) {
-    auto it = std::find_if(unmodeled.begin(), unmodeled.end(), [&](const auto& u) { return u.first == entry.first; });
-    if (it == unmodeled.end()) unmodeled.push_back(entry);
-    else it->second += entry.second;
+    auto it = std::find_if(unmodeled.begin(), unmodeled.end(),
+                           [&](const auto& u) { return u.first == entry.first; });
+    if (it == unmodeled.end())
+      unmodeled.push_back(entry);
+    else
+      it->second += entry.second;
   }
   notes.insert(notes.end(), a.notes.begin(), a.notes.end());
 }
@@ -75,8 +79,10 @@ double TextTotals::intensity() const {
 namespace {
 
 void write_totals(JsonWriter& j, double flops, double trans, double bytes, double unfused,
-                  const std::map<int, double>& operand, double output, double coll, double traffic) {
-  j.key("totals").begin_object()
+                  const std::map<int, double>& operand, double output, double coll,
+                  double traffic) {
+  j.key("totals")
+      .begin_object()
       .field("flops", flops)
       .field("transcendentals", trans)
       .field("bytes_accessed", bytes)
@@ -142,7 +148,8 @@ void for_each_column(const Analysis& a, const RowStrings& ids, F f) {
   f("op", true, [&](std::size_t i) { return static_cast<double>(ids.op[i]); });
   f("type", true, [&](std::size_t i) { return static_cast<double>(r[i].type); });
   f("function", true, [&](std::size_t i) { return static_cast<double>(ids.fn[r[i].function]); });
-  f("note", true, [&](std::size_t i) { return r[i].note ? static_cast<double>(ids.note[r[i].note]) : -1.0; });
+  f("note", true,
+    [&](std::size_t i) { return r[i].note ? static_cast<double>(ids.note[r[i].note]) : -1.0; });
   f("flops", false, [&](std::size_t i) { return r[i].flops; });
   f("transcendentals", false, [&](std::size_t i) { return r[i].transcendentals; });
   f("bytes_accessed", false, [&](std::size_t i) { return r[i].bytes_accessed; });
@@ -186,8 +193,10 @@ std::size_t string_room(std::string_view s) {
   std::size_t n = s.size() + 3;
   for (char ch : s) {
     const auto c = static_cast<unsigned char>(ch);
-    if (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t') n += 1;
-    else if (c < 0x20) n += 5;
+    if (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t')
+      n += 1;
+    else if (c < 0x20)
+      n += 5;
   }
   return n;
 }
@@ -206,12 +215,14 @@ std::size_t rows_room(const Analysis& a, const RowStrings& ids, bool with_column
   for_each_column(a, ids, [&](const char* name, bool, auto value_of) {
     n += string_room(name) + 2 + JsonWriter::numbers_length(a.ops.size(), value_of);
   });
-  n += 32 + JsonWriter::number_lists_length(a.ops.size(), [&](std::size_t i) { return a.operand_bytes(a.ops[i]); });
+  n += 32 + JsonWriter::number_lists_length(
+                a.ops.size(), [&](std::size_t i) { return a.operand_bytes(a.ops[i]); });
   return n;
 }
 
 // The rows object; its number columns go to `sink` when there is one.
-void write_rows(JsonWriter& j, const Analysis& a, const RowStrings& ids, std::size_t module, RowColumnSink* sink) {
+void write_rows(JsonWriter& j, const Analysis& a, const RowStrings& ids, std::size_t module,
+                RowColumnSink* sink) {
   j.key("rows").begin_object().field("count", static_cast<double>(a.ops.size()));
   j.key("strings").begin_array();
   for (auto s : ids.strings) j.value(s);
@@ -235,8 +246,12 @@ void write_rows(JsonWriter& j, const Analysis& a, const RowStrings& ids, std::si
   }
   j.end_array();
   if (!sink) {
-    for_each_column(a, ids, [&](const char* name, bool, auto value_of) { j.key(name).numbers(a.ops.size(), value_of); });
-    j.key("operand_bytes").number_lists(a.ops.size(), [&](std::size_t i) { return a.operand_bytes(a.ops[i]); });
+    for_each_column(a, ids, [&](const char* name, bool, auto value_of) {
+      j.key(name).numbers(a.ops.size(), value_of);
+    });
+    j.key("operand_bytes").number_lists(a.ops.size(), [&](std::size_t i) {
+      return a.operand_bytes(a.ops[i]);
+    });
     j.end_object();
     return;
   }
@@ -258,7 +273,8 @@ void write_rows(JsonWriter& j, const Analysis& a, const RowStrings& ids, std::si
         const double x = value_of(i);
         reals[i] = x;
         small = small && x >= -2147483648.0 && x <= 2147483647.0 &&
-                static_cast<double>(static_cast<std::int32_t>(x)) == x && !(x == 0 && std::signbit(x));
+                static_cast<double>(static_cast<std::int32_t>(x)) == x &&
+                !(x == 0 && std::signbit(x));
       }
       if (small) {
         ints.resize(n);
@@ -310,9 +326,9 @@ Result<std::string> write_json(Text& t, RowColumnSink* sink) {
   const std::size_t need = room + (sink ? 12 * rows : 0);
   if (!memory::fits(need)) {
     return Result<std::string>::failure(
-        "the analysis is too big for the core's memory: writing it needs about " + std::to_string(need >> 20) +
-        " MiB more, with " + std::to_string(memory::in_use() >> 20) + " MiB of the " +
-        std::to_string(memory::limit() >> 20) + " MiB the core has in use");
+        "the analysis is too big for the core's memory: writing it needs about " +
+        std::to_string(need >> 20) + " MiB more, with " + std::to_string(memory::in_use() >> 20) +
+        " MiB of the " + std::to_string(memory::limit() >> 20) + " MiB the core has in use");
   }
   j.reserve(room);
   j.begin_object().field("dialect", t.dialect);
@@ -322,18 +338,26 @@ Result<std::string> write_json(Text& t, RowColumnSink* sink) {
     auto& m = t.modules[i];
     if (!m.analysis) {
       const Error& e = m.analysis.error_info();
-      j.begin_object().field("module_name", m.name).field("module_line", m.line).field("error", e.message);
-      j.field("message", e.without_place()).field("line", e.line).field("column", e.column).end_object();
+      j.begin_object()
+          .field("module_name", m.name)
+          .field("module_line", m.line)
+          .field("error", e.message);
+      j.field("message", e.without_place())
+          .field("line", e.line)
+          .field("column", e.column)
+          .end_object();
       continue;
     }
     const Analysis& a = m.analysis.value();
     j.begin_object().field("module_name", a.module_name).field("entry", a.entry);
     write_rows(j, a, ids[i], i, sink);
     std::vector<std::uint32_t>().swap(ids[i].op);
-    write_totals(j, a.flops, a.transcendentals, a.bytes_accessed, a.unfused_bytes_accessed, a.bytes_accessed_operand,
-                 a.bytes_accessed_output, a.collective_bytes, a.minimum_traffic_bytes);
+    write_totals(j, a.flops, a.transcendentals, a.bytes_accessed, a.unfused_bytes_accessed,
+                 a.bytes_accessed_operand, a.bytes_accessed_output, a.collective_bytes,
+                 a.minimum_traffic_bytes);
     j.key("unmodeled").begin_array();
-    for (const auto& [op, count] : a.unmodeled) j.begin_object().field("op", op).field("count", count).end_object();
+    for (const auto& [op, count] : a.unmodeled)
+      j.begin_object().field("op", op).field("count", count).end_object();
     j.end_array();
     j.key("notes").begin_array();
     for (const auto& n : a.notes) j.value(n);
@@ -344,10 +368,12 @@ Result<std::string> write_json(Text& t, RowColumnSink* sink) {
   }
   j.end_array();
   // The file: its modules summed (the page and the CLI show one program per file).
-  write_totals(j, sum.flops, sum.transcendentals, sum.bytes_accessed, sum.unfused_bytes_accessed, sum.bytes_accessed_operand,
-               sum.bytes_accessed_output, sum.collective_bytes, sum.minimum_traffic_bytes);
+  write_totals(j, sum.flops, sum.transcendentals, sum.bytes_accessed, sum.unfused_bytes_accessed,
+               sum.bytes_accessed_operand, sum.bytes_accessed_output, sum.collective_bytes,
+               sum.minimum_traffic_bytes);
   j.key("unmodeled").begin_array();
-  for (const auto& [op, count] : sum.unmodeled) j.begin_object().field("op", op).field("count", count).end_object();
+  for (const auto& [op, count] : sum.unmodeled)
+    j.begin_object().field("op", op).field("count", count).end_object();
   j.end_array();
   j.key("notes").begin_array();
   for (const auto& n : sum.notes) j.value(n);
@@ -356,7 +382,10 @@ Result<std::string> write_json(Text& t, RowColumnSink* sink) {
   for (const auto& m : t.modules) {
     if (m.analysis) continue;
     const Error& e = m.analysis.error_info();
-    j.begin_object().field("module_name", m.name).field("error", e.message).field("message", e.without_place());
+    j.begin_object()
+        .field("module_name", m.name)
+        .field("error", e.message)
+        .field("message", e.without_place());
     j.field("line", e.line).field("column", e.column).end_object();
   }
   j.end_array();
@@ -376,12 +405,19 @@ std::string to_json(TextAnalysis&& t) {
   auto j = write_json(t, nullptr);
   return j ? std::move(j.value()) : std::string();
 }
-Result<std::string> to_json(TextAnalysis&& t, RowColumnSink& columns) { return write_json(t, &columns); }
+Result<std::string> to_json(TextAnalysis&& t, RowColumnSink& columns) {
+  return write_json(t, &columns);
+}
 
 namespace {
 
 void write_fused_totals(JsonWriter& j, const char* key, double flops, double trans, double bytes) {
-  j.key(key).begin_object().field("flops", flops).field("transcendentals", trans).field("bytes_accessed", bytes).end_object();
+  j.key(key)
+      .begin_object()
+      .field("flops", flops)
+      .field("transcendentals", trans)
+      .field("bytes_accessed", bytes)
+      .end_object();
 }
 
 }  // namespace
@@ -399,12 +435,19 @@ Result<std::string> fused_json(std::string text, const FuseOptions& options) {
   j.key("modules").begin_array();
   for (auto& m : modules.value()) {
     auto verified = verify(m);
-    Result<FusedModule> x = verified ? fuse_module(m, options) : Result<FusedModule>::failure_from(verified);
+    Result<FusedModule> x =
+        verified ? fuse_module(m, options) : Result<FusedModule>::failure_from(verified);
     if (!x) {
       const Error& e = x.error_info();
       errors.emplace_back(m.name, e);
-      j.begin_object().field("module_name", m.name).field("module_line", m.line).field("error", e.message);
-      j.field("message", e.without_place()).field("line", e.line).field("column", e.column).end_object();
+      j.begin_object()
+          .field("module_name", m.name)
+          .field("module_line", m.line)
+          .field("error", e.message);
+      j.field("message", e.without_place())
+          .field("line", e.line)
+          .field("column", e.column)
+          .end_object();
       continue;
     }
     const FusedModule& f = x.value();
@@ -413,18 +456,29 @@ Result<std::string> fused_json(std::string text, const FuseOptions& options) {
     trans += a.transcendentals;
     unfused += a.unfused_bytes_accessed;
     fused += a.bytes_accessed;
-    j.begin_object().field("module_name", a.module_name).field("entry", a.entry).field("already_fused", f.already_fused);
+    j.begin_object()
+        .field("module_name", a.module_name)
+        .field("entry", a.entry)
+        .field("already_fused", f.already_fused);
     j.field("text", f.text);
     write_fused_totals(j, "totals", a.flops, a.transcendentals, a.unfused_bytes_accessed);
     write_fused_totals(j, "fused_totals", a.flops, a.transcendentals, a.bytes_accessed);
     j.key("fusions").begin_array();
     for (const auto& fu : f.fusions) {
       j.begin_object().field("name", fu.name).field("kind", fu.kind_name);
-      j.field("function", std::string(a.functions.size() > fu.function ? a.functions[fu.function] : std::string_view()));
+      j.field("function", std::string(a.functions.size() > fu.function ? a.functions[fu.function]
+                                                                       : std::string_view()));
       j.key("ops").begin_array();
-      for (const auto& o : fu.ops) j.begin_object().field("line", o.line).field("column", o.column).field("op", o.op).end_object();
+      for (const auto& o : fu.ops)
+        j.begin_object()
+            .field("line", o.line)
+            .field("column", o.column)
+            .field("op", o.op)
+            .end_object();
       j.end_array();
-      j.field("flops", fu.flops).field("transcendentals", fu.transcendentals).field("bytes_accessed", fu.bytes_accessed);
+      j.field("flops", fu.flops)
+          .field("transcendentals", fu.transcendentals)
+          .field("bytes_accessed", fu.bytes_accessed);
       j.field("unfused_bytes_accessed", fu.unfused_bytes_accessed)
           .field("bytes_saved", fu.unfused_bytes_accessed - fu.bytes_accessed)
           .end_object();
@@ -437,8 +491,13 @@ Result<std::string> fused_json(std::string text, const FuseOptions& options) {
   write_fused_totals(j, "fused_totals", flops, trans, fused);
   j.key("errors").begin_array();
   for (const auto& [name, e] : errors)
-    j.begin_object().field("module_name", name).field("error", e.message).field("message", e.without_place())
-        .field("line", e.line).field("column", e.column).end_object();
+    j.begin_object()
+        .field("module_name", name)
+        .field("error", e.message)
+        .field("message", e.without_place())
+        .field("line", e.line)
+        .field("column", e.column)
+        .end_object();
   j.end_array().end_object();
   return R::success(j.take());
 }

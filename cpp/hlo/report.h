@@ -92,7 +92,8 @@ class RowColumnSink {
  public:
   virtual ~RowColumnSink() = default;
   virtual void column(std::size_t module, const char* name, const std::vector<double>& values) = 0;
-  virtual void column(std::size_t module, const char* name, const std::vector<std::int32_t>& values) = 0;
+  virtual void column(std::size_t module, const char* name,
+                      const std::vector<std::int32_t>& values) = 0;
 };
 
 // The report as the bindings send it: the JSON above without the rows' number columns and
@@ -108,7 +109,8 @@ Result<std::string> to_json(TextAnalysis&& analysis, RowColumnSink& columns);
 //    totals: Totals, fused_totals: Totals, errors: [{module_name, error, message, line, column}]}
 //   FusedModule: {module_name, entry, already_fused, text, totals: Totals, fused_totals: Totals,
 //                 fusions: [{name, kind, function, ops: [{line, column, op}], flops,
-//                            transcendentals, bytes_accessed, unfused_bytes_accessed, bytes_saved}]}
+//                            transcendentals, bytes_accessed, unfused_bytes_accessed,
+//                            bytes_saved}]}
 //   Totals: {flops, transcendentals, bytes_accessed}: the entry's, unfused (every op alone) or
 //   fused (each fusion counted at its boundary); the file's summed over its modules.
 // A parse error fails the whole text; a module that does not verify carries its error.

@@ -64,8 +64,8 @@ class MlirParser {
   Result<std::vector<Module>> run() {
     const std::size_t control = find_control_char(text_);
     if (control != std::string_view::npos)
-      return Result<std::vector<Module>>::failure_at(control_char_error(lx_, control), lx_.line_of(control),
-                                                     lx_.column_of(control));
+      return Result<std::vector<Module>>::failure_at(control_char_error(lx_, control),
+                                                     lx_.line_of(control), lx_.column_of(control));
     bool have_implicit = false;
     std::size_t implicit = 0;
     while (!failed_) {
@@ -98,11 +98,13 @@ class MlirParser {
         skip_line();
         continue;
       }
-      if (t.kind == Tok::LBrace && text_.compare(t.offset, 3, "{-#") == 0) {  // {-# dialect_resources ... #-}
+      if (t.kind == Tok::LBrace &&
+          text_.compare(t.offset, 3, "{-#") == 0) {  // {-# dialect_resources ... #-}
         if (!skip_group()) break;
         continue;
       }
-      fail(t.offset, "unexpected text at the top level", "'module', 'func.func' or '// -----'", describe(t));
+      fail(t.offset, "unexpected text at the top level", "'module', 'func.func' or '// -----'",
+           describe(t));
     }
     if (failed_) return Result<std::vector<Module>>::failure_at(error_, error_line_, error_column_);
     for (auto& m : modules_) finish_module(m);
@@ -223,12 +225,15 @@ class MlirParser {
     while (undo_.size() > mark) {
       Undo u = undo_.back();
       undo_.pop_back();
-      if (u.had) sym_.set(u.name, u.prev);
-      else sym_.erase(u.name);
+      if (u.had)
+        sym_.set(u.name, u.prev);
+      else
+        sym_.erase(u.name);
     }
     --scope_;
   }
-  ValueId new_value(TypeId type, std::string_view name, bool grouped = false, std::uint32_t index = 0) {
+  ValueId new_value(TypeId type, std::string_view name, bool grouped = false,
+                    std::uint32_t index = 0) {
     fn_->values.push_back({type, index, grouped, name});
     return static_cast<ValueId>(fn_->values.size() - 1);
   }
@@ -264,9 +269,11 @@ class MlirParser {
       if (t.kind == Tok::End || t.kind == Tok::Split || t.kind == Tok::Error) return;
       if (!first && depth == 0 && t.newline_before) return;
       first = false;
-      if (t.kind == Tok::LParen || t.kind == Tok::LBracket || t.kind == Tok::LBrace || t.kind == Tok::Less)
+      if (t.kind == Tok::LParen || t.kind == Tok::LBracket || t.kind == Tok::LBrace ||
+          t.kind == Tok::Less)
         ++depth;
-      if ((t.kind == Tok::RParen || t.kind == Tok::RBracket || t.kind == Tok::RBrace || t.kind == Tok::Greater) &&
+      if ((t.kind == Tok::RParen || t.kind == Tok::RBracket || t.kind == Tok::RBrace ||
+           t.kind == Tok::Greater) &&
           depth > 0)
         --depth;
       lx_.next();
@@ -279,13 +286,22 @@ class MlirParser {
     do {
       Token t = lx_.next();
       switch (t.kind) {
-        case Tok::LParen: case Tok::LBracket: case Tok::LBrace: case Tok::Less:
-          if (++depth > kMaxDepth) return fail(t.offset, "nesting is too deep", "at most 256 levels", "more");
+        case Tok::LParen:
+        case Tok::LBracket:
+        case Tok::LBrace:
+        case Tok::Less:
+          if (++depth > kMaxDepth)
+            return fail(t.offset, "nesting is too deep", "at most 256 levels", "more");
           break;
-        case Tok::RParen: case Tok::RBracket: case Tok::RBrace: case Tok::Greater:
+        case Tok::RParen:
+        case Tok::RBracket:
+        case Tok::RBrace:
+        case Tok::Greater:
           --depth;
           break;
-        case Tok::End: case Tok::Split: case Tok::Error:
+        case Tok::End:
+        case Tok::Split:
+        case Tok::Error:
           return fail(t.offset, "unbalanced brackets", "a closing bracket", describe(t));
         default:
           break;
@@ -333,7 +349,8 @@ class MlirParser {
     lx_.skip_space();
     const std::size_t start = lx_.pos();
     const std::size_t n = text_.size();
-    if (depth > kMaxDepth) return fail(start, "type nesting is too deep", "at most 256 levels", "more");
+    if (depth > kMaxDepth)
+      return fail(start, "type nesting is too deep", "at most 256 levels", "more");
     auto starts = [&](std::string_view w) { return text_.compare(start, w.size(), w) == 0; };
     auto got = [&](std::size_t p) {
       lx_.set_pos(p);
@@ -346,7 +363,8 @@ class MlirParser {
       if (p < n && text_[p] == '*') {
         out.ranked = false;
         ++p;
-        if (p >= n || text_[p] != 'x') return fail(p, "bad unranked tensor type", "'x' after '*'", got(p));
+        if (p >= n || text_[p] != 'x')
+          return fail(p, "bad unranked tensor type", "'x' after '*'", got(p));
         ++p;
       } else {
         while (p < n) {
@@ -367,16 +385,19 @@ class MlirParser {
           } else {
             break;
           }
-          if (p >= n || text_[p] != 'x') return fail(p, "bad tensor type", "'x' after a dimension", got(p));
+          if (p >= n || text_[p] != 'x')
+            return fail(p, "bad tensor type", "'x' after a dimension", got(p));
           ++p;
-          if (out.dims.size() > 4096) return fail(p, "tensor rank is too large", "at most 4096 dimensions", "more");
+          if (out.dims.size() > 4096)
+            return fail(p, "tensor rank is too large", "at most 4096 dimensions", "more");
         }
       }
       lx_.set_pos(p);
       Type elem;
       if (!parse_type(elem, depth + 1)) return false;
       if (elem.kind != Type::Kind::Element && elem.kind != Type::Kind::Opaque)
-        return fail(p, "bad tensor element type", "an element type such as f32", "'" + elem.text + "'");
+        return fail(p, "bad tensor element type", "an element type such as f32",
+                    "'" + elem.text + "'");
       out.element = elem.element.empty() ? elem.text : elem.element;
       out.etype = elem.etype;
       out.element_bytes = elem.element_bytes;
@@ -384,7 +405,8 @@ class MlirParser {
       p = lx_.pos();
       if (p < n && text_[p] == ',') {  // encoding: skip to the tensor's closing '>'
         std::size_t close = skip_balanced_chars(start + 6);
-        if (close == std::string_view::npos) return fail(p, "unterminated tensor type", "'>'", "end of input");
+        if (close == std::string_view::npos)
+          return fail(p, "unterminated tensor type", "'>'", "end of input");
         p = close - 1;
       }
       if (p >= n || text_[p] != '>') return fail(p, "bad tensor type", "'>'", got(p));
@@ -432,7 +454,8 @@ class MlirParser {
       std::string_view name = text_.substr(start, p - start);
       if (p < n && text_[p] == '<') {
         std::size_t close = skip_balanced_chars(p);
-        if (close == std::string_view::npos) return fail(p, "unterminated type", "'>'", "end of input");
+        if (close == std::string_view::npos)
+          return fail(p, "unterminated type", "'>'", "end of input");
         p = close;
       }
       std::string_view whole = text_.substr(start, p - start);
@@ -451,7 +474,8 @@ class MlirParser {
       std::string_view name = text_.substr(start, p - start);
       if (p < n && text_[p] == '<') {  // memref<...>, vector<...>, other parametric types
         std::size_t close = skip_balanced_chars(p);
-        if (close == std::string_view::npos) return fail(p, "unterminated type", "'>'", "end of input");
+        if (close == std::string_view::npos)
+          return fail(p, "unterminated type", "'>'", "end of input");
         p = close;
         out.kind = Type::Kind::Opaque;
       } else {
@@ -463,7 +487,8 @@ class MlirParser {
         // costing it would silently count zero bytes. Dialect types start with '!'.
         if (out.element_bytes == 0 && name != "none") {
           return fail(start, "unknown element type",
-                      "i1…i64, ui8…ui64, f16, bf16, f32, f64, an f8/f6/f4 type, complex<…> or a !dialect type",
+                      "i1…i64, ui8…ui64, f16, bf16, f32, f64, an f8/f6/f4 type, complex<…> or a "
+                      "!dialect type",
                       "'" + std::string(name) + "'");
         }
       }
@@ -549,14 +574,20 @@ class MlirParser {
     while (true) {
       Token t = lx_.peek();
       if (t.kind == Tok::End || t.kind == Tok::Split) break;
-      if (t.kind == Tok::Error) return fail(t.offset, "bad attribute value", "a complete value", describe(t));
-      bool closer = t.kind == Tok::RParen || t.kind == Tok::RBracket || t.kind == Tok::RBrace || t.kind == Tok::Greater;
+      if (t.kind == Tok::Error)
+        return fail(t.offset, "bad attribute value", "a complete value", describe(t));
+      bool closer = t.kind == Tok::RParen || t.kind == Tok::RBracket || t.kind == Tok::RBrace ||
+                    t.kind == Tok::Greater;
       if (depth == 0) {
         if (t.kind == Tok::Comma || closer) break;
-        if (!in_dict && (t.kind == Tok::Colon || (!first && (t.newline_before || t.kind == Tok::LBrace)))) break;
+        if (!in_dict &&
+            (t.kind == Tok::Colon || (!first && (t.newline_before || t.kind == Tok::LBrace))))
+          break;
       }
-      if (t.kind == Tok::LParen || t.kind == Tok::LBracket || t.kind == Tok::LBrace || t.kind == Tok::Less) {
-        if (++depth > kMaxDepth) return fail(t.offset, "nesting is too deep", "at most 256 levels", "more");
+      if (t.kind == Tok::LParen || t.kind == Tok::LBracket || t.kind == Tok::LBrace ||
+          t.kind == Tok::Less) {
+        if (++depth > kMaxDepth)
+          return fail(t.offset, "nesting is too deep", "at most 256 levels", "more");
       } else if (closer) {
         --depth;
       }
@@ -626,7 +657,8 @@ class MlirParser {
   }
 
   bool parse_module_body(Module& m, int depth) {
-    if (depth > kMaxDepth) return fail(lx_.pos(), "modules nest too deeply", "at most 256 levels", "more");
+    if (depth > kMaxDepth)
+      return fail(lx_.pos(), "modules nest too deeply", "at most 256 levels", "more");
     while (true) {
       Token t = lx_.peek();
       if (t.kind == Tok::RBrace) {
@@ -707,7 +739,8 @@ class MlirParser {
       lx_.next();
       t = lx_.peek();
     }
-    if (t.kind != Tok::At) return fail(t.offset, "bad function", "a function name such as @main", describe(t));
+    if (t.kind != Tok::At)
+      return fail(t.offset, "bad function", "a function name such as @main", describe(t));
     f.name = strip_symbol(lx_.next().text);
     if (!expect(Tok::LParen, "bad function signature", "'(' after the function name")) return false;
     if (lx_.peek().kind != Tok::RParen) {
@@ -717,8 +750,8 @@ class MlirParser {
         if (a.kind == Tok::Percent) {
           name = lx_.next().text;
           if (lx_.peek().kind != Tok::Colon)
-            return fail(lx_.peek().offset, "bad function argument", "':' and a type after " + std::string(name),
-                        describe(lx_.peek()));
+            return fail(lx_.peek().offset, "bad function argument",
+                        "':' and a type after " + std::string(name), describe(lx_.peek()));
           lx_.next();
         }
         TypeId ty;
@@ -761,12 +794,15 @@ class MlirParser {
   }
 
   // `{ [^bb0(%a: T):] ops ... }`. The entry block gets `names`/`types` as new values (a pretty
-  // op's region arguments) or `existing` (a function body's arguments), unless it has its own label.
-  bool parse_region(Region& r, const std::vector<std::string_view>& names, const std::vector<TypeId>& types,
+  // op's region arguments) or `existing` (a function body's arguments), unless it has its own
+  // label.
+  bool parse_region(Region& r, const std::vector<std::string_view>& names,
+                    const std::vector<TypeId>& types,
                     const std::vector<ValueId>* existing = nullptr) {
     Token open = lx_.peek();
     if (!expect(Tok::LBrace, "bad region", "'{'")) return false;
-    if (++depth_ > kMaxDepth) return fail(open.offset, "regions nest too deeply", "at most 256 levels", "more");
+    if (++depth_ > kMaxDepth)
+      return fail(open.offset, "regions nest too deeply", "at most 256 levels", "more");
     const std::size_t mark = open_scope();
     r.blocks.emplace_back();
     if (existing) {  // a function's body
@@ -797,7 +833,8 @@ class MlirParser {
           lx_.next();
           while (lx_.peek().kind != Tok::RParen) {
             Token a = lx_.peek();
-            if (a.kind != Tok::Percent) return fail(a.offset, "bad block argument", "%name: type", describe(a));
+            if (a.kind != Tok::Percent)
+              return fail(a.offset, "bad block argument", "%name: type", describe(a));
             lx_.next();
             if (!expect(Tok::Colon, "bad block argument", "':' and a type")) return false;
             TypeId ty;
@@ -806,9 +843,11 @@ class MlirParser {
             ValueId v = new_value(ty, a.text);
             define(a.text, {v, 1});
             b.args.push_back(v);
-            if (lx_.peek().kind == Tok::Comma) lx_.next();
+            if (lx_.peek().kind == Tok::Comma)
+              lx_.next();
             else if (lx_.peek().kind != Tok::RParen)
-              return fail(lx_.peek().offset, "bad block argument list", "',' or ')'", describe(lx_.peek()));
+              return fail(lx_.peek().offset, "bad block argument list", "',' or ')'",
+                          describe(lx_.peek()));
           }
           lx_.next();
         }
@@ -867,8 +906,9 @@ class MlirParser {
     const std::size_t limit = memory::limit();
     if (memory::fits(limit / 4)) return true;
     return fail(offset, "the program is too big for the core's memory",
-                "at most " + std::to_string((limit - limit / 4) >> 20) + " MiB in use while reading it (of the " +
-                    std::to_string(limit >> 20) + " MiB the core has)",
+                "at most " + std::to_string((limit - limit / 4) >> 20) +
+                    " MiB in use while reading it (of the " + std::to_string(limit >> 20) +
+                    " MiB the core has)",
                 std::to_string(memory::in_use() >> 20) + " MiB at this operation");
   }
   Pending& pending() {
@@ -891,15 +931,19 @@ class MlirParser {
     if (first.kind == Tok::Percent) {
       while (true) {
         Token r = lx_.next();
-        if (r.kind != Tok::Percent) return fail(r.offset, "bad result list", "a result name such as %0", describe(r));
+        if (r.kind != Tok::Percent)
+          return fail(r.offset, "bad result list", "a result name such as %0", describe(r));
         std::uint32_t count = 1;
         if (lx_.peek().kind == Tok::Colon) {
           lx_.next();
           Token c = lx_.next();
           std::int64_t v = 0;
           if (c.kind != Tok::Number || !decimal_in_range(c.text, 1, kMaxResultCount, &v))
-            return fail(c.offset, "a result count must be an integer from 1 to " + std::to_string(kMaxResultCount),
-                        "a count such as 2 after '" + std::string(r.text.substr(0, 40)) + ":'", describe(c));
+            return fail(
+                c.offset,
+                "a result count must be an integer from 1 to " + std::to_string(kMaxResultCount),
+                "a count such as 2 after '" + std::string(r.text.substr(0, 40)) + ":'",
+                describe(c));
           count = static_cast<std::uint32_t>(v);
         }
         defs.push_back({r.text, count});
@@ -926,7 +970,8 @@ class MlirParser {
       op.code = op_from_name(op.name, "stablehlo");
       ok = parse_custom(op, p, nres);
     } else {
-      return fail(nt.offset, "bad operation", "an operation name such as stablehlo.add", describe(nt));
+      return fail(nt.offset, "bad operation", "an operation name such as stablehlo.add",
+                  describe(nt));
     }
     if (!ok) return false;
     // Operands: every one must name a value defined before it (a function or block argument,
@@ -937,9 +982,10 @@ class MlirParser {
     for (std::size_t i = 0; i < p.operands.size(); ++i) {
       ValueId v;
       if (!lookup(p.operands[i], &v))
-        return fail(first.offset, "use of an undefined value", "a value defined before this operation",
-                    std::string(p.operands[i]));
-      // The signature's operand type, kept when it differs from the value's (verify.cpp refuses it).
+        return fail(first.offset, "use of an undefined value",
+                    "a value defined before this operation", std::string(p.operands[i]));
+      // The signature's operand type, kept when it differs from the value's (verify.cpp refuses
+      // it).
       if (written.size() == p.operands.size() && written[i] != fn_->values[v].type)
         fn_->written_types.push_back({static_cast<std::uint32_t>(fn_->refs.size()), written[i]});
       fn_->refs.push_back(v);
@@ -970,13 +1016,16 @@ class MlirParser {
   bool parse_generic(Op& op, Pending& p, std::size_t nres) {
     if (lx_.peek().kind != Tok::LParen)
       return fail(lx_.peek().offset, "bad generic operation",
-                  "'(' and the operand list after \"" + std::string(op.name) + "\"", describe(lx_.peek()));
+                  "'(' and the operand list after \"" + std::string(op.name) + "\"",
+                  describe(lx_.peek()));
     lx_.next();
     while (lx_.peek().kind != Tok::RParen) {
       Token a = lx_.next();
-      if (a.kind != Tok::Percent) return fail(a.offset, "bad operand list", "an operand such as %0", describe(a));
+      if (a.kind != Tok::Percent)
+        return fail(a.offset, "bad operand list", "an operand such as %0", describe(a));
       p.operands.push_back(a.text);
-      if (lx_.peek().kind == Tok::Comma) lx_.next();
+      if (lx_.peek().kind == Tok::Comma)
+        lx_.next();
       else if (lx_.peek().kind != Tok::RParen)
         return fail(lx_.peek().offset, "bad operand list", "',' or ')'", describe(lx_.peek()));
     }
@@ -985,7 +1034,8 @@ class MlirParser {
     if (lx_.peek().kind == Tok::Less) {                                   // <{properties}>
       lx_.next();
       if (!parse_attr_dict(p.attrs)) return false;
-      if (!expect(Tok::Greater, "bad properties", "'>' after the properties dictionary")) return false;
+      if (!expect(Tok::Greater, "bad properties", "'>' after the properties dictionary"))
+        return false;
     }
     if (lx_.peek().kind == Tok::LParen) {  // ({ region }, { region })
       lx_.next();
@@ -1005,11 +1055,14 @@ class MlirParser {
     if (colon.kind != Tok::Colon) {  // at the end of the op's line when nothing follows on it
       const bool same_line = colon.kind != Tok::End && !colon.newline_before;
       return fail(same_line ? colon.offset : lx_.pos(), "bad generic operation",
-                  "':' and a function type such as (T) -> T", same_line ? describe(colon) : "the end of the line");
+                  "':' and a function type such as (T) -> T",
+                  same_line ? describe(colon) : "the end of the line");
     }
     lx_.next();
     std::vector<TypeId>& in = p.sig_in;
-    if (!at_paren()) return fail(lx_.pos(), "bad generic operation", "a function type such as (T) -> T", describe(lx_.peek()));
+    if (!at_paren())
+      return fail(lx_.pos(), "bad generic operation", "a function type such as (T) -> T",
+                  describe(lx_.peek()));
     if (!parse_type_list(in)) return false;
     if (!expect(Tok::Arrow, "bad function type", "'->' and the result types")) return false;
     const bool paren = at_paren();
@@ -1022,7 +1075,8 @@ class MlirParser {
       p.result_types.push_back(t);
     }
     if (p.result_types.size() < nres)
-      return fail(results_at, "\"" + std::string(op.name.substr(0, 40)) + "\" has " + counted(nres, "result"),
+      return fail(results_at,
+                  "\"" + std::string(op.name.substr(0, 40)) + "\" has " + counted(nres, "result"),
                   "a type for each result after '->'", counted(p.result_types.size(), "type"));
     return skip_loc();
   }
@@ -1030,7 +1084,8 @@ class MlirParser {
   // `(%a, %b#1, ...)` after a symbol, the '(' not yet consumed.
   bool parse_call_operands(const Op& op, const Token& callee, Pending& p) {
     lx_.next();  // '('
-    const std::string list = "the operand list of " + std::string(op.name) + " " + std::string(callee.text.substr(0, 40));
+    const std::string list = "the operand list of " + std::string(op.name) + " " +
+                             std::string(callee.text.substr(0, 40));
     if (lx_.peek().kind == Tok::RParen) {
       lx_.next();
       return true;
@@ -1050,7 +1105,9 @@ class MlirParser {
         lx_.next();
         return true;
       }
-      return fail(s.offset, "unclosed operand list of " + std::string(op.name) + " " + std::string(callee.text.substr(0, 40)),
+      return fail(s.offset,
+                  "unclosed operand list of " + std::string(op.name) + " " +
+                      std::string(callee.text.substr(0, 40)),
                   "',' or ')' after " + std::string(a.text.substr(0, 40)), describe(s));
     }
   }
@@ -1062,19 +1119,23 @@ class MlirParser {
     std::size_t sig_at = 0;  // the signature's ':'
     std::vector<TypeId>& sig_in = p.sig_in;
     std::vector<TypeId>& sig_out = p.sig_out;
-    std::vector<std::string_view>& def_names = p.def_names;  // region argument definitions (%x: T, %x = %y)
+    std::vector<std::string_view>& def_names =
+        p.def_names;  // region argument definitions (%x: T, %x = %y)
     std::vector<TypeId>& def_types = p.def_types;
-    std::vector<std::size_t>& untyped_defs = p.untyped_defs;  // %iterArg = %v: typed from the signature
+    std::vector<std::size_t>& untyped_defs =
+        p.untyped_defs;  // %iterArg = %v: typed from the signature
     std::vector<std::string_view>& keywords = p.keywords;
-    std::size_t bracket_at = std::string_view::npos;  // a `[...]` group at depth 0 (slice, get_tuple_element)
-    bool open_paren = false;  // the group open at depth 1 is a '(' (the operand list)
-    bool reducer = false;     // reduce's pretty form: `reducer(%lhs0, %rhs0) (%lhs1, %rhs1)`
-    bool next_is_init = false;            // reduce's pretty `(%x init: %z)`: %z is an init value
+    std::size_t bracket_at =
+        std::string_view::npos;  // a `[...]` group at depth 0 (slice, get_tuple_element)
+    bool open_paren = false;     // the group open at depth 1 is a '(' (the operand list)
+    bool reducer = false;        // reduce's pretty form: `reducer(%lhs0, %rhs0) (%lhs1, %rhs1)`
+    bool next_is_init = false;   // reduce's pretty `(%x init: %z)`: %z is an init value
     std::vector<bool>& is_init = p.is_init;  // per operand, while any init is seen
     while (true) {
       Token t = lx_.peek();
       if (t.kind == Tok::End || t.kind == Tok::Split) break;
-      if (t.kind == Tok::Error) return fail(t.offset, "bad operation text", "complete tokens", describe(t));
+      if (t.kind == Tok::Error)
+        return fail(t.offset, "bad operation text", "complete tokens", describe(t));
       if (depth == 0) {
         if (t.kind == Tok::RBrace) break;
         if (!first && t.newline_before && !(t.kind == Tok::Ident && is_continuation(t.text))) break;
@@ -1105,7 +1166,8 @@ class MlirParser {
         case Tok::Colon: {
           lx_.next();
           if (depth > 0) break;
-          if (have_sig) return fail(t.offset, "bad operation", "one type signature after ':'", "a second ':'");
+          if (have_sig)
+            return fail(t.offset, "bad operation", "one type signature after ':'", "a second ':'");
           have_sig = true;
           sig_at = t.offset;
           if (at_paren()) {
@@ -1153,7 +1215,8 @@ class MlirParser {
         }
         case Tok::Ident: {
           if (depth == 0 && op.code == OpCode::Constant && lx_.peek().kind == Tok::Ident &&
-              (t.text == "dense" || t.text == "dense_resource" || t.text == "sparse" || t.text == "array")) {
+              (t.text == "dense" || t.text == "dense_resource" || t.text == "sparse" ||
+               t.text == "array")) {
             Attribute a{"value", {}};
             if (!scan_value(a.value, false)) return false;
             p.attrs.push_back(a);
@@ -1164,7 +1227,8 @@ class MlirParser {
           if (t.text == "loc" && after.kind == Tok::LParen) {
             if (!skip_group()) return false;
           } else if ((depth == 0 || (depth == 1 && open_paren)) && after.kind == Tok::Equal) {
-            // `name = value` after the op name, or inside its operand list (`chlo.top_k(%x, k = 2)`).
+            // `name = value` after the op name, or inside its operand list (`chlo.top_k(%x, k =
+            // 2)`).
             lx_.next();
             Attribute a{t.text, {}};
             if (!scan_value(a.value, false)) return false;
@@ -1190,7 +1254,8 @@ class MlirParser {
           }
           // `call @f(%a, %b)`, `custom_call @target(%a)`: the operand list is read strictly, so a
           // missing ')' is reported where it was expected, not lines later.
-          if (depth == 0 && lx_.peek().kind == Tok::LParen && !parse_call_operands(op, t, p)) return false;
+          if (depth == 0 && lx_.peek().kind == Tok::LParen && !parse_call_operands(op, t, p))
+            return false;
           break;
         case Tok::LBrace: {
           if (depth > 0) {
@@ -1237,18 +1302,24 @@ class MlirParser {
         }
         case Tok::LBracket:
           if (depth == 0) bracket_at = t.offset;
-          if (++depth > kMaxDepth) return fail(t.offset, "nesting is too deep", "at most 256 levels", "more");
+          if (++depth > kMaxDepth)
+            return fail(t.offset, "nesting is too deep", "at most 256 levels", "more");
           lx_.next();
           break;
-        case Tok::LParen: case Tok::Less:
+        case Tok::LParen:
+        case Tok::Less:
           if (depth == 0) open_paren = t.kind == Tok::LParen;
-          if (++depth > kMaxDepth) return fail(t.offset, "nesting is too deep", "at most 256 levels", "more");
+          if (++depth > kMaxDepth)
+            return fail(t.offset, "nesting is too deep", "at most 256 levels", "more");
           lx_.next();
           break;
-        case Tok::RParen: case Tok::RBracket: case Tok::Greater: case Tok::RBrace:
+        case Tok::RParen:
+        case Tok::RBracket:
+        case Tok::Greater:
+        case Tok::RBrace:
           if (depth == 0)
-            return fail(t.offset, "unbalanced brackets in " + std::string(op.name), "an opening bracket before it",
-                        describe(t));
+            return fail(t.offset, "unbalanced brackets in " + std::string(op.name),
+                        "an opening bracket before it", describe(t));
           --depth;
           lx_.next();
           if (depth == 0 && t.kind == Tok::RBracket && bracket_at != std::string_view::npos) {
@@ -1264,8 +1335,8 @@ class MlirParser {
       }
     }
     if (depth != 0)
-      return fail(lx_.peek().offset, "unbalanced brackets in " + std::string(op.name), "a closing bracket",
-                  describe(lx_.peek()));
+      return fail(lx_.peek().offset, "unbalanced brackets in " + std::string(op.name),
+                  "a closing bracket", describe(lx_.peek()));
     if (!have_sig && nres > 0 && typed_op(op)) {
       // `%1 = stablehlo.tanh %0` and nothing more: its result would have no type to verify or cost.
       // The ':' was expected after the op's last token (or at what follows on its line).
@@ -1277,7 +1348,8 @@ class MlirParser {
                   "':' and the type of " + name + (nres == 1 ? "'s result" : "'s results"),
                   same_line ? describe(after) : "the end of the line");
     }
-    if (std::find(is_init.begin(), is_init.end(), true) != is_init.end() && is_init.size() == p.operands.size()) {
+    if (std::find(is_init.begin(), is_init.end(), true) != is_init.end() &&
+        is_init.size() == p.operands.size()) {
       // `(%x0 init: %z0), (%x1 init: %z1)`: the operands are the inputs, then the init values.
       std::vector<std::string_view> names;
       for (bool want : {false, true})
@@ -1295,10 +1367,14 @@ class MlirParser {
     if (have_arrow) {
       rt = sig_out;
     } else if (have_sig && nres > 0) {
-      if (sig_out.size() == nres) rt = sig_out;
-      else if (sig_out.size() == 1) rt.assign(nres, sig_out[0]);
-      else if (nres == 1 && !sig_out.empty()) rt = {sig_out.back()};  // select: pred, T
-      else rt = sig_out;
+      if (sig_out.size() == nres)
+        rt = sig_out;
+      else if (sig_out.size() == 1)
+        rt.assign(nres, sig_out[0]);
+      else if (nres == 1 && !sig_out.empty())
+        rt = {sig_out.back()};  // select: pred, T
+      else
+        rt = sig_out;
     }
     if (rt.size() > nres && nres > 0) rt.resize(nres);
     if (rt.size() < nres && typed_op(op))

@@ -9,7 +9,8 @@ namespace rl::hlo {
 
 namespace {
 
-constexpr const char* kHeader[7] = {"line", "op", "shape", "flops", "transcendentals", "bytes", "intensity"};
+constexpr const char* kHeader[7] = {"line",  "op",       "shape", "flops", "transcendentals",
+                                    "bytes", "intensity"};
 constexpr std::string_view kUnmodeled = " (unmodeled)";
 constexpr std::string_view kDash = "\u2014";  // "—": one UTF-16 unit, three bytes
 
@@ -43,15 +44,19 @@ std::string& short_text(std::string& out, double x) {
   return js_precision(out, x, 4);
 }
 
-// An op's intensity: flops per byte, none without bytes or when either count or the ratio is not finite.
+// An op's intensity: flops per byte, none without bytes or when either count or the ratio is not
+// finite.
 double row_intensity(const OpCost& r) {
-  if (!(std::isfinite(r.bytes_accessed) && r.bytes_accessed > 0) || !std::isfinite(r.flops)) return NAN;
+  if (!(std::isfinite(r.bytes_accessed) && r.bytes_accessed > 0) || !std::isfinite(r.flops))
+    return NAN;
   return r.flops / r.bytes_accessed;
 }
 
 std::size_t digits(int line) {
   std::size_t n = line < 0 ? 2 : 1;
-  for (unsigned v = line < 0 ? 0u - static_cast<unsigned>(line) : static_cast<unsigned>(line); v >= 10; v /= 10) ++n;
+  for (unsigned v = line < 0 ? 0u - static_cast<unsigned>(line) : static_cast<unsigned>(line);
+       v >= 10; v /= 10)
+    ++n;
   return n;
 }
 
@@ -169,8 +174,10 @@ void OpTable::write_tail(std::string& out) const {
   out += "), intensity ";
   short_text(out, t.intensity());
   out += " flops/byte\n";
-  const bool unfused_null = !std::isfinite(t.unfused_bytes_accessed), bytes_null = !std::isfinite(t.bytes_accessed);
-  if (unfused_null != bytes_null || (!unfused_null && t.unfused_bytes_accessed != t.bytes_accessed)) {
+  const bool unfused_null = !std::isfinite(t.unfused_bytes_accessed),
+             bytes_null = !std::isfinite(t.bytes_accessed);
+  if (unfused_null != bytes_null ||
+      (!unfused_null && t.unfused_bytes_accessed != t.bytes_accessed)) {
     out += "fusion: ";
     count_text(out, t.bytes_accessed);
     out += " bytes at fusion boundaries vs ";

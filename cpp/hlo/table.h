@@ -5,11 +5,10 @@
 //
 //     line  op                     shape           flops  transcendentals   bytes  intensity
 //        3  stablehlo.dot_general  tensor<32x8xf32>  8192                0    3072      2.667
-//   totals: flops N, transcendentals N, bytes accessed N (operand 0: N, …, output: N), intensity X flops/byte
-//   fusion: N bytes at fusion boundaries vs N unfused — saves N          (when the two differ)
-//   minimum traffic (arguments + results, once each): N bytes[; collective bytes per device: N]
-//   unmodeled (no cost rule; not counted): OP ×COUNT, …
-//   note: …
+//   totals: flops N, transcendentals N, bytes accessed N (operand 0: N, …, output: N), intensity X
+//   flops/byte fusion: N bytes at fusion boundaries vs N unfused — saves N          (when the two
+//   differ) minimum traffic (arguments + results, once each): N bytes[; collective bytes per
+//   device: N] unmodeled (no cost rule; not counted): OP ×COUNT, … note: …
 //
 // A row per op of every module that analysed, in order, op names padded on the right and numbers
 // on the left to their column's widest cell (in UTF-16 units, as JavaScript pads), two spaces

@@ -17,7 +17,6 @@ namespace rl::hlo {
 
 namespace {
 
-
 bool ranked(const Type& t) { return t.kind == Type::Kind::Tensor && t.ranked; }
 
 class Verifier {
@@ -28,7 +27,10 @@ class Verifier {
 
   bool region(const Function& f, const Region& r, int depth) {
     if (depth > kMaxDepth) {
-      if (error.empty()) error = "1:1: error: regions nest too deeply \xE2\x80\x94 expected at most 256 levels, got more";
+      if (error.empty())
+        error =
+            "1:1: error: regions nest too deeply \xE2\x80\x94 expected at most 256 levels, got "
+            "more";
       return false;
     }
     for (const auto& b : r.blocks)
@@ -36,7 +38,8 @@ class Verifier {
         const OpView v{m_, f, op};
         // Per op, not per kind of op: where its operands come from and which function holds it.
         if (!written_types(v)) return false;
-        if (depth == 0 && (op.code == OpCode::FuncReturn || op.code == OpCode::Return) && !function_results(v))
+        if (depth == 0 && (op.code == OpCode::FuncReturn || op.code == OpCode::Return) &&
+            !function_results(v))
           return false;
         if (!checked(v)) return false;
         for (const auto& inner : f.nested(op))
@@ -48,16 +51,19 @@ class Verifier {
  private:
   const Module& m_;
   OpMemo memo_;
-  std::unordered_map<std::string_view, const Function*> by_name_;  // callees, filled on the first call
+  std::unordered_map<std::string_view, const Function*>
+      by_name_;  // callees, filled on the first call
 
   // The two sizes a dimension rule compares, each named by its side and dimension, so the message
   // shows the values it found: "lhs dim 1 = 16, rhs dim 0 = 15".
-  static std::string sizes_text(std::int64_t lhs_dim, std::int64_t lhs_size, std::int64_t rhs_dim, std::int64_t rhs_size) {
-    return "lhs dim " + std::to_string(lhs_dim) + " = " + std::to_string(lhs_size) + ", rhs dim " + std::to_string(rhs_dim) +
-           " = " + std::to_string(rhs_size);
+  static std::string sizes_text(std::int64_t lhs_dim, std::int64_t lhs_size, std::int64_t rhs_dim,
+                                std::int64_t rhs_size) {
+    return "lhs dim " + std::to_string(lhs_dim) + " = " + std::to_string(lhs_size) + ", rhs dim " +
+           std::to_string(rhs_dim) + " = " + std::to_string(rhs_size);
   }
 
-  bool fail(const OpView& op, const std::string& what, const std::string& rule, const std::string& got) {
+  bool fail(const OpView& op, const std::string& what, const std::string& rule,
+            const std::string& got) {
     if (error.empty()) line = op.op.line, column = op.op.column;
     if (error.empty())
       error = std::to_string(op.op.line) + ":" + std::to_string(op.op.column) + ": error: " + what +
@@ -86,28 +92,44 @@ class Verifier {
                   std::to_string(op.num_operands()));
     if (op.op.code == OpCode::Call && !call(op)) return false;
     if (op.op.code == OpCode::While && m_.dialect == "stablehlo" && !while_loop(op)) return false;
-    if ((op.op.code == OpCode::Case || op.op.code == OpCode::If) && m_.dialect == "stablehlo" && !branches(op)) return false;
+    if ((op.op.code == OpCode::Case || op.op.code == OpCode::If) && m_.dialect == "stablehlo" &&
+        !branches(op))
+      return false;
     // HLO leaves element types to infer's rule (check_written_shapes): XLA lets floats of two
     // precisions meet in one op (mixed-precision dumps), StableHLO does not.
     if (m_.dialect == "stablehlo" && !same_element_types(op)) return false;
     switch (info.verify) {
-      case VerifyRule::None: case VerifyRule::Constant: return true;
-      case VerifyRule::Elementwise: return elementwise(op, 0);
-      case VerifyRule::Select: return elementwise(op, 1);  // the predicate may be a scalar
-      case VerifyRule::Clamp: return clamp(op);
-      case VerifyRule::BroadcastInDim: return broadcast_in_dim(op);
-      case VerifyRule::Reshape: return reshape(op);
-      case VerifyRule::Transpose: return transpose(op);
-      case VerifyRule::Concatenate: return concatenate(op);
-      case VerifyRule::Dot: return dot(op);
-      case VerifyRule::Convolution: return convolution(op);
-      case VerifyRule::Reduce: return reduce(op);
+      case VerifyRule::None:
+      case VerifyRule::Constant:
+        return true;
+      case VerifyRule::Elementwise:
+        return elementwise(op, 0);
+      case VerifyRule::Select:
+        return elementwise(op, 1);  // the predicate may be a scalar
+      case VerifyRule::Clamp:
+        return clamp(op);
+      case VerifyRule::BroadcastInDim:
+        return broadcast_in_dim(op);
+      case VerifyRule::Reshape:
+        return reshape(op);
+      case VerifyRule::Transpose:
+        return transpose(op);
+      case VerifyRule::Concatenate:
+        return concatenate(op);
+      case VerifyRule::Dot:
+        return dot(op);
+      case VerifyRule::Convolution:
+        return convolution(op);
+      case VerifyRule::Reduce:
+        return reduce(op);
     }
     return true;
   }
 
   std::string type_text(const Type& t) const { return to_string(t, m_.dialect); }
-  TypeId operand_id(const OpView& op, std::size_t i) const { return op.f.values[op.f.operands(op.op)[i]].type; }
+  TypeId operand_id(const OpView& op, std::size_t i) const {
+    return op.f.values[op.f.operands(op.op)[i]].type;
+  }
   static bool opaque(const Type& t) { return t.kind == Type::Kind::Opaque; }
   static bool quantized(const Type& t) { return t.etype == ElementType::Quant; }
   // One type, or one we cannot tell apart: opaque (unknown), or a quantized type, whose
@@ -126,15 +148,19 @@ class Verifier {
     const auto& w = op.f.written_types;
     if (w.empty()) return true;
     const std::uint32_t first = op.op.operands.begin, end = first + op.op.operands.count;
-    auto it = std::lower_bound(w.begin(), w.end(), first,
-                               [](const Function::WrittenType& x, std::uint32_t ref) { return x.ref < ref; });
+    auto it = std::lower_bound(
+        w.begin(), w.end(), first,
+        [](const Function::WrittenType& x, std::uint32_t ref) { return x.ref < ref; });
     for (; it != w.end() && it->ref < end; ++it) {
       const std::size_t i = it->ref - first;
       const Type& actual = op.operand_type(i);
       const Type& written = m_.type(it->type);
       if (same_type(operand_id(op, i), it->type)) continue;
-      return fail(op, std::string(op.op.name) + " operand " + std::to_string(i) + " is not of the type its signature writes",
-                  type_text(written), type_text(actual) + " (" + op.f.value_name(op.f.operands(op.op)[i]) + ")");
+      return fail(op,
+                  std::string(op.op.name) + " operand " + std::to_string(i) +
+                      " is not of the type its signature writes",
+                  type_text(written),
+                  type_text(actual) + " (" + op.f.value_name(op.f.operands(op.op)[i]) + ")");
     }
     return true;
   }
@@ -144,14 +170,17 @@ class Verifier {
     const Function& f = op.f;
     const std::string fn = "@" + std::string(f.name);
     if (op.num_operands() != f.result_types.size())
-      return fail(op, std::string(op.op.name) + " gives another number of values than " + fn + " returns",
-                  std::to_string(f.result_types.size()) + " (the results in " + fn + "'s signature)",
-                  std::to_string(op.num_operands()));
+      return fail(
+          op, std::string(op.op.name) + " gives another number of values than " + fn + " returns",
+          std::to_string(f.result_types.size()) + " (the results in " + fn + "'s signature)",
+          std::to_string(op.num_operands()));
     for (std::size_t i = 0; i < f.result_types.size(); ++i) {
       const Type& want = m_.type(f.result_types[i]);
       const Type& got = op.operand_type(i);
       if (same_type(operand_id(op, i), f.result_types[i])) continue;
-      return fail(op, std::string(op.op.name) + " operand " + std::to_string(i) + " differs from " + fn + "'s result type",
+      return fail(op,
+                  std::string(op.op.name) + " operand " + std::to_string(i) + " differs from " +
+                      fn + "'s result type",
                   type_text(want) + " (result " + std::to_string(i) + " of " + fn + ")",
                   type_text(got) + " (" + f.value_name(f.operands(op.op)[i]) + ")");
     }
@@ -190,32 +219,43 @@ class Verifier {
     const std::string name = symbol_name(a->value);
     const Function* callee = function_named(name);
     if (!callee)
-      return fail(op, std::string(op.op.name) + " names no function of this module", "a function defined in the module",
-                  "@" + name);
+      return fail(op, std::string(op.op.name) + " names no function of this module",
+                  "a function defined in the module", "@" + name);
     const bool exact = m_.dialect == "stablehlo";
     auto alike = [&](TypeId x, TypeId y) {
       return exact ? same_type(x, y) : x == y || compatible(m_.type(x), m_.type(y));
     };
     const std::string fn = "@" + name;
     if (op.num_operands() != callee->args.size())
-      return fail(op, std::string(op.op.name) + " passes another number of operands than " + fn + " takes",
-                  std::to_string(callee->args.size()) + " (the arguments of " + fn + ")", std::to_string(op.num_operands()));
+      return fail(
+          op, std::string(op.op.name) + " passes another number of operands than " + fn + " takes",
+          std::to_string(callee->args.size()) + " (the arguments of " + fn + ")",
+          std::to_string(op.num_operands()));
     for (std::size_t i = 0; i < callee->args.size(); ++i) {
       const TypeId want = callee->values[callee->args[i]].type;
       if (!alike(operand_id(op, i), want))
-        return fail(op, std::string(op.op.name) + " operand " + std::to_string(i) + " differs from " + fn + "'s argument",
-                    type_text(m_.type(want)) + " (argument " + std::to_string(i) + " of " + fn + ")",
-                    type_text(op.operand_type(i)) + " (" + op.f.value_name(op.f.operands(op.op)[i]) + ")");
+        return fail(
+            op,
+            std::string(op.op.name) + " operand " + std::to_string(i) + " differs from " + fn +
+                "'s argument",
+            type_text(m_.type(want)) + " (argument " + std::to_string(i) + " of " + fn + ")",
+            type_text(op.operand_type(i)) + " (" + op.f.value_name(op.f.operands(op.op)[i]) + ")");
     }
-    if (m_.dialect != "stablehlo") return true;  // HLO's call has one result: the callee's, inferred or written
+    if (m_.dialect != "stablehlo")
+      return true;  // HLO's call has one result: the callee's, inferred or written
     if (op.num_results() != callee->result_types.size())
-      return fail(op, std::string(op.op.name) + " has another number of results than " + fn + " returns",
-                  std::to_string(callee->result_types.size()) + " (the results of " + fn + ")", std::to_string(op.num_results()));
+      return fail(
+          op, std::string(op.op.name) + " has another number of results than " + fn + " returns",
+          std::to_string(callee->result_types.size()) + " (the results of " + fn + ")",
+          std::to_string(op.num_results()));
     for (std::size_t i = 0; i < callee->result_types.size(); ++i) {
       const TypeId got = op.f.values[op.f.results(op.op)[i]].type;
       if (!alike(got, callee->result_types[i]))
-        return fail(op, std::string(op.op.name) + " result " + std::to_string(i) + " differs from " + fn + "'s result",
-                    type_text(m_.type(callee->result_types[i])) + " (result " + std::to_string(i) + " of " + fn + ")",
+        return fail(op,
+                    std::string(op.op.name) + " result " + std::to_string(i) + " differs from " +
+                        fn + "'s result",
+                    type_text(m_.type(callee->result_types[i])) + " (result " + std::to_string(i) +
+                        " of " + fn + ")",
                     type_text(op.result_type(i)));
     }
     return true;
@@ -239,25 +279,32 @@ class Verifier {
       if (r.blocks.empty()) continue;
       const auto& args = r.blocks.front().args;
       if (args.size() != n)
-        return fail(op, std::string("while ") + names[k] + " takes another number of arguments than the operands",
+        return fail(op,
+                    std::string("while ") + names[k] +
+                        " takes another number of arguments than the operands",
                     std::to_string(n) + " (one per operand)", std::to_string(args.size()));
       for (std::size_t i = 0; i < n; ++i) {
         const Type& want = op.operand_type(i);
         const Type& got = m_.value_type(op.f, args[i]);
         if (!compatible(want, got))
-          return fail(op, std::string("while ") + names[k] + " argument " + std::to_string(i) + " differs from operand " + std::to_string(i),
+          return fail(op,
+                      std::string("while ") + names[k] + " argument " + std::to_string(i) +
+                          " differs from operand " + std::to_string(i),
                       type_text(want) + " (the operand's type)", type_text(got));
       }
     }
     if (const Op* ret = terminator(op.regions()[1])) {
       const OpView rv{m_, op.f, *ret};
       if (rv.num_operands() != n)
-        return fail(op, "while body returns another number of values than the operands", std::to_string(n) + " (one per operand)",
-                    std::to_string(rv.num_operands()));
+        return fail(op, "while body returns another number of values than the operands",
+                    std::to_string(n) + " (one per operand)", std::to_string(rv.num_operands()));
       for (std::size_t i = 0; i < n; ++i)
         if (!compatible(op.operand_type(i), rv.operand_type(i)))
-          return fail(op, "while body's value " + std::to_string(i) + " differs from operand " + std::to_string(i),
-                      type_text(op.operand_type(i)) + " (the operand's type)", type_text(rv.operand_type(i)));
+          return fail(op,
+                      "while body's value " + std::to_string(i) + " differs from operand " +
+                          std::to_string(i),
+                      type_text(op.operand_type(i)) + " (the operand's type)",
+                      type_text(rv.operand_type(i)));
     }
     if (const Op* ret = terminator(op.regions()[0])) {
       const OpView rv{m_, op.f, *ret};
@@ -265,14 +312,17 @@ class Verifier {
                             rv.operand_type(0).dims.empty() && rv.operand_type(0).element == "i1";
       if (!one_pred && !(rv.num_operands() == 1 && opaque(rv.operand_type(0))))
         return fail(op, "while condition does not return one boolean", "one tensor<i1>",
-                    rv.num_operands() == 1 ? type_text(rv.operand_type(0)) : std::to_string(rv.num_operands()) + " values");
+                    rv.num_operands() == 1 ? type_text(rv.operand_type(0))
+                                           : std::to_string(rv.num_operands()) + " values");
     }
     if (op.num_results() != n)
-      return fail(op, "while has another number of results than operands", std::to_string(n), std::to_string(op.num_results()));
+      return fail(op, "while has another number of results than operands", std::to_string(n),
+                  std::to_string(op.num_results()));
     for (std::size_t i = 0; i < n; ++i)
       if (!compatible(op.operand_type(i), op.result_type(i)))
-        return fail(op, "while result " + std::to_string(i) + " differs from operand " + std::to_string(i),
-                    type_text(op.operand_type(i)) + " (the operand's type)", type_text(op.result_type(i)));
+        return fail(
+            op, "while result " + std::to_string(i) + " differs from operand " + std::to_string(i),
+            type_text(op.operand_type(i)) + " (the operand's type)", type_text(op.result_type(i)));
     return true;
   }
 
@@ -285,13 +335,17 @@ class Verifier {
       const OpView rv{m_, op.f, *ret};
       const std::string branch = "branch " + std::to_string(k);
       if (rv.num_operands() != op.num_results())
-        return fail(op, std::string(op.op.name) + " " + branch + " returns another number of values than its results",
+        return fail(op,
+                    std::string(op.op.name) + " " + branch +
+                        " returns another number of values than its results",
                     std::to_string(op.num_results()), std::to_string(rv.num_operands()));
       for (std::size_t i = 0; i < op.num_results(); ++i)
         if (!compatible(op.result_type(i), rv.operand_type(i)))
-          return fail(op, std::string(op.op.name) + " " + branch + "'s value " + std::to_string(i) + " differs from result " +
-                              std::to_string(i),
-                      type_text(op.result_type(i)) + " (the result's type)", type_text(rv.operand_type(i)));
+          return fail(op,
+                      std::string(op.op.name) + " " + branch + "'s value " + std::to_string(i) +
+                          " differs from result " + std::to_string(i),
+                      type_text(op.result_type(i)) + " (the result's type)",
+                      type_text(rv.operand_type(i)));
     }
     return true;
   }
@@ -302,16 +356,44 @@ class Verifier {
   // handled the same way: select's predicate is i1, clamp's bounds share x's type).
   static int same_element_from(OpCode c) {
     switch (c) {
-      case OpCode::Add: case OpCode::Subtract: case OpCode::Multiply: case OpCode::Divide:
-      case OpCode::Remainder: case OpCode::Maximum: case OpCode::Minimum: case OpCode::And:
-      case OpCode::Or: case OpCode::Xor: case OpCode::ShiftLeft: case OpCode::ShiftRightLogical:
-      case OpCode::ShiftRightArithmetic: case OpCode::Power: case OpCode::Atan2: case OpCode::Not:
-      case OpCode::Negate: case OpCode::Sign: case OpCode::Floor: case OpCode::Ceil:
-      case OpCode::RoundNearestAfz: case OpCode::RoundNearestEven: case OpCode::Popcnt:
-      case OpCode::CountLeadingZeros: case OpCode::Exponential: case OpCode::ExponentialMinusOne:
-      case OpCode::Log: case OpCode::LogPlusOne: case OpCode::Logistic: case OpCode::Sqrt:
-      case OpCode::Cbrt: case OpCode::Rsqrt: case OpCode::Tanh: case OpCode::Sine: case OpCode::Cosine:
-      case OpCode::Tan: case OpCode::ReducePrecision: case OpCode::Clamp:
+      case OpCode::Add:
+      case OpCode::Subtract:
+      case OpCode::Multiply:
+      case OpCode::Divide:
+      case OpCode::Remainder:
+      case OpCode::Maximum:
+      case OpCode::Minimum:
+      case OpCode::And:
+      case OpCode::Or:
+      case OpCode::Xor:
+      case OpCode::ShiftLeft:
+      case OpCode::ShiftRightLogical:
+      case OpCode::ShiftRightArithmetic:
+      case OpCode::Power:
+      case OpCode::Atan2:
+      case OpCode::Not:
+      case OpCode::Negate:
+      case OpCode::Sign:
+      case OpCode::Floor:
+      case OpCode::Ceil:
+      case OpCode::RoundNearestAfz:
+      case OpCode::RoundNearestEven:
+      case OpCode::Popcnt:
+      case OpCode::CountLeadingZeros:
+      case OpCode::Exponential:
+      case OpCode::ExponentialMinusOne:
+      case OpCode::Log:
+      case OpCode::LogPlusOne:
+      case OpCode::Logistic:
+      case OpCode::Sqrt:
+      case OpCode::Cbrt:
+      case OpCode::Rsqrt:
+      case OpCode::Tanh:
+      case OpCode::Sine:
+      case OpCode::Cosine:
+      case OpCode::Tan:
+      case OpCode::ReducePrecision:
+      case OpCode::Clamp:
         return 0;
       case OpCode::Select:
         return 1;
@@ -326,13 +408,19 @@ class Verifier {
     if ((first < 0 && !compare) || op.num_results() != 1 || op.num_operands() == 0) return true;
     // compare: the two operands share one element type; the others: the result's.
     const Type& ref = compare ? op.operand_type(0) : op.result_type(0);
-    if (!ref.is_array() || ref.etype == ElementType::Quant || ref.etype == ElementType::Invalid) return true;
-    for (std::size_t i = compare ? 1 : static_cast<std::size_t>(first); i < op.num_operands(); ++i) {
+    if (!ref.is_array() || ref.etype == ElementType::Quant || ref.etype == ElementType::Invalid)
+      return true;
+    for (std::size_t i = compare ? 1 : static_cast<std::size_t>(first); i < op.num_operands();
+         ++i) {
       const Type& t = op.operand_type(i);
-      if (!t.is_array() || t.etype == ElementType::Quant || t.etype == ElementType::Invalid || t.element == ref.element) continue;
-      return fail(op, std::string(op.op.name) + " operand " + std::to_string(i) + " has another element type than " +
-                          (compare ? "operand 0" : "the result"),
-                  ref.element + " (as " + type_text(ref) + ")", t.element + " (" + type_text(t) + ")");
+      if (!t.is_array() || t.etype == ElementType::Quant || t.etype == ElementType::Invalid ||
+          t.element == ref.element)
+        continue;
+      return fail(op,
+                  std::string(op.op.name) + " operand " + std::to_string(i) +
+                      " has another element type than " + (compare ? "operand 0" : "the result"),
+                  ref.element + " (as " + type_text(ref) + ")",
+                  t.element + " (" + type_text(t) + ")");
     }
     return true;
   }
@@ -352,7 +440,9 @@ class Verifier {
       const Type& t = op.operand_type(i);
       if (!ranked(t)) continue;
       if (!same_dims(t, out))
-        return fail(op, std::string(op.op.name) + " operand " + std::to_string(i) + " shape differs from the result",
+        return fail(op,
+                    std::string(op.op.name) + " operand " + std::to_string(i) +
+                        " shape differs from the result",
                     "the same shape " + to_string(out, m_.dialect), to_string(t, m_.dialect));
     }
     return true;
@@ -366,16 +456,19 @@ class Verifier {
       const Type& t = op.operand_type(i);
       if (!ranked(t) || (i != 1 && t.dims.empty())) continue;
       if (!same_dims(t, out))
-        return fail(op, std::string(op.op.name) + " operand " + std::to_string(i) + " shape differs from the result",
-                    "a scalar or the shape " + to_string(out, m_.dialect), to_string(t, m_.dialect));
+        return fail(op,
+                    std::string(op.op.name) + " operand " + std::to_string(i) +
+                        " shape differs from the result",
+                    "a scalar or the shape " + to_string(out, m_.dialect),
+                    to_string(t, m_.dialect));
     }
     return true;
   }
 
   bool dot(const OpView& op) {
     if (op.num_operands() != 2)
-      return fail(op, std::string(op.op.name) + " has the wrong number of operands", "2 operands (lhs, rhs)",
-                  std::to_string(op.num_operands()));
+      return fail(op, std::string(op.op.name) + " has the wrong number of operands",
+                  "2 operands (lhs, rhs)", std::to_string(op.num_operands()));
     if (op.num_operands() != 2 || op.num_results() != 1) return true;
     const Type& l = op.operand_type(0);
     const Type& r = op.operand_type(1);
@@ -388,17 +481,21 @@ class Verifier {
     }
     const DotDims& d = dd.value();
     if (d.lhs_batch.size() != d.rhs_batch.size())
-      return fail(op, "dot_general batching dimension lists differ in length", "lhs and rhs lists of equal length",
+      return fail(op, "dot_general batching dimension lists differ in length",
+                  "lhs and rhs lists of equal length",
                   list_text(d.lhs_batch) + " vs " + list_text(d.rhs_batch));
     if (d.lhs_contracting.size() != d.rhs_contracting.size())
       return fail(op, "dot_general contracting dimension lists differ in length",
-                  "lhs and rhs lists of equal length", list_text(d.lhs_contracting) + " vs " + list_text(d.rhs_contracting));
-    auto in_range = [&](const std::vector<std::int64_t>& v, const Type& t, const char* side, const char* kind) {
+                  "lhs and rhs lists of equal length",
+                  list_text(d.lhs_contracting) + " vs " + list_text(d.rhs_contracting));
+    auto in_range = [&](const std::vector<std::int64_t>& v, const Type& t, const char* side,
+                        const char* kind) {
       std::vector<bool> seen(t.dims.size(), false);
       for (auto x : v) {
         if (x < 0 || static_cast<std::size_t>(x) >= t.dims.size())
-          return fail(op, std::string("dot_general ") + side + " " + kind + " dimension out of range",
-                      "a dimension in [0, " + std::to_string(t.dims.size()) + ")", std::to_string(x));
+          return fail(
+              op, std::string("dot_general ") + side + " " + kind + " dimension out of range",
+              "a dimension in [0, " + std::to_string(t.dims.size()) + ")", std::to_string(x));
         if (seen[static_cast<std::size_t>(x)])
           return fail(op, std::string("dot_general ") + side + " dimension used twice",
                       "each dimension at most once", std::to_string(x));
@@ -406,22 +503,26 @@ class Verifier {
       }
       return true;
     };
-    if (!in_range(d.lhs_batch, l, "lhs", "batching") || !in_range(d.rhs_batch, r, "rhs", "batching") ||
-        !in_range(d.lhs_contracting, l, "lhs", "contracting") || !in_range(d.rhs_contracting, r, "rhs", "contracting"))
+    if (!in_range(d.lhs_batch, l, "lhs", "batching") ||
+        !in_range(d.rhs_batch, r, "rhs", "batching") ||
+        !in_range(d.lhs_contracting, l, "lhs", "contracting") ||
+        !in_range(d.rhs_contracting, r, "rhs", "contracting"))
       return false;
     for (const auto& lc : d.lhs_contracting)
       if (std::find(d.lhs_batch.begin(), d.lhs_batch.end(), lc) != d.lhs_batch.end())
-        return fail(op, "dot_general lhs dimension is both batching and contracting", "disjoint lists", std::to_string(lc));
+        return fail(op, "dot_general lhs dimension is both batching and contracting",
+                    "disjoint lists", std::to_string(lc));
     for (const auto& rc : d.rhs_contracting)
       if (std::find(d.rhs_batch.begin(), d.rhs_batch.end(), rc) != d.rhs_batch.end())
-        return fail(op, "dot_general rhs dimension is both batching and contracting", "disjoint lists", std::to_string(rc));
+        return fail(op, "dot_general rhs dimension is both batching and contracting",
+                    "disjoint lists", std::to_string(rc));
     auto size = [](const Type& t, std::int64_t i) { return t.dims[static_cast<std::size_t>(i)]; };
     for (std::size_t i = 0; i < d.lhs_batch.size(); ++i) {
       auto a = size(l, d.lhs_batch[i]), b = size(r, d.rhs_batch[i]);
       if (a >= 0 && b >= 0 && a != b)
         return fail(op, "dot_general batching dimension sizes differ",
-                    "lhs dim " + std::to_string(d.lhs_batch[i]) + " and rhs dim " + std::to_string(d.rhs_batch[i]) +
-                        " of equal size",
+                    "lhs dim " + std::to_string(d.lhs_batch[i]) + " and rhs dim " +
+                        std::to_string(d.rhs_batch[i]) + " of equal size",
                     sizes_text(d.lhs_batch[i], a, d.rhs_batch[i], b));
     }
     for (std::size_t i = 0; i < d.lhs_contracting.size(); ++i) {
@@ -438,13 +539,15 @@ class Verifier {
     for (std::size_t i = 0; i < l.dims.size(); ++i) {
       auto x = static_cast<std::int64_t>(i);
       if (std::find(d.lhs_batch.begin(), d.lhs_batch.end(), x) == d.lhs_batch.end() &&
-          std::find(d.lhs_contracting.begin(), d.lhs_contracting.end(), x) == d.lhs_contracting.end())
+          std::find(d.lhs_contracting.begin(), d.lhs_contracting.end(), x) ==
+              d.lhs_contracting.end())
         want.push_back(l.dims[i]);
     }
     for (std::size_t i = 0; i < r.dims.size(); ++i) {
       auto x = static_cast<std::int64_t>(i);
       if (std::find(d.rhs_batch.begin(), d.rhs_batch.end(), x) == d.rhs_batch.end() &&
-          std::find(d.rhs_contracting.begin(), d.rhs_contracting.end(), x) == d.rhs_contracting.end())
+          std::find(d.rhs_contracting.begin(), d.rhs_contracting.end(), x) ==
+              d.rhs_contracting.end())
         want.push_back(r.dims[i]);
     }
     const Type& out = op.result_type(0);
@@ -453,8 +556,8 @@ class Verifier {
     for (std::size_t i = 0; same && i < want.size(); ++i)
       if (want[i] >= 0 && out.dims[i] >= 0 && want[i] != out.dims[i]) same = false;
     if (!same)
-      return fail(op, "dot_general result shape is wrong", "batch x lhs free x rhs free = " + list_text(want),
-                  list_text(out.dims));
+      return fail(op, "dot_general result shape is wrong",
+                  "batch x lhs free x rhs free = " + list_text(want), list_text(out.dims));
     return true;
   }
 
@@ -473,7 +576,8 @@ class Verifier {
     for (std::size_t i = 0; i < dims.size(); ++i) {
       if (dims[i] < 0 || static_cast<std::size_t>(dims[i]) >= out.dims.size())
         return fail(op, "broadcast_in_dim dimension out of range",
-                    "a dimension in [0, " + std::to_string(out.dims.size()) + ")", std::to_string(dims[i]));
+                    "a dimension in [0, " + std::to_string(out.dims.size()) + ")",
+                    std::to_string(dims[i]));
       auto o = out.dims[static_cast<std::size_t>(dims[i])];
       if (in.dims[i] >= 0 && o >= 0 && in.dims[i] != 1 && in.dims[i] != o)
         return fail(op, "broadcast_in_dim operand dimension does not fit",
@@ -508,19 +612,24 @@ class Verifier {
     bool ok = perm.size() == in.dims.size();
     for (auto p : perm) {
       if (!ok) break;
-      if (p < 0 || static_cast<std::size_t>(p) >= seen.size() || seen[static_cast<std::size_t>(p)]) ok = false;
-      else seen[static_cast<std::size_t>(p)] = true;
+      if (p < 0 || static_cast<std::size_t>(p) >= seen.size() || seen[static_cast<std::size_t>(p)])
+        ok = false;
+      else
+        seen[static_cast<std::size_t>(p)] = true;
     }
     if (!ok)
-      return fail(op, "transpose permutation is not a permutation",
-                  "each of 0.." + std::to_string(static_cast<long long>(in.dims.size()) - 1) + " once", list_text(perm));
+      return fail(
+          op, "transpose permutation is not a permutation",
+          "each of 0.." + std::to_string(static_cast<long long>(in.dims.size()) - 1) + " once",
+          list_text(perm));
     if (!ranked(out)) return true;
     std::vector<std::int64_t> want;
     for (auto p : perm) want.push_back(in.dims[static_cast<std::size_t>(p)]);
     bool same = out.dims.size() == want.size();
     for (std::size_t i = 0; same && i < want.size(); ++i)
       if (want[i] >= 0 && out.dims[i] >= 0 && want[i] != out.dims[i]) same = false;
-    if (!same) return fail(op, "transpose result shape is wrong", list_text(want), list_text(out.dims));
+    if (!same)
+      return fail(op, "transpose result shape is wrong", list_text(want), list_text(out.dims));
     return true;
   }
 
@@ -534,14 +643,17 @@ class Verifier {
     for (auto d : dims) {
       if (d < 0 || static_cast<std::size_t>(d) >= in.dims.size())
         return fail(op, "reduce dimension out of range",
-                    "a dimension in [0, " + std::to_string(in.dims.size()) + ")", std::to_string(d));
-      if (seen[static_cast<std::size_t>(d)]) return fail(op, "reduce dimension repeated", "each dimension once", std::to_string(d));
+                    "a dimension in [0, " + std::to_string(in.dims.size()) + ")",
+                    std::to_string(d));
+      if (seen[static_cast<std::size_t>(d)])
+        return fail(op, "reduce dimension repeated", "each dimension once", std::to_string(d));
       seen[static_cast<std::size_t>(d)] = true;
     }
     if (op.num_results() == 0) return true;
-    const Type& out = op.result_type(0).kind == Type::Kind::Tuple && !op.result_type(0).tuple.empty()
-                          ? op.result_type(0).tuple[0]
-                          : op.result_type(0);
+    const Type& out =
+        op.result_type(0).kind == Type::Kind::Tuple && !op.result_type(0).tuple.empty()
+            ? op.result_type(0).tuple[0]
+            : op.result_type(0);
     if (!ranked(out)) return true;
     std::vector<std::int64_t> want;
     for (std::size_t i = 0; i < in.dims.size(); ++i)
@@ -549,7 +661,10 @@ class Verifier {
     bool same = out.dims.size() == want.size();
     for (std::size_t i = 0; same && i < want.size(); ++i)
       if (want[i] >= 0 && out.dims[i] >= 0 && want[i] != out.dims[i]) same = false;
-    if (!same) return fail(op, "reduce result shape is wrong", "the input without dimensions " + list_text(dims) + ": " + list_text(want), list_text(out.dims));
+    if (!same)
+      return fail(op, "reduce result shape is wrong",
+                  "the input without dimensions " + list_text(dims) + ": " + list_text(want),
+                  list_text(out.dims));
     return true;
   }
 
@@ -562,13 +677,15 @@ class Verifier {
     if (!a) a = op.attr("dim");                  // pretty StableHLO
     if (!a) return true;
     auto dims = int_list(a->value);
-    if (dims.size() != 1) return fail(op, "concatenate needs one dimension", "one dimension", list_text(dims));
+    if (dims.size() != 1)
+      return fail(op, "concatenate needs one dimension", "one dimension", list_text(dims));
     const Type& first = op.operand_type(0);
     if (!ranked(first)) return true;
     const std::int64_t d = dims[0];
     if (d < 0 || static_cast<std::size_t>(d) >= first.dims.size())
       return fail(op, "concatenate dimension out of range",
-                  "a dimension in [0, " + std::to_string(first.dims.size()) + ")", std::to_string(d));
+                  "a dimension in [0, " + std::to_string(first.dims.size()) + ")",
+                  std::to_string(d));
     std::int64_t total = 0;
     bool dynamic = false;
     for (std::size_t i = 0; i < op.num_operands(); ++i) {
@@ -580,20 +697,25 @@ class Verifier {
       for (std::size_t k = 0; k < t.dims.size(); ++k) {
         if (static_cast<std::int64_t>(k) == d) continue;
         if (t.dims[k] >= 0 && first.dims[k] >= 0 && t.dims[k] != first.dims[k])
-          return fail(op, "concatenate operand " + std::to_string(i) + " differs outside dimension " + std::to_string(d),
-                      "dimension " + std::to_string(k) + " of size " + std::to_string(first.dims[k]) + " as in " +
-                          to_string(first, m_.dialect),
+          return fail(op,
+                      "concatenate operand " + std::to_string(i) + " differs outside dimension " +
+                          std::to_string(d),
+                      "dimension " + std::to_string(k) + " of size " +
+                          std::to_string(first.dims[k]) + " as in " + to_string(first, m_.dialect),
                       to_string(t, m_.dialect));
       }
       const std::int64_t x = t.dims[static_cast<std::size_t>(d)];
-      if (x < 0) dynamic = true;
-      else total += x;
+      if (x < 0)
+        dynamic = true;
+      else
+        total += x;
     }
     const Type& out = op.result_type(0);
     if (!ranked(out) || dynamic || out.dims.size() != first.dims.size()) return true;
     const std::int64_t o = out.dims[static_cast<std::size_t>(d)];
     if (o >= 0 && o != total)
-      return fail(op, "concatenate result size is wrong", "dimension " + std::to_string(d) + " of size " + std::to_string(total),
+      return fail(op, "concatenate result size is wrong",
+                  "dimension " + std::to_string(d) + " of size " + std::to_string(total),
                   std::to_string(o));
     return true;
   }
@@ -612,21 +734,26 @@ class Verifier {
     const Type& o = op.result_type(0);
     const std::size_t s = d.input_spatial.size();
     if (d.kernel_spatial.size() != s || d.output_spatial.size() != s)
-      return fail(op, "convolution spatial dimension counts differ", std::to_string(s) + " in input, kernel and output",
-                  std::to_string(d.kernel_spatial.size()) + " and " + std::to_string(d.output_spatial.size()));
+      return fail(op, "convolution spatial dimension counts differ",
+                  std::to_string(s) + " in input, kernel and output",
+                  std::to_string(d.kernel_spatial.size()) + " and " +
+                      std::to_string(d.output_spatial.size()));
     for (const Type* t : {&l, &k, &o})
       if (ranked(*t) && t->dims.size() != s + 2)
         return fail(op, "convolution operand rank does not match its dimension numbers",
                     "rank " + std::to_string(s + 2), "rank " + std::to_string(t->dims.size()));
     // Each side's dimension numbers name distinct dimensions of its rank (before any is read).
-    auto distinct = [&](const char* side, std::int64_t batch, std::int64_t feature, const std::vector<std::int64_t>& spatial) {
+    auto distinct = [&](const char* side, std::int64_t batch, std::int64_t feature,
+                        const std::vector<std::int64_t>& spatial) {
       std::vector<std::int64_t> all = spatial;
       all.push_back(batch);
       all.push_back(feature);
       std::vector<bool> seen(s + 2, false);
       for (auto x : all) {
         if (x < 0 || static_cast<std::size_t>(x) >= s + 2 || seen[static_cast<std::size_t>(x)])
-          return fail(op, std::string("convolution ") + side + " dimension numbers are not distinct dimensions of its rank",
+          return fail(op,
+                      std::string("convolution ") + side +
+                          " dimension numbers are not distinct dimensions of its rank",
                       "each of 0.." + std::to_string(s + 1) + " once", list_text(all));
         seen[static_cast<std::size_t>(x)] = true;
       }
@@ -646,14 +773,17 @@ class Verifier {
     }
     for (const auto& wd : w.value())
       if (wd.stride < 1 || wd.base_dilation < 1 || wd.window_dilation < 1)
-        return fail(op, "convolution window strides and dilations must be positive", "values of at least 1",
+        return fail(op, "convolution window strides and dilations must be positive",
+                    "values of at least 1",
                     std::to_string(std::min({wd.stride, wd.base_dilation, wd.window_dilation})));
     // The result's shape: infer.h's convolution_result, the rule HLO's shape inference uses too
     // (the run computes with the same sizes).
     if (!ranked(l) || !ranked(k) || l.dims.size() != s + 2 || k.dims.size() != s + 2) return true;
     std::vector<std::int64_t> want;
-    const ShapeRuleBroken broken = convolution_result(d, l.dims, k.dims, fgc, bgc, w.value(), false, &want);
-    if (!broken.ok()) return fail(op, "convolution operands break a shape rule", broken.rule, broken.got);
+    const ShapeRuleBroken broken =
+        convolution_result(d, l.dims, k.dims, fgc, bgc, w.value(), false, &want);
+    if (!broken.ok())
+      return fail(op, "convolution operands break a shape rule", broken.rule, broken.got);
     if (!ranked(o)) return true;
     for (std::size_t i = 0; i < want.size(); ++i)
       if (want[i] >= 0 && o.dims[i] >= 0 && want[i] != o.dims[i])

@@ -9,8 +9,8 @@
 namespace rl::interp {
 
 bool is_check(const std::string& name) {
-  return name == "check.expect_eq" || name == "check.expect_close" || name == "check.expect_almost_eq" ||
-         name == "check.eq";
+  return name == "check.expect_eq" || name == "check.expect_close" ||
+         name == "check.expect_almost_eq" || name == "check.eq";
 }
 
 std::uint64_t ulp_distance(std::uint64_t a, std::uint64_t b, int bits) {
@@ -39,7 +39,8 @@ std::string index_text(std::int64_t flat, const std::vector<std::int64_t>& dims)
 // Bits of a float element widened to 64 (for the ulp distance in its own format).
 template <class S>
 std::uint64_t bits_of(S s) {
-  if constexpr (sizeof(S) == 2) return static_cast<std::uint16_t>(s);
+  if constexpr (sizeof(S) == 2)
+    return static_cast<std::uint16_t>(s);
   else if constexpr (sizeof(S) == 4) {
     std::uint32_t u;
     std::memcpy(&u, &s, 4);
@@ -117,7 +118,9 @@ CheckOutcome evaluate_check(const std::string& name, const Tensor& actual, const
         const Verdict re = compare_real<R, R>(name, pa[0], pb[0], pa[0], pb[0], bits);
         const Verdict im = compare_real<R, R>(name, pa[1], pb[1], pa[1], pb[1], bits);
         v.ok = re.ok && im.ok;
-        v.distance = std::isnan(re.distance) || std::isnan(im.distance) ? NAN : std::max(re.distance, im.distance);
+        v.distance = std::isnan(re.distance) || std::isnan(im.distance)
+                         ? NAN
+                         : std::max(re.distance, im.distance);
       } else if constexpr (is_float_v<E>) {
         constexpr int bits = sizeof(S) * 8;
         v = compare_real<S>(name, a[i], b[i], E::load(a[i]), E::load(b[i]), bits);
@@ -148,13 +151,14 @@ CheckOutcome evaluate_check(const std::string& name, const Tensor& actual, const
     std::snprintf(buf, sizeof buf, "%.6g", d);
     return std::string(buf);
   };
-  out.detail = std::to_string(mismatches) + " of " + std::to_string(n) + " elements differ; first at " +
-               index_text(first, actual.dims) + ": got " + hlo::format_element(actual.type, pa) + ", expected " +
+  out.detail = std::to_string(mismatches) + " of " + std::to_string(n) +
+               " elements differ; first at " + index_text(first, actual.dims) + ": got " +
+               hlo::format_element(actual.type, pa) + ", expected " +
                hlo::format_element(expected.type, pb) + ", " +
-               (close ? "distance " + num(first_distance) + " ulp (at most 3)"
-                      : name == "check.expect_eq" ? std::string("exact equality required")
-                                                  : "|difference| " + num(first_distance) + " (at most " +
-                                                        (name == "check.eq" ? "0.0001" : "0.001") + ")") +
+               (close                       ? "distance " + num(first_distance) + " ulp (at most 3)"
+                : name == "check.expect_eq" ? std::string("exact equality required")
+                                            : "|difference| " + num(first_distance) + " (at most " +
+                                                  (name == "check.eq" ? "0.0001" : "0.001") + ")") +
                "; largest distance " + num(worst);
   return out;
 }

@@ -23,14 +23,14 @@ using hlo::ElementType;
 template <ElementType E>
 struct Elem;
 
-#define RL_ELEM_SAME(E, T)                                   \
-  template <>                                                \
-  struct Elem<ElementType::E> {                              \
-    using Storage = T;                                       \
-    using Compute = T;                                       \
-    static constexpr ElementType type = ElementType::E;      \
-    static Compute load(Storage s) { return s; }             \
-    static Storage store(Compute c) { return c; }            \
+#define RL_ELEM_SAME(E, T)                              \
+  template <>                                           \
+  struct Elem<ElementType::E> {                         \
+    using Storage = T;                                  \
+    using Compute = T;                                  \
+    static constexpr ElementType type = ElementType::E; \
+    static Compute load(Storage s) { return s; }        \
+    static Storage store(Compute c) { return c; }       \
   };
 RL_ELEM_SAME(S8, std::int8_t)
 RL_ELEM_SAME(S16, std::int16_t)
@@ -82,29 +82,60 @@ constexpr bool is_pred_v = E::type == ElementType::Pred;
 template <class E>
 constexpr bool is_int_v = std::is_integral<typename E::Compute>::value && !is_pred_v<E>;
 template <class E>
-constexpr bool is_signed_int_v = is_int_v<E> && std::is_signed<typename E::Compute>::value;
+constexpr bool is_signed_int_v = is_int_v<E>&& std::is_signed<typename E::Compute>::value;
 
 // Calls f(Elem<E>{}) for the runtime type `t`; false for a type the interpreter does not compute
 // with (f8, s4, quantized, ...).
 template <class F>
 bool dispatch(ElementType t, F&& f) {
   switch (t) {
-    case ElementType::Pred: f(Elem<ElementType::Pred>{}); return true;
-    case ElementType::S8: f(Elem<ElementType::S8>{}); return true;
-    case ElementType::S16: f(Elem<ElementType::S16>{}); return true;
-    case ElementType::S32: f(Elem<ElementType::S32>{}); return true;
-    case ElementType::S64: f(Elem<ElementType::S64>{}); return true;
-    case ElementType::U8: f(Elem<ElementType::U8>{}); return true;
-    case ElementType::U16: f(Elem<ElementType::U16>{}); return true;
-    case ElementType::U32: f(Elem<ElementType::U32>{}); return true;
-    case ElementType::U64: f(Elem<ElementType::U64>{}); return true;
-    case ElementType::F16: f(Elem<ElementType::F16>{}); return true;
-    case ElementType::BF16: f(Elem<ElementType::BF16>{}); return true;
-    case ElementType::F32: f(Elem<ElementType::F32>{}); return true;
-    case ElementType::F64: f(Elem<ElementType::F64>{}); return true;
-    case ElementType::C64: f(Elem<ElementType::C64>{}); return true;
-    case ElementType::C128: f(Elem<ElementType::C128>{}); return true;
-    default: return false;
+    case ElementType::Pred:
+      f(Elem<ElementType::Pred>{});
+      return true;
+    case ElementType::S8:
+      f(Elem<ElementType::S8>{});
+      return true;
+    case ElementType::S16:
+      f(Elem<ElementType::S16>{});
+      return true;
+    case ElementType::S32:
+      f(Elem<ElementType::S32>{});
+      return true;
+    case ElementType::S64:
+      f(Elem<ElementType::S64>{});
+      return true;
+    case ElementType::U8:
+      f(Elem<ElementType::U8>{});
+      return true;
+    case ElementType::U16:
+      f(Elem<ElementType::U16>{});
+      return true;
+    case ElementType::U32:
+      f(Elem<ElementType::U32>{});
+      return true;
+    case ElementType::U64:
+      f(Elem<ElementType::U64>{});
+      return true;
+    case ElementType::F16:
+      f(Elem<ElementType::F16>{});
+      return true;
+    case ElementType::BF16:
+      f(Elem<ElementType::BF16>{});
+      return true;
+    case ElementType::F32:
+      f(Elem<ElementType::F32>{});
+      return true;
+    case ElementType::F64:
+      f(Elem<ElementType::F64>{});
+      return true;
+    case ElementType::C64:
+      f(Elem<ElementType::C64>{});
+      return true;
+    case ElementType::C128:
+      f(Elem<ElementType::C128>{});
+      return true;
+    default:
+      return false;
   }
 }
 

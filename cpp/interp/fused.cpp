@@ -21,19 +21,46 @@ namespace {
 
 bool math_fn(OpCode code, kernels::MathFn* fn) {
   switch (code) {
-    case OpCode::Exponential: *fn = kernels::MathFn::Exp; return true;
-    case OpCode::ExponentialMinusOne: *fn = kernels::MathFn::Expm1; return true;
-    case OpCode::Log: *fn = kernels::MathFn::Log; return true;
-    case OpCode::LogPlusOne: *fn = kernels::MathFn::Log1p; return true;
-    case OpCode::Logistic: *fn = kernels::MathFn::Logistic; return true;
-    case OpCode::Tanh: *fn = kernels::MathFn::Tanh; return true;
-    case OpCode::Sine: *fn = kernels::MathFn::Sin; return true;
-    case OpCode::Cosine: *fn = kernels::MathFn::Cos; return true;
-    case OpCode::Tan: case OpCode::ChloTan: *fn = kernels::MathFn::Tan; return true;
-    case OpCode::Erf: case OpCode::ChloErf: *fn = kernels::MathFn::Erf; return true;
-    case OpCode::Sqrt: *fn = kernels::MathFn::Sqrt; return true;
-    case OpCode::Rsqrt: *fn = kernels::MathFn::Rsqrt; return true;
-    default: return false;
+    case OpCode::Exponential:
+      *fn = kernels::MathFn::Exp;
+      return true;
+    case OpCode::ExponentialMinusOne:
+      *fn = kernels::MathFn::Expm1;
+      return true;
+    case OpCode::Log:
+      *fn = kernels::MathFn::Log;
+      return true;
+    case OpCode::LogPlusOne:
+      *fn = kernels::MathFn::Log1p;
+      return true;
+    case OpCode::Logistic:
+      *fn = kernels::MathFn::Logistic;
+      return true;
+    case OpCode::Tanh:
+      *fn = kernels::MathFn::Tanh;
+      return true;
+    case OpCode::Sine:
+      *fn = kernels::MathFn::Sin;
+      return true;
+    case OpCode::Cosine:
+      *fn = kernels::MathFn::Cos;
+      return true;
+    case OpCode::Tan:
+    case OpCode::ChloTan:
+      *fn = kernels::MathFn::Tan;
+      return true;
+    case OpCode::Erf:
+    case OpCode::ChloErf:
+      *fn = kernels::MathFn::Erf;
+      return true;
+    case OpCode::Sqrt:
+      *fn = kernels::MathFn::Sqrt;
+      return true;
+    case OpCode::Rsqrt:
+      *fn = kernels::MathFn::Rsqrt;
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -43,10 +70,13 @@ std::string count_text(double n) { return std::to_string(static_cast<long long>(
 bool in_vocabulary(OpCode c) {
   simd::Binary b;
   kernels::MathFn fn;
-  return simd::binary_of(c, &b) || math_fn(c, &fn) || c == OpCode::Constant || c == OpCode::BroadcastInDim || c == OpCode::Reshape ||
-         c == OpCode::Convert || c == OpCode::Negate || c == OpCode::Abs || c == OpCode::Compare || c == OpCode::Select ||
-         c == OpCode::And || c == OpCode::Or || c == OpCode::Xor || c == OpCode::Not || c == OpCode::Iota || c == OpCode::Slice ||
-         c == OpCode::Transpose || c == OpCode::ShiftLeft || c == OpCode::ShiftRightLogical || c == OpCode::ShiftRightArithmetic;
+  return simd::binary_of(c, &b) || math_fn(c, &fn) || c == OpCode::Constant ||
+         c == OpCode::BroadcastInDim || c == OpCode::Reshape || c == OpCode::Convert ||
+         c == OpCode::Negate || c == OpCode::Abs || c == OpCode::Compare || c == OpCode::Select ||
+         c == OpCode::And || c == OpCode::Or || c == OpCode::Xor || c == OpCode::Not ||
+         c == OpCode::Iota || c == OpCode::Slice || c == OpCode::Transpose ||
+         c == OpCode::ShiftLeft || c == OpCode::ShiftRightLogical ||
+         c == OpCode::ShiftRightArithmetic;
 }
 
 // The element types the loop computes: f32, f16 and bf16 (in f32 lanes), s32, u32 and pred.
@@ -54,12 +84,20 @@ constexpr const char* kTypes = "(the fused loop runs f32, f16, bf16, s32, u32 an
 bool lane_type(const hlo::Type& t) {
   if (!t.is_array() || !t.is_static()) return false;
   switch (t.etype) {
-    case hlo::ElementType::F32: case hlo::ElementType::F16: case hlo::ElementType::BF16: case hlo::ElementType::S32:
-    case hlo::ElementType::U32: case hlo::ElementType::Pred: return true;
-    default: return false;
+    case hlo::ElementType::F32:
+    case hlo::ElementType::F16:
+    case hlo::ElementType::BF16:
+    case hlo::ElementType::S32:
+    case hlo::ElementType::U32:
+    case hlo::ElementType::Pred:
+      return true;
+    default:
+      return false;
   }
 }
-bool float_type(hlo::ElementType t) { return t == hlo::ElementType::F32 || t == hlo::ElementType::F16 || t == hlo::ElementType::BF16; }
+bool float_type(hlo::ElementType t) {
+  return t == hlo::ElementType::F32 || t == hlo::ElementType::F16 || t == hlo::ElementType::BF16;
+}
 
 std::vector<std::int64_t> row_major(const std::vector<std::int64_t>& dims) {
   std::vector<std::int64_t> s(dims.size(), 1);
@@ -80,7 +118,8 @@ struct View {
 // Builds a plan's loop part; "" when it can, else why not (the fusion then runs op by op).
 class LoopCompiler {
  public:
-  LoopCompiler(const hlo::Program& prog, FusionPlan& plan) : prog_(prog), plan_(plan), f_(*plan.lfn->fn), m_(*prog.module) {}
+  LoopCompiler(const hlo::Program& prog, FusionPlan& plan)
+      : prog_(prog), plan_(plan), f_(*plan.lfn->fn), m_(*prog.module) {}
 
   std::string compile(hlo::FusionKind kind) {
     const auto& instrs = plan_.block->instrs;
@@ -91,7 +130,8 @@ class LoopCompiler {
     std::uint32_t loop_root = plan_.root;
     const hlo::Instr& root = instrs[plan_.root];
     if (kind == hlo::FusionKind::Input) {
-      if (root.code != OpCode::Reduce || root.op->operands.count != 2) return "an input fusion whose root is not a one-operand reduce";
+      if (root.code != OpCode::Reduce || root.op->operands.count != 2)
+        return "an input fusion whose root is not a one-operand reduce";
       plan_.by_op[plan_.members.size() - 1] = 1;
       auto it = member_of_.find(f_.operands(*root.op)[0]);
       if (it == member_of_.end()) return "the reduce's operand is not made in the fusion";
@@ -107,7 +147,8 @@ class LoopCompiler {
     plan_.loop_root = loop_root;
     in_loop_.assign(plan_.members.size(), 0);
     const hlo::Type& rt = m_.value_type(f_, f_.results(*instrs[loop_root].op)[0]);
-    if (!lane_type(rt)) return std::string(instrs[loop_root].op->name) + " gives " + rt.text + " " + kTypes;
+    if (!lane_type(rt))
+      return std::string(instrs[loop_root].op->name) + " gives " + rt.text + " " + kTypes;
     n_ = static_cast<std::int64_t>(rt.elements());
     std::string why;
     if (node_of(f_.results(*instrs[loop_root].op)[0], loop_root, &why) < 0) return why;
@@ -121,9 +162,14 @@ class LoopCompiler {
       if (!plan_.by_op[k]) continue;
       for (hlo::ValueId v : f_.operands(*instrs[plan_.members[k]].op)) {
         auto it = member_of_.find(v);
-        if (it == member_of_.end() || !in_loop_[it->second] || plan_.members[it->second] == loop_root) continue;
-        if (instrs[plan_.members[it->second]].code == OpCode::Constant) plan_.by_op[it->second] = 1;
-        else return std::string(instrs[plan_.members[it->second]].op->name) + " is read inside and outside the fused loop";
+        if (it == member_of_.end() || !in_loop_[it->second] ||
+            plan_.members[it->second] == loop_root)
+          continue;
+        if (instrs[plan_.members[it->second]].code == OpCode::Constant)
+          plan_.by_op[it->second] = 1;
+        else
+          return std::string(instrs[plan_.members[it->second]].op->name) +
+                 " is read inside and outside the fused loop";
       }
     }
     plan_.has_loop = true;
@@ -165,7 +211,8 @@ class LoopCompiler {
     const hlo::Instr& in = plan_.block->instrs[plan_.members[it->second]];
     const hlo::OpAttrs* attrs = prog_.attrs_of(in);
     const std::string name(in.op->name);
-    if (in.code != OpCode::BroadcastInDim && in.code != OpCode::Slice && in.code != OpCode::Transpose && in.code != OpCode::Reshape) {
+    if (in.code != OpCode::BroadcastInDim && in.code != OpCode::Slice &&
+        in.code != OpCode::Transpose && in.code != OpCode::Reshape) {
       *why = name + " of a value computed in the loop reads it out of order";
       return false;
     }
@@ -181,28 +228,34 @@ class LoopCompiler {
       if (!src.contiguous()) return *why = name + " of a strided view", false;
       r.strides = row_major(t.dims);
     } else if (in.code == OpCode::BroadcastInDim) {
-      if (attrs->dims.size() != rank) return *why = name + " with a dimension map of another rank", false;
+      if (attrs->dims.size() != rank)
+        return *why = name + " with a dimension map of another rank", false;
       r.strides.assign(t.dims.size(), 0);
       for (std::size_t i = 0; i < rank; ++i) {
         const auto d = attrs->dims[i];
-        if (d < 0 || d >= static_cast<std::int64_t>(t.dims.size())) return *why = name + " with a dimension out of range", false;
+        if (d < 0 || d >= static_cast<std::int64_t>(t.dims.size()))
+          return *why = name + " with a dimension out of range", false;
         if (src.dims[i] != 1) r.strides[static_cast<std::size_t>(d)] = src.strides[i];
       }
     } else if (in.code == OpCode::Slice) {
-      if (attrs->starts.size() != rank || attrs->strides.size() != rank || t.dims.size() != rank) return *why = name + " with bounds of another rank", false;
+      if (attrs->starts.size() != rank || attrs->strides.size() != rank || t.dims.size() != rank)
+        return *why = name + " with bounds of another rank", false;
       r.strides.resize(rank);
       for (std::size_t i = 0; i < rank; ++i) {
-        if (attrs->starts[i] < 0 || attrs->strides[i] < 1 || attrs->starts[i] + (t.dims[i] - 1) * attrs->strides[i] >= src.dims[i])
+        if (attrs->starts[i] < 0 || attrs->strides[i] < 1 ||
+            attrs->starts[i] + (t.dims[i] - 1) * attrs->strides[i] >= src.dims[i])
           if (t.dims[i] > 0) return *why = name + " out of its operand's bounds", false;
         r.offset += attrs->starts[i] * src.strides[i];
         r.strides[i] = src.strides[i] * attrs->strides[i];
       }
     } else {  // transpose: result dimension i is the operand's perm[i]
-      if (attrs->dims.size() != rank || t.dims.size() != rank) return *why = name + " with a permutation of another rank", false;
+      if (attrs->dims.size() != rank || t.dims.size() != rank)
+        return *why = name + " with a permutation of another rank", false;
       r.strides.resize(rank);
       for (std::size_t i = 0; i < rank; ++i) {
         const auto d = attrs->dims[i];
-        if (d < 0 || d >= static_cast<std::int64_t>(rank) || src.dims[static_cast<std::size_t>(d)] != t.dims[i])
+        if (d < 0 || d >= static_cast<std::int64_t>(rank) ||
+            src.dims[static_cast<std::size_t>(d)] != t.dims[i])
           return *why = name + " with a bad permutation", false;
         r.strides[i] = src.strides[static_cast<std::size_t>(d)];
       }
@@ -224,7 +277,8 @@ class LoopCompiler {
     n.instr = reader;
     if (st.elements() == 1) {
       n.kind = Kind::ParamSplat;
-    } else if (elements == static_cast<double>(n_) && v.offset == 0 && v.contiguous() && st.elements() == n_) {
+    } else if (elements == static_cast<double>(n_) && v.offset == 0 && v.contiguous() &&
+               st.elements() == n_) {
       n.kind = Kind::Param;
     } else if (elements == static_cast<double>(n_)) {
       n.kind = Kind::ParamGather;
@@ -233,7 +287,9 @@ class LoopCompiler {
       n.offset = v.offset;
       n.source_elements = static_cast<std::int64_t>(st.elements());
     } else {
-      return *why = "a parameter of " + st.text + " read elementwise in a loop of " + count_text(static_cast<double>(n_)) + " elements", -1;
+      return *why = "a parameter of " + st.text + " read elementwise in a loop of " +
+                    count_text(static_cast<double>(n_)) + " elements",
+             -1;
     }
     return add(std::move(n));
   }
@@ -261,7 +317,10 @@ class LoopCompiler {
     const auto operands = f_.operands(op);
     const hlo::Type& t = m_.value_type(f_, f_.results(op)[0]);
     const std::string name(op.name);
-    auto refuse = [&](const std::string& w) { *why = name + " " + w; return -1; };
+    auto refuse = [&](const std::string& w) {
+      *why = name + " " + w;
+      return -1;
+    };
     if (!in_vocabulary(in.code)) return refuse("is not in the fused loop's vocabulary yet");
     if (!lane_type(t)) return refuse("on " + t.text + " " + kTypes);
     const hlo::OpAttrs* attrs = prog_.attrs_of(in);
@@ -269,7 +328,8 @@ class LoopCompiler {
     n.type = t.etype;
     n.instr = idx;
     if (in.code == OpCode::Constant) {
-      if (t.elements() != 1 || !attrs || attrs->literal == hlo::kNoAttrs || attrs->literal >= prog_.literals.size())
+      if (t.elements() != 1 || !attrs || attrs->literal == hlo::kNoAttrs ||
+          attrs->literal >= prog_.literals.size())
         return refuse("with more than one element");
       const hlo::Literal& lit = prog_.literals[attrs->literal];
       const std::size_t eb = static_cast<std::size_t>(hlo::element_bytes(t.etype));
@@ -290,10 +350,13 @@ class LoopCompiler {
     // computed over the block from splats, every lane the same value, the bits of the op alone.
     const bool scalar = t.elements() == 1 && n_ != 1;
     if (!scalar && t.elements() != static_cast<double>(n_))
-      return refuse("of " + count_text(t.elements()) + " elements in a loop of " + count_text(static_cast<double>(n_)));
+      return refuse("of " + count_text(t.elements()) + " elements in a loop of " +
+                    count_text(static_cast<double>(n_)));
     n.scalar = scalar;
     if (in.code == OpCode::Iota) {
-      if (!attrs || attrs->dimension < 0 || attrs->dimension >= static_cast<std::int64_t>(t.dims.size())) return refuse("with its dimension out of range");
+      if (!attrs || attrs->dimension < 0 ||
+          attrs->dimension >= static_cast<std::int64_t>(t.dims.size()))
+        return refuse("with its dimension out of range");
       n.kind = Kind::Iota;
       n.dims = t.dims;
       n.axis = attrs->dimension;
@@ -301,7 +364,8 @@ class LoopCompiler {
     }
     // Data movement: a view of the frame through its index map, or (broadcast, reshape) of a
     // value computed in the loop that keeps its elements in order.
-    if (in.code == OpCode::BroadcastInDim || in.code == OpCode::Reshape || in.code == OpCode::Slice || in.code == OpCode::Transpose) {
+    if (in.code == OpCode::BroadcastInDim || in.code == OpCode::Reshape ||
+        in.code == OpCode::Slice || in.code == OpCode::Transpose) {
       const hlo::ValueId src = operands[0];
       View view;
       std::string view_why;
@@ -311,7 +375,8 @@ class LoopCompiler {
         const hlo::Type& vt = m_.value_type(f_, view.value);
         if (!in_loop_member(view.value) && lane_type(vt)) return view_node(view, idx, why);
       }
-      if (in.code == OpCode::Slice || in.code == OpCode::Transpose) return refuse(view_why.empty() ? "of a value computed in the loop" : "(" + view_why + ")");
+      if (in.code == OpCode::Slice || in.code == OpCode::Transpose)
+        return refuse(view_why.empty() ? "of a value computed in the loop" : "(" + view_why + ")");
       const int a = node_of(src, idx, why);
       if (a < 0) return -1;
       const LoopNode& s = plan_.nodes[static_cast<std::size_t>(a)];
@@ -322,7 +387,9 @@ class LoopCompiler {
         c.scalar = false;
         return add(std::move(c));
       }
-      if (s.scalar || st.elements() == n_) {  // every lane already holds the one value, or the same elements in order
+      if (s.scalar ||
+          st.elements() ==
+              n_) {  // every lane already holds the one value, or the same elements in order
         n.kind = Kind::Pass;
         n.a = a;
         return add(std::move(n));
@@ -334,16 +401,21 @@ class LoopCompiler {
       const int a = node_of(v, idx, why);
       if (a < 0) return -1;
       const LoopNode& o = plan_.nodes[static_cast<std::size_t>(a)];
-      if (scalar && !(o.scalar || o.kind == Kind::Splat || o.kind == Kind::ParamSplat)) return refuse("of one element from a bigger operand");
+      if (scalar && !(o.scalar || o.kind == Kind::Splat || o.kind == Kind::ParamSplat))
+        return refuse("of one element from a bigger operand");
       ops.push_back(a);
     }
-    auto operand = [&](std::size_t i) -> const LoopNode& { return plan_.nodes[static_cast<std::size_t>(ops[i])]; };
+    auto operand = [&](std::size_t i) -> const LoopNode& {
+      return plan_.nodes[static_cast<std::size_t>(ops[i])];
+    };
     auto same_operands = [&] {
       for (std::size_t i = 0; i < ops.size(); ++i)
         if (operand(i).type != t.etype) return false;
       return true;
     };
-    const bool f = float_type(t.etype), s32 = t.etype == hlo::ElementType::S32 || t.etype == hlo::ElementType::U32, pred = t.etype == hlo::ElementType::Pred;
+    const bool f = float_type(t.etype),
+               s32 = t.etype == hlo::ElementType::S32 || t.etype == hlo::ElementType::U32,
+               pred = t.etype == hlo::ElementType::Pred;
     simd::Binary bop;
     kernels::MathFn fn;
     if (in.code == OpCode::Convert) {
@@ -357,28 +429,41 @@ class LoopCompiler {
       n.kind = Kind::Binary;
       n.op = static_cast<std::uint16_t>(bop);
     } else if (s32 && same_operands() &&
-               (in.code == OpCode::Add || in.code == OpCode::Subtract || in.code == OpCode::Multiply || in.code == OpCode::Maximum ||
-                in.code == OpCode::Minimum || in.code == OpCode::And || in.code == OpCode::Or || in.code == OpCode::Xor ||
-                in.code == OpCode::ShiftLeft || in.code == OpCode::ShiftRightLogical || in.code == OpCode::ShiftRightArithmetic)) {
+               (in.code == OpCode::Add || in.code == OpCode::Subtract ||
+                in.code == OpCode::Multiply || in.code == OpCode::Maximum ||
+                in.code == OpCode::Minimum || in.code == OpCode::And || in.code == OpCode::Or ||
+                in.code == OpCode::Xor || in.code == OpCode::ShiftLeft ||
+                in.code == OpCode::ShiftRightLogical || in.code == OpCode::ShiftRightArithmetic)) {
       n.kind = Kind::IntBinary;
       n.op = static_cast<std::uint16_t>(in.code);
-    } else if ((in.code == OpCode::Negate || in.code == OpCode::Abs) && (f || s32) && same_operands()) {
+    } else if ((in.code == OpCode::Negate || in.code == OpCode::Abs) && (f || s32) &&
+               same_operands()) {
       n.kind = in.code == OpCode::Negate ? Kind::Negate : Kind::Abs;
     } else if (in.code == OpCode::Not && s32 && same_operands()) {
       n.kind = Kind::Not;
     } else if (math_fn(in.code, &fn) && f && same_operands()) {
       n.kind = Kind::Math;
       n.op = static_cast<std::uint16_t>(fn);
-    } else if (in.code == OpCode::Compare && pred && attrs && ops.size() == 2 && operand(0).type == operand(1).type &&
-               (float_type(operand(0).type) || operand(0).type == hlo::ElementType::S32 || operand(0).type == hlo::ElementType::U32) &&
-               !(float_type(operand(0).type) && attrs->compare_type == hlo::CompareType::TotalOrder)) {
+    } else if (in.code == OpCode::Compare && pred && attrs && ops.size() == 2 &&
+               operand(0).type == operand(1).type &&
+               (float_type(operand(0).type) || operand(0).type == hlo::ElementType::S32 ||
+                operand(0).type == hlo::ElementType::U32) &&
+               !(float_type(operand(0).type) &&
+                 attrs->compare_type == hlo::CompareType::TotalOrder)) {
       n.kind = Kind::Compare;
       n.op = static_cast<std::uint16_t>(attrs->direction);
-      n.is_unsigned = attrs->compare_type == hlo::CompareType::Unsigned || operand(0).type == hlo::ElementType::U32;
-    } else if ((in.code == OpCode::And || in.code == OpCode::Or || in.code == OpCode::Xor || in.code == OpCode::Not) && pred && same_operands()) {
+      n.is_unsigned = attrs->compare_type == hlo::CompareType::Unsigned ||
+                      operand(0).type == hlo::ElementType::U32;
+    } else if ((in.code == OpCode::And || in.code == OpCode::Or || in.code == OpCode::Xor ||
+                in.code == OpCode::Not) &&
+               pred && same_operands()) {
       n.kind = Kind::Logic;
-      n.op = in.code == OpCode::And ? 0 : in.code == OpCode::Or ? 1 : in.code == OpCode::Xor ? 2 : 3;
-    } else if (in.code == OpCode::Select && ops.size() == 3 && operand(0).pred() && operand(1).type == t.etype && operand(2).type == t.etype) {
+      n.op = in.code == OpCode::And   ? 0
+             : in.code == OpCode::Or  ? 1
+             : in.code == OpCode::Xor ? 2
+                                      : 3;
+    } else if (in.code == OpCode::Select && ops.size() == 3 && operand(0).pred() &&
+               operand(1).type == t.etype && operand(2).type == t.etype) {
       n.kind = Kind::Select;
     } else {
       return refuse("on " + t.text + " is not in the fused loop's vocabulary yet");
@@ -394,7 +479,8 @@ class LoopCompiler {
 
 // ---- the plan ----------------------------------------------------------------------------------
 
-FusedProgram::FusedProgram(const hlo::Program& program, hlo::FusedModule fused) : fused_(std::move(fused)) {
+FusedProgram::FusedProgram(const hlo::Program& program, hlo::FusedModule fused)
+    : fused_(std::move(fused)) {
   // Where each op of the module stands in the runtime program.
   struct Place {
     const hlo::LFunction* lfn;
@@ -405,7 +491,8 @@ FusedProgram::FusedProgram(const hlo::Program& program, hlo::FusedModule fused) 
   for (const auto& lf : program.functions) {
     auto walk = [&](const hlo::LRegion& r) {
       for (const auto& b : r.blocks)
-        for (std::size_t i = 0; i < b.instrs.size(); ++i) place[b.instrs[i].op] = {&lf, &b, static_cast<std::uint32_t>(i)};
+        for (std::size_t i = 0; i < b.instrs.size(); ++i)
+          place[b.instrs[i].op] = {&lf, &b, static_cast<std::uint32_t>(i)};
     };
     walk(lf.body);
     for (const auto& r : lf.regions) walk(r);
@@ -423,8 +510,10 @@ FusedProgram::FusedProgram(const hlo::Program& program, hlo::FusedModule fused) 
     bool same = true;
     for (const hlo::Op* op : fu.members) {
       auto mp = place.find(op);
-      if (mp == place.end() || mp->second.block != plan.block) same = false;
-      else plan.members.push_back(mp->second.index);
+      if (mp == place.end() || mp->second.block != plan.block)
+        same = false;
+      else
+        plan.members.push_back(mp->second.index);
     }
     if (!same || plan.members.empty() || plan.members.back() != plan.root) continue;
     LoopCompiler lc(program, plan);
@@ -455,7 +544,8 @@ FusedProgram::FusedProgram(const hlo::Program& program, hlo::FusedModule fused) 
     for (std::size_t pi : pis)
       for (std::uint32_t i : plans_[pi].members) {
         auto r = role_.find(&instrs[i]);
-        if (r != role_.end() && r->second == 0) at[i] = std::max(at[i], static_cast<std::int64_t>(plans_[pi].root));
+        if (r != role_.end() && r->second == 0)
+          at[i] = std::max(at[i], static_cast<std::int64_t>(plans_[pi].root));
       }
     for (std::size_t i = 0; i < instrs.size(); ++i)
       if (const auto* d = program.dead_after(instrs[i]))
@@ -467,21 +557,28 @@ FusedProgram::FusedProgram(const hlo::Program& program, hlo::FusedModule fused) 
       for (std::uint32_t i : plans_[pi].members)
         for (hlo::ValueId v : f.operands(*instrs[i].op)) {
           auto it = death.find(v);
-          if (it != death.end()) it->second = std::max(it->second, static_cast<std::int64_t>(plans_[pi].root));
+          if (it != death.end())
+            it->second = std::max(it->second, static_cast<std::int64_t>(plans_[pi].root));
         }
     for (std::size_t i = 0; i < instrs.size(); ++i) dead_[&instrs[i]];
     for (const auto& [v, i] : death) dead_[&instrs[static_cast<std::size_t>(i)]].push_back(v);
-    for (std::size_t i = 0; i < instrs.size(); ++i) std::sort(dead_[&instrs[i]].begin(), dead_[&instrs[i]].end());
+    for (std::size_t i = 0; i < instrs.size(); ++i)
+      std::sort(dead_[&instrs[i]].begin(), dead_[&instrs[i]].end());
   }
-  std::sort(blocks_.begin(), blocks_.end(), [](const auto& x, const auto& y) { return std::less<const hlo::Instr*>()(x.first, y.first); });
+  std::sort(blocks_.begin(), blocks_.end(), [](const auto& x, const auto& y) {
+    return std::less<const hlo::Instr*>()(x.first, y.first);
+  });
 }
 
 FusedProgram::~FusedProgram() = default;
 
 bool FusedProgram::in_fused_block(const hlo::Instr* in) const {
   std::less<const hlo::Instr*> lt;
-  auto it = std::upper_bound(blocks_.begin(), blocks_.end(), in,
-                             [&](const hlo::Instr* x, const std::pair<const hlo::Instr*, const hlo::Instr*>& b) { return lt(x, b.first); });
+  auto it = std::upper_bound(
+      blocks_.begin(), blocks_.end(), in,
+      [&](const hlo::Instr* x, const std::pair<const hlo::Instr*, const hlo::Instr*>& b) {
+        return lt(x, b.first);
+      });
   if (it == blocks_.begin()) return false;
   --it;
   return !lt(it->second, in);
@@ -496,7 +593,8 @@ FusedProgram::Role FusedProgram::role(const hlo::Instr& in, std::size_t* plan) c
   return Role::Root;
 }
 
-const std::vector<hlo::ValueId>* FusedProgram::dead_after(const hlo::Instr& in, bool* covered) const {
+const std::vector<hlo::ValueId>* FusedProgram::dead_after(const hlo::Instr& in,
+                                                          bool* covered) const {
   *covered = false;
   if (!in_fused_block(&in)) return nullptr;
   auto it = dead_.find(&in);
@@ -536,7 +634,8 @@ bool run_fusion(Run& run, const FusionPlan& plan, std::vector<Value>& frame) {
       // Block i of the output is written after block i of every parameter is read; a parameter
       // also read through a broadcast's index map would be read elsewhere: not reused.
       bool gathered = false;
-      for (const LoopNode& g : plan.nodes) gathered = gathered || (g.kind == Kind::ParamGather && g.value == nd.value);
+      for (const LoopNode& g : plan.nodes)
+        gathered = gathered || (g.kind == Kind::ParamGather && g.value == nd.value);
       // Made by this fusion (its dot): fresh each time it runs. Otherwise: it must die here, and
       // not while the fusion is repeated for timing.
       bool own = false;
@@ -545,8 +644,8 @@ bool run_fusion(Run& run, const FusionPlan& plan, std::vector<Value>& frame) {
           for (hlo::ValueId r : f.results(*instrs[plan.members[j]].op)) own = own || r == nd.value;
       const bool dies = dead && std::find(dead->begin(), dead->end(), nd.value) != dead->end();
       Value& v = frame[nd.value];
-      if (!gathered && (own || (dies && !run.timing())) && v.is_tensor() && v.tensor.unique() && v.tensor.type == t.etype &&
-          v.tensor.dims == t.dims) {
+      if (!gathered && (own || (dies && !run.timing())) && v.is_tensor() && v.tensor.unique() &&
+          v.tensor.type == t.etype && v.tensor.dims == t.dims) {
         out = v.tensor;
         reused = true;
       }

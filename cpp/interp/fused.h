@@ -47,54 +47,60 @@ constexpr std::int64_t kFusedBlock = 512;  // elements per block of the loop par
 // int32, pred as bytes.
 struct LoopNode {
   enum class Kind : std::uint8_t {
-    Param,       // a value of the frame with the loop's element count, read in place (halves converted)
-    ParamSplat,  // a one-element value of the frame, repeated
-    ParamGather, // a value of the frame read through an index map (broadcast, slice, transpose)
-    Splat,       // a scalar constant (its lane's bits)
-    Iota,        // the index along `axis` of the shape `dims`, in the node's type
-    Pass,        // reshape, a convert to the same lanes: the operand's block as it is
-    Binary,      // add, subtract, multiply, divide, maximum, minimum (floats: simd::f32_binary)
-    IntBinary,   // s32 add, subtract, multiply, maximum, minimum, and, or, xor (op: the OpCode)
-    Negate, Abs, // floats on the sign bit, s32 wrapping
-    Not,         // s32 bitwise not
-    Math,        // exp, tanh, ... (kernels::best_math), halves through f32
-    Compare,     // floats or s32 → pred
-    Select,      // pred ? a : b, lanes moved as bits
-    Logic,       // pred and, or, xor, not (op 0..3)
-    Convert,     // between lane types (from → type), by convert's rules
+    Param,  // a value of the frame with the loop's element count, read in place (halves converted)
+    ParamSplat,   // a one-element value of the frame, repeated
+    ParamGather,  // a value of the frame read through an index map (broadcast, slice, transpose)
+    Splat,        // a scalar constant (its lane's bits)
+    Iota,         // the index along `axis` of the shape `dims`, in the node's type
+    Pass,         // reshape, a convert to the same lanes: the operand's block as it is
+    Binary,       // add, subtract, multiply, divide, maximum, minimum (floats: simd::f32_binary)
+    IntBinary,    // s32 add, subtract, multiply, maximum, minimum, and, or, xor (op: the OpCode)
+    Negate,
+    Abs,      // floats on the sign bit, s32 wrapping
+    Not,      // s32 bitwise not
+    Math,     // exp, tanh, ... (kernels::best_math), halves through f32
+    Compare,  // floats or s32 → pred
+    Select,   // pred ? a : b, lanes moved as bits
+    Logic,    // pred and, or, xor, not (op 0..3)
+    Convert,  // between lane types (from → type), by convert's rules
   };
   Kind kind = Kind::Param;
   hlo::ElementType type = hlo::ElementType::F32;  // F32, F16, BF16, S32 or Pred
   hlo::ElementType from = hlo::ElementType::F32;  // Convert: the operand's type
-  bool scalar = false;          // one value repeated over the block (a splat, or ops of splats)
-  bool is_unsigned = false;     // Compare: the s32 lanes compared as unsigned
-  hlo::ValueId value = 0;       // Param*: the frame's value
-  int a = -1, b = -1, c = -1;   // operand nodes
-  std::uint32_t bits = 0;       // Splat: the lane's bits
-  std::uint16_t op = 0;         // Binary: simd::Binary; IntBinary: hlo::OpCode; Math: kernels::MathFn; Compare: hlo::Comparison
-  std::uint32_t instr = 0;      // the instruction it computes (for Param*: the one reading it)
-  std::vector<std::int64_t> dims, strides;  // ParamGather: result dims, the operand's stride per result dim; Iota: dims
-  std::int64_t offset = 0;                  // ParamGather: the operand's element at index 0
-  std::int64_t axis = 0;                    // Iota: its dimension
-  std::int64_t source_elements = 0;         // ParamGather: the operand's element count
+  bool scalar = false;         // one value repeated over the block (a splat, or ops of splats)
+  bool is_unsigned = false;    // Compare: the s32 lanes compared as unsigned
+  hlo::ValueId value = 0;      // Param*: the frame's value
+  int a = -1, b = -1, c = -1;  // operand nodes
+  std::uint32_t bits = 0;      // Splat: the lane's bits
+  std::uint16_t op = 0;     // Binary: simd::Binary; IntBinary: hlo::OpCode; Math: kernels::MathFn;
+                            // Compare: hlo::Comparison
+  std::uint32_t instr = 0;  // the instruction it computes (for Param*: the one reading it)
+  std::vector<std::int64_t> dims,
+      strides;  // ParamGather: result dims, the operand's stride per result dim; Iota: dims
+  std::int64_t offset = 0;           // ParamGather: the operand's element at index 0
+  std::int64_t axis = 0;             // Iota: its dimension
+  std::int64_t source_elements = 0;  // ParamGather: the operand's element count
   bool pred() const { return type == hlo::ElementType::Pred; }
-  bool floats() const { return type == hlo::ElementType::F32 || type == hlo::ElementType::F16 || type == hlo::ElementType::BF16; }
+  bool floats() const {
+    return type == hlo::ElementType::F32 || type == hlo::ElementType::F16 ||
+           type == hlo::ElementType::BF16;
+  }
   bool half() const { return type == hlo::ElementType::F16 || type == hlo::ElementType::BF16; }
   std::size_t lane_bytes() const { return pred() ? 1 : 4; }
 };
 
 struct FusionPlan {
-  std::size_t fusion = 0;                 // index in FusedModule::fusions
+  std::size_t fusion = 0;  // index in FusedModule::fusions
   const hlo::LFunction* lfn = nullptr;
   const hlo::LBlock* block = nullptr;
-  std::vector<std::uint32_t> members;     // instruction indices in the block, program order
-  std::uint32_t root = 0;                 // instruction index of the root
-  std::string fallback;                   // why it runs op by op ("" when it runs fused)
+  std::vector<std::uint32_t> members;  // instruction indices in the block, program order
+  std::uint32_t root = 0;              // instruction index of the root
+  std::string fallback;                // why it runs op by op ("" when it runs fused)
   // The loop part: nodes in evaluation order; loop_root's value is its output.
   std::vector<LoopNode> nodes;
-  std::uint32_t loop_root = 0;            // instruction index of the loop part's root
+  std::uint32_t loop_root = 0;  // instruction index of the loop part's root
   bool has_loop = false;
-  std::vector<char> by_op;                // by member: runs through its own kernel inside the fusion
+  std::vector<char> by_op;  // by member: runs through its own kernel inside the fusion
 };
 
 class FusedProgram {
@@ -127,7 +133,8 @@ class FusedProgram {
 
 // Evaluates the loop part of `plan` into `out` (the loop root's n elements, in its storage type):
 // block by block, node by node (fused_loop.cpp, built for speed). False with the run's error set.
-bool run_loop(Run& run, const FusionPlan& plan, std::vector<Value>& frame, std::uint8_t* out, std::int64_t n);
+bool run_loop(Run& run, const FusionPlan& plan, std::vector<Value>& frame, std::uint8_t* out,
+              std::int64_t n);
 
 // Runs one fusion (at its root) in `frame`. False with the run's error set on failure.
 bool run_fusion(Run& run, const FusionPlan& plan, std::vector<Value>& frame);

@@ -18,7 +18,8 @@ namespace rl::interp {
 
 // ---- storage ------------------------------------------------------------------------------------
 
-std::shared_ptr<Storage> Storage::allocate(const std::shared_ptr<Memory>& memory, std::size_t bytes) {
+std::shared_ptr<Storage> Storage::allocate(const std::shared_ptr<Memory>& memory,
+                                           std::size_t bytes) {
   if (memory && !memory->reserve(bytes)) return nullptr;
   auto* raw = static_cast<std::uint8_t*>(std::malloc(bytes ? bytes : 1));
   if (!raw) {
@@ -89,22 +90,29 @@ std::string computable_types(const hlo::OpView& op, const hlo::OpAttrs*) {
   return "";
 }
 
-// ---- OpCall ---------------------------------------------------------------------------------------
+// ---- OpCall
+// ---------------------------------------------------------------------------------------
 
 bool OpCall::alloc(ElementType type, std::vector<std::int64_t> dims, Tensor* out) const {
-  if (!hlo::is_computable(type)) return fail("cannot make a tensor", "a computable element type", std::string(hlo::element_info(type).mlir));
+  if (!hlo::is_computable(type))
+    return fail("cannot make a tensor", "a computable element type",
+                std::string(hlo::element_info(type).mlir));
   double n = 1;
   for (auto d : dims) n *= static_cast<double>(d);
   const double bytes = n * hlo::element_bytes(type);
   const auto& mem = run.memory();
   if (!(bytes <= static_cast<double>(mem->cap() - mem->live()))) {
-    // Say what the whole program needs (its IR's liveness), so the cap is raised once, not op by op.
+    // Say what the whole program needs (its IR's liveness), so the cap is raised once, not op by
+    // op.
     const MemoryNeed need = memory_need(run.program());
-    return fail(std::string(op().name) + " needs " + std::to_string(static_cast<long long>(bytes)) + " bytes for a result",
-                "at most the memory cap of " + std::to_string(mem->cap()) + " bytes of live tensors (" +
-                    std::to_string(mem->live()) + " in use; by its IR the program's values need up to " +
-                    std::to_string(static_cast<long long>(need.bytes)) + " bytes, reached at " + std::to_string(need.line) + ":" +
-                    std::to_string(need.column) + " " + need.op + ", ops' scratch on top: raise memory_cap to run it)",
+    return fail(std::string(op().name) + " needs " + std::to_string(static_cast<long long>(bytes)) +
+                    " bytes for a result",
+                "at most the memory cap of " + std::to_string(mem->cap()) +
+                    " bytes of live tensors (" + std::to_string(mem->live()) +
+                    " in use; by its IR the program's values need up to " +
+                    std::to_string(static_cast<long long>(need.bytes)) + " bytes, reached at " +
+                    std::to_string(need.line) + ":" + std::to_string(need.column) + " " + need.op +
+                    ", ops' scratch on top: raise memory_cap to run it)",
                 "more");
   }
   Tensor t;
@@ -112,7 +120,8 @@ bool OpCall::alloc(ElementType type, std::vector<std::int64_t> dims, Tensor* out
   t.dims = std::move(dims);
   t.storage = Storage::allocate(mem, static_cast<std::size_t>(bytes));
   if (!t.storage)
-    return fail(std::string(op().name) + " could not allocate " + std::to_string(static_cast<long long>(bytes)) + " bytes",
+    return fail(std::string(op().name) + " could not allocate " +
+                    std::to_string(static_cast<long long>(bytes)) + " bytes",
                 "memory from the heap", "none left");
   *out = std::move(t);
   return true;
@@ -120,7 +129,8 @@ bool OpCall::alloc(ElementType type, std::vector<std::int64_t> dims, Tensor* out
 
 bool OpCall::alloc(std::size_t i, Tensor* out) const {
   const hlo::Type& t = out_type(i);
-  if (!t.is_array() || !t.is_static()) return fail("cannot make a result", "a static array type", t.text);
+  if (!t.is_array() || !t.is_static())
+    return fail("cannot make a result", "a static array type", t.text);
   return alloc(t.etype, t.dims, out);
 }
 
@@ -136,7 +146,8 @@ bool OpCall::writable(const Tensor& t, Tensor* out) const {
     for (const hlo::ValueId& v : operands)
       if (&frame[v].tensor == &t) which = &v, ++count;
     const std::vector<hlo::ValueId>* dead = run.dead_after(instr);
-    reuse = which && count == 1 && dead && std::find(dead->begin(), dead->end(), *which) != dead->end();
+    reuse =
+        which && count == 1 && dead && std::find(dead->begin(), dead->end(), *which) != dead->end();
   }
   if (reuse) {
     *out = t;
@@ -151,11 +162,15 @@ bool OpCall::fail(const std::string& what, const std::string& rule, const std::s
   return run.fail_at(op(), what, rule, got);
 }
 
-bool OpCall::call_body(std::size_t index, std::vector<Value> args, std::vector<Value>* results) const {
+bool OpCall::call_body(std::size_t index, std::vector<Value> args,
+                       std::vector<Value>* results) const {
   const hlo::Op& o = op();
-  if (index < o.regions.count) return run.region(lfn, lfn.regions[o.regions.begin + index], frame, std::move(args), results);
-  if (has_attrs() && index < attrs().callees.size()) return run.call(attrs().callees[index], std::move(args), results);
-  return fail(std::string(o.name) + " has no body " + std::to_string(index), "a region or a computation", "none");
+  if (index < o.regions.count)
+    return run.region(lfn, lfn.regions[o.regions.begin + index], frame, std::move(args), results);
+  if (has_attrs() && index < attrs().callees.size())
+    return run.call(attrs().callees[index], std::move(args), results);
+  return fail(std::string(o.name) + " has no body " + std::to_string(index),
+              "a region or a computation", "none");
 }
 
 bool OpCall::keep_going() const { return run.keep_going(op()); }
@@ -172,10 +187,13 @@ bool Run::fail(Error e) {
   return false;
 }
 
-bool Run::fail_at(const hlo::Op& op, const std::string& what, const std::string& rule, const std::string& got) {
-  return fail(Error{std::to_string(op.line) + ":" + std::to_string(op.column) + ": error: " + what + " \xE2\x80\x94 expected " +
-                        rule + ", got " + got,
-                    {}, op.line, op.column});
+bool Run::fail_at(const hlo::Op& op, const std::string& what, const std::string& rule,
+                  const std::string& got) {
+  return fail(Error{std::to_string(op.line) + ":" + std::to_string(op.column) + ": error: " + what +
+                        " \xE2\x80\x94 expected " + rule + ", got " + got,
+                    {},
+                    op.line,
+                    op.column});
 }
 
 // A duration as people read it: 3 significant digits, whole seconds from 100 s, no exponent
@@ -192,24 +210,32 @@ bool Run::keep_going(const hlo::Op& op) {
   ticks_ = 0;
   const double elapsed = measure::now_seconds() - start_;
   if (elapsed > options_.time_budget_seconds)
-    return fail_at(op, "the run took too long", "at most " + seconds_text(options_.time_budget_seconds), seconds_text(elapsed));
+    return fail_at(op, "the run took too long",
+                   "at most " + seconds_text(options_.time_budget_seconds), seconds_text(elapsed));
   return true;
 }
 
 bool Run::call(std::size_t index, std::vector<Value> args, std::vector<Value>* results) {
-  if (index >= program_.functions.size()) return fail(Error{"call of a function that does not exist", {}, 0, 0});
+  if (index >= program_.functions.size())
+    return fail(Error{"call of a function that does not exist", {}, 0, 0});
   const hlo::LFunction& lfn = program_.functions[index];
   const hlo::Function& f = *lfn.fn;
   if (depth_ >= hlo::kMaxDepth)
-    return fail(Error{std::to_string(f.line) + ":" + std::to_string(f.column) + ": error: calls nest too deeply at " +
-                          std::string(f.name) + " \xE2\x80\x94 expected at most " + std::to_string(hlo::kMaxDepth) +
+    return fail(Error{std::to_string(f.line) + ":" + std::to_string(f.column) +
+                          ": error: calls nest too deeply at " + std::string(f.name) +
+                          " \xE2\x80\x94 expected at most " + std::to_string(hlo::kMaxDepth) +
                           " levels, got more",
-                      {}, f.line, f.column});
+                      {},
+                      f.line,
+                      f.column});
   if (args.size() != f.args.size())
-    return fail(Error{std::to_string(f.line) + ":" + std::to_string(f.column) + ": error: " + std::string(f.name) +
-                          " called with " + std::to_string(args.size()) + " arguments \xE2\x80\x94 expected " +
+    return fail(Error{std::to_string(f.line) + ":" + std::to_string(f.column) +
+                          ": error: " + std::string(f.name) + " called with " +
+                          std::to_string(args.size()) + " arguments \xE2\x80\x94 expected " +
                           std::to_string(f.args.size()) + ", got " + std::to_string(args.size()),
-                      {}, f.line, f.column});
+                      {},
+                      f.line,
+                      f.column});
   std::vector<Value> frame(f.values.size());
   for (std::size_t i = 0; i < args.size(); ++i) frame[f.args[i]] = std::move(args[i]);
   ++depth_;
@@ -218,27 +244,35 @@ bool Run::call(std::size_t index, std::vector<Value> args, std::vector<Value>* r
   return ok;
 }
 
-bool Run::region(const hlo::LFunction& lfn, const hlo::LRegion& r, std::vector<Value>& frame, std::vector<Value> args,
-                 std::vector<Value>* results) {
+bool Run::region(const hlo::LFunction& lfn, const hlo::LRegion& r, std::vector<Value>& frame,
+                 std::vector<Value> args, std::vector<Value>* results) {
   if (r.blocks.empty()) return fail(Error{"an empty region", {}, 0, 0});
   if (r.blocks.size() > 1) {
-    const hlo::Op* first = r.blocks[1].block->ops.empty() ? nullptr : &r.blocks[1].block->ops.front();
-    if (first) return fail_at(*first, "a region with several blocks", "one block", std::to_string(r.blocks.size()));
+    const hlo::Op* first =
+        r.blocks[1].block->ops.empty() ? nullptr : &r.blocks[1].block->ops.front();
+    if (first)
+      return fail_at(*first, "a region with several blocks", "one block",
+                     std::to_string(r.blocks.size()));
     return fail(Error{"a region with several blocks", {}, 0, 0});
   }
   const hlo::LBlock& b = r.blocks.front();
   const hlo::Function& f = *lfn.fn;
-  for (std::size_t i = 0; i < args.size() && i < b.block->args.size(); ++i) frame[b.block->args[i]] = std::move(args[i]);
+  for (std::size_t i = 0; i < args.size() && i < b.block->args.size(); ++i)
+    frame[b.block->args[i]] = std::move(args[i]);
   const bool entry_body = &r == &lfn.body && program_.function_index(&f) == entry_ && depth_ == 1;
   // on_progress is told of the entry's own ops only (every instruction but its return): bodies
   // run per element skip it with one test.
   const bool tell = entry_body && options_.on_progress;
-  const std::size_t total = !tell ? 0 : b.instrs.size() - (!b.instrs.empty() && (b.instrs.back().code == hlo::OpCode::Return ||
-                                                                                  b.instrs.back().code == hlo::OpCode::FuncReturn));
+  const std::size_t total =
+      !tell ? 0
+            : b.instrs.size() -
+                  (!b.instrs.empty() && (b.instrs.back().code == hlo::OpCode::Return ||
+                                         b.instrs.back().code == hlo::OpCode::FuncReturn));
   auto progress = [&](std::size_t done, bool force) {
     if (!tell) return;
     const double now = measure::now_seconds();
-    if (!force && progress_at_ >= 0 && now - progress_at_ < options_.progress_interval_seconds) return;
+    if (!force && progress_at_ >= 0 && now - progress_at_ < options_.progress_interval_seconds)
+      return;
     progress_at_ = now;
     options_.on_progress(done, total);
   };
@@ -259,7 +293,8 @@ bool Run::region(const hlo::LFunction& lfn, const hlo::LRegion& r, std::vector<V
     if (role == FusedProgram::Role::Skip) continue;  // runs inside its fusion, at the root
     if (entry_body) entry_op_ = in.op;
     if (role == FusedProgram::Role::Root) {
-      if (!execute_fusion(lfn, in, plan, frame, entry_body, entry_body && options_.time_ops)) return false;
+      if (!execute_fusion(lfn, in, plan, frame, entry_body, entry_body && options_.time_ops))
+        return false;
     } else if (!execute(lfn, in, frame, entry_body && options_.time_ops)) {
       return false;
     }
@@ -280,7 +315,8 @@ namespace {
 // Whether a value is what a type says (element type and dims; tuples by their elements).
 bool fits(const Value& v, const hlo::Type& t) {
   switch (t.kind) {
-    case hlo::Type::Kind::Tensor: case hlo::Type::Kind::Element:
+    case hlo::Type::Kind::Tensor:
+    case hlo::Type::Kind::Element:
       return v.kind == Value::Kind::Tensor && v.tensor.type == t.etype && v.tensor.dims == t.dims;
     case hlo::Type::Kind::Tuple:
       if (v.kind != Value::Kind::Tuple || v.tuple.size() != t.tuple.size()) return false;
@@ -297,9 +333,12 @@ bool fits(const Value& v, const hlo::Type& t) {
 
 std::string describe(const Value& v, std::string_view dialect) {
   switch (v.kind) {
-    case Value::Kind::None: return "no value (never computed)";
-    case Value::Kind::Token: return "a token";
-    case Value::Kind::Tuple: return "a tuple of " + std::to_string(v.tuple.size());
+    case Value::Kind::None:
+      return "no value (never computed)";
+    case Value::Kind::Token:
+      return "a token";
+    case Value::Kind::Tuple:
+      return "a tuple of " + std::to_string(v.tuple.size());
     case Value::Kind::Tensor: {
       hlo::Type t;
       t.kind = hlo::Type::Kind::Tensor;
@@ -318,7 +357,8 @@ void Run::release(const hlo::Instr& in, std::vector<Value>& frame) {
     for (hlo::ValueId v : *dead) frame[v] = Value{};
 }
 
-bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<Value>& frame, bool timed) {
+bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<Value>& frame,
+                  bool timed) {
   // Kernels trust the types the text declares: a value that is not what its use says (a
   // function that returns another type than it declares, ...) is an error here, never a read
   // past a buffer.
@@ -328,11 +368,15 @@ bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<V
   for (std::size_t i = 0; i < operands.size(); ++i) {
     const hlo::Type& t = m.value_type(f, operands[i]);
     if (!fits(frame[operands[i]], t))
-      return fail_at(*in.op, "operand " + std::to_string(i) + " of " + std::string(in.op->name) + " is not the type the text declares",
+      return fail_at(*in.op,
+                     "operand " + std::to_string(i) + " of " + std::string(in.op->name) +
+                         " is not the type the text declares",
                      hlo::to_string(t, m.dialect), describe(frame[operands[i]], m.dialect));
   }
   const KernelEntry& k = registry().find(in.code);
-  if (!k.run) return fail_at(*in.op, std::string(in.op->name) + " is not run by the interpreter", "a supported op", std::string(in.op->name));
+  if (!k.run)
+    return fail_at(*in.op, std::string(in.op->name) + " is not run by the interpreter",
+                   "a supported op", std::string(in.op->name));
   OpCall call{*this, *program_.module, program_, lfn, in, frame};
   const bool check = in.code == hlo::OpCode::CustomCall;
   if (!timed || check) return k.run(call) && !failed();
@@ -342,12 +386,15 @@ bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<V
   }
   double seconds = 0;
   std::uint64_t repeats = 0;
-  if (!time_repeated(*in.op, [&] { return k.run(call) && !failed(); }, &seconds, &repeats)) return false;
+  if (!time_repeated(
+          *in.op, [&] { return k.run(call) && !failed(); }, &seconds, &repeats))
+    return false;
   timings_.push_back({in.op->line, in.op->column, std::string(in.op->name), seconds, repeats});
   return true;
 }
 
-bool Run::time_repeated(const hlo::Op& op, const std::function<bool()>& once, double* seconds, std::uint64_t* repeats) {
+bool Run::time_repeated(const hlo::Op& op, const std::function<bool()>& once, double* seconds,
+                        std::uint64_t* repeats) {
   // A measurement of this machine by the harness's rules (measure/harness.h): the warm run is the
   // one whose result is the op's value (it also pays for first touches of fresh memory); then
   // rounds of the op repeated, the repeats grown until one round lasts the target (100 timer
@@ -371,7 +418,8 @@ bool Run::time_repeated(const hlo::Op& op, const std::function<bool()>& once, do
   so.settle = false;
   so.max_units = std::size_t(1) << 24;
   auto started = measure::start_sampler(so);
-  if (!started) return fail_at(op, "could not time the op", "a timer that advances", started.error());
+  if (!started)
+    return fail_at(op, "could not time the op", "a timer that advances", started.error());
   measure::Sampler sampler = std::move(started.value());
   double elapsed = 0;
   std::uint64_t n = 0;
@@ -391,8 +439,8 @@ bool Run::time_repeated(const hlo::Op& op, const std::function<bool()>& once, do
   return true;
 }
 
-bool Run::execute_fusion(const hlo::LFunction&, const hlo::Instr& in, std::size_t plan, std::vector<Value>& frame,
-                         bool entry, bool timed) {
+bool Run::execute_fusion(const hlo::LFunction&, const hlo::Instr& in, std::size_t plan,
+                         std::vector<Value>& frame, bool entry, bool timed) {
   const FusionPlan& p = fused_->plans()[plan];
   auto once = [&] { return run_fusion(*this, p, frame) && !failed(); };
   FusionRun fr;
@@ -408,7 +456,8 @@ bool Run::execute_fusion(const hlo::LFunction&, const hlo::Instr& in, std::size_
     fr.bytes_accessed = fu.bytes_accessed;
     fr.fallback = p.fallback;
   }
-  if (!timed || (options_.timing_budget_seconds > 0 && timing_spent_ >= options_.timing_budget_seconds)) {
+  if (!timed ||
+      (options_.timing_budget_seconds > 0 && timing_spent_ >= options_.timing_budget_seconds)) {
     if (timed) ++untimed_;
     if (!once()) return false;
   } else if (!time_repeated(*in.op, once, &fr.seconds, &fr.repeats)) {
@@ -418,7 +467,8 @@ bool Run::execute_fusion(const hlo::LFunction&, const hlo::Instr& in, std::size_
     fusion_runs_.push_back(std::move(fr));
   } else if (entry_op_) {
     // A fusion in a body: listed once, untimed, with the entry op that holds it.
-    if (body_fusion_seen_.size() < fused_->plans().size()) body_fusion_seen_.resize(fused_->plans().size(), 0);
+    if (body_fusion_seen_.size() < fused_->plans().size())
+      body_fusion_seen_.resize(fused_->plans().size(), 0);
     if (!body_fusion_seen_[plan]) {
       body_fusion_seen_[plan] = 1;
       const hlo::Fusion& fu = fused_->fused().fusions[p.fusion];
@@ -454,7 +504,9 @@ struct SplitMix {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
   }
-  double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }  // [0, 1)
+  double uniform() {
+    return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0);
+  }  // [0, 1)
 };
 
 // Fills an argument: seeded — floats uniform in [-1, 1), integers in [-8, 8) (unsigned [0, 16)),
@@ -480,10 +532,13 @@ bool fill_input(Tensor& t, Inputs how, SplitMix& rng) {
         }
       } else if constexpr (is_complex_v<E>) {
         using R = typename C::value_type;
-        if (how == Inputs::Seeded) v = C(static_cast<R>(rng.uniform() * 2 - 1), static_cast<R>(rng.uniform() * 2 - 1));
-        else v = C(static_cast<R>(static_cast<double>(i) / static_cast<double>(n)), R(0));
+        if (how == Inputs::Seeded)
+          v = C(static_cast<R>(rng.uniform() * 2 - 1), static_cast<R>(rng.uniform() * 2 - 1));
+        else
+          v = C(static_cast<R>(static_cast<double>(i) / static_cast<double>(n)), R(0));
       } else {
-        v = static_cast<C>(how == Inputs::Seeded ? rng.uniform() * 2 - 1 : static_cast<double>(i) / static_cast<double>(n));
+        v = static_cast<C>(how == Inputs::Seeded ? rng.uniform() * 2 - 1
+                                                 : static_cast<double>(i) / static_cast<double>(n));
       }
       out[i] = E::store(v);
     }
@@ -491,7 +546,8 @@ bool fill_input(Tensor& t, Inputs how, SplitMix& rng) {
 }
 
 // FNV-1a, 64-bit: a fingerprint of bytes (not a checksum against tampering).
-std::uint64_t fnv1a(const unsigned char* p, std::size_t n, std::uint64_t h = 0xcbf29ce484222325ull) {
+std::uint64_t fnv1a(const unsigned char* p, std::size_t n,
+                    std::uint64_t h = 0xcbf29ce484222325ull) {
   for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
   return h;
 }
@@ -504,7 +560,8 @@ std::string hex64(std::uint64_t h) {
 }
 
 // A tuple's elements are summarized one by one (depth: how deep in tuples this value lies).
-void summarize(const Value& v, std::string_view dialect, const hlo::Type& type, ResultSummary* out, int depth = 0) {
+void summarize(const Value& v, std::string_view dialect, const hlo::Type& type, ResultSummary* out,
+               int depth = 0) {
   out->shape = hlo::to_string(type, dialect);
   if (v.kind == Value::Kind::Tuple) {
     const std::size_t n = v.tuple.size();
@@ -513,7 +570,8 @@ void summarize(const Value& v, std::string_view dialect, const hlo::Type& type, 
     double sum = 0;
     std::uint64_t h = 0xcbf29ce484222325ull;
     for (std::size_t i = 0; i < n; ++i) {
-      const hlo::Type& et = type.kind == hlo::Type::Kind::Tuple && i < type.tuple.size() ? type.tuple[i] : unknown;
+      const hlo::Type& et =
+          type.kind == hlo::Type::Kind::Tuple && i < type.tuple.size() ? type.tuple[i] : unknown;
       ResultSummary e;
       summarize(v.tuple[i], dialect, et, &e, depth + 1);
       sum += e.checksum;
@@ -523,7 +581,9 @@ void summarize(const Value& v, std::string_view dialect, const hlo::Type& type, 
     out->checksum = sum;
     out->bits = hex64(h);
     out->preview = "tuple of " + std::to_string(n) +
-                   (n == 0 ? std::string() : depth < kMaxResultDepth ? ": see elements" : ": nested too deep to list");
+                   (n == 0                    ? std::string()
+                    : depth < kMaxResultDepth ? ": see elements"
+                                              : ": nested too deep to list");
     return;
   }
   if (!v.is_tensor()) return;
@@ -542,13 +602,16 @@ void summarize(const Value& v, std::string_view dialect, const hlo::Type& type, 
     const auto* p = t.as<typename E::Storage>();
     for (std::int64_t i = 0; i < n; ++i) {
       const auto c = E::load(p[i]);
-      if constexpr (is_complex_v<E>) sum += static_cast<double>(c.real()) + static_cast<double>(c.imag());
-      else sum += static_cast<double>(c);
+      if constexpr (is_complex_v<E>)
+        sum += static_cast<double>(c.real()) + static_cast<double>(c.imag());
+      else
+        sum += static_cast<double>(c);
     }
   });
   out->checksum = sum;
   out->preview = preview;
-  out->bits = hex64(fnv1a(reinterpret_cast<const unsigned char*>(t.data()), static_cast<std::size_t>(n) * eb));
+  out->bits = hex64(
+      fnv1a(reinterpret_cast<const unsigned char*>(t.data()), static_cast<std::size_t>(n) * eb));
 }
 
 std::string given_names(const std::vector<HostArray>& args) {
@@ -560,23 +623,28 @@ std::string given_names(const std::vector<HostArray>& args) {
 // The given arrays against the entry's signature: as many as it takes, each of its argument's
 // element type and shape exactly (nothing is converted: a float64 array for an f32 argument is
 // the caller's to cast). An empty message: they fit.
-Error check_given(const hlo::Module& m, const hlo::Function& entry, const std::vector<HostArray>& args) {
-  const std::string where = std::to_string(entry.line) + ":" + std::to_string(entry.column) + ": error: ";
+Error check_given(const hlo::Module& m, const hlo::Function& entry,
+                  const std::vector<HostArray>& args) {
+  const std::string where =
+      std::to_string(entry.line) + ":" + std::to_string(entry.column) + ": error: ";
   auto signature = [&] {
     std::string s;
     for (hlo::ValueId a : entry.args) s += (s.empty() ? "" : ", ") + m.value_type(entry, a).text;
     return s;
   };
   if (args.size() != entry.args.size())
-    return Error{where + std::string(entry.name) + " takes " + std::to_string(entry.args.size()) + " argument" +
-                     (entry.args.size() == 1 ? "" : "s") + " (" + signature() + "), got " + std::to_string(args.size()) +
-                     " array" + (args.size() == 1 ? "" : "s") + " (" + given_names(args) + ")",
+    return Error{where + std::string(entry.name) + " takes " + std::to_string(entry.args.size()) +
+                     " argument" + (entry.args.size() == 1 ? "" : "s") + " (" + signature() +
+                     "), got " + std::to_string(args.size()) + " array" +
+                     (args.size() == 1 ? "" : "s") + " (" + given_names(args) + ")",
                  "args", entry.line, entry.column};
   for (std::size_t i = 0; i < args.size(); ++i) {
     const hlo::Type& t = m.value_type(entry, entry.args[i]);
     if (t.etype == args[i].type && t.dims == args[i].dims) continue;
-    return Error{where + "argument " + std::to_string(i + 1) + " of " + std::string(entry.name) + " (" + entry.value_name(entry.args[i]) +
-                     ") must be " + t.text + (hlo::is_computable(t.etype) ? " = " + numpy_spelling(t.etype, t.dims) : std::string()) +
+    return Error{where + "argument " + std::to_string(i + 1) + " of " + std::string(entry.name) +
+                     " (" + entry.value_name(entry.args[i]) + ") must be " + t.text +
+                     (hlo::is_computable(t.etype) ? " = " + numpy_spelling(t.etype, t.dims)
+                                                  : std::string()) +
                      ", got " + args[i].name + ": " + numpy_spelling(args[i].type, args[i].dims),
                  "args", entry.line, entry.column};
   }
@@ -606,7 +674,8 @@ std::vector<Unsupported> unsupported_ops(const hlo::Program& program) {
           why = k.supports(hlo::OpView{m, *lf.fn, op}, program.attrs_of(in));
         }
         if (!why.empty()) out.push_back({std::string(op.name), op.line, op.column, why});
-        for (std::uint32_t i = 0; i < op.regions.count; ++i) self(lf, lf.regions[op.regions.begin + i], self);
+        for (std::uint32_t i = 0; i < op.regions.count; ++i)
+          self(lf, lf.regions[op.regions.begin + i], self);
       }
   };
   for (const auto& lf : program.functions) walk(lf, lf.body, walk);
@@ -619,8 +688,9 @@ RunResult run_program(const hlo::Program& program, const RunOptions& options) {
   const hlo::Module& m = *program.module;
   out.inputs = options.inputs == Inputs::None     ? "none"
                : options.inputs == Inputs::Arange ? "arange"
-               : options.inputs == Inputs::Given  ? given_names(options.args)
-                                                  : "seeded (seed " + std::to_string(options.seed) + ")";
+               : options.inputs == Inputs::Given
+                   ? given_names(options.args)
+                   : "seeded (seed " + std::to_string(options.seed) + ")";
   const hlo::Function* entry = m.entry();
   if (!entry) {
     out.status = "error";
@@ -669,10 +739,13 @@ RunResult run_program(const hlo::Program& program, const RunOptions& options) {
   if (!entry->args.empty()) {
     if (options.inputs == Inputs::None) {
       out.status = "error";
-      out.errors.push_back(Error{std::to_string(entry->line) + ":" + std::to_string(entry->column) + ": error: " +
-                                     std::string(entry->name) + " takes " + std::to_string(entry->args.size()) +
-                                     " arguments \xE2\x80\x94 expected inputs to run it on (seeded or arange), got none",
-                                 {}, entry->line, entry->column});
+      out.errors.push_back(Error{
+          std::to_string(entry->line) + ":" + std::to_string(entry->column) + ": error: " +
+              std::string(entry->name) + " takes " + std::to_string(entry->args.size()) +
+              " arguments \xE2\x80\x94 expected inputs to run it on (seeded or arange), got none",
+          {},
+          entry->line,
+          entry->column});
       return out;
     }
     if (options.inputs == Inputs::Given) {
@@ -698,11 +771,17 @@ RunResult run_program(const hlo::Program& program, const RunOptions& options) {
       x.storage = Storage::allocate(run.memory(), x.bytes());
       if (!x.storage) {
         out.status = "error";
-        out.errors.push_back(Error{"the inputs pass the memory cap of " + std::to_string(options.memory_cap) + " bytes", {}, 0, 0});
+        out.errors.push_back(Error{
+            "the inputs pass the memory cap of " + std::to_string(options.memory_cap) + " bytes",
+            {},
+            0,
+            0});
         return out;
       }
-      if (options.inputs == Inputs::Given) std::memcpy(x.data(), options.args[index].bytes.data(), x.bytes());
-      else fill_input(x, options.inputs, rng);
+      if (options.inputs == Inputs::Given)
+        std::memcpy(x.data(), options.args[index].bytes.data(), x.bytes());
+      else
+        fill_input(x, options.inputs, rng);
       ++index;
       args.push_back(Value::of(std::move(x)));
     }
@@ -722,7 +801,8 @@ RunResult run_program(const hlo::Program& program, const RunOptions& options) {
   }
   for (std::size_t i = 0; i < results.size(); ++i) {
     ResultSummary s;
-    if (i < entry->result_types.size()) summarize(results[i], m.dialect, m.type(entry->result_types[i]), &s);
+    if (i < entry->result_types.size())
+      summarize(results[i], m.dialect, m.type(entry->result_types[i]), &s);
     out.results.push_back(std::move(s));
   }
   out.values = std::move(results);

@@ -35,16 +35,16 @@ constexpr std::uint64_t kDefaultMaxIterations = 10'000'000;        // of one whi
 enum class Inputs { None, Seeded, Arange, Given };
 
 struct RunOptions {
-  Inputs inputs = Inputs::None;        // for an entry function with arguments
+  Inputs inputs = Inputs::None;  // for an entry function with arguments
   // Inputs::Given: one array per argument, each checked against the entry's signature (element
   // type and shape, exactly: nothing is converted) before anything runs.
   std::vector<HostArray> args;
-  std::uint64_t seed = 1;              // Inputs::Seeded
+  std::uint64_t seed = 1;  // Inputs::Seeded
   std::size_t memory_cap = kDefaultMemoryCap;
   std::uint64_t max_iterations = kDefaultMaxIterations;
-  double time_budget_seconds = 60;     // the whole run; past it, an error
-  bool time_ops = false;               // measure each of the entry's own ops
-  double min_op_seconds = 0;           // with time_ops: a timed op is repeated until it lasts this long
+  double time_budget_seconds = 60;  // the whole run; past it, an error
+  bool time_ops = false;            // measure each of the entry's own ops
+  double min_op_seconds = 0;  // with time_ops: a timed op is repeated until it lasts this long
   // With time_ops: once this many seconds of the run have gone to timing ops, the later ops run
   // once, untimed (counted in RunResult::untimed_ops): a program of 10^4 small ops under a
   // browser's coarse timer would otherwise take minutes. 0: no limit.
@@ -86,30 +86,30 @@ struct OpTiming {
 // (hlo::Fusion). A fusion inside a while, call or region body is listed once, untimed (its time
 // is in the entry op that holds it, named by `within`).
 struct FusionRun {
-  std::string name, kind;          // "fusion.2", "kLoop"
-  std::vector<hlo::FusedOp> ops;   // the ops it holds, the root last
-  int line = 0, column = 0;        // its root's
-  double seconds = 0;              // per execution (0: untimed)
-  std::uint64_t repeats = 0;       // 0: untimed
+  std::string name, kind;         // "fusion.2", "kLoop"
+  std::vector<hlo::FusedOp> ops;  // the ops it holds, the root last
+  int line = 0, column = 0;       // its root's
+  double seconds = 0;             // per execution (0: untimed)
+  std::uint64_t repeats = 0;      // 0: untimed
   double flops = 0, transcendentals = 0, bytes_accessed = 0;
-  std::string fallback;            // why it ran op by op inside the fusion ("" when fused)
+  std::string fallback;  // why it ran op by op inside the fusion ("" when fused)
   // The entry op holding it ("stablehlo.while" and its place); empty for the entry's own fusions.
   std::string within_op;
   int within_line = 0, within_column = 0;
 };
 
 struct ResultSummary {
-  std::string shape;      // "tensor<4x5xf32>" (tuples: "tuple<...>")
-  double checksum = 0;    // the sum of the elements as doubles (complex: real + imaginary parts);
-                          // a tuple's: the sum of its elements' checksums
-  std::string preview;    // the first few elements as text (a tuple: "tuple of 2: see elements")
+  std::string shape;    // "tensor<4x5xf32>" (tuples: "tuple<...>")
+  double checksum = 0;  // the sum of the elements as doubles (complex: real + imaginary parts);
+                        // a tuple's: the sum of its elements' checksums
+  std::string preview;  // the first few elements as text (a tuple: "tuple of 2: see elements")
   // FNV-1a (64-bit) of the result's bytes as XLA stores them, 16 hex digits: equal bits, equal
   // hash (NaN payloads and signed zeros count). A tuple's: of its elements' hashes in order.
   std::string bits;
   // A tuple's elements, one summary each (nested tuples likewise, kMaxResultDepth levels deep;
   // deeper tuples keep their shape and checksum but list no elements). Empty for a tensor.
   std::vector<ResultSummary> elements;
-  bool tuple = false;     // the result is a tuple (its elements are listed, even none)
+  bool tuple = false;  // the result is a tuple (its elements are listed, even none)
 };
 constexpr int kMaxResultDepth = 4;
 
@@ -118,17 +118,19 @@ struct RunResult {
   std::vector<CheckOutcome> checks;
   std::vector<Unsupported> unsupported;
   std::vector<Error> errors;
-  std::vector<OpTiming> ops;        // ops that ran alone (a fused run: those in no fusion)
-  std::vector<FusionRun> fusions;   // a fused run: its fusions, in the order they first ran (those in
-                                    // bodies once each, with the entry op that holds them)
-  bool fused = false;               // the run fused (RunOptions::fuse)
+  std::vector<OpTiming> ops;       // ops that ran alone (a fused run: those in no fusion)
+  std::vector<FusionRun> fusions;  // a fused run: its fusions, in the order they first ran (those
+                                   // in bodies once each, with the entry op that holds them)
+  bool fused = false;              // the run fused (RunOptions::fuse)
   std::vector<ResultSummary> results;
   std::vector<Value> values;  // the entry's results
-  std::string inputs;         // how arguments were made: "none", "seeded (seed 1)", "arange", "a.npy, b.npy"
-  double seconds = 0;         // the run, wall clock
+  std::string
+      inputs;  // how arguments were made: "none", "seeded (seed 1)", "arange", "a.npy, b.npy"
+  double seconds = 0;           // the run, wall clock
   std::size_t untimed_ops = 0;  // entry ops run untimed once the timing budget was spent
-  std::size_t peak_bytes = 0; // of live tensors
-  double memory_need_bytes = 0; // what the entry's values need at most by its IR (memory_need): an estimate
+  std::size_t peak_bytes = 0;   // of live tensors
+  double memory_need_bytes =
+      0;  // what the entry's values need at most by its IR (memory_need): an estimate
 };
 
 // How many bytes of live tensors a module's entry's values need at most, from its IR

@@ -1,7 +1,7 @@
 // What an op family implements: a kernel per OpCode, and a predicate saying whether it can run a
-// given op (its element types, its attributes). The registry (built once in interp.cpp) collects them
-// from one register_* function per family; the interpreter refuses a module with an op that has no
-// kernel or whose predicate says no, naming the op and the reason.
+// given op (its element types, its attributes). The registry (built once in interp.cpp) collects
+// them from one register_* function per family; the interpreter refuses a module with an op that
+// has no kernel or whose predicate says no, naming the op and the reason.
 //
 // A kernel reads its operands from the frame, allocates its results (counted against the memory
 // cap), computes, and stores them. On bad input it calls fail() (an error at the op's line:col)
@@ -35,8 +35,12 @@ struct OpCall {
   std::size_t num_results() const { return instr.op->results.count; }
   const Value& in(std::size_t i) const { return frame[fn().operands(op())[i]]; }
   const Tensor& tensor(std::size_t i) const { return in(i).tensor; }
-  const hlo::Type& in_type(std::size_t i) const { return module.value_type(fn(), fn().operands(op())[i]); }
-  const hlo::Type& out_type(std::size_t i) const { return module.value_type(fn(), fn().results(op())[i]); }
+  const hlo::Type& in_type(std::size_t i) const {
+    return module.value_type(fn(), fn().operands(op())[i]);
+  }
+  const hlo::Type& out_type(std::size_t i) const {
+    return module.value_type(fn(), fn().results(op())[i]);
+  }
   void set(std::size_t i, Value v) const { frame[fn().results(op())[i]] = std::move(v); }
   void set(std::size_t i, Tensor t) const { set(i, Value::of(std::move(t))); }
 
@@ -70,7 +74,9 @@ struct KernelEntry {
 class Registry {
  public:
   void add(hlo::OpCode code, Kernel run, Supports supports = computable_types);
-  const KernelEntry& find(hlo::OpCode code) const { return entries_[static_cast<std::size_t>(code)]; }
+  const KernelEntry& find(hlo::OpCode code) const {
+    return entries_[static_cast<std::size_t>(code)];
+  }
 
  private:
   KernelEntry entries_[static_cast<std::size_t>(hlo::OpCode::Count_)];
@@ -79,12 +85,17 @@ class Registry {
 const Registry& registry();
 
 // One per op family (ops_*.cpp).
-void register_structural_ops(Registry& r);   // constant, tuples, calls, control flow, checks
-void register_elementwise_ops(Registry& r);  // arithmetic, logic, compare, select, clamp, convert, ...
-void register_math_ops(Registry& r);         // exp, log, trigonometric, erf, lgamma, CHLO functions, reduce_precision
-void register_data_ops(Registry& r);         // broadcast, reshape, transpose, slices, pad, concatenate, iota, gather
-void register_dot_ops(Registry& r);          // dot_general, dot (ops_dot.cpp)
-void register_linalg_ops(Registry& r);       // convolution, fft, triangular_solve, cholesky, rng_bit_generator
-void register_region_ops(Registry& r);       // reduce, reduce_window, select_and_scatter, scatter, sort, map, top_k
+void register_structural_ops(Registry& r);  // constant, tuples, calls, control flow, checks
+void register_elementwise_ops(
+    Registry& r);  // arithmetic, logic, compare, select, clamp, convert, ...
+void register_math_ops(
+    Registry& r);  // exp, log, trigonometric, erf, lgamma, CHLO functions, reduce_precision
+void register_data_ops(
+    Registry& r);  // broadcast, reshape, transpose, slices, pad, concatenate, iota, gather
+void register_dot_ops(Registry& r);  // dot_general, dot (ops_dot.cpp)
+void register_linalg_ops(
+    Registry& r);  // convolution, fft, triangular_solve, cholesky, rng_bit_generator
+void register_region_ops(
+    Registry& r);  // reduce, reduce_window, select_and_scatter, scatter, sort, map, top_k
 
 }  // namespace rl::interp

@@ -20,9 +20,12 @@ struct Acc {
   using C = typename E::Compute;
   using T = C;  // halves already compute in float
   static T madd(T acc, C a, C b) {
-    if constexpr (is_pred_v<E>) return acc || (a && b);
-    else if constexpr (is_int_v<E>) return wrap_add(acc, wrap_mul(a, b));
-    else return acc + a * b;
+    if constexpr (is_pred_v<E>)
+      return acc || (a && b);
+    else if constexpr (is_int_v<E>)
+      return wrap_add(acc, wrap_mul(a, b));
+    else
+      return acc + a * b;
   }
 };
 

@@ -72,7 +72,8 @@ std::complex<T> multiply(std::complex<T> x, std::complex<T> y) {
 // value rounded once (what computing in double gives) by a few f32 ulps at large magnitudes
 // (0.0059 at 21156 in upstream's tests), beyond their checks' tolerance.
 inline constexpr const char* kComplex64NotReproduced =
-    "complex<f32>: XLA computes it in single precision with its own formulas and math library, whose rounding "
+    "complex<f32>: XLA computes it in single precision with its own formulas and math library, "
+    "whose rounding "
     "this interpreter (double precision, rounded once) does not reproduce; complex<f64> runs";
 
 Complex exp(Complex z);

@@ -7,7 +7,8 @@
 // the same bytes) and updates a dying operand in place, and a fused run keeps no intermediate
 // tensors, so a run's values hold at most this; ops' own scratch comes on top at the op that
 // uses it (sort's int64 permutation, a mixed-type dot's converted operands, convolution's
-// windows: up to 2.7× the values' bytes on the StableHLO corpus, tests/cpp/interp/corpus_interp_test.cpp).
+// windows: up to 2.7× the values' bytes on the StableHLO corpus,
+// tests/cpp/interp/corpus_interp_test.cpp).
 #include <algorithm>
 
 #include "interp/interp.h"
@@ -39,7 +40,8 @@ struct Walker {
       peak = std::max(peak, live);
       for (const hlo::Instr& in : b.instrs) {
         const hlo::Op& op = *in.op;
-        // What runs inside this op (its regions, its callees) over what is live now, then its results.
+        // What runs inside this op (its regions, its callees) over what is live now, then its
+        // results.
         double here = live;
         for (std::uint32_t i = 0; i < op.regions.count; ++i)
           here = std::max(here, region(lf, lf.regions[op.regions.begin + i], live, false));
@@ -48,7 +50,8 @@ struct Walker {
         for (hlo::ValueId v : f.results(op)) live += bytes_of(f, v);
         here = std::max(here, live);
         peak = std::max(peak, here);
-        if (record && here > need.bytes) need = MemoryNeed{here, op.line, op.column, std::string(op.name)};
+        if (record && here > need.bytes)
+          need = MemoryNeed{here, op.line, op.column, std::string(op.name)};
         if (const std::vector<hlo::ValueId>* dead = program.dead_after(in))
           for (hlo::ValueId v : *dead) live -= bytes_of(f, v);
       }

@@ -18,19 +18,19 @@ constexpr std::size_t kMaxHeaderBytes = 65536;
 constexpr std::size_t kMaxRank = 64;
 
 struct Kind {
-  char code;      // 'b', 'i', 'u', 'f', 'c'
+  char code;  // 'b', 'i', 'u', 'f', 'c'
   int bytes;
   ElementType type;
   const char* numpy;  // NumPy's dtype name
 };
 constexpr Kind kKinds[] = {
-    {'b', 1, ElementType::Pred, "bool"},      {'i', 1, ElementType::S8, "int8"},
-    {'i', 2, ElementType::S16, "int16"},      {'i', 4, ElementType::S32, "int32"},
-    {'i', 8, ElementType::S64, "int64"},      {'u', 1, ElementType::U8, "uint8"},
-    {'u', 2, ElementType::U16, "uint16"},     {'u', 4, ElementType::U32, "uint32"},
-    {'u', 8, ElementType::U64, "uint64"},     {'f', 2, ElementType::F16, "float16"},
-    {'f', 4, ElementType::F32, "float32"},    {'f', 8, ElementType::F64, "float64"},
-    {'c', 8, ElementType::C64, "complex64"},  {'c', 16, ElementType::C128, "complex128"},
+    {'b', 1, ElementType::Pred, "bool"},     {'i', 1, ElementType::S8, "int8"},
+    {'i', 2, ElementType::S16, "int16"},     {'i', 4, ElementType::S32, "int32"},
+    {'i', 8, ElementType::S64, "int64"},     {'u', 1, ElementType::U8, "uint8"},
+    {'u', 2, ElementType::U16, "uint16"},    {'u', 4, ElementType::U32, "uint32"},
+    {'u', 8, ElementType::U64, "uint64"},    {'f', 2, ElementType::F16, "float16"},
+    {'f', 4, ElementType::F32, "float32"},   {'f', 8, ElementType::F64, "float64"},
+    {'c', 8, ElementType::C64, "complex64"}, {'c', 16, ElementType::C128, "complex128"},
 };
 
 const Kind* kind_of(ElementType t) {
@@ -41,7 +41,8 @@ const Kind* kind_of(ElementType t) {
 
 std::string quoted(std::string_view s) {
   std::string out = "\"";
-  for (char c : s.substr(0, 40)) out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+  for (char c : s.substr(0, 40))
+    out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
   if (s.size() > 40) out += "...";
   return out + "\"";
 }
@@ -52,7 +53,8 @@ class HeaderReader {
   explicit HeaderReader(std::string_view s) : s_(s) {}
 
   void skip() {
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
+      ++i_;
   }
   bool eat(char c) {
     skip();
@@ -85,7 +87,8 @@ class HeaderReader {
     skip();
     if (s_.substr(i_, w.size()) != w) return false;
     const std::size_t end = i_ + w.size();
-    if (end < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[end])) || s_[end] == '_')) return false;
+    if (end < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[end])) || s_[end] == '_'))
+      return false;
     i_ = end;
     return true;
   }
@@ -114,7 +117,8 @@ class HeaderReader {
 
 std::uint32_t le(const std::string_view& s, std::size_t at, int bytes) {
   std::uint32_t v = 0;
-  for (int b = bytes - 1; b >= 0; --b) v = (v << 8) | static_cast<unsigned char>(s[at + static_cast<std::size_t>(b)]);
+  for (int b = bytes - 1; b >= 0; --b)
+    v = (v << 8) | static_cast<unsigned char>(s[at + static_cast<std::size_t>(b)]);
   return v;
 }
 
@@ -139,26 +143,36 @@ Result<HostArray> read_npy(std::string_view f, std::string_view name) {
   using R = Result<HostArray>;
   const std::string who(name);
   if (f.size() < kMagicBytes + 4 || std::memcmp(f.data(), kMagic, kMagicBytes) != 0)
-    return R::failure_for(who, who + ": not a .npy file: a .npy file starts with \\x93NUMPY (np.save writes it), got " +
-                                   (f.size() < kMagicBytes ? std::to_string(f.size()) + " bytes" : quoted(f.substr(0, kMagicBytes))));
+    return R::failure_for(
+        who, who +
+                 ": not a .npy file: a .npy file starts with \\x93NUMPY (np.save writes it), got " +
+                 (f.size() < kMagicBytes ? std::to_string(f.size()) + " bytes"
+                                         : quoted(f.substr(0, kMagicBytes))));
   const int major = static_cast<unsigned char>(f[6]), minor = static_cast<unsigned char>(f[7]);
   if (major < 1 || major > 3 || minor != 0)
-    return R::failure_for(who, who + ": .npy version must be 1.0, 2.0 or 3.0, got " + std::to_string(major) + "." + std::to_string(minor));
+    return R::failure_for(who, who + ": .npy version must be 1.0, 2.0 or 3.0, got " +
+                                   std::to_string(major) + "." + std::to_string(minor));
   const int len_bytes = major == 1 ? 2 : 4;
   if (f.size() < 8 + static_cast<std::size_t>(len_bytes))
-    return R::failure_for(who, who + ": the file ends inside its header length (" + std::to_string(f.size()) + " bytes)");
+    return R::failure_for(who, who + ": the file ends inside its header length (" +
+                                   std::to_string(f.size()) + " bytes)");
   const std::size_t header_len = le(f, 8, len_bytes);
   const std::size_t data_at = 8 + static_cast<std::size_t>(len_bytes) + header_len;
   if (header_len > kMaxHeaderBytes)
-    return R::failure_for(who, who + ": the header must be at most " + std::to_string(kMaxHeaderBytes) + " bytes, got " +
+    return R::failure_for(who, who + ": the header must be at most " +
+                                   std::to_string(kMaxHeaderBytes) + " bytes, got " +
                                    std::to_string(header_len));
   if (data_at > f.size())
-    return R::failure_for(who, who + ": the header says " + std::to_string(header_len) + " bytes but the file ends after " +
-                                   std::to_string(f.size() - 8 - static_cast<std::size_t>(len_bytes)));
+    return R::failure_for(who,
+                          who + ": the header says " + std::to_string(header_len) +
+                              " bytes but the file ends after " +
+                              std::to_string(f.size() - 8 - static_cast<std::size_t>(len_bytes)));
   HeaderReader h(f.substr(8 + static_cast<std::size_t>(len_bytes), header_len));
   auto bad = [&](const std::string& what) {
-    return R::failure_for(who, who + ": the header must be a dict {'descr': ..., 'fortran_order': ..., 'shape': (...)}: " + what +
-                                   " at byte " + std::to_string(h.offset()) + ", got " + h.rest());
+    return R::failure_for(
+        who,
+        who + ": the header must be a dict {'descr': ..., 'fortran_order': ..., 'shape': (...)}: " +
+            what + " at byte " + std::to_string(h.offset()) + ", got " + h.rest());
   };
   std::string descr;
   bool fortran = false, have_descr = false, have_order = false, have_shape = false;
@@ -170,19 +184,26 @@ Result<HostArray> read_npy(std::string_view f, std::string_view name) {
     if (!h.eat(':')) return bad("expected : after '" + key + "'");
     if (key == "descr") {
       if (!h.string(&descr))
-        return R::failure_for(who, who + ": descr must be one type such as '<f4' (a structured dtype is not an array of numbers), got " + h.rest());
+        return R::failure_for(who, who +
+                                       ": descr must be one type such as '<f4' (a structured dtype "
+                                       "is not an array of numbers), got " +
+                                       h.rest());
       have_descr = true;
     } else if (key == "fortran_order") {
-      if (h.word("True")) fortran = true;
-      else if (h.word("False")) fortran = false;
-      else return bad("fortran_order must be True or False");
+      if (h.word("True"))
+        fortran = true;
+      else if (h.word("False"))
+        fortran = false;
+      else
+        return bad("fortran_order must be True or False");
       have_order = true;
     } else if (key == "shape") {
       if (!h.eat('(')) return bad("shape must be a tuple");
       while (!h.eat(')')) {
         std::int64_t d = 0;
         if (!h.integer(&d)) return bad("shape must hold non-negative integers");
-        if (dims.size() == kMaxRank) return bad("shape must have at most " + std::to_string(kMaxRank) + " dimensions");
+        if (dims.size() == kMaxRank)
+          return bad("shape must have at most " + std::to_string(kMaxRank) + " dimensions");
         dims.push_back(d);
         if (!h.eat(',')) {
           if (!h.eat(')')) return bad("expected , or ) in shape");
@@ -200,35 +221,51 @@ Result<HostArray> read_npy(std::string_view f, std::string_view name) {
   }
   if (!h.at_end()) return bad("text after the dict");
   if (!have_descr || !have_order || !have_shape)
-    return bad(std::string("missing key '") + (!have_descr ? "descr" : !have_order ? "fortran_order" : "shape") + "'");
+    return bad(std::string("missing key '") +
+               (!have_descr   ? "descr"
+                : !have_order ? "fortran_order"
+                              : "shape") +
+               "'");
   if (fortran)
-    return R::failure_for(who, who + ": the data must be in C order (fortran_order False), got fortran_order True: save "
-                                     "np.ascontiguousarray(x) instead");
+    return R::failure_for(
+        who,
+        who +
+            ": the data must be in C order (fortran_order False), got fortran_order True: save "
+            "np.ascontiguousarray(x) instead");
   // descr: a byte-order mark, a kind letter and a size in bytes.
   const Kind* kind = nullptr;
   bool swap = false;
-  if (descr.size() >= 3 && (descr[0] == '<' || descr[0] == '>' || descr[0] == '|' || descr[0] == '=')) {
+  if (descr.size() >= 3 &&
+      (descr[0] == '<' || descr[0] == '>' || descr[0] == '|' || descr[0] == '=')) {
     const std::string size = descr.substr(2);
     for (const Kind& k : kKinds)
       if (k.code == descr[1] && size == std::to_string(k.bytes)) kind = &k;
     swap = descr[0] == '>' && kind && kind->bytes > 1;
   }
   if (!kind)
-    return R::failure_for(who, who + ": descr must be a number type — bool (|b1), int8..int64 (<i1..<i8), uint8..uint64, "
-                                     "float16/32/64 (<f2 <f4 <f8) or complex64/128 (<c8 <c16) — got '" + descr + "'" +
-                                     (descr.size() > 1 && descr[1] == 'V' ? " (bfloat16 and the float8 types from ml_dtypes save as "
-                                                                            "raw bytes: save x.astype(np.float32) instead)"
-                                                                          : ""));
+    return R::failure_for(
+        who,
+        who +
+            ": descr must be a number type — bool (|b1), int8..int64 (<i1..<i8), uint8..uint64, "
+            "float16/32/64 (<f2 <f4 <f8) or complex64/128 (<c8 <c16) — got '" +
+            descr + "'" +
+            (descr.size() > 1 && descr[1] == 'V'
+                 ? " (bfloat16 and the float8 types from ml_dtypes save as "
+                   "raw bytes: save x.astype(np.float32) instead)"
+                 : ""));
   std::uint64_t n = 1;
   for (auto d : dims) {
     if (d != 0 && n > (std::uint64_t(1) << 62) / static_cast<std::uint64_t>(d))
-      return R::failure_for(who, who + ": the shape's element count must fit in 62 bits, got " + numpy_spelling(kind->type, dims));
+      return R::failure_for(who, who + ": the shape's element count must fit in 62 bits, got " +
+                                     numpy_spelling(kind->type, dims));
     n *= static_cast<std::uint64_t>(d);
   }
   const std::uint64_t have = f.size() - data_at;
-  if (n > have / static_cast<std::uint64_t>(kind->bytes) || n * static_cast<std::uint64_t>(kind->bytes) != have)
+  if (n > have / static_cast<std::uint64_t>(kind->bytes) ||
+      n * static_cast<std::uint64_t>(kind->bytes) != have)
     return R::failure_for(who, who + ": the shape " + numpy_spelling(kind->type, dims) + " needs " +
-                                   std::to_string(n) + " × " + std::to_string(kind->bytes) + " bytes of data, got " + std::to_string(have));
+                                   std::to_string(n) + " × " + std::to_string(kind->bytes) +
+                                   " bytes of data, got " + std::to_string(have));
   HostArray out;
   out.type = kind->type;
   out.dims = std::move(dims);
@@ -236,23 +273,28 @@ Result<HostArray> read_npy(std::string_view f, std::string_view name) {
   out.bytes.assign(f.data() + data_at, f.size() - data_at);
   if (swap) {
     // complex: each half swapped on its own
-    const std::size_t unit = kind->code == 'c' ? static_cast<std::size_t>(kind->bytes) / 2 : static_cast<std::size_t>(kind->bytes);
-    for (std::size_t at = 0; at + unit <= out.bytes.size(); at += unit) std::reverse(out.bytes.begin() + static_cast<std::ptrdiff_t>(at),
-                                                                                     out.bytes.begin() + static_cast<std::ptrdiff_t>(at + unit));
+    const std::size_t unit = kind->code == 'c' ? static_cast<std::size_t>(kind->bytes) / 2
+                                               : static_cast<std::size_t>(kind->bytes);
+    for (std::size_t at = 0; at + unit <= out.bytes.size(); at += unit)
+      std::reverse(out.bytes.begin() + static_cast<std::ptrdiff_t>(at),
+                   out.bytes.begin() + static_cast<std::ptrdiff_t>(at + unit));
   }
   if (kind->type == ElementType::Pred)
     for (std::size_t i = 0; i < out.bytes.size(); ++i)
       if (static_cast<unsigned char>(out.bytes[i]) > 1)
-        return R::failure_for(who, who + ": a bool element must be 0 or 1, got " + std::to_string(static_cast<unsigned char>(out.bytes[i])) +
+        return R::failure_for(who, who + ": a bool element must be 0 or 1, got " +
+                                       std::to_string(static_cast<unsigned char>(out.bytes[i])) +
                                        " at element " + std::to_string(i));
   return R::success(std::move(out));
 }
 
-Result<std::string> write_npy(ElementType type, const std::vector<std::int64_t>& dims, const std::uint8_t* data) {
+Result<std::string> write_npy(ElementType type, const std::vector<std::int64_t>& dims,
+                              const std::uint8_t* data) {
   using R = Result<std::string>;
   const Kind* k = kind_of(type);
   if (!k)
-    return R::failure(std::string("a .npy file holds bool, int8..int64, uint8..uint64, float16/32/64 or complex64/128, got ") +
+    return R::failure(std::string("a .npy file holds bool, int8..int64, uint8..uint64, "
+                                  "float16/32/64 or complex64/128, got ") +
                       std::string(hlo::element_info(type).mlir) + " (NumPy has no descr for it)");
   std::string header = "{'descr': '" + npy_descr(type) + "', 'fortran_order': False, 'shape': (";
   std::uint64_t n = 1;
@@ -265,14 +307,17 @@ Result<std::string> write_npy(ElementType type, const std::vector<std::int64_t>&
   const std::size_t unpadded = kMagicBytes + 2 + 2 + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');
   header += '\n';
-  if (header.size() > 65535) return R::failure("the .npy header must fit in 65535 bytes, got " + std::to_string(header.size()));
+  if (header.size() > 65535)
+    return R::failure("the .npy header must fit in 65535 bytes, got " +
+                      std::to_string(header.size()));
   std::string out(kMagic, kMagicBytes);
   out += '\x01';
   out += '\x00';
   out += static_cast<char>(header.size() & 0xff);
   out += static_cast<char>(header.size() >> 8);
   out += header;
-  out.append(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n) * static_cast<std::size_t>(k->bytes));
+  out.append(reinterpret_cast<const char*>(data),
+             static_cast<std::size_t>(n) * static_cast<std::size_t>(k->bytes));
   return R::success(std::move(out));
 }
 

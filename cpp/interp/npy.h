@@ -3,8 +3,8 @@
 //
 // The format (NumPy's "NEP 1", numpy/lib/format.py): the magic "\x93NUMPY", a major and minor
 // version (1.0: a 2-byte header length; 2.0 and 3.0: 4 bytes; 3.0's header is UTF-8), then a
-// header that is a Python dict literal {'descr': '<f4', 'fortran_order': False, 'shape': (32, 16), }
-// padded with spaces and a newline so the data starts on a 64-byte boundary, then the elements.
+// header that is a Python dict literal {'descr': '<f4', 'fortran_order': False, 'shape': (32, 16),
+// } padded with spaces and a newline so the data starts on a 64-byte boundary, then the elements.
 //
 // Read: descr '<'/'>'/'|'/'=' with b1, i1..i8, u1..u8, f2, f4, f8, c8, c16 (big-endian data is
 // swapped to the core's little-endian storage); C order only (a Fortran-order file is refused
@@ -36,7 +36,8 @@ Result<HostArray> read_npy(std::string_view file, std::string_view name);
 
 // Writes an array as .npy bytes (version 1.0). `data` holds `elements × element_bytes(type)`
 // bytes in the core's storage (the interpreter's tensors).
-Result<std::string> write_npy(hlo::ElementType type, const std::vector<std::int64_t>& dims, const std::uint8_t* data);
+Result<std::string> write_npy(hlo::ElementType type, const std::vector<std::int64_t>& dims,
+                              const std::uint8_t* data);
 
 // The descr NumPy writes for an element type ("<f4", "|b1"); empty when .npy has none.
 std::string npy_descr(hlo::ElementType type);

@@ -31,16 +31,16 @@ namespace {
 
 using hlo::OpCode;
 
-
 std::size_t ebytes(ElementType t) { return static_cast<std::size_t>(hlo::element_bytes(t)); }
 
 // Copies a box between two tensors of one element type, from element offsets.
-bool copy_between(const OpCall& c, const Box& b, const Tensor& from, std::int64_t from_offset, Tensor& to,
-                  std::int64_t to_offset) {
+bool copy_between(const OpCall& c, const Box& b, const Tensor& from, std::int64_t from_offset,
+                  Tensor& to, std::int64_t to_offset) {
   const std::size_t eb = ebytes(to.type);
   if (!copy_box_bytes(eb, b, from.data() + static_cast<std::size_t>(from_offset) * eb,
                       to.data() + static_cast<std::size_t>(to_offset) * eb))
-    return c.fail(std::string(c.op().name) + " of this element size", "1, 2, 4, 8 or 16 bytes", std::to_string(eb));
+    return c.fail(std::string(c.op().name) + " of this element size", "1, 2, 4, 8 or 16 bytes",
+                  std::to_string(eb));
   return true;
 }
 
@@ -48,8 +48,8 @@ bool copy_between(const OpCall& c, const Box& b, const Tensor& from, std::int64_
 bool same_element_type(const OpCall& c, const Tensor& x) {
   const hlo::Type& t = c.out_type(0);
   if (t.etype != x.type)
-    return c.fail(std::string(c.op().name) + " changes the element type", std::string(hlo::element_info(x.type).mlir),
-                  t.element);
+    return c.fail(std::string(c.op().name) + " changes the element type",
+                  std::string(hlo::element_info(x.type).mlir), t.element);
   return true;
 }
 
@@ -58,10 +58,11 @@ bool valid_dims(const OpCall& c, const Dims& v, std::size_t rank, const char* wh
   std::vector<bool> seen(rank, false);
   for (auto d : v) {
     if (d < 0 || static_cast<std::size_t>(d) >= rank)
-      return c.fail(std::string(c.op().name) + " " + what + " out of range", "a dimension in [0, " + std::to_string(rank) + ")",
-                    std::to_string(d));
+      return c.fail(std::string(c.op().name) + " " + what + " out of range",
+                    "a dimension in [0, " + std::to_string(rank) + ")", std::to_string(d));
     if (seen[static_cast<std::size_t>(d)])
-      return c.fail(std::string(c.op().name) + " " + what + " repeats a dimension", "each dimension once", list_text(v));
+      return c.fail(std::string(c.op().name) + " " + what + " repeats a dimension",
+                    "each dimension once", list_text(v));
     seen[static_cast<std::size_t>(d)] = true;
   }
   return true;
@@ -76,8 +77,9 @@ bool read_index(const OpCall& c, const Tensor& t, std::int64_t i, std::int64_t* 
       using S = typename E::Storage;
       const S v = t.as<S>()[i];
       if constexpr (std::is_unsigned<S>::value)
-        *out = v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) ? std::numeric_limits<std::int64_t>::max()
-                                                                                      : static_cast<std::int64_t>(v);
+        *out = v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
+                   ? std::numeric_limits<std::int64_t>::max()
+                   : static_cast<std::int64_t>(v);
       else
         *out = static_cast<std::int64_t>(v);
       ok = true;
@@ -101,8 +103,10 @@ bool indices_as_i64(const OpCall& c, const Tensor& t, Tensor* out) {
       const S* p = t.as<S>();
       constexpr auto top = std::numeric_limits<std::int64_t>::max();
       for (std::int64_t i = 0, n = t.elements(); i < n; ++i) {
-        if constexpr (std::is_unsigned<S>::value) o[i] = p[i] > static_cast<std::uint64_t>(top) ? top : static_cast<std::int64_t>(p[i]);
-        else o[i] = static_cast<std::int64_t>(p[i]);
+        if constexpr (std::is_unsigned<S>::value)
+          o[i] = p[i] > static_cast<std::uint64_t>(top) ? top : static_cast<std::int64_t>(p[i]);
+        else
+          o[i] = static_cast<std::int64_t>(p[i]);
       }
       ok = true;
     }
@@ -125,13 +129,14 @@ bool start_indices(const OpCall& c, std::size_t first, std::size_t rank, Dims* o
     return true;
   }
   if (n != rank)
-    return c.fail(std::string(c.op().name) + " needs one start index per dimension", std::to_string(rank) + " indices",
-                  std::to_string(n));
+    return c.fail(std::string(c.op().name) + " needs one start index per dimension",
+                  std::to_string(rank) + " indices", std::to_string(n));
   for (std::size_t i = 0; i < rank; ++i) {
     const Value& v = c.in(first + i);
     if (!v.is_tensor() || v.tensor.elements() != 1)
-      return c.fail(std::string(c.op().name) + " start index " + std::to_string(i) + " is not a scalar", "a scalar integer",
-                    v.is_tensor() ? list_text(v.tensor.dims) : "a non-tensor");
+      return c.fail(
+          std::string(c.op().name) + " start index " + std::to_string(i) + " is not a scalar",
+          "a scalar integer", v.is_tensor() ? list_text(v.tensor.dims) : "a non-tensor");
     if (!read_index(c, v.tensor, 0, &(*out)[i])) return false;
   }
   return true;
@@ -149,7 +154,8 @@ bool reshape(const OpCall& c) {
   if (!same_element_type(c, x)) return false;
   const hlo::Type& t = c.out_type(0);
   if (!t.is_static() || t.elements() != static_cast<double>(x.elements()))
-    return c.fail("reshape changes the element count", std::to_string(x.elements()) + " elements", t.text);
+    return c.fail("reshape changes the element count", std::to_string(x.elements()) + " elements",
+                  t.text);
   Tensor y = x;
   y.dims = t.dims;
   c.set(0, std::move(y));
@@ -176,8 +182,9 @@ bool broadcast_to(const OpCall& c, const Dims& map) {
   for (std::size_t i = 0; i < map.size(); ++i) {
     const std::int64_t o = od[static_cast<std::size_t>(map[i])];
     if (x.dims[i] != 1 && x.dims[i] != o)
-      return c.fail(std::string(c.op().name) + " operand dimension " + std::to_string(i) + " does not fit",
-                    "size 1 or " + std::to_string(o), std::to_string(x.dims[i]));
+      return c.fail(
+          std::string(c.op().name) + " operand dimension " + std::to_string(i) + " does not fit",
+          "size 1 or " + std::to_string(o), std::to_string(x.dims[i]));
     if (i > 0 && map[i] < map[i - 1]) in_order = false;
   }
   std::int64_t out_elements = 1;
@@ -208,17 +215,19 @@ bool broadcast(const OpCall& c) {
   const std::size_t added = c.attrs().dims.size(), rank = c.tensor(0).dims.size();
   const Dims& od = c.out_type(0).dims;
   if (od.size() != added + rank)
-    return c.fail("broadcast result rank is wrong", std::to_string(added + rank), std::to_string(od.size()));
+    return c.fail("broadcast result rank is wrong", std::to_string(added + rank),
+                  std::to_string(od.size()));
   for (std::size_t i = 0; i < added; ++i)
     if (od[i] != c.attrs().dims[i])
-      return c.fail("broadcast result dimension " + std::to_string(i) + " differs from its size", std::to_string(c.attrs().dims[i]),
-                    std::to_string(od[i]));
+      return c.fail("broadcast result dimension " + std::to_string(i) + " differs from its size",
+                    std::to_string(c.attrs().dims[i]), std::to_string(od[i]));
   Dims map(rank);
   for (std::size_t i = 0; i < rank; ++i) map[i] = static_cast<std::int64_t>(added + i);
   return broadcast_to(c, map);
 }
 
-// ---- transpose, reverse, slice ----------------------------------------------------------------------
+// ---- transpose, reverse, slice
+// ----------------------------------------------------------------------
 
 bool transpose(const OpCall& c) {
   const Tensor& x = c.tensor(0);
@@ -226,13 +235,17 @@ bool transpose(const OpCall& c) {
   const Dims& perm = c.attrs().dims;
   const Dims& od = c.out_type(0).dims;
   if (perm.size() != x.dims.size() || od.size() != x.dims.size())
-    return c.fail("transpose permutation has the wrong length", std::to_string(x.dims.size()), list_text(perm));
+    return c.fail("transpose permutation has the wrong length", std::to_string(x.dims.size()),
+                  list_text(perm));
   if (!valid_dims(c, perm, x.dims.size(), "permutation")) return false;
   const Dims xs = row_major_strides(x.dims), ys = row_major_strides(od);
   Box b;
   for (std::size_t i = 0; i < perm.size(); ++i) {
     const auto p = static_cast<std::size_t>(perm[i]);
-    if (od[i] != x.dims[p]) return c.fail("transpose result shape is wrong", "dimension " + std::to_string(i) + " of size " + std::to_string(x.dims[p]), list_text(od));
+    if (od[i] != x.dims[p])
+      return c.fail("transpose result shape is wrong",
+                    "dimension " + std::to_string(i) + " of size " + std::to_string(x.dims[p]),
+                    list_text(od));
     b.add(od[i], xs[p], ys[i]);
   }
   Tensor y;
@@ -270,8 +283,10 @@ bool slice(const OpCall& c) {
   const hlo::OpAttrs& a = c.attrs();
   const Dims& od = c.out_type(0).dims;
   const std::size_t rank = x.dims.size();
-  if (a.starts.size() != rank || a.limits.size() != rank || a.strides.size() != rank || od.size() != rank)
-    return c.fail("slice bounds do not match the operand's rank", std::to_string(rank) + " starts, limits and strides",
+  if (a.starts.size() != rank || a.limits.size() != rank || a.strides.size() != rank ||
+      od.size() != rank)
+    return c.fail("slice bounds do not match the operand's rank",
+                  std::to_string(rank) + " starts, limits and strides",
                   std::to_string(a.starts.size()));
   const Dims xs = row_major_strides(x.dims), ys = row_major_strides(od);
   Box b;
@@ -283,7 +298,10 @@ bool slice(const OpCall& c) {
                     "0 <= start <= limit <= " + std::to_string(x.dims[i]) + " and stride >= 1",
                     std::to_string(s) + ":" + std::to_string(l) + ":" + std::to_string(st));
     const std::int64_t n = (l - s + st - 1) / st;
-    if (od[i] != n) return c.fail("slice result shape is wrong", "dimension " + std::to_string(i) + " of size " + std::to_string(n), list_text(od));
+    if (od[i] != n)
+      return c.fail("slice result shape is wrong",
+                    "dimension " + std::to_string(i) + " of size " + std::to_string(n),
+                    list_text(od));
     offset += s * xs[i];
     b.add(n, xs[i] * st, ys[i]);
   }
@@ -294,7 +312,8 @@ bool slice(const OpCall& c) {
   return true;
 }
 
-// ---- dynamic_slice, dynamic_update_slice ------------------------------------------------------------
+// ---- dynamic_slice, dynamic_update_slice
+// ------------------------------------------------------------
 
 bool dynamic_slice(const OpCall& c) {
   const Tensor& x = c.tensor(0);
@@ -303,7 +322,9 @@ bool dynamic_slice(const OpCall& c) {
   const Dims& od = c.out_type(0).dims;
   const std::size_t rank = x.dims.size();
   if (sizes.size() != rank || od != sizes)
-    return c.fail("dynamic_slice sizes do not match", "one size per dimension, equal to the result's " + list_text(od), list_text(sizes));
+    return c.fail("dynamic_slice sizes do not match",
+                  "one size per dimension, equal to the result's " + list_text(od),
+                  list_text(sizes));
   Dims starts;
   if (!start_indices(c, 1, rank, &starts)) return false;
   const Dims xs = row_major_strides(x.dims), ys = row_major_strides(od);
@@ -311,8 +332,8 @@ bool dynamic_slice(const OpCall& c) {
   std::int64_t offset = 0;
   for (std::size_t i = 0; i < rank; ++i) {
     if (sizes[i] < 0 || sizes[i] > x.dims[i])
-      return c.fail("dynamic_slice size out of range in dimension " + std::to_string(i), "0.." + std::to_string(x.dims[i]),
-                    std::to_string(sizes[i]));
+      return c.fail("dynamic_slice size out of range in dimension " + std::to_string(i),
+                    "0.." + std::to_string(x.dims[i]), std::to_string(sizes[i]));
     offset += clamp_start(starts[i], x.dims[i], sizes[i]) * xs[i];
     b.add(sizes[i], xs[i], ys[i]);
   }
@@ -329,11 +350,12 @@ bool dynamic_update_slice(const OpCall& c) {
   if (!same_element_type(c, x)) return false;
   const std::size_t rank = x.dims.size();
   if (u.type != x.type || u.dims.size() != rank)
-    return c.fail("dynamic_update_slice update does not fit the operand", "rank " + std::to_string(rank) + " of the same type",
-                  list_text(u.dims));
+    return c.fail("dynamic_update_slice update does not fit the operand",
+                  "rank " + std::to_string(rank) + " of the same type", list_text(u.dims));
   for (std::size_t i = 0; i < rank; ++i)
     if (u.dims[i] > x.dims[i])
-      return c.fail("dynamic_update_slice update is larger than the operand in dimension " + std::to_string(i),
+      return c.fail("dynamic_update_slice update is larger than the operand in dimension " +
+                        std::to_string(i),
                     "at most " + std::to_string(x.dims[i]), std::to_string(u.dims[i]));
   Dims starts;
   if (!start_indices(c, 2, rank, &starts)) return false;
@@ -353,31 +375,42 @@ bool dynamic_update_slice(const OpCall& c) {
 
 // ---- pad, concatenate ---------------------------------------------------------------------------
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
-std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return a >= 0 ? (a + b - 1) / b : -((-a) / b);
+}
+std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
 
 bool pad(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   const Tensor& v = c.tensor(1);
   if (!same_element_type(c, x)) return false;
   if (v.type != x.type || v.elements() != 1)
-    return c.fail("pad value is not a scalar of the operand's type", std::string(hlo::element_info(x.type).mlir) + " scalar",
-                  list_text(v.dims));
+    return c.fail("pad value is not a scalar of the operand's type",
+                  std::string(hlo::element_info(x.type).mlir) + " scalar", list_text(v.dims));
   const hlo::OpAttrs& a = c.attrs();
   const std::size_t rank = x.dims.size();
   const Dims& od = c.out_type(0).dims;
-  if (a.low.size() != rank || a.high.size() != rank || a.interior.size() != rank || od.size() != rank)
-    return c.fail("pad needs low, high and interior padding per dimension", std::to_string(rank) + " of each",
-                  std::to_string(a.low.size()) + ", " + std::to_string(a.high.size()) + ", " + std::to_string(a.interior.size()));
+  if (a.low.size() != rank || a.high.size() != rank || a.interior.size() != rank ||
+      od.size() != rank)
+    return c.fail("pad needs low, high and interior padding per dimension",
+                  std::to_string(rank) + " of each",
+                  std::to_string(a.low.size()) + ", " + std::to_string(a.high.size()) + ", " +
+                      std::to_string(a.interior.size()));
   const Dims xs = row_major_strides(x.dims), ys = row_major_strides(od);
   Box b;
   std::int64_t from = 0, to = 0;
   for (std::size_t i = 0; i < rank; ++i) {
     const std::int64_t d = x.dims[i], lo = a.low[i], hi = a.high[i], in = a.interior[i];
-    if (in < 0) return c.fail("pad interior padding is negative in dimension " + std::to_string(i), "at least 0", std::to_string(in));
+    if (in < 0)
+      return c.fail("pad interior padding is negative in dimension " + std::to_string(i),
+                    "at least 0", std::to_string(in));
     const std::int64_t size = lo + hi + d + std::max<std::int64_t>(d - 1, 0) * in;
     if (size < 0 || size != od[i])
-      return c.fail("pad result shape is wrong", "dimension " + std::to_string(i) + " of size " + std::to_string(size), list_text(od));
+      return c.fail("pad result shape is wrong",
+                    "dimension " + std::to_string(i) + " of size " + std::to_string(size),
+                    list_text(od));
     // Operand element k lands at lo + k·(in + 1); keep those inside [0, size).
     const std::int64_t step = in + 1;
     const std::int64_t first = std::max<std::int64_t>(0, ceil_div(-lo, step));
@@ -399,7 +432,8 @@ bool concatenate(const OpCall& c) {
   const Dims& od = c.out_type(0).dims;
   const std::int64_t dim = c.attrs().dimension;
   if (dim < 0 || static_cast<std::size_t>(dim) >= od.size())
-    return c.fail("concatenate dimension out of range", "a dimension in [0, " + std::to_string(od.size()) + ")", std::to_string(dim));
+    return c.fail("concatenate dimension out of range",
+                  "a dimension in [0, " + std::to_string(od.size()) + ")", std::to_string(dim));
   const auto k = static_cast<std::size_t>(dim);
   std::int64_t total = 0;
   for (std::size_t i = 0; i < c.num_operands(); ++i) {
@@ -408,12 +442,16 @@ bool concatenate(const OpCall& c) {
     for (std::size_t j = 0; fits && j < od.size(); ++j)
       if (j != k && x.dims[j] != od[j]) fits = false;
     if (!fits)
-      return c.fail("concatenate operand " + std::to_string(i) + " does not fit the result",
-                    "the result's shape " + list_text(od) + " but in dimension " + std::to_string(dim), list_text(x.dims));
+      return c.fail(
+          "concatenate operand " + std::to_string(i) + " does not fit the result",
+          "the result's shape " + list_text(od) + " but in dimension " + std::to_string(dim),
+          list_text(x.dims));
     total += x.dims[k];
   }
   if (total != od[k])
-    return c.fail("concatenate result shape is wrong", "dimension " + std::to_string(dim) + " of size " + std::to_string(total), list_text(od));
+    return c.fail("concatenate result shape is wrong",
+                  "dimension " + std::to_string(dim) + " of size " + std::to_string(total),
+                  list_text(od));
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   const Dims ys = row_major_strides(od);
@@ -430,7 +468,8 @@ bool concatenate(const OpCall& c) {
   return true;
 }
 
-// ---- iota, get_dimension_size ---------------------------------------------------------------------
+// ---- iota, get_dimension_size
+// ---------------------------------------------------------------------
 
 bool iota(const OpCall& c) {
   Tensor y;
@@ -438,7 +477,8 @@ bool iota(const OpCall& c) {
   const Dims& od = y.dims;
   const std::int64_t dim = c.attrs().dimension;
   if (dim < 0 || static_cast<std::size_t>(dim) >= od.size())
-    return c.fail("iota dimension out of range", "a dimension in [0, " + std::to_string(od.size()) + ")", std::to_string(dim));
+    return c.fail("iota dimension out of range",
+                  "a dimension in [0, " + std::to_string(od.size()) + ")", std::to_string(dim));
   std::int64_t outer = 1, inner = 1;
   for (std::size_t i = 0; i < od.size(); ++i) {
     if (static_cast<std::int64_t>(i) < dim) outer *= od[i];
@@ -456,7 +496,8 @@ bool iota(const OpCall& c) {
       } else if constexpr (is_int_v<E>) {
         v = static_cast<S>(static_cast<std::make_unsigned_t<S>>(j));  // wraps past the type's range
       } else if constexpr (is_half_v<E>) {
-        v = E::type == ElementType::F16 ? f64_to_f16(static_cast<double>(j)) : f64_to_bf16(static_cast<double>(j));
+        v = E::type == ElementType::F16 ? f64_to_f16(static_cast<double>(j))
+                                        : f64_to_bf16(static_cast<double>(j));
       } else if constexpr (is_complex_v<E>) {
         v = S(static_cast<typename S::value_type>(j), 0);
       } else {
@@ -478,18 +519,20 @@ bool get_dimension_size(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   const std::int64_t dim = c.attrs().dimension;
   if (dim < 0 || static_cast<std::size_t>(dim) >= x.dims.size())
-    return c.fail("get_dimension_size dimension out of range", "a dimension in [0, " + std::to_string(x.dims.size()) + ")",
-                  std::to_string(dim));
+    return c.fail("get_dimension_size dimension out of range",
+                  "a dimension in [0, " + std::to_string(x.dims.size()) + ")", std::to_string(dim));
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   if (y.type != ElementType::S32 || y.elements() != 1)
-    return c.fail("get_dimension_size result is not a scalar i32", "tensor<i32>", c.out_type(0).text);
+    return c.fail("get_dimension_size result is not a scalar i32", "tensor<i32>",
+                  c.out_type(0).text);
   *y.as<std::int32_t>() = static_cast<std::int32_t>(x.dims[static_cast<std::size_t>(dim)]);
   c.set(0, std::move(y));
   return true;
 }
 
-// ---- gather -----------------------------------------------------------------------------------------
+// ---- gather
+// -----------------------------------------------------------------------------------------
 
 // gather (and dynamic_gather, whose slice sizes are an operand). For every batch position of the
 // result (its dimensions that are not offset_dims), the start of a slice of the operand is read
@@ -512,70 +555,88 @@ bool gather(const OpCall& c) {
   }
   const std::int64_t ivd = g.index_vector_dim;
   if (ivd < 0 || static_cast<std::size_t>(ivd) > ir)
-    return c.fail("gather index_vector_dim out of range", "a dimension in [0, " + std::to_string(ir) + "]", std::to_string(ivd));
+    return c.fail("gather index_vector_dim out of range",
+                  "a dimension in [0, " + std::to_string(ir) + "]", std::to_string(ivd));
   const bool has_vector = static_cast<std::size_t>(ivd) < ir;
   const std::int64_t vector_len = has_vector ? idx.dims[static_cast<std::size_t>(ivd)] : 1;
   if (slice.size() != xr)
     return c.fail("gather slice_sizes has the wrong length", std::to_string(xr), list_text(slice));
-  if (!valid_dims(c, g.offset_dims, yr, "offset dimension") || !valid_dims(c, g.collapsed_slice_dims, xr, "collapsed dimension") ||
+  if (!valid_dims(c, g.offset_dims, yr, "offset dimension") ||
+      !valid_dims(c, g.collapsed_slice_dims, xr, "collapsed dimension") ||
       !valid_dims(c, g.operand_batching_dims, xr, "operand batching dimension") ||
       !valid_dims(c, g.start_index_map, xr, "start_index_map dimension") ||
       !valid_dims(c, g.start_indices_batching_dims, ir, "start indices batching dimension"))
     return false;
   if (!std::is_sorted(g.offset_dims.begin(), g.offset_dims.end()))
-    return c.fail("gather offset_dims are not sorted", "ascending dimensions", list_text(g.offset_dims));
+    return c.fail("gather offset_dims are not sorted", "ascending dimensions",
+                  list_text(g.offset_dims));
   if (static_cast<std::int64_t>(g.start_index_map.size()) != vector_len)
-    return c.fail("gather start_index_map does not match the index vector", std::to_string(vector_len) + " dimensions",
-                  list_text(g.start_index_map));
+    return c.fail("gather start_index_map does not match the index vector",
+                  std::to_string(vector_len) + " dimensions", list_text(g.start_index_map));
   if (g.operand_batching_dims.size() != g.start_indices_batching_dims.size())
-    return c.fail("gather batching dimension lists differ in length", "equal lengths",
-                  list_text(g.operand_batching_dims) + " vs " + list_text(g.start_indices_batching_dims));
+    return c.fail(
+        "gather batching dimension lists differ in length", "equal lengths",
+        list_text(g.operand_batching_dims) + " vs " + list_text(g.start_indices_batching_dims));
   std::vector<int> role(xr, 0);  // 0 offset, 1 collapsed, 2 batching
   for (auto d : g.collapsed_slice_dims) role[static_cast<std::size_t>(d)] = 1;
   for (auto d : g.operand_batching_dims) {
     if (role[static_cast<std::size_t>(d)] != 0)
-      return c.fail("gather dimension is both collapsed and batching", "disjoint lists", std::to_string(d));
+      return c.fail("gather dimension is both collapsed and batching", "disjoint lists",
+                    std::to_string(d));
     role[static_cast<std::size_t>(d)] = 2;
   }
   for (auto d : g.start_index_map)
     if (role[static_cast<std::size_t>(d)] == 2)
-      return c.fail("gather start_index_map names a batching dimension", "a dimension not in operand_batching_dims", std::to_string(d));
+      return c.fail("gather start_index_map names a batching dimension",
+                    "a dimension not in operand_batching_dims", std::to_string(d));
   for (std::size_t d = 0; d < xr; ++d) {
     if (slice[d] < 0 || slice[d] > x.dims[d])
-      return c.fail("gather slice size out of range in dimension " + std::to_string(d), "0.." + std::to_string(x.dims[d]),
-                    std::to_string(slice[d]));
+      return c.fail("gather slice size out of range in dimension " + std::to_string(d),
+                    "0.." + std::to_string(x.dims[d]), std::to_string(slice[d]));
     if (role[d] != 0 && slice[d] != 1)
-      return c.fail("gather collapsed or batching dimension " + std::to_string(d) + " has a slice size other than 1", "1",
-                    std::to_string(slice[d]));
+      return c.fail("gather collapsed or batching dimension " + std::to_string(d) +
+                        " has a slice size other than 1",
+                    "1", std::to_string(slice[d]));
   }
   for (auto d : g.start_indices_batching_dims)
-    if (d == ivd) return c.fail("gather start_indices_batching_dims names index_vector_dim", "another dimension", std::to_string(d));
+    if (d == ivd)
+      return c.fail("gather start_indices_batching_dims names index_vector_dim",
+                    "another dimension", std::to_string(d));
   for (std::size_t i = 0; i < g.operand_batching_dims.size(); ++i) {
     const auto xd = static_cast<std::size_t>(g.operand_batching_dims[i]);
     const auto id = static_cast<std::size_t>(g.start_indices_batching_dims[i]);
     if (x.dims[xd] != idx.dims[id])
-      return c.fail("gather batching dimension sizes differ", "operand dim " + std::to_string(xd) + " and index dim " +
-                        std::to_string(id) + " of equal size", std::to_string(x.dims[xd]) + " vs " + std::to_string(idx.dims[id]));
+      return c.fail("gather batching dimension sizes differ",
+                    "operand dim " + std::to_string(xd) + " and index dim " + std::to_string(id) +
+                        " of equal size",
+                    std::to_string(x.dims[xd]) + " vs " + std::to_string(idx.dims[id]));
   }
   // The result's shape: batch dimensions (start_indices' without index_vector_dim) and offsets.
   Dims offset_operand;  // operand dims that become offset dims, in order
   for (std::size_t d = 0; d < xr; ++d)
     if (role[d] == 0) offset_operand.push_back(static_cast<std::int64_t>(d));
-  Dims batch_result, batch_index_dim;  // result dims of the batch, and the start_indices dim each reads
+  Dims batch_result,
+      batch_index_dim;  // result dims of the batch, and the start_indices dim each reads
   {
     std::vector<bool> is_offset(yr, false);
     for (auto d : g.offset_dims) is_offset[static_cast<std::size_t>(d)] = true;
     for (std::size_t d = 0; d < yr; ++d)
       if (!is_offset[d]) batch_result.push_back(static_cast<std::int64_t>(d));
     for (std::size_t d = 0; d < ir; ++d)
-      if (static_cast<std::int64_t>(d) != ivd) batch_index_dim.push_back(static_cast<std::int64_t>(d));
+      if (static_cast<std::int64_t>(d) != ivd)
+        batch_index_dim.push_back(static_cast<std::int64_t>(d));
   }
-  bool shape_ok = offset_operand.size() == g.offset_dims.size() && batch_result.size() == batch_index_dim.size();
+  bool shape_ok = offset_operand.size() == g.offset_dims.size() &&
+                  batch_result.size() == batch_index_dim.size();
   for (std::size_t k = 0; shape_ok && k < offset_operand.size(); ++k)
-    shape_ok = od[static_cast<std::size_t>(g.offset_dims[k])] == slice[static_cast<std::size_t>(offset_operand[k])];
+    shape_ok = od[static_cast<std::size_t>(g.offset_dims[k])] ==
+               slice[static_cast<std::size_t>(offset_operand[k])];
   for (std::size_t k = 0; shape_ok && k < batch_result.size(); ++k)
-    shape_ok = od[static_cast<std::size_t>(batch_result[k])] == idx.dims[static_cast<std::size_t>(batch_index_dim[k])];
-  if (!shape_ok) return c.fail("gather result shape is wrong", "batch dimensions of start_indices and the offset slice sizes", list_text(od));
+    shape_ok = od[static_cast<std::size_t>(batch_result[k])] ==
+               idx.dims[static_cast<std::size_t>(batch_index_dim[k])];
+  if (!shape_ok)
+    return c.fail("gather result shape is wrong",
+                  "batch dimensions of start_indices and the offset slice sizes", list_text(od));
 
   Tensor y;
   if (!c.alloc(0, &y)) return false;
@@ -583,16 +644,19 @@ bool gather(const OpCall& c) {
     c.set(0, std::move(y));
     return true;
   }
-  const Dims xs = row_major_strides(x.dims), ys = row_major_strides(od), is = row_major_strides(idx.dims);
+  const Dims xs = row_major_strides(x.dims), ys = row_major_strides(od),
+             is = row_major_strides(idx.dims);
   Box slice_box;
   for (std::size_t k = 0; k < offset_operand.size(); ++k)
-    slice_box.add(slice[static_cast<std::size_t>(offset_operand[k])], xs[static_cast<std::size_t>(offset_operand[k])],
+    slice_box.add(slice[static_cast<std::size_t>(offset_operand[k])],
+                  xs[static_cast<std::size_t>(offset_operand[k])],
                   ys[static_cast<std::size_t>(g.offset_dims[k])]);
   slice_box.simplify();
   // For each batching pair: the position in the batch list of its start_indices dimension.
   std::vector<std::size_t> batching_pos;
   for (auto d : g.start_indices_batching_dims)
-    batching_pos.push_back(static_cast<std::size_t>(std::find(batch_index_dim.begin(), batch_index_dim.end(), d) - batch_index_dim.begin()));
+    batching_pos.push_back(static_cast<std::size_t>(
+        std::find(batch_index_dim.begin(), batch_index_dim.end(), d) - batch_index_dim.begin()));
   const std::int64_t vstep = has_vector ? is[static_cast<std::size_t>(ivd)] : 0;
   const std::size_t nb = batch_result.size();
   std::int64_t batches = 1;
@@ -619,7 +683,8 @@ bool gather(const OpCall& c) {
         at_operand += clamp_start(s, x.dims[d], slice[d]) * xs[d];
       }
       for (std::size_t i = 0; i < batching_pos.size(); ++i)
-        at_operand += pos[batching_pos[i]] * xs[static_cast<std::size_t>(g.operand_batching_dims[i])];
+        at_operand +=
+            pos[batching_pos[i]] * xs[static_cast<std::size_t>(g.operand_batching_dims[i])];
       copy_simplified(slice_box, src + at_operand, dst + at_result);
       for (std::size_t k = nb; k-- > 0;) {
         if (++pos[k] < od[static_cast<std::size_t>(batch_result[k])]) break;
@@ -628,7 +693,8 @@ bool gather(const OpCall& c) {
       if ((n & 1023) == 1023 && !c.keep_going()) return;
     }
   });
-  if (!ok) return c.fail("gather of this element size", "1, 2, 4, 8 or 16 bytes", std::to_string(eb));
+  if (!ok)
+    return c.fail("gather of this element size", "1, 2, 4, 8 or 16 bytes", std::to_string(eb));
   if (c.run.failed()) return false;
   c.set(0, std::move(y));
   return true;

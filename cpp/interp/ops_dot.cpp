@@ -63,21 +63,25 @@ Dims free_dims(std::size_t rank, const Dims& a, const Dims& b) {
   Dims out;
   for (std::size_t i = 0; i < rank; ++i) {
     const auto x = static_cast<std::int64_t>(i);
-    if (std::find(a.begin(), a.end(), x) == a.end() && std::find(b.begin(), b.end(), x) == b.end()) out.push_back(x);
+    if (std::find(a.begin(), a.end(), x) == a.end() && std::find(b.begin(), b.end(), x) == b.end())
+      out.push_back(x);
   }
   return out;
 }
 
-// ---- dot_general ------------------------------------------------------------------------------------
+// ---- dot_general
+// ------------------------------------------------------------------------------------
 
 // f32 through the matmul kernel: lhs as [B, M, K], rhs as [B, K, N], result [B, M, N].
-bool dot_f32(const OpCall& c, const Tensor& l, const Tensor& r, Tensor& y, const hlo::DotDims& d, const Dims& lf,
-             const Dims& rf, std::int64_t B, std::int64_t M, std::int64_t K, std::int64_t N) {
+bool dot_f32(const OpCall& c, const Tensor& l, const Tensor& r, Tensor& y, const hlo::DotDims& d,
+             const Dims& lf, const Dims& rf, std::int64_t B, std::int64_t M, std::int64_t K,
+             std::int64_t N) {
   // An operand as a contiguous [batch, rows, cols] buffer: itself when its dimensions are
   // already in that order, else a copy.
   auto arrange = [&](const Tensor& t, const Dims& order, Tensor* scratch, const float** out) {
     bool in_order = true;
-    for (std::size_t i = 0; i < order.size(); ++i) in_order = in_order && order[i] == static_cast<std::int64_t>(i);
+    for (std::size_t i = 0; i < order.size(); ++i)
+      in_order = in_order && order[i] == static_cast<std::int64_t>(i);
     if (in_order) {
       *out = t.as<float>();
       return true;
@@ -86,7 +90,8 @@ bool dot_f32(const OpCall& c, const Tensor& l, const Tensor& r, Tensor& y, const
     if (!c.alloc(ElementType::F32, {product(sizes)}, scratch)) return false;
     const Dims ts = row_major_strides(t.dims), ds = row_major_strides(sizes);
     Box b;
-    for (std::size_t i = 0; i < order.size(); ++i) b.add(sizes[i], ts[static_cast<std::size_t>(order[i])], ds[i]);
+    for (std::size_t i = 0; i < order.size(); ++i)
+      b.add(sizes[i], ts[static_cast<std::size_t>(order[i])], ds[i]);
     copy_box(b, t.as<float>(), scratch->as<float>());
     *out = scratch->as<float>();
     return true;
@@ -105,11 +110,14 @@ bool dot_f32(const OpCall& c, const Tensor& l, const Tensor& r, Tensor& y, const
   const float *a = nullptr, *b = nullptr;
   if (!arrange(l, lorder, &lscratch, &a) || !arrange(r, rorder, &rscratch, &b)) return false;
   const kernels::MatmulVariant& mm = kernels::best_matmul(false);
-  const auto m = static_cast<std::size_t>(M), k = static_cast<std::size_t>(K), n = static_cast<std::size_t>(N);
-  if (!c.alloc(ElementType::F32, {static_cast<std::int64_t>(mm.packed_floats(k, n))}, &packed)) return false;
+  const auto m = static_cast<std::size_t>(M), k = static_cast<std::size_t>(K),
+             n = static_cast<std::size_t>(N);
+  if (!c.alloc(ElementType::F32, {static_cast<std::int64_t>(mm.packed_floats(k, n))}, &packed))
+    return false;
   for (std::int64_t i = 0; i < B; ++i) {
-    mm.run(m, k, n, a + static_cast<std::size_t>(i) * m * k, b + static_cast<std::size_t>(i) * k * n,
-           out + static_cast<std::size_t>(i) * m * n, packed.as<float>());
+    mm.run(m, k, n, a + static_cast<std::size_t>(i) * m * k,
+           b + static_cast<std::size_t>(i) * k * n, out + static_cast<std::size_t>(i) * m * n,
+           packed.as<float>());
     if (!c.keep_going()) return false;
   }
   return true;
@@ -124,33 +132,46 @@ bool dot_general(const OpCall& c) {
     std::vector<bool> seen(rank, false);
     for (auto x : v) {
       if (x < 0 || static_cast<std::size_t>(x) >= rank || seen[static_cast<std::size_t>(x)])
-        return c.fail(std::string("dot_general ") + what + " dimensions are not distinct dimensions of the operand",
+        return c.fail(std::string("dot_general ") + what +
+                          " dimensions are not distinct dimensions of the operand",
                       "each in [0, " + std::to_string(rank) + ") once", list_text(v));
       seen[static_cast<std::size_t>(x)] = true;
     }
     return true;
   };
-  if (d.lhs_batch.size() != d.rhs_batch.size() || d.lhs_contracting.size() != d.rhs_contracting.size())
-    return c.fail("dot_general dimension lists differ in length", "lhs and rhs lists of equal length",
-                  list_text(d.lhs_batch) + " x " + list_text(d.rhs_batch) + ", " + list_text(d.lhs_contracting) + " x " + list_text(d.rhs_contracting));
+  if (d.lhs_batch.size() != d.rhs_batch.size() ||
+      d.lhs_contracting.size() != d.rhs_contracting.size())
+    return c.fail("dot_general dimension lists differ in length",
+                  "lhs and rhs lists of equal length",
+                  list_text(d.lhs_batch) + " x " + list_text(d.rhs_batch) + ", " +
+                      list_text(d.lhs_contracting) + " x " + list_text(d.rhs_contracting));
   Dims lboth = d.lhs_batch, rboth = d.rhs_batch;
   lboth.insert(lboth.end(), d.lhs_contracting.begin(), d.lhs_contracting.end());
   rboth.insert(rboth.end(), d.rhs_contracting.begin(), d.rhs_contracting.end());
-  if (!in_range(lboth, lr, "lhs batching and contracting") || !in_range(rboth, rr, "rhs batching and contracting")) return false;
+  if (!in_range(lboth, lr, "lhs batching and contracting") ||
+      !in_range(rboth, rr, "rhs batching and contracting"))
+    return false;
   const Dims lb = pick(l.dims, d.lhs_batch), rb = pick(r.dims, d.rhs_batch);
   const Dims lc = pick(l.dims, d.lhs_contracting), rc = pick(r.dims, d.rhs_contracting);
-  if (lb != rb) return c.fail("dot_general batching dimension sizes differ", list_text(lb), list_text(rb));
-  if (lc != rc) return c.fail("dot_general contracting dimension sizes differ", list_text(lc), list_text(rc));
-  const Dims lf = free_dims(lr, d.lhs_batch, d.lhs_contracting), rf = free_dims(rr, d.rhs_batch, d.rhs_contracting);
+  if (lb != rb)
+    return c.fail("dot_general batching dimension sizes differ", list_text(lb), list_text(rb));
+  if (lc != rc)
+    return c.fail("dot_general contracting dimension sizes differ", list_text(lc), list_text(rc));
+  const Dims lf = free_dims(lr, d.lhs_batch, d.lhs_contracting),
+             rf = free_dims(rr, d.rhs_batch, d.rhs_contracting);
   Dims want = lb;
   for (auto x : pick(l.dims, lf)) want.push_back(x);
   for (auto x : pick(r.dims, rf)) want.push_back(x);
-  if (c.out_type(0).dims != want) return c.fail("dot_general result shape is wrong", list_text(want), list_text(c.out_type(0).dims));
+  if (c.out_type(0).dims != want)
+    return c.fail("dot_general result shape is wrong", list_text(want),
+                  list_text(c.out_type(0).dims));
   if (l.type != r.type || l.type != c.out_type(0).etype)
-    return c.fail("dot_general mixes element types", type_name(l.type), type_name(r.type) + " -> " + c.out_type(0).element);
+    return c.fail("dot_general mixes element types", type_name(l.type),
+                  type_name(r.type) + " -> " + c.out_type(0).element);
   Tensor y;
   if (!c.alloc(0, &y)) return false;
-  const std::int64_t B = product(lb), M = product(pick(l.dims, lf)), K = product(lc), N = product(pick(r.dims, rf));
+  const std::int64_t B = product(lb), M = product(pick(l.dims, lf)), K = product(lc),
+                     N = product(pick(r.dims, rf));
   if (y.elements() == 0) {
     c.set(0, std::move(y));
     return true;
@@ -162,12 +183,17 @@ bool dot_general(const OpCall& c) {
   }
   const Dims ls = row_major_strides(l.dims), rs = row_major_strides(r.dims);
   Tensor lbo, lfo, lco, rbo, rfo, rco;
-  if (!offsets(c, lb, pick(ls, d.lhs_batch), &lbo) || !offsets(c, pick(l.dims, lf), pick(ls, lf), &lfo) ||
-      !offsets(c, lc, pick(ls, d.lhs_contracting), &lco) || !offsets(c, rb, pick(rs, d.rhs_batch), &rbo) ||
-      !offsets(c, pick(r.dims, rf), pick(rs, rf), &rfo) || !offsets(c, rc, pick(rs, d.rhs_contracting), &rco))
+  if (!offsets(c, lb, pick(ls, d.lhs_batch), &lbo) ||
+      !offsets(c, pick(l.dims, lf), pick(ls, lf), &lfo) ||
+      !offsets(c, lc, pick(ls, d.lhs_contracting), &lco) ||
+      !offsets(c, rb, pick(rs, d.rhs_batch), &rbo) ||
+      !offsets(c, pick(r.dims, rf), pick(rs, rf), &rfo) ||
+      !offsets(c, rc, pick(rs, d.rhs_contracting), &rco))
     return false;
-  const std::int64_t *pb = lbo.as<std::int64_t>(), *pm = lfo.as<std::int64_t>(), *pk = lco.as<std::int64_t>();
-  const std::int64_t *qb = rbo.as<std::int64_t>(), *qn = rfo.as<std::int64_t>(), *qk = rco.as<std::int64_t>();
+  const std::int64_t *pb = lbo.as<std::int64_t>(), *pm = lfo.as<std::int64_t>(),
+                     *pk = lco.as<std::int64_t>();
+  const std::int64_t *qb = rbo.as<std::int64_t>(), *qn = rfo.as<std::int64_t>(),
+                     *qk = rco.as<std::int64_t>();
   const bool ok = for_type(c, y.type, [&](auto e) {
     using E = decltype(e);
     using S = typename E::Storage;
@@ -181,7 +207,8 @@ bool dot_general(const OpCall& c) {
         for (std::int64_t n = 0; n < N; ++n) {
           const S* rcol = R + qb[b] + qn[n];
           typename A::T acc{};
-          for (std::int64_t k = 0; k < K; ++k) acc = A::madd(acc, E::load(lrow[pk[k]]), E::load(rcol[qk[k]]));
+          for (std::int64_t k = 0; k < K; ++k)
+            acc = A::madd(acc, E::load(lrow[pk[k]]), E::load(rcol[qk[k]]));
           *Y++ = E::store(acc);
         }
         if (!c.keep_going()) return true;

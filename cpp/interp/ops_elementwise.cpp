@@ -32,23 +32,33 @@ constexpr ElementType complex_real_type() {
   return E::type == ElementType::C64 ? ElementType::F32 : ElementType::F64;
 }
 
-// ---- binary ---------------------------------------------------------------------------------------
+// ---- binary
+// ---------------------------------------------------------------------------------------
 
 template <OpCode Code, class E>
 typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
   using C = typename E::Compute;
   if constexpr (Code == OpCode::Add) {
-    if constexpr (is_pred_v<E>) return a || b;
-    else if constexpr (is_int_v<E>) return wrap_add(a, b);
-    else return a + b;
+    if constexpr (is_pred_v<E>)
+      return a || b;
+    else if constexpr (is_int_v<E>)
+      return wrap_add(a, b);
+    else
+      return a + b;
   } else if constexpr (Code == OpCode::Subtract) {
-    if constexpr (is_int_v<E>) return wrap_sub(a, b);
-    else return a - b;
+    if constexpr (is_int_v<E>)
+      return wrap_sub(a, b);
+    else
+      return a - b;
   } else if constexpr (Code == OpCode::Multiply) {
-    if constexpr (is_pred_v<E>) return a && b;
-    else if constexpr (is_int_v<E>) return wrap_mul(a, b);
-    else if constexpr (is_complex_v<E>) return math::multiply(a, b);  // XLA's rounding (math_functions.h)
-    else return a * b;
+    if constexpr (is_pred_v<E>)
+      return a && b;
+    else if constexpr (is_int_v<E>)
+      return wrap_mul(a, b);
+    else if constexpr (is_complex_v<E>)
+      return math::multiply(a, b);  // XLA's rounding (math_functions.h)
+    else
+      return a * b;
   } else if constexpr (Code == OpCode::Divide) {
     if constexpr (is_int_v<E>) {
       if (b == 0) return static_cast<C>(~C(0));  // −1 (signed), all ones (unsigned)
@@ -70,8 +80,9 @@ typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
   } else if constexpr (Code == OpCode::Maximum || Code == OpCode::Minimum) {
     constexpr bool max = Code == OpCode::Maximum;
     if constexpr (is_complex_v<E>) {
-      const bool a_first = a.real() != b.real() ? (max ? a.real() > b.real() : a.real() < b.real())
-                                                : (max ? a.imag() >= b.imag() : a.imag() <= b.imag());
+      const bool a_first = a.real() != b.real()
+                               ? (max ? a.real() > b.real() : a.real() < b.real())
+                               : (max ? a.imag() >= b.imag() : a.imag() <= b.imag());
       return a_first ? a : b;
     } else if constexpr (is_float_v<E>) {
       return ieee_max_min<max>(a, b);  // IEEE 754-2019, the NaN on the bits (simd_loops.h)
@@ -79,21 +90,30 @@ typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
       return max ? (a > b ? a : b) : (a < b ? a : b);
     }
   } else if constexpr (Code == OpCode::And) {
-    if constexpr (is_pred_v<E>) return a && b;
-    else return static_cast<C>(a & b);
+    if constexpr (is_pred_v<E>)
+      return a && b;
+    else
+      return static_cast<C>(a & b);
   } else if constexpr (Code == OpCode::Or) {
-    if constexpr (is_pred_v<E>) return a || b;
-    else return static_cast<C>(a | b);
+    if constexpr (is_pred_v<E>)
+      return a || b;
+    else
+      return static_cast<C>(a | b);
   } else if constexpr (Code == OpCode::Xor) {
-    if constexpr (is_pred_v<E>) return a != b;
-    else return static_cast<C>(a ^ b);
-  } else if constexpr (Code == OpCode::ShiftLeft || Code == OpCode::ShiftRightLogical || Code == OpCode::ShiftRightArithmetic) {
+    if constexpr (is_pred_v<E>)
+      return a != b;
+    else
+      return static_cast<C>(a ^ b);
+  } else if constexpr (Code == OpCode::ShiftLeft || Code == OpCode::ShiftRightLogical ||
+                       Code == OpCode::ShiftRightArithmetic) {
     using U = std::make_unsigned_t<C>;
     constexpr unsigned bits = sizeof(C) * 8;
     const U amount = static_cast<U>(b);
     const U ua = static_cast<U>(a);
-    if constexpr (Code == OpCode::ShiftLeft) return amount >= bits ? C(0) : static_cast<C>(static_cast<U>(ua << amount));
-    else if constexpr (Code == OpCode::ShiftRightLogical) return amount >= bits ? C(0) : static_cast<C>(static_cast<U>(ua >> amount));
+    if constexpr (Code == OpCode::ShiftLeft)
+      return amount >= bits ? C(0) : static_cast<C>(static_cast<U>(ua << amount));
+    else if constexpr (Code == OpCode::ShiftRightLogical)
+      return amount >= bits ? C(0) : static_cast<C>(static_cast<U>(ua >> amount));
     else {
       using S = std::make_signed_t<C>;
       const S sa = static_cast<S>(ua);
@@ -133,10 +153,13 @@ typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
 
 template <OpCode Code, class E>
 constexpr bool binary_defined() {
-  if constexpr (Code == OpCode::And || Code == OpCode::Or || Code == OpCode::Xor) return is_pred_v<E> || is_int_v<E>;
-  if constexpr (Code == OpCode::ShiftLeft || Code == OpCode::ShiftRightLogical || Code == OpCode::ShiftRightArithmetic)
+  if constexpr (Code == OpCode::And || Code == OpCode::Or || Code == OpCode::Xor)
+    return is_pred_v<E> || is_int_v<E>;
+  if constexpr (Code == OpCode::ShiftLeft || Code == OpCode::ShiftRightLogical ||
+                Code == OpCode::ShiftRightArithmetic)
     return is_int_v<E>;
-  if constexpr (Code == OpCode::Divide || Code == OpCode::Remainder || Code == OpCode::Subtract || Code == OpCode::Power)
+  if constexpr (Code == OpCode::Divide || Code == OpCode::Remainder || Code == OpCode::Subtract ||
+                Code == OpCode::Power)
     return !is_pred_v<E> && !(Code == OpCode::Remainder && is_complex_v<E>);
   if constexpr (Code == OpCode::Atan2) return is_float_v<E> || is_complex_v<E>;
   return true;
@@ -146,15 +169,18 @@ template <OpCode Code>
 bool binary(const OpCall& c) {
   const Tensor& a = c.tensor(0);
   const Tensor& b = c.tensor(1);
-  if (a.dims != b.dims || a.type != b.type) return c.fail(std::string(c.op().name) + " operands differ", "equal shapes and types", "others");
+  if (a.dims != b.dims || a.type != b.type)
+    return c.fail(std::string(c.op().name) + " operands differ", "equal shapes and types",
+                  "others");
   Tensor y;
   if (!c.alloc(0, &y)) return false;
-  if constexpr (Code == OpCode::Add || Code == OpCode::Subtract || Code == OpCode::Multiply || Code == OpCode::Divide ||
-                Code == OpCode::Maximum || Code == OpCode::Minimum) {
+  if constexpr (Code == OpCode::Add || Code == OpCode::Subtract || Code == OpCode::Multiply ||
+                Code == OpCode::Divide || Code == OpCode::Maximum || Code == OpCode::Minimum) {
     if (a.type == ElementType::F32) {
       simd::Binary op = simd::Binary::Add;
       simd::binary_of(Code, &op);  // one of the six, by the constexpr test above
-      simd::f32_binary(op, static_cast<std::size_t>(y.elements()), a.as<float>(), b.as<float>(), y.as<float>());
+      simd::f32_binary(op, static_cast<std::size_t>(y.elements()), a.as<float>(), b.as<float>(),
+                       y.as<float>());
       c.set(0, std::move(y));
       return true;
     }
@@ -162,7 +188,9 @@ bool binary(const OpCall& c) {
   const bool ok = for_type(c, a.type, [&](auto e) {
     using E = decltype(e);
     if constexpr (binary_defined<Code, E>()) {
-      map2<E, E>(a, b, y, [](typename E::Compute x, typename E::Compute z) { return binary_value<Code, E>(x, z); });
+      map2<E, E>(a, b, y, [](typename E::Compute x, typename E::Compute z) {
+        return binary_value<Code, E>(x, z);
+      });
       return true;
     } else {
       return false;
@@ -187,18 +215,21 @@ bool complex_op(const OpCall& c) {
     auto* py = y.as<std::complex<double>>();
     for (std::int64_t i = 0; i < n; ++i) py[i] = {a.as<double>()[i], b.as<double>()[i]};
   } else {
-    return c.fail("complex of this element type", "f32 or f64", std::string(hlo::element_info(a.type).mlir));
+    return c.fail("complex of this element type", "f32 or f64",
+                  std::string(hlo::element_info(a.type).mlir));
   }
   c.set(0, std::move(y));
   return true;
 }
 
-// ---- compare ------------------------------------------------------------------------------------------
+// ---- compare
+// ------------------------------------------------------------------------------------------
 
 // The spec's total order on floats: −NaN < −inf < … < −0 < +0 < … < +inf < +NaN, by the bits.
 template <class S>
 std::int64_t total_order_key(S bits_value) {
-  using U = std::conditional_t<sizeof(S) == 2, std::uint16_t, std::conditional_t<sizeof(S) == 4, std::uint32_t, std::uint64_t>>;
+  using U = std::conditional_t<sizeof(S) == 2, std::uint16_t,
+                               std::conditional_t<sizeof(S) == 4, std::uint32_t, std::uint64_t>>;
   U u;
   std::memcpy(&u, &bits_value, sizeof u);
   constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
@@ -210,12 +241,18 @@ std::int64_t total_order_key(S bits_value) {
 template <class T>
 bool compare_values(hlo::Comparison d, T a, T b) {
   switch (d) {
-    case hlo::Comparison::EQ: return a == b;
-    case hlo::Comparison::NE: return a != b;
-    case hlo::Comparison::LT: return a < b;
-    case hlo::Comparison::LE: return a <= b;
-    case hlo::Comparison::GT: return a > b;
-    case hlo::Comparison::GE: return a >= b;
+    case hlo::Comparison::EQ:
+      return a == b;
+    case hlo::Comparison::NE:
+      return a != b;
+    case hlo::Comparison::LT:
+      return a < b;
+    case hlo::Comparison::LE:
+      return a <= b;
+    case hlo::Comparison::GT:
+      return a > b;
+    case hlo::Comparison::GE:
+      return a >= b;
   }
   return false;
 }
@@ -239,16 +276,19 @@ bool compare(const OpCall& c) {
       for (std::int64_t i = 0; i < n; ++i) out[i] = (pa[i] == pb[i]) == (d == hlo::Comparison::EQ);
     } else if constexpr (is_float_v<E>) {
       if (ct == hlo::CompareType::TotalOrder) {
-        for (std::int64_t i = 0; i < n; ++i) out[i] = compare_values(d, total_order_key(pa[i]), total_order_key(pb[i]));
+        for (std::int64_t i = 0; i < n; ++i)
+          out[i] = compare_values(d, total_order_key(pa[i]), total_order_key(pb[i]));
       } else {
-        for (std::int64_t i = 0; i < n; ++i) out[i] = compare_values(d, E::load(pa[i]), E::load(pb[i]));
+        for (std::int64_t i = 0; i < n; ++i)
+          out[i] = compare_values(d, E::load(pa[i]), E::load(pb[i]));
       }
     } else if constexpr (is_pred_v<E>) {
       for (std::int64_t i = 0; i < n; ++i) out[i] = compare_values(d, pa[i] != 0, pb[i] != 0);
     } else {
       using U = std::make_unsigned_t<S>;
       if (ct == hlo::CompareType::Unsigned)
-        for (std::int64_t i = 0; i < n; ++i) out[i] = compare_values(d, static_cast<U>(pa[i]), static_cast<U>(pb[i]));
+        for (std::int64_t i = 0; i < n; ++i)
+          out[i] = compare_values(d, static_cast<U>(pa[i]), static_cast<U>(pb[i]));
       else
         for (std::int64_t i = 0; i < n; ++i) out[i] = compare_values(d, pa[i], pb[i]);
     }
@@ -259,7 +299,8 @@ bool compare(const OpCall& c) {
   return true;
 }
 
-// ---- select, clamp ------------------------------------------------------------------------------------
+// ---- select, clamp
+// ------------------------------------------------------------------------------------
 
 bool select(const OpCall& c) {
   const Tensor& p = c.tensor(0);
@@ -283,7 +324,8 @@ bool select(const OpCall& c) {
     T* py = y.as<T>();
     for (std::int64_t i = 0; i < n; ++i) py[i] = pp[i] ? pa[i] : pb[i];
   });
-  if (!sized) return c.fail("select of this element size", "1, 2, 4, 8 or 16 bytes", std::to_string(eb));
+  if (!sized)
+    return c.fail("select of this element size", "1, 2, 4, 8 or 16 bytes", std::to_string(eb));
   c.set(0, std::move(y));
   return true;
 }
@@ -308,7 +350,8 @@ bool clamp(const OpCall& c) {
       const S* ph = hi.as<S>();
       S* py = y.as<S>();
       for (std::int64_t i = 0; i < n; ++i) {
-        const auto v = binary_value<OpCode::Maximum, E>(E::load(px[i]), E::load(pl[lo_scalar ? 0 : i]));
+        const auto v =
+            binary_value<OpCode::Maximum, E>(E::load(px[i]), E::load(pl[lo_scalar ? 0 : i]));
         py[i] = E::store(binary_value<OpCode::Minimum, E>(v, E::load(ph[hi_scalar ? 0 : i])));
       }
       return true;
@@ -319,7 +362,8 @@ bool clamp(const OpCall& c) {
   return true;
 }
 
-// ---- convert, bitcast_convert ---------------------------------------------------------------------
+// ---- convert, bitcast_convert
+// ---------------------------------------------------------------------
 
 // One value of compute type From to compute type To, with the rules in the file comment.
 template <class From, class To>
@@ -327,21 +371,28 @@ typename To::Compute convert_value(typename From::Compute v) {
   using F = typename From::Compute;
   using T = typename To::Compute;
   if constexpr (is_pred_v<To>) {
-    if constexpr (is_complex_v<From>) return v != F(0);
-    else return v != F(0);
+    if constexpr (is_complex_v<From>)
+      return v != F(0);
+    else
+      return v != F(0);
   } else if constexpr (is_complex_v<To>) {
     using R = typename T::value_type;
-    if constexpr (is_complex_v<From>) return T(static_cast<R>(v.real()), static_cast<R>(v.imag()));
-    else if constexpr (is_pred_v<From>) return T(v ? R(1) : R(0), R(0));
-    else return T(static_cast<R>(v), R(0));
+    if constexpr (is_complex_v<From>)
+      return T(static_cast<R>(v.real()), static_cast<R>(v.imag()));
+    else if constexpr (is_pred_v<From>)
+      return T(v ? R(1) : R(0), R(0));
+    else
+      return T(static_cast<R>(v), R(0));
   } else if constexpr (is_complex_v<From>) {
     return convert_value<Elem<complex_real_type<From>()>, To>(v.real());
   } else if constexpr (is_int_v<To>) {
     if constexpr (std::is_floating_point<F>::value) {
       if (std::isnan(v)) return T(0);
       const double d = std::trunc(static_cast<double>(v));
-      if (d <= static_cast<double>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
-      if (d >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+      if (d <= static_cast<double>(std::numeric_limits<T>::min()))
+        return std::numeric_limits<T>::min();
+      if (d >= static_cast<double>(std::numeric_limits<T>::max()))
+        return std::numeric_limits<T>::max();
       return static_cast<T>(d);
     } else {
       return static_cast<T>(v);  // integers: modulo 2^N (two's complement)
@@ -382,13 +433,16 @@ bool bitcast_convert(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   Tensor y;
   if (!c.alloc(0, &y)) return false;
-  if (y.bytes() != x.bytes()) return c.fail("bitcast_convert changes the size", std::to_string(x.bytes()) + " bytes", std::to_string(y.bytes()));
+  if (y.bytes() != x.bytes())
+    return c.fail("bitcast_convert changes the size", std::to_string(x.bytes()) + " bytes",
+                  std::to_string(y.bytes()));
   if (x.bytes()) std::memcpy(y.data(), x.data(), x.bytes());
   c.set(0, std::move(y));
   return true;
 }
 
-// ---- simple unary ops -------------------------------------------------------------------------------
+// ---- simple unary ops
+// -------------------------------------------------------------------------------
 
 template <OpCode Code>
 bool unary(const OpCall& c) {
@@ -399,19 +453,28 @@ bool unary(const OpCall& c) {
     using E = decltype(e);
     using C = typename E::Compute;
     if constexpr (Code == OpCode::Negate) {
-      if constexpr (is_pred_v<E>) return false;
-      else if constexpr (is_int_v<E>) map1<E, E>(x, y, [](C v) { return wrap_sub(C(0), v); });
-      else map1<E, E>(x, y, [](C v) { return -v; });
+      if constexpr (is_pred_v<E>)
+        return false;
+      else if constexpr (is_int_v<E>)
+        map1<E, E>(x, y, [](C v) { return wrap_sub(C(0), v); });
+      else
+        map1<E, E>(x, y, [](C v) { return -v; });
       return true;
     } else if constexpr (Code == OpCode::Not) {
-      if constexpr (is_pred_v<E>) map1<E, E>(x, y, [](C v) { return !v; });
-      else if constexpr (is_int_v<E>) map1<E, E>(x, y, [](C v) { return static_cast<C>(~v); });
-      else return false;
+      if constexpr (is_pred_v<E>)
+        map1<E, E>(x, y, [](C v) { return !v; });
+      else if constexpr (is_int_v<E>)
+        map1<E, E>(x, y, [](C v) { return static_cast<C>(~v); });
+      else
+        return false;
       return true;
     } else if constexpr (Code == OpCode::Abs) {
       if constexpr (is_complex_v<E>) {
-        if constexpr (E::type == ElementType::C64) map1<E, Elem<ElementType::F32>>(x, y, [](C v) { return static_cast<float>(std::abs(std::complex<double>(v))); });
-        else map1<E, Elem<ElementType::F64>>(x, y, [](C v) { return std::abs(v); });
+        if constexpr (E::type == ElementType::C64)
+          map1<E, Elem<ElementType::F32>>(
+              x, y, [](C v) { return static_cast<float>(std::abs(std::complex<double>(v))); });
+        else
+          map1<E, Elem<ElementType::F64>>(x, y, [](C v) { return std::abs(v); });
       } else if constexpr (is_int_v<E>) {
         map1<E, E>(x, y, [](C v) { return v < 0 ? wrap_sub(C(0), v) : v; });
       } else if constexpr (is_float_v<E>) {
@@ -424,7 +487,8 @@ bool unary(const OpCall& c) {
       if constexpr (is_complex_v<E>) {
         map1<E, E>(x, y, [](C v) {
           using R = typename C::value_type;
-          if (std::isnan(v.real()) || std::isnan(v.imag())) return C(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
+          if (std::isnan(v.real()) || std::isnan(v.imag()))
+            return C(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
           const R m = std::abs(v);
           return m == R(0) ? C(0) : v / m;
         });
@@ -436,14 +500,18 @@ bool unary(const OpCall& c) {
         return false;
       }
       return true;
-    } else if constexpr (Code == OpCode::Floor || Code == OpCode::Ceil || Code == OpCode::RoundNearestAfz ||
-                         Code == OpCode::RoundNearestEven) {
+    } else if constexpr (Code == OpCode::Floor || Code == OpCode::Ceil ||
+                         Code == OpCode::RoundNearestAfz || Code == OpCode::RoundNearestEven) {
       if constexpr (is_float_v<E>) {
         map1<E, E>(x, y, [](C v) {
-          if constexpr (Code == OpCode::Floor) return std::floor(v);
-          else if constexpr (Code == OpCode::Ceil) return std::ceil(v);
-          else if constexpr (Code == OpCode::RoundNearestAfz) return std::round(v);
-          else return std::nearbyint(v);  // the default rounding mode: to nearest, ties to even
+          if constexpr (Code == OpCode::Floor)
+            return std::floor(v);
+          else if constexpr (Code == OpCode::Ceil)
+            return std::ceil(v);
+          else if constexpr (Code == OpCode::RoundNearestAfz)
+            return std::round(v);
+          else
+            return std::nearbyint(v);  // the default rounding mode: to nearest, ties to even
         });
         return true;
       } else {
@@ -451,7 +519,8 @@ bool unary(const OpCall& c) {
       }
     } else if constexpr (Code == OpCode::IsFinite) {
       if constexpr (is_float_v<E>) {
-        map1<E, Elem<ElementType::Pred>>(x, y, [](C v) { return static_cast<bool>(std::isfinite(v)); });
+        map1<E, Elem<ElementType::Pred>>(x, y,
+                                         [](C v) { return static_cast<bool>(std::isfinite(v)); });
         return true;
       } else {
         return false;
@@ -499,7 +568,8 @@ bool unary(const OpCall& c) {
 std::string power_types(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
   std::string p = computable_types(op, attrs);
   if (!p.empty()) return p;
-  if (op.num_operands() > 0 && op.operand_type(0).etype == ElementType::C64) return math::kComplex64NotReproduced;
+  if (op.num_operands() > 0 && op.operand_type(0).etype == ElementType::C64)
+    return math::kComplex64NotReproduced;
   return "";
 }
 

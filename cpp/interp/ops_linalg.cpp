@@ -17,13 +17,13 @@
 //                   direct p-point sum, or above 64 by Bluestein's algorithm), twiddles
 //                   exp(−2πi·j/n) from an octant-reduced angle, its series summed once per angle
 //                   (for j ≤ n/8 where 8 divides n), one table per length shared by the op's axes,
-//                   lines and Bluestein chirps. IRFFT inverts the leading fft dimensions first, then the
-//                   last one from its first n/2+1 coefficients (Hermitian extension, so the
-//                   imaginary parts of the zero and Nyquist terms do not count), as pocketfft.
+//                   lines and Bluestein chirps. IRFFT inverts the leading fft dimensions first,
+//                   then the last one from its first n/2+1 coefficients (Hermitian extension, so
+//                   the imaginary parts of the zero and Nyquist terms do not count), as pocketfft.
 //   triangular_solve, cholesky
-//                   computed in double (complex<double>), f64 and complex<f64> only (as fft); only the named
-//                   triangle of `a` is read; unit_diagonal reads no diagonal. cholesky leaves
-//                   zeros in the other triangle, and a matrix that is not positive definite
+//                   computed in double (complex<double>), f64 and complex<f64> only (as fft); only
+//                   the named triangle of `a` is read; unit_diagonal reads no diagonal. cholesky
+//                   leaves zeros in the other triangle, and a matrix that is not positive definite
 //                   (a NaN square root) comes out all NaN, as XLA's expansion does.
 //   rng_bit_generator
 //                   THREE_FRY and PHILOX exactly as XLA expands them (Threefry-2x32 with 20
@@ -65,30 +65,42 @@ bool convolution(const OpCall& c) {
   const std::size_t S = cd.input_spatial.size(), rank = S + 2;
   if (cd.kernel_spatial.size() != S || cd.output_spatial.size() != S || a.window.size() != S ||
       (!a.window_reversal.empty() && a.window_reversal.size() != S))
-    return c.fail("convolution spatial dimensions disagree", std::to_string(S) + " spatial dimensions everywhere",
-                  std::to_string(cd.kernel_spatial.size()) + " kernel, " + std::to_string(cd.output_spatial.size()) + " output, " +
+    return c.fail("convolution spatial dimensions disagree",
+                  std::to_string(S) + " spatial dimensions everywhere",
+                  std::to_string(cd.kernel_spatial.size()) + " kernel, " +
+                      std::to_string(cd.output_spatial.size()) + " output, " +
                       std::to_string(a.window.size()) + " window");
   if (x.dims.size() != rank || w.dims.size() != rank || od.size() != rank)
-    return c.fail("convolution operand ranks are wrong", "rank " + std::to_string(rank), list_text(x.dims) + ", " + list_text(w.dims));
+    return c.fail("convolution operand ranks are wrong", "rank " + std::to_string(rank),
+                  list_text(x.dims) + ", " + list_text(w.dims));
   auto dim_ok = [&](std::int64_t v) { return v >= 0 && static_cast<std::size_t>(v) < rank; };
-  bool dims_ok = dim_ok(cd.input_batch) && dim_ok(cd.input_feature) && dim_ok(cd.kernel_input_feature) &&
-                 dim_ok(cd.kernel_output_feature) && dim_ok(cd.output_batch) && dim_ok(cd.output_feature);
+  bool dims_ok = dim_ok(cd.input_batch) && dim_ok(cd.input_feature) &&
+                 dim_ok(cd.kernel_input_feature) && dim_ok(cd.kernel_output_feature) &&
+                 dim_ok(cd.output_batch) && dim_ok(cd.output_feature);
   for (std::size_t s = 0; s < S; ++s)
-    dims_ok = dims_ok && dim_ok(cd.input_spatial[s]) && dim_ok(cd.kernel_spatial[s]) && dim_ok(cd.output_spatial[s]);
-  if (!dims_ok) return c.fail("convolution dimension numbers out of range", "dimensions in [0, " + std::to_string(rank) + ")", "others");
+    dims_ok = dims_ok && dim_ok(cd.input_spatial[s]) && dim_ok(cd.kernel_spatial[s]) &&
+              dim_ok(cd.output_spatial[s]);
+  if (!dims_ok)
+    return c.fail("convolution dimension numbers out of range",
+                  "dimensions in [0, " + std::to_string(rank) + ")", "others");
   if (x.type != w.type || x.type != c.out_type(0).etype)
-    return c.fail("convolution mixes element types", type_name(x.type), type_name(w.type) + " -> " + c.out_type(0).element);
+    return c.fail("convolution mixes element types", type_name(x.type),
+                  type_name(w.type) + " -> " + c.out_type(0).element);
   auto at = [](const Dims& v, std::int64_t i) { return v[static_cast<std::size_t>(i)]; };
   const std::int64_t n_in = at(x.dims, cd.input_batch), c_in = at(x.dims, cd.input_feature);
-  const std::int64_t I = at(w.dims, cd.kernel_input_feature), O = at(w.dims, cd.kernel_output_feature);
-  const std::int64_t n_out = at(od, cd.output_batch), G = a.feature_group_count, BG = a.batch_group_count;
-  if (G < 1 || BG < 1 || c_in != I * G || O % G != 0 || O % BG != 0 || n_in % BG != 0 || n_out != n_in / BG ||
-      at(od, cd.output_feature) != O)
-    return c.fail("convolution feature or batch sizes do not fit its groups",
-                  "input features = kernel input features × feature_group_count, output features = kernel output "
-                  "features divisible by both group counts, output batch = input batch / batch_group_count",
-                  "input " + list_text(x.dims) + ", kernel " + list_text(w.dims) + ", result " + list_text(od) + ", groups " + std::to_string(G) +
-                      " and " + std::to_string(BG));
+  const std::int64_t I = at(w.dims, cd.kernel_input_feature),
+                     O = at(w.dims, cd.kernel_output_feature);
+  const std::int64_t n_out = at(od, cd.output_batch), G = a.feature_group_count,
+                     BG = a.batch_group_count;
+  if (G < 1 || BG < 1 || c_in != I * G || O % G != 0 || O % BG != 0 || n_in % BG != 0 ||
+      n_out != n_in / BG || at(od, cd.output_feature) != O)
+    return c.fail(
+        "convolution feature or batch sizes do not fit its groups",
+        "input features = kernel input features × feature_group_count, output features = kernel "
+        "output "
+        "features divisible by both group counts, output batch = input batch / batch_group_count",
+        "input " + list_text(x.dims) + ", kernel " + list_text(w.dims) + ", result " +
+            list_text(od) + ", groups " + std::to_string(G) + " and " + std::to_string(BG));
   // Per spatial dimension: the input index each (output position, kernel tap) reads, or −1.
   Dims ksize(S), osize(S), table_at(S);
   std::int64_t table_size = 0;
@@ -96,14 +108,18 @@ bool convolution(const OpCall& c) {
     const hlo::WindowDim& win = a.window[s];
     const std::int64_t in = at(x.dims, cd.input_spatial[s]), k = at(w.dims, cd.kernel_spatial[s]);
     if (win.stride < 1 || win.base_dilation < 1 || win.window_dilation < 1)
-      return c.fail("convolution window stride or dilation below 1 in spatial dimension " + std::to_string(s), "at least 1",
-                    std::to_string(win.stride) + ", " + std::to_string(win.base_dilation) + ", " + std::to_string(win.window_dilation));
+      return c.fail(
+          "convolution window stride or dilation below 1 in spatial dimension " + std::to_string(s),
+          "at least 1",
+          std::to_string(win.stride) + ", " + std::to_string(win.base_dilation) + ", " +
+              std::to_string(win.window_dilation));
     const std::int64_t dil_in = in == 0 ? 0 : (in - 1) * win.base_dilation + 1;
     const std::int64_t dil_k = k == 0 ? 0 : (k - 1) * win.window_dilation + 1;
     const std::int64_t padded = win.pad_low + dil_in + win.pad_high;
     const std::int64_t want = padded < dil_k ? 0 : (padded - dil_k) / win.stride + 1;
     if (at(od, cd.output_spatial[s]) != want)
-      return c.fail("convolution result shape is wrong", "spatial dimension " + std::to_string(s) + " of size " + std::to_string(want),
+      return c.fail("convolution result shape is wrong",
+                    "spatial dimension " + std::to_string(s) + " of size " + std::to_string(want),
                     list_text(od));
     ksize[s] = k;
     osize[s] = want;
@@ -118,7 +134,9 @@ bool convolution(const OpCall& c) {
   }
   const std::int64_t taps = product(ksize);
   Tensor table, pairs;
-  if (!c.alloc(ElementType::S64, {table_size}, &table) || !c.alloc(ElementType::S64, {2 * taps}, &pairs)) return false;
+  if (!c.alloc(ElementType::S64, {table_size}, &table) ||
+      !c.alloc(ElementType::S64, {2 * taps}, &pairs))
+    return false;
   std::int64_t* tab = table.as<std::int64_t>();
   for (std::size_t s = 0; s < S; ++s) {
     const hlo::WindowDim& win = a.window[s];
@@ -127,14 +145,18 @@ bool convolution(const OpCall& c) {
     const bool reversed = !a.window_reversal.empty() && a.window_reversal[s];
     for (std::int64_t p = 0; p < osize[s]; ++p)
       for (std::int64_t t = 0; t < k; ++t) {
-        const std::int64_t tap = reversed ? k - 1 - t : t;  // the kernel element used at window position tap
+        const std::int64_t tap =
+            reversed ? k - 1 - t : t;  // the kernel element used at window position tap
         const std::int64_t q = p * win.stride + tap * win.window_dilation - win.pad_low;
-        tab[table_at[s] + p * k + t] = q < 0 || q >= dil_in || q % win.base_dilation != 0 ? -1 : q / win.base_dilation;
+        tab[table_at[s] + p * k + t] =
+            q < 0 || q >= dil_in || q % win.base_dilation != 0 ? -1 : q / win.base_dilation;
       }
   }
-  const Dims xs = row_major_strides(x.dims), ws = row_major_strides(w.dims), ys = row_major_strides(od);
+  const Dims xs = row_major_strides(x.dims), ws = row_major_strides(w.dims),
+             ys = row_major_strides(od);
   const std::int64_t x_batch = at(xs, cd.input_batch), x_feat = at(xs, cd.input_feature);
-  const std::int64_t w_in = at(ws, cd.kernel_input_feature), w_out = at(ws, cd.kernel_output_feature);
+  const std::int64_t w_in = at(ws, cd.kernel_input_feature),
+                     w_out = at(ws, cd.kernel_output_feature);
   const std::int64_t y_batch = at(ys, cd.output_batch), y_feat = at(ys, cd.output_feature);
   const std::int64_t per_group = O / G, per_batch_group = O / BG;
   std::int64_t* pr = pairs.as<std::int64_t>();
@@ -171,7 +193,8 @@ bool convolution(const OpCall& c) {
         }
       }
       std::int64_t yo = 0;
-      for (std::size_t s = 0; s < S; ++s) yo += p[s] * ys[static_cast<std::size_t>(cd.output_spatial[s])];
+      for (std::size_t s = 0; s < S; ++s)
+        yo += p[s] * ys[static_cast<std::size_t>(cd.output_spatial[s])];
       for (std::int64_t n = 0; n < n_out; ++n)
         for (std::int64_t o = 0; o < O; ++o) {
           const std::int64_t g = o / per_group, bg = o / per_batch_group;
@@ -181,7 +204,8 @@ bool convolution(const OpCall& c) {
           for (std::int64_t j = 0; j < count; ++j) {
             const St* xp = xb + pr[2 * j];
             const St* wp = wb + pr[2 * j + 1];
-            for (std::int64_t i = 0; i < I; ++i) acc = A::madd(acc, E::load(xp[i * x_feat]), E::load(wp[i * w_in]));
+            for (std::int64_t i = 0; i < I; ++i)
+              acc = A::madd(acc, E::load(xp[i * x_feat]), E::load(wp[i * w_in]));
           }
           Y[yo + n * y_batch + o * y_feat] = E::store(acc);
         }
@@ -198,7 +222,8 @@ bool convolution(const OpCall& c) {
   return true;
 }
 
-// ---- fft ----------------------------------------------------------------------------------------------
+// ---- fft
+// ----------------------------------------------------------------------------------------------
 //
 // Every transform runs in double-double arithmetic (a value is an unevaluated sum hi + lo of two
 // doubles, about 106 bits) and is rounded to double once at the end, so an f64 result is the
@@ -269,7 +294,9 @@ struct Zd {
 };
 Zd operator+(const Zd& a, const Zd& b) { return {a.re + b.re, a.im + b.im}; }
 Zd operator-(const Zd& a, const Zd& b) { return {a.re - b.re, a.im - b.im}; }
-Zd operator*(const Zd& a, const Zd& b) { return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
+Zd operator*(const Zd& a, const Zd& b) {
+  return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
 Zd conj(const Zd& a) { return {a.re, -a.im}; }
 Zd times_minus_i(const Zd& a) { return {a.im, -a.re}; }  // exact
 
@@ -300,7 +327,9 @@ void sin_cos_small(Dd x, Dd* s, Dd* c) {
 // of length 2p (p odd) reads the base table of a length p; a power-of-two n reads the one of n/8.
 
 // The largest power of two dividing both 8 and n (n ≥ 1).
-std::int64_t octant_scale(std::int64_t n) { return n % 8 == 0 ? 8 : n % 4 == 0 ? 4 : n % 2 == 0 ? 2 : 1; }
+std::int64_t octant_scale(std::int64_t n) {
+  return n % 8 == 0 ? 8 : n % 4 == 0 ? 4 : n % 2 == 0 ? 2 : 1;
+}
 
 // base[u] = (cos, sin) of (π/4)·u/d for u ≤ d, as re and im.
 void fill_base(Zd* base, std::int64_t d) {
@@ -322,10 +351,18 @@ Zd twiddle(std::int64_t j, std::int64_t n, std::int64_t g, const Zd* base) {
   const Dd c = b.re, s = odd ? -b.im : b.im;
   Dd cs, sn;  // cos θ, sin θ: (c, s) turned by q quarter turns
   switch (q & 3) {
-    case 0: cs = c, sn = s; break;
-    case 1: cs = -s, sn = c; break;
-    case 2: cs = -c, sn = -s; break;
-    default: cs = s, sn = -c; break;
+    case 0:
+      cs = c, sn = s;
+      break;
+    case 1:
+      cs = -s, sn = c;
+      break;
+    case 2:
+      cs = -c, sn = -s;
+      break;
+    default:
+      cs = s, sn = -c;
+      break;
   }
   return {cs, -sn};
 }
@@ -342,7 +379,8 @@ class Twiddles {
     for (const auto& e : bases_)
       if (e.n == d) return e.t.as<Zd>();
     Entry e{d, {}};
-    if (!c_.alloc(ElementType::C128, {d + 1, 2}, &e.t)) return nullptr;  // one Zd is two complex<double>
+    if (!c_.alloc(ElementType::C128, {d + 1, 2}, &e.t))
+      return nullptr;  // one Zd is two complex<double>
     fill_base(e.t.as<Zd>(), d);
     bases_.push_back(std::move(e));
     return bases_.back().t.as<Zd>();
@@ -396,7 +434,8 @@ struct Line {
   }
 
   bool init(const OpCall& c, std::int64_t length, Twiddles& twiddles);
-  void rec(Zd* dst, const Zd* src, std::int64_t stride, std::int64_t len, std::size_t f, std::int64_t fs);
+  void rec(Zd* dst, const Zd* src, std::int64_t stride, std::int64_t len, std::size_t f,
+           std::int64_t fs);
 
   // in ← DFT(in) (inverse: conj(DFT(conj(x)))/n).
   void run(bool inverse) {
@@ -406,7 +445,8 @@ struct Line {
       for (std::int64_t t = 0; t < n; ++t) a[t] = conj(a[t]);
     rec(b, a, 1, n, 0, 1);
     const double scale = static_cast<double>(n);
-    for (std::int64_t k = 0; k < n; ++k) a[k] = inverse ? Zd{b[k].re / scale, -(b[k].im / scale)} : b[k];
+    for (std::int64_t k = 0; k < n; ++k)
+      a[k] = inverse ? Zd{b[k].re / scale, -(b[k].im / scale)} : b[k];
   }
 };
 
@@ -422,7 +462,9 @@ struct Bluestein {
   bool init(const OpCall& c, std::int64_t length, Twiddles& twiddles) {
     p = length;
     while (m < 2 * p - 1) m *= 2;
-    if (!Line::alloc_zd(c, p, &chirp) || !Line::alloc_zd(c, m, &filter) || !conv.init(c, m, twiddles)) return false;
+    if (!Line::alloc_zd(c, p, &chirp) || !Line::alloc_zd(c, m, &filter) ||
+        !conv.init(c, m, twiddles))
+      return false;
     const std::int64_t g = octant_scale(2 * p);
     const Zd* base = twiddles.base(2 * p / g);
     if (!base) return false;
@@ -466,10 +508,12 @@ bool Line::init(const OpCall& c, std::int64_t length, Twiddles& twiddles) {
   largest = 1;
   for (auto p : factors) largest = std::max(largest, p);
   tw = twiddles.table(n);
-  if (!tw || !alloc_zd(c, n, &in) || !alloc_zd(c, n, &out) || !alloc_zd(c, largest, &group)) return false;
+  if (!tw || !alloc_zd(c, n, &in) || !alloc_zd(c, n, &out) || !alloc_zd(c, largest, &group))
+    return false;
   for (std::size_t i = 0; i < factors.size(); ++i) {
     const std::int64_t p = factors[i];
-    if (p <= kDirectMax || (i > 0 && factors[i - 1] == p)) continue;  // factors ascend: one plan per prime
+    if (p <= kDirectMax || (i > 0 && factors[i - 1] == p))
+      continue;  // factors ascend: one plan per prime
     chirps.push_back(std::make_unique<Bluestein>());
     if (!chirps.back()->init(c, p, twiddles)) return false;
   }
@@ -479,13 +523,15 @@ bool Line::init(const OpCall& c, std::int64_t length, Twiddles& twiddles) {
 // dst[0, len) ← DFT of x[t] = src[t·stride], t < len, where len = n / fs (so exp(−2πi/len) is
 // w(fs)), factors from `f` on. Decimation in time: with len = p·m, the p sub-transforms of
 // x[p·t + q] go to dst[q·m, (q+1)·m), then X[k + u·m] = Σ_q w(q·k·fs)·Y_q[k] · w((q·u mod p)·n/p).
-void Line::rec(Zd* dst, const Zd* src, std::int64_t stride, std::int64_t len, std::size_t f, std::int64_t fs) {
+void Line::rec(Zd* dst, const Zd* src, std::int64_t stride, std::int64_t len, std::size_t f,
+               std::int64_t fs) {
   if (len == 1) {
     dst[0] = src[0];
     return;
   }
   const std::int64_t p = factors[f], m = len / p;
-  for (std::int64_t q = 0; q < p; ++q) rec(dst + q * m, src + q * stride, stride * p, m, f + 1, fs * p);
+  for (std::int64_t q = 0; q < p; ++q)
+    rec(dst + q * m, src + q * stride, stride * p, m, f + 1, fs * p);
   Zd* t = group.as<Zd>();
   Bluestein* plan = nullptr;
   if (p > kDirectMax)
@@ -493,7 +539,8 @@ void Line::rec(Zd* dst, const Zd* src, std::int64_t stride, std::int64_t len, st
       if (b->p == p) plan = b.get();
   for (std::int64_t k = 0; k < m; ++k) {
     t[0] = dst[k];
-    for (std::int64_t q = 1; q < p; ++q) t[q] = k == 0 ? dst[q * m] : dst[q * m + k] * tw[q * k * fs];
+    for (std::int64_t q = 1; q < p; ++q)
+      t[q] = k == 0 ? dst[q * m] : dst[q * m + k] * tw[q * k * fs];
     if (p == 2) {
       dst[k] = t[0] + t[1];
       dst[k + m] = t[0] - t[1];
@@ -526,13 +573,17 @@ double round_dd(Dd v) { return v.hi + v.lo; }
 
 template <class E>
 typename E::Storage from_double(double v) {
-  if constexpr (E::type == ElementType::F16) return f64_to_f16(v);
-  else if constexpr (E::type == ElementType::BF16) return f64_to_bf16(v);
-  else return static_cast<typename E::Storage>(v);
+  if constexpr (E::type == ElementType::F16)
+    return f64_to_f16(v);
+  else if constexpr (E::type == ElementType::BF16)
+    return f64_to_bf16(v);
+  else
+    return static_cast<typename E::Storage>(v);
 }
 
 // Transforms every line of `work` (Zd elements, dims `dims`) along dimension `axis`.
-bool transform_axis(const OpCall& c, Zd* w, const Dims& dims, std::size_t axis, bool inverse, Twiddles& twiddles) {
+bool transform_axis(const OpCall& c, Zd* w, const Dims& dims, std::size_t axis, bool inverse,
+                    Twiddles& twiddles) {
   const std::int64_t n = dims[axis];
   std::int64_t outer = 1, inner = 1;
   for (std::size_t i = 0; i < dims.size(); ++i) {
@@ -563,14 +614,18 @@ bool fft(const OpCall& c) {
   const ElementType ot = c.out_type(0).etype;
   const std::size_t rank = x.dims.size(), L = len.size();
   if (L < 1 || L > 3 || L > rank || od.size() != rank)
-    return c.fail("fft length does not fit the operand", "1 to 3 lengths, at most the rank " + std::to_string(rank), list_text(len));
+    return c.fail("fft length does not fit the operand",
+                  "1 to 3 lengths, at most the rank " + std::to_string(rank), list_text(len));
   const bool c64 = x.type == ElementType::C64 || ot == ElementType::C64;
-  const ElementType ctype = c64 ? ElementType::C64 : ElementType::C128, rtype = c64 ? ElementType::F32 : ElementType::F64;
+  const ElementType ctype = c64 ? ElementType::C64 : ElementType::C128,
+                    rtype = c64 ? ElementType::F32 : ElementType::F64;
   const hlo::FftType kind = at.fft;
   const bool real_in = kind == hlo::FftType::RFFT, real_out = kind == hlo::FftType::IRFFT;
   if (x.type != (real_in ? rtype : ctype) || ot != (real_out ? rtype : ctype))
-    return c.fail("fft element types do not fit its type", std::string(real_in ? "real" : "complex") + " to " + (real_out ? "real" : "complex"),
-                  type_name(x.type) + " -> " + type_name(ot));
+    return c.fail(
+        "fft element types do not fit its type",
+        std::string(real_in ? "real" : "complex") + " to " + (real_out ? "real" : "complex"),
+        type_name(x.type) + " -> " + type_name(ot));
   // The shapes: the transformed dimensions of the complex side are the lengths, except that the
   // last has n/2 + 1 entries for RFFT's result and IRFFT's operand.
   const std::int64_t last = len.back(), half = last / 2 + 1;
@@ -586,8 +641,10 @@ bool fft(const OpCall& c) {
     want_x[d] = x.dims[d];
   }
   if (!shape_ok || want_x != x.dims)
-    return c.fail("fft shapes do not fit its lengths", "the last dimensions " + list_text(len) + " (n/2 + 1 on the complex side of RFFT/IRFFT)",
-                  list_text(x.dims) + " -> " + list_text(od));
+    return c.fail(
+        "fft shapes do not fit its lengths",
+        "the last dimensions " + list_text(len) + " (n/2 + 1 on the complex side of RFFT/IRFFT)",
+        list_text(x.dims) + " -> " + list_text(od));
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   if (y.elements() == 0) {
@@ -595,7 +652,8 @@ bool fft(const OpCall& c) {
     return true;
   }
   if (last == 0 || x.elements() == 0)
-    return c.fail("fft of empty lines with a non-empty result", "lengths of at least 1", list_text(len));
+    return c.fail("fft of empty lines with a non-empty result", "lengths of at least 1",
+                  list_text(len));
   const std::int64_t nx = x.elements();
   Tensor work;
   if (!Line::alloc_zd(c, nx, &work)) return false;
@@ -603,8 +661,10 @@ bool fft(const OpCall& c) {
   auto real = [](double v) { return Zd{{v, 0}, {0, 0}}; };
   auto cplx = [](double re, double im) { return Zd{{re, 0}, {im, 0}}; };
   if (real_in) {
-    if (x.type == ElementType::F32) for (std::int64_t i = 0; i < nx; ++i) w[i] = real(x.as<float>()[i]);
-    else for (std::int64_t i = 0; i < nx; ++i) w[i] = real(x.as<double>()[i]);
+    if (x.type == ElementType::F32)
+      for (std::int64_t i = 0; i < nx; ++i) w[i] = real(x.as<float>()[i]);
+    else
+      for (std::int64_t i = 0; i < nx; ++i) w[i] = real(x.as<double>()[i]);
   } else {
     if (x.type == ElementType::C64) {
       const auto* p = x.as<std::complex<float>>();
@@ -629,8 +689,11 @@ bool fft(const OpCall& c) {
       const Zd* src = w + l * half;
       for (std::int64_t k = 0; k < last; ++k) a[k] = k < half ? src[k] : conj(src[last - k]);
       line.run(true);
-      if (ot == ElementType::F32) for (std::int64_t t = 0; t < last; ++t) y.as<float>()[l * last + t] = static_cast<float>(round_dd(a[t].re));
-      else for (std::int64_t t = 0; t < last; ++t) y.as<double>()[l * last + t] = round_dd(a[t].re);
+      if (ot == ElementType::F32)
+        for (std::int64_t t = 0; t < last; ++t)
+          y.as<float>()[l * last + t] = static_cast<float>(round_dd(a[t].re));
+      else
+        for (std::int64_t t = 0; t < last; ++t) y.as<double>()[l * last + t] = round_dd(a[t].re);
       if ((l & 255) == 255 && !c.keep_going()) return false;
     }
   } else {
@@ -640,7 +703,8 @@ bool fft(const OpCall& c) {
       for (std::int64_t k = 0; k < keep; ++k) {
         const Zd& v = w[l * last + k];
         if (ot == ElementType::C64)
-          y.as<std::complex<float>>()[l * keep + k] = {static_cast<float>(round_dd(v.re)), static_cast<float>(round_dd(v.im))};
+          y.as<std::complex<float>>()[l * keep + k] = {static_cast<float>(round_dd(v.re)),
+                                                       static_cast<float>(round_dd(v.im))};
         else
           y.as<Cd>()[l * keep + k] = Cd(round_dd(v.re), round_dd(v.im));
       }
@@ -656,23 +720,28 @@ bool fft(const OpCall& c) {
 // and 40 ulps (a triangular solve) against these double-precision results rounded once. Where
 // XLA's results are the reference, these ops run in double precision only.
 bool single_precision(ElementType t) {
-  return t == ElementType::F32 || t == ElementType::C64 || t == ElementType::F16 || t == ElementType::BF16;
+  return t == ElementType::F32 || t == ElementType::C64 || t == ElementType::F16 ||
+         t == ElementType::BF16;
 }
 constexpr const char* kSinglePrecision =
-    " in single or half precision: XLA computes it in that precision with its own algorithm, whose rounding this "
+    " in single or half precision: XLA computes it in that precision with its own algorithm, whose "
+    "rounding this "
     "interpreter (double precision, rounded once) does not reproduce; f64 and complex<f64> run";
 
 std::string fft_types(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
   std::string p = computable_types(op, attrs);
   if (!p.empty()) return p;
   const ElementType t = op.operand_type(0).etype;
-  if (t != ElementType::F32 && t != ElementType::F64 && t != ElementType::C64 && t != ElementType::C128)
+  if (t != ElementType::F32 && t != ElementType::F64 && t != ElementType::C64 &&
+      t != ElementType::C128)
     return "element type " + op.operand_type(0).element;
-  if (single_precision(t) || single_precision(op.result_type(0).etype)) return std::string("fft") + kSinglePrecision;
+  if (single_precision(t) || single_precision(op.result_type(0).etype))
+    return std::string("fft") + kSinglePrecision;
   return "";
 }
 
-// ---- triangular_solve, cholesky ---------------------------------------------------------------------
+// ---- triangular_solve, cholesky
+// ---------------------------------------------------------------------
 
 template <class E>
 constexpr bool is_solvable_v = is_float_v<E> || is_complex_v<E>;
@@ -683,8 +752,10 @@ using Wide = std::conditional_t<is_complex_v<E>, Cd, double>;
 
 template <class E>
 Wide<E> widen(typename E::Storage s) {
-  if constexpr (is_complex_v<E>) return Cd(s.real(), s.imag());
-  else return static_cast<double>(E::load(s));
+  if constexpr (is_complex_v<E>)
+    return Cd(s.real(), s.imag());
+  else
+    return static_cast<double>(E::load(s));
 }
 
 template <class E>
@@ -704,9 +775,11 @@ inline Cd conj_of(Cd v) { return std::conj(v); }
 bool batch_of(const OpCall& c, const Tensor& a, const Tensor* b, std::int64_t* batches) {
   const std::size_t r = a.dims.size();
   if (r < 2 || a.dims[r - 1] != a.dims[r - 2])
-    return c.fail(std::string(c.op().name) + " needs square matrices", "[..., n, n]", list_text(a.dims));
+    return c.fail(std::string(c.op().name) + " needs square matrices", "[..., n, n]",
+                  list_text(a.dims));
   if (b && (b->dims.size() != r || !std::equal(a.dims.begin(), a.dims.end() - 2, b->dims.begin())))
-    return c.fail(std::string(c.op().name) + " operands have different batch dimensions", list_text(a.dims), list_text(b->dims));
+    return c.fail(std::string(c.op().name) + " operands have different batch dimensions",
+                  list_text(a.dims), list_text(b->dims));
   *batches = 1;
   for (std::size_t i = 0; i + 2 < r; ++i) *batches *= a.dims[i];
   return true;
@@ -721,14 +794,17 @@ bool triangular_solve(const OpCall& c) {
   const std::size_t r = b.dims.size();
   const std::int64_t rows = b.dims[r - 2], cols = b.dims[r - 1], k = a.dims[r - 1];
   if ((at.left_side ? rows : cols) != k)
-    return c.fail("triangular_solve b does not fit a", std::string(at.left_side ? "rows" : "columns") + " = " + std::to_string(k),
+    return c.fail("triangular_solve b does not fit a",
+                  std::string(at.left_side ? "rows" : "columns") + " = " + std::to_string(k),
                   list_text(b.dims));
   if (a.type != b.type || c.out_type(0).dims != b.dims || c.out_type(0).etype != b.type)
-    return c.fail("triangular_solve result is not of b's type", hlo::to_string(c.in_type(1), c.module.dialect), c.out_type(0).text);
+    return c.fail("triangular_solve result is not of b's type",
+                  hlo::to_string(c.in_type(1), c.module.dialect), c.out_type(0).text);
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   // T = op(a) restricted to a's triangle; T is lower when a is lower xor op transposes.
-  const bool transposed = at.transpose_a != hlo::Transpose::NoTranspose, conj = at.transpose_a == hlo::Transpose::Adjoint;
+  const bool transposed = at.transpose_a != hlo::Transpose::NoTranspose,
+             conj = at.transpose_a == hlo::Transpose::Adjoint;
   const bool t_lower = at.lower != transposed;
   const bool ok = for_type(c, a.type, [&](auto e) {
     using E = decltype(e);
@@ -749,7 +825,8 @@ bool triangular_solve(const OpCall& c) {
           for (std::int64_t j = 0; j < k; ++j) {
             const bool inside = t_lower ? j <= i : j >= i;
             W v = 0;
-            if (i == j && at.unit_diagonal) v = 1;
+            if (i == j && at.unit_diagonal)
+              v = 1;
             else if (inside) {
               v = transposed ? widen<E>(A[j * k + i]) : widen<E>(A[i * k + j]);
               if (conj) v = conj_of(v);
@@ -763,8 +840,10 @@ bool triangular_solve(const OpCall& c) {
             for (std::int64_t s = 0; s < k; ++s) {
               const std::int64_t i = t_lower ? s : k - 1 - s;
               W v = X[i * cols + j];
-              if (t_lower) for (std::int64_t p = 0; p < i; ++p) v -= T[i * k + p] * X[p * cols + j];
-              else for (std::int64_t p = i + 1; p < k; ++p) v -= T[i * k + p] * X[p * cols + j];
+              if (t_lower)
+                for (std::int64_t p = 0; p < i; ++p) v -= T[i * k + p] * X[p * cols + j];
+              else
+                for (std::int64_t p = i + 1; p < k; ++p) v -= T[i * k + p] * X[p * cols + j];
               X[i * cols + j] = v / T[i * k + i];
             }
         } else {
@@ -773,8 +852,10 @@ bool triangular_solve(const OpCall& c) {
             for (std::int64_t s = 0; s < k; ++s) {
               const std::int64_t i = t_lower ? k - 1 - s : s;
               W v = X[row * cols + i];
-              if (t_lower) for (std::int64_t p = i + 1; p < k; ++p) v -= X[row * cols + p] * T[p * k + i];
-              else for (std::int64_t p = 0; p < i; ++p) v -= X[row * cols + p] * T[p * k + i];
+              if (t_lower)
+                for (std::int64_t p = i + 1; p < k; ++p) v -= X[row * cols + p] * T[p * k + i];
+              else
+                for (std::int64_t p = 0; p < i; ++p) v -= X[row * cols + p] * T[p * k + i];
               X[row * cols + i] = v / T[i * k + i];
             }
         }
@@ -795,7 +876,8 @@ bool cholesky(const OpCall& c) {
   std::int64_t batches = 0;
   if (!batch_of(c, a, nullptr, &batches)) return false;
   if (c.out_type(0).dims != a.dims || c.out_type(0).etype != a.type)
-    return c.fail("cholesky result is not of a's type", hlo::to_string(c.in_type(0), c.module.dialect), c.out_type(0).text);
+    return c.fail("cholesky result is not of a's type",
+                  hlo::to_string(c.in_type(0), c.module.dialect), c.out_type(0).text);
   const std::int64_t n = a.dims.back();
   const bool lower = c.attrs().lower;
   Tensor y;
@@ -808,12 +890,15 @@ bool cholesky(const OpCall& c) {
       using St = typename E::Storage;
       using W = Wide<E>;
       Tensor lm;
-      if (!c.alloc(is_complex_v<E> ? ElementType::C128 : ElementType::F64, {n * n}, &lm)) return true;
+      if (!c.alloc(is_complex_v<E> ? ElementType::C128 : ElementType::F64, {n * n}, &lm))
+        return true;
       W* Lm = lm.as<W>();
       for (std::int64_t bi = 0; bi < batches; ++bi) {
         const St* A = a.as<St>() + bi * n * n;
         // The lower triangle to factor: a's own (lower), or the transpose of its upper one.
-        auto get = [&](std::int64_t i, std::int64_t j) { return lower ? widen<E>(A[i * n + j]) : widen<E>(A[j * n + i]); };
+        auto get = [&](std::int64_t i, std::int64_t j) {
+          return lower ? widen<E>(A[i * n + j]) : widen<E>(A[j * n + i]);
+        };
         std::fill(Lm, Lm + n * n, W(0));
         bool failed = false;
         for (std::int64_t j = 0; j < n; ++j) {
@@ -858,7 +943,8 @@ std::string float_types(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
   return "";
 }
 
-// ---- rng_bit_generator --------------------------------------------------------------------------------
+// ---- rng_bit_generator
+// --------------------------------------------------------------------------------
 
 std::uint32_t rotl(std::uint32_t v, int d) { return (v << d) | (v >> (32 - d)); }
 
@@ -881,9 +967,12 @@ void threefry2x32(std::uint32_t key0, std::uint32_t key1, std::uint32_t& x0, std
 // Philox-4x32, 10 rounds, as xla/hlo/builder/lib/prng.cc writes it.
 void philox4x32(std::uint32_t key0, std::uint32_t key1, std::uint32_t x[4]) {
   for (int round = 0; round < 10; ++round) {
-    const std::uint64_t p0 = std::uint64_t{x[0]} * 0xD2511F53u, p1 = std::uint64_t{x[2]} * 0xCD9E8D57u;
-    const std::uint32_t y0 = static_cast<std::uint32_t>(p1 >> 32) ^ x[1] ^ key0, y1 = static_cast<std::uint32_t>(p1);
-    const std::uint32_t y2 = static_cast<std::uint32_t>(p0 >> 32) ^ x[3] ^ key1, y3 = static_cast<std::uint32_t>(p0);
+    const std::uint64_t p0 = std::uint64_t{x[0]} * 0xD2511F53u,
+                        p1 = std::uint64_t{x[2]} * 0xCD9E8D57u;
+    const std::uint32_t y0 = static_cast<std::uint32_t>(p1 >> 32) ^ x[1] ^ key0,
+                        y1 = static_cast<std::uint32_t>(p1);
+    const std::uint32_t y2 = static_cast<std::uint32_t>(p0 >> 32) ^ x[3] ^ key1,
+                        y3 = static_cast<std::uint32_t>(p0);
     x[0] = y0, x[1] = y1, x[2] = y2, x[3] = y3;
     key0 += 0x9E3779B9u;
     key1 += 0xBB67AE85u;
@@ -897,7 +986,8 @@ bool rng_result_types(const hlo::OpView& op, const hlo::Type** state, const hlo:
     *values = &op.result_type(1);
     return true;
   }
-  if (op.num_results() == 1 && op.result_type(0).kind == hlo::Type::Kind::Tuple && op.result_type(0).tuple.size() == 2) {
+  if (op.num_results() == 1 && op.result_type(0).kind == hlo::Type::Kind::Tuple &&
+      op.result_type(0).tuple.size() == 2) {
     *state = &op.result_type(0).tuple[0];
     *values = &op.result_type(0).tuple[1];
     return true;
@@ -909,17 +999,22 @@ std::string rng_support(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
   std::string p = computable_types(op, attrs);
   if (!p.empty()) return p;
   if (!attrs || attrs->rng == hlo::RngAlgorithm::Default)
-    return "the DEFAULT algorithm, whose bits are implementation-defined (THREE_FRY and PHILOX run)";
+    return "the DEFAULT algorithm, whose bits are implementation-defined (THREE_FRY and PHILOX "
+           "run)";
   const hlo::Type& state = op.operand_type(0);
   const std::int64_t words = state.dims.size() == 1 ? state.dims[0] : -1;
-  if (state.etype != ElementType::U64 || (attrs->rng == hlo::RngAlgorithm::ThreeFry ? words != 2 : words != 2 && words != 3))
-    return "state " + state.text + " (THREE_FRY takes tensor<2xui64>, PHILOX tensor<2xui64> or tensor<3xui64>)";
+  if (state.etype != ElementType::U64 ||
+      (attrs->rng == hlo::RngAlgorithm::ThreeFry ? words != 2 : words != 2 && words != 3))
+    return "state " + state.text +
+           " (THREE_FRY takes tensor<2xui64>, PHILOX tensor<2xui64> or tensor<3xui64>)";
   const hlo::Type *state_t = nullptr, *values_t = nullptr;
   if (!rng_result_types(op, &state_t, &values_t)) return "results other than (state, values)";
-  if (state_t->etype != ElementType::U64 || state_t->dims != state.dims) return "a new state of another type than the state";
+  if (state_t->etype != ElementType::U64 || state_t->dims != state.dims)
+    return "a new state of another type than the state";
   bool integer = false;
   dispatch(values_t->etype, [&](auto e) { integer = is_int_v<decltype(e)>; });
-  if (!integer || !values_t->is_array()) return "output type " + values_t->text + " (integer outputs run; XLA defines no float bits)";
+  if (!integer || !values_t->is_array())
+    return "output type " + values_t->text + " (integer outputs run; XLA defines no float bits)";
   return "";
 }
 
@@ -928,9 +1023,12 @@ bool rng_bit_generator(const OpCall& c) {
   const hlo::RngAlgorithm alg = c.attrs().rng;
   const hlo::Type *state_t = nullptr, *values_t = nullptr;
   if (!rng_result_types(hlo::OpView{c.module, c.fn(), c.op()}, &state_t, &values_t))
-    return c.fail("rng_bit_generator results are not (state, values)", "two results or a tuple of two", std::to_string(c.num_results()));
+    return c.fail("rng_bit_generator results are not (state, values)",
+                  "two results or a tuple of two", std::to_string(c.num_results()));
   Tensor ns, out;
-  if (!c.alloc(state_t->etype, state_t->dims, &ns) || !c.alloc(values_t->etype, values_t->dims, &out)) return false;
+  if (!c.alloc(state_t->etype, state_t->dims, &ns) ||
+      !c.alloc(values_t->etype, values_t->dims, &out))
+    return false;
   // Two results, or (HLO) one tuple of both.
   auto finish = [&]() {
     if (c.num_results() == 2) {
@@ -946,8 +1044,10 @@ bool rng_bit_generator(const OpCall& c) {
     return true;
   };
   const std::size_t words = static_cast<std::size_t>(st.elements());
-  if (st.type != ElementType::U64 || ns.type != ElementType::U64 || ns.elements() != st.elements() || words < 2)
-    return c.fail("rng_bit_generator state is not ui64 words", "tensor<2xui64> or tensor<3xui64>", list_text(st.dims));
+  if (st.type != ElementType::U64 || ns.type != ElementType::U64 ||
+      ns.elements() != st.elements() || words < 2)
+    return c.fail("rng_bit_generator state is not ui64 words", "tensor<2xui64> or tensor<3xui64>",
+                  list_text(st.dims));
   const std::uint64_t* s = st.as<std::uint64_t>();
   std::uint64_t* s2 = ns.as<std::uint64_t>();
   const std::int64_t count = out.elements();
@@ -955,10 +1055,18 @@ bool rng_bit_generator(const OpCall& c) {
   // Each output element's bits as a u64, then truncated to the element's width.
   auto put = [&](std::int64_t i, std::uint64_t v) {
     switch (bits) {
-      case 8: out.as<std::uint8_t>()[i] = static_cast<std::uint8_t>(v); break;
-      case 16: out.as<std::uint16_t>()[i] = static_cast<std::uint16_t>(v); break;
-      case 32: out.as<std::uint32_t>()[i] = static_cast<std::uint32_t>(v); break;
-      default: out.as<std::uint64_t>()[i] = v; break;
+      case 8:
+        out.as<std::uint8_t>()[i] = static_cast<std::uint8_t>(v);
+        break;
+      case 16:
+        out.as<std::uint16_t>()[i] = static_cast<std::uint16_t>(v);
+        break;
+      case 32:
+        out.as<std::uint32_t>()[i] = static_cast<std::uint32_t>(v);
+        break;
+      default:
+        out.as<std::uint64_t>()[i] = v;
+        break;
     }
   };
   const std::uint64_t key = s[0];
@@ -970,7 +1078,8 @@ bool rng_bit_generator(const OpCall& c) {
       // Element i: Threefry of the 64-bit counter + i (its two halves), the outputs joined.
       for (std::int64_t i = 0; i < count; ++i) {
         const std::uint64_t ctr = counter + static_cast<std::uint64_t>(i);
-        std::uint32_t x0 = static_cast<std::uint32_t>(ctr), x1 = static_cast<std::uint32_t>(ctr >> 32);
+        std::uint32_t x0 = static_cast<std::uint32_t>(ctr),
+                      x1 = static_cast<std::uint32_t>(ctr >> 32);
         threefry2x32(k0, k1, x0, x1);
         put(i, std::uint64_t{x0} | (std::uint64_t{x1} << 32));
       }
@@ -997,8 +1106,10 @@ bool rng_bit_generator(const OpCall& c) {
       for (std::int64_t o = 0; o < outer; ++o)
         for (std::int64_t h = 0; h < halfn; ++h)
           for (std::int64_t in = 0; in < inner; ++in) {
-            const std::uint64_t ctr = counter + static_cast<std::uint64_t>((o * halfn + h) * inner + in);
-            std::uint32_t x0 = static_cast<std::uint32_t>(ctr), x1 = static_cast<std::uint32_t>(ctr >> 32);
+            const std::uint64_t ctr =
+                counter + static_cast<std::uint64_t>((o * halfn + h) * inner + in);
+            std::uint32_t x0 = static_cast<std::uint32_t>(ctr),
+                          x1 = static_cast<std::uint32_t>(ctr >> 32);
             threefry2x32(k0, k1, x0, x1);
             if (dims.empty()) {
               put(0, x0);
@@ -1028,7 +1139,8 @@ bool rng_bit_generator(const OpCall& c) {
       std::uint32_t x[4];
       block(j, x);
       for (std::uint64_t q = 0; q < 2 && 2 * j + q < static_cast<std::uint64_t>(count); ++q)
-        put(static_cast<std::int64_t>(2 * j + q), std::uint64_t{x[2 * q]} | (std::uint64_t{x[2 * q + 1]} << 32));
+        put(static_cast<std::int64_t>(2 * j + q),
+            std::uint64_t{x[2 * q]} | (std::uint64_t{x[2 * q + 1]} << 32));
     }
   } else {
     blocks = static_cast<std::uint64_t>((count + 3) / 4);
@@ -1054,8 +1166,8 @@ std::string linalg::same_types(const hlo::OpView& op, const hlo::OpAttrs* attrs)
   const ElementType t = op.result_type(0).etype;
   for (std::size_t i = 0; i < op.num_operands(); ++i)
     if (op.operand_type(i).etype != t)
-      return "operands of another element type than the result (" + op.operand_type(i).element + " -> " +
-             op.result_type(0).element + ")";
+      return "operands of another element type than the result (" + op.operand_type(i).element +
+             " -> " + op.result_type(0).element + ")";
   return "";
 }
 

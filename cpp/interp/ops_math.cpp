@@ -4,9 +4,9 @@
 // reduce_precision.
 //
 // Precision: f32 exponential, exponential_minus_one, log, log_plus_one, logistic, tanh, sine,
-// cosine, tan, erf, sqrt and rsqrt run the vectorized f32 functions of cpp/kernels/math_impl.h over the
-// whole buffer (wasm SIMD in the wasm build; within 0.5–3.5 ulp of the true value, its table says
-// which), as XLA's CPU backend runs its own f32 approximations; f16 and bf16 elements of those
+// cosine, tan, erf, sqrt and rsqrt run the vectorized f32 functions of cpp/kernels/math_impl.h over
+// the whole buffer (wasm SIMD in the wasm build; within 0.5–3.5 ulp of the true value, its table
+// says which), as XLA's CPU backend runs its own f32 approximations; f16 and bf16 elements of those
 // ops are converted exactly to f32, run through the same functions and rounded once to their
 // type. Every other f16, bf16 and f32 element is computed in double and rounded once to its type
 // (the corpus compares with XLA's results within 3 ulps of the tensor's own format); f64 and
@@ -55,7 +55,8 @@ using math::Complex;
 // ---- which element types an op takes ----------------------------------------------------------
 
 bool is_real_float(ElementType t) {
-  return t == ElementType::F16 || t == ElementType::BF16 || t == ElementType::F32 || t == ElementType::F64;
+  return t == ElementType::F16 || t == ElementType::BF16 || t == ElementType::F32 ||
+         t == ElementType::F64;
 }
 bool is_complex_type(ElementType t) { return t == ElementType::C64 || t == ElementType::C128; }
 
@@ -67,7 +68,8 @@ std::string float_operands(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
   for (std::size_t i = 0; i < op.num_operands(); ++i) {
     const hlo::Type& t = op.operand_type(i);
     if (is_real_float(t.etype) || (Complex && is_complex_type(t.etype))) continue;
-    return "element type " + t.element + " (the op is defined for floats" + (Complex ? std::string(" and complex numbers)") : ")");
+    return "element type " + t.element + " (the op is defined for floats" +
+           (Complex ? std::string(" and complex numbers)") : ")");
   }
   return "";
 }
@@ -76,38 +78,40 @@ std::string float_operands(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
 std::string trig_operands(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
   std::string p = float_operands<true>(op, attrs);
   if (!p.empty()) return p;
-  if (op.num_operands() > 0 && op.operand_type(0).etype == ElementType::C64) return math::kComplex64NotReproduced;
+  if (op.num_operands() > 0 && op.operand_type(0).etype == ElementType::C64)
+    return math::kComplex64NotReproduced;
   return "";
 }
 
-// ---- unary functions: one struct per function, real (double) and complex parts --------------------
+// ---- unary functions: one struct per function, real (double) and complex parts
+// --------------------
 
 // kFloat32: halves and f32 go through real32 (computed in float, as the op's definition does)
 // instead of through double. kFast: f32 runs kernels::math_impl.h's function kFn over the whole
 // buffer (wasm SIMD in the wasm build), and halves go through f32 to it (see the file comment).
-#define RL_MATH_FN(Name, real_expr, complex_expr)           \
-  struct Name {                                             \
+#define RL_MATH_FN(Name, real_expr, complex_expr)                           \
+  struct Name {                                                             \
     static constexpr bool kComplex = true, kFloat32 = false, kFast = false; \
-    static constexpr kernels::MathFn kFn = kernels::MathFn::Exp; \
-    static double real(double x) { return real_expr; }      \
-    static float real32(float x) { return x; }              \
-    static Complex cplx(Complex z) { return complex_expr; } \
+    static constexpr kernels::MathFn kFn = kernels::MathFn::Exp;            \
+    static double real(double x) { return real_expr; }                      \
+    static float real32(float x) { return x; }                              \
+    static Complex cplx(Complex z) { return complex_expr; }                 \
   };
-#define RL_MATH_FAST_FN(Name, fn, real_expr, complex_expr)  \
-  struct Name {                                             \
+#define RL_MATH_FAST_FN(Name, fn, real_expr, complex_expr)                 \
+  struct Name {                                                            \
     static constexpr bool kComplex = true, kFloat32 = false, kFast = true; \
-    static constexpr kernels::MathFn kFn = kernels::MathFn::fn; \
-    static double real(double x) { return real_expr; }      \
-    static float real32(float x) { return x; }              \
-    static Complex cplx(Complex z) { return complex_expr; } \
+    static constexpr kernels::MathFn kFn = kernels::MathFn::fn;            \
+    static double real(double x) { return real_expr; }                     \
+    static float real32(float x) { return x; }                             \
+    static Complex cplx(Complex z) { return complex_expr; }                \
   };
-#define RL_MATH_REAL_FN(Name, real_expr)                     \
-  struct Name {                                              \
+#define RL_MATH_REAL_FN(Name, real_expr)                                     \
+  struct Name {                                                              \
     static constexpr bool kComplex = false, kFloat32 = false, kFast = false; \
-    static constexpr kernels::MathFn kFn = kernels::MathFn::Exp; \
-    static double real(double x) { return real_expr; }       \
-    static float real32(float x) { return x; }               \
-    static Complex cplx(Complex z) { return z; }             \
+    static constexpr kernels::MathFn kFn = kernels::MathFn::Exp;             \
+    static double real(double x) { return real_expr; }                       \
+    static float real32(float x) { return x; }                               \
+    static Complex cplx(Complex z) { return z; }                             \
   };
 
 RL_MATH_FAST_FN(Exp, Exp, std::exp(x), math::exp(z))
@@ -163,7 +167,8 @@ RL_MATH_REAL_FN(BesselI1e, math::bessel_i1e(x))
 // Halves through f32 to the fast function, a block at a time: each converted exactly to f32, the
 // block run by kernels::best_math(), each result rounded once to the half type.
 template <class F, class ToF32, class FromF32>
-void halves_fast(const std::uint16_t* px, std::uint16_t* py, std::int64_t n, ToF32 to_f32, FromF32 from_f32) {
+void halves_fast(const std::uint16_t* px, std::uint16_t* py, std::int64_t n, ToF32 to_f32,
+                 FromF32 from_f32) {
   constexpr std::int64_t kBlock = 256;
   float buf[kBlock];
   const kernels::MathArrayFn fn = kernels::best_math().fn;
@@ -187,25 +192,39 @@ bool unary_math(const OpCall& c) {
     case ElementType::F16: {
       const auto* px = x.as<std::uint16_t>();
       auto* py = y.as<std::uint16_t>();
-      if constexpr (F::kFast) halves_fast<F>(px, py, n, [](std::uint16_t h) { return f16_to_f32(h); }, [](float f) { return f32_to_f16(f); });
-      else if constexpr (F::kFloat32) for (std::int64_t i = 0; i < n; ++i) py[i] = f32_to_f16(F::real32(f16_to_f32(px[i])));
-      else for (std::int64_t i = 0; i < n; ++i) py[i] = f64_to_f16(F::real(f16_to_f64(px[i])));
+      if constexpr (F::kFast)
+        halves_fast<F>(
+            px, py, n, [](std::uint16_t h) { return f16_to_f32(h); },
+            [](float f) { return f32_to_f16(f); });
+      else if constexpr (F::kFloat32)
+        for (std::int64_t i = 0; i < n; ++i) py[i] = f32_to_f16(F::real32(f16_to_f32(px[i])));
+      else
+        for (std::int64_t i = 0; i < n; ++i) py[i] = f64_to_f16(F::real(f16_to_f64(px[i])));
       break;
     }
     case ElementType::BF16: {
       const auto* px = x.as<std::uint16_t>();
       auto* py = y.as<std::uint16_t>();
-      if constexpr (F::kFast) halves_fast<F>(px, py, n, [](std::uint16_t h) { return bf16_to_f32(h); }, [](float f) { return f32_to_bf16(f); });
-      else if constexpr (F::kFloat32) for (std::int64_t i = 0; i < n; ++i) py[i] = f32_to_bf16(F::real32(bf16_to_f32(px[i])));
-      else for (std::int64_t i = 0; i < n; ++i) py[i] = f64_to_bf16(F::real(bf16_to_f64(px[i])));
+      if constexpr (F::kFast)
+        halves_fast<F>(
+            px, py, n, [](std::uint16_t h) { return bf16_to_f32(h); },
+            [](float f) { return f32_to_bf16(f); });
+      else if constexpr (F::kFloat32)
+        for (std::int64_t i = 0; i < n; ++i) py[i] = f32_to_bf16(F::real32(bf16_to_f32(px[i])));
+      else
+        for (std::int64_t i = 0; i < n; ++i) py[i] = f64_to_bf16(F::real(bf16_to_f64(px[i])));
       break;
     }
     case ElementType::F32: {
       const auto* px = x.as<float>();
       auto* py = y.as<float>();
-      if constexpr (F::kFast) kernels::best_math().fn(F::kFn, static_cast<std::size_t>(n), px, py);
-      else if constexpr (F::kFloat32) for (std::int64_t i = 0; i < n; ++i) py[i] = F::real32(px[i]);
-      else for (std::int64_t i = 0; i < n; ++i) py[i] = static_cast<float>(F::real(static_cast<double>(px[i])));
+      if constexpr (F::kFast)
+        kernels::best_math().fn(F::kFn, static_cast<std::size_t>(n), px, py);
+      else if constexpr (F::kFloat32)
+        for (std::int64_t i = 0; i < n; ++i) py[i] = F::real32(px[i]);
+      else
+        for (std::int64_t i = 0; i < n; ++i)
+          py[i] = static_cast<float>(F::real(static_cast<double>(px[i])));
       break;
     }
     case ElementType::F64: {
@@ -234,14 +253,16 @@ bool unary_math(const OpCall& c) {
       }
       [[fallthrough]];
     default:
-      return c.fail(std::string(c.op().name) + " of this element type", F::kComplex ? "a float or complex type" : "a float type",
+      return c.fail(std::string(c.op().name) + " of this element type",
+                    F::kComplex ? "a float or complex type" : "a float type",
                     std::string(hlo::element_info(x.type).mlir));
   }
   c.set(0, std::move(y));
   return true;
 }
 
-// ---- binary functions of floats --------------------------------------------------------------------
+// ---- binary functions of floats
+// --------------------------------------------------------------------
 
 // y = f(a, b) for float a, b computed in double. With `slow`, f may take many steps per element
 // (zeta sums up to 10^5 terms for a negative q), so the run's clock is consulted as it goes.
@@ -250,7 +271,8 @@ bool binary_float(const OpCall& c, F f, bool slow = false) {
   const Tensor& a = c.tensor(0);
   const Tensor& b = c.tensor(1);
   if (a.dims != b.dims || a.type != b.type)
-    return c.fail(std::string(c.op().name) + " operands differ", "equal shapes and types", "others");
+    return c.fail(std::string(c.op().name) + " operands differ", "equal shapes and types",
+                  "others");
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   const std::int64_t n = y.elements();
@@ -263,7 +285,8 @@ bool binary_float(const OpCall& c, F f, bool slow = false) {
       auto* py = y.as<std::uint16_t>();
       for (std::int64_t i = 0; i < n; ++i) {
         if (slow && !c.keep_going()) return false;
-        const double r = f16 ? f(f16_to_f64(pa[i]), f16_to_f64(pb[i])) : f(bf16_to_f64(pa[i]), bf16_to_f64(pb[i]));
+        const double r = f16 ? f(f16_to_f64(pa[i]), f16_to_f64(pb[i]))
+                             : f(bf16_to_f64(pa[i]), bf16_to_f64(pb[i]));
         py[i] = f16 ? f64_to_f16(r) : f64_to_bf16(r);
       }
       break;
@@ -289,16 +312,24 @@ bool binary_float(const OpCall& c, F f, bool slow = false) {
       break;
     }
     default:
-      return c.fail(std::string(c.op().name) + " of this element type", "a float type", std::string(hlo::element_info(a.type).mlir));
+      return c.fail(std::string(c.op().name) + " of this element type", "a float type",
+                    std::string(hlo::element_info(a.type).mlir));
   }
   c.set(0, std::move(y));
   return true;
 }
 
-bool polygamma(const OpCall& c) { return binary_float(c, [](double n, double x) { return math::polygamma(n, x); }, true); }
-bool zeta(const OpCall& c) { return binary_float(c, [](double x, double q) { return math::zeta(x, q); }, true); }
+bool polygamma(const OpCall& c) {
+  return binary_float(
+      c, [](double n, double x) { return math::polygamma(n, x); }, true);
+}
+bool zeta(const OpCall& c) {
+  return binary_float(
+      c, [](double x, double q) { return math::zeta(x, q); }, true);
+}
 
-// ---- bit-level ops: a float format's fields -----------------------------------------------------------
+// ---- bit-level ops: a float format's fields
+// -----------------------------------------------------------
 
 struct Format {
   int exponent_bits, mantissa_bits;
@@ -306,10 +337,14 @@ struct Format {
 
 Format format_of(ElementType t) {
   switch (t) {
-    case ElementType::F16: return {5, 10};
-    case ElementType::BF16: return {8, 7};
-    case ElementType::F32: return {8, 23};
-    default: return {11, 52};
+    case ElementType::F16:
+      return {5, 10};
+    case ElementType::BF16:
+      return {8, 7};
+    case ElementType::F32:
+      return {8, 23};
+    default:
+      return {11, 52};
   }
 }
 
@@ -318,11 +353,18 @@ template <class Body>
 bool for_float_bits(const OpCall& c, ElementType t, Body body) {
   switch (t) {
     case ElementType::F16:
-    case ElementType::BF16: body(std::uint16_t{}); return true;
-    case ElementType::F32: body(std::uint32_t{}); return true;
-    case ElementType::F64: body(std::uint64_t{}); return true;
+    case ElementType::BF16:
+      body(std::uint16_t{});
+      return true;
+    case ElementType::F32:
+      body(std::uint32_t{});
+      return true;
+    case ElementType::F64:
+      body(std::uint64_t{});
+      return true;
     default:
-      return c.fail(std::string(c.op().name) + " of this element type", "a float type", std::string(hlo::element_info(t).mlir));
+      return c.fail(std::string(c.op().name) + " of this element type", "a float type",
+                    std::string(hlo::element_info(t).mlir));
   }
 }
 
@@ -351,11 +393,16 @@ bool next_after(const OpCall& c) {
       const U x = px[i], t = py[i];
       const U xa = static_cast<U>(x & ~sign), ta = static_cast<U>(t & ~sign);
       U r;
-      if (xa > inf || ta > inf) r = qnan;
-      else if (x == t || (xa == 0 && ta == 0)) r = t;
-      else if (xa == 0) r = static_cast<U>((t & sign) | 1);
-      else if (xa > ta || ((x ^ t) & sign)) r = static_cast<U>(x - 1);
-      else r = static_cast<U>(x + 1);
+      if (xa > inf || ta > inf)
+        r = qnan;
+      else if (x == t || (xa == 0 && ta == 0))
+        r = t;
+      else if (xa == 0)
+        r = static_cast<U>((t & sign) | 1);
+      else if (xa > ta || ((x ^ t) & sign))
+        r = static_cast<U>(x - 1);
+      else
+        r = static_cast<U>(x + 1);
       out[i] = r;
     }
   });
@@ -406,8 +453,10 @@ bool reduce_precision(const OpCall& c) {
       }
       if (reduce_exponent) {
         const U e = static_cast<U>(r & exp_mask);
-        if (e > max_exp) r = static_cast<U>((r & sign) | inf);
-        else if (e <= min_exp) r = static_cast<U>(r & sign);
+        if (e > max_exp)
+          r = static_cast<U>((r & sign) | inf);
+        else if (e <= min_exp)
+          r = static_cast<U>(r & sign);
       }
       out[i] = r;
     }
@@ -417,7 +466,8 @@ bool reduce_precision(const OpCall& c) {
   return true;
 }
 
-// ---- predicates --------------------------------------------------------------------------------------
+// ---- predicates
+// --------------------------------------------------------------------------------------
 
 enum class InfKind { Any, Negative, Positive };
 
@@ -437,9 +487,12 @@ bool is_inf(const OpCall& c) {
     const U* px = x.as<U>();
     for (std::int64_t i = 0; i < n; ++i) {
       const U v = px[i];
-      if constexpr (K == InfKind::Any) out[i] = static_cast<U>(v & ~sign) == inf;
-      else if constexpr (K == InfKind::Negative) out[i] = v == static_cast<U>(sign | inf);
-      else out[i] = v == inf;
+      if constexpr (K == InfKind::Any)
+        out[i] = static_cast<U>(v & ~sign) == inf;
+      else if constexpr (K == InfKind::Negative)
+        out[i] = v == static_cast<U>(sign | inf);
+      else
+        out[i] = v == inf;
     }
   });
   if (!ok) return false;
@@ -447,14 +500,16 @@ bool is_inf(const OpCall& c) {
   return true;
 }
 
-// ---- quantization (refused) -------------------------------------------------------------------------
+// ---- quantization (refused)
+// -------------------------------------------------------------------------
 
 std::string quantized_types(const hlo::OpView&, const hlo::OpAttrs*) {
   return "quantized element types (!quant.uniform) are not computed with by this interpreter";
 }
 
 bool quantized(const OpCall& c) {
-  return c.fail(std::string(c.op().name) + " is not run", "an op on computable element types", "quantized types");
+  return c.fail(std::string(c.op().name) + " is not run", "an op on computable element types",
+                "quantized types");
 }
 
 }  // namespace

@@ -99,20 +99,23 @@ struct Odometer {
 };
 
 // A dimension list from an attribute: each in [0, rank), none twice.
-bool check_dim_list(const OpCall& c, const Dims& dims, std::size_t rank, const char* what, std::vector<bool>* mark) {
+bool check_dim_list(const OpCall& c, const Dims& dims, std::size_t rank, const char* what,
+                    std::vector<bool>* mark) {
   mark->assign(rank, false);
   for (auto d : dims) {
     if (d < 0 || static_cast<std::size_t>(d) >= rank)
-      return c.fail(std::string(c.op().name) + "'s " + what + " " + dims_text(dims), "dimensions in [0, " + std::to_string(rank) + ")",
-                    std::to_string(d));
+      return c.fail(std::string(c.op().name) + "'s " + what + " " + dims_text(dims),
+                    "dimensions in [0, " + std::to_string(rank) + ")", std::to_string(d));
     if ((*mark)[static_cast<std::size_t>(d)])
-      return c.fail(std::string(c.op().name) + "'s " + what + " " + dims_text(dims), "each dimension once", std::to_string(d) + " twice");
+      return c.fail(std::string(c.op().name) + "'s " + what + " " + dims_text(dims),
+                    "each dimension once", std::to_string(d) + " twice");
     (*mark)[static_cast<std::size_t>(d)] = true;
   }
   return true;
 }
 
-// ---- results ----------------------------------------------------------------------------------------
+// ---- results
+// ----------------------------------------------------------------------------------------
 
 // The array types of an op's results: its results, or the elements of its one tuple result (HLO).
 std::vector<const hlo::Type*> result_types(const OpCall& c) {
@@ -126,7 +129,8 @@ std::vector<const hlo::Type*> result_types(const OpCall& c) {
 }
 
 bool alloc_type(const OpCall& c, const hlo::Type& t, Tensor* out) {
-  if (!t.is_array() || !t.is_static()) return c.fail("cannot make a result", "a static array type", t.text);
+  if (!t.is_array() || !t.is_static())
+    return c.fail("cannot make a result", "a static array type", t.text);
   return c.alloc(t.etype, t.dims, out);
 }
 
@@ -142,14 +146,17 @@ void set_results(const OpCall& c, std::vector<Tensor>& ts) {
 }
 
 // Result i must have these dims and this element type (what the op computes).
-bool check_result(const OpCall& c, const hlo::Type& t, std::size_t i, ElementType type, const Dims& dims) {
+bool check_result(const OpCall& c, const hlo::Type& t, std::size_t i, ElementType type,
+                  const Dims& dims) {
   if (t.dims != dims || t.etype != type)
-    return c.fail(std::string(c.op().name) + "'s result " + std::to_string(i) + " has the wrong type",
-                  type_name(type) + " " + dims_text(dims), t.text);
+    return c.fail(
+        std::string(c.op().name) + "'s result " + std::to_string(i) + " has the wrong type",
+        type_name(type) + " " + dims_text(dims), t.text);
   return true;
 }
 
-// ---- bodies -----------------------------------------------------------------------------------------
+// ---- bodies
+// -----------------------------------------------------------------------------------------
 
 // A body as the recognizers see it: its arguments, its ops (no parameters, no return) and what it
 // returns. From a region of the op (StableHLO) or from a callee (HLO to_apply, select, scatter).
@@ -197,30 +204,44 @@ bool body_of(const OpCall& c, std::size_t index, Body* b) {
   return !b->results.empty();
 }
 
-const hlo::Type& body_type(const OpCall& c, const Body& b, ValueId v) { return c.module.value_type(*b.fn, v); }
+const hlo::Type& body_type(const OpCall& c, const Body& b, ValueId v) {
+  return c.module.value_type(*b.fn, v);
+}
 
-bool is_scalar_of(const hlo::Type& t, ElementType e) { return t.is_array() && t.dims.empty() && t.etype == e; }
+bool is_scalar_of(const hlo::Type& t, ElementType e) {
+  return t.is_array() && t.dims.empty() && t.etype == e;
+}
 
-// ---- combiners ----------------------------------------------------------------------------------------
+// ---- combiners
+// ----------------------------------------------------------------------------------------
 
 enum class Comb : std::uint8_t { None, Add, Multiply, Maximum, Minimum, And, Or, Xor, Replace };
 
 Comb comb_of(OpCode k) {
   switch (k) {
-    case OpCode::Add: return Comb::Add;
-    case OpCode::Multiply: return Comb::Multiply;
-    case OpCode::Maximum: return Comb::Maximum;
-    case OpCode::Minimum: return Comb::Minimum;
-    case OpCode::And: return Comb::And;
-    case OpCode::Or: return Comb::Or;
-    case OpCode::Xor: return Comb::Xor;
-    default: return Comb::None;
+    case OpCode::Add:
+      return Comb::Add;
+    case OpCode::Multiply:
+      return Comb::Multiply;
+    case OpCode::Maximum:
+      return Comb::Maximum;
+    case OpCode::Minimum:
+      return Comb::Minimum;
+    case OpCode::And:
+      return Comb::And;
+    case OpCode::Or:
+      return Comb::Or;
+    case OpCode::Xor:
+      return Comb::Xor;
+    default:
+      return Comb::None;
   }
 }
 
 // Body `index` as a combiner of (lhs, rhs) of element type t, or None.
 Comb combiner(const OpCall& c, std::size_t index, ElementType t) {
-  if (index == 0 && c.op().regions.count == 0 && c.has_attrs() && c.attrs().applies != OpCode::Unknown)
+  if (index == 0 && c.op().regions.count == 0 && c.has_attrs() &&
+      c.attrs().applies != OpCode::Unknown)
     return comb_of(c.attrs().applies);
   Body b;
   if (!body_of(c, index, &b) || b.args.size() != 2 || b.results.size() != 1) return Comb::None;
@@ -232,14 +253,16 @@ Comb combiner(const OpCall& c, std::size_t index, ElementType t) {
   const Comb k = comb_of(b.ops[0]->code);
   if (k == Comb::None || op.operands.count != 2 || op.results.count != 1) return Comb::None;
   const auto ops = b.fn->operands(op);
-  const bool uses_both = (ops[0] == b.args[0] && ops[1] == b.args[1]) || (ops[0] == b.args[1] && ops[1] == b.args[0]);
+  const bool uses_both =
+      (ops[0] == b.args[0] && ops[1] == b.args[1]) || (ops[0] == b.args[1] && ops[1] == b.args[0]);
   if (!uses_both || b.fn->results(op)[0] != b.results[0]) return Comb::None;
   return k;
 }
 
 template <Comb K, class E>
 constexpr bool comb_defined() {
-  if constexpr (K == Comb::And || K == Comb::Or || K == Comb::Xor) return is_pred_v<E> || is_int_v<E>;
+  if constexpr (K == Comb::And || K == Comb::Or || K == Comb::Xor)
+    return is_pred_v<E> || is_int_v<E>;
   return true;
 }
 
@@ -249,19 +272,27 @@ template <Comb K, class E>
 inline typename E::Compute combine(typename E::Compute a, typename E::Compute b) {
   using C = typename E::Compute;
   if constexpr (K == Comb::Add) {
-    if constexpr (is_pred_v<E>) return a || b;
-    else if constexpr (is_int_v<E>) return wrap_add(a, b);
-    else return a + b;
+    if constexpr (is_pred_v<E>)
+      return a || b;
+    else if constexpr (is_int_v<E>)
+      return wrap_add(a, b);
+    else
+      return a + b;
   } else if constexpr (K == Comb::Multiply) {
-    if constexpr (is_pred_v<E>) return a && b;
-    else if constexpr (is_int_v<E>) return wrap_mul(a, b);
-    else if constexpr (is_complex_v<E>) return math::multiply(a, b);  // XLA's rounding (math_functions.h)
-    else return a * b;
+    if constexpr (is_pred_v<E>)
+      return a && b;
+    else if constexpr (is_int_v<E>)
+      return wrap_mul(a, b);
+    else if constexpr (is_complex_v<E>)
+      return math::multiply(a, b);  // XLA's rounding (math_functions.h)
+    else
+      return a * b;
   } else if constexpr (K == Comb::Maximum || K == Comb::Minimum) {
     constexpr bool max = K == Comb::Maximum;
     if constexpr (is_complex_v<E>) {
-      const bool a_first = a.real() != b.real() ? (max ? a.real() > b.real() : a.real() < b.real())
-                                                : (max ? a.imag() >= b.imag() : a.imag() <= b.imag());
+      const bool a_first = a.real() != b.real()
+                               ? (max ? a.real() > b.real() : a.real() < b.real())
+                               : (max ? a.imag() >= b.imag() : a.imag() <= b.imag());
       return a_first ? a : b;
     } else if constexpr (is_float_v<E>) {
       if (std::isnan(a) || std::isnan(b)) return a + b;
@@ -272,17 +303,26 @@ inline typename E::Compute combine(typename E::Compute a, typename E::Compute b)
       return max ? (a > b ? a : b) : (a < b ? a : b);
     }
   } else if constexpr (K == Comb::And) {
-    if constexpr (is_pred_v<E>) return a && b;
-    else if constexpr (is_int_v<E>) return static_cast<C>(a & b);
-    else return a;
+    if constexpr (is_pred_v<E>)
+      return a && b;
+    else if constexpr (is_int_v<E>)
+      return static_cast<C>(a & b);
+    else
+      return a;
   } else if constexpr (K == Comb::Or) {
-    if constexpr (is_pred_v<E>) return a || b;
-    else if constexpr (is_int_v<E>) return static_cast<C>(a | b);
-    else return a;
+    if constexpr (is_pred_v<E>)
+      return a || b;
+    else if constexpr (is_int_v<E>)
+      return static_cast<C>(a | b);
+    else
+      return a;
   } else if constexpr (K == Comb::Xor) {
-    if constexpr (is_pred_v<E>) return a != b;
-    else if constexpr (is_int_v<E>) return static_cast<C>(a ^ b);
-    else return a;
+    if constexpr (is_pred_v<E>)
+      return a != b;
+    else if constexpr (is_int_v<E>)
+      return static_cast<C>(a ^ b);
+    else
+      return a;
   } else {  // Replace
     return b;
   }
@@ -291,30 +331,50 @@ inline typename E::Compute combine(typename E::Compute a, typename E::Compute b)
 // A combiner step as the body would compute it: f16/bf16 round after each application.
 template <Comb K, class E>
 inline typename E::Compute step(typename E::Compute a, typename E::Compute b) {
-  if constexpr (is_half_v<E>) return E::load(E::store(combine<K, E>(a, b)));
-  else return combine<K, E>(a, b);
+  if constexpr (is_half_v<E>)
+    return E::load(E::store(combine<K, E>(a, b)));
+  else
+    return combine<K, E>(a, b);
 }
 
 // Calls f(std::integral_constant<Comb, K>{}) for a native combiner (not None).
 template <class F>
 bool with_comb(Comb k, F&& f) {
   switch (k) {
-    case Comb::Add: f(std::integral_constant<Comb, Comb::Add>{}); return true;
-    case Comb::Multiply: f(std::integral_constant<Comb, Comb::Multiply>{}); return true;
-    case Comb::Maximum: f(std::integral_constant<Comb, Comb::Maximum>{}); return true;
-    case Comb::Minimum: f(std::integral_constant<Comb, Comb::Minimum>{}); return true;
-    case Comb::And: f(std::integral_constant<Comb, Comb::And>{}); return true;
-    case Comb::Or: f(std::integral_constant<Comb, Comb::Or>{}); return true;
-    case Comb::Xor: f(std::integral_constant<Comb, Comb::Xor>{}); return true;
-    case Comb::Replace: f(std::integral_constant<Comb, Comb::Replace>{}); return true;
-    default: return false;
+    case Comb::Add:
+      f(std::integral_constant<Comb, Comb::Add>{});
+      return true;
+    case Comb::Multiply:
+      f(std::integral_constant<Comb, Comb::Multiply>{});
+      return true;
+    case Comb::Maximum:
+      f(std::integral_constant<Comb, Comb::Maximum>{});
+      return true;
+    case Comb::Minimum:
+      f(std::integral_constant<Comb, Comb::Minimum>{});
+      return true;
+    case Comb::And:
+      f(std::integral_constant<Comb, Comb::And>{});
+      return true;
+    case Comb::Or:
+      f(std::integral_constant<Comb, Comb::Or>{});
+      return true;
+    case Comb::Xor:
+      f(std::integral_constant<Comb, Comb::Xor>{});
+      return true;
+    case Comb::Replace:
+      f(std::integral_constant<Comb, Comb::Replace>{});
+      return true;
+    default:
+      return false;
   }
 }
 
 // A combiner that applies to element type t at all (and, or and xor need pred or integers).
 bool comb_applies(Comb k, ElementType t) {
   if (k == Comb::None) return false;
-  if (k == Comb::And || k == Comb::Or || k == Comb::Xor) return t == ElementType::Pred || hlo::is_integer(t);
+  if (k == Comb::And || k == Comb::Or || k == Comb::Xor)
+    return t == ElementType::Pred || hlo::is_integer(t);
   return true;
 }
 
@@ -326,12 +386,14 @@ bool comb_applies(Comb k, ElementType t) {
 // see reduce.) Replace only moves bits, so it runs natively for every type, through a stand-in
 // of the same size whose load and store are the identity (bits_type).
 template <class E>
-constexpr bool native_arith_v = E::type == ElementType::Pred || E::type == ElementType::S32 || E::type == ElementType::S64 ||
-                                E::type == ElementType::F16 || E::type == ElementType::BF16 || E::type == ElementType::F32 ||
-                                E::type == ElementType::F64;
+constexpr bool native_arith_v =
+    E::type == ElementType::Pred || E::type == ElementType::S32 || E::type == ElementType::S64 ||
+    E::type == ElementType::F16 || E::type == ElementType::BF16 || E::type == ElementType::F32 ||
+    E::type == ElementType::F64;
 template <class E>
-constexpr bool bits_v = E::type == ElementType::S8 || E::type == ElementType::S16 || E::type == ElementType::S32 ||
-                        E::type == ElementType::S64 || E::type == ElementType::C128;
+constexpr bool bits_v =
+    E::type == ElementType::S8 || E::type == ElementType::S16 || E::type == ElementType::S32 ||
+    E::type == ElementType::S64 || E::type == ElementType::C128;
 
 // The same two sets for a runtime type.
 bool native_arith_type(ElementType t) {
@@ -349,12 +411,18 @@ bool is_bits_type(ElementType t) {
 ElementType bits_type(ElementType t) {
   if (!dispatch(t, [](auto) {})) return t;  // not a type the interpreter computes with
   switch (hlo::element_bytes(t)) {
-    case 1: return ElementType::S8;
-    case 2: return ElementType::S16;
-    case 4: return ElementType::S32;
-    case 8: return ElementType::S64;
-    case 16: return ElementType::C128;
-    default: return t;
+    case 1:
+      return ElementType::S8;
+    case 2:
+      return ElementType::S16;
+    case 4:
+      return ElementType::S32;
+    case 8:
+      return ElementType::S64;
+    case 16:
+      return ElementType::C128;
+    default:
+      return t;
   }
 }
 
@@ -366,8 +434,10 @@ bool native_comb(Comb k, ElementType t) {
 
 template <Comb K, class E>
 constexpr bool native_defined() {
-  if constexpr (K == Comb::Replace) return bits_v<E>;
-  else return native_arith_v<E> && comb_defined<K, E>();
+  if constexpr (K == Comb::Replace)
+    return bits_v<E>;
+  else
+    return native_arith_v<E> && comb_defined<K, E>();
 }
 
 // Runs body(Elem<t>{}) for a combiner K compiled natively for t (native_comb said so).
@@ -378,12 +448,13 @@ bool for_native(const OpCall& c, ElementType t, Body body) {
     if constexpr (native_defined<K, decltype(e)>()) ok = body(e);
   });
   if (!ok && !c.run.failed())
-    c.fail(std::string(c.op().name) + " of this element type", "a type its combiner runs natively for",
-           std::string(hlo::element_info(t).mlir));
+    c.fail(std::string(c.op().name) + " of this element type",
+           "a type its combiner runs natively for", std::string(hlo::element_info(t).mlir));
   return ok;
 }
 
-// ---- evaluated bodies -------------------------------------------------------------------------------
+// ---- evaluated bodies
+// -------------------------------------------------------------------------------
 
 // A body run once per element: its scalar arguments are made once and rewritten in place; what
 // it returns is copied out before the next run (a body may return one of its arguments).
@@ -418,13 +489,15 @@ class Evaluator {
       out_ = std::move(flat);
     }
     if (out_.size() != result_types_.size())
-      return c_.fail(std::string(c_.op().name) + "'s body returned " + std::to_string(out_.size()) + " values",
-                     std::to_string(result_types_.size()), std::to_string(out_.size()));
+      return c_.fail(
+          std::string(c_.op().name) + "'s body returned " + std::to_string(out_.size()) + " values",
+          std::to_string(result_types_.size()), std::to_string(out_.size()));
     for (std::size_t i = 0; i < out_.size(); ++i) {
       const Value& v = out_[i];
       if (!v.is_tensor() || v.tensor.elements() != 1 || v.tensor.type != result_types_[i])
         return c_.fail(std::string(c_.op().name) + "'s body returned a value of the wrong type",
-                       "a scalar " + type_name(result_types_[i]), v.is_tensor() ? type_name(v.tensor.type) : "a non-tensor");
+                       "a scalar " + type_name(result_types_[i]),
+                       v.is_tensor() ? type_name(v.tensor.type) : "a non-tensor");
       std::memcpy(staging_.data() + offsets_[i], v.tensor.data(), elem_bytes(result_types_[i]));
     }
     return true;
@@ -439,27 +512,31 @@ class Evaluator {
   std::vector<std::uint8_t> staging_;
 };
 
-// ---- ordering keys ----------------------------------------------------------------------------------
+// ---- ordering keys
+// ----------------------------------------------------------------------------------
 
 // Unsigned 64-bit keys whose order is the element order a compare uses.
 template <class U>
 std::uint64_t total_order_bits(U u) {  // the spec's total order of a float's bits
   constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
-  return (u & sign) ? static_cast<std::uint64_t>(static_cast<U>(~u)) : static_cast<std::uint64_t>(u | sign);
+  return (u & sign) ? static_cast<std::uint64_t>(static_cast<U>(~u))
+                    : static_cast<std::uint64_t>(u | sign);
 }
 
 enum class KeyKind : std::uint8_t {
   Signed,      // integers as signed
   Unsigned,    // integers (and pred) as unsigned
   FloatTotal,  // the total order of the bits (−NaN < −inf < … < −0 < +0 < … < +inf < +NaN)
-  FloatCanon,  // −0 = +0, every NaN equal and after +inf (JAX's canonicalized compare; FLOAT compare)
+  FloatCanon,  // −0 = +0, every NaN equal and after +inf (JAX's canonicalized compare; FLOAT
+               // compare)
 };
 
 template <class E>
 std::uint64_t key_of(typename E::Storage s, KeyKind kind) {
   using S = typename E::Storage;
   if constexpr (is_float_v<E>) {
-    using U = std::conditional_t<sizeof(S) == 2, std::uint16_t, std::conditional_t<sizeof(S) == 4, std::uint32_t, std::uint64_t>>;
+    using U = std::conditional_t<sizeof(S) == 2, std::uint16_t,
+                                 std::conditional_t<sizeof(S) == 4, std::uint32_t, std::uint64_t>>;
     U u;
     std::memcpy(&u, &s, sizeof u);
     if (kind == KeyKind::FloatCanon) {
@@ -473,7 +550,8 @@ std::uint64_t key_of(typename E::Storage s, KeyKind kind) {
   } else if constexpr (is_int_v<E>) {
     if (kind == KeyKind::Signed) {
       using Sg = std::make_signed_t<S>;
-      return static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<Sg>(s))) ^ (std::uint64_t(1) << 63);
+      return static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<Sg>(s))) ^
+             (std::uint64_t(1) << 63);
     }
     return static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<S>>(s));
   } else {
@@ -495,33 +573,44 @@ bool key_kind_for(ElementType t, hlo::CompareType ct, KeyKind* out) {
     return true;
   }
   if (ct == hlo::CompareType::Float || ct == hlo::CompareType::TotalOrder) return false;
-  if (ct == hlo::CompareType::Default) *out = hlo::element_kind(t) == hlo::ElementKind::Signed ? KeyKind::Signed : KeyKind::Unsigned;
-  else *out = ct == hlo::CompareType::Signed ? KeyKind::Signed : KeyKind::Unsigned;
+  if (ct == hlo::CompareType::Default)
+    *out = hlo::element_kind(t) == hlo::ElementKind::Signed ? KeyKind::Signed : KeyKind::Unsigned;
+  else
+    *out = ct == hlo::CompareType::Signed ? KeyKind::Signed : KeyKind::Unsigned;
   return true;
 }
 
 // A compare of two values of element type E under a direction and compare type: TOTALORDER by
 // the bits, FLOAT (and default floats) by IEEE, integers signed or unsigned as asked.
 template <class E>
-bool compare_as(hlo::Comparison dir, hlo::CompareType ct, typename E::Storage a, typename E::Storage b) {
+bool compare_as(hlo::Comparison dir, hlo::CompareType ct, typename E::Storage a,
+                typename E::Storage b) {
   auto by = [dir](auto x, auto y) {
     switch (dir) {
-      case hlo::Comparison::EQ: return x == y;
-      case hlo::Comparison::NE: return x != y;
-      case hlo::Comparison::LT: return x < y;
-      case hlo::Comparison::LE: return x <= y;
-      case hlo::Comparison::GT: return x > y;
-      case hlo::Comparison::GE: return x >= y;
+      case hlo::Comparison::EQ:
+        return x == y;
+      case hlo::Comparison::NE:
+        return x != y;
+      case hlo::Comparison::LT:
+        return x < y;
+      case hlo::Comparison::LE:
+        return x <= y;
+      case hlo::Comparison::GT:
+        return x > y;
+      case hlo::Comparison::GE:
+        return x >= y;
     }
     return false;
   };
   if constexpr (is_float_v<E>) {
-    if (ct == hlo::CompareType::TotalOrder) return by(key_of<E>(a, KeyKind::FloatTotal), key_of<E>(b, KeyKind::FloatTotal));
+    if (ct == hlo::CompareType::TotalOrder)
+      return by(key_of<E>(a, KeyKind::FloatTotal), key_of<E>(b, KeyKind::FloatTotal));
     return by(E::load(a), E::load(b));
   } else if constexpr (is_int_v<E>) {
-    const KeyKind k = ct == hlo::CompareType::Unsigned ? KeyKind::Unsigned
-                      : ct == hlo::CompareType::Signed ? KeyKind::Signed
-                      : std::is_signed<typename E::Storage>::value ? KeyKind::Signed : KeyKind::Unsigned;
+    const KeyKind k = ct == hlo::CompareType::Unsigned             ? KeyKind::Unsigned
+                      : ct == hlo::CompareType::Signed             ? KeyKind::Signed
+                      : std::is_signed<typename E::Storage>::value ? KeyKind::Signed
+                                                                   : KeyKind::Unsigned;
     return by(key_of<E>(a, k), key_of<E>(b, k));
   } else if constexpr (is_pred_v<E>) {
     return by(a != 0, b != 0);
@@ -530,7 +619,8 @@ bool compare_as(hlo::Comparison dir, hlo::CompareType ct, typename E::Storage a,
   }
 }
 
-// ---- reduce ------------------------------------------------------------------------------------------
+// ---- reduce
+// ------------------------------------------------------------------------------------------
 
 // The input's dimensions for a native reduce: size-1 dimensions dropped, neighbours of the same
 // kind merged; out_stride is the output stride of a kept dimension, 0 for a reduced one.
@@ -570,7 +660,8 @@ ReduceLoop reduce_loop(const Dims& in, const std::vector<bool>& reduced) {
 // each row folded into its output (reduced innermost dimension) or combined lane by lane with
 // an output row (kept innermost dimension).
 template <Comb K, class E>
-bool reduce_native(const OpCall& c, const Tensor& x, const Tensor& init, Tensor& y, const ReduceLoop& l) {
+bool reduce_native(const OpCall& c, const Tensor& x, const Tensor& init, Tensor& y,
+                   const ReduceLoop& l) {
   using S = typename E::Storage;
   using C = typename E::Compute;
   const S* in = x.as<S>();
@@ -589,20 +680,23 @@ bool reduce_native(const OpCall& c, const Tensor& x, const Tensor& init, Tensor&
     if (os == 0) {
       C acc = E::load(out[ob]);
       std::int64_t j = 0;
-      if constexpr (K == Comb::Add && (E::type == ElementType::F32 || E::type == ElementType::F64)) {
+      if constexpr (K == Comb::Add &&
+                    (E::type == ElementType::F32 || E::type == ElementType::F64)) {
         if (n >= 32) {  // lane-wise partial sums (the spec leaves the order open)
           C lane[8];
           for (auto& v : lane) v = C(-0.0);  // the additive identity, −0 included
           for (; j + 8 <= n; j += 8)
             for (int k = 0; k < 8; ++k) lane[k] += row[j + k];
-          acc += ((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+          acc += ((lane[0] + lane[1]) + (lane[2] + lane[3])) +
+                 ((lane[4] + lane[5]) + (lane[6] + lane[7]));
         }
       }
       for (; j < n; ++j) acc = step<K, E>(acc, E::load(row[j]));
       out[ob] = E::store(acc);
     } else {
       S* orow = out + ob;
-      for (std::int64_t j = 0; j < n; ++j) orow[j] = E::store(combine<K, E>(E::load(orow[j]), E::load(row[j])));
+      for (std::int64_t j = 0; j < n; ++j)
+        orow[j] = E::store(combine<K, E>(E::load(orow[j]), E::load(row[j])));
     }
   }
   return true;
@@ -610,7 +704,8 @@ bool reduce_native(const OpCall& c, const Tensor& x, const Tensor& init, Tensor&
 
 // Any body: per output element, the accumulators start at the inits and the body folds in each
 // element of the reduced dimensions in index order: body(acc..., x...) → acc....
-bool reduce_evaluated(const OpCall& c, std::size_t n, const std::vector<bool>& reduced, std::vector<Tensor>& outs) {
+bool reduce_evaluated(const OpCall& c, std::size_t n, const std::vector<bool>& reduced,
+                      std::vector<Tensor>& outs) {
   const Dims& in = c.tensor(0).dims;
   const Dims st = strides_of(in);
   Odometer kept, red;
@@ -623,7 +718,8 @@ bool reduce_evaluated(const OpCall& c, std::size_t n, const std::vector<bool>& r
   if (!ev.init(args, types)) return false;
   const std::int64_t ny = kept.count(), nr = red.count();
   for (std::int64_t o = 0; o < ny; ++o, kept.next()) {
-    for (std::size_t i = 0; i < n; ++i) std::memcpy(ev.arg(i), c.tensor(n + i).data(), elem_bytes(types[i]));
+    for (std::size_t i = 0; i < n; ++i)
+      std::memcpy(ev.arg(i), c.tensor(n + i).data(), elem_bytes(types[i]));
     red.reset();
     for (std::int64_t r = 0; r < nr; ++r, red.next()) {
       const std::int64_t at = kept.offset + red.offset;
@@ -632,7 +728,8 @@ bool reduce_evaluated(const OpCall& c, std::size_t n, const std::vector<bool>& r
         std::memcpy(ev.arg(n + i), c.tensor(i).data() + static_cast<std::size_t>(at) * eb, eb);
       }
       if (!ev.run()) return false;
-      for (std::size_t i = 0; i < n; ++i) std::memcpy(ev.arg(i), ev.result(i), elem_bytes(types[i]));
+      for (std::size_t i = 0; i < n; ++i)
+        std::memcpy(ev.arg(i), ev.result(i), elem_bytes(types[i]));
     }
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t eb = elem_bytes(types[i]);
@@ -647,15 +744,19 @@ bool reduce_evaluated(const OpCall& c, std::size_t n, const std::vector<bool>& r
 bool inputs_and_inits(const OpCall& c, std::size_t* n) {
   const std::size_t k = c.num_operands();
   if (k < 2 || k % 2 != 0)
-    return c.fail(std::string(c.op().name) + "'s operands", "N inputs then N init values", std::to_string(k) + " operands");
+    return c.fail(std::string(c.op().name) + "'s operands", "N inputs then N init values",
+                  std::to_string(k) + " operands");
   *n = k / 2;
   for (std::size_t i = 0; i < *n; ++i) {
-    if (!c.in(i).is_tensor() || !c.in(*n + i).is_tensor()) return c.fail(std::string(c.op().name) + "'s operands", "tensors", "another value");
+    if (!c.in(i).is_tensor() || !c.in(*n + i).is_tensor())
+      return c.fail(std::string(c.op().name) + "'s operands", "tensors", "another value");
     if (c.tensor(i).dims != c.tensor(0).dims)
-      return c.fail(std::string(c.op().name) + "'s inputs differ in shape", dims_text(c.tensor(0).dims), dims_text(c.tensor(i).dims));
+      return c.fail(std::string(c.op().name) + "'s inputs differ in shape",
+                    dims_text(c.tensor(0).dims), dims_text(c.tensor(i).dims));
     const Tensor& init = c.tensor(*n + i);
     if (!init.dims.empty() || init.type != c.tensor(i).type)
-      return c.fail(std::string(c.op().name) + "'s init value " + std::to_string(i), "a scalar " + type_name(c.tensor(i).type),
+      return c.fail(std::string(c.op().name) + "'s init value " + std::to_string(i),
+                    "a scalar " + type_name(c.tensor(i).type),
                     type_name(init.type) + " " + dims_text(init.dims));
   }
   return true;
@@ -675,18 +776,22 @@ struct ArgReducer {
 ArgReducer arg_reducer(const OpCall& c, ElementType value, ElementType index) {
   ArgReducer out;
   Body b;
-  if (!body_of(c, 0, &b) || b.args.size() != 4 || b.results.size() != 2 || b.ops.size() > 16) return out;
+  if (!body_of(c, 0, &b) || b.args.size() != 4 || b.results.size() != 2 || b.ops.size() > 16)
+    return out;
   const ValueId v = b.args[0], i = b.args[1], x = b.args[2], j = b.args[3];
   if (!is_scalar_of(body_type(c, b, v), value) || !is_scalar_of(body_type(c, b, x), value) ||
       !is_scalar_of(body_type(c, b, i), index) || !is_scalar_of(body_type(c, b, j), index))
     return out;
   auto def = [&](ValueId r, OpCode code, std::size_t arity) -> const hlo::Instr* {
     for (const hlo::Instr* in : b.ops)
-      if (in->code == code && in->op->results.count == 1 && b.fn->results(*in->op)[0] == r && in->op->operands.count == arity) return in;
+      if (in->code == code && in->op->results.count == 1 && b.fn->results(*in->op)[0] == r &&
+          in->op->operands.count == arity)
+        return in;
     return nullptr;
   };
   auto operands = [&](const hlo::Instr* in) { return b.fn->operands(*in->op); };
-  auto compare = [&](ValueId r, ValueId l0, ValueId r0, hlo::Comparison* dir, hlo::CompareType* ct) {
+  auto compare = [&](ValueId r, ValueId l0, ValueId r0, hlo::Comparison* dir,
+                     hlo::CompareType* ct) {
     const hlo::Instr* in = def(r, OpCode::Compare, 2);
     const hlo::OpAttrs* a = in ? c.program.attrs_of(*in) : nullptr;
     if (!a || operands(in)[0] != l0 || operands(in)[1] != r0) return false;
@@ -703,27 +808,31 @@ ArgReducer arg_reducer(const OpCall& c, ElementType value, ElementType index) {
   };
   const hlo::Instr* sv = def(b.results[0], OpCode::Select, 3);
   const hlo::Instr* si = def(b.results[1], OpCode::Select, 3);
-  if (!sv || !si || operands(sv)[1] != v || operands(sv)[2] != x || operands(si)[1] != i || operands(si)[2] != j) return out;
+  if (!sv || !si || operands(sv)[1] != v || operands(sv)[2] != x || operands(si)[1] != i ||
+      operands(si)[2] != j)
+    return out;
   const ValueId keep = operands(sv)[0];
   hlo::Comparison d;
   const bool keep_ok = either(keep, OpCode::Or, [&](ValueId strict, ValueId nan) {
     hlo::Comparison nd;
-    return compare(strict, v, x, &out.dir, &out.strict_type) && (out.dir == hlo::Comparison::GT || out.dir == hlo::Comparison::LT) &&
+    return compare(strict, v, x, &out.dir, &out.strict_type) &&
+           (out.dir == hlo::Comparison::GT || out.dir == hlo::Comparison::LT) &&
            compare(nan, v, v, &nd, &out.nan_type) && nd == hlo::Comparison::NE;
   });
   const bool index_ok = either(operands(si)[0], OpCode::Or, [&](ValueId k, ValueId tie) {
     return k == keep && either(tie, OpCode::And, [&](ValueId eq, ValueId lt) {
-      hlo::Comparison ld;
-      return compare(eq, v, x, &d, &out.eq_type) && d == hlo::Comparison::EQ && compare(lt, i, j, &ld, &out.index_type) &&
-             ld == hlo::Comparison::LT;
-    });
+             hlo::Comparison ld;
+             return compare(eq, v, x, &d, &out.eq_type) && d == hlo::Comparison::EQ &&
+                    compare(lt, i, j, &ld, &out.index_type) && ld == hlo::Comparison::LT;
+           });
   });
   out.ok = keep_ok && index_ok && !hlo::is_complex(value) && !hlo::is_complex(index);
   return out;
 }
 
 template <class E, class I>
-bool arg_reduce_native(const OpCall& c, const ArgReducer& a, const std::vector<bool>& reduced, std::vector<Tensor>& outs) {
+bool arg_reduce_native(const OpCall& c, const ArgReducer& a, const std::vector<bool>& reduced,
+                       std::vector<Tensor>& outs) {
   using S = typename E::Storage;
   using SI = typename I::Storage;
   const Dims& in = c.tensor(0).dims;
@@ -744,8 +853,10 @@ bool arg_reduce_native(const OpCall& c, const ArgReducer& a, const std::vector<b
       const std::int64_t at = kept.offset + red.offset;
       const S x = xs[at];
       const SI j = js[at];
-      const bool keep = compare_as<E>(a.dir, a.strict_type, v, x) || compare_as<E>(hlo::Comparison::NE, a.nan_type, v, v);
-      const bool keep_index = keep || (compare_as<E>(hlo::Comparison::EQ, a.eq_type, v, x) && compare_as<I>(hlo::Comparison::LT, a.index_type, i, j));
+      const bool keep = compare_as<E>(a.dir, a.strict_type, v, x) ||
+                        compare_as<E>(hlo::Comparison::NE, a.nan_type, v, v);
+      const bool keep_index = keep || (compare_as<E>(hlo::Comparison::EQ, a.eq_type, v, x) &&
+                                       compare_as<I>(hlo::Comparison::LT, a.index_type, i, j));
       if (!keep) v = x;
       if (!keep_index) i = j;
     }
@@ -765,10 +876,13 @@ bool reduce(const OpCall& c) {
   for (std::size_t d = 0; d < in.size(); ++d)
     if (!reduced[d]) out_dims.push_back(in[d]);
   const auto types = result_types(c);
-  if (types.size() != n) return c.fail("reduce's results", std::to_string(n) + " results", std::to_string(types.size()));
+  if (types.size() != n)
+    return c.fail("reduce's results", std::to_string(n) + " results", std::to_string(types.size()));
   std::vector<Tensor> outs(n);
   for (std::size_t i = 0; i < n; ++i)
-    if (!check_result(c, *types[i], i, c.tensor(i).type, out_dims) || !alloc_type(c, *types[i], &outs[i])) return false;
+    if (!check_result(c, *types[i], i, c.tensor(i).type, out_dims) ||
+        !alloc_type(c, *types[i], &outs[i]))
+      return false;
   const ElementType t = c.tensor(0).type;
   const Comb k = n == 1 ? combiner(c, 0, t) : Comb::None;
   // Compiled for every type, unlike the other region ops' combiners: reduce's compact form
@@ -779,21 +893,25 @@ bool reduce(const OpCall& c) {
     with_comb(k, [&](auto kk) {
       ok = for_type(c, t, [&](auto e) {
         using E = decltype(e);
-        if constexpr (comb_defined<decltype(kk)::value, E>()) return reduce_native<decltype(kk)::value, E>(c, c.tensor(0), c.tensor(1), outs[0], l);
-        else return false;
+        if constexpr (comb_defined<decltype(kk)::value, E>())
+          return reduce_native<decltype(kk)::value, E>(c, c.tensor(0), c.tensor(1), outs[0], l);
+        else
+          return false;
       });
     });
     if (!ok) return false;
     set_results(c, outs);
     return true;
   }
-  if (n == 2 && native_arith_type(t) && (c.tensor(1).type == ElementType::S32 || c.tensor(1).type == ElementType::S64)) {
+  if (n == 2 && native_arith_type(t) &&
+      (c.tensor(1).type == ElementType::S32 || c.tensor(1).type == ElementType::S64)) {
     const ArgReducer a = arg_reducer(c, t, c.tensor(1).type);
     if (a.ok) {
       bool ok = for_type(c, t, [&](auto e) {
         using E = decltype(e);
         if constexpr (native_arith_v<E>) {
-          if (c.tensor(1).type == ElementType::S32) return arg_reduce_native<E, Elem<ElementType::S32>>(c, a, reduced, outs);
+          if (c.tensor(1).type == ElementType::S32)
+            return arg_reduce_native<E, Elem<ElementType::S32>>(c, a, reduced, outs);
           return arg_reduce_native<E, Elem<ElementType::S64>>(c, a, reduced, outs);
         } else {
           return false;
@@ -809,7 +927,8 @@ bool reduce(const OpCall& c) {
   return true;
 }
 
-// ---- windows -------------------------------------------------------------------------------------------
+// ---- windows
+// -------------------------------------------------------------------------------------------
 
 // The windows of reduce_window and select_and_scatter over an input padded (with the init value)
 // and base-dilated (holes hold the init value too). For one output index, visit() calls
@@ -821,7 +940,8 @@ class Windows {
   // dilation below 1.
   bool plan(const OpCall& c, const Dims& in, const std::vector<hlo::WindowDim>& w) {
     if (w.size() != in.size())
-      return c.fail(std::string(c.op().name) + "'s window", std::to_string(in.size()) + " dimensions", std::to_string(w.size()));
+      return c.fail(std::string(c.op().name) + "'s window",
+                    std::to_string(in.size()) + " dimensions", std::to_string(w.size()));
     in_ = in;
     w_ = w;
     stride_ = strides_of(in);
@@ -833,9 +953,11 @@ class Windows {
       if (x.size < 1 || x.stride < 1 || x.base_dilation < 1 || x.window_dilation < 1)
         return c.fail(std::string(c.op().name) + "'s window in dimension " + std::to_string(d),
                       "size, stride and dilations of at least 1",
-                      "size " + std::to_string(x.size) + ", stride " + std::to_string(x.stride) + ", dilations " +
-                          std::to_string(x.base_dilation) + " and " + std::to_string(x.window_dilation));
-      const std::int64_t padded = (in[d] == 0 ? 0 : (in[d] - 1) * x.base_dilation + 1) + x.pad_low + x.pad_high;
+                      "size " + std::to_string(x.size) + ", stride " + std::to_string(x.stride) +
+                          ", dilations " + std::to_string(x.base_dilation) + " and " +
+                          std::to_string(x.window_dilation));
+      const std::int64_t padded =
+          (in[d] == 0 ? 0 : (in[d] - 1) * x.base_dilation + 1) + x.pad_low + x.pad_high;
       const std::int64_t span = (x.size - 1) * x.window_dilation + 1;
       out_.push_back(padded < span ? 0 : (padded - span) / x.stride + 1);
       row_at_.push_back(rows);
@@ -855,7 +977,9 @@ class Windows {
       std::int64_t* row = rows_.data() + row_at_[d];
       for (std::int64_t k = 0; k < x.size; ++k) {
         const std::int64_t p = o[d] * x.stride + k * x.window_dilation - x.pad_low;
-        row[k] = (p < 0 || p > last || p % x.base_dilation != 0) ? -1 : (p / x.base_dilation) * stride_[d];
+        row[k] = (p < 0 || p > last || p % x.base_dilation != 0)
+                     ? -1
+                     : (p / x.base_dilation) * stride_[d];
       }
     }
   }
@@ -879,7 +1003,8 @@ class Windows {
         pad = pad || r < 0;
         base += r;
       }
-      for (std::int64_t j = 0; j < n; ++j) v(pad || last[j] < 0 ? std::int64_t(-1) : base + last[j]);
+      for (std::int64_t j = 0; j < n; ++j)
+        v(pad || last[j] < 0 ? std::int64_t(-1) : base + last[j]);
       std::size_t d = m - 1;
       while (d-- > 0) {
         if (++idx[d] < w_[d].size) break;
@@ -903,10 +1028,12 @@ bool next_index(Dims& o, const Dims& dims) {
   return false;
 }
 
-// ---- reduce_window -------------------------------------------------------------------------------------
+// ---- reduce_window
+// -------------------------------------------------------------------------------------
 
 template <Comb K, class E>
-bool reduce_window_native(const OpCall& c, Windows& w, const Tensor& x, const Tensor& init, Tensor& y) {
+bool reduce_window_native(const OpCall& c, Windows& w, const Tensor& x, const Tensor& init,
+                          Tensor& y) {
   using S = typename E::Storage;
   using C = typename E::Compute;
   const S* in = x.as<S>();
@@ -924,7 +1051,8 @@ bool reduce_window_native(const OpCall& c, Windows& w, const Tensor& x, const Te
   return true;
 }
 
-bool reduce_window_evaluated(const OpCall& c, Windows& w, std::size_t n, std::vector<Tensor>& outs) {
+bool reduce_window_evaluated(const OpCall& c, Windows& w, std::size_t n,
+                             std::vector<Tensor>& outs) {
   std::vector<ElementType> types;
   for (std::size_t i = 0; i < n; ++i) types.push_back(c.tensor(i).type);
   std::vector<ElementType> args = types;
@@ -935,18 +1063,21 @@ bool reduce_window_evaluated(const OpCall& c, Windows& w, std::size_t n, std::ve
   Dims o(w.out_dims().size(), 0);
   for (std::int64_t k = 0; k < ny; ++k, next_index(o, w.out_dims())) {
     w.at(o);
-    for (std::size_t i = 0; i < n; ++i) std::memcpy(ev.arg(i), c.tensor(n + i).data(), elem_bytes(types[i]));
+    for (std::size_t i = 0; i < n; ++i)
+      std::memcpy(ev.arg(i), c.tensor(n + i).data(), elem_bytes(types[i]));
     bool ok = true;
     w.visit([&](std::int64_t off) {
       if (!ok) return;
       for (std::size_t i = 0; i < n; ++i) {
         const std::size_t eb = elem_bytes(types[i]);
-        const std::uint8_t* src = off < 0 ? c.tensor(n + i).data() : c.tensor(i).data() + static_cast<std::size_t>(off) * eb;
+        const std::uint8_t* src = off < 0 ? c.tensor(n + i).data()
+                                          : c.tensor(i).data() + static_cast<std::size_t>(off) * eb;
         std::memcpy(ev.arg(n + i), src, eb);
       }
       ok = ev.run();
       if (ok)
-        for (std::size_t i = 0; i < n; ++i) std::memcpy(ev.arg(i), ev.result(i), elem_bytes(types[i]));
+        for (std::size_t i = 0; i < n; ++i)
+          std::memcpy(ev.arg(i), ev.result(i), elem_bytes(types[i]));
     });
     if (!ok) return false;
     for (std::size_t i = 0; i < n; ++i) {
@@ -963,10 +1094,14 @@ bool reduce_window(const OpCall& c) {
   Windows w;
   if (!w.plan(c, c.tensor(0).dims, c.attrs().window)) return false;
   const auto types = result_types(c);
-  if (types.size() != n) return c.fail("reduce_window's results", std::to_string(n) + " results", std::to_string(types.size()));
+  if (types.size() != n)
+    return c.fail("reduce_window's results", std::to_string(n) + " results",
+                  std::to_string(types.size()));
   std::vector<Tensor> outs(n);
   for (std::size_t i = 0; i < n; ++i)
-    if (!check_result(c, *types[i], i, c.tensor(i).type, w.out_dims()) || !alloc_type(c, *types[i], &outs[i])) return false;
+    if (!check_result(c, *types[i], i, c.tensor(i).type, w.out_dims()) ||
+        !alloc_type(c, *types[i], &outs[i]))
+      return false;
   const ElementType t = c.tensor(0).type;
   const Comb k = n == 1 ? combiner(c, 0, t) : Comb::None;
   const ElementType nt = k == Comb::Replace ? bits_type(t) : t;
@@ -974,7 +1109,9 @@ bool reduce_window(const OpCall& c) {
     bool ok = true;
     with_comb(k, [&](auto kk) {
       constexpr Comb K = decltype(kk)::value;
-      ok = for_native<K>(c, nt, [&](auto e) { return reduce_window_native<K, decltype(e)>(c, w, c.tensor(0), c.tensor(1), outs[0]); });
+      ok = for_native<K>(c, nt, [&](auto e) {
+        return reduce_window_native<K, decltype(e)>(c, w, c.tensor(0), c.tensor(1), outs[0]);
+      });
     });
     if (!ok) return false;
   } else if (!reduce_window_evaluated(c, w, n, outs)) {
@@ -984,7 +1121,8 @@ bool reduce_window(const OpCall& c) {
   return true;
 }
 
-// ---- compare bodies -----------------------------------------------------------------------------------
+// ---- compare bodies
+// -----------------------------------------------------------------------------------
 
 // A body that is one compare of its two arguments (select_and_scatter's select): the direction
 // as compare(first, second).
@@ -997,25 +1135,39 @@ struct PairCompare {
 PairCompare pair_compare(const OpCall& c, std::size_t index, ElementType t) {
   PairCompare out;
   Body b;
-  if (!body_of(c, index, &b) || b.args.size() != 2 || b.results.size() != 1 || b.ops.size() != 1) return out;
+  if (!body_of(c, index, &b) || b.args.size() != 2 || b.results.size() != 1 || b.ops.size() != 1)
+    return out;
   for (ValueId a : b.args)
     if (!is_scalar_of(body_type(c, b, a), t)) return out;
   const hlo::Instr& in = *b.ops[0];
-  if (in.code != OpCode::Compare || in.op->operands.count != 2 || b.fn->results(*in.op)[0] != b.results[0] || !c.program.attrs_of(in))
+  if (in.code != OpCode::Compare || in.op->operands.count != 2 ||
+      b.fn->results(*in.op)[0] != b.results[0] || !c.program.attrs_of(in))
     return out;
   const auto ops = b.fn->operands(*in.op);
   const hlo::OpAttrs& a = *c.program.attrs_of(in);
-  if (hlo::is_complex(t) && a.direction != hlo::Comparison::EQ && a.direction != hlo::Comparison::NE) return out;
+  if (hlo::is_complex(t) && a.direction != hlo::Comparison::EQ &&
+      a.direction != hlo::Comparison::NE)
+    return out;
   out.ct = a.compare_type;
   if (ops[0] == b.args[0] && ops[1] == b.args[1]) {
     out.dir = a.direction;
   } else if (ops[0] == b.args[1] && ops[1] == b.args[0]) {
     switch (a.direction) {  // compare(y, x) as compare(x, y)
-      case hlo::Comparison::LT: out.dir = hlo::Comparison::GT; break;
-      case hlo::Comparison::LE: out.dir = hlo::Comparison::GE; break;
-      case hlo::Comparison::GT: out.dir = hlo::Comparison::LT; break;
-      case hlo::Comparison::GE: out.dir = hlo::Comparison::LE; break;
-      default: out.dir = a.direction; break;
+      case hlo::Comparison::LT:
+        out.dir = hlo::Comparison::GT;
+        break;
+      case hlo::Comparison::LE:
+        out.dir = hlo::Comparison::GE;
+        break;
+      case hlo::Comparison::GT:
+        out.dir = hlo::Comparison::LT;
+        break;
+      case hlo::Comparison::GE:
+        out.dir = hlo::Comparison::LE;
+        break;
+      default:
+        out.dir = a.direction;
+        break;
     }
   } else {
     return out;
@@ -1024,7 +1176,8 @@ PairCompare pair_compare(const OpCall& c, std::size_t index, ElementType t) {
   return out;
 }
 
-// ---- select_and_scatter -----------------------------------------------------------------------------
+// ---- select_and_scatter
+// -----------------------------------------------------------------------------
 
 // For each source element: the window's selected operand element (the first, replaced by each
 // later one the select body does not prefer it to), updated with the source element by the
@@ -1086,31 +1239,40 @@ bool select_and_scatter_evaluated(const OpCall& c, Windows& w, Tensor& y) {
 }
 
 bool select_and_scatter(const OpCall& c) {
-  if (c.num_operands() != 3) return c.fail("select_and_scatter's operands", "operand, source, init value", std::to_string(c.num_operands()));
+  if (c.num_operands() != 3)
+    return c.fail("select_and_scatter's operands", "operand, source, init value",
+                  std::to_string(c.num_operands()));
   const Tensor& x = c.tensor(0);
   const Tensor& source = c.tensor(1);
   const Tensor& init = c.tensor(2);
   if (source.type != x.type || init.type != x.type || !init.dims.empty())
-    return c.fail("select_and_scatter's source and init value", "the operand's element type (the init value a scalar)",
-                  type_name(source.type) + " and " + type_name(init.type) + " " + dims_text(init.dims));
+    return c.fail(
+        "select_and_scatter's source and init value",
+        "the operand's element type (the init value a scalar)",
+        type_name(source.type) + " and " + type_name(init.type) + " " + dims_text(init.dims));
   for (const auto& d : c.attrs().window)
     if (d.base_dilation != 1 || d.window_dilation != 1)
-      return c.fail("select_and_scatter with a dilated window", "no dilation", std::to_string(d.base_dilation) + " and " + std::to_string(d.window_dilation));
+      return c.fail("select_and_scatter with a dilated window", "no dilation",
+                    std::to_string(d.base_dilation) + " and " + std::to_string(d.window_dilation));
   Windows w;
   if (!w.plan(c, x.dims, c.attrs().window)) return false;
   if (source.dims != w.out_dims())
-    return c.fail("select_and_scatter's source does not match the windows", dims_text(w.out_dims()), dims_text(source.dims));
+    return c.fail("select_and_scatter's source does not match the windows", dims_text(w.out_dims()),
+                  dims_text(source.dims));
   Tensor y;
   if (!check_result(c, c.out_type(0), 0, x.type, x.dims) || !c.alloc(0, &y)) return false;
   const std::size_t eb = elem_bytes(x.type);
-  for (std::int64_t i = 0; i < y.elements(); ++i) std::memcpy(y.data() + static_cast<std::size_t>(i) * eb, init.data(), eb);
+  for (std::int64_t i = 0; i < y.elements(); ++i)
+    std::memcpy(y.data() + static_cast<std::size_t>(i) * eb, init.data(), eb);
   const PairCompare sel = pair_compare(c, 0, x.type);
   const Comb k = combiner(c, 1, x.type);
   if (sel.ok && native_comb(k, x.type)) {
     bool ok = true;
     with_comb(k, [&](auto kk) {
       constexpr Comb K = decltype(kk)::value;
-      ok = for_native<K>(c, x.type, [&](auto e) { return select_and_scatter_native<K, decltype(e)>(c, w, sel, y); });
+      ok = for_native<K>(c, x.type, [&](auto e) {
+        return select_and_scatter_native<K, decltype(e)>(c, w, sel, y);
+      });
     });
     if (!ok) return false;
   } else if (!select_and_scatter_evaluated(c, w, y)) {
@@ -1120,53 +1282,69 @@ bool select_and_scatter(const OpCall& c) {
   return true;
 }
 
-// ---- scatter -------------------------------------------------------------------------------------------
+// ---- scatter
+// -------------------------------------------------------------------------------------------
 
 // scatter's index arithmetic, checked once: where each update's window starts in the operand and
 // how its window walks the operand and the updates.
 struct ScatterPlan {
-  Odometer points;               // update scatter dimensions: offset = in the updates, offset2 = in the indices
-  std::int64_t index_count = 1;  // components of one start index
-  std::int64_t index_step = 0;   // their stride in the indices
-  Dims start_stride, start_limit;  // start component k: its operand stride, its largest value (operand size − window size)
-  std::vector<std::pair<std::size_t, std::int64_t>> batch;  // (scatter point dimension, operand stride)
-  Odometer walk;                 // the window, contiguous runs merged: offset = in the operand, offset2 = in the updates
+  Odometer points;  // update scatter dimensions: offset = in the updates, offset2 = in the indices
+  std::int64_t index_count = 1;    // components of one start index
+  std::int64_t index_step = 0;     // their stride in the indices
+  Dims start_stride, start_limit;  // start component k: its operand stride, its largest value
+                                   // (operand size − window size)
+  std::vector<std::pair<std::size_t, std::int64_t>>
+      batch;      // (scatter point dimension, operand stride)
+  Odometer walk;  // the window, contiguous runs merged: offset = in the operand, offset2 = in the
+                  // updates
 };
 
-bool scatter_plan(const OpCall& c, const Tensor& x, const Tensor& indices, const Tensor& updates, ScatterPlan* p) {
+bool scatter_plan(const OpCall& c, const Tensor& x, const Tensor& indices, const Tensor& updates,
+                  ScatterPlan* p) {
   const hlo::ScatterDims& s = c.attrs().scatter;
   const std::size_t ro = x.dims.size(), ri = indices.dims.size(), ru = updates.dims.size();
   const std::string op = "scatter's ";
   const std::int64_t ivd = s.index_vector_dim;
   if (ivd < 0 || static_cast<std::size_t>(ivd) > ri)
-    return c.fail(op + "index_vector_dim", "in [0, " + std::to_string(ri) + "]", std::to_string(ivd));
+    return c.fail(op + "index_vector_dim", "in [0, " + std::to_string(ri) + "]",
+                  std::to_string(ivd));
   const bool has_ivd = static_cast<std::size_t>(ivd) < ri;
   p->index_count = has_ivd ? indices.dims[static_cast<std::size_t>(ivd)] : 1;
   std::vector<bool> is_window, inserted, batching, mapped, index_batching;
   if (!check_dim_list(c, s.update_window_dims, ru, "update_window_dims", &is_window) ||
       !check_dim_list(c, s.inserted_window_dims, ro, "inserted_window_dims", &inserted) ||
       !check_dim_list(c, s.input_batching_dims, ro, "input_batching_dims", &batching) ||
-      !check_dim_list(c, s.scatter_dims_to_operand_dims, ro, "scatter_dims_to_operand_dims", &mapped) ||
-      !check_dim_list(c, s.scatter_indices_batching_dims, ri, "scatter_indices_batching_dims", &index_batching))
+      !check_dim_list(c, s.scatter_dims_to_operand_dims, ro, "scatter_dims_to_operand_dims",
+                      &mapped) ||
+      !check_dim_list(c, s.scatter_indices_batching_dims, ri, "scatter_indices_batching_dims",
+                      &index_batching))
     return false;
   if (!std::is_sorted(s.update_window_dims.begin(), s.update_window_dims.end()))
     return c.fail(op + "update_window_dims", "sorted", dims_text(s.update_window_dims));
   for (std::size_t d = 0; d < ro; ++d)
     if ((inserted[d] && batching[d]) || (mapped[d] && batching[d]))
-      return c.fail(op + "operand dimension " + std::to_string(d), "in at most one of inserted_window_dims and input_batching_dims, and not both a batching and a mapped dimension",
+      return c.fail(op + "operand dimension " + std::to_string(d),
+                    "in at most one of inserted_window_dims and input_batching_dims, and not both "
+                    "a batching and a mapped dimension",
                     "both");
-  if (ro != s.update_window_dims.size() + s.inserted_window_dims.size() + s.input_batching_dims.size())
-    return c.fail(op + "operand rank", "update_window_dims + inserted_window_dims + input_batching_dims = " +
-                      std::to_string(s.update_window_dims.size() + s.inserted_window_dims.size() + s.input_batching_dims.size()),
+  if (ro !=
+      s.update_window_dims.size() + s.inserted_window_dims.size() + s.input_batching_dims.size())
+    return c.fail(op + "operand rank",
+                  "update_window_dims + inserted_window_dims + input_batching_dims = " +
+                      std::to_string(s.update_window_dims.size() + s.inserted_window_dims.size() +
+                                     s.input_batching_dims.size()),
                   std::to_string(ro));
   if (static_cast<std::int64_t>(s.scatter_dims_to_operand_dims.size()) != p->index_count)
-    return c.fail(op + "scatter_dims_to_operand_dims", std::to_string(p->index_count) + " dimensions (the index vector's size)",
+    return c.fail(op + "scatter_dims_to_operand_dims",
+                  std::to_string(p->index_count) + " dimensions (the index vector's size)",
                   dims_text(s.scatter_dims_to_operand_dims));
   if (s.input_batching_dims.size() != s.scatter_indices_batching_dims.size())
-    return c.fail(op + "batching dimensions", "as many in the input as in the indices",
-                  dims_text(s.input_batching_dims) + " and " + dims_text(s.scatter_indices_batching_dims));
+    return c.fail(
+        op + "batching dimensions", "as many in the input as in the indices",
+        dims_text(s.input_batching_dims) + " and " + dims_text(s.scatter_indices_batching_dims));
   if (has_ivd && index_batching[static_cast<std::size_t>(ivd)])
-    return c.fail(op + "scatter_indices_batching_dims", "not the index_vector_dim", std::to_string(ivd));
+    return c.fail(op + "scatter_indices_batching_dims", "not the index_vector_dim",
+                  std::to_string(ivd));
   // Update scatter dimensions pair with the indices' dimensions other than index_vector_dim.
   Dims point_dim_of_index(ri, -1);
   const Dims ust = strides_of(updates.dims), ist = strides_of(indices.dims);
@@ -1175,10 +1353,13 @@ bool scatter_plan(const OpCall& c, const Tensor& x, const Tensor& indices, const
     if (is_window[d]) continue;
     if (has_ivd && t == static_cast<std::size_t>(ivd)) ++t;
     if (t >= ri)
-      return c.fail(op + "updates have too many scatter dimensions", "one per dimension of the indices other than index_vector_dim",
+      return c.fail(op + "updates have too many scatter dimensions",
+                    "one per dimension of the indices other than index_vector_dim",
                     dims_text(updates.dims));
     if (updates.dims[d] != indices.dims[t])
-      return c.fail(op + "update dimension " + std::to_string(d), "the size of indices dimension " + std::to_string(t) + ", " + std::to_string(indices.dims[t]),
+      return c.fail(op + "update dimension " + std::to_string(d),
+                    "the size of indices dimension " + std::to_string(t) + ", " +
+                        std::to_string(indices.dims[t]),
                     std::to_string(updates.dims[d]));
     point_dim_of_index[t] = static_cast<std::int64_t>(p->points.size.size());
     p->points.add(updates.dims[d], ust[d], ist[t]);
@@ -1186,17 +1367,22 @@ bool scatter_plan(const OpCall& c, const Tensor& x, const Tensor& indices, const
   }
   if (has_ivd && t == static_cast<std::size_t>(ivd)) ++t;
   if (t != ri)
-    return c.fail(op + "updates have too few scatter dimensions", std::to_string(ri - (has_ivd ? 1 : 0)), std::to_string(p->points.size.size()));
+    return c.fail(op + "updates have too few scatter dimensions",
+                  std::to_string(ri - (has_ivd ? 1 : 0)), std::to_string(p->points.size.size()));
   p->index_step = has_ivd ? ist[static_cast<std::size_t>(ivd)] : 0;
   const Dims ost = strides_of(x.dims);
   for (std::size_t i = 0; i < s.input_batching_dims.size(); ++i) {
     const auto od = static_cast<std::size_t>(s.input_batching_dims[i]);
     const auto id = static_cast<std::size_t>(s.scatter_indices_batching_dims[i]);
     if (x.dims[od] != indices.dims[id])
-      return c.fail(op + "batching dimension " + std::to_string(od), "the size of indices dimension " + std::to_string(id), std::to_string(x.dims[od]));
-    p->batch.emplace_back(static_cast<std::size_t>(point_dim_of_index[id]), ost[od]);  // always in bounds: equal sizes
+      return c.fail(op + "batching dimension " + std::to_string(od),
+                    "the size of indices dimension " + std::to_string(id),
+                    std::to_string(x.dims[od]));
+    p->batch.emplace_back(static_cast<std::size_t>(point_dim_of_index[id]),
+                          ost[od]);  // always in bounds: equal sizes
   }
-  // The window: operand dimensions neither inserted nor batching, in order, pair with update_window_dims.
+  // The window: operand dimensions neither inserted nor batching, in order, pair with
+  // update_window_dims.
   Dims window(ro, 1);
   std::size_t wi = 0;
   for (std::size_t d = 0; d < ro; ++d) {
@@ -1204,7 +1390,9 @@ bool scatter_plan(const OpCall& c, const Tensor& x, const Tensor& indices, const
     const auto ud = static_cast<std::size_t>(s.update_window_dims[wi++]);
     const std::int64_t n = updates.dims[ud];
     if (n > x.dims[d])
-      return c.fail(op + "update window dimension " + std::to_string(ud), "at most operand dimension " + std::to_string(d) + "'s size, " + std::to_string(x.dims[d]),
+      return c.fail(op + "update window dimension " + std::to_string(ud),
+                    "at most operand dimension " + std::to_string(d) + "'s size, " +
+                        std::to_string(x.dims[d]),
                     std::to_string(n));
     window[d] = n;
     if (n == 1) continue;
@@ -1222,14 +1410,16 @@ bool scatter_plan(const OpCall& c, const Tensor& x, const Tensor& indices, const
   // dimensions no component names start at 0, always in bounds.
   for (auto d : s.scatter_dims_to_operand_dims) {
     p->start_stride.push_back(ost[static_cast<std::size_t>(d)]);
-    p->start_limit.push_back(x.dims[static_cast<std::size_t>(d)] - window[static_cast<std::size_t>(d)]);
+    p->start_limit.push_back(x.dims[static_cast<std::size_t>(d)] -
+                             window[static_cast<std::size_t>(d)]);
   }
   return true;
 }
 
 // The indices as int64 (an unsigned index past int64's range becomes negative: out of bounds).
 bool indices_as_i64(const OpCall& c, const Tensor& indices, Tensor* out) {
-  if (!hlo::is_integer(indices.type)) return c.fail("scatter's indices", "an integer tensor", type_name(indices.type));
+  if (!hlo::is_integer(indices.type))
+    return c.fail("scatter's indices", "an integer tensor", type_name(indices.type));
   if (!c.alloc(ElementType::S64, indices.dims, out)) return false;
   std::int64_t* o = out->as<std::int64_t>();
   const std::int64_t n = indices.elements();
@@ -1270,7 +1460,8 @@ bool for_each_window(const OpCall& c, ScatterPlan& p, const std::int64_t* idx, F
 }
 
 template <Comb K, class E>
-bool scatter_native(const OpCall& c, ScatterPlan& p, const std::int64_t* idx, const Tensor& updates, Tensor& y) {
+bool scatter_native(const OpCall& c, ScatterPlan& p, const std::int64_t* idx, const Tensor& updates,
+                    Tensor& y) {
   using S = typename E::Storage;
   S* out = y.as<S>();
   const S* upd = updates.as<S>();
@@ -1287,7 +1478,8 @@ bool scatter_native(const OpCall& c, ScatterPlan& p, const std::int64_t* idx, co
       if constexpr (K == Comb::Replace) {
         for (std::int64_t j = 0; j < n; ++j) o[j * os] = u[j * us];
       } else {
-        for (std::int64_t j = 0; j < n; ++j) o[j * os] = E::store(combine<K, E>(E::load(o[j * os]), E::load(u[j * us])));
+        for (std::int64_t j = 0; j < n; ++j)
+          o[j * os] = E::store(combine<K, E>(E::load(o[j * os]), E::load(u[j * us])));
       }
       // Step the runs (every dimension but the last).
       for (std::size_t d = m - 1; d-- > 0;) {
@@ -1303,7 +1495,8 @@ bool scatter_native(const OpCall& c, ScatterPlan& p, const std::int64_t* idx, co
   });
 }
 
-bool scatter_evaluated(const OpCall& c, ScatterPlan& p, const std::int64_t* idx, std::size_t n, std::vector<Tensor>& outs) {
+bool scatter_evaluated(const OpCall& c, ScatterPlan& p, const std::int64_t* idx, std::size_t n,
+                       std::vector<Tensor>& outs) {
   std::vector<ElementType> types;
   for (std::size_t i = 0; i < n; ++i) types.push_back(c.tensor(i).type);
   std::vector<ElementType> args = types;
@@ -1318,12 +1511,14 @@ bool scatter_evaluated(const OpCall& c, ScatterPlan& p, const std::int64_t* idx,
       for (std::size_t i = 0; i < n; ++i) {
         const std::size_t eb = elem_bytes(types[i]);
         std::memcpy(ev.arg(i), outs[i].data() + static_cast<std::size_t>(ob + w.offset) * eb, eb);
-        std::memcpy(ev.arg(n + i), c.tensor(n + 1 + i).data() + static_cast<std::size_t>(ub + w.offset2) * eb, eb);
+        std::memcpy(ev.arg(n + i),
+                    c.tensor(n + 1 + i).data() + static_cast<std::size_t>(ub + w.offset2) * eb, eb);
       }
       if (!ev.run()) return false;
       for (std::size_t i = 0; i < n; ++i) {
         const std::size_t eb = elem_bytes(types[i]);
-        std::memcpy(outs[i].data() + static_cast<std::size_t>(ob + w.offset) * eb, ev.result(i), eb);
+        std::memcpy(outs[i].data() + static_cast<std::size_t>(ob + w.offset) * eb, ev.result(i),
+                    eb);
       }
     }
     return true;
@@ -1335,10 +1530,13 @@ bool scatter_evaluated(const OpCall& c, ScatterPlan& p, const std::int64_t* idx,
 // and for windows outside the operand).
 bool scatter(const OpCall& c) {
   const std::size_t k = c.num_operands();
-  if (k < 3 || k % 2 != 1) return c.fail("scatter's operands", "N inputs, the indices, N updates", std::to_string(k) + " operands");
+  if (k < 3 || k % 2 != 1)
+    return c.fail("scatter's operands", "N inputs, the indices, N updates",
+                  std::to_string(k) + " operands");
   const std::size_t n = (k - 1) / 2;
   for (std::size_t i = 0; i < k; ++i)
-    if (!c.in(i).is_tensor()) return c.fail("scatter's operand " + std::to_string(i), "a tensor", "another value");
+    if (!c.in(i).is_tensor())
+      return c.fail("scatter's operand " + std::to_string(i), "a tensor", "another value");
   const Tensor& x0 = c.tensor(0);
   const Tensor& indices = c.tensor(n);
   const Tensor& u0 = c.tensor(n + 1);
@@ -1346,13 +1544,17 @@ bool scatter(const OpCall& c) {
     const Tensor& x = c.tensor(i);
     const Tensor& u = c.tensor(n + 1 + i);
     if (x.dims != x0.dims || u.dims != u0.dims || u.type != x.type)
-      return c.fail("scatter's input and update " + std::to_string(i), "inputs of one shape, updates of one shape, each update of its input's type",
-                    type_name(x.type) + " " + dims_text(x.dims) + " and " + type_name(u.type) + " " + dims_text(u.dims));
+      return c.fail("scatter's input and update " + std::to_string(i),
+                    "inputs of one shape, updates of one shape, each update of its input's type",
+                    type_name(x.type) + " " + dims_text(x.dims) + " and " + type_name(u.type) +
+                        " " + dims_text(u.dims));
   }
   ScatterPlan p;
   if (!scatter_plan(c, x0, indices, u0, &p)) return false;
   const auto types = result_types(c);
-  if (types.size() != n) return c.fail("scatter's results", std::to_string(n) + " results", std::to_string(types.size()));
+  if (types.size() != n)
+    return c.fail("scatter's results", std::to_string(n) + " results",
+                  std::to_string(types.size()));
   std::vector<Tensor> outs(n);
   for (std::size_t i = 0; i < n; ++i) {
     const Tensor& x = c.tensor(i);
@@ -1367,7 +1569,9 @@ bool scatter(const OpCall& c) {
     bool ok = true;
     with_comb(comb, [&](auto kk) {
       constexpr Comb K = decltype(kk)::value;
-      ok = for_native<K>(c, nt, [&](auto e) { return scatter_native<K, decltype(e)>(c, p, idx.as<std::int64_t>(), u0, outs[0]); });
+      ok = for_native<K>(c, nt, [&](auto e) {
+        return scatter_native<K, decltype(e)>(c, p, idx.as<std::int64_t>(), u0, outs[0]);
+      });
     });
     if (!ok) return false;
   } else if (!scatter_evaluated(c, p, idx.as<std::int64_t>(), n, outs)) {
@@ -1377,7 +1581,8 @@ bool scatter(const OpCall& c) {
   return true;
 }
 
-// ---- sort comparators -----------------------------------------------------------------------------
+// ---- sort comparators
+// -----------------------------------------------------------------------------
 
 // One key of a recognized comparator: operand `operand` ordered by `kind`, ascending or not.
 struct SortKey {
@@ -1431,7 +1636,9 @@ class ComparatorReader {
     names_.emplace_back(v, static_cast<int>(syms_.size() - 1));
   }
   const Sym* sym(int i) const { return i < 0 ? nullptr : &syms_[static_cast<std::size_t>(i)]; }
-  static bool float_compare(const Sym& s) { return s.ct == hlo::CompareType::Default || s.ct == hlo::CompareType::Float; }
+  static bool float_compare(const Sym& s) {
+    return s.ct == hlo::CompareType::Default || s.ct == hlo::CompareType::Float;
+  }
 
   void bind_op(const hlo::Instr& in) {
     const hlo::Function& f = *b_.fn;
@@ -1449,8 +1656,10 @@ class ComparatorReader {
             typename E::Storage raw;
             std::memcpy(&raw, lit.bytes.data(), sizeof raw);
             const auto v = E::load(raw);
-            if (v == 0) s.kind = Sym::Kind::Zero;
-            else if (std::isnan(v) && !std::signbit(v)) s.kind = Sym::Kind::NaN;
+            if (v == 0)
+              s.kind = Sym::Kind::Zero;
+            else if (std::isnan(v) && !std::signbit(v))
+              s.kind = Sym::Kind::NaN;
           }
         });
       }
@@ -1477,15 +1686,20 @@ class ComparatorReader {
     const Sym* cmp = sym(p);
     const Sym* val = sym(t);
     const Sym* x = sym(f);
-    if (!cmp || !val || !x || cmp->kind != Sym::Kind::Cmp || x->kind != Sym::Kind::Arg || !float_compare(*cmp)) return;
+    if (!cmp || !val || !x || cmp->kind != Sym::Kind::Cmp || x->kind != Sym::Kind::Arg ||
+        !float_compare(*cmp))
+      return;
     const Sym* l = sym(cmp->a);
     const Sym* r = sym(cmp->b);
     if (!l || !r) return;
     auto same_arg = [&](const Sym* s) { return s->kind == Sym::Kind::Arg && s->arg == x->arg; };
     std::uint8_t flag = 0;
-    if (cmp->dir == hlo::Comparison::NE && val->kind == Sym::Kind::NaN && same_arg(l) && same_arg(r)) flag = 2;
+    if (cmp->dir == hlo::Comparison::NE && val->kind == Sym::Kind::NaN && same_arg(l) &&
+        same_arg(r))
+      flag = 2;
     if (cmp->dir == hlo::Comparison::EQ && val->kind == Sym::Kind::Zero &&
-        ((same_arg(l) && r->kind == Sym::Kind::Zero) || (same_arg(r) && l->kind == Sym::Kind::Zero)))
+        ((same_arg(l) && r->kind == Sym::Kind::Zero) ||
+         (same_arg(r) && l->kind == Sym::Kind::Zero)))
       flag = 1;
     if (!flag) return;
     *out = *x;
@@ -1498,7 +1712,8 @@ class ComparatorReader {
     if (!s || s->kind != Sym::Kind::Cmp) return false;
     const Sym* l = sym(s->a);
     const Sym* r = sym(s->b);
-    if (!l || !r || l->kind != Sym::Kind::Arg || r->kind != Sym::Kind::Arg || l->canon != r->canon) return false;
+    if (!l || !r || l->kind != Sym::Kind::Arg || r->kind != Sym::Kind::Arg || l->canon != r->canon)
+      return false;
     if (l->arg / 2 != r->arg / 2 || l->arg == r->arg) return false;
     const ElementType t = c_.module.value_type(*b_.fn, b_.args[l->arg]).etype;
     KeyKind kind;
@@ -1511,15 +1726,18 @@ class ComparatorReader {
     key->kind = kind;
     *dir = s->dir;
     if (l->arg % 2 == 1) {  // compare(rhs, lhs)
-      if (*dir == hlo::Comparison::LT) *dir = hlo::Comparison::GT;
-      else if (*dir == hlo::Comparison::GT) *dir = hlo::Comparison::LT;
+      if (*dir == hlo::Comparison::LT)
+        *dir = hlo::Comparison::GT;
+      else if (*dir == hlo::Comparison::GT)
+        *dir = hlo::Comparison::LT;
     }
     return true;
   }
 
   bool strict(int i, SortKey* key) const {
     hlo::Comparison d;
-    if (!pair_key(i, key, &d) || (d != hlo::Comparison::LT && d != hlo::Comparison::GT)) return false;
+    if (!pair_key(i, key, &d) || (d != hlo::Comparison::LT && d != hlo::Comparison::GT))
+      return false;
     key->descending = d == hlo::Comparison::GT;
     return true;
   }
@@ -1527,7 +1745,8 @@ class ComparatorReader {
   bool equal(int i, const SortKey& key) const {
     SortKey k;
     hlo::Comparison d;
-    return pair_key(i, &k, &d) && d == hlo::Comparison::EQ && k.operand == key.operand && k.kind == key.kind;
+    return pair_key(i, &k, &d) && d == hlo::Comparison::EQ && k.operand == key.operand &&
+           k.kind == key.kind;
   }
 
   // less(k) | (equal(k) & rest), in any operand order, or a single strict compare.
@@ -1539,10 +1758,12 @@ class ComparatorReader {
     }
     const Sym* s = sym(i);
     if (!s || s->kind != Sym::Kind::Or) return false;
-    for (auto [first, second] : {std::pair<int, int>{s->a, s->b}, std::pair<int, int>{s->b, s->a}}) {
+    for (auto [first, second] :
+         {std::pair<int, int>{s->a, s->b}, std::pair<int, int>{s->b, s->a}}) {
       const Sym* both = sym(second);
       if (!strict(first, &key) || !both || both->kind != Sym::Kind::And) continue;
-      for (auto [eq, rest] : {std::pair<int, int>{both->a, both->b}, std::pair<int, int>{both->b, both->a}}) {
+      for (auto [eq, rest] :
+           {std::pair<int, int>{both->a, both->b}, std::pair<int, int>{both->b, both->a}}) {
         if (!equal(eq, key)) continue;
         std::vector<SortKey> more{key};
         if (lex(rest, &more)) {
@@ -1555,16 +1776,17 @@ class ComparatorReader {
   }
 };
 
-// ---- sort ----------------------------------------------------------------------------------------------
+// ---- sort
+// ----------------------------------------------------------------------------------------------
 
 // Writes len keys of one operand's slice (elements base, base + stride, ...), complemented for a
 // descending key.
-using KeyFill = void (*)(const std::uint8_t* data, std::int64_t base, std::int64_t stride, std::int64_t len, KeyKind kind,
-                         bool descending, std::uint64_t* out);
+using KeyFill = void (*)(const std::uint8_t* data, std::int64_t base, std::int64_t stride,
+                         std::int64_t len, KeyKind kind, bool descending, std::uint64_t* out);
 
 template <class E>
-void fill_keys(const std::uint8_t* data, std::int64_t base, std::int64_t stride, std::int64_t len, KeyKind kind, bool descending,
-               std::uint64_t* out) {
+void fill_keys(const std::uint8_t* data, std::int64_t base, std::int64_t stride, std::int64_t len,
+               KeyKind kind, bool descending, std::uint64_t* out) {
   const auto* p = reinterpret_cast<const typename E::Storage*>(data) + base;
   const std::uint64_t flip = descending ? ~std::uint64_t(0) : 0;
   for (std::int64_t j = 0; j < len; ++j) out[j] = key_of<E>(p[j * stride], kind) ^ flip;
@@ -1577,11 +1799,12 @@ KeyFill key_fill_for(ElementType t) {
 }
 
 // Moves the elements of one slice into the order of `perm`.
-using Permute = void (*)(const std::uint8_t* in, std::uint8_t* out, std::int64_t base, std::int64_t stride, std::int64_t len,
-                         const std::int64_t* perm);
+using Permute = void (*)(const std::uint8_t* in, std::uint8_t* out, std::int64_t base,
+                         std::int64_t stride, std::int64_t len, const std::int64_t* perm);
 
 template <class T>
-void permute(const std::uint8_t* in, std::uint8_t* out, std::int64_t base, std::int64_t stride, std::int64_t len, const std::int64_t* perm) {
+void permute(const std::uint8_t* in, std::uint8_t* out, std::int64_t base, std::int64_t stride,
+             std::int64_t len, const std::int64_t* perm) {
   const T* src = reinterpret_cast<const T*>(in) + base;
   T* dst = reinterpret_cast<T*>(out) + base;
   for (std::int64_t j = 0; j < len; ++j) dst[j * stride] = src[perm[j] * stride];
@@ -1645,20 +1868,29 @@ bool sort(const OpCall& c) {
   if (n == 0) return c.fail("sort without operands", "at least one", "none");
   for (std::size_t i = 0; i < n; ++i)
     if (!c.in(i).is_tensor() || c.tensor(i).dims != c.tensor(0).dims)
-      return c.fail("sort's operands differ in shape", dims_text(c.tensor(0).dims), c.in(i).is_tensor() ? dims_text(c.tensor(i).dims) : "another value");
+      return c.fail("sort's operands differ in shape", dims_text(c.tensor(0).dims),
+                    c.in(i).is_tensor() ? dims_text(c.tensor(i).dims) : "another value");
   const Dims& dims = c.tensor(0).dims;
   const auto rank = static_cast<std::int64_t>(dims.size());
   std::int64_t dim = c.attrs().dimension;
   if (dim < 0) dim += rank;
-  if (dim < 0 || dim >= rank) return c.fail("sort's dimension", "in [-" + std::to_string(rank) + ", " + std::to_string(rank) + ")", std::to_string(c.attrs().dimension));
+  if (dim < 0 || dim >= rank)
+    return c.fail("sort's dimension",
+                  "in [-" + std::to_string(rank) + ", " + std::to_string(rank) + ")",
+                  std::to_string(c.attrs().dimension));
   const auto types = result_types(c);
-  if (types.size() != n) return c.fail("sort's results", std::to_string(n) + " results", std::to_string(types.size()));
+  if (types.size() != n)
+    return c.fail("sort's results", std::to_string(n) + " results", std::to_string(types.size()));
   std::vector<Tensor> outs(n);
   std::vector<Permute> moves(n);
   for (std::size_t i = 0; i < n; ++i) {
-    if (!check_result(c, *types[i], i, c.tensor(i).type, dims) || !alloc_type(c, *types[i], &outs[i])) return false;
+    if (!check_result(c, *types[i], i, c.tensor(i).type, dims) ||
+        !alloc_type(c, *types[i], &outs[i]))
+      return false;
     moves[i] = permute_for(elem_bytes(c.tensor(i).type));
-    if (!moves[i]) return c.fail("sort of this element size", "1, 2, 4, 8 or 16 bytes", std::to_string(elem_bytes(c.tensor(i).type)));
+    if (!moves[i])
+      return c.fail("sort of this element size", "1, 2, 4, 8 or 16 bytes",
+                    std::to_string(elem_bytes(c.tensor(i).type)));
   }
   const auto d = static_cast<std::size_t>(dim);
   const std::int64_t len = dims[d];
@@ -1670,11 +1902,15 @@ bool sort(const OpCall& c) {
   Body b;
   std::vector<SortKey> keys;
   bool native = body_of(c, 0, &b) && b.args.size() == 2 * n;
-  for (std::size_t i = 0; native && i < b.args.size(); ++i) native = is_scalar_of(body_type(c, b, b.args[i]), c.tensor(i / 2).type);
+  for (std::size_t i = 0; native && i < b.args.size(); ++i)
+    native = is_scalar_of(body_type(c, b, b.args[i]), c.tensor(i / 2).type);
   native = native && ComparatorReader(c, b).read(&keys);
   Tensor perm_t, tmp_t, keys_t;  // scratch, counted against the memory cap
-  if (!c.alloc(ElementType::S64, {len}, &perm_t) || !c.alloc(ElementType::S64, {len}, &tmp_t)) return false;
-  if (native && !c.alloc(ElementType::U64, {static_cast<std::int64_t>(keys.size() + 4) * len}, &keys_t)) return false;
+  if (!c.alloc(ElementType::S64, {len}, &perm_t) || !c.alloc(ElementType::S64, {len}, &tmp_t))
+    return false;
+  if (native &&
+      !c.alloc(ElementType::U64, {static_cast<std::int64_t>(keys.size() + 4) * len}, &keys_t))
+    return false;
   std::int64_t* perm = perm_t.as<std::int64_t>();
   std::int64_t* tmp = tmp_t.as<std::int64_t>();
   std::vector<KeyFill> fills;
@@ -1682,7 +1918,8 @@ bool sort(const OpCall& c) {
   Evaluator ev(c, 0);
   if (!native) {
     std::vector<ElementType> args;
-    for (std::size_t i = 0; i < n; ++i) args.insert(args.end(), {c.tensor(i).type, c.tensor(i).type});
+    for (std::size_t i = 0; i < n; ++i)
+      args.insert(args.end(), {c.tensor(i).type, c.tensor(i).type});
     if (!ev.init(args, {ElementType::Pred})) return false;
   }
   const std::int64_t stride = st[d];
@@ -1696,11 +1933,12 @@ bool sort(const OpCall& c) {
       Keyed* pairs = reinterpret_cast<Keyed*>(kv);
       Keyed* scratch = pairs + len;
       std::uint64_t* more = kv + 4 * static_cast<std::size_t>(len);
-      fills[0](c.tensor(keys[0].operand).data(), base, stride, len, keys[0].kind, keys[0].descending, more);
+      fills[0](c.tensor(keys[0].operand).data(), base, stride, len, keys[0].kind,
+               keys[0].descending, more);
       for (std::int64_t j = 0; j < len; ++j) pairs[j] = {more[j], j};
       for (std::size_t k = 1; k < keys.size(); ++k)
-        fills[k](c.tensor(keys[k].operand).data(), base, stride, len, keys[k].kind, keys[k].descending,
-                 more + (k - 1) * static_cast<std::size_t>(len));
+        fills[k](c.tensor(keys[k].operand).data(), base, stride, len, keys[k].kind,
+                 keys[k].descending, more + (k - 1) * static_cast<std::size_t>(len));
       const std::size_t nk = keys.size();
       if (nk == 1) {
         stable_sort_by(pairs, scratch, len, [](const Keyed& x, const Keyed& y, bool* out) {
@@ -1731,7 +1969,8 @@ bool sort(const OpCall& c) {
           const std::size_t eb = elem_bytes(c.tensor(i).type);
           const std::uint8_t* data = c.tensor(i).data();
           std::memcpy(ev.arg(2 * i), data + static_cast<std::size_t>(base + x * stride) * eb, eb);
-          std::memcpy(ev.arg(2 * i + 1), data + static_cast<std::size_t>(base + y * stride) * eb, eb);
+          std::memcpy(ev.arg(2 * i + 1), data + static_cast<std::size_t>(base + y * stride) * eb,
+                      eb);
         }
         if (!ev.run()) return false;
         *out = ev.result(0)[0] != 0;
@@ -1739,13 +1978,15 @@ bool sort(const OpCall& c) {
       };
       if (!stable_sort_by(perm, tmp, len, less)) return false;
     }
-    for (std::size_t i = 0; i < n; ++i) moves[i](c.tensor(i).data(), outs[i].data(), base, stride, len, perm);
+    for (std::size_t i = 0; i < n; ++i)
+      moves[i](c.tensor(i).data(), outs[i].data(), base, stride, len, perm);
   }
   set_results(c, outs);
   return true;
 }
 
-// ---- chlo.top_k ---------------------------------------------------------------------------------------
+// ---- chlo.top_k
+// ---------------------------------------------------------------------------------------
 
 // The k largest elements of each row (the last dimension) in descending order, and their
 // indices: the total order for floats, ties by the lower index first.
@@ -1753,18 +1994,25 @@ bool top_k(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   if (x.dims.empty()) return c.fail("top_k of a scalar", "a tensor of rank 1 or more", "rank 0");
   const std::int64_t k = c.attrs().dimension, len = x.dims.back();
-  if (k < 0 || k > len) return c.fail("top_k's k", "in [0, " + std::to_string(len) + "]", std::to_string(k));
-  if (hlo::is_complex(x.type)) return c.fail("top_k of complex numbers", "an ordered element type", type_name(x.type));
+  if (k < 0 || k > len)
+    return c.fail("top_k's k", "in [0, " + std::to_string(len) + "]", std::to_string(k));
+  if (hlo::is_complex(x.type))
+    return c.fail("top_k of complex numbers", "an ordered element type", type_name(x.type));
   Dims out_dims = x.dims;
   out_dims.back() = k;
-  if (c.num_results() != 2) return c.fail("top_k's results", "values and indices", std::to_string(c.num_results()));
+  if (c.num_results() != 2)
+    return c.fail("top_k's results", "values and indices", std::to_string(c.num_results()));
   Tensor values, indices, keys_t, perm_t;
-  if (!check_result(c, c.out_type(0), 0, x.type, out_dims) || !check_result(c, c.out_type(1), 1, ElementType::S32, out_dims) ||
-      !c.alloc(0, &values) || !c.alloc(1, &indices) || !c.alloc(ElementType::U64, {len}, &keys_t) || !c.alloc(ElementType::S64, {len}, &perm_t))
+  if (!check_result(c, c.out_type(0), 0, x.type, out_dims) ||
+      !check_result(c, c.out_type(1), 1, ElementType::S32, out_dims) || !c.alloc(0, &values) ||
+      !c.alloc(1, &indices) || !c.alloc(ElementType::U64, {len}, &keys_t) ||
+      !c.alloc(ElementType::S64, {len}, &perm_t))
     return false;
   const KeyFill fill = key_fill_for(x.type);
   KeyKind kind;
-  key_kind_for(x.type, hlo::is_float(x.type) ? hlo::CompareType::TotalOrder : hlo::CompareType::Default, &kind);
+  key_kind_for(x.type,
+               hlo::is_float(x.type) ? hlo::CompareType::TotalOrder : hlo::CompareType::Default,
+               &kind);
   std::uint64_t* key = keys_t.as<std::uint64_t>();
   std::int64_t* perm = perm_t.as<std::int64_t>();
   std::int32_t* idx = indices.as<std::int32_t>();
@@ -1774,9 +2022,12 @@ bool top_k(const OpCall& c) {
     if (!c.keep_going()) return false;
     fill(x.data(), r * len, 1, len, kind, false, key);
     for (std::int64_t j = 0; j < len; ++j) perm[j] = j;
-    std::partial_sort(perm, perm + k, perm + len, [&](std::int64_t a, std::int64_t b) { return key[a] != key[b] ? key[a] > key[b] : a < b; });
+    std::partial_sort(perm, perm + k, perm + len, [&](std::int64_t a, std::int64_t b) {
+      return key[a] != key[b] ? key[a] > key[b] : a < b;
+    });
     for (std::int64_t j = 0; j < k; ++j) {
-      std::memcpy(values.data() + static_cast<std::size_t>(r * k + j) * eb, x.data() + static_cast<std::size_t>(r * len + perm[j]) * eb, eb);
+      std::memcpy(values.data() + static_cast<std::size_t>(r * k + j) * eb,
+                  x.data() + static_cast<std::size_t>(r * len + perm[j]) * eb, eb);
       idx[r * k + j] = static_cast<std::int32_t>(perm[j]);
     }
   }
@@ -1785,7 +2036,8 @@ bool top_k(const OpCall& c) {
   return true;
 }
 
-// ---- map -----------------------------------------------------------------------------------------------
+// ---- map
+// -----------------------------------------------------------------------------------------------
 
 // The body applied to the inputs' elements at each index.
 bool map(const OpCall& c) {
@@ -1794,13 +2046,17 @@ bool map(const OpCall& c) {
   const Dims& dims = c.tensor(0).dims;
   for (std::size_t i = 0; i < n; ++i)
     if (!c.in(i).is_tensor() || c.tensor(i).dims != dims)
-      return c.fail("map's operands differ in shape", dims_text(dims), c.in(i).is_tensor() ? dims_text(c.tensor(i).dims) : "another value");
+      return c.fail("map's operands differ in shape", dims_text(dims),
+                    c.in(i).is_tensor() ? dims_text(c.tensor(i).dims) : "another value");
   const Dims& md = c.attrs().dims;
   for (std::size_t i = 0; i < md.size(); ++i)
     if (md.size() != dims.size() || md[i] != static_cast<std::int64_t>(i))
-      return c.fail("map's dimensions", "every dimension in order, 0 to " + std::to_string(dims.size()) + " - 1", dims_text(md));
+      return c.fail("map's dimensions",
+                    "every dimension in order, 0 to " + std::to_string(dims.size()) + " - 1",
+                    dims_text(md));
   const hlo::Type& rt = c.out_type(0);
-  if (!rt.is_array() || rt.dims != dims) return c.fail("map's result", "the operands' shape " + dims_text(dims), rt.text);
+  if (!rt.is_array() || rt.dims != dims)
+    return c.fail("map's result", "the operands' shape " + dims_text(dims), rt.text);
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   const ElementType t = c.tensor(0).type;
@@ -1813,7 +2069,9 @@ bool map(const OpCall& c) {
       constexpr Comb K = decltype(kk)::value;
       ok = for_native<K>(c, nt, [&](auto e) {
         using E = decltype(e);
-        map2<E, E>(c.tensor(0), c.tensor(1), y, [](typename E::Compute a, typename E::Compute b) { return combine<K, E>(a, b); });
+        map2<E, E>(c.tensor(0), c.tensor(1), y, [](typename E::Compute a, typename E::Compute b) {
+          return combine<K, E>(a, b);
+        });
         return true;
       });
     });
@@ -1837,16 +2095,19 @@ bool map(const OpCall& c) {
   return true;
 }
 
-// ---- what runs ------------------------------------------------------------------------------------------
+// ---- what runs
+// ------------------------------------------------------------------------------------------
 
 std::string reduce_supported(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
   if (attrs && attrs->applies != OpCode::Unknown && comb_of(attrs->applies) == Comb::None)
-    return "reduce applying " + std::string(hlo::op_short_name(attrs->applies)) + " (not a reducer the interpreter runs)";
+    return "reduce applying " + std::string(hlo::op_short_name(attrs->applies)) +
+           " (not a reducer the interpreter runs)";
   return computable_types(op, attrs);
 }
 
 std::string top_k_supported(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
-  if (op.num_operands() == 1 && op.operand_type(0).is_array() && hlo::is_complex(op.operand_type(0).etype))
+  if (op.num_operands() == 1 && op.operand_type(0).is_array() &&
+      hlo::is_complex(op.operand_type(0).etype))
     return "top_k of complex numbers (they have no order)";
   return computable_types(op, attrs);
 }

@@ -22,10 +22,14 @@ bool constant(const OpCall& c) {
   const std::size_t eb = static_cast<std::size_t>(hlo::element_bytes(t.type));
   const std::size_t n = static_cast<std::size_t>(t.elements());
   if (lit.splat) {
-    if (lit.bytes.size() != eb) return c.fail("a splat constant of the wrong size", std::to_string(eb) + " bytes", std::to_string(lit.bytes.size()));
+    if (lit.bytes.size() != eb)
+      return c.fail("a splat constant of the wrong size", std::to_string(eb) + " bytes",
+                    std::to_string(lit.bytes.size()));
     for (std::size_t i = 0; i < n; ++i) std::memcpy(t.data() + i * eb, lit.bytes.data(), eb);
   } else {
-    if (lit.bytes.size() != n * eb) return c.fail("a constant of the wrong size", std::to_string(n * eb) + " bytes", std::to_string(lit.bytes.size()));
+    if (lit.bytes.size() != n * eb)
+      return c.fail("a constant of the wrong size", std::to_string(n * eb) + " bytes",
+                    std::to_string(lit.bytes.size()));
     if (n) std::memcpy(t.data(), lit.bytes.data(), n * eb);
   }
   c.set(0, std::move(t));
@@ -46,7 +50,8 @@ bool get_tuple_element(const OpCall& c) {
   const Value& t = c.in(0);
   const std::int64_t i = c.attrs().dimension;
   if (t.kind != Value::Kind::Tuple || i < 0 || static_cast<std::size_t>(i) >= t.tuple.size())
-    return c.fail("get_tuple_element index out of range", "an index below the tuple's size", std::to_string(i));
+    return c.fail("get_tuple_element index out of range", "an index below the tuple's size",
+                  std::to_string(i));
   c.set(0, t.tuple[static_cast<std::size_t>(i)]);
   return true;
 }
@@ -64,7 +69,8 @@ bool identity(const OpCall& c) {
 
 bool set_results(const OpCall& c, std::vector<Value>& results) {
   if (results.size() != c.num_results())
-    return c.fail(std::string(c.op().name) + " got " + std::to_string(results.size()) + " results from its body",
+    return c.fail(std::string(c.op().name) + " got " + std::to_string(results.size()) +
+                      " results from its body",
                   std::to_string(c.num_results()), std::to_string(results.size()));
   for (std::size_t i = 0; i < results.size(); ++i) c.set(i, std::move(results[i]));
   return true;
@@ -78,7 +84,8 @@ bool call(const OpCall& c) {
 }
 
 bool scalar_pred(const Value& v, bool* out) {
-  if (!v.is_tensor() || v.tensor.elements() != 1 || v.tensor.type != ElementType::Pred) return false;
+  if (!v.is_tensor() || v.tensor.elements() != 1 || v.tensor.type != ElementType::Pred)
+    return false;
   *out = v.tensor.data()[0] != 0;
   return true;
 }
@@ -94,11 +101,13 @@ bool while_loop(const OpCall& c) {
     if (!c.call_body(0, values, &cond)) return false;
     bool go = false;
     if (cond.size() != 1 || !scalar_pred(cond[0], &go))
-      return c.fail("while's condition did not give one boolean", "tensor<i1>", std::to_string(cond.size()) + " values");
+      return c.fail("while's condition did not give one boolean", "tensor<i1>",
+                    std::to_string(cond.size()) + " values");
     cond.clear();  // dead once read: not held while the body runs
     if (!go) break;
     if (n >= cap)
-      return c.fail("while ran past the iteration cap", "at most " + std::to_string(cap) + " iterations", "more");
+      return c.fail("while ran past the iteration cap",
+                    "at most " + std::to_string(cap) + " iterations", "more");
     if (!c.keep_going()) return false;
     std::vector<Value> next;
     if (!c.call_body(1, std::move(values), &next)) return false;
@@ -111,20 +120,28 @@ bool while_loop(const OpCall& c) {
 bool case_op(const OpCall& c) {
   const Tensor& t = c.tensor(0);
   std::int64_t index = 0;
-  if (t.type == ElementType::S32 && t.elements() == 1) index = *t.as<std::int32_t>();
-  else if (t.type == ElementType::Pred && t.elements() == 1) index = t.data()[0] ? 0 : 1;  // HLO: true → branch 0
-  else return c.fail("case's index is not a scalar i32", "tensor<i32>", hlo::to_string(c.in_type(0), c.module.dialect));
-  const std::size_t branches = c.op().regions.count ? c.op().regions.count : c.attrs().callees.size();
-  if (index < 0 || static_cast<std::size_t>(index) >= branches) index = static_cast<std::int64_t>(branches) - 1;
+  if (t.type == ElementType::S32 && t.elements() == 1)
+    index = *t.as<std::int32_t>();
+  else if (t.type == ElementType::Pred && t.elements() == 1)
+    index = t.data()[0] ? 0 : 1;  // HLO: true → branch 0
+  else
+    return c.fail("case's index is not a scalar i32", "tensor<i32>",
+                  hlo::to_string(c.in_type(0), c.module.dialect));
+  const std::size_t branches =
+      c.op().regions.count ? c.op().regions.count : c.attrs().callees.size();
+  if (index < 0 || static_cast<std::size_t>(index) >= branches)
+    index = static_cast<std::int64_t>(branches) - 1;
   std::vector<Value> args, results;
-  for (std::size_t i = 1; i < c.num_operands(); ++i) args.push_back(c.in(i));  // HLO passes branch operands
+  for (std::size_t i = 1; i < c.num_operands(); ++i)
+    args.push_back(c.in(i));  // HLO passes branch operands
   if (!c.call_body(static_cast<std::size_t>(index), std::move(args), &results)) return false;
   return set_results(c, results);
 }
 
 bool if_op(const OpCall& c) {
   bool p = false;
-  if (!scalar_pred(c.in(0), &p)) return c.fail("if's predicate is not a scalar i1", "tensor<i1>", "another type");
+  if (!scalar_pred(c.in(0), &p))
+    return c.fail("if's predicate is not a scalar i1", "tensor<i1>", "another type");
   std::vector<Value> results;
   if (!c.call_body(p ? 0 : 1, {}, &results)) return false;
   return set_results(c, results);
@@ -132,9 +149,12 @@ bool if_op(const OpCall& c) {
 
 bool custom_call(const OpCall& c) {
   const std::string& target = c.attrs().target;
-  if (!is_check(target)) return c.fail("custom_call " + target + " is not run by the interpreter", "a check call", target);
+  if (!is_check(target))
+    return c.fail("custom_call " + target + " is not run by the interpreter", "a check call",
+                  target);
   if (c.num_operands() != 2 || !c.in(0).is_tensor() || !c.in(1).is_tensor())
-    return c.fail(target + " needs two tensors", "(actual, expected)", std::to_string(c.num_operands()) + " operands");
+    return c.fail(target + " needs two tensors", "(actual, expected)",
+                  std::to_string(c.num_operands()) + " operands");
   CheckOutcome o = evaluate_check(target, c.tensor(0), c.tensor(1));
   o.line = c.op().line;
   o.column = c.op().column;
@@ -145,7 +165,8 @@ bool custom_call(const OpCall& c) {
 std::string any_values(const hlo::OpView&, const hlo::OpAttrs*) { return ""; }
 
 std::string check_call(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
-  if (!attrs || !is_check(attrs->target)) return "custom_call " + (attrs ? attrs->target : std::string()) + " has no meaning here";
+  if (!attrs || !is_check(attrs->target))
+    return "custom_call " + (attrs ? attrs->target : std::string()) + " has no meaning here";
   return computable_types(op, attrs);
 }
 

@@ -2,9 +2,9 @@
 // evaluator of functions and regions. Kernels reach it through OpCall.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <unordered_map>
-#include <functional>
 #include <vector>
 
 #include "interp/fused.h"
@@ -24,10 +24,11 @@ class Run {
   // Calls function `index` of the module on `args`.
   bool call(std::size_t index, std::vector<Value> args, std::vector<Value>* results);
   // Runs a region of a running function on `args` (its entry block's arguments), in `frame`.
-  bool region(const hlo::LFunction& lfn, const hlo::LRegion& r, std::vector<Value>& frame, std::vector<Value> args,
-              std::vector<Value>* results);
+  bool region(const hlo::LFunction& lfn, const hlo::LRegion& r, std::vector<Value>& frame,
+              std::vector<Value> args, std::vector<Value>* results);
 
-  bool fail_at(const hlo::Op& op, const std::string& what, const std::string& rule, const std::string& got);
+  bool fail_at(const hlo::Op& op, const std::string& what, const std::string& rule,
+               const std::string& got);
   bool fail(Error e);
   bool failed() const { return !error_.message.empty(); }
   const Error& error() const { return error_; }
@@ -56,7 +57,8 @@ class Run {
     return program_.dead_after(in);
   }
   // Runs one op through its kernel, untimed (a fusion's ops that run op by op).
-  bool execute_alone(const hlo::LFunction& lfn, const hlo::Instr& instr, std::vector<Value>& frame) {
+  bool execute_alone(const hlo::LFunction& lfn, const hlo::Instr& instr,
+                     std::vector<Value>& frame) {
     return execute(lfn, instr, frame, false);
   }
 
@@ -78,16 +80,20 @@ class Run {
   double progress_at_ = -1;
   const FusedProgram* fused_ = nullptr;
   std::vector<FusionRun> fusion_runs_;
-  const hlo::Op* entry_op_ = nullptr;  // the entry op running now (bodies' fusions name it)
+  const hlo::Op* entry_op_ = nullptr;   // the entry op running now (bodies' fusions name it)
   std::vector<char> body_fusion_seen_;  // by plan: a body's fusion already listed
   // Times `once` by the harness's rules (the warm run included): seconds per run and repeats.
-  bool time_repeated(const hlo::Op& op, const std::function<bool()>& once, double* seconds, std::uint64_t* repeats);
-  bool execute_fusion(const hlo::LFunction& lfn, const hlo::Instr& instr, std::size_t plan, std::vector<Value>& frame,
-                      bool entry, bool timed);  // when RunOptions::on_progress was last called (seconds), -1: never
+  bool time_repeated(const hlo::Op& op, const std::function<bool()>& once, double* seconds,
+                     std::uint64_t* repeats);
+  bool execute_fusion(
+      const hlo::LFunction& lfn, const hlo::Instr& instr, std::size_t plan,
+      std::vector<Value>& frame, bool entry,
+      bool timed);  // when RunOptions::on_progress was last called (seconds), -1: never
 
   // Releases the frame slots of the values that die at `in` (Program::dead).
   void release(const hlo::Instr& in, std::vector<Value>& frame);
-  bool execute(const hlo::LFunction& lfn, const hlo::Instr& instr, std::vector<Value>& frame, bool timed);
+  bool execute(const hlo::LFunction& lfn, const hlo::Instr& instr, std::vector<Value>& frame,
+               bool timed);
 };
 
 }  // namespace rl::interp

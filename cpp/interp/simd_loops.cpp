@@ -27,12 +27,18 @@ template <Binary Op>
 void scalar_loop(std::size_t i, std::size_t n, const float* a, const float* b, float* y) {
   for (; i < n; ++i) {
     const float x = a[i], z = b[i];
-    if constexpr (Op == Binary::Add) y[i] = x + z;
-    else if constexpr (Op == Binary::Subtract) y[i] = x - z;
-    else if constexpr (Op == Binary::Multiply) y[i] = x * z;
-    else if constexpr (Op == Binary::Divide) y[i] = x / z;
-    else if constexpr (Op == Binary::Maximum) y[i] = ieee_max_min<true>(x, z);
-    else y[i] = ieee_max_min<false>(x, z);
+    if constexpr (Op == Binary::Add)
+      y[i] = x + z;
+    else if constexpr (Op == Binary::Subtract)
+      y[i] = x - z;
+    else if constexpr (Op == Binary::Multiply)
+      y[i] = x * z;
+    else if constexpr (Op == Binary::Divide)
+      y[i] = x / z;
+    else if constexpr (Op == Binary::Maximum)
+      y[i] = ieee_max_min<true>(x, z);
+    else
+      y[i] = ieee_max_min<false>(x, z);
   }
 }
 
@@ -45,15 +51,21 @@ void loop(std::size_t n, const float* a, const float* b, float* y) {
     v128_t a0 = wasm_v128_load(a + i), a1 = wasm_v128_load(a + i + 4);
     v128_t b0 = wasm_v128_load(b + i), b1 = wasm_v128_load(b + i + 4);
     v128_t y0, y1;
-    if constexpr (Op == Binary::Add) y0 = wasm_f32x4_add(a0, b0), y1 = wasm_f32x4_add(a1, b1);
-    else if constexpr (Op == Binary::Subtract) y0 = wasm_f32x4_sub(a0, b0), y1 = wasm_f32x4_sub(a1, b1);
-    else if constexpr (Op == Binary::Multiply) y0 = wasm_f32x4_mul(a0, b0), y1 = wasm_f32x4_mul(a1, b1);
-    else if constexpr (Op == Binary::Divide) y0 = wasm_f32x4_div(a0, b0), y1 = wasm_f32x4_div(a1, b1);
+    if constexpr (Op == Binary::Add)
+      y0 = wasm_f32x4_add(a0, b0), y1 = wasm_f32x4_add(a1, b1);
+    else if constexpr (Op == Binary::Subtract)
+      y0 = wasm_f32x4_sub(a0, b0), y1 = wasm_f32x4_sub(a1, b1);
+    else if constexpr (Op == Binary::Multiply)
+      y0 = wasm_f32x4_mul(a0, b0), y1 = wasm_f32x4_mul(a1, b1);
+    else if constexpr (Op == Binary::Divide)
+      y0 = wasm_f32x4_div(a0, b0), y1 = wasm_f32x4_div(a1, b1);
     // f32x4.max/min are IEEE 754-2019 maximum/minimum; the NaN lanes then as the scalar rule says.
     else if constexpr (Op == Binary::Maximum)
-      y0 = nan_from_operands(wasm_f32x4_max(a0, b0), a0, b0), y1 = nan_from_operands(wasm_f32x4_max(a1, b1), a1, b1);
+      y0 = nan_from_operands(wasm_f32x4_max(a0, b0), a0, b0),
+      y1 = nan_from_operands(wasm_f32x4_max(a1, b1), a1, b1);
     else
-      y0 = nan_from_operands(wasm_f32x4_min(a0, b0), a0, b0), y1 = nan_from_operands(wasm_f32x4_min(a1, b1), a1, b1);
+      y0 = nan_from_operands(wasm_f32x4_min(a0, b0), a0, b0),
+      y1 = nan_from_operands(wasm_f32x4_min(a1, b1), a1, b1);
     wasm_v128_store(y + i, y0);
     wasm_v128_store(y + i + 4, y1);
   }
@@ -65,25 +77,44 @@ void loop(std::size_t n, const float* a, const float* b, float* y) {
 
 void f32_binary(Binary op, std::size_t n, const float* a, const float* b, float* y) {
   switch (op) {
-    case Binary::Add: return loop<Binary::Add>(n, a, b, y);
-    case Binary::Subtract: return loop<Binary::Subtract>(n, a, b, y);
-    case Binary::Multiply: return loop<Binary::Multiply>(n, a, b, y);
-    case Binary::Divide: return loop<Binary::Divide>(n, a, b, y);
-    case Binary::Maximum: return loop<Binary::Maximum>(n, a, b, y);
-    case Binary::Minimum: return loop<Binary::Minimum>(n, a, b, y);
+    case Binary::Add:
+      return loop<Binary::Add>(n, a, b, y);
+    case Binary::Subtract:
+      return loop<Binary::Subtract>(n, a, b, y);
+    case Binary::Multiply:
+      return loop<Binary::Multiply>(n, a, b, y);
+    case Binary::Divide:
+      return loop<Binary::Divide>(n, a, b, y);
+    case Binary::Maximum:
+      return loop<Binary::Maximum>(n, a, b, y);
+    case Binary::Minimum:
+      return loop<Binary::Minimum>(n, a, b, y);
   }
 }
 
 bool binary_of(hlo::OpCode code, Binary* op) {
   using hlo::OpCode;
   switch (code) {
-    case OpCode::Add: *op = Binary::Add; return true;
-    case OpCode::Subtract: *op = Binary::Subtract; return true;
-    case OpCode::Multiply: *op = Binary::Multiply; return true;
-    case OpCode::Divide: *op = Binary::Divide; return true;
-    case OpCode::Maximum: *op = Binary::Maximum; return true;
-    case OpCode::Minimum: *op = Binary::Minimum; return true;
-    default: return false;
+    case OpCode::Add:
+      *op = Binary::Add;
+      return true;
+    case OpCode::Subtract:
+      *op = Binary::Subtract;
+      return true;
+    case OpCode::Multiply:
+      *op = Binary::Multiply;
+      return true;
+    case OpCode::Divide:
+      *op = Binary::Divide;
+      return true;
+    case OpCode::Maximum:
+      *op = Binary::Maximum;
+      return true;
+    case OpCode::Minimum:
+      *op = Binary::Minimum;
+      return true;
+    default:
+      return false;
   }
 }
 

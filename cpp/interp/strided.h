@@ -77,12 +77,23 @@ struct Bytes16 {
 template <class F>
 bool by_size(std::size_t bytes, F&& f) {
   switch (bytes) {
-    case 1: f(std::uint8_t{}); return true;
-    case 2: f(std::uint16_t{}); return true;
-    case 4: f(std::uint32_t{}); return true;
-    case 8: f(std::uint64_t{}); return true;
-    case 16: f(Bytes16{}); return true;
-    default: return false;
+    case 1:
+      f(std::uint8_t{});
+      return true;
+    case 2:
+      f(std::uint16_t{});
+      return true;
+    case 4:
+      f(std::uint32_t{});
+      return true;
+    case 8:
+      f(std::uint64_t{});
+      return true;
+    case 16:
+      f(Bytes16{});
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -176,7 +187,8 @@ inline bool copy_box_bytes(std::size_t element_bytes, const Box& b, const void* 
 }
 
 // Fills `count` elements of `element_bytes` each with the element at `value`.
-inline bool fill_bytes(std::size_t element_bytes, void* dst, std::int64_t count, const void* value) {
+inline bool fill_bytes(std::size_t element_bytes, void* dst, std::int64_t count,
+                       const void* value) {
   return by_size(element_bytes, [&](auto tag) {
     using T = decltype(tag);
     T v;

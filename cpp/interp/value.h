@@ -41,7 +41,8 @@ class Memory {
 class Storage {
  public:
   // Null when the cap or the heap refuses `bytes`.
-  static std::shared_ptr<Storage> allocate(const std::shared_ptr<Memory>& memory, std::size_t bytes);
+  static std::shared_ptr<Storage> allocate(const std::shared_ptr<Memory>& memory,
+                                           std::size_t bytes);
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
@@ -66,13 +67,20 @@ struct Tensor {
     for (auto d : dims) n *= d;
     return n;
   }
-  std::size_t bytes() const { return static_cast<std::size_t>(elements()) * static_cast<std::size_t>(hlo::element_bytes(type)); }
+  std::size_t bytes() const {
+    return static_cast<std::size_t>(elements()) *
+           static_cast<std::size_t>(hlo::element_bytes(type));
+  }
   std::uint8_t* data() { return storage ? storage->data() : nullptr; }
   const std::uint8_t* data() const { return storage ? storage->data() : nullptr; }
   template <class T>
-  T* as() { return reinterpret_cast<T*>(data()); }
+  T* as() {
+    return reinterpret_cast<T*>(data());
+  }
   template <class T>
-  const T* as() const { return reinterpret_cast<const T*>(data()); }
+  const T* as() const {
+    return reinterpret_cast<const T*>(data());
+  }
   // No one else holds the buffer: it may be written in place.
   bool unique() const { return storage && storage.use_count() == 1; }
 };

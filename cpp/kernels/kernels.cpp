@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <utility>
 
 #include "common/numbers.h"
@@ -21,8 +21,10 @@ void pack_b_panels(std::size_t nr, std::size_t k, std::size_t n, const float* b,
 }
 
 void MatmulVariant::pack(std::size_t k, std::size_t n, const float* b, float* packed) const {
-  if (packs_b) pack_b_panels(std::size_t(nr), k, n, b, packed);
-  else std::memcpy(packed, b, k * n * sizeof(float));
+  if (packs_b)
+    pack_b_panels(std::size_t(nr), k, n, b, packed);
+  else
+    std::memcpy(packed, b, k * n * sizeof(float));
 }
 
 const std::vector<MatmulVariant>& matmul_variants() {
@@ -96,8 +98,9 @@ Result<std::size_t> dimension(const char* name, double value) {
   auto n = positive_integer(name, value);
   if (!n) return Result<std::size_t>::failure_from(n);
   if (value > double(kMaxKernelBytes)) {  // already far past the cap; keeps the products small
-    return Result<std::size_t>::failure_for(name, std::string(name) + " = " + format_number(value) +
-                                        " makes the kernel's buffers pass the 256 MiB cap");
+    return Result<std::size_t>::failure_for(name,
+                                            std::string(name) + " = " + format_number(value) +
+                                                " makes the kernel's buffers pass the 256 MiB cap");
   }
   return Result<std::size_t>::success(static_cast<std::size_t>(n.value()));
 }
@@ -114,7 +117,8 @@ Result<MatmulShape> check_matmul_shape(double m_in, double k_in, double n_in) {
   // In 128 bits: m·k alone can pass 2^64 here.
   const Count M = m.value(), K = k.value(), N = n.value();
   constexpr Count kWidestTile = 8;
-  const Count floats = M * K + K * N + M * N + (N + kWidestTile - 1) / kWidestTile * kWidestTile * K;
+  const Count floats =
+      M * K + K * N + M * N + (N + kWidestTile - 1) / kWidestTile * kWidestTile * K;
   const Count bytes = floats * 4;
   if (bytes > kMaxKernelBytes) {
     return R::failure("m=" + std::to_string(m.value()) + ", k=" + std::to_string(k.value()) +
@@ -180,8 +184,8 @@ void fill_lesson_inputs(MatmulBuffers& buffers) {
   for (std::size_t i = 0; i < buffers.b.size(); ++i) buffers.b[i] = static_cast<float>(i) / 128;
 }
 
-void matmul_reference(std::size_t m, std::size_t k, std::size_t n, const float* a,
-                      const float* b, bool fused_tanh, double* c) {
+void matmul_reference(std::size_t m, std::size_t k, std::size_t n, const float* a, const float* b,
+                      bool fused_tanh, double* c) {
   for (std::size_t i = 0; i < m; ++i) {
     for (std::size_t j = 0; j < n; ++j) {
       double sum = 0;
@@ -198,7 +202,8 @@ Result<CheckResult> check_matmul(const MatmulVariant& variant, MatmulBuffers& bu
   std::vector<double> reference(s.m * s.n);
   matmul_reference(s.m, s.k, s.n, buffers.a.data(), buffers.b.data(), variant.fused_tanh,
                    reference.data());
-  return Result<CheckResult>::success(check_lesson_rule(buffers.c.data(), reference.data(), reference.size()));
+  return Result<CheckResult>::success(
+      check_lesson_rule(buffers.c.data(), reference.data(), reference.size()));
 }
 
 CheckResult check_lesson_rule(const float* got, const double* reference, std::size_t count) {

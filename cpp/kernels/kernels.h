@@ -27,7 +27,7 @@ using TanhFn = void (*)(std::size_t count, const float* x, float* y);
 // y[i] = f(x[i]) for i < count (math_impl.h's functions); in place allowed.
 using MathArrayFn = void (*)(MathFn f, std::size_t count, const float* x, float* y);
 
-#define RL_MATMUL(name, isa, mr, nr, fused, packs_b)                                       \
+#define RL_MATMUL(name, isa, mr, nr, fused, packs_b)                                        \
   void name(std::size_t, std::size_t, std::size_t, const float*, std::size_t, const float*, \
             float*, std::size_t);
 #define RL_TANH(name, isa) void name(std::size_t, const float*, float*);
@@ -130,15 +130,15 @@ void fill_uniform(float* x, std::size_t count, std::uint32_t seed);
 void fill_lesson_inputs(MatmulBuffers& buffers);
 
 // ---- references: naive, in double ----------------------------------------------------------
-void matmul_reference(std::size_t m, std::size_t k, std::size_t n, const float* a,
-                      const float* b, bool fused_tanh, double* c);
+void matmul_reference(std::size_t m, std::size_t k, std::size_t n, const float* a, const float* b,
+                      bool fused_tanh, double* c);
 
 // The lesson's rule, numpy's assert_allclose(rtol=atol=2e-5): |x − y| ≤ 2e-5 + 2e-5·|y|.
 constexpr double kLessonAtol = 2e-5, kLessonRtol = 2e-5;
 
 struct CheckResult {
-  double max_abs_error = 0;   // max |x − y|
-  double worst_ratio = 0;     // max |x − y| / (atol + rtol·|y|): passes while ≤ 1
+  double max_abs_error = 0;  // max |x − y|
+  double worst_ratio = 0;    // max |x − y| / (atol + rtol·|y|): passes while ≤ 1
   bool passed = true;
   std::size_t worst_index = 0;
   float worst_value = 0;

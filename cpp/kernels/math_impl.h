@@ -49,7 +49,8 @@ template <class Ops>
 struct Consts {
   using V = typename Ops::V;
   using VI = typename Ops::VI;
-  static constexpr float kMagic = 12582912.0f;  // 1.5·2^23: x + kMagic − kMagic rounds x to an integer
+  static constexpr float kMagic =
+      12582912.0f;  // 1.5·2^23: x + kMagic − kMagic rounds x to an integer
 };
 
 template <class Ops>
@@ -79,7 +80,8 @@ inline typename Ops::V keep_nan_input(typename Ops::V x, typename Ops::V y) {
   using VI = typename Ops::VI;
   const VI xnan = Ops::ne(x, x);
   const VI xq = Ops::or_bits(Ops::bits(x), Ops::splat_bits(0x00400000u));
-  return Ops::from_bits(Ops::or_bits(Ops::andnot_bits(Ops::bits(y), xnan), Ops::and_bits(xq, xnan)));
+  return Ops::from_bits(
+      Ops::or_bits(Ops::andnot_bits(Ops::bits(y), xnan), Ops::and_bits(xq, xnan)));
 }
 
 template <class Ops>
@@ -164,7 +166,8 @@ inline typename Ops::V expm1(typename Ops::V x) {
   using V = typename Ops::V;
   const V xc = Ops::pmin(Ops::pmax(x, Ops::splat(-30.0f)), Ops::splat(89.0f));
   const V y = expm1_core<Ops>(xc);
-  return keep_nan_input<Ops>(x, Ops::select(Ops::eq(x, Ops::splat(0.0f)), x, y));  // ±0 keeps its sign
+  return keep_nan_input<Ops>(x,
+                             Ops::select(Ops::eq(x, Ops::splat(0.0f)), x, y));  // ±0 keeps its sign
 }
 
 // log(u) + c for u > 0 finite (c a small correction, log1p's), after fdlibm's logf (FreeBSD
@@ -182,15 +185,19 @@ inline typename Ops::V log_core(typename Ops::V u, typename Ops::V c) {
   const VI ix = Ops::add_bits(Ops::bits(u), Ops::splat_bits(0x3F800000u - 0x3F3504F3u));
   // The biased exponent as a float: its bits added to 1.5·2^23's.
   const V magic = Ops::splat(Consts<Ops>::kMagic);
-  const V kbiased = Ops::sub(Ops::from_bits(Ops::add_bits(Ops::shr_bits(ix, 23), Ops::bits(magic))), magic);
+  const V kbiased =
+      Ops::sub(Ops::from_bits(Ops::add_bits(Ops::shr_bits(ix, 23), Ops::bits(magic))), magic);
   const V k = Ops::sub(kbiased, bias);
-  const V m = Ops::from_bits(Ops::add_bits(Ops::and_bits(ix, Ops::splat_bits(0x007FFFFFu)), Ops::splat_bits(0x3F3504F3u)));
+  const V m = Ops::from_bits(
+      Ops::add_bits(Ops::and_bits(ix, Ops::splat_bits(0x007FFFFFu)), Ops::splat_bits(0x3F3504F3u)));
   const V f = Ops::sub(m, Ops::splat(1.0f));
   const V s = Ops::div(f, Ops::add(Ops::splat(2.0f), f));
   const V z = Ops::mul(s, s);
   const V w = Ops::mul(z, z);
-  const V t1 = Ops::mul(w, Ops::add(Ops::splat(0x1.999c26p-2f), Ops::mul(w, Ops::splat(0x1.f13c4cp-3f))));
-  const V t2 = Ops::mul(z, Ops::add(Ops::splat(0x1.555554p-1f), Ops::mul(w, Ops::splat(0x1.23d3dcp-2f))));
+  const V t1 =
+      Ops::mul(w, Ops::add(Ops::splat(0x1.999c26p-2f), Ops::mul(w, Ops::splat(0x1.f13c4cp-3f))));
+  const V t2 =
+      Ops::mul(z, Ops::add(Ops::splat(0x1.555554p-1f), Ops::mul(w, Ops::splat(0x1.23d3dcp-2f))));
   const V R = Ops::add(t2, t1);
   const V hfsq = Ops::mul(Ops::splat(0.5f), Ops::mul(f, f));
   constexpr float kLogLn2Hi = 6.9313812256e-01f;  // 0x3F317180: k·kLogLn2Hi exact for |k| < 2^8
@@ -222,7 +229,8 @@ inline typename Ops::V log1p(typename Ops::V x) {
   const V zero = Ops::splat(0.0f);
   const V inf = Ops::splat(INFINITY);
   const V u = Ops::add(one, x);
-  const V err = Ops::select(Ops::lt(one, x), Ops::sub(one, Ops::sub(u, x)), Ops::sub(x, Ops::sub(u, one)));
+  const V err =
+      Ops::select(Ops::lt(one, x), Ops::sub(one, Ops::sub(u, x)), Ops::sub(x, Ops::sub(u, one)));
   const V uc = Ops::select(Ops::lt(zero, u), u, one);  // u ≤ 0 is replaced below
   V y = log_core<Ops>(uc, Ops::div(err, uc));
   y = Ops::select(Ops::eq(x, inf), inf, y);
@@ -310,7 +318,8 @@ template <class Ops, class F>
 inline typename Ops::V trig_far(typename Ops::V x, typename Ops::V y, F f) {
   using VI = typename Ops::VI;
   const auto ax = abs<Ops>(x);
-  const VI far = Ops::and_bits(Ops::lt(Ops::splat(kTrigMaxReduced), ax), Ops::lt(ax, Ops::splat(INFINITY)));
+  const VI far =
+      Ops::and_bits(Ops::lt(Ops::splat(kTrigMaxReduced), ax), Ops::lt(ax, Ops::splat(INFINITY)));
   if (!Ops::any(far)) return y;
   constexpr int W = Ops::kWidth;
   float xs[W], ys[W], ms[W];
@@ -344,14 +353,14 @@ inline typename Ops::V trig(typename Ops::V x) {
   VI flip;  // bit 31: negate
   const VI xsign = Ops::and_bits(Ops::bits(x), Ops::splat_bits(0x80000000u));
   if constexpr (T == Trig::Sin) {
-    y = Ops::select(odd, c, s);                                            // sin(|x|) up to sign
+    y = Ops::select(odd, c, s);  // sin(|x|) up to sign
     flip = Ops::xor_bits(Ops::shl_bits(Ops::and_bits(q, Ops::splat_bits(2u)), 30), xsign);
   } else if constexpr (T == Trig::Cos) {
     y = Ops::select(odd, s, c);
     flip = Ops::shl_bits(Ops::and_bits(Ops::add_bits(q, one), Ops::splat_bits(2u)), 30);
   } else {
-    y = Ops::div(Ops::select(odd, c, s), Ops::select(odd, s, c));          // tan or cot of r
-    flip = Ops::xor_bits(Ops::shl_bits(Ops::and_bits(q, one), 31), xsign); // −cot on odd q
+    y = Ops::div(Ops::select(odd, c, s), Ops::select(odd, s, c));           // tan or cot of r
+    flip = Ops::xor_bits(Ops::shl_bits(Ops::and_bits(q, one), 31), xsign);  // −cot on odd q
   }
   y = Ops::from_bits(Ops::xor_bits(Ops::bits(y), flip));
   if constexpr (T == Trig::Sin) {
@@ -367,10 +376,11 @@ inline typename Ops::V trig(typename Ops::V x) {
   return keep_nan<Ops>(x, y);
 }
 
-// erf, after Arm's optimized-routines erff (math/erff.c; its minimax coefficients, math/erff_data.c): for
-// |x| < 0.921875, x + x·A(x²) with A of degree 5 in x²; for |x| in [0.921875, 4),
-// 1 − e^−(a + a·B(a)), a = |x|, B of degree 6; ±1 beyond (erfc(4) = 1.5e-8 is below half an ulp
-// of 1). Arm evaluates it with FMAs; here every step rounds, which the measured error includes.
+// erf, after Arm's optimized-routines erff (math/erff.c; its minimax coefficients,
+// math/erff_data.c): for |x| < 0.921875, x + x·A(x²) with A of degree 5 in x²; for |x| in
+// [0.921875, 4), 1 − e^−(a + a·B(a)), a = |x|, B of degree 6; ±1 beyond (erfc(4) = 1.5e-8 is below
+// half an ulp of 1). Arm evaluates it with FMAs; here every step rounds, which the measured error
+// includes.
 template <class Ops>
 inline typename Ops::V erf(typename Ops::V x) {
   using V = typename Ops::V;
@@ -392,8 +402,10 @@ inline typename Ops::V erf(typename Ops::V x) {
   r = Ops::add(Ops::mul(r, a), Ops::splat(0x1.079d0cp-3f));
   r = Ops::add(Ops::mul(r, a), a);
   const V big = Ops::sub(Ops::splat(1.0f), exp<Ops>(Ops::sub(Ops::splat(0.0f), r)));
-  const V signed_big = Ops::from_bits(Ops::or_bits(Ops::bits(big), Ops::and_bits(Ops::bits(x), Ops::splat_bits(0x80000000u))));
-  return keep_nan_input<Ops>(x, Ops::select(Ops::lt(abs<Ops>(x), Ops::splat(0.921875f)), small, signed_big));
+  const V signed_big = Ops::from_bits(
+      Ops::or_bits(Ops::bits(big), Ops::and_bits(Ops::bits(x), Ops::splat_bits(0x80000000u))));
+  return keep_nan_input<Ops>(
+      x, Ops::select(Ops::lt(abs<Ops>(x), Ops::splat(0.921875f)), small, signed_big));
 }
 
 // sqrt is the instruction (correctly rounded); below 0 the NaN is 0x7FC00000 (keep_nan).
@@ -411,18 +423,30 @@ inline typename Ops::V rsqrt(typename Ops::V x) {
 
 template <class Ops, MathFn F>
 inline typename Ops::V apply(typename Ops::V x) {
-  if constexpr (F == MathFn::Exp) return exp<Ops>(x);
-  else if constexpr (F == MathFn::Expm1) return expm1<Ops>(x);
-  else if constexpr (F == MathFn::Log) return log<Ops>(x);
-  else if constexpr (F == MathFn::Log1p) return log1p<Ops>(x);
-  else if constexpr (F == MathFn::Logistic) return logistic<Ops>(x);
-  else if constexpr (F == MathFn::Tanh) return tanh<Ops>(x);
-  else if constexpr (F == MathFn::Sin) return trig<Ops, Trig::Sin>(x);
-  else if constexpr (F == MathFn::Cos) return trig<Ops, Trig::Cos>(x);
-  else if constexpr (F == MathFn::Tan) return trig<Ops, Trig::Tan>(x);
-  else if constexpr (F == MathFn::Erf) return erf<Ops>(x);
-  else if constexpr (F == MathFn::Sqrt) return sqrt<Ops>(x);
-  else return rsqrt<Ops>(x);
+  if constexpr (F == MathFn::Exp)
+    return exp<Ops>(x);
+  else if constexpr (F == MathFn::Expm1)
+    return expm1<Ops>(x);
+  else if constexpr (F == MathFn::Log)
+    return log<Ops>(x);
+  else if constexpr (F == MathFn::Log1p)
+    return log1p<Ops>(x);
+  else if constexpr (F == MathFn::Logistic)
+    return logistic<Ops>(x);
+  else if constexpr (F == MathFn::Tanh)
+    return tanh<Ops>(x);
+  else if constexpr (F == MathFn::Sin)
+    return trig<Ops, Trig::Sin>(x);
+  else if constexpr (F == MathFn::Cos)
+    return trig<Ops, Trig::Cos>(x);
+  else if constexpr (F == MathFn::Tan)
+    return trig<Ops, Trig::Tan>(x);
+  else if constexpr (F == MathFn::Erf)
+    return erf<Ops>(x);
+  else if constexpr (F == MathFn::Sqrt)
+    return sqrt<Ops>(x);
+  else
+    return rsqrt<Ops>(x);
 }
 
 // y[i] = F(x[i]) for i < count; in place allowed. Two vectors a step (independent work for the
@@ -463,18 +487,30 @@ inline void tanh_array(std::size_t count, const float* x, float* y) {
 template <class Ops>
 inline void math_array(MathFn f, std::size_t count, const float* x, float* y) {
   switch (f) {
-    case MathFn::Exp: return vmath::map<Ops, MathFn::Exp>(count, x, y);
-    case MathFn::Expm1: return vmath::map<Ops, MathFn::Expm1>(count, x, y);
-    case MathFn::Log: return vmath::map<Ops, MathFn::Log>(count, x, y);
-    case MathFn::Log1p: return vmath::map<Ops, MathFn::Log1p>(count, x, y);
-    case MathFn::Logistic: return vmath::map<Ops, MathFn::Logistic>(count, x, y);
-    case MathFn::Tanh: return vmath::map<Ops, MathFn::Tanh>(count, x, y);
-    case MathFn::Sin: return vmath::map<Ops, MathFn::Sin>(count, x, y);
-    case MathFn::Cos: return vmath::map<Ops, MathFn::Cos>(count, x, y);
-    case MathFn::Tan: return vmath::map<Ops, MathFn::Tan>(count, x, y);
-    case MathFn::Erf: return vmath::map<Ops, MathFn::Erf>(count, x, y);
-    case MathFn::Sqrt: return vmath::map<Ops, MathFn::Sqrt>(count, x, y);
-    case MathFn::Rsqrt: return vmath::map<Ops, MathFn::Rsqrt>(count, x, y);
+    case MathFn::Exp:
+      return vmath::map<Ops, MathFn::Exp>(count, x, y);
+    case MathFn::Expm1:
+      return vmath::map<Ops, MathFn::Expm1>(count, x, y);
+    case MathFn::Log:
+      return vmath::map<Ops, MathFn::Log>(count, x, y);
+    case MathFn::Log1p:
+      return vmath::map<Ops, MathFn::Log1p>(count, x, y);
+    case MathFn::Logistic:
+      return vmath::map<Ops, MathFn::Logistic>(count, x, y);
+    case MathFn::Tanh:
+      return vmath::map<Ops, MathFn::Tanh>(count, x, y);
+    case MathFn::Sin:
+      return vmath::map<Ops, MathFn::Sin>(count, x, y);
+    case MathFn::Cos:
+      return vmath::map<Ops, MathFn::Cos>(count, x, y);
+    case MathFn::Tan:
+      return vmath::map<Ops, MathFn::Tan>(count, x, y);
+    case MathFn::Erf:
+      return vmath::map<Ops, MathFn::Erf>(count, x, y);
+    case MathFn::Sqrt:
+      return vmath::map<Ops, MathFn::Sqrt>(count, x, y);
+    case MathFn::Rsqrt:
+      return vmath::map<Ops, MathFn::Rsqrt>(count, x, y);
   }
 }
 

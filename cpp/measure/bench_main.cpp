@@ -42,13 +42,17 @@ std::vector<Size> parse_sizes(const char* text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<Size> sizes = {{32, 16, 8}, {64, 64, 64}, {128, 128, 128}, {256, 256, 256}, {512, 512, 512}};
+  std::vector<Size> sizes = {
+      {32, 16, 8}, {64, 64, 64}, {128, 128, 128}, {256, 256, 256}, {512, 512, 512}};
   double min_sample_seconds = 0.1;
   int samples = 5;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) sizes = parse_sizes(argv[++i]);
-    else if (!std::strcmp(argv[i], "--min-sample-seconds") && i + 1 < argc) min_sample_seconds = std::atof(argv[++i]);
-    else if (!std::strcmp(argv[i], "--samples") && i + 1 < argc) samples = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc)
+      sizes = parse_sizes(argv[++i]);
+    else if (!std::strcmp(argv[i], "--min-sample-seconds") && i + 1 < argc)
+      min_sample_seconds = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--samples") && i + 1 < argc)
+      samples = std::atoi(argv[++i]);
     else {
       std::fprintf(stderr, "rl_bench: unknown argument \"%s\"\n", argv[i]);
       return 1;
@@ -88,7 +92,10 @@ int main(int argc, char** argv) {
       JsonWriter w;
       w.begin_object().key("m").value(z.m).key("k").value(z.k).key("n").value(z.n);
       w.key("kernel").value(v.name).key("isa").value(v.isa).key("fused_tanh").value(v.fused_tanh);
-      w.key("median_seconds").value(t->median).key("repeats").integer(static_cast<long long>(t->repeats));
+      w.key("median_seconds")
+          .value(t->median)
+          .key("repeats")
+          .integer(static_cast<long long>(t->repeats));
       w.key("gflops").value(flops / t->median / 1e9).end_object();
       std::printf("%s\n", w.text().c_str());
       std::fflush(stdout);

@@ -39,7 +39,8 @@ void fail(Sampler& s, std::string why) {
 // The first sample of a round that lasted the target; Done when it is the last one asked for.
 void take_sample(Sampler& s, double elapsed) {
   s.seconds_per_call.push_back(elapsed / double(s.units));
-  s.phase = int(s.seconds_per_call.size()) >= s.options.samples ? Sampler::Phase::Done : Sampler::Phase::Sample;
+  s.phase = int(s.seconds_per_call.size()) >= s.options.samples ? Sampler::Phase::Done
+                                                                : Sampler::Phase::Sample;
 }
 }  // namespace
 
@@ -54,11 +55,14 @@ double run_sample(const std::function<void()>& call, std::size_t repeats) {
 Result<Sampler> start_sampler(const SamplerOptions& o) {
   using R = Result<Sampler>;
   if (!(o.timer_resolution > 0 && std::isfinite(o.timer_resolution)))
-    return R::failure("timer_resolution must be a positive number of seconds, got " + format_number(o.timer_resolution));
+    return R::failure("timer_resolution must be a positive number of seconds, got " +
+                      format_number(o.timer_resolution));
   if (!(o.min_sample_seconds >= 0 && o.min_sample_seconds <= 10))
-    return R::failure("min_sample_seconds must be from 0 to 10, got " + format_number(o.min_sample_seconds));
+    return R::failure("min_sample_seconds must be from 0 to 10, got " +
+                      format_number(o.min_sample_seconds));
   if (o.samples < 1 || o.samples > 1000)
-    return R::failure("samples must be an integer from 1 to 1000, got " + std::to_string(o.samples));
+    return R::failure("samples must be an integer from 1 to 1000, got " +
+                      std::to_string(o.samples));
   if (o.max_units < 1) return R::failure("max_units must be at least 1, got 0");
   Sampler s;
   s.options = o;
@@ -71,11 +75,12 @@ void record_round(Sampler& s, double elapsed) {
   using Phase = Sampler::Phase;
   if (s.finished()) return;
   if (!(elapsed >= 0 && std::isfinite(elapsed))) {
-    return fail(s, "a round of " + std::to_string(s.units) + " units lasted " + format_number(elapsed) +
-                       " s: the clock went backwards or stopped");
+    return fail(s, "a round of " + std::to_string(s.units) + " units lasted " +
+                       format_number(elapsed) + " s: the clock went backwards or stopped");
   }
   const auto grow = [&] {
-    s.units = grown_repeats(s.units, elapsed, s.target, s.options.timer_resolution, s.options.max_units);
+    s.units =
+        grown_repeats(s.units, elapsed, s.target, s.options.timer_resolution, s.options.max_units);
   };
   switch (s.phase) {
     case Phase::Warm:
@@ -92,7 +97,8 @@ void record_round(Sampler& s, double elapsed) {
         return grow();
       }
       if (!s.options.settle) return take_sample(s, elapsed);
-      const bool agree = s.previous >= 0 && std::fabs(elapsed - s.previous) <= kSettledWithin * std::max(elapsed, s.previous);
+      const bool agree = s.previous >= 0 && std::fabs(elapsed - s.previous) <=
+                                                kSettledWithin * std::max(elapsed, s.previous);
       if (agree || ++s.settling > kSettlingRounds) {
         s.phase = Phase::Sample;
         return;
@@ -101,10 +107,11 @@ void record_round(Sampler& s, double elapsed) {
       return;
     }
     case Phase::Sample: {
-      if (sample_long_enough(s.units, elapsed / double(s.units), s.target)) return take_sample(s, elapsed);
+      if (sample_long_enough(s.units, elapsed / double(s.units), s.target))
+        return take_sample(s, elapsed);
       if (s.recalibrations == kMaxRecalibrations || s.units >= s.options.max_units) {
-        return fail(s, "a sample of " + std::to_string(s.units) + " calls lasted " + format_number(elapsed) +
-                           " s, under the " + format_number(s.target) +
+        return fail(s, "a sample of " + std::to_string(s.units) + " calls lasted " +
+                           format_number(elapsed) + " s, under the " + format_number(s.target) +
                            " s (100 timer ticks) every sample must last, after " +
                            std::to_string(s.recalibrations) + " recalibrations");
       }
@@ -157,13 +164,17 @@ Result<Sampler> sampler_from_json(std::string_view text) {
   const Json* o = root.find("options");
   if (!o || !o->is_object()) return R::failure("sampler.options must be an object");
   std::string why;
-  const auto number = [&](const Json& in, const char* where, const char* key, double lo, double hi, bool whole) {
+  const auto number = [&](const Json& in, const char* where, const char* key, double lo, double hi,
+                          bool whole) {
     const Json* v = in.find(key);
-    if (!v || !v->is_number() || !(v->number >= lo && v->number <= hi) || (whole && v->number != std::floor(v->number))) {
+    if (!v || !v->is_number() || !(v->number >= lo && v->number <= hi) ||
+        (whole && v->number != std::floor(v->number))) {
       if (why.empty()) {
-        why = std::string(where) + key + " must be " + (whole ? "a whole number" : "a number") + " from " +
-              format_number(lo) + " to " + format_number(hi) + ", got " +
-              (!v ? std::string("nothing") : v->is_number() ? format_number(v->number) : json_type_name(v->type));
+        why = std::string(where) + key + " must be " + (whole ? "a whole number" : "a number") +
+              " from " + format_number(lo) + " to " + format_number(hi) + ", got " +
+              (!v               ? std::string("nothing")
+               : v->is_number() ? format_number(v->number)
+                                : json_type_name(v->type));
       }
       return 0.0;
     }
@@ -183,7 +194,8 @@ Result<Sampler> sampler_from_json(std::string_view text) {
   opts.samples = int(number(*o, "sampler.options.", "samples", 1, 1000, true));
   opts.warm_round = flag(*o, "warm_round");
   opts.settle = flag(*o, "settle");
-  opts.max_units = std::size_t(number(*o, "sampler.options.", "max_units", 1, double(kMaxRepeats), true));
+  opts.max_units =
+      std::size_t(number(*o, "sampler.options.", "max_units", 1, double(kMaxRepeats), true));
   if (!why.empty()) return R::failure(why);
   auto started = start_sampler(opts);
   if (!started) return R::failure_from(started);
@@ -192,7 +204,8 @@ Result<Sampler> sampler_from_json(std::string_view text) {
   int p = -1;
   for (int i = 0; phase && phase->is_string() && i < 5; ++i)
     if (phase->string == kPhaseNames[i]) p = i;
-  if (p < 0) return R::failure("sampler.phase must be one of warm, calibrate, sample, done, failed");
+  if (p < 0)
+    return R::failure("sampler.phase must be one of warm, calibrate, sample, done, failed");
   s.phase = static_cast<Sampler::Phase>(p);
   s.units = std::size_t(number(root, "sampler.", "units", 1, double(opts.max_units), true));
   s.target = number(root, "sampler.", "target", 0, 1e3, false);
@@ -203,9 +216,11 @@ Result<Sampler> sampler_from_json(std::string_view text) {
   if (!why.empty()) return R::failure(why);
   const Json* samples = root.find("seconds_per_call");
   if (!samples || !samples->is_array() || samples->items.size() > std::size_t(opts.samples))
-    return R::failure("sampler.seconds_per_call must be an array of at most " + std::to_string(opts.samples) + " numbers");
+    return R::failure("sampler.seconds_per_call must be an array of at most " +
+                      std::to_string(opts.samples) + " numbers");
   for (const Json& x : samples->items) {
-    if (!x.is_number() || !(x.number >= 0)) return R::failure("sampler.seconds_per_call must hold seconds (numbers ≥ 0)");
+    if (!x.is_number() || !(x.number >= 0))
+      return R::failure("sampler.seconds_per_call must hold seconds (numbers ≥ 0)");
     s.seconds_per_call.push_back(x.number);
   }
   const Json* error = root.find("error");

@@ -21,12 +21,12 @@
 
 namespace rl::measure {
 
-constexpr int kDefaultSamples = 5;          // as the seed notebook
-constexpr double kTicksPerSample = 100;     // a sample lasts ≥ 100× the timer resolution
+constexpr int kDefaultSamples = 5;       // as the seed notebook
+constexpr double kTicksPerSample = 100;  // a sample lasts ≥ 100× the timer resolution
 constexpr std::size_t kMaxRepeats = std::size_t(1) << 30;
-constexpr int kMaxRecalibrations = 8;        // then the harness gives up with an error
-constexpr int kSettlingRounds = 8;           // calibration rounds at most waiting for two to agree
-constexpr double kSettledWithin = 0.1;       // two rounds agree: within 10% of the longer
+constexpr int kMaxRecalibrations = 8;   // then the harness gives up with an error
+constexpr int kSettlingRounds = 8;      // calibration rounds at most waiting for two to agree
+constexpr double kSettledWithin = 0.1;  // two rounds agree: within 10% of the longer
 
 // The harness's rules as steps that any caller drives, so every timing in the project follows
 // one set of rules: time_calls below, the interpreter's per-op timing, and the page's fork–join
@@ -54,14 +54,14 @@ struct SamplerOptions {
 struct Sampler {
   enum class Phase { Warm, Calibrate, Sample, Done, Failed };
   Phase phase = Phase::Warm;
-  std::size_t units = 1;                 // what the next round runs
-  double target = 0;                     // seconds every sample round lasts at least
+  std::size_t units = 1;  // what the next round runs
+  double target = 0;      // seconds every sample round lasts at least
   double warm_seconds = 0;
   std::vector<double> seconds_per_call;  // the samples so far (units × each ≥ target)
   int recalibrations = 0;
-  int settling = 0;                      // calibration rounds past the target so far
-  double previous = -1;                  // the last calibration round past the target, seconds
-  std::string error;                     // why it failed (Phase::Failed)
+  int settling = 0;      // calibration rounds past the target so far
+  double previous = -1;  // the last calibration round past the target, seconds
+  std::string error;     // why it failed (Phase::Failed)
   SamplerOptions options;
 
   bool finished() const { return phase == Phase::Done || phase == Phase::Failed; }
@@ -84,9 +84,9 @@ std::string sampler_json(const Sampler& s);
 Result<Sampler> sampler_from_json(std::string_view text);
 
 struct Calibration {
-  std::size_t repeats;         // R: kernel calls per sample
-  double timer_resolution;     // seconds, as observed
-  double warm_seconds;         // the one warm run (includes first-touch costs)
+  std::size_t repeats;      // R: kernel calls per sample
+  double timer_resolution;  // seconds, as observed
+  double warm_seconds;      // the one warm run (includes first-touch costs)
   double target_sample_seconds;
 };
 
@@ -112,8 +112,8 @@ inline bool sample_long_enough(std::size_t repeats, double seconds_per_call, dou
 // The harness for any call: `call()` runs the work once and feeds its result to something the
 // compiler cannot drop. The Sampler's rounds, each round R calls back to back: a warm call, R
 // calibrated, then `samples` samples (1..1000), every one checked with sample_long_enough; a
-// short one raises R and starts the samples over (at most kMaxRecalibrations times). time_matmul and the traffic experiment (measure/traffic.h) time
-// their work with it.
+// short one raises R and starts the samples over (at most kMaxRecalibrations times). time_matmul
+// and the traffic experiment (measure/traffic.h) time their work with it.
 Result<Timing> time_calls(const std::function<void()>& call, int samples = kDefaultSamples,
                           double min_sample_seconds = 0);
 

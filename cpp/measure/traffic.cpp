@@ -120,17 +120,16 @@ Result<TrafficMeasurement> measure_traffic(double factor, Reread reread, int sam
                               typed_value(factor));
   }
   if (samples < 1 || samples > 100) {
-    return R::failure_for("samples", "samples must be an integer from 1 to 100, got " +
-                                         std::to_string(samples));
+    return R::failure_for(
+        "samples", "samples must be an integer from 1 to 100, got " + std::to_string(samples));
   }
   if (!(std::isfinite(elements) && elements >= double(kTrafficChunkFloats) &&
         elements <= double(kTrafficMaxFloats) &&
         std::fmod(elements, double(kTrafficChunkFloats)) == 0)) {
-    return R::failure_for("elements", "elements must be a whole multiple of " +
-                                          std::to_string(kTrafficChunkFloats) + " from " +
-                                          std::to_string(kTrafficChunkFloats) + " to " +
-                                          std::to_string(kTrafficMaxFloats) + ", got " +
-                                          typed_value(elements));
+    return R::failure_for(
+        "elements", "elements must be a whole multiple of " + std::to_string(kTrafficChunkFloats) +
+                        " from " + std::to_string(kTrafficChunkFloats) + " to " +
+                        std::to_string(kTrafficMaxFloats) + ", got " + typed_value(elements));
   }
   TrafficMeasurement m;
   m.factor_asked = factor;
@@ -138,7 +137,8 @@ Result<TrafficMeasurement> measure_traffic(double factor, Reread reread, int sam
   m.elements = std::size_t(elements);
   m.array_bytes = m.elements * sizeof(float);
   const std::size_t chunks = m.elements / kTrafficChunkFloats;
-  const std::size_t reads = std::max<std::size_t>(chunks, std::size_t(std::llround(factor * double(chunks))));
+  const std::size_t reads =
+      std::max<std::size_t>(chunks, std::size_t(std::llround(factor * double(chunks))));
   m.factor = double(reads) / double(chunks);
 
   auto x = kernels::FloatBuffer::allocate(m.elements);

@@ -32,10 +32,10 @@
 
 namespace rl::measure {
 
-constexpr std::size_t kTrafficChunkFloats = 4096;                 // 16 KiB per call
+constexpr std::size_t kTrafficChunkFloats = 4096;                     // 16 KiB per call
 constexpr std::size_t kTrafficDefaultFloats = std::size_t(16) << 20;  // 64 MiB
-constexpr std::size_t kTrafficMaxFloats = std::size_t(64) << 20;  // 256 MiB, the kernels' cap
-constexpr int kComputeBoundSteps = 64;                            // per element, in all its reads
+constexpr std::size_t kTrafficMaxFloats = std::size_t(64) << 20;      // 256 MiB, the kernels' cap
+constexpr int kComputeBoundSteps = 64;  // per element, in all its reads
 // A factor below 1 would read the array less than once; above 64, some read of the
 // compute-bound workload would have no step left to do.
 constexpr double kMinMeasuredTrafficFactor = 1, kMaxMeasuredTrafficFactor = 64;
@@ -47,27 +47,28 @@ const char* reread_name(Reread reread);  // "after the whole array", "right away
 
 // One workload run at one factor: what it did and how long it took.
 struct TrafficRun {
-  double reads = 0;   // chunk reads / chunks: 1, or the factor as met
-  double flops = 0;   // exact: 2 per step
-  double bytes = 0;   // exact: 4 per element read (the array is only read)
-  Timing timing;      // seconds per call: one call reads the whole array `reads` times
+  double reads = 0;  // chunk reads / chunks: 1, or the factor as met
+  double flops = 0;  // exact: 2 per step
+  double bytes = 0;  // exact: 4 per element read (the array is only read)
+  Timing timing;     // seconds per call: one call reads the whole array `reads` times
 };
 
 struct TrafficWorkload {
   std::string name;  // "memory-bound", "compute-bound"
-  int steps;         // multiply-add steps per element: per read (memory-bound) or in all (compute-bound)
+  int steps;  // multiply-add steps per element: per read (memory-bound) or in all (compute-bound)
   TrafficRun once, factor;
-  double measured_ratio = 0;              // factor.timing.median / once.timing.median
-  model::TrafficPrediction predicted;     // under the roofs read off the 1× runs
-  double agreement = 0;                   // measured_ratio / predicted.time_ratio
-  std::string verdict;  // "agrees", "faster than predicted", "slower than predicted" (kTrafficAgreement)
+  double measured_ratio = 0;           // factor.timing.median / once.timing.median
+  model::TrafficPrediction predicted;  // under the roofs read off the 1× runs
+  double agreement = 0;                // measured_ratio / predicted.time_ratio
+  std::string
+      verdict;  // "agrees", "faster than predicted", "slower than predicted" (kTrafficAgreement)
 };
 
 struct TrafficMeasurement {
   double factor_asked = 0;
   Reread reread = Reread::after_array;
-  double factor = 0;           // as met: chunk reads / chunks
-  std::size_t elements = 0;    // floats in the array
+  double factor = 0;         // as met: chunk reads / chunks
+  std::size_t elements = 0;  // floats in the array
   std::size_t array_bytes = 0;
   // This machine's roofs as the 1× runs show them: the compute-bound workload's flops over its
   // time, the memory-bound workload's bytes over its time (each bound by that roof at 1×).

@@ -10,8 +10,9 @@ namespace {
 
 Result<double> positive_finite(const char* name, double value, const char* unit) {
   if (!std::isfinite(value) || value <= 0) {
-    return Result<double>::failure_for(name, std::string(name) + " must be a positive, finite number" + unit +
-                                   ", got " + typed_value(value));
+    return Result<double>::failure_for(name, std::string(name) +
+                                                 " must be a positive, finite number" + unit +
+                                                 ", got " + typed_value(value));
   }
   return Result<double>::success(value);
 }
@@ -81,8 +82,10 @@ Result<Contraction> contract_shapes(double a_rows, double a_cols, double b_rows,
 Result<double> check_peak(double peak_gflops) {
   auto peak = positive_finite("peak", peak_gflops, " of GFLOP/s");
   if (peak && peak_gflops > kMaxBudget) {
-    return Result<double>::failure_for("peak", "peak must be at most 1e9 GFLOP/s (budgets are in GFLOP/s: 100e9 FLOP/s is 100), got " +
-                                               format_number(peak_gflops));
+    return Result<double>::failure_for(
+        "peak",
+        "peak must be at most 1e9 GFLOP/s (budgets are in GFLOP/s: 100e9 FLOP/s is 100), got " +
+            format_number(peak_gflops));
   }
   return peak;
 }
@@ -90,8 +93,10 @@ Result<double> check_peak(double peak_gflops) {
 Result<double> check_bandwidth(double bandwidth_gbs) {
   auto bandwidth = positive_finite("bandwidth", bandwidth_gbs, " of GB/s");
   if (bandwidth && bandwidth_gbs > kMaxBudget) {
-    return Result<double>::failure_for("bandwidth", "bandwidth must be at most 1e9 GB/s (budgets are in GB/s: 20e9 B/s is 20), got " +
-                                                    format_number(bandwidth_gbs));
+    return Result<double>::failure_for(
+        "bandwidth",
+        "bandwidth must be at most 1e9 GB/s (budgets are in GB/s: 20e9 B/s is 20), got " +
+            format_number(bandwidth_gbs));
   }
   return bandwidth;
 }
@@ -114,9 +119,12 @@ double ridge(const Budgets& budgets) { return budgets.peak_gflops / budgets.band
 
 const char* bound_name(Bound bound) {
   switch (bound) {
-    case Bound::memory: return "memory-bound";
-    case Bound::compute: return "compute-bound";
-    case Bound::balanced: return "balanced";
+    case Bound::memory:
+      return "memory-bound";
+    case Bound::compute:
+      return "compute-bound";
+    case Bound::balanced:
+      return "balanced";
   }
   return "?";
 }
@@ -141,7 +149,9 @@ Result<std::vector<Ceiling>> roof_curve(const Budgets& budgets, double xmin, dou
   if (!lo) return R::failure_from(lo);
   auto hi = positive_finite("xmax", xmax, " of flops per byte");
   if (!hi) return R::failure_from(hi);
-  if (xmin > xmax) return R::failure("xmin must be at most xmax, got " + format_number(xmin) + " > " + format_number(xmax));
+  if (xmin > xmax)
+    return R::failure("xmin must be at most xmax, got " + format_number(xmin) + " > " +
+                      format_number(xmax));
   std::vector<double> xs = {xmin};
   const double corner = ridge(budgets);
   if (corner > xmin && corner < xmax) xs.push_back(corner);
@@ -158,8 +168,8 @@ std::optional<Bound> work_bound(const Budgets& budgets, double flops, double byt
   return compute > memory ? Bound::compute : compute < memory ? Bound::memory : Bound::balanced;
 }
 
-TimeBound time_lower_bound(const Budgets& budgets, double interconnect_gbs, double flops, double bytes,
-                           double collective_bytes) {
+TimeBound time_lower_bound(const Budgets& budgets, double interconnect_gbs, double flops,
+                           double bytes, double collective_bytes) {
   TimeBound t;
   t.compute = flops / (budgets.peak_gflops * 1e9);
   t.memory = bytes / (budgets.bandwidth_gbs * 1e9);
@@ -172,7 +182,8 @@ TimeBound time_lower_bound(const Budgets& budgets, double interconnect_gbs, doub
       t.collectives = "not modelled: this roof states no interconnect bandwidth";
     }
   }
-  std::vector<std::pair<const char*, double>> parts = {{"compute", t.compute}, {"memory", t.memory}};
+  std::vector<std::pair<const char*, double>> parts = {{"compute", t.compute},
+                                                       {"memory", t.memory}};
   if (t.collective) parts.push_back({"collectives", *t.collective});
   for (const auto& part : parts) t.seconds = std::max(t.seconds, part.second);
   if (t.seconds == 0) return t;
@@ -190,8 +201,10 @@ Result<Achieved> achieved(const Budgets& budgets, double flops, double bytes, do
   using R = Result<Achieved>;
   auto t = positive_finite("measured seconds", seconds, "");
   if (!t) return R::failure_from(t);
-  if (!(flops >= 0 && std::isfinite(flops))) return R::failure("flops must be a finite number >= 0, got " + format_number(flops));
-  if (!(bytes >= 0 && std::isfinite(bytes))) return R::failure("bytes must be a finite number >= 0, got " + format_number(bytes));
+  if (!(flops >= 0 && std::isfinite(flops)))
+    return R::failure("flops must be a finite number >= 0, got " + format_number(flops));
+  if (!(bytes >= 0 && std::isfinite(bytes)))
+    return R::failure("bytes must be a finite number >= 0, got " + format_number(bytes));
   Achieved a;
   a.gflops = flops / seconds / 1e9;
   a.gbs = bytes / seconds / 1e9;
@@ -201,7 +214,9 @@ Result<Achieved> achieved(const Budgets& budgets, double flops, double bytes, do
   return R::success(a);
 }
 
-Result<double> check_traffic_factor(double factor) { return positive_finite("traffic factor", factor, ""); }
+Result<double> check_traffic_factor(double factor) {
+  return positive_finite("traffic factor", factor, "");
+}
 
 Result<std::vector<TrafficRow>> traffic_experiment(const Budgets& budgets,
                                                    const std::vector<double>& intensities,
@@ -226,8 +241,10 @@ Result<std::vector<TrafficRow>> traffic_experiment(const Budgets& budgets,
 Result<TrafficPrediction> predict_traffic(const Budgets& roofs, double flops, double bytes,
                                           double factor_flops, double factor_bytes) {
   using R = Result<TrafficPrediction>;
-  const std::pair<const char*, double> counts[] = {
-      {"flops", flops}, {"bytes", bytes}, {"flops at the factor", factor_flops}, {"bytes at the factor", factor_bytes}};
+  const std::pair<const char*, double> counts[] = {{"flops", flops},
+                                                   {"bytes", bytes},
+                                                   {"flops at the factor", factor_flops},
+                                                   {"bytes at the factor", factor_bytes}};
   for (const auto& [name, value] : counts) {
     auto checked = positive_finite(name, value, "");
     if (!checked) return R::failure_from(checked);

@@ -18,9 +18,9 @@ namespace rl::model {
 // ---- contract: one matmul (m×k)·(k×n) ---------------------------------------------------
 struct Contraction {
   std::int64_t m, k, n, itemsize;
-  Count flops;                     // 2·m·k·n: multiply-adds only (tanh is not counted)
-  Count minimum_bytes;             // itemsize·(m·k + k·n + m·n): each operand read once, result written once
-  double intensity;                // flops / minimum_bytes, flops per byte
+  Count flops;          // 2·m·k·n: multiply-adds only (tanh is not counted)
+  Count minimum_bytes;  // itemsize·(m·k + k·n + m·n): each operand read once, result written once
+  double intensity;     // flops / minimum_bytes, flops per byte
   std::string intensity_fraction;  // the same ratio exactly, reduced: "16/7"
 };
 
@@ -84,11 +84,12 @@ struct TimeBound {
   double compute = 0;
   double memory = 0;
   std::optional<double> collective;  // counted only when modelled
-  std::string collectives;  // "none in the program", "modelled", or why not
-  std::string bound;        // "compute", "memory", "collectives", "balanced (compute = memory)"; "" at 0 s
+  std::string collectives;           // "none in the program", "modelled", or why not
+  std::string
+      bound;  // "compute", "memory", "collectives", "balanced (compute = memory)"; "" at 0 s
 };
-TimeBound time_lower_bound(const Budgets& budgets, double interconnect_gbs, double flops, double bytes,
-                           double collective_bytes);
+TimeBound time_lower_bound(const Budgets& budgets, double interconnect_gbs, double flops,
+                           double bytes, double collective_bytes);
 
 // ---- a measured time set against a roof ---------------------------------------------------
 // What `seconds` measured on this machine for `flops` of work moving `bytes` achieved, set beside
@@ -103,7 +104,8 @@ struct Achieved {
   double gbs = 0;            // bytes / seconds, in GB/s
   double bound_seconds = 0;  // max(flops / peak, bytes / bandwidth)
   double of_roof = 0;        // bound_seconds / seconds
-  double over_bound = 0;     // seconds / bound_seconds: how many times the lower bound (0: no work, no bound)
+  double over_bound =
+      0;  // seconds / bound_seconds: how many times the lower bound (0: no work, no bound)
 };
 Result<Achieved> achieved(const Budgets& budgets, double flops, double bytes, double seconds);
 
@@ -129,8 +131,8 @@ Result<std::vector<TrafficRow>> traffic_experiment(const Budgets& budgets,
 struct TrafficPrediction {
   double intensity = 0, factor_intensity = 0;  // flops per byte, at 1× and at the factor
   Bound bound = Bound::balanced, factor_bound = Bound::balanced;
-  double seconds = 0, factor_seconds = 0;      // the lower bounds on time under the roofs
-  double time_ratio = 0;                       // factor_seconds / seconds
+  double seconds = 0, factor_seconds = 0;  // the lower bounds on time under the roofs
+  double time_ratio = 0;                   // factor_seconds / seconds
 };
 // Refuses counts that are not positive and finite.
 Result<TrafficPrediction> predict_traffic(const Budgets& roofs, double flops, double bytes,
@@ -142,10 +144,10 @@ struct Series {
   std::vector<double> y;  // GFLOP/s
 };
 struct Figure {
-  std::string kind;        // "line"
-  std::vector<double> x;   // the intensities plus the ridge, sorted (duplicates kept, as numpy does)
-  std::string xlabel;      // "minimum-traffic operations per byte"
-  std::string ylabel;      // "hypothetical ceiling (GFLOP/s)"
+  std::string kind;       // "line"
+  std::vector<double> x;  // the intensities plus the ridge, sorted (duplicates kept, as numpy does)
+  std::string xlabel;     // "minimum-traffic operations per byte"
+  std::string ylabel;     // "hypothetical ceiling (GFLOP/s)"
   std::vector<Series> series;  // "bandwidth budget", "compute budget", "combined ceiling"
 };
 Result<Figure> figure(const Budgets& budgets, const std::vector<double>& intensities);

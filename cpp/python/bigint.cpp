@@ -15,7 +15,8 @@ int cmp_mag(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t
     if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
   return 0;
 }
-std::vector<std::uint32_t> add_mag(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
+std::vector<std::uint32_t> add_mag(const std::vector<std::uint32_t>& a,
+                                   const std::vector<std::uint32_t>& b) {
   std::vector<std::uint32_t> r(std::max(a.size(), b.size()) + 1, 0);
   std::uint64_t carry = 0;
   for (std::size_t k = 0; k < r.size(); ++k) {
@@ -26,11 +27,13 @@ std::vector<std::uint32_t> add_mag(const std::vector<std::uint32_t>& a, const st
   return r;
 }
 // a - b, |a| >= |b|
-std::vector<std::uint32_t> sub_mag(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
+std::vector<std::uint32_t> sub_mag(const std::vector<std::uint32_t>& a,
+                                   const std::vector<std::uint32_t>& b) {
   std::vector<std::uint32_t> r(a.size(), 0);
   std::int64_t borrow = 0;
   for (std::size_t k = 0; k < a.size(); ++k) {
-    std::int64_t d = static_cast<std::int64_t>(a[k]) - borrow - (k < b.size() ? static_cast<std::int64_t>(b[k]) : 0);
+    std::int64_t d = static_cast<std::int64_t>(a[k]) - borrow -
+                     (k < b.size() ? static_cast<std::int64_t>(b[k]) : 0);
     borrow = d < 0;
     if (d < 0) d += std::int64_t(1) << 32;
     r[k] = static_cast<std::uint32_t>(d);
@@ -59,11 +62,15 @@ BigInt BigInt::of(std::int64_t v) {
 bool BigInt::parse(const std::string& digits, int base, BigInt* out) {
   BigInt r;
   for (char c : digits) {
-    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'z' ? c - 'a' + 10 : c >= 'A' && c <= 'Z' ? c - 'A' + 10 : 99;
+    int d = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'z' ? c - 'a' + 10
+            : c >= 'A' && c <= 'Z' ? c - 'A' + 10
+                                   : 99;
     if (d >= base) return false;
     std::uint64_t carry = static_cast<std::uint64_t>(d);
     for (auto& w : r.mag) {
-      const std::uint64_t p = static_cast<std::uint64_t>(w) * static_cast<std::uint64_t>(base) + carry;
+      const std::uint64_t p =
+          static_cast<std::uint64_t>(w) * static_cast<std::uint64_t>(base) + carry;
       w = static_cast<std::uint32_t>(p);
       carry = p >> 32;
     }
@@ -163,7 +170,8 @@ BigInt mul(const BigInt& a, const BigInt& b) {
   for (std::size_t i = 0; i < a.mag.size(); ++i) {
     std::uint64_t carry = 0;
     for (std::size_t j = 0; j < b.mag.size(); ++j) {
-      const std::uint64_t cur = static_cast<std::uint64_t>(a.mag[i]) * b.mag[j] + r.mag[i + j] + carry;
+      const std::uint64_t cur =
+          static_cast<std::uint64_t>(a.mag[i]) * b.mag[j] + r.mag[i + j] + carry;
       r.mag[i + j] = static_cast<std::uint32_t>(cur);
       carry = cur >> 32;
     }

@@ -40,7 +40,8 @@ std::string layout(const std::string& sign, const std::string& d, int point) {
     } else if (static_cast<std::size_t>(point) >= d.size()) {
       out += d + std::string(static_cast<std::size_t>(point) - d.size(), '0') + ".0";
     } else {
-      out += d.substr(0, static_cast<std::size_t>(point)) + "." + d.substr(static_cast<std::size_t>(point));
+      out += d.substr(0, static_cast<std::size_t>(point)) + "." +
+             d.substr(static_cast<std::size_t>(point));
     }
     return out;
   }
@@ -61,7 +62,8 @@ std::string shortest_digits(double x, int* point) {
 
 std::string shortest_digits_f32(float x, int* point) {
   const float a = std::fabs(x);
-  return digits_of(static_cast<double>(a), point, [a](double y) { return static_cast<float>(y) == a; });
+  return digits_of(static_cast<double>(a), point,
+                   [a](double y) { return static_cast<float>(y) == a; });
 }
 
 std::string float_repr(double x) {

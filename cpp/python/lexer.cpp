@@ -13,10 +13,11 @@ bool name_start(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x
 bool name_char(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
 
 // Operators, longest first.
-const char* const kOps[] = {"**=", "//=", ">>=", "<<=", "...", "->", "**", "//", "<<", ">>", "<=", ">=", "==",
-                            "!=", "+=", "-=", "*=", "/=", "%=", "@=", "&=", "|=", "^=", ":=", "+", "-", "*",
-                            "/", "%", "@", "<", ">", "=", ".", ",", ":", ";", "(", ")", "[", "]", "{", "}",
-                            "~", "&", "|", "^"};
+const char* const kOps[] = {"**=", "//=", ">>=", "<<=", "...", "->", "**", "//", "<<", ">>",
+                            "<=",  ">=",  "==",  "!=",  "+=",  "-=", "*=", "/=", "%=", "@=",
+                            "&=",  "|=",  "^=",  ":=",  "+",   "-",  "*",  "/",  "%",  "@",
+                            "<",   ">",   "=",   ".",   ",",   ":",  ";",  "(",  ")",  "[",
+                            "]",   "{",   "}",   "~",   "&",   "|",  "^"};
 
 struct Lexer {
   explicit Lexer(const std::string& src) : s(src) {}
@@ -55,7 +56,8 @@ struct Lexer {
       ++j;
     }
     i = j;
-    if (i >= s.size() || s[i] == '#' || s[i] == '\n' || s[i] == '\r' || (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == '\n'))
+    if (i >= s.size() || s[i] == '#' || s[i] == '\n' || s[i] == '\r' ||
+        (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == '\n'))
       return Result<bool>::success(true);
     if (width > indents.back()) {
       indents.push_back(width);
@@ -66,7 +68,8 @@ struct Lexer {
         push(Tok::Dedent, "", line, col());
       }
       if (width != indents.back())
-        return Result<bool>::failure(err("unindent does not match any outer indentation level", line, col()));
+        return Result<bool>::failure(
+            err("unindent does not match any outer indentation level", line, col()));
     }
     return Result<bool>::success(false);
   }
@@ -78,7 +81,9 @@ struct Lexer {
     t.column = c;
     std::string digits;
     auto take_digits = [&](auto ok) {
-      while (i < s.size() && (ok(static_cast<unsigned char>(s[i])) || (s[i] == '_' && i + 1 < s.size() && ok(static_cast<unsigned char>(s[i + 1]))))) {
+      while (i < s.size() &&
+             (ok(static_cast<unsigned char>(s[i])) ||
+              (s[i] == '_' && i + 1 < s.size() && ok(static_cast<unsigned char>(s[i + 1]))))) {
         if (s[i] != '_') digits += s[i];
         ++i;
       }
@@ -89,13 +94,19 @@ struct Lexer {
       i += 2;
       if (i < s.size() && s[i] == '_') ++i;
       take_digits([&](unsigned char ch) {
-        return base == 16 ? std::isxdigit(ch) != 0 : base == 8 ? (ch >= '0' && ch <= '7') : (ch == '0' || ch == '1');
+        return base == 16  ? std::isxdigit(ch) != 0
+               : base == 8 ? (ch >= '0' && ch <= '7')
+                           : (ch == '0' || ch == '1');
       });
-      if (digits.empty()) return Result<bool>::failure(err("invalid number literal '" + s.substr(start, i - start) + "'", l, c));
+      if (digits.empty())
+        return Result<bool>::failure(
+            err("invalid number literal '" + s.substr(start, i - start) + "'", l, c));
       t.kind = Tok::Int;
       std::uint64_t v = 0;
       for (char d : digits) {
-        const unsigned dv = std::isdigit(static_cast<unsigned char>(d)) ? unsigned(d - '0') : unsigned(std::tolower(d) - 'a' + 10);
+        const unsigned dv = std::isdigit(static_cast<unsigned char>(d))
+                                ? unsigned(d - '0')
+                                : unsigned(std::tolower(d) - 'a' + 10);
         if (v > (~std::uint64_t(0) - dv) / std::uint64_t(base)) t.int_overflow = true;
         v = v * std::uint64_t(base) + dv;
       }
@@ -128,8 +139,10 @@ struct Lexer {
         t.float_value = std::strtod(digits.c_str(), nullptr);
       } else {
         t.kind = Tok::Int;
-        if (digits.size() > 1 && digits[0] == '0' && digits.find_first_not_of('0') != std::string::npos)
-          return Result<bool>::failure(err("leading zeros in decimal integer literals are not permitted", l, c));
+        if (digits.size() > 1 && digits[0] == '0' &&
+            digits.find_first_not_of('0') != std::string::npos)
+          return Result<bool>::failure(
+              err("leading zeros in decimal integer literals are not permitted", l, c));
         std::uint64_t v = 0;
         for (char d : digits) {
           if (v > (~std::uint64_t(0) - unsigned(d - '0')) / 10) t.int_overflow = true;
@@ -140,7 +153,8 @@ struct Lexer {
       }
     }
     if (i < s.size() && name_char(static_cast<unsigned char>(s[i])))
-      return Result<bool>::failure(err("invalid number literal '" + s.substr(start, i - start + 1) + "'", l, c));
+      return Result<bool>::failure(
+          err("invalid number literal '" + s.substr(start, i - start + 1) + "'", l, c));
     t.text = s.substr(start, i - start);
     out.push_back(std::move(t));
     return Result<bool>::success(true);
@@ -153,7 +167,9 @@ struct Lexer {
     std::string value;
     while (true) {
       if (i >= s.size())
-        return Result<bool>::failure(err(triple ? "unterminated triple-quoted string literal" : "unterminated string literal", l, c));
+        return Result<bool>::failure(err(
+            triple ? "unterminated triple-quoted string literal" : "unterminated string literal", l,
+            c));
       const char ch = s[i];
       if (ch == q && (!triple || (i + 2 < s.size() && s[i + 1] == q && s[i + 2] == q))) {
         i += triple ? 3 : 1;
@@ -177,15 +193,34 @@ struct Lexer {
         }
         i += 2;
         switch (e) {
-          case 'n': value += '\n'; break;
-          case 't': value += '\t'; break;
-          case 'r': value += '\r'; break;
-          case '0': value += '\0'; break;
-          case '\\': value += '\\'; break;
-          case '\'': value += '\''; break;
-          case '"': value += '"'; break;
-          case '\n': newline_at(i - 1); break;
-          default: value += '\\'; value += e; break;
+          case 'n':
+            value += '\n';
+            break;
+          case 't':
+            value += '\t';
+            break;
+          case 'r':
+            value += '\r';
+            break;
+          case '0':
+            value += '\0';
+            break;
+          case '\\':
+            value += '\\';
+            break;
+          case '\'':
+            value += '\'';
+            break;
+          case '"':
+            value += '"';
+            break;
+          case '\n':
+            newline_at(i - 1);
+            break;
+          default:
+            value += '\\';
+            value += e;
+            break;
         }
         continue;
       }
@@ -239,7 +274,8 @@ struct Lexer {
         }
         newline_at(i);
         ++i;
-      } else if (std::isdigit(ch) || (ch == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+      } else if (std::isdigit(ch) || (ch == '.' && i + 1 < s.size() &&
+                                      std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
         auto r = number(l, c);
         if (!r) return R::failure(r.error_info());
       } else if (name_start(ch)) {
@@ -248,7 +284,8 @@ struct Lexer {
         std::string word = s.substr(i, j - i);
         std::string lower;
         for (char x : word) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(x)));
-        const bool prefix = word.size() <= 2 && lower.find_first_not_of("rbuf") == std::string::npos;
+        const bool prefix =
+            word.size() <= 2 && lower.find_first_not_of("rbuf") == std::string::npos;
         if (prefix && j < s.size() && (s[j] == '\'' || s[j] == '"')) {
           i = j;
           auto r = string(l, c, lower.find('r') != std::string::npos);
@@ -269,21 +306,26 @@ struct Lexer {
             break;
           }
         if (!op) {
-          std::string shown = ch >= 0x20 && ch < 0x7f ? std::string(1, char(ch)) : "\\x" + std::to_string(ch);
+          std::string shown =
+              ch >= 0x20 && ch < 0x7f ? std::string(1, char(ch)) : "\\x" + std::to_string(ch);
           return R::failure(err("invalid character '" + shown + "'", l, c));
         }
         const std::string o = op;
         if (o == "(" || o == "[" || o == "{") {
           if (int(brackets.size()) >= kMaxBracketDepth)
-            return R::failure(err("too many nested parentheses (the limit is " + std::to_string(kMaxBracketDepth) + ")", l, c));
+            return R::failure(err("too many nested parentheses (the limit is " +
+                                      std::to_string(kMaxBracketDepth) + ")",
+                                  l, c));
           brackets.push_back(o[0]);
           bracket_at.emplace_back(l, c);
         } else if (o == ")" || o == "]" || o == "}") {
           const char open = o == ")" ? '(' : o == "]" ? '[' : '{';
           if (brackets.empty()) return R::failure(err("unmatched '" + o + "'", l, c));
           if (brackets.back() != open)
-            return R::failure(err("closing parenthesis '" + o + "' does not match opening parenthesis '" +
-                                      std::string(1, brackets.back()) + "'", l, c));
+            return R::failure(err("closing parenthesis '" + o +
+                                      "' does not match opening parenthesis '" +
+                                      std::string(1, brackets.back()) + "'",
+                                  l, c));
           brackets.pop_back();
           bracket_at.pop_back();
         }
@@ -292,8 +334,10 @@ struct Lexer {
       }
     }
     if (!brackets.empty())
-      return R::failure(err("'" + std::string(1, brackets.back()) + "' was never closed", bracket_at.back().first, bracket_at.back().second));
-    if (!out.empty() && out.back().kind != Tok::Newline && out.back().kind != Tok::Dedent && out.back().kind != Tok::Indent)
+      return R::failure(err("'" + std::string(1, brackets.back()) + "' was never closed",
+                            bracket_at.back().first, bracket_at.back().second));
+    if (!out.empty() && out.back().kind != Tok::Newline && out.back().kind != Tok::Dedent &&
+        out.back().kind != Tok::Indent)
       push(Tok::Newline, "", line, col());
     while (indents.size() > 1) {
       indents.pop_back();
@@ -308,24 +352,33 @@ struct Lexer {
 
 std::string describe(const Token& t) {
   switch (t.kind) {
-    case Tok::Name: return "name '" + t.text + "'";
+    case Tok::Name:
+      return "name '" + t.text + "'";
     case Tok::Int:
-    case Tok::Float: return "number " + t.text;
-    case Tok::String: return "a string";
-    case Tok::Op: return "'" + t.text + "'";
-    case Tok::Newline: return "end of line";
-    case Tok::Indent: return "an indent";
-    case Tok::Dedent: return "an unindent";
-    case Tok::End: return "end of file";
+    case Tok::Float:
+      return "number " + t.text;
+    case Tok::String:
+      return "a string";
+    case Tok::Op:
+      return "'" + t.text + "'";
+    case Tok::Newline:
+      return "end of line";
+    case Tok::Indent:
+      return "an indent";
+    case Tok::Dedent:
+      return "an unindent";
+    case Tok::End:
+      return "end of file";
   }
   return "?";
 }
 
 Result<std::vector<Token>> tokenize(const std::string& source) {
   if (source.size() > kMaxSourceBytes)
-    return Result<std::vector<Token>>::failure(Error{"1:1: the program is " + std::to_string(source.size()) +
-                                                         " bytes; the limit is " + std::to_string(kMaxSourceBytes) + " (1 MiB)",
-                                                     "", 1, 1});
+    return Result<std::vector<Token>>::failure(
+        Error{"1:1: the program is " + std::to_string(source.size()) + " bytes; the limit is " +
+                  std::to_string(kMaxSourceBytes) + " (1 MiB)",
+              "", 1, 1});
   Lexer lx(source);
   return lx.run();
 }

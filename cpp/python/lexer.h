@@ -27,7 +27,7 @@ struct Token {
 };
 
 constexpr std::size_t kMaxSourceBytes = std::size_t(1) << 20;  // 1 MiB
-constexpr int kMaxBracketDepth = 200;                           // Python's own parser limit
+constexpr int kMaxBracketDepth = 200;                          // Python's own parser limit
 
 // A readable name for a token in messages: "name 'x'", "'('", "end of line", "indent".
 std::string describe(const Token& t);

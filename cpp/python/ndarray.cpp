@@ -12,11 +12,16 @@ namespace rl::python {
 
 std::string dtype_name(DType t) {
   switch (t) {
-    case DType::Bool: return "bool";
-    case DType::Int32: return "int32";
-    case DType::Int64: return "int64";
-    case DType::Float32: return "float32";
-    case DType::Float64: return "float64";
+    case DType::Bool:
+      return "bool";
+    case DType::Int32:
+      return "int32";
+    case DType::Int64:
+      return "int64";
+    case DType::Float32:
+      return "float32";
+    case DType::Float64:
+      return "float64";
   }
   return "?";
 }
@@ -34,7 +39,8 @@ Result<NdArray> NdArray::zeros(DType t, std::vector<std::int64_t> dims, bool jax
   for (auto d : dims) {
     if (d < 0) return Result<NdArray>::failure("negative dimensions are not allowed");
     if (d > 0 && n > kMaxArrayElements / d)
-      return Result<NdArray>::failure("an array of shape " + shape_repr(dims) + " is past the notebook's limit of " +
+      return Result<NdArray>::failure("an array of shape " + shape_repr(dims) +
+                                      " is past the notebook's limit of " +
                                       std::to_string(kMaxArrayElements) + " elements");
     n *= d;
   }
@@ -42,32 +48,42 @@ Result<NdArray> NdArray::zeros(DType t, std::vector<std::int64_t> dims, bool jax
   a.dt = t;
   a.dims = std::move(dims);
   a.jax = jax;
-  if (dtype_is_float(t)) a.f.assign(static_cast<std::size_t>(n), 0.0);
-  else a.i.assign(static_cast<std::size_t>(n), 0);
+  if (dtype_is_float(t))
+    a.f.assign(static_cast<std::size_t>(n), 0.0);
+  else
+    a.i.assign(static_cast<std::size_t>(n), 0);
   return Result<NdArray>::success(std::move(a));
 }
 
 namespace {
 std::int64_t wrap(DType t, std::int64_t v) {
-  if (t == DType::Int32) return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(v)));
+  if (t == DType::Int32)
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(v)));
   if (t == DType::Bool) return v != 0;
   return v;
 }
 std::int64_t to_int(double v) {
-  if (std::isnan(v) || v >= 9.2233720368547758e18 || v < -9.2233720368547758e18) return std::numeric_limits<std::int64_t>::min();
+  if (std::isnan(v) || v >= 9.2233720368547758e18 || v < -9.2233720368547758e18)
+    return std::numeric_limits<std::int64_t>::min();
   return static_cast<std::int64_t>(v);
 }
 }  // namespace
 
 void NdArray::set(std::size_t k, double v) {
-  if (dt == DType::Float32) f[k] = static_cast<double>(static_cast<float>(v));
-  else if (dt == DType::Float64) f[k] = v;
-  else if (dt == DType::Bool) i[k] = v != 0;
-  else i[k] = wrap(dt, to_int(v));
+  if (dt == DType::Float32)
+    f[k] = static_cast<double>(static_cast<float>(v));
+  else if (dt == DType::Float64)
+    f[k] = v;
+  else if (dt == DType::Bool)
+    i[k] = v != 0;
+  else
+    i[k] = wrap(dt, to_int(v));
 }
 void NdArray::set_int(std::size_t k, std::int64_t v) {
-  if (is_float()) set(k, static_cast<double>(v));
-  else i[k] = wrap(dt, v);
+  if (is_float())
+    set(k, static_cast<double>(v));
+  else
+    i[k] = wrap(dt, v);
 }
 
 NdArray scalar_array(double v, int kind, bool jax) {
@@ -117,9 +133,9 @@ DType result_type(const NdArray& a, const NdArray& b) {
     return DType::Float64;
   }
   // same kind, different widths: the wider
-  const DType w = (a.dt == DType::Int64 || b.dt == DType::Int64) ? DType::Int64
+  const DType w = (a.dt == DType::Int64 || b.dt == DType::Int64)       ? DType::Int64
                   : (a.dt == DType::Float64 || b.dt == DType::Float64) ? DType::Float64
-                                                                         : a.dt;
+                                                                       : a.dt;
   return canon(w);
 }
 
@@ -130,11 +146,15 @@ NdArray astype(const NdArray& a, DType t) {
   r.dims = a.dims;
   r.jax = a.jax;
   const std::size_t n = static_cast<std::size_t>(a.size());
-  if (dtype_is_float(t)) r.f.resize(n);
-  else r.i.resize(n);
+  if (dtype_is_float(t))
+    r.f.resize(n);
+  else
+    r.i.resize(n);
   for (std::size_t k = 0; k < n; ++k) {
-    if (a.is_float()) r.set(k, a.f[k]);
-    else r.set_int(k, a.i[k]);
+    if (a.is_float())
+      r.set(k, a.f[k]);
+    else
+      r.set_int(k, a.i[k]);
   }
   return r;
 }
@@ -148,7 +168,8 @@ std::string shape_repr(const std::vector<std::int64_t>& dims) {
 
 namespace {
 
-bool broadcast(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b, std::vector<std::int64_t>* out) {
+bool broadcast(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
+               std::vector<std::int64_t>* out) {
   const std::size_t r = std::max(a.size(), b.size());
   out->assign(r, 1);
   for (std::size_t k = 0; k < r; ++k) {
@@ -161,7 +182,8 @@ bool broadcast(const std::vector<std::int64_t>& a, const std::vector<std::int64_
 }
 
 // Element strides of `dims` seen in an output of rank r (0 on broadcast axes).
-std::vector<std::int64_t> strides_in(const std::vector<std::int64_t>& dims, const std::vector<std::int64_t>& out) {
+std::vector<std::int64_t> strides_in(const std::vector<std::int64_t>& dims,
+                                     const std::vector<std::int64_t>& out) {
   std::vector<std::int64_t> s(out.size(), 0);
   std::int64_t stride = 1;
   for (std::size_t k = dims.size(); k-- > 0;) {
@@ -205,18 +227,24 @@ bool is_compare(const std::string& op) {
 Result<NdArray> binary(const std::string& op, const NdArray& a, const NdArray& b) {
   std::vector<std::int64_t> out;
   if (!broadcast(a.dims, b.dims, &out))
-    return Result<NdArray>::failure(a.jax || b.jax ? "Incompatible shapes for broadcasting: shapes=[" + shape_repr(a.dims) + ", " +
-                                                         shape_repr(b.dims) + "]"
-                                                   : "operands could not be broadcast together with shapes " +
-                                                         shape_repr(a.dims) + " " + shape_repr(b.dims) + " ");
+    return Result<NdArray>::failure(a.jax || b.jax
+                                        ? "Incompatible shapes for broadcasting: shapes=[" +
+                                              shape_repr(a.dims) + ", " + shape_repr(b.dims) + "]"
+                                        : "operands could not be broadcast together with shapes " +
+                                              shape_repr(a.dims) + " " + shape_repr(b.dims) + " ");
   DType ct = result_type(a, b);
   const bool jax = a.jax || b.jax;
   if (op == "/" && !dtype_is_float(ct)) ct = jax ? DType::Float32 : DType::Float64;
   if ((op == "&" || op == "|" || op == "^") && dtype_is_float(ct))
-    return Result<NdArray>::failure("ufunc 'bitwise_" + std::string(op == "&" ? "and" : op == "|" ? "or" : "xor") +
+    return Result<NdArray>::failure("ufunc 'bitwise_" +
+                                    std::string(op == "&"   ? "and"
+                                                : op == "|" ? "or"
+                                                            : "xor") +
                                     "' not supported for the input types");
   if (op == "-" && ct == DType::Bool)
-    return Result<NdArray>::failure("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.");
+    return Result<NdArray>::failure(
+        "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+        "operator, or the logical_xor function instead.");
   const DType rt = is_compare(op) ? DType::Bool : ct;
   auto made = NdArray::zeros(rt, out, jax);
   if (!made) return made;
@@ -234,30 +262,49 @@ Result<NdArray> binary(const std::string& op, const NdArray& a, const NdArray& b
         y = static_cast<float>(y);
       }
       double v = 0;
-      if (op == "+") v = x + y;
-      else if (op == "-") v = x - y;
-      else if (op == "*") v = x * y;
-      else if (op == "/") v = x / y;
-      else if (op == "//") v = py_floordiv(x, y);
-      else if (op == "%") v = y == 0 ? std::nan("") : py_fmod(x, y);
-      else if (op == "**") v = std::pow(x, y);
-      else if (op == "minimum") v = std::isnan(x) || std::isnan(y) ? std::nan("") : std::min(x, y);
-      else if (op == "maximum") v = std::isnan(x) || std::isnan(y) ? std::nan("") : std::max(x, y);
-      else if (op == "<") v = x < y;
-      else if (op == "<=") v = x <= y;
-      else if (op == ">") v = x > y;
-      else if (op == ">=") v = x >= y;
-      else if (op == "==") v = x == y;
-      else if (op == "!=") v = x != y;
+      if (op == "+")
+        v = x + y;
+      else if (op == "-")
+        v = x - y;
+      else if (op == "*")
+        v = x * y;
+      else if (op == "/")
+        v = x / y;
+      else if (op == "//")
+        v = py_floordiv(x, y);
+      else if (op == "%")
+        v = y == 0 ? std::nan("") : py_fmod(x, y);
+      else if (op == "**")
+        v = std::pow(x, y);
+      else if (op == "minimum")
+        v = std::isnan(x) || std::isnan(y) ? std::nan("") : std::min(x, y);
+      else if (op == "maximum")
+        v = std::isnan(x) || std::isnan(y) ? std::nan("") : std::max(x, y);
+      else if (op == "<")
+        v = x < y;
+      else if (op == "<=")
+        v = x <= y;
+      else if (op == ">")
+        v = x > y;
+      else if (op == ">=")
+        v = x >= y;
+      else if (op == "==")
+        v = x == y;
+      else if (op == "!=")
+        v = x != y;
       if (ct == DType::Float32 && op == "/") v = static_cast<float>(x) / static_cast<float>(y);
       r.set(k, v);
     } else {
-      const std::int64_t x = a.iat(static_cast<std::size_t>(ia)), y = b.iat(static_cast<std::size_t>(ib));
+      const std::int64_t x = a.iat(static_cast<std::size_t>(ia)),
+                         y = b.iat(static_cast<std::size_t>(ib));
       const auto ux = static_cast<std::uint64_t>(x), uy = static_cast<std::uint64_t>(y);
       std::int64_t v = 0;
-      if (op == "+") v = static_cast<std::int64_t>(ux + uy);
-      else if (op == "-") v = static_cast<std::int64_t>(ux - uy);
-      else if (op == "*") v = static_cast<std::int64_t>(ux * uy);
+      if (op == "+")
+        v = static_cast<std::int64_t>(ux + uy);
+      else if (op == "-")
+        v = static_cast<std::int64_t>(ux - uy);
+      else if (op == "*")
+        v = static_cast<std::int64_t>(ux * uy);
       else if (op == "//" || op == "%") {
         if (y == 0 || (y == -1 && x == std::numeric_limits<std::int64_t>::min())) {
           v = 0;
@@ -270,24 +317,36 @@ Result<NdArray> binary(const std::string& op, const NdArray& a, const NdArray& b
           v = op == "//" ? q : m;
         }
       } else if (op == "**") {
-        if (y < 0) return Result<NdArray>::failure("Integers to negative integer powers are not allowed.");
+        if (y < 0)
+          return Result<NdArray>::failure("Integers to negative integer powers are not allowed.");
         std::uint64_t base = ux, res = 1;
         for (std::int64_t e = y; e > 0; e >>= 1) {
           if (e & 1) res *= base;
           base *= base;
         }
         v = static_cast<std::int64_t>(res);
-      } else if (op == "minimum") v = std::min(x, y);
-      else if (op == "maximum") v = std::max(x, y);
-      else if (op == "&") v = x & y;
-      else if (op == "|") v = x | y;
-      else if (op == "^") v = x ^ y;
-      else if (op == "<") v = x < y;
-      else if (op == "<=") v = x <= y;
-      else if (op == ">") v = x > y;
-      else if (op == ">=") v = x >= y;
-      else if (op == "==") v = x == y;
-      else if (op == "!=") v = x != y;
+      } else if (op == "minimum")
+        v = std::min(x, y);
+      else if (op == "maximum")
+        v = std::max(x, y);
+      else if (op == "&")
+        v = x & y;
+      else if (op == "|")
+        v = x | y;
+      else if (op == "^")
+        v = x ^ y;
+      else if (op == "<")
+        v = x < y;
+      else if (op == "<=")
+        v = x <= y;
+      else if (op == ">")
+        v = x > y;
+      else if (op == ">=")
+        v = x >= y;
+      else if (op == "==")
+        v = x == y;
+      else if (op == "!=")
+        v = x != y;
       r.set_int(k, v);
     }
     for (std::size_t d = out.size(); d-- > 0;) {
@@ -305,13 +364,20 @@ Result<NdArray> binary(const std::string& op, const NdArray& a, const NdArray& b
 Result<NdArray> unary(const std::string& op, const NdArray& a) {
   if (op == "negative" || op == "abs") {
     if (a.dt == DType::Bool && op == "negative")
-      return Result<NdArray>::failure("The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.");
+      return Result<NdArray>::failure(
+          "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or "
+          "the logical_not function instead.");
     NdArray r = a;
     r.weak = false;
     for (std::size_t k = 0; k < static_cast<std::size_t>(a.size()); ++k) {
-      if (a.is_float()) r.f[k] = op == "abs" ? std::fabs(a.f[k]) : -a.f[k];
-      else if (a.dt != DType::Bool) r.set_int(k, op == "abs" ? (a.i[k] < 0 ? static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(a.i[k])) : a.i[k])
-                                                             : static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(a.i[k])));
+      if (a.is_float())
+        r.f[k] = op == "abs" ? std::fabs(a.f[k]) : -a.f[k];
+      else if (a.dt != DType::Bool)
+        r.set_int(
+            k, op == "abs"
+                   ? (a.i[k] < 0 ? static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(a.i[k]))
+                                 : a.i[k])
+                   : static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(a.i[k])));
     }
     return Result<NdArray>::success(std::move(r));
   }
@@ -321,15 +387,24 @@ Result<NdArray> unary(const std::string& op, const NdArray& a) {
   r.weak = false;
   for (auto& x : r.f) {
     double v = x;
-    if (op == "tanh") v = std::tanh(v);
-    else if (op == "exp") v = std::exp(v);
-    else if (op == "log") v = std::log(v);
-    else if (op == "sqrt") v = std::sqrt(v);
-    else if (op == "sin") v = std::sin(v);
-    else if (op == "cos") v = std::cos(v);
-    else if (op == "floor") v = std::floor(v);
-    else if (op == "ceil") v = std::ceil(v);
-    else return Result<NdArray>::failure("no function " + op);
+    if (op == "tanh")
+      v = std::tanh(v);
+    else if (op == "exp")
+      v = std::exp(v);
+    else if (op == "log")
+      v = std::log(v);
+    else if (op == "sqrt")
+      v = std::sqrt(v);
+    else if (op == "sin")
+      v = std::sin(v);
+    else if (op == "cos")
+      v = std::cos(v);
+    else if (op == "floor")
+      v = std::floor(v);
+    else if (op == "ceil")
+      v = std::ceil(v);
+    else
+      return Result<NdArray>::failure("no function " + op);
     x = t == DType::Float32 ? static_cast<double>(static_cast<float>(v)) : v;
   }
   return Result<NdArray>::success(std::move(r));
@@ -337,16 +412,21 @@ Result<NdArray> unary(const std::string& op, const NdArray& a) {
 
 Result<NdArray> matmul(const NdArray& a0, const NdArray& b0) {
   if (a0.dims.empty() || b0.dims.empty())
-    return Result<NdArray>::failure("matmul: Input operand " + std::string(a0.dims.empty() ? "0" : "1") +
-                                    " does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)");
+    return Result<NdArray>::failure("matmul: Input operand " +
+                                    std::string(a0.dims.empty() ? "0" : "1") +
+                                    " does not have enough dimensions (has 0, gufunc core with "
+                                    "signature (n?,k),(k,m?)->(n?,m?) requires 1)");
   if (a0.dims.size() > 2 || b0.dims.size() > 2)
-    return Result<NdArray>::failure("matmul of arrays with more than 2 dimensions is not supported here yet");
+    return Result<NdArray>::failure(
+        "matmul of arrays with more than 2 dimensions is not supported here yet");
   const bool va = a0.dims.size() == 1, vb = b0.dims.size() == 1;
   const std::int64_t n = va ? 1 : a0.dims[0], k = a0.dims.back();
   const std::int64_t kb = vb ? b0.dims[0] : b0.dims[0], m = vb ? 1 : b0.dims[1];
   if (k != kb)
-    return Result<NdArray>::failure("matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size " +
-                                    std::to_string(kb) + " is different from " + std::to_string(k) + ")");
+    return Result<NdArray>::failure(
+        "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+        "(n?,k),(k,m?)->(n?,m?) (size " +
+        std::to_string(kb) + " is different from " + std::to_string(k) + ")");
   NdArray a = a0, b = b0;
   a.weak = b.weak = false;
   const DType t = result_type(a, b);
@@ -360,12 +440,15 @@ Result<NdArray> matmul(const NdArray& a0, const NdArray& b0) {
     for (std::int64_t q = 0; q < m; ++q) {
       if (dtype_is_float(t)) {
         double s = 0;
-        for (std::int64_t c = 0; c < k; ++c) s += a.at(static_cast<std::size_t>(p * k + c)) * b.at(static_cast<std::size_t>(c * m + q));
+        for (std::int64_t c = 0; c < k; ++c)
+          s +=
+              a.at(static_cast<std::size_t>(p * k + c)) * b.at(static_cast<std::size_t>(c * m + q));
         r.set(static_cast<std::size_t>(p * m + q), s);
       } else {
         std::uint64_t s = 0;
         for (std::int64_t c = 0; c < k; ++c)
-          s += static_cast<std::uint64_t>(a.iat(static_cast<std::size_t>(p * k + c))) * static_cast<std::uint64_t>(b.iat(static_cast<std::size_t>(c * m + q)));
+          s += static_cast<std::uint64_t>(a.iat(static_cast<std::size_t>(p * k + c))) *
+               static_cast<std::uint64_t>(b.iat(static_cast<std::size_t>(c * m + q)));
         r.set_int(static_cast<std::size_t>(p * m + q), static_cast<std::int64_t>(s));
       }
     }
@@ -386,15 +469,20 @@ Result<NdArray> reshape(const NdArray& a, std::vector<std::int64_t> dims) {
       if (known > kMaxArrayElements) break;
     }
   }
-  if (unknown >= 0 && known > 0 && a.size() % known == 0) dims[static_cast<std::size_t>(unknown)] = a.size() / known;
+  if (unknown >= 0 && known > 0 && a.size() % known == 0)
+    dims[static_cast<std::size_t>(unknown)] = a.size() / known;
   std::int64_t total = 1;
   for (auto d : dims) total *= d < 0 ? 1 : d;
   if (total != a.size() || (unknown >= 0 && known == 0)) {
     std::string s;  // NumPy writes the shape without spaces: (4,2)
     for (std::size_t k = 0; k < dims.size(); ++k) s += (k ? "," : "") + std::to_string(dims[k]);
     if (dims.size() == 1) s += ",";
-    if (a.jax) return Result<NdArray>::failure("cannot reshape array of shape " + shape_repr(a.dims) + " (size " + std::to_string(a.size()) + ") into shape " + shape_repr(dims));
-    return Result<NdArray>::failure("cannot reshape array of size " + std::to_string(a.size()) + " into shape (" + s + ")");
+    if (a.jax)
+      return Result<NdArray>::failure("cannot reshape array of shape " + shape_repr(a.dims) +
+                                      " (size " + std::to_string(a.size()) + ") into shape " +
+                                      shape_repr(dims));
+    return Result<NdArray>::failure("cannot reshape array of size " + std::to_string(a.size()) +
+                                    " into shape (" + s + ")");
   }
   NdArray r = a;
   r.dims = std::move(dims);
@@ -409,7 +497,8 @@ namespace {
 // "1.", "0.001".
 std::string positional(double v, bool f32) {
   int point = 0;
-  std::string d = f32 ? shortest_digits_f32(static_cast<float>(v), &point) : shortest_digits(v, &point);
+  std::string d =
+      f32 ? shortest_digits_f32(static_cast<float>(v), &point) : shortest_digits(v, &point);
   const double av = std::fabs(v);
   std::string s;
   if (av == 0) {
@@ -426,7 +515,8 @@ std::string positional(double v, bool f32) {
     } else if (static_cast<std::size_t>(point) >= d.size()) {
       s = d + std::string(static_cast<std::size_t>(point) - d.size(), '0') + ".";
     } else {
-      s = d.substr(0, static_cast<std::size_t>(point)) + "." + d.substr(static_cast<std::size_t>(point));
+      s = d.substr(0, static_cast<std::size_t>(point)) + "." +
+          d.substr(static_cast<std::size_t>(point));
     }
   }
   return (std::signbit(v) ? "-" : "") + s;
@@ -435,7 +525,8 @@ std::string positional(double v, bool f32) {
 // Scientific digits (unique, precision 8, trim '.'): mantissa "1.5" / "1.", exponent -5.
 void scientific(double v, bool f32, std::string* mant, int* exp) {
   int point = 0;
-  std::string d = f32 ? shortest_digits_f32(static_cast<float>(v), &point) : shortest_digits(v, &point);
+  std::string d =
+      f32 ? shortest_digits_f32(static_cast<float>(v), &point) : shortest_digits(v, &point);
   if (v == 0) {
     d = "0";
     point = 1;
@@ -550,14 +641,15 @@ struct Formatter {
   }
 };
 
-constexpr std::size_t kEdgeItems = 3;           // NumPy's edgeitems
+constexpr std::size_t kEdgeItems = 3;             // NumPy's edgeitems
 constexpr std::int64_t kSummaryThreshold = 1000;  // NumPy's threshold: larger arrays are summarized
 
 // NumPy's _formatArray (non-legacy): rows wrap when the line would pass the width, the hanging
 // indent is the prefix's width plus one per level, each level's width one less for its ']'; a
 // summarized array shows 3 items at each end of a long axis with "..." between.
-std::string format_rec(const NdArray& a, const Formatter& fmt, std::size_t axis, std::size_t offset, const std::string& sep,
-                       const std::string& hanging, std::size_t width, bool summarize) {
+std::string format_rec(const NdArray& a, const Formatter& fmt, std::size_t axis, std::size_t offset,
+                       const std::string& sep, const std::string& hanging, std::size_t width,
+                       bool summarize) {
   const std::size_t rank = a.dims.size();
   std::size_t stride = 1;
   for (std::size_t d = axis + 1; d < rank; ++d) stride *= static_cast<std::size_t>(a.dims[d]);
@@ -595,10 +687,14 @@ std::string format_rec(const NdArray& a, const Formatter& fmt, std::size_t axis,
   } else {
     const std::string line_sep = sep_trim + std::string(rank - axis - 1, '\n');
     for (std::size_t k = 0; k < leading; ++k)
-      s += hanging + format_rec(a, fmt, axis + 1, offset + k * stride, sep, next_hanging, next_width, summarize) + line_sep;
+      s += hanging +
+           format_rec(a, fmt, axis + 1, offset + k * stride, sep, next_hanging, next_width,
+                      summarize) +
+           line_sep;
     if (summary) s += hanging + "..." + line_sep;
     for (std::size_t k = n - trailing; k < n; ++k) {
-      s += hanging + format_rec(a, fmt, axis + 1, offset + k * stride, sep, next_hanging, next_width, summarize);
+      s += hanging + format_rec(a, fmt, axis + 1, offset + k * stride, sep, next_hanging,
+                                next_width, summarize);
       if (k + 1 < n) s += line_sep;
     }
   }
@@ -606,13 +702,15 @@ std::string format_rec(const NdArray& a, const Formatter& fmt, std::size_t axis,
 }
 
 // The elements a summarized array shows (NumPy's _leading_trailing), in order.
-void shown_indices(const NdArray& a, std::size_t axis, std::size_t offset, std::vector<std::size_t>* out) {
+void shown_indices(const NdArray& a, std::size_t axis, std::size_t offset,
+                   std::vector<std::size_t>* out) {
   if (axis == a.dims.size()) {
     out->push_back(offset);
     return;
   }
   std::size_t stride = 1;
-  for (std::size_t d = axis + 1; d < a.dims.size(); ++d) stride *= static_cast<std::size_t>(a.dims[d]);
+  for (std::size_t d = axis + 1; d < a.dims.size(); ++d)
+    stride *= static_cast<std::size_t>(a.dims[d]);
   const std::size_t n = static_cast<std::size_t>(a.dims[axis]);
   for (std::size_t k = 0; k < n; ++k) {
     if (2 * kEdgeItems < n && k == kEdgeItems) k = n - kEdgeItems;
@@ -630,8 +728,10 @@ std::string format_array(const NdArray& a, const std::string& sep, const std::st
     shown.dt = a.dt;
     shown.dims = {static_cast<std::int64_t>(idx.size())};
     for (auto k : idx) {
-      if (a.is_float()) shown.f.push_back(a.f[k]);
-      else shown.i.push_back(a.i[k]);
+      if (a.is_float())
+        shown.f.push_back(a.f[k]);
+      else
+        shown.i.push_back(a.i[k]);
     }
     fmt.init(shown);
     fmt.a = &a;
@@ -656,8 +756,10 @@ std::string scalar_str(double v, DType t) {
   NdArray a;
   a.dt = t;
   a.dims = {1};
-  if (dtype_is_float(t)) a.f = {v};
-  else a.i = {static_cast<std::int64_t>(v)};
+  if (dtype_is_float(t))
+    a.f = {v};
+  else
+    a.i = {static_cast<std::int64_t>(v)};
   std::string s = format_array(a, " ", "");
   return s.substr(1, s.size() - 2);
 }
@@ -669,13 +771,15 @@ std::string array_str(const NdArray& a) {
 
 std::string array_repr(const NdArray& a) {
   const std::string prefix = a.jax ? "Array(" : "array(";
-  bool show_dtype = a.jax ? !(a.dt == DType::Float32 || a.dt == DType::Int32 || a.dt == DType::Bool)
-                          : !(a.dt == DType::Float64 || a.dt == DType::Int64 || a.dt == DType::Bool);
+  bool show_dtype = a.jax
+                        ? !(a.dt == DType::Float32 || a.dt == DType::Int32 || a.dt == DType::Bool)
+                        : !(a.dt == DType::Float64 || a.dt == DType::Int64 || a.dt == DType::Bool);
   if (a.jax) show_dtype = true;
   std::string body;
   if (a.dims.empty()) {
     body = element_repr(a, 0);
-    if (a.is_float() && body.size() > 2 && body.compare(body.size() - 2, 2, ".0") == 0) body.pop_back();
+    if (a.is_float() && body.size() > 2 && body.compare(body.size() - 2, 2, ".0") == 0)
+      body.pop_back();
   } else {
     bool empty = false;
     for (auto d : a.dims) empty = empty || d == 0;

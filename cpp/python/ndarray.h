@@ -18,7 +18,7 @@ enum class DType { Bool, Int32, Int64, Float32, Float64 };
 
 std::string dtype_name(DType t);  // "float64"
 bool dtype_is_float(DType t);
-int dtype_kind(DType t);          // 0 bool, 1 int, 2 float
+int dtype_kind(DType t);  // 0 bool, 1 int, 2 float
 
 constexpr std::int64_t kMaxArrayElements = std::int64_t(1) << 26;  // one array's elements
 
@@ -33,10 +33,12 @@ struct NdArray {
   std::int64_t size() const;
   bool is_float() const { return dtype_is_float(dt); }
   double at(std::size_t k) const { return is_float() ? f[k] : static_cast<double>(i[k]); }
-  std::int64_t iat(std::size_t k) const { return is_float() ? static_cast<std::int64_t>(f[k]) : i[k]; }
+  std::int64_t iat(std::size_t k) const {
+    return is_float() ? static_cast<std::int64_t>(f[k]) : i[k];
+  }
   // Allocates zeros of dtype t with these dims.
   static Result<NdArray> zeros(DType t, std::vector<std::int64_t> dims, bool jax);
-  void set(std::size_t k, double v);     // stores v as dtype (float32 rounding, int truncation)
+  void set(std::size_t k, double v);  // stores v as dtype (float32 rounding, int truncation)
   void set_int(std::size_t k, std::int64_t v);
 };
 

@@ -6,11 +6,11 @@
 #include "python/notebook.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <limits>
-#include <cerrno>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -91,11 +91,16 @@ bool is_intlike(const V& v) { return v->t == T::Bool || v->t == T::Int; }
 std::int64_t int_of(const V& v) { return v->t == T::Bool ? (v->b ? 1 : 0) : v->i; }
 bool is_big(const V& v) { return v->t == T::Int && v->big != nullptr; }
 BigInt big_of(const V& v) { return is_big(v) ? *v->big : BigInt::of(int_of(v)); }
-double num_of(const V& v) { return v->t == T::Float ? v->f : is_big(v) ? v->big->to_double() : static_cast<double>(int_of(v)); }
+double num_of(const V& v) {
+  return v->t == T::Float ? v->f : is_big(v) ? v->big->to_double() : static_cast<double>(int_of(v));
+}
 
-const char* kExcTypes[] = {"Exception", "ValueError", "TypeError", "AssertionError", "RuntimeError", "ZeroDivisionError",
-                           "NameError", "IndexError", "KeyError", "AttributeError", "OverflowError", "NotImplementedError",
-                           "StopIteration", "ArithmeticError", "LookupError", "RecursionError", "UnboundLocalError"};
+const char* kExcTypes[] = {"Exception",      "ValueError",       "TypeError",
+                           "AssertionError", "RuntimeError",     "ZeroDivisionError",
+                           "NameError",      "IndexError",       "KeyError",
+                           "AttributeError", "OverflowError",    "NotImplementedError",
+                           "StopIteration",  "ArithmeticError",  "LookupError",
+                           "RecursionError", "UnboundLocalError"};
 // An exception type's base ("IndexError" → "LookupError"), for except clauses.
 std::string exc_base(const std::string& t) {
   if (t == "ZeroDivisionError" || t == "OverflowError") return "ArithmeticError";
@@ -114,31 +119,53 @@ bool exc_matches(const std::string& t, const std::string& handler) {
 
 std::string type_name(const V& v) {
   switch (v->t) {
-    case T::None: return "NoneType";
-    case T::Bool: return "bool";
-    case T::Int: return "int";
-    case T::Float: return "float";
-    case T::Str: return "str";
-    case T::List: return "list";
-    case T::Tuple: return "tuple";
-    case T::Dict: return "dict";
-    case T::Set: return "set";
-    case T::Range: return "range";
-    case T::Slice: return "slice";
-    case T::Func: return "function";
-    case T::Builtin: return "builtin_function_or_method";
-    case T::Method: return "method";
-    case T::Module: return "module";
-    case T::DType: return "numpy.dtype[" + dtype_name(v->dt) + "]";
+    case T::None:
+      return "NoneType";
+    case T::Bool:
+      return "bool";
+    case T::Int:
+      return "int";
+    case T::Float:
+      return "float";
+    case T::Str:
+      return "str";
+    case T::List:
+      return "list";
+    case T::Tuple:
+      return "tuple";
+    case T::Dict:
+      return "dict";
+    case T::Set:
+      return "set";
+    case T::Range:
+      return "range";
+    case T::Slice:
+      return "slice";
+    case T::Func:
+      return "function";
+    case T::Builtin:
+      return "builtin_function_or_method";
+    case T::Method:
+      return "method";
+    case T::Module:
+      return "module";
+    case T::DType:
+      return "numpy.dtype[" + dtype_name(v->dt) + "]";
     case T::Array:
       if (v->arr.jax) return "ArrayImpl";
       return "numpy.ndarray";
-    case T::ExcType: return "type";
-    case T::Exc: return v->s;
-    case T::Jitted: return "PjitFunction";
-    case T::Lowered: return "Lowered";
-    case T::IR: return "Module";
-    case T::Compiled: return "Compiled";
+    case T::ExcType:
+      return "type";
+    case T::Exc:
+      return v->s;
+    case T::Jitted:
+      return "PjitFunction";
+    case T::Lowered:
+      return "Lowered";
+    case T::IR:
+      return "Module";
+    case T::Compiled:
+      return "Compiled";
   }
   return "object";
 }
@@ -171,7 +198,7 @@ std::string str_repr(const std::string& s) {
 struct Frame {
   std::string name;  // "<module>", the function's name
   int line = 0;
-  int file = 0;      // the source (one run's, or a session's cell) the line is in: Machine::files_
+  int file = 0;  // the source (one run's, or a session's cell) the line is in: Machine::files_
 };
 
 // One source the machine has run: a whole program, or one cell of a session.
@@ -195,19 +222,23 @@ struct Args {
 
 class Machine {
  public:
-  explicit Machine(const NotebookOptions& options) : options_(options) { globals_ = std::make_shared<Scope>(); }
+  explicit Machine(const NotebookOptions& options) : options_(options) {
+    globals_ = std::make_shared<Scope>();
+  }
 
   // Runs `prog` (parsed from `source`) in this machine's globals, its lines named `filename` in
   // tracebacks. `context` is the program jax.jit(f).lower(...) traces f in (its imports and defs):
   // the whole program for one run, a session's cells so far for a cell. Each run has its own step
   // budget, output and pending exception; the globals (and the functions defined) stay.
-  NotebookResult run(const Program& prog, const std::string& source, const std::string& filename, const Program& context) {
+  NotebookResult run(const Program& prog, const std::string& source, const std::string& filename,
+                     const Program& context) {
     SourceFile f;
     f.name = filename;
     std::size_t start = 0;
     while (start <= source.size()) {
       const auto nl = source.find('\n', start);
-      f.lines.push_back(source.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+      f.lines.push_back(
+          source.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
       if (nl == std::string::npos) break;
       start = nl + 1;
     }
@@ -235,7 +266,8 @@ class Machine {
       std::string tb = "Traceback (most recent call last):\n";
       for (auto& fr : exc_tb_) {
         const SourceFile& sf = files_[static_cast<std::size_t>(fr.file)];
-        tb += "  File \"" + sf.name + "\", line " + std::to_string(fr.line) + ", in " + fr.name + "\n";
+        tb += "  File \"" + sf.name + "\", line " + std::to_string(fr.line) + ", in " + fr.name +
+              "\n";
         if (fr.line >= 1 && static_cast<std::size_t>(fr.line) <= sf.lines.size()) {
           std::string l = sf.lines[static_cast<std::size_t>(fr.line - 1)];
           const auto b = l.find_first_not_of(" \t");
@@ -249,7 +281,8 @@ class Machine {
       r.error = tb;
       r.error_type = exc_->s;
       r.line = exc_tb_.empty() ? 0 : exc_tb_.back().line;
-      r.file = exc_tb_.empty() ? filename : files_[static_cast<std::size_t>(exc_tb_.back().file)].name;
+      r.file =
+          exc_tb_.empty() ? filename : files_[static_cast<std::size_t>(exc_tb_.back().file)].name;
       r.source_line = exc_tb_.empty() ? 0 : exc_tb_.front().line;
       exc_ = nullptr;
       exc_tb_.clear();
@@ -268,13 +301,13 @@ class Machine {
   std::shared_ptr<Scope> scope_;  // the current function's locals (null at module level)
   std::vector<Frame> stack_;
   std::string out_;
-  V exc_;                    // the pending exception
+  V exc_;  // the pending exception
   std::vector<Frame> exc_tb_;
   V ret_;                    // a return's value
   std::vector<V> handling_;  // the exceptions whose except clauses are running (a bare raise)
   long steps_ = 0;
-  int depth_ = 0;            // nested expressions and statements being evaluated
-  bool fatal_ = false;       // a limit was hit: no except clause catches it
+  int depth_ = 0;       // nested expressions and statements being evaluated
+  bool fatal_ = false;  // a limit was hit: no except clause catches it
 
   // ---- exceptions ----
   std::nullptr_t raise(const std::string& type, const std::string& msg) {
@@ -302,7 +335,8 @@ class Machine {
   }
   bool step() {
     if (++steps_ > options_.max_steps) {
-      fatal("RuntimeError", "the program ran past its step budget of " + std::to_string(options_.max_steps) +
+      fatal("RuntimeError", "the program ran past its step budget of " +
+                                std::to_string(options_.max_steps) +
                                 " evaluation steps (an endless loop?); it was stopped");
       return false;
     }
@@ -312,7 +346,10 @@ class Machine {
     Machine& m;
     bool ok;
     explicit Depth(Machine& mm) : m(mm), ok(++mm.depth_ <= 2000) {
-      if (!ok) mm.fatal("RecursionError", "maximum recursion depth exceeded (expressions and calls nested past 2000 levels)");
+      if (!ok)
+        mm.fatal(
+            "RecursionError",
+            "maximum recursion depth exceeded (expressions and calls nested past 2000 levels)");
     }
     ~Depth() { --m.depth_; }
   };
@@ -331,9 +368,11 @@ class Machine {
   Scope& current() { return scope_ ? *scope_ : *globals_; }
 
   V builtin_name(const std::string& n) {
-    static const char* fns[] = {"print", "len", "range", "min", "max", "sum", "abs", "round", "sorted", "enumerate", "zip",
-                                "int", "float", "str", "repr", "isinstance", "list", "dict", "tuple", "bool", "reversed",
-                                "any", "all", "divmod", "pow", "type", "map", "filter", "set", "hash", "callable", "format"};
+    static const char* fns[] = {
+        "print",  "len",       "range", "min",    "max",      "sum",  "abs",      "round",
+        "sorted", "enumerate", "zip",   "int",    "float",    "str",  "repr",     "isinstance",
+        "list",   "dict",      "tuple", "bool",   "reversed", "any",  "all",      "divmod",
+        "pow",    "type",      "map",   "filter", "set",      "hash", "callable", "format"};
     for (const char* f : fns)
       if (n == f) return mk_named(T::Builtin, n);
     for (const char* e : kExcTypes)
@@ -346,24 +385,31 @@ class Machine {
   std::string repr(const V& v, int depth = 0) {
     if (depth > 100) return "...";
     switch (v->t) {
-      case T::None: return "None";
-      case T::Bool: return v->b ? "True" : "False";
+      case T::None:
+        return "None";
+      case T::Bool:
+        return v->b ? "True" : "False";
       case T::Int:
         if (is_big(v)) {
           std::string d = v->big->to_decimal();
           if (d.size() - (v->big->neg ? 1 : 0) > static_cast<std::size_t>(kNotebookMaxIntDigits)) {
-            raise("ValueError", "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit");
+            raise("ValueError",
+                  "Exceeds the limit (4300 digits) for integer string conversion; use "
+                  "sys.set_int_max_str_digits() to increase the limit");
             return "<int too large to print>";
           }
           return d;
         }
         return std::to_string(v->i);
-      case T::Float: return float_repr(v->f);
-      case T::Str: return str_repr(v->s);
+      case T::Float:
+        return float_repr(v->f);
+      case T::Str:
+        return str_repr(v->s);
       case T::List:
       case T::Tuple: {
         std::string s = v->t == T::List ? "[" : "(";
-        for (std::size_t k = 0; k < v->items.size(); ++k) s += (k ? ", " : "") + repr(v->items[k], depth + 1);
+        for (std::size_t k = 0; k < v->items.size(); ++k)
+          s += (k ? ", " : "") + repr(v->items[k], depth + 1);
         if (v->t == T::Tuple && v->items.size() == 1) s += ",";
         return s + (v->t == T::List ? "]" : ")");
       }
@@ -384,27 +430,42 @@ class Machine {
         return s + "}";
       }
       case T::Range: {
-        std::string s = "range(" + std::to_string(v->items[0]->i) + ", " + std::to_string(v->items[1]->i);
+        std::string s =
+            "range(" + std::to_string(v->items[0]->i) + ", " + std::to_string(v->items[1]->i);
         if (v->items[2]->i != 1) s += ", " + std::to_string(v->items[2]->i);
         return s + ")";
       }
-      case T::Slice: return "slice(" + repr(v->items[0]) + ", " + repr(v->items[1]) + ", " + repr(v->items[2]) + ")";
-      case T::Func: return "<function " + (v->def ? v->def->s : std::string("<lambda>")) + ">";
-      case T::Builtin: return "<built-in function " + v->s + ">";
-      case T::Method: return "<bound method " + v->s + " of " + type_name(v->self) + " object>";
-      case T::Module: return "<module '" + v->s + "'>";
-      case T::DType: return "dtype('" + dtype_name(v->dt) + "')";
-      case T::Array: return array_repr(v->arr);
-      case T::ExcType: return "<class '" + v->s + "'>";
+      case T::Slice:
+        return "slice(" + repr(v->items[0]) + ", " + repr(v->items[1]) + ", " + repr(v->items[2]) +
+               ")";
+      case T::Func:
+        return "<function " + (v->def ? v->def->s : std::string("<lambda>")) + ">";
+      case T::Builtin:
+        return "<built-in function " + v->s + ">";
+      case T::Method:
+        return "<bound method " + v->s + " of " + type_name(v->self) + " object>";
+      case T::Module:
+        return "<module '" + v->s + "'>";
+      case T::DType:
+        return "dtype('" + dtype_name(v->dt) + "')";
+      case T::Array:
+        return array_repr(v->arr);
+      case T::ExcType:
+        return "<class '" + v->s + "'>";
       case T::Exc: {
         std::string s = v->s + "(";
-        for (std::size_t k = 0; k < v->items.size(); ++k) s += (k ? ", " : "") + repr(v->items[k], depth + 1);
+        for (std::size_t k = 0; k < v->items.size(); ++k)
+          s += (k ? ", " : "") + repr(v->items[k], depth + 1);
         return s + ")";
       }
-      case T::Jitted: return "<PjitFunction of " + repr(v->self) + ">";
-      case T::Lowered: return "<jax.stages.Lowered object>";
-      case T::IR: return v->text;
-      case T::Compiled: return "<jax.stages.Compiled object>";
+      case T::Jitted:
+        return "<PjitFunction of " + repr(v->self) + ">";
+      case T::Lowered:
+        return "<jax.stages.Lowered object>";
+      case T::IR:
+        return v->text;
+      case T::Compiled:
+        return "<jax.stages.Compiled object>";
     }
     return "?";
   }
@@ -420,23 +481,34 @@ class Machine {
   // -1: an exception
   int truth(const V& v) {
     switch (v->t) {
-      case T::None: return 0;
-      case T::Bool: return v->b;
-      case T::Int: return v->i != 0;
-      case T::Float: return v->f != 0;
-      case T::Str: return !v->s.empty();
+      case T::None:
+        return 0;
+      case T::Bool:
+        return v->b;
+      case T::Int:
+        return v->i != 0;
+      case T::Float:
+        return v->f != 0;
+      case T::Str:
+        return !v->s.empty();
       case T::List:
       case T::Tuple:
-      case T::Dict: return !v->items.empty();
-      case T::Set: return v->used > 0;
-      case T::Range: return range_len(v) > 0;
+      case T::Dict:
+        return !v->items.empty();
+      case T::Set:
+        return v->used > 0;
+      case T::Range:
+        return range_len(v) > 0;
       case T::Array:
         if (v->arr.size() != 1) {
-          raise("ValueError", "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()");
+          raise("ValueError",
+                "The truth value of an array with more than one element is ambiguous. Use a.any() "
+                "or a.all()");
           return -1;
         }
         return v->arr.at(0) != 0;
-      default: return 1;
+      default:
+        return 1;
     }
   }
   static std::int64_t range_len(const V& r) {
@@ -457,8 +529,10 @@ class Machine {
     }
     if (a->t != b->t) return false;
     switch (a->t) {
-      case T::None: return true;
-      case T::Str: return a->s == b->s;
+      case T::None:
+        return true;
+      case T::Str:
+        return a->s == b->s;
       case T::List:
       case T::Tuple:
         if (a->items.size() != b->items.size() || depth > 100) return false;
@@ -469,7 +543,8 @@ class Machine {
         if (a->items.size() != b->items.size() || depth > 100) return false;
         for (std::size_t k = 0; k < a->items.size(); ++k) {
           const int j = dict_find(b, a->items[k]);
-          if (j < 0 || !equal(a->vals[k], b->vals[static_cast<std::size_t>(j)], depth + 1)) return false;
+          if (j < 0 || !equal(a->vals[k], b->vals[static_cast<std::size_t>(j)], depth + 1))
+            return false;
         }
         return true;
       case T::Set:
@@ -479,14 +554,18 @@ class Machine {
         return true;
       case T::Builtin:
       case T::Module:
-      case T::ExcType: return a->s == b->s;
-      case T::DType: return a->dt == b->dt;
-      default: return false;
+      case T::ExcType:
+        return a->s == b->s;
+      case T::DType:
+        return a->dt == b->dt;
+      default:
+        return false;
     }
   }
   bool hashable(const V& k) {
     if (k->t == T::List || k->t == T::Dict || k->t == T::Array || k->t == T::Set) {
-      raise("TypeError", "unhashable type: '" + std::string(k->t == T::Array ? "numpy.ndarray" : type_name(k)) + "'");
+      raise("TypeError", "unhashable type: '" +
+                             std::string(k->t == T::Array ? "numpy.ndarray" : type_name(k)) + "'");
       return false;
     }
     if (k->t == T::Tuple)
@@ -516,21 +595,27 @@ class Machine {
   static bool constant_expr(const Expr& e, int depth = 0) {
     if (depth > 50) return false;
     switch (e.kind) {
-      case EK::Int: return !e.overflow;
+      case EK::Int:
+        return !e.overflow;
       case EK::Float:
       case EK::True:
       case EK::False:
       case EK::None:
-      case EK::Ellipsis: return true;
-      case EK::Str: return !e.fstring;
-      case EK::Unary: return e.s != "not" && constant_expr(*e.kids[0], depth + 1);
+      case EK::Ellipsis:
+        return true;
+      case EK::Str:
+        return !e.fstring;
+      case EK::Unary:
+        return e.s != "not" && constant_expr(*e.kids[0], depth + 1);
       case EK::Tuple:
         for (auto& k : e.kids)
           if (k->kind == EK::Starred || !constant_expr(*k, depth + 1)) return false;
         return true;
       case EK::BinOp:
-        return e.s != "@" && constant_expr(*e.kids[0], depth + 1) && constant_expr(*e.kids[1], depth + 1);
-      default: return false;
+        return e.s != "@" && constant_expr(*e.kids[0], depth + 1) &&
+               constant_expr(*e.kids[1], depth + 1);
+      default:
+        return false;
     }
   }
 
@@ -538,13 +623,15 @@ class Machine {
   // iterates and prints in the order CPython's does. Hashes are Python's for ints, bools, floats
   // and tuples of them; a str's is not CPython's (its is salted per process), so a set of strings
   // has an order of its own here, as it may in any CPython run.
-  static constexpr std::uint64_t kHashModulus = (std::uint64_t(1) << 61) - 1;  // CPython's _PyHASH_MODULUS
+  static constexpr std::uint64_t kHashModulus =
+      (std::uint64_t(1) << 61) - 1;  // CPython's _PyHASH_MODULUS
   static const V& set_dummy() {
     static const V d = std::make_shared<Obj>();
     return d;
   }
   static std::int64_t hash_int64(std::int64_t v) {
-    const std::uint64_t mag = v < 0 ? std::uint64_t(0) - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+    const std::uint64_t mag =
+        v < 0 ? std::uint64_t(0) - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
     std::int64_t r = static_cast<std::int64_t>(mag % kHashModulus);
     if (v < 0) r = -r;
     return r == -1 ? -2 : r;
@@ -581,8 +668,12 @@ class Machine {
       return false;
     }
     switch (k->t) {
-      case T::None: *h = 0x4f5a1c3; return true;
-      case T::Bool: *h = k->b ? 1 : 0; return true;
+      case T::None:
+        *h = 0x4f5a1c3;
+        return true;
+      case T::Bool:
+        *h = k->b ? 1 : 0;
+        return true;
       case T::Int: {
         if (!is_big(k)) {
           *h = hash_int64(k->i);
@@ -597,7 +688,9 @@ class Machine {
         *h = v == -1 ? -2 : v;
         return true;
       }
-      case T::Float: *h = hash_double(k->f); return true;
+      case T::Float:
+        *h = hash_double(k->f);
+        return true;
       case T::Tuple: {  // CPython's tuplehash (xxHash's mixing)
         std::uint64_t acc = 2870177450012600261ULL;
         for (auto& x : k->items) {
@@ -617,7 +710,8 @@ class Machine {
       case T::ExcType:
       case T::DType: {  // FNV-1a: not CPython's (salted) string hash
         std::uint64_t x = 14695981039346656037ULL;
-        for (unsigned char c : (k->t == T::DType ? dtype_name(k->dt) : k->s)) x = (x ^ c) * 1099511628211ULL;
+        for (unsigned char c : (k->t == T::DType ? dtype_name(k->dt) : k->s))
+          x = (x ^ c) * 1099511628211ULL;
         std::int64_t r = static_cast<std::int64_t>(x >> 1);
         *h = r == -1 ? -2 : r;
         return true;
@@ -641,8 +735,10 @@ class Machine {
       if (e && e != set_dummy()) out.push_back(e);
     return out;
   }
-  static void set_insert_clean(std::vector<V>& tab, std::vector<std::uint64_t>& hs, const V& key, std::uint64_t hash) {
-    const std::uint64_t mask = tab.size() - 1;  // 64-bit probing, as CPython's on a 64-bit host (wasm's size_t is 32)
+  static void set_insert_clean(std::vector<V>& tab, std::vector<std::uint64_t>& hs, const V& key,
+                               std::uint64_t hash) {
+    const std::uint64_t mask =
+        tab.size() - 1;  // 64-bit probing, as CPython's on a 64-bit host (wasm's size_t is 32)
     std::uint64_t perturb = hash, i = hash & mask;
     while (true) {
       if (!tab[i]) {
@@ -681,7 +777,8 @@ class Machine {
       for (std::size_t j = i; j <= i + probes; ++j) {
         const V& e = s->items[j];
         if (!e) return -1;
-        if (e != set_dummy() && s->hashes[j] == hash && equal(e, key)) return static_cast<std::ptrdiff_t>(j);
+        if (e != set_dummy() && s->hashes[j] == hash && equal(e, key))
+          return static_cast<std::ptrdiff_t>(j);
       }
       perturb >>= 5;
       i = (i * 5 + 1 + perturb) & mask;
@@ -717,11 +814,13 @@ class Machine {
           s->hashes[j] = hash;
           ++s->fill;
           ++s->used;
-          if (static_cast<std::size_t>(s->fill) * 5 >= mask * 3) set_resize(s, s->used > 50000 ? s->used * 2 : s->used * 4);
+          if (static_cast<std::size_t>(s->fill) * 5 >= mask * 3)
+            set_resize(s, s->used > 50000 ? s->used * 2 : s->used * 4);
           return;
         }
         if (e == set_dummy()) {
-          freeslot = static_cast<std::ptrdiff_t>(j);  // the last deleted slot seen (as CPython 3.11 behaves)
+          freeslot = static_cast<std::ptrdiff_t>(
+              j);  // the last deleted slot seen (as CPython 3.11 behaves)
         } else if (s->hashes[j] == hash && equal(e, key)) {
           return;
         }
@@ -752,7 +851,8 @@ class Machine {
   // table of the same size is copied slot for slot).
   void set_merge(const V& s, const V& other) {
     if (other == s || other->used == 0) return;
-    if (static_cast<std::size_t>(s->fill + other->used) * 5 >= (s->items.size() - 1) * 3) set_resize(s, (s->used + other->used) * 2);
+    if (static_cast<std::size_t>(s->fill + other->used) * 5 >= (s->items.size() - 1) * 3)
+      set_resize(s, (s->used + other->used) * 2);
     if (s->fill == 0 && s->items.size() == other->items.size() && other->fill == other->used) {
       for (std::size_t k = 0; k < other->items.size(); ++k) {
         s->items[k] = other->items[k];
@@ -765,13 +865,16 @@ class Machine {
     if (s->fill == 0) {
       s->fill = s->used = other->used;
       for (std::size_t k = 0; k < other->items.size(); ++k)
-        if (other->items[k] && other->items[k] != set_dummy()) set_insert_clean(s->items, s->hashes, other->items[k], other->hashes[k]);
+        if (other->items[k] && other->items[k] != set_dummy())
+          set_insert_clean(s->items, s->hashes, other->items[k], other->hashes[k]);
       return;
     }
     for (std::size_t k = 0; k < other->items.size(); ++k)
-      if (other->items[k] && other->items[k] != set_dummy()) set_add(s, other->items[k], other->hashes[k]);
+      if (other->items[k] && other->items[k] != set_dummy())
+        set_add(s, other->items[k], other->hashes[k]);
   }
-  // set.update / set(iterable): a set merges, a dict adds its keys (one resize first), others add one by one.
+  // set.update / set(iterable): a set merges, a dict adds its keys (one resize first), others add
+  // one by one.
   bool set_update(const V& s, const V& it) {
     if (it->t == T::Set) {
       if (!charge(static_cast<double>(it->items.size()))) return false;
@@ -780,7 +883,8 @@ class Machine {
     }
     if (it->t == T::Dict) {
       const auto n = static_cast<std::int64_t>(it->items.size());
-      if (static_cast<std::size_t>(s->fill + n) * 5 >= (s->items.size() - 1) * 3) set_resize(s, (s->used + n) * 2);
+      if (static_cast<std::size_t>(s->fill + n) * 5 >= (s->items.size() - 1) * 3)
+        set_resize(s, (s->used + n) * 2);
     }
     std::vector<V> xs;
     if (!iterate(it, &xs)) return false;
@@ -795,7 +899,8 @@ class Machine {
   }
   // a | b, a & b, a - b, a ^ b as CPython computes them (the order of the result's table follows).
   V set_binop(const std::string& op, const V& a, const V& b) {
-    if (!charge(static_cast<double>(a->items.size() + b->items.size()))) return nullptr;  // set work counts against the budget
+    if (!charge(static_cast<double>(a->items.size() + b->items.size())))
+      return nullptr;  // set work counts against the budget
     if (op == "|") {
       V r = set_copy(a);
       set_merge(r, b);
@@ -807,7 +912,8 @@ class Machine {
       V r = mk_set();
       for (std::size_t k = 0; k < other->items.size(); ++k) {
         const V& e = other->items[k];
-        if (e && e != set_dummy() && set_find(so, e, other->hashes[k]) >= 0) set_add(r, e, other->hashes[k]);
+        if (e && e != set_dummy() && set_find(so, e, other->hashes[k]) >= 0)
+          set_add(r, e, other->hashes[k]);
       }
       return r;
     }
@@ -829,7 +935,8 @@ class Machine {
     set_symmetric_difference_update(r, a);
     return r;
   }
-  // s -= other in place (CPython's set_difference_update_internal): a table over 1/4 deleted slots is rebuilt.
+  // s -= other in place (CPython's set_difference_update_internal): a table over 1/4 deleted slots
+  // is rebuilt.
   void set_difference_update(const V& s, const V& other) {
     if (s == other) {
       s->items.assign(8, nullptr);
@@ -838,7 +945,8 @@ class Machine {
       return;
     }
     for (auto& x : set_elements(other)) set_discard(s, x);
-    if (static_cast<std::size_t>(s->fill - s->used) > (s->items.size() - 1) / 4) set_resize(s, s->used > 50000 ? s->used * 2 : s->used * 4);
+    if (static_cast<std::size_t>(s->fill - s->used) > (s->items.size() - 1) / 4)
+      set_resize(s, s->used > 50000 ? s->used * 2 : s->used * 4);
   }
   // s ^= other in place: each of other's entries discarded from s or, when absent, added.
   void set_symmetric_difference_update(const V& s, const V& other) {
@@ -880,7 +988,8 @@ class Machine {
       *out = scalar_array(v->f, 2, jax_default);
       return true;
     }
-    if (v->t == T::List || v->t == T::Tuple) return array_from_list(v, out, jax_default, std::nullopt);
+    if (v->t == T::List || v->t == T::Tuple)
+      return array_from_list(v, out, jax_default, std::nullopt);
     raise("TypeError", "unsupported operand type for an array operation: '" + type_name(v) + "'");
     return false;
   }
@@ -891,7 +1000,8 @@ class Machine {
     int depth = 0;
     while (cur->t == T::List || cur->t == T::Tuple || cur->t == T::Array) {
       if (++depth > 32) {
-        raise("ValueError", "maximum supported dimension for an ndarray is 32, found " + std::to_string(depth));
+        raise("ValueError",
+              "maximum supported dimension for an ndarray is 32, found " + std::to_string(depth));
         return false;
       }
       if (cur->t == T::Array) {
@@ -908,10 +1018,13 @@ class Machine {
     std::function<bool(const V&, std::size_t)> walk = [&](const V& x, std::size_t d) -> bool {
       if (d < dims.size() && (x->t == T::List || x->t == T::Tuple)) {
         if (static_cast<std::int64_t>(x->items.size()) != dims[d]) {
-          raise("ValueError", "setting an array element with a sequence. The requested array has an inhomogeneous shape after " +
-                                  std::to_string(d) + " dimensions. The detected shape was " +
-                                  shape_repr(std::vector<std::int64_t>(dims.begin(), dims.begin() + static_cast<long>(d))) +
-                                  " + inhomogeneous part.");
+          raise("ValueError",
+                "setting an array element with a sequence. The requested array has an "
+                "inhomogeneous shape after " +
+                    std::to_string(d) + " dimensions. The detected shape was " +
+                    shape_repr(std::vector<std::int64_t>(dims.begin(),
+                                                         dims.begin() + static_cast<long>(d))) +
+                    " + inhomogeneous part.");
           return false;
         }
         for (auto& y : x->items)
@@ -921,34 +1034,46 @@ class Machine {
       if (x->t == T::Array) {
         const std::size_t left = dims.size() - d;
         if (x->arr.dims.size() != left) {
-          raise("ValueError", "setting an array element with a sequence: arrays of different ranks in one list");
+          raise("ValueError",
+                "setting an array element with a sequence: arrays of different ranks in one list");
           return false;
         }
         for (std::size_t k = 0; k < left; ++k)
           if (x->arr.dims[k] != dims[d + k]) {
-            raise("ValueError", "setting an array element with a sequence. The requested array has an inhomogeneous shape after " +
-                                    std::to_string(d) + " dimensions.");
+            raise("ValueError",
+                  "setting an array element with a sequence. The requested array has an "
+                  "inhomogeneous shape after " +
+                      std::to_string(d) + " dimensions.");
             return false;
           }
         kind = std::max(kind, dtype_kind(x->arr.dt));
-        if (x->arr.dt == DType::Float32) any_f32 = true;
-        else if (x->arr.is_float()) all_arrays_f32 = false;
+        if (x->arr.dt == DType::Float32)
+          any_f32 = true;
+        else if (x->arr.is_float())
+          all_arrays_f32 = false;
         for (std::size_t k = 0; k < static_cast<std::size_t>(x->arr.size()); ++k) {
-          if (x->arr.is_float()) flat.push_back(mk_float(x->arr.f[k]));
-          else if (x->arr.dt == DType::Bool) flat.push_back(mk_bool(x->arr.i[k] != 0));
-          else flat.push_back(mk_int(x->arr.i[k]));
+          if (x->arr.is_float())
+            flat.push_back(mk_float(x->arr.f[k]));
+          else if (x->arr.dt == DType::Bool)
+            flat.push_back(mk_bool(x->arr.i[k] != 0));
+          else
+            flat.push_back(mk_int(x->arr.i[k]));
         }
         return true;
       }
       if (d != dims.size()) {
-        raise("ValueError", "setting an array element with a sequence. The requested array has an inhomogeneous shape after " +
-                                std::to_string(d) + " dimensions. The detected shape was " +
-                                shape_repr(std::vector<std::int64_t>(dims.begin(), dims.begin() + static_cast<long>(d))) +
-                                " + inhomogeneous part.");
+        raise("ValueError",
+              "setting an array element with a sequence. The requested array has an inhomogeneous "
+              "shape after " +
+                  std::to_string(d) + " dimensions. The detected shape was " +
+                  shape_repr(std::vector<std::int64_t>(dims.begin(),
+                                                       dims.begin() + static_cast<long>(d))) +
+                  " + inhomogeneous part.");
         return false;
       }
       if (!is_num(x)) {
-        raise("TypeError", "only numbers (int, float, bool) can be array elements here, got '" + type_name(x) + "'");
+        raise("TypeError", "only numbers (int, float, bool) can be array elements here, got '" +
+                               type_name(x) + "'");
         return false;
       }
       if (is_big(x)) {
@@ -959,13 +1084,16 @@ class Machine {
       kind = std::max(kind, x->t == T::Bool ? 0 : x->t == T::Int ? 1 : 2);
       flat.push_back(x);
       if (flat.size() > static_cast<std::size_t>(kMaxArrayElements)) {
-        raise("ValueError", "an array past the notebook's limit of " + std::to_string(kMaxArrayElements) + " elements");
+        raise("ValueError", "an array past the notebook's limit of " +
+                                std::to_string(kMaxArrayElements) + " elements");
         return false;
       }
       return true;
     };
     if (!walk(v, 0)) return false;
-    DType t = kind == 0 ? DType::Bool : kind == 1 ? (jax ? DType::Int32 : DType::Int64) : (jax ? DType::Float32 : DType::Float64);
+    DType t = kind == 0   ? DType::Bool
+              : kind == 1 ? (jax ? DType::Int32 : DType::Int64)
+                          : (jax ? DType::Float32 : DType::Float64);
     if (kind == 2 && any_f32 && all_arrays_f32) t = DType::Float32;
     if (want) t = *want;
     auto made = NdArray::zeros(t, dims, jax);
@@ -975,8 +1103,10 @@ class Machine {
     }
     *out = std::move(made.value());
     for (std::size_t k = 0; k < flat.size(); ++k) {
-      if (flat[k]->t == T::Float) out->set(k, flat[k]->f);
-      else out->set_int(k, int_of(flat[k]));
+      if (flat[k]->t == T::Float)
+        out->set(k, flat[k]->f);
+      else
+        out->set_int(k, int_of(flat[k]));
     }
     return true;
   }
@@ -984,7 +1114,9 @@ class Machine {
   // NumPy's scalars print as); other 0-d results stay arrays.
   // Array work counts against the step budget: one step per 64 elements made.
   bool charge(double elements) {
-    if (elements > 0) steps_ += static_cast<long>(std::min(elements / 64, 1e15));  // NaN (0/0 of an empty operand) charges nothing
+    if (elements > 0)
+      steps_ += static_cast<long>(
+          std::min(elements / 64, 1e15));  // NaN (0/0 of an empty operand) charges nothing
     return step();
   }
   V from_array(NdArray a, bool scalar_ok = true) {
@@ -1001,8 +1133,10 @@ class Machine {
     const bool jax = (x->t == T::Array && x->arr.jax) || (y->t == T::Array && y->arr.jax);
     if (!to_array(x, &a, jax) || !to_array(y, &b, jax)) return nullptr;
     if (op == "@") {
-      if (a.weak || b.weak) return raise("ValueError", "matmul: Input operand " + std::string(a.weak ? "0" : "1") +
-                                                           " does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)");
+      if (a.weak || b.weak)
+        return raise("ValueError", "matmul: Input operand " + std::string(a.weak ? "0" : "1") +
+                                       " does not have enough dimensions (has 0, gufunc core with "
+                                       "signature (n?,k),(k,m?)->(n?,m?) requires 1)");
       double work = 1;
       for (auto d : a.dims) work *= static_cast<double>(d);
       for (auto d : b.dims) work *= static_cast<double>(d);
@@ -1013,8 +1147,13 @@ class Machine {
       return from_array(std::move(r.value()));
     }
     auto r = binary(op, a, b);
-    if (!r) return raise(r.error().rfind("ufunc", 0) == 0 || r.error().rfind("numpy boolean", 0) == 0 ? "TypeError" : "ValueError", r.error());
-    return from_array(std::move(r.value()), !(a.dims.empty() && b.dims.empty() && !a.weak && !b.weak && false));
+    if (!r)
+      return raise(r.error().rfind("ufunc", 0) == 0 || r.error().rfind("numpy boolean", 0) == 0
+                       ? "TypeError"
+                       : "ValueError",
+                   r.error());
+    return from_array(std::move(r.value()),
+                      !(a.dims.empty() && b.dims.empty() && !a.weak && !b.weak && false));
   }
 
   // ---- Python arithmetic ----
@@ -1023,10 +1162,12 @@ class Machine {
     std::int64_t v = 0;
     if (b.fits(&v)) return mk_int(v);
     if (b.bits() > kMaxBigIntBits)
-      return raise("OverflowError", "an int of " + std::to_string(b.bits()) + " bits is past the notebook's limit of " +
+      return raise("OverflowError", "an int of " + std::to_string(b.bits()) +
+                                        " bits is past the notebook's limit of " +
                                         std::to_string(kMaxBigIntBits) + " bits");
     auto o = mk(T::Int);
-    o->i = b.neg ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max();
+    o->i =
+        b.neg ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max();
     o->big = std::make_shared<const BigInt>(std::move(b));
     return o;
   }
@@ -1041,7 +1182,9 @@ class Machine {
       return make_int(mul(a, b));
     }
     if (op == "//" || op == "%") {
-      if (b.is_zero()) return raise("ZeroDivisionError", op == "//" ? "integer division or modulo by zero" : "integer modulo by zero");
+      if (b.is_zero())
+        return raise("ZeroDivisionError",
+                     op == "//" ? "integer division or modulo by zero" : "integer modulo by zero");
       BigInt q, r;
       divmod_floor(a, b, &q, &r);
       return make_int(op == "//" ? q : r);
@@ -1049,18 +1192,23 @@ class Machine {
     if (op == "/") {
       if (b.is_zero()) return raise("ZeroDivisionError", "division by zero");
       const double p = a.to_double(), q = b.to_double();
-      if (std::isinf(p) || std::isinf(q)) return raise("OverflowError", "integer division result too large for a float");
+      if (std::isinf(p) || std::isinf(q))
+        return raise("OverflowError", "integer division result too large for a float");
       return mk_float(p / q);
     }
     if (op == "**") {
       if (b.neg) {
-        if (a.is_zero()) return raise("ZeroDivisionError", "0.0 cannot be raised to a negative power");
+        if (a.is_zero())
+          return raise("ZeroDivisionError", "0.0 cannot be raised to a negative power");
         return mk_float(std::pow(a.to_double(), b.to_double()));
       }
       std::int64_t e = 0;
       const std::size_t ab = a.bits();
-      if (ab > 1 && (!b.fits(&e) || static_cast<double>(ab - 1) * static_cast<double>(e) > static_cast<double>(kMaxBigIntBits)))
-        return raise_big(b.fits(&e) ? static_cast<std::size_t>(static_cast<double>(ab - 1) * static_cast<double>(e)) : kMaxBigIntBits * 2);
+      if (ab > 1 && (!b.fits(&e) || static_cast<double>(ab - 1) * static_cast<double>(e) >
+                                        static_cast<double>(kMaxBigIntBits)))
+        return raise_big(b.fits(&e) ? static_cast<std::size_t>(static_cast<double>(ab - 1) *
+                                                               static_cast<double>(e))
+                                    : kMaxBigIntBits * 2);
       if (!b.fits(&e)) e = 2;  // a is 0, 1 or -1
       BigInt res = BigInt::of(1), base = a;
       for (; e > 0; e >>= 1) {
@@ -1073,9 +1221,11 @@ class Machine {
     if (op == "<<") {
       std::int64_t n = 0;
       if (b.neg) return raise("ValueError", "negative shift count");
-      if (!b.fits(&n) || a.bits() + static_cast<std::size_t>(n) > kMaxBigIntBits) return raise_big(kMaxBigIntBits + 1);
+      if (!b.fits(&n) || a.bits() + static_cast<std::size_t>(n) > kMaxBigIntBits)
+        return raise_big(kMaxBigIntBits + 1);
       BigInt r = a;
-      for (std::int64_t k = 0; k < n; k += 30) r = mul(r, BigInt::of(std::int64_t(1) << std::min<std::int64_t>(30, n - k)));
+      for (std::int64_t k = 0; k < n; k += 30)
+        r = mul(r, BigInt::of(std::int64_t(1) << std::min<std::int64_t>(30, n - k)));
       return make_int(r);
     }
     if (op == ">>") {
@@ -1083,21 +1233,26 @@ class Machine {
       if (b.neg) return raise("ValueError", "negative shift count");
       if (!b.fits(&n) || static_cast<std::size_t>(n) >= a.bits()) return mk_int(a.neg ? -1 : 0);
       BigInt d = BigInt::of(1);
-      for (std::int64_t k = 0; k < n; k += 30) d = mul(d, BigInt::of(std::int64_t(1) << std::min<std::int64_t>(30, n - k)));
+      for (std::int64_t k = 0; k < n; k += 30)
+        d = mul(d, BigInt::of(std::int64_t(1) << std::min<std::int64_t>(30, n - k)));
       BigInt q, r;
       divmod_floor(a, d, &q, &r);
       return make_int(q);
     }
-    return raise("NotImplementedError", "the operator " + op + " on ints past 64 bits is not supported here yet");
+    return raise("NotImplementedError",
+                 "the operator " + op + " on ints past 64 bits is not supported here yet");
   }
   std::nullptr_t raise_big(std::size_t bits) {
-    return raise("OverflowError", "the result would have about " + std::to_string(bits) + " bits, past the notebook's limit of " +
+    return raise("OverflowError", "the result would have about " + std::to_string(bits) +
+                                      " bits, past the notebook's limit of " +
                                       std::to_string(kMaxBigIntBits) + " bits");
   }
   V binop(const std::string& op, const V& x, const V& y) {
     if (x->t == T::Array || y->t == T::Array) return array_binary(op, x, y);
-    if (x->t == T::Set && y->t == T::Set && (op == "|" || op == "&" || op == "-" || op == "^")) return set_binop(op, x, y);
-    if (is_intlike(x) && is_intlike(y) && (is_big(x) || is_big(y)) && op != "&" && op != "|" && op != "^")
+    if (x->t == T::Set && y->t == T::Set && (op == "|" || op == "&" || op == "-" || op == "^"))
+      return set_binop(op, x, y);
+    if (is_intlike(x) && is_intlike(y) && (is_big(x) || is_big(y)) && op != "&" && op != "|" &&
+        op != "^")
       return big_binop(op, x, y);
     if (is_intlike(x) && is_intlike(y)) {
       const std::int64_t a = int_of(x), b = int_of(y);
@@ -1119,8 +1274,11 @@ class Machine {
         return mk_float(static_cast<double>(a) / static_cast<double>(b));
       }
       if (op == "//" || op == "%") {
-        if (b == 0) return raise("ZeroDivisionError", op == "//" ? "integer division or modulo by zero" : "integer modulo by zero");
-        if (b == -1 && a == std::numeric_limits<std::int64_t>::min()) return op == "%" ? mk_int(0) : big_binop(op, x, y);
+        if (b == 0)
+          return raise("ZeroDivisionError", op == "//" ? "integer division or modulo by zero"
+                                                       : "integer modulo by zero");
+        if (b == -1 && a == std::numeric_limits<std::int64_t>::min())
+          return op == "%" ? mk_int(0) : big_binop(op, x, y);
         std::int64_t q = a / b, m = a % b;
         if (m != 0 && ((m < 0) != (b < 0))) {
           q -= 1;
@@ -1148,14 +1306,17 @@ class Machine {
         if (b < 0) return raise("ValueError", "negative shift count");
         if (op == ">>") return mk_int(b >= 64 ? (a < 0 ? -1 : 0) : a >> b);
         if (a == 0) return mk_int(0);
-        if (b >= 63 || (a > 0 ? a > (std::numeric_limits<std::int64_t>::max() >> b) : a < (std::numeric_limits<std::int64_t>::min() >> b)))
+        if (b >= 63 || (a > 0 ? a > (std::numeric_limits<std::int64_t>::max() >> b)
+                              : a < (std::numeric_limits<std::int64_t>::min() >> b)))
           return big_binop(op, x, y);
         return mk_int(static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << b));
       }
     }
-    if (is_num(x) && is_num(y) && op != "@" && op != "&" && op != "|" && op != "^" && op != "<<" && op != ">>") {
+    if (is_num(x) && is_num(y) && op != "@" && op != "&" && op != "|" && op != "^" && op != "<<" &&
+        op != ">>") {
       const double a = num_of(x), b = num_of(y);
-      if ((is_big(x) && std::isinf(a)) || (is_big(y) && std::isinf(b))) return raise("OverflowError", "int too large to convert to float");
+      if ((is_big(x) && std::isinf(a)) || (is_big(y) && std::isinf(b)))
+        return raise("OverflowError", "int too large to convert to float");
       if (op == "+") return mk_float(a + b);
       if (op == "-") return mk_float(a - b);
       if (op == "*") return mk_float(a * b);
@@ -1164,7 +1325,9 @@ class Machine {
         return mk_float(a / b);
       }
       if (op == "//" || op == "%") {
-        if (b == 0) return raise("ZeroDivisionError", op == "//" ? "float floor division by zero" : "float modulo");
+        if (b == 0)
+          return raise("ZeroDivisionError",
+                       op == "//" ? "float floor division by zero" : "float modulo");
         double m = std::fmod(a, b);
         double div = (a - m) / b;
         if (m != 0) {
@@ -1186,16 +1349,22 @@ class Machine {
         return mk_float(fl);
       }
       if (op == "**") {
-        if (a == 0 && b < 0) return raise("ZeroDivisionError", "0.0 cannot be raised to a negative power");
-        if (a < 0 && b != std::floor(b)) return raise("ValueError", "a negative number to a fractional power gives a complex number, not supported here");
+        if (a == 0 && b < 0)
+          return raise("ZeroDivisionError", "0.0 cannot be raised to a negative power");
+        if (a < 0 && b != std::floor(b))
+          return raise(
+              "ValueError",
+              "a negative number to a fractional power gives a complex number, not supported here");
         const double r = std::pow(a, b);
-        if (std::isinf(r) && std::isfinite(a) && std::isfinite(b)) return raise("OverflowError", "(34, 'Numerical result out of range')");
+        if (std::isinf(r) && std::isfinite(a) && std::isfinite(b))
+          return raise("OverflowError", "(34, 'Numerical result out of range')");
         return mk_float(r);
       }
     }
     if (op == "+" && x->t == y->t && (x->t == T::Str || x->t == T::List || x->t == T::Tuple)) {
       if (x->t == T::Str) {
-        if (x->s.size() + y->s.size() > (std::size_t(64) << 20)) return raise("MemoryError", "a string past 64 MiB");
+        if (x->s.size() + y->s.size() > (std::size_t(64) << 20))
+          return raise("MemoryError", "a string past 64 MiB");
         return mk_str(x->s + y->s);
       }
       std::vector<V> items = x->items;
@@ -1216,21 +1385,40 @@ class Machine {
         return mk_str(s);
       }
       std::vector<V> items;
-      for (std::int64_t k = 0; k < n; ++k) items.insert(items.end(), seq->items.begin(), seq->items.end());
+      for (std::int64_t k = 0; k < n; ++k)
+        items.insert(items.end(), seq->items.begin(), seq->items.end());
       return mk_seq(seq->t, std::move(items));
     }
-    if (op == "%" && x->t == T::Str) return raise("TypeError", "printf-style string formatting is not supported here; use an f-string");
-    static const std::map<std::string, std::string> names = {{"+", "+"}, {"-", "-"}, {"*", "*"}, {"/", "/"}, {"//", "//"},
-                                                            {"%", "%"}, {"**", "** or pow()"}, {"@", "@"}, {"&", "&"},
-                                                            {"|", "|"}, {"^", "^"}, {"<<", "<<"}, {">>", ">>"}};
-    if (op == "+" && x->t == T::Str) return raise("TypeError", "can only concatenate str (not \"" + type_name(y) + "\") to str");
+    if (op == "%" && x->t == T::Str)
+      return raise("TypeError",
+                   "printf-style string formatting is not supported here; use an f-string");
+    static const std::map<std::string, std::string> names = {{"+", "+"},
+                                                             {"-", "-"},
+                                                             {"*", "*"},
+                                                             {"/", "/"},
+                                                             {"//", "//"},
+                                                             {"%", "%"},
+                                                             {"**", "** or pow()"},
+                                                             {"@", "@"},
+                                                             {"&", "&"},
+                                                             {"|", "|"},
+                                                             {"^", "^"},
+                                                             {"<<", "<<"},
+                                                             {">>", ">>"}};
+    if (op == "+" && x->t == T::Str)
+      return raise("TypeError", "can only concatenate str (not \"" + type_name(y) + "\") to str");
     if (op == "+" && (x->t == T::List || x->t == T::Tuple))
-      return raise("TypeError", "can only concatenate " + type_name(x) + " (not \"" + type_name(y) + "\") to " + type_name(x));
-    if (op == "*" && (x->t == T::Str || x->t == T::List || x->t == T::Tuple || y->t == T::Str || y->t == T::List || y->t == T::Tuple))
-      return raise("TypeError", "can't multiply sequence by non-int of type '" +
-                                    type_name(x->t == T::Str || x->t == T::List || x->t == T::Tuple ? y : x) + "'");
+      return raise("TypeError", "can only concatenate " + type_name(x) + " (not \"" + type_name(y) +
+                                    "\") to " + type_name(x));
+    if (op == "*" && (x->t == T::Str || x->t == T::List || x->t == T::Tuple || y->t == T::Str ||
+                      y->t == T::List || y->t == T::Tuple))
+      return raise("TypeError",
+                   "can't multiply sequence by non-int of type '" +
+                       type_name(x->t == T::Str || x->t == T::List || x->t == T::Tuple ? y : x) +
+                       "'");
     auto it = names.find(op);
-    return raise("TypeError", "unsupported operand type(s) for " + (it == names.end() ? op : it->second) + ": '" + type_name(x) +
+    return raise("TypeError", "unsupported operand type(s) for " +
+                                  (it == names.end() ? op : it->second) + ": '" + type_name(x) +
                                   "' and '" + type_name(y) + "'");
   }
 
@@ -1259,24 +1447,29 @@ class Machine {
       const auto x = a->items.size(), y = b->items.size();
       return op == "<" ? x < y : op == "<=" ? x <= y : op == ">" ? x > y : x >= y;
     }
-    raise("TypeError", "'" + op + "' not supported between instances of '" + type_name(a) + "' and '" + type_name(b) + "'");
+    raise("TypeError", "'" + op + "' not supported between instances of '" + type_name(a) +
+                           "' and '" + type_name(b) + "'");
     return -1;
   }
   V compare(const std::string& op, const V& a, const V& b) {
-    if ((a->t == T::Array || b->t == T::Array) && op != "in" && op != "not in" && op != "is" && op != "is not")
+    if ((a->t == T::Array || b->t == T::Array) && op != "in" && op != "not in" && op != "is" &&
+        op != "is not")
       return array_binary(op, a, b);
     if (op == "==") return mk_bool(equal(a, b));
     if (op == "!=") return mk_bool(!equal(a, b));
-    if (op == "is") return mk_bool(a == b || (a->t == T::None && b->t == T::None) ||
-                                   (a->t == T::Bool && b->t == T::Bool && a->b == b->b));
-    if (op == "is not") return mk_bool(!(a == b || (a->t == T::None && b->t == T::None) ||
-                                         (a->t == T::Bool && b->t == T::Bool && a->b == b->b)));
+    if (op == "is")
+      return mk_bool(a == b || (a->t == T::None && b->t == T::None) ||
+                     (a->t == T::Bool && b->t == T::Bool && a->b == b->b));
+    if (op == "is not")
+      return mk_bool(!(a == b || (a->t == T::None && b->t == T::None) ||
+                       (a->t == T::Bool && b->t == T::Bool && a->b == b->b)));
     if (op == "in" || op == "not in") {
       const int r = contains(b, a);
       if (r < 0) return nullptr;
       return mk_bool(op == "in" ? r : !r);
     }
-    if (a->t == T::Set && b->t == T::Set && (op == "<=" || op == "<" || op == ">=" || op == ">")) {  // subset and superset
+    if (a->t == T::Set && b->t == T::Set &&
+        (op == "<=" || op == "<" || op == ">=" || op == ">")) {  // subset and superset
       if (!charge(static_cast<double>(a->items.size() + b->items.size()))) return nullptr;
       if (op == "<=") return mk_bool(set_subset(a, b));
       if (op == "<") return mk_bool(a->used < b->used && set_subset(a, b));
@@ -1332,19 +1525,28 @@ class Machine {
   bool iterate(const V& v, std::vector<V>* out) {
     switch (v->t) {
       case T::List:
-      case T::Tuple: *out = v->items; return true;
-      case T::Dict: *out = v->items; return true;
-      case T::Set: *out = set_elements(v); return true;
+      case T::Tuple:
+        *out = v->items;
+        return true;
+      case T::Dict:
+        *out = v->items;
+        return true;
+      case T::Set:
+        *out = set_elements(v);
+        return true;
       case T::Str:
         for (char c : v->s) out->push_back(mk_str(std::string(1, c)));
         return true;
       case T::Range: {
         const std::int64_t n = range_len(v);
         if (n > (std::int64_t(1) << 26)) {
-          fatal("MemoryError", "range of " + std::to_string(n) + " items is past the notebook's limit of 2**26 items in one loop");
+          fatal("MemoryError",
+                "range of " + std::to_string(n) +
+                    " items is past the notebook's limit of 2**26 items in one loop");
           return false;
         }
-        for (std::int64_t k = 0; k < n; ++k) out->push_back(mk_int(v->items[0]->i + k * v->items[2]->i));
+        for (std::int64_t k = 0; k < n; ++k)
+          out->push_back(mk_int(v->items[0]->i + k * v->items[2]->i));
         return true;
       }
       case T::Array: {
@@ -1375,7 +1577,8 @@ class Machine {
     return true;
   }
   // slice.indices(n): start, stop, step and the count.
-  bool slice_indices(const V& s, std::int64_t n, std::int64_t* start, std::int64_t* stop, std::int64_t* stepv, std::int64_t* count) {
+  bool slice_indices(const V& s, std::int64_t n, std::int64_t* start, std::int64_t* stop,
+                     std::int64_t* stepv, std::int64_t* count) {
     std::int64_t st = 1;
     if (s->items[2]->t != T::None) {
       if (!is_intlike(s->items[2])) {
@@ -1407,16 +1610,21 @@ class Machine {
       *out = v;
       return true;
     };
-    if (!bound(s->items[0], st < 0 ? n - 1 : 0, start) || !bound(s->items[1], st < 0 ? -1 : n, stop)) return false;
+    if (!bound(s->items[0], st < 0 ? n - 1 : 0, start) ||
+        !bound(s->items[1], st < 0 ? -1 : n, stop))
+      return false;
     *stepv = st;
-    if (st > 0) *count = *stop > *start ? (*stop - *start + st - 1) / st : 0;
-    else *count = *start > *stop ? (*start - *stop - st - 1) / -st : 0;
+    if (st > 0)
+      *count = *stop > *start ? (*stop - *start + st - 1) / st : 0;
+    else
+      *count = *start > *stop ? (*start - *stop - st - 1) / -st : 0;
     return true;
   }
   V index_array(const V& a, std::int64_t k) {
     const NdArray& x = a->arr;
     if (!norm_index(&k, x.dims[0], "array")) {
-      exc_->text = "index " + std::to_string(k < 0 ? k - x.dims[0] : k) + " is out of bounds for axis 0 with size " + std::to_string(x.dims[0]);
+      exc_->text = "index " + std::to_string(k < 0 ? k - x.dims[0] : k) +
+                   " is out of bounds for axis 0 with size " + std::to_string(x.dims[0]);
       return nullptr;
     }
     NdArray r;
@@ -1425,8 +1633,10 @@ class Machine {
     r.dims.assign(x.dims.begin() + 1, x.dims.end());
     std::int64_t inner = 1;
     for (auto d : r.dims) inner *= d;
-    if (x.is_float()) r.f.assign(x.f.begin() + k * inner, x.f.begin() + (k + 1) * inner);
-    else r.i.assign(x.i.begin() + k * inner, x.i.begin() + (k + 1) * inner);
+    if (x.is_float())
+      r.f.assign(x.f.begin() + k * inner, x.f.begin() + (k + 1) * inner);
+    else
+      r.i.assign(x.i.begin() + k * inner, x.i.begin() + (k + 1) * inner);
     return from_array(std::move(r));
   }
   V subscript(const V& obj, const V& idx) {
@@ -1434,7 +1644,8 @@ class Machine {
       case T::List:
       case T::Tuple:
       case T::Str: {
-        const std::int64_t n = obj->t == T::Str ? static_cast<std::int64_t>(obj->s.size()) : static_cast<std::int64_t>(obj->items.size());
+        const std::int64_t n = obj->t == T::Str ? static_cast<std::int64_t>(obj->s.size())
+                                                : static_cast<std::int64_t>(obj->items.size());
         if (idx->t == T::Slice) {
           std::int64_t a, b, s, c;
           if (!slice_indices(idx, n, &a, &b, &s, &c)) return nullptr;
@@ -1444,13 +1655,17 @@ class Machine {
             return mk_str(r);
           }
           std::vector<V> items;
-          for (std::int64_t k = 0; k < c; ++k) items.push_back(obj->items[static_cast<std::size_t>(a + k * s)]);
+          for (std::int64_t k = 0; k < c; ++k)
+            items.push_back(obj->items[static_cast<std::size_t>(a + k * s)]);
           return mk_seq(obj->t, std::move(items));
         }
         if (!is_intlike(idx))
-          return raise("TypeError", std::string(obj->t == T::Str ? "string" : type_name(obj)) + " indices must be integers or slices, not " + type_name(idx));
+          return raise("TypeError", std::string(obj->t == T::Str ? "string" : type_name(obj)) +
+                                        " indices must be integers or slices, not " +
+                                        type_name(idx));
         std::int64_t k = int_of(idx);
-        if (!norm_index(&k, n, obj->t == T::Str ? "string" : obj->t == T::List ? "list" : "tuple")) return nullptr;
+        if (!norm_index(&k, n, obj->t == T::Str ? "string" : obj->t == T::List ? "list" : "tuple"))
+          return nullptr;
         if (obj->t == T::Str) return mk_str(std::string(1, obj->s[static_cast<std::size_t>(k)]));
         return obj->items[static_cast<std::size_t>(k)];
       }
@@ -1461,13 +1676,17 @@ class Machine {
         return obj->vals[static_cast<std::size_t>(j)];
       }
       case T::Range: {
-        if (!is_intlike(idx)) return raise("TypeError", "range indices must be integers or slices, not " + type_name(idx));
+        if (!is_intlike(idx))
+          return raise("TypeError",
+                       "range indices must be integers or slices, not " + type_name(idx));
         std::int64_t k = int_of(idx);
         if (!norm_index(&k, range_len(obj), "range object")) return nullptr;
         return mk_int(obj->items[0]->i + k * obj->items[2]->i);
       }
-      case T::Array: return array_subscript(obj, idx);
-      default: return raise("TypeError", "'" + type_name(obj) + "' object is not subscriptable");
+      case T::Array:
+        return array_subscript(obj, idx);
+      default:
+        return raise("TypeError", "'" + type_name(obj) + "' object is not subscriptable");
     }
   }
   // Basic indexing: ints and slices per axis (fewer than the rank: the rest whole).
@@ -1475,7 +1694,8 @@ class Machine {
     const NdArray& x = obj->arr;
     std::vector<V> parts = idx->t == T::Tuple ? idx->items : std::vector<V>{idx};
     if (parts.size() > x.dims.size())
-      return raise("IndexError", "too many indices for array: array is " + std::to_string(x.dims.size()) + "-dimensional, but " +
+      return raise("IndexError", "too many indices for array: array is " +
+                                     std::to_string(x.dims.size()) + "-dimensional, but " +
                                      std::to_string(parts.size()) + " were indexed");
     std::vector<std::int64_t> start(x.dims.size(), 0), stepv(x.dims.size(), 1), count = x.dims;
     std::vector<bool> keep(x.dims.size(), true);
@@ -1490,15 +1710,18 @@ class Machine {
       } else if (is_intlike(p)) {
         std::int64_t k = int_of(p);
         if (k < -x.dims[d] || k >= x.dims[d])
-          return raise("IndexError", "index " + std::to_string(k) + " is out of bounds for axis " + std::to_string(d) + " with size " +
+          return raise("IndexError", "index " + std::to_string(k) + " is out of bounds for axis " +
+                                         std::to_string(d) + " with size " +
                                          std::to_string(x.dims[d]));
         if (k < 0) k += x.dims[d];
         start[d] = k;
         count[d] = 1;
         keep[d] = false;
       } else {
-        return raise("IndexError", "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices"
-                                   " (this notebook supports integers and slices)");
+        return raise("IndexError",
+                     "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+                     "integer or boolean arrays are valid indices"
+                     " (this notebook supports integers and slices)");
       }
     }
     NdArray r;
@@ -1513,9 +1736,12 @@ class Machine {
     std::vector<std::int64_t> pos(x.dims.size(), 0);
     for (std::int64_t n = 0; n < total; ++n) {
       std::int64_t off = 0;
-      for (std::size_t d = 0; d < x.dims.size(); ++d) off += (start[d] + pos[d] * stepv[d]) * stride[d];
-      if (x.is_float()) r.f.push_back(x.f[static_cast<std::size_t>(off)]);
-      else r.i.push_back(x.i[static_cast<std::size_t>(off)]);
+      for (std::size_t d = 0; d < x.dims.size(); ++d)
+        off += (start[d] + pos[d] * stepv[d]) * stride[d];
+      if (x.is_float())
+        r.f.push_back(x.f[static_cast<std::size_t>(off)]);
+      else
+        r.i.push_back(x.i[static_cast<std::size_t>(off)]);
       for (std::size_t d = x.dims.size(); d-- > 0;) {
         if (++pos[d] < count[d]) break;
         pos[d] = 0;
@@ -1527,16 +1753,20 @@ class Machine {
   // ---- assignment ----
   bool assign(const Expr& target, const V& v) {
     switch (target.kind) {
-      case EK::Name: current().vars[target.s] = v; return true;
+      case EK::Name:
+        current().vars[target.s] = v;
+        return true;
       case EK::Tuple:
       case EK::List: {
         std::vector<V> items;
         if (!iterate(v, &items)) return false;
         if (items.size() != target.kids.size()) {
           if (items.size() > target.kids.size())
-            raise("ValueError", "too many values to unpack (expected " + std::to_string(target.kids.size()) + ")");
+            raise("ValueError", "too many values to unpack (expected " +
+                                    std::to_string(target.kids.size()) + ")");
           else
-            raise("ValueError", "not enough values to unpack (expected " + std::to_string(target.kids.size()) + ", got " +
+            raise("ValueError", "not enough values to unpack (expected " +
+                                    std::to_string(target.kids.size()) + ", got " +
                                     std::to_string(items.size()) + ")");
           return false;
         }
@@ -1555,28 +1785,37 @@ class Machine {
             return false;
           }
           std::int64_t k = int_of(idx);
-          if (!norm_index(&k, static_cast<std::int64_t>(obj->items.size()), "list assignment")) return false;
+          if (!norm_index(&k, static_cast<std::int64_t>(obj->items.size()), "list assignment"))
+            return false;
           obj->items[static_cast<std::size_t>(k)] = v;
           return true;
         }
         if (obj->t == T::Dict) return dict_set(obj, idx, v);
         if (obj->t == T::Array) {
           if (obj->arr.jax) {
-            raise("TypeError", "JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y)");
+            raise("TypeError",
+                  "JAX arrays are immutable and do not support in-place item assignment. Instead "
+                  "of x[idx] = y, use x = x.at[idx].set(y)");
             return false;
           }
           if (!is_intlike(idx) || obj->arr.dims.size() != 1 || !is_num(v)) {
-            raise("NotImplementedError", "array item assignment is supported here for one int index into a 1-d array with a number");
+            raise("NotImplementedError",
+                  "array item assignment is supported here for one int index into a 1-d array with "
+                  "a number");
             return false;
           }
           std::int64_t k = int_of(idx);
           if (k < -obj->arr.dims[0] || k >= obj->arr.dims[0]) {
-            raise("IndexError", "index " + std::to_string(k) + " is out of bounds for axis 0 with size " + std::to_string(obj->arr.dims[0]));
+            raise("IndexError", "index " + std::to_string(k) +
+                                    " is out of bounds for axis 0 with size " +
+                                    std::to_string(obj->arr.dims[0]));
             return false;
           }
           if (k < 0) k += obj->arr.dims[0];
-          if (v->t == T::Float) obj->arr.set(static_cast<std::size_t>(k), v->f);
-          else obj->arr.set_int(static_cast<std::size_t>(k), int_of(v));
+          if (v->t == T::Float)
+            obj->arr.set(static_cast<std::size_t>(k), v->f);
+          else
+            obj->arr.set_int(static_cast<std::size_t>(k), int_of(v));
           return true;
         }
         raise("TypeError", "'" + type_name(obj) + "' object does not support item assignment");
@@ -1596,28 +1835,39 @@ class Machine {
     Depth dg(*this);
     if (!dg.ok || !step()) return nullptr;
     switch (e.kind) {
-      case EK::Name: return lookup(e.s);
+      case EK::Name:
+        return lookup(e.s);
       case EK::Int: {
         if (!e.overflow) return mk_int(e.i);
         std::string digits;
         int base = 10;
         std::string t = e.s;
-        if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X' || t[1] == 'o' || t[1] == 'O' || t[1] == 'b' || t[1] == 'B')) {
+        if (t.size() > 2 && t[0] == '0' &&
+            (t[1] == 'x' || t[1] == 'X' || t[1] == 'o' || t[1] == 'O' || t[1] == 'b' ||
+             t[1] == 'B')) {
           base = (t[1] == 'x' || t[1] == 'X') ? 16 : (t[1] == 'o' || t[1] == 'O') ? 8 : 2;
           t = t.substr(2);
         }
         for (char c : t)
           if (c != '_') digits += c;
         BigInt b;
-        if (!BigInt::parse(digits, base, &b)) return raise("OverflowError", "the int literal is past the notebook's limit of " + std::to_string(kMaxBigIntBits) + " bits");
+        if (!BigInt::parse(digits, base, &b))
+          return raise("OverflowError", "the int literal is past the notebook's limit of " +
+                                            std::to_string(kMaxBigIntBits) + " bits");
         return make_int(b);
       }
-      case EK::Float: return mk_float(e.f);
-      case EK::Str: return e.fstring ? fstring(e) : mk_str(e.s);
-      case EK::True: return mk_bool(true);
-      case EK::False: return mk_bool(false);
-      case EK::None: return none_v();
-      case EK::Ellipsis: return raise("NotImplementedError", "Ellipsis is not supported here");
+      case EK::Float:
+        return mk_float(e.f);
+      case EK::Str:
+        return e.fstring ? fstring(e) : mk_str(e.s);
+      case EK::True:
+        return mk_bool(true);
+      case EK::False:
+        return mk_bool(false);
+      case EK::None:
+        return none_v();
+      case EK::Ellipsis:
+        return raise("NotImplementedError", "Ellipsis is not supported here");
       case EK::Tuple:
       case EK::List:
       case EK::Set: {
@@ -1638,7 +1888,9 @@ class Machine {
         if (e.kind == EK::Set) {
           // CPython compiles a display of more than two constants as a frozenset constant (its
           // items added in order) merged into an empty set; others add their items in order.
-          const bool folded = e.kids.size() > 2 && std::all_of(e.kids.begin(), e.kids.end(), [](const ExprP& k) { return constant_expr(*k); });
+          const bool folded =
+              e.kids.size() > 2 && std::all_of(e.kids.begin(), e.kids.end(),
+                                               [](const ExprP& k) { return constant_expr(*k); });
           V st = mk_set();
           V into = folded ? mk_set() : st;
           for (auto& x : items)
@@ -1677,7 +1929,8 @@ class Machine {
         if (a->t == T::Array) {
           if (e.s == "+") return a;
           if (e.s == "~") {
-            if (a->arr.is_float()) return raise("TypeError", "ufunc 'invert' not supported for the input types");
+            if (a->arr.is_float())
+              return raise("TypeError", "ufunc 'invert' not supported for the input types");
             NdArray r = a->arr;
             for (auto& x : r.i) x = r.dt == DType::Bool ? !x : ~x;
             return mk_array(std::move(r));
@@ -1686,11 +1939,14 @@ class Machine {
           if (!r) return raise("TypeError", r.error());
           return from_array(std::move(r.value()));
         }
-        if (!is_num(a)) return raise("TypeError", "bad operand type for unary " + e.s + ": '" + type_name(a) + "'");
+        if (!is_num(a))
+          return raise("TypeError",
+                       "bad operand type for unary " + e.s + ": '" + type_name(a) + "'");
         if (e.s == "+") return a->t == T::Bool ? mk_int(int_of(a)) : a;
         if (e.s == "-") {
           if (a->t == T::Float) return mk_float(-a->f);
-          if (is_big(a) || int_of(a) == std::numeric_limits<std::int64_t>::min()) return make_int(sub(BigInt::of(0), big_of(a)));
+          if (is_big(a) || int_of(a) == std::numeric_limits<std::int64_t>::min())
+            return make_int(sub(BigInt::of(0), big_of(a)));
           return mk_int(-int_of(a));
         }
         if (a->t == T::Float) return raise("TypeError", "bad operand type for unary ~: 'float'");
@@ -1733,7 +1989,8 @@ class Machine {
         if (t < 0) return nullptr;
         return eval(*e.kids[t ? 0 : 2]);
       }
-      case EK::Call: return eval_call(e);
+      case EK::Call:
+        return eval_call(e);
       case EK::Attribute: {
         V obj = eval(*e.kids[0]);
         if (!obj) return nullptr;
@@ -1760,7 +2017,8 @@ class Machine {
         while (parts.size() < 3) parts.push_back(none_v());
         return mk_seq(T::Slice, std::move(parts));
       }
-      case EK::Starred: return raise("SyntaxError", "can't use starred expression here");
+      case EK::Starred:
+        return raise("SyntaxError", "can't use starred expression here");
       case EK::Lambda: {
         auto f = mk(T::Func);
         f->lambda = &e;
@@ -1769,7 +2027,8 @@ class Machine {
         f->defaults.assign(e.names.size(), nullptr);
         return f;
       }
-      case EK::Comprehension: return comprehension(e);
+      case EK::Comprehension:
+        return comprehension(e);
     }
     return raise("SyntaxError", "unsupported expression");
   }
@@ -1783,7 +2042,8 @@ class Machine {
       auto prog = parse("(" + text + "\n)\n");
       if (!prog || prog->body.size() != 1 || prog->body[0]->kind != SK::Expr) {
         stack_.back().line = at.line;
-        raise("SyntaxError", "f-string: invalid expression {" + text + "}" + (prog ? "" : ": " + prog.error_info().without_place()));
+        raise("SyntaxError", "f-string: invalid expression {" + text + "}" +
+                                 (prog ? "" : ": " + prog.error_info().without_place()));
         return nullptr;
       }
       it = field_cache_.emplace(text, std::make_shared<Program>(std::move(prog.value()))).first;
@@ -1824,28 +2084,36 @@ class Machine {
           if (d == quote) quote = 0;
           continue;
         }
-        if (d == '\'' || d == '"') quote = d;
-        else if (d == '(' || d == '[' || d == '{') ++depth;
-        else if ((d == ')' || d == ']' || d == '}') && depth > 0) --depth;
-        else if (depth == 0 && (d == '}' || d == ':' || (d == '!' && j + 1 < s.size() && s[j + 1] != '='))) break;
+        if (d == '\'' || d == '"')
+          quote = d;
+        else if (d == '(' || d == '[' || d == '{')
+          ++depth;
+        else if ((d == ')' || d == ']' || d == '}') && depth > 0)
+          --depth;
+        else if (depth == 0 &&
+                 (d == '}' || d == ':' || (d == '!' && j + 1 < s.size() && s[j + 1] != '=')))
+          break;
       }
       if (j >= s.size()) return raise("SyntaxError", "f-string: expecting '}'");
       std::string text = s.substr(i + 1, j - i - 1);
       bool self_doc = false;
       {
         const auto last = text.find_last_not_of(" ");
-        if (last != std::string::npos && text[last] == '=' && (last == 0 || (text[last - 1] != '=' && text[last - 1] != '!' &&
-                                                                             text[last - 1] != '<' && text[last - 1] != '>'))) {
+        if (last != std::string::npos && text[last] == '=' &&
+            (last == 0 || (text[last - 1] != '=' && text[last - 1] != '!' &&
+                           text[last - 1] != '<' && text[last - 1] != '>'))) {
           self_doc = true;
           out += text;
           text = text.substr(0, last);
         }
       }
-      if (text.find_first_not_of(" ") == std::string::npos) return raise("SyntaxError", "f-string: empty expression not allowed");
+      if (text.find_first_not_of(" ") == std::string::npos)
+        return raise("SyntaxError", "f-string: empty expression not allowed");
       char conv = 0;
       if (s[j] == '!') {
         if (j + 2 >= s.size() || (s[j + 1] != 'r' && s[j + 1] != 's' && s[j + 1] != 'a'))
-          return raise("SyntaxError", "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+          return raise("SyntaxError",
+                       "f-string: invalid conversion character: expected 's', 'r', or 'a'");
         conv = s[j + 1];
         j += 2;
       }
@@ -1855,7 +2123,8 @@ class Machine {
         int d2 = 0;
         std::size_t k = j;
         for (; k < s.size(); ++k) {
-          if (s[k] == '{') ++d2;
+          if (s[k] == '{')
+            ++d2;
           else if (s[k] == '}') {
             if (d2 == 0) break;
             --d2;
@@ -1881,8 +2150,10 @@ class Machine {
       if (!v) return nullptr;
       if (self_doc && !conv && spec.empty()) conv = 'r';
       const V before = exc_;
-      if (conv == 'r' || conv == 'a') v = mk_str(repr(v));
-      else if (conv == 's') v = mk_str(str(v));
+      if (conv == 'r' || conv == 'a')
+        v = mk_str(repr(v));
+      else if (conv == 's')
+        v = mk_str(str(v));
       if (exc_ != before) return nullptr;
       V piece = format_value(v, spec);
       if (!piece) return nullptr;
@@ -1904,18 +2175,23 @@ class Machine {
     if (v->t == T::Array) {
       if (v->arr.size() != 1 || !v->arr.dims.empty())
         return raise("TypeError", "unsupported format string passed to numpy.ndarray.__format__");
-      if (v->arr.is_float()) v = mk_float(v->arr.f[0]);
-      else if (v->arr.dt == DType::Bool) v = mk_bool(v->arr.i[0] != 0);
-      else v = mk_int(v->arr.i[0]);
+      if (v->arr.is_float())
+        v = mk_float(v->arr.f[0]);
+      else if (v->arr.dt == DType::Bool)
+        v = mk_bool(v->arr.i[0] != 0);
+      else
+        v = mk_int(v->arr.i[0]);
     }
     std::size_t i = 0;
     char fill = ' ', align = 0, sign = '-';
     bool alt = false, zero = false;
-    if (spec.size() >= 2 && (spec[1] == '<' || spec[1] == '>' || spec[1] == '^' || spec[1] == '=')) {
+    if (spec.size() >= 2 &&
+        (spec[1] == '<' || spec[1] == '>' || spec[1] == '^' || spec[1] == '=')) {
       fill = spec[0];
       align = spec[1];
       i = 2;
-    } else if (!spec.empty() && (spec[0] == '<' || spec[0] == '>' || spec[0] == '^' || spec[0] == '=')) {
+    } else if (!spec.empty() &&
+               (spec[0] == '<' || spec[0] == '>' || spec[0] == '^' || spec[0] == '=')) {
       align = spec[0];
       i = 1;
     }
@@ -1938,7 +2214,8 @@ class Machine {
     int prec = -1;
     if (i < spec.size() && spec[i] == '.') {
       ++i;
-      if (i >= spec.size() || !std::isdigit(static_cast<unsigned char>(spec[i]))) return raise("ValueError", "Format specifier missing precision");
+      if (i >= spec.size() || !std::isdigit(static_cast<unsigned char>(spec[i])))
+        return raise("ValueError", "Format specifier missing precision");
       prec = 0;
       while (i < spec.size() && std::isdigit(static_cast<unsigned char>(spec[i]))) {
         prec = prec * 10 + (spec[i++] - '0');
@@ -1947,7 +2224,9 @@ class Machine {
     }
     char type = 0;
     if (i < spec.size()) type = spec[i++];
-    if (i != spec.size()) return raise("ValueError", "Invalid format specifier '" + spec + "' for object of type '" + type_name(v) + "'");
+    if (i != spec.size())
+      return raise("ValueError", "Invalid format specifier '" + spec + "' for object of type '" +
+                                     type_name(v) + "'");
     if (zero && !align) {
       fill = '0';
       align = '=';
@@ -1955,31 +2234,45 @@ class Machine {
     std::string body, sgn;
     bool numeric = true;
     if (v->t == T::Str) {
-      if (type && type != 's') return raise("ValueError", std::string("Unknown format code '") + type + "' for object of type 'str'");
+      if (type && type != 's')
+        return raise("ValueError",
+                     std::string("Unknown format code '") + type + "' for object of type 'str'");
       if (sign != '-') return raise("ValueError", "Sign not allowed in string format specifier");
-      if (align == '=') return raise("ValueError", "'=' alignment not allowed in string format specifier");
+      if (align == '=')
+        return raise("ValueError", "'=' alignment not allowed in string format specifier");
       body = prec >= 0 ? v->s.substr(0, static_cast<std::size_t>(prec)) : v->s;
       numeric = false;
-    } else if (is_intlike(v) && (type == 0 || type == 'd' || type == 'b' || type == 'o' || type == 'x' || type == 'X' || type == 'n' || type == 'c')) {
-      if (prec >= 0) return raise("ValueError", "Precision not allowed in integer format specifier");
-      if (is_big(v) && type != 0 && type != 'd' && type != 'n') return raise("NotImplementedError", "this format of an int past 64 bits is not supported here");
+    } else if (is_intlike(v) && (type == 0 || type == 'd' || type == 'b' || type == 'o' ||
+                                 type == 'x' || type == 'X' || type == 'n' || type == 'c')) {
+      if (prec >= 0)
+        return raise("ValueError", "Precision not allowed in integer format specifier");
+      if (is_big(v) && type != 0 && type != 'd' && type != 'n')
+        return raise("NotImplementedError",
+                     "this format of an int past 64 bits is not supported here");
       const bool negv = is_big(v) ? v->big->neg : int_of(v) < 0;
       std::string digits;
       if (is_big(v)) {
         digits = v->big->to_decimal();
         if (negv) digits = digits.substr(1);
       } else {
-        std::uint64_t m = negv ? 0 - static_cast<std::uint64_t>(int_of(v)) : static_cast<std::uint64_t>(int_of(v));
+        std::uint64_t m = negv ? 0 - static_cast<std::uint64_t>(int_of(v))
+                               : static_cast<std::uint64_t>(int_of(v));
         const int base = type == 'b' ? 2 : type == 'o' ? 8 : (type == 'x' || type == 'X') ? 16 : 10;
         const char* dig = type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
         do {
           digits.insert(digits.begin(), dig[m % static_cast<std::uint64_t>(base)]);
           m /= static_cast<std::uint64_t>(base);
         } while (m);
-        if (alt && base != 10) digits = std::string(type == 'b' ? "0b" : type == 'o' ? "0o" : type == 'X' ? "0X" : "0x") + digits;
+        if (alt && base != 10)
+          digits = std::string(type == 'b'   ? "0b"
+                               : type == 'o' ? "0o"
+                               : type == 'X' ? "0X"
+                                             : "0x") +
+                   digits;
       }
       if (group) {
-        const std::size_t every = (type == 'b' || type == 'o' || type == 'x' || type == 'X') ? 4 : 3;
+        const std::size_t every =
+            (type == 'b' || type == 'o' || type == 'x' || type == 'X') ? 4 : 3;
         std::string g;
         for (std::size_t k = 0; k < digits.size(); ++k) {
           if (k && (digits.size() - k) % every == 0) g += group;
@@ -1991,7 +2284,8 @@ class Machine {
       sgn = negv ? "-" : sign == '+' ? "+" : sign == ' ' ? " " : "";
     } else if (is_num(v)) {
       if (type && std::string("eEfFgG%n").find(type) == std::string::npos)
-        return raise("ValueError", std::string("Unknown format code '") + type + "' for object of type '" + type_name(v) + "'");
+        return raise("ValueError", std::string("Unknown format code '") + type +
+                                       "' for object of type '" + type_name(v) + "'");
       double x = num_of(v);
       const bool negv = std::signbit(x) && !std::isnan(x);
       const double ax = std::fabs(x);
@@ -2007,7 +2301,8 @@ class Machine {
         std::string f = alt ? "%#.*" : "%.*";
         f += t;
         char buf[1500];
-        std::snprintf(buf, sizeof buf, f.c_str(), (t == 'g' || t == 'G') && p == 0 ? 1 : p, type == '%' ? ax * 100 : ax);
+        std::snprintf(buf, sizeof buf, f.c_str(), (t == 'g' || t == 'G') && p == 0 ? 1 : p,
+                      type == '%' ? ax * 100 : ax);
         body = buf;
         if (type == 0) {
           // no type: like 'g', but a fixed-point result keeps at least one digit after the point
@@ -2027,16 +2322,21 @@ class Machine {
       }
       sgn = negv ? "-" : sign == '+' ? "+" : sign == ' ' ? " " : "";
     } else {
-      return raise("TypeError", "unsupported format string passed to " + type_name(v) + ".__format__");
+      return raise("TypeError",
+                   "unsupported format string passed to " + type_name(v) + ".__format__");
     }
     if (!align) align = numeric ? '>' : '<';
     std::string res = sgn + body;
     if (res.size() < width) {
       const std::size_t padn = width - res.size();
-      if (align == '<') res += std::string(padn, fill);
-      else if (align == '>') res = std::string(padn, fill) + res;
-      else if (align == '^') res = std::string(padn / 2, fill) + res + std::string(padn - padn / 2, fill);
-      else res = sgn + std::string(padn, fill) + body;
+      if (align == '<')
+        res += std::string(padn, fill);
+      else if (align == '>')
+        res = std::string(padn, fill) + res;
+      else if (align == '^')
+        res = std::string(padn / 2, fill) + res + std::string(padn - padn / 2, fill);
+      else
+        res = sgn + std::string(padn, fill) + body;
     }
     return mk_str(res);
   }
@@ -2132,14 +2432,19 @@ class Machine {
 
   V call(const V& fn, const Args& a) {
     switch (fn->t) {
-      case T::Func: return call_function(fn, a);
-      case T::Builtin: return call_builtin(fn->s, a);
-      case T::Method: return call_method(fn->self, fn->s, a);
+      case T::Func:
+        return call_function(fn, a);
+      case T::Builtin:
+        return call_builtin(fn->s, a);
+      case T::Method:
+        return call_method(fn->self, fn->s, a);
       case T::ExcType: {
         auto ex = mk_named(T::Exc, fn->s);
         ex->items = a.pos;
-        if (a.pos.size() == 1) ex->text = str(a.pos[0]);
-        else if (a.pos.size() > 1) ex->text = repr(mk_seq(T::Tuple, a.pos));
+        if (a.pos.size() == 1)
+          ex->text = str(a.pos[0]);
+        else if (a.pos.size() > 1)
+          ex->text = repr(mk_seq(T::Tuple, a.pos));
         return ex;
       }
       case T::Jitted: {
@@ -2149,7 +2454,8 @@ class Machine {
         if (!comp) return nullptr;
         return run_compiled(comp, a);
       }
-      case T::Compiled: return run_compiled(fn, a);
+      case T::Compiled:
+        return run_compiled(fn, a);
       case T::DType: {
         V x = a.get(0, "x");
         if (!x) return raise("TypeError", dtype_name(fn->dt) + "() takes one argument here");
@@ -2158,7 +2464,8 @@ class Machine {
         arr.weak = false;
         return mk_array(astype(arr, fn->dt));
       }
-      default: return raise("TypeError", "'" + type_name(fn) + "' object is not callable");
+      default:
+        return raise("TypeError", "'" + type_name(fn) + "' object is not callable");
     }
   }
 
@@ -2166,12 +2473,14 @@ class Machine {
     const bool is_lambda = fn->lambda != nullptr;
     const std::string name = is_lambda ? "<lambda>" : fn->def->s;
     std::vector<std::string> params;
-    if (is_lambda) params = fn->lambda->names;
+    if (is_lambda)
+      params = fn->lambda->names;
     else
       for (auto& p : fn->def->params) params.push_back(p.name);
     if (a.pos.size() > params.size())
-      return raise("TypeError", name + "() takes " + std::to_string(params.size()) + " positional argument" +
-                                    (params.size() == 1 ? "" : "s") + " but " + std::to_string(a.pos.size()) +
+      return raise("TypeError", name + "() takes " + std::to_string(params.size()) +
+                                    " positional argument" + (params.size() == 1 ? "" : "s") +
+                                    " but " + std::to_string(a.pos.size()) +
                                     (a.pos.size() == 1 ? " was" : " were") + " given");
     if (static_cast<int>(stack_.size()) > kNotebookMaxCallDepth)
       return fatal("RecursionError", "maximum recursion depth exceeded (the notebook's limit is " +
@@ -2185,23 +2494,30 @@ class Machine {
     }
     for (auto& [n, v] : a.kw) {
       auto it = std::find(params.begin(), params.end(), n);
-      if (it == params.end()) return raise("TypeError", name + "() got an unexpected keyword argument '" + n + "'");
+      if (it == params.end())
+        return raise("TypeError", name + "() got an unexpected keyword argument '" + n + "'");
       const auto k = static_cast<std::size_t>(it - params.begin());
-      if (set[k]) return raise("TypeError", name + "() got multiple values for argument '" + n + "'");
+      if (set[k])
+        return raise("TypeError", name + "() got multiple values for argument '" + n + "'");
       local->vars[n] = v;
       set[k] = true;
     }
     std::vector<std::string> missing;
     for (std::size_t k = 0; k < params.size(); ++k)
       if (!set[k]) {
-        if (fn->defaults[k]) local->vars[params[k]] = fn->defaults[k];
-        else missing.push_back("'" + params[k] + "'");
+        if (fn->defaults[k])
+          local->vars[params[k]] = fn->defaults[k];
+        else
+          missing.push_back("'" + params[k] + "'");
       }
     if (!missing.empty()) {
       std::string list;
       for (std::size_t k = 0; k < missing.size(); ++k)
-        list += (k ? (k + 1 == missing.size() ? (missing.size() > 2 ? ", and " : " and ") : ", ") : "") + missing[k];
-      return raise("TypeError", name + "() missing " + std::to_string(missing.size()) + " required positional argument" +
+        list += (k ? (k + 1 == missing.size() ? (missing.size() > 2 ? ", and " : " and ") : ", ")
+                   : "") +
+                missing[k];
+      return raise("TypeError", name + "() missing " + std::to_string(missing.size()) +
+                                    " required positional argument" +
                                     (missing.size() == 1 ? "" : "s") + ": " + list);
     }
     auto saved = scope_;
@@ -2213,9 +2529,12 @@ class Machine {
       result = eval(*fn->lambda->kids[0]);
     } else {
       const Flow f = exec_block(fn->def->body);
-      if (f == Flow::Raise) result = nullptr;
-      else if (f == Flow::Return) result = ret_ ? ret_ : none_v();
-      else result = none_v();
+      if (f == Flow::Raise)
+        result = nullptr;
+      else if (f == Flow::Return)
+        result = ret_ ? ret_ : none_v();
+      else
+        result = none_v();
       ret_ = nullptr;
     }
     stack_.pop_back();
@@ -2236,7 +2555,8 @@ class Machine {
     if (!dg.ok || !step()) return Flow::Raise;
     stack_.back().line = s.line;
     switch (s.kind) {
-      case SK::Expr: return eval(*s.value) ? Flow::Next : Flow::Raise;
+      case SK::Expr:
+        return eval(*s.value) ? Flow::Next : Flow::Raise;
       case SK::Assign: {
         V v = eval(*s.value);
         if (!v) return Flow::Raise;
@@ -2257,9 +2577,12 @@ class Machine {
         V rhs = eval(*s.value);
         if (!rhs) return Flow::Raise;
         V v;
-        if (cur->t == T::Set && rhs->t == T::Set && (s.s == "|" || s.s == "&" || s.s == "-" || s.s == "^")) {
-          // set |= other updates in place (CPython's set_ior: a merge); the others as their operators
-          if (!charge(static_cast<double>(cur->items.size() + rhs->items.size()))) return Flow::Raise;
+        if (cur->t == T::Set && rhs->t == T::Set &&
+            (s.s == "|" || s.s == "&" || s.s == "-" || s.s == "^")) {
+          // set |= other updates in place (CPython's set_ior: a merge); the others as their
+          // operators
+          if (!charge(static_cast<double>(cur->items.size() + rhs->items.size())))
+            return Flow::Raise;
           if (s.s == "|") {
             set_merge(cur, rhs);
             v = cur;
@@ -2331,17 +2654,22 @@ class Machine {
       case SK::Import:
         for (auto& al : s.aliases) {
           if (!known_module(al.name)) {
-            raise("ModuleNotFoundError", "No module named '" + al.name + "' (the notebook has time, numpy, jax, jax.numpy)");
+            raise("ModuleNotFoundError", "No module named '" + al.name +
+                                             "' (the notebook has time, numpy, jax, jax.numpy)");
             return Flow::Raise;
           }
-          if (!al.as.empty()) current().vars[al.as] = mk_named(T::Module, al.name);
-          else current().vars[al.name.substr(0, al.name.find('.'))] = mk_named(T::Module, al.name.substr(0, al.name.find('.')));
+          if (!al.as.empty())
+            current().vars[al.as] = mk_named(T::Module, al.name);
+          else
+            current().vars[al.name.substr(0, al.name.find('.'))] =
+                mk_named(T::Module, al.name.substr(0, al.name.find('.')));
         }
         return Flow::Next;
       case SK::ImportFrom:
         for (auto& al : s.aliases) {
           if (!known_module(s.s)) {
-            raise("ModuleNotFoundError", "No module named '" + s.s + "' (the notebook has time, numpy, jax, jax.numpy)");
+            raise("ModuleNotFoundError",
+                  "No module named '" + s.s + "' (the notebook has time, numpy, jax, jax.numpy)");
             return Flow::Raise;
           }
           V v = attribute(mk_named(T::Module, s.s), al.name);
@@ -2387,9 +2715,12 @@ class Machine {
         }
         return exec_block(s.orelse);
       }
-      case SK::Pass: return Flow::Next;
-      case SK::Break: return Flow::Break;
-      case SK::Continue: return Flow::Continue;
+      case SK::Pass:
+        return Flow::Next;
+      case SK::Break:
+        return Flow::Break;
+      case SK::Continue:
+        return Flow::Continue;
       case SK::Assert: {
         V c = eval(*s.extra[0]);
         if (!c) return Flow::Raise;
@@ -2443,7 +2774,8 @@ class Machine {
       case SK::With:
         raise("NotImplementedError", "with statements are not supported here yet");
         return Flow::Raise;
-      case SK::Try: return exec_try(s);
+      case SK::Try:
+        return exec_try(s);
     }
     raise("SyntaxError", "unsupported statement");
     return Flow::Raise;
@@ -2462,7 +2794,8 @@ class Machine {
           std::vector<V> types = t->t == T::Tuple ? t->items : std::vector<V>{t};
           for (auto& ty : types) {
             if (ty->t != T::ExcType) {
-              raise("TypeError", "catching classes that do not inherit from BaseException is not allowed");
+              raise("TypeError",
+                    "catching classes that do not inherit from BaseException is not allowed");
               return Flow::Raise;
             }
             match = match || exc_matches(e->s, ty->s);
@@ -2496,11 +2829,13 @@ class Machine {
 
   // ---- modules and attributes ----
   static bool known_module(const std::string& m) {
-    return m == "time" || m == "numpy" || m == "jax" || m == "jax.numpy" || m == "numpy.testing" || m == "math";
+    return m == "time" || m == "numpy" || m == "jax" || m == "jax.numpy" || m == "numpy.testing" ||
+           m == "math";
   }
   V attribute(const V& obj, const std::string& name) {
     switch (obj->t) {
-      case T::Module: return module_attr(obj->s, name);
+      case T::Module:
+        return module_attr(obj->s, name);
       case T::Array: {
         const NdArray& x = obj->arr;
         if (name == "shape") {
@@ -2521,39 +2856,49 @@ class Machine {
           NdArray t = std::move(r.value());
           for (std::int64_t p = 0; p < x.dims[0]; ++p)
             for (std::int64_t q = 0; q < x.dims[1]; ++q) {
-              const auto src = static_cast<std::size_t>(p * x.dims[1] + q), dst = static_cast<std::size_t>(q * x.dims[0] + p);
-              if (x.is_float()) t.f[dst] = x.f[src];
-              else t.i[dst] = x.i[src];
+              const auto src = static_cast<std::size_t>(p * x.dims[1] + q),
+                         dst = static_cast<std::size_t>(q * x.dims[0] + p);
+              if (x.is_float())
+                t.f[dst] = x.f[src];
+              else
+                t.i[dst] = x.i[src];
             }
           return mk_array(std::move(t));
         }
-        static const char* methods[] = {"reshape", "tolist", "astype", "sum", "mean", "max", "min", "block_until_ready",
-                                        "item", "flatten", "copy", "all", "any"};
+        static const char* methods[] = {
+            "reshape",           "tolist", "astype",  "sum",  "mean", "max", "min",
+            "block_until_ready", "item",   "flatten", "copy", "all",  "any"};
         for (const char* m : methods)
           if (name == m) return bound(obj, name);
         break;
       }
       case T::List: {
-        static const char* methods[] = {"append", "extend", "pop", "insert", "index", "count", "sort", "reverse", "copy", "clear"};
+        static const char* methods[] = {"append", "extend", "pop",     "insert", "index",
+                                        "count",  "sort",   "reverse", "copy",   "clear"};
         for (const char* m : methods)
           if (name == m) return bound(obj, name);
         break;
       }
       case T::Set: {
-        static const char* methods[] = {"add", "discard", "remove", "update", "union", "intersection", "difference",
-                                        "symmetric_difference", "issubset", "issuperset", "isdisjoint", "copy", "clear"};
+        static const char* methods[] = {
+            "add",      "discard",      "remove",     "update",
+            "union",    "intersection", "difference", "symmetric_difference",
+            "issubset", "issuperset",   "isdisjoint", "copy",
+            "clear"};
         for (const char* m : methods)
           if (name == m) return bound(obj, name);
         break;
       }
       case T::Dict: {
-        static const char* methods[] = {"keys", "values", "items", "get", "pop", "update", "setdefault", "copy"};
+        static const char* methods[] = {"keys", "values", "items",      "get",
+                                        "pop",  "update", "setdefault", "copy"};
         for (const char* m : methods)
           if (name == m) return bound(obj, name);
         break;
       }
       case T::Str: {
-        static const char* methods[] = {"join", "split", "upper", "lower", "strip", "replace", "startswith", "endswith", "find", "format"};
+        static const char* methods[] = {"join",    "split",      "upper",    "lower", "strip",
+                                        "replace", "startswith", "endswith", "find",  "format"};
         for (const char* m : methods)
           if (name == m) return bound(obj, name);
         break;
@@ -2568,21 +2913,27 @@ class Machine {
         if (name == "lower") return bound(obj, name);
         break;
       case T::Lowered:
-        if (name == "compiler_ir" || name == "as_text" || name == "compile") return bound(obj, name);
+        if (name == "compiler_ir" || name == "as_text" || name == "compile")
+          return bound(obj, name);
         break;
       case T::Compiled:
         if (name == "cost_analysis" || name == "as_text") return bound(obj, name);
         break;
       case T::DType:
         if (name == "name") return mk_str(dtype_name(obj->dt));
-        if (name == "itemsize") return mk_int(obj->dt == DType::Bool ? 1 : obj->dt == DType::Int32 || obj->dt == DType::Float32 ? 4 : 8);
+        if (name == "itemsize")
+          return mk_int(obj->dt == DType::Bool                                 ? 1
+                        : obj->dt == DType::Int32 || obj->dt == DType::Float32 ? 4
+                                                                               : 8);
         break;
       case T::Float:
         if (name == "is_integer") return bound(obj, name);
         break;
-      default: break;
+      default:
+        break;
     }
-    return raise("AttributeError", "'" + type_name(obj) + "' object has no attribute '" + name + "'");
+    return raise("AttributeError",
+                 "'" + type_name(obj) + "' object has no attribute '" + name + "'");
   }
   static V bound(const V& self, const std::string& name) {
     auto m = mk_named(T::Method, name);
@@ -2593,8 +2944,10 @@ class Machine {
     const std::string q = mod + "." + name;
     if (known_module(q)) return mk_named(T::Module, q);
     if (mod == "numpy" || mod == "jax.numpy") {
-      static const std::map<std::string, DType> dts = {{"float32", DType::Float32}, {"float64", DType::Float64},
-                                                       {"int32", DType::Int32},     {"int64", DType::Int64},
+      static const std::map<std::string, DType> dts = {{"float32", DType::Float32},
+                                                       {"float64", DType::Float64},
+                                                       {"int32", DType::Int32},
+                                                       {"int64", DType::Int64},
                                                        {"bool_", DType::Bool}};
       auto it = dts.find(name);
       if (it != dts.end()) {
@@ -2607,40 +2960,50 @@ class Machine {
       if (name == "inf") return mk_float(std::numeric_limits<double>::infinity());
       if (name == "nan") return mk_float(std::nan(""));
       if (name == "newaxis") return none_v();
-      static const char* fns[] = {"array", "asarray", "arange", "linspace", "zeros", "ones", "full", "sort", "append",
-                                  "concatenate", "minimum", "maximum", "where", "all", "any", "isclose", "allclose", "sqrt",
-                                  "exp", "log", "tanh", "abs", "sum", "mean", "max", "min", "matmul", "sin", "cos",
-                                  "floor", "ceil", "dot", "reshape", "zeros_like", "ones_like", "add", "subtract",
-                                  "multiply", "divide"};
+      static const char* fns[] = {
+          "array", "asarray",  "arange",      "linspace", "zeros",   "ones",       "full",
+          "sort",  "append",   "concatenate", "minimum",  "maximum", "where",      "all",
+          "any",   "isclose",  "allclose",    "sqrt",     "exp",     "log",        "tanh",
+          "abs",   "sum",      "mean",        "max",      "min",     "matmul",     "sin",
+          "cos",   "floor",    "ceil",        "dot",      "reshape", "zeros_like", "ones_like",
+          "add",   "subtract", "multiply",    "divide"};
       for (const char* f : fns)
-        if (name == f) return mk_named(T::Builtin, std::string(mod == "numpy" ? "np." : "jnp.") + name);
+        if (name == f)
+          return mk_named(T::Builtin, std::string(mod == "numpy" ? "np." : "jnp.") + name);
     }
     if (mod == "numpy.testing" && (name == "assert_allclose" || name == "assert_array_equal"))
       return mk_named(T::Builtin, "np.testing." + name);
-    if (mod == "jax" && (name == "jit" || name == "block_until_ready")) return mk_named(T::Builtin, "jax." + name);
-    if (mod == "time" && (name == "perf_counter" || name == "time")) return mk_named(T::Builtin, "time." + name);
+    if (mod == "jax" && (name == "jit" || name == "block_until_ready"))
+      return mk_named(T::Builtin, "jax." + name);
+    if (mod == "time" && (name == "perf_counter" || name == "time"))
+      return mk_named(T::Builtin, "time." + name);
     if (mod == "math") {
       if (name == "pi") return mk_float(3.141592653589793);
       if (name == "inf") return mk_float(std::numeric_limits<double>::infinity());
-      static const char* fns[] = {"sqrt", "exp", "log", "tanh", "floor", "ceil", "isclose", "isnan", "isinf", "fabs"};
+      static const char* fns[] = {"sqrt", "exp",     "log",   "tanh",  "floor",
+                                  "ceil", "isclose", "isnan", "isinf", "fabs"};
       for (const char* f : fns)
         if (name == f) return mk_named(T::Builtin, std::string("math.") + name);
     }
     const std::string shown = mod == "numpy" ? "numpy" : mod == "jax.numpy" ? "jax.numpy" : mod;
-    return raise("AttributeError", "module '" + shown + "' has no attribute '" + name + "' (not supported here)");
+    return raise("AttributeError",
+                 "module '" + shown + "' has no attribute '" + name + "' (not supported here)");
   }
 
   // ---- builtins ----
   V need(const Args& a, std::size_t i, const std::string& name, const std::string& fn) {
     V v = a.get(i, name);
-    if (!v) return raise("TypeError", fn + "() missing required argument '" + name + "' (pos " + std::to_string(i + 1) + ")");
+    if (!v)
+      return raise("TypeError", fn + "() missing required argument '" + name + "' (pos " +
+                                    std::to_string(i + 1) + ")");
     return v;
   }
   V print(const Args& a) {
     std::string sep = " ", end = "\n";
     for (auto& [k, v] : a.kw) {
       if (k == "sep" || k == "end") {
-        if (v->t != T::None && v->t != T::Str) return raise("TypeError", k + " must be None or a string, not " + type_name(v));
+        if (v->t != T::None && v->t != T::Str)
+          return raise("TypeError", k + " must be None or a string, not " + type_name(v));
         if (v->t == T::Str) (k == "sep" ? sep : end) = v->s;
       } else if (k != "flush") {
         return raise("TypeError", "'" + k + "' is an invalid keyword argument for print()");
@@ -2651,19 +3014,22 @@ class Machine {
     for (std::size_t k = 0; k < a.pos.size(); ++k) line += (k ? sep : "") + str(a.pos[k]);
     if (exc_ != before) return nullptr;
     out_ += line + end;
-    if (out_.size() > (std::size_t(16) << 20)) return fatal("RuntimeError", "the program printed past 16 MiB; it was stopped");
+    if (out_.size() > (std::size_t(16) << 20))
+      return fatal("RuntimeError", "the program printed past 16 MiB; it was stopped");
     return none_v();
   }
   V to_int(const V& x) {
     if (is_intlike(x)) return mk_int(int_of(x));
     if (x->t == T::Float) {
       if (std::isnan(x->f)) return raise("ValueError", "cannot convert float NaN to integer");
-      if (std::isinf(x->f)) return raise("OverflowError", "cannot convert float infinity to integer");
+      if (std::isinf(x->f))
+        return raise("OverflowError", "cannot convert float infinity to integer");
       if (std::fabs(x->f) >= 9.2233720368547758e18) {
         int ex = 0;
         const double m = std::frexp(std::fabs(x->f), &ex);  // |f| = m * 2^ex, m in [0.5, 1)
         BigInt b = BigInt::of(static_cast<std::int64_t>(std::ldexp(m, 53)));
-        for (int k = 53; k < ex; k += 30) b = mul(b, BigInt::of(std::int64_t(1) << std::min(30, ex - k)));
+        for (int k = 53; k < ex; k += 30)
+          b = mul(b, BigInt::of(std::int64_t(1) << std::min(30, ex - k)));
         if (x->f < 0) b = sub(BigInt::of(0), b);
         return make_int(b);
       }
@@ -2679,11 +3045,15 @@ class Machine {
       bool ok = !digits.empty();
       std::size_t k = (ok && (digits[0] == '-' || digits[0] == '+')) ? 1 : 0;
       ok = ok && k < digits.size();
-      for (std::size_t j = k; ok && j < digits.size(); ++j) ok = std::isdigit(static_cast<unsigned char>(digits[j])) != 0;
-      if (!ok) return raise("ValueError", "invalid literal for int() with base 10: " + str_repr(x->s));
+      for (std::size_t j = k; ok && j < digits.size(); ++j)
+        ok = std::isdigit(static_cast<unsigned char>(digits[j])) != 0;
+      if (!ok)
+        return raise("ValueError", "invalid literal for int() with base 10: " + str_repr(x->s));
       if (digits.size() - k > static_cast<std::size_t>(kNotebookMaxIntDigits))
-        return raise("ValueError", "Exceeds the limit (4300 digits) for integer string conversion: value has " +
-                                       std::to_string(digits.size() - k) + " digits; use sys.set_int_max_str_digits() to increase the limit");
+        return raise("ValueError",
+                     "Exceeds the limit (4300 digits) for integer string conversion: value has " +
+                         std::to_string(digits.size() - k) +
+                         " digits; use sys.set_int_max_str_digits() to increase the limit");
       BigInt big;
       if (!BigInt::parse(digits.substr(k), 10, &big)) return overflow();
       if (digits[0] == '-') big = sub(BigInt::of(0), big);
@@ -2693,8 +3063,11 @@ class Machine {
       if (x->arr.is_float()) return to_int(mk_float(x->arr.f[0]));
       return mk_int(x->arr.i[0]);
     }
-    if (x->t == T::Array) return raise("TypeError", "only length-1 arrays can be converted to Python scalars");
-    return raise("TypeError", "int() argument must be a string, a bytes-like object or a real number, not '" + type_name(x) + "'");
+    if (x->t == T::Array)
+      return raise("TypeError", "only length-1 arrays can be converted to Python scalars");
+    return raise("TypeError",
+                 "int() argument must be a string, a bytes-like object or a real number, not '" +
+                     type_name(x) + "'");
   }
   V to_float(const V& x) {
     if (is_num(x)) return mk_float(num_of(x));
@@ -2704,18 +3077,23 @@ class Machine {
       t = b == std::string::npos ? "" : t.substr(b, e - b + 1);
       std::string low;
       for (char c : t) low += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      if (low == "inf" || low == "+inf" || low == "infinity") return mk_float(std::numeric_limits<double>::infinity());
-      if (low == "-inf" || low == "-infinity") return mk_float(-std::numeric_limits<double>::infinity());
+      if (low == "inf" || low == "+inf" || low == "infinity")
+        return mk_float(std::numeric_limits<double>::infinity());
+      if (low == "-inf" || low == "-infinity")
+        return mk_float(-std::numeric_limits<double>::infinity());
       if (low == "nan" || low == "+nan" || low == "-nan") return mk_float(std::nan(""));
       char* endp = nullptr;
       const double v = t.empty() ? 0 : std::strtod(t.c_str(), &endp);
-      if (t.empty() || *endp != 0 || low.find("x") != std::string::npos || low.find("n") != std::string::npos)
+      if (t.empty() || *endp != 0 || low.find("x") != std::string::npos ||
+          low.find("n") != std::string::npos)
         return raise("ValueError", "could not convert string to float: " + str_repr(x->s));
       return mk_float(v);
     }
     if (x->t == T::Array && x->arr.size() == 1) return mk_float(x->arr.at(0));
-    if (x->t == T::Array) return raise("TypeError", "only length-1 arrays can be converted to Python scalars");
-    return raise("TypeError", "float() argument must be a string or a real number, not '" + type_name(x) + "'");
+    if (x->t == T::Array)
+      return raise("TypeError", "only length-1 arrays can be converted to Python scalars");
+    return raise("TypeError",
+                 "float() argument must be a string or a real number, not '" + type_name(x) + "'");
   }
   V min_max(bool is_max, const Args& a) {
     const std::string fn = is_max ? "max" : "min";
@@ -2773,7 +3151,8 @@ class Machine {
     if (!x) return raise("TypeError", "round() missing required argument 'number' (pos 1)");
     V nd = a.get(1, "ndigits");
     if (is_intlike(x) && (!nd || nd->t == T::None)) return mk_int(int_of(x));
-    if (x->t != T::Float && !is_intlike(x)) return raise("TypeError", "type " + type_name(x) + " doesn't define __round__ method");
+    if (x->t != T::Float && !is_intlike(x))
+      return raise("TypeError", "type " + type_name(x) + " doesn't define __round__ method");
     const double v = num_of(x);
     if (!nd || nd->t == T::None) {
       if (std::isnan(v)) return raise("ValueError", "cannot convert float NaN to integer");
@@ -2781,7 +3160,9 @@ class Machine {
       double r = std::nearbyint(v);  // round half to even (the default rounding mode)
       return to_int(mk_float(r));
     }
-    if (!is_intlike(nd)) return raise("TypeError", "'" + type_name(nd) + "' object cannot be interpreted as an integer");
+    if (!is_intlike(nd))
+      return raise("TypeError",
+                   "'" + type_name(nd) + "' object cannot be interpreted as an integer");
     const std::int64_t n = int_of(nd);
     if (is_intlike(x)) {
       if (n >= 0) return mk_int(int_of(x));
@@ -2807,7 +3188,8 @@ class Machine {
       V x = need(a, 0, "obj", "len");
       if (!x) return nullptr;
       if (x->t == T::Str) return mk_int(static_cast<std::int64_t>(x->s.size()));
-      if (x->t == T::List || x->t == T::Tuple || x->t == T::Dict) return mk_int(static_cast<std::int64_t>(x->items.size()));
+      if (x->t == T::List || x->t == T::Tuple || x->t == T::Dict)
+        return mk_int(static_cast<std::int64_t>(x->items.size()));
       if (x->t == T::Set) return mk_int(x->used);
       if (x->t == T::Range) return mk_int(range_len(x));
       if (x->t == T::Array) {
@@ -2819,10 +3201,14 @@ class Machine {
     if (q == "range") {
       std::vector<std::int64_t> v;
       for (auto& x : a.pos) {
-        if (!is_intlike(x)) return raise("TypeError", "'" + type_name(x) + "' object cannot be interpreted as an integer");
+        if (!is_intlike(x))
+          return raise("TypeError",
+                       "'" + type_name(x) + "' object cannot be interpreted as an integer");
         v.push_back(int_of(x));
       }
-      if (v.empty() || v.size() > 3) return raise("TypeError", "range expected at least 1 argument, got " + std::to_string(v.size()));
+      if (v.empty() || v.size() > 3)
+        return raise("TypeError",
+                     "range expected at least 1 argument, got " + std::to_string(v.size()));
       if (v.size() == 1) v = {0, v[0], 1};
       if (v.size() == 2) v.push_back(1);
       if (v[2] == 0) return raise("ValueError", "range() arg 3 must not be zero");
@@ -2889,7 +3275,8 @@ class Machine {
       std::int64_t start = 0;
       if (V s = a.get(1, "start")) start = int_of(s);
       std::vector<V> out;
-      for (std::size_t k = 0; k < items.size(); ++k) out.push_back(mk_seq(T::Tuple, {mk_int(start + static_cast<std::int64_t>(k)), items[k]}));
+      for (std::size_t k = 0; k < items.size(); ++k)
+        out.push_back(mk_seq(T::Tuple, {mk_int(start + static_cast<std::int64_t>(k)), items[k]}));
       return mk_seq(T::List, std::move(out));
     }
     if (q == "zip") {
@@ -2909,7 +3296,8 @@ class Machine {
       return mk_seq(T::List, std::move(out));
     }
     if (q == "map" || q == "filter") {
-      if (a.pos.size() != 2) return raise("TypeError", q + "() takes a function and one iterable here");
+      if (a.pos.size() != 2)
+        return raise("TypeError", q + "() takes a function and one iterable here");
       std::vector<V> items, out;
       if (!iterate(a.pos[1], &items)) return nullptr;
       for (auto& x : items) {
@@ -2945,7 +3333,9 @@ class Machine {
       return mk_bool(q == "all");
     }
     if (q == "divmod") {
-      if (a.pos.size() != 2) return raise("TypeError", "divmod expected 2 arguments, got " + std::to_string(a.pos.size()));
+      if (a.pos.size() != 2)
+        return raise("TypeError",
+                     "divmod expected 2 arguments, got " + std::to_string(a.pos.size()));
       V d = binop("//", a.pos[0], a.pos[1]);
       if (!d) return nullptr;
       V m = binop("%", a.pos[0], a.pos[1]);
@@ -2997,7 +3387,8 @@ class Machine {
             std::vector<V> kv;
             if (!iterate(items[k], &kv)) return nullptr;
             if (kv.size() != 2)
-              return raise("ValueError", "dictionary update sequence element #" + std::to_string(k) + " has length " +
+              return raise("ValueError", "dictionary update sequence element #" +
+                                             std::to_string(k) + " has length " +
                                              std::to_string(kv.size()) + "; 2 is required");
             if (!dict_set(d, kv[0], kv[1])) return nullptr;
           }
@@ -3007,20 +3398,24 @@ class Machine {
       return d;
     }
     if (q == "isinstance") {
-      if (a.pos.size() != 2) return raise("TypeError", "isinstance expected 2 arguments, got " + std::to_string(a.pos.size()));
+      if (a.pos.size() != 2)
+        return raise("TypeError",
+                     "isinstance expected 2 arguments, got " + std::to_string(a.pos.size()));
       std::vector<V> types = a.pos[1]->t == T::Tuple ? a.pos[1]->items : std::vector<V>{a.pos[1]};
       const V& x = a.pos[0];
       for (auto& t : types) {
         if (t->t == T::Builtin) {
           const std::string& n = t->s;
-          const bool m = (n == "int" && (x->t == T::Int || x->t == T::Bool)) || (n == "float" && x->t == T::Float) ||
-                         (n == "bool" && x->t == T::Bool) || (n == "str" && x->t == T::Str) || (n == "list" && x->t == T::List) ||
+          const bool m = (n == "int" && (x->t == T::Int || x->t == T::Bool)) ||
+                         (n == "float" && x->t == T::Float) || (n == "bool" && x->t == T::Bool) ||
+                         (n == "str" && x->t == T::Str) || (n == "list" && x->t == T::List) ||
                          (n == "tuple" && x->t == T::Tuple) || (n == "dict" && x->t == T::Dict);
           if (m) return mk_bool(true);
         } else if (t->t == T::ExcType) {
           if (x->t == T::Exc && exc_matches(x->s, t->s)) return mk_bool(true);
         } else {
-          return raise("TypeError", "isinstance() arg 2 must be a type, a tuple of types, or a union");
+          return raise("TypeError",
+                       "isinstance() arg 2 must be a type, a tuple of types, or a union");
         }
       }
       return mk_bool(false);
@@ -3029,20 +3424,22 @@ class Machine {
       V x = need(a, 0, "object", "type");
       if (!x) return nullptr;
       if (x->t == T::Exc) return mk_named(T::ExcType, x->s);
-      if (is_num(x) || x->t == T::Str || x->t == T::List || x->t == T::Tuple || x->t == T::Dict) return mk_named(T::Builtin, type_name(x));
+      if (is_num(x) || x->t == T::Str || x->t == T::List || x->t == T::Tuple || x->t == T::Dict)
+        return mk_named(T::Builtin, type_name(x));
       return raise("NotImplementedError", "type() of a " + type_name(x) + " is not supported here");
     }
     if (q == "callable") {
       V x = need(a, 0, "obj", "callable");
       if (!x) return nullptr;
-      return mk_bool(x->t == T::Func || x->t == T::Builtin || x->t == T::Method || x->t == T::ExcType || x->t == T::Jitted ||
-                     x->t == T::Compiled);
+      return mk_bool(x->t == T::Func || x->t == T::Builtin || x->t == T::Method ||
+                     x->t == T::ExcType || x->t == T::Jitted || x->t == T::Compiled);
     }
     if (q == "format") {
       V x = need(a, 0, "value", "format");
       if (!x) return nullptr;
       V spec = a.get(1, "format_spec");
-      if (spec && spec->t != T::Str) return raise("TypeError", "format() argument 2 must be str, not " + type_name(spec));
+      if (spec && spec->t != T::Str)
+        return raise("TypeError", "format() argument 2 must be str, not " + type_name(spec));
       return format_value(x, spec ? spec->s : "");
     }
     if (q == "set") {
@@ -3058,7 +3455,9 @@ class Machine {
       return mk_int(h);
     }
     if (q == "time.perf_counter" || q == "time.time") {
-      if (!options_.clock) return raise("RuntimeError", "time." + q.substr(5) + "(): no clock was given to this notebook run");
+      if (!options_.clock)
+        return raise("RuntimeError",
+                     "time." + q.substr(5) + "(): no clock was given to this notebook run");
       return mk_float(options_.clock());
     }
     if (q.rfind("math.", 0) == 0) return math_fn(q.substr(5), a);
@@ -3066,8 +3465,12 @@ class Machine {
       V f = need(a, 0, "fun", "jit");
       if (!f) return nullptr;
       if (f->t != T::Func || !f->def)
-        return raise("TypeError", "jax.jit here takes a function defined with def in the notebook, got " + type_name(f));
-      if (a.pos.size() > 1 || !a.kw.empty()) return raise("NotImplementedError", "jax.jit options (static arguments, ...) are not supported here");
+        return raise(
+            "TypeError",
+            "jax.jit here takes a function defined with def in the notebook, got " + type_name(f));
+      if (a.pos.size() > 1 || !a.kw.empty())
+        return raise("NotImplementedError",
+                     "jax.jit options (static arguments, ...) are not supported here");
       auto j = mk(T::Jitted);
       j->self = f;
       return j;
@@ -3098,9 +3501,15 @@ class Machine {
       if (is_intlike(x)) return mk_int(int_of(x));
       return to_int(mk_float(f == "floor" ? std::floor(v) : std::ceil(v)));
     }
-    if ((f == "sqrt" && v < 0) || (f == "log" && v <= 0)) return raise("ValueError", "math domain error");
-    const double r = f == "sqrt" ? std::sqrt(v) : f == "exp" ? std::exp(v) : f == "log" ? std::log(v) : f == "tanh" ? std::tanh(v) : std::fabs(v);
-    if (f == "exp" && std::isinf(r) && std::isfinite(v)) return raise("OverflowError", "math range error");
+    if ((f == "sqrt" && v < 0) || (f == "log" && v <= 0))
+      return raise("ValueError", "math domain error");
+    const double r = f == "sqrt"   ? std::sqrt(v)
+                     : f == "exp"  ? std::exp(v)
+                     : f == "log"  ? std::log(v)
+                     : f == "tanh" ? std::tanh(v)
+                                   : std::fabs(v);
+    if (f == "exp" && std::isinf(r) && std::isfinite(v))
+      return raise("OverflowError", "math range error");
     return mk_float(r);
   }
 
@@ -3115,8 +3524,11 @@ class Machine {
       return true;
     }
     if (d->t == T::Str) {
-      static const std::map<std::string, DType> m = {{"float32", DType::Float32}, {"float64", DType::Float64}, {"int32", DType::Int32},
-                                                     {"int64", DType::Int64},     {"bool", DType::Bool}};
+      static const std::map<std::string, DType> m = {{"float32", DType::Float32},
+                                                     {"float64", DType::Float64},
+                                                     {"int32", DType::Int32},
+                                                     {"int64", DType::Int64},
+                                                     {"bool", DType::Bool}};
       auto it = m.find(d->s);
       if (it != m.end()) {
         *out = it->second;
@@ -3156,11 +3568,15 @@ class Machine {
     arr.weak = false;
     V axis = a.get(first, "axis");
     if (axis && axis->t != T::None) {
-      if (!is_intlike(axis) || arr.dims.empty()) return raise("NotImplementedError", fn + " with an axis is supported here for an int axis of an array");
+      if (!is_intlike(axis) || arr.dims.empty())
+        return raise("NotImplementedError",
+                     fn + " with an axis is supported here for an int axis of an array");
       std::int64_t ax = int_of(axis);
       const auto rank = static_cast<std::int64_t>(arr.dims.size());
       if (ax < -rank || ax >= rank)
-        return raise("AxisError", "axis " + std::to_string(ax) + " is out of bounds for array of dimension " + std::to_string(rank));
+        return raise("AxisError", "axis " + std::to_string(ax) +
+                                      " is out of bounds for array of dimension " +
+                                      std::to_string(rank));
       if (ax < 0) ax += rank;
       std::int64_t outer = 1, inner = 1;
       for (std::int64_t d = 0; d < ax; ++d) outer *= arr.dims[static_cast<std::size_t>(d)];
@@ -3178,8 +3594,10 @@ class Machine {
           line.dims = {n};
           for (std::int64_t k = 0; k < n; ++k) {
             const auto off = static_cast<std::size_t>((o * n + k) * inner + i);
-            if (arr.is_float()) line.f.push_back(arr.f[off]);
-            else line.i.push_back(arr.i[off]);
+            if (arr.is_float())
+              line.f.push_back(arr.f[off]);
+            else
+              line.i.push_back(arr.i[off]);
           }
           V r = np_reduce(fn, mk_array(std::move(line)), Args{});
           if (!r) return nullptr;
@@ -3205,7 +3623,8 @@ class Machine {
       return from_array(std::move(r));
     }
     if ((fn == "max" || fn == "min") && n == 0)
-      return raise("ValueError", "zero-size array to reduction operation " + std::string(fn == "max" ? "maximum" : "minimum") +
+      return raise("ValueError", "zero-size array to reduction operation " +
+                                     std::string(fn == "max" ? "maximum" : "minimum") +
                                      " which has no identity");
     if (arr.is_float() || fn == "mean") {
       r.dt = arr.is_float() ? arr.dt : canon(DType::Float64, arr.jax);
@@ -3216,8 +3635,10 @@ class Machine {
       for (std::size_t k = 0; k < n; ++k) {
         const double v = arr.at(k);
         if (std::isnan(v)) nan = true;
-        if (fn == "max") acc = std::max(acc, v);
-        else if (fn == "min") acc = std::min(acc, v);
+        if (fn == "max")
+          acc = std::max(acc, v);
+        else if (fn == "min")
+          acc = std::min(acc, v);
         else {
           const double y = v - c, t = acc + y;
           c = (t - acc) - y;
@@ -3232,12 +3653,18 @@ class Machine {
     }
     r.dt = arr.dt == DType::Bool || fn == "sum" ? canon(DType::Int64, arr.jax) : arr.dt;
     if (arr.dt == DType::Bool && (fn == "max" || fn == "min")) r.dt = DType::Bool;
-    std::int64_t acc = fn == "max" ? std::numeric_limits<std::int64_t>::min() : fn == "min" ? std::numeric_limits<std::int64_t>::max() : 0;
+    std::int64_t acc = fn == "max"   ? std::numeric_limits<std::int64_t>::min()
+                       : fn == "min" ? std::numeric_limits<std::int64_t>::max()
+                                     : 0;
     for (std::size_t k = 0; k < n; ++k) {
       const std::int64_t v = arr.i[k];
-      if (fn == "max") acc = std::max(acc, v);
-      else if (fn == "min") acc = std::min(acc, v);
-      else acc = static_cast<std::int64_t>(static_cast<std::uint64_t>(acc) + static_cast<std::uint64_t>(v));
+      if (fn == "max")
+        acc = std::max(acc, v);
+      else if (fn == "min")
+        acc = std::min(acc, v);
+      else
+        acc = static_cast<std::int64_t>(static_cast<std::uint64_t>(acc) +
+                                        static_cast<std::uint64_t>(v));
     }
     r.i = {acc};
     return from_array(std::move(r));
@@ -3273,15 +3700,20 @@ class Machine {
       std::vector<V> nums;
       for (auto& p : a.pos) nums.push_back(p);
       if (nums.empty()) {
-        if (V s = a.get(99, "stop")) nums.push_back(s);
-        else return raise("TypeError", "arange() requires stop to be specified.");
+        if (V s = a.get(99, "stop"))
+          nums.push_back(s);
+        else
+          return raise("TypeError", "arange() requires stop to be specified.");
       }
       for (auto& x : nums)
-        if (!is_num(x)) return raise("TypeError", "arange: arguments must be numbers, got '" + type_name(x) + "'");
+        if (!is_num(x))
+          return raise("TypeError",
+                       "arange: arguments must be numbers, got '" + type_name(x) + "'");
       double start = 0, stop = 0, stp = 1;
       bool all_int = true;
       for (auto& x : nums) all_int = all_int && is_intlike(x);
-      if (nums.size() == 1) stop = num_of(nums[0]);
+      if (nums.size() == 1)
+        stop = num_of(nums[0]);
       else {
         start = num_of(nums[0]);
         stop = num_of(nums[1]);
@@ -3298,7 +3730,8 @@ class Machine {
       auto made = NdArray::zeros(t, {n}, jax);
       if (!made) return raise("ValueError", made.error());
       NdArray r = std::move(made.value());
-      for (std::int64_t k = 0; k < n; ++k) r.set(static_cast<std::size_t>(k), start + static_cast<double>(k) * stp);
+      for (std::int64_t k = 0; k < n; ++k)
+        r.set(static_cast<std::size_t>(k), start + static_cast<double>(k) * stp);
       return mk_array(std::move(r));
     }
     if (f == "linspace") {
@@ -3306,7 +3739,9 @@ class Machine {
       if (!e) return nullptr;
       std::int64_t num = 50;
       if (V n = a.get(2, "num")) num = int_of(n);
-      if (num < 0) return raise("ValueError", "Number of samples, " + std::to_string(num) + ", must be non-negative.");
+      if (num < 0)
+        return raise("ValueError",
+                     "Number of samples, " + std::to_string(num) + ", must be non-negative.");
       bool endpoint = true;
       if (V ep = a.get(3, "endpoint")) endpoint = truth(ep) == 1;
       const double x0 = num_of(s), x1 = num_of(e);
@@ -3315,7 +3750,8 @@ class Machine {
       NdArray r = std::move(made.value());
       const double div = endpoint ? static_cast<double>(num - 1) : static_cast<double>(num);
       const double stepv = div > 0 ? (x1 - x0) / div : 0;
-      for (std::int64_t k = 0; k < num; ++k) r.set(static_cast<std::size_t>(k), x0 + static_cast<double>(k) * stepv);
+      for (std::int64_t k = 0; k < num; ++k)
+        r.set(static_cast<std::size_t>(k), x0 + static_cast<double>(k) * stepv);
       if (endpoint && num > 1) r.set(static_cast<std::size_t>(num - 1), x1);
       return mk_array(std::move(r));
     }
@@ -3339,7 +3775,9 @@ class Machine {
         if (!fv) return nullptr;
         if (!is_num(fv)) return raise("TypeError", "full: fill_value must be a number here");
         fill = num_of(fv);
-        t = fv->t == T::Float ? canon(DType::Float64, jax) : fv->t == T::Bool ? DType::Bool : canon(DType::Int64, jax);
+        t = fv->t == T::Float  ? canon(DType::Float64, jax)
+            : fv->t == T::Bool ? DType::Bool
+                               : canon(DType::Int64, jax);
         dpos = 2;
       }
       if (V d = a.get(dpos, "dtype"); d && d->t != T::None) {
@@ -3350,8 +3788,10 @@ class Machine {
       if (!made) return raise("ValueError", made.error());
       NdArray r = std::move(made.value());
       for (std::size_t k = 0; k < static_cast<std::size_t>(r.size()); ++k) {
-        if (fv && is_intlike(fv)) r.set_int(k, int_of(fv));
-        else r.set(k, fill);
+        if (fv && is_intlike(fv))
+          r.set_int(k, int_of(fv));
+        else
+          r.set(k, fill);
       }
       return mk_array(std::move(r));
     }
@@ -3361,9 +3801,11 @@ class Machine {
       NdArray r;
       if (!to_array(x, &r, jax)) return nullptr;
       r.weak = false;
-      if (r.dims.size() != 1) return raise("NotImplementedError", "sort is supported here for 1-d arrays");
+      if (r.dims.size() != 1)
+        return raise("NotImplementedError", "sort is supported here for 1-d arrays");
       if (r.is_float())
-        std::sort(r.f.begin(), r.f.end(), [](double p, double q2) { return std::isnan(q2) ? !std::isnan(p) : p < q2; });
+        std::sort(r.f.begin(), r.f.end(),
+                  [](double p, double q2) { return std::isnan(q2) ? !std::isnan(p) : p < q2; });
       else
         std::sort(r.i.begin(), r.i.end());
       return mk_array(std::move(r));
@@ -3373,7 +3815,8 @@ class Machine {
       if (f == "append") {
         V x = need(a, 0, "arr", f), y = x ? need(a, 1, "values", f) : nullptr;
         if (!y) return nullptr;
-        if (a.get(2, "axis") && a.get(2, "axis")->t != T::None) return raise("NotImplementedError", "append with an axis is not supported here");
+        if (a.get(2, "axis") && a.get(2, "axis")->t != T::None)
+          return raise("NotImplementedError", "append with an axis is not supported here");
         NdArray p, r2;
         if (!to_array(x, &p, jax) || !to_array(y, &r2, jax)) return nullptr;
         p.weak = false;
@@ -3393,7 +3836,8 @@ class Machine {
           NdArray p;
           if (!to_array(it, &p, jax)) return nullptr;
           p.weak = false;
-          if (p.dims.empty()) return raise("ValueError", "zero-dimensional arrays cannot be concatenated");
+          if (p.dims.empty())
+            return raise("ValueError", "zero-dimensional arrays cannot be concatenated");
           parts.push_back(p);
         }
         if (V ax = a.get(1, "axis"); ax && !(is_intlike(ax) && int_of(ax) == 0))
@@ -3414,24 +3858,33 @@ class Machine {
       dims[0] = 0;
       for (auto& p : parts) {
         if (p.dims.size() != dims.size())
-          return raise("ValueError", "all the input array dimensions except for the concatenation axis must match exactly");
+          return raise("ValueError",
+                       "all the input array dimensions except for the concatenation axis must "
+                       "match exactly");
         for (std::size_t d = 1; d < dims.size(); ++d)
           if (p.dims[d] != dims[d])
-            return raise("ValueError", "all the input array dimensions except for the concatenation axis must match exactly, but along dimension " +
-                                           std::to_string(d) + ", the array at index 0 has size " + std::to_string(dims[d]) +
-                                           " and the array at index 1 has size " + std::to_string(p.dims[d]));
+            return raise("ValueError",
+                         "all the input array dimensions except for the concatenation axis must "
+                         "match exactly, but along dimension " +
+                             std::to_string(d) + ", the array at index 0 has size " +
+                             std::to_string(dims[d]) + " and the array at index 1 has size " +
+                             std::to_string(p.dims[d]));
         dims[0] += p.dims[0];
         NdArray c = astype(p, t);
-        if (dtype_is_float(t)) r.f.insert(r.f.end(), c.f.begin(), c.f.end());
-        else r.i.insert(r.i.end(), c.i.begin(), c.i.end());
+        if (dtype_is_float(t))
+          r.f.insert(r.f.end(), c.f.begin(), c.f.end());
+        else
+          r.i.insert(r.i.end(), c.i.begin(), c.i.end());
       }
       r.dims = dims;
       return mk_array(std::move(r));
     }
-    if (f == "minimum" || f == "maximum" || f == "add" || f == "subtract" || f == "multiply" || f == "divide" || f == "matmul" || f == "dot") {
+    if (f == "minimum" || f == "maximum" || f == "add" || f == "subtract" || f == "multiply" ||
+        f == "divide" || f == "matmul" || f == "dot") {
       if (a.pos.size() != 2) return raise("TypeError", f + "() takes 2 positional arguments here");
-      static const std::map<std::string, std::string> ops = {{"add", "+"}, {"subtract", "-"}, {"multiply", "*"},
-                                                             {"divide", "/"}, {"matmul", "@"}, {"dot", "@"}};
+      static const std::map<std::string, std::string> ops = {{"add", "+"},      {"subtract", "-"},
+                                                             {"multiply", "*"}, {"divide", "/"},
+                                                             {"matmul", "@"},   {"dot", "@"}};
       auto it = ops.find(f);
       V x = a.pos[0], y = a.pos[1];
       if (jax && x->t != T::Array) {
@@ -3449,9 +3902,13 @@ class Machine {
       return from_array(std::move(r.value()));
     }
     if (f == "where") {
-      if (a.pos.size() != 3) return raise("NotImplementedError", "where is supported here with three arguments (condition, x, y)");
+      if (a.pos.size() != 3)
+        return raise("NotImplementedError",
+                     "where is supported here with three arguments (condition, x, y)");
       NdArray c, x, y;
-      if (!to_array(a.pos[0], &c, jax) || !to_array(a.pos[1], &x, jax) || !to_array(a.pos[2], &y, jax)) return nullptr;
+      if (!to_array(a.pos[0], &c, jax) || !to_array(a.pos[1], &x, jax) ||
+          !to_array(a.pos[2], &y, jax))
+        return nullptr;
       auto cb = binary("!=", c, scalar_array_int(0, false, jax));
       if (!cb) return raise("ValueError", cb.error());
       // broadcast x and y against each other and c by adding zeros of c's shape (0 * c)
@@ -3460,18 +3917,24 @@ class Machine {
       const DType t = result_type(x, y);
       auto shape = binary("+", cb.value(), xy.value());
       if (!shape) return raise("ValueError", shape.error());
-      auto cx = binary("+", binary("*", cb.value(), scalar_array_int(0, false, jax)).value(), astype(x, t));
-      auto cy = binary("+", binary("*", cb.value(), scalar_array_int(0, false, jax)).value(), astype(y, t));
-      auto cc = binary("+", cb.value(), binary("*", xy.value(), scalar_array_int(0, false, jax)).value());
+      auto cx = binary("+", binary("*", cb.value(), scalar_array_int(0, false, jax)).value(),
+                       astype(x, t));
+      auto cy = binary("+", binary("*", cb.value(), scalar_array_int(0, false, jax)).value(),
+                       astype(y, t));
+      auto cc =
+          binary("+", cb.value(), binary("*", xy.value(), scalar_array_int(0, false, jax)).value());
       if (!cx || !cy || !cc) return raise("ValueError", "operands could not be broadcast together");
       NdArray bx = astype(cx.value(), t), by = astype(cy.value(), t), bc = cc.value();
       NdArray r = bx;
       std::vector<std::int64_t> dims = bc.dims;
-      if (bx.dims != dims || by.dims != dims) return raise("ValueError", "operands could not be broadcast together with shapes");
+      if (bx.dims != dims || by.dims != dims)
+        return raise("ValueError", "operands could not be broadcast together with shapes");
       for (std::size_t k = 0; k < static_cast<std::size_t>(r.size()); ++k)
         if (bc.at(k) == 0) {
-          if (r.is_float()) r.f[k] = by.f[k];
-          else r.i[k] = by.i[k];
+          if (r.is_float())
+            r.f[k] = by.f[k];
+          else
+            r.i[k] = by.i[k];
         }
       r.weak = false;
       return from_array(std::move(r));
@@ -3491,7 +3954,8 @@ class Machine {
       return r;
     }
     if (f == "isclose" || f == "allclose") {
-      if (a.pos.size() < 2) return raise("TypeError", f + "() missing required argument 'b' (pos 2)");
+      if (a.pos.size() < 2)
+        return raise("TypeError", f + "() missing required argument 'b' (pos 2)");
       double rt = 1e-5, at = 1e-8;
       if (V r = a.get(2, "rtol")) rt = num_of(r);
       if (V r = a.get(3, "atol")) at = num_of(r);
@@ -3502,17 +3966,22 @@ class Machine {
       x.weak = y.weak = false;
       auto d = binary("-", astype(x, DType::Float64), astype(y, DType::Float64));
       if (!d) return raise("ValueError", d.error());
-      auto yb = binary("+", astype(y, DType::Float64), binary("*", d.value(), scalar_array(0, 2, false)).value());
-      auto xb = binary("+", astype(x, DType::Float64), binary("*", d.value(), scalar_array(0, 2, false)).value());
+      auto yb = binary("+", astype(y, DType::Float64),
+                       binary("*", d.value(), scalar_array(0, 2, false)).value());
+      auto xb = binary("+", astype(x, DType::Float64),
+                       binary("*", d.value(), scalar_array(0, 2, false)).value());
       NdArray r = d.value();
       r = astype(r, DType::Bool);
       bool all = true;
       for (std::size_t k = 0; k < static_cast<std::size_t>(r.size()); ++k) {
         const double p = xb->f[k], q2 = yb->f[k];
         bool c;
-        if (std::isnan(p) || std::isnan(q2)) c = eqnan && std::isnan(p) && std::isnan(q2);
-        else if (std::isinf(p) || std::isinf(q2)) c = p == q2;
-        else c = std::fabs(p - q2) <= at + rt * std::fabs(q2);
+        if (std::isnan(p) || std::isnan(q2))
+          c = eqnan && std::isnan(p) && std::isnan(q2);
+        else if (std::isinf(p) || std::isinf(q2))
+          c = p == q2;
+        else
+          c = std::fabs(p - q2) <= at + rt * std::fabs(q2);
         r.i[k] = c;
         all = all && c;
       }
@@ -3555,7 +4024,8 @@ class Machine {
   // np.testing.assert_allclose: |actual - desired| <= atol + rtol * |desired| elementwise, NaNs
   // equal (equal_nan=True), infinities equal only to themselves; NumPy's message on failure.
   V assert_allclose(const std::string& q, const Args& a) {
-    V x = need(a, 0, "actual", "assert_allclose"), y = x ? need(a, 1, "desired", "assert_allclose") : nullptr;
+    V x = need(a, 0, "actual", "assert_allclose"),
+      y = x ? need(a, 1, "desired", "assert_allclose") : nullptr;
     if (!y) return nullptr;
     const bool exact = q == "np.testing.assert_array_equal";
     double rt = exact ? 0 : 1e-7, at = 0;
@@ -3573,16 +4043,23 @@ class Machine {
     ax.weak = dx.weak = false;
     ax.jax = dx.jax = false;
     auto rep = [](const NdArray& arr) { return array_repr(arr); };
-    std::string head = "\n" + std::string(exact ? "Arrays are not equal" : "Not equal to tolerance rtol=" + scalar_g(rt) + ", atol=" + scalar_g(at)) + "\n";
+    std::string head = "\n" +
+                       std::string(exact ? "Arrays are not equal"
+                                         : "Not equal to tolerance rtol=" + scalar_g(rt) +
+                                               ", atol=" + scalar_g(at)) +
+                       "\n";
     if (!err_msg.empty()) head += err_msg + "\n";
     std::vector<std::int64_t> shp;
     auto d = binary("-", astype(ax, DType::Float64), astype(dx, DType::Float64));
     if (!d || (ax.dims != dx.dims && !ax.dims.empty() && !dx.dims.empty())) {
-      return raise("AssertionError", head + "\n(shapes " + shape_repr(ax.dims) + ", " + shape_repr(dx.dims) + " mismatch)\n x: " +
-                                         rep(ax) + "\n y: " + rep(dx));
+      return raise("AssertionError", head + "\n(shapes " + shape_repr(ax.dims) + ", " +
+                                         shape_repr(dx.dims) + " mismatch)\n x: " + rep(ax) +
+                                         "\n y: " + rep(dx));
     }
-    auto xb = binary("+", astype(ax, DType::Float64), binary("*", d.value(), scalar_array(0, 2, false)).value());
-    auto yb = binary("+", astype(dx, DType::Float64), binary("*", d.value(), scalar_array(0, 2, false)).value());
+    auto xb = binary("+", astype(ax, DType::Float64),
+                     binary("*", d.value(), scalar_array(0, 2, false)).value());
+    auto yb = binary("+", astype(dx, DType::Float64),
+                     binary("*", d.value(), scalar_array(0, 2, false)).value());
     const std::size_t n = static_cast<std::size_t>(d->size());
     std::size_t bad = 0;
     double max_abs = 0, max_rel = 0;
@@ -3613,8 +4090,10 @@ class Machine {
     char pct[64];
     const double pc = 100.0 * static_cast<double>(bad) / static_cast<double>(n);
     std::snprintf(pct, sizeof pct, "%.3g", pc);
-    std::string msg = head + "\nMismatched elements: " + std::to_string(bad) + " / " + std::to_string(n) + " (" + pct + "%)\n";
-    msg += "Max absolute difference: " + scalar_str(max_abs, int_diff ? DType::Int64 : DType::Float64) + "\n";
+    std::string msg = head + "\nMismatched elements: " + std::to_string(bad) + " / " +
+                      std::to_string(n) + " (" + pct + "%)\n";
+    msg += "Max absolute difference: " +
+           scalar_str(max_abs, int_diff ? DType::Int64 : DType::Float64) + "\n";
     msg += "Max relative difference: " + scalar_str(max_rel, DType::Float64) + "\n";
     msg += " x: " + rep(ax) + "\n y: " + rep(dx);
     return raise("AssertionError", msg);
@@ -3630,10 +4109,14 @@ class Machine {
   V call_method(const V& self, const std::string& name, const Args& a) {
     if (!step()) return nullptr;
     switch (self->t) {
-      case T::List: return list_method(self, name, a);
-      case T::Dict: return dict_method(self, name, a);
-      case T::Set: return set_method(self, name, a);
-      case T::Str: return str_method(self, name, a);
+      case T::List:
+        return list_method(self, name, a);
+      case T::Dict:
+        return dict_method(self, name, a);
+      case T::Set:
+        return set_method(self, name, a);
+      case T::Str:
+        return str_method(self, name, a);
       case T::Tuple: {
         V x = need(a, 0, "value", name);
         if (!x) return nullptr;
@@ -3646,15 +4129,19 @@ class Machine {
         if (name == "index") return raise("ValueError", "tuple.index(x): x not in tuple");
         return mk_int(c);
       }
-      case T::Float: return mk_bool(std::isfinite(self->f) && self->f == std::floor(self->f));
-      case T::Array: return array_method(self, name, a);
-      case T::Jitted: return jit_lower(self, a);
+      case T::Float:
+        return mk_bool(std::isfinite(self->f) && self->f == std::floor(self->f));
+      case T::Array:
+        return array_method(self, name, a);
+      case T::Jitted:
+        return jit_lower(self, a);
       case T::Lowered: {
         if (name == "as_text") return mk_str(self->text);
         if (name == "compiler_ir") {
           V d = a.get(0, "dialect");
           if (d && !(d->t == T::Str && d->s == "stablehlo"))
-            return raise("ValueError", "compiler_ir: only dialect='stablehlo' is available here, got " + repr(d));
+            return raise("ValueError",
+                         "compiler_ir: only dialect='stablehlo' is available here, got " + repr(d));
           auto ir = mk(T::IR);
           ir->text = self->text;
           return ir;
@@ -3665,16 +4152,19 @@ class Machine {
         if (name == "as_text") return mk_str(self->text);
         return cost_analysis(self);
       }
-      default: break;
+      default:
+        break;
     }
-    return raise("AttributeError", "'" + type_name(self) + "' object has no attribute '" + name + "'");
+    return raise("AttributeError",
+                 "'" + type_name(self) + "' object has no attribute '" + name + "'");
   }
   V list_method(const V& self, const std::string& name, const Args& a) {
     auto& items = self->items;
     if (name == "append") {
       V x = need(a, 0, "object", "append");
       if (!x) return nullptr;
-      if (items.size() >= (std::size_t(1) << 26)) return fatal("MemoryError", "a list past 2**26 items");
+      if (items.size() >= (std::size_t(1) << 26))
+        return fatal("MemoryError", "a list past 2**26 items");
       items.push_back(x);
       return none_v();
     }
@@ -3696,7 +4186,9 @@ class Machine {
       return v;
     }
     if (name == "insert") {
-      if (a.pos.size() != 2) return raise("TypeError", "insert expected 2 arguments, got " + std::to_string(a.pos.size()));
+      if (a.pos.size() != 2)
+        return raise("TypeError",
+                     "insert expected 2 arguments, got " + std::to_string(a.pos.size()));
       std::int64_t k = int_of(a.pos[0]);
       const auto n = static_cast<std::int64_t>(items.size());
       if (k < 0) k = std::max<std::int64_t>(0, k + n);
@@ -3734,7 +4226,8 @@ class Machine {
     return mk_seq(T::List, items);  // copy
   }
   V set_method(const V& self, const std::string& name, const Args& a) {
-    if (name == "copy") return charge(static_cast<double>(self->items.size())) ? set_copy(self) : nullptr;
+    if (name == "copy")
+      return charge(static_cast<double>(self->items.size())) ? set_copy(self) : nullptr;
     if (name == "clear") {
       self->items.assign(8, nullptr);
       self->hashes.assign(8, 0);
@@ -3767,8 +4260,12 @@ class Machine {
       if (!set_discard(self, x) && name == "remove") return raise_key(x);
       return none_v();
     }
-    if (name == "union" || name == "intersection" || name == "difference" || name == "symmetric_difference") {
-      const std::string op = name == "union" ? "|" : name == "intersection" ? "&" : name == "difference" ? "-" : "^";
+    if (name == "union" || name == "intersection" || name == "difference" ||
+        name == "symmetric_difference") {
+      const std::string op = name == "union"          ? "|"
+                             : name == "intersection" ? "&"
+                             : name == "difference"   ? "-"
+                                                      : "^";
       if (others.empty()) return set_copy(self);
       V r = self;
       for (auto& o : others)
@@ -3787,7 +4284,8 @@ class Machine {
     if (name == "values") return mk_seq(T::List, self->vals);
     if (name == "items") {
       std::vector<V> out;
-      for (std::size_t k = 0; k < self->items.size(); ++k) out.push_back(mk_seq(T::Tuple, {self->items[k], self->vals[k]}));
+      for (std::size_t k = 0; k < self->items.size(); ++k)
+        out.push_back(mk_seq(T::Tuple, {self->items[k], self->vals[k]}));
       return mk_seq(T::List, std::move(out));
     }
     if (name == "copy") {
@@ -3807,7 +4305,8 @@ class Machine {
     if (!key || !hashable(key)) return nullptr;
     const int j = dict_find(self, key);
     V dflt = a.get(1, "default");
-    if (name == "get") return j >= 0 ? self->vals[static_cast<std::size_t>(j)] : (dflt ? dflt : none_v());
+    if (name == "get")
+      return j >= 0 ? self->vals[static_cast<std::size_t>(j)] : (dflt ? dflt : none_v());
     if (name == "setdefault") {
       if (j >= 0) return self->vals[static_cast<std::size_t>(j)];
       dict_set(self, key, dflt ? dflt : none_v());
@@ -3827,7 +4326,9 @@ class Machine {
     const std::string& s = self->s;
     if (name == "upper" || name == "lower") {
       std::string r = s;
-      for (auto& c : r) c = static_cast<char>(name == "upper" ? std::toupper(static_cast<unsigned char>(c)) : std::tolower(static_cast<unsigned char>(c)));
+      for (auto& c : r)
+        c = static_cast<char>(name == "upper" ? std::toupper(static_cast<unsigned char>(c))
+                                              : std::tolower(static_cast<unsigned char>(c)));
       return mk_str(r);
     }
     if (name == "strip") {
@@ -3842,7 +4343,9 @@ class Machine {
       std::string r;
       for (std::size_t k = 0; k < items.size(); ++k) {
         if (items[k]->t != T::Str)
-          return raise("TypeError", "sequence item " + std::to_string(k) + ": expected str instance, " + type_name(items[k]) + " found");
+          return raise("TypeError", "sequence item " + std::to_string(k) +
+                                        ": expected str instance, " + type_name(items[k]) +
+                                        " found");
         r += (k ? s : "") + items[k]->s;
       }
       return mk_str(r);
@@ -3855,12 +4358,14 @@ class Machine {
         std::string w;
         while (in >> w) out.push_back(mk_str(w));
       } else {
-        if (sep->t != T::Str) return raise("TypeError", "must be str or None, not " + type_name(sep));
+        if (sep->t != T::Str)
+          return raise("TypeError", "must be str or None, not " + type_name(sep));
         if (sep->s.empty()) return raise("ValueError", "empty separator");
         std::size_t start = 0;
         while (true) {
           const auto p = s.find(sep->s, start);
-          out.push_back(mk_str(s.substr(start, p == std::string::npos ? std::string::npos : p - start)));
+          out.push_back(
+              mk_str(s.substr(start, p == std::string::npos ? std::string::npos : p - start)));
           if (p == std::string::npos) break;
           start = p + sep->s.size();
         }
@@ -3871,7 +4376,9 @@ class Machine {
     if (!x) return nullptr;
     if (x->t != T::Str) return raise("TypeError", "must be str, not " + type_name(x));
     if (name == "startswith") return mk_bool(s.compare(0, x->s.size(), x->s) == 0);
-    if (name == "endswith") return mk_bool(s.size() >= x->s.size() && s.compare(s.size() - x->s.size(), x->s.size(), x->s) == 0);
+    if (name == "endswith")
+      return mk_bool(s.size() >= x->s.size() &&
+                     s.compare(s.size() - x->s.size(), x->s.size(), x->s) == 0);
     if (name == "find") {
       const auto p = s.find(x->s);
       return mk_int(p == std::string::npos ? -1 : static_cast<std::int64_t>(p));
@@ -3879,8 +4386,10 @@ class Machine {
     if (name == "replace") {
       V y = need(a, 1, "new", name);
       if (!y) return nullptr;
-      if (y->t != T::Str) return raise("TypeError", "replace() argument 2 must be str, not " + type_name(y));
-      if (x->s.empty()) return raise("NotImplementedError", "replace of an empty string is not supported here");
+      if (y->t != T::Str)
+        return raise("TypeError", "replace() argument 2 must be str, not " + type_name(y));
+      if (x->s.empty())
+        return raise("NotImplementedError", "replace of an empty string is not supported here");
       std::string r;
       std::size_t start = 0;
       while (true) {
@@ -3897,22 +4406,26 @@ class Machine {
     const NdArray& x = self->arr;
     if (name == "block_until_ready" || name == "copy") return self;
     if (name == "tolist") {
-      std::function<V(std::size_t, std::size_t)> build = [&](std::size_t axis, std::size_t off) -> V {
+      std::function<V(std::size_t, std::size_t)> build = [&](std::size_t axis,
+                                                             std::size_t off) -> V {
         if (axis == x.dims.size()) {
           if (x.dt == DType::Bool) return mk_bool(x.i[off] != 0);
           if (x.is_float()) return mk_float(x.f[off]);
           return mk_int(x.i[off]);
         }
         std::size_t stride = 1;
-        for (std::size_t d = axis + 1; d < x.dims.size(); ++d) stride *= static_cast<std::size_t>(x.dims[d]);
+        for (std::size_t d = axis + 1; d < x.dims.size(); ++d)
+          stride *= static_cast<std::size_t>(x.dims[d]);
         std::vector<V> items;
-        for (std::int64_t k = 0; k < x.dims[axis]; ++k) items.push_back(build(axis + 1, off + static_cast<std::size_t>(k) * stride));
+        for (std::int64_t k = 0; k < x.dims[axis]; ++k)
+          items.push_back(build(axis + 1, off + static_cast<std::size_t>(k) * stride));
         return mk_seq(T::List, std::move(items));
       };
       return build(0, 0);
     }
     if (name == "item") {
-      if (x.size() != 1) return raise("ValueError", "can only convert an array of size 1 to a Python scalar");
+      if (x.size() != 1)
+        return raise("ValueError", "can only convert an array of size 1 to a Python scalar");
       if (x.dt == DType::Bool) return mk_bool(x.i[0] != 0);
       if (x.is_float()) return mk_float(x.f[0]);
       return mk_int(x.i[0]);
@@ -3928,7 +4441,9 @@ class Machine {
         if (!shape_arg(a.pos[0], &dims)) return nullptr;
       } else {
         for (auto& p : a.pos) {
-          if (!is_intlike(p)) return raise("TypeError", "'" + type_name(p) + "' object cannot be interpreted as an integer");
+          if (!is_intlike(p))
+            return raise("TypeError",
+                         "'" + type_name(p) + "' object cannot be interpreted as an integer");
           dims.push_back(int_of(p));
         }
       }
@@ -3959,7 +4474,9 @@ class Machine {
   // ---- JAX: lowering, compiling, running ----
   V jit_lower(const V& jitted, const Args& a) {
     const V& f = jitted->self;
-    if (!a.kw.empty()) return raise("NotImplementedError", "keyword arguments to a jitted function are not supported here");
+    if (!a.kw.empty())
+      return raise("NotImplementedError",
+                   "keyword arguments to a jitted function are not supported here");
     std::vector<ArgSpec> specs;
     for (auto& x : a.pos) {
       if (x->t == T::Array) {
@@ -3975,8 +4492,10 @@ class Machine {
         s.weak = x->t != T::Bool;
         specs.push_back(s);
       } else {
-        return raise("TypeError", "Error interpreting argument to " + repr(f) + " as an abstract array. The problematic value is of type " +
-                                      type_name(x) + " (arrays and Python scalars are supported here)");
+        return raise("TypeError", "Error interpreting argument to " + repr(f) +
+                                      " as an abstract array. The problematic value is of type " +
+                                      type_name(x) +
+                                      " (arrays and Python scalars are supported here)");
       }
     }
     // The program's Python scalar globals, as the traced function reads them now.
@@ -3990,7 +4509,8 @@ class Machine {
       g.int_value = v->t == T::Float ? 0 : int_of(v);
       scalars.push_back(g);
     }
-    std::sort(scalars.begin(), scalars.end(), [](const GlobalScalar& p, const GlobalScalar& q) { return p.name < q.name; });
+    std::sort(scalars.begin(), scalars.end(),
+              [](const GlobalScalar& p, const GlobalScalar& q) { return p.name < q.name; });
     auto low = lower_function(*program_, *f->def, specs, scalars);
     if (!low) {
       // The tracer's message carries LINE:COL; it names JAX's error.
@@ -4006,7 +4526,8 @@ class Machine {
     auto cm = std::make_shared<CompiledModule>();
     auto parsed = hlo::parse(lowered->text);
     if (!parsed || parsed->empty())
-      return raise("RuntimeError", "the lowered module did not parse: " + (parsed ? std::string("no module") : parsed.error()));
+      return raise("RuntimeError", "the lowered module did not parse: " +
+                                       (parsed ? std::string("no module") : parsed.error()));
     cm->modules = std::move(parsed.value());
     auto prog = hlo::lower(cm->modules[0]);
     if (!prog) return raise("RuntimeError", "the lowered module did not compile: " + prog.error());
@@ -4018,7 +4539,9 @@ class Machine {
     return c;
   }
   V run_compiled(const V& comp, const Args& a) {
-    if (!a.kw.empty()) return raise("NotImplementedError", "keyword arguments to a compiled function are not supported here");
+    if (!a.kw.empty())
+      return raise("NotImplementedError",
+                   "keyword arguments to a compiled function are not supported here");
     interp::RunOptions o;
     o.inputs = interp::Inputs::Given;
     for (auto& x : a.pos) {
@@ -4026,7 +4549,9 @@ class Machine {
       if (!to_array(x, &arr, true)) return nullptr;
       arr = astype(arr, canon(arr.dt, true));
       interp::HostArray h;
-      h.type = arr.dt == DType::Float32 ? hlo::ElementType::F32 : arr.dt == DType::Int32 ? hlo::ElementType::S32 : hlo::ElementType::Pred;
+      h.type = arr.dt == DType::Float32 ? hlo::ElementType::F32
+               : arr.dt == DType::Int32 ? hlo::ElementType::S32
+                                        : hlo::ElementType::Pred;
       h.dims = arr.dims;
       const std::size_t n = static_cast<std::size_t>(arr.size());
       for (std::size_t k = 0; k < n; ++k) {
@@ -4053,7 +4578,8 @@ class Machine {
     }
     std::vector<V> outs;
     for (auto& v : r.values) {
-      if (!v.is_tensor()) return raise("NotImplementedError", "tuple results are not supported here yet");
+      if (!v.is_tensor())
+        return raise("NotImplementedError", "tuple results are not supported here yet");
       const interp::Tensor& t = v.tensor;
       NdArray out;
       out.jax = true;
@@ -4069,7 +4595,9 @@ class Machine {
         out.dt = DType::Bool;
         for (std::size_t k = 0; k < n; ++k) out.i.push_back(t.as<std::uint8_t>()[k] != 0);
       } else {
-        return raise("NotImplementedError", "a result of element type " + std::string(hlo::element_info(t.type).mlir) + " is not supported here");
+        return raise("NotImplementedError", "a result of element type " +
+                                                std::string(hlo::element_info(t.type).mlir) +
+                                                " is not supported here");
       }
       outs.push_back(mk_array(std::move(out)));
     }
@@ -4089,7 +4617,8 @@ class Machine {
     put("flops", an->flops);
     put("transcendentals", an->transcendentals);
     put("bytes accessed", an->bytes_accessed);
-    for (auto& [i, b] : an->bytes_accessed_operand) put("bytes accessed" + std::to_string(i) + "{}", b);
+    for (auto& [i, b] : an->bytes_accessed_operand)
+      put("bytes accessed" + std::to_string(i) + "{}", b);
     put("bytes accessedout{}", an->bytes_accessed_output);
     // utilization{N}{}: each top-level op reading an operand N uses it once (XLA's default).
     std::map<int, double> util;
@@ -4107,7 +4636,8 @@ class Machine {
 namespace {
 
 // Python's report of a syntax error: the file and line, the line itself and a caret at the column.
-NotebookResult syntax_error(const std::string& source, const std::string& filename, const Error& e) {
+NotebookResult syntax_error(const std::string& source, const std::string& filename,
+                            const Error& e) {
   NotebookResult r;
   std::string line;
   if (e.line >= 1) {
@@ -4174,7 +4704,8 @@ struct NotebookSession::State {
   NotebookOptions options;
   std::unique_ptr<Machine> machine;
   std::vector<std::unique_ptr<Program>> cells;  // every cell run: its functions point into it
-  Program context;  // the cells' top-level imports and defs in the order they ran: what jax.jit traces f in
+  Program context;  // the cells' top-level imports and defs in the order they ran: what jax.jit
+                    // traces f in
   int runs = 0;
 };
 
@@ -4195,7 +4726,8 @@ NotebookResult NotebookSession::run_cell(const std::string& source, int cell) {
   auto again = parse(source);
   if (again) {
     for (auto& st : again.value().body)
-      if (st->kind == SK::Import || st->kind == SK::ImportFrom || st->kind == SK::Def) s_->context.body.push_back(std::move(st));
+      if (st->kind == SK::Import || st->kind == SK::ImportFrom || st->kind == SK::Def)
+        s_->context.body.push_back(std::move(st));
   }
   s_->cells.push_back(std::make_unique<Program>(std::move(prog.value())));
   return s_->machine->run(*s_->cells.back(), source, name, s_->context);
@@ -4231,7 +4763,8 @@ std::vector<NotebookCell> split_cells(const std::string& source) {
     if (prog) {
       for (std::size_t i = 1; i < prog.value().body.size(); ++i) {
         int k = prog.value().body[i]->line;
-        if (!prog.value().body[i]->decorators.empty()) k = std::min(k, prog.value().body[i]->decorators.front()->line);
+        if (!prog.value().body[i]->decorators.empty())
+          k = std::min(k, prog.value().body[i]->decorators.front()->line);
         int first = k;
         while (first > 1 && comment_line(lines[static_cast<std::size_t>(first - 2)])) --first;
         if (first > 1 && blank(lines[static_cast<std::size_t>(first - 2)])) starts.push_back(first);
@@ -4240,7 +4773,9 @@ std::vector<NotebookCell> split_cells(const std::string& source) {
       // A source that does not parse: split where a blank line precedes a line at column 0.
       for (int k = 2; k <= n; ++k) {
         const std::string& l = lines[static_cast<std::size_t>(k - 1)];
-        if (!blank(l) && l[0] != ' ' && l[0] != '\t' && blank(lines[static_cast<std::size_t>(k - 2)])) starts.push_back(k);
+        if (!blank(l) && l[0] != ' ' && l[0] != '\t' &&
+            blank(lines[static_cast<std::size_t>(k - 2)]))
+          starts.push_back(k);
       }
     }
   }
@@ -4250,12 +4785,15 @@ std::vector<NotebookCell> split_cells(const std::string& source) {
   for (std::size_t c = 0; c < starts.size(); ++c) {
     int from = starts[c];
     int to = c + 1 < starts.size() ? starts[c + 1] - 1 : n;  // inclusive
-    while (to >= from && (skip[static_cast<std::size_t>(to)] || blank(lines[static_cast<std::size_t>(to - 1)]))) --to;
+    while (to >= from &&
+           (skip[static_cast<std::size_t>(to)] || blank(lines[static_cast<std::size_t>(to - 1)])))
+      --to;
     while (from <= to && blank(lines[static_cast<std::size_t>(from - 1)])) ++from;
     if (from > to) continue;
     NotebookCell cell;
     cell.first_line = from;
-    for (int k = from; k <= to; ++k) cell.source += lines[static_cast<std::size_t>(k - 1)] + (k < to ? "\n" : "");
+    for (int k = from; k <= to; ++k)
+      cell.source += lines[static_cast<std::size_t>(k - 1)] + (k < to ? "\n" : "");
     cells.push_back(std::move(cell));
   }
   return cells;

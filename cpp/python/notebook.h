@@ -36,9 +36,9 @@ struct NotebookResult {
   std::string exception;    // the traceback's last part: "ValueError: message" ("" when none)
   int line = 0;             // the failing line (0: none), in `file`
   int column = 0;           // a SyntaxError's column (1-based; 0 for other errors)
-  std::string file;         // the source the failing line is in, as the traceback names it ("<cell 1>")
-  int source_line = 0;      // the line of the source this run was given where the error surfaced (the
-                            // traceback's first frame): `line` unless a function of another cell raised
+  std::string file;     // the source the failing line is in, as the traceback names it ("<cell 1>")
+  int source_line = 0;  // the line of the source this run was given where the error surfaced (the
+                        // traceback's first frame): `line` unless a function of another cell raised
 };
 
 NotebookResult run_notebook(const std::string& source, const NotebookOptions& options = {});

@@ -15,20 +15,29 @@
 namespace rl::python::nb {
 
 enum class T {
-  None, Bool, Int, Float, Str, List, Tuple, Dict, Range, Slice,
-  Set,        // items: CPython's hash table's slots (null: empty), hashes beside them; used, fill
-  Func,       // a def or lambda
-  Builtin,    // a function of the runtime: s is its qualified name ("print", "np.sort")
-  Method,     // s: the attribute; self: the receiver
-  Module,     // s: "numpy", "jax.numpy", "numpy.testing", "time", "jax"
-  DType,      // a NumPy/JAX dtype (dt)
-  Array,      // a host array (arr): numpy.ndarray or jax.Array
-  ExcType,    // s: "ValueError"
-  Exc,        // an exception instance: s its type, text its message
-  Jitted,     // jax.jit(f): self is f
-  Lowered,    // text: the module; s: the function's name
-  IR,         // lowered.compiler_ir(...): text
-  Compiled,   // lowered.compile(): text, compiled (the parsed, lowered module)
+  None,
+  Bool,
+  Int,
+  Float,
+  Str,
+  List,
+  Tuple,
+  Dict,
+  Range,
+  Slice,
+  Set,       // items: CPython's hash table's slots (null: empty), hashes beside them; used, fill
+  Func,      // a def or lambda
+  Builtin,   // a function of the runtime: s is its qualified name ("print", "np.sort")
+  Method,    // s: the attribute; self: the receiver
+  Module,    // s: "numpy", "jax.numpy", "numpy.testing", "time", "jax"
+  DType,     // a NumPy/JAX dtype (dt)
+  Array,     // a host array (arr): numpy.ndarray or jax.Array
+  ExcType,   // s: "ValueError"
+  Exc,       // an exception instance: s its type, text its message
+  Jitted,    // jax.jit(f): self is f
+  Lowered,   // text: the module; s: the function's name
+  IR,        // lowered.compiler_ir(...): text
+  Compiled,  // lowered.compile(): text, compiled (the parsed, lowered module)
 };
 
 struct Obj;
@@ -48,17 +57,18 @@ struct Obj {
   std::shared_ptr<const BigInt> big;  // Int: set when the value is past int64
   double f = 0;
   std::string s, text;
-  std::vector<V> items;  // List, Tuple; Dict: keys; Range: start, stop, step; Slice: start, stop, step
-  std::vector<V> vals;   // Dict: values, in the keys' order
+  std::vector<V>
+      items;  // List, Tuple; Dict: keys; Range: start, stop, step; Slice: start, stop, step
+  std::vector<V> vals;                // Dict: values, in the keys' order
   std::vector<std::uint64_t> hashes;  // Set: each slot's hash
   std::int64_t used = 0, fill = 0;    // Set: live entries; live and deleted ones (CPython's fill)
   NdArray arr;
   DType dt = DType::Float64;
   V self;
-  const Stmt* def = nullptr;   // Func (def)
+  const Stmt* def = nullptr;     // Func (def)
   const Expr* lambda = nullptr;  // Func (lambda)
-  std::vector<V> defaults;     // Func: one per parameter (null: none)
-  int file = 0;                // Func: the source it was defined in (a session's cell), as tracebacks name it
+  std::vector<V> defaults;       // Func: one per parameter (null: none)
+  int file = 0;  // Func: the source it was defined in (a session's cell), as tracebacks name it
   std::shared_ptr<Scope> closure;
   std::shared_ptr<CompiledModule> compiled;
 };

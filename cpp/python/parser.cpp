@@ -7,9 +7,9 @@ namespace rl::python {
 namespace {
 
 // Each parse function returns null (or false) once an error is recorded; callers pass it on.
-#define TRY(x)              \
-  do {                      \
-    if (!(x)) return {};    \
+#define TRY(x)           \
+  do {                   \
+    if (!(x)) return {}; \
   } while (0)
 
 struct Parser {
@@ -19,19 +19,28 @@ struct Parser {
   bool failed = false;
   Error error;
 
-  const Token& peek(std::size_t ahead = 0) const { return toks[std::min(p + ahead, toks.size() - 1)]; }
-  bool is_op(const char* o, std::size_t ahead = 0) const { return peek(ahead).kind == Tok::Op && peek(ahead).text == o; }
-  bool is_kw(const char* k, std::size_t ahead = 0) const { return peek(ahead).kind == Tok::Name && peek(ahead).text == k; }
+  const Token& peek(std::size_t ahead = 0) const {
+    return toks[std::min(p + ahead, toks.size() - 1)];
+  }
+  bool is_op(const char* o, std::size_t ahead = 0) const {
+    return peek(ahead).kind == Tok::Op && peek(ahead).text == o;
+  }
+  bool is_kw(const char* k, std::size_t ahead = 0) const {
+    return peek(ahead).kind == Tok::Name && peek(ahead).text == k;
+  }
   const Token& next() { return toks[p < toks.size() - 1 ? p++ : p]; }
 
   bool fail_at(const Token& t, const std::string& m) {
     if (!failed) {
       failed = true;
-      error = Error{std::to_string(t.line) + ":" + std::to_string(t.column) + ": " + m, "", t.line, t.column};
+      error = Error{std::to_string(t.line) + ":" + std::to_string(t.column) + ": " + m, "", t.line,
+                    t.column};
     }
     return false;
   }
-  bool expected(const std::string& what) { return fail_at(peek(), "invalid syntax: expected " + what + ", found " + describe(peek())); }
+  bool expected(const std::string& what) {
+    return fail_at(peek(), "invalid syntax: expected " + what + ", found " + describe(peek()));
+  }
   bool expect_op(const char* o) {
     if (!is_op(o)) return expected(std::string("'") + o + "'");
     next();
@@ -42,16 +51,19 @@ struct Parser {
     Parser& ps;
     bool ok;
     explicit Deeper(Parser& p) : ps(p), ok(++p.depth <= kMaxNesting) {
-      if (!ok) ps.fail_at(ps.peek(), "the program nests deeper than " + std::to_string(kMaxNesting) + " levels");
+      if (!ok)
+        ps.fail_at(ps.peek(),
+                   "the program nests deeper than " + std::to_string(kMaxNesting) + " levels");
     }
     ~Deeper() { --ps.depth; }
   };
 
   static bool is_keyword(const std::string& s) {
-    static const char* const kw[] = {"False", "None", "True", "and", "as", "assert", "async", "await", "break",
-                                     "class", "continue", "def", "del", "elif", "else", "except", "finally", "for",
-                                     "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or",
-                                     "pass", "raise", "return", "try", "while", "with", "yield"};
+    static const char* const kw[] = {
+        "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+        "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+        "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+        "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
     for (const char* k : kw)
       if (s == k) return true;
     return false;
@@ -100,12 +112,13 @@ struct Parser {
   }
   bool starts_expr() const {
     const Token& t = peek();
-    if (t.kind == Tok::Name) return !is_keyword(t.text) || t.text == "not" || t.text == "lambda" || t.text == "None" ||
-                                    t.text == "True" || t.text == "False";
+    if (t.kind == Tok::Name)
+      return !is_keyword(t.text) || t.text == "not" || t.text == "lambda" || t.text == "None" ||
+             t.text == "True" || t.text == "False";
     if (t.kind == Tok::Int || t.kind == Tok::Float || t.kind == Tok::String) return true;
     if (t.kind == Tok::Op)
-      return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" || t.text == "~" ||
-             t.text == "..." || t.text == "*";
+      return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" ||
+             t.text == "~" || t.text == "..." || t.text == "*";
     return false;
   }
 
@@ -135,7 +148,8 @@ struct Parser {
     const Token& at = next();
     auto e = make(EK::Lambda, at);
     while (!is_op(":")) {
-      if (peek().kind != Tok::Name || is_keyword(peek().text)) return expected("a parameter name"), nullptr;
+      if (peek().kind != Tok::Name || is_keyword(peek().text))
+        return expected("a parameter name"), nullptr;
       e->names.push_back(next().text);
       if (!is_op(",")) break;
       next();
@@ -183,15 +197,19 @@ struct Parser {
     while (true) {
       std::string op;
       const Token& t = peek();
-      if (t.kind == Tok::Op && (t.text == "<" || t.text == ">" || t.text == "==" || t.text == "!=" || t.text == "<=" || t.text == ">="))
+      if (t.kind == Tok::Op && (t.text == "<" || t.text == ">" || t.text == "==" ||
+                                t.text == "!=" || t.text == "<=" || t.text == ">="))
         op = t.text, next();
-      else if (is_kw("in")) op = "in", next();
-      else if (is_kw("not") && is_kw("in", 1)) op = "not in", next(), next();
+      else if (is_kw("in"))
+        op = "in", next();
+      else if (is_kw("not") && is_kw("in", 1))
+        op = "not in", next(), next();
       else if (is_kw("is")) {
         next();
         op = "is";
         if (is_kw("not")) next(), op = "is not";
-      } else break;
+      } else
+        break;
       if (!cmp) {
         cmp = make(EK::Compare, *left);
         cmp->kids.push_back(std::move(left));
@@ -262,7 +280,10 @@ struct Parser {
     TRY(e);
     int levels = 0;
     while (true) {
-      if (++levels > kMaxNesting) return fail_at(peek(), "the program nests deeper than " + std::to_string(kMaxNesting) + " levels"), nullptr;
+      if (++levels > kMaxNesting)
+        return fail_at(peek(),
+                       "the program nests deeper than " + std::to_string(kMaxNesting) + " levels"),
+               nullptr;
       if (is_op("(")) {
         const Token& at = next();
         (void)at;
@@ -279,7 +300,8 @@ struct Parser {
           } else if (is_op("**")) {
             return fail_at(peek(), "'**' arguments are not supported here"), nullptr;
           } else {
-            if (!c->names.empty()) return fail_at(peek(), "positional argument follows keyword argument"), nullptr;
+            if (!c->names.empty())
+              return fail_at(peek(), "positional argument follows keyword argument"), nullptr;
             ExprP v = is_op("*") ? starred() : test();
             TRY(v);
             if (is_kw("for")) {
@@ -444,7 +466,10 @@ struct Parser {
             e->s += text;
             continue;
           }
-          for (char ch : text) e->s += ch == '{' ? std::string("{{") : ch == '}' ? std::string("}}") : std::string(1, ch);
+          for (char ch : text)
+            e->s += ch == '{'   ? std::string("{{")
+                    : ch == '}' ? std::string("}}")
+                                : std::string(1, ch);
         }
         return e;
       }
@@ -514,7 +539,7 @@ struct Parser {
             TRY(v);
             if (is_kw("for")) {
               const int fl = first->line, fc = first->column;
-            ExprP c = comprehension(std::move(first), "dict", fl, fc);
+              ExprP c = comprehension(std::move(first), "dict", fl, fc);
               TRY(c);
               c->kids.insert(c->kids.begin() + 1, std::move(v));
               for (auto& cl : c->clauses) {
@@ -560,7 +585,8 @@ struct Parser {
         }
         return expected("an expression"), nullptr;
       }
-      default: return expected("an expression"), nullptr;
+      default:
+        return expected("an expression"), nullptr;
     }
   }
 
@@ -591,7 +617,8 @@ struct Parser {
     TRY(d.ok);
     if (peek().kind != Tok::Newline) return simple_line(out);
     next();
-    if (peek().kind != Tok::Indent) return fail_at(peek(), "expected an indented block, found " + describe(peek()));
+    if (peek().kind != Tok::Indent)
+      return fail_at(peek(), "expected an indented block, found " + describe(peek()));
     next();
     while (peek().kind != Tok::Dedent && peek().kind != Tok::End) TRY(statement(out));
     if (peek().kind == Tok::Dedent) next();
@@ -674,7 +701,8 @@ struct Parser {
         while (true) {
           Alias a;
           a.line = peek().line, a.column = peek().column;
-          if (is_op("*")) return fail_at(peek(), "'from ... import *' is not supported here"), nullptr;
+          if (is_op("*"))
+            return fail_at(peek(), "'from ... import *' is not supported here"), nullptr;
           if (peek().kind != Tok::Name) return expected("a name"), nullptr;
           a.name = next().text;
           if (is_kw("as")) {
@@ -692,8 +720,12 @@ struct Parser {
       }
       if (w == "assert" || w == "raise" || w == "del" || w == "global" || w == "nonlocal") {
         next();
-        auto s = make_stmt(w == "assert" ? SK::Assert : w == "raise" ? SK::Raise : w == "del" ? SK::Del
-                           : w == "global" ? SK::Global : SK::Nonlocal, t);
+        auto s = make_stmt(w == "assert"   ? SK::Assert
+                           : w == "raise"  ? SK::Raise
+                           : w == "del"    ? SK::Del
+                           : w == "global" ? SK::Global
+                                           : SK::Nonlocal,
+                           t);
         if (w == "assert" && !starts_expr()) {  // Python: a bare assert is a syntax error
           expected("a condition after 'assert'");
           return {};
@@ -741,8 +773,9 @@ struct Parser {
       }
       return s;
     }
-    if (peek().kind == Tok::Op && peek().text.size() >= 2 && peek().text.back() == '=' && peek().text != "==" &&
-        peek().text != "<=" && peek().text != ">=" && peek().text != "!=" && peek().text != ":=") {
+    if (peek().kind == Tok::Op && peek().text.size() >= 2 && peek().text.back() == '=' &&
+        peek().text != "==" && peek().text != "<=" && peek().text != ">=" && peek().text != "!=" &&
+        peek().text != ":=") {
       auto s = make_stmt(SK::AugAssign, t);
       s->s = next().text;
       s->s.pop_back();
@@ -788,8 +821,11 @@ struct Parser {
         TRY(expect_op("("));
         while (!is_op(")")) {
           if (is_op("*") || is_op("**") || is_op("/"))
-            return fail_at(peek(), "only positional parameters (with defaults) are supported here, found " + describe(peek()));
-          if (peek().kind != Tok::Name || is_keyword(peek().text)) return expected("a parameter name");
+            return fail_at(peek(),
+                           "only positional parameters (with defaults) are supported here, found " +
+                               describe(peek()));
+          if (peek().kind != Tok::Name || is_keyword(peek().text))
+            return expected("a parameter name");
           Param prm;
           prm.line = peek().line, prm.column = peek().column;
           prm.name = next().text;

@@ -19,8 +19,26 @@ namespace {
 
 // ---- values ------------------------------------------------------------------------------------
 
-enum class K { None, Bool, Int, Float, Str, Tuple, List, Ellipsis, Array, Module, Builtin, Method, DType, Func,
-               Jitted, Lowered, SDS, Opaque };
+enum class K {
+  None,
+  Bool,
+  Int,
+  Float,
+  Str,
+  Tuple,
+  List,
+  Ellipsis,
+  Array,
+  Module,
+  Builtin,
+  Method,
+  DType,
+  Func,
+  Jitted,
+  Lowered,
+  SDS,
+  Opaque
+};
 
 struct Obj;
 using Ref = std::shared_ptr<Obj>;
@@ -30,21 +48,23 @@ struct Obj {
   bool b = false;
   std::int64_t i = 0;
   double f = 0;
-  std::string s;            // Str: value; Module: path; Builtin: qualified name; Method: attribute; DType: MLIR name
-  std::vector<Ref> items;   // Tuple, List
+  std::string
+      s;  // Str: value; Module: path; Builtin: qualified name; Method: attribute; DType: MLIR name
+  std::vector<Ref> items;  // Tuple, List
   // Array: an abstract value. traced: it has a value in the function being emitted; literal: a
   // Python scalar being used as an array (materialized as a constant where used).
   hj::Aval aval;
   bool weak = false, traced = false, literal = false;
   double lit = 0;
   hj::Value v;
-  int fn = -1;              // the emitter function the traced value belongs to
-  int epoch = 0;            // that function's trace (a thrown-away trace's index is reused)
-  Ref self;                 // Method: receiver; Jitted: the function
-  const Stmt* def = nullptr;  // Func
-  std::vector<Ref> defaults;  // Func: evaluated default values (null: none)
+  int fn = -1;                   // the emitter function the traced value belongs to
+  int epoch = 0;                 // that function's trace (a thrown-away trace's index is reused)
+  Ref self;                      // Method: receiver; Jitted: the function
+  const Stmt* def = nullptr;     // Func
+  std::vector<Ref> defaults;     // Func: evaluated default values (null: none)
   const Expr* lambda = nullptr;  // Func: a lambda's expression (def is null then)
-  std::shared_ptr<std::map<std::string, Ref>> closure;  // Func made inside a function: its names then
+  std::shared_ptr<std::map<std::string, Ref>>
+      closure;  // Func made inside a function: its names then
 };
 
 Ref mk(K k) {
@@ -80,7 +100,9 @@ Ref mk_tuple(std::vector<Ref> items, K k = K::Tuple) {
 }
 
 bool is_pyscalar(const Ref& r) { return r->k == K::Bool || r->k == K::Int || r->k == K::Float; }
-double scalar_value(const Ref& r) { return r->k == K::Bool ? (r->b ? 1 : 0) : r->k == K::Int ? double(r->i) : r->f; }
+double scalar_value(const Ref& r) {
+  return r->k == K::Bool ? (r->b ? 1 : 0) : r->k == K::Int ? double(r->i) : r->f;
+}
 
 std::string shape_text(const std::vector<std::int64_t>& d) {
   std::string out = "(";
@@ -98,30 +120,49 @@ std::string jax_dtype_name(const std::string& t) {
 }
 std::string aval_text(const Ref& a) {
   std::string dims;
-  for (std::size_t i = 0; i < a->aval.dims.size(); ++i) dims += (i ? "," : "") + std::to_string(a->aval.dims[i]);
+  for (std::size_t i = 0; i < a->aval.dims.size(); ++i)
+    dims += (i ? "," : "") + std::to_string(a->aval.dims[i]);
   return jax_dtype_name(a->aval.dtype) + "[" + dims + "]";
 }
 
 std::string type_name(const Ref& r) {
   switch (r->k) {
-    case K::None: return "None";
-    case K::Bool: return "bool";
-    case K::Int: return "int";
-    case K::Float: return "float";
-    case K::Str: return "str";
-    case K::Tuple: return "tuple";
-    case K::List: return "list";
-    case K::Ellipsis: return "ellipsis";
-    case K::Array: return "Array " + aval_text(r);
-    case K::Module: return "module";
-    case K::Builtin: return "function";
-    case K::Method: return "method";
-    case K::DType: return "dtype";
-    case K::Func: return "function";
-    case K::Jitted: return "jitted function";
-    case K::Lowered: return "Lowered";
-    case K::SDS: return "ShapeDtypeStruct";
-    case K::Opaque: return r->s;
+    case K::None:
+      return "None";
+    case K::Bool:
+      return "bool";
+    case K::Int:
+      return "int";
+    case K::Float:
+      return "float";
+    case K::Str:
+      return "str";
+    case K::Tuple:
+      return "tuple";
+    case K::List:
+      return "list";
+    case K::Ellipsis:
+      return "ellipsis";
+    case K::Array:
+      return "Array " + aval_text(r);
+    case K::Module:
+      return "module";
+    case K::Builtin:
+      return "function";
+    case K::Method:
+      return "method";
+    case K::DType:
+      return "dtype";
+    case K::Func:
+      return "function";
+    case K::Jitted:
+      return "jitted function";
+    case K::Lowered:
+      return "Lowered";
+    case K::SDS:
+      return "ShapeDtypeStruct";
+    case K::Opaque:
+      return r->s;
   }
   return "?";
 }
@@ -183,8 +224,12 @@ DT dt_of(const Ref& r) {
 
 // ---- the names ----------------------------------------------------------------------------------
 
-const char* const kModules[][2] = {{"jax", "jax"}, {"jax.numpy", "jnp"}, {"jax.nn", "jax.nn"},
-                                   {"jax.lax", "lax"}, {"numpy", "np"}, {"jax.scipy", "jax.scipy"},
+const char* const kModules[][2] = {{"jax", "jax"},
+                                   {"jax.numpy", "jnp"},
+                                   {"jax.nn", "jax.nn"},
+                                   {"jax.lax", "lax"},
+                                   {"numpy", "np"},
+                                   {"jax.scipy", "jax.scipy"},
                                    {"jax.scipy.special", "jax.scipy.special"}};
 
 std::string short_module(const std::string& path) {
@@ -195,66 +240,180 @@ std::string short_module(const std::string& path) {
 
 const std::map<std::string, std::string>& dtype_names() {
   static const std::map<std::string, std::string> m = {
-      {"float16", "f16"}, {"bfloat16", "bf16"}, {"float32", "f32"}, {"float64", "f64"}, {"int8", "i8"},
-      {"int16", "i16"}, {"int32", "i32"}, {"int64", "i64"}, {"uint8", "ui8"}, {"uint16", "ui16"},
-      {"uint32", "ui32"}, {"uint64", "ui64"}, {"bool_", "i1"}, {"float_", "f64"}, {"int_", "i64"}};
+      {"float16", "f16"}, {"bfloat16", "bf16"}, {"float32", "f32"}, {"float64", "f64"},
+      {"int8", "i8"},     {"int16", "i16"},     {"int32", "i32"},   {"int64", "i64"},
+      {"uint8", "ui8"},   {"uint16", "ui16"},   {"uint32", "ui32"}, {"uint64", "ui64"},
+      {"bool_", "i1"},    {"float_", "f64"},    {"int_", "i64"}};
   return m;
 }
 
 // Unary elementwise functions: jnp name → StableHLO op (inexact: ints are promoted to float first).
 const std::map<std::string, std::pair<std::string, bool>>& unary_ops() {
   static const std::map<std::string, std::pair<std::string, bool>> m = {
-      {"tanh", {"tanh", true}},       {"exp", {"exponential", true}}, {"log", {"log", true}},
-      {"sqrt", {"sqrt", true}},       {"sin", {"sine", true}},        {"cos", {"cosine", true}},
-      {"log1p", {"log_plus_one", true}}, {"expm1", {"exponential_minus_one", true}},
-      {"abs", {"abs", false}},        {"absolute", {"abs", false}},   {"sign", {"sign", false}},
-      {"negative", {"negate", false}}, {"floor", {"floor", true}},    {"ceil", {"ceil", true}},
-      {"rsqrt", {"rsqrt", true}},     {"tan", {"chlo.tan", true}},    {"logistic", {"logistic", true}}};
+      {"tanh", {"tanh", true}},
+      {"exp", {"exponential", true}},
+      {"log", {"log", true}},
+      {"sqrt", {"sqrt", true}},
+      {"sin", {"sine", true}},
+      {"cos", {"cosine", true}},
+      {"log1p", {"log_plus_one", true}},
+      {"expm1", {"exponential_minus_one", true}},
+      {"abs", {"abs", false}},
+      {"absolute", {"abs", false}},
+      {"sign", {"sign", false}},
+      {"negative", {"negate", false}},
+      {"floor", {"floor", true}},
+      {"ceil", {"ceil", true}},
+      {"rsqrt", {"rsqrt", true}},
+      {"tan", {"chlo.tan", true}},
+      {"logistic", {"logistic", true}}};
   return m;
 }
 
 // lax's elementwise functions: name → StableHLO op. Unary: whether only floats are accepted.
 const std::map<std::string, std::pair<std::string, bool>>& lax_unary() {
   static const std::map<std::string, std::pair<std::string, bool>> m = {
-      {"tanh", {"tanh", true}},       {"exp", {"exponential", true}},  {"log", {"log", true}},
-      {"sqrt", {"sqrt", true}},       {"sin", {"sine", true}},         {"cos", {"cosine", true}},
-      {"tan", {"chlo.tan", true}},    {"log1p", {"log_plus_one", true}}, {"expm1", {"exponential_minus_one", true}},
-      {"floor", {"floor", true}},     {"ceil", {"ceil", true}},        {"logistic", {"logistic", true}},
-      {"rsqrt", {"rsqrt", true}},     {"abs", {"abs", false}},         {"neg", {"negate", false}},
-      {"sign", {"sign", false}},      {"bitwise_not", {"not", false}}, {"is_finite", {"is_finite", true}}};
+      {"tanh", {"tanh", true}},
+      {"exp", {"exponential", true}},
+      {"log", {"log", true}},
+      {"sqrt", {"sqrt", true}},
+      {"sin", {"sine", true}},
+      {"cos", {"cosine", true}},
+      {"tan", {"chlo.tan", true}},
+      {"log1p", {"log_plus_one", true}},
+      {"expm1", {"exponential_minus_one", true}},
+      {"floor", {"floor", true}},
+      {"ceil", {"ceil", true}},
+      {"logistic", {"logistic", true}},
+      {"rsqrt", {"rsqrt", true}},
+      {"abs", {"abs", false}},
+      {"neg", {"negate", false}},
+      {"sign", {"sign", false}},
+      {"bitwise_not", {"not", false}},
+      {"is_finite", {"is_finite", true}}};
   return m;
 }
 const std::map<std::string, std::string>& lax_binary() {
   static const std::map<std::string, std::string> m = {
-      {"add", "add"}, {"sub", "subtract"}, {"mul", "multiply"}, {"div", "divide"}, {"rem", "remainder"},
-      {"pow", "power"}, {"max", "maximum"}, {"min", "minimum"}, {"atan2", "atan2"}, {"bitwise_and", "and"},
-      {"bitwise_or", "or"}, {"bitwise_xor", "xor"}, {"shift_left", "shift_left"},
-      {"shift_right_arithmetic", "shift_right_arithmetic"}, {"shift_right_logical", "shift_right_logical"},
-      {"eq", "compare EQ"}, {"ne", "compare NE"}, {"lt", "compare LT"}, {"le", "compare LE"}, {"gt", "compare GT"},
+      {"add", "add"},
+      {"sub", "subtract"},
+      {"mul", "multiply"},
+      {"div", "divide"},
+      {"rem", "remainder"},
+      {"pow", "power"},
+      {"max", "maximum"},
+      {"min", "minimum"},
+      {"atan2", "atan2"},
+      {"bitwise_and", "and"},
+      {"bitwise_or", "or"},
+      {"bitwise_xor", "xor"},
+      {"shift_left", "shift_left"},
+      {"shift_right_arithmetic", "shift_right_arithmetic"},
+      {"shift_right_logical", "shift_right_logical"},
+      {"eq", "compare EQ"},
+      {"ne", "compare NE"},
+      {"lt", "compare LT"},
+      {"le", "compare LE"},
+      {"gt", "compare GT"},
       {"ge", "compare GE"}};
   return m;
 }
 
 const std::vector<std::string>& names_list() {
   static const std::vector<std::string> v = [] {
-    std::vector<std::string> out = {
-        "jnp.matmul", "jnp.dot", "jnp.maximum", "jnp.minimum", "jnp.add", "jnp.subtract", "jnp.multiply",
-        "jnp.divide", "jnp.true_divide", "jnp.power", "jnp.where", "jnp.sum", "jnp.mean", "jnp.max", "jnp.min",
-        "jnp.reshape", "jnp.transpose", "jnp.square", "jnp.zeros", "jnp.ones", "jnp.full", "jnp.arange",
-        "jnp.array", "jnp.asarray", "jnp.zeros_like", "jnp.ones_like", "jnp.concatenate", "jnp.stack",
-        "jnp.expand_dims", "jnp.squeeze", "jnp.swapaxes", "jnp.broadcast_to",
-        "jnp.prod", "jnp.clip", "jnp.var", "jnp.std", "jnp.outer", "jnp.argmax", "jnp.argmin", "jnp.cumsum",
-        "jnp.cumprod", "jnp.einsum", "jnp.eye", "jnp.floor_divide", "jnp.remainder", "jnp.mod", "jax.nn.one_hot", "lax.argmax", "lax.argmin", "lax.cumsum", "lax.cumprod", "lax.cummax", "lax.cummin",
-        "jax.nn.relu", "jax.nn.sigmoid", "jax.nn.silu", "jax.nn.softmax", "jax.nn.log_softmax", "jax.nn.logsumexp",
-        "jax.nn.gelu", "jax.scipy.special.logsumexp", "lax.dot_general", "lax.fori_loop", "lax.stop_gradient", "jax.jit", "jax.ShapeDtypeStruct",
-        "np.zeros", "np.ones", "np.arange"};
+    std::vector<std::string> out = {"jnp.matmul",
+                                    "jnp.dot",
+                                    "jnp.maximum",
+                                    "jnp.minimum",
+                                    "jnp.add",
+                                    "jnp.subtract",
+                                    "jnp.multiply",
+                                    "jnp.divide",
+                                    "jnp.true_divide",
+                                    "jnp.power",
+                                    "jnp.where",
+                                    "jnp.sum",
+                                    "jnp.mean",
+                                    "jnp.max",
+                                    "jnp.min",
+                                    "jnp.reshape",
+                                    "jnp.transpose",
+                                    "jnp.square",
+                                    "jnp.zeros",
+                                    "jnp.ones",
+                                    "jnp.full",
+                                    "jnp.arange",
+                                    "jnp.array",
+                                    "jnp.asarray",
+                                    "jnp.zeros_like",
+                                    "jnp.ones_like",
+                                    "jnp.concatenate",
+                                    "jnp.stack",
+                                    "jnp.expand_dims",
+                                    "jnp.squeeze",
+                                    "jnp.swapaxes",
+                                    "jnp.broadcast_to",
+                                    "jnp.prod",
+                                    "jnp.clip",
+                                    "jnp.var",
+                                    "jnp.std",
+                                    "jnp.outer",
+                                    "jnp.argmax",
+                                    "jnp.argmin",
+                                    "jnp.cumsum",
+                                    "jnp.cumprod",
+                                    "jnp.einsum",
+                                    "jnp.eye",
+                                    "jnp.floor_divide",
+                                    "jnp.remainder",
+                                    "jnp.mod",
+                                    "jax.nn.one_hot",
+                                    "lax.argmax",
+                                    "lax.argmin",
+                                    "lax.cumsum",
+                                    "lax.cumprod",
+                                    "lax.cummax",
+                                    "lax.cummin",
+                                    "jax.nn.relu",
+                                    "jax.nn.sigmoid",
+                                    "jax.nn.silu",
+                                    "jax.nn.softmax",
+                                    "jax.nn.log_softmax",
+                                    "jax.nn.logsumexp",
+                                    "jax.nn.gelu",
+                                    "jax.scipy.special.logsumexp",
+                                    "lax.dot_general",
+                                    "lax.fori_loop",
+                                    "lax.stop_gradient",
+                                    "jax.jit",
+                                    "jax.ShapeDtypeStruct",
+                                    "np.zeros",
+                                    "np.ones",
+                                    "np.arange"};
     for (auto& [k, _] : unary_ops())
       if (k != "logistic") out.push_back("jnp." + k);
     for (auto& [k, _] : lax_unary()) out.push_back("lax." + k);
     for (auto& [k, _] : lax_binary()) out.push_back("lax." + k);
-    for (const char* l : {"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and", "reduce_or", "reduce_xor",
-                          "convert_element_type", "clamp", "select_n", "transpose", "reshape", "squeeze", "concatenate",
-                          "broadcast_in_dim", "integer_pow", "reduce_window", "conv_general_dilated", "conv", "rev"})
+    for (const char* l : {"reduce_sum",
+                          "reduce_max",
+                          "reduce_min",
+                          "reduce_prod",
+                          "reduce_and",
+                          "reduce_or",
+                          "reduce_xor",
+                          "convert_element_type",
+                          "clamp",
+                          "select_n",
+                          "transpose",
+                          "reshape",
+                          "squeeze",
+                          "concatenate",
+                          "broadcast_in_dim",
+                          "integer_pow",
+                          "reduce_window",
+                          "conv_general_dilated",
+                          "conv",
+                          "rev"})
       out.push_back(std::string("lax.") + l);
     for (auto& [k, _] : dtype_names()) out.push_back("jnp." + k);
     std::sort(out.begin(), out.end());
@@ -286,8 +445,8 @@ struct Fail {
   }
 };
 
-#define UNWRAP(var, expr)                             \
-  auto var##_res = (expr);                            \
+#define UNWRAP(var, expr)                              \
+  auto var##_res = (expr);                             \
   if (!var##_res) return Fail{var##_res.error_info()}; \
   auto var = std::move(var##_res.value())
 
@@ -322,8 +481,12 @@ struct Interp {
   bool done = false;
   Lowered result;
 
-  Fail fail(const std::string& m) const { return Fail{Error{std::to_string(line) + ":" + std::to_string(col) + ": " + m, "", line, col}}; }
-  Fail fail_at(const std::string& m, int l, int c) const { return Fail{Error{std::to_string(l) + ":" + std::to_string(c) + ": " + m, "", l, c}}; }
+  Fail fail(const std::string& m) const {
+    return Fail{Error{std::to_string(line) + ":" + std::to_string(col) + ": " + m, "", line, col}};
+  }
+  Fail fail_at(const std::string& m, int l, int c) const {
+    return Fail{Error{std::to_string(l) + ":" + std::to_string(c) + ": " + m, "", l, c}};
+  }
   bool tracing() const { return em != nullptr; }
 
   // ---- arrays ----
@@ -358,8 +521,10 @@ struct Interp {
     if (x->k == K::Array) return Result<Ref>::success(x);
     if (is_pyscalar(x)) return Result<Ref>::success(literal(x, ""));
     if ((x->k == K::Tuple || x->k == K::List) && !x->items.empty()) {
-      return fail(fn + ": lists and tuples as arrays are not supported here; build arrays with jnp.zeros, jnp.ones or "
-                       "jnp.arange, or pass them as arguments");
+      return fail(fn +
+                  ": lists and tuples as arrays are not supported here; build arrays with "
+                  "jnp.zeros, jnp.ones or "
+                  "jnp.arange, or pass them as arguments");
     }
     return fail(fn + " requires ndarray or scalar arguments, got " + type_name(x));
   }
@@ -367,13 +532,16 @@ struct Interp {
   Result<hj::Value> value_of(const Ref& a) {
     if (a->literal) return Result<hj::Value>::success(em->constant(a->lit, {{}, a->aval.dtype}));
     if (a->traced && a->epoch != epoch_of(a->fn))
-      return fail("an array from a body trace that was thrown away (" + aval_text(a) + ") is used here; return it from the "
+      return fail("an array from a body trace that was thrown away (" + aval_text(a) +
+                  ") is used here; return it from the "
                   "loop's body instead (not supported here)");
-    if (a->traced && a->fn != fn_stack.back() && !captures.empty() && captures.back().fn == fn_stack.back())
+    if (a->traced && a->fn != fn_stack.back() && !captures.empty() &&
+        captures.back().fn == fn_stack.back())
       return capture(a);
     if (!a->traced || a->fn != fn_stack.back())
       return fail("an array from outside the traced function (" + aval_text(a) +
-                  ") would be a constant baked into the program; pass it as an argument instead (not supported here)");
+                  ") would be a constant baked into the program; pass it as an argument instead "
+                  "(not supported here)");
     return Result<hj::Value>::success(a->v);
   }
   // convert_element_type: a no-op when the dtype is already right.
@@ -412,7 +580,8 @@ struct Interp {
           continue;
         }
         std::string shapes;
-        for (std::size_t j = 0; j < xs.size(); ++j) shapes += (j ? ", " : "") + shape_text(xs[j]->aval.dims);
+        for (std::size_t j = 0; j < xs.size(); ++j)
+          shapes += (j ? ", " : "") + shape_text(xs[j]->aval.dims);
         return fail("Incompatible shapes for broadcasting: shapes=[" + shapes + "]");
       }
     }
@@ -422,7 +591,8 @@ struct Interp {
   }
 
   // lax.broadcast_in_dim as a staged primitive (a literal operand becomes a constant first).
-  Result<Ref> broadcast_in_dim(const Ref& a, const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& dims) {
+  Result<Ref> broadcast_in_dim(const Ref& a, const std::vector<std::int64_t>& shape,
+                               const std::vector<std::int64_t>& dims) {
     if (!tracing()) return Result<Ref>::success(new_array({shape, a->aval.dtype}, a->weak));
     UNWRAP(v, value_of(a));
     return Result<Ref>::success(traced(em->broadcast_in_dim(v, shape, dims), a->weak));
@@ -463,7 +633,8 @@ struct Interp {
 
   // A lax n-ary elementwise primitive on promoted operands: operands are read (literals become
   // constants), those of another shape are broadcast (mlir.multi_broadcast_in_dim), then the op.
-  Result<Ref> nary(const std::string& op, const std::vector<Ref>& xs, const std::string& out_dtype = "") {
+  Result<Ref> nary(const std::string& op, const std::vector<Ref>& xs,
+                   const std::string& out_dtype = "") {
     UNWRAP(shape, broadcast_shapes(xs));
     const bool weak = std::all_of(xs.begin(), xs.end(), [](const Ref& x) { return x->weak; });
     const std::string t = out_dtype.empty() ? xs[0]->aval.dtype : out_dtype;
@@ -481,18 +652,24 @@ struct Interp {
       vs[k] = em->broadcast_in_dim(vs[k], shape, dims);
     }
     hj::Value r;
-    if (op == "select") r = em->select(vs[0], vs[1], vs[2]);
-    else if (op.compare(0, 8, "compare ") == 0) r = em->compare(op.substr(8), vs[0], vs[1]);
-    else if (vs.size() == 1) r = em->unary(op, vs[0]);
-    else r = em->binary(op, vs[0], vs[1]);
+    if (op == "select")
+      r = em->select(vs[0], vs[1], vs[2]);
+    else if (op.compare(0, 8, "compare ") == 0)
+      r = em->compare(op.substr(8), vs[0], vs[1]);
+    else if (vs.size() == 1)
+      r = em->unary(op, vs[0]);
+    else
+      r = em->binary(op, vs[0], vs[1]);
     return Result<Ref>::success(traced(r, out_dtype.empty() && weak));
   }
 
-  Result<Ref> binary_fn(const std::string& fn, const std::string& op, const Ref& a, const Ref& b, bool inexact = false) {
+  Result<Ref> binary_fn(const std::string& fn, const std::string& op, const Ref& a, const Ref& b,
+                        bool inexact = false) {
     UNWRAP(xs, promote_args(fn, {a, b}, inexact));
     return nary(op, xs);
   }
-  Result<Ref> compare_fn(const std::string& fn, const std::string& dir, const Ref& a, const Ref& b) {
+  Result<Ref> compare_fn(const std::string& fn, const std::string& dir, const Ref& a,
+                         const Ref& b) {
     UNWRAP(xs, promote_args(fn, {a, b}, false));
     return nary("compare " + dir, xs, "i1");
   }
@@ -506,19 +683,26 @@ struct Interp {
 
   // lax.integer_pow's lowering (2 and 3 directly, -1 as 1/x, others by squaring).
   Result<Ref> integer_pow(const Ref& x0, std::int64_t y) {
-    if (y == INT64_MIN) return fail("integer_pow: the exponent " + std::to_string(y) + " is past 64 bits when negated");
+    if (y == INT64_MIN)
+      return fail("integer_pow: the exponent " + std::to_string(y) +
+                  " is past 64 bits when negated");
     UNWRAP(xs, promote_args("power", {x0}, false));
     const Ref x = xs[0];
-    if (!tracing() || y == 1) return Result<Ref>::success(tracing() ? x : new_array(x->aval, x->weak));
+    if (!tracing() || y == 1)
+      return Result<Ref>::success(tracing() ? x : new_array(x->aval, x->weak));
     UNWRAP(v, value_of(x));
     auto ones = [&](const hj::Aval& a) {
       return em->broadcast_in_dim(em->constant(1, {{}, a.dtype}), a.dims, {});
     };
     hj::Value r;
-    if (y == 2) r = em->binary("multiply", v, v);
-    else if (y == 3) r = em->binary("multiply", em->binary("multiply", v, v), v);
-    else if (y == -1) r = em->binary("divide", ones(x->aval), v);
-    else if (y == 0) r = ones(x->aval);
+    if (y == 2)
+      r = em->binary("multiply", v, v);
+    else if (y == 3)
+      r = em->binary("multiply", em->binary("multiply", v, v), v);
+    else if (y == -1)
+      r = em->binary("divide", ones(x->aval), v);
+    else if (y == 0)
+      r = ones(x->aval);
     else {
       std::int64_t n = y < 0 ? -y : y;
       hj::Value acc, base = v;
@@ -537,7 +721,8 @@ struct Interp {
   Result<std::int64_t> canonical_axis(std::int64_t axis, std::size_t ndim) {
     const std::int64_t n = std::int64_t(ndim);
     if (axis < -n || axis >= n)
-      return fail("axis " + std::to_string(axis) + " is out of bounds for array of dimension " + std::to_string(n));
+      return fail("axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                  std::to_string(n));
     return Result<std::int64_t>::success(axis < 0 ? axis + n : axis);
   }
   // A shape this tool can write and read back: dimensions from 0 to 2^50 (the StableHLO
@@ -545,10 +730,14 @@ struct Interp {
   Result<bool> check_shape(const std::vector<std::int64_t>& shape, const std::string& what) {
     std::int64_t n = 1;
     for (auto d : shape) {
-      if (d < 0) return fail(what + ": negative dimensions are not allowed, got " + shape_text(shape));
-      if (d > (std::int64_t(1) << 50)) return fail(what + ": dimensions past 2^50 are not supported here, got " + shape_text(shape));
+      if (d < 0)
+        return fail(what + ": negative dimensions are not allowed, got " + shape_text(shape));
+      if (d > (std::int64_t(1) << 50))
+        return fail(what + ": dimensions past 2^50 are not supported here, got " +
+                    shape_text(shape));
       if (__builtin_mul_overflow(n, d, &n) || n > (std::int64_t(1) << 62))
-        return fail(what + ": arrays of more than 2^62 elements are not supported here, got " + shape_text(shape));
+        return fail(what + ": arrays of more than 2^62 elements are not supported here, got " +
+                    shape_text(shape));
     }
     return Result<bool>::success(true);
   }
@@ -575,24 +764,29 @@ struct Interp {
         if (minus >= 0) return fail("can only specify one unknown dimension");
         minus = int(k);
       } else if (shape[k] < 0) {
-        return fail("reshape: negative dimension " + std::to_string(shape[k]) + " in new shape " + shape_text(shape));
+        return fail("reshape: negative dimension " + std::to_string(shape[k]) + " in new shape " +
+                    shape_text(shape));
       } else if (__builtin_mul_overflow(known, shape[k], &known)) {
-        return fail("reshape: the new shape " + shape_text(shape) + " has more elements than this tool supports");
+        return fail("reshape: the new shape " + shape_text(shape) +
+                    " has more elements than this tool supports");
       }
     }
     for (auto d : x->aval.dims)
-      if (__builtin_mul_overflow(size, d, &size)) return fail("reshape: arrays of more than 2^63 elements are not supported here");
+      if (__builtin_mul_overflow(size, d, &size))
+        return fail("reshape: arrays of more than 2^63 elements are not supported here");
     if (minus >= 0) {
       if (known == 0 || size % known != 0)
-        return fail("cannot reshape array of shape " + shape_text(x->aval.dims) + " (size " + std::to_string(size) +
-                    ") into shape " + shape_text(shape) + " because the product of specified axis sizes (" +
-                    std::to_string(known) + ") does not evenly divide " + std::to_string(size));
+        return fail("cannot reshape array of shape " + shape_text(x->aval.dims) + " (size " +
+                    std::to_string(size) + ") into shape " + shape_text(shape) +
+                    " because the product of specified axis sizes (" + std::to_string(known) +
+                    ") does not evenly divide " + std::to_string(size));
       shape[minus] = size / known;
       known = size;
     }
     if (known != size)
-      return fail("cannot reshape array of shape " + shape_text(x->aval.dims) + " (size " + std::to_string(size) +
-                  ") into shape " + shape_text(shape) + " (size " + std::to_string(known) + ")");
+      return fail("cannot reshape array of shape " + shape_text(x->aval.dims) + " (size " +
+                  std::to_string(size) + ") into shape " + shape_text(shape) + " (size " +
+                  std::to_string(known) + ")");
     if (shape == x->aval.dims) return Result<Ref>::success(x);
     if (!tracing()) return Result<Ref>::success(new_array({shape, x->aval.dtype}, x->weak));
     UNWRAP(v, value_of(x));
@@ -607,8 +801,8 @@ struct Interp {
       for (std::size_t k = n; k-- > 0;) perm.push_back(std::int64_t(k));
     }
     if (perm.size() != n)
-      return fail("axes don't match array: transpose permutation " + shape_text(perm) + " for an array of " +
-                  std::to_string(n) + " dimensions");
+      return fail("axes don't match array: transpose permutation " + shape_text(perm) +
+                  " for an array of " + std::to_string(n) + " dimensions");
     std::vector<bool> seen(n, false);
     for (auto& p : perm) {
       UNWRAP(c, canonical_axis(p, n));
@@ -627,9 +821,9 @@ struct Interp {
   }
 
   // lax.dot_general with its shape rule's messages.
-  Result<Ref> dot_general(const Ref& a, const Ref& b, const std::vector<std::int64_t>& lc, const std::vector<std::int64_t>& rc,
-                          const std::vector<std::int64_t>& lb, const std::vector<std::int64_t>& rb,
-                          const std::string& out_dtype = "") {
+  Result<Ref> dot_general(const Ref& a, const Ref& b, const std::vector<std::int64_t>& lc,
+                          const std::vector<std::int64_t>& rc, const std::vector<std::int64_t>& lb,
+                          const std::vector<std::int64_t>& rb, const std::string& out_dtype = "") {
     auto dims_of = [](const Ref& x, const std::vector<std::int64_t>& ds) {
       std::vector<std::int64_t> out;
       for (auto d : ds) out.push_back(x->aval.dims[d]);
@@ -644,47 +838,64 @@ struct Interp {
       const std::int64_t rank = std::int64_t(x->aval.dims.size());
       for (auto d : bt)
         if (d < 0 || d >= rank)
-          return fail(std::string("dot_general requires ") + name + " dimension numbers to be nonnegative and less than the number of axes of the " +
-                      name + " value, got " + name + "_batch of " + shape_text(bt) + " and " + name + "_contracting of " + shape_text(ct) +
-                      " for " + name + " of rank " + std::to_string(rank));
+          return fail(
+              std::string("dot_general requires ") + name +
+              " dimension numbers to be nonnegative and less than the number of axes of the " +
+              name + " value, got " + name + "_batch of " + shape_text(bt) + " and " + name +
+              "_contracting of " + shape_text(ct) + " for " + name + " of rank " +
+              std::to_string(rank));
       for (auto d : ct)
         if (d < 0 || d >= rank)
-          return fail(std::string("dot_general requires ") + name + " dimension numbers to be nonnegative and less than the number of axes of the " +
-                      name + " value, got " + name + "_batch of " + shape_text(bt) + " and " + name + "_contracting of " + shape_text(ct) +
-                      " for " + name + " of rank " + std::to_string(rank));
+          return fail(
+              std::string("dot_general requires ") + name +
+              " dimension numbers to be nonnegative and less than the number of axes of the " +
+              name + " value, got " + name + "_batch of " + shape_text(bt) + " and " + name +
+              "_contracting of " + shape_text(ct) + " for " + name + " of rank " +
+              std::to_string(rank));
       std::vector<std::int64_t> all = bt;
       all.insert(all.end(), ct.begin(), ct.end());
       std::sort(all.begin(), all.end());
       if (std::adjacent_find(all.begin(), all.end()) != all.end())
-        return fail(std::string("dot_general requires ") + name + " batch and contracting dimensions to be distinct, got " + name +
-                    "_batch " + shape_text(bt) + " and " + name + "_contracting " + shape_text(ct) + ".");
+        return fail(std::string("dot_general requires ") + name +
+                    " batch and contracting dimensions to be distinct, got " + name + "_batch " +
+                    shape_text(bt) + " and " + name + "_contracting " + shape_text(ct) + ".");
     }
     if (lb.size() != rb.size())
-      return fail("dot_general requires equal numbers of lhs_batch and rhs_batch dimensions, got lhs_batch " + shape_text(lb) +
-                  " and rhs_batch " + shape_text(rb) + ".");
+      return fail(
+          "dot_general requires equal numbers of lhs_batch and rhs_batch dimensions, got "
+          "lhs_batch " +
+          shape_text(lb) + " and rhs_batch " + shape_text(rb) + ".");
     if (lc.size() != rc.size())
-      return fail("dot_general requires equal numbers of lhs_contracting and rhs_contracting dimensions, got lhs_contracting " +
-                  shape_text(lc) + " and rhs_contracting " + shape_text(rc) + ".");
+      return fail(
+          "dot_general requires equal numbers of lhs_contracting and rhs_contracting dimensions, "
+          "got lhs_contracting " +
+          shape_text(lc) + " and rhs_contracting " + shape_text(rc) + ".");
     if (dims_of(a, lb) != dims_of(b, rb))
-      return fail("dot_general requires lhs batch dimensions and rhs batch dimensions to have the same shape, got " +
-                  shape_text(dims_of(a, lb)) + " and " + shape_text(dims_of(b, rb)) + ".");
+      return fail(
+          "dot_general requires lhs batch dimensions and rhs batch dimensions to have the same "
+          "shape, got " +
+          shape_text(dims_of(a, lb)) + " and " + shape_text(dims_of(b, rb)) + ".");
     if (dims_of(a, lc) != dims_of(b, rc))
-      return fail("dot_general requires contracting dimensions to have the same shape, got " + shape_text(dims_of(a, lc)) +
-                  " and " + shape_text(dims_of(b, rc)) + ".");
+      return fail("dot_general requires contracting dimensions to have the same shape, got " +
+                  shape_text(dims_of(a, lc)) + " and " + shape_text(dims_of(b, rc)) + ".");
     if (a->aval.dtype != b->aval.dtype)
-      return fail("dot_general requires operands of the same dtype, got " + jax_dtype_name(a->aval.dtype) + " and " +
-                  jax_dtype_name(b->aval.dtype));
+      return fail("dot_general requires operands of the same dtype, got " +
+                  jax_dtype_name(a->aval.dtype) + " and " + jax_dtype_name(b->aval.dtype));
     hj::Aval out{dims_of(a, lb), out_dtype.empty() ? a->aval.dtype : out_dtype};
-    auto free = [](const Ref& x, const std::vector<std::int64_t>& c, const std::vector<std::int64_t>& bt, std::vector<std::int64_t>& o) {
+    auto free = [](const Ref& x, const std::vector<std::int64_t>& c,
+                   const std::vector<std::int64_t>& bt, std::vector<std::int64_t>& o) {
       for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d)
-        if (std::find(c.begin(), c.end(), d) == c.end() && std::find(bt.begin(), bt.end(), d) == bt.end()) o.push_back(x->aval.dims[d]);
+        if (std::find(c.begin(), c.end(), d) == c.end() &&
+            std::find(bt.begin(), bt.end(), d) == bt.end())
+          o.push_back(x->aval.dims[d]);
     };
     free(a, lc, lb, out.dims);
     free(b, rc, rb, out.dims);
     if (!tracing()) return Result<Ref>::success(new_array(out, a->weak && b->weak));
     UNWRAP(va, value_of(a));
     UNWRAP(vb, value_of(b));
-    return Result<Ref>::success(traced(em->dot_general(va, vb, lb, rb, lc, rc, out_dtype), a->weak && b->weak));
+    return Result<Ref>::success(
+        traced(em->dot_general(va, vb, lb, rb, lc, rc, out_dtype), a->weak && b->weak));
   }
 
   // jnp.matmul (jax/_src/numpy/tensor_contractions.py): batch dims broadcast, size-1 batch dims
@@ -694,7 +905,8 @@ struct Interp {
     UNWRAP(b1, as_array(b0, fn));
     for (int w = 0; w < 2; ++w)
       if ((w ? b1 : a1)->aval.dims.empty())
-        return fail(fn + ": matmul input operand " + std::to_string(w) + " must have ndim at least 1, but it has ndim 0");
+        return fail(fn + ": matmul input operand " + std::to_string(w) +
+                    " must have ndim at least 1, but it has ndim 0");
     const DT d = promote2(dt_of(a1), dt_of(b1));
     UNWRAP(a, convert(a1, d.t, d.weak));
     UNWRAP(b, convert(b1, d.t, d.weak));
@@ -707,9 +919,12 @@ struct Interp {
     std::vector<std::int64_t> a_sq, b_sq, a_batch, b_batch, idx_batch, idx_a, idx_b;
     for (std::size_t i = 0; i < nb; ++i) {
       const bool has_a = i >= nb - ab.size(), has_b = i >= nb - bb.size();
-      const std::int64_t da = has_a ? ab[i - (nb - ab.size())] : 0, db = has_b ? bb[i - (nb - bb.size())] : 0;
-      if (!has_a) idx_b.push_back(std::int64_t(i));
-      else if (!has_b) idx_a.push_back(std::int64_t(i));
+      const std::int64_t da = has_a ? ab[i - (nb - ab.size())] : 0,
+                         db = has_b ? bb[i - (nb - bb.size())] : 0;
+      if (!has_a)
+        idx_b.push_back(std::int64_t(i));
+      else if (!has_b)
+        idx_a.push_back(std::int64_t(i));
       else if (da == 1) {
         idx_b.push_back(std::int64_t(i));
         a_sq.push_back(std::int64_t(idx_batch.size() + idx_a.size() + a_sq.size()));
@@ -721,7 +936,8 @@ struct Interp {
         b_batch.push_back(std::int64_t(idx_batch.size() + idx_b.size()));
         idx_batch.push_back(std::int64_t(i));
       } else {
-        return fail("Incompatible shapes for matmul arguments: " + shape_text(a->aval.dims) + " and " + shape_text(b->aval.dims));
+        return fail("Incompatible shapes for matmul arguments: " + shape_text(a->aval.dims) +
+                    " and " + shape_text(b->aval.dims));
       }
     }
     if (a_mat) idx_a.push_back(std::int64_t(nb));
@@ -730,7 +946,8 @@ struct Interp {
     order.insert(order.end(), idx_a.begin(), idx_a.end());
     order.insert(order.end(), idx_b.begin(), idx_b.end());
     std::vector<std::int64_t> perm(order.size());
-    for (std::size_t k = 0; k < order.size(); ++k) perm[order[k]] = std::int64_t(k);  // argsort of a permutation
+    for (std::size_t k = 0; k < order.size(); ++k)
+      perm[order[k]] = std::int64_t(k);  // argsort of a permutation
     auto squeeze = [&](const Ref& x, const std::vector<std::int64_t>& dims) -> Result<Ref> {
       if (dims.empty()) return Result<Ref>::success(x);
       std::vector<std::int64_t> shape;
@@ -740,7 +957,8 @@ struct Interp {
     };
     UNWRAP(as, squeeze(a, a_sq));
     UNWRAP(bs, squeeze(b, b_sq));
-    const std::int64_t ra = std::int64_t(as->aval.dims.size()), rb = std::int64_t(bs->aval.dims.size());
+    const std::int64_t ra = std::int64_t(as->aval.dims.size()),
+                       rb = std::int64_t(bs->aval.dims.size());
     UNWRAP(out, dot_general(as, bs, {ra - 1}, {rb - 1 - (b_mat ? 1 : 0)}, a_batch, b_batch));
     return transpose(out, perm, true);
   }
@@ -753,7 +971,8 @@ struct Interp {
     DT d = promote2(dt_of(a1), dt_of(b1));
     UNWRAP(a, convert(a1, d.t, d.weak));
     UNWRAP(b, convert(b1, d.t, d.weak));
-    const std::int64_t ra = std::int64_t(a->aval.dims.size()), rb = std::int64_t(b->aval.dims.size());
+    const std::int64_t ra = std::int64_t(a->aval.dims.size()),
+                       rb = std::int64_t(b->aval.dims.size());
     return dot_general(a, b, {ra - 1}, {rb >= 2 ? rb - 2 : 0}, {}, {});
   }
 
@@ -770,7 +989,8 @@ struct Interp {
       UNWRAP(axes, int_list(axis_r, "axis"));
       for (auto a : axes) {
         UNWRAP(c, canonical_axis(a, n));
-        if (std::find(dims.begin(), dims.end(), c) != dims.end()) return fail("duplicate value in 'axis': " + shape_text(axes));
+        if (std::find(dims.begin(), dims.end(), c) != dims.end())
+          return fail("duplicate value in 'axis': " + shape_text(axes));
         dims.push_back(c);
       }
     }
@@ -778,10 +998,12 @@ struct Interp {
     std::string comp = t, result_t = t;
     if (kind == "sum" || kind == "mean" || kind == "prod") {
       if (kind == "mean" && category(t) != 2) result_t = "f32";
-      if (kind != "mean" && category(t) < 2 && bits(t) < 32) result_t = hj::is_unsigned(t) ? "ui32" : "i32";
+      if (kind != "mean" && category(t) < 2 && bits(t) < 32)
+        result_t = hj::is_unsigned(t) ? "ui32" : "i32";
       comp = (result_t == "f16" || result_t == "bf16") ? "f32" : result_t;
     }
-    if ((kind == "max" || kind == "min") && t == "i1") return fail("jnp." + kind + " of a bool array is not supported here");
+    if ((kind == "max" || kind == "min") && t == "i1")
+      return fail("jnp." + kind + " of a bool array is not supported here");
     for (auto d : dims)
       if (x->aval.dims[d] == 0 && (kind == "max" || kind == "min"))
         return fail("zero-size array to reduction operation " + kind + " which has no identity");
@@ -793,7 +1015,8 @@ struct Interp {
     }
     std::int64_t count = 1;
     for (auto d : dims) count *= x->aval.dims[d];
-    if (!tracing()) return Result<Ref>::success(new_array({keepdims ? kept : out_dims, result_t}, false));
+    if (!tracing())
+      return Result<Ref>::success(new_array({keepdims ? kept : out_dims, result_t}, false));
     UNWRAP(xc, convert(x, comp, false));
     UNWRAP(v, value_of(xc));
     double init = kind == "prod" ? 1 : 0;
@@ -801,9 +1024,13 @@ struct Interp {
     if (kind == "max" || kind == "min") {
       op = kind == "max" ? "maximum" : "minimum";
       const double sign = kind == "max" ? -1 : 1;
-      if (hj::is_float(comp)) init = sign * INFINITY;
-      else if (hj::is_unsigned(comp)) init = kind == "max" ? 0 : std::ldexp(1.0, bits(comp)) - 1;
-      else init = kind == "max" ? -std::ldexp(1.0, bits(comp) - 1) : std::ldexp(1.0, bits(comp) - 1) - 1;
+      if (hj::is_float(comp))
+        init = sign * INFINITY;
+      else if (hj::is_unsigned(comp))
+        init = kind == "max" ? 0 : std::ldexp(1.0, bits(comp)) - 1;
+      else
+        init =
+            kind == "max" ? -std::ldexp(1.0, bits(comp) - 1) : std::ldexp(1.0, bits(comp) - 1) - 1;
     }
     hj::Value r = em->reduce(v, em->constant(init, {{}, comp}), op, dims);
     if (initial) {  // op(convert(initial), result): a constant, broadcast to the result's shape
@@ -833,7 +1060,8 @@ struct Interp {
     std::vector<std::int64_t> dims;
     for (auto a : axes) {
       UNWRAP(c, canonical_axis(a, out_rank));
-      if (std::find(dims.begin(), dims.end(), c) != dims.end()) return fail("repeated axis in expand_dims: " + shape_text(axes));
+      if (std::find(dims.begin(), dims.end(), c) != dims.end())
+        return fail("repeated axis in expand_dims: " + shape_text(axes));
       dims.push_back(c);
     }
     std::vector<std::int64_t> shape, bd;
@@ -884,11 +1112,15 @@ struct Interp {
     for (auto& x : xs) shapes += (shapes.empty() ? "" : ", ") + shape_text(x->aval.dims);
     for (auto& x : xs) {
       if (x->aval.dims.size() != out.size())
-        return fail("Cannot concatenate arrays with different numbers of dimensions: got " + shapes + ".");
+        return fail("Cannot concatenate arrays with different numbers of dimensions: got " +
+                    shapes + ".");
       for (std::size_t k = 0; k < out.size(); ++k)
         if (std::int64_t(k) != axis && x->aval.dims[k] != xs[0]->aval.dims[k])
-          return fail("Cannot concatenate arrays with shapes that differ in dimensions other than the one being "
-                      "concatenated: concatenating along dimension " + std::to_string(axis) + " for shapes " + shapes + ".");
+          return fail(
+              "Cannot concatenate arrays with shapes that differ in dimensions other than the one "
+              "being "
+              "concatenated: concatenating along dimension " +
+              std::to_string(axis) + " for shapes " + shapes + ".");
       out[axis] += x->aval.dims[axis];
     }
     UNWRAP(okshape, check_shape(out, stack ? "jnp.stack" : "jnp.concatenate"));
@@ -920,7 +1152,8 @@ struct Interp {
       UNWRAP(b, broadcast_in_dim(a, shape, dims));
       a = b;
     }
-    if (!tracing()) return Result<Ref>::success(new_array({shape, all[1]->aval.dtype}, all[1]->weak));
+    if (!tracing())
+      return Result<Ref>::success(new_array({shape, all[1]->aval.dtype}, all[1]->weak));
     UNWRAP(vc, value_of(all[0]));
     UNWRAP(vx, value_of(all[1]));
     UNWRAP(vy, value_of(all[2]));
@@ -945,7 +1178,8 @@ struct Interp {
     UNWRAP(axes, int_list(axis_r, "axis"));
     for (auto a : axes) {
       UNWRAP(c, canonical_axis(a, n));
-      if (std::find(dims.begin(), dims.end(), c) != dims.end()) return fail("duplicate value in 'axis': " + shape_text(axes));
+      if (std::find(dims.begin(), dims.end(), c) != dims.end())
+        return fail("duplicate value in 'axis': " + shape_text(axes));
       dims.push_back(c);
     }
     return Result<std::vector<std::int64_t>>::success(dims);
@@ -960,12 +1194,14 @@ struct Interp {
   Result<Ref> require_float(const std::string& q, const Ref& x0) {
     UNWRAP(x, as_array(x0, q));
     if (!hj::is_float(x->aval.dtype))
-      return fail(q + " here needs a floating-point array, got " + aval_text(x) + "; convert it first with .astype(jnp.float32)");
+      return fail(q + " here needs a floating-point array, got " + aval_text(x) +
+                  "; convert it first with .astype(jnp.float32)");
     return Result<Ref>::success(x);
   }
 
   // jax.nn.softmax: not jitted, and its custom_jvp rule inlines: the max along `axis` with
-  // initial=-inf (a maximum after the reduce) kept as size-1 axes, exp(x - max), divided by its sum.
+  // initial=-inf (a maximum after the reduce) kept as size-1 axes, exp(x - max), divided by its
+  // sum.
   Result<Ref> softmax(const Ref& x0, const Ref& axis) {
     UNWRAP(x, require_float("jax.nn.softmax", x0));
     const double ninf = -INFINITY;
@@ -1025,7 +1261,8 @@ struct Interp {
   Result<Ref> gelu(const Ref& x0, bool approximate) {
     UNWRAP(xs, promote_args("gelu", {x0}, true));
     const Ref x = xs[0];
-    if (!approximate) {  // 0.5 * x * lax.erfc(-x * sqrt_half), sqrt_half a NumPy scalar of x's dtype
+    if (!approximate) {  // 0.5 * x * lax.erfc(-x * sqrt_half), sqrt_half a NumPy scalar of x's
+                         // dtype
       UNWRAP(h, binary_fn("multiply", "multiply", mk_float(0.5), x));
       UNWRAP(n, unary_fn("negative", "negate", x, false));
       UNWRAP(m, binary_fn("multiply", "multiply", n, typed_literal(std::sqrt(0.5), x->aval.dtype)));
@@ -1035,7 +1272,8 @@ struct Interp {
     UNWRAP(x3, integer_pow(x, 3));
     UNWRAP(a, binary_fn("multiply", "multiply", mk_float(0.044715), x3));
     UNWRAP(b, binary_fn("add", "add", x, a));
-    UNWRAP(c, binary_fn("multiply", "multiply", typed_literal(std::sqrt(2 / M_PI), x->aval.dtype), b));
+    UNWRAP(c,
+           binary_fn("multiply", "multiply", typed_literal(std::sqrt(2 / M_PI), x->aval.dtype), b));
     UNWRAP(t, unary_fn("tanh", "tanh", c, true));
     UNWRAP(d, binary_fn("add", "add", mk_float(1.0), t));
     UNWRAP(cdf, binary_fn("multiply", "multiply", mk_float(0.5), d));
@@ -1067,7 +1305,8 @@ struct Interp {
       return Result<Ref>::success(r);
     };
     if (!tracing()) return body(args);
-    return call_jitted_private("clip", args, body, std::string(has_lo ? "min" : "") + (has_hi ? "max" : ""));
+    return call_jitted_private("clip", args, body,
+                               std::string(has_lo ? "min" : "") + (has_hi ? "max" : ""));
   }
 
   // jnp.var (a private @_var: axis, dtype and keepdims static, the correction ddof an argument):
@@ -1097,17 +1336,21 @@ struct Interp {
     UNWRAP(vn, value_of(nan));
     return Result<Ref>::success(traced(em->select(vp, vr, vn), false));
   }
-  Result<Ref> var_std(bool is_std, const Ref& x0, const Ref& axis, const Ref& ddof0, bool keepdims) {
+  Result<Ref> var_std(bool is_std, const Ref& x0, const Ref& axis, const Ref& ddof0,
+                      bool keepdims) {
     const std::string q = is_std ? "jnp.std" : "jnp.var";
     UNWRAP(x, as_array(x0, q));
     Ref ddof = ddof0 && ddof0->k != K::None ? ddof0 : mk_int(0);
-    if (!is_pyscalar(ddof) && ddof->k != K::Array) return fail(q + ": ddof must be a number, got " + type_name(ddof));
+    if (!is_pyscalar(ddof) && ddof->k != K::Array)
+      return fail(q + ": ddof must be a number, got " + type_name(ddof));
     UNWRAP(corr, as_array(ddof, q));
     UNWRAP(dims, reduced_axes(axis, x->aval.dims.size()));
     (void)dims;
     const std::string key = axis_key(axis) + (keepdims ? "k" : "");
     auto var_call = [&](const Ref& a, const Ref& c) -> Result<Ref> {
-      auto body = [&](const std::vector<Ref>& in) { return var_body(in[0], in[1], axis, keepdims); };
+      auto body = [&](const std::vector<Ref>& in) {
+        return var_body(in[0], in[1], axis, keepdims);
+      };
       if (!tracing()) return body({a, c});
       return call_jitted_private("_var", {a, c}, body, key);
     };
@@ -1153,7 +1396,8 @@ struct Interp {
 
   // lax.argmax / argmin: JAX caches the lowering as a private @argmax (mlir.cache_lowering), one
   // per axis and index dtype, holding the two-operand reduce (hj::Emitter::argminmax).
-  Result<Ref> lax_argminmax(bool is_max, const Ref& x, std::int64_t axis, const std::string& index_dtype) {
+  Result<Ref> lax_argminmax(bool is_max, const Ref& x, std::int64_t axis,
+                            const std::string& index_dtype) {
     const std::string name = is_max ? "argmax" : "argmin";
     UNWRAP(c, canonical_axis(axis, x->aval.dims.size()));
     if (x->aval.dims[c] == 0) return fail("attempt to get " + name + " of an empty sequence");
@@ -1184,7 +1428,8 @@ struct Interp {
       UNWRAP(r, reshape(x, {n}));
       x = r;
     } else {
-      if (axis_r->k != K::Int) return fail(q + ": axis must be an int or None, got " + type_name(axis_r));
+      if (axis_r->k != K::Int)
+        return fail(q + ": axis must be an int or None, got " + type_name(axis_r));
       UNWRAP(c, canonical_axis(axis_r->i, nd));
       axis = c;
       dims = {c};
@@ -1198,11 +1443,17 @@ struct Interp {
   // holding one reduce_window over the whole axis, padded low by n - 1 (high when reverse).
   // sum, max and min are reduce_window's own primitives, whose init goes through a
   // broadcast_in_dim to its own shape; prod is the generic lax.reduce_window, without it.
-  Result<Ref> lax_cumulative(const std::string& kind, const Ref& x, std::int64_t axis0, bool reverse) {
+  Result<Ref> lax_cumulative(const std::string& kind, const Ref& x, std::int64_t axis0,
+                             bool reverse) {
     UNWRAP(c, canonical_axis(axis0, x->aval.dims.size()));
-    if (x->aval.dims[c] == 0) return fail("lax." + kind + " over an empty axis is not supported here (its window would be empty)");
+    if (x->aval.dims[c] == 0)
+      return fail("lax." + kind +
+                  " over an empty axis is not supported here (its window would be empty)");
     if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
-    const std::string op = kind == "cumsum" ? "add" : kind == "cumprod" ? "multiply" : kind == "cummax" ? "maximum" : "minimum";
+    const std::string op = kind == "cumsum"    ? "add"
+                           : kind == "cumprod" ? "multiply"
+                           : kind == "cummax"  ? "maximum"
+                                               : "minimum";
     if (x->aval.dtype == "i1" && (op == "add" || op == "multiply"))
       return fail("lax." + kind + " does not accept dtype bool");
     auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
@@ -1214,8 +1465,10 @@ struct Interp {
       std::vector<std::pair<std::int64_t, std::int64_t>> padding(a.dims.size(), {0, 0});
       const std::int64_t n = a.dims[c];
       window[c] = n;
-      padding[c] = reverse ? std::make_pair(std::int64_t(0), n - 1) : std::make_pair(n - 1, std::int64_t(0));
-      return Result<Ref>::success(traced(em->reduce_window(v, init, op, window, strides, padding), in[0]->weak));
+      padding[c] =
+          reverse ? std::make_pair(std::int64_t(0), n - 1) : std::make_pair(n - 1, std::int64_t(0));
+      return Result<Ref>::success(
+          traced(em->reduce_window(v, init, op, window, strides, padding), in[0]->weak));
     };
     return call_jitted_private(kind, {x}, body, "lax:" + std::to_string(c) + (reverse ? "r" : ""));
   }
@@ -1223,7 +1476,8 @@ struct Interp {
   // jnp.cumsum / cumprod(a, axis=None, dtype=None): jitted (axis, dtype static): a private
   // @cumsum that ravels when axis is None, converts to the result dtype (bool sums as int32),
   // and calls lax.cumsum.
-  Result<Ref> jnp_cumulative(const std::string& kind, const Ref& x0, const Ref& axis_r, const Ref& dtype_r) {
+  Result<Ref> jnp_cumulative(const std::string& kind, const Ref& x0, const Ref& axis_r,
+                             const Ref& dtype_r) {
     const std::string q = "jnp." + kind;
     UNWRAP(x, as_array(x0, q));
     std::string want;
@@ -1232,7 +1486,8 @@ struct Interp {
       want = canonical(t);
     }
     if (axis_r && axis_r->k != K::None) {
-      if (axis_r->k != K::Int) return fail(q + ": axis must be an int or None, got " + type_name(axis_r));
+      if (axis_r->k != K::Int)
+        return fail(q + ": axis must be an int or None, got " + type_name(axis_r));
       UNWRAP(c, canonical_axis(axis_r->i, x->aval.dims.size()));
       (void)c;
     }
@@ -1263,31 +1518,38 @@ struct Interp {
 
   // A lax binary function: no promotion but weak Python scalars; equal ranks (rank 0 aside) with
   // dims equal or 1 (lax's broadcasting shape rule), then the op (mlir's multi_broadcast_in_dim).
-  Result<Ref> lax_binary_op(const std::string& q, const std::string& op, const Ref& x0, const Ref& y0) {
+  Result<Ref> lax_binary_op(const std::string& q, const std::string& op, const Ref& x0,
+                            const Ref& y0) {
     UNWRAP(x, as_array(x0, q));
     UNWRAP(y, as_array(y0, q));
     if (!x->weak && !y->weak && x->aval.dtype != y->aval.dtype)
-      return fail(q + " requires arguments to have the same dtypes, got " + jax_dtype_name(x->aval.dtype) + ", " +
-                  jax_dtype_name(y->aval.dtype) + ".");
+      return fail(q + " requires arguments to have the same dtypes, got " +
+                  jax_dtype_name(x->aval.dtype) + ", " + jax_dtype_name(y->aval.dtype) + ".");
     const DT d = promote2(dt_of(x), dt_of(y));
     UNWRAP(xc, convert(x, d.t, d.weak));
     UNWRAP(yc, convert(y, d.t, d.weak));
     const auto &dx = xc->aval.dims, &dy = yc->aval.dims;
     if (!dx.empty() && !dy.empty()) {
       if (dx.size() != dy.size())
-        return fail(q + ": arrays must have same number of dimensions, got " + shape_text(dx) + ", " + shape_text(dy) + ".");
+        return fail(q + ": arrays must have same number of dimensions, got " + shape_text(dx) +
+                    ", " + shape_text(dy) + ".");
       for (std::size_t k = 0; k < dx.size(); ++k)
         if (dx[k] != dy[k] && dx[k] != 1 && dy[k] != 1)
-          return fail(q + " got incompatible shapes for broadcasting: " + shape_text(dx) + ", " + shape_text(dy) + ".");
+          return fail(q + " got incompatible shapes for broadcasting: " + shape_text(dx) + ", " +
+                      shape_text(dy) + ".");
     }
     const std::string& t = d.t;
     const bool bitwise = op == "and" || op == "or" || op == "xor" || op.compare(0, 5, "shift") == 0;
     if (bitwise && hj::is_float(t))
-      return fail(q + " does not accept dtype " + jax_dtype_name(t) + ". Accepted dtypes are subtypes of integer, bool.");
-    if (op.compare(0, 5, "shift") == 0 && t == "i1") return fail(q + " does not accept dtype bool. Accepted dtypes are subtypes of integer.");
+      return fail(q + " does not accept dtype " + jax_dtype_name(t) +
+                  ". Accepted dtypes are subtypes of integer, bool.");
+    if (op.compare(0, 5, "shift") == 0 && t == "i1")
+      return fail(q + " does not accept dtype bool. Accepted dtypes are subtypes of integer.");
     if ((op == "atan2" || op == "power") && !hj::is_float(t))
-      return fail(q + " does not accept dtype " + jax_dtype_name(t) + ". Accepted dtypes are subtypes of floating.");
-    if (t == "i1" && (op == "add" || op == "subtract" || op == "multiply" || op == "divide" || op == "remainder"))
+      return fail(q + " does not accept dtype " + jax_dtype_name(t) +
+                  ". Accepted dtypes are subtypes of floating.");
+    if (t == "i1" && (op == "add" || op == "subtract" || op == "multiply" || op == "divide" ||
+                      op == "remainder"))
       return fail(q + " does not accept dtype bool. Accepted dtypes are subtypes of number.");
     if (op.compare(0, 8, "compare ") == 0) return nary(op, {xc, yc}, "i1");
     return nary(op, {xc, yc});
@@ -1295,33 +1557,43 @@ struct Interp {
 
   // lax.reduce_sum / max / min / prod / and / or / xor(operand, axes): one reduce with the op's
   // identity of the operand's own dtype (no promotion).
-  Result<Ref> lax_reduce(const std::string& q, const std::string& kind, const Ref& x, std::vector<std::int64_t> axes) {
-    static const std::map<std::string, std::string> ops = {{"sum", "add"}, {"max", "maximum"}, {"min", "minimum"},
-                                                           {"prod", "multiply"}, {"and", "and"}, {"or", "or"}, {"xor", "xor"}};
+  Result<Ref> lax_reduce(const std::string& q, const std::string& kind, const Ref& x,
+                         std::vector<std::int64_t> axes) {
+    static const std::map<std::string, std::string> ops = {
+        {"sum", "add"}, {"max", "maximum"}, {"min", "minimum"}, {"prod", "multiply"},
+        {"and", "and"}, {"or", "or"},       {"xor", "xor"}};
     auto o = ops.find(kind);
-    if (o == ops.end()) return fail(q + " is not supported here; supported: " + supported_in("lax"));
+    if (o == ops.end())
+      return fail(q + " is not supported here; supported: " + supported_in("lax"));
     const std::string& t = x->aval.dtype;
     const std::string& op = o->second;
     if ((op == "and" || op == "or" || op == "xor") && hj::is_float(t))
-      return fail(q + " does not accept dtype " + jax_dtype_name(t) + ". Accepted dtypes are subtypes of integer, bool.");
+      return fail(q + " does not accept dtype " + jax_dtype_name(t) +
+                  ". Accepted dtypes are subtypes of integer, bool.");
     std::vector<std::int64_t> out;
     for (auto& a : axes) {
       if (a < 0 || a >= std::int64_t(x->aval.dims.size()))
-        return fail(q + ": axes " + shape_text(axes) + " out of range for an array of rank " + std::to_string(x->aval.dims.size()));
+        return fail(q + ": axes " + shape_text(axes) + " out of range for an array of rank " +
+                    std::to_string(x->aval.dims.size()));
     }
     std::vector<std::int64_t> sorted = axes;
     std::sort(sorted.begin(), sorted.end());
-    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return fail(q + ": duplicate value in axes: " + shape_text(axes));
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+      return fail(q + ": duplicate value in axes: " + shape_text(axes));
     for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d)
       if (std::find(axes.begin(), axes.end(), d) == axes.end()) out.push_back(x->aval.dims[d]);
     if (!tracing()) return Result<Ref>::success(new_array({out, t}, x->weak));
     UNWRAP(v, value_of(x));
     double init;
-    if (op == "and") init = t == "i1" ? 1 : -1;
-    else if (op == "or" || op == "xor") init = 0;
-    else init = reduce_identity(op, t);
+    if (op == "and")
+      init = t == "i1" ? 1 : -1;
+    else if (op == "or" || op == "xor")
+      init = 0;
+    else
+      init = reduce_identity(op, t);
     if (op == "and" && hj::is_unsigned(t)) init = std::ldexp(1.0, bits(t)) - 1;
-    return Result<Ref>::success(traced(em->reduce(v, em->constant(init, {{}, t}), op, axes), x->weak));
+    return Result<Ref>::success(
+        traced(em->reduce(v, em->constant(init, {{}, t}), op, axes), x->weak));
   }
 
   // lax.clamp(min, x, max): same dtypes; min and max scalar or x's shape; each broadcast, clamp.
@@ -1333,11 +1605,14 @@ struct Interp {
     UNWRAP(hi, convert(hi1, hi1->weak ? x->aval.dtype : hi1->aval.dtype, hi1->weak && x->weak));
     for (const Ref& b : {lo, hi}) {
       if (b->aval.dtype != x->aval.dtype)
-        return fail("lax.clamp requires arguments to have the same dtypes, got " + jax_dtype_name(lo->aval.dtype) + ", " +
-                    jax_dtype_name(x->aval.dtype) + ", " + jax_dtype_name(hi->aval.dtype) + ".");
+        return fail("lax.clamp requires arguments to have the same dtypes, got " +
+                    jax_dtype_name(lo->aval.dtype) + ", " + jax_dtype_name(x->aval.dtype) + ", " +
+                    jax_dtype_name(hi->aval.dtype) + ".");
       if (!b->aval.dims.empty() && b->aval.dims != x->aval.dims)
-        return fail(std::string("Arrays passed to clamp must have the same shape as the operand or be scalars, got operand shape ") +
-                    shape_text(x->aval.dims) + " and bound shape " + shape_text(b->aval.dims) + ".");
+        return fail(std::string("Arrays passed to clamp must have the same shape as the operand or "
+                                "be scalars, got operand shape ") +
+                    shape_text(x->aval.dims) + " and bound shape " + shape_text(b->aval.dims) +
+                    ".");
     }
     if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
     UNWRAP(vl, value_of(lo));
@@ -1355,12 +1630,14 @@ struct Interp {
     const std::size_t mid = cases.size() / 2;
     Ref pred = which;
     if (which->aval.dtype != "i1") {
-      UNWRAP(bound, full(which->aval.dims, double(offset + std::int64_t(mid)), which->aval.dtype, false));
+      UNWRAP(bound,
+             full(which->aval.dims, double(offset + std::int64_t(mid)), which->aval.dtype, false));
       UNWRAP(p, nary("compare LT", {which, bound}, "i1"));
       pred = p;
     }
     UNWRAP(lo, select_n(which, std::vector<Ref>(cases.begin(), cases.begin() + mid), offset));
-    UNWRAP(hi, select_n(which, std::vector<Ref>(cases.begin() + mid, cases.end()), offset + std::int64_t(mid)));
+    UNWRAP(hi, select_n(which, std::vector<Ref>(cases.begin() + mid, cases.end()),
+                        offset + std::int64_t(mid)));
     if (which->aval.dtype == "i1") return nary("select", {pred, hi, lo});
     return nary("select", {pred, lo, hi});
   }
@@ -1379,10 +1656,9 @@ struct Interp {
 
   // lax.padtype_to_pads: 'VALID' pads nothing; 'SAME' pads so the output is ceil(in / stride),
   // the odd element at the end.
-  Result<std::vector<std::pair<std::int64_t, std::int64_t>>> padding_arg(const std::string& q, const Ref& pad,
-                                                                         const std::vector<std::int64_t>& in,
-                                                                         const std::vector<std::int64_t>& window,
-                                                                         const std::vector<std::int64_t>& strides) {
+  Result<std::vector<std::pair<std::int64_t, std::int64_t>>> padding_arg(
+      const std::string& q, const Ref& pad, const std::vector<std::int64_t>& in,
+      const std::vector<std::int64_t>& window, const std::vector<std::int64_t>& strides) {
     using Pads = std::vector<std::pair<std::int64_t, std::int64_t>>;
     Pads out;
     if (pad->k == K::Str) {
@@ -1394,20 +1670,24 @@ struct Interp {
           continue;
         }
         const std::int64_t o = (in[d] + strides[d] - 1) / strides[d];
-        const std::int64_t total = std::max<std::int64_t>((o - 1) * strides[d] + window[d] - in[d], 0);
+        const std::int64_t total =
+            std::max<std::int64_t>((o - 1) * strides[d] + window[d] - in[d], 0);
         const std::int64_t lo = pad->s == "SAME" ? total / 2 : total - total / 2;
         out.push_back({lo, total - lo});
       }
       return Result<Pads>::success(out);
     }
-    if (pad->k != K::Tuple && pad->k != K::List) return fail(q + ": padding must be 'SAME', 'VALID' or a sequence of (low, high) pairs");
+    if (pad->k != K::Tuple && pad->k != K::List)
+      return fail(q + ": padding must be 'SAME', 'VALID' or a sequence of (low, high) pairs");
     for (auto& p : pad->items) {
-      if ((p->k != K::Tuple && p->k != K::List) || p->items.size() != 2 || p->items[0]->k != K::Int || p->items[1]->k != K::Int)
+      if ((p->k != K::Tuple && p->k != K::List) || p->items.size() != 2 ||
+          p->items[0]->k != K::Int || p->items[1]->k != K::Int)
         return fail(q + ": padding must be 'SAME', 'VALID' or a sequence of (low, high) int pairs");
       out.push_back({p->items[0]->i, p->items[1]->i});
     }
     if (out.size() != in.size())
-      return fail(q + ": padding has " + std::to_string(out.size()) + " pairs for an operand of rank " + std::to_string(in.size()));
+      return fail(q + ": padding has " + std::to_string(out.size()) +
+                  " pairs for an operand of rank " + std::to_string(in.size()));
     return Result<Pads>::success(out);
   }
 
@@ -1415,20 +1695,26 @@ struct Interp {
   // its own primitive (reduce_window_sum/max/min, init through a broadcast_in_dim); otherwise the
   // generic reduce_window (the init a constant).
   Result<Ref> reduce_window(const std::string& q, const Ref& x, const Ref& init0, const Ref& comp,
-                            const std::vector<std::int64_t>& window, const std::vector<std::int64_t>& strides0, const Ref& pad) {
-    static const std::map<std::string, std::string> ops = {{"lax.add", "add"}, {"lax.max", "maximum"},
-                                                           {"lax.min", "minimum"}, {"lax.mul", "multiply"}};
+                            const std::vector<std::int64_t>& window,
+                            const std::vector<std::int64_t>& strides0, const Ref& pad) {
+    static const std::map<std::string, std::string> ops = {{"lax.add", "add"},
+                                                           {"lax.max", "maximum"},
+                                                           {"lax.min", "minimum"},
+                                                           {"lax.mul", "multiply"}};
     if (comp->k != K::Builtin || !ops.count(comp->s))
-      return fail(q + ": computation must be lax.add, lax.max, lax.min or lax.mul here, got " + type_name(comp));
+      return fail(q + ": computation must be lax.add, lax.max, lax.min or lax.mul here, got " +
+                  type_name(comp));
     const std::string op = ops.at(comp->s);
     const std::size_t n = x->aval.dims.size();
     std::vector<std::int64_t> strides = strides0;
     if (window.size() != n || strides.size() != n)
-      return fail(q + ": window_dimensions and window_strides need " + std::to_string(n) + " entries (the operand's rank), got " +
-                  shape_text(window) + " and " + shape_text(strides));
+      return fail(q + ": window_dimensions and window_strides need " + std::to_string(n) +
+                  " entries (the operand's rank), got " + shape_text(window) + " and " +
+                  shape_text(strides));
     for (std::size_t d = 0; d < n; ++d)
       if (window[d] < 1 || strides[d] < 1)
-        return fail(q + ": window_dimensions and window_strides must be positive, got " + shape_text(window) + " and " + shape_text(strides));
+        return fail(q + ": window_dimensions and window_strides must be positive, got " +
+                    shape_text(window) + " and " + shape_text(strides));
     if (!is_pyscalar(init0) && !(init0->k == K::Array && init0->aval.dims.empty()))
       return fail(q + ": init_value must be a scalar, got " + type_name(init0));
     UNWRAP(pads, padding_arg(q, pad, x->aval.dims, window, strides));
@@ -1455,7 +1741,8 @@ struct Interp {
       UNWRAP(vi, value_of(ic));
       init = vi;
     }
-    return Result<Ref>::success(traced(em->reduce_window(v, init, op, window, strides, pads), x->weak));
+    return Result<Ref>::success(
+        traced(em->reduce_window(v, init, op, window, strides, pads), x->weak));
   }
 
   // x // y: jnp.floor_divide, jitted (a private @floor_divide; Python scalars are weakly typed
@@ -1469,7 +1756,10 @@ struct Interp {
       UNWRAP(xs, promote_args("floor_divide", {in[0], in[1]}, false));
       const Ref x1 = xs[0], x2 = xs[1];
       const std::string t = x1->aval.dtype;
-      if (t == "i1") return fail("floor_divide of bool arrays is not supported here; convert them with .astype(jnp.int32)");
+      if (t == "i1")
+        return fail(
+            "floor_divide of bool arrays is not supported here; convert them with "
+            ".astype(jnp.int32)");
       if (hj::is_unsigned(t)) return nary("divide", {x1, x2});
       if (!hj::is_float(t)) {
         UNWRAP(q, nary("divide", {x1, x2}));
@@ -1508,7 +1798,9 @@ struct Interp {
       const Ref x1 = xs[0];
       Ref x2 = xs[1];
       const std::string t = x1->aval.dtype;
-      if (t == "i1") return fail("remainder of bool arrays is not supported here; convert them with .astype(jnp.int32)");
+      if (t == "i1")
+        return fail(
+            "remainder of bool arrays is not supported here; convert them with .astype(jnp.int32)");
       const Ref zero = typed_literal(0, t);
       if (!hj::is_float(t)) {
         UNWRAP(eq, compare_fn("==", "EQ", x2, mk_int(0)));
@@ -1534,8 +1826,11 @@ struct Interp {
   Result<Ref> one_hot(const Ref& x0, const Ref& nc, const Ref& dtype_r, const Ref& axis_r) {
     const std::string q = "jax.nn.one_hot";
     UNWRAP(x, as_array(x0, q));
-    if (!nc || nc->k != K::Int) return fail(q + ": num_classes must be a Python int, got " + (nc ? type_name(nc) : std::string("nothing")));
-    if (nc->i < 0) return fail(q + ": num_classes must be nonnegative, got " + std::to_string(nc->i));
+    if (!nc || nc->k != K::Int)
+      return fail(q + ": num_classes must be a Python int, got " +
+                  (nc ? type_name(nc) : std::string("nothing")));
+    if (nc->i < 0)
+      return fail(q + ": num_classes must be nonnegative, got " + std::to_string(nc->i));
     std::string dtype = "f32";
     if (dtype_r && dtype_r->k != K::None) {
       UNWRAP(t, dtype_arg(dtype_r, q));
@@ -1546,7 +1841,8 @@ struct Interp {
       if (axis_r->k != K::Int) return fail(q + ": axis must be an int, got " + type_name(axis_r));
       axis = axis_r->i;
     }
-    if (hj::is_float(x->aval.dtype)) return fail(q + " here needs integer class indices, got " + aval_text(x));
+    if (hj::is_float(x->aval.dtype))
+      return fail(q + " here needs integer class indices, got " + aval_text(x));
     UNWRAP(pos, canonical_axis(axis, x->aval.dims.size() + 1));
     auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
       UNWRAP(lhs, expand_dims(in[0], {pos}));
@@ -1555,13 +1851,16 @@ struct Interp {
       UNWRAP(okshape, check_shape(rhs_shape, q));
       (void)okshape;
       Ref rhs;
-      if (!tracing()) rhs = new_array({rhs_shape, in[0]->aval.dtype}, false);
-      else rhs = traced(em->iota({rhs_shape, in[0]->aval.dtype}, pos), false);
+      if (!tracing())
+        rhs = new_array({rhs_shape, in[0]->aval.dtype}, false);
+      else
+        rhs = traced(em->iota({rhs_shape, in[0]->aval.dtype}, pos), false);
       UNWRAP(eq, compare_fn("==", "EQ", lhs, rhs));
       return convert(eq, dtype, false);
     };
     if (!tracing()) return body({x});
-    return call_jitted_private("_one_hot", {x}, body, std::to_string(nc->i) + dtype + std::to_string(pos));
+    return call_jitted_private("_one_hot", {x}, body,
+                               std::to_string(nc->i) + dtype + std::to_string(pos));
   }
 
   // jnp.einsum with one or two operands (jax/_src/numpy/einsum.py), after opt_einsum's
@@ -1580,7 +1879,8 @@ struct Interp {
     std::string pref;  // preferred_element_type, when given
     for (auto& [k, v] : a.kw) {
       if (k == "optimize") continue;  // one or two operands: one contraction whatever the path
-      if (k == "out" && v->k != K::None) return fail("The 'out' argument to jnp.einsum is not supported.");
+      if (k == "out" && v->k != K::None)
+        return fail("The 'out' argument to jnp.einsum is not supported.");
       if ((k == "precision" || k == "out") && v->k == K::None) continue;
       if (k == "preferred_element_type") {
         if (v->k == K::None) continue;
@@ -1592,12 +1892,15 @@ struct Interp {
     }
     if (a.pos.empty()) return fail(q + "() missing required argument 'subscripts'");
     if (a.pos[0]->k != K::Str)
-      return fail(q + " here needs a subscripts string first (the sublist form is not supported), got " + type_name(a.pos[0]));
+      return fail(
+          q + " here needs a subscripts string first (the sublist form is not supported), got " +
+          type_name(a.pos[0]));
     std::string spec;
     for (char c : a.pos[0]->s)
       if (c != ' ') spec += c;
     for (char c : spec) {
-      if (static_cast<unsigned char>(c) >= 0x80) return fail(q + ": subscripts here must be ASCII letters, got '" + a.pos[0]->s + "'");
+      if (static_cast<unsigned char>(c) >= 0x80)
+        return fail(q + ": subscripts here must be ASCII letters, got '" + a.pos[0]->s + "'");
       if (!std::strchr(".,->", c) && !std::isalpha(static_cast<unsigned char>(c)))
         return fail("Character " + std::string(1, c) + " is not a valid symbol.");
     }
@@ -1606,17 +1909,20 @@ struct Interp {
       UNWRAP(x, as_array(a.pos[i], q));
       xs.push_back(x);
     }
-    const std::string kCount = "Number of einsum subscripts must be equal to the number of operands.";
+    const std::string kCount =
+        "Number of einsum subscripts must be equal to the number of operands.";
     if (spec.find('-') != std::string::npos || spec.find('>') != std::string::npos) {
-      if (std::count(spec.begin(), spec.end(), '-') > 1 || std::count(spec.begin(), spec.end(), '>') > 1 ||
-          spec.find("->") == std::string::npos)
+      if (std::count(spec.begin(), spec.end(), '-') > 1 ||
+          std::count(spec.begin(), spec.end(), '>') > 1 || spec.find("->") == std::string::npos)
         return fail("Subscripts can only contain one '->'.");
     }
     auto split = [](const std::string& s) {
       std::vector<std::string> parts(1);
       for (char c : s) {
-        if (c == ',') parts.emplace_back();
-        else parts.back() += c;
+        if (c == ',')
+          parts.emplace_back();
+        else
+          parts.back() += c;
       }
       return parts;
     };
@@ -1654,22 +1960,29 @@ struct Interp {
       std::string inds;  // opt_einsum's gen_unused_symbols
       for (const char* s = kSymbols; *s && inds.size() < maxrank; ++s)
         if (used.find(*s) == std::string::npos) inds += *s;
-      if (inds.size() < maxrank) return fail(q + ": no letters left for the axes of '...' (" + std::to_string(maxrank) + " needed)");
+      if (inds.size() < maxrank)
+        return fail(q + ": no letters left for the axes of '...' (" + std::to_string(maxrank) +
+                    " needed)");
       std::int64_t longest = 0;
       for (std::size_t num = 0; num < subs.size(); ++num) {
         std::string& sub = subs[num];
         if (sub.find('.') == std::string::npos) continue;
-        if (std::count(sub.begin(), sub.end(), '.') != 3 || sub.find("...") == std::string::npos) return fail("Invalid Ellipses.");
+        if (std::count(sub.begin(), sub.end(), '.') != 3 || sub.find("...") == std::string::npos)
+          return fail("Invalid Ellipses.");
         const std::size_t rank = xs[num]->aval.dims.size();
-        const std::int64_t count = rank == 0 ? 0 : std::int64_t(rank) - std::int64_t(sub.size() - 3);
+        const std::int64_t count =
+            rank == 0 ? 0 : std::int64_t(rank) - std::int64_t(sub.size() - 3);
         longest = std::max(longest, count);
         if (count < 0) return fail("Ellipses lengths do not match.");
-        sub.replace(sub.find("..."), 3, count == 0 ? std::string() : inds.substr(inds.size() - std::size_t(count)));
+        sub.replace(sub.find("..."), 3,
+                    count == 0 ? std::string() : inds.substr(inds.size() - std::size_t(count)));
       }
       in_str = join(subs);
-      const std::string out_ellipse = longest == 0 ? std::string() : inds.substr(inds.size() - std::size_t(longest));
+      const std::string out_ellipse =
+          longest == 0 ? std::string() : inds.substr(inds.size() - std::size_t(longest));
       if (have_out) {
-        for (std::size_t p; (p = out.find("...")) != std::string::npos;) out.replace(p, 3, out_ellipse);
+        for (std::size_t p; (p = out.find("...")) != std::string::npos;)
+          out.replace(p, 3, out_ellipse);
       } else {
         out = out_ellipse;
         for (char c : find_output(in_str))
@@ -1680,27 +1993,34 @@ struct Interp {
     if (!have_out) out = find_output(in_str);
     for (char c : out) {
       if (std::count(out.begin(), out.end(), c) != 1)
-        return fail("Output character '" + std::string(1, c) + "' appeared more than once in the output.");
-      if (in_str.find(c) == std::string::npos) return fail("Output character '" + std::string(1, c) + "' did not appear in the input");
-      if (c == ',' || c == '.') return fail(q + ": '" + std::string(1, c) + "' in the output subscripts is not a label");
+        return fail("Output character '" + std::string(1, c) +
+                    "' appeared more than once in the output.");
+      if (in_str.find(c) == std::string::npos)
+        return fail("Output character '" + std::string(1, c) + "' did not appear in the input");
+      if (c == ',' || c == '.')
+        return fail(q + ": '" + std::string(1, c) + "' in the output subscripts is not a label");
     }
     const std::vector<std::string> terms = split(in_str);
     if (terms.size() != xs.size()) return fail(kCount);
-    if (xs.size() > 2) return fail(q + " here takes one or two operands, got " + std::to_string(xs.size()));
+    if (xs.size() > 2)
+      return fail(q + " here takes one or two operands, got " + std::to_string(xs.size()));
     // contract_path's size checks (its message: the size seen first, then this operand's).
     std::map<char, std::int64_t> size;
     for (std::size_t t = 0; t < xs.size(); ++t) {
       const auto& d = xs[t]->aval.dims;
       if (d.size() != terms[t].size())
-        return fail("Einstein sum subscript '" + terms[t] + "' does not contain the correct number of indices for operand " +
+        return fail("Einstein sum subscript '" + terms[t] +
+                    "' does not contain the correct number of indices for operand " +
                     std::to_string(t) + ".");
       for (std::size_t k = 0; k < d.size(); ++k) {
         const char c = terms[t][k];
         auto it = size.find(c);
-        if (it == size.end() || it->second == 1) size[c] = d[k];
+        if (it == size.end() || it->second == 1)
+          size[c] = d[k];
         else if (d[k] != 1 && d[k] != it->second)
-          return fail("Size of label '" + std::string(1, c) + "' for operand " + std::to_string(t) + " (" + std::to_string(it->second) +
-                      ") does not match previous terms (" + std::to_string(d[k]) + ").");
+          return fail("Size of label '" + std::string(1, c) + "' for operand " + std::to_string(t) +
+                      " (" + std::to_string(it->second) + ") does not match previous terms (" +
+                      std::to_string(d[k]) + ").");
       }
     }
     // _einsum: preferred_element_type is the operands' result type (weak only when all are).
@@ -1712,8 +2032,8 @@ struct Interp {
     if (!pref.empty()) {
       for (auto& x : xs)
         if (hj::is_float(x->aval.dtype) && !hj::is_float(P))
-          return fail(q + ": preferred_element_type " + jax_dtype_name(P) + " for " + jax_dtype_name(x->aval.dtype) +
-                      " operands is not supported here");
+          return fail(q + ": preferred_element_type " + jax_dtype_name(P) + " for " +
+                      jax_dtype_name(x->aval.dtype) + " operands is not supported here");
     }
     std::string contracted;  // sorted: the labels of the inputs not in the output
     for (auto& [c, n] : size)
@@ -1728,9 +2048,12 @@ struct Interp {
     auto counter = [](const std::string& names) {
       std::vector<std::pair<char, int>> counts;
       for (char c : names) {
-        auto it = std::find_if(counts.begin(), counts.end(), [&](const std::pair<char, int>& p) { return p.first == c; });
-        if (it == counts.end()) counts.push_back({c, 1});
-        else ++it->second;
+        auto it = std::find_if(counts.begin(), counts.end(),
+                               [&](const std::pair<char, int>& p) { return p.first == c; });
+        if (it == counts.end())
+          counts.push_back({c, 1});
+        else
+          ++it->second;
       }
       return counts;
     };
@@ -1761,12 +2084,14 @@ struct Interp {
     };
     // lax._delta(bool, shape, axes): uint32 iotas over the repeated axes, neighbours compared EQ,
     // and-ed, broadcast to the operand's shape (no op when it is already that shape).
-    auto delta = [&](const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& axes) -> Result<Ref> {
+    auto delta = [&](const std::vector<std::int64_t>& shape,
+                     const std::vector<std::int64_t>& axes) -> Result<Ref> {
       std::vector<std::int64_t> base;
       for (auto ax : axes) base.push_back(shape[ax]);
       std::vector<Ref> iotas;
       for (std::size_t i = 0; i < base.size(); ++i)
-        iotas.push_back(tracing() ? traced(em->iota({base, "ui32"}, std::int64_t(i)), false) : new_array({base, "ui32"}, false));
+        iotas.push_back(tracing() ? traced(em->iota({base, "ui32"}, std::int64_t(i)), false)
+                                  : new_array({base, "ui32"}, false));
       std::vector<Ref> eyes;
       for (std::size_t i = 0; i + 1 < iotas.size(); ++i) {
         UNWRAP(e, nary("compare EQ", {iotas[i], iotas[i + 1]}, "i1"));
@@ -1780,7 +2105,8 @@ struct Interp {
       if (base == shape) return Result<Ref>::success(r);
       return broadcast_in_dim(r, shape, axes);
     };
-    auto sum_repeats = [&](Ref& x, std::string& names, const std::vector<std::pair<char, int>>& counts,
+    auto sum_repeats = [&](Ref& x, std::string& names,
+                           const std::vector<std::pair<char, int>>& counts,
                            const std::string& keep) -> Result<bool> {
       for (auto& [c, n] : counts) {
         if (n < 2) continue;
@@ -1820,7 +2146,8 @@ struct Interp {
     } else {
       Ref lhs = xs[1], rhs = xs[0];
       std::string ln = terms[1], rn = terms[0];
-      auto filter_singletons = [&](Ref& x, std::string& nm, const std::vector<std::int64_t>& other, const std::string& other_names) -> Result<bool> {
+      auto filter_singletons = [&](Ref& x, std::string& nm, const std::vector<std::int64_t>& other,
+                                   const std::string& other_names) -> Result<bool> {
         std::vector<std::int64_t> shape;
         std::string kept;
         for (std::size_t i = 0; i < nm.size(); ++i) {
@@ -1855,17 +2182,20 @@ struct Interp {
       for (char c : out)
         if (ln.find(c) != std::string::npos && rn.find(c) != std::string::npos) batch += c;
       std::vector<std::int64_t> lb, rb, lc, rc;
-      for (char c : batch) lb.push_back(std::int64_t(ln.find(c))), rb.push_back(std::int64_t(rn.find(c)));
+      for (char c : batch)
+        lb.push_back(std::int64_t(ln.find(c))), rb.push_back(std::int64_t(rn.find(c)));
       for (char c : cnames) {
         if (ln.find(c) == std::string::npos || rn.find(c) == std::string::npos)
-          return fail(q + ": label '" + std::string(1, c) + "' is contracted but not in both operands after the reductions");
+          return fail(q + ": label '" + std::string(1, c) +
+                      "' is contracted but not in both operands after the reductions");
         lc.push_back(std::int64_t(ln.find(c))), rc.push_back(std::int64_t(rn.find(c)));
       }
       const std::string deleted = batch + cnames;
       const std::string rem_l = remove_chars(ln, deleted), rem_r = remove_chars(rn, deleted);
       // lax.dot_general's CPU lowering: operands of two dtypes are both converted to the result's.
-      auto dot = [&](Ref x, Ref y, const std::vector<std::int64_t>& xc, const std::vector<std::int64_t>& yc,
-                     const std::vector<std::int64_t>& xb, const std::vector<std::int64_t>& yb) -> Result<Ref> {
+      auto dot = [&](Ref x, Ref y, const std::vector<std::int64_t>& xc,
+                     const std::vector<std::int64_t>& yc, const std::vector<std::int64_t>& xb,
+                     const std::vector<std::int64_t>& yb) -> Result<Ref> {
         if (x->aval.dtype != y->aval.dtype) {
           for (Ref* z : {&x, &y}) {
             if (!tracing()) {
@@ -1903,11 +2233,15 @@ struct Interp {
   Result<Ref> eye(const std::string& q, const Args& a) {
     Ref n_r = a.get(0, "N"), m_r = a.get(1, "M"), k_r = a.get(2, "k"), d_r = a.get(3, "dtype");
     if (!n_r) return fail(q + "() missing required argument 'N'");
-    if (a.pos.size() > 4) return fail(q + "() takes from 1 to 4 positional arguments but " + std::to_string(a.pos.size()) + " were given");
+    if (a.pos.size() > 4)
+      return fail(q + "() takes from 1 to 4 positional arguments but " +
+                  std::to_string(a.pos.size()) + " were given");
     for (auto& [k, v] : a.kw)
-      if (k != "N" && k != "M" && k != "k" && k != "dtype") return fail(q + "() got an unexpected keyword argument '" + k + "'");
+      if (k != "N" && k != "M" && k != "k" && k != "dtype")
+        return fail(q + "() got an unexpected keyword argument '" + k + "'");
     auto dim = [&](const Ref& r, const char* what) -> Result<std::int64_t> {
-      if (r->k != K::Int && r->k != K::Bool) return fail(q + ": " + what + " must be an int, got " + type_name(r));
+      if (r->k != K::Int && r->k != K::Bool)
+        return fail(q + ": " + what + " must be an int, got " + type_name(r));
       return Result<std::int64_t>::success(r->k == K::Bool ? std::int64_t(r->b) : r->i);
     };
     UNWRAP(n, dim(n_r, "N"));
@@ -1921,10 +2255,12 @@ struct Interp {
                   (m_r && m_r->k != K::None ? std::to_string(m) : std::string("None")));
     std::int64_t k = 0;
     if (k_r && k_r->k != K::None) {
-      if (k_r->k != K::Int && k_r->k != K::Bool) return fail("k must be a scalar integer; got " + type_name(k_r));
+      if (k_r->k != K::Int && k_r->k != K::Bool)
+        return fail("k must be a scalar integer; got " + type_name(k_r));
       k = k_r->k == K::Bool ? std::int64_t(k_r->b) : k_r->i;
     }
-    k = std::max<std::int64_t>(INT32_MIN, std::min<std::int64_t>(INT32_MAX, k));  // lax._clip_int_to_valid_range
+    k = std::max<std::int64_t>(
+        INT32_MIN, std::min<std::int64_t>(INT32_MAX, k));  // lax._clip_int_to_valid_range
     std::string dtype = "f32";
     if (d_r && d_r->k != K::None) {
       UNWRAP(t, dtype_arg(d_r, q));
@@ -1944,15 +2280,16 @@ struct Interp {
   // lax.conv_general_dilated: dimension numbers as specs ('NCHW', 'OIHW', 'NCHW' by default, any
   // letters JAX accepts) ordered as lax.conv_general_permutations orders them (spatial dims in
   // the rhs spec's order), 'SAME'/'VALID' padding over the dilated window, one convolution.
-  Result<Ref> conv(const std::string& q, const Ref& lhs, const Ref& rhs, const std::vector<std::int64_t>& strides0, const Ref& pad,
-                   const Ref& ld, const Ref& rd, const Ref& dn) {
+  Result<Ref> conv(const std::string& q, const Ref& lhs, const Ref& rhs,
+                   const std::vector<std::int64_t>& strides0, const Ref& pad, const Ref& ld,
+                   const Ref& rd, const Ref& dn) {
     const std::size_t n = lhs->aval.dims.size();
     if (n < 3 || rhs->aval.dims.size() != n)
-      return fail(q + ": lhs and rhs must have the same rank, at least 3, got " + shape_text(lhs->aval.dims) + " and " +
-                  shape_text(rhs->aval.dims));
+      return fail(q + ": lhs and rhs must have the same rank, at least 3, got " +
+                  shape_text(lhs->aval.dims) + " and " + shape_text(rhs->aval.dims));
     if (lhs->aval.dtype != rhs->aval.dtype)
-      return fail(q + " requires arguments to have the same dtypes, got " + jax_dtype_name(lhs->aval.dtype) + ", " +
-                  jax_dtype_name(rhs->aval.dtype) + ".");
+      return fail(q + " requires arguments to have the same dtypes, got " +
+                  jax_dtype_name(lhs->aval.dtype) + ", " + jax_dtype_name(rhs->aval.dtype) + ".");
     const std::size_t ns = n - 2;
     std::string specs[3];
     if (!dn || dn->k == K::None) {
@@ -1960,10 +2297,13 @@ struct Interp {
       specs[0] = "NC" + sp, specs[1] = "OI" + sp, specs[2] = "NC" + sp;
     } else {
       if ((dn->k != K::Tuple && dn->k != K::List) || dn->items.size() != 3)
-        return fail(q + ": dimension_numbers must be None or a tuple of three strings such as ('NHWC', 'HWIO', 'NHWC')");
+        return fail(q +
+                    ": dimension_numbers must be None or a tuple of three strings such as ('NHWC', "
+                    "'HWIO', 'NHWC')");
       for (int k = 0; k < 3; ++k) {
         if (dn->items[k]->k != K::Str || dn->items[k]->s.size() != n)
-          return fail(q + ": dimension_numbers must be three strings of length " + std::to_string(n) + " (the rank)");
+          return fail(q + ": dimension_numbers must be three strings of length " +
+                      std::to_string(n) + " (the rank)");
         specs[k] = dn->items[k]->s;
         std::string sorted = specs[k];
         std::sort(sorted.begin(), sorted.end());
@@ -1978,7 +2318,8 @@ struct Interp {
       const std::string& s = specs[k];
       const auto a = s.find(pairs[k][0]), b = s.find(pairs[k][1]);
       if (a == std::string::npos || b == std::string::npos)
-        return fail(q + ": dimension_numbers spec '" + s + "' must contain " + pairs[k][0] + " and " + pairs[k][1]);
+        return fail(q + ": dimension_numbers spec '" + s + "' must contain " + pairs[k][0] +
+                    " and " + pairs[k][1]);
       perm[k] = {std::int64_t(a), std::int64_t(b)};
       std::vector<std::int64_t> spatial;
       for (std::size_t i = 0; i < s.size(); ++i)
@@ -1986,8 +2327,11 @@ struct Interp {
       if (k != 1) {
         for (auto i : spatial)
           if (specs[1].find(s[i]) == std::string::npos)
-            return fail(q + ": the spatial dimension '" + std::string(1, s[i]) + "' of '" + s + "' is not in the rhs spec '" + specs[1] + "'");
-        std::sort(spatial.begin(), spatial.end(), [&](std::int64_t x, std::int64_t y) { return specs[1].find(s[x]) < specs[1].find(s[y]); });
+            return fail(q + ": the spatial dimension '" + std::string(1, s[i]) + "' of '" + s +
+                        "' is not in the rhs spec '" + specs[1] + "'");
+        std::sort(spatial.begin(), spatial.end(), [&](std::int64_t x, std::int64_t y) {
+          return specs[1].find(s[x]) < specs[1].find(s[y]);
+        });
       }
       perm[k].insert(perm[k].end(), spatial.begin(), spatial.end());
     }
@@ -2002,15 +2346,19 @@ struct Interp {
     };
     const std::string dims_text = labels(0, "bf") + "x" + labels(1, "oi") + "->" + labels(2, "bf");
     auto ints = [&](const Ref& r, const char* what) -> Result<std::vector<std::int64_t>> {
-      if (!r || r->k == K::None) return Result<std::vector<std::int64_t>>::success(std::vector<std::int64_t>(ns, 1));
+      if (!r || r->k == K::None)
+        return Result<std::vector<std::int64_t>>::success(std::vector<std::int64_t>(ns, 1));
       UNWRAP(v, int_list(r, q + ": " + what));
-      if (v.size() != ns) return fail(q + ": " + what + " needs " + std::to_string(ns) + " entries, got " + shape_text(v));
+      if (v.size() != ns)
+        return fail(q + ": " + what + " needs " + std::to_string(ns) + " entries, got " +
+                    shape_text(v));
       for (auto x : v)
         if (x < 1) return fail(q + ": " + what + " must be positive, got " + shape_text(v));
       return Result<std::vector<std::int64_t>>::success(v);
     };
     if (strides0.size() != ns)
-      return fail(q + ": window_strides needs " + std::to_string(ns) + " entries, got " + shape_text(strides0));
+      return fail(q + ": window_strides needs " + std::to_string(ns) + " entries, got " +
+                  shape_text(strides0));
     for (auto x : strides0)
       if (x < 1) return fail(q + ": window_strides must be positive, got " + shape_text(strides0));
     UNWRAP(lhs_dil, ints(ld, "lhs_dilation"));
@@ -2018,11 +2366,15 @@ struct Interp {
     const auto& L = lhs->aval.dims;
     const auto& R = rhs->aval.dims;
     if (L[perm[0][1]] != R[perm[1][1]])
-      return fail("conv_general_dilated lhs feature dimension size divided by feature_group_count must equal the rhs input feature "
-                  "dimension size, but " + std::to_string(L[perm[0][1]]) + " // 1 != " + std::to_string(R[perm[1][1]]) + ".");
+      return fail(
+          "conv_general_dilated lhs feature dimension size divided by feature_group_count must "
+          "equal the rhs input feature "
+          "dimension size, but " +
+          std::to_string(L[perm[0][1]]) + " // 1 != " + std::to_string(R[perm[1][1]]) + ".");
     std::vector<std::int64_t> in_sp, win_sp;
     for (std::size_t s = 0; s < ns; ++s)
-      if (R[perm[1][2 + s]] < 1) return fail(q + ": the rhs window must not be empty, got rhs shape " + shape_text(R));
+      if (R[perm[1][2 + s]] < 1)
+        return fail(q + ": the rhs window must not be empty, got rhs shape " + shape_text(R));
     for (std::size_t s = 0; s < ns; ++s) {
       in_sp.push_back(L[perm[0][2 + s]]);
       win_sp.push_back((R[perm[1][2 + s]] - 1) * rhs_dil[s] + 1);
@@ -2033,7 +2385,8 @@ struct Interp {
     out[perm[2][0]] = L[perm[0][0]];
     out[perm[2][1]] = R[perm[1][0]];
     for (std::size_t s = 0; s < ns; ++s) {
-      const std::int64_t padded = (in_sp[s] == 0 ? 0 : (in_sp[s] - 1) * lhs_dil[s] + 1) + pads[s].first + pads[s].second;
+      const std::int64_t padded =
+          (in_sp[s] == 0 ? 0 : (in_sp[s] - 1) * lhs_dil[s] + 1) + pads[s].first + pads[s].second;
       out[perm[2][2 + s]] = padded < win_sp[s] ? 0 : (padded - win_sp[s]) / strides0[s] + 1;
     }
     UNWRAP(okshape, check_shape(out, q));
@@ -2042,7 +2395,8 @@ struct Interp {
     if (!tracing()) return Result<Ref>::success(new_array(av, false));
     UNWRAP(vl, value_of(lhs));
     UNWRAP(vr, value_of(rhs));
-    return Result<Ref>::success(traced(em->convolution(vl, vr, dims_text, av, strides0, pads, lhs_dil, rhs_dil), false));
+    return Result<Ref>::success(
+        traced(em->convolution(vl, vr, dims_text, av, strides0, pads, lhs_dil, rhs_dil), false));
   }
 
   // lax.rev(operand, dimensions): one stablehlo.reverse (no op for no dimensions).
@@ -2050,8 +2404,10 @@ struct Interp {
     std::vector<std::int64_t> seen;
     for (auto d : dims) {
       if (d < 0 || d >= std::int64_t(x->aval.dims.size()))
-        return fail("rev dimensions " + shape_text(dims) + " out of range for an array of rank " + std::to_string(x->aval.dims.size()));
-      if (std::find(seen.begin(), seen.end(), d) != seen.end()) return fail("rev dimensions must be unique, got " + shape_text(dims));
+        return fail("rev dimensions " + shape_text(dims) + " out of range for an array of rank " +
+                    std::to_string(x->aval.dims.size()));
+      if (std::find(seen.begin(), seen.end(), d) != seen.end())
+        return fail("rev dimensions must be unique, got " + shape_text(dims));
       seen.push_back(d);
     }
     if (dims.empty()) return Result<Ref>::success(x);
@@ -2061,7 +2417,8 @@ struct Interp {
   }
 
   // lax.full(shape, value, dtype): a constant broadcast to the shape.
-  Result<Ref> full(const std::vector<std::int64_t>& shape, double value, const std::string& dtype, bool weak) {
+  Result<Ref> full(const std::vector<std::int64_t>& shape, double value, const std::string& dtype,
+                   bool weak) {
     UNWRAP(okshape, check_shape(shape, "full"));
     (void)okshape;
     const std::string t = canonical(dtype);
@@ -2095,8 +2452,11 @@ struct Interp {
   Result<hj::Value> capture(const Ref& a) {
     Capture& c = captures.back();
     for (std::size_t k = 0; k < c.refs.size(); ++k)
-      if (c.refs[k]->fn == a->fn && c.refs[k]->v.id == a->v.id) return Result<hj::Value>::success(c.vals[k]);
-    if (c.final) return fail("lax.fori_loop: body_fun read an array the first trace did not (not supported here)");
+      if (c.refs[k]->fn == a->fn && c.refs[k]->v.id == a->v.id)
+        return Result<hj::Value>::success(c.vals[k]);
+    if (c.final)
+      return fail(
+          "lax.fori_loop: body_fun read an array the first trace did not (not supported here)");
     c.refs.push_back(a);
     hj::Value z = em->constant(0, {{}, a->aval.dtype});
     if (!a->aval.dims.empty()) z = em->broadcast_in_dim(z, a->aval.dims, {});
@@ -2132,20 +2492,25 @@ struct Interp {
   // (the carry is (i, x): x's path is loop_carry[1]).
   std::string structure_diff(const Ref& a, const Ref& b, const std::string& path) {
     auto kind = [](const Ref& r) {
-      return r->k == K::Tuple ? std::string("a tuple") : r->k == K::List ? std::string("a list") : r->k == K::None ? std::string("None")
-                                                                                                            : std::string("an array");
+      return r->k == K::Tuple  ? std::string("a tuple")
+             : r->k == K::List ? std::string("a list")
+             : r->k == K::None ? std::string("None")
+                               : std::string("an array");
     };
     const bool ca = a->k == K::Tuple || a->k == K::List, cb = b->k == K::Tuple || b->k == K::List;
     if (kind(a) != kind(b) && (ca || cb || a->k == K::None || b->k == K::None))
-      return "the input carry component " + path + " is " + kind(a) + " but the corresponding component of the carry output is " +
-             kind(b) + ", so their Python types differ";
+      return "the input carry component " + path + " is " + kind(a) +
+             " but the corresponding component of the carry output is " + kind(b) +
+             ", so their Python types differ";
     if (ca && a->items.size() != b->items.size())
-      return "the input carry component " + path + " is " + kind(a) + " of length " + std::to_string(a->items.size()) +
-             " but the corresponding component of the carry output is " + kind(b) + " of length " + std::to_string(b->items.size()) +
-             ", so the lengths do not match";
+      return "the input carry component " + path + " is " + kind(a) + " of length " +
+             std::to_string(a->items.size()) +
+             " but the corresponding component of the carry output is " + kind(b) + " of length " +
+             std::to_string(b->items.size()) + ", so the lengths do not match";
     if (ca)
       for (std::size_t k = 0; k < a->items.size(); ++k) {
-        std::string d = structure_diff(a->items[k], b->items[k], path + "[" + std::to_string(k) + "]");
+        std::string d =
+            structure_diff(a->items[k], b->items[k], path + "[" + std::to_string(k) + "]");
         if (!d.empty()) return d;
       }
     return "";
@@ -2154,7 +2519,8 @@ struct Interp {
     if (x->k == K::Tuple || x->k == K::List) {
       std::vector<std::string> out;
       for (std::size_t k = 0; k < x->items.size(); ++k)
-        for (auto& p : leaf_paths(x->items[k], path + "[" + std::to_string(k) + "]")) out.push_back(p);
+        for (auto& p : leaf_paths(x->items[k], path + "[" + std::to_string(k) + "]"))
+          out.push_back(p);
       return out;
     }
     if (x->k == K::None) return {};
@@ -2169,21 +2535,25 @@ struct Interp {
   // leaves whose output type differs are converted first (_promote_weak_typed_inputs).
   Result<Ref> fori_loop(const Args& a) {
     const std::string q = "lax.fori_loop";
-    const int at_line = line, at_col = col;  // errors about the carry point at the call, as JAX's do
-    Ref lo_r = a.get(0, "lower"), hi_r = a.get(1, "upper"), body_r = a.get(2, "body_fun"), init_r = a.get(3, "init_val");
+    const int at_line = line,
+              at_col = col;  // errors about the carry point at the call, as JAX's do
+    Ref lo_r = a.get(0, "lower"), hi_r = a.get(1, "upper"), body_r = a.get(2, "body_fun"),
+        init_r = a.get(3, "init_val");
     for (auto& [k, v] : a.kw) {
       if (k == "unroll" && (v->k == K::None || (v->k == K::Bool && !v->b))) continue;
       if (k != "lower" && k != "upper" && k != "body_fun" && k != "init_val")
         return fail(q + ": the keyword argument '" + k + "' is not supported here");
     }
-    if (!lo_r || !hi_r || !body_r || !init_r) return fail(q + "() missing required arguments: lower, upper, body_fun and init_val");
+    if (!lo_r || !hi_r || !body_r || !init_r)
+      return fail(q + "() missing required arguments: lower, upper, body_fun and init_val");
     if (body_r->k != K::Func) return fail("lax.fori_loop: body_fun argument should be callable.");
     for (const Ref& b : {lo_r, hi_r})
       if (b->k != K::Int)
         return fail(q + " here needs Python int bounds (JAX's scan form), got " + type_name(b) +
                     "; bounds from traced values (a while_loop) are not supported here");
     for (const Ref& b : {lo_r, hi_r})
-      if (b->i < INT32_MIN || b->i > INT32_MAX) return fail(q + ": the bound " + std::to_string(b->i) + " does not fit in int32");
+      if (b->i < INT32_MIN || b->i > INT32_MAX)
+        return fail(q + ": the bound " + std::to_string(b->i) + " does not fit in int32");
     if (!tracing()) return fail(q + " outside the traced function is not supported here");
     const std::int64_t lower = lo_r->i, length = std::max<std::int64_t>(0, hi_r->i - lo_r->i);
     std::vector<Ref> init;
@@ -2199,7 +2569,8 @@ struct Interp {
       bool i_used = true;
       std::vector<Ref> consts;
     };
-    auto trace = [&](const std::vector<Ref>& carry, bool with_i, const std::vector<Ref>* consts) -> Result<Trace> {
+    auto trace = [&](const std::vector<Ref>& carry, bool with_i,
+                     const std::vector<Ref>* consts) -> Result<Trace> {
       std::vector<hj::Aval> types;
       if (consts)
         for (auto& c : *consts) types.push_back(c->aval);
@@ -2222,7 +2593,8 @@ struct Interp {
         fn_stack.pop_back();
       };
       std::vector<Ref> xs;
-      for (std::size_t k = 0; k < carry.size(); ++k) xs.push_back(traced(hj::Value{int(nc + (with_i ? 1 : 0) + k)}, carry[k]->weak));
+      for (std::size_t k = 0; k < carry.size(); ++k)
+        xs.push_back(traced(hj::Value{int(nc + (with_i ? 1 : 0) + k)}, carry[k]->weak));
       std::size_t at = 0;
       Ref x = unflatten(init_r, xs, at);
       Ref i = with_i ? traced(hj::Value{int(nc)}, true) : literal(mk_int(lower), "i32");
@@ -2240,9 +2612,13 @@ struct Interp {
         done();
         std::string d = diff;
         d[0] = char(std::toupper(static_cast<unsigned char>(d[0])));
-        return fail_at("scan body function carry input and carry output must have the same pytree structure, but they differ: " + d +
-                       ". Revise the function so that the carry output has the same pytree structure as the carry input.",
-                       at_line, at_col);
+        return fail_at(
+            "scan body function carry input and carry output must have the same pytree structure, "
+            "but they differ: " +
+                d +
+                ". Revise the function so that the carry output has the same pytree structure as "
+                "the carry input.",
+            at_line, at_col);
       }
       auto fl = flatten(t.out_tree, t.out, q);
       if (!fl) return done(), Fail{fl.error_info()};
@@ -2281,11 +2657,14 @@ struct Interp {
       probe = t.value();
       probe.i_used = em->reads_of_arg(probe.fn, 0) > 1;  // beyond i + 1: else jit's DCE drops i
       discard();
-      // Weakly typed init leaves whose type differs from the output's are converted, then traced again.
+      // Weakly typed init leaves whose type differs from the output's are converted, then traced
+      // again.
       bool changed = false;
       for (std::size_t k = 0; k < carry.size(); ++k) {
         const Ref& o = probe.out[k];
-        if (carry[k]->weak && (carry[k]->aval.dtype != o->aval.dtype || carry[k]->aval.dims != o->aval.dims) && pass == 0) {
+        if (carry[k]->weak &&
+            (carry[k]->aval.dtype != o->aval.dtype || carry[k]->aval.dims != o->aval.dims) &&
+            pass == 0) {
           const DT d = promote2(dt_of(carry[k]), DT{o->aval.dtype, o->weak});
           if (d.t != carry[k]->aval.dtype) {
             UNWRAP(c, convert(carry[k], d.t, false));
@@ -2299,23 +2678,32 @@ struct Interp {
       const auto paths = leaf_paths(init_r, "loop_carry[1]");
       for (std::size_t k = 0; k < carry.size(); ++k) {
         const Ref& o = probe.out[k];
-        const bool dt = carry[k]->aval.dtype != o->aval.dtype, sh = carry[k]->aval.dims != o->aval.dims;
+        const bool dt = carry[k]->aval.dtype != o->aval.dtype,
+                   sh = carry[k]->aval.dims != o->aval.dims;
         if (!dt && !sh) continue;
-        diffs.push_back("the input carry component " + paths[k] + " has type " + aval_text(carry[k]) +
-                        " but the corresponding output carry component has type " + aval_text(o) + ", so " +
-                        (dt ? "the dtypes do not match" : "") + (dt && sh ? " and also " : "") + (sh ? "the shapes do not match" : ""));
+        diffs.push_back("the input carry component " + paths[k] + " has type " +
+                        aval_text(carry[k]) +
+                        " but the corresponding output carry component has type " + aval_text(o) +
+                        ", so " + (dt ? "the dtypes do not match" : "") +
+                        (dt && sh ? " and also " : "") + (sh ? "the shapes do not match" : ""));
       }
       if (!diffs.empty()) {
         std::string m;
         for (std::size_t k = 0; k < diffs.size(); ++k) m += (k ? "; " : "") + diffs[k];
         m[0] = char(std::toupper(static_cast<unsigned char>(m[0])));
-        return fail_at("scan body function carry input and carry output must have equal types (e.g. shapes and dtypes of arrays), "
-                       "but they differ: " + m + ". Revise the function so that all output types (e.g. shapes and dtypes) match the "
-                       "corresponding input types.", at_line, at_col);
+        return fail_at(
+            "scan body function carry input and carry output must have equal types (e.g. shapes "
+            "and dtypes of arrays), "
+            "but they differ: " +
+                m +
+                ". Revise the function so that all output types (e.g. shapes and dtypes) match the "
+                "corresponding input types.",
+            at_line, at_col);
       }
       break;
     }
-    if (length == 0) {  // _scan_impl makes no while for no trips: the (converted) init is the result
+    if (length ==
+        0) {  // _scan_impl makes no while for no trips: the (converted) init is the result
       std::size_t at = 0;
       return Result<Ref>::success(unflatten(init_r, carry, at));
     }
@@ -2369,7 +2757,8 @@ struct Interp {
       if (!key.empty()) private_cache[cache_key] = f;
       fn_stack.push_back(f);
       std::vector<Ref> inner;
-      for (std::size_t k = 0; k < types.size(); ++k) inner.push_back(traced(hj::Value{int(k)}, weak[k]));
+      for (std::size_t k = 0; k < types.size(); ++k)
+        inner.push_back(traced(hj::Value{int(k)}, weak[k]));
       auto r = body(inner);
       if (!r) {
         fn_stack.pop_back();
@@ -2392,8 +2781,11 @@ struct Interp {
       auto it = dtype_names().find(r->s == "bool" ? "bool_" : r->s);
       if (it != dtype_names().end()) return Result<std::string>::success(it->second);
     }
-    if (r->k == K::Builtin && (r->s == "builtins.float" || r->s == "builtins.int" || r->s == "builtins.bool"))
-      return Result<std::string>::success(r->s == "builtins.float" ? "f32" : r->s == "builtins.int" ? "i32" : "i1");
+    if (r->k == K::Builtin &&
+        (r->s == "builtins.float" || r->s == "builtins.int" || r->s == "builtins.bool"))
+      return Result<std::string>::success(r->s == "builtins.float" ? "f32"
+                                          : r->s == "builtins.int" ? "i32"
+                                                                   : "i1");
     return fail(fn + ": dtype must be a dtype such as jnp.float32, got " + type_name(r));
   }
 
@@ -2410,7 +2802,8 @@ struct Interp {
     if (mod == "builtins") {
       if (fn == "len") {
         UNWRAP(x, need(0, "obj"));
-        if (x->k == K::Tuple || x->k == K::List) return Result<Ref>::success(mk_int(std::int64_t(x->items.size())));
+        if (x->k == K::Tuple || x->k == K::List)
+          return Result<Ref>::success(mk_int(std::int64_t(x->items.size())));
         if (x->k == K::Str) return Result<Ref>::success(mk_int(std::int64_t(x->s.size())));
         if (x->k == K::Array) {
           if (x->aval.dims.empty()) return fail("len() of unsized object");
@@ -2421,33 +2814,43 @@ struct Interp {
       if (fn == "range") {
         std::int64_t lo = 0, hi = 0, st = 1;
         for (auto& p : a.pos)
-          if (p->k != K::Int) return fail("range() arguments must be integers, got " + type_name(p));
-        if (a.pos.size() == 1) hi = a.pos[0]->i;
-        else if (a.pos.size() >= 2) lo = a.pos[0]->i, hi = a.pos[1]->i;
+          if (p->k != K::Int)
+            return fail("range() arguments must be integers, got " + type_name(p));
+        if (a.pos.size() == 1)
+          hi = a.pos[0]->i;
+        else if (a.pos.size() >= 2)
+          lo = a.pos[0]->i, hi = a.pos[1]->i;
         if (a.pos.size() == 3) st = a.pos[2]->i;
-        if (a.pos.empty() || a.pos.size() > 3) return fail("range expected 1 to 3 arguments, got " + std::to_string(a.pos.size()));
+        if (a.pos.empty() || a.pos.size() > 3)
+          return fail("range expected 1 to 3 arguments, got " + std::to_string(a.pos.size()));
         if (st == 0) return fail("range() arg 3 must not be zero");
         std::vector<Ref> items;
         for (std::int64_t v = lo; st > 0 ? v < hi : v > hi; v += st) {
-          if (items.size() >= 1000000) return fail("range() of more than 1000000 items is not supported here");
+          if (items.size() >= 1000000)
+            return fail("range() of more than 1000000 items is not supported here");
           items.push_back(mk_int(v));
         }
         return Result<Ref>::success(mk_tuple(std::move(items), K::List));
       }
       if (fn == "int" || fn == "float" || fn == "bool") {
         Ref x = arg(0, "x");
-        if (!x) return Result<Ref>::success(fn == "float" ? mk_float(0) : fn == "int" ? mk_int(0) : mk_bool(false));
+        if (!x)
+          return Result<Ref>::success(fn == "float" ? mk_float(0)
+                                      : fn == "int" ? mk_int(0)
+                                                    : mk_bool(false));
         if (!is_pyscalar(x)) return fail(fn + "() of " + type_name(x) + " is not supported here");
         const double v = scalar_value(x);
         if (fn == "float") return Result<Ref>::success(mk_float(v));
         if (fn == "bool") return Result<Ref>::success(mk_bool(v != 0));
-        if (!std::isfinite(v) || std::fabs(v) >= 9.2e18) return fail("cannot convert float " + std::to_string(v) + " to integer");
+        if (!std::isfinite(v) || std::fabs(v) >= 9.2e18)
+          return fail("cannot convert float " + std::to_string(v) + " to integer");
         return Result<Ref>::success(x->k == K::Int ? x : mk_int(std::int64_t(std::trunc(v))));
       }
       if (fn == "tuple" || fn == "list") {
         Ref x = arg(0, "iterable");
         if (!x) return Result<Ref>::success(mk_tuple({}, fn == "tuple" ? K::Tuple : K::List));
-        if (x->k != K::Tuple && x->k != K::List) return fail(fn + "() of " + type_name(x) + " is not supported here");
+        if (x->k != K::Tuple && x->k != K::List)
+          return fail(fn + "() of " + type_name(x) + " is not supported here");
         return Result<Ref>::success(mk_tuple(x->items, fn == "tuple" ? K::Tuple : K::List));
       }
       if (fn == "print") return Result<Ref>::success(none());
@@ -2463,8 +2866,11 @@ struct Interp {
         if (xs.empty()) return fail(fn + "() arg is an empty sequence");
         Ref best = xs[0];
         for (auto& x : xs) {
-          if (!is_pyscalar(x)) return fail(fn + "() of " + type_name(x) + " is not supported here; use jnp." + fn);
-          if (fn == "min" ? scalar_value(x) < scalar_value(best) : scalar_value(x) > scalar_value(best)) best = x;
+          if (!is_pyscalar(x))
+            return fail(fn + "() of " + type_name(x) + " is not supported here; use jnp." + fn);
+          if (fn == "min" ? scalar_value(x) < scalar_value(best)
+                          : scalar_value(x) > scalar_value(best))
+            best = x;
         }
         return Result<Ref>::success(best);
       }
@@ -2472,8 +2878,10 @@ struct Interp {
     }
     if (q == "jax.jit") {
       UNWRAP(f, need(0, "fun"));
-      if (a.pos.size() > 1 || !a.kw.empty()) return fail("jax.jit: only jax.jit(f) is supported here (no static arguments or options)");
-      if (f->k != K::Func) return fail("jax.jit expects a function defined in the file, got " + type_name(f));
+      if (a.pos.size() > 1 || !a.kw.empty())
+        return fail("jax.jit: only jax.jit(f) is supported here (no static arguments or options)");
+      if (f->k != K::Func)
+        return fail("jax.jit expects a function defined in the file, got " + type_name(f));
       auto j = mk(K::Jitted);
       j->self = f;
       return Result<Ref>::success(j);
@@ -2490,7 +2898,8 @@ struct Interp {
       return Result<Ref>::success(s);
     }
     // Array constructors (jnp, and np with NumPy's 64-bit defaults, canonicalized at jit).
-    if ((mod == "jnp" || mod == "np") && (fn == "zeros" || fn == "ones" || fn == "full" || fn == "zeros_like" || fn == "ones_like")) {
+    if ((mod == "jnp" || mod == "np") && (fn == "zeros" || fn == "ones" || fn == "full" ||
+                                          fn == "zeros_like" || fn == "ones_like")) {
       std::vector<std::int64_t> shape;
       std::string t = mod == "np" ? "f64" : "f32";
       double value = fn == "ones" || fn == "ones_like" ? 1 : 0;
@@ -2509,7 +2918,8 @@ struct Interp {
       }
       if (fn == "full") {
         UNWRAP(fv, need(1, "fill_value"));
-        if (!is_pyscalar(fv)) return fail(q + ": fill_value must be a Python scalar here, got " + type_name(fv));
+        if (!is_pyscalar(fv))
+          return fail(q + ": fill_value must be a Python scalar here, got " + type_name(fv));
         value = scalar_value(fv);
         const DT d = dt_of(fv);
         t = d.t;
@@ -2531,26 +2941,34 @@ struct Interp {
       for (const char* n : {"start", "stop", "step"})
         for (auto& [k, v] : a.kw)
           if (k == n) xs.push_back(v);
-      if (xs.empty() || xs.size() > 3) return fail(q + " takes 1 to 3 positional arguments (start, stop, step)");
+      if (xs.empty() || xs.size() > 3)
+        return fail(q + " takes 1 to 3 positional arguments (start, stop, step)");
       bool any_float = false;
       for (auto& x : xs) {
-        if (!is_pyscalar(x)) return fail(q + ": start, stop and step must be Python numbers here, got " + type_name(x));
+        if (!is_pyscalar(x))
+          return fail(q + ": start, stop and step must be Python numbers here, got " +
+                      type_name(x));
         any_float = any_float || x->k == K::Float;
       }
       double lo = 0, hi = 0, st = 1;
-      if (xs.size() == 1) hi = scalar_value(xs[0]);
-      else lo = scalar_value(xs[0]), hi = scalar_value(xs[1]);
+      if (xs.size() == 1)
+        hi = scalar_value(xs[0]);
+      else
+        lo = scalar_value(xs[0]), hi = scalar_value(xs[1]);
       if (xs.size() == 3) st = scalar_value(xs[2]);
       if (st == 0) return fail(q + ": step must not be zero");
       const double n = std::max(0.0, std::ceil((hi - lo) / st));
-      if (n > 1e9) return fail(q + ": " + std::to_string(std::int64_t(n)) + " elements is more than this tool allows (10^9)");
+      if (n > 1e9)
+        return fail(q + ": " + std::to_string(std::int64_t(n)) +
+                    " elements is more than this tool allows (10^9)");
       std::string t = any_float ? (mod == "np" ? "f64" : "f32") : (mod == "np" ? "i64" : "i32");
       if (Ref d = arg(99, "dtype"); d && d->k != K::None) {
         UNWRAP(tt, dtype_arg(d, q));
         t = tt;
       }
       if (tracing()) {
-        if (lo != 0 || st != 1) return fail(q + " with a start or step inside the traced function is not supported here");
+        if (lo != 0 || st != 1)
+          return fail(q + " with a start or step inside the traced function is not supported here");
         const hj::Aval av{{std::int64_t(n)}, canonical(t)};
         return Result<Ref>::success(traced(em->iota(av, 0), false));
       }
@@ -2575,9 +2993,12 @@ struct Interp {
         }
         return full({}, scalar_value(x), t, false);
       }
-      return fail(q + " of " + type_name(x) + " is not supported here; build arrays with jnp.zeros, jnp.ones or jnp.arange");
+      return fail(q + " of " + type_name(x) +
+                  " is not supported here; build arrays with jnp.zeros, jnp.ones or jnp.arange");
     }
-    if (mod == "np") return fail(q + " is not supported here; supported: " + supported_in("np") + " (and np dtypes)");
+    if (mod == "np")
+      return fail(q + " is not supported here; supported: " + supported_in("np") +
+                  " (and np dtypes)");
     if (mod == "jnp") {
       auto u = unary_ops().find(fn);
       if (u != unary_ops().end() && fn != "logistic") {
@@ -2588,8 +3009,11 @@ struct Interp {
         UNWRAP(x, need(0, "x"));
         return integer_pow(x, 2);
       }
-      static const std::map<std::string, std::string> bin = {{"maximum", "maximum"}, {"minimum", "minimum"}, {"add", "add"},
-                                                              {"subtract", "subtract"}, {"multiply", "multiply"}};
+      static const std::map<std::string, std::string> bin = {{"maximum", "maximum"},
+                                                             {"minimum", "minimum"},
+                                                             {"add", "add"},
+                                                             {"subtract", "subtract"},
+                                                             {"multiply", "multiply"}};
       if (auto b = bin.find(fn); b != bin.end()) {
         UNWRAP(x, need(0, "x1"));
         UNWRAP(y, need(1, "x2"));
@@ -2616,15 +3040,20 @@ struct Interp {
         return dot(x, y);
       }
       if (fn == "where") {
-        if (a.pos.size() != 3) return fail("jnp.where with one argument (the indices of nonzero elements) is not supported here: it has no static shape; use jnp.where(condition, x, y)");
+        if (a.pos.size() != 3)
+          return fail(
+              "jnp.where with one argument (the indices of nonzero elements) is not supported "
+              "here: it has no static shape; use jnp.where(condition, x, y)");
         return where(a.pos[0], a.pos[1], a.pos[2]);
       }
       if (fn == "sum" || fn == "mean" || fn == "max" || fn == "min" || fn == "prod") {
         UNWRAP(x, need(0, "a"));
         Ref keep = arg(99, "keepdims");
         for (auto& [k, v] : a.kw)
-          if (k != "axis" && k != "keepdims") return fail(q + ": the argument '" + k + "' is not supported here");
-        return reduction(fn, x, arg(1, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+          if (k != "axis" && k != "keepdims")
+            return fail(q + ": the argument '" + k + "' is not supported here");
+        return reduction(fn, x, arg(1, "axis"),
+                         keep && is_pyscalar(keep) && scalar_value(keep) != 0);
       }
       if (fn == "clip") {
         Ref x = arg(0, "arr");
@@ -2638,15 +3067,19 @@ struct Interp {
       if (fn == "var" || fn == "std") {
         UNWRAP(x, need(0, "a"));
         for (auto& [k, v] : a.kw)
-          if (k != "axis" && k != "ddof" && k != "keepdims") return fail(q + ": the argument '" + k + "' is not supported here");
-        if (a.pos.size() > 2) return fail(q + ": pass ddof and keepdims by name (ddof=..., keepdims=...)");
+          if (k != "axis" && k != "ddof" && k != "keepdims")
+            return fail(q + ": the argument '" + k + "' is not supported here");
+        if (a.pos.size() > 2)
+          return fail(q + ": pass ddof and keepdims by name (ddof=..., keepdims=...)");
         Ref keep = arg(99, "keepdims");
-        return var_std(fn == "std", x, arg(1, "axis"), arg(99, "ddof"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+        return var_std(fn == "std", x, arg(1, "axis"), arg(99, "ddof"),
+                       keep && is_pyscalar(keep) && scalar_value(keep) != 0);
       }
       if (fn == "argmax" || fn == "argmin") {
         UNWRAP(x, need(0, "a"));
         Ref keep = arg(99, "keepdims");
-        return jnp_argminmax(fn == "argmax", x, arg(1, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+        return jnp_argminmax(fn == "argmax", x, arg(1, "axis"),
+                             keep && is_pyscalar(keep) && scalar_value(keep) != 0);
       }
       if (fn == "cumsum" || fn == "cumprod") {
         UNWRAP(x, need(0, "a"));
@@ -2708,15 +3141,18 @@ struct Interp {
           for (auto a0 : axes) {
             UNWRAP(c, canonical_axis(a0, x->aval.dims.size()));
             if (x->aval.dims[c] != 1)
-              return fail("cannot select an axis to squeeze out which has size not equal to one, got shape=" +
-                          shape_text(x->aval.dims) + " and dimensions=" + shape_text(axes));
+              return fail(
+                  "cannot select an axis to squeeze out which has size not equal to one, got "
+                  "shape=" +
+                  shape_text(x->aval.dims) + " and dimensions=" + shape_text(axes));
             dims.push_back(c);
           }
         }
         if (dims.empty()) return Result<Ref>::success(x);
         std::vector<std::int64_t> shape;
         for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d)
-          if (std::find(dims.begin(), dims.end(), d) == dims.end()) shape.push_back(x->aval.dims[d]);
+          if (std::find(dims.begin(), dims.end(), d) == dims.end())
+            shape.push_back(x->aval.dims[d]);
         return reshape(x, shape);
       }
       if (fn == "swapaxes") {
@@ -2745,21 +3181,27 @@ struct Interp {
           const std::int64_t want = shape[shape.size() - d.size() + k];
           ok = d[k] == want || d[k] == 1;
         }
-        if (!ok) return fail("Incompatible shapes for broadcasting: " + shape_text(d) + " and requested shape " + shape_text(shape));
+        if (!ok)
+          return fail("Incompatible shapes for broadcasting: " + shape_text(d) +
+                      " and requested shape " + shape_text(shape));
         if (shape == d) return Result<Ref>::success(x);
         std::vector<std::int64_t> bd;
-        for (std::size_t k = 0; k < d.size(); ++k) bd.push_back(std::int64_t(shape.size() - d.size() + k));
+        for (std::size_t k = 0; k < d.size(); ++k)
+          bd.push_back(std::int64_t(shape.size() - d.size() + k));
         return broadcast_in_dim(x, shape, bd);
       }
       return fail(q + " is not supported here; supported: " + supported_in("jnp"));
     }
     if (mod == "jax.nn" || mod == "jax.scipy.special") {
       UNWRAP(x, need(0, "x"));
-      if (mod == "jax.scipy.special" && fn != "logsumexp") return fail(q + " is not supported here; supported: " + supported_in(mod));
+      if (mod == "jax.scipy.special" && fn != "logsumexp")
+        return fail(q + " is not supported here; supported: " + supported_in(mod));
       if (fn == "relu") {
         // @custom_jvp @jax.jit def relu(x): return jnp.maximum(x, 0) → a private @relu.
         if (!tracing()) return binary_fn(q, "maximum", x, mk_int(0));
-        return call_jitted_private("relu", {x}, [&](const std::vector<Ref>& in) { return binary_fn(q, "maximum", in[0], mk_int(0)); });
+        return call_jitted_private("relu", {x}, [&](const std::vector<Ref>& in) {
+          return binary_fn(q, "maximum", in[0], mk_int(0));
+        });
       }
       if (fn == "sigmoid") return unary_fn(q, "logistic", x, true);
       if (fn == "softmax" || fn == "log_softmax") {
@@ -2771,19 +3213,23 @@ struct Interp {
       }
       if (fn == "logsumexp") {
         for (auto& [k, v] : a.kw)
-          if (k != "axis" && k != "keepdims") return fail(q + ": the argument '" + k + "' is not supported here");
-        if (a.pos.size() > 2) return fail(q + ": pass keepdims by name; b and return_sign are not supported here");
+          if (k != "axis" && k != "keepdims")
+            return fail(q + ": the argument '" + k + "' is not supported here");
+        if (a.pos.size() > 2)
+          return fail(q + ": pass keepdims by name; b and return_sign are not supported here");
         Ref keep = arg(99, "keepdims");
         return logsumexp(x, arg(1, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
       }
       if (fn == "one_hot") {
         for (auto& [k, v] : a.kw)
-          if (k != "num_classes" && k != "dtype" && k != "axis") return fail(q + ": the argument '" + k + "' is not supported here");
+          if (k != "num_classes" && k != "dtype" && k != "axis")
+            return fail(q + ": the argument '" + k + "' is not supported here");
         return one_hot(x, arg(1, "num_classes"), arg(2, "dtype"), arg(3, "axis"));
       }
       if (fn == "gelu") {
         Ref ap = arg(1, "approximate");
-        if (ap && !is_pyscalar(ap)) return fail(q + ": approximate must be True or False, got " + type_name(ap));
+        if (ap && !is_pyscalar(ap))
+          return fail(q + ": approximate must be True or False, got " + type_name(ap));
         return gelu(x, !ap || scalar_value(ap) != 0);
       }
       if (fn == "silu") {
@@ -2804,11 +3250,13 @@ struct Interp {
         UNWRAP(x, as_array(x0, q));
         const std::string& t = x->aval.dtype;
         if (u->second.second && !hj::is_float(t))
-          return fail(q + " does not accept dtype " + jax_dtype_name(t) + ". Accepted dtypes are subtypes of floating.");
+          return fail(q + " does not accept dtype " + jax_dtype_name(t) +
+                      ". Accepted dtypes are subtypes of floating.");
         if ((fn == "abs" || fn == "neg" || fn == "sign") && t == "i1")
           return fail(q + " does not accept dtype bool. Accepted dtypes are subtypes of number.");
         if (fn == "bitwise_not" && hj::is_float(t))
-          return fail(q + " does not accept dtype " + jax_dtype_name(t) + ". Accepted dtypes are subtypes of integer, bool.");
+          return fail(q + " does not accept dtype " + jax_dtype_name(t) +
+                      ". Accepted dtypes are subtypes of integer, bool.");
         if (fn == "sign" && hj::is_unsigned(t)) return unsigned_sign(x);
         if (fn == "is_finite") {
           if (!tracing()) return Result<Ref>::success(new_array({x->aval.dims, "i1"}, false));
@@ -2851,12 +3299,17 @@ struct Interp {
           cases.push_back(c);
         }
         for (auto& c : cases)
-          if (c->aval != cases[0]->aval) return fail(q + " cases must have the same shapes and dtypes, got " + aval_text(cases[0]) + " and " + aval_text(c));
+          if (c->aval != cases[0]->aval)
+            return fail(q + " cases must have the same shapes and dtypes, got " +
+                        aval_text(cases[0]) + " and " + aval_text(c));
         if (!w->aval.dims.empty() && w->aval.dims != cases[0]->aval.dims)
-          return fail(q + " which must be scalar or have the same shape as cases, got which shape " + shape_text(w->aval.dims) +
-                      " but case shape " + shape_text(cases[0]->aval.dims));
-        if (w->aval.dtype == "i1" ? cases.size() > 2 : (w->aval.dtype != "i32" && w->aval.dtype != "ui32"))
-          return fail(q + ": which must be bool (with at most two cases) or int32, got " + jax_dtype_name(w->aval.dtype));
+          return fail(
+              q + " which must be scalar or have the same shape as cases, got which shape " +
+              shape_text(w->aval.dims) + " but case shape " + shape_text(cases[0]->aval.dims));
+        if (w->aval.dtype == "i1" ? cases.size() > 2
+                                  : (w->aval.dtype != "i32" && w->aval.dtype != "ui32"))
+          return fail(q + ": which must be bool (with at most two cases) or int32, got " +
+                      jax_dtype_name(w->aval.dtype));
         return select_n(w, cases, 0);
       }
       if (fn == "transpose") {
@@ -2888,8 +3341,9 @@ struct Interp {
         for (auto& d : dims) {
           UNWRAP(c, canonical_axis(d, x->aval.dims.size()));
           if (x->aval.dims[c] != 1)
-            return fail("cannot select an axis to squeeze out which has size not equal to one, got shape=" +
-                        shape_text(x->aval.dims) + " and dimensions=" + shape_text(dims));
+            return fail(
+                "cannot select an axis to squeeze out which has size not equal to one, got shape=" +
+                shape_text(x->aval.dims) + " and dimensions=" + shape_text(dims));
           d = c;
         }
         for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d)
@@ -2906,13 +3360,14 @@ struct Interp {
         for (auto& it : seq->items) {
           UNWRAP(x, as_array(it, q));
           if (x->aval.dtype != seq->items[0]->aval.dtype)
-            return fail(q + " requires arguments to have the same dtypes, got " + jax_dtype_name(seq->items[0]->aval.dtype) + ", " +
+            return fail(q + " requires arguments to have the same dtypes, got " +
+                        jax_dtype_name(seq->items[0]->aval.dtype) + ", " +
                         jax_dtype_name(x->aval.dtype) + ".");
           xs.push_back(x);
         }
         if (dim->i < 0 || dim->i >= std::int64_t(xs[0]->aval.dims.size()))
-          return fail("concatenate dimension out of bounds: dimension " + std::to_string(dim->i) + " for shapes " +
-                      shape_text(xs[0]->aval.dims) + ".");
+          return fail("concatenate dimension out of bounds: dimension " + std::to_string(dim->i) +
+                      " for shapes " + shape_text(xs[0]->aval.dims) + ".");
         return concatenate(false, xs, dim->i);
       }
       if (fn == "broadcast_in_dim") {
@@ -2925,13 +3380,17 @@ struct Interp {
         UNWRAP(okshape, check_shape(shape, q));
         (void)okshape;
         if (dims.size() != x->aval.dims.size())
-          return fail("broadcast_in_dim broadcast_dimensions must have length equal to operand ndim; got broadcast_dimensions " +
-                      shape_text(dims) + " for operand ndim " + std::to_string(x->aval.dims.size()) + ".");
+          return fail(
+              "broadcast_in_dim broadcast_dimensions must have length equal to operand ndim; got "
+              "broadcast_dimensions " +
+              shape_text(dims) + " for operand ndim " + std::to_string(x->aval.dims.size()) + ".");
         for (std::size_t k = 0; k < dims.size(); ++k) {
-          if (dims[k] < 0 || dims[k] >= std::int64_t(shape.size()) || (k && dims[k] <= dims[k - 1]) ||
+          if (dims[k] < 0 || dims[k] >= std::int64_t(shape.size()) ||
+              (k && dims[k] <= dims[k - 1]) ||
               (x->aval.dims[k] != 1 && x->aval.dims[k] != shape[dims[k]]))
-            return fail("broadcast_in_dim: operand shape " + shape_text(x->aval.dims) + " cannot go to shape " + shape_text(shape) +
-                        " with broadcast_dimensions " + shape_text(dims));
+            return fail("broadcast_in_dim: operand shape " + shape_text(x->aval.dims) +
+                        " cannot go to shape " + shape_text(shape) + " with broadcast_dimensions " +
+                        shape_text(dims));
         }
         bool same = shape == x->aval.dims;
         if (same) return Result<Ref>::success(x);
@@ -2950,9 +3409,11 @@ struct Interp {
         UNWRAP(ws, need(2, "window_strides"));
         UNWRAP(pad, need(3, "padding"));
         for (const char* k : {"feature_group_count", "batch_group_count"})
-          if (Ref g = arg(99, k); g && !(g->k == K::Int && g->i == 1)) return fail(q + ": " + k + " other than 1 is not supported here");
+          if (Ref g = arg(99, k); g && !(g->k == K::Int && g->i == 1))
+            return fail(q + ": " + k + " other than 1 is not supported here");
         for (const char* k : {"precision", "preferred_element_type"})
-          if (Ref g = arg(99, k); g && g->k != K::None) return fail(q + ": " + k + " is not supported here");
+          if (Ref g = arg(99, k); g && g->k != K::None)
+            return fail(q + ": " + k + " is not supported here");
         UNWRAP(lhs, as_array(l0, q));
         UNWRAP(rhs, as_array(r0, q));
         UNWRAP(strides, int_list(ws, q + ": window_strides"));
@@ -2969,7 +3430,8 @@ struct Interp {
         UNWRAP(ws, need(4, "window_strides"));
         UNWRAP(pad, need(5, "padding"));
         for (const char* k : {"base_dilation", "window_dilation"})
-          if (Ref d = arg(99, k); d && d->k != K::None) return fail(q + ": " + k + " is not supported here");
+          if (Ref d = arg(99, k); d && d->k != K::None)
+            return fail(q + ": " + k + " is not supported here");
         UNWRAP(x, as_array(x0, q));
         UNWRAP(window, int_list(wd, q + ": window_dimensions"));
         UNWRAP(strides, int_list(ws, q + ": window_strides"));
@@ -2990,7 +3452,8 @@ struct Interp {
         UNWRAP(x, as_array(x0, q));
         if (ax->k != K::Int) return fail(q + ": axis must be an int, got " + type_name(ax));
         UNWRAP(t, dtype_arg(it, q));
-        if (hj::is_float(canonical(t)) || t == "i1") return fail(q + ": index_dtype must be an integer type, got " + jax_dtype_name(t));
+        if (hj::is_float(canonical(t)) || t == "i1")
+          return fail(q + ": index_dtype must be an integer type, got " + jax_dtype_name(t));
         return lax_argminmax(fn == "argmax", x, ax->i, canonical(t));
       }
       if (fn == "cumsum" || fn == "cumprod" || fn == "cummax" || fn == "cummin") {
@@ -3000,7 +3463,8 @@ struct Interp {
         Ref rev = arg(2, "reverse");
         if (ax && ax->k != K::Int) return fail(q + ": axis must be an int, got " + type_name(ax));
         if (x->aval.dims.empty()) return fail(q + " needs an array of rank 1 or more");
-        return lax_cumulative(fn, x, ax ? ax->i : 0, rev && is_pyscalar(rev) && scalar_value(rev) != 0);
+        return lax_cumulative(fn, x, ax ? ax->i : 0,
+                              rev && is_pyscalar(rev) && scalar_value(rev) != 0);
       }
       if (fn == "fori_loop") return fori_loop(a);
       if (fn == "stop_gradient") {  // no op in the lowering (it only stops differentiation)
@@ -3015,9 +3479,13 @@ struct Interp {
         UNWRAP(x, as_array(x0, q));
         UNWRAP(y, as_array(y0, q));
         // ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))
-        if (dn->k != K::Tuple && dn->k != K::List) return fail(q + ": dimension_numbers must be ((lc, rc), (lb, rb))");
-        if (dn->items.size() != 2 || dn->items[0]->items.size() != 2 || dn->items[1]->items.size() != 2)
-          return fail(q + ": dimension_numbers must be ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))");
+        if (dn->k != K::Tuple && dn->k != K::List)
+          return fail(q + ": dimension_numbers must be ((lc, rc), (lb, rb))");
+        if (dn->items.size() != 2 || dn->items[0]->items.size() != 2 ||
+            dn->items[1]->items.size() != 2)
+          return fail(q +
+                      ": dimension_numbers must be ((lhs_contracting, rhs_contracting), "
+                      "(lhs_batch, rhs_batch))");
         UNWRAP(lc, int_list(dn->items[0]->items[0], q + ": dimensions"));
         UNWRAP(rc, int_list(dn->items[0]->items[1], q + ": dimensions"));
         UNWRAP(lb, int_list(dn->items[1]->items[0], q + ": dimensions"));
@@ -3050,22 +3518,27 @@ struct Interp {
     }
     if (name == "dtype") return Result<Ref>::success(mk_str(x->aval.dtype, K::DType));
     if (name == "T") return transpose(x, {}, false);
-    static const std::set<std::string> methods = {"reshape", "sum", "mean", "max", "min", "prod", "var", "std",
-                                                  "clip", "argmax", "argmin", "cumsum", "cumprod", "astype", "transpose", "dot"};
+    static const std::set<std::string> methods = {
+        "reshape", "sum",    "mean",   "max",    "min",     "prod",   "var",       "std",
+        "clip",    "argmax", "argmin", "cumsum", "cumprod", "astype", "transpose", "dot"};
     if (methods.count(name)) {
       auto m = mk(K::Method);
       m->s = name;
       m->self = x;
       return Result<Ref>::success(m);
     }
-    return fail("Array." + name + " is not supported here; supported: .T, .shape, .ndim, .size, .dtype, .reshape, .sum, "
-                ".mean, .max, .min, .prod, .var, .std, .clip, .argmax, .argmin, .cumsum, .cumprod, .astype, .transpose, .dot");
+    return fail(
+        "Array." + name +
+        " is not supported here; supported: .T, .shape, .ndim, .size, .dtype, .reshape, .sum, "
+        ".mean, .max, .min, .prod, .var, .std, .clip, .argmax, .argmin, .cumsum, .cumprod, "
+        ".astype, .transpose, .dot");
   }
   Result<Ref> call_method(const Ref& m, const Args& a) {
     const Ref& x = m->self;
     const std::string& name = m->s;
     if (x->k == K::Jitted) {
-      if (name != "lower") return fail("jitted function." + name + " is not supported here; use .lower(...)");
+      if (name != "lower")
+        return fail("jitted function." + name + " is not supported here; use .lower(...)");
       return lower_call(x, a);
     }
     if (name == "reshape") {
@@ -3075,7 +3548,8 @@ struct Interp {
         shape = s;
       } else {
         for (auto& p : a.pos) {
-          if (p->k != K::Int) return fail("reshape: dimensions must be integers, got " + type_name(p));
+          if (p->k != K::Int)
+            return fail("reshape: dimensions must be integers, got " + type_name(p));
           shape.push_back(p->i);
         }
         if (Ref s = a.get(99, "shape")) {
@@ -3087,17 +3561,21 @@ struct Interp {
     }
     if (name == "var" || name == "std") {
       Ref keep = a.get(99, "keepdims");
-      return var_std(name == "std", x, a.get(0, "axis"), a.get(99, "ddof"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+      return var_std(name == "std", x, a.get(0, "axis"), a.get(99, "ddof"),
+                     keep && is_pyscalar(keep) && scalar_value(keep) != 0);
     }
     if (name == "clip") return clip(x, a.get(0, "min"), a.get(1, "max"));
     if (name == "argmax" || name == "argmin") {
       Ref keep = a.get(99, "keepdims");
-      return jnp_argminmax(name == "argmax", x, a.get(0, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+      return jnp_argminmax(name == "argmax", x, a.get(0, "axis"),
+                           keep && is_pyscalar(keep) && scalar_value(keep) != 0);
     }
-    if (name == "cumsum" || name == "cumprod") return jnp_cumulative(name, x, a.get(0, "axis"), a.get(1, "dtype"));
+    if (name == "cumsum" || name == "cumprod")
+      return jnp_cumulative(name, x, a.get(0, "axis"), a.get(1, "dtype"));
     if (name == "sum" || name == "mean" || name == "max" || name == "min" || name == "prod") {
       Ref keep = a.get(1, "keepdims");
-      return reduction(name, x, a.get(0, "axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+      return reduction(name, x, a.get(0, "axis"),
+                       keep && is_pyscalar(keep) && scalar_value(keep) != 0);
     }
     if (name == "astype") {
       Ref d = a.get(0, "dtype");
@@ -3131,7 +3609,8 @@ struct Interp {
     const Ref& f = jitted->self;
     const Stmt& def = *f->def;
     auto low = mk(K::Lowered);
-    if (tracing()) return fail("jax.jit(...).lower(...) inside a traced function is not supported here");
+    if (tracing())
+      return fail("jax.jit(...).lower(...) inside a traced function is not supported here");
     if (done || (!entry.empty() && def.s != entry)) return Result<Ref>::success(low);
     if (!a.kw.empty()) return fail(".lower(): keyword arguments are not supported here");
     std::vector<hj::Aval> types;
@@ -3145,7 +3624,8 @@ struct Interp {
         types.push_back({{}, d.t});
         weak.push_back(d.weak);
       } else {
-        return fail(".lower(): argument " + std::to_string(types.size()) + " must be an array or jax.ShapeDtypeStruct, got " + type_name(x));
+        return fail(".lower(): argument " + std::to_string(types.size()) +
+                    " must be an array or jax.ShapeDtypeStruct, got " + type_name(x));
       }
     }
     std::size_t required = 0;
@@ -3166,7 +3646,8 @@ struct Interp {
     if (!r) return Fail{r.error_info()};
     std::vector<hj::Value> results;
     Ref out = r.value();
-    std::vector<Ref> outs = out->k == K::Tuple || out->k == K::List ? out->items : std::vector<Ref>{out};
+    std::vector<Ref> outs =
+        out->k == K::Tuple || out->k == K::List ? out->items : std::vector<Ref>{out};
     for (auto& o : outs) {
       if (o->k != K::Array && !is_pyscalar(o))
         return fail(def.s + " must return arrays (or a tuple of arrays), got " + type_name(o));
@@ -3184,7 +3665,8 @@ struct Interp {
 
   // ---- evaluation ----
   Result<bool> step() {
-    if (++steps > kMaxSteps) return fail("the program ran past its step budget (" + std::to_string(kMaxSteps) + " steps)");
+    if (++steps > kMaxSteps)
+      return fail("the program ran past its step budget (" + std::to_string(kMaxSteps) + " steps)");
     return Result<bool>::success(true);
   }
 
@@ -3195,13 +3677,16 @@ struct Interp {
     }
     auto g = globals.find(n);
     if (g != globals.end()) return Result<Ref>::success(g->second);
-    static const std::set<std::string> builtins = {"len", "range", "int", "float", "bool", "tuple", "list", "print", "abs", "min", "max"};
+    static const std::set<std::string> builtins = {"len",  "range", "int", "float", "bool", "tuple",
+                                                   "list", "print", "abs", "min",   "max"};
     if (builtins.count(n)) return Result<Ref>::success(mk_str("builtins." + n, K::Builtin));
     return fail("name '" + n + "' is not defined");
   }
   void assign_name(const std::string& n, Ref v) {
-    if (!frames.empty()) (*frames.back())[n] = std::move(v);
-    else globals[n] = std::move(v);
+    if (!frames.empty())
+      (*frames.back())[n] = std::move(v);
+    else
+      globals[n] = std::move(v);
   }
   Result<bool> assign(const Expr& target, const Ref& v) {
     line = target.line, col = target.column;
@@ -3211,23 +3696,28 @@ struct Interp {
     }
     if (target.kind == EK::Tuple || target.kind == EK::List) {
       std::vector<Ref> items;
-      if (v->k == K::Tuple || v->k == K::List) items = v->items;
+      if (v->k == K::Tuple || v->k == K::List)
+        items = v->items;
       else if (v->k == K::Array) {
-        return fail("unpacking an array into names is not supported here; index it or use jnp.split");
+        return fail(
+            "unpacking an array into names is not supported here; index it or use jnp.split");
       } else {
         return fail("cannot unpack non-iterable " + type_name(v) + " object");
       }
       if (items.size() != target.kids.size())
-        return fail(items.size() > target.kids.size()
-                        ? "too many values to unpack (expected " + std::to_string(target.kids.size()) + ")"
-                        : "not enough values to unpack (expected " + std::to_string(target.kids.size()) + ", got " + std::to_string(items.size()) + ")");
+        return fail(
+            items.size() > target.kids.size()
+                ? "too many values to unpack (expected " + std::to_string(target.kids.size()) + ")"
+                : "not enough values to unpack (expected " + std::to_string(target.kids.size()) +
+                      ", got " + std::to_string(items.size()) + ")");
       for (std::size_t k = 0; k < items.size(); ++k) {
         UNWRAP(ok, assign(*target.kids[k], items[k]));
         (void)ok;
       }
       return Result<bool>::success(true);
     }
-    return fail("assigning to this kind of target is not supported here (only names and tuples of names)");
+    return fail(
+        "assigning to this kind of target is not supported here (only names and tuples of names)");
   }
 
   Result<Ref> attribute(const Ref& obj, const std::string& name) {
@@ -3239,7 +3729,8 @@ struct Interp {
       bool modeled = false;
       for (auto& m : kModules) modeled = modeled || obj->s == m[0];
       if (!modeled)  // a module the tool does not model (time, functools, ...)
-        return fail(obj->s + "." + name + " is not supported here (only jax, jax.numpy, jax.nn, jax.lax and numpy are)");
+        return fail(obj->s + "." + name +
+                    " is not supported here (only jax, jax.numpy, jax.nn, jax.lax and numpy are)");
       if (sm == "jnp" || sm == "np") {
         auto d = dtype_names().find(name);
         if (d != dtype_names().end()) return Result<Ref>::success(mk_str(d->second, K::DType));
@@ -3251,7 +3742,9 @@ struct Interp {
       }
       const std::string q = sm + "." + name;
       if (known_name(q)) return Result<Ref>::success(mk_str(q, K::Builtin));
-      if (sm == "np") return fail(q + " is not supported here; supported: " + supported_in("np") + " (and np dtypes)");
+      if (sm == "np")
+        return fail(q + " is not supported here; supported: " + supported_in("np") +
+                    " (and np dtypes)");
       return fail(q + " is not supported here; supported: " + supported_in(sm));
     }
     if (obj->k == K::Array) return array_attr(obj, name);
@@ -3264,23 +3757,27 @@ struct Interp {
       m->self = obj;
       return Result<Ref>::success(m);
     }
-    if (obj->k == K::Lowered) return fail("Lowered." + name + " is not supported here (the lowering stops at .lower(...))");
-    return fail("'" + type_name(obj) + "' object has no attribute '" + name + "' (or it is not supported here)");
+    if (obj->k == K::Lowered)
+      return fail("Lowered." + name + " is not supported here (the lowering stops at .lower(...))");
+    return fail("'" + type_name(obj) + "' object has no attribute '" + name +
+                "' (or it is not supported here)");
   }
 
-  Result<Ref> call_function(const Ref& f, const std::vector<Ref>& pos, const std::vector<std::pair<std::string, Ref>>& kw) {
+  Result<Ref> call_function(const Ref& f, const std::vector<Ref>& pos,
+                            const std::vector<std::pair<std::string, Ref>>& kw) {
     if (f->lambda) return call_lambda(f, pos, kw);
     const Stmt& def = *f->def;
     if (++call_depth > kMaxCallDepth) {
       --call_depth;
-      return fail("maximum recursion depth exceeded (" + std::to_string(kMaxCallDepth) + " nested calls)");
+      return fail("maximum recursion depth exceeded (" + std::to_string(kMaxCallDepth) +
+                  " nested calls)");
     }
     Scope locals;
     if (f->closure) locals = *f->closure;
     if (pos.size() > def.params.size()) {
       --call_depth;
-      return fail(def.s + "() takes " + std::to_string(def.params.size()) + " positional arguments but " +
-                  std::to_string(pos.size()) + " were given");
+      return fail(def.s + "() takes " + std::to_string(def.params.size()) +
+                  " positional arguments but " + std::to_string(pos.size()) + " were given");
     }
     for (std::size_t k = 0; k < def.params.size(); ++k) {
       Ref v = k < pos.size() ? pos[k] : nullptr;
@@ -3295,7 +3792,8 @@ struct Interp {
       if (!v) v = f->defaults[k];
       if (!v) {
         --call_depth;
-        return fail(def.s + "() missing required positional argument: '" + def.params[k].name + "'");
+        return fail(def.s + "() missing required positional argument: '" + def.params[k].name +
+                    "'");
       }
       locals[def.params[k].name] = v;
     }
@@ -3312,19 +3810,22 @@ struct Interp {
     frames.pop_back();
     --call_depth;
     if (!r) return Fail{r.error_info()};
-    return Result<Ref>::success(r.value().kind == FlowKind::Return && r.value().value ? r.value().value : none());
+    return Result<Ref>::success(
+        r.value().kind == FlowKind::Return && r.value().value ? r.value().value : none());
   }
 
   // A lambda: positional parameters bound over the names it was made with, its one expression.
-  Result<Ref> call_lambda(const Ref& f, const std::vector<Ref>& pos, const std::vector<std::pair<std::string, Ref>>& kw) {
+  Result<Ref> call_lambda(const Ref& f, const std::vector<Ref>& pos,
+                          const std::vector<std::pair<std::string, Ref>>& kw) {
     const Expr& e = *f->lambda;
     if (!kw.empty()) return fail("keyword arguments to a lambda are not supported here");
     if (pos.size() != e.names.size())
-      return fail("<lambda>() takes " + std::to_string(e.names.size()) + " positional arguments but " + std::to_string(pos.size()) +
-                  " were given");
+      return fail("<lambda>() takes " + std::to_string(e.names.size()) +
+                  " positional arguments but " + std::to_string(pos.size()) + " were given");
     if (++call_depth > kMaxCallDepth) {
       --call_depth;
-      return fail("maximum recursion depth exceeded (" + std::to_string(kMaxCallDepth) + " nested calls)");
+      return fail("maximum recursion depth exceeded (" + std::to_string(kMaxCallDepth) +
+                  " nested calls)");
     }
     Scope locals;
     if (f->closure) locals = *f->closure;
@@ -3338,14 +3839,22 @@ struct Interp {
 
   Result<Ref> call(const Ref& callee, const Args& a) {
     switch (callee->k) {
-      case K::Builtin: return call_builtin(callee->s, a);
-      case K::Method: return call_method(callee, a);
-      case K::Func: return call_function(callee, a.pos, a.kw);
+      case K::Builtin:
+        return call_builtin(callee->s, a);
+      case K::Method:
+        return call_method(callee, a);
+      case K::Func:
+        return call_function(callee, a.pos, a.kw);
       case K::Jitted: {
-        if (!tracing()) return fail("calling a jitted function runs it; this tool lowers it instead: write jax.jit(f).lower(...)");
+        if (!tracing())
+          return fail(
+              "calling a jitted function runs it; this tool lowers it instead: write "
+              "jax.jit(f).lower(...)");
         const Ref f = callee->self;
-        if (!a.kw.empty()) return fail("keyword arguments to a jitted function are not supported here");
-        return call_jitted_private(f->def->s, a.pos, [&](const std::vector<Ref>& in) { return call_function(f, in, {}); });
+        if (!a.kw.empty())
+          return fail("keyword arguments to a jitted function are not supported here");
+        return call_jitted_private(
+            f->def->s, a.pos, [&](const std::vector<Ref>& in) { return call_function(f, in, {}); });
       }
       case K::DType: {
         if (a.pos.size() != 1) return fail("a dtype call takes one argument");
@@ -3353,7 +3862,8 @@ struct Interp {
         UNWRAP(x, as_array(a.pos[0], jax_dtype_name(callee->s)));
         return convert(x, callee->s, false);
       }
-      default: return fail("'" + type_name(callee) + "' object is not callable");
+      default:
+        return fail("'" + type_name(callee) + "' object is not callable");
     }
   }
 
@@ -3364,12 +3874,16 @@ struct Interp {
       const std::int64_t a = x->k == K::Bool ? x->b : x->i, b = y->k == K::Bool ? y->b : y->i;
       std::int64_t r = 0;
       bool overflow = false;
-      if (op == "+") overflow = __builtin_add_overflow(a, b, &r);
-      else if (op == "-") overflow = __builtin_sub_overflow(a, b, &r);
-      else if (op == "*") overflow = __builtin_mul_overflow(a, b, &r);
+      if (op == "+")
+        overflow = __builtin_add_overflow(a, b, &r);
+      else if (op == "-")
+        overflow = __builtin_sub_overflow(a, b, &r);
+      else if (op == "*")
+        overflow = __builtin_mul_overflow(a, b, &r);
       else if (op == "//" || op == "%") {
         if (b == 0) return fail("integer division or modulo by zero");
-        if (a == INT64_MIN && b == -1) overflow = true;
+        if (a == INT64_MIN && b == -1)
+          overflow = true;
         else {
           std::int64_t q = a / b, m = a % b;
           if (m != 0 && ((m < 0) != (b < 0))) --q, m += b;
@@ -3385,10 +3899,14 @@ struct Interp {
           if (e > 1 && !overflow) overflow = __builtin_mul_overflow(base, base, &base);
         }
       } else if (op == "<<" || op == ">>" || op == "&" || op == "|" || op == "^") {
-        if ((op == "<<" || op == ">>") && (b < 0 || b > 62)) return fail("shift count " + std::to_string(b) + " is not supported here");
-        // a << b is a · 2^b in Python (negative a too: shifting a negative value is undefined in C++).
-        if (op == "<<") overflow = __builtin_mul_overflow(a, std::int64_t(1) << b, &r);
-        else r = op == ">>" ? a >> b : op == "&" ? (a & b) : op == "|" ? (a | b) : (a ^ b);
+        if ((op == "<<" || op == ">>") && (b < 0 || b > 62))
+          return fail("shift count " + std::to_string(b) + " is not supported here");
+        // a << b is a · 2^b in Python (negative a too: shifting a negative value is undefined in
+        // C++).
+        if (op == "<<")
+          overflow = __builtin_mul_overflow(a, std::int64_t(1) << b, &r);
+        else
+          r = op == ">>" ? a >> b : op == "&" ? (a & b) : op == "|" ? (a | b) : (a ^ b);
       } else {
         return fail("unsupported operand type(s) for " + op + ": 'int' and 'int'");
       }
@@ -3396,18 +3914,27 @@ struct Interp {
       return Result<Ref>::success(mk_int(r));
     }
     const double a = scalar_value(x), b = scalar_value(y);
-    if ((op == "/" || op == "//" || op == "%") && b == 0) return fail(ints ? "division by zero" : "float division by zero");
+    if ((op == "/" || op == "//" || op == "%") && b == 0)
+      return fail(ints ? "division by zero" : "float division by zero");
     double r;
-    if (op == "+") r = a + b;
-    else if (op == "-") r = a - b;
-    else if (op == "*") r = a * b;
-    else if (op == "/") r = a / b;
-    else if (op == "//") r = std::floor(a / b);
+    if (op == "+")
+      r = a + b;
+    else if (op == "-")
+      r = a - b;
+    else if (op == "*")
+      r = a * b;
+    else if (op == "/")
+      r = a / b;
+    else if (op == "//")
+      r = std::floor(a / b);
     else if (op == "%") {
       r = std::fmod(a, b);
       if (r != 0 && ((r < 0) != (b < 0))) r += b;
-    } else if (op == "**") r = std::pow(a, b);
-    else return fail("unsupported operand type(s) for " + op + ": '" + type_name(x) + "' and '" + type_name(y) + "'");
+    } else if (op == "**")
+      r = std::pow(a, b);
+    else
+      return fail("unsupported operand type(s) for " + op + ": '" + type_name(x) + "' and '" +
+                  type_name(y) + "'");
     return Result<Ref>::success(mk_float(r));
   }
 
@@ -3420,15 +3947,19 @@ struct Interp {
     }
     if ((x->k == K::Tuple || x->k == K::List) && op == "*" && y->k == K::Int) {
       std::vector<Ref> items;
-      std::int64_t total = 0;  // checked: (a, b) * 2**62 overflows int64 (found by scripts/fuzz python)
+      std::int64_t total =
+          0;  // checked: (a, b) * 2**62 overflows int64 (found by scripts/fuzz python)
       if (__builtin_mul_overflow(y->i, std::int64_t(x->items.size()), &total) || total > 1000000)
         return fail("sequence repetition past 10^6 items is not supported here");
-      for (std::int64_t k = 0; k < y->i; ++k) items.insert(items.end(), x->items.begin(), x->items.end());
+      for (std::int64_t k = 0; k < y->i; ++k)
+        items.insert(items.end(), x->items.begin(), x->items.end());
       return Result<Ref>::success(mk_tuple(items, x->k));
     }
-    const bool arrays = (x->k == K::Array || is_pyscalar(x)) && (y->k == K::Array || is_pyscalar(y));
+    const bool arrays =
+        (x->k == K::Array || is_pyscalar(x)) && (y->k == K::Array || is_pyscalar(y));
     if (!arrays)
-      return fail("unsupported operand type(s) for " + op + ": '" + type_name(x) + "' and '" + type_name(y) + "'");
+      return fail("unsupported operand type(s) for " + op + ": '" + type_name(x) + "' and '" +
+                  type_name(y) + "'");
     if (op == "+") return binary_fn("add", "add", x, y);
     if (op == "-") return binary_fn("subtract", "subtract", x, y);
     if (op == "*") return binary_fn("multiply", "multiply", x, y);
@@ -3437,53 +3968,73 @@ struct Interp {
     if (op == "**") return power(x, y);
     if (op == "//") return floor_divide(x, y);
     if (op == "%") return remainder(x, y);
-    return fail("the operator " + op + " on arrays is not supported here (supported: + - * / // % ** @ and comparisons)");
+    return fail("the operator " + op +
+                " on arrays is not supported here (supported: + - * / // % ** @ and comparisons)");
   }
 
   Result<Ref> compare(const std::string& op, const Ref& x, const Ref& y) {
     if (is_pyscalar(x) && is_pyscalar(y)) {
       const double a = scalar_value(x), b = scalar_value(y);
-      bool r = op == "<" ? a < b : op == ">" ? a > b : op == "<=" ? a <= b : op == ">=" ? a >= b : op == "==" ? a == b : a != b;
+      bool r = op == "<"    ? a < b
+               : op == ">"  ? a > b
+               : op == "<=" ? a <= b
+               : op == ">=" ? a >= b
+               : op == "==" ? a == b
+                            : a != b;
       return Result<Ref>::success(mk_bool(r));
     }
     if (x->k == K::Array || y->k == K::Array) {
-      static const std::map<std::string, std::string> dirs = {{"<", "LT"}, {">", "GT"}, {"<=", "LE"}, {">=", "GE"}, {"==", "EQ"}, {"!=", "NE"}};
+      static const std::map<std::string, std::string> dirs = {
+          {"<", "LT"}, {">", "GT"}, {"<=", "LE"}, {">=", "GE"}, {"==", "EQ"}, {"!=", "NE"}};
       auto d = dirs.find(op);
-      if (d == dirs.end()) return fail("the comparison '" + op + "' on arrays is not supported here");
+      if (d == dirs.end())
+        return fail("the comparison '" + op + "' on arrays is not supported here");
       return compare_fn(op, d->second, x, y);
     }
     if (op == "==" || op == "!=") {
       bool eq = false;
       if (x->k == y->k) {
-        if (x->k == K::Str || x->k == K::DType) eq = x->s == y->s;
-        else if (x->k == K::None) eq = true;
+        if (x->k == K::Str || x->k == K::DType)
+          eq = x->s == y->s;
+        else if (x->k == K::None)
+          eq = true;
         else if (x->k == K::Tuple || x->k == K::List) {
           eq = x->items.size() == y->items.size();
           for (std::size_t k = 0; eq && k < x->items.size(); ++k) {
             UNWRAP(e, compare("==", x->items[k], y->items[k]));
             eq = e->k == K::Bool && e->b;
           }
-        } else eq = x.get() == y.get();
+        } else
+          eq = x.get() == y.get();
       }
       return Result<Ref>::success(mk_bool(op == "==" ? eq : !eq));
     }
-    return fail("'" + op + "' not supported between instances of '" + type_name(x) + "' and '" + type_name(y) + "'");
+    return fail("'" + op + "' not supported between instances of '" + type_name(x) + "' and '" +
+                type_name(y) + "'");
   }
 
   Result<bool> truth(const Ref& v) {
     switch (v->k) {
-      case K::None: return Result<bool>::success(false);
-      case K::Bool: return Result<bool>::success(v->b);
-      case K::Int: return Result<bool>::success(v->i != 0);
-      case K::Float: return Result<bool>::success(v->f != 0);
-      case K::Str: return Result<bool>::success(!v->s.empty());
+      case K::None:
+        return Result<bool>::success(false);
+      case K::Bool:
+        return Result<bool>::success(v->b);
+      case K::Int:
+        return Result<bool>::success(v->i != 0);
+      case K::Float:
+        return Result<bool>::success(v->f != 0);
+      case K::Str:
+        return Result<bool>::success(!v->s.empty());
       case K::Tuple:
-      case K::List: return Result<bool>::success(!v->items.empty());
+      case K::List:
+        return Result<bool>::success(!v->items.empty());
       case K::Array:
-        return fail("the truth value of an array is not known while tracing (JAX raises "
-                    "TracerBoolConversionError: Attempted boolean conversion of traced array with shape " +
-                    aval_text(v) + "); use jnp.where or lax.cond");
-      default: return Result<bool>::success(true);
+        return fail(
+            "the truth value of an array is not known while tracing (JAX raises "
+            "TracerBoolConversionError: Attempted boolean conversion of traced array with shape " +
+            aval_text(v) + "); use jnp.where or lax.cond");
+      default:
+        return Result<bool>::success(true);
     }
   }
 
@@ -3517,19 +4068,28 @@ struct Interp {
           if (v->k == K::None) continue;
           if (v->k != K::Int) {
             line = e.line, col = e.column;
-            return fail("Array slice indices must have static start/stop/step to be used with NumPy indexing syntax; got " + type_name(v));
+            return fail(
+                "Array slice indices must have static start/stop/step to be used with NumPy "
+                "indexing syntax; got " +
+                type_name(v));
           }
           *slots[w] = v;
         }
       } else {
         UNWRAP(v, eval(*p));
-        if (v->k == K::Ellipsis) one.kind = 3, ++ellipses;
-        else if (v->k == K::None) one.kind = 2;
-        else if (v->k == K::Int) one.i = v->i;
+        if (v->k == K::Ellipsis)
+          one.kind = 3, ++ellipses;
+        else if (v->k == K::None)
+          one.kind = 2;
+        else if (v->k == K::Int)
+          one.i = v->i;
         else {
           line = e.line, col = e.column;
-          if (v->k == K::Array) return fail("indexing with an array (" + aval_text(v) + ") is a gather in JAX: not supported here yet");
-          return fail("Indexer must have integer or boolean type, got indexer of type " + type_name(v));
+          if (v->k == K::Array)
+            return fail("indexing with an array (" + aval_text(v) +
+                        ") is a gather in JAX: not supported here yet");
+          return fail("Indexer must have integer or boolean type, got indexer of type " +
+                      type_name(v));
         }
       }
       if (one.kind == 0 || one.kind == 1) ++regular;
@@ -3540,18 +4100,21 @@ struct Interp {
     const std::size_t nd = shape.size();
     if (ellipses > 1) return fail("An index can only have a single ellipsis ('...')");
     if (regular > nd)
-      return fail("Too many indices: " + std::to_string(nd) + "-dimensional array indexed with " + std::to_string(regular) + " regular indices.");
+      return fail("Too many indices: " + std::to_string(nd) + "-dimensional array indexed with " +
+                  std::to_string(regular) + " regular indices.");
     // Expand `...` (or pad at the end) with whole slices.
     std::vector<Ix> full;
     for (auto& one : ix) {
       if (one.kind == 3) {
-        for (std::size_t k = 0; k < nd - regular; ++k) full.push_back(Ix{1, 0, nullptr, nullptr, nullptr});
+        for (std::size_t k = 0; k < nd - regular; ++k)
+          full.push_back(Ix{1, 0, nullptr, nullptr, nullptr});
       } else {
         full.push_back(one);
       }
     }
     if (!ellipses)
-      for (std::size_t k = regular; k < nd; ++k) full.push_back(Ix{1, 0, nullptr, nullptr, nullptr});
+      for (std::size_t k = regular; k < nd; ++k)
+        full.push_back(Ix{1, 0, nullptr, nullptr, nullptr});
     // Per axis: start, limit (Python's slice.indices), whether it is an int index.
     std::vector<std::int64_t> starts, limits, int_axes, out_after_none, reversed;
     bool any_none = false, partial = false;
@@ -3564,10 +4127,12 @@ struct Interp {
       const std::int64_t size = shape[axis];
       if (one.kind == 0) {
         if (one.i < -size || one.i >= size)
-          return fail("index " + std::to_string(one.i) + " is out of bounds for axis " + std::to_string(axis) + " with size " +
-                      std::to_string(size) + " (JAX clamps it in a gather: not supported here)");
+          return fail("index " + std::to_string(one.i) + " is out of bounds for axis " +
+                      std::to_string(axis) + " with size " + std::to_string(size) +
+                      " (JAX clamps it in a gather: not supported here)");
         if (one.i < 0)
-          return fail("a negative index (" + std::to_string(one.i) + ") is a dynamic_slice in JAX: not supported here yet; write " +
+          return fail("a negative index (" + std::to_string(one.i) +
+                      ") is a dynamic_slice in JAX: not supported here yet; write " +
                       std::to_string(one.i + size) + " instead");
         starts.push_back(one.i);
         limits.push_back(one.i + 1);
@@ -3576,7 +4141,8 @@ struct Interp {
       } else {
         const std::int64_t step = one.step ? one.step->i : 1;
         if (step == 0) return fail("slice step cannot be zero");
-        if (step == -1 && !one.start && !one.stop) {  // a simple reverse: lax.rev, then a whole slice
+        if (step == -1 && !one.start &&
+            !one.stop) {  // a simple reverse: lax.rev, then a whole slice
           reversed.push_back(std::int64_t(axis));
           starts.push_back(0);
           limits.push_back(size);
@@ -3584,7 +4150,8 @@ struct Interp {
           continue;
         }
         if (step != 1)
-          return fail("a slice with step " + std::to_string(step) + " is a gather in JAX: not supported here yet");
+          return fail("a slice with step " + std::to_string(step) +
+                      " is a gather in JAX: not supported here yet");
         auto clampi = [&](const Ref& r, std::int64_t dflt) {
           if (!r) return dflt;
           std::int64_t v = r->i < 0 ? r->i + size : r->i;
@@ -3597,14 +4164,19 @@ struct Interp {
       }
       ++axis;
     }
-    if (any_none && !reversed.empty()) return fail("indexing with None beside a reversed slice is a gather in JAX: not supported here yet");
+    if (any_none && !reversed.empty())
+      return fail(
+          "indexing with None beside a reversed slice is a gather in JAX: not supported here yet");
     Ref xr = x;
     if (!reversed.empty()) {  // jnp's _rewriting_take: lax.rev of the simple reverses first
       UNWRAP(r, rev(x, reversed));
       xr = r;
     }
     if (any_none) {
-      if (partial) return fail("indexing with None beside integers or partial slices is a gather in JAX: not supported here yet");
+      if (partial)
+        return fail(
+            "indexing with None beside integers or partial slices is a gather in JAX: not "
+            "supported here yet");
       std::vector<std::int64_t> out, bd;
       std::size_t a = 0;
       for (auto& one : full) {
@@ -3621,7 +4193,8 @@ struct Interp {
     std::vector<std::int64_t> sliced, squeezed;
     for (std::size_t a = 0; a < nd; ++a) {
       sliced.push_back(limits[a] - starts[a]);
-      if (std::find(int_axes.begin(), int_axes.end(), std::int64_t(a)) == int_axes.end()) squeezed.push_back(sliced.back());
+      if (std::find(int_axes.begin(), int_axes.end(), std::int64_t(a)) == int_axes.end())
+        squeezed.push_back(sliced.back());
     }
     Ref out;
     if (!tracing()) {
@@ -3642,7 +4215,8 @@ struct Interp {
       const std::int64_t n = std::int64_t(obj->items.size());
       if (index->k == K::Int) {
         std::int64_t k = index->i < 0 ? index->i + n : index->i;
-        if (k < 0 || k >= n) return fail(std::string(obj->k == K::Tuple ? "tuple" : "list") + " index out of range");
+        if (k < 0 || k >= n)
+          return fail(std::string(obj->k == K::Tuple ? "tuple" : "list") + " index out of range");
         return Result<Ref>::success(obj->items[k]);
       }
       if (index_e.kind == EK::Slice) {
@@ -3660,8 +4234,10 @@ struct Interp {
           if (b->k == K::None) continue;
           if (b->k != K::Int) return fail("slice indices must be integers or None");
           std::int64_t v = b->i < 0 ? b->i + n : b->i;
-          if (st > 0) v = std::min(std::max<std::int64_t>(v, 0), n);
-          else v = std::min(std::max<std::int64_t>(v, -1), n - 1);
+          if (st > 0)
+            v = std::min(std::max<std::int64_t>(v, 0), n);
+          else
+            v = std::min(std::max<std::int64_t>(v, -1), n - 1);
           (w == 0 ? lo : hi) = v;
         }
         if (!index_e.kids[1] && st < 0) hi = -1;
@@ -3669,7 +4245,8 @@ struct Interp {
         for (std::int64_t k = lo; st > 0 ? k < hi : k > hi; k += st) items.push_back(obj->items[k]);
         return Result<Ref>::success(mk_tuple(items, obj->k));
       }
-      return fail(std::string(obj->k == K::Tuple ? "tuple" : "list") + " indices must be integers or slices, not " + type_name(index));
+      return fail(std::string(obj->k == K::Tuple ? "tuple" : "list") +
+                  " indices must be integers or slices, not " + type_name(index));
     }
     if (obj->k == K::Array) return index_array(obj, e, index_e);
     return fail("'" + type_name(obj) + "' object is not subscriptable");
@@ -3689,26 +4266,37 @@ struct Interp {
     (void)ok;
     Nest nest(eval_depth);
     if (eval_depth > kMaxEvalDepth)
-      return fail_at("the program nests calls and expressions deeper than " + std::to_string(kMaxEvalDepth) + " levels", e.line, e.column);
+      return fail_at("the program nests calls and expressions deeper than " +
+                         std::to_string(kMaxEvalDepth) + " levels",
+                     e.line, e.column);
     line = e.line, col = e.column;
     switch (e.kind) {
-      case EK::Name: return lookup(e.s);
+      case EK::Name:
+        return lookup(e.s);
       case EK::Int:
-        if (e.overflow) return fail("integer literal " + e.s + " is past 64 bits (not supported here)");
+        if (e.overflow)
+          return fail("integer literal " + e.s + " is past 64 bits (not supported here)");
         return Result<Ref>::success(mk_int(e.i));
-      case EK::Float: return Result<Ref>::success(mk_float(e.f));
-      case EK::Str: return Result<Ref>::success(mk_str(e.s));
-      case EK::True: return Result<Ref>::success(mk_bool(true));
-      case EK::False: return Result<Ref>::success(mk_bool(false));
-      case EK::None: return Result<Ref>::success(none());
-      case EK::Ellipsis: return Result<Ref>::success(mk(K::Ellipsis));
+      case EK::Float:
+        return Result<Ref>::success(mk_float(e.f));
+      case EK::Str:
+        return Result<Ref>::success(mk_str(e.s));
+      case EK::True:
+        return Result<Ref>::success(mk_bool(true));
+      case EK::False:
+        return Result<Ref>::success(mk_bool(false));
+      case EK::None:
+        return Result<Ref>::success(none());
+      case EK::Ellipsis:
+        return Result<Ref>::success(mk(K::Ellipsis));
       case EK::Tuple:
       case EK::List: {
         std::vector<Ref> items;
         for (auto& k : e.kids) {
           if (k->kind == EK::Starred) {
             UNWRAP(v, eval(*k->kids[0]));
-            if (v->k != K::Tuple && v->k != K::List) return fail("only tuples and lists can be unpacked with * here");
+            if (v->k != K::Tuple && v->k != K::List)
+              return fail("only tuples and lists can be unpacked with * here");
             items.insert(items.end(), v->items.begin(), v->items.end());
             continue;
           }
@@ -3758,7 +4346,8 @@ struct Interp {
             if (right->k != K::Tuple && right->k != K::List && right->k != K::Str)
               return fail("'in' is supported here only for tuples, lists and strings");
             bool found = false;
-            if (right->k == K::Str) found = left->k == K::Str && right->s.find(left->s) != std::string::npos;
+            if (right->k == K::Str)
+              found = left->k == K::Str && right->s.find(left->s) != std::string::npos;
             for (auto& it : right->items) {
               UNWRAP(eq, compare("==", left, it));
               found = found || (eq->k == K::Bool && eq->b);
@@ -3768,7 +4357,8 @@ struct Interp {
             UNWRAP(c, compare(op, left, right));
             r = c;
           }
-          if (e.ops.size() > 1 && r->k == K::Array) return fail("chained comparisons of arrays are not supported here");
+          if (e.ops.size() > 1 && r->k == K::Array)
+            return fail("chained comparisons of arrays are not supported here");
           if (result && result->k == K::Bool && !result->b) break;
           result = r;
           left = right;
@@ -3807,28 +4397,35 @@ struct Interp {
           const Expr& ke = *e.kids[k];
           if (k <= e.positional && ke.kind == EK::Starred) {
             UNWRAP(v, eval(*ke.kids[0]));
-            if (v->k != K::Tuple && v->k != K::List) return fail("only tuples and lists can be unpacked with * here");
+            if (v->k != K::Tuple && v->k != K::List)
+              return fail("only tuples and lists can be unpacked with * here");
             a.pos.insert(a.pos.end(), v->items.begin(), v->items.end());
             continue;
           }
           UNWRAP(v, eval(ke));
-          if (k <= e.positional) a.pos.push_back(v);
-          else a.kw.emplace_back(e.names[k - 1 - e.positional], v);
+          if (k <= e.positional)
+            a.pos.push_back(v);
+          else
+            a.kw.emplace_back(e.names[k - 1 - e.positional], v);
         }
         line = e.line, col = e.column;
         return call(callee, a);
       }
-      case EK::Slice: return fail("a slice is only valid inside [ ]");
-      case EK::Starred: return fail("a starred expression is not valid here");
+      case EK::Slice:
+        return fail("a slice is only valid inside [ ]");
+      case EK::Starred:
+        return fail("a starred expression is not valid here");
       case EK::Lambda: {
         auto f = mk(K::Func);
         f->lambda = &e;
         if (!frames.empty()) f->closure = std::make_shared<Scope>(*frames.back());
         return Result<Ref>::success(f);
       }
-      case EK::Comprehension: return fail("comprehensions are not supported here");
+      case EK::Comprehension:
+        return fail("comprehensions are not supported here");
       case EK::Set:
-      case EK::Dict: return fail(std::string(e.kind == EK::Set ? "sets" : "dicts") + " are not supported here");
+      case EK::Dict:
+        return fail(std::string(e.kind == EK::Set ? "sets" : "dicts") + " are not supported here");
     }
     return fail("unsupported expression");
   }
@@ -3846,15 +4443,20 @@ struct Interp {
     (void)ok;
     Nest nest(eval_depth);
     if (eval_depth > kMaxEvalDepth)
-      return fail_at("the program nests calls and expressions deeper than " + std::to_string(kMaxEvalDepth) + " levels", s.line, s.column);
+      return fail_at("the program nests calls and expressions deeper than " +
+                         std::to_string(kMaxEvalDepth) + " levels",
+                     s.line, s.column);
     line = s.line, col = s.column;
     const bool top = frames.empty();
     switch (s.kind) {
       case SK::Import:
         for (auto& al : s.aliases) {
           line = al.line, col = al.column;
-          if (!al.as.empty()) globals_or_local(al.as, mk_str(al.name, K::Module));
-          else globals_or_local(al.name.substr(0, al.name.find('.')), mk_str(al.name.substr(0, al.name.find('.')), K::Module));
+          if (!al.as.empty())
+            globals_or_local(al.as, mk_str(al.name, K::Module));
+          else
+            globals_or_local(al.name.substr(0, al.name.find('.')),
+                             mk_str(al.name.substr(0, al.name.find('.')), K::Module));
         }
         return Result<Flow>::success(Flow{});
       case SK::ImportFrom:
@@ -3864,7 +4466,8 @@ struct Interp {
           Ref v;
           bool is_module = false;
           for (auto& m : kModules) is_module = is_module || path == m[0];
-          if (is_module) v = mk_str(path, K::Module);
+          if (is_module)
+            v = mk_str(path, K::Module);
           else {
             UNWRAP(a, attribute(mk_str(s.s, K::Module), al.name));
             v = a;
@@ -3875,7 +4478,8 @@ struct Interp {
       case SK::Def: {
         auto f = mk(K::Func);
         f->def = &s;
-        if (!frames.empty()) f->closure = std::make_shared<Scope>(*frames.back());  // the enclosing function's names
+        if (!frames.empty())
+          f->closure = std::make_shared<Scope>(*frames.back());  // the enclosing function's names
         for (auto& p : s.params) {
           if (p.default_value) {
             UNWRAP(d, eval(*p.default_value));
@@ -3892,7 +4496,8 @@ struct Interp {
             j->self = f;
             bound = j;
           } else {
-            return fail_at("only the @jax.jit decorator is supported here", (*it)->line, (*it)->column);
+            return fail_at("only the @jax.jit decorator is supported here", (*it)->line,
+                           (*it)->column);
           }
         }
         globals_or_local(s.s, bound);
@@ -3914,7 +4519,8 @@ struct Interp {
         return Result<Flow>::success(Flow{});
       }
       case SK::AugAssign: {
-        if (s.targets[0]->kind != EK::Name) return fail("augmented assignment is supported here only to a name");
+        if (s.targets[0]->kind != EK::Name)
+          return fail("augmented assignment is supported here only to a name");
         UNWRAP(x, eval(*s.targets[0]));
         UNWRAP(y, eval(*s.value));
         line = s.line, col = s.column;
@@ -3939,9 +4545,12 @@ struct Interp {
         }
         return Result<Flow>::success(f);
       }
-      case SK::Pass: return Result<Flow>::success(Flow{});
-      case SK::Break: return Result<Flow>::success(Flow{FlowKind::Break, nullptr});
-      case SK::Continue: return Result<Flow>::success(Flow{FlowKind::Continue, nullptr});
+      case SK::Pass:
+        return Result<Flow>::success(Flow{});
+      case SK::Break:
+        return Result<Flow>::success(Flow{FlowKind::Break, nullptr});
+      case SK::Continue:
+        return Result<Flow>::success(Flow{FlowKind::Continue, nullptr});
       case SK::If: {
         UNWRAP(c, eval(*s.value));
         UNWRAP(t, truth(c));
@@ -3963,16 +4572,25 @@ struct Interp {
       case SK::Assert: {
         UNWRAP(c, eval(*s.extra[0]));
         UNWRAP(t, truth(c));
-        if (!t) return fail_at("AssertionError" + std::string(s.extra.size() > 1 ? "" : ""), s.line, s.column);
+        if (!t)
+          return fail_at("AssertionError" + std::string(s.extra.size() > 1 ? "" : ""), s.line,
+                         s.column);
         return Result<Flow>::success(Flow{});
       }
-      case SK::Raise: return fail("raise: the program raised an exception");
-      case SK::While: return fail("while loops are not supported here (use a for loop over range, or lax.fori_loop)");
-      case SK::Del: return fail("del is not supported here");
+      case SK::Raise:
+        return fail("raise: the program raised an exception");
+      case SK::While:
+        return fail(
+            "while loops are not supported here (use a for loop over range, or lax.fori_loop)");
+      case SK::Del:
+        return fail("del is not supported here");
       case SK::Global:
-      case SK::Nonlocal: return fail("global and nonlocal are not supported here");
-      case SK::With: return fail("with statements are not supported here");
-      case SK::Try: return fail("try statements are not supported here");
+      case SK::Nonlocal:
+        return fail("global and nonlocal are not supported here");
+      case SK::With:
+        return fail("with statements are not supported here");
+      case SK::Try:
+        return fail("try statements are not supported here");
     }
     return fail("unsupported statement");
   }
@@ -3996,18 +4614,23 @@ Result<Lowered> lower_source(const std::string& source, const std::string& entry
   if (!entry.empty()) {
     bool defined = false;
     for (auto& s : prog->body) defined = defined || (s->kind == SK::Def && s->s == entry);
-    if (!defined) return Result<Lowered>::failure(Error{"1:1: no function named '" + entry + "' is defined in the file", "", 1, 1});
-    return Result<Lowered>::failure(Error{"1:1: the file has no jax.jit(" + entry + ").lower(...) call to give " + entry +
-                                              "'s argument shapes; add one, e.g. jax.jit(" + entry +
-                                              ").lower(jax.ShapeDtypeStruct((32, 16), jnp.float32))",
-                                          "", 1, 1});
+    if (!defined)
+      return Result<Lowered>::failure(
+          Error{"1:1: no function named '" + entry + "' is defined in the file", "", 1, 1});
+    return Result<Lowered>::failure(
+        Error{"1:1: the file has no jax.jit(" + entry + ").lower(...) call to give " + entry +
+                  "'s argument shapes; add one, e.g. jax.jit(" + entry +
+                  ").lower(jax.ShapeDtypeStruct((32, 16), jnp.float32))",
+              "", 1, 1});
   }
-  return Result<Lowered>::failure(Error{"1:1: the file has no jax.jit(f).lower(...) call: add one after the function, e.g. "
-                                        "jax.jit(f).lower(jax.ShapeDtypeStruct((32, 16), jnp.float32))",
-                                        "", 1, 1});
+  return Result<Lowered>::failure(
+      Error{"1:1: the file has no jax.jit(f).lower(...) call: add one after the function, e.g. "
+            "jax.jit(f).lower(jax.ShapeDtypeStruct((32, 16), jnp.float32))",
+            "", 1, 1});
 }
 
-Result<Lowered> lower_function(const Program& program, const Stmt& def, const std::vector<ArgSpec>& args,
+Result<Lowered> lower_function(const Program& program, const Stmt& def,
+                               const std::vector<ArgSpec>& args,
                                const std::vector<GlobalScalar>& globals) {
   Interp in;
   for (auto& s : program.body) {
@@ -4016,11 +4639,14 @@ Result<Lowered> lower_function(const Program& program, const Stmt& def, const st
     if (!f) return Result<Lowered>::failure(f.error_info());
   }
   for (auto& g : globals)
-    in.globals[g.name] = g.kind == 0 ? mk_bool(g.int_value != 0) : g.kind == 1 ? mk_int(g.int_value) : mk_float(g.value);
+    in.globals[g.name] = g.kind == 0   ? mk_bool(g.int_value != 0)
+                         : g.kind == 1 ? mk_int(g.int_value)
+                                       : mk_float(g.value);
   auto f = in.exec(def);
   if (!f) return Result<Lowered>::failure(f.error_info());
   auto it = in.globals.find(def.s);
-  if (it == in.globals.end()) return Result<Lowered>::failure(Error{"1:1: no function named '" + def.s + "'", "", 1, 1});
+  if (it == in.globals.end())
+    return Result<Lowered>::failure(Error{"1:1: no function named '" + def.s + "'", "", 1, 1});
   Ref fn = it->second;
   if (fn->k == K::Jitted) fn = fn->self;
   auto j = mk(K::Jitted);
@@ -4033,7 +4659,8 @@ Result<Lowered> lower_function(const Program& program, const Stmt& def, const st
   }
   auto low = in.lower_call(j, a);
   if (!low) return Result<Lowered>::failure(low.error_info());
-  if (!in.done) return Result<Lowered>::failure(Error{"1:1: " + def.s + " was not lowered", "", 1, 1});
+  if (!in.done)
+    return Result<Lowered>::failure(Error{"1:1: " + def.s + " was not lowered", "", 1, 1});
   return Result<Lowered>::success(in.result);
 }
 

@@ -47,17 +47,18 @@ struct ArgSpec {
 
 // Lowers the function `def` (a def statement of `program`) on abstract arguments, as
 // jax.jit(f).lower(args) does: the program's top-level imports and defs are run first (so the
-// function's helpers and module names resolve), nothing else; then `globals` are set. The notebook evaluator's door to
-// the tracer (python/notebook.h).
-// A Python scalar global of the running program the traced function may read (JAX bakes it in
-// as a constant, weakly typed): kind 0 bool, 1 int, 2 float.
+// function's helpers and module names resolve), nothing else; then `globals` are set. The notebook
+// evaluator's door to the tracer (python/notebook.h). A Python scalar global of the running program
+// the traced function may read (JAX bakes it in as a constant, weakly typed): kind 0 bool, 1 int, 2
+// float.
 struct GlobalScalar {
   std::string name;
   int kind = 2;
   double value = 0;
   std::int64_t int_value = 0;
 };
-Result<Lowered> lower_function(const Program& program, const Stmt& def, const std::vector<ArgSpec>& args,
+Result<Lowered> lower_function(const Program& program, const Stmt& def,
+                               const std::vector<ArgSpec>& args,
                                const std::vector<GlobalScalar>& globals = {});
 
 // The names the tracer knows, as written in a program: "jnp.tanh", "jax.nn.relu", ...

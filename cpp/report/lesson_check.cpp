@@ -28,10 +28,12 @@ Result<LessonIrCheck> check_lesson_ir() {
   options.time_ops = true;
   RunResult run = run_program(program.value(), options);
   if (run.status != "passed") {
-    return R::failure("the lesson's StableHLO did not run: " + (run.errors.empty() ? run.status : run.errors.front().message));
+    return R::failure("the lesson's StableHLO did not run: " +
+                      (run.errors.empty() ? run.status : run.errors.front().message));
   }
   const std::size_t count = static_cast<std::size_t>(kM * kN);
-  if (run.values.size() != 1 || !run.values[0].is_tensor() || run.values[0].tensor.type != hlo::ElementType::F32 ||
+  if (run.values.size() != 1 || !run.values[0].is_tensor() ||
+      run.values[0].tensor.type != hlo::ElementType::F32 ||
       static_cast<std::size_t>(run.values[0].tensor.elements()) != count) {
     return R::failure("the lesson's StableHLO must give one f32[32,8] result");
   }
@@ -40,7 +42,8 @@ Result<LessonIrCheck> check_lesson_ir() {
   if (!buffers) return R::failure_from(buffers);
   kernels::fill_lesson_inputs(buffers.value());
   std::vector<double> reference(count);
-  kernels::matmul_reference(kM, kK, kN, buffers->a.data(), buffers->b.data(), true, reference.data());
+  kernels::matmul_reference(kM, kK, kN, buffers->a.data(), buffers->b.data(), true,
+                            reference.data());
   LessonIrCheck out;
   out.check = kernels::check_lesson_rule(run.values[0].tensor.as<float>(), reference.data(), count);
   out.inputs = run.inputs;

@@ -15,8 +15,8 @@ namespace rl::report {
 struct LessonIrCheck {
   kernels::CheckResult check;  // against the double reference, |x − y| ≤ 2e-5 + 2e-5·|y|
   std::string inputs;          // how the arguments were made: "arange"
-  double ops_seconds = 0;      // the entry's ops, each timed (a measurement of this machine), summed
-  std::size_t ops = 0;         // how many were timed
+  double ops_seconds = 0;  // the entry's ops, each timed (a measurement of this machine), summed
+  std::size_t ops = 0;     // how many were timed
 };
 
 // Fails (naming the step) only if the lesson's own text does not parse, lower or run: a bug.

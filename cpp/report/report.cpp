@@ -37,7 +37,9 @@ std::string joined(const std::vector<std::string>& xs, const std::string& sep) {
 
 // Positive, finite values, ascending, each once: the points a roof is drawn through.
 std::vector<double> sorted_unique(std::vector<double> xs) {
-  xs.erase(std::remove_if(xs.begin(), xs.end(), [](double x) { return !(std::isfinite(x) && x > 0); }), xs.end());
+  xs.erase(
+      std::remove_if(xs.begin(), xs.end(), [](double x) { return !(std::isfinite(x) && x > 0); }),
+      xs.end());
   std::sort(xs.begin(), xs.end());
   xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
   return xs;
@@ -45,7 +47,8 @@ std::vector<double> sorted_unique(std::vector<double> xs) {
 
 // The usual element type of each itemsize, in the order messages list them.
 const std::vector<std::pair<int, std::string>>& usual_types() {
-  static const std::vector<std::pair<int, std::string>> table = {{4, "f32"}, {2, "bf16"}, {8, "f64"}};
+  static const std::vector<std::pair<int, std::string>> table = {
+      {4, "f32"}, {2, "bf16"}, {8, "f64"}};
   return table;
 }
 
@@ -53,7 +56,8 @@ const std::vector<std::pair<int, std::string>>& usual_types() {
 const Result<kernels::CheckResult>& kernel_check() {
   static const Result<kernels::CheckResult> check = [] {
     using R = Result<kernels::CheckResult>;
-    auto shape = kernels::check_matmul_shape(double(model::lesson::kM), double(model::lesson::kK), double(model::lesson::kN));
+    auto shape = kernels::check_matmul_shape(double(model::lesson::kM), double(model::lesson::kK),
+                                             double(model::lesson::kN));
     if (!shape) return R::failure_from(shape);
     auto buffers = kernels::allocate_matmul(shape.value());
     if (!buffers) return R::failure_from(buffers);
@@ -77,7 +81,8 @@ Result<Lowered> lower(const model::Contraction& c, const std::string& dtype) {
   for (const auto& o : l.cost.ops) {
     if (!o.top_level) continue;
     const std::string_view family = hlo::op_short_name(hlo::op_from_name(o.op, l.cost.dialect));
-    l.ops_present.push_back(std::string(o.op.substr(0, 10) == "stablehlo." ? o.op.substr(10) : o.op));
+    l.ops_present.push_back(
+        std::string(o.op.substr(0, 10) == "stablehlo." ? o.op.substr(10) : o.op));
     if (family == "dot") {
       l.has_dot_general = true;
       if (l.result_type.empty()) l.result_type = l.cost.shape(o);
@@ -88,33 +93,42 @@ Result<Lowered> lower(const model::Contraction& c, const std::string& dtype) {
 }
 
 // "1 core", "4 cores": how the messages name a core count.
-std::string cores_name(int cores) { return std::to_string(cores) + (cores == 1 ? " core" : " cores"); }
+std::string cores_name(int cores) {
+  return std::to_string(cores) + (cores == 1 ? " core" : " cores");
+}
 
 Result<MeasuredRoofline> measured_roofline(const Measured& m, const std::vector<double>& figure_x) {
   using R = Result<MeasuredRoofline>;
   // Every core count's ceilings, 1 core first.
   std::vector<MeasuredCeilings> counts = {{1, m.gflops, m.bandwidth_gbs}};
   for (const auto& c : m.other_cores) {
-    if (c.cores < 2) return R::failure("measured ceilings: a core count other than 1 must be at least 2, got " + std::to_string(c.cores));
+    if (c.cores < 2)
+      return R::failure("measured ceilings: a core count other than 1 must be at least 2, got " +
+                        std::to_string(c.cores));
     for (const auto& seen : counts) {
-      if (seen.cores == c.cores) return R::failure("measured ceilings: " + cores_name(c.cores) + " given twice");
+      if (seen.cores == c.cores)
+        return R::failure("measured ceilings: " + cores_name(c.cores) + " given twice");
     }
     counts.push_back(c);
   }
-  std::sort(counts.begin() + 1, counts.end(), [](const auto& a, const auto& b) { return a.cores < b.cores; });
+  std::sort(counts.begin() + 1, counts.end(),
+            [](const auto& a, const auto& b) { return a.cores < b.cores; });
 
   // The kernel is f32: a measured point sits at the model's intensity for itemsize 4.
   auto point_of = [](const MeasuredKernel& t) -> Result<MeasuredPoint> {
     auto c = model::contract(t.m, t.k, t.n, 4);
     if (!c) return Result<MeasuredPoint>::failure("measured kernel: " + c.error());
-    return Result<MeasuredPoint>::success(MeasuredPoint{c->intensity, t.gflops, t.m, t.k, t.n, t.cores});
+    return Result<MeasuredPoint>::success(
+        MeasuredPoint{c->intensity, t.gflops, t.m, t.k, t.n, t.cores});
   };
   auto headline = point_of({m.m, m.k, m.n, 1, m.point_gflops});
   if (!headline) return R::failure_from(headline);
   std::vector<MeasuredPoint> points;
   if (m.kernels.empty()) points.push_back(headline.value());
   for (const auto& t : m.kernels) {
-    if (t.cores < 1) return R::failure("measured kernel: cores must be at least 1, got " + std::to_string(t.cores));
+    if (t.cores < 1)
+      return R::failure("measured kernel: cores must be at least 1, got " +
+                        std::to_string(t.cores));
     auto p = point_of(t);
     if (!p) return R::failure_from(p);
     points.push_back(p.value());
@@ -133,7 +147,8 @@ Result<MeasuredRoofline> measured_roofline(const Measured& m, const std::vector<
     for (const auto& [level, gbs] : counts[c].bandwidth_gbs) {
       auto b = model::make_budgets(counts[c].gflops, gbs);
       if (!b) {
-        return R::failure("measured " + level + " roof" + (counts[c].cores == 1 ? "" : " on " + cores_name(counts[c].cores)) +
+        return R::failure("measured " + level + " roof" +
+                          (counts[c].cores == 1 ? "" : " on " + cores_name(counts[c].cores)) +
                           ": " + b.error());
       }
       budgets[c].push_back(b.value());
@@ -155,8 +170,10 @@ Result<MeasuredRoofline> measured_roofline(const Measured& m, const std::vector<
       if (counts[c].cores != cores) continue;
       for (std::size_t i = 0; i < budgets[c].size(); ++i) {
         const auto& level = counts[c].bandwidth_gbs[i];
-        MeasuredRoof roof{level.first, counts[c].gflops, level.second, model::ridge(budgets[c][i]), {}};
-        for (double x : xs) roof.points.push_back(model::ceiling(budgets[c][i], x).value());  // x positive and finite
+        MeasuredRoof roof{
+            level.first, counts[c].gflops, level.second, model::ridge(budgets[c][i]), {}};
+        for (double x : xs)
+          roof.points.push_back(model::ceiling(budgets[c][i], x).value());  // x positive and finite
         layer.roofs.push_back(std::move(roof));
       }
     }
@@ -174,7 +191,8 @@ Result<MeasuredRoofline> measured_roofline(const Measured& m, const std::vector<
 const std::vector<Dtype>& dtypes() {
   static const std::vector<Dtype> list = [] {
     std::vector<Dtype> out;
-    for (const char* name : {"f32", "bf16", "f16", "f64"}) out.push_back({name, hlo::element_byte_size(name)});
+    for (const char* name : {"f32", "bf16", "f16", "f64"})
+      out.push_back({name, hlo::element_byte_size(name)});
     return out;
   }();
   return list;
@@ -189,12 +207,14 @@ Result<const Dtype*> dtype_named(const std::string& name) {
     if (d.name == name) return Result<const Dtype*>::success(&d);
     names.push_back(d.name);
   }
-  return Result<const Dtype*>::failure("dtype must be one of " + joined(names, ", ") + ", got \"" + name + "\"");
+  return Result<const Dtype*>::failure("dtype must be one of " + joined(names, ", ") + ", got \"" +
+                                       name + "\"");
 }
 
 // A dtype and an itemsize given together that disagree.
 std::string itemsize_disagrees(const Dtype& d, double itemsize) {
-  return "dtype " + d.name + " has itemsize " + std::to_string(d.itemsize) + ", got itemsize " + format_number(itemsize);
+  return "dtype " + d.name + " has itemsize " + std::to_string(d.itemsize) + ", got itemsize " +
+         format_number(itemsize);
 }
 
 }  // namespace
@@ -210,11 +230,13 @@ std::vector<Refusal> check_inputs(const Params& params) {
   auto note = [&](const std::string& input, const auto& result) {
     if (!result) out.push_back({input, result.error()});
   };
-  for (const auto& [name, value] : {std::pair{"m", &params.m}, std::pair{"k", &params.k}, std::pair{"n", &params.n}}) {
+  for (const auto& [name, value] :
+       {std::pair{"m", &params.m}, std::pair{"k", &params.k}, std::pair{"n", &params.n}}) {
     if (*value) note(name, positive_integer(name, **value));
   }
   // The dtype's name, and its itemsize against one given (when that itemsize is acceptable).
-  const auto itemsize = params.itemsize ? positive_integer("itemsize", *params.itemsize) : Result<std::int64_t>::success(0);
+  const auto itemsize = params.itemsize ? positive_integer("itemsize", *params.itemsize)
+                                        : Result<std::int64_t>::success(0);
   if (params.dtype) {
     const auto found = dtype_named(*params.dtype);
     if (!found) {
@@ -226,21 +248,24 @@ std::vector<Refusal> check_inputs(const Params& params) {
   note("itemsize", itemsize);
   if (params.sizes) {
     const auto& sizes = *params.sizes;
-    if (sizes.empty()) out.push_back({"sizes", "sizes must be a non-empty list of positive integers, got []"});
+    if (sizes.empty())
+      out.push_back({"sizes", "sizes must be a non-empty list of positive integers, got []"});
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       auto size = positive_integer("size", sizes[i]);
       if (!size) {
         // "size must be …, got 0" → "sizes: entry 2 of 2 must be …, got 0"; a 0 after the first
         // entry is most likely "1,000" typed for 1000: said so.
         const bool split_thousands = i > 0 && sizes[i] == 0;
-        out.push_back({"sizes", size_entry(i, sizes.size()) + size.error().substr(4) + (split_thousands ? kSizesSplitAtCommas : "")});
+        out.push_back({"sizes", size_entry(i, sizes.size()) + size.error().substr(4) +
+                                    (split_thousands ? kSizesSplitAtCommas : "")});
         break;  // one message per field: the first bad entry
       }
     }
   }
   if (params.peak) note("peak", model::check_peak(*params.peak));
   if (params.bandwidth) note("bandwidth", model::check_bandwidth(*params.bandwidth));
-  if (params.traffic_factor) note("traffic_factor", model::check_traffic_factor(*params.traffic_factor));
+  if (params.traffic_factor)
+    note("traffic_factor", model::check_traffic_factor(*params.traffic_factor));
   return out;
 }
 
@@ -262,8 +287,10 @@ Outcome build(const Params& params, const Extras& extras) {
   const double bandwidth = params.bandwidth.value_or(model::lesson::kBandwidthGbs);
   const double factor = params.traffic_factor.value_or(model::lesson::kTrafficFactor);
   std::vector<double> sizes;
-  if (params.sizes) sizes = *params.sizes;
-  else for (auto s : model::lesson::square_sizes()) sizes.push_back(double(s));
+  if (params.sizes)
+    sizes = *params.sizes;
+  else
+    for (auto s : model::lesson::square_sizes()) sizes.push_back(double(s));
 
   // An explicit dtype sets the itemsize, or must agree with the one given.
   std::string dtype;
@@ -271,8 +298,10 @@ Outcome build(const Params& params, const Extras& extras) {
     const auto found = dtype_named(*params.dtype);
     if (!found) return refuse("dtype", found.error());
     const Dtype& d = *found.value();
-    if (!params.itemsize) itemsize = d.itemsize;
-    else if (itemsize != d.itemsize) return refuse("dtype", itemsize_disagrees(d, itemsize));
+    if (!params.itemsize)
+      itemsize = d.itemsize;
+    else if (itemsize != d.itemsize)
+      return refuse("dtype", itemsize_disagrees(d, itemsize));
     dtype = d.name;
   }
 
@@ -285,11 +314,14 @@ Outcome build(const Params& params, const Extras& extras) {
   }
   r.accounting = accounting.value();
 
-  if (sizes.empty()) return refuse("sizes", "sizes must be a non-empty list of positive integers, got []");
+  if (sizes.empty())
+    return refuse("sizes", "sizes must be a non-empty list of positive integers, got []");
   std::vector<double> intensities;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     auto c = model::contract(sizes[i], sizes[i], sizes[i], itemsize);
-    if (!c) return refuse("sizes", size_entry(i, sizes.size()) + ": " + c.error());  // counts that overflow
+    if (!c)
+      return refuse("sizes",
+                    size_entry(i, sizes.size()) + ": " + c.error());  // counts that overflow
     r.sizes.push_back({c.value(), {}});
     intensities.push_back(c->intensity);
   }
@@ -331,8 +363,10 @@ Outcome build(const Params& params, const Extras& extras) {
   if (dtype.empty()) dtype = dtype_of_itemsize(itemsize);
   if (dtype.empty()) {
     std::string usual;
-    for (const auto& [size, name] : usual_types()) usual += (usual.empty() ? "" : ", ") + name + " " + std::to_string(size);
-    r.stablehlo_unavailable = "no StableHLO float type has itemsize " + format_number(itemsize) + " (" + usual + ")";
+    for (const auto& [size, name] : usual_types())
+      usual += (usual.empty() ? "" : ", ") + name + " " + std::to_string(size);
+    r.stablehlo_unavailable =
+        "no StableHLO float type has itemsize " + format_number(itemsize) + " (" + usual + ")";
   } else {
     auto lowered = lower(r.accounting, dtype);
     if (!lowered) return refuse("stablehlo", lowered.error());
@@ -354,11 +388,13 @@ Outcome build(const Params& params, const Extras& extras) {
     const std::string& id = entry.first;
     const std::string& answer = entry.second;
     const auto& qs = r.exercise.questions;
-    auto q = std::find_if(qs.begin(), qs.end(), [&](const exercises::Question& x) { return x.id == id; });
+    auto q = std::find_if(qs.begin(), qs.end(),
+                          [&](const exercises::Question& x) { return x.id == id; });
     if (q == qs.end()) {
       std::vector<std::string> ids;
       for (const auto& x : qs) ids.push_back(x.id);
-      return refuse("answers", "answers: the exercise has no question \"" + id + "\"; its questions are " + joined(ids, ", "));
+      return refuse("answers", "answers: the exercise has no question \"" + id +
+                                   "\"; its questions are " + joined(ids, ", "));
     }
     if (answer.find_first_not_of(" \t\r\n") == std::string::npos) continue;  // blank: not checked
     r.checked.push_back({id, exercises::check(*q, answer)});
@@ -367,7 +403,9 @@ Outcome build(const Params& params, const Extras& extras) {
   std::stable_sort(r.checked.begin(), r.checked.end(), [&](const auto& a, const auto& b) {
     auto pos = [&](const std::string& id) {
       const auto& qs = r.exercise.questions;
-      return std::find_if(qs.begin(), qs.end(), [&](const exercises::Question& x) { return x.id == id; }) - qs.begin();
+      return std::find_if(qs.begin(), qs.end(),
+                          [&](const exercises::Question& x) { return x.id == id; }) -
+             qs.begin();
     };
     return pos(a.first) < pos(b.first);
   });
@@ -389,39 +427,57 @@ std::string report_json(const Report& r) {
     j.key("ops_present").begin_array();
     for (const auto& op : low->ops_present) j.value(op);
     j.end_array();
-    j.key("contract").begin_object().field("dot_general", low->has_dot_general).field("tanh", low->has_tanh);
+    j.key("contract")
+        .begin_object()
+        .field("dot_general", low->has_dot_general)
+        .field("tanh", low->has_tanh);
     j.key("lhs").numbers({double(a.m), double(a.k)});
     j.key("rhs").numbers({double(a.k), double(a.n)});
     j.key("result").numbers({double(a.m), double(a.n)});
     j.field("contracting", "lhs dimension 1 with rhs dimension 0");
-    if (low->result_type.empty()) j.key("result_type").null();
-    else j.field("result_type", low->result_type);
+    if (low->result_type.empty())
+      j.key("result_type").null();
+    else
+      j.field("result_type", low->result_type);
     j.field("verified", true).end_object().end_object();
     j.key("stablehlo_ops").begin_array();
     for (const auto& op : low->ops_present) j.value(op);
     j.end_array();
     j.key("stablehlo_unavailable").null();
     const auto& c = low->cost;
-    j.key("cost_estimate").begin_object()
+    j.key("cost_estimate")
+        .begin_object()
         .field("flops", c.flops)
         .field("transcendentals", c.transcendentals)
         .field("bytes_accessed", c.bytes_accessed);
     j.key("bytes_accessed_operand").begin_object();
-    for (const auto& [index, bytes] : c.bytes_accessed_operand) j.field(std::to_string(index), bytes);
+    for (const auto& [index, bytes] : c.bytes_accessed_operand)
+      j.field(std::to_string(index), bytes);
     j.end_object();
-    j.field("bytes_accessed_output", c.bytes_accessed_output).field("minimum_traffic_bytes", c.minimum_traffic_bytes);
+    j.field("bytes_accessed_output", c.bytes_accessed_output)
+        .field("minimum_traffic_bytes", c.minimum_traffic_bytes);
     j.key("per_op").begin_array();
     for (const auto& o : c.ops) {
-      j.begin_object().field("line", o.line).field("op", o.op).field("flops", o.flops)
-          .field("transcendentals", o.transcendentals).field("bytes_accessed", o.bytes_accessed).end_object();
+      j.begin_object()
+          .field("line", o.line)
+          .field("op", o.op)
+          .field("flops", o.flops)
+          .field("transcendentals", o.transcendentals)
+          .field("bytes_accessed", o.bytes_accessed)
+          .end_object();
     }
     j.end_array().end_object();
   } else {
-    j.key("stablehlo").null().key("stablehlo_ops").null().field("stablehlo_unavailable", r.stablehlo_unavailable);
+    j.key("stablehlo")
+        .null()
+        .key("stablehlo_ops")
+        .null()
+        .field("stablehlo_unavailable", r.stablehlo_unavailable);
     j.key("cost_estimate").null();
   }
   const auto& kc = r.kernel_check;
-  j.key("kernel_check").begin_object()
+  j.key("kernel_check")
+      .begin_object()
       .field("variant", r.kernel_variant)
       .field("max_abs_error", kc.max_abs_error)
       .field("passed", kc.passed)
@@ -432,12 +488,20 @@ std::string report_json(const Report& r) {
       .field("atol", kernels::kLessonAtol)
       .field("rtol", kernels::kLessonRtol)
       .end_object();
-  j.key("local_samples_seconds").null();  // measurements are added by whoever measures, never by the model
+  j.key("local_samples_seconds")
+      .null();  // measurements are added by whoever measures, never by the model
   const auto& a = r.accounting;
-  j.key("matmul_accounting").begin_object()
-      .field("m", double(a.m)).field("k", double(a.k)).field("n", double(a.n)).field("itemsize", double(a.itemsize))
-      .field("flops", double(a.flops)).field("minimum_bytes", double(a.minimum_bytes)).field("flops_per_byte", a.intensity)
-      .field("flops_exact", to_decimal(a.flops)).field("minimum_bytes_exact", to_decimal(a.minimum_bytes))
+  j.key("matmul_accounting")
+      .begin_object()
+      .field("m", double(a.m))
+      .field("k", double(a.k))
+      .field("n", double(a.n))
+      .field("itemsize", double(a.itemsize))
+      .field("flops", double(a.flops))
+      .field("minimum_bytes", double(a.minimum_bytes))
+      .field("flops_per_byte", a.intensity)
+      .field("flops_exact", to_decimal(a.flops))
+      .field("minimum_bytes_exact", to_decimal(a.minimum_bytes))
       .field("flops_per_byte_fraction", a.intensity_fraction)
       .end_object();
   std::vector<double> sizes, intensity, ceilings, revised;
@@ -478,36 +542,64 @@ std::string report_json(const Report& r) {
   j.key("exercise").begin_object();
   j.key("a").numbers({double(model::lesson::kExerciseA[0]), double(model::lesson::kExerciseA[1])});
   j.key("b").numbers({double(model::lesson::kExerciseB[0]), double(model::lesson::kExerciseB[1])});
-  j.field("itemsize", double(ec.itemsize)).field("work", double(ec.flops)).field("traffic", double(ec.minimum_bytes))
-      .field("ratio", ec.intensity).field("ratio_fraction", ec.intensity_fraction)
+  j.field("itemsize", double(ec.itemsize))
+      .field("work", double(ec.flops))
+      .field("traffic", double(ec.minimum_bytes))
+      .field("ratio", ec.intensity)
+      .field("ratio_fraction", ec.intensity_fraction)
       .field("bandwidth_times_ratio_gflops", r.exercise_ceiling.bandwidth_ceiling)
-      .field("ceiling_gflops", r.exercise_ceiling.ceiling).field("bound", bound_name(r.exercise_ceiling.bound));
+      .field("ceiling_gflops", r.exercise_ceiling.ceiling)
+      .field("bound", bound_name(r.exercise_ceiling.bound));
   j.key("questions").begin_array();
   for (const auto& q : r.exercise.questions) exercises::write_question_json(j, q);
   j.end_array();
   j.key("check").begin_object();
   for (const auto& [id, verdict] : r.checked) {
-    j.key(id).begin_object().field("correct", verdict.correct).field("feedback", verdict.feedback).end_object();
+    j.key(id)
+        .begin_object()
+        .field("correct", verdict.correct)
+        .field("feedback", verdict.feedback)
+        .end_object();
   }
   j.end_object().end_object();
-  j.key("budgets").begin_object().field("peak", r.budgets.peak_gflops).field("bandwidth", r.budgets.bandwidth_gbs)
+  j.key("budgets")
+      .begin_object()
+      .field("peak", r.budgets.peak_gflops)
+      .field("bandwidth", r.budgets.bandwidth_gbs)
       .field("hypothetical", true);
-  j.key("units").begin_object().field("peak", "GFLOP/s").field("bandwidth", "GB/s").end_object().end_object();
+  j.key("units")
+      .begin_object()
+      .field("peak", "GFLOP/s")
+      .field("bandwidth", "GB/s")
+      .end_object()
+      .end_object();
   // What the experiment's table and the figure draw.
   j.key("traffic_experiment").begin_array();
   for (const auto& s : r.sizes) {
     const auto& t = s.traffic;
-    j.begin_object().field("n", double(s.contraction.m)).field("intensity", t.original.intensity)
-        .field("fraction", s.contraction.intensity_fraction).field("ceiling", t.original.ceiling)
-        .field("bound", bound_name(t.original.bound)).field("revised_intensity", t.revised.intensity)
-        .field("revised_ceiling", t.revised.ceiling).field("revised_bound", bound_name(t.revised.bound))
-        .field("bound_changed", t.bound_changed).end_object();
+    j.begin_object()
+        .field("n", double(s.contraction.m))
+        .field("intensity", t.original.intensity)
+        .field("fraction", s.contraction.intensity_fraction)
+        .field("ceiling", t.original.ceiling)
+        .field("bound", bound_name(t.original.bound))
+        .field("revised_intensity", t.revised.intensity)
+        .field("revised_ceiling", t.revised.ceiling)
+        .field("revised_bound", bound_name(t.revised.bound))
+        .field("bound_changed", t.bound_changed)
+        .end_object();
   }
   j.end_array();
-  j.key("revised_roof").begin_object().field("factor", r.traffic_factor).field("ridge", r.revised_ridge);
+  j.key("revised_roof")
+      .begin_object()
+      .field("factor", r.traffic_factor)
+      .field("ridge", r.revised_ridge);
   j.key("curve").begin_array();
   for (std::size_t i = 0; i < r.revised_curve.size(); ++i) {
-    j.begin_object().field("x", r.revised_curve_x[i]).field("y", r.revised_curve[i].ceiling).end_object();
+    j.begin_object()
+        .field("x", r.revised_curve_x[i])
+        .field("y", r.revised_curve[i].ceiling)
+        .end_object();
   }
   j.end_array().end_object();
   if (!r.measured) {
@@ -517,16 +609,27 @@ std::string report_json(const Report& r) {
     auto write_roofs = [&j](const std::vector<MeasuredRoof>& roofs) {
       j.begin_array();
       for (const auto& roof : roofs) {
-        j.begin_object().field("level", roof.level).field("gflops", roof.gflops).field("gbs", roof.gbs).field("ridge", roof.ridge);
+        j.begin_object()
+            .field("level", roof.level)
+            .field("gflops", roof.gflops)
+            .field("gbs", roof.gbs)
+            .field("ridge", roof.ridge);
         j.key("points").begin_array();
-        for (const auto& p : roof.points) j.begin_object().field("x", p.intensity).field("y", p.ceiling).end_object();
+        for (const auto& p : roof.points)
+          j.begin_object().field("x", p.intensity).field("y", p.ceiling).end_object();
         j.end_array().end_object();
       }
       j.end_array();
     };
     auto write_point = [&j](const MeasuredPoint& p) {
-      j.begin_object().field("x", p.x).field("y", p.y).field("m", p.m).field("k", p.k).field("n", p.n)
-          .field("cores", double(p.cores)).end_object();
+      j.begin_object()
+          .field("x", p.x)
+          .field("y", p.y)
+          .field("m", p.m)
+          .field("k", p.k)
+          .field("n", p.n)
+          .field("cores", double(p.cores))
+          .end_object();
     };
     j.key("measured_roofline").begin_object();
     j.key("roofs");

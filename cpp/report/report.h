@@ -86,8 +86,8 @@ struct Lowered {
   std::string text;                      // as JAX prints it
   std::vector<std::string> ops_present;  // without the dialect prefix: "dot_general", "tanh"
   bool has_dot_general = false, has_tanh = false;
-  std::string result_type;               // the dot's result type, "tensor<32x8xf32>"
-  hlo::Analysis cost;                    // totals and per-op rows (the entry's ops)
+  std::string result_type;  // the dot's result type, "tensor<32x8xf32>"
+  hlo::Analysis cost;       // totals and per-op rows (the entry's ops)
 };
 
 struct SizeRow {
@@ -96,7 +96,7 @@ struct SizeRow {
 };
 
 struct MeasuredRoof {
-  std::string level;                   // "l1", "l2", "memory", as given
+  std::string level;  // "l1", "l2", "memory", as given
   double gflops, gbs, ridge;
   std::vector<model::Ceiling> points;  // over the figure's intensities and every corner
 };
@@ -124,15 +124,16 @@ struct Report {
   double traffic_factor = 0;
   model::Budgets budgets{};
   std::optional<Lowered> lowered;
-  std::string stablehlo_unavailable;   // why there is no StableHLO (an itemsize with no float type)
+  std::string stablehlo_unavailable;  // why there is no StableHLO (an itemsize with no float type)
   std::string kernel_variant;
   kernels::CheckResult kernel_check;
   model::Contraction accounting;
   std::vector<SizeRow> sizes;
   double ridge = 0;
   model::Figure figure;
-  double revised_ridge = 0;                  // the corner of the roof with more traffic
-  std::vector<model::Ceiling> revised_curve;  // that roof over the figure's axis (x: minimum-traffic intensity)
+  double revised_ridge = 0;  // the corner of the roof with more traffic
+  std::vector<model::Ceiling>
+      revised_curve;  // that roof over the figure's axis (x: minimum-traffic intensity)
   std::vector<double> revised_curve_x;
   model::Contraction exercise_contraction;
   model::Ceiling exercise_ceiling;
@@ -155,9 +156,9 @@ std::vector<Refusal> check_inputs(const Params& params);
 
 struct Outcome {
   bool ok() const { return error.empty(); }
-  Report report;      // when ok
-  std::string input;  // when not: which input is refused (the first of `refused`)
-  std::string error;  // and why: the input, the rule and the value
+  Report report;                 // when ok
+  std::string input;             // when not: which input is refused (the first of `refused`)
+  std::string error;             // and why: the input, the rule and the value
   std::vector<Refusal> refused;  // when not: every refused input (check_inputs), or this one alone
 };
 

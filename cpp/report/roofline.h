@@ -22,7 +22,8 @@
 namespace rl::report {
 
 // The order of bound codes in ProgramRoofline::bounds (code i names kBoundCodes[i − 1]).
-inline constexpr model::Bound kBoundCodes[] = {model::Bound::memory, model::Bound::compute, model::Bound::balanced};
+inline constexpr model::Bound kBoundCodes[] = {model::Bound::memory, model::Bound::compute,
+                                               model::Bound::balanced};
 
 struct RooflineRequest {
   std::vector<model::Budgets> roofs;  // at least one; the first is the one ops are read under

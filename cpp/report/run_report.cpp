@@ -19,14 +19,22 @@ int rank(const std::string& status) {
 }
 
 void write_error(JsonWriter& j, const Error& e) {
-  j.begin_object().field("error", e.message).field("message", e.without_place()).field("line", e.line)
-      .field("column", e.column).end_object();
+  j.begin_object()
+      .field("error", e.message)
+      .field("message", e.without_place())
+      .field("line", e.line)
+      .field("column", e.column)
+      .end_object();
 }
 
 // {shape, checksum, preview}, and a tuple's elements likewise (absent for a tensor; empty for a
 // tuple nested deeper than kMaxResultDepth).
 void write_summary(JsonWriter& j, const ResultSummary& s) {
-  j.begin_object().field("shape", s.shape).field("checksum", s.checksum).field("preview", s.preview).field("bits", s.bits);
+  j.begin_object()
+      .field("shape", s.shape)
+      .field("checksum", s.checksum)
+      .field("preview", s.preview)
+      .field("bits", s.bits);
   if (s.tuple) {
     j.key("elements").begin_array();
     for (const auto& e : s.elements) write_summary(j, e);
@@ -47,15 +55,18 @@ void write_files(const Value& v, std::vector<ResultFile>* files) {
     f.error = f.name + ": a token is not an array";
   } else {
     auto bytes = write_npy(v.tensor.type, v.tensor.dims, v.tensor.data());
-    if (bytes) f.bytes = std::move(bytes.value());
-    else f.error = f.name + ": " + bytes.error();
+    if (bytes)
+      f.bytes = std::move(bytes.value());
+    else
+      f.error = f.name + ": " + bytes.error();
   }
   files->push_back(std::move(f));
 }
 
 }  // namespace
 
-std::string run_text_json(std::string text, const RunOptions& options, std::vector<ResultFile>* files) {
+std::string run_text_json(std::string text, const RunOptions& options,
+                          std::vector<ResultFile>* files) {
   JsonWriter j;
   const std::string dialect = hlo::detect_dialect(text);
   j.begin_object().field("dialect", dialect);
@@ -123,14 +134,26 @@ std::string run_text_json(std::string text, const RunOptions& options, std::vect
   j.field("status", status);
   j.key("checks").begin_array();
   for (const auto& c : checks)
-    j.begin_object().field("line", c.line).field("column", c.column).field("kind", c.kind).field("passed", c.passed)
-        .field("detail", c.detail).end_object();
+    j.begin_object()
+        .field("line", c.line)
+        .field("column", c.column)
+        .field("kind", c.kind)
+        .field("passed", c.passed)
+        .field("detail", c.detail)
+        .end_object();
   j.end_array();
   j.key("ops").begin_array();
   for (const auto& r : rows)
-    j.begin_object().field("line", r.t.line).field("column", r.t.column).field("op", r.t.op).field("seconds", r.t.seconds)
-        .field("repeats", static_cast<double>(r.t.repeats)).field("flops", r.flops).field("transcendentals", r.trans)
-        .field("bytes_accessed", r.bytes).end_object();
+    j.begin_object()
+        .field("line", r.t.line)
+        .field("column", r.t.column)
+        .field("op", r.t.op)
+        .field("seconds", r.t.seconds)
+        .field("repeats", static_cast<double>(r.t.repeats))
+        .field("flops", r.flops)
+        .field("transcendentals", r.trans)
+        .field("bytes_accessed", r.bytes)
+        .end_object();
   j.end_array();
   // A fused run's fusions: each one's time beside XLA's counts for the fusion (hlo/fuse.h: its
   // ops' flops and transcendentals, bytes at its boundary); fallback says why one ran op by op;
@@ -138,21 +161,46 @@ std::string run_text_json(std::string text, const RunOptions& options, std::vect
   j.field("fused", fused);
   j.key("fusions").begin_array();
   for (const auto& fu : fusions) {
-    j.begin_object().field("name", fu.name).field("kind", fu.kind).field("line", fu.line).field("column", fu.column);
+    j.begin_object()
+        .field("name", fu.name)
+        .field("kind", fu.kind)
+        .field("line", fu.line)
+        .field("column", fu.column);
     j.key("ops").begin_array();
-    for (const auto& o : fu.ops) j.begin_object().field("line", o.line).field("column", o.column).field("op", std::string(o.op)).end_object();
+    for (const auto& o : fu.ops)
+      j.begin_object()
+          .field("line", o.line)
+          .field("column", o.column)
+          .field("op", std::string(o.op))
+          .end_object();
     j.end_array();
-    j.field("seconds", fu.seconds).field("repeats", static_cast<double>(fu.repeats)).field("flops", fu.flops)
-        .field("transcendentals", fu.transcendentals).field("bytes_accessed", fu.bytes_accessed).field("fallback", fu.fallback);
+    j.field("seconds", fu.seconds)
+        .field("repeats", static_cast<double>(fu.repeats))
+        .field("flops", fu.flops)
+        .field("transcendentals", fu.transcendentals)
+        .field("bytes_accessed", fu.bytes_accessed)
+        .field("fallback", fu.fallback);
     // A fusion in a while, call or region body: the entry op that holds it (its time is that op's).
-    if (fu.within_op.empty()) j.key("within").null();
-    else j.key("within").begin_object().field("line", fu.within_line).field("column", fu.within_column).field("op", fu.within_op).end_object();
+    if (fu.within_op.empty())
+      j.key("within").null();
+    else
+      j.key("within")
+          .begin_object()
+          .field("line", fu.within_line)
+          .field("column", fu.within_column)
+          .field("op", fu.within_op)
+          .end_object();
     j.end_object();
   }
   j.end_array();
   j.key("unsupported").begin_array();
   for (const auto& u : unsupported)
-    j.begin_object().field("op", u.op).field("line", u.line).field("column", u.column).field("why", u.why).end_object();
+    j.begin_object()
+        .field("op", u.op)
+        .field("line", u.line)
+        .field("column", u.column)
+        .field("why", u.why)
+        .end_object();
   j.end_array();
   j.key("errors").begin_array();
   for (const auto& e : errors) write_error(j, e);
@@ -165,8 +213,11 @@ std::string run_text_json(std::string text, const RunOptions& options, std::vect
   double ops_seconds = 0;
   for (const auto& r : rows) ops_seconds += r.t.seconds;
   for (const auto& fu : fusions) ops_seconds += fu.seconds;
-  j.field("inputs", inputs).field("seconds", seconds).field("ops_seconds", ops_seconds)
-      .field("untimed_ops", static_cast<double>(untimed)).field("peak_bytes", static_cast<double>(peak))
+  j.field("inputs", inputs)
+      .field("seconds", seconds)
+      .field("ops_seconds", ops_seconds)
+      .field("untimed_ops", static_cast<double>(untimed))
+      .field("peak_bytes", static_cast<double>(peak))
       .field("memory_need_bytes", need);
   j.end_object();
   return j.take();

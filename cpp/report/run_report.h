@@ -15,11 +15,11 @@
 //          fusion is listed once, untimed (seconds 0, repeats 0): its time is in that op's),
 //        unsupported: [{op, line, column, why}],
 //        errors: [{error, message, line, column}],
-//        results: [{shape, checksum, preview}], inputs, seconds, ops_seconds, untimed_ops, peak_bytes,
-//        memory_need_bytes}
+//        results: [{shape, checksum, preview}], inputs, seconds, ops_seconds, untimed_ops,
+//        peak_bytes, memory_need_bytes}
 // seconds: the whole run, wall clock (with the timing's repeats); ops_seconds: the timed ops'
-// and fusions' per-execution times summed (the program's measured time, set beside its lower bound);
-// untimed_ops: the entry ops run untimed once RunOptions::timing_budget_seconds was spent.
+// and fusions' per-execution times summed (the program's measured time, set beside its lower
+// bound); untimed_ops: the entry ops run untimed once RunOptions::timing_budget_seconds was spent.
 // peak_bytes: the live tensors' peak, measured; memory_need_bytes: what the program needs at most
 // by its IR (interp::memory_need), an estimate known before it runs.
 #pragma once
@@ -44,6 +44,7 @@ struct ResultFile {
 // Parses, verifies, lowers and runs every module of `text`; never fails: a parse error is a
 // status "error" with the error's place. With `files`, the results of a run that finished are
 // also written there as .npy files.
-std::string run_text_json(std::string text, const interp::RunOptions& options, std::vector<ResultFile>* files = nullptr);
+std::string run_text_json(std::string text, const interp::RunOptions& options,
+                          std::vector<ResultFile>* files = nullptr);
 
 }  // namespace rl::report

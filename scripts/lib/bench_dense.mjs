@@ -22,12 +22,20 @@ for (let i = 0; i < Math.max(1, Number(repsArg) || 1); i++) {
     process.exit(1);
   }
   if (i === 0) {
-    after = core.heapBytes().value.size;  // the heap only grows: this is the first call's peak
+    after = core.heapBytes().value.size; // the heap only grows: this is the first call's peak
     ops = r.value.modules.reduce((n, m) => n + (m.ops ? m.ops.length : 0), 0);
   }
 }
-console.log(JSON.stringify({
-  bytes, ops, first_seconds: seconds[0], best_seconds: Math.min(...seconds), calls: seconds.length,
-  heap_before: before, heap_after: after, js_heap_bytes: process.memoryUsage().heapUsed,
-  max_rss_bytes: process.resourceUsage().maxRSS * 1024,
-}));
+console.log(
+  JSON.stringify({
+    bytes,
+    ops,
+    first_seconds: seconds[0],
+    best_seconds: Math.min(...seconds),
+    calls: seconds.length,
+    heap_before: before,
+    heap_after: after,
+    js_heap_bytes: process.memoryUsage().heapUsed,
+    max_rss_bytes: process.resourceUsage().maxRSS * 1024,
+  }),
+);

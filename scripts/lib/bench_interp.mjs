@@ -92,7 +92,9 @@ function programSeconds(core, text, fuse, reps) {
   for (let i = 0; i < reps; i++) {
     const r = core.runText(text, { inputs: 'seeded', time_ops: true, fuse });
     if (!r.ok || r.value.status !== 'passed') {
-      throw new Error(`the interpreter did not run the program: ${JSON.stringify(r.ok ? r.value.errors.concat(r.value.unsupported) : r.error)}`);
+      throw new Error(
+        `the interpreter did not run the program: ${JSON.stringify(r.ok ? r.value.errors.concat(r.value.unsupported) : r.error)}`,
+      );
     }
     if (r.value.ops_seconds < best) {
       best = r.value.ops_seconds;
@@ -108,7 +110,9 @@ function opSeconds(core, text, op, reps) {
   for (let i = 0; i < reps; i++) {
     const r = core.runText(text, { inputs: 'seeded', time_ops: true, fuse: false });
     if (!r.ok || r.value.status === 'error' || r.value.status === 'not_run') {
-      throw new Error(`the interpreter did not run the ${op} module: ${JSON.stringify(r.ok ? r.value.errors.concat(r.value.unsupported) : r.error)}`);
+      throw new Error(
+        `the interpreter did not run the ${op} module: ${JSON.stringify(r.ok ? r.value.errors.concat(r.value.unsupported) : r.error)}`,
+      );
     }
     for (const timed of r.value.ops.filter((o) => o.op === op)) best = Math.min(best, timed.seconds);
   }
@@ -151,15 +155,27 @@ export async function benchInterpreter({ quick = false } = {}) {
   // Elementwise math: M elements/s of one op on 2^20 elements (4 MiB in, 4 MiB out).
   const mathElements = 1 << 20;
   out.math = [];
-  for (const [op, type] of [['tanh', 'f32'], ['exponential', 'f32'], ['log', 'f32'], ['logistic', 'f32'], ['tanh', 'f64']]) {
+  for (const [op, type] of [
+    ['tanh', 'f32'],
+    ['exponential', 'f32'],
+    ['log', 'f32'],
+    ['logistic', 'f32'],
+    ['tanh', 'f64'],
+  ]) {
     const seconds = opSeconds(core, unaryModule(op, mathElements, type), `stablehlo.${op}`, reps);
-    out.math.push({ op, type, elements: mathElements, melements_per_s: mathElements / seconds / 1e6, goal: type === 'f32' ? 500 : null });
+    out.math.push({
+      op,
+      type,
+      elements: mathElements,
+      melements_per_s: mathElements / seconds / 1e6,
+      goal: type === 'f32' ? 500 : null,
+    });
   }
 
   // Fusion: each ratio from programs timed in this run, fused and op by op.
   const m = 512;
   const chainElements = 4 * 1024 * 1024;
-  const fr = quick ? 2 : 6;  // best of: the dot's time varies by tens of % on a loaded machine
+  const fr = quick ? 2 : 6; // best of: the dot's time varies by tens of % on a loaded machine
   out.fusion = {};
   for (const fuse of [true, false]) {
     const ab = programSeconds(core, dotModule(m), fuse, fr);
@@ -167,8 +183,20 @@ export async function benchInterpreter({ quick = false } = {}) {
     const add1 = programSeconds(core, oneAddModule(chainElements), fuse, fr);
     const ch = programSeconds(core, chainModule(chainElements), fuse, fr);
     out.fusion[fuse ? 'fused' : 'unfused'] = {
-      tanh_dot_512: { tanh_ab_seconds: tab.seconds, ab_seconds: ab.seconds, ratio: tab.seconds / ab.seconds, fusions: tab.fusions, goal: 1.1 },
-      chain_4m: { chain_seconds: ch.seconds, add_seconds: add1.seconds, ratio: ch.seconds / add1.seconds, fusions: ch.fusions, goal: 2 },
+      tanh_dot_512: {
+        tanh_ab_seconds: tab.seconds,
+        ab_seconds: ab.seconds,
+        ratio: tab.seconds / ab.seconds,
+        fusions: tab.fusions,
+        goal: 1.1,
+      },
+      chain_4m: {
+        chain_seconds: ch.seconds,
+        add_seconds: add1.seconds,
+        ratio: ch.seconds / add1.seconds,
+        fusions: ch.fusions,
+        goal: 2,
+      },
     };
   }
 
@@ -177,7 +205,11 @@ export async function benchInterpreter({ quick = false } = {}) {
   const files = [];
   for (const sub of ['stablehlo', 'stablehlo-interpret']) {
     const dir = join(corpus, sub);
-    if (existsSync(dir)) for (const f of readdirSync(dir).filter((x) => x.endsWith('.mlir')).sort()) files.push(join(dir, f));
+    if (existsSync(dir))
+      for (const f of readdirSync(dir)
+        .filter((x) => x.endsWith('.mlir'))
+        .sort())
+        files.push(join(dir, f));
   }
   if (files.length) {
     const counts = { passed: 0, failed: 0, not_run: 0, error: 0 };
@@ -190,22 +222,34 @@ export async function benchInterpreter({ quick = false } = {}) {
 
   console.log('\ninterpreter (wasm in Node) — measurements of this machine');
   const d = out.dot_general_256;
-  console.log(`  dot_general 256³ in a module: ${d.interpreter_gflops.toFixed(2)} GFLOP/s; ${d.kernel}: ${d.kernel_gflops.toFixed(2)} GFLOP/s → ${d.ratio.toFixed(2)}   (goal ≥ 0.60)`);
+  console.log(
+    `  dot_general 256³ in a module: ${d.interpreter_gflops.toFixed(2)} GFLOP/s; ${d.kernel}: ${d.kernel_gflops.toFixed(2)} GFLOP/s → ${d.ratio.toFixed(2)}   (goal ≥ 0.60)`,
+  );
   const a = out.add_memory;
-  console.log(`  add of two ${(elements * 4 / 2 ** 20).toFixed(0)} MiB f32 arrays: ${a.interpreter_gbs.toFixed(2)} GB/s; memory triad ${a.triad_gbs.toFixed(2)} GB/s → ${a.ratio.toFixed(2)}   (goal ≥ 0.50)`);
+  console.log(
+    `  add of two ${((elements * 4) / 2 ** 20).toFixed(0)} MiB f32 arrays: ${a.interpreter_gbs.toFixed(2)} GB/s; memory triad ${a.triad_gbs.toFixed(2)} GB/s → ${a.ratio.toFixed(2)}   (goal ≥ 0.50)`,
+  );
   for (const m of out.math) {
     const note = m.goal ? `(goal ≥ ${m.goal})` : '(std::tanh in double: how f32 ran before math_impl.h)';
-    console.log(`  ${m.type} ${m.op} of ${m.elements} elements: ${m.melements_per_s.toFixed(1)} M elements/s   ${note}`);
+    console.log(
+      `  ${m.type} ${m.op} of ${m.elements} elements: ${m.melements_per_s.toFixed(1)} M elements/s   ${note}`,
+    );
   }
   for (const [how, f] of Object.entries(out.fusion)) {
     const td = f.tanh_dot_512;
     const ch = f.chain_4m;
-    console.log(`  ${how}: tanh(A@B) ${(td.tanh_ab_seconds * 1e3).toFixed(2)} ms / A@B ${(td.ab_seconds * 1e3).toFixed(2)} ms at 512³ → ${td.ratio.toFixed(3)}   (goal ≤ 1.10)`);
-    console.log(`  ${how}: tanh(2·x + 1)·y ${(ch.chain_seconds * 1e3).toFixed(2)} ms / one add ${(ch.add_seconds * 1e3).toFixed(2)} ms at 4M elements → ${ch.ratio.toFixed(2)}   (goal ≤ 2)`);
+    console.log(
+      `  ${how}: tanh(A@B) ${(td.tanh_ab_seconds * 1e3).toFixed(2)} ms / A@B ${(td.ab_seconds * 1e3).toFixed(2)} ms at 512³ → ${td.ratio.toFixed(3)}   (goal ≤ 1.10)`,
+    );
+    console.log(
+      `  ${how}: tanh(2·x + 1)·y ${(ch.chain_seconds * 1e3).toFixed(2)} ms / one add ${(ch.add_seconds * 1e3).toFixed(2)} ms at 4M elements → ${ch.ratio.toFixed(2)}   (goal ≤ 2)`,
+    );
   }
   if (out.corpus) {
     const c = out.corpus;
-    console.log(`  corpus: ${c.files} files in ${c.seconds.toFixed(1)} s (goal ≤ 60): ${c.passed} passed, ${c.failed} failed, ${c.not_run} not run, ${c.error} errors`);
+    console.log(
+      `  corpus: ${c.files} files in ${c.seconds.toFixed(1)} s (goal ≤ 60): ${c.passed} passed, ${c.failed} failed, ${c.not_run} not run, ${c.error} errors`,
+    );
   } else {
     console.log('  corpus: ../shared/corpus absent, skipped');
   }

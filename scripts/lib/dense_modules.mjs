@@ -6,17 +6,30 @@ const OPS = 4;
 
 /** HLO text of about `bytes` bytes. */
 export function denseHlo(bytes) {
-  const lines = ['HloModule dense', '', 'ENTRY main {', '  p0 = f32[128,128]{1,0} parameter(0)', '  p1 = f32[128,128]{1,0} parameter(1)'];
+  const lines = [
+    'HloModule dense',
+    '',
+    'ENTRY main {',
+    '  p0 = f32[128,128]{1,0} parameter(0)',
+    '  p1 = f32[128,128]{1,0} parameter(1)',
+  ];
   let size = lines.join('\n').length;
   let prev = 'p0';
   for (let i = 1; size < bytes; i++) {
     const name = `v${i}`;
     let line;
     switch (i % OPS) {
-      case 1: line = `  ${name} = f32[128,128]{1,0} add(${prev}, p1)`; break;
-      case 2: line = `  ${name} = f32[128,128]{1,0} tanh(${prev})`; break;
-      case 3: line = `  ${name} = f32[128,128]{1,0} multiply(${prev}, p1)`; break;
-      default: line = `  ${name} = f32[128,128]{1,0} dot(${prev}, p0), lhs_contracting_dims={1}, rhs_contracting_dims={0}`;
+      case 1:
+        line = `  ${name} = f32[128,128]{1,0} add(${prev}, p1)`;
+        break;
+      case 2:
+        line = `  ${name} = f32[128,128]{1,0} tanh(${prev})`;
+        break;
+      case 3:
+        line = `  ${name} = f32[128,128]{1,0} multiply(${prev}, p1)`;
+        break;
+      default:
+        line = `  ${name} = f32[128,128]{1,0} dot(${prev}, p0), lhs_contracting_dims={1}, rhs_contracting_dims={0}`;
     }
     lines.push(line);
     size += line.length + 1;
@@ -39,10 +52,17 @@ export function denseStablehlo(bytes, { dim = 128 } = {}) {
   for (; size < bytes; i++) {
     let line;
     switch (i % OPS) {
-      case 0: line = `    %${i} = stablehlo.add ${prev}, %arg1 : ${t}`; break;
-      case 1: line = `    %${i} = stablehlo.tanh ${prev} : ${t}`; break;
-      case 2: line = `    %${i} = stablehlo.multiply ${prev}, %arg1 : ${t}`; break;
-      default: line = `    %${i} = stablehlo.dot_general ${prev}, %arg0, contracting_dims = [1] x [0] : (${t}, ${t}) -> ${t}`;
+      case 0:
+        line = `    %${i} = stablehlo.add ${prev}, %arg1 : ${t}`;
+        break;
+      case 1:
+        line = `    %${i} = stablehlo.tanh ${prev} : ${t}`;
+        break;
+      case 2:
+        line = `    %${i} = stablehlo.multiply ${prev}, %arg1 : ${t}`;
+        break;
+      default:
+        line = `    %${i} = stablehlo.dot_general ${prev}, %arg0, contracting_dims = [1] x [0] : (${t}, ${t}) -> ${t}`;
     }
     lines.push(line);
     size += line.length + 1;

@@ -47,7 +47,12 @@ export function writeJson(value, out, depth = 3, indent = '') {
     out.write('[\n');
     value.forEach((item, i) => {
       out.write(i ? `,\n${inner}` : inner);
-      writeJson(item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : item, out, depth - 1, inner);
+      writeJson(
+        item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : item,
+        out,
+        depth - 1,
+        inner,
+      );
     });
     out.write(`\n${indent}]`);
     return;

@@ -20,7 +20,10 @@ export function machineCores() {
  */
 export function nodeSpawn({ corePathOf = () => corePath(), script = WORKER_SCRIPT, onSpawn = () => {} } = {}) {
   return (index, events) => {
-    const worker = new Worker(script, { workerData: { corePath: corePathOf(index) }, name: `roofline-lab ${index + 1}` });
+    const worker = new Worker(script, {
+      workerData: { corePath: corePathOf(index) },
+      name: `roofline-lab ${index + 1}`,
+    });
     onSpawn(worker, index);
     let ended = false;
     worker.on('message', (data) => events.message(data));

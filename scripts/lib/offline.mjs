@@ -15,7 +15,14 @@ export const BACKGROUND_COLOR = '#fbfbfd';
 export const ICON_SIZES = [192, 512];
 
 /** The files the service worker caches, relative to dist/ ('./' is index.html by its folder's name). */
-export const CACHED_FILES = ['./', 'index.html', 'app.js', 'style.css', 'manifest.webmanifest', ...ICON_SIZES.map((s) => `icon-${s}.png`)];
+export const CACHED_FILES = [
+  './',
+  'index.html',
+  'app.js',
+  'style.css',
+  'manifest.webmanifest',
+  ...ICON_SIZES.map((s) => `icon-${s}.png`),
+];
 
 // ---- PNG, written by hand: 8-bit RGBA, one IDAT, filter 0 ----------------------------------
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -41,12 +48,16 @@ export function encodePNG(size, rgba) {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(size, 0);
   header.writeUInt32BE(size, 4);
-  header[8] = 8;  // bits per channel
-  header[9] = 6;  // RGBA
+  header[8] = 8; // bits per channel
+  header[9] = 6; // RGBA
   const raw = Buffer.alloc(size * (1 + 4 * size));
   for (let y = 0; y < size; y++) rgba.copy(raw, y * (1 + 4 * size) + 1, y * 4 * size, (y + 1) * 4 * size);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
@@ -58,8 +69,12 @@ const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
 export function drawIcon(size) {
   const px = Buffer.alloc(size * size * 4);
   const [br, bg, bb] = rgb(THEME_COLOR);
-  const u = size / 100;  // drawn on a 100×100 grid
-  const roof = [[14, 82], [52, 30], [88, 30]];
+  const u = size / 100; // drawn on a 100×100 grid
+  const roof = [
+    [14, 82],
+    [52, 30],
+    [88, 30],
+  ];
   const width = 7 * u;
   const dot = { x: 40, y: 66, r: 7 };
   const segment = (x, y, [ax, ay], [bx, by]) => {
@@ -87,10 +102,15 @@ export function drawIcon(size) {
 
 export function manifest() {
   return {
-    name: 'Roofline Lab', short_name: 'Roofline Lab',
-    description: 'Reason with HLO and the roofline model: the lesson, your own programs, classroom exercises. Works offline.',
-    start_url: './index.html', scope: './', display: 'standalone',
-    background_color: BACKGROUND_COLOR, theme_color: THEME_COLOR,
+    name: 'Roofline Lab',
+    short_name: 'Roofline Lab',
+    description:
+      'Reason with HLO and the roofline model: the lesson, your own programs, classroom exercises. Works offline.',
+    start_url: './index.html',
+    scope: './',
+    display: 'standalone',
+    background_color: BACKGROUND_COLOR,
+    theme_color: THEME_COLOR,
     icons: ICON_SIZES.map((s) => ({ src: `icon-${s}.png`, sizes: `${s}x${s}`, type: 'image/png', purpose: 'any' })),
   };
 }
@@ -110,8 +130,11 @@ export function writeOfflineFiles(dir) {
   for (const token of ['__CACHE_NAME__', '__APP_FILES__']) {
     if (!source.includes(`= ${token};`)) throw new Error(`offline: web/sw.js no longer has "= ${token};"`);
   }
-  writeFileSync(join(dir, 'sw.js'), source
-    .replace('= __CACHE_NAME__;', `= ${JSON.stringify(cacheName)};`)
-    .replace('= __APP_FILES__;', `= ${JSON.stringify(CACHED_FILES)};`));
+  writeFileSync(
+    join(dir, 'sw.js'),
+    source
+      .replace('= __CACHE_NAME__;', `= ${JSON.stringify(cacheName)};`)
+      .replace('= __APP_FILES__;', `= ${JSON.stringify(CACHED_FILES)};`),
+  );
   return cacheName;
 }

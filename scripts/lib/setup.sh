@@ -40,6 +40,7 @@ ensure_tools() {
   command -v node >/dev/null || missing+=(nodejs)
   command -v npm >/dev/null || missing+=(npm)
   command -v emcc >/dev/null || missing+=(emscripten)
+  command -v clang-format >/dev/null || missing+=(clang-format)  # scripts/format (and its check in scripts/test)
   [ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
   if [ "${1:-}" = browser ] && [ -z "${CHROMIUM_PATH:-}" ]; then
     command -v chromium >/dev/null || missing+=(chromium)
@@ -64,7 +65,7 @@ ensure_tools() {
 ensure_npm() {
   local stamp=node_modules/.package-lock.json
   if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
-    say "npm ci (esbuild, playwright-core)"
+    say "npm ci (esbuild, playwright-core, prettier, ...)"
     npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
   fi
 }

@@ -43,17 +43,31 @@ export function wasmSections(bytes) {
     const [size, start] = leb(bytes, at + 1);
     const end = start + size;
     sections.push({ id, start: at, end });
-    if (id === 2) {  // imports: count the functions among them (they come first in the index space)
+    if (id === 2) {
+      // imports: count the functions among them (they come first in the index space)
       let [n, p] = leb(bytes, start);
       for (let i = 0; i < n; i++) {
         let len;
-        [len, p] = leb(bytes, p); p += len;   // module name
-        [len, p] = leb(bytes, p); p += len;   // field name
+        [len, p] = leb(bytes, p);
+        p += len; // module name
+        [len, p] = leb(bytes, p);
+        p += len; // field name
         const kind = bytes[p++];
-        if (kind === 0) { importedFunctions++; [, p] = leb(bytes, p); }
-        else if (kind === 1) { p++; let flags; [flags, p] = leb(bytes, p); [, p] = leb(bytes, p); if (flags & 1) [, p] = leb(bytes, p); }
-        else if (kind === 2) { let flags; [flags, p] = leb(bytes, p); [, p] = leb(bytes, p); if (flags & 1) [, p] = leb(bytes, p); }
-        else if (kind === 3) p += 2;
+        if (kind === 0) {
+          importedFunctions++;
+          [, p] = leb(bytes, p);
+        } else if (kind === 1) {
+          p++;
+          let flags;
+          [flags, p] = leb(bytes, p);
+          [, p] = leb(bytes, p);
+          if (flags & 1) [, p] = leb(bytes, p);
+        } else if (kind === 2) {
+          let flags;
+          [flags, p] = leb(bytes, p);
+          [, p] = leb(bytes, p);
+          if (flags & 1) [, p] = leb(bytes, p);
+        } else if (kind === 3) p += 2;
         else throw new Error(`wasm import of unknown kind ${kind}`);
       }
     } else if (id === 10) {
@@ -74,7 +88,11 @@ function readSymbolMap(text) {
   const names = new Map();
   for (const line of text.split('\n')) {
     const colon = line.indexOf(':');
-    if (colon > 0) names.set(Number(line.slice(0, colon)), line.slice(colon + 1).replace(/\\([0-9a-f]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))));
+    if (colon > 0)
+      names.set(
+        Number(line.slice(0, colon)),
+        line.slice(colon + 1).replace(/\\([0-9a-f]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))),
+      );
   }
   return names;
 }
@@ -101,7 +119,8 @@ export function roomOfSource(source) {
 export function wasmRooms(buildDir) {
   const wasmPath = join(buildDir, 'roofline-core.wasm');
   const symbolsPath = join(buildDir, 'roofline-core.js.symbols');
-  if (!existsSync(wasmPath) || !existsSync(symbolsPath)) return { skipped: `${relative(process.cwd(), symbolsPath)} absent (the link writes it)` };
+  if (!existsSync(wasmPath) || !existsSync(symbolsPath))
+    return { skipped: `${relative(process.cwd(), symbolsPath)} absent (the link writes it)` };
   const nm = ['llvm-nm-14', 'llvm-nm'].find((tool) => !spawnSync(tool, ['--version']).error);
   if (!nm) return { skipped: 'llvm-nm absent (it comes with clang/LLVM)' };
   // Demangled name → the source file whose object defines it (first one wins).
@@ -122,20 +141,33 @@ export function wasmRooms(buildDir) {
   const bytes = readFileSync(wasmPath);
   const { sections, bodies } = wasmSections(bytes);
   const names = readSymbolMap(readFileSync(symbolsPath, 'utf8'));
-  const parts = new Map();  // room → Buffer[]
-  const add = (room, buf) => { if (!parts.has(room)) parts.set(room, []); parts.get(room).push(buf); };
+  const parts = new Map(); // room → Buffer[]
+  const add = (room, buf) => {
+    if (!parts.has(room)) parts.set(room, []);
+    parts.get(room).push(buf);
+  };
   for (const body of bodies) {
     const source = owner.get(names.get(body.index));
     add(source ? roomOfSource(source) : 'libc, libc++, Embind', bytes.subarray(body.start, body.end));
   }
   for (const s of sections) {
     if (s.id === 10) continue;
-    add(s.id === 11 ? 'data (strings, tables)' : 'other sections (types, imports, exports, table)', bytes.subarray(s.start, s.end));
+    add(
+      s.id === 11 ? 'data (strings, tables)' : 'other sections (types, imports, exports, table)',
+      bytes.subarray(s.start, s.end),
+    );
   }
-  return [...parts].map(([room, bufs]) => {
-    const joined = Buffer.concat(bufs);
-    return { room, raw_bytes: joined.length, gzip_bytes: gz(joined), functions: room.includes('sections') || room.startsWith('data') ? 0 : bufs.length };
-  }).sort((a, b) => b.gzip_bytes - a.gzip_bytes);
+  return [...parts]
+    .map(([room, bufs]) => {
+      const joined = Buffer.concat(bufs);
+      return {
+        room,
+        raw_bytes: joined.length,
+        gzip_bytes: gz(joined),
+        functions: room.includes('sections') || room.startsWith('data') ? 0 : bufs.length,
+      };
+    })
+    .sort((a, b) => b.gzip_bytes - a.gzip_bytes);
 }
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -155,7 +187,10 @@ function decodeMappings(mappings) {
       for (const ch of seg) {
         const digit = B64.indexOf(ch);
         value += (digit & 31) << shift;
-        if (digit & 32) { shift += 5; continue; }
+        if (digit & 32) {
+          shift += 5;
+          continue;
+        }
         fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
         value = 0;
         shift = 0;
@@ -193,7 +228,10 @@ export function scriptRooms(appJs, sourceMap, embedded) {
   const lines = appJs.split('\n');
   const decoded = decodeMappings(map.mappings);
   const parts = new Map();
-  const add = (room, text) => { if (!parts.has(room)) parts.set(room, []); parts.get(room).push(text); };
+  const add = (room, text) => {
+    if (!parts.has(room)) parts.set(room, []);
+    parts.get(room).push(text);
+  };
   // Cut the embedded strings out of the text (by where they sit), then slice the rest.
   const cuts = [];
   for (const [room, text] of embedded) {
@@ -216,7 +254,12 @@ export function scriptRooms(appJs, sourceMap, embedded) {
       while (a < b) {
         while (cut < cuts.length && cuts[cut].end <= a) cut++;
         const c = cuts[cut];
-        if (c && c.start <= a) { const e = Math.min(b, c.end); add(c.room, appJs.slice(a, e)); a = e; continue; }
+        if (c && c.start <= a) {
+          const e = Math.min(b, c.end);
+          add(c.room, appJs.slice(a, e));
+          a = e;
+          continue;
+        }
         const e = c ? Math.min(b, c.start) : b;
         add(room, appJs.slice(a, e));
         a = e;
@@ -230,8 +273,10 @@ export function scriptRooms(appJs, sourceMap, embedded) {
     emit(line.length + (li < lines.length - 1 ? 1 : 0));
     offset += line.length + 1;
   }
-  return [...parts].map(([room, texts]) => {
-    const joined = Buffer.from(texts.join(''), 'utf8');
-    return { room, raw_bytes: joined.length, gzip_bytes: gz(joined) };
-  }).sort((a, b) => b.gzip_bytes - a.gzip_bytes);
+  return [...parts]
+    .map(([room, texts]) => {
+      const joined = Buffer.from(texts.join(''), 'utf8');
+      return { room, raw_bytes: joined.length, gzip_bytes: gz(joined) };
+    })
+    .sort((a, b) => b.gzip_bytes - a.gzip_bytes);
 }

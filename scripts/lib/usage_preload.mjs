@@ -8,5 +8,12 @@ process.on('exit', () => {
   const file = process.env.RL_USAGE_FILE;
   if (!file) return;
   const u = process.resourceUsage();
-  writeFileSync(file, JSON.stringify({ max_rss_bytes: u.maxRSS * 1024, user_seconds: u.userCPUTime / 1e6, system_seconds: u.systemCPUTime / 1e6 }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      max_rss_bytes: u.maxRSS * 1024,
+      user_seconds: u.userCPUTime / 1e6,
+      system_seconds: u.systemCPUTime / 1e6,
+    }),
+  );
 });

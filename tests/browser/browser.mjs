@@ -15,8 +15,16 @@ export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export function launch() {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -32,10 +40,10 @@ export async function openPage(browser, url, { ownFiles = null, context = null }
   const problems = [];
   const requests = [];
   const origin = url.startsWith('file:') ? 'file:' : new URL(url).origin;
-  const own = ownFiles
-    ? (u) => ownFiles.includes(u.split('#')[0])
-    : (u) => u.startsWith(origin);
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  const own = ownFiles ? (u) => ownFiles.includes(u.split('#')[0]) : (u) => u.startsWith(origin);
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('request', (r) => {
     const u = r.url();
@@ -75,12 +83,14 @@ export function browserAndServer({ alone = false } = {}) {
     pages: {
       'index.html from file://': () => ({ url: fixture.origins['file://']() }),
       'index.html over http://127.0.0.1': () => ({ url: fixture.origins['http://127.0.0.1']() }),
-      ...(alone ? {
-        'roofline-lab.html alone, from file://': () => {
-          const url = pathToFileURL(join(fixture.dir, 'roofline-lab.html')).href;
-          return { url, ownFiles: [url] };  // nothing but itself (and data:/blob:)
-        },
-      } : {}),
+      ...(alone
+        ? {
+            'roofline-lab.html alone, from file://': () => {
+              const url = pathToFileURL(join(fixture.dir, 'roofline-lab.html')).href;
+              return { url, ownFiles: [url] }; // nothing but itself (and data:/blob:)
+            },
+          }
+        : {}),
     },
     async open(name, hash = '', options = {}) {
       const { url, ownFiles } = fixture.pages[name]?.() ?? { url: fixture.origins[name]() };
@@ -109,8 +119,13 @@ export function browserAndServer({ alone = false } = {}) {
 export function npyFile(descr, shape, data) {
   let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
   header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
-  return Buffer.concat([Buffer.from([0x93]), Buffer.from('NUMPY'), Buffer.from([1, 0, header.length & 0xff, header.length >> 8]),
-    Buffer.from(header, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
+  return Buffer.concat([
+    Buffer.from([0x93]),
+    Buffer.from('NUMPY'),
+    Buffer.from([1, 0, header.length & 0xff, header.length >> 8]),
+    Buffer.from(header, 'latin1'),
+    Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+  ]);
 }
 
 /**
@@ -119,11 +134,21 @@ export function npyFile(descr, shape, data) {
  */
 export async function downloadFrom(page, locator, problems, statusSelector = null) {
   try {
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), locator.click({ timeout: 30_000 })]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 30_000 }),
+      locator.click({ timeout: 30_000 }),
+    ]);
     return download;
   } catch (e) {
-    const status = statusSelector ? await page.locator(statusSelector).innerText().catch(() => '(unreadable)') : '';
-    throw new Error(`no download after clicking ${locator}: ${e.message.split('\n')[0]}; page problems: ${JSON.stringify(problems)}` +
-      (statusSelector ? `; ${statusSelector}: ${JSON.stringify(status)}` : ''));
+    const status = statusSelector
+      ? await page
+          .locator(statusSelector)
+          .innerText()
+          .catch(() => '(unreadable)')
+      : '';
+    throw new Error(
+      `no download after clicking ${locator}: ${e.message.split('\n')[0]}; page problems: ${JSON.stringify(problems)}` +
+        (statusSelector ? `; ${statusSelector}: ${JSON.stringify(status)}` : ''),
+    );
   }
 }

@@ -50,12 +50,20 @@ const longTasks = (page) => page.evaluate(() => [...window.__longTasks]);
 
 /** Waits until section 8 shows `name`'s results, derived and drawn (cheap questions, every POLL_MS). */
 function waitDrawn(page, name, timeout) {
-  return page.waitForFunction((n) => document.querySelector('#analyze-for').textContent.startsWith(`Results for ${n},`) &&
-    window.rooflineLab.analyzeView().pending === null, name, { timeout, polling: POLL_MS });
+  return page.waitForFunction(
+    (n) =>
+      document.querySelector('#analyze-for').textContent.startsWith(`Results for ${n},`) &&
+      window.rooflineLab.analyzeView().pending === null,
+    name,
+    { timeout, polling: POLL_MS },
+  );
 }
 /** Waits until the redraw a click started has ended. */
 function waitIdle(page) {
-  return page.waitForFunction(() => window.rooflineLab.analyzeView().pending === null, null, { timeout: 60000, polling: POLL_MS });
+  return page.waitForFunction(() => window.rooflineLab.analyzeView().pending === null, null, {
+    timeout: 60000,
+    polling: POLL_MS,
+  });
 }
 
 /**
@@ -75,10 +83,23 @@ async function twice(t, scenario) {
 /** The longest of `tasks` in words, and the assertion. */
 function check(t, what, tasks) {
   const longest = Math.max(0, ...tasks);
-  t.diagnostic(`${what}: ${tasks.length} long tasks (over 50 ms), the longest ${longest} ms` +
-    `${tasks.length ? ` (${[...tasks].sort((a, b) => b - a).slice(0, 8).join(', ')} ms)` : ''}` +
-    `${longest > GOAL_MS ? `: over the ${GOAL_MS} ms goal` : ''}`);
-  assert.deepEqual(tasks.filter((ms) => ms > LIMIT_MS), [], `${what}: no main-thread task over ${LIMIT_MS} ms`);
+  t.diagnostic(
+    `${what}: ${tasks.length} long tasks (over 50 ms), the longest ${longest} ms` +
+      `${
+        tasks.length
+          ? ` (${[...tasks]
+              .sort((a, b) => b - a)
+              .slice(0, 8)
+              .join(', ')} ms)`
+          : ''
+      }` +
+      `${longest > GOAL_MS ? `: over the ${GOAL_MS} ms goal` : ''}`,
+  );
+  assert.deepEqual(
+    tasks.filter((ms) => ms > LIMIT_MS),
+    [],
+    `${what}: no main-thread task over ${LIMIT_MS} ms`,
+  );
 }
 
 describe('section 8: no frozen main thread for inputs up to 5 MB (long-task observer; the goal, 200 ms, printed)', () => {
@@ -87,101 +108,133 @@ describe('section 8: no frozen main thread for inputs up to 5 MB (long-task obse
     ['dense-5.8mb.hlo', () => denseHlo(5.8e6)],
   ];
   for (const [name, make] of inputs) {
-    test(`${name}: analysed, drawn, paged and sorted`, (t) => twice(t, async () => {
-      const text = make();
-      const path = file(name, text);
-      const { page, problems } = await fixture.open('index.html from file://');
-      await observe(page);
-      await page.setInputFiles('#analyze-file', path);
-      await waitDrawn(page, name, 180000);
-      // The table: a page of TABLE_PAGE rows of every op, and the way to the next page.
-      const P = TABLE_PAGE;
-      assert.equal(await page.locator('#analyze-ops tbody tr').count(), P);
-      const status = page.locator('#analyze-page-status');
-      const ops = Number((await status.innerText()).match(new RegExp(`^rows 1–${P} of (\\d+) \\(page 1 of \\d+\\)$`))?.[1]);
-      assert.ok(ops > 50000, await status.innerText());
-      await page.locator('#analyze-pages button[data-page="next"]').click();
-      await waitIdle(page);
-      assert.equal(await status.innerText(), `rows ${P + 1}–${2 * P} of ${ops} (page 2 of ${Math.ceil(ops / P)})`);
-      assert.equal(await page.locator('#analyze-ops tbody tr').first().getAttribute('data-index'), String(P));
-      // Sorted by bytes, largest first: back to the first page.
-      await page.locator('#analyze-ops thead th[data-key="bytes"] button').click();
-      await waitIdle(page);
-      assert.match(await status.innerText(), new RegExp(`^rows 1–${P} of `));
-      const tasks = await longTasks(page);
-      // The figure draws its capped points and says so.
-      const series = await page.evaluate(() => window.rooflineLab.analysisSeries());
-      const drawn = series.find((s) => s.role === 'ops').points.length;
-      assert.equal(drawn, POINT_LIMIT);
-      assert.match(await page.locator('#analyze-figure-note').innerText(), new RegExp(`\\b${POINT_LIMIT} of \\d+ ops with flops drawn, the ${POINT_LIMIT} with the most bytes accessed\\b`));
-      const rows = await page.evaluate(() => window.rooflineLab.analyzeRows());
-      assert.equal(rows.length, ops);
-      const bytes = rows.map((r) => r.bytes);
-      assert.deepEqual(bytes, [...bytes].sort((a, b) => b - a));
-      await page.close();
-      check(t, `${name} (${text.length} bytes, ${ops} ops)`, tasks);
-      assert.deepEqual(problems, []);
-    }));
+    test(`${name}: analysed, drawn, paged and sorted`, (t) =>
+      twice(t, async () => {
+        const text = make();
+        const path = file(name, text);
+        const { page, problems } = await fixture.open('index.html from file://');
+        await observe(page);
+        await page.setInputFiles('#analyze-file', path);
+        await waitDrawn(page, name, 180000);
+        // The table: a page of TABLE_PAGE rows of every op, and the way to the next page.
+        const P = TABLE_PAGE;
+        assert.equal(await page.locator('#analyze-ops tbody tr').count(), P);
+        const status = page.locator('#analyze-page-status');
+        const ops = Number(
+          (await status.innerText()).match(new RegExp(`^rows 1–${P} of (\\d+) \\(page 1 of \\d+\\)$`))?.[1],
+        );
+        assert.ok(ops > 50000, await status.innerText());
+        await page.locator('#analyze-pages button[data-page="next"]').click();
+        await waitIdle(page);
+        assert.equal(await status.innerText(), `rows ${P + 1}–${2 * P} of ${ops} (page 2 of ${Math.ceil(ops / P)})`);
+        assert.equal(await page.locator('#analyze-ops tbody tr').first().getAttribute('data-index'), String(P));
+        // Sorted by bytes, largest first: back to the first page.
+        await page.locator('#analyze-ops thead th[data-key="bytes"] button').click();
+        await waitIdle(page);
+        assert.match(await status.innerText(), new RegExp(`^rows 1–${P} of `));
+        const tasks = await longTasks(page);
+        // The figure draws its capped points and says so.
+        const series = await page.evaluate(() => window.rooflineLab.analysisSeries());
+        const drawn = series.find((s) => s.role === 'ops').points.length;
+        assert.equal(drawn, POINT_LIMIT);
+        assert.match(
+          await page.locator('#analyze-figure-note').innerText(),
+          new RegExp(
+            `\\b${POINT_LIMIT} of \\d+ ops with flops drawn, the ${POINT_LIMIT} with the most bytes accessed\\b`,
+          ),
+        );
+        const rows = await page.evaluate(() => window.rooflineLab.analyzeRows());
+        assert.equal(rows.length, ops);
+        const bytes = rows.map((r) => r.bytes);
+        assert.deepEqual(
+          bytes,
+          [...bytes].sort((a, b) => b - a),
+        );
+        await page.close();
+        check(t, `${name} (${text.length} bytes, ${ops} ops)`, tasks);
+        assert.deepEqual(problems, []);
+      }));
   }
 
   for (const name of Object.keys(fixture.pages)) {
-    test(`${name}: a 1 MB module analysed, drawn, run, its measurements drawn and sorted by a measured column`, (t) => twice(t, async () => {
-      const text = denseStablehlo(1e6, { dim: 4 });  // small tensors: the run takes seconds, not minutes
-      const path = file('dense-1mb.mlir', text);
-      const { page, problems } = await fixture.open(name);
-      await observe(page);
-      await page.setInputFiles('#analyze-file', path);
-      await waitDrawn(page, 'dense-1mb.mlir', 120000);
-      const analysed = await longTasks(page);
-      await page.locator('#analyze-fuse').selectOption('ops');  // each op timed on its own (the fused run comes after)
-      await page.locator('#analyze-run').click();
-      await page.waitForFunction(() => !['running', 'none'].includes(document.querySelector('#analyze-run-status').dataset.state) &&
-        window.rooflineLab.analyzeView().pending === null, null, { timeout: 300000, polling: POLL_MS });
-      const header = page.locator('#analyze-ops thead th[data-key="seconds"]');
-      await header.locator('button').click();
-      await waitIdle(page);
-      const tasks = await longTasks(page);
-      assert.equal(await header.getAttribute('aria-sort'), 'descending');
-      const v = await page.evaluate(() => window.rooflineLab.runView());
-      assert.equal(v.status, 'passed', v.error ?? '');
-      // Every op the run timed has its row's measured time (the page's timing budget may leave later ops untimed).
-      const said = await page.locator('#analyze-run-status').innerText();
-      const timed = Number(said.match(/; (\d+) ops timed, measured /)?.[1]);
-      assert.ok(timed >= TABLE_PAGE, said);
-      assert.equal(v.rows.length, timed);
-      // The measured columns and points are drawn: the first page holds the slowest ops, each with a time.
-      const seconds = (await page.locator('#analyze-ops tbody tr td:nth-child(11)').allInnerTexts()).map((s) => Number(s.replace(/ s$/, '')));
-      assert.equal(seconds.length, TABLE_PAGE);
-      assert.ok(seconds.every((s) => s > 0), seconds.join(' '));
-      const slowest = Math.max(...v.rows.map((r) => r.seconds));
-      assert.ok(Math.abs(seconds[0] - slowest) <= 6e-3 * slowest, `${seconds[0]} (3 digits) vs ${slowest}`);
-      const series = await page.evaluate(() => window.rooflineLab.analysisSeries());
-      const measured = series.find((s) => s.role === 'measured');
-      assert.match(measured.label, /measurement/);
-      // At most the figure's POINT_LIMIT ops, each at its achieved rate (ops the timing budget left untimed have none).
-      const ops = series.find((s) => s.role === 'ops');
-      assert.ok(measured.points.length > 0 && measured.points.length <= ops.points.length, `${measured.points.length} measured points`);
-      assert.ok(measured.indices.every((i) => ops.indices.includes(i)));
-      check(t, `${name}: 1 MB module analysed and drawn (${text.length} bytes)`, analysed);
-      check(t, `${name}: 1 MB module analysed, run (${v.rows.length} ops timed), drawn and sorted`, tasks);
-      // Fused as a compiler would fuse it: thousands of fusions, their table a page at a time, at most FUSION_POINT_LIMIT drawn.
-      await page.evaluate(() => { window.__longTasks = []; });  // the observer goes on: the fused run's tasks from here
-      await page.locator('#analyze-fuse').selectOption('fused');
-      await page.locator('#analyze-run').click();
-      await page.waitForFunction(() => document.querySelector('#analyze-run-status').textContent.includes('fused as a compiler would fuse it') &&
-        !['running', 'none'].includes(document.querySelector('#analyze-run-status').dataset.state) &&
-        window.rooflineLab.analyzeView().pending === null, null, { timeout: 300000, polling: POLL_MS });
-      const fusedTasks = await longTasks(page);
-      const f = await page.evaluate(() => window.rooflineLab.runView());
-      assert.equal(f.status, 'passed', f.error ?? '');
-      assert.ok(f.fusions.length > TABLE_PAGE, `${f.fusions.length} fusions`);
-      assert.equal(await page.locator('#analyze-fusions tbody tr').count(), TABLE_PAGE);
-      const fusedSeries = await page.evaluate(() => window.rooflineLab.analysisSeries());
-      const fusionPoints = fusedSeries.find((s) => s.role === 'fusion').points.length;
-      assert.ok(fusionPoints > 0 && fusionPoints <= FUSION_POINT_LIMIT, `${fusionPoints} fusion points`);
-      check(t, `${name}: 1 MB module run fused (${f.fusions.length} fusions) and drawn`, fusedTasks);
-      await page.close();
-      assert.deepEqual(problems, []);
-    }));
+    test(`${name}: a 1 MB module analysed, drawn, run, its measurements drawn and sorted by a measured column`, (t) =>
+      twice(t, async () => {
+        const text = denseStablehlo(1e6, { dim: 4 }); // small tensors: the run takes seconds, not minutes
+        const path = file('dense-1mb.mlir', text);
+        const { page, problems } = await fixture.open(name);
+        await observe(page);
+        await page.setInputFiles('#analyze-file', path);
+        await waitDrawn(page, 'dense-1mb.mlir', 120000);
+        const analysed = await longTasks(page);
+        await page.locator('#analyze-fuse').selectOption('ops'); // each op timed on its own (the fused run comes after)
+        await page.locator('#analyze-run').click();
+        await page.waitForFunction(
+          () =>
+            !['running', 'none'].includes(document.querySelector('#analyze-run-status').dataset.state) &&
+            window.rooflineLab.analyzeView().pending === null,
+          null,
+          { timeout: 300000, polling: POLL_MS },
+        );
+        const header = page.locator('#analyze-ops thead th[data-key="seconds"]');
+        await header.locator('button').click();
+        await waitIdle(page);
+        const tasks = await longTasks(page);
+        assert.equal(await header.getAttribute('aria-sort'), 'descending');
+        const v = await page.evaluate(() => window.rooflineLab.runView());
+        assert.equal(v.status, 'passed', v.error ?? '');
+        // Every op the run timed has its row's measured time (the page's timing budget may leave later ops untimed).
+        const said = await page.locator('#analyze-run-status').innerText();
+        const timed = Number(said.match(/; (\d+) ops timed, measured /)?.[1]);
+        assert.ok(timed >= TABLE_PAGE, said);
+        assert.equal(v.rows.length, timed);
+        // The measured columns and points are drawn: the first page holds the slowest ops, each with a time.
+        const seconds = (await page.locator('#analyze-ops tbody tr td:nth-child(11)').allInnerTexts()).map((s) =>
+          Number(s.replace(/ s$/, '')),
+        );
+        assert.equal(seconds.length, TABLE_PAGE);
+        assert.ok(
+          seconds.every((s) => s > 0),
+          seconds.join(' '),
+        );
+        const slowest = Math.max(...v.rows.map((r) => r.seconds));
+        assert.ok(Math.abs(seconds[0] - slowest) <= 6e-3 * slowest, `${seconds[0]} (3 digits) vs ${slowest}`);
+        const series = await page.evaluate(() => window.rooflineLab.analysisSeries());
+        const measured = series.find((s) => s.role === 'measured');
+        assert.match(measured.label, /measurement/);
+        // At most the figure's POINT_LIMIT ops, each at its achieved rate (ops the timing budget left untimed have none).
+        const ops = series.find((s) => s.role === 'ops');
+        assert.ok(
+          measured.points.length > 0 && measured.points.length <= ops.points.length,
+          `${measured.points.length} measured points`,
+        );
+        assert.ok(measured.indices.every((i) => ops.indices.includes(i)));
+        check(t, `${name}: 1 MB module analysed and drawn (${text.length} bytes)`, analysed);
+        check(t, `${name}: 1 MB module analysed, run (${v.rows.length} ops timed), drawn and sorted`, tasks);
+        // Fused as a compiler would fuse it: thousands of fusions, their table a page at a time, at most FUSION_POINT_LIMIT drawn.
+        await page.evaluate(() => {
+          window.__longTasks = [];
+        }); // the observer goes on: the fused run's tasks from here
+        await page.locator('#analyze-fuse').selectOption('fused');
+        await page.locator('#analyze-run').click();
+        await page.waitForFunction(
+          () =>
+            document.querySelector('#analyze-run-status').textContent.includes('fused as a compiler would fuse it') &&
+            !['running', 'none'].includes(document.querySelector('#analyze-run-status').dataset.state) &&
+            window.rooflineLab.analyzeView().pending === null,
+          null,
+          { timeout: 300000, polling: POLL_MS },
+        );
+        const fusedTasks = await longTasks(page);
+        const f = await page.evaluate(() => window.rooflineLab.runView());
+        assert.equal(f.status, 'passed', f.error ?? '');
+        assert.ok(f.fusions.length > TABLE_PAGE, `${f.fusions.length} fusions`);
+        assert.equal(await page.locator('#analyze-fusions tbody tr').count(), TABLE_PAGE);
+        const fusedSeries = await page.evaluate(() => window.rooflineLab.analysisSeries());
+        const fusionPoints = fusedSeries.find((s) => s.role === 'fusion').points.length;
+        assert.ok(fusionPoints > 0 && fusionPoints <= FUSION_POINT_LIMIT, `${fusionPoints} fusion points`);
+        check(t, `${name}: 1 MB module run fused (${f.fusions.length} fusions) and drawn`, fusedTasks);
+        await page.close();
+        assert.deepEqual(problems, []);
+      }));
   }
 });

@@ -30,13 +30,17 @@ after(async () => {
 });
 
 const cacheNameIn = (folder) => /const CACHE = "([^"]+)";/.exec(readFileSync(join(folder, 'sw.js'), 'utf8'))[1];
-const controlled = (page) => page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
+const controlled = (page) =>
+  page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
 
 /** The lesson's numbers, as the seed notebook has them. */
 async function lessonIsRight(page) {
   const report = await page.evaluate(() => window.rooflineLab.report());
   assert.equal(report.ridge, 5);
-  assert.deepEqual(report.hypothetical_ceilings_gflops.map((x) => Math.round(x * 1e9) / 1e9), [80 / 3, 160 / 3, 100, 100, 100].map((x) => Math.round(x * 1e9) / 1e9));
+  assert.deepEqual(
+    report.hypothetical_ceilings_gflops.map((x) => Math.round(x * 1e9) / 1e9),
+    [80 / 3, 160 / 3, 100, 100, 100].map((x) => Math.round(x * 1e9) / 1e9),
+  );
   assert.equal(report.matmul_accounting.flops, 8192);
   assert.equal(await page.locator('#accounting [data-field="flops"]').innerText(), '8192');
 }
@@ -66,7 +70,10 @@ describe('installable, and working offline after one visit', () => {
     await controlled(page);
     const first = cacheNameIn(dir);
     // Every file of the build is cached after one visit.
-    const cached = await page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname), first);
+    const cached = await page.evaluate(
+      async (name) => (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname),
+      first,
+    );
     assert.deepEqual(cached.sort(), CACHED_FILES.map((f) => (f === './' ? '/' : `/${f}`)).sort());
     assert.deepEqual(await page.evaluate(() => caches.keys()), [first]);
 
@@ -77,7 +84,9 @@ describe('installable, and working offline after one visit', () => {
     await lessonIsRight(page);
     assert.equal(await page.evaluate(() => navigator.onLine), false);
     // The classroom works offline too (the core is in the page).
-    await page.evaluate(() => { location.hash = '#classroom&seed=offline&count=2'; });
+    await page.evaluate(() => {
+      location.hash = '#classroom&seed=offline&count=2';
+    });
     await page.waitForFunction(() => window.rooflineLab.classroom().settings.seed === 'offline');
     assert.equal(await page.locator('#cl-exercises > li').count(), 2);
     await context.setOffline(false);
@@ -96,7 +105,9 @@ describe('installable, and working offline after one visit', () => {
     await Promise.all([page.waitForEvent('load', { timeout: 30000 }), page.locator('#update-reload').click()]);
     await waitReady(page);
     assert.match(await page.title(), /^Roofline Lab \(rebuilt\) — /);
-    await page.waitForFunction((name) => caches.keys().then((k) => k.length === 1 && k[0] === name), second, { timeout: 15000 });
+    await page.waitForFunction((name) => caches.keys().then((k) => k.length === 1 && k[0] === name), second, {
+      timeout: 15000,
+    });
     assert.equal(await page.locator('#update-notice').isVisible(), false);
     // And the new version works offline as well.
     await context.setOffline(true);
@@ -121,9 +132,20 @@ describe('installable, and working offline after one visit', () => {
       await waitReady(page);
       await lessonIsRight(page);
       assert.equal(await page.locator('link[rel="manifest"]').count(), 0, url);
-      const registrations = await page.evaluate(() => (navigator.serviceWorker ? navigator.serviceWorker.getRegistrations().then((r) => r.length, () => 0) : 0));
+      const registrations = await page.evaluate(() =>
+        navigator.serviceWorker
+          ? navigator.serviceWorker.getRegistrations().then(
+              (r) => r.length,
+              () => 0,
+            )
+          : 0,
+      );
       assert.equal(registrations, 0, url);
-      assert.deepEqual(requests.filter((r) => /sw\.js|manifest|icon-/.test(r)), [], url);
+      assert.deepEqual(
+        requests.filter((r) => /sw\.js|manifest|icon-/.test(r)),
+        [],
+        url,
+      );
       assert.deepEqual(problems, [], url);
       await context.close();
     }

@@ -31,7 +31,14 @@ function cli(name, text, inputs, seed, { fuse = true } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'run-page-'));
   const file = join(dir, name);
   writeFileSync(file, text);
-  const args = ['--json', ...(fuse ? [] : ['--no-fuse']), '--inputs', inputs, ...(seed === undefined ? [] : ['--seed', String(seed)]), file];
+  const args = [
+    '--json',
+    ...(fuse ? [] : ['--no-fuse']),
+    '--inputs',
+    inputs,
+    ...(seed === undefined ? [] : ['--seed', String(seed)]),
+    file,
+  ];
   const out = spawnSync(process.execPath, [join(ROOT, 'scripts', 'run.mjs'), ...args], { encoding: 'utf8' });
   rmSync(dir, { recursive: true, force: true });
   return { ...JSON.parse(out.stdout)[0], file: name };
@@ -53,7 +60,8 @@ const TAMPERED = `module @m {
   }
 }
 `;
-const UNSUPPORTED = 'func.func @main() -> tensor<2xf32> {\n  %a = stablehlo.constant dense<1.0> : tensor<2xf32>\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n' +
+const UNSUPPORTED =
+  'func.func @main() -> tensor<2xf32> {\n  %a = stablehlo.constant dense<1.0> : tensor<2xf32>\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n' +
   '  %c = "my.op"(%b) : (tensor<2xf32>) -> tensor<2xf32>\n  return %c : tensor<2xf32>\n}\n';
 /** A while loop of `n` tanh steps on 4096 floats: long enough to cancel mid-run. */
 const slow = (n) => `func.func @main() -> tensor<4096xf32> {
@@ -75,7 +83,11 @@ const slow = (n) => `func.func @main() -> tensor<4096xf32> {
 `;
 
 async function waitShown(page, file, timeout = 20000) {
-  await page.waitForFunction((f) => window.rooflineLab.analysis()?.file === f && !window.rooflineLab.analyzeView().pending, file, { timeout });
+  await page.waitForFunction(
+    (f) => window.rooflineLab.analysis()?.file === f && !window.rooflineLab.analyzeView().pending,
+    file,
+    { timeout },
+  );
 }
 async function showText(page, name, text) {
   await page.setInputFiles('#analyze-file', { name, mimeType: 'text/plain', buffer: Buffer.from(text) });
@@ -84,11 +96,18 @@ async function showText(page, name, text) {
 /** Presses Run and waits until the run is no longer running; gives rooflineLab.runView(). */
 async function runShown(page, timeout = 60000) {
   await page.locator('#analyze-run').click();
-  await page.waitForFunction(() => window.rooflineLab.runView().state !== 'running' && window.rooflineLab.runView().state !== 'none' &&
-    window.rooflineLab.analyzeView().pending === null, null, { timeout });
+  await page.waitForFunction(
+    () =>
+      window.rooflineLab.runView().state !== 'running' &&
+      window.rooflineLab.runView().state !== 'none' &&
+      window.rooflineLab.analyzeView().pending === null,
+    null,
+    { timeout },
+  );
   return page.evaluate(() => window.rooflineLab.runView());
 }
-const summaryCell = (page, label) => page.locator('#analyze-summary tr', { hasText: label }).first().locator('td').innerText();
+const summaryCell = (page, label) =>
+  page.locator('#analyze-summary tr', { hasText: label }).first().locator('td').innerText();
 
 for (const name of Object.keys(fixture.pages)) {
   describe(`section 8, run in this browser: ${name}`, () => {
@@ -96,7 +115,8 @@ for (const name of Object.keys(fixture.pages)) {
       const { page, problems } = await fixture.open(name);
       await page.locator('#analyze-examples button[data-example="lesson"]').click();
       await waitShown(page, 'lesson.mlir');
-      const yTitle = async () => /Y axis: (.*)\.$/.exec(await page.locator('#analyze-roofline').getAttribute('aria-label'))?.[1];
+      const yTitle = async () =>
+        /Y axis: (.*)\.$/.exec(await page.locator('#analyze-roofline').getAttribute('aria-label'))?.[1];
       assert.equal(await yTitle(), 'ceiling under the roof (GFLOP/s)');
       await page.locator('#analyze-inputs').selectOption('arange');
       // Op by op: each op timed on its own (fused, the dot and its tanh run as one kOutput fusion).
@@ -105,7 +125,10 @@ for (const name of Object.keys(fixture.pages)) {
       assert.equal(v.state, 'done');
       assert.equal(v.status, 'passed');
       assert.equal(v.inputs, 'arange');
-      assert.match(await page.locator('#analyze-run-status').innerText(), /^Ran lesson\.mlir at .+ \(arguments: arange\): passed — no checks in the text; \d+ ops timed, measured .+ s in all \(a measurement of this machine\)\.$/);
+      assert.match(
+        await page.locator('#analyze-run-status').innerText(),
+        /^Ran lesson\.mlir at .+ \(arguments: arange\): passed — no checks in the text; \d+ ops timed, measured .+ s in all \(a measurement of this machine\)\.$/,
+      );
       // Each timed op: its measured time and what it achieved under the chosen roof (the core's).
       const rows = await page.evaluate(() => window.rooflineLab.analyzeRows());
       const dot = v.rows.find((r) => r.op === 'stablehlo.dot_general');
@@ -115,7 +138,10 @@ for (const name of Object.keys(fixture.pages)) {
       assert.ok(Math.abs(dot.ofRoof - dot.gflops / dot.ceiling) <= 1e-9 * dot.ofRoof);
       const cells = await page.locator(`#analyze-ops tbody tr[data-index="${dot.index}"] td.measured`).allInnerTexts();
       assert.equal(cells.length, 4);
-      assert.ok(cells.every((c) => c !== '—'), cells.join(' | '));
+      assert.ok(
+        cells.every((c) => c !== '—'),
+        cells.join(' | '),
+      );
       // The measured points: tagged as measurements, one per measured op with flops, each linked to its estimate.
       const series = await page.evaluate(() => window.rooflineLab.analysisSeries());
       const measured = series.find((s) => s.role === 'measured');
@@ -124,18 +150,34 @@ for (const name of Object.keys(fixture.pages)) {
       const point = measured.points[measured.indices.indexOf(dot.index)];
       assert.deepEqual(point, [row.intensity, dot.gflops]);
       const link = series.find((s) => s.role === 'link');
-      assert.deepEqual(link.points.slice(0, 2), [[row.intensity, dot.ceiling], [row.intensity, dot.gflops]]);
-      assert.equal(await yTitle(), 'GFLOP/s: ceiling under the roof (estimate), achieved (measurement)', 'the axis names the measured triangles too');
-      assert.equal(await page.locator('#analyze-legend li[data-role="measured"]').getAttribute('data-dash'), 'triangle');
+      assert.deepEqual(link.points.slice(0, 2), [
+        [row.intensity, dot.ceiling],
+        [row.intensity, dot.gflops],
+      ]);
+      assert.equal(
+        await yTitle(),
+        'GFLOP/s: ceiling under the roof (estimate), achieved (measurement)',
+        'the axis names the measured triangles too',
+      );
+      assert.equal(
+        await page.locator('#analyze-legend li[data-role="measured"]').getAttribute('data-dash'),
+        'triangle',
+      );
       // The summary: the measured total beside the lower bound, and the ratio.
       assert.ok(v.measured.seconds > 0);
       assert.equal(v.measured.bound_seconds, v.bound_seconds);
       assert.match(await summaryCell(page, 'measured time on this machine'), /^\d.*s$/);
-      assert.match(await summaryCell(page, 'measured / lower bound'), /^[\d.e+-]+× the lower bound \(the program reaches [\d.e+-]+% of this roof\)$/);
+      assert.match(
+        await summaryCell(page, 'measured / lower bound'),
+        /^[\d.e+-]+× the lower bound \(the program reaches [\d.e+-]+% of this roof\)$/,
+      );
       assert.match(await page.locator('#analyze-for').innerText(), /^Results for lesson\.mlir, analysed at /);
       // rooflineLab.run: the object run.mjs --json prints, without changing the page.
       const before = await page.evaluate(() => window.rooflineLab.runView());
-      const viaApi = await page.evaluate((t) => window.rooflineLab.run(t, { inputs: 'arange', name: 'lesson.mlir' }), examples.lesson);
+      const viaApi = await page.evaluate(
+        (t) => window.rooflineLab.run(t, { inputs: 'arange', name: 'lesson.mlir' }),
+        examples.lesson,
+      );
       assert.deepEqual(untimed(viaApi), untimed(cli('lesson.mlir', examples.lesson, 'arange')));
       assert.deepEqual(Object.keys(viaApi), Object.keys(cli('lesson.mlir', examples.lesson, 'arange')));
       assert.deepEqual(await page.evaluate(() => window.rooflineLab.runView()), before);
@@ -154,9 +196,15 @@ for (const name of Object.keys(fixture.pages)) {
       assert.equal(v.inputs, 'seeded (seed 7)');
       // Fused by default: the dot with its bias and ReLU is one kOutput fusion, timed as one.
       assert.equal(v.fused, true);
-      assert.deepEqual(v.fusions.map((f) => f.kind), ['kOutput']);
+      assert.deepEqual(
+        v.fusions.map((f) => f.kind),
+        ['kOutput'],
+      );
       assert.ok(v.fusions[0].seconds > 0 && v.fusions[0].ops.length >= 3);
-      assert.match(await page.locator('#analyze-run-status').innerText(), /^Ran mlp\.mlir at .+ \(arguments: seeded \(seed 7\)\): passed/);
+      assert.match(
+        await page.locator('#analyze-run-status').innerText(),
+        /^Ran mlp\.mlir at .+ \(arguments: seeded \(seed 7\)\): passed/,
+      );
       assert.deepEqual(problems, []);
       await page.close();
     });
@@ -190,10 +238,16 @@ for (const name of Object.keys(fixture.pages)) {
       assert.equal(fused.fused, true);
       assert.equal(fused.choice.fuse, true);
       // The summary's bound for a fused run is the fused bytes' (the core's), beside the unfused one, each named.
-      assert.ok(fused.fused_bound_seconds > 0 && fused.fused_bound_seconds <= fused.bound_seconds, `${fused.fused_bound_seconds} vs ${fused.bound_seconds}`);
+      assert.ok(
+        fused.fused_bound_seconds > 0 && fused.fused_bound_seconds <= fused.bound_seconds,
+        `${fused.fused_bound_seconds} vs ${fused.bound_seconds}`,
+      );
       assert.equal(fused.measured_fused.bound_seconds, fused.fused_bound_seconds);
       const summary = await page.locator('#analyze-summary tbody').innerText();
-      assert.match(summary, /lower bound on time under this roof, from the fused bytes \([^)]*bytes at the run's fusion boundaries\) estimate/);
+      assert.match(
+        summary,
+        /lower bound on time under this roof, from the fused bytes \([^)]*bytes at the run's fusion boundaries\) estimate/,
+      );
       assert.match(summary, /lower bound on time under this roof, from the unfused bytes estimate/);
       assert.match(summary, /measured \/ fused lower bound\s+[\d.]+× the fused lower bound/);
       assert.equal(await page.locator('#analyze-summary td.fused-bound').count(), 1);
@@ -201,9 +255,15 @@ for (const name of Object.keys(fixture.pages)) {
       const count = core.fuseText(CHAIN).value.modules[0].fusions.length;
       assert.equal(count, 2);
       assert.equal(fused.fusions.length, count);
-      assert.deepEqual(fused.fusions.map((f) => f.kind), ['kLoop', 'kOutput']);
+      assert.deepEqual(
+        fused.fusions.map((f) => f.kind),
+        ['kLoop', 'kOutput'],
+      );
       assert.ok(fused.fusions.every((f) => f.seconds > 0 && f.gflops > 0 && f.within === null));
-      assert.match(await page.locator('#analyze-run-status').innerText(), /fused as a compiler would fuse it: 2 fusions and \d+ ops alone timed, measured .+ s in all/);
+      assert.match(
+        await page.locator('#analyze-run-status').innerText(),
+        /fused as a compiler would fuse it: 2 fusions and \d+ ops alone timed, measured .+ s in all/,
+      );
       // The chart: each fusion's estimate and its measurement, at its own intensity; no per-op measurement for a fused op.
       let series = await page.evaluate(() => window.rooflineLab.analysisSeries());
       const estimated = series.find((x) => x.role === 'fusion');
@@ -221,19 +281,33 @@ for (const name of Object.keys(fixture.pages)) {
       const rowsText = await page.locator('#analyze-fusions tbody tr').allInnerTexts();
       assert.equal(rowsText.length, count);
       assert.match(rowsText[1], /fusion\.1\s+kOutput\s+line 8 stablehlo\.dot_general, line 9 stablehlo\.tanh/);
-      assert.match(rowsText[0], /kLoop\s+line 4 stablehlo\.multiply, line 5 stablehlo\.add, line 6 stablehlo\.tanh, line 7 stablehlo\.multiply/);
+      assert.match(
+        rowsText[0],
+        /kLoop\s+line 4 stablehlo\.multiply, line 5 stablehlo\.add, line 6 stablehlo\.tanh, line 7 stablehlo\.multiply/,
+      );
       const dotRow = fused.fusions[1].indices[0];
-      assert.equal(await page.locator(`#analyze-ops tbody tr[data-index="${dotRow}"] td.fused-in`).innerText(), 'ran in fusion.1 (kOutput)');
+      assert.equal(
+        await page.locator(`#analyze-ops tbody tr[data-index="${dotRow}"] td.fused-in`).innerText(),
+        'ran in fusion.1 (kOutput)',
+      );
       // Selecting a fusion's row marks its ops' rows and selects their lines in the text.
       await page.locator('#analyze-fusions tbody tr[data-fusion="0"]').click();
       assert.equal(await page.evaluate(() => window.rooflineLab.analyzeView().selected_fusion), 0);
-      const marked = await page.locator('#analyze-ops tbody tr.in-fusion').evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.index)));
-      assert.deepEqual(marked.sort((p, q) => p - q), [...fused.fusions[0].indices].sort((p, q) => p - q));
+      const marked = await page
+        .locator('#analyze-ops tbody tr.in-fusion')
+        .evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.index)));
+      assert.deepEqual(
+        marked.sort((p, q) => p - q),
+        [...fused.fusions[0].indices].sort((p, q) => p - q),
+      );
       const selectedText = await page.evaluate(() => {
         const a = document.getElementById('analyze-text');
         return a.value.slice(a.selectionStart, a.selectionEnd);
       });
-      assert.match(selectedText, /^%a = stablehlo\.multiply[\s\S]*%d = stablehlo\.multiply %c, %y : tensor<64x64xf32>$/);
+      assert.match(
+        selectedText,
+        /^%a = stablehlo\.multiply[\s\S]*%d = stablehlo\.multiply %c, %y : tensor<64x64xf32>$/,
+      );
       series = await page.evaluate(() => window.rooflineLab.analysisSeries());
       assert.ok(series.some((x) => x.role === 'selected fusion'));
       // Selecting a fusion's point on the chart does the same for the other fusion.
@@ -242,8 +316,13 @@ for (const name of Object.keys(fixture.pages)) {
       const at = await page.evaluate(() => window.rooflineLab.analysisFusionPixel(1, true));
       await page.mouse.click(box.x + at.x, box.y + at.y);
       await page.waitForFunction(() => window.rooflineLab.analyzeView().selected_fusion === 1);
-      const marked1 = await page.locator('#analyze-ops tbody tr.in-fusion').evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.index)));
-      assert.deepEqual(marked1.sort((p, q) => p - q), [...fused.fusions[1].indices].sort((p, q) => p - q));
+      const marked1 = await page
+        .locator('#analyze-ops tbody tr.in-fusion')
+        .evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.index)));
+      assert.deepEqual(
+        marked1.sort((p, q) => p - q),
+        [...fused.fusions[1].indices].sort((p, q) => p - q),
+      );
       assert.equal(await page.locator('#analyze-fusions tbody tr.selected').getAttribute('data-fusion'), '1');
 
       // Op by op: a measured point per op, no fusions; the same values, bit for bit.
@@ -256,20 +335,39 @@ for (const name of Object.keys(fixture.pages)) {
       assert.match(await page.evaluate(() => location.hash), /&fuse=ops$/, 'op by op is in the link');
       assert.doesNotMatch(await page.locator('#analyze-summary tbody').innerText(), /fused bytes/);
       // A link sets the choice; a bad value is said in the page's notices, and the run fuses.
-      await page.evaluate(() => { location.hash = '#m=32&fuse=bogus'; });
+      await page.evaluate(() => {
+        location.hash = '#m=32&fuse=bogus';
+      });
       await page.waitForFunction(() => document.getElementById('analyze-fuse').value === 'fused');
-      assert.match(await page.locator('#notices').innerText(), /ignored fuse="bogus" in the link: fuse is one of fused, ops/);
-      await page.evaluate(() => { location.hash = '#m=32&fuse=ops'; });
+      assert.match(
+        await page.locator('#notices').innerText(),
+        /ignored fuse="bogus" in the link: fuse is one of fused, ops/,
+      );
+      await page.evaluate(() => {
+        location.hash = '#m=32&fuse=ops';
+      });
       await page.waitForFunction(() => document.getElementById('analyze-fuse').value === 'ops');
       series = await page.evaluate(() => window.rooflineLab.analysisSeries());
       assert.ok(!series.some((x) => x.role === 'measured fusion' || x.role === 'fusion'));
       const perOp = series.find((x) => x.role === 'measured');
-      const withFlops = (await page.evaluate(() => window.rooflineLab.analyzeRows())).filter((r) => r.flops > 0 && r.bytes > 0);
+      const withFlops = (await page.evaluate(() => window.rooflineLab.analyzeRows())).filter(
+        (r) => r.flops > 0 && r.bytes > 0,
+      );
       assert.equal(perOp.indices.length, withFlops.length);
-      assert.equal(withFlops.length, 4, "multiply, add, multiply, dot_general (tanh counts transcendentals, not flops)");
+      assert.equal(
+        withFlops.length,
+        4,
+        'multiply, add, multiply, dot_general (tanh counts transcendentals, not flops)',
+      );
       assert.equal(await page.locator('#analyze-fusions-box').isVisible(), false);
-      assert.deepEqual(plain.results.map((r) => r.bits), fused.results.map((r) => r.bits));
-      assert.deepEqual(plain.results.map((r) => r.checksum), fused.results.map((r) => r.checksum));
+      assert.deepEqual(
+        plain.results.map((r) => r.bits),
+        fused.results.map((r) => r.bits),
+      );
+      assert.deepEqual(
+        plain.results.map((r) => r.checksum),
+        fused.results.map((r) => r.checksum),
+      );
       assert.equal(plain.results.length, 2);
       assert.deepEqual(problems, []);
       await page.close();
@@ -277,9 +375,10 @@ for (const name of Object.keys(fixture.pages)) {
   });
 }
 
-const SQUARE = 'func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  %y = stablehlo.multiply %x, %x : tensor<4xf32>\n  return %y : tensor<4xf32>\n}\n';
+const SQUARE =
+  'func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  %y = stablehlo.multiply %x, %x : tensor<4xf32>\n  return %y : tensor<4xf32>\n}\n';
 
-describe('section 8, run on the reader\'s .npy files, results downloaded as .npy', () => {
+describe("section 8, run on the reader's .npy files, results downloaded as .npy", () => {
   for (const name of ['index.html over http://127.0.0.1', 'roofline-lab.html alone, from file://']) {
     test(`${name}: a chosen .npy is the argument, a wrong one is named, the result downloads as NumPy reads it`, async () => {
       const { page, problems } = await fixture.open(name);
@@ -287,26 +386,49 @@ describe('section 8, run on the reader\'s .npy files, results downloaded as .npy
       await page.locator('#analyze-inputs').selectOption('files');
       assert.equal(await page.locator('#analyze-args').isVisible(), true);
       assert.equal(await page.locator('#analyze-seed').isDisabled(), true);
-      await page.setInputFiles('#analyze-args', { name: 'x.npy', mimeType: 'application/octet-stream', buffer: npyFile('<f4', [4], new Float32Array([1, 2, 3, -4])) });
+      await page.setInputFiles('#analyze-args', {
+        name: 'x.npy',
+        mimeType: 'application/octet-stream',
+        buffer: npyFile('<f4', [4], new Float32Array([1, 2, 3, -4])),
+      });
       await page.waitForFunction(() => window.rooflineLab.runView().choice.files?.length === 1);
       let v = await runShown(page);
       assert.equal(v.status, 'passed');
       assert.equal(v.inputs, 'x.npy');
       assert.match(await page.locator('#analyze-run-status').innerText(), /\(arguments: x\.npy\): passed/);
-      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#analyze-run-files a', { hasText: 'result_0.npy' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.locator('#analyze-run-files a', { hasText: 'result_0.npy' }).click(),
+      ]);
       assert.equal(download.suggestedFilename(), 'result_0.npy');
       const bytes = readFileSync(await download.path());
       const headerLength = bytes[8] | (bytes[9] << 8);
-      assert.equal(bytes.subarray(10, 10 + headerLength).toString('latin1').trim(), "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }");
+      assert.equal(
+        bytes
+          .subarray(10, 10 + headerLength)
+          .toString('latin1')
+          .trim(),
+        "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }",
+      );
       const data = bytes.subarray(10 + headerLength);
-      assert.deepEqual([...new Float32Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength))], [1, 4, 9, 16]);
+      assert.deepEqual(
+        [...new Float32Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength))],
+        [1, 4, 9, 16],
+      );
 
       // A file of another shape: the core's message names the argument, what it must be and what the file holds.
-      await page.setInputFiles('#analyze-args', { name: 'five.npy', mimeType: 'application/octet-stream', buffer: npyFile('<f4', [5], new Float32Array(5)) });
+      await page.setInputFiles('#analyze-args', {
+        name: 'five.npy',
+        mimeType: 'application/octet-stream',
+        buffer: npyFile('<f4', [5], new Float32Array(5)),
+      });
       await page.waitForFunction(() => window.rooflineLab.runView().choice.files?.[0]?.name === 'five.npy');
       v = await runShown(page);
       assert.equal(v.status, 'error');
-      assert.match(await page.locator('#analyze-run-notrun').innerText(), /argument 1 of main \(%x\) must be tensor<4xf32> = float32 \(4,\), got five\.npy: float32 \(5,\)/);
+      assert.match(
+        await page.locator('#analyze-run-notrun').innerText(),
+        /argument 1 of main \(%x\) must be tensor<4xf32> = float32 \(4,\), got five\.npy: float32 \(5,\)/,
+      );
       assert.equal(await page.locator('#analyze-run-files').isVisible(), false, 'no results, no downloads');
       assert.deepEqual(problems, []);
       await page.close();
@@ -317,7 +439,7 @@ describe('section 8, run on the reader\'s .npy files, results downloaded as .npy
 describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear, rows, axe', () => {
   const name = 'index.html over http://127.0.0.1';
 
-  test('with this machine measured (section 4), a run draws its measured roofs beside the chosen one; a seeded run by the API is the CLI\'s', async () => {
+  test("with this machine measured (section 4), a run draws its measured roofs beside the chosen one; a seeded run by the API is the CLI's", async () => {
     const { page, problems } = await fixture.open(name);
     await page.locator('#measure-form input[name="samples"]').fill('3');
     await page.locator('#measure-form input[name="workers"]').fill('2');
@@ -325,8 +447,10 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     await page.waitForFunction(() => window.rooflineLab.measurements() !== null, null, { timeout: 120000 });
     await page.locator('#analyze-examples button[data-example="lesson"]').click();
     await waitShown(page, 'lesson.mlir');
-    const roofs = async () => (await page.evaluate(() => window.rooflineLab.analysisSeries()))
-      .filter((x) => x.role === 'roof' || x.role === 'other roof').map((x) => `${x.role}: ${x.label}`);
+    const roofs = async () =>
+      (await page.evaluate(() => window.rooflineLab.analysisSeries()))
+        .filter((x) => x.role === 'roof' || x.role === 'other roof')
+        .map((x) => `${x.role}: ${x.label}`);
     // Estimates alone: the chosen roof only.
     const before = await roofs();
     assert.equal(before.length, 1, before.join(' | '));
@@ -340,36 +464,59 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     assert.match(after[1], /^other roof: this machine, 1 core, measured: [\d.]+ GFLOP\/s, [\d.]+ GB\/s/);
     assert.match(after[2], /^other roof: this machine, all cores \(2\), measured: [\d.]+ GFLOP\/s, [\d.]+ GB\/s/);
     // rooflineLab.run on seeded inputs, seed 7: the CLI's object for the same seed.
-    const viaApi = await page.evaluate((t) => window.rooflineLab.run(t, { inputs: 'seeded', seed: 7, name: 'mlp.mlir' }), examples.mlp);
+    const viaApi = await page.evaluate(
+      (t) => window.rooflineLab.run(t, { inputs: 'seeded', seed: 7, name: 'mlp.mlir' }),
+      examples.mlp,
+    );
     assert.equal(viaApi.inputs, 'seeded (seed 7)');
     assert.deepEqual(untimed(viaApi), untimed(cli('mlp.mlir', examples.mlp, 'seeded', 7)));
-    assert.notDeepEqual(untimed(viaApi), untimed(cli('mlp.mlir', examples.mlp, 'seeded', 8)), 'another seed, other values');
+    assert.notDeepEqual(
+      untimed(viaApi),
+      untimed(cli('mlp.mlir', examples.mlp, 'seeded', 8)),
+      'another seed, other values',
+    );
     assert.deepEqual(problems, []);
     await page.close();
   });
 
-  test('the run\'s progress bar counts the entry\'s ops as they run, then hides', async () => {
+  test("the run's progress bar counts the entry's ops as they run, then hides", async () => {
     // A constant and 300 tanh of 2^20 floats, each timed: seconds of work, told op by op.
     let body = '  %x0 = stablehlo.constant dense<0.5> : tensor<1048576xf32>\n';
     for (let i = 1; i <= 300; i++) body += `  %x${i} = stablehlo.tanh %x${i - 1} : tensor<1048576xf32>\n`;
     const text = `func.func @main() -> tensor<1048576xf32> {\n${body}  return %x300 : tensor<1048576xf32>\n}\n`;
     const { page, problems } = await fixture.open(name);
     await showText(page, 'chain.mlir', text);
-    await page.locator('#analyze-fuse').selectOption('ops');  // fused, the 300 tanh are one loop
+    await page.locator('#analyze-fuse').selectOption('ops'); // fused, the 300 tanh are one loop
     await page.locator('#analyze-run').click();
     // Somewhere between the first op and the last, the bar says how far the run is.
-    const seen = await page.waitForFunction(() => {
-      const bar = document.getElementById('analyze-run-progress');
-      return !bar.hidden && bar.hasAttribute('value') && bar.value > 0 && bar.value < bar.max &&
-        { value: bar.value, max: bar.max, text: bar.getAttribute('aria-valuetext') };
-    }, null, { timeout: 60000, polling: 50 }).then((h) => h.jsonValue());
+    const seen = await page
+      .waitForFunction(
+        () => {
+          const bar = document.getElementById('analyze-run-progress');
+          return (
+            !bar.hidden &&
+            bar.hasAttribute('value') &&
+            bar.value > 0 &&
+            bar.value < bar.max && { value: bar.value, max: bar.max, text: bar.getAttribute('aria-valuetext') }
+          );
+        },
+        null,
+        { timeout: 60000, polling: 50 },
+      )
+      .then((h) => h.jsonValue());
     assert.equal(seen.max, 301);
     assert.equal(seen.text, `${seen.value} of 301 ops run`);
     // Beside the bar: the time gone so far and the limit, as people read them (issue 22, item 8).
-    const elapsed = await page.waitForFunction(() => {
-      const e = document.getElementById('analyze-run-elapsed');
-      return !e.hidden && !e.textContent.startsWith('0 s') && e.textContent;
-    }, null, { timeout: 60000, polling: 50 }).then((h) => h.jsonValue());
+    const elapsed = await page
+      .waitForFunction(
+        () => {
+          const e = document.getElementById('analyze-run-elapsed');
+          return !e.hidden && !e.textContent.startsWith('0 s') && e.textContent;
+        },
+        null,
+        { timeout: 60000, polling: 50 },
+      )
+      .then((h) => h.jsonValue());
     // At most 3 significant digits and no exponent (the first reading may be a fraction of a ms).
     assert.match(elapsed, /^(0\.0*[1-9]\d{0,2}|[1-9]\d?(\.\d{1,2})?|\d{3,}) s of at most 60 s$/);
     await page.waitForFunction(() => window.rooflineLab.runView().state === 'done', null, { timeout: 120000 });
@@ -393,7 +540,10 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     assert.ok(v.checks.length >= 1 && v.checks.every((c) => c.passed), JSON.stringify(v.checks));
     assert.equal(await page.locator('#analyze-checks li.passed').count(), v.checks.length);
     assert.equal(await page.locator('#analyze-checks li.failed').count(), 0);
-    assert.match(await page.locator('#analyze-run-status').innerText(), new RegExp(`passed — ${v.checks.length} of ${v.checks.length} checks passed`));
+    assert.match(
+      await page.locator('#analyze-run-status').innerText(),
+      new RegExp(`passed — ${v.checks.length} of ${v.checks.length} checks passed`),
+    );
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -405,7 +555,10 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     assert.equal(v.status, 'failed');
     const failed = page.locator('#analyze-checks li.failed');
     assert.equal(await failed.count(), 1);
-    assert.equal(await failed.innerText(), 'FAILED line 6: expect_eq — 1 of 3 elements differ; first at [1]: got 4, expected 5, exact equality required; largest distance 1');
+    assert.equal(
+      await failed.innerText(),
+      'FAILED line 6: expect_eq — 1 of 3 elements differ; first at [1]: got 4, expected 5, exact equality required; largest distance 1',
+    );
     assert.match(await page.locator('#analyze-run-status').innerText(), /: FAILED — 0 of 1 checks passed/);
     assert.deepEqual(problems, []);
     await page.close();
@@ -417,12 +570,18 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     const flops = await summaryCell(page, 'flops');
     const v = await runShown(page);
     assert.equal(v.status, 'not_run');
-    assert.deepEqual(v.unsupported.map((u) => [u.op, u.line]), [['my.op', 4]]);
+    assert.deepEqual(
+      v.unsupported.map((u) => [u.op, u.line]),
+      [['my.op', 4]],
+    );
     const message = await page.locator('#analyze-run-notrun').innerText();
-    assert.match(message, /^Not run: my\.op at line 4 \(.+\)\. Nothing was run or guessed; the estimates above stay\.$/);
+    assert.match(
+      message,
+      /^Not run: my\.op at line 4 \(.+\)\. Nothing was run or guessed; the estimates above stay\.$/,
+    );
     assert.equal(await summaryCell(page, 'flops'), flops);
     assert.match(await summaryCell(page, 'measured time on this machine'), /^not run/);
-    assert.ok(await page.locator('#analyze-ops tbody tr').count() > 0);
+    assert.ok((await page.locator('#analyze-ops tbody tr').count()) > 0);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -436,15 +595,22 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     await page.locator('#analyze-run').focus();
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => window.rooflineLab.runView().state === 'running');
-    assert.equal(await page.evaluate(() => document.activeElement.id), 'analyze-run-cancel', 'focus moves to Cancel, not to <body>');
-    await page.keyboard.press('Enter');  // Cancel, from the keyboard
+    assert.equal(
+      await page.evaluate(() => document.activeElement.id),
+      'analyze-run-cancel',
+      'focus moves to Cancel, not to <body>',
+    );
+    await page.keyboard.press('Enter'); // Cancel, from the keyboard
     await page.waitForFunction(() => window.rooflineLab.runView().state === 'cancelled');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'analyze-run', 'and back to Run');
     const after = await page.evaluate(() => window.rooflineLab.runView());
     assert.equal(after.error, null);
     assert.equal(after.status, 'passed', 'the earlier report is kept');
     assert.deepEqual(after.rows, first.rows);
-    assert.equal(await page.locator('#analyze-run-status').innerText(), "Run cancelled. The earlier run's results are kept below.");
+    assert.equal(
+      await page.locator('#analyze-run-status').innerText(),
+      "Run cancelled. The earlier run's results are kept below.",
+    );
     assert.equal(await page.locator('#analyze-run-status').getAttribute('data-state'), 'cancelled');
     assert.equal(await page.locator('#analyze-error').isVisible(), false, 'not reported as a failure');
     assert.deepEqual(await page.evaluate(() => window.rooflineLab.analyzeRows()), rowsBefore);
@@ -461,16 +627,27 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     await waitShown(page, 'mlp.mlir');
     await runShown(page);
     // A big text, cancelled while the Worker analyses it.
-    await page.setInputFiles('#analyze-file', { name: 'big.mlir', mimeType: 'text/plain', buffer: Buffer.from(denseStablehlo(4e6)) });
+    await page.setInputFiles('#analyze-file', {
+      name: 'big.mlir',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(denseStablehlo(4e6)),
+    });
     await page.waitForFunction(() => window.rooflineLab.analyzeView().pending !== null);
     await page.locator('#analyze-cancel').click();
     await page.waitForFunction(() => window.rooflineLab.analyzeView().pending === null);
     assert.deepEqual(await page.evaluate(() => window.rooflineLab.analyzeView().errors), []);
-    assert.equal(await page.locator('#analyze-status').innerText(), 'Analysis cancelled. The results below are still those of mlp.mlir.');
+    assert.equal(
+      await page.locator('#analyze-status').innerText(),
+      'Analysis cancelled. The results below are still those of mlp.mlir.',
+    );
     assert.equal(await page.locator('#analyze-error').isVisible(), false);
     assert.equal(await page.evaluate(() => window.rooflineLab.analysis().file), 'mlp.mlir');
     // Clear: no results, no old status, no old file name.
-    await page.setInputFiles('#analyze-file', { name: 'tampered.mlir', mimeType: 'text/plain', buffer: Buffer.from(TAMPERED) });
+    await page.setInputFiles('#analyze-file', {
+      name: 'tampered.mlir',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(TAMPERED),
+    });
     await waitShown(page, 'tampered.mlir');
     await page.locator('#analyze-clear').click();
     assert.equal(await page.locator('#analyze-results').isVisible(), false);
@@ -495,9 +672,16 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     await page.locator(`#analyze-ops tbody tr[data-index="${rows[3].index}"]`).focus();
     await page.keyboard.press('Enter');
     assert.equal(await page.evaluate(() => window.rooflineLab.analyzeView().selected), rows[3].index);
-    assert.equal(await page.locator('#analyze-ops tbody tr.selected').getAttribute('data-index'), String(rows[3].index));
-    assert.equal(await page.evaluate(() => document.activeElement.closest('tr')?.dataset.index), String(rows[3].index), 'focus stays on the row');
-    await page.keyboard.press('ArrowDown');  // nothing else is bound to rows
+    assert.equal(
+      await page.locator('#analyze-ops tbody tr.selected').getAttribute('data-index'),
+      String(rows[3].index),
+    );
+    assert.equal(
+      await page.evaluate(() => document.activeElement.closest('tr')?.dataset.index),
+      String(rows[3].index),
+      'focus stays on the row',
+    );
+    await page.keyboard.press('ArrowDown'); // nothing else is bound to rows
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -511,11 +695,16 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
       await runShown(page);
       await page.addScriptTag({ path: AXE });
       const check = async () => {
-        const result = await page.evaluate(() => window.axe.run(document.getElementById('analyze'), { resultTypes: ['violations'] }));
+        const result = await page.evaluate(() =>
+          window.axe.run(document.getElementById('analyze'), { resultTypes: ['violations'] }),
+        );
         const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
         const minor = result.violations.filter((v) => !bad.includes(v));
         if (minor.length) t.diagnostic(`minor: ${minor.map((v) => `${v.id} (${v.impact})`).join(', ')}`);
-        assert.deepEqual(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+        assert.deepEqual(
+          bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+          [],
+        );
       };
       await check();
       await page.locator('#analyze-examples button[data-example="lesson"]').click();
@@ -539,21 +728,37 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     await page.locator('#analyze-all-roofs').check();
     const canvas = await page.locator('#analyze-roofline').boundingBox();
     assert.ok(canvas.height >= 300, `the plot is ${canvas.height} px high`);
-    const items = await page.locator('#analyze-legend li').evaluateAll((lis) => lis.map((li) => {
-      const r = li.getBoundingClientRect();
-      return { role: li.dataset.role, text: li.textContent, color: li.dataset.color, dash: li.dataset.dash, right: r.right, clipped: li.scrollWidth > li.clientWidth + 1 };
-    }));
+    const items = await page.locator('#analyze-legend li').evaluateAll((lis) =>
+      lis.map((li) => {
+        const r = li.getBoundingClientRect();
+        return {
+          role: li.dataset.role,
+          text: li.textContent,
+          color: li.dataset.color,
+          dash: li.dataset.dash,
+          right: r.right,
+          clipped: li.scrollWidth > li.clientWidth + 1,
+        };
+      }),
+    );
     const roofs = items.filter((i) => i.role === 'roof' || i.role === 'other roof');
     const series = await page.evaluate(() => window.rooflineLab.analysisSeries());
     assert.equal(roofs.length, series.filter((s) => s.role === 'roof' || s.role === 'other roof').length);
     assert.ok(roofs.length >= 10, `${roofs.length} roofs`);
-    assert.equal(new Set(roofs.map((r) => `${r.color} ${r.dash}`)).size, roofs.length, roofs.map((r) => `${r.text}: ${r.color} ${r.dash}`).join('\n'));
+    assert.equal(
+      new Set(roofs.map((r) => `${r.color} ${r.dash}`)).size,
+      roofs.length,
+      roofs.map((r) => `${r.text}: ${r.color} ${r.dash}`).join('\n'),
+    );
     for (const i of items) {
       assert.ok(i.right <= 390 + 0.5, `${i.text} ends at ${i.right} px`);
       assert.equal(i.clipped, false, i.text);
     }
     // Every label is whole text: "(from the lesson)" and "not a measurement" are not cut.
-    assert.ok(items.some((i) => i.text.endsWith('(from the lesson)')), items.map((i) => i.text).join(' | '));
+    assert.ok(
+      items.some((i) => i.text.endsWith('(from the lesson)')),
+      items.map((i) => i.text).join(' | '),
+    );
     assert.deepEqual(problems, []);
     await context.close();
   });
@@ -568,8 +773,10 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     assert.ok(c.ir.worst_ratio <= 1 && c.ir.ops_seconds > 0 && c.kernel_seconds > 0);
     const direct = core.checkLessonIr().value;
     assert.equal(c.ir.max_abs_error, direct.max_abs_error, 'the same numbers as the core gives in Node');
-    assert.match(await page.locator('#ir-check').innerText(),
-      /^The StableHLO above, run by the core's interpreter on the same inputs \(arguments: arange\): passed, max \|x − y\| = .+ Time per run, measured on this machine: the IR's 2 ops .+ s, the hand-written kernel \(.+\) .+ s \(median\)\.$/);
+    assert.match(
+      await page.locator('#ir-check').innerText(),
+      /^The StableHLO above, run by the core's interpreter on the same inputs \(arguments: arange\): passed, max \|x − y\| = .+ Time per run, measured on this machine: the IR's 2 ops .+ s, the hand-written kernel \(.+\) .+ s \(median\)\.$/,
+    );
     assert.match(await page.locator('#kernel-check').innerText(), /^Passed/);
     assert.deepEqual(problems, []);
     await page.close();

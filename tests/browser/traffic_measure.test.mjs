@@ -17,14 +17,21 @@ const status = (page) => page.locator('#traffic-measure-status').innerText();
 /** Presses Measure and waits for the status to leave "Measuring…". */
 async function measure(page) {
   await page.locator('#traffic-measure').click();
-  await page.waitForFunction(() => !document.querySelector('#traffic-measure').disabled, null, { timeout: 120000, polling: 250 });
+  await page.waitForFunction(() => !document.querySelector('#traffic-measure').disabled, null, {
+    timeout: 120000,
+    polling: 250,
+  });
 }
 
 for (const name of Object.keys(fixture.pages)) {
   describe(`section 6, measure it: ${name}`, () => {
     test('measures both workloads at 1× and the factor, beside the prediction, tagged as measurements', async () => {
       const { page, problems } = await fixture.open(name);
-      assert.equal(await page.locator('#traffic-measured').isHidden(), true, 'nothing measured is shown before a measurement');
+      assert.equal(
+        await page.locator('#traffic-measured').isHidden(),
+        true,
+        'nothing measured is shown before a measurement',
+      );
       assert.equal(await page.locator('#traffic-measure').innerText(), 'Measure at 1× and 2×');
       const reportBefore = await page.evaluate(() => window.rooflineLab.report());
       await measure(page);
@@ -32,15 +39,26 @@ for (const name of Object.keys(fixture.pages)) {
       const m = await measured(page);
       assert.equal(m.factor, 2);
       assert.equal(m.reread, 'after-array');
-      assert.deepEqual(m.workloads.map((w) => w.name), ['memory-bound', 'compute-bound']);
+      assert.deepEqual(
+        m.workloads.map((w) => w.name),
+        ['memory-bound', 'compute-bound'],
+      );
       assert.equal(m.workloads[0].predicted.time_ratio, 2);
       // The table is the measurement's, in the measurement's colours, under the section's tag.
       assert.equal(await page.locator('#h-traffic-measure .tag.measurement').innerText(), 'measurement');
       assert.equal(await page.locator('#traffic-measured-table').getAttribute('class'), 'measurement');
-      const rows = await page.locator('#traffic-measured-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
-      assert.deepEqual(rows.map((r) => r[0]), ['memory-bound', 'compute-bound']);
+      const rows = await page
+        .locator('#traffic-measured-table tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+      assert.deepEqual(
+        rows.map((r) => r[0]),
+        ['memory-bound', 'compute-bound'],
+      );
       rows.forEach((r, i) => assert.equal(r[6], `${Number(m.workloads[i].predicted.time_ratio.toPrecision(3))}×`));
-      assert.match(await page.locator('#traffic-measured-summary').innerText(), /^Measured on this machine at 1× and 2× the reads of a 64 MiB array/);
+      assert.match(
+        await page.locator('#traffic-measured-summary').innerText(),
+        /^Measured on this machine at 1× and 2× the reads of a 64 MiB array/,
+      );
       assert.equal(await page.locator('#traffic-measured-notes li').count(), 2);
       assert.equal(await page.locator('#traffic-measured-stale').isHidden(), true);
       // Nothing of it went into the model's numbers.
@@ -53,7 +71,7 @@ for (const name of Object.keys(fixture.pages)) {
 
 describe('section 6, measure it: refusals, stale results, Cancel, focus, the other order of reads, axe', () => {
   const name = 'index.html from file://';
-  test('a factor under 1 gets the core\'s message and the earlier results stay, marked stale', async () => {
+  test("a factor under 1 gets the core's message and the earlier results stay, marked stale", async () => {
     const { page, problems } = await fixture.open(name);
     await page.locator('#traffic-reread').selectOption('right-away');
     await measure(page);
@@ -67,7 +85,10 @@ describe('section 6, measure it: refusals, stale results, Cancel, focus, the oth
     await page.locator('input[name="m"]').fill('32');
     await page.locator('#in-traffic_factor').fill('0.5');
     await page.waitForFunction(() => window.rooflineLab.state().traffic_factor === 0.5);
-    assert.equal(await page.locator('#traffic-measured-stale').innerText(), 'Measured at 2×; the traffic factor is now 0.5×: measure again for it.');
+    assert.equal(
+      await page.locator('#traffic-measured-stale').innerText(),
+      'Measured at 2×; the traffic factor is now 0.5×: measure again for it.',
+    );
     await measure(page);
     assert.match(await status(page), /^Not measured: traffic factor to measure must be from 1 to 64 .*got 0\.5$/);
     assert.deepEqual(await measured(page), first, 'the earlier results are kept');
@@ -86,12 +107,18 @@ describe('section 6, measure it: refusals, stale results, Cancel, focus, the oth
     await page.locator('#traffic-measure').focus();
     await page.keyboard.press('Enter');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'traffic-cancel');
-    await page.keyboard.press('Enter');  // Cancel, from the keyboard
-    await page.waitForFunction(() => !document.querySelector('#traffic-measure').disabled, null, { timeout: 60000, polling: 250 });
+    await page.keyboard.press('Enter'); // Cancel, from the keyboard
+    await page.waitForFunction(() => !document.querySelector('#traffic-measure').disabled, null, {
+      timeout: 60000,
+      polling: 250,
+    });
     assert.equal(await status(page), 'Cancelled; the earlier results (if any) are kept.');
     assert.deepEqual(await measured(page), first);
     assert.notEqual(await page.evaluate(() => document.activeElement.tagName), 'BODY');
-    assert.equal(await page.locator('#traffic-measured-stale').innerText(), 'Measured at 3×; the traffic factor is now 16×: measure again for it.');
+    assert.equal(
+      await page.locator('#traffic-measured-stale').innerText(),
+      'Measured at 3×; the traffic factor is now 16×: measure again for it.',
+    );
     // The pool still works after a cancel: measure at 16×.
     await measure(page);
     assert.equal((await measured(page)).factor, 16);
@@ -107,10 +134,21 @@ describe('section 6, measure it: refusals, stale results, Cancel, focus, the oth
     await waitReady(page);
     await measure(page);
     await page.addScriptTag({ path: AXE });
-    const result = await page.evaluate(() => window.axe.run(document.querySelector('#experiment'), { resultTypes: ['violations'] }));
+    const result = await page.evaluate(() =>
+      window.axe.run(document.querySelector('#experiment'), { resultTypes: ['violations'] }),
+    );
     const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    if (result.violations.length > bad.length) t.diagnostic(`minor: ${result.violations.filter((v) => !bad.includes(v)).map((v) => v.id).join(', ')}`);
-    assert.deepEqual(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+    if (result.violations.length > bad.length)
+      t.diagnostic(
+        `minor: ${result.violations
+          .filter((v) => !bad.includes(v))
+          .map((v) => v.id)
+          .join(', ')}`,
+      );
+    assert.deepEqual(
+      bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      [],
+    );
     assert.deepEqual(problems, []);
     await context.close();
   });

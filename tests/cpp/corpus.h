@@ -5,9 +5,10 @@
 // with SKIP_WITHOUT_CORPUS(): ctest reports such a test as skipped, not passed.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <string>
-#include <sys/stat.h>
 
 #include "catch.hpp"
 
@@ -27,11 +28,11 @@ inline bool corpus_present(const std::string& sub = "") {
 }  // namespace rl::testing
 
 // The words "SKIPPED: corpus absent" make ctest count the test as skipped (see CMakeLists).
-#define SKIP_WITHOUT_CORPUS(sub)                                                              \
-  do {                                                                                        \
-    if (!rl::testing::corpus_present(sub)) {                                                  \
-      WARN("SKIPPED: corpus absent: " << rl::testing::corpus_dir() << "/" << (sub)            \
-                                      << " (set ROOFLINE_CORPUS to its folder)");             \
-      return;                                                                                 \
-    }                                                                                         \
+#define SKIP_WITHOUT_CORPUS(sub)                                                   \
+  do {                                                                             \
+    if (!rl::testing::corpus_present(sub)) {                                       \
+      WARN("SKIPPED: corpus absent: " << rl::testing::corpus_dir() << "/" << (sub) \
+                                      << " (set ROOFLINE_CORPUS to its folder)");  \
+      return;                                                                      \
+    }                                                                              \
   } while (0)

@@ -1,9 +1,10 @@
 // The shared corpus is reachable from the tests, natively and as wasm under Node.
+#include "corpus.h"
+
 #include <fstream>
 #include <sstream>
 
 #include "catch.hpp"
-#include "corpus.h"
 
 TEST_CASE("the shared corpus is read in place, from ../shared/corpus or $ROOFLINE_CORPUS",
           "[corpus]") {

@@ -1,5 +1,7 @@
 // f16 and bf16 conversions (common/float16.h): exhaustive over the 65536 patterns of each, and
 // narrowing checked against a slow reference that finds the nearest value by search.
+#include "common/float16.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "common/float16.h"
 
 using namespace rl;
 
@@ -51,8 +52,10 @@ struct Reference {
   const Half& h;
   std::vector<double> values;
   explicit Reference(const Half& half) : h(half) {
-    for (std::uint32_t b = 0; b < inf_bits(h); ++b) values.push_back(definition(h, static_cast<std::uint16_t>(b)));
-    values.push_back(std::ldexp(1.0, (1 << (h.exponent_bits - 1))));  // 2^16 for f16, 2^128 for bf16
+    for (std::uint32_t b = 0; b < inf_bits(h); ++b)
+      values.push_back(definition(h, static_cast<std::uint16_t>(b)));
+    values.push_back(
+        std::ldexp(1.0, (1 << (h.exponent_bits - 1))));  // 2^16 for f16, 2^128 for bf16
   }
   std::uint16_t round(double x) const {
     const std::uint16_t sign = std::signbit(x) ? 0x8000 : 0;
@@ -68,13 +71,12 @@ struct Reference {
   }
 };
 
-bool is_nan16(const Half& h, std::uint16_t b) {
-  return (b & 0x7FFF) > inf_bits(h);
-}
+bool is_nan16(const Half& h, std::uint16_t b) { return (b & 0x7FFF) > inf_bits(h); }
 
 }  // namespace
 
-TEST_CASE("f16 and bf16 widen exactly: every one of the 65536 patterns matches its definition", "[float16]") {
+TEST_CASE("f16 and bf16 widen exactly: every one of the 65536 patterns matches its definition",
+          "[float16]") {
   for (const Half* h : {&kF16, &kBF16}) {
     INFO(h->name);
     int checked = 0;
@@ -87,14 +89,16 @@ TEST_CASE("f16 and bf16 widen exactly: every one of the 65536 patterns matches i
         REQUIRE(std::isnan(f));
         CHECK(std::signbit(f) == ((b & 0x8000) != 0));
         CHECK(((float_bits(f) >> 22) & 1) == ((b >> (h->fraction_bits - 1)) & 1));
-        CHECK(((float_bits(f) & 0x7FFFFF) >> (23 - h->fraction_bits)) == (b & ((1u << h->fraction_bits) - 1)));
+        CHECK(((float_bits(f) & 0x7FFFFF) >> (23 - h->fraction_bits)) ==
+              (b & ((1u << h->fraction_bits) - 1)));
       } else if ((b & 0x7FFF) == inf_bits(*h)) {
         CHECK(std::isinf(f));
         CHECK(std::signbit(f) == ((b & 0x8000) != 0));
       } else {
         const double expected = definition(*h, bits);
         if (static_cast<double>(f) != expected || std::signbit(f) != std::signbit(expected)) {
-          FAIL_CHECK(h->name << " 0x" << std::hex << b << std::dec << ": got " << f << ", expected " << expected);
+          FAIL_CHECK(h->name << " 0x" << std::hex << b << std::dec << ": got " << f << ", expected "
+                             << expected);
         }
       }
       ++checked;
@@ -123,8 +127,9 @@ TEST_CASE("f16 and bf16 round-trip all 65536 patterns through f32 and f64, NaN p
   }
 }
 
-TEST_CASE("f32 and f64 round to f16 and bf16 like the slow reference, at every midpoint and at random",
-          "[float16]") {
+TEST_CASE(
+    "f32 and f64 round to f16 and bf16 like the slow reference, at every midpoint and at random",
+    "[float16]") {
   for (const Half* h : {&kF16, &kBF16}) {
     INFO(h->name);
     const Reference ref(*h);
@@ -147,10 +152,11 @@ TEST_CASE("f32 and f64 round to f16 and bf16 like the slow reference, at every m
       const int span = (1 << (h->exponent_bits - 1)) + 30;
       const int e = static_cast<int>(rng() % static_cast<std::uint64_t>(2 * span)) - span;
       const std::uint64_t fraction = rng() & 0xFFFFFFFFFFFFFull;
-      inputs.push_back(std::ldexp(1.0 + std::ldexp(static_cast<double>(fraction), -52), e) * ((rng() & 1) ? -1 : 1));
+      inputs.push_back(std::ldexp(1.0 + std::ldexp(static_cast<double>(fraction), -52), e) *
+                       ((rng() & 1) ? -1 : 1));
     }
-    for (double x : {0.0, -0.0, 1e-300, -1e-300, 4.9406564584124654e-324, 1e300, -1e300, (double)INFINITY,
-                     -(double)INFINITY})
+    for (double x : {0.0, -0.0, 1e-300, -1e-300, 4.9406564584124654e-324, 1e300, -1e300,
+                     (double)INFINITY, -(double)INFINITY})
       inputs.push_back(x);
 
     int agree = 0, from_f32 = 0;
@@ -161,19 +167,20 @@ TEST_CASE("f32 and f64 round to f16 and bf16 like the slow reference, at every m
       if (got == expected) {
         ++agree;
       } else {
-        FAIL_CHECK(h->name << " from f64 " << x << " (0x" << std::hex << double_bits(x) << "): got 0x" << got
-                           << ", reference 0x" << expected);
+        FAIL_CHECK(h->name << " from f64 " << x << " (0x" << std::hex << double_bits(x)
+                           << "): got 0x" << got << ", reference 0x" << expected);
       }
       const float xf = static_cast<float>(x);
       if (static_cast<double>(xf) == x) {  // x is a float: the f32 path must agree too
         ++from_f32;
         const std::uint16_t got32 = h->from_f32(xf);
         if (got32 != expected)
-          FAIL_CHECK(h->name << " from f32 " << x << ": got 0x" << std::hex << got32 << ", reference 0x"
-                             << expected);
+          FAIL_CHECK(h->name << " from f32 " << x << ": got 0x" << std::hex << got32
+                             << ", reference 0x" << expected);
       }
     }
-    CHECK(agree == static_cast<int>(std::count_if(inputs.begin(), inputs.end(), [](double x) { return !std::isnan(x); })));
+    CHECK(agree == static_cast<int>(std::count_if(inputs.begin(), inputs.end(),
+                                                  [](double x) { return !std::isnan(x); })));
     CHECK(from_f32 > 100000);
   }
 }
@@ -210,8 +217,8 @@ TEST_CASE("f16 and bf16 narrowing keeps NaN a NaN with its sign and quiet bit", 
   // From f64 the payload comes from the same top bits (the f32's payload widened by 29 zeros;
   // widened by hand, as a hardware float → double conversion may quiet a signalling NaN).
   const double d = f32_to_f64_exact(f);
-  REQUIRE(double_bits(d) >> 29 == ((std::uint64_t{std::get<0>(row) & 0x80000000u} << 3) | (0x7FFull << 23) |
-                                   (std::get<0>(row) & 0x7FFFFFu)));
+  REQUIRE(double_bits(d) >> 29 == ((std::uint64_t{std::get<0>(row) & 0x80000000u} << 3) |
+                                   (0x7FFull << 23) | (std::get<0>(row) & 0x7FFFFFu)));
   CHECK(f64_to_f16(d) == std::get<1>(row));
   CHECK(f64_to_bf16(d) == std::get<2>(row));
 }
@@ -220,22 +227,21 @@ TEST_CASE("f16 and bf16 edges: signed zeros, subnormals, the largest finite valu
           "[float16]") {
   using Row = std::tuple<double, std::uint16_t, std::uint16_t>;  // x, f16 bits, bf16 bits
   auto row = GENERATE(table<double, std::uint16_t, std::uint16_t>({
-      Row{0.0, 0x0000, 0x0000},
-      Row{-0.0, 0x8000, 0x8000},
-      Row{0x1p-24, 0x0001, 0x3380},                // f16's smallest subnormal; bf16 normal 2^-24
-      Row{0x1p-25, 0x0000, 0x3300},                // f16: exactly half of 2^-24, ties to even 0
-      Row{0x1.000002p-25, 0x0001, 0x3300},         // f16: just above that half rounds up
-      Row{0x1.8p-24, 0x0002, 0x33C0},              // 1.5·2^-24: tie between 1 and 2 units, to even 2
-      Row{0x1.ffcp-15, 0x0400, 0x3880},            // 1023.5 units of 2^-24: ties up (to even) to 2^-14
-      Row{65504.0, 0x7BFF, 0x4780},                // f16's largest finite; bf16 rounds 65504 to 65536
-      Row{65519.99, 0x7BFF, 0x4780},               // below f16's overflow threshold 65520
-      Row{65520.0, 0x7C00, 0x4780},                // the threshold: the tie goes to even, inf
-      Row{-1e6, 0xFC00, 0xC974},                   // -1e6 in bf16: 0xC974 = -(1 + 116/128)·2^19 = -999424
-      Row{0x1p-133, 0x0000, 0x0001},               // bf16's smallest subnormal
-      Row{0x1p-134, 0x0000, 0x0000},               // bf16: half of it, ties to even 0
-      Row{0x1.fep+127, 0x7C00, 0x7F7F},            // bf16's largest finite (1 + 127/128)·2^127
-      Row{0x1.ffp+127, 0x7C00, 0x7F80},            // its overflow threshold: ties to even, inf
-      Row{0.1, 0x2E66, 0x3DCD},                    // 0.1 → 1.6·2^-4 rounds to 0x2E66 / 0x3DCD
+      Row{0.0, 0x0000, 0x0000}, Row{-0.0, 0x8000, 0x8000},
+      Row{0x1p-24, 0x0001, 0x3380},         // f16's smallest subnormal; bf16 normal 2^-24
+      Row{0x1p-25, 0x0000, 0x3300},         // f16: exactly half of 2^-24, ties to even 0
+      Row{0x1.000002p-25, 0x0001, 0x3300},  // f16: just above that half rounds up
+      Row{0x1.8p-24, 0x0002, 0x33C0},       // 1.5·2^-24: tie between 1 and 2 units, to even 2
+      Row{0x1.ffcp-15, 0x0400, 0x3880},     // 1023.5 units of 2^-24: ties up (to even) to 2^-14
+      Row{65504.0, 0x7BFF, 0x4780},         // f16's largest finite; bf16 rounds 65504 to 65536
+      Row{65519.99, 0x7BFF, 0x4780},        // below f16's overflow threshold 65520
+      Row{65520.0, 0x7C00, 0x4780},         // the threshold: the tie goes to even, inf
+      Row{-1e6, 0xFC00, 0xC974},            // -1e6 in bf16: 0xC974 = -(1 + 116/128)·2^19 = -999424
+      Row{0x1p-133, 0x0000, 0x0001},        // bf16's smallest subnormal
+      Row{0x1p-134, 0x0000, 0x0000},        // bf16: half of it, ties to even 0
+      Row{0x1.fep+127, 0x7C00, 0x7F7F},     // bf16's largest finite (1 + 127/128)·2^127
+      Row{0x1.ffp+127, 0x7C00, 0x7F80},     // its overflow threshold: ties to even, inf
+      Row{0.1, 0x2E66, 0x3DCD},             // 0.1 → 1.6·2^-4 rounds to 0x2E66 / 0x3DCD
   }));
   const double x = std::get<0>(row);
   INFO("x = " << x);

@@ -187,7 +187,8 @@ TEST_CASE("the sampler: a warm round, units grown to the target, two agreeing ro
   CHECK(s.recalibrations == 0);
 }
 
-TEST_CASE("the sampler: a short sample raises the units and starts the samples over", "[measure][sampler]") {
+TEST_CASE("the sampler: a short sample raises the units and starts the samples over",
+          "[measure][sampler]") {
   auto s = sampler(1e-3, 0.05, 2);  // 100 ticks of 1 ms = 0.1 s beats min 0.05 s
   CHECK(s.target == Approx(0.1));
   measure::record_round(s, 0.2);   // warm
@@ -195,7 +196,8 @@ TEST_CASE("the sampler: a short sample raises the units and starts the samples o
   measure::record_round(s, 0.15);  // and again, equal: settled
   REQUIRE(s.phase == measure::Sampler::Phase::Sample);
   measure::record_round(s, 0.12);  // a sample
-  measure::record_round(s, 0.05);  // the JIT arrived: short, so R grows (1.2 × 0.1 / 0.05 = 2.4 → 2)
+  measure::record_round(s,
+                        0.05);  // the JIT arrived: short, so R grows (1.2 × 0.1 / 0.05 = 2.4 → 2)
   CHECK(s.recalibrations == 1);
   CHECK(s.seconds_per_call.empty());
   CHECK(s.units == 2);
@@ -205,15 +207,19 @@ TEST_CASE("the sampler: a short sample raises the units and starts the samples o
   for (double x : s.seconds_per_call) CHECK(measure::sample_long_enough(s.units, x, s.target));
 }
 
-TEST_CASE("the sampler gives up after 8 recalibrations or when units cannot grow, saying why", "[measure][sampler]") {
+TEST_CASE("the sampler gives up after 8 recalibrations or when units cannot grow, saying why",
+          "[measure][sampler]") {
   auto s = sampler(1e-3, 0, 1);
   measure::record_round(s, 0.2);
   measure::record_round(s, 0.2);
   measure::record_round(s, 0.2);
   REQUIRE(s.phase == measure::Sampler::Phase::Sample);
-  for (int i = 0; i <= measure::kMaxRecalibrations && !s.finished(); ++i) measure::record_round(s, 0.001);
+  for (int i = 0; i <= measure::kMaxRecalibrations && !s.finished(); ++i)
+    measure::record_round(s, 0.001);
   REQUIRE(s.phase == measure::Sampler::Phase::Failed);
-  CHECK_THAT(s.error, Contains("under the 0.1 s (100 timer ticks) every sample must last, after 8 recalibrations"));
+  CHECK_THAT(
+      s.error,
+      Contains("under the 0.1 s (100 timer ticks) every sample must last, after 8 recalibrations"));
 
   measure::SamplerOptions o;
   o.timer_resolution = 1e-3;
@@ -228,7 +234,8 @@ TEST_CASE("the sampler gives up after 8 recalibrations or when units cannot grow
   CHECK(u.error == "a round of 1 units lasted -0.5 s: the clock went backwards or stopped");
 }
 
-TEST_CASE("the sampler without settling: the first round past the target is the sample", "[measure][sampler]") {
+TEST_CASE("the sampler without settling: the first round past the target is the sample",
+          "[measure][sampler]") {
   auto s = sampler(1e-4, 0, 1, false);
   measure::record_round(s, 1e-4);  // warm
   measure::record_round(s, 1e-4);
@@ -241,7 +248,8 @@ TEST_CASE("the sampler without settling: the first round past the target is the 
 TEST_CASE("the sampler refuses options it cannot keep, naming the value", "[measure][sampler]") {
   measure::SamplerOptions o;
   o.timer_resolution = 0;
-  CHECK(measure::start_sampler(o).error() == "timer_resolution must be a positive number of seconds, got 0");
+  CHECK(measure::start_sampler(o).error() ==
+        "timer_resolution must be a positive number of seconds, got 0");
   o.timer_resolution = 1e-6;
   o.samples = 0;
   CHECK(measure::start_sampler(o).error() == "samples must be an integer from 1 to 1000, got 0");
@@ -250,8 +258,9 @@ TEST_CASE("the sampler refuses options it cannot keep, naming the value", "[meas
   CHECK(measure::start_sampler(o).error() == "min_sample_seconds must be from 0 to 10, got 11");
 }
 
-TEST_CASE("a sampler's state goes through JSON and back unchanged, and bad state is refused by field",
-          "[measure][sampler]") {
+TEST_CASE(
+    "a sampler's state goes through JSON and back unchanged, and bad state is refused by field",
+    "[measure][sampler]") {
   auto s = sampler(1e-4, 0.02, 3);
   for (double e : {0.5, 1e-4, 2e-3, 0.03, 0.031, 0.03}) measure::record_round(s, e);
   const std::string text = measure::sampler_json(s);
@@ -265,7 +274,8 @@ TEST_CASE("a sampler's state goes through JSON and back unchanged, and bad state
 
   auto broken = text;
   broken.replace(broken.find("\"units\":"), 9, "\"units\":0,\"x\":");
-  CHECK(measure::sampler_from_json(broken).error() == "sampler.units must be a whole number from 1 to 1073741824, got 0");
+  CHECK(measure::sampler_from_json(broken).error() ==
+        "sampler.units must be a whole number from 1 to 1073741824, got 0");
   CHECK(measure::sampler_from_json("{}").error() == "sampler.options must be an object");
   CHECK_THAT(measure::sampler_from_json("{").error(), Contains("sampler: "));
 }

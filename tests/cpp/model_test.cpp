@@ -1,11 +1,12 @@
 // The lesson's model, number by number. Expected values are written as their formula next to
 // the literal the seed notebook asserts; the same file runs natively and as wasm under Node.
+#include "model/model.h"
+
 #include <cmath>
 #include <limits>
 
 #include "catch.hpp"
 #include "count_printing.h"
-#include "model/model.h"
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::WithinRel;
@@ -81,7 +82,7 @@ TEST_CASE("contract is exact past 64 bits: m = k = n = 2^21 gives 2^64 flops", "
   const double d = 1 << 21;
   auto c = contract(d, d, d);
   REQUIRE(c.ok());
-  CHECK(to_decimal(c->flops) == "18446744073709551616");  // 2^64, one past UINT64_MAX
+  CHECK(to_decimal(c->flops) == "18446744073709551616");    // 2^64, one past UINT64_MAX
   CHECK(to_decimal(c->minimum_bytes) == "52776558133248");  // 4·3·2^42
   CHECK_THAT(c->intensity, WithinULP(d / 6, 1));
 }
@@ -128,9 +129,11 @@ TEST_CASE("budgets are positive, finite and in GFLOP/s and GB/s", "[model]") {
       Row{100, 0, "bandwidth must be a positive, finite number of GB/s, got 0"},
       Row{100, kInf, "bandwidth must be a positive, finite number of GB/s, got infinity"},
       Row{100e9, 20,
-          "peak must be at most 1e9 GFLOP/s (budgets are in GFLOP/s: 100e9 FLOP/s is 100), got 100000000000"},
+          "peak must be at most 1e9 GFLOP/s (budgets are in GFLOP/s: 100e9 FLOP/s is 100), got "
+          "100000000000"},
       Row{100, 20e9,
-          "bandwidth must be at most 1e9 GB/s (budgets are in GB/s: 20e9 B/s is 20), got 20000000000"},
+          "bandwidth must be at most 1e9 GB/s (budgets are in GB/s: 20e9 B/s is 20), got "
+          "20000000000"},
   }));
   auto b = make_budgets(peak, bandwidth);
   REQUIRE_FALSE(b.ok());
@@ -207,7 +210,7 @@ TEST_CASE("predict_traffic: memory-bound time grows with the factor, compute-bou
     REQUIRE(p.ok());
     CHECK(p->bound == Bound::memory);
     CHECK(p->factor_bound == Bound::memory);
-    CHECK(p->seconds == 1e9 / 20e9);          // bytes / bandwidth
+    CHECK(p->seconds == 1e9 / 20e9);  // bytes / bandwidth
     CHECK(p->factor_seconds == 3e9 / 20e9);
     CHECK_THAT(p->time_ratio, WithinULP(3.0, 2));
     CHECK_THAT(p->factor_intensity, WithinULP(1.0 / 3, 2));
@@ -282,30 +285,36 @@ TEST_CASE("the exercise (48,24)·(24,12): 27648 flops, 8064 bytes, 24/7, memory-
   CHECK(at->bound == Bound::memory);
 }
 
-TEST_CASE("a roof's curve runs through the ends of the range and the ridge between", "[model][roof]") {
+TEST_CASE("a roof's curve runs through the ends of the range and the ridge between",
+          "[model][roof]") {
   auto curve = roof_curve(kLessonBudgets, 1, 100).value();
   REQUIRE(curve.size() == 3);
-  // x = 1: bandwidth · 1 = 20; x = 100/20 = 5: the corner at the 100 GFLOP/s peak; x = 100: the peak.
+  // x = 1: bandwidth · 1 = 20; x = 100/20 = 5: the corner at the 100 GFLOP/s peak; x = 100: the
+  // peak.
   CHECK(curve[0].intensity == 1);
   CHECK(curve[0].ceiling == 20 * 1);
   CHECK(curve[1].intensity == 100.0 / 20);
   CHECK(curve[1].ceiling == 100);
   CHECK(curve[2].ceiling == 100);
-  CHECK(roof_curve(kLessonBudgets, 10, 100).value().size() == 2);  // the ridge lies left of the range
-  CHECK(roof_curve(kLessonBudgets, 0, 10).error() == "xmin must be a positive, finite number of flops per byte, got 0");
+  CHECK(roof_curve(kLessonBudgets, 10, 100).value().size() ==
+        2);  // the ridge lies left of the range
+  CHECK(roof_curve(kLessonBudgets, 0, 10).error() ==
+        "xmin must be a positive, finite number of flops per byte, got 0");
   CHECK(roof_curve(kLessonBudgets, 10, 1).error() == "xmin must be at most xmax, got 10 > 1");
 }
 
-TEST_CASE("work is bound by whichever time is longer: flops / peak or bytes / bandwidth", "[model][roof]") {
+TEST_CASE("work is bound by whichever time is longer: flops / peak or bytes / bandwidth",
+          "[model][roof]") {
   // The lesson's module under 100 GFLOP/s, 20 GB/s: 8192 / 100 < 3584 / 20.
   CHECK(work_bound(kLessonBudgets, 8192, 3584) == Bound::memory);
   CHECK(work_bound(kLessonBudgets, 1e6, 1) == Bound::compute);
   CHECK(work_bound(kLessonBudgets, 5, 1) == Bound::balanced);  // intensity 5 = the ridge
-  CHECK(work_bound(kLessonBudgets, 7, 0) == Bound::compute);    // no traffic at all
+  CHECK(work_bound(kLessonBudgets, 7, 0) == Bound::compute);   // no traffic at all
   CHECK_FALSE(work_bound(kLessonBudgets, 0, 0).has_value());
 }
 
-TEST_CASE("a measured time is set against the roof: achieved rates and the share of the roof", "[model][roof]") {
+TEST_CASE("a measured time is set against the roof: achieved rates and the share of the roof",
+          "[model][roof]") {
   // The lesson's tanh(a@b): 8192 flops, 5632 bytes, memory-bound under 100 GFLOP/s and 20 GB/s;
   // its ceiling is 20 * 8192/5632 GFLOP/s, its bound 5632 / 20e9 s.
   const double seconds = 2e-6;
@@ -331,14 +340,18 @@ TEST_CASE("a measured time is set against the roof: achieved rates and the share
   CHECK(none->over_bound == 0);
 }
 
-TEST_CASE("a measured time must be positive and finite, counts finite and not negative", "[model][roof]") {
-  CHECK(achieved(kLessonBudgets, 1, 1, 0).error() == "measured seconds must be a positive, finite number, got 0");
-  CHECK(achieved(kLessonBudgets, 1, 1, -1).error() == "measured seconds must be a positive, finite number, got -1");
+TEST_CASE("a measured time must be positive and finite, counts finite and not negative",
+          "[model][roof]") {
+  CHECK(achieved(kLessonBudgets, 1, 1, 0).error() ==
+        "measured seconds must be a positive, finite number, got 0");
+  CHECK(achieved(kLessonBudgets, 1, 1, -1).error() ==
+        "measured seconds must be a positive, finite number, got -1");
   CHECK(achieved(kLessonBudgets, -1, 1, 1).error() == "flops must be a finite number >= 0, got -1");
   CHECK_FALSE(achieved(kLessonBudgets, 1, std::nan(""), 1));
 }
 
-TEST_CASE("the lower bound on time is the longest of compute, memory and collectives time", "[model][roof]") {
+TEST_CASE("the lower bound on time is the longest of compute, memory and collectives time",
+          "[model][roof]") {
   auto t = time_lower_bound(kLessonBudgets, 0, 8192, 5632, 0);
   CHECK(t.compute == 8192 / 100e9);
   CHECK(t.memory == 5632 / 20e9);

@@ -1,9 +1,10 @@
+#include "common/numbers.h"
+
 #include <cmath>
 #include <limits>
 
 #include "catch.hpp"
 #include "count_printing.h"
-#include "common/numbers.h"
 
 using namespace rl;
 
@@ -44,7 +45,8 @@ TEST_CASE("reduced_fraction gives lowest terms", "[numbers]") {
 }
 
 TEST_CASE("js_precision and js_exponential write what JavaScript writes", "[numbers]") {
-  // Expected: Node 20's String(Number(x.toPrecision(4))) and Number(x.toPrecision(4)).toExponential().
+  // Expected: Node 20's String(Number(x.toPrecision(4))) and
+  // Number(x.toPrecision(4)).toExponential().
   struct Case {
     double x;
     const char* precision;

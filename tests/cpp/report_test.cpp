@@ -1,5 +1,7 @@
 // The lesson's report composed by the core: every number recomputed here from its formula, next
 // to the literal the seed notebook (and XLA's recorded cost analysis) gives.
+#include "report/report.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "report/report.h"
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
@@ -32,7 +33,7 @@ report::Outcome refused(const report::Params& p, const report::Extras& e = {}) {
 
 TEST_CASE("the report with no inputs is the seed's, number by number", "[report]") {
   const auto r = built();
-  CHECK(r.accounting.flops == 2 * 32 * 16 * 8);  // 8192
+  CHECK(r.accounting.flops == 2 * 32 * 16 * 8);                          // 8192
   CHECK(r.accounting.minimum_bytes == 4 * (32 * 16 + 16 * 8 + 32 * 8));  // 3584
   CHECK(r.accounting.intensity_fraction == "16/7");
   REQUIRE(r.sizes.size() == 5);
@@ -42,12 +43,14 @@ TEST_CASE("the report with no inputs is the seed's, number by number", "[report]
     CHECK(n == double(std::int64_t(8) << i));
     CHECK_THAT(r.sizes[i].contraction.intensity, WithinULP(n / 6, 1));  // 2n³ / (4·3n²)
     CHECK_THAT(r.sizes[i].traffic.original.ceiling, WithinRel(expected_ceilings[i], 1e-15));
-    CHECK_THAT(r.sizes[i].traffic.revised.ceiling, WithinRel(std::min(100.0, 20 * n / 6 / 2), 1e-15));
+    CHECK_THAT(r.sizes[i].traffic.revised.ceiling,
+               WithinRel(std::min(100.0, 20 * n / 6 / 2), 1e-15));
     CHECK(r.sizes[i].traffic.bound_changed == (n == 32));  // 100 → 160/3: compute- to memory-bound
   }
   CHECK(r.ridge == 100.0 / 20);
   CHECK(r.traffic_factor == 2);
-  CHECK(std::count(r.figure.x.begin(), r.figure.x.end(), 5.0) == 1);  // the ridge joins the sizes' intensities
+  CHECK(std::count(r.figure.x.begin(), r.figure.x.end(), 5.0) ==
+        1);  // the ridge joins the sizes' intensities
   CHECK(r.figure.series.size() == 3);
   // The exercise (48,24)·(24,12): 27648 flops, 8064 bytes, 24/7, 20 · 24/7 = 480/7 GFLOP/s < 100.
   CHECK(r.exercise_contraction.flops == 2 * 48 * 24 * 12);
@@ -60,7 +63,9 @@ TEST_CASE("the report with no inputs is the seed's, number by number", "[report]
   CHECK_FALSE(r.measured.has_value());
 }
 
-TEST_CASE("step 1 and 2: the emitted StableHLO, its contract, XLA's recorded costs and the kernel check", "[report]") {
+TEST_CASE(
+    "step 1 and 2: the emitted StableHLO, its contract, XLA's recorded costs and the kernel check",
+    "[report]") {
   const auto r = built();
   REQUIRE(r.lowered.has_value());
   CHECK(r.lowered->dtype == "f32");
@@ -80,7 +85,9 @@ TEST_CASE("step 1 and 2: the emitted StableHLO, its contract, XLA's recorded cos
   CHECK_FALSE(r.kernel_variant.empty());
 }
 
-TEST_CASE("a dtype sets the itemsize, and an itemsize with no float type has no StableHLO, and says why", "[report]") {
+TEST_CASE(
+    "a dtype sets the itemsize, and an itemsize with no float type has no StableHLO, and says why",
+    "[report]") {
   report::Params bf16;
   bf16.dtype = "bf16";
   const auto r = built(bf16);
@@ -118,7 +125,9 @@ TEST_CASE("a refused input is named with the model's message", "[report]") {
   const Case cases[] = {
       {m0, "m", "m must be a positive integer, got 0"},
       {no_sizes, "sizes", "sizes must be a non-empty list of positive integers, got []"},
-      {bad_size, "sizes", "sizes: entry 2 of 2 must be a positive integer, got 0 (the list is split at commas: write 1000, not 1,000)"},
+      {bad_size, "sizes",
+       "sizes: entry 2 of 2 must be a positive integer, got 0 (the list is split at commas: write "
+       "1000, not 1,000)"},
       {peak, "peak", "peak must be a positive, finite number of GFLOP/s, got infinity"},
       {factor, "traffic_factor", "traffic factor must be a positive, finite number, got 0"},
       {huge, "dimensions", ""},
@@ -133,7 +142,9 @@ TEST_CASE("a refused input is named with the model's message", "[report]") {
   CHECK_THAT(refused(huge).error, StartsWith("flops = 2·m·k·n does not fit in 128 bits"));
 }
 
-TEST_CASE("every refused input is named at once, each with its own rule's message, in the form's order", "[report]") {
+TEST_CASE(
+    "every refused input is named at once, each with its own rule's message, in the form's order",
+    "[report]") {
   // m = 0 and peak = NaN together: both refused, not only the first (the page marks both fields).
   report::Params p;
   p.m = 0;
@@ -150,7 +161,9 @@ TEST_CASE("every refused input is named at once, each with its own rule's messag
       {"m", "m must be a positive integer, got 0"},
       {"n", "n must be a positive integer, got 2.5"},
       {"dtype", "dtype bf16 has itemsize 2, got itemsize 4"},
-      {"sizes", "sizes: entry 2 of 2 must be a positive integer, got 0 (the list is split at commas: write 1000, not 1,000)"},
+      {"sizes",
+       "sizes: entry 2 of 2 must be a positive integer, got 0 (the list is split at commas: write "
+       "1000, not 1,000)"},
       {"peak", "peak must be a positive, finite number of GFLOP/s, got NaN"},
       {"traffic_factor", "traffic factor must be a positive, finite number, got -1"},
   };
@@ -173,33 +186,41 @@ TEST_CASE("every refused input is named at once, each with its own rule's messag
   CHECK(refused(huge).refused.front().input == "dimensions");
 }
 
-TEST_CASE("an infinity is quoted as infinity, not inf (typed as Infinity, or 1e400, which no double holds)", "[report]") {
+TEST_CASE(
+    "an infinity is quoted as infinity, not inf (typed as Infinity, or 1e400, which no double "
+    "holds)",
+    "[report]") {
   report::Params p;
   p.m = INFINITY;
   p.bandwidth = -INFINITY;
   const auto out = refused(p);
   REQUIRE(out.refused.size() == 2);
   CHECK(out.refused[0].error == "m must be a positive integer, got infinity");
-  CHECK(out.refused[1].error == "bandwidth must be a positive, finite number of GB/s, got -infinity");
+  CHECK(out.refused[1].error ==
+        "bandwidth must be a positive, finite number of GB/s, got -infinity");
 }
 
-TEST_CASE("the revised roof turns at ridge · factor and sits at min(peak, bandwidth · x / factor)", "[report][figure]") {
+TEST_CASE("the revised roof turns at ridge · factor and sits at min(peak, bandwidth · x / factor)",
+          "[report][figure]") {
   report::Params p;
   p.traffic_factor = 4;
   const auto r = built(p);
   CHECK(r.revised_ridge == 5.0 * 4);
   REQUIRE(r.revised_curve.size() == r.revised_curve_x.size());
   CHECK(std::is_sorted(r.revised_curve_x.begin(), r.revised_curve_x.end()));
-  CHECK(std::find(r.revised_curve_x.begin(), r.revised_curve_x.end(), 20.0) != r.revised_curve_x.end());
+  CHECK(std::find(r.revised_curve_x.begin(), r.revised_curve_x.end(), 20.0) !=
+        r.revised_curve_x.end());
   for (std::size_t i = 0; i < r.revised_curve.size(); ++i) {
     const double x = r.revised_curve_x[i];
     CHECK_THAT(r.revised_curve[i].ceiling, WithinRel(std::min(100.0, 20 * x / 4), 1e-15));
   }
 }
 
-TEST_CASE("measured roofs: one per level through every corner, the kernel at its model intensity", "[report][figure]") {
+TEST_CASE("measured roofs: one per level through every corner, the kernel at its model intensity",
+          "[report][figure]") {
   report::Extras e;
-  e.measured = report::Measured{50, {{"l1", 200}, {"l2", 100}, {"memory", 10}}, 256, 256, 256, 12.5};
+  e.measured =
+      report::Measured{50, {{"l1", 200}, {"l2", 100}, {"memory", 10}}, 256, 256, 256, 12.5};
   const auto r = built({}, e);
   REQUIRE(r.measured.has_value());
   const auto& m = *r.measured;
@@ -209,24 +230,32 @@ TEST_CASE("measured roofs: one per level through every corner, the kernel at its
   const double gbs[] = {200, 100, 10};
   for (std::size_t i = 0; i < 3; ++i) {
     CHECK(m.roofs[i].ridge == 50 / gbs[i]);
-    for (const auto& p : m.roofs[i].points) CHECK_THAT(p.ceiling, WithinRel(std::min(50.0, gbs[i] * p.intensity), 1e-15));
+    for (const auto& p : m.roofs[i].points)
+      CHECK_THAT(p.ceiling, WithinRel(std::min(50.0, gbs[i] * p.intensity), 1e-15));
     // Every roof's corner and the kernel's intensity are among the points.
     for (double corner : {50 / 200.0, 50 / 100.0, 50 / 10.0, m.x}) {
-      CHECK(std::any_of(m.roofs[i].points.begin(), m.roofs[i].points.end(), [&](const auto& p) { return p.intensity == corner; }));
+      CHECK(std::any_of(m.roofs[i].points.begin(), m.roofs[i].points.end(),
+                        [&](const auto& p) { return p.intensity == corner; }));
     }
   }
   report::Extras bad;
   bad.measured = report::Measured{50, {{"l1", 0}}, 256, 256, 256, 12.5};
   auto out = refused({}, bad);
   CHECK(out.input == "measurements");
-  CHECK(out.error == "measured l1 roof: bandwidth must be a positive, finite number of GB/s, got 0");
+  CHECK(out.error ==
+        "measured l1 roof: bandwidth must be a positive, finite number of GB/s, got 0");
 }
 
-TEST_CASE("measured roofs on all cores: a layer per core count, every kernel timing a point in its layer", "[report][figure]") {
+TEST_CASE(
+    "measured roofs on all cores: a layer per core count, every kernel timing a point in its layer",
+    "[report][figure]") {
   report::Extras e;
   report::Measured m{50, {{"l1", 200}, {"l2", 100}, {"memory", 10}}, 256, 256, 256, 12.5};
   m.other_cores = {{4, 190, {{"l1", 800}, {"l2", 390}, {"memory", 25}}}};
-  m.kernels = {{256, 256, 256, 1, 12.5}, {256, 256, 256, 4, 45}, {512, 512, 512, 1, 13}, {512, 512, 512, 4, 50}};
+  m.kernels = {{256, 256, 256, 1, 12.5},
+               {256, 256, 256, 4, 45},
+               {512, 512, 512, 1, 13},
+               {512, 512, 512, 4, 50}};
   e.measured = m;
   const auto r = built({}, e);
   REQUIRE(r.measured.has_value());
@@ -245,12 +274,15 @@ TEST_CASE("measured roofs on all cores: a layer per core count, every kernel tim
     const auto& roof = out.layers[1].roofs[i];
     CHECK(roof.gflops == 190);
     CHECK(roof.ridge == 190 / gbs4[i]);
-    for (const auto& p : roof.points) CHECK_THAT(p.ceiling, WithinRel(std::min(190.0, gbs4[i] * p.intensity), 1e-15));
+    for (const auto& p : roof.points)
+      CHECK_THAT(p.ceiling, WithinRel(std::min(190.0, gbs4[i] * p.intensity), 1e-15));
     // Every roof of every layer runs through the same intensities: every corner and every point.
     CHECK(roof.points.size() == out.roofs[i].points.size());
     for (double corner : {50 / 200.0, 50 / 10.0, 190 / 800.0, 190 / 25.0, 256.0 / 6, 512.0 / 6}) {
-      CHECK(std::any_of(roof.points.begin(), roof.points.end(), [&](const auto& p) { return p.intensity == corner; }));
-      CHECK(std::any_of(out.roofs[i].points.begin(), out.roofs[i].points.end(), [&](const auto& p) { return p.intensity == corner; }));
+      CHECK(std::any_of(roof.points.begin(), roof.points.end(),
+                        [&](const auto& p) { return p.intensity == corner; }));
+      CHECK(std::any_of(out.roofs[i].points.begin(), out.roofs[i].points.end(),
+                        [&](const auto& p) { return p.intensity == corner; }));
     }
   }
   REQUIRE(out.layers[0].points.size() == 2);
@@ -278,14 +310,17 @@ TEST_CASE("measured roofs on all cores: a layer per core count, every kernel tim
   report::Measured zero = m;
   zero.other_cores[0].bandwidth_gbs[2].second = 0;
   bad.measured = zero;
-  CHECK(refused({}, bad).error == "measured memory roof on 4 cores: bandwidth must be a positive, finite number of GB/s, got 0");
+  CHECK(refused({}, bad).error ==
+        "measured memory roof on 4 cores: bandwidth must be a positive, finite number of GB/s, got "
+        "0");
   report::Measured kernel = m;
   kernel.kernels.push_back({0, 8, 8, 1, 1});
   bad.measured = kernel;
   CHECK(refused({}, bad).error == "measured kernel: m must be a positive integer, got 0");
 }
 
-TEST_CASE("answers to the exercise are checked by the exercises' checker, blank ones not at all", "[report][exercise]") {
+TEST_CASE("answers to the exercise are checked by the exercises' checker, blank ones not at all",
+          "[report][exercise]") {
   report::Extras e;
   e.answers = {{"bound", "compute"}, {"work", "27,648"}, {"traffic", "  "}, {"ratio", "7/24"}};
   const auto r = built({}, e);

@@ -1,12 +1,13 @@
 // Section 6's experiment measured (measure/traffic.h): what each workload did — exact flops and
 // bytes at 1× and at the factor —, that its times are the harness's, and that the prediction is
 // the model's for those counts under the roofs the 1× runs show. Times are never asserted.
+#include "measure/traffic.h"
+
 #include <cmath>
 #include <limits>
 #include <string>
 
 #include "catch.hpp"
-#include "measure/traffic.h"
 
 using namespace rl;
 using Catch::Matchers::Contains;
@@ -61,7 +62,9 @@ TEST_CASE("the traffic experiment's times come from the harness and its predicti
     CHECK(w->predicted.time_ratio == p->time_ratio);
     CHECK(w->agreement == w->measured_ratio / p->time_ratio);
     const bool agrees = std::fabs(w->agreement - 1) <= measure::kTrafficAgreement;
-    CHECK(w->verdict == (agrees ? "agrees" : w->agreement < 1 ? "faster than predicted" : "slower than predicted"));
+    CHECK(w->verdict == (agrees             ? "agrees"
+                         : w->agreement < 1 ? "faster than predicted"
+                                            : "slower than predicted"));
   }
   // The roofs are read off the 1× runs: each workload's own rate there.
   CHECK(m->roofs.peak_gflops == m->compute.once.flops / m->compute.once.timing.median / 1e9);
@@ -99,7 +102,8 @@ TEST_CASE("the traffic experiment refuses what it cannot measure, naming the val
       CHECK(m.error_info().input == "traffic factor");
       CHECK_THAT(m.error(), Contains("traffic factor to measure must be from 1 to 64"));
     }
-    CHECK_THAT(measure::measure_traffic(0.25, measure::Reread::after_array, 1, kSmall, 0).error(), Contains("got 0.25"));
+    CHECK_THAT(measure::measure_traffic(0.25, measure::Reread::after_array, 1, kSmall, 0).error(),
+               Contains("got 0.25"));
   }
   SECTION("an array that is not whole chunks, or past the cap") {
     for (double e : {1000.0, 4096.5, 4096.0 * 3 + 1, 1e12}) {

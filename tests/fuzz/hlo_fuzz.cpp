@@ -1,6 +1,6 @@
 // libFuzzer target for the hlo room: arbitrary bytes into both parsers, the verifier, the
-// lowering and the cost analysis. Any input must give a result or an error: no crash, no hang, no sanitizer report.
-// Built and run by scripts/fuzz (clang-14, -fsanitize=fuzzer,address,undefined).
+// lowering and the cost analysis. Any input must give a result or an error: no crash, no hang, no
+// sanitizer report. Built and run by scripts/fuzz (clang-14, -fsanitize=fuzzer,address,undefined).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

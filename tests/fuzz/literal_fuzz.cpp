@@ -19,26 +19,30 @@ namespace {
 using rl::hlo::ElementType;
 
 const ElementType kTypes[] = {
-    ElementType::Pred,       ElementType::S2,         ElementType::S4,            ElementType::S8,
-    ElementType::S16,        ElementType::S32,        ElementType::S64,           ElementType::U2,
-    ElementType::U4,         ElementType::U8,         ElementType::U16,           ElementType::U32,
-    ElementType::U64,        ElementType::F16,        ElementType::BF16,          ElementType::F32,
-    ElementType::F64,        ElementType::C64,        ElementType::C128,          ElementType::F8E4M3FN,
-    ElementType::F8E5M2,     ElementType::F8E4M3FNUZ, ElementType::F8E5M2FNUZ,    ElementType::F8E4M3B11FNUZ,
-    ElementType::F8E4M3,     ElementType::F8E3M4,     ElementType::F8E8M0FNU,     ElementType::F4E2M1FN,
-    ElementType::F6E2M3FN,   ElementType::F6E3M2FN,   ElementType::Index,         ElementType::Quant,
-    ElementType::Invalid,
+    ElementType::Pred,       ElementType::S2,         ElementType::S4,
+    ElementType::S8,         ElementType::S16,        ElementType::S32,
+    ElementType::S64,        ElementType::U2,         ElementType::U4,
+    ElementType::U8,         ElementType::U16,        ElementType::U32,
+    ElementType::U64,        ElementType::F16,        ElementType::BF16,
+    ElementType::F32,        ElementType::F64,        ElementType::C64,
+    ElementType::C128,       ElementType::F8E4M3FN,   ElementType::F8E5M2,
+    ElementType::F8E4M3FNUZ, ElementType::F8E5M2FNUZ, ElementType::F8E4M3B11FNUZ,
+    ElementType::F8E4M3,     ElementType::F8E3M4,     ElementType::F8E8M0FNU,
+    ElementType::F4E2M1FN,   ElementType::F6E2M3FN,   ElementType::F6E3M2FN,
+    ElementType::Index,      ElementType::Quant,      ElementType::Invalid,
 };
 
 const std::vector<std::int64_t> kShapes[] = {
-    {}, {1}, {2}, {4}, {2, 2}, {3, 2}, {2, 0}, {0}, {1, 1, 1}, {2, 2, 2}, {1 << 20}, {std::int64_t{1} << 40, 1 << 20},
+    {},     {1}, {2},       {4},       {2, 2},    {3, 2},
+    {2, 0}, {0}, {1, 1, 1}, {2, 2, 2}, {1 << 20}, {std::int64_t{1} << 40, 1 << 20},
 };
 
 void check(bool ok) {
   if (!ok) __builtin_trap();
 }
 
-void exercise(bool hlo, std::string_view text, ElementType type, const std::vector<std::int64_t>& dims) {
+void exercise(bool hlo, std::string_view text, ElementType type,
+              const std::vector<std::int64_t>& dims) {
   std::size_t offset = ~std::size_t{0};
   auto r = hlo ? rl::hlo::decode_hlo_literal(text, type, dims, &offset)
                : rl::hlo::decode_dense(text, type, dims, &offset);

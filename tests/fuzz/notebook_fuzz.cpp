@@ -25,10 +25,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (r.exception.empty() || r.error_type.empty()) __builtin_trap();
   if (r.exception.compare(0, r.error_type.size(), r.error_type) != 0) __builtin_trap();
   const bool traceback = r.error.rfind("Traceback (most recent call last):\n", 0) == 0;
-  const bool syntax = r.error_type == "SyntaxError" && r.error.rfind("  File \"fuzz.py\", line ", 0) == 0;
+  const bool syntax =
+      r.error_type == "SyntaxError" && r.error.rfind("  File \"fuzz.py\", line ", 0) == 0;
   if (!traceback && !syntax) __builtin_trap();
   if (r.error.size() < r.exception.size() + 1 ||
-      r.error.compare(r.error.size() - r.exception.size() - 1, r.exception.size(), r.exception) != 0)
+      r.error.compare(r.error.size() - r.exception.size() - 1, r.exception.size(), r.exception) !=
+          0)
     __builtin_trap();
   return 0;
 }

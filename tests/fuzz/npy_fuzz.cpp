@@ -13,12 +13,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string file(reinterpret_cast<const char*>(data), size);
   auto r = rl::interp::read_npy(file, "f.npy");
   if (!r) {
-    if (r.error().compare(0, 7, "f.npy: ") != 0 || r.error_info().input != "f.npy") __builtin_trap();
+    if (r.error().compare(0, 7, "f.npy: ") != 0 || r.error_info().input != "f.npy")
+      __builtin_trap();
     return 0;
   }
-  auto w = rl::interp::write_npy(r->type, r->dims, reinterpret_cast<const std::uint8_t*>(r->bytes.data()));
+  auto w = rl::interp::write_npy(r->type, r->dims,
+                                 reinterpret_cast<const std::uint8_t*>(r->bytes.data()));
   if (!w) __builtin_trap();
   auto back = rl::interp::read_npy(w.value(), "back.npy");
-  if (!back || back->type != r->type || back->dims != r->dims || back->bytes != r->bytes) __builtin_trap();
+  if (!back || back->type != r->type || back->dims != r->dims || back->bytes != r->bytes)
+    __builtin_trap();
   return 0;
 }

@@ -17,7 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!r) {
     const rl::Error& e = r.error_info();
     const std::string place = std::to_string(e.line) + ":" + std::to_string(e.column) + ": ";
-    if (e.line < 1 || e.column < 1 || e.message.compare(0, place.size(), place) != 0) __builtin_trap();
+    if (e.line < 1 || e.column < 1 || e.message.compare(0, place.size(), place) != 0)
+      __builtin_trap();
     return 0;
   }
   auto mods = rl::hlo::parse_stablehlo(r->text);

@@ -16,12 +16,22 @@ import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'analyze-big-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const run = (...args) => spawnSync(process.execPath, [join(ROOT, 'scripts', 'analyze.mjs'), ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+const run = (...args) =>
+  spawnSync(process.execPath, [join(ROOT, 'scripts', 'analyze.mjs'), ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
 
 // Each op of a dense module: [flops, transcendentals, bytes] (f32[128,128]: 16384 elements, 65536 bytes).
 const E = 128 * 128;
 const B = 4 * E;
-const COST = { add: [E, 0, 3 * B], multiply: [E, 0, 3 * B], tanh: [0, E, 2 * B], dot: [2 * 128 ** 3, 0, 3 * B], negate: [E, 0, 2 * B] };
+const COST = {
+  add: [E, 0, 3 * B],
+  multiply: [E, 0, 3 * B],
+  tanh: [0, E, 2 * B],
+  dot: [2 * 128 ** 3, 0, 3 * B],
+  negate: [E, 0, 2 * B],
+};
 function expectedTotals(text) {
   const t = { ops: 0, flops: 0, transcendentals: 0, bytes_accessed: 0 };
   for (const m of text.matchAll(/ (add|multiply|tanh|dot|negate)\(/g)) {
@@ -34,12 +44,15 @@ function expectedTotals(text) {
   return t;
 }
 
-test('a text past the core\'s limit is refused with its size and the limit, before it is copied', async () => {
+test("a text past the core's limit is refused with its size and the limit, before it is copied", async () => {
   const core = await loadNodeCore();
   const limit = 256 * 2 ** 20;
   const r = core.analyzeText('x'.repeat(limit + 1));
   assert.equal(r.ok, false);
-  assert.equal(r.error, `the text is at least 256.0 MiB (${limit + 1} bytes), more than the 256.0 MiB (${limit} bytes) the core can analyse at once`);
+  assert.equal(
+    r.error,
+    `the text is at least 256.0 MiB (${limit + 1} bytes), more than the 256.0 MiB (${limit} bytes) the core can analyse at once`,
+  );
   assert.equal(r.input, 'text');
   // The core is still there.
   assert.equal(core.analyzeText(denseHlo(1e4)).ok, true);
@@ -49,13 +62,15 @@ test('a text past the core\'s limit is refused with its size and the limit, befo
   assert.ok(heap.value.size >= 16 * 2 ** 20 && heap.value.size <= heap.value.limit);
 });
 
-test('the compact form the page\'s Worker posts expands to what analyzeText gives', async () => {
+test("the compact form the page's Worker posts expands to what analyzeText gives", async () => {
   const core = await loadNodeCore();
   for (const text of [denseStablehlo(2e5), denseHlo(2e5), core.exampleModules().value[1].text]) {
     const compact = core.analyzeTextColumns(text);
     assert.equal(compact.ok, true);
     assert.equal(typeof compact.value.json, 'string');
-    assert.ok(compact.value.columns[0].flops instanceof Int32Array || compact.value.columns[0].flops instanceof Float64Array);
+    assert.ok(
+      compact.value.columns[0].flops instanceof Int32Array || compact.value.columns[0].flops instanceof Float64Array,
+    );
     assert.deepEqual(expandAnalysis(compact.value), core.analyzeText(text));
   }
   const bad = core.analyzeTextColumns('garbage');
@@ -75,7 +90,13 @@ test('the CLI prints a module of a quarter million ops as text (one line per op)
   assert.match(lines[0], /dense\.hlo \(hlo\) — estimate from the IR/);
   assert.match(lines[1], /^\s+line\s+op\s+shape\s+flops/);
   assert.equal(lines.filter((l) => /^\s*\d+\s+(add|multiply|tanh|dot|negate)\s/.test(l)).length, want.ops);
-  assert.ok(lines.some((l) => l.startsWith(`totals: flops ${want.flops}, transcendentals ${want.transcendentals}, bytes accessed ${want.bytes_accessed} `)));
+  assert.ok(
+    lines.some((l) =>
+      l.startsWith(
+        `totals: flops ${want.flops}, transcendentals ${want.transcendentals}, bytes accessed ${want.bytes_accessed} `,
+      ),
+    ),
+  );
 
   const small = denseStablehlo(4e6);
   writeFileSync(join(dir, 'dense.mlir'), small);
@@ -83,17 +104,42 @@ test('the CLI prints a module of a quarter million ops as text (one line per op)
   assert.equal(json.status, 0, json.stderr.slice(0, 500));
   const [s, h] = JSON.parse(json.stdout);
   assert.equal(h.ops.length, want.ops);
-  assert.deepEqual([h.totals.flops, h.totals.transcendentals, h.totals.bytes_accessed], [want.flops, want.transcendentals, want.bytes_accessed]);
+  assert.deepEqual(
+    [h.totals.flops, h.totals.transcendentals, h.totals.bytes_accessed],
+    [want.flops, want.transcendentals, want.bytes_accessed],
+  );
   assert.equal(s.dialect, 'stablehlo');
   assert.equal(s.ops.length, (small.match(/ = stablehlo\./g) || []).length);
-  assert.deepEqual(h.ops.at(-1), { ...h.ops.at(-1), op: 'negate', line: text.split('\n').length - 2, flops: E, modeled: true });
+  assert.deepEqual(h.ops.at(-1), {
+    ...h.ops.at(-1),
+    op: 'negate',
+    line: text.split('\n').length - 2,
+    flops: E,
+    modeled: true,
+  });
 });
 
 test('writeJson writes what JSON.stringify(value, null, 2) writes, in pieces', () => {
   const values = [
-    [], {}, null, 0, -0, 1.5, NaN, Infinity, 'text "quoted" \\ é\n', true,
+    [],
+    {},
+    null,
+    0,
+    -0,
+    1.5,
+    NaN,
+    Infinity,
+    'text "quoted" \\ é\n',
+    true,
     [1, [2, [3, [4, []]]], {}, { a: undefined, b: () => 1, c: null }],
-    { ops: [{ line: 1, dims: [2, 3], note: 'n' }, { line: 2, dims: [], nested: { deep: [{ x: 1 }] } }], empty: [], o: {} },
+    {
+      ops: [
+        { line: 1, dims: [2, 3], note: 'n' },
+        { line: 2, dims: [], nested: { deep: [{ x: 1 }] } },
+      ],
+      empty: [],
+      o: {},
+    },
     [undefined, () => 1, Symbol('s'), { toJSON: () => 'j' }],
   ];
   for (const v of values) {

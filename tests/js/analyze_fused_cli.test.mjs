@@ -11,7 +11,11 @@ import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CORPUS = process.env.ROOFLINE_CORPUS || resolve(ROOT, '..', 'shared', 'corpus');
-const run = (...args) => spawnSync(process.execPath, [join(ROOT, 'scripts', 'analyze.mjs'), ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+const run = (...args) =>
+  spawnSync(process.execPath, [join(ROOT, 'scripts', 'analyze.mjs'), ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
 const dir = mkdtempSync(join(tmpdir(), 'analyze-fused-'));
 
 async function lessonFile() {
@@ -31,14 +35,20 @@ test('--fused --json: the lesson is one output fusion whose bytes leave out the 
   const f = r.fusions[0];
   assert.equal(f.kind, 'kOutput');
   assert.equal(f.name, 'fusion.0');
-  assert.deepEqual(f.ops, [{ line: 3, column: 5, op: 'stablehlo.dot_general' }, { line: 4, column: 5, op: 'stablehlo.tanh' }]);
+  assert.deepEqual(f.ops, [
+    { line: 3, column: 5, op: 'stablehlo.dot_general' },
+    { line: 4, column: 5, op: 'stablehlo.tanh' },
+  ]);
   assert.deepEqual([f.flops, f.transcendentals, f.bytes_accessed, f.bytes_saved], [8192, 256, 3584, 5632 - 3584]);
   assert.deepEqual(r.unfused_totals, { flops: 8192, transcendentals: 256, bytes_accessed: 5632 });
   assert.deepEqual(r.fused_totals, { flops: 8192, transcendentals: 256, bytes_accessed: 3584 });
   // The plain analysis is still there, unchanged.
   assert.equal(r.totals.bytes_accessed, 5632);
   assert.equal(r.fused_text.length, 1);
-  assert.match(r.fused_text[0], /%fusion\.0 = f32\[32,8\] fusion\(f32\[32,16\] %Arg_0\.\d+, f32\[16,8\] %Arg_1\.\d+\), kind=kOutput, calls=%fused_computation\.0/);
+  assert.match(
+    r.fused_text[0],
+    /%fusion\.0 = f32\[32,8\] fusion\(f32\[32,16\] %Arg_0\.\d+, f32\[16,8\] %Arg_1\.\d+\), kind=kOutput, calls=%fused_computation\.0/,
+  );
 });
 
 test('--fused prints the fused module as HLO, a row per fusion and both totals', async () => {
@@ -46,10 +56,16 @@ test('--fused prints the fused module as HLO, a row per fusion and both totals',
   const out = run(file, '--fused');
   assert.equal(out.status, 0, out.stderr);
   assert.match(out.stdout, /^HloModule jit_workload$/m);
-  assert.match(out.stdout, /^%fused_computation\.0 \(param_0\.\d+: f32\[32,16\], param_1\.\d+: f32\[16,8\]\) -> f32\[32,8\] \{$/m);
+  assert.match(
+    out.stdout,
+    /^%fused_computation\.0 \(param_0\.\d+: f32\[32,16\], param_1\.\d+: f32\[16,8\]\) -> f32\[32,8\] \{$/m,
+  );
   assert.match(out.stdout, /^ {2}ROOT %tanh\.\d+ = f32\[32,8\] tanh\(f32\[32,8\] %dot\.\d+\)$/m);
   assert.match(out.stdout, /^ENTRY %main /m);
-  assert.match(out.stdout, /^fusion\.0\s+kOutput\s+8192\s+256\s+3584\s+2048\s+3:5 stablehlo\.dot_general, 4:5 stablehlo\.tanh$/m);
+  assert.match(
+    out.stdout,
+    /^fusion\.0\s+kOutput\s+8192\s+256\s+3584\s+2048\s+3:5 stablehlo\.dot_general, 4:5 stablehlo\.tanh$/m,
+  );
   assert.match(out.stdout, /^unfused: flops 8192, transcendentals 256, bytes accessed 5632$/m);
   assert.match(out.stdout, /^fused: {3}flops 8192, transcendentals 256, bytes accessed 3584 — saves 2048 bytes$/m);
 });
@@ -64,23 +80,29 @@ test('--fused --xla-cpu leaves the matrix-matrix dot alone, as XLA CPU does', as
   assert.equal(run(file, '--xla-cpu').status, 1);
 });
 
-test('--fused on optimized HLO reports the module\'s own fusions', { skip: !existsSync(join(CORPUS, 'hlo')) && 'corpus absent' }, () => {
-  const hlo = join(CORPUS, 'hlo');
-  // The smallest corpus file that holds fusion instructions (read as text, not special-cased).
-  const file = readdirSync(hlo).filter((n) => n.endsWith('.hlo')).map((n) => join(hlo, n))
-    .filter((p) => /\bfusion\(.*kind=k\w+/.test(readFileSync(p, 'utf8')))
-    .sort((a, b) => statSync(a).size - statSync(b).size)[0];
-  assert.ok(file, 'some corpus HLO file has fusions');
-  const out = run(file, '--fused', '--json');
-  assert.equal(out.status, 0, out.stderr);
-  const [r] = JSON.parse(out.stdout);
-  assert.ok(r.fusions.length > 0);
-  for (const f of r.fusions) {
-    assert.equal(f.already_fused, true, f.name);
-    assert.match(f.kind, /^k[A-Z]\w+$/);
-    assert.ok(f.bytes_accessed <= f.unfused_bytes_accessed, f.name);
-  }
-  // Its own fusions are counted as the cost analysis counts them: the fused totals are its bytes accessed.
-  assert.equal(r.fused_totals.bytes_accessed, r.totals.bytes_accessed);
-  assert.equal(r.unfused_totals.bytes_accessed, r.totals.unfused_bytes_accessed);
-});
+test(
+  "--fused on optimized HLO reports the module's own fusions",
+  { skip: !existsSync(join(CORPUS, 'hlo')) && 'corpus absent' },
+  () => {
+    const hlo = join(CORPUS, 'hlo');
+    // The smallest corpus file that holds fusion instructions (read as text, not special-cased).
+    const file = readdirSync(hlo)
+      .filter((n) => n.endsWith('.hlo'))
+      .map((n) => join(hlo, n))
+      .filter((p) => /\bfusion\(.*kind=k\w+/.test(readFileSync(p, 'utf8')))
+      .sort((a, b) => statSync(a).size - statSync(b).size)[0];
+    assert.ok(file, 'some corpus HLO file has fusions');
+    const out = run(file, '--fused', '--json');
+    assert.equal(out.status, 0, out.stderr);
+    const [r] = JSON.parse(out.stdout);
+    assert.ok(r.fusions.length > 0);
+    for (const f of r.fusions) {
+      assert.equal(f.already_fused, true, f.name);
+      assert.match(f.kind, /^k[A-Z]\w+$/);
+      assert.ok(f.bytes_accessed <= f.unfused_bytes_accessed, f.name);
+    }
+    // Its own fusions are counted as the cost analysis counts them: the fused totals are its bytes accessed.
+    assert.equal(r.fused_totals.bytes_accessed, r.totals.bytes_accessed);
+    assert.equal(r.unfused_totals.bytes_accessed, r.totals.unfused_bytes_accessed);
+  },
+);

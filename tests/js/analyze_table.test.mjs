@@ -18,18 +18,33 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CORPUS = process.env.ROOFLINE_CORPUS || resolve(ROOT, '..', 'shared', 'corpus');
 const dir = mkdtempSync(join(tmpdir(), 'analyze-table-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const cli = (...args) => spawnSync(process.execPath, [join(ROOT, 'scripts', 'analyze.mjs'), ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+const cli = (...args) =>
+  spawnSync(process.execPath, [join(ROOT, 'scripts', 'analyze.mjs'), ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
 
 let core;
-before(async () => { core = await loadNodeCore(); });
+before(async () => {
+  core = await loadNodeCore();
+});
 
 // ---- the oracle: the table as JavaScript made it from the rows before the core did ----
-const num = (x) => (x == null ? '—' : Number.isInteger(x) && Math.abs(x) < 1e15 ? String(x) : Math.abs(x) >= 1e15 ? sci(x, 4) : short(x));
+const num = (x) =>
+  x == null ? '—' : Number.isInteger(x) && Math.abs(x) < 1e15 ? String(x) : Math.abs(x) >= 1e15 ? sci(x, 4) : short(x);
 function referenceLines(s) {
   const lines = [];
   if (s.ops.length) {
     const header = ['line', 'op', 'shape', 'flops', 'transcendentals', 'bytes', 'intensity'];
-    const rows = s.ops.map((o) => [String(o.line), o.op + (o.modeled ? '' : ' (unmodeled)'), o.shape, num(o.flops), num(o.transcendentals), num(o.bytes_accessed), o.intensity == null ? '—' : short(o.intensity)]);
+    const rows = s.ops.map((o) => [
+      String(o.line),
+      o.op + (o.modeled ? '' : ' (unmodeled)'),
+      o.shape,
+      num(o.flops),
+      num(o.transcendentals),
+      num(o.bytes_accessed),
+      o.intensity == null ? '—' : short(o.intensity),
+    ]);
     const widths = header.map((h) => h.length);
     for (const r of rows) for (let i = 0; i < r.length; i++) if (r[i].length > widths[i]) widths[i] = r[i].length;
     const fmt = (r) => r.map((c, i) => (i === 1 || i === 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
@@ -40,16 +55,23 @@ function referenceLines(s) {
   if (s.modules.length) {
     lines.push(
       `totals: flops ${num(t.flops)}, transcendentals ${num(t.transcendentals)}, bytes accessed ${num(t.bytes_accessed)} ` +
-        `(${Object.entries(t.bytes_accessed_operand).map(([i, b]) => `operand ${i}: ${num(b)}`).join(', ')}${Object.keys(t.bytes_accessed_operand).length ? ', ' : ''}output: ${num(t.bytes_accessed_output)}), ` +
+        `(${Object.entries(t.bytes_accessed_operand)
+          .map(([i, b]) => `operand ${i}: ${num(b)}`)
+          .join(
+            ', ',
+          )}${Object.keys(t.bytes_accessed_operand).length ? ', ' : ''}output: ${num(t.bytes_accessed_output)}), ` +
         `intensity ${t.intensity == null ? '—' : short(t.intensity)} flops/byte`,
       ...(t.unfused_bytes_accessed !== t.bytes_accessed
-        ? [`fusion: ${num(t.bytes_accessed)} bytes at fusion boundaries vs ${num(t.unfused_bytes_accessed)} unfused — saves ${num(t.unfused_bytes_accessed - t.bytes_accessed)}`]
+        ? [
+            `fusion: ${num(t.bytes_accessed)} bytes at fusion boundaries vs ${num(t.unfused_bytes_accessed)} unfused — saves ${num(t.unfused_bytes_accessed - t.bytes_accessed)}`,
+          ]
         : []),
       `minimum traffic (arguments + results, once each): ${num(t.minimum_traffic_bytes)} bytes` +
         (t.collective_bytes ? `; collective bytes per device: ${num(t.collective_bytes)}` : ''),
     );
   }
-  if (s.unmodeled.length) lines.push(`unmodeled (no cost rule; not counted): ${s.unmodeled.map((u) => `${u.op} ×${u.count}`).join(', ')}`);
+  if (s.unmodeled.length)
+    lines.push(`unmodeled (no cost rule; not counted): ${s.unmodeled.map((u) => `${u.op} ×${u.count}`).join(', ')}`);
   for (const n of s.notes) lines.push(`note: ${n}`);
   return lines.map((l) => `${l}\n`).join('');
 }
@@ -64,7 +86,7 @@ function streamed(text, bytes = 1 << 20) {
     const c = core.tableNext(start.value.handle, bytes);
     assert.equal(c.ok, true, c.error);
     if (c.value.length === 0) break;
-    chunks.push(decoder.decode(c.value));  // copied out before the next call, as the CLI writes it
+    chunks.push(decoder.decode(c.value)); // copied out before the next call, as the CLI writes it
   }
   return { start, text: chunks.join(''), chunks };
 }
@@ -81,7 +103,10 @@ function sameAsReference(name, text) {
   assert.equal(got.start.ok, true, `${name}: ${got.start.error}`);
   assert.equal(got.start.value.dialect, s.dialect);
   assert.equal(got.start.value.rows, s.ops.length);
-  assert.deepEqual(got.start.value.errors.map((e) => `${name}:${e.error}`.replace(/^([^:]+):(?!\d+:\d+: )/, '$1: ')), s.errors);
+  assert.deepEqual(
+    got.start.value.errors.map((e) => `${name}:${e.error}`.replace(/^([^:]+):(?!\d+:\d+: )/, '$1: ')),
+    s.errors,
+  );
   assert.equal(got.text, referenceLines(s), `${name}: the core's table differs from the rows' reference`);
   return s.ops.length;
 }
@@ -111,7 +136,7 @@ const EDGES = [
   '',
 ].join('\n');
 
-test('the core\'s table is the rows\' table, line for line, on small and edge modules', () => {
+test("the core's table is the rows' table, line for line, on small and edge modules", () => {
   let rows = 0;
   rows += sameAsReference('lesson.mlir', core.emitWorkload(32, 16, 8, 'f32').value);
   for (const m of core.exampleModules().value) rows += sameAsReference(`${m.name}.mlir`, m.text);
@@ -122,7 +147,10 @@ test('the core\'s table is the rows\' table, line for line, on small and edge mo
   assert.ok(rows > 8000, `${rows} rows compared`);
   // The edge module's intensities as JavaScript writes them, and the second module's error.
   const s = summarizeFile('edges.mlir', core.analyzeText(EDGES));
-  assert.deepEqual(s.ops.map((o) => o.intensity), [1 / 12, 0.78125, 0, null, 1 / 12]);
+  assert.deepEqual(
+    s.ops.map((o) => o.intensity),
+    [1 / 12, 0.78125, 0, null, 1 / 12],
+  );
   const table = streamed(EDGES).text;
   assert.match(table, /^ +4 +stablehlo\.dot_general +tensor<2x25xf32> +1000 +0 +1280 +0\.7813$/m);
   assert.match(table, /^ +5 +stablehlo\.tanh +tensor<16xf32> +0 +16 +128 +0$/m);
@@ -131,7 +159,7 @@ test('the core\'s table is the rows\' table, line for line, on small and edge mo
   assert.equal(streamed(EDGES).start.value.errors.length, 1);
 });
 
-test('on the corpus: every file\'s table is the rows\' table', (t) => {
+test("on the corpus: every file's table is the rows' table", (t) => {
   let files = 0;
   for (const folder of ['hlo', 'stablehlo']) {
     const path = join(CORPUS, folder);
@@ -172,7 +200,7 @@ test('handles: a table released early, a spent one and a wrong one are refused w
   assert.match(core.tableStart(42).error, /^text must be a string or a Uint8Array of UTF-8, got number$/);
 });
 
-test('the CLI prints the core\'s table under its heading, for files of UTF-8 and of other bytes', () => {
+test("the CLI prints the core's table under its heading, for files of UTF-8 and of other bytes", () => {
   const good = join(dir, 'edges.mlir');
   writeFileSync(good, EDGES);
   const out = cli(good);

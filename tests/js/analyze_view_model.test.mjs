@@ -8,11 +8,15 @@ import { dirname, join, resolve } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { HARDWARE_PRESETS, PRESET_KIND, presetById } from '../../web/model/hardware_presets.js';
+import { availableRoofs, peakClassOf, peakFor, presetRoof, programDtype, roofBudgets } from '../../web/model/roofs.js';
 import {
-  availableRoofs, peakClassOf, peakFor, presetRoof, programDtype, roofBudgets,
-} from '../../web/model/roofs.js';
-import {
-  buildRows, excerpt, figurePoints, lineStarts, nextSort, placeOps, sortRows,
+  buildRows,
+  excerpt,
+  figurePoints,
+  lineStarts,
+  nextSort,
+  placeOps,
+  sortRows,
 } from '../../web/model/analysis_view.js';
 import { createAnalyzeState, deriveAnalyzeView, setAnalysis, setSelected } from '../../web/analyze_state.js';
 import { summarizeFile } from '../../web/model/analysis.js';
@@ -21,13 +25,18 @@ import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 let core;
-before(async () => { core = await loadNodeCore(); });
+before(async () => {
+  core = await loadNodeCore();
+});
 
 /** The core's roofline of one program (totals) and its ops under `roof` (FLOP/s, B/s, as roofs.js builds them). */
 function roofline(roof, totals, ops = []) {
   const r = core.roofline({
-    roofs: [roofBudgets(roof)], flops: ops.map((o) => o[0]), bytes: ops.map((o) => o[1]),
-    totals: { collective_bytes: 0, ...totals }, range: [1, 100],
+    roofs: [roofBudgets(roof)],
+    flops: ops.map((o) => o[0]),
+    bytes: ops.map((o) => o[1]),
+    totals: { collective_bytes: 0, ...totals },
+    range: [1, 100],
   });
   assert.ok(r.ok, r.error);
   return r.value;
@@ -38,7 +47,12 @@ describe('hardware presets', () => {
   test('every number has a source that names a document and a section, and no URL', () => {
     assert.ok(HARDWARE_PRESETS.length >= 5);
     for (const p of HARDWARE_PRESETS) {
-      const entries = [...Object.entries(p.dense), ...Object.entries(p.sparse), ['bandwidth', p.bandwidth], ['interconnect', p.interconnect]];
+      const entries = [
+        ...Object.entries(p.dense),
+        ...Object.entries(p.sparse),
+        ['bandwidth', p.bandwidth],
+        ['interconnect', p.interconnect],
+      ];
       for (const [key, e] of entries) {
         assert.ok(Number.isFinite(e.value) && e.value > 0, `${p.id} ${key}`);
         assert.equal(typeof e.source, 'string', `${p.id} ${key}`);
@@ -61,7 +75,7 @@ describe('hardware presets', () => {
     }
   });
 
-  test('the issue\'s numbers: v5e 197/819, H100 989.4/3350, H200 989.4/4800, A100 312/2039, MI300X 1307.4/5300', () => {
+  test("the issue's numbers: v5e 197/819, H100 989.4/3350, H200 989.4/4800, A100 312/2039, MI300X 1307.4/5300", () => {
     const got = (id) => [presetById(id).dense.bf16.value, presetById(id).bandwidth.value];
     assert.deepEqual(got('tpu-v5e'), [197, 819]);
     assert.deepEqual(got('h100-sxm'), [989.4, 3350]);
@@ -81,14 +95,24 @@ describe('hardware presets', () => {
   });
 
   test('no URL with a scheme anywhere under web/', () => {
-    const walk = (dir) => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
+    const walk = (dir) =>
+      readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
     for (const file of walk(join(ROOT, 'web'))) assert.doesNotMatch(readFileSync(file, 'utf8'), /\bhttps?:\/\//, file);
   });
 });
 
 describe('dtype → peak', () => {
   test('peak classes of element types', () => {
-    assert.deepEqual(['f8e5m2', 'bf16', 'f16', 'f32', 'f64', 's8', 'pred', 'i32'].map(peakClassOf), ['fp8', 'bf16', 'f16', 'f32', 'f64', 'int8', null, null]);
+    assert.deepEqual(['f8e5m2', 'bf16', 'f16', 'f32', 'f64', 's8', 'pred', 'i32'].map(peakClassOf), [
+      'fp8',
+      'bf16',
+      'f16',
+      'f32',
+      'f64',
+      'int8',
+      null,
+      null,
+    ]);
   });
 
   test('the program dtype is the one carrying the most flops', () => {
@@ -103,7 +127,15 @@ describe('dtype → peak', () => {
 
   test('peaks by dtype, with the fallback said', () => {
     const h100 = presetById('h100-sxm');
-    assert.deepEqual([peakFor(h100, 'bf16').tflops, peakFor(h100, 'f16').tflops, peakFor(h100, 'fp8').tflops, peakFor(h100, 'f32').tflops], [989.4, 989.4, 1979, 67]);
+    assert.deepEqual(
+      [
+        peakFor(h100, 'bf16').tflops,
+        peakFor(h100, 'f16').tflops,
+        peakFor(h100, 'fp8').tflops,
+        peakFor(h100, 'f32').tflops,
+      ],
+      [989.4, 989.4, 1979, 67],
+    );
     assert.equal(peakFor(h100, 'bf16').note, null);
     assert.match(peakFor(h100, 'f32').note, /TF32/);
     const a100 = presetById('a100-sxm-80gb');
@@ -119,7 +151,13 @@ describe('dtype → peak', () => {
   test('available roofs: hypothetical budgets, then the measured ceilings if any, then the presets', () => {
     const m = { measured_ceilings: { gflops: 50, bandwidth_gbs: { l1: 200, l2: 100, memory: 10 } } };
     const roofs = availableRoofs({ peak: 100, bandwidth: 20 }, m, 'f32');
-    assert.deepEqual(roofs.slice(0, 2).map((r) => [r.id, r.kind, r.peak, r.bandwidth]), [['lesson', 'hypothetical', 100e9, 20e9], ['measured', 'measurement', 50e9, 10e9]]);
+    assert.deepEqual(
+      roofs.slice(0, 2).map((r) => [r.id, r.kind, r.peak, r.bandwidth]),
+      [
+        ['lesson', 'hypothetical', 100e9, 20e9],
+        ['measured', 'measurement', 50e9, 10e9],
+      ],
+    );
     assert.equal(roofs.length, 2 + HARDWARE_PRESETS.length);
     assert.equal(availableRoofs({ peak: 100, bandwidth: 20 }, null, 'f32')[1].kind, 'specification');
   });
@@ -129,12 +167,21 @@ describe('dtype → peak', () => {
     const four = { gflops: 190, bandwidth_gbs: { l1: 800, l2: 390, memory: 25 } };
     const m = { measured_ceilings: { ...one, cores: [1, 4], by_cores: { 1: one, 4: four } } };
     const roofs = availableRoofs({ peak: 100, bandwidth: 20 }, m, 'f32');
-    assert.deepEqual(roofs.slice(1, 3).map((r) => [r.id, r.kind, r.peak, r.bandwidth]), [['measured', 'measurement', 50e9, 10e9], ['measured-all', 'measurement', 190e9, 25e9]]);
+    assert.deepEqual(
+      roofs.slice(1, 3).map((r) => [r.id, r.kind, r.peak, r.bandwidth]),
+      [
+        ['measured', 'measurement', 50e9, 10e9],
+        ['measured-all', 'measurement', 190e9, 25e9],
+      ],
+    );
     assert.match(roofs[2].label, /^this machine, all cores \(4\), measured: 190 GFLOP\/s, 25 GB\/s/);
     assert.equal(roofs.length, 3 + HARDWARE_PRESETS.length);
     // Only one core measured (a Worker did not start): no all-core roof.
     const single = { measured_ceilings: { ...one, cores: [1], by_cores: { 1: one } } };
-    assert.equal(availableRoofs(null, single, 'f32').some((r) => r.id === 'measured-all'), false);
+    assert.equal(
+      availableRoofs(null, single, 'f32').some((r) => r.id === 'measured-all'),
+      false,
+    );
   });
 });
 
@@ -149,7 +196,10 @@ describe('the lower bound on time', () => {
     assert.equal(b.collective, null);
     assert.equal(b.collectives, 'none in the program');
     assert.equal(timeLowerBound({ flops: 1e12, bytes_accessed: 1, collective_bytes: 0 }, roof).bound, 'compute');
-    assert.equal(timeLowerBound({ flops: 100, bytes_accessed: 20, collective_bytes: 0 }, roof).bound, 'balanced (compute = memory)');
+    assert.equal(
+      timeLowerBound({ flops: 100, bytes_accessed: 20, collective_bytes: 0 }, roof).bound,
+      'balanced (compute = memory)',
+    );
     assert.equal(timeLowerBound({ flops: 0, bytes_accessed: 0, collective_bytes: 0 }, roof).bound, null);
   });
 
@@ -168,12 +218,22 @@ describe('the lower bound on time', () => {
   });
 
   test('op bound and ceilings follow the ridge', () => {
-    const line = roofline(roof, { flops: 8192, bytes_accessed: 3584 }, [[8192, 3584], [1e6, 1], [5, 1], [0, 0], [2, 1]]);
+    const line = roofline(roof, { flops: 8192, bytes_accessed: 3584 }, [
+      [8192, 3584],
+      [1e6, 1],
+      [5, 1],
+      [0, 0],
+      [2, 1],
+    ]);
     assert.deepEqual(line.ops.bounds, ['memory-bound', 'compute-bound', 'balanced', null, 'memory-bound']);
-    assert.equal(line.ops.ceilings[4], 40);  // GFLOP/s: 20 GB/s · 2 flops/byte
-    assert.equal(line.ops.ceilings[3], null);  // no flops, no bytes: no place on the roof
+    assert.equal(line.ops.ceilings[4], 40); // GFLOP/s: 20 GB/s · 2 flops/byte
+    assert.equal(line.ops.ceilings[3], null); // no flops, no bytes: no place on the roof
     assert.equal(line.roofs[0].ridge, 5);
-    assert.deepEqual(line.roofs[0].curve, [{ x: 1, y: 20 }, { x: 5, y: 100 }, { x: 100, y: 100 }]);
+    assert.deepEqual(line.roofs[0].curve, [
+      { x: 1, y: 20 },
+      { x: 5, y: 100 },
+      { x: 100, y: 100 },
+    ]);
     assert.deepEqual(line.program, { x: 8192 / 3584, y: 20 * (8192 / 3584) });
   });
 
@@ -181,7 +241,10 @@ describe('the lower bound on time', () => {
     assert.deepEqual(core.roofline(null), { ok: false, error: 'request must be an object, got null' });
     const r = core.roofline({ roofs: [{ peak: 0, bandwidth: 20 }], range: [1, 10] });
     assert.deepEqual(r, { ok: false, error: 'roofs[0]: peak must be a positive, finite number of GFLOP/s, got 0' });
-    assert.match(core.roofline({ roofs: [{ peak: 1, bandwidth: 1 }], flops: [1], bytes: [], range: [1, 10] }).error, /one entry per op/);
+    assert.match(
+      core.roofline({ roofs: [{ peak: 1, bandwidth: 1 }], flops: [1], bytes: [], range: [1, 10] }).error,
+      /one entry per op/,
+    );
   });
 });
 
@@ -192,14 +255,36 @@ describe('rows, placement and sorting', () => {
     { index: 2, line: 5, op: 'c', flops: 9, intensity: 1, bound: null },
   ];
   test('sorts by a column, ties in program order, missing values last either way', () => {
-    assert.deepEqual(sortRows(rows, 'flops', 'desc').map((r) => r.index), [2, 0, 1]);
-    assert.deepEqual(sortRows(rows, 'flops', 'asc').map((r) => r.index), [0, 1, 2]);
-    assert.deepEqual(sortRows(rows, 'op', 'asc').map((r) => r.index), [1, 0, 2]);
-    assert.deepEqual(sortRows(rows, 'intensity', 'asc').map((r) => r.index), [2, 1, 0]);
-    assert.deepEqual(sortRows(rows, 'intensity', 'desc').map((r) => r.index), [1, 2, 0]);
-    assert.deepEqual(sortRows(rows, 'bound', 'desc').map((r) => r.index), [0, 1, 2]);
+    assert.deepEqual(
+      sortRows(rows, 'flops', 'desc').map((r) => r.index),
+      [2, 0, 1],
+    );
+    assert.deepEqual(
+      sortRows(rows, 'flops', 'asc').map((r) => r.index),
+      [0, 1, 2],
+    );
+    assert.deepEqual(
+      sortRows(rows, 'op', 'asc').map((r) => r.index),
+      [1, 0, 2],
+    );
+    assert.deepEqual(
+      sortRows(rows, 'intensity', 'asc').map((r) => r.index),
+      [2, 1, 0],
+    );
+    assert.deepEqual(
+      sortRows(rows, 'intensity', 'desc').map((r) => r.index),
+      [1, 2, 0],
+    );
+    assert.deepEqual(
+      sortRows(rows, 'bound', 'desc').map((r) => r.index),
+      [0, 1, 2],
+    );
     assert.throws(() => sortRows(rows, 'colour'), /cannot sort by "colour"/);
-    assert.deepEqual(rows.map((r) => r.index), [0, 1, 2], 'the input is not changed');
+    assert.deepEqual(
+      rows.map((r) => r.index),
+      [0, 1, 2],
+      'the input is not changed',
+    );
   });
 
   test('a click on a new column starts descending for numbers, ascending for text; again flips', () => {
@@ -218,11 +303,20 @@ describe('rows, placement and sorting', () => {
     const s = summarizeFile('f.mlir', parse);
     assert.deepEqual(s.errorPlaces, [{ line: 2, column: 3, message: parse.message }]);
     // A module that does not verify: the others are still analysed; its error has its place.
-    const two = core.analyzeText([
-      'func.func @main(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {',
-      '  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>',
-      '  return %0 : tensor<2x5xf32>', '}', '// -----',
-      'func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {', '  %0 = stablehlo.add %a, %a : tensor<4xf32>', '  return %0 : tensor<4xf32>', '}', ''].join('\n'));
+    const two = core.analyzeText(
+      [
+        'func.func @main(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {',
+        '  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>',
+        '  return %0 : tensor<2x5xf32>',
+        '}',
+        '// -----',
+        'func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {',
+        '  %0 = stablehlo.add %a, %a : tensor<4xf32>',
+        '  return %0 : tensor<4xf32>',
+        '}',
+        '',
+      ].join('\n'),
+    );
     assert.equal(two.ok, true);
     assert.equal(two.value.errors.length, 1);
     assert.deepEqual([two.value.errors[0].line, two.value.errors[0].column], [2, 3]);
@@ -245,17 +339,38 @@ describe('rows, placement and sorting', () => {
     const text = 'a\nbb\nccc\ndddd\n';
     const starts = lineStarts(text);
     assert.deepEqual(starts, [0, 2, 5, 9, 14]);
-    assert.deepEqual(excerpt(text, starts, 2, { before: 1, after: 1 }), [{ number: 1, text: 'a' }, { number: 2, text: 'bb' }, { number: 3, text: 'ccc' }]);
-    assert.deepEqual(excerpt(text, starts, 4, { before: 0, after: 5 }).map((l) => l.text), ['dddd', '']);
+    assert.deepEqual(excerpt(text, starts, 2, { before: 1, after: 1 }), [
+      { number: 1, text: 'a' },
+      { number: 2, text: 'bb' },
+      { number: 3, text: 'ccc' },
+    ]);
+    assert.deepEqual(
+      excerpt(text, starts, 4, { before: 0, after: 5 }).map((l) => l.text),
+      ['dddd', ''],
+    );
   });
 
   test('with the core: top-level ops sum to the totals (StableHLO examples and an HLO fusion)', async () => {
     const texts = core.exampleModules().value.map((e) => e.text);
-    texts.push([
-      'HloModule m', '', '%fused (p0: f32[4], p1: f32[4]) -> f32[4] {', '  %p0 = f32[4] parameter(0)', '  %p1 = f32[4] parameter(1)',
-      '  %a = f32[4] add(f32[4] %p0, f32[4] %p1)', '  ROOT %m = f32[4] multiply(f32[4] %a, f32[4] %a)', '}', '',
-      'ENTRY %main (x: f32[4], y: f32[4]) -> f32[4] {', '  %x = f32[4] parameter(0)', '  %y = f32[4] parameter(1)',
-      '  ROOT %f = f32[4] fusion(f32[4] %x, f32[4] %y), kind=kLoop, calls=%fused', '}', ''].join('\n'));
+    texts.push(
+      [
+        'HloModule m',
+        '',
+        '%fused (p0: f32[4], p1: f32[4]) -> f32[4] {',
+        '  %p0 = f32[4] parameter(0)',
+        '  %p1 = f32[4] parameter(1)',
+        '  %a = f32[4] add(f32[4] %p0, f32[4] %p1)',
+        '  ROOT %m = f32[4] multiply(f32[4] %a, f32[4] %a)',
+        '}',
+        '',
+        'ENTRY %main (x: f32[4], y: f32[4]) -> f32[4] {',
+        '  %x = f32[4] parameter(0)',
+        '  %y = f32[4] parameter(1)',
+        '  ROOT %f = f32[4] fusion(f32[4] %x, f32[4] %y), kind=kLoop, calls=%fused',
+        '}',
+        '',
+      ].join('\n'),
+    );
     for (const text of texts) {
       const result = core.analyzeText(text);
       const summary = summarizeFile('t', result);
@@ -266,8 +381,14 @@ describe('rows, placement and sorting', () => {
       const view = deriveAnalyzeView(core, a, { peak: 100, bandwidth: 20 }, null);
       const built = view.rows;
       const top = built.filter((r) => r.top);
-      assert.equal(top.reduce((s, r) => s + r.flops, 0), summary.totals.flops);
-      assert.equal(top.reduce((s, r) => s + r.bytes, 0), summary.totals.bytes_accessed);
+      assert.equal(
+        top.reduce((s, r) => s + r.flops, 0),
+        summary.totals.flops,
+      );
+      assert.equal(
+        top.reduce((s, r) => s + r.bytes, 0),
+        summary.totals.bytes_accessed,
+      );
       assert.ok(Math.abs(top.reduce((s, r) => s + r.byteShare, 0) - 1) < 1e-12);
       const fig = view.figure;
       assert.ok(fig.points.every((p) => built[p.index].top && p.x > 0 && p.y > 0));
@@ -276,22 +397,42 @@ describe('rows, placement and sorting', () => {
       assert.equal(view.roof.line.ridge, 5);
     }
     const hlo = placeOps(core.analyzeText(texts.at(-1)));
-    assert.deepEqual(hlo.map((p) => p.where), ['fused', 'fused', null]);
+    assert.deepEqual(
+      hlo.map((p) => p.where),
+      ['fused', 'fused', null],
+    );
     // Rows without a roof carry no bound; figurePoints draws the core's ceilings.
     const summary = summarizeFile('t', core.analyzeText(texts[0]));
     assert.ok(buildRows(summary, placeOps(core.analyzeText(texts[0]))).every((r) => r.bound === null));
-    const rows = buildRows(summary, placeOps(core.analyzeText(texts[0])), summary.ops.map(() => 'memory-bound'));
+    const rows = buildRows(
+      summary,
+      placeOps(core.analyzeText(texts[0])),
+      summary.ops.map(() => 'memory-bound'),
+    );
     const fig = figurePoints(rows, { ops: { ceilings: summary.ops.map((_, i) => i + 1) }, program: null });
-    assert.deepEqual(fig.points.map((p) => p.y), fig.points.map((p) => p.index + 1));
+    assert.deepEqual(
+      fig.points.map((p) => p.y),
+      fig.points.map((p) => p.index + 1),
+    );
   });
 
   test('the state keeps the last valid analysis when a text fails', async () => {
     const good = core.analyzeText(core.exampleModules().value[0].text);
-    let a = setAnalysis(createAnalyzeState(), { summary: summarizeFile('lesson.mlir', good), placement: placeOps(good), errors: [], ms: 1 });
+    let a = setAnalysis(createAnalyzeState(), {
+      summary: summarizeFile('lesson.mlir', good),
+      placement: placeOps(good),
+      errors: [],
+      ms: 1,
+    });
     a = setSelected(a, 1);
     assert.equal(a.selected, 1);
     const bad = core.analyzeText('garbage');
-    a = setAnalysis(a, { summary: summarizeFile('input', bad), placement: [], errors: summarizeFile('input', bad).errorPlaces, ms: 1 });
+    a = setAnalysis(a, {
+      summary: summarizeFile('input', bad),
+      placement: [],
+      errors: summarizeFile('input', bad).errorPlaces,
+      ms: 1,
+    });
     assert.equal(a.shown.name, 'lesson.mlir');
     assert.equal(a.errors[0].line, 1);
     const view = deriveAnalyzeView(core, a, { peak: 100, bandwidth: 20 }, null);

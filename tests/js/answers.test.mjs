@@ -8,7 +8,9 @@ import { buildLesson } from '../../web/model/lesson.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
 let core;
-before(async () => { core = await loadNodeCore(); });
+before(async () => {
+  core = await loadNodeCore();
+});
 const statuses = (r) => ['work', 'traffic', 'ratio', 'bound'].map((k) => r.verdicts[k].status);
 const check = (answers, params) => {
   const r = checkLessonExercise(core, answers, params);
@@ -16,26 +18,32 @@ const check = (answers, params) => {
   return r;
 };
 
-describe('the lesson exercise\'s questions', () => {
+describe("the lesson exercise's questions", () => {
   test('carry the expected values and the tolerance, from the core', () => {
     const { exercise } = buildLesson(core).report;
     const q = Object.fromEntries(exercise.questions.map((x) => [x.id, x]));
     assert.deepEqual(Object.keys(q), ['work', 'traffic', 'ratio', 'bound']);
     // (48,24)·(24,12) in f32: 2·48·24·12, 4·(48·24 + 24·12 + 48·12), their ratio 24/7.
-    assert.deepEqual([q.work.value, q.traffic.value, q.ratio.value, q.bound.exact],
-      [2 * 48 * 24 * 12, 4 * (48 * 24 + 24 * 12 + 48 * 12), 24 / 7, 'memory-bound']);
+    assert.deepEqual(
+      [q.work.value, q.traffic.value, q.ratio.value, q.bound.exact],
+      [2 * 48 * 24 * 12, 4 * (48 * 24 + 24 * 12 + 48 * 12), 24 / 7, 'memory-bound'],
+    );
     assert.deepEqual([q.work.rel_tolerance, q.traffic.rel_tolerance, q.ratio.rel_tolerance], [0, 0, 2e-3]);
     assert.equal(q.ratio.exact, '24/7');
     assert.deepEqual(q.bound.choices, ['memory-bound', 'compute-bound']);
-    assert.equal(exercise.check, undefined, 'the verdicts are not part of the model\'s report');
+    assert.equal(exercise.check, undefined, "the verdicts are not part of the model's report");
     assert.deepEqual(buildLesson(core).check, {}, 'no answers given: nothing checked');
   });
 });
 
 describe('checking the exercise with the core', () => {
   test('accepts the right answers in their usual forms', () => {
-    for (const [work, traffic, ratio] of [['27648', '8064', '24/7'], ['27,648 flops', '8064 B', '3.4286'], ['2.7648e4', '8,064 bytes', '3.43'],
-      ['27648', '8064', '27648/8064']]) {
+    for (const [work, traffic, ratio] of [
+      ['27648', '8064', '24/7'],
+      ['27,648 flops', '8064 B', '3.4286'],
+      ['2.7648e4', '8,064 bytes', '3.43'],
+      ['27648', '8064', '27648/8064'],
+    ]) {
       const r = check({ work, traffic, ratio, bound: 'memory' });
       assert.deepEqual(statuses(r), ['right', 'right', 'right', 'right'], `${work} ${traffic} ${ratio}`);
       assert.ok(r.allRight);
@@ -50,10 +58,17 @@ describe('checking the exercise with the core', () => {
     assert.match(r.verdicts.traffic.message, /bytes must use the itemsize, 4 bytes per f32 element/);
     assert.match(r.verdicts.ratio.message, /divided bytes by flops/);
     assert.match(r.verdicts.bound.message, /^Not compute-bound/);
-    for (const v of Object.values(r.verdicts)) assert.doesNotMatch(v.message, /27648|8064|3\.43/, 'feedback must not give the answer away');
+    for (const v of Object.values(r.verdicts))
+      assert.doesNotMatch(v.message, /27648|8064|3\.43/, 'feedback must not give the answer away');
     assert.match(check({ work: String(27648 + 48 * 12) }).verdicts.work.message, /You included tanh/);
-    assert.match(check({ traffic: String(4 * (48 * 24 + 24 * 12)) }).verdicts.traffic.message, /left out writing the result/);
-    assert.match(check({ traffic: String(8064 + 4 * 48 * 12) }).verdicts.traffic.message, /writes the result once; it is not read/);
+    assert.match(
+      check({ traffic: String(4 * (48 * 24 + 24 * 12)) }).verdicts.traffic.message,
+      /left out writing the result/,
+    );
+    assert.match(
+      check({ traffic: String(8064 + 4 * 48 * 12) }).verdicts.traffic.message,
+      /writes the result once; it is not read/,
+    );
     assert.equal(check({ ratio: '3.4' }).verdicts.ratio.status, 'wrong');
     assert.equal(check({ ratio: '3.44' }).verdicts.ratio.status, 'wrong');
     assert.match(check({ work: '27648.5' }).verdicts.work.message, /exact/);
@@ -91,7 +106,10 @@ describe('checking the exercise with the core', () => {
     assert.equal(exerciseVerdicts(built.report.exercise, built.check, { work: '' }).verdicts.work.status, 'empty');
     const unknown = 'answers: the exercise has no question "colour"; its questions are work, traffic, ratio, bound';
     assert.deepEqual(checkLessonExercise(core, { colour: 'blue' }), {
-      ok: false, input: 'answers', error: unknown, errors: [{ input: 'answers', error: unknown }],
+      ok: false,
+      input: 'answers',
+      error: unknown,
+      errors: [{ input: 'answers', error: unknown }],
     });
   });
 });
@@ -110,19 +128,33 @@ describe('the line under Check, and when the solution opens by itself', () => {
     assert.equal(solutionEarned(exercise, ['bound', 'ratio', 'traffic', 'work']), true);
   });
   test('the message says what was checked and where the solution is, as it is', () => {
-    assert.equal(exerciseMessage(exercise, result(['empty', 'empty', 'empty', 'empty']), [], false),
+    assert.equal(
+      exerciseMessage(exercise, result(['empty', 'empty', 'empty', 'empty']), [], false),
       'Every answer is blank: nothing was checked. The reference solution opens once every part is right ' +
-      '(still to get right: work, minimum traffic, ratio and bound), or when you open it below.');
-    assert.equal(exerciseMessage(exercise, result(['right', 'empty', 'empty', 'empty']), ['work'], false),
+        '(still to get right: work, minimum traffic, ratio and bound), or when you open it below.',
+    );
+    assert.equal(
+      exerciseMessage(exercise, result(['right', 'empty', 'empty', 'empty']), ['work'], false),
       '1 of 4 right (minimum traffic, ratio and bound not answered). Change an answer and check again. The reference ' +
-      'solution opens once every part is right (still to get right: minimum traffic, ratio and bound), or when you open it below.');
+        'solution opens once every part is right (still to get right: minimum traffic, ratio and bound), or when you open it below.',
+    );
     // Every part answered, one wrong: the solution is not given away.
-    assert.equal(exerciseMessage(exercise, result(['right', 'right', 'right', 'wrong']), ['work', 'traffic', 'ratio'], false),
+    assert.equal(
+      exerciseMessage(exercise, result(['right', 'right', 'right', 'wrong']), ['work', 'traffic', 'ratio'], false),
       '3 of 4 right. Change an answer and check again. The reference solution opens once every part is right ' +
-      '(still to get right: bound), or when you open it below.');
-    assert.match(exerciseMessage(exercise, result(['right', 'empty', 'empty', 'empty']), ['work'], true), /The reference solution is open below\.$/);
-    assert.equal(exerciseMessage(exercise, result(['wrong', 'wrong', 'right', 'right']), ids, false),
-      '2 of 4 right. Change an answer and check again. The reference solution is closed below; open it to compare.');
-    assert.equal(exerciseMessage(exercise, result(['right', 'right', 'right', 'right']), ids, true), 'All four answers are right.');
+        '(still to get right: bound), or when you open it below.',
+    );
+    assert.match(
+      exerciseMessage(exercise, result(['right', 'empty', 'empty', 'empty']), ['work'], true),
+      /The reference solution is open below\.$/,
+    );
+    assert.equal(
+      exerciseMessage(exercise, result(['wrong', 'wrong', 'right', 'right']), ids, false),
+      '2 of 4 right. Change an answer and check again. The reference solution is closed below; open it to compare.',
+    );
+    assert.equal(
+      exerciseMessage(exercise, result(['right', 'right', 'right', 'right']), ids, true),
+      'All four answers are right.',
+    );
   });
 });

@@ -4,42 +4,100 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import {
-  classroomHash, DEFAULT_SETTINGS, effectiveSeed, familiesArg, parseCount, parseFamilies, setKey, settingsFromHash,
+  classroomHash,
+  DEFAULT_SETTINGS,
+  effectiveSeed,
+  familiesArg,
+  parseCount,
+  parseFamilies,
+  setKey,
+  settingsFromHash,
 } from '../../web/model/classroom.js';
 import { decodeHash } from '../../web/model/hash.js';
 import {
-  csvCell, decodeProgress, emptyProgress, encodeProgress, MAX_HISTORY, PROGRESS_KEY, questionProgress, recordAnswer, recordHint,
-  recordSolution, resetSet, resultsCSV, resultsJSON, score, setProgress, withUnnamedId,
+  csvCell,
+  decodeProgress,
+  emptyProgress,
+  encodeProgress,
+  MAX_HISTORY,
+  PROGRESS_KEY,
+  questionProgress,
+  recordAnswer,
+  recordHint,
+  recordSolution,
+  resetSet,
+  resultsCSV,
+  resultsJSON,
+  score,
+  setProgress,
+  withUnnamedId,
 } from '../../web/model/progress.js';
-import { answerCell, gradebookCSV, percent, questionLabels, sortedStudents, studentLabel } from '../../web/model/gradebook.js';
+import {
+  answerCell,
+  gradebookCSV,
+  percent,
+  questionLabels,
+  sortedStudents,
+  studentLabel,
+} from '../../web/model/gradebook.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
 let IDS;
-before(async () => { IDS = (await loadNodeCore()).exerciseFamilies().value.map((f) => f.id); });
+before(async () => {
+  IDS = (await loadNodeCore()).exerciseFamilies().value.map((f) => f.id);
+});
 
 const S = { seed: 'alice', count: 2, families: ['bound', 'fusion'], student: '' };
 const T = '2030-01-02T03:04:05.000Z';
 // Two exercises with the shape core.generateExercises gives (only the fields the exports read).
 const EXERCISES = [
-  { index: 0, family: 'bound', title: 'Which budget bounds it?', questions: [{ id: 'ridge', prompt: 'Ridge (flops per byte)', hints: ['a', 'b'] }, { id: 'bound', prompt: 'Bound', hints: ['c'] }] },
-  { index: 1, family: 'fusion', title: 'Fused, "or not"', questions: [{ id: 'saved', prompt: 'Bytes fusion saves', hints: [] }] },
+  {
+    index: 0,
+    family: 'bound',
+    title: 'Which budget bounds it?',
+    questions: [
+      { id: 'ridge', prompt: 'Ridge (flops per byte)', hints: ['a', 'b'] },
+      { id: 'bound', prompt: 'Bound', hints: ['c'] },
+    ],
+  },
+  {
+    index: 1,
+    family: 'fusion',
+    title: 'Fused, "or not"',
+    questions: [{ id: 'saved', prompt: 'Bytes fusion saves', hints: [] }],
+  },
 ];
 
 describe('classroom keys in the link', () => {
-  test('decodeHash hands them over raw, with no lesson notice, next to the lesson\'s fields', () => {
+  test("decodeHash hands them over raw, with no lesson notice, next to the lesson's fields", () => {
     const d = decodeHash('#classroom&seed=alice%2Fbob&count=3&families=bound,fusion&student=7&m=64');
     assert.deepEqual(d.notices, []);
     assert.deepEqual(d.values, { m: '64' });
-    assert.deepEqual(d.classroom, { classroom: '', seed: 'alice/bob', count: '3', families: 'bound,fusion', student: '7' });
+    assert.deepEqual(d.classroom, {
+      classroom: '',
+      seed: 'alice/bob',
+      count: '3',
+      families: 'bound,fusion',
+      student: '7',
+    });
     assert.equal(decodeHash('#m=4').classroom, null);
     assert.equal(decodeHash('#classroom').notices.length, 0);
   });
 
   test('settings from a link: good values taken, bad ones ignored by name with the default kept', () => {
     assert.deepEqual(settingsFromHash(null, IDS), { settings: null, notices: [] });
-    assert.deepEqual(settingsFromHash(decodeHash('#classroom').classroom, IDS).settings, { ...DEFAULT_SETTINGS, families: [] });
-    const good = settingsFromHash(decodeHash('#classroom&seed=x%20y&count=12&families=fusion,bound&student=Ann').classroom, IDS);
-    assert.deepEqual(good, { settings: { seed: 'x y', count: 12, families: ['fusion', 'bound'], student: 'Ann' }, notices: [] });
+    assert.deepEqual(settingsFromHash(decodeHash('#classroom').classroom, IDS).settings, {
+      ...DEFAULT_SETTINGS,
+      families: [],
+    });
+    const good = settingsFromHash(
+      decodeHash('#classroom&seed=x%20y&count=12&families=fusion,bound&student=Ann').classroom,
+      IDS,
+    );
+    assert.deepEqual(good, {
+      settings: { seed: 'x y', count: 12, families: ['fusion', 'bound'], student: 'Ann' },
+      notices: [],
+    });
     const bad = settingsFromHash(decodeHash('#classroom&seed=&count=0&families=bound,vibes').classroom, IDS);
     assert.deepEqual(bad.settings, { ...DEFAULT_SETTINGS, families: [] });
     assert.deepEqual(bad.notices, [
@@ -53,10 +111,14 @@ describe('classroom keys in the link', () => {
     assert.deepEqual(parseCount('  '), { ok: false, error: 'count must be an integer from 1 to 100, got nothing' });
     assert.deepEqual(parseFamilies('all', IDS), { ok: true, value: [] });
     assert.deepEqual(parseFamilies('work_traffic,bound,traffic_factor,read_ir,fusion', IDS), { ok: true, value: [] });
-    assert.deepEqual(parseFamilies('fusion,bound,fusion', IDS), { ok: true, value: ['fusion', 'bound'] }, 'the order is the CLI\'s: it picks the exercises');
+    assert.deepEqual(
+      parseFamilies('fusion,bound,fusion', IDS),
+      { ok: true, value: ['fusion', 'bound'] },
+      "the order is the CLI's: it picks the exercises",
+    );
   });
 
-  test('the link round-trips, the student\'s seed is teacher/student, and the progress key names the set', () => {
+  test("the link round-trips, the student's seed is teacher/student, and the progress key names the set", () => {
     const s = { seed: 'week 3 & more', count: 4, families: ['read_ir'], student: 'Bo' };
     const hash = classroomHash(s);
     assert.equal(hash, 'classroom&seed=week%203%20%26%20more&count=4&families=read_ir&student=Bo');
@@ -76,7 +138,7 @@ describe('saved progress', () => {
     p = recordAnswer(p, key, S, 0, 'ridge', '40', { correct: false, feedback: 'Not quite.' }, T);
     p = recordAnswer(p, key, S, 0, 'ridge', '80', { correct: true, feedback: 'Correct: 80.' }, T);
     p = recordHint(p, key, S, 0, 'bound', 1, T);
-    p = recordHint(p, key, S, 0, 'bound', 1, T);  // only one hint there
+    p = recordHint(p, key, S, 0, 'bound', 1, T); // only one hint there
     p = recordSolution(p, key, S, 1, T);
     p = recordAnswer(p, 'other', { ...S, seed: 'bob' }, 0, 'ridge', '1', { correct: false, feedback: '' }, T);
     const back = decodeProgress(encodeProgress(p));
@@ -84,8 +146,17 @@ describe('saved progress', () => {
     assert.deepEqual(back.progress, p);
     const set = setProgress(back.progress, key, S);
     assert.deepEqual(questionProgress(set, 0, 'ridge'), {
-      answer: '80', correct: true, feedback: 'Correct: 80.', attempts: 2, hints: 0, right_at: 2, last_correct: true,
-      history: [{ answer: '40', at: T, correct: false }, { answer: '80', at: T, correct: true }],
+      answer: '80',
+      correct: true,
+      feedback: 'Correct: 80.',
+      attempts: 2,
+      hints: 0,
+      right_at: 2,
+      last_correct: true,
+      history: [
+        { answer: '40', at: T, correct: false },
+        { answer: '80', at: T, correct: true },
+      ],
     });
     assert.equal(questionProgress(set, 0, 'bound').hints, 1);
     assert.deepEqual(set.solutions, [1]);
@@ -96,7 +167,7 @@ describe('saved progress', () => {
     assert.equal(PROGRESS_KEY, 'rooflineLab.classroom.v1');
   });
 
-  test('an unnamed export carries its browser\'s id, made once and saved; a named one carries none', () => {
+  test("an unnamed export carries its browser's id, made once and saved; a named one carries none", () => {
     const key = setKey(S);
     let p = recordAnswer(emptyProgress(), key, S, 0, 'ridge', '80', { correct: true, feedback: '' }, T);
     p = withUnnamedId(p, key, S, 'k3f9x2');
@@ -113,7 +184,10 @@ describe('saved progress', () => {
     assert.match(decodeProgress(JSON.stringify(bad)).notice, /is malformed/);
     const j = resultsJSON(S, setProgress(p, key, S), EXERCISES, 'alice', T);
     assert.deepEqual([j.student, j.unnamed_id], ['', 'k3f9x2']);
-    assert.equal(Object.hasOwn(resultsJSON(named, setProgress(p, key, S), EXERCISES, 'alice/Bo', T), 'unnamed_id'), false);
+    assert.equal(
+      Object.hasOwn(resultsJSON(named, setProgress(p, key, S), EXERCISES, 'alice/Bo', T), 'unnamed_id'),
+      false,
+    );
     assert.equal(studentLabel({ student: '', unnamed_id: 'k3f9x2' }), '(no name) k3f9x2');
     assert.equal(studentLabel({ student: '', unnamed_id: '' }), '(no name)');
     assert.equal(studentLabel({ student: 'Ann', unnamed_id: '' }), 'Ann');
@@ -121,30 +195,80 @@ describe('saved progress', () => {
 
   test('a later wrong answer does not undo a right one: the first right verdict and every attempt are kept', () => {
     const key = setKey(S);
-    let p = recordAnswer(emptyProgress(), key, S, 0, 'ceiling', '80', { correct: true, feedback: 'Correct: 80 GFLOP/s.' }, T);
-    p = recordAnswer(p, key, S, 0, 'ceiling', '400 GB/s', { correct: false, feedback: 'the unit "gb/s" is a bandwidth' }, '2030-01-02T00:00:00.000Z');
+    let p = recordAnswer(
+      emptyProgress(),
+      key,
+      S,
+      0,
+      'ceiling',
+      '80',
+      { correct: true, feedback: 'Correct: 80 GFLOP/s.' },
+      T,
+    );
+    p = recordAnswer(
+      p,
+      key,
+      S,
+      0,
+      'ceiling',
+      '400 GB/s',
+      { correct: false, feedback: 'the unit "gb/s" is a bandwidth' },
+      '2030-01-02T00:00:00.000Z',
+    );
     const q = questionProgress(setProgress(p, key, S), 0, 'ceiling');
     assert.deepEqual([q.correct, q.right_at, q.last_correct, q.answer, q.attempts], [true, 1, false, '400 GB/s', 2]);
-    assert.deepEqual(q.history.map((a) => [a.answer, a.correct]), [['80', true], ['400 GB/s', false]]);
-    assert.deepEqual(score(setProgress(p, key, S), [{ index: 0, questions: [{ id: 'ceiling' }] }]), { right: 1, answered: 1, total: 1 });
+    assert.deepEqual(
+      q.history.map((a) => [a.answer, a.correct]),
+      [
+        ['80', true],
+        ['400 GB/s', false],
+      ],
+    );
+    assert.deepEqual(score(setProgress(p, key, S), [{ index: 0, questions: [{ id: 'ceiling' }] }]), {
+      right: 1,
+      answered: 1,
+      total: 1,
+    });
     // Progress saved before histories were kept (version 1 as first released) still reads.
-    const old = JSON.stringify({ version: 1, sets: { [key]: { ...setProgress(emptyProgress(), key, S), updated: T,
-      questions: { '0:ridge': { answer: '5', correct: true, feedback: 'ok', attempts: 1, hints: 0 } } } } });
+    const old = JSON.stringify({
+      version: 1,
+      sets: {
+        [key]: {
+          ...setProgress(emptyProgress(), key, S),
+          updated: T,
+          questions: { '0:ridge': { answer: '5', correct: true, feedback: 'ok', attempts: 1, hints: 0 } },
+        },
+      },
+    });
     const read = decodeProgress(old);
     assert.equal(read.notice, null);
-    assert.deepEqual(questionProgress(setProgress(read.progress, key, S), 0, 'ridge'),
-      { answer: '5', correct: true, feedback: 'ok', attempts: 1, hints: 0, history: [], right_at: 0, last_correct: true });
+    assert.deepEqual(questionProgress(setProgress(read.progress, key, S), 0, 'ridge'), {
+      answer: '5',
+      correct: true,
+      feedback: 'ok',
+      attempts: 1,
+      hints: 0,
+      history: [],
+      right_at: 0,
+      last_correct: true,
+    });
     // The history keeps the first MAX_HISTORY attempts; the count goes on.
     let many = emptyProgress();
-    for (let i = 0; i < MAX_HISTORY + 5; i++) many = recordAnswer(many, key, S, 0, 'ridge', String(i), { correct: false, feedback: '' }, T);
+    for (let i = 0; i < MAX_HISTORY + 5; i++)
+      many = recordAnswer(many, key, S, 0, 'ridge', String(i), { correct: false, feedback: '' }, T);
     const m = questionProgress(setProgress(many, key, S), 0, 'ridge');
-    assert.deepEqual([m.attempts, m.history.length, m.history.at(-1).answer], [MAX_HISTORY + 5, MAX_HISTORY, String(MAX_HISTORY - 1)]);
+    assert.deepEqual(
+      [m.attempts, m.history.length, m.history.at(-1).answer],
+      [MAX_HISTORY + 5, MAX_HISTORY, String(MAX_HISTORY - 1)],
+    );
     assert.equal(decodeProgress(encodeProgress(many)).notice, null);
   });
 
   test('nothing saved is no notice; corrupt, foreign or malformed values are ignored whole, with a notice', () => {
     assert.deepEqual(decodeProgress(null), { progress: emptyProgress(), notice: null });
-    const good = encodeProgress(recordAnswer(emptyProgress(), 'k', S, 0, 'ridge', '1', { correct: true, feedback: 'ok' }, T));
+    const good = encodeProgress(
+      recordAnswer(emptyProgress(), 'k', S, 0, 'ridge', '1', { correct: true, feedback: 'ok' }, T),
+    );
     const cases = [
       ['{"version":1,"sets":', /not valid JSON/],
       ['"hello"', /not Roofline Lab classroom progress/],
@@ -180,7 +304,16 @@ describe('saved progress', () => {
 
 describe('exports', () => {
   const key = setKey(S);
-  let p = recordAnswer(emptyProgress(), key, S, 0, 'ridge', '=1+2', { correct: false, feedback: 'Not quite, "really".' }, T);
+  let p = recordAnswer(
+    emptyProgress(),
+    key,
+    S,
+    0,
+    'ridge',
+    '=1+2',
+    { correct: false, feedback: 'Not quite, "really".' },
+    T,
+  );
   p = recordAnswer(p, key, S, 1, 'saved', '4,608 B', { correct: true, feedback: 'Correct: 4608 bytes.' }, T);
   p = recordHint(p, key, S, 0, 'ridge', 2, T);
   p = recordSolution(p, key, S, 1, T);
@@ -190,34 +323,63 @@ describe('exports', () => {
     const csv = resultsCSV(S, set, EXERCISES);
     const lines = csv.split('\r\n');
     assert.equal(lines.at(-1), '');
-    assert.equal(lines[0], 'seed,student,count,families,exercise,family,title,question,prompt,answer,correct,right_at_attempt,attempts,hints_used,solution_shown,feedback');
+    assert.equal(
+      lines[0],
+      'seed,student,count,families,exercise,family,title,question,prompt,answer,correct,right_at_attempt,attempts,hints_used,solution_shown,feedback',
+    );
     assert.equal(lines.length, 5);
     // Exercise 1 had an answer checked but its solution never opened: solution_shown=no.
-    assert.equal(lines[1], 'alice,,2,bound fusion,1,bound,Which budget bounds it?,ridge,Ridge (flops per byte),\'=1+2,no,,1,1,no,"Not quite, ""really""."');
+    assert.equal(
+      lines[1],
+      'alice,,2,bound fusion,1,bound,Which budget bounds it?,ridge,Ridge (flops per byte),\'=1+2,no,,1,1,no,"Not quite, ""really""."',
+    );
     assert.equal(lines[2], 'alice,,2,bound fusion,1,bound,Which budget bounds it?,bound,Bound,,,,0,0,no,');
-    assert.equal(lines[3], 'alice,,2,bound fusion,2,fusion,"Fused, ""or not""",saved,Bytes fusion saves,"4,608 B",yes,1,1,0,yes,Correct: 4608 bytes.');
+    assert.equal(
+      lines[3],
+      'alice,,2,bound fusion,2,fusion,"Fused, ""or not""",saved,Bytes fusion saves,"4,608 B",yes,1,1,0,yes,Correct: 4608 bytes.',
+    );
     assert.equal(csvCell('-3'), '-3');
-    assert.equal(csvCell('-cmd'), '\'-cmd');
+    assert.equal(csvCell('-cmd'), "'-cmd");
     assert.equal(csvCell('a\nb'), '"a\nb"');
   });
 
-  test('JSON: the set, the score and every question\'s answer', () => {
+  test("JSON: the set, the score and every question's answer", () => {
     const j = resultsJSON({ ...S, student: 'Bo' }, set, EXERCISES, 'alice/Bo', T);
     assert.equal(j.kind, 'roofline-lab classroom results');
     assert.equal(j.version, 2);
     assert.deepEqual(j.questions[0].history, [{ answer: '=1+2', at: T, correct: false }]);
-    assert.deepEqual(j.questions.map((q) => q.solution_opened), [false, false, true]);
-    assert.deepEqual([j.seed, j.student, j.seed_used, j.count, j.families, j.exported], ['alice', 'Bo', 'alice/Bo', 2, ['bound', 'fusion'], T]);
+    assert.deepEqual(
+      j.questions.map((q) => q.solution_opened),
+      [false, false, true],
+    );
+    assert.deepEqual(
+      [j.seed, j.student, j.seed_used, j.count, j.families, j.exported],
+      ['alice', 'Bo', 'alice/Bo', 2, ['bound', 'fusion'], T],
+    );
     assert.deepEqual(j.score, { right: 1, answered: 2, total: 3 });
-    assert.deepEqual(j.questions.map((q) => [q.exercise, q.question, q.answer, q.correct, q.attempts]),
-      [[1, 'ridge', '=1+2', false, 1], [1, 'bound', '', null, 0], [2, 'saved', '4,608 B', true, 1]]);
+    assert.deepEqual(
+      j.questions.map((q) => [q.exercise, q.question, q.answer, q.correct, q.attempts]),
+      [
+        [1, 'ridge', '=1+2', false, 1],
+        [1, 'bound', '', null, 0],
+        [2, 'saved', '4,608 B', true, 1],
+      ],
+    );
     assert.equal(resultsJSON({ ...S, families: [] }, set, EXERCISES, 'alice', T).families, 'all');
   });
 });
 
-describe('the gradebook\'s table as shown and exported (web/model/gradebook.js)', () => {
+describe("the gradebook's table as shown and exported (web/model/gradebook.js)", () => {
   const answer = (status, attempts = 0, extra = {}) => ({
-    status, attempts, right_at: status === 'right' ? 1 : null, hints: 0, solution_opened: false, answer: '', feedback: '', category: '', ...extra,
+    status,
+    attempts,
+    right_at: status === 'right' ? 1 : null,
+    hints: 0,
+    solution_opened: false,
+    answer: '',
+    feedback: '',
+    category: '',
+    ...extra,
   });
   const TABLE = {
     set: { seed: 's', count: 2, families: [], from: 'given' },
@@ -227,24 +389,64 @@ describe('the gradebook\'s table as shown and exported (web/model/gradebook.js)'
       { exercise: 1, family: 'g', title: 'T1', question: 'ridge', prompt: 'Ridge', hints: 1 },
     ],
     students: [
-      { file: 'b.json', student: 'Bo', seed_used: 's/Bo', exported: '', right: 1, tried: 2, attempts: 3, hints: 1, solutions: 0,
-        answers: [answer('wrong', 2, { hints: 1 }), answer('not_tried'), answer('right', 1)] },
-      { file: 'a.json', student: 'Ada', seed_used: 's/Ada', exported: '', right: 1, tried: 1, attempts: 1, hints: 0, solutions: 1,
-        answers: [answer('right', 1, { solution_opened: true }), answer('not_tried', 0, { solution_opened: true }), answer('not_tried')] },
-      { file: 'c.json', student: '=cmd', seed_used: 's/=cmd', exported: '', right: 0, tried: 0, attempts: 0, hints: 0, solutions: 0,
-        answers: [answer('not_tried'), answer('not_tried'), answer('not_tried')] },
+      {
+        file: 'b.json',
+        student: 'Bo',
+        seed_used: 's/Bo',
+        exported: '',
+        right: 1,
+        tried: 2,
+        attempts: 3,
+        hints: 1,
+        solutions: 0,
+        answers: [answer('wrong', 2, { hints: 1 }), answer('not_tried'), answer('right', 1)],
+      },
+      {
+        file: 'a.json',
+        student: 'Ada',
+        seed_used: 's/Ada',
+        exported: '',
+        right: 1,
+        tried: 1,
+        attempts: 1,
+        hints: 0,
+        solutions: 1,
+        answers: [
+          answer('right', 1, { solution_opened: true }),
+          answer('not_tried', 0, { solution_opened: true }),
+          answer('not_tried'),
+        ],
+      },
+      {
+        file: 'c.json',
+        student: '=cmd',
+        seed_used: 's/=cmd',
+        exported: '',
+        right: 0,
+        tried: 0,
+        attempts: 0,
+        hints: 0,
+        solutions: 0,
+        answers: [answer('not_tried'), answer('not_tried'), answer('not_tried')],
+      },
     ],
     summary: [
       { students: 3, tried: 2, right: 1, share_right: 1 / 3, mistake: null },
       { students: 3, tried: 0, right: 0, share_right: 0, mistake: null },
       { students: 3, tried: 1, right: 1, share_right: 1 / 3, mistake: null },
     ],
-    refused: [], totals: { files: 3, students: 3, refused: 0 },
+    refused: [],
+    totals: { files: 3, students: 3, refused: 0 },
   };
 
   test('columns are named by exercise and question; cells say the status, attempts, hints and solution', () => {
     assert.deepEqual(questionLabels(TABLE), ['1a work', '1b traffic', '2a ridge']);
-    assert.deepEqual(answerCell(TABLE.students[0].answers[0]), { mark: '✗', word: 'wrong', detail: '2 attempts, 1 hint', title: 'wrong, 2 attempts, 1 hint' });
+    assert.deepEqual(answerCell(TABLE.students[0].answers[0]), {
+      mark: '✗',
+      word: 'wrong',
+      detail: '2 attempts, 1 hint',
+      title: 'wrong, 2 attempts, 1 hint',
+    });
     assert.deepEqual(answerCell(TABLE.students[1].answers[0]).word, 'right at attempt 1');
     assert.equal(answerCell(TABLE.students[1].answers[1]).detail, 'solution');
     assert.equal(percent(1 / 3), '33%');
@@ -259,16 +461,23 @@ describe('the gradebook\'s table as shown and exported (web/model/gradebook.js)'
     assert.deepEqual(names({ key: 'attempts', dir: 'desc' }), ['Bo', 'Ada', '=cmd']);
     assert.deepEqual(names({ key: 'q0', dir: 'desc' }), ['Ada', 'Bo', '=cmd']);
     assert.deepEqual(names({ key: 'q2', dir: 'desc' }), ['Bo', '=cmd', 'Ada']);
-    assert.notEqual(sortedStudents(TABLE, { key: 'right', dir: 'asc' }), TABLE.students, 'a copy: the table is not reordered');
+    assert.notEqual(
+      sortedStudents(TABLE, { key: 'right', dir: 'asc' }),
+      TABLE.students,
+      'a copy: the table is not reordered',
+    );
   });
 
   test('CSV: a line per student in the order shown, per question its status, attempts and hints, formulas defused', () => {
     const lines = gradebookCSV(TABLE, { key: 'student', dir: 'desc' }).split('\r\n');
-    assert.equal(lines[0], 'student,file,right,tried,questions,attempts,hints,solutions,1a work,1a work attempts,1a work hints,' +
-      '1b traffic,1b traffic attempts,1b traffic hints,2a ridge,2a ridge attempts,2a ridge hints,1 solution opened,2 solution opened');
+    assert.equal(
+      lines[0],
+      'student,file,right,tried,questions,attempts,hints,solutions,1a work,1a work attempts,1a work hints,' +
+        '1b traffic,1b traffic attempts,1b traffic hints,2a ridge,2a ridge attempts,2a ridge hints,1 solution opened,2 solution opened',
+    );
     assert.equal(lines[1], 'Bo,b.json,1,2,3,3,1,0,wrong,2,1,not tried,0,0,right at attempt 1,1,0,no,no');
     assert.equal(lines[2], 'Ada,a.json,1,1,3,1,0,1,right at attempt 1,1,0,not tried,0,0,not tried,0,0,yes,no');
-    assert.equal(lines[3], '\'=cmd,c.json,0,0,3,0,0,0,not tried,0,0,not tried,0,0,not tried,0,0,no,no');
+    assert.equal(lines[3], "'=cmd,c.json,0,0,3,0,0,0,not tried,0,0,not tried,0,0,not tried,0,0,no,no");
     assert.equal(lines[4], 'share right,,,,,,,,33%,,,0%,,,33%,,,,');
     assert.equal(lines[5], '');
   });

@@ -18,7 +18,11 @@ describe('section 8 figure styles', () => {
       for (const kind of kinds) {
         const styles = Array.from({ length: count }, (_, i) => otherRoofStyle(i, kind, palette));
         const keys = styles.map((s) => `${s.color} ${s.dash.join(',')}`);
-        assert.equal(new Set(keys).size, Math.min(count, 2 * palette.other.length), `${scheme} ${kind}: ${keys.join(' | ')}`);
+        assert.equal(
+          new Set(keys).size,
+          Math.min(count, 2 * palette.other.length),
+          `${scheme} ${kind}: ${keys.join(' | ')}`,
+        );
       }
       // The presets alone (all specifications, solid) never share a colour.
       const presets = HARDWARE_PRESETS.map((_, i) => otherRoofStyle(i, 'specification', palette).color);
@@ -27,10 +31,15 @@ describe('section 8 figure styles', () => {
   });
 
   test('log ticks: 1, 2, 5 per decade on a narrow axis; powers of ten only on a wide one', () => {
-    assert.deepEqual([1, 2, 5, 3, 1000].map((v) => logTick(v, 3)), ['1', '2', '5', '', '1000']);
+    assert.deepEqual(
+      [1, 2, 5, 3, 1000].map((v) => logTick(v, 3)),
+      ['1', '2', '5', '', '1000'],
+    );
     const wide = DENSE_TICK_DECADES + 3;
-    assert.deepEqual([1e6, 5e5, 2e5, 1e5, 1e4, 100, 50, 0.001, 1e-4].map((v) => logTick(v, wide)),
-      ['1e6', '', '', '1e5', '10000', '100', '', '0.001', '1e-4']);
+    assert.deepEqual(
+      [1e6, 5e5, 2e5, 1e5, 1e4, 100, 50, 0.001, 1e-4].map((v) => logTick(v, wide)),
+      ['1e6', '', '', '1e5', '10000', '100', '', '0.001', '1e-4'],
+    );
     assert.equal(logTick(0, wide), '');
   });
 });
@@ -38,9 +47,19 @@ describe('section 8 figure styles', () => {
 describe('what the axes and the legend say (issue 22, item 9)', () => {
   test('a legend key is drawn as its series is: a line with its dash and width, a point with its shape', async () => {
     const { legendKey } = await import('../../web/figures/axes.js');
-    const dashed = legendKey({ showLine: true, borderColor: '#123', backgroundColor: '#123', borderDash: [3, 3, 12, 3], borderWidth: 2 });
+    const dashed = legendKey({
+      showLine: true,
+      borderColor: '#123',
+      backgroundColor: '#123',
+      borderDash: [3, 3, 12, 3],
+      borderWidth: 2,
+    });
     assert.deepEqual([dashed.line, dashed.dash, dashed.width, dashed.color], [true, [3, 3, 12, 3], 2, '#123']);
-    assert.deepEqual(legendKey({ showLine: true, borderColor: '#000', backgroundColor: '#000', borderWidth: 3 }).dash, [], 'solid stays solid');
+    assert.deepEqual(
+      legendKey({ showLine: true, borderColor: '#000', backgroundColor: '#000', borderWidth: 3 }).dash,
+      [],
+      'solid stays solid',
+    );
     const star = legendKey({ showLine: false, borderColor: '#0a0', backgroundColor: '#0a0', pointStyle: 'star' });
     assert.deepEqual([star.line, star.pointStyle, star.dash], [false, 'star', null]);
     assert.equal(legendKey({ showLine: false, backgroundColor: '#fff', borderColor: '#d84315' }).pointStyle, 'circle');
@@ -51,15 +70,33 @@ describe('what the axes and the legend say (issue 22, item 9)', () => {
     const { analysisYTitle } = await import('../../web/model/analysis_view.js');
     const figure = {
       lesson: { ylabel: 'hypothetical ceiling (GFLOP/s)' },
-      measured: { layers: [{ cores: 1, roofs: [{}], points: [{}] }, { cores: 4, roofs: [{}], points: [] }] },
+      measured: {
+        layers: [
+          { cores: 1, roofs: [{}], points: [{}] },
+          { cores: 4, roofs: [{}], points: [] },
+        ],
+      },
     };
     const off = { measuredRoof: false, measuredPoint: false, allCoresRoof: false, allCoresPoint: false };
     assert.equal(rooflineYTitle(figure, off), 'hypothetical ceiling (GFLOP/s)');
-    assert.equal(rooflineYTitle({ ...figure, measured: null }, { ...off, measuredRoof: true }), 'hypothetical ceiling (GFLOP/s)', 'nothing measured yet');
-    assert.equal(rooflineYTitle(figure, { ...off, allCoresRoof: true }), 'GFLOP/s: hypothetical ceiling, measured roofs (this machine)');
-    assert.equal(rooflineYTitle(figure, { ...off, measuredRoof: true, measuredPoint: true }),
-      'GFLOP/s: hypothetical ceiling, measured roofs and measured tanh(A@B) (this machine)');
-    assert.equal(rooflineYTitle(figure, { ...off, allCoresPoint: true }), 'hypothetical ceiling (GFLOP/s)', 'the all-cores layer has no points here');
+    assert.equal(
+      rooflineYTitle({ ...figure, measured: null }, { ...off, measuredRoof: true }),
+      'hypothetical ceiling (GFLOP/s)',
+      'nothing measured yet',
+    );
+    assert.equal(
+      rooflineYTitle(figure, { ...off, allCoresRoof: true }),
+      'GFLOP/s: hypothetical ceiling, measured roofs (this machine)',
+    );
+    assert.equal(
+      rooflineYTitle(figure, { ...off, measuredRoof: true, measuredPoint: true }),
+      'GFLOP/s: hypothetical ceiling, measured roofs and measured tanh(A@B) (this machine)',
+    );
+    assert.equal(
+      rooflineYTitle(figure, { ...off, allCoresPoint: true }),
+      'hypothetical ceiling (GFLOP/s)',
+      'the all-cores layer has no points here',
+    );
     assert.equal(analysisYTitle(false), 'ceiling under the roof (GFLOP/s)');
     assert.match(analysisYTitle(true), /achieved \(measurement\)/);
   });

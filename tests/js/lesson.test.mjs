@@ -44,10 +44,22 @@ describe('the lesson report', () => {
     assert.equal(r.exercise.ratio_fraction, '24/7');
     close(r.exercise.bandwidth_times_ratio_gflops, 480 / 7);
     assert.equal(r.exercise.bound, 'memory-bound');
-    assert.deepEqual(r.budgets, { peak: 100, bandwidth: 20, hypothetical: true, units: { peak: 'GFLOP/s', bandwidth: 'GB/s' } });
+    assert.deepEqual(r.budgets, {
+      peak: 100,
+      bandwidth: 20,
+      hypothetical: true,
+      units: { peak: 'GFLOP/s', bandwidth: 'GB/s' },
+    });
     // Step 1: the StableHLO JAX prints, and its contract read back by the core.
-    assert.match(r.stablehlo.text, /^module @jit_workload attributes \{mhlo\.num_partitions = 1 : i32, mhlo\.num_replicas = 1 : i32\} \{\n/);
-    assert.ok(r.stablehlo.text.includes('%0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<32x16xf32>, tensor<16x8xf32>) -> tensor<32x8xf32>'));
+    assert.match(
+      r.stablehlo.text,
+      /^module @jit_workload attributes \{mhlo\.num_partitions = 1 : i32, mhlo\.num_replicas = 1 : i32\} \{\n/,
+    );
+    assert.ok(
+      r.stablehlo.text.includes(
+        '%0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<32x16xf32>, tensor<16x8xf32>) -> tensor<32x8xf32>',
+      ),
+    );
     assert.deepEqual(r.stablehlo_ops, ['dot_general', 'tanh']);
     assert.equal(r.stablehlo.contract.result_type, 'tensor<32x8xf32>');
     // The estimate with XLA's rules equals XLA's recorded CPU cost analysis (reference/lesson.md).
@@ -75,9 +87,19 @@ describe('the lesson report', () => {
     assert.equal(figure.ylabel, 'hypothetical ceiling (GFLOP/s)');
     const x = [8, 16, 5 * 6, 32, 64, 128].map((n) => n / 6);
     figure.x.forEach((v, i) => close(v, x[i], 3e-16));
-    assert.deepEqual(figure.series.map((s) => Object.keys(s)), [['label', 'y'], ['label', 'y'], ['label', 'y']]);
+    assert.deepEqual(
+      figure.series.map((s) => Object.keys(s)),
+      [
+        ['label', 'y'],
+        ['label', 'y'],
+        ['label', 'y'],
+      ],
+    );
     const [bandwidth, compute, combined] = figure.series;
-    assert.deepEqual([bandwidth.label, compute.label, combined.label], ['bandwidth budget', 'compute budget', 'combined ceiling']);
+    assert.deepEqual(
+      [bandwidth.label, compute.label, combined.label],
+      ['bandwidth budget', 'compute budget', 'combined ceiling'],
+    );
     figure.x.forEach((v, i) => {
       assert.equal(bandwidth.y[i], 20 * v);
       assert.equal(compute.y[i], 100);
@@ -86,11 +108,19 @@ describe('the lesson report', () => {
   });
 
   test('changing the inputs changes the numbers', () => {
-    const r = buildLesson(core, { m: 48, k: 24, n: 12, peak: 40, bandwidth: 10, traffic_factor: 4, sizes: [30] }).report;
+    const r = buildLesson(core, {
+      m: 48,
+      k: 24,
+      n: 12,
+      peak: 40,
+      bandwidth: 10,
+      traffic_factor: 4,
+      sizes: [30],
+    }).report;
     assert.equal(r.matmul_accounting.flops, 27648);
     assert.equal(r.ridge, 4);
-    assert.deepEqual(r.hypothetical_ceilings_gflops, [40]);       // 30/6 = 5 > ridge 4
-    assert.deepEqual(r.doubled_traffic_ceilings_gflops, [12.5]);  // 10 · 5/4
+    assert.deepEqual(r.hypothetical_ceilings_gflops, [40]); // 30/6 = 5 > ridge 4
+    assert.deepEqual(r.doubled_traffic_ceilings_gflops, [12.5]); // 10 · 5/4
     assert.deepEqual(r.traffic_bound_changed_sizes, [30]);
     const bf16 = buildLesson(core, { itemsize: 2 }).report;
     assert.equal(bf16.matmul_accounting.minimum_bytes, 3584 / 2);
@@ -102,16 +132,26 @@ describe('the lesson report', () => {
     assert.equal(odd.cost_estimate, null);
   });
 
-  test('an explicit dtype wins over the itemsize\'s usual type, and sets the itemsize', () => {
+  test("an explicit dtype wins over the itemsize's usual type, and sets the itemsize", () => {
     const f16 = buildLesson(core, { dtype: 'f16' }).report;
     assert.equal(f16.stablehlo.dtype, 'f16');
     assert.equal(f16.matmul_accounting.itemsize, 2);
     assert.match(f16.stablehlo.text, /tensor<32x16xf16>/);
     assert.equal(buildLesson(core, { dtype: 'f64', itemsize: 8 }).report.cost_estimate.bytes_accessed, 5632 * 2);
-    assert.equal(buildLesson(core, { dtype: '', itemsize: 2 }).report.stablehlo.dtype, 'bf16', 'no dtype: the itemsize picks one');
+    assert.equal(
+      buildLesson(core, { dtype: '', itemsize: 2 }).report.stablehlo.dtype,
+      'bf16',
+      'no dtype: the itemsize picks one',
+    );
     const refusal = (input, error) => ({ ok: false, input, error, errors: [{ input, error }] });
-    assert.deepEqual(buildLesson(core, { dtype: 'f32', itemsize: 2 }), refusal('dtype', 'dtype f32 has itemsize 4, got itemsize 2'));
-    assert.deepEqual(buildLesson(core, { dtype: 'i8' }), refusal('dtype', 'dtype must be one of f32, bf16, f16, f64, got "i8"'));
+    assert.deepEqual(
+      buildLesson(core, { dtype: 'f32', itemsize: 2 }),
+      refusal('dtype', 'dtype f32 has itemsize 4, got itemsize 2'),
+    );
+    assert.deepEqual(
+      buildLesson(core, { dtype: 'i8' }),
+      refusal('dtype', 'dtype must be one of f32, bf16, f16, f64, got "i8"'),
+    );
   });
 
   test('refuses bad inputs, naming the input, the rule and the value', () => {
@@ -127,7 +167,11 @@ describe('the lesson report', () => {
       [{ sizes: [8, 1.5] }, 'sizes', 'sizes: entry 2 of 2 must be a positive integer, got 1.5'],
     ];
     for (const [params, input, error] of cases) {
-      assert.deepEqual(buildLesson(core, params), { ok: false, input, error, errors: [{ input, error }] }, JSON.stringify(params));
+      assert.deepEqual(
+        buildLesson(core, params),
+        { ok: false, input, error, errors: [{ input, error }] },
+        JSON.stringify(params),
+      );
     }
     // Every refused input at once, in the form's order, each with its own message.
     const all = buildLesson(core, { peak: -1, m: 0, traffic_factor: 0 });
@@ -144,13 +188,32 @@ describe('the lesson report', () => {
 
   test('prints the seed lines', () => {
     const lines = reportLines(buildLesson(core).report);
-    assert.ok(lines.includes("Matmul-only accounting: {'flops': 8192, 'minimum_bytes': 3584, 'flops_per_byte': 2.2857142857142856}"));
-    assert.ok(lines.includes('Hypothetical ceilings GFLOP/s: [26.666666666666664, 53.33333333333333, 100.0, 100.0, 100.0]'));
-    assert.ok(lines.includes('Ceilings with twice minimum traffic GFLOP/s: [13.333333333333332, 26.666666666666664, 53.33333333333333, 100.0, 100.0]'));
+    assert.ok(
+      lines.includes(
+        "Matmul-only accounting: {'flops': 8192, 'minimum_bytes': 3584, 'flops_per_byte': 2.2857142857142856}",
+      ),
+    );
+    assert.ok(
+      lines.includes('Hypothetical ceilings GFLOP/s: [26.666666666666664, 53.33333333333333, 100.0, 100.0, 100.0]'),
+    );
+    assert.ok(
+      lines.includes(
+        'Ceilings with twice minimum traffic GFLOP/s: [13.333333333333332, 26.666666666666664, 53.33333333333333, 100.0, 100.0]',
+      ),
+    );
     assert.ok(lines.includes('Local CPU samples seconds: not measured'));
     assert.ok(lines[0].startsWith('StableHLO operations present: dot_general and tanh'));
-    assert.ok(lines.some((l) => l.endsWith("{'bytes accessed': 5632.0, 'bytes accessed0{}': 3072.0, 'bytes accessed1{}': 512.0, 'bytes accessedout{}': 2048.0, 'flops': 8192.0, 'transcendentals': 256.0}")));
-    assert.match(lines.find((l) => l.startsWith('Reference check:')), /^Reference check: passed, max \|x − y\| = [0-9.]+e-\d+ \(rule \|x − y\| ≤ 2e-5 \+ 2e-5·\|y\|/);
+    assert.ok(
+      lines.some((l) =>
+        l.endsWith(
+          "{'bytes accessed': 5632.0, 'bytes accessed0{}': 3072.0, 'bytes accessed1{}': 512.0, 'bytes accessedout{}': 2048.0, 'flops': 8192.0, 'transcendentals': 256.0}",
+        ),
+      ),
+    );
+    assert.match(
+      lines.find((l) => l.startsWith('Reference check:')),
+      /^Reference check: passed, max \|x − y\| = [0-9.]+e-\d+ \(rule \|x − y\| ≤ 2e-5 \+ 2e-5·\|y\|/,
+    );
   });
 });
 
@@ -169,11 +232,18 @@ describe('the core through web/core.js', () => {
   test('a value of the wrong type is refused by name, not coerced', () => {
     assert.deepEqual(core.contract('32', 16, 8, 4), { ok: false, error: 'm must be a number, got the string "32"' });
     assert.deepEqual(core.contract(32, null, 8, 4), { ok: false, error: 'k must be a number, got object' });
-    assert.deepEqual(core.ceilings(100, 20, 'x'), { ok: false, error: 'intensities must be an array of numbers, got string' });
-    assert.deepEqual(core.ceilings(100, 20, [1, '2']), { ok: false, error: 'intensities[1] must be a number, got the string "2"' });
+    assert.deepEqual(core.ceilings(100, 20, 'x'), {
+      ok: false,
+      error: 'intensities must be an array of numbers, got string',
+    });
+    assert.deepEqual(core.ceilings(100, 20, [1, '2']), {
+      ok: false,
+      error: 'intensities[1] must be a number, got the string "2"',
+    });
     assert.deepEqual(core.figure(undefined, 20, [1]), { ok: false, error: 'peak must be a number, got undefined' });
     assert.deepEqual(core.contractShapes(48, 24, 25, 12), {
-      ok: false, error: 'inner dimensions must match (columns of a = rows of b), got a (48,24) and b (25,12)',
+      ok: false,
+      error: 'inner dimensions must match (columns of a = rows of b), got a (48,24) and b (25,12)',
     });
   });
 });
@@ -184,20 +254,45 @@ describe('measurements of this machine', () => {
     const pool = createNodePool({ size: 2 });
     let v;
     try {
-      v = await runMeasurements(core, pool.group(), { samples: 3, minSeconds: 0.01, workers: 2, hardwareCores: 2 },
-        (done, total, label) => seen.push([done, total, label]));
+      v = await runMeasurements(
+        core,
+        pool.group(),
+        { samples: 3, minSeconds: 0.01, workers: 2, hardwareCores: 2 },
+        (done, total, label) => seen.push([done, total, label]),
+      );
     } finally {
       pool.terminate();
     }
-    assert.deepEqual(seen.map(([d]) => d), [...Array(14).keys()]);
+    assert.deepEqual(
+      seen.map(([d]) => d),
+      [...Array(14).keys()],
+    );
     assert.equal(seen.at(-1)[2], 'done');
-    assert.deepEqual(seen.slice(1, 5).map(([, , l]) => l), ['tanh(A@B) at 256³, 1 core', 'tanh(A@B) at 256³, 2 cores at once',
-      'tanh(A@B) at 512³, 1 core', 'tanh(A@B) at 512³, 2 cores at once']);
+    assert.deepEqual(
+      seen.slice(1, 5).map(([, , l]) => l),
+      [
+        'tanh(A@B) at 256³, 1 core',
+        'tanh(A@B) at 256³, 2 cores at once',
+        'tanh(A@B) at 512³, 1 core',
+        'tanh(A@B) at 512³, 2 cores at once',
+      ],
+    );
     assert.match(v.measurements_label, /^measurements of this machine/);
     assert.equal(v.local_samples_seconds.length, 3);
     assert.ok(v.local_samples_seconds.every((s) => s > 0));
-    assert.deepEqual(Object.keys(v.timing).sort(), ['gflops', 'max', 'median', 'min', 'note', 'recalibrations', 'repeats', 'target_sample_seconds',
-      'timer_resolution', 'variant', 'warm_seconds']);
+    assert.deepEqual(Object.keys(v.timing).sort(), [
+      'gflops',
+      'max',
+      'median',
+      'min',
+      'note',
+      'recalibrations',
+      'repeats',
+      'target_sample_seconds',
+      'timer_resolution',
+      'variant',
+      'warm_seconds',
+    ]);
     // The rate is the core's: the model's work of 32×16×8 per call at the median time.
     assert.ok(Math.abs(v.timing.gflops - (2 * 32 * 16 * 8) / v.timing.median / 1e9) <= 1e-12 * v.timing.gflops);
     assert.ok(v.timing.min <= v.timing.median && v.timing.median <= v.timing.max);
@@ -215,26 +310,67 @@ describe('measurements of this machine', () => {
       assert.equal(k.efficiency, k.speedup / k.cores);
     }
     const lines = reportLines({ ...buildLesson(core).report, ...v });
-    assert.ok(lines.some((l) => /^ {2}tanh\(A@B\) at 512×512×512 on 2 cores at once: .* GFLOP\/s .*× 1 core, efficiency/.test(l)), lines.join('\n'));
-    assert.ok(lines.some((l) => /^ {2}measured ceilings, 2 cores at once: mul\+add .* GFLOP\/s; triad bandwidth L1/.test(l)));
+    assert.ok(
+      lines.some((l) =>
+        /^ {2}tanh\(A@B\) at 512×512×512 on 2 cores at once: .* GFLOP\/s .*× 1 core, efficiency/.test(l),
+      ),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => /^ {2}measured ceilings, 2 cores at once: mul\+add .* GFLOP\/s; triad bandwidth L1/.test(l)),
+    );
   });
 
   test('bad measurement arguments come back as errors, not aborts', () => {
-    assert.deepEqual(core.timeKernel(undefined, 0, 16, 8, 5, 0), { ok: false, error: 'm must be a positive integer, got 0', input: 'm' });
-    assert.deepEqual(core.timeKernel(undefined, 32, 16, 8, 0, 0), { ok: false, error: 'samples must be an integer from 1 to 1000, got 0' });
+    assert.deepEqual(core.timeKernel(undefined, 0, 16, 8, 5, 0), {
+      ok: false,
+      error: 'm must be a positive integer, got 0',
+      input: 'm',
+    });
+    assert.deepEqual(core.timeKernel(undefined, 32, 16, 8, 0, 0), {
+      ok: false,
+      error: 'samples must be an integer from 1 to 1000, got 0',
+    });
     assert.deepEqual(core.timeKernel('matmul_f32_9x9__avx', 32, 16, 8, 1, 0).ok, false);
-    assert.match(core.timeKernel(undefined, 5000, 5000, 5000, 1, 0).error, /^m=5000, k=5000, n=5000 needs \d+ MiB of buffers .*over the 256 MiB cap$/);
-    assert.deepEqual(core.measureBandwidth('l4', 0.01), { ok: false, error: 'level must be one of l1, l2, memory, got "l4"' });
-    assert.deepEqual(core.measureCompute('fast'), { ok: false, error: 'min_seconds must be a number, got the string "fast"' });
+    assert.match(
+      core.timeKernel(undefined, 5000, 5000, 5000, 1, 0).error,
+      /^m=5000, k=5000, n=5000 needs \d+ MiB of buffers .*over the 256 MiB cap$/,
+    );
+    assert.deepEqual(core.measureBandwidth('l4', 0.01), {
+      ok: false,
+      error: 'level must be one of l1, l2, memory, got "l4"',
+    });
+    assert.deepEqual(core.measureCompute('fast'), {
+      ok: false,
+      error: 'min_seconds must be a number, got the string "fast"',
+    });
     assert.deepEqual(core.checkLessonKernel(7), { ok: false, error: 'variant must be a string, got number' });
-    assert.deepEqual(core.packB(undefined, 2, 3, new Float32Array(5)), { ok: false, error: 'b must hold 6 floats (k·n), got 5' });
-    assert.deepEqual(core.runKernel(undefined, 2, 2, 2, 'a', new Float32Array(4)), { ok: false, error: 'a must be a Float32Array, got string' });
-    assert.deepEqual(core.uniformFloats(0, 1), { ok: false, error: 'count must be an integer from 1 to 67108864, got 0' });
-    assert.deepEqual(core.createWork({ kind: 'triad', level: 'l1', workers: 0 }), { ok: false, error: 'work.workers must be an integer from 1 to 256, got 0' });
+    assert.deepEqual(core.packB(undefined, 2, 3, new Float32Array(5)), {
+      ok: false,
+      error: 'b must hold 6 floats (k·n), got 5',
+    });
+    assert.deepEqual(core.runKernel(undefined, 2, 2, 2, 'a', new Float32Array(4)), {
+      ok: false,
+      error: 'a must be a Float32Array, got string',
+    });
+    assert.deepEqual(core.uniformFloats(0, 1), {
+      ok: false,
+      error: 'count must be an integer from 1 to 67108864, got 0',
+    });
+    assert.deepEqual(core.createWork({ kind: 'triad', level: 'l1', workers: 0 }), {
+      ok: false,
+      error: 'work.workers must be an integer from 1 to 256, got 0',
+    });
     assert.deepEqual(core.runWork(12345, 1).ok, false);
     const chains = core.createWork({ kind: 'chains' }).value;
-    assert.deepEqual(core.runWork(chains.handle, 0), { ok: false, error: 'units must be an integer from 1 to 2^30, got 0' });
-    assert.deepEqual(core.workOutput(chains.handle), { ok: false, error: 'workOutput needs kernel work, got chains work' });
+    assert.deepEqual(core.runWork(chains.handle, 0), {
+      ok: false,
+      error: 'units must be an integer from 1 to 2^30, got 0',
+    });
+    assert.deepEqual(core.workOutput(chains.handle), {
+      ok: false,
+      error: 'workOutput needs kernel work, got chains work',
+    });
     assert.deepEqual(core.releaseWork(chains.handle), { ok: true, value: true });
     // The core still works after all of that.
     assert.ok(core.checkLessonKernel(undefined).value.passed);
@@ -264,8 +400,20 @@ describe('page state', () => {
   });
 
   test('inputsToParams reads every field', () => {
-    const r = inputsToParams({ m: '1', k: '2', n: '3', itemsize: '4', sizes: '8,16', peak: '5', bandwidth: '6', traffic_factor: '0.5' });
-    assert.deepEqual(r, { ok: true, params: { m: 1, k: 2, n: 3, itemsize: 4, sizes: [8, 16], peak: 5, bandwidth: 6, traffic_factor: 0.5 } });
+    const r = inputsToParams({
+      m: '1',
+      k: '2',
+      n: '3',
+      itemsize: '4',
+      sizes: '8,16',
+      peak: '5',
+      bandwidth: '6',
+      traffic_factor: '0.5',
+    });
+    assert.deepEqual(r, {
+      ok: true,
+      params: { m: 1, k: 2, n: 3, itemsize: 4, sizes: [8, 16], peak: 5, bandwidth: 6, traffic_factor: 0.5 },
+    });
   });
 
   test('a size listed twice is refused by name, not drawn and listed twice', () => {

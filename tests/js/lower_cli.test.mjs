@@ -11,7 +11,8 @@ import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SHARED = resolve(ROOT, '..', 'shared');
-const run = (...args) => spawnSync(process.execPath, [join(ROOT, 'scripts', 'lower.mjs'), ...args], { encoding: 'utf8' });
+const run = (...args) =>
+  spawnSync(process.execPath, [join(ROOT, 'scripts', 'lower.mjs'), ...args], { encoding: 'utf8' });
 const dir = mkdtempSync(join(tmpdir(), 'lower-'));
 
 const LESSON = `import jax
@@ -32,7 +33,10 @@ test('the lesson lowers to the module the emitter prints for it, byte for byte',
   assert.equal(out.status, 0, out.stderr);
   const core = await loadNodeCore();
   assert.equal(out.stdout, core.emitWorkload(32, 16, 8, 'f32').value);
-  assert.match(out.stdout, /^module @jit_workload attributes \{mhlo\.num_partitions = 1 : i32, mhlo\.num_replicas = 1 : i32\} \{\n/);
+  assert.match(
+    out.stdout,
+    /^module @jit_workload attributes \{mhlo\.num_partitions = 1 : i32, mhlo\.num_replicas = 1 : i32\} \{\n/,
+  );
   // And it analyses like the lesson: 8192 flops.
   const a = core.analyzeText(out.stdout);
   assert.equal(a.ok, true);
@@ -49,8 +53,11 @@ test("the seed's lesson.py gives lesson.md's module", { skip: !existsSync(join(S
 
 test('--entry picks the function whose .lower(...) call is lowered', () => {
   const file = join(dir, 'two.py');
-  writeFileSync(file, 'import jax\nimport jax.numpy as jnp\ndef f(x):\n    return x * 2\ndef g(x):\n    return jax.nn.relu(x)\n' +
-    'jax.jit(f).lower(jnp.zeros(4))\njax.jit(g).lower(jax.ShapeDtypeStruct((2, 3), jnp.float32))\n');
+  writeFileSync(
+    file,
+    'import jax\nimport jax.numpy as jnp\ndef f(x):\n    return x * 2\ndef g(x):\n    return jax.nn.relu(x)\n' +
+      'jax.jit(f).lower(jnp.zeros(4))\njax.jit(g).lower(jax.ShapeDtypeStruct((2, 3), jnp.float32))\n',
+  );
   const first = run(file);
   assert.equal(first.status, 0, first.stderr);
   assert.match(first.stdout, /^module @jit_f /);
@@ -65,18 +72,27 @@ test('--entry picks the function whose .lower(...) call is lowered', () => {
 
 test('errors are FILE:LINE:COL: message with exit status 1 and nothing on stdout', () => {
   const file = join(dir, 'bad.py');
-  writeFileSync(file, 'import jax\nimport jax.numpy as jnp\ndef f(a, b):\n    return a @ b\njax.jit(f).lower(jnp.zeros((32, 16)), jnp.zeros((15, 8)))\n');
+  writeFileSync(
+    file,
+    'import jax\nimport jax.numpy as jnp\ndef f(a, b):\n    return a @ b\njax.jit(f).lower(jnp.zeros((32, 16)), jnp.zeros((15, 8)))\n',
+  );
   const out = run(file);
   assert.equal(out.status, 1);
   assert.equal(out.stdout, '');
-  assert.equal(out.stderr, `${file}:4:14: dot_general requires contracting dimensions to have the same shape, got (16,) and (15,).\n`);
+  assert.equal(
+    out.stderr,
+    `${file}:4:14: dot_general requires contracting dimensions to have the same shape, got (16,) and (15,).\n`,
+  );
   const syntax = join(dir, 'syntax.py');
   writeFileSync(syntax, 'def f(x):\n    return (x +\n');
   const s = run(syntax);
   assert.equal(s.status, 1);
   assert.equal(s.stderr, `${syntax}:2:12: '(' was never closed\n`);
   const unknown = join(dir, 'unknown.py');
-  writeFileSync(unknown, 'import jax\nimport jax.numpy as jnp\ndef f(x):\n    return jnp.foo(x)\njax.jit(f).lower(jnp.zeros(3))\n');
+  writeFileSync(
+    unknown,
+    'import jax\nimport jax.numpy as jnp\ndef f(x):\n    return jnp.foo(x)\njax.jit(f).lower(jnp.zeros(3))\n',
+  );
   assert.match(run(unknown).stderr, /unknown\.py:4:12: jnp\.foo is not supported here; supported: jnp\.abs, /);
 });
 
@@ -102,8 +118,10 @@ test('core.lower gives {ok, text, function} or the error with line, column and m
   assert.equal(r.function, 'workload');
   assert.equal(r.text, core.emitWorkload(32, 16, 8, 'f32').value);
   const e = core.lower('x = (1 +\n', { entry: 'f' });
-  assert.deepEqual({ ok: e.ok, line: e.line, column: e.column, message: e.message, error: e.error },
-    { ok: false, line: 1, column: 5, message: "'(' was never closed", error: "1:5: '(' was never closed" });
+  assert.deepEqual(
+    { ok: e.ok, line: e.line, column: e.column, message: e.message, error: e.error },
+    { ok: false, line: 1, column: 5, message: "'(' was never closed", error: "1:5: '(' was never closed" },
+  );
   assert.equal(core.lower(42).ok, false);
   assert.match(core.lower('x = 1\n', { entry: 3 }).error, /entry must be a string/);
   // A 1 MiB + 1 source is refused by the core, not by a crash.

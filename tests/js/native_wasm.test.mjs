@@ -23,9 +23,11 @@ const FOLDERS = ['stablehlo-interpret', 'stablehlo'];
 
 // Computed by the core's own f32 functions (cpp/kernels/math_impl.h) for f32, f16 and bf16: through
 // libm only for f64 and complex elements (abs and sign: only complex ones, through hypot).
-const OWN_F32 = 'sine|cosine|tan|tanh|exponential|exponential_minus_one|log|log_plus_one|logistic|sqrt|rsqrt|erf|abs|sign';
+const OWN_F32 =
+  'sine|cosine|tan|tanh|exponential|exponential_minus_one|log|log_plus_one|logistic|sqrt|rsqrt|erf|abs|sign';
 // Through libm (in double) for every element type.
-const ALWAYS_LIBM = 'atan2|power|cbrt|asin|acos|atan|asinh|acosh|atanh|sinh|cosh|lgamma|digamma|erfc|erf_inv|polygamma|zeta|bessel_i1e';
+const ALWAYS_LIBM =
+  'atan2|power|cbrt|asin|acos|atan|asinh|acosh|atanh|sinh|cosh|lgamma|digamma|erfc|erf_inv|polygamma|zeta|bessel_i1e';
 const OWN_OPS = new RegExp(`\\b(stablehlo|chlo)\\.(${OWN_F32})\\b`);
 const LIBM_OPS = new RegExp(`\\b(stablehlo|chlo)\\.(${ALWAYS_LIBM})\\b`);
 const WIDE_TYPES = /[x<](f64|complex<f(32|64)>)>/;
@@ -38,7 +40,8 @@ before(async () => {
 
 // What must agree: status, each check's verdict, and each result's shape and bits (tuples: theirs).
 function fingerprint(run) {
-  const results = (rs) => (rs ?? []).map((r) => ({ shape: r.shape, bits: r.bits, elements: r.elements ? results(r.elements) : undefined }));
+  const results = (rs) =>
+    (rs ?? []).map((r) => ({ shape: r.shape, bits: r.bits, elements: r.elements ? results(r.elements) : undefined }));
   return {
     status: run.status,
     checks: (run.checks ?? []).map((c) => `${c.line}:${c.column} ${c.passed}`),
@@ -54,10 +57,16 @@ test('the native and the wasm interpreter give the same bits on every corpus pro
     return;
   }
   assert.ok(existsSync(NATIVE), `${NATIVE} is missing: run scripts/build`);
-  const files = folders.flatMap((f) => readdirSync(join(CORPUS, f)).filter((n) => n.endsWith('.mlir')).sort().map((n) => join(CORPUS, f, n)));
+  const files = folders.flatMap((f) =>
+    readdirSync(join(CORPUS, f))
+      .filter((n) => n.endsWith('.mlir'))
+      .sort()
+      .map((n) => join(CORPUS, f, n)),
+  );
   assert.ok(files.length > 0);
   const native = new Map();
-  for (let i = 0; i < files.length; i += 200) {  // a few processes, not one per file
+  for (let i = 0; i < files.length; i += 200) {
+    // a few processes, not one per file
     const r = spawnSync(NATIVE, files.slice(i, i + 200), { encoding: 'utf8', maxBuffer: 1 << 28 });
     assert.equal(r.status, 0, r.stderr);
     for (const line of r.stdout.split('\n').filter(Boolean)) {
@@ -65,23 +74,29 @@ test('the native and the wasm interpreter give the same bits on every corpus pro
       native.set(one.file, one.run ?? { status: 'error', errors: [{ error: one.error }] });
     }
   }
-  let compared = 0, ran = 0;
-  const differ = [], libm = [];
+  let compared = 0,
+    ran = 0;
+  const differ = [],
+    libm = [];
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     const w = core.runText(text, { inputs: 'seeded', seed: 1, time_ops: false });
     assert.ok(w.ok, `${file}: ${w.error}`);
     const n = native.get(file);
     assert.ok(n, `${file}: no native result`);
-    const a = fingerprint(n), b = fingerprint(w.value);
+    const a = fingerprint(n),
+      b = fingerprint(w.value);
     compared++;
     if (a.status === 'passed' || a.status === 'failed') ran++;
     if (JSON.stringify(a) === JSON.stringify(b)) continue;
     if (a.status === b.status && libmExplains(text)) libm.push(file.slice(CORPUS.length + 1));
-    else differ.push(`${file}\n  native ${JSON.stringify(a).slice(0, 400)}\n  wasm   ${JSON.stringify(b).slice(0, 400)}`);
+    else
+      differ.push(`${file}\n  native ${JSON.stringify(a).slice(0, 400)}\n  wasm   ${JSON.stringify(b).slice(0, 400)}`);
   }
-  t.diagnostic(`${compared} programs compared (${ran} ran): ${compared - differ.length - libm.length} the same bits, ` +
-    `${libm.length} differ through the platforms' libm (transcendental functions), ${differ.length} differ otherwise`);
+  t.diagnostic(
+    `${compared} programs compared (${ran} ran): ${compared - differ.length - libm.length} the same bits, ` +
+      `${libm.length} differ through the platforms' libm (transcendental functions), ${differ.length} differ otherwise`,
+  );
   if (libm.length) t.diagnostic(`libm differences: ${libm.join(', ')}`);
   assert.ok(ran > 0, 'some programs ran');
   assert.deepEqual(differ, [], differ.slice(0, 10).join('\n'));

@@ -11,39 +11,62 @@ import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SHARED = resolve(ROOT, '..', 'shared');
-const run = (...args) => spawnSync(process.execPath, [join(ROOT, 'scripts', 'notebook.mjs'), ...args], { encoding: 'utf8' });
+const run = (...args) =>
+  spawnSync(process.execPath, [join(ROOT, 'scripts', 'notebook.mjs'), ...args], { encoding: 'utf8' });
 const dir = mkdtempSync(join(tmpdir(), 'notebook-'));
 
-test("the seed's lesson.py prints what CPython + NumPy + JAX print, line for line", { skip: !existsSync(join(SHARED, 'seed', 'lesson.py')) }, () => {
-  const out = run(join(SHARED, 'seed', 'lesson.py'));
-  assert.equal(out.status, 0, out.stderr);
-  assert.equal(out.stderr, '');
-  const lines = out.stdout.split('\n');
-  assert.equal(lines.length, 7);  // six lines and the final newline
-  assert.equal(lines[0], 'StableHLO operations present: dot_general and tanh');
-  // The estimate dict: XLA's keys (its values are the core's cost rules').
-  assert.match(lines[1], /^Compiler estimates \(backend-specific\): \{'flops': 8192\.0, 'transcendentals': 256\.0, 'bytes accessed': 5632\.0, /);
-  // Five timing samples from this machine's clock: Python floats.
-  const samples = lines[2].match(/^Local CPU samples seconds: \[(.*)\]$/);
-  assert.ok(samples, lines[2]);
-  const values = samples[1].split(', ').map(Number);
-  assert.equal(values.length, 5);
-  for (const v of values) assert.ok(Number.isFinite(v) && v >= 0, samples[1]);
-  assert.equal(lines[3], "Matmul-only accounting: {'flops': 8192, 'minimum_bytes': 3584, 'flops_per_byte': 2.2857142857142856}");
-  assert.equal(lines[4], 'Hypothetical ceilings GFLOP/s: [26.666666666666664, 53.33333333333333, 100.0, 100.0, 100.0]');
-  assert.equal(lines[5], 'Ceilings with twice minimum traffic GFLOP/s: [13.333333333333332, 26.666666666666664, 53.33333333333333, 100.0, 100.0]');
-});
+test(
+  "the seed's lesson.py prints what CPython + NumPy + JAX print, line for line",
+  { skip: !existsSync(join(SHARED, 'seed', 'lesson.py')) },
+  () => {
+    const out = run(join(SHARED, 'seed', 'lesson.py'));
+    assert.equal(out.status, 0, out.stderr);
+    assert.equal(out.stderr, '');
+    const lines = out.stdout.split('\n');
+    assert.equal(lines.length, 7); // six lines and the final newline
+    assert.equal(lines[0], 'StableHLO operations present: dot_general and tanh');
+    // The estimate dict: XLA's keys (its values are the core's cost rules').
+    assert.match(
+      lines[1],
+      /^Compiler estimates \(backend-specific\): \{'flops': 8192\.0, 'transcendentals': 256\.0, 'bytes accessed': 5632\.0, /,
+    );
+    // Five timing samples from this machine's clock: Python floats.
+    const samples = lines[2].match(/^Local CPU samples seconds: \[(.*)\]$/);
+    assert.ok(samples, lines[2]);
+    const values = samples[1].split(', ').map(Number);
+    assert.equal(values.length, 5);
+    for (const v of values) assert.ok(Number.isFinite(v) && v >= 0, samples[1]);
+    assert.equal(
+      lines[3],
+      "Matmul-only accounting: {'flops': 8192, 'minimum_bytes': 3584, 'flops_per_byte': 2.2857142857142856}",
+    );
+    assert.equal(
+      lines[4],
+      'Hypothetical ceilings GFLOP/s: [26.666666666666664, 53.33333333333333, 100.0, 100.0, 100.0]',
+    );
+    assert.equal(
+      lines[5],
+      'Ceilings with twice minimum traffic GFLOP/s: [13.333333333333332, 26.666666666666664, 53.33333333333333, 100.0, 100.0]',
+    );
+  },
+);
 
 test('an uncaught exception: the output so far, then the traceback on stderr, exit status 1', () => {
   const file = join(dir, 'fail.py');
-  writeFileSync(file, "def contract(m):\n    if m <= 0:\n        raise ValueError('positive dimensions required')\n    return m\n\nprint(contract(2))\ncontract(0)\nprint('not reached')\n");
+  writeFileSync(
+    file,
+    "def contract(m):\n    if m <= 0:\n        raise ValueError('positive dimensions required')\n    return m\n\nprint(contract(2))\ncontract(0)\nprint('not reached')\n",
+  );
   const out = run(file);
   assert.equal(out.status, 1);
   assert.equal(out.stdout, '2\n');
-  assert.equal(out.stderr, 'Traceback (most recent call last):\n' +
-    `  File "${file}", line 7, in <module>\n    contract(0)\n` +
-    `  File "${file}", line 3, in contract\n    raise ValueError('positive dimensions required')\n` +
-    'ValueError: positive dimensions required\n');
+  assert.equal(
+    out.stderr,
+    'Traceback (most recent call last):\n' +
+      `  File "${file}", line 7, in <module>\n    contract(0)\n` +
+      `  File "${file}", line 3, in contract\n    raise ValueError('positive dimensions required')\n` +
+      'ValueError: positive dimensions required\n',
+  );
 });
 
 test('while True: ends at the step budget with a clear error, not a hang', () => {
@@ -51,7 +74,10 @@ test('while True: ends at the step budget with a clear error, not a hang', () =>
   writeFileSync(file, 'n = 0\nwhile True:\n    n += 1\n');
   const out = run(file, '--max-steps', '50000');
   assert.equal(out.status, 1);
-  assert.match(out.stderr, /RuntimeError: the program ran past its step budget of 50000 evaluation steps \(an endless loop\?\); it was stopped\n$/);
+  assert.match(
+    out.stderr,
+    /RuntimeError: the program ran past its step budget of 50000 evaluation steps \(an endless loop\?\); it was stopped\n$/,
+  );
 });
 
 test('bad arguments and files are refused with what to do', () => {
@@ -82,7 +108,10 @@ test('core.notebook: {ok, stdout, error}; options checked', async () => {
   assert.equal(e.ok, true);
   assert.equal(e.errorType, 'ZeroDivisionError');
   assert.equal(e.line, 1);
-  assert.equal(e.error, 'Traceback (most recent call last):\n  File "cell.py", line 1, in <module>\n    x = 1 / 0\nZeroDivisionError: division by zero\n');
+  assert.equal(
+    e.error,
+    'Traceback (most recent call last):\n  File "cell.py", line 1, in <module>\n    x = 1 / 0\nZeroDivisionError: division by zero\n',
+  );
   assert.equal(core.notebook(5).ok, false);
   assert.match(core.notebook('', { maxSteps: -1 }).error, /maxSteps must be an integer from 1 to 1e12, got -1/);
 });

@@ -22,19 +22,45 @@ before(async () => {
 });
 
 const inputs = (m, k, n, seed) => [core.uniformFloats(m * k, seed).value, core.uniformFloats(k * n, seed + 1).value];
-const sameBits = (x, y) => x.length === y.length && Buffer.compare(Buffer.from(x.buffer, x.byteOffset, x.byteLength), Buffer.from(y.buffer, y.byteOffset, y.byteLength)) === 0;
+const sameBits = (x, y) =>
+  x.length === y.length &&
+  Buffer.compare(
+    Buffer.from(x.buffer, x.byteOffset, x.byteLength),
+    Buffer.from(y.buffer, y.byteOffset, y.byteLength),
+  ) === 0;
 
 describe('row blocks', () => {
   test('split m into whole tiles, as even as they can be, never empty', () => {
-    assert.deepEqual(rowBlocks(256, 2, 4), [{ row0: 0, rows: 128 }, { row0: 128, rows: 128 }]);
-    assert.deepEqual(rowBlocks(70, 2, 4), [{ row0: 0, rows: 36 }, { row0: 36, rows: 34 }]);
-    assert.deepEqual(rowBlocks(10, 4, 4), [{ row0: 0, rows: 4 }, { row0: 4, rows: 4 }, { row0: 8, rows: 2 }]);
+    assert.deepEqual(rowBlocks(256, 2, 4), [
+      { row0: 0, rows: 128 },
+      { row0: 128, rows: 128 },
+    ]);
+    assert.deepEqual(rowBlocks(70, 2, 4), [
+      { row0: 0, rows: 36 },
+      { row0: 36, rows: 34 },
+    ]);
+    assert.deepEqual(rowBlocks(10, 4, 4), [
+      { row0: 0, rows: 4 },
+      { row0: 4, rows: 4 },
+      { row0: 8, rows: 2 },
+    ]);
     assert.deepEqual(rowBlocks(5, 1, 4), [{ row0: 0, rows: 5 }]);
-    for (const [m, parts] of [[1, 3], [33, 5], [512, 16], [7, 7]]) {
+    for (const [m, parts] of [
+      [1, 3],
+      [33, 5],
+      [512, 16],
+      [7, 7],
+    ]) {
       const blocks = rowBlocks(m, parts, 4);
-      assert.equal(blocks.reduce((s, b) => s + b.rows, 0), m);
+      assert.equal(
+        blocks.reduce((s, b) => s + b.rows, 0),
+        m,
+      );
       assert.ok(blocks.every((b, i) => b.rows > 0 && b.row0 === (i ? blocks[i - 1].row0 + blocks[i - 1].rows : 0)));
-      assert.ok(blocks.slice(0, -1).every((b) => b.rows % 4 === 0), `${m}/${parts}`);
+      assert.ok(
+        blocks.slice(0, -1).every((b) => b.rows % 4 === 0),
+        `${m}/${parts}`,
+      );
     }
     assert.throws(() => rowBlocks(0, 2), /m must be a positive integer, got 0/);
   });
@@ -43,7 +69,10 @@ describe('row blocks', () => {
     assert.equal(defaultWorkerCount(2), 2);
     assert.equal(defaultWorkerCount(128), 16);
     assert.equal(defaultWorkerCount(undefined), 1);
-    assert.deepEqual(checkWorkerCount(0, 'Workers'), { ok: false, error: 'Workers must be an integer from 1 to 64, got 0' });
+    assert.deepEqual(checkWorkerCount(0, 'Workers'), {
+      ok: false,
+      error: 'Workers must be an integer from 1 to 64, got 0',
+    });
     assert.deepEqual(checkWorkerCount(2.5), { ok: false, error: 'workers must be an integer from 1 to 64, got 2.5' });
     assert.throws(() => new WorkerPool({ size: 0, spawn: () => null }), /size must be an integer from 1 to 64, got 0/);
   });
@@ -59,7 +88,11 @@ describe('the pool on worker_threads', () => {
 
   test('runs the kernel on 2 Workers; C equals the single-core result bit for bit', async () => {
     const group = pool.group();
-    for (const [m, k, n] of [[70, 33, 45], [256, 256, 256], [9, 300, 17]]) {
+    for (const [m, k, n] of [
+      [70, 33, 45],
+      [256, 256, 256],
+      [9, 300, 17],
+    ]) {
       const [a, b] = inputs(m, k, n, m);
       const single = core.runKernel(undefined, m, k, n, a, b);
       assert.ok(single.ok, single.error);
@@ -75,32 +108,56 @@ describe('the pool on worker_threads', () => {
       const r = await runKernelOnPool(core, group, { variant: v.name, m: 23, k: 19, n: 21, a, b, workers: 2 });
       assert.ok(sameBits(r.c, single), v.name);
     }
-    assert.deepEqual(pool.status().map((s) => s.state), ['ready', 'ready']);
+    assert.deepEqual(
+      pool.status().map((s) => s.state),
+      ['ready', 'ready'],
+    );
   });
 
-  test('moves the blocks\' buffers to the Workers instead of copying them', async () => {
+  test("moves the blocks' buffers to the Workers instead of copying them", async () => {
     const [a, b] = inputs(16, 8, 8, 9);
     const { payloads } = blockPayloads(core, { m: 16, k: 8, n: 8, a, b, parts: 2 });
     const lease = await pool.group().lease(2);
     try {
-      await lease.all('kernel-rows', (i) => payloads[i], (_, p) => [p.a.buffer, p.packed_b.buffer]);
+      await lease.all(
+        'kernel-rows',
+        (i) => payloads[i],
+        (_, p) => [p.a.buffer, p.packed_b.buffer],
+      );
     } finally {
       lease.release();
     }
-    assert.ok(payloads.every((p) => p.a.byteLength === 0 && p.packed_b.byteLength === 0), 'the sent arrays are detached');
+    assert.ok(
+      payloads.every((p) => p.a.byteLength === 0 && p.packed_b.byteLength === 0),
+      'the sent arrays are detached',
+    );
   });
 
-  test('an analysis crosses in the core\'s compact form, its columns moved; the caller\'s object is the CLI\'s', async () => {
-    const texts = { 'dense.hlo': denseHlo(3e5), 'dense.mlir': denseStablehlo(3e5), 'bad.mlir': 'module {\n  func.func @main() {\n    %0 = stablehlo.add %x, %x : tensor<f32>\n  }\n}\n' };
+  test("an analysis crosses in the core's compact form, its columns moved; the caller's object is the CLI's", async () => {
+    const texts = {
+      'dense.hlo': denseHlo(3e5),
+      'dense.mlir': denseStablehlo(3e5),
+      'bad.mlir': 'module {\n  func.func @main() {\n    %0 = stablehlo.add %x, %x : tensor<f32>\n  }\n}\n',
+    };
     // The Worker's side: every column's buffer is handed to the transfer list, nothing else.
     const moved = [];
     const progress = [];
-    const direct = TASKS.analyze(core, { text: texts['dense.hlo'] }, { progress: (...a) => progress.push(a), transfer: (list) => moved.push(...list) });
+    const direct = TASKS.analyze(
+      core,
+      { text: texts['dense.hlo'] },
+      { progress: (...a) => progress.push(a), transfer: (list) => moved.push(...list) },
+    );
     assert.equal(direct.result.ok, true);
     const arrays = direct.result.value.columns.flatMap((m) => Object.values(m));
     assert.equal(arrays.length, 17);
-    assert.deepEqual(moved, arrays.map((a) => a.buffer));
-    assert.deepEqual(progress.map((p) => p[0]), [0, 1]);
+    assert.deepEqual(
+      moved,
+      arrays.map((a) => a.buffer),
+    );
+    assert.deepEqual(
+      progress.map((p) => p[0]),
+      [0, 1],
+    );
     // Through the pool: the caller makes what the CLI prints for the same text.
     const group = pool.group();
     for (const [name, text] of Object.entries(texts)) {
@@ -111,7 +168,11 @@ describe('the pool on worker_threads', () => {
       if (expected.ok) assert.ok(value.result.value.columns[0].line instanceof Int32Array, name);
       const got = analysisOfWorker(name, value);
       const summary = summarizeFile(name, expected);
-      assert.deepEqual(got, { summary, placement: placeOps(expected), errors: summary.errorPlaces, ms: value.ms }, name);
+      assert.deepEqual(
+        got,
+        { summary, placement: placeOps(expected), errors: summary.errorPlaces, ms: value.ms },
+        name,
+      );
     }
     await assert.rejects(group.run('analyze', { text: 7 }), /analyze: text must be a string/);
   });
@@ -119,9 +180,21 @@ describe('the pool on worker_threads', () => {
   test('a bad request is answered with its error and the Workers carry on', async () => {
     const group = pool.group();
     await assert.rejects(group.run('no-such-type', {}), /unknown request type "no-such-type"/);
-    await assert.rejects(group.run('work-run', { handle: 999, units: 1 }), /handle must be a handle createWork returned/);
-    await assert.rejects(group.run('work-create', { kind: 'kernel', rows: 2, k: 2, n: 2, a: [1, 2, 3, 4], packed_b: new Float32Array(16) }),
-      /work.a must be a Float32Array, got an array/);
+    await assert.rejects(
+      group.run('work-run', { handle: 999, units: 1 }),
+      /handle must be a handle createWork returned/,
+    );
+    await assert.rejects(
+      group.run('work-create', {
+        kind: 'kernel',
+        rows: 2,
+        k: 2,
+        n: 2,
+        a: [1, 2, 3, 4],
+        packed_b: new Float32Array(16),
+      }),
+      /work.a must be a Float32Array, got an array/,
+    );
     const value = await group.run('time-kernel', { m: 32, k: 16, n: 8, samples: 1, minSeconds: 0 });
     assert.equal(value.seconds_per_call.length, 1);
   });
@@ -136,13 +209,19 @@ describe('the pool on worker_threads', () => {
     const started = workers.slice(-2);
     const exits = started.map((w) => once(w, 'exit'));
     await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual(pool.status().map((s) => s.busy), [true, true]);
+    assert.deepEqual(
+      pool.status().map((s) => s.busy),
+      [true, true],
+    );
     const t0 = performance.now();
     group.cancel();
     await assert.rejects(running, CancelledError);
-    await Promise.all(exits);  // the threads really ended, not just the promises
+    await Promise.all(exits); // the threads really ended, not just the promises
     assert.ok(performance.now() - t0 < 5000);
-    assert.deepEqual(pool.status().map((s) => s.state), ['off', 'off']);
+    assert.deepEqual(
+      pool.status().map((s) => s.state),
+      ['off', 'off'],
+    );
     assert.equal(group.busy, false);
     await assert.rejects(lease.run(0, 'work-run', { handle: works[0].handle, units: 1 }), CancelledError);
     // Another group's work starts new Workers and finishes.
@@ -150,7 +229,7 @@ describe('the pool on worker_threads', () => {
     assert.equal(value.m, 8);
   });
 
-  test('a queued request of a cancelled group never runs; other groups\' requests do', async () => {
+  test("a queued request of a cancelled group never runs; other groups' requests do", async () => {
     const slow = pool.group();
     const fast = pool.group();
     const lease = await slow.lease(2);
@@ -177,10 +256,16 @@ describe('a Worker that fails to start', () => {
     const group = pool.group();
     await assert.rejects(group.lease(2), (e) => {
       assert.ok(e instanceof WorkerStartError);
-      assert.match(e.message, /^this needs 2 Workers and only 1 of 2 can start: Worker 2 did not start: the wasm core did not start in the Worker: the wasm core is not built: \/nonexistent\/roofline-core\.js is missing/);
+      assert.match(
+        e.message,
+        /^this needs 2 Workers and only 1 of 2 can start: Worker 2 did not start: the wasm core did not start in the Worker: the wasm core is not built: \/nonexistent\/roofline-core\.js is missing/,
+      );
       return true;
     });
-    assert.deepEqual(pool.failures().map((f) => f.index), [1]);
+    assert.deepEqual(
+      pool.failures().map((f) => f.index),
+      [1],
+    );
     const [a, b] = inputs(40, 20, 30, 2);
     const r = await runKernelOnPool(core, group, { m: 40, k: 20, n: 30, a, b, workers: 1 });
     assert.ok(sameBits(r.c, core.runKernel(undefined, 40, 20, 30, a, b).value));
@@ -190,22 +275,32 @@ describe('a Worker that fails to start', () => {
     const m = await runMeasurements(core, pool.group(), { samples: 1, minSeconds: 0.005, workers: 2 });
     assert.deepEqual(m.measured_ceilings.cores, [1]);
     assert.ok(m.measured_ceilings.gflops > 0);
-    assert.deepEqual(m.kernel_timings.map((t) => t.cores), [1, 1]);
+    assert.deepEqual(
+      m.kernel_timings.map((t) => t.cores),
+      [1, 1],
+    );
     assert.match(m.workers.all_cores_error, /Worker 2 did not start/);
   });
 
   test('a pool whose only Worker cannot start refuses every request with the reason', async () => {
     const broken = new WorkerPool({ size: 1, spawn: nodeSpawn({ corePathOf: () => '/nonexistent/core.js' }) });
     try {
-      await assert.rejects(broken.run('time-kernel', { m: 8, k: 8, n: 8, samples: 1 }),
-        /this needs a Worker and only 0 of 1 can start: Worker 1 did not start: .*\/nonexistent\/core\.js is missing/);
+      await assert.rejects(
+        broken.run('time-kernel', { m: 8, k: 8, n: 8, samples: 1 }),
+        /this needs a Worker and only 0 of 1 can start: Worker 1 did not start: .*\/nonexistent\/core\.js is missing/,
+      );
     } finally {
       broken.terminate();
     }
   });
 
   test('a spawn that throws (a blocked Worker) is a start failure too', async () => {
-    const blocked = new WorkerPool({ size: 1, spawn: () => { throw new Error('Workers are not allowed here'); } });
+    const blocked = new WorkerPool({
+      size: 1,
+      spawn: () => {
+        throw new Error('Workers are not allowed here');
+      },
+    });
     await assert.rejects(blocked.run('analyze', {}), /Worker 1 did not start: Workers are not allowed here/);
   });
 });
@@ -223,21 +318,23 @@ describe('every reported sample lasts 100 timer ticks', () => {
     for (const s of t.seconds_per_call) assert.ok(t.repeats * s >= 100 * resolution, `${t.repeats} × ${s} < 100 ticks`);
   });
 
-  test('a round that never lasts the target is refused with the core harness\'s reason, not timed forever', async () => {
+  test("a round that never lasts the target is refused with the core harness's reason, not timed forever", async () => {
     let rounds = 0;
-    await assert.rejects(timeRounds(core, async () => (++rounds, 0), { samples: 3, minSeconds: 0, resolution: 1e-3 }),
-      /could not make a sample last 0\.1 s within 1073741824 repeats/);
+    await assert.rejects(
+      timeRounds(core, async () => (++rounds, 0), { samples: 3, minSeconds: 0, resolution: 1e-3 }),
+      /could not make a sample last 0\.1 s within 1073741824 repeats/,
+    );
     assert.ok(rounds > 30 && rounds < 40, `${rounds} rounds: the units doubled from 1 to 2^30, then gave up`);
   });
 
-  test('the rule as a reader checks it: the page\'s 7-tick sample fails, 100 ticks pass', () => {
+  test("the rule as a reader checks it: the page's 7-tick sample fails, 100 ticks pass", () => {
     assert.equal(sampleLongEnough(1024, 6.84e-7, 100 * 1e-4), false);
     assert.equal(sampleLongEnough(16384, 6.84e-7, 100 * 1e-4), true);
   });
 
   test('timerResolution measures a coarse clock and refuses one that stands still', () => {
     let t = 0;
-    const coarse = () => Math.floor((t += 1e-6) / 1e-4) * 1e-4;  // 100 µs ticks
+    const coarse = () => Math.floor((t += 1e-6) / 1e-4) * 1e-4; // 100 µs ticks
     const r = timerResolution(coarse);
     assert.ok(Math.abs(r - 1e-4) < 1e-9, String(r));
     assert.throws(() => timerResolution(() => 5, 0), /the timer did not advance within 0 s/);
@@ -249,11 +346,24 @@ describe('every reported sample lasts 100 timer ticks', () => {
       const m = await runMeasurements(core, pool.group(), { samples: 3, minSeconds: 0.01, workers: 2 });
       const t = m.timing;
       assert.equal(m.local_samples_seconds.length, 3);
-      for (const s of m.local_samples_seconds) assert.ok(t.repeats * s >= 100 * t.timer_resolution, `lesson: ${t.repeats} × ${s} < 100 × ${t.timer_resolution}`);
-      assert.deepEqual(m.kernel_timings.map((k) => [k.m, k.cores]), [[256, 1], [256, 2], [512, 1], [512, 2]]);
+      for (const s of m.local_samples_seconds)
+        assert.ok(
+          t.repeats * s >= 100 * t.timer_resolution,
+          `lesson: ${t.repeats} × ${s} < 100 × ${t.timer_resolution}`,
+        );
+      assert.deepEqual(
+        m.kernel_timings.map((k) => [k.m, k.cores]),
+        [
+          [256, 1],
+          [256, 2],
+          [512, 1],
+          [512, 2],
+        ],
+      );
       for (const k of m.kernel_timings) {
         assert.equal(k.seconds_per_call.length, 3);
-        for (const s of k.seconds_per_call) assert.ok(k.repeats * s >= 100 * k.timer_resolution, `${k.m}³ on ${k.cores}`);
+        for (const s of k.seconds_per_call)
+          assert.ok(k.repeats * s >= 100 * k.timer_resolution, `${k.m}³ on ${k.cores}`);
         assert.ok(k.gflops > 0);
       }
       assert.deepEqual(m.measured_ceilings.cores, [1, 2]);

@@ -28,13 +28,24 @@ const withCheck = (expected) => `module @m {
 `;
 const good = write('good.mlir', withCheck('[2, 4, 6]'));
 const tampered = write('tampered.mlir', withCheck('[2, 5, 6]'));
-const unsupported = write('unsupported.mlir', 'func.func @main() -> tensor<2xf32> {\n  %a = stablehlo.constant dense<1.0> : tensor<2xf32>\n  %b = "my.op"(%a) : (tensor<2xf32>) -> tensor<2xf32>\n  return %b : tensor<2xf32>\n}\n');
-const withArgs = write('args.mlir', 'func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  %y = stablehlo.multiply %x, %x : tensor<4xf32>\n  return %y : tensor<4xf32>\n}\n');
+const unsupported = write(
+  'unsupported.mlir',
+  'func.func @main() -> tensor<2xf32> {\n  %a = stablehlo.constant dense<1.0> : tensor<2xf32>\n  %b = "my.op"(%a) : (tensor<2xf32>) -> tensor<2xf32>\n  return %b : tensor<2xf32>\n}\n',
+);
+const withArgs = write(
+  'args.mlir',
+  'func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  %y = stablehlo.multiply %x, %x : tensor<4xf32>\n  return %y : tensor<4xf32>\n}\n',
+);
 /** A .npy file as np.save writes one (version 1.0, the header padded to 64 bytes). */
 const npy = (name, descr, shape, data) => {
   let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
   header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
-  const head = Buffer.concat([Buffer.from([0x93]), Buffer.from('NUMPY'), Buffer.from([1, 0, header.length & 0xff, header.length >> 8]), Buffer.from(header, 'latin1')]);
+  const head = Buffer.concat([
+    Buffer.from([0x93]),
+    Buffer.from('NUMPY'),
+    Buffer.from([1, 0, header.length & 0xff, header.length >> 8]),
+    Buffer.from(header, 'latin1'),
+  ]);
   const file = join(dir, name);
   writeFileSync(file, Buffer.concat([head, Buffer.from(data.buffer, data.byteOffset, data.byteLength)]));
   return file;
@@ -45,9 +56,17 @@ const readNpy = (file) => {
   assert.equal(b.subarray(0, 6).toString('latin1'), '\x93NUMPY');
   const len = b[8] | (b[9] << 8);
   assert.equal((10 + len) % 64, 0, 'the data starts on a 64-byte boundary');
-  return { header: b.subarray(10, 10 + len).toString('latin1').trim(), data: b.subarray(10 + len) };
+  return {
+    header: b
+      .subarray(10, 10 + len)
+      .toString('latin1')
+      .trim(),
+    data: b.subarray(10 + len),
+  };
 };
-const chain = write('chain.mlir', `func.func public @main(%x: tensor<4096xf32>, %y: tensor<4096xf32>) -> tensor<4096xf32> {
+const chain = write(
+  'chain.mlir',
+  `func.func public @main(%x: tensor<4096xf32>, %y: tensor<4096xf32>) -> tensor<4096xf32> {
   %c2 = stablehlo.constant dense<2.0> : tensor<f32>
   %c1 = stablehlo.constant dense<1.0> : tensor<f32>
   %b2 = stablehlo.broadcast_in_dim %c2, dims = [] : (tensor<f32>) -> tensor<4096xf32>
@@ -58,8 +77,12 @@ const chain = write('chain.mlir', `func.func public @main(%x: tensor<4096xf32>, 
   %3 = stablehlo.multiply %2, %y : tensor<4096xf32>
   return %3 : tensor<4096xf32>
 }
-`);
-const broken = write('broken.mlir', 'func.func @main() -> tensor<2xf32> {\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n}\n');
+`,
+);
+const broken = write(
+  'broken.mlir',
+  'func.func @main() -> tensor<2xf32> {\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n}\n',
+);
 
 describe('node scripts/run.mjs', () => {
   test('a file whose checks pass: a line, the summary, exit 0', () => {
@@ -76,13 +99,19 @@ describe('node scripts/run.mjs', () => {
     assert.equal(f.file, good);
     assert.equal(f.dialect, 'stablehlo');
     assert.equal(f.status, 'passed');
-    assert.deepEqual(f.checks.map((c) => [c.line, c.kind, c.passed]), [[6, 'expect_eq', true]]);
+    assert.deepEqual(
+      f.checks.map((c) => [c.line, c.kind, c.passed]),
+      [[6, 'expect_eq', true]],
+    );
     const add = f.ops.find((o) => o.op === 'stablehlo.add');
     assert.equal(add.line, 4);
-    assert.equal(add.flops, 3);                 // one per element (estimate)
+    assert.equal(add.flops, 3); // one per element (estimate)
     assert.equal(add.bytes_accessed, 3 * 4 * 3); // two operands and the result, i32 (estimate)
     assert.ok(add.seconds > 0 && add.repeats >= 1);
-    assert.deepEqual(f.results.map((x) => [x.shape, x.checksum]), [['tensor<3xi32>', 12]]);
+    assert.deepEqual(
+      f.results.map((x) => [x.shape, x.checksum]),
+      [['tensor<3xi32>', 12]],
+    );
     assert.deepEqual(f.unsupported, []);
     assert.deepEqual(f.errors, []);
   });
@@ -90,7 +119,10 @@ describe('node scripts/run.mjs', () => {
   test('a tampered expected value fails with the index, both values and exit 1', () => {
     const r = run(tampered);
     assert.equal(r.status, 1);
-    assert.match(r.stdout, /tampered\.mlir: FAILED, 0\/1 checks passed: line 6 expect_eq: 1 of 3 elements differ; first at \[1\]: got 4, expected 5/);
+    assert.match(
+      r.stdout,
+      /tampered\.mlir: FAILED, 0\/1 checks passed: line 6 expect_eq: 1 of 3 elements differ; first at \[1\]: got 4, expected 5/,
+    );
   });
 
   test('an op the interpreter does not run: named with its line, exit 1 unless allowed', () => {
@@ -99,7 +131,10 @@ describe('node scripts/run.mjs', () => {
     assert.match(r.stdout, /not run — my\.op \(line 3: an op the core does not know\)/);
     assert.equal(run(unsupported, '--allow-unsupported').status, 0);
     const [f] = JSON.parse(run(unsupported, '--json', '--allow-unsupported').stdout);
-    assert.deepEqual(f.unsupported.map((u) => [u.op, u.line, u.column]), [['my.op', 3, 3]]);
+    assert.deepEqual(
+      f.unsupported.map((u) => [u.op, u.line, u.column]),
+      [['my.op', 3, 3]],
+    );
   });
 
   test('a function with arguments runs on arange or seeded inputs, and says so', () => {
@@ -110,7 +145,10 @@ describe('node scripts/run.mjs', () => {
     assert.equal(r.status, 'passed');
     assert.equal(r.inputs, 'arange');
     // x = arange(4)/4 = [0, .25, .5, .75]; x² sums to 0.875.
-    assert.deepEqual(r.results.map((x) => [x.shape, x.checksum]), [['tensor<4xf32>', 0.875]]);
+    assert.deepEqual(
+      r.results.map((x) => [x.shape, x.checksum]),
+      [['tensor<4xf32>', 0.875]],
+    );
     const s1 = JSON.parse(run(withArgs, '--json', '--inputs', 'seeded', '--seed', '3').stdout)[0];
     const s2 = JSON.parse(run(withArgs, '--json', '--inputs', 'seeded', '--seed', '3').stdout)[0];
     assert.equal(s1.results[0].checksum, s2.results[0].checksum);
@@ -130,7 +168,10 @@ describe('node scripts/run.mjs', () => {
     assert.equal(b.untimed_ops, f.ops.length - 1);
     assert.deepEqual(b.results, f.results);
     assert.deepEqual(b.checks, f.checks);
-    assert.match(run(good, '--timing-budget', '-1').stderr, /timing_budget_seconds must be a number of seconds from 0 to 86400, got -1/);
+    assert.match(
+      run(good, '--timing-budget', '-1').stderr,
+      /timing_budget_seconds must be a number of seconds from 0 to 86400, got -1/,
+    );
   });
 
   test('fused by default: the chain runs as one kLoop fusion timed as one, counted as XLA counts it; --no-fuse runs op by op with the same bits', () => {
@@ -142,15 +183,25 @@ describe('node scripts/run.mjs', () => {
     assert.equal(fu.name, 'fusion.0');
     assert.equal(fu.kind, 'kLoop');
     assert.equal(fu.fallback, '');
-    assert.deepEqual(fu.ops.map((o) => [o.line, o.op]), [[2, 'stablehlo.constant'], [3, 'stablehlo.constant'],
-      [4, 'stablehlo.broadcast_in_dim'], [5, 'stablehlo.broadcast_in_dim'], [6, 'stablehlo.multiply'], [7, 'stablehlo.add'],
-      [8, 'stablehlo.tanh'], [9, 'stablehlo.multiply']]);
-    assert.deepEqual([fu.line, fu.column], [9, 3]);  // its root
-    assert.equal(fu.flops, 3 * 4096);                 // multiply, add, multiply per element
-    assert.equal(fu.transcendentals, 4096);           // tanh
-    assert.equal(fu.bytes_accessed, 3 * 4096 * 4);    // x and y read once, the output written once
+    assert.deepEqual(
+      fu.ops.map((o) => [o.line, o.op]),
+      [
+        [2, 'stablehlo.constant'],
+        [3, 'stablehlo.constant'],
+        [4, 'stablehlo.broadcast_in_dim'],
+        [5, 'stablehlo.broadcast_in_dim'],
+        [6, 'stablehlo.multiply'],
+        [7, 'stablehlo.add'],
+        [8, 'stablehlo.tanh'],
+        [9, 'stablehlo.multiply'],
+      ],
+    );
+    assert.deepEqual([fu.line, fu.column], [9, 3]); // its root
+    assert.equal(fu.flops, 3 * 4096); // multiply, add, multiply per element
+    assert.equal(fu.transcendentals, 4096); // tanh
+    assert.equal(fu.bytes_accessed, 3 * 4096 * 4); // x and y read once, the output written once
     assert.ok(fu.seconds > 0 && fu.repeats >= 1);
-    assert.deepEqual(f.ops, []);                      // nothing ran alone
+    assert.deepEqual(f.ops, []); // nothing ran alone
     assert.ok(Math.abs(f.ops_seconds - fu.seconds) <= 1e-12 * fu.seconds);
     const [u] = JSON.parse(run(chain, '--json', '--inputs', 'seeded', '--no-fuse').stdout);
     assert.equal(u.status, 'passed');
@@ -159,11 +210,16 @@ describe('node scripts/run.mjs', () => {
     assert.equal(u.ops.length, 8);
     const sum = u.ops.reduce((s, o) => s + o.seconds, 0);
     assert.ok(Math.abs(u.ops_seconds - sum) <= 1e-12 * sum);
-    assert.deepEqual(u.results.map((x) => x.bits), f.results.map((x) => x.bits));
+    assert.deepEqual(
+      u.results.map((x) => x.bits),
+      f.results.map((x) => x.bits),
+    );
   });
 
-  test('a fusion in a while body is in the JSON once, untimed, with the while that holds it (within); the entry\'s own have within null', () => {
-    const loop = write('loop.mlir', `func.func @main() -> tensor<256xf32> {
+  test("a fusion in a while body is in the JSON once, untimed, with the while that holds it (within); the entry's own have within null", () => {
+    const loop = write(
+      'loop.mlir',
+      `func.func @main() -> tensor<256xf32> {
   %c0 = stablehlo.constant dense<0> : tensor<i32>
   %n = stablehlo.constant dense<3> : tensor<i32>
   %one = stablehlo.constant dense<1> : tensor<i32>
@@ -182,23 +238,36 @@ describe('node scripts/run.mjs', () => {
   %z = stablehlo.add %y, %r#1 : tensor<256xf32>
   return %z : tensor<256xf32>
 }
-`);
+`,
+    );
     const [f] = JSON.parse(run(loop, '--json').stdout);
     assert.equal(f.status, 'passed');
     assert.equal(f.fusions.length, 2);
     const [body, top] = f.fusions;
     assert.deepEqual(body.within, { line: 6, column: 3, op: 'stablehlo.while' });
-    assert.deepEqual(body.ops.map((o) => [o.line, o.op]), [[12, 'stablehlo.tanh'], [13, 'stablehlo.multiply']]);
+    assert.deepEqual(
+      body.ops.map((o) => [o.line, o.op]),
+      [
+        [12, 'stablehlo.tanh'],
+        [13, 'stablehlo.multiply'],
+      ],
+    );
     assert.equal(body.kind, 'kLoop');
-    assert.deepEqual([body.seconds, body.repeats], [0, 0]);  // its time is the while's
+    assert.deepEqual([body.seconds, body.repeats], [0, 0]); // its time is the while's
     assert.equal(top.within, null);
-    assert.deepEqual(top.ops.map((o) => o.op), ['stablehlo.exponential', 'stablehlo.add']);
+    assert.deepEqual(
+      top.ops.map((o) => o.op),
+      ['stablehlo.exponential', 'stablehlo.add'],
+    );
     assert.ok(top.seconds > 0);
     assert.ok(f.ops.some((o) => o.op === 'stablehlo.while' && o.seconds > 0));
     // The same bits op by op, where no fusion is listed.
     const [u] = JSON.parse(run(loop, '--json', '--no-fuse').stdout);
     assert.deepEqual(u.fusions, []);
-    assert.deepEqual(u.results.map((x) => x.bits), f.results.map((x) => x.bits));
+    assert.deepEqual(
+      u.results.map((x) => x.bits),
+      f.results.map((x) => x.bits),
+    );
   });
 
   test('bad text is an error at its place; bad options are refused by name', () => {
@@ -216,26 +285,60 @@ describe('node scripts/run.mjs', () => {
   test('--help describes the options and the output', () => {
     const r = run('--help');
     assert.equal(r.status, 0);
-    for (const word of ['--json', 'PROGRAM.py', '--entry NAME', '--inputs seeded', '--inputs arange', '--allow-unsupported', '--timing-budget S', 'untimed_ops', '--no-fuse', 'fusions', 'fallback', 'within', 'measurements of this machine', 'estimates from the IR']) {
+    for (const word of [
+      '--json',
+      'PROGRAM.py',
+      '--entry NAME',
+      '--inputs seeded',
+      '--inputs arange',
+      '--allow-unsupported',
+      '--timing-budget S',
+      'untimed_ops',
+      '--no-fuse',
+      'fusions',
+      'fallback',
+      'within',
+      'measurements of this machine',
+      'estimates from the IR',
+    ]) {
       assert.ok(r.stdout.includes(word), word);
     }
   });
 
-  test('StableHLO interpreter tests from the corpus run and pass', { skip: !existsSync(resolve(ROOT, '..', 'shared', 'corpus', 'stablehlo-interpret')) && 'SKIPPED: corpus absent' }, () => {
-    const corpus = resolve(ROOT, '..', 'shared', 'corpus', 'stablehlo-interpret');
-    const r = run(join(corpus, 'add_int32_20_20_int32_20_20.mlir'), join(corpus, 'abs_complex64_20_20.mlir'), '--json');
-    assert.equal(r.status, 0, r.stdout.slice(0, 500));
-    for (const f of JSON.parse(r.stdout)) {
-      assert.equal(f.status, 'passed');
-      assert.ok(f.checks.length >= 1 && f.checks.every((c) => c.passed));
-    }
-  });
+  test(
+    'StableHLO interpreter tests from the corpus run and pass',
+    { skip: !existsSync(resolve(ROOT, '..', 'shared', 'corpus', 'stablehlo-interpret')) && 'SKIPPED: corpus absent' },
+    () => {
+      const corpus = resolve(ROOT, '..', 'shared', 'corpus', 'stablehlo-interpret');
+      const r = run(
+        join(corpus, 'add_int32_20_20_int32_20_20.mlir'),
+        join(corpus, 'abs_complex64_20_20.mlir'),
+        '--json',
+      );
+      assert.equal(r.status, 0, r.stdout.slice(0, 500));
+      for (const f of JSON.parse(r.stdout)) {
+        assert.equal(f.status, 'passed');
+        assert.ok(f.checks.length >= 1 && f.checks.every((c) => c.passed));
+      }
+    },
+  );
 
-  test('a .py program is lowered, then run on arange inputs: the seed\'s tanh(a @ b) gives NumPy\'s values', () => {
-    const py = write('lesson.py', [
-      'import jax', 'import jax.numpy as jnp', '', 'def workload(a, b):', '    return jnp.tanh(a @ b)', '',
-      'a = jnp.arange(32 * 16, dtype=jnp.float32).reshape(32, 16) / 512',
-      'b = jnp.arange(16 * 8, dtype=jnp.float32).reshape(16, 8) / 128', 'jax.jit(workload).lower(a, b)', ''].join('\n'));
+  test("a .py program is lowered, then run on arange inputs: the seed's tanh(a @ b) gives NumPy's values", () => {
+    const py = write(
+      'lesson.py',
+      [
+        'import jax',
+        'import jax.numpy as jnp',
+        '',
+        'def workload(a, b):',
+        '    return jnp.tanh(a @ b)',
+        '',
+        'a = jnp.arange(32 * 16, dtype=jnp.float32).reshape(32, 16) / 512',
+        'b = jnp.arange(16 * 8, dtype=jnp.float32).reshape(16, 8) / 128',
+        'jax.jit(workload).lower(a, b)',
+        '',
+      ].join('\n'),
+    );
     const r = run(py, '--json', '--no-time');
     assert.equal(r.status, 0, r.stderr);
     const [f] = JSON.parse(r.stdout);
@@ -245,9 +348,14 @@ describe('node scripts/run.mjs', () => {
     assert.equal(f.results[0].shape, 'tensor<32x8xf32>');
     // NumPy (Debian's python3-numpy, float32): np.tanh(a @ b) with the seed's a and b sums to
     // 234.77028596401215 and starts 0.15022165, 0.15201087, 0.15379912 — within the lesson's rule.
-    assert.ok(Math.abs(f.results[0].checksum - 234.77028596401215) <= 2e-5 * 256 + 2e-5 * 234.8, String(f.results[0].checksum));
+    assert.ok(
+      Math.abs(f.results[0].checksum - 234.77028596401215) <= 2e-5 * 256 + 2e-5 * 234.8,
+      String(f.results[0].checksum),
+    );
     const first = f.results[0].preview.split(', ').slice(0, 3).map(Number);
-    [0.15022165, 0.15201087, 0.15379912].forEach((want, i) => assert.ok(Math.abs(first[i] - want) <= 2e-5 + 2e-5 * want, `${first[i]} vs ${want}`));
+    [0.15022165, 0.15201087, 0.15379912].forEach((want, i) =>
+      assert.ok(Math.abs(first[i] - want) <= 2e-5 + 2e-5 * want, `${first[i]} vs ${want}`),
+    );
   });
 
   test('--args runs on .npy files checked against the signature, --out writes each result as .npy', () => {
@@ -260,20 +368,36 @@ describe('node scripts/run.mjs', () => {
     assert.equal(f.inputs, x);
     const saved = readNpy(join(out, 'result_0.npy'));
     assert.equal(saved.header, "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }");
-    assert.deepEqual([...new Float32Array(saved.data.buffer.slice(saved.data.byteOffset, saved.data.byteOffset + saved.data.byteLength))], [1, 4, 9, 16]);
+    assert.deepEqual(
+      [
+        ...new Float32Array(
+          saved.data.buffer.slice(saved.data.byteOffset, saved.data.byteOffset + saved.data.byteLength),
+        ),
+      ],
+      [1, 4, 9, 16],
+    );
 
     // A file of another shape or dtype, too many files, a file that is not .npy: named, exit 1.
     const five = npy('five.npy', '<f4', [5], new Float32Array(5));
     let bad = run(withArgs, '--args', five);
     assert.equal(bad.status, 1);
-    assert.match(bad.stderr, /argument 1 of main \(%x\) must be tensor<4xf32> = float32 \(4,\), got .*five\.npy: float32 \(5,\)/);
+    assert.match(
+      bad.stderr,
+      /argument 1 of main \(%x\) must be tensor<4xf32> = float32 \(4,\), got .*five\.npy: float32 \(5,\)/,
+    );
     const f64 = npy('f64.npy', '<f8', [4], new Float64Array(4));
-    assert.match(run(withArgs, '--args', f64).stderr, /must be tensor<4xf32> = float32 \(4,\), got .*f64\.npy: float64 \(4,\)/);
+    assert.match(
+      run(withArgs, '--args', f64).stderr,
+      /must be tensor<4xf32> = float32 \(4,\), got .*f64\.npy: float64 \(4,\)/,
+    );
     assert.match(run(withArgs, '--args', `${x},${x}`).stderr, /main takes 1 argument \(tensor<4xf32>\), got 2 arrays/);
     bad = run(withArgs, '--args', withArgs);
     assert.equal(bad.status, 1);
     assert.match(bad.stderr, /args\.mlir: not a \.npy file: a \.npy file starts with \\x93NUMPY/);
-    assert.match(run(withArgs, '--args', join(dir, 'missing.npy')).stderr, /--args: cannot read .*missing\.npy: ENOENT/);
+    assert.match(
+      run(withArgs, '--args', join(dir, 'missing.npy')).stderr,
+      /--args: cannot read .*missing\.npy: ENOENT/,
+    );
     assert.match(run(withArgs, '--args', x, '--inputs', 'seeded').stderr, /give inputs or args, not both/);
     assert.match(run(withArgs, '--out').stderr, /--out needs a folder/);
   });
@@ -285,18 +409,49 @@ describe('node scripts/run.mjs', () => {
     assert.ok(f.peak_bytes <= f.memory_need_bytes, `${f.peak_bytes} ≤ ${f.memory_need_bytes}`);
     const capped = run(withArgs, '--inputs', 'arange', '--memory-cap', '20B');
     assert.equal(capped.status, 1);
-    assert.match(capped.stderr, /memory cap of 20 bytes .*by its IR the program's values need up to 32 bytes, reached at 2:\d+ stablehlo\.multiply, ops' scratch on top: raise memory_cap/);
+    assert.match(
+      capped.stderr,
+      /memory cap of 20 bytes .*by its IR the program's values need up to 32 bytes, reached at 2:\d+ stablehlo\.multiply, ops' scratch on top: raise memory_cap/,
+    );
     assert.equal(run(withArgs, '--inputs', 'arange', '--memory-cap', '1KiB').status, 0);
-    assert.match(run(withArgs, '--memory-cap', 'lots').stderr, /--memory-cap must be a size in bytes, or with KiB, MiB or GiB \(512MiB\), got "lots"/);
-    assert.match(run(withArgs, '--inputs', 'arange', '--memory-cap', '8GiB').stderr, /memory_cap must be an integer from 1 to 4294967296, got 8589934592/);
+    assert.match(
+      run(withArgs, '--memory-cap', 'lots').stderr,
+      /--memory-cap must be a size in bytes, or with KiB, MiB or GiB \(512MiB\), got "lots"/,
+    );
+    assert.match(
+      run(withArgs, '--inputs', 'arange', '--memory-cap', '8GiB').stderr,
+      /memory_cap must be an integer from 1 to 4294967296, got 8589934592/,
+    );
   });
 
-  test('a .py program runs on .npy files: the seed\'s a and b given as files give what its arange inputs give', () => {
-    const py = write('lesson_npy.py', [
-      'import jax', 'import jax.numpy as jnp', '', 'def workload(a, b):', '    return jnp.tanh(a @ b)', '',
-      'a = jnp.zeros((32, 16))', 'b = jnp.zeros((16, 8))', 'jax.jit(workload).lower(a, b)', ''].join('\n'));
-    const a = npy('a.npy', '<f4', [32, 16], Float32Array.from({ length: 512 }, (_, i) => i / 512));
-    const b = npy('b.npy', '<f4', [16, 8], Float32Array.from({ length: 128 }, (_, i) => i / 128));
+  test("a .py program runs on .npy files: the seed's a and b given as files give what its arange inputs give", () => {
+    const py = write(
+      'lesson_npy.py',
+      [
+        'import jax',
+        'import jax.numpy as jnp',
+        '',
+        'def workload(a, b):',
+        '    return jnp.tanh(a @ b)',
+        '',
+        'a = jnp.zeros((32, 16))',
+        'b = jnp.zeros((16, 8))',
+        'jax.jit(workload).lower(a, b)',
+        '',
+      ].join('\n'),
+    );
+    const a = npy(
+      'a.npy',
+      '<f4',
+      [32, 16],
+      Float32Array.from({ length: 512 }, (_, i) => i / 512),
+    );
+    const b = npy(
+      'b.npy',
+      '<f4',
+      [16, 8],
+      Float32Array.from({ length: 128 }, (_, i) => i / 128),
+    );
     const out = join(dir, 'lesson-out');
     const given = JSON.parse(run(py, '--args', `${a},${b}`, '--out', out, '--json', '--no-time').stdout)[0];
     const arange = JSON.parse(run(py, '--json', '--no-time').stdout)[0];
@@ -309,15 +464,24 @@ describe('node scripts/run.mjs', () => {
   });
 
   test('a .py program that does not lower is an error at FILE:LINE:COL; --entry picks the function', () => {
-    const bad = write('bad.py', 'import jax\nimport jax.numpy as jnp\n\ndef f(a, b):\n    return a @ b\n\njax.jit(f).lower(jnp.zeros((2, 3)), jnp.zeros((4, 5)))\n');
+    const bad = write(
+      'bad.py',
+      'import jax\nimport jax.numpy as jnp\n\ndef f(a, b):\n    return a @ b\n\njax.jit(f).lower(jnp.zeros((2, 3)), jnp.zeros((4, 5)))\n',
+    );
     const r = run(bad);
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /bad\.py:5:14: dot_general requires contracting dimensions to have the same shape, got \(3,\) and \(4,\)/);
-    const two = write('two.py', 'import jax\nimport jax.numpy as jnp\n\ndef f(x):\n    return x + 1\n\ndef g(x):\n    return x * 2\n\n' +
-      'jax.jit(f).lower(jnp.ones((3,)))\njax.jit(g).lower(jnp.ones((3,)))\n');
+    assert.match(
+      r.stderr,
+      /bad\.py:5:14: dot_general requires contracting dimensions to have the same shape, got \(3,\) and \(4,\)/,
+    );
+    const two = write(
+      'two.py',
+      'import jax\nimport jax.numpy as jnp\n\ndef f(x):\n    return x + 1\n\ndef g(x):\n    return x * 2\n\n' +
+        'jax.jit(f).lower(jnp.ones((3,)))\njax.jit(g).lower(jnp.ones((3,)))\n',
+    );
     const [viaG] = JSON.parse(run(two, '--entry', 'g', '--json', '--no-time').stdout);
     assert.equal(viaG.lowered_function, 'g');
-    assert.equal(viaG.results[0].preview, '0, 0.6666667, 1.3333334');  // arange(3)/3 doubled
+    assert.equal(viaG.results[0].preview, '0, 0.6666667, 1.3333334'); // arange(3)/3 doubled
     assert.match(run(two, '--entry').stderr, /--entry needs a function name/);
   });
 });

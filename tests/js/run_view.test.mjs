@@ -7,8 +7,18 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 import {
-  createAnalyzeState, deriveAnalyzeView, setAnalysis, setCancelled, setCleared, setRun, setRunCancelled, setRunChoice,
-  setRunFailure, setRunPending, setSelected, setSelectedFusion,
+  createAnalyzeState,
+  deriveAnalyzeView,
+  setAnalysis,
+  setCancelled,
+  setCleared,
+  setRun,
+  setRunCancelled,
+  setRunChoice,
+  setRunFailure,
+  setRunPending,
+  setSelected,
+  setSelectedFusion,
 } from '../../web/analyze_state.js';
 import { summarizeFile } from '../../web/model/analysis.js';
 import { fusedOpsText, fusionSpan, measuredSeconds, placeOps, sortRows } from '../../web/model/analysis_view.js';
@@ -26,7 +36,12 @@ const LESSON = { peak: 100, bandwidth: 20 };
 
 function analysed(name, text) {
   const result = core.analyzeText(text);
-  return setAnalysis(createAnalyzeState(), { summary: summarizeFile(name, result), placement: placeOps(result), errors: [], ms: 1 });
+  return setAnalysis(createAnalyzeState(), {
+    summary: summarizeFile(name, result),
+    placement: placeOps(result),
+    errors: [],
+    ms: 1,
+  });
 }
 
 describe('a run set beside the analysis', () => {
@@ -63,12 +78,16 @@ describe('a run set beside the analysis', () => {
       if (bound > 0) assert.ok(Math.abs(r.ofRoof - bound / r.seconds) <= 1e-12 * r.ofRoof, `line ${r.line}`);
       else assert.equal(r.ofRoof, null);
       // With flops, the share of the roof is achieved GFLOP/s over the op's ceiling.
-      if (r.flops > 0 && r.bytes > 0) assert.ok(Math.abs(r.ofRoof - r.gflops / view.ceilings[r.index]) <= 1e-9 * r.ofRoof);
+      if (r.flops > 0 && r.bytes > 0)
+        assert.ok(Math.abs(r.ofRoof - r.gflops / view.ceilings[r.index]) <= 1e-9 * r.ofRoof);
     }
     // The program: the timed ops summed, beside the lower bound, with the ratio.
     assert.equal(view.run.measured.seconds, report.ops_seconds);
     assert.equal(view.run.measured.bound_seconds, view.bound.seconds);
-    assert.ok(Math.abs(view.run.measured.over_bound - report.ops_seconds / view.bound.seconds) <= 1e-12 * view.run.measured.over_bound);
+    assert.ok(
+      Math.abs(view.run.measured.over_bound - report.ops_seconds / view.bound.seconds) <=
+        1e-12 * view.run.measured.over_bound,
+    );
     // Measured points: the same ops at their achieved rate, each with its ceiling for the link.
     assert.ok(view.figure.measured.length > 0);
     for (const p of view.figure.measured) {
@@ -84,7 +103,10 @@ describe('a run set beside the analysis', () => {
   test('a roof changes the shares, not the measurements', () => {
     let a = analysed('mlp.mlir', examples.mlp);
     a = setRunPending(a, 'running');
-    a = setRun(a, a.shown.seq, { report: runFile(core, 'mlp.mlir', examples.mlp, { inputs: 'seeded', fuse: false }).value, ms: 1 });
+    a = setRun(a, a.shown.seq, {
+      report: runFile(core, 'mlp.mlir', examples.mlp, { inputs: 'seeded', fuse: false }).value,
+      ms: 1,
+    });
     const slow = deriveAnalyzeView(core, a, LESSON, null);
     const fast = deriveAnalyzeView(core, a, { peak: 1000, bandwidth: 200 }, null);
     const i = slow.rows.findIndex((r) => r.seconds !== null && r.flops > 0);
@@ -93,17 +115,21 @@ describe('a run set beside the analysis', () => {
   });
 
   test('a program that cannot run keeps its estimates; the run names the op', () => {
-    const text = 'func.func @main() -> tensor<2xf32> {\n  %a = stablehlo.constant dense<1.0> : tensor<2xf32>\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n  %c = "my.op"(%b) : (tensor<2xf32>) -> tensor<2xf32>\n  return %c : tensor<2xf32>\n}\n';
+    const text =
+      'func.func @main() -> tensor<2xf32> {\n  %a = stablehlo.constant dense<1.0> : tensor<2xf32>\n  %b = stablehlo.add %a, %a : tensor<2xf32>\n  %c = "my.op"(%b) : (tensor<2xf32>) -> tensor<2xf32>\n  return %c : tensor<2xf32>\n}\n';
     let a = analysed('odd.mlir', text);
     a = setRunPending(a, 'running');
     const report = runFile(core, 'odd.mlir', text).value;
     assert.equal(report.status, 'not_run');
-    assert.deepEqual(report.unsupported.map((u) => [u.op, u.line]), [['my.op', 4]]);
+    assert.deepEqual(
+      report.unsupported.map((u) => [u.op, u.line]),
+      [['my.op', 4]],
+    );
     a = setRun(a, a.shown.seq, { report, ms: 1 });
     const view = deriveAnalyzeView(core, a, LESSON, null);
     assert.ok(view.rows.length > 0 && view.rows.every((r) => r.seconds === null));
     assert.equal(view.run.measured, null);
-    assert.equal(view.summary.totals.flops, 2);  // the estimate stays
+    assert.equal(view.summary.totals.flops, 2); // the estimate stays
   });
 });
 
@@ -151,7 +177,7 @@ function ranView(name, text, options) {
 }
 
 describe('a fused run beside the analysis: one measured point per fusion', () => {
-  test('a fused run\'s lower bound comes from its fused totals (the core\'s), at most the unfused one', () => {
+  test("a fused run's lower bound comes from its fused totals (the core's), at most the unfused one", () => {
     // Through the Worker's run task, as the page runs it: the report and the fusion pass's totals.
     const ctx = { progress: () => {}, transfer: () => {} };
     const ran = TASKS.run(core, { text: CHAIN, name: 'chain.mlir', inputs: 'arange' }, ctx);
@@ -159,7 +185,10 @@ describe('a fused run beside the analysis: one measured point per fusion', () =>
     // Worked by hand: flops 3·4096 (multiply, add, multiply) + 2·64³ (dot) = 536576; unfused bytes
     // 262144 (the analysis); fused 131072: the kLoop fusion's 81920 and the kOutput's 49152.
     assert.deepEqual(ran.fusedTotals, { flops: 536576, transcendentals: 8192, bytes_accessed: 131072 });
-    assert.equal(ran.fusedTotals.bytes_accessed, ran.report.fusions.reduce((s, f) => s + f.bytes_accessed, 0));
+    assert.equal(
+      ran.fusedTotals.bytes_accessed,
+      ran.report.fusions.reduce((s, f) => s + f.bytes_accessed, 0),
+    );
     let a = setRunPending(analysed('chain.mlir', CHAIN), 'running');
     a = setRun(a, a.shown.seq, ran);
     const view = deriveAnalyzeView(core, a, LESSON, null);
@@ -174,7 +203,10 @@ describe('a fused run beside the analysis: one measured point per fusion', () =>
     assert.ok(view.run.measured && view.run.measuredFused);
     assert.equal(view.run.measuredFused.seconds, view.run.measured.seconds);
     assert.equal(view.run.measuredFused.bound_seconds, view.fusedBound.seconds);
-    assert.ok(Math.abs(view.run.measuredFused.over_bound - view.run.measured.seconds / view.fusedBound.seconds) <= 1e-9 * view.run.measuredFused.over_bound);
+    assert.ok(
+      Math.abs(view.run.measuredFused.over_bound - view.run.measured.seconds / view.fusedBound.seconds) <=
+        1e-9 * view.run.measuredFused.over_bound,
+    );
     // Op by op: no fused totals, no fused bound.
     const plain = TASKS.run(core, { text: CHAIN, name: 'chain.mlir', inputs: 'arange', fuse: false }, ctx);
     assert.equal(plain.fusedTotals, null);
@@ -185,14 +217,17 @@ describe('a fused run beside the analysis: one measured point per fusion', () =>
     assert.equal(opView.run.measuredFused, null);
   });
 
-  test('runFile fuses by default; each fusion is matched to its ops\' rows and measured against the roof by the core', () => {
+  test("runFile fuses by default; each fusion is matched to its ops' rows and measured against the roof by the core", () => {
     const { report, view } = ranView('chain.mlir', CHAIN, { inputs: 'arange' });
     assert.equal(report.status, 'passed');
     assert.equal(report.fused, true);
     // As many fusions as the core's fusion pass makes (no grouping in JS).
     const pass = core.fuseText(CHAIN).value;
     assert.equal(report.fusions.length, pass.modules[0].fusions.length);
-    assert.deepEqual(report.fusions.map((f) => f.kind), ['kLoop', 'kOutput']);
+    assert.deepEqual(
+      report.fusions.map((f) => f.kind),
+      ['kLoop', 'kOutput'],
+    );
     assert.equal(view.fusions.length, 2);
     for (const f of view.fusions) {
       // Its ops are the rows at their places, marked as run in it; their own measured cells are empty.
@@ -209,14 +244,23 @@ describe('a fused run beside the analysis: one measured point per fusion', () =>
       assert.ok(Math.abs(f.gflops - f.flops / f.seconds / 1e9) <= 1e-12 * f.gflops);
       assert.ok(Math.abs(f.gbs - f.bytes / f.seconds / 1e9) <= 1e-12 * f.gbs);
       assert.equal(f.intensity, f.flops / f.bytes);
-      assert.ok(Math.abs(f.ceiling - Math.min(100, 20 * f.intensity)) <= 1e-12 * f.ceiling, `ceiling ${f.ceiling} at ${f.intensity}`);
+      assert.ok(
+        Math.abs(f.ceiling - Math.min(100, 20 * f.intensity)) <= 1e-12 * f.ceiling,
+        `ceiling ${f.ceiling} at ${f.intensity}`,
+      );
       assert.ok(Math.abs(f.ofRoof - f.gflops / f.ceiling) <= 1e-9 * f.ofRoof);
     }
     assert.equal(view.fusions[0].bound, 'memory-bound');
     assert.equal(view.fusions[1].bound, 'compute-bound');
     // The figure: each fusion's estimate at its ceiling and its measurement at what it achieved.
-    assert.deepEqual(view.figure.fusions.estimated.map((p) => [p.x, p.y, p.kind]), view.fusions.map((f) => [f.intensity, f.ceiling, f.kind]));
-    assert.deepEqual(view.figure.fusions.measured.map((p) => [p.x, p.y]), view.fusions.map((f) => [f.intensity, f.gflops]));
+    assert.deepEqual(
+      view.figure.fusions.estimated.map((p) => [p.x, p.y, p.kind]),
+      view.fusions.map((f) => [f.intensity, f.ceiling, f.kind]),
+    );
+    assert.deepEqual(
+      view.figure.fusions.measured.map((p) => [p.x, p.y]),
+      view.fusions.map((f) => [f.intensity, f.gflops]),
+    );
     // No op of a fusion has a point of its own as a measurement; the program's total sums what ran.
     assert.deepEqual(view.figure.measured, []);
     assert.equal(view.run.measured.seconds, report.ops_seconds);
@@ -229,15 +273,25 @@ describe('a fused run beside the analysis: one measured point per fusion', () =>
     const plain = ranView('chain.mlir', CHAIN, { inputs: 'arange', fuse: false });
     assert.equal(plain.report.fused, false);
     assert.deepEqual(plain.view.fusions, []);
-    assert.deepEqual(plain.view.figure.fusions, { estimated: [], measured: [], notDrawn: { noFlops: 0, overLimit: 0 } });
+    assert.deepEqual(plain.view.figure.fusions, {
+      estimated: [],
+      measured: [],
+      notDrawn: { noFlops: 0, overLimit: 0 },
+    });
     assert.ok(plain.view.rows.every((r) => r.fusion === null && r.seconds > 0));
     assert.equal(plain.view.figure.measured.length, plain.view.rows.filter((r) => r.flops > 0).length);
     // The same results, bit for bit (the fused loop runs the same f32 functions).
-    assert.deepEqual(fused.report.results.map((r) => r.bits), plain.report.results.map((r) => r.bits));
-    assert.deepEqual(fused.report.results.map((r) => r.checksum), plain.report.results.map((r) => r.checksum));
+    assert.deepEqual(
+      fused.report.results.map((r) => r.bits),
+      plain.report.results.map((r) => r.bits),
+    );
+    assert.deepEqual(
+      fused.report.results.map((r) => r.checksum),
+      plain.report.results.map((r) => r.checksum),
+    );
   });
 
-  test('a fusion in a while body is listed with the while that holds it, untimed, its ops\' rows marked', () => {
+  test("a fusion in a while body is listed with the while that holds it, untimed, its ops' rows marked", () => {
     const { report, view } = ranView('loop.mlir', LOOP, {});
     assert.equal(report.status, 'passed');
     assert.equal(view.fusions.length, 2);
@@ -245,7 +299,10 @@ describe('a fused run beside the analysis: one measured point per fusion', () =>
     assert.deepEqual(body.within, { line: 6, column: 3, op: 'stablehlo.while' });
     assert.equal(body.seconds, null);
     assert.equal(body.gflops, null);
-    assert.deepEqual(body.ops.map((o) => o.line), [12, 13]);
+    assert.deepEqual(
+      body.ops.map((o) => o.line),
+      [12, 13],
+    );
     for (const i of body.indices) assert.equal(view.rows[i].top, false);
     // Its estimate is drawn; it has no measured point of its own (its time is the while's).
     assert.ok(view.figure.fusions.estimated.some((p) => p.fusion === body.fusion));
@@ -286,7 +343,11 @@ describe('the run states', () => {
     // An answer for an older analysis is dropped.
     const b = analysed('mlp.mlir', examples.mlp);
     assert.equal(b.run, null);
-    assert.equal(setRun(a, seq + 1000, { report: null, ms: 1 }).run.report, report, 'an answer for another analysis changes nothing');
+    assert.equal(
+      setRun(a, seq + 1000, { report: null, ms: 1 }).run.report,
+      report,
+      'an answer for another analysis changes nothing',
+    );
     assert.notEqual(b.shown.seq, seq);
     // A run of another analysis is not drawn for this one.
     const view = deriveAnalyzeView(core, { ...b, run: a.run }, LESSON, null);
@@ -295,17 +356,39 @@ describe('the run states', () => {
 
   test('the seed and inputs choice refuse bad values; Clear empties; the analysis Cancel is its own state', () => {
     let a = createAnalyzeState();
-    assert.deepEqual(setRunChoice(a, { inputs: 'sideways', seed: -1 }).runChoice, { inputs: 'seeded', seed: 1, files: [], fuse: true });
+    assert.deepEqual(setRunChoice(a, { inputs: 'sideways', seed: -1 }).runChoice, {
+      inputs: 'seeded',
+      seed: 1,
+      files: [],
+      fuse: true,
+    });
     assert.deepEqual(setRunChoice(a, { seed: 2.5 }).runChoice, { inputs: 'seeded', seed: 1, files: [], fuse: true });
-    assert.deepEqual(setRunChoice(a, { inputs: 'arange', seed: 9 }).runChoice, { inputs: 'arange', seed: 9, files: [], fuse: true });
+    assert.deepEqual(setRunChoice(a, { inputs: 'arange', seed: 9 }).runChoice, {
+      inputs: 'arange',
+      seed: 9,
+      files: [],
+      fuse: true,
+    });
     // .npy files: kept as chosen; anything but {name, bytes: Uint8Array} is ignored.
     const files = [{ name: 'a.npy', bytes: new Uint8Array([1, 2]) }];
-    assert.deepEqual(setRunChoice(a, { inputs: 'files', files }).runChoice, { inputs: 'files', seed: 1, files, fuse: true });
-    assert.deepEqual(setRunChoice(a, { inputs: 'files', files: [{ name: 'a.npy', bytes: [1, 2] }] }).runChoice.files, []);
+    assert.deepEqual(setRunChoice(a, { inputs: 'files', files }).runChoice, {
+      inputs: 'files',
+      seed: 1,
+      files,
+      fuse: true,
+    });
+    assert.deepEqual(
+      setRunChoice(a, { inputs: 'files', files: [{ name: 'a.npy', bytes: [1, 2] }] }).runChoice.files,
+      [],
+    );
     // Fused (as a compiler would fuse it) by default; op by op when chosen; anything but a boolean is ignored.
     assert.equal(setRunChoice(a, { fuse: false }).runChoice.fuse, false);
     assert.equal(setRunChoice(setRunChoice(a, { fuse: false }), { fuse: 'yes' }).runChoice.fuse, false);
-    assert.equal(setRunChoice(setRunChoice(a, { fuse: false }), { seed: 4 }).runChoice.fuse, false, 'another choice keeps it');
+    assert.equal(
+      setRunChoice(setRunChoice(a, { fuse: false }), { seed: 4 }).runChoice.fuse,
+      false,
+      'another choice keeps it',
+    );
     a = analysed('lesson.mlir', examples.lesson);
     const c = setCancelled(a);
     assert.equal(c.cancelled, true);
@@ -321,7 +404,8 @@ describe('the run states', () => {
 });
 
 test('a run past its time limit says so with durations people read ("at most 1 s, got 1.02 s", not 1.000000)', () => {
-  const forever = 'func.func @main() -> tensor<i32> {\n  %c = stablehlo.constant dense<0> : tensor<i32>\n' +
+  const forever =
+    'func.func @main() -> tensor<i32> {\n  %c = stablehlo.constant dense<0> : tensor<i32>\n' +
     '  %r = stablehlo.while(%i = %c) : tensor<i32>\n   cond {\n    %t = stablehlo.constant dense<true> : tensor<i1>\n' +
     '    stablehlo.return %t : tensor<i1>\n  } do {\n    stablehlo.return %i : tensor<i32>\n  }\n  return %r : tensor<i32>\n}\n';
   const r = runFile(core, 'forever.mlir', forever, { time_budget_seconds: 1, max_iterations: 1e12 });

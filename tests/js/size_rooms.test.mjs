@@ -27,26 +27,72 @@ test('app.js is sliced by its source map, the embedded string cut out first', ()
   const map = { version: 3, sources: ['node_modules/chart.js/x.js', 'web/views/a.js'], mappings: 'AAAA,GCAA;AAAA' };
   const rows = scriptRooms('abcdef\nXYZ', map, [['core', 'Y']]);
   const raw = Object.fromEntries(rows.map((r) => [r.room, r.raw_bytes]));
-  assert.deepEqual(raw, { 'Chart.js': 3, 'page code: web/views/': 6, core: 1 });  // "def\n" + "X" + "Z"
+  assert.deepEqual(raw, { 'Chart.js': 3, 'page code: web/views/': 6, core: 1 }); // "def\n" + "X" + "Z"
   assert.throws(() => scriptRooms('abc', map, [['core', 'Q']]), /does not contain core/);
 });
 
-test('a wasm file\'s function bodies are found after its imported functions', () => {
+test("a wasm file's function bodies are found after its imported functions", () => {
   // (module (import "m" "f" (func)) (func) (func nop)): two bodies, indices 1 and 2.
-  const bytes = Buffer.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
-    1, 4, 1, 0x60, 0, 0,                       // type: () -> ()
-    2, 7, 1, 1, 0x6d, 1, 0x66, 0, 0,           // import m.f, a function of type 0
-    3, 3, 2, 0, 0,                             // two functions of type 0
-    10, 8, 2, 2, 0, 0x0b, 3, 0, 0x01, 0x0b]);  // bodies: (end), (nop end)
+  const bytes = Buffer.from([
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    1,
+    0,
+    0,
+    0,
+    1,
+    4,
+    1,
+    0x60,
+    0,
+    0, // type: () -> ()
+    2,
+    7,
+    1,
+    1,
+    0x6d,
+    1,
+    0x66,
+    0,
+    0, // import m.f, a function of type 0
+    3,
+    3,
+    2,
+    0,
+    0, // two functions of type 0
+    10,
+    8,
+    2,
+    2,
+    0,
+    0x0b,
+    3,
+    0,
+    0x01,
+    0x0b,
+  ]); // bodies: (end), (nop end)
   const { bodies, sections } = wasmSections(bytes);
-  assert.deepEqual(bodies.map((b) => [b.index, b.end - b.start]), [[1, 3], [2, 4]]);
-  assert.deepEqual(sections.map((s) => s.id), [1, 2, 3, 10]);
+  assert.deepEqual(
+    bodies.map((b) => [b.index, b.end - b.start]),
+    [
+      [1, 3],
+      [2, 4],
+    ],
+  );
+  assert.deepEqual(
+    sections.map((s) => s.id),
+    [1, 2, 3, 10],
+  );
   assert.throws(() => wasmSections(Buffer.from('not wasm at all')), /not a wasm file/);
 });
 
 const built = join(ROOT, 'build', 'wasm', 'roofline-core.js.symbols');
-test('the built core: every byte of the wasm is in some room, and the rooms of cpp/ are there',
-  { skip: !existsSync(built) && 'build/wasm has no symbol map (scripts/build)' }, () => {
+test(
+  'the built core: every byte of the wasm is in some room, and the rooms of cpp/ are there',
+  { skip: !existsSync(built) && 'build/wasm has no symbol map (scripts/build)' },
+  () => {
     const rows = wasmRooms(join(ROOT, 'build', 'wasm'));
     if (rows.skipped) assert.fail(rows.skipped);
     const wasm = readFileSync(join(ROOT, 'build', 'wasm', 'roofline-core.wasm'));
@@ -54,8 +100,12 @@ test('the built core: every byte of the wasm is in some room, and the rooms of c
     // Bodies plus the other sections cover the file but for the header (8 bytes) and the code section's own framing (id, size, count: at most 12).
     const total = rows.reduce((n, r) => n + r.raw_bytes, 0);
     assert.ok(total <= wasm.length && total >= wasm.length - 8 - 12, `${total} of ${wasm.length} bytes in rooms`);
-    assert.equal(rows.reduce((n, r) => n + r.functions, 0), bodies.length);
+    assert.equal(
+      rows.reduce((n, r) => n + r.functions, 0),
+      bodies.length,
+    );
     for (const room of ['interp', 'hlo', 'python', 'fusion', 'bindings', 'kernels']) {
       assert.ok(rows.find((r) => r.room === room)?.raw_bytes > 1000, `${room} has its functions`);
     }
-  });
+  },
+);

@@ -5,7 +5,16 @@ import { before, describe, test } from 'node:test';
 import { decodeHash, encodeHash, HASH_KEYS, MAX_VALUE_LENGTH } from '../../web/model/hash.js';
 import { setRunChoice } from '../../web/analyze_state.js';
 import {
-  applyHash, applyLink, applyPartial, createState, hashOf, publicState, resetInputs, setInput, setMeasurements, setShow,
+  applyHash,
+  applyLink,
+  applyPartial,
+  createState,
+  hashOf,
+  publicState,
+  resetInputs,
+  setInput,
+  setMeasurements,
+  setShow,
   TRAFFIC_FACTOR_RANGE,
 } from '../../web/state.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
@@ -13,13 +22,28 @@ import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 // The lesson's dtypes and their itemsize, written out (the page reads them from the core:
 // lessonDefaults().dtypes, checked against this below).
 const ITEMSIZE_OF_DTYPE = { f32: 4, bf16: 2, f16: 2, f64: 8 };
-const SEED_TEXT = { m: '32', k: '16', n: '8', dtype: 'f32', itemsize: '4', sizes: '8,16,32,64,128', peak: '100', bandwidth: '20', traffic_factor: '2' };
+const SEED_TEXT = {
+  m: '32',
+  k: '16',
+  n: '8',
+  dtype: 'f32',
+  itemsize: '4',
+  sizes: '8,16,32,64,128',
+  peak: '100',
+  bandwidth: '20',
+  traffic_factor: '2',
+};
 
 describe('the URL hash codec', () => {
   test('encodes every field in a fixed order, leaving out an itemsize the dtype implies', () => {
-    assert.equal(encodeHash(SEED_TEXT, ITEMSIZE_OF_DTYPE), 'm=32&k=16&n=8&dtype=f32&peak=100&bandwidth=20&factor=2&sizes=8,16,32,64,128');
-    assert.equal(encodeHash({ ...SEED_TEXT, dtype: '', itemsize: '3' }, ITEMSIZE_OF_DTYPE),
-      'm=32&k=16&n=8&itemsize=3&peak=100&bandwidth=20&factor=2&sizes=8,16,32,64,128');
+    assert.equal(
+      encodeHash(SEED_TEXT, ITEMSIZE_OF_DTYPE),
+      'm=32&k=16&n=8&dtype=f32&peak=100&bandwidth=20&factor=2&sizes=8,16,32,64,128',
+    );
+    assert.equal(
+      encodeHash({ ...SEED_TEXT, dtype: '', itemsize: '3' }, ITEMSIZE_OF_DTYPE),
+      'm=32&k=16&n=8&itemsize=3&peak=100&bandwidth=20&factor=2&sizes=8,16,32,64,128',
+    );
     assert.equal(encodeHash({ m: 'a&b=c' }), 'm=a%26b%3Dc');
   });
 
@@ -33,11 +57,21 @@ describe('the URL hash codec', () => {
   });
 
   test('an empty hash is nothing to do', () => {
-    for (const h of ['', '#', undefined, null, 42]) assert.deepEqual(decodeHash(h), { values: {}, notices: [], classroom: null, write: null, run: null, notebook: null });
+    for (const h of ['', '#', undefined, null, 42])
+      assert.deepEqual(decodeHash(h), {
+        values: {},
+        notices: [],
+        classroom: null,
+        write: null,
+        run: null,
+        notebook: null,
+      });
   });
 
   test('never throws on a bad hash: what it cannot read is explained', () => {
-    const { values, notices } = decodeHash(`#m=%E0%A4%A&zzz=1&k&n=4&n=5&&peak=${'9'.repeat(MAX_VALUE_LENGTH + 1)}&__proto__=1`);
+    const { values, notices } = decodeHash(
+      `#m=%E0%A4%A&zzz=1&k&n=4&n=5&&peak=${'9'.repeat(MAX_VALUE_LENGTH + 1)}&__proto__=1`,
+    );
     assert.deepEqual(values, { n: '5' });
     assert.equal(notices.length, 6, notices.join('\n'));
     assert.match(notices[0], /not valid URL encoding/);
@@ -50,8 +84,8 @@ describe('the URL hash codec', () => {
   });
 });
 
-describe('section 8\'s run choice in the URL hash (#fuse=ops)', () => {
-  test('decodes the run\'s key raw, apart from the lesson\'s fields', () => {
+describe("section 8's run choice in the URL hash (#fuse=ops)", () => {
+  test("decodes the run's key raw, apart from the lesson's fields", () => {
     const d = decodeHash('#m=64&fuse=ops');
     assert.deepEqual(d.values, { m: '64' });
     assert.deepEqual(d.run, { fuse: 'ops' });
@@ -78,8 +112,20 @@ describe('page state with the core', () => {
     assert.deepEqual(s.inputs, SEED_TEXT);
     assert.equal(hashOf(s), 'm=32&k=16&n=8&dtype=f32&peak=100&bandwidth=20&factor=2&sizes=8,16,32,64,128');
     assert.deepEqual(publicState(s), {
-      m: 32, k: 16, n: 8, dtype: 'f32', itemsize: 4, sizes: [8, 16, 32, 64, 128], peak: 100, bandwidth: 20,
-      traffic_factor: 2, showMeasuredRoof: false, showMeasuredPoint: false, showAllCoresRoof: false, showAllCoresPoint: false, error: null,
+      m: 32,
+      k: 16,
+      n: 8,
+      dtype: 'f32',
+      itemsize: 4,
+      sizes: [8, 16, 32, 64, 128],
+      peak: 100,
+      bandwidth: 20,
+      traffic_factor: 2,
+      showMeasuredRoof: false,
+      showMeasuredPoint: false,
+      showAllCoresRoof: false,
+      showAllCoresPoint: false,
+      error: null,
     });
   });
 
@@ -103,20 +149,35 @@ describe('page state with the core', () => {
     assert.match(hashOf(s), /&itemsize=3&/);
   });
 
-  test('the traffic factor is refused outside 0.25–16 with the page\'s message; the last report stays', () => {
+  test("the traffic factor is refused outside 0.25–16 with the page's message; the last report stays", () => {
     let s = createState(core);
     const good = s.report;
-    for (const [text, ok] of [['0.25', true], ['16', true], ['0.2', false], ['16.5', false], ['1e30', false]]) {
+    for (const [text, ok] of [
+      ['0.25', true],
+      ['16', true],
+      ['0.2', false],
+      ['16.5', false],
+      ['1e30', false],
+    ]) {
       const next = setInput(core, s, 'traffic_factor', text);
       assert.equal(next.error === null, ok, text);
       if (!ok) {
-        assert.deepEqual(next.error, { input: 'traffic_factor', message: `traffic factor must be from ${TRAFFIC_FACTOR_RANGE.min} to ${TRAFFIC_FACTOR_RANGE.max} on this page, got ${text}` });
+        assert.deepEqual(next.error, {
+          input: 'traffic_factor',
+          message: `traffic factor must be from ${TRAFFIC_FACTOR_RANGE.min} to ${TRAFFIC_FACTOR_RANGE.max} on this page, got ${text}`,
+        });
         assert.equal(next.report, good);
       }
     }
     s = setInput(core, s, 'traffic_factor', '2');
-    assert.deepEqual(s.figure.traffic.map((r) => Number(r.revised_ceiling.toFixed(1))), [13.3, 26.7, 53.3, 100, 100]);
-    assert.deepEqual(s.figure.traffic.filter((r) => r.bound_changed).map((r) => r.n), [32]);
+    assert.deepEqual(
+      s.figure.traffic.map((r) => Number(r.revised_ceiling.toFixed(1))),
+      [13.3, 26.7, 53.3, 100, 100],
+    );
+    assert.deepEqual(
+      s.figure.traffic.filter((r) => r.bound_changed).map((r) => r.n),
+      [32],
+    );
   });
 
   test('every bad value in every field names the field and keeps the last valid report and figure', () => {
@@ -153,7 +214,10 @@ describe('page state with the core', () => {
     s = setInput(core, s, 'sizes', '1,000');
     s = setInput(core, s, 'traffic_factor', '0');
     assert.deepEqual(Object.keys(s.errors), ['m', 'sizes', 'peak', 'traffic_factor']);
-    assert.equal(s.errors.sizes, 'sizes: entry 2 of 2 must be a positive integer, got 0 (the list is split at commas: write 1000, not 1,000)');
+    assert.equal(
+      s.errors.sizes,
+      'sizes: entry 2 of 2 must be a positive integer, got 0 (the list is split at commas: write 1000, not 1,000)',
+    );
     assert.equal(s.errors.peak, 'peak must be a positive, finite number of GFLOP/s, got -5');
     assert.equal(s.errors.traffic_factor, 'traffic factor must be from 0.25 to 16 on this page, got 0');
     assert.equal(s.params.m, 32, 'the last valid view stays');
@@ -179,8 +243,20 @@ describe('page state with the core', () => {
     let s = applyHash(core, base, '#m=64&k=32&n=16&dtype=bf16&peak=50&bandwidth=40&factor=4&sizes=8,64');
     assert.deepEqual(s.notices, []);
     assert.deepEqual(publicState(s), {
-      m: 64, k: 32, n: 16, dtype: 'bf16', itemsize: 2, sizes: [8, 64], peak: 50, bandwidth: 40, traffic_factor: 4,
-      showMeasuredRoof: false, showMeasuredPoint: false, showAllCoresRoof: false, showAllCoresPoint: false, error: null,
+      m: 64,
+      k: 32,
+      n: 16,
+      dtype: 'bf16',
+      itemsize: 2,
+      sizes: [8, 64],
+      peak: 50,
+      bandwidth: 40,
+      traffic_factor: 4,
+      showMeasuredRoof: false,
+      showMeasuredPoint: false,
+      showAllCoresRoof: false,
+      showAllCoresPoint: false,
+      error: null,
     });
     assert.equal(s.report.ridge, 50 / 40);
     assert.equal(hashOf(applyHash(core, base, `#${hashOf(s)}`)), hashOf(s));
@@ -220,18 +296,32 @@ describe('page state with the core', () => {
       assert.equal(s.analyze.runChoice.fuse, true, bad);
       assert.equal(s.inputs.m, '64');
       assert.equal(s.notices.length, 1, bad);
-      assert.match(s.notices[0], /^ignored fuse="[^"]*" in the link: fuse is one of fused, ops; the run fuses \(the default\)$/);
+      assert.match(
+        s.notices[0],
+        /^ignored fuse="[^"]*" in the link: fuse is one of fused, ops; the run fuses \(the default\)$/,
+      );
       assert.ok(s.notices[0].length < 200);
     }
     assert.match(applyHash(core, seed, '#fuse').notices[0], /ignored fuse="" in the link/);
     // The other run choices are kept.
     const seeded = { ...seed, analyze: setRunChoice(seed.analyze, { seed: 7, inputs: 'arange' }) };
-    assert.deepEqual(applyHash(core, seeded, '#fuse=ops').analyze.runChoice, { inputs: 'arange', seed: 7, files: [], fuse: false });
+    assert.deepEqual(applyHash(core, seeded, '#fuse=ops').analyze.runChoice, {
+      inputs: 'arange',
+      seed: 7,
+      files: [],
+      fuse: false,
+    });
   });
 
   test('setState-style partials take numbers, arrays and text, and name unknown keys', () => {
     const base = createState(core);
-    const { state: s, unknown } = applyPartial(core, base, { bandwidth: 40, sizes: [8, 16], factor: '4', showMeasuredRoof: true, colour: 'red' });
+    const { state: s, unknown } = applyPartial(core, base, {
+      bandwidth: 40,
+      sizes: [8, 16],
+      factor: '4',
+      showMeasuredRoof: true,
+      colour: 'red',
+    });
     assert.deepEqual(unknown, ['colour']);
     assert.equal(s.report.ridge, 2.5);
     assert.deepEqual(s.params.sizes, [8, 16]);
@@ -249,10 +339,17 @@ describe('page state with the core', () => {
       measured_ceilings: { gflops: 40, bandwidth_gbs: { l1: 200, l2: 100, memory: 10 } },
     };
     let s = setMeasurements(core, base, measurements);
-    assert.equal(s.report, base.report, 'the model\'s report is untouched');
+    assert.equal(s.report, base.report, "the model's report is untouched");
     assert.equal(s.figure.measured.point.x, 256 / 6);
     assert.equal(s.figure.measured.point.y, 12.5);
-    assert.deepEqual(s.figure.measured.roofs.map((r) => [r.level, r.ridge]), [['l1', 0.2], ['l2', 0.4], ['memory', 4]]);
+    assert.deepEqual(
+      s.figure.measured.roofs.map((r) => [r.level, r.ridge]),
+      [
+        ['l1', 0.2],
+        ['l2', 0.4],
+        ['memory', 4],
+      ],
+    );
     for (const roof of s.figure.measured.roofs) {
       for (const p of roof.points) assert.equal(p.y, Math.min(40, roof.gbs * p.x));
     }
@@ -276,12 +373,32 @@ describe('page state with the core', () => {
     };
     let s = setMeasurements(core, base, measurements);
     const layers = s.figure.measured.layers;
-    assert.deepEqual(layers.map((l) => l.cores), [1, 2]);
-    assert.deepEqual(layers[1].roofs.map((r) => [r.level, r.gflops, r.gbs, r.ridge]), [['l1', 80, 400, 0.2], ['l2', 80, 200, 0.4], ['memory', 80, 16, 5]]);
+    assert.deepEqual(
+      layers.map((l) => l.cores),
+      [1, 2],
+    );
+    assert.deepEqual(
+      layers[1].roofs.map((r) => [r.level, r.gflops, r.gbs, r.ridge]),
+      [
+        ['l1', 80, 400, 0.2],
+        ['l2', 80, 200, 0.4],
+        ['memory', 80, 16, 5],
+      ],
+    );
     for (const roof of layers[1].roofs) for (const p of roof.points) assert.equal(p.y, Math.min(80, roof.gbs * p.x));
-    assert.deepEqual(layers.map((l) => l.points.map((p) => [p.m, p.x, p.y])), [
-      [[256, 256 / 6, 12.5], [512, 512 / 6, 13]], [[256, 256 / 6, 24], [512, 512 / 6, 25]],
-    ]);
+    assert.deepEqual(
+      layers.map((l) => l.points.map((p) => [p.m, p.x, p.y])),
+      [
+        [
+          [256, 256 / 6, 12.5],
+          [512, 512 / 6, 13],
+        ],
+        [
+          [256, 256 / 6, 24],
+          [512, 512 / 6, 25],
+        ],
+      ],
+    );
     assert.deepEqual(s.figure.measured.point, { x: 256 / 6, y: 12.5, m: 256, k: 256, n: 256, cores: 1 });
     s = applyPartial(core, s, { showAllCoresRoof: true, showAllCoresPoint: 1 }).state;
     assert.deepEqual(s.show, { measuredRoof: false, measuredPoint: false, allCoresRoof: true, allCoresPoint: true });

@@ -5,26 +5,57 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import {
-  applyHash, applyLink, applyPartial, checkExercise, createState, hashOf, resetInputs, restoreState, serializeState,
-  setInput, setMeasurements, setTrafficMeasurement,
+  applyHash,
+  applyLink,
+  applyPartial,
+  checkExercise,
+  createState,
+  hashOf,
+  resetInputs,
+  restoreState,
+  serializeState,
+  setInput,
+  setMeasurements,
+  setTrafficMeasurement,
 } from '../../web/state.js';
 import {
-  applyClassroomLink, askClassroomReset, checkClassroomAnswer, classroomHashPart, classroomScore, classroomSnapshot,
-  dismissClassroomNotices, loadProgress, resetClassroomSet, savedSet, setClassroomSheet, showClassroomHint,
-  showClassroomSolution, storageResult, submitSettings,
+  applyClassroomLink,
+  askClassroomReset,
+  checkClassroomAnswer,
+  classroomHashPart,
+  classroomScore,
+  classroomSnapshot,
+  dismissClassroomNotices,
+  loadProgress,
+  resetClassroomSet,
+  savedSet,
+  setClassroomSheet,
+  showClassroomHint,
+  showClassroomSolution,
+  storageResult,
+  submitSettings,
 } from '../../web/classroom_state.js';
 import { setAnalysis, setRoof, setSelected } from '../../web/analyze_state.js';
 import { summarizeFile } from '../../web/model/analysis.js';
 import { placeOps } from '../../web/model/analysis_view.js';
 import { encodeProgress, resultsJSON } from '../../web/model/progress.js';
 import {
-  addGradebookFiles, applyGradebookLink, clearGradebook, closeGradebook, gradebookHashPart, LINK_SET_IGNORED, openGradebook, setGradebookSort,
+  addGradebookFiles,
+  applyGradebookLink,
+  clearGradebook,
+  closeGradebook,
+  gradebookHashPart,
+  LINK_SET_IGNORED,
+  openGradebook,
+  setGradebookSort,
 } from '../../web/gradebook_state.js';
 import { exerciseVerdicts } from '../../web/model/answers.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
 let core;
-before(async () => { core = await loadNodeCore(); });
+before(async () => {
+  core = await loadNodeCore();
+});
 
 const T = '2030-01-02T03:04:05.000Z';
 /** The calls into the wasm module that `fn` makes. */
@@ -37,16 +68,40 @@ function calls(fn) {
   return { result, total: after.total - before.total, by };
 }
 const MEASUREMENTS = {
-  measurements_label: 'measurements of this machine', local_samples_seconds: [1e-6],
+  measurements_label: 'measurements of this machine',
+  local_samples_seconds: [1e-6],
   bigger_size_timing: { m: 256, k: 256, n: 256, gflops: 12.5 },
-  measured_ceilings: { gflops: 40, bandwidth_gbs: { l1: 200, l2: 100, memory: 10 }, working_set_bytes: { l1: 1, l2: 2, memory: 3 } },
+  measured_ceilings: {
+    gflops: 40,
+    bandwidth_gbs: { l1: 200, l2: 100, memory: 10 },
+    working_set_bytes: { l1: 1, l2: 2, memory: 3 },
+  },
 };
 
 describe('the store holds every part of the page as plain data', () => {
   test('lesson, measurements, exercise, analysis and classroom, all surviving JSON unchanged', () => {
     const s = createState(core);
-    assert.deepEqual(Object.keys(s).sort(), ['analyze', 'classroom', 'defaults', 'error', 'errors', 'exercise', 'figure', 'gradebook', 'inputs',
-      'measurements', 'notices', 'params', 'report', 'show', 'trafficMeasurement', 'valid'].sort());
+    assert.deepEqual(
+      Object.keys(s).sort(),
+      [
+        'analyze',
+        'classroom',
+        'defaults',
+        'error',
+        'errors',
+        'exercise',
+        'figure',
+        'gradebook',
+        'inputs',
+        'measurements',
+        'notices',
+        'params',
+        'report',
+        'show',
+        'trafficMeasurement',
+        'valid',
+      ].sort(),
+    );
     assert.deepEqual(restoreState(serializeState(s)), s);
     assert.deepEqual(structuredClone(s), s);
   });
@@ -58,16 +113,27 @@ describe('the store holds every part of the page as plain data', () => {
     const measuredTraffic = core.measureTraffic(1.5, { samples: 1 });
     assert.ok(measuredTraffic.ok, measuredTraffic.error);
     const withTraffic = setTrafficMeasurement(s, measuredTraffic.value);
-    assert.equal(withTraffic.report, s.report, 'the model\'s report is untouched by a measurement');
+    assert.equal(withTraffic.report, s.report, "the model's report is untouched by a measurement");
     s = withTraffic;
     s = checkExercise(core, s, { work: '27648', traffic: '1', ratio: '', bound: 'memory' });
     const text = core.exampleModules().value[0].text;
     const result = core.analyzeText(text);
-    s = { ...s, analyze: setSelected(setAnalysis(s.analyze, { summary: summarizeFile('lesson.mlir', result), placement: placeOps(result), errors: [], ms: 1 }), 0) };
+    s = {
+      ...s,
+      analyze: setSelected(
+        setAnalysis(s.analyze, {
+          summary: summarizeFile('lesson.mlir', result),
+          placement: placeOps(result),
+          errors: [],
+          ms: 1,
+        }),
+        0,
+      ),
+    };
     let c = applyClassroomLink(core, s.classroom, '#classroom&seed=week3&count=3');
     c = checkClassroomAnswer(core, c, 0, c.exercises[0].questions[0].id, '42', T);
     s = { ...s, classroom: showClassroomHint(c, 0, c.exercises[0].questions[0].id, T) };
-    s = setInput(core, s, 'm', '0');  // an error on show too
+    s = setInput(core, s, 'm', '0'); // an error on show too
     const restored = restoreState(serializeState(s));
     assert.deepEqual(restored, s);
     assert.equal(hashOf(restored), hashOf(s));
@@ -113,14 +179,24 @@ describe('calls into the wasm module', () => {
     assert.equal(r.result.params.peak, 50);
     assert.equal(r.result.params.n, 8, 'the last dimension that overflowed is left out');
     assert.equal(r.result.params.m, 1125899906842624);
-    assert.match(r.result.notices[0], /^ignored n="1125899906842624" in the link: flops = 2·m·k·n does not fit in 128 bits/);
+    assert.match(
+      r.result.notices[0],
+      /^ignored n="1125899906842624" in the link: flops = 2·m·k·n does not fit in 128 bits/,
+    );
   });
 });
 
 describe('section 7: the exercise in the store', () => {
-  test('Check stores the answers; the verdicts are the core\'s; blank Check is no attempt; budgets re-check', () => {
+  test("Check stores the answers; the verdicts are the core's; blank Check is no attempt; budgets re-check", () => {
     let s = createState(core);
-    assert.deepEqual(s.exercise, { answers: { work: '', traffic: '', ratio: '', bound: '' }, checked: false, attempted: false, tried: [], solved: [], check: {} });
+    assert.deepEqual(s.exercise, {
+      answers: { work: '', traffic: '', ratio: '', bound: '' },
+      checked: false,
+      attempted: false,
+      tried: [],
+      solved: [],
+      check: {},
+    });
     s = checkExercise(core, s, {});
     assert.deepEqual([s.exercise.checked, s.exercise.attempted], [true, false]);
     assert.equal(exerciseVerdicts(s.report.exercise, s.exercise.check, s.exercise.answers).attempted, false);
@@ -130,33 +206,49 @@ describe('section 7: the exercise in the store', () => {
     s = checkExercise(core, s, { work: '13824', traffic: '8064', ratio: '24/7', bound: 'compute' });
     assert.equal(s.exercise.attempted, true);
     assert.deepEqual(s.exercise.tried, ['work', 'traffic', 'ratio', 'bound']);
-    assert.deepEqual(checkExercise(core, s, {}).exercise.tried, ['work', 'traffic', 'ratio', 'bound'], 'kept across a blank Check');
+    assert.deepEqual(
+      checkExercise(core, s, {}).exercise.tried,
+      ['work', 'traffic', 'ratio', 'bound'],
+      'kept across a blank Check',
+    );
     assert.deepEqual(s.exercise.solved, ['traffic', 'ratio'], 'only the parts right at some Check');
     const solved = checkExercise(core, s, { work: '27648', traffic: '1', ratio: '', bound: 'memory' }).exercise.solved;
     assert.deepEqual(solved, ['work', 'traffic', 'ratio', 'bound'], 'right once stays right (the solution may open)');
     const v = exerciseVerdicts(s.report.exercise, s.exercise.check, s.exercise.answers).verdicts;
-    assert.deepEqual(Object.values(v).map((x) => x.status), ['wrong', 'right', 'right', 'wrong']);
+    assert.deepEqual(
+      Object.values(v).map((x) => x.status),
+      ['wrong', 'right', 'right', 'wrong'],
+    );
     assert.match(v.work.message, /^You counted m·k·n/);
-    s = setInput(core, s, 'bandwidth', '40');  // 40 · 24/7 ≈ 137 > 100: now compute-bound
+    s = setInput(core, s, 'bandwidth', '40'); // 40 · 24/7 ≈ 137 > 100: now compute-bound
     assert.equal(s.exercise.check.bound.correct, true);
-    s = setInput(core, s, 'bandwidth', 'lots');  // bad input: the last verdicts stay with the last report
+    s = setInput(core, s, 'bandwidth', 'lots'); // bad input: the last verdicts stay with the last report
     assert.equal(s.exercise.check.bound.correct, true);
     s = checkExercise(core, s, { work: '27648', traffic: '8064', ratio: '24/7', bound: 'compute' });
-    assert.equal(exerciseVerdicts(s.report.exercise, s.exercise.check, s.exercise.answers).allRight, true, 'checked against the last valid budgets');
+    assert.equal(
+      exerciseVerdicts(s.report.exercise, s.exercise.check, s.exercise.answers).allRight,
+      true,
+      'checked against the last valid budgets',
+    );
   });
 });
 
 describe('section 9: the classroom in the store', () => {
-  test('a link picks the set (the core\'s exercises for that seed), a bad value is ignored with a notice', () => {
+  test("a link picks the set (the core's exercises for that seed), a bad value is ignored with a notice", () => {
     const base = createState(core).classroom;
-    assert.deepEqual(base.families.map((f) => f.id), core.exerciseFamilies().value.map((f) => f.id));
+    assert.deepEqual(
+      base.families.map((f) => f.id),
+      core.exerciseFamilies().value.map((f) => f.id),
+    );
     assert.equal(base.exercises.length, 0);
     const linked = applyClassroomLink(core, base, '#classroom&seed=week3&count=4&families=bound,fusion');
     assert.equal(linked.inLink, true);
     assert.deepEqual(linked.exercises, core.generateExercises('week3', 4, ['bound', 'fusion']).value);
     assert.equal(linked.epoch, base.epoch + 1);
     assert.equal(classroomHashPart(linked), 'classroom&seed=week3&count=4&families=bound,fusion');
-    const same = calls(() => applyClassroomLink(core, linked, '#classroom&seed=week3&count=4&families=bound,fusion&m=64'));
+    const same = calls(() =>
+      applyClassroomLink(core, linked, '#classroom&seed=week3&count=4&families=bound,fusion&m=64'),
+    );
     assert.equal(same.total, 0, 'the same set is not generated again');
     assert.equal(same.result.epoch, linked.epoch);
     const bad = applyClassroomLink(core, base, '#classroom&seed=x&count=0&families=vibes');
@@ -177,9 +269,14 @@ describe('section 9: the classroom in the store', () => {
     assert.deepEqual(Object.keys(refused.formErrors).sort(), ['count', 'families', 'seed']);
     assert.equal(refused.exercises, c.exercises);
     const same = submitSettings(core, c, { seed: 'a', count: '2', student: '', checked: ['bound', 'fusion'] });
-    assert.deepEqual(same.settings.families, ['fusion', 'bound'], 'the same families keep the link\'s order');
+    assert.deepEqual(same.settings.families, ['fusion', 'bound'], "the same families keep the link's order");
     assert.equal(same.epoch, c.epoch, 'nothing changed: the cards stay');
-    const all = submitSettings(core, c, { seed: 'a', count: '3', student: 'Ada', checked: c.families.map((f) => f.id) });
+    const all = submitSettings(core, c, {
+      seed: 'a',
+      count: '3',
+      student: 'Ada',
+      checked: c.families.map((f) => f.id),
+    });
     assert.deepEqual(all.settings, { seed: 'a', count: 3, families: [], student: 'Ada' });
     assert.deepEqual(all.exercises, core.generateExercises('a/Ada', 3, undefined).value);
     assert.equal(all.epoch, c.epoch + 1);
@@ -187,7 +284,11 @@ describe('section 9: the classroom in the store', () => {
   });
 
   test('answers, hints, solutions, reset, sheet, storage: progress is what localStorage would hold', () => {
-    let c = applyClassroomLink(core, createState(core).classroom, '#classroom&seed=week3&count=2&families=work_traffic');
+    let c = applyClassroomLink(
+      core,
+      createState(core).classroom,
+      '#classroom&seed=week3&count=2&families=work_traffic',
+    );
     const q = c.exercises[0].questions[0];
     c = checkClassroomAnswer(core, c, 0, q.id, '  ', T);
     assert.equal(c.said[`0:${q.id}`], 'Type an answer first.');
@@ -203,7 +304,10 @@ describe('section 9: the classroom in the store', () => {
     c = checkClassroomAnswer(core, c, 0, q.id, '400 GB/s', T);
     assert.deepEqual(classroomScore(c), { right: 1, answered: 1, total: 6 });
     const after = savedSet(c).questions[`0:${q.id}`];
-    assert.deepEqual([after.correct, after.right_at, after.last_correct, after.attempts, after.history.length], [true, 2, false, 3, 3]);
+    assert.deepEqual(
+      [after.correct, after.right_at, after.last_correct, after.attempts, after.history.length],
+      [true, 2, false, 3, 3],
+    );
     for (let i = 0; i < 5; i++) c = showClassroomHint(c, 0, q.id, T);
     assert.equal(savedSet(c).questions[`0:${q.id}`].hints, q.hints.length, 'hints stop at the last one');
     c = showClassroomSolution(c, 1, T);
@@ -242,7 +346,15 @@ describe('section 8 and the lesson share the store', () => {
   test('the analysis keeps its part; a roof choice is a change of that part only', () => {
     const s = createState(core);
     const result = core.analyzeText(core.exampleModules().value[1].text);
-    const a = setRoof(setAnalysis(s.analyze, { summary: summarizeFile('mlp.mlir', result), placement: placeOps(result), errors: [], ms: 1 }), 'h100-sxm');
+    const a = setRoof(
+      setAnalysis(s.analyze, {
+        summary: summarizeFile('mlp.mlir', result),
+        placement: placeOps(result),
+        errors: [],
+        ms: 1,
+      }),
+      'h100-sxm',
+    );
     const next = { ...s, analyze: a };
     assert.equal(next.report, s.report);
     assert.equal(next.analyze.roofId, 'h100-sxm');
@@ -250,15 +362,33 @@ describe('section 8 and the lesson share the store', () => {
   });
 });
 
-describe('the teacher\'s gradebook in the store', () => {
+describe("the teacher's gradebook in the store", () => {
   test('files graded in one call per action, the set from section 9 or from the files, sort, link, close', () => {
     const s = createState(core);
     const c = applyClassroomLink(core, s.classroom, '#classroom&seed=week3&count=2&families=bound');
-    const asAnn = checkClassroomAnswer(core, { ...c, settings: { ...c.settings, student: 'Ann' } }, 0, 'ridge', '0.001', T);
+    const asAnn = checkClassroomAnswer(
+      core,
+      { ...c, settings: { ...c.settings, student: 'Ann' } },
+      0,
+      'ridge',
+      '0.001',
+      T,
+    );
     const exercises = core.generateExercises('week3/Ann', 2, ['bound']).value;
-    const ann = { name: 'Ann.json', text: JSON.stringify(resultsJSON(asAnn.settings, savedSet(asAnn), exercises, 'week3/Ann', T)) };
+    const ann = {
+      name: 'Ann.json',
+      text: JSON.stringify(resultsJSON(asAnn.settings, savedSet(asAnn), exercises, 'week3/Ann', T)),
+    };
     let g = s.gradebook;
-    assert.deepEqual(g, { open: false, set: null, files: [], table: null, error: null, notices: [], sort: { key: 'student', dir: 'asc' } });
+    assert.deepEqual(g, {
+      open: false,
+      set: null,
+      files: [],
+      table: null,
+      error: null,
+      notices: [],
+      sort: { key: 'student', dir: 'asc' },
+    });
     const before = core.embindCalls().total;
     g = openGradebook(core, g, { seed: 'week3', count: 2, families: ['bound'] });
     assert.equal(core.embindCalls().total, before, 'no files: no call');
@@ -266,7 +396,10 @@ describe('the teacher\'s gradebook in the store', () => {
     assert.equal(core.embindCalls().total, before + 1, 'a drop of two files is one call');
     assert.equal(g.table.students.length, 1);
     assert.equal(g.table.students[0].answers.find((a, i) => g.table.questions[i].question === 'ridge').status, 'wrong');
-    assert.deepEqual(g.table.refused.map((r) => r.file), ['junk.txt']);
+    assert.deepEqual(
+      g.table.refused.map((r) => r.file),
+      ['junk.txt'],
+    );
     assert.equal(gradebookHashPart(g), 'gradebook&seed=week3&count=2&families=bound');
     // The same name again replaces the file; the store stays plain data.
     g = addGradebookFiles(core, g, [{ name: 'junk.txt', text: '{}', size: 2 }]);
@@ -283,14 +416,21 @@ describe('the teacher\'s gradebook in the store', () => {
     const linked = applyGradebookLink(core, g, '#gradebook', c.settings);
     assert.deepEqual([linked.open, linked.set, gradebookHashPart(linked)], [true, null, 'gradebook']);
     assert.equal(linked.table.set.from, 'files');
-    assert.equal(applyClassroomLink(core, c, '#gradebook').exercises, c.exercises, '#gradebook alone leaves section 9 as it is');
+    assert.equal(
+      applyClassroomLink(core, c, '#gradebook').exercises,
+      c.exercises,
+      '#gradebook alone leaves section 9 as it is',
+    );
     assert.equal(applyGradebookLink(core, linked, '#m=4', c.settings).open, false);
     // A mistyped set in the link: said in the gradebook, and the files' own set graded (not
     // week3 with the default count, which would refuse Ann's file as another set's).
     const typo = '#gradebook&seed=week3&count=abc&families=bound';
     const typoed = applyClassroomLink(core, c, typo);
     const mistyped = applyGradebookLink(core, g, typo, typoed.settings, typoed.notices.link);
-    assert.deepEqual(mistyped.notices, ['ignored count="abc" in the link: count must be an integer from 1 to 100, got "abc"', LINK_SET_IGNORED]);
+    assert.deepEqual(mistyped.notices, [
+      'ignored count="abc" in the link: count must be an integer from 1 to 100, got "abc"',
+      LINK_SET_IGNORED,
+    ]);
     assert.equal(mistyped.set, null);
     assert.deepEqual([mistyped.table.set.from, mistyped.table.students.length], ['files', 1]);
     assert.deepEqual(closeGradebook(mistyped).notices, [], 'closing the gradebook dismisses them');
@@ -301,7 +441,10 @@ describe('the teacher\'s gradebook in the store', () => {
     const kept = applyGradebookLink(core, g, studentTypo, studentTypoed.settings, studentTypoed.notices.link);
     assert.deepEqual([kept.notices, kept.set?.seed, kept.table.set.from], [[], 'week3', kept.table.set.from]);
     assert.notEqual(kept.table.set.from, 'files');
-    assert.deepEqual(applyGradebookLink(core, g, '#gradebook&seed=week3&count=2&families=bound', c.settings, []).notices, []);
+    assert.deepEqual(
+      applyGradebookLink(core, g, '#gradebook&seed=week3&count=2&families=bound', c.settings, []).notices,
+      [],
+    );
     assert.equal(gradebookHashPart(closeGradebook(g)), '');
     assert.equal(clearGradebook(g).table, null);
     // A set the core cannot make is said, and nothing is graded.

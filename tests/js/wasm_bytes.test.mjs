@@ -45,10 +45,13 @@ describe('base-85 text of the embedded core', () => {
 
   test('bad text is refused with its position and character, or why the group cannot be bytes', () => {
     const good = encode85(bytesOf(8, 3));
-    assert.throws(() => decode85(good.slice(0, 3) + '"' + good.slice(4)), /character 3 is "\\"", not one of the alphabet/);
+    assert.throws(
+      () => decode85(good.slice(0, 3) + '"' + good.slice(4)),
+      /character 3 is "\\"", not one of the alphabet/,
+    );
     assert.throws(() => decode85(good.slice(0, 6) + 'é' + good.slice(7)), /character 6 is "é"/);
     assert.throws(() => decode85(good + ALPHABET_85[0]), /a last group of 1 character \(of 11\) stands for no byte/);
-    const top = ALPHABET_85[84].repeat(5);  // 85^5 - 1 > 2^32 - 1
+    const top = ALPHABET_85[84].repeat(5); // 85^5 - 1 > 2^32 - 1
     assert.throws(() => decode85(top), /the group at character 0 stands for more than 4 bytes/);
   });
 });

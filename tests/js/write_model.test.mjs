@@ -9,7 +9,15 @@ import { decodeSource, encodeSource, MAX_ENCODED_LENGTH, MAX_SOURCE_BYTES } from
 import { DEFAULT_WRITE_EXAMPLE, WRITE_EXAMPLES } from '../../web/model/write_examples.js';
 import { TASKS } from '../../web/worker_host.js';
 import {
-  applyWriteLink, createWriteState, errorText, setLowered, setLowerFailure, setLowerPending, setWriteMode, setWriteSource, writeLink,
+  applyWriteLink,
+  createWriteState,
+  errorText,
+  setLowered,
+  setLowerFailure,
+  setLowerPending,
+  setWriteMode,
+  setWriteSource,
+  writeLink,
 } from '../../web/write_state.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
@@ -20,7 +28,10 @@ describe('the Write examples', () => {
   });
 
   test('every example lowers with the core to a module named after its function, which analyses with flops', () => {
-    assert.deepEqual(WRITE_EXAMPLES.map((e) => e.name), ['lesson', 'mlp', 'softmax', 'layer_norm', 'attention', 'conv_net', 'fori_loop']);
+    assert.deepEqual(
+      WRITE_EXAMPLES.map((e) => e.name),
+      ['lesson', 'mlp', 'softmax', 'layer_norm', 'attention', 'conv_net', 'fori_loop'],
+    );
     assert.ok(WRITE_EXAMPLES.some((e) => e.name === DEFAULT_WRITE_EXAMPLE));
     for (const ex of WRITE_EXAMPLES) {
       const r = core.lower(ex.source, {});
@@ -39,11 +50,14 @@ describe('the Write examples', () => {
     assert.equal(core.analyzeText(r.text).value.totals.flops, 2 * 32 * 16 * 8);
   });
 
-  test('the Worker\'s lower task answers the core\'s value: the module, or the error with its line and column', () => {
+  test("the Worker's lower task answers the core's value: the module, or the error with its line and column", () => {
     const good = TASKS.lower(core, { source: WRITE_EXAMPLES[0].source });
     assert.equal(good.ok, true);
     assert.equal(good.function, 'workload');
-    const bad = TASKS.lower(core, { source: 'import jax\nimport jax.numpy as jnp\n\ndef f(x):\n    return jnp.foo(x)\n\njax.jit(f).lower(jnp.ones((2, 2)))\n' });
+    const bad = TASKS.lower(core, {
+      source:
+        'import jax\nimport jax.numpy as jnp\n\ndef f(x):\n    return jnp.foo(x)\n\njax.jit(f).lower(jnp.ones((2, 2)))\n',
+    });
     assert.equal(bad.ok, false);
     assert.equal(bad.line, 5);
     assert.equal(bad.column, 12);
@@ -59,16 +73,19 @@ describe('the Write source in a link', () => {
       assert.match(e.value, /^[A-Za-z0-9_-]*$/);
       if (text) assert.deepEqual(decodeSource(e.value), { ok: true, source: text });
     }
-    assert.equal(encodeSource('ü?>').value, 'w7w_Pg');  // '/' and '+' of base64 become '_' and '-'
+    assert.equal(encodeSource('ü?>').value, 'w7w_Pg'); // '/' and '+' of base64 become '_' and '-'
     assert.equal(encodeSource('ü?~').value, 'w7w_fg');
     assert.equal(encodeSource('\u00fb\u00ef').value, 'w7vDrw');
-    assert.equal(decodeSource('-_8').ok, false);  // 0xFB 0xFF: not UTF-8
+    assert.equal(decodeSource('-_8').ok, false); // 0xFB 0xFF: not UTF-8
   });
 
   test('refuses a program over the limit, naming its size and the limit', () => {
     assert.equal(encodeSource('a'.repeat(MAX_SOURCE_BYTES)).ok, true);
     const e = encodeSource('ü'.repeat(MAX_SOURCE_BYTES / 2 + 1));
-    assert.deepEqual(e, { ok: false, error: `the program is ${MAX_SOURCE_BYTES + 2} bytes of UTF-8; a link carries at most ${MAX_SOURCE_BYTES}` });
+    assert.deepEqual(e, {
+      ok: false,
+      error: `the program is ${MAX_SOURCE_BYTES + 2} bytes of UTF-8; a link carries at most ${MAX_SOURCE_BYTES}`,
+    });
   });
 
   test('a bad value is refused with the key, the rule and the value, never thrown', () => {
@@ -78,7 +95,12 @@ describe('the Write source in a link', () => {
       ['abc=', /not base64url: it has "=" at character 4/],
       ['abcde', /its length, 5, leaves one character over/],
       ['_w', /does not decode to UTF-8 text \(1 bytes\)/],
-      ['A'.repeat(MAX_ENCODED_LENGTH + 1), new RegExp(`is ${MAX_ENCODED_LENGTH + 1} characters long; a link's program is at most ${MAX_SOURCE_BYTES} bytes`)],
+      [
+        'A'.repeat(MAX_ENCODED_LENGTH + 1),
+        new RegExp(
+          `is ${MAX_ENCODED_LENGTH + 1} characters long; a link's program is at most ${MAX_SOURCE_BYTES} bytes`,
+        ),
+      ],
     ];
     for (const [value, message] of cases) {
       const d = decodeSource(value);
@@ -88,7 +110,7 @@ describe('the Write source in a link', () => {
     assert.equal(decodeSource(undefined).ok, false);
   });
 
-  test('the hash hands py= over raw, apart from the lesson\'s keys and without a notice', () => {
+  test("the hash hands py= over raw, apart from the lesson's keys and without a notice", () => {
     const value = encodeSource('def f(x):\n    return x\n').value;
     const d = decodeHash(`#py=${value}&m=64`);
     assert.deepEqual(d.write, { py: value });
@@ -102,7 +124,7 @@ describe('the Write source in a link', () => {
   });
 });
 
-describe('the Write tab\'s state (web/write_state.js)', () => {
+describe("the Write tab's state (web/write_state.js)", () => {
   test('the tab opens on the lesson when it has no source, and keeps a source it has', () => {
     const w = setWriteMode(createWriteState(), 'write');
     assert.equal(w.mode, 'write');
@@ -119,10 +141,22 @@ describe('the Write tab\'s state (web/write_state.js)', () => {
     const first = w.seq;
     w = setLowerPending(setWriteSource(w, 'b'));
     const second = w.seq;
-    assert.equal(setLowered(w, first, { ok: true, text: 'old', function: 'f' }, 5), w, 'the older answer changes nothing');
+    assert.equal(
+      setLowered(w, first, { ok: true, text: 'old', function: 'f' }, 5),
+      w,
+      'the older answer changes nothing',
+    );
     const done = setLowered(w, second, { ok: true, text: 'module', function: 'g' }, 7);
-    assert.deepEqual([done.pending, done.lowered, done.error, done.ms], [false, { text: 'module', function: 'g', seq: second }, null, 7]);
-    const failed = setLowered(setLowerPending(done), second + 1, { ok: false, error: '3:5: bad', line: 3, column: 5, message: 'bad' }, 2);
+    assert.deepEqual(
+      [done.pending, done.lowered, done.error, done.ms],
+      [false, { text: 'module', function: 'g', seq: second }, null, 7],
+    );
+    const failed = setLowered(
+      setLowerPending(done),
+      second + 1,
+      { ok: false, error: '3:5: bad', line: 3, column: 5, message: 'bad' },
+      2,
+    );
     assert.deepEqual(failed.error, { line: 3, column: 5, message: 'bad' });
     assert.equal(failed.lowered, done.lowered, 'the last module that lowered stays');
     assert.equal(errorText(failed.error), 'program.py:3:5: bad');
@@ -137,9 +171,16 @@ describe('the Write tab\'s state (web/write_state.js)', () => {
     assert.deepEqual(writeLink(w), { part: `py=${encodeSource(source).value}`, error: null });
     const bad = applyWriteLink(w, '#py=%25%25');
     assert.equal(bad.source, source);
-    assert.match(bad.linkError, /^py= in the link is not base64url: it has "%" at character 1 .*; the program on show is kept$/);
+    assert.match(
+      bad.linkError,
+      /^py= in the link is not base64url: it has "%" at character 1 .*; the program on show is kept$/,
+    );
     assert.equal(applyWriteLink(w, '#m=8'), w);
-    assert.deepEqual(writeLink(setWriteMode(w, 'paste')), { part: '', error: null }, 'the Paste tab leaves the link alone');
+    assert.deepEqual(
+      writeLink(setWriteMode(w, 'paste')),
+      { part: '', error: null },
+      'the Paste tab leaves the link alone',
+    );
     const long = writeLink(setWriteSource(w, 'x'.repeat(MAX_SOURCE_BYTES + 1)));
     assert.equal(long.part, '');
     assert.match(long.error, /bytes of UTF-8; a link carries at most 16384, so the link does not carry it/);
@@ -147,16 +188,21 @@ describe('the Write tab\'s state (web/write_state.js)', () => {
 });
 
 describe('columns across the seam (web/model/columns.js)', () => {
-  test('the core\'s byte column becomes the editor\'s UTF-16 offset: ASCII, 2-byte, 4-byte characters', async () => {
+  test("the core's byte column becomes the editor's UTF-16 offset: ASCII, 2-byte, 4-byte characters", async () => {
     const core = await loadNodeCore();
-    for (const [prefix, offset] of [['u', 10], ['ü', 10], ['𝛼', 11], ['中', 10]]) {
+    for (const [prefix, offset] of [
+      ['u', 10],
+      ['ü', 10],
+      ['𝛼', 11],
+      ['中', 10],
+    ]) {
       const line = `x = ('${prefix}', jnp.foo(1))`;
       const r = core.lower(`import jax.numpy as jnp\n${line}\n`, {});
       assert.equal(r.ok, false);
       assert.equal(offsetOfByteColumn(line, r.column), offset, `${prefix}: the core's column ${r.column}`);
       assert.equal(line.slice(offsetOfByteColumn(line, r.column)).slice(0, 7), 'jnp.foo');
     }
-    assert.equal(offsetOfByteColumn('ab', 99), 2, 'past the end: the line\'s length');
+    assert.equal(offsetOfByteColumn('ab', 99), 2, "past the end: the line's length");
     assert.equal(offsetOfByteColumn('ü', 2), 0, 'inside a character: that character');
     assert.equal(offsetOfByteColumn('', 1), 0);
   });

@@ -15,13 +15,18 @@ const BUILTIN = new Set(['number', 'string', 'boolean', 'null', 'undefined', 'un
 
 function tokenize(text) {
   const tokens = [];
-  const re = /\s+|\/\/[^\n]*|\/\*[\s\S]*?\*\/|('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|(-?\d+(?:\.\d+)?)|([A-Za-z_$][\w$]*)|(\.\.\.|=>|[{}()[\]<>;:,?|=&.])/y;
+  const re =
+    /\s+|\/\/[^\n]*|\/\*[\s\S]*?\*\/|('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|(-?\d+(?:\.\d+)?)|([A-Za-z_$][\w$]*)|(\.\.\.|=>|[{}()[\]<>;:,?|=&.])/y;
   let m;
   while (re.lastIndex < text.length) {
     const at = re.lastIndex;
     m = re.exec(text);
     if (!m) throw new Error(`d.ts: cannot read ${JSON.stringify(text.slice(at, at + 30))}`);
-    if (m[1]) tokens.push({ kind: 'string', value: JSON.parse(m[1].startsWith("'") ? `"${m[1].slice(1, -1).replace(/"/g, '\\"')}"` : m[1]) });
+    if (m[1])
+      tokens.push({
+        kind: 'string',
+        value: JSON.parse(m[1].startsWith("'") ? `"${m[1].slice(1, -1).replace(/"/g, '\\"')}"` : m[1]),
+      });
     else if (m[2]) tokens.push({ kind: 'number', value: Number(m[2]) });
     else if (m[3]) tokens.push({ kind: 'name', value: m[3] });
     else if (m[4]) tokens.push({ kind: 'punct', value: m[4] });
@@ -35,7 +40,8 @@ export function parseDts(text) {
   let i = 0;
   const peek = (v) => t[i] && t[i].value === v && t[i].kind !== 'string';
   const take = (v) => {
-    if (!peek(v)) throw new Error(`d.ts: expected ${v}, got ${t[i] ? JSON.stringify(t[i].value) : 'the end'} (token ${i})`);
+    if (!peek(v))
+      throw new Error(`d.ts: expected ${v}, got ${t[i] ? JSON.stringify(t[i].value) : 'the end'} (token ${i})`);
     return t[i++];
   };
   // Steps past a bracketed stretch that starts at the current token, nested ones included.
@@ -127,8 +133,12 @@ export function parseDts(text) {
     if (peek('(')) {
       // A function type `(a: T, b?: U) => R`: its parameters are read past (a value is checked
       // only for being a function), else a parenthesized type.
-      const after = t[i + 1], next = t[i + 2];
-      if ((after?.value === ')' && t[i + 2]?.value === '=>') || (after?.kind === 'name' && (next?.value === ':' || next?.value === '?'))) {
+      const after = t[i + 1],
+        next = t[i + 2];
+      if (
+        (after?.value === ')' && t[i + 2]?.value === '=>') ||
+        (after?.kind === 'name' && (next?.value === ':' || next?.value === '?'))
+      ) {
         skipBalanced('(', ')');
         take('=>');
         return { kind: 'function', returns: type() };
@@ -168,7 +178,8 @@ export function parseDts(text) {
   const aliases = {};
   while (i < t.length) {
     if (peek('export')) take('export');
-    if (peek('declare')) {  // declare global { … }: skip the block
+    if (peek('declare')) {
+      // declare global { … }: skip the block
       take('declare');
       name();
       skipBalanced('{', '}');
@@ -222,7 +233,14 @@ export function interfaceOf(dts, name) {
   return merged;
 }
 
-const describe = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `${typeof v} ${JSON.stringify(v)?.slice(0, 40)}`);
+const describe = (v) =>
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'an array'
+      : typeof v === 'object'
+        ? 'an object'
+        : `${typeof v} ${JSON.stringify(v)?.slice(0, 40)}`;
 
 /**
  * The problems of `value` as a `type` (a parsed type or an interface/alias name): [] when it fits.
@@ -240,7 +258,9 @@ export function check(dts, value, type, path = 'value', bindings = {}) {
       if (type.name === 'any' || type.name === 'unknown') return problems;
       if (type.name === 'null') return value === null ? problems : fail('null');
       if (type.name === 'undefined') return value === undefined ? problems : fail('undefined');
-      return typeof value === type.name && !(type.name === 'number' && Number.isNaN(value)) ? problems : fail(type.name);
+      return typeof value === type.name && !(type.name === 'number' && Number.isNaN(value))
+        ? problems
+        : fail(type.name);
     case 'literal':
       return value === type.value ? problems : fail(JSON.stringify(type.value));
     case 'function':
@@ -251,7 +271,9 @@ export function check(dts, value, type, path = 'value', bindings = {}) {
       if (fits) return problems;
       // The closest option's problems (the fewest), or a summary.
       tries.sort((a, b) => a.length - b.length);
-      return tries[0].some((p) => !p.startsWith(`${path}: expected`)) ? tries[0] : fail(`one of ${type.options.map(show).join(' | ')}`);
+      return tries[0].some((p) => !p.startsWith(`${path}: expected`))
+        ? tries[0]
+        : fail(`one of ${type.options.map(show).join(' | ')}`);
     }
     case 'array':
       if (!Array.isArray(value)) return fail(`${show(type.of)}[]`);
@@ -275,12 +297,17 @@ export function check(dts, value, type, path = 'value', bindings = {}) {
       if (type.name === 'Promise') return value instanceof Promise ? problems : fail('a Promise');
       if (type.name === 'Record') {
         if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail('a record');
-        for (const [k, v] of Object.entries(value)) problems.push(...check(dts, v, type.args[1], `${path}.${k}`, bindings));
+        for (const [k, v] of Object.entries(value))
+          problems.push(...check(dts, v, type.args[1], `${path}.${k}`, bindings));
         return problems;
       }
       if (type.name === 'Partial') {
         const inner = resolveObject(dts, arg, bindings);
-        const optional = { props: Object.fromEntries(Object.entries(inner.props).map(([k, p]) => [k, { ...p, optional: true }])), methods: {}, index: inner.index };
+        const optional = {
+          props: Object.fromEntries(Object.entries(inner.props).map(([k, p]) => [k, { ...p, optional: true }])),
+          methods: {},
+          index: inner.index,
+        };
         return checkObject(dts, value, optional, path, bindings);
       }
       const alias = dts.aliases[type.name];
@@ -294,7 +321,8 @@ export function check(dts, value, type, path = 'value', bindings = {}) {
       if (type.name === 'Uint8Array') return value instanceof Uint8Array ? problems : fail('a Uint8Array');
       if (type.name === 'Int32Array') return value instanceof Int32Array ? problems : fail('an Int32Array');
       if (dts.aliases[type.name]) return check(dts, value, dts.aliases[type.name].type, path, bindings);
-      if (dts.interfaces[type.name]) return checkObject(dts, value, interfaceOf(dts, type.name), path, bindings, type.name);
+      if (dts.interfaces[type.name])
+        return checkObject(dts, value, interfaceOf(dts, type.name), path, bindings, type.name);
       throw new Error(`d.ts: unknown type ${type.name}`);
     }
     default:
@@ -324,7 +352,8 @@ function checkObject(dts, value, decl, path, bindings, name = 'an object') {
     problems.push(...check(dts, value[key], prop.type, `${path}.${key}`, bindings));
   }
   for (const key of Object.keys(decl.methods)) {
-    if (typeof value[key] !== 'function') problems.push(`${path}.${key}: expected a function, got ${describe(value[key])}`);
+    if (typeof value[key] !== 'function')
+      problems.push(`${path}.${key}: expected a function, got ${describe(value[key])}`);
   }
   for (const key of Object.keys(value)) {
     if (decl.props[key] || decl.methods[key]) continue;
@@ -337,16 +366,27 @@ function checkObject(dts, value, decl, path, bindings, name = 'an object') {
 /** A type as text, for messages. */
 export function show(type) {
   switch (type.kind) {
-    case 'builtin': return type.name;
-    case 'literal': return JSON.stringify(type.value);
-    case 'function': return `(…) => ${show(type.returns)}`;
-    case 'union': return type.options.map(show).join(' | ');
-    case 'array': return `${show(type.of)}[]`;
-    case 'tuple': return `[${type.items.map(show).join(', ')}]`;
-    case 'object': return '{…}';
-    case 'indexed': return `${show(type.of)}['${type.key}']`;
-    case 'generic': return `${type.name}<${type.args.map(show).join(', ')}>`;
-    case 'ref': return type.name;
-    default: return type.kind;
+    case 'builtin':
+      return type.name;
+    case 'literal':
+      return JSON.stringify(type.value);
+    case 'function':
+      return `(…) => ${show(type.returns)}`;
+    case 'union':
+      return type.options.map(show).join(' | ');
+    case 'array':
+      return `${show(type.of)}[]`;
+    case 'tuple':
+      return `[${type.items.map(show).join(', ')}]`;
+    case 'object':
+      return '{…}';
+    case 'indexed':
+      return `${show(type.of)}['${type.key}']`;
+    case 'generic':
+      return `${type.name}<${type.args.map(show).join(', ')}>`;
+    case 'ref':
+      return type.name;
+    default:
+      return type.kind;
   }
 }

@@ -34,8 +34,9 @@ int main(int argc, char** argv) {
     rl::JsonWriter head;
     head.begin_object().field("file", std::string(argv[i]));
     // The run's JSON is already text: it goes in as the value of "run", written as it is.
-    const std::string line = in ? head.text() + ",\"run\":" + rl::report::run_text_json(text.str(), options) + "}"
-                                : head.field("error", std::string("cannot read the file")).end_object().text();
+    const std::string line =
+        in ? head.text() + ",\"run\":" + rl::report::run_text_json(text.str(), options) + "}"
+           : head.field("error", std::string("cannot read the file")).end_object().text();
     std::fwrite(line.data(), 1, line.size(), stdout);
     std::fputc('\n', stdout);
   }

@@ -14,20 +14,27 @@ import { highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } f
 import { EditorView, minimalSetup } from 'codemirror';
 import { offsetOfByteColumn } from '../model/columns.js';
 
-const theme = EditorView.theme({
-  '&': {
-    height: '22em', border: '1px solid var(--line, #d8dce6)', borderRadius: '4px',
-    backgroundColor: '#ffffff', color: '#1d2430', fontSize: '0.9rem',
+const theme = EditorView.theme(
+  {
+    '&': {
+      height: '22em',
+      border: '1px solid var(--line, #d8dce6)',
+      borderRadius: '4px',
+      backgroundColor: '#ffffff',
+      color: '#1d2430',
+      fontSize: '0.9rem',
+    },
+    '&.cm-focused': { outline: '2px solid var(--focus, #1565c0)', outlineOffset: '1px' },
+    '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', overflow: 'auto' },
+    // Line numbers dark enough for WCAG AA contrast on the gutter (CodeMirror's default grey is not).
+    '.cm-gutters': { backgroundColor: '#f0f2f7', color: '#4b5563', borderRight: '1px solid #d8dce6' },
+    '.cm-activeLineGutter': { backgroundColor: '#dfe3ec', color: '#1d2430' },
+    '.cm-activeLine': { backgroundColor: '#f4f6fb' },
+    '.cm-content': { caretColor: '#1d2430' },
+    '.cm-lintRange-error': { backgroundColor: '#fde7e7' },
   },
-  '&.cm-focused': { outline: '2px solid var(--focus, #1565c0)', outlineOffset: '1px' },
-  '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', overflow: 'auto' },
-  // Line numbers dark enough for WCAG AA contrast on the gutter (CodeMirror's default grey is not).
-  '.cm-gutters': { backgroundColor: '#f0f2f7', color: '#4b5563', borderRight: '1px solid #d8dce6' },
-  '.cm-activeLineGutter': { backgroundColor: '#dfe3ec', color: '#1d2430' },
-  '.cm-activeLine': { backgroundColor: '#f4f6fb' },
-  '.cm-content': { caretColor: '#1d2430' },
-  '.cm-lintRange-error': { backgroundColor: '#fde7e7' },
-}, { dark: false });
+  { dark: false },
+);
 
 /**
  * An editor in `host` (an element; its shadow root holds the editor).
@@ -38,13 +45,17 @@ const theme = EditorView.theme({
 export function createCodeEditor(host, { language, readOnly = false, label, text = '', onChange }) {
   const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   const extensions = [
-    minimalSetup,  // undo history, selection drawing, the default highlighting and keymap
+    minimalSetup, // undo history, selection drawing, the default highlighting and keymap
     lineNumbers(),
     highlightActiveLineGutter(),
     theme,
     // tabindex: a contenteditable is focusable anyway, but said so, checkers (axe-core) see that
     // the scrolled region (long StableHLO lines) is reachable by keyboard.
-    EditorView.contentAttributes.of({ 'aria-label': label, tabindex: '0', ...(readOnly ? { 'aria-readonly': 'true' } : {}) }),
+    EditorView.contentAttributes.of({
+      'aria-label': label,
+      tabindex: '0',
+      ...(readOnly ? { 'aria-readonly': 'true' } : {}),
+    }),
   ];
   if (language === 'python') extensions.push(python(), indentUnit.of('    '), indentOnInput(), bracketMatching());
   if (readOnly) {
@@ -54,7 +65,12 @@ export function createCodeEditor(host, { language, readOnly = false, label, text
     // Tab indents (Escape, then Tab, leaves the editor: CodeMirror's own way out).
     extensions.push(keymap.of([indentWithTab]), highlightActiveLine());
   }
-  if (onChange) extensions.push(EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }));
+  if (onChange)
+    extensions.push(
+      EditorView.updateListener.of((u) => {
+        if (u.docChanged) onChange(u.state.doc.toString());
+      }),
+    );
   const view = new EditorView({ state: EditorState.create({ doc: text, extensions }), parent: root, root });
 
   return {
@@ -87,7 +103,12 @@ export function createCodeEditor(host, { language, readOnly = false, label, text
       const out = [];
       forEachDiagnostic(view.state, (d, from, to) => {
         const line = view.state.doc.lineAt(from);
-        out.push({ line: line.number, column: from - line.from + 1, to_column: to - line.from + 1, message: d.message });
+        out.push({
+          line: line.number,
+          column: from - line.from + 1,
+          to_column: to - line.from + 1,
+          message: d.message,
+        });
       });
       return out;
     },
@@ -97,7 +118,10 @@ export function createCodeEditor(host, { language, readOnly = false, label, text
       if (!Number.isInteger(lineNumber) || lineNumber < 1 || lineNumber > doc.lines) return;
       const line = doc.line(lineNumber);
       const from = line.from + Math.min(Math.max(0, column - 1), line.length);
-      view.dispatch({ selection: { anchor: from, head: line.to }, effects: EditorView.scrollIntoView(from, { y: 'center' }) });
+      view.dispatch({
+        selection: { anchor: from, head: line.to },
+        effects: EditorView.scrollIntoView(from, { y: 'center' }),
+      });
     },
     /** The line the selection's head is on (1-based). */
     selectedLine: () => view.state.doc.lineAt(view.state.selection.main.head).number,

@@ -8,7 +8,9 @@ import { Chart, logTick } from './chart_common.js';
 export function logAxis(title, min, max, palette) {
   const decades = min > 0 && max > min ? Math.log10(max / min) : 0;
   return {
-    type: 'logarithmic', min, max,
+    type: 'logarithmic',
+    min,
+    max,
     title: { display: true, text: title, color: palette.text },
     ticks: { color: palette.text, autoSkip: true, callback: (value) => logTick(value, decades) },
     grid: { color: palette.grid },
@@ -26,9 +28,13 @@ export const KEY_HEIGHT = 12;
 export function legendKey(d) {
   const line = Boolean(d.showLine);
   return {
-    line, color: line ? d.borderColor : d.backgroundColor, dash: line ? [...(d.borderDash ?? [])] : null,
-    width: d.borderWidth ?? 1, pointStyle: line ? 'line' : (d.pointStyle ?? 'circle'),
-    fill: d.backgroundColor, edge: d.borderColor,
+    line,
+    color: line ? d.borderColor : d.backgroundColor,
+    dash: line ? [...(d.borderDash ?? [])] : null,
+    width: d.borderWidth ?? 1,
+    pointStyle: line ? 'line' : (d.pointStyle ?? 'circle'),
+    fill: d.backgroundColor,
+    edge: d.borderColor,
   };
 }
 
@@ -53,11 +59,19 @@ export function drawKey(g, key, edgeFallback) {
   g.beginPath();
   const r = 5;
   if (key.pointStyle === 'triangle') {
-    g.moveTo(cx, cy - r); g.lineTo(cx + r, cy + r); g.lineTo(cx - r, cy + r); g.closePath();
+    g.moveTo(cx, cy - r);
+    g.lineTo(cx + r, cy + r);
+    g.lineTo(cx - r, cy + r);
+    g.closePath();
   } else if (key.pointStyle === 'rectRot') {
-    g.moveTo(cx, cy - r - 1); g.lineTo(cx + r + 1, cy); g.lineTo(cx, cy + r + 1); g.lineTo(cx - r - 1, cy); g.closePath();
+    g.moveTo(cx, cy - r - 1);
+    g.lineTo(cx + r + 1, cy);
+    g.lineTo(cx, cy + r + 1);
+    g.lineTo(cx - r - 1, cy);
+    g.closePath();
   } else if (key.pointStyle === 'star') {
-    for (let i = 0; i < 4; i++) {  // Chart.js's star: a cross and a diagonal cross, stroked
+    for (let i = 0; i < 4; i++) {
+      // Chart.js's star: a cross and a diagonal cross, stroked
       const a = (i * Math.PI) / 4;
       g.moveTo(cx - r * Math.cos(a), cy - r * Math.sin(a));
       g.lineTo(cx + r * Math.cos(a), cy + r * Math.sin(a));
@@ -70,7 +84,7 @@ export function drawKey(g, key, edgeFallback) {
     g.fillStyle = key.fill;
     g.fill();
   }
-  g.strokeStyle = key.edge && key.edge !== 'transparent' ? key.edge : edgeFallback ?? key.color;
+  g.strokeStyle = key.edge && key.edge !== 'transparent' ? key.edge : (edgeFallback ?? key.color);
   g.lineWidth = 2;
   g.stroke();
   g.restore();
@@ -94,11 +108,15 @@ export function legend(palette) {
   return {
     position: 'bottom',
     labels: {
-      color: palette.text, usePointStyle: true, pointStyleWidth: KEY_WIDTH, boxHeight: KEY_HEIGHT,
-      generateLabels: (chart) => Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => {
-        const d = chart.data.datasets[item.datasetIndex];
-        return { ...item, pointStyle: keyCanvas(legendKey(d)), key: legendKey(d) };
-      }),
+      color: palette.text,
+      usePointStyle: true,
+      pointStyleWidth: KEY_WIDTH,
+      boxHeight: KEY_HEIGHT,
+      generateLabels: (chart) =>
+        Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => {
+          const d = chart.data.datasets[item.datasetIndex];
+          return { ...item, pointStyle: keyCanvas(legendKey(d)), key: legendKey(d) };
+        }),
     },
   };
 }

@@ -1,9 +1,7 @@
 // Helpers shared by the two Chart.js figures (roofline_chart.js, analysis_chart.js): the chart's
 // lifecycle, tick labels, tooltips' numbers, the PNG's background. Their axes and legend are in
 // axes.js. Only web/figures/ imports Chart.js.
-import {
-  Chart, Legend, LineElement, LogarithmicScale, PointElement, ScatterController, Tooltip,
-} from 'chart.js';
+import { Chart, Legend, LineElement, LogarithmicScale, PointElement, ScatterController, Tooltip } from 'chart.js';
 import { short } from '../model/format.js';
 
 Chart.register(ScatterController, LineElement, PointElement, LogarithmicScale, Legend, Tooltip);

@@ -13,23 +13,46 @@ import { short } from '../model/format.js';
 
 const PALETTES = {
   light: {
-    background: '#ffffff', text: '#1d2430', grid: '#d8dce6',
-    bandwidth: '#1565c0', compute: '#7b1fa2', combined: '#1d2430', ridge: '#c62828',
-    sizes: '#00796b', revised: '#d84315', measured: ['#2e7d32', '#558b2f', '#827717'],
+    background: '#ffffff',
+    text: '#1d2430',
+    grid: '#d8dce6',
+    bandwidth: '#1565c0',
+    compute: '#7b1fa2',
+    combined: '#1d2430',
+    ridge: '#c62828',
+    sizes: '#00796b',
+    revised: '#d84315',
+    measured: ['#2e7d32', '#558b2f', '#827717'],
     allCores: ['#283593', '#3949ab', '#00838f'],
   },
   dark: {
-    background: '#161a22', text: '#e6e9f0', grid: '#3a4150',
-    bandwidth: '#64b5f6', compute: '#ce93d8', combined: '#f2f4f8', ridge: '#ef9a9a',
-    sizes: '#4db6ac', revised: '#ffab91', measured: ['#81c784', '#aed581', '#dce775'],
+    background: '#161a22',
+    text: '#e6e9f0',
+    grid: '#3a4150',
+    bandwidth: '#64b5f6',
+    compute: '#ce93d8',
+    combined: '#f2f4f8',
+    ridge: '#ef9a9a',
+    sizes: '#4db6ac',
+    revised: '#ffab91',
+    measured: ['#81c784', '#aed581', '#dce775'],
     allCores: ['#9fa8da', '#7986cb', '#80deea'],
   },
 };
 
 function line(role, label, points, color, extra = {}) {
   return {
-    role, label, data: points, showLine: true, borderColor: color, backgroundColor: color,
-    borderWidth: 2, pointRadius: 0, pointHoverRadius: 4, pointHitRadius: 6, ...extra,
+    role,
+    label,
+    data: points,
+    showLine: true,
+    borderColor: color,
+    backgroundColor: color,
+    borderWidth: 2,
+    pointRadius: 0,
+    pointHoverRadius: 4,
+    pointHitRadius: 6,
+    ...extra,
   };
 }
 
@@ -43,18 +66,41 @@ function datasets(state, palette) {
     line('bandwidth budget', bandwidth.label, at(bandwidth), palette.bandwidth, { borderDash: [2, 3] }),
     line('compute budget', compute.label, at(compute), palette.compute, { borderDash: [2, 3] }),
     line('combined ceiling', combined.label, at(combined), palette.combined, { borderWidth: 3 }),
-    line('ridge', `ridge: ${short(f.ridge.x)} flops/byte`, [{ x: f.ridge.x, y: yFloor }, { x: f.ridge.x, y: f.ridge.y }],
-      palette.ridge, { borderDash: [6, 4], borderWidth: 1.5, pointRadius: [0, 7], pointStyle: 'triangle' }),
+    line(
+      'ridge',
+      `ridge: ${short(f.ridge.x)} flops/byte`,
+      [
+        { x: f.ridge.x, y: yFloor },
+        { x: f.ridge.x, y: f.ridge.y },
+      ],
+      palette.ridge,
+      { borderDash: [6, 4], borderWidth: 1.5, pointRadius: [0, 7], pointStyle: 'triangle' },
+    ),
     {
-      role: 'sizes', label: 'workload sizes (model)', data: f.sizes.map((s) => ({ ...s })),
-      borderColor: palette.sizes, backgroundColor: palette.sizes, pointRadius: 5, pointHoverRadius: 7, showLine: false,
+      role: 'sizes',
+      label: 'workload sizes (model)',
+      data: f.sizes.map((s) => ({ ...s })),
+      borderColor: palette.sizes,
+      backgroundColor: palette.sizes,
+      pointRadius: 5,
+      pointHoverRadius: 7,
+      showLine: false,
     },
-    line('revised ceiling', `combined ceiling, ${short(f.factor)}× traffic`, f.revised.curve, palette.revised,
-      { borderDash: [10, 5], borderWidth: 2.5 }),
+    line('revised ceiling', `combined ceiling, ${short(f.factor)}× traffic`, f.revised.curve, palette.revised, {
+      borderDash: [10, 5],
+      borderWidth: 2.5,
+    }),
     {
-      role: 'revised sizes', label: `sizes with ${short(f.factor)}× traffic`, data: f.revised.points.map((p) => ({ ...p })),
-      borderColor: palette.revised, backgroundColor: palette.background, borderWidth: 2, pointRadius: 5, pointHoverRadius: 7,
-      pointStyle: 'rectRot', showLine: false,
+      role: 'revised sizes',
+      label: `sizes with ${short(f.factor)}× traffic`,
+      data: f.revised.points.map((p) => ({ ...p })),
+      borderColor: palette.revised,
+      backgroundColor: palette.background,
+      borderWidth: 2,
+      pointRadius: 5,
+      pointHoverRadius: 7,
+      pointStyle: 'rectRot',
+      showLine: false,
     },
   ];
   for (const layer of f.measured?.layers ?? []) {
@@ -62,17 +108,37 @@ function datasets(state, palette) {
     const who = single ? 'this machine, 1 core' : `this machine, ${layer.cores} cores`;
     const colors = single ? palette.measured : palette.allCores;
     if (single ? state.show.measuredRoof : state.show.allCoresRoof) {
-      layer.roofs.forEach((roof, i) => out.push(line(single ? `measured roof ${roof.level}` : `all-cores roof ${roof.level}`,
-        `measured (${who}): ${roof.name} roof`,
-        roof.points.map((p) => ({ ...p, level: roof.name, gflops: roof.gflops, gbs: roof.gbs, cores: layer.cores })), colors[i],
-        { borderDash: single ? [3, 3, 12, 3] : [1, 3, 8, 3], borderWidth: single ? 2 : 2.5, measured: true })));
+      layer.roofs.forEach((roof, i) =>
+        out.push(
+          line(
+            single ? `measured roof ${roof.level}` : `all-cores roof ${roof.level}`,
+            `measured (${who}): ${roof.name} roof`,
+            roof.points.map((p) => ({
+              ...p,
+              level: roof.name,
+              gflops: roof.gflops,
+              gbs: roof.gbs,
+              cores: layer.cores,
+            })),
+            colors[i],
+            { borderDash: single ? [3, 3, 12, 3] : [1, 3, 8, 3], borderWidth: single ? 2 : 2.5, measured: true },
+          ),
+        ),
+      );
     }
     if (layer.points.length && (single ? state.show.measuredPoint : state.show.allCoresPoint)) {
       out.push({
         role: single ? 'measured point' : 'all-cores point',
         label: `measured (${who}): tanh(A@B) at ${layer.points.map((p) => `${p.m}³`).join(', ')}`,
-        data: layer.points.map((p) => ({ ...p })), borderColor: colors[0], backgroundColor: colors[0],
-        pointStyle: 'star', pointRadius: single ? 9 : 10, pointHoverRadius: 12, borderWidth: 2, showLine: false, measured: true,
+        data: layer.points.map((p) => ({ ...p })),
+        borderColor: colors[0],
+        backgroundColor: colors[0],
+        pointStyle: 'star',
+        pointRadius: single ? 9 : 10,
+        pointHoverRadius: 12,
+        borderWidth: 2,
+        showLine: false,
+        measured: true,
       });
     }
   }
@@ -83,7 +149,8 @@ function lowestY(f, show) {
   const ys = [...f.lesson.series.flatMap((s) => s.y), ...f.sizes.map((s) => s.y), ...f.revised.curve.map((p) => p.y)];
   for (const layer of f.measured?.layers ?? []) {
     const single = layer.cores === 1;
-    if (single ? show.measuredRoof : show.allCoresRoof) ys.push(...layer.roofs.flatMap((r) => r.points.map((p) => p.y)));
+    if (single ? show.measuredRoof : show.allCoresRoof)
+      ys.push(...layer.roofs.flatMap((r) => r.points.map((p) => p.y)));
     if (single ? show.measuredPoint : show.allCoresPoint) ys.push(...layer.points.map((p) => p.y));
   }
   return Math.min(...ys.filter((y) => y > 0));
@@ -93,7 +160,12 @@ function bounds(sets) {
   const points = sets.flatMap((d) => d.data);
   const xs = points.map((p) => p.x).filter((x) => x > 0);
   const ys = points.map((p) => p.y).filter((y) => y > 0);
-  return { xmin: Math.min(...xs) / 1.5, xmax: Math.max(...xs) * 1.5, ymin: Math.min(...ys), ymax: Math.max(...ys) * 1.6 };
+  return {
+    xmin: Math.min(...xs) / 1.5,
+    xmax: Math.max(...xs) * 1.5,
+    ymin: Math.min(...ys),
+    ymax: Math.max(...ys) * 1.6,
+  };
 }
 
 function tooltipLabel(ctx) {
@@ -111,8 +183,10 @@ function tooltipLabel(ctx) {
       return `measured ${p.m}×${p.k}×${p.n} on ${p.cores === 1 ? '1 core' : `${p.cores} cores`}: ${exact(p.y)} GFLOP/s (median) at model intensity ${exact(p.x)} flops/byte`;
     default:
       if (d.measured) {
-        return `${p.level} roof, ${p.cores === 1 ? '1 core' : `${p.cores} cores`} (${exact(p.gflops)} GFLOP/s, ${exact(p.gbs)} GB/s): ` +
-          `${exact(p.y)} GFLOP/s at ${exact(p.x)} flops/byte`;
+        return (
+          `${p.level} roof, ${p.cores === 1 ? '1 core' : `${p.cores} cores`} (${exact(p.gflops)} GFLOP/s, ${exact(p.gbs)} GB/s): ` +
+          `${exact(p.y)} GFLOP/s at ${exact(p.x)} flops/byte`
+        );
       }
       return `${d.label}: ${exact(p.y)} GFLOP/s at ${exact(p.x)} flops/byte`;
   }
@@ -151,7 +225,11 @@ export function createRooflineFigure(canvas, env = {}) {
     // The key as the legend holds it (axes.js's generateLabels), not as it would be made again.
     const keys = new Map((holder.chart.legend?.legendItems ?? []).map((item) => [item.datasetIndex, item.key ?? null]));
     return holder.chart.data.datasets.map((d, i) => ({
-      role: d.role, label: d.label, measured: Boolean(d.measured), points: d.data.map((p) => [p.x, p.y]), key: keys.get(i) ?? null,
+      role: d.role,
+      label: d.label,
+      measured: Boolean(d.measured),
+      points: d.data.map((p) => [p.x, p.y]),
+      key: keys.get(i) ?? null,
     }));
   }
 

@@ -18,13 +18,34 @@ export function withFile(file, error) {
  */
 export function summarizeFile(file, result) {
   const out = {
-    file, dialect: null, label: ESTIMATE_LABEL, modules: [], ops: [],
-    totals: { flops: 0, transcendentals: 0, bytes_accessed: 0, unfused_bytes_accessed: 0, bytes_accessed_operand: {}, bytes_accessed_output: 0, collective_bytes: 0, minimum_traffic_bytes: 0, intensity: null },
-    unmodeled: [], notes: [], errors: [], errorPlaces: [],
+    file,
+    dialect: null,
+    label: ESTIMATE_LABEL,
+    modules: [],
+    ops: [],
+    totals: {
+      flops: 0,
+      transcendentals: 0,
+      bytes_accessed: 0,
+      unfused_bytes_accessed: 0,
+      bytes_accessed_operand: {},
+      bytes_accessed_output: 0,
+      collective_bytes: 0,
+      minimum_traffic_bytes: 0,
+      intensity: null,
+    },
+    unmodeled: [],
+    notes: [],
+    errors: [],
+    errorPlaces: [],
   };
   if (!result.ok) {
     out.errors.push(withFile(file, result.error));
-    out.errorPlaces.push({ line: result.line ?? null, column: result.column ?? null, message: result.message ?? result.error });
+    out.errorPlaces.push({
+      line: result.line ?? null,
+      column: result.column ?? null,
+      message: result.message ?? result.error,
+    });
     return out;
   }
   const r = result.value;
@@ -44,7 +65,8 @@ export function summarizeFile(file, result) {
   return out;
 }
 
-const num = (x) => (x == null ? '—' : Number.isInteger(x) && Math.abs(x) < 1e15 ? String(x) : Math.abs(x) >= 1e15 ? sci(x, 4) : short(x));
+const num = (x) =>
+  x == null ? '—' : Number.isInteger(x) && Math.abs(x) < 1e15 ? String(x) : Math.abs(x) >= 1e15 ? sci(x, 4) : short(x);
 
 /**
  * A file's summary with the fusion pass's result (core.fuseText) added: fusions (each naming its
@@ -76,17 +98,26 @@ export function fusedLines(s) {
   if (s.fusions.length) {
     lines.push('');
     const header = ['fusion', 'kind', 'flops', 'transcendentals', 'bytes', 'bytes saved', 'ops (line:column op)'];
-    const rows = s.fusions.map((f) => [f.name, f.kind, num(f.flops), num(f.transcendentals), num(f.bytes_accessed), num(f.bytes_saved),
-      f.ops.map((o) => `${o.line}:${o.column} ${o.op}`).join(', ')]);
+    const rows = s.fusions.map((f) => [
+      f.name,
+      f.kind,
+      num(f.flops),
+      num(f.transcendentals),
+      num(f.bytes_accessed),
+      num(f.bytes_saved),
+      f.ops.map((o) => `${o.line}:${o.column} ${o.op}`).join(', '),
+    ]);
     const widths = header.map((h) => h.length);
     for (const r of rows) for (let i = 0; i < r.length - 1; i++) if (r[i].length > widths[i]) widths[i] = r[i].length;
-    const fmt = (r) => r.map((c, i) => (i === r.length - 1 ? c : i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+    const fmt = (r) =>
+      r.map((c, i) => (i === r.length - 1 ? c : i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
     lines.push(fmt(header));
     for (const r of rows) lines.push(fmt(r));
   } else if (s.fused_totals) {
     lines.push('', 'no fusions: no two ops fuse under the rules');
   }
-  const u = s.unfused_totals, f = s.fused_totals;
+  const u = s.unfused_totals,
+    f = s.fused_totals;
   if (u && f) {
     lines.push(
       `unfused: flops ${num(u.flops)}, transcendentals ${num(u.transcendentals)}, bytes accessed ${num(u.bytes_accessed)}`,

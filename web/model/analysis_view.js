@@ -67,10 +67,25 @@ export function* buildRowsInSteps(summary, placement) {
     const o = ops[index];
     const place = placement[index] ?? { top: true, where: null };
     rows[index] = {
-      index, line: o.line, column: o.column, op: o.op, shape: o.shape, flops: o.flops, transcendentals: o.transcendentals,
-      bytes: o.bytes_accessed, intensity: o.intensity ?? null, modeled: o.modeled, note: o.note ?? null,
-      top: place.top, where: place.where,
-      bound: null, seconds: null, gflops: null, gbs: null, ofRoof: null, fusion: null,
+      index,
+      line: o.line,
+      column: o.column,
+      op: o.op,
+      shape: o.shape,
+      flops: o.flops,
+      transcendentals: o.transcendentals,
+      bytes: o.bytes_accessed,
+      intensity: o.intensity ?? null,
+      modeled: o.modeled,
+      note: o.note ?? null,
+      top: place.top,
+      where: place.where,
+      bound: null,
+      seconds: null,
+      gflops: null,
+      gbs: null,
+      ofRoof: null,
+      fusion: null,
       flopShare: t.flops > 0 ? o.flops / t.flops : null,
       byteShare: t.bytes_accessed > 0 ? o.bytes_accessed / t.bytes_accessed : null,
     };
@@ -80,7 +95,7 @@ export function* buildRowsInSteps(summary, placement) {
 
 /** Puts each op's bound under the chosen roof (the core's, by op index) into its row; unmodeled ops have none. */
 export function withBounds(rows, bounds) {
-  for (const r of rows) r.bound = r.modeled ? bounds[r.index] ?? null : null;
+  for (const r of rows) r.bound = r.modeled ? (bounds[r.index] ?? null) : null;
   return rows;
 }
 
@@ -140,16 +155,36 @@ export function* runFusionsSteps(summary, report) {
   for (let fusion = 0; fusion < all.length; fusion++) {
     if (fusion > 0 && fusion % STEP_ROWS === 0) yield;
     const f = all[fusion];
-    const ops = f.ops.map((o) => ({ line: o.line, column: o.column, op: o.op, index: rowAt.get(placeKey(o.line, o.column)) ?? -1 }));
+    const ops = f.ops.map((o) => ({
+      line: o.line,
+      column: o.column,
+      op: o.op,
+      index: rowAt.get(placeKey(o.line, o.column)) ?? -1,
+    }));
     const indices = [];
     for (const o of ops) if (o.index >= 0) indices.push(o.index);
     for (const i of indices) ofOp[i] = fusion;
     fusions[fusion] = {
-      fusion, name: f.name, kind: f.kind, line: f.line, column: f.column, ops, indices, within: f.within ?? null,
-      seconds: f.seconds > 0 ? f.seconds : null, repeats: f.repeats, flops: f.flops, transcendentals: f.transcendentals,
-      bytes: f.bytes_accessed, intensity: f.flops > 0 && f.bytes_accessed > 0 ? f.flops / f.bytes_accessed : null,
+      fusion,
+      name: f.name,
+      kind: f.kind,
+      line: f.line,
+      column: f.column,
+      ops,
+      indices,
+      within: f.within ?? null,
+      seconds: f.seconds > 0 ? f.seconds : null,
+      repeats: f.repeats,
+      flops: f.flops,
+      transcendentals: f.transcendentals,
+      bytes: f.bytes_accessed,
+      intensity: f.flops > 0 && f.bytes_accessed > 0 ? f.flops / f.bytes_accessed : null,
       fallback: f.fallback ?? '',
-      bound: null, ceiling: null, gflops: null, gbs: null, ofRoof: null,
+      bound: null,
+      ceiling: null,
+      gflops: null,
+      gbs: null,
+      ofRoof: null,
     };
   }
   return { fusions, ofOp };
@@ -184,16 +219,31 @@ export function fusionPoints(fusions) {
   const all = drawn.length;
   if (drawn.length > FUSION_POINT_LIMIT) {
     // As for the ops: the FUSION_POINT_LIMIT fusions with the most bytes, in program order.
-    const order = orderOf(Float64Array.from(drawn, (f) => f.bytes), 'desc').subarray(0, FUSION_POINT_LIMIT);
-    drawn = Array.from(order).sort((p, q) => p - q).map((i) => drawn[i]);
+    const order = orderOf(
+      Float64Array.from(drawn, (f) => f.bytes),
+      'desc',
+    ).subarray(0, FUSION_POINT_LIMIT);
+    drawn = Array.from(order)
+      .sort((p, q) => p - q)
+      .map((i) => drawn[i]);
   }
   const describe = (f) => ({
-    x: f.intensity, fusion: f.fusion, name: f.name, kind: f.kind, ops: f.ops.map((o) => ({ line: o.line, op: o.op })),
-    flops: f.flops, bytes: f.bytes, ceiling: f.ceiling, bound: f.bound, within: f.within,
+    x: f.intensity,
+    fusion: f.fusion,
+    name: f.name,
+    kind: f.kind,
+    ops: f.ops.map((o) => ({ line: o.line, op: o.op })),
+    flops: f.flops,
+    bytes: f.bytes,
+    ceiling: f.ceiling,
+    bound: f.bound,
+    within: f.within,
   });
   return {
     estimated: drawn.map((f) => ({ ...describe(f), y: f.ceiling })),
-    measured: drawn.filter((f) => f.gflops > 0).map((f) => ({ ...describe(f), y: f.gflops, seconds: f.seconds, ofRoof: f.ofRoof })),
+    measured: drawn
+      .filter((f) => f.gflops > 0)
+      .map((f) => ({ ...describe(f), y: f.gflops, seconds: f.seconds, ofRoof: f.ofRoof })),
     notDrawn: { noFlops: fusions.length - all, overLimit: all - drawn.length },
   };
 }
@@ -233,8 +283,22 @@ export function withMeasured(rows, seconds, measuredOps) {
 }
 
 /** The columns a person can sort by, in table order. */
-export const SORT_KEYS = ['line', 'op', 'shape', 'flops', 'transcendentals', 'bytes', 'intensity', 'bound', 'flopShare', 'byteShare',
-  'seconds', 'gflops', 'gbs', 'ofRoof'];
+export const SORT_KEYS = [
+  'line',
+  'op',
+  'shape',
+  'flops',
+  'transcendentals',
+  'bytes',
+  'intensity',
+  'bound',
+  'flopShare',
+  'byteShare',
+  'seconds',
+  'gflops',
+  'gbs',
+  'ofRoof',
+];
 
 /**
  * Positions 0…n−1 in the order of `keys` (NaN: missing, last in either direction), ties in
@@ -253,7 +317,7 @@ export function orderOf(keys, dir = 'asc') {
   const composite = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const k = keys[i];
-    let rank = m;  // missing: after every value
+    let rank = m; // missing: after every value
     if (!Number.isNaN(k)) {
       let lo = 0;
       let hi = m - 1;
@@ -264,7 +328,7 @@ export function orderOf(keys, dir = 'asc') {
       }
       rank = dir === 'desc' ? m - 1 - lo : lo;
     }
-    composite[i] = rank * n + i;  // exact while (m + 1)·n < 2^53
+    composite[i] = rank * n + i; // exact while (m + 1)·n < 2^53
   }
   composite.sort();
   const order = new Uint32Array(n);
@@ -284,19 +348,26 @@ export function sortRows(rows, key, dir = 'asc') {
 
 /** sortRows as steps (web/model/steps.js): a big program's rows are ordered across tasks. */
 export function* sortRowsSteps(rows, key, dir = 'asc') {
-  if (!SORT_KEYS.includes(key)) throw new Error(`cannot sort by ${JSON.stringify(key)}: one of ${SORT_KEYS.join(', ')}`);
+  if (!SORT_KEYS.includes(key))
+    throw new Error(`cannot sort by ${JSON.stringify(key)}: one of ${SORT_KEYS.join(', ')}`);
   const missing = (v) => v === null || v === undefined || Number.isNaN(v);
   // Ties in program order: positions in index order (buildRows makes the rows so).
-  const inOrder = rows.every((r, i) => i === 0 || rows[i - 1].index < r.index) ? rows : [...rows].sort((a, b) => a.index - b.index);
+  const inOrder = rows.every((r, i) => i === 0 || rows[i - 1].index < r.index)
+    ? rows
+    : [...rows].sort((a, b) => a.index - b.index);
   const n = inOrder.length;
   // One number per row (NaN: missing): the value, or the rank of its text.
   const keys = new Float64Array(n);
   const text = inOrder.some((r) => typeof r[key] === 'string');
   let rank = null;
   if (text) {
-    const distinct = [...new Set(inOrder.map((r) => r[key]).filter((v) => !missing(v)))].sort((x, y) => x.localeCompare(y));
+    const distinct = [...new Set(inOrder.map((r) => r[key]).filter((v) => !missing(v)))].sort((x, y) =>
+      x.localeCompare(y),
+    );
     rank = new Map();
-    distinct.forEach((v, i) => rank.set(v, i > 0 && distinct[i - 1].localeCompare(v) === 0 ? rank.get(distinct[i - 1]) : i));
+    distinct.forEach((v, i) =>
+      rank.set(v, i > 0 && distinct[i - 1].localeCompare(v) === 0 ? rank.get(distinct[i - 1]) : i),
+    );
   }
   yield;
   for (let i = 0; i < n; i++) {
@@ -320,7 +391,10 @@ export function nextSort(current, key) {
 export function drawable(rows) {
   const all = rows.filter((r) => r.top && r.modeled && r.flops > 0 && r.bytes > 0);
   if (all.length <= POINT_LIMIT) return { all, chosen: all };
-  const order = orderOf(Float64Array.from(all, (r) => r.bytes), 'desc').subarray(0, POINT_LIMIT);
+  const order = orderOf(
+    Float64Array.from(all, (r) => r.bytes),
+    'desc',
+  ).subarray(0, POINT_LIMIT);
   return { all, chosen: Array.from(order, (i) => all[i]) };
 }
 
@@ -349,15 +423,30 @@ export function figurePoints(rows, line, drawn = drawable(rows)) {
   const skipped = rows.filter((r) => r.top).length - all.length;
   const maxBytes = Math.max(1, ...chosen.map((r) => r.bytes));
   const points = chosen.map((r) => ({
-    x: r.intensity, y: line.ops.ceilings[r.index], r: 3 + 9 * Math.sqrt(r.bytes / maxBytes),
-    index: r.index, line: r.line, op: r.op, bytes: r.bytes, flops: r.flops, bound: r.bound,
+    x: r.intensity,
+    y: line.ops.ceilings[r.index],
+    r: 3 + 9 * Math.sqrt(r.bytes / maxBytes),
+    index: r.index,
+    line: r.line,
+    op: r.op,
+    bytes: r.bytes,
+    flops: r.flops,
+    bound: r.bound,
   }));
   const program = line.program ? { ...line.program } : null;
   // A run's measured points (this machine): the same ops at their achieved GFLOP/s.
-  const measured = chosen.filter((r) => r.gflops > 0).map((r) => ({
-    x: r.intensity, y: r.gflops, index: r.index, line: r.line, op: r.op, seconds: r.seconds, ceiling: line.ops.ceilings[r.index],
-    ofRoof: r.ofRoof,
-  }));
+  const measured = chosen
+    .filter((r) => r.gflops > 0)
+    .map((r) => ({
+      x: r.intensity,
+      y: r.gflops,
+      index: r.index,
+      line: r.line,
+      op: r.op,
+      seconds: r.seconds,
+      ceiling: line.ops.ceilings[r.index],
+      ofRoof: r.ofRoof,
+    }));
   return { points, program, measured, notDrawn: { noFlops: skipped, overLimit: all.length - chosen.length } };
 }
 
@@ -390,5 +479,7 @@ export function excerpt(text, starts, line, { before = 3, after = 3, width = 400
  * (estimates); after a run, also what each op achieved on this machine (measurements).
  */
 export function analysisYTitle(hasMeasured) {
-  return hasMeasured ? 'GFLOP/s: ceiling under the roof (estimate), achieved (measurement)' : 'ceiling under the roof (GFLOP/s)';
+  return hasMeasured
+    ? 'GFLOP/s: ceiling under the roof (estimate), achieved (measurement)'
+    : 'ceiling under the roof (GFLOP/s)';
 }

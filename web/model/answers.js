@@ -17,18 +17,24 @@ export function exerciseVerdicts(exercise, check, answers) {
   for (const q of exercise.questions) {
     const text = String(answers?.[q.id] ?? '').trim();
     const checked = check?.[q.id];
-    verdicts[q.id] = text === '' || !checked
-      ? { status: 'empty', message: 'No answer yet.' }
-      : { status: checked.correct ? 'right' : 'wrong', message: checked.feedback };
+    verdicts[q.id] =
+      text === '' || !checked
+        ? { status: 'empty', message: 'No answer yet.' }
+        : { status: checked.correct ? 'right' : 'wrong', message: checked.feedback };
   }
   const all = Object.values(verdicts);
-  return { verdicts, allRight: all.every((v) => v.status === 'right'), attempted: all.some((v) => v.status !== 'empty') };
+  return {
+    verdicts,
+    allRight: all.every((v) => v.status === 'right'),
+    attempted: all.some((v) => v.status !== 'empty'),
+  };
 }
 
 /** How section 7 names its parts in messages. */
 const PART_NAMES = { work: 'work', traffic: 'minimum traffic', ratio: 'ratio', bound: 'bound' };
 const partName = (id) => PART_NAMES[id] ?? id;
-const listed = (names) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+const listed = (names) =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 
 /**
  * Whether section 7's reference solution opens by itself: once every part has been right at some
@@ -72,5 +78,9 @@ export function exerciseMessage(exercise, { verdicts, allRight }, solved, soluti
 export function checkLessonExercise(core, answers, params = {}) {
   const built = buildLesson(core, params, { answers });
   if (!built.ok) return built;
-  return { ok: true, exercise: built.report.exercise, ...exerciseVerdicts(built.report.exercise, built.check, answers) };
+  return {
+    ok: true,
+    exercise: built.report.exercise,
+    ...exerciseVerdicts(built.report.exercise, built.check, answers),
+  };
 }

@@ -28,7 +28,10 @@ export function parseCount(text) {
   const value = /^\d+$/.test(t) ? Number(t) : NaN;
   if (!(value >= COUNT_RANGE.min && value <= COUNT_RANGE.max)) {
     // An empty field is "nothing", as every other field says it.
-    return { ok: false, error: `count must be an integer from ${COUNT_RANGE.min} to ${COUNT_RANGE.max}, got ${t === '' ? 'nothing' : JSON.stringify(t)}` };
+    return {
+      ok: false,
+      error: `count must be an integer from ${COUNT_RANGE.min} to ${COUNT_RANGE.max}, got ${t === '' ? 'nothing' : JSON.stringify(t)}`,
+    };
   }
   return { ok: true, value };
 }
@@ -48,15 +51,24 @@ export function parseSeed(text, what = 'seed') {
  * @param {string[]} familyIds  the core's family ids, in its order
  */
 export function parseFamilies(text, familyIds) {
-  const names = String(text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const names = String(text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.length === 1 && names[0] === 'all') return { ok: true, value: [] };
   const unknown = names.filter((n) => !familyIds.includes(n));
   if (unknown.length) {
-    return { ok: false, error: `families must be among ${familyIds.join(', ')}, got ${JSON.stringify(unknown.join(','))}` };
+    return {
+      ok: false,
+      error: `families must be among ${familyIds.join(', ')}, got ${JSON.stringify(unknown.join(','))}`,
+    };
   }
   // Each once, in the order given: the core takes turns in that order, as the CLI's --families does.
   const value = [...new Set(names)];
-  return { ok: true, value: value.length === familyIds.length && value.every((f, i) => f === familyIds[i]) ? [] : value };
+  return {
+    ok: true,
+    value: value.length === familyIds.length && value.every((f, i) => f === familyIds[i]) ? [] : value,
+  };
 }
 
 /** A student's name or number: may be empty (the teacher's set itself). */
@@ -118,6 +130,11 @@ export function setKey(settings) {
 
 /** Same settings? (the families compared as lists in the core's order) */
 export function sameSettings(a, b) {
-  return Boolean(a && b) && a.seed === b.seed && a.count === b.count && a.student === b.student &&
-    a.families.join(',') === b.families.join(',');
+  return (
+    Boolean(a && b) &&
+    a.seed === b.seed &&
+    a.count === b.count &&
+    a.student === b.student &&
+    a.families.join(',') === b.families.join(',')
+  );
 }

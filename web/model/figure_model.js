@@ -31,17 +31,26 @@ export function figureModel(report, measured = null) {
     revised: {
       curve: report.revised_roof.curve.map((p) => ({ ...p })),
       ridge: { x: report.revised_roof.ridge, y: peak },
-      points: traffic.map((r) => ({ n: r.n, x: r.intensity, y: r.revised_ceiling, bound: r.revised_bound, was: r.bound, changed: r.bound_changed })),
+      points: traffic.map((r) => ({
+        n: r.n,
+        x: r.intensity,
+        y: r.revised_ceiling,
+        bound: r.revised_bound,
+        was: r.bound,
+        changed: r.bound_changed,
+      })),
     },
     traffic,
     measured: measured
       ? {
-        layers: measured.layers.map((l) => ({
-          cores: l.cores, roofs: l.roofs.map((r) => namedRoof(r, l.cores)), points: l.points.map((p) => ({ ...p })),
-        })),
-        roofs: measured.roofs.map((r) => namedRoof(r, 1)),
-        point: { ...measured.point },
-      }
+          layers: measured.layers.map((l) => ({
+            cores: l.cores,
+            roofs: l.roofs.map((r) => namedRoof(r, l.cores)),
+            points: l.points.map((p) => ({ ...p })),
+          })),
+          roofs: measured.roofs.map((r) => namedRoof(r, 1)),
+          point: { ...measured.point },
+        }
       : null,
   };
 }
@@ -55,8 +64,14 @@ export function figureModel(report, measured = null) {
  */
 export function rooflineYTitle(figure, show) {
   const layers = figure.measured?.layers ?? [];
-  const shown = (single, roof) => layers.some((l) => (l.cores === 1) === single &&
-    (roof ? show[single ? 'measuredRoof' : 'allCoresRoof'] : l.points.length > 0 && show[single ? 'measuredPoint' : 'allCoresPoint']));
+  const shown = (single, roof) =>
+    layers.some(
+      (l) =>
+        (l.cores === 1) === single &&
+        (roof
+          ? show[single ? 'measuredRoof' : 'allCoresRoof']
+          : l.points.length > 0 && show[single ? 'measuredPoint' : 'allCoresPoint']),
+    );
   const roofs = shown(true, true) || shown(false, true);
   const points = shown(true, false) || shown(false, false);
   if (!roofs && !points) return figure.lesson.ylabel;

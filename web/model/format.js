@@ -16,7 +16,7 @@ export function pyFloat(x) {
     const digits = String(Math.abs(exp)).padStart(2, '0');
     return `${mantissa}e${sign}${digits}`;
   }
-  const text = String(x);  // plain notation in this exponent range
+  const text = String(x); // plain notation in this exponent range
   return Number.isInteger(x) ? `${text}.0` : text;
 }
 

@@ -33,7 +33,9 @@ export function answerCell(a) {
   if (a.solution_opened) parts.push('solution');
   const word = a.status === 'right' && a.right_at ? `right at attempt ${a.right_at}` : STATUS_WORD[a.status];
   return {
-    mark: STATUS_MARK[a.status], word, detail: parts.join(', '),
+    mark: STATUS_MARK[a.status],
+    word,
+    detail: parts.join(', '),
     title: [word, ...parts].join(', ') + (a.feedback ? ` — ${a.feedback}` : ''),
   };
 }
@@ -47,13 +49,16 @@ export function studentLabel(s) {
 /** The students in the table's order under `sort` ({key, dir}); ties in the students' names. */
 export function sortedStudents(table, sort) {
   const sign = sort.dir === 'desc' ? -1 : 1;
-  const byName = (a, b) => a.student.localeCompare(b.student) || (a.unnamed_id ?? '').localeCompare(b.unnamed_id ?? '') || a.file.localeCompare(b.file);
+  const byName = (a, b) =>
+    a.student.localeCompare(b.student) ||
+    (a.unnamed_id ?? '').localeCompare(b.unnamed_id ?? '') ||
+    a.file.localeCompare(b.file);
   const q = /^q(\d+)$/.exec(sort.key);
   const value = q
     ? (s) => {
-      const a = s.answers[Number(q[1])];
-      return a ? STATUS_RANK[a.status] * 1e6 - (a.right_at || a.attempts) : -1;
-    }
+        const a = s.answers[Number(q[1])];
+        return a ? STATUS_RANK[a.status] * 1e6 - (a.right_at || a.attempts) : -1;
+      }
     : (s) => s[sort.key];
   return [...table.students].sort((a, b) => {
     if (sort.key === 'student') return sign * byName(a, b);
@@ -80,9 +85,20 @@ export function gradebookCSV(table, sort) {
   exercises.forEach((e) => header.push(`${e + 1} solution opened`));
   const lines = [header.map(csvCell).join(',')];
   for (const s of sortedStudents(table, sort)) {
-    const row = [s.student || studentLabel(s), s.file, s.right, s.tried, table.questions.length, s.attempts, s.hints, s.solutions];
+    const row = [
+      s.student || studentLabel(s),
+      s.file,
+      s.right,
+      s.tried,
+      table.questions.length,
+      s.attempts,
+      s.hints,
+      s.solutions,
+    ];
     s.answers.forEach((a) => row.push(answerCell(a).word, a.attempts, a.hints));
-    exercises.forEach((e) => row.push(s.answers[table.questions.findIndex((q) => q.exercise === e)]?.solution_opened ?? false));
+    exercises.forEach((e) =>
+      row.push(s.answers[table.questions.findIndex((q) => q.exercise === e)]?.solution_opened ?? false),
+    );
     lines.push(row.map(csvCell).join(','));
   }
   const share = ['share right', '', '', '', '', '', '', ''];

@@ -8,8 +8,15 @@
 
 /** Hash key → state field. `itemsize` is written only when no dtype has that itemsize (e.g. 3). */
 export const HASH_KEYS = {
-  m: 'm', k: 'k', n: 'n', dtype: 'dtype', itemsize: 'itemsize',
-  peak: 'peak', bandwidth: 'bandwidth', factor: 'traffic_factor', sizes: 'sizes',
+  m: 'm',
+  k: 'k',
+  n: 'n',
+  dtype: 'dtype',
+  itemsize: 'itemsize',
+  peak: 'peak',
+  bandwidth: 'bandwidth',
+  factor: 'traffic_factor',
+  sizes: 'sizes',
 };
 
 /**
@@ -55,8 +62,12 @@ export function encodeHash(inputs, itemsizeOfDtype = {}) {
     const value = inputs[field];
     if (value === undefined || value === null) continue;
     if (field === 'dtype' && value === '') continue;
-    if (field === 'itemsize' && itemsizeOfDtype[inputs.dtype] !== undefined &&
-        String(itemsizeOfDtype[inputs.dtype]) === String(value).trim()) continue;
+    if (
+      field === 'itemsize' &&
+      itemsizeOfDtype[inputs.dtype] !== undefined &&
+      String(itemsizeOfDtype[inputs.dtype]) === String(value).trim()
+    )
+      continue;
     const text = encodeURIComponent(String(value).trim()).replace(/%2C/gi, ',');
     parts.push(`${key}=${text}`);
   }
@@ -101,7 +112,7 @@ export function decodeHash(hash) {
     }
     if (WRITE_KEYS.includes(key)) {
       write = write ?? {};
-      write[key] = value;  // judged, length included, by web/model/source_link.js
+      write[key] = value; // judged, length included, by web/model/source_link.js
       continue;
     }
     if (RUN_KEYS.includes(key)) {
@@ -117,7 +128,9 @@ export function decodeHash(hash) {
     }
     const field = Object.hasOwn(HASH_KEYS, key) ? HASH_KEYS[key] : undefined;
     if (field === undefined) {
-      notices.push(`ignored "${shorten(key)}" in the link: not one of ${[...Object.keys(HASH_KEYS), ...CLASSROOM_KEYS, ...WRITE_KEYS, ...RUN_KEYS, ...NOTEBOOK_KEYS].join(', ')}`);
+      notices.push(
+        `ignored "${shorten(key)}" in the link: not one of ${[...Object.keys(HASH_KEYS), ...CLASSROOM_KEYS, ...WRITE_KEYS, ...RUN_KEYS, ...NOTEBOOK_KEYS].join(', ')}`,
+      );
       continue;
     }
     if (eq < 0) {

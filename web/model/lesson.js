@@ -22,7 +22,13 @@ import { ESTIMATE_LABEL } from './analysis.js';
  */
 export function buildLesson(core, params = {}, extras = {}) {
   const r = core.lessonReport(params, extras);
-  if (!r.ok) return { ok: false, input: r.input ?? 'core', error: r.error, errors: r.errors ?? [{ input: r.input ?? 'core', error: r.error }] };
+  if (!r.ok)
+    return {
+      ok: false,
+      input: r.input ?? 'core',
+      error: r.error,
+      errors: r.errors ?? [{ input: r.input ?? 'core', error: r.error }],
+    };
   const { measured_roofline: measured, ...report } = r.value;
   const { check, ...exercise } = report.exercise;
   report.exercise = exercise;
@@ -42,13 +48,20 @@ function measurementLines(r) {
   const t = r.timing;
   const c = r.measured_ceilings;
   const on = (n) => (n === 1 ? '1 core' : `${n} cores at once`);
-  const kernels = (r.kernel_timings ?? []).map((k) => `  tanh(A@B) at ${k.m}×${k.k}×${k.n} on ${on(k.cores)}: median ${sci(k.median)} s per call = ` +
-    `${short(k.gflops)} GFLOP/s (2·m·k·n per call)` +
-    (k.cores > 1 && k.speedup !== null ? `; ${short(k.speedup)}× 1 core, efficiency ${short(k.efficiency * 100)}%` : ''));
+  const kernels = (r.kernel_timings ?? []).map(
+    (k) =>
+      `  tanh(A@B) at ${k.m}×${k.k}×${k.n} on ${on(k.cores)}: median ${sci(k.median)} s per call = ` +
+      `${short(k.gflops)} GFLOP/s (2·m·k·n per call)` +
+      (k.cores > 1 && k.speedup !== null
+        ? `; ${short(k.speedup)}× 1 core, efficiency ${short(k.efficiency * 100)}%`
+        : ''),
+  );
   const ceilings = (c.cores ?? [1]).map((n) => {
     const v = c.by_cores?.[n] ?? c;
-    return `  measured ceilings, ${on(n)}: mul+add ${short(v.gflops)} GFLOP/s; triad bandwidth L1 ${short(v.bandwidth_gbs.l1)}, ` +
-      `L2 ${short(v.bandwidth_gbs.l2)}, memory ${short(v.bandwidth_gbs.memory)} GB/s`;
+    return (
+      `  measured ceilings, ${on(n)}: mul+add ${short(v.gflops)} GFLOP/s; triad bandwidth L1 ${short(v.bandwidth_gbs.l1)}, ` +
+      `L2 ${short(v.bandwidth_gbs.l2)}, memory ${short(v.bandwidth_gbs.memory)} GB/s`
+    );
   });
   const problem = r.workers?.all_cores_error ? [`  all cores not measured: ${r.workers.all_cores_error}`] : [];
   return [
@@ -69,13 +82,15 @@ export function reportLines(r) {
   const kc = r.kernel_check;
   const relation = ex.bound === 'memory-bound' ? '<' : ex.bound === 'compute-bound' ? '>' : '=';
   const ce = r.cost_estimate;
-  const xlaKeys = ce && [
-    `'bytes accessed': ${pyFloat(ce.bytes_accessed)}`,
-    ...Object.entries(ce.bytes_accessed_operand).map(([i, b]) => `'bytes accessed${i}{}': ${pyFloat(b)}`),
-    `'bytes accessedout{}': ${pyFloat(ce.bytes_accessed_output)}`,
-    `'flops': ${pyFloat(ce.flops)}`,
-    `'transcendentals': ${pyFloat(ce.transcendentals)}`,
-  ].join(', ');
+  const xlaKeys =
+    ce &&
+    [
+      `'bytes accessed': ${pyFloat(ce.bytes_accessed)}`,
+      ...Object.entries(ce.bytes_accessed_operand).map(([i, b]) => `'bytes accessed${i}{}': ${pyFloat(b)}`),
+      `'bytes accessedout{}': ${pyFloat(ce.bytes_accessed_output)}`,
+      `'flops': ${pyFloat(ce.flops)}`,
+      `'transcendentals': ${pyFloat(ce.transcendentals)}`,
+    ].join(', ');
   const present = r.stablehlo && ['dot_general', 'tanh'].filter((op) => r.stablehlo_ops.includes(op));
   return [
     r.stablehlo
@@ -100,7 +115,11 @@ export function reportLines(r) {
     `Square sizes ${r.sizes.join(', ')}: intensity ${r.intensity_fraction.join(', ')} flops/byte; ${r.bounds.join(', ')}`,
     `With ${trafficWords(r.traffic_factor)} the traffic, sizes that change bound: ${r.traffic_bound_changed_sizes.join(', ') || 'none'}`,
     ...(r.stablehlo
-      ? ['', 'The lowered computation (jax.jit(workload).lower(a, b).as_text(), emitted by the core):', ...r.stablehlo.text.trimEnd().split('\n')]
+      ? [
+          '',
+          'The lowered computation (jax.jit(workload).lower(a, b).as_text(), emitted by the core):',
+          ...r.stablehlo.text.trimEnd().split('\n'),
+        ]
       : []),
   ];
 }

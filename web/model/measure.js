@@ -4,7 +4,8 @@
 // here: web/measurements.js runs the steps on the pool. Every value is a measurement of this
 // machine, kept apart from the model.
 
-export const MEASUREMENT_LABEL = 'measurements of this machine (wasm in this JS engine), not the model and not a device specification';
+export const MEASUREMENT_LABEL =
+  'measurements of this machine (wasm in this JS engine), not the model and not a device specification';
 
 // reference/lesson.md: say this next to any measurement of the lesson's size.
 export const LESSON_SIZE_NOTE =
@@ -18,7 +19,7 @@ export const KERNEL_SIZES = [256, 512];
 export const LEVELS = ['l1', 'l2', 'memory'];
 
 export const FORK_JOIN_NOTE =
-  'Fork–join: each round sends the work to every Worker at once and is timed on the page\'s clock until the ' +
+  "Fork–join: each round sends the work to every Worker at once and is timed on the page's clock until the " +
   'last Worker answers. Kernel: B packed once, each Worker computing its rows of tanh(A·B). Ceilings: the ' +
   'rate of all Workers together (best sample); the memory-sized triad shares 96 MiB out among the Workers.';
 
@@ -36,9 +37,13 @@ function median(xs) {
 /** One fork–join timing as the report holds it (the samples' median, min and max). */
 export function timingSummary(t, clock) {
   return {
-    seconds_per_call: t.seconds_per_call, median: median(t.seconds_per_call),
-    min: Math.min(...t.seconds_per_call), max: Math.max(...t.seconds_per_call),
-    repeats: t.repeats, timer_resolution: clock.resolution, target_sample_seconds: t.target,
+    seconds_per_call: t.seconds_per_call,
+    median: median(t.seconds_per_call),
+    min: Math.min(...t.seconds_per_call),
+    max: Math.max(...t.seconds_per_call),
+    repeats: t.repeats,
+    timer_resolution: clock.resolution,
+    target_sample_seconds: t.target,
     recalibrations: t.recalibrations,
   };
 }
@@ -52,9 +57,11 @@ export function measurementPlan(workers) {
   const on = (c) => (c === 1 ? '1 core' : `${c} cores at once`);
   const steps = [{ key: 'lesson', cores: 1, label: 'timing tanh(a@b) at 32×16×8 on 1 core' }];
   for (const size of KERNEL_SIZES) {
-    for (const c of counts) steps.push({ key: `kernel${size}`, size, cores: c, label: `tanh(A@B) at ${size}³, ${on(c)}` });
+    for (const c of counts)
+      steps.push({ key: `kernel${size}`, size, cores: c, label: `tanh(A@B) at ${size}³, ${on(c)}` });
   }
-  for (const c of counts) steps.push({ key: 'compute', cores: c, label: `compute ceiling (f32x4 mul+add chains), ${on(c)}` });
+  for (const c of counts)
+    steps.push({ key: 'compute', cores: c, label: `compute ceiling (f32x4 mul+add chains), ${on(c)}` });
   for (const level of LEVELS) {
     const name = { l1: 'L1', l2: 'L2', memory: 'memory' }[level];
     for (const c of counts) steps.push({ key: level, cores: c, label: `bandwidth, ${name}-sized triad, ${on(c)}` });
@@ -65,7 +72,9 @@ export function measurementPlan(workers) {
 /** Puts the steps' values into the report's measurement fields. */
 export function assembleMeasurements(values, { workers, hardwareCores = null, allCoresError = null }) {
   const t = values.lesson;
-  const counts = Object.keys(values.ceilings).map(Number).sort((x, y) => x - y);
+  const counts = Object.keys(values.ceilings)
+    .map(Number)
+    .sort((x, y) => x - y);
   const byCores = {};
   for (const c of counts) {
     const v = values.ceilings[c];
@@ -87,23 +96,46 @@ export function assembleMeasurements(values, { workers, hardwareCores = null, al
     measurements_label: MEASUREMENT_LABEL,
     local_samples_seconds: t.seconds_per_call,
     timing: {
-      variant: t.variant, median: t.median, min: t.min, max: t.max, repeats: t.repeats,
-      timer_resolution: t.timer_resolution, target_sample_seconds: t.target_sample_seconds,
-      recalibrations: t.recalibrations, warm_seconds: t.warm_seconds, gflops: t.gflops_median, note: LESSON_SIZE_NOTE,
+      variant: t.variant,
+      median: t.median,
+      min: t.min,
+      max: t.max,
+      repeats: t.repeats,
+      timer_resolution: t.timer_resolution,
+      target_sample_seconds: t.target_sample_seconds,
+      recalibrations: t.recalibrations,
+      warm_seconds: t.warm_seconds,
+      gflops: t.gflops_median,
+      note: LESSON_SIZE_NOTE,
     },
-    bigger_size_timing: big ? {
-      variant: big.variant, m: big.m, k: big.k, n: big.n, cores: 1, median: big.median, min: big.min, max: big.max,
-      repeats: big.repeats, timer_resolution: big.timer_resolution, gflops: big.gflops,
-    } : null,
+    bigger_size_timing: big
+      ? {
+          variant: big.variant,
+          m: big.m,
+          k: big.k,
+          n: big.n,
+          cores: 1,
+          median: big.median,
+          min: big.min,
+          max: big.max,
+          repeats: big.repeats,
+          timer_resolution: big.timer_resolution,
+          gflops: big.gflops,
+        }
+      : null,
     kernel_timings: kernelTimings,
     measured_ceilings: {
-      gflops: one.gflops, bandwidth_gbs: one.bandwidth_gbs, working_set_bytes: one.working_set_bytes,
+      gflops: one.gflops,
+      bandwidth_gbs: one.bandwidth_gbs,
+      working_set_bytes: one.working_set_bytes,
       cores: Object.keys(byCores).map(Number),
       by_cores: byCores,
       method: FORK_JOIN_NOTE,
     },
     workers: {
-      requested: workers, hardware_cores: hardwareCores, all_cores: Math.max(...Object.keys(byCores).map(Number)),
+      requested: workers,
+      hardware_cores: hardwareCores,
+      all_cores: Math.max(...Object.keys(byCores).map(Number)),
       all_cores_error: allCoresError,
     },
   };
@@ -129,7 +161,11 @@ export function measuredForReport(measurements) {
   };
   const others = (c.cores ?? []).filter((n) => n !== 1 && c.by_cores?.[n]);
   if (others.length) {
-    out.other_cores = others.map((n) => ({ cores: n, gflops: c.by_cores[n].gflops, bandwidth_gbs: { ...c.by_cores[n].bandwidth_gbs } }));
+    out.other_cores = others.map((n) => ({
+      cores: n,
+      gflops: c.by_cores[n].gflops,
+      bandwidth_gbs: { ...c.by_cores[n].bandwidth_gbs },
+    }));
   }
   if (timings.length) out.kernels = timings.map((t) => ({ m: t.m, k: t.k, n: t.n, cores: t.cores, gflops: t.gflops }));
   return out;

@@ -7,8 +7,10 @@
 export function kernelVariant(core, name) {
   const list = core.kernelVariants();
   if (!list.ok) throw new Error(list.error);
-  const v = name === undefined || name === null ? list.value.find((x) => x.default) : list.value.find((x) => x.name === name);
-  if (!v) throw new Error(`variant must be one of ${list.value.map((x) => x.name).join(', ')}, got ${JSON.stringify(name)}`);
+  const v =
+    name === undefined || name === null ? list.value.find((x) => x.default) : list.value.find((x) => x.name === name);
+  if (!v)
+    throw new Error(`variant must be one of ${list.value.map((x) => x.name).join(', ')}, got ${JSON.stringify(name)}`);
   return v;
 }
 
@@ -43,7 +45,10 @@ export function blockPayloads(core, { variant, m, k, n, a, b, parts }) {
   if (!packed.ok) throw new Error(packed.error);
   const blocks = rowBlocks(m, parts, v.mr);
   const payloads = blocks.map(({ row0, rows }, i) => ({
-    variant: v.name, rows, k, n,
+    variant: v.name,
+    rows,
+    k,
+    n,
     a: a.slice(row0 * k, (row0 + rows) * k),
     packed_b: i === 0 ? packed.value : packed.value.slice(),
   }));

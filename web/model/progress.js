@@ -39,24 +39,46 @@ export function emptyProgress() {
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v) => Number.isInteger(v) && v >= 0 && v <= 1e6;
 
-const validAttempt = (a) => isObject(a) && typeof a.answer === 'string' && a.answer.length <= MAX_TEXT &&
-  typeof a.at === 'string' && a.at.length <= 40 && typeof a.correct === 'boolean';
+const validAttempt = (a) =>
+  isObject(a) &&
+  typeof a.answer === 'string' &&
+  a.answer.length <= MAX_TEXT &&
+  typeof a.at === 'string' &&
+  a.at.length <= 40 &&
+  typeof a.correct === 'boolean';
 
 function validQuestion(q) {
-  return isObject(q) && typeof q.answer === 'string' && q.answer.length <= MAX_TEXT &&
+  return (
+    isObject(q) &&
+    typeof q.answer === 'string' &&
+    q.answer.length <= MAX_TEXT &&
     (q.correct === true || q.correct === false || q.correct === null) &&
-    typeof q.feedback === 'string' && q.feedback.length <= MAX_TEXT && isCount(q.attempts) && isCount(q.hints) &&
-    (q.history === undefined || (Array.isArray(q.history) && q.history.length <= MAX_HISTORY && q.history.every(validAttempt))) &&
+    typeof q.feedback === 'string' &&
+    q.feedback.length <= MAX_TEXT &&
+    isCount(q.attempts) &&
+    isCount(q.hints) &&
+    (q.history === undefined ||
+      (Array.isArray(q.history) && q.history.length <= MAX_HISTORY && q.history.every(validAttempt))) &&
     (q.right_at === undefined || isCount(q.right_at)) &&
-    (q.last_correct === undefined || q.last_correct === null || typeof q.last_correct === 'boolean');
+    (q.last_correct === undefined || q.last_correct === null || typeof q.last_correct === 'boolean')
+  );
 }
 
 function validSet(s) {
-  return isObject(s) && typeof s.seed === 'string' && Number.isInteger(s.count) && Array.isArray(s.families) &&
-    s.families.every((f) => typeof f === 'string') && typeof s.student === 'string' &&
-    isObject(s.questions) && Object.entries(s.questions).every(([k, q]) => /^\d+:[a-z_]+$/.test(k) && validQuestion(q)) &&
-    Array.isArray(s.solutions) && s.solutions.every(isCount) && typeof s.updated === 'string' &&
-    (s.unnamed_id === undefined || (typeof s.unnamed_id === 'string' && UNNAMED_ID.test(s.unnamed_id)));
+  return (
+    isObject(s) &&
+    typeof s.seed === 'string' &&
+    Number.isInteger(s.count) &&
+    Array.isArray(s.families) &&
+    s.families.every((f) => typeof f === 'string') &&
+    typeof s.student === 'string' &&
+    isObject(s.questions) &&
+    Object.entries(s.questions).every(([k, q]) => /^\d+:[a-z_]+$/.test(k) && validQuestion(q)) &&
+    Array.isArray(s.solutions) &&
+    s.solutions.every(isCount) &&
+    typeof s.updated === 'string' &&
+    (s.unnamed_id === undefined || (typeof s.unnamed_id === 'string' && UNNAMED_ID.test(s.unnamed_id)))
+  );
 }
 
 /** An unnamed export's id: a few lowercase letters and digits (made from random bits by the view). */
@@ -79,7 +101,8 @@ export function decodeProgress(text) {
     return ignored('it is not valid JSON');
   }
   if (!isObject(value) || !Object.hasOwn(value, 'version')) return ignored('it is not Roofline Lab classroom progress');
-  if (value.version !== PROGRESS_VERSION) return ignored(`it is version ${JSON.stringify(value.version)}, this page reads version ${PROGRESS_VERSION}`);
+  if (value.version !== PROGRESS_VERSION)
+    return ignored(`it is version ${JSON.stringify(value.version)}, this page reads version ${PROGRESS_VERSION}`);
   if (!isObject(value.sets)) return ignored('it has no sets');
   for (const [key, set] of Object.entries(value.sets)) {
     if (!validSet(set)) return ignored(`its entry ${JSON.stringify(key.slice(0, 60))} is malformed`);
@@ -90,14 +113,25 @@ export function decodeProgress(text) {
     const questions = {};
     for (const [k, q] of Object.entries(s.questions)) {
       questions[k] = {
-        answer: q.answer, correct: q.correct, feedback: q.feedback, attempts: q.attempts, hints: q.hints,
+        answer: q.answer,
+        correct: q.correct,
+        feedback: q.feedback,
+        attempts: q.attempts,
+        hints: q.hints,
         history: (q.history ?? []).map((a) => ({ answer: a.answer, at: a.at, correct: a.correct })),
-        right_at: q.right_at ?? 0, last_correct: q.last_correct ?? q.correct,
+        right_at: q.right_at ?? 0,
+        last_correct: q.last_correct ?? q.correct,
       };
     }
     sets[key] = {
-      seed: s.seed, count: s.count, families: [...s.families], student: s.student, questions,
-      solutions: [...s.solutions], updated: s.updated, ...(s.unnamed_id ? { unnamed_id: s.unnamed_id } : {}),
+      seed: s.seed,
+      count: s.count,
+      families: [...s.families],
+      student: s.student,
+      questions,
+      solutions: [...s.solutions],
+      updated: s.updated,
+      ...(s.unnamed_id ? { unnamed_id: s.unnamed_id } : {}),
     };
   }
   return { progress: { version: PROGRESS_VERSION, sets }, notice: null };
@@ -109,10 +143,17 @@ export function encodeProgress(progress) {
 
 /** The saved part of one set (an empty one if there is none yet). */
 export function setProgress(progress, key, settings) {
-  return progress.sets[key] ?? {
-    seed: settings.seed, count: settings.count, families: [...settings.families], student: settings.student,
-    questions: {}, solutions: [], updated: '',
-  };
+  return (
+    progress.sets[key] ?? {
+      seed: settings.seed,
+      count: settings.count,
+      families: [...settings.families],
+      student: settings.student,
+      questions: {},
+      solutions: [],
+      updated: '',
+    }
+  );
 }
 
 /**
@@ -132,8 +173,18 @@ export const questionKey = (index, questionId) => `${index}:${questionId}`;
  * is kept), feedback, attempts, hints, history, right_at, last_correct}.
  */
 export function questionProgress(set, index, questionId) {
-  return set.questions[questionKey(index, questionId)] ??
-    { answer: '', correct: null, feedback: '', attempts: 0, hints: 0, history: [], right_at: 0, last_correct: null };
+  return (
+    set.questions[questionKey(index, questionId)] ?? {
+      answer: '',
+      correct: null,
+      feedback: '',
+      attempts: 0,
+      hints: 0,
+      history: [],
+      right_at: 0,
+      last_correct: null,
+    }
+  );
 }
 
 function withQuestion(progress, key, settings, index, questionId, change, now) {
@@ -151,28 +202,55 @@ const clip = (text) => String(text).slice(0, MAX_TEXT);
  * history, but does not undo it.
  */
 export function recordAnswer(progress, key, settings, index, questionId, answer, verdict, now) {
-  return withQuestion(progress, key, settings, index, questionId, (q) => {
-    const attempts = q.attempts + 1;
-    const right = Boolean(verdict.correct);
-    const history = q.history ?? [];
-    return {
-      answer: clip(answer), correct: q.correct === true || right, feedback: clip(verdict.feedback), attempts,
-      right_at: q.right_at || (right ? attempts : 0), last_correct: right,
-      history: history.length < MAX_HISTORY ? [...history, { answer: clip(answer), at: now, correct: right }] : history,
-    };
-  }, now);
+  return withQuestion(
+    progress,
+    key,
+    settings,
+    index,
+    questionId,
+    (q) => {
+      const attempts = q.attempts + 1;
+      const right = Boolean(verdict.correct);
+      const history = q.history ?? [];
+      return {
+        answer: clip(answer),
+        correct: q.correct === true || right,
+        feedback: clip(verdict.feedback),
+        attempts,
+        right_at: q.right_at || (right ? attempts : 0),
+        last_correct: right,
+        history:
+          history.length < MAX_HISTORY ? [...history, { answer: clip(answer), at: now, correct: right }] : history,
+      };
+    },
+    now,
+  );
 }
 
 /** One more hint shown for a question (at most `available`). */
 export function recordHint(progress, key, settings, index, questionId, available, now) {
-  return withQuestion(progress, key, settings, index, questionId, (q) => ({ hints: Math.min(q.hints + 1, available) }), now);
+  return withQuestion(
+    progress,
+    key,
+    settings,
+    index,
+    questionId,
+    (q) => ({ hints: Math.min(q.hints + 1, available) }),
+    now,
+  );
 }
 
 /** The solution of exercise `index` opened (on request, or unfolded after an attempt). */
 export function recordSolution(progress, key, settings, index, now) {
   const set = setProgress(progress, key, settings);
   if (set.solutions.includes(index)) return progress;
-  return { ...progress, sets: { ...progress.sets, [key]: { ...set, solutions: [...set.solutions, index].sort((a, b) => a - b), updated: now } } };
+  return {
+    ...progress,
+    sets: {
+      ...progress.sets,
+      [key]: { ...set, solutions: [...set.solutions, index].sort((a, b) => a - b), updated: now },
+    },
+  };
 }
 
 /** Whether exercise `index` has had a checked answer (its solution may then be shown). */
@@ -213,9 +291,18 @@ export function resultRows(set, exercises) {
     for (const q of e.questions) {
       const p = questionProgress(set, e.index, q.id);
       rows.push({
-        exercise: e.index + 1, family: e.family, title: e.title, question: q.id, prompt: q.prompt,
-        answer: p.answer, correct: p.attempts ? p.correct === true : null, right_at: p.right_at || null, attempts: p.attempts,
-        hints_used: p.hints, solution_shown: set.solutions.includes(e.index), feedback: p.feedback,
+        exercise: e.index + 1,
+        family: e.family,
+        title: e.title,
+        question: q.id,
+        prompt: q.prompt,
+        answer: p.answer,
+        correct: p.attempts ? p.correct === true : null,
+        right_at: p.right_at || null,
+        attempts: p.attempts,
+        hints_used: p.hints,
+        solution_shown: set.solutions.includes(e.index),
+        feedback: p.feedback,
         history: (p.history ?? []).map((a) => ({ ...a })),
       });
     }
@@ -223,19 +310,41 @@ export function resultRows(set, exercises) {
   return rows;
 }
 
-const CSV_COLUMNS = ['seed', 'student', 'count', 'families', 'exercise', 'family', 'title', 'question', 'prompt',
-  'answer', 'correct', 'right_at_attempt', 'attempts', 'hints_used', 'solution_shown', 'feedback'];
+const CSV_COLUMNS = [
+  'seed',
+  'student',
+  'count',
+  'families',
+  'exercise',
+  'family',
+  'title',
+  'question',
+  'prompt',
+  'answer',
+  'correct',
+  'right_at_attempt',
+  'attempts',
+  'hints_used',
+  'solution_shown',
+  'feedback',
+];
 
 /** One CSV cell (RFC 4180 quoting; text a spreadsheet would run as a formula is prefixed with '). */
 export function csvCell(value) {
-  let t = value === null || value === undefined ? '' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value);
+  let t =
+    value === null || value === undefined ? '' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value);
   if (/^[=+@\t\r]/.test(t) || /^-[^\d.]/.test(t)) t = `'${t}`;
   return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
 }
 
 /** The results as CSV text: a header, then one line per question (CRLF line ends). */
 export function resultsCSV(settings, set, exercises) {
-  const meta = { seed: settings.seed, student: settings.student, count: settings.count, families: settings.families.join(' ') || 'all' };
+  const meta = {
+    seed: settings.seed,
+    student: settings.student,
+    count: settings.count,
+    families: settings.families.join(' ') || 'all',
+  };
   const lines = [CSV_COLUMNS.join(',')];
   for (const row of resultRows(set, exercises)) {
     const cells = { ...row, right_at_attempt: row.right_at };
@@ -253,12 +362,19 @@ export function resultsCSV(settings, set, exercises) {
  */
 export function resultsJSON(settings, set, exercises, seedUsed, now) {
   return {
-    kind: RESULTS_KIND, version: RESULTS_VERSION, exported: now,
-    seed: settings.seed, student: settings.student,
+    kind: RESULTS_KIND,
+    version: RESULTS_VERSION,
+    exported: now,
+    seed: settings.seed,
+    student: settings.student,
     ...(settings.student === '' && set.unnamed_id ? { unnamed_id: set.unnamed_id } : {}),
-    seed_used: seedUsed, count: settings.count,
+    seed_used: seedUsed,
+    count: settings.count,
     families: settings.families.length ? [...settings.families] : 'all',
     score: score(set, exercises),
-    questions: resultRows(set, exercises).map(({ solution_shown: opened, ...row }) => ({ ...row, solution_opened: opened })),
+    questions: resultRows(set, exercises).map(({ solution_shown: opened, ...row }) => ({
+      ...row,
+      solution_opened: opened,
+    })),
   };
 }

@@ -50,7 +50,12 @@ export function runFile(core, file, text, options = {}, { npy = false } = {}) {
 export function runPythonFile(core, file, source, options = {}, entry = undefined, how = {}) {
   const lowered = core.lower(source, { entry });
   if (!lowered.ok) {
-    const e = { error: lowered.error, message: lowered.message ?? lowered.error, line: lowered.line ?? 0, column: lowered.column ?? 0 };
+    const e = {
+      error: lowered.error,
+      message: lowered.message ?? lowered.error,
+      line: lowered.line ?? 0,
+      column: lowered.column ?? 0,
+    };
     return { ok: true, value: { ...unreadableReport(file, ''), errors: [e] } };
   }
   const r = runFile(core, file, lowered.text, options.args ? options : { inputs: 'arange', ...options }, how);
@@ -61,7 +66,19 @@ export function runPythonFile(core, file, source, options = {}, entry = undefine
 /** The report of a file that could not be read (the CLI's; a run with no text). */
 export function unreadableReport(file, why) {
   return {
-    file, dialect: null, status: 'error', checks: [], ops: [], unsupported: [], results: [], inputs: 'none', seconds: 0, ops_seconds: 0,
-    untimed_ops: 0, peak_bytes: 0, memory_need_bytes: 0, errors: [{ error: `cannot read: ${why}`, message: `cannot read: ${why}`, line: 0, column: 0 }],
+    file,
+    dialect: null,
+    status: 'error',
+    checks: [],
+    ops: [],
+    unsupported: [],
+    results: [],
+    inputs: 'none',
+    seconds: 0,
+    ops_seconds: 0,
+    untimed_ops: 0,
+    peak_bytes: 0,
+    memory_need_bytes: 0,
+    errors: [{ error: `cannot read: ${why}`, message: `cannot read: ${why}`, line: 0, column: 0 }],
   };
 }

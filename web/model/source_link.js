@@ -18,7 +18,10 @@ const ALPHABET = /^[A-Za-z0-9_-]*$/;
 export function encodeSource(source) {
   const bytes = new TextEncoder().encode(String(source));
   if (bytes.length > MAX_SOURCE_BYTES) {
-    return { ok: false, error: `the program is ${bytes.length} bytes of UTF-8; a link carries at most ${MAX_SOURCE_BYTES}` };
+    return {
+      ok: false,
+      error: `the program is ${bytes.length} bytes of UTF-8; a link carries at most ${MAX_SOURCE_BYTES}`,
+    };
   }
   let binary = '';
   for (let i = 0; i < bytes.length; i += 8192) binary += String.fromCharCode(...bytes.subarray(i, i + 8192));
@@ -34,18 +37,31 @@ export function decodeSource(value) {
   const what = `${SOURCE_KEY}= in the link`;
   if (text === '') return { ok: false, error: `${what} is empty: it should hold the program, base64url-encoded` };
   if (text.length > MAX_ENCODED_LENGTH) {
-    return { ok: false, error: `${what} is ${text.length} characters long; a link's program is at most ${MAX_SOURCE_BYTES} bytes (${MAX_ENCODED_LENGTH} characters)` };
+    return {
+      ok: false,
+      error: `${what} is ${text.length} characters long; a link's program is at most ${MAX_SOURCE_BYTES} bytes (${MAX_ENCODED_LENGTH} characters)`,
+    };
   }
   if (!ALPHABET.test(text)) {
     const bad = text.match(/[^A-Za-z0-9_-]/)[0];
-    return { ok: false, error: `${what} is not base64url: it has ${JSON.stringify(bad)} at character ${text.indexOf(bad) + 1} (only A–Z, a–z, 0–9, - and _ may appear)` };
+    return {
+      ok: false,
+      error: `${what} is not base64url: it has ${JSON.stringify(bad)} at character ${text.indexOf(bad) + 1} (only A–Z, a–z, 0–9, - and _ may appear)`,
+    };
   }
-  if (text.length % 4 === 1) return { ok: false, error: `${what} is not base64url: its length, ${text.length}, leaves one character over (it was cut short)` };
+  if (text.length % 4 === 1)
+    return {
+      ok: false,
+      error: `${what} is not base64url: its length, ${text.length}, leaves one character over (it was cut short)`,
+    };
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
   const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
   try {
     return { ok: true, source: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
-    return { ok: false, error: `${what} does not decode to UTF-8 text (${bytes.length} bytes): it was cut short or changed` };
+    return {
+      ok: false,
+      error: `${what} does not decode to UTF-8 text (${bytes.length} bytes): it was cut short or changed`,
+    };
   }
 }

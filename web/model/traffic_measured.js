@@ -42,12 +42,15 @@ export function trafficMeasuredRows(m) {
 /** The sentence above the table: what was measured, how, and the roofs the prediction used. */
 export function trafficMeasuredSummary(m) {
   const mib = short(m.array_bytes / 1048576, 4);
-  const factor = m.factor === m.factor_asked ? short(m.factor) : `${short(m.factor, 6)} (asked ${short(m.factor_asked)})`;
-  return `Measured on this machine at 1× and ${factor}× the reads of a ${mib} MiB array, each chunk read again ` +
+  const factor =
+    m.factor === m.factor_asked ? short(m.factor) : `${short(m.factor, 6)} (asked ${short(m.factor_asked)})`;
+  return (
+    `Measured on this machine at 1× and ${factor}× the reads of a ${mib} MiB array, each chunk read again ` +
     `${m.reread_name}; median of the samples. This machine's roofs as the 1× runs show them: ` +
     `${short(m.roofs.peak_gflops, 3)} GFLOP/s (the compute-bound workload) and ${short(m.roofs.bandwidth_gbs, 3)} GB/s ` +
     `(the memory-bound one), a ridge at ${short(m.roofs.ridge, 3)} flops per byte. A ratio within ` +
-    `${short(m.agreement_tolerance * 100)}% of the prediction agrees.`;
+    `${short(m.agreement_tolerance * 100)}% of the prediction agrees.`
+  );
 }
 
 /** One note per workload: what its measurement shows, and why when it disagrees with the model. */
@@ -59,19 +62,21 @@ export function trafficMeasuredNotes(m) {
       return w.predicted.factor_bound === w.predicted.bound
         ? `${head}: the extra bytes hid behind the arithmetic, as the compute roof says.`
         : `${head}: with the extra bytes it crossed the ridge (${short(w.predicted.factor_intensity, 3)} flops per byte ` +
-          `against ${short(m.roofs.ridge, 3)}), so the bandwidth roof now sets its time, as predicted.`;
+            `against ${short(m.roofs.ridge, 3)}), so the bandwidth roof now sets its time, as predicted.`;
     }
     if (w.verdict === 'faster than predicted') {
       return m.reread === 'right-away'
         ? `${head}: faster, because a chunk read again right away is still in the L1 cache. The extra reads were ` +
-          'loads, not traffic from memory — and the model counts bytes from memory. Read each chunk again after ' +
-          'the whole array to see the prediction hold.'
+            'loads, not traffic from memory — and the model counts bytes from memory. Read each chunk again after ' +
+            'the whole array to see the prediction hold.'
         : `${head}: faster, because this machine's caches kept part of the ${short(m.array_bytes / 1048576)} MiB array ` +
-          '(a large last-level cache, or the prefetcher running ahead), so not every extra read came from memory.';
+            '(a large last-level cache, or the prefetcher running ahead), so not every extra read came from memory.';
     }
-    return `${head}: slower. The roofline takes the larger of compute time and memory time, as if the two overlapped ` +
-      'perfectly; here they partly add up, most near the ridge where both take about as long. The model\'s time ' +
-      'is a lower bound. Other work on this machine, or the timer, can slow a run too: measure again to see.';
+    return (
+      `${head}: slower. The roofline takes the larger of compute time and memory time, as if the two overlapped ` +
+      "perfectly; here they partly add up, most near the ridge where both take about as long. The model's time " +
+      'is a lower bound. Other work on this machine, or the timer, can slow a run too: measure again to see.'
+    );
   });
 }
 

@@ -82,7 +82,7 @@ export function bindAnalyzeInput(examples, { onText, onCancel }) {
   const area = $('#analyze-text');
   const box = $('#analyze-examples');
   let timer = null;
-  let fileName = null;  // the name of the file or example the text came from, until it is edited
+  let fileName = null; // the name of the file or example the text came from, until it is edited
   const note = $('#analyze-preview-note');
   const now = (t, name) => {
     clearTimeout(timer);
@@ -93,7 +93,8 @@ export function bindAnalyzeInput(examples, { onText, onCancel }) {
     area.readOnly = preview;
     note.hidden = !preview;
     if (preview) {
-      note.textContent = `${name} has ${t.length} characters: the whole text is analysed, and the box shows its first ` +
+      note.textContent =
+        `${name} has ${t.length} characters: the whole text is analysed, and the box shows its first ` +
         `${cut} (read-only). Clear the box to paste other text.`;
     }
     onText(t, name, { immediate: true });
@@ -146,19 +147,37 @@ export function renderAnalyzeInput(a, source) {
   $('#analyze-cancel').disabled = !busy;
   const status = $('#analyze-status');
   if (busy) status.textContent = a.pending;
-  else if (a.cancelled) status.textContent = `Analysis cancelled.${a.shown ? ` The results below are still those of ${a.shown.name}.` : ''}`;
+  else if (a.cancelled)
+    status.textContent = `Analysis cancelled.${a.shown ? ` The results below are still those of ${a.shown.name}.` : ''}`;
   else if (a.cleared) status.textContent = 'Cleared: paste, drop or open a program.';
-  else if (a.ms !== null && a.errors.length === 0) status.textContent = `Analysed ${a.shown?.name ?? 'the text'} in ${Math.round(a.ms)} ms (in the Worker).`;
+  else if (a.ms !== null && a.errors.length === 0)
+    status.textContent = `Analysed ${a.shown?.name ?? 'the text'} in ${Math.round(a.ms)} ms (in the Worker).`;
   else if (a.errors.length) status.textContent = 'The text did not analyse: see the message below.';
   else status.textContent = '';
-  status.dataset.state = busy ? 'busy' : a.cancelled ? 'cancelled' : a.cleared ? 'cleared' : a.errors.length ? 'error' : a.ms !== null ? 'done' : 'none';
+  status.dataset.state = busy
+    ? 'busy'
+    : a.cancelled
+      ? 'cancelled'
+      : a.cleared
+        ? 'cleared'
+        : a.errors.length
+          ? 'error'
+          : a.ms !== null
+            ? 'done'
+            : 'none';
   const box = $('#analyze-error');
   box.hidden = a.errors.length === 0;
   $('#analyze-text').setAttribute('aria-invalid', String(a.errors.length > 0));
   if (!a.errors.length) return;
   const first = a.errors[0];
   const where = first.line ? `line ${first.line}, column ${first.column} (${first.line}:${first.column}): ` : '';
-  const more = a.errors.length > 1 ? ` (and ${a.errors.length - 1} more: ${a.errors.slice(1).map((e) => `${e.line}:${e.column}`).join(', ')})` : '';
+  const more =
+    a.errors.length > 1
+      ? ` (and ${a.errors.length - 1} more: ${a.errors
+          .slice(1)
+          .map((e) => `${e.line}:${e.column}`)
+          .join(', ')})`
+      : '';
   $('#analyze-error-message').textContent = `${where}${first.message}${more}`;
   const pre = $('#analyze-error-excerpt');
   pre.hidden = !first.line || !source;

@@ -28,7 +28,8 @@ export function bindAnalyzeRun({ onRun, onCancel, onChoice }) {
   // .npy files chosen, or dropped anywhere on the run's row (which then takes its arguments from
   // files): their bytes, in the order given; the core reads and checks them against the program's
   // arguments when it runs (a file that is not NumPy's format is named there, with the rule).
-  const readArgs = async (list) => Promise.all([...list].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+  const readArgs = async (list) =>
+    Promise.all([...list].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
   $('#analyze-args').addEventListener('change', async (e) => onChoice({ files: await readArgs(e.target.files) }));
   const row = $('#analyze-run-controls');
   const carriesFiles = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
@@ -51,13 +52,15 @@ export function bindAnalyzeRun({ onRun, onCancel, onChoice }) {
     const seed = Number(e.target.value);
     const ok = e.target.value.trim() !== '' && Number.isInteger(seed) && seed >= 0 && seed <= Number.MAX_SAFE_INTEGER;
     e.target.setAttribute('aria-invalid', String(!ok));
-    e.target.title = ok ? '' : `the seed must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got ${JSON.stringify(e.target.value)}`;
+    e.target.title = ok
+      ? ''
+      : `the seed must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got ${JSON.stringify(e.target.value)}`;
     if (ok) onChoice({ seed });
   });
 }
 
-let resultUrls = [];     // the download links' object URLs, revoked when the links change
-let shownFiles = null;   // the files the links are for
+let resultUrls = []; // the download links' object URLs, revoked when the links change
+let shownFiles = null; // the files the links are for
 
 /** The run's results as .npy downloads (np.load reads them), or a result's reason when it has none. */
 function renderResultFiles(files) {
@@ -93,18 +96,23 @@ export function timedText(r) {
   if (!r.fused) return `${plural(r.ops.length, 'op')} timed`;
   const fusions = (r.fusions ?? []).filter((f) => !f.within).length;
   const inBodies = (r.fusions ?? []).length - fusions;
-  return `fused as a compiler would fuse it: ${plural(fusions, 'fusion')} and ${plural(r.ops.length, 'op')} alone timed` +
-    (inBodies ? ` (and ${plural(inBodies, 'fusion')} in loop or call bodies, timed with the op that holds them)` : '');
+  return (
+    `fused as a compiler would fuse it: ${plural(fusions, 'fusion')} and ${plural(r.ops.length, 'op')} alone timed` +
+    (inBodies ? ` (and ${plural(inBodies, 'fusion')} in loop or call bodies, timed with the op that holds them)` : '')
+  );
 }
 
 /** The one-line verdict of a finished run (the status line). */
 export function runSummaryText(run) {
   const r = run.report;
-  const checks = r.checks.length ? `${r.checks.filter((c) => c.passed).length} of ${r.checks.length} checks passed` : 'no checks in the text';
+  const checks = r.checks.length
+    ? `${r.checks.filter((c) => c.passed).length} of ${r.checks.length} checks passed`
+    : 'no checks in the text';
   const when = `Ran ${run.name} at ${clockTime(run.at)} (${argumentsText(r)})`;
-  const timed = r.untimed_ops > 0
-    ? `${timedText(r)}, measured ${seconds(r.ops_seconds)} for them; ${r.untimed_ops} more ran untimed once ${PAGE_TIMING_BUDGET_SECONDS} s had gone to timing (no program total)`
-    : `${timedText(r)}, measured ${seconds(r.ops_seconds)} in all`;
+  const timed =
+    r.untimed_ops > 0
+      ? `${timedText(r)}, measured ${seconds(r.ops_seconds)} for them; ${r.untimed_ops} more ran untimed once ${PAGE_TIMING_BUDGET_SECONDS} s had gone to timing (no program total)`
+      : `${timedText(r)}, measured ${seconds(r.ops_seconds)} in all`;
   switch (r.status) {
     case 'passed':
       return `${when}: passed — ${checks}; ${timed} (a measurement of this machine).`;
@@ -143,7 +151,7 @@ export function notRunText(report) {
  * The run's progress bar for a run that starts now: it shows no value (busy) until the Worker's
  * first word, then how many of the entry's ops have run. Returns the pool's onProgress.
  */
-let elapsedTimer = null;  // while a run goes on: the time gone so far, beside the limit
+let elapsedTimer = null; // while a run goes on: the time gone so far, beside the limit
 
 export function runProgress() {
   const bar = $('#analyze-run-progress');
@@ -151,7 +159,9 @@ export function runProgress() {
   bar.removeAttribute('aria-valuetext');
   const started = performance.now();
   const elapsed = $('#analyze-run-elapsed');
-  const tell = () => { elapsed.textContent = `${duration((performance.now() - started) / 1000)} of at most ${duration(PAGE_TIME_BUDGET_SECONDS)}`; };
+  const tell = () => {
+    elapsed.textContent = `${duration((performance.now() - started) / 1000)} of at most ${duration(PAGE_TIME_BUDGET_SECONDS)}`;
+  };
   tell();
   clearInterval(elapsedTimer);
   elapsedTimer = setInterval(tell, 250);
@@ -188,19 +198,29 @@ export function renderAnalyzeRun(a) {
   const how = a.runChoice.fuse === false ? 'ops' : 'fused';
   if (fuse.value !== how) fuse.value = how;
   const seed = $('#analyze-seed');
-  if (document.activeElement !== seed && seed.getAttribute('aria-invalid') !== 'true') seed.value = String(a.runChoice.seed);
+  if (document.activeElement !== seed && seed.getAttribute('aria-invalid') !== 'true')
+    seed.value = String(a.runChoice.seed);
   seed.disabled = a.runChoice.inputs !== 'seeded';
   $('#analyze-args').hidden = a.runChoice.inputs !== 'files';
-  renderResultFiles(run && !busy ? run.files ?? [] : []);
+  renderResultFiles(run && !busy ? (run.files ?? []) : []);
   const status = $('#analyze-run-status');
   const report = run?.report ?? null;
   let text = '';
   if (busy) text = run.pending;
-  else if (run?.cancelled) text = `Run cancelled.${report ? ' The earlier run\'s results are kept below.' : ' Nothing was measured.'}`;
+  else if (run?.cancelled)
+    text = `Run cancelled.${report ? " The earlier run's results are kept below." : ' Nothing was measured.'}`;
   else if (run?.error) text = `The run did not finish in the Worker: ${run.error}`;
   else if (report) text = runSummaryText(run);
   status.textContent = text;
-  status.dataset.state = busy ? 'running' : run?.cancelled ? 'cancelled' : run?.error ? 'error' : report ? report.status : 'none';
+  status.dataset.state = busy
+    ? 'running'
+    : run?.cancelled
+      ? 'cancelled'
+      : run?.error
+        ? 'error'
+        : report
+          ? report.status
+          : 'none';
   const notRun = $('#analyze-run-notrun');
   const why = report ? notRunText(report) : '';
   notRun.hidden = !why;
@@ -210,10 +230,18 @@ export function renderAnalyzeRun(a) {
   if (box.hidden) return;
   const list = report.checks.slice(0, CHECK_LIMIT).map((c) => {
     const li = el('li', '', c.passed ? 'check passed' : 'check failed');
-    li.append(el('span', c.passed ? 'passed' : 'FAILED', 'verdict'),
-      document.createTextNode(` line ${c.line}: ${c.kind}${c.passed ? '' : ` — ${c.detail}`}`));
+    li.append(
+      el('span', c.passed ? 'passed' : 'FAILED', 'verdict'),
+      document.createTextNode(` line ${c.line}: ${c.kind}${c.passed ? '' : ` — ${c.detail}`}`),
+    );
     return li;
   });
-  if (report.checks.length > CHECK_LIMIT) list.push(el('li', `and ${report.checks.length - CHECK_LIMIT} more checks (${report.checks.slice(CHECK_LIMIT).filter((c) => !c.passed).length} of them failed)`));
+  if (report.checks.length > CHECK_LIMIT)
+    list.push(
+      el(
+        'li',
+        `and ${report.checks.length - CHECK_LIMIT} more checks (${report.checks.slice(CHECK_LIMIT).filter((c) => !c.passed).length} of them failed)`,
+      ),
+    );
   $('#analyze-checks').replaceChildren(...list);
 }

@@ -24,11 +24,13 @@ function renderRoofs(view, a) {
   const select = $('#analyze-roof');
   const ids = view.roofs.map((r) => r.id).join(',');
   if (select.dataset.ids !== ids || select.dataset.labels !== view.roofs.map((r) => r.label).join('|')) {
-    select.replaceChildren(...view.roofs.map((r) => {
-      const o = el('option', r.label);
-      o.value = r.id;
-      return o;
-    }));
+    select.replaceChildren(
+      ...view.roofs.map((r) => {
+        const o = el('option', r.label);
+        o.value = r.id;
+        return o;
+      }),
+    );
     select.dataset.ids = ids;
     select.dataset.labels = view.roofs.map((r) => r.label).join('|');
   }
@@ -40,11 +42,15 @@ function renderRoofs(view, a) {
   const kind = $('#analyze-roof-kind');
   kind.replaceChildren(
     el('span', words, `tag ${tag}`),
-    document.createTextNode(` peak ${short(r.peak / 1e9)} GFLOP/s, bandwidth ${short(r.bandwidth / 1e9)} GB/s, ridge ${short(r.line.ridge)} flops/byte` +
-      (r.interconnect ? `, interconnect ${short(r.interconnect / 1e9)} GB/s one way per chip` : '') +
-      `. Peak for dtype ${view.dtype.used} (${view.dtype.from}); column used: ${r.dtype_used}.`),
+    document.createTextNode(
+      ` peak ${short(r.peak / 1e9)} GFLOP/s, bandwidth ${short(r.bandwidth / 1e9)} GB/s, ridge ${short(r.line.ridge)} flops/byte` +
+        (r.interconnect ? `, interconnect ${short(r.interconnect / 1e9)} GB/s one way per chip` : '') +
+        `. Peak for dtype ${view.dtype.used} (${view.dtype.from}); column used: ${r.dtype_used}.`,
+    ),
   );
-  $('#analyze-roof-notes').replaceChildren(...[...r.notes, ...r.sources.map((s) => `source: ${s}`)].map((t) => el('li', t)));
+  $('#analyze-roof-notes').replaceChildren(
+    ...[...r.notes, ...r.sources.map((s) => `source: ${s}`)].map((t) => el('li', t)),
+  );
 }
 
 function row(label, value, className = '') {
@@ -71,7 +77,13 @@ function renderTotals(view) {
   ];
   if (t.collective_bytes > 0) {
     rows.push(row('collective bytes per device', count(t.collective_bytes)));
-    rows.push(row('collectives time (collective bytes / interconnect)', b.collective === null ? b.collectives : seconds(b.collective), b.collective === null ? 'text' : ''));
+    rows.push(
+      row(
+        'collectives time (collective bytes / interconnect)',
+        b.collective === null ? b.collectives : seconds(b.collective),
+        b.collective === null ? 'text' : '',
+      ),
+    );
   }
   const fb = view.fusedBound;
   const tagged = (tr, kind) => {
@@ -81,24 +93,55 @@ function renderTotals(view) {
   if (fb) {
     // A fused run: the bound from the bytes the run moved (at its fusions' boundaries) is the
     // true one; the unfused bytes' bound can exceed what was measured.
-    rows.push(tagged(row('lower bound on time under this roof, from the unfused bytes', seconds(b.seconds)), 'estimate'));
-    rows.push(tagged(row(`lower bound on time under this roof, from the fused bytes (${count(fb.bytes_accessed)} bytes at the run's fusion boundaries)`,
-      seconds(fb.seconds), 'fused-bound'), 'estimate'));
+    rows.push(
+      tagged(row('lower bound on time under this roof, from the unfused bytes', seconds(b.seconds)), 'estimate'),
+    );
+    rows.push(
+      tagged(
+        row(
+          `lower bound on time under this roof, from the fused bytes (${count(fb.bytes_accessed)} bytes at the run's fusion boundaries)`,
+          seconds(fb.seconds),
+          'fused-bound',
+        ),
+        'estimate',
+      ),
+    );
   } else {
     rows.push(row('lower bound on time under this roof', seconds(b.seconds)));
   }
   const run = view.run;
-  const overBound = (m, which) => (m.over_bound > 0
-    ? `${short(m.over_bound, 3)}× the ${which}lower bound (the program reaches ${percent(m.of_roof)} of this roof)`
-    : '— (no work: no bound)');
+  const overBound = (m, which) =>
+    m.over_bound > 0
+      ? `${short(m.over_bound, 3)}× the ${which}lower bound (the program reaches ${percent(m.of_roof)} of this roof)`
+      : '— (no work: no bound)';
   if (run?.measured) {
     const m = run.measured;
-    rows.push(tagged(row(`measured time on this machine (the timed ${run.measuredFused ? 'fusions and ops' : 'ops'} summed)`, seconds(m.seconds), 'measured'), 'measurement'));
-    if (run.measuredFused) rows.push(row('measured / fused lower bound', overBound(run.measuredFused, 'fused '), 'text measured'));
-    rows.push(row(run.measuredFused ? 'measured / unfused lower bound' : 'measured / lower bound', overBound(m, run.measuredFused ? 'unfused ' : ''), 'text measured'));
+    rows.push(
+      tagged(
+        row(
+          `measured time on this machine (the timed ${run.measuredFused ? 'fusions and ops' : 'ops'} summed)`,
+          seconds(m.seconds),
+          'measured',
+        ),
+        'measurement',
+      ),
+    );
+    if (run.measuredFused)
+      rows.push(row('measured / fused lower bound', overBound(run.measuredFused, 'fused '), 'text measured'));
+    rows.push(
+      row(
+        run.measuredFused ? 'measured / unfused lower bound' : 'measured / lower bound',
+        overBound(m, run.measuredFused ? 'unfused ' : ''),
+        'text measured',
+      ),
+    );
   } else if (run) {
-    const why = run.report.status === 'not_run' ? 'not run (see "Run it in this browser"); the estimate stays'
-      : run.report.untimed_ops > 0 ? `no total: ${run.report.untimed_ops} ops ran untimed (the run's timing budget was spent)` : 'nothing was timed';
+    const why =
+      run.report.status === 'not_run'
+        ? 'not run (see "Run it in this browser"); the estimate stays'
+        : run.report.untimed_ops > 0
+          ? `no total: ${run.report.untimed_ops} ops ran untimed (the run's timing budget was spent)`
+          : 'nothing was timed';
     rows.push(row('measured time on this machine', why, 'text'));
   }
   rows.push(row('bound by', b.bound ?? '—', 'text bound'));
@@ -106,7 +149,12 @@ function renderTotals(view) {
     const saved = t.unfused_bytes_accessed - t.bytes_accessed;
     rows.push(row('bytes at fusion boundaries', count(t.bytes_accessed)));
     rows.push(row('bytes if no op were fused (unfused sum)', count(t.unfused_bytes_accessed)));
-    rows.push(row('fusion saves', `${count(saved)} bytes${t.unfused_bytes_accessed > 0 ? ` (${short((100 * saved) / t.unfused_bytes_accessed, 3)}% of the unfused traffic)` : ''}`));
+    rows.push(
+      row(
+        'fusion saves',
+        `${count(saved)} bytes${t.unfused_bytes_accessed > 0 ? ` (${short((100 * saved) / t.unfused_bytes_accessed, 3)}% of the unfused traffic)` : ''}`,
+      ),
+    );
   }
   $('#analyze-summary tbody').replaceChildren(...rows);
 }
@@ -114,8 +162,12 @@ function renderTotals(view) {
 function renderNotes(view) {
   const s = view.summary;
   const items = [el('li', s.label)];
-  if (view.summary.totals.collective_bytes === 0) items.push(el('li', 'No collectives in the program: no interconnect time.'));
-  if (s.unmodeled.length) items.push(el('li', `Unmodeled (no cost rule; not counted): ${s.unmodeled.map((u) => `${u.op} ×${u.count}`).join(', ')}`));
+  if (view.summary.totals.collective_bytes === 0)
+    items.push(el('li', 'No collectives in the program: no interconnect time.'));
+  if (s.unmodeled.length)
+    items.push(
+      el('li', `Unmodeled (no cost rule; not counted): ${s.unmodeled.map((u) => `${u.op} ×${u.count}`).join(', ')}`),
+    );
   else items.push(el('li', 'Every op has a cost rule.'));
   for (const r of view.rows) {
     if (/(^|\.)while$/.test(r.op) && r.note) items.push(el('li', `line ${r.line}, ${r.op}: ${r.note}`));

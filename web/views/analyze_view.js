@@ -5,15 +5,48 @@ import { createAnalysisFigure } from '../figures/analysis_chart.js';
 import { analysisYTitle, fusionSpan, nextSort, TABLE_PAGE } from '../model/analysis_view.js';
 import { clockTime, short } from '../model/format.js';
 import {
-  analyzeBaseSteps, setAllRoofs, setAnalysis, setCancelled, setCleared, setDtype, setFailure, setPage, setPending, setRoof, setRun,
-  setFusionPage, setRunCancelled, setRunChoice, setRunFailure, setRunPending, setSelected, setSelectedFusion, setSort, withSort, withSortSteps,
+  analyzeBaseSteps,
+  setAllRoofs,
+  setAnalysis,
+  setCancelled,
+  setCleared,
+  setDtype,
+  setFailure,
+  setPage,
+  setPending,
+  setRoof,
+  setRun,
+  setFusionPage,
+  setRunCancelled,
+  setRunChoice,
+  setRunFailure,
+  setRunPending,
+  setSelected,
+  setSelectedFusion,
+  setSort,
+  withSort,
+  withSortSteps,
 } from '../analyze_state.js';
 import { runSteps, sliced } from '../model/steps.js';
 import { CancelledError } from '../pool.js';
-import { bindAnalyzeInput, renderAnalyzeInput, selectInTextarea, selectLinesInTextarea, showSelectedLine, textSource } from './analyze_input_view.js';
+import {
+  bindAnalyzeInput,
+  renderAnalyzeInput,
+  selectInTextarea,
+  selectLinesInTextarea,
+  showSelectedLine,
+  textSource,
+} from './analyze_input_view.js';
 import { bindAnalyzeRun, notRunText, renderAnalyzeRun, runProgress } from './analyze_run_view.js';
 import { bindAnalyzeSummary, renderAnalyzeSummary } from './analyze_summary_view.js';
-import { bindAnalyzeFusions, bindAnalyzeTable, pageOf, renderAnalyzeFusions, renderAnalyzeTable, scrollToSelected } from './analyze_table_view.js';
+import {
+  bindAnalyzeFusions,
+  bindAnalyzeTable,
+  pageOf,
+  renderAnalyzeFusions,
+  renderAnalyzeTable,
+  scrollToSelected,
+} from './analyze_table_view.js';
 import { $ } from './dom.js';
 
 /**
@@ -36,18 +69,20 @@ import { $ } from './dom.js';
 export const STEPPED_OVER = 200;
 
 export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { onSelectLine = () => {} } = {}) {
-  let latest = 0;          // the id of the newest request: older answers are dropped
-  let latestSource = null;  // the text of the newest finished request (errors refer to it)
-  let shownSource = null;   // the text of the analysis on show (rows refer to it)
-  let base = { key: null, value: null };  // analyzeBaseSteps' value, and what it was derived from
-  let memo = { base: null, sort: null, view: null };  // base with its rows in an order
+  let latest = 0; // the id of the newest request: older answers are dropped
+  let latestSource = null; // the text of the newest finished request (errors refer to it)
+  let shownSource = null; // the text of the analysis on show (rows refer to it)
+  let base = { key: null, value: null }; // analyzeBaseSteps' value, and what it was derived from
+  let memo = { base: null, sort: null, view: null }; // base with its rows in an order
   const a = () => getState().analyze;
   const change = (f) => setAnalyze(f(a()));
 
   async function request(text, name) {
     const id = ++latest;
     const mb = text.length / 1e6;
-    change((s) => setPending(s, `analysing ${mb >= 0.1 ? `${short(mb, 3)} MB` : `${text.length} characters`} in the Worker…`));
+    change((s) =>
+      setPending(s, `analysing ${mb >= 0.1 ? `${short(mb, 3)} MB` : `${text.length} characters`} in the Worker…`),
+    );
     try {
       const value = await client.analyze(text, name);
       if (id !== latest) return;
@@ -68,9 +103,18 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     if (!s.shown || !shownSource || s.run?.pending) return;
     const seq = s.shown.seq;
     const mb = shownSource.text.length / 1e6;
-    const args = s.runChoice.inputs === 'seeded' ? `seeded values, seed ${s.runChoice.seed}`
-      : s.runChoice.inputs === 'files' ? `the files ${s.runChoice.files.map((f) => f.name).join(', ') || '(none chosen)'}` : 'arange(size)/size';
-    change((x) => setRunPending(x, `running ${s.shown.name}${mb >= 0.1 ? ` (${short(mb, 3)} MB)` : ''} in the Worker, timing each op (arguments, if any: ${args})…`));
+    const args =
+      s.runChoice.inputs === 'seeded'
+        ? `seeded values, seed ${s.runChoice.seed}`
+        : s.runChoice.inputs === 'files'
+          ? `the files ${s.runChoice.files.map((f) => f.name).join(', ') || '(none chosen)'}`
+          : 'arange(size)/size';
+    change((x) =>
+      setRunPending(
+        x,
+        `running ${s.shown.name}${mb >= 0.1 ? ` (${short(mb, 3)} MB)` : ''} in the Worker, timing each op (arguments, if any: ${args})…`,
+      ),
+    );
     try {
       const value = await client.run(shownSource.text, s.shown.name, s.runChoice, runProgress());
       change((x) => setRun(x, seq, value));
@@ -97,7 +141,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
   });
   const select = (index) => {
     // The table shows the selected row: its page (when the view is derived; a click on a row is on its page already).
-    const at = drawing ? -1 : derive(getState())?.sorted.findIndex((r) => r.index === index) ?? -1;
+    const at = drawing ? -1 : (derive(getState())?.sorted.findIndex((r) => r.index === index) ?? -1);
     change((s) => (at >= 0 ? setPage(setSelected(s, index), pageOf(at)) : setSelected(s, index)));
     const row = getState().analyze.shown?.summary.ops[index];
     if (row) {
@@ -118,13 +162,21 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     selectLinesInTextarea(shownSource, span.from.line, span.from.column, span.to);
     onSelectLine(f.line, f.column, getState().analyze.shown?.name);
   };
-  const figure = createAnalysisFigure($('#analyze-roofline'), { onSelect: select, onSelectFusion: selectFusion, legend: $('#analyze-legend') });
-  bindAnalyzeFusions({ onSelect: selectFusion, onPage: (step) => change((s) => setFusionPage(s, (s.fusionPage ?? 0) + step)) });
+  const figure = createAnalysisFigure($('#analyze-roofline'), {
+    onSelect: select,
+    onSelectFusion: selectFusion,
+    legend: $('#analyze-legend'),
+  });
+  bindAnalyzeFusions({
+    onSelect: selectFusion,
+    onPage: (step) => change((s) => setFusionPage(s, (s.fusionPage ?? 0) + step)),
+  });
   globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', () => figure.restyle());
   bindAnalyzeTable({
     onSort: (key) => change((s) => setSort(s, nextSort(s.sort, key))),
     onSelect: select,
-    onPage: (move) => change((s) => setPage(s, move(s.page, Math.ceil((s.shown?.summary.ops.length ?? 0) / TABLE_PAGE)))),
+    onPage: (move) =>
+      change((s) => setPage(s, move(s.page, Math.ceil((s.shown?.summary.ops.length ?? 0) / TABLE_PAGE)))),
   });
   bindAnalyzeRun({
     onRun: () => runShown(),
@@ -154,13 +206,14 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
   /** What the view shows, now (derived at once if it is not yet): recomputed only when the analysis, its options, the budgets or the measurements change. */
   function derive(state) {
     const key = baseKey(state);
-    if (!sameKey(key, base.key)) base = { key, value: runSteps(analyzeBaseSteps(core, state.analyze, budgetsOf(state), state.measurements)) };
+    if (!sameKey(key, base.key))
+      base = { key, value: runSteps(analyzeBaseSteps(core, state.analyze, budgetsOf(state), state.measurements)) };
     return viewOf(base.value, state.analyze.sort);
   }
 
   // A big program's base is derived in slices, one derivation at a time: a redraw that needs the
   // same base while it is being derived waits for it rather than starting again.
-  let job = null;  // {key, alive, then}
+  let job = null; // {key, alive, then}
   function deriveInSlices(state, then) {
     const key = baseKey(state);
     if (sameKey(key, base.key)) {
@@ -174,15 +227,21 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     if (job) job.alive = false;
     const mine = { key, alive: true, then };
     job = mine;
-    sliced(analyzeBaseSteps(core, state.analyze, budgetsOf(state), state.measurements), () => mine.alive, (value) => {
-      job = null;
-      base = { key, value };
-      mine.then(value);
-    }, (e) => {
-      job = null;
-      drawing = false;
-      throw e;  // a bug (the roofs are checked data): the page's error, not a silent stop
-    }, later);
+    sliced(
+      analyzeBaseSteps(core, state.analyze, budgetsOf(state), state.measurements),
+      () => mine.alive,
+      (value) => {
+        job = null;
+        base = { key, value };
+        mine.then(value);
+      },
+      (e) => {
+        job = null;
+        drawing = false;
+        throw e; // a bug (the roofs are checked data): the page's error, not a silent stop
+      },
+      later,
+    );
   }
 
   // What the figure was last drawn from: a new order or page of the table leaves it as it is (a
@@ -194,35 +253,60 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     figureFrom = from;
     const { points, program, notDrawn, measured } = view.figure;
     // With a run on show, this machine's measured roofs are drawn beside the chosen one.
-    const drawn = s.allRoofs ? view.roofs : view.roofs.filter((r) => r.id === view.roof.id || (view.run && r.kind === 'measurement'));
+    const drawn = s.allRoofs
+      ? view.roofs
+      : view.roofs.filter((r) => r.id === view.roof.id || (view.run && r.kind === 'measurement'));
     const roofs = drawn.map((r) => ({
-      label: r.id === view.roof.id ? `roof: ${r.label}` : r.label, kind: r.kind, primary: r.id === view.roof.id,
+      label: r.id === view.roof.id ? `roof: ${r.label}` : r.label,
+      kind: r.kind,
+      primary: r.id === view.roof.id,
       curve: r.line.curve,
     }));
-    const fusionOps = s.selectedFusion === null ? [] : view.fusions[s.selectedFusion]?.indices ?? [];
+    const fusionOps = s.selectedFusion === null ? [] : (view.fusions[s.selectedFusion]?.indices ?? []);
     figure.render({
-      points, program, roofs, selected: s.selected, measured: view.run ? measured : [], fusions: view.figure.fusions,
-      selectedFusion: s.selectedFusion, fusionOps,
+      points,
+      program,
+      roofs,
+      selected: s.selected,
+      measured: view.run ? measured : [],
+      fusions: view.figure.fusions,
+      selectedFusion: s.selectedFusion,
+      fusionOps,
     });
     const parts = [];
-    if (notDrawn.noFlops) parts.push(`${notDrawn.noFlops} top-level ops with no flops (data movement, transcendentals only) or unmodeled have no place on a log axis and are not drawn`);
+    if (notDrawn.noFlops)
+      parts.push(
+        `${notDrawn.noFlops} top-level ops with no flops (data movement, transcendentals only) or unmodeled have no place on a log axis and are not drawn`,
+      );
     if (notDrawn.overLimit) {
-      parts.push(`${points.length} of ${points.length + notDrawn.overLimit} ops with flops drawn, the ${points.length} with the most bytes accessed ` +
-        '(the figure draws at most that many, so the page stays responsive; the table lists every op)');
+      parts.push(
+        `${points.length} of ${points.length + notDrawn.overLimit} ops with flops drawn, the ${points.length} with the most bytes accessed ` +
+          '(the figure draws at most that many, so the page stays responsive; the table lists every op)',
+      );
     }
     if (view.run && view.run.report.status !== 'not_run') {
       const f = view.figure.fusions;
-      const over = f.notDrawn.overLimit ? ` of the ${f.estimated.length + f.notDrawn.overLimit} with flops, the ${f.estimated.length} with the most bytes` : '';
+      const over = f.notDrawn.overLimit
+        ? ` of the ${f.estimated.length + f.notDrawn.overLimit} with flops, the ${f.estimated.length} with the most bytes`
+        : '';
       const fused = view.run.report.fused
         ? `${f.measured.length} fusions${over} (open squares: each fusion's estimate at its fused bytes; triangles of their own colour: what it achieved) and `
         : '';
-      parts.push(`measured points (this machine, a measurement): ${fused}${measured.length} ops ${view.run.report.fused ? 'that ran alone ' : ''}at their achieved GFLOP/s, each joined by a thin line to its estimated ceiling` +
-        (view.roofs.some((r) => r.kind === 'measurement') ? '' : '; measure this machine in section 4 to draw its measured roofs too'));
+      parts.push(
+        `measured points (this machine, a measurement): ${fused}${measured.length} ops ${view.run.report.fused ? 'that ran alone ' : ''}at their achieved GFLOP/s, each joined by a thin line to its estimated ceiling` +
+          (view.roofs.some((r) => r.kind === 'measurement')
+            ? ''
+            : '; measure this machine in section 4 to draw its measured roofs too'),
+      );
     }
     $('#analyze-figure-note').textContent = parts.length ? `${parts.join('; ')}.` : '';
-    $('#analyze-roofline').setAttribute('aria-label', `Roofline of the analysed program, log–log: ${points.length} ops` +
-      (program ? `; the program at ${short(program.x)} flops/byte, ceiling ${short(program.y)} GFLOP/s` : '') + ` under ${view.roof.label}.` +
-      ` Y axis: ${analysisYTitle(Boolean(view.run) && (measured ?? []).length > 0)}.`);
+    $('#analyze-roofline').setAttribute(
+      'aria-label',
+      `Roofline of the analysed program, log–log: ${points.length} ops` +
+        (program ? `; the program at ${short(program.x)} flops/byte, ceiling ${short(program.y)} GFLOP/s` : '') +
+        ` under ${view.roof.label}.` +
+        ` Y axis: ${analysisYTitle(Boolean(view.run) && (measured ?? []).length > 0)}.`,
+    );
   }
 
   // A big program is derived in slices and drawn in steps, each its own task: the summary first,
@@ -233,12 +317,13 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
   let drawing = false;
   let spent = 0;
   /** Puts `f` off to a task of its own, its time counted in the redraw's. */
-  const later = (f) => setTimeout(() => {
-    const t1 = performance.now();
-    f();
-    spent += performance.now() - t1;
-    renderMs = spent;
-  }, 0);
+  const later = (f) =>
+    setTimeout(() => {
+      const t1 = performance.now();
+      f();
+      spent += performance.now() - t1;
+      renderMs = spent;
+    }, 0);
 
   function render(state) {
     const t0 = performance.now();
@@ -248,7 +333,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     spent = 0;
     drawing = big;
     if (!big && job) {
-      job.alive = false;  // a big program's derivation, no longer wanted
+      job.alive = false; // a big program's derivation, no longer wanted
       job = null;
     }
     if (!big) {
@@ -260,18 +345,22 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     spent = performance.now() - t0;
     renderMs = spent;
     const alive = () => token === drawToken;
-    deriveInSlices(state, (b) => sortInSlices(b, s.sort, alive, (view) => later(() => {
-      if (!alive()) return;
-      const steps = draw(state, view);
-      const step = () => {
-        if (!alive()) return;
-        steps.shift()();
-        if (steps.length) later(step);
-        else drawing = false;
-      };
-      if (steps.length) later(step);
-      else drawing = false;
-    })));
+    deriveInSlices(state, (b) =>
+      sortInSlices(b, s.sort, alive, (view) =>
+        later(() => {
+          if (!alive()) return;
+          const steps = draw(state, view);
+          const step = () => {
+            if (!alive()) return;
+            steps.shift()();
+            if (steps.length) later(step);
+            else drawing = false;
+          };
+          if (steps.length) later(step);
+          else drawing = false;
+        }),
+      ),
+    );
   }
 
   /** The view of base `b` in the order `sort`, to `then`: sorted in slices unless it is sorted already. */
@@ -280,13 +369,19 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
       then(memo.view);
       return;
     }
-    sliced(withSortSteps(b, sort), alive, (view) => {
-      memo = { base: b, sort, view };
-      then(view);
-    }, (e) => {
-      drawing = false;
-      throw e;
-    }, later);
+    sliced(
+      withSortSteps(b, sort),
+      alive,
+      (view) => {
+        memo = { base: b, sort, view };
+        then(view);
+      },
+      (e) => {
+        drawing = false;
+        throw e;
+      },
+      later,
+    );
   }
 
   /** What is drawn before a view is derived: the input, and whose results are coming (`more`: what is still to come). */
@@ -297,7 +392,8 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     $('#analyze-results').hidden = !s.shown;
     if (!s.shown) return;
     $('#analyze-stale').hidden = s.errors.length === 0;
-    $('#analyze-for').textContent = `Results for ${s.shown.name}, analysed at ${clockTime(s.shown.at)}` +
+    $('#analyze-for').textContent =
+      `Results for ${s.shown.name}, analysed at ${clockTime(s.shown.at)}` +
       `${s.shown.ms != null ? ` (${Math.round(s.shown.ms)} ms in the Worker)` : ''}.${more}`;
     renderAnalyzeRun(s);
   }
@@ -311,16 +407,21 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     return [
       () => renderFigure(view, s),
       () => {
-        const inFusion = s.selectedFusion === null ? null : view.fusions[s.selectedFusion] ?? null;
+        const inFusion = s.selectedFusion === null ? null : (view.fusions[s.selectedFusion] ?? null);
         renderAnalyzeTable(view, s.sort, s.selected, s.page, inFusion);
         renderAnalyzeFusions(view, s.selectedFusion, s.fusionPage ?? 0);
-        showSelectedLine(shownSource, s.selected === null ? (inFusion ? { line: fusionSpan(inFusion).from.line } : null) : view.rows[s.selected]);
+        showSelectedLine(
+          shownSource,
+          s.selected === null ? (inFusion ? { line: fusionSpan(inFusion).from.line } : null) : view.rows[s.selected],
+        );
       },
     ];
   }
 
   return {
-    render, figure, currentName: input.currentName,
+    render,
+    figure,
+    currentName: input.currentName,
     /** Analyses `text` (a module lowered in the Write tab) as pasted text is, under `name`. */
     analyzeProgram: (text, name) => request(text, name),
     /** Milliseconds the last redraw of the section took (main thread, its steps summed). */
@@ -335,25 +436,86 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     runView: () => {
       const s = getState().analyze;
       const run = s.shown && s.run?.seq === s.shown.seq ? s.run : null;
-      if (!run) return { state: 'none', name: s.shown?.name ?? null, choice: { ...s.runChoice }, pending: null, at: null, inputs: null, status: null, error: null, checks: [], not_run: null, unsupported: [], measured: null, bound_seconds: null, fused_bound_seconds: null, measured_fused: null, fused: null, results: [], rows: [], fusions: [] };
+      if (!run)
+        return {
+          state: 'none',
+          name: s.shown?.name ?? null,
+          choice: { ...s.runChoice },
+          pending: null,
+          at: null,
+          inputs: null,
+          status: null,
+          error: null,
+          checks: [],
+          not_run: null,
+          unsupported: [],
+          measured: null,
+          bound_seconds: null,
+          fused_bound_seconds: null,
+          measured_fused: null,
+          fused: null,
+          results: [],
+          rows: [],
+          fusions: [],
+        };
       const view = derive(getState());
       const r = run.report;
       const state = run.pending ? 'running' : run.cancelled ? 'cancelled' : run.error ? 'error' : r ? 'done' : 'none';
       return structuredClone({
-        state, name: run.name, choice: { ...s.runChoice }, pending: run.pending, at: run.at, inputs: r?.inputs ?? null, status: r?.status ?? null,
-        error: run.error, checks: r?.checks ?? [], not_run: r ? notRunText(r) || null : null, unsupported: r?.unsupported ?? [],
-        measured: view?.run?.measured ?? null, bound_seconds: view?.bound.seconds ?? null,
-        fused_bound_seconds: view?.fusedBound?.seconds ?? null, measured_fused: view?.run?.measuredFused ?? null, fused: r ? Boolean(r.fused) : null,
+        state,
+        name: run.name,
+        choice: { ...s.runChoice },
+        pending: run.pending,
+        at: run.at,
+        inputs: r?.inputs ?? null,
+        status: r?.status ?? null,
+        error: run.error,
+        checks: r?.checks ?? [],
+        not_run: r ? notRunText(r) || null : null,
+        unsupported: r?.unsupported ?? [],
+        measured: view?.run?.measured ?? null,
+        bound_seconds: view?.bound.seconds ?? null,
+        fused_bound_seconds: view?.fusedBound?.seconds ?? null,
+        measured_fused: view?.run?.measuredFused ?? null,
+        fused: r ? Boolean(r.fused) : null,
         results: r?.results ?? [],
-        rows: r ? view.rows.filter((x) => x.seconds !== null).map((x) => ({
-          index: x.index, line: x.line, column: x.column, op: x.op, seconds: x.seconds, gflops: x.gflops, gbs: x.gbs, ofRoof: x.ofRoof,
-          ceiling: view.ceilings[x.index],
-        })) : [],
-        fusions: r ? view.fusions.map((f) => ({
-          fusion: f.fusion, name: f.name, kind: f.kind, line: f.line, column: f.column, ops: f.ops, indices: f.indices, within: f.within,
-          flops: f.flops, bytes: f.bytes, intensity: f.intensity, seconds: f.seconds, gflops: f.gflops, gbs: f.gbs, ofRoof: f.ofRoof,
-          ceiling: f.ceiling, bound: f.bound, fallback: f.fallback,
-        })) : [],
+        rows: r
+          ? view.rows
+              .filter((x) => x.seconds !== null)
+              .map((x) => ({
+                index: x.index,
+                line: x.line,
+                column: x.column,
+                op: x.op,
+                seconds: x.seconds,
+                gflops: x.gflops,
+                gbs: x.gbs,
+                ofRoof: x.ofRoof,
+                ceiling: view.ceilings[x.index],
+              }))
+          : [],
+        fusions: r
+          ? view.fusions.map((f) => ({
+              fusion: f.fusion,
+              name: f.name,
+              kind: f.kind,
+              line: f.line,
+              column: f.column,
+              ops: f.ops,
+              indices: f.indices,
+              within: f.within,
+              flops: f.flops,
+              bytes: f.bytes,
+              intensity: f.intensity,
+              seconds: f.seconds,
+              gflops: f.gflops,
+              gbs: f.gbs,
+              ofRoof: f.ofRoof,
+              ceiling: f.ceiling,
+              bound: f.bound,
+              fallback: f.fallback,
+            }))
+          : [],
       });
     },
   };

@@ -8,7 +8,9 @@ import { el } from './dom.js';
 function toleranceNote(q) {
   if (q.kind === 'choice') return '';
   if (q.kind === 'set') return 'a list of sizes such as 32, 64, or none';
-  return q.rel_tolerance ? `accepted within a relative ${q.rel_tolerance} (${q.rel_tolerance * 100}%)` : 'an exact count';
+  return q.rel_tolerance
+    ? `accepted within a relative ${q.rel_tolerance} (${q.rel_tolerance * 100}%)`
+    : 'an exact count';
 }
 
 /**
@@ -58,7 +60,7 @@ export function exerciseCard(exercise, saved, actions, families) {
     request.hidden = available;
     details.hidden = !available;
     if (opened && !details.dataset.opened) {
-      details.open = true;  // opened: open it once on show; the student may close it again
+      details.open = true; // opened: open it once on show; the student may close it again
       details.dataset.opened = 'yes';
     }
   }
@@ -132,13 +134,19 @@ function questionForm(exercise, q, saved, actions) {
   function update(s, said) {
     const p = questionProgress(s, i, q.id);
     const message = said[questionKey(i, q.id)];
-    if (message !== undefined) {  // not a verdict (nothing typed yet): no colour
+    if (message !== undefined) {
+      // not a verdict (nothing typed yet): no colour
       feedback.textContent = message;
       feedback.className = 'feedback empty';
     } else {
       // The latest attempt's feedback; a right answer given earlier still counts, and is said so.
-      const kept = p.correct === true && p.last_correct === false ? ` Your answer at attempt ${p.right_at} was right: that still counts.` : '';
-      feedback.textContent = p.attempts ? `${p.feedback}${p.attempts > 1 ? ` (attempt ${p.attempts})` : ''}${kept}` : '';
+      const kept =
+        p.correct === true && p.last_correct === false
+          ? ` Your answer at attempt ${p.right_at} was right: that still counts.`
+          : '';
+      feedback.textContent = p.attempts
+        ? `${p.feedback}${p.attempts > 1 ? ` (attempt ${p.attempts})` : ''}${kept}`
+        : '';
       feedback.className = `feedback ${p.attempts ? (p.last_correct ? 'right' : 'wrong') : 'empty'}`;
     }
     input?.setAttribute('aria-invalid', String(p.attempts > 0 && !p.last_correct));

@@ -50,7 +50,8 @@ export function renderSheet(body, key, settings, seedUsed, exercises, familyList
       const list = el('ul');
       for (const q of e.questions) {
         const unit = q.kind === 'number' && q.unit ? ` ${q.unit}` : '';
-        const tolerance = q.kind === 'number' ? (q.rel_tolerance ? ` (within relative ${q.rel_tolerance})` : ' (exact)') : '';
+        const tolerance =
+          q.kind === 'number' ? (q.rel_tolerance ? ` (within relative ${q.rel_tolerance})` : ' (exact)') : '';
         list.append(el('li', `${q.prompt}: ${q.exact}${unit}${tolerance}`));
       }
       item.append(list, el('p', e.solution, 'key-solution'));

@@ -49,15 +49,22 @@ export function bindClassroomView(actions, getState) {
     const s = c().settings;
     const f = formValues();
     const families = s.families.length ? s.families : c().families.map((x) => x.id);
-    $('#cl-link-pending').hidden = f.seed.trim() === s.seed && f.count.trim() === String(s.count) && f.student.trim() === s.student &&
-      f.checked.length === families.length && f.checked.every((x) => families.includes(x));
+    $('#cl-link-pending').hidden =
+      f.seed.trim() === s.seed &&
+      f.count.trim() === String(s.count) &&
+      f.student.trim() === s.student &&
+      f.checked.length === families.length &&
+      f.checked.every((x) => families.includes(x));
   };
   form.addEventListener('input', pending);
   form.addEventListener('change', pending);
   $('#cl-dismiss').addEventListener('click', () => actions.dismiss());
 
   const c = () => getState().classroom;
-  const fileBase = () => `roofline-lab-results-${effectiveSeed(c().settings).replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 40)}`;
+  const fileBase = () =>
+    `roofline-lab-results-${effectiveSeed(c().settings)
+      .replace(/[^A-Za-z0-9_-]+/g, '_')
+      .slice(0, 40)}`;
   // Without a name, two students' exports would be one file name and one student to the
   // gradebook: each browser's unnamed exports carry an id of their own, named in the file name,
   // and the student is told (typing a name now would give them another variant to answer).
@@ -70,15 +77,21 @@ export function bindClassroomView(actions, getState) {
     globalThis.crypto.getRandomValues(words);
     actions.unnamed((words[0].toString(36) + words[1].toString(36)).slice(0, 6).padEnd(6, '0'));
     const id = savedSet(c()).unnamed_id;
-    $('#cl-export-status').textContent = `Exported without a name, as “unnamed ${id}”: tell your teacher that this id is yours. ` +
+    $('#cl-export-status').textContent =
+      `Exported without a name, as “unnamed ${id}”: tell your teacher that this id is yours. ` +
       'For exports with your name, type it in “your name or number” above before you start: it gives you your own variant of the exercises.';
     return `${fileBase()}-unnamed-${id}`;
   };
   $('#cl-export-csv').addEventListener('click', () =>
-    downloadText(`${resultsBase()}.csv`, resultsCSV(c().settings, savedSet(c()), c().exercises), 'text/csv'));
+    downloadText(`${resultsBase()}.csv`, resultsCSV(c().settings, savedSet(c()), c().exercises), 'text/csv'),
+  );
   $('#cl-export-json').addEventListener('click', () => {
     const base = resultsBase();
-    downloadText(`${base}.json`, `${JSON.stringify(resultsJSON(c().settings, savedSet(c()), c().exercises, effectiveSeed(c().settings), now()), null, 2)}\n`, 'application/json');
+    downloadText(
+      `${base}.json`,
+      `${JSON.stringify(resultsJSON(c().settings, savedSet(c()), c().exercises, effectiveSeed(c().settings), now()), null, 2)}\n`,
+      'application/json',
+    );
   });
   $('#cl-export-moodle').addEventListener('click', () => {
     const r = actions.moodle();
@@ -140,7 +153,8 @@ export function bindClassroomView(actions, getState) {
       form.elements.seed.value = s.seed;
       form.elements.count.value = String(s.count);
       form.elements.student.value = s.student;
-      for (const box of familyBox.querySelectorAll('input')) box.checked = s.families.length === 0 || s.families.includes(box.value);
+      for (const box of familyBox.querySelectorAll('input'))
+        box.checked = s.families.length === 0 || s.families.includes(box.value);
     }
     for (const f of FORM_FIELDS) {
       $(`#cl-${f}-error`).textContent = cl.formErrors[f] ?? '';
@@ -160,7 +174,14 @@ export function bindClassroomView(actions, getState) {
       drawn.epoch = cl.epoch;
       drawn.cards = cl.exercises.map((e) => exerciseCard(e, saved, cardActions, cl.families));
       list.replaceChildren(...drawn.cards.map((card) => card.element));
-      renderSheet($('#cl-sheet-body'), $('#cl-key'), cl.settings, effectiveSeed(cl.settings), cl.exercises, cl.families);
+      renderSheet(
+        $('#cl-sheet-body'),
+        $('#cl-key'),
+        cl.settings,
+        effectiveSeed(cl.settings),
+        cl.exercises,
+        cl.families,
+      );
     }
     for (const card of drawn.cards) card.update(saved, cl.said);
   }
@@ -180,15 +201,16 @@ export function bindClassroomView(actions, getState) {
     if (fromFile) {
       note.replaceChildren(
         'This page is opened from a file on this computer, so the link above works only here. To share the set, give ' +
-        'students the one-file app roofline-lab.html (in dist/; they open it from their disk) and this end of the link to ' +
-        'add after its name in the address bar: ',
+          'students the one-file app roofline-lab.html (in dist/; they open it from their disk) and this end of the link to ' +
+          'add after its name in the address bar: ',
         el('code', hash),
         ' — or put dist/ on any static web host and share that address followed by the same end.',
       );
     }
     const seed = effectiveSeed(cl.settings);
     const families = cl.settings.families.length ? ` --families ${cl.settings.families.join(',')}` : '';
-    $('#cl-seed-used').textContent = `Seed used: ${JSON.stringify(seed)}${cl.settings.student ? ' (the teacher\'s seed / your name: your own variant)' : ''}. ` +
+    $('#cl-seed-used').textContent =
+      `Seed used: ${JSON.stringify(seed)}${cl.settings.student ? " (the teacher's seed / your name: your own variant)" : ''}. ` +
       `The same exercises: node scripts/exercises.mjs --seed ${JSON.stringify(seed)} --count ${cl.settings.count}${families}`;
   }
 

@@ -17,14 +17,16 @@ export function el(tag, text = '', className = '') {
 
 /** Replaces a tbody's rows; each row is a list of cell texts (or [text, className] pairs). */
 export function fillRows(tbody, rows) {
-  tbody.replaceChildren(...rows.map((cells) => {
-    const tr = document.createElement('tr');
-    for (const cell of cells) {
-      const [text, className] = Array.isArray(cell) ? cell : [cell, ''];
-      tr.append(el('td', String(text), className));
-    }
-    return tr;
-  }));
+  tbody.replaceChildren(
+    ...rows.map((cells) => {
+      const tr = document.createElement('tr');
+      for (const cell of cells) {
+        const [text, className] = Array.isArray(cell) ? cell : [cell, ''];
+        tr.append(el('td', String(text), className));
+      }
+      return tr;
+    }),
+  );
 }
 
 /** Saves `href` under `filename` (a blob: or data: URL made here: no network). */

@@ -14,7 +14,7 @@ import { $, setField } from './dom.js';
 export function bindExerciseView(onCheck) {
   const form = $('#exercise-form');
   const solution = $('#solution');
-  let last = null;  // the state last drawn: the message follows the solution opened or closed by hand
+  let last = null; // the state last drawn: the message follows the solution opened or closed by hand
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -57,7 +57,7 @@ export function bindExerciseView(onCheck) {
       `peak of ${short(r.budgets.peak)}: ${ex.bound}.`;
     if (!state.exercise.checked) return;
     if (solutionEarned(ex, state.exercise.solved ?? []) && !solution.dataset.opened) {
-      solution.dataset.opened = 'yes';  // opened once, when every part was right; the reader may close it
+      solution.dataset.opened = 'yes'; // opened once, when every part was right; the reader may close it
       solution.open = true;
       solution.querySelector('summary').textContent = 'Reference solution';
     }

@@ -2,22 +2,39 @@
 // then "measure it": the same experiment run on this machine in a Worker (core.measureTraffic).
 import { CancelledError } from '../pool.js';
 import { short } from '../model/format.js';
-import { trafficMeasuredNotes, trafficMeasuredRows, trafficMeasuredSummary, trafficStaleNote } from '../model/traffic_measured.js';
+import {
+  trafficMeasuredNotes,
+  trafficMeasuredRows,
+  trafficMeasuredSummary,
+  trafficStaleNote,
+} from '../model/traffic_measured.js';
 import { $, el, fillRows, startStopSwitch } from './dom.js';
 
 export function renderExperiment(state) {
   const f = state.figure;
   if (!f) return;
   const factor = short(f.factor);
-  fillRows($('#traffic tbody'), f.traffic.map((r) => [
-    r.n, short(r.ceiling), short(r.revised_ceiling), r.bound, r.revised_bound,
-    r.bound_changed ? ['yes', 'changed'] : 'no',
-  ]));
+  fillRows(
+    $('#traffic tbody'),
+    f.traffic.map((r) => [
+      r.n,
+      short(r.ceiling),
+      short(r.revised_ceiling),
+      r.bound,
+      r.revised_bound,
+      r.bound_changed ? ['yes', 'changed'] : 'no',
+    ]),
+  );
   const changed = f.traffic.filter((r) => r.bound_changed);
-  const summary = changed.length === 0
-    ? `With ${factor}× the traffic, no size changes bound.`
-    : `With ${factor}× the traffic, ${changed.map((r) =>
-      `n=${r.n} changes bound: ${r.bound} at ${short(r.ceiling)} GFLOP/s → ${r.revised_bound} at ${short(r.revised_ceiling)} GFLOP/s`).join('; ')}.`;
+  const summary =
+    changed.length === 0
+      ? `With ${factor}× the traffic, no size changes bound.`
+      : `With ${factor}× the traffic, ${changed
+          .map(
+            (r) =>
+              `n=${r.n} changes bound: ${r.bound} at ${short(r.ceiling)} GFLOP/s → ${r.revised_bound} at ${short(r.revised_ceiling)} GFLOP/s`,
+          )
+          .join('; ')}.`;
   $('#traffic-summary').textContent = summary;
 }
 
@@ -63,9 +80,10 @@ export function bindTrafficMeasureView({ run, cancel, factor, onResult }) {
       status.textContent = 'Done: measurements of this machine.';
       measured = true;
     } catch (e) {
-      status.textContent = e instanceof CancelledError
-        ? 'Cancelled; the earlier results (if any) are kept.'
-        : `Not measured: ${e.message}`;
+      status.textContent =
+        e instanceof CancelledError
+          ? 'Cancelled; the earlier results (if any) are kept.'
+          : `Not measured: ${e.message}`;
     } finally {
       if (setRunning(false) && measured) $('#traffic-measured').focus();
     }

@@ -8,8 +8,10 @@ import { $, download, downloadText, el, fillRows, setField } from './dom.js';
 
 /** The checkboxes and the state.show key each one sets. */
 const TOGGLES = [
-  ['#show-measured-roof', 'measuredRoof', 1], ['#show-measured-point', 'measuredPoint', 1],
-  ['#show-all-cores-roof', 'allCoresRoof', 'all'], ['#show-all-cores-point', 'allCoresPoint', 'all'],
+  ['#show-measured-roof', 'measuredRoof', 1],
+  ['#show-measured-point', 'measuredPoint', 1],
+  ['#show-all-cores-roof', 'allCoresRoof', 'all'],
+  ['#show-all-cores-point', 'allCoresPoint', 'all'],
 ];
 
 /** The lesson's figure data, exactly: {kind, x, xlabel, ylabel, series}. */
@@ -62,10 +64,14 @@ export function bindFigureView(getState, onShow) {
 
 function describe(f) {
   const sizes = f.sizes.map((s) => `n=${s.n} at ${short(s.x)} flops/byte, ${short(s.y)} GFLOP/s`).join('; ');
-  return `Roofline figure, log–log. Hypothetical budgets: bandwidth ${short(f.budgets.bandwidth)} GB/s, ` +
+  return (
+    `Roofline figure, log–log. Hypothetical budgets: bandwidth ${short(f.budgets.bandwidth)} GB/s, ` +
     `peak ${short(f.budgets.peak)} GFLOP/s, ridge at ${short(f.ridge.x)} flops/byte. Sizes: ${sizes}. ` +
     `With ${short(f.factor)}× traffic the ceilings are ${f.revised.points.map((p) => short(p.y)).join(', ')} GFLOP/s.` +
-    (f.measured ? ` Measurements of this machine on ${f.measured.layers.map((l) => (l.cores === 1 ? '1 core' : `${l.cores} cores`)).join(' and ')} are available as dash-dot roofs and stars.` : '');
+    (f.measured
+      ? ` Measurements of this machine on ${f.measured.layers.map((l) => (l.cores === 1 ? '1 core' : `${l.cores} cores`)).join(' and ')} are available as dash-dot roofs and stars.`
+      : '')
+  );
 }
 
 function renderTable(lesson) {
@@ -73,5 +79,8 @@ function renderTable(lesson) {
   const tr = el('tr');
   tr.append(el('th', lesson.xlabel), ...lesson.series.map((s) => el('th', `${s.label} (GFLOP/s)`)));
   head.replaceChildren(tr);
-  fillRows($('#figure-table tbody'), lesson.x.map((x, i) => [short(x), ...lesson.series.map((s) => short(s.y[i]))]));
+  fillRows(
+    $('#figure-table tbody'),
+    lesson.x.map((x, i) => [short(x), ...lesson.series.map((s) => short(s.y[i]))]),
+  );
 }

@@ -2,7 +2,15 @@
 // graded against, the files refused with their reasons, and the class table — sortable, with each
 // question's share right and its most common mistake — exported as CSV. Names, answers and
 // reasons come from files people made: they go in with textContent only.
-import { answerCell, gradebookCSV, percent, questionLabels, READ_AT_MOST, sortedStudents, studentLabel } from '../model/gradebook.js';
+import {
+  answerCell,
+  gradebookCSV,
+  percent,
+  questionLabels,
+  READ_AT_MOST,
+  sortedStudents,
+  studentLabel,
+} from '../model/gradebook.js';
 import { $, downloadText, el } from './dom.js';
 
 /** A dropped or opened file as core.gradebook takes it: {name, text, size}. */
@@ -24,7 +32,7 @@ export function bindGradebookView(actions, getState) {
   };
   $('#gb-files').addEventListener('change', async (e) => {
     await read(e.target.files);
-    e.target.value = '';  // the same files may be opened again
+    e.target.value = ''; // the same files may be opened again
   });
   drop.addEventListener('dragover', (e) => {
     e.preventDefault();
@@ -55,7 +63,8 @@ export function bindGradebookView(actions, getState) {
     if (key) actions.sort(key);
   });
 
-  const describeSet = (set) => `seed ${JSON.stringify(set.seed)}, ${set.count} exercise${set.count === 1 ? '' : 's'}, ` +
+  const describeSet = (set) =>
+    `seed ${JSON.stringify(set.seed)}, ${set.count} exercise${set.count === 1 ? '' : 's'}, ` +
     (set.families.length ? `families ${set.families.join(', ')}` : 'all families');
 
   function renderHead(table, sort) {
@@ -84,54 +93,70 @@ export function bindGradebookView(actions, getState) {
 
   function renderBody(table, sort) {
     const total = table.questions.length;
-    $('#gb-table tbody').replaceChildren(...sortedStudents(table, sort).map((s) => {
-      const tr = el('tr');
-      const name = el('th', studentLabel(s));
-      name.scope = 'row';
-      name.title = `${s.file}, exported ${s.exported || 'at an unknown time'}; seed ${JSON.stringify(s.seed_used)}`;
-      tr.append(name, el('td', `${s.right} of ${total}`), el('td', String(s.tried)), el('td', String(s.attempts)),
-        el('td', String(s.hints)), el('td', String(s.solutions)));
-      for (const a of s.answers) {
-        const c = answerCell(a);
-        const td = el('td', '', `gb-answer ${a.status}`);
-        td.title = c.title;
-        const mark = el('span', c.mark, 'mark');
-        mark.setAttribute('aria-hidden', 'true');
-        td.append(mark, el('span', c.word, 'visually-hidden'));
-        if (c.detail) td.append(el('small', c.detail));
-        tr.append(td);
-      }
-      return tr;
-    }));
+    $('#gb-table tbody').replaceChildren(
+      ...sortedStudents(table, sort).map((s) => {
+        const tr = el('tr');
+        const name = el('th', studentLabel(s));
+        name.scope = 'row';
+        name.title = `${s.file}, exported ${s.exported || 'at an unknown time'}; seed ${JSON.stringify(s.seed_used)}`;
+        tr.append(
+          name,
+          el('td', `${s.right} of ${total}`),
+          el('td', String(s.tried)),
+          el('td', String(s.attempts)),
+          el('td', String(s.hints)),
+          el('td', String(s.solutions)),
+        );
+        for (const a of s.answers) {
+          const c = answerCell(a);
+          const td = el('td', '', `gb-answer ${a.status}`);
+          td.title = c.title;
+          const mark = el('span', c.mark, 'mark');
+          mark.setAttribute('aria-hidden', 'true');
+          td.append(mark, el('span', c.word, 'visually-hidden'));
+          if (c.detail) td.append(el('small', c.detail));
+          tr.append(td);
+        }
+        return tr;
+      }),
+    );
     const share = el('tr');
     const label = el('th', 'share right');
     label.scope = 'row';
     share.append(label, el('td', '', ''), el('td'), el('td'), el('td'), el('td'));
-    for (const q of table.summary) share.append(el('td', q.students ? `${percent(q.share_right)} (${q.right} of ${q.students})` : ''));
+    for (const q of table.summary)
+      share.append(el('td', q.students ? `${percent(q.share_right)} (${q.right} of ${q.students})` : ''));
     $('#gb-table tfoot').replaceChildren(share);
     const labels = questionLabels(table);
     const mistakes = table.summary.map((q, i) => [q, labels[i]]).filter(([q]) => q.mistake);
     $('#gb-mistakes-box').hidden = mistakes.length === 0;
-    $('#gb-mistakes').replaceChildren(...mistakes.map(([q, l]) => {
-      const li = el('li');
-      li.append(el('strong', l), ` (${q.mistake.students} student${q.mistake.students === 1 ? '' : 's'}, ${q.mistake.category}): `,
-        el('q', q.mistake.feedback));
-      return li;
-    }));
+    $('#gb-mistakes').replaceChildren(
+      ...mistakes.map(([q, l]) => {
+        const li = el('li');
+        li.append(
+          el('strong', l),
+          ` (${q.mistake.students} student${q.mistake.students === 1 ? '' : 's'}, ${q.mistake.category}): `,
+          el('q', q.mistake.feedback),
+        );
+        return li;
+      }),
+    );
   }
 
   // Focus follows the view: opened, the gradebook's heading has it (a reader hears where they
   // are); closed, the control that opened it gets it back (or section 9's heading, after a link),
   // at the place on the page the reader left, instead of <body> at the top.
-  let wasOpen = null;  // null: not drawn yet (a link that opens the gradebook moves no focus)
+  let wasOpen = null; // null: not drawn yet (a link that opens the gradebook moves no focus)
   let opener = null;
   let scrolledTo = 0;
 
   /** Draws state.gradebook; the rest of the page is hidden while it is open. */
   function render(state) {
     const g = state.gradebook;
-    const opening = wasOpen === false && g.open, closing = wasOpen === true && !g.open;
-    if (opening) {  // read before the page is hidden (its scroll position goes with it)
+    const opening = wasOpen === false && g.open,
+      closing = wasOpen === true && !g.open;
+    if (opening) {
+      // read before the page is hidden (its scroll position goes with it)
       const from = document.activeElement;
       opener = from && from !== document.body && !$('#gradebook').contains(from) ? from : null;
       scrolledTo = window.scrollY;
@@ -160,11 +185,13 @@ export function bindGradebookView(actions, getState) {
     $('#gb-error').hidden = !g.error;
     const refused = t?.refused ?? [];
     $('#gb-refused').hidden = refused.length === 0;
-    $('#gb-refused-list').replaceChildren(...refused.map((r) => {
-      const li = el('li');
-      li.append(el('strong', r.file), `: ${r.reason}`);
-      return li;
-    }));
+    $('#gb-refused-list').replaceChildren(
+      ...refused.map((r) => {
+        const li = el('li');
+        li.append(el('strong', r.file), `: ${r.reason}`);
+        return li;
+      }),
+    );
     $('#gb-status').textContent = t
       ? `${t.totals.students} student${t.totals.students === 1 ? '' : 's'} graded from ${t.totals.files} file${t.totals.files === 1 ? '' : 's'}` +
         `${refused.length ? `; ${refused.length} not graded (below)` : ''}.`

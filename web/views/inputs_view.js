@@ -30,7 +30,7 @@ function renderSummary(errors) {
   const buttons = fields.map((f) => {
     const button = el('button', fieldLabel(f), 'link');
     button.type = 'button';
-    button.dataset.input = f;  // (not data-field: setField writes into those)
+    button.dataset.input = f; // (not data-field: setField writes into those)
     button.setAttribute('aria-label', `${fieldLabel(f)}: ${errors[f]}`);
     button.addEventListener('click', () => fieldElement(f)?.focus());
     return button;

@@ -25,9 +25,15 @@ export function renderReport(state) {
   setField('bandwidth', short(r.budgets.bandwidth));
   setField('ridge', short(r.ridge));
   setField('traffic_factor', short(r.traffic_factor));
-  fillRows($('#sizes tbody'), r.sizes.map((n, i) => [
-    n, `${r.intensity_fraction[i]} ≈ ${short(r.intensity[i])}`, short(r.hypothetical_ceilings_gflops[i]), r.bounds[i],
-  ]));
+  fillRows(
+    $('#sizes tbody'),
+    r.sizes.map((n, i) => [
+      n,
+      `${r.intensity_fraction[i]} ≈ ${short(r.intensity[i])}`,
+      short(r.hypothetical_ceilings_gflops[i]),
+      r.bounds[i],
+    ]),
+  );
   $('#seed-lines').textContent = reportLines(r).join('\n');
 }
 
@@ -64,46 +70,65 @@ function renderLowered(r) {
     return;
   }
   const parts = r.stablehlo.text.split(/(stablehlo\.dot_general|stablehlo\.tanh)/);
-  pre.replaceChildren(...parts.map((part) => {
-    if (part !== 'stablehlo.dot_general' && part !== 'stablehlo.tanh') return document.createTextNode(part);
-    const mark = document.createElement('mark');
-    mark.textContent = part;
-    return mark;
-  }));
+  pre.replaceChildren(
+    ...parts.map((part) => {
+      if (part !== 'stablehlo.dot_general' && part !== 'stablehlo.tanh') return document.createTextNode(part);
+      const mark = document.createElement('mark');
+      mark.textContent = part;
+      return mark;
+    }),
+  );
   const c = r.stablehlo.contract;
   const checks = [
     [c.dot_general && c.tanh, 'operations present: dot_general and tanh'],
-    [true, `contracting sizes equal: a is ${c.lhs.join('×')}, b is ${c.rhs.join('×')}; ${c.contracting}, both ${c.lhs[1]}`],
+    [
+      true,
+      `contracting sizes equal: a is ${c.lhs.join('×')}, b is ${c.rhs.join('×')}; ${c.contracting}, both ${c.lhs[1]}`,
+    ],
     [c.verified, `result shape: ${c.result.join('×')} (${c.result_type}), checked by the core's verifier`],
   ];
-  list.replaceChildren(...checks.map(([ok, text]) => {
-    const li = document.createElement('li');
-    li.textContent = `${ok ? '✓' : '✗'} ${text}`;
-    return li;
-  }));
+  list.replaceChildren(
+    ...checks.map(([ok, text]) => {
+      const li = document.createElement('li');
+      li.textContent = `${ok ? '✓' : '✗'} ${text}`;
+      return li;
+    }),
+  );
   const cell = (tag, text) => {
     const el = document.createElement(tag);
     el.textContent = text;
     return el;
   };
-  $('#cost tbody').replaceChildren(...ce.per_op.map((o) => {
-    const tr = document.createElement('tr');
-    tr.append(cell('td', String(o.line)), cell('td', o.op), cell('td', grouped(o.flops)),
-      cell('td', grouped(o.transcendentals)), cell('td', grouped(o.bytes_accessed)));
-    return tr;
-  }));
+  $('#cost tbody').replaceChildren(
+    ...ce.per_op.map((o) => {
+      const tr = document.createElement('tr');
+      tr.append(
+        cell('td', String(o.line)),
+        cell('td', o.op),
+        cell('td', grouped(o.flops)),
+        cell('td', grouped(o.transcendentals)),
+        cell('td', grouped(o.bytes_accessed)),
+      );
+      return tr;
+    }),
+  );
   // The total's row header spans the line and op columns (an empty header cell names nothing).
   const total = document.createElement('tr');
   const head = cell('th', 'program');
   head.colSpan = 2;
   head.scope = 'row';
-  total.append(head, cell('td', grouped(ce.flops)), cell('td', grouped(ce.transcendentals)), cell('td', grouped(ce.bytes_accessed)));
+  total.append(
+    head,
+    cell('td', grouped(ce.flops)),
+    cell('td', grouped(ce.transcendentals)),
+    cell('td', grouped(ce.bytes_accessed)),
+  );
   $('#cost tfoot').replaceChildren(total);
   $('#cost-note').textContent =
     `Bytes accessed ${grouped(ce.bytes_accessed)} = minimum traffic ${grouped(ce.minimum_traffic_bytes)} (arguments and result once) + ` +
     `${grouped(ce.bytes_accessed - ce.minimum_traffic_bytes)} for the intermediate a@b written and read back; flops count the ` +
     'multiply-adds of the dot only, tanh is a transcendental.' +
     (c.lhs.join() === '32,16' && c.rhs.join() === '16,8' && r.stablehlo.dtype === 'f32'
-      ? ' For these shapes XLA\'s own CPU cost analysis recorded the same: flops 8192, transcendentals 256, bytes accessed 5632 (JAX 0.9.2).'
+      ? " For these shapes XLA's own CPU cost analysis recorded the same: flops 8192, transcendentals 256, bytes accessed 5632 (JAX 0.9.2)."
       : '');
 }

@@ -15,23 +15,37 @@ export function summaryRows(m) {
   const c = m.measured_ceilings;
   const counts = c.cores;
   const all = counts[counts.length - 1];
-  const ratio = (values) => (counts.length > 1 && values[0] > 0 ? `${short(values[values.length - 1] / values[0])}×` : '—');
+  const ratio = (values) =>
+    counts.length > 1 && values[0] > 0 ? `${short(values[values.length - 1] / values[0])}×` : '—';
   const rows = [];
   for (const size of [...new Set(m.kernel_timings.map((t) => t.m))]) {
     const values = counts.map((n) => m.kernel_timings.find((t) => t.m === size && t.cores === n)?.gflops);
     const best = m.kernel_timings.find((t) => t.m === size && t.cores === all);
-    rows.push([`tanh(A@B) at ${size}³, GFLOP/s (median)`, ...values.map((v) => (v === undefined ? '—' : short(v))),
-      ratio(values) + (best && best.cores > 1 && best.efficiency !== null ? ` (efficiency ${short(best.efficiency * 100)}%)` : ''),
-      'B packed once; each Worker computes its block of rows']);
+    rows.push([
+      `tanh(A@B) at ${size}³, GFLOP/s (median)`,
+      ...values.map((v) => (v === undefined ? '—' : short(v))),
+      ratio(values) +
+        (best && best.cores > 1 && best.efficiency !== null ? ` (efficiency ${short(best.efficiency * 100)}%)` : ''),
+      'B packed once; each Worker computes its block of rows',
+    ]);
   }
   const compute = counts.map((n) => c.by_cores[n].gflops);
-  rows.push(['compute ceiling, GFLOP/s', ...compute.map((v) => short(v)), ratio(compute), 'independent f32x4 multiply-add chains, per Worker']);
+  rows.push([
+    'compute ceiling, GFLOP/s',
+    ...compute.map((v) => short(v)),
+    ratio(compute),
+    'independent f32x4 multiply-add chains, per Worker',
+  ]);
   for (const level of LEVELS) {
     const values = counts.map((n) => c.by_cores[n].bandwidth_gbs[level]);
     const sets = counts.map((n) => c.by_cores[n].working_set_bytes[level]);
     const size = (b) => (b >= 1048576 ? `${short(b / 1048576)} MiB` : `${short(b / 1024)} KiB`);
-    rows.push([`bandwidth, ${LEVEL_NAME[level]}-sized, GB/s`, ...values.map((v) => short(v)), ratio(values),
-      `triad over ${sets.map(size).join(' / ')} per Worker${level === 'memory' && counts.length > 1 ? ' (96 MiB shared out)' : ''}`]);
+    rows.push([
+      `bandwidth, ${LEVEL_NAME[level]}-sized, GB/s`,
+      ...values.map((v) => short(v)),
+      ratio(values),
+      `triad over ${sets.map(size).join(' / ')} per Worker${level === 'memory' && counts.length > 1 ? ' (96 MiB shared out)' : ''}`,
+    ]);
   }
   return rows;
 }
@@ -41,11 +55,30 @@ export function timingRows(m) {
   const t = m.timing;
   const ticks = (repeats, min, resolution) => short((repeats * min) / resolution);
   return [
-    ['32×16×8', '1', m.local_samples_seconds.map((s) => sci(s)).join(', '), sci(t.median), sci(t.min), sci(t.max),
-      String(t.repeats), `${sci(t.timer_resolution)} s`, ticks(t.repeats, t.min, t.timer_resolution), short(t.gflops)],
-    ...m.kernel_timings.map((k) => [`${k.m}×${k.k}×${k.n}`, String(k.cores), k.seconds_per_call.map((s) => sci(s)).join(', '),
-      sci(k.median), sci(k.min), sci(k.max), String(k.repeats), `${sci(k.timer_resolution)} s`,
-      ticks(k.repeats, k.min, k.timer_resolution), short(k.gflops)]),
+    [
+      '32×16×8',
+      '1',
+      m.local_samples_seconds.map((s) => sci(s)).join(', '),
+      sci(t.median),
+      sci(t.min),
+      sci(t.max),
+      String(t.repeats),
+      `${sci(t.timer_resolution)} s`,
+      ticks(t.repeats, t.min, t.timer_resolution),
+      short(t.gflops),
+    ],
+    ...m.kernel_timings.map((k) => [
+      `${k.m}×${k.k}×${k.n}`,
+      String(k.cores),
+      k.seconds_per_call.map((s) => sci(s)).join(', '),
+      sci(k.median),
+      sci(k.min),
+      sci(k.max),
+      String(k.repeats),
+      `${sci(k.timer_resolution)} s`,
+      ticks(k.repeats, k.min, k.timer_resolution),
+      short(k.gflops),
+    ]),
   ];
 }
 
@@ -55,10 +88,16 @@ export function renderMeasurements(m) {
   $('#lesson-size-note').textContent = m.timing.note;
   const problem = $('#all-cores-error');
   problem.hidden = !m.workers?.all_cores_error;
-  problem.textContent = m.workers?.all_cores_error ? `All cores not measured: ${m.workers.all_cores_error}. The single-core results are complete.` : '';
+  problem.textContent = m.workers?.all_cores_error
+    ? `All cores not measured: ${m.workers.all_cores_error}. The single-core results are complete.`
+    : '';
   const head = el('tr');
-  head.append(el('th', 'measured'), ...m.measured_ceilings.cores.map((c) => el('th', coresName(c))),
-    el('th', 'all ÷ 1 core'), el('th', 'how'));
+  head.append(
+    el('th', 'measured'),
+    ...m.measured_ceilings.cores.map((c) => el('th', coresName(c))),
+    el('th', 'all ÷ 1 core'),
+    el('th', 'how'),
+  );
   $('#measured-ceilings thead').replaceChildren(head);
   fillRows($('#measured-ceilings tbody'), summaryRows(m));
   fillRows($('#timing tbody'), timingRows(m));
@@ -79,7 +118,8 @@ export function bindMeasureView({ run, cancel, defaultWorkers, hardwareCores, on
   const samplesInput = form.elements.samples;
   const workersInput = form.elements.workers;
   workersInput.value = String(defaultWorkers);
-  $('#workers-note').textContent = `This browser reports ${hardwareCores ?? 'an unknown number of'} logical cores ` +
+  $('#workers-note').textContent =
+    `This browser reports ${hardwareCores ?? 'an unknown number of'} logical cores ` +
     `(navigator.hardwareConcurrency); the page uses ${defaultWorkers} Worker${defaultWorkers === 1 ? '' : 's'} for "all cores" ` +
     '(at most 16 unless you ask for more, up to 64), each with its own copy of the core.';
 
@@ -100,7 +140,10 @@ export function bindMeasureView({ run, cancel, defaultWorkers, hardwareCores, on
     const parsed = parseNumber('samples', samplesInput.value);
     const samples = parsed.ok ? parsed.value : NaN;
     if (!parsed.ok || !(Number.isInteger(samples) && samples >= 1 && samples <= 1000)) {
-      refuse(samplesInput, parsed.ok ? `samples must be an integer from 1 to 1000, got ${samplesInput.value.trim()}` : parsed.error);
+      refuse(
+        samplesInput,
+        parsed.ok ? `samples must be an integer from 1 to 1000, got ${samplesInput.value.trim()}` : parsed.error,
+      );
       return;
     }
     samplesInput.setAttribute('aria-invalid', 'false');
@@ -125,7 +168,10 @@ export function bindMeasureView({ run, cancel, defaultWorkers, hardwareCores, on
       onResult(value);
       measured = true;
     } catch (e) {
-      status.textContent = e instanceof CancelledError ? 'Cancelled; the earlier results (if any) are kept.' : `Measurement failed: ${e.message}`;
+      status.textContent =
+        e instanceof CancelledError
+          ? 'Cancelled; the earlier results (if any) are kept.'
+          : `Measurement failed: ${e.message}`;
     } finally {
       // Results: focus goes to them (their region is focusable); otherwise back to Measure.
       if (setRunning(false) && measured && !results.hidden) results.focus();

@@ -7,12 +7,30 @@
 // An error is shown as Python shows it, and its line is marked in the cell's gutter.
 import { CancelledError } from '../pool.js';
 import {
-  cellFinished, cellStarted, cellStopped, closeNotebook, dismissNotice, editCell, kernelReset, lineKind, notebookBusy, queueCells,
-  restoreSeed, SEED_NOTEBOOK_FILE, unqueue,
+  cellFinished,
+  cellStarted,
+  cellStopped,
+  closeNotebook,
+  dismissNotice,
+  editCell,
+  kernelReset,
+  lineKind,
+  notebookBusy,
+  queueCells,
+  restoreSeed,
+  SEED_NOTEBOOK_FILE,
+  unqueue,
 } from '../notebook_state.js';
 import { $, el } from './dom.js';
 
-const STATUS_TEXT = { idle: '', queued: 'waiting', running: 'running…', done: 'done', error: 'raised an exception', stopped: 'stopped' };
+const STATUS_TEXT = {
+  idle: '',
+  queued: 'waiting',
+  running: 'running…',
+  done: 'done',
+  error: 'raised an exception',
+  stopped: 'stopped',
+};
 
 /**
  * @param {{runCell: (source: string, cell: number) => Promise<object>, reset: () => Promise<{kernel: string}>, stop: () => void}} client
@@ -22,8 +40,8 @@ const STATUS_TEXT = { idle: '', queued: 'waiting', running: 'running…', done: 
  */
 export function bindNotebookView(client, getState, setNotebook) {
   const nb = () => getState().notebook;
-  let generation = 0;  // Stop and Reset end the runs of older generations
-  let drawnCells = null;  // the cells the list was built for (rebuilt when their number changes)
+  let generation = 0; // Stop and Reset end the runs of older generations
+  let drawnCells = null; // the cells the list was built for (rebuilt when their number changes)
   let items = [];
 
   async function runCells(indices) {
@@ -37,15 +55,17 @@ export function bindNotebookView(client, getState, setNotebook) {
       try {
         r = await client.runCell(nb().cells[i].source, i + 1);
       } catch (e) {
-        if (gen !== generation) return;  // Stop or Reset already said what happened
+        if (gen !== generation) return; // Stop or Reset already said what happened
         generation++;
-        setNotebook(cellStopped(nb(), i, e instanceof CancelledError ? null : `The Notebook's Worker failed: ${e.message}`));
+        setNotebook(
+          cellStopped(nb(), i, e instanceof CancelledError ? null : `The Notebook's Worker failed: ${e.message}`),
+        );
         return;
       }
       if (gen !== generation) return;
       setNotebook(cellFinished(nb(), i, r));
       if (r.error) {
-        setNotebook(unqueue(nb()));  // Run all stops at a cell that raised, as Jupyter's does
+        setNotebook(unqueue(nb())); // Run all stops at a cell that raised, as Jupyter's does
         return;
       }
     }
@@ -55,7 +75,12 @@ export function bindNotebookView(client, getState, setNotebook) {
     if (!notebookBusy(nb())) return;
     generation++;
     client.stop();
-    setNotebook(cellStopped(nb(), nb().cells.findIndex((c) => c.status === 'running')));
+    setNotebook(
+      cellStopped(
+        nb(),
+        nb().cells.findIndex((c) => c.status === 'running'),
+      ),
+    );
     $('#nb-run-all').focus();
   }
 
@@ -105,7 +130,8 @@ export function bindNotebookView(client, getState, setNotebook) {
       setNotebook(editCell(nb(), i, area.value));
     });
     area.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' && (e.shiftKey || e.ctrlKey)) {  // Shift+Enter runs the cell, as in Jupyter
+      if (e.key === 'Enter' && (e.shiftKey || e.ctrlKey)) {
+        // Shift+Enter runs the cell, as in Jupyter
         e.preventDefault();
         runCells([i]);
       }
@@ -147,15 +173,22 @@ export function bindNotebookView(client, getState, setNotebook) {
     item.out.hidden = c.stdout === '';
     const kinds = new Set(c.stdout.split('\n').map(lineKind).filter(Boolean));
     item.kinds.replaceChildren();
-    if (kinds.has('measurement')) item.kinds.append(el('span', 'measurement', 'tag measurement'), ' the timing samples are this machine\'s clock. ');
-    if (kinds.has('estimate')) item.kinds.append(el('span', 'estimate', 'tag estimate'), ' the cost_analysis() dict is the core\'s estimate from the IR, with XLA\'s keys.');
+    if (kinds.has('measurement'))
+      item.kinds.append(el('span', 'measurement', 'tag measurement'), " the timing samples are this machine's clock. ");
+    if (kinds.has('estimate'))
+      item.kinds.append(
+        el('span', 'estimate', 'tag estimate'),
+        " the cost_analysis() dict is the core's estimate from the IR, with XLA's keys.",
+      );
     item.kinds.hidden = kinds.size === 0;
     item.error.textContent = c.error ? c.error.text : '';
     item.error.hidden = !c.error;
     item.where.hidden = !c.error;
-    item.where.textContent = !c.error ? '' : marked
-      ? `${c.error.type} at line ${marked}${c.error.column > 0 ? `, column ${c.error.column}` : ''} of this cell${c.error.file && c.error.file !== `<cell ${i + 1}>` ? ` (raised in ${c.error.file}, line ${c.error.line})` : ''}: the line is marked.`
-      : c.error.text;
+    item.where.textContent = !c.error
+      ? ''
+      : marked
+        ? `${c.error.type} at line ${marked}${c.error.column > 0 ? `, column ${c.error.column}` : ''} of this cell${c.error.file && c.error.file !== `<cell ${i + 1}>` ? ` (raised in ${c.error.file}, line ${c.error.line})` : ''}: the line is marked.`
+        : c.error.text;
     if (c.error && c.error.type === 'WorkerError') item.where.hidden = true;
   }
 
@@ -166,7 +199,8 @@ export function bindNotebookView(client, getState, setNotebook) {
 
   function render(state) {
     const n = state.notebook;
-    const opening = wasOpen === false && n.open, closing = wasOpen === true && !n.open;
+    const opening = wasOpen === false && n.open,
+      closing = wasOpen === true && !n.open;
     if (opening) {
       const from = document.activeElement;
       opener = from && from !== document.body && !$('#nb').contains(from) ? from : null;
@@ -194,9 +228,12 @@ export function bindNotebookView(client, getState, setNotebook) {
     $('#nb-notice').textContent = n.notice ?? '';
     const running = n.cells.findIndex((c) => c.status === 'running');
     const errors = n.cells.filter((c) => c.status === 'error').length;
-    $('#nb-status').textContent = running >= 0 ? `Running cell ${running + 1}…`
-      : n.kernel ? `Kernel ready: ${n.runs} cell run${n.runs === 1 ? '' : 's'} so far${errors ? `; ${errors} cell${errors === 1 ? '' : 's'} raised an exception` : ''}.`
-        : 'No cell has run yet in this kernel.';
+    $('#nb-status').textContent =
+      running >= 0
+        ? `Running cell ${running + 1}…`
+        : n.kernel
+          ? `Kernel ready: ${n.runs} cell run${n.runs === 1 ? '' : 's'} so far${errors ? `; ${errors} cell${errors === 1 ? '' : 's'} raised an exception` : ''}.`
+          : 'No cell has run yet in this kernel.';
     if (drawnCells === null || drawnCells.length !== n.cells.length) {
       items = n.cells.map((_, i) => makeItem(i));
       $('#nb-cells').replaceChildren(...items.map((it) => it.li));

@@ -5,7 +5,14 @@
 import { createCodeEditor } from '../editor/code_editor.js';
 import { WRITE_EXAMPLES } from '../model/write_examples.js';
 import {
-  errorText, exampleSource, setLowered, setLowerFailure, setLowerPending, setWriteMode, setWriteSource, writeLink,
+  errorText,
+  exampleSource,
+  setLowered,
+  setLowerFailure,
+  setLowerPending,
+  setWriteMode,
+  setWriteSource,
+  writeLink,
 } from '../write_state.js';
 import { $, el } from './dom.js';
 
@@ -26,9 +33,9 @@ export function bindWriteView(client, getState, setWrite, analyze) {
   let editor = null;
   let hlo = null;
   let timer = null;
-  let requested = null;   // the source last sent to the Worker
-  let analysed = null;    // the module last handed to the analysis
-  let marked;             // the error last marked in the editor
+  let requested = null; // the source last sent to the Worker
+  let analysed = null; // the module last handed to the analysis
+  let marked; // the error last marked in the editor
   const tabs = [$('#analyze-tab-paste'), $('#analyze-tab-write')];
   const modeOf = (tab) => (tab.id === 'analyze-tab-write' ? 'write' : 'paste');
 
@@ -47,7 +54,12 @@ export function bindWriteView(client, getState, setWrite, analyze) {
     // The tabs pattern: arrows move between tabs (and open them), Home and End go to the ends.
     tab.addEventListener('keydown', (e) => {
       const i = tabs.indexOf(tab);
-      const to = { ArrowRight: (i + 1) % tabs.length, ArrowLeft: (i + tabs.length - 1) % tabs.length, Home: 0, End: tabs.length - 1 }[e.key];
+      const to = {
+        ArrowRight: (i + 1) % tabs.length,
+        ArrowLeft: (i + tabs.length - 1) % tabs.length,
+        Home: 0,
+        End: tabs.length - 1,
+      }[e.key];
       if (to === undefined) return;
       e.preventDefault();
       tabs[to].focus();
@@ -73,18 +85,21 @@ export function bindWriteView(client, getState, setWrite, analyze) {
     setWrite(next);
     const { seq, source } = next;
     const t0 = performance.now();
-    client.lower(source).then((result) => {
-      setWrite(setLowered(w(), seq, result, performance.now() - t0));
-      const now = w();
-      if (result.ok && now.lowered?.seq === seq && result.text !== analysed) {
-        analysed = result.text;
-        analyze(result.text, nameOf(result.function));
-      }
-    }, (e) => setWrite(setLowerFailure(w(), seq, e.message)));
+    client.lower(source).then(
+      (result) => {
+        setWrite(setLowered(w(), seq, result, performance.now() - t0));
+        const now = w();
+        if (result.ok && now.lowered?.seq === seq && result.text !== analysed) {
+          analysed = result.text;
+          analyze(result.text, nameOf(result.function));
+        }
+      },
+      (e) => setWrite(setLowerFailure(w(), seq, e.message)),
+    );
   }
 
   function typed(text) {
-    if (text === w().source && timer === null) return;  // the state's own text, put in by render
+    if (text === w().source && timer === null) return; // the state's own text, put in by render
     clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;
@@ -105,12 +120,18 @@ export function bindWriteView(client, getState, setWrite, analyze) {
     setTimeout(() => {
       // Made with the text to show: putting it in afterwards is a second update and layout.
       editor = createCodeEditor($('#write-editor'), {
-        language: 'python', label: 'Python (JAX-style) to lower', text: w().source, onChange: typed,
+        language: 'python',
+        label: 'Python (JAX-style) to lower',
+        text: w().source,
+        onChange: typed,
       });
       render(getState());
       setTimeout(() => {
         hlo = createCodeEditor($('#write-hlo'), {
-          language: null, readOnly: true, label: 'StableHLO the Python lowers to (read-only)', text: w().lowered?.text ?? '',
+          language: null,
+          readOnly: true,
+          label: 'StableHLO the Python lowers to (read-only)',
+          text: w().lowered?.text ?? '',
         });
         render(getState());
       }, 0);
@@ -150,9 +171,13 @@ export function bindWriteView(client, getState, setWrite, analyze) {
     error.textContent = errorText(s.error);
     $('#write-stale').hidden = !(s.error && s.lowered);
     const status = $('#write-status');
-    status.textContent = s.pending ? 'lowering in the Worker…'
-      : s.error ? 'It did not lower: see the message under the editors.'
-        : s.lowered ? `Lowered ${s.lowered.function} in ${Math.round(s.ms)} ms (in the Worker); its analysis is below.` : '';
+    status.textContent = s.pending
+      ? 'lowering in the Worker…'
+      : s.error
+        ? 'It did not lower: see the message under the editors.'
+        : s.lowered
+          ? `Lowered ${s.lowered.function} in ${Math.round(s.ms)} ms (in the Worker); its analysis is below.`
+          : '';
     status.dataset.state = s.pending ? 'busy' : s.error ? 'error' : s.lowered ? 'done' : 'none';
     const link = writeLink(s);
     const note = $('#write-link-note');
@@ -164,16 +189,24 @@ export function bindWriteView(client, getState, setWrite, analyze) {
     render,
     /** A table row's op selected: its line in the StableHLO beside the editor, when that is the analysis on show. */
     selectLine(line, column, name) {
-      if (hlo && w().mode === 'write' && w().lowered && name === nameOf(w().lowered.function)) hlo.selectLine(line, column);
+      if (hlo && w().mode === 'write' && w().lowered && name === nameOf(w().lowered.function))
+        hlo.selectLine(line, column);
     },
     /** rooflineLab.writeView(): the tab, the source, the lowering, and the errors as the editor marks them. */
     view: () => {
       const s = w();
       return structuredClone({
-        mode: s.mode, source: s.source, example: s.example, pending: s.pending,
-        function: s.lowered?.function ?? null, stablehlo: s.lowered?.text ?? null,
-        error: s.error ? { ...s.error, text: errorText(s.error) } : null, marks: editor ? editor.marks() : [],
-        link_error: s.linkError, link_note: writeLink(s).error, stablehlo_line: hlo ? hlo.selectedLine() : null,
+        mode: s.mode,
+        source: s.source,
+        example: s.example,
+        pending: s.pending,
+        function: s.lowered?.function ?? null,
+        stablehlo: s.lowered?.text ?? null,
+        error: s.error ? { ...s.error, text: errorText(s.error) } : null,
+        marks: editor ? editor.marks() : [],
+        link_error: s.linkError,
+        link_note: writeLink(s).error,
+        stablehlo_line: hlo ? hlo.selectedLine() : null,
       });
     },
   };

@@ -25,15 +25,25 @@ namespace {
 // f32[128,128], in turn), as scripts/lib/dense_modules.mjs writes it. `ops` gets the count of
 // each (add, tanh, multiply, dot).
 std::string dense_hlo(std::size_t bytes, std::size_t ops[4]) {
-  std::string t = "HloModule dense\n\nENTRY main {\n  p0 = f32[128,128]{1,0} parameter(0)\n  p1 = f32[128,128]{1,0} parameter(1)\n";
+  std::string t =
+      "HloModule dense\n\nENTRY main {\n  p0 = f32[128,128]{1,0} parameter(0)\n  p1 = "
+      "f32[128,128]{1,0} parameter(1)\n";
   std::string prev = "p0";
   for (std::size_t i = 1; t.size() < bytes; ++i) {
     const std::string v = "v" + std::to_string(i);
     switch (i % 4) {
-      case 1: t += "  " + v + " = f32[128,128]{1,0} add(" + prev + ", p1)\n"; break;
-      case 2: t += "  " + v + " = f32[128,128]{1,0} tanh(" + prev + ")\n"; break;
-      case 3: t += "  " + v + " = f32[128,128]{1,0} multiply(" + prev + ", p1)\n"; break;
-      default: t += "  " + v + " = f32[128,128]{1,0} dot(" + prev + ", p0), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n";
+      case 1:
+        t += "  " + v + " = f32[128,128]{1,0} add(" + prev + ", p1)\n";
+        break;
+      case 2:
+        t += "  " + v + " = f32[128,128]{1,0} tanh(" + prev + ")\n";
+        break;
+      case 3:
+        t += "  " + v + " = f32[128,128]{1,0} multiply(" + prev + ", p1)\n";
+        break;
+      default:
+        t += "  " + v + " = f32[128,128]{1,0} dot(" + prev +
+             ", p0), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n";
     }
     ++ops[(i - 1) % 4];
     prev = v;
@@ -43,16 +53,25 @@ std::string dense_hlo(std::size_t bytes, std::size_t ops[4]) {
 
 std::string dense_stablehlo(std::size_t bytes, std::size_t ops[4]) {
   const std::string ty = "tensor<128x128xf32>";
-  std::string t = "module @dense {\n  func.func public @main(%arg0: " + ty + ", %arg1: " + ty + ") -> " + ty + " {\n";
+  std::string t = "module @dense {\n  func.func public @main(%arg0: " + ty + ", %arg1: " + ty +
+                  ") -> " + ty + " {\n";
   std::string prev = "%arg0";
   std::size_t i = 0;
   for (; t.size() < bytes; ++i) {
     const std::string v = "%" + std::to_string(i);
     switch (i % 4) {
-      case 0: t += "    " + v + " = stablehlo.add " + prev + ", %arg1 : " + ty + "\n"; break;
-      case 1: t += "    " + v + " = stablehlo.tanh " + prev + " : " + ty + "\n"; break;
-      case 2: t += "    " + v + " = stablehlo.multiply " + prev + ", %arg1 : " + ty + "\n"; break;
-      default: t += "    " + v + " = stablehlo.dot_general " + prev + ", %arg0, contracting_dims = [1] x [0] : (" + ty + ", " + ty + ") -> " + ty + "\n";
+      case 0:
+        t += "    " + v + " = stablehlo.add " + prev + ", %arg1 : " + ty + "\n";
+        break;
+      case 1:
+        t += "    " + v + " = stablehlo.tanh " + prev + " : " + ty + "\n";
+        break;
+      case 2:
+        t += "    " + v + " = stablehlo.multiply " + prev + ", %arg1 : " + ty + "\n";
+        break;
+      default:
+        t += "    " + v + " = stablehlo.dot_general " + prev +
+             ", %arg0, contracting_dims = [1] x [0] : (" + ty + ", " + ty + ") -> " + ty + "\n";
     }
     ++ops[i % 4];
     prev = v;
@@ -64,8 +83,12 @@ std::string dense_stablehlo(std::size_t bytes, std::size_t ops[4]) {
 struct CountingSink : RowColumnSink {
   std::vector<std::string> names;
   std::vector<std::size_t> sizes;
-  void column(std::size_t, const char* name, const std::vector<double>& v) override { names.push_back(name), sizes.push_back(v.size()); }
-  void column(std::size_t, const char* name, const std::vector<std::int32_t>& v) override { names.push_back(name), sizes.push_back(v.size()); }
+  void column(std::size_t, const char* name, const std::vector<double>& v) override {
+    names.push_back(name), sizes.push_back(v.size());
+  }
+  void column(std::size_t, const char* name, const std::vector<std::int32_t>& v) override {
+    names.push_back(name), sizes.push_back(v.size());
+  }
 };
 
 // Restores the build's memory limit when a test is done with its own.
@@ -79,7 +102,8 @@ constexpr double kBytes = 4 * kElements;  // one f32[128,128]
 
 }  // namespace
 
-TEST_CASE("a text past kMaxTextBytes is refused with its size and the limit, before it is parsed", "[hlo][limits]") {
+TEST_CASE("a text past kMaxTextBytes is refused with its size and the limit, before it is parsed",
+          "[hlo][limits]") {
   auto r = analyze_text(std::string(kMaxTextBytes + 1, ' '));
   REQUIRE_FALSE(r.ok());
   CHECK(r.error_info().input == "text");
@@ -89,7 +113,10 @@ TEST_CASE("a text past kMaxTextBytes is refused with its size and the limit, bef
   CHECK_THAT(text_too_big(kMaxTextBytes + 7, true).message, Contains("the text is at least"));
 }
 
-TEST_CASE("a dense module of several megabytes analyses in both dialects: every op a row, totals exact, the last line counted", "[hlo][big]") {
+TEST_CASE(
+    "a dense module of several megabytes analyses in both dialects: every op a row, totals exact, "
+    "the last line counted",
+    "[hlo][big]") {
   for (const bool hlo : {true, false}) {
     std::size_t ops[4] = {0, 0, 0, 0};  // add, tanh, multiply, dot
     const std::string text = hlo ? dense_hlo(6'000'000, ops) : dense_stablehlo(6'000'000, ops);
@@ -103,11 +130,13 @@ TEST_CASE("a dense module of several megabytes analyses in both dialects: every 
     const std::size_t n = ops[0] + ops[1] + ops[2] + ops[3] + (hlo ? 1 : 0);  // HLO's ROOT negate
     REQUIRE(a.ops.size() == n);
     // flops: add, multiply (and negate) one per element; dot 2·128·128·128; tanh transcendental.
-    const double flops = (ops[0] + ops[2] + (hlo ? 1 : 0)) * kElements + ops[3] * 2.0 * 128 * 128 * 128;
+    const double flops =
+        (ops[0] + ops[2] + (hlo ? 1 : 0)) * kElements + ops[3] * 2.0 * 128 * 128 * 128;
     CHECK(a.flops == flops);
     CHECK(a.transcendentals == ops[1] * kElements);
     // bytes: two operands and the output, one operand for tanh and negate.
-    CHECK(a.bytes_accessed == (ops[0] + ops[2] + ops[3]) * 3 * kBytes + (ops[1] + (hlo ? 1 : 0)) * 2 * kBytes);
+    CHECK(a.bytes_accessed ==
+          (ops[0] + ops[2] + ops[3]) * 3 * kBytes + (ops[1] + (hlo ? 1 : 0)) * 2 * kBytes);
     // The rows are in text order and carry their lines: the last row is HLO's ROOT (before its
     // closing '}') or StableHLO's last op (before return and two '}').
     CHECK(a.ops.front().line == (hlo ? 6 : 3));
@@ -122,14 +151,19 @@ TEST_CASE("a dense module of several megabytes analyses in both dialects: every 
     for (std::size_t k = 0; k < sink.names.size(); ++k) {
       INFO(sink.names[k]);
       // Two distinct operand lists, shared by the rows: {a, a} (binary ops) and {a} (tanh, negate).
-      if (sink.names[k] == "operand_bytes") CHECK(sink.sizes[k] == 3);
-      else if (sink.names[k] == "operand_bytes_start") CHECK(sink.sizes[k] == 3);
-      else CHECK(sink.sizes[k] == n);
+      if (sink.names[k] == "operand_bytes")
+        CHECK(sink.sizes[k] == 3);
+      else if (sink.names[k] == "operand_bytes_start")
+        CHECK(sink.sizes[k] == 3);
+      else
+        CHECK(sink.sizes[k] == n);
     }
   }
 }
 
-TEST_CASE("a program past the memory the core may use is refused with an error, and the core goes on", "[hlo][limits]") {
+TEST_CASE(
+    "a program past the memory the core may use is refused with an error, and the core goes on",
+    "[hlo][limits]") {
   std::size_t ops[4] = {0, 0, 0, 0};
   const std::string text = dense_hlo(8'000'000, ops);
   {
@@ -155,7 +189,8 @@ TEST_CASE("a program past the memory the core may use is refused with an error, 
   CHECK(r->modules[0].analysis.ok());
 }
 
-TEST_CASE("the symbol tables find, replace and forget names, numbered ones by their number", "[hlo][names]") {
+TEST_CASE("the symbol tables find, replace and forget names, numbered ones by their number",
+          "[hlo][names]") {
   NameMap<std::uint32_t> map;
   std::vector<std::string> keys;
   for (int i = 0; i < 5000; ++i) keys.push_back("name." + std::to_string(i));
@@ -166,15 +201,19 @@ TEST_CASE("the symbol tables find, replace and forget names, numbered ones by th
   for (std::size_t i = 0; i < keys.size(); i += 2) map.erase(keys[i]);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     INFO(keys[i]);
-    if (i % 2) REQUIRE((map.find(keys[i]) && *map.find(keys[i]) == i));
-    else REQUIRE(map.find(keys[i]) == nullptr);
+    if (i % 2)
+      REQUIRE((map.find(keys[i]) && *map.find(keys[i]) == i));
+    else
+      REQUIRE(map.find(keys[i]) == nullptr);
   }
   CHECK(map.size() == keys.size() / 2);
 
   SymbolTable<std::uint32_t> sym;
-  const std::vector<std::string> names = {"%1", "%01", "%0", "%arg0", "%cst", "v17", "add.3", "%4000000000", "fusion.123456789"};
+  const std::vector<std::string> names = {"%1",  "%01",   "%0",          "%arg0",           "%cst",
+                                          "v17", "add.3", "%4000000000", "fusion.123456789"};
   for (std::uint32_t i = 0; i < names.size(); ++i) CHECK(sym.insert(names[i], i));
-  for (std::uint32_t i = 0; i < names.size(); ++i) CHECK(*sym.find(names[i]) == i);  // "%01" is not "%1"
+  for (std::uint32_t i = 0; i < names.size(); ++i)
+    CHECK(*sym.find(names[i]) == i);  // "%01" is not "%1"
   CHECK(sym.find("%2") == nullptr);
   CHECK(sym.find("v") == nullptr);
   bool had = false;
@@ -194,7 +233,8 @@ TEST_CASE("the symbol tables find, replace and forget names, numbered ones by th
   CHECK(*sym.find("%0") == 5);
 }
 
-TEST_CASE("ops whose attributes decode alike share one entry of the program's attributes", "[hlo][lower]") {
+TEST_CASE("ops whose attributes decode alike share one entry of the program's attributes",
+          "[hlo][lower]") {
   auto parsed = parse(R"(HloModule m
 ENTRY e {
   a = f32[4,4] parameter(0)
@@ -221,9 +261,13 @@ ENTRY e {
   CHECK(p->attrs_of(instrs[6])->dims == std::vector<std::int64_t>{1, 0});
 }
 
-TEST_CASE("an op whose rule does not look into its region leaves no rows for it, and the rows after it keep their places", "[hlo][cost]") {
+TEST_CASE(
+    "an op whose rule does not look into its region leaves no rows for it, and the rows after it "
+    "keep their places",
+    "[hlo][cost]") {
   // The sort has a dynamic shape: it is unmodeled without its comparator being costed.
-  const Analysis a = rl::testing::analyze_one(R"(func.func @main(%x: tensor<?xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  const Analysis a = rl::testing::analyze_one(
+      R"(func.func @main(%x: tensor<?xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   %r = "stablehlo.sort"(%x) ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %c = stablehlo.compare GT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>

@@ -1,10 +1,11 @@
 // Cost analysis with XLA's counting rules. Expected numbers are written as their formula.
+#include "hlo/cost.h"
+
 #include <cmath>
 
 #include "catch.hpp"
-#include "hlo/cost.h"
-#include "hlo/test_util.h"
 #include "hlo/emit.h"
+#include "hlo/test_util.h"
 
 using Catch::Matchers::WithinRel;
 using namespace rl::hlo;
@@ -16,12 +17,12 @@ Analysis one(const std::string& text) { return rl::testing::analyze_one(text); }
 TEST_CASE("the lesson's module gives exactly XLA's recorded CPU cost analysis", "[hlo][cost]") {
   Analysis a = one(emit_workload(32, 16, 8, "f32").value());
   // lesson.md: flops 8192, transcendentals 256, bytes accessed 5632, {0} 3072, {1} 512, out 2048.
-  CHECK(a.flops == 2 * 32 * 8 * 16);                     // 8192
-  CHECK(a.transcendentals == 32 * 8);                    // 256
+  CHECK(a.flops == 2 * 32 * 8 * 16);                               // 8192
+  CHECK(a.transcendentals == 32 * 8);                              // 256
   CHECK(a.bytes_accessed == (2048 + 512 + 1024) + (1024 + 1024));  // 5632
-  CHECK(a.bytes_accessed_operand.at(0) == 2048 + 1024);  // 3072
+  CHECK(a.bytes_accessed_operand.at(0) == 2048 + 1024);            // 3072
   CHECK(a.bytes_accessed_operand.at(1) == 512);
-  CHECK(a.bytes_accessed_output == 1024 + 1024);         // 2048
+  CHECK(a.bytes_accessed_output == 1024 + 1024);                      // 2048
   CHECK(a.minimum_traffic_bytes == 4 * (32 * 16 + 16 * 8 + 32 * 8));  // 3584
   CHECK_THAT(a.intensity, WithinRel(8192.0 / 5632.0, 1e-12));
   CHECK(a.unmodeled.empty());
@@ -42,10 +43,12 @@ TEST_CASE("the lesson's module gives exactly XLA's recorded CPU cost analysis", 
   CHECK(a.ops[0].top_level);
 }
 
-TEST_CASE("reduce costs (input - output elements) x the reducer, in both printed forms", "[hlo][cost]") {
+TEST_CASE("reduce costs (input - output elements) x the reducer, in both printed forms",
+          "[hlo][cost]") {
   const std::string text =
       "func.func @main(%a: tensor<4x6xf32>, %z: tensor<f32>) -> tensor<6xf32> {\n"
-      "  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4x6xf32>, tensor<f32>) -> tensor<6xf32>\n"
+      "  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : "
+      "(tensor<4x6xf32>, tensor<f32>) -> tensor<6xf32>\n"
       "  %1 = \"stablehlo.reduce\"(%a, %z) <{dimensions = array<i64: 0>}> ({\n"
       "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
       "    %m = stablehlo.multiply %x, %y : tensor<f32>\n"
@@ -57,11 +60,12 @@ TEST_CASE("reduce costs (input - output elements) x the reducer, in both printed
   Analysis a = one(text);
   const auto top = rl::testing::top_rows(a);
   REQUIRE(top.size() == 2);
-  CHECK(top[0].flops == 4 * 6 - 6);  // one add per combined element
-  CHECK(top[1].flops == 4 * 6 - 6);  // the multiply
-  CHECK(top[1].transcendentals == 4 * 6 - 6);  // the exponential
+  CHECK(top[0].flops == 4 * 6 - 6);                  // one add per combined element
+  CHECK(top[1].flops == 4 * 6 - 6);                  // the multiply
+  CHECK(top[1].transcendentals == 4 * 6 - 6);        // the exponential
   CHECK(top[0].bytes_accessed == 4 * (24 + 1 + 6));  // operands + output, once each
-  // The reducer's own ops are rows too (not top-level), costed once each, written before the reduce.
+  // The reducer's own ops are rows too (not top-level), costed once each, written before the
+  // reduce.
   REQUIRE(a.ops.size() == 4);
   CHECK(a.ops[1].op == "stablehlo.multiply");
   CHECK(a.ops[1].flops == 1);
@@ -71,7 +75,8 @@ TEST_CASE("reduce costs (input - output elements) x the reducer, in both printed
   CHECK(a.flops == 2 * (24 - 6));
 }
 
-TEST_CASE("slices read only what they output, and calls cost their callee at the call site", "[hlo][cost]") {
+TEST_CASE("slices read only what they output, and calls cost their callee at the call site",
+          "[hlo][cost]") {
   const std::string text =
       "module @m {\n"
       "  func.func public @main(%a: tensor<10x10xf32>) -> tensor<2x10xf32> {\n"
@@ -85,24 +90,27 @@ TEST_CASE("slices read only what they output, and calls cost their callee at the
       "  }\n"
       "}\n";
   Analysis a = one(text);
-  REQUIRE(a.ops.size() == 3);                           // main's slice and call, twice's add
+  REQUIRE(a.ops.size() == 3);  // main's slice and call, twice's add
   const auto top = rl::testing::top_rows(a);
   REQUIRE(top.size() == 2);
-  CHECK(top[0].bytes_accessed == 2 * (2 * 10 * 4));     // XLA: output bytes twice, not the whole operand
+  CHECK(top[0].bytes_accessed ==
+        2 * (2 * 10 * 4));  // XLA: output bytes twice, not the whole operand
   CHECK(a.operand_bytes(top[0])[0] == 2 * 10 * 4);
-  CHECK(top[1].flops == 20);                            // the callee's add
-  CHECK(top[1].bytes_accessed == 3 * 80);               // the callee's add: two operands and a result
+  CHECK(top[1].flops == 20);               // the callee's add
+  CHECK(top[1].bytes_accessed == 3 * 80);  // the callee's add: two operands and a result
   CHECK(a.function(a.ops[2]) == "twice");
   CHECK_FALSE(a.ops[2].top_level);
   CHECK(a.flops == 20);
   CHECK(a.minimum_traffic_bytes == 400 + 80);
 }
 
-TEST_CASE("ops without a rule and dynamic shapes are listed as unmodeled, never zero", "[hlo][cost]") {
+TEST_CASE("ops without a rule and dynamic shapes are listed as unmodeled, never zero",
+          "[hlo][cost]") {
   const std::string text =
       "func.func @main(%a: tensor<?x4xf32>, %b: tensor<4xf32>) -> tensor<?x4xf32> {\n"
       "  %0 = stablehlo.add %a, %a : tensor<?x4xf32>\n"
-      "  stablehlo.custom_call @check.expect_eq(%b, %b) {has_side_effect = true} : (tensor<4xf32>, tensor<4xf32>) -> ()\n"
+      "  stablehlo.custom_call @check.expect_eq(%b, %b) {has_side_effect = true} : (tensor<4xf32>, "
+      "tensor<4xf32>) -> ()\n"
       "  %1 = chlo.lgamma %b : tensor<4xf32> -> tensor<4xf32>\n"
       "  return %0 : tensor<?x4xf32>\n"
       "}\n";

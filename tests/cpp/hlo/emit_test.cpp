@@ -1,7 +1,8 @@
 // The emitter: the lesson's StableHLO, exactly as JAX prints it, for any sizes and float dtype.
+#include "hlo/emit.h"
+
 #include "catch.hpp"
 #include "hlo/cost.h"
-#include "hlo/emit.h"
 #include "hlo/parse.h"
 
 using namespace rl::hlo;
@@ -9,10 +10,13 @@ using namespace rl::hlo;
 namespace {
 // /work/shared/reference/lesson.md, "StableHLO as JAX prints it", recent JAX.
 const char* kLessonText =
-    "module @jit_workload attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {\n"
-    "  func.func public @main(%arg0: tensor<32x16xf32>, %arg1: tensor<16x8xf32>) -> (tensor<32x8xf32> "
+    "module @jit_workload attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} "
+    "{\n"
+    "  func.func public @main(%arg0: tensor<32x16xf32>, %arg1: tensor<16x8xf32>) -> "
+    "(tensor<32x8xf32> "
     "{jax.result_info = \"result\"}) {\n"
-    "    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, "
+    "    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = "
+    "[DEFAULT, "
     "DEFAULT] : (tensor<32x16xf32>, tensor<16x8xf32>) -> tensor<32x8xf32>\n"
     "    %1 = stablehlo.tanh %0 : tensor<32x8xf32>\n"
     "    return %1 : tensor<32x8xf32>\n"
@@ -28,8 +32,9 @@ TEST_CASE("emit_workload prints the lesson's module exactly as JAX does", "[hlo]
 
 TEST_CASE("emitted text parses back with the sizes and dtype it was given", "[hlo][emit]") {
   using Row = std::tuple<double, double, double, std::string, int>;
-  auto [m, k, n, dtype, bytes] = GENERATE(table<double, double, double, std::string, int>({
-      Row{32, 16, 8, "f32", 4}, Row{48, 24, 12, "bf16", 2}, Row{1, 1, 1, "f16", 2}, Row{7, 5, 3, "f64", 8}}));
+  auto [m, k, n, dtype, bytes] = GENERATE(table<double, double, double, std::string, int>(
+      {Row{32, 16, 8, "f32", 4}, Row{48, 24, 12, "bf16", 2}, Row{1, 1, 1, "f16", 2},
+       Row{7, 5, 3, "f64", 8}}));
   auto text = emit_workload(m, k, n, dtype);
   REQUIRE(text.ok());
   auto mods = parse_stablehlo(text.value());
@@ -51,21 +56,24 @@ TEST_CASE("emitted text parses back with the sizes and dtype it was given", "[hl
   const auto& ops = f.body.blocks[0].ops;
   REQUIRE(ops.size() == 3);
   CHECK(ops[0].name == "stablehlo.dot_general");
-  CHECK(mod.value_type(f, f.results(ops[0])[0]).dims == std::vector<std::int64_t>{std::int64_t(m), std::int64_t(n)});
+  CHECK(mod.value_type(f, f.results(ops[0])[0]).dims ==
+        std::vector<std::int64_t>{std::int64_t(m), std::int64_t(n)});
   CHECK(ops[1].name == "stablehlo.tanh");
   CHECK(ops[2].name == "return");
 }
 
-TEST_CASE("emit_workload refuses bad sizes and dtypes, naming the argument and the value", "[hlo][emit]") {
+TEST_CASE("emit_workload refuses bad sizes and dtypes, naming the argument and the value",
+          "[hlo][emit]") {
   using Row = std::tuple<double, double, double, std::string, std::string>;
-  auto [m, k, n, dtype, message] = GENERATE(table<double, double, double, std::string, std::string>({
-      Row{0, 16, 8, "f32", "m must be a positive integer, got 0"},
-      Row{32, -1, 8, "f32", "k must be a positive integer, got -1"},
-      Row{32, 16, 2.5, "f32", "n must be a positive integer, got 2.5"},
-      Row{32, 16, 8, "i7", "dtype must be one of f32, bf16, f16, f64, got \"i7\""},
-      Row{32, 16, 8, "", "dtype must be one of f32, bf16, f16, f64, got \"\""},
-      Row{1e300, 16, 8, "f32", "m must be at most 2^53 = 9007199254740992, got 1e+300"},
-  }));
+  auto [m, k, n, dtype, message] =
+      GENERATE(table<double, double, double, std::string, std::string>({
+          Row{0, 16, 8, "f32", "m must be a positive integer, got 0"},
+          Row{32, -1, 8, "f32", "k must be a positive integer, got -1"},
+          Row{32, 16, 2.5, "f32", "n must be a positive integer, got 2.5"},
+          Row{32, 16, 8, "i7", "dtype must be one of f32, bf16, f16, f64, got \"i7\""},
+          Row{32, 16, 8, "", "dtype must be one of f32, bf16, f16, f64, got \"\""},
+          Row{1e300, 16, 8, "f32", "m must be at most 2^53 = 9007199254740992, got 1e+300"},
+      }));
   auto text = emit_workload(m, k, n, dtype);
   REQUIRE_FALSE(text.ok());
   CHECK(text.error() == message);
@@ -101,9 +109,11 @@ TEST_CASE("the bundled examples parse, verify and cost as their formulas say", "
 }
 
 TEST_CASE("the example emitters refuse bad sizes and dtypes by name", "[hlo][emit]") {
-  CHECK(rl::hlo::emit_mlp_layer(0, 4, 4, "f32").error() == "batch must be a positive integer, got 0");
+  CHECK(rl::hlo::emit_mlp_layer(0, 4, 4, "f32").error() ==
+        "batch must be a positive integer, got 0");
   CHECK(rl::hlo::emit_attention(8, -1, "f32").error() == "d must be a positive integer, got -1");
-  CHECK(rl::hlo::emit_attention(8, 8, "i7").error() == "dtype must be one of f32, bf16, f16, f64, got \"i7\"");
+  CHECK(rl::hlo::emit_attention(8, 8, "i7").error() ==
+        "dtype must be one of f32, bf16, f16, f64, got \"i7\"");
   auto bf16 = rl::hlo::analyze(rl::hlo::emit_mlp_layer(2, 3, 4, "bf16").value());
   REQUIRE(bf16.ok());
   CHECK(bf16.value()[0].minimum_traffic_bytes == 2 * (2 * 3 + 3 * 4 + 4 + 2 * 4));

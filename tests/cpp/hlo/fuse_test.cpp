@@ -1,11 +1,12 @@
 // The fusion pass on small programs whose right grouping is written here, with the XLA rule that
 // makes it so; the fused costs counted as XLA's HloCostAnalysis counts a fusion; the corpus.
+#include "hlo/fuse.h"
+
 #include <set>
 
 #include "catch.hpp"
 #include "corpus.h"
 #include "hlo/emit.h"
-#include "hlo/fuse.h"
 #include "hlo/parse.h"
 #include "hlo/report.h"
 #include "hlo/test_util.h"
@@ -48,8 +49,10 @@ using Ops = std::vector<std::string>;
 
 }  // namespace
 
-TEST_CASE("the lesson's tanh(dot) is one output fusion, and its fused bytes leave out the 32x8 intermediate",
-          "[hlo][fuse]") {
+TEST_CASE(
+    "the lesson's tanh(dot) is one output fusion, and its fused bytes leave out the 32x8 "
+    "intermediate",
+    "[hlo][fuse]") {
   // dot_epilogues (the default): the dot takes its elementwise epilogue, as XLA GPU's cuBLASLt
   // epilogues and Triton GEMM fusions do and as this project's kernel applies tanh in its tile.
   Fused x = fuse(emit_workload(32, 16, 8, "f32").value());
@@ -60,7 +63,8 @@ TEST_CASE("the lesson's tanh(dot) is one output fusion, and its fused bytes leav
   CHECK(ops_of(f) == Ops{"3:stablehlo.dot_general", "4:stablehlo.tanh"});
   CHECK(f.flops == 2 * 32 * 8 * 16);
   CHECK(f.transcendentals == 32 * 8);
-  // Parameters read once (A 2048 + B 512), the output written once (1024): 3584, the minimum traffic.
+  // Parameters read once (A 2048 + B 512), the output written once (1024): 3584, the minimum
+  // traffic.
   CHECK(f.bytes_accessed == 2048 + 512 + 1024);
   CHECK(f.unfused_bytes_accessed == 5632);
   CHECK(x.f.analysis.bytes_accessed == 3584);
@@ -119,9 +123,10 @@ TEST_CASE("the elementwise chain tanh(2x+1)*y is one loop fusion", "[hlo][fuse]"
   REQUIRE(x.f.fusions.size() == 1);
   const Fusion& f = x.f.fusions[0];
   CHECK(f.kind == FusionKind::Loop);
-  CHECK(ops_of(f) == Ops{"3:stablehlo.constant", "4:stablehlo.constant", "5:stablehlo.broadcast_in_dim",
-                         "6:stablehlo.broadcast_in_dim", "7:stablehlo.multiply", "8:stablehlo.add",
-                         "9:stablehlo.tanh", "10:stablehlo.multiply"});
+  CHECK(ops_of(f) == Ops{"3:stablehlo.constant", "4:stablehlo.constant",
+                         "5:stablehlo.broadcast_in_dim", "6:stablehlo.broadcast_in_dim",
+                         "7:stablehlo.multiply", "8:stablehlo.add", "9:stablehlo.tanh",
+                         "10:stablehlo.multiply"});
   CHECK(f.flops == 3 * 1024);
   CHECK(f.transcendentals == 1024);
   CHECK(f.bytes_accessed == 3 * 4096);  // x and y read, the result written
@@ -131,7 +136,8 @@ TEST_CASE("the elementwise chain tanh(2x+1)*y is one loop fusion", "[hlo][fuse]"
   CHECK(f.unfused_bytes_accessed == x.f.analysis.unfused_bytes_accessed);
 }
 
-TEST_CASE("an expensive producer with two users in different fusions is not duplicated", "[hlo][fuse]") {
+TEST_CASE("an expensive producer with two users in different fusions is not duplicated",
+          "[hlo][fuse]") {
   // instruction_fusion.cc ShouldFuse: "expensive producer would be duplicated" (exp is
   // IsExpensive); it runs as the root of its own fusion, its value written once.
   const std::string text = R"(module @multi {
@@ -180,7 +186,8 @@ TEST_CASE("a reduce roots an input fusion with its elementwise producers", "[hlo
   CHECK(f.kind == FusionKind::Input);
   CHECK(ops_of(f) == Ops{"3:stablehlo.multiply", "4:stablehlo.constant", "5:stablehlo.reduce"});
   CHECK(f.flops == 64 * 32 + (64 * 32 - 64));
-  CHECK(f.bytes_accessed == 64 * 32 * 4 + 64 * 4);  // x once (one trivial user), the row sums written
+  CHECK(f.bytes_accessed ==
+        64 * 32 * 4 + 64 * 4);  // x once (one trivial user), the row sums written
 }
 
 TEST_CASE("softmax: the reductions stay apart, the exp is not duplicated", "[hlo][fuse]") {
@@ -206,13 +213,15 @@ TEST_CASE("softmax: the reductions stay apart, the exp is not duplicated", "[hlo
   Fused x = fuse(text);
   std::set<Ops> groups;
   for (const auto& f : x.f.fusions) groups.insert(ops_of(f));
-  CHECK(groups == std::set<Ops>{{"5:stablehlo.broadcast_in_dim", "6:stablehlo.subtract", "7:stablehlo.exponential"},
+  CHECK(groups == std::set<Ops>{{"5:stablehlo.broadcast_in_dim", "6:stablehlo.subtract",
+                                 "7:stablehlo.exponential"},
                                 {"10:stablehlo.broadcast_in_dim", "11:stablehlo.divide"}});
   for (const auto& f : x.f.fusions) CHECK(f.kind == FusionKind::Loop);
   const double big = 8 * 128 * 4, row = 8 * 4;
   // Fused: reduce max (big + 4 + row), {x, m -> e} (big + row + big), reduce sum (big + 4 + row),
   // {e, z -> y} (big + row + big).
-  CHECK(x.f.analysis.bytes_accessed == (big + 4 + row) + (2 * big + row) + (big + 4 + row) + (2 * big + row));
+  CHECK(x.f.analysis.bytes_accessed ==
+        (big + 4 + row) + (2 * big + row) + (big + 4 + row) + (2 * big + row));
   CHECK(x.f.analysis.bytes_accessed < x.f.analysis.unfused_bytes_accessed);
 }
 
@@ -242,7 +251,8 @@ TEST_CASE("a while body is fused on its own", "[hlo][fuse]") {
   // nothing but scalar constants, so they stay alone.
   CHECK(groups == std::set<Ops>{{"12:stablehlo.tanh", "13:stablehlo.multiply"}});
   REQUIRE(x.f.fusions.size() == 1);
-  CHECK(x.f.fusions[0].bytes_accessed == 512 + 512);  // v read once (two users share the read), w written
+  CHECK(x.f.fusions[0].bytes_accessed ==
+        512 + 512);  // v read once (two users share the read), w written
   CHECK(x.f.fusions[0].unfused_bytes_accessed == 2 * 512 + 3 * 512);
 }
 
@@ -266,7 +276,8 @@ TEST_CASE("a bias add and an activation join the dot in one output fusion", "[hl
   CHECK(f.ops.size() == 7);
   CHECK(f.ops.front().op == "stablehlo.dot_general");
   CHECK(f.ops.back().op == "stablehlo.convert");
-  // x, w and b read once each (b through its broadcast: the whole 64 bytes), the bf16 result written.
+  // x, w and b read once each (b through its broadcast: the whole 64 bytes), the bf16 result
+  // written.
   CHECK(f.bytes_accessed == 32 * 64 * 4 + 64 * 16 * 4 + 16 * 4 + 32 * 16 * 2);
   CHECK(f.flops == 2 * 32 * 16 * 64 + 3 * 32 * 16);
 }
@@ -284,7 +295,8 @@ TEST_CASE("the pass is deterministic", "[hlo][fuse]") {
   CHECK(a.f.analysis.bytes_accessed == b.f.analysis.bytes_accessed);
 }
 
-TEST_CASE("the fused module prints as XLA prints HLO: a fused computation and a fusion instruction", "[hlo][fuse]") {
+TEST_CASE("the fused module prints as XLA prints HLO: a fused computation and a fusion instruction",
+          "[hlo][fuse]") {
   Fused x = fuse(emit_workload(32, 16, 8, "f32").value());
   const std::string& t = x.f.text;
   INFO(t);
@@ -301,14 +313,16 @@ TEST_CASE("the fused module prints as XLA prints HLO: a fused computation and a 
   CHECK(t.find("%fused_computation.0 (") < t.find("ENTRY"));
 }
 
-TEST_CASE("every corpus module fuses, fused bytes never exceed unfused bytes, flops do not change", "[hlo][fuse][corpus]") {
+TEST_CASE("every corpus module fuses, fused bytes never exceed unfused bytes, flops do not change",
+          "[hlo][fuse][corpus]") {
   SKIP_WITHOUT_CORPUS("stablehlo");
   int modules = 0, fused_modules = 0, own = 0, fusions = 0;
   double unfused = 0, fused = 0;
   std::string failures;
   for (const char* sub : {"stablehlo", "stablehlo-interpret", "hlo"}) {
     const std::string dir = rl::testing::corpus_dir() + "/" + sub;
-    for (const auto& file : rl::testing::list_files(dir, std::string(sub) == "hlo" ? ".hlo" : ".mlir")) {
+    for (const auto& file :
+         rl::testing::list_files(dir, std::string(sub) == "hlo" ? ".hlo" : ".mlir")) {
       auto r = parse(rl::testing::read_file(dir + "/" + file));
       if (!r.ok()) continue;  // the parse tests cover these
       for (const auto& m : r.value()) {
@@ -334,7 +348,8 @@ TEST_CASE("every corpus module fuses, fused bytes never exceed unfused bytes, fl
           failures += file + ": flops changed\n";
         if (!x->already_fused && a.unfused_bytes_accessed != plain->bytes_accessed)
           failures += file + ": unfused bytes " + std::to_string(a.unfused_bytes_accessed) +
-                      " differ from the cost analysis's " + std::to_string(plain->bytes_accessed) + "\n";
+                      " differ from the cost analysis's " + std::to_string(plain->bytes_accessed) +
+                      "\n";
         for (const auto& f : x->fusions)
           if (!(f.bytes_accessed <= f.unfused_bytes_accessed))
             failures += file + ": " + f.name + " fused bytes exceed its ops' own\n";
@@ -342,19 +357,19 @@ TEST_CASE("every corpus module fuses, fused bytes never exceed unfused bytes, fl
       }
     }
   }
-  WARN(modules << " corpus modules fused: " << fusions << " fusions in " << fused_modules << " modules (" << own
-               << " with fusions of their own); bytes accessed " << unfused << " unfused, " << fused << " fused");
+  WARN(modules << " corpus modules fused: " << fusions << " fusions in " << fused_modules
+               << " modules (" << own << " with fusions of their own); bytes accessed " << unfused
+               << " unfused, " << fused << " fused");
   INFO(failures);
   CHECK(failures.empty());
   CHECK(modules > 1000);
 }
 
 TEST_CASE("the fused HLO text parses back and costs what the pass counted", "[hlo][fuse]") {
-  // The printed module goes through the HLO front door and XLA's HandleFusion rule (cost_rules.cpp):
-  // the same flops, transcendentals and fused bytes as the pass's grouping gave.
-  const std::vector<std::string> texts = {
-      emit_workload(32, 16, 8, "f32").value(),
-      R"(module @chain {
+  // The printed module goes through the HLO front door and XLA's HandleFusion rule
+  // (cost_rules.cpp): the same flops, transcendentals and fused bytes as the pass's grouping gave.
+  const std::vector<std::string> texts = {emit_workload(32, 16, 8, "f32").value(),
+                                          R"(module @chain {
   func.func public @main(%x: tensor<1024xf32>, %y: tensor<1024xf32>) -> tensor<1024xf32> {
     %c2 = stablehlo.constant dense<2.0> : tensor<f32>
     %b2 = stablehlo.broadcast_in_dim %c2, dims = [] : (tensor<f32>) -> tensor<1024xf32>
@@ -366,7 +381,7 @@ TEST_CASE("the fused HLO text parses back and costs what the pass counted", "[hl
     return %4 : tensor<1024xf32>
   }
 })",
-      R"(module @softmax {
+                                          R"(module @softmax {
   func.func public @main(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
     %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
     %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<8x128xf32>, tensor<f32>) -> tensor<8xf32>
@@ -403,7 +418,8 @@ TEST_CASE("the fused HLO text parses back and costs what the pass counted", "[hl
   }
 }
 
-TEST_CASE("optimized HLO keeps its own fusions, counted as the cost analysis counts them", "[hlo][fuse]") {
+TEST_CASE("optimized HLO keeps its own fusions, counted as the cost analysis counts them",
+          "[hlo][fuse]") {
   const std::string text = R"(HloModule m
 
 %fused_computation (param_0: f32[8], param_1: f32[8]) -> f32[8] {
@@ -428,29 +444,36 @@ ENTRY %main (a: f32[8], b: f32[8]) -> f32[8] {
   CHECK(ops_of(f) == Ops{"6:add", "7:tanh"});
   CHECK(f.flops == 8);
   CHECK(f.transcendentals == 8);
-  CHECK(f.bytes_accessed == 3 * 32);               // a, b read, the result written
+  CHECK(f.bytes_accessed == 3 * 32);                   // a, b read, the result written
   CHECK(f.unfused_bytes_accessed == 3 * 32 + 2 * 32);  // add, then tanh alone
   CHECK(x.f.analysis.bytes_accessed == 96);
 }
 
-TEST_CASE("fused_json: per module the fusions, the HLO text and both totals, summed over the file", "[hlo][fuse]") {
+TEST_CASE("fused_json: per module the fusions, the HLO text and both totals, summed over the file",
+          "[hlo][fuse]") {
   auto j = fused_json(emit_workload(32, 16, 8, "f32").value());
   REQUIRE(j.ok());
   const std::string& t = j.value();
   INFO(t);
   CHECK(t.find("\"dialect\":\"stablehlo\"") != std::string::npos);
   CHECK(t.find("\"already_fused\":false") != std::string::npos);
-  CHECK(t.find("\"name\":\"fusion.0\",\"kind\":\"kOutput\",\"function\":\"main\"") != std::string::npos);
-  CHECK(t.find("\"ops\":[{\"line\":3,\"column\":5,\"op\":\"stablehlo.dot_general\"},{\"line\":4,\"column\":5,\"op\":\"stablehlo.tanh\"}]") !=
+  CHECK(t.find("\"name\":\"fusion.0\",\"kind\":\"kOutput\",\"function\":\"main\"") !=
         std::string::npos);
-  CHECK(t.find("\"bytes_accessed\":3584,\"unfused_bytes_accessed\":5632,\"bytes_saved\":2048") != std::string::npos);
-  CHECK(t.find("\"totals\":{\"flops\":8192,\"transcendentals\":256,\"bytes_accessed\":5632},\"fused_totals\":{\"flops\":8192,\"transcendentals\":256,\"bytes_accessed\":3584},\"errors\":[]}") !=
+  CHECK(t.find("\"ops\":[{\"line\":3,\"column\":5,\"op\":\"stablehlo.dot_general\"},{\"line\":4,"
+               "\"column\":5,\"op\":\"stablehlo.tanh\"}]") != std::string::npos);
+  CHECK(t.find("\"bytes_accessed\":3584,\"unfused_bytes_accessed\":5632,\"bytes_saved\":2048") !=
         std::string::npos);
+  CHECK(t.find("\"totals\":{\"flops\":8192,\"transcendentals\":256,\"bytes_accessed\":5632},"
+               "\"fused_totals\":{\"flops\":8192,\"transcendentals\":256,\"bytes_accessed\":3584},"
+               "\"errors\":[]}") != std::string::npos);
   auto bad = fused_json("module {");
   CHECK(!bad.ok());
 }
 
-TEST_CASE("a cheap op with users in two fusions runs once, its value written (fused flops stay the unfused flops)", "[hlo][fuse]") {
+TEST_CASE(
+    "a cheap op with users in two fusions runs once, its value written (fused flops stay the "
+    "unfused flops)",
+    "[hlo][fuse]") {
   // XLA may duplicate a cheap producer into each consumer fusion (InstructionFusion::ShouldFuse
   // forbids duplication only for expensive producers); this pass copies only broadcasts, iotas
   // and scalar constants, which have no flops. The add below stays alone; the two fusions read it.
@@ -467,7 +490,8 @@ TEST_CASE("a cheap op with users in two fusions runs once, its value written (fu
   Fused x = fuse(text);
   std::set<Ops> groups;
   for (const auto& f : x.f.fusions) groups.insert(ops_of(f));
-  CHECK(groups == std::set<Ops>{{"4:stablehlo.tanh", "5:stablehlo.negate"}, {"6:stablehlo.exponential", "7:stablehlo.abs"}});
+  CHECK(groups == std::set<Ops>{{"4:stablehlo.tanh", "5:stablehlo.negate"},
+                                {"6:stablehlo.exponential", "7:stablehlo.abs"}});
   CHECK(x.f.analysis.flops == 3 * 64);
   CHECK(x.f.analysis.bytes_accessed == 3 * 256 + 2 * (256 + 256));
 }

@@ -1,7 +1,7 @@
 // The shared HLO corpus, read in place: every file parses, verifies and costs except those its
-// MANIFEST.tsv marks INTENTIONALLY-INVALID, which are refused naming one of their main ops; every dot's (and cuBLAS GEMM's) flops match
-// 2·prod(result dims)·prod(lhs contracting sizes) computed here from the parsed shapes and the
-// attribute text, without the library's attribute helpers.
+// MANIFEST.tsv marks INTENTIONALLY-INVALID, which are refused naming one of their main ops; every
+// dot's (and cuBLAS GEMM's) flops match 2·prod(result dims)·prod(lhs contracting sizes) computed
+// here from the parsed shapes and the attribute text, without the library's attribute helpers.
 #include <chrono>
 #include <map>
 #include <sstream>
@@ -16,8 +16,9 @@ using namespace rl::hlo;
 
 namespace {
 
-// The integers between the first '{' (or '[') after `key` and its closer: "lhs_contracting_dims={1,2}"
-// → {1, 2}; in JSON, "lhs_contracting_dimensions":["1"] → {1}. Quotes and backslashes are skipped.
+// The integers between the first '{' (or '[') after `key` and its closer:
+// "lhs_contracting_dims={1,2}" → {1, 2}; in JSON, "lhs_contracting_dimensions":["1"] → {1}. Quotes
+// and backslashes are skipped.
 std::vector<long long> ints_after(const std::string& text, const std::string& key, bool* found) {
   std::vector<long long> out;
   *found = false;
@@ -39,7 +40,8 @@ std::vector<long long> ints_after(const std::string& text, const std::string& ke
 }
 
 // The files MANIFEST.tsv marks intentionally invalid (its notes column says
-// "INTENTIONALLY-INVALID(why)"), each with the ops of its main_ops column ("top:add,not" → add, not).
+// "INTENTIONALLY-INVALID(why)"), each with the ops of its main_ops column ("top:add,not" → add,
+// not).
 std::map<std::string, std::vector<std::string>> intentionally_invalid(const std::string& dir) {
   std::map<std::string, std::vector<std::string>> out;
   std::istringstream manifest(rl::testing::read_file(dir + "/MANIFEST.tsv"));
@@ -62,7 +64,8 @@ std::map<std::string, std::vector<std::string>> intentionally_invalid(const std:
 
 }  // namespace
 
-TEST_CASE("every HLO corpus file parses, verifies and costs, except those marked invalid", "[hlo][corpus]") {
+TEST_CASE("every HLO corpus file parses, verifies and costs, except those marked invalid",
+          "[hlo][corpus]") {
   SKIP_WITHOUT_CORPUS("hlo");
   const std::string dir = rl::testing::corpus_dir() + "/hlo";
   auto files = rl::testing::list_files(dir, ".hlo");
@@ -84,7 +87,8 @@ TEST_CASE("every HLO corpus file parses, verifies and costs, except those marked
       CHECK_FALSE(r.ok());
       bool names_an_op = false;
       for (const auto& op : marked->second)
-        names_an_op = names_an_op || (!r.ok() && r.error().find(": error: " + op) != std::string::npos);
+        names_an_op =
+            names_an_op || (!r.ok() && r.error().find(": error: " + op) != std::string::npos);
       CHECK(names_an_op);
       ++refused;
       continue;
@@ -100,7 +104,8 @@ TEST_CASE("every HLO corpus file parses, verifies and costs, except those marked
   INFO(passed << " of " << files.size() - invalid.size() << " analysed; failures:\n" << failures);
   CHECK(passed + refused == static_cast<int>(files.size()));
   CHECK(modules >= 120);
-  WARN("HLO corpus: " << passed << " files, " << refused << " marked invalid and refused, " << modules << " modules; parsed " << bytes / 1e6 << " MB at "
+  WARN("HLO corpus: " << passed << " files, " << refused << " marked invalid and refused, "
+                      << modules << " modules; parsed " << bytes / 1e6 << " MB at "
                       << bytes / 1e6 / seconds << " MB/s");
 }
 
@@ -122,11 +127,13 @@ TEST_CASE("every HLO corpus dot costs 2 x result elements x contracting sizes", 
           const bool dot = op.name == "dot";
           const Attribute* t = fn.attr(op, "custom_call_target");
           std::string target = t ? std::string(t->value) : "";
-          const bool gemm = op.name == "custom-call" && target.find("__cublas$") != std::string::npos &&
+          const bool gemm = op.name == "custom-call" &&
+                            target.find("__cublas$") != std::string::npos &&
                             target.find("matmul") + target.find("gemm") != 2 * std::string::npos;
           if (!dot && !gemm) continue;
           std::string attrs;
-          for (const auto& a : fn.attributes(op)) attrs += std::string(a.name) + "=" + std::string(a.value) + "; ";
+          for (const auto& a : fn.attributes(op))
+            attrs += std::string(a.name) + "=" + std::string(a.value) + "; ";
           INFO(f << ":" << op.line << ":" << op.column << " " << attrs.substr(0, 400));
           REQUIRE(by_place.count(std::make_pair(op.line, op.column)) == 1);
           const OpCost& row = *by_place[std::make_pair(op.line, op.column)];
@@ -140,7 +147,8 @@ TEST_CASE("every HLO corpus dot costs 2 x result elements x contracting sizes", 
                                  : ints_after(attrs, "lhs_contracting_dimensions", &found);
           double expected = 2;
           for (auto d : out.dims) expected *= static_cast<double>(d);
-          for (auto c : contracting) expected *= static_cast<double>(lhs.dims.at(static_cast<std::size_t>(c)));
+          for (auto c : contracting)
+            expected *= static_cast<double>(lhs.dims.at(static_cast<std::size_t>(c)));
           CHECK(row.modeled);
           CHECK(row.flops == expected);
           ++(dot ? dots : gemms);

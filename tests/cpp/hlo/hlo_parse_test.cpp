@@ -18,13 +18,15 @@ namespace {
 // backend_config, sharding, literals with nested braces; then a second module after `// -----`.
 const char* kPrinted =
     "// RUN: hlo-opt %s\n"
-    "HloModule jit_f, is_scheduled=true, entry_computation_layout={(f32[8,128]{1,0:T(8,128)}, s32[<=10]{0})->(f32[8,128]{1,0}, s32[<=10]{0})}, replica_count=2\n"
+    "HloModule jit_f, is_scheduled=true, entry_computation_layout={(f32[8,128]{1,0:T(8,128)}, "
+    "s32[<=10]{0})->(f32[8,128]{1,0}, s32[<=10]{0})}, replica_count=2\n"
     "\n"
     "%fused_computation (param_0.1: f32[8,128], param_1.2: bf16[8,128]) -> f32[8,128] {\n"
     "  %param_0.1 = f32[8,128]{1,0:T(8,128)} parameter(0)\n"
     "  %param_1.2 = bf16[8,128]{1,0:T(8,128)(2,1)S(1)} parameter(1)\n"
     "  %convert.3 = f32[8,128]{1,0} convert(bf16[8,128]{1,0:T(8,128)(2,1)S(1)} %param_1.2)\n"
-    "  ROOT %add.4 = f32[8,128]{1,0} add(f32[8,128]{1,0} %param_0.1, f32[8,128]{1,0} %convert.3), metadata={op_name=\"jit(f)/add\" source_file=\"f.py\" source_line=3}\n"
+    "  ROOT %add.4 = f32[8,128]{1,0} add(f32[8,128]{1,0} %param_0.1, f32[8,128]{1,0} %convert.3), "
+    "metadata={op_name=\"jit(f)/add\" source_file=\"f.py\" source_line=3}\n"
     "}\n"
     "\n"
     "ENTRY %main.9 (Arg_0.1: f32[8,128], Arg_1.2: s32[<=10]) -> (f32[8,128], s32[<=10]) {\n"
@@ -33,7 +35,8 @@ const char* kPrinted =
     "  %c = bf16[8,128]{1,0} constant({...})\n"
     "  %table = s32[2,2] constant({ {1, 2}, {3, 4} })\n"
     "  /* a block comment */\n"
-    "  %fusion.5 = f32[8,128]{1,0} fusion(%Arg_0.1, %c), kind=kLoop, calls=%fused_computation, backend_config={\"outer_dimension_partitions\":[\"2\"]}\n"
+    "  %fusion.5 = f32[8,128]{1,0} fusion(%Arg_0.1, %c), kind=kLoop, calls=%fused_computation, "
+    "backend_config={\"outer_dimension_partitions\":[\"2\"]}\n"
     "  ROOT %tuple.8 = (f32[8,128]{1,0}, /*index=1*/s32[<=10]{0}) tuple(%fusion.5, %Arg_1.2)\n"
     "}\n"
     "\n"
@@ -42,13 +45,15 @@ const char* kPrinted =
     "HloModule second\n"
     "\n"
     "ENTRY main {\n"
-    "  p = (f32[2], (s4[3], u64[], pred[1]), token[], f8e4m3fn[4], c64[2], f16[], bf16[], f64[], c128[]) parameter(0)\n"
+    "  p = (f32[2], (s4[3], u64[], pred[1]), token[], f8e4m3fn[4], c64[2], f16[], bf16[], f64[], "
+    "c128[]) parameter(0)\n"
     "  ROOT g = f32[2] get-tuple-element(p), index=0\n"
     "}\n";
 
 }  // namespace
 
-TEST_CASE("HLO as XLA prints it parses into computations, instructions, shapes and attributes", "[hlo][parse]") {
+TEST_CASE("HLO as XLA prints it parses into computations, instructions, shapes and attributes",
+          "[hlo][parse]") {
   auto r = parse_hlo(kPrinted);
   INFO((r.ok() ? "" : r.error()));
   REQUIRE(r.ok());
@@ -92,14 +97,16 @@ TEST_CASE("HLO as XLA prints it parses into computations, instructions, shapes a
   REQUIRE(add);
   CHECK(add->is_root);
   CHECK_FALSE(convert->is_root);
-  CHECK(attr_text(fused, *add, "metadata") == "{op_name=\"jit(f)/add\" source_file=\"f.py\" source_line=3}");
+  CHECK(attr_text(fused, *add, "metadata") ==
+        "{op_name=\"jit(f)/add\" source_file=\"f.py\" source_line=3}");
 
   const Op* fusion = find_op(*entry, "fusion.5");
   REQUIRE(fusion);
   CHECK(fusion->name == "fusion");
   CHECK(fusion->code == OpCode::Fusion);
   CHECK(value_names(*entry, entry->operands(*fusion)) == std::vector<std::string>{"Arg_0.1", "c"});
-  CHECK(m.value_type(*entry, entry->operands(*fusion)[1]).element == "bf16");  // from its definition
+  CHECK(m.value_type(*entry, entry->operands(*fusion)[1]).element ==
+        "bf16");  // from its definition
   CHECK(attr_text(*entry, *fusion, "kind") == "kLoop");
   CHECK(attr_text(*entry, *fusion, "calls") == "%fused_computation");
   CHECK(attr_text(*entry, *fusion, "backend_config") == "{\"outer_dimension_partitions\":[\"2\"]}");
@@ -116,12 +123,12 @@ TEST_CASE("HLO as XLA prints it parses into computations, instructions, shapes a
   CHECK(second.name == "second");
   const Type& p = second.value_type(second.functions.at(0), second.functions.at(0).args.at(0));
   REQUIRE(p.tuple.size() == 9);
-  CHECK(p.tuple[1].tuple.at(0).element_bytes == 1);   // s4: one byte per element as XLA stores it
-  CHECK(p.tuple[1].tuple.at(1).element_bytes == 8);   // u64
-  CHECK(p.tuple[1].tuple.at(2).element_bytes == 1);   // pred
+  CHECK(p.tuple[1].tuple.at(0).element_bytes == 1);  // s4: one byte per element as XLA stores it
+  CHECK(p.tuple[1].tuple.at(1).element_bytes == 8);  // u64
+  CHECK(p.tuple[1].tuple.at(2).element_bytes == 1);  // pred
   CHECK(p.tuple[2].kind == Type::Kind::Token);
-  CHECK(p.tuple[3].element_bytes == 1);               // f8e4m3fn
-  CHECK(p.tuple[4].element_bytes == 8);               // c64: two f32
+  CHECK(p.tuple[3].element_bytes == 1);  // f8e4m3fn
+  CHECK(p.tuple[4].element_bytes == 8);  // c64: two f32
   CHECK(p.tuple[5].element_bytes == 2);
   CHECK(p.tuple[6].element_bytes == 2);
   CHECK(p.tuple[7].element_bytes == 8);
@@ -129,7 +136,8 @@ TEST_CASE("HLO as XLA prints it parses into computations, instructions, shapes a
   CHECK(p.byte_size() == 8 * 9);  // a tuple: its index table
 }
 
-TEST_CASE("operands without shapes are typed from their definitions, also defined later", "[hlo][parse]") {
+TEST_CASE("operands without shapes are typed from their definitions, also defined later",
+          "[hlo][parse]") {
   const std::string text =
       "HloModule m\n"
       "add {\n"
@@ -161,40 +169,51 @@ TEST_CASE("operands without shapes are typed from their definitions, also define
 }
 
 TEST_CASE("a bounded dynamic dimension and a static one are different types", "[hlo][parse]") {
-  auto r = parse_hlo("HloModule m\nENTRY e {\n  q = f32[<=8,4] parameter(1)\n  p = f32[8,4] parameter(0)\n"
-                     "  ROOT t = (f32[<=8,4], f32[8,4]) tuple(q, p)\n}\n");
+  auto r = parse_hlo(
+      "HloModule m\nENTRY e {\n  q = f32[<=8,4] parameter(1)\n  p = f32[8,4] parameter(0)\n"
+      "  ROOT t = (f32[<=8,4], f32[8,4]) tuple(q, p)\n}\n");
   INFO((r.ok() ? "" : r.error()));
   REQUIRE(r.ok());
   const Module& m = r->front();
   const Function& e = *m.entry();
   CHECK(m.value_type(e, e.args.at(0)).text == "f32[8,4]");
   CHECK(m.value_type(e, e.args.at(1)).text == "f32[<=8,4]");
-  CHECK(m.value_type(e, e.args.at(0)).dims == m.value_type(e, e.args.at(1)).dims);  // sized by the bound
+  CHECK(m.value_type(e, e.args.at(0)).dims ==
+        m.value_type(e, e.args.at(1)).dims);  // sized by the bound
 }
 
 TEST_CASE("HLO parse errors name the place, what was expected and what was found", "[hlo][parse]") {
   using Row = std::tuple<std::string, std::string>;
   auto [text, message] = GENERATE(table<std::string, std::string>({
       Row{"HloModule m\n\nENTRY e {\n  ROOT x = f32[2] add(a, b)\n}\n",
-          "4:23: error: operand a is not defined in e \xE2\x80\x94 expected the name of an instruction of this "
+          "4:23: error: operand a is not defined in e \xE2\x80\x94 expected the name of an "
+          "instruction of this "
           "computation, got 'a'"},
       Row{"HloModule m\n\nENTRY e {\n  p = f32[2 parameter(0)\n}\n",
           "4:13: error: bad shape dimensions \xE2\x80\x94 expected ',' or ']', got 'parameter'"},
       Row{"HloModule m\n\nENTRY e {\n  p = q32[2] parameter(0)\n}\n",
-          "4:7: error: unknown element type 'q32' \xE2\x80\x94 expected pred, s4..s64, u4..u64, f16, bf16, f32, f64, "
+          "4:7: error: unknown element type 'q32' \xE2\x80\x94 expected pred, s4..s64, u4..u64, "
+          "f16, bf16, f32, f64, "
           "f8e4m3fn..., c64, c128, token or opaque, got 'q32'"},
       Row{"HloModule m\n\nENTRY e {\n  p = f32[2] parameter(0)\n",
           "5:1: error: unterminated computation e \xE2\x80\x94 expected '}', got end of input"},
       Row{"HloModule m\n\nENTRY e {\n  p = f32[2] parameter(0)\n  p = f32[2] parameter(1)\n}\n",
-          "5:3: error: instruction p defined twice \xE2\x80\x94 expected unique instruction names in a computation, got 'p'"},
-      Row{"HloModule m\n", "2:1: error: HloModule m has no computations \xE2\x80\x94 expected a computation such as "
-                           "ENTRY main { ... }, got end of input"},
-      Row{"HloModule m\n\nENTRY e {\n  p = f32[2] parameter(0)\n  ROOT t = f32[2] tanh(p), metadata=\n}\n",
-          "6:1: error: missing value of attribute metadata \xE2\x80\x94 expected a value after '=', got '}'"},
-      Row{"HloModule m\n\nENTRY e {\n  ROOT p = f32[2] parameter(0)\n}\n\nENTRY f {\n  ROOT p = f32[2] parameter(0)\n}\n",
-          "7:1: error: a second ENTRY computation f \xE2\x80\x94 expected one ENTRY per module, got 'ENTRY'"},
+          "5:3: error: instruction p defined twice \xE2\x80\x94 expected unique instruction names "
+          "in a computation, got 'p'"},
+      Row{"HloModule m\n",
+          "2:1: error: HloModule m has no computations \xE2\x80\x94 expected a computation such as "
+          "ENTRY main { ... }, got end of input"},
+      Row{"HloModule m\n\nENTRY e {\n  p = f32[2] parameter(0)\n  ROOT t = f32[2] tanh(p), "
+          "metadata=\n}\n",
+          "6:1: error: missing value of attribute metadata \xE2\x80\x94 expected a value after "
+          "'=', got '}'"},
+      Row{"HloModule m\n\nENTRY e {\n  ROOT p = f32[2] parameter(0)\n}\n\nENTRY f {\n  ROOT p = "
+          "f32[2] parameter(0)\n}\n",
+          "7:1: error: a second ENTRY computation f \xE2\x80\x94 expected one ENTRY per module, "
+          "got 'ENTRY'"},
       Row{"HloModule m\n\nENTRY e {\n  ROOT p = f32[2]{0} parameter(0) /* open\n}\n",
-          "4:35: error: bad instruction \xE2\x80\x94 expected a name such as %add.1 = f32[2] add(a, b), or '}', got an "
+          "4:35: error: bad instruction \xE2\x80\x94 expected a name such as %add.1 = f32[2] "
+          "add(a, b), or '}', got an "
           "unterminated comment"},
   }));
   auto r = parse_hlo(text);
@@ -218,7 +237,8 @@ TEST_CASE("HLO nesting deeper than 256 levels is refused, not a crash", "[hlo][p
   CHECK_THAT(r2.error(), Catch::Matchers::Contains("too deep"));
 }
 
-TEST_CASE("every prefix of an HLO module gives a result or an error, never a crash", "[hlo][parse]") {
+TEST_CASE("every prefix of an HLO module gives a result or an error, never a crash",
+          "[hlo][parse]") {
   const std::string text = kPrinted;
   int errors = 0;
   for (std::size_t n = 0; n < text.size(); ++n) {
@@ -234,13 +254,15 @@ TEST_CASE("a big literal is kept whole, as a view of the text, in one pass", "[h
   text += "})\n}\n";
   auto t0 = std::chrono::steady_clock::now();
   auto r = parse_hlo(text);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   REQUIRE(r.ok());
   const Function& f = r->front().functions[0];
   const Op& c = f.body.blocks[0].ops[0];
   const Attribute* lit = f.attr(c, "literal");
   REQUIRE(lit);
-  CHECK(lit->value.size() == 200000 * 5 - 2 + 2);  // "{1.5, 1.5, ..., 1.5}": every value, both braces
+  CHECK(lit->value.size() ==
+        200000 * 5 - 2 + 2);  // "{1.5, 1.5, ..., 1.5}": every value, both braces
   CHECK(lit->value.substr(0, 6) == "{1.5, ");
   CHECK(lit->value.back() == '}');
   WARN("a " << text.size() / 1e6 << " MB literal parsed in " << seconds * 1e3 << " ms");

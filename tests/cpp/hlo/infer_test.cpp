@@ -954,21 +954,26 @@ TEST_CASE("every inferable HLO corpus instruction, its shape deleted, gets back 
        << opcodes);
 }
 
-TEST_CASE("an HLO instruction written with a shape must have the shape its rule infers", "[hlo][infer][verify]") {
+TEST_CASE("an HLO instruction written with a shape must have the shape its rule infers",
+          "[hlo][infer][verify]") {
   using Row = std::tuple<std::string, std::string, std::string>;
   // (parameters, instruction as written, the verifier's error)
   auto [params, instruction, message] = GENERATE(table<std::string, std::string, std::string>({
       // reverse keeps its operand's shape
       Row{"  p = f32[2,3] parameter(0)\n", "f32[3,2] reverse(p), dimensions={0}",
-          "5:3: error: reverse's written shape differs from the one its operands give \xE2\x80\x94 expected "
+          "5:3: error: reverse's written shape differs from the one its operands give \xE2\x80\x94 "
+          "expected "
           "f32[2,3] (XLA's shape inference), got f32[3,2]"},
       // pad: low + size + high (+ interior) per dimension: 1 + 2 + 1 = 4, 3
-      Row{"  p = f32[2,3] parameter(0)\n  z = f32[] parameter(1)\n", "f32[4,4] pad(p, z), padding=1_1x0_0",
-          "6:3: error: pad's written shape differs from the one its operands give \xE2\x80\x94 expected "
+      Row{"  p = f32[2,3] parameter(0)\n  z = f32[] parameter(1)\n",
+          "f32[4,4] pad(p, z), padding=1_1x0_0",
+          "6:3: error: pad's written shape differs from the one its operands give \xE2\x80\x94 "
+          "expected "
           "f32[4,3] (XLA's shape inference), got f32[4,4]"},
       // compare gives pred
       Row{"  p = f32[2] parameter(0)\n", "f32[2] compare(p, p), direction=LT",
-          "5:3: error: compare's written shape differs from the one its operands give \xE2\x80\x94 expected "
+          "5:3: error: compare's written shape differs from the one its operands give \xE2\x80\x94 "
+          "expected "
           "pred[2] (XLA's shape inference), got f32[2]"},
   }));
   const std::string text = entry(params, instruction);
@@ -980,8 +985,9 @@ TEST_CASE("an HLO instruction written with a shape must have the shape its rule 
   CHECK(v.error() == message);
 }
 
-TEST_CASE("HLO instructions written with the inferred shape pass, dynamic and bounded sizes included",
-          "[hlo][infer][verify]") {
+TEST_CASE(
+    "HLO instructions written with the inferred shape pass, dynamic and bounded sizes included",
+    "[hlo][infer][verify]") {
   auto parsed = parse_hlo(entry("  p = f32[2,<=5] parameter(0)\n  z = f32[] parameter(1)\n",
                                 "f32[4,<=5] pad(p, z), padding=1_1x0_0"));
   REQUIRE(parsed.ok());

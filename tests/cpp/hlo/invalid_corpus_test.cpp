@@ -56,8 +56,10 @@ std::vector<Part> parts_of(const std::string& file_text) {
     const auto sign = between.find('@');
     if (sign != std::string::npos) {
       const std::string where = between.substr(sign + 1);
-      if (where.rfind("above", 0) == 0) e.line -= 1;
-      else if (where.rfind("below", 0) == 0) e.line += 1;
+      if (where.rfind("above", 0) == 0)
+        e.line -= 1;
+      else if (where.rfind("below", 0) == 0)
+        e.line += 1;
       else if (where.size() > 1 && (where[0] == '+' || where[0] == '-'))
         e.line += (where[0] == '-' ? -1 : 1) * std::atoi(where.c_str() + 1);
     }
@@ -73,14 +75,32 @@ bool contains(const std::string& s, const char* key) { return s.find(key) != std
 // scope: the custom assembly's spelling, attribute value constraints, collectives' replica
 // groups and channels, quantization, dot algorithms, layouts and tokens.
 bool in_scope(const std::string& m) {
-  for (const char* out : {"custom op", "expected '", "failed parsing", "failed to parse", "attribute '", "replica",
-                          "channel", "quant", "algorithm", "ResultAccuracy", "tolerances", "layout", "token",
-                          "namespaced op name", "unknown stablehlo type", "expected non-function type",
-                          "precision config", "memref", "commutative binary-op", "has_dynamic_root",
-                          "non-negative", "must be positive", "unregistered"})
+  for (const char* out : {"custom op",
+                          "expected '",
+                          "failed parsing",
+                          "failed to parse",
+                          "attribute '",
+                          "replica",
+                          "channel",
+                          "quant",
+                          "algorithm",
+                          "ResultAccuracy",
+                          "tolerances",
+                          "layout",
+                          "token",
+                          "namespaced op name",
+                          "unknown stablehlo type",
+                          "expected non-function type",
+                          "precision config",
+                          "memref",
+                          "commutative binary-op",
+                          "has_dynamic_root",
+                          "non-negative",
+                          "must be positive",
+                          "unregistered"})
     if (contains(m, out)) return false;
-  for (const char* in : {"type", "shape", "dimension", "rank", "size", "compatible", "operand", "result",
-                         "argument", "parameter", "return"})
+  for (const char* in : {"type", "shape", "dimension", "rank", "size", "compatible", "operand",
+                         "result", "argument", "parameter", "return"})
     if (contains(m, in)) return true;
   return false;
 }
@@ -88,19 +108,22 @@ bool in_scope(const std::string& m) {
 // The kinds of expected error this core claims to catch, each at the annotated line: every part
 // whose message names one of them must be refused there.
 const char* claimed_kind(const std::string& m) {
-  for (const char* kind : {"broadcast_dimensions contains invalid value", "broadcast_dimensions size",
-                           "contracting dimension sizes must match", "batching dimension sizes must match",
-                           "expect operands to be compatible with body block return types",
-                           "expect operands to be compatible with body block arguments",
-                           "expect operands to be compatible with condition block arguments"})
+  for (const char* kind :
+       {"broadcast_dimensions contains invalid value", "broadcast_dimensions size",
+        "contracting dimension sizes must match", "batching dimension sizes must match",
+        "expect operands to be compatible with body block return types",
+        "expect operands to be compatible with body block arguments",
+        "expect operands to be compatible with condition block arguments"})
     if (contains(m, kind)) return kind;
   return nullptr;
 }
 
 }  // namespace
 
-TEST_CASE("StableHLO's invalid lit cases about shape and type rules: how many the verifier catches, and where",
-          "[hlo][corpus][verify]") {
+TEST_CASE(
+    "StableHLO's invalid lit cases about shape and type rules: how many the verifier catches, and "
+    "where",
+    "[hlo][corpus][verify]") {
   SKIP_WITHOUT_CORPUS("stablehlo-invalid");
   const std::string dir = rl::testing::corpus_dir() + "/stablehlo-invalid";
   int cases = 0, scoped = 0, caught = 0, at_line = 0, by_parser = 0, valid = 0, valid_refused = 0;
@@ -137,7 +160,8 @@ TEST_CASE("StableHLO's invalid lit cases about shape and type rules: how many th
         ++valid;
         if (refused && !parse_error) {
           ++valid_refused;
-          refused_valid << "  " << f << ":" << part.first_line + err.line - 1 << ": " << err.without_place() << "\n";
+          refused_valid << "  " << f << ":" << part.first_line + err.line - 1 << ": "
+                        << err.without_place() << "\n";
         }
         continue;
       }
@@ -152,7 +176,8 @@ TEST_CASE("StableHLO's invalid lit cases about shape and type rules: how many th
       for (const auto& e : part.expected) on_line = on_line || (refused && err.line == e.line);
       if (kind) {
         ++claimed[kind];
-        INFO(f << " part at line " << part.first_line << " expects {{" << part.expected.front().message << "}}; got "
+        INFO(f << " part at line " << part.first_line << " expects {{"
+               << part.expected.front().message << "}}; got "
                << (refused ? err.message : std::string("no error")));
         CHECK(on_line);
       }
@@ -168,17 +193,20 @@ TEST_CASE("StableHLO's invalid lit cases about shape and type rules: how many th
     }
   }
   std::ostringstream summary;
-  for (const auto& [f, c] : per_file) summary << "  " << f << ": " << c.first << " of " << c.second << "\n";
+  for (const auto& [f, c] : per_file)
+    summary << "  " << f << ": " << c.first << " of " << c.second << "\n";
   std::ostringstream kinds;
   for (const auto& [k, n] : claimed) kinds << "  " << k << ": " << n << " parts\n";
-  WARN(caught << " of " << scoped << " invalid parts about shape and type rules are refused (" << at_line
-              << " at the annotated line, " << by_parser << " by the parser), of " << cases
-              << " invalid parts in " << files.size() << " files:\n"
+  WARN(caught << " of " << scoped << " invalid parts about shape and type rules are refused ("
+              << at_line << " at the annotated line, " << by_parser << " by the parser), of "
+              << cases << " invalid parts in " << files.size() << " files:\n"
               << summary.str() << "claimed kinds, all required at their line:\n"
-              << kinds.str() << valid_refused << " of " << valid << " valid parts refused by the verifier:\n"
+              << kinds.str() << valid_refused << " of " << valid
+              << " valid parts refused by the verifier:\n"
               << refused_valid.str());
   // Any refusal of a valid part is a false alarm (a splat padding, `dense<2> : tensor<2x2xi64>`,
   // once refused 2 valid convolutions).
   CHECK(valid_refused == 0);
-  CHECK(caught >= 93);  // measured: 93 of 363 once a splat padding was read right (94 counted a valid convolution's misread padding)
+  CHECK(caught >= 93);  // measured: 93 of 363 once a splat padding was read right (94 counted a
+                        // valid convolution's misread padding)
 }

@@ -1,9 +1,10 @@
 // The one emitter (hlo/jax_emit.h): literals, SSA names, private functions and tuple results as
 // JAX prints them.
+#include "hlo/jax_emit.h"
+
 #include <cstdlib>
 
 #include "catch.hpp"
-#include "hlo/jax_emit.h"
 #include "hlo/parse.h"
 #include "hlo/verify.h"
 
@@ -13,13 +14,24 @@ TEST_CASE("float literals print as MLIR prints them in JAX's modules", "[hlo][ja
   // Scalar constants copied from ../shared/corpus/stablehlo-interpret/*.mlir (what JAX printed):
   // each parses back to a value whose literal must be the same text.
   using Row = std::pair<const char*, const char*>;
-  auto [text, dtype] = GENERATE(values<Row>({
-      {"-0.0043243099950505759", "f64"}, {"-1.000000e+00", "f32"}, {"-1.03562903", "f32"},
-      {"-1.300025009986248E-8", "f64"}, {"-1.3539021", "f32"}, {"-1.501950e+00", "f16"},
-      {"-2.4558602681405732", "f64"}, {"-5.156250e-01", "bf16"}, {"-5.7637557453858236E-4", "f64"},
-      {"-6.953130e-01", "bf16"}, {"0.000000e+00", "f16"}, {"0.0016394756169413357", "f64"},
-      {"0.122255228", "f32"}, {"1.1920929E-7", "f32"}, {"1.601560e+00", "bf16"}, {"2.000000e+03", "f32"},
-      {"1.250000e-01", "f32"}, {"0.333333343", "f32"}}));
+  auto [text, dtype] = GENERATE(values<Row>({{"-0.0043243099950505759", "f64"},
+                                             {"-1.000000e+00", "f32"},
+                                             {"-1.03562903", "f32"},
+                                             {"-1.300025009986248E-8", "f64"},
+                                             {"-1.3539021", "f32"},
+                                             {"-1.501950e+00", "f16"},
+                                             {"-2.4558602681405732", "f64"},
+                                             {"-5.156250e-01", "bf16"},
+                                             {"-5.7637557453858236E-4", "f64"},
+                                             {"-6.953130e-01", "bf16"},
+                                             {"0.000000e+00", "f16"},
+                                             {"0.0016394756169413357", "f64"},
+                                             {"0.122255228", "f32"},
+                                             {"1.1920929E-7", "f32"},
+                                             {"1.601560e+00", "bf16"},
+                                             {"2.000000e+03", "f32"},
+                                             {"1.250000e-01", "f32"},
+                                             {"0.333333343", "f32"}}));
   CAPTURE(text, dtype);
   CHECK(float_literal(std::strtod(text, nullptr), dtype) == text);
 }
@@ -42,14 +54,17 @@ TEST_CASE("constants take MLIR's names with one conflict counter per function", 
   auto x = e.broadcast_in_dim(a, {4}, {});
   (void)b, (void)c, (void)d;
   auto text = e.finish({e.binary("add", e.arg(0), x)});
-  CHECK_THAT(text, Catch::Matchers::Contains("%cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>\n"
-                                             "    %c = stablehlo.constant dense<2> : tensor<i32>\n"
-                                             "    %cst_0 = stablehlo.constant dense<3.000000e+00> : tensor<f32>\n"
-                                             "    %c_1 = stablehlo.constant dense<4> : tensor<i32>\n"
-                                             "    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<4xf32>\n"));
+  CHECK_THAT(text, Catch::Matchers::Contains(
+                       "%cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>\n"
+                       "    %c = stablehlo.constant dense<2> : tensor<i32>\n"
+                       "    %cst_0 = stablehlo.constant dense<3.000000e+00> : tensor<f32>\n"
+                       "    %c_1 = stablehlo.constant dense<4> : tensor<i32>\n"
+                       "    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> "
+                       "tensor<4xf32>\n"));
 }
 
-TEST_CASE("private functions, calls and tuple results print as JAX does and verify", "[hlo][jax_emit]") {
+TEST_CASE("private functions, calls and tuple results print as JAX does and verify",
+          "[hlo][jax_emit]") {
   Emitter e("g", {{{2, 3}, "f32"}});
   REQUIRE(e.find_function("relu", {{{2, 3}, "f32"}}) == -1);
   int relu = e.begin_function("relu", {{{2, 3}, "f32"}});
@@ -61,7 +76,8 @@ TEST_CASE("private functions, calls and tuple results print as JAX does and veri
   const std::string text = e.finish({r, t});
   const std::string expected =
       "module @jit_g attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {\n"
-      "  func.func public @main(%arg0: tensor<2x3xf32>) -> (tensor<2x3xf32> {jax.result_info = \"result[0]\"}, "
+      "  func.func public @main(%arg0: tensor<2x3xf32>) -> (tensor<2x3xf32> {jax.result_info = "
+      "\"result[0]\"}, "
       "tensor<3x2xf32> {jax.result_info = \"result[1]\"}) {\n"
       "    %0 = call @relu(%arg0) : (tensor<2x3xf32>) -> tensor<2x3xf32>\n"
       "    %1 = stablehlo.transpose %0, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>\n"

@@ -1,12 +1,13 @@
 // The lowering: both dialects' attribute spellings decode into the same typed fields, constants
 // into typed buffers, callees into function indices; problems are errors at the op's line:col.
+#include "hlo/lower.h"
+
 #include <algorithm>
 #include <cstring>
 
 #include "catch.hpp"
 #include "corpus.h"
 #include "hlo/attrs.h"
-#include "hlo/lower.h"
 #include "hlo/parse.h"
 #include "hlo/test_util.h"
 #include "hlo/verify.h"
@@ -54,23 +55,33 @@ using I = std::vector<std::int64_t>;
 
 }  // namespace
 
-TEST_CASE("slice, pad, transpose, iota and concatenate decode alike from pretty StableHLO, generic StableHLO and HLO", "[hlo][lower]") {
+TEST_CASE(
+    "slice, pad, transpose, iota and concatenate decode alike from pretty StableHLO, generic "
+    "StableHLO and HLO",
+    "[hlo][lower]") {
   const std::string pretty =
       "func.func @main(%a: tensor<4x6xf32>, %z: tensor<f32>) -> tensor<2x4xf32> {\n"
       "  %0 = stablehlo.slice %a [1:3, 0:6:2] : (tensor<4x6xf32>) -> tensor<2x3xf32>\n"
-      "  %1 = stablehlo.pad %0, %z, low = [0, 1], high = [0, -1], interior = [0, 1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x5xf32>\n"
+      "  %1 = stablehlo.pad %0, %z, low = [0, 1], high = [0, -1], interior = [0, 1] : "
+      "(tensor<2x3xf32>, tensor<f32>) -> tensor<2x5xf32>\n"
       "  %2 = stablehlo.transpose %1, dims = [1, 0] : (tensor<2x5xf32>) -> tensor<5x2xf32>\n"
       "  %3 = stablehlo.iota dim = 1 : tensor<2x4xf32>\n"
-      "  %4 = stablehlo.concatenate %3, %3, dim = 0 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<4x4xf32>\n"
+      "  %4 = stablehlo.concatenate %3, %3, dim = 0 : (tensor<2x4xf32>, tensor<2x4xf32>) -> "
+      "tensor<4x4xf32>\n"
       "  return %3 : tensor<2x4xf32>\n"
       "}\n";
   const std::string generic =
       "func.func @main(%a: tensor<4x6xf32>, %z: tensor<f32>) -> tensor<2x4xf32> {\n"
-      "  %0 = \"stablehlo.slice\"(%a) <{start_indices = array<i64: 1, 0>, limit_indices = array<i64: 3, 6>, strides = array<i64: 1, 2>}> : (tensor<4x6xf32>) -> tensor<2x3xf32>\n"
-      "  %1 = \"stablehlo.pad\"(%0, %z) <{edge_padding_low = array<i64: 0, 1>, edge_padding_high = array<i64: 0, -1>, interior_padding = array<i64: 0, 1>}> : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x5xf32>\n"
-      "  %2 = \"stablehlo.transpose\"(%1) <{permutation = array<i64: 1, 0>}> : (tensor<2x5xf32>) -> tensor<5x2xf32>\n"
+      "  %0 = \"stablehlo.slice\"(%a) <{start_indices = array<i64: 1, 0>, limit_indices = "
+      "array<i64: 3, 6>, strides = array<i64: 1, 2>}> : (tensor<4x6xf32>) -> tensor<2x3xf32>\n"
+      "  %1 = \"stablehlo.pad\"(%0, %z) <{edge_padding_low = array<i64: 0, 1>, edge_padding_high = "
+      "array<i64: 0, -1>, interior_padding = array<i64: 0, 1>}> : (tensor<2x3xf32>, tensor<f32>) "
+      "-> tensor<2x5xf32>\n"
+      "  %2 = \"stablehlo.transpose\"(%1) <{permutation = array<i64: 1, 0>}> : (tensor<2x5xf32>) "
+      "-> tensor<5x2xf32>\n"
       "  %3 = \"stablehlo.iota\"() <{iota_dimension = 1 : i64}> : () -> tensor<2x4xf32>\n"
-      "  %4 = \"stablehlo.concatenate\"(%3, %3) <{dimension = 0 : i64}> : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<4x4xf32>\n"
+      "  %4 = \"stablehlo.concatenate\"(%3, %3) <{dimension = 0 : i64}> : (tensor<2x4xf32>, "
+      "tensor<2x4xf32>) -> tensor<4x4xf32>\n"
       "  \"func.return\"(%3) : (tensor<2x4xf32>) -> ()\n"
       "}\n";
   const std::string hlo =
@@ -99,18 +110,22 @@ TEST_CASE("slice, pad, transpose, iota and concatenate decode alike from pretty 
   CHECK(attrs_of(l, OpCode::Concatenate).dimension == 0);
 }
 
-TEST_CASE("compare's direction and type decode from both StableHLO forms and from HLO", "[hlo][lower]") {
+TEST_CASE("compare's direction and type decode from both StableHLO forms and from HLO",
+          "[hlo][lower]") {
   using Row = std::tuple<std::string, Comparison, CompareType>;
   auto [text, direction, type] = GENERATE(table<std::string, Comparison, CompareType>({
       Row{"func.func @main(%a: tensor<2xf32>) -> tensor<2xi1> {\n"
-          "  %0 = stablehlo.compare  GE, %a, %a,  TOTALORDER : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>\n"
+          "  %0 = stablehlo.compare  GE, %a, %a,  TOTALORDER : (tensor<2xf32>, tensor<2xf32>) -> "
+          "tensor<2xi1>\n"
           "  return %0 : tensor<2xi1>\n}\n",
           Comparison::GE, CompareType::TotalOrder},
       Row{"func.func @main(%a: tensor<2xi32>) -> tensor<2xi1> {\n"
-          "  %0 = \"stablehlo.compare\"(%a, %a) {comparison_direction = #stablehlo<comparison_direction NE>} : "
+          "  %0 = \"stablehlo.compare\"(%a, %a) {comparison_direction = "
+          "#stablehlo<comparison_direction NE>} : "
           "(tensor<2xi32>, tensor<2xi32>) -> tensor<2xi1>\n  return %0 : tensor<2xi1>\n}\n",
           Comparison::NE, CompareType::Default},
-      Row{"HloModule m\nENTRY e {\n  a = u8[2] parameter(0)\n  ROOT c = pred[2] compare(a, a), direction=LT, type=UNSIGNED\n}\n",
+      Row{"HloModule m\nENTRY e {\n  a = u8[2] parameter(0)\n  ROOT c = pred[2] compare(a, a), "
+          "direction=LT, type=UNSIGNED\n}\n",
           Comparison::LT, CompareType::Unsigned},
   }));
   Lowered l = lower_one(text);
@@ -119,14 +134,21 @@ TEST_CASE("compare's direction and type decode from both StableHLO forms and fro
   CHECK(a.compare_type == type);
 }
 
-TEST_CASE("gather and scatter dimension numbers, and the callee of a reducer, decode from both dialects", "[hlo][lower]") {
+TEST_CASE(
+    "gather and scatter dimension numbers, and the callee of a reducer, decode from both dialects",
+    "[hlo][lower]") {
   const std::string mlir =
-      "func.func @main(%a: tensor<5x7xf32>, %i: tensor<3x1xi32>, %u: tensor<3x7xf32>) -> tensor<5x7xf32> {\n"
-      "  %0 = \"stablehlo.gather\"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], "
-      "collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 7>}> : "
+      "func.func @main(%a: tensor<5x7xf32>, %i: tensor<3x1xi32>, %u: tensor<3x7xf32>) -> "
+      "tensor<5x7xf32> {\n"
+      "  %0 = \"stablehlo.gather\"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = "
+      "[1], "
+      "collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = "
+      "array<i64: 1, 7>}> : "
       "(tensor<5x7xf32>, tensor<3x1xi32>) -> tensor<3x7xf32>\n"
-      "  %1 = \"stablehlo.scatter\"(%a, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], "
-      "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = true}> ({\n"
+      "  %1 = \"stablehlo.scatter\"(%a, %i, %u) <{scatter_dimension_numbers = "
+      "#stablehlo.scatter<update_window_dims = [1], "
+      "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, "
+      "unique_indices = true}> ({\n"
       "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
       "    %s = stablehlo.add %x, %y : tensor<f32>\n"
       "    stablehlo.return %s : tensor<f32>\n"
@@ -138,8 +160,10 @@ TEST_CASE("gather and scatter dimension numbers, and the callee of a reducer, de
       "add { x = f32[] parameter(0)\n y = f32[] parameter(1)\n ROOT s = f32[] add(x, y) }\n"
       "ENTRY main {\n"
       "  a = f32[5,7] parameter(0)\n  i = s32[3,1] parameter(1)\n  u = f32[3,7] parameter(2)\n"
-      "  g = f32[3,7] gather(a, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,7}\n"
-      "  ROOT s = f32[5,7] scatter(a, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+      "  g = f32[3,7] gather(a, i), offset_dims={1}, collapsed_slice_dims={0}, "
+      "start_index_map={0}, index_vector_dim=1, slice_sizes={1,7}\n"
+      "  ROOT s = f32[5,7] scatter(a, i, u), update_window_dims={1}, inserted_window_dims={0}, "
+      "scatter_dims_to_operand_dims={0}, "
       "index_vector_dim=1, unique_indices=true, to_apply=add\n"
       "}\n";
   const bool is_hlo = GENERATE(false, true);
@@ -162,7 +186,8 @@ TEST_CASE("gather and scatter dimension numbers, and the callee of a reducer, de
   }
 }
 
-TEST_CASE("reduce's compact form names the op its body applies, and an unknown one is a problem", "[hlo][lower]") {
+TEST_CASE("reduce's compact form names the op its body applies, and an unknown one is a problem",
+          "[hlo][lower]") {
   Lowered l = lower_one(
       "func.func @main(%a: tensor<2x3xf32>, %z: tensor<f32>) -> tensor<3xf32> {\n"
       "  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.maximum across dimensions = [0] : "
@@ -185,7 +210,10 @@ TEST_CASE("reduce's compact form names the op its body applies, and an unknown o
   CHECK_THAT(lenient.problems[0].message, Contains("my.op"));
 }
 
-TEST_CASE("constants become typed buffers, and a literal with the wrong element count is an error at its place", "[hlo][lower]") {
+TEST_CASE(
+    "constants become typed buffers, and a literal with the wrong element count is an error at its "
+    "place",
+    "[hlo][lower]") {
   Lowered l = lower_one(
       "func.func @main() -> tensor<2x2xi32> {\n"
       "  %c = stablehlo.constant dense<[[1, 2], [3, -4]]> : tensor<2x2xi32>\n"
@@ -201,8 +229,10 @@ TEST_CASE("constants become typed buffers, and a literal with the wrong element 
   std::memcpy(v, lit.bytes.data(), 16);
   CHECK(v[3] == -4);
 
-  auto bad = parse("func.func @main() -> tensor<4xf32> {\n  %c = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<4xf32>\n"
-                   "  return %c : tensor<4xf32>\n}\n");
+  auto bad = parse(
+      "func.func @main() -> tensor<4xf32> {\n  %c = stablehlo.constant dense<[1.0, 2.0, 3.0]> : "
+      "tensor<4xf32>\n"
+      "  return %c : tensor<4xf32>\n}\n");
   REQUIRE(bad.ok());
   auto p = lower(bad->front());
   REQUIRE_FALSE(p.ok());
@@ -212,7 +242,10 @@ TEST_CASE("constants become typed buffers, and a literal with the wrong element 
   CHECK_THAT(p.error(), Contains("3"));
 }
 
-TEST_CASE("an op whose attributes cannot be read is a problem at its place, and lowering keeps going when asked", "[hlo][lower]") {
+TEST_CASE(
+    "an op whose attributes cannot be read is a problem at its place, and lowering keeps going "
+    "when asked",
+    "[hlo][lower]") {
   auto r = parse(
       "HloModule m\n"
       "ENTRY e {\n"
@@ -232,7 +265,9 @@ TEST_CASE("an op whose attributes cannot be read is a problem at its place, and 
   CHECK(lenient.problem_of(reduce)->column == 3);
 }
 
-TEST_CASE("get_dimension_size's dimension and convolution's window reversal decode from every spelling", "[hlo][lower]") {
+TEST_CASE(
+    "get_dimension_size's dimension and convolution's window reversal decode from every spelling",
+    "[hlo][lower]") {
   const std::string pretty =
       "func.func @main(%a: tensor<2x7xf32>) -> tensor<i32> {\n"
       "  %n = stablehlo.get_dimension_size %a, dim = 1 : (tensor<2x7xf32>) -> tensor<i32>\n"
@@ -240,7 +275,8 @@ TEST_CASE("get_dimension_size's dimension and convolution's window reversal deco
       "}\n";
   const std::string generic =
       "func.func @main(%a: tensor<2x7xf32>) -> tensor<i32> {\n"
-      "  %n = \"stablehlo.get_dimension_size\"(%a) <{dimension = 1 : i64}> : (tensor<2x7xf32>) -> tensor<i32>\n"
+      "  %n = \"stablehlo.get_dimension_size\"(%a) <{dimension = 1 : i64}> : (tensor<2x7xf32>) -> "
+      "tensor<i32>\n"
       "  \"func.return\"(%n) : (tensor<i32>) -> ()\n"
       "}\n";
   const std::string hlo =
@@ -254,14 +290,22 @@ TEST_CASE("get_dimension_size's dimension and convolution's window reversal deco
 
   auto conv = [](const std::string& window, const std::string& extra) {
     return "func.func @main(%x: tensor<1x1x5xf32>, %k: tensor<1x1x2xf32>) -> tensor<1x1x4xf32> {\n"
-           "  %y = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {" + window + "} "
-           "{batch_group_count = 1 : i64, feature_group_count = 1 : i64" + extra + "} : (tensor<1x1x5xf32>, tensor<1x1x2xf32>) -> tensor<1x1x4xf32>\n"
+           "  %y = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], "
+           "window = {" +
+           window +
+           "} "
+           "{batch_group_count = 1 : i64, feature_group_count = 1 : i64" +
+           extra +
+           "} : (tensor<1x1x5xf32>, tensor<1x1x2xf32>) -> tensor<1x1x4xf32>\n"
            "  return %y : tensor<1x1x4xf32>\n"
            "}\n";
   };
-  for (const std::string& t : {conv("reverse = [true]", ""), conv("reverse = [1]", ""), conv("", ", window_reversal = array<i1: true>")})
-    CHECK(attrs_of(lower_one(t), OpCode::Convolution).conv.window_reversal == std::vector<bool>{true});
-  CHECK(attrs_of(lower_one(conv("stride = [1], reverse = [false]", "")), OpCode::Convolution).conv.window_reversal == std::vector<bool>{false});
+  for (const std::string& t : {conv("reverse = [true]", ""), conv("reverse = [1]", ""),
+                               conv("", ", window_reversal = array<i1: true>")})
+    CHECK(attrs_of(lower_one(t), OpCode::Convolution).conv.window_reversal ==
+          std::vector<bool>{true});
+  CHECK(attrs_of(lower_one(conv("stride = [1], reverse = [false]", "")), OpCode::Convolution)
+            .conv.window_reversal == std::vector<bool>{false});
 }
 
 TEST_CASE("liveness: each op lists the values of its block that die there", "[hlo][lower]") {
@@ -319,13 +363,17 @@ TEST_CASE("liveness: each op lists the values of its block that die there", "[hl
           for (ValueId v : *d) CHECK(g.value_name(v) != "%x");
 }
 
-TEST_CASE("every corpus module that verifies lowers, and only elided HLO literals and unknown callees are problems", "[hlo][lower][corpus]") {
+TEST_CASE(
+    "every corpus module that verifies lowers, and only elided HLO literals and unknown callees "
+    "are problems",
+    "[hlo][lower][corpus]") {
   SKIP_WITHOUT_CORPUS("stablehlo");
   int modules = 0, problems = 0;
   std::string unexpected;
   for (const char* sub : {"stablehlo", "stablehlo-interpret", "hlo"}) {
     const std::string dir = rl::testing::corpus_dir() + "/" + sub;
-    for (const auto& f : rl::testing::list_files(dir, std::string(sub) == "hlo" ? ".hlo" : ".mlir")) {
+    for (const auto& f :
+         rl::testing::list_files(dir, std::string(sub) == "hlo" ? ".hlo" : ".mlir")) {
       auto r = parse(rl::testing::read_file(dir + "/" + f));
       if (!r.ok()) continue;  // the parse tests cover these
       for (const auto& m : r.value()) {
@@ -341,15 +389,18 @@ TEST_CASE("every corpus module that verifies lowers, and only elided HLO literal
       }
     }
   }
-  WARN(modules << " corpus modules lowered; " << problems << " ops with elided literals or unknown callees");
+  WARN(modules << " corpus modules lowered; " << problems
+               << " ops with elided literals or unknown callees");
   INFO(unexpected);
   CHECK(unexpected.empty());
   CHECK(modules > 1000);
 }
 
-TEST_CASE("an integer attribute written as a splat stands for every element of its type", "[hlo][lower]") {
+TEST_CASE("an integer attribute written as a splat stands for every element of its type",
+          "[hlo][lower]") {
   CHECK(int_list("dense<2> : tensor<2x2xi64>") == std::vector<std::int64_t>{2, 2, 2, 2});
-  CHECK(int_list("dense<[[1, 0], [0, 1]]> : tensor<2x2xi64>") == std::vector<std::int64_t>{1, 0, 0, 1});
+  CHECK(int_list("dense<[[1, 0], [0, 1]]> : tensor<2x2xi64>") ==
+        std::vector<std::int64_t>{1, 0, 0, 1});
   CHECK(int_list("dense<7> : tensor<i64>") == std::vector<std::int64_t>{7});
   CHECK(int_list("dense<[3]> : tensor<1xi64>") == std::vector<std::int64_t>{3});
   CHECK(int_list("dense<1> : tensor<0xi64>").empty());

@@ -16,13 +16,61 @@ namespace {
 // Every kind of token the lexer makes (and a few numbers of each shape), to put where a number
 // is expected.
 const std::vector<std::string>& tokens() {
-  static const std::vector<std::string> all = {
-      "",  "0", "1", "2", "-1", "+1", "-0", "1.5", ".5", "1e3", "1E+2", "0x10", "0X1f", "00", "007",
-      "4097", "65536", "2147483647", "2147483648", "4294967296", "9223372036854775807",
-      "9223372036854775808", "99999999999999999999999999999999", "1125899906842624", "1125899906842625",
-      "-9223372036854775809", "abc", "x", "%x", "%0#1", "@f", "@\"q\"", "^bb0", "#a", "!t", "\"s\"",
-      "(", ")", "[", "]", "{", "}", "<", ">", ",", "=", ":", "->", "<=", "?", "*", "-", "&", "/* c */",
-      "\"unterminated"};
+  static const std::vector<std::string> all = {"",
+                                               "0",
+                                               "1",
+                                               "2",
+                                               "-1",
+                                               "+1",
+                                               "-0",
+                                               "1.5",
+                                               ".5",
+                                               "1e3",
+                                               "1E+2",
+                                               "0x10",
+                                               "0X1f",
+                                               "00",
+                                               "007",
+                                               "4097",
+                                               "65536",
+                                               "2147483647",
+                                               "2147483648",
+                                               "4294967296",
+                                               "9223372036854775807",
+                                               "9223372036854775808",
+                                               "99999999999999999999999999999999",
+                                               "1125899906842624",
+                                               "1125899906842625",
+                                               "-9223372036854775809",
+                                               "abc",
+                                               "x",
+                                               "%x",
+                                               "%0#1",
+                                               "@f",
+                                               "@\"q\"",
+                                               "^bb0",
+                                               "#a",
+                                               "!t",
+                                               "\"s\"",
+                                               "(",
+                                               ")",
+                                               "[",
+                                               "]",
+                                               "{",
+                                               "}",
+                                               "<",
+                                               ">",
+                                               ",",
+                                               "=",
+                                               ":",
+                                               "->",
+                                               "<=",
+                                               "?",
+                                               "*",
+                                               "-",
+                                               "&",
+                                               "/* c */",
+                                               "\"unterminated"};
   return all;
 }
 
@@ -57,35 +105,45 @@ void check_parse(const std::string& text, bool valid, int min_line, int min_colu
   const rl::Error& e = r.error_info();
   CHECK(e.line >= min_line);
   if (e.line == min_line) CHECK(e.column >= min_column);
-  CHECK(r.error().rfind(std::to_string(e.line) + ":" + std::to_string(e.column) + ": error: ", 0) == 0);
+  CHECK(r.error().rfind(std::to_string(e.line) + ":" + std::to_string(e.column) + ": error: ", 0) ==
+        0);
 }
 
 }  // namespace
 
-TEST_CASE("every token where StableHLO expects a result count gives a clean error naming the rule", "[hlo][parse]") {
+TEST_CASE("every token where StableHLO expects a result count gives a clean error naming the rule",
+          "[hlo][parse]") {
   const std::string tmpl =
       "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
       "  %0:$N$ = stablehlo.abs %a : tensor<2xf32>\n"
       "  return %0#0 : tensor<2xf32>\n"
       "}\n";
-  for (const std::string& tok : tokens()) check_parse(replace(tmpl, "$N$", tok), tok == "1" || tok == "2" || tok == "007", 2, 6);
+  for (const std::string& tok : tokens())
+    check_parse(replace(tmpl, "$N$", tok), tok == "1" || tok == "2" || tok == "007", 2, 6);
   // The rule and the value, at the count's place.
-  for (const std::string& n : {std::string("0"), std::string("4097"), std::string("99999999999999999999999"),
-                               std::string(".5"), std::string("1e3"), std::string("0x10"), std::string("-1")}) {
+  for (const std::string& n :
+       {std::string("0"), std::string("4097"), std::string("99999999999999999999999"),
+        std::string(".5"), std::string("1e3"), std::string("0x10"), std::string("-1")}) {
     auto r = parse_stablehlo(replace(tmpl, "$N$", n));
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error() == "2:6: error: a result count must be an integer from 1 to 4096 \xE2\x80\x94 expected a count "
-                       "such as 2 after '%0:', got '" + n + "'");
+    CHECK(r.error() ==
+          "2:6: error: a result count must be an integer from 1 to 4096 \xE2\x80\x94 expected a "
+          "count "
+          "such as 2 after '%0:', got '" +
+              n + "'");
   }
 }
 
-TEST_CASE("every token where StableHLO expects a tensor dimension or a result index gives a clean error", "[hlo][parse]") {
+TEST_CASE(
+    "every token where StableHLO expects a tensor dimension or a result index gives a clean error",
+    "[hlo][parse]") {
   const std::string dim = "func.func @f(%a: tensor<$N$x2xf32>) {\n  return\n}\n";
   for (const std::string& tok : tokens()) {
-    const bool valid = tok == "0" || tok == "1" || tok == "2" || tok == "00" || tok == "007" || tok == "4097" ||
-                       tok == "65536" || tok == "2147483647" || tok == "2147483648" || tok == "4294967296" ||
-                       tok == "1125899906842624" || tok == "?" || tok == "0x10" ||  // 0x10: dimensions 0 and 10
-                       tok == "!t";                     // a dialect's element type
+    const bool valid = tok == "0" || tok == "1" || tok == "2" || tok == "00" || tok == "007" ||
+                       tok == "4097" || tok == "65536" || tok == "2147483647" ||
+                       tok == "2147483648" || tok == "4294967296" || tok == "1125899906842624" ||
+                       tok == "?" || tok == "0x10" ||  // 0x10: dimensions 0 and 10
+                       tok == "!t";                    // a dialect's element type
     INFO("token: " << tok);
     check_parse(replace(dim, "$N$", tok), valid, 1, 25);
   }
@@ -93,64 +151,82 @@ TEST_CASE("every token where StableHLO expects a tensor dimension or a result in
                                std::string("99999999999999999999999999999999")}) {
     auto r = parse_stablehlo(replace(dim, "$N$", n));
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error() == "1:25: error: a tensor dimension must be an integer from 0 to 2^50 \xE2\x80\x94 expected a "
-                       "size such as 8 or ?, got '" + n + "'");
+    CHECK(
+        r.error() ==
+        "1:25: error: a tensor dimension must be an integer from 0 to 2^50 \xE2\x80\x94 expected a "
+        "size such as 8 or ?, got '" +
+            n + "'");
   }
   const std::string index =
       "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
       "  %0:2 = stablehlo.abs %a : tensor<2xf32>\n"
       "  return %0#$N$ : tensor<2xf32>\n"
       "}\n";
-  for (const std::string& n : {std::string("0"), std::string("1"), std::string("2"), std::string("4294967296"),
-                               std::string("99999999999999999999999999999999")}) {
+  for (const std::string& n :
+       {std::string("0"), std::string("1"), std::string("2"), std::string("4294967296"),
+        std::string("99999999999999999999999999999999")}) {
     INFO("index: " << n);
     check_parse(replace(index, "$N$", n), n == "0" || n == "1", 3, 3);
   }
 }
 
-TEST_CASE("every token where HLO text expects a shape dimension or a parameter number gives a clean error", "[hlo][parse]") {
+TEST_CASE(
+    "every token where HLO text expects a shape dimension or a parameter number gives a clean "
+    "error",
+    "[hlo][parse]") {
   const std::string dim = "HloModule m\n\nENTRY main {\n  ROOT p = f32[$N$] parameter(0)\n}\n";
   for (const std::string& tok : tokens()) {
-    const bool valid = tok == "0" || tok == "1" || tok == "2" || tok == "00" || tok == "007" || tok == "4097" ||
-                       tok == "65536" || tok == "2147483647" || tok == "2147483648" || tok == "4294967296" ||
-                       tok == "1125899906842624" || tok == "?" || tok == "" || tok == "<=";
+    const bool valid = tok == "0" || tok == "1" || tok == "2" || tok == "00" || tok == "007" ||
+                       tok == "4097" || tok == "65536" || tok == "2147483647" ||
+                       tok == "2147483648" || tok == "4294967296" || tok == "1125899906842624" ||
+                       tok == "?" || tok == "" || tok == "<=";
     INFO("token: " << tok);
     if (tok == "<=") continue;  // `f32[<=]`: a bound without its number, checked below
     check_parse(replace(dim, "$N$", tok), valid, 4, 16);
   }
   check_parse(replace(dim, "$N$", "<=4"), true, 4, 16);
   for (const std::string& tok : tokens()) {  // a bound's number
-    const bool valid = tok == "0" || tok == "1" || tok == "2" || tok == "00" || tok == "007" || tok == "4097" ||
-                       tok == "65536" || tok == "2147483647" || tok == "2147483648" || tok == "4294967296" ||
-                       tok == "1125899906842624";
+    const bool valid = tok == "0" || tok == "1" || tok == "2" || tok == "00" || tok == "007" ||
+                       tok == "4097" || tok == "65536" || tok == "2147483647" ||
+                       tok == "2147483648" || tok == "4294967296" || tok == "1125899906842624";
     INFO("bound: " << tok);
     check_parse(replace(dim, "$N$", "<=" + tok), valid, 4, 16);
   }
-  for (const std::string& n : {std::string("1125899906842625"), std::string("99999999999999999999999999999999")}) {
+  for (const std::string& n :
+       {std::string("1125899906842625"), std::string("99999999999999999999999999999999")}) {
     auto r = parse_hlo(replace(dim, "$N$", n));
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error() == "4:16: error: a shape dimension must be an integer from 0 to 2^50 \xE2\x80\x94 expected a "
-                       "size such as 8, <=8 or ?, got '" + n + "'");
+    CHECK(
+        r.error() ==
+        "4:16: error: a shape dimension must be an integer from 0 to 2^50 \xE2\x80\x94 expected a "
+        "size such as 8, <=8 or ?, got '" +
+            n + "'");
   }
   const std::string param = "HloModule m\n\nENTRY main {\n  ROOT p = f32[2] parameter($N$)\n}\n";
   for (const std::string& tok : tokens()) {
-    const bool valid = tok == "0" || tok == "1" || tok == "2" || tok == "00" || tok == "007" || tok == "4097" ||
-                       tok == "65536" || tok == "2147483647";
+    const bool valid = tok == "0" || tok == "1" || tok == "2" || tok == "00" || tok == "007" ||
+                       tok == "4097" || tok == "65536" || tok == "2147483647";
     INFO("token: " << tok);
     check_parse(replace(param, "$N$", tok), valid, 4, 29);
   }
-  for (const std::string& n : {std::string("2147483648"), std::string("99999999999999999999"), std::string("-1"),
-                               std::string("1e3"), std::string("0x1"), std::string("12abc")}) {
+  for (const std::string& n :
+       {std::string("2147483648"), std::string("99999999999999999999"), std::string("-1"),
+        std::string("1e3"), std::string("0x1"), std::string("12abc")}) {
     auto r = parse_hlo(replace(param, "$N$", n));
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error() == "4:29: error: a parameter number must be an integer from 0 to 2147483647 \xE2\x80\x94 "
-                       "expected a number such as parameter(0), got '" + n + "'");
+    CHECK(r.error() ==
+          "4:29: error: a parameter number must be an integer from 0 to 2147483647 \xE2\x80\x94 "
+          "expected a number such as parameter(0), got '" +
+              n + "'");
   }
 }
 
-TEST_CASE("every token where a constant expects a number gives a program or a clean error, never a throw", "[hlo][parse]") {
+TEST_CASE(
+    "every token where a constant expects a number gives a program or a clean error, never a throw",
+    "[hlo][parse]") {
   const std::string mlir =
-      "func.func @f() -> tensor<i32> {\n  %c = stablehlo.constant dense<$N$> : tensor<i32>\n  return %c : tensor<i32>\n}\n";
+      "func.func @f() -> tensor<i32> {\n  %c = stablehlo.constant dense<$N$> : tensor<i32>\n  "
+      "return %c : tensor<i32>\n}\n";
   const std::string hlo = "HloModule m\n\nENTRY main {\n  ROOT c = s32[] constant($N$)\n}\n";
   for (const std::string& tmpl : {mlir, hlo})
     for (const std::string& tok : tokens()) {
@@ -167,18 +243,24 @@ TEST_CASE("every token where a constant expects a number gives a program or a cl
         if (!p.ok()) CHECK(p.error_info().line > 0);
         decoded = p.ok();
       }());
-      const bool fits = tok == "0" || tok == "1" || tok == "2" || tok == "-1" || tok == "2147483647";
+      const bool fits =
+          tok == "0" || tok == "1" || tok == "2" || tok == "-1" || tok == "2147483647";
       if (fits) CHECK(decoded);
-      if (tok == "2147483648" || tok == "99999999999999999999999999999999" || tok == "abc" || tok == "%x") CHECK_FALSE(decoded);
+      if (tok == "2147483648" || tok == "99999999999999999999999999999999" || tok == "abc" ||
+          tok == "%x")
+        CHECK_FALSE(decoded);
     }
 }
 
-TEST_CASE("every token in a dimensions attribute gives an analysis or a clean error, never a throw", "[hlo][parse]") {
+TEST_CASE("every token in a dimensions attribute gives an analysis or a clean error, never a throw",
+          "[hlo][parse]") {
   const std::string mlir =
-      "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.transpose %a, dims = [$N$] : (tensor<2xf32>) -> "
+      "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.transpose %a, dims = "
+      "[$N$] : (tensor<2xf32>) -> "
       "tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n";
   const std::string hlo =
-      "HloModule m\n\nENTRY main {\n  p = f32[2] parameter(0)\n  ROOT t = f32[2] transpose(p), dimensions={$N$}\n}\n";
+      "HloModule m\n\nENTRY main {\n  p = f32[2] parameter(0)\n  ROOT t = f32[2] transpose(p), "
+      "dimensions={$N$}\n}\n";
   for (const std::string& tmpl : {mlir, hlo})
     for (const std::string& tok : tokens()) {
       const std::string text = replace(tmpl, "$N$", tok);
@@ -186,18 +268,21 @@ TEST_CASE("every token in a dimensions attribute gives an analysis or a clean er
       Result<std::vector<Analysis>> r = Result<std::vector<Analysis>>::failure("not run");
       REQUIRE_NOTHROW(r = analyze(text));
       if (tok == "0") CHECK(r.ok());
-      if (tok == "1" || tok == "4097" || tok == "9223372036854775807" || tok == "99999999999999999999999999999999" ||
-          tok == "-1" || tok == "" || tok == "abc")
+      if (tok == "1" || tok == "4097" || tok == "9223372036854775807" ||
+          tok == "99999999999999999999999999999999" || tok == "-1" || tok == "" || tok == "abc")
         CHECK_FALSE(r.ok());
       if (!r.ok()) CHECK(r.error_info().line > 0);
     }
 }
 
-TEST_CASE("control characters outside strings are an error at their line and column, in both dialects", "[hlo][parse]") {
+TEST_CASE(
+    "control characters outside strings are an error at their line and column, in both dialects",
+    "[hlo][parse]") {
   // The fuzzer's case: `%b\x1b\x00` was read as `%b` before.
   std::string mlir =
       "func.func @f(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xi1> {\n"
-      "  %0 = stablehlo.compare GT, %a, %bCC, FLOAT : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>\n"
+      "  %0 = stablehlo.compare GT, %a, %bCC, FLOAT : (tensor<2xf32>, tensor<2xf32>) -> "
+      "tensor<2xi1>\n"
       "  return %0 : tensor<2xi1>\n"
       "}\n";
   std::string hlo =
@@ -206,9 +291,11 @@ TEST_CASE("control characters outside strings are an error at their line and col
   for (const std::string& tmpl : {mlir, hlo}) {
     REQUIRE(parse(replace(tmpl, "CC", "")).ok());
     for (int byte = 0; byte < 128; ++byte) {
-      const bool control = (byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7F;
+      const bool control =
+          (byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7F;
       if (!control) continue;
-      for (const std::string& tail : {std::string(1, static_cast<char>(byte)), std::string(1, static_cast<char>(byte)) + '\0' + "5"}) {
+      for (const std::string& tail : {std::string(1, static_cast<char>(byte)),
+                                      std::string(1, static_cast<char>(byte)) + '\0' + "5"}) {
         const std::string text = replace(tmpl, "CC", tail);
         const auto [line, column] = place(text, tmpl.find("CC"));
         INFO("byte " << byte);
@@ -219,10 +306,13 @@ TEST_CASE("control characters outside strings are an error at their line and col
         CHECK(r.error_info().column == column);
         const char* hex = "0123456789ABCDEF";
         const std::string b = std::string("0x") + hex[byte >> 4] + hex[byte & 15];
-        CHECK(r.error() == std::to_string(line) + ":" + std::to_string(column) + ": error: control character " + b +
-                               " at line " + std::to_string(line) + ", column " + std::to_string(column) +
-                               " is not allowed outside a string \xE2\x80\x94 expected text, tabs and line breaks "
-                               "(control characters only inside \"...\"), got byte " + b);
+        CHECK(
+            r.error() ==
+            std::to_string(line) + ":" + std::to_string(column) + ": error: control character " +
+                b + " at line " + std::to_string(line) + ", column " + std::to_string(column) +
+                " is not allowed outside a string \xE2\x80\x94 expected text, tabs and line breaks "
+                "(control characters only inside \"...\"), got byte " +
+                b);
       }
     }
   }
@@ -232,8 +322,11 @@ TEST_CASE("control characters outside strings are an error at their line and col
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().substr(0, 56) == "2:36: error: control character 0x1B at line 2, column 36");
   // Inside a string it is text; in a comment it is not; a tab is space.
-  CHECK(parse_stablehlo(replace(mlir, "CC", " {note = \"a\x1b\x7f" + std::string(1, '\0') + "b\"}")).ok());
-  CHECK(parse_hlo(replace(replace(hlo, "CC", ""), "q)\n}", "q), metadata={op_name=\"a\x1b\x01b\"}\n}")).ok());
+  CHECK(parse_stablehlo(replace(mlir, "CC", " {note = \"a\x1b\x7f" + std::string(1, '\0') + "b\"}"))
+            .ok());
+  CHECK(parse_hlo(
+            replace(replace(hlo, "CC", ""), "q)\n}", "q), metadata={op_name=\"a\x1b\x01b\"}\n}"))
+            .ok());
   auto in_comment = parse_stablehlo("// a comment with \x1b in it\n" + replace(mlir, "CC", ""));
   REQUIRE_FALSE(in_comment.ok());
   CHECK(in_comment.error_info().line == 1);
@@ -242,13 +335,16 @@ TEST_CASE("control characters outside strings are an error at their line and col
   CHECK(parse_stablehlo("// a \"quote in a comment\n" + replace(mlir, "CC", "")).ok());
 }
 
-TEST_CASE("a missing ')' in a call's operand list is reported where it was expected", "[hlo][parse]") {
+TEST_CASE("a missing ')' in a call's operand list is reported where it was expected",
+          "[hlo][parse]") {
   const std::string tmpl =
-      "func.func private @f(%a: tensor<2xf32>, %b: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {\n"
+      "func.func private @f(%a: tensor<2xf32>, %b: tensor<2xf32>) -> (tensor<2xf32>, "
+      "tensor<2xf32>) {\n"
       "  return %a, %b : tensor<2xf32>, tensor<2xf32>\n"
       "}\n"
       "func.func @main(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {\n"
-      "  %0:2 = CALL @f(%a, %bCLOSE : (tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)\n"
+      "  %0:2 = CALL @f(%a, %bCLOSE : (tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, "
+      "tensor<2xf32>)\n"
       "  return %0#1 : tensor<2xf32>\n"
       "}\n";
   for (const std::string& call : {std::string("call"), std::string("func.call")}) {
@@ -260,11 +356,13 @@ TEST_CASE("a missing ')' in a call's operand list is reported where it was expec
     const std::string bad = replace(replace(tmpl, "CALL", call), "CLOSE", "");
     auto r = parse_stablehlo(bad);
     REQUIRE_FALSE(r.ok());
-    const auto [line, column] = place(bad, bad.find(" : (tensor") + 1);  // the ':' where ')' belongs
+    const auto [line, column] =
+        place(bad, bad.find(" : (tensor") + 1);  // the ':' where ')' belongs
     CHECK(r.error_info().line == line);
     CHECK(r.error_info().column == column);
-    CHECK(r.error() == std::to_string(line) + ":" + std::to_string(column) + ": error: unclosed operand list of " +
-                           call + " @f \xE2\x80\x94 expected ',' or ')' after %b, got ':'");
+    CHECK(r.error() == std::to_string(line) + ":" + std::to_string(column) +
+                           ": error: unclosed operand list of " + call +
+                           " @f \xE2\x80\x94 expected ',' or ')' after %b, got ':'");
   }
   // An operand that is not a value.
   auto r = parse_stablehlo(replace(replace(tmpl, "CALL", "call"), "%bCLOSE", "%b, 3)"));
@@ -273,39 +371,51 @@ TEST_CASE("a missing ')' in a call's operand list is reported where it was expec
   CHECK(r.error_info().column == 26);
 }
 
-TEST_CASE("a StableHLO op without its type is an error at the place the type belongs", "[hlo][parse]") {
-  const std::string head = "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.abs %a : tensor<2xf32>\n";
+TEST_CASE("a StableHLO op without its type is an error at the place the type belongs",
+          "[hlo][parse]") {
+  const std::string head =
+      "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.abs %a : "
+      "tensor<2xf32>\n";
   const std::string tail = "  return %1 : tensor<2xf32>\n}\n";
   using Row = std::tuple<std::string, std::string>;
   auto [op, message] = GENERATE(table<std::string, std::string>({
       Row{"  %1 = stablehlo.tanh %0\n",
-          "3:25: error: stablehlo.tanh has no type \xE2\x80\x94 expected ':' and the type of stablehlo.tanh's result, "
+          "3:25: error: stablehlo.tanh has no type \xE2\x80\x94 expected ':' and the type of "
+          "stablehlo.tanh's result, "
           "got the end of the line"},
       Row{"  %1 = stablehlo.add %0, %0   \n",
-          "3:28: error: stablehlo.add has no type \xE2\x80\x94 expected ':' and the type of stablehlo.add's result, "
+          "3:28: error: stablehlo.add has no type \xE2\x80\x94 expected ':' and the type of "
+          "stablehlo.add's result, "
           "got the end of the line"},
       Row{"  %1 = stablehlo.tanh %0 tensor<2xf32>\n",
-          "3:39: error: stablehlo.tanh has no type \xE2\x80\x94 expected ':' and the type of stablehlo.tanh's result, "
+          "3:39: error: stablehlo.tanh has no type \xE2\x80\x94 expected ':' and the type of "
+          "stablehlo.tanh's result, "
           "got the end of the line"},
       Row{"  %1 = stablehlo.constant dense<1.0>\n",
-          "3:37: error: stablehlo.constant has no type \xE2\x80\x94 expected ':' and the type of stablehlo.constant's "
+          "3:37: error: stablehlo.constant has no type \xE2\x80\x94 expected ':' and the type of "
+          "stablehlo.constant's "
           "result, got the end of the line"},
       Row{"  %1 = chlo.erf %0\n",
-          "3:19: error: chlo.erf has no type \xE2\x80\x94 expected ':' and the type of chlo.erf's result, got the end "
+          "3:19: error: chlo.erf has no type \xE2\x80\x94 expected ':' and the type of chlo.erf's "
+          "result, got the end "
           "of the line"},
       Row{"  %1:2 = stablehlo.abs %0 : (tensor<2xf32>) -> (tensor<2xf32>)\n",
-          "3:27: error: stablehlo.abs has 2 results \xE2\x80\x94 expected a type for each result, got 1 type"},
+          "3:27: error: stablehlo.abs has 2 results \xE2\x80\x94 expected a type for each result, "
+          "got 1 type"},
       Row{"  %1 = \"stablehlo.tanh\"(%0) : (tensor<2xf32>) -> ()\n",
-          "3:50: error: \"stablehlo.tanh\" has 1 result \xE2\x80\x94 expected a type for each result after '->', "
+          "3:50: error: \"stablehlo.tanh\" has 1 result \xE2\x80\x94 expected a type for each "
+          "result after '->', "
           "got 0 types"},
       Row{"  %1 = \"stablehlo.tanh\"(%0)\n",
-          "3:28: error: bad generic operation \xE2\x80\x94 expected ':' and a function type such as (T) -> T, got the "
+          "3:28: error: bad generic operation \xE2\x80\x94 expected ':' and a function type such "
+          "as (T) -> T, got the "
           "end of the line"},
   }));
   auto r = parse_stablehlo(head + op + tail);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error() == message);
-  // Before, the analysis ran with an unknown shape and Run's reason was cut off ("a value of type ").
+  // Before, the analysis ran with an unknown shape and Run's reason was cut off ("a value of type
+  // ").
   auto a = analyze(head + "  %1 = stablehlo.tanh %0\n" + tail);
   REQUIRE_FALSE(a.ok());
   CHECK(a.error_info().line == 3);

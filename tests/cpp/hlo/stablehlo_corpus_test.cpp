@@ -40,7 +40,8 @@ std::vector<long long> first_list_after(const std::string& text, const std::stri
 
 std::string whole_attr_text(const Function& f, const Op& op) {
   std::string s;
-  for (const auto& a : f.attributes(op)) s += std::string(a.name) + " = " + std::string(a.value) + "; ";
+  for (const auto& a : f.attributes(op))
+    s += std::string(a.name) + " = " + std::string(a.value) + "; ";
   return s;
 }
 
@@ -75,14 +76,17 @@ TEST_CASE("every StableHLO corpus file parses, verifies and costs", "[hlo][corpu
   std::string failures;
   for (const auto& f : files) {
     auto r = analyze(rl::testing::read_file(dir + "/" + f));
-    if (r.ok() && !r->empty()) ++passed;
-    else failures += f + ": " + (r.ok() ? std::string("no module") : r.error()) + "\n";
+    if (r.ok() && !r->empty())
+      ++passed;
+    else
+      failures += f + ": " + (r.ok() ? std::string("no module") : r.error()) + "\n";
   }
   INFO(passed << " of " << files.size() << " analysed; failures:\n" << failures);
   CHECK(passed == static_cast<int>(files.size()));
 }
 
-TEST_CASE("every corpus dot_general costs 2 x result elements x contracting sizes", "[hlo][corpus]") {
+TEST_CASE("every corpus dot_general costs 2 x result elements x contracting sizes",
+          "[hlo][corpus]") {
   SKIP_WITHOUT_CORPUS("stablehlo");
   const std::string dir = rl::testing::corpus_dir() + "/stablehlo";
   int checked = 0, dynamic = 0;
@@ -98,29 +102,30 @@ TEST_CASE("every corpus dot_general costs 2 x result elements x contracting size
         std::vector<const Op*> ops;
         walk(fn, fn.body, ops);
         for (const Op* op : ops) {
-        if (op->name != "stablehlo.dot_general") continue;
-        INFO(f << ":" << op->line << ":" << op->column << " " << whole_attr_text(fn, *op));
-        REQUIRE(by_place.count({op->line, op->column}) == 1);
-        const OpCost& row = *by_place[{op->line, op->column}];
-        REQUIRE(fn.operands(*op).size() == 2);
-        REQUIRE(fn.results(*op).size() == 1);
-        const Type& lhs = m.value_type(fn, fn.operands(*op)[0]);
-        const Type& out = m.value_type(fn, fn.results(*op)[0]);
-        if (!lhs.is_static() || !out.is_static()) {
-          ++dynamic;
-          CHECK_FALSE(row.modeled);
-          continue;
-        }
-        std::string text = whole_attr_text(fn, *op);
-        auto contracting = text.find("contracting_dims = ") != std::string::npos
-                               ? first_list_after(text, "contracting_dims = ")
-                               : first_list_after(text, "lhs_contracting_dimensions");
-        double expected = 2;
-        for (auto d : out.dims) expected *= static_cast<double>(d);
-        for (auto c : contracting) expected *= static_cast<double>(lhs.dims.at(static_cast<std::size_t>(c)));
-        CHECK(row.flops == expected);
-        CHECK(row.modeled);
-        ++checked;
+          if (op->name != "stablehlo.dot_general") continue;
+          INFO(f << ":" << op->line << ":" << op->column << " " << whole_attr_text(fn, *op));
+          REQUIRE(by_place.count({op->line, op->column}) == 1);
+          const OpCost& row = *by_place[{op->line, op->column}];
+          REQUIRE(fn.operands(*op).size() == 2);
+          REQUIRE(fn.results(*op).size() == 1);
+          const Type& lhs = m.value_type(fn, fn.operands(*op)[0]);
+          const Type& out = m.value_type(fn, fn.results(*op)[0]);
+          if (!lhs.is_static() || !out.is_static()) {
+            ++dynamic;
+            CHECK_FALSE(row.modeled);
+            continue;
+          }
+          std::string text = whole_attr_text(fn, *op);
+          auto contracting = text.find("contracting_dims = ") != std::string::npos
+                                 ? first_list_after(text, "contracting_dims = ")
+                                 : first_list_after(text, "lhs_contracting_dimensions");
+          double expected = 2;
+          for (auto d : out.dims) expected *= static_cast<double>(d);
+          for (auto c : contracting)
+            expected *= static_cast<double>(lhs.dims.at(static_cast<std::size_t>(c)));
+          CHECK(row.flops == expected);
+          CHECK(row.modeled);
+          ++checked;
         }
       }
     }
@@ -136,8 +141,9 @@ TEST_CASE("every corpus dot_general costs 2 x result elements x contracting size
 // while signatures, quantization, custom assembly spelling, ...) are out of scope: they must
 // still give a result or an error, never a crash or a hang, and their count is reported.
 bool in_scope(const std::string& message) {
-  for (const char* key : {"_contracting_dimensions value", "_batching_dimensions value",
-                          "broadcast_dimensions contains invalid value", "broadcast_dimensions size"})
+  for (const char* key :
+       {"_contracting_dimensions value", "_batching_dimensions value",
+        "broadcast_dimensions contains invalid value", "broadcast_dimensions size"})
     if (message.find(key) != std::string::npos) return true;
   return false;
 }
@@ -150,7 +156,8 @@ std::string expected_message(const std::string& part) {
   return part.substr(open + 2, close - open - 2);
 }
 
-TEST_CASE("invalid StableHLO lit cases give errors or are named out of scope, never crash", "[hlo][corpus]") {
+TEST_CASE("invalid StableHLO lit cases give errors or are named out of scope, never crash",
+          "[hlo][corpus]") {
   SKIP_WITHOUT_CORPUS("stablehlo-invalid");
   const std::string dir = rl::testing::corpus_dir() + "/stablehlo-invalid";
   int cases = 0, caught = 0, scoped = 0;
@@ -175,9 +182,11 @@ TEST_CASE("invalid StableHLO lit cases give errors or are named out of scope, ne
     }
   }
   std::ostringstream summary;
-  for (auto& [f, c] : per_file) summary << "  " << f << ": " << c.first << " of " << c.second << "\n";
+  for (auto& [f, c] : per_file)
+    summary << "  " << f << ": " << c.first << " of " << c.second << "\n";
   WARN(caught << " of " << cases << " invalid parts give an error (" << scoped
-              << " in scope, all required); the others are out of scope:\n" << summary.str());
+              << " in scope, all required); the others are out of scope:\n"
+              << summary.str());
   REQUIRE(cases > 0);  // the corpus as it is found: its size is reported above, not asserted
   CHECK(scoped >= 8);
 }

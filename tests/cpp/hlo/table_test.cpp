@@ -1,19 +1,22 @@
 // The CLI's per-op table (hlo/table.h): lines, widths, numbers as JavaScript writes them, chunks of
 // whole lines. tests/js/analyze_table.test.mjs compares it with the rows' table on the corpus.
+#include "hlo/table.h"
+
 #include <string>
 
 #include "catch.hpp"
 #include "hlo/report.h"
-#include "hlo/table.h"
 
 using namespace rl::hlo;
 
 namespace {
 
 const char* kModule =
-    "HloModule m\n\nENTRY e {\n  p0 = f32[10,2]{1,0} parameter(0)\n  p1 = f32[10,25]{1,0} parameter(1)\n"
+    "HloModule m\n\nENTRY e {\n  p0 = f32[10,2]{1,0} parameter(0)\n  p1 = f32[10,25]{1,0} "
+    "parameter(1)\n"
     "  d = f32[2,25]{1,0} dot(p0, p1), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n"
-    "  t = f32[2,25]{1,0} tanh(d)\n  ROOT c = f32[2,25]{1,0} custom-call(t), custom_call_target=\"foo\"\n}\n";
+    "  t = f32[2,25]{1,0} tanh(d)\n  ROOT c = f32[2,25]{1,0} custom-call(t), "
+    "custom_call_target=\"foo\"\n}\n";
 
 // The dot: 2·2·10·25 = 1000 flops over 4·(20 + 250 + 50) = 1280 bytes = 0.78125, an exact tie at
 // the fourth digit, which JavaScript's toPrecision rounds away from zero.
@@ -21,11 +24,14 @@ const char* kTable =
     "line  op                       shape      flops  transcendentals  bytes  intensity\n"
     "   6  dot                      f32[2,25]   1000                0   1280     0.7813\n"
     "   7  tanh                     f32[2,25]      0               50    400          0\n"
-    "   8  custom-call (unmodeled)  f32[2,25]      0                0      0          \xe2\x80\x94\n"
-    "totals: flops 1000, transcendentals 50, bytes accessed 1680 (operand 0: 280, operand 1: 1000, output: 400), "
+    "   8  custom-call (unmodeled)  f32[2,25]      0                0      0          "
+    "\xe2\x80\x94\n"
+    "totals: flops 1000, transcendentals 50, bytes accessed 1680 (operand 0: 280, operand 1: 1000, "
+    "output: 400), "
     "intensity 0.5952 flops/byte\n"
     "minimum traffic (arguments + results, once each): 1280 bytes\n"
-    "unmodeled (no cost rule; not counted): custom-call \xc3\x97" "1\n";
+    "unmodeled (no cost rule; not counted): custom-call \xc3\x97"
+    "1\n";
 
 OpTable table_of(const std::string& text) {
   auto a = analyze_text(text);
@@ -58,7 +64,8 @@ TEST_CASE("the per-op table comes out in chunks of whole lines", "[table]") {
     CHECK(chunk.back() == '\n');
     all += chunk;
   }
-  CHECK(chunks == 5);  // every line is over 10 bytes: the header, 3 rows, and the totals' lines at once
+  CHECK(chunks ==
+        5);  // every line is over 10 bytes: the header, 3 rows, and the totals' lines at once
   CHECK(all == kTable);
 }
 
@@ -68,11 +75,13 @@ TEST_CASE("no table without ops, no totals without a module that analysed", "[ta
   std::string out;
   t.next(out, 1 << 20);
   CHECK(out ==
-        "totals: flops 0, transcendentals 0, bytes accessed 0 (output: 0), intensity \xe2\x80\x94 flops/byte\n"
+        "totals: flops 0, transcendentals 0, bytes accessed 0 (output: 0), intensity \xe2\x80\x94 "
+        "flops/byte\n"
         "minimum traffic (arguments + results, once each): 32 bytes\n");
   auto broken = analyze_text(
       "func.func @main(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {\n"
-      "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>\n"
+      "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, "
+      "tensor<4x5xf32>) -> tensor<2x5xf32>\n"
       "  return %0 : tensor<2x5xf32>\n}\n");
   REQUIRE(broken);
   OpTable b(std::move(broken.value()));

@@ -29,7 +29,8 @@ inline std::vector<std::string> value_names(const hlo::Function& f, hlo::Span<hl
   for (hlo::ValueId v : vs) out.push_back(f.value_name(v));
   return out;
 }
-inline std::vector<std::string> value_names(const hlo::Function& f, const std::vector<hlo::ValueId>& vs) {
+inline std::vector<std::string> value_names(const hlo::Function& f,
+                                            const std::vector<hlo::ValueId>& vs) {
   return value_names(f, hlo::Span<hlo::ValueId>{vs.data(), vs.size()});
 }
 
@@ -67,7 +68,8 @@ inline std::vector<std::string> list_files(const std::string& dir, const std::st
   if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) {
       std::string n = e->d_name;
-      if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
+      if (n.size() > suffix.size() &&
+          n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
         names.push_back(n);
     }
     closedir(d);

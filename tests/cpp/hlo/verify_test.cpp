@@ -1,7 +1,8 @@
 // The shape contract of the ops that carry cost.
+#include "hlo/verify.h"
+
 #include "catch.hpp"
 #include "hlo/parse.h"
-#include "hlo/verify.h"
 
 using namespace rl::hlo;
 
@@ -18,37 +19,65 @@ TEST_CASE("the verifier names the op, the rule and the values that break it", "[
   using Row = std::tuple<std::string, std::string, std::string>;
   auto [args, body, message] = GENERATE(table<std::string, std::string, std::string>({
       Row{"%a: tensor<32x16xf32>, %b: tensor<15x8xf32>",
-          "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<32x16xf32>, tensor<15x8xf32>) -> tensor<32x8xf32>\n",
-          "2:3: error: dot_general contracting dimension sizes differ \xE2\x80\x94 expected lhs dim 1 and rhs dim 0 of equal size, got lhs dim 1 = 16, rhs dim 0 = 15"},
+          "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<32x16xf32>, "
+          "tensor<15x8xf32>) -> tensor<32x8xf32>\n",
+          "2:3: error: dot_general contracting dimension sizes differ \xE2\x80\x94 expected lhs "
+          "dim 1 and rhs dim 0 of equal size, got lhs dim 1 = 16, rhs dim 0 = 15"},
       Row{"%a: tensor<4x32x16xf32>, %b: tensor<3x16x8xf32>",
-          "  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x32x16xf32>, tensor<3x16x8xf32>) -> tensor<4x32x8xf32>\n",
-          "2:3: error: dot_general batching dimension sizes differ \xE2\x80\x94 expected lhs dim 0 and rhs dim 0 of equal size, got lhs dim 0 = 4, rhs dim 0 = 3"},
+          "  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] "
+          "x [1] : (tensor<4x32x16xf32>, tensor<3x16x8xf32>) -> tensor<4x32x8xf32>\n",
+          "2:3: error: dot_general batching dimension sizes differ \xE2\x80\x94 expected lhs dim 0 "
+          "and rhs dim 0 of equal size, got lhs dim 0 = 4, rhs dim 0 = 3"},
       Row{"%a: tensor<32x16xf32>, %b: tensor<16x8xf32>",
-          "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [2] x [0] : (tensor<32x16xf32>, tensor<16x8xf32>) -> tensor<32x8xf32>\n",
-          "2:3: error: dot_general lhs contracting dimension out of range \xE2\x80\x94 expected a dimension in [0, 2), got 2"},
+          "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [2] x [0] : (tensor<32x16xf32>, "
+          "tensor<16x8xf32>) -> tensor<32x8xf32>\n",
+          "2:3: error: dot_general lhs contracting dimension out of range \xE2\x80\x94 expected a "
+          "dimension in [0, 2), got 2"},
       Row{"%a: tensor<4x32x16xf32>, %b: tensor<4x16x8xf32>",
-          "  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x32x16xf32>, tensor<4x16x8xf32>) -> tensor<32x8xf32>\n",
-          "2:3: error: dot_general result shape is wrong \xE2\x80\x94 expected batch x lhs free x rhs free = [4, 32, 8], got [32, 8]"},
-      Row{"%a: tensor<2x3xf32>, %b: tensor<3x2xf32>", "  %0 = stablehlo.add %a, %b : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x3xf32>\n",
-          "2:3: error: stablehlo.add operand 1 shape differs from the result \xE2\x80\x94 expected the same shape tensor<2x3xf32>, got tensor<3x2xf32>"},
-      Row{"%a: tensor<2x3xf32>", "  %0 = stablehlo.reshape %a : (tensor<2x3xf32>) -> tensor<7xf32>\n",
+          "  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] "
+          "x [1] : (tensor<4x32x16xf32>, tensor<4x16x8xf32>) -> tensor<32x8xf32>\n",
+          "2:3: error: dot_general result shape is wrong \xE2\x80\x94 expected batch x lhs free x "
+          "rhs free = [4, 32, 8], got [32, 8]"},
+      Row{"%a: tensor<2x3xf32>, %b: tensor<3x2xf32>",
+          "  %0 = stablehlo.add %a, %b : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x3xf32>\n",
+          "2:3: error: stablehlo.add operand 1 shape differs from the result \xE2\x80\x94 expected "
+          "the same shape tensor<2x3xf32>, got tensor<3x2xf32>"},
+      Row{"%a: tensor<2x3xf32>",
+          "  %0 = stablehlo.reshape %a : (tensor<2x3xf32>) -> tensor<7xf32>\n",
           "2:3: error: reshape changes the element count \xE2\x80\x94 expected 6 elements, got 7"},
-      Row{"%a: tensor<2x3xf32>", "  %0 = stablehlo.transpose %a, dims = [0, 0] : (tensor<2x3xf32>) -> tensor<2x3xf32>\n",
-          "2:3: error: transpose permutation is not a permutation \xE2\x80\x94 expected each of 0..1 once, got [0, 0]"},
-      Row{"%a: tensor<3xf32>", "  %0 = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<3xf32>) -> tensor<3x4xf32>\n",
-          "2:3: error: broadcast_in_dim operand dimension does not fit \xE2\x80\x94 expected operand dim 0 of size 1 or 4, got 3"},
+      Row{"%a: tensor<2x3xf32>",
+          "  %0 = stablehlo.transpose %a, dims = [0, 0] : (tensor<2x3xf32>) -> tensor<2x3xf32>\n",
+          "2:3: error: transpose permutation is not a permutation \xE2\x80\x94 expected each of "
+          "0..1 once, got [0, 0]"},
+      Row{"%a: tensor<3xf32>",
+          "  %0 = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<3xf32>) -> tensor<3x4xf32>\n",
+          "2:3: error: broadcast_in_dim operand dimension does not fit \xE2\x80\x94 expected "
+          "operand dim 0 of size 1 or 4, got 3"},
       Row{"%a: tensor<2x3xf32>, %z: tensor<f32>",
-          "  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [2] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n",
-          "2:3: error: reduce dimension out of range \xE2\x80\x94 expected a dimension in [0, 2), got 2"},
+          "  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [2] : "
+          "(tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n",
+          "2:3: error: reduce dimension out of range \xE2\x80\x94 expected a dimension in [0, 2), "
+          "got 2"},
       Row{"%a: tensor<1x8x8x3xf32>, %k: tensor<3x3x4x16xf32>",
-          "  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x3xf32>, tensor<3x3x4x16xf32>) -> tensor<1x6x6x16xf32>\n",
-          "2:3: error: convolution operands break a shape rule \xE2\x80\x94 expected input features = feature_group_count x kernel input features, got 3 input features, 4 kernel input features, feature_group_count=1"},
+          "  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, "
+          "f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
+          "(tensor<1x8x8x3xf32>, tensor<3x3x4x16xf32>) -> tensor<1x6x6x16xf32>\n",
+          "2:3: error: convolution operands break a shape rule \xE2\x80\x94 expected input "
+          "features = feature_group_count x kernel input features, got 3 input features, 4 kernel "
+          "input features, feature_group_count=1"},
       Row{"%a: tensor<3x8x8x4xf32>, %k: tensor<3x3x4x16xf32>",
-          "  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<3x8x8x4xf32>, tensor<3x3x4x16xf32>) -> tensor<1x6x6x16xf32>\n",
-          "2:3: error: convolution operands break a shape rule \xE2\x80\x94 expected an input batch divisible by batch_group_count, got 3 with batch_group_count=2"},
+          "  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, "
+          "f], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : "
+          "(tensor<3x8x8x4xf32>, tensor<3x3x4x16xf32>) -> tensor<1x6x6x16xf32>\n",
+          "2:3: error: convolution operands break a shape rule \xE2\x80\x94 expected an input "
+          "batch divisible by batch_group_count, got 3 with batch_group_count=2"},
       Row{"%a: tensor<1x8x8x4xf32>, %k: tensor<3x3x2x3xf32>",
-          "  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x2x3xf32>) -> tensor<1x6x6x3xf32>\n",
-          "2:3: error: convolution operands break a shape rule \xE2\x80\x94 expected kernel output features divisible by the group counts, got 3 with feature_group_count=2, batch_group_count=1"},
+          "  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, "
+          "f], window = {} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : "
+          "(tensor<1x8x8x4xf32>, tensor<3x3x2x3xf32>) -> tensor<1x6x6x3xf32>\n",
+          "2:3: error: convolution operands break a shape rule \xE2\x80\x94 expected kernel output "
+          "features divisible by the group counts, got 3 with feature_group_count=2, "
+          "batch_group_count=1"},
   }));
   auto r = check(body, args);
   REQUIRE_FALSE(r.ok());
@@ -57,38 +86,49 @@ TEST_CASE("the verifier names the op, the rule and the values that break it", "[
 
 TEST_CASE("well-formed ops pass the verifier, dynamic dimensions included", "[hlo][verify]") {
   auto r = check(
-      "  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<?x32x16xf32>, tensor<?x16x8xf32>) -> tensor<?x32x8xf32>\n"
-      "  %1 = stablehlo.transpose %0, dims = [0, 2, 1] : (tensor<?x32x8xf32>) -> tensor<?x8x32xf32>\n",
+      "  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x "
+      "[1] : (tensor<?x32x16xf32>, tensor<?x16x8xf32>) -> tensor<?x32x8xf32>\n"
+      "  %1 = stablehlo.transpose %0, dims = [0, 2, 1] : (tensor<?x32x8xf32>) -> "
+      "tensor<?x8x32xf32>\n",
       "%a: tensor<?x32x16xf32>, %b: tensor<?x16x8xf32>");
   INFO((r.ok() ? "" : r.error()));
   CHECK(r.ok());
 }
 
-TEST_CASE("a typo is an error, never a silently costed op: undefined values, unknown element "
-          "types, wrong operand counts", "[hlo][verify]") {
+TEST_CASE(
+    "a typo is an error, never a silently costed op: undefined values, unknown element "
+    "types, wrong operand counts",
+    "[hlo][verify]") {
   const std::string head = "func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n";
-  auto undefined = parse_stablehlo(head + "  %0 = stablehlo.add %a, %zz : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n");
+  auto undefined = parse_stablehlo(
+      head + "  %0 = stablehlo.add %a, %zz : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n");
   REQUIRE_FALSE(undefined.ok());
   CHECK(undefined.error() ==
-        "2:3: error: use of an undefined value \xE2\x80\x94 expected a value defined before this operation, got %zz");
+        "2:3: error: use of an undefined value \xE2\x80\x94 expected a value defined before this "
+        "operation, got %zz");
 
-  auto element = parse_stablehlo(head + "  %0 = stablehlo.add %a, %a : tensor<2xf33>\n  return %0 : tensor<2xf32>\n}\n");
+  auto element = parse_stablehlo(
+      head + "  %0 = stablehlo.add %a, %a : tensor<2xf33>\n  return %0 : tensor<2xf32>\n}\n");
   REQUIRE_FALSE(element.ok());
   CHECK_THAT(element.error(), Catch::Matchers::StartsWith("2:40: error: unknown element type"));
   CHECK_THAT(element.error(), Catch::Matchers::EndsWith("got 'f33'"));
 
-  auto arity = parse_stablehlo(head + "  %0 = stablehlo.add %a, : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n");
+  auto arity = parse_stablehlo(
+      head + "  %0 = stablehlo.add %a, : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n");
   REQUIRE(arity.ok());  // `%a,` parses; the contract check catches the missing operand
   auto verified = verify(arity->at(0));
   REQUIRE_FALSE(verified.ok());
   CHECK(verified.error() ==
-        "2:3: error: stablehlo.add has the wrong number of operands \xE2\x80\x94 expected 2 operands, got 1");
+        "2:3: error: stablehlo.add has the wrong number of operands \xE2\x80\x94 expected 2 "
+        "operands, got 1");
 
-  auto unary = check("  %0 = \"stablehlo.tanh\"(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n",
-                     "%a: tensor<2xf32>");
+  auto unary =
+      check("  %0 = \"stablehlo.tanh\"(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n",
+            "%a: tensor<2xf32>");
   REQUIRE_FALSE(unary.ok());
   CHECK(unary.error() ==
-        "2:3: error: stablehlo.tanh has the wrong number of operands \xE2\x80\x94 expected 1 operand, got 2");
+        "2:3: error: stablehlo.tanh has the wrong number of operands \xE2\x80\x94 expected 1 "
+        "operand, got 2");
 }
 
 // ---- one contract for analysis and run (issue 23) -----------------------------------------------
@@ -143,7 +183,8 @@ TEST_CASE("an operand whose type differs from the op's written signature is refu
       "  return %2 : tensor<f64>\n"
       "}\n";
   CHECK(refused(in_while) ==
-        "6:5: error: stablehlo.compare operand 1 is not of the type its signature writes \xE2\x80\x94 expected "
+        "6:5: error: stablehlo.compare operand 1 is not of the type its signature writes "
+        "\xE2\x80\x94 expected "
         "tensor<f64>, got tensor<i1> (%1)");
 
   // The generic form, in a reduce body.
@@ -157,7 +198,8 @@ TEST_CASE("an operand whose type differs from the op's written signature is refu
       "  return %0 : tensor<f32>\n"
       "}\n";
   CHECK(refused(in_reduce) ==
-        "4:5: error: stablehlo.add operand 1 is not of the type its signature writes \xE2\x80\x94 expected "
+        "4:5: error: stablehlo.add operand 1 is not of the type its signature writes \xE2\x80\x94 "
+        "expected "
         "tensor<f32>, got tensor<i1> (%p)");
 
   // A sort comparator.
@@ -171,54 +213,73 @@ TEST_CASE("an operand whose type differs from the op's written signature is refu
       "  return %0 : tensor<4xf32>\n"
       "}\n";
   CHECK(refused(in_sort) ==
-        "4:5: error: stablehlo.compare operand 1 is not of the type its signature writes \xE2\x80\x94 expected "
+        "4:5: error: stablehlo.compare operand 1 is not of the type its signature writes "
+        "\xE2\x80\x94 expected "
         "tensor<f32>, got tensor<i32> (%k)");
 }
 
-TEST_CASE("the one-type pretty form gives every operand the result's element type", "[hlo][verify]") {
-  auto r = check("  %0 = stablehlo.add %a, %p : tensor<2xf32>\n", "%a: tensor<2xf32>, %p: tensor<2xi1>");
+TEST_CASE("the one-type pretty form gives every operand the result's element type",
+          "[hlo][verify]") {
+  auto r =
+      check("  %0 = stablehlo.add %a, %p : tensor<2xf32>\n", "%a: tensor<2xf32>, %p: tensor<2xi1>");
   REQUIRE_FALSE(r.ok());
   CHECK(r.error() ==
-        "2:3: error: stablehlo.add operand 1 has another element type than the result \xE2\x80\x94 expected f32 "
+        "2:3: error: stablehlo.add operand 1 has another element type than the result \xE2\x80\x94 "
+        "expected f32 "
         "(as tensor<2xf32>), got i1 (tensor<2xi1>)");
-  auto cmp = check("  %0 = stablehlo.compare LT, %a, %p : (tensor<2xf32>, tensor<2xi1>) -> tensor<2xi1>\n",
-                   "%a: tensor<2xf32>, %p: tensor<2xi1>");
+  auto cmp =
+      check("  %0 = stablehlo.compare LT, %a, %p : (tensor<2xf32>, tensor<2xi1>) -> tensor<2xi1>\n",
+            "%a: tensor<2xf32>, %p: tensor<2xi1>");
   REQUIRE_FALSE(cmp.ok());
   CHECK(cmp.error() ==
-        "2:3: error: stablehlo.compare operand 1 has another element type than operand 0 \xE2\x80\x94 expected "
+        "2:3: error: stablehlo.compare operand 1 has another element type than operand 0 "
+        "\xE2\x80\x94 expected "
         "f32 (as tensor<2xf32>), got i1 (tensor<2xi1>)");
 }
 
-TEST_CASE("return gives the function's result types, and calls match their callee's signature", "[hlo][verify]") {
+TEST_CASE("return gives the function's result types, and calls match their callee's signature",
+          "[hlo][verify]") {
   const std::string head = "func.func @main(%a: tensor<32x8xf32>) -> tensor<32x7xf32> {\n";
   // The written type of the return's operand is checked first: it is the operand's own.
-  CHECK(refused(head + "  %1 = stablehlo.tanh %a : tensor<32x8xf32>\n  return %1 : tensor<32x7xf32>\n}\n") ==
-        "3:3: error: return operand 0 is not of the type its signature writes \xE2\x80\x94 expected "
-        "tensor<32x7xf32>, got tensor<32x8xf32> (%1)");
+  CHECK(
+      refused(head +
+              "  %1 = stablehlo.tanh %a : tensor<32x8xf32>\n  return %1 : tensor<32x7xf32>\n}\n") ==
+      "3:3: error: return operand 0 is not of the type its signature writes \xE2\x80\x94 expected "
+      "tensor<32x7xf32>, got tensor<32x8xf32> (%1)");
   // Written right, yet not what the function's signature returns.
-  CHECK(refused(head + "  %1 = stablehlo.tanh %a : tensor<32x8xf32>\n  return %1 : tensor<32x8xf32>\n}\n") ==
-        "3:3: error: return operand 0 differs from @main's result type \xE2\x80\x94 expected "
-        "tensor<32x7xf32> (result 0 of @main), got tensor<32x8xf32> (%1)");
+  CHECK(
+      refused(head +
+              "  %1 = stablehlo.tanh %a : tensor<32x8xf32>\n  return %1 : tensor<32x8xf32>\n}\n") ==
+      "3:3: error: return operand 0 differs from @main's result type \xE2\x80\x94 expected "
+      "tensor<32x7xf32> (result 0 of @main), got tensor<32x8xf32> (%1)");
   CHECK(refused(head + "  return %a, %a : tensor<32x8xf32>, tensor<32x8xf32>\n}\n") ==
-        "2:3: error: return gives another number of values than @main returns \xE2\x80\x94 expected 1 (the "
+        "2:3: error: return gives another number of values than @main returns \xE2\x80\x94 "
+        "expected 1 (the "
         "results in @main's signature), got 2");
 
   const std::string callee =
-      "func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n  return %x : tensor<4xf32>\n}\n";
+      "func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n  return %x : "
+      "tensor<4xf32>\n}\n";
   CHECK(refused("func.func @main(%a: tensor<4xi32>) -> tensor<4xf32> {\n"
                 "  %0 = func.call @f(%a) : (tensor<4xi32>) -> tensor<4xf32>\n"
-                "  return %0 : tensor<4xf32>\n}\n" + callee) ==
-        "2:3: error: func.call operand 0 differs from @f's argument \xE2\x80\x94 expected tensor<4xf32> "
+                "  return %0 : tensor<4xf32>\n}\n" +
+                callee) ==
+        "2:3: error: func.call operand 0 differs from @f's argument \xE2\x80\x94 expected "
+        "tensor<4xf32> "
         "(argument 0 of @f), got tensor<4xi32> (%a)");
   CHECK(refused("func.func @main(%a: tensor<4xf32>) -> tensor<4xi32> {\n"
                 "  %0 = func.call @f(%a) : (tensor<4xf32>) -> tensor<4xi32>\n"
-                "  return %0 : tensor<4xi32>\n}\n" + callee) ==
-        "2:3: error: func.call result 0 differs from @f's result \xE2\x80\x94 expected tensor<4xf32> (result 0 "
+                "  return %0 : tensor<4xi32>\n}\n" +
+                callee) ==
+        "2:3: error: func.call result 0 differs from @f's result \xE2\x80\x94 expected "
+        "tensor<4xf32> (result 0 "
         "of @f), got tensor<4xi32>");
   CHECK(refused("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
                 "  %0 = func.call @g(%a) : (tensor<4xf32>) -> tensor<4xf32>\n"
-                "  return %0 : tensor<4xf32>\n}\n" + callee) ==
-        "2:3: error: func.call names no function of this module \xE2\x80\x94 expected a function defined in the "
+                "  return %0 : tensor<4xf32>\n}\n" +
+                callee) ==
+        "2:3: error: func.call names no function of this module \xE2\x80\x94 expected a function "
+        "defined in the "
         "module, got @g");
 }
 
@@ -236,23 +297,32 @@ TEST_CASE("a while's regions take and give its operands' types", "[hlo][verify]"
       "  return %0#0 : tensor<i32>\n"
       "}\n";
   CHECK(refused(text) ==
-        "2:3: error: while body's value 1 differs from operand 1 \xE2\x80\x94 expected tensor<f32> (the operand's "
+        "2:3: error: while body's value 1 differs from operand 1 \xE2\x80\x94 expected tensor<f32> "
+        "(the operand's "
         "type), got tensor<i32>");
 }
 
-TEST_CASE("a convolution's written result shape must be the one inferred, before costing or running",
-          "[hlo][verify]") {
+TEST_CASE(
+    "a convolution's written result shape must be the one inferred, before costing or running",
+    "[hlo][verify]") {
   // [b, f, 0, 1] input 2x3x9x9, [o, i, 0, 1] kernel 4x3x3x3, no padding, stride 1:
   // each spatial size is (9 - 3) / 1 + 1 = 7, so the result is 2x4x7x7.
   auto conv = [](const std::string& out) {
-    return "func.func @main(%x: tensor<2x3x9x9xf32>, %k: tensor<4x3x3x3xf32>) -> tensor<" + out + "xf32> {\n"
-           "  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], "
-           "window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
-           "(tensor<2x3x9x9xf32>, tensor<4x3x3x3xf32>) -> tensor<" + out + "xf32>\n"
-           "  return %0 : tensor<" + out + "xf32>\n}\n";
+    return "func.func @main(%x: tensor<2x3x9x9xf32>, %k: tensor<4x3x3x3xf32>) -> tensor<" + out +
+           "xf32> {\n"
+           "  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, "
+           "0, 1], "
+           "window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : "
+           "i64} : "
+           "(tensor<2x3x9x9xf32>, tensor<4x3x3x3xf32>) -> tensor<" +
+           out +
+           "xf32>\n"
+           "  return %0 : tensor<" +
+           out + "xf32>\n}\n";
   };
   CHECK(refused(conv("2x4x7x8")) ==
-        "2:3: error: convolution result shape is wrong \xE2\x80\x94 expected [2, 4, 7, 7], got [2, 4, 7, 8]");
+        "2:3: error: convolution result shape is wrong \xE2\x80\x94 expected [2, 4, 7, 7], got [2, "
+        "4, 7, 8]");
   auto good = parse_stablehlo(conv("2x4x7x7"));
   REQUIRE(good.ok());
   auto v = verify(good->at(0));
@@ -260,8 +330,8 @@ TEST_CASE("a convolution's written result shape must be the one inferred, before
   CHECK(v.ok());
   // The run's JSON carries the same message (the interpreter's door is lower()).
   const std::string json = rl::report::run_text_json(conv("2x4x7x8"), rl::interp::RunOptions());
-  CHECK(json.find("convolution result shape is wrong \xE2\x80\x94 expected [2, 4, 7, 7], got [2, 4, 7, 8]") !=
-        std::string::npos);
+  CHECK(json.find("convolution result shape is wrong \xE2\x80\x94 expected [2, 4, 7, 7], got [2, "
+                  "4, 7, 8]") != std::string::npos);
 }
 
 TEST_CASE("every branch of a case gives the op's result types", "[hlo][verify]") {
@@ -275,6 +345,7 @@ TEST_CASE("every branch of a case gives the op's result types", "[hlo][verify]")
       "  return %0 : tensor<f32>\n"
       "}\n";
   CHECK(refused(text) ==
-        "2:3: error: stablehlo.case branch 1's value 0 differs from result 0 \xE2\x80\x94 expected tensor<f32> (the "
+        "2:3: error: stablehlo.case branch 1's value 0 differs from result 0 \xE2\x80\x94 expected "
+        "tensor<f32> (the "
         "result's type), got tensor<i32>");
 }

@@ -55,7 +55,8 @@ std::string literal(const std::vector<Cf>& v) {
   std::string s = "[";
   char buf[64];
   for (std::size_t i = 0; i < v.size(); ++i) {
-    std::snprintf(buf, sizeof buf, "%s(%.9g, %.9g)", i ? ", " : "", static_cast<double>(v[i].real()), static_cast<double>(v[i].imag()));
+    std::snprintf(buf, sizeof buf, "%s(%.9g, %.9g)", i ? ", " : "",
+                  static_cast<double>(v[i].real()), static_cast<double>(v[i].imag()));
     s += buf;
   }
   return s + "]";
@@ -65,7 +66,9 @@ bool same_bits(Cf a, Cf b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 }  // namespace
 
-TEST_CASE("complex64 multiply rounds as XLA does: each part one fused multiply-add of an exact product", "[interp][complex]") {
+TEST_CASE(
+    "complex64 multiply rounds as XLA does: each part one fused multiply-add of an exact product",
+    "[interp][complex]") {
   const int n = 64;
   const auto x = operands(1, n), y = operands(2, n);
   // The function itself.
@@ -79,16 +82,29 @@ TEST_CASE("complex64 multiply rounds as XLA does: each part one fused multiply-a
   // The op: multiply, and reduce's product (init (1, 0), then x, then y: (1·x) is x exactly).
   const std::string t = "tensor<" + std::to_string(n) + "xcomplex<f32>>";
   const std::string t2 = "tensor<2x" + std::to_string(n) + "xcomplex<f32>>";
-  auto ran = run_text(main_of("(" + t + ", " + t + ")",
-                              "  %a = stablehlo.constant dense<" + literal(x) + "> : " + t + "\n"
-                              "  %b = stablehlo.constant dense<" + literal(y) + "> : " + t + "\n"
-                              "  %p = stablehlo.multiply %a, %b : " + t + "\n"
-                              "  %ab = stablehlo.concatenate %a, %b, dim = 0 : (" + t + ", " + t + ") -> tensor<" + std::to_string(2 * n) + "xcomplex<f32>>\n"
-                              "  %m = stablehlo.reshape %ab : (tensor<" + std::to_string(2 * n) + "xcomplex<f32>>) -> " + t2 + "\n"
-                              "  %one = stablehlo.constant dense<(1.0, 0.0)> : tensor<complex<f32>>\n"
-                              "  %r = stablehlo.reduce(%m init: %one) applies stablehlo.multiply across dimensions = [0] : (" + t2 +
-                              ", tensor<complex<f32>>) -> " + t + "\n"
-                              "  return %p, %r : " + t + ", " + t + "\n"));
+  auto ran =
+      run_text(main_of("(" + t + ", " + t + ")",
+                       "  %a = stablehlo.constant dense<" + literal(x) + "> : " + t +
+                           "\n"
+                           "  %b = stablehlo.constant dense<" +
+                           literal(y) + "> : " + t +
+                           "\n"
+                           "  %p = stablehlo.multiply %a, %b : " +
+                           t +
+                           "\n"
+                           "  %ab = stablehlo.concatenate %a, %b, dim = 0 : (" +
+                           t + ", " + t + ") -> tensor<" + std::to_string(2 * n) +
+                           "xcomplex<f32>>\n"
+                           "  %m = stablehlo.reshape %ab : (tensor<" +
+                           std::to_string(2 * n) + "xcomplex<f32>>) -> " + t2 +
+                           "\n"
+                           "  %one = stablehlo.constant dense<(1.0, 0.0)> : tensor<complex<f32>>\n"
+                           "  %r = stablehlo.reduce(%m init: %one) applies stablehlo.multiply "
+                           "across dimensions = [0] : (" +
+                           t2 + ", tensor<complex<f32>>) -> " + t +
+                           "\n"
+                           "  return %p, %r : " +
+                           t + ", " + t + "\n"));
   REQUIRE(ran.result.status == "passed");
   const auto p = as_complex(ran.result, 0), r = as_complex(ran.result, 1);
   REQUIRE(p.size() == static_cast<std::size_t>(n));
@@ -104,25 +120,36 @@ TEST_CASE("complex128 multiply uses the same fused rule in double", "[interp][co
   // (1 + 2^−30 + i)(1 − 2^−30 + i): a·c = 1 − 2^−60 is not a double; fused, the real part keeps
   // the −2^−60 (fma(a, c, −1) = −2^−60), unfused it is lost (fl(a·c) − 1 = 0).
   const double e = 0x1p-30;
-  const std::complex<double> z = interp::math::multiply(std::complex<double>(1 + e, 1), std::complex<double>(1 - e, 1));
+  const std::complex<double> z =
+      interp::math::multiply(std::complex<double>(1 + e, 1), std::complex<double>(1 - e, 1));
   CHECK(z.real() == -0x1p-60);
   CHECK(z.imag() == 2.0);  // fma(1 + e, 1, 1 − e) = 2 exactly
 }
 
-TEST_CASE("complex64 sine, cosine, tan and power are refused with the reason, and complex128 runs", "[interp][complex]") {
+TEST_CASE("complex64 sine, cosine, tan and power are refused with the reason, and complex128 runs",
+          "[interp][complex]") {
   for (const std::string op : {"sine", "cosine", "tan"}) {
-    const std::string why = rl::testing::run_error(main_of("tensor<2xcomplex<f32>>",
-                                                           "  %a = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f32>>\n"
-                                                           "  %b = stablehlo." + op + " %a : tensor<2xcomplex<f32>>\n  return %b : tensor<2xcomplex<f32>>\n"));
+    const std::string why = rl::testing::run_error(main_of(
+        "tensor<2xcomplex<f32>>",
+        "  %a = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f32>>\n"
+        "  %b = stablehlo." +
+            op + " %a : tensor<2xcomplex<f32>>\n  return %b : tensor<2xcomplex<f32>>\n"));
     INFO(why);
-    CHECK(why.find("not run: stablehlo." + op + ": complex<f32>: XLA computes it in single precision") == 0);
-    auto ok = run_text(main_of("tensor<2xcomplex<f64>>", "  %a = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f64>>\n"
-                                                        "  %b = stablehlo." + op + " %a : tensor<2xcomplex<f64>>\n  return %b : tensor<2xcomplex<f64>>\n"));
+    CHECK(why.find("not run: stablehlo." + op +
+                   ": complex<f32>: XLA computes it in single precision") == 0);
+    auto ok = run_text(main_of(
+        "tensor<2xcomplex<f64>>",
+        "  %a = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f64>>\n"
+        "  %b = stablehlo." +
+            op + " %a : tensor<2xcomplex<f64>>\n  return %b : tensor<2xcomplex<f64>>\n"));
     CHECK(ok.result.status == "passed");
   }
-  const std::string why = rl::testing::run_error(main_of("tensor<2xcomplex<f32>>",
-                                                         "  %a = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f32>>\n"
-                                                         "  %b = stablehlo.power %a, %a : tensor<2xcomplex<f32>>\n  return %b : tensor<2xcomplex<f32>>\n"));
+  const std::string why = rl::testing::run_error(
+      main_of("tensor<2xcomplex<f32>>",
+              "  %a = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f32>>\n"
+              "  %b = stablehlo.power %a, %a : tensor<2xcomplex<f32>>\n  return %b : "
+              "tensor<2xcomplex<f32>>\n"));
   INFO(why);
-  CHECK(why.find("not run: stablehlo.power: complex<f32>: XLA computes it in single precision") == 0);
+  CHECK(why.find("not run: stablehlo.power: complex<f32>: XLA computes it in single precision") ==
+        0);
 }

@@ -24,7 +24,8 @@ struct FileRun {
   std::string over_need;             // modules whose run held more than memory_need said
 };
 
-int measured = 0, above = 0;  // modules run, and those whose ops' scratch took them past memory_need
+int measured = 0,
+    above = 0;  // modules run, and those whose ops' scratch took them past memory_need
 
 FileRun run_file(const std::string& dir, const std::string& name) {
   FileRun out{name, "", "", {}, ""};
@@ -38,7 +39,9 @@ FileRun run_file(const std::string& dir, const std::string& name) {
   out.status = "passed";
   std::size_t checks = 0;
   auto worse = [](const std::string& a, const std::string& b) {
-    auto rank = [](const std::string& s) { return s == "error" ? 3 : s == "failed" ? 2 : s == "not_run" ? 1 : 0; };
+    auto rank = [](const std::string& s) {
+      return s == "error" ? 3 : s == "failed" ? 2 : s == "not_run" ? 1 : 0;
+    };
     return rank(b) > rank(a) ? b : a;
   };
   for (const auto& m : mods.value()) {
@@ -53,7 +56,8 @@ FileRun run_file(const std::string& dir, const std::string& name) {
     checks += r.checks.size();
     for (const auto& u : r.unsupported) {
       const std::string key = u.op + " (" + u.why + ")";
-      if (std::find(out.missing.begin(), out.missing.end(), key) == out.missing.end()) out.missing.push_back(key);
+      if (std::find(out.missing.begin(), out.missing.end(), key) == out.missing.end())
+        out.missing.push_back(key);
     }
     if (!r.errors.empty() && out.detail.empty()) out.detail = r.errors.front().message;
     // What the IR says the program's values need at most, against what the run held: the run adds
@@ -65,7 +69,8 @@ FileRun run_file(const std::string& dir, const std::string& name) {
       out.over_need += name + ": peak " + std::to_string(r.peak_bytes) + " bytes > memory_need " +
                        std::to_string(r.memory_need_bytes) + "\n";
     for (const auto& c : r.checks)
-      if (!c.passed && out.detail.empty()) out.detail = std::to_string(c.line) + ": " + c.kind + ": " + c.detail;
+      if (!c.passed && out.detail.empty())
+        out.detail = std::to_string(c.line) + ": " + c.kind + ": " + c.detail;
   }
   if (out.status == "passed" && checks == 0) {
     out.status = "failed";
@@ -76,7 +81,8 @@ FileRun run_file(const std::string& dir, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("StableHLO's interpreter tests run: every file whose ops are supported passes its checks", "[interp][corpus]") {
+TEST_CASE("StableHLO's interpreter tests run: every file whose ops are supported passes its checks",
+          "[interp][corpus]") {
   SKIP_WITHOUT_CORPUS("stablehlo-interpret");
   std::map<std::string, int> by_status;
   std::map<std::string, int> missing;  // op (why) → files
@@ -90,18 +96,21 @@ TEST_CASE("StableHLO's interpreter tests run: every file whose ops are supported
       ++files;
       ++by_status[f.status];
       for (const auto& m : f.missing) ++missing[m];
-      if (f.status == "failed" || f.status == "error") failures += std::string(sub) + "/" + name + ": " + f.status + ": " + f.detail + "\n";
+      if (f.status == "failed" || f.status == "error")
+        failures += std::string(sub) + "/" + name + ": " + f.status + ": " + f.detail + "\n";
       over_need += f.over_need;
     }
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::vector<std::pair<int, std::string>> ranked;
   for (const auto& [op, n] : missing) ranked.emplace_back(n, op);
   std::sort(ranked.rbegin(), ranked.rend());
   std::ostringstream report;
-  report << files << " files in " << seconds << " s: " << by_status["passed"] << " passed, " << by_status["failed"]
-         << " failed, " << by_status["not_run"] << " not run, " << by_status["error"] << " errors ("
-         << (100.0 * by_status["passed"] / files) << "% pass)\nnot run, by op (files):\n";
+  report << files << " files in " << seconds << " s: " << by_status["passed"] << " passed, "
+         << by_status["failed"] << " failed, " << by_status["not_run"] << " not run, "
+         << by_status["error"] << " errors (" << (100.0 * by_status["passed"] / files)
+         << "% pass)\nnot run, by op (files):\n";
   for (const auto& [n, op] : ranked) report << "  " << n << "  " << op << "\n";
   WARN(report.str());
   INFO(failures);
@@ -109,7 +118,8 @@ TEST_CASE("StableHLO's interpreter tests run: every file whose ops are supported
   CHECK(by_status["error"] == 0);
   INFO(over_need);
   CHECK(over_need.empty());
-  WARN(above << " of " << measured << " modules held more than memory_need (ops' scratch), none past 4x");
+  WARN(above << " of " << measured
+             << " modules held more than memory_need (ops' scratch), none past 4x");
   CHECK(measured > 0);
   // The corpus is read as it is found: its size is reported above, not asserted.
   REQUIRE(files > 0);

@@ -62,12 +62,15 @@ struct Z {
   DD re, im;
 };
 Z zadd(Z a, Z b) { return {add(a.re, b.re), add(a.im, b.im)}; }
-Z zmul(Z a, Z b) { return {add(mul(a.re, b.re), neg(mul(a.im, b.im))), add(mul(a.re, b.im), mul(a.im, b.re))}; }
+Z zmul(Z a, Z b) {
+  return {add(mul(a.re, b.re), neg(mul(a.im, b.im))), add(mul(a.re, b.im), mul(a.im, b.re))};
+}
 
 // exp(sign·2πi·j/n).
 Z reference_twiddle(std::int64_t j, std::int64_t n, int sign) {
   const DD two_pi{6.283185307179586232, 2.4492935982947064e-16};
-  const DD x = div(div(mul(two_pi, DD{static_cast<double>(j % n), 0}), static_cast<double>(n)), 16.0);  // ≤ π/8
+  const DD x = div(div(mul(two_pi, DD{static_cast<double>(j % n), 0}), static_cast<double>(n)),
+                   16.0);  // ≤ π/8
   const DD x2 = mul(x, x);
   DD s{1, 0}, c{1, 0};
   for (int k = 20; k >= 1; --k) {
@@ -128,21 +131,28 @@ void hash_bits(const std::vector<double>& v) {
   for (double d : v) {
     std::uint64_t b;
     std::memcpy(&b, &d, 8);
-    for (int i = 0; i < 8; ++i) result_hash = (result_hash ^ ((b >> (8 * i)) & 0xff)) * 0x100000001b3ull;
+    for (int i = 0; i < 8; ++i)
+      result_hash = (result_hash ^ ((b >> (8 * i)) & 0xff)) * 0x100000001b3ull;
   }
 }
 
 // Runs one fft on a constant operand (flattened re, im pairs for complex) and returns the result
 // flattened the same way.
-std::vector<double> run_fft(const std::string& kind, const std::vector<double>& operand, bool complex_in, std::int64_t in_len,
-                            bool complex_out, std::int64_t out_len, std::int64_t n) {
-  const std::string it = "tensor<" + std::to_string(in_len) + (complex_in ? "xcomplex<f64>>" : "xf64>");
-  const std::string ot = "tensor<" + std::to_string(out_len) + (complex_out ? "xcomplex<f64>>" : "xf64>");
-  auto ran = run_text(main_of(ot, "  %a = stablehlo.constant dense<" + hex_constant(operand) + "> : " + it +
-                                      "\n  %b = stablehlo.fft %a, type = " + kind + ", length = [" + std::to_string(n) + "] : (" + it +
-                                      ") -> " + ot + "\n  return %b : " + ot + "\n"));
+std::vector<double> run_fft(const std::string& kind, const std::vector<double>& operand,
+                            bool complex_in, std::int64_t in_len, bool complex_out,
+                            std::int64_t out_len, std::int64_t n) {
+  const std::string it =
+      "tensor<" + std::to_string(in_len) + (complex_in ? "xcomplex<f64>>" : "xf64>");
+  const std::string ot =
+      "tensor<" + std::to_string(out_len) + (complex_out ? "xcomplex<f64>>" : "xf64>");
+  auto ran = run_text(main_of(ot, "  %a = stablehlo.constant dense<" + hex_constant(operand) +
+                                      "> : " + it + "\n  %b = stablehlo.fft %a, type = " + kind +
+                                      ", length = [" + std::to_string(n) + "] : (" + it + ") -> " +
+                                      ot + "\n  return %b : " + ot + "\n"));
   const interp::RunResult& r = ran.result;
-  INFO((r.errors.empty() ? r.status + (r.unsupported.empty() ? "" : ": " + r.unsupported.front().why) : r.errors.front().message));
+  INFO((r.errors.empty()
+            ? r.status + (r.unsupported.empty() ? "" : ": " + r.unsupported.front().why)
+            : r.errors.front().message));
   REQUIRE(r.status == "passed");
   std::vector<double> out;
   if (complex_out)
@@ -160,8 +170,9 @@ double ulp_of(double x) {
 }
 
 struct Errors {
-  double scale_ulps = 0;    // max |error| in ulps of the largest |part|
-  double element_ulps = 0;  // max |error| in ulps of the part itself, over parts ≥ 2^−30 of the scale
+  double scale_ulps = 0;  // max |error| in ulps of the largest |part|
+  double element_ulps =
+      0;  // max |error| in ulps of the part itself, over parts ≥ 2^−30 of the scale
 };
 
 // got: result parts; want: reference parts (double-double), the same length.
@@ -175,18 +186,25 @@ Errors measure(const std::vector<double>& got, const std::vector<DD>& want) {
     const DD d = add(DD{got[i], 0}, neg(want[i]));
     const double err = std::fabs(d.hi + d.lo);
     e.scale_ulps = std::max(e.scale_ulps, err / ulp_of(scale));
-    if (std::fabs(want[i].hi) >= scale * 0x1p-30) e.element_ulps = std::max(e.element_ulps, err / ulp_of(want[i].hi));
+    if (std::fabs(want[i].hi) >= scale * 0x1p-30)
+      e.element_ulps = std::max(e.element_ulps, err / ulp_of(want[i].hi));
   }
   return e;
 }
 
 }  // namespace
 
-TEST_CASE("f64 fft, ifft, rfft and irfft stay within 3 ulps of the transform's scale at every tested length", "[interp][linalg][fft]") {
+TEST_CASE(
+    "f64 fft, ifft, rfft and irfft stay within 3 ulps of the transform's scale at every tested "
+    "length",
+    "[interp][linalg][fft]") {
   std::vector<std::int64_t> sizes;
   for (std::int64_t n = 1; n <= 64; ++n) sizes.push_back(n);
-  for (std::int64_t n : {100, 127, 128, 202, 243, 256, 1000, 1009, 1024}) sizes.push_back(n);  // 127, 202 = 2·101, 1009: Bluestein
-  std::printf("f64 fft errors against a double-double DFT: worst |error| in ulps of the scale (of the element)\n");
+  for (std::int64_t n : {100, 127, 128, 202, 243, 256, 1000, 1009, 1024})
+    sizes.push_back(n);  // 127, 202 = 2·101, 1009: Bluestein
+  std::printf(
+      "f64 fft errors against a double-double DFT: worst |error| in ulps of the scale (of the "
+      "element)\n");
   std::printf("%6s %18s %18s %18s %18s\n", "n", "FFT", "IFFT", "RFFT", "IRFFT");
   double worst_scale = 0, worst_element = 0;
   for (std::int64_t n : sizes) {
@@ -242,11 +260,14 @@ TEST_CASE("f64 fft, ifft, rfft and irfft stay within 3 ulps of the transform's s
     }
     std::printf("\n");
   }
-  std::printf("worst: %.3f ulps of the scale, %.3f ulps of the element; result bits hash %016llx\n", worst_scale, worst_element,
-              static_cast<unsigned long long>(result_hash));
+  std::printf("worst: %.3f ulps of the scale, %.3f ulps of the element; result bits hash %016llx\n",
+              worst_scale, worst_element, static_cast<unsigned long long>(result_hash));
 }
 
-TEST_CASE("f64 fft twiddle symmetries hold exactly: an impulse's transform and a real signal's conjugate pairs", "[interp][linalg][fft]") {
+TEST_CASE(
+    "f64 fft twiddle symmetries hold exactly: an impulse's transform and a real signal's conjugate "
+    "pairs",
+    "[interp][linalg][fft]") {
   // FFT of δ[t − 1] is exp(−2πik/n): at n = 12 the values at k = 3, 6, 9 are exactly −i, −1, i,
   // and X[n − k] = conj X[k] bit for bit (the twiddles come from one octant-reduced angle).
   std::vector<double> delta(24, 0.0);

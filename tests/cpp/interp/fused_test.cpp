@@ -13,9 +13,9 @@
 #include "interp/interp_util.h"
 
 using namespace rl;
+using Catch::Matchers::Contains;
 using rl::testing::as_doubles;
 using rl::testing::run_text;
-using Catch::Matchers::Contains;
 
 namespace {
 
@@ -55,7 +55,9 @@ std::vector<interp::FusionRun> fused_same_bits(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("the 4M-element chain's shape tanh(2x + 1) * y runs as one loop fusion with the op-by-op bits", "[interp][fused]") {
+TEST_CASE(
+    "the 4M-element chain's shape tanh(2x + 1) * y runs as one loop fusion with the op-by-op bits",
+    "[interp][fused]") {
   // XLA's loop fusion (instruction_fusion.cc): every elementwise op, the scalar constants and
   // their broadcasts fuse into the one consumer, the multiply by y.
   const std::string text =
@@ -74,10 +76,11 @@ TEST_CASE("the 4M-element chain's shape tanh(2x + 1) * y runs as one loop fusion
   REQUIRE(fusions.size() == 1);
   CHECK(fusions[0].kind == "kLoop");
   CHECK(fusions[0].fallback.empty());
-  CHECK(op_names(fusions[0]) ==
-        std::vector<std::string>{"stablehlo.constant", "stablehlo.constant", "stablehlo.broadcast_in_dim",
-                                 "stablehlo.broadcast_in_dim", "stablehlo.multiply", "stablehlo.add", "stablehlo.tanh",
-                                 "stablehlo.multiply"});
+  CHECK(op_names(fusions[0]) == std::vector<std::string>{"stablehlo.constant", "stablehlo.constant",
+                                                         "stablehlo.broadcast_in_dim",
+                                                         "stablehlo.broadcast_in_dim",
+                                                         "stablehlo.multiply", "stablehlo.add",
+                                                         "stablehlo.tanh", "stablehlo.multiply"});
   // XLA counts: 4 flops per element (multiply, add, multiply; tanh is a transcendental), bytes
   // at the boundary: x and y read once, the output written once.
   CHECK(fusions[0].flops == 3 * 1000);
@@ -87,16 +90,23 @@ TEST_CASE("the 4M-element chain's shape tanh(2x + 1) * y runs as one loop fusion
   auto ran = run_text(text, with_inputs(true));
   const auto y = as_doubles(ran.result);
   REQUIRE(y.size() == 1000);
-  CHECK(std::all_of(y.begin(), y.end(), [](double v) { return std::isfinite(v) && std::fabs(v) <= 1; }));
+  CHECK(std::all_of(y.begin(), y.end(),
+                    [](double v) { return std::isfinite(v) && std::fabs(v) <= 1; }));
 }
 
-TEST_CASE("a dot with a bias and tanh epilogue runs as one output fusion, the epilogue on the dot's output", "[interp][fused]") {
+TEST_CASE(
+    "a dot with a bias and tanh epilogue runs as one output fusion, the epilogue on the dot's "
+    "output",
+    "[interp][fused]") {
   // Output fusion (FuseOptions::dot_epilogues, as XLA's GPU backend and this project's kernel
   // apply tanh in the tile): the dot, the bias broadcast, the add and the tanh.
   const std::string text =
-      "func.func public @main(%a: tensor<64x32xf32>, %b: tensor<32x48xf32>, %bias: tensor<48xf32>) -> tensor<64x48xf32> {\n"
-      "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x48xf32>) -> tensor<64x48xf32>\n"
-      "  %1 = stablehlo.broadcast_in_dim %bias, dims = [1] : (tensor<48xf32>) -> tensor<64x48xf32>\n"
+      "func.func public @main(%a: tensor<64x32xf32>, %b: tensor<32x48xf32>, %bias: tensor<48xf32>) "
+      "-> tensor<64x48xf32> {\n"
+      "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x32xf32>, "
+      "tensor<32x48xf32>) -> tensor<64x48xf32>\n"
+      "  %1 = stablehlo.broadcast_in_dim %bias, dims = [1] : (tensor<48xf32>) -> "
+      "tensor<64x48xf32>\n"
       "  %2 = stablehlo.add %0, %1 : tensor<64x48xf32>\n"
       "  %3 = stablehlo.tanh %2 : tensor<64x48xf32>\n"
       "  return %3 : tensor<64x48xf32>\n"
@@ -105,11 +115,13 @@ TEST_CASE("a dot with a bias and tanh epilogue runs as one output fusion, the ep
   REQUIRE(fusions.size() == 1);
   CHECK(fusions[0].kind == "kOutput");
   CHECK(fusions[0].fallback.empty());
-  CHECK(op_names(fusions[0]) == std::vector<std::string>{"stablehlo.dot_general", "stablehlo.broadcast_in_dim",
-                                                          "stablehlo.add", "stablehlo.tanh"});
+  CHECK(op_names(fusions[0]) == std::vector<std::string>{"stablehlo.dot_general",
+                                                         "stablehlo.broadcast_in_dim",
+                                                         "stablehlo.add", "stablehlo.tanh"});
 }
 
-TEST_CASE("a reduce of exp(x) * x runs as one input fusion with the op-by-op bits", "[interp][fused]") {
+TEST_CASE("a reduce of exp(x) * x runs as one input fusion with the op-by-op bits",
+          "[interp][fused]") {
   // Input fusion: the reduce is the root, its elementwise producers fuse into it, the init
   // constant too (a scalar constant).
   const std::string text =
@@ -117,18 +129,21 @@ TEST_CASE("a reduce of exp(x) * x runs as one input fusion with the op-by-op bit
       "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
       "  %0 = stablehlo.exponential %x : tensor<16x100xf32>\n"
       "  %1 = stablehlo.multiply %0, %x : tensor<16x100xf32>\n"
-      "  %2 = stablehlo.reduce(%1 init: %z) applies stablehlo.add across dimensions = [1] : (tensor<16x100xf32>, tensor<f32>) -> tensor<16xf32>\n"
+      "  %2 = stablehlo.reduce(%1 init: %z) applies stablehlo.add across dimensions = [1] : "
+      "(tensor<16x100xf32>, tensor<f32>) -> tensor<16xf32>\n"
       "  return %2 : tensor<16xf32>\n"
       "}\n";
   auto fusions = fused_same_bits(text);
   REQUIRE(fusions.size() == 1);
   CHECK(fusions[0].kind == "kInput");
   CHECK(fusions[0].fallback.empty());
-  CHECK(op_names(fusions[0]) == std::vector<std::string>{"stablehlo.constant", "stablehlo.exponential",
-                                                          "stablehlo.multiply", "stablehlo.reduce"});
+  CHECK(op_names(fusions[0]) == std::vector<std::string>{"stablehlo.constant",
+                                                         "stablehlo.exponential",
+                                                         "stablehlo.multiply", "stablehlo.reduce"});
 }
 
-TEST_CASE("a compare and select with a broadcast operand run in the fused loop", "[interp][fused]") {
+TEST_CASE("a compare and select with a broadcast operand run in the fused loop",
+          "[interp][fused]") {
   // relu-like: max by select, a [4] row broadcast over [3, 4] read through its index map.
   const std::string text =
       "func.func public @main(%x: tensor<3x4xf32>, %r: tensor<4xf32>) -> tensor<12xf32> {\n"
@@ -136,7 +151,8 @@ TEST_CASE("a compare and select with a broadcast operand run in the fused loop",
       "  %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> tensor<3x4xf32>\n"
       "  %rb = stablehlo.broadcast_in_dim %r, dims = [1] : (tensor<4xf32>) -> tensor<3x4xf32>\n"
       "  %0 = stablehlo.add %x, %rb : tensor<3x4xf32>\n"
-      "  %p = stablehlo.compare GT, %0, %zb, FLOAT : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xi1>\n"
+      "  %p = stablehlo.compare GT, %0, %zb, FLOAT : (tensor<3x4xf32>, tensor<3x4xf32>) -> "
+      "tensor<3x4xi1>\n"
       "  %1 = stablehlo.select %p, %0, %zb : tensor<3x4xi1>, tensor<3x4xf32>\n"
       "  %2 = stablehlo.reshape %1 : (tensor<3x4xf32>) -> tensor<12xf32>\n"
       "  return %2 : tensor<12xf32>\n"
@@ -145,12 +161,14 @@ TEST_CASE("a compare and select with a broadcast operand run in the fused loop",
   REQUIRE(fusions.size() == 1);
   CHECK(fusions[0].kind == "kLoop");
   CHECK(fusions[0].fallback.empty());
-  CHECK(op_names(fusions[0]) == std::vector<std::string>{"stablehlo.constant", "stablehlo.broadcast_in_dim",
-                                                          "stablehlo.broadcast_in_dim", "stablehlo.add", "stablehlo.compare",
-                                                          "stablehlo.select", "stablehlo.reshape"});
+  CHECK(op_names(fusions[0]) ==
+        std::vector<std::string>{"stablehlo.constant", "stablehlo.broadcast_in_dim",
+                                 "stablehlo.broadcast_in_dim", "stablehlo.add", "stablehlo.compare",
+                                 "stablehlo.select", "stablehlo.reshape"});
   auto ran = run_text(text, with_inputs(true));
   auto in = run_text(
-      "func.func public @main(%x: tensor<3x4xf32>, %r: tensor<4xf32>) -> (tensor<3x4xf32>, tensor<4xf32>) {\n"
+      "func.func public @main(%x: tensor<3x4xf32>, %r: tensor<4xf32>) -> (tensor<3x4xf32>, "
+      "tensor<4xf32>) {\n"
       "  return %x, %r : tensor<3x4xf32>, tensor<4xf32>\n"
       "}\n",
       with_inputs(false));
@@ -163,7 +181,8 @@ TEST_CASE("a compare and select with a broadcast operand run in the fused loop",
     }
 }
 
-TEST_CASE("a fusion outside the fused loop's types runs op by op inside the fusion and says why", "[interp][fused]") {
+TEST_CASE("a fusion outside the fused loop's types runs op by op inside the fusion and says why",
+          "[interp][fused]") {
   const std::string text =
       "func.func public @main(%x: tensor<100xf64>, %y: tensor<100xf64>) -> tensor<100xf64> {\n"
       "  %0 = stablehlo.multiply %x, %y : tensor<100xf64>\n"
@@ -178,11 +197,13 @@ TEST_CASE("a fusion outside the fused loop's types runs op by op inside the fusi
   CHECK_THAT(fusions[0].fallback, Contains("f64"));
 }
 
-TEST_CASE("a value a fusion reads stays alive past its last op-by-op use until the fusion's root", "[interp][fused]") {
+TEST_CASE("a value a fusion reads stays alive past its last op-by-op use until the fusion's root",
+          "[interp][fused]") {
   // x's last use in program order is the barrier; the fusion (add, multiply) reads it at its
   // root, after the barrier: the liveness moves x's release there.
   const std::string text =
-      "func.func public @main(%x: tensor<64xf32>, %y: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {\n"
+      "func.func public @main(%x: tensor<64xf32>, %y: tensor<64xf32>) -> (tensor<64xf32>, "
+      "tensor<64xf32>) {\n"
       "  %0 = stablehlo.add %x, %y : tensor<64xf32>\n"
       "  %1 = stablehlo.optimization_barrier %x : tensor<64xf32>\n"
       "  %2 = stablehlo.multiply %0, %0 : tensor<64xf32>\n"
@@ -224,7 +245,10 @@ TEST_CASE("fusions inside a while body run fused with the op-by-op bits", "[inte
   CHECK(fm->fusions[0].ops.size() == 4);
 }
 
-TEST_CASE("StableHLO's interpreter tests give the same result bits fused and op by op, and pass their checks fused", "[interp][corpus][fused]") {
+TEST_CASE(
+    "StableHLO's interpreter tests give the same result bits fused and op by op, and pass their "
+    "checks fused",
+    "[interp][corpus][fused]") {
   SKIP_WITHOUT_CORPUS("stablehlo-interpret");
   int files = 0, modules = 0, compared = 0, fusions = 0, fused_fusions = 0;
   std::map<std::string, int> fallbacks;  // why → fusions
@@ -248,14 +272,19 @@ TEST_CASE("StableHLO's interpreter tests give the same result bits fused and op 
         ++compared;
         for (const auto& f : b.fusions) {
           ++fusions;
-          if (f.fallback.empty()) ++fused_fusions;
-          else ++fallbacks[f.fallback.substr(0, f.fallback.find(" ("))];
+          if (f.fallback.empty())
+            ++fused_fusions;
+          else
+            ++fallbacks[f.fallback.substr(0, f.fallback.find(" ("))];
         }
         std::string why;
-        if (a.status != b.status) why = "status " + a.status + " op by op, " + b.status + " fused";
-        else if (bits(a) != bits(b)) why = "result bits differ";
+        if (a.status != b.status)
+          why = "status " + a.status + " op by op, " + b.status + " fused";
+        else if (bits(a) != bits(b))
+          why = "result bits differ";
         for (std::size_t i = 0; why.empty() && i < a.checks.size() && i < b.checks.size(); ++i)
-          if (a.checks[i].passed != b.checks[i].passed) why = "check at line " + std::to_string(a.checks[i].line) + " differs";
+          if (a.checks[i].passed != b.checks[i].passed)
+            why = "check at line " + std::to_string(a.checks[i].line) + " differs";
         if (!why.empty()) {
           differences += std::string(sub) + "/" + name + ": " + why;
           if (!b.errors.empty()) differences += ": " + b.errors.front().message;
@@ -264,14 +293,17 @@ TEST_CASE("StableHLO's interpreter tests give the same result bits fused and op 
       }
     }
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::vector<std::pair<int, std::string>> ranked;
   for (const auto& [w, n] : fallbacks) ranked.emplace_back(n, w);
   std::sort(ranked.rbegin(), ranked.rend());
   std::ostringstream report;
-  report << files << " files, " << modules << " modules, " << compared << " run both ways in " << seconds << " s; "
-         << fusions << " fusions in entry functions, " << fused_fusions << " ran fused; op by op inside the fusion, by reason:\n";
-  for (std::size_t i = 0; i < ranked.size() && i < 12; ++i) report << "  " << ranked[i].first << "  " << ranked[i].second << "\n";
+  report << files << " files, " << modules << " modules, " << compared << " run both ways in "
+         << seconds << " s; " << fusions << " fusions in entry functions, " << fused_fusions
+         << " ran fused; op by op inside the fusion, by reason:\n";
+  for (std::size_t i = 0; i < ranked.size() && i < 12; ++i)
+    report << "  " << ranked[i].first << "  " << ranked[i].second << "\n";
   WARN(report.str());
   INFO(differences);
   CHECK(differences.empty());
@@ -293,7 +325,10 @@ std::vector<std::string> one_loop_fusion(const std::string& text) {
 }
 }  // namespace
 
-TEST_CASE("iota, s32 arithmetic, compare and select, and converts between s32 and f32 run in the fused loop", "[interp][fused]") {
+TEST_CASE(
+    "iota, s32 arithmetic, compare and select, and converts between s32 and f32 run in the fused "
+    "loop",
+    "[interp][fused]") {
   // XLA's loop fusion takes iota and converts like any elementwise op (instruction_fusion.cc:
   // IsExpensive is false for them).
   const std::string text =
@@ -307,7 +342,8 @@ TEST_CASE("iota, s32 arithmetic, compare and select, and converts between s32 an
       "  %2 = stablehlo.xor %1, %x : tensor<6x40xi32>\n"
       "  %3 = stablehlo.maximum %2, %cb : tensor<6x40xi32>\n"
       "  %4 = stablehlo.negate %3 : tensor<6x40xi32>\n"
-      "  %p = stablehlo.compare LT, %4, %i, SIGNED : (tensor<6x40xi32>, tensor<6x40xi32>) -> tensor<6x40xi1>\n"
+      "  %p = stablehlo.compare LT, %4, %i, SIGNED : (tensor<6x40xi32>, tensor<6x40xi32>) -> "
+      "tensor<6x40xi1>\n"
       "  %f = stablehlo.convert %4 : (tensor<6x40xi32>) -> tensor<6x40xf32>\n"
       "  %g = stablehlo.multiply %y, %j : tensor<6x40xf32>\n"
       "  %h = stablehlo.select %p, %f, %g : tensor<6x40xi1>, tensor<6x40xf32>\n"
@@ -317,7 +353,8 @@ TEST_CASE("iota, s32 arithmetic, compare and select, and converts between s32 an
   CHECK(ops.size() == 13);
   // And the values, by hand at a few elements (x and y as the run generated them).
   auto in = run_text(
-      "func.func public @main(%x: tensor<6x40xi32>, %y: tensor<6x40xf32>) -> (tensor<6x40xi32>, tensor<6x40xf32>) {\n"
+      "func.func public @main(%x: tensor<6x40xi32>, %y: tensor<6x40xf32>) -> (tensor<6x40xi32>, "
+      "tensor<6x40xf32>) {\n"
       "  return %x, %y : tensor<6x40xi32>, tensor<6x40xf32>\n"
       "}\n",
       with_inputs(false));
@@ -327,28 +364,55 @@ TEST_CASE("iota, s32 arithmetic, compare and select, and converts between s32 an
   for (int e : {0, 1, 39, 41, 200, 239}) {
     const auto xi = static_cast<std::int32_t>(x[e]);
     const std::int32_t i = e % 40, j = e / 40;
-    const std::int32_t v4 = -std::max(static_cast<std::int32_t>(static_cast<std::uint32_t>(xi) * static_cast<std::uint32_t>(i) - 7u) ^ xi, -7);
-    const double want = v4 < i ? static_cast<double>(static_cast<float>(v4)) : static_cast<double>(static_cast<float>(y[e]) * static_cast<float>(j));
+    const std::int32_t v4 =
+        -std::max(static_cast<std::int32_t>(
+                      static_cast<std::uint32_t>(xi) * static_cast<std::uint32_t>(i) - 7u) ^
+                      xi,
+                  -7);
+    const double want = v4 < i
+                            ? static_cast<double>(static_cast<float>(v4))
+                            : static_cast<double>(static_cast<float>(y[e]) * static_cast<float>(j));
     CHECK(h[e] == want);
   }
 }
 
-TEST_CASE("f16 and bf16 chains run in the fused loop through f32, rounded after each op as the ops alone round", "[interp][fused]") {
+TEST_CASE(
+    "f16 and bf16 chains run in the fused loop through f32, rounded after each op as the ops alone "
+    "round",
+    "[interp][fused]") {
   for (const std::string ty : {"f16", "bf16"}) {
     INFO(ty);
     const std::string T = "tensor<300x" + ty + ">";
-    const std::string text =
-        "func.func public @main(%x: " + T + ", %y: " + T + ") -> " + T + " {\n"
-        "  %c = stablehlo.constant dense<0.3> : tensor<" + ty + ">\n"
-        "  %cb = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<" + ty + ">) -> " + T + "\n"
-        "  %0 = stablehlo.multiply %x, %cb : " + T + "\n"
-        "  %1 = stablehlo.add %0, %y : " + T + "\n"
-        "  %2 = stablehlo.tanh %1 : " + T + "\n"
-        "  %3 = stablehlo.exponential %2 : " + T + "\n"
-        "  %4 = stablehlo.divide %3, %x : " + T + "\n"
-        "  %5 = stablehlo.abs %4 : " + T + "\n"
-        "  return %5 : " + T + "\n"
-        "}\n";
+    const std::string text = "func.func public @main(%x: " + T + ", %y: " + T + ") -> " + T +
+                             " {\n"
+                             "  %c = stablehlo.constant dense<0.3> : tensor<" +
+                             ty +
+                             ">\n"
+                             "  %cb = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<" +
+                             ty + ">) -> " + T +
+                             "\n"
+                             "  %0 = stablehlo.multiply %x, %cb : " +
+                             T +
+                             "\n"
+                             "  %1 = stablehlo.add %0, %y : " +
+                             T +
+                             "\n"
+                             "  %2 = stablehlo.tanh %1 : " +
+                             T +
+                             "\n"
+                             "  %3 = stablehlo.exponential %2 : " +
+                             T +
+                             "\n"
+                             "  %4 = stablehlo.divide %3, %x : " +
+                             T +
+                             "\n"
+                             "  %5 = stablehlo.abs %4 : " +
+                             T +
+                             "\n"
+                             "  return %5 : " +
+                             T +
+                             "\n"
+                             "}\n";
     CHECK(one_loop_fusion(text).size() == 8);
   }
   // Converts between the float types and s32 (rounded once from the exact value).
@@ -368,11 +432,13 @@ TEST_CASE("f16 and bf16 chains run in the fused loop through f32, rounded after 
   CHECK(one_loop_fusion(conv).size() == 9);
 }
 
-TEST_CASE("slices and transposes of parameters are read in the fused loop through their index maps", "[interp][fused]") {
+TEST_CASE("slices and transposes of parameters are read in the fused loop through their index maps",
+          "[interp][fused]") {
   // XLA fuses slices and transposes into their consumers as loop fusions read them (an index
   // map on the parameter): no sliced or transposed tensor is made.
   const std::string text =
-      "func.func public @main(%x: tensor<8x12xf32>, %y: tensor<12x8xf32>, %r: tensor<3xf32>) -> tensor<3x5xf32> {\n"
+      "func.func public @main(%x: tensor<8x12xf32>, %y: tensor<12x8xf32>, %r: tensor<3xf32>) -> "
+      "tensor<3x5xf32> {\n"
       "  %a = stablehlo.slice %x [2:8:2, 1:11:2] : (tensor<8x12xf32>) -> tensor<3x5xf32>\n"
       "  %t = stablehlo.transpose %y, dims = [1, 0] : (tensor<12x8xf32>) -> tensor<8x12xf32>\n"
       "  %b = stablehlo.slice %t [1:4, 3:8] : (tensor<8x12xf32>) -> tensor<3x5xf32>\n"
@@ -383,23 +449,29 @@ TEST_CASE("slices and transposes of parameters are read in the fused loop throug
       "}\n";
   CHECK(one_loop_fusion(text).size() == 6);
   auto in = run_text(
-      "func.func public @main(%x: tensor<8x12xf32>, %y: tensor<12x8xf32>, %r: tensor<3xf32>) -> (tensor<8x12xf32>, tensor<12x8xf32>, tensor<3xf32>) {\n"
+      "func.func public @main(%x: tensor<8x12xf32>, %y: tensor<12x8xf32>, %r: tensor<3xf32>) -> "
+      "(tensor<8x12xf32>, tensor<12x8xf32>, tensor<3xf32>) {\n"
       "  return %x, %y, %r : tensor<8x12xf32>, tensor<12x8xf32>, tensor<3xf32>\n"
       "}\n",
       with_inputs(false));
   auto ran = run_text(text, with_inputs(true));
-  const auto x = as_doubles(in.result, 0), y = as_doubles(in.result, 1), r = as_doubles(in.result, 2), out = as_doubles(ran.result);
+  const auto x = as_doubles(in.result, 0), y = as_doubles(in.result, 1),
+             r = as_doubles(in.result, 2), out = as_doubles(ran.result);
   REQUIRE(out.size() == 15);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 5; ++j) {
       const float a = static_cast<float>(x[(2 + 2 * i) * 12 + (1 + 2 * j)]);
-      const float b = static_cast<float>(y[(3 + j) * 8 + (1 + i)]);  // t[i'][j'] = y[j'][i'], i' = 1 + i, j' = 3 + j
+      const float b = static_cast<float>(
+          y[(3 + j) * 8 + (1 + i)]);  // t[i'][j'] = y[j'][i'], i' = 1 + i, j' = 3 + j
       CHECK(out[i * 5 + j] == static_cast<double>(a * b - static_cast<float>(r[i])));
     }
 }
 
-TEST_CASE("u32 arithmetic, shifts and unsigned compares (a threefry round's shape) run in the fused loop", "[interp][fused]") {
-  // JAX's threefry: adds, rotations by shifts and ors, xors on u32; all elementwise, one loop fusion.
+TEST_CASE(
+    "u32 arithmetic, shifts and unsigned compares (a threefry round's shape) run in the fused loop",
+    "[interp][fused]") {
+  // JAX's threefry: adds, rotations by shifts and ors, xors on u32; all elementwise, one loop
+  // fusion.
   const std::string fixed =
       "func.func public @main(%x: tensor<2x64xui32>, %k: tensor<2x64xui32>) -> tensor<2x64xf32> {\n"
       "  %r = stablehlo.constant dense<13> : tensor<ui32>\n"
@@ -416,7 +488,8 @@ TEST_CASE("u32 arithmetic, shifts and unsigned compares (a threefry round's shap
       "  %4 = stablehlo.xor %3, %k : tensor<2x64xui32>\n"
       "  %5 = stablehlo.shift_left %4, %bb : tensor<2x64xui32>\n"
       "  %6 = stablehlo.maximum %4, %5 : tensor<2x64xui32>\n"
-      "  %p = stablehlo.compare GT, %6, %x, UNSIGNED : (tensor<2x64xui32>, tensor<2x64xui32>) -> tensor<2x64xi1>\n"
+      "  %p = stablehlo.compare GT, %6, %x, UNSIGNED : (tensor<2x64xui32>, tensor<2x64xui32>) -> "
+      "tensor<2x64xi1>\n"
       "  %s = stablehlo.convert %6 : (tensor<2x64xui32>) -> tensor<2x64xi32>\n"
       "  %a = stablehlo.shift_right_arithmetic %s, %qb : tensor<2x64xi32>\n"
       "  %m = stablehlo.minimum %a, %s : tensor<2x64xi32>\n"

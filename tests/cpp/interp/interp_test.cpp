@@ -1,4 +1,5 @@
-// The interpreter's engine: functions, calls, while, case, check calls, what it refuses, its limits.
+// The interpreter's engine: functions, calls, while, case, check calls, what it refuses, its
+// limits.
 #include <cmath>
 #include <limits>
 
@@ -7,10 +8,10 @@
 #include "interp/interp_util.h"
 
 using namespace rl;
+using Catch::Matchers::Contains;
 using rl::testing::as_doubles;
 using rl::testing::run_error;
 using rl::testing::run_text;
-using Catch::Matchers::Contains;
 
 TEST_CASE("a module of calls, a while loop and a check runs and passes", "[interp]") {
   // sum = 0; i = 0; while i < 5: sum += i; i += 1  →  10
@@ -21,7 +22,8 @@ TEST_CASE("a module of calls, a while loop and a check runs and passes", "[inter
       "    %r:2 = stablehlo.while(%i = %c0, %s = %c0) : tensor<i32>, tensor<i32>\n"
       "     cond {\n"
       "      %five = stablehlo.constant dense<5> : tensor<i32>\n"
-      "      %lt = stablehlo.compare  LT, %i, %five,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+      "      %lt = stablehlo.compare  LT, %i, %five,  SIGNED : (tensor<i32>, tensor<i32>) -> "
+      "tensor<i1>\n"
       "      stablehlo.return %lt : tensor<i1>\n"
       "    } do {\n"
       "      %one = stablehlo.constant dense<1> : tensor<i32>\n"
@@ -30,7 +32,8 @@ TEST_CASE("a module of calls, a while loop and a check runs and passes", "[inter
       "      stablehlo.return %i2, %s2 : tensor<i32>, tensor<i32>\n"
       "    }\n"
       "    %want = stablehlo.constant dense<10> : tensor<i32>\n"
-      "    stablehlo.custom_call @check.expect_eq(%r#1, %want) {has_side_effect = true} : (tensor<i32>, tensor<i32>) -> ()\n"
+      "    stablehlo.custom_call @check.expect_eq(%r#1, %want) {has_side_effect = true} : "
+      "(tensor<i32>, tensor<i32>) -> ()\n"
       "    return %r#1 : tensor<i32>\n"
       "  }\n"
       "  func.func private @plus(%a: tensor<i32>, %b: tensor<i32>) -> tensor<i32> {\n"
@@ -51,11 +54,13 @@ TEST_CASE("a module of calls, a while loop and a check runs and passes", "[inter
 }
 
 TEST_CASE("a failing check says where, what and by how much", "[interp][check]") {
-  const std::string text = rl::testing::main_of("tensor<3xf32>",
-      "  %a = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>\n"
-      "  %b = stablehlo.constant dense<[1.0, 2.5, 3.0]> : tensor<3xf32>\n"
-      "  stablehlo.custom_call @check.expect_close(%a, %b) {has_side_effect = true} : (tensor<3xf32>, tensor<3xf32>) -> ()\n"
-      "  return %a : tensor<3xf32>\n");
+  const std::string text =
+      rl::testing::main_of("tensor<3xf32>",
+                           "  %a = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>\n"
+                           "  %b = stablehlo.constant dense<[1.0, 2.5, 3.0]> : tensor<3xf32>\n"
+                           "  stablehlo.custom_call @check.expect_close(%a, %b) {has_side_effect = "
+                           "true} : (tensor<3xf32>, tensor<3xf32>) -> ()\n"
+                           "  return %a : tensor<3xf32>\n");
   auto ran = run_text(text);
   CHECK(ran.result.status == "failed");
   REQUIRE(ran.result.checks.size() == 1);
@@ -79,12 +84,19 @@ TEST_CASE("the check calls have upstream's semantics", "[interp][check]") {
   // bf16 counts bf16 ulps: 0x3F80 (1.0) and 0x3F83.
   CHECK(ulp_distance(0x3F80u, 0x3F83u, 16) == 3);
 
-  auto check = [](const std::string& kind, const std::string& type, const std::string& a, const std::string& b) {
-    const std::string text = rl::testing::main_of(type,
-        "  %a = stablehlo.constant dense<" + a + "> : " + type + "\n"
-        "  %b = stablehlo.constant dense<" + b + "> : " + type + "\n"
-        "  stablehlo.custom_call @check." + kind + "(%a, %b) {has_side_effect = true} : (" + type + ", " + type + ") -> ()\n"
-        "  return %a : " + type + "\n");
+  auto check = [](const std::string& kind, const std::string& type, const std::string& a,
+                  const std::string& b) {
+    const std::string text = rl::testing::main_of(
+        type, "  %a = stablehlo.constant dense<" + a + "> : " + type +
+                  "\n"
+                  "  %b = stablehlo.constant dense<" +
+                  b + "> : " + type +
+                  "\n"
+                  "  stablehlo.custom_call @check." +
+                  kind + "(%a, %b) {has_side_effect = true} : (" + type + ", " + type +
+                  ") -> ()\n"
+                  "  return %a : " +
+                  type + "\n");
     auto ran = run_text(text);
     REQUIRE(ran.result.checks.size() == 1);
     return ran.result.checks[0].passed;
@@ -109,8 +121,10 @@ TEST_CASE("the check calls have upstream's semantics", "[interp][check]") {
   CHECK_FALSE(check("expect_almost_eq", "tensor<i32>", "7", "8"));
 }
 
-TEST_CASE("an op the interpreter does not run is named with its place and nothing runs", "[interp]") {
-  const std::string text = rl::testing::main_of("tensor<2xf32>",
+TEST_CASE("an op the interpreter does not run is named with its place and nothing runs",
+          "[interp]") {
+  const std::string text = rl::testing::main_of(
+      "tensor<2xf32>",
       "  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
       "  %b = \"mydialect.magic\"(%a) : (tensor<2xf32>) -> tensor<2xf32>\n"
       "  %c = stablehlo.custom_call @my_kernel(%b) : (tensor<2xf32>) -> tensor<2xf32>\n"
@@ -126,12 +140,15 @@ TEST_CASE("an op the interpreter does not run is named with its place and nothin
   CHECK(ran.result.values.empty());
 }
 
-TEST_CASE("limits: the memory cap, the while iteration cap and the time budget are errors, never hangs", "[interp]") {
+TEST_CASE(
+    "limits: the memory cap, the while iteration cap and the time budget are errors, never hangs",
+    "[interp]") {
   interp::RunOptions small;
   small.memory_cap = 1000;
-  const std::string big = rl::testing::main_of("tensor<1000xf32>",
-      "  %a = stablehlo.constant dense<1.0> : tensor<1000xf32>\n"
-      "  return %a : tensor<1000xf32>\n");
+  const std::string big =
+      rl::testing::main_of("tensor<1000xf32>",
+                           "  %a = stablehlo.constant dense<1.0> : tensor<1000xf32>\n"
+                           "  return %a : tensor<1000xf32>\n");
   const std::string e1 = run_error(big, small);
   CHECK_THAT(e1, Contains("2:3: error: stablehlo.constant needs 4000 bytes"));
   CHECK_THAT(e1, Contains("memory cap of 1000 bytes"));
@@ -158,7 +175,8 @@ TEST_CASE("limits: the memory cap, the while iteration cap and the time budget a
   CHECK_THAT(run_error(forever, budget), Contains("the run took too long"));
 }
 
-TEST_CASE("a function with arguments runs on seeded or arange inputs, never on nothing", "[interp]") {
+TEST_CASE("a function with arguments runs on seeded or arange inputs, never on nothing",
+          "[interp]") {
   const std::string text =
       "func.func @main(%a: tensor<2x4xf32>, %b: tensor<2x4xf32>) -> tensor<2x4xf32> {\n"
       "  %0 = stablehlo.add %a, %b : tensor<2x4xf32>\n"
@@ -182,16 +200,17 @@ TEST_CASE("a function with arguments runs on seeded or arange inputs, never on n
 
 TEST_CASE("case runs the branch its index picks, and the last one out of range", "[interp]") {
   auto run_case = [](int index) {
-    const std::string text = rl::testing::main_of("tensor<i32>",
-        "  %i = stablehlo.constant dense<" + std::to_string(index) + "> : tensor<i32>\n"
-        "  %r = \"stablehlo.case\"(%i) ({\n"
-        "    %a = stablehlo.constant dense<10> : tensor<i32>\n"
-        "    stablehlo.return %a : tensor<i32>\n"
-        "  }, {\n"
-        "    %b = stablehlo.constant dense<20> : tensor<i32>\n"
-        "    stablehlo.return %b : tensor<i32>\n"
-        "  }) : (tensor<i32>) -> tensor<i32>\n"
-        "  return %r : tensor<i32>\n");
+    const std::string text = rl::testing::main_of(
+        "tensor<i32>", "  %i = stablehlo.constant dense<" + std::to_string(index) +
+                           "> : tensor<i32>\n"
+                           "  %r = \"stablehlo.case\"(%i) ({\n"
+                           "    %a = stablehlo.constant dense<10> : tensor<i32>\n"
+                           "    stablehlo.return %a : tensor<i32>\n"
+                           "  }, {\n"
+                           "    %b = stablehlo.constant dense<20> : tensor<i32>\n"
+                           "    stablehlo.return %b : tensor<i32>\n"
+                           "  }) : (tensor<i32>) -> tensor<i32>\n"
+                           "  return %r : tensor<i32>\n");
     auto ran = run_text(text);
     REQUIRE(ran.result.status == "passed");
     return as_doubles(ran.result).at(0);
@@ -202,15 +221,17 @@ TEST_CASE("case runs the branch its index picks, and the last one out of range",
   CHECK(run_case(-1) == 20);
 }
 
-TEST_CASE("timing the entry's ops gives one measurement per op, repeated until the timer sees it", "[interp]") {
+TEST_CASE("timing the entry's ops gives one measurement per op, repeated until the timer sees it",
+          "[interp]") {
   interp::RunOptions o;
   o.time_ops = true;
   o.min_op_seconds = 1e-4;
-  const std::string text = rl::testing::main_of("tensor<64xf32>",
-      "  %a = stablehlo.constant dense<1.5> : tensor<64xf32>\n"
-      "  %b = stablehlo.add %a, %a : tensor<64xf32>\n"
-      "  %c = stablehlo.multiply %b, %b : tensor<64xf32>\n"
-      "  return %c : tensor<64xf32>\n");
+  const std::string text =
+      rl::testing::main_of("tensor<64xf32>",
+                           "  %a = stablehlo.constant dense<1.5> : tensor<64xf32>\n"
+                           "  %b = stablehlo.add %a, %a : tensor<64xf32>\n"
+                           "  %c = stablehlo.multiply %b, %b : tensor<64xf32>\n"
+                           "  return %c : tensor<64xf32>\n");
   auto ran = run_text(text, o);
   REQUIRE(ran.result.status == "passed");
   REQUIRE(ran.result.ops.size() == 3);
@@ -222,12 +243,14 @@ TEST_CASE("timing the entry's ops gives one measurement per op, repeated until t
   CHECK(as_doubles(ran.result).at(0) == 9);  // (1.5 + 1.5)², repeats did not change the result
 }
 
-TEST_CASE("a value's buffer is freed after its last use, so a long chain fits a small memory cap", "[interp]") {
+TEST_CASE("a value's buffer is freed after its last use, so a long chain fits a small memory cap",
+          "[interp]") {
   // 50 adds of 1 MiB tensors: kept to the end they would need 50 MiB; freed after their last use,
   // at most three are alive at once (the two inputs of an add and its result).
   std::string body = "  %v0 = stablehlo.constant dense<1.0> : tensor<262144xf32>\n";
   for (int i = 1; i <= 50; ++i)
-    body += "  %v" + std::to_string(i) + " = stablehlo.add %v" + std::to_string(i - 1) + ", %v0 : tensor<262144xf32>\n";
+    body += "  %v" + std::to_string(i) + " = stablehlo.add %v" + std::to_string(i - 1) +
+            ", %v0 : tensor<262144xf32>\n";
   body += "  return %v50 : tensor<262144xf32>\n";
   interp::RunOptions o;
   o.memory_cap = std::size_t(4) << 20;
@@ -238,13 +261,16 @@ TEST_CASE("a value's buffer is freed after its last use, so a long chain fits a 
   CHECK(ran.result.peak_bytes <= std::size_t(3) << 20);
 }
 
-TEST_CASE("what a program needs at most is known from its IR before it runs, and a capped run says it", "[interp]") {
+TEST_CASE(
+    "what a program needs at most is known from its IR before it runs, and a capped run says it",
+    "[interp]") {
   // The chain above: 1 MiB constant, then adds whose results die at the next add. The IR's
   // liveness says three 1 MiB tensors at most (v0, the previous result and the new one); the run's
   // own peak is no more (an add may write its dying operand in place).
   std::string body = "  %v0 = stablehlo.constant dense<1.0> : tensor<262144xf32>\n";
   for (int i = 1; i <= 50; ++i)
-    body += "  %v" + std::to_string(i) + " = stablehlo.add %v" + std::to_string(i - 1) + ", %v0 : tensor<262144xf32>\n";
+    body += "  %v" + std::to_string(i) + " = stablehlo.add %v" + std::to_string(i - 1) +
+            ", %v0 : tensor<262144xf32>\n";
   body += "  return %v50 : tensor<262144xf32>\n";
   auto ran = run_text(rl::testing::main_of("tensor<262144xf32>", body));
   REQUIRE(ran.result.status == "passed");
@@ -290,10 +316,15 @@ TEST_CASE("what a program needs at most is known from its IR before it runs, and
   interp::RunOptions capped = arange;
   capped.memory_cap = 10000;
   CHECK_THAT(run_error(text, capped),
-             Contains("memory cap of 10000 bytes") && Contains("by its IR the program's values need up to 16008 bytes, reached at 3:3 stablehlo.while, ops' scratch on top: raise memory_cap"));
+             Contains("memory cap of 10000 bytes") &&
+                 Contains("by its IR the program's values need up to 16008 bytes, reached at 3:3 "
+                          "stablehlo.while, ops' scratch on top: raise memory_cap"));
 }
 
-TEST_CASE("on_progress is told the entry's own ops run so far, 0 first, then in order, all of them last, and not the ops inside bodies", "[interp]") {
+TEST_CASE(
+    "on_progress is told the entry's own ops run so far, 0 first, then in order, all of them last, "
+    "and not the ops inside bodies",
+    "[interp]") {
   // Three ops of the entry (a constant, a while, an add) and its return; the while's body runs
   // 5 times, and its ops are no ops of the entry.
   const std::string text =

@@ -4,8 +4,8 @@
 #include <complex>
 #include <cstring>
 #include <memory>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catch.hpp"
@@ -58,7 +58,8 @@ inline std::string run_error(const std::string& text, interp::RunOptions options
   if (!p.ok()) return p.error();
   auto res = interp::run_program(p.value(), options);
   if (!res.errors.empty()) return res.errors.front().message;
-  if (!res.unsupported.empty()) return "not run: " + res.unsupported.front().op + ": " + res.unsupported.front().why;
+  if (!res.unsupported.empty())
+    return "not run: " + res.unsupported.front().op + ": " + res.unsupported.front().why;
   return "no error (" + res.status + ")";
 }
 
@@ -72,8 +73,10 @@ inline std::vector<double> as_doubles(const interp::RunResult& r, std::size_t i 
     const auto* p = t.as<typename E::Storage>();
     for (std::int64_t k = 0; k < t.elements(); ++k) {
       const auto c = E::load(p[k]);
-      if constexpr (interp::is_complex_v<E>) out.push_back(static_cast<double>(c.real()));
-      else out.push_back(static_cast<double>(c));
+      if constexpr (interp::is_complex_v<E>)
+        out.push_back(static_cast<double>(c.real()));
+      else
+        out.push_back(static_cast<double>(c));
     }
   });
   return out;

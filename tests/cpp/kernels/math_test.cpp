@@ -71,11 +71,29 @@ std::vector<float> inputs() {
     x.push_back(from_bits(std::uint32_t(u)));
     x.push_back(-from_bits(std::uint32_t(u)));
   }
-  const float centres[] = {88.72283935546875f, 88.3762626647949f, -87.33654f, -103.972076f, -103.27893f,
-                           -16.635532f,        9.0109f,  0.921875f, 3.9999f,            0.5493f,    vmath::kTrigMaxReduced,
-                           1.5707963f,         3.1415927f,        4.712389f,  0x1p-126f,
-                           1.0f,               0.34657359f,       -0.29289322f, 0.41421356f,
-                           1e-4f,              -1e-4f,            0.75f,      -1.0f};
+  const float centres[] = {88.72283935546875f,
+                           88.3762626647949f,
+                           -87.33654f,
+                           -103.972076f,
+                           -103.27893f,
+                           -16.635532f,
+                           9.0109f,
+                           0.921875f,
+                           3.9999f,
+                           0.5493f,
+                           vmath::kTrigMaxReduced,
+                           1.5707963f,
+                           3.1415927f,
+                           4.712389f,
+                           0x1p-126f,
+                           1.0f,
+                           0.34657359f,
+                           -0.29289322f,
+                           0.41421356f,
+                           1e-4f,
+                           -1e-4f,
+                           0.75f,
+                           -1.0f};
   for (float c : centres) {
     for (int sign = 0; sign < 2; ++sign) {
       const std::uint32_t b = to_bits(sign ? -c : c);
@@ -91,7 +109,8 @@ std::vector<float> inputs() {
 
 }  // namespace
 
-TEST_CASE("elementwise f32 math stays within its stated ulp of the double-precision reference", "[kernel][math]") {
+TEST_CASE("elementwise f32 math stays within its stated ulp of the double-precision reference",
+          "[kernel][math]") {
   const std::vector<float> x = inputs();
   std::vector<float> y(x.size());
   for (const auto& variant : math_variants()) {
@@ -106,19 +125,22 @@ TEST_CASE("elementwise f32 math stays within its stated ulp of the double-precis
           worst_i = i;
         }
       }
-      std::printf("%s %-8s max %.3f ulp (at x = %.9g: got %.9g, reference %.17g) over %zu inputs\n", variant.name, fn.name,
-                  worst, double(x[worst_i]), double(y[worst_i]), fn.reference(double(x[worst_i])), x.size());
-      INFO(variant.name << " " << fn.name << ": worst " << worst << " ulp at x = " << x[worst_i] << " (bits 0x" << std::hex
-                        << to_bits(x[worst_i]) << std::dec << "): got " << y[worst_i] << ", reference "
-                        << fn.reference(double(x[worst_i])));
+      std::printf("%s %-8s max %.3f ulp (at x = %.9g: got %.9g, reference %.17g) over %zu inputs\n",
+                  variant.name, fn.name, worst, double(x[worst_i]), double(y[worst_i]),
+                  fn.reference(double(x[worst_i])), x.size());
+      INFO(variant.name << " " << fn.name << ": worst " << worst << " ulp at x = " << x[worst_i]
+                        << " (bits 0x" << std::hex << to_bits(x[worst_i]) << std::dec << "): got "
+                        << y[worst_i] << ", reference " << fn.reference(double(x[worst_i])));
       CHECK(worst <= fn.bound);
     }
   }
 }
 
-TEST_CASE("elementwise f32 math: zeros, infinities, NaN payloads and domain edges", "[kernel][math]") {
+TEST_CASE("elementwise f32 math: zeros, infinities, NaN payloads and domain edges",
+          "[kernel][math]") {
   const float inf = INFINITY;
-  const float nan_payload = from_bits(0x7FC12345u), neg_nan = from_bits(0xFFC00001u), snan = from_bits(0x7F800001u);
+  const float nan_payload = from_bits(0x7FC12345u), neg_nan = from_bits(0xFFC00001u),
+              snan = from_bits(0x7F800001u);
   // {function, input, expected} with NaNs compared as bits.
   struct Case {
     MathFn fn;
@@ -126,33 +148,69 @@ TEST_CASE("elementwise f32 math: zeros, infinities, NaN payloads and domain edge
   };
   const float qnan = from_bits(0x7FC00000u);
   const Case cases[] = {
-      {MathFn::Exp, 0.0f, 1},           {MathFn::Exp, -0.0f, 1},         {MathFn::Exp, inf, inf},
-      {MathFn::Exp, -inf, 0},           {MathFn::Exp, 89.0f, inf},       {MathFn::Exp, -104.0f, 0},
+      {MathFn::Exp, 0.0f, 1},
+      {MathFn::Exp, -0.0f, 1},
+      {MathFn::Exp, inf, inf},
+      {MathFn::Exp, -inf, 0},
+      {MathFn::Exp, 89.0f, inf},
+      {MathFn::Exp, -104.0f, 0},
       {MathFn::Exp, -103.0f, from_bits(1)},  // e^-103 = 1.32·2^-149
-      {MathFn::Expm1, 0.0f, 0.0f},      {MathFn::Expm1, -0.0f, -0.0f},   {MathFn::Expm1, inf, inf},
-      {MathFn::Expm1, -inf, -1},        {MathFn::Expm1, 1e-30f, 1e-30f}, {MathFn::Expm1, from_bits(1), from_bits(1)},
-      {MathFn::Log, 0.0f, -inf},        {MathFn::Log, -0.0f, -inf},      {MathFn::Log, 1.0f, 0.0f},
-      {MathFn::Log, inf, inf},          {MathFn::Log, -1.0f, qnan},      {MathFn::Log, -inf, qnan},
-      {MathFn::Log1p, -1.0f, -inf},     {MathFn::Log1p, -0.0f, -0.0f},   {MathFn::Log1p, 0.0f, 0.0f},
-      {MathFn::Log1p, inf, inf},        {MathFn::Log1p, -2.0f, qnan},    {MathFn::Log1p, from_bits(1), from_bits(1)},
-      {MathFn::Logistic, 0.0f, 0.5f},   {MathFn::Logistic, inf, 1},      {MathFn::Logistic, -inf, 0},
-      {MathFn::Logistic, 1000.0f, 1},   {MathFn::Logistic, -1000.0f, 0},
-      {MathFn::Tanh, 0.0f, 0.0f},       {MathFn::Tanh, -0.0f, -0.0f},    {MathFn::Tanh, inf, 1},
-      {MathFn::Tanh, -inf, -1},         {MathFn::Tanh, 10.0f, 1},        {MathFn::Tanh, from_bits(0x80000001u), from_bits(0x80000001u)},
-      {MathFn::Sin, -0.0f, -0.0f},      {MathFn::Sin, inf, qnan},        {MathFn::Cos, -inf, qnan},
-      {MathFn::Cos, 0.0f, 1},           {MathFn::Tan, -0.0f, -0.0f},     {MathFn::Tan, inf, qnan},
-      {MathFn::Erf, -0.0f, -0.0f},      {MathFn::Erf, inf, 1},           {MathFn::Erf, -inf, -1},
-      {MathFn::Erf, 5.0f, 1},           {MathFn::Erf, from_bits(1), from_bits(1)},
-      {MathFn::Sqrt, -0.0f, -0.0f},     {MathFn::Sqrt, inf, inf},        {MathFn::Sqrt, -1.0f, qnan},
-      {MathFn::Rsqrt, 0.0f, inf},       {MathFn::Rsqrt, -0.0f, -inf},    {MathFn::Rsqrt, inf, 0},
-      {MathFn::Rsqrt, -4.0f, qnan},     {MathFn::Rsqrt, 4.0f, 0.5f},
+      {MathFn::Expm1, 0.0f, 0.0f},
+      {MathFn::Expm1, -0.0f, -0.0f},
+      {MathFn::Expm1, inf, inf},
+      {MathFn::Expm1, -inf, -1},
+      {MathFn::Expm1, 1e-30f, 1e-30f},
+      {MathFn::Expm1, from_bits(1), from_bits(1)},
+      {MathFn::Log, 0.0f, -inf},
+      {MathFn::Log, -0.0f, -inf},
+      {MathFn::Log, 1.0f, 0.0f},
+      {MathFn::Log, inf, inf},
+      {MathFn::Log, -1.0f, qnan},
+      {MathFn::Log, -inf, qnan},
+      {MathFn::Log1p, -1.0f, -inf},
+      {MathFn::Log1p, -0.0f, -0.0f},
+      {MathFn::Log1p, 0.0f, 0.0f},
+      {MathFn::Log1p, inf, inf},
+      {MathFn::Log1p, -2.0f, qnan},
+      {MathFn::Log1p, from_bits(1), from_bits(1)},
+      {MathFn::Logistic, 0.0f, 0.5f},
+      {MathFn::Logistic, inf, 1},
+      {MathFn::Logistic, -inf, 0},
+      {MathFn::Logistic, 1000.0f, 1},
+      {MathFn::Logistic, -1000.0f, 0},
+      {MathFn::Tanh, 0.0f, 0.0f},
+      {MathFn::Tanh, -0.0f, -0.0f},
+      {MathFn::Tanh, inf, 1},
+      {MathFn::Tanh, -inf, -1},
+      {MathFn::Tanh, 10.0f, 1},
+      {MathFn::Tanh, from_bits(0x80000001u), from_bits(0x80000001u)},
+      {MathFn::Sin, -0.0f, -0.0f},
+      {MathFn::Sin, inf, qnan},
+      {MathFn::Cos, -inf, qnan},
+      {MathFn::Cos, 0.0f, 1},
+      {MathFn::Tan, -0.0f, -0.0f},
+      {MathFn::Tan, inf, qnan},
+      {MathFn::Erf, -0.0f, -0.0f},
+      {MathFn::Erf, inf, 1},
+      {MathFn::Erf, -inf, -1},
+      {MathFn::Erf, 5.0f, 1},
+      {MathFn::Erf, from_bits(1), from_bits(1)},
+      {MathFn::Sqrt, -0.0f, -0.0f},
+      {MathFn::Sqrt, inf, inf},
+      {MathFn::Sqrt, -1.0f, qnan},
+      {MathFn::Rsqrt, 0.0f, inf},
+      {MathFn::Rsqrt, -0.0f, -inf},
+      {MathFn::Rsqrt, inf, 0},
+      {MathFn::Rsqrt, -4.0f, qnan},
+      {MathFn::Rsqrt, 4.0f, 0.5f},
   };
   for (const auto& variant : math_variants()) {
     for (const Case& c : cases) {
       float y;
       variant.fn(c.fn, 1, &c.x, &y);
-      INFO(variant.name << " function " << int(c.fn) << " at x = " << c.x << ": got " << y << " (0x" << std::hex << to_bits(y)
-                        << "), want " << c.want << " (0x" << to_bits(c.want) << ")");
+      INFO(variant.name << " function " << int(c.fn) << " at x = " << c.x << ": got " << y << " (0x"
+                        << std::hex << to_bits(y) << "), want " << c.want << " (0x"
+                        << to_bits(c.want) << ")");
       CHECK(to_bits(y) == to_bits(c.want));
     }
     // A NaN comes out as the same NaN, quiet: sign and payload kept, for every function.
@@ -160,14 +218,16 @@ TEST_CASE("elementwise f32 math: zeros, infinities, NaN payloads and domain edge
       for (float n : {nan_payload, neg_nan, snan}) {
         float y;
         variant.fn(fn.fn, 1, &n, &y);
-        INFO(variant.name << " " << fn.name << " of NaN 0x" << std::hex << to_bits(n) << " gave 0x" << to_bits(y));
+        INFO(variant.name << " " << fn.name << " of NaN 0x" << std::hex << to_bits(n) << " gave 0x"
+                          << to_bits(y));
         CHECK(to_bits(y) == (to_bits(n) | 0x00400000u));
       }
     }
   }
 }
 
-TEST_CASE("elementwise f32 math gives the same bits in every instance and at every position", "[kernel][math]") {
+TEST_CASE("elementwise f32 math gives the same bits in every instance and at every position",
+          "[kernel][math]") {
   const std::vector<float> x = inputs();
   const auto& variants = math_variants();
   // In place, in arrays of every length up to 9 (the tails shorter than a vector), against the
@@ -198,8 +258,8 @@ TEST_CASE("elementwise f32 math gives the same bits in every instance and at eve
       for (std::size_t i = 0; i < x.size(); ++i) {
         if (to_bits(want[i]) != to_bits(got[i]) && differ++ == 0) first = i;
       }
-      std::printf("%s vs %s %-8s: %zu of %zu results differ in their bits\n", variants[v].name, variants[0].name, fn.name, differ,
-                  x.size());
+      std::printf("%s vs %s %-8s: %zu of %zu results differ in their bits\n", variants[v].name,
+                  variants[0].name, fn.name, differ, x.size());
       INFO(variants[v].name << " " << fn.name << ": first difference at x = " << x[first]);
       CHECK(differ == 0);
     }

@@ -61,8 +61,9 @@ TEST_CASE("tanh variants stay within 3 ulp of std::tanh over [-10, 10]", "[kerne
 
 TEST_CASE("tanh variants handle zeros, infinities, NaN and large inputs", "[kernel][tanh]") {
   const float inf = std::numeric_limits<float>::infinity();
-  const float x[] = {0.0f, -0.0f, inf, -inf, std::numeric_limits<float>::quiet_NaN(),
-                     9.0f, 9.5f, -20.0f, 1e30f, -3.4e38f, 1e-40f, -1e-45f, 1e-20f};
+  const float x[] = {0.0f,   -0.0f,   inf,    -inf,  std::numeric_limits<float>::quiet_NaN(),
+                     9.0f,   9.5f,    -20.0f, 1e30f, -3.4e38f,
+                     1e-40f, -1e-45f, 1e-20f};
   constexpr std::size_t n = sizeof x / sizeof x[0];
   for (const auto& variant : tanh_variants()) {
     INFO(variant.name);
@@ -94,7 +95,8 @@ TEST_CASE("tanh variants handle every count, including tails shorter than a vect
       for (std::size_t i = 0; i < count; ++i) x[i] = 0.25f * float(i) - 1.0f;
       variant.fn(count, x.data(), y.data());
       INFO(variant.name << " count " << count);
-      for (std::size_t i = 0; i < count; ++i) CHECK(ulp_error(y[i], std::tanh(double(x[i]))) <= kMaxUlp);
+      for (std::size_t i = 0; i < count; ++i)
+        CHECK(ulp_error(y[i], std::tanh(double(x[i]))) <= kMaxUlp);
       CHECK(y[count] == 42.0f);  // nothing written past the end
     }
   }

@@ -56,18 +56,21 @@ std::vector<Func> functions(const std::string& text) {
 
 // Every SSA value renamed by first appearance (%v0, %v1, ...), keeping `:2` / `#1` suffixes;
 // names in `fixed` are kept.
-std::vector<std::string> normalize(const std::vector<std::string>& lines, const std::map<std::string, std::string>& fixed) {
+std::vector<std::string> normalize(const std::vector<std::string>& lines,
+                                   const std::map<std::string, std::string>& fixed) {
   static const std::regex value(R"(%[A-Za-z0-9_]+)");
   std::map<std::string, std::string> names = fixed;
   std::vector<std::string> out;
   for (const auto& l : lines) {
     std::string r;
     std::size_t last = 0;
-    for (auto it = std::sregex_iterator(l.begin(), l.end(), value); it != std::sregex_iterator(); ++it) {
+    for (auto it = std::sregex_iterator(l.begin(), l.end(), value); it != std::sregex_iterator();
+         ++it) {
       r += l.substr(last, it->position() - last);
       const std::string n = it->str();
       auto f = names.find(n);
-      if (f == names.end()) f = names.emplace(n, "%v" + std::to_string(names.size() - fixed.size())).first;
+      if (f == names.end())
+        f = names.emplace(n, "%v" + std::to_string(names.size() - fixed.size())).first;
       r += f->second;
       last = it->position() + it->length();
     }
@@ -79,14 +82,16 @@ std::vector<std::string> normalize(const std::vector<std::string>& lines, const 
 // "tensor<2x3xf32>" → ((2, 3), "float32"); false for types the language has no name for.
 bool python_type(const std::string& type, std::string& shape, std::string& dtype) {
   static const std::map<std::string, std::string> names = {
-      {"f16", "float16"}, {"bf16", "bfloat16"}, {"f32", "float32"}, {"f64", "float64"}, {"i1", "bool_"},
-      {"i8", "int8"},     {"i16", "int16"},     {"i32", "int32"},   {"i64", "int64"},   {"ui8", "uint8"},
-      {"ui16", "uint16"}, {"ui32", "uint32"},   {"ui64", "uint64"}};
+      {"f16", "float16"}, {"bf16", "bfloat16"}, {"f32", "float32"}, {"f64", "float64"},
+      {"i1", "bool_"},    {"i8", "int8"},       {"i16", "int16"},   {"i32", "int32"},
+      {"i64", "int64"},   {"ui8", "uint8"},     {"ui16", "uint16"}, {"ui32", "uint32"},
+      {"ui64", "uint64"}};
   if (type.rfind("tensor<", 0) != 0 || type.back() != '>') return false;
   std::string inner = type.substr(7, type.size() - 8);
   std::vector<std::string> dims;
   std::size_t x;
-  while ((x = inner.find('x')) != std::string::npos && std::isdigit(static_cast<unsigned char>(inner[0]))) {
+  while ((x = inner.find('x')) != std::string::npos &&
+         std::isdigit(static_cast<unsigned char>(inner[0]))) {
     dims.push_back(inner.substr(0, x));
     inner = inner.substr(x + 1);
   }
@@ -126,7 +131,9 @@ std::string first_match(const std::string& text, const std::string& pattern) {
 int rank(const std::string& shape) {
   int n = 0;
   for (std::size_t i = 0; i < shape.size(); ++i)
-    if (std::isdigit(static_cast<unsigned char>(shape[i])) && (i == 0 || !std::isdigit(static_cast<unsigned char>(shape[i - 1])))) ++n;
+    if (std::isdigit(static_cast<unsigned char>(shape[i])) &&
+        (i == 0 || !std::isdigit(static_cast<unsigned char>(shape[i - 1]))))
+      ++n;
   return n;
 }
 
@@ -138,32 +145,66 @@ std::string jnp_dtype(const std::string& type) {
 
 // The Python call of the harness's primitive, its static parameters read from the corpus body;
 // "" when the language has no such call.
-std::string python_call(const std::string& prim, std::size_t nargs, const std::string& body, const std::string& result_type) {
-  static const std::map<std::string, std::string> unary = {
-      {"abs", "abs"},     {"exp", "exp"},     {"log", "log"},         {"sin", "sin"},       {"cos", "cos"},
-      {"tanh", "tanh"},   {"sqrt", "sqrt"},   {"rsqrt", "rsqrt"},     {"logistic", "logistic"}, {"log1p", "log1p"},
-      {"expm1", "expm1"}, {"floor", "floor"}, {"ceil", "ceil"},       {"neg", "neg"},       {"sign", "sign"},
-      {"not", "bitwise_not"}, {"is_finite", "is_finite"}, {"stop_gradient", "stop_gradient"}, {"tan", "tan"}};
+std::string python_call(const std::string& prim, std::size_t nargs, const std::string& body,
+                        const std::string& result_type) {
+  static const std::map<std::string, std::string> unary = {{"abs", "abs"},
+                                                           {"exp", "exp"},
+                                                           {"log", "log"},
+                                                           {"sin", "sin"},
+                                                           {"cos", "cos"},
+                                                           {"tanh", "tanh"},
+                                                           {"sqrt", "sqrt"},
+                                                           {"rsqrt", "rsqrt"},
+                                                           {"logistic", "logistic"},
+                                                           {"log1p", "log1p"},
+                                                           {"expm1", "expm1"},
+                                                           {"floor", "floor"},
+                                                           {"ceil", "ceil"},
+                                                           {"neg", "neg"},
+                                                           {"sign", "sign"},
+                                                           {"not", "bitwise_not"},
+                                                           {"is_finite", "is_finite"},
+                                                           {"stop_gradient", "stop_gradient"},
+                                                           {"tan", "tan"}};
   static const std::map<std::string, std::string> binary = {
-      {"add", "add"}, {"sub", "sub"}, {"mul", "mul"}, {"div", "div"}, {"rem", "rem"}, {"pow", "pow"},
-      {"max", "max"}, {"min", "min"}, {"atan2", "atan2"}, {"and", "bitwise_and"}, {"or", "bitwise_or"},
-      {"xor", "bitwise_xor"}, {"shift_left", "shift_left"}, {"shift_right_arithmetic", "shift_right_arithmetic"},
-      {"shift_right_logical", "shift_right_logical"}, {"eq", "eq"}, {"ne", "ne"}, {"lt", "lt"}, {"le", "le"},
-      {"gt", "gt"}, {"ge", "ge"}};
+      {"add", "add"},
+      {"sub", "sub"},
+      {"mul", "mul"},
+      {"div", "div"},
+      {"rem", "rem"},
+      {"pow", "pow"},
+      {"max", "max"},
+      {"min", "min"},
+      {"atan2", "atan2"},
+      {"and", "bitwise_and"},
+      {"or", "bitwise_or"},
+      {"xor", "bitwise_xor"},
+      {"shift_left", "shift_left"},
+      {"shift_right_arithmetic", "shift_right_arithmetic"},
+      {"shift_right_logical", "shift_right_logical"},
+      {"eq", "eq"},
+      {"ne", "ne"},
+      {"lt", "lt"},
+      {"le", "le"},
+      {"gt", "gt"},
+      {"ge", "ge"}};
   const char* params = "abcdefgh";
   std::string args;
   for (std::size_t i = 0; i < nargs; ++i) args += std::string(i ? ", " : "") + params[i];
   if (auto u = unary.find(prim); u != unary.end() && nargs == 1) return "lax." + u->second + "(a)";
-  if (auto b = binary.find(prim); b != binary.end() && nargs == 2) return "lax." + b->second + "(a, b)";
+  if (auto b = binary.find(prim); b != binary.end() && nargs == 2)
+    return "lax." + b->second + "(a, b)";
   if (prim == "clamp" && nargs == 3) return "lax.clamp(a, b, c)";
   if (prim == "select_n" && nargs >= 2) return "lax.select_n(" + args + ")";
   if ((prim == "argmax" || prim == "argmin") && nargs == 1) {
     const std::string axis = first_match(body, R"(across dimensions = \[(\d+)\])");
-    const std::string index = jnp_dtype(first_match(body, R"(stablehlo\.iota dim = \d+ : (tensor<[^>]*>))"));
+    const std::string index =
+        jnp_dtype(first_match(body, R"(stablehlo\.iota dim = \d+ : (tensor<[^>]*>))"));
     if (axis.empty() || index.empty()) return "";
     return "lax." + prim + "(a, " + axis + ", " + index + ")";
   }
-  if ((prim == "cumsum" || prim == "cumprod" || prim == "cummax" || prim == "cummin") && nargs == 1) {
+  if ((prim == "cumsum" || prim == "cumprod" || prim == "cummax" || prim == "cummin") &&
+      nargs == 1) {
     const std::string window = first_match(body, R"(window_dimensions = array<i64: ([0-9, ]+)>)");
     const std::string padding = first_match(body, R"(padding = dense<(\[\[[0-9, \[\]]+\]\])>)");
     std::vector<long> w;
@@ -175,19 +216,24 @@ std::string python_call(const std::string& prim, std::size_t nargs, const std::s
     const std::regex pair(R"(\[(\d+), (\d+)\])");
     bool reverse = false;
     std::size_t k = 0;
-    for (auto it = std::sregex_iterator(padding.begin(), padding.end(), pair); it != std::sregex_iterator(); ++it, ++k)
+    for (auto it = std::sregex_iterator(padding.begin(), padding.end(), pair);
+         it != std::sregex_iterator(); ++it, ++k)
       if (k == axis && (*it)[2].str() != "0") reverse = true;
-    return "lax." + prim + "(a, axis=" + std::to_string(axis) + (reverse ? ", reverse=True" : "") + ")";
+    return "lax." + prim + "(a, axis=" + std::to_string(axis) + (reverse ? ", reverse=True" : "") +
+           ")";
   }
-  if (prim.rfind("reduce_", 0) == 0 && prim != "reduce_precision" && prim.rfind("reduce_window", 0) != 0 && nargs == 1) {
+  if (prim.rfind("reduce_", 0) == 0 && prim != "reduce_precision" &&
+      prim.rfind("reduce_window", 0) != 0 && nargs == 1) {
     const std::string axes = first_match(body, R"(across dimensions = \[([0-9, ]*)\])");
-    return "lax." + prim + "(a, (" + axes + (axes.find(',') == std::string::npos && !axes.empty() ? ",)" : ")") + ")";
+    return "lax." + prim + "(a, (" + axes +
+           (axes.find(',') == std::string::npos && !axes.empty() ? ",)" : ")") + ")";
   }
   if (prim == "convert_element_type" && nargs == 1) {
     const std::string t = jnp_dtype(result_type);
     return t.empty() ? "" : "lax.convert_element_type(a, " + t + ")";
   }
-  if ((prim == "reduce_window_max" || prim == "reduce_window_min" || prim == "reduce_window_sum") && nargs == 1) {
+  if ((prim == "reduce_window_max" || prim == "reduce_window_min" || prim == "reduce_window_sum") &&
+      nargs == 1) {
     std::string shape, dtype;
     if (!python_type(result_type, shape, dtype)) return "";
     const std::string op = prim.substr(14);
@@ -203,23 +249,31 @@ std::string python_call(const std::string& prim, std::size_t nargs, const std::s
     // The init value: the constant reaching reduce_window's second operand (through a
     // broadcast_in_dim or not); float infinities are printed as hex bits.
     std::string init_ssa = first_match(body, R"("stablehlo\.reduce_window"\(%[\w#]+, (%\w+)\))");
-    const std::string via = first_match(body, init_ssa + R"( = stablehlo\.broadcast_in_dim (%\w+),)");
+    const std::string via =
+        first_match(body, init_ssa + R"( = stablehlo\.broadcast_in_dim (%\w+),)");
     if (!via.empty()) init_ssa = via;
     std::string init = first_match(body, init_ssa + R"( = stablehlo\.constant dense<([^>]+)>)");
     if (init.empty()) return "";
     if (init.rfind("0x", 0) == 0) {
       if (!is_float) return "";
-      init = std::strtoull(init.c_str(), nullptr, 16) >> (4 * (init.size() - 2) - 1) ? "-jnp.inf" : "jnp.inf";
+      init = std::strtoull(init.c_str(), nullptr, 16) >> (4 * (init.size() - 2) - 1) ? "-jnp.inf"
+                                                                                     : "jnp.inf";
     }
-    return "lax.reduce_window(a, " + init + ", lax." + (op == "sum" ? "add" : op) + ", (" + window + ",), (" + strides + ",), [" + padding + "])";
+    return "lax.reduce_window(a, " + init + ", lax." + (op == "sum" ? "add" : op) + ", (" + window +
+           ",), (" + strides + ",), [" + padding + "])";
   }
-  if (prim == "rev" && nargs == 1) return "lax.rev(a, (" + first_match(body, R"(stablehlo\.reverse %[^,]+, dims = \[([0-9, ]*)\])") + ",))";
-  if (prim == "transpose" && nargs == 1) return "lax.transpose(a, (" + first_match(body, R"(dims = \[([0-9, ]*)\])") + ",))";
-  if (prim == "concatenate" && nargs >= 2) return "lax.concatenate([" + args + "], " + first_match(body, R"(dim = (\d+))") + ")";
+  if (prim == "rev" && nargs == 1)
+    return "lax.rev(a, (" +
+           first_match(body, R"(stablehlo\.reverse %[^,]+, dims = \[([0-9, ]*)\])") + ",))";
+  if (prim == "transpose" && nargs == 1)
+    return "lax.transpose(a, (" + first_match(body, R"(dims = \[([0-9, ]*)\])") + ",))";
+  if (prim == "concatenate" && nargs >= 2)
+    return "lax.concatenate([" + args + "], " + first_match(body, R"(dim = (\d+))") + ")";
   if (prim == "reshape" && nargs == 1) {
     std::string shape, dtype;
     if (!python_type(result_type, shape, dtype)) return "";
-    const std::string perm = first_match(body, R"(stablehlo\.transpose %[^,]+, dims = \[([0-9, ]*)\])");
+    const std::string perm =
+        first_match(body, R"(stablehlo\.transpose %[^,]+, dims = \[([0-9, ]*)\])");
     return "lax.reshape(a, " + shape + (perm.empty() ? "" : ", dimensions=(" + perm + ",)") + ")";
   }
   if (prim == "broadcast_in_dim" && nargs == 1) {
@@ -228,15 +282,18 @@ std::string python_call(const std::string& prim, std::size_t nargs, const std::s
     std::string dims = first_match(body, R"(broadcast_in_dim %[^,]+, dims = \[([0-9, ]*)\])");
     if (body.find("stablehlo.broadcast_in_dim") == std::string::npos)  // no op: the identity
       for (int d = 0; d < rank(shape); ++d) dims += (d ? ", " : "") + std::to_string(d);
-    return "lax.broadcast_in_dim(a, " + shape + ", (" + dims + (dims.empty() || dims.find(',') != std::string::npos ? ")" : ",)") + ")";
+    return "lax.broadcast_in_dim(a, " + shape + ", (" + dims +
+           (dims.empty() || dims.find(',') != std::string::npos ? ")" : ",)") + ")";
   }
   return "";
 }
 
 }  // namespace
 
-TEST_CASE("emitted bodies equal JAX's in the stablehlo-interpret corpus, for every primitive the language expresses",
-          "[python][corpus]") {
+TEST_CASE(
+    "emitted bodies equal JAX's in the stablehlo-interpret corpus, for every primitive the "
+    "language expresses",
+    "[python][corpus]") {
   SKIP_WITHOUT_CORPUS("stablehlo-interpret");
   const std::string dir = rl::testing::corpus_dir() + "/stablehlo-interpret";
   std::istringstream manifest(read_text(dir + "/MANIFEST.tsv"));
@@ -244,7 +301,8 @@ TEST_CASE("emitted bodies equal JAX's in the stablehlo-interpret corpus, for eve
   std::getline(manifest, row);  // header
   int files = 0, compared = 0, matched = 0;
   std::map<std::string, int> not_expressible;
-  static const std::regex dtype_word(R"(^(bool|u?int(8|16|32|64)|b?float(16|32|64)|complex(64|128))$)");
+  static const std::regex dtype_word(
+      R"(^(bool|u?int(8|16|32|64)|b?float(16|32|64)|complex(64|128))$)");
   while (std::getline(manifest, row)) {
     const std::string file = row.substr(0, row.find('\t'));
     if (file.size() < 6 || file.substr(file.size() - 5) != ".mlir") continue;
@@ -254,7 +312,8 @@ TEST_CASE("emitted bodies equal JAX's in the stablehlo-interpret corpus, for eve
     {
       std::istringstream words(file.substr(0, file.size() - 5));
       std::string w;
-      while (std::getline(words, w, '_') && !std::regex_match(w, dtype_word)) prim += (prim.empty() ? "" : "_") + w;
+      while (std::getline(words, w, '_') && !std::regex_match(w, dtype_word))
+        prim += (prim.empty() ? "" : "_") + w;
     }
     const std::string text = read_text(dir + "/" + file);
     const auto funcs = functions(text);
@@ -268,12 +327,13 @@ TEST_CASE("emitted bodies equal JAX's in the stablehlo-interpret corpus, for eve
     bool multi = false;
     for (auto& l : main->body) {
       std::smatch m;
-      if (std::regex_search(l, m, std::regex(R"(^(%\w+)(:\d+)? = call @inputs\(\) : \(\) -> (.*)$)"))) {
+      if (std::regex_search(l, m,
+                            std::regex(R"(^(%\w+)(:\d+)? = call @inputs\(\) : \(\) -> (.*)$)"))) {
         input_ssa = m[1].str();
         multi = m[2].matched;
         input_types = m[3].str();
-      } else if (l.find("call @expected()") == std::string::npos && l.find("@check.") == std::string::npos &&
-                 l.rfind("return ", 0) != 0) {
+      } else if (l.find("call @expected()") == std::string::npos &&
+                 l.find("@check.") == std::string::npos && l.rfind("return ", 0) != 0) {
         body.push_back(l);
       }
     }
@@ -309,8 +369,9 @@ TEST_CASE("emitted bodies equal JAX's in the stablehlo-interpret corpus, for eve
     const char* params = "abcdefgh";
     std::string names;
     for (std::size_t i = 0; i < types.size(); ++i) names += std::string(i ? ", " : "") + params[i];
-    const std::string src = "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\ndef f(" + names + "):\n    return " + call +
-                            "\n\njax.jit(f).lower(" + sds + ")\n";
+    const std::string src = "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\ndef f(" +
+                            names + "):\n    return " + call + "\n\njax.jit(f).lower(" + sds +
+                            ")\n";
     auto lowered = rl::python::lower_source(src);
     if (!lowered.ok()) {
       ++not_expressible["refused: " + lowered.error().substr(lowered.error().find(' ') + 1, 60)];
@@ -325,12 +386,14 @@ TEST_CASE("emitted bodies equal JAX's in the stablehlo-interpret corpus, for eve
     std::vector<std::string> want_main;
     for (auto& l : body) {
       std::string r = l;
-      for (auto& [from, to] : fixed) r = std::regex_replace(r, std::regex(from + "(?![0-9A-Za-z_#])"), to);
+      for (auto& [from, to] : fixed)
+        r = std::regex_replace(r, std::regex(from + "(?![0-9A-Za-z_#])"), to);
       want_main.push_back(r);
     }
     // The inputs keep their names (%inK); everything else, region arguments too, is renamed.
     std::map<std::string, std::string> inputs;
-    for (std::size_t i = 0; i < types.size(); ++i) inputs["%in" + std::to_string(i)] = "%in" + std::to_string(i);
+    for (std::size_t i = 0; i < types.size(); ++i)
+      inputs["%in" + std::to_string(i)] = "%in" + std::to_string(i);
     std::vector<std::string> want = normalize(want_main, inputs);
     for (auto& f : funcs) {
       if (f.name == "main" || f.name == "inputs" || f.name == "expected") continue;
@@ -344,7 +407,8 @@ TEST_CASE("emitted bodies equal JAX's in the stablehlo-interpret corpus, for eve
       if (l.rfind("return ", 0) == 0) continue;
       std::string r = l;
       for (std::size_t i = 0; i < types.size(); ++i)
-        r = std::regex_replace(r, std::regex("%arg" + std::to_string(i) + "(?![0-9])"), "%in" + std::to_string(i));
+        r = std::regex_replace(r, std::regex("%arg" + std::to_string(i) + "(?![0-9])"),
+                               "%in" + std::to_string(i));
       got_main.push_back(r);
     }
     std::vector<std::string> got = normalize(got_main, inputs);
@@ -369,8 +433,8 @@ TEST_CASE("emitted bodies equal JAX's in the stablehlo-interpret corpus, for eve
     reasons += "\n  " + std::to_string(n) + " " + why;
     skipped += n;
   }
-  WARN("stablehlo-interpret: " << files << " files, " << compared << " compared, " << matched << " matched, " << skipped
-                               << " not expressible:" << reasons);
+  WARN("stablehlo-interpret: " << files << " files, " << compared << " compared, " << matched
+                               << " matched, " << skipped << " not expressible:" << reasons);
   CHECK(files == 700);
   CHECK(compared >= 60);
   CHECK(matched == compared);

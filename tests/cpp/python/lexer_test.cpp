@@ -1,6 +1,7 @@
 // The lexer: tokens with their line and column, INDENT/DEDENT, Python's literals.
-#include "catch.hpp"
 #include "python/lexer.h"
+
+#include "catch.hpp"
 #include "python/parser.h"
 
 using namespace rl::python;
@@ -14,10 +15,12 @@ TEST_CASE("tokens keep line and column, with INDENT, DEDENT and NEWLINE", "[pyth
     kinds.push_back(d + "@" + std::to_string(k.line) + ":" + std::to_string(k.column));
   }
   const std::vector<std::string> want = {
-      "name 'def'@1:1", "name 'f'@1:5", "'('@1:6", "name 'x'@1:7", "')'@1:8", "':'@1:9", "end of line@1:10",
-      "an indent@2:5", "name 'return'@2:5", "name 'x'@2:12", "end of line@2:18", "an unindent@4:1",
-      "name 'y'@4:1", "'='@4:3", "'('@4:5", "number 1@4:6", "','@4:7", "number 2@5:6", "')'@5:7",
-      "end of line@5:8", "end of file@6:1"};
+      "name 'def'@1:1",    "name 'f'@1:5",  "'('@1:6",          "name 'x'@1:7",
+      "')'@1:8",           "':'@1:9",       "end of line@1:10", "an indent@2:5",
+      "name 'return'@2:5", "name 'x'@2:12", "end of line@2:18", "an unindent@4:1",
+      "name 'y'@4:1",      "'='@4:3",       "'('@4:5",          "number 1@4:6",
+      "','@4:7",           "number 2@5:6",  "')'@5:7",          "end of line@5:8",
+      "end of file@6:1"};
   CHECK(kinds == want);
 }
 
@@ -51,14 +54,17 @@ TEST_CASE("line continuation: brackets and backslashes", "[python][lexer]") {
   CHECK_FALSE(tokenize("x = 1 \\ 2\n").ok());
 }
 
-TEST_CASE("the parser reads a notebook's Python, including statements the tracer does not run", "[python][parser]") {
+TEST_CASE("the parser reads a notebook's Python, including statements the tracer does not run",
+          "[python][parser]") {
   auto p = parse(
       "import numpy as np\nfrom jax import lax, numpy as jnp\n"
-      "def contract(m, k, n, itemsize=4):\n    if min(m, k, n, itemsize) <= 0:\n        raise ValueError('no')\n"
+      "def contract(m, k, n, itemsize=4):\n    if min(m, k, n, itemsize) <= 0:\n        raise "
+      "ValueError('no')\n"
       "    flops = 2 * m * k * n\n    return flops, flops / 2\n"
       "xs = [contract(int(n), 1, 1)[1] for n in range(3) if n]\nd = {'a': 1, 'b': [1, 2]}\n"
       "for _ in range(5):\n    pass\nelse:\n    y = x if x else -x\n"
-      "assert a is not None and b not in c, 'msg'\nz = lambda q: q ** -2\nw = s[1:2, ::-1, ..., None]\n"
+      "assert a is not None and b not in c, 'msg'\nz = lambda q: q ** -2\nw = s[1:2, ::-1, ..., "
+      "None]\n"
       "with open('f') as f:\n    pass\ntry:\n    pass\nexcept Exception as e:\n    pass\n");
   INFO((p.ok() ? "" : p.error()));
   REQUIRE(p.ok());

@@ -50,13 +50,15 @@ std::string lower_error(const std::string& src, const std::string& entry = "") {
   auto r = lower_source(src, entry);
   REQUIRE_FALSE(r.ok());
   // The place is in the fields too.
-  CHECK(r.error().rfind(std::to_string(r.error_info().line) + ":" + std::to_string(r.error_info().column) + ": ", 0) == 0);
+  CHECK(r.error().rfind(std::to_string(r.error_info().line) + ":" +
+                            std::to_string(r.error_info().column) + ": ",
+                        0) == 0);
   return r.error();
 }
 
 std::string fn(const std::string& body, const std::string& args, const std::string& params = "x") {
-  return "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\ndef f(" + params + "):\n" + body +
-         "\n\njax.jit(f).lower(" + args + ")\n";
+  return "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\ndef f(" + params + "):\n" +
+         body + "\n\njax.jit(f).lower(" + args + ")\n";
 }
 }  // namespace
 
@@ -80,11 +82,13 @@ TEST_CASE("the seed's whole lesson.py lowers to the reference module", "[python]
 
 TEST_CASE("weak types: Python scalars keep the array's dtype", "[python][lower]") {
   const std::string f32 = lower_text(fn("    return x * 0.1", "jnp.zeros((2, 3), jnp.float32)"));
-  CHECK_THAT(f32, Catch::Matchers::Contains(
-                      "    %cst = stablehlo.constant dense<1.000000e-01> : tensor<f32>\n"
-                      "    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<2x3xf32>\n"
-                      "    %1 = stablehlo.multiply %arg0, %0 : tensor<2x3xf32>\n"
-                      "    return %1 : tensor<2x3xf32>\n"));
+  CHECK_THAT(
+      f32,
+      Catch::Matchers::Contains(
+          "    %cst = stablehlo.constant dense<1.000000e-01> : tensor<f32>\n"
+          "    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<2x3xf32>\n"
+          "    %1 = stablehlo.multiply %arg0, %0 : tensor<2x3xf32>\n"
+          "    return %1 : tensor<2x3xf32>\n"));
   const std::string i32 = lower_text(fn("    return x + 1", "jnp.arange(6).reshape(2, 3)"));
   CHECK_THAT(i32, Catch::Matchers::Contains("%c = stablehlo.constant dense<1> : tensor<i32>"));
   CHECK_THAT(i32, Catch::Matchers::Contains("-> (tensor<2x3xi32> {jax.result_info = \"result\"})"));
@@ -92,174 +96,258 @@ TEST_CASE("weak types: Python scalars keep the array's dtype", "[python][lower]"
   CHECK_THAT(lower_text(fn("    return x * 2.5", "jax.ShapeDtypeStruct((4,), jnp.bfloat16)")),
              Catch::Matchers::Contains("dense<2.500000e+00> : tensor<bf16>"));
   const std::string div = lower_text(fn("    return x / 2", "jnp.arange(4)"));
-  CHECK_THAT(div, Catch::Matchers::Contains("%0 = stablehlo.convert %arg0 : (tensor<4xi32>) -> tensor<4xf32>\n"
-                                            "    %cst = stablehlo.constant dense<2.000000e+00> : tensor<f32>\n"));
+  CHECK_THAT(div, Catch::Matchers::Contains(
+                      "%0 = stablehlo.convert %arg0 : (tensor<4xi32>) -> tensor<4xf32>\n"
+                      "    %cst = stablehlo.constant dense<2.000000e+00> : tensor<f32>\n"));
   // float64 is canonicalized to float32 (JAX's default, jax_enable_x64 off).
   CHECK_THAT(lower_text(fn("    return x", "jnp.zeros(3, jnp.float64)")),
              Catch::Matchers::Contains("@main(%arg0: tensor<3xf32>) -> (tensor<3xf32>"));
 }
 
-TEST_CASE("Python ints: a negative shifted left is a product, a huge power of 1 is quick, overflow is named", "[python][lower]") {
+TEST_CASE(
+    "Python ints: a negative shifted left is a product, a huge power of 1 is quick, overflow is "
+    "named",
+    "[python][lower]") {
   // Found by scripts/fuzz python: -4445 << 4 shifted a negative value (undefined in C++).
-  CHECK_THAT(lower_text(fn("    return x + (-4445 << 4)", "jnp.arange(3)")), Catch::Matchers::Contains("dense<-71120> : tensor<i32>"));
+  CHECK_THAT(lower_text(fn("    return x + (-4445 << 4)", "jnp.arange(3)")),
+             Catch::Matchers::Contains("dense<-71120> : tensor<i32>"));
   CHECK_THAT(lower_text(fn("    return x * (1 ** (10 ** 18)) + (-1) ** 3", "jnp.arange(3)")),
              Catch::Matchers::Contains("dense<1> : tensor<i32>"));
-  CHECK_THAT(lower_text(fn("    return x + 2 ** 10 * 3 ** 2", "jnp.arange(3)")), Catch::Matchers::Contains("dense<9216> : tensor<i32>"));
-  CHECK_THAT(lower_error(fn("    return x + 3 ** 40", "jnp.arange(3)")), Catch::Matchers::Contains("integer result past 64 bits"));
-  CHECK_THAT(lower_error(fn("    return x + (-1 << 63)", "jnp.arange(3)")), Catch::Matchers::Contains("shift count 63 is not supported here"));
-  CHECK_THAT(lower_error(fn("    return x + (-5 << 62)", "jnp.arange(3)")), Catch::Matchers::Contains("integer result past 64 bits"));
+  CHECK_THAT(lower_text(fn("    return x + 2 ** 10 * 3 ** 2", "jnp.arange(3)")),
+             Catch::Matchers::Contains("dense<9216> : tensor<i32>"));
+  CHECK_THAT(lower_error(fn("    return x + 3 ** 40", "jnp.arange(3)")),
+             Catch::Matchers::Contains("integer result past 64 bits"));
+  CHECK_THAT(lower_error(fn("    return x + (-1 << 63)", "jnp.arange(3)")),
+             Catch::Matchers::Contains("shift count 63 is not supported here"));
+  CHECK_THAT(lower_error(fn("    return x + (-5 << 62)", "jnp.arange(3)")),
+             Catch::Matchers::Contains("integer result past 64 bits"));
 }
 
 TEST_CASE("a bare assert is a syntax error at its place, as in Python", "[python][errors]") {
   // Found by scripts/fuzz python: the tracer read the missing condition.
   CHECK_THAT(lower_error("import jax\nassert  # nothing to assert\nx = 1\n"),
-             Catch::Matchers::StartsWith("2:28: invalid syntax: expected a condition after 'assert', found end of line"));
-  CHECK_THAT(lower_error("import jax\nassert\n"), Catch::Matchers::StartsWith("2:7: invalid syntax: expected a condition after 'assert'"));
+             Catch::Matchers::StartsWith(
+                 "2:28: invalid syntax: expected a condition after 'assert', found end of line"));
+  CHECK_THAT(
+      lower_error("import jax\nassert\n"),
+      Catch::Matchers::StartsWith("2:7: invalid syntax: expected a condition after 'assert'"));
 }
 
 TEST_CASE("JAX's forms: rank promotion, private @relu, integer_pow, keepdims", "[python][lower]") {
-  const std::string bias = lower_text(fn("    return x + b", "jnp.zeros((4, 3)), jnp.zeros(3)", "x, b"));
-  CHECK_THAT(bias, Catch::Matchers::Contains(
-                       "    %0 = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<3xf32>) -> tensor<1x3xf32>\n"
-                       "    %1 = stablehlo.broadcast_in_dim %0, dims = [0, 1] : (tensor<1x3xf32>) -> tensor<4x3xf32>\n"
-                       "    %2 = stablehlo.add %arg0, %1 : tensor<4x3xf32>\n"));
-  const std::string relu = lower_text(fn("    return jax.nn.relu(x) + jax.nn.relu(x)", "jnp.zeros((2, 2))"));
-  CHECK_THAT(relu, Catch::Matchers::Contains("%0 = call @relu(%arg0) : (tensor<2x2xf32>) -> tensor<2x2xf32>\n"
-                                             "    %1 = call @relu(%arg0) : (tensor<2x2xf32>) -> tensor<2x2xf32>\n"));
-  CHECK_THAT(relu, Catch::Matchers::Contains("  func.func private @relu(%arg0: tensor<2x2xf32>) -> tensor<2x2xf32> {\n"));
+  const std::string bias =
+      lower_text(fn("    return x + b", "jnp.zeros((4, 3)), jnp.zeros(3)", "x, b"));
+  CHECK_THAT(bias,
+             Catch::Matchers::Contains("    %0 = stablehlo.broadcast_in_dim %arg1, dims = [1] : "
+                                       "(tensor<3xf32>) -> tensor<1x3xf32>\n"
+                                       "    %1 = stablehlo.broadcast_in_dim %0, dims = [0, 1] : "
+                                       "(tensor<1x3xf32>) -> tensor<4x3xf32>\n"
+                                       "    %2 = stablehlo.add %arg0, %1 : tensor<4x3xf32>\n"));
+  const std::string relu =
+      lower_text(fn("    return jax.nn.relu(x) + jax.nn.relu(x)", "jnp.zeros((2, 2))"));
+  CHECK_THAT(relu, Catch::Matchers::Contains(
+                       "%0 = call @relu(%arg0) : (tensor<2x2xf32>) -> tensor<2x2xf32>\n"
+                       "    %1 = call @relu(%arg0) : (tensor<2x2xf32>) -> tensor<2x2xf32>\n"));
+  CHECK_THAT(relu, Catch::Matchers::Contains(
+                       "  func.func private @relu(%arg0: tensor<2x2xf32>) -> tensor<2x2xf32> {\n"));
   const std::string cube = lower_text(fn("    return x ** 3", "jnp.zeros(2)"));
-  CHECK_THAT(cube, Catch::Matchers::Contains("    %0 = stablehlo.multiply %arg0, %arg0 : tensor<2xf32>\n"
-                                             "    %1 = stablehlo.multiply %0, %arg0 : tensor<2xf32>\n"));
-  const std::string keep = lower_text(fn("    return x.sum(axis=1, keepdims=True)", "jnp.zeros((2, 3))"));
-  CHECK_THAT(keep, Catch::Matchers::Contains(
-                       "applies stablehlo.add across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n"
-                       "    %1 = stablehlo.broadcast_in_dim %0, dims = [0] : (tensor<2xf32>) -> tensor<2x1xf32>\n"));
+  CHECK_THAT(cube,
+             Catch::Matchers::Contains("    %0 = stablehlo.multiply %arg0, %arg0 : tensor<2xf32>\n"
+                                       "    %1 = stablehlo.multiply %0, %arg0 : tensor<2xf32>\n"));
+  const std::string keep =
+      lower_text(fn("    return x.sum(axis=1, keepdims=True)", "jnp.zeros((2, 3))"));
+  CHECK_THAT(keep, Catch::Matchers::Contains("applies stablehlo.add across dimensions = [1] : "
+                                             "(tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n"
+                                             "    %1 = stablehlo.broadcast_in_dim %0, dims = [0] : "
+                                             "(tensor<2xf32>) -> tensor<2x1xf32>\n"));
   const std::string mx = lower_text(fn("    return jnp.max(x, axis=0)", "jnp.zeros((2, 3))"));
-  CHECK_THAT(mx, Catch::Matchers::Contains("%cst = stablehlo.constant dense<0xFF800000> : tensor<f32>"));
+  CHECK_THAT(
+      mx, Catch::Matchers::Contains("%cst = stablehlo.constant dense<0xFF800000> : tensor<f32>"));
   // Tuple results: result[0], result[1].
   // Static indexing: lax.slice, then a reshape for the int axes.
-  CHECK_THAT(lower_text(fn("    return x[1, 1:3]", "jnp.zeros((2, 4))")),
-             Catch::Matchers::Contains("    %0 = stablehlo.slice %arg0 [1:2, 1:3] : (tensor<2x4xf32>) -> tensor<1x2xf32>\n"
-                                       "    %1 = stablehlo.reshape %0 : (tensor<1x2xf32>) -> tensor<2xf32>\n"));
+  CHECK_THAT(
+      lower_text(fn("    return x[1, 1:3]", "jnp.zeros((2, 4))")),
+      Catch::Matchers::Contains(
+          "    %0 = stablehlo.slice %arg0 [1:2, 1:3] : (tensor<2x4xf32>) -> tensor<1x2xf32>\n"
+          "    %1 = stablehlo.reshape %0 : (tensor<1x2xf32>) -> tensor<2xf32>\n"));
   CHECK_THAT(lower_text(fn("    y = x.T\n    return y, x", "jnp.zeros((2, 3))")),
-             Catch::Matchers::Contains("(tensor<3x2xf32> {jax.result_info = \"result[0]\"}, tensor<2x3xf32> {jax.result_info = \"result[1]\"})"));
+             Catch::Matchers::Contains("(tensor<3x2xf32> {jax.result_info = \"result[0]\"}, "
+                                       "tensor<2x3xf32> {jax.result_info = \"result[1]\"})"));
 }
 
 TEST_CASE("jax.nn and jnp compositions lower in JAX's order", "[python][lower]") {
-  // softmax inlines: max with initial=-inf (a maximum after the reduce), keepdims, exp(x - max) / sum.
+  // softmax inlines: max with initial=-inf (a maximum after the reduce), keepdims, exp(x - max) /
+  // sum.
   const std::string sm = lower_text(fn("    return jax.nn.softmax(x)", "jnp.zeros((2, 3))"));
+  CHECK_THAT(
+      sm,
+      Catch::Matchers::Contains(
+          "    %cst_0 = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+          "    %1 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<2xf32>\n"
+          "    %2 = stablehlo.maximum %1, %0 : tensor<2xf32>\n"
+          "    %3 = stablehlo.broadcast_in_dim %2, dims = [0] : (tensor<2xf32>) -> "
+          "tensor<2x1xf32>\n"));
   CHECK_THAT(sm, Catch::Matchers::Contains(
-                     "    %cst_0 = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
-                     "    %1 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<2xf32>\n"
-                     "    %2 = stablehlo.maximum %1, %0 : tensor<2xf32>\n"
-                     "    %3 = stablehlo.broadcast_in_dim %2, dims = [0] : (tensor<2xf32>) -> tensor<2x1xf32>\n"));
-  CHECK_THAT(sm, Catch::Matchers::Contains("%10 = stablehlo.divide %6, %9 : tensor<2x3xf32>\n    return %10"));
+                     "%10 = stablehlo.divide %6, %9 : tensor<2x3xf32>\n    return %10"));
   // log_softmax is jitted with a static axis: one private function per axis.
-  const std::string ls = lower_text(fn("    return jax.nn.log_softmax(x) + jax.nn.log_softmax(x, axis=0) + jax.nn.log_softmax(x)",
-                                       "jnp.zeros((2, 3))"));
+  const std::string ls = lower_text(
+      fn("    return jax.nn.log_softmax(x) + jax.nn.log_softmax(x, axis=0) + jax.nn.log_softmax(x)",
+         "jnp.zeros((2, 3))"));
   CHECK_THAT(ls, Catch::Matchers::Contains("%0 = call @log_softmax(%arg0)"));
   CHECK_THAT(ls, Catch::Matchers::Contains("%1 = call @log_softmax_0(%arg0)"));
   CHECK_THAT(ls, Catch::Matchers::Contains("%3 = call @log_softmax(%arg0)"));
   // logsumexp: amax made 0 where not finite.
   CHECK_THAT(lower_text(fn("    return jax.nn.logsumexp(x)", "jnp.zeros(3)")),
-             Catch::Matchers::Contains("    %1 = stablehlo.is_finite %0 : (tensor<f32>) -> tensor<i1>\n"
-                                       "    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
-                                       "    %2 = stablehlo.select %1, %0, %cst_0 : tensor<i1>, tensor<f32>\n"));
+             Catch::Matchers::Contains(
+                 "    %1 = stablehlo.is_finite %0 : (tensor<f32>) -> tensor<i1>\n"
+                 "    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+                 "    %2 = stablehlo.select %1, %0, %cst_0 : tensor<i1>, tensor<f32>\n"));
   // clip is jitted: Python bounds are weakly typed scalar arguments of @clip.
   const std::string clip = lower_text(fn("    return jnp.clip(x, 0, 1.5)", "jnp.zeros(3)"));
-  CHECK_THAT(clip, Catch::Matchers::Contains("%0 = call @clip(%arg0, %c, %cst) : (tensor<3xf32>, tensor<i32>, tensor<f32>) -> tensor<3xf32>"));
-  CHECK_THAT(clip, Catch::Matchers::Contains("    %0 = stablehlo.convert %arg1 : (tensor<i32>) -> tensor<f32>\n"
-                                             "    %1 = stablehlo.broadcast_in_dim %0, dims = [] : (tensor<f32>) -> tensor<3xf32>\n"
-                                             "    %2 = stablehlo.maximum %1, %arg0 : tensor<3xf32>\n"));
+  CHECK_THAT(clip, Catch::Matchers::Contains("%0 = call @clip(%arg0, %c, %cst) : (tensor<3xf32>, "
+                                             "tensor<i32>, tensor<f32>) -> tensor<3xf32>"));
+  CHECK_THAT(
+      clip,
+      Catch::Matchers::Contains(
+          "    %0 = stablehlo.convert %arg1 : (tensor<i32>) -> tensor<f32>\n"
+          "    %1 = stablehlo.broadcast_in_dim %0, dims = [] : (tensor<f32>) -> tensor<3xf32>\n"
+          "    %2 = stablehlo.maximum %1, %arg0 : tensor<3xf32>\n"));
   // std calls var: two private functions, ddof an i32 argument.
   const std::string sd = lower_text(fn("    return jnp.std(x)", "jnp.zeros(3)"));
-  CHECK_THAT(sd, Catch::Matchers::Contains("%0 = call @_std(%arg0, %c) : (tensor<3xf32>, tensor<i32>) -> tensor<f32>"));
-  CHECK_THAT(sd, Catch::Matchers::Contains("    %0 = call @_var(%arg0, %arg1) : (tensor<3xf32>, tensor<i32>) -> tensor<f32>\n"
-                                           "    %1 = stablehlo.sqrt %0 : tensor<f32>\n"));
-  CHECK_THAT(sd, Catch::Matchers::Contains("stablehlo.select %11, %10, %cst_4 : tensor<i1>, tensor<f32>"));
+  CHECK_THAT(sd, Catch::Matchers::Contains(
+                     "%0 = call @_std(%arg0, %c) : (tensor<3xf32>, tensor<i32>) -> tensor<f32>"));
+  CHECK_THAT(sd,
+             Catch::Matchers::Contains(
+                 "    %0 = call @_var(%arg0, %arg1) : (tensor<3xf32>, tensor<i32>) -> tensor<f32>\n"
+                 "    %1 = stablehlo.sqrt %0 : tensor<f32>\n"));
+  CHECK_THAT(
+      sd, Catch::Matchers::Contains("stablehlo.select %11, %10, %cst_4 : tensor<i1>, tensor<f32>"));
   // gelu: sqrt(2/pi) as a float32 constant; stop_gradient adds nothing.
-  CHECK_THAT(lower_text(fn("    return jax.nn.gelu(x)", "jnp.zeros(3)")), Catch::Matchers::Contains("dense<0.797884583> : tensor<f32>"));
-  CHECK_THAT(lower_text(fn("    return lax.stop_gradient(x)", "jnp.zeros(3)")), Catch::Matchers::Contains("    return %arg0 : tensor<3xf32>"));
+  CHECK_THAT(lower_text(fn("    return jax.nn.gelu(x)", "jnp.zeros(3)")),
+             Catch::Matchers::Contains("dense<0.797884583> : tensor<f32>"));
+  CHECK_THAT(lower_text(fn("    return lax.stop_gradient(x)", "jnp.zeros(3)")),
+             Catch::Matchers::Contains("    return %arg0 : tensor<3xf32>"));
   // argmax: a private @argmax (lax's cached lowering) with the two-operand reduce; jnp.argmax
   // with no axis ravels first.
   const std::string am = lower_text(fn("    return jnp.argmax(x)", "jnp.zeros((2, 3))"));
-  CHECK_THAT(am, Catch::Matchers::Contains("    %0 = stablehlo.reshape %arg0 : (tensor<2x3xf32>) -> tensor<6xf32>\n"
-                                           "    %1 = call @argmax(%0) : (tensor<6xf32>) -> tensor<i32>\n"));
   CHECK_THAT(am, Catch::Matchers::Contains(
-                     "    %1:2 = stablehlo.reduce(%arg0 init: %cst), (%0 init: %c) across dimensions = [0] : (tensor<6xf32>, "
+                     "    %0 = stablehlo.reshape %arg0 : (tensor<2x3xf32>) -> tensor<6xf32>\n"
+                     "    %1 = call @argmax(%0) : (tensor<6xf32>) -> tensor<i32>\n"));
+  CHECK_THAT(am, Catch::Matchers::Contains(
+                     "    %1:2 = stablehlo.reduce(%arg0 init: %cst), (%0 init: %c) across "
+                     "dimensions = [0] : (tensor<6xf32>, "
                      "tensor<6xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)\n"
-                     "     reducer(%arg1: tensor<f32>, %arg3: tensor<f32>) (%arg2: tensor<i32>, %arg4: tensor<i32>)  {\n"));
+                     "     reducer(%arg1: tensor<f32>, %arg3: tensor<f32>) (%arg2: tensor<i32>, "
+                     "%arg4: tensor<i32>)  {\n"));
   CHECK_THAT(am, Catch::Matchers::Contains("    return %1#1 : tensor<i32>\n"));
   // conv_general_dilated: JAX's default dimension numbers, the window's non-default entries.
-  CHECK_THAT(lower_text(fn("    return lax.conv_general_dilated(x, w, (2, 2), 'SAME')",
-                           "jnp.zeros((1, 3, 6, 5)), jnp.zeros((4, 3, 3, 3))", "x, w")),
-             Catch::Matchers::Contains("%0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], "
-                                       "window = {stride = [2, 2], pad = [[0, 1], [1, 1]]} {batch_group_count = 1 : i64, "
-                                       "feature_group_count = 1 : i64, precision_config = [#stablehlo<precision DEFAULT>, "
-                                       "#stablehlo<precision DEFAULT>]} : (tensor<1x3x6x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x3x3xf32>"));
+  CHECK_THAT(
+      lower_text(fn("    return lax.conv_general_dilated(x, w, (2, 2), 'SAME')",
+                    "jnp.zeros((1, 3, 6, 5)), jnp.zeros((4, 3, 3, 3))", "x, w")),
+      Catch::Matchers::Contains(
+          "%0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, "
+          "f, 0, 1], "
+          "window = {stride = [2, 2], pad = [[0, 1], [1, 1]]} {batch_group_count = 1 : i64, "
+          "feature_group_count = 1 : i64, precision_config = [#stablehlo<precision DEFAULT>, "
+          "#stablehlo<precision DEFAULT>]} : (tensor<1x3x6x5xf32>, tensor<4x3x3x3xf32>) -> "
+          "tensor<1x4x3x3xf32>"));
   // x % 3: jnp.remainder is jitted: the Python int is a weakly typed i32 argument of @remainder.
   const std::string rem = lower_text(fn("    return x % 3", "jnp.zeros(3)"));
-  CHECK_THAT(rem, Catch::Matchers::Contains("    %c = stablehlo.constant dense<3> : tensor<i32>\n"
-                                            "    %0 = call @remainder(%arg0, %c) : (tensor<3xf32>, tensor<i32>) -> tensor<3xf32>\n"));
-  CHECK_THAT(rem, Catch::Matchers::Contains("    %13 = stablehlo.select %10, %12, %2 : tensor<3xi1>, tensor<3xf32>\n"));
-  CHECK_THAT(lower_text(fn("    return x // 2", "jnp.zeros(3)")), Catch::Matchers::Contains("stablehlo.round_nearest_afz %15 : tensor<3xf32>"));
+  CHECK_THAT(
+      rem,
+      Catch::Matchers::Contains(
+          "    %c = stablehlo.constant dense<3> : tensor<i32>\n"
+          "    %0 = call @remainder(%arg0, %c) : (tensor<3xf32>, tensor<i32>) -> tensor<3xf32>\n"));
+  CHECK_THAT(rem, Catch::Matchers::Contains(
+                      "    %13 = stablehlo.select %10, %12, %2 : tensor<3xi1>, tensor<3xf32>\n"));
+  CHECK_THAT(lower_text(fn("    return x // 2", "jnp.zeros(3)")),
+             Catch::Matchers::Contains("stablehlo.round_nearest_afz %15 : tensor<3xf32>"));
   // cumsum: jnp's jitted @cumsum calls lax's cached @cumsum_0: one reduce_window, padded low.
-  const std::string cs = lower_text(fn("    return jnp.cumsum(x, axis=0)", "jnp.zeros((8, 9), jnp.int16)"));
-  CHECK_THAT(cs, Catch::Matchers::Contains("    %0 = call @cumsum_0(%arg0) : (tensor<8x9xi16>) -> tensor<8x9xi16>\n"));
+  const std::string cs =
+      lower_text(fn("    return jnp.cumsum(x, axis=0)", "jnp.zeros((8, 9), jnp.int16)"));
   CHECK_THAT(cs, Catch::Matchers::Contains(
-                     "    %c = stablehlo.constant dense<0> : tensor<i16>\n"
-                     "    %0 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i16>) -> tensor<i16>\n"
-                     "    %1 = \"stablehlo.reduce_window\"(%arg0, %0) <{padding = dense<[[7, 0], [0, 0]]> : tensor<2x2xi64>, "
-                     "window_dimensions = array<i64: 8, 1>}> ({\n"
-                     "    ^bb0(%arg1: tensor<i16>, %arg2: tensor<i16>):\n"
-                     "      %2 = stablehlo.add %arg1, %arg2 : tensor<i16>\n"
-                     "      stablehlo.return %2 : tensor<i16>\n"
-                     "    }) : (tensor<8x9xi16>, tensor<i16>) -> tensor<8x9xi16>\n"));
+                     "    %0 = call @cumsum_0(%arg0) : (tensor<8x9xi16>) -> tensor<8x9xi16>\n"));
+  CHECK_THAT(
+      cs, Catch::Matchers::Contains(
+              "    %c = stablehlo.constant dense<0> : tensor<i16>\n"
+              "    %0 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i16>) -> tensor<i16>\n"
+              "    %1 = \"stablehlo.reduce_window\"(%arg0, %0) <{padding = dense<[[7, 0], [0, 0]]> "
+              ": tensor<2x2xi64>, "
+              "window_dimensions = array<i64: 8, 1>}> ({\n"
+              "    ^bb0(%arg1: tensor<i16>, %arg2: tensor<i16>):\n"
+              "      %2 = stablehlo.add %arg1, %arg2 : tensor<i16>\n"
+              "      stablehlo.return %2 : tensor<i16>\n"
+              "    }) : (tensor<8x9xi16>, tensor<i16>) -> tensor<8x9xi16>\n"));
 }
 
 TEST_CASE("jnp.einsum and jnp.eye lower as JAX's _einsum and _eye", "[python][lower]") {
   // opt_einsum pops (1, 0): dot_general tries (first, second) in (rhs, lhs) order first.
-  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,jk->ik', a, b)", "jnp.zeros((2, 3)), jnp.zeros((3, 4))", "a, b")),
-             Catch::Matchers::Contains("    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = "
-                                       "[DEFAULT, DEFAULT] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>\n    return %0"));
+  CHECK_THAT(
+      lower_text(fn("    return jnp.einsum('ij,jk->ik', a, b)",
+                    "jnp.zeros((2, 3)), jnp.zeros((3, 4))", "a, b")),
+      Catch::Matchers::Contains(
+          "    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = "
+          "[DEFAULT, DEFAULT] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>\n    return "
+          "%0"));
   // Batch dims first; the (lhs, rhs) order when it gives the output without a transpose.
-  CHECK_THAT(lower_text(fn("    return jnp.einsum('bij,bjk->bki', a, a)", "jnp.zeros((2, 3, 3))", "a")),
-             Catch::Matchers::Contains("%0 = stablehlo.dot_general %arg0, %arg0, batching_dims = [0] x [0], contracting_dims = [1] x [2]"));
+  CHECK_THAT(
+      lower_text(fn("    return jnp.einsum('bij,bjk->bki', a, a)", "jnp.zeros((2, 3, 3))", "a")),
+      Catch::Matchers::Contains("%0 = stablehlo.dot_general %arg0, %arg0, batching_dims = [0] x "
+                                "[0], contracting_dims = [1] x [2]"));
   // A transpose to the output order when neither order gives it.
-  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,jk->ki', a, b)", "jnp.zeros((2, 3)), jnp.zeros((3, 4))", "a, b")),
-             Catch::Matchers::Contains("    %0 = stablehlo.dot_general %arg1, %arg0, contracting_dims = [0] x [1], precision = "
-                                       "[DEFAULT, DEFAULT] : (tensor<3x4xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>\n    return %0"));
-  CHECK_THAT(lower_text(fn("    return jnp.einsum('bij,bjk->ibk', a, b)", "jnp.zeros((2, 3, 4)), jnp.zeros((2, 4, 5))", "a, b")),
-             Catch::Matchers::Contains("    %0 = stablehlo.dot_general %arg1, %arg0, batching_dims = [0] x [0], contracting_dims = [1] x [2], "
-                                       "precision = [DEFAULT, DEFAULT] : (tensor<2x4x5xf32>, tensor<2x3x4xf32>) -> tensor<2x5x3xf32>\n"
-                                       "    %1 = stablehlo.transpose %0, dims = [2, 0, 1] : (tensor<2x5x3xf32>) -> tensor<3x2x5xf32>\n"));
+  CHECK_THAT(
+      lower_text(fn("    return jnp.einsum('ij,jk->ki', a, b)",
+                    "jnp.zeros((2, 3)), jnp.zeros((3, 4))", "a, b")),
+      Catch::Matchers::Contains(
+          "    %0 = stablehlo.dot_general %arg1, %arg0, contracting_dims = [0] x [1], precision = "
+          "[DEFAULT, DEFAULT] : (tensor<3x4xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>\n    return "
+          "%0"));
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('bij,bjk->ibk', a, b)",
+                           "jnp.zeros((2, 3, 4)), jnp.zeros((2, 4, 5))", "a, b")),
+             Catch::Matchers::Contains("    %0 = stablehlo.dot_general %arg1, %arg0, batching_dims "
+                                       "= [0] x [0], contracting_dims = [1] x [2], "
+                                       "precision = [DEFAULT, DEFAULT] : (tensor<2x4x5xf32>, "
+                                       "tensor<2x3x4xf32>) -> tensor<2x5x3xf32>\n"
+                                       "    %1 = stablehlo.transpose %0, dims = [2, 0, 1] : "
+                                       "(tensor<2x5x3xf32>) -> tensor<3x2x5xf32>\n"));
   // Labels contracted in one operand only are summed out first (the second operand first), then
   // a dot_general with no contracting dims.
-  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,k->i', a, b)", "jnp.zeros((2, 3)), jnp.zeros(4)", "a, b")),
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,k->i', a, b)",
+                           "jnp.zeros((2, 3)), jnp.zeros(4)", "a, b")),
              Catch::Matchers::Contains(
                  "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
-                 "    %0 = stablehlo.reduce(%arg1 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>\n"
+                 "    %0 = stablehlo.reduce(%arg1 init: %cst) applies stablehlo.add across "
+                 "dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>\n"
                  "    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
-                 "    %1 = stablehlo.reduce(%arg0 init: %cst_0) applies stablehlo.add across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n"
-                 "    %2 = stablehlo.dot_general %1, %0, contracting_dims = [] x [], precision = [DEFAULT, DEFAULT] : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>\n"));
+                 "    %1 = stablehlo.reduce(%arg0 init: %cst_0) applies stablehlo.add across "
+                 "dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n"
+                 "    %2 = stablehlo.dot_general %1, %0, contracting_dims = [] x [], precision = "
+                 "[DEFAULT, DEFAULT] : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>\n"));
   // A size-1 axis against a larger one is squeezed (a reshape) before the contraction.
-  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,kj->ik', a, b)", "jnp.zeros((2, 1)), jnp.zeros((4, 3))", "a, b")),
-             Catch::Matchers::Contains("stablehlo.reshape %arg0 : (tensor<2x1xf32>) -> tensor<2xf32>"));
+  CHECK_THAT(
+      lower_text(fn("    return jnp.einsum('ij,kj->ik', a, b)",
+                    "jnp.zeros((2, 1)), jnp.zeros((4, 3))", "a, b")),
+      Catch::Matchers::Contains("stablehlo.reshape %arg0 : (tensor<2x1xf32>) -> tensor<2xf32>"));
   // jnp.eye: two int32 iotas, i + k (a weak scalar) == j, then the dtype.
-  CHECK_THAT(lower_text(fn("    return jnp.eye(2, 3, k=1) + x", "jnp.zeros((2, 3))")),
-             Catch::Matchers::Contains("    %0 = stablehlo.iota dim = 0 : tensor<2x3xi32>\n"
-                                       "    %1 = stablehlo.iota dim = 1 : tensor<2x3xi32>\n"
-                                       "    %c = stablehlo.constant dense<1> : tensor<i32>\n"
-                                       "    %2 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i32>) -> tensor<2x3xi32>\n"
-                                       "    %3 = stablehlo.add %0, %2 : tensor<2x3xi32>\n"
-                                       "    %4 = stablehlo.compare  EQ, %3, %1,  SIGNED : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi1>\n"
-                                       "    %5 = stablehlo.convert %4 : (tensor<2x3xi1>) -> tensor<2x3xf32>\n"));
+  CHECK_THAT(
+      lower_text(fn("    return jnp.eye(2, 3, k=1) + x", "jnp.zeros((2, 3))")),
+      Catch::Matchers::Contains(
+          "    %0 = stablehlo.iota dim = 0 : tensor<2x3xi32>\n"
+          "    %1 = stablehlo.iota dim = 1 : tensor<2x3xi32>\n"
+          "    %c = stablehlo.constant dense<1> : tensor<i32>\n"
+          "    %2 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i32>) -> tensor<2x3xi32>\n"
+          "    %3 = stablehlo.add %0, %2 : tensor<2x3xi32>\n"
+          "    %4 = stablehlo.compare  EQ, %3, %1,  SIGNED : (tensor<2x3xi32>, tensor<2x3xi32>) -> "
+          "tensor<2x3xi1>\n"
+          "    %5 = stablehlo.convert %4 : (tensor<2x3xi1>) -> tensor<2x3xf32>\n"));
   // A bool eye needs no convert.
   CHECK_THAT(lower_text(fn("    return jnp.eye(2, dtype=jnp.bool_)", "jnp.zeros(3)")),
              Catch::Matchers::Contains("-> tensor<2x2xi1>\n    return %4 : tensor<2x2xi1>"));
 }
 
-TEST_CASE("the einsum and fori_loop example of README.md and lower.mjs --help lowers, parses and verifies", "[python][lower]") {
+TEST_CASE(
+    "the einsum and fori_loop example of README.md and lower.mjs --help lowers, parses and "
+    "verifies",
+    "[python][lower]") {
   const std::string text = lower_text(
       "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n"
       "def step(x, w):\n"
@@ -267,94 +355,126 @@ TEST_CASE("the einsum and fori_loop example of README.md and lower.mjs --help lo
       "    y = jnp.einsum('...ij,jk->...ik', x, w)     # '...': any leading axes\n"
       "    return lax.fori_loop(0, 3, lambda i, y: jnp.tanh(y) * d, y)\n\n"
       "jax.jit(step).lower(jnp.zeros((2, 4, 3)), jax.ShapeDtypeStruct((3, 3), jnp.float32))\n");
-  CHECK_THAT(text, Catch::Matchers::Contains("stablehlo.select %2, %arg1, %3 : tensor<3x3xi1>, tensor<3x3xf32>"));
-  CHECK_THAT(text, Catch::Matchers::Contains("stablehlo.dot_general %arg0, %arg1, contracting_dims = [2] x [0]"));
-  CHECK_THAT(text, Catch::Matchers::Contains("stablehlo.while(%iterArg = %5, %iterArg_1 = %c, %iterArg_2 = %6)"));
-  CHECK_THAT(text, Catch::Matchers::Contains("func.func private @None(%arg0: tensor<3xf32>, %arg1: tensor<2x4x3xf32>)"));
+  CHECK_THAT(text, Catch::Matchers::Contains(
+                       "stablehlo.select %2, %arg1, %3 : tensor<3x3xi1>, tensor<3x3xf32>"));
+  CHECK_THAT(text, Catch::Matchers::Contains(
+                       "stablehlo.dot_general %arg0, %arg1, contracting_dims = [2] x [0]"));
+  CHECK_THAT(text, Catch::Matchers::Contains(
+                       "stablehlo.while(%iterArg = %5, %iterArg_1 = %c, %iterArg_2 = %6)"));
+  CHECK_THAT(text, Catch::Matchers::Contains(
+                       "func.func private @None(%arg0: tensor<3xf32>, %arg1: tensor<2x4x3xf32>)"));
   auto m = rl::hlo::parse(text);
   INFO((m.ok() ? "" : m.error()));
   REQUIRE(m.ok());
   CHECK(rl::hlo::verify(m->front()).ok());
 }
 
-TEST_CASE("jnp.einsum's diagonals, ellipses, one operand and mixed dtypes lower as JAX's _einsum", "[python][lower]") {
+TEST_CASE("jnp.einsum's diagonals, ellipses, one operand and mixed dtypes lower as JAX's _einsum",
+          "[python][lower]") {
   // A label repeated within one operand: lax._delta's uint32 iotas compared EQ, a select with
   // zeros, then a sum over all its axes but the last (the label is kept in the output).
-  CHECK_THAT(lower_text(fn("    return jnp.einsum('ii->i', x)", "jnp.zeros((3, 3))")),
-             Catch::Matchers::Contains(
-                 "    %0 = stablehlo.iota dim = 0 : tensor<3x3xui32>\n"
-                 "    %1 = stablehlo.iota dim = 1 : tensor<3x3xui32>\n"
-                 "    %2 = stablehlo.compare  EQ, %0, %1,  UNSIGNED : (tensor<3x3xui32>, tensor<3x3xui32>) -> tensor<3x3xi1>\n"
-                 "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
-                 "    %3 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<3x3xf32>\n"
-                 "    %4 = stablehlo.select %2, %arg0, %3 : tensor<3x3xi1>, tensor<3x3xf32>\n"
-                 "    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
-                 "    %5 = stablehlo.reduce(%4 init: %cst_0) applies stablehlo.add across dimensions = [0] : (tensor<3x3xf32>, tensor<f32>) -> tensor<3xf32>\n"
-                 "    return %5 : tensor<3xf32>\n"));
+  CHECK_THAT(
+      lower_text(fn("    return jnp.einsum('ii->i', x)", "jnp.zeros((3, 3))")),
+      Catch::Matchers::Contains(
+          "    %0 = stablehlo.iota dim = 0 : tensor<3x3xui32>\n"
+          "    %1 = stablehlo.iota dim = 1 : tensor<3x3xui32>\n"
+          "    %2 = stablehlo.compare  EQ, %0, %1,  UNSIGNED : (tensor<3x3xui32>, "
+          "tensor<3x3xui32>) -> tensor<3x3xi1>\n"
+          "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+          "    %3 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<3x3xf32>\n"
+          "    %4 = stablehlo.select %2, %arg0, %3 : tensor<3x3xi1>, tensor<3x3xf32>\n"
+          "    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+          "    %5 = stablehlo.reduce(%4 init: %cst_0) applies stablehlo.add across dimensions = "
+          "[0] : (tensor<3x3xf32>, tensor<f32>) -> tensor<3xf32>\n"
+          "    return %5 : tensor<3xf32>\n"));
   // The trace (implicit output: no label seen once) sums over both axes.
   CHECK_THAT(lower_text(fn("    return jnp.einsum('ii', x)", "jnp.zeros((3, 3))")),
-             Catch::Matchers::Contains("applies stablehlo.add across dimensions = [0, 1] : (tensor<3x3xf32>, tensor<f32>) -> tensor<f32>\n"));
+             Catch::Matchers::Contains("applies stablehlo.add across dimensions = [0, 1] : "
+                                       "(tensor<3x3xf32>, tensor<f32>) -> tensor<f32>\n"));
   // Three repeats: neighbours compared, and-ed; the mask broadcast to an operand with more axes.
-  CHECK_THAT(lower_text(fn("    return jnp.einsum('iii->i', x)", "jnp.zeros((2, 2, 2), jnp.int32)")),
+  CHECK_THAT(
+      lower_text(fn("    return jnp.einsum('iii->i', x)", "jnp.zeros((2, 2, 2), jnp.int32)")),
+      Catch::Matchers::Contains("    %3 = stablehlo.compare  EQ, %0, %1,  UNSIGNED : "
+                                "(tensor<2x2x2xui32>, tensor<2x2x2xui32>) -> tensor<2x2x2xi1>\n"
+                                "    %4 = stablehlo.compare  EQ, %1, %2,  UNSIGNED : "
+                                "(tensor<2x2x2xui32>, tensor<2x2x2xui32>) -> tensor<2x2x2xi1>\n"
+                                "    %5 = stablehlo.and %3, %4 : tensor<2x2x2xi1>\n"
+                                "    %c = stablehlo.constant dense<0> : tensor<i32>\n"));
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('iij,jk->ik', a, b)",
+                           "jnp.zeros((3, 3, 2)), jnp.zeros((2, 4))", "a, b")),
              Catch::Matchers::Contains(
-                 "    %3 = stablehlo.compare  EQ, %0, %1,  UNSIGNED : (tensor<2x2x2xui32>, tensor<2x2x2xui32>) -> tensor<2x2x2xi1>\n"
-                 "    %4 = stablehlo.compare  EQ, %1, %2,  UNSIGNED : (tensor<2x2x2xui32>, tensor<2x2x2xui32>) -> tensor<2x2x2xi1>\n"
-                 "    %5 = stablehlo.and %3, %4 : tensor<2x2x2xi1>\n"
-                 "    %c = stablehlo.constant dense<0> : tensor<i32>\n"));
-  CHECK_THAT(lower_text(fn("    return jnp.einsum('iij,jk->ik', a, b)", "jnp.zeros((3, 3, 2)), jnp.zeros((2, 4))", "a, b")),
-             Catch::Matchers::Contains(
-                 "    %3 = stablehlo.broadcast_in_dim %2, dims = [0, 1] : (tensor<3x3xi1>) -> tensor<3x3x2xi1>\n"
+                 "    %3 = stablehlo.broadcast_in_dim %2, dims = [0, 1] : (tensor<3x3xi1>) -> "
+                 "tensor<3x3x2xi1>\n"
                  "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
-                 "    %4 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<3x3x2xf32>\n"
+                 "    %4 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> "
+                 "tensor<3x3x2xf32>\n"
                  "    %5 = stablehlo.select %3, %arg0, %4 : tensor<3x3x2xi1>, tensor<3x3x2xf32>\n"
                  "    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
-                 "    %6 = stablehlo.reduce(%5 init: %cst_0) applies stablehlo.add across dimensions = [0] : (tensor<3x3x2xf32>, tensor<f32>) -> tensor<3x2xf32>\n"
-                 "    %7 = stablehlo.dot_general %6, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : "
+                 "    %6 = stablehlo.reduce(%5 init: %cst_0) applies stablehlo.add across "
+                 "dimensions = [0] : (tensor<3x3x2xf32>, tensor<f32>) -> tensor<3x2xf32>\n"
+                 "    %7 = stablehlo.dot_general %6, %arg1, contracting_dims = [1] x [0], "
+                 "precision = [DEFAULT, DEFAULT] : "
                  "(tensor<3x2xf32>, tensor<2x4xf32>) -> tensor<3x4xf32>\n"));
   // '...' takes the unused letters a, b, ... (the last ones for the shorter operand): the size-1
   // batch axis against 5 is squeezed, then the dot and a transpose to (a, b, i, k).
-  CHECK_THAT(lower_text(fn("    return jnp.einsum('...ij,...jk->...ik', a, b)", "jnp.zeros((2, 1, 3, 4)), jnp.zeros((5, 4, 6))", "a, b")),
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('...ij,...jk->...ik', a, b)",
+                           "jnp.zeros((2, 1, 3, 4)), jnp.zeros((5, 4, 6))", "a, b")),
              Catch::Matchers::Contains(
                  "    %0 = stablehlo.reshape %arg0 : (tensor<2x1x3x4xf32>) -> tensor<2x3x4xf32>\n"
-                 "    %1 = stablehlo.dot_general %arg1, %0, contracting_dims = [1] x [2], precision = [DEFAULT, DEFAULT] : "
+                 "    %1 = stablehlo.dot_general %arg1, %0, contracting_dims = [1] x [2], "
+                 "precision = [DEFAULT, DEFAULT] : "
                  "(tensor<5x4x6xf32>, tensor<2x3x4xf32>) -> tensor<5x6x2x3xf32>\n"
-                 "    %2 = stablehlo.transpose %1, dims = [2, 0, 3, 1] : (tensor<5x6x2x3xf32>) -> tensor<2x5x3x6xf32>\n"));
+                 "    %2 = stablehlo.transpose %1, dims = [2, 0, 3, 1] : (tensor<5x6x2x3xf32>) -> "
+                 "tensor<2x5x3x6xf32>\n"));
   // Implicit output with '...': the ellipsis labels first, then the labels seen once, sorted.
-  CHECK_THAT(lower_text(fn("    return jnp.einsum('...ij,...jk', a, b)", "jnp.zeros((2, 3, 4)), jnp.zeros((4, 5))", "a, b")),
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('...ij,...jk', a, b)",
+                           "jnp.zeros((2, 3, 4)), jnp.zeros((4, 5))", "a, b")),
              Catch::Matchers::Contains("-> tensor<2x3x5xf32>\n    return"));
   // Labels summed within one operand only: a reduce before the dot.
-  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,jk->k', a, b)", "jnp.zeros((2, 3)), jnp.zeros((3, 4))", "a, b")),
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,jk->k', a, b)",
+                           "jnp.zeros((2, 3)), jnp.zeros((3, 4))", "a, b")),
              Catch::Matchers::Contains(
-                 "    %0 = stablehlo.reduce(%arg0 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3xf32>\n"
+                 "    %0 = stablehlo.reduce(%arg0 init: %cst) applies stablehlo.add across "
+                 "dimensions = [0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3xf32>\n"
                  "    %1 = stablehlo.dot_general %0, %arg1, contracting_dims = [0] x [0]"));
   // One operand: a transpose, a sum; bool sums are reduce-or.
   CHECK_THAT(lower_text(fn("    return jnp.einsum('ij->ji', x)", "jnp.zeros((2, 3))")),
-             Catch::Matchers::Contains("    %0 = stablehlo.transpose %arg0, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>\n    return %0"));
+             Catch::Matchers::Contains("    %0 = stablehlo.transpose %arg0, dims = [1, 0] : "
+                                       "(tensor<2x3xf32>) -> tensor<3x2xf32>\n    return %0"));
   CHECK_THAT(lower_text(fn("    return jnp.einsum('ij->i', x)", "jnp.zeros((2, 3), jnp.bool_)")),
              Catch::Matchers::Contains("    %c = stablehlo.constant dense<false> : tensor<i1>\n"
-                                       "    %0 = stablehlo.reduce(%arg0 init: %c) applies stablehlo.or across dimensions = [1]"));
+                                       "    %0 = stablehlo.reduce(%arg0 init: %c) applies "
+                                       "stablehlo.or across dimensions = [1]"));
   // Two dtypes: preferred_element_type is the promoted one; the dot's CPU lowering converts both
   // operands to it, the one already of that type too (MLIR prints that convert's one type).
-  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,jk', a, b)", "jnp.zeros((2, 3), jnp.float16), jnp.zeros((3, 4))", "a, b")),
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,jk', a, b)",
+                           "jnp.zeros((2, 3), jnp.float16), jnp.zeros((3, 4))", "a, b")),
              Catch::Matchers::Contains(
                  "    %0 = stablehlo.convert %arg0 : (tensor<2x3xf16>) -> tensor<2x3xf32>\n"
                  "    %1 = stablehlo.convert %arg1 : tensor<3x4xf32>\n"
-                 "    %2 = stablehlo.dot_general %0, %1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : "
+                 "    %2 = stablehlo.dot_general %0, %1, contracting_dims = [1] x [0], precision = "
+                 "[DEFAULT, DEFAULT] : "
                  "(tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>\n"));
   // A sum before the dot converts first when the preferred type is wider; then the dtypes agree.
-  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,k->k', a, b)", "jnp.zeros((2, 3), jnp.int32), jnp.zeros(4)", "a, b")),
+  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,k->k', a, b)",
+                           "jnp.zeros((2, 3), jnp.int32), jnp.zeros(4)", "a, b")),
              Catch::Matchers::Contains(
                  "    %0 = stablehlo.convert %arg0 : (tensor<2x3xi32>) -> tensor<2x3xf32>\n"
                  "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
-                 "    %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions = [0, 1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<f32>\n"
-                 "    %2 = stablehlo.dot_general %1, %arg1, contracting_dims = [] x [], precision = [DEFAULT, DEFAULT] : "
+                 "    %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions "
+                 "= [0, 1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<f32>\n"
+                 "    %2 = stablehlo.dot_general %1, %arg1, contracting_dims = [] x [], precision "
+                 "= [DEFAULT, DEFAULT] : "
                  "(tensor<f32>, tensor<4xf32>) -> tensor<4xf32>\n"));
   // preferred_element_type given: the dot's result type.
-  CHECK_THAT(lower_text(fn("    return jnp.einsum('ij,jk', a, b, preferred_element_type=jnp.float32)",
-                           "jnp.zeros((2, 3), jnp.bfloat16), jnp.zeros((3, 4), jnp.bfloat16)", "a, b")),
-             Catch::Matchers::Contains("(tensor<2x3xbf16>, tensor<3x4xbf16>) -> tensor<2x4xf32>\n    return %0 : tensor<2x4xf32>"));
+  CHECK_THAT(
+      lower_text(fn("    return jnp.einsum('ij,jk', a, b, preferred_element_type=jnp.float32)",
+                    "jnp.zeros((2, 3), jnp.bfloat16), jnp.zeros((3, 4), jnp.bfloat16)", "a, b")),
+      Catch::Matchers::Contains("(tensor<2x3xbf16>, tensor<3x4xbf16>) -> tensor<2x4xf32>\n    "
+                                "return %0 : tensor<2x4xf32>"));
   // Every module above also parses and verifies.
-  for (const char* body : {"jnp.einsum('ii->i', x[0])", "jnp.einsum('iij,jk->ik', x, x[0])", "jnp.einsum('...i,i->...', x, x[0, 0])",
+  for (const char* body : {"jnp.einsum('ii->i', x[0])", "jnp.einsum('iij,jk->ik', x, x[0])",
+                           "jnp.einsum('...i,i->...', x, x[0, 0])",
                            "jnp.einsum('ij,jk', x[0].astype(jnp.float16), x[1])"}) {
     CAPTURE(body);
     auto text = lower_text(fn(std::string("    return ") + body, "jnp.zeros((3, 3, 3))"));
@@ -365,28 +485,35 @@ TEST_CASE("jnp.einsum's diagonals, ellipses, one operand and mixed dtypes lower 
   }
 }
 
-TEST_CASE("lax.fori_loop with static bounds lowers as JAX's scan: a while calling @None", "[python][lower]") {
+TEST_CASE("lax.fori_loop with static bounds lowers as JAX's scan: a while calling @None",
+          "[python][lower]") {
   // The carry is (i, x): i weakly typed int32 from lower, a counter from 0 up to upper - lower,
   // the body a closed call; region values named after the function's own.
-  CHECK(lower_text(fn("    return lax.fori_loop(0, 3, lambda i, c: c * 0.5 + i, x)", "jnp.zeros(2)")) ==
+  CHECK(lower_text(
+            fn("    return lax.fori_loop(0, 3, lambda i, c: c * 0.5 + i, x)", "jnp.zeros(2)")) ==
         "module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {\n"
-        "  func.func public @main(%arg0: tensor<2xf32>) -> (tensor<2xf32> {jax.result_info = \"result\"}) {\n"
+        "  func.func public @main(%arg0: tensor<2xf32>) -> (tensor<2xf32> {jax.result_info = "
+        "\"result\"}) {\n"
         "    %c = stablehlo.constant dense<0> : tensor<i32>\n"
         "    %c_0 = stablehlo.constant dense<0> : tensor<i32>\n"
-        "    %0:3 = stablehlo.while(%iterArg = %c_0, %iterArg_1 = %c, %iterArg_2 = %arg0) : tensor<i32>, tensor<i32>, tensor<2xf32>\n"
+        "    %0:3 = stablehlo.while(%iterArg = %c_0, %iterArg_1 = %c, %iterArg_2 = %arg0) : "
+        "tensor<i32>, tensor<i32>, tensor<2xf32>\n"
         "     cond {\n"
         "      %c_3 = stablehlo.constant dense<3> : tensor<i32>\n"
-        "      %1 = stablehlo.compare  LT, %iterArg, %c_3,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+        "      %1 = stablehlo.compare  LT, %iterArg, %c_3,  SIGNED : (tensor<i32>, tensor<i32>) -> "
+        "tensor<i1>\n"
         "      stablehlo.return %1 : tensor<i1>\n"
         "    } do {\n"
-        "      %1:2 = func.call @None(%iterArg_1, %iterArg_2) : (tensor<i32>, tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>)\n"
+        "      %1:2 = func.call @None(%iterArg_1, %iterArg_2) : (tensor<i32>, tensor<2xf32>) -> "
+        "(tensor<i32>, tensor<2xf32>)\n"
         "      %c_3 = stablehlo.constant dense<1> : tensor<i32>\n"
         "      %2 = stablehlo.add %iterArg, %c_3 : tensor<i32>\n"
         "      stablehlo.return %2, %1#0, %1#1 : tensor<i32>, tensor<i32>, tensor<2xf32>\n"
         "    }\n"
         "    return %0#2 : tensor<2xf32>\n"
         "  }\n"
-        "  func.func private @None(%arg0: tensor<i32>, %arg1: tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>) {\n"
+        "  func.func private @None(%arg0: tensor<i32>, %arg1: tensor<2xf32>) -> (tensor<i32>, "
+        "tensor<2xf32>) {\n"
         "    %c = stablehlo.constant dense<1> : tensor<i32>\n"
         "    %0 = stablehlo.add %arg0, %c : tensor<i32>\n"
         "    %cst = stablehlo.constant dense<5.000000e-01> : tensor<f32>\n"
@@ -399,50 +526,72 @@ TEST_CASE("lax.fori_loop with static bounds lowers as JAX's scan: a while callin
         "  }\n"
         "}\n");
   // i unused: jit's dead-code elimination drops it (no lower constant, no i + 1). Arrays the body
-  // closes over are the scan's consts: first in the carry, passed through, first arguments of @None.
-  const std::string c = lower_text(fn("    return lax.fori_loop(1, 4, lambda i, x: x @ w, x)", "jnp.zeros((2, 2)), jnp.ones((2, 2))", "x, w"));
+  // closes over are the scan's consts: first in the carry, passed through, first arguments of
+  // @None.
+  const std::string c = lower_text(fn("    return lax.fori_loop(1, 4, lambda i, x: x @ w, x)",
+                                      "jnp.zeros((2, 2)), jnp.ones((2, 2))", "x, w"));
   CHECK_THAT(c, Catch::Matchers::Contains(
                     "    %c = stablehlo.constant dense<0> : tensor<i32>\n"
-                    "    %0:3 = stablehlo.while(%iterArg = %arg1, %iterArg_0 = %c, %iterArg_1 = %arg0) : tensor<2x2xf32>, tensor<i32>, tensor<2x2xf32>\n"));
-  CHECK_THAT(c, Catch::Matchers::Contains("      %1 = func.call @None(%iterArg, %iterArg_1) : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>\n"));
-  CHECK_THAT(c, Catch::Matchers::Contains("      stablehlo.return %iterArg, %2, %1 : tensor<2x2xf32>, tensor<i32>, tensor<2x2xf32>\n"));
-  CHECK_THAT(c, Catch::Matchers::Contains("func.func private @None(%arg0: tensor<2x2xf32>, %arg1: tensor<2x2xf32>) -> tensor<2x2xf32> {\n"
+                    "    %0:3 = stablehlo.while(%iterArg = %arg1, %iterArg_0 = %c, %iterArg_1 = "
+                    "%arg0) : tensor<2x2xf32>, tensor<i32>, tensor<2x2xf32>\n"));
+  CHECK_THAT(c,
+             Catch::Matchers::Contains("      %1 = func.call @None(%iterArg, %iterArg_1) : "
+                                       "(tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>\n"));
+  CHECK_THAT(c, Catch::Matchers::Contains("      stablehlo.return %iterArg, %2, %1 : "
+                                          "tensor<2x2xf32>, tensor<i32>, tensor<2x2xf32>\n"));
+  CHECK_THAT(c, Catch::Matchers::Contains("func.func private @None(%arg0: tensor<2x2xf32>, %arg1: "
+                                          "tensor<2x2xf32>) -> tensor<2x2xf32> {\n"
                                           "    %0 = stablehlo.dot_general %arg1, %arg0,"));
   // A weakly typed init (0) whose output is float32 is converted first (a float constant).
-  CHECK_THAT(lower_text(fn("    return lax.fori_loop(0, 2, lambda i, s: s + x.sum(), 0)", "jnp.zeros(3)")),
-             Catch::Matchers::Contains("    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
-                                       "    %c = stablehlo.constant dense<0> : tensor<i32>\n"
-                                       "    %0:3 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %c, %iterArg_1 = %cst)"));
+  CHECK_THAT(
+      lower_text(fn("    return lax.fori_loop(0, 2, lambda i, s: s + x.sum(), 0)", "jnp.zeros(3)")),
+      Catch::Matchers::Contains(
+          "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+          "    %c = stablehlo.constant dense<0> : tensor<i32>\n"
+          "    %0:3 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %c, %iterArg_1 = %cst)"));
   // A def in the file as body_fun, a tuple carry, a nested def closing over the function's names.
   const std::string t = lower_text(
-      "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\ndef step(i, c):\n    a, b = c\n    return a + b, b * 2\n\n"
-      "def f(x):\n    k = 3.0\n    def g(i, y):\n        return y * k\n    y = lax.fori_loop(0, 2, g, x)\n"
+      "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\ndef step(i, c):\n    a, b = c\n "
+      "   return a + b, b * 2\n\n"
+      "def f(x):\n    k = 3.0\n    def g(i, y):\n        return y * k\n    y = lax.fori_loop(0, 2, "
+      "g, x)\n"
       "    return lax.fori_loop(0, 5, step, (y, x))\n\njax.jit(f).lower(jnp.zeros(4))\n");
-  CHECK_THAT(t, Catch::Matchers::Contains("%2:2 = func.call @None_0(%iterArg_1, %iterArg_2) : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)"));
-  CHECK_THAT(t, Catch::Matchers::Contains("    %cst = stablehlo.constant dense<3.000000e+00> : tensor<f32>\n"));
+  CHECK_THAT(t, Catch::Matchers::Contains(
+                    "%2:2 = func.call @None_0(%iterArg_1, %iterArg_2) : (tensor<4xf32>, "
+                    "tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)"));
+  CHECK_THAT(t, Catch::Matchers::Contains(
+                    "    %cst = stablehlo.constant dense<3.000000e+00> : tensor<f32>\n"));
   // No trips: no while; the init is the result.
-  CHECK_THAT(lower_text(fn("    return lax.fori_loop(3, 3, lambda i, c: c * 2, x)", "jnp.zeros(2)")),
-             Catch::Matchers::Contains("  func.func public @main(%arg0: tensor<2xf32>) -> (tensor<2xf32> {jax.result_info = \"result\"}) {\n"
-                                       "    return %arg0 : tensor<2xf32>\n  }\n}\n"));
+  CHECK_THAT(
+      lower_text(fn("    return lax.fori_loop(3, 3, lambda i, c: c * 2, x)", "jnp.zeros(2)")),
+      Catch::Matchers::Contains("  func.func public @main(%arg0: tensor<2xf32>) -> (tensor<2xf32> "
+                                "{jax.result_info = \"result\"}) {\n"
+                                "    return %arg0 : tensor<2xf32>\n  }\n}\n"));
 }
 
 // The printed form of a while (header, cond, do, their returns, the call of the body) equals the
 // one JAX prints in the corpus (random_categorical's threefry loop, a fori_loop with static
 // bounds), names, types and operand counts aside.
-TEST_CASE("jax.nn.gelu(approximate=False) is 0.5 * x * erfc(-x * sqrt(1/2)), chlo.erfc as the corpus prints it", "[python][lower]") {
-  CHECK_THAT(lower_text(fn("    return jax.nn.gelu(x, approximate=False)", "jnp.zeros(3)")),
-             Catch::Matchers::Contains("    %1 = stablehlo.multiply %0, %arg0 : tensor<3xf32>\n"
-                                       "    %2 = stablehlo.negate %arg0 : tensor<3xf32>\n"
-                                       "    %cst_0 = stablehlo.constant dense<0.707106769> : tensor<f32>\n"
-                                       "    %3 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<3xf32>\n"
-                                       "    %4 = stablehlo.multiply %2, %3 : tensor<3xf32>\n"
-                                       "    %5 = chlo.erfc %4 : tensor<3xf32> -> tensor<3xf32>\n"
-                                       "    %6 = stablehlo.multiply %1, %5 : tensor<3xf32>\n"));
+TEST_CASE(
+    "jax.nn.gelu(approximate=False) is 0.5 * x * erfc(-x * sqrt(1/2)), chlo.erfc as the corpus "
+    "prints it",
+    "[python][lower]") {
+  CHECK_THAT(
+      lower_text(fn("    return jax.nn.gelu(x, approximate=False)", "jnp.zeros(3)")),
+      Catch::Matchers::Contains(
+          "    %1 = stablehlo.multiply %0, %arg0 : tensor<3xf32>\n"
+          "    %2 = stablehlo.negate %arg0 : tensor<3xf32>\n"
+          "    %cst_0 = stablehlo.constant dense<0.707106769> : tensor<f32>\n"
+          "    %3 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<3xf32>\n"
+          "    %4 = stablehlo.multiply %2, %3 : tensor<3xf32>\n"
+          "    %5 = chlo.erfc %4 : tensor<3xf32> -> tensor<3xf32>\n"
+          "    %6 = stablehlo.multiply %1, %5 : tensor<3xf32>\n"));
 }
 
 TEST_CASE("lax.fori_loop's while has the corpus's printed form", "[python][lower][corpus]") {
   SKIP_WITHOUT_CORPUS("stablehlo-interpret");
-  const std::string path = rl::testing::corpus_dir() + "/stablehlo-interpret/random_categorical_float16_8.mlir";
+  const std::string path =
+      rl::testing::corpus_dir() + "/stablehlo-interpret/random_categorical_float16_8.mlir";
   const std::string corpus = read_file(path);
   REQUIRE(!corpus.empty());
   auto skeleton = [](const std::string& text) {
@@ -452,20 +601,27 @@ TEST_CASE("lax.fori_loop's while has the corpus's printed form", "[python][lower
     const auto end = text.find("\n    }\n", start);
     std::string w = text.substr(line_start, end + 7 - line_start);
     const std::pair<const char*, const char*> rules[] = {
-        {R"(tensor<[^>]*>)", "T"},       {R"(dense<[^>]*>)", "dense<N>"}, {R"(@[A-Za-z_0-9]+)", "@F"},
-        {R"(%[A-Za-z_0-9]+(:[0-9]+|#[0-9]+)?)", "%V"}, {R"(%V = %V(, %V = %V)*)", "%V = %V..."},
-        {R"(T(, T)*)", "T..."},        {R"(%V(, %V)*)", "%V..."}};
+        {R"(tensor<[^>]*>)", "T"},
+        {R"(dense<[^>]*>)", "dense<N>"},
+        {R"(@[A-Za-z_0-9]+)", "@F"},
+        {R"(%[A-Za-z_0-9]+(:[0-9]+|#[0-9]+)?)", "%V"},
+        {R"(%V = %V(, %V = %V)*)", "%V = %V..."},
+        {R"(T(, T)*)", "T..."},
+        {R"(%V(, %V)*)", "%V..."}};
     for (auto& [re, to] : rules) w = std::regex_replace(w, std::regex(re), to);
     return w;
   };
-  const std::string ours = lower_text(fn("    return lax.fori_loop(0, 5, lambda i, c: (c[0] + i, c[1] * 2), (x, x))", "jnp.zeros(2)"));
+  const std::string ours = lower_text(fn(
+      "    return lax.fori_loop(0, 5, lambda i, c: (c[0] + i, c[1] * 2), (x, x))", "jnp.zeros(2)"));
   CHECK(skeleton(ours) == skeleton(corpus));
 }
 
 TEST_CASE("every lowered module parses and verifies", "[python][lower]") {
-  const char* bodies[] = {"    return jnp.tanh(x @ x.T) * 0.5", "    return jnp.where(x > 0, x, 0.0).mean()",
-                          "    h = jax.nn.silu(x)\n    return h.reshape(-1), jnp.sum(h, axis=(0, 1))",
-                          "    return jnp.matmul(x.reshape(1, 2, 3), x.T)", "    return jnp.exp(x - x.max(axis=1, keepdims=True))"};
+  const char* bodies[] = {
+      "    return jnp.tanh(x @ x.T) * 0.5", "    return jnp.where(x > 0, x, 0.0).mean()",
+      "    h = jax.nn.silu(x)\n    return h.reshape(-1), jnp.sum(h, axis=(0, 1))",
+      "    return jnp.matmul(x.reshape(1, 2, 3), x.T)",
+      "    return jnp.exp(x - x.max(axis=1, keepdims=True))"};
   for (const char* b : bodies) {
     CAPTURE(b);
     const std::string text = lower_text(fn(b, "jnp.zeros((2, 3))"));
@@ -478,7 +634,8 @@ TEST_CASE("every lowered module parses and verifies", "[python][lower]") {
   }
 }
 
-TEST_CASE("the entry: the first .lower() call, or the first on the named function", "[python][lower]") {
+TEST_CASE("the entry: the first .lower() call, or the first on the named function",
+          "[python][lower]") {
   const std::string src =
       "import jax\nimport jax.numpy as jnp\n"
       "def g(x):\n    return x * 2\n"
@@ -492,9 +649,11 @@ TEST_CASE("the entry: the first .lower() call, or the first on the named functio
   CHECK(lower_error(src, "k") == "1:1: no function named 'k' is defined in the file");
   CHECK_THAT(lower_error("def k(x):\n    return x\n", "k"),
              Catch::Matchers::StartsWith("1:1: the file has no jax.jit(k).lower(...) call"));
-  CHECK_THAT(lower_error("x = 1\n"), Catch::Matchers::StartsWith("1:1: the file has no jax.jit(f).lower(...) call"));
+  CHECK_THAT(lower_error("x = 1\n"),
+             Catch::Matchers::StartsWith("1:1: the file has no jax.jit(f).lower(...) call"));
   // @jax.jit-decorated functions lower with f.lower(...).
-  CHECK_THAT(lower_text("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef d(x):\n    return -x\nd.lower(jnp.ones(2))\n"),
+  CHECK_THAT(lower_text("import jax\nimport jax.numpy as jnp\n@jax.jit\ndef d(x):\n    return "
+                        "-x\nd.lower(jnp.ones(2))\n"),
              Catch::Matchers::Contains("%0 = stablehlo.negate %arg0 : tensor<2xf32>"));
 }
 
@@ -502,28 +661,48 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
   using Row = std::pair<std::string, std::string>;
   auto [src, message] = GENERATE(values<Row>({
       {fn("    return jnp.tanh(a @ b)", "jnp.zeros((32, 16)), jnp.zeros((15, 8))", "a, b"),
-       "6:23: dot_general requires contracting dimensions to have the same shape, got (16,) and (15,)."},
-      {fn("    return jnp.foo(x)", "jnp.zeros(3)"), "6:12: jnp.foo is not supported here; supported: jnp.abs,"},
-      {fn("    return jax.nn.elu(x)", "jnp.zeros(3)"), "6:12: jax.nn.elu is not supported here; supported: jax.nn.gelu, jax.nn.log_softmax,"},
-      {fn("    return jax.nn.softmax(x, axis=2)", "jnp.zeros((2, 3))"), "6:12: axis 2 is out of bounds for array of dimension 2"},
+       "6:23: dot_general requires contracting dimensions to have the same shape, got (16,) and "
+       "(15,)."},
+      {fn("    return jnp.foo(x)", "jnp.zeros(3)"),
+       "6:12: jnp.foo is not supported here; supported: jnp.abs,"},
+      {fn("    return jax.nn.elu(x)", "jnp.zeros(3)"),
+       "6:12: jax.nn.elu is not supported here; supported: jax.nn.gelu, jax.nn.log_softmax,"},
+      {fn("    return jax.nn.softmax(x, axis=2)", "jnp.zeros((2, 3))"),
+       "6:12: axis 2 is out of bounds for array of dimension 2"},
       {fn("    return jax.nn.softmax(x)", "jnp.zeros(3, jnp.int32)"),
        "6:12: jax.nn.softmax here needs a floating-point array, got int32[3]"},
-      {fn("    return jax.nn.log_softmax(x, where=x > 0)", "jnp.zeros(3)"), "6:12: jax.nn.log_softmax: the argument 'where' is not supported here"},
-      {fn("    return jax.nn.logsumexp(x, axis=(0, 0))", "jnp.zeros((2, 3))"), "6:12: duplicate value in 'axis': (0, 0)"},
-      {fn("    return jnp.clip(min=0)", "jnp.zeros(3)"), "6:12: No input was provided to the clip function."},
-      {fn("    return jnp.clip(x, y)", "jnp.zeros(3), jnp.zeros(4)", "x, y"), "6:12: Incompatible shapes for broadcasting: shapes=[(4,), (3,)]"},
-      {fn("    return jnp.prod(x, axis=-3)", "jnp.zeros((2, 3))"), "6:12: axis -3 is out of bounds for array of dimension 2"},
-      {fn("    return jnp.var(x, axis=1)", "jnp.zeros(3)"), "6:12: axis 1 is out of bounds for array of dimension 1"},
-      {fn("    return jnp.std(x, ddof='1')", "jnp.zeros(3)"), "6:12: jnp.std: ddof must be a number, got str"},
-      {fn("    return jnp.outer(x, 'a')", "jnp.zeros(3)"), "6:12: outer requires ndarray or scalar arguments, got str"},
-      {fn("    return lax.stop_gradient()", "jnp.zeros(3)"), "6:12: lax.stop_gradient() missing required argument 'x'"},
-      {fn("    return jnp.argmax(x, axis=(0, 1))", "jnp.zeros((2, 3))"), "6:12: jnp.argmax: axis must be an int or None, got tuple"},
-      {fn("    return jnp.argmin(x, axis=1)", "jnp.zeros((2, 0))"), "6:12: attempt to get argmin of an empty sequence"},
-      {fn("    return lax.argmax(x, 0, jnp.float32)", "jnp.zeros(3)"), "6:12: lax.argmax: index_dtype must be an integer type, got float32"},
-      {fn("    return jnp.cumsum(x, axis=2)", "jnp.zeros((2, 3))"), "6:12: axis 2 is out of bounds for array of dimension 2"},
-      {fn("    return lax.cumprod(x)", "1.0"), "6:12: lax.cumprod needs an array of rank 1 or more"},
-      {fn("    return jnp.cumsum(x, axis=1)", "jnp.zeros((2, 0))"), "6:12: lax.cumsum over an empty axis is not supported here"},
-      {fn("    return x.cumsum(dtype=3)", "jnp.zeros(3)"), "6:12: jnp.cumsum: dtype must be a dtype such as jnp.float32, got int"},
+      {fn("    return jax.nn.log_softmax(x, where=x > 0)", "jnp.zeros(3)"),
+       "6:12: jax.nn.log_softmax: the argument 'where' is not supported here"},
+      {fn("    return jax.nn.logsumexp(x, axis=(0, 0))", "jnp.zeros((2, 3))"),
+       "6:12: duplicate value in 'axis': (0, 0)"},
+      {fn("    return jnp.clip(min=0)", "jnp.zeros(3)"),
+       "6:12: No input was provided to the clip function."},
+      {fn("    return jnp.clip(x, y)", "jnp.zeros(3), jnp.zeros(4)", "x, y"),
+       "6:12: Incompatible shapes for broadcasting: shapes=[(4,), (3,)]"},
+      {fn("    return jnp.prod(x, axis=-3)", "jnp.zeros((2, 3))"),
+       "6:12: axis -3 is out of bounds for array of dimension 2"},
+      {fn("    return jnp.var(x, axis=1)", "jnp.zeros(3)"),
+       "6:12: axis 1 is out of bounds for array of dimension 1"},
+      {fn("    return jnp.std(x, ddof='1')", "jnp.zeros(3)"),
+       "6:12: jnp.std: ddof must be a number, got str"},
+      {fn("    return jnp.outer(x, 'a')", "jnp.zeros(3)"),
+       "6:12: outer requires ndarray or scalar arguments, got str"},
+      {fn("    return lax.stop_gradient()", "jnp.zeros(3)"),
+       "6:12: lax.stop_gradient() missing required argument 'x'"},
+      {fn("    return jnp.argmax(x, axis=(0, 1))", "jnp.zeros((2, 3))"),
+       "6:12: jnp.argmax: axis must be an int or None, got tuple"},
+      {fn("    return jnp.argmin(x, axis=1)", "jnp.zeros((2, 0))"),
+       "6:12: attempt to get argmin of an empty sequence"},
+      {fn("    return lax.argmax(x, 0, jnp.float32)", "jnp.zeros(3)"),
+       "6:12: lax.argmax: index_dtype must be an integer type, got float32"},
+      {fn("    return jnp.cumsum(x, axis=2)", "jnp.zeros((2, 3))"),
+       "6:12: axis 2 is out of bounds for array of dimension 2"},
+      {fn("    return lax.cumprod(x)", "1.0"),
+       "6:12: lax.cumprod needs an array of rank 1 or more"},
+      {fn("    return jnp.cumsum(x, axis=1)", "jnp.zeros((2, 0))"),
+       "6:12: lax.cumsum over an empty axis is not supported here"},
+      {fn("    return x.cumsum(dtype=3)", "jnp.zeros(3)"),
+       "6:12: jnp.cumsum: dtype must be a dtype such as jnp.float32, got int"},
       {fn("    return lax.add(x, y)", "jnp.zeros(3), jnp.zeros(3, jnp.int32)", "x, y"),
        "6:12: lax.add requires arguments to have the same dtypes, got float32, int32."},
       {fn("    return lax.mul(x, y)", "jnp.zeros((2, 3)), jnp.zeros(3)", "x, y"),
@@ -531,125 +710,197 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
       {fn("    return lax.sub(x, y)", "jnp.zeros((2, 3)), jnp.zeros((2, 2))", "x, y"),
        "6:12: lax.sub got incompatible shapes for broadcasting: (2, 3), (2, 2)."},
       {fn("    return lax.bitwise_and(x, x)", "jnp.zeros(3)"),
-       "6:12: lax.bitwise_and does not accept dtype float32. Accepted dtypes are subtypes of integer, bool."},
+       "6:12: lax.bitwise_and does not accept dtype float32. Accepted dtypes are subtypes of "
+       "integer, bool."},
       {fn("    return lax.reduce_window(x, 0.0, lax.sub, (2,), (1,), 'VALID')", "jnp.zeros(3)"),
-       "6:12: lax.reduce_window: computation must be lax.add, lax.max, lax.min or lax.mul here, got function"},
-      {fn("    return lax.reduce_window(x, 0.0, lax.add, (2,), (1,), 'FULL')", "jnp.zeros(3)"), "6:12: Unknown padding type: FULL."},
+       "6:12: lax.reduce_window: computation must be lax.add, lax.max, lax.min or lax.mul here, "
+       "got function"},
+      {fn("    return lax.reduce_window(x, 0.0, lax.add, (2,), (1,), 'FULL')", "jnp.zeros(3)"),
+       "6:12: Unknown padding type: FULL."},
       {fn("    return lax.reduce_window(x, 0.0, lax.add, (2, 2), (1,), 'VALID')", "jnp.zeros(3)"),
-       "6:12: lax.reduce_window: window_dimensions and window_strides need 1 entries (the operand's rank), got (2, 2) and (1,)"},
+       "6:12: lax.reduce_window: window_dimensions and window_strides need 1 entries (the "
+       "operand's rank), got (2, 2) and (1,)"},
       {fn("    return lax.clamp(0.0, x, y)", "jnp.zeros(3), jnp.zeros(2)", "x, y"),
-       "6:12: Arrays passed to clamp must have the same shape as the operand or be scalars, got operand shape (3,) and bound shape (2,)."},
-      {fn("    return lax.reduce_sum(x, (2,))", "jnp.zeros(3)"), "6:12: lax.reduce_sum: axes (2,) out of range for an array of rank 1"},
+       "6:12: Arrays passed to clamp must have the same shape as the operand or be scalars, got "
+       "operand shape (3,) and bound shape (2,)."},
+      {fn("    return lax.reduce_sum(x, (2,))", "jnp.zeros(3)"),
+       "6:12: lax.reduce_sum: axes (2,) out of range for an array of rank 1"},
       {fn("    return x // y", "jnp.zeros(3, jnp.bool_), jnp.zeros(3, jnp.bool_)", "x, y"),
-       "6:14: floor_divide of bool arrays is not supported here; convert them with .astype(jnp.int32)"},
-      {fn("    return x % y", "jnp.zeros(3), jnp.zeros(4)", "x, y"), "6:14: Incompatible shapes for broadcasting: shapes=[(3,), (4,)]"},
-      {fn("    return x // 'a'", "jnp.zeros(3)"), "6:14: unsupported operand type(s) for //: 'Array float32[3]' and 'str'"},
-      {fn("    return jax.nn.one_hot(x, 2.5)", "jnp.zeros(3, jnp.int32)"), "6:12: jax.nn.one_hot: num_classes must be a Python int, got float"},
-      {fn("    return jax.nn.one_hot(x, 4)", "jnp.zeros(3)"), "6:12: jax.nn.one_hot here needs integer class indices, got float32[3]"},
-      {fn("    return jax.nn.one_hot(x, 4, axis=3)", "jnp.zeros(3, jnp.int32)"), "6:12: axis 3 is out of bounds for array of dimension 2"},
-      {fn("    return lax.conv_general_dilated(x, w, (1, 1), 'SAME')", "jnp.zeros((1, 3, 5, 5)), jnp.zeros((4, 2, 3, 3))", "x, w"),
-       "6:12: conv_general_dilated lhs feature dimension size divided by feature_group_count must equal the rhs input feature dimension "
+       "6:14: floor_divide of bool arrays is not supported here; convert them with "
+       ".astype(jnp.int32)"},
+      {fn("    return x % y", "jnp.zeros(3), jnp.zeros(4)", "x, y"),
+       "6:14: Incompatible shapes for broadcasting: shapes=[(3,), (4,)]"},
+      {fn("    return x // 'a'", "jnp.zeros(3)"),
+       "6:14: unsupported operand type(s) for //: 'Array float32[3]' and 'str'"},
+      {fn("    return jax.nn.one_hot(x, 2.5)", "jnp.zeros(3, jnp.int32)"),
+       "6:12: jax.nn.one_hot: num_classes must be a Python int, got float"},
+      {fn("    return jax.nn.one_hot(x, 4)", "jnp.zeros(3)"),
+       "6:12: jax.nn.one_hot here needs integer class indices, got float32[3]"},
+      {fn("    return jax.nn.one_hot(x, 4, axis=3)", "jnp.zeros(3, jnp.int32)"),
+       "6:12: axis 3 is out of bounds for array of dimension 2"},
+      {fn("    return lax.conv_general_dilated(x, w, (1, 1), 'SAME')",
+          "jnp.zeros((1, 3, 5, 5)), jnp.zeros((4, 2, 3, 3))", "x, w"),
+       "6:12: conv_general_dilated lhs feature dimension size divided by feature_group_count must "
+       "equal the rhs input feature dimension "
        "size, but 3 // 1 != 2."},
-      {fn("    return lax.conv_general_dilated(x, w, (1,), 'SAME')", "jnp.zeros((1, 3, 5, 5)), jnp.zeros((4, 3, 3, 3))", "x, w"),
+      {fn("    return lax.conv_general_dilated(x, w, (1,), 'SAME')",
+          "jnp.zeros((1, 3, 5, 5)), jnp.zeros((4, 3, 3, 3))", "x, w"),
        "6:12: lax.conv_general_dilated: window_strides needs 2 entries, got (1,)"},
-      {fn("    return lax.conv_general_dilated(x, w, (1, 1), 'SAME', dimension_numbers=('NHWC', 'HWIO'))",
+      {fn("    return lax.conv_general_dilated(x, w, (1, 1), 'SAME', dimension_numbers=('NHWC', "
+          "'HWIO'))",
           "jnp.zeros((1, 5, 5, 3)), jnp.zeros((3, 3, 3, 4))", "x, w"),
-       "6:12: lax.conv_general_dilated: dimension_numbers must be None or a tuple of three strings such as ('NHWC', 'HWIO', 'NHWC')"},
-      {fn("    return lax.conv(x, w, (1, 1), 'VALID')", "jnp.zeros((1, 3, 5, 5)), jnp.zeros((4, 3, 3, 3), jnp.float16)", "x, w"),
+       "6:12: lax.conv_general_dilated: dimension_numbers must be None or a tuple of three strings "
+       "such as ('NHWC', 'HWIO', 'NHWC')"},
+      {fn("    return lax.conv(x, w, (1, 1), 'VALID')",
+          "jnp.zeros((1, 3, 5, 5)), jnp.zeros((4, 3, 3, 3), jnp.float16)", "x, w"),
        "6:12: lax.conv requires arguments to have the same dtypes, got float32, float16."},
       {fn("    return x + y", "jnp.zeros(3), jnp.zeros(4)", "x, y"),
        "6:14: Incompatible shapes for broadcasting: shapes=[(3,), (4,)]"},
       {fn("    return x.reshape(4, 2)", "jnp.zeros((2, 3))"),
        "6:12: cannot reshape array of shape (2, 3) (size 6) into shape (4, 2) (size 8)"},
-      {fn("    return jnp.sum(x, axis=2)", "jnp.zeros((2, 3))"), "6:12: axis 2 is out of bounds for array of dimension 2"},
+      {fn("    return jnp.sum(x, axis=2)", "jnp.zeros((2, 3))"),
+       "6:12: axis 2 is out of bounds for array of dimension 2"},
       {fn("    if x > 0:\n        return x\n    return -x", "jnp.zeros(3)"),
        "6:8: the truth value of an array is not known while tracing"},
       {fn("    return y", "jnp.zeros(3)"), "6:12: name 'y' is not defined"},
-      {fn("    return x", "jnp.zeros(3), jnp.zeros(3)"), "8:1: f() takes 1 positional argument but 2 were given"},
-      {fn("    return x[::2]", "jnp.zeros(3)"), "6:12: a slice with step 2 is a gather in JAX: not supported here yet"},
-      {fn("    return x[2::-1]", "jnp.zeros(3)"), "6:12: a slice with step -1 is a gather in JAX: not supported here yet"},
-      {fn("    return x[::-1, None]", "jnp.zeros(3)"), "6:12: indexing with None beside a reversed slice is a gather in JAX: not supported here yet"},
-      {fn("    return lax.rev(x, (0, 0))", "jnp.zeros(3)"), "6:12: rev dimensions must be unique, got (0, 0)"},
-      {fn("    return x[-1]", "jnp.zeros(3)"), "6:12: a negative index (-1) is a dynamic_slice in JAX: not supported here yet; write 2 instead"},
-      {fn("    return x[3]", "jnp.zeros(3)"), "6:12: index 3 is out of bounds for axis 0 with size 3"},
-      {fn("    return x[0, 0]", "jnp.zeros(3)"), "6:12: Too many indices: 1-dimensional array indexed with 2 regular indices."},
-      {fn("    return x[x]", "jnp.zeros(3)"), "6:12: indexing with an array (float32[3]) is a gather in JAX: not supported here yet"},
+      {fn("    return x", "jnp.zeros(3), jnp.zeros(3)"),
+       "8:1: f() takes 1 positional argument but 2 were given"},
+      {fn("    return x[::2]", "jnp.zeros(3)"),
+       "6:12: a slice with step 2 is a gather in JAX: not supported here yet"},
+      {fn("    return x[2::-1]", "jnp.zeros(3)"),
+       "6:12: a slice with step -1 is a gather in JAX: not supported here yet"},
+      {fn("    return x[::-1, None]", "jnp.zeros(3)"),
+       "6:12: indexing with None beside a reversed slice is a gather in JAX: not supported here "
+       "yet"},
+      {fn("    return lax.rev(x, (0, 0))", "jnp.zeros(3)"),
+       "6:12: rev dimensions must be unique, got (0, 0)"},
+      {fn("    return x[-1]", "jnp.zeros(3)"),
+       "6:12: a negative index (-1) is a dynamic_slice in JAX: not supported here yet; write 2 "
+       "instead"},
+      {fn("    return x[3]", "jnp.zeros(3)"),
+       "6:12: index 3 is out of bounds for axis 0 with size 3"},
+      {fn("    return x[0, 0]", "jnp.zeros(3)"),
+       "6:12: Too many indices: 1-dimensional array indexed with 2 regular indices."},
+      {fn("    return x[x]", "jnp.zeros(3)"),
+       "6:12: indexing with an array (float32[3]) is a gather in JAX: not supported here yet"},
       {fn("    return jnp.concatenate([x, y])", "jnp.zeros((2, 3)), jnp.zeros((2, 4))", "x, y"),
-       "6:12: Cannot concatenate arrays with shapes that differ in dimensions other than the one being concatenated: "
+       "6:12: Cannot concatenate arrays with shapes that differ in dimensions other than the one "
+       "being concatenated: "
        "concatenating along dimension 0 for shapes (2, 3), (2, 4)."},
-      {fn("    return lax.dot_general(x, y, (((2,), (1,)), ((5,), (0,))))", "jnp.zeros((2, 2, 3)), jnp.zeros((2, 3, 2))", "x, y"),
-       "6:12: dot_general requires lhs dimension numbers to be nonnegative and less than the number of axes of the lhs value, "
+      {fn("    return lax.dot_general(x, y, (((2,), (1,)), ((5,), (0,))))",
+          "jnp.zeros((2, 2, 3)), jnp.zeros((2, 3, 2))", "x, y"),
+       "6:12: dot_general requires lhs dimension numbers to be nonnegative and less than the "
+       "number of axes of the lhs value, "
        "got lhs_batch of (5,) and lhs_contracting of (2,) for lhs of rank 3"},
-      {fn("    return lax.dot_general(x, y, (((1,), (0,)), ((1,), (1,))))", "jnp.zeros((2, 3)), jnp.zeros((3, 2))", "x, y"),
-       "6:12: dot_general requires lhs batch and contracting dimensions to be distinct, got lhs_batch (1,) and lhs_contracting (1,)."},
-      {fn("    return lax.dot_general(x, y, (((1,), (0,)), ((0,), ())))", "jnp.zeros((2, 3)), jnp.zeros((3, 2))", "x, y"),
-       "6:12: dot_general requires equal numbers of lhs_batch and rhs_batch dimensions, got lhs_batch (0,) and rhs_batch ()."},
-      {fn("    return jnp.broadcast_to(x, (-2,))", "1.0"), "6:12: jnp.broadcast_to: negative dimensions are not allowed, got (-2,)"},
-      {fn("    return x", "jnp.zeros((2 ** 62, 2 ** 62))"), "8:18: full: dimensions past 2^50 are not supported here"},
+      {fn("    return lax.dot_general(x, y, (((1,), (0,)), ((1,), (1,))))",
+          "jnp.zeros((2, 3)), jnp.zeros((3, 2))", "x, y"),
+       "6:12: dot_general requires lhs batch and contracting dimensions to be distinct, got "
+       "lhs_batch (1,) and lhs_contracting (1,)."},
+      {fn("    return lax.dot_general(x, y, (((1,), (0,)), ((0,), ())))",
+          "jnp.zeros((2, 3)), jnp.zeros((3, 2))", "x, y"),
+       "6:12: dot_general requires equal numbers of lhs_batch and rhs_batch dimensions, got "
+       "lhs_batch (0,) and rhs_batch ()."},
+      {fn("    return jnp.broadcast_to(x, (-2,))", "1.0"),
+       "6:12: jnp.broadcast_to: negative dimensions are not allowed, got (-2,)"},
+      {fn("    return x", "jnp.zeros((2 ** 62, 2 ** 62))"),
+       "8:18: full: dimensions past 2^50 are not supported here"},
       {fn("    return x * y", "jnp.zeros((2 ** 40, 1)), jnp.zeros((1, 2 ** 40))", "x, y"),
        "6:14: broadcasting: arrays of more than 2^62 elements are not supported here"},
       {fn("    return jnp.squeeze(x, axis=1)", "jnp.zeros((2, 3))"),
-       "6:12: cannot select an axis to squeeze out which has size not equal to one, got shape=(2, 3) and dimensions=(1,)"},
+       "6:12: cannot select an axis to squeeze out which has size not equal to one, got shape=(2, "
+       "3) and dimensions=(1,)"},
       {fn("    return jnp.broadcast_to(x, (2, 4))", "jnp.zeros(3)"),
        "6:12: Incompatible shapes for broadcasting: (3,) and requested shape (2, 4)"},
-      {fn("    return jnp.einsum('ij,jk->ik', x, y)", "jnp.zeros((2, 3)), jnp.zeros((4, 5))", "x, y"),
+      {fn("    return jnp.einsum('ij,jk->ik', x, y)", "jnp.zeros((2, 3)), jnp.zeros((4, 5))",
+          "x, y"),
        "6:12: Size of label 'j' for operand 1 (3) does not match previous terms (4)."},
       {fn("    return jnp.einsum('ij,jk->ik', x)", "jnp.zeros((2, 3))"),
        "6:12: Number of einsum subscripts must be equal to the number of operands."},
-      {fn("    return x + len((1, 2) * 2 ** 62)", "jnp.zeros(3)"), "6:27: sequence repetition past 10^6 items is not supported here"},
-      // scripts/fuzz python's crash: the count times the length overflowed int64 (UB), then a 2^62-trip loop.
+      {fn("    return x + len((1, 2) * 2 ** 62)", "jnp.zeros(3)"),
+       "6:27: sequence repetition past 10^6 items is not supported here"},
+      // scripts/fuzz python's crash: the count times the length overflowed int64 (UB), then a
+      // 2^62-trip loop.
       {std::string("2*dimeugbe\354rs=('NHWC', 'NHWC')*2**62"), "1:"},
-      {fn("    return jnp.einsum('ij,jk,kl->il', x, x, x)", "jnp.zeros((3, 3))"), "6:12: jnp.einsum here takes one or two operands, got 3"},
-      {fn("    return jnp.einsum('i1,jk', x, x)", "jnp.zeros((3, 3))"), "6:12: Character 1 is not a valid symbol."},
-      {fn("    return jnp.einsum('ij,jk->iz', x, x)", "jnp.zeros((3, 3))"), "6:12: Output character 'z' did not appear in the input"},
+      {fn("    return jnp.einsum('ij,jk,kl->il', x, x, x)", "jnp.zeros((3, 3))"),
+       "6:12: jnp.einsum here takes one or two operands, got 3"},
+      {fn("    return jnp.einsum('i1,jk', x, x)", "jnp.zeros((3, 3))"),
+       "6:12: Character 1 is not a valid symbol."},
+      {fn("    return jnp.einsum('ij,jk->iz', x, x)", "jnp.zeros((3, 3))"),
+       "6:12: Output character 'z' did not appear in the input"},
       {fn("    return jnp.einsum('ij,jk->ii', x, x)", "jnp.zeros((3, 3))"),
        "6:12: Output character 'i' appeared more than once in the output."},
-      {fn("    return jnp.einsum('ij->i->j', x, x)", "jnp.zeros((3, 3))"), "6:12: Subscripts can only contain one '->'."},
+      {fn("    return jnp.einsum('ij->i->j', x, x)", "jnp.zeros((3, 3))"),
+       "6:12: Subscripts can only contain one '->'."},
       {fn("    return jnp.einsum('ijk,jk', x, x)", "jnp.zeros((3, 3))"),
-       "6:12: Einstein sum subscript 'ijk' does not contain the correct number of indices for operand 0."},
+       "6:12: Einstein sum subscript 'ijk' does not contain the correct number of indices for "
+       "operand 0."},
       {fn("    return jnp.einsum('ii,ij', x, x)", "jnp.zeros((3, 4))"),
        "6:12: Size of label 'i' for operand 0 (3) does not match previous terms (4)."},
-      {fn("    return jnp.einsum('..i,i', x, x[0])", "jnp.zeros((3, 3))"), "6:12: Invalid Ellipses."},
-      {fn("    return jnp.einsum('...i.,i', x, x[0])", "jnp.zeros((3, 3))"), "6:12: Invalid Ellipses."},
-      {fn("    return jnp.einsum('...ijk,i', x, x[0])", "jnp.zeros((3, 3))"), "6:12: Ellipses lengths do not match."},
+      {fn("    return jnp.einsum('..i,i', x, x[0])", "jnp.zeros((3, 3))"),
+       "6:12: Invalid Ellipses."},
+      {fn("    return jnp.einsum('...i.,i', x, x[0])", "jnp.zeros((3, 3))"),
+       "6:12: Invalid Ellipses."},
+      {fn("    return jnp.einsum('...ijk,i', x, x[0])", "jnp.zeros((3, 3))"),
+       "6:12: Ellipses lengths do not match."},
       {fn("    return jnp.einsum('...i,...i,i', x, x[0])", "jnp.zeros((3, 3))"),
        "6:12: Number of einsum subscripts must be equal to the number of operands."},
       {fn("    return jnp.einsum('...i->...i...', x)", "jnp.zeros((3, 3))"),
        "6:12: Output character 'b' appeared more than once in the output."},
       {fn("    return jnp.einsum('ij,jk->i,k', x, x)", "jnp.zeros((3, 3))"),
        "6:12: jnp.einsum: ',' in the output subscripts is not a label"},
-      {fn("    return jnp.einsum('ii', x)", "jnp.zeros((2, 3))"), "6:12: Size of label 'i' for operand 0 (2) does not match previous terms (3)."},
-      {fn("    return jnp.einsum('ij,jk', x, x, out=x)", "jnp.zeros((3, 3))"), "6:12: The 'out' argument to jnp.einsum is not supported."},
-      {fn("    return jnp.einsum('ij,jk', x, x)", "jnp.zeros((3, 3), jnp.bool_)"), "6:12: jnp.einsum of two bool arrays is not supported here"},
-      {fn("    return jnp.einsum('ij,jk', x, x, preferred_element_type=jnp.int32)", "jnp.zeros((3, 3))"),
+      {fn("    return jnp.einsum('ii', x)", "jnp.zeros((2, 3))"),
+       "6:12: Size of label 'i' for operand 0 (2) does not match previous terms (3)."},
+      {fn("    return jnp.einsum('ij,jk', x, x, out=x)", "jnp.zeros((3, 3))"),
+       "6:12: The 'out' argument to jnp.einsum is not supported."},
+      {fn("    return jnp.einsum('ij,jk', x, x)", "jnp.zeros((3, 3), jnp.bool_)"),
+       "6:12: jnp.einsum of two bool arrays is not supported here"},
+      {fn("    return jnp.einsum('ij,jk', x, x, preferred_element_type=jnp.int32)",
+          "jnp.zeros((3, 3))"),
        "6:12: jnp.einsum: preferred_element_type int32 for float32 operands is not supported here"},
       {fn("    return jnp.einsum(x, [0, 1])", "jnp.zeros((3, 3))"),
-       "6:12: jnp.einsum here needs a subscripts string first (the sublist form is not supported), got Array float32[3,3]"},
-      {fn("    return jnp.eye(-2)", "jnp.zeros(3)"), "6:12: negative dimensions are not allowed, got -2 and None"},
-      {fn("    return jnp.eye(2, 3.0)", "jnp.zeros(3)"), "6:12: jnp.eye: M must be an int, got float"},
-      {fn("    return jnp.eye(2, k=x)", "jnp.zeros(3)"), "6:12: k must be a scalar integer; got Array float32[3]"},
+       "6:12: jnp.einsum here needs a subscripts string first (the sublist form is not supported), "
+       "got Array float32[3,3]"},
+      {fn("    return jnp.eye(-2)", "jnp.zeros(3)"),
+       "6:12: negative dimensions are not allowed, got -2 and None"},
+      {fn("    return jnp.eye(2, 3.0)", "jnp.zeros(3)"),
+       "6:12: jnp.eye: M must be an int, got float"},
+      {fn("    return jnp.eye(2, k=x)", "jnp.zeros(3)"),
+       "6:12: k must be a scalar integer; got Array float32[3]"},
       {fn("    return lax.fori_loop(0, 4, lambda i, c: c[0], x)", "jnp.zeros((2, 2))"),
-       "6:12: scan body function carry input and carry output must have equal types (e.g. shapes and dtypes of arrays), but they "
-       "differ: The input carry component loop_carry[1] has type float32[2,2] but the corresponding output carry component has "
+       "6:12: scan body function carry input and carry output must have equal types (e.g. shapes "
+       "and dtypes of arrays), but they "
+       "differ: The input carry component loop_carry[1] has type float32[2,2] but the "
+       "corresponding output carry component has "
        "type float32[2], so the shapes do not match. Revise the function"},
-      {fn("    return lax.fori_loop(0, 4, lambda i, c: (c[0].astype(jnp.int32), c[1][0]), (x, x))", "jnp.zeros((2, 2))"),
-       "6:12: scan body function carry input and carry output must have equal types (e.g. shapes and dtypes of arrays), but they "
-       "differ: The input carry component loop_carry[1][0] has type float32[2,2] but the corresponding output carry component has "
-       "type int32[2,2], so the dtypes do not match; the input carry component loop_carry[1][1] has type float32[2,2] but the "
+      {fn("    return lax.fori_loop(0, 4, lambda i, c: (c[0].astype(jnp.int32), c[1][0]), (x, x))",
+          "jnp.zeros((2, 2))"),
+       "6:12: scan body function carry input and carry output must have equal types (e.g. shapes "
+       "and dtypes of arrays), but they "
+       "differ: The input carry component loop_carry[1][0] has type float32[2,2] but the "
+       "corresponding output carry component has "
+       "type int32[2,2], so the dtypes do not match; the input carry component loop_carry[1][1] "
+       "has type float32[2,2] but the "
        "corresponding output carry component has type float32[2], so the shapes do not match."},
       {fn("    return lax.fori_loop(0, 4, lambda i, c: (c, c), x)", "jnp.zeros(2)"),
-       "6:12: scan body function carry input and carry output must have the same pytree structure, but they differ: The input "
-       "carry component loop_carry[1] is an array but the corresponding component of the carry output is a tuple, so their "
+       "6:12: scan body function carry input and carry output must have the same pytree structure, "
+       "but they differ: The input "
+       "carry component loop_carry[1] is an array but the corresponding component of the carry "
+       "output is a tuple, so their "
        "Python types differ."},
       {fn("    return lax.fori_loop(0, 4, lambda i, c: (c[0],), (x, x))", "jnp.zeros(2)"),
-       "6:12: scan body function carry input and carry output must have the same pytree structure, but they differ: The input "
-       "carry component loop_carry[1] is a tuple of length 2 but the corresponding component of the carry output is a tuple of "
+       "6:12: scan body function carry input and carry output must have the same pytree structure, "
+       "but they differ: The input "
+       "carry component loop_carry[1] is a tuple of length 2 but the corresponding component of "
+       "the carry output is a tuple of "
        "length 1, so the lengths do not match."},
-      {fn("    return lax.fori_loop(0, 4, 3, x)", "jnp.zeros(2)"), "6:12: lax.fori_loop: body_fun argument should be callable."},
+      {fn("    return lax.fori_loop(0, 4, 3, x)", "jnp.zeros(2)"),
+       "6:12: lax.fori_loop: body_fun argument should be callable."},
       {fn("    return lax.fori_loop(0, x.sum(), lambda i, c: c, x)", "jnp.zeros(2)"),
        "6:12: lax.fori_loop here needs Python int bounds (JAX's scan form), got Array float32[]"},
-      {fn("    return lax.fori_loop(0, 4, lambda i: i, x)", "jnp.zeros(2)"), "6:12: <lambda>() takes 1 positional arguments but 2 were given"},
-      {fn("    return lax.fori_loop(0, 4, lambda i, c: c + q, x)", "jnp.zeros(2)"), "6:49: name 'q' is not defined"},
+      {fn("    return lax.fori_loop(0, 4, lambda i: i, x)", "jnp.zeros(2)"),
+       "6:12: <lambda>() takes 1 positional arguments but 2 were given"},
+      {fn("    return lax.fori_loop(0, 4, lambda i, c: c + q, x)", "jnp.zeros(2)"),
+       "6:49: name 'q' is not defined"},
       {"import jax\ndef f(x:\n    return x\n", "2:6: '(' was never closed"},
       {"def f(x):\nreturn x\n", "2:1: expected an indented block, found name 'return'"},
       {"x = (1 +\n", "1:5: '(' was never closed"},
@@ -660,7 +911,8 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
       {"if 1:\n    x = 1\n  y = 2\n", "3:3: unindent does not match any outer indentation level"},
       {"import time\nt = time.perf_counter()\n", "2:5: time.perf_counter is not supported here"},
       {"x = 3j\n", "1:5: complex literals are not supported here"},
-      {"def f(*args):\n    pass\n", "1:7: only positional parameters (with defaults) are supported here"},
+      {"def f(*args):\n    pass\n",
+       "1:7: only positional parameters (with defaults) are supported here"},
   }));
   CAPTURE(src);
   CHECK_THAT(lower_error(src), Catch::Matchers::StartsWith(message));
@@ -673,26 +925,35 @@ TEST_CASE("deep nesting and big sources are errors, never a crash", "[python][er
   // 10,000 unary minus signs, 10,000 `not`s and 10,000 `**`: the parser's nesting limit.
   std::string minus = "x = ", nots = "x = ", pows = "x = 2";
   for (int i = 0; i < 10000; ++i) minus += "-", nots += "not ", pows += " ** 2";
-  CHECK_THAT(lower_error(minus + "1\n"), Catch::Matchers::EndsWith("the program nests deeper than 200 levels"));
-  CHECK_THAT(lower_error(nots + "1\n"), Catch::Matchers::EndsWith("the program nests deeper than 200 levels"));
-  CHECK_THAT(lower_error(pows + "\n"), Catch::Matchers::EndsWith("the program nests deeper than 200 levels"));
+  CHECK_THAT(lower_error(minus + "1\n"),
+             Catch::Matchers::EndsWith("the program nests deeper than 200 levels"));
+  CHECK_THAT(lower_error(nots + "1\n"),
+             Catch::Matchers::EndsWith("the program nests deeper than 200 levels"));
+  CHECK_THAT(lower_error(pows + "\n"),
+             Catch::Matchers::EndsWith("the program nests deeper than 200 levels"));
   // 1,000 nested blocks (10,000 would be 50 MB of indentation).
   std::string blocks;
   for (int i = 0; i < 1000; ++i) blocks += std::string(i, ' ') + "if 1:\n";
   blocks += std::string(1000, ' ') + "pass\n";
-  CHECK_THAT(lower_error(blocks), Catch::Matchers::EndsWith("the program nests deeper than 200 levels"));
+  CHECK_THAT(lower_error(blocks),
+             Catch::Matchers::EndsWith("the program nests deeper than 200 levels"));
   // A long chain of calls and attributes.
   std::string chain = "x = y";
   for (int i = 0; i < 10000; ++i) chain += ".a";
-  CHECK_THAT(lower_error(chain + "\n"), Catch::Matchers::EndsWith("the program nests deeper than 200 levels"));
+  CHECK_THAT(lower_error(chain + "\n"),
+             Catch::Matchers::EndsWith("the program nests deeper than 200 levels"));
   // Just over 1 MiB.
-  CHECK(lower_error(std::string((1 << 20) + 1, '\n')) == "1:1: the program is 1048577 bytes; the limit is 1048576 (1 MiB)");
+  CHECK(lower_error(std::string((1 << 20) + 1, '\n')) ==
+        "1:1: the program is 1048577 bytes; the limit is 1048576 (1 MiB)");
   // Recursion in the program.
-  CHECK_THAT(lower_error(fn("    return f(x)", "jnp.zeros(2)")), Catch::Matchers::EndsWith("maximum recursion depth exceeded (100 nested calls)"));
+  CHECK_THAT(lower_error(fn("    return f(x)", "jnp.zeros(2)")),
+             Catch::Matchers::EndsWith("maximum recursion depth exceeded (100 nested calls)"));
   // A deep expression in a recursive function: bounded over all calls, never a stack overflow.
   std::string deep = "    return " + std::string(150, '-') + "f(x)";
-  CHECK_THAT(lower_error(fn(deep, "jnp.zeros(2)")),
-             Catch::Matchers::EndsWith("the program nests calls and expressions deeper than 600 levels"));
+  CHECK_THAT(
+      lower_error(fn(deep, "jnp.zeros(2)")),
+      Catch::Matchers::EndsWith("the program nests calls and expressions deeper than 600 levels"));
   // A long loop runs out of steps.
-  CHECK_THAT(lower_error("for i in range(1000000):\n    x = i + 1 + 2 + 3\n"), Catch::Matchers::Contains("step budget"));
+  CHECK_THAT(lower_error("for i in range(1000000):\n    x = i + 1 + 2 + 3\n"),
+             Catch::Matchers::Contains("step budget"));
 }

@@ -1,13 +1,15 @@
 // The lesson's StableHLO through the interpreter, checked like the hand-written kernel.
+#include "report/lesson_check.h"
+
 #include <cmath>
 
 #include "catch.hpp"
-#include "report/lesson_check.h"
 #include "kernels/kernels.h"
 
 using namespace rl;
 
-TEST_CASE("the lesson's IR runs on arange inputs and passes the lesson's check", "[interp][lesson]") {
+TEST_CASE("the lesson's IR runs on arange inputs and passes the lesson's check",
+          "[interp][lesson]") {
   auto r = report::check_lesson_ir();
   REQUIRE(r);
   CHECK(r->inputs == "arange");
@@ -19,7 +21,8 @@ TEST_CASE("the lesson's IR runs on arange inputs and passes the lesson's check",
   CHECK(r->ops_seconds > 0);
 }
 
-TEST_CASE("the lesson's rule is one function: a value off by more than atol + rtol·|y| fails", "[kernels][lesson]") {
+TEST_CASE("the lesson's rule is one function: a value off by more than atol + rtol·|y| fails",
+          "[kernels][lesson]") {
   const double reference[3] = {0.5, -1.0, 0.0};
   const float ok[3] = {0.5f, -1.0f, 0.0f};
   auto pass = kernels::check_lesson_rule(ok, reference, 3);
@@ -30,7 +33,8 @@ TEST_CASE("the lesson's rule is one function: a value off by more than atol + rt
   auto fail = kernels::check_lesson_rule(off, reference, 3);
   CHECK_FALSE(fail.passed);
   CHECK(fail.worst_index == 1);
-  CHECK_THAT(fail.worst_ratio, Catch::Matchers::WithinRel(std::fabs(double(off[1]) + 1.0) / 4e-5, 1e-12));
+  CHECK_THAT(fail.worst_ratio,
+             Catch::Matchers::WithinRel(std::fabs(double(off[1]) + 1.0) / 4e-5, 1e-12));
   const float nan[3] = {0.5f, NAN, 0.0f};
   CHECK_FALSE(kernels::check_lesson_rule(nan, reference, 3).passed);
 }

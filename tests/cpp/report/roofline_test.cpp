@@ -1,11 +1,12 @@
 // A program under roofs, composed in the core (the analyze view's figure and table draw this):
 // the lesson's hypothetical budgets (100 GFLOP/s, 20 GB/s, ridge 5) with ops on both sides of
 // the ridge, one without work, one measured and one not.
+#include "report/roofline.h"
+
 #include <cmath>
 #include <string>
 
 #include "catch.hpp"
-#include "report/roofline.h"
 
 using namespace rl;
 
@@ -23,17 +24,20 @@ report::RooflineRequest lesson_request() {
   q.xmin = 0.01, q.xmax = 1e4;
   return q;
 }
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 }  // namespace
 
-TEST_CASE("each op's bound and ceiling under the first roof, every roof's ridge and curve", "[report][roofline]") {
+TEST_CASE("each op's bound and ceiling under the first roof, every roof's ridge and curve",
+          "[report][roofline]") {
   auto r = report::program_roofline(lesson_request());
   REQUIRE(r.ok());
   // codes: 1 memory, 2 compute (report::kBoundCodes), 0 nothing bounds no work
   CHECK(r->bounds == std::vector<std::uint8_t>{1, 2, 1, 0});
   CHECK(r->ceilings[0] == Approx(20.0 * 16 / 7));  // bandwidth · intensity below the ridge
-  CHECK(r->ceilings[1] == 100);                     // the peak above it
-  CHECK(std::isnan(r->ceilings[2]));                // no flops: no ceiling
+  CHECK(r->ceilings[1] == 100);                    // the peak above it
+  CHECK(std::isnan(r->ceilings[2]));               // no flops: no ceiling
   CHECK(std::isnan(r->ceilings[3]));
   CHECK(has(r->roofs_json, "\"ridge\":5,"));
   CHECK(has(r->roofs_json, "\"ridge\":1.25,"));  // the second roof: 50 / 40
@@ -42,7 +46,8 @@ TEST_CASE("each op's bound and ceiling under the first roof, every roof's ridge 
   CHECK(has(r->program_json, "\"x\":"));
 }
 
-TEST_CASE("measured ops are set against the first roof, unmeasured ones stay NaN", "[report][roofline]") {
+TEST_CASE("measured ops are set against the first roof, unmeasured ones stay NaN",
+          "[report][roofline]") {
   auto q = lesson_request();
   q.seconds = {8192 / 20e9, NAN, 1024 / 10e9, NAN};  // the dot at 20 GFLOP/s, the copy at 10 GB/s
   q.measured_seconds = 1e-3;
@@ -58,13 +63,15 @@ TEST_CASE("measured ops are set against the first roof, unmeasured ones stay NaN
 TEST_CASE("a request the rules refuse is named", "[report][roofline]") {
   auto q = lesson_request();
   q.seconds = {1, 2};
-  CHECK(report::program_roofline(q).error() == "seconds must have one entry per op (NaN: not measured), got 2 for 4 ops");
+  CHECK(report::program_roofline(q).error() ==
+        "seconds must have one entry per op (NaN: not measured), got 2 for 4 ops");
   q = lesson_request();
   q.seconds = {1e-6, -1, NAN, NAN};
   CHECK_THAT(report::program_roofline(q).error(), Catch::Matchers::StartsWith("seconds[1]: "));
   q = lesson_request();
   q.bytes.pop_back();
-  CHECK(report::program_roofline(q).error() == "flops and bytes must have one entry per op, got 4 and 3");
+  CHECK(report::program_roofline(q).error() ==
+        "flops and bytes must have one entry per op, got 4 and 3");
   q = lesson_request();
   q.xmin = 10, q.xmax = 1;
   CHECK_FALSE(report::program_roofline(q).ok());

@@ -1,18 +1,21 @@
 // The run's result summaries: a tuple result lists its elements (shape, checksum, preview each),
 // its checksum is theirs summed, and the JSON carries them as results[i].elements.
+#include "report/run_report.h"
+
 #include <string>
 
 #include "catch.hpp"
-#include "interp/interp_util.h"
 #include "common/json_reader.h"
-#include "report/run_report.h"
+#include "interp/interp_util.h"
 
 using namespace rl;
 using rl::testing::run_text;
 
 namespace {
 
-bool has(const std::string& json, const std::string& part) { return json.find(part) != std::string::npos; }
+bool has(const std::string& json, const std::string& part) {
+  return json.find(part) != std::string::npos;
+}
 
 // Runs `text` and gives its one result's summary (the run must pass).
 interp::ResultSummary only_result(const std::string& text) {
@@ -52,9 +55,13 @@ TEST_CASE("an HLO module whose ROOT is a tuple summarizes each element", "[inter
 
   const std::string json = report::run_text_json(text, interp::RunOptions());
   INFO(json);
-  CHECK(has(json, "\"results\":[{\"shape\":\"(f32[2,3], s32[4])\",\"checksum\":26,\"preview\":\"tuple of 2: see elements\",\"bits\":\"25e247def6f0d821\","
-                  "\"elements\":[{\"shape\":\"f32[2,3]\",\"checksum\":12,\"preview\":\"0, 2, 4, 0, 2, 4\",\"bits\":\"ca077cac204fa405\"},"
-                  "{\"shape\":\"s32[4]\",\"checksum\":14,\"preview\":\"0, 1, 4, 9\",\"bits\":\"b6c18c3fe257a449\"}]}]"));
+  CHECK(has(json,
+            "\"results\":[{\"shape\":\"(f32[2,3], s32[4])\",\"checksum\":26,\"preview\":\"tuple of "
+            "2: see elements\",\"bits\":\"25e247def6f0d821\","
+            "\"elements\":[{\"shape\":\"f32[2,3]\",\"checksum\":12,\"preview\":\"0, 2, 4, 0, 2, "
+            "4\",\"bits\":\"ca077cac204fa405\"},"
+            "{\"shape\":\"s32[4]\",\"checksum\":14,\"preview\":\"0, 1, 4, "
+            "9\",\"bits\":\"b6c18c3fe257a449\"}]}]"));
 }
 
 TEST_CASE("a nested tuple result lists its elements recursively", "[interp][results]") {
@@ -105,8 +112,12 @@ TEST_CASE("a StableHLO function returning a tuple summarizes each element", "[in
 
   const std::string json = report::run_text_json(text, interp::RunOptions());
   INFO(json);
-  CHECK(has(json, "\"checksum\":87,\"preview\":\"tuple of 2: see elements\",\"bits\":\"36a7e2153f1c2dc2\",\"elements\":[{\"shape\":\"tensor<3xf32>\","
-                  "\"checksum\":13,\"preview\":\"2, 4, 7\",\"bits\":\"bb0ba428f99764b5\"},{\"shape\":\"tensor<2xi32>\",\"checksum\":74,\"preview\":\"25, 49\",\"bits\":\"124a447a4fbc441d\"}]}"));
+  CHECK(has(json,
+            "\"checksum\":87,\"preview\":\"tuple of 2: see "
+            "elements\",\"bits\":\"36a7e2153f1c2dc2\",\"elements\":[{\"shape\":\"tensor<3xf32>\","
+            "\"checksum\":13,\"preview\":\"2, 4, "
+            "7\",\"bits\":\"bb0ba428f99764b5\"},{\"shape\":\"tensor<2xi32>\",\"checksum\":74,"
+            "\"preview\":\"25, 49\",\"bits\":\"124a447a4fbc441d\"}]}"));
 }
 
 TEST_CASE("a tensor result's JSON has no elements field", "[interp][results]") {
@@ -117,18 +128,24 @@ TEST_CASE("a tensor result's JSON has no elements field", "[interp][results]") {
       "}\n",
       interp::RunOptions());
   INFO(json);
-  CHECK(has(json, "\"results\":[{\"shape\":\"tensor<2xf32>\",\"checksum\":3,\"preview\":\"1, 2\",\"bits\":\"097a69ee2da301d8\"}]"));
+  CHECK(has(json,
+            "\"results\":[{\"shape\":\"tensor<2xf32>\",\"checksum\":3,\"preview\":\"1, "
+            "2\",\"bits\":\"097a69ee2da301d8\"}]"));
   CHECK_FALSE(has(json, "\"elements\""));
 }
 
-TEST_CASE("a result's bits tell bytes apart that its checksum and preview do not", "[interp][results]") {
+TEST_CASE("a result's bits tell bytes apart that its checksum and preview do not",
+          "[interp][results]") {
   // -0 and +0: the same checksum (0) and the same value, different bytes (FNV-1a of the f32s'
   // little-endian bytes, computed with Python's struct for this test)
   const auto bits_of = [](const std::string& values) {
-    return only_result("func.func @main() -> tensor<2xf32> {\n"
-                       "  %a = stablehlo.constant dense<" + values + "> : tensor<2xf32>\n"
-                       "  return %a : tensor<2xf32>\n"
-                       "}\n");
+    return only_result(
+        "func.func @main() -> tensor<2xf32> {\n"
+        "  %a = stablehlo.constant dense<" +
+        values +
+        "> : tensor<2xf32>\n"
+        "  return %a : tensor<2xf32>\n"
+        "}\n");
   };
   const auto neg = bits_of("[-0.0, 0.0]"), pos = bits_of("[0.0, 0.0]");
   CHECK(neg.checksum == pos.checksum);
@@ -136,14 +153,18 @@ TEST_CASE("a result's bits tell bytes apart that its checksum and preview do not
   CHECK(pos.bits == "a8c7f832281a39c5");
 }
 
-TEST_CASE("a fused run's JSON lists each fusion with its ops, time and XLA's counts, and ops_seconds sums what ran", "[interp][fused][report]") {
+TEST_CASE(
+    "a fused run's JSON lists each fusion with its ops, time and XLA's counts, and ops_seconds "
+    "sums what ran",
+    "[interp][fused][report]") {
   // exp(x)·x fuses (kLoop: exponential, multiply); the dot_general that reads it runs alone (a
   // dot takes no producers, XLA CPU's CanBeLoopFused).
   const std::string text =
       "func.func @main(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {\n"
       "  %0 = stablehlo.exponential %x : tensor<8x8xf32>\n"
       "  %1 = stablehlo.multiply %0, %x : tensor<8x8xf32>\n"
-      "  %2 = stablehlo.dot_general %1, %1, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>\n"
+      "  %2 = stablehlo.dot_general %1, %1, contracting_dims = [1] x [0] : (tensor<8x8xf32>, "
+      "tensor<8x8xf32>) -> tensor<8x8xf32>\n"
       "  return %2 : tensor<8x8xf32>\n"
       "}\n";
   interp::RunOptions o;
@@ -166,15 +187,16 @@ TEST_CASE("a fused run's JSON lists each fusion with its ops, time and XLA's cou
   CHECK(f.find("ops")->items[0].find("op")->string == "stablehlo.exponential");
   CHECK(f.find("ops")->items[0].find("line")->number == 2);
   CHECK(f.find("ops")->items[1].find("op")->string == "stablehlo.multiply");
-  CHECK(f.find("flops")->number == 64);            // the multiply, one per element
-  CHECK(f.find("transcendentals")->number == 64);  // the exponential
+  CHECK(f.find("flops")->number == 64);                   // the multiply, one per element
+  CHECK(f.find("transcendentals")->number == 64);         // the exponential
   CHECK(f.find("bytes_accessed")->number == 2 * 64 * 4);  // x read once, the product written once
   CHECK(f.find("seconds")->number > 0);
   CHECK(f.find("repeats")->number >= 1);
   const Json* ops = j.find("ops");
   REQUIRE(ops->items.size() == 1);
   CHECK(ops->items[0].find("op")->string == "stablehlo.dot_general");
-  CHECK(j.find("ops_seconds")->number == f.find("seconds")->number + ops->items[0].find("seconds")->number);
+  CHECK(j.find("ops_seconds")->number ==
+        f.find("seconds")->number + ops->items[0].find("seconds")->number);
   // Op by op: no fusions, three ops timed.
   o.fuse = false;
   auto plain = parse_json(report::run_text_json(text, o));
@@ -184,7 +206,9 @@ TEST_CASE("a fused run's JSON lists each fusion with its ops, time and XLA's cou
   CHECK(plain.value().find("ops")->items.size() == 3);
 }
 
-TEST_CASE("a fused run's JSON lists a while body's fusion once, untimed, with the while that holds it", "[interp][fused][report]") {
+TEST_CASE(
+    "a fused run's JSON lists a while body's fusion once, untimed, with the while that holds it",
+    "[interp][fused][report]") {
   // The body's tanh(x)·x fuses (kLoop) and runs once per trip; the entry's exp(r) + r fuses too.
   const std::string text =
       "func.func @main() -> tensor<256xf32> {\n"
@@ -215,7 +239,8 @@ TEST_CASE("a fused run's JSON lists a while body's fusion once, untimed, with th
   REQUIRE(j.find("status")->string == "passed");
   const Json* fusions = j.find("fusions");
   REQUIRE(fusions);
-  REQUIRE(fusions->items.size() == 2);  // the body's once (it ran 3 times, and again while timed), the entry's
+  REQUIRE(fusions->items.size() ==
+          2);  // the body's once (it ran 3 times, and again while timed), the entry's
   const Json& body = fusions->items[0];
   CHECK(body.find("kind")->string == "kLoop");
   REQUIRE(body.find("ops")->items.size() == 2);
