@@ -435,7 +435,8 @@ TEST_CASE(
   }
   WARN("stablehlo-interpret: " << files << " files, " << compared << " compared, " << matched
                                << " matched, " << skipped << " not expressible:" << reasons);
-  CHECK(files == 700);
+  // The count is reported above, not asserted: another corpus may hold more or fewer files.
+  CHECK(files > 0);
   CHECK(compared >= 60);
   CHECK(matched == compared);
 }
