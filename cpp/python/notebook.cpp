@@ -1374,8 +1374,10 @@ class Machine {
     if (op == "*" && ((is_intlike(y) && (x->t == T::Str || x->t == T::List || x->t == T::Tuple)) ||
                       (is_intlike(x) && (y->t == T::Str || y->t == T::List || y->t == T::Tuple)))) {
       const V& seq = is_intlike(y) ? x : y;
-      const std::int64_t n = std::max<std::int64_t>(0, int_of(is_intlike(y) ? y : x));
       const std::size_t unit = seq->t == T::Str ? seq->s.size() : seq->items.size();
+      // An empty sequence repeated is empty, however large the count: no 2**55-trip loop.
+      const std::int64_t n =
+          unit == 0 ? 0 : std::max<std::int64_t>(0, int_of(is_intlike(y) ? y : x));
       if (unit > 0 && static_cast<std::uint64_t>(n) > (std::uint64_t(1) << 24) / unit)
         return raise("MemoryError", "a sequence repeated past 2**24 elements");
       steps_ += static_cast<long>(unit) * n / 16;

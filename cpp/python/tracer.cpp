@@ -3947,12 +3947,14 @@ struct Interp {
     }
     if ((x->k == K::Tuple || x->k == K::List) && op == "*" && y->k == K::Int) {
       std::vector<Ref> items;
-      std::int64_t total =
-          0;  // checked: (a, b) * 2**62 overflows int64 (found by scripts/fuzz python)
+      // Checked: (a, b) * 2**62 overflows int64, and () * 2**55 is () without a 2**55-trip loop
+      // (both found by scripts/fuzz python).
+      std::int64_t total = 0;
       if (__builtin_mul_overflow(y->i, std::int64_t(x->items.size()), &total) || total > 1000000)
         return fail("sequence repetition past 10^6 items is not supported here");
-      for (std::int64_t k = 0; k < y->i; ++k)
-        items.insert(items.end(), x->items.begin(), x->items.end());
+      if (!x->items.empty())
+        for (std::int64_t k = 0; k < y->i; ++k)
+          items.insert(items.end(), x->items.begin(), x->items.end());
       return Result<Ref>::success(mk_tuple(items, x->k));
     }
     const bool arrays =

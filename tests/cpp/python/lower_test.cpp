@@ -957,3 +957,11 @@ TEST_CASE("deep nesting and big sources are errors, never a crash", "[python][er
   CHECK_THAT(lower_error("for i in range(1000000):\n    x = i + 1 + 2 + 3\n"),
              Catch::Matchers::Contains("step budget"));
 }
+
+TEST_CASE("an empty sequence repeated a huge number of times is empty, at once",
+          "[python][lower]") {
+  // scripts/fuzz python's timeout: () * 2**55 looped 2^55 times appending nothing.
+  CHECK_THAT(lower_text(fn("    return x + len(() * 2 ** 55) + len([] * 2 ** 40)", "jnp.zeros(3)")),
+             Catch::Matchers::Contains("@main(%arg0: tensor<3xf32>) -> (tensor<3xf32>"));
+  CHECK_FALSE(lower_source("2*imioners=()*2**55", "").ok());
+}

@@ -228,6 +228,9 @@ CASES = [
      lambda a: (a * F32(3.3)).astype(np.float16) * np.float16(2) + np.float16(1)),
     ('jnp.bfloat16', '(a * 3.3).astype(jnp.bfloat16) + 1', [((2, 3), 'float32')],
      lambda a: bf16(bf16(a * F32(3.3)) + F32(1))),
+    # jnp.float64 is float32 without jax_enable_x64 (JAX's default): 1e-9 vanishes beside a > 0.
+    ('jnp.float64 (float32, as JAX without x64)', '(a.astype(jnp.float64) + 1e-9) - a', [((2, 3), 'float32')],
+     lambda a: (a + F32(1e-9)) - a),
     ('jnp.int8', '(a * 100).astype(jnp.int8) + b', [((2, 3), 'float32'), ((2, 3), 'int8')],
      lambda a, b: (a * F32(100)).astype(np.int8) + b),
     ('jnp.bool_', 'jnp.where((a - 0.5).astype(jnp.bool_), a, 2.0)', [((2, 3), 'float32')],

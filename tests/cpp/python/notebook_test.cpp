@@ -231,6 +231,11 @@ TEST_CASE("limits: an endless loop, deep recursion, huge values end with clear e
     const auto r = run_notebook("x = [0] * 10**9\n");
     CHECK(r.error_type == "MemoryError");
   }
+  SECTION("an empty sequence repeated a huge number of times is empty, at once") {
+    const auto r = run_notebook("print(() * 2**55, [] * 2**40, '' * 2**50, len('' * 2**60))\n");
+    CHECK(r.error_type.empty());
+    CHECK(r.stdout_text == "() []  0\n");  // as CPython 3.11 prints it
+  }
   SECTION("deeply nested expressions") {
     std::string src = "x = ";
     for (int k = 0; k < 50; ++k) src += "(";
@@ -310,7 +315,7 @@ TEST_CASE("an error in a cell leaves the earlier cells' variables, with the cell
   CHECK(next.file == "<cell 3>");
 }
 
-TEST_CASE("a cell's syntax error names the cell, the line and the column; nothing of it runs",
+TEST_CASE("a cell's syntax error names the cell, the line and the column, and nothing of it runs",
           "[python][notebook][session]") {
   NotebookSession s;
   REQUIRE(s.run_cell("a = 1\n", 1).error.empty());
@@ -335,7 +340,7 @@ TEST_CASE("reset clears a session's variables, functions and imports",
   CHECK(s.run_cell("x = 7\nprint(x)\n", 4).stdout_text == "7\n");
 }
 
-TEST_CASE("the step budget ends a cell's endless loop with a clear error; the session goes on",
+TEST_CASE("the step budget ends a cell's endless loop with a clear error, and the session goes on",
           "[python][notebook][session]") {
   NotebookOptions o;
   o.max_steps = 50000;
@@ -429,7 +434,7 @@ TEST_CASE(
   CHECK(out == whole.stdout_text);
 }
 
-TEST_CASE("set work counts against the step budget; sets refuse what Python refuses",
+TEST_CASE("set work counts against the step budget, and sets refuse what Python refuses",
           "[python][notebook]") {
   NotebookOptions o;
   o.max_steps = 200000;
