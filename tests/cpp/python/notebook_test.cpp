@@ -227,6 +227,15 @@ TEST_CASE("limits: an endless loop, deep recursion, huge values end with clear e
     CHECK(r.error_type == "ValueError");
     CHECK(r.exception.find("limit") != std::string::npos);
   }
+  SECTION(
+      "a power far past the limit is an OverflowError naming its size (scripts/fuzz notebook)") {
+    const auto r = run_notebook("print(2 ** 152 ** 7066666666666666666)\n");
+    CHECK(r.error_type == "OverflowError");
+    const auto s = run_notebook("print((2 ** 152) ** 7066666666666666666)\n");
+    CHECK(s.exception ==
+          "OverflowError: the result would have about 1.07e+21 bits, past the notebook's limit "
+          "of 65536 bits");
+  }
   SECTION("a huge list") {
     const auto r = run_notebook("x = [0] * 10**9\n");
     CHECK(r.error_type == "MemoryError");
