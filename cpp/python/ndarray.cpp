@@ -465,14 +465,21 @@ Result<NdArray> reshape(const NdArray& a, std::vector<std::int64_t> dims) {
     } else if (dims[k] < 0) {
       return Result<NdArray>::failure("negative dimensions not allowed");
     } else {
-      known *= dims[k];
-      if (known > kMaxArrayElements) break;
+      // Checked: reshape(2, 2**63 - 1) overflowed int64 (found by scripts/fuzz notebook).
+      if (__builtin_mul_overflow(known, dims[k], &known) || known > kMaxArrayElements) {
+        known = kMaxArrayElements + 1;
+        break;
+      }
     }
   }
   if (unknown >= 0 && known > 0 && a.size() % known == 0)
     dims[static_cast<std::size_t>(unknown)] = a.size() / known;
   std::int64_t total = 1;
-  for (auto d : dims) total *= d < 0 ? 1 : d;
+  for (auto d : dims)
+    if (__builtin_mul_overflow(total, d < 0 ? 1 : d, &total)) {
+      total = -1;  // no array has that many elements: the size differs, said below
+      break;
+    }
   if (total != a.size() || (unknown >= 0 && known == 0)) {
     std::string s;  // NumPy writes the shape without spaces: (4,2)
     for (std::size_t k = 0; k < dims.size(); ++k) s += (k ? "," : "") + std::to_string(dims[k]);

@@ -236,6 +236,14 @@ TEST_CASE("limits: an endless loop, deep recursion, huge values end with clear e
           "OverflowError: the result would have about 1.07e+21 bits, past the notebook's limit "
           "of 65536 bits");
   }
+  SECTION("a reshape past int64 is an error, not an overflow (scripts/fuzz notebook)") {
+    const auto r = run_notebook(
+        "import numpy as np\nnp.arange(6).reshape(2, 3888888888888888888888888888888888)\n");
+    CHECK(r.error_type == "ValueError");  // NumPy: "Maximum allowed dimension exceeded"
+    const auto s = run_notebook("import numpy as np\nnp.arange(6).reshape(2, 2**62, 4)\n");
+    CHECK(s.exception ==  // as NumPy 1.24 says it
+          "ValueError: cannot reshape array of size 6 into shape (2,4611686018427387904,4)");
+  }
   SECTION("a huge list") {
     const auto r = run_notebook("x = [0] * 10**9\n");
     CHECK(r.error_type == "MemoryError");
