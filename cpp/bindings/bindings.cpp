@@ -19,6 +19,7 @@
 #include <tuple>
 #include <vector>
 
+#include "bindings/handles.h"
 #include "common/json_writer.h"
 #include "common/memory.h"
 #include "exercises/exercises.h"
@@ -652,20 +653,14 @@ val js_run_kernel(val variant, val m, val k, val n, val a, val b) {
 }
 
 // Work held by this wasm instance between calls (one Worker's part of a pool round), by handle.
-std::map<int, std::unique_ptr<measure::Work>> g_works;
-int g_next_work = 1;
+bindings::Handles<measure::Work> g_works("createWork returned and releaseWork has not released");
 
-Result<measure::Work*> work_arg(const val& handle) {
-  using R = Result<measure::Work*>;
+// The object behind a handle argument of `table`, or the error naming it.
+template <class T>
+Result<T*> handle_arg(const bindings::Handles<T>& table, const val& handle) {
   auto h = number_arg("handle", handle);
-  if (!h) return R::failure_from(h);
-  auto it = g_works.find(int(h.value()));
-  if (h.value() != std::floor(h.value()) || it == g_works.end()) {
-    return R::failure(
-        "handle must be a handle createWork returned and releaseWork has not released, got " +
-        format_number(h.value()));
-  }
-  return R::success(it->second.get());
+  if (!h) return Result<T*>::failure_from(h);
+  return table.get(h.value());
 }
 
 std::string string_field(const val& spec, const char* key) {
@@ -721,21 +716,19 @@ val js_create_work(val spec) {
   } else {
     return fail("work.kind must be one of chains, triad, kernel, got \"" + kind + "\"");
   }
-  const int handle = g_next_work++;
   val out = val::object();
-  out.set("handle", handle);
   out.set("kind", work->kind);
   out.set("flops_per_unit", work->flops_per_unit);
   out.set("bytes_per_unit", work->bytes_per_unit);
   out.set("working_set_bytes", double(work->working_set_bytes));
-  g_works[handle] = std::move(work);
+  out.set("handle", g_works.add(std::move(work)));
   return ok(out);
 }
 
 // (handle, units) → {checksum}: runs the work's units back to back, untimed (the caller's clock
 // times the round).
 val js_run_work(val handle, val units) {
-  auto w = work_arg(handle);
+  auto w = handle_arg(g_works, handle);
   if (!w) return fail_from(w);
   auto u = number_arg("units", units);
   if (!u) return fail_from(u);
@@ -750,7 +743,7 @@ val js_run_work(val handle, val units) {
 
 // (handle) → Float32Array: a kernel work's block of C after its last run.
 val js_work_output(val handle) {
-  auto w = work_arg(handle);
+  auto w = handle_arg(g_works, handle);
   if (!w) return fail_from(w);
   if (w.value()->kind != "kernel")
     return fail("workOutput needs kernel work, got " + w.value()->kind + " work");
@@ -759,9 +752,9 @@ val js_work_output(val handle) {
 }
 
 val js_release_work(val handle) {
-  auto w = work_arg(handle);
+  auto w = handle_arg(g_works, handle);
   if (!w) return fail_from(w);
-  g_works.erase(int(handle.as<double>()));
+  g_works.release(handle.as<double>());
   return ok(val(true));
 }
 
@@ -935,22 +928,8 @@ val js_notebook(val source, val options) {
 
 // Notebook sessions (kernels) held by this wasm instance between calls, by handle: the page's
 // Notebook view keeps one in its own Worker.
-std::map<int, std::unique_ptr<python::NotebookSession>> g_sessions;
-int g_next_session = 1;
-
-Result<python::NotebookSession*> session_arg(const val& handle) {
-  using R = Result<python::NotebookSession*>;
-  auto h = number_arg("handle", handle);
-  if (!h) return R::failure_from(h);
-  auto it = g_sessions.find(int(h.value()));
-  if (h.value() != std::floor(h.value()) || it == g_sessions.end()) {
-    return R::failure(
-        "handle must be a handle notebookSession returned and notebookRelease has not released, "
-        "got " +
-        format_number(h.value()));
-  }
-  return R::success(it->second.get());
-}
+bindings::Handles<python::NotebookSession> g_sessions(
+    "notebookSession returned and notebookRelease has not released");
 
 // {maxSteps?} → {handle}: a fresh kernel; time.perf_counter() reads measure's clock.
 val js_notebook_session(val options) {
@@ -966,10 +945,8 @@ val js_notebook_session(val options) {
     }
   }
   o.clock = [] { return measure::now_seconds(); };
-  const int handle = g_next_session++;
-  g_sessions[handle] = std::make_unique<python::NotebookSession>(std::move(o));
   val out = val::object();
-  out.set("handle", handle);
+  out.set("handle", g_sessions.add(std::make_unique<python::NotebookSession>(std::move(o))));
   return ok(out);
 }
 
@@ -977,7 +954,7 @@ val js_notebook_session(val options) {
 // one cell run in the session's globals (python::NotebookSession::run_cell); cell numbers it
 // ("<cell N>" in tracebacks).
 val js_notebook_run_cell(val handle, val source, val cell) {
-  auto s = session_arg(handle);
+  auto s = handle_arg(g_sessions, handle);
   if (!s) return fail_from(s);
   if (!source.isString())
     return fail("source must be a string, got " + source.typeOf().as<std::string>());
@@ -1002,16 +979,16 @@ val js_notebook_run_cell(val handle, val source, val cell) {
 }
 
 val js_notebook_reset(val handle) {
-  auto s = session_arg(handle);
+  auto s = handle_arg(g_sessions, handle);
   if (!s) return fail_from(s);
   s.value()->reset();
   return ok(val(true));
 }
 
 val js_notebook_release(val handle) {
-  auto s = session_arg(handle);
+  auto s = handle_arg(g_sessions, handle);
   if (!s) return fail_from(s);
-  g_sessions.erase(int(handle.as<double>()));
+  g_sessions.release(handle.as<double>());
   return ok(val(true));
 }
 
@@ -1086,8 +1063,7 @@ Result<std::string> text_bytes(const val& text) {
 
 // Per-op tables being written (hlo/table.h), by handle, between tableStart and the tableNext
 // that hands out their last lines.
-std::map<int, std::unique_ptr<hlo::OpTable>> g_tables;
-int g_next_table = 1;
+bindings::Handles<hlo::OpTable> g_tables("tableStart returned whose lines are not all out");
 
 // The text's analysis as the CLI's per-op table (hlo/table.h): analyses the text (a string or a
 // Uint8Array of UTF-8) and returns {handle, dialect, rows, errors: [{module_name, error, message,
@@ -1118,9 +1094,7 @@ val js_table_start(val text) {
   out.set("dialect", table->analysis().dialect);
   out.set("rows", static_cast<double>(table->rows()));
   out.set("errors", errors);
-  const int handle = g_next_table++;
-  out.set("handle", handle);
-  g_tables[handle] = std::move(table);
+  out.set("handle", g_tables.add(std::move(table)));
   return ok(out);
 }
 
@@ -1129,22 +1103,17 @@ val js_table_start(val text) {
 // copy is made); an empty one once every line is out, and the table is then released.
 std::string g_table_chunk;
 val js_table_next(val handle, val bytes) {
-  auto h = number_arg("handle", handle);
-  if (!h) return fail_from(h);
-  auto it = g_tables.find(int(h.value()));
-  if (h.value() != std::floor(h.value()) || it == g_tables.end()) {
-    return fail("handle must be a handle tableStart returned whose lines are not all out, got " +
-                format_number(h.value()));
-  }
+  auto t = handle_arg(g_tables, handle);
+  if (!t) return fail_from(t);
   auto n = number_arg("bytes", bytes);
   if (!n) return fail_from(n);
   if (!(n.value() >= 1 && n.value() <= (1 << 26)))
     return fail("bytes must be from 1 to 67108864, got " + format_number(n.value()));
   g_table_chunk.clear();
   g_table_chunk.reserve(static_cast<std::size_t>(n.value()) + 4096);
-  if (!it->second->next(g_table_chunk, static_cast<std::size_t>(n.value())) &&
+  if (!t.value()->next(g_table_chunk, static_cast<std::size_t>(n.value())) &&
       g_table_chunk.empty()) {
-    g_tables.erase(it);
+    g_tables.release(handle.as<double>());
     std::string().swap(g_table_chunk);
   }
   return ok(val(emscripten::typed_memory_view(
@@ -1155,7 +1124,7 @@ val js_table_next(val handle, val bytes) {
 val js_table_release(val handle) {
   auto h = number_arg("handle", handle);
   if (!h) return fail_from(h);
-  g_tables.erase(int(h.value()));
+  g_tables.release(h.value());
   return ok(val(true));
 }
 

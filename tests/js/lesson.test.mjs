@@ -362,6 +362,24 @@ describe('measurements of this machine', () => {
       error: 'work.workers must be an integer from 1 to 256, got 0',
     });
     assert.deepEqual(core.runWork(12345, 1).ok, false);
+    // A number that is no handle is refused by name, never cast: 1e20 and 2^31 would trap an
+    // int conversion in wasm (the instance would be lost), NaN and 1.5 would alias handle 0 or 1.
+    for (const h of [1e20, 2 ** 31, -1, 0, 1.5, NaN, Infinity]) {
+      for (const [what, r] of [
+        ['runWork', core.runWork(h, 1)],
+        ['workOutput', core.workOutput(h)],
+        ['releaseWork', core.releaseWork(h)],
+        ['notebookRunCell', core.notebookRunCell(h, 'x = 1', 1)],
+        ['notebookReset', core.notebookReset(h)],
+        ['notebookRelease', core.notebookRelease(h)],
+        ['tableNext', core.tableNext(h, 100)],
+      ]) {
+        assert.equal(r.ok, false, `${what}(${h})`);
+        assert.equal(r.input, 'handle', `${what}(${h})`);
+        assert.match(r.error, /^handle must be a handle \w+ returned .*, got (-?[0-9.e+]+|NaN|inf)$/, `${what}(${h})`);
+      }
+      assert.deepEqual(core.tableRelease(h), { ok: true, value: true }, `tableRelease(${h})`);
+    }
     const chains = core.createWork({ kind: 'chains' }).value;
     assert.deepEqual(core.runWork(chains.handle, 0), {
       ok: false,
