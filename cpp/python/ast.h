@@ -42,6 +42,17 @@ enum class EK {
                   // clause: target, iterable, conditions... (clauses: the Comp entries)
 };
 
+// A def's parameter, in the order written: positional-or-keyword ones, then (after `*` or
+// `*args`) keyword-only ones, `*args` and `**kwargs` where written.
+enum class ParamKind : std::uint8_t { Positional, KeywordOnly, VarArgs, VarKeywords };
+
+struct Param {
+  std::string name;
+  ExprP default_value;  // null: none
+  int line = 0, column = 0;
+  ParamKind kind = ParamKind::Positional;
+};
+
 struct CompClause {
   std::size_t target = 0, iter = 0;  // indices into kids
   std::vector<std::size_t> conditions;
@@ -57,17 +68,11 @@ struct Expr {
       false;  // Str: an f-string (s keeps its {fields}; plain parts beside it have {{ }} doubled)
   double f = 0;
   std::vector<ExprP> kids;
-  std::vector<std::string>
-      names;  // Call: keyword names (for the last names.size() kids); Lambda: params
+  std::vector<std::string> names;   // Call: keyword names (for the last names.size() kids)
+  std::vector<Param> params;        // Lambda
   std::vector<std::string> ops;     // Compare
   std::size_t positional = 0;       // Call: how many positional arguments follow the callee
   std::vector<CompClause> clauses;  // Comprehension
-};
-
-struct Param {
-  std::string name;
-  ExprP default_value;  // null: none
-  int line = 0, column = 0;
 };
 
 enum class SK {

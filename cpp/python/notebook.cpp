@@ -2031,7 +2031,7 @@ class Machine {
         f->lambda = &e;
         f->file = file_;
         f->closure = scope_;
-        f->defaults.assign(e.names.size(), nullptr);
+        if (!eval_defaults(e.params, f)) return nullptr;
         return f;
       }
       case EK::Comprehension:
@@ -2476,57 +2476,120 @@ class Machine {
     }
   }
 
+  // "'a'", "'a' and 'b'", "'a', 'b', and 'c'": CPython's list of missing arguments.
+  static std::string quoted_list(const std::vector<std::string>& names) {
+    std::string list;
+    for (std::size_t k = 0; k < names.size(); ++k)
+      list += (k ? (k + 1 == names.size() ? (names.size() > 2 ? ", and " : " and ") : ", ") : "") +
+              ("'" + names[k] + "'");
+    return list;
+  }
+
+  // Binds a call's arguments to a def's (or lambda's) parameters as CPython does: positional
+  // ones in order (extra ones into *args, or TypeError), keywords by name (unknown ones into
+  // **kwargs, or TypeError), then defaults; the messages are CPython 3.11's.
+  // A def's or a lambda's default values, evaluated once where it is made (as Python does).
+  bool eval_defaults(const std::vector<Param>& params, const V& f) {
+    for (auto& p : params) {
+      V d = p.default_value ? eval(*p.default_value) : nullptr;
+      if (p.default_value && !d) return false;
+      f->defaults.push_back(d);
+    }
+    return true;
+  }
+
   V call_function(const V& fn, const Args& a) {
     const bool is_lambda = fn->lambda != nullptr;
     const std::string name = is_lambda ? "<lambda>" : fn->def->s;
-    std::vector<std::string> params;
-    if (is_lambda)
-      params = fn->lambda->names;
-    else
-      for (auto& p : fn->def->params) params.push_back(p.name);
-    if (a.pos.size() > params.size())
-      return raise("TypeError", name + "() takes " + std::to_string(params.size()) +
-                                    " positional argument" + (params.size() == 1 ? "" : "s") +
-                                    " but " + std::to_string(a.pos.size()) +
-                                    (a.pos.size() == 1 ? " was" : " were") + " given");
+    struct P {
+      std::string name;
+      ParamKind kind;
+    };
+    std::vector<P> params;
+    for (auto& p : is_lambda ? fn->lambda->params : fn->def->params)
+      params.push_back({p.name, p.kind});
+    std::size_t positional = 0, positional_required = 0;
+    int var_args = -1, var_kw = -1;
+    for (std::size_t k = 0; k < params.size(); ++k) {
+      if (params[k].kind == ParamKind::Positional) {
+        ++positional;
+        if (!fn->defaults[k]) positional_required = positional;
+      }
+      if (params[k].kind == ParamKind::VarArgs) var_args = static_cast<int>(k);
+      if (params[k].kind == ParamKind::VarKeywords) var_kw = static_cast<int>(k);
+    }
+    if (a.pos.size() > positional && var_args < 0) {
+      std::size_t kw_only_given = 0;
+      for (auto& [n, v] : a.kw)
+        for (auto& p : params) kw_only_given += p.kind == ParamKind::KeywordOnly && p.name == n;
+      const std::string takes =
+          positional_required < positional
+              ? "from " + std::to_string(positional_required) + " to " + std::to_string(positional)
+              : std::to_string(positional);
+      std::string given = std::to_string(a.pos.size());
+      if (kw_only_given)
+        given += " positional argument" + std::string(a.pos.size() == 1 ? "" : "s") + " (and " +
+                 std::to_string(kw_only_given) + " keyword-only argument" +
+                 (kw_only_given == 1 ? "" : "s") + ")";
+      return raise("TypeError",
+                   name + "() takes " + takes + " positional argument" +
+                       (positional == 1 && positional_required == positional ? "" : "s") + " but " +
+                       given + (a.pos.size() == 1 && !kw_only_given ? " was" : " were") + " given");
+    }
     if (static_cast<int>(stack_.size()) > kNotebookMaxCallDepth)
       return fatal("RecursionError", "maximum recursion depth exceeded (the notebook's limit is " +
                                          std::to_string(kNotebookMaxCallDepth) + " nested calls)");
     auto local = std::make_shared<Scope>();
     local->parent = fn->closure;
     std::vector<bool> set(params.size(), false);
-    for (std::size_t k = 0; k < a.pos.size(); ++k) {
-      local->vars[params[k]] = a.pos[k];
+    for (std::size_t k = 0; k < a.pos.size() && k < positional; ++k) {
+      local->vars[params[k].name] = a.pos[k];
       set[k] = true;
     }
+    if (var_args >= 0) {
+      std::vector<V> rest;
+      for (std::size_t k = positional; k < a.pos.size(); ++k) rest.push_back(a.pos[k]);
+      local->vars[params[static_cast<std::size_t>(var_args)].name] =
+          mk_seq(T::Tuple, std::move(rest));
+      set[static_cast<std::size_t>(var_args)] = true;
+    }
+    V extra_kw = var_kw >= 0 ? mk(T::Dict) : nullptr;
     for (auto& [n, v] : a.kw) {
-      auto it = std::find(params.begin(), params.end(), n);
-      if (it == params.end())
-        return raise("TypeError", name + "() got an unexpected keyword argument '" + n + "'");
-      const auto k = static_cast<std::size_t>(it - params.begin());
+      std::size_t k = 0;
+      while (k < params.size() &&
+             !(params[k].name == n && (params[k].kind == ParamKind::Positional ||
+                                       params[k].kind == ParamKind::KeywordOnly)))
+        ++k;
+      if (k == params.size()) {
+        if (!extra_kw)
+          return raise("TypeError", name + "() got an unexpected keyword argument '" + n + "'");
+        if (!dict_set(extra_kw, mk_str(n), v)) return nullptr;
+        continue;
+      }
       if (set[k])
         return raise("TypeError", name + "() got multiple values for argument '" + n + "'");
       local->vars[n] = v;
       set[k] = true;
     }
-    std::vector<std::string> missing;
+    if (extra_kw) {
+      local->vars[params[static_cast<std::size_t>(var_kw)].name] = extra_kw;
+      set[static_cast<std::size_t>(var_kw)] = true;
+    }
+    std::vector<std::string> missing, missing_kw;
     for (std::size_t k = 0; k < params.size(); ++k)
       if (!set[k]) {
         if (fn->defaults[k])
-          local->vars[params[k]] = fn->defaults[k];
+          local->vars[params[k].name] = fn->defaults[k];
         else
-          missing.push_back("'" + params[k] + "'");
+          (params[k].kind == ParamKind::KeywordOnly ? missing_kw : missing)
+              .push_back(params[k].name);
       }
-    if (!missing.empty()) {
-      std::string list;
-      for (std::size_t k = 0; k < missing.size(); ++k)
-        list += (k ? (k + 1 == missing.size() ? (missing.size() > 2 ? ", and " : " and ") : ", ")
-                   : "") +
-                missing[k];
-      return raise("TypeError", name + "() missing " + std::to_string(missing.size()) +
-                                    " required positional argument" +
-                                    (missing.size() == 1 ? "" : "s") + ": " + list);
-    }
+    for (const auto* m : {&missing, &missing_kw})
+      if (!m->empty())
+        return raise("TypeError", name + "() missing " + std::to_string(m->size()) + " required " +
+                                      (m == &missing ? "positional" : "keyword-only") +
+                                      " argument" + (m->size() == 1 ? "" : "s") + ": " +
+                                      quoted_list(*m));
     auto saved = scope_;
     scope_ = local;
     stack_.push_back({name, is_lambda ? fn->lambda->line : fn->def->line, fn->file});
@@ -2637,15 +2700,7 @@ class Machine {
         f->def = &s;
         f->file = file_;
         f->closure = scope_;
-        for (auto& p : s.params) {
-          if (p.default_value) {
-            V d = eval(*p.default_value);
-            if (!d) return Flow::Raise;
-            f->defaults.push_back(d);
-          } else {
-            f->defaults.push_back(nullptr);
-          }
-        }
+        if (!eval_defaults(s.params, f)) return Flow::Raise;
         V bound = f;
         for (auto it = s.decorators.rbegin(); it != s.decorators.rend(); ++it) {
           V d = eval(**it);
@@ -2840,6 +2895,11 @@ class Machine {
            m == "math";
   }
   V attribute(const V& obj, const std::string& name) {
+    if (name == "__name__") {  // a class's, a function's or a builtin's own name
+      if (obj->t == T::ExcType) return mk_str(obj->s);
+      if (obj->t == T::Func) return mk_str(obj->lambda ? "<lambda>" : obj->def->s);
+      if (obj->t == T::Builtin) return mk_str(obj->s.substr(obj->s.rfind('.') + 1));
+    }
     switch (obj->t) {
       case T::Module:
         return module_attr(obj->s, name);

@@ -144,16 +144,70 @@ struct Parser {
     }
     return body;
   }
-  ExprP lambda() {
-    const Token& at = next();
-    auto e = make(EK::Lambda, at);
-    while (!is_op(":")) {
-      if (peek().kind != Tok::Name || is_keyword(peek().text))
-        return expected("a parameter name"), nullptr;
-      e->names.push_back(next().text);
+  // A def's (close ")") or a lambda's (close ":") parameters up to `close`, left unread. Python's
+  // order: positional parameters (those with defaults last), then `*` or `*args`, keyword-only
+  // parameters (defaults anywhere), then `**kwargs`, which ends the list. CPython's messages.
+  bool param_list(std::vector<Param>& out, const char* close) {
+    const bool annotations = std::string(close) == ")";
+    bool keyword_only = false;  // after `*` or `*args`
+    const Token* bare_star = nullptr;
+    while (!is_op(close)) {
+      if (!out.empty() && out.back().kind == ParamKind::VarKeywords)
+        return fail_at(peek(), "arguments cannot follow var-keyword argument");
+      if (is_op("/"))
+        return fail_at(peek(), "positional-only parameters ('/') are not supported here");
+      Param prm;
+      if (is_op("*") || is_op("**")) {
+        const bool star = is_op("*");
+        if (star && keyword_only) return fail_at(peek(), "* argument may appear only once");
+        const Token& at = next();
+        if (star && (is_op(",") || is_op(close))) {
+          keyword_only = true;
+          bare_star = &at;
+          if (!is_op(",")) break;
+          next();
+          continue;
+        }
+        prm.kind = star ? ParamKind::VarArgs : ParamKind::VarKeywords;
+        keyword_only = keyword_only || star;
+      } else {
+        prm.kind = keyword_only ? ParamKind::KeywordOnly : ParamKind::Positional;
+      }
+      if (peek().kind != Tok::Name || is_keyword(peek().text)) return expected("a parameter name");
+      prm.line = peek().line, prm.column = peek().column;
+      prm.name = next().text;
+      for (const Param& q : out)
+        if (q.name == prm.name)
+          return fail_at(toks[p - 1],
+                         "duplicate argument '" + prm.name + "' in function definition");
+      if (annotations && is_op(":")) {
+        next();
+        ExprP ann = test();
+        TRY(ann);
+      }
+      if (is_op("=")) {
+        if (prm.kind == ParamKind::VarArgs || prm.kind == ParamKind::VarKeywords)
+          return fail_at(peek(), std::string(prm.kind == ParamKind::VarArgs ? "var-positional"
+                                                                            : "var-keyword") +
+                                     " argument cannot have default value");
+        next();
+        prm.default_value = test();
+        TRY(prm.default_value);
+      } else if (prm.kind == ParamKind::Positional && !out.empty() && out.back().default_value) {
+        return fail_at(peek(), "parameter without a default follows parameter with a default");
+      }
+      if (prm.kind == ParamKind::KeywordOnly) bare_star = nullptr;
+      out.push_back(std::move(prm));
       if (!is_op(",")) break;
       next();
     }
+    if (bare_star) return fail_at(*bare_star, "named arguments must follow bare *");
+    return true;
+  }
+  ExprP lambda() {
+    const Token& at = next();
+    auto e = make(EK::Lambda, at);
+    TRY(param_list(e->params, ":"));
     TRY(expect_op(":"));
     ExprP body = test();
     TRY(body);
@@ -819,32 +873,7 @@ struct Parser {
         if (peek().kind != Tok::Name || is_keyword(peek().text)) return expected("a function name");
         s->s = next().text;
         TRY(expect_op("("));
-        while (!is_op(")")) {
-          if (is_op("*") || is_op("**") || is_op("/"))
-            return fail_at(peek(),
-                           "only positional parameters (with defaults) are supported here, found " +
-                               describe(peek()));
-          if (peek().kind != Tok::Name || is_keyword(peek().text))
-            return expected("a parameter name");
-          Param prm;
-          prm.line = peek().line, prm.column = peek().column;
-          prm.name = next().text;
-          if (is_op(":")) {
-            next();
-            ExprP ann = test();
-            TRY(ann);
-          }
-          if (is_op("=")) {
-            next();
-            prm.default_value = test();
-            TRY(prm.default_value);
-          } else if (!s->params.empty() && s->params.back().default_value) {
-            return fail_at(peek(), "parameter without a default follows parameter with a default");
-          }
-          s->params.push_back(std::move(prm));
-          if (!is_op(",")) break;
-          next();
-        }
+        TRY(param_list(s->params, ")"));
         TRY(expect_op(")"));
         if (is_op("->")) {
           next();

@@ -3628,12 +3628,16 @@ struct Interp {
                     " must be an array or jax.ShapeDtypeStruct, got " + type_name(x));
       }
     }
-    std::size_t required = 0;
-    for (auto& p : def.params)
-      if (!p.default_value) ++required;
-    if (a.pos.size() < required || a.pos.size() > def.params.size())
-      return fail(def.s + "() takes " + std::to_string(def.params.size()) + " positional argument" +
-                  (def.params.size() == 1 ? "" : "s") + " but " + std::to_string(a.pos.size()) +
+    std::size_t required = 0, positional = 0;
+    bool var_args = false;
+    for (auto& p : def.params) {
+      if (p.kind == ParamKind::Positional && !p.default_value) ++required;
+      positional += p.kind == ParamKind::Positional;
+      var_args = var_args || p.kind == ParamKind::VarArgs;
+    }
+    if (a.pos.size() < required || (a.pos.size() > positional && !var_args))
+      return fail(def.s + "() takes " + std::to_string(positional) + " positional argument" +
+                  (positional == 1 ? "" : "s") + " but " + std::to_string(a.pos.size()) +
                   (a.pos.size() == 1 ? " was" : " were") + " given");
     em = std::make_unique<hj::Emitter>(def.s, types);
     private_cache.clear();
@@ -3763,78 +3767,74 @@ struct Interp {
                 "' (or it is not supported here)");
   }
 
+  // A def or a lambda called: Python's binding (positional parameters in order, the rest into
+  // *args; keywords by name to positional or keyword-only parameters; then defaults), then its
+  // body or its one expression. **kwargs needs a dict, which a traced function does not have.
   Result<Ref> call_function(const Ref& f, const std::vector<Ref>& pos,
                             const std::vector<std::pair<std::string, Ref>>& kw) {
-    if (f->lambda) return call_lambda(f, pos, kw);
-    const Stmt& def = *f->def;
-    if (++call_depth > kMaxCallDepth) {
-      --call_depth;
-      return fail("maximum recursion depth exceeded (" + std::to_string(kMaxCallDepth) +
-                  " nested calls)");
+    const std::string name = f->lambda ? "<lambda>" : f->def->s;
+    const std::vector<Param>& params = f->lambda ? f->lambda->params : f->def->params;
+    std::size_t positional = 0;
+    bool var_args = false;
+    for (auto& p : params) {
+      if (p.kind == ParamKind::VarKeywords)
+        return fail(name + "(): a **" + p.name +
+                    " parameter is not supported in a traced function here");
+      positional += p.kind == ParamKind::Positional;
+      var_args = var_args || p.kind == ParamKind::VarArgs;
+    }
+    if (pos.size() > positional && !var_args)
+      return fail(name + "() takes " + std::to_string(positional) + " positional argument" +
+                  (positional == 1 ? "" : "s") + " but " + std::to_string(pos.size()) +
+                  (pos.size() == 1 ? " was" : " were") + " given");
+    for (auto& [n, val] : kw) {
+      bool found = false;
+      for (auto& p : params)
+        found = found || (p.name == n &&
+                          (p.kind == ParamKind::Positional || p.kind == ParamKind::KeywordOnly));
+      if (!found) return fail(name + "() got an unexpected keyword argument '" + n + "'");
     }
     Scope locals;
     if (f->closure) locals = *f->closure;
-    if (pos.size() > def.params.size()) {
-      --call_depth;
-      return fail(def.s + "() takes " + std::to_string(def.params.size()) +
-                  " positional arguments but " + std::to_string(pos.size()) + " were given");
-    }
-    for (std::size_t k = 0; k < def.params.size(); ++k) {
-      Ref v = k < pos.size() ? pos[k] : nullptr;
+    for (std::size_t k = 0; k < params.size(); ++k) {
+      const Param& prm = params[k];
+      if (prm.kind == ParamKind::VarArgs) {
+        std::vector<Ref> rest;
+        for (std::size_t i = positional; i < pos.size(); ++i) rest.push_back(pos[i]);
+        locals[prm.name] = mk_tuple(std::move(rest));
+        continue;
+      }
+      Ref v = prm.kind == ParamKind::Positional && k < pos.size() ? pos[k] : nullptr;
       for (auto& [n, val] : kw)
-        if (n == def.params[k].name) {
-          if (v) {
-            --call_depth;
-            return fail(def.s + "() got multiple values for argument '" + n + "'");
-          }
+        if (n == prm.name) {
+          if (v) return fail(name + "() got multiple values for argument '" + n + "'");
           v = val;
         }
       if (!v) v = f->defaults[k];
-      if (!v) {
-        --call_depth;
-        return fail(def.s + "() missing required positional argument: '" + def.params[k].name +
-                    "'");
-      }
-      locals[def.params[k].name] = v;
+      if (!v)
+        return fail(name + "() missing required " +
+                    (prm.kind == ParamKind::KeywordOnly ? "keyword-only" : "positional") +
+                    " argument: '" + prm.name + "'");
+      locals[prm.name] = v;
     }
-    for (auto& [n, val] : kw) {
-      bool found = false;
-      for (auto& p : def.params) found = found || p.name == n;
-      if (!found) {
-        --call_depth;
-        return fail(def.s + "() got an unexpected keyword argument '" + n + "'");
-      }
-    }
-    frames.push_back(&locals);
-    auto r = run_block(def.body);
-    frames.pop_back();
-    --call_depth;
-    if (!r) return Fail{r.error_info()};
-    return Result<Ref>::success(
-        r.value().kind == FlowKind::Return && r.value().value ? r.value().value : none());
-  }
-
-  // A lambda: positional parameters bound over the names it was made with, its one expression.
-  Result<Ref> call_lambda(const Ref& f, const std::vector<Ref>& pos,
-                          const std::vector<std::pair<std::string, Ref>>& kw) {
-    const Expr& e = *f->lambda;
-    if (!kw.empty()) return fail("keyword arguments to a lambda are not supported here");
-    if (pos.size() != e.names.size())
-      return fail("<lambda>() takes " + std::to_string(e.names.size()) +
-                  " positional arguments but " + std::to_string(pos.size()) + " were given");
-    if (++call_depth > kMaxCallDepth) {
-      --call_depth;
+    if (call_depth >= kMaxCallDepth)
       return fail("maximum recursion depth exceeded (" + std::to_string(kMaxCallDepth) +
                   " nested calls)");
-    }
-    Scope locals;
-    if (f->closure) locals = *f->closure;
-    for (std::size_t k = 0; k < pos.size(); ++k) locals[e.names[k]] = pos[k];
+    ++call_depth;
     frames.push_back(&locals);
-    auto r = eval(*e.kids[0]);
+    Result<Ref> result = Result<Ref>::success(none());
+    if (f->lambda) {
+      result = eval(*f->lambda->kids[0]);
+    } else {
+      auto r = run_block(f->def->body);
+      if (!r)
+        result = Fail{r.error_info()};
+      else if (r.value().kind == FlowKind::Return && r.value().value)
+        result = Result<Ref>::success(r.value().value);
+    }
     frames.pop_back();
     --call_depth;
-    return r;
+    return result;
   }
 
   Result<Ref> call(const Ref& callee, const Args& a) {
@@ -4421,6 +4421,14 @@ struct Interp {
         auto f = mk(K::Func);
         f->lambda = &e;
         if (!frames.empty()) f->closure = std::make_shared<Scope>(*frames.back());
+        for (auto& p : e.params) {
+          if (p.default_value) {
+            UNWRAP(d, eval(*p.default_value));
+            f->defaults.push_back(d);
+          } else {
+            f->defaults.push_back(nullptr);
+          }
+        }
         return Result<Ref>::success(f);
       }
       case EK::Comprehension:

@@ -133,6 +133,29 @@ TEST_CASE("a bare assert is a syntax error at its place, as in Python", "[python
       Catch::Matchers::StartsWith("2:7: invalid syntax: expected a condition after 'assert'"));
 }
 
+TEST_CASE("keyword-only parameters and *args bind as in Python; **kwargs is refused by name",
+          "[python][lower]") {
+  const std::string head = "import jax\nimport jax.numpy as jnp\n";
+  // A keyword-only default is a Python value baked into the trace, as in JAX.
+  const std::string kw = lower_text(head +
+                                    "def scale(x, *, by=2.0):\n    return x * by\n"
+                                    "def f(x, *rest):\n    return scale(x, by=3.0) + len(rest)\n"
+                                    "jax.jit(f).lower(jnp.zeros(3), 1, 2)\n");
+  CHECK(kw.find("dense<3.000000e+00>") != std::string::npos);
+  CHECK(kw.find("dense<2.000000e+00>") != std::string::npos);  // len(rest) == 2
+  CHECK(lower_error(head + "def g(x, *, by):\n    return x * by\n"
+                           "def f(x):\n    return g(x, 2.0)\n"
+                           "jax.jit(f).lower(jnp.zeros(3))\n")
+            .find("g() takes 1 positional argument but 2 were given") != std::string::npos);
+  CHECK(lower_error(head + "def g(x, *, by):\n    return x * by\n"
+                           "def f(x):\n    return g(x)\n"
+                           "jax.jit(f).lower(jnp.zeros(3))\n")
+            .find("g() missing required keyword-only argument: 'by'") != std::string::npos);
+  CHECK(lower_error(head + "def f(x, **kw):\n    return x\njax.jit(f).lower(jnp.zeros(3))\n")
+            .find("f(): a **kw parameter is not supported in a traced function here") !=
+        std::string::npos);
+}
+
 TEST_CASE("JAX's forms: rank promotion, private @relu, integer_pow, keepdims", "[python][lower]") {
   const std::string bias =
       lower_text(fn("    return x + b", "jnp.zeros((4, 3)), jnp.zeros(3)", "x, b"));
@@ -898,7 +921,7 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
       {fn("    return lax.fori_loop(0, x.sum(), lambda i, c: c, x)", "jnp.zeros(2)"),
        "6:12: lax.fori_loop here needs Python int bounds (JAX's scan form), got Array float32[]"},
       {fn("    return lax.fori_loop(0, 4, lambda i: i, x)", "jnp.zeros(2)"),
-       "6:12: <lambda>() takes 1 positional arguments but 2 were given"},
+       "6:12: <lambda>() takes 1 positional argument but 2 were given"},
       {fn("    return lax.fori_loop(0, 4, lambda i, c: c + q, x)", "jnp.zeros(2)"),
        "6:49: name 'q' is not defined"},
       {"import jax\ndef f(x:\n    return x\n", "2:6: '(' was never closed"},
@@ -911,8 +934,8 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
       {"if 1:\n    x = 1\n  y = 2\n", "3:3: unindent does not match any outer indentation level"},
       {"import time\nt = time.perf_counter()\n", "2:5: time.perf_counter is not supported here"},
       {"x = 3j\n", "1:5: complex literals are not supported here"},
-      {"def f(*args):\n    pass\n",
-       "1:7: only positional parameters (with defaults) are supported here"},
+      {"def f(a, /, b):\n    pass\n",
+       "1:10: positional-only parameters ('/') are not supported here"},
   }));
   CAPTURE(src);
   CHECK_THAT(lower_error(src), Catch::Matchers::StartsWith(message));

@@ -35,6 +35,30 @@ CASES = [
      "try:\n    try:\n        int('x')\n    except TypeError:\n        print('wrong handler')\n    finally:\n        print('inner finally')\nexcept ValueError as e:\n    print('outer', e)\n"
      "try:\n    assert False, 'msg'\nexcept AssertionError as e:\n    print('assert', e)\n"
      "for k in range(3):\n    try:\n        if k == 1:\n            continue\n        print('k', k)\n    finally:\n        print('f', k)\n"),
+    ('keyword-only parameters, *args and **kwargs, bound as CPython binds them',
+     "def f(a, b=2, *rest, scale, shift=0.5, **opts):\n    return (a, b, rest, scale, shift, opts)\n"
+     "print(f(1, scale=3))\nprint(f(1, 4, 5, 6, scale=2, shift=1, color='r', width=2))\n"
+     "def g(x, *, axis=-1, keepdims=False):\n    return x, axis, keepdims\n"
+     "print(g(1), g(2, axis=0), g(x=3, keepdims=True))\n"
+     "def h(*args, **kw):\n    return len(args), sorted(kw), kw\n"
+     "print(h(), h(1, 2, z=3, a=4), h(*[1, 2, 3]))\n"
+     "def k(**kw):\n    return kw\n"
+     "print(k(kw=1), (lambda *a: a)(1, 2), (lambda x, y=2: x * y)(3), (lambda a, b=1, *r, k=2, **kw: (a, b, r, k, kw))(1, 2, 3, k=4, z=5))\n"
+     "calls = [lambda: f(1), lambda: f(1, 2, 3, scale=1, scale2=2), lambda: g(1, 2), lambda: g(1, 2, axis=3),\n"
+     "         lambda: g(), lambda: g(1, x=2), lambda: k(1), lambda: two(1, 2, 3),\n"
+     "         lambda: zero(1), lambda: f(scale=1), lambda: g(1, bogus=2),\n"
+     "         lambda: lk(1), lambda: ld(1, 2)]\n"
+     "lk = lambda x, *, y: x\nld = lambda x=1: x\n"
+     "def late(a, *, b, c):\n    return a\n"
+     "def two(a, b=1):\n    return a\n"
+     "def zero():\n    return 0\n"
+     "calls.append(lambda: late(1))\n"
+     "for c in calls:\n    try:\n        c()\n    except TypeError as e:\n        print(type(e).__name__ + ':', e)"),
+    ('__name__ of classes, functions and builtins',
+     "def f():\n    pass\n"
+     "print(f.__name__, (lambda: 0).__name__, ValueError.__name__, type(ValueError('x')).__name__, len.__name__, print.__name__)\n"
+     "print(type(1).__name__, type(1.5).__name__, type('s').__name__, type([]).__name__, type(()).__name__, type({}).__name__, type(True).__name__)\n"
+     "try:\n    {}['k']\nexcept Exception as e:\n    print(type(e).__name__, repr(e))"),
     ('a re-raised exception', "try:\n    1 / 0\nexcept ZeroDivisionError:\n    print('handling')\n    raise"),
     ('an exception raised in an except clause', "try:\n    1 / 0\nexcept ZeroDivisionError:\n    raise ValueError('from handler')"),
     ('f-strings and format specs',

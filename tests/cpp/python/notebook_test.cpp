@@ -185,6 +185,36 @@ TEST_CASE("a syntax error is printed as Python prints it, with the place", "[pyt
   CHECK(r.error.find("  File \"bad.py\", line 2\n") == 0);
 }
 
+TEST_CASE("a def's parameter list refuses what CPython 3.11 refuses, with its message and column",
+          "[python][notebook]") {
+  // Each message and caret column as /usr/bin/python3 (3.11) printed them for the same line.
+  struct Bad {
+    const char* source;
+    const char* exception;
+    int column;
+  };
+  const Bad cases[] = {
+      {"def f(*): pass", "SyntaxError: named arguments must follow bare *", 7},
+      {"def f(*, **k): pass", "SyntaxError: named arguments must follow bare *", 7},
+      {"def f(*a, *b): pass", "SyntaxError: * argument may appear only once", 11},
+      {"def f(**k, a): pass", "SyntaxError: arguments cannot follow var-keyword argument", 12},
+      {"def f(*a=1): pass", "SyntaxError: var-positional argument cannot have default value", 9},
+      {"def f(**k=1): pass", "SyntaxError: var-keyword argument cannot have default value", 10},
+  };
+  for (const Bad& b : cases) {
+    INFO(b.source);
+    const auto r = run_notebook(b.source, NotebookOptions{});
+    CHECK(r.exception == b.exception);
+    CHECK(r.line == 1);
+    CHECK(r.column == b.column);
+  }
+  const auto dup = run_notebook("def f(a, a): pass", NotebookOptions{});
+  CHECK(dup.exception == "SyntaxError: duplicate argument 'a' in function definition");
+  const auto ok =
+      run_notebook("def f(a, *, b=1, **k): pass\ndef g(*a, c): pass", NotebookOptions{});
+  CHECK(ok.error.empty());
+}
+
 TEST_CASE("limits: an endless loop, deep recursion, huge values end with clear errors",
           "[python][notebook]") {
   SECTION("while True: stops at the step budget") {
