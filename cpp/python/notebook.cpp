@@ -117,6 +117,15 @@ bool exc_matches(const std::string& t, const std::string& handler) {
   }
 }
 
+// The builtins that are classes (type(x) gives one): printed <class '...'>.
+bool is_class_name(const std::string& s) {
+  static const char* const kClasses[] = {"int",  "float", "str",   "bool",     "list",    "tuple",
+                                         "dict", "set",   "range", "NoneType", "function"};
+  for (const char* c : kClasses)
+    if (s == c) return true;
+  return s.rfind("numpy.", 0) == 0 || s.rfind("jaxlib.", 0) == 0;
+}
+
 std::string type_name(const V& v) {
   switch (v->t) {
     case T::None:
@@ -440,8 +449,9 @@ class Machine {
                ")";
       case T::Func:
         return "<function " + (v->def ? v->def->s : std::string("<lambda>")) + ">";
-      case T::Builtin:
-        return "<built-in function " + v->s + ">";
+      case T::Builtin:  // a class (what type() gives, int, float, ...) or a function
+        return (is_class_name(v->s) ? "<class '" : "<built-in function ") + v->s +
+               (is_class_name(v->s) ? "'>" : ">");
       case T::Method:
         return "<bound method " + v->s + " of " + type_name(v->self) + " object>";
       case T::Module:
@@ -3491,8 +3501,15 @@ class Machine {
       V x = need(a, 0, "object", "type");
       if (!x) return nullptr;
       if (x->t == T::Exc) return mk_named(T::ExcType, x->s);
-      if (is_num(x) || x->t == T::Str || x->t == T::List || x->t == T::Tuple || x->t == T::Dict)
+      if (is_num(x) || x->t == T::Str || x->t == T::List || x->t == T::Tuple || x->t == T::Dict ||
+          x->t == T::Set || x->t == T::None || x->t == T::Range || x->t == T::Slice ||
+          x->t == T::Func)
         return mk_named(T::Builtin, type_name(x));
+      if (x->t == T::Array)  // JAX 0.4's class of a jax.Array; a 0-d NumPy value is a NumPy
+                             // scalar (what reductions and indexing give)
+        return mk_named(T::Builtin, x->arr.jax            ? "jaxlib.xla_extension.ArrayImpl"
+                                    : x->arr.dims.empty() ? "numpy." + dtype_name(x->arr.dt)
+                                                          : type_name(x));
       return raise("NotImplementedError", "type() of a " + type_name(x) + " is not supported here");
     }
     if (q == "callable") {

@@ -58,7 +58,9 @@ CASES = [
      "def f():\n    pass\n"
      "print(f.__name__, (lambda: 0).__name__, ValueError.__name__, type(ValueError('x')).__name__, len.__name__, print.__name__)\n"
      "print(type(1).__name__, type(1.5).__name__, type('s').__name__, type([]).__name__, type(()).__name__, type({}).__name__, type(True).__name__)\n"
-     "try:\n    {}['k']\nexcept Exception as e:\n    print(type(e).__name__, repr(e))"),
+     "try:\n    {}['k']\nexcept Exception as e:\n    print(type(e).__name__, repr(e))\n"
+     "import numpy as np\n"
+     "print(type(None), type({1}), type(range(2)), type(f), type(np.zeros(2)), type(np.float64(1)), type(np.zeros(2)).__name__)"),
     ('a re-raised exception', "try:\n    1 / 0\nexcept ZeroDivisionError:\n    print('handling')\n    raise"),
     ('an exception raised in an except clause', "try:\n    1 / 0\nexcept ZeroDivisionError:\n    raise ValueError('from handler')"),
     ('f-strings and format specs',
