@@ -50,6 +50,15 @@ function untimed(r) {
   return { ...r, seconds: 'timed', ops_seconds: 'timed', ops: r.ops.map(clock), fusions: r.fusions.map(clock) };
 }
 
+// Two results, the second a tuple (a JAX module returning a pair lowers to this).
+const TUPLE = `func.func @main() -> (tensor<2xf32>, tuple<tensor<i32>, tensor<3xf32>>) {
+  %a = stablehlo.constant dense<[1.5, 2.0]> : tensor<2xf32>
+  %b = stablehlo.constant dense<7> : tensor<i32>
+  %c = stablehlo.constant dense<[0.1, 0.2, 0.3]> : tensor<3xf32>
+  %t = stablehlo.tuple %b, %c : tuple<tensor<i32>, tensor<3xf32>>
+  return %a, %t : tensor<2xf32>, tuple<tensor<i32>, tensor<3xf32>>
+}
+`;
 const TAMPERED = `module @m {
   func.func public @main() -> tensor<3xi32> {
     %a = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>
@@ -543,6 +552,38 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     assert.match(
       await page.locator('#analyze-run-status').innerText(),
       new RegExp(`passed — ${v.checks.length} of ${v.checks.length} checks passed`),
+    );
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("a tuple result: each element's type, checksum and first values under it, as run.mjs lists them (issue 22 item 14)", async () => {
+    const { page, problems } = await fixture.open(name);
+    await showText(page, 'tuple.mlir', TUPLE);
+    const v = await runShown(page);
+    assert.equal(v.status, 'passed');
+    assert.equal(await page.locator('#analyze-run-results').isVisible(), true);
+    const lines = await page.locator('#analyze-run-result-list li').allInnerTexts();
+    // innerText of an item holds its nested items too: the first line of each is its own.
+    assert.deepEqual(
+      lines.map((l) => l.split('\n')[0]),
+      [
+        'result 0 tensor<2xf32>: checksum 3.5, first values 1.5, 2',
+        'result 1 tuple<tensor<i32>, tensor<3xf32>>: checksum 7.600000016391277, tuple of 2',
+        '[1][0] tensor<i32>: checksum 7, first values 7',
+        '[1][1] tensor<3xf32>: checksum 0.6000000163912773, first values 0.1, 0.2, 0.3',
+      ],
+    );
+    // The CLI's JSON for the same file: the same types, checksums and values.
+    const r = cli('tuple.mlir', TUPLE, 'seeded');
+    assert.deepEqual(
+      [r.results[0], r.results[1], ...r.results[1].elements].map((x) => [x.shape, x.checksum]),
+      [
+        ['tensor<2xf32>', 3.5],
+        ['tuple<tensor<i32>, tensor<3xf32>>', 7.600000016391277],
+        ['tensor<i32>', 7],
+        ['tensor<3xf32>', 0.6000000163912773],
+      ],
     );
     assert.deepEqual(problems, []);
     await page.close();

@@ -87,6 +87,37 @@ function renderResultFiles(files) {
   box.replaceChildren(...parts);
 }
 
+/** Results listed (and a tuple's elements, at each level) before "and N more". */
+export const RESULT_LIMIT = 16;
+
+/**
+ * The run's results as the core summarized them: each result's type, checksum and first values,
+ * a tuple's elements nested under it with their paths ([1][0]), as `run.mjs` prints them.
+ */
+function renderResults(report) {
+  const box = $('#analyze-run-results');
+  const results = report && (report.status === 'passed' || report.status === 'failed') ? (report.results ?? []) : [];
+  box.hidden = results.length === 0;
+  if (box.hidden) return;
+  const items = (xs, path) => {
+    const list = xs.slice(0, RESULT_LIMIT).map((x, i) => {
+      const label = path === null ? `result ${i}` : `${path}[${i}]`;
+      const li = el('li');
+      const values = x.elements ? `tuple of ${x.elements.length}` : `first values ${x.preview}`;
+      li.append(el('code', label), document.createTextNode(` ${x.shape}: checksum ${x.checksum}, ${values}`));
+      if (x.elements?.length) {
+        const inner = el('ol');
+        inner.append(...items(x.elements, path === null ? `[${i}]` : label));
+        li.append(inner);
+      }
+      return li;
+    });
+    if (xs.length > RESULT_LIMIT) list.push(el('li', `and ${xs.length - RESULT_LIMIT} more`));
+    return list;
+  };
+  $('#analyze-run-result-list').replaceChildren(...items(results, null));
+}
+
 /**
  * What a run timed, in words: "3 ops timed" op by op; "2 fusions and 3 ops alone timed" fused
  * (a body's fusion is not timed on its own: its time is in the op that holds it).
@@ -225,6 +256,7 @@ export function renderAnalyzeRun(a) {
   const why = report ? notRunText(report) : '';
   notRun.hidden = !why;
   notRun.textContent = why;
+  renderResults(busy ? null : report);
   const box = $('#analyze-run-checks');
   box.hidden = !report || report.checks.length === 0;
   if (box.hidden) return;
