@@ -482,10 +482,12 @@ describe('section 8: corpus files, selection, sorting, roofs and a 5 MB module',
     for (const s of shares) assert.doesNotMatch(s, /\de[-+]?\d/, `a share written with an exponent: ${s}`);
     assert.ok(shares.includes('< 0.001%'), "the adds' tiny shares say so");
     assert.equal(await page.locator('#analyze-text').evaluate((e) => e.readOnly), true, 'shown as a read-only preview');
+    const note = page.locator('#analyze-preview-note');
     assert.match(
-      await page.locator('#analyze-preview-note').innerText(),
-      /^big\.mlir has \d+ characters: the whole text is analysed/,
+      await note.innerText(),
+      /^big\.mlir has \d+ characters: the whole text is analysed, and the box shows its first \d+, read-only \(a text box lays out all of its text at once/,
     );
+    const shownChars = await page.locator('#analyze-text').evaluate((e) => e.value.length);
     times.five_mb = {
       bytes: text.length,
       ops: a.ops,
@@ -495,6 +497,16 @@ describe('section 8: corpus files, selection, sorting, roofs and a 5 MB module',
       lesson_input_answered_ms: inputMs,
       pending_while_typing: Boolean(pendingDuring),
     };
+    // Offered a way to edit it all the same (issue 22 item 10): the whole text, editable, and a
+    // keystroke analyses the edited text.
+    assert.ok(shownChars < text.length);
+    await note.locator('button', { hasText: `Edit all ${text.length} characters here` }).click();
+    const box = await page.locator('#analyze-text').evaluate((e) => ({ readOnly: e.readOnly, length: e.value.length }));
+    assert.deepEqual(box, { readOnly: false, length: text.length });
+    assert.equal(await note.isHidden(), true);
+    await page.locator('#analyze-text').pressSequentially('// edited\n');
+    await waitShown(page, 'input', 120000);
+    assert.equal(await page.evaluate(() => window.rooflineLab.analysis().ops.length), a.ops);
     t.diagnostic(
       `5 MB module (${(text.length / 1e6).toFixed(2)} MB, ${a.ops} ops): Worker ${Math.round(v.ms)} ms (parse + verify + lower + cost); section redrawn in ${Math.round(v.render_ms)} ms; ` +
         `file set → drawn ${totalMs} ms; the lesson answered an input in ${inputMs} ms while ${pendingDuring ? 'the Worker was busy' : 'the analysis had already finished'}`,

@@ -265,10 +265,11 @@ describe('section 8 at 5 MB: a paste and a run, no frozen main thread (issue 22,
         .evaluate((a) => ({ readOnly: a.readOnly, length: a.value.length }));
       assert.equal(box.readOnly, true);
       assert.ok(box.length > 0 && box.length <= 20000, `${box.length} characters shown`);
-      assert.equal(
-        await page.locator('#analyze-preview-note').innerText(),
-        `pasted text has ${text.length} characters: the whole text is analysed, and the box shows its first ` +
-          `${box.length} (read-only). Clear the box to paste other text.`,
+      assert.ok(
+        (await page.locator('#analyze-preview-note').innerText()).startsWith(
+          `pasted text has ${text.length} characters: the whole text is analysed, and the box shows its first ` +
+            `${box.length}, read-only (`,
+        ),
       );
       const status = await page.locator('#analyze-page-status').innerText();
       const ops = Number(status.match(/ of (\d+) \(page 1 of/)?.[1]);

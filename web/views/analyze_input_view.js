@@ -93,9 +93,24 @@ export function bindAnalyzeInput(examples, { onText, onCancel }) {
     area.readOnly = preview;
     note.hidden = !preview;
     if (preview) {
-      note.textContent =
+      // Why read-only, and the way to edit it all the same (a text box lays out all of its text at
+      // once: a few seconds for megabytes, a frozen page meanwhile).
+      const edit = el('button', `Edit all ${t.length} characters here`);
+      edit.type = 'button';
+      edit.addEventListener('click', () => {
+        area.readOnly = false;
+        area.value = t;
+        note.hidden = true;
+        area.focus();
+        area.setSelectionRange(0, 0);
+      });
+      note.replaceChildren(
         `${name} has ${t.length} characters: the whole text is analysed, and the box shows its first ` +
-        `${cut} (read-only). Clear the box to paste other text.`;
+          `${cut}, read-only (a text box lays out all of its text at once, and the page would stall while it ` +
+          `did). Clear the box to paste other text, or `,
+        edit,
+        ' (the page may pause while it lays the text out).',
+      );
     }
     onText(t, name, { immediate: true });
   };
