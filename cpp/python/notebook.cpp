@@ -40,9 +40,48 @@ namespace {
 
 using namespace nb;  // NOLINT
 
+// Reference cycles (d['k'] = (d,), a function that names itself inside another): values are
+// reference counted, and Python's cycle collector has no twin here. Instead every object that can
+// hold others is listed, weakly, with the machine running when it was made; when that machine
+// ends (a run's end, a session's reset or release) each one still alive is emptied, which frees
+// every cycle. (In a session an unreachable cycle lives until then.)
+// (A weak reference keeps a made_shared object's memory, not its contents: the list drops the
+// freed ones each time it has doubled, so it stays within twice the live ones and 4096.)
+struct Holders {
+  std::vector<std::weak_ptr<Obj>> list;
+  std::size_t compact_at = 4096;
+  void add(const std::shared_ptr<Obj>& o) {
+    if (list.size() >= compact_at) {
+      list.erase(std::remove_if(list.begin(), list.end(),
+                                [](const std::weak_ptr<Obj>& w) { return w.expired(); }),
+                 list.end());
+      compact_at = 2 * list.size() + 4096;
+    }
+    list.push_back(o);
+  }
+};
+thread_local Holders* t_holders = nullptr;
+
+bool can_hold(T t) {
+  switch (t) {
+    case T::List:
+    case T::Tuple:
+    case T::Dict:
+    case T::Set:
+    case T::Func:
+    case T::Method:
+    case T::Exc:
+    case T::Jitted:
+      return true;
+    default:
+      return false;
+  }
+}
+
 V mk(T t) {
   auto o = std::make_shared<Obj>();
   o->t = t;
+  if (t_holders && can_hold(t)) t_holders->add(o);
   return o;
 }
 V none_v() {
@@ -234,6 +273,24 @@ class Machine {
   explicit Machine(const NotebookOptions& options) : options_(options) {
     globals_ = std::make_shared<Scope>();
   }
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+  // Empties every object this machine made that is still alive (t_holders): the cycles among
+  // them are freed, and, as all are held until all are emptied, nothing is freed recursively.
+  ~Machine() {
+    std::vector<V> alive;
+    for (auto& w : holders_.list)
+      if (V o = w.lock()) alive.push_back(std::move(o));
+    holders_.list.clear();
+    globals_.reset();
+    for (const V& o : alive) {
+      o->items.clear();
+      o->vals.clear();
+      o->defaults.clear();
+      o->self.reset();
+      o->closure.reset();
+    }
+  }
 
   // Runs `prog` (parsed from `source`) in this machine's globals, its lines named `filename` in
   // tracebacks. `context` is the program jax.jit(f).lower(...) traces f in (its imports and defs):
@@ -254,6 +311,12 @@ class Machine {
     files_.push_back(std::move(f));
     file_ = static_cast<int>(files_.size()) - 1;
     program_ = &context;
+    // Objects made from here on are listed with this machine (the cycles' teardown above).
+    struct Listing {
+      Holders* saved;
+      ~Listing() { t_holders = saved; }
+    } listing{t_holders};
+    t_holders = &holders_;
     out_.clear();
     exc_ = nullptr;
     exc_tb_.clear();
@@ -307,6 +370,7 @@ class Machine {
   std::vector<SourceFile> files_;     // every source run, in order (functions point into them)
   int file_ = 0;                      // the one running now
   std::shared_ptr<Scope> globals_;
+  Holders holders_;               // what this machine made that can hold other objects (~Machine)
   std::shared_ptr<Scope> scope_;  // the current function's locals (null at module level)
   std::vector<Frame> stack_;
   std::string out_;
@@ -4781,6 +4845,8 @@ NotebookResult run_notebook(const std::string& source, const NotebookOptions& op
   Machine m(options);
   return m.run(prog.value(), source, options.filename, prog.value());
 }
+
+std::int64_t objects_alive() { return t_objects_alive; }
 
 std::string cell_filename(int cell) { return "<cell " + std::to_string(cell) + ">"; }
 

@@ -43,6 +43,10 @@ struct NotebookResult {
 
 NotebookResult run_notebook(const std::string& source, const NotebookOptions& options = {});
 
+// The notebook values alive on this thread: after a run, or a session's reset or end, as many as
+// before it (cycles included: a run's end empties what it made).
+std::int64_t objects_alive();
+
 // A kernel: cells run one after another in the same globals, as in a Jupyter notebook. A cell's
 // variables, functions and imports stay for the next cells, also when a later cell fails; each
 // cell has its own step budget (options.max_steps) and its own output. Tracebacks name a cell's

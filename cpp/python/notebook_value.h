@@ -50,7 +50,18 @@ struct Scope {
 
 struct CompiledModule;  // notebook.cpp: a parsed and lowered module kept for runs
 
+// How many notebook values exist on this thread (notebook.h objects_alive): what a test of the
+// cycles' teardown counts.
+inline thread_local std::int64_t t_objects_alive = 0;
+struct Counted {
+  Counted() { ++t_objects_alive; }
+  Counted(const Counted&) { ++t_objects_alive; }
+  Counted& operator=(const Counted&) = default;
+  ~Counted() { --t_objects_alive; }
+};
+
 struct Obj {
+  Counted counted;
   T t = T::None;
   bool b = false;
   std::int64_t i = 0;                 // Int: the value, or (big) the nearest int64

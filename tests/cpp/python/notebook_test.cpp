@@ -215,6 +215,33 @@ TEST_CASE("a def's parameter list refuses what CPython 3.11 refuses, with its me
   CHECK(ok.error.empty());
 }
 
+TEST_CASE("reference cycles are freed when a run ends, and when a session is reset or released",
+          "[python][notebook]") {
+  // Found by scripts/fuzz notebook (LeakSanitizer): d['c'] = (d, ...) leaked. Values are
+  // reference counted; the machine empties what it made when it ends.
+  const std::string cycles =
+      "d = {'b': 1}\nd['c'] = (d, list(d.items()))\nl = []\nl.append(l)\n"
+      "def outer():\n    def inner():\n        return inner\n    return inner\n"
+      "f = outer()\ng = [f, l.append]\ng.append(g)\ntry:\n    raise ValueError(g)\n"
+      "except ValueError as e:\n    g.append(e)\nx = None\nfor i in range(3):\n    x = [x, x]\n"
+      "print(len(d), len(l), f is f(), len(g))";
+  run_notebook(cycles);  // once first: the runtime's own constants (None, ...) are made once
+  const std::int64_t before = rl::python::objects_alive();
+  const auto r = run_notebook(cycles);
+  CHECK(r.error.empty());
+  CHECK(r.stdout_text == "2 1 True 4\n");
+  CHECK(rl::python::objects_alive() == before);
+  {
+    rl::python::NotebookSession s;
+    CHECK(s.run_cell(cycles, 1).error.empty());
+    CHECK(rl::python::objects_alive() > before);
+    s.reset();
+    CHECK(rl::python::objects_alive() == before);
+    CHECK(s.run_cell(cycles, 1).error.empty());
+  }
+  CHECK(rl::python::objects_alive() == before);
+}
+
 TEST_CASE("limits: an endless loop, deep recursion, huge values end with clear errors",
           "[python][notebook]") {
   SECTION("while True: stops at the step budget") {
