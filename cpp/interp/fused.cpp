@@ -604,6 +604,52 @@ const std::vector<hlo::ValueId>* FusedProgram::dead_after(const hlo::Instr& in,
 
 // ---- running ----------------------------------------------------------------------------------
 
+namespace {
+
+// The loop part's output made whole (a kLoop or kOutput fusion's result; a kInput fusion's reduce
+// input when it cannot be streamed), as frame[rv]. A kOutput epilogue writes over the dot's result
+// when it is the same type and no one else holds it; otherwise a fresh tensor.
+bool loop_output(Run& run, const FusionPlan& plan, std::vector<Value>& frame) {
+  const auto& instrs = plan.block->instrs;
+  const hlo::Function& f = *plan.lfn->fn;
+  const hlo::Instr& in = instrs[plan.loop_root];
+  const hlo::ValueId rv = f.results(*in.op)[0];
+  const hlo::Type& t = run.program().module->value_type(f, rv);
+  Tensor out;
+  bool reused = false;
+  const auto* dead = run.dead_after(instrs[plan.root]);
+  for (const LoopNode& nd : plan.nodes) {
+    if (nd.kind != Kind::Param || reused) continue;
+    // Block i of the output is written after block i of every parameter is read; a parameter
+    // also read through a broadcast's index map would be read elsewhere: not reused.
+    bool gathered = false;
+    for (const LoopNode& g : plan.nodes)
+      gathered = gathered || (g.kind == Kind::ParamGather && g.value == nd.value);
+    // Made by this fusion (its dot): fresh each time it runs. Otherwise: it must die here, and
+    // not while the fusion is repeated for timing.
+    bool own = false;
+    for (std::size_t j = 0; j < plan.members.size(); ++j)
+      if (plan.by_op[j])
+        for (hlo::ValueId r : f.results(*instrs[plan.members[j]].op)) own = own || r == nd.value;
+    const bool dies = dead && std::find(dead->begin(), dead->end(), nd.value) != dead->end();
+    Value& v = frame[nd.value];
+    if (!gathered && (own || (dies && !run.timing())) && v.is_tensor() && v.tensor.unique() &&
+        v.tensor.type == t.etype && v.tensor.dims == t.dims) {
+      out = v.tensor;
+      reused = true;
+    }
+  }
+  if (!reused) {
+    OpCall call{run, *run.program().module, run.program(), *plan.lfn, in, frame};
+    if (!call.alloc(0, &out)) return false;
+  }
+  if (!run_loop(run, plan, frame, out.data(), out.elements(), 0, out.elements())) return false;
+  frame[rv] = Value::of(std::move(out));
+  return true;
+}
+
+}  // namespace
+
 bool run_fusion(Run& run, const FusionPlan& plan, std::vector<Value>& frame) {
   const auto& instrs = plan.block->instrs;
   const hlo::LFunction& lfn = *plan.lfn;
@@ -614,48 +660,41 @@ bool run_fusion(Run& run, const FusionPlan& plan, std::vector<Value>& frame) {
       if (!run.execute_alone(lfn, instrs[i], frame)) return false;
     return true;
   }
+  // A kInput fusion's reduce input is streamed into the reduce when nothing after the fusion
+  // reads it (it dies at the root).
+  const hlo::Instr& root = instrs[plan.root];
+  const hlo::ValueId input = f.results(*instrs[plan.loop_root].op)[0];
+  bool stream = false;
+  if (root.code == OpCode::Reduce && plan.loop_root != plan.root) {
+    const auto* dead = run.dead_after(root);
+    stream = dead && std::find(dead->begin(), dead->end(), input) != dead->end();
+  }
   for (std::size_t k = 0; k < plan.members.size(); ++k) {
     const std::uint32_t i = plan.members[k];
+    if (stream && i == plan.root) {
+      const hlo::Type& t = run.program().module->value_type(f, input);
+      const std::int64_t n = static_cast<std::int64_t>(t.elements());
+      OpCall call{run, *run.program().module, run.program(), lfn, root, frame};
+      Tensor chunk;  // counted against the memory cap: at most kStreamedChunk elements
+      StreamedInput s;
+      s.type = t.etype;
+      s.dims = t.dims;
+      s.fill = [&](std::int64_t begin, std::int64_t end) -> const std::uint8_t* {
+        if (chunk.elements() < end - begin && !call.alloc(t.etype, {end - begin}, &chunk))
+          return nullptr;
+        if (!run_loop(run, plan, frame, chunk.data(), n, begin, end)) return nullptr;
+        return chunk.data();
+      };
+      bool done = false;
+      if (!reduce_streamed(call, s, &done)) return false;
+      if (done) continue;
+      if (!loop_output(run, plan, frame)) return false;  // made whole after all
+    }
     if (plan.by_op[k]) {
       if (!run.execute_alone(lfn, instrs[i], frame)) return false;
       continue;
     }
-    if (i != plan.loop_root) continue;
-    // The loop part's output: a kOutput epilogue writes over the dot's result when it is the
-    // same type and no one else holds it; otherwise a fresh tensor.
-    const hlo::Instr& in = instrs[i];
-    const hlo::ValueId rv = f.results(*in.op)[0];
-    const hlo::Type& t = run.program().module->value_type(f, rv);
-    Tensor out;
-    bool reused = false;
-    const auto* dead = run.dead_after(instrs[plan.root]);
-    for (const LoopNode& nd : plan.nodes) {
-      if (nd.kind != Kind::Param || reused) continue;
-      // Block i of the output is written after block i of every parameter is read; a parameter
-      // also read through a broadcast's index map would be read elsewhere: not reused.
-      bool gathered = false;
-      for (const LoopNode& g : plan.nodes)
-        gathered = gathered || (g.kind == Kind::ParamGather && g.value == nd.value);
-      // Made by this fusion (its dot): fresh each time it runs. Otherwise: it must die here, and
-      // not while the fusion is repeated for timing.
-      bool own = false;
-      for (std::size_t j = 0; j < plan.members.size(); ++j)
-        if (plan.by_op[j])
-          for (hlo::ValueId r : f.results(*instrs[plan.members[j]].op)) own = own || r == nd.value;
-      const bool dies = dead && std::find(dead->begin(), dead->end(), nd.value) != dead->end();
-      Value& v = frame[nd.value];
-      if (!gathered && (own || (dies && !run.timing())) && v.is_tensor() && v.tensor.unique() &&
-          v.tensor.type == t.etype && v.tensor.dims == t.dims) {
-        out = v.tensor;
-        reused = true;
-      }
-    }
-    if (!reused) {
-      OpCall call{run, *run.program().module, run.program(), lfn, in, frame};
-      if (!call.alloc(0, &out)) return false;
-    }
-    if (!run_loop(run, plan, frame, out.data(), out.elements())) return false;
-    frame[rv] = Value::of(std::move(out));
+    if (i == plan.loop_root && !stream && !loop_output(run, plan, frame)) return false;
   }
   return !run.failed();
 }

@@ -17,9 +17,11 @@
 //   free; no intermediate tensor is made;
 // - a kOutput fusion's dot (or convolution) runs through its kernel, and the epilogue is applied
 //   to its output in one pass, in place;
-// - a kInput fusion's reduce runs through its kernel on the loop part's one output (XLA evaluates
-//   the producers inside the reduction loop; here the reduce's input is made once, the other
-//   intermediates are not);
+// - a kInput fusion's reduce folds the loop part's output a chunk of whole rows at a time, as
+//   it is computed (reduce_streamed, kernel.h: the op's own loop, so the op's bits): the reduce's
+//   input is never made whole, as XLA evaluates the producers inside the reduction loop (a
+//   combiner the op does not fold natively, or an input also read after the fusion: made whole,
+//   then the op runs);
 // - a fusion whose ops are outside the loop's vocabulary (f64, i64 and other integer widths,
 //   complex, concatenate, dynamic slices, a slice or transpose of a value computed in the loop,
 //   integer divide/remainder/power, ...) runs its ops one by one, in program order, inside the
@@ -131,10 +133,11 @@ class FusedProgram {
   std::unordered_map<const hlo::Instr*, std::vector<hlo::ValueId>> dead_;
 };
 
-// Evaluates the loop part of `plan` into `out` (the loop root's n elements, in its storage type):
-// block by block, node by node (fused_loop.cpp, built for speed). False with the run's error set.
+// Evaluates elements [begin, end) of the loop part of `plan` (its root has n elements) into `out`
+// (element begin first, in the root's storage type): block by block, node by node
+// (fused_loop.cpp, built for speed). False with the run's error set.
 bool run_loop(Run& run, const FusionPlan& plan, std::vector<Value>& frame, std::uint8_t* out,
-              std::int64_t n);
+              std::int64_t n, std::int64_t begin, std::int64_t end);
 
 // Runs one fusion (at its root) in `frame`. False with the run's error set on failure.
 bool run_fusion(Run& run, const FusionPlan& plan, std::vector<Value>& frame);

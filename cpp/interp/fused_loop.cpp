@@ -239,12 +239,13 @@ inline void load_lane(ElementType t, std::size_t eb, const std::uint8_t* src, st
 }  // namespace
 
 bool run_loop(Run& run, const FusionPlan& plan, std::vector<Value>& frame, std::uint8_t* out,
-              std::int64_t n) {
+              std::int64_t n, std::int64_t begin, std::int64_t end) {
   const hlo::Op& op = *plan.block->instrs[plan.loop_root].op;
   const std::size_t count = plan.nodes.size();
   // Blocks of kFusedBlock elements; a smaller tensor in one block of its size (no scratch to clear
   // beyond it: a fusion inside a loop body runs many times on few elements).
-  const std::int64_t block = std::max<std::int64_t>(1, std::min<std::int64_t>(kFusedBlock, n));
+  const std::int64_t block =
+      std::max<std::int64_t>(1, std::min<std::int64_t>(kFusedBlock, end - begin));
   std::vector<std::uint32_t> scratch(count * static_cast<std::size_t>(block));
   std::vector<const std::uint8_t*> base(count, nullptr);
   auto buf = [&](std::size_t k) {
@@ -282,16 +283,16 @@ bool run_loop(Run& run, const FusionPlan& plan, std::vector<Value>& frame, std::
   const std::size_t root_bytes = static_cast<std::size_t>(hlo::element_bytes(root.type));
   std::vector<const std::uint8_t*> p(count, nullptr);
   std::vector<std::int64_t> index;
-  for (std::int64_t i0 = 0; i0 < n; i0 += block) {
+  for (std::int64_t i0 = begin; i0 < end; i0 += block) {
     if (!run.keep_going(op)) return false;
-    const std::int64_t m = std::min(block, n - i0);
+    const std::int64_t m = std::min(block, end - i0);
     const auto mm = static_cast<std::size_t>(m);
     for (std::size_t k = 0; k < count; ++k) {
       const LoopNode& nd = plan.nodes[k];
       const std::size_t lb = nd.lane_bytes();
       // The root writes its lanes straight into the output (a half's lanes are stored below).
       const bool last = k + 1 == count && !nd.half();
-      std::uint8_t* dst = last ? out + static_cast<std::size_t>(i0) * lb : buf(k);
+      std::uint8_t* dst = last ? out + static_cast<std::size_t>(i0 - begin) * lb : buf(k);
       const std::uint8_t* ra = nd.a >= 0 ? p[static_cast<std::size_t>(nd.a)] : nullptr;
       const std::uint8_t* rb = nd.b >= 0 ? p[static_cast<std::size_t>(nd.b)] : nullptr;
       const auto* pa = reinterpret_cast<const float*>(ra);
@@ -444,7 +445,7 @@ bool run_loop(Run& run, const FusionPlan& plan, std::vector<Value>& frame, std::
       }
       if (k + 1 == count) {
         if (nd.half()) {  // lanes → the half's storage
-          auto* y = reinterpret_cast<std::uint16_t*>(out) + i0;
+          auto* y = reinterpret_cast<std::uint16_t*>(out) + (i0 - begin);
           const auto* x = reinterpret_cast<const float*>(p[k]);
           if (nd.type == ElementType::F16)
             for (std::size_t i = 0; i < mm; ++i) y[i] = f32_to_f16(x[i]);

@@ -98,4 +98,18 @@ void register_linalg_ops(
 void register_region_ops(
     Registry& r);  // reduce, reduce_window, select_and_scatter, scatter, sort, map, top_k
 
+// A reduce's input that is never made whole (a kInput fusion's loop part, fused.h): fill(begin,
+// end) computes its elements [begin, end) (whole rows of the reduce), in their storage type, and
+// gives them, valid until the next fill; null, with the run's error set, on failure.
+struct StreamedInput {
+  hlo::ElementType type = hlo::ElementType::F32;
+  std::vector<std::int64_t> dims;
+  std::function<const std::uint8_t*(std::int64_t begin, std::int64_t end)> fill;
+};
+// Runs reduce `c` (one input, its init in the frame) on `in` when it folds with a native
+// combiner — the op alone's loop over the same rows in the same order, so the same bits — and
+// sets *done; *done false: it does not, or its rows are longer than a chunk of 4096 elements
+// (make the input and run the op). False on an error.
+bool reduce_streamed(const OpCall& c, const StreamedInput& in, bool* done);
+
 }  // namespace rl::interp

@@ -659,23 +659,36 @@ ReduceLoop reduce_loop(const Dims& in, const std::vector<bool>& reduced) {
 // One input, a native combiner: the output starts at init; the input is read once in order,
 // each row folded into its output (reduced innermost dimension) or combined lane by lane with
 // an output row (kept innermost dimension).
+// The input is `whole` (nx elements), or, when that is null, comes from `streamed` a chunk of
+// whole rows (about kStreamedChunk elements) at a time: the same rows in the same order, so the
+// same bits.
+constexpr std::int64_t kStreamedChunk = 4096;
 template <Comb K, class E>
-bool reduce_native(const OpCall& c, const Tensor& x, const Tensor& init, Tensor& y,
+bool reduce_native(const OpCall& c, const std::uint8_t* whole, std::int64_t nx,
+                   const StreamedInput* streamed, const Tensor& init, Tensor& y,
                    const ReduceLoop& l) {
   using S = typename E::Storage;
   using C = typename E::Compute;
-  const S* in = x.as<S>();
   S* out = y.as<S>();
   const C init_v = E::load(init.as<S>()[0]);
-  const std::int64_t ny = y.elements(), nx = x.elements();
+  const std::int64_t ny = y.elements();
   for (std::int64_t i = 0; i < ny; ++i) out[i] = E::store(init_v);
   if (nx == 0) return true;
   const std::int64_t n = l.size.back(), os = l.out_stride.back();
+  const S* chunk = reinterpret_cast<const S*>(whole);
+  std::int64_t chunk_begin = 0, chunk_end = whole ? nx : 0;
+  const std::int64_t chunk_rows = std::max<std::int64_t>(1, kStreamedChunk / n);
   Odometer rows;  // every dimension but the innermost; offset = in the output
   for (std::size_t d = 0; d + 1 < l.size.size(); ++d) rows.add(l.size[d], l.out_stride[d]);
   for (std::int64_t ib = 0; ib < nx; ib += n, rows.next()) {
     if (!c.keep_going()) return false;
-    const S* row = in + ib;
+    if (ib >= chunk_end) {
+      chunk_begin = ib;
+      chunk_end = std::min(nx, ib + chunk_rows * n);
+      chunk = reinterpret_cast<const S*>(streamed->fill(chunk_begin, chunk_end));
+      if (!chunk) return false;
+    }
+    const S* row = chunk + (ib - chunk_begin);
     const std::int64_t ob = rows.offset;
     if (os == 0) {
       C acc = E::load(out[ob]);
@@ -894,7 +907,8 @@ bool reduce(const OpCall& c) {
       ok = for_type(c, t, [&](auto e) {
         using E = decltype(e);
         if constexpr (comb_defined<decltype(kk)::value, E>())
-          return reduce_native<decltype(kk)::value, E>(c, c.tensor(0), c.tensor(1), outs[0], l);
+          return reduce_native<decltype(kk)::value, E>(
+              c, c.tensor(0).data(), c.tensor(0).elements(), nullptr, c.tensor(1), outs[0], l);
         else
           return false;
       });
@@ -2113,6 +2127,47 @@ std::string top_k_supported(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
 }
 
 }  // namespace
+
+bool reduce_streamed(const OpCall& c, const StreamedInput& in, bool* done) {
+  *done = false;
+  if (c.num_operands() != 2 || !c.in(1).is_tensor()) return true;
+  const Tensor& init = c.tensor(1);
+  if (!init.dims.empty() || init.type != in.type) return true;  // the op alone says what is wrong
+  const Comb k = combiner(c, 0, in.type);
+  if (!comb_applies(k, in.type)) return true;
+  const auto types = result_types(c);
+  if (types.size() != 1) return true;
+  std::vector<bool> reduced;
+  if (!check_dim_list(c, c.attrs().dims, in.dims.size(), "dimensions", &reduced)) return false;
+  Dims out_dims;
+  for (std::size_t d = 0; d < in.dims.size(); ++d)
+    if (!reduced[d]) out_dims.push_back(in.dims[d]);
+  std::vector<Tensor> outs(1);
+  if (!check_result(c, *types[0], 0, in.type, out_dims) || !alloc_type(c, *types[0], &outs[0]))
+    return false;
+  std::int64_t nx = 1;
+  for (auto d : in.dims) nx *= d;
+  const ReduceLoop l = reduce_loop(in.dims, reduced);
+  // A chunk holds whole rows: a row longer than a chunk is not streamed (the input is made whole).
+  if (l.size.back() > kStreamedChunk) {
+    outs.clear();
+    return true;
+  }
+  bool ok = true;
+  with_comb(k, [&](auto kk) {
+    ok = for_type(c, in.type, [&](auto e) {
+      using E = decltype(e);
+      if constexpr (comb_defined<decltype(kk)::value, E>())
+        return reduce_native<decltype(kk)::value, E>(c, nullptr, nx, &in, init, outs[0], l);
+      else
+        return false;
+    });
+  });
+  if (!ok) return false;
+  set_results(c, outs);
+  *done = true;
+  return true;
+}
 
 void register_region_ops(Registry& r) {
   r.add(OpCode::Reduce, reduce, reduce_supported);

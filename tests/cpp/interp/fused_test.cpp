@@ -56,6 +56,58 @@ std::vector<interp::FusionRun> fused_same_bits(const std::string& text) {
 }  // namespace
 
 TEST_CASE(
+    "a reduce with producers folds their output as it is made, a chunk of rows at a time: the "
+    "op's bits, and its input never whole",
+    "[interp][fused]") {
+  // XLA's input fusion: the reduce is the root, its elementwise producers are evaluated inside
+  // the reduction loop. Rows of 70 (the op's lane-wise sums, n >= 32) and of 20, over 300 rows:
+  // several chunks of whole rows (interp's kStreamedChunk, 4096 elements); the innermost
+  // dimension reduced, kept (dims = [0]: an output row combined lane by lane), and a max.
+  struct Case {
+    const char* dims;
+    const char* body;
+    const char* init;
+    int cols;
+    int out;
+  };
+  const Case cases[] = {{"[1]", "stablehlo.add", "0.0", 70, 300},
+                        {"[1]", "stablehlo.add", "0.0", 20, 300},
+                        {"[0]", "stablehlo.add", "0.0", 70, 70},
+                        {"[1]", "stablehlo.maximum", "0xFF800000", 70, 300},
+                        {"[0, 1]", "stablehlo.multiply", "1.0", 70, 0}};
+  for (const Case& c : cases) {
+    const std::string in = "tensor<300x" + std::to_string(c.cols) + "xf32>";
+    const std::string out = c.out ? "tensor<" + std::to_string(c.out) + "xf32>" : "tensor<f32>";
+    const std::string text = "func.func public @main(%x: " + in + ") -> (" + out + ", " + in +
+                             ") {\n" + "  %e = stablehlo.exponential %x : " + in + "\n" +
+                             "  %h = stablehlo.constant dense<0.5> : tensor<f32>\n" +
+                             "  %b = stablehlo.broadcast_in_dim %h, dims = [] : (tensor<f32>) -> " +
+                             in + "\n" + "  %m = stablehlo.multiply %e, %b : " + in + "\n" +
+                             "  %z = stablehlo.constant dense<" + c.init + "> : tensor<f32>\n" +
+                             "  %r = stablehlo.reduce(%m init: %z) applies " + c.body +
+                             " across dimensions = " + c.dims + " : (" + in + ", tensor<f32>) -> " +
+                             out + "\n" + "  return %r, %x : " + out + ", " + in + "\n" + "}\n";
+    INFO(text);
+    auto fusions = fused_same_bits(text);
+    REQUIRE(fusions.size() == 1);
+    CHECK(fusions[0].kind == "kInput");
+    CHECK(fusions[0].fallback.empty());
+    // Peak live tensors, the argument included: op by op, the producers' outputs beside it;
+    // fused, one chunk of the reduce's input (at most 4096 floats) and the result.
+    const auto unfused = run_text(text, with_inputs(false));
+    const auto fused = run_text(text, with_inputs(true));
+    const std::size_t input_bytes = 300u * static_cast<std::size_t>(c.cols) * 4u;
+    const std::size_t out_bytes = static_cast<std::size_t>(std::max(c.out, 1)) * 4u;
+    CHECK(unfused.result.peak_bytes >= 2 * input_bytes);
+    if (c.out > 0)
+      CHECK(fused.result.peak_bytes <= input_bytes + 4096 * 4 + out_bytes);
+    else  // one row of 21,000, longer than a chunk: made whole, then reduced
+      CHECK(fused.result.peak_bytes >= 2 * input_bytes);
+    // (%x is returned too: it lives on, and no fused loop may write over it.)
+  }
+}
+
+TEST_CASE(
     "the 4M-element chain's shape tanh(2x + 1) * y runs as one loop fusion with the op-by-op bits",
     "[interp][fused]") {
   // XLA's loop fusion (instruction_fusion.cc): every elementwise op, the scalar constants and
