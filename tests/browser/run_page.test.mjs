@@ -574,6 +574,10 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
         '[1][1] tensor<3xf32>: checksum 0.6000000163912773, first values 0.1, 0.2, 0.3',
       ],
     );
+    assert.match(
+      await page.locator('#analyze-run-memory').innerText(),
+      /^Memory: the live tensors peaked at \d+ bytes \(measured\); by its IR the program's values need at most \d+ bytes \(an estimate/,
+    );
     // The CLI's JSON for the same file: the same types, checksums and values.
     const r = cli('tuple.mlir', TUPLE, 'seeded');
     assert.deepEqual(

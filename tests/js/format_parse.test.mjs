@@ -1,7 +1,17 @@
 // web/model: formatting and number parsing, without a DOM or the core.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clockTime, duration, grouped, percent, pyFloat, pyFloatList, sci, short } from '../../web/model/format.js';
+import {
+  bytesText,
+  clockTime,
+  duration,
+  grouped,
+  percent,
+  pyFloat,
+  pyFloatList,
+  sci,
+  short,
+} from '../../web/model/format.js';
 import { parseNumber, parseNumberList } from '../../web/model/parse.js';
 
 test('pyFloat prints floats the way Python repr does, so the CLI reads like the seed', () => {
@@ -141,4 +151,13 @@ test('duration: seconds as people read them, 3 significant digits, no exponent, 
   assert.equal(duration(0), '0 s');
   assert.equal(duration(1.234e-7), '0.000000123 s'); // no exponent, however small
   assert.equal(duration(9.996), '10 s');
+});
+
+test('bytesText: bytes below a KiB, then KiB, MiB, GiB with three digits', () => {
+  assert.equal(bytesText(0), '0 bytes');
+  assert.equal(bytesText(1023), '1023 bytes');
+  assert.equal(bytesText(1536), '1.5 KiB');
+  assert.equal(bytesText(268435456), '256 MiB');
+  assert.equal(bytesText(101584), '99.2 KiB');
+  assert.equal(bytesText(3 * 2 ** 30 + 2 ** 29), '3.5 GiB');
 });

@@ -32,6 +32,19 @@ export function short(x, digits = 4) {
   return String(Number(x.toPrecision(digits)));
 }
 
+/** A size in bytes as people read it: 512 → "512 bytes", 1536 → "1.5 KiB", 268435456 → "256 MiB". */
+export function bytesText(n) {
+  if (!Number.isFinite(n) || n < 1024) return `${n} bytes`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u += 1;
+  }
+  return `${short(v, 3)} ${units[u]}`;
+}
+
 /**
  * An exact count (the core's decimal digits) with its thousands grouped once it has seven digits
  * or more, so 2·10^15 reads "2,000,000,000,000,000", not a run of zeros; "8192" and "16384" stay.

@@ -2,7 +2,7 @@
 // Cancel, its status (passed, failed, not run, an error — or cancelled, a calm state of its own),
 // what could not run (the op and its line; the estimate stays on show), and each check call's
 // verdict by line. The numbers it names are the core's run report (web/model/run.js).
-import { clockTime, duration, sci } from '../model/format.js';
+import { bytesText, clockTime, duration, sci } from '../model/format.js';
 import { PAGE_TIME_BUDGET_SECONDS, PAGE_TIMING_BUDGET_SECONDS } from '../model/run.js';
 import { $, el } from './dom.js';
 
@@ -116,6 +116,10 @@ function renderResults(report) {
     return list;
   };
   $('#analyze-run-result-list').replaceChildren(...items(results, null));
+  // Memory (issue 22 item 15): what the run held, beside what the program's IR says it needs.
+  $('#analyze-run-memory').textContent =
+    `Memory: the live tensors peaked at ${bytesText(report.peak_bytes)} (measured); by its IR the ` +
+    `program's values need at most ${bytesText(report.memory_need_bytes)} (an estimate, ops' scratch not counted).`;
 }
 
 /**
