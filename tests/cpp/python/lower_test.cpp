@@ -133,7 +133,7 @@ TEST_CASE("a bare assert is a syntax error at its place, as in Python", "[python
       Catch::Matchers::StartsWith("2:7: invalid syntax: expected a condition after 'assert'"));
 }
 
-TEST_CASE("keyword-only parameters and *args bind as in Python; **kwargs is refused by name",
+TEST_CASE("keyword-only parameters and *args bind as in Python, and **kwargs is refused by name",
           "[python][lower]") {
   const std::string head = "import jax\nimport jax.numpy as jnp\n";
   // A keyword-only default is a Python value baked into the trace, as in JAX.
