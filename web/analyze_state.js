@@ -17,9 +17,10 @@
 //   ms:      the Worker's time for the latest analysis (parse + verify + lower + cost, in the core);
 //   cancelled: the latest request was cancelled (a calm state of its own, not an error);
 //   cleared: the text was cleared (nothing is shown);
-//   runChoice: {inputs: 'seeded' | 'arange' | 'files', seed, files, fuse}: how a function's arguments
-//            are made for a run, and whether it runs as a compiler would fuse it (fuse: true, the
-//            default, as run.mjs) or op by op;
+//   runChoice: {inputs: 'seeded' | 'arange' | 'files', seed, files, fuse, memoryCap}: how a
+//            function's arguments are made for a run, whether it runs as a compiler would fuse it
+//            (fuse: true, the default, as run.mjs) or op by op, and the bytes its live tensors may
+//            take (memoryCap: null, the default, as much as the core's heap can still give);
 //   run:     null, or the run of the analysis on show ("Run in this browser"):
 //            {seq, name, pending: label | null, report: the run report | null, at: ISO time | null,
 //             ms, inputs, seed, cancelled, error: string | null}; a new run keeps the previous
@@ -42,7 +43,7 @@ import {
   withMeasured,
 } from './model/analysis_view.js';
 import { availableRoofs, programDtype, roofBudgets } from './model/roofs.js';
-import { RUN_INPUTS } from './model/run.js';
+import { PAGE_MEMORY_CAPS, RUN_INPUTS } from './model/run.js';
 import { runSteps } from './model/steps.js';
 
 export const DTYPE_CHOICES = ['bf16', 'f16', 'fp8', 'f32', 'f64', 'int8'];
@@ -63,7 +64,7 @@ export function createAnalyzeState() {
     ms: null,
     cancelled: false,
     cleared: false,
-    runChoice: { inputs: 'seeded', seed: 1, files: [], fuse: true },
+    runChoice: { inputs: 'seeded', seed: 1, files: [], fuse: true, memoryCap: null },
     run: null,
   };
 }
@@ -118,7 +119,9 @@ export function setCleared(a) {
 /**
  * How a run makes arguments: {inputs: 'seeded' | 'arange' | 'files', seed: integer ≥ 0, files:
  * [{name, bytes: Uint8Array}] (.npy files, one per argument, checked by the core when it runs)},
- * and fuse: a boolean (true: as a compiler would fuse it; false: op by op); anything else is ignored.
+ * fuse: a boolean (true: as a compiler would fuse it; false: op by op), and memoryCap: one of
+ * PAGE_MEMORY_CAPS (bytes the run's live tensors may take; null: as much as the core's heap can
+ * still give); anything else is ignored.
  */
 export function setRunChoice(a, choice) {
   const inputs = RUN_INPUTS.includes(choice.inputs) ? choice.inputs : a.runChoice.inputs;
@@ -129,7 +132,9 @@ export function setRunChoice(a, choice) {
       ? choice.files
       : a.runChoice.files;
   const fuse = typeof choice.fuse === 'boolean' ? choice.fuse : a.runChoice.fuse;
-  return { ...a, runChoice: { inputs, seed, files, fuse } };
+  const memoryCap =
+    'memoryCap' in choice && PAGE_MEMORY_CAPS.includes(choice.memoryCap) ? choice.memoryCap : a.runChoice.memoryCap;
+  return { ...a, runChoice: { inputs, seed, files, fuse, memoryCap } };
 }
 
 /** The run choice's values in a link (#fuse=…): the word → runChoice.fuse. */
@@ -199,6 +204,7 @@ export function setRun(a, seq, { report, ms, files, fusedTotals }, at = new Date
       fusedTotals: fusedTotals ?? null,
       inputs: a.run.asked.inputs,
       seed: a.run.asked.seed,
+      memoryCap: a.run.asked.memoryCap ?? null,
       pending: null,
       cancelled: false,
       error: null,

@@ -406,7 +406,7 @@ async function boot() {
             new Promise((resolve, reject) => sliced(analysisOfWorkerSteps(name, value), () => true, resolve, reject)),
         ),
     cancel: () => analyses.cancel(),
-    run: (text, name, { inputs, seed, files, fuse }, onProgress) =>
+    run: (text, name, { inputs, seed, files, fuse, memoryCap }, onProgress) =>
       runs.run(
         'run',
         {
@@ -416,6 +416,7 @@ async function boot() {
           seed,
           files,
           fuse,
+          memoryCap,
           timingBudget: PAGE_TIMING_BUDGET_SECONDS,
           timeBudget: PAGE_TIME_BUDGET_SECONDS,
         },

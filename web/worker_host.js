@@ -7,7 +7,7 @@
 //   analyze       {text} → {result, ms}: the analysis of pasted text in the core's compact form
 //                 (core.analyzeTextColumns: JSON text and typed arrays, the arrays moved); the
 //                 caller makes it {summary, placement, errors, ms} with analysisOfWorker
-//   run           {text, name, inputs?, seed?, files?, fuse?, timingBudget?, timeBudget?} → {report, ms, files, fusedTotals}: the text run in the core's
+//   run           {text, name, inputs?, seed?, files?, fuse?, memoryCap?, timingBudget?, timeBudget?} → {report, ms, files, fusedTotals}: the text run in the core's
 //                 interpreter, fused unless fuse is false, each of its entry's ops and fusions timed (web/model/run.js: the object
 //                 `node scripts/run.mjs --json` prints for one file); progress: the entry's ops
 //                 run so far, of all, as the core tells them (at most every 0.1 s); fusedTotals: a
@@ -76,7 +76,7 @@ export function* analysisOfWorkerSteps(name, { result, ms }) {
 }
 
 /** {report, ms}: the run of the text in this Worker's core (options the core refuses fail the request). */
-function run(core, { text, name, inputs, seed, files, timingBudget, timeBudget, fuse }, ctx) {
+function run(core, { text, name, inputs, seed, files, timingBudget, timeBudget, fuse, memoryCap }, ctx) {
   if (typeof text !== 'string') throw new Error('run: text must be a string');
   const t0 = performance.now();
   // The core tells how many of the entry's ops have run (at most every 0.1 s); each call is
@@ -89,6 +89,8 @@ function run(core, { text, name, inputs, seed, files, timingBudget, timeBudget, 
     ...given,
     on_progress,
     fuse: fuse !== false,
+    // The page's memory choice in bytes; none: the core's default, what its heap can still give.
+    ...(memoryCap != null ? { memory_cap: memoryCap } : {}),
     ...(timingBudget !== undefined ? { timing_budget_seconds: timingBudget } : {}),
     ...(timeBudget !== undefined ? { time_budget_seconds: timeBudget } : {}),
   };

@@ -51,6 +51,15 @@ function untimed(r) {
 }
 
 // Two results, the second a tuple (a JAX module returning a pair lowers to this).
+// 4096×4097 f32 (64 MiB and 16 KiB): past a 64 MiB cap by one row, well under the default.
+const BIG = `func.func @main() -> tensor<4096x4097xf32> {
+  %c = stablehlo.constant dense<1.0> : tensor<f32>
+  %0 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> tensor<4096x4097xf32>
+  %1 = stablehlo.add %0, %0 : tensor<4096x4097xf32>
+  return %1 : tensor<4096x4097xf32>
+}
+`;
+
 const TUPLE = `func.func @main() -> (tensor<2xf32>, tuple<tensor<i32>, tensor<3xf32>>) {
   %a = stablehlo.constant dense<[1.5, 2.0]> : tensor<2xf32>
   %b = stablehlo.constant dense<7> : tensor<i32>
@@ -589,6 +598,37 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
         ['tensor<3xf32>', 0.6000000163912773],
       ],
     );
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("the memory choice caps a run's tensors: past it, the error names the cap and the IR's need (issue 22 item 15)", async () => {
+    const { page, problems } = await fixture.open(name);
+    await showText(page, 'big.mlir', BIG);
+    assert.equal(await page.locator('#analyze-memory').inputValue(), '', "the default: what the core's heap can give");
+    await page.locator('#analyze-memory').selectOption({ label: '64 MiB' });
+    let v = await runShown(page);
+    assert.equal(v.choice.memoryCap, 64 * 2 ** 20);
+    assert.equal(v.status, 'error');
+    const status = await page.locator('#analyze-run-notrun').innerText();
+    assert.match(status, /needs 67125248 bytes for a result/);
+    assert.match(status, /memory cap of 67108864 bytes of live tensors/);
+    assert.match(status, /by its IR the program's values need up to 134250496 bytes/);
+    assert.equal(await page.locator('#analyze-run-results').isVisible(), false);
+    // The same program under the default cap runs, and says which cap it ran under.
+    await page.locator('#analyze-memory').selectOption('');
+    v = await runShown(page);
+    assert.equal(v.choice.memoryCap, null);
+    assert.equal(v.status, 'passed');
+    assert.match(
+      await page.locator('#analyze-run-memory').innerText(),
+      /need at most 128 MiB \(an estimate, ops' scratch not counted\); its cap: as much as this tab's core could still take\.$/,
+    );
+    // 256 MiB is enough: the memory line names the choice.
+    await page.locator('#analyze-memory').selectOption({ label: '256 MiB' });
+    v = await runShown(page);
+    assert.equal(v.status, 'passed');
+    assert.match(await page.locator('#analyze-run-memory').innerText(), /its cap: 256 MiB \(the choice above\)\.$/);
     assert.deepEqual(problems, []);
     await page.close();
   });

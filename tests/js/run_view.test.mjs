@@ -361,13 +361,21 @@ describe('the run states', () => {
       seed: 1,
       files: [],
       fuse: true,
+      memoryCap: null,
     });
-    assert.deepEqual(setRunChoice(a, { seed: 2.5 }).runChoice, { inputs: 'seeded', seed: 1, files: [], fuse: true });
+    assert.deepEqual(setRunChoice(a, { seed: 2.5 }).runChoice, {
+      inputs: 'seeded',
+      seed: 1,
+      files: [],
+      fuse: true,
+      memoryCap: null,
+    });
     assert.deepEqual(setRunChoice(a, { inputs: 'arange', seed: 9 }).runChoice, {
       inputs: 'arange',
       seed: 9,
       files: [],
       fuse: true,
+      memoryCap: null,
     });
     // .npy files: kept as chosen; anything but {name, bytes: Uint8Array} is ignored.
     const files = [{ name: 'a.npy', bytes: new Uint8Array([1, 2]) }];
@@ -376,6 +384,7 @@ describe('the run states', () => {
       seed: 1,
       files,
       fuse: true,
+      memoryCap: null,
     });
     assert.deepEqual(
       setRunChoice(a, { inputs: 'files', files: [{ name: 'a.npy', bytes: [1, 2] }] }).runChoice.files,
@@ -389,6 +398,14 @@ describe('the run states', () => {
       false,
       'another choice keeps it',
     );
+    // The memory cap (issue 22 item 15): one of the page's caps in bytes, or null (the core's
+    // heap decides); any other value is ignored, and another choice keeps it.
+    assert.equal(setRunChoice(a, { memoryCap: 64 * 2 ** 20 }).runChoice.memoryCap, 64 * 2 ** 20);
+    const capped = setRunChoice(a, { memoryCap: 2 ** 30 });
+    assert.equal(setRunChoice(capped, { memoryCap: null }).runChoice.memoryCap, null);
+    for (const bad of [12345, -1, '1073741824', NaN, 2 ** 40, undefined])
+      assert.equal(setRunChoice(capped, { memoryCap: bad }).runChoice.memoryCap, 2 ** 30, String(bad));
+    assert.equal(setRunChoice(capped, { seed: 3 }).runChoice.memoryCap, 2 ** 30);
     a = analysed('lesson.mlir', examples.lesson);
     const c = setCancelled(a);
     assert.equal(c.cancelled, true);

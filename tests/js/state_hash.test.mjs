@@ -310,6 +310,7 @@ describe('page state with the core', () => {
       seed: 7,
       files: [],
       fuse: false,
+      memoryCap: null,
     });
   });
 

@@ -14,6 +14,13 @@ export const PAGE_TIMING_BUDGET_SECONDS = 15;
  */
 export const PAGE_TIME_BUDGET_SECONDS = 60;
 
+/**
+ * The page's caps on a run's live tensors, in bytes (null, the default: as much as the core's heap
+ * can still give, the core's own default, as run.mjs without --memory-cap). index.html's
+ * #analyze-memory lists the same values.
+ */
+export const PAGE_MEMORY_CAPS = [null, 64 * 2 ** 20, 256 * 2 ** 20, 2 ** 30];
+
 /** The page's choices for the arguments of an entry function with arguments (files: .npy files the reader chose). */
 export const RUN_INPUTS = ['seeded', 'arange', 'files'];
 

@@ -18,13 +18,16 @@ function argumentsText(report) {
 
 /**
  * @param {{onRun: () => void, onCancel: () => void, onChoice: (choice: {inputs?: string, seed?: number,
- *   files?: {name: string, bytes: Uint8Array}[], fuse?: boolean}) => void}} handlers
+ *   files?: {name: string, bytes: Uint8Array}[], fuse?: boolean, memoryCap?: number | null}) => void}} handlers
  */
 export function bindAnalyzeRun({ onRun, onCancel, onChoice }) {
   $('#analyze-run').addEventListener('click', () => onRun());
   $('#analyze-run-cancel').addEventListener('click', () => onCancel());
   $('#analyze-inputs').addEventListener('change', (e) => onChoice({ inputs: e.target.value }));
   $('#analyze-fuse').addEventListener('change', (e) => onChoice({ fuse: e.target.value === 'fused' }));
+  $('#analyze-memory').addEventListener('change', (e) =>
+    onChoice({ memoryCap: e.target.value === '' ? null : Number(e.target.value) }),
+  );
   // .npy files chosen, or dropped anywhere on the run's row (which then takes its arguments from
   // files): their bytes, in the order given; the core reads and checks them against the program's
   // arguments when it runs (a file that is not NumPy's format is named there, with the rule).
@@ -94,7 +97,7 @@ export const RESULT_LIMIT = 16;
  * The run's results as the core summarized them: each result's type, checksum and first values,
  * a tuple's elements nested under it with their paths ([1][0]), as `run.mjs` prints them.
  */
-function renderResults(report) {
+function renderResults(report, memoryCap) {
   const box = $('#analyze-run-results');
   const results = report && (report.status === 'passed' || report.status === 'failed') ? (report.results ?? []) : [];
   box.hidden = results.length === 0;
@@ -119,7 +122,10 @@ function renderResults(report) {
   // Memory (issue 22 item 15): what the run held, beside what the program's IR says it needs.
   $('#analyze-run-memory').textContent =
     `Memory: the live tensors peaked at ${bytesText(report.peak_bytes)} (measured); by its IR the ` +
-    `program's values need at most ${bytesText(report.memory_need_bytes)} (an estimate, ops' scratch not counted).`;
+    `program's values need at most ${bytesText(report.memory_need_bytes)} (an estimate, ops' scratch not counted); ` +
+    (memoryCap === null || memoryCap === undefined
+      ? "its cap: as much as this tab's core could still take."
+      : `its cap: ${bytesText(memoryCap)} (the choice above).`);
 }
 
 /**
@@ -232,6 +238,9 @@ export function renderAnalyzeRun(a) {
   const fuse = $('#analyze-fuse');
   const how = a.runChoice.fuse === false ? 'ops' : 'fused';
   if (fuse.value !== how) fuse.value = how;
+  const memory = $('#analyze-memory');
+  const cap = a.runChoice.memoryCap === null ? '' : String(a.runChoice.memoryCap);
+  if (memory.value !== cap) memory.value = cap;
   const seed = $('#analyze-seed');
   if (document.activeElement !== seed && seed.getAttribute('aria-invalid') !== 'true')
     seed.value = String(a.runChoice.seed);
@@ -260,7 +269,7 @@ export function renderAnalyzeRun(a) {
   const why = report ? notRunText(report) : '';
   notRun.hidden = !why;
   notRun.textContent = why;
-  renderResults(busy ? null : report);
+  renderResults(busy ? null : report, run?.memoryCap ?? null);
   const box = $('#analyze-run-checks');
   box.hidden = !report || report.checks.length === 0;
   if (box.hidden) return;
