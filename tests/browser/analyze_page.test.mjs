@@ -150,6 +150,21 @@ for (const name of Object.keys(pages)) {
       );
       assert.equal(await page.locator('#analyze-error-excerpt mark').innerText(), contract.split('\n')[1]);
       assert.equal(
+        (await page.locator('#analyze-error-excerpt').innerText()).split('\n')[2],
+        `${' '.repeat(9)}  ^`,
+        'the caret under column 3, past the line number',
+      );
+      // A tab before the fault: the caret's line keeps it, so the caret lines up whatever a tab's width.
+      await page.locator('#analyze-text').fill(contract.replace('\n  %0', '\n\t%0'));
+      await page.waitForFunction(() => window.rooflineLab.analyzeView().errors[0]?.column === 2, null, {
+        timeout: 10000,
+      });
+      assert.equal((await page.locator('#analyze-error-excerpt').innerText()).split('\n')[2], `${' '.repeat(9)}\t^`);
+      await page.locator('#analyze-text').fill(contract);
+      await page.waitForFunction(() => window.rooflineLab.analyzeView().errors[0]?.column === 3, null, {
+        timeout: 10000,
+      });
+      assert.equal(
         await page.evaluate(() => {
           const a = document.getElementById('analyze-text');
           return a.value.slice(a.selectionStart, a.selectionEnd);

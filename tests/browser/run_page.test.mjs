@@ -615,11 +615,20 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     assert.match(status, /memory cap of 67108864 bytes of live tensors/);
     assert.match(status, /by its IR the program's values need up to 134250496 bytes/);
     assert.equal(await page.locator('#analyze-run-results').isVisible(), false);
+    // The text around the op that stopped, a caret under its column (4:3).
+    const around = (await page.locator('#analyze-run-error-excerpt').innerText()).split('\n');
+    assert.equal(await page.locator('#analyze-run-error-excerpt mark').innerText(), BIG.split('\n')[3]);
+    assert.equal(around[around.indexOf(`     4 | ${BIG.split('\n')[3]}`) + 1], `${' '.repeat(9)}  ^`);
     // The same program under the default cap runs, and says which cap it ran under.
     await page.locator('#analyze-memory').selectOption('');
     v = await runShown(page);
     assert.equal(v.choice.memoryCap, null);
     assert.equal(v.status, 'passed');
+    assert.equal(
+      await page.locator('#analyze-run-error-excerpt').isVisible(),
+      false,
+      'a run that passed has no error to show',
+    );
     assert.match(
       await page.locator('#analyze-run-memory').innerText(),
       /need at most 128 MiB \(an estimate, ops' scratch not counted\); its cap: as much as this tab's core could still take\.$/,

@@ -3,7 +3,7 @@
 // state (web/write_state.js): stale answers dropped, links in and out.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { offsetOfByteColumn } from '../../web/model/columns.js';
+import { caretUnder, offsetOfByteColumn } from '../../web/model/columns.js';
 import { decodeHash } from '../../web/model/hash.js';
 import { decodeSource, encodeSource, MAX_ENCODED_LENGTH, MAX_SOURCE_BYTES } from '../../web/model/source_link.js';
 import { DEFAULT_WRITE_EXAMPLE, WRITE_EXAMPLES } from '../../web/model/write_examples.js';
@@ -205,5 +205,32 @@ describe('columns across the seam (web/model/columns.js)', () => {
     assert.equal(offsetOfByteColumn('ab', 99), 2, "past the end: the line's length");
     assert.equal(offsetOfByteColumn('ü', 2), 0, 'inside a character: that character');
     assert.equal(offsetOfByteColumn('', 1), 0);
+  });
+
+  test("an excerpt's caret: under the byte column's character, tabs kept, a long line windowed around it", () => {
+    // Column 5 of '%0 = add' (bytes) is 'a' after 'ü' (2 bytes) — the 4th character.
+    assert.deepEqual(caretUnder('ü = add', 5), { text: 'ü = add', pad: '   ' });
+    assert.deepEqual(caretUnder('\t\tx = y', 4), { text: '\t\tx = y', pad: '\t\t ' });
+    assert.deepEqual(caretUnder('𝛼 x', 6), { text: '𝛼 x', pad: '  ' }, 'a 4-byte character is one character');
+    assert.deepEqual(caretUnder('ab', 1), { text: 'ab', pad: '' });
+    assert.deepEqual(caretUnder('ab', 99), { text: 'ab', pad: '  ' }, 'past the end: after the last character');
+    // A 1000-character line: a window of 400 around the column, its cut ends marked.
+    const long = `${'a'.repeat(700)}X${'b'.repeat(299)}`;
+    const w = caretUnder(long, 701);
+    assert.equal(w.text.length, 402);
+    assert.ok(w.text.startsWith('…') && w.text.endsWith('…'));
+    assert.equal(w.text[w.pad.length], 'X', 'the caret sits under the column');
+    const near = caretUnder(long, 3);
+    assert.equal(near.text, `${long.slice(0, 400)}…`);
+    assert.equal(near.pad, '  ');
+    const end = caretUnder(long, 1000);
+    assert.equal(end.text, `…${long.slice(600)}`);
+    assert.equal(end.text[end.pad.length], 'b');
+    // A window never splits a surrogate pair.
+    const astral = '𝛼'.repeat(600);
+    const a = caretUnder(astral, 4 * 300 + 1);
+    assert.ok(!/^…[\uDC00-\uDFFF]/.test(a.text) && !/[\uD800-\uDBFF]…$/.test(a.text), 'whole characters only');
+    assert.equal([...a.pad].length, 101, "one pad character per character shown before the caret ('…' and 100)");
+    assert.equal([...a.text][101], '𝛼');
   });
 });

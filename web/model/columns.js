@@ -18,3 +18,28 @@ export function offsetOfByteColumn(line, column) {
   }
   return offset;
 }
+
+/**
+ * A line to show with a caret under the core's 1-based byte `column`: {text, pad}, where `text` is
+ * the line (a window of at most `width` characters around the column when the line is longer, cut
+ * ends marked …) and `pad` the whitespace that puts a caret printed after it under the column's
+ * character in a monospaced excerpt — a tab for each tab before it, a space for any other character
+ * (so tabs line up whatever their width), counting characters, not the UTF-8 bytes the core counts.
+ */
+export function caretUnder(line, column, width = 400) {
+  const at = offsetOfByteColumn(line, column);
+  let start = 0;
+  let end = line.length;
+  if (line.length > width) {
+    start = Math.max(0, Math.min(at - Math.floor(width / 2), line.length - width));
+    end = start + width;
+    // Never cut a surrogate pair in two.
+    if (start > 0 && /[\uDC00-\uDFFF]/.test(line[start])) start -= 1;
+    if (end < line.length && /[\uDC00-\uDFFF]/.test(line[end])) end += 1;
+  }
+  const lead = start > 0 ? '…' : '';
+  const text = `${lead}${line.slice(start, end)}${end < line.length ? '…' : ''}`;
+  let pad = lead ? ' ' : '';
+  for (const ch of line.slice(start, at)) pad += ch === '\t' ? '\t' : ' ';
+  return { text, pad };
+}

@@ -2,6 +2,7 @@
 // status, and the errors (line:col, with the text around it). Pasted text is only ever put in
 // with textContent or as the text area's value.
 import { excerpt, lineStarts } from '../model/analysis_view.js';
+import { caretUnder } from '../model/columns.js';
 import { $, el } from './dom.js';
 
 /** Text typed into the box is analysed this long after the last keystroke. */
@@ -21,14 +22,21 @@ export function textSource(text) {
   return { text, lines: () => (starts ??= lineStarts(text)) };
 }
 
-/** Fills `pre` with the lines around `line`, the line itself in a <mark>, and a caret under `column`. */
-function fillExcerpt(pre, source, line, column) {
+/**
+ * Fills `pre` with the lines around `line`, the line itself in a <mark>, and a caret under the
+ * core's byte `column` (web/model/columns.js: characters, tabs kept, a long line's window around it).
+ */
+export function fillExcerpt(pre, source, line, column) {
   const parts = [];
-  for (const l of excerpt(source.text, source.lines(), line)) {
+  const starts = source.lines();
+  for (const l of excerpt(source.text, starts, line)) {
     const label = `${String(l.number).padStart(6)} | `;
     if (l.number === line) {
-      parts.push(document.createTextNode(label), el('mark', l.text || ' '), document.createTextNode('\n'));
-      if (column) parts.push(document.createTextNode(`${' '.repeat(label.length + column - 1)}^\n`));
+      const end = line < starts.length ? starts[line] - 1 : source.text.length;
+      const whole = source.text.slice(starts[line - 1], end).replace(/\r$/, '');
+      const { text, pad } = column ? caretUnder(whole, column) : { text: l.text, pad: '' };
+      parts.push(document.createTextNode(label), el('mark', text || ' '), document.createTextNode('\n'));
+      if (column) parts.push(document.createTextNode(`${' '.repeat(label.length)}${pad}^\n`));
     } else {
       parts.push(document.createTextNode(`${label}${l.text}\n`));
     }

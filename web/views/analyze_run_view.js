@@ -4,6 +4,7 @@
 // verdict by line. The numbers it names are the core's run report (web/model/run.js).
 import { bytesText, clockTime, duration, sci } from '../model/format.js';
 import { PAGE_TIME_BUDGET_SECONDS, PAGE_TIMING_BUDGET_SECONDS } from '../model/run.js';
+import { fillExcerpt } from './analyze_input_view.js';
 import { $, el } from './dom.js';
 
 /** Checks listed at most (a corpus file can hold thousands); the count says how many more. */
@@ -214,7 +215,12 @@ export function runProgress() {
   };
 }
 
-export function renderAnalyzeRun(a) {
+/**
+ * @param {object} a  state.analyze
+ * @param {{text: string, lines: () => number[]} | null} source  the text on show (a run's error
+ *   is shown in it, with a caret under its column)
+ */
+export function renderAnalyzeRun(a, source = null) {
   const run = a.run?.seq === a.shown?.seq ? a.run : null;
   const busy = Boolean(run?.pending);
   const runButton = $('#analyze-run');
@@ -269,6 +275,11 @@ export function renderAnalyzeRun(a) {
   const why = report ? notRunText(report) : '';
   notRun.hidden = !why;
   notRun.textContent = why;
+  // A run stopped at a place: the text around it, a caret under the column (as the analysis's errors).
+  const where = report?.status === 'error' ? report.errors[0] : null;
+  const pre = $('#analyze-run-error-excerpt');
+  pre.hidden = !where?.line || !source;
+  if (!pre.hidden) fillExcerpt(pre, source, where.line, where.column);
   renderResults(busy ? null : report, run?.memoryCap ?? null);
   const box = $('#analyze-run-checks');
   box.hidden = !report || report.checks.length === 0;

@@ -395,7 +395,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     $('#analyze-for').textContent =
       `Results for ${s.shown.name}, analysed at ${clockTime(s.shown.at)}` +
       `${s.shown.ms != null ? ` (${Math.round(s.shown.ms)} ms in the Worker)` : ''}.${more}`;
-    renderAnalyzeRun(s);
+    renderAnalyzeRun(s, shownSource);
   }
 
   /** Draws `view` (the one of `state`): the summary now, the rest as the steps returned (the caller runs them now or later). */
