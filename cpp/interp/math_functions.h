@@ -26,6 +26,7 @@
 
 #include <cmath>
 #include <complex>
+#include <limits>
 
 namespace rl::interp::math {
 
@@ -65,6 +66,50 @@ std::complex<T> multiply(std::complex<T> x, std::complex<T> y) {
   const T a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
   const T bd = b * d, bc = b * c;
   return {std::fma(a, c, -bd), std::fma(a, d, bc)};
+}
+
+// complex / complex as XLA's elemental IR emitter divides (EmitComplexDivide, for complex64 and
+// complex128 alike), in the parts' own precision: Smith's algorithm (CACM 5(8), 1962), the ratio
+// of the smaller part of the divisor to the larger —
+//   |c| < |d|:  r = c/d, t = d + r·c, ((r·a + b) / t, (r·b − a) / t)
+//   otherwise:  r = d/c, t = c + r·d, ((a + r·b) / t, (b − r·a) / t)
+// — each product contracted into its sum as XLA's CPU backend contracts it (as multiply above).
+// When both parts come out NaN, XLA's three corner cases: a zero divisor and a numerator that is
+// not all NaN give ±inf·numerator (the sign of c); an infinite numerator over a finite divisor
+// gives inf·(the numerator's infinite parts, ±1 or ±0, times the divisor's conjugate); a finite
+// numerator over an infinite divisor gives 0·(the same with the divisor's infinite parts). Only
+// IEEE operations and fma: the same bits natively and in wasm (std::complex's operator/ is
+// glibc's Annex G code natively and libc++'s in wasm).
+template <class T>
+std::complex<T> divide(std::complex<T> x, std::complex<T> y) {
+  const T a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
+  const T inf = std::numeric_limits<T>::infinity();
+  T re, im;
+  if (std::fabs(c) < std::fabs(d)) {
+    const T r = c / d, t = std::fma(r, c, d);
+    re = std::fma(r, a, b) / t;
+    im = std::fma(r, b, -a) / t;
+  } else {
+    const T r = d / c, t = std::fma(r, d, c);
+    re = std::fma(r, b, a) / t;
+    im = std::fma(-r, a, b) / t;
+  }
+  if (!(std::isnan(re) && std::isnan(im))) return {re, im};
+  const auto finite = [&](T v) { return !std::isnan(v) && std::fabs(v) != inf; };
+  const auto unit = [&](T v) { return std::copysign(std::fabs(v) == inf ? T(1) : T(0), v); };
+  if (c == 0 && d == 0 && !(std::isnan(a) && std::isnan(b))) {
+    const T s = std::copysign(inf, c);
+    return {s * a, s * b};
+  }
+  if ((std::fabs(a) == inf || std::fabs(b) == inf) && finite(c) && finite(d)) {
+    const T ua = unit(a), ub = unit(b);
+    return {inf * std::fma(ua, c, ub * d), inf * std::fma(ub, c, -(ua * d))};
+  }
+  if ((std::fabs(c) == inf || std::fabs(d) == inf) && finite(a) && finite(b)) {
+    const T uc = unit(c), ud = unit(d);
+    return {T(0) * std::fma(a, uc, b * ud), T(0) * std::fma(b, uc, -(a * ud))};
+  }
+  return {re, im};
 }
 
 // Why complex<f32> sine, cosine, tan and power are refused (the Supports predicates' answer): XLA

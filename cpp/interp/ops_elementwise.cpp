@@ -65,6 +65,8 @@ typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
       if constexpr (std::is_signed<C>::value)
         if (a == std::numeric_limits<C>::min() && b == C(-1)) return a;
       return static_cast<C>(a / b);
+    } else if constexpr (is_complex_v<E>) {
+      return math::divide(a, b);  // XLA's algorithm and rounding (math_functions.h)
     } else {
       return a / b;
     }

@@ -27,7 +27,9 @@ const files = dirs.flatMap((d) =>
 const core = await loadNodeCore();
 const limits = { memoryCap: 16 * 2 ** 20, maxIterations: 1000, timeBudget: 60 };
 const tooLong = (run) =>
-  (run.errors ?? []).some((e) => /the run took too long/.test(e.error ?? e.message ?? '')) ? 'time budget reached' : null;
+  (run.errors ?? []).some((e) => /the run took too long/.test(e.error ?? e.message ?? ''))
+    ? 'time budget reached'
+    : null;
 let differs = 0;
 for (const fuse of [false, true]) {
   const r = compareNativeWasm(core, files, { ...limits, fuse }, tooLong);

@@ -115,7 +115,10 @@ export function compareNativeWasm(core, files, options = {}, inconclusive = () =
     if (a.status === 'passed' || a.status === 'failed') out.ran++;
     if (JSON.stringify(a) === JSON.stringify(b)) out.same++;
     else if (a.status === b.status && libmExplains(text)) out.libm.push(file);
-    else out.differ.push(`${file}\n  native ${JSON.stringify(a).slice(0, 400)}\n  wasm   ${JSON.stringify(b).slice(0, 400)}`);
+    else
+      out.differ.push(
+        `${file}\n  native ${JSON.stringify(a).slice(0, 400)}\n  wasm   ${JSON.stringify(b).slice(0, 400)}`,
+      );
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -152,4 +153,93 @@ TEST_CASE("complex64 sine, cosine, tan and power are refused with the reason, an
   INFO(why);
   CHECK(why.find("not run: stablehlo.power: complex<f32>: XLA computes it in single precision") ==
         0);
+}
+
+namespace {
+
+// XLA's complex divide (EmitComplexDivide) for operands whose parts are small integers: the
+// products r·c, r·a, r·b of an f32 ratio and an integer below 2^7 are exact in double, and so are
+// their sums with another such integer, so rounding each to f32 once is the fused multiply-add
+// XLA's backend emits; then the f32 division, as written.
+Cf xla_divide_small(Cf x, Cf y) {
+  const double a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
+  if (std::fabs(c) < std::fabs(d)) {
+    const double r = static_cast<float>(c / d);
+    const float t = static_cast<float>(r * c + d);
+    return {static_cast<float>(r * a + b) / t, static_cast<float>(r * b - a) / t};
+  }
+  const double r = static_cast<float>(d / c);
+  const float t = static_cast<float>(r * d + c);
+  return {static_cast<float>(a + r * b) / t, static_cast<float>(b - r * a) / t};
+}
+
+}  // namespace
+
+TEST_CASE("complex divide is XLA's: Smith's algorithm in the parts' precision, products fused",
+          "[interp][complex]") {
+  // Every pair of parts from −9 to 9 over a few divisors: the function and the op.
+  std::vector<Cf> xs, ys;
+  for (int a = -9; a <= 9; a += 2)
+    for (int b = -9; b <= 9; b += 3)
+      for (const Cf y :
+           {Cf(3, 7), Cf(-7, 3), Cf(5, -5), Cf(11, 1), Cf(-1, -13), Cf(6, 0), Cf(0, -6)}) {
+        xs.emplace_back(static_cast<float>(a), static_cast<float>(b));
+        ys.push_back(y);
+      }
+  int differs_from_rounded_once = 0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    INFO("x = " << xs[i] << ", y = " << ys[i]);
+    const Cf want = xla_divide_small(xs[i], ys[i]);
+    CHECK(same_bits(interp::math::divide(xs[i], ys[i]), want));
+    const std::complex<double> exact = std::complex<double>(xs[i]) / std::complex<double>(ys[i]);
+    const Cf rounded(static_cast<float>(exact.real()), static_cast<float>(exact.imag()));
+    if (!same_bits(rounded, want)) ++differs_from_rounded_once;
+  }
+  CHECK(differs_from_rounded_once > 0);  // the rule is not the true quotient rounded once
+  const std::string t = "tensor<" + std::to_string(xs.size()) + "xcomplex<f32>>";
+  auto ran = run_text(main_of(t, "  %a = stablehlo.constant dense<" + literal(xs) + "> : " + t +
+                                     "\n  %b = stablehlo.constant dense<" + literal(ys) +
+                                     "> : " + t + "\n  %q = stablehlo.divide %a, %b : " + t +
+                                     "\n  return %q : " + t + "\n"));
+  REQUIRE(ran.result.status == "passed");
+  const auto q = as_complex(ran.result, 0);
+  REQUIRE(q.size() == xs.size());
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    INFO("x = " << xs[i] << ", y = " << ys[i]);
+    CHECK(same_bits(Cf(static_cast<float>(q[i].real()), static_cast<float>(q[i].imag())),
+                    xla_divide_small(xs[i], ys[i])));
+  }
+}
+
+TEST_CASE("complex divide's special values are XLA's: zero, infinite and NaN parts",
+          "[interp][complex]") {
+  using Cd = std::complex<double>;
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto is = [](Cd z, double re, double im) {
+    const auto same = [](double x, double y) {
+      return (std::isnan(x) && std::isnan(y)) || (x == y && std::signbit(x) == std::signbit(y));
+    };
+    return same(z.real(), re) && same(z.imag(), im);
+  };
+  using interp::math::divide;
+  // A zero divisor: ±inf times the numerator, the sign of the divisor's real part.
+  CHECK(is(divide(Cd(1, -2), Cd(0, 0)), inf, -inf));
+  CHECK(is(divide(Cd(1, -2), Cd(-0.0, 0)), -inf, inf));
+  CHECK(is(divide(Cd(0, 3), Cd(0, 0)), nan, inf));  // inf·0 is NaN
+  CHECK(is(divide(Cd(nan, nan), Cd(0, 0)), nan, nan));
+  // An infinite numerator over a finite divisor: Smith's result unless both of its parts are NaN.
+  CHECK(is(divide(Cd(inf, 0), Cd(1, 1)), inf, -inf));
+  CHECK(is(divide(Cd(-inf, 5), Cd(2, 0)), -inf, nan));   // Smith's: imag 5 − 0·(−inf)
+  CHECK(is(divide(Cd(inf, inf), Cd(1, -1)), nan, inf));  // one NaN part: Smith's result stays
+  // A finite numerator over an infinite divisor: zeros with the signs of the conjugate product.
+  CHECK(is(divide(Cd(1, 1), Cd(inf, 0)), 0.0, 0.0));
+  CHECK(is(divide(Cd(1, 1), Cd(-inf, 0)), -0.0, -0.0));
+  CHECK(is(divide(Cd(2, -3), Cd(0, inf)), -0.0, -0.0));
+  // Neither: NaN stays NaN; a plain quotient is Smith's.
+  CHECK(is(divide(Cd(inf, 0), Cd(inf, 0)), nan, nan));
+  CHECK(is(divide(Cd(nan, 1), Cd(1, 0)), nan, nan));  // 1 − 0·NaN: both parts NaN, no case applies
+  // Both of Smith's parts NaN with an infinite numerator part: inf·(unit parts by the divisor).
+  CHECK(is(divide(Cd(inf, nan), Cd(0, 1)), nan, -inf));
+  CHECK(is(divide(Cd(1, 0), Cd(0, 2)), 0.0, -0.5));
 }
