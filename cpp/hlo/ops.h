@@ -66,6 +66,11 @@ enum class VerifyRule : std::uint8_t {
   Dot,
   Convolution,
   Reduce,
+  ReduceWindow,
+  SelectAndScatter,
+  Scatter,
+  Map,
+  Sort,
 };
 
 // What the fusion pass may do with an op (ops.inc says each value's XLA source; fuse.cpp the
