@@ -385,17 +385,26 @@ class Inferrer {
   std::string error;
   int line = 0, column = 0;
 
-  // The ops whose rule is unary() or binary(): they read operand types and no attribute.
-  static bool elementwise_rule(OpCode c) {
+  // The StableHLO ops whose rule here reads what StableHLO writes too: the elementwise ones (no
+  // attribute) and those the op table marks Inferred (tuple, get_tuple_element, reverse, ...).
+  static bool stablehlo_rule(OpCode c) {
     const VerifyRule r = op_info(c).verify;
-    return (r == VerifyRule::Elementwise || r == VerifyRule::Select || r == VerifyRule::Clamp) &&
+    return (r == VerifyRule::Elementwise || r == VerifyRule::Select || r == VerifyRule::Clamp ||
+            r == VerifyRule::Inferred) &&
            c != OpCode::Convert && c != OpCode::ReducePrecision;
   }
-  // A StableHLO tensor type's text, from an inferred type (whose text is HLO's).
-  std::string type_text(const Type& t) const {
-    std::string s = "tensor<";
-    for (auto d : t.dims) s += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
-    return s + std::string(element_info(t.etype).mlir) + ">";
+  // A StableHLO type's text, from an inferred type (whose text is HLO's).
+  static Type stablehlo_spelling(Type t) {
+    t.text.clear();
+    if (t.is_array()) {
+      t.kind = Type::Kind::Tensor;
+      t.element = std::string(element_info(t.etype).mlir);
+    }
+    for (auto& e : t.tuple) e = stablehlo_spelling(e);
+    return t;
+  }
+  static std::string type_text(const Type& t) {
+    return to_string(stablehlo_spelling(t), "stablehlo");
   }
 
   // Each instruction written with a shape, against the shape its opcode's rule infers from its
@@ -414,7 +423,7 @@ class Inferrer {
           continue;
         // StableHLO: the elementwise ops, whose rules read no attribute (the others' attributes
         // are spelled another way there; verify.cpp has their rules).
-        if (m_.dialect != "hlo" && !elementwise_rule(op.code)) continue;
+        if (m_.dialect != "hlo" && !stablehlo_rule(op.code)) continue;
         set_op({fi, oi});
         // Ops alike (opcode, operand and result types, attributes: op_memo.h) are checked once.
         std::uint64_t h = 0;
@@ -704,11 +713,17 @@ class Inferrer {
   bool list(std::string_view name, std::vector<std::int64_t>* out, bool required = true,
             bool* present = nullptr) {
     const Attribute* a = f_->attr(*op_, name);
+    // StableHLO's pretty form writes `dims = [0]`, its generic form `dimensions = array<i64: 0>`.
+    if (!a && m_.dialect != "hlo" && name == "dimensions") a = f_->attr(*op_, "dims");
     if (present) *present = a != nullptr;
     out->clear();
     if (!a)
       return !required ||
              fail(std::string(name) + "={...}", "no " + std::string(name) + " attribute");
+    if (m_.dialect != "hlo") {
+      *out = int_list(a->value);
+      return true;
+    }
     if (!parse_braced(a->value, out))
       return fail(std::string(name) + "={d0,d1,...}", std::string(name) + "=" + clip(a->value));
     return true;
@@ -717,6 +732,14 @@ class Inferrer {
   bool integer(std::string_view name, std::int64_t* out) {
     const Attribute* a = f_->attr(*op_, name);
     if (!a) return fail(std::string(name) + "=N", "no " + std::string(name) + " attribute");
+    if (m_.dialect != "hlo") {  // StableHLO: `feature_index = 1 : i64`, get_tuple_element's `[1]`
+      const std::vector<std::int64_t> v = int_list(a->value);
+      std::int64_t n = 0;
+      const std::string_view text = trim(a->value.substr(0, a->value.find(':')));
+      if (v.size() == 1) return *out = v[0], true;
+      if (parse_int(text, &n)) return *out = n, true;
+      return fail(std::string(name) + " = N", std::string(name) + " = " + clip(a->value));
+    }
     if (!parse_int(a->value, out))
       return fail(std::string(name) + "=N", std::string(name) + "=" + clip(a->value));
     return true;

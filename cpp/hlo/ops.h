@@ -71,6 +71,8 @@ enum class VerifyRule : std::uint8_t {
   Scatter,
   Map,
   Sort,
+  // infer.cpp's rule (check_written_shapes), in StableHLO too: its attributes read alike.
+  Inferred,
 };
 
 // What the fusion pass may do with an op (ops.inc says each value's XLA source; fuse.cpp the

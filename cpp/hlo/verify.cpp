@@ -103,6 +103,7 @@ class Verifier {
     switch (info.verify) {
       case VerifyRule::None:
       case VerifyRule::Constant:
+      case VerifyRule::Inferred:  // check_written_shapes (infer.cpp), after the walk
         return true;
       case VerifyRule::Elementwise:
         return elementwise(op, 0);
