@@ -714,7 +714,11 @@ class Inferrer {
             bool* present = nullptr) {
     const Attribute* a = f_->attr(*op_, name);
     // StableHLO's pretty form writes `dims = [0]`, its generic form `dimensions = array<i64: 0>`.
-    if (!a && m_.dialect != "hlo" && name == "dimensions") a = f_->attr(*op_, "dims");
+    // get_dimension_size `dimension = 1 : i64` / `dim = 1`, fft's pretty `length = [4]`.
+    if (!a && m_.dialect != "hlo" && name == "dimensions")
+      for (const char* alias : {"dims", "dimension", "dim"})
+        if (!a) a = f_->attr(*op_, alias);
+    if (!a && m_.dialect != "hlo" && name == "fft_length") a = f_->attr(*op_, "length");
     if (present) *present = a != nullptr;
     out->clear();
     if (!a)
@@ -1413,7 +1417,29 @@ class Inferrer {
                   clip(in(0).text) + " and " + clip(in(1).text));
     const Attribute* attr = f_->attr(*op_, "padding");
     std::vector<std::vector<std::int64_t>> config;
-    if (attr) {
+    // What the messages quote: HLO's `padding=lo_hi_in x ...` or StableHLO's three lists.
+    std::string padding = attr ? "padding=" + clip(attr->value) : std::string();
+    std::string padded_by = attr ? clip(attr->value) : std::string();
+    if (m_.dialect != "hlo") {
+      // StableHLO: edge_padding_low/high and interior_padding (pretty: low, high, interior).
+      std::vector<std::int64_t> lo, hi, interior;
+      auto read = [&](const char* name, const char* pretty, std::vector<std::int64_t>* v) {
+        const Attribute* x = f_->attr(*op_, name);
+        if (!x) x = f_->attr(*op_, pretty);
+        if (x) *v = int_list(x->value);
+        return x != nullptr;
+      };
+      const bool written = read("edge_padding_low", "low", &lo) &&
+                           read("edge_padding_high", "high", &hi) &&
+                           read("interior_padding", "interior", &interior);
+      if (!written || lo.size() != hi.size() || interior.size() != lo.size())
+        return fail("low, high and interior padding, one of each per dimension",
+                    "low = " + dims_text(lo) + ", high = " + dims_text(hi) +
+                        ", interior = " + dims_text(interior));
+      for (std::size_t i = 0; i < lo.size(); ++i) config.push_back({lo[i], hi[i], interior[i]});
+      padding = padded_by = "low = " + dims_text(lo) + ", high = " + dims_text(hi) +
+                            ", interior = " + dims_text(interior);
+    } else if (attr) {
       std::string_view v = trim(attr->value);
       while (true) {
         const std::size_t x = v.find('x');
@@ -1441,15 +1467,14 @@ class Inferrer {
     if (config.size() != a.rank())
       return fail("padding for each of the " + std::to_string(a.rank()) + " dimensions of " +
                       clip(in(0).text),
-                  attr ? "padding=" + clip(attr->value) : "no padding attribute");
+                  padding.empty() ? "no padding attribute" : padding);
     Arr r = higher_precision(a, value);
     r.dims = a.dims;
     r.bounded = a.bounded;
     for (std::size_t i = 0; i < a.rank(); ++i) {
       const std::int64_t d = a.dims[i], lo = config[i][0], hi = config[i][1];
       const std::int64_t interior = config[i].size() == 3 ? config[i][2] : 0;
-      if (interior < 0)
-        return fail("interior padding of at least 0", "padding=" + clip(attr->value));
+      if (interior < 0) return fail("interior padding of at least 0", padding);
       if (d < 0) continue;
       std::int64_t grown = 0, size = 0;
       const bool ok = checked_mul(std::max<std::int64_t>(d - 1, 0), interior, &grown) &&
@@ -1457,7 +1482,7 @@ class Inferrer {
                       checked_add(size, grown, &size);
       if (!ok || size < 0 || size > kMaxDim)
         return fail("padded sizes from 0 to 2^50",
-                    "dimension " + std::to_string(i) + " padded by " + clip(attr->value));
+                    "dimension " + std::to_string(i) + " padded by " + padded_by);
       r.dims[i] = size;
     }
     return output(to_type(r), out);
@@ -1676,7 +1701,10 @@ class Inferrer {
     std::vector<std::int64_t> len;
     if (!operands(1) || !array(0, &a) || !list("fft_length", &len)) return false;
     const Attribute* type_attr = f_->attr(*op_, "fft_type");
-    const std::string_view kind = type_attr ? trim(type_attr->value) : std::string_view();
+    if (!type_attr && m_.dialect != "hlo") type_attr = f_->attr(*op_, "type");
+    std::string_view kind = type_attr ? trim(type_attr->value) : std::string_view();
+    if (kind.rfind("#stablehlo<fft_type ", 0) == 0 && kind.back() == '>')  // StableHLO generic
+      kind = trim(kind.substr(20, kind.size() - 21));
     if (kind != "FFT" && kind != "IFFT" && kind != "RFFT" && kind != "IRFFT")
       return fail("fft_type=FFT, IFFT, RFFT or IRFFT",
                   type_attr ? "fft_type=" + clip(type_attr->value) : "no fft_type attribute");
