@@ -418,12 +418,15 @@ class Inferrer {
         const Op& op = *ops_[fi][oi];
         // broadcast's `dimensions` mean new major sizes only when its shape is left out; written
         // with a shape they map operand to result dimensions (verify.cpp's broadcast_in_dim rule).
+        const bool hlo = m_.dialect == "hlo";
         if (op.infer_shape || op.code == OpCode::Parameter || op.code == OpCode::Constant ||
-            op.code == OpCode::BroadcastInDim || op.results.count != 1)
+            op.code == OpCode::BroadcastInDim || op.results.count == 0 ||
+            (hlo && op.results.count != 1))
           continue;
-        // StableHLO: the elementwise ops, whose rules read no attribute (the others' attributes
-        // are spelled another way there; verify.cpp has their rules).
-        if (m_.dialect != "hlo" && !stablehlo_rule(op.code)) continue;
+        // StableHLO: the elementwise ops (no attribute) and those the op table marks Inferred,
+        // whose attributes the rules read in both spellings. Where HLO gives a tuple (the batch
+        // norms' training and grad), StableHLO gives its elements as results.
+        if (!hlo && !stablehlo_rule(op.code)) continue;
         set_op({fi, oi});
         // Ops alike (opcode, operand and result types, attributes: op_memo.h) are checked once.
         std::uint64_t h = 0;
@@ -431,24 +434,30 @@ class Inferrer {
         memo_.remember(view(), h, 0);
         Type t;
         if (!infer(&t)) continue;
-        const Type& written = m_.value_type(*f_, f_->results(op)[0]);
-        // A dot's or a convolution's written element type may be another one (XLA's
-        // preferred_element_type): their dimensions are compared.
-        if (op.code == OpCode::DotGeneral || op.code == OpCode::Dot ||
-            op.code == OpCode::Convolution)
-          t.etype = written.etype;
-        if (alike(t, written)) continue;
-        probing_ = false;
-        line = op.line;
-        column = op.column;
-        const bool hlo = m_.dialect == "hlo";
-        error = std::to_string(line) + ":" + std::to_string(column) + ": error: " + opname() +
-                (hlo ? "'s written shape" : "'s written result type") +
-                " differs from the one its operands give \xE2\x80\x94 expected " +
-                (hlo ? to_string(t, "hlo") : type_text(t)) +
-                (hlo ? " (XLA's shape inference), got " : " (its operands' types), got ") +
-                to_string(written, m_.dialect);
-        return false;
+        const std::size_t n = op.results.count;
+        if (n > 1 && (t.kind != Type::Kind::Tuple || t.tuple.size() != n)) continue;
+        for (std::size_t i = 0; i < n; ++i) {
+          const Type& written = m_.value_type(*f_, f_->results(op)[i]);
+          Type want = n > 1 ? t.tuple[i] : t;
+          // A dot's or a convolution's written element type may be another one (XLA's
+          // preferred_element_type): their dimensions are compared.
+          if (op.code == OpCode::DotGeneral || op.code == OpCode::Dot ||
+              op.code == OpCode::Convolution)
+            want.etype = written.etype;
+          if (alike(want, written)) continue;
+          probing_ = false;
+          line = op.line;
+          column = op.column;
+          error = std::to_string(line) + ":" + std::to_string(column) + ": error: " + opname() +
+                  (hlo     ? "'s written shape"
+                   : n > 1 ? " result " + std::to_string(i) + "'s written type"
+                           : std::string("'s written result type")) +
+                  " differs from the one its operands give \xE2\x80\x94 expected " +
+                  (hlo ? to_string(want, "hlo") : type_text(want)) +
+                  (hlo ? " (XLA's shape inference), got " : " (its operands' types), got ") +
+                  to_string(written, m_.dialect);
+          return false;
+        }
       }
     probing_ = false;
     return true;
