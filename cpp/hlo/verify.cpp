@@ -919,7 +919,8 @@ class Verifier {
     const std::size_t n = op.num_operands() / 2;
     if (op.num_operands() != 2 * n || n == 0)
       return fail(op, "stablehlo.reduce needs as many init values as inputs",
-                  "an even number of operands", std::to_string(op.num_operands()));
+                  "N inputs and N init values, N at least 1",
+                  std::to_string(op.num_operands()) + " operands");
     std::vector<const Type*> inits;
     if (!reducer(op, n, 0, n, 0, "stablehlo.reduce body", &inits) || !result_count(op, n, "inputs"))
       return false;
@@ -945,7 +946,8 @@ class Verifier {
     const std::size_t n = op.num_operands() / 2;
     if (op.num_operands() != 2 * n || n == 0)
       return fail(op, "stablehlo.reduce_window needs as many init values as inputs",
-                  "an even number of operands", std::to_string(op.num_operands()));
+                  "N inputs and N init values, N at least 1",
+                  std::to_string(op.num_operands()) + " operands");
     std::vector<const Type*> inits;
     if (!reducer(op, n, 0, n, 0, "stablehlo.reduce_window body", &inits) ||
         !result_count(op, n, "inputs"))
@@ -1005,10 +1007,10 @@ class Verifier {
   // input i's shape and Ei.
   bool scatter(const OpView& op) {
     if (m_.dialect != "stablehlo") return true;  // HLO: infer.cpp's rule (check_written_shapes)
-    const std::size_t n = (op.num_operands() - 1) / 2;
+    const std::size_t n = op.num_operands() == 0 ? 0 : (op.num_operands() - 1) / 2;
     if (op.num_operands() != 2 * n + 1 || n == 0)
       return fail(op, "stablehlo.scatter needs as many updates as inputs",
-                  "inputs, indices and one update per input",
+                  "N inputs, the indices and N updates, N at least 1",
                   std::to_string(op.num_operands()) + " operands");
     std::vector<const Type*> elements;
     for (std::size_t i = 0; i < n; ++i) elements.push_back(&op.operand_type(i));

@@ -701,6 +701,20 @@ std::vector<RegionCase> region_cases() {
        sas(good_select, body(xy, "", "%n", "tensor<i32>")),
        "stablehlo.select_and_scatter scatter's value 0 has the wrong type " + kDash +
            " expected tensor<f32> (the type of argument 0), got tensor<i32>"},
+      // Operand counts the bodies cannot pair up.
+      {"reduce, an init value short", args,
+       "%0 = \"stablehlo.reduce\"(%a, %z, %z) ({\n" + good_reducer +
+           "}) {dimensions = array<i64: 1>} : (tensor<2x3xf32>, tensor<f32>, tensor<f32>) -> "
+           "tensor<2xf32>",
+       "stablehlo.reduce needs as many init values as inputs " + kDash +
+           " expected N inputs and N init values, N at least 1, got 3 operands"},
+      {"scatter, no updates", args,
+       "%0 = \"stablehlo.scatter\"(%a, %i) ({\n" + good_reducer +
+           "}) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], "
+           "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = "
+           "1>} : (tensor<2x3xf32>, tensor<1x1xi32>) -> tensor<2x3xf32>",
+       "stablehlo.scatter needs as many updates as inputs " + kDash +
+           " expected N inputs, the indices and N updates, N at least 1, got 2 operands"},
       // select's predicate: a scalar or the result's shape.
       {"select, a predicate of another shape", "%p: tensor<3x2xi1>, %b: tensor<2x3xf32>",
        "%0 = \"stablehlo.select\"(%p, %b, %b) : (tensor<3x2xi1>, tensor<2x3xf32>, "
