@@ -393,6 +393,19 @@ class Inferrer {
             r == VerifyRule::Inferred) &&
            c != OpCode::Convert && c != OpCode::ReducePrecision;
   }
+  // An unranked tensor (`tensor<*xf32>`) among the op's operands or results: XLA's rules have
+  // no such shape, so the op is left to verify.cpp's rules.
+  bool has_unranked(const Function& f, const Op& op) const {
+    auto unranked = [&](ValueId v) {
+      const Type& t = m_.value_type(f, v);
+      return t.kind == Type::Kind::Tensor && !t.ranked;
+    };
+    for (ValueId v : f.operands(op))
+      if (unranked(v)) return true;
+    for (ValueId v : f.results(op))
+      if (unranked(v)) return true;
+    return false;
+  }
   // A StableHLO type's text, from an inferred type (whose text is HLO's).
   static Type stablehlo_spelling(Type t) {
     t.text.clear();
@@ -426,7 +439,7 @@ class Inferrer {
         // StableHLO: the elementwise ops (no attribute) and those the op table marks Inferred,
         // whose attributes the rules read in both spellings. Where HLO gives a tuple (the batch
         // norms' training and grad), StableHLO gives its elements as results.
-        if (!hlo && !stablehlo_rule(op.code)) continue;
+        if (!hlo && (!stablehlo_rule(op.code) || has_unranked(fn(fi), op))) continue;
         set_op({fi, oi});
         // Ops alike (opcode, operand and result types, attributes: op_memo.h) are checked once.
         std::uint64_t h = 0;

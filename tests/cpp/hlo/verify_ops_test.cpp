@@ -701,6 +701,13 @@ std::vector<RegionCase> region_cases() {
        sas(good_select, body(xy, "", "%n", "tensor<i32>")),
        "stablehlo.select_and_scatter scatter's value 0 has the wrong type " + kDash +
            " expected tensor<f32> (the type of argument 0), got tensor<i32>"},
+      // An unranked operand: compatible with any result shape (no false alarm).
+      {"add, unranked operands", "%p: tensor<*xf32>, %q: tensor<*xf32>",
+       "%0 = \"stablehlo.add\"(%p, %q) : (tensor<*xf32>, tensor<*xf32>) -> tensor<2xf32>", ""},
+      {"compare, an unranked operand", "%p: tensor<*xf32>, %q: tensor<2xf32>",
+       "%0 = \"stablehlo.compare\"(%p, %q) " + kCompare +
+           " : (tensor<*xf32>, tensor<2xf32>) -> tensor<2xi1>",
+       ""},
       // Operand counts the bodies cannot pair up.
       {"reduce, an init value short", args,
        "%0 = \"stablehlo.reduce\"(%a, %z, %z) ({\n" + good_reducer +
