@@ -522,7 +522,9 @@ const std::set<std::string> kNoRuleYet = {
 TEST_CASE("every op's result rule: a right result verifies, a wrong one is refused at the op",
           "[hlo][verify][verify-ops]") {
   for (const Case& c : cases()) {
-    SECTION(c.op + " " + c.good) {
+    // Named by the op, its arguments and its result: one name per case (a repeated name would be
+    // taken for a section already run, and skipped).
+    SECTION(c.op + " (" + c.args + ") -> " + c.good) {
       accepted(module_text(c.args, c.text, c.good));
       REQUIRE_FALSE(c.wrong.empty());
       for (const Wrong& w : c.wrong) {
@@ -538,11 +540,12 @@ TEST_CASE("every op's result rule: a right result verifies, a wrong one is refus
 
 TEST_CASE("every op of the table with a result rule has a case, or is excluded with a reason",
           "[hlo][verify][verify-ops]") {
-  std::set<std::string> covered;
+  std::set<std::string> covered, names;
   for (const Case& c : cases()) {
     INFO(c.op);
     CHECK(op_from_name(c.op, "stablehlo") != OpCode::Unknown);
     covered.insert(c.op);
+    CHECK(names.insert(c.op + " (" + c.args + ") -> " + c.good).second);  // every case runs
   }
   std::vector<std::string> missing, stale;
   for (int i = 1; i < static_cast<int>(OpCode::Count_); ++i) {
@@ -735,6 +738,8 @@ std::vector<RegionCase> region_cases() {
 
 TEST_CASE("region rules: reduce, reduce_window, sort, map, scatter and select_and_scatter bodies",
           "[hlo][verify][verify-ops]") {
+  std::set<std::string> names;  // one name per case: a repeated one would be skipped
+  for (const RegionCase& c : region_cases()) CHECK(names.insert(c.what).second);
   for (const RegionCase& c : region_cases()) {
     SECTION(c.what) {
       const std::string text = "func.func @main(" + c.args + ") {\n  " + c.text + "\n  return\n}\n";
