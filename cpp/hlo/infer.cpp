@@ -385,6 +385,41 @@ class Inferrer {
   std::string error;
   int line = 0, column = 0;
 
+  // The StableHLO ops whose rule here reads what StableHLO writes too: the elementwise ones (no
+  // attribute) and those the op table marks Inferred (tuple, get_tuple_element, reverse, ...).
+  static bool stablehlo_rule(OpCode c) {
+    const VerifyRule r = op_info(c).verify;
+    return (r == VerifyRule::Elementwise || r == VerifyRule::Select || r == VerifyRule::Clamp ||
+            r == VerifyRule::Inferred) &&
+           c != OpCode::Convert && c != OpCode::ReducePrecision;
+  }
+  // An unranked tensor (`tensor<*xf32>`) among the op's operands or results: XLA's rules have
+  // no such shape, so the op is left to verify.cpp's rules.
+  bool has_unranked(const Function& f, const Op& op) const {
+    auto unranked = [&](ValueId v) {
+      const Type& t = m_.value_type(f, v);
+      return t.kind == Type::Kind::Tensor && !t.ranked;
+    };
+    for (ValueId v : f.operands(op))
+      if (unranked(v)) return true;
+    for (ValueId v : f.results(op))
+      if (unranked(v)) return true;
+    return false;
+  }
+  // A StableHLO type's text, from an inferred type (whose text is HLO's).
+  static Type stablehlo_spelling(Type t) {
+    t.text.clear();
+    if (t.is_array()) {
+      t.kind = Type::Kind::Tensor;
+      t.element = std::string(element_info(t.etype).mlir);
+    }
+    for (auto& e : t.tuple) e = stablehlo_spelling(e);
+    return t;
+  }
+  static std::string type_text(const Type& t) {
+    return to_string(stablehlo_spelling(t), "stablehlo");
+  }
+
   // Each instruction written with a shape, against the shape its opcode's rule infers from its
   // operands (XLA's HloVerifier compares them too): false, with `error` at the first that
   // differs. Opcodes without a rule, and instructions a rule refuses, are left to the others.
@@ -396,9 +431,15 @@ class Inferrer {
         const Op& op = *ops_[fi][oi];
         // broadcast's `dimensions` mean new major sizes only when its shape is left out; written
         // with a shape they map operand to result dimensions (verify.cpp's broadcast_in_dim rule).
+        const bool hlo = m_.dialect == "hlo";
         if (op.infer_shape || op.code == OpCode::Parameter || op.code == OpCode::Constant ||
-            op.code == OpCode::BroadcastInDim || op.results.count != 1)
+            op.code == OpCode::BroadcastInDim || op.results.count == 0 ||
+            (hlo && op.results.count != 1))
           continue;
+        // StableHLO: the elementwise ops (no attribute) and those the op table marks Inferred,
+        // whose attributes the rules read in both spellings. Where HLO gives a tuple (the batch
+        // norms' training and grad), StableHLO gives its elements as results.
+        if (!hlo && (!stablehlo_rule(op.code) || has_unranked(fn(fi), op))) continue;
         set_op({fi, oi});
         // Ops alike (opcode, operand and result types, attributes: op_memo.h) are checked once.
         std::uint64_t h = 0;
@@ -406,20 +447,30 @@ class Inferrer {
         memo_.remember(view(), h, 0);
         Type t;
         if (!infer(&t)) continue;
-        const Type& written = m_.value_type(*f_, f_->results(op)[0]);
-        // A dot's or a convolution's written element type may be another one (XLA's
-        // preferred_element_type): their dimensions are compared.
-        if (op.code == OpCode::DotGeneral || op.code == OpCode::Dot ||
-            op.code == OpCode::Convolution)
-          t.etype = written.etype;
-        if (alike(t, written)) continue;
-        probing_ = false;
-        line = op.line;
-        column = op.column;
-        error = std::to_string(line) + ":" + std::to_string(column) + ": error: " + opname() +
-                "'s written shape differs from the one its operands give \xE2\x80\x94 expected " +
-                to_string(t, "hlo") + " (XLA's shape inference), got " + to_string(written, "hlo");
-        return false;
+        const std::size_t n = op.results.count;
+        if (n > 1 && (t.kind != Type::Kind::Tuple || t.tuple.size() != n)) continue;
+        for (std::size_t i = 0; i < n; ++i) {
+          const Type& written = m_.value_type(*f_, f_->results(op)[i]);
+          Type want = n > 1 ? t.tuple[i] : t;
+          // A dot's or a convolution's written element type may be another one (XLA's
+          // preferred_element_type): their dimensions are compared.
+          if (op.code == OpCode::DotGeneral || op.code == OpCode::Dot ||
+              op.code == OpCode::Convolution)
+            want.etype = written.etype;
+          if (alike(want, written)) continue;
+          probing_ = false;
+          line = op.line;
+          column = op.column;
+          error = std::to_string(line) + ":" + std::to_string(column) + ": error: " + opname() +
+                  (hlo     ? "'s written shape"
+                   : n > 1 ? " result " + std::to_string(i) + "'s written type"
+                           : std::string("'s written result type")) +
+                  " differs from the one its operands give \xE2\x80\x94 expected " +
+                  (hlo ? to_string(want, "hlo") : type_text(want)) +
+                  (hlo ? " (XLA's shape inference), got " : " (its operands' types), got ") +
+                  to_string(written, m_.dialect);
+          return false;
+        }
       }
     probing_ = false;
     return true;
@@ -684,11 +735,21 @@ class Inferrer {
   bool list(std::string_view name, std::vector<std::int64_t>* out, bool required = true,
             bool* present = nullptr) {
     const Attribute* a = f_->attr(*op_, name);
+    // StableHLO's pretty form writes `dims = [0]`, its generic form `dimensions = array<i64: 0>`.
+    // get_dimension_size `dimension = 1 : i64` / `dim = 1`, fft's pretty `length = [4]`.
+    if (!a && m_.dialect != "hlo" && name == "dimensions")
+      for (const char* alias : {"dims", "dimension", "dim"})
+        if (!a) a = f_->attr(*op_, alias);
+    if (!a && m_.dialect != "hlo" && name == "fft_length") a = f_->attr(*op_, "length");
     if (present) *present = a != nullptr;
     out->clear();
     if (!a)
       return !required ||
              fail(std::string(name) + "={...}", "no " + std::string(name) + " attribute");
+    if (m_.dialect != "hlo") {
+      *out = int_list(a->value);
+      return true;
+    }
     if (!parse_braced(a->value, out))
       return fail(std::string(name) + "={d0,d1,...}", std::string(name) + "=" + clip(a->value));
     return true;
@@ -697,6 +758,14 @@ class Inferrer {
   bool integer(std::string_view name, std::int64_t* out) {
     const Attribute* a = f_->attr(*op_, name);
     if (!a) return fail(std::string(name) + "=N", "no " + std::string(name) + " attribute");
+    if (m_.dialect != "hlo") {  // StableHLO: `feature_index = 1 : i64`, get_tuple_element's `[1]`
+      const std::vector<std::int64_t> v = int_list(a->value);
+      std::int64_t n = 0;
+      const std::string_view text = trim(a->value.substr(0, a->value.find(':')));
+      if (v.size() == 1) return *out = v[0], true;
+      if (parse_int(text, &n)) return *out = n, true;
+      return fail(std::string(name) + " = N", std::string(name) + " = " + clip(a->value));
+    }
     if (!parse_int(a->value, out))
       return fail(std::string(name) + "=N", std::string(name) + "=" + clip(a->value));
     return true;
@@ -791,6 +860,9 @@ class Inferrer {
       case OpCode::Cosine:
       case OpCode::Tan:
       case OpCode::Erf:
+      case OpCode::ChloIsInf:
+      case OpCode::ChloIsNegInf:
+      case OpCode::ChloIsPosInf:
         return unary(out);
       case OpCode::Add:
       case OpCode::Subtract:
@@ -916,6 +988,9 @@ class Inferrer {
         ok = fl, want = "a floating-point operand";
         break;
       case OpCode::IsFinite:
+      case OpCode::ChloIsInf:
+      case OpCode::ChloIsNegInf:
+      case OpCode::ChloIsPosInf:
         ok = fl, want = "a floating-point operand";
         if (ok) a = with_element(a, ElementType::Pred);
         break;
@@ -1364,7 +1439,29 @@ class Inferrer {
                   clip(in(0).text) + " and " + clip(in(1).text));
     const Attribute* attr = f_->attr(*op_, "padding");
     std::vector<std::vector<std::int64_t>> config;
-    if (attr) {
+    // What the messages quote: HLO's `padding=lo_hi_in x ...` or StableHLO's three lists.
+    std::string padding = attr ? "padding=" + clip(attr->value) : std::string();
+    std::string padded_by = attr ? clip(attr->value) : std::string();
+    if (m_.dialect != "hlo") {
+      // StableHLO: edge_padding_low/high and interior_padding (pretty: low, high, interior).
+      std::vector<std::int64_t> lo, hi, interior;
+      auto read = [&](const char* name, const char* pretty, std::vector<std::int64_t>* v) {
+        const Attribute* x = f_->attr(*op_, name);
+        if (!x) x = f_->attr(*op_, pretty);
+        if (x) *v = int_list(x->value);
+        return x != nullptr;
+      };
+      const bool written = read("edge_padding_low", "low", &lo) &&
+                           read("edge_padding_high", "high", &hi) &&
+                           read("interior_padding", "interior", &interior);
+      if (!written || lo.size() != hi.size() || interior.size() != lo.size())
+        return fail("low, high and interior padding, one of each per dimension",
+                    "low = " + dims_text(lo) + ", high = " + dims_text(hi) +
+                        ", interior = " + dims_text(interior));
+      for (std::size_t i = 0; i < lo.size(); ++i) config.push_back({lo[i], hi[i], interior[i]});
+      padding = padded_by = "low = " + dims_text(lo) + ", high = " + dims_text(hi) +
+                            ", interior = " + dims_text(interior);
+    } else if (attr) {
       std::string_view v = trim(attr->value);
       while (true) {
         const std::size_t x = v.find('x');
@@ -1392,15 +1489,14 @@ class Inferrer {
     if (config.size() != a.rank())
       return fail("padding for each of the " + std::to_string(a.rank()) + " dimensions of " +
                       clip(in(0).text),
-                  attr ? "padding=" + clip(attr->value) : "no padding attribute");
+                  padding.empty() ? "no padding attribute" : padding);
     Arr r = higher_precision(a, value);
     r.dims = a.dims;
     r.bounded = a.bounded;
     for (std::size_t i = 0; i < a.rank(); ++i) {
       const std::int64_t d = a.dims[i], lo = config[i][0], hi = config[i][1];
       const std::int64_t interior = config[i].size() == 3 ? config[i][2] : 0;
-      if (interior < 0)
-        return fail("interior padding of at least 0", "padding=" + clip(attr->value));
+      if (interior < 0) return fail("interior padding of at least 0", padding);
       if (d < 0) continue;
       std::int64_t grown = 0, size = 0;
       const bool ok = checked_mul(std::max<std::int64_t>(d - 1, 0), interior, &grown) &&
@@ -1408,7 +1504,7 @@ class Inferrer {
                       checked_add(size, grown, &size);
       if (!ok || size < 0 || size > kMaxDim)
         return fail("padded sizes from 0 to 2^50",
-                    "dimension " + std::to_string(i) + " padded by " + clip(attr->value));
+                    "dimension " + std::to_string(i) + " padded by " + padded_by);
       r.dims[i] = size;
     }
     return output(to_type(r), out);
@@ -1627,7 +1723,10 @@ class Inferrer {
     std::vector<std::int64_t> len;
     if (!operands(1) || !array(0, &a) || !list("fft_length", &len)) return false;
     const Attribute* type_attr = f_->attr(*op_, "fft_type");
-    const std::string_view kind = type_attr ? trim(type_attr->value) : std::string_view();
+    if (!type_attr && m_.dialect != "hlo") type_attr = f_->attr(*op_, "type");
+    std::string_view kind = type_attr ? trim(type_attr->value) : std::string_view();
+    if (kind.rfind("#stablehlo<fft_type ", 0) == 0 && kind.back() == '>')  // StableHLO generic
+      kind = trim(kind.substr(20, kind.size() - 21));
     if (kind != "FFT" && kind != "IFFT" && kind != "RFFT" && kind != "IRFFT")
       return fail("fft_type=FFT, IFFT, RFFT or IRFFT",
                   type_attr ? "fft_type=" + clip(type_attr->value) : "no fft_type attribute");
@@ -1850,7 +1949,7 @@ Result<bool> infer_shapes(Module& m, TypeTable& types) {
 }
 
 Result<bool> check_written_shapes(const Module& m) {
-  if (m.dialect != "hlo") return Result<bool>::success(true);
+  if (m.dialect != "hlo" && m.dialect != "stablehlo") return Result<bool>::success(true);
   std::vector<Type> unused;  // check_written() interns nothing
   TypeTable types(&unused);
   Inferrer inf(const_cast<Module&>(m), types);  // check_written() writes nothing to the module

@@ -66,6 +66,13 @@ enum class VerifyRule : std::uint8_t {
   Dot,
   Convolution,
   Reduce,
+  ReduceWindow,
+  SelectAndScatter,
+  Scatter,
+  Map,
+  Sort,
+  // infer.cpp's rule (check_written_shapes), in StableHLO too: its attributes read alike.
+  Inferred,
 };
 
 // What the fusion pass may do with an op (ops.inc says each value's XLA source; fuse.cpp the

@@ -26,6 +26,7 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/hlo/cost_test.cpp
   tests/cpp/hlo/stablehlo_corpus_test.cpp
   tests/cpp/hlo/verify_test.cpp
+  tests/cpp/hlo/verify_ops_test.cpp
   tests/cpp/hlo/invalid_corpus_test.cpp
   tests/cpp/hlo/literal_test.cpp
   tests/cpp/hlo/hlo_parse_test.cpp

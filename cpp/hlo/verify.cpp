@@ -74,7 +74,9 @@ class Verifier {
   // check(), once per kind of op: an op alike one that passed passes (op_memo.h).
   RL_LOOP_BODY bool checked(const OpView& op) {
     const VerifyRule rule = op_info(op.op.code).verify;
-    if (rule == VerifyRule::None || rule == VerifyRule::Constant) return check(op);
+    // An op with regions is checked each time: the memo compares no region bodies.
+    if (rule == VerifyRule::None || rule == VerifyRule::Constant || !op.regions().empty())
+      return check(op);
     std::uint64_t h = 0;
     if (memo_.find(op, &h) != OpMemo::kNone) return true;
     if (!check(op)) return false;
@@ -101,11 +103,12 @@ class Verifier {
     switch (info.verify) {
       case VerifyRule::None:
       case VerifyRule::Constant:
+      case VerifyRule::Inferred:  // check_written_shapes (infer.cpp), after the walk
         return true;
       case VerifyRule::Elementwise:
         return elementwise(op, 0);
       case VerifyRule::Select:
-        return elementwise(op, 1);  // the predicate may be a scalar
+        return elementwise(op, 1) && select_predicate(op);
       case VerifyRule::Clamp:
         return clamp(op);
       case VerifyRule::BroadcastInDim:
@@ -122,6 +125,16 @@ class Verifier {
         return convolution(op);
       case VerifyRule::Reduce:
         return reduce(op);
+      case VerifyRule::ReduceWindow:
+        return reduce_window(op);
+      case VerifyRule::SelectAndScatter:
+        return select_and_scatter(op);
+      case VerifyRule::Scatter:
+        return scatter(op);
+      case VerifyRule::Map:
+        return map(op);
+      case VerifyRule::Sort:
+        return sort(op);
     }
     return true;
   }
@@ -394,6 +407,31 @@ class Verifier {
       case OpCode::Tan:
       case OpCode::ReducePrecision:
       case OpCode::Clamp:
+      case OpCode::ChloErf:
+      case OpCode::ChloTan:
+      case OpCode::ChloLgamma:
+      case OpCode::ChloDigamma:
+      case OpCode::ChloErfInv:
+      case OpCode::ChloErfc:
+      case OpCode::ChloAcos:
+      case OpCode::ChloAcosh:
+      case OpCode::ChloAsin:
+      case OpCode::ChloAsinh:
+      case OpCode::ChloAtan:
+      case OpCode::ChloAtanh:
+      case OpCode::ChloCosh:
+      case OpCode::ChloSinh:
+      case OpCode::ChloBesselI1e:
+      case OpCode::ChloConj:
+      case OpCode::ChloNextAfter:
+      case OpCode::ChloPolygamma:
+      case OpCode::ChloZeta:
+      // Data movement keeps its operand's element type (StableHLO's reshape, transpose,
+      // broadcast_in_dim and concatenate: SameOperandsAndResultElementType).
+      case OpCode::Reshape:
+      case OpCode::Transpose:
+      case OpCode::BroadcastInDim:
+      case OpCode::Concatenate:
         return 0;
       case OpCode::Select:
         return 1;
@@ -446,6 +484,15 @@ class Verifier {
                     "the same shape " + to_string(out, m_.dialect), to_string(t, m_.dialect));
     }
     return true;
+  }
+
+  // select(pred, on_true, on_false): pred is a scalar or the result's shape.
+  bool select_predicate(const OpView& op) {
+    if (op.num_operands() == 0 || op.num_results() != 1 || !ranked(op.result_type(0))) return true;
+    const Type& p = op.operand_type(0);
+    if (!ranked(p) || p.dims.empty() || same_dims(p, op.result_type(0))) return true;
+    return fail(op, std::string(op.op.name) + " operand 0 shape differs from the result",
+                "a scalar or the shape " + type_text(op.result_type(0)), type_text(p));
   }
 
   // clamp(min, x, max): min and max are scalars or x's shape.
@@ -570,17 +617,20 @@ class Verifier {
     if (!a) a = op.attr("broadcast_dimensions");
     if (!a) return true;
     auto dims = int_list(a->value);
+    // HLO's broadcast (written with a shape) has broadcast_in_dim's rule.
+    const std::string name =
+        op.op.code == OpCode::BroadcastInDim ? "broadcast_in_dim" : "dynamic_broadcast_in_dim";
     if (dims.size() != in.dims.size())
-      return fail(op, "broadcast_in_dim needs one dimension per operand dimension",
+      return fail(op, name + " needs one dimension per operand dimension",
                   std::to_string(in.dims.size()) + " dimensions", list_text(dims));
     for (std::size_t i = 0; i < dims.size(); ++i) {
       if (dims[i] < 0 || static_cast<std::size_t>(dims[i]) >= out.dims.size())
-        return fail(op, "broadcast_in_dim dimension out of range",
+        return fail(op, name + " dimension out of range",
                     "a dimension in [0, " + std::to_string(out.dims.size()) + ")",
                     std::to_string(dims[i]));
       auto o = out.dims[static_cast<std::size_t>(dims[i])];
       if (in.dims[i] >= 0 && o >= 0 && in.dims[i] != 1 && in.dims[i] != o)
-        return fail(op, "broadcast_in_dim operand dimension does not fit",
+        return fail(op, name + " operand dimension does not fit",
                     "operand dim " + std::to_string(i) + " of size 1 or " + std::to_string(o),
                     std::to_string(in.dims[i]));
     }
@@ -665,6 +715,7 @@ class Verifier {
       return fail(op, "reduce result shape is wrong",
                   "the input without dimensions " + list_text(dims) + ": " + list_text(want),
                   list_text(out.dims));
+    if (m_.dialect == "stablehlo") return reduce_stablehlo(op, seen);
     return true;
   }
 
@@ -711,12 +762,346 @@ class Verifier {
         total += x;
     }
     const Type& out = op.result_type(0);
-    if (!ranked(out) || dynamic || out.dims.size() != first.dims.size()) return true;
+    if (ranked(out) && out.dims.size() != first.dims.size())
+      return fail(op, "concatenate result rank is wrong",
+                  "rank " + std::to_string(first.dims.size()) + " as in " + type_text(first),
+                  type_text(out));
+    if (!ranked(out) || dynamic) return true;
     const std::int64_t o = out.dims[static_cast<std::size_t>(d)];
     if (o >= 0 && o != total)
       return fail(op, "concatenate result size is wrong",
                   "dimension " + std::to_string(d) + " of size " + std::to_string(total),
                   std::to_string(o));
+    return true;
+  }
+
+  // ---- StableHLO's region ops: each body's arguments and values, and the results they give ----
+
+  // The text of a tensor type of `dims` and `element` ("tensor<2x?xf32>", "tensor<f32>").
+  static std::string tensor_text(const std::vector<std::int64_t>& dims, const std::string& e) {
+    std::string s = "tensor<";
+    for (auto d : dims) s += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
+    return s + e + ">";
+  }
+  // Whether values of `from`'s element type may be carried in `to`'s (StableHLO's
+  // is_promotable: one kind, `to` at least as wide; quantized types are not compared).
+  static bool promotable(const Type& from, const Type& to) {
+    if (from.element == to.element || quantized(from) || quantized(to)) return true;
+    const ElementKind a = element_kind(from.etype), b = element_kind(to.etype);
+    return a == b && a != ElementKind::None && element_bytes(to.etype) >= element_bytes(from.etype);
+  }
+  static bool scalar(const Type& t) { return opaque(t) || (ranked(t) && t.dims.empty()); }
+
+  // Region `k`'s block takes one 0-d tensor per entry of `want`, of the entry's element type (or
+  // one it promotes to, where `promote`); `*args` gets the argument types.
+  bool region_args(const OpView& op, std::size_t k, const std::string& name,
+                   const std::vector<std::pair<const Type*, std::string>>& want, bool promote,
+                   std::vector<const Type*>* args) {
+    const auto& a = op.regions()[k].blocks.front().args;
+    if (a.size() != want.size())
+      return fail(op, name + " takes another number of arguments than its operands give",
+                  std::to_string(want.size()) + " 0-d tensors", std::to_string(a.size()));
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const Type& t = m_.value_type(op.f, a[i]);
+      const Type& w = *want[i].first;
+      const bool ok =
+          opaque(t) || opaque(w) ||
+          (scalar(t) &&
+           (promote ? promotable(w, t) : t.element == w.element || (quantized(t) && quantized(w))));
+      if (!ok)
+        return fail(op, name + " argument " + std::to_string(i) + " has the wrong type",
+                    tensor_text({}, w.element) + " (" + want[i].second + ")", type_text(t));
+      args->push_back(&t);
+    }
+    return true;
+  }
+
+  // Region `k`'s return gives one 0-d tensor per entry of `want`, of the entry's element type.
+  bool region_returns(const OpView& op, std::size_t k, const std::string& name,
+                      const std::vector<std::pair<const Type*, std::string>>& want) {
+    const Op* ret = terminator(op.regions()[k]);
+    if (!ret) return true;
+    const OpView rv{m_, op.f, *ret};
+    if (rv.num_operands() != want.size())
+      return fail(op, name + " returns another number of values than the op needs",
+                  std::to_string(want.size()), std::to_string(rv.num_operands()));
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      const Type& t = rv.operand_type(i);
+      const Type& w = *want[i].first;
+      if (opaque(t) || opaque(w) ||
+          (scalar(t) && (t.element == w.element || (quantized(t) && quantized(w)))))
+        continue;
+      return fail(op, name + "'s value " + std::to_string(i) + " has the wrong type",
+                  tensor_text({}, w.element) + " (" + want[i].second + ")", type_text(t));
+    }
+    return true;
+  }
+
+  bool has_body(const OpView& op, std::size_t k) const {
+    return m_.dialect == "stablehlo" && op.regions().size() > k && !op.regions()[k].blocks.empty();
+  }
+
+  // Result `i` has `dims` (dynamic sizes match any) and `element`'s element type.
+  bool result_is(const OpView& op, std::size_t i, const std::vector<std::int64_t>& dims,
+                 const Type& element, const std::string& why) {
+    if (i >= op.num_results()) return true;
+    const Type& t = op.result_type(i);
+    if (!ranked(t) || opaque(element)) return true;
+    Type want = t;
+    want.dims = dims;
+    const bool same_element = t.element == element.element || (quantized(t) && quantized(element));
+    if (same_dims(t, want) && same_element) return true;
+    return fail(op,
+                std::string(op.op.name) + " result " + std::to_string(i) + " has the wrong type",
+                tensor_text(dims, element.element) + " (" + why + ")", type_text(t));
+  }
+
+  bool result_count(const OpView& op, std::size_t n, const std::string& why) {
+    if (op.num_results() == n) return true;
+    return fail(op, std::string(op.op.name) + " has another number of results than " + why,
+                std::to_string(n), std::to_string(op.num_results()));
+  }
+
+  // A reducer body (StableHLO's verifyReducerShape: reduce, reduce_window, select_and_scatter's
+  // scatter): for N inputs from operand `in0` and N init values from `init0`, region `k` takes
+  // 2N arguments, i and N+i of one type Ei whose shape is init value i's and whose element type
+  // init value i's and input i's promote to (equal, or one kind and wider), and returns N values
+  // of the types Ei. *acc gets the Ei (init value i's type where there is no body).
+  bool reducer(const OpView& op, std::size_t n, std::size_t in0, std::size_t init0, std::size_t k,
+               const std::string& name, std::vector<const Type*>* acc) {
+    for (std::size_t i = 0; i < n; ++i) acc->push_back(&op.operand_type(init0 + i));
+    if (!has_body(op, k)) return true;
+    auto alike = [&](const Type& a, const Type& b) {
+      if (opaque(a) || opaque(b)) return true;
+      if (a.element != b.element && !(quantized(a) && quantized(b))) return false;
+      return !ranked(a) || !ranked(b) || same_dims(a, b);
+    };
+    const auto& a = op.regions()[k].blocks.front().args;
+    if (a.size() != 2 * n)
+      return fail(op, name + " takes another number of arguments than its operands give",
+                  std::to_string(2 * n) + " (two per input)", std::to_string(a.size()));
+    for (std::size_t j = 0; j < 2 * n; ++j) {
+      const std::size_t i = j % n;
+      const Type& t = m_.value_type(op.f, a[j]);
+      const Type& init = op.operand_type(init0 + i);
+      const Type& in = op.operand_type(in0 + i);
+      Type shape = init;
+      shape.element = t.element;
+      const bool ok = opaque(t) || opaque(init) ||
+                      (j < n ? alike(t, shape) && promotable(init, t) && promotable(in, t)
+                             : alike(t, *(*acc)[i]));
+      if (!ok)
+        return fail(
+            op, name + " argument " + std::to_string(j) + " has the wrong type",
+            j < n ? type_text(init) + " (init value " + std::to_string(i) +
+                        "'s type, or its shape with a wider element type)"
+                  : type_text(*(*acc)[i]) + " (the type of argument " + std::to_string(i) + ")",
+            type_text(t));
+      if (j < n) (*acc)[i] = &t;
+    }
+    const Op* ret = terminator(op.regions()[k]);
+    if (!ret) return true;
+    const OpView rv{m_, op.f, *ret};
+    if (rv.num_operands() != n)
+      return fail(op, name + " returns another number of values than the op has inputs",
+                  std::to_string(n), std::to_string(rv.num_operands()));
+    for (std::size_t i = 0; i < n; ++i)
+      if (!alike(rv.operand_type(i), *(*acc)[i]))
+        return fail(op, name + "'s value " + std::to_string(i) + " has the wrong type",
+                    type_text(*(*acc)[i]) + " (the type of argument " + std::to_string(i) + ")",
+                    type_text(rv.operand_type(i)));
+    return true;
+  }
+
+  // reduce(inputs..., inits...): the body above; N results, each its input without `dimensions`
+  // and of its init's element type (result 0's shape: reduce()).
+  bool reduce_stablehlo(const OpView& op, const std::vector<bool>& reduced) {
+    const std::size_t n = op.num_operands() / 2;
+    if (op.num_operands() != 2 * n || n == 0)
+      return fail(op, "stablehlo.reduce needs as many init values as inputs",
+                  "N inputs and N init values, N at least 1",
+                  std::to_string(op.num_operands()) + " operands");
+    std::vector<const Type*> inits;
+    if (!reducer(op, n, 0, n, 0, "stablehlo.reduce body", &inits) || !result_count(op, n, "inputs"))
+      return false;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Type& in = op.operand_type(i);
+      if (!ranked(in) || in.dims.size() != reduced.size()) continue;
+      std::vector<std::int64_t> want;
+      for (std::size_t d = 0; d < in.dims.size(); ++d)
+        if (!reduced[d]) want.push_back(in.dims[d]);
+      if (!result_is(op, i, want, *inits[i],
+                     "input " + std::to_string(i) +
+                         " without the reduced dimensions; element type of body argument " +
+                         std::to_string(i)))
+        return false;
+    }
+    return true;
+  }
+
+  // reduce_window(inputs..., inits...): the reduce body; result i is the window's output over
+  // input i (infer.h's window_output) in init value i's element type.
+  bool reduce_window(const OpView& op) {
+    if (m_.dialect != "stablehlo") return true;  // HLO: infer.cpp's rule (check_written_shapes)
+    const std::size_t n = op.num_operands() / 2;
+    if (op.num_operands() != 2 * n || n == 0)
+      return fail(op, "stablehlo.reduce_window needs as many init values as inputs",
+                  "N inputs and N init values, N at least 1",
+                  std::to_string(op.num_operands()) + " operands");
+    std::vector<const Type*> inits;
+    if (!reducer(op, n, 0, n, 0, "stablehlo.reduce_window body", &inits) ||
+        !result_count(op, n, "inputs"))
+      return false;
+    const Type& first = op.operand_type(0);
+    if (!ranked(first)) return true;
+    auto w = window(op, first.dims.size());
+    if (!w) {
+      error = w.error();
+      line = w.error_info().line, column = w.error_info().column;
+      return false;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const Type& in = op.operand_type(i);
+      if (!ranked(in) || in.dims.size() != w.value().size()) continue;
+      std::vector<std::int64_t> want(in.dims.size());
+      for (std::size_t d = 0; d < in.dims.size(); ++d) {
+        const std::string bad = window_output(in.dims[d], w.value()[d], &want[d]);
+        if (!bad.empty())
+          return fail(op, "stablehlo.reduce_window window does not fit input " + std::to_string(i),
+                      "a window within the padded input in dimension " + std::to_string(d), bad);
+      }
+      if (!result_is(op, i, want, *inits[i],
+                     "the window's output over input " + std::to_string(i) +
+                         "; element type of body argument " + std::to_string(i)))
+        return false;
+    }
+    return true;
+  }
+
+  // select_and_scatter(operand, source, init): select takes two 0-d tensors of the operand's
+  // element type and gives one i1; scatter is a reducer body over the source and the init value;
+  // the result is the operand's type.
+  bool select_and_scatter(const OpView& op) {
+    if (m_.dialect != "stablehlo" || op.num_operands() != 3) return true;
+    const Type& operand = op.operand_type(0);
+    const std::string name(op.op.name);
+    std::vector<const Type*> got;
+    Type pred;
+    pred.kind = Type::Kind::Tensor;
+    pred.element = "i1";
+    pred.etype = ElementType::Pred;
+    if (has_body(op, 0) && (!region_args(op, 0, name + " select",
+                                         {{&operand, "the operand's element type"},
+                                          {&operand, "the operand's element type"}},
+                                         false, &got) ||
+                            !region_returns(op, 0, name + " select", {{&pred, "a boolean"}})))
+      return false;
+    std::vector<const Type*> acc;
+    if (!reducer(op, 1, 1, 2, 1, name + " scatter", &acc)) return false;
+    if (!result_count(op, 1, "one") || !ranked(operand)) return true;
+    return result_is(op, 0, operand.dims, operand, "the operand's type");
+  }
+
+  // scatter(inputs..., indices, updates...): the body takes (E0..EN-1, E0..EN-1), Ei input i's
+  // element type or one it promotes to, and returns its first N argument types; result i has
+  // input i's shape and Ei.
+  bool scatter(const OpView& op) {
+    if (m_.dialect != "stablehlo") return true;  // HLO: infer.cpp's rule (check_written_shapes)
+    const std::size_t n = op.num_operands() == 0 ? 0 : (op.num_operands() - 1) / 2;
+    if (op.num_operands() != 2 * n + 1 || n == 0)
+      return fail(op, "stablehlo.scatter needs as many updates as inputs",
+                  "N inputs, the indices and N updates, N at least 1",
+                  std::to_string(op.num_operands()) + " operands");
+    std::vector<const Type*> elements;
+    for (std::size_t i = 0; i < n; ++i) elements.push_back(&op.operand_type(i));
+    const std::string name(op.op.name);
+    if (has_body(op, 0)) {
+      std::vector<std::pair<const Type*, std::string>> args, rets;
+      for (std::size_t j = 0; j < 2 * n; ++j)
+        args.push_back({&op.operand_type(j % n),
+                        "input " + std::to_string(j % n) + "'s element type or a wider one"});
+      std::vector<const Type*> got;
+      if (!region_args(op, 0, name + " body", args, true, &got)) return false;
+      for (std::size_t j = 0; j < n; ++j) {
+        rets.push_back({got[j], "the type of body argument " + std::to_string(j)});
+        elements[j] = got[j];
+      }
+      if (!region_returns(op, 0, name + " body", rets)) return false;
+    }
+    if (!result_count(op, n, "inputs")) return false;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Type& in = op.operand_type(i);
+      if (ranked(in) &&
+          !result_is(op, i, in.dims, *elements[i],
+                     "input " + std::to_string(i) + "'s shape, the body's element type"))
+        return false;
+    }
+    return true;
+  }
+
+  // map(inputs...): the body takes one 0-d tensor of each input's element type and gives one;
+  // the result has the inputs' shape and the body's value's element type.
+  bool map(const OpView& op) {
+    if (m_.dialect != "stablehlo" || op.num_operands() == 0) return true;
+    const std::string name(op.op.name);
+    const Type& first = op.operand_type(0);
+    for (std::size_t i = 1; i < op.num_operands(); ++i)
+      if (ranked(first) && ranked(op.operand_type(i)) && !same_dims(op.operand_type(i), first))
+        return fail(op, name + " operand " + std::to_string(i) + " shape differs from operand 0",
+                    type_text(first) + "'s shape", type_text(op.operand_type(i)));
+    const Type* element = &first;
+    if (has_body(op, 0)) {
+      std::vector<std::pair<const Type*, std::string>> args;
+      for (std::size_t i = 0; i < op.num_operands(); ++i)
+        args.push_back({&op.operand_type(i), "input " + std::to_string(i) + "'s element type"});
+      std::vector<const Type*> got;
+      if (!region_args(op, 0, name + " body", args, false, &got)) return false;
+      const Op* ret = terminator(op.regions()[0]);
+      if (ret) {
+        const OpView rv{m_, op.f, *ret};
+        if (rv.num_operands() != 1 || !scalar(rv.operand_type(0)))
+          return fail(op, name + " body does not return one 0-d tensor", "one 0-d tensor",
+                      rv.num_operands() == 1 ? type_text(rv.operand_type(0))
+                                             : std::to_string(rv.num_operands()) + " values");
+        element = &rv.operand_type(0);
+      }
+    }
+    if (!result_count(op, 1, "one") || !ranked(first)) return true;
+    return result_is(op, 0, first.dims, *element,
+                     "the inputs' shape, the element type the body returns");
+  }
+
+  // sort(inputs...): the comparator takes two 0-d tensors of each input's element type (2i and
+  // 2i+1 for input i) and gives one i1; result i is input i's type.
+  bool sort(const OpView& op) {
+    if (m_.dialect != "stablehlo" || op.num_operands() == 0) return true;
+    const std::string name(op.op.name);
+    const std::size_t n = op.num_operands();
+    const Type& first = op.operand_type(0);
+    for (std::size_t i = 1; i < n; ++i)
+      if (ranked(first) && ranked(op.operand_type(i)) && !same_dims(op.operand_type(i), first))
+        return fail(op, name + " operand " + std::to_string(i) + " shape differs from operand 0",
+                    type_text(first) + "'s shape", type_text(op.operand_type(i)));
+    if (has_body(op, 0)) {
+      std::vector<std::pair<const Type*, std::string>> args;
+      for (std::size_t j = 0; j < 2 * n; ++j)
+        args.push_back(
+            {&op.operand_type(j / 2), "input " + std::to_string(j / 2) + "'s element type"});
+      std::vector<const Type*> got;
+      Type pred;
+      pred.kind = Type::Kind::Tensor;
+      pred.element = "i1";
+      pred.etype = ElementType::Pred;
+      if (!region_args(op, 0, name + " comparator", args, false, &got) ||
+          !region_returns(op, 0, name + " comparator", {{&pred, "a boolean"}}))
+        return false;
+    }
+    if (!result_count(op, n, "inputs")) return false;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Type& in = op.operand_type(i);
+      if (ranked(in) && !result_is(op, i, in.dims, in, "input " + std::to_string(i) + "'s type"))
+        return false;
+    }
     return true;
   }
 

@@ -5,6 +5,11 @@
 //   while's regions take and give its operands' types; case/if branches give its results';
 // - the rules of the ops that carry cost: dot_general, elementwise ops (one element type),
 //   broadcast_in_dim, reshape, transpose, concatenate, reduce, convolution (its result shape);
+// - StableHLO's region ops: reduce's, reduce_window's, sort's, map's, scatter's and
+//   select_and_scatter's bodies take and give the types their operands call for, and their
+//   results follow (tests/cpp/hlo/verify_ops_test.cpp has a case for every op with a rule);
+// - StableHLO elementwise ops: the result type infer.cpp's unary/binary rule gives (compare and
+//   is_finite give i1, real/imag/abs of a complex its part, complex a complex);
 // - HLO: every written shape is the one shape inference gives (infer.h, check_written_shapes).
 // A violation is an error "LINE:COL: error: WHAT — expected RULE, got VALUE" at the op. Ops with
 // dynamic or unknown shapes are checked only where their shapes are known.
