@@ -360,13 +360,16 @@ class Fuser {
       g.kept = real >= 2;
     }
     // Ops of dissolved fusions run alone; a producer copied into fusions then runs alone too when
-    // one of its users (in a dissolved fusion, or alone) needs its value in memory.
+    // one of its users (in a dissolved fusion, or alone) needs its value in memory, or when its
+    // value escapes the block (a nested region reads it, or it is the ROOT): a broadcast copied
+    // into its consumers' fusions whose own fusion dissolved, read by a while body it is not
+    // passed to, was computed nowhere (found by scripts/fuzz run's invariant check).
     for (int i = n - 1; i >= 0; --i) {
       const auto ii = static_cast<std::size_t>(i);
       if (home[ii] != kNone && !groups[static_cast<std::size_t>(home[ii])].kept) home[ii] = kNone;
       for (auto it = copied_into[ii].begin(); it != copied_into[ii].end();)
         it = groups[static_cast<std::size_t>(*it)].kept ? std::next(it) : copied_into[ii].erase(it);
-      if (home[ii] == kNone && copied_into[ii].empty()) {
+      if (home[ii] == kNone && (copied_into[ii].empty() || escapes(i))) {
         standalone[ii] = 1;
         continue;
       }

@@ -267,6 +267,40 @@ TEST_CASE("a value a fusion reads stays alive past its last op-by-op use until t
   CHECK(fusions[0].fallback.empty());
 }
 
+TEST_CASE("a broadcast copied into a fusion and read by a while body is computed for the body too",
+          "[interp][fused]") {
+  // %b is copied into the multiply's fusion (a broadcast of a scalar constant); its own fusion
+  // (the broadcast and the constant) dissolves; the while body reads %b without it being passed
+  // in (StableHLO's regions see their enclosing values). It must still be computed on its own.
+  const std::string text =
+      "func.func public @main(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {\n"
+      "  %h = stablehlo.constant dense<0.5> : tensor<f32>\n"
+      "  %b = stablehlo.broadcast_in_dim %h, dims = [] : (tensor<f32>) -> tensor<64xf32>\n"
+      "  %m = stablehlo.multiply %x, %b : tensor<64xf32>\n"
+      "  %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+      "  %r:2 = stablehlo.while(%i = %c0, %v = %m) : tensor<i32>, tensor<64xf32>\n"
+      "   cond {\n"
+      "    %n = stablehlo.constant dense<2> : tensor<i32>\n"
+      "    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+      "    stablehlo.return %lt : tensor<i1>\n"
+      "  } do {\n"
+      "    %one = stablehlo.constant dense<1> : tensor<i32>\n"
+      "    %v2 = stablehlo.add %v, %b : tensor<64xf32>\n"
+      "    %i2 = stablehlo.add %i, %one : tensor<i32>\n"
+      "    stablehlo.return %i2, %v2 : tensor<i32>, tensor<64xf32>\n"
+      "  }\n"
+      "  return %r#1, %m : tensor<64xf32>, tensor<64xf32>\n"
+      "}\n";
+  fused_same_bits(text);
+  // The broadcast is copied into the multiply's fusion, and runs alone too: the body reads it.
+  auto parsed = hlo::parse(text);
+  REQUIRE(parsed.ok());
+  auto fm = hlo::fuse_module(parsed->front());
+  REQUIRE(fm.ok());
+  REQUIRE(fm->fusions.size() == 1);
+  CHECK(fm->fusions[0].ops.size() == 3);  // the constant, the broadcast and the multiply
+}
+
 TEST_CASE("fusions inside a while body run fused with the op-by-op bits", "[interp][fused]") {
   const std::string text =
       "func.func public @main(%x: tensor<256xf32>) -> tensor<256xf32> {\n"
