@@ -202,7 +202,7 @@ export async function loadCore(createCore, options = {}) {
      */
     lessonDefaults: guarded(
       'lessonDefaults',
-      once(() => call('lessonDefaults')),
+      once(() => parsed(call('lessonDefaults'))),
     ),
     /**
      * (params {m, k, n, dtype, itemsize, peak, bandwidth, traffic_factor, sizes}: any left out is the
@@ -216,7 +216,7 @@ export async function loadCore(createCore, options = {}) {
     /** () → [{name, isa, mr, nr, fused_tanh, packs_b, default}]; `default` marks the one an undefined variant means */
     kernelVariants: guarded('kernelVariants', () => call('kernelVariants')),
     /** (variant?) → {variant, max_abs_error, passed, worst_ratio, worst_index, worst_value, worst_reference, atol, rtol} */
-    checkLessonKernel: guarded('checkLessonKernel', (variant) => call('checkLessonKernel', variant)),
+    checkLessonKernel: guarded('checkLessonKernel', (variant) => parsed(call('checkLessonKernel', variant))),
     /**
      * (variant?, m, k, n, samples, minSampleSeconds?) → {variant, m, k, n, seconds_per_call[], median,
      * min, max, repeats, timer_resolution, warm_seconds, target_sample_seconds, recalibrations,
@@ -235,14 +235,14 @@ export async function loadCore(createCore, options = {}) {
       parsed(call('samplerRecord', JSON.stringify(sampler), seconds)),
     ),
     timeKernel: guarded('timeKernel', (variant, m, k, n, samples, minSampleSeconds) =>
-      call('timeKernel', variant, m, k, n, samples, minSampleSeconds),
+      parsed(call('timeKernel', variant, m, k, n, samples, minSampleSeconds)),
     ),
     /**
      * () → {max_abs_error, passed, worst_ratio, worst_index, worst_value, worst_reference, atol, rtol,
      * inputs, ops_seconds, ops}: the lesson's StableHLO run by the interpreter on arange inputs and
      * checked against the double reference by the kernel check's rule. Call it in a Worker on the page.
      */
-    checkLessonIr: guarded('checkLessonIr', () => call('checkLessonIr')),
+    checkLessonIr: guarded('checkLessonIr', () => parsed(call('checkLessonIr'))),
     /** (count, seed) → Float32Array uniform in [−1, 1): the kernels' own seeded generator (xorshift32) */
     uniformFloats: guarded('uniformFloats', (count, seed) => call('uniformFloats', count, seed)),
     /** (variant?, k, n, b: Float32Array k·n) → Float32Array: B laid out the way the variant's compute reads it (packed once per B) */
@@ -272,7 +272,7 @@ export async function loadCore(createCore, options = {}) {
      * array, or right away), their measured time ratios beside the roofline's prediction under the
      * roofs the 1× runs show. Runs synchronously for seconds: call it in a Worker on the page.
      */
-    measureTraffic: guarded('measureTraffic', (factor, options) => call('measureTraffic', factor, options)),
+    measureTraffic: guarded('measureTraffic', (factor, options) => parsed(call('measureTraffic', factor, options))),
 
     // ---- HLO ----
     /** (m, k, n, dtype 'f32'|'bf16'|'f16'|'f64') → StableHLO text of tanh(a @ b), as JAX prints it */

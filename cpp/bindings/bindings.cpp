@@ -32,12 +32,12 @@
 #include "measure/ceilings.h"
 #include "measure/harness.h"
 #include "measure/timer.h"
-#include "measure/traffic.h"
 #include "measure/work.h"
 #include "model/model.h"
 #include "python/notebook.h"
 #include "python/tracer.h"
 #include "report/lesson_check.h"
+#include "report/measurements.h"
 #include "report/report.h"
 #include "report/roofline.h"
 #include "report/run_report.h"
@@ -245,37 +245,8 @@ val js_figure(val peak, val bandwidth, val intensities) {
   return ok(out);
 }
 
-val js_lesson_defaults() {
-  val out = val::object();
-  out.set("m", static_cast<double>(lesson::kM));
-  out.set("k", static_cast<double>(lesson::kK));
-  out.set("n", static_cast<double>(lesson::kN));
-  out.set("itemsize", static_cast<double>(lesson::kItemsize));
-  out.set("peak", lesson::kPeakGflops);
-  out.set("bandwidth", lesson::kBandwidthGbs);
-  out.set("traffic_factor", lesson::kTrafficFactor);
-  std::vector<double> sizes(lesson::square_sizes().begin(), lesson::square_sizes().end());
-  out.set("sizes", array_of(sizes));
-  val exercise = val::object();
-  exercise.set("a", array_of(std::vector<double>{double(lesson::kExerciseA[0]),
-                                                 double(lesson::kExerciseA[1])}));
-  exercise.set("b", array_of(std::vector<double>{double(lesson::kExerciseB[0]),
-                                                 double(lesson::kExerciseB[1])}));
-  out.set("exercise", exercise);
-  out.set("max_budget", kMaxBudget);
-  // The element types the lesson emits ({f32: 4, …}) and the usual one of each itemsize
-  // ({"2": "bf16", …}): the page's dtype selector and its dtype ↔ itemsize link read these.
-  val types = val::object();
-  for (const auto& d : rl::report::dtypes()) types.set(d.name, d.itemsize);
-  out.set("dtypes", types);
-  val usual = val::object();
-  for (int size = 1; size <= 16; ++size) {
-    const std::string name = rl::report::dtype_of_itemsize(size);
-    if (!name.empty()) usual.set(std::to_string(size), name);
-  }
-  out.set("dtype_of_itemsize", usual);
-  return ok(out);
-}
+// The seed's values and the lesson's element types (report::defaults_json): JSON text.
+val js_lesson_defaults() { return ok(val(rl::report::defaults_json())); }
 
 // ---- kernels and measurements ---------------------------------------------------------------
 
@@ -318,66 +289,24 @@ val js_kernel_variants() {
   return ok(out);
 }
 
-// Runs a variant on the lesson's inputs (a = arange(512)/512 as 32×16, b = arange(128)/128 as
-// 16×8) and checks it against the double reference at |x − y| ≤ 2e-5 + 2e-5·|y|.
+// The lesson's kernel check (report/measurements.h): a variant run on the lesson's inputs and
+// checked against the double reference at |x − y| ≤ 2e-5 + 2e-5·|y|; JSON text.
 val js_check_lesson_kernel(val variant) {
   auto v = variant_arg(variant);
   if (!v) return fail_from(v);
-  auto buffers = kernels::allocate_matmul(kernels::check_matmul_shape(32, 16, 8).value());
-  if (!buffers) return fail_from(buffers);
-  kernels::fill_lesson_inputs(buffers.value());
-  auto check = kernels::check_matmul(*v.value(), buffers.value());
-  if (!check) return fail_from(check);
-  val out = val::object();
-  out.set("variant", std::string(v.value()->name));
-  out.set("max_abs_error", check->max_abs_error);
-  out.set("passed", check->passed);
-  out.set("worst_ratio", check->worst_ratio);
-  out.set("worst_index", static_cast<double>(check->worst_index));
-  out.set("worst_value", check->worst_value);
-  out.set("worst_reference", check->worst_reference);
-  out.set("atol", kernels::kLessonAtol);
-  out.set("rtol", kernels::kLessonRtol);
-  return ok(out);
+  auto json = report::lesson_kernel_check_json(*v.value());
+  return json ? ok(val(json.value())) : fail_from(json);
 }
 
 // The lesson's StableHLO run by the interpreter on the lesson's inputs and checked against the
 // double reference under the same rule as checkLessonKernel (report/lesson_check.h): its check
-// beside the kernel's, and the IR's ops timed (a measurement).
+// beside the kernel's, and the IR's ops timed (a measurement); JSON text.
 val js_check_lesson_ir() {
-  auto r = report::check_lesson_ir();
-  if (!r) return fail_from(r);
-  const auto& c = r->check;
-  val out = val::object();
-  out.set("max_abs_error", c.max_abs_error);
-  out.set("passed", c.passed);
-  out.set("worst_ratio", c.worst_ratio);
-  out.set("worst_index", static_cast<double>(c.worst_index));
-  out.set("worst_value", c.worst_value);
-  out.set("worst_reference", c.worst_reference);
-  out.set("atol", kernels::kLessonAtol);
-  out.set("rtol", kernels::kLessonRtol);
-  out.set("inputs", r->inputs);
-  out.set("ops_seconds", r->ops_seconds);
-  out.set("ops", static_cast<double>(r->ops));
-  return ok(out);
+  auto json = report::lesson_ir_check_json();
+  return json ? ok(val(json.value())) : fail_from(json);
 }
 
-// One warm run, then `samples` samples of R calls each (R calibrated to the timer), all in
-// wasm. Inputs: the lesson's for 32×16×8, uniform random otherwise.
-// A harness timing's fields, as timeKernel and measureTraffic give them.
-void set_timing(val& out, const measure::Timing& t) {
-  out.set("seconds_per_call", array_of(t.seconds_per_call));
-  out.set("median", t.median);
-  out.set("min", t.min);
-  out.set("max", t.max);
-  out.set("repeats", double(t.repeats));
-  out.set("timer_resolution", t.timer_resolution);
-  out.set("warm_seconds", t.warm_seconds);
-  out.set("target_sample_seconds", t.target_sample_seconds);
-  out.set("recalibrations", t.recalibrations);
-}
-
+// The kernel timed by the harness (report/measurements.h): JSON text.
 val js_time_kernel(val variant, val m, val k, val n, val samples, val min_sample_seconds) {
   auto v = variant_arg(variant);
   if (!v) return fail_from(v);
@@ -385,39 +314,16 @@ val js_time_kernel(val variant, val m, val k, val n, val samples, val min_sample
   if (!shape) return fail_from(shape);
   auto count = number_arg("samples", samples);
   if (!count) return fail_from(count);
-  if (!(count.value() >= 1 && count.value() <= 1000 && count.value() == int(count.value()))) {
-    return fail("samples must be an integer from 1 to 1000, got " + format_number(count.value()));
-  }
-  double min_seconds = 0;
+  auto n_samples = report::sample_count(count.value(), 1000);
+  if (!n_samples) return fail_from(n_samples);
+  std::optional<double> min_seconds;
   if (!min_sample_seconds.isUndefined()) {
     auto ms = number_arg("min_sample_seconds", min_sample_seconds);
     if (!ms) return fail_from(ms);
-    if (!(ms.value() >= 0 && ms.value() <= 10)) {
-      return fail("min_sample_seconds must be from 0 to 10, got " + format_number(ms.value()));
-    }
     min_seconds = ms.value();
   }
-  auto buffers = kernels::allocate_matmul(shape.value());
-  if (!buffers) return fail_from(buffers);
-  auto& b = buffers.value();
-  if (shape->m == 32 && shape->k == 16 && shape->n == 8) {
-    kernels::fill_lesson_inputs(b);
-  } else {
-    kernels::fill_uniform(b.a.data(), b.a.size(), 1);
-    kernels::fill_uniform(b.b.data(), b.b.size(), 2);
-  }
-  auto t = measure::time_matmul(*v.value(), b, int(count.value()), min_seconds);
-  if (!t) return fail_from(t);
-  val out = val::object();
-  out.set("variant", std::string(v.value()->name));
-  out.set("m", double(shape->m));
-  out.set("k", double(shape->k));
-  out.set("n", double(shape->n));
-  set_timing(out, t.value());
-  // The model's work per call (2·m·k·n) at the median time: a measured rate, GFLOP/s.
-  const auto work = contract(double(shape->m), double(shape->k), double(shape->n), 4);
-  out.set("gflops_median", work ? static_cast<double>(work->flops) / t->median / 1e9 : NAN);
-  return ok(out);
+  auto json = report::time_kernel_json(*v.value(), shape.value(), n_samples.value(), min_seconds);
+  return json ? ok(val(json.value())) : fail_from(json);
 }
 
 // The harness's rules for rounds the caller times itself (the page's fork–join rounds over
@@ -429,12 +335,12 @@ val js_sampler_start(val timer_resolution, val min_sample_seconds, val samples) 
   if (!m) return fail_from(m);
   auto n = number_arg("samples", samples);
   if (!n) return fail_from(n);
-  if (!(n.value() >= 1 && n.value() <= 1000 && n.value() == int(n.value())))
-    return fail("samples must be an integer from 1 to 1000, got " + format_number(n.value()));
+  auto count = report::sample_count(n.value(), 1000);
+  if (!count) return fail_from(count);
   measure::SamplerOptions o;
   o.timer_resolution = r.value();
   o.min_sample_seconds = m.value();
-  o.samples = int(n.value());
+  o.samples = count.value();
   auto s = measure::start_sampler(o);
   if (!s) return fail_from(s);
   return ok(val(measure::sampler_json(s.value())));
@@ -477,8 +383,7 @@ val js_measure_bandwidth(val level, val min_seconds) {
   return ok(out);
 }
 
-// Section 6's experiment measured (measure/traffic.h): {factor_asked, factor, elements,
-// array_bytes, roofs, agreement_tolerance, workloads: [memory-bound, compute-bound]}.
+// Section 6's experiment measured (report/measurements.h): JSON text.
 // options: {reread?: "after-array" (default) | "right-away", samples?: 1..100 (default 3)}.
 val js_measure_traffic(val factor, val options) {
   auto f = number_arg("traffic factor", factor);
@@ -488,77 +393,22 @@ val js_measure_traffic(val factor, val options) {
     return fail("options must be an object {reread?, samples?}, got " +
                 options.typeOf().as<std::string>());
   }
-  const bool given = !options.isUndefined() && !options.isNull();
-  double count = 3;
-  if (given && !options["samples"].isUndefined()) {
-    auto c = number_arg("samples", options["samples"]);
-    if (!c) return fail_from(c);
-    if (!(c.value() >= 1 && c.value() <= 100 && c.value() == int(c.value()))) {
-      return fail("samples must be an integer from 1 to 100, got " + format_number(c.value()));
+  report::TrafficRequest q;
+  q.factor = f.value();
+  if (!options.isUndefined() && !options.isNull()) {
+    if (!options["samples"].isUndefined()) {
+      auto c = number_arg("samples", options["samples"]);
+      if (!c) return fail_from(c);
+      q.samples = c.value();
     }
-    count = c.value();
-  }
-  auto reread = measure::Reread::after_array;
-  if (given && !options["reread"].isUndefined()) {
     const val r = options["reread"];
-    const std::string name = r.isString() ? r.as<std::string>() : "";
-    if (name == "right-away") {
-      reread = measure::Reread::right_away;
-    } else if (name != "after-array") {
-      return fail("reread must be \"after-array\" or \"right-away\", got " +
-                  (r.isString() ? "\"" + name + "\"" : r.typeOf().as<std::string>()));
+    if (!r.isUndefined()) {
+      q.reread = r.isString() ? r.as<std::string>() : "";
+      q.reread_shown = r.isString() ? "\"" + *q.reread + "\"" : r.typeOf().as<std::string>();
     }
   }
-  auto m = measure::measure_traffic(f.value(), reread, int(count));
-  if (!m) return fail_from(m);
-  auto run_object = [](const measure::TrafficRun& r) {
-    val o = val::object();
-    o.set("reads", r.reads);
-    o.set("flops", r.flops);
-    o.set("bytes", r.bytes);
-    set_timing(o, r.timing);
-    o.set("gflops", r.flops / r.timing.median / 1e9);
-    o.set("gbs", r.bytes / r.timing.median / 1e9);
-    return o;
-  };
-  val workloads = val::array();
-  for (const measure::TrafficWorkload* w : {&m->memory, &m->compute}) {
-    val o = val::object();
-    o.set("name", w->name);
-    o.set("steps", w->steps);
-    o.set("once", run_object(w->once));
-    o.set("factor", run_object(w->factor));
-    o.set("measured_ratio", w->measured_ratio);
-    val p = val::object();
-    p.set("intensity", w->predicted.intensity);
-    p.set("factor_intensity", w->predicted.factor_intensity);
-    p.set("bound", std::string(bound_name(w->predicted.bound)));
-    p.set("factor_bound", std::string(bound_name(w->predicted.factor_bound)));
-    p.set("seconds", w->predicted.seconds);
-    p.set("factor_seconds", w->predicted.factor_seconds);
-    p.set("time_ratio", w->predicted.time_ratio);
-    o.set("predicted", p);
-    o.set("agreement", w->agreement);
-    o.set("verdict", w->verdict);
-    workloads.call<void>("push", o);
-  }
-  val out = val::object();
-  out.set("factor_asked", m->factor_asked);
-  out.set("reread",
-          std::string(m->reread == measure::Reread::right_away ? "right-away" : "after-array"));
-  out.set("reread_name", std::string(measure::reread_name(m->reread)));
-  out.set("factor", m->factor);
-  out.set("elements", double(m->elements));
-  out.set("array_bytes", double(m->array_bytes));
-  val roofs = val::object();
-  roofs.set("peak_gflops", m->roofs.peak_gflops);
-  roofs.set("bandwidth_gbs", m->roofs.bandwidth_gbs);
-  roofs.set("ridge", ridge(m->roofs));
-  out.set("roofs", roofs);
-  out.set("agreement_tolerance", measure::kTrafficAgreement);
-  out.set("compute_bound_steps", measure::kComputeBoundSteps);
-  out.set("workloads", workloads);
-  return ok(out);
+  auto json = report::measure_traffic_json(q);
+  return json ? ok(val(json.value())) : fail_from(json);
 }
 
 // ---- float arrays, packing, and work for the Worker pool ---------------------------------------
@@ -1517,13 +1367,6 @@ val js_moodle_xml(val seed, val count, val families) {
 
 // ---- the lesson report: the seed's steps composed by the core in one call ---------------------
 
-// A failure that names the refused input, for the page's field and the CLI's option.
-val fail_input(const std::string& input, const std::string& message) {
-  val out = fail(message);
-  out.set("input", input);
-  return out;
-}
-
 // Reads {m, k, n, dtype, itemsize, peak, bandwidth, traffic_factor, sizes}: an absent or
 // undefined key takes the seed's value; an empty or null dtype follows the itemsize.
 Result<report::Params> lesson_params_arg(const val& v, std::string* input) {
@@ -1593,15 +1436,11 @@ Result<std::vector<std::pair<std::string, double>>> levels_arg(const std::string
   return R::success(out);
 }
 
-// Reads a core count: an integer from 1 to 256 (the pool's limit).
+// Reads a core count (report::core_count: an integer from 1 to 256, the pool's limit).
 Result<int> cores_arg(const std::string& name, const val& v) {
   auto c = number_arg(name.c_str(), v);
   if (!c) return Result<int>::failure_from(c);
-  if (!(c.value() >= 1 && c.value() <= 256 && c.value() == std::floor(c.value()))) {
-    return Result<int>::failure(name + " must be an integer from 1 to 256, got " +
-                                format_number(c.value()));
-  }
-  return Result<int>::success(int(c.value()));
+  return report::core_count(name, c.value());
 }
 
 // Reads {measured?: {gflops, bandwidth_gbs: {level: GB/s, …}, point: {m, k, n, gflops},
@@ -1703,7 +1542,8 @@ Result<report::Extras> lesson_extras_arg(const val& v, std::string* input) {
 
 // {ok: false, input, error, errors: [{input, error}]}: the first refused input and every one.
 val fail_inputs(const std::vector<report::Refusal>& refused) {
-  val out = fail_input(refused.front().input, refused.front().error);
+  val out = fail(refused.front().error);
+  out.set("input", refused.front().input);  // even "" (an unknown key "")
   val list = val::array();
   for (const auto& r : refused) {
     val one = val::object();
