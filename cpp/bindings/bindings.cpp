@@ -148,6 +148,13 @@ Result<Budgets> budgets_arg(const val& peak, const val& bandwidth) {
   return make_budgets(p.value(), b.value());
 }
 
+// Reads a core count (report::core_count: an integer from 1 to 256, the pool's limit).
+Result<int> cores_arg(const std::string& name, const val& v) {
+  auto c = number_arg(name.c_str(), v);
+  if (!c) return Result<int>::failure_from(c);
+  return report::core_count(name, c.value());
+}
+
 // ---- exported functions ----------------------------------------------------------------
 
 val js_contract(val m, val k, val n, val itemsize) {
@@ -534,12 +541,8 @@ val js_create_work(val spec) {
       return fail("work.level must be a string, got " + type_name(spec["level"]));
     double workers = 1;
     if (!spec["workers"].isUndefined()) {
-      auto w = number_arg("work.workers", spec["workers"]);
+      auto w = cores_arg("work.workers", spec["workers"]);  // the pool's limit
       if (!w) return fail_from(w);
-      if (!(w.value() >= 1 && w.value() <= 256 && w.value() == std::floor(w.value()))) {
-        return fail("work.workers must be an integer from 1 to 256, got " +
-                    format_number(w.value()));
-      }
       workers = w.value();
     }
     auto t = measure::make_triad_work(spec["level"].as<std::string>(), int(workers));
@@ -759,9 +762,9 @@ val js_notebook(val source, val options) {
     if (!m.isUndefined() && !m.isNull()) {
       auto n = number_arg("maxSteps", m);
       if (!n) return fail_from(n);
-      if (!(n.value() >= 1 && n.value() <= 1e12) || std::floor(n.value()) != n.value())
-        return fail("maxSteps must be an integer from 1 to 1e12, got " + std::to_string(n.value()));
-      o.max_steps = static_cast<long>(n.value());
+      auto steps = python::max_steps_of(n.value());
+      if (!steps) return fail_from(steps);
+      o.max_steps = steps.value();
     }
   }
   auto bytes = utf8_text(source);
@@ -789,9 +792,9 @@ val js_notebook_session(val options) {
     if (!m.isUndefined() && !m.isNull()) {
       auto n = number_arg("maxSteps", m);
       if (!n) return fail_from(n);
-      if (!(n.value() >= 1 && n.value() <= 1e12) || std::floor(n.value()) != n.value())
-        return fail("maxSteps must be an integer from 1 to 1e12, got " + std::to_string(n.value()));
-      o.max_steps = static_cast<long>(n.value());
+      auto steps = python::max_steps_of(n.value());
+      if (!steps) return fail_from(steps);
+      o.max_steps = steps.value();
     }
   }
   o.clock = [] { return measure::now_seconds(); };
@@ -1021,73 +1024,32 @@ val js_heap_bytes() {
   return ok(out);
 }
 
-// A run's memory cap unless told: what the heap can still give (it grows to RL_HEAP_MAX, 2 GiB),
-// at least the interpreter's own default (a heap that cannot give that much fails the allocation
-// with an error, never an abort).
-std::size_t default_memory_cap() {
-  return std::max(interp::kDefaultMemoryCap, memory::available());
-}
-
-// The options of a run (js_run_text's): into `o`; an {ok:false} value when one is refused,
-// undefined otherwise. fuse (default true): fusions run as units, as XLA would compile the program;
-// false: op by op. args: [{name, bytes: Uint8Array}], .npy files, one per argument of the entry.
+// The options of a run (js_run_text's): into `o` (report::default_run_options unless told); an
+// {ok:false} value when one is refused, undefined otherwise. The rules on each are the core's
+// (report/run_report.h). fuse (default true): fusions run as units, as XLA would compile the
+// program; false: op by op. args: [{name, bytes: Uint8Array}], .npy files, one per argument of
+// the entry.
 val run_options(const val& options, interp::RunOptions& o) {
-  o.fuse = true;
-  o.memory_cap = default_memory_cap();
+  o = report::default_run_options();
   if (!options.isUndefined() && !options.isNull()) {
     if (options.typeOf().as<std::string>() != "object")
       return fail("options must be an object, got " + options.typeOf().as<std::string>());
     val inputs = options["inputs"];
     if (!inputs.isUndefined()) {
-      const std::string how = inputs.isString() ? inputs.as<std::string>() : std::string();
-      if (how == "none")
-        o.inputs = interp::Inputs::None;
-      else if (how == "seeded")
-        o.inputs = interp::Inputs::Seeded;
-      else if (how == "arange")
-        o.inputs = interp::Inputs::Arange;
-      else
-        return fail(
-            Error{"inputs must be one of none, seeded, arange, got " +
-                      (inputs.isString() ? "\"" + how + "\"" : inputs.typeOf().as<std::string>()),
-                  "inputs", 0, 0});
+      auto how = report::run_inputs(inputs.isString() ? inputs.as<std::string>() : std::string(),
+                                    inputs.isString() ? "\"" + inputs.as<std::string>() + "\""
+                                                      : inputs.typeOf().as<std::string>());
+      if (!how) return fail_from(how);
+      o.inputs = how.value();
     }
-    auto number = [&](const char* key, double lo, double hi, double* out) -> std::string {
+    for (const char* key : report::kRunNumberOptions) {
       val v = options[key];
-      if (v.isUndefined()) return "";
+      if (v.isUndefined()) continue;
       auto x = number_arg(key, v);
-      if (!x) return x.error();
-      if (!(x.value() >= lo && x.value() <= hi && x.value() == std::floor(x.value())))
-        return std::string(key) + " must be an integer from " + format_number(lo) + " to " +
-               format_number(hi) + ", got " + format_number(x.value());
-      *out = x.value();
-      return "";
-    };
-    double seed = 1, cap = double(default_memory_cap()),
-           iterations = double(interp::kDefaultMaxIterations), budget = 60, timing_budget = 0;
-    for (auto [key, lo, hi, out] :
-         {std::tuple<const char*, double, double, double*>{"seed", 0, 9007199254740991.0, &seed},
-          {"memory_cap", 1, 4294967296.0, &cap},
-          {"max_iterations", 1, 1e12, &iterations},
-          {"time_budget_seconds", 1, 86400, &budget}}) {
-      std::string e = number(key, lo, hi, out);
-      if (!e.empty()) return fail(Error{e, key, 0, 0});
+      if (!x) return fail(Error{x.error(), key, 0, 0});
+      auto set = report::set_run_number(o, key, x.value());
+      if (!set) return fail_from(set);
     }
-    o.seed = static_cast<std::uint64_t>(seed);
-    o.memory_cap = static_cast<std::size_t>(cap);
-    o.max_iterations = static_cast<std::uint64_t>(iterations);
-    o.time_budget_seconds = budget;
-    if (!options["timing_budget_seconds"].isUndefined()) {
-      auto x = number_arg("timing_budget_seconds", options["timing_budget_seconds"]);
-      if (!x) return fail(Error{x.error(), "timing_budget_seconds", 0, 0});
-      if (!(x.value() >= 0 && x.value() <= 86400))
-        return fail(
-            Error{"timing_budget_seconds must be a number of seconds from 0 to 86400, got " +
-                      format_number(x.value()),
-                  "timing_budget_seconds", 0, 0});
-      timing_budget = x.value();
-    }
-    o.timing_budget_seconds = timing_budget;
     val t = options["time_ops"];
     if (!t.isUndefined()) {
       if (!t.isTrue() && !t.isFalse())
@@ -1436,13 +1398,6 @@ Result<std::vector<std::pair<std::string, double>>> levels_arg(const std::string
   return R::success(out);
 }
 
-// Reads a core count (report::core_count: an integer from 1 to 256, the pool's limit).
-Result<int> cores_arg(const std::string& name, const val& v) {
-  auto c = number_arg(name.c_str(), v);
-  if (!c) return Result<int>::failure_from(c);
-  return report::core_count(name, c.value());
-}
-
 // Reads {measured?: {gflops, bandwidth_gbs: {level: GB/s, …}, point: {m, k, n, gflops},
 // other_cores?: [{cores, gflops, bandwidth_gbs}], kernels?: [{m, k, n, cores, gflops}]},
 // answers?: {questionId: text, …}}.
@@ -1603,7 +1558,7 @@ val js_roofline(val request) {
   }
   const val roofs_in = request["roofs"];
   if (!roofs_in.isArray() || roofs_in["length"].as<unsigned>() == 0)
-    return fail("roofs must be a non-empty array of roofs");
+    return fail_from(report::program_roofline({}));  // its rule: a non-empty array of roofs
   std::vector<Budgets> roofs;
   std::vector<double> interconnects;
   for (unsigned i = 0; i < roofs_in["length"].as<unsigned>(); ++i) {
@@ -1612,8 +1567,8 @@ val js_roofline(val request) {
     if (!peak) return fail_from(peak);
     auto bandwidth = number_arg("roof.bandwidth", roof["bandwidth"]);
     if (!bandwidth) return fail_from(bandwidth);
-    auto budgets = make_budgets(peak.value(), bandwidth.value());
-    if (!budgets) return fail("roofs[" + std::to_string(i) + "]: " + budgets.error());
+    auto budgets = report::roof_budgets(i, peak.value(), bandwidth.value());
+    if (!budgets) return fail_from(budgets);
     roofs.push_back(budgets.value());
     double interconnect = 0;
     if (!roof["interconnect"].isUndefined() && !roof["interconnect"].isNull()) {

@@ -31,16 +31,20 @@ double number(const Json& object, const char* key) {
   return x->number;
 }
 const std::vector<std::string> kTimingKeys = {
-    "seconds_per_call", "median",       "min", "max", "repeats", "timer_resolution", "warm_seconds",
-    "target_sample_seconds", "recalibrations"};
+    "seconds_per_call", "median",           "min",          "max",
+    "repeats",          "timer_resolution", "warm_seconds", "target_sample_seconds",
+    "recalibrations"};
 }  // namespace
 
 TEST_CASE("a sample count is an integer from 1 to the harness's most", "[report][measurements]") {
   CHECK(report::sample_count(3, 100).value() == 3);
   CHECK(report::sample_count(1000, 1000).value() == 1000);
-  CHECK(report::sample_count(0, 1000).error() == "samples must be an integer from 1 to 1000, got 0");
-  CHECK(report::sample_count(101, 100).error() == "samples must be an integer from 1 to 100, got 101");
-  CHECK(report::sample_count(1.5, 100).error() == "samples must be an integer from 1 to 100, got 1.5");
+  CHECK(report::sample_count(0, 1000).error() ==
+        "samples must be an integer from 1 to 1000, got 0");
+  CHECK(report::sample_count(101, 100).error() ==
+        "samples must be an integer from 1 to 100, got 101");
+  CHECK(report::sample_count(1.5, 100).error() ==
+        "samples must be an integer from 1 to 100, got 1.5");
 }
 
 TEST_CASE("the lesson's kernel check names its variant and the lesson's rule",
@@ -50,8 +54,8 @@ TEST_CASE("the lesson's kernel check names its variant and the lesson's rule",
   REQUIRE(json);
   const Json j = parsed(json.value());
   CHECK(keys(j) == std::vector<std::string>{"variant", "max_abs_error", "passed", "worst_ratio",
-                                            "worst_index", "worst_value", "worst_reference",
-                                            "atol", "rtol"});
+                                            "worst_index", "worst_value", "worst_reference", "atol",
+                                            "rtol"});
   CHECK(j.find("variant")->string == best.name);
   CHECK(j.find("passed")->boolean);
   CHECK(number(j, "atol") == kernels::kLessonAtol);
@@ -63,9 +67,9 @@ TEST_CASE("the lesson's IR check has the kernel check's fields and its ops timed
   auto json = report::lesson_ir_check_json();
   REQUIRE(json);
   const Json j = parsed(json.value());
-  CHECK(keys(j) == std::vector<std::string>{"max_abs_error", "passed", "worst_ratio",
-                                            "worst_index", "worst_value", "worst_reference",
-                                            "atol", "rtol", "inputs", "ops_seconds", "ops"});
+  CHECK(keys(j) == std::vector<std::string>{"max_abs_error", "passed", "worst_ratio", "worst_index",
+                                            "worst_value", "worst_reference", "atol", "rtol",
+                                            "inputs", "ops_seconds", "ops"});
   CHECK(j.find("inputs")->string == "arange");
   CHECK(number(j, "ops") >= 2);
 }
@@ -92,10 +96,9 @@ TEST_CASE("section 6's experiment measured: the runs' rates and the roofs read o
   auto m = measure::measure_traffic(2, measure::Reread::right_away, 1, elements, 0);
   REQUIRE(m);
   const Json j = parsed(report::traffic_json(m.value()));
-  CHECK(keys(j) == std::vector<std::string>{"factor_asked", "reread", "reread_name", "factor",
-                                            "elements", "array_bytes", "roofs",
-                                            "agreement_tolerance", "compute_bound_steps",
-                                            "workloads"});
+  CHECK(keys(j) == std::vector<std::string>{
+                       "factor_asked", "reread", "reread_name", "factor", "elements", "array_bytes",
+                       "roofs", "agreement_tolerance", "compute_bound_steps", "workloads"});
   CHECK(j.find("reread")->string == "right-away");
   CHECK(j.find("reread_name")->string == "right away");
   const Json& roofs = *j.find("roofs");
@@ -114,9 +117,9 @@ TEST_CASE("section 6's experiment measured: the runs' rates and the roofs read o
     CHECK(keys(once) == run);
     CHECK(number(once, "gflops") == number(once, "flops") / number(once, "median") / 1e9);
     CHECK(number(once, "gbs") == number(once, "bytes") / number(once, "median") / 1e9);
-    CHECK(keys(*w.find("predicted")) ==
-          std::vector<std::string>{"intensity", "factor_intensity", "bound", "factor_bound",
-                                   "seconds", "factor_seconds", "time_ratio"});
+    CHECK(keys(*w.find("predicted")) == std::vector<std::string>{"intensity", "factor_intensity",
+                                                                 "bound", "factor_bound", "seconds",
+                                                                 "factor_seconds", "time_ratio"});
   }
 }
 
