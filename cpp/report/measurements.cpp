@@ -10,18 +10,6 @@ namespace rl::report {
 
 namespace {
 
-// The lesson's check's fields, as checkLessonKernel and checkLessonIr give them.
-void write_check(JsonWriter& j, const kernels::CheckResult& c) {
-  j.field("max_abs_error", c.max_abs_error)
-      .field("passed", c.passed)
-      .field("worst_ratio", c.worst_ratio)
-      .field("worst_index", static_cast<double>(c.worst_index))
-      .field("worst_value", static_cast<double>(c.worst_value))
-      .field("worst_reference", c.worst_reference)
-      .field("atol", kernels::kLessonAtol)
-      .field("rtol", kernels::kLessonRtol);
-}
-
 const char* reread_spelling(measure::Reread reread) {
   return reread == measure::Reread::right_away ? "right-away" : "after-array";
 }
@@ -35,6 +23,35 @@ void write_run(JsonWriter& j, const measure::TrafficRun& r) {
 }
 
 }  // namespace
+
+void write_kernel_check(JsonWriter& j, const kernels::CheckResult& c) {
+  j.field("max_abs_error", c.max_abs_error)
+      .field("passed", c.passed)
+      .field("worst_ratio", c.worst_ratio)
+      .field("worst_index", static_cast<double>(c.worst_index))
+      .field("worst_value", static_cast<double>(c.worst_value))
+      .field("worst_reference", c.worst_reference)
+      .field("atol", kernels::kLessonAtol)
+      .field("rtol", kernels::kLessonRtol);
+}
+
+std::string kernel_variants_json() {
+  JsonWriter j;
+  j.begin_array();
+  for (const auto& v : kernels::matmul_variants()) {
+    j.begin_object()
+        .field("name", v.name)
+        .field("isa", v.isa)
+        .field("mr", v.mr)
+        .field("nr", v.nr)
+        .field("fused_tanh", v.fused_tanh)
+        .field("packs_b", v.packs_b)
+        .field("default", &v == &kernels::best_matmul(true))
+        .end_object();
+  }
+  j.end_array();
+  return j.take();
+}
 
 Result<int> sample_count(double samples, int most) {
   if (!(samples >= 1 && samples <= most && samples == int(samples))) {
@@ -72,7 +89,7 @@ Result<std::string> lesson_kernel_check_json(const kernels::MatmulVariant& varia
   if (!check) return Result<std::string>::failure_from(check);
   JsonWriter j;
   j.begin_object().field("variant", variant.name);
-  write_check(j, check.value());
+  write_kernel_check(j, check.value());
   j.end_object();
   return Result<std::string>::success(j.take());
 }
@@ -82,7 +99,7 @@ Result<std::string> lesson_ir_check_json() {
   if (!r) return Result<std::string>::failure_from(r);
   JsonWriter j;
   j.begin_object();
-  write_check(j, r->check);
+  write_kernel_check(j, r->check);
   j.field("inputs", r->inputs)
       .field("ops_seconds", r->ops_seconds)
       .field("ops", static_cast<double>(r->ops))

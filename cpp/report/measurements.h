@@ -24,6 +24,15 @@ Result<int> sample_count(double samples, int most);
 // min, max, repeats, timer_resolution, warm_seconds, target_sample_seconds, recalibrations.
 void write_timing(JsonWriter& j, const measure::Timing& t);
 
+// [{name, isa, mr, nr, fused_tanh, packs_b, default}]: the kernel variants; `default` marks the
+// one an undefined variant means (kernels::best_matmul(true)).
+std::string kernel_variants_json();
+
+// The lesson's check's fields (max_abs_error, passed, worst_ratio, worst_index, worst_value,
+// worst_reference, atol, rtol) into the object `j` is writing: checkLessonKernel, checkLessonIr and
+// the lesson report's kernel_check give them.
+void write_kernel_check(JsonWriter& j, const kernels::CheckResult& c);
+
 // The lesson's kernel check: `variant` run on the lesson's inputs (a = arange(512)/512 as 32×16,
 // b = arange(128)/128 as 16×8) and checked against the double reference at
 // |x − y| ≤ 2e-5 + 2e-5·|y|.

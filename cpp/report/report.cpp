@@ -8,6 +8,7 @@
 #include "hlo/emit.h"
 #include "hlo/ir.h"
 #include "report/measurements.h"
+#include "report/values.h"
 
 namespace rl::report {
 
@@ -515,18 +516,9 @@ std::string report_json(const Report& r) {
     j.key("cost_estimate").null();
   }
   const auto& kc = r.kernel_check;
-  j.key("kernel_check")
-      .begin_object()
-      .field("variant", r.kernel_variant)
-      .field("max_abs_error", kc.max_abs_error)
-      .field("passed", kc.passed)
-      .field("worst_ratio", kc.worst_ratio)
-      .field("worst_index", double(kc.worst_index))
-      .field("worst_value", double(kc.worst_value))
-      .field("worst_reference", kc.worst_reference)
-      .field("atol", kernels::kLessonAtol)
-      .field("rtol", kernels::kLessonRtol)
-      .end_object();
+  j.key("kernel_check").begin_object().field("variant", r.kernel_variant);
+  write_kernel_check(j, kc);
+  j.end_object();
   j.key("local_samples_seconds")
       .null();  // measurements are added by whoever measures, never by the model
   const auto& a = r.accounting;
@@ -594,11 +586,8 @@ std::string report_json(const Report& r) {
   j.end_array();
   j.key("check").begin_object();
   for (const auto& [id, verdict] : r.checked) {
-    j.key(id)
-        .begin_object()
-        .field("correct", verdict.correct)
-        .field("feedback", verdict.feedback)
-        .end_object();
+    j.key(id);
+    write_verdict(j, verdict);
   }
   j.end_object().end_object();
   j.key("budgets")
