@@ -1290,14 +1290,6 @@ Result<report::Params> lesson_params_arg(const val& v, std::string* input) {
     *input = "params";
     return R::failure("params must be an object, got " + v.typeOf().as<std::string>());
   }
-  const std::vector<std::pair<const char*, std::optional<double> report::Params::*>> numbers = {
-      {"m", &report::Params::m},
-      {"k", &report::Params::k},
-      {"n", &report::Params::n},
-      {"itemsize", &report::Params::itemsize},
-      {"peak", &report::Params::peak},
-      {"bandwidth", &report::Params::bandwidth},
-      {"traffic_factor", &report::Params::traffic_factor}};
   const val keys = val::global("Object").call<val>("keys", v);
   const unsigned length = keys["length"].as<unsigned>();
   for (unsigned i = 0; i < length; ++i) {
@@ -1315,16 +1307,11 @@ Result<report::Params> lesson_params_arg(const val& v, std::string* input) {
       if (!xs) return R::failure_from(xs);
       p.sizes = xs.value();
     } else {
-      auto field = std::find_if(numbers.begin(), numbers.end(),
-                                [&](const auto& f) { return key == f.first; });
-      if (field == numbers.end()) {
-        return R::failure(
-            "unknown lesson input \"" + key +
-            "\": one of m, k, n, dtype, itemsize, peak, bandwidth, traffic_factor, sizes");
-      }
-      auto number = number_arg(key == "traffic_factor" ? "traffic factor" : key.c_str(), x);
+      auto field = report::number_input(key);
+      if (!field) return R::failure_from(field);
+      auto number = number_arg(field->shown, x);
       if (!number) return R::failure_from(number);
-      p.*(field->second) = number.value();
+      p.*(field->field) = number.value();
     }
   }
   input->clear();

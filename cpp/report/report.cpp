@@ -218,6 +218,22 @@ std::string dtype_of_itemsize(double itemsize) {
   return "";
 }
 
+Result<NumberInput> number_input(const std::string& name) {
+  static const std::pair<const char*, NumberInput> numbers[] = {
+      {"m", {&Params::m, "m"}},
+      {"k", {&Params::k, "k"}},
+      {"n", {&Params::n, "n"}},
+      {"itemsize", {&Params::itemsize, "itemsize"}},
+      {"peak", {&Params::peak, "peak"}},
+      {"bandwidth", {&Params::bandwidth, "bandwidth"}},
+      {"traffic_factor", {&Params::traffic_factor, "traffic factor"}}};
+  for (const auto& [key, input] : numbers)
+    if (name == key) return Result<NumberInput>::success(input);
+  return Result<NumberInput>::failure(
+      "unknown lesson input \"" + name +
+      "\": one of m, k, n, dtype, itemsize, peak, bandwidth, traffic_factor, sizes");
+}
+
 Result<int> core_count(const std::string& name, double cores) {
   if (!(cores >= 1 && cores <= 256 && cores == std::floor(cores))) {
     return Result<int>::failure(name + " must be an integer from 1 to 256, got " +

@@ -53,6 +53,16 @@ struct Params {
   std::optional<std::vector<double>> sizes;
 };
 
+// A lesson input that is a number, by the name the page and the CLI give it ("m", …,
+// "traffic_factor"): its field of Params and how a message names it ("traffic factor"). Any other
+// name but dtype and sizes (not numbers: the caller reads them apart) is refused, naming the
+// lesson's inputs: "unknown lesson input \"x\": one of m, k, n, dtype, itemsize, …".
+struct NumberInput {
+  std::optional<double> Params::*field;
+  const char* shown;
+};
+Result<NumberInput> number_input(const std::string& name);
+
 // The ceilings measured on one core count: compute and a bandwidth per level.
 struct MeasuredCeilings {
   int cores = 1;

@@ -59,3 +59,18 @@ TEST_CASE("a measured core count is an integer from 1 to 256, named as the calle
   CHECK(report::core_count("cores", 257).error() ==
         "cores must be an integer from 1 to 256, got 257");
 }
+
+TEST_CASE("the lesson's number inputs by name, and a name that is none of the lesson's inputs",
+          "[report][defaults]") {
+  auto m = report::number_input("m");
+  REQUIRE(m);
+  CHECK(m->field == &report::Params::m);
+  CHECK(std::string(m->shown) == "m");
+  auto factor = report::number_input("traffic_factor");
+  REQUIRE(factor);
+  CHECK(factor->field == &report::Params::traffic_factor);
+  CHECK(std::string(factor->shown) == "traffic factor");
+  CHECK(report::number_input("mm").error() ==
+        "unknown lesson input \"mm\": one of m, k, n, dtype, itemsize, peak, bandwidth, "
+        "traffic_factor, sizes");
+}
