@@ -641,6 +641,14 @@ Result<std::string> utf8_text(const val& text) {
   return R::success(std::move(bytes));
 }
 
+// Why JSON text past hlo::kMaxReportBytes is not handed over: "the analysis is N bytes of JSON,
+// more than the M one JavaScript string can hold".
+std::string too_big_for_a_string(const char* what, const std::string& json) {
+  return std::string("the ") + what + " is " + std::to_string(json.size()) +
+         " bytes of JSON, more than the " + std::to_string(hlo::kMaxReportBytes) +
+         " one JavaScript string can hold";
+}
+
 // UTF-8 text (JSON) as a JS string, decoded where it lies by TextDecoder.
 val js_string(const std::string& utf8) {
   static const val decoder = val::global("TextDecoder").new_();
@@ -839,11 +847,7 @@ val js_analyze_text(val text) {
     if (!written) return fail_from(written);
     json = std::move(written.value());
   }
-  if (json.size() > hlo::kMaxReportBytes) {
-    return fail("the analysis is " + std::to_string(json.size()) +
-                " bytes of JSON, more than the " + std::to_string(hlo::kMaxReportBytes) +
-                " one JavaScript string can hold");
-  }
+  if (json.size() > hlo::kMaxReportBytes) return fail(too_big_for_a_string("analysis", json));
   val out = val::object();
   out.set("json", js_string(json));
   out.set("columns", columns.modules);
@@ -967,10 +971,7 @@ val js_fuse_text(val text, val options) {
     if (!r) return fail_from(r);
     json = std::move(r.value());
   }
-  if (json.size() > hlo::kMaxReportBytes)
-    return fail("the fused analysis is " + std::to_string(json.size()) +
-                " bytes of JSON, more than the " + std::to_string(hlo::kMaxReportBytes) +
-                " one JavaScript string can hold");
+  if (json.size() > hlo::kMaxReportBytes) return fail(too_big_for_a_string("fused analysis", json));
   return ok(js_string(json));
 }
 
