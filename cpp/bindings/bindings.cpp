@@ -32,15 +32,16 @@
 #include "measure/ceilings.h"
 #include "measure/harness.h"
 #include "measure/timer.h"
-#include "measure/traffic.h"
 #include "measure/work.h"
 #include "model/model.h"
 #include "python/notebook.h"
 #include "python/tracer.h"
 #include "report/lesson_check.h"
+#include "report/measurements.h"
 #include "report/report.h"
 #include "report/roofline.h"
 #include "report/run_report.h"
+#include "report/values.h"
 
 using emscripten::val;
 using namespace rl;
@@ -112,24 +113,6 @@ val array_of(const std::vector<T>& xs) {
   return out;
 }
 
-void set_count(val& obj, const char* key, Count count) {
-  obj.set(key, static_cast<double>(count));
-  obj.set(std::string(key) + "_exact", to_decimal(count));
-}
-
-val contraction_value(const Contraction& c) {
-  val out = val::object();
-  out.set("m", static_cast<double>(c.m));
-  out.set("k", static_cast<double>(c.k));
-  out.set("n", static_cast<double>(c.n));
-  out.set("itemsize", static_cast<double>(c.itemsize));
-  set_count(out, "flops", c.flops);
-  set_count(out, "minimum_bytes", c.minimum_bytes);
-  out.set("intensity", c.intensity);
-  out.set("intensity_fraction", c.intensity_fraction);
-  return out;
-}
-
 val ceiling_value(const Ceiling& c) {
   val out = val::object();
   out.set("intensity", c.intensity);
@@ -148,6 +131,13 @@ Result<Budgets> budgets_arg(const val& peak, const val& bandwidth) {
   return make_budgets(p.value(), b.value());
 }
 
+// Reads a core count (report::core_count: an integer from 1 to 256, the pool's limit).
+Result<int> cores_arg(const std::string& name, const val& v) {
+  auto c = number_arg(name.c_str(), v);
+  if (!c) return Result<int>::failure_from(c);
+  return report::core_count(name, c.value());
+}
+
 // ---- exported functions ----------------------------------------------------------------
 
 val js_contract(val m, val k, val n, val itemsize) {
@@ -164,7 +154,7 @@ val js_contract(val m, val k, val n, val itemsize) {
     args[i] = x.value();
   }
   auto c = contract(args[0], args[1], args[2], args[3]);
-  return c ? ok(contraction_value(c.value())) : fail_from(c);
+  return c ? ok(val(report::contraction_json(c.value()))) : fail_from(c);
 }
 
 val js_contract_shapes(val a_rows, val a_cols, val b_rows, val b_cols, val itemsize) {
@@ -181,7 +171,7 @@ val js_contract_shapes(val a_rows, val a_cols, val b_rows, val b_cols, val items
     args[i] = x.value();
   }
   auto c = contract_shapes(args[0], args[1], args[2], args[3], args[4]);
-  return c ? ok(contraction_value(c.value())) : fail_from(c);
+  return c ? ok(val(report::contraction_json(c.value()))) : fail_from(c);
 }
 
 val js_ceilings(val peak, val bandwidth, val intensities) {
@@ -245,37 +235,8 @@ val js_figure(val peak, val bandwidth, val intensities) {
   return ok(out);
 }
 
-val js_lesson_defaults() {
-  val out = val::object();
-  out.set("m", static_cast<double>(lesson::kM));
-  out.set("k", static_cast<double>(lesson::kK));
-  out.set("n", static_cast<double>(lesson::kN));
-  out.set("itemsize", static_cast<double>(lesson::kItemsize));
-  out.set("peak", lesson::kPeakGflops);
-  out.set("bandwidth", lesson::kBandwidthGbs);
-  out.set("traffic_factor", lesson::kTrafficFactor);
-  std::vector<double> sizes(lesson::square_sizes().begin(), lesson::square_sizes().end());
-  out.set("sizes", array_of(sizes));
-  val exercise = val::object();
-  exercise.set("a", array_of(std::vector<double>{double(lesson::kExerciseA[0]),
-                                                 double(lesson::kExerciseA[1])}));
-  exercise.set("b", array_of(std::vector<double>{double(lesson::kExerciseB[0]),
-                                                 double(lesson::kExerciseB[1])}));
-  out.set("exercise", exercise);
-  out.set("max_budget", kMaxBudget);
-  // The element types the lesson emits ({f32: 4, …}) and the usual one of each itemsize
-  // ({"2": "bf16", …}): the page's dtype selector and its dtype ↔ itemsize link read these.
-  val types = val::object();
-  for (const auto& d : rl::report::dtypes()) types.set(d.name, d.itemsize);
-  out.set("dtypes", types);
-  val usual = val::object();
-  for (int size = 1; size <= 16; ++size) {
-    const std::string name = rl::report::dtype_of_itemsize(size);
-    if (!name.empty()) usual.set(std::to_string(size), name);
-  }
-  out.set("dtype_of_itemsize", usual);
-  return ok(out);
-}
+// The seed's values and the lesson's element types (report::defaults_json): JSON text.
+val js_lesson_defaults() { return ok(val(rl::report::defaults_json())); }
 
 // ---- kernels and measurements ---------------------------------------------------------------
 
@@ -302,82 +263,26 @@ Result<kernels::MatmulShape> shape_arg(const val& m, const val& k, const val& n)
   return kernels::check_matmul_shape(mm.value(), kk.value(), nn.value());
 }
 
-val js_kernel_variants() {
-  val out = val::array();
-  for (const auto& v : kernels::matmul_variants()) {
-    val one = val::object();
-    one.set("name", std::string(v.name));
-    one.set("isa", std::string(v.isa));
-    one.set("mr", v.mr);
-    one.set("nr", v.nr);
-    one.set("fused_tanh", v.fused_tanh);
-    one.set("packs_b", v.packs_b);
-    one.set("default", &v == &kernels::best_matmul(true));  // what an undefined variant means
-    out.call<void>("push", one);
-  }
-  return ok(out);
-}
+val js_kernel_variants() { return ok(val(report::kernel_variants_json())); }
 
-// Runs a variant on the lesson's inputs (a = arange(512)/512 as 32×16, b = arange(128)/128 as
-// 16×8) and checks it against the double reference at |x − y| ≤ 2e-5 + 2e-5·|y|.
+// The lesson's kernel check (report/measurements.h): a variant run on the lesson's inputs and
+// checked against the double reference at |x − y| ≤ 2e-5 + 2e-5·|y|; JSON text.
 val js_check_lesson_kernel(val variant) {
   auto v = variant_arg(variant);
   if (!v) return fail_from(v);
-  auto buffers = kernels::allocate_matmul(kernels::check_matmul_shape(32, 16, 8).value());
-  if (!buffers) return fail_from(buffers);
-  kernels::fill_lesson_inputs(buffers.value());
-  auto check = kernels::check_matmul(*v.value(), buffers.value());
-  if (!check) return fail_from(check);
-  val out = val::object();
-  out.set("variant", std::string(v.value()->name));
-  out.set("max_abs_error", check->max_abs_error);
-  out.set("passed", check->passed);
-  out.set("worst_ratio", check->worst_ratio);
-  out.set("worst_index", static_cast<double>(check->worst_index));
-  out.set("worst_value", check->worst_value);
-  out.set("worst_reference", check->worst_reference);
-  out.set("atol", kernels::kLessonAtol);
-  out.set("rtol", kernels::kLessonRtol);
-  return ok(out);
+  auto json = report::lesson_kernel_check_json(*v.value());
+  return json ? ok(val(json.value())) : fail_from(json);
 }
 
 // The lesson's StableHLO run by the interpreter on the lesson's inputs and checked against the
 // double reference under the same rule as checkLessonKernel (report/lesson_check.h): its check
-// beside the kernel's, and the IR's ops timed (a measurement).
+// beside the kernel's, and the IR's ops timed (a measurement); JSON text.
 val js_check_lesson_ir() {
-  auto r = report::check_lesson_ir();
-  if (!r) return fail_from(r);
-  const auto& c = r->check;
-  val out = val::object();
-  out.set("max_abs_error", c.max_abs_error);
-  out.set("passed", c.passed);
-  out.set("worst_ratio", c.worst_ratio);
-  out.set("worst_index", static_cast<double>(c.worst_index));
-  out.set("worst_value", c.worst_value);
-  out.set("worst_reference", c.worst_reference);
-  out.set("atol", kernels::kLessonAtol);
-  out.set("rtol", kernels::kLessonRtol);
-  out.set("inputs", r->inputs);
-  out.set("ops_seconds", r->ops_seconds);
-  out.set("ops", static_cast<double>(r->ops));
-  return ok(out);
+  auto json = report::lesson_ir_check_json();
+  return json ? ok(val(json.value())) : fail_from(json);
 }
 
-// One warm run, then `samples` samples of R calls each (R calibrated to the timer), all in
-// wasm. Inputs: the lesson's for 32×16×8, uniform random otherwise.
-// A harness timing's fields, as timeKernel and measureTraffic give them.
-void set_timing(val& out, const measure::Timing& t) {
-  out.set("seconds_per_call", array_of(t.seconds_per_call));
-  out.set("median", t.median);
-  out.set("min", t.min);
-  out.set("max", t.max);
-  out.set("repeats", double(t.repeats));
-  out.set("timer_resolution", t.timer_resolution);
-  out.set("warm_seconds", t.warm_seconds);
-  out.set("target_sample_seconds", t.target_sample_seconds);
-  out.set("recalibrations", t.recalibrations);
-}
-
+// The kernel timed by the harness (report/measurements.h): JSON text.
 val js_time_kernel(val variant, val m, val k, val n, val samples, val min_sample_seconds) {
   auto v = variant_arg(variant);
   if (!v) return fail_from(v);
@@ -385,39 +290,16 @@ val js_time_kernel(val variant, val m, val k, val n, val samples, val min_sample
   if (!shape) return fail_from(shape);
   auto count = number_arg("samples", samples);
   if (!count) return fail_from(count);
-  if (!(count.value() >= 1 && count.value() <= 1000 && count.value() == int(count.value()))) {
-    return fail("samples must be an integer from 1 to 1000, got " + format_number(count.value()));
-  }
-  double min_seconds = 0;
+  auto n_samples = report::sample_count(count.value(), 1000);
+  if (!n_samples) return fail_from(n_samples);
+  std::optional<double> min_seconds;
   if (!min_sample_seconds.isUndefined()) {
     auto ms = number_arg("min_sample_seconds", min_sample_seconds);
     if (!ms) return fail_from(ms);
-    if (!(ms.value() >= 0 && ms.value() <= 10)) {
-      return fail("min_sample_seconds must be from 0 to 10, got " + format_number(ms.value()));
-    }
     min_seconds = ms.value();
   }
-  auto buffers = kernels::allocate_matmul(shape.value());
-  if (!buffers) return fail_from(buffers);
-  auto& b = buffers.value();
-  if (shape->m == 32 && shape->k == 16 && shape->n == 8) {
-    kernels::fill_lesson_inputs(b);
-  } else {
-    kernels::fill_uniform(b.a.data(), b.a.size(), 1);
-    kernels::fill_uniform(b.b.data(), b.b.size(), 2);
-  }
-  auto t = measure::time_matmul(*v.value(), b, int(count.value()), min_seconds);
-  if (!t) return fail_from(t);
-  val out = val::object();
-  out.set("variant", std::string(v.value()->name));
-  out.set("m", double(shape->m));
-  out.set("k", double(shape->k));
-  out.set("n", double(shape->n));
-  set_timing(out, t.value());
-  // The model's work per call (2·m·k·n) at the median time: a measured rate, GFLOP/s.
-  const auto work = contract(double(shape->m), double(shape->k), double(shape->n), 4);
-  out.set("gflops_median", work ? static_cast<double>(work->flops) / t->median / 1e9 : NAN);
-  return ok(out);
+  auto json = report::time_kernel_json(*v.value(), shape.value(), n_samples.value(), min_seconds);
+  return json ? ok(val(json.value())) : fail_from(json);
 }
 
 // The harness's rules for rounds the caller times itself (the page's fork–join rounds over
@@ -429,12 +311,12 @@ val js_sampler_start(val timer_resolution, val min_sample_seconds, val samples) 
   if (!m) return fail_from(m);
   auto n = number_arg("samples", samples);
   if (!n) return fail_from(n);
-  if (!(n.value() >= 1 && n.value() <= 1000 && n.value() == int(n.value())))
-    return fail("samples must be an integer from 1 to 1000, got " + format_number(n.value()));
+  auto count = report::sample_count(n.value(), 1000);
+  if (!count) return fail_from(count);
   measure::SamplerOptions o;
   o.timer_resolution = r.value();
   o.min_sample_seconds = m.value();
-  o.samples = int(n.value());
+  o.samples = count.value();
   auto s = measure::start_sampler(o);
   if (!s) return fail_from(s);
   return ok(val(measure::sampler_json(s.value())));
@@ -477,8 +359,7 @@ val js_measure_bandwidth(val level, val min_seconds) {
   return ok(out);
 }
 
-// Section 6's experiment measured (measure/traffic.h): {factor_asked, factor, elements,
-// array_bytes, roofs, agreement_tolerance, workloads: [memory-bound, compute-bound]}.
+// Section 6's experiment measured (report/measurements.h): JSON text.
 // options: {reread?: "after-array" (default) | "right-away", samples?: 1..100 (default 3)}.
 val js_measure_traffic(val factor, val options) {
   auto f = number_arg("traffic factor", factor);
@@ -488,77 +369,22 @@ val js_measure_traffic(val factor, val options) {
     return fail("options must be an object {reread?, samples?}, got " +
                 options.typeOf().as<std::string>());
   }
-  const bool given = !options.isUndefined() && !options.isNull();
-  double count = 3;
-  if (given && !options["samples"].isUndefined()) {
-    auto c = number_arg("samples", options["samples"]);
-    if (!c) return fail_from(c);
-    if (!(c.value() >= 1 && c.value() <= 100 && c.value() == int(c.value()))) {
-      return fail("samples must be an integer from 1 to 100, got " + format_number(c.value()));
+  report::TrafficRequest q;
+  q.factor = f.value();
+  if (!options.isUndefined() && !options.isNull()) {
+    if (!options["samples"].isUndefined()) {
+      auto c = number_arg("samples", options["samples"]);
+      if (!c) return fail_from(c);
+      q.samples = c.value();
     }
-    count = c.value();
-  }
-  auto reread = measure::Reread::after_array;
-  if (given && !options["reread"].isUndefined()) {
     const val r = options["reread"];
-    const std::string name = r.isString() ? r.as<std::string>() : "";
-    if (name == "right-away") {
-      reread = measure::Reread::right_away;
-    } else if (name != "after-array") {
-      return fail("reread must be \"after-array\" or \"right-away\", got " +
-                  (r.isString() ? "\"" + name + "\"" : r.typeOf().as<std::string>()));
+    if (!r.isUndefined()) {
+      q.reread = r.isString() ? r.as<std::string>() : "";
+      q.reread_shown = r.isString() ? "\"" + *q.reread + "\"" : r.typeOf().as<std::string>();
     }
   }
-  auto m = measure::measure_traffic(f.value(), reread, int(count));
-  if (!m) return fail_from(m);
-  auto run_object = [](const measure::TrafficRun& r) {
-    val o = val::object();
-    o.set("reads", r.reads);
-    o.set("flops", r.flops);
-    o.set("bytes", r.bytes);
-    set_timing(o, r.timing);
-    o.set("gflops", r.flops / r.timing.median / 1e9);
-    o.set("gbs", r.bytes / r.timing.median / 1e9);
-    return o;
-  };
-  val workloads = val::array();
-  for (const measure::TrafficWorkload* w : {&m->memory, &m->compute}) {
-    val o = val::object();
-    o.set("name", w->name);
-    o.set("steps", w->steps);
-    o.set("once", run_object(w->once));
-    o.set("factor", run_object(w->factor));
-    o.set("measured_ratio", w->measured_ratio);
-    val p = val::object();
-    p.set("intensity", w->predicted.intensity);
-    p.set("factor_intensity", w->predicted.factor_intensity);
-    p.set("bound", std::string(bound_name(w->predicted.bound)));
-    p.set("factor_bound", std::string(bound_name(w->predicted.factor_bound)));
-    p.set("seconds", w->predicted.seconds);
-    p.set("factor_seconds", w->predicted.factor_seconds);
-    p.set("time_ratio", w->predicted.time_ratio);
-    o.set("predicted", p);
-    o.set("agreement", w->agreement);
-    o.set("verdict", w->verdict);
-    workloads.call<void>("push", o);
-  }
-  val out = val::object();
-  out.set("factor_asked", m->factor_asked);
-  out.set("reread",
-          std::string(m->reread == measure::Reread::right_away ? "right-away" : "after-array"));
-  out.set("reread_name", std::string(measure::reread_name(m->reread)));
-  out.set("factor", m->factor);
-  out.set("elements", double(m->elements));
-  out.set("array_bytes", double(m->array_bytes));
-  val roofs = val::object();
-  roofs.set("peak_gflops", m->roofs.peak_gflops);
-  roofs.set("bandwidth_gbs", m->roofs.bandwidth_gbs);
-  roofs.set("ridge", ridge(m->roofs));
-  out.set("roofs", roofs);
-  out.set("agreement_tolerance", measure::kTrafficAgreement);
-  out.set("compute_bound_steps", measure::kComputeBoundSteps);
-  out.set("workloads", workloads);
-  return ok(out);
+  auto json = report::measure_traffic_json(q);
+  return json ? ok(val(json.value())) : fail_from(json);
 }
 
 // ---- float arrays, packing, and work for the Worker pool ---------------------------------------
@@ -684,12 +510,8 @@ val js_create_work(val spec) {
       return fail("work.level must be a string, got " + type_name(spec["level"]));
     double workers = 1;
     if (!spec["workers"].isUndefined()) {
-      auto w = number_arg("work.workers", spec["workers"]);
+      auto w = cores_arg("work.workers", spec["workers"]);  // the pool's limit
       if (!w) return fail_from(w);
-      if (!(w.value() >= 1 && w.value() <= 256 && w.value() == std::floor(w.value()))) {
-        return fail("work.workers must be an integer from 1 to 256, got " +
-                    format_number(w.value()));
-      }
       workers = w.value();
     }
     auto t = measure::make_triad_work(spec["level"].as<std::string>(), int(workers));
@@ -774,17 +596,7 @@ val js_emit_workload(val m, val k, val n, val dtype) {
 }
 
 // The analyze view's bundled examples, generated by the core: [{name, title, text}].
-val js_example_modules() {
-  val out = val::array();
-  for (const auto& e : hlo::examples()) {
-    val one = val::object();
-    one.set("name", e.name);
-    one.set("title", e.title);
-    one.set("text", e.text);
-    out.call<void>("push", one);
-  }
-  return ok(out);
-}
+val js_example_modules() { return ok(val(report::example_modules_json())); }
 
 // A JS string as UTF-8 in a std::string the core then owns, written in place by
 // TextEncoder.encodeInto: one copy of the text in wasm memory and no byte loop in JS (Embind's
@@ -827,6 +639,14 @@ Result<std::string> utf8_text(const val& text) {
   }
   bytes.resize(written);
   return R::success(std::move(bytes));
+}
+
+// Why JSON text past hlo::kMaxReportBytes is not handed over: "the analysis is N bytes of JSON,
+// more than the M one JavaScript string can hold".
+std::string too_big_for_a_string(const char* what, const std::string& json) {
+  return std::string("the ") + what + " is " + std::to_string(json.size()) +
+         " bytes of JSON, more than the " + std::to_string(hlo::kMaxReportBytes) +
+         " one JavaScript string can hold";
 }
 
 // UTF-8 text (JSON) as a JS string, decoded where it lies by TextDecoder.
@@ -909,9 +729,9 @@ val js_notebook(val source, val options) {
     if (!m.isUndefined() && !m.isNull()) {
       auto n = number_arg("maxSteps", m);
       if (!n) return fail_from(n);
-      if (!(n.value() >= 1 && n.value() <= 1e12) || std::floor(n.value()) != n.value())
-        return fail("maxSteps must be an integer from 1 to 1e12, got " + std::to_string(n.value()));
-      o.max_steps = static_cast<long>(n.value());
+      auto steps = python::max_steps_of(n.value());
+      if (!steps) return fail_from(steps);
+      o.max_steps = steps.value();
     }
   }
   auto bytes = utf8_text(source);
@@ -939,9 +759,9 @@ val js_notebook_session(val options) {
     if (!m.isUndefined() && !m.isNull()) {
       auto n = number_arg("maxSteps", m);
       if (!n) return fail_from(n);
-      if (!(n.value() >= 1 && n.value() <= 1e12) || std::floor(n.value()) != n.value())
-        return fail("maxSteps must be an integer from 1 to 1e12, got " + std::to_string(n.value()));
-      o.max_steps = static_cast<long>(n.value());
+      auto steps = python::max_steps_of(n.value());
+      if (!steps) return fail_from(steps);
+      o.max_steps = steps.value();
     }
   }
   o.clock = [] { return measure::now_seconds(); };
@@ -1027,11 +847,7 @@ val js_analyze_text(val text) {
     if (!written) return fail_from(written);
     json = std::move(written.value());
   }
-  if (json.size() > hlo::kMaxReportBytes) {
-    return fail("the analysis is " + std::to_string(json.size()) +
-                " bytes of JSON, more than the " + std::to_string(hlo::kMaxReportBytes) +
-                " one JavaScript string can hold");
-  }
+  if (json.size() > hlo::kMaxReportBytes) return fail(too_big_for_a_string("analysis", json));
   val out = val::object();
   out.set("json", js_string(json));
   out.set("columns", columns.modules);
@@ -1155,10 +971,7 @@ val js_fuse_text(val text, val options) {
     if (!r) return fail_from(r);
     json = std::move(r.value());
   }
-  if (json.size() > hlo::kMaxReportBytes)
-    return fail("the fused analysis is " + std::to_string(json.size()) +
-                " bytes of JSON, more than the " + std::to_string(hlo::kMaxReportBytes) +
-                " one JavaScript string can hold");
+  if (json.size() > hlo::kMaxReportBytes) return fail(too_big_for_a_string("fused analysis", json));
   return ok(js_string(json));
 }
 
@@ -1171,73 +984,32 @@ val js_heap_bytes() {
   return ok(out);
 }
 
-// A run's memory cap unless told: what the heap can still give (it grows to RL_HEAP_MAX, 2 GiB),
-// at least the interpreter's own default (a heap that cannot give that much fails the allocation
-// with an error, never an abort).
-std::size_t default_memory_cap() {
-  return std::max(interp::kDefaultMemoryCap, memory::available());
-}
-
-// The options of a run (js_run_text's): into `o`; an {ok:false} value when one is refused,
-// undefined otherwise. fuse (default true): fusions run as units, as XLA would compile the program;
-// false: op by op. args: [{name, bytes: Uint8Array}], .npy files, one per argument of the entry.
+// The options of a run (js_run_text's): into `o` (report::default_run_options unless told); an
+// {ok:false} value when one is refused, undefined otherwise. The rules on each are the core's
+// (report/run_report.h). fuse (default true): fusions run as units, as XLA would compile the
+// program; false: op by op. args: [{name, bytes: Uint8Array}], .npy files, one per argument of
+// the entry.
 val run_options(const val& options, interp::RunOptions& o) {
-  o.fuse = true;
-  o.memory_cap = default_memory_cap();
+  o = report::default_run_options();
   if (!options.isUndefined() && !options.isNull()) {
     if (options.typeOf().as<std::string>() != "object")
       return fail("options must be an object, got " + options.typeOf().as<std::string>());
     val inputs = options["inputs"];
     if (!inputs.isUndefined()) {
-      const std::string how = inputs.isString() ? inputs.as<std::string>() : std::string();
-      if (how == "none")
-        o.inputs = interp::Inputs::None;
-      else if (how == "seeded")
-        o.inputs = interp::Inputs::Seeded;
-      else if (how == "arange")
-        o.inputs = interp::Inputs::Arange;
-      else
-        return fail(
-            Error{"inputs must be one of none, seeded, arange, got " +
-                      (inputs.isString() ? "\"" + how + "\"" : inputs.typeOf().as<std::string>()),
-                  "inputs", 0, 0});
+      auto how = report::run_inputs(inputs.isString() ? inputs.as<std::string>() : std::string(),
+                                    inputs.isString() ? "\"" + inputs.as<std::string>() + "\""
+                                                      : inputs.typeOf().as<std::string>());
+      if (!how) return fail_from(how);
+      o.inputs = how.value();
     }
-    auto number = [&](const char* key, double lo, double hi, double* out) -> std::string {
+    for (const char* key : report::kRunNumberOptions) {
       val v = options[key];
-      if (v.isUndefined()) return "";
+      if (v.isUndefined()) continue;
       auto x = number_arg(key, v);
-      if (!x) return x.error();
-      if (!(x.value() >= lo && x.value() <= hi && x.value() == std::floor(x.value())))
-        return std::string(key) + " must be an integer from " + format_number(lo) + " to " +
-               format_number(hi) + ", got " + format_number(x.value());
-      *out = x.value();
-      return "";
-    };
-    double seed = 1, cap = double(default_memory_cap()),
-           iterations = double(interp::kDefaultMaxIterations), budget = 60, timing_budget = 0;
-    for (auto [key, lo, hi, out] :
-         {std::tuple<const char*, double, double, double*>{"seed", 0, 9007199254740991.0, &seed},
-          {"memory_cap", 1, 4294967296.0, &cap},
-          {"max_iterations", 1, 1e12, &iterations},
-          {"time_budget_seconds", 1, 86400, &budget}}) {
-      std::string e = number(key, lo, hi, out);
-      if (!e.empty()) return fail(Error{e, key, 0, 0});
+      if (!x) return fail(Error{x.error(), key, 0, 0});
+      auto set = report::set_run_number(o, key, x.value());
+      if (!set) return fail_from(set);
     }
-    o.seed = static_cast<std::uint64_t>(seed);
-    o.memory_cap = static_cast<std::size_t>(cap);
-    o.max_iterations = static_cast<std::uint64_t>(iterations);
-    o.time_budget_seconds = budget;
-    if (!options["timing_budget_seconds"].isUndefined()) {
-      auto x = number_arg("timing_budget_seconds", options["timing_budget_seconds"]);
-      if (!x) return fail(Error{x.error(), "timing_budget_seconds", 0, 0});
-      if (!(x.value() >= 0 && x.value() <= 86400))
-        return fail(
-            Error{"timing_budget_seconds must be a number of seconds from 0 to 86400, got " +
-                      format_number(x.value()),
-                  "timing_budget_seconds", 0, 0});
-      timing_budget = x.value();
-    }
-    o.timing_budget_seconds = timing_budget;
     val t = options["time_ops"];
     if (!t.isUndefined()) {
       if (!t.isTrue() && !t.isFalse())
@@ -1391,11 +1163,7 @@ val js_check_answer(val seed, val count, val families, val index, val question_i
   const std::string id = question_id.as<std::string>();
   for (const auto& q : e.questions) {
     if (q.id != id) continue;
-    auto verdict = exercises::check(q, answer.as<std::string>());
-    val out = val::object();
-    out.set("correct", verdict.correct);
-    out.set("feedback", verdict.feedback);
-    return ok(out);
+    return ok(val(report::verdict_json(exercises::check(q, answer.as<std::string>()))));
   }
   return fail("question must be one of the exercise's questions, got \"" + id + "\"");
 }
@@ -1455,11 +1223,7 @@ val js_check_question(val question, val answer) {
   auto hints = strings_arg("question.hints", question["hints"]);
   if (!hints) return fail_from(hints);
   q.hints = hints.value();
-  auto verdict = exercises::check(q, answer.as<std::string>());
-  val out = val::object();
-  out.set("correct", verdict.correct);
-  out.set("feedback", verdict.feedback);
-  return ok(out);
+  return ok(val(report::verdict_json(exercises::check(q, answer.as<std::string>()))));
 }
 
 // (files: [{name, text, size?}], set?: {seed, count, families?}) → the class table as JSON text
@@ -1517,13 +1281,6 @@ val js_moodle_xml(val seed, val count, val families) {
 
 // ---- the lesson report: the seed's steps composed by the core in one call ---------------------
 
-// A failure that names the refused input, for the page's field and the CLI's option.
-val fail_input(const std::string& input, const std::string& message) {
-  val out = fail(message);
-  out.set("input", input);
-  return out;
-}
-
 // Reads {m, k, n, dtype, itemsize, peak, bandwidth, traffic_factor, sizes}: an absent or
 // undefined key takes the seed's value; an empty or null dtype follows the itemsize.
 Result<report::Params> lesson_params_arg(const val& v, std::string* input) {
@@ -1534,14 +1291,6 @@ Result<report::Params> lesson_params_arg(const val& v, std::string* input) {
     *input = "params";
     return R::failure("params must be an object, got " + v.typeOf().as<std::string>());
   }
-  const std::vector<std::pair<const char*, std::optional<double> report::Params::*>> numbers = {
-      {"m", &report::Params::m},
-      {"k", &report::Params::k},
-      {"n", &report::Params::n},
-      {"itemsize", &report::Params::itemsize},
-      {"peak", &report::Params::peak},
-      {"bandwidth", &report::Params::bandwidth},
-      {"traffic_factor", &report::Params::traffic_factor}};
   const val keys = val::global("Object").call<val>("keys", v);
   const unsigned length = keys["length"].as<unsigned>();
   for (unsigned i = 0; i < length; ++i) {
@@ -1559,16 +1308,11 @@ Result<report::Params> lesson_params_arg(const val& v, std::string* input) {
       if (!xs) return R::failure_from(xs);
       p.sizes = xs.value();
     } else {
-      auto field = std::find_if(numbers.begin(), numbers.end(),
-                                [&](const auto& f) { return key == f.first; });
-      if (field == numbers.end()) {
-        return R::failure(
-            "unknown lesson input \"" + key +
-            "\": one of m, k, n, dtype, itemsize, peak, bandwidth, traffic_factor, sizes");
-      }
-      auto number = number_arg(key == "traffic_factor" ? "traffic factor" : key.c_str(), x);
+      auto field = report::number_input(key);
+      if (!field) return R::failure_from(field);
+      auto number = number_arg(field->shown, x);
       if (!number) return R::failure_from(number);
-      p.*(field->second) = number.value();
+      p.*(field->field) = number.value();
     }
   }
   input->clear();
@@ -1591,17 +1335,6 @@ Result<std::vector<std::pair<std::string, double>>> levels_arg(const std::string
     out.push_back({level, gbs.value()});
   }
   return R::success(out);
-}
-
-// Reads a core count: an integer from 1 to 256 (the pool's limit).
-Result<int> cores_arg(const std::string& name, const val& v) {
-  auto c = number_arg(name.c_str(), v);
-  if (!c) return Result<int>::failure_from(c);
-  if (!(c.value() >= 1 && c.value() <= 256 && c.value() == std::floor(c.value()))) {
-    return Result<int>::failure(name + " must be an integer from 1 to 256, got " +
-                                format_number(c.value()));
-  }
-  return Result<int>::success(int(c.value()));
 }
 
 // Reads {measured?: {gflops, bandwidth_gbs: {level: GB/s, …}, point: {m, k, n, gflops},
@@ -1703,7 +1436,8 @@ Result<report::Extras> lesson_extras_arg(const val& v, std::string* input) {
 
 // {ok: false, input, error, errors: [{input, error}]}: the first refused input and every one.
 val fail_inputs(const std::vector<report::Refusal>& refused) {
-  val out = fail_input(refused.front().input, refused.front().error);
+  val out = fail(refused.front().error);
+  out.set("input", refused.front().input);  // even "" (an unknown key "")
   val list = val::array();
   for (const auto& r : refused) {
     val one = val::object();
@@ -1731,16 +1465,7 @@ val js_lesson_report(val params, val extras) {
 
 // () → [{id, label}]: the exercise families in turn order, the one list the page, the CLI and the
 // tests read.
-val js_exercise_families() {
-  val out = val::array();
-  for (const auto& f : exercises::family_list()) {
-    val one = val::object();
-    one.set("id", f.id);
-    one.set("label", f.label);
-    out.call<void>("push", one);
-  }
-  return ok(out);
-}
+val js_exercise_families() { return ok(val(report::exercise_families_json())); }
 
 // ---- a program under roofs (the analyze view) -------------------------------------------------
 
@@ -1763,7 +1488,7 @@ val js_roofline(val request) {
   }
   const val roofs_in = request["roofs"];
   if (!roofs_in.isArray() || roofs_in["length"].as<unsigned>() == 0)
-    return fail("roofs must be a non-empty array of roofs");
+    return fail_from(report::program_roofline({}));  // its rule: a non-empty array of roofs
   std::vector<Budgets> roofs;
   std::vector<double> interconnects;
   for (unsigned i = 0; i < roofs_in["length"].as<unsigned>(); ++i) {
@@ -1772,8 +1497,8 @@ val js_roofline(val request) {
     if (!peak) return fail_from(peak);
     auto bandwidth = number_arg("roof.bandwidth", roof["bandwidth"]);
     if (!bandwidth) return fail_from(bandwidth);
-    auto budgets = make_budgets(peak.value(), bandwidth.value());
-    if (!budgets) return fail("roofs[" + std::to_string(i) + "]: " + budgets.error());
+    auto budgets = report::roof_budgets(i, peak.value(), bandwidth.value());
+    if (!budgets) return fail_from(budgets);
     roofs.push_back(budgets.value());
     double interconnect = 0;
     if (!roof["interconnect"].isUndefined() && !roof["interconnect"].isNull()) {

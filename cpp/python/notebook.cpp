@@ -4949,4 +4949,11 @@ std::vector<NotebookCell> split_cells(const std::string& source) {
   return cells;
 }
 
+Result<long> max_steps_of(double steps) {
+  if (!(steps >= 1 && steps <= 1e12) || std::floor(steps) != steps)
+    return Result<long>::failure("maxSteps must be an integer from 1 to 1e12, got " +
+                                 std::to_string(steps));
+  return Result<long>::success(static_cast<long>(steps));
+}
+
 }  // namespace rl::python

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "common/result.h"
+
 namespace rl::python {
 
 constexpr long kNotebookMaxSteps = 20'000'000;  // evaluation steps of one run
@@ -28,6 +30,9 @@ struct NotebookOptions {
   // error naming that no clock was given).
   std::function<double()> clock;
 };
+
+// A step budget as given (the notebook's maxSteps option): an integer from 1 to 1e12.
+Result<long> max_steps_of(double steps);
 
 struct NotebookResult {
   std::string stdout_text;  // what print wrote

@@ -7,6 +7,8 @@
 #include "common/numbers.h"
 #include "hlo/emit.h"
 #include "hlo/ir.h"
+#include "report/measurements.h"
+#include "report/values.h"
 
 namespace rl::report {
 
@@ -54,16 +56,7 @@ const std::vector<std::pair<int, std::string>>& usual_types() {
 
 // The kernel check does not depend on any input: it runs once per process.
 const Result<kernels::CheckResult>& kernel_check() {
-  static const Result<kernels::CheckResult> check = [] {
-    using R = Result<kernels::CheckResult>;
-    auto shape = kernels::check_matmul_shape(double(model::lesson::kM), double(model::lesson::kK),
-                                             double(model::lesson::kN));
-    if (!shape) return R::failure_from(shape);
-    auto buffers = kernels::allocate_matmul(shape.value());
-    if (!buffers) return R::failure_from(buffers);
-    kernels::fill_lesson_inputs(buffers.value());
-    return kernels::check_matmul(kernels::best_matmul(true), buffers.value());
-  }();
+  static const Result<kernels::CheckResult> check = check_lesson_kernel(kernels::best_matmul(true));
   return check;
 }
 
@@ -223,6 +216,69 @@ std::string dtype_of_itemsize(double itemsize) {
   for (const auto& [size, name] : usual_types())
     if (itemsize == size) return name;
   return "";
+}
+
+Result<NumberInput> number_input(const std::string& name) {
+  static const std::pair<const char*, NumberInput> numbers[] = {
+      {"m", {&Params::m, "m"}},
+      {"k", {&Params::k, "k"}},
+      {"n", {&Params::n, "n"}},
+      {"itemsize", {&Params::itemsize, "itemsize"}},
+      {"peak", {&Params::peak, "peak"}},
+      {"bandwidth", {&Params::bandwidth, "bandwidth"}},
+      {"traffic_factor", {&Params::traffic_factor, "traffic factor"}}};
+  for (const auto& [key, input] : numbers)
+    if (name == key) return Result<NumberInput>::success(input);
+  return Result<NumberInput>::failure(
+      "unknown lesson input \"" + name +
+      "\": one of m, k, n, dtype, itemsize, peak, bandwidth, traffic_factor, sizes");
+}
+
+Result<int> core_count(const std::string& name, double cores) {
+  if (!(cores >= 1 && cores <= 256 && cores == std::floor(cores))) {
+    return Result<int>::failure(name + " must be an integer from 1 to 256, got " +
+                                format_number(cores));
+  }
+  return Result<int>::success(int(cores));
+}
+
+std::string defaults_json() {
+  namespace lesson = model::lesson;
+  JsonWriter j;
+  j.begin_object()
+      .field("m", double(lesson::kM))
+      .field("k", double(lesson::kK))
+      .field("n", double(lesson::kN))
+      .field("itemsize", double(lesson::kItemsize))
+      .field("peak", lesson::kPeakGflops)
+      .field("bandwidth", lesson::kBandwidthGbs)
+      .field("traffic_factor", lesson::kTrafficFactor);
+  j.key("sizes").begin_array();
+  for (auto size : lesson::square_sizes()) j.value(double(size));
+  j.end_array();
+  j.key("exercise").begin_object();
+  j.key("a")
+      .begin_array()
+      .value(double(lesson::kExerciseA[0]))
+      .value(double(lesson::kExerciseA[1]));
+  j.end_array();
+  j.key("b")
+      .begin_array()
+      .value(double(lesson::kExerciseB[0]))
+      .value(double(lesson::kExerciseB[1]));
+  j.end_array();
+  j.end_object();
+  j.field("max_budget", model::kMaxBudget);
+  j.key("dtypes").begin_object();
+  for (const auto& d : dtypes()) j.field(d.name, d.itemsize);
+  j.end_object();
+  j.key("dtype_of_itemsize").begin_object();
+  for (int size = 1; size <= 16; ++size) {
+    const std::string name = dtype_of_itemsize(size);
+    if (!name.empty()) j.field(std::to_string(size), name);
+  }
+  j.end_object().end_object();
+  return j.take();
 }
 
 std::vector<Refusal> check_inputs(const Params& params) {
@@ -476,18 +532,9 @@ std::string report_json(const Report& r) {
     j.key("cost_estimate").null();
   }
   const auto& kc = r.kernel_check;
-  j.key("kernel_check")
-      .begin_object()
-      .field("variant", r.kernel_variant)
-      .field("max_abs_error", kc.max_abs_error)
-      .field("passed", kc.passed)
-      .field("worst_ratio", kc.worst_ratio)
-      .field("worst_index", double(kc.worst_index))
-      .field("worst_value", double(kc.worst_value))
-      .field("worst_reference", kc.worst_reference)
-      .field("atol", kernels::kLessonAtol)
-      .field("rtol", kernels::kLessonRtol)
-      .end_object();
+  j.key("kernel_check").begin_object().field("variant", r.kernel_variant);
+  write_kernel_check(j, kc);
+  j.end_object();
   j.key("local_samples_seconds")
       .null();  // measurements are added by whoever measures, never by the model
   const auto& a = r.accounting;
@@ -555,11 +602,8 @@ std::string report_json(const Report& r) {
   j.end_array();
   j.key("check").begin_object();
   for (const auto& [id, verdict] : r.checked) {
-    j.key(id)
-        .begin_object()
-        .field("correct", verdict.correct)
-        .field("feedback", verdict.feedback)
-        .end_object();
+    j.key(id);
+    write_verdict(j, verdict);
   }
   j.end_object().end_object();
   j.key("budgets")

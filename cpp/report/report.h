@@ -40,12 +40,28 @@ const std::vector<Dtype>& dtypes();
 // any other (a model without StableHLO).
 std::string dtype_of_itemsize(double itemsize);
 
+// The seed's values as JSON text (lessonDefaults): m, k, n, itemsize, peak, bandwidth,
+// traffic_factor, sizes, exercise {a, b}, max_budget, then the element types the lesson emits
+// ({f32: 4, …}) and the usual one of each itemsize ({"2": "bf16", …}): the page's dtype selector
+// and its dtype ↔ itemsize link read these.
+std::string defaults_json();
+
 // The inputs; one left empty takes the seed's value (model::lesson).
 struct Params {
   std::optional<double> m, k, n, itemsize, peak, bandwidth, traffic_factor;
   std::optional<std::string> dtype;  // sets the element type and, without an itemsize, the itemsize
   std::optional<std::vector<double>> sizes;
 };
+
+// A lesson input that is a number, by the name the page and the CLI give it ("m", …,
+// "traffic_factor"): its field of Params and how a message names it ("traffic factor"). Any other
+// name but dtype and sizes (not numbers: the caller reads them apart) is refused, naming the
+// lesson's inputs: "unknown lesson input \"x\": one of m, k, n, dtype, itemsize, …".
+struct NumberInput {
+  std::optional<double> Params::*field;
+  const char* shown;
+};
+Result<NumberInput> number_input(const std::string& name);
 
 // The ceilings measured on one core count: compute and a bandwidth per level.
 struct MeasuredCeilings {
@@ -60,6 +76,11 @@ struct MeasuredKernel {
   int cores = 1;
   double gflops = 0;
 };
+
+// A core count a measurement was taken on: an integer from 1 to 256 (the Worker pool's limit);
+// `name` is how the message calls it ("measured.kernels[0].cores must be an integer from 1 to
+// 256, got 0").
+Result<int> core_count(const std::string& name, double cores);
 
 // This machine's measurements, for the figure: a roof per bandwidth level and the measured
 // kernel's point (its model intensity at itemsize 4, its measured GFLOP/s), on one core; and,

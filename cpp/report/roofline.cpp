@@ -9,6 +9,13 @@ namespace rl::report {
 
 using namespace rl::model;
 
+Result<Budgets> roof_budgets(std::size_t i, double peak_gflops, double bandwidth_gbs) {
+  auto budgets = make_budgets(peak_gflops, bandwidth_gbs);
+  if (!budgets)
+    return Result<Budgets>::failure("roofs[" + std::to_string(i) + "]: " + budgets.error());
+  return budgets;
+}
+
 Result<ProgramRoofline> program_roofline(const RooflineRequest& q) {
   using R = Result<ProgramRoofline>;
   if (q.roofs.empty()) return R::failure("roofs must be a non-empty array of roofs");

@@ -42,6 +42,10 @@ struct ProgramRoofline {
   std::vector<double> gflops, gbs, of_roof;  // empty without measured seconds
 };
 
+// Roof i of a request (0-based): its budgets by model::make_budgets, a refusal named
+// "roofs[i]: …".
+Result<model::Budgets> roof_budgets(std::size_t i, double peak_gflops, double bandwidth_gbs);
+
 // Refuses what the rules refuse, naming the input: "seconds must have one entry per op (NaN: not
 // measured), got 2 for 3 ops", "seconds[1]: …", a curve's range.
 Result<ProgramRoofline> program_roofline(const RooflineRequest& request);

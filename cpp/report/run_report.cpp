@@ -1,9 +1,13 @@
 #include "report/run_report.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <utility>
 
 #include "common/json_writer.h"
+#include "common/memory.h"
+#include "common/numbers.h"
 #include "hlo/cost.h"
 #include "hlo/lower.h"
 #include "hlo/parse.h"
@@ -221,6 +225,54 @@ std::string run_text_json(std::string text, const RunOptions& options,
       .field("memory_need_bytes", need);
   j.end_object();
   return j.take();
+}
+
+std::size_t default_memory_cap() { return std::max(kDefaultMemoryCap, memory::available()); }
+
+RunOptions default_run_options() {
+  RunOptions o;
+  o.fuse = true;
+  o.memory_cap = default_memory_cap();
+  return o;
+}
+
+Result<Inputs> run_inputs(const std::string& name, const std::string& shown) {
+  if (name == "none") return Result<Inputs>::success(Inputs::None);
+  if (name == "seeded") return Result<Inputs>::success(Inputs::Seeded);
+  if (name == "arange") return Result<Inputs>::success(Inputs::Arange);
+  return Result<Inputs>::failure_for("inputs",
+                                     "inputs must be one of none, seeded, arange, got " + shown);
+}
+
+Result<bool> set_run_number(RunOptions& o, const std::string& key, double x) {
+  using R = Result<bool>;
+  if (key == "timing_budget_seconds") {
+    if (!(x >= 0 && x <= 86400))
+      return R::failure_for(
+          key, "timing_budget_seconds must be a number of seconds from 0 to 86400, got " +
+                   format_number(x));
+    o.timing_budget_seconds = x;
+    return R::success(true);
+  }
+  struct Range {
+    const char* key;
+    double lo, hi;
+  };
+  static const Range ranges[] = {{"seed", 0, 9007199254740991.0},
+                                 {"memory_cap", 1, 4294967296.0},
+                                 {"max_iterations", 1, 1e12},
+                                 {"time_budget_seconds", 1, 86400}};
+  const auto* r = std::find_if(std::begin(ranges), std::end(ranges),
+                               [&](const Range& range) { return key == range.key; });
+  if (r == std::end(ranges)) return R::failure_for(key, "unknown run option \"" + key + "\"");
+  if (!(x >= r->lo && x <= r->hi && x == std::floor(x)))
+    return R::failure_for(key, key + " must be an integer from " + format_number(r->lo) + " to " +
+                                   format_number(r->hi) + ", got " + format_number(x));
+  if (key == "seed") o.seed = static_cast<std::uint64_t>(x);
+  if (key == "memory_cap") o.memory_cap = static_cast<std::size_t>(x);
+  if (key == "max_iterations") o.max_iterations = static_cast<std::uint64_t>(x);
+  if (key == "time_budget_seconds") o.time_budget_seconds = x;
+  return R::success(true);
 }
 
 }  // namespace rl::report

@@ -41,6 +41,25 @@ struct ResultFile {
   std::string error;
 };
 
+// A run's options as the page and the CLIs give them (the bindings read the JS values; these rules
+// judge them, each refusal naming its option as the error's input).
+//
+// A run starts fused (as a compiler would fuse it) under default_memory_cap(): what the heap can
+// still give (it grows to RL_HEAP_MAX, 2 GiB), at least the interpreter's own default (a heap that
+// cannot give that much fails the allocation with an error, never an abort).
+std::size_t default_memory_cap();
+interp::RunOptions default_run_options();
+// How the inputs of an entry with arguments are made: "none", "seeded" or "arange" (`shown`: how a
+// refused value is named, "\"x\"" or the type of a value that is not a string).
+Result<interp::Inputs> run_inputs(const std::string& name, const std::string& shown);
+// The options that are numbers, in the order they are judged: seed (0 to 2^53 − 1), memory_cap (1
+// to 2^32), max_iterations (1 to 1e12), time_budget_seconds (1 to 86400), all integers, and
+// timing_budget_seconds (seconds, 0 to 86400).
+inline constexpr const char* kRunNumberOptions[] = {"seed", "memory_cap", "max_iterations",
+                                                    "time_budget_seconds", "timing_budget_seconds"};
+// Sets option `key` (one of kRunNumberOptions) in `o`, or refuses `value` by that option's rule.
+Result<bool> set_run_number(interp::RunOptions& o, const std::string& key, double value);
+
 // Parses, verifies, lowers and runs every module of `text`; never fails: a parse error is a
 // status "error" with the error's place. With `files`, the results of a run that finished are
 // also written there as .npy files.

@@ -523,3 +523,12 @@ TEST_CASE("set work counts against the step budget, and sets refuse what Python 
   CHECK(run_notebook("import numpy as np\nprint({np.zeros(2)})\n").exception ==
         "TypeError: unhashable type: 'numpy.ndarray'");
 }
+
+TEST_CASE("a step budget is an integer from 1 to 1e12", "[python][notebook]") {
+  CHECK(rl::python::max_steps_of(1).value() == 1);
+  CHECK(rl::python::max_steps_of(1e12).value() == 1000000000000L);
+  CHECK(rl::python::max_steps_of(0).error() ==
+        "maxSteps must be an integer from 1 to 1e12, got 0.000000");
+  CHECK(rl::python::max_steps_of(2.5).error() ==
+        "maxSteps must be an integer from 1 to 1e12, got 2.500000");
+}

@@ -76,3 +76,15 @@ TEST_CASE("a request the rules refuse is named", "[report][roofline]") {
   q.xmin = 10, q.xmax = 1;
   CHECK_FALSE(report::program_roofline(q).ok());
 }
+
+TEST_CASE("a roof of a request is refused by the model's budget rule, named by its index",
+          "[report][roofline]") {
+  auto ok = report::roof_budgets(0, 100, 20);
+  REQUIRE(ok);
+  CHECK(ok->peak_gflops == 100);
+  CHECK(ok->bandwidth_gbs == 20);
+  auto bad = report::roof_budgets(2, 100, 0);
+  CHECK_THAT(bad.error(), Catch::Matchers::StartsWith("roofs[2]: "));
+  CHECK(bad.error() == "roofs[2]: " + model::make_budgets(100, 0).error());
+  CHECK(report::program_roofline({}).error() == "roofs must be a non-empty array of roofs");
+}

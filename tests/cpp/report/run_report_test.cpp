@@ -271,3 +271,41 @@ TEST_CASE(
   CHECK(has_while);
   CHECK(j.find("ops_seconds")->number == alone + top.find("seconds")->number);
 }
+
+TEST_CASE("a run's options: fused under the heap's room unless told, each number by its own rule",
+          "[report][run_options]") {
+  const auto o = report::default_run_options();
+  CHECK(o.fuse);
+  CHECK(o.memory_cap == report::default_memory_cap());
+  CHECK(report::default_memory_cap() >= interp::kDefaultMemoryCap);
+  CHECK(o.seed == 1);
+  CHECK(o.time_budget_seconds == 60);
+
+  CHECK(report::run_inputs("arange", "\"arange\"").value() == interp::Inputs::Arange);
+  CHECK(report::run_inputs("none", "\"none\"").value() == interp::Inputs::None);
+  auto bad = report::run_inputs("", "number");
+  CHECK(bad.error() == "inputs must be one of none, seeded, arange, got number");
+  CHECK(bad.error_info().input == "inputs");
+
+  interp::RunOptions r;
+  CHECK(report::set_run_number(r, "seed", 7));
+  CHECK(r.seed == 7);
+  CHECK(report::set_run_number(r, "memory_cap", 1024));
+  CHECK(r.memory_cap == 1024);
+  CHECK(report::set_run_number(r, "max_iterations", 5));
+  CHECK(r.max_iterations == 5);
+  CHECK(report::set_run_number(r, "time_budget_seconds", 2));
+  CHECK(r.time_budget_seconds == 2);
+  CHECK(report::set_run_number(r, "timing_budget_seconds", 0.5));
+  CHECK(r.timing_budget_seconds == 0.5);
+  auto seed = report::set_run_number(r, "seed", -1);
+  CHECK(seed.error() == "seed must be an integer from 0 to 9007199254740991, got -1");
+  CHECK(seed.error_info().input == "seed");
+  CHECK(report::set_run_number(r, "memory_cap", 0.5).error() ==
+        "memory_cap must be an integer from 1 to 4294967296, got 0.5");
+  CHECK(report::set_run_number(r, "time_budget_seconds", 86401).error() ==
+        "time_budget_seconds must be an integer from 1 to 86400, got 86401");
+  CHECK(report::set_run_number(r, "timing_budget_seconds", -1).error() ==
+        "timing_budget_seconds must be a number of seconds from 0 to 86400, got -1");
+  CHECK(r.seed == 7);  // a refused value changes nothing
+}
