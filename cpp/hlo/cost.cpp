@@ -249,12 +249,17 @@ class Coster : public cost::CostContext {
       return total;
     }
     for (const auto& b : r.blocks)
-      for (const auto& instr : b.instrs) {
-        Props p = op_props(OpView{m_, *fn_, *instr.op}, instr, top);
-        if (!error.empty()) return total;
-        total.add_all(p, 1);
-      }
+      for (const auto& instr : b.instrs)
+        if (!add_op(total, instr, top)) return total;
     return total;
+  }
+
+  // One op's costs added to its region's (out of line: common/loop_body.h); false on an error.
+  RL_LOOP_BODY bool add_op(Props& total, const Instr& instr, bool top) {
+    Props p = op_props(OpView{m_, *fn_, *instr.op}, instr, top);
+    if (!error.empty()) return false;
+    total.add_all(p, 1);
+    return true;
   }
 
   std::uint32_t note_id(const std::string& text) {

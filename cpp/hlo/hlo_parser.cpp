@@ -574,23 +574,8 @@ class HloParser {
     defined_.clear();
     uses_.clear();
     std::size_t root = std::string_view::npos;
-    while (true) {
-      ws();
-      if (at('}')) {
-        ++p_;
-        break;
-      }
-      if (p_ >= n_ || split_here() || word_here("HloModule") || word_here("ENTRY"))
-        return fail(p_, "unterminated computation " + std::string(f.name.substr(0, 40)), "'}'");
-      const std::size_t inst_at = p_;
-      if (!parse_instruction(block)) return false;
-      if (block.ops.back().is_root) {
-        if (root != std::string_view::npos)
-          return fail(inst_at, "two ROOT instructions in " + std::string(f.name.substr(0, 40)),
-                      "one ROOT per computation");
-        root = block.ops.size() - 1;
-      }
-    }
+    for (int step; (step = body_step(f, block, &root)) != 0;)
+      if (step < 0) return false;
     // Attributes after the body (execution_thread="..."): read and dropped.
     {
       std::size_t save = p_;
@@ -611,15 +596,8 @@ class HloParser {
                   "computation " + std::string(f.name.substr(0, 40)) + " has no instructions",
                   "at least a ROOT instruction");
     // Operands: each names an instruction of this computation, defined before or after the use.
-    for (const Use& u : uses_) {
-      const ValueId* v = defined_.find(u.name);
-      if (!v)
-        return fail(u.offset,
-                    "operand " + std::string(u.name.substr(0, 40)) + " is not defined in " +
-                        std::string(f.name.substr(0, 40)),
-                    "the name of an instruction of this computation");
-      f.refs[u.ref] = *v;
-    }
+    for (const Use& u : uses_)
+      if (!resolve(f, u)) return false;
     if (root == std::string_view::npos) {  // XLA: the last instruction
       root = block.ops.size() - 1;
       block.ops[root].is_root = true;
@@ -668,6 +646,44 @@ class HloParser {
       }
     }
     f.result_types.push_back(f.values[root].type);
+    return true;
+  }
+
+  // The next instruction of a computation's body, or its closing '}': 1 when an instruction was
+  // read, 0 at the '}', -1 on an error. Out of line, as the steps below (common/loop_body.h): the
+  // loop over a computation of a million instructions runs in one call.
+  RL_LOOP_BODY int body_step(Function& f, Block& block, std::size_t* root) {
+    ws();
+    if (at('}')) {
+      ++p_;
+      return 0;
+    }
+    if (p_ >= n_ || split_here() || word_here("HloModule") || word_here("ENTRY")) {
+      fail(p_, "unterminated computation " + std::string(f.name.substr(0, 40)), "'}'");
+      return -1;
+    }
+    const std::size_t inst_at = p_;
+    if (!parse_instruction(block)) return -1;
+    if (block.ops.back().is_root) {
+      if (*root != std::string_view::npos) {
+        fail(inst_at, "two ROOT instructions in " + std::string(f.name.substr(0, 40)),
+             "one ROOT per computation");
+        return -1;
+      }
+      *root = block.ops.size() - 1;
+    }
+    return 1;
+  }
+
+  // An operand's name, resolved to the instruction of this computation that defines it.
+  RL_LOOP_BODY bool resolve(Function& f, const Use& u) {
+    const ValueId* v = defined_.find(u.name);
+    if (!v)
+      return fail(u.offset,
+                  "operand " + std::string(u.name.substr(0, 40)) + " is not defined in " +
+                      std::string(f.name.substr(0, 40)),
+                  "the name of an instruction of this computation");
+    f.refs[u.ref] = *v;
     return true;
   }
 

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
+
+#include "common/loop_body.h"
 
 namespace rl::hlo {
 
@@ -270,11 +273,49 @@ bool decimal_in_range(std::string_view text, std::int64_t lo, std::int64_t hi, s
   return true;
 }
 
+namespace {
+
+// Eight bytes at a time (one 64-bit word, SWAR): whether any byte of `w` is a control character
+// (chars::control), a '"' or a '/' — the bytes find_control_char stops at. Exact per byte, with no
+// carry between bytes: (x & 0x7F..) + c stays below 0x100 in each byte.
+constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+constexpr std::uint64_t kHigh = 0x8080808080808080ull;
+constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
+inline std::uint64_t bytes_equal(std::uint64_t w, unsigned char v) {  // 0x80 in each byte == v
+  const std::uint64_t t = w ^ (kOnes * v);
+  return ~(((t & kLow7) + kLow7) | t) & kHigh;
+}
+inline bool word_is_plain(std::uint64_t w) {
+  const std::uint64_t below_space = ~(((w & kLow7) + kOnes * 0x60) | w) & kHigh;  // byte < 0x20
+  const std::uint64_t allowed = bytes_equal(w, '\t') | bytes_equal(w, '\n') | bytes_equal(w, '\r');
+  return ((below_space & ~allowed) | bytes_equal(w, 0x7F) | bytes_equal(w, '"') |
+          bytes_equal(w, '/')) == 0;
+}
+
+// How many of the first `n` bytes at `s` are whole plain words (a multiple of 8, at most 64 KiB):
+// out of line, so the scan runs in optimized code after its first calls (common/loop_body.h).
+RL_LOOP_BODY std::size_t plain_words(const char* s, std::size_t n) {
+  const std::size_t limit = std::min<std::size_t>(n, std::size_t(1) << 16) & ~std::size_t(7);
+  std::size_t p = 0;
+  for (std::uint64_t w; p < limit; p += 8) {
+    std::memcpy(&w, s + p, 8);
+    if (!word_is_plain(w)) break;
+  }
+  return p;
+}
+
+}  // namespace
+
 std::size_t find_control_char(std::string_view text) {
   const char* s = text.data();
   const std::size_t n = text.size();
   std::size_t p = 0;
   while (p < n) {
+    // Nearly every word of a program holds none of the bytes below: skipped whole.
+    if (const std::size_t plain = plain_words(s + p, n - p)) {
+      p += plain;
+      continue;
+    }
     const char c = s[p];
     const auto u = static_cast<unsigned char>(c);
     if (u >= 0x20 && u != 0x7F && c != '"' && c != '/') {  // nearly every byte

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "common/loop_body.h"
 #include "common/numbers.h"
 
 namespace rl::hlo {
@@ -73,12 +74,28 @@ std::vector<std::string> shapes_of(const Analysis& a) {
 
 }  // namespace
 
-OpTable::OpTable(TextAnalysis&& analysis) : analysis_(std::move(analysis)) {
-  for (std::size_t c = 0; c < 7; ++c) width_[c] = std::string_view(kHeader[c]).size();
-  std::string cell;
+// Out of line, as write_row (common/loop_body.h): called once per row of a table of a million.
+RL_LOOP_BODY void OpTable::widen_to(const OpCost& r, std::size_t op_units,
+                                    std::size_t shape_units) {
   auto widen = [&](std::size_t c, std::size_t n) {
     if (n > width_[c]) width_[c] = n;
   };
+  widen(0, digits(r.line));
+  widen(1, op_units + (r.modeled ? 0 : kUnmodeled.size()));
+  widen(2, shape_units);
+  const double numbers[3] = {r.flops, r.transcendentals, r.bytes_accessed};
+  for (std::size_t c = 0; c < 3; ++c) {
+    cell_.clear();
+    count_text(cell_, numbers[c]);
+    widen(3 + c, units(cell_));
+  }
+  cell_.clear();
+  short_text(cell_, row_intensity(r));
+  widen(6, units(cell_));
+}
+
+OpTable::OpTable(TextAnalysis&& analysis) : analysis_(std::move(analysis)) {
+  for (std::size_t c = 0; c < 7; ++c) width_[c] = std::string_view(kHeader[c]).size();
   for (const auto& m : analysis_.modules) {
     if (!m.analysis) continue;
     const Analysis& a = m.analysis.value();
@@ -90,31 +107,20 @@ OpTable::OpTable(TextAnalysis&& analysis) : analysis_(std::move(analysis)) {
     std::string_view last_op;
     std::size_t last_op_units = 0;
     for (const auto& r : a.ops) {
-      widen(0, digits(r.line));
       if (r.op.data() != last_op.data() || r.op.size() != last_op.size()) {
         last_op = r.op;
         last_op_units = units(r.op);
       }
-      widen(1, last_op_units + (r.modeled ? 0 : kUnmodeled.size()));
       if (!shape_seen[r.type]) {
         shape_seen[r.type] = true;
         shape_units[r.type] = units(to_string(a.types[r.type], a.dialect));
       }
-      widen(2, shape_units[r.type]);
-      const double numbers[3] = {r.flops, r.transcendentals, r.bytes_accessed};
-      for (std::size_t c = 0; c < 3; ++c) {
-        cell.clear();
-        count_text(cell, numbers[c]);
-        widen(3 + c, units(cell));
-      }
-      cell.clear();
-      short_text(cell, row_intensity(r));
-      widen(6, units(cell));
+      widen_to(r, last_op_units, shape_units[r.type]);
     }
   }
 }
 
-void OpTable::write_row(std::string& out, const OpCost& r) {
+RL_LOOP_BODY void OpTable::write_row(std::string& out, const OpCost& r) {
   auto right = [&](std::size_t c) {
     // cell_ holds the cell: padded on the left.
     pad(out, units(cell_), width_[c]);

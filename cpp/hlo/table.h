@@ -42,6 +42,7 @@ class OpTable {
 
  private:
   void write_row(std::string& out, const OpCost& r);
+  void widen_to(const OpCost& r, std::size_t op_units, std::size_t shape_units);
   void write_tail(std::string& out) const;
 
   TextAnalysis analysis_;

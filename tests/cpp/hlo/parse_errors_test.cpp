@@ -5,6 +5,7 @@
 
 #include "catch.hpp"
 #include "hlo/cost.h"
+#include "hlo/lexer.h"
 #include "hlo/lower.h"
 #include "hlo/parse.h"
 
@@ -333,6 +334,53 @@ TEST_CASE(
   CHECK(in_comment.error_info().column == 19);
   CHECK(parse_stablehlo(replace(mlir, "CC", "\t")).ok());
   CHECK(parse_stablehlo("// a \"quote in a comment\n" + replace(mlir, "CC", "")).ok());
+}
+
+namespace {
+// find_control_char's rule a byte at a time: the oracle for its word-at-a-time scan.
+std::size_t control_char_bytewise(std::string_view s) {
+  std::size_t p = 0;
+  while (p < s.size()) {
+    const char c = s[p];
+    if (c == '"') {
+      for (++p; p < s.size() && s[p] != '"';) p += s[p] == '\\' ? 2 : 1;
+      ++p;
+    } else if (c == '/' && p + 1 < s.size() && (s[p + 1] == '/' || s[p + 1] == '*')) {
+      const bool line = s[p + 1] == '/';
+      for (p += 2; p < s.size(); ++p) {
+        if (line ? s[p] == '\n' : (s[p] == '*' && p + 1 < s.size() && s[p + 1] == '/')) break;
+        if (rl::hlo::chars::control(s[p])) return p;
+      }
+      p += line ? 1 : 2;
+    } else if (rl::hlo::chars::control(c)) {
+      return p;
+    } else {
+      ++p;
+    }
+  }
+  return std::string_view::npos;
+}
+}  // namespace
+
+TEST_CASE(
+    "the control-character scan reads eight bytes at a time and finds what a byte at a time finds",
+    "[hlo][parse]") {
+  // Every byte value at every offset of a word and across word ends, after plain text, in a
+  // string and in a comment.
+  for (int byte = 0; byte < 256; ++byte)
+    for (std::size_t k = 0; k < 19; ++k)
+      for (const std::string& pre : {std::string(), std::string("\"ab"), std::string("x // c"),
+                                     std::string("/* c "), std::string("\ttab\r\n")}) {
+        const std::string text = pre + std::string(k, 'a') + static_cast<char>(byte) +
+                                 std::string(11, 'b') + "\n\"\x01\"";
+        INFO("byte " << byte << " after " << k << " bytes and '" << pre << "'");
+        CHECK(rl::hlo::find_control_char(text) == control_char_bytewise(text));
+      }
+  // Long plain runs with one control byte far in.
+  std::string big(100000, 'x');
+  CHECK(rl::hlo::find_control_char(big) == std::string_view::npos);
+  big[77777] = '\x1b';
+  CHECK(rl::hlo::find_control_char(big) == 77777);
 }
 
 TEST_CASE("a missing ')' in a call's operand list is reported where it was expected",
