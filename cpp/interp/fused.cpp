@@ -660,6 +660,22 @@ bool run_fusion(Run& run, const FusionPlan& plan, std::vector<Value>& frame) {
       if (!run.execute_alone(lfn, instrs[i], frame)) return false;
     return true;
   }
+  // The loop reads its parameters in place: each one made before the fusion was computed (as
+  // Run::execute checks an op's operands), else an error naming the fusion's root, never a read
+  // of a buffer that is not there. (A kOutput fusion's dot makes its own, inside.)
+  for (const LoopNode& nd : plan.nodes) {
+    if (nd.kind != Kind::Param && nd.kind != Kind::ParamSplat && nd.kind != Kind::ParamGather)
+      continue;
+    if (frame[nd.value].kind != Value::Kind::None) continue;
+    bool own = false;
+    for (std::uint32_t i : plan.members)
+      for (hlo::ValueId r : f.results(*instrs[i].op)) own = own || r == nd.value;
+    if (!own)
+      return run.fail_at(*instrs[plan.root].op,
+                         "internal error: a value the fusion at " +
+                             std::string(instrs[plan.root].op->name) + " reads was never computed",
+                         "every value computed before its use", "no value");
+  }
   // A kInput fusion's reduce input is streamed into the reduce when nothing after the fusion
   // reads it (it dies at the root).
   const hlo::Instr& root = instrs[plan.root];

@@ -365,10 +365,19 @@ bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<V
   // and case signatures, so every value is the type its use declares and no op checks it again.
   // Builds that check invariants (native builds, the fuzz targets: RL_CHECK_INVARIANTS) stop
   // the process loudly where that promise is broken — a verifier gap, never a read past a buffer.
-#if RL_CHECK_INVARIANTS
+  // One thing is checked in every build, for the evaluator's own sake: each operand was computed.
+  // A value never made is a defect of the evaluator or the fusion plan, never of the program; it
+  // is an error naming the op, not a read of a buffer that is not there (in wasm, of address 0).
   const hlo::Function& f = *lfn.fn;
-  const hlo::Module& m = *program_.module;
   const auto operands = f.operands(*in.op);
+  for (std::size_t i = 0; i < operands.size(); ++i)
+    if (frame[operands[i]].kind == Value::Kind::None)
+      return fail_at(*in.op,
+                     "internal error: operand " + std::to_string(i) + " of " +
+                         std::string(in.op->name) + " was never computed",
+                     "every value computed before its use", "no value");
+#if RL_CHECK_INVARIANTS
+  const hlo::Module& m = *program_.module;
   for (std::size_t i = 0; i < operands.size(); ++i) {
     const hlo::Type& t = m.value_type(f, operands[i]);
     if (!fits(frame[operands[i]], t)) {
