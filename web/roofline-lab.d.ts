@@ -1240,8 +1240,14 @@ export interface RunView {
   state: 'none' | 'running' | 'cancelled' | 'error' | 'done';
   /** the program's name (file or example) */
   name: string | null;
-  /** how the next run makes arguments */
-  choice: { inputs: 'seeded' | 'arange' | 'files'; seed: number; files: { name: string; bytes: Uint8Array }[]; fuse: boolean };
+  /** how the next run makes arguments, whether it fuses, and its cap on live tensors (memoryCap: bytes, one of the page's choices; null: as much as the core's heap can still give) */
+  choice: {
+    inputs: 'seeded' | 'arange' | 'files';
+    seed: number;
+    files: { name: string; bytes: Uint8Array }[];
+    fuse: boolean;
+    memoryCap: number | null;
+  };
   pending: string | null;
   /** when the shown report was made (ISO time) */
   at: string | null;

@@ -14,6 +14,7 @@
 #include <optional>
 #include <sstream>
 
+#include "common/numbers.h"
 #include "hlo/cost.h"
 #include "hlo/lower.h"
 #include "hlo/parse.h"
@@ -378,7 +379,7 @@ class Machine {
   std::vector<Frame> exc_tb_;
   V ret_;                    // a return's value
   std::vector<V> handling_;  // the exceptions whose except clauses are running (a bare raise)
-  long steps_ = 0;
+  std::int64_t steps_ = 0;
   int depth_ = 0;       // nested expressions and statements being evaluated
   bool fatal_ = false;  // a limit was hit: no except clause catches it
 
@@ -1189,7 +1190,7 @@ class Machine {
   // Array work counts against the step budget: one step per 64 elements made.
   bool charge(double elements) {
     if (elements > 0)
-      steps_ += static_cast<long>(
+      steps_ += static_cast<std::int64_t>(
           std::min(elements / 64, 1e15));  // NaN (0/0 of an empty operand) charges nothing
     return step();
   }
@@ -1459,7 +1460,7 @@ class Machine {
           unit == 0 ? 0 : std::max<std::int64_t>(0, int_of(is_intlike(y) ? y : x));
       if (unit > 0 && static_cast<std::uint64_t>(n) > (std::uint64_t(1) << 24) / unit)
         return raise("MemoryError", "a sequence repeated past 2**24 elements");
-      steps_ += static_cast<long>(unit) * n / 16;
+      steps_ += static_cast<std::int64_t>(unit) * n / 16;
       if (seq->t == T::Str) {
         std::string s;
         for (std::int64_t k = 0; k < n; ++k) s += seq->s;
@@ -4949,11 +4950,12 @@ std::vector<NotebookCell> split_cells(const std::string& source) {
   return cells;
 }
 
-Result<long> max_steps_of(double steps) {
+Result<std::int64_t> max_steps_of(double steps) {
+  // std::int64_t, not long: long is 32 bits in wasm32, and 1e12 wrapped there.
   if (!(steps >= 1 && steps <= 1e12) || std::floor(steps) != steps)
-    return Result<long>::failure("maxSteps must be an integer from 1 to 1e12, got " +
-                                 std::to_string(steps));
-  return Result<long>::success(static_cast<long>(steps));
+    return Result<std::int64_t>::failure("maxSteps must be an integer from 1 to 1e12, got " +
+                                         typed_value(steps));
+  return Result<std::int64_t>::success(static_cast<std::int64_t>(steps));
 }
 
 }  // namespace rl::python

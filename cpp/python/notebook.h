@@ -10,6 +10,7 @@
 // nesting limit and the arrays' size limit.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -19,20 +20,20 @@
 
 namespace rl::python {
 
-constexpr long kNotebookMaxSteps = 20'000'000;  // evaluation steps of one run
-constexpr int kNotebookMaxCallDepth = 200;      // nested Python calls
-constexpr int kNotebookMaxIntDigits = 4300;     // CPython's limit on int ↔ str conversion
+constexpr std::int64_t kNotebookMaxSteps = 20'000'000;  // evaluation steps of one run
+constexpr int kNotebookMaxCallDepth = 200;              // nested Python calls
+constexpr int kNotebookMaxIntDigits = 4300;             // CPython's limit on int ↔ str conversion
 
 struct NotebookOptions {
   std::string filename = "<notebook>";  // as the traceback names the file
-  long max_steps = kNotebookMaxSteps;
+  std::int64_t max_steps = kNotebookMaxSteps;
   // time.perf_counter(): seconds from a clock the host supplies (empty: time.perf_counter is an
   // error naming that no clock was given).
   std::function<double()> clock;
 };
 
 // A step budget as given (the notebook's maxSteps option): an integer from 1 to 1e12.
-Result<long> max_steps_of(double steps);
+Result<std::int64_t> max_steps_of(double steps);
 
 struct NotebookResult {
   std::string stdout_text;  // what print wrote

@@ -474,7 +474,7 @@ struct Interp {
   std::vector<Scope*> frames;
   std::unique_ptr<hj::Emitter> em;
   std::vector<int> fn_stack;  // emitter function of the current trace level (0: main)
-  long steps = 0;
+  std::int64_t steps = 0;
   int call_depth = 0;
   int line = 1, col = 1;
   std::string entry;

@@ -3,6 +3,8 @@
 // Debian's python3-numpy); the seed's lesson.py line for line; tracebacks; limits.
 #include "python/notebook.h"
 
+#include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -526,9 +528,13 @@ TEST_CASE("set work counts against the step budget, and sets refuse what Python 
 
 TEST_CASE("a step budget is an integer from 1 to 1e12", "[python][notebook]") {
   CHECK(rl::python::max_steps_of(1).value() == 1);
-  CHECK(rl::python::max_steps_of(1e12).value() == 1000000000000L);
-  CHECK(rl::python::max_steps_of(0).error() ==
-        "maxSteps must be an integer from 1 to 1e12, got 0.000000");
+  // 1e12 is past 2^31: the budget is 64 bits in wasm32 too, where long is 32.
+  CHECK(rl::python::max_steps_of(1e12).value() == std::int64_t{1000000000000});
+  CHECK(rl::python::max_steps_of(0).error() == "maxSteps must be an integer from 1 to 1e12, got 0");
   CHECK(rl::python::max_steps_of(2.5).error() ==
-        "maxSteps must be an integer from 1 to 1e12, got 2.500000");
+        "maxSteps must be an integer from 1 to 1e12, got 2.5");
+  CHECK(rl::python::max_steps_of(1e13).error() ==
+        "maxSteps must be an integer from 1 to 1e12, got 10000000000000");
+  CHECK(rl::python::max_steps_of(std::nan("")).error() ==
+        "maxSteps must be an integer from 1 to 1e12, got NaN");
 }
