@@ -140,6 +140,34 @@ TEST_CASE("an op the interpreter does not run is named with its place and nothin
   CHECK(ran.result.values.empty());
 }
 
+TEST_CASE("a value of a type the core does not know is not moved by a call: nothing runs",
+          "[interp]") {
+  // The verifier cannot tell an opaque type from another, so the call's result is refused by the
+  // run: its callee's tensor<2xf32> would go on under a type no later op checks.
+  const std::string text =
+      "module {\n"
+      "  func.func public @main() -> tensor<2xf32> {\n"
+      "    %0 = call @make() : () -> ten3or<2xf32>\n"
+      "    %1 = call @twice(%0) : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "    return %1 : tensor<2xf32>\n"
+      "  }\n"
+      "  func.func private @make() -> tensor<2xf32> {\n"
+      "    %c = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+      "    return %c : tensor<2xf32>\n"
+      "  }\n"
+      "  func.func private @twice(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+      "    %0 = stablehlo.add %a, %a : tensor<2xf32>\n"
+      "    return %0 : tensor<2xf32>\n"
+      "  }\n"
+      "}\n";
+  auto ran = run_text(text);
+  CHECK(ran.result.status == "not_run");
+  REQUIRE_FALSE(ran.result.unsupported.empty());
+  CHECK(ran.result.unsupported[0].line == 3);
+  CHECK(ran.result.unsupported[0].why == "a value of type ten3or<2xf32>");
+  CHECK(ran.result.values.empty());
+}
+
 TEST_CASE(
     "limits: the memory cap, the while iteration cap and the time budget are errors, never hangs",
     "[interp]") {
