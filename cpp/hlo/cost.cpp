@@ -248,9 +248,10 @@ class Coster : public cost::CostContext {
       }
       return total;
     }
+    const auto add_op_fn = out_of_line(&Coster::add_op);  // common/loop_body.h
     for (const auto& b : r.blocks)
       for (const auto& instr : b.instrs)
-        if (!add_op(total, instr, top)) return total;
+        if (!(this->*add_op_fn)(total, instr, top)) return total;
     return total;
   }
 

@@ -106,6 +106,7 @@ OpTable::OpTable(TextAnalysis&& analysis) : analysis_(std::move(analysis)) {
     std::vector<bool> shape_seen(a.types.size(), false);
     std::string_view last_op;
     std::size_t last_op_units = 0;
+    const auto widen_fn = out_of_line(&OpTable::widen_to);  // common/loop_body.h
     for (const auto& r : a.ops) {
       if (r.op.data() != last_op.data() || r.op.size() != last_op.size()) {
         last_op = r.op;
@@ -115,7 +116,7 @@ OpTable::OpTable(TextAnalysis&& analysis) : analysis_(std::move(analysis)) {
         shape_seen[r.type] = true;
         shape_units[r.type] = units(to_string(a.types[r.type], a.dialect));
       }
-      widen_to(r, last_op_units, shape_units[r.type]);
+      (this->*widen_fn)(r, last_op_units, shape_units[r.type]);
     }
   }
 }
@@ -248,7 +249,8 @@ bool OpTable::next(std::string& out, std::size_t bytes) {
         }
         Analysis& a = m.analysis.value();
         if (row_ == 0) shapes_ = shapes_of(a);
-        while (row_ < a.ops.size() && out.size() < bytes) write_row(out, a.ops[row_++]);
+        const auto write_fn = out_of_line(&OpTable::write_row);  // common/loop_body.h
+        while (row_ < a.ops.size() && out.size() < bytes) (this->*write_fn)(out, a.ops[row_++]);
         if (row_ == a.ops.size()) {
           // The module's rows are written: free them (its totals are in totals_ already).
           std::vector<OpCost>().swap(a.ops);
