@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Cost every op of StableHLO or HLO text files with XLA's counting rules, in the wasm core.
 import { isUtf8 } from 'node:buffer';
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { ESTIMATE_LABEL, fusedLines, summarizeFile, withFile, withFusion } from '../web/model/analysis.js';
 import { ChunkedWriter, writeJson } from './lib/json_stream.mjs';
 import { loadNodeCore } from './lib/node-core.mjs';
@@ -87,6 +87,34 @@ const TABLE_CHUNK = 1 << 20;
 const MAX_TEXT_BYTES = 256 * 2 ** 20;
 
 /**
+ * `file` read into a textBuffer of the core: {buffer: handle} for tableStart, or null when it is not
+ * UTF-8, is past the core's limit or changed size while read (then read as before). Throws what
+ * reading throws.
+ */
+function readIntoCore(file) {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > MAX_TEXT_BYTES) return null;
+    const room = core.textBuffer(size);
+    if (!room.ok) return null;
+    const { handle, bytes } = room.value;
+    let whole = false;
+    try {
+      let got = 0;
+      for (let n; got < size && (n = readSync(fd, bytes, got, size - got, got)) > 0;) got += n;
+      // One byte more than fstat said: the file grew while read.
+      whole = got === size && isUtf8(bytes) && readSync(fd, Buffer.alloc(1), 0, 1, size) === 0;
+    } finally {
+      if (!whole) core.textBufferRelease(handle);
+    }
+    return whole ? { buffer: handle } : null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * The per-op table of one file: the core analyses its bytes and makes the lines (cpp/hlo/table.h),
  * printed as they come, a megabyte at a time; no row becomes a JavaScript object. Errors (FILE:LINE:COL:
  * error: …) go to stderr before the table. Returns whether the file had any.
@@ -98,10 +126,14 @@ async function printTable(file) {
   };
   let text;
   try {
-    const bytes = readFileSync(file);
+    // The file is read straight into the core's memory (no Buffer of it beside the core's copy);
     // UTF-8 goes to the core as it is; other bytes as Node decodes them (U+FFFD for what is not
     // UTF-8), and a file past the core's limit as a string too, which the core refuses naming its size.
-    text = isUtf8(bytes) && bytes.length <= MAX_TEXT_BYTES ? bytes : bytes.toString('utf8');
+    text = readIntoCore(file);
+    if (text === null) {
+      const bytes = readFileSync(file);
+      text = isUtf8(bytes) && bytes.length <= MAX_TEXT_BYTES ? bytes : bytes.toString('utf8');
+    }
   } catch (e) {
     // ERR_STRING_TOO_LONG: a file past what one JavaScript string may hold.
     return fail(

@@ -292,7 +292,16 @@ export async function loadCore(createCore, options = {}) {
       return r.ok ? expandAnalysis(r.value) : r;
     }),
     /**
-     * (text: string | Uint8Array of UTF-8 — a file's bytes, no string made) → {handle, dialect, rows,
+     * (size) → {handle, bytes}: room in the core for a text of `size` bytes, `bytes` a view of it valid
+     * until the next call into the core — a file read straight into it is never a JavaScript object
+     * too; tableStart({buffer: handle}) takes it over, textBufferRelease drops one not taken.
+     */
+    textBuffer: guarded('textBuffer', (size) => call('textBuffer', size)),
+    /** (handle) → true: drops a textBuffer no tableStart took */
+    textBufferRelease: guarded('textBufferRelease', (handle) => call('textBufferRelease', handle)),
+    /**
+     * (text: string | Uint8Array of UTF-8 — a file's bytes, no string made — | {buffer: handle}, a
+     * textBuffer's, taken over) → {handle, dialect, rows,
      * errors: [{module_name, error, message, line, column}]}: the text analysed as analyzeText does,
      * kept in the core as the CLI's per-op table (cpp/hlo/table.h: rows, totals, unmodeled ops,
      * notes as lines); the lines come out through tableNext. A parse error: {ok: false, error, line, column}.

@@ -997,8 +997,12 @@ export interface Core {
   notebookCells(source: string): CoreResult<NotebookCell[]>;
   /** the same analysis, rows not yet objects: what the page's Worker posts (the columns' buffers moved); expandAnalysis (web/core.js) makes it analyzeText's value */
   analyzeTextColumns(text: string): CoreResult<CompactAnalysis>;
-  /** the analysis kept in the core as the CLI's per-op table (cpp/hlo/table.h); text: a string or a file's UTF-8 bytes */
-  tableStart(text: string | Uint8Array): CoreResult<OpTableStart>;
+  /** room in the core for a text of `size` bytes: bytes is a view of it, valid until the next call into the core (a file is read straight into it); tableStart({buffer: handle}) takes it over */
+  textBuffer(size: number): CoreResult<{ handle: number; bytes: Uint8Array }>;
+  /** drops a textBuffer no tableStart took */
+  textBufferRelease(handle: number): CoreResult<true>;
+  /** the analysis kept in the core as the CLI's per-op table (cpp/hlo/table.h); text: a string, a file's UTF-8 bytes, or a textBuffer's (taken over) */
+  tableStart(text: string | Uint8Array | { buffer: number }): CoreResult<OpTableStart>;
   /** the table's next whole lines as UTF-8, about `bytes`: a view of the core's memory, valid until the next call into the core; empty once all are out (the table is then released) */
   tableNext(handle: number, bytes: number): CoreResult<Uint8Array>;
   /** releases a table whose lines are not all out */

@@ -197,7 +197,42 @@ test('handles: a table released early, a spent one and a wrong one are refused w
   assert.match(core.tableNext(t.value.handle, 0).error, /^bytes must be from 1 to 67108864, got 0$/);
   while (core.tableNext(t.value.handle, 1 << 20).value.length > 0);
   assert.equal(core.tableNext(t.value.handle, 10).ok, false, 'a table is released once its lines are out');
-  assert.match(core.tableStart(42).error, /^text must be a string or a Uint8Array of UTF-8, got number$/);
+  assert.match(
+    core.tableStart(42).error,
+    /^text must be a string, a Uint8Array of UTF-8 or \{buffer: handle\}, got number$/,
+  );
+});
+
+test('a text read straight into the core (textBuffer) gives the table the string gives, and is taken once', () => {
+  const text = denseHlo(3e4);
+  const bytes = new TextEncoder().encode(text);
+  const b = core.textBuffer(bytes.length);
+  assert.equal(b.ok, true);
+  assert.equal(b.value.bytes.length, bytes.length);
+  b.value.bytes.set(bytes);
+  const lines = (start) => {
+    let out = '';
+    for (;;) {
+      const c = core.tableNext(start.value.handle, 1 << 20).value;
+      if (c.length === 0) return out;
+      out += new TextDecoder().decode(c);
+    }
+  };
+  const fromBuffer = core.tableStart({ buffer: b.value.handle });
+  assert.equal(fromBuffer.ok, true);
+  assert.equal(lines(fromBuffer), lines(core.tableStart(text)));
+  const again = core.tableStart({ buffer: b.value.handle });
+  assert.match(again.error, /^handle must be a handle textBuffer returned and no tableStart took, got \d+$/);
+  // A buffer not taken is released; sizes the core cannot hold or that are no size are refused.
+  const spare = core.textBuffer(8).value.handle;
+  assert.deepEqual(core.textBufferRelease(spare), { ok: true, value: true });
+  assert.equal(core.tableStart({ buffer: spare }).ok, false);
+  assert.match(core.textBuffer(-1).error, /^size must be a whole number of bytes, got -1$/);
+  assert.match(core.textBuffer(1.5).error, /^size must be a whole number of bytes, got 1.5$/);
+  assert.match(
+    core.textBuffer(2 ** 40).error,
+    /^size must be at most 268435456 bytes \(the most text the core analyses at once\), got 1099511627776$/,
+  );
 });
 
 test("the CLI prints the core's table under its heading, for files of UTF-8 and of other bytes", () => {

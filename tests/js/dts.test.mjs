@@ -145,8 +145,17 @@ const CALLS = {
       'module {\n  func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n    %0 = stablehlo.add %a, %b : tensor<2xf32>\n    return %0 : tensor<2xf32>\n  }\n}\n',
     ],
   ],
+  textBuffer: [[16], [-1], [2.5]],
+  textBufferRelease: [() => [core.textBuffer(4).value.handle], [123456]],
   tableStart: [
     ['garbage'],
+    () => {
+      const text = new TextEncoder().encode('HloModule m\n\nENTRY e {\n  ROOT p = f32[4] parameter(0)\n}\n');
+      const b = core.textBuffer(text.length).value;
+      b.bytes.set(text);
+      return [{ buffer: b.handle }];
+    },
+    [{ buffer: 123456 }],
     [new TextEncoder().encode('HloModule m\n\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT t = f32[4] tanh(p)\n}\n')],
     [42],
   ],
