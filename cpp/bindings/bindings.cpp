@@ -944,7 +944,10 @@ val js_table_start(val text) {
   {
     auto bytes = text_bytes(text);
     if (!bytes) return fail_from(bytes);
-    auto report = hlo::analyze_text(std::move(bytes.value()));
+    // The table shows no operand's bytes: the rows leave them out (hlo/cost.h AnalyzeOptions).
+    hlo::AnalyzeOptions lean;
+    lean.operand_bytes = false;
+    auto report = hlo::analyze_text(std::move(bytes.value()), lean);
     if (!report) return fail_from(report);
     table = std::make_unique<hlo::OpTable>(std::move(report.value()));
   }

@@ -39,8 +39,8 @@ class Coster : public cost::CostContext {
   // before costing. An op whose rule does not walk its regions leaves places empty, closed up
   // at the end (finish_rows); a region walked twice overflows into a list of its own.
   Coster(const Module& m, const Program& prog, Analysis& a, const FusionGroups* groups = nullptr,
-         std::vector<FusionCounts>* counts = nullptr)
-      : m_(m), prog_(prog), a_(a), groups_(groups), counts_(counts) {
+         std::vector<FusionCounts>* counts = nullptr, const AnalyzeOptions& options = {})
+      : m_(m), prog_(prog), a_(a), groups_(groups), counts_(counts), options_(options) {
     if (groups_ && counts_) {
       counts_->assign(groups_->root.size(), FusionCounts());
       counted_.assign(groups_->root.size(), 0);
@@ -58,7 +58,7 @@ class Coster : public cost::CostContext {
     state_.assign(m.functions.size(), kNew);
     memo_.resize(m.functions.size());
     a_.ops.resize(rows);
-    a_.operand_bytes_pool.reserve(operands);
+    if (options_.operand_bytes) a_.operand_bytes_pool.reserve(operands);
   }
 
   // a.ops in function order without gaps.
@@ -180,6 +180,7 @@ class Coster : public cost::CostContext {
   // Fusions (null: none): each fusion's ops are summed into counts_ the first time its region is
   // walked (counted_ marks the fusions whose root has been costed).
   const FusionGroups* groups_;
+  AnalyzeOptions options_;
   std::vector<FusionCounts>* counts_;
   std::vector<char> counted_;
   // By function: not costed yet, being costed (a call back into it is a cycle), or costed (memo_).
@@ -366,8 +367,11 @@ class Coster : public cost::CostContext {
     row.output_bytes = p.out;
     row.collective_bytes = p.coll;
     row.operand_bytes.begin = static_cast<std::uint32_t>(a_.operand_bytes_pool.size());
-    row.operand_bytes.count = static_cast<std::uint32_t>(p.operand.size());
-    a_.operand_bytes_pool.insert(a_.operand_bytes_pool.end(), p.operand.begin(), p.operand.end());
+    row.operand_bytes.count = 0;
+    if (options_.operand_bytes) {
+      row.operand_bytes.count = static_cast<std::uint32_t>(p.operand.size());
+      a_.operand_bytes_pool.insert(a_.operand_bytes_pool.end(), p.operand.begin(), p.operand.end());
+    }
     row.modeled = modeled_;
     if (!p.unmodeled.empty() && row.modeled && note_.empty())
       note_ = "contains ops without a cost rule";
@@ -388,7 +392,8 @@ namespace {
 // (analyze_text drops each module once analysed).
 Result<Analysis> analyze(const Module& module, Module* consumed,
                          const FusionGroups* groups = nullptr,
-                         std::vector<FusionCounts>* counts = nullptr) {
+                         std::vector<FusionCounts>* counts = nullptr,
+                         const AnalyzeOptions& analyze_options = {}) {
   Analysis a;
   a.dialect = module.dialect;
   a.module_name = module.name;
@@ -400,7 +405,8 @@ Result<Analysis> analyze(const Module& module, Module* consumed,
     ops += f.values.size();
     operands += f.refs.size();
   }
-  const std::size_t need = ops * (sizeof(Instr) + sizeof(OpCost) + 48) + operands * sizeof(double);
+  const std::size_t need = ops * (sizeof(Instr) + sizeof(OpCost) + 48) +
+                           (analyze_options.operand_bytes ? operands * sizeof(double) : 0);
   if (!memory::fits(need)) {
     return Result<Analysis>::failure(
         "the module is too big for the core's memory: costing its " + std::to_string(ops) +
@@ -413,7 +419,7 @@ Result<Analysis> analyze(const Module& module, Module* consumed,
   options.liveness = false;   // nor which values die where
   const Program program = lower_lenient(module, options);
   if (!program.stopped.message.empty()) return Result<Analysis>::failure(program.stopped);
-  Coster c(module, program, a, groups, counts);
+  Coster c(module, program, a, groups, counts, analyze_options);
   Props entry_props;
   const Function* entry = module.entry();
   for (std::size_t i = 0; i < module.functions.size(); ++i) {
@@ -475,7 +481,9 @@ Result<Analysis> analyze(const Module& module, Module* consumed,
 }  // namespace
 
 Result<Analysis> analyze_module(const Module& module) { return analyze(module, nullptr); }
-Result<Analysis> analyze_module(Module&& module) { return analyze(module, &module); }
+Result<Analysis> analyze_module(Module&& module, const AnalyzeOptions& options) {
+  return analyze(module, &module, nullptr, nullptr, options);
+}
 Result<Analysis> analyze_module(const Module& module, const FusionGroups& groups,
                                 std::vector<FusionCounts>* counts) {
   return analyze(module, nullptr, &groups, counts);

@@ -83,10 +83,18 @@ struct Analysis {
   std::vector<const OpCost*> top_level() const;
 };
 
+// What each row keeps beyond its counts. operand_bytes: the bytes read of each of its operands
+// (Analysis::operand_bytes, the JSON's per-op `bytes_accessed_operand`); the CLI's table shows
+// none and leaves them out (a double per operand: 4 MB of a 12 MB module's 65 MB). The totals,
+// the entry's per-operand bytes included, are the same either way.
+struct AnalyzeOptions {
+  bool operand_bytes = true;
+};
+
 // Costs of one parsed (and verified) module: rows for every op and the entry's totals.
 Result<Analysis> analyze_module(const Module& module);
 // The same, taking the module's types over instead of copying them (the module is spent).
-Result<Analysis> analyze_module(Module&& module);
+Result<Analysis> analyze_module(Module&& module, const AnalyzeOptions& options = {});
 
 // A grouping of ops into fusions (fuse.h makes one, after XLA's fusion rules). The cost walk then
 // counts each fusion's bytes once, at its root, as XLA's HandleFusion counts a fusion instruction

@@ -32,7 +32,7 @@ Error text_too_big(std::size_t bytes, bool at_least) {
                "text", 0, 0};
 }
 
-Result<TextAnalysis> analyze_text(std::string text) {
+Result<TextAnalysis> analyze_text(std::string text, const AnalyzeOptions& options) {
   using R = Result<TextAnalysis>;
   if (text.size() > kMaxTextBytes) return R::failure(text_too_big(text.size(), false));
   TextAnalysis out;
@@ -44,7 +44,8 @@ Result<TextAnalysis> analyze_text(std::string text) {
     r.name = m.name;
     r.line = m.line;
     auto verified = verify(m);
-    r.analysis = verified ? analyze_module(std::move(m)) : Result<Analysis>::failure_from(verified);
+    r.analysis =
+        verified ? analyze_module(std::move(m), options) : Result<Analysis>::failure_from(verified);
     out.modules.push_back(std::move(r));
     // The module's IR is no longer needed: its analysis keeps what the rows show.
     m = Module();

@@ -73,8 +73,9 @@ constexpr std::size_t kMaxReportBytes = (std::size_t(1) << 29) - 64;
 Error text_too_big(std::size_t bytes, bool at_least);
 
 // Parses (a parse error fails the whole text, with its line and column), then verifies and
-// costs each module on its own. Takes the text over (the modules keep views into it).
-Result<TextAnalysis> analyze_text(std::string text);
+// costs each module on its own (the rows keeping what `options` asks). Takes the text over (the
+// modules keep views into it).
+Result<TextAnalysis> analyze_text(std::string text, const AnalyzeOptions& options = {});
 
 // The JSON above; the second form consumes the analysis, freeing each module's rows as soon as
 // they are written (a big text's rows and its JSON are not held together).

@@ -90,3 +90,26 @@ TEST_CASE("no table without ops, no totals without a module that analysed", "[ta
   CHECK(none.empty());
   CHECK_FALSE(b.analysis().modules.at(0).analysis);
 }
+
+TEST_CASE("rows without their operands' bytes (the table's analysis) keep every count and total",
+          "[table]") {
+  AnalyzeOptions lean;
+  lean.operand_bytes = false;
+  auto full = analyze_text(kModule);
+  auto without = analyze_text(kModule, lean);
+  REQUIRE(full);
+  REQUIRE(without);
+  const Analysis& a = full.value().modules.at(0).analysis.value();
+  const Analysis& b = without.value().modules.at(0).analysis.value();
+  REQUIRE(a.ops.size() == b.ops.size());
+  for (std::size_t i = 0; i < a.ops.size(); ++i) {
+    CHECK(a.ops[i].flops == b.ops[i].flops);
+    CHECK(a.ops[i].bytes_accessed == b.ops[i].bytes_accessed);
+    CHECK(b.operand_bytes(b.ops[i]).size() == 0);
+  }
+  CHECK(a.operand_bytes(a.ops[0]).size() == 2);  // the dot reads two operands
+  CHECK(b.operand_bytes_pool.empty());
+  CHECK(a.bytes_accessed == b.bytes_accessed);
+  CHECK(a.bytes_accessed_operand == b.bytes_accessed_operand);
+  CHECK(b.bytes_accessed_operand.size() == 2);
+}
