@@ -281,6 +281,10 @@ std::string dims_text(const std::vector<std::int64_t>& v) {
 // out = 0 when the dilated window is larger than padded, else (padded - window) / stride + 1.
 // An empty string, or what is wrong: a negative padded size, or sizes too large to compute.
 std::string window_output(std::int64_t in, const WindowDim& w, std::int64_t* out) {
+  // Its callers check these with their op's message first; the rule never divides by zero.
+  if (w.stride < 1) return "a stride of " + std::to_string(w.stride);
+  if (w.base_dilation < 1 || w.window_dilation < 1)
+    return "a dilation of " + std::to_string(std::min(w.base_dilation, w.window_dilation));
   if (in < 0) {
     *out = -1;  // `?` stays unknown
     return {};

@@ -960,6 +960,11 @@ class Verifier {
       line = w.error_info().line, column = w.error_info().column;
       return false;
     }
+    for (const auto& wd : w.value())  // as StableHLO's reduce_window constraints ask
+      if (wd.stride < 1 || wd.base_dilation < 1 || wd.window_dilation < 1)
+        return fail(op, "stablehlo.reduce_window window strides and dilations must be positive",
+                    "values of at least 1",
+                    std::to_string(std::min({wd.stride, wd.base_dilation, wd.window_dilation})));
     for (std::size_t i = 0; i < n; ++i) {
       const Type& in = op.operand_type(i);
       if (!ranked(in) || in.dims.size() != w.value().size()) continue;

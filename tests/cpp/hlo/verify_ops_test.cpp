@@ -711,6 +711,14 @@ std::vector<RegionCase> region_cases() {
        "%0 = \"stablehlo.compare\"(%p, %q) " + kCompare +
            " : (tensor<*xf32>, tensor<2xf32>) -> tensor<2xi1>",
        ""},
+      // A window's strides and dilations are positive (found by scripts/fuzz run: a stride of 0
+      // divided by zero in the window's output size).
+      {"reduce_window, a stride of 0", args,
+       "%0 = \"stablehlo.reduce_window\"(%a, %z) ({\n" + good_reducer +
+           "}) {window_dimensions = array<i64: 2, 1>, window_strides = array<i64: 0, 1>} : "
+           "(tensor<2x3xf32>, tensor<f32>) -> tensor<1x3xf32>",
+       "stablehlo.reduce_window window strides and dilations must be positive " + kDash +
+           " expected values of at least 1, got 0"},
       // Operand counts the bodies cannot pair up.
       {"reduce, an init value short", args,
        "%0 = \"stablehlo.reduce\"(%a, %z, %z) ({\n" + good_reducer +
