@@ -88,13 +88,15 @@ const MAX_TEXT_BYTES = 256 * 2 ** 20;
 
 /**
  * `file` read into a textBuffer of the core: {buffer: handle} for tableStart, or null when it is not
- * UTF-8, is past the core's limit or changed size while read (then read as before). Throws what
- * reading throws.
+ * a regular file (a pipe such as /dev/stdin has no size to make room for), is not UTF-8, is past the
+ * core's limit or changed size while read (then read as before). Throws what reading throws.
  */
 function readIntoCore(file) {
   const fd = openSync(file, 'r');
   try {
-    const size = fstatSync(fd).size;
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return null;
+    const size = stat.size;
     if (size > MAX_TEXT_BYTES) return null;
     const room = core.textBuffer(size);
     if (!room.ok) return null;

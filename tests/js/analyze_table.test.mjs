@@ -254,3 +254,18 @@ test("the CLI prints the core's table under its heading, for files of UTF-8 and 
   assert.equal(l.stdout, ls.dialect ? `${latin} (${ls.dialect}) — ${ESTIMATE_LABEL}\n${referenceLines(ls)}\n` : '');
   assert.equal(l.status, ls.errors.length ? 1 : 0);
 });
+
+test('the CLI reads a pipe (/dev/stdin) as it reads a file: the same table', () => {
+  const text = 'HloModule m\n\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT t = f32[4] tanh(p)\n}\n';
+  const file = join(dir, 'piped.hlo');
+  writeFileSync(file, text);
+  // A shell's pipe (spawnSync's `input` is a socket, which /dev/stdin cannot reopen).
+  const piped = spawnSync(
+    'sh',
+    ['-c', 'cat "$1" | "$2" "$3" /dev/stdin', 'sh', file, process.execPath, join(ROOT, 'scripts', 'analyze.mjs')],
+    { encoding: 'utf8' },
+  );
+  assert.equal(piped.status, 0, piped.stderr);
+  assert.equal(piped.stdout, cli(file).stdout.replace(file, '/dev/stdin'));
+  assert.match(piped.stdout, /^ {3}5 {2}tanh/m);
+});
