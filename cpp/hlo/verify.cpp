@@ -157,6 +157,17 @@ class Verifier {
   // Every operand has the type the op's written signature gives it (`: (T, U) -> R`): a kernel
   // chosen by the signature would otherwise read one type's bytes as another's. The parser keeps
   // only the written types that differ (ir.h, Function::written_types).
+  // A window's strides and dilations are at least 1 (StableHLO's convolution and reduce_window
+  // constraints): `what` names the op in the message.
+  bool steps_positive(const OpView& op, const std::vector<WindowDim>& w, const char* what) {
+    for (const auto& wd : w)
+      if (wd.stride < 1 || wd.base_dilation < 1 || wd.window_dilation < 1)
+        return fail(op, std::string(what) + " window strides and dilations must be positive",
+                    "values of at least 1",
+                    std::to_string(std::min({wd.stride, wd.base_dilation, wd.window_dilation})));
+    return true;
+  }
+
   bool written_types(const OpView& op) {
     const auto& w = op.f.written_types;
     if (w.empty()) return true;
@@ -960,11 +971,7 @@ class Verifier {
       line = w.error_info().line, column = w.error_info().column;
       return false;
     }
-    for (const auto& wd : w.value())  // as StableHLO's reduce_window constraints ask
-      if (wd.stride < 1 || wd.base_dilation < 1 || wd.window_dilation < 1)
-        return fail(op, "stablehlo.reduce_window window strides and dilations must be positive",
-                    "values of at least 1",
-                    std::to_string(std::min({wd.stride, wd.base_dilation, wd.window_dilation})));
+    if (!steps_positive(op, w.value(), "stablehlo.reduce_window")) return false;
     for (std::size_t i = 0; i < n; ++i) {
       const Type& in = op.operand_type(i);
       if (!ranked(in) || in.dims.size() != w.value().size()) continue;
@@ -1161,11 +1168,7 @@ class Verifier {
       line = w.error_info().line, column = w.error_info().column;
       return false;
     }
-    for (const auto& wd : w.value())
-      if (wd.stride < 1 || wd.base_dilation < 1 || wd.window_dilation < 1)
-        return fail(op, "convolution window strides and dilations must be positive",
-                    "values of at least 1",
-                    std::to_string(std::min({wd.stride, wd.base_dilation, wd.window_dilation})));
+    if (!steps_positive(op, w.value(), "convolution")) return false;
     // The result's shape: infer.h's convolution_result, the rule HLO's shape inference uses too
     // (the run computes with the same sizes).
     if (!ranked(l) || !ranked(k) || l.dims.size() != s + 2 || k.dims.size() != s + 2) return true;

@@ -79,16 +79,20 @@ std::string type_problem(const hlo::Type& t) {
 
 }  // namespace
 
-std::string computable_types(const hlo::OpView& op, const hlo::OpAttrs*) {
+std::string first_type_problem(const hlo::OpView& op, std::string (*rule)(const hlo::Type&)) {
   for (std::size_t i = 0; i < op.num_operands(); ++i) {
-    std::string p = type_problem(op.operand_type(i));
+    std::string p = rule(op.operand_type(i));
     if (!p.empty()) return p;
   }
   for (std::size_t i = 0; i < op.num_results(); ++i) {
-    std::string p = type_problem(op.result_type(i));
+    std::string p = rule(op.result_type(i));
     if (!p.empty()) return p;
   }
   return "";
+}
+
+std::string computable_types(const hlo::OpView& op, const hlo::OpAttrs*) {
+  return first_type_problem(op, type_problem);
 }
 
 // ---- OpCall

@@ -65,6 +65,9 @@ using Supports = std::string (*)(const hlo::OpView& op, const hlo::OpAttrs* attr
 
 // Supports for ops whose operands and results are arrays of types the interpreter computes with.
 std::string computable_types(const hlo::OpView& op, const hlo::OpAttrs* attrs);
+// The first problem `rule` finds with one of op's operand or result types ("" when none): the walk
+// behind computable_types and the structural ops' rule.
+std::string first_type_problem(const hlo::OpView& op, std::string (*rule)(const hlo::Type&));
 
 struct KernelEntry {
   Kernel run = nullptr;

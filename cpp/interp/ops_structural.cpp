@@ -178,15 +178,7 @@ std::string unknown_type(const hlo::Type& t) {
 // another (it may name any type), so a call declared to give `ten3or<15xf32>` would hand on the
 // callee's tensor<15xf32> under a type no later op checks (found by scripts/fuzz run).
 std::string known_values(const hlo::OpView& op, const hlo::OpAttrs*) {
-  for (std::size_t i = 0; i < op.num_operands(); ++i) {
-    std::string p = unknown_type(op.operand_type(i));
-    if (!p.empty()) return p;
-  }
-  for (std::size_t i = 0; i < op.num_results(); ++i) {
-    std::string p = unknown_type(op.result_type(i));
-    if (!p.empty()) return p;
-  }
-  return "";
+  return first_type_problem(op, unknown_type);
 }
 
 std::string check_call(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
