@@ -3,6 +3,7 @@
 #include "hlo/cost.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <unordered_map>
 
@@ -32,6 +33,13 @@ namespace {
 
 using cost::Props;
 
+bool same_bits(double a, double b) {
+  std::uint64_t x, y;
+  std::memcpy(&x, &a, sizeof x);
+  std::memcpy(&y, &b, sizeof y);
+  return x == y;
+}
+
 class Coster : public cost::CostContext {
  public:
   // The rows go straight into a.ops, each function's (in the order the walk makes them) in a
@@ -55,31 +63,47 @@ class Coster : public cost::CostContext {
     }
     next_row_ = first_row_;
     overflow_.resize(m.functions.size());
+    overflow_ranges_.resize(m.functions.size());
     state_.assign(m.functions.size(), kNew);
     memo_.resize(m.functions.size());
     a_.ops.resize(rows);
-    if (options_.operand_bytes) a_.operand_bytes_pool.reserve(operands);
+    if (options_.operand_bytes) {
+      a_.operand_ranges.resize(rows);
+      a_.operand_bytes_pool.reserve(operands);
+    }
   }
 
   // a.ops in function order without gaps.
   void finish_rows() {
     bool overflowed = false;
     for (const auto& o : overflow_) overflowed = overflowed || !o.empty();
+    const bool ranges = options_.operand_bytes;
     if (!overflowed) {
       std::size_t w = 0;
       for (std::size_t f = 0; f < first_row_.size(); ++f)
         for (std::size_t k = first_row_[f]; k < next_row_[f]; ++k, ++w)
-          if (w != k) a_.ops[w] = a_.ops[k];
+          if (w != k) {
+            a_.ops[w] = a_.ops[k];
+            if (ranges) a_.operand_ranges[w] = a_.operand_ranges[k];
+          }
       a_.ops.resize(w);
+      if (ranges) a_.operand_ranges.resize(w);
       return;
     }
     std::vector<OpCost> rows;
+    std::vector<Range> row_ranges;
     for (std::size_t f = 0; f < first_row_.size(); ++f) {
-      rows.insert(rows.end(), a_.ops.begin() + static_cast<std::ptrdiff_t>(first_row_[f]),
-                  a_.ops.begin() + static_cast<std::ptrdiff_t>(next_row_[f]));
+      const auto first = static_cast<std::ptrdiff_t>(first_row_[f]);
+      const auto next = static_cast<std::ptrdiff_t>(next_row_[f]);
+      rows.insert(rows.end(), a_.ops.begin() + first, a_.ops.begin() + next);
       rows.insert(rows.end(), overflow_[f].begin(), overflow_[f].end());
+      if (!ranges) continue;
+      row_ranges.insert(row_ranges.end(), a_.operand_ranges.begin() + first,
+                        a_.operand_ranges.begin() + next);
+      row_ranges.insert(row_ranges.end(), overflow_ranges_[f].begin(), overflow_ranges_[f].end());
     }
     a_.ops.swap(rows);
+    a_.operand_ranges.swap(row_ranges);
   }
   std::string error;
   int error_line = 0, error_column = 0;
@@ -191,6 +215,7 @@ class Coster : public cost::CostContext {
   // past its end (a region walked twice).
   std::vector<std::size_t> first_row_, end_row_, next_row_;
   std::vector<std::vector<OpCost>> overflow_;
+  std::vector<std::vector<Range>> overflow_ranges_;  // theirs of operand_ranges
   std::size_t ops_ = 0;  // ops costed (the memory check looks every 4096)
   const Function* fn_ = nullptr;
   const LFunction* lf_ = nullptr;
@@ -231,9 +256,20 @@ class Coster : public cost::CostContext {
     p->operand.clear();
   }
 
-  OpCost& new_row() {
+  // The next row's place, and its operand_ranges entry (null without operand bytes).
+  OpCost& new_row(Range** range) {
     std::size_t& k = next_row_[fn_index_];
-    if (k < end_row_[fn_index_]) return a_.ops[k++];
+    const bool ranges = options_.operand_bytes;
+    if (k < end_row_[fn_index_]) {
+      *range = ranges ? &a_.operand_ranges[k] : nullptr;
+      return a_.ops[k++];
+    }
+    if (ranges) {
+      overflow_ranges_[fn_index_].emplace_back();
+      *range = &overflow_ranges_[fn_index_].back();
+    } else {
+      *range = nullptr;
+    }
     overflow_[fn_index_].emplace_back();
     return overflow_[fn_index_].back();
   }
@@ -354,7 +390,8 @@ class Coster : public cost::CostContext {
       if (!cost::contains_computations(fam)) p.unfused = p.bytes;
     }
     if (groups_) in_fusion(op.op, &p);
-    OpCost& row = new_row();
+    Range* range = nullptr;
+    OpCost& row = new_row(&range);
     row.line = op.op.line;
     row.column = op.op.column;
     row.op = op.op.name;
@@ -363,19 +400,23 @@ class Coster : public cost::CostContext {
     row.flops = p.flops;
     row.transcendentals = p.trans;
     row.bytes_accessed = p.bytes;
-    row.unfused_bytes_accessed = p.unfused;
     row.output_bytes = p.out;
-    row.collective_bytes = p.coll;
-    row.operand_bytes.begin = static_cast<std::uint32_t>(a_.operand_bytes_pool.size());
-    row.operand_bytes.count = 0;
-    if (options_.operand_bytes) {
-      row.operand_bytes.count = static_cast<std::uint32_t>(p.operand.size());
+    if (range) {
+      range->begin = static_cast<std::uint32_t>(a_.operand_bytes_pool.size());
+      range->count = static_cast<std::uint32_t>(p.operand.size());
       a_.operand_bytes_pool.insert(a_.operand_bytes_pool.end(), p.operand.begin(), p.operand.end());
     }
     row.modeled = modeled_;
     if (!p.unmodeled.empty() && row.modeled && note_.empty())
       note_ = "contains ops without a cost rule";
-    row.note = note_id(note_);
+    const std::uint32_t note = note_id(note_);
+    // Bit for bit: an unfused count that is another double (or a NaN) keeps its own.
+    if (note != 0 || !same_bits(p.coll, 0.0) || !same_bits(p.unfused, p.bytes)) {
+      row.extra = static_cast<std::uint32_t>(a_.extras.size());
+      a_.extras.push_back(OpCostExtra{p.unfused, p.coll, note});
+    } else {
+      row.extra = 0;
+    }
     row.top_level = top;
     current_ = saved;
     modeled_ = saved_modeled;

@@ -39,14 +39,22 @@ struct OpCost {
   std::string_view op;  // as written: "stablehlo.dot_general", "dot" (a view into the source)
   std::uint32_t function = 0;  // index in Analysis::functions
   TypeId type = 0;  // the result type (several results: a tuple of them), in Analysis::types
-  double flops = 0, transcendentals = 0, bytes_accessed = 0, output_bytes = 0, collective_bytes = 0;
+  double flops = 0, transcendentals = 0, bytes_accessed = 0, output_bytes = 0;
+  // What few rows have (Analysis::extras, read through Analysis::unfused_bytes, collective_bytes_of
+  // and note): 0 for a row without collective bytes or a note whose unfused bytes are its bytes.
+  // A row is 64 bytes in wasm32 (a 12 MB module has 200,000 of them).
+  std::uint32_t extra = 0;
+  bool modeled = true;
+  bool top_level = false;  // one of the entry's own ops, the ones the totals add up
+};
+
+// A row's rarer counts (OpCost::extra).
+struct OpCostExtra {
   // bytes_accessed if fusions did not exist: for a fusion (or a call, while, conditional holding
   // fusions) the fused ops' own bytes summed; for any other op equal to bytes_accessed.
   double unfused_bytes_accessed = 0;
-  Range operand_bytes;     // bytes read of operand i, in Analysis::operand_bytes_pool
+  double collective_bytes = 0;
   std::uint32_t note = 0;  // index in Analysis::notes_pool (0: no note)
-  bool modeled = true;
-  bool top_level = false;  // one of the entry's own ops, the ones the totals add up
 };
 
 struct Analysis {
@@ -65,17 +73,29 @@ struct Analysis {
 
   // What the rows refer to. The source keeps the rows' views alive (shared with the module).
   std::shared_ptr<const std::string> source;
-  std::vector<std::string_view> functions;  // names, by OpCost::function
-  std::vector<Type> types;                  // by OpCost::type
+  std::vector<std::string_view> functions;         // names, by OpCost::function
+  std::vector<Type> types;                         // by OpCost::type
+  std::vector<OpCostExtra> extras{OpCostExtra()};  // by OpCost::extra; [0]: a row without any
+  // By row of `ops` (empty when analysed without operand bytes, AnalyzeOptions): the bytes read of
+  // each of its operands, in operand_bytes_pool.
+  std::vector<Range> operand_ranges;
   std::vector<double> operand_bytes_pool;
   std::vector<std::string> notes_pool{""};
 
   const Type& type(const OpCost& r) const { return types[r.type]; }
   std::string shape(const OpCost& r) const { return to_string(types[r.type], dialect); }
   std::string_view function(const OpCost& r) const { return functions[r.function]; }
-  const std::string& note(const OpCost& r) const { return notes_pool[r.note]; }
-  Span<double> operand_bytes(const OpCost& r) const {
-    return {operand_bytes_pool.data() + r.operand_bytes.begin, r.operand_bytes.count};
+  double unfused_bytes(const OpCost& r) const {
+    return r.extra ? extras[r.extra].unfused_bytes_accessed : r.bytes_accessed;
+  }
+  double collective_bytes_of(const OpCost& r) const { return extras[r.extra].collective_bytes; }
+  // Index in notes_pool (0: no note), and the note.
+  std::uint32_t note_index(const OpCost& r) const { return extras[r.extra].note; }
+  const std::string& note(const OpCost& r) const { return notes_pool[note_index(r)]; }
+  // The operand bytes of ops[row] (none when analysed without them).
+  Span<double> operand_bytes(std::size_t row) const {
+    if (row >= operand_ranges.size()) return {nullptr, 0};
+    return {operand_bytes_pool.data() + operand_ranges[row].begin, operand_ranges[row].count};
   }
   // flops / bytes_accessed; NaN when no bytes are accessed.
   static double intensity_of(const OpCost& r);

@@ -855,7 +855,7 @@ Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options
             fu.flops = it->second->flops;
             fu.transcendentals = it->second->transcendentals;
             fu.bytes_accessed = it->second->bytes_accessed;
-            fu.unfused_bytes_accessed = it->second->unfused_bytes_accessed;
+            fu.unfused_bytes_accessed = out.analysis.unfused_bytes(*it->second);
           }
           out.fusions.push_back(std::move(fu));
         }

@@ -131,7 +131,8 @@ RowStrings number_strings(const Analysis& a) {
     }
     out.op.push_back(last_id);
     if (out.fn[r.function] == kUnset) out.fn[r.function] = sid(a.function(r));
-    if (r.note && out.note[r.note] == kUnset) out.note[r.note] = sid(a.note(r));
+    if (const std::uint32_t n = a.note_index(r); n && out.note[n] == kUnset)
+      out.note[n] = sid(a.note(r));
   }
   out.shapes.reserve(a.types.size());
   for (const auto& t : a.types) out.shapes.push_back(to_string(t, a.dialect));
@@ -149,14 +150,16 @@ void for_each_column(const Analysis& a, const RowStrings& ids, F f) {
   f("op", true, [&](std::size_t i) { return static_cast<double>(ids.op[i]); });
   f("type", true, [&](std::size_t i) { return static_cast<double>(r[i].type); });
   f("function", true, [&](std::size_t i) { return static_cast<double>(ids.fn[r[i].function]); });
-  f("note", true,
-    [&](std::size_t i) { return r[i].note ? static_cast<double>(ids.note[r[i].note]) : -1.0; });
+  f("note", true, [&](std::size_t i) {
+    const std::uint32_t n = a.note_index(r[i]);
+    return n ? static_cast<double>(ids.note[n]) : -1.0;
+  });
   f("flops", false, [&](std::size_t i) { return r[i].flops; });
   f("transcendentals", false, [&](std::size_t i) { return r[i].transcendentals; });
   f("bytes_accessed", false, [&](std::size_t i) { return r[i].bytes_accessed; });
-  f("unfused_bytes_accessed", false, [&](std::size_t i) { return r[i].unfused_bytes_accessed; });
+  f("unfused_bytes_accessed", false, [&](std::size_t i) { return a.unfused_bytes(r[i]); });
   f("output_bytes", false, [&](std::size_t i) { return r[i].output_bytes; });
-  f("collective_bytes", false, [&](std::size_t i) { return r[i].collective_bytes; });
+  f("collective_bytes", false, [&](std::size_t i) { return a.collective_bytes_of(r[i]); });
   // No intensity column: web/core.js divides flops by bytes_accessed, the same IEEE division as
   // Analysis::intensity_of (formatting a non-integer double here cost more than all the rest).
   f("modeled", true, [&](std::size_t i) { return r[i].modeled ? 1.0 : 0.0; });
@@ -171,8 +174,8 @@ void send_operand_bytes(const Analysis& a, std::size_t module, RowColumnSink& si
   std::vector<std::int32_t> start{0}, list;
   list.reserve(a.ops.size());
   NameMap<std::uint32_t> known;  // a list's bytes (a view into the analysis's pool) → its index
-  for (const auto& r : a.ops) {
-    const Span<double> l = a.operand_bytes(r);
+  for (std::size_t i = 0; i < a.ops.size(); ++i) {
+    const Span<double> l = a.operand_bytes(i);
     const std::string_view key(reinterpret_cast<const char*>(l.ptr), l.size() * sizeof(double));
     if (const std::uint32_t* k = known.find(key)) {
       list.push_back(static_cast<std::int32_t>(*k));
@@ -216,8 +219,8 @@ std::size_t rows_room(const Analysis& a, const RowStrings& ids, bool with_column
   for_each_column(a, ids, [&](const char* name, bool, auto value_of) {
     n += string_room(name) + 2 + JsonWriter::numbers_length(a.ops.size(), value_of);
   });
-  n += 32 + JsonWriter::number_lists_length(
-                a.ops.size(), [&](std::size_t i) { return a.operand_bytes(a.ops[i]); });
+  n += 32 + JsonWriter::number_lists_length(a.ops.size(),
+                                            [&](std::size_t i) { return a.operand_bytes(i); });
   return n;
 }
 
@@ -251,7 +254,7 @@ void write_rows(JsonWriter& j, const Analysis& a, const RowStrings& ids, std::si
       j.key(name).numbers(a.ops.size(), value_of);
     });
     j.key("operand_bytes").number_lists(a.ops.size(), [&](std::size_t i) {
-      return a.operand_bytes(a.ops[i]);
+      return a.operand_bytes(i);
     });
     j.end_object();
     return;

@@ -4772,7 +4772,7 @@ class Machine {
     // utilization{N}{}: each top-level op reading an operand N uses it once (XLA's default).
     std::map<int, double> util;
     for (const auto* r : an->top_level()) {
-      const auto ob = an->operand_bytes(*r);
+      const auto ob = an->operand_bytes(static_cast<std::size_t>(r - an->ops.data()));
       for (std::size_t k = 0; k < ob.size(); ++k) util[static_cast<int>(k)] += 1;
     }
     for (auto& [i, u] : util) put("utilization" + std::to_string(i) + "{}", u);

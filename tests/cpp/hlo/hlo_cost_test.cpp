@@ -86,7 +86,7 @@ TEST_CASE("the lesson's program fused into one fusion moves only the boundary by
   REQUIRE(top_rows(a).size() == 1);
   CHECK(top_rows(a)[0].op == "fusion");
   CHECK(top_rows(a)[0].bytes_accessed == 3584);
-  CHECK(top_rows(a)[0].unfused_bytes_accessed == 5632);
+  CHECK(a.unfused_bytes(top_rows(a)[0]) == 5632);
 }
 
 TEST_CASE("a fusion counts its fused flops, reads a shared parameter once, and saves traffic",
@@ -201,7 +201,7 @@ TEST_CASE("collectives send ring-model bytes per device over their replica group
   Analysis a = one(text);
   CHECK(a.collective_bytes == bytes);
   REQUIRE(top_rows(a).size() == 1);
-  CHECK(top_rows(a)[0].collective_bytes == bytes);
+  CHECK(a.collective_bytes_of(top_rows(a)[0]) == bytes);
 }
 
 TEST_CASE("an all-reduce counts XLA's flops and bytes besides its ring bytes", "[hlo][cost]") {
