@@ -1,6 +1,8 @@
 #include "hlo/table.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string_view>
 
 #include "common/loop_body.h"
@@ -74,6 +76,23 @@ std::vector<std::string> shapes_of(const Analysis& a) {
 
 }  // namespace
 
+const OpTable::Cell& OpTable::cell(double x, bool is_short) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  Cell& c = cells_[(bits ^ (bits >> 29) ^ (bits >> 43) ^ (is_short ? 1 : 0)) % kCells];
+  if (c.used && c.bits == bits && c.is_short == is_short) return c;
+  c.used = true;
+  c.bits = bits;
+  c.is_short = is_short;
+  c.text.clear();
+  if (is_short)
+    short_text(c.text, x);
+  else
+    count_text(c.text, x);
+  c.units = units(c.text);
+  return c;
+}
+
 // Out of line, as write_row (common/loop_body.h): called once per row of a table of a million.
 RL_LOOP_BODY void OpTable::widen_to(const OpCost& r, std::size_t op_units,
                                     std::size_t shape_units) {
@@ -84,14 +103,8 @@ RL_LOOP_BODY void OpTable::widen_to(const OpCost& r, std::size_t op_units,
   widen(1, op_units + (r.modeled ? 0 : kUnmodeled.size()));
   widen(2, shape_units);
   const double numbers[3] = {r.flops, r.transcendentals, r.bytes_accessed};
-  for (std::size_t c = 0; c < 3; ++c) {
-    cell_.clear();
-    count_text(cell_, numbers[c]);
-    widen(3 + c, units(cell_));
-  }
-  cell_.clear();
-  short_text(cell_, row_intensity(r));
-  widen(6, units(cell_));
+  for (std::size_t c = 0; c < 3; ++c) widen(3 + c, cell(numbers[c], false).units);
+  widen(6, cell(row_intensity(r), true).units);
 }
 
 OpTable::OpTable(TextAnalysis&& analysis) : analysis_(std::move(analysis)) {
@@ -142,17 +155,14 @@ RL_LOOP_BODY void OpTable::write_row(std::string& out, const OpCost& r) {
   const std::string& shape = shapes_[r.type];
   out += shape;
   pad(out, units(shape), width_[2]);
-  const double numbers[3] = {r.flops, r.transcendentals, r.bytes_accessed};
-  for (std::size_t c = 0; c < 3; ++c) {
+  auto number = [&](std::size_t column, const Cell& c) {
     out += "  ";
-    cell_.clear();
-    count_text(cell_, numbers[c]);
-    right(3 + c);
-  }
-  out += "  ";
-  cell_.clear();
-  short_text(cell_, row_intensity(r));
-  right(6);
+    pad(out, c.units, width_[column]);
+    out += c.text;
+  };
+  const double numbers[3] = {r.flops, r.transcendentals, r.bytes_accessed};
+  for (std::size_t c = 0; c < 3; ++c) number(3 + c, cell(numbers[c], false));
+  number(6, cell(row_intensity(r), true));
   out += '\n';
 }
 

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,19 @@ class OpTable {
   void write_row(std::string& out, const OpCost& r);
   void widen_to(const OpCost& r, std::size_t op_units, std::size_t shape_units);
   void write_tail(std::string& out) const;
+
+  // A number's cell as the row writes it (count_text, or short_text for an intensity), kept in a
+  // small table by the number's bits: a module's rows repeat few values, formatting one was most
+  // of a row's work, and each is needed twice (its column's width, then its line).
+  struct Cell {
+    bool used = false, is_short = false;
+    std::uint64_t bits = 0;  // the number's
+    std::size_t units = 0;   // the text's length in UTF-16 units
+    std::string text;        // at most 16 bytes: no allocation
+  };
+  const Cell& cell(double x, bool is_short);
+  static constexpr std::size_t kCells = 512;
+  std::vector<Cell> cells_ = std::vector<Cell>(kCells);
 
   TextAnalysis analysis_;
   TextTotals totals_;
