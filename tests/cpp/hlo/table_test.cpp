@@ -113,3 +113,35 @@ TEST_CASE("rows without their operands' bytes (the table's analysis) keep every 
   CHECK(a.bytes_accessed_operand == b.bytes_accessed_operand);
   CHECK(b.bytes_accessed_operand.size() == 2);
 }
+
+TEST_CASE("a number with the same bits as a count and as an intensity is written each one's way",
+          "[table]") {
+  // Cells are kept by the number's bits (OpTable::cell): 4.5e15 flops over 1 byte is an intensity
+  // of 4.5e15 too, which the table writes in full where the count takes exponent form; the second
+  // row repeats both, from the kept cells.
+  Analysis a;
+  a.dialect = "hlo";
+  a.functions.push_back("e");
+  Type t;
+  t.kind = Type::Kind::Opaque;
+  t.text = "f32[]";
+  a.types.push_back(t);
+  OpCost r;
+  r.line = 3;
+  r.op = "dot";
+  r.flops = 4.5e15;
+  r.bytes_accessed = 1;
+  a.ops = {r, r};
+  a.ops[1].line = 4;
+  TextAnalysis text;
+  text.dialect = "hlo";
+  ModuleResult m;
+  m.analysis = rl::Result<Analysis>::success(std::move(a));
+  text.modules.push_back(std::move(m));
+  OpTable table(std::move(text));
+  std::string out;
+  table.next(out, 1 << 20);
+  const std::string row = "  dot  f32[]  4.5e+15                0      1  4500000000000000\n";
+  CHECK(out.find("   3" + row) != std::string::npos);
+  CHECK(out.find("   4" + row) != std::string::npos);
+}
