@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "common/libm.h"
+
 namespace rl::interp::math {
 
 namespace {
@@ -52,11 +54,11 @@ double log_hypot(double a, double b) {
   if (std::isinf(a)) return kInf;
   if (a > 0.5 && a < 2 && b < 2) {
     const double h2 = a * a + b * b;
-    if (h2 > 0.5 && h2 < 2) return 0.5 * std::log1p(sum_squares_minus_one(a, b));
+    if (h2 > 0.5 && h2 < 2) return 0.5 * libm::log1p(sum_squares_minus_one(a, b));
   }
-  if (a > 1e300) return std::log(std::hypot(a * 0.25, b * 0.25)) + 2 * kLn2;
-  if (a < 1e-300) return std::log(std::hypot(a * 0x1p600, b * 0x1p600)) - 600 * kLn2;
-  return std::log(std::hypot(a, b));
+  if (a > 1e300) return libm::log(libm::hypot(a * 0.25, b * 0.25)) + 2 * kLn2;
+  if (a < 1e-300) return libm::log(libm::hypot(a * 0x1p600, b * 0x1p600)) - 600 * kLn2;
+  return libm::log(libm::hypot(a, b));
 }
 
 // The Chebyshev series Σ' c_k T_k(x) by Clenshaw's recurrence (Cephes' chbevl).
@@ -76,8 +78,8 @@ double chebyshev(double x, const double (&c)[N]) {
 // ---- real functions ----------------------------------------------------------------------------
 
 double logistic(double x) {
-  if (x >= 0) return 1 / (1 + std::exp(-x));
-  const double e = std::exp(x);  // x < 0: no overflow, and e/(1 + e) keeps the tiny values
+  if (x >= 0) return 1 / (1 + libm::exp(-x));
+  const double e = libm::exp(x);  // x < 0: no overflow, and e/(1 + e) keeps the tiny values
   return e / (1 + e);
 }
 
@@ -96,14 +98,14 @@ double erf_inv(double x) {
   if (a < 1e-3) {
     y = 0.886226925452758013649 * a * (1 + 0.261799387799149436539 * a * a);  // √π/2·a(1 + πa²/12)
   } else {
-    const double l = std::log1p(-a * a);  // log(1 − x²)
+    const double l = libm::log1p(-a * a);  // log(1 − x²)
     const double k = 2 / (kPi * 0.147) + 0.5 * l;
     y = std::sqrt(std::sqrt(k * k - l / 0.147) - k);
   }
   const double one_minus_a = 1 - a;  // exact for a ≥ 0.5
   for (int i = 0; i < 6; ++i) {
-    const double residual = a < 0.5 ? std::erf(y) - a : one_minus_a - std::erfc(y);
-    const double slope = 1.12837916709551257390 * std::exp(-y * y);  // 2/√π·e^(−y²)
+    const double residual = a < 0.5 ? libm::erf(y) - a : one_minus_a - libm::erfc(y);
+    const double slope = 1.12837916709551257390 * libm::exp(-y * y);  // 2/√π·e^(−y²)
     if (residual == 0 || slope == 0) break;
     const double u = residual / slope;
     const double step = u / (1 + y * u);  // Halley: erf'' = −2y·erf'
@@ -116,7 +118,7 @@ double erf_inv(double x) {
 double lgamma(double x) {
   if (std::isinf(x)) return kInf;
   if (x <= 0 && x == std::floor(x)) return kInf;
-  return std::lgamma(x);
+  return libm::lgamma(x);
 }
 
 // ψ(x): reflection ψ(x) = ψ(1 − x) − π·cot(πx) below 1/2, the recurrence ψ(x) = ψ(x + 1) − 1/x up
@@ -129,7 +131,7 @@ double digamma(double x) {
   if (x < 0.5) {
     // cot(πx) has period 1: reduce x to r in [−1/2, 1/2] exactly before multiplying by π.
     const double r = x - std::nearbyint(x);
-    result = -kPi / std::tan(kPi * r);
+    result = -kPi / libm::tan(kPi * r);
     x = 1 - x;
   }
   while (x < 10) {
@@ -142,7 +144,7 @@ double digamma(double x) {
       z * (1.0 / 12 - z * (1.0 / 120 -
                            z * (1.0 / 252 -
                                 z * (1.0 / 240 - z * (1.0 / 132 - z * (691.0 / 32760 - z / 12))))));
-  return result + std::log(x) - 0.5 / x - series;
+  return result + libm::log(x) - 0.5 / x - series;
 }
 
 // Hurwitz ζ(x, q) = Σₖ (q + k)^−x by the Euler–Maclaurin formula: N terms summed, then
@@ -172,9 +174,9 @@ double zeta(double x, double q) {
   }
   double sum = 0;
   double a = q;
-  for (double k = 0; k < n; ++k, a = q + k) sum += std::pow(a, -x);
+  for (double k = 0; k < n; ++k, a = q + k) sum += libm::pow(a, -x);
   a = q + n;
-  const double a_neg_x = std::pow(a, -x);
+  const double a_neg_x = libm::pow(a, -x);
   if (std::fabs(a_neg_x) < std::fabs(sum) * 0x1p-60) return sum;
   double tail = a_neg_x * a / (x - 1) + 0.5 * a_neg_x;
   double factor = x * a_neg_x / a;  // x(x+1)…(x+2j−2)·a^(−x−2j+1), j = 1
@@ -194,7 +196,7 @@ double polygamma(double n, double x) {
   if (n < 0 || n != std::floor(n)) return kNaN;
   if (n == 0) return digamma(x);
   const double sign = std::fmod(n, 2) == 0 ? -1 : 1;
-  return sign * std::exp(std::lgamma(n + 1)) * zeta(n + 1, x);
+  return sign * libm::exp(libm::lgamma(n + 1)) * zeta(n + 1, x);
 }
 
 // exp(−|x|)·I1(x): on [0, 8] the power series I1(x) = Σ (x/2)^(2k+1)/(k!(k+1)!) (positive terms:
@@ -221,7 +223,7 @@ double bessel_i1e(double x) {
       term *= h2 / (k * (k + 1.0));
       sum += term;
     }
-    r = sum * std::exp(-z);
+    r = sum * libm::exp(-z);
   } else {
     r = chebyshev(32 / z - 2, kB) / std::sqrt(z);
   }
@@ -230,10 +232,10 @@ double bessel_i1e(double x) {
 
 namespace {
 
-float exp_in(float x) { return static_cast<float>(std::exp(static_cast<double>(x))); }
-double exp_in(double x) { return std::exp(x); }
-float expm1_in(float x) { return static_cast<float>(std::expm1(static_cast<double>(x))); }
-double expm1_in(double x) { return std::expm1(x); }
+float exp_in(float x) { return static_cast<float>(libm::exp(static_cast<double>(x))); }
+double exp_in(double x) { return libm::exp(x); }
+float expm1_in(float x) { return static_cast<float>(libm::expm1(static_cast<double>(x))); }
+double expm1_in(double x) { return libm::expm1(x); }
 
 template <class T>
 T sinh_decomposed(T x) {
@@ -262,22 +264,22 @@ double chlo_cosh(double x) { return cosh_decomposed(x); }
 
 Complex exp(Complex z) {
   const double x = z.real(), y = z.imag();
-  if (y == 0) return {std::exp(x), y};
+  if (y == 0) return {libm::exp(x), y};
   if (x > 700) {  // e^x overflows before e^x·cos y does: split it in two halves
-    const double h = std::exp(0.5 * x);
-    return {h * (h * std::cos(y)), h * (h * std::sin(y))};
+    const double h = libm::exp(0.5 * x);
+    return {h * (h * libm::cos(y)), h * (h * libm::sin(y))};
   }
-  const double e = std::exp(x);
-  return {e * std::cos(y), e * std::sin(y)};
+  const double e = libm::exp(x);
+  return {e * libm::cos(y), e * libm::sin(y)};
 }
 
 // e^z − 1: the real part e^x·cos y − 1 = expm1(x)·cos y − 2·sin²(y/2) keeps its small values.
 Complex expm1(Complex z) {
   const double x = z.real(), y = z.imag();
-  if (y == 0) return {std::expm1(x), y};
-  const double s = std::sin(0.5 * y);
+  if (y == 0) return {libm::expm1(x), y};
+  const double s = libm::sin(0.5 * y);
   if (x > 700) return exp(z) - Complex(1, 0);
-  return {std::expm1(x) * std::cos(y) - 2 * s * s, std::exp(x) * std::sin(y)};
+  return {libm::expm1(x) * libm::cos(y) - 2 * s * s, libm::exp(x) * libm::sin(y)};
 }
 
 Complex log(Complex z) {
@@ -286,7 +288,7 @@ Complex log(Complex z) {
     if (std::isinf(x) || std::isinf(y)) return {kInf, kNaN};
     return {kNaN, kNaN};
   }
-  return {log_hypot(std::fabs(x), std::fabs(y)), std::atan2(y, x)};
+  return {log_hypot(std::fabs(x), std::fabs(y)), libm::atan2(y, x)};
 }
 
 // log(1 + z): with w = 1 + x kept exactly as a pair, |1 + z|² − 1 = w² + y² − 1 is summed exactly
@@ -295,14 +297,14 @@ Complex log1p(Complex z) {
   const double x = z.real(), y = z.imag();
   if (std::isnan(x) || std::isnan(y)) return {kNaN, kNaN};
   const DD w = two_sum(1.0, x);
-  const double im = std::atan2(y, w.hi);
+  const double im = libm::atan2(y, w.hi);
   const double aw = std::fabs(w.hi), ay = std::fabs(y);
   const double m2 = aw * aw + ay * ay;
   if (m2 > 0.25 && m2 < 4) {
     DD s = dd_add(two_prod(w.hi, w.hi), DD{-1.0, 0.0});
     s = dd_add(s, two_prod(y, y));
     s = dd_add(s, DD{2 * w.hi * w.lo, 0.0});
-    return {0.5 * std::log1p(s.hi + s.lo), im};
+    return {0.5 * libm::log1p(s.hi + s.lo), im};
   }
   return {log_hypot(aw, ay), im};
 }
@@ -315,7 +317,7 @@ Complex logistic(Complex z) {
     return {0.5 + 0.5 * t.real(), 0.5 * t.imag()};
   }
   const Complex e = exp(z);
-  return e / (Complex(1, 0) + e);
+  return divide(e, Complex(1 + e.real(), e.imag()));
 }
 
 // Kahan's square root: t = √((|x| + |z|)/2), then (t, y/2t) for x ≥ 0, (|y|/2t, ±t) for x < 0.
@@ -336,7 +338,7 @@ Complex sqrt(Complex z) {
   } else if (ax < 1e-300 && ay < 1e-300) {
     ax *= 0x1p600, ay *= 0x1p600, scale = 0x1p-300;
   }
-  const double t = std::sqrt(0.5 * (ax + std::hypot(ax, ay)));
+  const double t = std::sqrt(0.5 * (ax + libm::hypot(ax, ay)));
   const double u = 0.5 * ay / t;
   if (x >= 0) return {scale * t, std::copysign(scale * u, y)};
   return {scale * u, std::copysign(scale * t, y)};
@@ -349,30 +351,30 @@ Complex rsqrt(Complex z) {
   if (x == 0 && y == 0) return {kInf, kNaN};  // 1/0 in the complex plane: C99's infinity
   const double ax = std::fabs(x), ay = std::fabs(y);
   if (ax > 1e300 || ay > 1e300) {
-    const double m = std::hypot(0.25 * ax, 0.25 * ay);
+    const double m = libm::hypot(0.25 * ax, 0.25 * ay);
     return {s.real() / m * 0.25, -s.imag() / m * 0.25};
   }
-  const double m = std::hypot(ax, ay);
+  const double m = libm::hypot(ax, ay);
   return {s.real() / m, -s.imag() / m};
 }
 
 // The principal cube root: |z|^(1/3)·e^(i·arg(z)/3).
 Complex cbrt(Complex z) {
-  const double r = std::cbrt(std::hypot(z.real(), z.imag()));
-  const double t = std::atan2(z.imag(), z.real()) / 3;
-  return {r * std::cos(t), r * std::sin(t)};
+  const double r = libm::cbrt(libm::hypot(z.real(), z.imag()));
+  const double t = libm::atan2(z.imag(), z.real()) / 3;
+  return {r * libm::cos(t), r * libm::sin(t)};
 }
 
 Complex sinh(Complex z) {
   const double x = z.real(), y = z.imag();
-  if (y == 0) return {std::sinh(x), y};
-  return {std::sinh(x) * std::cos(y), std::cosh(x) * std::sin(y)};
+  if (y == 0) return {libm::sinh(x), y};
+  return {libm::sinh(x) * libm::cos(y), libm::cosh(x) * libm::sin(y)};
 }
 
 Complex cosh(Complex z) {
   const double x = z.real(), y = z.imag();
-  if (y == 0) return {std::cosh(x), x == 0 ? y * x : std::copysign(0.0, x) * y};
-  return {std::cosh(x) * std::cos(y), std::sinh(x) * std::sin(y)};
+  if (y == 0) return {libm::cosh(x), x == 0 ? y * x : std::copysign(0.0, x) * y};
+  return {libm::cosh(x) * libm::cos(y), libm::sinh(x) * libm::sin(y)};
 }
 
 // tanh(x + iy) with T = tanh x and D = cos²y + T²·sin²y (a sum of positive terms in [T², 1]):
@@ -383,18 +385,19 @@ Complex tanh(Complex z) {
   const double x = z.real(), y = z.imag();
   if (std::isnan(x)) return {x, y == 0 ? y : kNaN};
   if (std::isinf(x))
-    return {std::copysign(1.0, x), std::isfinite(y) ? std::copysign(0.0, std::sin(y) * std::cos(y))
-                                                    : std::copysign(0.0, y)};
-  if (y == 0) return {std::tanh(x), y};
-  const double sy = std::sin(y), cy = std::cos(y);
+    return {std::copysign(1.0, x), std::isfinite(y)
+                                       ? std::copysign(0.0, libm::sin(y) * libm::cos(y))
+                                       : std::copysign(0.0, y)};
+  if (y == 0) return {libm::tanh(x), y};
+  const double sy = libm::sin(y), cy = libm::cos(y);
   const double ax = std::fabs(x);
   if (ax > 354) {
     double im = 4 * sy * cy;
-    im *= std::exp(-354.0 * 2);
-    im *= std::exp(-2 * (ax - 354));
+    im *= libm::exp(-354.0 * 2);
+    im *= libm::exp(-2 * (ax - 354));
     return {std::copysign(1.0, x), im};
   }
-  const double t = std::tanh(x), c = std::cosh(x);
+  const double t = libm::tanh(x), c = libm::cosh(x);
   const double c2 = c * c;
   const double d = cy * cy + (t * t) * (sy * sy);
   return {t + t * ((sy * sy / c2) / d), (sy * cy / c2) / d};
@@ -402,16 +405,16 @@ Complex tanh(Complex z) {
 
 Complex sin(Complex z) {
   const double x = z.real(), y = z.imag();
-  if (y == 0) return {std::sin(x), y * std::cos(x)};
-  if (x == 0) return {x, std::sinh(y)};  // sin(0) is exact: no 0·inf
-  return {std::sin(x) * std::cosh(y), std::cos(x) * std::sinh(y)};
+  if (y == 0) return {libm::sin(x), y * libm::cos(x)};
+  if (x == 0) return {x, libm::sinh(y)};  // sin(0) is exact: no 0·inf
+  return {libm::sin(x) * libm::cosh(y), libm::cos(x) * libm::sinh(y)};
 }
 
 Complex cos(Complex z) {
   const double x = z.real(), y = z.imag();
-  if (y == 0) return {std::cos(x), -std::sin(x) * y};
-  if (x == 0) return {std::cosh(y), -x * std::copysign(1.0, y)};
-  return {std::cos(x) * std::cosh(y), -std::sin(x) * std::sinh(y)};
+  if (y == 0) return {libm::cos(x), -libm::sin(x) * y};
+  if (x == 0) return {libm::cosh(y), -x * std::copysign(1.0, y)};
+  return {libm::cos(x) * libm::cosh(y), -libm::sin(x) * libm::sinh(y)};
 }
 
 // tan z = −i·tanh(iz).
@@ -435,28 +438,28 @@ ArcParts arc_parts(double x, double y) {
   ArcParts out{};
   if (x > 1e150 || y > 1e150) {
     // |z| huge: asin z ≈ −i·log(2iz): real part arg, imaginary part log|z| + log 2.
-    out.asin_re = std::atan2(x, y);
-    out.acos_re = std::atan2(y, x);
+    out.asin_re = libm::atan2(x, y);
+    out.acos_re = libm::atan2(y, x);
     out.im = log_hypot(x, y) + kLn2;
     return out;
   }
-  const double r = std::hypot(x + 1, y), s = std::hypot(x - 1, y);
+  const double r = libm::hypot(x + 1, y), s = libm::hypot(x - 1, y);
   const double a = 0.5 * (r + s);  // ≥ 1
   const double b = x / a;          // ≤ 1
   const double y2 = y * y;
   const double xp1 = x + 1;
   if (b <= kBCross) {
-    out.asin_re = std::asin(b);
-    out.acos_re = std::acos(b);
+    out.asin_re = libm::asin(b);
+    out.acos_re = libm::acos(b);
   } else if (x <= 1) {
     const double d = 0.5 * (a + x) * (y2 / (r + xp1) + (s + (1 - x)));
-    out.asin_re = std::atan(x / std::sqrt(d));
-    out.acos_re = std::atan(std::sqrt(d) / x);
+    out.asin_re = libm::atan(x / std::sqrt(d));
+    out.acos_re = libm::atan(std::sqrt(d) / x);
   } else {
     const double apx = a + x;
     const double d = 0.5 * (apx / (r + xp1) + apx / (s + (x - 1)));
-    out.asin_re = std::atan(x / (y * std::sqrt(d)));
-    out.acos_re = std::atan(y * std::sqrt(d) / x);
+    out.asin_re = libm::atan(x / (y * std::sqrt(d)));
+    out.acos_re = libm::atan(y * std::sqrt(d) / x);
   }
   if (x < 1 && y < 1e-150) {
     // y² underflows: Im asin z = y/√(1 − x²) to first order (and exactly enough here).
@@ -467,9 +470,9 @@ ArcParts arc_parts(double x, double y) {
       am1 = 0.5 * (y2 / (r + xp1) + y2 / (s + (1 - x)));
     else
       am1 = 0.5 * (y2 / (r + xp1) + (s + (x - 1)));
-    out.im = std::log1p(am1 + std::sqrt(am1 * (a + 1)));
+    out.im = libm::log1p(am1 + std::sqrt(am1 * (a + 1)));
   } else {
-    out.im = std::log(a + std::sqrt(a * a - 1));
+    out.im = libm::log(a + std::sqrt(a * a - 1));
   }
   return out;
 }
@@ -533,8 +536,8 @@ Complex atanh(Complex z) {
   if (ax == 1 && ay == 0) return {std::copysign(kInf, x), y};
   const double xm1 = 1 - ax;
   const double den = xm1 * xm1 + ay * ay;
-  const double re = 0.25 * std::log1p(4 * ax / den);
-  const double im = 0.5 * std::atan2(2 * y, one_minus_sum_squares(ax, ay));
+  const double re = 0.25 * libm::log1p(4 * ax / den);
+  const double im = 0.5 * libm::atan2(2 * y, one_minus_sum_squares(ax, ay));
   return {std::copysign(re, x), im};
 }
 
@@ -542,6 +545,31 @@ Complex atanh(Complex z) {
 Complex atan(Complex z) {
   const Complex a = atanh(Complex(-z.imag(), z.real()));
   return {a.imag(), -a.real()};
+}
+
+// ---- complex binary functions, as XLA's elemental IR emitter computes them --------------------
+
+// (a + bi)^(c + di) = (a² + b²)^(c/2)·e^(−d·θ)·(cos q + i·sin q), θ = atan2(b, a),
+// q = c·θ + (d/2)·log(a² + b²) (EmitComplexPower); a zero base with a real exponent c ≥ 0 gives
+// 1 for c = 0 and 0 otherwise. a² + b² keeps its first product exact, as XLA's CPU backend
+// contracts it (see multiply in math_functions.h).
+Complex pow(Complex x, Complex y) {
+  const double a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
+  const double aa_bb = std::fma(a, a, b * b);
+  if (aa_bb == 0 && d == 0 && c >= 0) return {c == 0 ? 1.0 : 0.0, 0.0};
+  const double theta = libm::atan2(b, a);
+  const double coeff = libm::pow(aa_bb, 0.5 * c) * libm::exp(-d * theta);
+  const double q = c * theta + 0.5 * d * libm::log(aa_bb);
+  return {coeff * libm::cos(q), coeff * libm::sin(q)};
+}
+
+// atan2(y, x) = −i·log((x + i·y) / √(x² + y²)) (the spec's definition; XLA's EmitComplexBinaryOp
+// computes it so), with this file's multiply, divide, sqrt and log.
+Complex atan2(Complex y, Complex x) {
+  const Complex x2 = multiply(x, x), y2 = multiply(y, y);
+  const Complex r = sqrt(Complex(x2.real() + y2.real(), x2.imag() + y2.imag()));
+  const Complex l = log(divide(Complex(x.real() - y.imag(), x.imag() + y.real()), r));
+  return {l.imag(), -l.real()};
 }
 
 }  // namespace rl::interp::math

@@ -2,10 +2,12 @@
 //
 // Every op computes f16, bf16 and f32 elements in double and rounds the result once, and f64
 // elements with the same functions, so each function here aims at f64 accuracy (a few ulps):
-// the standard library's where it has the function (exp, log1p, tanh, erf, lgamma, ...), careful
-// algorithms where it does not (erf_inv, digamma, zeta, bessel_i1e) and for every complex
-// function (the C library's complex functions differ in accuracy between glibc and the musl of
-// the wasm build, so none is used).
+// musl's where the C library has the function (exp, log1p, tanh, erf, lgamma, ...: common/libm.h,
+// compiled into both builds, so that native and wasm results are the same bits), careful
+// algorithms over those where it does not (erf_inv, digamma, zeta, bessel_i1e) and for every
+// complex function (written out over the real ones and IEEE arithmetic; std::complex's exp, log,
+// sqrt, pow, abs and operator/ are libstdc++'s and glibc's natively, libc++'s and musl's in wasm,
+// with other formulas, so none is used).
 //
 // Domains, poles and special values follow XLA, whose results the corpus's expected values are
 // (xla/client/lib/math.cc, StableHLO's CHLO decompositions):
@@ -141,5 +143,7 @@ Complex atan(Complex z);
 Complex asinh(Complex z);
 Complex acosh(Complex z);
 Complex atanh(Complex z);
+Complex pow(Complex x, Complex y);
+Complex atan2(Complex y, Complex x);
 
 }  // namespace rl::interp::math

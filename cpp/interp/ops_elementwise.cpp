@@ -15,6 +15,7 @@
 #include <cstring>
 #include <limits>
 
+#include "common/libm.h"
 #include "interp/elementwise.h"
 #include "interp/math_functions.h"
 #include "interp/simd_loops.h"
@@ -136,17 +137,21 @@ typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
       }
       return result;
     } else if constexpr (is_complex_v<E>) {
-      return std::pow(a, b);
+      using R = typename C::value_type;
+      const math::Complex r =
+          math::pow(math::Complex(a.real(), a.imag()), math::Complex(b.real(), b.imag()));
+      return C(static_cast<R>(r.real()), static_cast<R>(r.imag()));
     } else {
-      return static_cast<C>(std::pow(static_cast<double>(a), static_cast<double>(b)));
+      return static_cast<C>(libm::pow(static_cast<double>(a), static_cast<double>(b)));
     }
   } else if constexpr (Code == OpCode::Atan2) {
     if constexpr (is_complex_v<E>) {
-      // atan2(y, x) = −i·log((x + i·y) / √(x² + y²)) for complex operands (the spec's definition).
-      const C i(0, 1);
-      return -i * std::log((b + i * a) / std::sqrt(b * b + a * a));
+      using R = typename C::value_type;
+      const math::Complex r =
+          math::atan2(math::Complex(a.real(), a.imag()), math::Complex(b.real(), b.imag()));
+      return C(static_cast<R>(r.real()), static_cast<R>(r.imag()));
     } else {
-      return static_cast<C>(std::atan2(static_cast<double>(a), static_cast<double>(b)));
+      return static_cast<C>(libm::atan2(static_cast<double>(a), static_cast<double>(b)));
     }
   } else {
     return a;
@@ -474,9 +479,10 @@ bool unary(const OpCall& c) {
       if constexpr (is_complex_v<E>) {
         if constexpr (E::type == ElementType::C64)
           map1<E, Elem<ElementType::F32>>(
-              x, y, [](C v) { return static_cast<float>(std::abs(std::complex<double>(v))); });
+              x, y, [](C v) { return static_cast<float>(libm::hypot(v.real(), v.imag())); });
         else
-          map1<E, Elem<ElementType::F64>>(x, y, [](C v) { return std::abs(v); });
+          map1<E, Elem<ElementType::F64>>(x, y,
+                                          [](C v) { return libm::hypot(v.real(), v.imag()); });
       } else if constexpr (is_int_v<E>) {
         map1<E, E>(x, y, [](C v) { return v < 0 ? wrap_sub(C(0), v) : v; });
       } else if constexpr (is_float_v<E>) {
@@ -491,7 +497,8 @@ bool unary(const OpCall& c) {
           using R = typename C::value_type;
           if (std::isnan(v.real()) || std::isnan(v.imag()))
             return C(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
-          const R m = std::abs(v);
+          // |v| as abs computes it (for complex<f32>: in double, rounded once).
+          const R m = static_cast<R>(libm::hypot(v.real(), v.imag()));
           return m == R(0) ? C(0) : v / m;
         });
       } else if constexpr (is_float_v<E>) {

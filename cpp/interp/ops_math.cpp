@@ -10,7 +10,9 @@
 // ops are converted exactly to f32, run through the same functions and rounded once to their
 // type. Every other f16, bf16 and f32 element is computed in double and rounded once to its type
 // (the corpus compares with XLA's results within 3 ulps of the tensor's own format); f64 and
-// complex elements by the functions of math_functions.h, which aim at f64 accuracy; complex<f32>
+// complex elements by the functions of math_functions.h, which aim at f64 accuracy. Every
+// transcendental function in double is musl's (common/libm.h), natively as in wasm: the same
+// bits in both builds; complex<f32>
 // is computed in complex<double> and each part rounded once, except sine, cosine and tan of
 // complex<f32>, which are refused (XLA's single-precision results differ from the rounded true
 // value beyond the checks' tolerance: math::kComplex64NotReproduced). Domains and special values
@@ -41,6 +43,7 @@
 #include <cstring>
 #include <limits>
 
+#include "common/libm.h"
 #include "interp/elementwise.h"
 #include "interp/math_functions.h"
 #include "kernels/kernels.h"
@@ -114,18 +117,18 @@ std::string trig_operands(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
     static Complex cplx(Complex z) { return z; }                             \
   };
 
-RL_MATH_FAST_FN(Exp, Exp, std::exp(x), math::exp(z))
-RL_MATH_FAST_FN(Expm1, Expm1, std::expm1(x), math::expm1(z))
-RL_MATH_FAST_FN(Log, Log, std::log(x), math::log(z))
-RL_MATH_FAST_FN(Log1p, Log1p, std::log1p(x), math::log1p(z))
+RL_MATH_FAST_FN(Exp, Exp, libm::exp(x), math::exp(z))
+RL_MATH_FAST_FN(Expm1, Expm1, libm::expm1(x), math::expm1(z))
+RL_MATH_FAST_FN(Log, Log, libm::log(x), math::log(z))
+RL_MATH_FAST_FN(Log1p, Log1p, libm::log1p(x), math::log1p(z))
 RL_MATH_FAST_FN(Logistic, Logistic, math::logistic(x), math::logistic(z))
 RL_MATH_FAST_FN(Sqrt, Sqrt, std::sqrt(x), math::sqrt(z))
-RL_MATH_FN(Cbrt, std::cbrt(x), math::cbrt(z))
+RL_MATH_FN(Cbrt, libm::cbrt(x), math::cbrt(z))
 RL_MATH_FAST_FN(Rsqrt, Rsqrt, math::rsqrt(x), math::rsqrt(z))
-RL_MATH_FAST_FN(Tanh, Tanh, std::tanh(x), math::tanh(z))
-RL_MATH_FAST_FN(Sin, Sin, std::sin(x), math::sin(z))
-RL_MATH_FAST_FN(Cos, Cos, std::cos(x), math::cos(z))
-RL_MATH_FAST_FN(Tan, Tan, std::tan(x), math::tan(z))
+RL_MATH_FAST_FN(Tanh, Tanh, libm::tanh(x), math::tanh(z))
+RL_MATH_FAST_FN(Sin, Sin, libm::sin(x), math::sin(z))
+RL_MATH_FAST_FN(Cos, Cos, libm::cos(x), math::cos(z))
+RL_MATH_FAST_FN(Tan, Tan, libm::tan(x), math::tan(z))
 // chlo.sinh and chlo.cosh on reals are their CHLO decompositions (see the file comment).
 struct Sinh {
   static constexpr bool kComplex = true, kFloat32 = true, kFast = false;
@@ -141,21 +144,21 @@ struct Cosh {
   static float real32(float x) { return math::chlo_cosh(x); }
   static Complex cplx(Complex z) { return math::cosh(z); }
 };
-RL_MATH_FN(Asin, std::asin(x), math::asin(z))
-RL_MATH_FN(Acos, std::acos(x), math::acos(z))
-RL_MATH_FN(Atan, std::atan(x), math::atan(z))
-RL_MATH_FN(Asinh, std::asinh(x), math::asinh(z))
-RL_MATH_FN(Acosh, std::acosh(x), math::acosh(z))
-RL_MATH_FN(Atanh, std::atanh(x), math::atanh(z))
+RL_MATH_FN(Asin, libm::asin(x), math::asin(z))
+RL_MATH_FN(Acos, libm::acos(x), math::acos(z))
+RL_MATH_FN(Atan, libm::atan(x), math::atan(z))
+RL_MATH_FN(Asinh, libm::asinh(x), math::asinh(z))
+RL_MATH_FN(Acosh, libm::acosh(x), math::acosh(z))
+RL_MATH_FN(Atanh, libm::atanh(x), math::atanh(z))
 RL_MATH_FN(Conj, x, std::conj(z))
 struct Erf {
   static constexpr bool kComplex = false, kFloat32 = false, kFast = true;
   static constexpr kernels::MathFn kFn = kernels::MathFn::Erf;
-  static double real(double x) { return std::erf(x); }
+  static double real(double x) { return libm::erf(x); }
   static float real32(float x) { return x; }
   static Complex cplx(Complex z) { return z; }
 };
-RL_MATH_REAL_FN(Erfc, std::erfc(x))
+RL_MATH_REAL_FN(Erfc, libm::erfc(x))
 RL_MATH_REAL_FN(ErfInv, math::erf_inv(x))
 RL_MATH_REAL_FN(Lgamma, math::lgamma(x))
 RL_MATH_REAL_FN(Digamma, math::digamma(x))

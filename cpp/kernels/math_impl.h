@@ -29,14 +29,16 @@
 //   rsqrt     1 / sqrt(x), two roundings                                   1.5     1.48
 // (Measured over 17.4 million inputs per function, natively and in wasm alike.)
 // The trig functions reduce |x| ≤ 8192 with f32 arithmetic; larger |x| (rare in any model) are
-// computed lane by lane in double (std::sin, std::cos, std::tan) and rounded once, in every
-// instance alike.
+// computed lane by lane in double (musl's sin, cos and tan, cpp/common/libm.h: the same bits
+// natively and in wasm) and rounded once, in every instance alike.
 #pragma once
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+
+#include "common/libm.h"
 
 namespace rl::kernels {
 
@@ -364,12 +366,12 @@ inline typename Ops::V trig(typename Ops::V x) {
   }
   y = Ops::from_bits(Ops::xor_bits(Ops::bits(y), flip));
   if constexpr (T == Trig::Sin) {
-    y = trig_far<Ops>(x, y, [](double v) { return std::sin(v); });
+    y = trig_far<Ops>(x, y, [](double v) { return libm::sin(v); });
     y = Ops::select(Ops::eq(x, Ops::splat(0.0f)), x, y);  // sin(±0) = ±0
   } else if constexpr (T == Trig::Cos) {
-    y = trig_far<Ops>(x, y, [](double v) { return std::cos(v); });
+    y = trig_far<Ops>(x, y, [](double v) { return libm::cos(v); });
   } else {
-    y = trig_far<Ops>(x, y, [](double v) { return std::tan(v); });
+    y = trig_far<Ops>(x, y, [](double v) { return libm::tan(v); });
     y = Ops::select(Ops::eq(x, Ops::splat(0.0f)), x, y);
   }
   y = Ops::select(Ops::eq(abs<Ops>(x), Ops::splat(INFINITY)), qnan<Ops>(), y);
