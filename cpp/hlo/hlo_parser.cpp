@@ -109,6 +109,7 @@ class HloParser {
   std::size_t n_;
   std::size_t p_ = 0;
   bool failed_ = false;
+  bool infer_any_ = false;  // an instruction of the module being read was written without its shape
   std::string error_;
   int error_line_ = 0, error_column_ = 0;
 
@@ -571,13 +572,16 @@ class HloParser {
     ++p_;
     f.body.blocks.emplace_back();
     Block& block = f.body.blocks.back();
-    reserve_body(f, block);
+    // Every loop over the computation's lines or instructions is a function of its own, called
+    // out of line (common/loop_body.h): V8 counts a loop's iterations against the function
+    // holding it and then optimizes that function, which for this one (read once per
+    // computation, all of the parser inlined) cost 48 ms and a 6.5 MB compilation zone for code
+    // that never ran again.
+    (this->*out_of_line(&HloParser::reserve_body))(f, block);
     defined_.clear();
     uses_.clear();
     std::size_t root = std::string_view::npos;
-    const auto step_fn = out_of_line(&HloParser::body_step);  // common/loop_body.h
-    for (int step; (step = (this->*step_fn)(f, block, &root)) != 0;)
-      if (step < 0) return false;
+    if (!(this->*out_of_line(&HloParser::read_body))(f, block, &root)) return false;
     // Attributes after the body (execution_thread="..."): read and dropped.
     {
       std::size_t save = p_;
@@ -598,33 +602,14 @@ class HloParser {
                   "computation " + std::string(f.name.substr(0, 40)) + " has no instructions",
                   "at least a ROOT instruction");
     // Operands defined after their use: each names an instruction of this computation.
-    const auto resolve_fn = out_of_line(&HloParser::resolve);
-    for (const Use& u : uses_)
-      if (!(this->*resolve_fn)(f, u)) return false;
+    if (!(this->*out_of_line(&HloParser::resolve_uses))(f)) return false;
     if (root == std::string_view::npos) {  // XLA: the last instruction
       root = block.ops.size() - 1;
       block.ops[root].is_root = true;
     }
     // Arguments: the parameter instructions by number (the signature if there are none).
     std::vector<std::pair<std::int64_t, std::size_t>> params;
-    for (std::size_t i = 0; i < block.ops.size(); ++i)
-      if (block.ops[i].code == OpCode::Parameter) {
-        const Attribute* a = f.attr(block.ops[i], "parameter_number");
-        std::int64_t number = 0;  // checked when the instruction was read
-        if (a && !decimal_in_range(a->value, 0, kMaxParameterNumber, &number)) {
-          const Op& p = block.ops[i];
-          failed_ = true;
-          error_ = std::to_string(p.line) + ":" + std::to_string(p.column) +
-                   ": error: a parameter number must be an integer from 0 to " +
-                   std::to_string(kMaxParameterNumber) +
-                   " \xE2\x80\x94 expected a number such as parameter(0), got '" +
-                   std::string(a->value.substr(0, 40)) + "'";
-          error_line_ = p.line;
-          error_column_ = p.column;
-          return false;
-        }
-        params.emplace_back(number, i);
-      }
+    if (!(this->*out_of_line(&HloParser::parameters))(f, block, &params)) return false;
     std::sort(params.begin(), params.end());
     for (std::size_t k = 0; k < params.size(); ++k) {
       const Op& p = block.ops[params[k].second];
@@ -649,6 +634,46 @@ class HloParser {
       }
     }
     f.result_types.push_back(f.values[root].type);
+    return true;
+  }
+
+  // The computation's instructions up to its closing '}' (root: the ROOT's index, if written).
+  RL_LOOP_BODY bool read_body(Function& f, Block& block, std::size_t* root) {
+    const auto step_fn = out_of_line(&HloParser::body_step);  // common/loop_body.h
+    for (int step; (step = (this->*step_fn)(f, block, root)) != 0;)
+      if (step < 0) return false;
+    return true;
+  }
+
+  // Operands defined after their use: each names an instruction of this computation.
+  RL_LOOP_BODY bool resolve_uses(Function& f) {
+    const auto resolve_fn = out_of_line(&HloParser::resolve);
+    for (const Use& u : uses_)
+      if (!(this->*resolve_fn)(f, u)) return false;
+    return true;
+  }
+
+  // The parameter instructions: (number, index in the block) each.
+  RL_LOOP_BODY bool parameters(Function& f, const Block& block,
+                               std::vector<std::pair<std::int64_t, std::size_t>>* params) {
+    for (std::size_t i = 0; i < block.ops.size(); ++i)
+      if (block.ops[i].code == OpCode::Parameter) {
+        const Attribute* a = f.attr(block.ops[i], "parameter_number");
+        std::int64_t number = 0;  // checked when the instruction was read
+        if (a && !decimal_in_range(a->value, 0, kMaxParameterNumber, &number)) {
+          const Op& p = block.ops[i];
+          failed_ = true;
+          error_ = std::to_string(p.line) + ":" + std::to_string(p.column) +
+                   ": error: a parameter number must be an integer from 0 to " +
+                   std::to_string(kMaxParameterNumber) +
+                   " \xE2\x80\x94 expected a number such as parameter(0), got '" +
+                   std::string(a->value.substr(0, 40)) + "'";
+          error_line_ = p.line;
+          error_column_ = p.column;
+          return false;
+        }
+        params->emplace_back(number, i);
+      }
     return true;
   }
 
@@ -693,7 +718,7 @@ class HloParser {
   // Room for the instructions of the computation starting here: one per indented line (XLA
   // indents instructions; '}' closes at the start of a line), so big computations do not grow
   // by doubling. Only an estimate: the vectors still grow if it is short.
-  void reserve_body(Function& f, Block& block) {
+  RL_LOOP_BODY void reserve_body(Function& f, Block& block) {
     std::size_t lines = 0;
     for (std::size_t q = p_; q < n_;) {
       const void* nl = std::memchr(s_.data() + q, '\n', n_ - q);
@@ -831,6 +856,7 @@ class HloParser {
     }
     if (!has_shape) {  // typed by infer_shapes() once the module is complete
       op.infer_shape = true;
+      infer_any_ = true;
       shape = placeholder_type();
     }
     const auto id = static_cast<ValueId>(block.ops.size());
@@ -878,6 +904,9 @@ class HloParser {
                   "a computation such as ENTRY main { ... }");
     }
     if (!m.entry()) m.functions.back().is_entry = true;  // XLA: the last computation
+    // Every instruction written with its shape (XLA prints them so): nothing to infer.
+    if (!infer_any_) return true;
+    infer_any_ = false;
     auto inferred = infer_shapes(m, *table_);
     if (!inferred) {
       failed_ = true;

@@ -44,6 +44,7 @@ class OpTable {
  private:
   void write_row(std::string& out, const OpCost& r);
   void widen_to(const OpCost& r, std::size_t op_units, std::size_t shape_units);
+  void widen_all(const Analysis& a);
   void write_tail(std::string& out) const;
 
   // A number's cell as the row writes it (count_text, or short_text for an intensity), kept in a

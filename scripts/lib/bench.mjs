@@ -35,7 +35,7 @@ for (let i = 0; i < args.length; i++) {
   else if (args[i] === '--quick') quick = true;
   else if (
     args[i] === '--only' &&
-    ['kernels', 'cores', 'analyzer', 'lesson', 'interpreter', 'traffic', 'size'].includes(args[i + 1])
+    ['kernels', 'cores', 'analyzer', 'cli', 'lesson', 'interpreter', 'traffic', 'size'].includes(args[i + 1])
   )
     only = args[++i];
   else if (args[i] === '--threads' && /^[0-9]+$/.test(args[i + 1] ?? '')) threads = Number(args[++i]);
@@ -211,27 +211,7 @@ async function benchAnalyzer() {
     );
   }
   console.log('  goals: ≥ 20 MB/s, ≤ 10 wasm-heap bytes per byte of text');
-  const load = out.cli.load_average.map((x) => x.toFixed(1)).join(', ');
-  console.log(
-    `  CLI end to end (node scripts/analyze.mjs FILE > file; load average ${load} on ${cpus().length} cores while measured):`,
-  );
-  const base = out.cli.baseline;
-  if (base)
-    console.log(
-      `    a one-op file: ${base.seconds.toFixed(2)} s wall, ${base.cpu_seconds.toFixed(2)} s CPU, maxRSS ${mib(base.max_rss_bytes)} MiB`,
-    );
-  for (const c of out.cli.runs) {
-    if (c.error) {
-      console.log(`    ${c.dialect} ${c.mb} MB failed: ${c.error}`);
-      continue;
-    }
-    console.log(
-      `    ${c.dialect.padEnd(9)} ${String(c.mb).padStart(3)} MB → ${(c.output_bytes / 1e6).toFixed(1)} MB of table: ${c.mb_per_s.toFixed(1)} MB/s wall (best of ${c.runs}, ${c.seconds.toFixed(2)} s), ` +
-        `${c.mb_per_cpu_s.toFixed(1)} MB per CPU-second   maxRSS ${mib(c.max_rss_bytes)} MiB = ${c.rss_bytes_per_text_byte.toFixed(1)} bytes/byte ` +
-        `(${c.rss_over_baseline_bytes_per_text_byte.toFixed(1)} over the one-op file's)`,
-    );
-  }
-  console.log('  CLI goals: ≥ 20 MB/s end to end, ≤ 10 bytes of Node memory (maxRSS) per byte of text');
+  printCli(out.cli);
 
   return out;
 }
@@ -318,6 +298,32 @@ function benchCli() {
     rmSync(dir, { recursive: true, force: true });
   }
   return out;
+}
+
+/** Prints benchCli's figures. */
+function printCli(cli) {
+  const mib = (b) => (b / 2 ** 20).toFixed(0);
+  const load = cli.load_average.map((x) => x.toFixed(1)).join(', ');
+  console.log(
+    `  CLI end to end (node scripts/analyze.mjs FILE > file; load average ${load} on ${cpus().length} cores while measured):`,
+  );
+  const base = cli.baseline;
+  if (base)
+    console.log(
+      `    a one-op file: ${base.seconds.toFixed(2)} s wall, ${base.cpu_seconds.toFixed(2)} s CPU, maxRSS ${mib(base.max_rss_bytes)} MiB`,
+    );
+  for (const c of cli.runs) {
+    if (c.error) {
+      console.log(`    ${c.dialect} ${c.mb} MB failed: ${c.error}`);
+      continue;
+    }
+    console.log(
+      `    ${c.dialect.padEnd(9)} ${String(c.mb).padStart(3)} MB → ${(c.output_bytes / 1e6).toFixed(1)} MB of table: ${c.mb_per_s.toFixed(1)} MB/s wall (best of ${c.runs}, ${c.seconds.toFixed(2)} s), ` +
+        `${c.mb_per_cpu_s.toFixed(1)} MB per CPU-second   maxRSS ${mib(c.max_rss_bytes)} MiB = ${c.rss_bytes_per_text_byte.toFixed(1)} bytes/byte ` +
+        `(${c.rss_over_baseline_bytes_per_text_byte.toFixed(1)} over the one-op file's)`,
+    );
+  }
+  console.log('  CLI goals: ≥ 20 MB/s end to end, ≤ 10 bytes of Node memory (maxRSS) per byte of text');
 }
 
 async function benchKernels() {
@@ -673,6 +679,9 @@ const size = wanted('size') ? benchSize() : null;
 const kernels = wanted('kernels') ? await benchKernels() : null;
 const cores = wanted('cores') ? await benchCores() : null;
 const analyzer = wanted('analyzer') ? await benchAnalyzer() : null;
+// --only cli: the CLI end to end alone (also part of --only analyzer).
+const cliOnly = only === 'cli' ? benchCli() : null;
+if (cliOnly) printCli(cliOnly);
 const lesson = wanted('lesson') ? await benchLesson() : null;
 const interpreter = wanted('interpreter') ? await benchInterpreter({ quick }) : null;
 const traffic = wanted('traffic') ? await benchTraffic() : null;
@@ -704,6 +713,7 @@ if (jsonFile) {
         ...(kernels && { ratios: kernels.ratios }),
         ...(cores && { all_cores: { ceilings: cores.ceilings, ratios: cores.ratios } }),
         ...(analyzer && { analyzer }),
+        ...(cliOnly && { analyzer: { cli: cliOnly } }),
         ...(interpreter && { interpreter }),
         ...(traffic && { traffic }),
         ...(lesson && { lesson }),
