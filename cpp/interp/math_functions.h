@@ -114,15 +114,6 @@ std::complex<T> divide(std::complex<T> x, std::complex<T> y) {
   return {re, im};
 }
 
-// Why CHLO's sinh, cosh, asin, acos, atan, asinh, acosh and atanh of complex<f32> are refused
-// (the Supports predicates' answer): XLA runs them as StableHLO's CHLO decompositions (for asin,
-// acos, asinh and acosh the long functional_algorithms expansions of Hull et al.'s algorithm)
-// evaluated step by step in f32, and this interpreter does not reproduce those steps; computing
-// in double and rounding once would give a different answer at large magnitudes.
-inline constexpr const char* kComplex64NotReproduced =
-    "complex<f32>: XLA evaluates CHLO's decomposition of this op step by step in single "
-    "precision, which this interpreter does not reproduce; complex<f64> runs";
-
 // complex<f32> as XLA's CPU backend computes it: its elemental IR emitter's formulas in single
 // precision, step by step (math_complex64.cpp says which formulas and which f32 sub-functions).
 // XLA's special values come with them (abs is NaN with a NaN part even beside an infinite one;
