@@ -114,14 +114,29 @@ std::complex<T> divide(std::complex<T> x, std::complex<T> y) {
   return {re, im};
 }
 
-// Why complex<f32> sine, cosine, tan and power are refused (the Supports predicates' answer): XLA
-// computes them in f32 from its own exp, log, sin and cos, and its results differ from the true
-// value rounded once (what computing in double gives) by a few f32 ulps at large magnitudes
-// (0.0059 at 21156 in upstream's tests), beyond their checks' tolerance.
-inline constexpr const char* kComplex64NotReproduced =
-    "complex<f32>: XLA computes it in single precision with its own formulas and math library, "
-    "whose rounding "
-    "this interpreter (double precision, rounded once) does not reproduce; complex<f64> runs";
+// complex<f32> as XLA's CPU backend computes it: its elemental IR emitter's formulas in single
+// precision, step by step (math_complex64.cpp says which formulas and which f32 sub-functions).
+// XLA's special values come with them (abs is NaN with a NaN part even beside an infinite one;
+// exp(inf + 0i) is (inf, NaN)), not C99's.
+namespace c64 {
+using C = std::complex<float>;
+float abs(C z);
+C sign(C z);
+C exp(C z);
+C expm1(C z);
+C log(C z);
+C log1p(C z);
+C sqrt(C z);
+C rsqrt(C z);
+C cbrt(C z);
+C tanh(C z);
+C tan(C z);
+C sin(C z);
+C cos(C z);
+C logistic(C z);
+C pow(C x, C y);
+C atan2(C y, C x);
+}  // namespace c64
 
 Complex exp(Complex z);
 Complex expm1(Complex z);

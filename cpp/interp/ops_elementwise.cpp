@@ -136,6 +136,8 @@ typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
         base = wrap_mul(base, base);
       }
       return result;
+    } else if constexpr (E::type == ElementType::C64) {
+      return math::c64::pow(a, b);  // XLA's formula in f32 (math_complex64.cpp)
     } else if constexpr (is_complex_v<E>) {
       using R = typename C::value_type;
       const math::Complex r =
@@ -145,7 +147,9 @@ typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
       return static_cast<C>(libm::pow(static_cast<double>(a), static_cast<double>(b)));
     }
   } else if constexpr (Code == OpCode::Atan2) {
-    if constexpr (is_complex_v<E>) {
+    if constexpr (E::type == ElementType::C64) {
+      return math::c64::atan2(a, b);  // XLA's formula in f32 (math_complex64.cpp)
+    } else if constexpr (is_complex_v<E>) {
       using R = typename C::value_type;
       const math::Complex r =
           math::atan2(math::Complex(a.real(), a.imag()), math::Complex(b.real(), b.imag()));
@@ -478,8 +482,7 @@ bool unary(const OpCall& c) {
     } else if constexpr (Code == OpCode::Abs) {
       if constexpr (is_complex_v<E>) {
         if constexpr (E::type == ElementType::C64)
-          map1<E, Elem<ElementType::F32>>(
-              x, y, [](C v) { return static_cast<float>(libm::hypot(v.real(), v.imag())); });
+          map1<E, Elem<ElementType::F32>>(x, y, [](C v) { return math::c64::abs(v); });
         else
           map1<E, Elem<ElementType::F64>>(x, y,
                                           [](C v) { return libm::hypot(v.real(), v.imag()); });
@@ -493,14 +496,17 @@ bool unary(const OpCall& c) {
       return true;
     } else if constexpr (Code == OpCode::Sign) {
       if constexpr (is_complex_v<E>) {
-        map1<E, E>(x, y, [](C v) {
-          using R = typename C::value_type;
-          if (std::isnan(v.real()) || std::isnan(v.imag()))
-            return C(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
-          // |v| as abs computes it (for complex<f32>: in double, rounded once).
-          const R m = static_cast<R>(libm::hypot(v.real(), v.imag()));
-          return m == R(0) ? C(0) : v / m;
-        });
+        if constexpr (E::type == ElementType::C64) {
+          map1<E, E>(x, y, [](C v) { return math::c64::sign(v); });  // XLA's, in f32
+        } else {
+          map1<E, E>(x, y, [](C v) {
+            using R = typename C::value_type;
+            if (std::isnan(v.real()) || std::isnan(v.imag()))
+              return C(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
+            const R m = libm::hypot(v.real(), v.imag());  // |v| as abs computes it
+            return m == R(0) ? C(0) : v / m;
+          });
+        }
       } else if constexpr (is_float_v<E>) {
         map1<E, E>(x, y, [](C v) { return std::isnan(v) ? v : v > 0 ? C(1) : v < 0 ? C(-1) : v; });
       } else if constexpr (is_int_v<E>) {
@@ -573,15 +579,6 @@ bool unary(const OpCall& c) {
   return true;
 }
 
-// power of complex<f32> is refused (math::kComplex64NotReproduced); other types as usual.
-std::string power_types(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
-  std::string p = computable_types(op, attrs);
-  if (!p.empty()) return p;
-  if (op.num_operands() > 0 && op.operand_type(0).etype == ElementType::C64)
-    return math::kComplex64NotReproduced;
-  return "";
-}
-
 }  // namespace
 
 void register_elementwise_ops(Registry& r) {
@@ -598,7 +595,7 @@ void register_elementwise_ops(Registry& r) {
   r.add(OpCode::ShiftLeft, binary<OpCode::ShiftLeft>);
   r.add(OpCode::ShiftRightLogical, binary<OpCode::ShiftRightLogical>);
   r.add(OpCode::ShiftRightArithmetic, binary<OpCode::ShiftRightArithmetic>);
-  r.add(OpCode::Power, binary<OpCode::Power>, power_types);
+  r.add(OpCode::Power, binary<OpCode::Power>);
   r.add(OpCode::Atan2, binary<OpCode::Atan2>);
   r.add(OpCode::Complex, complex_op);
   r.add(OpCode::Compare, compare);

@@ -10,13 +10,14 @@
 // ops are converted exactly to f32, run through the same functions and rounded once to their
 // type. Every other f16, bf16 and f32 element is computed in double and rounded once to its type
 // (the corpus compares with XLA's results within 3 ulps of the tensor's own format); f64 and
-// complex elements by the functions of math_functions.h, which aim at f64 accuracy. Every
+// complex<f64> elements by the functions of math_functions.h, which aim at f64 accuracy. Every
 // transcendental function in double is musl's (common/libm.h), natively as in wasm: the same
-// bits in both builds; complex<f32>
-// is computed in complex<double> and each part rounded once, except sine, cosine and tan of
-// complex<f32>, which are refused (XLA's single-precision results differ from the rounded true
-// value beyond the checks' tolerance: math::kComplex64NotReproduced). Domains and special values
-// follow XLA (math_functions.h lists them).
+// bits in both builds. complex<f32> elements are computed as XLA's CPU backend computes them, its
+// elemental IR emitter's formulas in f32, step by step (math_complex64.cpp: exp, expm1, log,
+// log1p, sqrt, rsqrt, cbrt, tanh, sine, cosine, tan, logistic); CHLO's sinh, cosh and inverse
+// functions of complex<f32>, whose decompositions XLA evaluates op by op in f32 and this
+// interpreter does not reproduce, are computed in complex<double> and each part rounded once
+// (in_double below). Domains and special values follow XLA (math_functions.h lists them).
 //
 // One exception: chlo.sinh and chlo.cosh of reals are what CHLO defines them as, its
 // decomposition e^(x + log ½) ∓ e^(−x + log ½) (sinh below |x| = 1: from expm1), evaluated in f32
@@ -54,6 +55,16 @@ namespace {
 
 using hlo::OpCode;
 using math::Complex;
+using C64 = std::complex<float>;
+
+// f(z) in complex<double>, each part rounded once to f32: CHLO's inverse and hyperbolic functions
+// of complex<f32>. XLA evaluates their CHLO decompositions op by op in f32, which is not
+// reproduced here; these are the more accurate values (within the corpus's checks), and may differ
+// from XLA's in the last bits.
+C64 in_double(C64 z, Complex (*f)(Complex)) {
+  const Complex r = f(Complex(z.real(), z.imag()));
+  return {static_cast<float>(r.real()), static_cast<float>(r.imag())};
+}
 
 // ---- which element types an op takes ----------------------------------------------------------
 
@@ -77,36 +88,29 @@ std::string float_operands(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
   return "";
 }
 
-// As float_operands<true>, but complex<f32> is refused (math::kComplex64NotReproduced).
-std::string trig_operands(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
-  std::string p = float_operands<true>(op, attrs);
-  if (!p.empty()) return p;
-  if (op.num_operands() > 0 && op.operand_type(0).etype == ElementType::C64)
-    return math::kComplex64NotReproduced;
-  return "";
-}
-
 // ---- unary functions: one struct per function, real (double) and complex parts
 // --------------------
 
 // kFloat32: halves and f32 go through real32 (computed in float, as the op's definition does)
 // instead of through double. kFast: f32 runs kernels::math_impl.h's function kFn over the whole
 // buffer (wasm SIMD in the wasm build), and halves go through f32 to it (see the file comment).
-#define RL_MATH_FN(Name, real_expr, complex_expr)                           \
+#define RL_MATH_FN(Name, real_expr, complex_expr, c64_expr)                 \
   struct Name {                                                             \
     static constexpr bool kComplex = true, kFloat32 = false, kFast = false; \
     static constexpr kernels::MathFn kFn = kernels::MathFn::Exp;            \
     static double real(double x) { return real_expr; }                      \
     static float real32(float x) { return x; }                              \
     static Complex cplx(Complex z) { return complex_expr; }                 \
+    static C64 cplx32(C64 z) { return c64_expr; }                           \
   };
-#define RL_MATH_FAST_FN(Name, fn, real_expr, complex_expr)                 \
+#define RL_MATH_FAST_FN(Name, fn, c64_fn, real_expr, complex_expr)         \
   struct Name {                                                            \
     static constexpr bool kComplex = true, kFloat32 = false, kFast = true; \
     static constexpr kernels::MathFn kFn = kernels::MathFn::fn;            \
     static double real(double x) { return real_expr; }                     \
     static float real32(float x) { return x; }                             \
     static Complex cplx(Complex z) { return complex_expr; }                \
+    static C64 cplx32(C64 z) { return math::c64::c64_fn(z); }              \
   };
 #define RL_MATH_REAL_FN(Name, real_expr)                                     \
   struct Name {                                                              \
@@ -115,20 +119,21 @@ std::string trig_operands(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
     static double real(double x) { return real_expr; }                       \
     static float real32(float x) { return x; }                               \
     static Complex cplx(Complex z) { return z; }                             \
+    static C64 cplx32(C64 z) { return z; }                                   \
   };
 
-RL_MATH_FAST_FN(Exp, Exp, libm::exp(x), math::exp(z))
-RL_MATH_FAST_FN(Expm1, Expm1, libm::expm1(x), math::expm1(z))
-RL_MATH_FAST_FN(Log, Log, libm::log(x), math::log(z))
-RL_MATH_FAST_FN(Log1p, Log1p, libm::log1p(x), math::log1p(z))
-RL_MATH_FAST_FN(Logistic, Logistic, math::logistic(x), math::logistic(z))
-RL_MATH_FAST_FN(Sqrt, Sqrt, std::sqrt(x), math::sqrt(z))
-RL_MATH_FN(Cbrt, libm::cbrt(x), math::cbrt(z))
-RL_MATH_FAST_FN(Rsqrt, Rsqrt, math::rsqrt(x), math::rsqrt(z))
-RL_MATH_FAST_FN(Tanh, Tanh, libm::tanh(x), math::tanh(z))
-RL_MATH_FAST_FN(Sin, Sin, libm::sin(x), math::sin(z))
-RL_MATH_FAST_FN(Cos, Cos, libm::cos(x), math::cos(z))
-RL_MATH_FAST_FN(Tan, Tan, libm::tan(x), math::tan(z))
+RL_MATH_FAST_FN(Exp, Exp, exp, libm::exp(x), math::exp(z))
+RL_MATH_FAST_FN(Expm1, Expm1, expm1, libm::expm1(x), math::expm1(z))
+RL_MATH_FAST_FN(Log, Log, log, libm::log(x), math::log(z))
+RL_MATH_FAST_FN(Log1p, Log1p, log1p, libm::log1p(x), math::log1p(z))
+RL_MATH_FAST_FN(Logistic, Logistic, logistic, math::logistic(x), math::logistic(z))
+RL_MATH_FAST_FN(Sqrt, Sqrt, sqrt, std::sqrt(x), math::sqrt(z))
+RL_MATH_FN(Cbrt, libm::cbrt(x), math::cbrt(z), math::c64::cbrt(z))
+RL_MATH_FAST_FN(Rsqrt, Rsqrt, rsqrt, math::rsqrt(x), math::rsqrt(z))
+RL_MATH_FAST_FN(Tanh, Tanh, tanh, libm::tanh(x), math::tanh(z))
+RL_MATH_FAST_FN(Sin, Sin, sin, libm::sin(x), math::sin(z))
+RL_MATH_FAST_FN(Cos, Cos, cos, libm::cos(x), math::cos(z))
+RL_MATH_FAST_FN(Tan, Tan, tan, libm::tan(x), math::tan(z))
 // chlo.sinh and chlo.cosh on reals are their CHLO decompositions (see the file comment).
 struct Sinh {
   static constexpr bool kComplex = true, kFloat32 = true, kFast = false;
@@ -136,6 +141,7 @@ struct Sinh {
   static double real(double x) { return math::chlo_sinh(x); }
   static float real32(float x) { return math::chlo_sinh(x); }
   static Complex cplx(Complex z) { return math::sinh(z); }
+  static C64 cplx32(C64 z) { return in_double(z, math::sinh); }
 };
 struct Cosh {
   static constexpr bool kComplex = true, kFloat32 = true, kFast = false;
@@ -143,20 +149,22 @@ struct Cosh {
   static double real(double x) { return math::chlo_cosh(x); }
   static float real32(float x) { return math::chlo_cosh(x); }
   static Complex cplx(Complex z) { return math::cosh(z); }
+  static C64 cplx32(C64 z) { return in_double(z, math::cosh); }
 };
-RL_MATH_FN(Asin, libm::asin(x), math::asin(z))
-RL_MATH_FN(Acos, libm::acos(x), math::acos(z))
-RL_MATH_FN(Atan, libm::atan(x), math::atan(z))
-RL_MATH_FN(Asinh, libm::asinh(x), math::asinh(z))
-RL_MATH_FN(Acosh, libm::acosh(x), math::acosh(z))
-RL_MATH_FN(Atanh, libm::atanh(x), math::atanh(z))
-RL_MATH_FN(Conj, x, std::conj(z))
+RL_MATH_FN(Asin, libm::asin(x), math::asin(z), in_double(z, math::asin))
+RL_MATH_FN(Acos, libm::acos(x), math::acos(z), in_double(z, math::acos))
+RL_MATH_FN(Atan, libm::atan(x), math::atan(z), in_double(z, math::atan))
+RL_MATH_FN(Asinh, libm::asinh(x), math::asinh(z), in_double(z, math::asinh))
+RL_MATH_FN(Acosh, libm::acosh(x), math::acosh(z), in_double(z, math::acosh))
+RL_MATH_FN(Atanh, libm::atanh(x), math::atanh(z), in_double(z, math::atanh))
+RL_MATH_FN(Conj, x, std::conj(z), std::conj(z))
 struct Erf {
   static constexpr bool kComplex = false, kFloat32 = false, kFast = true;
   static constexpr kernels::MathFn kFn = kernels::MathFn::Erf;
   static double real(double x) { return libm::erf(x); }
   static float real32(float x) { return x; }
   static Complex cplx(Complex z) { return z; }
+  static C64 cplx32(C64 z) { return z; }
 };
 RL_MATH_REAL_FN(Erfc, libm::erfc(x))
 RL_MATH_REAL_FN(ErfInv, math::erf_inv(x))
@@ -240,10 +248,7 @@ bool unary_math(const OpCall& c) {
       if constexpr (F::kComplex) {
         const auto* px = x.as<std::complex<float>>();
         auto* py = y.as<std::complex<float>>();
-        for (std::int64_t i = 0; i < n; ++i) {
-          const Complex r = F::cplx(Complex(px[i].real(), px[i].imag()));
-          py[i] = {static_cast<float>(r.real()), static_cast<float>(r.imag())};
-        }
+        for (std::int64_t i = 0; i < n; ++i) py[i] = F::cplx32(px[i]);
         break;
       }
       [[fallthrough]];
@@ -527,10 +532,10 @@ void register_math_ops(Registry& r) {
   r.add(OpCode::Cbrt, unary_math<Cbrt>, float_operands<true>);
   r.add(OpCode::Rsqrt, unary_math<Rsqrt>, float_operands<true>);
   r.add(OpCode::Tanh, unary_math<Tanh>, float_operands<true>);
-  r.add(OpCode::Sine, unary_math<Sin>, trig_operands);
-  r.add(OpCode::Cosine, unary_math<Cos>, trig_operands);
-  r.add(OpCode::Tan, unary_math<Tan>, trig_operands);
-  r.add(OpCode::ChloTan, unary_math<Tan>, trig_operands);
+  r.add(OpCode::Sine, unary_math<Sin>, float_operands<true>);
+  r.add(OpCode::Cosine, unary_math<Cos>, float_operands<true>);
+  r.add(OpCode::Tan, unary_math<Tan>, float_operands<true>);
+  r.add(OpCode::ChloTan, unary_math<Tan>, float_operands<true>);
   r.add(OpCode::Erf, unary_math<Erf>, float_operands<false>);
   r.add(OpCode::ChloErf, unary_math<Erf>, float_operands<false>);
   r.add(OpCode::ChloErfc, unary_math<Erfc>, float_operands<false>);

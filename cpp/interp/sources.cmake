@@ -9,6 +9,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/interp/ops_elementwise.cpp
   cpp/interp/ops_math.cpp
   cpp/interp/math_functions.cpp
+  cpp/interp/math_complex64.cpp
   cpp/interp/ops_data.cpp
   cpp/interp/ops_dot.cpp
   cpp/interp/ops_linalg.cpp
@@ -24,6 +25,7 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/linalg_test.cpp
   tests/cpp/interp/fft_test.cpp
   tests/cpp/interp/complex_arith_test.cpp
+  tests/cpp/interp/complex64_test.cpp
   tests/cpp/interp/regions_test.cpp
   tests/cpp/interp/nan_bits_test.cpp
   tests/cpp/interp/corpus_interp_test.cpp

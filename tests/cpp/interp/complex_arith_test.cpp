@@ -127,34 +127,6 @@ TEST_CASE("complex128 multiply uses the same fused rule in double", "[interp][co
   CHECK(z.imag() == 2.0);  // fma(1 + e, 1, 1 − e) = 2 exactly
 }
 
-TEST_CASE("complex64 sine, cosine, tan and power are refused with the reason, and complex128 runs",
-          "[interp][complex]") {
-  for (const std::string op : {"sine", "cosine", "tan"}) {
-    const std::string why = rl::testing::run_error(main_of(
-        "tensor<2xcomplex<f32>>",
-        "  %a = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f32>>\n"
-        "  %b = stablehlo." +
-            op + " %a : tensor<2xcomplex<f32>>\n  return %b : tensor<2xcomplex<f32>>\n"));
-    INFO(why);
-    CHECK(why.find("not run: stablehlo." + op +
-                   ": complex<f32>: XLA computes it in single precision") == 0);
-    auto ok = run_text(main_of(
-        "tensor<2xcomplex<f64>>",
-        "  %a = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f64>>\n"
-        "  %b = stablehlo." +
-            op + " %a : tensor<2xcomplex<f64>>\n  return %b : tensor<2xcomplex<f64>>\n"));
-    CHECK(ok.result.status == "passed");
-  }
-  const std::string why = rl::testing::run_error(
-      main_of("tensor<2xcomplex<f32>>",
-              "  %a = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f32>>\n"
-              "  %b = stablehlo.power %a, %a : tensor<2xcomplex<f32>>\n  return %b : "
-              "tensor<2xcomplex<f32>>\n"));
-  INFO(why);
-  CHECK(why.find("not run: stablehlo.power: complex<f32>: XLA computes it in single precision") ==
-        0);
-}
-
 namespace {
 
 // XLA's complex divide (EmitComplexDivide) for operands whose parts are small integers: the
