@@ -48,7 +48,7 @@ class Coster : public cost::CostContext {
   // at the end (finish_rows); a region walked twice overflows into a list of its own.
   Coster(const Module& m, const Program& prog, Analysis& a, const FusionGroups* groups = nullptr,
          std::vector<FusionCounts>* counts = nullptr, const AnalyzeOptions& options = {})
-      : m_(m), prog_(prog), a_(a), groups_(groups), counts_(counts), options_(options) {
+      : m_(m), prog_(prog), a_(a), groups_(groups), options_(options), counts_(counts) {
     if (groups_ && counts_) {
       counts_->assign(groups_->root.size(), FusionCounts());
       counted_.assign(groups_->root.size(), 0);
