@@ -731,6 +731,7 @@ class HloParser {
     block.ops.reserve(lines);
     f.values.reserve(lines);
     f.refs.reserve(lines * 3);
+    f.attrs.reserve(lines);
   }
 
   // ['ROOT'] name '=' [shape] opcode '(' operands ')' (',' attr)*. The instruction's value is
