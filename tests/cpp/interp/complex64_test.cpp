@@ -195,17 +195,6 @@ std::vector<Cf> specials() {
   return v;
 }
 
-std::string literal(const std::vector<Cf>& v) {
-  std::string s = "[";
-  char buf[80];
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    std::snprintf(buf, sizeof buf, "%s(%.9g, %.9g)", i ? ", " : "",
-                  static_cast<double>(v[i].real()), static_cast<double>(v[i].imag()));
-    s += buf;
-  }
-  return s + "]";
-}
-
 Cf as_f32(std::complex<double> z) {
   return {static_cast<float>(z.real()), static_cast<float>(z.imag())};
 }
@@ -258,9 +247,9 @@ TEST_CASE("complex64 unary functions are XLA's f32 formulas, step by step", "[in
       CHECK(same(u.fn(z), u.ref(z)));
     }
     // The op.
-    auto ran = run_text(main_of(t, "  %a = stablehlo.constant dense<" + literal(inputs) +
-                                       "> : " + t + "\n  %b = stablehlo." + u.op + " %a : " + t +
-                                       "\n  return %b : " + t + "\n"));
+    auto ran = run_text(main_of(
+        t, "  %a = stablehlo.constant dense<" + rl::testing::complex_literal(inputs) + "> : " + t +
+               "\n  %b = stablehlo." + u.op + " %a : " + t + "\n  return %b : " + t + "\n"));
     INFO(u.op << ": " << ran.result.status);
     REQUIRE(ran.result.status == "passed");
     const auto got = as_complex(ran.result, 0);
@@ -281,13 +270,13 @@ TEST_CASE("complex64 abs, power and atan2 are XLA's f32 formulas, through the op
   for (Cf& v : y) v = {v.real() * 1e-3f, v.imag() * 1e-3f};  // exponents of a sane size
   const std::string n = std::to_string(x.size());
   const std::string t = "tensor<" + n + "xcomplex<f32>>", tr = "tensor<" + n + "xf32>";
-  auto ran = run_text(main_of("(" + tr + ", " + t + ", " + t + ")",
-                              "  %a = stablehlo.constant dense<" + literal(x) + "> : " + t +
-                                  "\n  %b = stablehlo.constant dense<" + literal(y) + "> : " + t +
-                                  "\n  %m = stablehlo.abs %a : (" + t + ") -> " + tr +
-                                  "\n  %p = stablehlo.power %a, %b : " + t +
-                                  "\n  %q = stablehlo.atan2 %a, %b : " + t +
-                                  "\n  return %m, %p, %q : " + tr + ", " + t + ", " + t + "\n"));
+  auto ran = run_text(main_of(
+      "(" + tr + ", " + t + ", " + t + ")",
+      "  %a = stablehlo.constant dense<" + rl::testing::complex_literal(x) + "> : " + t +
+          "\n  %b = stablehlo.constant dense<" + rl::testing::complex_literal(y) + "> : " + t +
+          "\n  %m = stablehlo.abs %a : (" + t + ") -> " + tr +
+          "\n  %p = stablehlo.power %a, %b : " + t + "\n  %q = stablehlo.atan2 %a, %b : " + t +
+          "\n  return %m, %p, %q : " + tr + ", " + t + ", " + t + "\n"));
   REQUIRE(ran.result.status == "passed");
   const auto m = rl::testing::as_doubles(ran.result, 0);
   const auto p = as_complex(ran.result, 1), q = as_complex(ran.result, 2);

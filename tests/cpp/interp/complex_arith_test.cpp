@@ -52,17 +52,6 @@ std::vector<Cf> operands(std::uint32_t seed, int n) {
   return v;
 }
 
-std::string literal(const std::vector<Cf>& v) {
-  std::string s = "[";
-  char buf[64];
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    std::snprintf(buf, sizeof buf, "%s(%.9g, %.9g)", i ? ", " : "",
-                  static_cast<double>(v[i].real()), static_cast<double>(v[i].imag()));
-    s += buf;
-  }
-  return s + "]";
-}
-
 bool same_bits(Cf a, Cf b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 }  // namespace
@@ -83,29 +72,29 @@ TEST_CASE(
   // The op: multiply, and reduce's product (init (1, 0), then x, then y: (1·x) is x exactly).
   const std::string t = "tensor<" + std::to_string(n) + "xcomplex<f32>>";
   const std::string t2 = "tensor<2x" + std::to_string(n) + "xcomplex<f32>>";
-  auto ran =
-      run_text(main_of("(" + t + ", " + t + ")",
-                       "  %a = stablehlo.constant dense<" + literal(x) + "> : " + t +
-                           "\n"
-                           "  %b = stablehlo.constant dense<" +
-                           literal(y) + "> : " + t +
-                           "\n"
-                           "  %p = stablehlo.multiply %a, %b : " +
-                           t +
-                           "\n"
-                           "  %ab = stablehlo.concatenate %a, %b, dim = 0 : (" +
-                           t + ", " + t + ") -> tensor<" + std::to_string(2 * n) +
-                           "xcomplex<f32>>\n"
-                           "  %m = stablehlo.reshape %ab : (tensor<" +
-                           std::to_string(2 * n) + "xcomplex<f32>>) -> " + t2 +
-                           "\n"
-                           "  %one = stablehlo.constant dense<(1.0, 0.0)> : tensor<complex<f32>>\n"
-                           "  %r = stablehlo.reduce(%m init: %one) applies stablehlo.multiply "
-                           "across dimensions = [0] : (" +
-                           t2 + ", tensor<complex<f32>>) -> " + t +
-                           "\n"
-                           "  return %p, %r : " +
-                           t + ", " + t + "\n"));
+  auto ran = run_text(
+      main_of("(" + t + ", " + t + ")",
+              "  %a = stablehlo.constant dense<" + rl::testing::complex_literal(x) + "> : " + t +
+                  "\n"
+                  "  %b = stablehlo.constant dense<" +
+                  rl::testing::complex_literal(y) + "> : " + t +
+                  "\n"
+                  "  %p = stablehlo.multiply %a, %b : " +
+                  t +
+                  "\n"
+                  "  %ab = stablehlo.concatenate %a, %b, dim = 0 : (" +
+                  t + ", " + t + ") -> tensor<" + std::to_string(2 * n) +
+                  "xcomplex<f32>>\n"
+                  "  %m = stablehlo.reshape %ab : (tensor<" +
+                  std::to_string(2 * n) + "xcomplex<f32>>) -> " + t2 +
+                  "\n"
+                  "  %one = stablehlo.constant dense<(1.0, 0.0)> : tensor<complex<f32>>\n"
+                  "  %r = stablehlo.reduce(%m init: %one) applies stablehlo.multiply "
+                  "across dimensions = [0] : (" +
+                  t2 + ", tensor<complex<f32>>) -> " + t +
+                  "\n"
+                  "  return %p, %r : " +
+                  t + ", " + t + "\n"));
   REQUIRE(ran.result.status == "passed");
   const auto p = as_complex(ran.result, 0), r = as_complex(ran.result, 1);
   REQUIRE(p.size() == static_cast<std::size_t>(n));
@@ -169,10 +158,10 @@ TEST_CASE("complex divide is XLA's: Smith's algorithm in the parts' precision, p
   }
   CHECK(differs_from_rounded_once > 0);  // the rule is not the true quotient rounded once
   const std::string t = "tensor<" + std::to_string(xs.size()) + "xcomplex<f32>>";
-  auto ran = run_text(main_of(t, "  %a = stablehlo.constant dense<" + literal(xs) + "> : " + t +
-                                     "\n  %b = stablehlo.constant dense<" + literal(ys) +
-                                     "> : " + t + "\n  %q = stablehlo.divide %a, %b : " + t +
-                                     "\n  return %q : " + t + "\n"));
+  auto ran = run_text(main_of(
+      t, "  %a = stablehlo.constant dense<" + rl::testing::complex_literal(xs) + "> : " + t +
+             "\n  %b = stablehlo.constant dense<" + rl::testing::complex_literal(ys) + "> : " + t +
+             "\n  %q = stablehlo.divide %a, %b : " + t + "\n  return %q : " + t + "\n"));
   REQUIRE(ran.result.status == "passed");
   const auto q = as_complex(ran.result, 0);
   REQUIRE(q.size() == xs.size());

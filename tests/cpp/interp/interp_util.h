@@ -2,6 +2,7 @@
 #pragma once
 
 #include <complex>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -95,6 +96,18 @@ inline std::vector<std::complex<double>> as_complex(const interp::RunResult& r, 
     }
   });
   return out;
+}
+
+// complex<f32> values as a StableHLO dense literal: [(re, im), ...], each part to 9 digits.
+inline std::string complex_literal(const std::vector<std::complex<float>>& v) {
+  std::string s = "[";
+  char buf[80];
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    std::snprintf(buf, sizeof buf, "%s(%.9g, %.9g)", i ? ", " : "",
+                  static_cast<double>(v[i].real()), static_cast<double>(v[i].imag()));
+    s += buf;
+  }
+  return s + "]";
 }
 
 // A function body around one op: `func.func @main() -> RESULT { BODY }`.
