@@ -19,6 +19,9 @@
 //
 // max and min are NaN-propagating (XLA's EmitFloatMax/EmitFloatMin without fast min/max).
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
 #include <limits>
 
 #include "common/libm.h"
@@ -78,7 +81,36 @@ float cosm1_f(float x) {
   return std::fma(xxxx, p, -0.5f * xx);
 }
 
+// The NaN a result part gets, the same in every build: where a part is NaN, the first NaN part
+// of the operands made quiet (sign and payload kept), else the quiet NaN 0x7FC00000 — the rule of
+// math_impl.h's f32 functions. The formulas' own arithmetic leaves a NaN's payload to the
+// platform (wasm's NaN results are nondeterministic by its specification; natively x86 keeps the
+// first operand's): scripts/fuzz run found rsqrt of (NaN with a payload, x) giving the operand's
+// NaN natively and 0x7FC00000 in wasm.
+float settled(float r, std::initializer_list<C> operands) {
+  if (!std::isnan(r)) return r;
+  for (const C& z : operands)
+    for (float part : {z.real(), z.imag()})
+      if (std::isnan(part)) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &part, sizeof bits);
+        bits |= 0x00400000u;
+        std::memcpy(&part, &bits, sizeof part);
+        return part;
+      }
+  const std::uint32_t quiet = 0x7FC00000u;
+  float nan;
+  std::memcpy(&nan, &quiet, sizeof nan);
+  return nan;
+}
+C settled(C r, std::initializer_list<C> operands) {
+  return {settled(r.real(), operands), settled(r.imag(), operands)};
+}
+
 }  // namespace
+
+// The formulas; the functions below settle their NaNs.
+namespace formula {
 
 // EmitComplexAbs: max·√(1 + (min/max)²); where that is NaN ((0, 0), (inf, inf), a NaN part), min.
 float abs(C z) {
@@ -251,5 +283,24 @@ C atan2(C y, C x) {
   const C l = log(divide(C(x.real() + iy.real(), x.imag() + iy.imag()), s));
   return multiply(C(0.0f, -1.0f), l);
 }
+
+}  // namespace formula
+
+float abs(C z) { return settled(formula::abs(z), {z}); }
+C sign(C z) { return settled(formula::sign(z), {z}); }
+C exp(C z) { return settled(formula::exp(z), {z}); }
+C expm1(C z) { return settled(formula::expm1(z), {z}); }
+C log(C z) { return settled(formula::log(z), {z}); }
+C log1p(C z) { return settled(formula::log1p(z), {z}); }
+C sqrt(C z) { return settled(formula::sqrt(z), {z}); }
+C rsqrt(C z) { return settled(formula::rsqrt(z), {z}); }
+C cbrt(C z) { return settled(formula::cbrt(z), {z}); }
+C tanh(C z) { return settled(formula::tanh(z), {z}); }
+C tan(C z) { return settled(formula::tan(z), {z}); }
+C sin(C z) { return settled(formula::sin(z), {z}); }
+C cos(C z) { return settled(formula::cos(z), {z}); }
+C logistic(C z) { return settled(formula::logistic(z), {z}); }
+C pow(C x, C y) { return settled(formula::pow(x, y), {x, y}); }
+C atan2(C y, C x) { return settled(formula::atan2(y, x), {y, x}); }
 
 }  // namespace rl::interp::math::c64
