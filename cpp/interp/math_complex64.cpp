@@ -81,35 +81,10 @@ float cosm1_f(float x) {
   return std::fma(xxxx, p, -0.5f * xx);
 }
 
-// The NaN a result part gets, the same in every build: where a part is NaN, the first NaN part
-// of the operands made quiet (sign and payload kept), else the quiet NaN 0x7FC00000 — the rule of
-// math_impl.h's f32 functions. The formulas' own arithmetic leaves a NaN's payload to the
-// platform (wasm's NaN results are nondeterministic by its specification; natively x86 keeps the
-// first operand's): scripts/fuzz run found rsqrt of (NaN with a payload, x) giving the operand's
-// NaN natively and 0x7FC00000 in wasm.
-float settled(float r, std::initializer_list<C> operands) {
-  if (!std::isnan(r)) return r;
-  for (const C& z : operands)
-    for (float part : {z.real(), z.imag()})
-      if (std::isnan(part)) {
-        std::uint32_t bits;
-        std::memcpy(&bits, &part, sizeof bits);
-        bits |= 0x00400000u;
-        std::memcpy(&part, &bits, sizeof part);
-        return part;
-      }
-  const std::uint32_t quiet = 0x7FC00000u;
-  float nan;
-  std::memcpy(&nan, &quiet, sizeof nan);
-  return nan;
-}
-C settled(C r, std::initializer_list<C> operands) {
-  return {settled(r.real(), operands), settled(r.imag(), operands)};
-}
-
 }  // namespace
 
-// The formulas; the functions below settle their NaNs.
+// The formulas; the functions below settle their NaNs (math_functions.h's settled: scripts/fuzz
+// run found rsqrt of a NaN with a payload give the operand's NaN natively and 0x7FC00000 in wasm).
 namespace formula {
 
 // EmitComplexAbs: max·√(1 + (min/max)²); where that is NaN ((0, 0), (inf, inf), a NaN part), min.

@@ -28,7 +28,11 @@
 
 #include <cmath>
 #include <complex>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
 #include <limits>
+#include <type_traits>
 
 namespace rl::interp::math {
 
@@ -53,6 +57,36 @@ double chlo_sinh(double x);
 float chlo_cosh(float x);
 double chlo_cosh(double x);
 
+// The NaN a complex result's part gets, the same in every build: `r` where it is not NaN; else the
+// first NaN part of the operands made quiet (sign and payload kept); else the quiet NaN with
+// neither sign nor payload (0x7FC00000, 0x7FF8000000000000) — the rule of math_impl.h's f32
+// functions. Arithmetic leaves a NaN's sign and payload to the platform (wasm's NaN results are
+// nondeterministic by its specification, and fma's NaN is the library's): natively and in wasm the
+// products below gave NaNs of other signs (scripts/fuzz run found complex64 rsqrt differ).
+template <class T>
+T settled(T r, std::initializer_list<std::complex<T>> operands) {
+  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  constexpr Bits kQuiet = sizeof(T) == 4 ? Bits(0x00400000u) : Bits(0x0008000000000000ull);
+  constexpr Bits kNaN = sizeof(T) == 4 ? Bits(0x7FC00000u) : Bits(0x7FF8000000000000ull);
+  if (!std::isnan(r)) return r;
+  Bits bits = kNaN;
+  bool found = false;
+  for (const auto& z : operands)
+    for (T part : {z.real(), z.imag()})
+      if (!found && std::isnan(part)) {
+        std::memcpy(&bits, &part, sizeof bits);
+        bits |= kQuiet;
+        found = true;
+      }
+  T out;
+  std::memcpy(&out, &bits, sizeof out);
+  return out;
+}
+template <class T>
+std::complex<T> settled(std::complex<T> r, std::initializer_list<std::complex<T>> operands) {
+  return {settled(r.real(), operands), settled(r.imag(), operands)};
+}
+
 // The complex product as XLA computes it for complex<f32> and complex<f64>, in the element type:
 // its elemental IR emitter writes (a + bi)(c + di) = (ac − bd) + (ad + bc)i
 // (xla/service/elemental_ir_emitter.cc, EmitComplexMultiply), and its CPU backend lets LLVM fuse
@@ -67,7 +101,7 @@ template <class T>
 std::complex<T> multiply(std::complex<T> x, std::complex<T> y) {
   const T a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
   const T bd = b * d, bc = b * c;
-  return {std::fma(a, c, -bd), std::fma(a, d, bc)};
+  return settled<T>({std::fma(a, c, -bd), std::fma(a, d, bc)}, {x, y});
 }
 
 // complex / complex as XLA's elemental IR emitter divides (EmitComplexDivide, for complex64 and
@@ -84,6 +118,7 @@ std::complex<T> multiply(std::complex<T> x, std::complex<T> y) {
 // glibc's Annex G code natively and libc++'s in wasm).
 template <class T>
 std::complex<T> divide(std::complex<T> x, std::complex<T> y) {
+  const auto out = [&](T re, T im) { return settled<T>({re, im}, {x, y}); };
   const T a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
   const T inf = std::numeric_limits<T>::infinity();
   T re, im;
@@ -96,22 +131,22 @@ std::complex<T> divide(std::complex<T> x, std::complex<T> y) {
     re = std::fma(r, b, a) / t;
     im = std::fma(-r, a, b) / t;
   }
-  if (!(std::isnan(re) && std::isnan(im))) return {re, im};
+  if (!(std::isnan(re) && std::isnan(im))) return out(re, im);
   const auto finite = [&](T v) { return !std::isnan(v) && std::fabs(v) != inf; };
   const auto unit = [&](T v) { return std::copysign(std::fabs(v) == inf ? T(1) : T(0), v); };
   if (c == 0 && d == 0 && !(std::isnan(a) && std::isnan(b))) {
     const T s = std::copysign(inf, c);
-    return {s * a, s * b};
+    return out(s * a, s * b);
   }
   if ((std::fabs(a) == inf || std::fabs(b) == inf) && finite(c) && finite(d)) {
     const T ua = unit(a), ub = unit(b);
-    return {inf * std::fma(ua, c, ub * d), inf * std::fma(ub, c, -(ua * d))};
+    return out(inf * std::fma(ua, c, ub * d), inf * std::fma(ub, c, -(ua * d)));
   }
   if ((std::fabs(c) == inf || std::fabs(d) == inf) && finite(a) && finite(b)) {
     const T uc = unit(c), ud = unit(d);
-    return {T(0) * std::fma(a, uc, b * ud), T(0) * std::fma(b, uc, -(a * ud))};
+    return out(T(0) * std::fma(a, uc, b * ud), T(0) * std::fma(b, uc, -(a * ud)));
   }
-  return {re, im};
+  return out(re, im);
 }
 
 // complex<f32> as XLA's CPU backend computes it: its elemental IR emitter's formulas in single
