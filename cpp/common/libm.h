@@ -2,11 +2,16 @@
 // (cpp/common/libm.cmake), so that a result has the same bits natively (where std::sin would be
 // glibc's) and in wasm (musl's, as Emscripten builds it). Use these, not <cmath>'s, wherever a
 // value can reach a result: the interpreter's ops and the functions behind them. sqrt, fabs,
-// floor, fmod, fma and the like stay <cmath>'s: IEEE 754 defines them exactly, and every platform
-// computes them alike.
+// floor, fmod and the like stay <cmath>'s: IEEE 754 defines them exactly, and every platform
+// computes them alike. fma too, but for the NaN it gives: use libm::fma below.
 //
 // Accuracy is musl's: below 1 ulp for most (exp, log, pow: about 0.52 ulp), cbrt within 0.667 ulp.
 #pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 extern "C" {
 double rl_musl_sin(double);
@@ -35,6 +40,25 @@ double rl_musl_lgamma_r(double, int*);
 }
 
 namespace rl::libm {
+
+// a·b + c rounded once (std::fma), with a NaN operand's rule fixed: the first NaN of a, b, c made
+// quiet (sign and payload kept), as x86's FMA instructions give it. glibc's fma (the instruction)
+// and Emscripten's did not agree: with c a signalling NaN the wasm build kept it signalling, and
+// with 0·inf + NaN it gave the default NaN where the native build gave c.
+template <class T>
+inline T fma(T a, T b, T c) {
+  if (!(a == a) || !(b == b) || !(c == c)) {  // a NaN operand
+    const T n = !(a == a) ? a : !(b == b) ? b : c;
+    using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    Bits bits;
+    std::memcpy(&bits, &n, sizeof bits);
+    bits |= sizeof(T) == 4 ? Bits(0x00400000u) : Bits(0x0008000000000000ull);
+    T out;
+    std::memcpy(&out, &bits, sizeof out);
+    return out;
+  }
+  return std::fma(a, b, c);
+}
 
 inline double sin(double x) { return rl_musl_sin(x); }
 inline double cos(double x) { return rl_musl_cos(x); }

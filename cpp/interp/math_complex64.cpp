@@ -62,7 +62,7 @@ AbsParts abs_parts(C z) {
   const float ar = std::fabs(z.real()), ai = std::fabs(z.imag());
   const float mx = max_f(ar, ai), mn = min_f(ar, ai);
   const float div = mn / mx;
-  return {mn, mx, std::fma(div, div, 1.0f)};
+  return {mn, mx, libm::fma(div, div, 1.0f)};
 }
 
 // Cephes' cosm1 as EmitCosm1 writes it: −x²/2 + x⁴·P(x²) for x² ≤ 0.61685 ((π/4)²), else cos x − 1.
@@ -77,8 +77,8 @@ float cosm1_f(float x) {
   if (xx > 0.61685f) return cos_f(x) + -1.0f;
   const float xxxx = xx * xx;
   float p = 0.0f;
-  for (float c : kCoeffs) p = std::fma(p, xx, c);
-  return std::fma(xxxx, p, -0.5f * xx);
+  for (float c : kCoeffs) p = libm::fma(p, xx, c);
+  return libm::fma(xxxx, p, -0.5f * xx);
 }
 
 }  // namespace
@@ -114,7 +114,7 @@ C expm1(C z) {
   const float e = em1 + 1.0f;
   const float cm1 = cosm1_f(b);
   const float c = cm1 + 1.0f;
-  return {std::fma(em1, c, cm1), b == 0.0f ? 0.0f : e * sin_f(b)};
+  return {libm::fma(em1, c, cm1), b == 0.0f ? 0.0f : e * sin_f(b)};
 }
 
 // log z = (log|z|, atan2(b, a)) with EmitComplexAbs's |z|.
@@ -132,7 +132,7 @@ C log1p(C z) {
   const float ratio = mn / mx;
   const float l_max = log1p_f(mx_m1);
   const float l_sqrt = log1p_f(ratio * ratio);
-  const float r = std::fma(0.5f, l_sqrt, l_max);
+  const float r = libm::fma(0.5f, l_sqrt, l_max);
   return {std::isnan(r) ? mn : r, atan2_f(b, a1)};
 }
 
@@ -231,7 +231,7 @@ C pow(C x, C y) {
   const float m_c = pow_f(m, c);
   const float theta = atan2_f(b, a);
   const float coeff = m_c * exp_f(-d * theta);
-  const float q = std::fma(c, theta, d * log_f(m));
+  const float q = libm::fma(c, theta, d * log_f(m));
   if (a == kInf && b == 0.0f && d == 0.0f && c < 0.0f) return {0.0f, 0.0f};
   if (a == kInf && b == 0.0f && d == 0.0f && c > 0.0f) return {kInf, 0.0f};
   if (a == 1.0f && b == 0.0f) return {1.0f, 0.0f};

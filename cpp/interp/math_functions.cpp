@@ -28,7 +28,7 @@ DD two_sum(double a, double b) {
 
 DD two_prod(double a, double b) {
   const double p = a * b;
-  return {p, std::fma(a, b, -p)};
+  return {p, libm::fma(a, b, -p)};
 }
 
 DD dd_add(DD a, DD b) {
@@ -555,7 +555,7 @@ Complex atan(Complex z) {
 // contracts it (see multiply in math_functions.h).
 Complex pow(Complex x, Complex y) {
   const double a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
-  const double aa_bb = std::fma(a, a, b * b);
+  const double aa_bb = libm::fma(a, a, b * b);
   if (aa_bb == 0 && d == 0 && c >= 0) return {c == 0 ? 1.0 : 0.0, 0.0};
   const double theta = libm::atan2(b, a);
   const double coeff = libm::pow(aa_bb, 0.5 * c) * libm::exp(-d * theta);

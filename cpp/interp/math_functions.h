@@ -34,6 +34,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "common/libm.h"
+
 namespace rl::interp::math {
 
 using Complex = std::complex<double>;
@@ -96,12 +98,13 @@ std::complex<T> settled(std::complex<T> r, std::initializer_list<std::complex<T>
 // bit for bit on the corpus's integer_pow_complex64_20_30 and integer_pow_complex128_20_30
 // (x·x then its square: 600 of 600 elements each; the unfused formula matches 300 and 284, and
 // computing in double and rounding once 313 of the complex64 ones). No C99 Annex G recovery of
-// infinities from NaN parts, as XLA has none. std::fma is correctly rounded natively and in wasm.
+// infinities from NaN parts, as XLA has none. libm::fma is std::fma (correctly rounded natively and
+// in wasm) with its NaN fixed.
 template <class T>
 std::complex<T> multiply(std::complex<T> x, std::complex<T> y) {
   const T a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
   const T bd = b * d, bc = b * c;
-  return settled<T>({std::fma(a, c, -bd), std::fma(a, d, bc)}, {x, y});
+  return settled<T>({libm::fma(a, c, -bd), libm::fma(a, d, bc)}, {x, y});
 }
 
 // complex / complex as XLA's elemental IR emitter divides (EmitComplexDivide, for complex64 and
@@ -123,13 +126,13 @@ std::complex<T> divide(std::complex<T> x, std::complex<T> y) {
   const T inf = std::numeric_limits<T>::infinity();
   T re, im;
   if (std::fabs(c) < std::fabs(d)) {
-    const T r = c / d, t = std::fma(r, c, d);
-    re = std::fma(r, a, b) / t;
-    im = std::fma(r, b, -a) / t;
+    const T r = c / d, t = libm::fma(r, c, d);
+    re = libm::fma(r, a, b) / t;
+    im = libm::fma(r, b, -a) / t;
   } else {
-    const T r = d / c, t = std::fma(r, d, c);
-    re = std::fma(r, b, a) / t;
-    im = std::fma(-r, a, b) / t;
+    const T r = d / c, t = libm::fma(r, d, c);
+    re = libm::fma(r, b, a) / t;
+    im = libm::fma(-r, a, b) / t;
   }
   if (!(std::isnan(re) && std::isnan(im))) return out(re, im);
   const auto finite = [&](T v) { return !std::isnan(v) && std::fabs(v) != inf; };
@@ -140,11 +143,11 @@ std::complex<T> divide(std::complex<T> x, std::complex<T> y) {
   }
   if ((std::fabs(a) == inf || std::fabs(b) == inf) && finite(c) && finite(d)) {
     const T ua = unit(a), ub = unit(b);
-    return out(inf * std::fma(ua, c, ub * d), inf * std::fma(ub, c, -(ua * d)));
+    return out(inf * libm::fma(ua, c, ub * d), inf * libm::fma(ub, c, -(ua * d)));
   }
   if ((std::fabs(c) == inf || std::fabs(d) == inf) && finite(a) && finite(b)) {
     const T uc = unit(c), ud = unit(d);
-    return out(T(0) * std::fma(a, uc, b * ud), T(0) * std::fma(b, uc, -(a * ud)));
+    return out(T(0) * libm::fma(a, uc, b * ud), T(0) * libm::fma(b, uc, -(a * ud)));
   }
   return out(re, im);
 }

@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "common/libm.h"
 #include "common/numbers.h"
 #include "interp/linalg.h"
 #include "interp/strided.h"
@@ -258,7 +259,7 @@ Dd fast_two_sum(double a, double b) {
 Dd two_prod(double a, double b) {
   const double p = a * b;
   if (!std::isfinite(p)) return {p, 0};
-  return {p, std::fma(a, b, -p)};
+  return {p, libm::fma(a, b, -p)};
 }
 // The accurate double-double sum (relative error below 3·2^−106 even under cancellation:
 // Joldes, Muller and Popescu, "Tight and rigorous error bounds for basic building blocks of
@@ -273,19 +274,19 @@ Dd operator-(Dd a, Dd b) { return a + -b; }
 Dd operator*(Dd a, Dd b) {
   const Dd p = two_prod(a.hi, b.hi);
   if (!std::isfinite(p.hi)) return p;
-  const double cross = std::fma(a.hi, b.lo, a.lo * b.hi);
+  const double cross = libm::fma(a.hi, b.lo, a.lo * b.hi);
   return fast_two_sum(p.hi, p.lo + cross);
 }
 Dd operator*(Dd a, double b) {
   const Dd p = two_prod(a.hi, b);
   if (!std::isfinite(p.hi)) return p;
-  return fast_two_sum(p.hi, std::fma(a.lo, b, p.lo));
+  return fast_two_sum(p.hi, libm::fma(a.lo, b, p.lo));
 }
 // a / b: the quotient of the high part, then of the remainder (exact by fma).
 Dd operator/(Dd a, double b) {
   const double q1 = a.hi / b;
   if (!std::isfinite(q1)) return {q1, 0};
-  const double r = std::fma(-q1, b, a.hi) + a.lo;
+  const double r = libm::fma(-q1, b, a.hi) + a.lo;
   return fast_two_sum(q1, r / b);
 }
 

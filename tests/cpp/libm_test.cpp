@@ -205,3 +205,26 @@ TEST_CASE("complex power and atan2 follow XLA's formulas", "[interp][libm]") {
   const C b = m::atan2(C(1, 0), C(-1, 0));
   CHECK(std::fabs(b.real() - 3 * kPi / 4) < 1e-15);
 }
+
+TEST_CASE("libm::fma is std::fma with the NaN of a NaN operand fixed", "[interp][libm]") {
+  // The first NaN of a, b, c made quiet in both builds (Emscripten's fma kept a signalling c and
+  // gave the default NaN for 0·inf + NaN; the native build's instruction gave c quieted).
+  auto d = [](std::uint64_t b) {
+    double x;
+    std::memcpy(&x, &b, sizeof x);
+    return x;
+  };
+  auto bits = [](double x) {
+    std::uint64_t b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+  };
+  const double snan = d(0x7FF4000000012345ull), qnan = d(0xFFF8000000001234ull);
+  CHECK(bits(rl::libm::fma(1.5, -2.0, snan)) == 0x7FFC000000012345ull);
+  CHECK(bits(rl::libm::fma(0.0, std::numeric_limits<double>::infinity(), qnan)) ==
+        0xFFF8000000001234ull);
+  CHECK(bits(rl::libm::fma(qnan, snan, 1.0)) == 0xFFF8000000001234ull);
+  CHECK(rl::libm::fma(1.5, -2.0, 0.25) == -2.75);
+  CHECK(rl::libm::fma(0x1.0000001p0f, 0x1.0000001p0f, -1.0f) ==
+        std::fma(0x1.0000001p0f, 0x1.0000001p0f, -1.0f));
+}
