@@ -104,9 +104,16 @@ function programSeconds(core, text, fuse, reps) {
   return { seconds: best, fusions };
 }
 
-/** The best of `reps` runs of the module's one timed op, op by op (no fusion: the op itself is timed): seconds per execution. */
+/**
+ * The best of `reps` runs of the module's one timed op, op by op (no fusion: the op itself is timed):
+ * seconds per execution. Two untimed runs first, as the kernel's harness warms up: V8 runs a wasm
+ * function's first calls in its baseline tier and swaps in optimized code later, so the first
+ * runs of a process timed the baseline code (dot_general 256³ read 23-26 GFLOP/s where the same
+ * op runs at the kernel's 54 once warm).
+ */
 function opSeconds(core, text, op, reps) {
   let best = Infinity;
+  for (let i = 0; i < WARM_RUNS; i++) core.runText(text, { inputs: 'seeded', time_ops: true, fuse: false });
   for (let i = 0; i < reps; i++) {
     const r = core.runText(text, { inputs: 'seeded', time_ops: true, fuse: false });
     if (!r.ok || r.value.status === 'error' || r.value.status === 'not_run') {
@@ -118,6 +125,9 @@ function opSeconds(core, text, op, reps) {
   }
   return best;
 }
+
+/** Untimed runs before a module's op is timed (opSeconds). */
+const WARM_RUNS = 2;
 
 export async function benchInterpreter({ quick = false } = {}) {
   const core = await loadNodeCore();
