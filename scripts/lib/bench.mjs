@@ -377,6 +377,7 @@ async function benchKernels() {
         threads: 1,
         method: 'harness',
         gflops: r.gflops,
+        ceiling_gflops: r.ceiling_gflops,
         median_seconds: r.median_seconds,
         repeats: r.repeats,
       });
@@ -388,8 +389,18 @@ async function benchKernels() {
   const ratios = {
     simd_over_scalar_256: ratio(at(256, 'simd_matmul')?.gflops, at(256, 'scalar')?.gflops),
     simd_over_scalar_naive_256: ratio(at(256, 'simd_matmul')?.gflops, at(256, 'scalar_naive')?.gflops),
-    simd_tanh_matmul_over_ceiling_256: ratio(at(256, 'simd_tanh_matmul')?.gflops, ceiling),
-    simd_tanh_matmul_over_ceiling_512: ratio(at(512, 'simd_tanh_matmul')?.gflops, ceiling),
+    // Against the ceiling measured beside the size's rows (rl_bench's ceiling_gflops): the machine's
+    // speed moves between minutes.
+    simd_tanh_matmul_over_ceiling_256: ratio(
+      at(256, 'simd_tanh_matmul')?.gflops,
+      at(256, 'simd_tanh_matmul')?.ceiling_gflops,
+    ),
+    simd_tanh_matmul_over_ceiling_512: ratio(
+      at(512, 'simd_tanh_matmul')?.gflops,
+      at(512, 'simd_tanh_matmul')?.ceiling_gflops,
+    ),
+    simd_matmul_over_ceiling_256: ratio(at(256, 'simd_matmul')?.gflops, at(256, 'simd_matmul')?.ceiling_gflops),
+    simd_matmul_over_ceiling_512: ratio(at(512, 'simd_matmul')?.gflops, at(512, 'simd_matmul')?.ceiling_gflops),
     tanh_matmul_time_over_matmul_time_512: ratio(
       at(512, 'simd_tanh_matmul')?.median_seconds,
       at(512, 'simd_matmul')?.median_seconds,
@@ -425,7 +436,10 @@ async function benchKernels() {
   );
   console.log(`SIMD A@B / naive scalar triple loop at 256³:          ${fmt(ratios.simd_over_scalar_naive_256)}×`);
   console.log(
-    `SIMD tanh(A@B) / measured ceiling at 256³, 512³:      ${fmt(ratios.simd_tanh_matmul_over_ceiling_256)}, ${fmt(ratios.simd_tanh_matmul_over_ceiling_512)}   (target ≥ 0.70)`,
+    `SIMD tanh(A@B) / measured ceiling at 256³, 512³:      ${fmt(ratios.simd_tanh_matmul_over_ceiling_256)}, ${fmt(ratios.simd_tanh_matmul_over_ceiling_512)}   (target ≥ 0.70; issue 24: ≥ 0.80)`,
+  );
+  console.log(
+    `SIMD A@B / measured ceiling at 256³, 512³:            ${fmt(ratios.simd_matmul_over_ceiling_256)}, ${fmt(ratios.simd_matmul_over_ceiling_512)}   (each against the ceiling measured beside its size: ${[256, 512].map((z) => at(z, 'simd_matmul')?.ceiling_gflops?.toFixed(2) ?? 'n/a').join(', ')} GFLOP/s)`,
   );
   console.log(
     `time of tanh(A@B) / time of A@B at 512³:              ${fmt(ratios.tanh_matmul_time_over_matmul_time_512)}   (target ≤ 1.10)`,
@@ -697,12 +711,13 @@ if (jsonFile) {
         }),
         ...((kernels || cores) && {
           rows: [...(kernels?.rows ?? []), ...(cores?.rows ?? [])].map(
-            ({ m, k, n, variant, gflops, kernel, build, threads: t, method }) => ({
+            ({ m, k, n, variant, gflops, ceiling_gflops, kernel, build, threads: t, method }) => ({
               m,
               k,
               n,
               variant,
               gflops,
+              ceiling_gflops,
               kernel,
               build,
               threads: t,
