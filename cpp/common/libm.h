@@ -9,9 +9,8 @@
 #pragma once
 
 #include <cmath>
-#include <cstdint>
-#include <cstring>
-#include <type_traits>
+
+#include "common/nan.h"
 
 extern "C" {
 double rl_musl_sin(double);
@@ -47,16 +46,9 @@ namespace rl::libm {
 // with 0·inf + NaN it gave the default NaN where the native build gave c.
 template <class T>
 inline T fma(T a, T b, T c) {
-  if (!(a == a) || !(b == b) || !(c == c)) {  // a NaN operand
-    const T n = !(a == a) ? a : !(b == b) ? b : c;
-    using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-    Bits bits;
-    std::memcpy(&bits, &n, sizeof bits);
-    bits |= sizeof(T) == 4 ? Bits(0x00400000u) : Bits(0x0008000000000000ull);
-    T out;
-    std::memcpy(&out, &bits, sizeof out);
-    return out;
-  }
+  if (a != a) return quieted(a);
+  if (b != b) return quieted(b);
+  if (c != c) return quieted(c);
   return std::fma(a, b, c);
 }
 

@@ -3,10 +3,10 @@
 #include "hlo/cost.h"
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <unordered_map>
 
+#include "common/float16.h"
 #include "common/loop_body.h"
 #include "common/memory.h"
 #include "hlo/attrs.h"
@@ -32,13 +32,6 @@ std::vector<const OpCost*> Analysis::top_level() const {
 namespace {
 
 using cost::Props;
-
-bool same_bits(double a, double b) {
-  std::uint64_t x, y;
-  std::memcpy(&x, &a, sizeof x);
-  std::memcpy(&y, &b, sizeof y);
-  return x == y;
-}
 
 class Coster : public cost::CostContext {
  public:
@@ -415,7 +408,7 @@ class Coster : public cost::CostContext {
       note_ = "contains ops without a cost rule";
     const std::uint32_t note = note_id(note_);
     // Bit for bit: an unfused count that is another double (or a NaN) keeps its own.
-    if (note != 0 || !same_bits(p.coll, 0.0) || !same_bits(p.unfused, p.bytes)) {
+    if (note != 0 || double_bits(p.coll) != 0 || double_bits(p.unfused) != double_bits(p.bytes)) {
       row.extra = static_cast<std::uint32_t>(a_.extras.size());
       a_.extras.push_back(OpCostExtra{p.unfused, p.coll, note});
     } else {

@@ -1,10 +1,9 @@
 #include "hlo/table.h"
 
-#include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <string_view>
 
+#include "common/float16.h"
 #include "common/loop_body.h"
 #include "common/numbers.h"
 
@@ -77,8 +76,7 @@ std::vector<std::string> shapes_of(const Analysis& a) {
 }  // namespace
 
 const OpTable::Cell& OpTable::cell(double x, bool is_short) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
+  const std::uint64_t bits = double_bits(x);
   Cell& c = cells_[(bits ^ (bits >> 29) ^ (bits >> 43) ^ (is_short ? 1 : 0)) % kCells];
   if (c.used && c.bits == bits && c.is_short == is_short) return c;
   c.used = true;

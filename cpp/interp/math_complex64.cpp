@@ -19,8 +19,6 @@
 //
 // max and min are NaN-propagating (XLA's EmitFloatMax/EmitFloatMin without fast min/max).
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <initializer_list>
 #include <limits>
 

@@ -28,11 +28,8 @@
 
 #include <cmath>
 #include <complex>
-#include <cstdint>
-#include <cstring>
 #include <initializer_list>
 #include <limits>
-#include <type_traits>
 
 #include "common/libm.h"
 
@@ -67,22 +64,11 @@ double chlo_cosh(double x);
 // products below gave NaNs of other signs (scripts/fuzz run found complex64 rsqrt differ).
 template <class T>
 T settled(T r, std::initializer_list<std::complex<T>> operands) {
-  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-  constexpr Bits kQuiet = sizeof(T) == 4 ? Bits(0x00400000u) : Bits(0x0008000000000000ull);
-  constexpr Bits kNaN = sizeof(T) == 4 ? Bits(0x7FC00000u) : Bits(0x7FF8000000000000ull);
   if (!std::isnan(r)) return r;
-  Bits bits = kNaN;
-  bool found = false;
   for (const auto& z : operands)
     for (T part : {z.real(), z.imag()})
-      if (!found && std::isnan(part)) {
-        std::memcpy(&bits, &part, sizeof bits);
-        bits |= kQuiet;
-        found = true;
-      }
-  T out;
-  std::memcpy(&out, &bits, sizeof out);
-  return out;
+      if (std::isnan(part)) return quieted(part);  // common/nan.h
+  return default_nan<T>();
 }
 template <class T>
 std::complex<T> settled(std::complex<T> r, std::initializer_list<std::complex<T>> operands) {

@@ -13,7 +13,7 @@ namespace rl::interp::simd {
 namespace {
 
 #if defined(__wasm_simd128__)
-constexpr std::uint32_t kQuietBit = 0x00400000u;  // of an f32 NaN (quieted() in simd_loops.h)
+constexpr std::uint32_t kQuietBit = 0x00400000u;  // of an f32 NaN (quieted() in common/nan.h)
 
 // f32x4.max/min, then each NaN lane replaced by its operand's NaN, quieted, as ieee_max_min says.
 inline v128_t nan_from_operands(v128_t r, v128_t a, v128_t b) {

@@ -10,22 +10,10 @@
 #include <limits>
 #include <type_traits>
 
+#include "common/nan.h"
 #include "hlo/ops.h"
 
 namespace rl::interp {
-
-// A NaN with its quiet bit set, sign and payload kept (on the bits: an arithmetic quieting such
-// as x + 0 leaves the sign and payload to the platform in wasm). F: float or double.
-template <class F>
-F quieted(F x) {
-  using U = std::conditional_t<sizeof(F) == 8, std::uint64_t, std::uint32_t>;
-  static_assert(sizeof(F) == sizeof(U), "float or double");
-  U u;
-  std::memcpy(&u, &x, sizeof u);
-  u |= U(1) << (std::numeric_limits<F>::digits - 2);
-  std::memcpy(&x, &u, sizeof u);
-  return x;
-}
 
 // Maximum and minimum as IEEE 754-2019 maximum/minimum (what XLA's CPU backend emits, LLVM's
 // llvm.maximum/llvm.minimum, and what wasm's f32x4.max/min compute): a NaN in either operand

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "catch.hpp"
+#include "common/float16.h"
 #include "interp/math_functions.h"
 
 namespace libm = rl::libm;
@@ -209,17 +210,8 @@ TEST_CASE("complex power and atan2 follow XLA's formulas", "[interp][libm]") {
 TEST_CASE("libm::fma is std::fma with the NaN of a NaN operand fixed", "[interp][libm]") {
   // The first NaN of a, b, c made quiet in both builds (Emscripten's fma kept a signalling c and
   // gave the default NaN for 0·inf + NaN; the native build's instruction gave c quieted).
-  auto d = [](std::uint64_t b) {
-    double x;
-    std::memcpy(&x, &b, sizeof x);
-    return x;
-  };
-  auto bits = [](double x) {
-    std::uint64_t b;
-    std::memcpy(&b, &x, sizeof b);
-    return b;
-  };
-  const double snan = d(0x7FF4000000012345ull), qnan = d(0xFFF8000000001234ull);
+  const double snan = rl::double_from_bits(0x7FF4000000012345ull),
+               qnan = rl::double_from_bits(0xFFF8000000001234ull);
   CHECK(bits(rl::libm::fma(1.5, -2.0, snan)) == 0x7FFC000000012345ull);
   CHECK(bits(rl::libm::fma(0.0, std::numeric_limits<double>::infinity(), qnan)) ==
         0xFFF8000000001234ull);

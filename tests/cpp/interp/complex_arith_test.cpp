@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "common/float16.h"
 #include "interp/interp_util.h"
 #include "interp/math_functions.h"
 
@@ -210,30 +211,20 @@ TEST_CASE("complex multiply and divide give NaNs of the same bits in every build
   // A NaN part is the first NaN part of the operands made quiet, else the quiet NaN with neither
   // sign nor payload (math_functions.h's settled): the fused products left the sign to the
   // platform (natively −NaN from fma(a, c, −(b·NaN)), +NaN in wasm).
-  auto bits32 = [](float x) {
-    std::uint32_t b;
-    std::memcpy(&b, &x, sizeof b);
-    return b;
-  };
-  auto f32 = [](std::uint32_t b) {
-    float x;
-    std::memcpy(&x, &b, sizeof x);
-    return x;
-  };
-  const Cf x(1.5f, 1.5f), y(1.5f, f32(0x7FA62319u));
+  using rl::float_bits;
+  using rl::float_from_bits;
+  const Cf x(1.5f, 1.5f), y(1.5f, float_from_bits(0x7FA62319u));
   for (const Cf r : {interp::math::multiply(x, y), interp::math::divide(x, y)}) {
-    CHECK(bits32(r.real()) == 0x7FE62319u);
-    CHECK(bits32(r.imag()) == 0x7FE62319u);
+    CHECK(float_bits(r.real()) == 0x7FE62319u);
+    CHECK(float_bits(r.imag()) == 0x7FE62319u);
   }
-  const Cf negative(f32(0xFFC01234u), 2.0f);
-  CHECK(bits32(interp::math::multiply(negative, y).imag()) == 0xFFC01234u);  // the first NaN
+  const Cf negative(float_from_bits(0xFFC01234u), 2.0f);
+  CHECK(float_bits(interp::math::multiply(negative, y).imag()) == 0xFFC01234u);  // the first NaN
   // Made from numbers: inf·0 in a product.
   const Cf p = interp::math::multiply(Cf(INFINITY, 0.0f), Cf(0.0f, 1.0f));
-  CHECK(bits32(p.real()) == 0x7FC00000u);
-  std::uint64_t d;
+  CHECK(float_bits(p.real()) == 0x7FC00000u);
   const double dn =
       interp::math::multiply(std::complex<double>(INFINITY, 0.0), std::complex<double>(0.0, 1.0))
           .real();
-  std::memcpy(&d, &dn, sizeof d);
-  CHECK(d == 0x7FF8000000000000ull);
+  CHECK(rl::double_bits(dn) == 0x7FF8000000000000ull);
 }

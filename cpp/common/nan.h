@@ -1,0 +1,37 @@
+// A NaN's bits set by rule, not left to arithmetic: wasm leaves the sign and payload of a NaN that
+// an operation makes to the engine (V8 gave −NaN where x86 gave +NaN), and libraries differ (fma).
+// The core's rule, wherever a result must have the same bits in every build: a NaN operand comes
+// out quieted, its sign and payload kept; a NaN made from numbers is default_nan.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+namespace rl {
+
+// x with its quiet bit (the top fraction bit) set, on the bits. F: float or double.
+template <class F>
+F quieted(F x) {
+  using U = std::conditional_t<sizeof(F) == 8, std::uint64_t, std::uint32_t>;
+  static_assert(sizeof(F) == sizeof(U), "float or double");
+  U u;
+  std::memcpy(&u, &x, sizeof u);
+  u |= U(1) << (std::numeric_limits<F>::digits - 2);
+  std::memcpy(&x, &u, sizeof u);
+  return x;
+}
+
+// The quiet NaN without sign or payload (0x7FC00000, 0x7FF8000000000000), on the bits.
+template <class F>
+F default_nan() {
+  using U = std::conditional_t<sizeof(F) == 8, std::uint64_t, std::uint32_t>;
+  static_assert(sizeof(F) == sizeof(U), "float or double");
+  const U u = (U(1) << (sizeof(F) * 8 - 1)) - (U(1) << (std::numeric_limits<F>::digits - 2));
+  F x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
+
+}  // namespace rl
