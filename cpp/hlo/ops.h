@@ -14,7 +14,7 @@ enum class OpCode : std::uint16_t {
   Count_,
 };
 
-// The cost rule of an op (cost.cpp: one rule per family).
+// The cost rule of an op (cost_rules.cpp: one rule per family).
 enum class CostFamily : std::uint8_t {
   Zero,
   Elementwise,
