@@ -25,76 +25,11 @@
 #include <vector>
 
 #include "common/result.h"
-#include "hlo/attrs.h"
+#include "hlo/decode.h"
 #include "hlo/ir.h"
 #include "hlo/literal.h"
 
 namespace rl::hlo {
-
-constexpr std::uint32_t kNoAttrs = ~std::uint32_t(0);
-
-enum class Comparison : std::uint8_t { EQ, NE, LT, LE, GT, GE };
-// How compare orders: by the element type (Default), or as the spec's FLOAT, TOTALORDER, SIGNED,
-// UNSIGNED.
-enum class CompareType : std::uint8_t { Default, Float, TotalOrder, Signed, Unsigned };
-enum class FftType : std::uint8_t { FFT, IFFT, RFFT, IRFFT };
-enum class RngAlgorithm : std::uint8_t { Default, ThreeFry, Philox };
-enum class Transpose : std::uint8_t { NoTranspose, Transpose, Adjoint };
-
-struct GatherDims {
-  std::vector<std::int64_t> offset_dims, collapsed_slice_dims, operand_batching_dims,
-      start_indices_batching_dims, start_index_map;
-  std::int64_t index_vector_dim = 0;
-  std::vector<std::int64_t> slice_sizes;
-  bool indices_are_sorted = false;
-};
-
-struct ScatterDims {
-  std::vector<std::int64_t> update_window_dims, inserted_window_dims, input_batching_dims,
-      scatter_indices_batching_dims, scatter_dims_to_operand_dims;
-  std::int64_t index_vector_dim = 0;
-  bool indices_are_sorted = false, unique_indices = false;
-};
-
-struct ConvAttrs {
-  ConvDims dims;
-  std::vector<WindowDim> window;  // one per spatial dimension
-  std::vector<bool> window_reversal;
-  std::int64_t feature_group_count = 1, batch_group_count = 1;
-};
-
-// The decoded attributes of one op; which fields mean something depends on the op.
-struct OpAttrs {
-  // Integer lists: broadcast_in_dim/broadcast dims and sizes, transpose permutation, reverse,
-  // reduce and map dimensions, dynamic_slice sizes, fft lengths.
-  std::vector<std::int64_t> dims;
-  std::vector<std::int64_t> starts, limits, strides;  // slice
-  std::vector<std::int64_t> low, high, interior;      // pad
-  std::int64_t dimension =
-      0;  // concatenate, iota, sort, get_dimension_size, get_tuple_element index, top_k k
-  Comparison direction = Comparison::EQ;  // compare
-  CompareType compare_type = CompareType::Default;
-  bool flag = false;                         // sort is_stable, cholesky lower
-  int exponent_bits = 0, mantissa_bits = 0;  // reduce_precision
-  std::vector<WindowDim> window;             // reduce_window, select_and_scatter
-  DotDims dot;
-  ConvAttrs conv;
-  GatherDims gather;
-  ScatterDims scatter;
-  FftType fft = FftType::FFT;
-  RngAlgorithm rng = RngAlgorithm::Default;
-  bool left_side = false, lower = false, unit_diagonal = false;  // triangular_solve
-  Transpose transpose_a = Transpose::NoTranspose;
-  float epsilon = 0;  // batch norm
-  std::int64_t feature_index = 0;
-  std::string target;  // custom_call's target ("check.expect_eq")
-  bool has_side_effect = false;
-  std::vector<std::uint32_t>
-      callees;  // function indices: call, HLO to_apply / condition+body / branches
-  OpCode applies =
-      OpCode::Unknown;  // reduce's compact form (`applies stablehlo.add`): the body's one op
-  std::uint32_t literal = kNoAttrs;  // constant: index in Program::literals
-};
 
 // One op of the program: the IR op (operands, results, regions, line:col) and its decoded
 // attributes.

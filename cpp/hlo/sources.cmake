@@ -16,6 +16,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/hlo/emit.cpp
   cpp/hlo/report.cpp
   cpp/hlo/table.cpp
+  cpp/hlo/decode.cpp
   cpp/hlo/lower.cpp
   cpp/hlo/fuse.cpp
 )

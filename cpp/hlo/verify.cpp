@@ -9,6 +9,7 @@
 #include "common/numbers.h"
 #include "hlo/attrs.h"
 #include "hlo/cost.h"
+#include "hlo/decode.h"
 #include "hlo/infer.h"
 #include "hlo/op_memo.h"
 #include "hlo/parse.h"
@@ -51,6 +52,18 @@ class Verifier {
  private:
   const Module& m_;
   OpMemo memo_;
+  AttrDecoder decoder_{m_, nullptr};
+  OpAttrs attrs_;
+
+  // The op's attributes as the lowering decodes them (decode.h: one reader of each attribute,
+  // both dialects' spellings), or nullptr when it has none or they cannot be read: the lowering
+  // reports that as the op's problem, and the cost analysis still counts the rest of the module.
+  const OpAttrs* decoded(const OpView& op) {
+    decoder_.clear_error();
+    bool has = false;
+    if (!decoder_.decode(op, &attrs_, &has) || !has) return nullptr;
+    return &attrs_;
+  }
   std::unordered_map<std::string_view, const Function*>
       by_name_;  // callees, filled on the first call
 
@@ -624,10 +637,9 @@ class Verifier {
     const Type& in = op.operand_type(0);
     const Type& out = op.result_type(0);
     if (!ranked(in) || !ranked(out)) return true;
-    const Attribute* a = op.attr("dims");
-    if (!a) a = op.attr("broadcast_dimensions");
+    const OpAttrs* a = decoded(op);
     if (!a) return true;
-    auto dims = int_list(a->value);
+    const std::vector<std::int64_t>& dims = a->dims;
     // HLO's broadcast (written with a shape) has broadcast_in_dim's rule.
     const std::string name =
         op.op.code == OpCode::BroadcastInDim ? "broadcast_in_dim" : "dynamic_broadcast_in_dim";
@@ -664,11 +676,9 @@ class Verifier {
     if (op.num_operands() == 0 || op.num_results() != 1) return true;
     const Type& in = op.operand_type(0);
     const Type& out = op.result_type(0);
-    const Attribute* a = op.attr("dims");
-    if (!a) a = op.attr("permutation");
-    if (!a) a = op.attr("dimensions");
-    if (!a || !ranked(in)) return true;
-    auto perm = int_list(a->value);
+    const OpAttrs* a = ranked(in) ? decoded(op) : nullptr;
+    if (!a) return true;
+    const std::vector<std::int64_t>& perm = a->dims;
     std::vector<bool> seen(in.dims.size(), false);
     bool ok = perm.size() == in.dims.size();
     for (auto p : perm) {
@@ -697,9 +707,9 @@ class Verifier {
   bool reduce(const OpView& op) {
     if (op.num_operands() == 0) return true;
     const Type& in = op.operand_type(0);
-    const Attribute* a = op.attr("dimensions");
-    if (!a || !ranked(in)) return true;
-    auto dims = int_list(a->value);
+    const OpAttrs* a = ranked(in) ? decoded(op) : nullptr;
+    if (!a) return true;
+    const std::vector<std::int64_t>& dims = a->dims;
     std::vector<bool> seen(in.dims.size(), false);
     for (auto d : dims) {
       if (d < 0 || static_cast<std::size_t>(d) >= in.dims.size())
@@ -734,16 +744,11 @@ class Verifier {
   // up to the result's.
   bool concatenate(const OpView& op) {
     if (op.num_operands() == 0 || op.num_results() != 1) return true;
-    const Attribute* a = op.attr("dimensions");  // HLO dimensions={1}
-    if (!a) a = op.attr("dimension");            // generic StableHLO
-    if (!a) a = op.attr("dim");                  // pretty StableHLO
+    const OpAttrs* a = decoded(op);  // one dimension, or the lowering names the problem
     if (!a) return true;
-    auto dims = int_list(a->value);
-    if (dims.size() != 1)
-      return fail(op, "concatenate needs one dimension", "one dimension", list_text(dims));
     const Type& first = op.operand_type(0);
     if (!ranked(first)) return true;
-    const std::int64_t d = dims[0];
+    const std::int64_t d = a->dimension;
     if (d < 0 || static_cast<std::size_t>(d) >= first.dims.size())
       return fail(op, "concatenate dimension out of range",
                   "a dimension in [0, " + std::to_string(first.dims.size()) + ")",

@@ -349,3 +349,50 @@ TEST_CASE("every branch of a case gives the op's result types", "[hlo][verify]")
         "tensor<f32> (the "
         "result's type), got tensor<i32>");
 }
+
+// The verifier reads an op's attributes through the lowering's decoder (decode.h), so every
+// spelling either dialect writes is checked: HLO's broadcast writes `dimensions={...}`, which the
+// verifier's own reader (it looked for `dims` and `broadcast_dimensions`) passed unchecked.
+TEST_CASE("the verifier checks every spelling of an attribute the lowering decodes",
+          "[hlo][verify]") {
+  SECTION("HLO broadcast's dimensions={...}") {
+    auto m = parse_hlo(
+        "HloModule m\n\nENTRY e {\n  p = f32[3] parameter(0)\n  ROOT b = f32[3,4] "
+        "broadcast(p), dimensions={1}\n}\n");
+    REQUIRE(m.ok());
+    auto v = verify(m->at(0));
+    REQUIRE_FALSE(v.ok());
+    CHECK(v.error() ==
+          "5:3: error: broadcast_in_dim operand dimension does not fit \xE2\x80\x94 expected "
+          "operand dim 0 of size 1 or 4, got 3");
+    auto good = parse_hlo(
+        "HloModule m\n\nENTRY e {\n  p = f32[3] parameter(0)\n  ROOT b = f32[3,4] "
+        "broadcast(p), dimensions={0}\n}\n");
+    REQUIRE(good.ok());
+    CHECK(verify(good->at(0)).ok());
+  }
+  SECTION("generic StableHLO: broadcast_dimensions, permutation, dimension") {
+    using Row = std::tuple<std::string, std::string, std::string>;
+    auto [args, body, message] = GENERATE(table<std::string, std::string, std::string>({
+        Row{"%a: tensor<3xf32>",
+            "  %0 = \"stablehlo.broadcast_in_dim\"(%a) {broadcast_dimensions = array<i64: 1>} : "
+            "(tensor<3xf32>) -> tensor<3x4xf32>\n",
+            "2:3: error: broadcast_in_dim operand dimension does not fit \xE2\x80\x94 expected "
+            "operand dim 0 of size 1 or 4, got 3"},
+        Row{"%a: tensor<2x3xf32>",
+            "  %0 = \"stablehlo.transpose\"(%a) {permutation = array<i64: 1, 1>} : "
+            "(tensor<2x3xf32>) -> tensor<3x3xf32>\n",
+            "2:3: error: transpose permutation is not a permutation \xE2\x80\x94 expected each of "
+            "0..1 once, got [1, 1]"},
+        Row{"%a: tensor<2x3xf32>",
+            "  %0 = \"stablehlo.concatenate\"(%a, %a) {dimension = 2 : i64} : (tensor<2x3xf32>, "
+            "tensor<2x3xf32>) -> tensor<4x3xf32>\n",
+            "2:3: error: concatenate dimension out of range \xE2\x80\x94 expected a dimension in "
+            "[0, 2), got 2"},
+    }));
+    auto v = check(body, args);
+    INFO(body);
+    REQUIRE_FALSE(v.ok());
+    CHECK(v.error() == message);
+  }
+}

@@ -1,0 +1,564 @@
+#include "hlo/decode.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+namespace rl::hlo {
+
+namespace {
+
+bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The enum word of a value: "LT", "#stablehlo<comparison_direction LT>", " THREE_FRY",
+// "#stablehlo<fft_type FFT>", "e5m10": the last word.
+std::string_view last_word(std::string_view v) {
+  std::size_t end = v.size();
+  while (end > 0 && !is_word_char(v[end - 1])) --end;
+  std::size_t begin = end;
+  while (begin > 0 && is_word_char(v[begin - 1])) --begin;
+  return v.substr(begin, end - begin);
+}
+
+}  // namespace
+
+bool AttrDecoder::fail(const Op& op, const std::string& what, const std::string& rule,
+                       std::string_view got) {
+  if (error_.message.empty())
+    error_ = Error{std::to_string(op.line) + ":" + std::to_string(op.column) + ": error: " + what +
+                       " \xE2\x80\x94 expected " + rule + ", got " + std::string(got.substr(0, 80)),
+                   {},
+                   op.line,
+                   op.column};
+  return false;
+}
+
+bool AttrDecoder::pass(const Error& e) {
+  if (error_.message.empty()) error_ = Error{e.message, {}, e.line, e.column};
+  return false;
+}
+
+const Attribute* AttrDecoder::first(const OpView& op,
+                                    std::initializer_list<const char*> names) const {
+  for (const char* n : names)
+    if (const Attribute* a = op.attr(n)) return a;
+  return nullptr;
+}
+bool AttrDecoder::ints(const OpView& op, std::initializer_list<const char*> names,
+                       std::vector<std::int64_t>* out, bool required, const char* what) {
+  const Attribute* a = first(op, names);
+  if (!a)
+    return !required || fail(op.op, std::string(op.op.name) + " needs its " + what,
+                             "the " + std::string(what) + " attribute", "none");
+  *out = int_list(a->value);
+  return true;
+}
+bool AttrDecoder::int1(const OpView& op, std::initializer_list<const char*> names,
+                       std::int64_t* out, bool required, const char* what) {
+  const Attribute* a = first(op, names);
+  if (!a)
+    return !required || fail(op.op, std::string(op.op.name) + " needs its " + what,
+                             "the " + std::string(what) + " attribute", "none");
+  auto v = int_list(a->value);
+  if (v.size() != 1)
+    return fail(op.op, "bad " + std::string(what) + " of " + std::string(op.op.name), "one integer",
+                a->value);
+  *out = v[0];
+  return true;
+}
+bool AttrDecoder::flag(const OpView& op, std::initializer_list<const char*> names) const {
+  const Attribute* a = first(op, names);
+  return a && (last_word(a->value) == "true" || a->value.empty());
+}
+// A function named by an attribute (HLO to_apply=%f, calls=, condition=, body=; MLIR callee).
+bool AttrDecoder::callee(const OpView& op, const char* name, std::vector<std::uint32_t>* out,
+                         bool required) {
+  const Attribute* a = op.attr(name);
+  if (!a)
+    return !required || fail(op.op, std::string(op.op.name) + " needs its " + name,
+                             std::string(name) + "=a computation", "none");
+  const Function* f = m_.find(symbol_name(a->value));
+  if (!f)
+    return fail(op.op, std::string(op.op.name) + " calls an unknown computation",
+                "a computation of this module", a->value);
+  out->push_back(static_cast<std::uint32_t>(f - m_.functions.data()));
+  return true;
+}
+
+// `[0:2, 1:3:1]` (pretty StableHLO) or `{[0:2], [1:3:1]}` (HLO): start:limit[:stride] per dim.
+bool AttrDecoder::slice_spec(const OpView& op, std::string_view v, OpAttrs* a) {
+  std::size_t i = 0;
+  while (i < v.size()) {
+    if (v[i] == '[' && i + 1 < v.size() &&
+        (std::isdigit(static_cast<unsigned char>(v[i + 1])) || v[i + 1] == '-' ||
+         v[i + 1] == ' ')) {
+      // HLO: each dimension in its own brackets.
+      const std::size_t close = v.find(']', i);
+      if (close == std::string_view::npos)
+        return fail(op.op, "bad slice of " + std::string(op.op.name), "[start:limit:stride]", v);
+      if (!slice_dims(op, v.substr(i + 1, close - i - 1), a)) return false;
+      i = close + 1;
+      if (v.substr(0, 1) == "[" && v.find('[', 1) == std::string_view::npos) break;
+      continue;
+    }
+    ++i;
+  }
+  return true;
+}
+bool AttrDecoder::slice_dims(const OpView& op, std::string_view inner, OpAttrs* a) {
+  std::size_t b = 0;
+  while (b <= inner.size()) {
+    std::size_t e = inner.find(',', b);
+    if (e == std::string_view::npos) e = inner.size();
+    std::string part(inner.substr(b, e - b));
+    for (char& c : part)
+      if (c == ':') c = ' ';
+    auto v = int_list(part);
+    if (v.size() < 2 || v.size() > 3)
+      return fail(op.op, "bad slice of " + std::string(op.op.name),
+                  "start:limit or start:limit:stride per dimension", inner);
+    a->starts.push_back(v[0]);
+    a->limits.push_back(v[1]);
+    a->strides.push_back(v.size() == 3 ? v[2] : 1);
+    b = e + 1;
+  }
+  return true;
+}
+
+bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
+  OpAttrs a;
+  bool have = true;
+  switch (op.op.code) {
+    case OpCode::Constant: {
+      if (!literals_) {
+        have = false;
+        break;
+      }
+      const Attribute* v = first(op, {"value", "literal"});
+      if (!v) return fail(op.op, "constant without a value", "dense<...> or a literal", "none");
+      if (op.num_results() != 1)
+        return fail(op.op, "constant with " + std::to_string(op.num_results()) + " results",
+                    "one result", "more");
+      const Type& t = op.result_type(0);
+      if (!t.is_array())
+        return fail(op.op, "constant of a non-array type", "a tensor type", t.text);
+      std::size_t offset = 0;
+      auto lit = m_.dialect == "hlo" ? decode_hlo_literal(v->value, t.etype, t.dims, &offset)
+                                     : decode_dense(v->value, t.etype, t.dims, &offset);
+      if (!lit) {
+        // The literal's own place: the attribute value's offset in the text plus the error's.
+        const std::size_t at = m_.offset_of(v->value);
+        int line = op.op.line, column = op.op.column;
+        if (at != std::string_view::npos && m_.source) {
+          line = 1;
+          column = 1;
+          const std::string& s = *m_.source;
+          const std::size_t target = at + offset;
+          std::size_t line_start = s.rfind('\n', target == 0 ? 0 : target - 1);
+          line_start = line_start == std::string::npos ? 0 : line_start + 1;
+          line = static_cast<int>(std::count(
+                     s.begin(), s.begin() + static_cast<std::ptrdiff_t>(line_start), '\n')) +
+                 1;
+          column = static_cast<int>(target - line_start) + 1;
+        }
+        return pass(
+            Error{std::to_string(line) + ":" + std::to_string(column) + ": error: " + lit.error(),
+                  {},
+                  line,
+                  column});
+      }
+      a.literal = static_cast<std::uint32_t>(literals_->size());
+      literals_->push_back(std::move(lit.value()));
+      break;
+    }
+    case OpCode::Compare: {
+      const Attribute* d = first(op, {"comparison_direction", "direction"});
+      if (!d) return fail(op.op, "compare without a direction", "EQ, NE, LT, LE, GT or GE", "none");
+      const std::string_view w = last_word(d->value);
+      static const std::pair<const char*, Comparison> dirs[] = {
+          {"EQ", Comparison::EQ}, {"NE", Comparison::NE}, {"LT", Comparison::LT},
+          {"LE", Comparison::LE}, {"GT", Comparison::GT}, {"GE", Comparison::GE}};
+      bool found = false;
+      for (const auto& [name, value] : dirs)
+        if (w == name) a.direction = value, found = true;
+      if (!found)
+        return fail(op.op, "bad comparison direction", "EQ, NE, LT, LE, GT or GE", d->value);
+      if (const Attribute* t = first(op, {"compare_type", "type"})) {
+        const std::string_view tw = last_word(t->value);
+        if (tw == "FLOAT")
+          a.compare_type = CompareType::Float;
+        else if (tw == "TOTALORDER")
+          a.compare_type = CompareType::TotalOrder;
+        else if (tw == "SIGNED")
+          a.compare_type = CompareType::Signed;
+        else if (tw == "UNSIGNED")
+          a.compare_type = CompareType::Unsigned;
+        else if (tw != "NOTYPE")
+          return fail(op.op, "bad compare type", "FLOAT, TOTALORDER, SIGNED, UNSIGNED or NOTYPE",
+                      t->value);
+      }
+      break;
+    }
+    case OpCode::BroadcastInDim:
+    case OpCode::DynamicBroadcastInDim:
+      if (!ints(op, {"broadcast_dimensions", "dims", "dimensions"}, &a.dims, true,
+                "broadcast dimensions"))
+        return false;
+      break;
+    case OpCode::Broadcast:
+      if (!ints(op, {"broadcast_sizes", "sizes"}, &a.dims, true, "broadcast sizes")) return false;
+      break;
+    case OpCode::Transpose:
+      if (!ints(op, {"permutation", "dims", "dimensions"}, &a.dims, true, "permutation"))
+        return false;
+      break;
+    case OpCode::Reverse:
+      if (!ints(op, {"dimensions", "dims"}, &a.dims, true, "dimensions")) return false;
+      break;
+    case OpCode::Slice: {
+      if (const Attribute* s = op.attr("slice")) {
+        if (!slice_spec(op, s->value, &a)) return false;
+      } else {
+        if (!ints(op, {"start_indices"}, &a.starts, true, "start indices") ||
+            !ints(op, {"limit_indices"}, &a.limits, true, "limit indices"))
+          return false;
+        if (!ints(op, {"strides"}, &a.strides, false, "strides")) return false;
+        if (a.strides.empty()) a.strides.assign(a.starts.size(), 1);
+      }
+      if (a.starts.size() != a.limits.size() || a.starts.size() != a.strides.size())
+        return fail(op.op, "slice bounds differ in length",
+                    "starts, limits and strides of one length each", "other lengths");
+      break;
+    }
+    case OpCode::DynamicSlice:
+      if (!ints(op, {"slice_sizes", "sizes", "dynamic_slice_sizes"}, &a.dims, true, "slice sizes"))
+        return false;
+      break;
+    case OpCode::Pad: {
+      if (const Attribute* h = op.attr("padding");
+          h && m_.dialect == "hlo") {  // 0_0_0x1_2_0: low_high[_interior] per dim
+        std::string_view v = h->value;
+        std::size_t b = 0;
+        while (b <= v.size()) {
+          std::size_t e = v.find('x', b);
+          if (e == std::string_view::npos) e = v.size();
+          std::string part(v.substr(b, e - b));
+          // `_` separates the numbers; a '-' after '_' is a negative padding.
+          for (char& c : part)
+            if (c == '_') c = ' ';
+          auto n = int_list(part);
+          if (n.size() < 2 || n.size() > 3)
+            return fail(op.op, "bad padding of pad", "low_high or low_high_interior per dimension",
+                        v);
+          a.low.push_back(n[0]);
+          a.high.push_back(n[1]);
+          a.interior.push_back(n.size() == 3 ? n[2] : 0);
+          b = e + 1;
+        }
+      } else {
+        if (!ints(op, {"edge_padding_low", "low"}, &a.low, true, "low padding") ||
+            !ints(op, {"edge_padding_high", "high"}, &a.high, true, "high padding") ||
+            !ints(op, {"interior_padding", "interior"}, &a.interior, true, "interior padding"))
+          return false;
+      }
+      break;
+    }
+    case OpCode::Concatenate:
+      if (!int1(op, {"dimension", "dim", "dimensions"}, &a.dimension, true, "dimension"))
+        return false;
+      break;
+    case OpCode::Iota:
+      if (!int1(op, {"iota_dimension", "dim"}, &a.dimension, true, "iota dimension")) return false;
+      break;
+    case OpCode::GetDimensionSize:
+      if (!int1(op, {"dimension", "dim", "dimensions"}, &a.dimension, true, "dimension"))
+        return false;
+      break;
+    case OpCode::GetTupleElement:
+      if (const Attribute* s = op.attr("index")) {
+        auto v = int_list(s->value);
+        if (v.size() != 1)
+          return fail(op.op, "bad index of get_tuple_element", "one integer", s->value);
+        a.dimension = v[0];
+      } else {
+        return fail(op.op, "get_tuple_element without an index", "index = N", "none");
+      }
+      break;
+    case OpCode::ChloTopK:
+      if (!int1(op, {"k"}, &a.dimension, true, "k")) return false;
+      break;
+    case OpCode::ReducePrecision:
+      if (const Attribute* f = op.attr("format")) {  // e5m10
+        std::string w(last_word(f->value));
+        for (char& c : w)
+          if (c == 'e' || c == 'm') c = ' ';
+        auto v = int_list(w);
+        if (v.size() != 2) return fail(op.op, "bad format of reduce_precision", "eXmY", f->value);
+        a.exponent_bits = static_cast<int>(v[0]);
+        a.mantissa_bits = static_cast<int>(v[1]);
+      } else {
+        std::int64_t e = 0, mt = 0;
+        if (!int1(op, {"exponent_bits"}, &e, true, "exponent bits") ||
+            !int1(op, {"mantissa_bits"}, &mt, true, "mantissa bits"))
+          return false;
+        a.exponent_bits = static_cast<int>(e);
+        a.mantissa_bits = static_cast<int>(mt);
+      }
+      if (a.exponent_bits < 1 || a.exponent_bits > 64 || a.mantissa_bits < 0 ||
+          a.mantissa_bits > 64)
+        return fail(op.op, "bad reduce_precision bits",
+                    "1..64 exponent bits and 0..64 mantissa bits",
+                    std::to_string(a.exponent_bits) + " and " + std::to_string(a.mantissa_bits));
+      break;
+    case OpCode::Reduce:
+      if (!ints(op, {"dimensions"}, &a.dims, true, "dimensions")) return false;
+      if (const Attribute* ap = op.attr("applies")) {  // the body is this op on (lhs, rhs)
+        a.applies = op_from_name(ap->value, m_.dialect);
+        if (a.applies == OpCode::Unknown)
+          return fail(op.op, "reduce applies an op the core does not know",
+                      "an op such as stablehlo.add", ap->value);
+      }
+      if (m_.dialect == "hlo" && !callee(op, "to_apply", &a.callees, true)) return false;
+      break;
+    case OpCode::Map:
+      if (!ints(op, {"dimensions"}, &a.dims, false, "dimensions")) return false;
+      if (m_.dialect == "hlo" && !callee(op, "to_apply", &a.callees, true)) return false;
+      break;
+    case OpCode::ReduceWindow:
+    case OpCode::SelectAndScatter: {
+      const std::size_t rank = op.num_operands() ? op.operand_type(0).dims.size() : 0;
+      auto w = window(op, rank);
+      if (!w) return pass(w.error_info());
+      a.window = w.value();
+      if (m_.dialect == "hlo") {
+        if (op.op.code == OpCode::ReduceWindow && !callee(op, "to_apply", &a.callees, true))
+          return false;
+        if (op.op.code == OpCode::SelectAndScatter &&
+            (!callee(op, "select", &a.callees, true) || !callee(op, "scatter", &a.callees, true)))
+          return false;
+      }
+      break;
+    }
+    case OpCode::Sort:
+      if (!int1(op, {"dimension", "dimensions"}, &a.dimension, false, "dimension")) return false;
+      a.flag = flag(op, {"is_stable"});
+      if (m_.dialect == "hlo" && !callee(op, "to_apply", &a.callees, true)) return false;
+      break;
+    case OpCode::Gather:
+    case OpCode::DynamicGather: {
+      const Attribute* dn = op.attr("dimension_numbers");
+      auto get = [&](const char* key, std::vector<std::int64_t>* out) {
+        if (dn)
+          *out = keyed_list(dn->value, key, nullptr);
+        else if (const Attribute* h = op.attr(key))
+          *out = int_list(h->value);
+      };
+      get("offset_dims", &a.gather.offset_dims);
+      get("collapsed_slice_dims", &a.gather.collapsed_slice_dims);
+      get("operand_batching_dims", &a.gather.operand_batching_dims);
+      get("start_indices_batching_dims", &a.gather.start_indices_batching_dims);
+      get("start_index_map", &a.gather.start_index_map);
+      std::vector<std::int64_t> ivd;
+      bool found = false;
+      if (dn)
+        ivd = keyed_list(dn->value, "index_vector_dim", &found);
+      else if (const Attribute* h = op.attr("index_vector_dim"))
+        ivd = int_list(h->value), found = true;
+      // StableHLO's printer leaves index_vector_dim out when it is 0.
+      a.gather.index_vector_dim = found && !ivd.empty() ? ivd[0] : 0;
+      if (!ints(op, {"slice_sizes"}, &a.gather.slice_sizes, op.op.code == OpCode::Gather,
+                "slice sizes"))
+        return false;
+      a.gather.indices_are_sorted = flag(op, {"indices_are_sorted"});
+      break;
+    }
+    case OpCode::Scatter: {
+      const Attribute* dn = op.attr("scatter_dimension_numbers");
+      auto get = [&](const char* key, std::vector<std::int64_t>* out) {
+        if (dn)
+          *out = keyed_list(dn->value, key, nullptr);
+        else if (const Attribute* h = op.attr(key))
+          *out = int_list(h->value);
+      };
+      get("update_window_dims", &a.scatter.update_window_dims);
+      get("inserted_window_dims", &a.scatter.inserted_window_dims);
+      get("input_batching_dims", &a.scatter.input_batching_dims);
+      get("scatter_indices_batching_dims", &a.scatter.scatter_indices_batching_dims);
+      get("scatter_dims_to_operand_dims", &a.scatter.scatter_dims_to_operand_dims);
+      std::vector<std::int64_t> ivd;
+      bool found = false;
+      if (dn)
+        ivd = keyed_list(dn->value, "index_vector_dim", &found);
+      else if (const Attribute* h = op.attr("index_vector_dim"))
+        ivd = int_list(h->value), found = true;
+      a.scatter.index_vector_dim = found && !ivd.empty() ? ivd[0] : 0;
+      a.scatter.indices_are_sorted = flag(op, {"indices_are_sorted"});
+      a.scatter.unique_indices = flag(op, {"unique_indices"});
+      if (m_.dialect == "hlo" && !callee(op, "to_apply", &a.callees, true)) return false;
+      break;
+    }
+    case OpCode::DotGeneral:
+    case OpCode::Dot: {
+      auto d = dot_dims(op);
+      if (!d) return pass(d.error_info());
+      a.dot = d.value();
+      break;
+    }
+    case OpCode::Convolution: {
+      auto d = conv_dims(op);
+      if (!d) return pass(d.error_info());
+      a.conv.dims = d.value();
+      auto w = window(op, a.conv.dims.input_spatial.size());
+      if (!w) return pass(w.error_info());
+      a.conv.window = w.value();
+      if (const Attribute* r = op.attr("window_reversal")) {
+        for (std::string_view rest = r->value; !rest.empty();) {
+          const std::size_t t = rest.find("true"), f = rest.find("false");
+          if (t == std::string_view::npos && f == std::string_view::npos) break;
+          const bool is_true = t < f;
+          a.conv.window_reversal.push_back(is_true);
+          rest.remove_prefix((is_true ? t : f) + (is_true ? 4 : 5));
+        }
+      } else if (const Attribute* win = op.attr("window");
+                 win && win->value.find("reverse") != std::string_view::npos) {
+        // `reverse = [1, 0]` or `reverse = [true, false]` in the pretty window.
+        std::string_view rest = win->value.substr(win->value.find("reverse"));
+        const std::size_t open = rest.find('['), close = rest.find(']');
+        if (open != std::string_view::npos && close != std::string_view::npos && open < close) {
+          std::string_view items = rest.substr(open + 1, close - open - 1);
+          while (!items.empty()) {
+            const std::size_t comma = items.find(',');
+            std::string_view item = items.substr(0, comma);
+            while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+            while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+            if (item == "true" || item == "1")
+              a.conv.window_reversal.push_back(true);
+            else if (item == "false" || item == "0")
+              a.conv.window_reversal.push_back(false);
+            else if (!item.empty())
+              return fail(op.op, "bad window reversal of convolution",
+                          "true/false or 1/0 per dimension", win->value);
+            if (comma == std::string_view::npos) break;
+            items.remove_prefix(comma + 1);
+          }
+        }
+      }
+      a.conv.feature_group_count = int_attr(op, "feature_group_count", 1);
+      a.conv.batch_group_count = int_attr(op, "batch_group_count", 1);
+      break;
+    }
+    case OpCode::Fft: {
+      const Attribute* t = first(op, {"fft_type", "type"});
+      if (!t) return fail(op.op, "fft without a type", "FFT, IFFT, RFFT or IRFFT", "none");
+      const std::string_view w = last_word(t->value);
+      if (w == "FFT")
+        a.fft = FftType::FFT;
+      else if (w == "IFFT")
+        a.fft = FftType::IFFT;
+      else if (w == "RFFT")
+        a.fft = FftType::RFFT;
+      else if (w == "IRFFT")
+        a.fft = FftType::IRFFT;
+      else
+        return fail(op.op, "bad fft type", "FFT, IFFT, RFFT or IRFFT", t->value);
+      if (!ints(op, {"fft_length", "length"}, &a.dims, true, "fft length")) return false;
+      break;
+    }
+    case OpCode::RngBitGenerator: {
+      const Attribute* t = first(op, {"rng_algorithm", "algorithm"});
+      const std::string_view w = t ? last_word(t->value) : "DEFAULT";
+      if (w == "DEFAULT" || w == "rng_default")
+        a.rng = RngAlgorithm::Default;
+      else if (w == "THREE_FRY" || w == "rng_three_fry")
+        a.rng = RngAlgorithm::ThreeFry;
+      else if (w == "PHILOX" || w == "rng_philox")
+        a.rng = RngAlgorithm::Philox;
+      else
+        return fail(op.op, "bad rng algorithm", "DEFAULT, THREE_FRY or PHILOX", t->value);
+      break;
+    }
+    case OpCode::TriangularSolve: {
+      a.left_side = flag(op, {"left_side"});
+      a.lower = flag(op, {"lower"});
+      a.unit_diagonal = flag(op, {"unit_diagonal"});
+      if (const Attribute* t = first(op, {"transpose_a"})) {
+        const std::string_view w = last_word(t->value);
+        if (w == "NO_TRANSPOSE")
+          a.transpose_a = Transpose::NoTranspose;
+        else if (w == "TRANSPOSE")
+          a.transpose_a = Transpose::Transpose;
+        else if (w == "ADJOINT")
+          a.transpose_a = Transpose::Adjoint;
+        else
+          return fail(op.op, "bad transpose_a", "NO_TRANSPOSE, TRANSPOSE or ADJOINT", t->value);
+      }
+      break;
+    }
+    case OpCode::Cholesky:
+      a.lower = flag(op, {"lower"});
+      break;
+    case OpCode::BatchNormTraining:
+    case OpCode::BatchNormInference:
+    case OpCode::BatchNormGrad: {
+      if (!int1(op, {"feature_index"}, &a.feature_index, true, "feature index")) return false;
+      const Attribute* e = op.attr("epsilon");
+      a.epsilon = e ? static_cast<float>(std::strtod(std::string(e->value).c_str(), nullptr)) : 0.f;
+      break;
+    }
+    case OpCode::CustomCall: {
+      const Attribute* t = first(op, {"call_target_name", "callee", "custom_call_target"});
+      a.target = t ? symbol_name(t->value) : std::string();
+      a.has_side_effect = flag(op, {"has_side_effect", "custom_call_has_side_effect"});
+      break;
+    }
+    case OpCode::Call:
+      if (!callee(op, m_.dialect == "hlo" ? "to_apply" : "callee", &a.callees, true)) return false;
+      break;
+    case OpCode::Composite:
+      if (!callee(op, "decomposition", &a.callees, true)) return false;
+      break;
+    case OpCode::Fusion:
+      if (!callee(op, "calls", &a.callees, true)) return false;
+      break;
+    case OpCode::AsyncStart:
+      if (!callee(op, "calls", &a.callees, false)) return false;
+      break;
+    case OpCode::While:
+      if (m_.dialect == "hlo" &&
+          (!callee(op, "condition", &a.callees, true) || !callee(op, "body", &a.callees, true)))
+        return false;
+      break;
+    case OpCode::Case:
+      if (m_.dialect == "hlo") {
+        if (const Attribute* b = op.attr("branch_computations")) {
+          std::string cur;
+          for (char ch : b->value) {
+            if (ch == ',' || ch == '{' || ch == '}') {
+              const std::string name = symbol_name(cur);
+              if (!name.empty()) {
+                const Function* f = m_.find(name);
+                if (!f)
+                  return fail(op.op, "conditional calls an unknown computation",
+                              "a computation of this module", name);
+                a.callees.push_back(static_cast<std::uint32_t>(f - m_.functions.data()));
+              }
+              cur.clear();
+            } else {
+              cur += ch;
+            }
+          }
+        } else if (!callee(op, "true_computation", &a.callees, true) ||
+                   !callee(op, "false_computation", &a.callees, true)) {
+          return false;
+        }
+      }
+      break;
+    default:
+      have = false;
+  }
+  *has = have;
+  if (have) *out = std::move(a);
+  return true;
+}
+
+}  // namespace rl::hlo
