@@ -150,15 +150,16 @@ class Coster : public cost::CostContext {
       *out = function_props(*f);
       return true;
     }
-    if (const Attribute* a = in.op.attr("applies")) {
+    if (in.attrs && in.attrs->applies != OpCode::Unknown) {  // decode.h: `applies`, read once
       *out = Props();
-      const CostFamily fam = op_info(op_from_name(a->value, "stablehlo")).family;
+      const OpCode applied = in.attrs->applies;
+      const CostFamily fam = op_info(applied).family;
       if (fam == CostFamily::Elementwise)
         out->flops = 1;
       else if (fam == CostFamily::Transcendental)
         out->trans = 1;
       else
-        out->unmodeled[std::string(a->value)] += 1;
+        out->unmodeled[std::string(op_info(applied).mlir)] += 1;
       return true;
     }
     return false;

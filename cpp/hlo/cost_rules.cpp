@@ -449,13 +449,7 @@ Props call_rule(const OpInput& in, CostContext& ctx) {
 // target is unmodeled (XLA's HloCostAnalysis reports -1 for it).
 Props custom_call_rule(const OpInput& in, CostContext& ctx) {
   const OpView& op = in.op;
-  std::string target;
-  if (const Attribute* a = op.attr("custom_call_target"))
-    target = symbol_name(a->value);
-  else if (const Attribute* b = op.attr("call_target_name"))
-    target = symbol_name(b->value);
-  else if (const Attribute* c = op.attr("callee"))
-    target = std::string(c->value);
+  const std::string target = in.attrs ? in.attrs->target : std::string();  // decode.h
   const bool gemm = target == "__cublas$gemm" || target == "__cublas$lt$matmul" ||
                     target == "__cublas$lt$matmul$f8";
   if (!gemm)

@@ -586,9 +586,9 @@ class Printer {
   // The computation a compact reduce (`applies stablehlo.add`) applies, printed into `pre` as XLA
   // prints a reducer: two scalar parameters, one op. Empty when the op has none.
   std::string applied(const Function& f, const Instr& in, std::string* pre) {
-    const Attribute* a = f.attr(*in.op, "applies");
-    if (!a || in.op->results.count == 0) return "";
-    const OpCode code = op_from_name(a->value, "stablehlo");
+    const OpAttrs* a = prog_.attrs_of(in);  // decode.h: `applies`, read once
+    if (!a || a->applies == OpCode::Unknown || in.op->results.count == 0) return "";
+    const OpCode code = a->applies;
     const Type& t = m_.value_type(f, f.results(*in.op)[0]);
     std::string e = t.is_array() ? type(t) : t.text;
     e = e.substr(0, e.find('[')) + "[]";

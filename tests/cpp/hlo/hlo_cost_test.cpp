@@ -326,3 +326,25 @@ TEST_CASE("call chains cost to the nesting limit and are refused beyond it, neve
   CHECK_THAT(a.note(top_rows(a)[0]), Contains("cost of c119"));
   CHECK(a.bytes_accessed == 32 + 32);  // the negate's operand and output; calls add nothing
 }
+
+// The target is read by the one attribute decoder (decode.h) in every spelling: HLO's
+// custom_call_target, StableHLO's pretty `@callee` and generic call_target_name give one name.
+TEST_CASE("a custom call's target reads alike in every spelling, in the unmodeled note",
+          "[hlo][cost]") {
+  const std::string text = GENERATE(
+      as<std::string>{},
+      "HloModule m\nENTRY main {\n  a = f32[4] parameter(0)\n"
+      "  ROOT o = f32[4] custom-call(a), custom_call_target=\"my_kernel\"\n}\n",
+      "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+      "  %0 = stablehlo.custom_call @my_kernel(%a) : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "  return %0 : tensor<4xf32>\n}\n",
+      "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+      "  %0 = \"stablehlo.custom_call\"(%a) {call_target_name = \"my_kernel\"} : (tensor<4xf32>) "
+      "-> tensor<4xf32>\n"
+      "  return %0 : tensor<4xf32>\n}\n");
+  Analysis a = one(text);
+  INFO(text);
+  REQUIRE(top_rows(a).size() == 1);
+  CHECK_FALSE(top_rows(a)[0].modeled);
+  CHECK(a.note(top_rows(a)[0]) == "custom call my_kernel: its cost is unknown (XLA reports -1)");
+}
