@@ -196,6 +196,14 @@ bool binary(const OpCall& c) {
       return true;
     }
   }
+  if constexpr (Code == OpCode::Power) {
+    if (a.type == ElementType::F32) {  // vectorized (simd_loops.h), musl's pow at the edges
+      simd::f32_pow(static_cast<std::size_t>(y.elements()), a.as<float>(), b.as<float>(),
+                    y.as<float>());
+      c.set(0, std::move(y));
+      return true;
+    }
+  }
   const bool ok = for_type(c, a.type, [&](auto e) {
     using E = decltype(e);
     if constexpr (binary_defined<Code, E>()) {

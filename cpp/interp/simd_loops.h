@@ -41,4 +41,11 @@ bool binary_of(hlo::OpCode code, Binary* op);
 
 void f32_binary(Binary op, std::size_t n, const float* a, const float* b, float* y);
 
+// y[i] = a[i]^b[i] for f32 (stablehlo.power): vectorized in double lanes where a[i] > 0 is finite
+// and b[i] finite, within 0.5 ulp + 2e-6 ulp; musl's pow in double, rounded, everywhere else
+// (pow_f32.cpp says how). The same bits in every build, SIMD or not. `y` may be `a` or `b`.
+void f32_pow(std::size_t n, const float* a, const float* b, float* y);
+// One element by the same rule (the scalar path of f32_pow).
+float f32_pow_one(float a, float b);
+
 }  // namespace rl::interp::simd

@@ -5,6 +5,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/interp/fused_loop.cpp
   cpp/interp/checks.cpp
   cpp/interp/simd_loops.cpp
+  cpp/interp/pow_f32.cpp
   cpp/interp/ops_structural.cpp
   cpp/interp/ops_elementwise.cpp
   cpp/interp/ops_math.cpp
@@ -21,6 +22,7 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/interp_test.cpp
   tests/cpp/interp/elementwise_test.cpp
   tests/cpp/interp/math_test.cpp
+  tests/cpp/interp/pow_test.cpp
   tests/cpp/interp/data_test.cpp
   tests/cpp/interp/linalg_test.cpp
   tests/cpp/interp/fft_test.cpp
