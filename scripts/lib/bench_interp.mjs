@@ -196,6 +196,19 @@ export async function benchInterpreter({ quick = false } = {}) {
     });
   }
 
+  // f32 power (two operands; the base |x|, so every lane takes the vectorized path).
+  {
+    const T = `tensor<${mathElements}xf32>`;
+    const text = `func.func @main(%x: ${T}, %z: ${T}) -> ${T} {
+  %a = stablehlo.abs %x : ${T}
+  %y = stablehlo.power %a, %z : ${T}
+  return %y : ${T}
+}
+`;
+    const seconds = opSeconds(core, text, 'stablehlo.power', reps);
+    out.math.push({ op: 'power', type: 'f32', elements: mathElements, melements_per_s: mathElements / seconds / 1e6, goal: null });
+  }
+
   // Fusion: each ratio from programs timed in this run, fused and op by op. The samples are
   // interleaved (each round runs every program once, in turn), and each program keeps its best:
   // a slow phase of a loaded machine then lands on all of them, not on the ones that happened
@@ -269,7 +282,11 @@ export async function benchInterpreter({ quick = false } = {}) {
     `  add of two ${((elements * 4) / 2 ** 20).toFixed(0)} MiB f32 arrays: ${a.interpreter_gbs.toFixed(2)} GB/s; memory triad ${a.triad_gbs.toFixed(2)} GB/s → ${a.ratio.toFixed(2)}   (goal ≥ 0.50)`,
   );
   for (const m of out.math) {
-    const note = m.goal ? `(goal ≥ ${m.goal})` : '(std::tanh in double: how f32 ran before math_impl.h)';
+    const note = m.goal
+      ? `(goal ≥ ${m.goal})`
+      : m.op === 'power'
+        ? '(double lanes, pow_f32.cpp; no goal)'
+        : '(std::tanh in double: how f32 ran before math_impl.h)';
     console.log(
       `  ${m.type} ${m.op} of ${m.elements} elements: ${m.melements_per_s.toFixed(1)} M elements/s   ${note}`,
     );
