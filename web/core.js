@@ -169,7 +169,13 @@ export async function loadCore(createCore, options = {}) {
     calls.by[name] = (calls.by[name] ?? 0) + 1;
     return module[name](...args);
   };
+  // Every value the core composes crosses as JSON text written by its one writer (typed arrays
+  // only for bulk tensors): parsed here, so callers get plain objects.
   const parsed = (r) => (r.ok ? { ok: true, value: JSON.parse(r.value) } : r);
+  // A bandwidth ceiling past the largest double (bandwidth · intensity overflowing) crosses as
+  // null, JSON having no infinity: read back as the Infinity it is.
+  const infinite = (key, v) => (key === 'bandwidth_ceiling' && v === null ? Infinity : v);
+  const ceilingsParsed = (r) => (r.ok ? { ok: true, value: JSON.parse(r.value, infinite) } : r);
   /** A value that never changes, fetched once (and frozen: callers share it). */
   const once = (fn) => {
     let result = null;
@@ -189,13 +195,13 @@ export async function loadCore(createCore, options = {}) {
       parsed(call('contractShapes', ar, ac, br, bc, itemsize)),
     ),
     /** (peak GFLOP/s, bandwidth GB/s, intensities[]) → {ridge, rows: Ceiling[]} */
-    ceilings: guarded('ceilings', (peak, bandwidth, xs) => call('ceilings', peak, bandwidth, xs)),
+    ceilings: guarded('ceilings', (peak, bandwidth, xs) => ceilingsParsed(call('ceilings', peak, bandwidth, xs))),
     /** (peak, bandwidth, intensities[], factor) → [{original: Ceiling, revised: Ceiling, bound_changed}] */
     trafficExperiment: guarded('trafficExperiment', (peak, bandwidth, xs, factor) =>
-      call('trafficExperiment', peak, bandwidth, xs, factor),
+      ceilingsParsed(call('trafficExperiment', peak, bandwidth, xs, factor)),
     ),
     /** (peak, bandwidth, intensities[]) → {kind, x, xlabel, ylabel, series} (the seed's figure data) */
-    figure: guarded('figure', (peak, bandwidth, xs) => call('figure', peak, bandwidth, xs)),
+    figure: guarded('figure', (peak, bandwidth, xs) => parsed(call('figure', peak, bandwidth, xs))),
     /**
      * () → the seed's defaults: m, k, n, itemsize, peak, bandwidth, traffic_factor, sizes, exercise,
      * max_budget, dtypes ({f32: 4, …}), dtype_of_itemsize ({"2": "bf16", …}). Fetched once.
@@ -254,17 +260,19 @@ export async function loadCore(createCore, options = {}) {
      * → {handle, kind, flops_per_unit, bytes_per_unit, working_set_bytes}: work held in this instance for
      * runWork (fork–join timing across the Worker pool); release it with releaseWork.
      */
-    createWork: guarded('createWork', (spec) => call('createWork', spec)),
+    createWork: guarded('createWork', (spec) => parsed(call('createWork', spec))),
     /** (handle, units) → {checksum}: runs the work's units back to back, untimed */
-    runWork: guarded('runWork', (handle, units) => call('runWork', handle, units)),
+    runWork: guarded('runWork', (handle, units) => parsed(call('runWork', handle, units))),
     /** (handle) → Float32Array: a kernel work's rows of C after its last run */
     workOutput: guarded('workOutput', (handle) => call('workOutput', handle)),
     /** (handle) → true */
     releaseWork: guarded('releaseWork', (handle) => call('releaseWork', handle)),
     /** (minSeconds) → {gflops, chains, width}: f32x4 mul+add chains */
-    measureCompute: guarded('measureCompute', (minSeconds) => call('measureCompute', minSeconds)),
+    measureCompute: guarded('measureCompute', (minSeconds) => parsed(call('measureCompute', minSeconds))),
     /** ('l1'|'l2'|'memory', minSeconds) → {level, working_set_bytes, gbs}: triad */
-    measureBandwidth: guarded('measureBandwidth', (level, minSeconds) => call('measureBandwidth', level, minSeconds)),
+    measureBandwidth: guarded('measureBandwidth', (level, minSeconds) =>
+      parsed(call('measureBandwidth', level, minSeconds)),
+    ),
     /**
      * (factor 1..64, {reread?: 'after-array'|'right-away', samples? 1..100, default 3}) → section 6's
      * experiment measured (TrafficMeasurement in roofline-lab.d.ts): a memory-bound and a compute-bound
@@ -306,7 +314,7 @@ export async function loadCore(createCore, options = {}) {
      * kept in the core as the CLI's per-op table (cpp/hlo/table.h: rows, totals, unmodeled ops,
      * notes as lines); the lines come out through tableNext. A parse error: {ok: false, error, line, column}.
      */
-    tableStart: guarded('tableStart', (text) => call('tableStart', text)),
+    tableStart: guarded('tableStart', (text) => parsed(call('tableStart', text))),
     /**
      * (handle, bytes) → Uint8Array: the table's next whole lines of UTF-8, about `bytes` (or one line
      * more), a view of the core's memory valid until the next call into the core (write it out
@@ -329,7 +337,7 @@ export async function loadCore(createCore, options = {}) {
      * line, column, message}.
      */
     lower: guarded('lower', (source, options) => {
-      const r = call('lower', source, options ?? null);
+      const r = parsed(call('lower', source, options ?? null));
       return r.ok ? { ok: true, text: r.value.text, function: r.value.function } : r;
     }),
     /**
@@ -339,25 +347,25 @@ export async function loadCore(createCore, options = {}) {
      * time.perf_counter() reads the page's clock. Runs synchronously: call it in a Worker on the page.
      */
     notebook: guarded('notebook', (source, options) => {
-      const r = call('notebook', source, options ?? null);
+      const r = parsed(call('notebook', source, options ?? null));
       return r.ok ? { ok: true, ...r.value } : r;
     }),
     /** ({maxSteps?}) → {handle}: a notebook kernel in this wasm instance (cpp/python/notebook.h NotebookSession); each cell has its own step budget. */
-    notebookSession: guarded('notebookSession', (options) => call('notebookSession', options ?? null)),
+    notebookSession: guarded('notebookSession', (options) => parsed(call('notebookSession', options ?? null))),
     /**
      * (handle, source, cell) → {stdout, error, errorType, exception, line, column, file, sourceLine, cellsRun}:
      * one cell run in the kernel's globals; tracebacks name it "<cell N>" (N = cell). line is in
      * file (the cell a function came from), sourceLine in this cell. Synchronous: call it in a Worker.
      */
     notebookRunCell: guarded('notebookRunCell', (handle, source, cell) =>
-      call('notebookRunCell', handle, source, cell),
+      parsed(call('notebookRunCell', handle, source, cell)),
     ),
     /** handle → true: the kernel forgets every variable, function and import. */
     notebookReset: guarded('notebookReset', (handle) => call('notebookReset', handle)),
     /** handle → true: the kernel is freed. */
     notebookRelease: guarded('notebookRelease', (handle) => call('notebookRelease', handle)),
     /** source → [{source, firstLine}]: a notebook's cells (blank-line-separated top-level blocks, or # %% markers). */
-    notebookCells: guarded('notebookCells', (source) => call('notebookCells', source)),
+    notebookCells: guarded('notebookCells', (source) => parsed(call('notebookCells', source))),
     /**
      * (text, {inputs?: 'none'|'seeded'|'arange', args?: [{name, bytes: Uint8Array}] (.npy files), seed?,
      * time_ops?, memory_cap?, max_iterations?, time_budget_seconds?, timing_budget_seconds?}) → the run report (cpp/report/run_report.h): {dialect, status, checks, ops, unsupported,
@@ -385,13 +393,14 @@ export async function loadCore(createCore, options = {}) {
       const r = call('roofline', request);
       if (!r.ok) return r;
       // The per-op columns cross as typed arrays (codes into bound_names; NaN: no ceiling).
-      const { roofs, program, bound_names: names, bounds, ceilings, measured } = r.value;
+      const { roofs, program, measured, bound_names: names } = JSON.parse(r.value.json);
+      const { bounds, ceilings } = r.value;
       const plain = (column) => Array.from(column, (y) => (Number.isNaN(y) ? null : y));
       const value = {
-        roofs: JSON.parse(roofs),
+        roofs,
         ops: { bounds: Array.from(bounds, (code) => (code === 0 ? null : names[code - 1])), ceilings: plain(ceilings) },
-        program: JSON.parse(program),
-        measured: JSON.parse(measured),
+        program,
+        measured,
       };
       if (r.value.gflops)
         value.measured_ops = {
@@ -407,7 +416,7 @@ export async function loadCore(createCore, options = {}) {
      */
     analyzeTextColumns: guarded('analyzeTextColumns', (text) => call('analyzeText', text)),
     /** () → {size, limit}: the wasm heap's bytes now (it only grows: after a call, that call's peak) and at most */
-    heapBytes: guarded('heapBytes', () => call('heapBytes')),
+    heapBytes: guarded('heapBytes', () => parsed(call('heapBytes'))),
     /** () → [{name: 'lesson'|'mlp'|'attention', title, text}]: StableHLO examples generated by the core */
     exampleModules: guarded('exampleModules', () => parsed(call('exampleModules'))),
 

@@ -184,6 +184,12 @@ class JsonWriter {
     out_ += "null";
     return *this;
   }
+  // A value another writer wrote (whole JSON text), placed as it is.
+  JsonWriter& raw(std::string_view json) {
+    comma();
+    out_ += json;
+    return *this;
+  }
   template <class T>
   JsonWriter& field(std::string_view k, const T& v) {
     key(k);

@@ -246,6 +246,17 @@ describe('the core through web/core.js', () => {
       error: 'inner dimensions must match (columns of a = rows of b), got a (48,24) and b (25,12)',
     });
   });
+
+  test('a bandwidth ceiling past the largest double reads Infinity, though it crosses as JSON', () => {
+    // 20 GB/s · 1e308 flops per byte overflows; the ceiling itself is the peak.
+    const [row] = core.ceilings(100, 20, [1e308]).value.rows;
+    assert.equal(row.bandwidth_ceiling, Infinity);
+    assert.equal(row.ceiling, 100);
+    assert.equal(row.bound, 'compute-bound');
+    const [traffic] = core.trafficExperiment(100, 20, [1e308], 2).value;
+    assert.equal(traffic.original.bandwidth_ceiling, Infinity);
+    assert.equal(core.ceilings(100, 20, [1]).value.rows[0].bandwidth_ceiling, 20);
+  });
 });
 
 describe('measurements of this machine', () => {
