@@ -139,6 +139,25 @@ bool dispatch(ElementType t, F&& f) {
   }
 }
 
+// The signed integer type of t's width for an unsigned integer type t, else t. The ops whose
+// results are the same bits for both signednesses (add, subtract, multiply and negate, which wrap;
+// and, or, xor, not; the shifts; popcnt, count_leading_zeros) run the signed type's loop for both:
+// one instantiation instead of two (issue 25).
+inline ElementType same_width_signed(ElementType t) {
+  switch (t) {
+    case ElementType::U8:
+      return ElementType::S8;
+    case ElementType::U16:
+      return ElementType::S16;
+    case ElementType::U32:
+      return ElementType::S32;
+    case ElementType::U64:
+      return ElementType::S64;
+    default:
+      return t;
+  }
+}
+
 // Integer arithmetic that wraps: computed in the unsigned type of the same width.
 template <class T>
 T wrap_add(T a, T b) {
