@@ -511,9 +511,13 @@ CombLoops comb_loops(Comb k, ElementType t) {
     t = same_width_signed(t);
   with_comb(k, [&](auto kk) {
     constexpr Comb K = decltype(kk)::value;
+    constexpr bool sign_free =
+        K == Comb::Add || K == Comb::Multiply || K == Comb::And || K == Comb::Or || K == Comb::Xor;
     dispatch(t, [&](auto e) {
       using E = decltype(e);
-      if constexpr (K == Comb::Replace ? bits_v<E> : comb_defined<K, E>()) {
+      if constexpr (K == Comb::Replace
+                        ? bits_v<E>
+                        : comb_defined<K, E>() && !(sign_free && is_unsigned_int_v<E>)) {
         l.combine = &combine_loop<K, E>;
         l.fold_row = &fold_row_loop<K, E>;
         if constexpr (K == Comb::Replace || native_arith_v<E>) l.fold_at = &fold_at_loop<K, E>;
