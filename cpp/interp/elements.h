@@ -83,6 +83,8 @@ template <class E>
 constexpr bool is_int_v = std::is_integral<typename E::Compute>::value && !is_pred_v<E>;
 template <class E>
 constexpr bool is_signed_int_v = is_int_v<E>&& std::is_signed<typename E::Compute>::value;
+template <class E>
+constexpr bool is_unsigned_int_v = is_int_v<E> && !std::is_signed<typename E::Compute>::value;
 
 // Calls f(Elem<E>{}) for the runtime type `t`; false for a type the interpreter does not compute
 // with (f8, s4, quantized, ...).
@@ -136,6 +138,25 @@ bool dispatch(ElementType t, F&& f) {
       return true;
     default:
       return false;
+  }
+}
+
+// The signed integer type of t's width for an unsigned integer type t, else t. The ops whose
+// results are the same bits for both signednesses (add, subtract, multiply and negate, which wrap;
+// and, or, xor, not; the shifts; popcnt, count_leading_zeros) run the signed type's loop for both:
+// one instantiation instead of two (issue 25): their loops skip is_unsigned_int_v types.
+inline ElementType same_width_signed(ElementType t) {
+  switch (t) {
+    case ElementType::U8:
+      return ElementType::S8;
+    case ElementType::U16:
+      return ElementType::S16;
+    case ElementType::U32:
+      return ElementType::S32;
+    case ElementType::U64:
+      return ElementType::S64;
+    default:
+      return t;
   }
 }
 

@@ -175,98 +175,142 @@ RL_MATH_REAL_FN(BesselI1e, math::bessel_i1e(x))
 #undef RL_MATH_FAST_FN
 #undef RL_MATH_REAL_FN
 
-// Halves through f32 to the fast function, a block at a time: each converted exactly to f32, the
-// block run by kernels::best_math(), each result rounded once to the half type.
-template <class F, class ToF32, class FromF32>
-void halves_fast(const std::uint16_t* px, std::uint16_t* py, std::int64_t n, ToF32 to_f32,
-                 FromF32 from_f32) {
-  constexpr std::int64_t kBlock = 256;
-  float buf[kBlock];
-  const kernels::MathArrayFn fn = kernels::best_math().fn;
-  for (std::int64_t i0 = 0; i0 < n; i0 += kBlock) {
-    const std::int64_t m = std::min(kBlock, n - i0);
-    for (std::int64_t j = 0; j < m; ++j) buf[j] = to_f32(px[i0 + j]);
-    fn(F::kFn, static_cast<std::size_t>(m), buf, buf);
-    for (std::int64_t j = 0; j < m; ++j) py[i0 + j] = from_f32(buf[j]);
-  }
+// A unary function's element loops, one small set per function; the walk over element types and
+// the halves' conversions around them are written once (unary_math was ~34 kB of the wasm core
+// compiled per function: issue 25).
+struct MathLoops {
+  bool fast;           // f32 by kernels::math_impl.h's function `fn`, halves through f32 to it
+  kernels::MathFn fn;  //
+  void (*real)(const double*, double*, std::int64_t);  // f64; halves and f32 unless fast or real32
+  void (*real32)(const float*, float*, std::int64_t);  // halves and f32 in float (kFloat32) or null
+  void (*cplx)(const Complex*, Complex*, std::int64_t);  // c128, or null (real functions)
+  void (*cplx32)(const C64*, C64*, std::int64_t);        // c64, or null
+};
+
+template <class F>
+void real_loop(const double* x, double* y, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) y[i] = F::real(x[i]);
+}
+template <class F>
+void real32_loop(const float* x, float* y, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) y[i] = F::real32(x[i]);
+}
+template <class F>
+void cplx_loop(const Complex* x, Complex* y, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) y[i] = F::cplx(x[i]);
+}
+template <class F>
+void cplx32_loop(const C64* x, C64* y, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) y[i] = F::cplx32(x[i]);
 }
 
-// y = F(x) elementwise: f32 by the fast function where F has one (halves through f32 to it),
-// otherwise halves and f32 through double, rounded once.
 template <class F>
-bool unary_math(const OpCall& c) {
+constexpr MathLoops math_loops() {
+  return {F::kFast,
+          F::kFn,
+          &real_loop<F>,
+          F::kFloat32 ? &real32_loop<F> : nullptr,
+          F::kComplex ? &cplx_loop<F> : nullptr,
+          F::kComplex ? &cplx32_loop<F> : nullptr};
+}
+
+// y = f(x) elementwise: f32 by the fast function where there is one (halves through f32 to it, a
+// block at a time: each converted exactly to f32, the block run by kernels::best_math(), each
+// result rounded once to the half type), otherwise halves and f32 through double (or in float,
+// with real32), rounded once.
+bool run_math(const OpCall& c, const MathLoops& f) {
   const Tensor& x = c.tensor(0);
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   const std::int64_t n = y.elements();
+  constexpr std::int64_t kBlock = 256;
   switch (x.type) {
-    case ElementType::F16: {
-      const auto* px = x.as<std::uint16_t>();
-      auto* py = y.as<std::uint16_t>();
-      if constexpr (F::kFast)
-        halves_fast<F>(
-            px, py, n, [](std::uint16_t h) { return f16_to_f32(h); },
-            [](float f) { return f32_to_f16(f); });
-      else if constexpr (F::kFloat32)
-        for (std::int64_t i = 0; i < n; ++i) py[i] = f32_to_f16(F::real32(f16_to_f32(px[i])));
-      else
-        for (std::int64_t i = 0; i < n; ++i) py[i] = f64_to_f16(F::real(f16_to_f64(px[i])));
-      break;
-    }
+    case ElementType::F16:
     case ElementType::BF16: {
+      const bool bf = x.type == ElementType::BF16;
       const auto* px = x.as<std::uint16_t>();
       auto* py = y.as<std::uint16_t>();
-      if constexpr (F::kFast)
-        halves_fast<F>(
-            px, py, n, [](std::uint16_t h) { return bf16_to_f32(h); },
-            [](float f) { return f32_to_bf16(f); });
-      else if constexpr (F::kFloat32)
-        for (std::int64_t i = 0; i < n; ++i) py[i] = f32_to_bf16(F::real32(bf16_to_f32(px[i])));
-      else
-        for (std::int64_t i = 0; i < n; ++i) py[i] = f64_to_bf16(F::real(bf16_to_f64(px[i])));
+      if (f.fast || f.real32) {
+        float buf[kBlock];
+        const kernels::MathArrayFn fn = kernels::best_math().fn;
+        for (std::int64_t i0 = 0; i0 < n; i0 += kBlock) {
+          const std::int64_t m = std::min(kBlock, n - i0);
+          for (std::int64_t j = 0; j < m; ++j)
+            buf[j] = bf ? bf16_to_f32(px[i0 + j]) : f16_to_f32(px[i0 + j]);
+          if (f.fast)
+            fn(f.fn, static_cast<std::size_t>(m), buf, buf);
+          else
+            f.real32(buf, buf, m);
+          for (std::int64_t j = 0; j < m; ++j)
+            py[i0 + j] = bf ? f32_to_bf16(buf[j]) : f32_to_f16(buf[j]);
+        }
+      } else {
+        double buf[kBlock];
+        for (std::int64_t i0 = 0; i0 < n; i0 += kBlock) {
+          const std::int64_t m = std::min(kBlock, n - i0);
+          for (std::int64_t j = 0; j < m; ++j)
+            buf[j] = bf ? bf16_to_f64(px[i0 + j]) : f16_to_f64(px[i0 + j]);
+          f.real(buf, buf, m);
+          for (std::int64_t j = 0; j < m; ++j)
+            py[i0 + j] = bf ? f64_to_bf16(buf[j]) : f64_to_f16(buf[j]);
+        }
+      }
       break;
     }
     case ElementType::F32: {
       const auto* px = x.as<float>();
       auto* py = y.as<float>();
-      if constexpr (F::kFast)
-        kernels::best_math().fn(F::kFn, static_cast<std::size_t>(n), px, py);
-      else if constexpr (F::kFloat32)
-        for (std::int64_t i = 0; i < n; ++i) py[i] = F::real32(px[i]);
-      else
-        for (std::int64_t i = 0; i < n; ++i)
-          py[i] = static_cast<float>(F::real(static_cast<double>(px[i])));
-      break;
-    }
-    case ElementType::F64: {
-      const auto* px = x.as<double>();
-      auto* py = y.as<double>();
-      for (std::int64_t i = 0; i < n; ++i) py[i] = F::real(px[i]);
-      break;
-    }
-    case ElementType::C64:
-      if constexpr (F::kComplex) {
-        const auto* px = x.as<std::complex<float>>();
-        auto* py = y.as<std::complex<float>>();
-        for (std::int64_t i = 0; i < n; ++i) py[i] = F::cplx32(px[i]);
-        break;
+      if (f.fast) {
+        kernels::best_math().fn(f.fn, static_cast<std::size_t>(n), px, py);
+      } else if (f.real32) {
+        f.real32(px, py, n);
+      } else {
+        double buf[kBlock];
+        for (std::int64_t i0 = 0; i0 < n; i0 += kBlock) {
+          const std::int64_t m = std::min(kBlock, n - i0);
+          for (std::int64_t j = 0; j < m; ++j) buf[j] = static_cast<double>(px[i0 + j]);
+          f.real(buf, buf, m);
+          for (std::int64_t j = 0; j < m; ++j) py[i0 + j] = static_cast<float>(buf[j]);
+        }
       }
-      [[fallthrough]];
+      break;
+    }
+    case ElementType::F64:
+      f.real(x.as<double>(), y.as<double>(), n);
+      break;
+    case ElementType::C64:
     case ElementType::C128:
-      if constexpr (F::kComplex) {
-        const auto* px = x.as<Complex>();
-        auto* py = y.as<Complex>();
-        for (std::int64_t i = 0; i < n; ++i) py[i] = F::cplx(px[i]);
+      if (f.cplx) {
+        if (x.type == ElementType::C64)
+          f.cplx32(x.as<C64>(), y.as<C64>(), n);
+        else
+          f.cplx(x.as<Complex>(), y.as<Complex>(), n);
         break;
       }
       [[fallthrough]];
     default:
       return c.fail(std::string(c.op().name) + " of this element type",
-                    F::kComplex ? "a float or complex type" : "a float type",
+                    f.cplx ? "a float or complex type" : "a float type",
                     std::string(hlo::element_info(x.type).mlir));
   }
   c.set(0, std::move(y));
   return true;
+}
+
+template <class F>
+bool unary_math(const OpCall& c) {
+  static constexpr MathLoops loops = math_loops<F>();
+  return run_math(c, loops);
+}
+
+// chlo.conj: a real operand is the result as it is (its bits: a signalling NaN stays one), a
+// complex one is conjugated.
+bool conj(const OpCall& c) {
+  if (!is_complex_type(c.tensor(0).type)) {
+    c.set(0, c.in(0));
+    return true;
+  }
+  return unary_math<Conj>(c);
 }
 
 // ---- binary functions of floats
@@ -551,7 +595,7 @@ void register_math_ops(Registry& r) {
   r.add(OpCode::ChloAtanh, unary_math<Atanh>, float_operands<true>);
   r.add(OpCode::ChloCosh, unary_math<Cosh>, float_operands<true>);
   r.add(OpCode::ChloSinh, unary_math<Sinh>, float_operands<true>);
-  r.add(OpCode::ChloConj, unary_math<Conj>, float_operands<true>);
+  r.add(OpCode::ChloConj, conj, float_operands<true>);
   r.add(OpCode::ChloIsInf, is_inf<InfKind::Any>, float_operands<false>);
   r.add(OpCode::ChloIsNegInf, is_inf<InfKind::Negative>, float_operands<false>);
   r.add(OpCode::ChloIsPosInf, is_inf<InfKind::Positive>, float_operands<false>);

@@ -34,6 +34,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "common/nan.h"
 #include "interp/elementwise.h"
 #include "interp/math_functions.h"
 #include "interp/strided.h"
@@ -295,7 +296,11 @@ inline typename E::Compute combine(typename E::Compute a, typename E::Compute b)
                                : (max ? a.imag() >= b.imag() : a.imag() <= b.imag());
       return a_first ? a : b;
     } else if constexpr (is_float_v<E>) {
-      if (std::isnan(a) || std::isnan(b)) return a + b;
+      // A NaN operand: the first one, quieted, on the bits (common/nan.h's rule). This was
+      // a + b, whose NaN of two the compiler picks (it may swap the operands) and wasm leaves to
+      // the engine.
+      if (a != a) return quieted(a);
+      if (b != b) return quieted(b);
       return max ? (a > b ? a : b) : (a < b ? a : b);
     } else if constexpr (is_pred_v<E>) {
       return max ? (a || b) : (a && b);
@@ -432,25 +437,94 @@ bool native_comb(Comb k, ElementType t) {
   return k == Comb::Replace ? is_bits_type(t) : native_arith_type(t);
 }
 
+// ---- the native combiners' loops
+// ---------------------------------------------------------------------
+
+// The element loops of a native combiner, one small set per (combiner, element type). The ops'
+// walks over rows, windows and scatter points around them are written once, over bytes:
+// compiling each walk per combiner and type was ~180 kB of the wasm core (issue 25).
+struct CombLoops {
+  // dst[j·ds] = combine(dst[j·ds], src[j·ss]) for j < n (strides in elements).
+  void (*combine)(std::uint8_t* dst, std::int64_t ds, const std::uint8_t* src, std::int64_t ss,
+                  std::int64_t n) = nullptr;
+  // *acc folded with row[0], ..., row[n − 1] in order (n = 0: *acc loaded and stored again). f32
+  // and f64 add: lane-wise partial sums for n ≥ 32 (the spec leaves the order open).
+  void (*fold_row)(std::uint8_t* acc, const std::uint8_t* row, std::int64_t n) = nullptr;
+  // *acc folded with x[at[0]], ..., x[at[n − 1]] in order, the init value where at[j] < 0.
+  void (*fold_at)(std::uint8_t* acc, const std::uint8_t* x, const std::int64_t* at, std::int64_t n,
+                  const std::uint8_t* init) = nullptr;
+};
+
 template <Comb K, class E>
-constexpr bool native_defined() {
-  if constexpr (K == Comb::Replace)
-    return bits_v<E>;
-  else
-    return native_arith_v<E> && comb_defined<K, E>();
+void combine_loop(std::uint8_t* dst, std::int64_t ds, const std::uint8_t* src, std::int64_t ss,
+                  std::int64_t n) {
+  using S = typename E::Storage;
+  S* d = reinterpret_cast<S*>(dst);
+  const S* s = reinterpret_cast<const S*>(src);
+  for (std::int64_t j = 0; j < n; ++j)
+    d[j * ds] = E::store(combine<K, E>(E::load(d[j * ds]), E::load(s[j * ss])));
 }
 
-// Runs body(Elem<t>{}) for a combiner K compiled natively for t (native_comb said so).
-template <Comb K, class Body>
-bool for_native(const OpCall& c, ElementType t, Body body) {
-  bool ok = false;
-  dispatch(t, [&](auto e) {
-    if constexpr (native_defined<K, decltype(e)>()) ok = body(e);
+template <Comb K, class E>
+void fold_row_loop(std::uint8_t* acc_at, const std::uint8_t* row_at, std::int64_t n) {
+  using S = typename E::Storage;
+  using C = typename E::Compute;
+  S* out = reinterpret_cast<S*>(acc_at);
+  const S* row = reinterpret_cast<const S*>(row_at);
+  C acc = E::load(*out);
+  std::int64_t j = 0;
+  if constexpr (K == Comb::Add && (E::type == ElementType::F32 || E::type == ElementType::F64)) {
+    if (n >= 32) {  // lane-wise partial sums (the spec leaves the order open)
+      C lane[8];
+      for (auto& v : lane) v = C(-0.0);  // the additive identity, −0 included
+      for (; j + 8 <= n; j += 8)
+        for (int k = 0; k < 8; ++k) lane[k] += row[j + k];
+      acc +=
+          ((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+    }
+  }
+  for (; j < n; ++j) acc = step<K, E>(acc, E::load(row[j]));
+  *out = E::store(acc);
+}
+
+template <Comb K, class E>
+void fold_at_loop(std::uint8_t* acc_at, const std::uint8_t* x, const std::int64_t* at,
+                  std::int64_t n, const std::uint8_t* init) {
+  using S = typename E::Storage;
+  using C = typename E::Compute;
+  S* out = reinterpret_cast<S*>(acc_at);
+  const S* in = reinterpret_cast<const S*>(x);
+  const C init_v = E::load(*reinterpret_cast<const S*>(init));
+  C acc = E::load(*out);
+  for (std::int64_t j = 0; j < n; ++j)
+    acc = step<K, E>(acc, at[j] < 0 ? init_v : E::load(in[at[j]]));
+  *out = E::store(acc);
+}
+
+// The loops of combiner k on element type t, for Replace t after bits_type: combine and fold_row
+// for every type the combiner applies to (reduce's), fold_at for native_comb's types; null where
+// there are none. Add, multiply, and, or and xor of an unsigned integer type are those of the
+// signed type of its width, bit for bit (they wrap): one loop serves both.
+CombLoops comb_loops(Comb k, ElementType t) {
+  CombLoops l;
+  if (k == Comb::Add || k == Comb::Multiply || k == Comb::And || k == Comb::Or || k == Comb::Xor)
+    t = same_width_signed(t);
+  with_comb(k, [&](auto kk) {
+    constexpr Comb K = decltype(kk)::value;
+    constexpr bool sign_free =
+        K == Comb::Add || K == Comb::Multiply || K == Comb::And || K == Comb::Or || K == Comb::Xor;
+    dispatch(t, [&](auto e) {
+      using E = decltype(e);
+      if constexpr (K == Comb::Replace
+                        ? bits_v<E>
+                        : comb_defined<K, E>() && !(sign_free && is_unsigned_int_v<E>)) {
+        l.combine = &combine_loop<K, E>;
+        l.fold_row = &fold_row_loop<K, E>;
+        if constexpr (K == Comb::Replace || native_arith_v<E>) l.fold_at = &fold_at_loop<K, E>;
+      }
+    });
   });
-  if (!ok && !c.run.failed())
-    c.fail(std::string(c.op().name) + " of this element type",
-           "a type its combiner runs natively for", std::string(hlo::element_info(t).mlir));
-  return ok;
+  return l;
 }
 
 // ---- evaluated bodies
@@ -663,19 +737,21 @@ ReduceLoop reduce_loop(const Dims& in, const std::vector<bool>& reduced) {
 // whole rows (about kStreamedChunk elements) at a time: the same rows in the same order, so the
 // same bits.
 constexpr std::int64_t kStreamedChunk = 4096;
-template <Comb K, class E>
-bool reduce_native(const OpCall& c, const std::uint8_t* whole, std::int64_t nx,
+bool reduce_native(const OpCall& c, const CombLoops& k, const std::uint8_t* whole, std::int64_t nx,
                    const StreamedInput* streamed, const Tensor& init, Tensor& y,
                    const ReduceLoop& l) {
-  using S = typename E::Storage;
-  using C = typename E::Compute;
-  S* out = y.as<S>();
-  const C init_v = E::load(init.as<S>()[0]);
+  const std::size_t eb = elem_bytes(y.type);
+  std::uint8_t* out = y.data();
   const std::int64_t ny = y.elements();
-  for (std::int64_t i = 0; i < ny; ++i) out[i] = E::store(init_v);
+  if (ny > 0) {  // the init value, loaded and stored as the type's loop would
+    std::memcpy(out, init.data(), eb);
+    k.fold_row(out, nullptr, 0);
+  }
+  for (std::int64_t i = 1; i < ny; ++i)
+    std::memcpy(out + static_cast<std::size_t>(i) * eb, out, eb);
   if (nx == 0) return true;
   const std::int64_t n = l.size.back(), os = l.out_stride.back();
-  const S* chunk = reinterpret_cast<const S*>(whole);
+  const std::uint8_t* chunk = whole;
   std::int64_t chunk_begin = 0, chunk_end = whole ? nx : 0;
   const std::int64_t chunk_rows = std::max<std::int64_t>(1, kStreamedChunk / n);
   Odometer rows;  // every dimension but the innermost; offset = in the output
@@ -685,32 +761,15 @@ bool reduce_native(const OpCall& c, const std::uint8_t* whole, std::int64_t nx,
     if (ib >= chunk_end) {
       chunk_begin = ib;
       chunk_end = std::min(nx, ib + chunk_rows * n);
-      chunk = reinterpret_cast<const S*>(streamed->fill(chunk_begin, chunk_end));
+      chunk = streamed->fill(chunk_begin, chunk_end);
       if (!chunk) return false;
     }
-    const S* row = chunk + (ib - chunk_begin);
-    const std::int64_t ob = rows.offset;
-    if (os == 0) {
-      C acc = E::load(out[ob]);
-      std::int64_t j = 0;
-      if constexpr (K == Comb::Add &&
-                    (E::type == ElementType::F32 || E::type == ElementType::F64)) {
-        if (n >= 32) {  // lane-wise partial sums (the spec leaves the order open)
-          C lane[8];
-          for (auto& v : lane) v = C(-0.0);  // the additive identity, −0 included
-          for (; j + 8 <= n; j += 8)
-            for (int k = 0; k < 8; ++k) lane[k] += row[j + k];
-          acc += ((lane[0] + lane[1]) + (lane[2] + lane[3])) +
-                 ((lane[4] + lane[5]) + (lane[6] + lane[7]));
-        }
-      }
-      for (; j < n; ++j) acc = step<K, E>(acc, E::load(row[j]));
-      out[ob] = E::store(acc);
-    } else {
-      S* orow = out + ob;
-      for (std::int64_t j = 0; j < n; ++j)
-        orow[j] = E::store(combine<K, E>(E::load(orow[j]), E::load(row[j])));
-    }
+    const std::uint8_t* row = chunk + static_cast<std::size_t>(ib - chunk_begin) * eb;
+    std::uint8_t* at = out + static_cast<std::size_t>(rows.offset) * eb;
+    if (os == 0)
+      k.fold_row(at, row, n);
+    else
+      k.combine(at, 1, row, 1, n);
   }
   return true;
 }
@@ -902,18 +961,12 @@ bool reduce(const OpCall& c) {
   // (`applies stablehlo.add`) has no body for the evaluator to run.
   if (comb_applies(k, t)) {
     const ReduceLoop l = reduce_loop(in, reduced);
-    bool ok = true;
-    with_comb(k, [&](auto kk) {
-      ok = for_type(c, t, [&](auto e) {
-        using E = decltype(e);
-        if constexpr (comb_defined<decltype(kk)::value, E>())
-          return reduce_native<decltype(kk)::value, E>(
-              c, c.tensor(0).data(), c.tensor(0).elements(), nullptr, c.tensor(1), outs[0], l);
-        else
-          return false;
-      });
-    });
-    if (!ok) return false;
+    const CombLoops loops = comb_loops(k, k == Comb::Replace ? bits_type(t) : t);
+    if (!loops.fold_row)
+      return c.fail("reduce of this element type", "a type its combiner applies to", type_name(t));
+    if (!reduce_native(c, loops, c.tensor(0).data(), c.tensor(0).elements(), nullptr, c.tensor(1),
+                       outs[0], l))
+      return false;
     set_results(c, outs);
     return true;
   }
@@ -1045,22 +1098,20 @@ bool next_index(Dims& o, const Dims& dims) {
 // ---- reduce_window
 // -------------------------------------------------------------------------------------
 
-template <Comb K, class E>
-bool reduce_window_native(const OpCall& c, Windows& w, const Tensor& x, const Tensor& init,
-                          Tensor& y) {
-  using S = typename E::Storage;
-  using C = typename E::Compute;
-  const S* in = x.as<S>();
-  S* out = y.as<S>();
-  const C init_v = E::load(init.as<S>()[0]);
+bool reduce_window_native(const OpCall& c, const CombLoops& k, Windows& w, const Tensor& x,
+                          const Tensor& init, Tensor& y) {
+  const std::size_t eb = elem_bytes(y.type);
+  std::uint8_t* out = y.data();
   const std::int64_t ny = y.elements();
-  Dims o(w.out_dims().size(), 0);
+  Dims o(w.out_dims().size(), 0), at;
   for (std::int64_t i = 0; i < ny; ++i, next_index(o, w.out_dims())) {
     if (!c.keep_going()) return false;
     w.at(o);
-    C acc = init_v;
-    w.visit([&](std::int64_t off) { acc = step<K, E>(acc, off < 0 ? init_v : E::load(in[off])); });
-    out[i] = E::store(acc);
+    at.clear();
+    w.visit([&](std::int64_t off) { at.push_back(off); });
+    std::uint8_t* acc = out + static_cast<std::size_t>(i) * eb;
+    std::memcpy(acc, init.data(), eb);
+    k.fold_at(acc, x.data(), at.data(), static_cast<std::int64_t>(at.size()), init.data());
   }
   return true;
 }
@@ -1120,14 +1171,8 @@ bool reduce_window(const OpCall& c) {
   const Comb k = n == 1 ? combiner(c, 0, t) : Comb::None;
   const ElementType nt = k == Comb::Replace ? bits_type(t) : t;
   if (native_comb(k, nt)) {
-    bool ok = true;
-    with_comb(k, [&](auto kk) {
-      constexpr Comb K = decltype(kk)::value;
-      ok = for_native<K>(c, nt, [&](auto e) {
-        return reduce_window_native<K, decltype(e)>(c, w, c.tensor(0), c.tensor(1), outs[0]);
-      });
-    });
-    if (!ok) return false;
+    if (!reduce_window_native(c, comb_loops(k, nt), w, c.tensor(0), c.tensor(1), outs[0]))
+      return false;
   } else if (!reduce_window_evaluated(c, w, n, outs)) {
     return false;
   }
@@ -1196,23 +1241,49 @@ PairCompare pair_compare(const OpCall& c, std::size_t index, ElementType t) {
 // For each source element: the window's selected operand element (the first, replaced by each
 // later one the select body does not prefer it to), updated with the source element by the
 // scatter body. The result starts at the init value everywhere.
-template <Comb K, class E>
-bool select_and_scatter_native(const OpCall& c, Windows& w, const PairCompare& sel, Tensor& y) {
+// The window's element the select body picks: the first, replaced by each later one the body does
+// not prefer it to (at[j] < 0: padding, never picked); −1 for a window of padding only.
+template <class E>
+std::int64_t select_in(const std::uint8_t* x, const std::int64_t* at, std::int64_t n,
+                       const PairCompare& sel) {
   using S = typename E::Storage;
-  const S* op = c.tensor(0).as<S>();
-  const S* src = c.tensor(1).as<S>();
-  S* out = y.as<S>();
+  const S* op = reinterpret_cast<const S*>(x);
+  std::int64_t chosen = -1;
+  for (std::int64_t j = 0; j < n; ++j) {
+    const std::int64_t off = at[j];
+    if (off < 0) continue;
+    if (chosen < 0 || !compare_as<E>(sel.dir, sel.ct, op[chosen], op[off])) chosen = off;
+  }
+  return chosen;
+}
+
+// For each source element: the window's selected operand element, updated with the source
+// element by the scatter body. The result starts at the init value everywhere.
+bool select_and_scatter_native(const OpCall& c, const CombLoops& k, Windows& w,
+                               const PairCompare& sel, Tensor& y) {
+  std::int64_t (*select)(const std::uint8_t*, const std::int64_t*, std::int64_t,
+                         const PairCompare&) = nullptr;
+  dispatch(y.type, [&](auto e) {
+    using E = decltype(e);
+    if constexpr (native_arith_v<E> || bits_v<E>) select = &select_in<E>;
+  });
+  if (!select)
+    return c.fail("select_and_scatter of this element type", "a type its select runs natively for",
+                  type_name(y.type));
+  const std::size_t eb = elem_bytes(y.type);
+  const std::uint8_t* op = c.tensor(0).data();
+  const std::uint8_t* src = c.tensor(1).data();
   const std::int64_t ns = c.tensor(1).elements();
-  Dims o(w.out_dims().size(), 0);
+  Dims o(w.out_dims().size(), 0), at;
   for (std::int64_t i = 0; i < ns; ++i, next_index(o, w.out_dims())) {
     if (!c.keep_going()) return false;
     w.at(o);
-    std::int64_t chosen = -1;
-    w.visit([&](std::int64_t off) {
-      if (off < 0) return;
-      if (chosen < 0 || !compare_as<E>(sel.dir, sel.ct, op[chosen], op[off])) chosen = off;
-    });
-    if (chosen >= 0) out[chosen] = E::store(combine<K, E>(E::load(out[chosen]), E::load(src[i])));
+    at.clear();
+    w.visit([&](std::int64_t off) { at.push_back(off); });
+    const std::int64_t chosen = select(op, at.data(), static_cast<std::int64_t>(at.size()), sel);
+    if (chosen >= 0)
+      k.combine(y.data() + static_cast<std::size_t>(chosen) * eb, 1,
+                src + static_cast<std::size_t>(i) * eb, 1, 1);
   }
   return true;
 }
@@ -1281,14 +1352,7 @@ bool select_and_scatter(const OpCall& c) {
   const PairCompare sel = pair_compare(c, 0, x.type);
   const Comb k = combiner(c, 1, x.type);
   if (sel.ok && native_comb(k, x.type)) {
-    bool ok = true;
-    with_comb(k, [&](auto kk) {
-      constexpr Comb K = decltype(kk)::value;
-      ok = for_native<K>(c, x.type, [&](auto e) {
-        return select_and_scatter_native<K, decltype(e)>(c, w, sel, y);
-      });
-    });
-    if (!ok) return false;
+    if (!select_and_scatter_native(c, comb_loops(k, x.type), w, sel, y)) return false;
   } else if (!select_and_scatter_evaluated(c, w, y)) {
     return false;
   }
@@ -1473,12 +1537,11 @@ bool for_each_window(const OpCall& c, ScatterPlan& p, const std::int64_t* idx, F
   return true;
 }
 
-template <Comb K, class E>
-bool scatter_native(const OpCall& c, ScatterPlan& p, const std::int64_t* idx, const Tensor& updates,
-                    Tensor& y) {
-  using S = typename E::Storage;
-  S* out = y.as<S>();
-  const S* upd = updates.as<S>();
+bool scatter_native(const OpCall& c, const CombLoops& k, ScatterPlan& p, const std::int64_t* idx,
+                    const Tensor& updates, Tensor& y) {
+  const std::size_t eb = elem_bytes(y.type);
+  std::uint8_t* out = y.data();
+  const std::uint8_t* upd = updates.data();
   Odometer& w = p.walk;
   const std::size_t m = w.size.size();
   const std::int64_t n = w.size[m - 1], os = w.stride[m - 1], us = w.stride2[m - 1];
@@ -1487,14 +1550,8 @@ bool scatter_native(const OpCall& c, ScatterPlan& p, const std::int64_t* idx, co
   return for_each_window(c, p, idx, [&](std::int64_t ob, std::int64_t ub) {
     w.reset();
     for (std::int64_t r = 0; r < runs; ++r) {
-      S* o = out + ob + w.offset;
-      const S* u = upd + ub + w.offset2;
-      if constexpr (K == Comb::Replace) {
-        for (std::int64_t j = 0; j < n; ++j) o[j * os] = u[j * us];
-      } else {
-        for (std::int64_t j = 0; j < n; ++j)
-          o[j * os] = E::store(combine<K, E>(E::load(o[j * os]), E::load(u[j * us])));
-      }
+      k.combine(out + static_cast<std::size_t>(ob + w.offset) * eb, os,
+                upd + static_cast<std::size_t>(ub + w.offset2) * eb, us, n);
       // Step the runs (every dimension but the last).
       for (std::size_t d = m - 1; d-- > 0;) {
         w.offset += w.stride[d];
@@ -1580,14 +1637,8 @@ bool scatter(const OpCall& c) {
   const Comb comb = n == 1 ? combiner(c, 0, x0.type) : Comb::None;
   const ElementType nt = comb == Comb::Replace ? bits_type(x0.type) : x0.type;
   if (native_comb(comb, nt)) {
-    bool ok = true;
-    with_comb(comb, [&](auto kk) {
-      constexpr Comb K = decltype(kk)::value;
-      ok = for_native<K>(c, nt, [&](auto e) {
-        return scatter_native<K, decltype(e)>(c, p, idx.as<std::int64_t>(), u0, outs[0]);
-      });
-    });
-    if (!ok) return false;
+    if (!scatter_native(c, comb_loops(comb, nt), p, idx.as<std::int64_t>(), u0, outs[0]))
+      return false;
   } else if (!scatter_evaluated(c, p, idx.as<std::int64_t>(), n, outs)) {
     return false;
   }
@@ -2077,19 +2128,9 @@ bool map(const OpCall& c) {
   const Comb k = n == 2 && c.tensor(1).type == t && y.type == t ? combiner(c, 0, t) : Comb::None;
   const std::int64_t count = y.elements();
   const ElementType nt = k == Comb::Replace ? bits_type(t) : t;
-  if (native_comb(k, nt)) {
-    bool ok = true;
-    with_comb(k, [&](auto kk) {
-      constexpr Comb K = decltype(kk)::value;
-      ok = for_native<K>(c, nt, [&](auto e) {
-        using E = decltype(e);
-        map2<E, E>(c.tensor(0), c.tensor(1), y, [](typename E::Compute a, typename E::Compute b) {
-          return combine<K, E>(a, b);
-        });
-        return true;
-      });
-    });
-    if (!ok) return false;
+  if (native_comb(k, nt)) {  // y = the first input, combined with the second in place
+    if (y.bytes()) std::memcpy(y.data(), c.tensor(0).data(), y.bytes());
+    comb_loops(k, nt).combine(y.data(), 1, c.tensor(1).data(), 1, count);
   } else {
     std::vector<ElementType> args;
     for (std::size_t i = 0; i < n; ++i) args.push_back(c.tensor(i).type);
@@ -2153,17 +2194,12 @@ bool reduce_streamed(const OpCall& c, const StreamedInput& in, bool* done) {
     outs.clear();
     return true;
   }
-  bool ok = true;
-  with_comb(k, [&](auto kk) {
-    ok = for_type(c, in.type, [&](auto e) {
-      using E = decltype(e);
-      if constexpr (comb_defined<decltype(kk)::value, E>())
-        return reduce_native<decltype(kk)::value, E>(c, nullptr, nx, &in, init, outs[0], l);
-      else
-        return false;
-    });
-  });
-  if (!ok) return false;
+  const CombLoops loops = comb_loops(k, k == Comb::Replace ? bits_type(in.type) : in.type);
+  if (!loops.fold_row) {
+    outs.clear();
+    return true;  // the op alone says what is wrong
+  }
+  if (!reduce_native(c, loops, nullptr, nx, &in, init, outs[0], l)) return false;
   set_results(c, outs);
   *done = true;
   return true;

@@ -155,6 +155,19 @@ TEST_CASE(
   CHECK(std::signbit(z[0]));
 }
 
+TEST_CASE("reduce's max and min of two NaNs give the first NaN met, quieted, on the bits",
+          "[interp][regions]") {
+  // f16 from -inf over a signalling NaN (0x7C01) and then a negative NaN (0xFC02): the first NaN
+  // comes out with its quiet bit set (0x7E01), never the second, whatever the compiler would make
+  // of a + b.
+  for (const char* op : {"stablehlo.maximum", "stablehlo.minimum"}) {
+    INFO(op);
+    auto r = run_ok(reduce_text("f16", "tensor<2xf16>", "[0x7C01, 0xFC02]", "0xFC00", "0",
+                                "tensor<f16>", one_op(op, "f16")));
+    CHECK(r.values[0].tensor.as<std::uint16_t>()[0] == 0x7E01);
+  }
+}
+
 TEST_CASE(
     "every element type reduces and pools to the same values, whether its combiner is compiled for "
     "it or evaluated",
