@@ -206,7 +206,13 @@ export async function benchInterpreter({ quick = false } = {}) {
 }
 `;
     const seconds = opSeconds(core, text, 'stablehlo.power', reps);
-    out.math.push({ op: 'power', type: 'f32', elements: mathElements, melements_per_s: mathElements / seconds / 1e6, goal: null });
+    out.math.push({
+      op: 'power',
+      type: 'f32',
+      elements: mathElements,
+      melements_per_s: mathElements / seconds / 1e6,
+      goal: null,
+    });
   }
 
   // Fusion: each ratio from programs timed in this run, fused and op by op. The samples are
