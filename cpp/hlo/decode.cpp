@@ -20,6 +20,24 @@ std::string_view last_word(std::string_view v) {
   return v.substr(begin, end - begin);
 }
 
+// One list of gather's or scatter's dimension numbers: from the structured attribute `dn`
+// (StableHLO's #stablehlo.gather<...>) when there is one, else the attribute `key` itself (HLO).
+// found: whether it was written.
+std::vector<std::int64_t> dimension_numbers(const OpView& op, const Attribute* dn, const char* key,
+                                            bool* found) {
+  if (dn) return keyed_list(dn->value, key, found);
+  const Attribute* h = op.attr(key);
+  if (found) *found = h != nullptr;
+  return h ? int_list(h->value) : std::vector<std::int64_t>{};
+}
+
+// index_vector_dim, 0 when absent: StableHLO's printer leaves it out when it is 0.
+std::int64_t index_vector_dim(const OpView& op, const Attribute* dn) {
+  bool found = false;
+  const auto v = dimension_numbers(op, dn, "index_vector_dim", &found);
+  return found && !v.empty() ? v[0] : 0;
+}
+
 }  // namespace
 
 bool AttrDecoder::fail(const Op& op, const std::string& what, const std::string& rule,
@@ -347,25 +365,14 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
     case OpCode::Gather:
     case OpCode::DynamicGather: {
       const Attribute* dn = op.attr("dimension_numbers");
-      auto get = [&](const char* key, std::vector<std::int64_t>* out) {
-        if (dn)
-          *out = keyed_list(dn->value, key, nullptr);
-        else if (const Attribute* h = op.attr(key))
-          *out = int_list(h->value);
-      };
-      get("offset_dims", &a.gather.offset_dims);
-      get("collapsed_slice_dims", &a.gather.collapsed_slice_dims);
-      get("operand_batching_dims", &a.gather.operand_batching_dims);
-      get("start_indices_batching_dims", &a.gather.start_indices_batching_dims);
-      get("start_index_map", &a.gather.start_index_map);
-      std::vector<std::int64_t> ivd;
-      bool found = false;
-      if (dn)
-        ivd = keyed_list(dn->value, "index_vector_dim", &found);
-      else if (const Attribute* h = op.attr("index_vector_dim"))
-        ivd = int_list(h->value), found = true;
-      // StableHLO's printer leaves index_vector_dim out when it is 0.
-      a.gather.index_vector_dim = found && !ivd.empty() ? ivd[0] : 0;
+      GatherDims& g = a.gather;
+      g.offset_dims = dimension_numbers(op, dn, "offset_dims", nullptr);
+      g.collapsed_slice_dims = dimension_numbers(op, dn, "collapsed_slice_dims", nullptr);
+      g.operand_batching_dims = dimension_numbers(op, dn, "operand_batching_dims", nullptr);
+      g.start_indices_batching_dims =
+          dimension_numbers(op, dn, "start_indices_batching_dims", nullptr);
+      g.start_index_map = dimension_numbers(op, dn, "start_index_map", nullptr);
+      g.index_vector_dim = index_vector_dim(op, dn);
       if (!ints(op, {"slice_sizes"}, &a.gather.slice_sizes, op.op.code == OpCode::Gather,
                 "slice sizes"))
         return false;
@@ -374,24 +381,15 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
     }
     case OpCode::Scatter: {
       const Attribute* dn = op.attr("scatter_dimension_numbers");
-      auto get = [&](const char* key, std::vector<std::int64_t>* out) {
-        if (dn)
-          *out = keyed_list(dn->value, key, nullptr);
-        else if (const Attribute* h = op.attr(key))
-          *out = int_list(h->value);
-      };
-      get("update_window_dims", &a.scatter.update_window_dims);
-      get("inserted_window_dims", &a.scatter.inserted_window_dims);
-      get("input_batching_dims", &a.scatter.input_batching_dims);
-      get("scatter_indices_batching_dims", &a.scatter.scatter_indices_batching_dims);
-      get("scatter_dims_to_operand_dims", &a.scatter.scatter_dims_to_operand_dims);
-      std::vector<std::int64_t> ivd;
-      bool found = false;
-      if (dn)
-        ivd = keyed_list(dn->value, "index_vector_dim", &found);
-      else if (const Attribute* h = op.attr("index_vector_dim"))
-        ivd = int_list(h->value), found = true;
-      a.scatter.index_vector_dim = found && !ivd.empty() ? ivd[0] : 0;
+      ScatterDims& sc = a.scatter;
+      sc.update_window_dims = dimension_numbers(op, dn, "update_window_dims", nullptr);
+      sc.inserted_window_dims = dimension_numbers(op, dn, "inserted_window_dims", nullptr);
+      sc.input_batching_dims = dimension_numbers(op, dn, "input_batching_dims", nullptr);
+      sc.scatter_indices_batching_dims =
+          dimension_numbers(op, dn, "scatter_indices_batching_dims", nullptr);
+      sc.scatter_dims_to_operand_dims =
+          dimension_numbers(op, dn, "scatter_dims_to_operand_dims", nullptr);
+      sc.index_vector_dim = index_vector_dim(op, dn);
       a.scatter.indices_are_sorted = flag(op, {"indices_are_sorted"});
       a.scatter.unique_indices = flag(op, {"unique_indices"});
       if (m_.dialect == "hlo" && !callee(op, "to_apply", &a.callees, true)) return false;
