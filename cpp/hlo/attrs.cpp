@@ -156,6 +156,63 @@ std::vector<std::int64_t> int_list(std::string_view value) {
   return scan_ints(v);
 }
 
+bool int_list_exact(std::string_view value, std::vector<std::int64_t>* out) {
+  // The text int_list scans: inside `array<i64: ...>` and `dense<...>`, before a type suffix.
+  std::string_view v = trim(value);
+  const bool array = v.substr(0, 6) == "array<";
+  if (array || v.substr(0, 6) == "dense<") {
+    const std::size_t close = match(v, 5);
+    if (close == std::string_view::npos) return false;
+    v = v.substr(6, close - 7);
+    if (array) {  // `array<i64: 1, 0>`, `array<i64>`
+      const std::size_t colon = v.find(':');
+      v = colon == std::string_view::npos ? std::string_view() : v.substr(colon + 1);
+    }
+  } else {
+    int depth = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const char c = v[i];
+      if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+      if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
+      if (c == ':' && depth == 0) {
+        v = v.substr(0, i);
+        break;
+      }
+    }
+  }
+  // Integers, commas, brackets and spaces; an integer follows a comma or an opening bracket.
+  bool after_value = false;
+  for (std::size_t i = 0; i < v.size();) {
+    const char c = v[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      ++i;
+    } else if (c == ',') {
+      if (!after_value) return false;
+      after_value = false;
+      ++i;
+    } else if (c == '[' || c == '{' || c == '(') {
+      if (after_value) return false;
+      ++i;
+    } else if (c == ']' || c == '}' || c == ')') {
+      after_value = true;
+      ++i;
+    } else if (is_digit(c) || (c == '-' && i + 1 < v.size() && is_digit(v[i + 1]))) {
+      if (after_value) return false;
+      if (c == '-') ++i;
+      std::int64_t n = 0;
+      for (; i < v.size() && is_digit(v[i]); ++i) {
+        n = n * 10 + (v[i] - '0');
+        if (n >= (std::int64_t(1) << 58)) return false;  // int_list would clip it
+      }
+      after_value = true;
+    } else {
+      return false;
+    }
+  }
+  *out = int_list(value);
+  return true;
+}
+
 std::vector<std::int64_t> keyed_list(std::string_view value, std::string_view key, bool* found) {
   if (found) *found = false;
   std::size_t from = 0;

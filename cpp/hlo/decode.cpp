@@ -68,7 +68,9 @@ bool AttrDecoder::ints(const OpView& op, std::initializer_list<const char*> name
   if (!a)
     return !required || fail(op.op, std::string(op.op.name) + " needs its " + what,
                              "the " + std::string(what) + " attribute", "none");
-  *out = int_list(a->value);
+  if (!int_list_exact(a->value, out))
+    return fail(op.op, "bad " + std::string(what) + " of " + std::string(op.op.name),
+                "a list of integers", a->value);
   return true;
 }
 bool AttrDecoder::int1(const OpView& op, std::initializer_list<const char*> names,
@@ -77,8 +79,8 @@ bool AttrDecoder::int1(const OpView& op, std::initializer_list<const char*> name
   if (!a)
     return !required || fail(op.op, std::string(op.op.name) + " needs its " + what,
                              "the " + std::string(what) + " attribute", "none");
-  auto v = int_list(a->value);
-  if (v.size() != 1)
+  std::vector<std::int64_t> v;
+  if (!int_list_exact(a->value, &v) || v.size() != 1)
     return fail(op.op, "bad " + std::string(what) + " of " + std::string(op.op.name), "one integer",
                 a->value);
   *out = v[0];
@@ -91,6 +93,7 @@ bool AttrDecoder::flag(const OpView& op, std::initializer_list<const char*> name
 // A function named by an attribute (HLO to_apply=%f, calls=, condition=, body=; MLIR callee).
 bool AttrDecoder::callee(const OpView& op, const char* name, std::vector<std::uint32_t>* out,
                          bool required) {
+  if (!resolve_callees_) return true;
   const Attribute* a = op.attr(name);
   if (!a)
     return !required || fail(op.op, std::string(op.op.name) + " needs its " + name,

@@ -28,66 +28,86 @@ enum class FftType : std::uint8_t { FFT, IFFT, RFFT, IRFFT };
 enum class RngAlgorithm : std::uint8_t { Default, ThreeFry, Philox };
 enum class Transpose : std::uint8_t { NoTranspose, Transpose, Adjoint };
 
-struct GatherDims {
-  std::vector<std::int64_t> offset_dims, collapsed_slice_dims, operand_batching_dims,
-      start_indices_batching_dims, start_index_map;
-  std::int64_t index_vector_dim = 0;
-  std::vector<std::int64_t> slice_sizes;
-  bool indices_are_sorted = false;
-};
+// The structs below are declared from their lists of fields (attrs.h: RL_ATTR_STRUCT), whose
+// for_each_field the lowering's sharing key walks: a field added to a list needs no other edit.
+#define RL_GATHER_DIMS_FIELDS(X)                                \
+  X(std::vector<std::int64_t>, offset_dims, {})                 \
+  X(std::vector<std::int64_t>, collapsed_slice_dims, {})        \
+  X(std::vector<std::int64_t>, operand_batching_dims, {})       \
+  X(std::vector<std::int64_t>, start_indices_batching_dims, {}) \
+  X(std::vector<std::int64_t>, start_index_map, {})             \
+  X(std::int64_t, index_vector_dim, 0)                          \
+  X(std::vector<std::int64_t>, slice_sizes, {})                 \
+  X(bool, indices_are_sorted, false)
+RL_ATTR_STRUCT(GatherDims, RL_GATHER_DIMS_FIELDS)
 
-struct ScatterDims {
-  std::vector<std::int64_t> update_window_dims, inserted_window_dims, input_batching_dims,
-      scatter_indices_batching_dims, scatter_dims_to_operand_dims;
-  std::int64_t index_vector_dim = 0;
-  bool indices_are_sorted = false, unique_indices = false;
-};
+#define RL_SCATTER_DIMS_FIELDS(X)                                 \
+  X(std::vector<std::int64_t>, update_window_dims, {})            \
+  X(std::vector<std::int64_t>, inserted_window_dims, {})          \
+  X(std::vector<std::int64_t>, input_batching_dims, {})           \
+  X(std::vector<std::int64_t>, scatter_indices_batching_dims, {}) \
+  X(std::vector<std::int64_t>, scatter_dims_to_operand_dims, {})  \
+  X(std::int64_t, index_vector_dim, 0)                            \
+  X(bool, indices_are_sorted, false)                              \
+  X(bool, unique_indices, false)
+RL_ATTR_STRUCT(ScatterDims, RL_SCATTER_DIMS_FIELDS)
 
-struct ConvAttrs {
-  ConvDims dims;
-  std::vector<WindowDim> window;  // one per spatial dimension
-  std::vector<bool> window_reversal;
-  std::int64_t feature_group_count = 1, batch_group_count = 1;
-};
+#define RL_CONV_ATTRS_FIELDS(X)                                         \
+  X(ConvDims, dims, {})                                                 \
+  X(std::vector<WindowDim>, window, {}) /* one per spatial dimension */ \
+  X(std::vector<bool>, window_reversal, {})                             \
+  X(std::int64_t, feature_group_count, 1)                               \
+  X(std::int64_t, batch_group_count, 1)
+RL_ATTR_STRUCT(ConvAttrs, RL_CONV_ATTRS_FIELDS)
 
 // The decoded attributes of one op; which fields mean something depends on the op.
-struct OpAttrs {
-  // Integer lists: broadcast_in_dim/broadcast dims and sizes, transpose permutation, reverse,
-  // reduce and map dimensions, dynamic_slice sizes, fft lengths.
-  std::vector<std::int64_t> dims;
-  std::vector<std::int64_t> starts, limits, strides;  // slice
-  std::vector<std::int64_t> low, high, interior;      // pad
-  std::int64_t dimension =
-      0;  // concatenate, iota, sort, get_dimension_size, get_tuple_element index, top_k k
-  Comparison direction = Comparison::EQ;  // compare
-  CompareType compare_type = CompareType::Default;
-  bool flag = false;                         // sort is_stable, cholesky lower
-  int exponent_bits = 0, mantissa_bits = 0;  // reduce_precision
-  std::vector<WindowDim> window;             // reduce_window, select_and_scatter
-  DotDims dot;
-  ConvAttrs conv;
-  GatherDims gather;
-  ScatterDims scatter;
-  FftType fft = FftType::FFT;
-  RngAlgorithm rng = RngAlgorithm::Default;
-  bool left_side = false, lower = false, unit_diagonal = false;  // triangular_solve
-  Transpose transpose_a = Transpose::NoTranspose;
-  float epsilon = 0;  // batch norm
-  std::int64_t feature_index = 0;
-  std::string target;  // custom_call's target ("check.expect_eq")
-  bool has_side_effect = false;
-  std::vector<std::uint32_t>
-      callees;  // function indices: call, HLO to_apply / condition+body / branches
-  OpCode applies =
-      OpCode::Unknown;  // reduce's compact form (`applies stablehlo.add`): the body's one op
-  std::uint32_t literal = kNoAttrs;  // constant: index in Program::literals
-};
+#define RL_OP_ATTRS_FIELDS(X)                                                                  \
+  /* Integer lists: broadcast_in_dim/broadcast dims and sizes, transpose permutation, reverse, \
+     reduce and map dimensions, dynamic_slice sizes, fft lengths. */                           \
+  X(std::vector<std::int64_t>, dims, {})                                                       \
+  X(std::vector<std::int64_t>, starts, {}) /* slice */                                         \
+  X(std::vector<std::int64_t>, limits, {})                                                     \
+  X(std::vector<std::int64_t>, strides, {})                                                    \
+  X(std::vector<std::int64_t>, low, {}) /* pad */                                              \
+  X(std::vector<std::int64_t>, high, {})                                                       \
+  X(std::vector<std::int64_t>, interior, {})                                                   \
+  /* concatenate, iota, sort, get_dimension_size, get_tuple_element index, top_k k */          \
+  X(std::int64_t, dimension, 0)                                                                \
+  X(Comparison, direction, Comparison::EQ) /* compare */                                       \
+  X(CompareType, compare_type, CompareType::Default)                                           \
+  X(bool, flag, false)     /* sort is_stable, cholesky lower */                                \
+  X(int, exponent_bits, 0) /* reduce_precision */                                              \
+  X(int, mantissa_bits, 0)                                                                     \
+  X(std::vector<WindowDim>, window, {}) /* reduce_window, select_and_scatter */                \
+  X(DotDims, dot, {})                                                                          \
+  X(ConvAttrs, conv, {})                                                                       \
+  X(GatherDims, gather, {})                                                                    \
+  X(ScatterDims, scatter, {})                                                                  \
+  X(FftType, fft, FftType::FFT)                                                                \
+  X(RngAlgorithm, rng, RngAlgorithm::Default)                                                  \
+  X(bool, left_side, false) /* triangular_solve */                                             \
+  X(bool, lower, false)                                                                        \
+  X(bool, unit_diagonal, false)                                                                \
+  X(Transpose, transpose_a, Transpose::NoTranspose)                                            \
+  X(float, epsilon, 0) /* batch norm */                                                        \
+  X(std::int64_t, feature_index, 0)                                                            \
+  X(std::string, target, {}) /* custom_call's target ("check.expect_eq") */                    \
+  X(bool, has_side_effect, false)                                                              \
+  /* function indices: call, HLO to_apply / condition+body / branches */                       \
+  X(std::vector<std::uint32_t>, callees, {})                                                   \
+  /* reduce's compact form (`applies stablehlo.add`): the body's one op */                     \
+  X(OpCode, applies, OpCode::Unknown)                                                          \
+  X(std::uint32_t, literal, kNoAttrs) /* constant: index in Program::literals */
+RL_ATTR_STRUCT(OpAttrs, RL_OP_ATTRS_FIELDS)
 
 // Decodes ops' attributes in module m. Constants decode their literal into *literals (its index in
 // OpAttrs::literal) when literals is given; without it a constant has no attributes to decode.
+// Callees (to_apply, condition, body, ...) are looked up in m when resolve_callees is true (the
+// lowering); the verifier, whose shape rules need none, leaves them to it (OpAttrs::callees empty).
 class AttrDecoder {
  public:
-  AttrDecoder(const Module& m, std::vector<Literal>* literals) : m_(m), literals_(literals) {}
+  AttrDecoder(const Module& m, std::vector<Literal>* literals, bool resolve_callees = true)
+      : m_(m), literals_(literals), resolve_callees_(resolve_callees) {}
 
   // The op's attributes into *out (*has = true), or *has = false for an op with none to decode.
   // False when an attribute the op needs is missing or cannot be read: error() says which, at
@@ -100,6 +120,7 @@ class AttrDecoder {
  private:
   const Module& m_;
   std::vector<Literal>* literals_;
+  bool resolve_callees_;
   Error error_;
 
   bool fail(const Op& op, const std::string& what, const std::string& rule, std::string_view got);

@@ -751,8 +751,9 @@ class Inferrer {
       return !required ||
              fail(std::string(name) + "={...}", "no " + std::string(name) + " attribute");
     if (m_.dialect != "hlo") {
-      *out = int_list(a->value);
-      return true;
+      if (int_list_exact(a->value, out)) return true;
+      return fail(std::string(name) + " = [d0, d1, ...]",
+                  std::string(name) + " = " + clip(a->value));
     }
     if (!parse_braced(a->value, out))
       return fail(std::string(name) + "={d0,d1,...}", std::string(name) + "=" + clip(a->value));
@@ -763,7 +764,8 @@ class Inferrer {
     const Attribute* a = f_->attr(*op_, name);
     if (!a) return fail(std::string(name) + "=N", "no " + std::string(name) + " attribute");
     if (m_.dialect != "hlo") {  // StableHLO: `feature_index = 1 : i64`, get_tuple_element's `[1]`
-      const std::vector<std::int64_t> v = int_list(a->value);
+      std::vector<std::int64_t> v;
+      if (!int_list_exact(a->value, &v)) v.clear();
       std::int64_t n = 0;
       const std::string_view text = trim(a->value.substr(0, a->value.find(':')));
       if (v.size() == 1) return *out = v[0], true;

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 #include <deque>
+#include <type_traits>
 
 #include "common/loop_body.h"
 #include "common/memory.h"
@@ -16,92 +17,42 @@ namespace {
 
 // ---- equal decodings share one entry -----------------------------------------------------
 
-void put(std::string& k, std::int64_t v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); }
-void put(std::string& k, const std::vector<std::int64_t>& v) {
-  put(k, static_cast<std::int64_t>(v.size()));
-  k.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(std::int64_t));
-}
-void put(std::string& k, const std::vector<bool>& v) {
-  put(k, static_cast<std::int64_t>(v.size()));
-  for (bool b : v) k += b ? '1' : '0';
-}
-void put(std::string& k, const std::string& v) {
-  put(k, static_cast<std::int64_t>(v.size()));
-  k += v;
-}
-void put(std::string& k, const std::vector<std::uint32_t>& v) {
-  put(k, static_cast<std::int64_t>(v.size()));
-  for (auto x : v) put(k, x);
-}
-void put(std::string& k, const std::vector<WindowDim>& v) {
-  put(k, static_cast<std::int64_t>(v.size()));
-  for (const auto& w : v)
-    for (auto x : {w.size, w.stride, w.pad_low, w.pad_high, w.base_dilation, w.window_dilation})
-      put(k, x);
-}
+// Every field of the decoded attributes, as bytes: equal keys, equal attributes. The fields are
+// walked from the lists that declare them (decode.h, attrs.h: for_each_field), so none is left out.
+template <class T>
+struct is_vector : std::false_type {};
+template <class T>
+struct is_vector<std::vector<T>> : std::true_type {};
 
-// Every field of the decoded attributes, as bytes: equal keys, equal attributes. A field added to
-// OpAttrs (or to the structs it holds) must be added here; the size checks below fail until then.
+struct KeyWriter {
+  std::string& k;
+
+  template <class T>
+  void operator()(const T& v) {
+    if constexpr (std::is_enum_v<T> || std::is_arithmetic_v<T>) {
+      k.append(reinterpret_cast<const char*>(&v), sizeof v);  // float: its bits
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      (*this)(v.size());
+      k += v;
+    } else if constexpr (std::is_same_v<T, std::vector<bool>>) {
+      (*this)(v.size());
+      for (bool b : v) k += b ? '1' : '0';
+    } else if constexpr (is_vector<T>::value) {
+      (*this)(v.size());
+      for (const auto& x : v) (*this)(x);
+    } else {
+      for_each_field(v, *this);  // a struct of decoded attributes
+    }
+  }
+};
+
 std::string attrs_key(OpCode code, const OpAttrs& a) {
   std::string k;
-  put(k, static_cast<std::int64_t>(code));
-  for (const auto* v : {&a.dims, &a.starts, &a.limits, &a.strides, &a.low, &a.high, &a.interior})
-    put(k, *v);
-  put(k, a.dimension);
-  put(k, static_cast<std::int64_t>(a.direction));
-  put(k, static_cast<std::int64_t>(a.compare_type));
-  put(k, a.flag);
-  put(k, a.exponent_bits);
-  put(k, a.mantissa_bits);
-  put(k, a.window);
-  for (const auto* v :
-       {&a.dot.lhs_batch, &a.dot.rhs_batch, &a.dot.lhs_contracting, &a.dot.rhs_contracting})
-    put(k, *v);
-  const ConvDims& c = a.conv.dims;
-  for (auto x : {c.input_batch, c.input_feature, c.kernel_input_feature, c.kernel_output_feature,
-                 c.output_batch, c.output_feature})
-    put(k, x);
-  for (const auto* v : {&c.input_spatial, &c.kernel_spatial, &c.output_spatial}) put(k, *v);
-  put(k, a.conv.window);
-  put(k, a.conv.window_reversal);
-  put(k, a.conv.feature_group_count);
-  put(k, a.conv.batch_group_count);
-  const GatherDims& g = a.gather;
-  for (const auto* v : {&g.offset_dims, &g.collapsed_slice_dims, &g.operand_batching_dims,
-                        &g.start_indices_batching_dims, &g.start_index_map, &g.slice_sizes})
-    put(k, *v);
-  put(k, g.index_vector_dim);
-  put(k, g.indices_are_sorted);
-  const ScatterDims& sc = a.scatter;
-  for (const auto* v : {&sc.update_window_dims, &sc.inserted_window_dims, &sc.input_batching_dims,
-                        &sc.scatter_indices_batching_dims, &sc.scatter_dims_to_operand_dims})
-    put(k, *v);
-  put(k, sc.index_vector_dim);
-  put(k, sc.indices_are_sorted);
-  put(k, sc.unique_indices);
-  put(k, static_cast<std::int64_t>(a.fft));
-  put(k, static_cast<std::int64_t>(a.rng));
-  put(k, a.left_side);
-  put(k, a.lower);
-  put(k, a.unit_diagonal);
-  put(k, static_cast<std::int64_t>(a.transpose_a));
-  std::uint32_t eps = 0;
-  std::memcpy(&eps, &a.epsilon, sizeof eps);
-  put(k, eps);
-  put(k, a.feature_index);
-  put(k, a.target);
-  put(k, a.has_side_effect);
-  put(k, a.callees);
-  put(k, static_cast<std::int64_t>(a.applies));
-  put(k, a.literal);
+  KeyWriter put{k};
+  put(code);
+  put(a);
   return k;
 }
-// The tripwire for attrs_key: the sizes of OpAttrs this file knows every field of.
-static_assert(sizeof(void*) != 4 || sizeof(OpAttrs) == 536,
-              "OpAttrs changed: add the new field to attrs_key");
-#if defined(__GLIBCXX__) && defined(__x86_64__)
-static_assert(sizeof(OpAttrs) == 904, "OpAttrs changed: add the new field to attrs_key");
-#endif
 
 class Lowerer {
  public:

@@ -52,17 +52,26 @@ class Verifier {
  private:
   const Module& m_;
   OpMemo memo_;
-  AttrDecoder decoder_{m_, nullptr};
+  AttrDecoder decoder_{m_, nullptr, /*resolve_callees=*/false};
   OpAttrs attrs_;
 
   // The op's attributes as the lowering decodes them (decode.h: one reader of each attribute,
-  // both dialects' spellings), or nullptr when it has none or they cannot be read: the lowering
-  // reports that as the op's problem, and the cost analysis still counts the rest of the module.
+  // both dialects' spellings), or nullptr when it has none, or when they cannot be read: then the
+  // decoder's error is the verifier's (a rule that needs them refuses the op, as it refuses a
+  // wrong value; `{0,x}` is not read as {0}).
   const OpAttrs* decoded(const OpView& op) {
     decoder_.clear_error();
     bool has = false;
-    if (!decoder_.decode(op, &attrs_, &has) || !has) return nullptr;
-    return &attrs_;
+    if (!decoder_.decode(op, &attrs_, &has)) {
+      // An attribute the op needs is missing or unreadable: the decoder's error is the verdict.
+      if (error.empty()) {
+        error = decoder_.error().message;
+        line = decoder_.error().line;
+        column = decoder_.error().column;
+      }
+      return nullptr;
+    }
+    return has ? &attrs_ : nullptr;
   }
   std::unordered_map<std::string_view, const Function*>
       by_name_;  // callees, filled on the first call
@@ -638,7 +647,7 @@ class Verifier {
     const Type& out = op.result_type(0);
     if (!ranked(in) || !ranked(out)) return true;
     const OpAttrs* a = decoded(op);
-    if (!a) return true;
+    if (!a) return error.empty();
     const std::vector<std::int64_t>& dims = a->dims;
     // HLO's broadcast (written with a shape) has broadcast_in_dim's rule.
     const std::string name =
@@ -677,7 +686,7 @@ class Verifier {
     const Type& in = op.operand_type(0);
     const Type& out = op.result_type(0);
     const OpAttrs* a = ranked(in) ? decoded(op) : nullptr;
-    if (!a) return true;
+    if (!a) return error.empty();
     const std::vector<std::int64_t>& perm = a->dims;
     std::vector<bool> seen(in.dims.size(), false);
     bool ok = perm.size() == in.dims.size();
@@ -708,7 +717,7 @@ class Verifier {
     if (op.num_operands() == 0) return true;
     const Type& in = op.operand_type(0);
     const OpAttrs* a = ranked(in) ? decoded(op) : nullptr;
-    if (!a) return true;
+    if (!a) return error.empty();
     const std::vector<std::int64_t>& dims = a->dims;
     std::vector<bool> seen(in.dims.size(), false);
     for (auto d : dims) {
@@ -744,8 +753,8 @@ class Verifier {
   // up to the result's.
   bool concatenate(const OpView& op) {
     if (op.num_operands() == 0 || op.num_results() != 1) return true;
-    const OpAttrs* a = decoded(op);  // one dimension, or the lowering names the problem
-    if (!a) return true;
+    const OpAttrs* a = decoded(op);
+    if (!a) return error.empty();
     const Type& first = op.operand_type(0);
     if (!ranked(first)) return true;
     const std::int64_t d = a->dimension;

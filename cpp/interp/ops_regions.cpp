@@ -2074,7 +2074,7 @@ bool top_k(const OpCall& c) {
       !c.alloc(ElementType::S64, {len}, &perm_t))
     return false;
   const KeyFill fill = key_fill_for(x.type);
-  KeyKind kind;
+  KeyKind kind = KeyKind::Unsigned;  // set here for every type but complex, refused above
   key_kind_for(x.type,
                hlo::is_float(x.type) ? hlo::CompareType::TotalOrder : hlo::CompareType::Default,
                &kind);

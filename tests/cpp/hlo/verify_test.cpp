@@ -396,3 +396,34 @@ TEST_CASE("the verifier checks every spelling of an attribute the lowering decod
     CHECK(v.error() == message);
   }
 }
+
+// An integer list with anything else in it is refused, naming the value: before, the decoder
+// skipped the name in `dimensions={0,x}` and read {0}, which a rank-1 operand then accepted.
+TEST_CASE("an attribute's integer list with a name, a fraction or a missing comma is refused",
+          "[hlo][verify]") {
+  auto [value, shown] = GENERATE(table<std::string, std::string>({
+      {"{0,x}", "{0,x}"},
+      {"{1.5}", "{1.5}"},
+      {"{0 1}", "{0 1}"},
+      {"{999999999999999999999}", "{999999999999999999999}"},
+  }));
+  auto m = parse_hlo(
+      "HloModule m\n\nENTRY e {\n  p = f32[3] parameter(0)\n  ROOT b = f32[3,4] "
+      "broadcast(p), dimensions=" +
+      value + "\n}\n");
+  INFO(value);
+  REQUIRE(m.ok());
+  auto v = verify(m->at(0));
+  REQUIRE_FALSE(v.ok());
+  CHECK(
+      v.error() ==
+      "5:3: error: bad broadcast dimensions of broadcast \xE2\x80\x94 expected a list of integers, "
+      "got " +
+          shown);
+  // The same list with integers only is read.
+  auto good = parse_hlo(
+      "HloModule m\n\nENTRY e {\n  p = f32[3] parameter(0)\n  ROOT b = f32[3,4] "
+      "broadcast(p), dimensions={ 0 }\n}\n");
+  REQUIRE(good.ok());
+  CHECK(verify(good->at(0)).ok());
+}
