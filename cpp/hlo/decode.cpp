@@ -51,6 +51,13 @@ bool AttrDecoder::fail(const Op& op, const std::string& what, const std::string&
   return false;
 }
 
+const Function* AttrDecoder::function(std::string_view name) {
+  if (by_name_.empty())  // built on the first lookup: a module may have thousands of computations
+    for (const Function& f : m_.functions) by_name_.emplace(f.name, &f);
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? nullptr : it->second;
+}
+
 bool AttrDecoder::pass(const Error& e) {
   if (error_.message.empty()) error_ = Error{e.message, {}, e.line, e.column};
   return false;
@@ -98,7 +105,7 @@ bool AttrDecoder::callee(const OpView& op, const char* name, std::vector<std::ui
   if (!a)
     return !required || fail(op.op, std::string(op.op.name) + " needs its " + name,
                              std::string(name) + "=a computation", "none");
-  const Function* f = m_.find(symbol_name(a->value));
+  const Function* f = function(symbol_name(a->value));
   if (!f)
     return fail(op.op, std::string(op.op.name) + " calls an unknown computation",
                 "a computation of this module", a->value);
@@ -133,9 +140,9 @@ bool AttrDecoder::slice_dims(const OpView& op, std::string_view inner, OpAttrs* 
     if (e == std::string_view::npos) e = inner.size();
     std::string part(inner.substr(b, e - b));
     for (char& c : part)
-      if (c == ':') c = ' ';
-    auto v = int_list(part);
-    if (v.size() < 2 || v.size() > 3)
+      if (c == ':') c = ',';
+    std::vector<std::int64_t> v;
+    if (!int_list_exact(part, &v) || v.size() < 2 || v.size() > 3)
       return fail(op.op, "bad slice of " + std::string(op.op.name),
                   "start:limit or start:limit:stride per dimension", inner);
     a->starts.push_back(v[0]);
@@ -266,9 +273,9 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
           std::string part(v.substr(b, e - b));
           // `_` separates the numbers; a '-' after '_' is a negative padding.
           for (char& c : part)
-            if (c == '_') c = ' ';
-          auto n = int_list(part);
-          if (n.size() < 2 || n.size() > 3)
+            if (c == '_') c = ',';
+          std::vector<std::int64_t> n;
+          if (!int_list_exact(part, &n) || n.size() < 2 || n.size() > 3)
             return fail(op.op, "bad padding of pad", "low_high or low_high_interior per dimension",
                         v);
           a.low.push_back(n[0]);
@@ -292,13 +299,14 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
       if (!int1(op, {"iota_dimension", "dim"}, &a.dimension, true, "iota dimension")) return false;
       break;
     case OpCode::GetDimensionSize:
+    case OpCode::SetDimensionSize:
       if (!int1(op, {"dimension", "dim", "dimensions"}, &a.dimension, true, "dimension"))
         return false;
       break;
     case OpCode::GetTupleElement:
       if (const Attribute* s = op.attr("index")) {
-        auto v = int_list(s->value);
-        if (v.size() != 1)
+        std::vector<std::int64_t> v;
+        if (!int_list_exact(s->value, &v) || v.size() != 1)
           return fail(op.op, "bad index of get_tuple_element", "one integer", s->value);
         a.dimension = v[0];
       } else {
@@ -311,10 +319,12 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
     case OpCode::ReducePrecision:
       if (const Attribute* f = op.attr("format")) {  // e5m10
         std::string w(last_word(f->value));
+        if (!w.empty() && w[0] == 'e') w[0] = ' ';
         for (char& c : w)
-          if (c == 'e' || c == 'm') c = ' ';
-        auto v = int_list(w);
-        if (v.size() != 2) return fail(op.op, "bad format of reduce_precision", "eXmY", f->value);
+          if (c == 'm') c = ',';
+        std::vector<std::int64_t> v;
+        if (w.empty() || w[0] != ' ' || !int_list_exact(w, &v) || v.size() != 2)
+          return fail(op.op, "bad format of reduce_precision", "eXmY", f->value);
         a.exponent_bits = static_cast<int>(v[0]);
         a.mantissa_bits = static_cast<int>(v[1]);
       } else {
@@ -536,8 +546,8 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
           for (char ch : b->value) {
             if (ch == ',' || ch == '{' || ch == '}') {
               const std::string name = symbol_name(cur);
-              if (!name.empty()) {
-                const Function* f = m_.find(name);
+              if (!name.empty() && resolve_callees_) {
+                const Function* f = function(name);
                 if (!f)
                   return fail(op.op, "conditional calls an unknown computation",
                               "a computation of this module", name);

@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "common/result.h"
@@ -122,6 +123,10 @@ class AttrDecoder {
   std::vector<Literal>* literals_;
   bool resolve_callees_;
   Error error_;
+  std::unordered_map<std::string_view, const Function*> by_name_;  // function()'s index
+
+  // The module's function of this name (the first, as Module::find), or nullptr.
+  const Function* function(std::string_view name);
 
   bool fail(const Op& op, const std::string& what, const std::string& rule, std::string_view got);
   bool pass(const Error& e);

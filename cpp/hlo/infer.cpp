@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "hlo/attrs.h"
+#include "hlo/decode.h"
 #include "hlo/op_memo.h"
 
 namespace rl::hlo {
@@ -53,41 +54,6 @@ bool checked_mul(std::int64_t a, std::int64_t b, std::int64_t* out) {
   if (ua > kBig || ub > kBig || ua > kBig / ub) return false;
   *out = a * b;
   return true;
-}
-
-// "-12" → -12; false unless the whole text is one integer of at most 18 digits.
-bool parse_int(std::string_view s, std::int64_t* out) {
-  s = trim(s);
-  bool neg = false;
-  if (!s.empty() && s[0] == '-') {
-    neg = true;
-    s.remove_prefix(1);
-  }
-  if (s.empty() || s.size() > 18) return false;
-  std::int64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + (c - '0');
-  }
-  *out = neg ? -v : v;
-  return true;
-}
-
-// "{1,0}" / "{}" → the integers; false unless it is a braced list of integers.
-bool parse_braced(std::string_view s, std::vector<std::int64_t>* out) {
-  s = trim(s);
-  out->clear();
-  if (s.size() < 2 || s.front() != '{' || s.back() != '}') return false;
-  s = trim(s.substr(1, s.size() - 2));
-  if (s.empty()) return true;
-  while (true) {
-    const std::size_t comma = s.find(',');
-    std::int64_t v = 0;
-    if (!parse_int(s.substr(0, comma), &v)) return false;
-    out->push_back(v);
-    if (comma == std::string_view::npos) return true;
-    s = s.substr(comma + 1);
-  }
 }
 
 // An array shape being built: the element type, the dimensions (-1: unbounded dynamic `?`) and
@@ -516,8 +482,10 @@ class Inferrer {
   std::unordered_map<std::string_view, std::uint32_t> fn_by_name_;
   const Function* f_ = nullptr;  // the instruction being typed
   const Op* op_ = nullptr;
-  bool probing_ = false;  // check_written(): a rule's refusal is no error here
-  OpMemo memo_;           // check_written(): the kinds of op already checked
+  bool probing_ = false;              // check_written(): a rule's refusal is no error here
+  OpMemo memo_;                       // check_written(): the kinds of op already checked
+  AttrDecoder decoder_{m_, nullptr};  // the lowering's reader of every attribute (decode.h)
+  OpAttrs attrs_;                     // decoded(): the op's attributes
 
   std::size_t id(Node n) const { return base_[n.fn] + n.op; }
   const Function& fn(std::uint32_t fi) const { return m_.functions[fi]; }
@@ -712,6 +680,33 @@ class Inferrer {
     return false;
   }
 
+  // The op's attributes as the lowering decodes them (decode.h: both dialects' spellings, integer
+  // lists read exactly), or nullptr with the decoder's error as this op's when one it needs is
+  // missing or cannot be read. The rules below read attributes only through it.
+  const OpAttrs* decoded() {
+    decoder_.clear_error();
+    bool has = false;
+    if (!decoder_.decode(view(), &attrs_, &has)) {
+      const Error& e = decoder_.error();
+      if (!probing_ && error.empty()) {
+        error = e.message;
+        line = e.line;
+        column = e.column;
+      }
+      return nullptr;
+    }
+    if (!has) attrs_ = OpAttrs{};
+    return &attrs_;
+  }
+  // A computation the decoder found (OpAttrs::callees[i]) that has a ROOT to type it by.
+  bool callee_at(const OpAttrs& a, std::size_t i, const char* attr, std::uint32_t* out) {
+    if (i >= a.callees.size() || root_[a.callees[i]] < 0)
+      return fail(std::string(attr) + " naming a computation of this module with a ROOT",
+                  i < a.callees.size() ? clip(fn(a.callees[i]).name) : std::string("none"));
+    *out = a.callees[i];
+    return true;
+  }
+
   std::size_t count() const { return op_->operands.count; }
   const Type& in(std::size_t i) const { return m_.value_type(*f_, f_->operands(*op_)[i]); }
   OpView view() const { return {m_, *f_, *op_}; }
@@ -736,47 +731,6 @@ class Inferrer {
     return true;
   }
 
-  bool list(std::string_view name, std::vector<std::int64_t>* out, bool required = true,
-            bool* present = nullptr) {
-    const Attribute* a = f_->attr(*op_, name);
-    // StableHLO's pretty form writes `dims = [0]`, its generic form `dimensions = array<i64: 0>`.
-    // get_dimension_size `dimension = 1 : i64` / `dim = 1`, fft's pretty `length = [4]`.
-    if (!a && m_.dialect != "hlo" && name == "dimensions")
-      for (const char* alias : {"dims", "dimension", "dim"})
-        if (!a) a = f_->attr(*op_, alias);
-    if (!a && m_.dialect != "hlo" && name == "fft_length") a = f_->attr(*op_, "length");
-    if (present) *present = a != nullptr;
-    out->clear();
-    if (!a)
-      return !required ||
-             fail(std::string(name) + "={...}", "no " + std::string(name) + " attribute");
-    if (m_.dialect != "hlo") {
-      if (int_list_exact(a->value, out)) return true;
-      return fail(std::string(name) + " = [d0, d1, ...]",
-                  std::string(name) + " = " + clip(a->value));
-    }
-    if (!parse_braced(a->value, out))
-      return fail(std::string(name) + "={d0,d1,...}", std::string(name) + "=" + clip(a->value));
-    return true;
-  }
-
-  bool integer(std::string_view name, std::int64_t* out) {
-    const Attribute* a = f_->attr(*op_, name);
-    if (!a) return fail(std::string(name) + "=N", "no " + std::string(name) + " attribute");
-    if (m_.dialect != "hlo") {  // StableHLO: `feature_index = 1 : i64`, get_tuple_element's `[1]`
-      std::vector<std::int64_t> v;
-      if (!int_list_exact(a->value, &v)) v.clear();
-      std::int64_t n = 0;
-      const std::string_view text = trim(a->value.substr(0, a->value.find(':')));
-      if (v.size() == 1) return *out = v[0], true;
-      if (parse_int(text, &n)) return *out = n, true;
-      return fail(std::string(name) + " = N", std::string(name) + " = " + clip(a->value));
-    }
-    if (!parse_int(a->value, out))
-      return fail(std::string(name) + "=N", std::string(name) + "=" + clip(a->value));
-    return true;
-  }
-
   // Each value a dimension number of a rank-`rank` array, none repeated.
   bool dims_in_range(std::string_view name, const std::vector<std::int64_t>& v, std::size_t rank,
                      const Type& of) {
@@ -789,35 +743,6 @@ class Inferrer {
         return fail(std::string(name) + " without repeats", std::string(name) + "=" + dims_text(v));
       seen[d] = true;
     }
-    return true;
-  }
-
-  bool callee(std::string_view attr, std::uint32_t* out) {
-    const Attribute* a = f_->attr(*op_, attr);
-    if (!a)
-      return fail(std::string(attr) + "=<computation>", "no " + std::string(attr) + " attribute");
-    auto names = symbol_list(a->value);
-    if (names.size() != 1) return fail(std::string(attr) + "=<one computation>", clip(a->value));
-    auto it = fn_by_name_.find(names[0]);
-    if (it == fn_by_name_.end() || root_[it->second] < 0)
-      return fail(std::string(attr) + " naming a computation of this module",
-                  std::string(attr) + "=" + clip(a->value));
-    *out = it->second;
-    return true;
-  }
-
-  bool callee_list(std::string_view attr, std::vector<std::uint32_t>* out) {
-    const Attribute* a = f_->attr(*op_, attr);
-    if (!a) return fail(std::string(attr) + "={...}", "no " + std::string(attr) + " attribute");
-    for (const std::string& name : symbol_list(a->value)) {
-      auto it = fn_by_name_.find(name);
-      if (it == fn_by_name_.end() || root_[it->second] < 0)
-        return fail(std::string(attr) + " naming computations of this module",
-                    "'" + clip(name) + "' in " + std::string(attr));
-      out->push_back(it->second);
-    }
-    if (out->empty())
-      return fail(std::string(attr) + " naming at least one computation", clip(a->value));
     return true;
   }
 
@@ -1126,8 +1051,9 @@ class Inferrer {
 
   // XLA ShapeUtil::GetTupleElementShape: element `index` of the operand's tuple.
   bool get_tuple_element(Type* out) {
-    std::int64_t index = 0;
-    if (!operands(1) || !integer("index", &index)) return false;
+    const OpAttrs* at = operands(1) ? decoded() : nullptr;
+    if (!at) return false;
+    const std::int64_t index = at->dimension;
     const Type& t = in(0);
     if (t.kind != Type::Kind::Tuple) return fail("a tuple operand", clip(t.text));
     if (index < 0 || static_cast<std::size_t>(index) >= t.tuple.size())
@@ -1139,10 +1065,9 @@ class Inferrer {
   // XLA InferConcatOpShape: operands of one rank and element type (floats mix), equal except
   // in dimension d; the result's dimension d is their sum.
   bool concatenate(Type* out) {
-    std::vector<std::int64_t> d;
-    if (!list("dimensions", &d)) return false;
-    if (d.size() != 1)
-      return fail("dimensions={d} with one dimension", "dimensions=" + dims_text(d));
+    const OpAttrs* at = decoded();
+    if (!at) return false;
+    const std::vector<std::int64_t> d{at->dimension};
     if (count() == 0) return fail("at least one operand", "none");
     Arr r;
     if (!array(0, &r)) return false;
@@ -1210,10 +1135,10 @@ class Inferrer {
       }
       return fail("operands of one shape", clip(in(0).text) + " and " + clip(in(i).text));
     }
-    std::vector<std::int64_t> d;
-    bool present = false;
-    if (!list("dimensions", &d, false, &present)) return false;
-    if (present) {
+    const OpAttrs* at = decoded();
+    if (!at) return false;
+    const std::vector<std::int64_t>& d = at->dims;
+    if (view().attr("dimensions")) {
       bool identity = d.size() == shape.rank();
       for (std::size_t i = 0; identity && i < d.size(); ++i)
         identity = d[i] == static_cast<std::int64_t>(i);
@@ -1222,7 +1147,7 @@ class Inferrer {
                     "dimensions=" + dims_text(d));
     }
     std::uint32_t fi = 0;
-    if (!callee("to_apply", &fi)) return false;
+    if (!callee_at(*at, 0, "to_apply", &fi)) return false;
     if (params_of(fi) != count())
       return fail("to_apply taking " + std::to_string(count()) + " parameters",
                   clip(fn(fi).name) + " taking " + std::to_string(params_of(fi)));
@@ -1263,11 +1188,12 @@ class Inferrer {
       Arr init;
       if (!array(i, &init, "init value")) return false;
     }
-    std::vector<std::int64_t> d;
-    if (!list("dimensions", &d) || !dims_in_range("dimensions", d, first.rank(), in(0)))
-      return false;
+    const OpAttrs* at = decoded();
+    if (!at) return false;
+    const std::vector<std::int64_t>& d = at->dims;
+    if (!dims_in_range("dimensions", d, first.rank(), in(0))) return false;
     std::uint32_t fi = 0;
-    if (!callee("to_apply", &fi)) return false;
+    if (!callee_at(*at, 0, "to_apply", &fi)) return false;
     if (params_of(fi) != 2 * n)
       return fail("to_apply taking " + std::to_string(2 * n) + " parameters",
                   clip(fn(fi).name) + " taking " + std::to_string(params_of(fi)));
@@ -1307,15 +1233,24 @@ class Inferrer {
 
   // The window of an array of `rank` dimensions, its sizes, strides and dilations checked
   // (XLA InferWindowOutputShape).
-  bool window_of(std::size_t rank, std::vector<WindowDim>* w) {
-    const Attribute* a = f_->attr(*op_, "window");
+  // HLO writes a window's sizes (`window={size=3x3 ...}`); the decoder reads what is written.
+  bool window_written(std::size_t rank) {
+    const Attribute* a = view().attr("window");
     if (rank > 0 && (!a || a->value.find("size=") == std::string_view::npos))
       return fail("window={size=...} with " + std::to_string(rank) + " dimensions",
                   a ? "window=" + clip(a->value) : "no window attribute");
-    auto r = window(view(), rank);
-    if (!take(r)) return false;
-    *w = r.value();
-    for (const WindowDim& d : *w) {
+    return true;
+  }
+  bool window_of(std::size_t rank, std::vector<WindowDim>* w) {
+    if (!window_written(rank)) return false;
+    const OpAttrs* at = decoded();
+    if (!at) return false;
+    *w = at->window;
+    return window_checked(*w);
+  }
+  bool window_checked(const std::vector<WindowDim>& w) {
+    const Attribute* a = view().attr("window");  // quoted in the message
+    for (const WindowDim& d : w) {
       const bool ok = d.size > 0 && d.stride > 0 && d.base_dilation >= 1 &&
                       d.window_dilation >= 1 && d.size <= kMaxDim && d.stride <= kMaxDim &&
                       d.base_dilation <= kMaxDim && d.window_dilation <= kMaxDim &&
@@ -1391,7 +1326,11 @@ class Inferrer {
     Arr a;
     if (!operands(1) || !array(0, &a)) return false;
     std::vector<std::int64_t> sizes;
-    if (!list("dimensions", &sizes, a.rank() != 0)) return false;
+    if (a.rank() != 0 || view().attr("dimensions")) {
+      const OpAttrs* at = decoded();
+      if (!at) return false;
+      sizes = at->dims;
+    }
     Arr r = a;
     r.dims.clear();
     r.bounded.clear();
@@ -1409,8 +1348,9 @@ class Inferrer {
   // XLA InferTransposeShape: out[i] = in[dimensions[i]], dimensions a permutation.
   bool transpose(Type* out) {
     Arr a;
-    std::vector<std::int64_t> d;
-    if (!operands(1) || !array(0, &a) || !list("dimensions", &d)) return false;
+    const OpAttrs* at = operands(1) && array(0, &a) ? decoded() : nullptr;
+    if (!at) return false;
+    const std::vector<std::int64_t>& d = at->dims;
     if (d.size() != a.rank())
       return fail("dimensions, a permutation of the " + std::to_string(a.rank()) +
                       " dimensions of " + clip(in(0).text),
@@ -1427,10 +1367,8 @@ class Inferrer {
   // XLA InferReverseShape: the operand's shape; dimensions in range, none repeated.
   bool reverse(Type* out) {
     Arr a;
-    std::vector<std::int64_t> d;
-    if (!operands(1) || !array(0, &a) || !list("dimensions", &d) ||
-        !dims_in_range("dimensions", d, a.rank(), in(0)))
-      return false;
+    const OpAttrs* at = operands(1) && array(0, &a) ? decoded() : nullptr;
+    if (!at || !dims_in_range("dimensions", at->dims, a.rank(), in(0))) return false;
     return output(in(0), out);
   }
 
@@ -1443,59 +1381,25 @@ class Inferrer {
     if (!same_element_ignoring_fp(a, value))
       return fail("a padding value of the operand's element type",
                   clip(in(0).text) + " and " + clip(in(1).text));
-    const Attribute* attr = f_->attr(*op_, "padding");
+    const OpAttrs* at = decoded();
+    if (!at) return false;
+    const std::vector<std::int64_t>&low = at->low, &high = at->high, &inner = at->interior;
+    if (low.size() != high.size() || inner.size() != low.size())
+      return fail("low, high and interior padding, one of each per dimension",
+                  "low = " + dims_text(low) + ", high = " + dims_text(high) +
+                      ", interior = " + dims_text(inner));
     std::vector<std::vector<std::int64_t>> config;
-    // What the messages quote: HLO's `padding=lo_hi_in x ...` or StableHLO's three lists.
-    std::string padding = attr ? "padding=" + clip(attr->value) : std::string();
-    std::string padded_by = attr ? clip(attr->value) : std::string();
-    if (m_.dialect != "hlo") {
-      // StableHLO: edge_padding_low/high and interior_padding (pretty: low, high, interior).
-      std::vector<std::int64_t> lo, hi, interior;
-      auto read = [&](const char* name, const char* pretty, std::vector<std::int64_t>* v) {
-        const Attribute* x = f_->attr(*op_, name);
-        if (!x) x = f_->attr(*op_, pretty);
-        if (x) *v = int_list(x->value);
-        return x != nullptr;
-      };
-      const bool written = read("edge_padding_low", "low", &lo) &&
-                           read("edge_padding_high", "high", &hi) &&
-                           read("interior_padding", "interior", &interior);
-      if (!written || lo.size() != hi.size() || interior.size() != lo.size())
-        return fail("low, high and interior padding, one of each per dimension",
-                    "low = " + dims_text(lo) + ", high = " + dims_text(hi) +
-                        ", interior = " + dims_text(interior));
-      for (std::size_t i = 0; i < lo.size(); ++i) config.push_back({lo[i], hi[i], interior[i]});
-      padding = padded_by = "low = " + dims_text(lo) + ", high = " + dims_text(hi) +
-                            ", interior = " + dims_text(interior);
-    } else if (attr) {
-      std::string_view v = trim(attr->value);
-      while (true) {
-        const std::size_t x = v.find('x');
-        std::string_view part = v.substr(0, x);
-        std::vector<std::int64_t> nums;
-        while (true) {
-          const std::size_t u = part.find('_');
-          std::int64_t n = 0;
-          if (!parse_int(part.substr(0, u), &n)) {
-            nums.clear();
-            break;
-          }
-          nums.push_back(n);
-          if (u == std::string_view::npos) break;
-          part = part.substr(u + 1);
-        }
-        if (nums.size() != 2 && nums.size() != 3)
-          return fail("padding=lo_hi[_interior] per dimension, 'x' between them",
-                      "padding=" + clip(attr->value));
-        config.push_back(nums);
-        if (x == std::string_view::npos) break;
-        v = v.substr(x + 1);
-      }
-    }
+    for (std::size_t i = 0; i < low.size(); ++i) config.push_back({low[i], high[i], inner[i]});
+    // What the messages quote: HLO's `padding=lo_hi_in x ...` as written, or StableHLO's lists.
+    const Attribute* attr = m_.dialect == "hlo" ? view().attr("padding") : nullptr;
+    const std::string padded_by = attr ? clip(attr->value)
+                                       : "low = " + dims_text(low) + ", high = " + dims_text(high) +
+                                             ", interior = " + dims_text(inner);
+    const std::string padding = attr ? "padding=" + padded_by : padded_by;
     if (config.size() != a.rank())
       return fail("padding for each of the " + std::to_string(a.rank()) + " dimensions of " +
                       clip(in(0).text),
-                  padding.empty() ? "no padding attribute" : padding);
+                  padding);
     Arr r = higher_precision(a, value);
     r.dims = a.dims;
     r.bounded = a.bounded;
@@ -1526,12 +1430,13 @@ class Inferrer {
     if (!operands(2) || !array(0, &operand, "operand") || !array(1, &indices, "start indices"))
       return false;
     if (!is_integer(indices.et)) return fail("integer start indices", clip(in(1).text));
-    std::vector<std::int64_t> offset, collapsed, start_map, sizes, batching;
-    std::int64_t ivd = 0;
-    if (!list("offset_dims", &offset) || !list("collapsed_slice_dims", &collapsed) ||
-        !list("start_index_map", &start_map) || !integer("index_vector_dim", &ivd) ||
-        !list("slice_sizes", &sizes) || !list("operand_batching_dims", &batching, false))
-      return false;
+    const OpAttrs* at = decoded();
+    if (!at) return false;
+    const GatherDims& g = at->gather;
+    const std::vector<std::int64_t>&offset = g.offset_dims, &collapsed = g.collapsed_slice_dims,
+          &start_map = g.start_index_map, &sizes = g.slice_sizes,
+          &batching = g.operand_batching_dims;
+    const std::int64_t ivd = g.index_vector_dim;
     if (ivd < 0 || static_cast<std::size_t>(ivd) > indices.rank())
       return fail("index_vector_dim from 0 to the rank of " + clip(in(1).text),
                   "index_vector_dim=" + std::to_string(ivd));
@@ -1628,9 +1533,9 @@ class Inferrer {
                   "sparsity=" + clip(f_->attr(*op_, "sparsity")->value));
     Arr l, r;
     if (!operands(2) || !array(0, &l, "lhs") || !array(1, &r, "rhs")) return false;
-    auto dims = dot_dims(view());
-    if (!take(dims)) return false;
-    const DotDims& dn = dims.value();
+    const OpAttrs* at = decoded();
+    if (!at) return false;
+    const DotDims& dn = at->dot;
     const std::string got = "lhs_batch_dims=" + dims_text(dn.lhs_batch) +
                             ", lhs_contracting_dims=" + dims_text(dn.lhs_contracting) +
                             ", rhs_batch_dims=" + dims_text(dn.rhs_batch) +
@@ -1691,23 +1596,23 @@ class Inferrer {
   bool convolution(Type* out) {
     Arr lhs, rhs;
     if (!operands(2) || !array(0, &lhs, "input") || !array(1, &rhs, "kernel")) return false;
-    if (!f_->attr(*op_, "dim_labels"))
-      return fail("dim_labels=..._...->...", "no dim_labels attribute");
-    auto dims = conv_dims(view());
-    if (!take(dims)) return false;
-    const ConvDims& cd = dims.value();
+    const Attribute* dim_labels = view().attr("dim_labels");  // quoted in the messages
+    if (!dim_labels) return fail("dim_labels=..._...->...", "no dim_labels attribute");
+    if (!window_written(lhs.rank() > 2 ? lhs.rank() - 2 : 0)) return false;
+    const OpAttrs* at = decoded();
+    if (!at) return false;
+    const ConvDims& cd = at->conv.dims;
     const std::size_t spatial = cd.input_spatial.size();
-    const std::string labels = "dim_labels=" + clip(f_->attr(*op_, "dim_labels")->value);
+    const std::string labels = "dim_labels=" + clip(dim_labels->value);
     if (cd.kernel_spatial.size() != spatial || cd.output_spatial.size() != spatial)
       return fail("as many spatial dimensions in the input, kernel and output labels", labels);
     if (lhs.rank() != spatial + 2 || rhs.rank() != spatial + 2)
       return fail(
           "input and kernel of rank " + std::to_string(spatial + 2) + " (the labels' length)",
           clip(in(0).text) + " and " + clip(in(1).text) + " with " + labels);
-    const std::int64_t fgc = int_attr(view(), "feature_group_count", 1),
-                       bgc = int_attr(view(), "batch_group_count", 1);
-    std::vector<WindowDim> w;
-    if (!window_of(spatial, &w)) return false;
+    const std::int64_t fgc = at->conv.feature_group_count, bgc = at->conv.batch_group_count;
+    const std::vector<WindowDim>& w = at->conv.window;
+    if (!window_checked(w)) return false;
     Arr res = higher_precision(lhs, rhs);
     const ShapeRuleBroken broken =
         convolution_result(cd, lhs.dims, rhs.dims, fgc, bgc, w, true, &res.dims);
@@ -1726,16 +1631,11 @@ class Inferrer {
   // the last dimension fft_length[-1]. fft_length has 1 to 3 entries.
   bool fft(Type* out) {
     Arr a;
-    std::vector<std::int64_t> len;
-    if (!operands(1) || !array(0, &a) || !list("fft_length", &len)) return false;
-    const Attribute* type_attr = f_->attr(*op_, "fft_type");
-    if (!type_attr && m_.dialect != "hlo") type_attr = f_->attr(*op_, "type");
-    std::string_view kind = type_attr ? trim(type_attr->value) : std::string_view();
-    if (kind.rfind("#stablehlo<fft_type ", 0) == 0 && kind.back() == '>')  // StableHLO generic
-      kind = trim(kind.substr(20, kind.size() - 21));
-    if (kind != "FFT" && kind != "IFFT" && kind != "RFFT" && kind != "IRFFT")
-      return fail("fft_type=FFT, IFFT, RFFT or IRFFT",
-                  type_attr ? "fft_type=" + clip(type_attr->value) : "no fft_type attribute");
+    const OpAttrs* at = operands(1) && array(0, &a) ? decoded() : nullptr;
+    if (!at) return false;
+    const std::vector<std::int64_t>& len = at->dims;
+    static constexpr const char* kKinds[] = {"FFT", "IFFT", "RFFT", "IRFFT"};  // FftType's order
+    const std::string_view kind = kKinds[static_cast<int>(at->fft)];
     if (len.empty() || len.size() > 3 || len.size() > a.rank())
       return fail("fft_length of 1 to 3 entries, at most the rank of " + clip(in(0).text),
                   "fft_length=" + dims_text(len));
@@ -1784,8 +1684,9 @@ class Inferrer {
       return fail("a and b of one floating-point or complex type", got);
     if (a.rank() < 2 || b.rank() != a.rank()) return fail("a and b of equal rank, at least 2", got);
     const std::size_t k = a.rank();
-    const Attribute* side = f_->attr(*op_, "left_side");
-    const bool left = side && trim(side->value) == "true";
+    const OpAttrs* at = decoded();
+    if (!at) return false;
+    const bool left = at->left_side;
     if (a.dims[k - 2] != a.dims[k - 1] || a.dims[k - 1] != b.dims[left ? k - 2 : k - 1] ||
         !std::equal(a.dims.begin(), a.dims.end() - 2, b.dims.begin()))
       return fail(std::string("a square a whose size matches b's dimension ") +
@@ -1825,7 +1726,9 @@ class Inferrer {
   // XLA InferCallShape: to_apply's result; its parameters match the operands.
   bool call(Type* out) {
     std::uint32_t fi = 0;
-    if (!callee("to_apply", &fi) || !arguments_match(fi, 0, count(), "to_apply")) return false;
+    const OpAttrs* at = decoded();
+    if (!at || !callee_at(*at, 0, "to_apply", &fi) || !arguments_match(fi, 0, count(), "to_apply"))
+      return false;
     return output(result_of(fi), out);
   }
 
@@ -1833,7 +1736,9 @@ class Inferrer {
   // pred[].
   bool while_loop(Type* out) {
     std::uint32_t cond = 0, body = 0;
-    if (!operands(1) || !callee("condition", &cond) || !callee("body", &body)) return false;
+    const OpAttrs* at = operands(1) ? decoded() : nullptr;
+    if (!at || !callee_at(*at, 0, "condition", &cond) || !callee_at(*at, 1, "body", &body))
+      return false;
     if (!arguments_match(cond, 0, 1, "condition") || !arguments_match(body, 0, 1, "body"))
       return false;
     if (!same_shape(result_of(body), in(0)))
@@ -1852,16 +1757,19 @@ class Inferrer {
     if (count() == 0) return fail("a branch index and the branch operands", "no operands");
     Arr index;
     if (!scalar(0, &index, "branch index")) return false;
-    std::vector<std::uint32_t> branches;
-    if (index.et == ElementType::Pred) {
-      std::uint32_t t = 0, f = 0;
-      if (!callee("true_computation", &t) || !callee("false_computation", &f)) return false;
-      branches = {t, f};
-    } else if (index.et == ElementType::S32) {
-      if (!callee_list("branch_computations", &branches)) return false;
-    } else {
+    if (index.et != ElementType::Pred && index.et != ElementType::S32)
       return fail("a pred[] or s32[] branch index", clip(in(0).text));
-    }
+    const OpAttrs* at = decoded();
+    if (!at) return false;
+    // true_computation and false_computation, or branch_computations={...}.
+    std::vector<std::uint32_t> branches(at->callees.size());
+    for (std::size_t j = 0; j < branches.size(); ++j)
+      if (!callee_at(*at, j, "each branch", &branches[j])) return false;
+    if (branches.empty() || (index.et == ElementType::Pred && branches.size() != 2))
+      return fail(index.et == ElementType::Pred
+                      ? "true_computation and false_computation for a pred[] index"
+                      : "branch_computations naming at least one computation",
+                  std::to_string(branches.size()) + " computations");
     if (count() != branches.size() + 1)
       return fail(std::to_string(branches.size() + 1) + " operands (the index and one per branch)",
                   std::to_string(count()));
@@ -1875,12 +1783,13 @@ class Inferrer {
   }
 
   bool one_dimension(const Arr& a, std::int64_t* d) {
-    std::vector<std::int64_t> v;
-    if (!list("dimensions", &v)) return false;
-    if (v.size() != 1 || v[0] < 0 || static_cast<std::size_t>(v[0]) >= a.rank())
+    const OpAttrs* at = decoded();
+    if (!at) return false;
+    const std::int64_t v = at->dimension;
+    if (v < 0 || static_cast<std::size_t>(v) >= a.rank())
       return fail("dimensions={d} naming one dimension of " + clip(in(0).text),
-                  "dimensions=" + dims_text(v));
-    *d = v[0];
+                  "dimensions={" + std::to_string(v) + "}");
+    *d = v;
     return true;
   }
 
@@ -1914,10 +1823,11 @@ class Inferrer {
     const bool inference = op_->code == OpCode::BatchNormInference,
                grad = op_->code == OpCode::BatchNormGrad;
     Arr a;
-    std::int64_t fi = 0;
-    if (!operands(op_->code == OpCode::BatchNormTraining ? 3 : 5) || !array(0, &a) ||
-        !integer("feature_index", &fi))
-      return false;
+    const OpAttrs* at = operands(op_->code == OpCode::BatchNormTraining ? 3 : 5) && array(0, &a)
+                            ? decoded()
+                            : nullptr;
+    if (!at) return false;
+    const std::int64_t fi = at->feature_index;
     if (!is_float(a.et) || a.rank() < 1)
       return fail("a floating-point operand of rank 1 or more", clip(in(0).text));
     if (fi < 0 || static_cast<std::size_t>(fi) >= a.rank())
