@@ -2,9 +2,18 @@
 // it and derive what the view shows. No DOM here.
 //
 // state.analyze = {
-//   shown:   {summary, placement, name} of the last analysis that gave at least one module (kept
-//            while a later text fails to parse, so the previous valid analysis stays visible);
+//   shown:   {summary, placement, name, text} of the last analysis that gave at least one module
+//            (kept while a later text fails to parse, so the previous valid analysis stays
+//            visible); text: the text it was analysed from (what its rows' lines and columns,
+//            the excerpts and a run refer to);
 //   errors:  [{line, column, message}] of the latest text, or [];
+//   failedText: the latest text when it gave no module (its errors refer to it), else null: the
+//            errors refer to shown.text then (errorsText). Each text is kept once, in the
+//            serialized state too (a text is smaller than the summary made from it);
+//   request: the number of the newest request to the Worker (setPending counts it, Clear too):
+//            an answer to an older one changes nothing (isLatestRequest);
+//   seq:     the number of analyses shown so far: shown.seq is the newest's (a run carries it;
+//            never reused, Clear included, so a run's answer cannot land on a later analysis);
 //   pending: the latest request's label while the Worker works, else null;
 //   roofId:  the chosen roof ('lesson', 'measured' or a preset id);
 //   dtype:   '' (from the program) or a peak column to use instead ('bf16', 'f16', 'fp8', 'f32', 'f64', 'int8');
@@ -52,6 +61,9 @@ export function createAnalyzeState() {
   return {
     shown: null,
     errors: [],
+    failedText: null,
+    request: 0,
+    seq: 0,
     pending: null,
     roofId: 'lesson',
     dtype: '',
@@ -69,19 +81,34 @@ export function createAnalyzeState() {
   };
 }
 
-let nextSeq = 1;
-
+/** A request goes to the Worker: it is the newest (its number is the new `request`). */
 export function setPending(a, label) {
-  return { ...a, pending: label, cancelled: false, cleared: false };
+  return { ...a, request: a.request + 1, pending: label, cancelled: false, cleared: false };
 }
 
-/** A finished analysis: shown if it has a module; its errors in any case. `at`: when (ISO time). */
-export function setAnalysis(a, { summary, placement, errors, ms }, at = new Date().toISOString()) {
+/** Whether `request` (a number setPending gave) is still the newest: an answer to another is dropped. */
+export function isLatestRequest(a, request) {
+  return request === a.request;
+}
+
+/**
+ * A finished analysis of `text` for request `request` (setPending's number; without it, the
+ * newest): shown if it has a module; its errors in any case. An answer to an older request
+ * changes nothing. `at`: when (ISO time).
+ */
+export function setAnalysis(
+  a,
+  { summary, placement, errors, ms, text = null, request = a.request },
+  at = new Date().toISOString(),
+) {
+  if (!isLatestRequest(a, request)) return a;
   const next = { ...a, pending: null, errors, ms, cancelled: false, cleared: false };
-  if (summary.modules.length === 0) return next;
+  if (summary.modules.length === 0) return { ...next, failedText: text };
   return {
     ...next,
-    shown: { summary, placement, name: summary.file, seq: nextSeq++, at, ms },
+    failedText: null,
+    seq: a.seq + 1,
+    shown: { summary, placement, name: summary.file, text, seq: a.seq + 1, at, ms },
     selected: null,
     selectedFusion: null,
     page: 0,
@@ -89,22 +116,31 @@ export function setAnalysis(a, { summary, placement, errors, ms }, at = new Date
   };
 }
 
-/** The Worker failed: the message as an error without a place. */
-export function setFailure(a, message) {
+/** The text the errors on show refer to (their lines and columns, the excerpt), or null. */
+export function errorsText(a) {
+  return a.failedText ?? a.shown?.text ?? null;
+}
+
+/** The Worker failed request `request` (the newest if not given): the message as an error without a place. */
+export function setFailure(a, message, request = a.request) {
+  if (!isLatestRequest(a, request)) return a;
   return { ...a, pending: null, cancelled: false, errors: [{ line: null, column: null, message }] };
 }
 
-/** The reader cancelled the analysis: not a failure; whatever was shown stays. */
-export function setCancelled(a) {
+/** The reader cancelled request `request` (the newest if not given): not a failure; whatever was shown stays. */
+export function setCancelled(a, request = a.request) {
+  if (!isLatestRequest(a, request)) return a;
   return { ...a, pending: null, cancelled: true };
 }
 
-/** Clear: the text is gone, and so are its results, errors and run. */
+/** Clear: the text is gone, and so are its results, errors and run; an answer still to come is dropped. */
 export function setCleared(a) {
   return {
     ...a,
     shown: null,
     errors: [],
+    failedText: null,
+    request: a.request + 1,
     pending: null,
     ms: null,
     cancelled: false,

@@ -35,7 +35,7 @@ import {
   storageResult,
   submitSettings,
 } from '../../web/classroom_state.js';
-import { setAnalysis, setRoof, setSelected } from '../../web/analyze_state.js';
+import { errorsText, setAnalysis, setPending, setRoof, setSelected } from '../../web/analyze_state.js';
 import { summarizeFile } from '../../web/model/analysis.js';
 import { placeOps } from '../../web/model/analysis_view.js';
 import { encodeProgress, resultsJSON } from '../../web/model/progress.js';
@@ -345,20 +345,38 @@ describe('section 9: the classroom in the store', () => {
 describe('section 8 and the lesson share the store', () => {
   test('the analysis keeps its part; a roof choice is a change of that part only', () => {
     const s = createState(core);
-    const result = core.analyzeText(core.exampleModules().value[1].text);
+    const text = core.exampleModules().value[1].text;
+    const result = core.analyzeText(text);
     const a = setRoof(
       setAnalysis(s.analyze, {
         summary: summarizeFile('mlp.mlir', result),
         placement: placeOps(result),
         errors: [],
         ms: 1,
+        text,
       }),
       'h100-sxm',
     );
     const next = { ...s, analyze: a };
     assert.equal(next.report, s.report);
     assert.equal(next.analyze.roofId, 'h100-sxm');
-    assert.deepEqual(restoreState(serializeState(next)).analyze, a);
+    const restored = restoreState(serializeState(next)).analyze;
+    assert.deepEqual(restored, a);
+    assert.equal(restored.shown.text, text, 'the text the rows refer to is in the store');
+    // A text that fails next: its errors refer to it, the rows still to the text on show.
+    const bad = core.analyzeText('func.func @f() {');
+    const failed = setAnalysis(setPending(a, 'x'), {
+      summary: summarizeFile('input', bad),
+      placement: [],
+      errors: summarizeFile('input', bad).errorPlaces,
+      ms: 1,
+      text: 'func.func @f() {',
+    });
+    assert.ok(failed.errors[0].line, 'the error has a place');
+    const again = restoreState(serializeState({ ...s, analyze: failed })).analyze;
+    assert.equal(errorsText(again), 'func.func @f() {');
+    assert.equal(again.shown.text, text);
+    assert.equal(serializeState({ ...s, analyze: failed }).split(JSON.stringify(text)).length, 2, 'the text once');
   });
 });
 

@@ -6,6 +6,8 @@ import { analysisYTitle, fusionSpan, nextSort, TABLE_PAGE } from '../model/analy
 import { clockTime, short } from '../model/format.js';
 import {
   analyzeBaseSteps,
+  errorsText,
+  isLatestRequest,
   setAllRoofs,
   setAnalysis,
   setCancelled,
@@ -69,40 +71,49 @@ import { $ } from './dom.js';
 export const STEPPED_OVER = 200;
 
 export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { onSelectLine = () => {} } = {}) {
-  let latest = 0; // the id of the newest request: older answers are dropped
-  let latestSource = null; // the text of the newest finished request (errors refer to it)
-  let shownSource = null; // the text of the analysis on show (rows refer to it)
   let base = { key: null, value: null }; // analyzeBaseSteps' value, and what it was derived from
   let memo = { base: null, sort: null, view: null }; // base with its rows in an order
   const a = () => getState().analyze;
   const change = (f) => setAnalyze(f(a()));
 
+  // The texts of the store (shown.text, errorsText) with their line starts, counted once per text
+  // (a 5 MB text has ~100,000 lines). A cache, not state: dropping it only costs a recount.
+  let sources = [];
+  /** `text` (or null) as a source (textSource): the same one while the text is on show. */
+  function sourceOf(text) {
+    if (typeof text !== 'string') return null;
+    const known = sources.find((x) => x.text === text);
+    if (known) return known;
+    const made = textSource(text);
+    sources = [made, ...sources].slice(0, 2); // the text on show, and the errors' when it is another
+    return made;
+  }
+  const shownSource = () => sourceOf(a().shown?.text);
+
   async function request(text, name) {
-    const id = ++latest;
     const mb = text.length / 1e6;
     change((s) =>
       setPending(s, `analysing ${mb >= 0.1 ? `${short(mb, 3)} MB` : `${text.length} characters`} in the Worker…`),
     );
+    const id = a().request;
     try {
       const value = await client.analyze(text, name);
-      if (id !== latest) return;
-      latestSource = textSource(text);
-      if (value.summary.modules.length) shownSource = latestSource;
-      change((s) => setAnalysis(s, value));
+      if (!isLatestRequest(a(), id)) return; // a later request, or Clear: nothing to change or redraw
+      change((s) => setAnalysis(s, { ...value, text, request: id }));
       const first = value.errors[0];
-      if (first?.line) selectInTextarea(latestSource, first.line, first.column);
+      if (first?.line) selectInTextarea(sourceOf(text), first.line, first.column);
     } catch (e) {
-      if (id !== latest) return;
-      change((s) => (e instanceof CancelledError ? setCancelled(s) : setFailure(s, e.message)));
+      if (!isLatestRequest(a(), id)) return;
+      change((s) => (e instanceof CancelledError ? setCancelled(s, id) : setFailure(s, e.message, id)));
     }
   }
 
   /** Runs the analysis on show (its text) in the Worker; a later analysis or Clear drops the answer. */
   async function runShown() {
     const s = a();
-    if (!s.shown || !shownSource || s.run?.pending) return;
+    if (!s.shown?.text || s.run?.pending) return;
     const seq = s.shown.seq;
-    const mb = shownSource.text.length / 1e6;
+    const mb = s.shown.text.length / 1e6;
     const args =
       s.runChoice.inputs === 'seeded'
         ? `seeded values, seed ${s.runChoice.seed}`
@@ -116,7 +127,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
       ),
     );
     try {
-      const value = await client.run(shownSource.text, s.shown.name, s.runChoice, runProgress());
+      const value = await client.run(s.shown.text, s.shown.name, s.runChoice, runProgress());
       change((x) => setRun(x, seq, value));
     } catch (e) {
       change((x) => (e instanceof CancelledError ? setRunCancelled(x, seq) : setRunFailure(x, seq, e.message)));
@@ -126,12 +137,10 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
   const input = bindAnalyzeInput(examples, {
     onText: (text, name) => {
       if (text.trim() === '') {
-        // Clear (or a box emptied by hand): the results of the old text go with it.
-        latest++;
+        // Clear (or a box emptied by hand): the results of the old text go with it, and an
+        // answer still to come is dropped (setCleared counts a request).
         if (a().pending) client.cancel();
         if (a().run?.pending) client.cancelRun();
-        shownSource = null;
-        latestSource = null;
         change((s) => setCleared(s));
         return;
       }
@@ -145,7 +154,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     change((s) => (at >= 0 ? setPage(setSelected(s, index), pageOf(at)) : setSelected(s, index)));
     const row = getState().analyze.shown?.summary.ops[index];
     if (row) {
-      selectInTextarea(shownSource, row.line, row.column);
+      selectInTextarea(shownSource(), row.line, row.column);
       onSelectLine(row.line, row.column, getState().analyze.shown?.name);
     }
     scrollToSelected();
@@ -159,7 +168,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     const first = f.indices.length ? view.sorted.findIndex((r) => f.indices.includes(r.index)) : -1;
     if (first >= 0) change((s) => setPage(s, pageOf(first)));
     const span = fusionSpan(f);
-    selectLinesInTextarea(shownSource, span.from.line, span.from.column, span.to);
+    selectLinesInTextarea(shownSource(), span.from.line, span.from.column, span.to);
     onSelectLine(f.line, f.column, getState().analyze.shown?.name);
   };
   const figure = createAnalysisFigure($('#analyze-roofline'), {
@@ -387,7 +396,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
   /** What is drawn before a view is derived: the input, and whose results are coming (`more`: what is still to come). */
   function drawHead(state, more = '') {
     const s = state.analyze;
-    renderAnalyzeInput(s, latestSource);
+    renderAnalyzeInput(s, sourceOf(errorsText(s)));
     if (s.cleared) $('#analyze-file').value = '';
     $('#analyze-results').hidden = !s.shown;
     if (!s.shown) return;
@@ -395,7 +404,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     $('#analyze-for').textContent =
       `Results for ${s.shown.name}, analysed at ${clockTime(s.shown.at)}` +
       `${s.shown.ms != null ? ` (${Math.round(s.shown.ms)} ms in the Worker)` : ''}.${more}`;
-    renderAnalyzeRun(s, shownSource);
+    renderAnalyzeRun(s, sourceOf(s.shown.text));
   }
 
   /** Draws `view` (the one of `state`): the summary now, the rest as the steps returned (the caller runs them now or later). */
@@ -411,7 +420,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
         renderAnalyzeTable(view, s.sort, s.selected, s.page, inFusion);
         renderAnalyzeFusions(view, s.selectedFusion, s.fusionPage ?? 0);
         showSelectedLine(
-          shownSource,
+          sourceOf(s.shown?.text),
           s.selected === null ? (inFusion ? { line: fusionSpan(inFusion).from.line } : null) : view.rows[s.selected],
         );
       },
