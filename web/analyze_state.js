@@ -37,6 +37,11 @@
 // }
 // shown carries seq (one per analysis shown) and at (when it was analysed): results name their
 // program and when; a run belongs to the analysis whose seq it carries.
+//
+// What the view derives from it (analyzeBaseSteps, withSort) is not kept here: it is a function
+// of this state (analyzeBaseKey and analyzeFigureKey say of which parts), which the view holds
+// only as a cache; kept here it would multiply the serialized state (rows, the roofline's
+// arrays, the figure's points) and could disagree with the parts it came from.
 import {
   buildRowsInSteps,
   drawable,
@@ -320,6 +325,39 @@ export function setAllRoofs(a, on) {
 export function deriveAnalyzeView(core, a, budgets, measurements) {
   const base = runSteps(analyzeBaseSteps(core, a, budgets, measurements));
   return base && withSort(base, a.sort);
+}
+
+/**
+ * What analyzeBaseStepsOf(core, state) is derived from, the rows' order aside, as a list of the
+ * page state's parts: the analysis on show, the roof and dtype chosen, the lesson's budgets, this
+ * machine's measurements and the run's report. The view derives its base again only when one of
+ * them is another (sameKey): a new order, page or selection, or a request still in the Worker,
+ * keeps it.
+ */
+export function analyzeBaseKey(state) {
+  const a = state.analyze;
+  return [a.shown, a.roofId, a.dtype, state.params?.peak, state.params?.bandwidth, state.measurements, a.run?.report];
+}
+
+/**
+ * What the figure draws from: its base (analyzeBaseKey), whether it draws every roof, and the
+ * selection (op or fusion). A new order or page of the table keeps it, so the figure is not drawn
+ * again (a redraw of 1000 points is the longest step of a big program's).
+ */
+export function analyzeFigureKey(state) {
+  const a = state.analyze;
+  return [...analyzeBaseKey(state), a.allRoofs, a.selected, a.selectedFusion];
+}
+
+/** Whether key `k` names the same parts as key `l` (analyzeBaseKey, analyzeFigureKey); l null: nothing yet, no match. */
+export function sameKey(k, l) {
+  return l !== null && k.length === l.length && k.every((x, i) => x === l[i]);
+}
+
+/** analyzeBaseSteps for the page state `state`: its analysis, the lesson's budgets and this machine's measurements. */
+export function analyzeBaseStepsOf(core, state) {
+  const budgets = state.params ? { peak: state.params.peak, bandwidth: state.params.bandwidth } : null;
+  return analyzeBaseSteps(core, state.analyze, budgets, state.measurements);
 }
 
 /** The view of `base` (analyzeBaseSteps' value) with its rows in the order of `sort` ({key, dir}). */

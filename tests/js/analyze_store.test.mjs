@@ -1,24 +1,35 @@
 // Section 8's part of the store (web/analyze_state.js) without the core: which request is the
-// newest (an older answer changes nothing), the texts the rows and the errors refer to, and the
-// analyses' numbers.
+// newest (an older answer changes nothing), the texts the rows and the errors refer to, the
+// analyses' numbers, and which parts of the page state the view's derivation and its figure are
+// made from (analyzeBaseKey, analyzeFigureKey: a new key, a new derivation or drawing).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  analyzeBaseKey,
+  analyzeFigureKey,
   createAnalyzeState,
   errorsText,
   isLatestRequest,
+  sameKey,
+  setAllRoofs,
   setAnalysis,
   setCancelled,
   setCleared,
+  setDtype,
   setFailure,
+  setPage,
   setPending,
+  setRoof,
   setRun,
   setRunCancelled,
   setRunPending,
+  setSelected,
+  setSelectedFusion,
+  setSort,
 } from '../../web/analyze_state.js';
 
 const T = '2030-01-02T03:04:05.000Z';
-/** What the Worker answers for a text that analyses. */
+/** What the Worker answers for a text that analyses (ops: 60, so the table has two pages). */
 const good = (file, over = {}) => ({
   summary: { file, modules: [{ name: 'main' }], ops: Array.from({ length: 60 }, (_, i) => ({ line: i + 1 })) },
   placement: [],
@@ -121,5 +132,63 @@ describe('the analyses shown are numbered by the store', () => {
     assert.equal(copy.shown.text, 'A\nB\n');
     assert.equal(isLatestRequest(copy, a.request), true);
     assert.equal(setAnalysis(copy, good('c.mlir', { request: a.request - 1 }), T), copy);
+  });
+});
+
+describe('what the view is derived from', () => {
+  const page = (analyze, over = {}) => ({
+    analyze,
+    params: { peak: 100, bandwidth: 20 },
+    measurements: null,
+    ...over,
+  });
+  const shown = setAnalysis(createAnalyzeState(), good('a.mlir', { text: 'A' }), T);
+  const withRun = (a) => {
+    const pending = setRunPending(a, 'running');
+    return setRun(pending, pending.run.seq, { report: { fusions: [{}, {}] }, ms: 1 }, T);
+  };
+
+  test('a new order, page or selection, or a request in the Worker, derives nothing again', () => {
+    const s = page(shown);
+    const key = analyzeBaseKey(s);
+    for (const [what, a] of [
+      ['order', setSort(shown, { key: 'flops', dir: 'desc' })],
+      ['page', setPage(shown, 1)],
+      ['selection', setSelected(shown, 3)],
+      ['every roof', setAllRoofs(shown, true)],
+      ['a request', setPending(shown, 'x')],
+      ['a text that failed', setAnalysis(shown, bad(), T)],
+    ])
+      assert.equal(sameKey(analyzeBaseKey(page(a)), key), true, what);
+    assert.equal(setPage(shown, 1).page, 1, 'the page did change');
+  });
+
+  test('a new analysis, roof, dtype, budget, measurement or run report derives it again', () => {
+    const s = page(shown);
+    const key = analyzeBaseKey(s);
+    for (const [what, other] of [
+      ['analysis', page(setAnalysis(shown, good('b.mlir'), T))],
+      ['roof', page(setRoof(shown, 'h100-sxm'))],
+      ['dtype', page(setDtype(shown, 'bf16'))],
+      ['peak', page(shown, { params: { peak: 200, bandwidth: 20 } })],
+      ['bandwidth', page(shown, { params: { peak: 100, bandwidth: 40 } })],
+      ['measurements', page(shown, { measurements: { cores: 1 } })],
+      ['run report', page(withRun(shown))],
+    ])
+      assert.equal(sameKey(analyzeBaseKey(other), key), false, what);
+    assert.equal(sameKey(key, null), false, 'nothing derived yet matches no key');
+    assert.equal(sameKey(key, key.slice(0, -1)), false);
+  });
+
+  test('the figure is drawn again for a new base, roofs drawn or selection, not for a new order or page', () => {
+    const ran = withRun(shown);
+    const key = analyzeFigureKey(page(ran));
+    assert.equal(sameKey(analyzeFigureKey(page(setSort(ran, { key: 'bytes', dir: 'asc' }))), key), true, 'order');
+    assert.equal(sameKey(analyzeFigureKey(page(setPage(ran, 1))), key), true, 'page');
+    assert.equal(sameKey(analyzeFigureKey(page(setPending(ran, 'x'))), key), true, 'a request');
+    assert.equal(sameKey(analyzeFigureKey(page(setSelected(ran, 2))), key), false, 'an op selected');
+    assert.equal(sameKey(analyzeFigureKey(page(setSelectedFusion(ran, 1))), key), false, 'a fusion selected');
+    assert.equal(sameKey(analyzeFigureKey(page(setAllRoofs(ran, true))), key), false, 'every roof');
+    assert.equal(sameKey(analyzeFigureKey(page(setRoof(ran, 'measured'))), key), false, 'another roof');
   });
 });

@@ -35,7 +35,16 @@ import {
   storageResult,
   submitSettings,
 } from '../../web/classroom_state.js';
-import { errorsText, setAnalysis, setPending, setRoof, setSelected } from '../../web/analyze_state.js';
+import {
+  analyzeBaseStepsOf,
+  deriveAnalyzeView,
+  errorsText,
+  setAnalysis,
+  setPending,
+  setRoof,
+  setSelected,
+  withSort,
+} from '../../web/analyze_state.js';
 import { summarizeFile } from '../../web/model/analysis.js';
 import { placeOps } from '../../web/model/analysis_view.js';
 import { encodeProgress, resultsJSON } from '../../web/model/progress.js';
@@ -50,6 +59,7 @@ import {
   setGradebookSort,
 } from '../../web/gradebook_state.js';
 import { exerciseVerdicts } from '../../web/model/answers.js';
+import { runSteps } from '../../web/model/steps.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
 let core;
@@ -377,6 +387,28 @@ describe('section 8 and the lesson share the store', () => {
     assert.equal(errorsText(again), 'func.func @f() {');
     assert.equal(again.shown.text, text);
     assert.equal(serializeState({ ...s, analyze: failed }).split(JSON.stringify(text)).length, 2, 'the text once');
+  });
+
+  test("the view's base is derived from the lesson's budgets and this machine's measurements in the page state", () => {
+    let s = setMeasurements(core, createState(core), MEASUREMENTS);
+    s = setInput(core, s, 'peak', '250');
+    const result = core.analyzeText(core.exampleModules().value[1].text);
+    const a = setRoof(
+      setAnalysis(s.analyze, {
+        summary: summarizeFile('mlp.mlir', result),
+        placement: placeOps(result),
+        errors: [],
+        ms: 1,
+      }),
+      'measured',
+    );
+    s = { ...s, analyze: a };
+    const view = withSort(runSteps(analyzeBaseStepsOf(core, s)), a.sort);
+    assert.deepEqual(view, deriveAnalyzeView(core, a, { peak: 250, bandwidth: s.params.bandwidth }, MEASUREMENTS));
+    const lesson = runSteps(analyzeBaseStepsOf(core, { ...s, analyze: setRoof(a, 'lesson') }));
+    assert.equal(lesson.roof.peak, 250e9, "the lesson's roof follows the peak typed (GFLOP/s → flop/s)");
+    assert.equal(view.roof.id, 'measured', "this machine's roof is there: the measurements were read");
+    assert.equal(view.roof.peak, 40e9);
   });
 });
 

@@ -5,9 +5,12 @@ import { createAnalysisFigure } from '../figures/analysis_chart.js';
 import { analysisYTitle, fusionSpan, nextSort, TABLE_PAGE } from '../model/analysis_view.js';
 import { clockTime, short } from '../model/format.js';
 import {
-  analyzeBaseSteps,
+  analyzeBaseKey,
+  analyzeBaseStepsOf,
+  analyzeFigureKey,
   errorsText,
   isLatestRequest,
+  sameKey,
   setAllRoofs,
   setAnalysis,
   setCancelled,
@@ -71,8 +74,9 @@ import { $ } from './dom.js';
 export const STEPPED_OVER = 200;
 
 export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { onSelectLine = () => {} } = {}) {
-  let base = { key: null, value: null }; // analyzeBaseSteps' value, and what it was derived from
-  let memo = { base: null, sort: null, view: null }; // base with its rows in an order
+  // The section's state is state.analyze (web/analyze_state.js): which request is the newest, the
+  // texts its rows and errors refer to, what it shows. What this closure keeps besides is not
+  // state: caches of what that state gives, and the drawing's progress (each says why below).
   const a = () => getState().analyze;
   const change = (f) => setAnalyze(f(a()));
 
@@ -198,13 +202,12 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     onAllRoofs: (on) => change((s) => setAllRoofs(s, on)),
   });
 
-  /** What the view's rows, roofs and figure are derived from (the order aside): a new key, a new derivation. */
-  function baseKey(state) {
-    const s = state.analyze;
-    return [s.shown, s.roofId, s.dtype, state.params?.peak, state.params?.bandwidth, state.measurements, s.run?.report];
-  }
-  const sameKey = (k, l) => l !== null && k.every((x, i) => x === l[i]);
-  const budgetsOf = (state) => (state.params ? { peak: state.params.peak, bandwidth: state.params.bandwidth } : null);
+  // The view derived from the store: analyzeBaseStepsOf's value for the parts analyzeBaseKey
+  // names, then its rows in the order chosen (withSort). A cache, not state: dropping it changes
+  // nothing shown, it only costs a derivation. Not kept in the store either: it is rows, the
+  // roofline's arrays and the figure's points, which the serialized state would carry.
+  let base = { key: null, value: null }; // analyzeBaseStepsOf's value, and the key it was derived for
+  let memo = { base: null, sort: null, view: null }; // base with its rows in an order
   /** The view of `b` (a base) in the order `sort`, sorted once per base and order. */
   function viewOf(b, sort) {
     if (!b) return null;
@@ -214,17 +217,18 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
 
   /** What the view shows, now (derived at once if it is not yet): recomputed only when the analysis, its options, the budgets or the measurements change. */
   function derive(state) {
-    const key = baseKey(state);
-    if (!sameKey(key, base.key))
-      base = { key, value: runSteps(analyzeBaseSteps(core, state.analyze, budgetsOf(state), state.measurements)) };
+    const key = analyzeBaseKey(state);
+    if (!sameKey(key, base.key)) base = { key, value: runSteps(analyzeBaseStepsOf(core, state)) };
     return viewOf(base.value, state.analyze.sort);
   }
 
   // A big program's base is derived in slices, one derivation at a time: a redraw that needs the
-  // same base while it is being derived waits for it rather than starting again.
-  let job = null; // {key, alive, then}
+  // same base while it is being derived waits for it rather than starting again. `job` is that
+  // derivation while its tasks run ({key, alive, then}), or null: a handle on work under way (what
+  // it will give goes into the cache above), not state.
+  let job = null;
   function deriveInSlices(state, then) {
-    const key = baseKey(state);
+    const key = analyzeBaseKey(state);
     if (sameKey(key, base.key)) {
       then(base.value);
       return;
@@ -237,7 +241,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     const mine = { key, alive: true, then };
     job = mine;
     sliced(
-      analyzeBaseSteps(core, state.analyze, budgetsOf(state), state.measurements),
+      analyzeBaseStepsOf(core, state),
       () => mine.alive,
       (value) => {
         job = null;
@@ -253,11 +257,13 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     );
   }
 
-  // What the figure was last drawn from: a new order or page of the table leaves it as it is (a
-  // redraw of 1000 points is the longest step of a big program's).
+  // What the figure was last drawn from (analyzeFigureKey): a new order or page of the table
+  // leaves it as it is. Not state: a record of what the canvas holds (Chart.js's, not the store's);
+  // dropping it only costs drawing the same picture again.
   let figureFrom = null;
-  function renderFigure(view, s) {
-    const from = [view.figure, view.roofs, view.roof, view.run, s.allRoofs, s.selected, s.selectedFusion];
+  function renderFigure(view, state) {
+    const s = state.analyze;
+    const from = analyzeFigureKey(state);
     if (sameKey(from, figureFrom)) return;
     figureFrom = from;
     const { points, program, notDrawn, measured } = view.figure;
@@ -319,19 +325,18 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
   }
 
   // A big program is derived in slices and drawn in steps, each its own task: the summary first,
-  // then the figure, then the table. A newer draw drops the older steps. renderMs sums the
-  // main-thread time of one redraw's tasks.
-  let renderMs = null;
-  let drawToken = 0;
-  let drawing = false;
-  let spent = 0;
+  // then the figure, then the table. A newer draw drops the older steps. These three say how far
+  // the page has got in drawing the store, not what it shows: a redraw is a function of the
+  // store, so keeping them in it would make each step a change of the store, and each change a redraw.
+  let drawToken = 0; // the newest redraw's number: an older one's steps still to come do nothing
+  let drawing = false; // a big program's view is still being derived, or its figure or table drawn
+  let renderMs = null; // the main-thread time of the last redraw, its tasks summed
   /** Puts `f` off to a task of its own, its time counted in the redraw's. */
   const later = (f) =>
     setTimeout(() => {
       const t1 = performance.now();
       f();
-      spent += performance.now() - t1;
-      renderMs = spent;
+      renderMs += performance.now() - t1;
     }, 0);
 
   function render(state) {
@@ -339,7 +344,6 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     const token = ++drawToken;
     const s = state.analyze;
     const big = (s.shown?.summary.ops.length ?? 0) >= STEPPED_OVER;
-    spent = 0;
     drawing = big;
     if (!big && job) {
       job.alive = false; // a big program's derivation, no longer wanted
@@ -351,8 +355,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
       return;
     }
     drawHead(state, ' Deriving and drawing its figure and table…');
-    spent = performance.now() - t0;
-    renderMs = spent;
+    renderMs = performance.now() - t0;
     const alive = () => token === drawToken;
     deriveInSlices(state, (b) =>
       sortInSlices(b, s.sort, alive, (view) =>
@@ -414,7 +417,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     if (!view) return [];
     renderAnalyzeSummary(view, s);
     return [
-      () => renderFigure(view, s),
+      () => renderFigure(view, state),
       () => {
         const inFusion = s.selectedFusion === null ? null : (view.fusions[s.selectedFusion] ?? null);
         renderAnalyzeTable(view, s.sort, s.selected, s.page, inFusion);
