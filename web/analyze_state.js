@@ -2,9 +2,18 @@
 // it and derive what the view shows. No DOM here.
 //
 // state.analyze = {
-//   shown:   {summary, placement, name} of the last analysis that gave at least one module (kept
-//            while a later text fails to parse, so the previous valid analysis stays visible);
+//   shown:   {summary, placement, name, text} of the last analysis that gave at least one module
+//            (kept while a later text fails to parse, so the previous valid analysis stays
+//            visible); text: the text it was analysed from (what its rows' lines and columns,
+//            the excerpts and a run refer to);
 //   errors:  [{line, column, message}] of the latest text, or [];
+//   failedText: the latest text when it gave no module (its errors refer to it), else null: the
+//            errors refer to shown.text then (errorsText). Each text is kept once, in the
+//            serialized state too (a text is smaller than the summary made from it);
+//   request: the number of the newest request to the Worker (setPending counts it, Clear too):
+//            an answer to an older one changes nothing (isLatestRequest);
+//   seq:     the number of analyses shown so far: shown.seq is the newest's (a run carries it;
+//            never reused, Clear included, so a run's answer cannot land on a later analysis);
 //   pending: the latest request's label while the Worker works, else null;
 //   roofId:  the chosen roof ('lesson', 'measured' or a preset id);
 //   dtype:   '' (from the program) or a peak column to use instead ('bf16', 'f16', 'fp8', 'f32', 'f64', 'int8');
@@ -28,6 +37,11 @@
 // }
 // shown carries seq (one per analysis shown) and at (when it was analysed): results name their
 // program and when; a run belongs to the analysis whose seq it carries.
+//
+// What the view derives from it (analyzeBaseSteps, withSort) is not kept here: it is a function
+// of this state (analyzeBaseKey and analyzeFigureKey say of which parts), which the view holds
+// only as a cache; kept here it would multiply the serialized state (rows, the roofline's
+// arrays, the figure's points) and could disagree with the parts it came from.
 import {
   buildRowsInSteps,
   drawable,
@@ -52,6 +66,9 @@ export function createAnalyzeState() {
   return {
     shown: null,
     errors: [],
+    failedText: null,
+    request: 0,
+    seq: 0,
     pending: null,
     roofId: 'lesson',
     dtype: '',
@@ -69,19 +86,34 @@ export function createAnalyzeState() {
   };
 }
 
-let nextSeq = 1;
-
+/** A request goes to the Worker: it is the newest (its number is the new `request`). */
 export function setPending(a, label) {
-  return { ...a, pending: label, cancelled: false, cleared: false };
+  return { ...a, request: a.request + 1, pending: label, cancelled: false, cleared: false };
 }
 
-/** A finished analysis: shown if it has a module; its errors in any case. `at`: when (ISO time). */
-export function setAnalysis(a, { summary, placement, errors, ms }, at = new Date().toISOString()) {
+/** Whether `request` (a number setPending gave) is still the newest: an answer to another is dropped. */
+export function isLatestRequest(a, request) {
+  return request === a.request;
+}
+
+/**
+ * A finished analysis of `text` for request `request` (setPending's number; without it, the
+ * newest): shown if it has a module; its errors in any case. An answer to an older request
+ * changes nothing. `at`: when (ISO time).
+ */
+export function setAnalysis(
+  a,
+  { summary, placement, errors, ms, text = null, request = a.request },
+  at = new Date().toISOString(),
+) {
+  if (!isLatestRequest(a, request)) return a;
   const next = { ...a, pending: null, errors, ms, cancelled: false, cleared: false };
-  if (summary.modules.length === 0) return next;
+  if (summary.modules.length === 0) return { ...next, failedText: text };
   return {
     ...next,
-    shown: { summary, placement, name: summary.file, seq: nextSeq++, at, ms },
+    failedText: null,
+    seq: a.seq + 1,
+    shown: { summary, placement, name: summary.file, text, seq: a.seq + 1, at, ms },
     selected: null,
     selectedFusion: null,
     page: 0,
@@ -89,22 +121,31 @@ export function setAnalysis(a, { summary, placement, errors, ms }, at = new Date
   };
 }
 
-/** The Worker failed: the message as an error without a place. */
-export function setFailure(a, message) {
+/** The text the errors on show refer to (their lines and columns, the excerpt), or null. */
+export function errorsText(a) {
+  return a.failedText ?? a.shown?.text ?? null;
+}
+
+/** The Worker failed request `request` (the newest if not given): the message as an error without a place. */
+export function setFailure(a, message, request = a.request) {
+  if (!isLatestRequest(a, request)) return a;
   return { ...a, pending: null, cancelled: false, errors: [{ line: null, column: null, message }] };
 }
 
-/** The reader cancelled the analysis: not a failure; whatever was shown stays. */
-export function setCancelled(a) {
+/** The reader cancelled request `request` (the newest if not given): not a failure; whatever was shown stays. */
+export function setCancelled(a, request = a.request) {
+  if (!isLatestRequest(a, request)) return a;
   return { ...a, pending: null, cancelled: true };
 }
 
-/** Clear: the text is gone, and so are its results, errors and run. */
+/** Clear: the text is gone, and so are its results, errors and run; an answer still to come is dropped. */
 export function setCleared(a) {
   return {
     ...a,
     shown: null,
     errors: [],
+    failedText: null,
+    request: a.request + 1,
     pending: null,
     ms: null,
     cancelled: false,
@@ -284,6 +325,39 @@ export function setAllRoofs(a, on) {
 export function deriveAnalyzeView(core, a, budgets, measurements) {
   const base = runSteps(analyzeBaseSteps(core, a, budgets, measurements));
   return base && withSort(base, a.sort);
+}
+
+/**
+ * What analyzeBaseStepsOf(core, state) is derived from, the rows' order aside, as a list of the
+ * page state's parts: the analysis on show, the roof and dtype chosen, the lesson's budgets, this
+ * machine's measurements and the run's report. The view derives its base again only when one of
+ * them is another (sameKey): a new order, page or selection, or a request still in the Worker,
+ * keeps it.
+ */
+export function analyzeBaseKey(state) {
+  const a = state.analyze;
+  return [a.shown, a.roofId, a.dtype, state.params?.peak, state.params?.bandwidth, state.measurements, a.run?.report];
+}
+
+/**
+ * What the figure draws from: its base (analyzeBaseKey), whether it draws every roof, and the
+ * selection (op or fusion). A new order or page of the table keeps it, so the figure is not drawn
+ * again (a redraw of 1000 points is the longest step of a big program's).
+ */
+export function analyzeFigureKey(state) {
+  const a = state.analyze;
+  return [...analyzeBaseKey(state), a.allRoofs, a.selected, a.selectedFusion];
+}
+
+/** Whether key `k` names the same parts as key `l` (analyzeBaseKey, analyzeFigureKey); l null: nothing yet, no match. */
+export function sameKey(k, l) {
+  return l !== null && k.length === l.length && k.every((x, i) => x === l[i]);
+}
+
+/** analyzeBaseSteps for the page state `state`: its analysis, the lesson's budgets and this machine's measurements. */
+export function analyzeBaseStepsOf(core, state) {
+  const budgets = state.params ? { peak: state.params.peak, bandwidth: state.params.bandwidth } : null;
+  return analyzeBaseSteps(core, state.analyze, budgets, state.measurements);
 }
 
 /** The view of `base` (analyzeBaseSteps' value) with its rows in the order of `sort` ({key, dir}). */

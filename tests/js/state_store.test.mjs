@@ -35,7 +35,16 @@ import {
   storageResult,
   submitSettings,
 } from '../../web/classroom_state.js';
-import { setAnalysis, setRoof, setSelected } from '../../web/analyze_state.js';
+import {
+  analyzeBaseStepsOf,
+  deriveAnalyzeView,
+  errorsText,
+  setAnalysis,
+  setPending,
+  setRoof,
+  setSelected,
+  withSort,
+} from '../../web/analyze_state.js';
 import { summarizeFile } from '../../web/model/analysis.js';
 import { placeOps } from '../../web/model/analysis_view.js';
 import { encodeProgress, resultsJSON } from '../../web/model/progress.js';
@@ -50,6 +59,7 @@ import {
   setGradebookSort,
 } from '../../web/gradebook_state.js';
 import { exerciseVerdicts } from '../../web/model/answers.js';
+import { runSteps } from '../../web/model/steps.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
 let core;
@@ -345,6 +355,43 @@ describe('section 9: the classroom in the store', () => {
 describe('section 8 and the lesson share the store', () => {
   test('the analysis keeps its part; a roof choice is a change of that part only', () => {
     const s = createState(core);
+    const text = core.exampleModules().value[1].text;
+    const result = core.analyzeText(text);
+    const a = setRoof(
+      setAnalysis(s.analyze, {
+        summary: summarizeFile('mlp.mlir', result),
+        placement: placeOps(result),
+        errors: [],
+        ms: 1,
+        text,
+      }),
+      'h100-sxm',
+    );
+    const next = { ...s, analyze: a };
+    assert.equal(next.report, s.report);
+    assert.equal(next.analyze.roofId, 'h100-sxm');
+    const restored = restoreState(serializeState(next)).analyze;
+    assert.deepEqual(restored, a);
+    assert.equal(restored.shown.text, text, 'the text the rows refer to is in the store');
+    // A text that fails next: its errors refer to it, the rows still to the text on show.
+    const bad = core.analyzeText('func.func @f() {');
+    const failed = setAnalysis(setPending(a, 'x'), {
+      summary: summarizeFile('input', bad),
+      placement: [],
+      errors: summarizeFile('input', bad).errorPlaces,
+      ms: 1,
+      text: 'func.func @f() {',
+    });
+    assert.ok(failed.errors[0].line, 'the error has a place');
+    const again = restoreState(serializeState({ ...s, analyze: failed })).analyze;
+    assert.equal(errorsText(again), 'func.func @f() {');
+    assert.equal(again.shown.text, text);
+    assert.equal(serializeState({ ...s, analyze: failed }).split(JSON.stringify(text)).length, 2, 'the text once');
+  });
+
+  test("the view's base is derived from the lesson's budgets and this machine's measurements in the page state", () => {
+    let s = setMeasurements(core, createState(core), MEASUREMENTS);
+    s = setInput(core, s, 'peak', '250');
     const result = core.analyzeText(core.exampleModules().value[1].text);
     const a = setRoof(
       setAnalysis(s.analyze, {
@@ -353,12 +400,15 @@ describe('section 8 and the lesson share the store', () => {
         errors: [],
         ms: 1,
       }),
-      'h100-sxm',
+      'measured',
     );
-    const next = { ...s, analyze: a };
-    assert.equal(next.report, s.report);
-    assert.equal(next.analyze.roofId, 'h100-sxm');
-    assert.deepEqual(restoreState(serializeState(next)).analyze, a);
+    s = { ...s, analyze: a };
+    const view = withSort(runSteps(analyzeBaseStepsOf(core, s)), a.sort);
+    assert.deepEqual(view, deriveAnalyzeView(core, a, { peak: 250, bandwidth: s.params.bandwidth }, MEASUREMENTS));
+    const lesson = runSteps(analyzeBaseStepsOf(core, { ...s, analyze: setRoof(a, 'lesson') }));
+    assert.equal(lesson.roof.peak, 250e9, "the lesson's roof follows the peak typed (GFLOP/s → flop/s)");
+    assert.equal(view.roof.id, 'measured', "this machine's roof is there: the measurements were read");
+    assert.equal(view.roof.peak, 40e9);
   });
 });
 

@@ -5,7 +5,12 @@ import { createAnalysisFigure } from '../figures/analysis_chart.js';
 import { analysisYTitle, fusionSpan, nextSort, TABLE_PAGE } from '../model/analysis_view.js';
 import { clockTime, short } from '../model/format.js';
 import {
-  analyzeBaseSteps,
+  analyzeBaseKey,
+  analyzeBaseStepsOf,
+  analyzeFigureKey,
+  errorsText,
+  isLatestRequest,
+  sameKey,
   setAllRoofs,
   setAnalysis,
   setCancelled,
@@ -69,40 +74,50 @@ import { $ } from './dom.js';
 export const STEPPED_OVER = 200;
 
 export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { onSelectLine = () => {} } = {}) {
-  let latest = 0; // the id of the newest request: older answers are dropped
-  let latestSource = null; // the text of the newest finished request (errors refer to it)
-  let shownSource = null; // the text of the analysis on show (rows refer to it)
-  let base = { key: null, value: null }; // analyzeBaseSteps' value, and what it was derived from
-  let memo = { base: null, sort: null, view: null }; // base with its rows in an order
+  // The section's state is state.analyze (web/analyze_state.js): which request is the newest, the
+  // texts its rows and errors refer to, what it shows. What this closure keeps besides is not
+  // state: caches of what that state gives, and the drawing's progress (each says why below).
   const a = () => getState().analyze;
   const change = (f) => setAnalyze(f(a()));
 
+  // The texts of the store (shown.text, errorsText) with their line starts, counted once per text
+  // (a 5 MB text has ~100,000 lines). A cache, not state: dropping it only costs a recount.
+  let sources = [];
+  /** `text` (or null) as a source (textSource): the same one while the text is on show. */
+  function sourceOf(text) {
+    if (typeof text !== 'string') return null;
+    const known = sources.find((x) => x.text === text);
+    if (known) return known;
+    const made = textSource(text);
+    sources = [made, ...sources].slice(0, 2); // the text on show, and the errors' when it is another
+    return made;
+  }
+  const shownSource = () => sourceOf(a().shown?.text);
+
   async function request(text, name) {
-    const id = ++latest;
     const mb = text.length / 1e6;
     change((s) =>
       setPending(s, `analysing ${mb >= 0.1 ? `${short(mb, 3)} MB` : `${text.length} characters`} in the Worker…`),
     );
+    const id = a().request;
     try {
       const value = await client.analyze(text, name);
-      if (id !== latest) return;
-      latestSource = textSource(text);
-      if (value.summary.modules.length) shownSource = latestSource;
-      change((s) => setAnalysis(s, value));
+      if (!isLatestRequest(a(), id)) return; // a later request, or Clear: nothing to change or redraw
+      change((s) => setAnalysis(s, { ...value, text, request: id }));
       const first = value.errors[0];
-      if (first?.line) selectInTextarea(latestSource, first.line, first.column);
+      if (first?.line) selectInTextarea(sourceOf(text), first.line, first.column);
     } catch (e) {
-      if (id !== latest) return;
-      change((s) => (e instanceof CancelledError ? setCancelled(s) : setFailure(s, e.message)));
+      if (!isLatestRequest(a(), id)) return;
+      change((s) => (e instanceof CancelledError ? setCancelled(s, id) : setFailure(s, e.message, id)));
     }
   }
 
   /** Runs the analysis on show (its text) in the Worker; a later analysis or Clear drops the answer. */
   async function runShown() {
     const s = a();
-    if (!s.shown || !shownSource || s.run?.pending) return;
+    if (!s.shown?.text || s.run?.pending) return;
     const seq = s.shown.seq;
-    const mb = shownSource.text.length / 1e6;
+    const mb = s.shown.text.length / 1e6;
     const args =
       s.runChoice.inputs === 'seeded'
         ? `seeded values, seed ${s.runChoice.seed}`
@@ -116,7 +131,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
       ),
     );
     try {
-      const value = await client.run(shownSource.text, s.shown.name, s.runChoice, runProgress());
+      const value = await client.run(s.shown.text, s.shown.name, s.runChoice, runProgress());
       change((x) => setRun(x, seq, value));
     } catch (e) {
       change((x) => (e instanceof CancelledError ? setRunCancelled(x, seq) : setRunFailure(x, seq, e.message)));
@@ -126,12 +141,10 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
   const input = bindAnalyzeInput(examples, {
     onText: (text, name) => {
       if (text.trim() === '') {
-        // Clear (or a box emptied by hand): the results of the old text go with it.
-        latest++;
+        // Clear (or a box emptied by hand): the results of the old text go with it, and an
+        // answer still to come is dropped (setCleared counts a request).
         if (a().pending) client.cancel();
         if (a().run?.pending) client.cancelRun();
-        shownSource = null;
-        latestSource = null;
         change((s) => setCleared(s));
         return;
       }
@@ -145,7 +158,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     change((s) => (at >= 0 ? setPage(setSelected(s, index), pageOf(at)) : setSelected(s, index)));
     const row = getState().analyze.shown?.summary.ops[index];
     if (row) {
-      selectInTextarea(shownSource, row.line, row.column);
+      selectInTextarea(shownSource(), row.line, row.column);
       onSelectLine(row.line, row.column, getState().analyze.shown?.name);
     }
     scrollToSelected();
@@ -159,7 +172,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     const first = f.indices.length ? view.sorted.findIndex((r) => f.indices.includes(r.index)) : -1;
     if (first >= 0) change((s) => setPage(s, pageOf(first)));
     const span = fusionSpan(f);
-    selectLinesInTextarea(shownSource, span.from.line, span.from.column, span.to);
+    selectLinesInTextarea(shownSource(), span.from.line, span.from.column, span.to);
     onSelectLine(f.line, f.column, getState().analyze.shown?.name);
   };
   const figure = createAnalysisFigure($('#analyze-roofline'), {
@@ -189,13 +202,12 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     onAllRoofs: (on) => change((s) => setAllRoofs(s, on)),
   });
 
-  /** What the view's rows, roofs and figure are derived from (the order aside): a new key, a new derivation. */
-  function baseKey(state) {
-    const s = state.analyze;
-    return [s.shown, s.roofId, s.dtype, state.params?.peak, state.params?.bandwidth, state.measurements, s.run?.report];
-  }
-  const sameKey = (k, l) => l !== null && k.every((x, i) => x === l[i]);
-  const budgetsOf = (state) => (state.params ? { peak: state.params.peak, bandwidth: state.params.bandwidth } : null);
+  // The view derived from the store: analyzeBaseStepsOf's value for the parts analyzeBaseKey
+  // names, then its rows in the order chosen (withSort). A cache, not state: dropping it changes
+  // nothing shown, it only costs a derivation. Not kept in the store either: it is rows, the
+  // roofline's arrays and the figure's points, which the serialized state would carry.
+  let base = { key: null, value: null }; // analyzeBaseStepsOf's value, and the key it was derived for
+  let memo = { base: null, sort: null, view: null }; // base with its rows in an order
   /** The view of `b` (a base) in the order `sort`, sorted once per base and order. */
   function viewOf(b, sort) {
     if (!b) return null;
@@ -205,17 +217,18 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
 
   /** What the view shows, now (derived at once if it is not yet): recomputed only when the analysis, its options, the budgets or the measurements change. */
   function derive(state) {
-    const key = baseKey(state);
-    if (!sameKey(key, base.key))
-      base = { key, value: runSteps(analyzeBaseSteps(core, state.analyze, budgetsOf(state), state.measurements)) };
+    const key = analyzeBaseKey(state);
+    if (!sameKey(key, base.key)) base = { key, value: runSteps(analyzeBaseStepsOf(core, state)) };
     return viewOf(base.value, state.analyze.sort);
   }
 
   // A big program's base is derived in slices, one derivation at a time: a redraw that needs the
-  // same base while it is being derived waits for it rather than starting again.
-  let job = null; // {key, alive, then}
+  // same base while it is being derived waits for it rather than starting again. `job` is that
+  // derivation while its tasks run ({key, alive, then}), or null: a handle on work under way (what
+  // it will give goes into the cache above), not state.
+  let job = null;
   function deriveInSlices(state, then) {
-    const key = baseKey(state);
+    const key = analyzeBaseKey(state);
     if (sameKey(key, base.key)) {
       then(base.value);
       return;
@@ -228,7 +241,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     const mine = { key, alive: true, then };
     job = mine;
     sliced(
-      analyzeBaseSteps(core, state.analyze, budgetsOf(state), state.measurements),
+      analyzeBaseStepsOf(core, state),
       () => mine.alive,
       (value) => {
         job = null;
@@ -244,11 +257,13 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     );
   }
 
-  // What the figure was last drawn from: a new order or page of the table leaves it as it is (a
-  // redraw of 1000 points is the longest step of a big program's).
+  // What the figure was last drawn from (analyzeFigureKey): a new order or page of the table
+  // leaves it as it is. Not state: a record of what the canvas holds (Chart.js's, not the store's);
+  // dropping it only costs drawing the same picture again.
   let figureFrom = null;
-  function renderFigure(view, s) {
-    const from = [view.figure, view.roofs, view.roof, view.run, s.allRoofs, s.selected, s.selectedFusion];
+  function renderFigure(view, state) {
+    const s = state.analyze;
+    const from = analyzeFigureKey(state);
     if (sameKey(from, figureFrom)) return;
     figureFrom = from;
     const { points, program, notDrawn, measured } = view.figure;
@@ -310,19 +325,18 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
   }
 
   // A big program is derived in slices and drawn in steps, each its own task: the summary first,
-  // then the figure, then the table. A newer draw drops the older steps. renderMs sums the
-  // main-thread time of one redraw's tasks.
-  let renderMs = null;
-  let drawToken = 0;
-  let drawing = false;
-  let spent = 0;
+  // then the figure, then the table. A newer draw drops the older steps. These three say how far
+  // the page has got in drawing the store, not what it shows: a redraw is a function of the
+  // store, so keeping them in it would make each step a change of the store, and each change a redraw.
+  let drawToken = 0; // the newest redraw's number: an older one's steps still to come do nothing
+  let drawing = false; // a big program's view is still being derived, or its figure or table drawn
+  let renderMs = null; // the main-thread time of the last redraw, its tasks summed
   /** Puts `f` off to a task of its own, its time counted in the redraw's. */
   const later = (f) =>
     setTimeout(() => {
       const t1 = performance.now();
       f();
-      spent += performance.now() - t1;
-      renderMs = spent;
+      renderMs += performance.now() - t1;
     }, 0);
 
   function render(state) {
@@ -330,7 +344,6 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     const token = ++drawToken;
     const s = state.analyze;
     const big = (s.shown?.summary.ops.length ?? 0) >= STEPPED_OVER;
-    spent = 0;
     drawing = big;
     if (!big && job) {
       job.alive = false; // a big program's derivation, no longer wanted
@@ -342,8 +355,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
       return;
     }
     drawHead(state, ' Deriving and drawing its figure and table…');
-    spent = performance.now() - t0;
-    renderMs = spent;
+    renderMs = performance.now() - t0;
     const alive = () => token === drawToken;
     deriveInSlices(state, (b) =>
       sortInSlices(b, s.sort, alive, (view) =>
@@ -387,7 +399,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
   /** What is drawn before a view is derived: the input, and whose results are coming (`more`: what is still to come). */
   function drawHead(state, more = '') {
     const s = state.analyze;
-    renderAnalyzeInput(s, latestSource);
+    renderAnalyzeInput(s, sourceOf(errorsText(s)));
     if (s.cleared) $('#analyze-file').value = '';
     $('#analyze-results').hidden = !s.shown;
     if (!s.shown) return;
@@ -395,7 +407,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     $('#analyze-for').textContent =
       `Results for ${s.shown.name}, analysed at ${clockTime(s.shown.at)}` +
       `${s.shown.ms != null ? ` (${Math.round(s.shown.ms)} ms in the Worker)` : ''}.${more}`;
-    renderAnalyzeRun(s, shownSource);
+    renderAnalyzeRun(s, sourceOf(s.shown.text));
   }
 
   /** Draws `view` (the one of `state`): the summary now, the rest as the steps returned (the caller runs them now or later). */
@@ -405,13 +417,13 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     if (!view) return [];
     renderAnalyzeSummary(view, s);
     return [
-      () => renderFigure(view, s),
+      () => renderFigure(view, state),
       () => {
         const inFusion = s.selectedFusion === null ? null : (view.fusions[s.selectedFusion] ?? null);
         renderAnalyzeTable(view, s.sort, s.selected, s.page, inFusion);
         renderAnalyzeFusions(view, s.selectedFusion, s.fusionPage ?? 0);
         showSelectedLine(
-          shownSource,
+          sourceOf(s.shown?.text),
           s.selected === null ? (inFusion ? { line: fusionSpan(inFusion).from.line } : null) : view.rows[s.selected],
         );
       },
