@@ -553,13 +553,9 @@ class Verifier {
     const Type& l = op.operand_type(0);
     const Type& r = op.operand_type(1);
     if (!ranked(l) || !ranked(r)) return true;
-    auto dd = dot_dims(op);
-    if (!dd) {
-      error = dd.error();
-      line = dd.error_info().line, column = dd.error_info().column;
-      return false;
-    }
-    const DotDims& d = dd.value();
+    const OpAttrs* a = decoded(op);
+    if (!a) return error.empty();
+    const DotDims& d = a->dot;
     if (d.lhs_batch.size() != d.rhs_batch.size())
       return fail(op, "dot_general batching dimension lists differ in length",
                   "lhs and rhs lists of equal length",
@@ -979,19 +975,16 @@ class Verifier {
       return false;
     const Type& first = op.operand_type(0);
     if (!ranked(first)) return true;
-    auto w = window(op, first.dims.size());
-    if (!w) {
-      error = w.error();
-      line = w.error_info().line, column = w.error_info().column;
-      return false;
-    }
-    if (!steps_positive(op, w.value(), "stablehlo.reduce_window")) return false;
+    const OpAttrs* a = decoded(op);
+    if (!a) return error.empty();
+    const std::vector<WindowDim>& window = a->window;
+    if (!steps_positive(op, window, "stablehlo.reduce_window")) return false;
     for (std::size_t i = 0; i < n; ++i) {
       const Type& in = op.operand_type(i);
-      if (!ranked(in) || in.dims.size() != w.value().size()) continue;
+      if (!ranked(in) || in.dims.size() != window.size()) continue;
       std::vector<std::int64_t> want(in.dims.size());
       for (std::size_t d = 0; d < in.dims.size(); ++d) {
-        const std::string bad = window_output(in.dims[d], w.value()[d], &want[d]);
+        const std::string bad = window_output(in.dims[d], window[d], &want[d]);
         if (!bad.empty())
           return fail(op, "stablehlo.reduce_window window does not fit input " + std::to_string(i),
                       "a window within the padded input in dimension " + std::to_string(d), bad);
@@ -1133,13 +1126,9 @@ class Verifier {
 
   bool convolution(const OpView& op) {
     if (op.num_operands() < 2 || op.num_results() != 1) return true;
-    auto cd = conv_dims(op);
-    if (!cd) {
-      error = cd.error();
-      line = cd.error_info().line, column = cd.error_info().column;
-      return false;
-    }
-    const ConvDims& d = cd.value();
+    const OpAttrs* a = decoded(op);
+    if (!a) return error.empty();
+    const ConvDims& d = a->conv.dims;
     const Type& l = op.operand_type(0);
     const Type& k = op.operand_type(1);
     const Type& o = op.result_type(0);
@@ -1174,21 +1163,15 @@ class Verifier {
         !distinct("kernel", d.kernel_input_feature, d.kernel_output_feature, d.kernel_spatial) ||
         !distinct("output", d.output_batch, d.output_feature, d.output_spatial))
       return false;
-    const std::int64_t fgc = int_attr(op, "feature_group_count", 1);
-    const std::int64_t bgc = int_attr(op, "batch_group_count", 1);
-    auto w = window(op, s);
-    if (!w) {
-      error = w.error();
-      line = w.error_info().line, column = w.error_info().column;
-      return false;
-    }
-    if (!steps_positive(op, w.value(), "convolution")) return false;
+    const std::int64_t fgc = a->conv.feature_group_count, bgc = a->conv.batch_group_count;
+    const std::vector<WindowDim>& window = a->conv.window;
+    if (!steps_positive(op, window, "convolution")) return false;
     // The result's shape: infer.h's convolution_result, the rule HLO's shape inference uses too
     // (the run computes with the same sizes).
     if (!ranked(l) || !ranked(k) || l.dims.size() != s + 2 || k.dims.size() != s + 2) return true;
     std::vector<std::int64_t> want;
     const ShapeRuleBroken broken =
-        convolution_result(d, l.dims, k.dims, fgc, bgc, w.value(), false, &want);
+        convolution_result(d, l.dims, k.dims, fgc, bgc, window, false, &want);
     if (!broken.ok())
       return fail(op, "convolution operands break a shape rule", broken.rule, broken.got);
     if (!ranked(o)) return true;
