@@ -35,13 +35,20 @@ struct ElemType {
 
 const std::vector<ElemType>& elem_types() {
   static const std::vector<ElemType> t = {
-      {"i1", Kind::Pred, 1, 0},           {"i8", Kind::Signed, 8, 0},
-      {"i16", Kind::Signed, 16, 0},       {"i32", Kind::Signed, 32, 0},
-      {"i64", Kind::Signed, 64, 0},       {"ui8", Kind::Unsigned, 8, 0},
-      {"ui16", Kind::Unsigned, 16, 0},    {"ui32", Kind::Unsigned, 32, 0},
-      {"ui64", Kind::Unsigned, 64, 0},    {"f16", Kind::Float, 11, 4e-3},
-      {"bf16", Kind::Float, 8, 3e-2},     {"f32", Kind::Float, 24, 4e-6},
-      {"f64", Kind::Float, 53, 1e-12},    {"complex<f32>", Kind::Complex, 24, 4e-6},
+      {"i1", Kind::Pred, 1, 0},
+      {"i8", Kind::Signed, 8, 0},
+      {"i16", Kind::Signed, 16, 0},
+      {"i32", Kind::Signed, 32, 0},
+      {"i64", Kind::Signed, 64, 0},
+      {"ui8", Kind::Unsigned, 8, 0},
+      {"ui16", Kind::Unsigned, 16, 0},
+      {"ui32", Kind::Unsigned, 32, 0},
+      {"ui64", Kind::Unsigned, 64, 0},
+      {"f16", Kind::Float, 11, 4e-3},
+      {"bf16", Kind::Float, 8, 3e-2},
+      {"f32", Kind::Float, 24, 4e-6},
+      {"f64", Kind::Float, 53, 1e-12},
+      {"complex<f32>", Kind::Complex, 24, 4e-6},
       {"complex<f64>", Kind::Complex, 53, 1e-12},
   };
   return t;
@@ -62,8 +69,8 @@ std::uint64_t bits_of(std::int64_t v, const ElemType& t) {
                       : static_cast<std::uint64_t>(v) & ((std::uint64_t(1) << t.bits) - 1);
 }
 
-using IntFn = std::function<bool(std::int64_t a, std::int64_t b, const ElemType& t,
-                                 std::int64_t* out)>;
+using IntFn =
+    std::function<bool(std::int64_t a, std::int64_t b, const ElemType& t, std::int64_t* out)>;
 
 // The integer reference of each op (false: the op has none for this kind of integer).
 const std::map<std::string, IntFn>& int_refs() {
@@ -73,11 +80,14 @@ const std::map<std::string, IntFn>& int_refs() {
        [](auto a, auto b, auto& t, auto* o) { return *o = wrap(a - b, t), true; }},
       {"stablehlo.multiply",
        [](auto a, auto b, auto& t, auto* o) { return *o = wrap(a * b, t), true; }},
-      {"stablehlo.divide", [](auto a, auto b, auto& t, auto* o) { return *o = wrap(a / b, t), true; }},
+      {"stablehlo.divide",
+       [](auto a, auto b, auto& t, auto* o) { return *o = wrap(a / b, t), true; }},
       {"stablehlo.remainder",
        [](auto a, auto b, auto& t, auto* o) { return *o = wrap(a % b, t), true; }},
-      {"stablehlo.maximum", [](auto a, auto b, auto&, auto* o) { return *o = std::max(a, b), true; }},
-      {"stablehlo.minimum", [](auto a, auto b, auto&, auto* o) { return *o = std::min(a, b), true; }},
+      {"stablehlo.maximum",
+       [](auto a, auto b, auto&, auto* o) { return *o = std::max(a, b), true; }},
+      {"stablehlo.minimum",
+       [](auto a, auto b, auto&, auto* o) { return *o = std::min(a, b), true; }},
       {"stablehlo.and", [](auto a, auto b, auto&, auto* o) { return *o = a & b, true; }},
       {"stablehlo.or", [](auto a, auto b, auto&, auto* o) { return *o = a | b, true; }},
       {"stablehlo.xor", [](auto a, auto b, auto&, auto* o) { return *o = a ^ b, true; }},
@@ -101,8 +111,7 @@ const std::map<std::string, IntFn>& int_refs() {
       // shape inference refuses it; the interpreter runs it as the identity).
       {"stablehlo.abs",
        [](auto a, auto, auto& t, auto* o) { return *o = wrap(a < 0 ? -a : a, t), true; }},
-      {"stablehlo.sign",
-       [](auto a, auto, auto&, auto* o) { return *o = (a > 0) - (a < 0), true; }},
+      {"stablehlo.sign", [](auto a, auto, auto&, auto* o) { return *o = (a > 0) - (a < 0), true; }},
       {"stablehlo.popcnt",
        [](auto a, auto, auto& t, auto* o) {
          std::uint64_t u = bits_of(a, t);
@@ -167,10 +176,13 @@ double bessel_i1e(double x) {  // e^−|x|·I1(x), I1 by its series
 }
 double erf_inv(double y) {  // Newton on erf
   double x = 0;
-  for (int i = 0; i < 60; ++i) x -= (std::erf(x) - y) / (2 / std::sqrt(3.14159265358979323846) * std::exp(-x * x));
+  for (int i = 0; i < 60; ++i)
+    x -= (std::erf(x) - y) / (2 / std::sqrt(3.14159265358979323846) * std::exp(-x * x));
   return x;
 }
-bool lex_less(C a, C b) { return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag()); }
+bool lex_less(C a, C b) {
+  return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+}
 double factorial(int n) { return n <= 1 ? 1 : n * factorial(n - 1); }
 
 // f(a, b, p): p the significand's bits of the element type (chlo.next_after steps by its unit).
@@ -222,13 +234,17 @@ const std::map<std::string, FloatRef>& float_refs() {
       {"stablehlo.exponential_minus_one",
        {[](C a, C, int) { return std::exp(a) - C(1); }, true, {}, {}}},
       {"stablehlo.log", {[](C a, C, int) { return std::log(a); }, true, positive, {}}},
-      {"stablehlo.log_plus_one", {[](C a, C, int) { return std::log(C(1) + a); }, true, positive, {}}},
-      {"stablehlo.logistic", {[](C a, C, int) { return C(1) / (C(1) + std::exp(-a)); }, true, {}, {}}},
+      {"stablehlo.log_plus_one",
+       {[](C a, C, int) { return std::log(C(1) + a); }, true, positive, {}}},
+      {"stablehlo.logistic",
+       {[](C a, C, int) { return C(1) / (C(1) + std::exp(-a)); }, true, {}, {}}},
       {"stablehlo.sqrt", {[](C a, C, int) { return std::sqrt(a); }, true, positive, {}}},
       {"stablehlo.rsqrt", {[](C a, C, int) { return C(1) / std::sqrt(a); }, true, positive, {}}},
       // Real: the real root (of a negative number too); complex: the principal root.
       {"stablehlo.cbrt",
-       {[](C a, C, int) { return a.imag() == 0 ? C(std::cbrt(a.real())) : std::exp(std::log(a) / 3.0); },
+       {[](C a, C, int) {
+          return a.imag() == 0 ? C(std::cbrt(a.real())) : std::exp(std::log(a) / 3.0);
+        },
         true,
         {},
         {}}},
@@ -311,10 +327,10 @@ std::string num(double x) {
 }
 
 struct Case {
-  std::string text;                       // the one-op program
-  std::vector<std::int64_t> ia, ib;       // integer inputs
-  std::vector<C> fa, fb;                  // floating-point / complex inputs
-  std::string result;                     // the result's element type
+  std::string text;                  // the one-op program
+  std::vector<std::int64_t> ia, ib;  // integer inputs
+  std::vector<C> fa, fb;             // floating-point / complex inputs
+  std::string result;                // the result's element type
 };
 
 bool skipped_op(std::string_view mlir) {
@@ -325,9 +341,10 @@ bool skipped_op(std::string_view mlir) {
 
 }  // namespace
 
-TEST_CASE("every elementwise op runs on every element type its kernel registers, with the answer "
-          "computed independently",
-          "[interp][pairs]") {
+TEST_CASE(
+    "every elementwise op runs on every element type its kernel registers, with the answer "
+    "computed independently",
+    "[interp][pairs]") {
   int ran = 0, refused = 0;
   std::vector<std::string> refusals;
   for (int c = 1; c < static_cast<int>(hlo::OpCode::Count_); ++c) {
@@ -377,8 +394,7 @@ TEST_CASE("every elementwise op runs on every element type its kernel registers,
       if (op == "stablehlo.compare") result = "i1";
       if (op == "stablehlo.complex" && t.kind == Kind::Float)
         result = "complex<" + std::string(t.mlir) + ">";
-      const std::string T = "tensor<4x" + std::string(t.mlir) + ">",
-                        R = "tensor<4x" + result + ">";
+      const std::string T = "tensor<4x" + std::string(t.mlir) + ">", R = "tensor<4x" + result + ">";
       std::string body = "  %a = stablehlo.constant dense<" + join(sa) + "> : " + T + "\n";
       if (arity == 2) body += "  %b = stablehlo.constant dense<" + join(sb) + "> : " + T + "\n";
       body += "  %c = \"" + op + "\"(%a" + (arity == 2 ? ", %b) " : ") ");
