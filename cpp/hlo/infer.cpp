@@ -904,54 +904,26 @@ class Inferrer {
   bool unary(Type* out) {
     Arr a;
     if (!operands(1) || !array(0, &a)) return false;
+    // The kinds of element the op takes: ops.inc's types column, which the verifier reads too.
+    const std::uint8_t takes = op_info(op_->code).types;
     const ElementKind k = element_kind(a.et);
-    const bool sint = k == ElementKind::Signed, uint = k == ElementKind::Unsigned,
-               fl = k == ElementKind::Float, cx = k == ElementKind::Complex,
-               pred = k == ElementKind::Bool;
-    bool ok = false;
-    const char* want = "";
+    if (!(takes & (1 << static_cast<int>(k))))
+      return fail(types_text(takes) + " operand", clip(in(0).text));
     switch (op_->code) {
-      case OpCode::Floor:
-      case OpCode::Ceil:
-      case OpCode::RoundNearestAfz:
-      case OpCode::RoundNearestEven:
-      case OpCode::Erf:
-        ok = fl, want = "a floating-point operand";
-        break;
       case OpCode::IsFinite:
       case OpCode::ChloIsInf:
       case OpCode::ChloIsNegInf:
       case OpCode::ChloIsPosInf:
-        ok = fl, want = "a floating-point operand";
-        if (ok) a = with_element(a, ElementType::Pred);
+        a = with_element(a, ElementType::Pred);
         break;
       case OpCode::Real:
       case OpCode::Imag:
-        ok = fl || cx, want = "a floating-point or complex operand";
-        if (cx) a = with_element(a, complex_component(a.et));
-        break;
       case OpCode::Abs:
-        ok = sint || fl || cx, want = "a signed integer, floating-point or complex operand";
-        if (cx) a = with_element(a, complex_component(a.et));
+        if (k == ElementKind::Complex) a = with_element(a, complex_component(a.et));
         break;
-      case OpCode::Popcnt:
-      case OpCode::CountLeadingZeros:
-        ok = sint || uint, want = "an integer operand";
-        break;
-      case OpCode::Negate:
-        ok = sint || uint || fl || cx, want = "an integer, floating-point or complex operand";
-        break;
-      case OpCode::Sign:
-        ok = sint || fl || cx, want = "a signed integer, floating-point or complex operand";
-        break;
-      case OpCode::Not:
-        ok = pred || sint || uint, want = "a pred or integer operand";
-        break;
-      default:  // exponential, log, logistic, sqrt, cbrt, rsqrt, tanh, sine, cosine, tan, ...
-        ok = fl || cx, want = "a floating-point or complex operand";
+      default:
         break;
     }
-    if (!ok) return fail(want, clip(in(0).text));
     return output(to_type(a), out);
   }
 
@@ -966,14 +938,10 @@ class Inferrer {
     const OpCode c = op_->code;
     const auto got = [&] { return clip(in(0).text) + " and " + clip(in(1).text); };
     if (!same_element_ignoring_fp(a, b)) return fail("operands of one element type", got());
-    const bool pred = a.et == ElementType::Pred || b.et == ElementType::Pred;
-    if (pred && (c == OpCode::Subtract || c == OpCode::Atan2 || c == OpCode::Power ||
-                 c == OpCode::Divide || c == OpCode::Remainder || c == OpCode::ShiftLeft ||
-                 c == OpCode::ShiftRightLogical || c == OpCode::ShiftRightArithmetic))
-      return fail("arithmetic operands, not pred", got());
-    if ((c == OpCode::And || c == OpCode::Or || c == OpCode::Xor) && !pred && !is_integer(a.et))
-      return fail("pred or integer operands", got());
-    if (c == OpCode::Complex && !is_float(a.et)) return fail("floating-point operands", got());
+    // The kinds of element the op takes: ops.inc's types column, which the verifier reads too.
+    const std::uint8_t takes = op_info(c).types;
+    if (!(takes & (1 << static_cast<int>(element_kind(a.et)))))
+      return fail(types_text(takes) + " operands", got());
     Arr r = higher_precision(a, b);
     if (a.rank() == b.rank()) {
       r.dims = a.dims;

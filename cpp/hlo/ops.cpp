@@ -1,7 +1,9 @@
 #include "hlo/ops.h"
 
 #include <string>
+#include <vector>
 
+#include "hlo/element_type.h"
 #include "hlo/name_map.h"
 
 namespace rl::hlo {
@@ -11,14 +13,22 @@ namespace {
 constexpr int V = kVariadic;
 
 constexpr OpInfo kOps[] = {
-    {"Unknown", "", "", V, CostFamily::Unmodeled, VerifyRule::None, FusionRole::None},
-#define RL_OP(id, mlir, hlo, arity, family, verify, fusion) \
-  {#id, mlir, hlo, arity, CostFamily::family, VerifyRule::verify, FusionRole::fusion},
+    {"Unknown", "", "", V, CostFamily::Unmodeled, VerifyRule::None, FusionRole::None, types::Any},
+#define RL_OP(id, mlir, hlo, arity, family, verify, fusion, types_)                            \
+  {#id,          mlir, hlo, arity, CostFamily::family, VerifyRule::verify, FusionRole::fusion, \
+   types::types_},
 #include "hlo/ops.inc"
 #undef RL_OP
 };
 static_assert(sizeof(kOps) / sizeof(kOps[0]) == static_cast<std::size_t>(OpCode::Count_),
               "one OpInfo per OpCode");
+// types:: has one bit per ElementKind.
+static_assert(types::Pred == 1 << static_cast<int>(ElementKind::Bool) &&
+                  types::SInt == 1 << static_cast<int>(ElementKind::Signed) &&
+                  types::UInt == 1 << static_cast<int>(ElementKind::Unsigned) &&
+                  types::Float == 1 << static_cast<int>(ElementKind::Float) &&
+                  types::Cx == 1 << static_cast<int>(ElementKind::Complex),
+              "types:: bits follow ElementKind");
 
 struct Names {
   NameMap<OpCode> mlir, hlo;
@@ -59,6 +69,24 @@ OpCode op_from_name(std::string_view name, std::string_view dialect) {
     if (const OpCode* c = n.mlir.find(alias)) return *c;
   }
   return OpCode::Unknown;
+}
+
+std::string types_text(std::uint8_t set) {
+  std::vector<const char*> words;
+  if (set & types::Pred) words.push_back("pred");
+  if ((set & types::Int) == types::Int)
+    words.push_back("integer");
+  else if (set & types::SInt)
+    words.push_back("signed integer");
+  else if (set & types::UInt)
+    words.push_back("unsigned integer");
+  if (set & types::Float) words.push_back("floating-point");
+  if (set & types::Cx) words.push_back("complex");
+  if (words.empty()) return "no";
+  std::string out = std::string(words[0])[0] == 'i' ? "an " : "a ";
+  for (std::size_t i = 0; i < words.size(); ++i)
+    out += std::string(i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+  return out;
 }
 
 std::string_view op_short_name(OpCode code) {

@@ -2,13 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace rl::hlo {
 
 enum class OpCode : std::uint16_t {
   Unknown = 0,  // an op the table does not name (kept with its spelling; never costed as zero)
-#define RL_OP(id, mlir, hlo, arity, family, verify, fusion) id,
+#define RL_OP(id, mlir, hlo, arity, family, verify, fusion, types) id,
 #include "hlo/ops.inc"
 #undef RL_OP
   Count_,
@@ -89,6 +90,15 @@ enum class FusionRole : std::uint8_t {
 
 constexpr int kVariadic = -1;
 
+// The kinds of element an op takes (ops.inc's last column): one bit per ElementKind
+// (element_type.h: Bool 1, Signed 2, Unsigned 3, Float 4, Complex 5).
+namespace types {
+constexpr std::uint8_t Pred = 1 << 1, SInt = 1 << 2, UInt = 1 << 3, Float = 1 << 4, Cx = 1 << 5;
+constexpr std::uint8_t Any = Pred | SInt | UInt | Float | Cx, IntFpCx = SInt | UInt | Float | Cx,
+                       PredInt = Pred | SInt | UInt, Int = SInt | UInt,
+                       SIntFpCx = SInt | Float | Cx, Fp = Float, FpCx = Float | Cx;
+}  // namespace types
+
 struct OpInfo {
   std::string_view id;    // "DotGeneral"
   std::string_view mlir;  // "stablehlo.dot_general", "" when StableHLO has no such op
@@ -97,7 +107,11 @@ struct OpInfo {
   CostFamily family;
   VerifyRule verify;
   FusionRole fusion;
+  std::uint8_t types;  // the element kinds it takes (types::)
 };
+
+// The kinds of element an op takes, in words: "a signed integer, floating-point or complex".
+std::string types_text(std::uint8_t set);
 
 const OpInfo& op_info(OpCode code);
 

@@ -505,6 +505,15 @@ class Verifier {
 
   // Operands from `first` on have the result's shape (ranked ones; dynamic sizes match any).
   bool elementwise(const OpView& op, std::size_t first) {
+    // The kinds of element the op takes (ops.inc's types column).
+    const std::uint8_t takes = op_info(op.op.code).types;
+    for (std::size_t i = first; i < op.num_operands(); ++i) {
+      const Type& t = op.operand_type(i);
+      const ElementKind k = t.is_array() ? element_kind(t.etype) : ElementKind::None;
+      if (k != ElementKind::None && !(takes & (1 << static_cast<int>(k))))
+        return fail(op, std::string(op.op.name) + " of this element type",
+                    types_text(takes) + " element type", t.element);
+    }
     if (op.num_results() != 1 || !ranked(op.result_type(0))) return true;
     const Type& out = op.result_type(0);
     for (std::size_t i = first; i < op.num_operands(); ++i) {

@@ -1,12 +1,13 @@
-// Every (elementwise op, element type) pair the interpreter runs, generated from the op table
-// (ops.inc): each op whose verify rule is Elementwise and which StableHLO spells, on each element
-// type, as a one-op program on four small inputs. The interpreter's registry decides which pairs
-// run (a pair it refuses is named with its reason, and counted); a pair that runs must give the
-// answer computed here on its own: integers exactly, wrapped to the type's width; floating point
-// within a few units of the type's precision of a double reference; complex numbers through
-// std::complex<double>. Convert, bitcast_convert and reduce_precision take a second type or
-// attributes: their pairs are elementwise_test.cpp's. A new op added to the table with this verify
-// rule fails here until it has a reference below.
+// Every (elementwise op, element type) pair, generated from the op table (ops.inc): each op whose
+// verify rule is Elementwise and which StableHLO spells, on each element type, as a one-op program
+// on four small inputs. The table's types column decides: a pair it refuses must be refused by the
+// verifier, naming the kinds the op takes; a pair it allows must run (but for the interpreter's
+// gaps, listed in known_gap() with their reason) and give the answer computed here on its own:
+// integers exactly, wrapped to the type's width; floating point within a few units of the type's
+// precision of a double reference; complex numbers through std::complex<double>. Convert,
+// bitcast_convert and reduce_precision take a second type or attributes: their pairs are
+// elementwise_test.cpp's. A new op added to the table with this verify rule fails here until it
+// has a reference below.
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -313,6 +314,30 @@ const std::map<std::string, std::function<bool(double)>>& predicates() {
   return r;
 }
 
+std::uint8_t kind_bit(const ElemType& t) {
+  switch (t.kind) {
+    case Kind::Pred:
+      return hlo::types::Pred;
+    case Kind::Signed:
+      return hlo::types::SInt;
+    case Kind::Unsigned:
+      return hlo::types::UInt;
+    case Kind::Float:
+      return hlo::types::Float;
+    case Kind::Complex:
+      return hlo::types::Cx;
+  }
+  return 0;
+}
+
+// Pairs the types column allows that the interpreter does not run, and why ("" for the others).
+std::string known_gap(const std::string& op, const ElemType& t) {
+  if (op == "stablehlo.remainder" && t.kind == Kind::Complex) return "no complex remainder kernel";
+  if (op == "stablehlo.complex" && t.bits < 24)
+    return "complex parts are f32 or f64 (the dialect's rule, stricter than the column's Fp)";
+  return "";
+}
+
 std::string join(const std::vector<std::string>& v) {
   std::string s = "[";
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
@@ -346,7 +371,7 @@ TEST_CASE(
     "computed independently",
     "[interp][pairs]") {
   int ran = 0, refused = 0;
-  std::vector<std::string> refusals;
+  std::vector<std::string> gaps;
   for (int c = 1; c < static_cast<int>(hlo::OpCode::Count_); ++c) {
     const hlo::OpInfo& info = hlo::op_info(static_cast<hlo::OpCode>(c));
     if (info.verify != hlo::VerifyRule::Elementwise || info.mlir.empty() || skipped_op(info.mlir))
@@ -398,8 +423,11 @@ TEST_CASE(
       std::string body = "  %a = stablehlo.constant dense<" + join(sa) + "> : " + T + "\n";
       if (arity == 2) body += "  %b = stablehlo.constant dense<" + join(sb) + "> : " + T + "\n";
       body += "  %c = \"" + op + "\"(%a" + (arity == 2 ? ", %b) " : ") ");
+      // LT, but EQ for complex numbers (the spec orders none).
+      const bool complex_compare = op == "stablehlo.compare" && t.kind == Kind::Complex;
       if (op == "stablehlo.compare")
-        body += "{comparison_direction = #stablehlo<comparison_direction LT>} ";
+        body += std::string("{comparison_direction = #stablehlo<comparison_direction ") +
+                (complex_compare ? "EQ" : "LT") + ">} ";
       body += ": (" + T + (arity == 2 ? ", " + T : std::string()) + ") -> " + R + "\n";
       body += "  return %c : " + R + "\n";
       const std::string text = rl::testing::main_of(R, body);
@@ -407,26 +435,34 @@ TEST_CASE(
       auto r = hlo::parse(text);
       REQUIRE(r.ok());
       auto p = hlo::lower(r->front());
-      // An op the verifier refuses for this type (XLA's rule, e.g. abs of an unsigned integer)
-      // never reaches a kernel: it is not a registered pair.
-      if (!p.ok()) {
+      // The table says which kinds of element the op takes; the verifier refuses the others.
+      const std::uint8_t takes = info.types;
+      if (!(takes & kind_bit(t))) {
+        INFO("the types column refuses this pair: the verifier must");
+        REQUIRE_FALSE(p.ok());
+        CHECK(p.error().find(" of this element type \xE2\x80\x94 expected " +
+                             hlo::types_text(takes) + " element type, got ") != std::string::npos);
         ++refused;
-        refusals.push_back(op + " on " + t.mlir + ": " + p.error());
         continue;
       }
+      INFO((p.ok() ? std::string() : p.error()));
+      REQUIRE(p.ok());
       const interp::RunResult res = interp::run_program(p.value(), {});
-      if (!res.unsupported.empty()) {
-        ++refused;
-        refusals.push_back(op + " on " + t.mlir + ": " + res.unsupported.front().why);
-        continue;
-      }
-      // A kernel that has no loop for the type says so when it runs ("OP of this element type").
+      std::string not_run;
+      if (!res.unsupported.empty()) not_run = res.unsupported.front().why;
       if (!res.errors.empty() &&
-          res.errors.front().message.find(" of this element type") != std::string::npos) {
-        ++refused;
-        refusals.push_back(op + " on " + t.mlir + ": " + res.errors.front().message);
+          res.errors.front().message.find(" of this element type") != std::string::npos)
+        not_run = res.errors.front().message;
+      // A pair the table allows runs, but for the interpreter's gaps, listed with their reason.
+      const std::string gap = known_gap(op, t);
+      if (!gap.empty()) {
+        INFO("a listed gap now runs: take it off known_gap()");
+        CHECK_FALSE(not_run.empty());
+        gaps.push_back(op + " on " + t.mlir + ": " + gap);
         continue;
       }
+      INFO(not_run);
+      REQUIRE(not_run.empty());
       INFO((res.errors.empty() ? res.status : res.errors.front().message));
       REQUIRE(res.status == "passed");
       ++ran;
@@ -437,7 +473,8 @@ TEST_CASE(
         for (std::size_t i = 0; i < 4; ++i) {
           bool want = false;
           if (op == "stablehlo.compare") {
-            want = t.kind == Kind::Float || t.kind == Kind::Complex ? fa[i].real() < fb[i].real()
+            want = complex_compare            ? fa[i] == fb[i]
+                   : t.kind == Kind::Float    ? fa[i].real() < fb[i].real()
                    : t.kind == Kind::Unsigned ? bits_of(ia[i], t) < bits_of(ib[i], t)
                                               : ia[i] < ib[i];
           } else if (t.kind == Kind::Pred) {
@@ -493,7 +530,8 @@ TEST_CASE(
   // Every numeric type runs the four arithmetic ops: a registry that lost a type fails here.
   CHECK(ran >= 4 * 14);
   std::string why;
-  for (const auto& s : refusals) why += "\n  " + s;
+  for (const auto& g : gaps) why += "\n  " + g;
   WARN(ran << " (op, element type) pairs ran and matched; " << refused
-           << " refused by the verifier or the registry:" << why);
+           << " refused by the verifier, as the types column says; " << gaps.size()
+           << " the column allows that the interpreter does not run:" << why);
 }
