@@ -1,6 +1,7 @@
 // The op table (ops.inc) as C++: an OpCode per op, and what the table says about it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -109,6 +110,19 @@ struct OpInfo {
   FusionRole fusion;
   std::uint8_t types;  // the element kinds it takes (types::)
 };
+
+// The types column as a constant table, for code that picks loops at compile time (the
+// interpreter instantiates an elementwise loop only for the kinds its op takes).
+inline constexpr std::uint8_t kOpTypes[] = {
+    types::Any,  // Unknown
+#define RL_OP(id, mlir, hlo, arity, family, verify, fusion, types_) types::types_,
+#include "hlo/ops.inc"
+#undef RL_OP
+};
+// Whether op `code` takes elements of kind `kind_bit` (one of types::Pred ... types::Cx).
+constexpr bool op_takes(OpCode code, std::uint8_t kind_bit) {
+  return (kOpTypes[static_cast<std::size_t>(code)] & kind_bit) != 0;
+}
 
 // The kinds of element an op takes, in words: "a signed integer, floating-point or complex".
 std::string types_text(std::uint8_t set);

@@ -74,16 +74,17 @@ bool is_real_float(ElementType t) {
 }
 bool is_complex_type(ElementType t) { return t == ElementType::C64 || t == ElementType::C128; }
 
-// Every operand is a float (and, with Complex, may be complex).
-template <bool Complex>
+// Every operand of a kind the op takes (ops.inc's types column: floats, and complex numbers for
+// some), and of a float type the functions compute in (not f8).
 std::string float_operands(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
   std::string p = computable_types(op, attrs);
   if (!p.empty()) return p;
+  const bool complex = hlo::op_takes(op.op.code, hlo::types::Cx);
   for (std::size_t i = 0; i < op.num_operands(); ++i) {
     const hlo::Type& t = op.operand_type(i);
-    if (is_real_float(t.etype) || (Complex && is_complex_type(t.etype))) continue;
+    if (is_real_float(t.etype) || (complex && is_complex_type(t.etype))) continue;
     return "element type " + t.element + " (the op is defined for floats" +
-           (Complex ? std::string(" and complex numbers)") : ")");
+           (complex ? std::string(" and complex numbers)") : ")");
   }
   return "";
 }
@@ -567,42 +568,42 @@ bool quantized(const OpCall& c) {
 }  // namespace
 
 void register_math_ops(Registry& r) {
-  r.add(OpCode::Exponential, unary_math<Exp>, float_operands<true>);
-  r.add(OpCode::ExponentialMinusOne, unary_math<Expm1>, float_operands<true>);
-  r.add(OpCode::Log, unary_math<Log>, float_operands<true>);
-  r.add(OpCode::LogPlusOne, unary_math<Log1p>, float_operands<true>);
-  r.add(OpCode::Logistic, unary_math<Logistic>, float_operands<true>);
-  r.add(OpCode::Sqrt, unary_math<Sqrt>, float_operands<true>);
-  r.add(OpCode::Cbrt, unary_math<Cbrt>, float_operands<true>);
-  r.add(OpCode::Rsqrt, unary_math<Rsqrt>, float_operands<true>);
-  r.add(OpCode::Tanh, unary_math<Tanh>, float_operands<true>);
-  r.add(OpCode::Sine, unary_math<Sin>, float_operands<true>);
-  r.add(OpCode::Cosine, unary_math<Cos>, float_operands<true>);
-  r.add(OpCode::Tan, unary_math<Tan>, float_operands<true>);
-  r.add(OpCode::ChloTan, unary_math<Tan>, float_operands<true>);
-  r.add(OpCode::Erf, unary_math<Erf>, float_operands<false>);
-  r.add(OpCode::ChloErf, unary_math<Erf>, float_operands<false>);
-  r.add(OpCode::ChloErfc, unary_math<Erfc>, float_operands<false>);
-  r.add(OpCode::ChloErfInv, unary_math<ErfInv>, float_operands<false>);
-  r.add(OpCode::ChloLgamma, unary_math<Lgamma>, float_operands<false>);
-  r.add(OpCode::ChloDigamma, unary_math<Digamma>, float_operands<false>);
-  r.add(OpCode::ChloBesselI1e, unary_math<BesselI1e>, float_operands<false>);
-  r.add(OpCode::ChloAcos, unary_math<Acos>, float_operands<true>);
-  r.add(OpCode::ChloAcosh, unary_math<Acosh>, float_operands<true>);
-  r.add(OpCode::ChloAsin, unary_math<Asin>, float_operands<true>);
-  r.add(OpCode::ChloAsinh, unary_math<Asinh>, float_operands<true>);
-  r.add(OpCode::ChloAtan, unary_math<Atan>, float_operands<true>);
-  r.add(OpCode::ChloAtanh, unary_math<Atanh>, float_operands<true>);
-  r.add(OpCode::ChloCosh, unary_math<Cosh>, float_operands<true>);
-  r.add(OpCode::ChloSinh, unary_math<Sinh>, float_operands<true>);
-  r.add(OpCode::ChloConj, conj, float_operands<true>);
-  r.add(OpCode::ChloIsInf, is_inf<InfKind::Any>, float_operands<false>);
-  r.add(OpCode::ChloIsNegInf, is_inf<InfKind::Negative>, float_operands<false>);
-  r.add(OpCode::ChloIsPosInf, is_inf<InfKind::Positive>, float_operands<false>);
-  r.add(OpCode::ChloNextAfter, next_after, float_operands<false>);
-  r.add(OpCode::ChloPolygamma, polygamma, float_operands<false>);
-  r.add(OpCode::ChloZeta, zeta, float_operands<false>);
-  r.add(OpCode::ReducePrecision, reduce_precision, float_operands<false>);
+  r.add(OpCode::Exponential, unary_math<Exp>, float_operands);
+  r.add(OpCode::ExponentialMinusOne, unary_math<Expm1>, float_operands);
+  r.add(OpCode::Log, unary_math<Log>, float_operands);
+  r.add(OpCode::LogPlusOne, unary_math<Log1p>, float_operands);
+  r.add(OpCode::Logistic, unary_math<Logistic>, float_operands);
+  r.add(OpCode::Sqrt, unary_math<Sqrt>, float_operands);
+  r.add(OpCode::Cbrt, unary_math<Cbrt>, float_operands);
+  r.add(OpCode::Rsqrt, unary_math<Rsqrt>, float_operands);
+  r.add(OpCode::Tanh, unary_math<Tanh>, float_operands);
+  r.add(OpCode::Sine, unary_math<Sin>, float_operands);
+  r.add(OpCode::Cosine, unary_math<Cos>, float_operands);
+  r.add(OpCode::Tan, unary_math<Tan>, float_operands);
+  r.add(OpCode::ChloTan, unary_math<Tan>, float_operands);
+  r.add(OpCode::Erf, unary_math<Erf>, float_operands);
+  r.add(OpCode::ChloErf, unary_math<Erf>, float_operands);
+  r.add(OpCode::ChloErfc, unary_math<Erfc>, float_operands);
+  r.add(OpCode::ChloErfInv, unary_math<ErfInv>, float_operands);
+  r.add(OpCode::ChloLgamma, unary_math<Lgamma>, float_operands);
+  r.add(OpCode::ChloDigamma, unary_math<Digamma>, float_operands);
+  r.add(OpCode::ChloBesselI1e, unary_math<BesselI1e>, float_operands);
+  r.add(OpCode::ChloAcos, unary_math<Acos>, float_operands);
+  r.add(OpCode::ChloAcosh, unary_math<Acosh>, float_operands);
+  r.add(OpCode::ChloAsin, unary_math<Asin>, float_operands);
+  r.add(OpCode::ChloAsinh, unary_math<Asinh>, float_operands);
+  r.add(OpCode::ChloAtan, unary_math<Atan>, float_operands);
+  r.add(OpCode::ChloAtanh, unary_math<Atanh>, float_operands);
+  r.add(OpCode::ChloCosh, unary_math<Cosh>, float_operands);
+  r.add(OpCode::ChloSinh, unary_math<Sinh>, float_operands);
+  r.add(OpCode::ChloConj, conj, float_operands);
+  r.add(OpCode::ChloIsInf, is_inf<InfKind::Any>, float_operands);
+  r.add(OpCode::ChloIsNegInf, is_inf<InfKind::Negative>, float_operands);
+  r.add(OpCode::ChloIsPosInf, is_inf<InfKind::Positive>, float_operands);
+  r.add(OpCode::ChloNextAfter, next_after, float_operands);
+  r.add(OpCode::ChloPolygamma, polygamma, float_operands);
+  r.add(OpCode::ChloZeta, zeta, float_operands);
+  r.add(OpCode::ReducePrecision, reduce_precision, float_operands);
   r.add(OpCode::UniformQuantize, quantized, quantized_types);
   r.add(OpCode::UniformDequantize, quantized, quantized_types);
 }
