@@ -678,6 +678,22 @@ struct Interp {
     if (op == "abs" || op == "negate" || op == "sign") {
       if (xs[0]->aval.dtype == "i1") return fail(fn + " does not accept dtype bool");
     }
+    // StableHLO's abs and sign take no unsigned integer (the op table's types column): as JAX,
+    // jnp.absolute gives an unsigned array itself, and lax.sign lowers to x == 0 ? 0 : 1.
+    const std::string t = xs[0]->aval.dtype;
+    if (hj::is_unsigned(t) && op == "abs") return Result<Ref>::success(xs[0]);
+    if (hj::is_unsigned(t) && op == "sign") {
+      if (!tracing()) return nary(op, xs);  // the shape only
+      // JAX's order: zeros, the compare, zeros and ones, the select.
+      UNWRAP(v, value_of(xs[0]));
+      const std::vector<std::int64_t>& dims = xs[0]->aval.dims;
+      auto full = [&](int k) { return em->broadcast_in_dim(em->constant(k, {{}, t}), dims, {}); };
+      const hj::Value zero = full(0);
+      const hj::Value eq = em->compare("EQ", v, zero);
+      const hj::Value zeros = full(0);
+      const hj::Value ones = full(1);
+      return Result<Ref>::success(traced(em->select(eq, zeros, ones), false));
+    }
     return nary(op, xs);
   }
 

@@ -988,3 +988,37 @@ TEST_CASE("an empty sequence repeated a huge number of times is empty, at once",
              Catch::Matchers::Contains("@main(%arg0: tensor<3xf32>) -> (tensor<3xf32>"));
   CHECK_FALSE(lower_source("2*imioners=()*2**55", "").ok());
 }
+
+// StableHLO's abs and sign take no unsigned integer (the op table's types column; the verifier
+// refuses them): as JAX, jnp.abs gives an unsigned array itself and jnp.sign lowers to
+// x == 0 ? 0 : 1 (JAX's lowering of lax.sign, as ../shared/corpus/stablehlo-interpret's
+// sign_uint64 file prints it), and both modules verify.
+TEST_CASE("jnp.abs and jnp.sign of unsigned integers lower as JAX lowers them", "[python][lower]") {
+  const std::string abs = lower_text(fn("    return jnp.abs(x)", "jnp.zeros(4, jnp.uint8)"));
+  CHECK_THAT(abs, !Catch::Matchers::Contains("stablehlo.abs"));
+  CHECK_THAT(abs, Catch::Matchers::Contains("return %arg0 : tensor<4xui8>"));
+  const std::string sign = lower_text(fn("    return jnp.sign(x)", "jnp.zeros(4, jnp.uint32)"));
+  CHECK_THAT(sign, !Catch::Matchers::Contains("stablehlo.sign"));
+  CHECK_THAT(
+      sign,
+      Catch::Matchers::Contains(
+          "    %c = stablehlo.constant dense<0> : tensor<ui32>\n"
+          "    %0 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<ui32>) -> tensor<4xui32>\n"
+          "    %1 = stablehlo.compare  EQ, %arg0, %0,  UNSIGNED : (tensor<4xui32>, "
+          "tensor<4xui32>) -> tensor<4xi1>\n"
+          "    %c_0 = stablehlo.constant dense<0> : tensor<ui32>\n"
+          "    %2 = stablehlo.broadcast_in_dim %c_0, dims = [] : (tensor<ui32>) -> "
+          "tensor<4xui32>\n"
+          "    %c_1 = stablehlo.constant dense<1> : tensor<ui32>\n"
+          "    %3 = stablehlo.broadcast_in_dim %c_1, dims = [] : (tensor<ui32>) -> "
+          "tensor<4xui32>\n"
+          "    %4 = stablehlo.select %1, %2, %3 : tensor<4xi1>, tensor<4xui32>\n"));
+  // The signed form keeps stablehlo.sign.
+  CHECK_THAT(lower_text(fn("    return jnp.sign(x)", "jnp.zeros(4, jnp.int32)")),
+             Catch::Matchers::Contains("stablehlo.sign %arg0 : tensor<4xi32>"));
+  for (const std::string& text : {abs, sign}) {
+    auto m = rl::hlo::parse(text);
+    REQUIRE(m.ok());
+    CHECK(rl::hlo::verify(m->front()).ok());
+  }
+}
