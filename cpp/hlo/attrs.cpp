@@ -108,82 +108,84 @@ bool assign_spatial(std::vector<std::int64_t>& spatial, std::size_t index, std::
 
 }  // namespace
 
-std::vector<std::int64_t> int_list(std::string_view value) {
-  std::string_view v = trim(value);
-  if (v.substr(0, 6) == "array<") {
-    std::size_t colon = v.find(':');
-    std::size_t close = match(v, 5);
-    if (colon == std::string_view::npos || close == std::string_view::npos || colon > close)
-      return {};
-    return scan_ints(v.substr(colon + 1, close - 1 - colon - 1));
-  }
-  if (v.substr(0, 6) == "dense<") {
-    std::size_t close = match(v, 5);
-    if (close == std::string_view::npos) return {};
-    const std::string_view body = v.substr(6, close - 7);
-    std::vector<std::int64_t> out = scan_ints(body);
-    // A splat (`dense<2> : tensor<2x2xi64>`, no brackets) stands for every element of its type.
-    if (out.size() == 1 && body.find('[') == std::string_view::npos) {
-      const std::size_t t = v.find("tensor<", close);
-      if (t != std::string_view::npos) {
-        std::int64_t count = 1;
-        std::size_t p = t + 7;
-        while (p < v.size() && chars::digit(v[p])) {
-          std::int64_t d = 0;
-          while (p < v.size() && chars::digit(v[p]) && d <= 4096) d = d * 10 + (v[p++] - '0');
-          if (p >= v.size() || v[p] != 'x' || d > 4096)
-            return out;  // an attribute lists at most a few values
-          count *= d;
-          if (count > 4096) return out;
-          ++p;
-        }
-        const std::int64_t splat = out[0];  // a copy: assign() must not read the vector it refills
-        out.assign(static_cast<std::size_t>(count), splat);
-      }
-    }
-    return out;
-  }
-  int depth = 0;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    char c = v[i];
-    if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
-    if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
-    if (c == ':' && depth == 0) {
-      v = v.substr(0, i);
-      break;
-    }
-  }
-  return scan_ints(v);
-}
+namespace {
 
-bool int_list_exact(std::string_view value, std::vector<std::int64_t>* out) {
-  // The text int_list scans: inside `array<i64: ...>` and `dense<...>`, before a type suffix.
-  std::string_view v = trim(value);
+// The part of a list value that holds its integers: inside `array<i64: ...>` (empty without a
+// colon) or `dense<...>`, else the text before a type suffix (`1 : i64`). False for an unclosed
+// `array<` or `dense<`. *dense_end: where a `dense<...>` ends (its type follows), npos otherwise.
+bool list_body(std::string_view v, std::string_view* body, std::size_t* dense_end) {
+  *dense_end = std::string_view::npos;
   const bool array = v.substr(0, 6) == "array<";
   if (array || v.substr(0, 6) == "dense<") {
     const std::size_t close = match(v, 5);
     if (close == std::string_view::npos) return false;
-    v = v.substr(6, close - 7);
-    if (array) {  // `array<i64: 1, 0>`, `array<i64>`
-      const std::size_t colon = v.find(':');
-      v = colon == std::string_view::npos ? std::string_view() : v.substr(colon + 1);
+    *body = v.substr(6, close - 7);
+    if (array) {
+      const std::size_t colon = body->find(':');
+      *body = colon == std::string_view::npos ? std::string_view() : body->substr(colon + 1);
+    } else {
+      *dense_end = close;
     }
-  } else {
-    int depth = 0;
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      const char c = v[i];
-      if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
-      if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
-      if (c == ':' && depth == 0) {
-        v = v.substr(0, i);
-        break;
-      }
+    return true;
+  }
+  int depth = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const char c = v[i];
+    if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+    if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
+    if (c == ':' && depth == 0) {
+      *body = v.substr(0, i);
+      return true;
     }
   }
+  *body = v;
+  return true;
+}
+
+// A dense splat (`dense<2> : tensor<2x2xi64>`, no brackets) stands for every element of its type:
+// out's one value repeated (an attribute lists at most a few values: none past 4096).
+void expand_splat(std::string_view v, std::size_t dense_end, std::string_view body,
+                  std::vector<std::int64_t>* out) {
+  if (dense_end == std::string_view::npos || out->size() != 1 ||
+      body.find('[') != std::string_view::npos)
+    return;
+  const std::size_t t = v.find("tensor<", dense_end);
+  if (t == std::string_view::npos) return;
+  std::int64_t count = 1;
+  std::size_t p = t + 7;
+  while (p < v.size() && chars::digit(v[p])) {
+    std::int64_t d = 0;
+    while (p < v.size() && chars::digit(v[p]) && d <= 4096) d = d * 10 + (v[p++] - '0');
+    if (p >= v.size() || v[p] != 'x' || d > 4096) return;
+    count *= d;
+    if (count > 4096) return;
+    ++p;
+  }
+  const std::int64_t splat = (*out)[0];  // a copy: assign() must not read the vector it refills
+  out->assign(static_cast<std::size_t>(count), splat);
+}
+
+}  // namespace
+
+std::vector<std::int64_t> int_list(std::string_view value) {
+  const std::string_view v = trim(value);
+  std::string_view body;
+  std::size_t dense_end = 0;
+  if (!list_body(v, &body, &dense_end)) return {};
+  std::vector<std::int64_t> out = scan_ints(body);
+  expand_splat(v, dense_end, body, &out);
+  return out;
+}
+
+bool int_list_exact(std::string_view value, std::vector<std::int64_t>* out) {
+  const std::string_view v = trim(value);
+  std::string_view body;
+  std::size_t dense_end = 0;
+  if (!list_body(v, &body, &dense_end)) return false;
   // Integers, commas, brackets and spaces; an integer follows a comma or an opening bracket.
   bool after_value = false;
-  for (std::size_t i = 0; i < v.size();) {
-    const char c = v[i];
+  for (std::size_t i = 0; i < body.size();) {
+    const char c = body[i];
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
       ++i;
     } else if (c == ',') {
@@ -196,20 +198,21 @@ bool int_list_exact(std::string_view value, std::vector<std::int64_t>* out) {
     } else if (c == ']' || c == '}' || c == ')') {
       after_value = true;
       ++i;
-    } else if (is_digit(c) || (c == '-' && i + 1 < v.size() && is_digit(v[i + 1]))) {
+    } else if (is_digit(c) || (c == '-' && i + 1 < body.size() && is_digit(body[i + 1]))) {
       if (after_value) return false;
       if (c == '-') ++i;
       std::int64_t n = 0;
-      for (; i < v.size() && is_digit(v[i]); ++i) {
-        n = n * 10 + (v[i] - '0');
-        if (n >= (std::int64_t(1) << 58)) return false;  // int_list would clip it
+      for (; i < body.size() && is_digit(body[i]); ++i) {
+        n = n * 10 + (body[i] - '0');
+        if (n >= (std::int64_t(1) << 58)) return false;  // scan_ints would clip it
       }
       after_value = true;
     } else {
       return false;
     }
   }
-  *out = int_list(value);
+  *out = scan_ints(body);
+  expand_splat(v, dense_end, body, out);
   return true;
 }
 

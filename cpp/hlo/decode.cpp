@@ -51,7 +51,7 @@ bool AttrDecoder::fail(const Op& op, const std::string& what, const std::string&
   return false;
 }
 
-const Function* AttrDecoder::function(std::string_view name) {
+const Function* AttrDecoder::function(std::string_view name) const {
   if (by_name_.empty())  // built on the first lookup: a module may have thousands of computations
     for (const Function& f : m_.functions) by_name_.emplace(f.name, &f);
   auto it = by_name_.find(name);

@@ -116,6 +116,9 @@ class AttrDecoder {
   bool decode(const OpView& op, OpAttrs* out, bool* has);
   // The first error since the last clear_error().
   const Error& error() const { return error_; }
+  // The module's function of this name (the first, as Module::find), or nullptr: by an index
+  // built on the first call (a module may have thousands of computations).
+  const Function* function(std::string_view name) const;
   void clear_error() { error_ = Error{}; }
 
  private:
@@ -123,10 +126,7 @@ class AttrDecoder {
   std::vector<Literal>* literals_;
   bool resolve_callees_;
   Error error_;
-  std::unordered_map<std::string_view, const Function*> by_name_;  // function()'s index
-
-  // The module's function of this name (the first, as Module::find), or nullptr.
-  const Function* function(std::string_view name);
+  mutable std::unordered_map<std::string_view, const Function*> by_name_;  // function()'s index
 
   bool fail(const Op& op, const std::string& what, const std::string& rule, std::string_view got);
   bool pass(const Error& e);

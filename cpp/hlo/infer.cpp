@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "hlo/attrs.h"
@@ -333,7 +332,6 @@ class Inferrer {
     std::size_t total = 0;
     for (std::size_t fi = 0; fi < nf; ++fi) {
       Function& f = m.functions[fi];
-      fn_by_name_.emplace(f.name, static_cast<std::uint32_t>(fi));
       producer_[fi].assign(f.values.size(), -1);
       for (auto& b : f.body.blocks)
         for (auto& op : b.ops) {
@@ -479,7 +477,6 @@ class Inferrer {
   std::vector<std::int32_t> root_;  // per computation: its ROOT instruction
   std::vector<std::size_t> base_;   // node id = base_[fn] + instruction
   std::vector<std::uint8_t> state_;
-  std::unordered_map<std::string_view, std::uint32_t> fn_by_name_;
   const Function* f_ = nullptr;  // the instruction being typed
   const Op* op_ = nullptr;
   bool probing_ = false;              // check_written(): a rule's refusal is no error here
@@ -548,8 +545,8 @@ class Inferrer {
     auto add = [&](std::string_view attr) {
       if (const Attribute* a = f.attr(op, attr))
         for (const std::string& name : symbol_list(a->value)) {
-          auto it = fn_by_name_.find(name);
-          if (it != fn_by_name_.end()) out.push_back(it->second);
+          if (const Function* callee = decoder_.function(name))
+            out.push_back(static_cast<std::uint32_t>(callee - m_.functions.data()));
         }
     };
     switch (op.code) {
@@ -905,10 +902,9 @@ class Inferrer {
     Arr a;
     if (!operands(1) || !array(0, &a)) return false;
     // The kinds of element the op takes: ops.inc's types column, which the verifier reads too.
-    const std::uint8_t takes = op_info(op_->code).types;
     const ElementKind k = element_kind(a.et);
-    if (!(takes & (1 << static_cast<int>(k))))
-      return fail(types_text(takes) + " operand", clip(in(0).text));
+    if (!op_takes(op_->code, k))
+      return fail(types_text(op_info(op_->code).types) + " operand", clip(in(0).text));
     switch (op_->code) {
       case OpCode::IsFinite:
       case OpCode::ChloIsInf:
@@ -939,9 +935,8 @@ class Inferrer {
     const auto got = [&] { return clip(in(0).text) + " and " + clip(in(1).text); };
     if (!same_element_ignoring_fp(a, b)) return fail("operands of one element type", got());
     // The kinds of element the op takes: ops.inc's types column, which the verifier reads too.
-    const std::uint8_t takes = op_info(c).types;
-    if (!(takes & (1 << static_cast<int>(element_kind(a.et)))))
-      return fail(types_text(takes) + " operands", got());
+    if (!op_takes(c, element_kind(a.et)))
+      return fail(types_text(op_info(c).types) + " operands", got());
     Arr r = higher_precision(a, b);
     if (a.rank() == b.rank()) {
       r.dims = a.dims;
@@ -1602,8 +1597,7 @@ class Inferrer {
     const OpAttrs* at = operands(1) && array(0, &a) ? decoded() : nullptr;
     if (!at) return false;
     const std::vector<std::int64_t>& len = at->dims;
-    static constexpr const char* kKinds[] = {"FFT", "IFFT", "RFFT", "IRFFT"};  // FftType's order
-    const std::string_view kind = kKinds[static_cast<int>(at->fft)];
+    const FftType kind = at->fft;
     if (len.empty() || len.size() > 3 || len.size() > a.rank())
       return fail("fft_length of 1 to 3 entries, at most the rank of " + clip(in(0).text),
                   "fft_length=" + dims_text(len));
@@ -1611,12 +1605,14 @@ class Inferrer {
       if (n < 0 || n > kMaxDim)
         return fail("fft_length entries from 0 to 2^50", "fft_length=" + dims_text(len));
     const std::size_t last = a.rank() - 1, first = a.rank() - len.size();
-    if (kind == "FFT" || kind == "IFFT") {
+    if (kind == FftType::FFT || kind == FftType::IFFT) {
       if (!is_complex(a.et))
-        return fail("a complex operand for " + std::string(kind), clip(in(0).text));
+        return fail(
+            kind == FftType::FFT ? "a complex operand for FFT" : "a complex operand for IFFT",
+            clip(in(0).text));
       return output(in(0), out);
     }
-    if (kind == "RFFT") {
+    if (kind == FftType::RFFT) {
       if (a.et != ElementType::F32 && a.et != ElementType::F64)
         return fail("an f32 or f64 operand for RFFT", clip(in(0).text));
       for (std::size_t i = 0; i < len.size(); ++i)

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "hlo/element_type.h"
+
 namespace rl::hlo {
 
 enum class OpCode : std::uint16_t {
@@ -119,9 +121,9 @@ inline constexpr std::uint8_t kOpTypes[] = {
 #include "hlo/ops.inc"
 #undef RL_OP
 };
-// Whether op `code` takes elements of kind `kind_bit` (one of types::Pred ... types::Cx).
-constexpr bool op_takes(OpCode code, std::uint8_t kind_bit) {
-  return (kOpTypes[static_cast<std::size_t>(code)] & kind_bit) != 0;
+// Whether op `code` takes elements of kind `k` (never ElementKind::None).
+constexpr bool op_takes(OpCode code, ElementKind k) {
+  return (kOpTypes[static_cast<std::size_t>(code)] >> static_cast<int>(k)) & 1;
 }
 
 // The kinds of element an op takes, in words: "a signed integer, floating-point or complex".

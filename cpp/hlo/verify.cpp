@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
 #include "common/loop_body.h"
 #include "common/numbers.h"
@@ -73,8 +72,6 @@ class Verifier {
     }
     return has ? &attrs_ : nullptr;
   }
-  std::unordered_map<std::string_view, const Function*>
-      by_name_;  // callees, filled on the first call
 
   // The two sizes a dimension rule compares, each named by its side and dimension, so the message
   // shows the values it found: "lhs dim 1 = 16, rhs dim 0 = 15".
@@ -249,13 +246,6 @@ class Verifier {
     return same_dims(a, b);
   }
 
-  const Function* function_named(std::string_view name) {
-    if (by_name_.empty())
-      for (const auto& f : m_.functions) by_name_.emplace(f.name, &f);
-    auto it = by_name_.find(name);
-    return it == by_name_.end() ? nullptr : it->second;
-  }
-
   // A call's operands are its callee's arguments and its results the callee's results (func.call
   // wants them equal; HLO's call, alike up to dynamic sizes).
   bool call(const OpView& op) {
@@ -263,7 +253,7 @@ class Verifier {
     if (!a) a = op.attr("to_apply");
     if (!a) return true;
     const std::string name = symbol_name(a->value);
-    const Function* callee = function_named(name);
+    const Function* callee = decoder_.function(name);
     if (!callee)
       return fail(op, std::string(op.op.name) + " names no function of this module",
                   "a function defined in the module", "@" + name);
@@ -506,13 +496,12 @@ class Verifier {
   // Operands from `first` on have the result's shape (ranked ones; dynamic sizes match any).
   bool elementwise(const OpView& op, std::size_t first) {
     // The kinds of element the op takes (ops.inc's types column).
-    const std::uint8_t takes = op_info(op.op.code).types;
     for (std::size_t i = first; i < op.num_operands(); ++i) {
       const Type& t = op.operand_type(i);
       const ElementKind k = t.is_array() ? element_kind(t.etype) : ElementKind::None;
-      if (k != ElementKind::None && !(takes & (1 << static_cast<int>(k))))
+      if (k != ElementKind::None && !op_takes(op.op.code, k))
         return fail(op, std::string(op.op.name) + " of this element type",
-                    types_text(takes) + " element type", t.element);
+                    types_text(op_info(op.op.code).types) + " element type", t.element);
     }
     if (op.num_results() != 1 || !ranked(op.result_type(0))) return true;
     const Type& out = op.result_type(0);

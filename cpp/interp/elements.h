@@ -87,17 +87,16 @@ constexpr bool is_signed_int_v = is_int_v<E>&& std::is_signed<typename E::Comput
 template <class E>
 constexpr bool is_unsigned_int_v = is_int_v<E> && !std::is_signed<typename E::Compute>::value;
 
-// The op table's kind of element E (hlo::types), and whether op Code takes E (ops.inc's types
-// column, which the verifier checks first): elementwise kernels instantiate a loop only where it
-// does.
+// The kind of element E, and whether op Code takes E (ops.inc's types column, which the verifier
+// checks first): elementwise kernels instantiate a loop only where it does.
 template <class E>
-constexpr std::uint8_t kind_bit_v = is_pred_v<E>           ? hlo::types::Pred
-                                    : is_signed_int_v<E>   ? hlo::types::SInt
-                                    : is_unsigned_int_v<E> ? hlo::types::UInt
-                                    : is_complex_v<E>      ? hlo::types::Cx
-                                                           : hlo::types::Float;
+constexpr hlo::ElementKind kind_v = is_pred_v<E>           ? hlo::ElementKind::Bool
+                                    : is_signed_int_v<E>   ? hlo::ElementKind::Signed
+                                    : is_unsigned_int_v<E> ? hlo::ElementKind::Unsigned
+                                    : is_complex_v<E>      ? hlo::ElementKind::Complex
+                                                           : hlo::ElementKind::Float;
 template <hlo::OpCode Code, class E>
-constexpr bool takes_v = hlo::op_takes(Code, kind_bit_v<E>);
+constexpr bool takes_v = hlo::op_takes(Code, kind_v<E>);
 
 // Calls f(Elem<E>{}) for the runtime type `t`; false for a type the interpreter does not compute
 // with (f8, s4, quantized, ...).

@@ -79,7 +79,7 @@ bool is_complex_type(ElementType t) { return t == ElementType::C64 || t == Eleme
 std::string float_operands(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
   std::string p = computable_types(op, attrs);
   if (!p.empty()) return p;
-  const bool complex = hlo::op_takes(op.op.code, hlo::types::Cx);
+  const bool complex = hlo::op_takes(op.op.code, hlo::ElementKind::Complex);
   for (std::size_t i = 0; i < op.num_operands(); ++i) {
     const hlo::Type& t = op.operand_type(i);
     if (is_real_float(t.etype) || (complex && is_complex_type(t.etype))) continue;
