@@ -251,6 +251,20 @@ std::string symbol_name(std::string_view value) {
   return std::string(s);
 }
 
+std::vector<std::string> symbol_names(std::string_view value) {
+  value = trim(value);
+  if (value.size() >= 2 && value.front() == '{' && value.back() == '}')
+    value = value.substr(1, value.size() - 2);
+  std::vector<std::string> out;
+  for (;;) {
+    const std::size_t comma = value.find(',');
+    std::string name = symbol_name(value.substr(0, comma));
+    if (!name.empty()) out.push_back(std::move(name));
+    if (comma == std::string_view::npos) return out;
+    value = value.substr(comma + 1);
+  }
+}
+
 Result<DotDims> dot_dims(const OpView& op) {
   DotDims d;
   auto split_x = [](std::string_view v, std::vector<std::int64_t>& a,

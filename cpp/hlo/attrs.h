@@ -97,5 +97,7 @@ std::vector<std::int64_t> json_list(std::string_view value, std::string_view key
 
 // A symbol name in an attribute value: "@f" / "%f" / "f" / "\"f\"" → "f".
 std::string symbol_name(std::string_view value);
+// The names a callee attribute lists: "%f" → {"f"}; HLO's "{%a, %b}" → {"a", "b"}.
+std::vector<std::string> symbol_names(std::string_view value);
 
 }  // namespace rl::hlo

@@ -97,7 +97,8 @@ bool AttrDecoder::flag(const OpView& op, std::initializer_list<const char*> name
   const Attribute* a = first(op, names);
   return a && (last_word(a->value) == "true" || a->value.empty());
 }
-// A function named by an attribute (HLO to_apply=%f, calls=, condition=, body=; MLIR callee).
+// Functions named by an attribute (HLO to_apply=%f, calls=, condition=, body=,
+// branch_computations={%a, %b}; MLIR callee).
 bool AttrDecoder::callee(const OpView& op, const char* name, std::vector<std::uint32_t>* out,
                          bool required) {
   if (!resolve_callees_) return true;
@@ -105,11 +106,13 @@ bool AttrDecoder::callee(const OpView& op, const char* name, std::vector<std::ui
   if (!a)
     return !required || fail(op.op, std::string(op.op.name) + " needs its " + name,
                              std::string(name) + "=a computation", "none");
-  const Function* f = function(symbol_name(a->value));
-  if (!f)
-    return fail(op.op, std::string(op.op.name) + " calls an unknown computation",
-                "a computation of this module", a->value);
-  out->push_back(static_cast<std::uint32_t>(f - m_.functions.data()));
+  for (const std::string& callee : symbol_names(a->value)) {
+    const Function* f = function(callee);
+    if (!f)
+      return fail(op.op, std::string(op.op.name) + " calls an unknown computation",
+                  "a computation of this module", callee);
+    out->push_back(static_cast<std::uint32_t>(f - m_.functions.data()));
+  }
   return true;
 }
 
@@ -541,23 +544,8 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
       break;
     case OpCode::Case:
       if (m_.dialect == "hlo") {
-        if (const Attribute* b = op.attr("branch_computations")) {
-          std::string cur;
-          for (char ch : b->value) {
-            if (ch == ',' || ch == '{' || ch == '}') {
-              const std::string name = symbol_name(cur);
-              if (!name.empty() && resolve_callees_) {
-                const Function* f = function(name);
-                if (!f)
-                  return fail(op.op, "conditional calls an unknown computation",
-                              "a computation of this module", name);
-                a.callees.push_back(static_cast<std::uint32_t>(f - m_.functions.data()));
-              }
-              cur.clear();
-            } else {
-              cur += ch;
-            }
-          }
+        if (op.attr("branch_computations")) {
+          if (!callee(op, "branch_computations", &a.callees, true)) return false;
         } else if (!callee(op, "true_computation", &a.callees, true) ||
                    !callee(op, "false_computation", &a.callees, true)) {
           return false;

@@ -136,6 +136,7 @@ class AttrDecoder {
   bool int1(const OpView& op, std::initializer_list<const char*> names, std::int64_t* out,
             bool required, const char* what);
   bool flag(const OpView& op, std::initializer_list<const char*> names) const;
+  // The functions attribute `name` lists (symbol_names), appended to *out as indices.
   bool callee(const OpView& op, const char* name, std::vector<std::uint32_t>* out, bool required);
   bool slice_spec(const OpView& op, std::string_view v, OpAttrs* a);
   bool slice_dims(const OpView& op, std::string_view inner, OpAttrs* a);

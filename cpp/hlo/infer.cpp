@@ -28,16 +28,6 @@ std::string clip(std::string_view s) {
   return s.size() <= 60 ? std::string(s) : std::string(s.substr(0, 57)) + "...";
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() &&
-         (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() &&
-         (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
 bool checked_add(std::int64_t a, std::int64_t b, std::int64_t* out) {
   if (a > kBig || a < -kBig || b > kBig || b < -kBig) return false;
   *out = a + b;
@@ -544,7 +534,7 @@ class Inferrer {
     std::vector<std::uint32_t> out;
     auto add = [&](std::string_view attr) {
       if (const Attribute* a = f.attr(op, attr))
-        for (const std::string& name : symbol_list(a->value)) {
+        for (const std::string& name : symbol_names(a->value)) {
           if (const Function* callee = decoder_.function(name))
             out.push_back(static_cast<std::uint32_t>(callee - m_.functions.data()));
         }
@@ -567,25 +557,6 @@ class Inferrer {
       default:
         break;
     }
-    return out;
-  }
-
-  // "%f" → {"f"}; "{%a, %b}" → {"a", "b"}.
-  static std::vector<std::string> symbol_list(std::string_view v) {
-    v = trim(v);
-    std::vector<std::string> out;
-    if (!v.empty() && v.front() == '{' && v.back() == '}') {
-      v = v.substr(1, v.size() - 2);
-      while (true) {
-        const std::size_t comma = v.find(',');
-        std::string s = symbol_name(v.substr(0, comma));
-        if (!s.empty()) out.push_back(std::move(s));
-        if (comma == std::string_view::npos) break;
-        v = v.substr(comma + 1);
-      }
-      return out;
-    }
-    out.push_back(symbol_name(v));
     return out;
   }
 
