@@ -42,7 +42,50 @@ Storage::~Storage() {
 // ---- registry -----------------------------------------------------------------------------------
 
 void Registry::add(hlo::OpCode code, Kernel run, Supports supports) {
-  entries_[static_cast<std::size_t>(code)] = {run, supports};
+  entries_[static_cast<std::size_t>(code)] = {run, supports, nullptr};
+}
+void Registry::decline(hlo::OpCode code, const char* why) {
+  entries_[static_cast<std::size_t>(code)] = {nullptr, nullptr, why};
+}
+
+void decline_ops(Registry& r) {
+  using hlo::OpCode;
+  static const char* const collective =
+      "a collective: it exchanges values between devices, and the interpreter runs one device";
+  for (OpCode c :
+       {OpCode::AllGather, OpCode::AllGatherStart, OpCode::AllGatherDone, OpCode::AllReduce,
+        OpCode::AllReduceStart, OpCode::AllReduceDone, OpCode::AllToAll, OpCode::AllToAllDone,
+        OpCode::RaggedAllToAll, OpCode::CollectiveBroadcast, OpCode::CollectivePermute,
+        OpCode::CollectivePermuteStart, OpCode::CollectivePermuteDone, OpCode::ReduceScatter,
+        OpCode::ReduceScatterDone})
+    r.decline(c, collective);
+  for (OpCode c : {OpCode::Infeed, OpCode::Outfeed, OpCode::Send, OpCode::SendDone, OpCode::Recv,
+                   OpCode::RecvDone})
+    r.decline(c,
+              "input or output outside the program (a host or another device): a run in the "
+              "page has neither");
+  for (OpCode c : {OpCode::AsyncStart, OpCode::AsyncUpdate, OpCode::AsyncDone, OpCode::CopyStart,
+                   OpCode::CopyDone, OpCode::CustomCallDone, OpCode::CustomCallUpdate})
+    r.decline(c,
+              "an asynchronous pair from XLA's scheduling passes: run the module as printed "
+              "before them");
+  for (OpCode c : {OpCode::DynamicBroadcastInDim, OpCode::DynamicIota, OpCode::DynamicPad,
+                   OpCode::DynamicReshape, OpCode::RealDynamicSlice, OpCode::SetDimensionSize})
+    r.decline(c,
+              "a shape read from a tensor's values (dynamic shapes): the interpreter runs "
+              "static shapes");
+  for (OpCode c : {OpCode::BatchNormInference, OpCode::BatchNormTraining, OpCode::BatchNormGrad})
+    r.decline(c, "not run yet (JAX lowers batch normalization to plain arithmetic and reduce)");
+  r.decline(OpCode::Bitcast,
+            "a reinterpretation of the bytes under the shapes' layouts, which the interpreter "
+            "does not keep (it holds every array in row-major order)");
+  r.decline(OpCode::Rng,
+            "its values are implementation-defined (the StableHLO spec); rng_bit_generator "
+            "with THREE_FRY or PHILOX runs");
+  r.decline(OpCode::RngGetAndUpdateState, "XLA's internal random-number state: nothing to run");
+  r.decline(OpCode::StochasticConvert, "not run yet (XLA-internal rounding by random bits)");
+  r.decline(OpCode::Return, "the evaluator's own: a body's results, not a kernel");
+  r.decline(OpCode::FuncReturn, "the evaluator's own: a body's results, not a kernel");
 }
 
 const Registry& registry() {
@@ -55,6 +98,7 @@ const Registry& registry() {
     register_dot_ops(x);
     register_linalg_ops(x);
     register_region_ops(x);
+    decline_ops(x);
     return x;
   }();
   return r;
@@ -397,7 +441,9 @@ bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<V
 #endif
   const KernelEntry& k = registry().find(in.code);
   if (!k.run)
-    return fail_at(*in.op, std::string(in.op->name) + " is not run by the interpreter",
+    return fail_at(*in.op,
+                   std::string(in.op->name) + " is not run by the interpreter" +
+                       (k.declined ? std::string(": ") + k.declined : std::string()),
                    "a supported op", std::string(in.op->name));
   OpCall call{*this, *program_.module, program_, lfn, in, frame};
   const bool check = in.code == hlo::OpCode::CustomCall;
@@ -691,7 +737,7 @@ std::vector<Unsupported> unsupported_ops(const hlo::Program& program) {
         } else if (const Error* p = program.problem_of(in)) {
           why = p->without_place();
         } else if (!k.run) {
-          why = "not run by the interpreter yet";
+          why = k.declined ? k.declined : "not run by the interpreter yet";
         } else if (k.supports) {
           why = k.supports(hlo::OpView{m, *lf.fn, op}, program.attrs_of(in));
         }

@@ -72,11 +72,15 @@ std::string first_type_problem(const hlo::OpView& op, std::string (*rule)(const 
 struct KernelEntry {
   Kernel run = nullptr;
   Supports supports = nullptr;
+  const char* declined = nullptr;  // no kernel: why the interpreter does not run the op
 };
 
+// Every op of the table (hlo/ops.inc) is added with its kernel or declined with a reason;
+// tests/cpp/interp/registry_test.cpp fails for an op that is neither.
 class Registry {
  public:
   void add(hlo::OpCode code, Kernel run, Supports supports = computable_types);
+  void decline(hlo::OpCode code, const char* why);
   const KernelEntry& find(hlo::OpCode code) const {
     return entries_[static_cast<std::size_t>(code)];
   }
@@ -100,6 +104,7 @@ void register_linalg_ops(
     Registry& r);  // convolution, fft, triangular_solve, cholesky, rng_bit_generator
 void register_region_ops(
     Registry& r);  // reduce, reduce_window, select_and_scatter, scatter, sort, map, top_k
+void decline_ops(Registry& r);  // the ops not run, each with its reason (interp.cpp)
 
 // A reduce's input that is never made whole (a kInput fusion's loop part, fused.h): fill(begin,
 // end) computes its elements [begin, end) (whole rows of the reduce), in their storage type, and

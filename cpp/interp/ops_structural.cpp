@@ -61,9 +61,20 @@ bool token(const OpCall& c) {
   return true;
 }
 
-// optimization_barrier: its operands, unchanged.
+// optimization_barrier: its operands, unchanged. HLO's add-dependency (its value, after a token)
+// and domain (a sharding boundary, no computation) give their first operand.
 bool identity(const OpCall& c) {
   for (std::size_t i = 0; i < c.num_results(); ++i) c.set(i, c.in(i));
+  return true;
+}
+
+// replica_id, partition_id: this run is one process, replica 0 of partition 0 (the StableHLO
+// spec: the id of the process in its grid; the interpreter's grid is 1×1).
+bool process_zero(const OpCall& c) {
+  Tensor t;
+  if (!c.alloc(0, &t)) return false;
+  std::memset(t.data(), 0, static_cast<std::size_t>(hlo::element_bytes(t.type)));
+  c.set(0, std::move(t));
   return true;
 }
 
@@ -198,7 +209,12 @@ void register_structural_ops(Registry& r) {
   r.add(OpCode::CreateToken, token, known_values);
   r.add(OpCode::OptimizationBarrier, identity, known_values);
   r.add(OpCode::OptimizationBarrierLong, identity, known_values);
+  r.add(OpCode::AddDependency, identity, known_values);
+  r.add(OpCode::Domain, identity, known_values);
+  r.add(OpCode::ReplicaId, process_zero);
+  r.add(OpCode::PartitionId, process_zero);
   r.add(OpCode::Call, call, known_values);
+  r.add(OpCode::Fusion, call, known_values);  // optimized HLO: its fused computation (calls=)
   r.add(OpCode::Composite, call, known_values);
   r.add(OpCode::While, while_loop, known_values);
   r.add(OpCode::Case, case_op, known_values);
