@@ -251,6 +251,54 @@ std::string symbol_name(std::string_view value) {
   return std::string(s);
 }
 
+bool minor_to_major(std::string_view layout, std::size_t rank, std::vector<int>* out) {
+  out->clear();
+  std::vector<bool> seen(rank, false);
+  layout = trim(layout);
+  std::size_t i = 0;
+  while (i < layout.size()) {
+    if (!is_digit(layout[i])) return false;
+    std::size_t d = 0;
+    while (i < layout.size() && is_digit(layout[i]) && d <= rank) d = d * 10 + (layout[i++] - '0');
+    if (d >= rank || seen[d]) return false;
+    seen[d] = true;
+    out->push_back(static_cast<int>(d));
+    while (i < layout.size() && layout[i] == ' ') ++i;
+    if (i < layout.size() && layout[i] == ',') {
+      ++i;
+      while (i < layout.size() && layout[i] == ' ') ++i;
+    } else if (i < layout.size()) {
+      return false;  // ':' and what follows, or anything else
+    }
+  }
+  return out->size() == rank;
+}
+
+bool is_default_layout(std::string_view layout) {
+  // Runs on every shape of an optimized module (the parser's path): no allocation.
+  std::int64_t expect = -1;  // the next dimension: one less than the last
+  bool first = true;
+  std::size_t i = 0;
+  while (i < layout.size() && layout[i] == ' ') ++i;
+  while (i < layout.size()) {
+    if (!is_digit(layout[i])) return false;
+    std::int64_t d = 0;
+    while (i < layout.size() && is_digit(layout[i]) && d < 1000) d = d * 10 + (layout[i++] - '0');
+    if (!first && d != expect) return false;
+    first = false;
+    expect = d - 1;
+    while (i < layout.size() && layout[i] == ' ') ++i;
+    if (i < layout.size() && layout[i] == ',') {
+      ++i;
+      while (i < layout.size() && layout[i] == ' ') ++i;
+      if (i == layout.size()) return false;
+    } else if (i < layout.size()) {
+      return false;
+    }
+  }
+  return expect == -1;  // empty (a scalar), or down to 0
+}
+
 std::vector<std::string> symbol_names(std::string_view value) {
   value = trim(value);
   if (value.size() >= 2 && value.front() == '{' && value.back() == '}')

@@ -20,6 +20,13 @@ std::vector<std::int64_t> int_list(std::string_view value);
 // two integers without a comma between them, or an integer past 2^58 — `{0,x}` is not {0}.
 bool int_list_exact(std::string_view value, std::vector<std::int64_t>* out);
 
+// An HLO layout as written inside its braces ("1,0", "0,1:T(8,128)"): the dimensions from minor
+// to major, into *out. False when it says more than that order (after ':' : tiles, element size,
+// memory space) or is not a permutation of 0..rank-1.
+bool minor_to_major(std::string_view layout, std::size_t rank, std::vector<int>* out);
+// The default layout, rank-1,...,1,0 (row-major), with nothing after it: "", "0", "2,1,0".
+bool is_default_layout(std::string_view layout);
+
 // The integers after `key = ` inside a structured attribute
 // ("#stablehlo.dot<lhs_batching_dimensions = [0], ...>"); found = false when the key is absent.
 std::vector<std::int64_t> keyed_list(std::string_view value, std::string_view key, bool* found);

@@ -25,6 +25,7 @@
 
 #include "common/loop_body.h"
 #include "common/memory.h"
+#include "hlo/attrs.h"
 #include "hlo/infer.h"
 #include "hlo/lexer.h"
 #include "hlo/name_map.h"
@@ -109,6 +110,7 @@ class HloParser {
   std::size_t n_;
   std::size_t p_ = 0;
   bool failed_ = false;
+  std::string_view layout_;  // the layout written after the last array shape parse_shape_id read
   bool infer_any_ = false;  // an instruction of the module being read was written without its shape
   std::string error_;
   int error_line_ = 0, error_column_ = 0;
@@ -290,6 +292,7 @@ class HloParser {
         if (at(')')) {
           ++p_;
           out.text += ")";
+          layout_ = {};  // the elements' layouts are not the tuple's
           return true;
         }
         return fail(p_, "bad tuple shape", "',' or ')'");
@@ -365,6 +368,7 @@ class HloParser {
     if (at('{') && layout_follows()) {  // {1,0}, {1,0:T(8,128)(2,1)S(1)}, {}
       std::size_t b = 0, e = 0;
       if (!skip_group(&b, &e)) return false;
+      layout_ = s_.substr(b, e - b);
     }
     return true;
   }
@@ -411,6 +415,7 @@ class HloParser {
   // A shape, interned. Array shapes repeat: the text as written (without its layout) is
   // looked up before it is parsed again.
   bool parse_shape_id(TypeId* id) {
+    layout_ = {};
     ws();
     std::size_t q = p_;
     while (q < n_ && alnum(s_[q])) ++q;
@@ -425,6 +430,7 @@ class HloParser {
           if (at('{') && layout_follows()) {
             std::size_t b = 0, e = 0;
             if (!skip_group(&b, &e)) return false;
+            layout_ = s_.substr(b, e - b);
           }
           return true;
         }
@@ -767,6 +773,7 @@ class HloParser {
     while (q < n_ && alnum(s_[q])) ++q;
     const bool has_shape = at('(') || (q < n_ && s_[q] == '[');
     if (has_shape && !parse_shape_id(&shape)) return false;
+    const std::string_view layout = has_shape ? layout_ : std::string_view();
     ws();
     q = p_;
     while (q < n_ && (alnum(s_[q]) || s_[q] == '-' || s_[q] == '_')) ++q;
@@ -869,6 +876,8 @@ class HloParser {
     // The instruction's single result follows its operands in refs.
     op.results.begin = static_cast<std::uint32_t>(f.refs.size());
     op.results.count = 1;
+    if (has_shape && !layout.empty() && !is_default_layout(layout))
+      f.layouts.push_back({static_cast<ValueId>(f.values.size()), layout});
     f.refs.push_back(id);
     f.values.push_back({shape, 0, false, name});
     block.ops.push_back(op);

@@ -139,6 +139,15 @@ struct Function {
     TypeId type;
   };
   std::vector<WrittenType> written_types;
+  // HLO: the layouts written on instructions' array shapes where they are not the default
+  // ({rank-1,...,1,0}: row-major, how the interpreter holds every array), by value in ascending
+  // order, as written inside the braces ("0,1", "1,0:T(8,128)"). Only bitcast reads them: it
+  // reinterprets bytes in layout order (layout.h).
+  struct WrittenLayout {
+    ValueId value;
+    std::string_view layout;
+  };
+  std::vector<WrittenLayout> layouts;
 
   Span<ValueId> operands(const Op& op) const {
     return {refs.data() + op.operands.begin, op.operands.count};

@@ -76,9 +76,6 @@ void decline_ops(Registry& r) {
               "static shapes");
   for (OpCode c : {OpCode::BatchNormInference, OpCode::BatchNormTraining, OpCode::BatchNormGrad})
     r.decline(c, "not run yet (JAX lowers batch normalization to plain arithmetic and reduce)");
-  r.decline(OpCode::Bitcast,
-            "a reinterpretation of the bytes under the shapes' layouts, which the interpreter "
-            "does not keep (it holds every array in row-major order)");
   r.decline(OpCode::Rng,
             "its values are implementation-defined (the StableHLO spec); rng_bit_generator "
             "with THREE_FRY or PHILOX runs");

@@ -1,6 +1,6 @@
 // Data movement, after the StableHLO spec: broadcast_in_dim, broadcast, reshape, transpose,
 // slice, dynamic_slice, dynamic_update_slice, pad, concatenate, reverse, iota, gather,
-// get_dimension_size, and HLO's copy.
+// get_dimension_size, and HLO's copy and bitcast.
 //
 // These ops move bits and never compute with them, so they are written per element size, not per
 // type (strided.h): each is a strided copy of a box, set up once per op. Shapes are checked
@@ -22,6 +22,7 @@
 #include <string>
 
 #include "common/numbers.h"
+#include "hlo/attrs.h"
 #include "interp/elementwise.h"
 #include "interp/strided.h"
 
@@ -162,7 +163,99 @@ bool reshape(const OpCall& c) {
   return true;
 }
 
-// HLO copy: the value itself (tensors are immutable once made; layouts are not modelled).
+// Value v's layout, dimensions from minor to major: the written one (hlo::Function::layouts,
+// non-default only), else row-major. False, with the error set, for one the interpreter cannot
+// order (tiles, memory spaces).
+bool layout_of(const OpCall& c, hlo::ValueId v, std::size_t rank, std::vector<int>* out) {
+  const auto& ls = c.fn().layouts;
+  auto it = std::lower_bound(
+      ls.begin(), ls.end(), v,
+      [](const hlo::Function::WrittenLayout& l, hlo::ValueId id) { return l.value < id; });
+  if (it == ls.end() || it->value != v) {
+    out->clear();
+    for (std::size_t i = rank; i-- > 0;) out->push_back(static_cast<int>(i));
+    return true;
+  }
+  if (!hlo::minor_to_major(it->layout, rank, out))
+    return c.fail(std::string(c.op().name) + " of a layout the interpreter cannot order",
+                  "a dimension order such as {0,1} (no tiles or memory space)",
+                  "{" + std::string(it->layout) + "}");
+  return true;
+}
+
+// HLO bitcast: the operand's bytes, in the order its layout stores them, read back in the order
+// the result's layout stores it (XLA's bitcast is free because both orders are one buffer).
+// Arrays are held row-major, so: operand → its storage order (a transpose), then storage order →
+// the result's dimensions (the inverse transpose); with both layouts row-major, a reshape.
+bool bitcast(const OpCall& c) {
+  const Tensor& x = c.tensor(0);
+  if (!same_element_type(c, x)) return false;
+  const hlo::Type& t = c.out_type(0);
+  if (!t.is_static() || t.elements() != static_cast<double>(x.elements()))
+    return c.fail("bitcast changes the element count", std::to_string(x.elements()) + " elements",
+                  t.text);
+  const Dims& od = t.dims;
+  std::vector<int> in_order, out_order;
+  if (!layout_of(c, c.fn().operands(c.op())[0], x.dims.size(), &in_order) ||
+      !layout_of(c, c.fn().results(c.op())[0], od.size(), &out_order))
+    return false;
+  const auto row_major = [](const std::vector<int>& o) {
+    for (std::size_t i = 0; i < o.size(); ++i)
+      if (o[i] != static_cast<int>(o.size() - 1 - i)) return false;
+    return true;
+  };
+  if (row_major(in_order) && row_major(out_order)) {  // a reshape: the buffer under new dims
+    Tensor y = x;
+    y.dims = od;
+    c.set(0, std::move(y));
+    return true;
+  }
+  // Storage order, major to minor: the operand's dimensions in it, and the result's.
+  std::reverse(in_order.begin(), in_order.end());
+  std::reverse(out_order.begin(), out_order.end());
+  Dims stored_in, stored_out;
+  for (int d : in_order) stored_in.push_back(x.dims[static_cast<std::size_t>(d)]);
+  for (int d : out_order) stored_out.push_back(od[static_cast<std::size_t>(d)]);
+  // One strided copy: result element j (row-major) sits in storage at the offset its
+  // coordinates give under the result's order; the operand's element at that storage offset is
+  // the one whose coordinates the operand's order gives. The box walks the result's storage
+  // order and maps each storage position to both tensors.
+  const Dims xs = row_major_strides(x.dims), ys = row_major_strides(od);
+  Dims in_stride(stored_in.size()), out_stride(stored_out.size());
+  for (std::size_t k = 0; k < stored_in.size(); ++k)
+    in_stride[k] = xs[static_cast<std::size_t>(in_order[k])];
+  for (std::size_t k = 0; k < stored_out.size(); ++k)
+    out_stride[k] = ys[static_cast<std::size_t>(out_order[k])];
+  Tensor y;
+  if (!c.alloc(0, &y)) return false;
+  const std::size_t eb = ebytes(x.type);
+  const std::int64_t n = x.elements();
+  // Storage position p → coordinates in each storage order → offsets (odometers, no division).
+  std::vector<std::int64_t> ci(stored_in.size(), 0), co(stored_out.size(), 0);
+  std::int64_t xo = 0, yo = 0;
+  for (std::int64_t p = 0; p < n; ++p) {
+    std::memcpy(y.data() + static_cast<std::size_t>(yo) * eb,
+                x.data() + static_cast<std::size_t>(xo) * eb, eb);
+    for (std::size_t k = ci.size(); k-- > 0;) {
+      xo += in_stride[k];
+      if (++ci[k] < stored_in[k]) break;
+      xo -= in_stride[k] * ci[k];
+      ci[k] = 0;
+    }
+    for (std::size_t k = co.size(); k-- > 0;) {
+      yo += out_stride[k];
+      if (++co[k] < stored_out[k]) break;
+      yo -= out_stride[k] * co[k];
+      co[k] = 0;
+    }
+    if ((p & 0xffff) == 0xffff && !c.keep_going()) return false;
+  }
+  c.set(0, std::move(y));
+  return true;
+}
+
+// HLO copy: the value itself (tensors are immutable once made; a layout it changes matters only
+// to a later bitcast, which reads the written layouts).
 bool copy(const OpCall& c) {
   c.set(0, c.in(0));
   return true;
@@ -707,6 +800,7 @@ void register_data_ops(Registry& r) {
   r.add(OpCode::Broadcast, broadcast);
   r.add(OpCode::Reshape, reshape);
   r.add(OpCode::Copy, copy);
+  r.add(OpCode::Bitcast, bitcast);
   r.add(OpCode::Transpose, transpose);
   r.add(OpCode::Reverse, reverse);
   r.add(OpCode::Slice, slice);

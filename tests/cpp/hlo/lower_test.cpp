@@ -405,3 +405,33 @@ TEST_CASE("an integer attribute written as a splat stands for every element of i
   CHECK(int_list("dense<[3]> : tensor<1xi64>") == std::vector<std::int64_t>{3});
   CHECK(int_list("dense<1> : tensor<0xi64>").empty());
 }
+
+TEST_CASE("layouts: the parser keeps the non-default ones, read as a dimension order",
+          "[hlo][lower][layout]") {
+  CHECK(is_default_layout(""));
+  CHECK(is_default_layout("0"));
+  CHECK(is_default_layout("2,1,0"));
+  CHECK(is_default_layout("1, 0"));
+  CHECK_FALSE(is_default_layout("0,1"));
+  CHECK_FALSE(is_default_layout("1,0:T(8,128)"));
+  CHECK_FALSE(is_default_layout("2,0"));
+  CHECK_FALSE(is_default_layout("1,0,"));
+  std::vector<int> order;
+  CHECK(minor_to_major("2,0,1", 3, &order));
+  CHECK(order == std::vector<int>{2, 0, 1});
+  CHECK_FALSE(minor_to_major("0,0", 2, &order));
+  CHECK_FALSE(minor_to_major("0,2", 2, &order));
+  CHECK_FALSE(minor_to_major("1,0:T(8,128)", 2, &order));
+  CHECK_FALSE(minor_to_major("0", 2, &order));
+  // Only the instructions whose layout is not row-major are kept, by value, in order.
+  auto r = parse(
+      "HloModule m\nENTRY main {\n  a = f32[2,3]{1,0} constant({{0, 1, 2}, {3, 4, 5}})\n"
+      "  b = f32[3,2]{0,1} transpose(a), dimensions={1,0}\n"
+      "  t = (f32[2]{0}, f32[2,2]{0,1}) parameter(0)\n"
+      "  ROOT c = f32[6]{0} bitcast(b)\n}\n");
+  REQUIRE(r.ok());
+  const Function& f = r->front().functions.front();
+  REQUIRE(f.layouts.size() == 1);
+  CHECK(f.value_name(f.layouts[0].value) == "b");
+  CHECK(f.layouts[0].layout == "0,1");
+}

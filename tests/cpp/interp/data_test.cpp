@@ -110,6 +110,40 @@ TEST_CASE("stablehlo.broadcast adds major dimensions and HLO's broadcast and cop
   CHECK(as_doubles(ran.result) == V{4, 4, 4, 5, 5, 5});
 }
 
+TEST_CASE("HLO's bitcast reads the bytes in the order the written layouts store them",
+          "[interp][data]") {
+  auto hlo = [](const std::string& body) {
+    auto ran = run_text("HloModule m\nENTRY main {\n" + body + "}\n");
+    INFO((ran.result.errors.empty() ? ran.result.status : ran.result.errors.front().message));
+    REQUIRE(ran.result.status == "passed");
+    return as_doubles(ran.result);
+  };
+  // Row-major on both sides ({1,0}, no layout at all): a reshape.
+  CHECK(hlo("  a = f32[2,3]{1,0} constant({{0, 1, 2}, {3, 4, 5}})\n"
+            "  ROOT b = f32[3,2]{1,0} bitcast(a)\n") == V{0, 1, 2, 3, 4, 5});
+  // A column-major operand: its storage is 0 3 1 4 2 5, read back row-major as f32[6].
+  CHECK(hlo("  a = f32[2,3]{0,1} constant({{0, 1, 2}, {3, 4, 5}})\n"
+            "  ROOT b = f32[6]{0} bitcast(a)\n") == V{0, 3, 1, 4, 2, 5});
+  // XLA's importer test (corpus hlo/import.hlo): f32[3,4] to f32[3,4,1]{2,0,1}. The result
+  // stores dimension 1 outermost, then 0, then 2: storage [4][3][1] holds the operand's 0..11 in
+  // order, so result element [i][j][0] is storage [j][i][0] = 3j + i.
+  CHECK(hlo("  a = f32[3,4] constant({{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}})\n"
+            "  ROOT b = f32[3,4,1]{2,0,1} bitcast(a)\n") ==
+        V{0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11});
+  // A column-major operand read as a row-major [3,2]: the transpose.
+  CHECK(hlo("  a = f32[2,3]{0,1} constant({{0, 1, 2}, {3, 4, 5}})\n"
+            "  ROOT b = f32[3,2]{1,0} bitcast(a)\n") == V{0, 3, 1, 4, 2, 5});
+  // Both sides column-major: storage 0 3 1 4 2 5 is, as a column-major [3,2], the columns
+  // (0 3 1) and (4 2 5).
+  CHECK(hlo("  a = f32[2,3]{0,1} constant({{0, 1, 2}, {3, 4, 5}})\n"
+            "  ROOT b = f32[3,2]{0,1} bitcast(a)\n") == V{0, 4, 3, 2, 1, 5});
+  // A tiled layout is not a dimension order: refused, quoting it.
+  CHECK_THAT(run_error("HloModule m\nENTRY main {\n"
+                       "  a = f32[2,3]{1,0:T(2,128)} constant({{0, 1, 2}, {3, 4, 5}})\n"
+                       "  ROOT b = f32[6]{0} bitcast(a)\n}\n"),
+             Catch::Matchers::Contains("{1,0:T(2,128)}"));
+}
+
 TEST_CASE("reshape keeps the elements in order, and a bad element count is refused",
           "[interp][data]") {
   CHECK(run_body("tensor<3x2xi32>",

@@ -50,8 +50,9 @@ TEST_CASE("a declined op is refused with its reason, at its line", "[interp][reg
       "  a = f32[4] constant({1, 2, 3, 4})\n"
       "  ROOT r = f32[4] all-reduce(a), replica_groups={}, to_apply=add\n"
       "}\n");
-  CHECK(e == "not run: all-reduce: a collective: it exchanges values between devices, and the "
-             "interpreter runs one device");
+  CHECK(e ==
+        "not run: all-reduce: a collective: it exchanges values between devices, and the "
+        "interpreter runs one device");
 }
 
 TEST_CASE("HLO's fusion runs its fused computation: optimized HLO runs", "[interp][registry]") {
