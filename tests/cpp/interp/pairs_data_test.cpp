@@ -13,11 +13,11 @@
 //
 // Which ops: every op StableHLO (or CHLO) spells whose cost family is neither Elementwise nor
 // Transcendental and whose verify rule is not Elementwise (pairs_test.cpp and elementwise_test.cpp
-// have those), and which the interpreter registers. Each has cases below or is left out in left_out() with the reason: a new op of these
-// families fails here until it has one. A pair the dialect refuses (StableHLO's iota of i1: its
-// result is HLO_StaticShapeIntFpOrComplexTensor in StablehloOps.td) must be refused by the
-// verifier, naming the rule; a pair it allows must run, but for the interpreter's gaps, listed in
-// known_gap() with their reason.
+// have those), and which the interpreter registers. Each has cases below or is left out in
+// left_out() with the reason: a new op of these families fails here until it has one. A pair the
+// dialect refuses (StableHLO's iota of i1: its result is HLO_StaticShapeIntFpOrComplexTensor in
+// StablehloOps.td) must be refused by the verifier, naming the rule; a pair it allows must run, but
+// for the interpreter's gaps, listed in known_gap() with their reason.
 #include <algorithm>
 #include <complex>
 #include <cstdint>
@@ -49,11 +49,20 @@ struct ElemType {
 
 const std::vector<ElemType>& elem_types() {
   static const std::vector<ElemType> t = {
-      {"i1", Kind::Pred, 1},        {"i8", Kind::Signed, 8},     {"i16", Kind::Signed, 16},
-      {"i32", Kind::Signed, 32},    {"i64", Kind::Signed, 64},   {"ui8", Kind::Unsigned, 8},
-      {"ui16", Kind::Unsigned, 16}, {"ui32", Kind::Unsigned, 32}, {"ui64", Kind::Unsigned, 64},
-      {"f16", Kind::Float, 0},      {"bf16", Kind::Float, 0},    {"f32", Kind::Float, 0},
-      {"f64", Kind::Float, 0},      {"complex<f32>", Kind::Complex, 0},
+      {"i1", Kind::Pred, 1},
+      {"i8", Kind::Signed, 8},
+      {"i16", Kind::Signed, 16},
+      {"i32", Kind::Signed, 32},
+      {"i64", Kind::Signed, 64},
+      {"ui8", Kind::Unsigned, 8},
+      {"ui16", Kind::Unsigned, 16},
+      {"ui32", Kind::Unsigned, 32},
+      {"ui64", Kind::Unsigned, 64},
+      {"f16", Kind::Float, 0},
+      {"bf16", Kind::Float, 0},
+      {"f32", Kind::Float, 0},
+      {"f64", Kind::Float, 0},
+      {"complex<f32>", Kind::Complex, 0},
       {"complex<f64>", Kind::Complex, 0},
   };
   return t;
@@ -191,10 +200,11 @@ std::string body2(const std::string& e, const std::string& op) {
 std::string comparator(const ElemType& t, const std::string& dir) {
   const std::string s = ty(t, {});
   std::string lines = "  ^bb0(%a: " + s + ", %b: " + s + "):\n";
-  std::string a = "%a", b = "%b", ct = t.kind == Kind::Pred       ? "UNSIGNED"
-                                       : t.kind == Kind::Signed   ? "SIGNED"
-                                       : t.kind == Kind::Unsigned ? "UNSIGNED"
-                                                                  : "FLOAT";
+  std::string a = "%a", b = "%b",
+              ct = t.kind == Kind::Pred       ? "UNSIGNED"
+                   : t.kind == Kind::Signed   ? "SIGNED"
+                   : t.kind == Kind::Unsigned ? "UNSIGNED"
+                                              : "FLOAT";
   std::string cs = s;
   if (t.kind == Kind::Complex) {
     cs = ty(std::string(t.mlir) == "complex<f32>" ? "f32" : "f64", {});
@@ -212,9 +222,9 @@ bool less(C a, C b) { return a.real() < b.real(); }
 // ---- the cases ------------------------------------------------------------------------------
 
 struct Built {
-  std::string text;                  // the module
-  std::vector<Vals> want;            // each result's elements, row-major
-  std::string refused;               // non-empty: the verifier refuses, with this in its message
+  std::string text;        // the module
+  std::vector<Vals> want;  // each result's elements, row-major
+  std::string refused;     // non-empty: the verifier refuses, with this in its message
 };
 using Builder = std::function<Built(const ElemType&)>;
 struct OpCase {
@@ -238,8 +248,8 @@ std::vector<OpCase> cases() {
                  return one(ty(t, {2, 3}),
                             constant("x", t, {3}, x) +
                                 "  %r = stablehlo.broadcast_in_dim %x, dims = [1] : (" +
-                                ty(t, {3}) + ") -> " + ty(t, {2, 3}) + "\n  return %r : " +
-                                ty(t, {2, 3}) + "\n",
+                                ty(t, {3}) + ") -> " + ty(t, {2, 3}) +
+                                "\n  return %r : " + ty(t, {2, 3}) + "\n",
                             {want});
                }});
   c.push_back({"stablehlo.broadcast", "3 -> 2x3, a new major dimension", [](const ElemType& t) {
@@ -250,16 +260,16 @@ std::vector<OpCase> cases() {
                             constant("x", t, {3}, x) +
                                 "  %r = \"stablehlo.broadcast\"(%x) {broadcast_sizes = array<i64: "
                                 "2>} : (" +
-                                ty(t, {3}) + ") -> " + ty(t, {2, 3}) + "\n  return %r : " +
-                                ty(t, {2, 3}) + "\n",
+                                ty(t, {3}) + ") -> " + ty(t, {2, 3}) +
+                                "\n  return %r : " + ty(t, {2, 3}) + "\n",
                             {want});
                }});
   c.push_back({"stablehlo.reshape", "2x3 -> 3x2, the same row-major order", [](const ElemType& t) {
                  const Vals x = values(t, 6);
                  return one(ty(t, {3, 2}),
                             constant("x", t, {2, 3}, x) + "  %r = stablehlo.reshape %x : (" +
-                                ty(t, {2, 3}) + ") -> " + ty(t, {3, 2}) + "\n  return %r : " +
-                                ty(t, {3, 2}) + "\n",
+                                ty(t, {2, 3}) + ") -> " + ty(t, {3, 2}) +
+                                "\n  return %r : " + ty(t, {3, 2}) + "\n",
                             {x});
                }});
   c.push_back({"stablehlo.transpose", "2x3x2 by [2, 0, 1]", [](const ElemType& t) {
@@ -270,8 +280,8 @@ std::vector<OpCase> cases() {
                  return one(ty(t, {2, 2, 3}),
                             constant("x", t, {2, 3, 2}, x) +
                                 "  %r = stablehlo.transpose %x, dims = [2, 0, 1] : (" +
-                                ty(t, {2, 3, 2}) + ") -> " + ty(t, {2, 2, 3}) + "\n  return %r : " +
-                                ty(t, {2, 2, 3}) + "\n",
+                                ty(t, {2, 3, 2}) + ") -> " + ty(t, {2, 2, 3}) +
+                                "\n  return %r : " + ty(t, {2, 2, 3}) + "\n",
                             {want});
                }});
   c.push_back({"stablehlo.reverse", "2x3 along dimension 1", [](const ElemType& t) {
@@ -291,9 +301,9 @@ std::vector<OpCase> cases() {
                  for (const Dims& i : indices({2, 2}))
                    want.push_back(x[offset({3, 4}, {2 * i[0], 1 + 2 * i[1]})]);
                  return one(ty(t, {2, 2}),
-                            constant("x", t, {3, 4}, x) + "  %r = stablehlo.slice %x [0:3:2, 1:4:2] : (" +
-                                ty(t, {3, 4}) + ") -> " + ty(t, {2, 2}) + "\n  return %r : " +
-                                ty(t, {2, 2}) + "\n",
+                            constant("x", t, {3, 4}, x) +
+                                "  %r = stablehlo.slice %x [0:3:2, 1:4:2] : (" + ty(t, {3, 4}) +
+                                ") -> " + ty(t, {2, 2}) + "\n  return %r : " + ty(t, {2, 2}) + "\n",
                             {want});
                }});
   c.push_back(
@@ -324,32 +334,32 @@ std::vector<OpCase> cases() {
                                 "\n  return %r : " + ty(t, {3, 3}) + "\n",
                             {want});
                }});
-  c.push_back({"stablehlo.pad", "2x3, low [1, -1], high [0, 1], interior [1, 0]",
-               [](const ElemType& t) {
-                 const Vals x = values(t, 6);
-                 const C pad = value(t, 20);
-                 const Dims low = {1, -1}, interior = {1, 0}, in = {2, 3}, out = {4, 3};
-                 Vals want;
-                 for (const Dims& o : indices(out)) {
-                   Dims src(2);
-                   bool inside = true;
-                   for (int d = 0; d < 2; ++d) {
-                     const int p = o[d] - low[d];
-                     if (p < 0 || p % (interior[d] + 1) != 0 || p / (interior[d] + 1) >= in[d])
-                       inside = false;
-                     else
-                       src[d] = p / (interior[d] + 1);
-                   }
-                   want.push_back(inside ? x[offset(in, src)] : pad);
-                 }
-                 return one(ty(t, out),
-                            constant("x", t, in, x) + constant("z", t, {}, {pad}) +
-                                "  %r = stablehlo.pad %x, %z, low = [1, -1], high = [0, 1], "
-                                "interior = [1, 0] : (" +
-                                ty(t, in) + ", " + ty(t, {}) + ") -> " + ty(t, out) +
-                                "\n  return %r : " + ty(t, out) + "\n",
-                            {want});
-               }});
+  c.push_back(
+      {"stablehlo.pad", "2x3, low [1, -1], high [0, 1], interior [1, 0]", [](const ElemType& t) {
+         const Vals x = values(t, 6);
+         const C pad = value(t, 20);
+         const Dims low = {1, -1}, interior = {1, 0}, in = {2, 3}, out = {4, 3};
+         Vals want;
+         for (const Dims& o : indices(out)) {
+           Dims src(2);
+           bool inside = true;
+           for (int d = 0; d < 2; ++d) {
+             const int p = o[d] - low[d];
+             if (p < 0 || p % (interior[d] + 1) != 0 || p / (interior[d] + 1) >= in[d])
+               inside = false;
+             else
+               src[d] = p / (interior[d] + 1);
+           }
+           want.push_back(inside ? x[offset(in, src)] : pad);
+         }
+         return one(ty(t, out),
+                    constant("x", t, in, x) + constant("z", t, {}, {pad}) +
+                        "  %r = stablehlo.pad %x, %z, low = [1, -1], high = [0, 1], "
+                        "interior = [1, 0] : (" +
+                        ty(t, in) + ", " + ty(t, {}) + ") -> " + ty(t, out) +
+                        "\n  return %r : " + ty(t, out) + "\n",
+                    {want});
+       }});
   c.push_back({"stablehlo.concatenate", "2x2 and 2x1 along dimension 1", [](const ElemType& t) {
                  const Vals a = values(t, 4), b = values(t, 2, 4);
                  Vals want;
@@ -394,8 +404,8 @@ std::vector<OpCase> cases() {
                  {want});
     };
   };
-  c.push_back({"stablehlo.gather", "rows 2, 0 and 9 (clamped to 2) of 3x3",
-               gather("stablehlo.gather")});
+  c.push_back(
+      {"stablehlo.gather", "rows 2, 0 and 9 (clamped to 2) of 3x3", gather("stablehlo.gather")});
   c.push_back({"stablehlo.dynamic_gather", "rows 2, 0 and 9 (clamped to 2) of 3x3",
                gather("stablehlo.dynamic_gather")});
   c.push_back({"stablehlo.get_dimension_size", "dimension 1 of 2x7, as i32", [](const ElemType& t) {
@@ -440,9 +450,9 @@ std::vector<OpCase> cases() {
                             constant("x", t, {2, 3}, x) + constant("z", t, {}, {init}) +
                                 "  %r = \"stablehlo.reduce_window\"(%x, %z) <{window_dimensions = "
                                 "array<i64: 1, 2>}> ({\n" +
-                                body2(t.mlir, "stablehlo.add") + "  }) : (" + ty(t, {2, 3}) +
-                                ", " + ty(t, {}) + ") -> " + ty(t, {2, 2}) + "\n  return %r : " +
-                                ty(t, {2, 2}) + "\n",
+                                body2(t.mlir, "stablehlo.add") + "  }) : (" + ty(t, {2, 3}) + ", " +
+                                ty(t, {}) + ") -> " + ty(t, {2, 2}) +
+                                "\n  return %r : " + ty(t, {2, 2}) + "\n",
                             {want});
                }});
   c.push_back(
@@ -517,9 +527,9 @@ std::vector<OpCase> cases() {
                                   [&](int i, int j) { return less(x[j], x[i]); });
                  const std::string r = "(" + ty(t, {2}) + ", tensor<2xi32>)";
                  return one(r,
-                            constant("x", t, {5}, x) + "  %v, %i = chlo.top_k(%x, k = 2) : " +
-                                ty(t, {5}) + " -> " + r + "\n  return %v, %i : " + ty(t, {2}) +
-                                ", tensor<2xi32>\n",
+                            constant("x", t, {5}, x) +
+                                "  %v, %i = chlo.top_k(%x, k = 2) : " + ty(t, {5}) + " -> " + r +
+                                "\n  return %v, %i : " + ty(t, {2}) + ", tensor<2xi32>\n",
                             {{x[order[0]], x[order[1]]}, {C(order[0]), C(order[1])}});
                }});
 
@@ -540,33 +550,34 @@ std::vector<OpCase> cases() {
                                      "x [0] : (";
       return one(ty(t, {2, 2}),
                  constant("a", t, {2, 3}, a) + constant("b", t, {3, 2}, b) + call + ty(t, {2, 3}) +
-                     ", " + ty(t, {3, 2}) + ") -> " + ty(t, {2, 2}) + "\n  return %r : " +
-                     ty(t, {2, 2}) + "\n",
+                     ", " + ty(t, {3, 2}) + ") -> " + ty(t, {2, 2}) +
+                     "\n  return %r : " + ty(t, {2, 2}) + "\n",
                  {want});
     };
   };
   c.push_back({"stablehlo.dot_general", "2x3 by 3x2", matmul("stablehlo.dot_general")});
   c.push_back({"stablehlo.dot", "2x3 by 3x2", matmul("stablehlo.dot")});
-  c.push_back({"stablehlo.convolution", "1x1x5 by a 1x1x2 kernel, no padding",
-               [](const ElemType& t) {
-                 const Vals x = values(t, 5), k = values(t, 2, 5);
-                 Vals want;
-                 for (int j = 0; j < 4; ++j)
-                   want.push_back(add(t, mul(t, x[j], k[0]), mul(t, x[j + 1], k[1])));
-                 return one(ty(t, {1, 1, 4}),
-                            constant("x", t, {1, 1, 5}, x) + constant("k", t, {1, 1, 2}, k) +
-                                "  %r = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0]x[o, "
-                                "i, 0]->[b, f, 0], window = {} {batch_group_count = 1 : i64, "
-                                "feature_group_count = 1 : i64} : (" +
-                                ty(t, {1, 1, 5}) + ", " + ty(t, {1, 1, 2}) + ") -> " +
-                                ty(t, {1, 1, 4}) + "\n  return %r : " + ty(t, {1, 1, 4}) + "\n",
-                            {want});
-               }});
+  c.push_back(
+      {"stablehlo.convolution", "1x1x5 by a 1x1x2 kernel, no padding", [](const ElemType& t) {
+         const Vals x = values(t, 5), k = values(t, 2, 5);
+         Vals want;
+         for (int j = 0; j < 4; ++j)
+           want.push_back(add(t, mul(t, x[j], k[0]), mul(t, x[j + 1], k[1])));
+         return one(ty(t, {1, 1, 4}),
+                    constant("x", t, {1, 1, 5}, x) + constant("k", t, {1, 1, 2}, k) +
+                        "  %r = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0]x[o, "
+                        "i, 0]->[b, f, 0], window = {} {batch_group_count = 1 : i64, "
+                        "feature_group_count = 1 : i64} : (" +
+                        ty(t, {1, 1, 5}) + ", " + ty(t, {1, 1, 2}) + ") -> " + ty(t, {1, 1, 4}) +
+                        "\n  return %r : " + ty(t, {1, 1, 4}) + "\n",
+                    {want});
+       }});
 
   // ---- structural: the values come back as they went in (reversed where a branch says so)
   c.push_back({"stablehlo.constant", "a 2x2 constant returned", [](const ElemType& t) {
                  const Vals x = values(t, 4);
-                 return one(ty(t, {2, 2}), constant("x", t, {2, 2}, x) + "  return %x : " + ty(t, {2, 2}) + "\n",
+                 return one(ty(t, {2, 2}),
+                            constant("x", t, {2, 2}, x) + "  return %x : " + ty(t, {2, 2}) + "\n",
                             {x});
                }});
   const auto tuple = [](const ElemType& t) {
@@ -587,43 +598,43 @@ std::vector<OpCase> cases() {
                  return one(r,
                             constant("x", t, {3}, x) + constant("y", t, {2}, y) +
                                 "  %r:2 = stablehlo.optimization_barrier %x, %y : " + ty(t, {3}) +
-                                ", " + ty(t, {2}) + "\n  return %r#0, %r#1 : " + ty(t, {3}) +
-                                ", " + ty(t, {2}) + "\n",
+                                ", " + ty(t, {2}) + "\n  return %r#0, %r#1 : " + ty(t, {3}) + ", " +
+                                ty(t, {2}) + "\n",
                             {x, y});
                }});
-  c.push_back({"stablehlo.while", "3 iterations, each reversing the carried value",
-               [](const ElemType& t) {
-                 const Vals x = values(t, 4);
-                 const Vals want(x.rbegin(), x.rend());  // reversed an odd number of times
-                 const std::string X = ty(t, {4});
-                 return one(X,
-                            constant("x", t, {4}, x) + i32_constant("i0", "0", {}) +
-                                "  %r:2 = stablehlo.while(%i = %i0, %v = %x) : tensor<i32>, " + X +
-                                "\n   cond {\n"
-                                "    %n = stablehlo.constant dense<3> : tensor<i32>\n"
-                                "    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, "
-                                "tensor<i32>) -> tensor<i1>\n"
-                                "    stablehlo.return %lt : tensor<i1>\n"
-                                "  } do {\n"
-                                "    %one = stablehlo.constant dense<1> : tensor<i32>\n"
-                                "    %i2 = stablehlo.add %i, %one : tensor<i32>\n"
-                                "    %v2 = stablehlo.reverse %v, dims = [0] : " +
-                                X + "\n    stablehlo.return %i2, %v2 : tensor<i32>, " + X +
-                                "\n  }\n  return %r#1 : " + X + "\n",
-                            {want});
-               }});
-  c.push_back({"stablehlo.case", "index 1 of two branches: the reversed value",
-               [](const ElemType& t) {
-                 const Vals x = values(t, 4);
-                 const std::string X = ty(t, {4});
-                 return one(X,
-                            constant("x", t, {4}, x) + i32_constant("k", "1", {}) +
-                                "  %r = \"stablehlo.case\"(%k) ({\n    stablehlo.return %x : " + X +
-                                "\n  }, {\n    %v = stablehlo.reverse %x, dims = [0] : " + X +
-                                "\n    stablehlo.return %v : " + X + "\n  }) : (tensor<i32>) -> " +
-                                X + "\n  return %r : " + X + "\n",
-                            {Vals(x.rbegin(), x.rend())});
-               }});
+  c.push_back(
+      {"stablehlo.while", "3 iterations, each reversing the carried value", [](const ElemType& t) {
+         const Vals x = values(t, 4);
+         const Vals want(x.rbegin(), x.rend());  // reversed an odd number of times
+         const std::string X = ty(t, {4});
+         return one(X,
+                    constant("x", t, {4}, x) + i32_constant("i0", "0", {}) +
+                        "  %r:2 = stablehlo.while(%i = %i0, %v = %x) : tensor<i32>, " + X +
+                        "\n   cond {\n"
+                        "    %n = stablehlo.constant dense<3> : tensor<i32>\n"
+                        "    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, "
+                        "tensor<i32>) -> tensor<i1>\n"
+                        "    stablehlo.return %lt : tensor<i1>\n"
+                        "  } do {\n"
+                        "    %one = stablehlo.constant dense<1> : tensor<i32>\n"
+                        "    %i2 = stablehlo.add %i, %one : tensor<i32>\n"
+                        "    %v2 = stablehlo.reverse %v, dims = [0] : " +
+                        X + "\n    stablehlo.return %i2, %v2 : tensor<i32>, " + X +
+                        "\n  }\n  return %r#1 : " + X + "\n",
+                    {want});
+       }});
+  c.push_back(
+      {"stablehlo.case", "index 1 of two branches: the reversed value", [](const ElemType& t) {
+         const Vals x = values(t, 4);
+         const std::string X = ty(t, {4});
+         return one(X,
+                    constant("x", t, {4}, x) + i32_constant("k", "1", {}) +
+                        "  %r = \"stablehlo.case\"(%k) ({\n    stablehlo.return %x : " + X +
+                        "\n  }, {\n    %v = stablehlo.reverse %x, dims = [0] : " + X +
+                        "\n    stablehlo.return %v : " + X + "\n  }) : (tensor<i32>) -> " + X +
+                        "\n  return %r : " + X + "\n",
+                    {Vals(x.rbegin(), x.rend())});
+       }});
   c.push_back({"stablehlo.if", "false: the else branch, the reversed value", [](const ElemType& t) {
                  const Vals x = values(t, 4);
                  const std::string X = ty(t, {4});
@@ -641,21 +652,22 @@ std::vector<OpCase> cases() {
       const Vals x = values(t, 4);
       const std::string X = ty(t, {4});
       const std::string site =
-          op == "func.call" ? "  %r = func.call @rev(%x) : (" + X + ") -> " + X + "\n"
-                            : "  %r = stablehlo.composite \"my.rev\" %x {decomposition = @rev} : (" +
-                                  X + ") -> " + X + "\n";
-      const std::string text = "module {\n" +
-                               rl::testing::main_of(X, constant("x", t, {4}, x) + site +
-                                                           "  return %r : " + X + "\n") +
-                               "func.func private @rev(%a: " + X + ") -> " + X +
-                               " {\n  %v = stablehlo.reverse %a, dims = [0] : " + X +
-                               "\n  return %v : " + X + "\n}\n}\n";
+          op == "func.call"
+              ? "  %r = func.call @rev(%x) : (" + X + ") -> " + X + "\n"
+              : "  %r = stablehlo.composite \"my.rev\" %x {decomposition = @rev} : (" + X +
+                    ") -> " + X + "\n";
+      const std::string text =
+          "module {\n" +
+          rl::testing::main_of(X, constant("x", t, {4}, x) + site + "  return %r : " + X + "\n") +
+          "func.func private @rev(%a: " + X + ") -> " + X +
+          " {\n  %v = stablehlo.reverse %a, dims = [0] : " + X + "\n  return %v : " + X +
+          "\n}\n}\n";
       return Built{text, {Vals(x.rbegin(), x.rend())}, ""};
     };
   };
   c.push_back({"func.call", "a function that reverses its argument", call("func.call")});
-  c.push_back(
-      {"stablehlo.composite", "its decomposition reverses the argument", call("stablehlo.composite")});
+  c.push_back({"stablehlo.composite", "its decomposition reverses the argument",
+               call("stablehlo.composite")});
   return c;
 }
 
@@ -692,8 +704,9 @@ bool covered_family(const hlo::OpInfo& info) {
 std::string shown(const Vals& v) {
   std::string s = "[";
   for (std::size_t i = 0; i < v.size(); ++i)
-    s += (i ? ", " : "") + (v[i].imag() == 0 ? num(v[i].real())
-                                              : "(" + num(v[i].real()) + ", " + num(v[i].imag()) + ")");
+    s += (i ? ", " : "") + (v[i].imag() == 0
+                                ? num(v[i].real())
+                                : "(" + num(v[i].real()) + ", " + num(v[i].imag()) + ")");
   return s + "]";
 }
 
