@@ -75,6 +75,7 @@ enum class VerifyRule : std::uint8_t {
   Scatter,
   Map,
   Sort,
+  Iota,  // the result's element kind is one the types column gives
   // infer.cpp's rule (check_written_shapes), in StableHLO too: its attributes read alike.
   Inferred,
 };

@@ -154,6 +154,8 @@ class Verifier {
         return map(op);
       case VerifyRule::Sort:
         return sort(op);
+      case VerifyRule::Iota:
+        return iota(op);
     }
     return true;
   }
@@ -490,6 +492,19 @@ class Verifier {
     if (t.dims.size() != out.dims.size()) return false;
     for (std::size_t d = 0; d < out.dims.size(); ++d)
       if (t.dims[d] >= 0 && out.dims[d] >= 0 && t.dims[d] != out.dims[d]) return false;
+    return true;
+  }
+
+  // iota: its result's element type is of a kind the types column gives (integer, floating-point
+  // or complex: StableHLO's HLO_StaticShapeIntFpOrComplexTensor; XLA's ShapeVerifier::HandleIota
+  // refuses pred too).
+  bool iota(const OpView& op) {
+    if (op.num_results() != 1) return true;
+    const Type& t = op.result_type(0);
+    const ElementKind k = t.is_array() ? element_kind(t.etype) : ElementKind::None;
+    if (k != ElementKind::None && !op_takes(op.op.code, k))
+      return fail(op, std::string(op.op.name) + " of this element type",
+                  types_text(op_info(op.op.code).types) + " element type", t.element);
     return true;
   }
 

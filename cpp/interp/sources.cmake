@@ -23,6 +23,7 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/elementwise_test.cpp
   tests/cpp/interp/pairs_test.cpp
   tests/cpp/interp/registry_test.cpp
+  tests/cpp/interp/pairs_data_test.cpp
   tests/cpp/interp/math_test.cpp
   tests/cpp/interp/pow_test.cpp
   tests/cpp/interp/data_test.cpp

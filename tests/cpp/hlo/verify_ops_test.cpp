@@ -358,6 +358,13 @@ std::vector<Case> cases() {
            "%0 = \"stablehlo.fft\"(%a) {fft_length = array<i64: 4>, fft_type = "
            "#stablehlo<fft_type IFFT>} : (tensor<4xcomplex<f32>>) -> $R",
            "tensor<4xcomplex<f32>>", {"tensor<5xcomplex<f32>>", "tensor<4xcomplex<f64>>"});
+  {
+    Case c{"stablehlo.iota", "", "%0 = stablehlo.iota dim = 1 : $R", "tensor<2x3xui8>", {}};
+    c.wrong.push_back({"tensor<2x3xi1>",
+                       "stablehlo.iota of this element type " + kDash +
+                           " expected an integer, floating-point or complex element type, got i1"});
+    out.push_back(c);
+  }
   inferred("stablehlo.get_dimension_size", "%a: tensor<2x3xf32>",
            "%0 = \"stablehlo.get_dimension_size\"(%a) {dimension = 1 : i64} : (tensor<2x3xf32>) "
            "-> $R",
@@ -500,17 +507,15 @@ const std::set<std::string> kExcluded = {
 // dynamic_slice, dynamic_update_slice, gather, bitcast_convert and rng_bit_generator have rules
 // the interpreter or XLA applies but verify.cpp and infer.cpp do not state for StableHLO (XLA's
 // parser needs their shapes written, so infer.cpp has no rule for slice; its gather rule reads
-// HLO's attribute spellings only); iota's and broadcast's results are what they write, checked
-// only in part; optimization_barrier's StableHLO form has one result per operand. A wrong result
-// type of these is not refused by the analyzer; the interpreter refuses some when it runs them
-// (slice, gather). Listed so that the test below fails once one of them gets a rule without
-// a case.
+// HLO's attribute spellings only); broadcast's result is what it writes, checked only in part;
+// optimization_barrier's StableHLO form has one result per operand. A wrong result type of these
+// is not refused by the analyzer; the interpreter refuses some when it runs them (slice, gather).
+// Listed so that the test below fails once one of them gets a rule without a case.
 const std::set<std::string> kNoRuleYet = {
     "stablehlo.slice",
     "stablehlo.dynamic_slice",
     "stablehlo.dynamic_update_slice",
     "stablehlo.gather",
-    "stablehlo.iota",
     "stablehlo.bitcast_convert",
     "stablehlo.broadcast",
     "stablehlo.rng_bit_generator",
