@@ -270,6 +270,55 @@ describe('node scripts/run.mjs', () => {
     );
   });
 
+  test("optimized HLO runs: XLA's fusion op is timed as one op with the counts XLA gives a fusion, bitcast follows the layouts, a collective is refused with its reason", () => {
+    const optimized = write(
+      'optimized.hlo',
+      `HloModule jit_f, entry_computation_layout={(f32[64,32]{1,0}, f32[32]{0})->f32[32,64]{0,1}}
+
+fused_computation {
+  param_0 = f32[64,32]{1,0} parameter(0)
+  param_1 = f32[32]{0} parameter(1)
+  broadcast = f32[64,32]{1,0} broadcast(param_1), dimensions={1}
+  add = f32[64,32]{1,0} add(param_0, broadcast)
+  ROOT tanh = f32[64,32]{1,0} tanh(add)
+}
+
+ENTRY main {
+  x = f32[64,32]{1,0} parameter(0)
+  b = f32[32]{0} parameter(1)
+  f = f32[64,32]{1,0} fusion(x, b), kind=kLoop, calls=fused_computation
+  ROOT t = f32[32,64]{0,1} bitcast(f)
+}
+`,
+    );
+    const [f] = JSON.parse(run(optimized, '--json', '--inputs', 'arange').stdout);
+    assert.equal(f.status, 'passed');
+    const fusion = f.ops.find((o) => o.op === 'fusion');
+    assert.equal(fusion.line, 14);
+    assert.equal(fusion.flops, 64 * 32); // the add (estimate)
+    assert.equal(fusion.transcendentals, 64 * 32); // the tanh
+    assert.equal(fusion.bytes_accessed, (64 * 32 + 32 + 64 * 32) * 4); // its operands and output
+    assert.ok(fusion.seconds > 0 && fusion.repeats >= 1);
+    // The bitcast to f32[32,64]{0,1} is a transpose: row 0 is the fusion's column 0, tanh(x[j][0])
+    // with x = arange(2048)/2048, so tanh(j/64).
+    assert.equal(f.results[0].shape, 'f32[32,64]');
+    const row = f.results[0].preview.split(', ').slice(0, 3).map(Number);
+    row.forEach((v, j) => assert.ok(Math.abs(v - Math.tanh(j / 64)) < 1e-7, `${v} at ${j}`));
+    const [u] = JSON.parse(run(optimized, '--json', '--inputs', 'arange', '--no-fuse').stdout);
+    assert.equal(u.results[0].bits, f.results[0].bits);
+    const collective = write(
+      'collective.hlo',
+      'HloModule m\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n' +
+        'ENTRY main {\n  a = f32[4] constant({1, 2, 3, 4})\n  ROOT r = f32[4] all-reduce(a), replica_groups={}, to_apply=add\n}\n',
+    );
+    const r = run(collective);
+    assert.equal(r.status, 1);
+    assert.match(
+      r.stdout,
+      /not run — all-reduce \(line 9: a collective: it exchanges values between devices, and the interpreter runs one device\)/,
+    );
+  });
+
   test('bad text is an error at its place; bad options are refused by name', () => {
     const r = run(broken);
     assert.equal(r.status, 1);
