@@ -206,12 +206,13 @@ class Lowerer {
               seen[v] = id;
               dead.push_back(v);
             }
-          if (!op.is_root)
-            for (ValueId v : f.results(op))
-              if (v < seen.size() && seen[v] != id) {
-                seen[v] = id;
-                dead.push_back(v);
-              }
+          // HLO's ROOT value is the computation's result: it outlives the block, even when it
+          // is a parameter (`ROOT rhs = s32[] parameter(1)`, a body that keeps the update).
+          for (ValueId v : f.results(op))
+            if (v < seen.size() && seen[v] != id) {
+              seen[v] = id;
+              if (!op.is_root) dead.push_back(v);
+            }
           if (i == 0)
             for (ValueId v : args)
               if (v < seen.size() && seen[v] != id) {

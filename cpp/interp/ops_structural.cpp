@@ -143,8 +143,16 @@ bool case_op(const OpCall& c) {
   if (index < 0 || static_cast<std::size_t>(index) >= branches)
     index = static_cast<std::int64_t>(branches) - 1;
   std::vector<Value> args, results;
-  for (std::size_t i = 1; i < c.num_operands(); ++i)
-    args.push_back(c.in(i));  // HLO passes branch operands
+  // HLO: branch i takes operand i + 1 (XLA's conditional: true_computation the second operand,
+  // false_computation the third). StableHLO's case has no operands but the index.
+  if (c.num_operands() > 1) {
+    const std::size_t operand = static_cast<std::size_t>(index) + 1;
+    if (operand >= c.num_operands())
+      return c.fail("conditional without an operand for branch " + std::to_string(index),
+                    "one operand per branch after the index",
+                    std::to_string(c.num_operands() - 1) + " operands");
+    args.push_back(c.in(operand));
+  }
   if (!c.call_body(static_cast<std::size_t>(index), std::move(args), &results)) return false;
   return set_results(c, results);
 }

@@ -13,6 +13,7 @@
 #include "hlo/parse.h"
 #include "hlo/test_util.h"
 #include "interp/interp.h"
+#include "interp/interp_util.h"
 
 using namespace rl;
 
@@ -127,4 +128,71 @@ TEST_CASE("StableHLO's interpreter tests run: every file whose ops are supported
   // quantized types, or single-precision fft/triangular_solve, where XLA's own f32 rounding is
   // the expected value and upstream does not run those files either).
   CHECK(by_status["passed"] * 100 >= files * 95);
+}
+
+// The HLO corpus (XLA's own test and benchmark modules, many after optimization: fusions,
+// bitcasts, layouts) run on arange inputs, op by op and fused: each module runs, is refused naming
+// the op it does not run and why, or stops at a limit its data sets (an elided literal, the memory
+// cap, the iteration cap, the time budget). Any other error is a bug of the interpreter (the two
+// this test found: a computation whose ROOT is a parameter, HLO conditional's branch operands).
+// Fused and op-by-op runs give the same bits. Modules the verifier refuses are hlo_corpus_test's.
+TEST_CASE("the HLO corpus runs on arange inputs, or is refused with a reason, or stops at a limit",
+          "[interp][corpus][hlo]") {
+  SKIP_WITHOUT_CORPUS("hlo");
+  const std::string dir = rl::testing::corpus_dir() + "/hlo";
+  std::map<std::string, int> by_status;
+  std::string failures;
+  int modules = 0, compared = 0;
+  for (const auto& name : rl::testing::list_files(dir, ".hlo")) {
+    auto mods = hlo::parse(rl::testing::read_file(dir + "/" + name));
+    if (!mods.ok()) {
+      ++by_status["not parsed"];
+      continue;
+    }
+    for (const hlo::Module& m : mods.value()) {
+      ++modules;
+      auto p = hlo::lower(m);
+      if (!p.ok()) {
+        ++by_status["not verified"];
+        continue;
+      }
+      std::vector<std::vector<std::uint8_t>> bits[2];
+      for (int fused = 0; fused < 2; ++fused) {
+        interp::RunOptions o;
+        o.inputs = interp::Inputs::Arange;
+        o.memory_cap = std::size_t(64) << 20;
+        o.max_iterations = 10000;
+        o.time_budget_seconds = 5;
+        o.fuse = fused == 1;
+        const interp::RunResult r = interp::run_program(p.value(), o);
+        if (!r.errors.empty()) {
+          const std::string& e = r.errors.front().message;
+          const bool limit = e.find("elided") != std::string::npos ||
+                             e.find("memory cap") != std::string::npos ||
+                             e.find("bytes for") != std::string::npos ||
+                             e.find("iteration cap") != std::string::npos ||
+                             e.find("took too long") != std::string::npos;
+          if (!fused) ++by_status[limit ? "stopped at a limit" : "error"];
+          if (!limit) failures += name + (fused ? " (fused)" : "") + ": " + e + "\n";
+          break;
+        }
+        if (!fused) ++by_status[r.status == "passed" ? "ran" : r.status];
+        if (r.status != "passed") break;
+        for (const interp::Value& v : r.values) bits[fused].push_back(rl::testing::value_bytes(v));
+      }
+      if (!bits[0].empty() && !bits[1].empty()) {
+        ++compared;
+        if (bits[0] != bits[1]) failures += name + ": fused and op-by-op results differ\n";
+      }
+    }
+  }
+  std::ostringstream report;
+  report << modules << " HLO modules:";
+  for (const auto& [status, n] : by_status) report << " " << n << " " << status << ";";
+  report << " " << compared << " compared fused with op by op";
+  WARN(report.str());
+  INFO(failures);
+  CHECK(failures.empty());
+  CHECK(by_status["ran"] > 0);
+  CHECK(compared > 0);
 }

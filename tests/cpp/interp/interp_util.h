@@ -64,6 +64,21 @@ inline std::string run_error(const std::string& text, interp::RunOptions options
   return "no error (" + res.status + ")";
 }
 
+// A value's bytes, a tuple's elements in order (two runs compared bit for bit).
+inline std::vector<std::uint8_t> value_bytes(const interp::Value& v) {
+  std::vector<std::uint8_t> out;
+  if (v.is_tensor()) {
+    const std::size_t n = static_cast<std::size_t>(v.tensor.elements()) *
+                          static_cast<std::size_t>(hlo::element_bytes(v.tensor.type));
+    out.assign(v.tensor.data(), v.tensor.data() + n);
+  }
+  for (const interp::Value& e : v.tuple) {
+    const std::vector<std::uint8_t> b = value_bytes(e);
+    out.insert(out.end(), b.begin(), b.end());
+  }
+  return out;
+}
+
 // Result i as doubles (complex: real parts; see as_complex).
 inline std::vector<double> as_doubles(const interp::RunResult& r, std::size_t i = 0) {
   REQUIRE(r.values.size() > i);

@@ -1073,3 +1073,61 @@ TEST_CASE(
   const float* v = sorted.values[0].tuple[1].tensor.as<float>();
   CHECK((v[0] == 30 && v[1] == 20 && v[2] == 10));
 }
+
+TEST_CASE(
+    "an HLO computation whose ROOT is a parameter returns it: a scatter that keeps the "
+    "update, a reduce that keeps the last element",
+    "[interp][regions]") {
+  // XLA's TensorFlowScatterV1 test (corpus hlo/fused_scatter.hlo) writes its update computation
+  // so; the parameter is the result, never an operand, and must outlive the body.
+  const std::string keep =
+      "keep (lhs: s32[], rhs: s32[]) -> s32[] {\n  lhs = s32[] parameter(0)\n"
+      "  ROOT rhs = s32[] parameter(1)\n}\n";
+  auto scattered = run_ok("HloModule m\n" + keep +
+                          "ENTRY main {\n"
+                          "  o = s32[3,3] constant({{1, 2, 3}, {4, 5, 6}, {7, 8, 9}})\n"
+                          "  i = s32[2] constant({0, 2})\n"
+                          "  u = s32[2,3] constant({{10, 20, 30}, {40, 50, 60}})\n"
+                          "  ROOT s = s32[3,3] scatter(o, i, u), to_apply=keep, "
+                          "update_window_dims={1}, inserted_window_dims={0}, "
+                          "scatter_dims_to_operand_dims={0}, index_vector_dim=1\n"
+                          "}\n");
+  CHECK(as_doubles(scattered) == V{10, 20, 30, 4, 5, 6, 40, 50, 60});
+  auto last = run_ok("HloModule m\n" + keep +
+                     "ENTRY main {\n"
+                     "  a = s32[2,3] constant({{1, 2, 3}, {4, 5, 6}})\n"
+                     "  z = s32[] constant(0)\n"
+                     "  ROOT r = s32[2] reduce(a, z), dimensions={1}, to_apply=keep\n"
+                     "}\n");
+  CHECK(as_doubles(last) == V{3, 6});
+}
+
+TEST_CASE("HLO's conditional passes each branch its own operand", "[interp][regions]") {
+  // XLA: conditional(pred, true_operand, false_operand) calls true_computation on the second
+  // operand or false_computation on the third; with branch_computations, branch i gets operand
+  // i + 1. The branches here take different types, as XLA allows.
+  const std::string branches =
+      "then_b {\n  t = (f32[]) parameter(0)\n  x = f32[] get-tuple-element(t), index=0\n"
+      "  ROOT n = f32[] negate(x)\n}\n"
+      "else_b {\n  y = s32[2] parameter(0)\n  c = f32[2] convert(y)\n"
+      "  z = f32[] constant(0)\n  ROOT s = f32[] reduce(c, z), dimensions={0}, to_apply=add\n}\n"
+      "add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n";
+  auto run_with = [&](const std::string& index, const std::string& call) {
+    return as_doubles(run_ok("HloModule m\n" + branches +
+                             "ENTRY main {\n"
+                             "  p = " +
+                             index +
+                             "\n"
+                             "  f = f32[] constant(2.5)\n  t = (f32[]) tuple(f)\n"
+                             "  v = s32[2] constant({3, 4})\n"
+                             "  ROOT r = f32[] conditional(p, t, v), " +
+                             call + "\n}\n"));
+  };
+  const std::string by_pred = "true_computation=then_b, false_computation=else_b";
+  CHECK(run_with("pred[] constant(true)", by_pred) == V{-2.5});
+  CHECK(run_with("pred[] constant(false)", by_pred) == V{7});
+  const std::string by_index = "branch_computations={then_b, else_b}";
+  CHECK(run_with("s32[] constant(0)", by_index) == V{-2.5});
+  CHECK(run_with("s32[] constant(1)", by_index) == V{7});
+  CHECK(run_with("s32[] constant(7)", by_index) == V{7});  // out of range: the last branch
+}
