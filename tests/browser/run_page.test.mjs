@@ -229,6 +229,25 @@ for (const name of Object.keys(fixture.pages)) {
   });
 }
 
+// What XLA prints after optimization: a loop fusion called from the entry, and a bitcast to a
+// column-major result (a transpose under the layouts).
+const OPTIMIZED_HLO = `HloModule jit_f, entry_computation_layout={(f32[64,32]{1,0}, f32[32]{0})->f32[32,64]{0,1}}
+
+fused_computation {
+  param_0 = f32[64,32]{1,0} parameter(0)
+  param_1 = f32[32]{0} parameter(1)
+  broadcast = f32[64,32]{1,0} broadcast(param_1), dimensions={1}
+  add = f32[64,32]{1,0} add(param_0, broadcast)
+  ROOT tanh = f32[64,32]{1,0} tanh(add)
+}
+
+ENTRY main {
+  x = f32[64,32]{1,0} parameter(0)
+  b = f32[32]{0} parameter(1)
+  f = f32[64,32]{1,0} fusion(x, b), kind=kLoop, calls=fused_computation
+  ROOT t = f32[32,64]{0,1} bitcast(f)
+}
+`;
 // An elementwise chain (2·x + 1, tanh, ·y) and a dot with a tanh epilogue: two fusions.
 const CHAIN = `func.func @main(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
   %two = stablehlo.constant dense<2.0> : tensor<64x64xf32>
@@ -654,6 +673,30 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
       'FAILED line 6: expect_eq — 1 of 3 elements differ; first at [1]: got 4, expected 5, exact equality required; largest distance 1',
     );
     assert.match(await page.locator('#analyze-run-status').innerText(), /: FAILED — 0 of 1 checks passed/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("optimized HLO runs: XLA's own fusion op is one measured point beside its estimate, and the page's run is run.mjs's", async () => {
+    const { page, problems } = await fixture.open(name);
+    await showText(page, 'optimized.hlo', OPTIMIZED_HLO);
+    await page.locator('#analyze-inputs').selectOption('arange');
+    const v = await runShown(page);
+    assert.equal(v.status, 'passed');
+    const fusion = v.rows.find((r) => r.op === 'fusion');
+    assert.ok(fusion && fusion.seconds > 0, JSON.stringify(v.rows));
+    const row = (await page.evaluate(() => window.rooflineLab.analyzeRows())).find((r) => r.index === fusion.index);
+    assert.equal(row.flops, 64 * 32); // the fused computation's add, counted as XLA counts a fusion (estimate)
+    const measured = (await page.evaluate(() => window.rooflineLab.analysisSeries())).find(
+      (s) => s.role === 'measured',
+    );
+    assert.ok(measured.indices.includes(fusion.index));
+    assert.deepEqual(measured.points[measured.indices.indexOf(fusion.index)], [row.intensity, fusion.gflops]);
+    const viaApi = await page.evaluate(
+      (t) => window.rooflineLab.run(t, { inputs: 'arange', name: 'optimized.hlo' }),
+      OPTIMIZED_HLO,
+    );
+    assert.deepEqual(untimed(viaApi), untimed(cli('optimized.hlo', OPTIMIZED_HLO, 'arange')));
     assert.deepEqual(problems, []);
     await page.close();
   });
