@@ -150,15 +150,21 @@ std::int64_t clamp_start(std::int64_t start, std::int64_t dim, std::int64_t size
 // ---- reshape, copy, broadcast -------------------------------------------------------------------
 
 // reshape: the same buffer under the result's dims.
-bool reshape(const OpCall& c) {
-  const Tensor& x = c.tensor(0);
+// What reshape and bitcast both require: the operand's element type and element count.
+bool same_elements(const OpCall& c, const Tensor& x, const char* op) {
   if (!same_element_type(c, x)) return false;
   const hlo::Type& t = c.out_type(0);
   if (!t.is_static() || t.elements() != static_cast<double>(x.elements()))
-    return c.fail("reshape changes the element count", std::to_string(x.elements()) + " elements",
-                  t.text);
+    return c.fail(std::string(op) + " changes the element count",
+                  std::to_string(x.elements()) + " elements", t.text);
+  return true;
+}
+
+bool reshape(const OpCall& c) {
+  const Tensor& x = c.tensor(0);
+  if (!same_elements(c, x, "reshape")) return false;
   Tensor y = x;
-  y.dims = t.dims;
+  y.dims = c.out_type(0).dims;
   c.set(0, std::move(y));
   return true;
 }
@@ -189,12 +195,8 @@ bool layout_of(const OpCall& c, hlo::ValueId v, std::size_t rank, std::vector<in
 // the result's dimensions (the inverse transpose); with both layouts row-major, a reshape.
 bool bitcast(const OpCall& c) {
   const Tensor& x = c.tensor(0);
-  if (!same_element_type(c, x)) return false;
-  const hlo::Type& t = c.out_type(0);
-  if (!t.is_static() || t.elements() != static_cast<double>(x.elements()))
-    return c.fail("bitcast changes the element count", std::to_string(x.elements()) + " elements",
-                  t.text);
-  const Dims& od = t.dims;
+  if (!same_elements(c, x, "bitcast")) return false;
+  const Dims& od = c.out_type(0).dims;
   std::vector<int> in_order, out_order;
   if (!layout_of(c, c.fn().operands(c.op())[0], x.dims.size(), &in_order) ||
       !layout_of(c, c.fn().results(c.op())[0], od.size(), &out_order))
@@ -204,12 +206,7 @@ bool bitcast(const OpCall& c) {
       if (o[i] != static_cast<int>(o.size() - 1 - i)) return false;
     return true;
   };
-  if (row_major(in_order) && row_major(out_order)) {  // a reshape: the buffer under new dims
-    Tensor y = x;
-    y.dims = od;
-    c.set(0, std::move(y));
-    return true;
-  }
+  if (row_major(in_order) && row_major(out_order)) return reshape(c);  // the buffer, new dims
   // Storage order, major to minor: the operand's dimensions in it, and the result's.
   std::reverse(in_order.begin(), in_order.end());
   std::reverse(out_order.begin(), out_order.end());

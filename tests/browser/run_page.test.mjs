@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 import { denseStablehlo } from '../../scripts/lib/dense_modules.mjs';
 import { browserAndServer, npyFile, openPage, ROOT, waitReady } from './browser.mjs';
+import { OPTIMIZED_HLO } from '../lib/optimized_hlo.mjs';
 
 const CORPUS = process.env.ROOFLINE_CORPUS || resolve(ROOT, '..', 'shared', 'corpus');
 const AXE = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
@@ -229,25 +230,6 @@ for (const name of Object.keys(fixture.pages)) {
   });
 }
 
-// What XLA prints after optimization: a loop fusion called from the entry, and a bitcast to a
-// column-major result (a transpose under the layouts).
-const OPTIMIZED_HLO = `HloModule jit_f, entry_computation_layout={(f32[64,32]{1,0}, f32[32]{0})->f32[32,64]{0,1}}
-
-fused_computation {
-  param_0 = f32[64,32]{1,0} parameter(0)
-  param_1 = f32[32]{0} parameter(1)
-  broadcast = f32[64,32]{1,0} broadcast(param_1), dimensions={1}
-  add = f32[64,32]{1,0} add(param_0, broadcast)
-  ROOT tanh = f32[64,32]{1,0} tanh(add)
-}
-
-ENTRY main {
-  x = f32[64,32]{1,0} parameter(0)
-  b = f32[32]{0} parameter(1)
-  f = f32[64,32]{1,0} fusion(x, b), kind=kLoop, calls=fused_computation
-  ROOT t = f32[32,64]{0,1} bitcast(f)
-}
-`;
 // An elementwise chain (2·x + 1, tanh, ·y) and a dot with a tanh epilogue: two fusions.
 const CHAIN = `func.func @main(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
   %two = stablehlo.constant dense<2.0> : tensor<64x64xf32>

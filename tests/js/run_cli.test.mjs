@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { ROOT } from '../../scripts/lib/node-core.mjs';
+import { OPTIMIZED_HLO } from '../lib/optimized_hlo.mjs';
 
 const CLI = join(ROOT, 'scripts', 'run.mjs');
 const run = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
@@ -271,26 +272,7 @@ describe('node scripts/run.mjs', () => {
   });
 
   test("optimized HLO runs: XLA's fusion op is timed as one op with the counts XLA gives a fusion, bitcast follows the layouts, a collective is refused with its reason", () => {
-    const optimized = write(
-      'optimized.hlo',
-      `HloModule jit_f, entry_computation_layout={(f32[64,32]{1,0}, f32[32]{0})->f32[32,64]{0,1}}
-
-fused_computation {
-  param_0 = f32[64,32]{1,0} parameter(0)
-  param_1 = f32[32]{0} parameter(1)
-  broadcast = f32[64,32]{1,0} broadcast(param_1), dimensions={1}
-  add = f32[64,32]{1,0} add(param_0, broadcast)
-  ROOT tanh = f32[64,32]{1,0} tanh(add)
-}
-
-ENTRY main {
-  x = f32[64,32]{1,0} parameter(0)
-  b = f32[32]{0} parameter(1)
-  f = f32[64,32]{1,0} fusion(x, b), kind=kLoop, calls=fused_computation
-  ROOT t = f32[32,64]{0,1} bitcast(f)
-}
-`,
-    );
+    const optimized = write('optimized.hlo', OPTIMIZED_HLO);
     const [f] = JSON.parse(run(optimized, '--json', '--inputs', 'arange').stdout);
     assert.equal(f.status, 'passed');
     const fusion = f.ops.find((o) => o.op === 'fusion');

@@ -37,6 +37,19 @@ inline Ran run_text(const std::string& text, interp::RunOptions options = {}) {
   return out;
 }
 
+// Runs a module that must pass (no checks needed: "passed" means it ran); on failure the test
+// shows the text, the error or the op not run.
+inline interp::RunResult run_ok(const std::string& text, interp::RunOptions options = {}) {
+  Ran ran = run_text(text, options);
+  INFO(text);
+  INFO((ran.result.errors.empty() ? ran.result.status : ran.result.errors.front().message));
+  INFO((ran.result.unsupported.empty()
+            ? std::string()
+            : ran.result.unsupported.front().op + ": " + ran.result.unsupported.front().why));
+  REQUIRE(ran.result.status == "passed");
+  return std::move(ran.result);
+}
+
 // A one-module text lowered (kept alive for the test's length: the program refers to it).
 inline const hlo::Program& lowered(const std::string& text) {
   static std::vector<std::unique_ptr<std::pair<std::vector<hlo::Module>, hlo::Program>>> kept;

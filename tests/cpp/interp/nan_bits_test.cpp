@@ -20,6 +20,7 @@
 
 using namespace rl;
 using rl::testing::main_of;
+using rl::testing::run_ok;
 using rl::testing::run_text;
 
 namespace {
@@ -130,17 +131,6 @@ void check_bits(const interp::RunResult& r, std::size_t result, const Payloads& 
                     << element_text(w.data(), eb) << " (input " << want[k] << ")");
     CHECK(std::memcmp(got, w.data(), static_cast<std::size_t>(eb)) == 0);
   }
-}
-
-interp::RunResult run_ok(const std::string& text) {
-  auto ran = run_text(text);
-  INFO(text);
-  INFO((ran.result.errors.empty() ? ran.result.status : ran.result.errors.front().message));
-  INFO((ran.result.unsupported.empty()
-            ? std::string()
-            : ran.result.unsupported.front().op + ": " + ran.result.unsupported.front().why));
-  REQUIRE(ran.result.status == "passed");
-  return std::move(ran.result);
 }
 
 // One data-movement program: its result type and body, given the element type T; %x is the

@@ -14,23 +14,12 @@ using namespace rl;
 using Catch::Matchers::Contains;
 using rl::testing::as_doubles;
 using rl::testing::main_of;
+using rl::testing::run_ok;
 using rl::testing::run_text;
 
 namespace {
 
 using V = std::vector<double>;
-
-// Runs a module that must pass (it has no checks: "passed" means it ran).
-interp::RunResult run_ok(const std::string& text, interp::RunOptions options = {}) {
-  auto ran = run_text(text, options);
-  INFO(text);
-  INFO((ran.result.errors.empty() ? ran.result.status : ran.result.errors.front().message));
-  INFO((ran.result.unsupported.empty()
-            ? std::string()
-            : ran.result.unsupported.front().op + ": " + ran.result.unsupported.front().why));
-  REQUIRE(ran.result.status == "passed");
-  return ran.result;
-}
 
 // A two-argument body `^bb0(%a, %b)` of element type `e` applying `op` (one op, or several lines).
 std::string body2(const std::string& e, const std::string& lines) {

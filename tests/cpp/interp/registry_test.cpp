@@ -11,21 +11,7 @@
 #include "interp/kernel.h"
 
 using namespace rl;
-
-namespace {
-
-interp::RunResult run_ok(const std::string& text, interp::RunOptions options = {}) {
-  auto ran = testing::run_text(text, options);
-  INFO(text);
-  INFO((ran.result.errors.empty() ? ran.result.status : ran.result.errors.front().message));
-  INFO((ran.result.unsupported.empty()
-            ? std::string()
-            : ran.result.unsupported.front().op + ": " + ran.result.unsupported.front().why));
-  REQUIRE(ran.result.status == "passed");
-  return ran.result;
-}
-
-}  // namespace
+using rl::testing::run_ok;
 
 TEST_CASE("every op of the table has a kernel or a reason it is not run", "[interp][registry]") {
   int run = 0, declined = 0;
