@@ -4,7 +4,12 @@
 // and as wasm (run under Node). Prints one JSON object per line; scripts/bench merges the two
 // builds into a table. Flops are the model's 2·m·k·n (tanh not counted). Not a test.
 //
+// Each SIMD variant's share of the ceiling is also measured in pairs
+// (measure::matmul_share_of_ceiling: the ceiling and the kernel timed back to back, round after
+// round), its row's "paired" field.
+//
 //   rl_bench [--sizes 32x16x8,256x256x256] [--min-sample-seconds 0.1] [--samples 5]
+//            [--paired-rounds 9]
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -47,6 +52,7 @@ int main(int argc, char** argv) {
       {32, 16, 8}, {64, 64, 64}, {128, 128, 128}, {256, 256, 256}, {512, 512, 512}};
   double min_sample_seconds = 0.1;
   int samples = 5;
+  int paired_rounds = 9;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc)
       sizes = parse_sizes(argv[++i]);
@@ -54,6 +60,8 @@ int main(int argc, char** argv) {
       min_sample_seconds = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--samples") && i + 1 < argc)
       samples = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--paired-rounds") && i + 1 < argc)
+      paired_rounds = std::atoi(argv[++i]);
     else {
       std::fprintf(stderr, "rl_bench: unknown argument \"%s\"\n", argv[i]);
       return 1;
@@ -106,7 +114,26 @@ int main(int argc, char** argv) {
           .key("repeats")
           .integer(static_cast<long long>(t->repeats));
       w.key("gflops").value(flops / t->median / 1e9);
-      w.key("ceiling_gflops").value(beside->gflops).end_object();
+      w.key("ceiling_gflops").value(beside->gflops);
+      // Pairs where the targets are set (256³ and up); scalar variants are far from the SIMD
+      // ceiling by design: no pairs for them.
+      if (std::strstr(v.name, "scalar") == nullptr && paired_rounds > 0 &&
+          z.m * z.k * z.n >= 256.0 * 256 * 256) {
+        auto share = measure::matmul_share_of_ceiling(v, buffers.value(), t->repeats, paired_rounds,
+                                                      min_sample_seconds);
+        if (!share) {
+          std::fprintf(stderr, "rl_bench: %s: %s\n", v.name, share.error().c_str());
+          return 1;
+        }
+        w.key("paired").begin_object();
+        w.key("rounds").integer(static_cast<long long>(share->ratios.size()));
+        w.key("ratio_median").value(share->median);
+        w.key("ratio_min").value(share->min).key("ratio_max").value(share->max);
+        w.key("gflops_median").value(share->kernel_gflops_median);
+        w.key("ceiling_gflops_median").value(share->ceiling_gflops_median);
+        w.end_object();
+      }
+      w.end_object();
       std::printf("%s\n", w.text().c_str());
       std::fflush(stdout);
     }

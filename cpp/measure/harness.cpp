@@ -7,6 +7,7 @@
 #include "common/json_reader.h"
 #include "common/json_writer.h"
 #include "common/numbers.h"
+#include "measure/ceilings.h"
 #include "measure/timer.h"
 
 namespace rl::measure {
@@ -268,6 +269,43 @@ Result<Timing> time_matmul(const kernels::MatmulVariant& variant, kernels::Matmu
                            int samples, double min_sample_seconds) {
   return time_calls([&variant, &buffers] { call_matmul(variant, buffers); }, samples,
                     min_sample_seconds);
+}
+
+namespace {
+double median_of(std::vector<double> xs) {
+  std::sort(xs.begin(), xs.end());
+  const std::size_t n = xs.size();
+  return n == 0 ? 0 : n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
+}
+}  // namespace
+
+Result<PairedShare> matmul_share_of_ceiling(const kernels::MatmulVariant& variant,
+                                            kernels::MatmulBuffers& buffers, std::size_t repeats,
+                                            int rounds, double ceiling_seconds) {
+  using R = Result<PairedShare>;
+  if (rounds < 1 || rounds > 100)
+    return R::failure("rounds must be from 1 to 100, got " + std::to_string(rounds));
+  if (repeats < 1) return R::failure("repeats must be at least 1, got 0");
+  const auto& s = buffers.shape;
+  const double flops = 2.0 * double(s.m) * double(s.k) * double(s.n);
+  PairedShare out;
+  std::vector<double> kernel, ceiling;
+  for (int r = 0; r < rounds; ++r) {
+    auto c = measure_compute(ceiling_seconds, 1);
+    if (!c) return R::failure_from(c);
+    const double seconds = run_sample([&] { call_matmul(variant, buffers); }, repeats);
+    if (!(seconds > 0)) return R::failure("a round of the kernel lasted no measurable time");
+    const double g = flops / seconds / 1e9;
+    kernel.push_back(g);
+    ceiling.push_back(c->gflops);
+    out.ratios.push_back(g / c->gflops);
+  }
+  out.median = median_of(out.ratios);
+  out.min = *std::min_element(out.ratios.begin(), out.ratios.end());
+  out.max = *std::max_element(out.ratios.begin(), out.ratios.end());
+  out.kernel_gflops_median = median_of(kernel);
+  out.ceiling_gflops_median = median_of(ceiling);
+  return R::success(std::move(out));
 }
 
 }  // namespace rl::measure

@@ -121,6 +121,21 @@ Result<Timing> time_calls(const std::function<void()>& call, int samples = kDefa
 Result<Timing> time_matmul(const kernels::MatmulVariant& variant, kernels::MatmulBuffers& buffers,
                            int samples = kDefaultSamples, double min_sample_seconds = 0);
 
+// A kernel's share of the measured mul+add ceiling, taken in pairs: each round times the ceiling
+// (measure_compute, one sample of `ceiling_seconds`) and then the kernel (one sample of `repeats`
+// calls, the repeats a time_matmul calibrated), back to back, and divides within the round. Why:
+// on a shared machine the speed of one core moves by a third within seconds (another tenant's
+// load), and a kernel timed seconds after its ceiling read 0.56-0.67 of it in runs where pairs
+// read 0.85-0.97 (scripts/bench, 2026-12-05). The median of the rounds' ratios is the share.
+struct PairedShare {
+  std::vector<double> ratios;  // kernel GFLOP/s / ceiling GFLOP/s, one per round, in round order
+  double median = 0, min = 0, max = 0;
+  double kernel_gflops_median = 0, ceiling_gflops_median = 0;
+};
+Result<PairedShare> matmul_share_of_ceiling(const kernels::MatmulVariant& variant,
+                                            kernels::MatmulBuffers& buffers, std::size_t repeats,
+                                            int rounds, double ceiling_seconds);
+
 // What every kernel call's output feeds, so no call is dead code.
 float consumed_checksum();
 

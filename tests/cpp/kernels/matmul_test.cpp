@@ -10,6 +10,7 @@
 
 #include "catch.hpp"
 #include "kernels/kernels.h"
+#include "kernels/matmul_impl.h"
 
 using namespace rl::kernels;
 using Catch::Matchers::Contains;
@@ -202,4 +203,37 @@ TEST_CASE("find_matmul names the variants it knows", "[kernel][matmul]") {
   CHECK(std::string(best_matmul(true).isa) == (RL_HAVE_WASMSIMD ? "wasmsimd" : "scalar"));
   CHECK(best_matmul(true).fused_tanh);
   CHECK_FALSE(best_matmul(false).fused_tanh);
+}
+
+TEST_CASE("the kernel's row blocks of A (kABlockBytes) give every row its exact product",
+          "[kernel][matmul][blocks]") {
+  // matmul_packed sweeps every panel of B for one block of A's rows at a time (a block holds at
+  // most kABlockBytes of A, and at least one tile of mr rows). k is chosen so a block is two
+  // tiles, then one tile (the bytes of a row allow less than one): m spans several blocks and
+  // ends in a partial tile. Small integers keep every partial sum exact in f32 (|sum| ≤ 4k <
+  // 2^24), so each element must equal the integer dot product, and a row computed on its own
+  // (one block) must give the same bits.
+  for (const auto& variant : matmul_variants()) {
+    const std::size_t row_bytes = kABlockBytes / (2 * std::size_t(variant.mr));
+    for (const std::size_t k : {row_bytes / sizeof(float), row_bytes / sizeof(float) * 2 + 4}) {
+      const std::size_t m = 5 * std::size_t(variant.mr) + 3, n = std::size_t(variant.nr) + 5;
+      auto made = allocate_matmul(check_matmul_shape(double(m), double(k), double(n)).value());
+      REQUIRE(made.ok());
+      auto& w = made.value();
+      for (std::size_t i = 0; i < m * k; ++i) w.a[i] = float(int((i * 7 + 3) % 5) - 2);
+      for (std::size_t i = 0; i < k * n; ++i) w.b[i] = float(int((i * 11 + 1) % 5) - 2);
+      variant.run(m, k, n, w.a.data(), w.b.data(), w.c.data(), w.packed.data());
+      std::vector<float> row(n);
+      for (std::size_t i = 0; i < m; ++i) {
+        variant.compute(1, k, n, w.a.data() + i * k, k, w.packed.data(), row.data(), n);
+        for (std::size_t j = 0; j < n; ++j) {
+          double exact = 0;
+          for (std::size_t q = 0; q < k; ++q) exact += double(w.a[i * k + q]) * w.b[q * n + j];
+          INFO(variant.name << " k=" << k << " C[" << i << "][" << j << "]");
+          if (!variant.fused_tanh) CHECK(w.c[i * n + j] == float(exact));
+          CHECK(std::memcmp(&row[j], &w.c[i * n + j], sizeof(float)) == 0);
+        }
+      }
+    }
+  }
 }
