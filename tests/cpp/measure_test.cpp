@@ -64,6 +64,29 @@ TEST_CASE("time_matmul refuses a sample count out of range", "[measure]") {
         "samples must be an integer from 1 to 1000, got 0");
 }
 
+TEST_CASE("a kernel's share of the ceiling is taken round by round, ceiling and kernel in pairs",
+          "[measure]") {
+  auto buffers = kernels::allocate_matmul(kernels::check_matmul_shape(32, 16, 8).value());
+  kernels::fill_lesson_inputs(buffers.value());
+  const auto& variant = kernels::best_matmul(false);
+  auto share = measure::matmul_share_of_ceiling(variant, buffers.value(), 200, 5, 0.005);
+  REQUIRE(share.ok());
+  REQUIRE(share->ratios.size() == 5);
+  for (double r : share->ratios) CHECK(r > 0);
+  CHECK(share->min == *std::min_element(share->ratios.begin(), share->ratios.end()));
+  CHECK(share->max == *std::max_element(share->ratios.begin(), share->ratios.end()));
+  CHECK(share->min <= share->median);
+  CHECK(share->median <= share->max);
+  CHECK(share->kernel_gflops_median > 0);
+  CHECK(share->ceiling_gflops_median > 0);
+  CHECK(measure::matmul_share_of_ceiling(variant, buffers.value(), 200, 0, 0.005).error() ==
+        "rounds must be from 1 to 100, got 0");
+  CHECK(measure::matmul_share_of_ceiling(variant, buffers.value(), 0, 3, 0.005).error() ==
+        "repeats must be at least 1, got 0");
+  CHECK(measure::matmul_share_of_ceiling(variant, buffers.value(), 200, 3, 0).error() ==
+        "min_seconds must be in (0, 10], got 0.000000");
+}
+
 TEST_CASE("the measured ceilings are positive rates, labelled by level", "[measure]") {
   auto compute = measure::measure_compute(0.01, 1);
   REQUIRE(compute.ok());
