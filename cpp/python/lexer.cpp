@@ -160,10 +160,136 @@ struct Lexer {
     return Result<bool>::success(true);
   }
 
-  Result<bool> string(int l, int c, bool raw) {
+  // Appends code point cp as UTF-8 (a bytes literal's \x and octal escapes append the byte).
+  static void append_utf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+
+  static int hex_digit(char ch) {
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+  }
+
+  // The escape after a backslash at s[i - 2] (its letter at s[i - 1]; i is past both), as
+  // CPython's string and bytes literals read them: \x with two hex digits, one to three octal
+  // digits, \u and \U (str only) with four and eight; \N{name} needs Unicode's name table, which
+  // the core does not carry. False, with *error set to CPython's SyntaxError message, when
+  // malformed; `at` is the backslash's position in the literal's body, as CPython counts it.
+  bool escape(char e, bool bytes, std::size_t at, std::string& value, std::string* error) {
+    const auto read_hex = [&](int count, std::uint32_t* cp) {
+      *cp = 0;
+      for (int k = 0; k < count; ++k) {
+        const int d = i < s.size() ? hex_digit(s[i]) : -1;
+        if (d < 0) return false;
+        *cp = *cp * 16 + std::uint32_t(d);
+        ++i;
+      }
+      return true;
+    };
+    const auto span = [&](std::size_t width) {
+      return std::to_string(at) + "-" + std::to_string(at + width - 1);
+    };
+    switch (e) {
+      case 'a':
+        value += '\a';
+        return true;
+      case 'b':
+        value += '\b';
+        return true;
+      case 'f':
+        value += '\f';
+        return true;
+      case 'v':
+        value += '\v';
+        return true;
+      case 'x': {
+        std::uint32_t cp = 0;
+        const std::size_t begin = i;
+        if (!read_hex(2, &cp)) {
+          *error = bytes ? "(value error) invalid \\x escape at position " + std::to_string(at)
+                         : "(unicode error) 'unicodeescape' codec can't decode bytes in position " +
+                               span(2 + (i - begin)) + ": truncated \\xXX escape";
+          return false;
+        }
+        if (bytes)
+          value += static_cast<char>(cp);
+        else
+          append_utf8(value, cp);
+        return true;
+      }
+      case 'u':
+      case 'U': {
+        if (bytes) {  // not an escape in a bytes literal: kept as written
+          value += '\\';
+          value += e;
+          return true;
+        }
+        const int count = e == 'u' ? 4 : 8;
+        std::uint32_t cp = 0;
+        const std::size_t begin = i;
+        if (!read_hex(count, &cp)) {
+          *error = "(unicode error) 'unicodeescape' codec can't decode bytes in position " +
+                   span(2 + (i - begin)) + ": truncated \\" + std::string(1, e) +
+                   std::string(std::size_t(count), 'X') + " escape";
+          return false;
+        }
+        if (cp > 0x10FFFF) {
+          *error = "(unicode error) 'unicodeescape' codec can't decode bytes in position " +
+                   span(2 + std::size_t(count)) + ": illegal Unicode character";
+          return false;
+        }
+        append_utf8(value, cp);
+        return true;
+      }
+      case 'N':
+        if (!bytes) {
+          *error =
+              "\\N{...} escapes are not supported here (the core carries no Unicode name "
+              "table); write the character itself or its \\u escape";
+          return false;
+        }
+        value += '\\';
+        value += e;
+        return true;
+      default:
+        break;
+    }
+    if (e >= '0' && e <= '7') {
+      std::uint32_t cp = std::uint32_t(e - '0');
+      for (int k = 0; k < 2 && i < s.size() && s[i] >= '0' && s[i] <= '7'; ++k, ++i)
+        cp = cp * 8 + std::uint32_t(s[i] - '0');
+      if (bytes)
+        value += static_cast<char>(cp & 0xFF);
+      else
+        append_utf8(value, cp);
+      return true;
+    }
+    value += '\\';  // an unknown escape stays as written (CPython warns, and keeps both)
+    value += e;
+    return true;
+  }
+
+  Result<bool> string(int l, int c, bool raw, bool bytes = false) {
     const char q = s[i];
     const bool triple = i + 2 < s.size() && s[i + 1] == q && s[i + 2] == q;
     i += triple ? 3 : 1;
+    const std::size_t body = i;
     std::string value;
     while (true) {
       if (i >= s.size())
@@ -202,9 +328,6 @@ struct Lexer {
           case 'r':
             value += '\r';
             break;
-          case '0':
-            value += '\0';
-            break;
           case '\\':
             value += '\\';
             break;
@@ -217,10 +340,12 @@ struct Lexer {
           case '\n':
             newline_at(i - 1);
             break;
-          default:
-            value += '\\';
-            value += e;
+          default: {
+            std::string why;
+            if (!escape(e, bytes, i - 2 - body, value, &why))
+              return Result<bool>::failure(err(why, l, c));
             break;
+          }
         }
         continue;
       }
@@ -288,7 +413,8 @@ struct Lexer {
             word.size() <= 2 && lower.find_first_not_of("rbuf") == std::string::npos;
         if (prefix && j < s.size() && (s[j] == '\'' || s[j] == '"')) {
           i = j;
-          auto r = string(l, c, lower.find('r') != std::string::npos);
+          auto r = string(l, c, lower.find('r') != std::string::npos,
+                          lower.find('b') != std::string::npos);
           if (!r) return R::failure(r.error_info());
           if (lower.find('f') != std::string::npos && !out.empty()) out.back().fstring = true;
         } else {

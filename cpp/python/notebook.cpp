@@ -12,7 +12,6 @@
 #include <functional>
 #include <limits>
 #include <optional>
-#include <sstream>
 
 #include "common/numbers.h"
 #include "hlo/cost.h"
@@ -4480,8 +4479,12 @@ class Machine {
                                               : std::tolower(static_cast<unsigned char>(c)));
       return mk_str(r);
     }
+    // str.split() and str.strip()'s whitespace: CPython's ASCII whitespace (Py_UNICODE_ISSPACE
+    // below 128: \t \n \v \f \r, the separators \x1c-\x1f, space); Unicode's own spaces (U+00A0,
+    // U+2000...) are not split on here.
+    static constexpr const char* kSpace = " \t\n\r\f\v\x1c\x1d\x1e\x1f";
     if (name == "strip") {
-      const auto b = s.find_first_not_of(" \t\n\r\f\v"), e = s.find_last_not_of(" \t\n\r\f\v");
+      const auto b = s.find_first_not_of(kSpace), e = s.find_last_not_of(kSpace);
       return mk_str(b == std::string::npos ? "" : s.substr(b, e - b + 1));
     }
     if (name == "join") {
@@ -4503,9 +4506,13 @@ class Machine {
       std::vector<V> out;
       V sep = a.get(0, "sep");
       if (!sep || sep->t == T::None) {
-        std::istringstream in(s);
-        std::string w;
-        while (in >> w) out.push_back(mk_str(w));
+        // Runs of whitespace separate words (no stream here: std::istringstream pulled the
+        // iostreams' locale machinery, about 45 kB of code, into the wasm core).
+        for (std::size_t b = s.find_first_not_of(kSpace); b != std::string::npos;) {
+          const std::size_t e = s.find_first_of(kSpace, b);
+          out.push_back(mk_str(s.substr(b, e == std::string::npos ? std::string::npos : e - b)));
+          b = e == std::string::npos ? e : s.find_first_not_of(kSpace, e);
+        }
       } else {
         if (sep->t != T::Str)
           return raise("TypeError", "must be str or None, not " + type_name(sep));

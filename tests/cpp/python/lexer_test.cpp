@@ -45,6 +45,43 @@ TEST_CASE("number and string literals as Python reads them", "[python][lexer]") 
   CHECK(big.value()[0].int_overflow);
 }
 
+TEST_CASE("string escapes as CPython reads them: hex, octal, \\u and \\U, bytes apart",
+          "[python][lexer]") {
+  const auto text = [](const std::string& src) {
+    auto t = tokenize(src + "\n");
+    REQUIRE(t.ok());
+    return t.value()[0].text;
+  };
+  CHECK(text(R"('\x41\x7a')") == "Az");
+  CHECK(text(R"('\a\b\f\v\0')") == std::string("\a\b\f\v\0", 5));
+  CHECK(text(R"('\101\1010\7')") == "AA0\x07");  // at most three octal digits
+  CHECK(text(R"('\xe9')") == "\xc3\xa9");        // U+00E9 as UTF-8 in a str
+  CHECK(text(R"(b'\xe9')") == "\xe9");           // the byte itself in bytes
+  CHECK(text(R"('\u00e9\u20ac')") == "\xc3\xa9\xe2\x82\xac");
+  CHECK(text(R"('\U0001F600')") == "\xf0\x9f\x98\x80");
+  CHECK(text(R"(b'\u00e9')") == "\\u00e9");  // no \u escape in bytes
+  CHECK(text(R"('\q')") == "\\q");           // an unknown escape stays as written
+  CHECK(text(R"(r'\x41')") == "\\x41");      // raw: nothing is an escape
+  CHECK(text(R"(f'{1}\x41')") == "{1}A");
+  const auto error = [](const std::string& src) {
+    auto t = tokenize(src + "\n");
+    REQUIRE_FALSE(t.ok());
+    return t.error();
+  };
+  CHECK(error(R"(x = 'ab\x4')") ==
+        "1:5: (unicode error) 'unicodeescape' codec can't decode bytes in position 2-4: "
+        "truncated \\xXX escape");
+  CHECK(error(R"('\u12')") ==
+        "1:1: (unicode error) 'unicodeescape' codec can't decode bytes in position 0-3: "
+        "truncated \\uXXXX escape");
+  CHECK(error(R"('\U00110000')") ==
+        "1:1: (unicode error) 'unicodeescape' codec can't decode bytes in position 0-9: "
+        "illegal Unicode character");
+  CHECK(error(R"(b'\xg0')") == "1:1: (value error) invalid \\x escape at position 0");
+  CHECK(error(R"('\N{BULLET}')").find("\\N{...} escapes are not supported here") !=
+        std::string::npos);
+}
+
 TEST_CASE("line continuation: brackets and backslashes", "[python][lexer]") {
   auto t = tokenize("x = 1 + \\\n    2\ny = [1,\n\n  2]\n");
   REQUIRE(t.ok());
