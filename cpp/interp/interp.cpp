@@ -22,20 +22,23 @@ namespace rl::interp {
 std::shared_ptr<Storage> Storage::allocate(const std::shared_ptr<Memory>& memory,
                                            std::size_t bytes) {
   if (memory && !memory->reserve(bytes)) return nullptr;
-  auto* raw = static_cast<std::uint8_t*>(std::malloc(bytes ? bytes : 1));
-  if (!raw) {
-    if (memory) memory->release(bytes);
-    return nullptr;
+  std::shared_ptr<Storage> s = std::make_shared<Storage>(Key{});
+  if (bytes <= kInlineBytes) {
+    s->data_ = s->inline_;
+  } else {
+    s->data_ = static_cast<std::uint8_t*>(std::malloc(bytes));
+    if (!s->data_) {
+      if (memory) memory->release(bytes);
+      return nullptr;
+    }
   }
-  std::shared_ptr<Storage> s(new Storage());
-  s->data_ = raw;
   s->bytes_ = bytes;
   s->memory_ = memory;
   return s;
 }
 
 Storage::~Storage() {
-  std::free(data_);
+  if (data_ != inline_) std::free(data_);
   if (memory_) memory_->release(bytes_);
 }
 
