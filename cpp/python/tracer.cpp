@@ -9,7 +9,9 @@
 #include <set>
 
 #include "hlo/jax_emit.h"
+#include "python/bind.h"
 #include "python/parser.h"
+#include "python/pynum.h"
 
 namespace rl::python {
 
@@ -3783,55 +3785,40 @@ struct Interp {
                 "' (or it is not supported here)");
   }
 
-  // A def or a lambda called: Python's binding (positional parameters in order, the rest into
-  // *args; keywords by name to positional or keyword-only parameters; then defaults), then its
+  // A def or a lambda called: python/bind.h's binding (the notebook's, CPython's), then its
   // body or its one expression. **kwargs needs a dict, which a traced function does not have.
   Result<Ref> call_function(const Ref& f, const std::vector<Ref>& pos,
                             const std::vector<std::pair<std::string, Ref>>& kw) {
     const std::string name = f->lambda ? "<lambda>" : f->def->s;
     const std::vector<Param>& params = f->lambda ? f->lambda->params : f->def->params;
-    std::size_t positional = 0;
-    bool var_args = false;
-    for (auto& p : params) {
+    for (auto& p : params)
       if (p.kind == ParamKind::VarKeywords)
         return fail(name + "(): a **" + p.name +
                     " parameter is not supported in a traced function here");
-      positional += p.kind == ParamKind::Positional;
-      var_args = var_args || p.kind == ParamKind::VarArgs;
-    }
-    if (pos.size() > positional && !var_args)
-      return fail(name + "() takes " + std::to_string(positional) + " positional argument" +
-                  (positional == 1 ? "" : "s") + " but " + std::to_string(pos.size()) +
-                  (pos.size() == 1 ? " was" : " were") + " given");
-    for (auto& [n, val] : kw) {
-      bool found = false;
-      for (auto& p : params)
-        found = found || (p.name == n &&
-                          (p.kind == ParamKind::Positional || p.kind == ParamKind::KeywordOnly));
-      if (!found) return fail(name + "() got an unexpected keyword argument '" + n + "'");
-    }
+    std::vector<bool> has_default;
+    for (auto& d : f->defaults) has_default.push_back(d != nullptr);
+    std::vector<std::string> keywords;
+    for (auto& [n, v] : kw) keywords.push_back(n);
+    auto bound = bind_arguments(name, params, has_default, pos.size(), keywords);
+    if (!bound) return fail(bound.error());
+    const Binding& b = bound.value();
+    // The first parameter without a value, in the tracer's words.
+    for (const auto* m : {&b.missing, &b.missing_keyword_only})
+      if (!m->empty())
+        return fail(name + "() missing required " +
+                    (m == &b.missing ? "positional" : "keyword-only") + " argument: '" +
+                    params[m->front()].name + "'");
     Scope locals;
     if (f->closure) locals = *f->closure;
     for (std::size_t k = 0; k < params.size(); ++k) {
-      const Param& prm = params[k];
-      if (prm.kind == ParamKind::VarArgs) {
-        std::vector<Ref> rest;
-        for (std::size_t i = positional; i < pos.size(); ++i) rest.push_back(pos[i]);
-        locals[prm.name] = mk_tuple(std::move(rest));
-        continue;
-      }
-      Ref v = prm.kind == ParamKind::Positional && k < pos.size() ? pos[k] : nullptr;
-      for (auto& [n, val] : kw)
-        if (n == prm.name) {
-          if (v) return fail(name + "() got multiple values for argument '" + n + "'");
-          v = val;
-        }
-      if (!v) v = f->defaults[k];
-      if (!v)
-        return fail(name + "() missing required " +
-                    (prm.kind == ParamKind::KeywordOnly ? "keyword-only" : "positional") +
-                    " argument: '" + prm.name + "'");
-      locals[prm.name] = v;
+      const ArgSource& src = b.params[k];
+      if (src.kind == ArgSource::VarArgs)
+        locals[params[k].name] =
+            mk_tuple(std::vector<Ref>(pos.begin() + std::ptrdiff_t(src.index), pos.end()));
+      else
+        locals[params[k].name] = src.kind == ArgSource::Positional ? pos[src.index]
+                                 : src.kind == ArgSource::Keyword  ? kw[src.index].second
+                                                                   : f->defaults[k];
     }
     if (call_depth >= kMaxCallDepth)
       return fail("maximum recursion depth exceeded (" + std::to_string(kMaxCallDepth) +
@@ -3883,75 +3870,36 @@ struct Interp {
     }
   }
 
-  // Python arithmetic on Python numbers (ints stay ints; overflow past 64 bits is refused).
+  // Python arithmetic on Python numbers: python/pynum.h's rule, the notebook's too. Ints stay
+  // 64-bit here (a constant of the traced function): a result past that, or a shift past 62,
+  // is refused.
   Result<Ref> py_arith(const std::string& op, const Ref& x, const Ref& y) {
-    const bool ints = x->k != K::Float && y->k != K::Float;
-    if (ints && op != "/") {
-      const std::int64_t a = x->k == K::Bool ? x->b : x->i, b = y->k == K::Bool ? y->b : y->i;
-      std::int64_t r = 0;
-      bool overflow = false;
-      if (op == "+")
-        overflow = __builtin_add_overflow(a, b, &r);
-      else if (op == "-")
-        overflow = __builtin_sub_overflow(a, b, &r);
-      else if (op == "*")
-        overflow = __builtin_mul_overflow(a, b, &r);
-      else if (op == "//" || op == "%") {
-        if (b == 0) return fail("integer division or modulo by zero");
-        if (a == INT64_MIN && b == -1)
-          overflow = true;
-        else {
-          std::int64_t q = a / b, m = a % b;
-          if (m != 0 && ((m < 0) != (b < 0))) --q, m += b;
-          r = op == "//" ? q : m;
-        }
-      } else if (op == "**") {
-        if (b < 0) return Result<Ref>::success(mk_float(std::pow(double(a), double(b))));
-        // By squaring: a huge exponent of 0, 1 or -1 must not loop b times.
-        r = 1;
-        std::int64_t base = a;
-        for (std::int64_t e = b; e > 0 && !overflow; e >>= 1) {
-          if (e & 1) overflow = __builtin_mul_overflow(r, base, &r);
-          if (e > 1 && !overflow) overflow = __builtin_mul_overflow(base, base, &base);
-        }
-      } else if (op == "<<" || op == ">>" || op == "&" || op == "|" || op == "^") {
-        if ((op == "<<" || op == ">>") && (b < 0 || b > 62))
-          return fail("shift count " + std::to_string(b) + " is not supported here");
-        // a << b is a · 2^b in Python (negative a too: shifting a negative value is undefined in
-        // C++).
-        if (op == "<<")
-          overflow = __builtin_mul_overflow(a, std::int64_t(1) << b, &r);
-        else
-          r = op == ">>" ? a >> b : op == "&" ? (a & b) : op == "|" ? (a | b) : (a ^ b);
-      } else {
-        return fail("unsupported operand type(s) for " + op + ": 'int' and 'int'");
-      }
-      if (overflow) return fail("integer result past 64 bits is not supported here");
-      return Result<Ref>::success(mk_int(r));
+    auto num = [](const Ref& r) {
+      PyNum n;
+      n.is_float = r->k == K::Float;
+      n.is_bool = r->k == K::Bool;
+      n.i = r->k == K::Bool ? r->b : r->i;
+      n.f = r->f;
+      return n;
+    };
+    const PyNum a = num(x), b = num(y);
+    if ((op == "<<" || op == ">>") && !a.is_float && !b.is_float && (b.i < 0 || b.i > 62))
+      return fail("shift count " + std::to_string(b.i) + " is not supported here");
+    const PyNumResult r = py_number_op(op, a, b);
+    switch (r.status) {
+      case PyNumStatus::Ok:
+        return Result<Ref>::success(r.value.is_float  ? mk_float(r.value.f)
+                                    : r.value.is_bool ? mk_bool(r.value.i != 0)
+                                                      : mk_int(r.value.i));
+      case PyNumStatus::Overflow:
+        return fail("integer result past 64 bits is not supported here");
+      case PyNumStatus::Error:
+        return fail(r.message);
+      case PyNumStatus::Unsupported:
+        break;
     }
-    const double a = scalar_value(x), b = scalar_value(y);
-    if ((op == "/" || op == "//" || op == "%") && b == 0)
-      return fail(ints ? "division by zero" : "float division by zero");
-    double r;
-    if (op == "+")
-      r = a + b;
-    else if (op == "-")
-      r = a - b;
-    else if (op == "*")
-      r = a * b;
-    else if (op == "/")
-      r = a / b;
-    else if (op == "//")
-      r = std::floor(a / b);
-    else if (op == "%") {
-      r = std::fmod(a, b);
-      if (r != 0 && ((r < 0) != (b < 0))) r += b;
-    } else if (op == "**")
-      r = std::pow(a, b);
-    else
-      return fail("unsupported operand type(s) for " + op + ": '" + type_name(x) + "' and '" +
-                  type_name(y) + "'");
-    return Result<Ref>::success(mk_float(r));
+    return fail("unsupported operand type(s) for " + op + ": '" + type_name(x) + "' and '" +
+                type_name(y) + "'");
   }
 
   Result<Ref> binop(const std::string& op, const Ref& x, const Ref& y) {
