@@ -240,86 +240,91 @@ std::string short_module(const std::string& path) {
   return path;
 }
 
-const std::map<std::string, std::string>& dtype_names() {
-  static const std::map<std::string, std::string> m = {
-      {"float16", "f16"}, {"bfloat16", "bf16"}, {"float32", "f32"}, {"float64", "f64"},
-      {"int8", "i8"},     {"int16", "i16"},     {"int32", "i32"},   {"int64", "i64"},
-      {"uint8", "ui8"},   {"uint16", "ui16"},   {"uint32", "ui32"}, {"uint64", "ui64"},
-      {"bool_", "i1"},    {"float_", "f64"},    {"int_", "i64"}};
-  return m;
+// The name tables are plain arrays of literals (no static std::map to build at start-up: its
+// initializer is code, several kB of the wasm core, where an array is data).
+struct NameOp {
+  const char* name;
+  const char* op;
+  bool inexact;  // unary: ints are promoted to float first (jnp), or refused (lax)
+};
+template <std::size_t N>
+const NameOp* find_name(const NameOp (&table)[N], const std::string& name) {
+  for (const NameOp& e : table)
+    if (name == e.name) return &e;
+  return nullptr;
+}
+
+// dtype attribute names (jnp.float32, np.int64, ...) → MLIR's element type.
+constexpr NameOp kDtypeNames[] = {
+    {"bfloat16", "bf16", false}, {"bool_", "i1", false},    {"float16", "f16", false},
+    {"float32", "f32", false},   {"float64", "f64", false}, {"float_", "f64", false},
+    {"int16", "i16", false},     {"int32", "i32", false},   {"int64", "i64", false},
+    {"int8", "i8", false},       {"int_", "i64", false},    {"uint16", "ui16", false},
+    {"uint32", "ui32", false},   {"uint64", "ui64", false}, {"uint8", "ui8", false}};
+const char* dtype_named(const std::string& name) {
+  const NameOp* e = find_name(kDtypeNames, name);
+  return e ? e->op : nullptr;
 }
 
 // Unary elementwise functions: jnp name → StableHLO op (inexact: ints are promoted to float first).
-const std::map<std::string, std::pair<std::string, bool>>& unary_ops() {
-  static const std::map<std::string, std::pair<std::string, bool>> m = {
-      {"tanh", {"tanh", true}},
-      {"exp", {"exponential", true}},
-      {"log", {"log", true}},
-      {"sqrt", {"sqrt", true}},
-      {"sin", {"sine", true}},
-      {"cos", {"cosine", true}},
-      {"log1p", {"log_plus_one", true}},
-      {"expm1", {"exponential_minus_one", true}},
-      {"abs", {"abs", false}},
-      {"absolute", {"abs", false}},
-      {"sign", {"sign", false}},
-      {"negative", {"negate", false}},
-      {"floor", {"floor", true}},
-      {"ceil", {"ceil", true}},
-      {"rsqrt", {"rsqrt", true}},
-      {"tan", {"chlo.tan", true}},
-      {"logistic", {"logistic", true}}};
-  return m;
-}
+constexpr NameOp kUnaryOps[] = {{"tanh", "tanh", true},
+                                {"exp", "exponential", true},
+                                {"log", "log", true},
+                                {"sqrt", "sqrt", true},
+                                {"sin", "sine", true},
+                                {"cos", "cosine", true},
+                                {"log1p", "log_plus_one", true},
+                                {"expm1", "exponential_minus_one", true},
+                                {"abs", "abs", false},
+                                {"absolute", "abs", false},
+                                {"sign", "sign", false},
+                                {"negative", "negate", false},
+                                {"floor", "floor", true},
+                                {"ceil", "ceil", true},
+                                {"rsqrt", "rsqrt", true},
+                                {"tan", "chlo.tan", true},
+                                {"logistic", "logistic", true}};
 
 // lax's elementwise functions: name → StableHLO op. Unary: whether only floats are accepted.
-const std::map<std::string, std::pair<std::string, bool>>& lax_unary() {
-  static const std::map<std::string, std::pair<std::string, bool>> m = {
-      {"tanh", {"tanh", true}},
-      {"exp", {"exponential", true}},
-      {"log", {"log", true}},
-      {"sqrt", {"sqrt", true}},
-      {"sin", {"sine", true}},
-      {"cos", {"cosine", true}},
-      {"tan", {"chlo.tan", true}},
-      {"log1p", {"log_plus_one", true}},
-      {"expm1", {"exponential_minus_one", true}},
-      {"floor", {"floor", true}},
-      {"ceil", {"ceil", true}},
-      {"logistic", {"logistic", true}},
-      {"rsqrt", {"rsqrt", true}},
-      {"abs", {"abs", false}},
-      {"neg", {"negate", false}},
-      {"sign", {"sign", false}},
-      {"bitwise_not", {"not", false}},
-      {"is_finite", {"is_finite", true}}};
-  return m;
-}
-const std::map<std::string, std::string>& lax_binary() {
-  static const std::map<std::string, std::string> m = {
-      {"add", "add"},
-      {"sub", "subtract"},
-      {"mul", "multiply"},
-      {"div", "divide"},
-      {"rem", "remainder"},
-      {"pow", "power"},
-      {"max", "maximum"},
-      {"min", "minimum"},
-      {"atan2", "atan2"},
-      {"bitwise_and", "and"},
-      {"bitwise_or", "or"},
-      {"bitwise_xor", "xor"},
-      {"shift_left", "shift_left"},
-      {"shift_right_arithmetic", "shift_right_arithmetic"},
-      {"shift_right_logical", "shift_right_logical"},
-      {"eq", "compare EQ"},
-      {"ne", "compare NE"},
-      {"lt", "compare LT"},
-      {"le", "compare LE"},
-      {"gt", "compare GT"},
-      {"ge", "compare GE"}};
-  return m;
-}
+constexpr NameOp kLaxUnary[] = {{"tanh", "tanh", true},
+                                {"exp", "exponential", true},
+                                {"log", "log", true},
+                                {"sqrt", "sqrt", true},
+                                {"sin", "sine", true},
+                                {"cos", "cosine", true},
+                                {"tan", "chlo.tan", true},
+                                {"log1p", "log_plus_one", true},
+                                {"expm1", "exponential_minus_one", true},
+                                {"floor", "floor", true},
+                                {"ceil", "ceil", true},
+                                {"logistic", "logistic", true},
+                                {"rsqrt", "rsqrt", true},
+                                {"abs", "abs", false},
+                                {"neg", "negate", false},
+                                {"sign", "sign", false},
+                                {"bitwise_not", "not", false},
+                                {"is_finite", "is_finite", true}};
+constexpr NameOp kLaxBinary[] = {{"add", "add", false},
+                                 {"sub", "subtract", false},
+                                 {"mul", "multiply", false},
+                                 {"div", "divide", false},
+                                 {"rem", "remainder", false},
+                                 {"pow", "power", false},
+                                 {"max", "maximum", false},
+                                 {"min", "minimum", false},
+                                 {"atan2", "atan2", false},
+                                 {"bitwise_and", "and", false},
+                                 {"bitwise_or", "or", false},
+                                 {"bitwise_xor", "xor", false},
+                                 {"shift_left", "shift_left", false},
+                                 {"shift_right_arithmetic", "shift_right_arithmetic", false},
+                                 {"shift_right_logical", "shift_right_logical", false},
+                                 {"eq", "compare EQ", false},
+                                 {"ne", "compare NE", false},
+                                 {"lt", "compare LT", false},
+                                 {"le", "compare LE", false},
+                                 {"gt", "compare GT", false},
+                                 {"ge", "compare GE", false}};
 
 const std::vector<std::string>& names_list() {
   static const std::vector<std::string> v = [] {
@@ -392,10 +397,10 @@ const std::vector<std::string>& names_list() {
                                     "np.zeros",
                                     "np.ones",
                                     "np.arange"};
-    for (auto& [k, _] : unary_ops())
-      if (k != "logistic") out.push_back("jnp." + k);
-    for (auto& [k, _] : lax_unary()) out.push_back("lax." + k);
-    for (auto& [k, _] : lax_binary()) out.push_back("lax." + k);
+    for (const NameOp& e : kUnaryOps)
+      if (std::strcmp(e.name, "logistic") != 0) out.push_back(std::string("jnp.") + e.name);
+    for (const NameOp& e : kLaxUnary) out.push_back(std::string("lax.") + e.name);
+    for (const NameOp& e : kLaxBinary) out.push_back(std::string("lax.") + e.name);
     for (const char* l : {"reduce_sum",
                           "reduce_max",
                           "reduce_min",
@@ -417,7 +422,7 @@ const std::vector<std::string>& names_list() {
                           "conv",
                           "rev"})
       out.push_back(std::string("lax.") + l);
-    for (auto& [k, _] : dtype_names()) out.push_back("jnp." + k);
+    for (const NameOp& e : kDtypeNames) out.push_back(std::string("jnp.") + e.name);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
@@ -442,14 +447,21 @@ std::string supported_in(const std::string& prefix) {
 struct Fail {
   Error e;
   template <class T>
-  operator Result<T>() const {  // NOLINT: lets a function return Fail{...} for any Result
-    return Result<T>::failure(e);
+  [[gnu::noinline]] operator Result<T>() && {  // NOLINT: return Fail{...} for any Result
+    return Result<T>::failure(std::move(e));
   }
 };
 
-#define UNWRAP(var, expr)                              \
-  auto var##_res = (expr);                             \
-  if (!var##_res) return Fail{var##_res.error_info()}; \
+// A failed Result passed on (UNWRAP's error path): one out-of-line copy per type instead of the
+// error's copy written out at each of the tracer's hundreds of UNWRAPs.
+template <class T>
+[[gnu::noinline]] Fail pass_on(const Result<T>& r) {
+  return Fail{r.error_info()};
+}
+
+#define UNWRAP(var, expr)                    \
+  auto var##_res = (expr);                   \
+  if (!var##_res) return pass_on(var##_res); \
   auto var = std::move(var##_res.value())
 
 struct Args {
@@ -1577,14 +1589,14 @@ struct Interp {
   // identity of the operand's own dtype (no promotion).
   Result<Ref> lax_reduce(const std::string& q, const std::string& kind, const Ref& x,
                          std::vector<std::int64_t> axes) {
-    static const std::map<std::string, std::string> ops = {
-        {"sum", "add"}, {"max", "maximum"}, {"min", "minimum"}, {"prod", "multiply"},
-        {"and", "and"}, {"or", "or"},       {"xor", "xor"}};
-    auto o = ops.find(kind);
-    if (o == ops.end())
-      return fail(q + " is not supported here; supported: " + supported_in("lax"));
+    static constexpr NameOp ops[] = {{"sum", "add", false},     {"max", "maximum", false},
+                                     {"min", "minimum", false}, {"prod", "multiply", false},
+                                     {"and", "and", false},     {"or", "or", false},
+                                     {"xor", "xor", false}};
+    const NameOp* o = find_name(ops, kind);
+    if (!o) return fail(q + " is not supported here; supported: " + supported_in("lax"));
     const std::string& t = x->aval.dtype;
-    const std::string& op = o->second;
+    const std::string op = o->op;
     if ((op == "and" || op == "or" || op == "xor") && hj::is_float(t))
       return fail(q + " does not accept dtype " + jax_dtype_name(t) +
                   ". Accepted dtypes are subtypes of integer, bool.");
@@ -1715,14 +1727,15 @@ struct Interp {
   Result<Ref> reduce_window(const std::string& q, const Ref& x, const Ref& init0, const Ref& comp,
                             const std::vector<std::int64_t>& window,
                             const std::vector<std::int64_t>& strides0, const Ref& pad) {
-    static const std::map<std::string, std::string> ops = {{"lax.add", "add"},
-                                                           {"lax.max", "maximum"},
-                                                           {"lax.min", "minimum"},
-                                                           {"lax.mul", "multiply"}};
-    if (comp->k != K::Builtin || !ops.count(comp->s))
+    static constexpr NameOp ops[] = {{"lax.add", "add", false},
+                                     {"lax.max", "maximum", false},
+                                     {"lax.min", "minimum", false},
+                                     {"lax.mul", "multiply", false}};
+    const NameOp* o = comp->k == K::Builtin ? find_name(ops, comp->s) : nullptr;
+    if (!o)
       return fail(q + ": computation must be lax.add, lax.max, lax.min or lax.mul here, got " +
                   type_name(comp));
-    const std::string op = ops.at(comp->s);
+    const std::string op = o->op;
     const std::size_t n = x->aval.dims.size();
     std::vector<std::int64_t> strides = strides0;
     if (window.size() != n || strides.size() != n)
@@ -2619,11 +2632,11 @@ struct Interp {
       Ref next_i;
       if (with_i) {
         auto ni = binary_fn("add", "add", i, mk_int(1));
-        if (!ni) return done(), Fail{ni.error_info()};
+        if (!ni) return done(), pass_on(ni);
         next_i = ni.value();
       }
       auto r = call_function(body_r, {i, x}, {});
-      if (!r) return done(), Fail{r.error_info()};
+      if (!r) return done(), pass_on(r);
       t.out_tree = r.value();
       const std::string diff = structure_diff(init_r, t.out_tree, "loop_carry[1]");
       if (!diff.empty()) {
@@ -2639,16 +2652,16 @@ struct Interp {
             at_line, at_col);
       }
       auto fl = flatten(t.out_tree, t.out, q);
-      if (!fl) return done(), Fail{fl.error_info()};
+      if (!fl) return done(), pass_on(fl);
       std::vector<hj::Value> results;
       if (with_i) {
         auto v = value_of(next_i);
-        if (!v) return done(), Fail{v.error_info()};
+        if (!v) return done(), pass_on(v);
         results.push_back(v.value());
       }
       for (auto& o : t.out) {
         auto v = value_of(o);
-        if (!v) return done(), Fail{v.error_info()};
+        if (!v) return done(), pass_on(v);
         results.push_back(v.value());
       }
       t.consts = captures.back().refs;
@@ -2670,7 +2683,7 @@ struct Interp {
       auto t = trace(carry, true, nullptr);
       if (!t) {
         discard();
-        return Fail{t.error_info()};
+        return pass_on(t);
       }
       probe = t.value();
       probe.i_used = em->reads_of_arg(probe.fn, 0) > 1;  // beyond i + 1: else jit's DCE drops i
@@ -2728,7 +2741,7 @@ struct Interp {
     auto t = trace(carry, probe.i_used, &probe.consts);
     if (!t) {
       discard();
-      return Fail{t.error_info()};
+      return pass_on(t);
     }
     std::vector<hj::Value> const_vals, carry_vals;
     for (auto& c : probe.consts) {
@@ -2780,12 +2793,12 @@ struct Interp {
       auto r = body(inner);
       if (!r) {
         fn_stack.pop_back();
-        return Fail{r.error_info()};
+        return pass_on(r);
       }
       UNWRAP(ra, as_array(r.value(), name));
       auto rv = value_of(ra);
       fn_stack.pop_back();
-      if (!rv) return Fail{rv.error_info()};
+      if (!rv) return pass_on(rv);
       out_weak = ra->weak;
       em->end_function({rv.value()});
     }
@@ -2796,8 +2809,8 @@ struct Interp {
   Result<std::string> dtype_arg(const Ref& r, const std::string& fn) {
     if (r->k == K::DType) return Result<std::string>::success(r->s);
     if (r->k == K::Str) {
-      auto it = dtype_names().find(r->s == "bool" ? "bool_" : r->s);
-      if (it != dtype_names().end()) return Result<std::string>::success(it->second);
+      if (const char* t = dtype_named(r->s == "bool" ? "bool_" : r->s))
+        return Result<std::string>::success(t);
     }
     if (r->k == K::Builtin &&
         (r->s == "builtins.float" || r->s == "builtins.int" || r->s == "builtins.bool"))
@@ -3018,24 +3031,20 @@ struct Interp {
       return fail(q + " is not supported here; supported: " + supported_in("np") +
                   " (and np dtypes)");
     if (mod == "jnp") {
-      auto u = unary_ops().find(fn);
-      if (u != unary_ops().end() && fn != "logistic") {
+      const NameOp* u = find_name(kUnaryOps, fn);
+      if (u && fn != "logistic") {
         UNWRAP(x, need(0, "x"));
-        return unary_fn(q, u->second.first, x, u->second.second);
+        return unary_fn(q, u->op, x, u->inexact);
       }
       if (fn == "square") {
         UNWRAP(x, need(0, "x"));
         return integer_pow(x, 2);
       }
-      static const std::map<std::string, std::string> bin = {{"maximum", "maximum"},
-                                                             {"minimum", "minimum"},
-                                                             {"add", "add"},
-                                                             {"subtract", "subtract"},
-                                                             {"multiply", "multiply"}};
-      if (auto b = bin.find(fn); b != bin.end()) {
+      if (fn == "maximum" || fn == "minimum" || fn == "add" || fn == "subtract" ||
+          fn == "multiply") {
         UNWRAP(x, need(0, "x1"));
         UNWRAP(y, need(1, "x2"));
-        return binary_fn(q, b->second, x, y);
+        return binary_fn(q, fn, x, y);
       }
       if (fn == "divide" || fn == "true_divide") {
         UNWRAP(x, need(0, "x1"));
@@ -3263,11 +3272,11 @@ struct Interp {
       return fail(q + " is not supported here; supported: " + supported_in("jax.nn"));
     }
     if (mod == "lax") {
-      if (auto u = lax_unary().find(fn); u != lax_unary().end()) {
+      if (const NameOp* u = find_name(kLaxUnary, fn)) {
         UNWRAP(x0, need(0, "x"));
         UNWRAP(x, as_array(x0, q));
         const std::string& t = x->aval.dtype;
-        if (u->second.second && !hj::is_float(t))
+        if (u->inexact && !hj::is_float(t))
           return fail(q + " does not accept dtype " + jax_dtype_name(t) +
                       ". Accepted dtypes are subtypes of floating.");
         if ((fn == "abs" || fn == "neg" || fn == "sign") && t == "i1")
@@ -3281,12 +3290,12 @@ struct Interp {
           UNWRAP(v, value_of(x));
           return Result<Ref>::success(traced(em->is_finite(v), false));
         }
-        return nary(u->second.first, {x});
+        return nary(u->op, {x});
       }
-      if (auto b = lax_binary().find(fn); b != lax_binary().end()) {
+      if (const NameOp* b = find_name(kLaxBinary, fn)) {
         UNWRAP(x0, need(0, "x"));
         UNWRAP(y0, need(1, "y"));
-        return lax_binary_op(q, b->second, x0, y0);
+        return lax_binary_op(q, b->op, x0, y0);
       }
       if (fn.compare(0, 7, "reduce_") == 0 && fn != "reduce_window") {
         UNWRAP(x0, need(0, "operand"));
@@ -3536,10 +3545,11 @@ struct Interp {
     }
     if (name == "dtype") return Result<Ref>::success(mk_str(x->aval.dtype, K::DType));
     if (name == "T") return transpose(x, {}, false);
-    static const std::set<std::string> methods = {
+    static const char* const methods[] = {
         "reshape", "sum",    "mean",   "max",    "min",     "prod",   "var",       "std",
         "clip",    "argmax", "argmin", "cumsum", "cumprod", "astype", "transpose", "dot"};
-    if (methods.count(name)) {
+    if (std::any_of(std::begin(methods), std::end(methods),
+                    [&](const char* m) { return name == m; })) {
       auto m = mk(K::Method);
       m->s = name;
       m->self = x;
@@ -3665,7 +3675,7 @@ struct Interp {
     const int l = line, c = col;
     auto r = call_function(f, args, {});
     line = l, col = c;
-    if (!r) return Fail{r.error_info()};
+    if (!r) return pass_on(r);
     std::vector<hj::Value> results;
     Ref out = r.value();
     std::vector<Ref> outs =
@@ -3699,9 +3709,10 @@ struct Interp {
     }
     auto g = globals.find(n);
     if (g != globals.end()) return Result<Ref>::success(g->second);
-    static const std::set<std::string> builtins = {"len",  "range", "int", "float", "bool", "tuple",
-                                                   "list", "print", "abs", "min",   "max"};
-    if (builtins.count(n)) return Result<Ref>::success(mk_str("builtins." + n, K::Builtin));
+    static const char* const builtins[] = {"len",  "range", "int", "float", "bool", "tuple",
+                                           "list", "print", "abs", "min",   "max"};
+    for (const char* b : builtins)
+      if (n == b) return Result<Ref>::success(mk_str("builtins." + n, K::Builtin));
     return fail("name '" + n + "' is not defined");
   }
   void assign_name(const std::string& n, Ref v) {
@@ -3754,8 +3765,7 @@ struct Interp {
         return fail(obj->s + "." + name +
                     " is not supported here (only jax, jax.numpy, jax.nn, jax.lax and numpy are)");
       if (sm == "jnp" || sm == "np") {
-        auto d = dtype_names().find(name);
-        if (d != dtype_names().end()) return Result<Ref>::success(mk_str(d->second, K::DType));
+        if (const char* t = dtype_named(name)) return Result<Ref>::success(mk_str(t, K::DType));
         if (name == "newaxis") return Result<Ref>::success(none());
         if (name == "inf") return Result<Ref>::success(mk_float(INFINITY));
         if (name == "nan") return Result<Ref>::success(mk_float(NAN));
@@ -3831,7 +3841,7 @@ struct Interp {
     } else {
       auto r = run_block(f->def->body);
       if (!r)
-        result = Fail{r.error_info()};
+        result = pass_on(r);
       else if (r.value().kind == FlowKind::Return && r.value().value)
         result = Result<Ref>::success(r.value().value);
     }
@@ -3950,12 +3960,12 @@ struct Interp {
       return Result<Ref>::success(mk_bool(r));
     }
     if (x->k == K::Array || y->k == K::Array) {
-      static const std::map<std::string, std::string> dirs = {
-          {"<", "LT"}, {">", "GT"}, {"<=", "LE"}, {">=", "GE"}, {"==", "EQ"}, {"!=", "NE"}};
-      auto d = dirs.find(op);
-      if (d == dirs.end())
-        return fail("the comparison '" + op + "' on arrays is not supported here");
-      return compare_fn(op, d->second, x, y);
+      static constexpr NameOp dirs[] = {{"<", "LT", false},  {">", "GT", false},
+                                        {"<=", "LE", false}, {">=", "GE", false},
+                                        {"==", "EQ", false}, {"!=", "NE", false}};
+      const NameOp* d = find_name(dirs, op);
+      if (!d) return fail("the comparison '" + op + "' on arrays is not supported here");
+      return compare_fn(op, d->op, x, y);
     }
     if (op == "==" || op == "!=") {
       bool eq = false;
