@@ -10,6 +10,7 @@
 
 #include "hlo/jax_emit.h"
 #include "python/bind.h"
+#include "python/ndarray.h"
 #include "python/parser.h"
 #include "python/pynum.h"
 
@@ -106,11 +107,8 @@ double scalar_value(const Ref& r) {
   return r->k == K::Bool ? (r->b ? 1 : 0) : r->k == K::Int ? double(r->i) : r->f;
 }
 
-std::string shape_text(const std::vector<std::int64_t>& d) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < d.size(); ++i) out += (i ? ", " : "") + std::to_string(d[i]);
-  return out + (d.size() == 1 ? ",)" : ")");
-}
+// NumPy's shape repr ("(3,)", "(2, 3)"): the notebook's (python/ndarray.h), one spelling.
+std::string shape_text(const std::vector<std::int64_t>& d) { return shape_repr(d); }
 
 // JAX's dtype names for messages: "float32", "int32", "bool".
 std::string jax_dtype_name(const std::string& t) {
