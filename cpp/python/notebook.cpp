@@ -128,6 +128,25 @@ V mk_array(NdArray a) {
   return o;
 }
 
+// The dtypes the notebook models, by NumPy's attribute names (np.float32, jnp.bool_): one
+// table for attributes and dtype strings (a plain array: a static std::map's initializer is code).
+bool numpy_dtype_named(const std::string& name, DType* out) {
+  static constexpr struct {
+    const char* name;
+    DType t;
+  } kDtypes[] = {{"float32", DType::Float32},
+                 {"float64", DType::Float64},
+                 {"int32", DType::Int32},
+                 {"int64", DType::Int64},
+                 {"bool_", DType::Bool}};
+  for (auto& d : kDtypes)
+    if (name == d.name) {
+      *out = d.t;
+      return true;
+    }
+  return false;
+}
+
 bool is_num(const V& v) { return v->t == T::Bool || v->t == T::Int || v->t == T::Float; }
 bool is_intlike(const V& v) { return v->t == T::Bool || v->t == T::Int; }
 std::int64_t int_of(const V& v) { return v->t == T::Bool ? (v->b ? 1 : 0) : v->i; }
@@ -1398,19 +1417,6 @@ class Machine {
     if (op == "%" && x->t == T::Str)
       return raise("TypeError",
                    "printf-style string formatting is not supported here; use an f-string");
-    static const std::map<std::string, std::string> names = {{"+", "+"},
-                                                             {"-", "-"},
-                                                             {"*", "*"},
-                                                             {"/", "/"},
-                                                             {"//", "//"},
-                                                             {"%", "%"},
-                                                             {"**", "** or pow()"},
-                                                             {"@", "@"},
-                                                             {"&", "&"},
-                                                             {"|", "|"},
-                                                             {"^", "^"},
-                                                             {"<<", "<<"},
-                                                             {">>", ">>"}};
     if (op == "+" && x->t == T::Str)
       return raise("TypeError", "can only concatenate str (not \"" + type_name(y) + "\") to str");
     if (op == "+" && (x->t == T::List || x->t == T::Tuple))
@@ -1422,9 +1428,8 @@ class Machine {
                    "can't multiply sequence by non-int of type '" +
                        type_name(x->t == T::Str || x->t == T::List || x->t == T::Tuple ? y : x) +
                        "'");
-    auto it = names.find(op);
     return raise("TypeError", "unsupported operand type(s) for " +
-                                  (it == names.end() ? op : it->second) + ": '" + type_name(x) +
+                                  (op == "**" ? "** or pow()" : op) + ": '" + type_name(x) +
                                   "' and '" + type_name(y) + "'");
   }
 
@@ -2946,15 +2951,10 @@ class Machine {
     const std::string q = mod + "." + name;
     if (known_module(q)) return mk_named(T::Module, q);
     if (mod == "numpy" || mod == "jax.numpy") {
-      static const std::map<std::string, DType> dts = {{"float32", DType::Float32},
-                                                       {"float64", DType::Float64},
-                                                       {"int32", DType::Int32},
-                                                       {"int64", DType::Int64},
-                                                       {"bool_", DType::Bool}};
-      auto it = dts.find(name);
-      if (it != dts.end()) {
+      DType t;
+      if (numpy_dtype_named(name, &t)) {
         auto d = mk(T::DType);
-        d->dt = it->second;
+        d->dt = t;
         return d;
       }
       if (name == "pi") return mk_float(3.141592653589793);
@@ -3533,16 +3533,8 @@ class Machine {
       return true;
     }
     if (d->t == T::Str) {
-      static const std::map<std::string, DType> m = {{"float32", DType::Float32},
-                                                     {"float64", DType::Float64},
-                                                     {"int32", DType::Int32},
-                                                     {"int64", DType::Int64},
-                                                     {"bool", DType::Bool}};
-      auto it = m.find(d->s);
-      if (it != m.end()) {
-        *out = it->second;
-        return true;
-      }
+      // As a string NumPy's bool is 'bool' (the attribute is np.bool_).
+      if (d->s != "bool_" && numpy_dtype_named(d->s == "bool" ? "bool_" : d->s, out)) return true;
       raise("TypeError", "data type " + str_repr(d->s) + " not understood");
       return false;
     }
@@ -3891,10 +3883,11 @@ class Machine {
     if (f == "minimum" || f == "maximum" || f == "add" || f == "subtract" || f == "multiply" ||
         f == "divide" || f == "matmul" || f == "dot") {
       if (a.pos.size() != 2) return raise("TypeError", f + "() takes 2 positional arguments here");
-      static const std::map<std::string, std::string> ops = {{"add", "+"},      {"subtract", "-"},
-                                                             {"multiply", "*"}, {"divide", "/"},
-                                                             {"matmul", "@"},   {"dot", "@"}};
-      auto it = ops.find(f);
+      static const char* const ops[][2] = {{"add", "+"},    {"subtract", "-"}, {"multiply", "*"},
+                                           {"divide", "/"}, {"matmul", "@"},   {"dot", "@"}};
+      const char* op = nullptr;
+      for (auto& o : ops)
+        if (f == o[0]) op = o[1];
       V x = a.pos[0], y = a.pos[1];
       if (jax && x->t != T::Array) {
         NdArray t;
@@ -3902,7 +3895,7 @@ class Machine {
         x = mk_array(t);
         x->arr.weak = true;
       }
-      if (it != ops.end()) return binop(it->second, x, y);
+      if (op) return binop(op, x, y);
       NdArray p, r2;
       if (!to_array(x, &p, jax) || !to_array(y, &r2, jax)) return nullptr;
       if (jax) p.jax = r2.jax = true;
