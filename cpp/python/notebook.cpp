@@ -19,10 +19,12 @@
 #include "hlo/parse.h"
 #include "interp/interp.h"
 #include "python/bigint.h"
+#include "python/bind.h"
 #include "python/float_repr.h"
 #include "python/ndarray.h"
 #include "python/notebook_value.h"
 #include "python/parser.h"
+#include "python/pynum.h"
 #include "python/tracer.h"
 
 namespace rl::python {
@@ -125,6 +127,25 @@ V mk_array(NdArray a) {
   return o;
 }
 
+// The dtypes the notebook models, by NumPy's attribute names (np.float32, jnp.bool_): one
+// table for attributes and dtype strings (a plain array: a static std::map's initializer is code).
+bool numpy_dtype_named(const std::string& name, DType* out) {
+  static constexpr struct {
+    const char* name;
+    DType t;
+  } kDtypes[] = {{"float32", DType::Float32},
+                 {"float64", DType::Float64},
+                 {"int32", DType::Int32},
+                 {"int64", DType::Int64},
+                 {"bool_", DType::Bool}};
+  for (auto& d : kDtypes)
+    if (name == d.name) {
+      *out = d.t;
+      return true;
+    }
+  return false;
+}
+
 bool is_num(const V& v) { return v->t == T::Bool || v->t == T::Int || v->t == T::Float; }
 bool is_intlike(const V& v) { return v->t == T::Bool || v->t == T::Int; }
 std::int64_t int_of(const V& v) { return v->t == T::Bool ? (v->b ? 1 : 0) : v->i; }
@@ -132,6 +153,16 @@ bool is_big(const V& v) { return v->t == T::Int && v->big != nullptr; }
 BigInt big_of(const V& v) { return is_big(v) ? *v->big : BigInt::of(int_of(v)); }
 double num_of(const V& v) {
   return v->t == T::Float ? v->f : is_big(v) ? v->big->to_double() : static_cast<double>(int_of(v));
+}
+// A bool, int or float for python/pynum.h (as a float when the other operand is one: a big int
+// then as its nearest double).
+PyNum py_num(const V& v, bool as_float) {
+  PyNum n;
+  n.is_float = as_float;
+  n.f = as_float ? num_of(v) : 0;
+  n.i = as_float ? 0 : int_of(v);
+  n.is_bool = v->t == T::Bool;
+  return n;
 }
 
 const char* kExcTypes[] = {"Exception",      "ValueError",       "TypeError",
@@ -1333,111 +1364,23 @@ class Machine {
     if (is_intlike(x) && is_intlike(y) && (is_big(x) || is_big(y)) && op != "&" && op != "|" &&
         op != "^")
       return big_binop(op, x, y);
-    if (is_intlike(x) && is_intlike(y)) {
-      const std::int64_t a = int_of(x), b = int_of(y);
-      std::int64_t r = 0;
-      if (op == "+") {
-        if (__builtin_add_overflow(a, b, &r)) return big_binop(op, x, y);
-        return mk_int(r);
-      }
-      if (op == "-") {
-        if (__builtin_sub_overflow(a, b, &r)) return big_binop(op, x, y);
-        return mk_int(r);
-      }
-      if (op == "*") {
-        if (__builtin_mul_overflow(a, b, &r)) return big_binop(op, x, y);
-        return mk_int(r);
-      }
-      if (op == "/") {
-        if (b == 0) return raise("ZeroDivisionError", "division by zero");
-        return mk_float(static_cast<double>(a) / static_cast<double>(b));
-      }
-      if (op == "//" || op == "%") {
-        if (b == 0)
-          return raise("ZeroDivisionError", op == "//" ? "integer division or modulo by zero"
-                                                       : "integer modulo by zero");
-        if (b == -1 && a == std::numeric_limits<std::int64_t>::min())
-          return op == "%" ? mk_int(0) : big_binop(op, x, y);
-        std::int64_t q = a / b, m = a % b;
-        if (m != 0 && ((m < 0) != (b < 0))) {
-          q -= 1;
-          m += b;
-        }
-        return mk_int(op == "//" ? q : m);
-      }
-      if (op == "**") {
-        if (b < 0) {
-          if (a == 0) return raise("ZeroDivisionError", "0.0 cannot be raised to a negative power");
-          return mk_float(std::pow(static_cast<double>(a), static_cast<double>(b)));
-        }
-        std::int64_t res = 1, base = a;
-        for (std::int64_t e = b; e > 0; e >>= 1) {
-          if ((e & 1) && __builtin_mul_overflow(res, base, &res)) return big_binop(op, x, y);
-          if (e > 1 && __builtin_mul_overflow(base, base, &base)) return big_binop(op, x, y);
-          if (!step()) return nullptr;
-        }
-        return mk_int(res);
-      }
-      if (op == "&") return x->t == T::Bool && y->t == T::Bool ? mk_bool(a & b) : mk_int(a & b);
-      if (op == "|") return x->t == T::Bool && y->t == T::Bool ? mk_bool(a | b) : mk_int(a | b);
-      if (op == "^") return x->t == T::Bool && y->t == T::Bool ? mk_bool(a ^ b) : mk_int(a ^ b);
-      if (op == "<<" || op == ">>") {
-        if (b < 0) return raise("ValueError", "negative shift count");
-        if (op == ">>") return mk_int(b >= 64 ? (a < 0 ? -1 : 0) : a >> b);
-        if (a == 0) return mk_int(0);
-        if (b >= 63 || (a > 0 ? a > (std::numeric_limits<std::int64_t>::max() >> b)
-                              : a < (std::numeric_limits<std::int64_t>::min() >> b)))
-          return big_binop(op, x, y);
-        return mk_int(static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << b));
-      }
-    }
-    if (is_num(x) && is_num(y) && op != "@" && op != "&" && op != "|" && op != "^" && op != "<<" &&
-        op != ">>") {
-      const double a = num_of(x), b = num_of(y);
-      if ((is_big(x) && std::isinf(a)) || (is_big(y) && std::isinf(b)))
+    if (is_num(x) && is_num(y)) {
+      // Python's rule on machine numbers (python/pynum.h); an int64 overflow goes on in big ints.
+      if ((is_big(x) && std::isinf(num_of(x))) || (is_big(y) && std::isinf(num_of(y))))
         return raise("OverflowError", "int too large to convert to float");
-      if (op == "+") return mk_float(a + b);
-      if (op == "-") return mk_float(a - b);
-      if (op == "*") return mk_float(a * b);
-      if (op == "/") {
-        if (b == 0) return raise("ZeroDivisionError", "float division by zero");
-        return mk_float(a / b);
-      }
-      if (op == "//" || op == "%") {
-        if (b == 0)
-          return raise("ZeroDivisionError",
-                       op == "//" ? "float floor division by zero" : "float modulo");
-        double m = std::fmod(a, b);
-        double div = (a - m) / b;
-        if (m != 0) {
-          if ((b < 0) != (m < 0)) {
-            m += b;
-            div -= 1.0;
-          }
-        } else {
-          m = std::copysign(0.0, b);
-        }
-        if (op == "%") return mk_float(m);
-        double fl;
-        if (div != 0) {
-          fl = std::floor(div);
-          if (div - fl > 0.5) fl += 1.0;
-        } else {
-          fl = std::copysign(0.0, a / b);
-        }
-        return mk_float(fl);
-      }
-      if (op == "**") {
-        if (a == 0 && b < 0)
-          return raise("ZeroDivisionError", "0.0 cannot be raised to a negative power");
-        if (a < 0 && b != std::floor(b))
-          return raise(
-              "ValueError",
-              "a negative number to a fractional power gives a complex number, not supported here");
-        const double r = std::pow(a, b);
-        if (std::isinf(r) && std::isfinite(a) && std::isfinite(b))
-          return raise("OverflowError", "(34, 'Numerical result out of range')");
-        return mk_float(r);
+      const bool floats = x->t == T::Float || y->t == T::Float;
+      const PyNumResult r = py_number_op(op, py_num(x, floats), py_num(y, floats));
+      switch (r.status) {
+        case PyNumStatus::Ok:
+          return r.value.is_float  ? mk_float(r.value.f)
+                 : r.value.is_bool ? mk_bool(r.value.i != 0)
+                                   : mk_int(r.value.i);
+        case PyNumStatus::Overflow:
+          return big_binop(op, x, y);
+        case PyNumStatus::Error:
+          return raise(r.error_type, r.message);
+        case PyNumStatus::Unsupported:
+          break;
       }
     }
     if (op == "+" && x->t == y->t && (x->t == T::Str || x->t == T::List || x->t == T::Tuple)) {
@@ -1473,19 +1416,6 @@ class Machine {
     if (op == "%" && x->t == T::Str)
       return raise("TypeError",
                    "printf-style string formatting is not supported here; use an f-string");
-    static const std::map<std::string, std::string> names = {{"+", "+"},
-                                                             {"-", "-"},
-                                                             {"*", "*"},
-                                                             {"/", "/"},
-                                                             {"//", "//"},
-                                                             {"%", "%"},
-                                                             {"**", "** or pow()"},
-                                                             {"@", "@"},
-                                                             {"&", "&"},
-                                                             {"|", "|"},
-                                                             {"^", "^"},
-                                                             {"<<", "<<"},
-                                                             {">>", ">>"}};
     if (op == "+" && x->t == T::Str)
       return raise("TypeError", "can only concatenate str (not \"" + type_name(y) + "\") to str");
     if (op == "+" && (x->t == T::List || x->t == T::Tuple))
@@ -1497,9 +1427,8 @@ class Machine {
                    "can't multiply sequence by non-int of type '" +
                        type_name(x->t == T::Str || x->t == T::List || x->t == T::Tuple ? y : x) +
                        "'");
-    auto it = names.find(op);
     return raise("TypeError", "unsupported operand type(s) for " +
-                                  (it == names.end() ? op : it->second) + ": '" + type_name(x) +
+                                  (op == "**" ? "** or pow()" : op) + ": '" + type_name(x) +
                                   "' and '" + type_name(y) + "'");
   }
 
@@ -2550,18 +2479,6 @@ class Machine {
     }
   }
 
-  // "'a'", "'a' and 'b'", "'a', 'b', and 'c'": CPython's list of missing arguments.
-  static std::string quoted_list(const std::vector<std::string>& names) {
-    std::string list;
-    for (std::size_t k = 0; k < names.size(); ++k)
-      list += (k ? (k + 1 == names.size() ? (names.size() > 2 ? ", and " : " and ") : ", ") : "") +
-              ("'" + names[k] + "'");
-    return list;
-  }
-
-  // Binds a call's arguments to a def's (or lambda's) parameters as CPython does: positional
-  // ones in order (extra ones into *args, or TypeError), keywords by name (unknown ones into
-  // **kwargs, or TypeError), then defaults; the messages are CPython 3.11's.
   // A def's or a lambda's default values, evaluated once where it is made (as Python does).
   bool eval_defaults(const std::vector<Param>& params, const V& f) {
     for (auto& p : params) {
@@ -2572,98 +2489,46 @@ class Machine {
     return true;
   }
 
+  // A call of a def or a lambda: python/bind.h's binding (CPython's, its TypeErrors), then the
+  // body in a scope of its own whose parent is the closure's.
   V call_function(const V& fn, const Args& a) {
     const bool is_lambda = fn->lambda != nullptr;
     const std::string name = is_lambda ? "<lambda>" : fn->def->s;
-    struct P {
-      std::string name;
-      ParamKind kind;
-    };
-    std::vector<P> params;
-    for (auto& p : is_lambda ? fn->lambda->params : fn->def->params)
-      params.push_back({p.name, p.kind});
-    std::size_t positional = 0, positional_required = 0;
-    int var_args = -1, var_kw = -1;
-    for (std::size_t k = 0; k < params.size(); ++k) {
-      if (params[k].kind == ParamKind::Positional) {
-        ++positional;
-        if (!fn->defaults[k]) positional_required = positional;
-      }
-      if (params[k].kind == ParamKind::VarArgs) var_args = static_cast<int>(k);
-      if (params[k].kind == ParamKind::VarKeywords) var_kw = static_cast<int>(k);
-    }
-    if (a.pos.size() > positional && var_args < 0) {
-      std::size_t kw_only_given = 0;
-      for (auto& [n, v] : a.kw)
-        for (auto& p : params) kw_only_given += p.kind == ParamKind::KeywordOnly && p.name == n;
-      const std::string takes =
-          positional_required < positional
-              ? "from " + std::to_string(positional_required) + " to " + std::to_string(positional)
-              : std::to_string(positional);
-      std::string given = std::to_string(a.pos.size());
-      if (kw_only_given)
-        given += " positional argument" + std::string(a.pos.size() == 1 ? "" : "s") + " (and " +
-                 std::to_string(kw_only_given) + " keyword-only argument" +
-                 (kw_only_given == 1 ? "" : "s") + ")";
-      return raise("TypeError",
-                   name + "() takes " + takes + " positional argument" +
-                       (positional == 1 && positional_required == positional ? "" : "s") + " but " +
-                       given + (a.pos.size() == 1 && !kw_only_given ? " was" : " were") + " given");
-    }
+    const std::vector<Param>& params = is_lambda ? fn->lambda->params : fn->def->params;
+    std::vector<bool> has_default;
+    for (auto& d : fn->defaults) has_default.push_back(d != nullptr);
+    std::vector<std::string> keywords;
+    for (auto& [n, v] : a.kw) keywords.push_back(n);
+    auto bound = bind_arguments(name, params, has_default, a.pos.size(), keywords);
+    if (!bound) return raise("TypeError", bound.error());
+    const Binding& b = bound.value();
+    if (!b.missing.empty() || !b.missing_keyword_only.empty())
+      return raise("TypeError", missing_message(name, params, b));
     if (static_cast<int>(stack_.size()) > kNotebookMaxCallDepth)
       return fatal("RecursionError", "maximum recursion depth exceeded (the notebook's limit is " +
                                          std::to_string(kNotebookMaxCallDepth) + " nested calls)");
     auto local = std::make_shared<Scope>();
     local->parent = fn->closure;
-    std::vector<bool> set(params.size(), false);
-    for (std::size_t k = 0; k < a.pos.size() && k < positional; ++k) {
-      local->vars[params[k].name] = a.pos[k];
-      set[k] = true;
-    }
-    if (var_args >= 0) {
-      std::vector<V> rest;
-      for (std::size_t k = positional; k < a.pos.size(); ++k) rest.push_back(a.pos[k]);
-      local->vars[params[static_cast<std::size_t>(var_args)].name] =
-          mk_seq(T::Tuple, std::move(rest));
-      set[static_cast<std::size_t>(var_args)] = true;
-    }
-    V extra_kw = var_kw >= 0 ? mk(T::Dict) : nullptr;
-    for (auto& [n, v] : a.kw) {
-      std::size_t k = 0;
-      while (k < params.size() &&
-             !(params[k].name == n && (params[k].kind == ParamKind::Positional ||
-                                       params[k].kind == ParamKind::KeywordOnly)))
-        ++k;
-      if (k == params.size()) {
-        if (!extra_kw)
-          return raise("TypeError", name + "() got an unexpected keyword argument '" + n + "'");
-        if (!dict_set(extra_kw, mk_str(n), v)) return nullptr;
-        continue;
+    for (std::size_t k = 0; k < params.size(); ++k) {
+      const ArgSource& src = b.params[k];
+      V v;
+      if (src.kind == ArgSource::Positional) {
+        v = a.pos[src.index];
+      } else if (src.kind == ArgSource::Keyword) {
+        v = a.kw[src.index].second;
+      } else if (src.kind == ArgSource::Default) {
+        v = fn->defaults[k];
+      } else if (src.kind == ArgSource::VarArgs) {
+        std::vector<V> rest;
+        for (std::size_t j = src.index; j < a.pos.size(); ++j) rest.push_back(a.pos[j]);
+        v = mk_seq(T::Tuple, std::move(rest));
+      } else {
+        v = mk(T::Dict);
+        for (std::size_t j : b.extra_keywords)
+          if (!dict_set(v, mk_str(a.kw[j].first), a.kw[j].second)) return nullptr;
       }
-      if (set[k])
-        return raise("TypeError", name + "() got multiple values for argument '" + n + "'");
-      local->vars[n] = v;
-      set[k] = true;
+      local->vars[params[k].name] = v;
     }
-    if (extra_kw) {
-      local->vars[params[static_cast<std::size_t>(var_kw)].name] = extra_kw;
-      set[static_cast<std::size_t>(var_kw)] = true;
-    }
-    std::vector<std::string> missing, missing_kw;
-    for (std::size_t k = 0; k < params.size(); ++k)
-      if (!set[k]) {
-        if (fn->defaults[k])
-          local->vars[params[k].name] = fn->defaults[k];
-        else
-          (params[k].kind == ParamKind::KeywordOnly ? missing_kw : missing)
-              .push_back(params[k].name);
-      }
-    for (const auto* m : {&missing, &missing_kw})
-      if (!m->empty())
-        return raise("TypeError", name + "() missing " + std::to_string(m->size()) + " required " +
-                                      (m == &missing ? "positional" : "keyword-only") +
-                                      " argument" + (m->size() == 1 ? "" : "s") + ": " +
-                                      quoted_list(*m));
     auto saved = scope_;
     scope_ = local;
     stack_.push_back({name, is_lambda ? fn->lambda->line : fn->def->line, fn->file});
@@ -3085,15 +2950,10 @@ class Machine {
     const std::string q = mod + "." + name;
     if (known_module(q)) return mk_named(T::Module, q);
     if (mod == "numpy" || mod == "jax.numpy") {
-      static const std::map<std::string, DType> dts = {{"float32", DType::Float32},
-                                                       {"float64", DType::Float64},
-                                                       {"int32", DType::Int32},
-                                                       {"int64", DType::Int64},
-                                                       {"bool_", DType::Bool}};
-      auto it = dts.find(name);
-      if (it != dts.end()) {
+      DType t;
+      if (numpy_dtype_named(name, &t)) {
         auto d = mk(T::DType);
-        d->dt = it->second;
+        d->dt = t;
         return d;
       }
       if (name == "pi") return mk_float(3.141592653589793);
@@ -3672,16 +3532,8 @@ class Machine {
       return true;
     }
     if (d->t == T::Str) {
-      static const std::map<std::string, DType> m = {{"float32", DType::Float32},
-                                                     {"float64", DType::Float64},
-                                                     {"int32", DType::Int32},
-                                                     {"int64", DType::Int64},
-                                                     {"bool", DType::Bool}};
-      auto it = m.find(d->s);
-      if (it != m.end()) {
-        *out = it->second;
-        return true;
-      }
+      // As a string NumPy's bool is 'bool' (the attribute is np.bool_).
+      if (d->s != "bool_" && numpy_dtype_named(d->s == "bool" ? "bool_" : d->s, out)) return true;
       raise("TypeError", "data type " + str_repr(d->s) + " not understood");
       return false;
     }
@@ -4030,10 +3882,11 @@ class Machine {
     if (f == "minimum" || f == "maximum" || f == "add" || f == "subtract" || f == "multiply" ||
         f == "divide" || f == "matmul" || f == "dot") {
       if (a.pos.size() != 2) return raise("TypeError", f + "() takes 2 positional arguments here");
-      static const std::map<std::string, std::string> ops = {{"add", "+"},      {"subtract", "-"},
-                                                             {"multiply", "*"}, {"divide", "/"},
-                                                             {"matmul", "@"},   {"dot", "@"}};
-      auto it = ops.find(f);
+      static const char* const ops[][2] = {{"add", "+"},    {"subtract", "-"}, {"multiply", "*"},
+                                           {"divide", "/"}, {"matmul", "@"},   {"dot", "@"}};
+      const char* op = nullptr;
+      for (auto& o : ops)
+        if (f == o[0]) op = o[1];
       V x = a.pos[0], y = a.pos[1];
       if (jax && x->t != T::Array) {
         NdArray t;
@@ -4041,7 +3894,7 @@ class Machine {
         x = mk_array(t);
         x->arr.weak = true;
       }
-      if (it != ops.end()) return binop(it->second, x, y);
+      if (op) return binop(op, x, y);
       NdArray p, r2;
       if (!to_array(x, &p, jax) || !to_array(y, &r2, jax)) return nullptr;
       if (jax) p.jax = r2.jax = true;

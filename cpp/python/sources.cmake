@@ -8,6 +8,8 @@ list(APPEND RL_CORE_SOURCES
   cpp/python/float_repr.cpp
   cpp/python/ndarray.cpp
   cpp/python/notebook.cpp
+  cpp/python/pynum.cpp
+  cpp/python/bind.cpp
 )
 list(APPEND RL_TEST_SOURCES
   tests/cpp/python/lexer_test.cpp

@@ -9,7 +9,10 @@
 #include <set>
 
 #include "hlo/jax_emit.h"
+#include "python/bind.h"
+#include "python/ndarray.h"
 #include "python/parser.h"
+#include "python/pynum.h"
 
 namespace rl::python {
 
@@ -104,11 +107,8 @@ double scalar_value(const Ref& r) {
   return r->k == K::Bool ? (r->b ? 1 : 0) : r->k == K::Int ? double(r->i) : r->f;
 }
 
-std::string shape_text(const std::vector<std::int64_t>& d) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < d.size(); ++i) out += (i ? ", " : "") + std::to_string(d[i]);
-  return out + (d.size() == 1 ? ",)" : ")");
-}
+// NumPy's shape repr ("(3,)", "(2, 3)"): the notebook's (python/ndarray.h), one spelling.
+std::string shape_text(const std::vector<std::int64_t>& d) { return shape_repr(d); }
 
 // JAX's dtype names for messages: "float32", "int32", "bool".
 std::string jax_dtype_name(const std::string& t) {
@@ -238,86 +238,91 @@ std::string short_module(const std::string& path) {
   return path;
 }
 
-const std::map<std::string, std::string>& dtype_names() {
-  static const std::map<std::string, std::string> m = {
-      {"float16", "f16"}, {"bfloat16", "bf16"}, {"float32", "f32"}, {"float64", "f64"},
-      {"int8", "i8"},     {"int16", "i16"},     {"int32", "i32"},   {"int64", "i64"},
-      {"uint8", "ui8"},   {"uint16", "ui16"},   {"uint32", "ui32"}, {"uint64", "ui64"},
-      {"bool_", "i1"},    {"float_", "f64"},    {"int_", "i64"}};
-  return m;
+// The name tables are plain arrays of literals (no static std::map to build at start-up: its
+// initializer is code, several kB of the wasm core, where an array is data).
+struct NameOp {
+  const char* name;
+  const char* op;
+  bool inexact;  // unary: ints are promoted to float first (jnp), or refused (lax)
+};
+template <std::size_t N>
+const NameOp* find_name(const NameOp (&table)[N], const std::string& name) {
+  for (const NameOp& e : table)
+    if (name == e.name) return &e;
+  return nullptr;
+}
+
+// dtype attribute names (jnp.float32, np.int64, ...) → MLIR's element type.
+constexpr NameOp kDtypeNames[] = {
+    {"bfloat16", "bf16", false}, {"bool_", "i1", false},    {"float16", "f16", false},
+    {"float32", "f32", false},   {"float64", "f64", false}, {"float_", "f64", false},
+    {"int16", "i16", false},     {"int32", "i32", false},   {"int64", "i64", false},
+    {"int8", "i8", false},       {"int_", "i64", false},    {"uint16", "ui16", false},
+    {"uint32", "ui32", false},   {"uint64", "ui64", false}, {"uint8", "ui8", false}};
+const char* dtype_named(const std::string& name) {
+  const NameOp* e = find_name(kDtypeNames, name);
+  return e ? e->op : nullptr;
 }
 
 // Unary elementwise functions: jnp name → StableHLO op (inexact: ints are promoted to float first).
-const std::map<std::string, std::pair<std::string, bool>>& unary_ops() {
-  static const std::map<std::string, std::pair<std::string, bool>> m = {
-      {"tanh", {"tanh", true}},
-      {"exp", {"exponential", true}},
-      {"log", {"log", true}},
-      {"sqrt", {"sqrt", true}},
-      {"sin", {"sine", true}},
-      {"cos", {"cosine", true}},
-      {"log1p", {"log_plus_one", true}},
-      {"expm1", {"exponential_minus_one", true}},
-      {"abs", {"abs", false}},
-      {"absolute", {"abs", false}},
-      {"sign", {"sign", false}},
-      {"negative", {"negate", false}},
-      {"floor", {"floor", true}},
-      {"ceil", {"ceil", true}},
-      {"rsqrt", {"rsqrt", true}},
-      {"tan", {"chlo.tan", true}},
-      {"logistic", {"logistic", true}}};
-  return m;
-}
+constexpr NameOp kUnaryOps[] = {{"tanh", "tanh", true},
+                                {"exp", "exponential", true},
+                                {"log", "log", true},
+                                {"sqrt", "sqrt", true},
+                                {"sin", "sine", true},
+                                {"cos", "cosine", true},
+                                {"log1p", "log_plus_one", true},
+                                {"expm1", "exponential_minus_one", true},
+                                {"abs", "abs", false},
+                                {"absolute", "abs", false},
+                                {"sign", "sign", false},
+                                {"negative", "negate", false},
+                                {"floor", "floor", true},
+                                {"ceil", "ceil", true},
+                                {"rsqrt", "rsqrt", true},
+                                {"tan", "chlo.tan", true},
+                                {"logistic", "logistic", true}};
 
 // lax's elementwise functions: name → StableHLO op. Unary: whether only floats are accepted.
-const std::map<std::string, std::pair<std::string, bool>>& lax_unary() {
-  static const std::map<std::string, std::pair<std::string, bool>> m = {
-      {"tanh", {"tanh", true}},
-      {"exp", {"exponential", true}},
-      {"log", {"log", true}},
-      {"sqrt", {"sqrt", true}},
-      {"sin", {"sine", true}},
-      {"cos", {"cosine", true}},
-      {"tan", {"chlo.tan", true}},
-      {"log1p", {"log_plus_one", true}},
-      {"expm1", {"exponential_minus_one", true}},
-      {"floor", {"floor", true}},
-      {"ceil", {"ceil", true}},
-      {"logistic", {"logistic", true}},
-      {"rsqrt", {"rsqrt", true}},
-      {"abs", {"abs", false}},
-      {"neg", {"negate", false}},
-      {"sign", {"sign", false}},
-      {"bitwise_not", {"not", false}},
-      {"is_finite", {"is_finite", true}}};
-  return m;
-}
-const std::map<std::string, std::string>& lax_binary() {
-  static const std::map<std::string, std::string> m = {
-      {"add", "add"},
-      {"sub", "subtract"},
-      {"mul", "multiply"},
-      {"div", "divide"},
-      {"rem", "remainder"},
-      {"pow", "power"},
-      {"max", "maximum"},
-      {"min", "minimum"},
-      {"atan2", "atan2"},
-      {"bitwise_and", "and"},
-      {"bitwise_or", "or"},
-      {"bitwise_xor", "xor"},
-      {"shift_left", "shift_left"},
-      {"shift_right_arithmetic", "shift_right_arithmetic"},
-      {"shift_right_logical", "shift_right_logical"},
-      {"eq", "compare EQ"},
-      {"ne", "compare NE"},
-      {"lt", "compare LT"},
-      {"le", "compare LE"},
-      {"gt", "compare GT"},
-      {"ge", "compare GE"}};
-  return m;
-}
+constexpr NameOp kLaxUnary[] = {{"tanh", "tanh", true},
+                                {"exp", "exponential", true},
+                                {"log", "log", true},
+                                {"sqrt", "sqrt", true},
+                                {"sin", "sine", true},
+                                {"cos", "cosine", true},
+                                {"tan", "chlo.tan", true},
+                                {"log1p", "log_plus_one", true},
+                                {"expm1", "exponential_minus_one", true},
+                                {"floor", "floor", true},
+                                {"ceil", "ceil", true},
+                                {"logistic", "logistic", true},
+                                {"rsqrt", "rsqrt", true},
+                                {"abs", "abs", false},
+                                {"neg", "negate", false},
+                                {"sign", "sign", false},
+                                {"bitwise_not", "not", false},
+                                {"is_finite", "is_finite", true}};
+constexpr NameOp kLaxBinary[] = {{"add", "add", false},
+                                 {"sub", "subtract", false},
+                                 {"mul", "multiply", false},
+                                 {"div", "divide", false},
+                                 {"rem", "remainder", false},
+                                 {"pow", "power", false},
+                                 {"max", "maximum", false},
+                                 {"min", "minimum", false},
+                                 {"atan2", "atan2", false},
+                                 {"bitwise_and", "and", false},
+                                 {"bitwise_or", "or", false},
+                                 {"bitwise_xor", "xor", false},
+                                 {"shift_left", "shift_left", false},
+                                 {"shift_right_arithmetic", "shift_right_arithmetic", false},
+                                 {"shift_right_logical", "shift_right_logical", false},
+                                 {"eq", "compare EQ", false},
+                                 {"ne", "compare NE", false},
+                                 {"lt", "compare LT", false},
+                                 {"le", "compare LE", false},
+                                 {"gt", "compare GT", false},
+                                 {"ge", "compare GE", false}};
 
 const std::vector<std::string>& names_list() {
   static const std::vector<std::string> v = [] {
@@ -390,10 +395,10 @@ const std::vector<std::string>& names_list() {
                                     "np.zeros",
                                     "np.ones",
                                     "np.arange"};
-    for (auto& [k, _] : unary_ops())
-      if (k != "logistic") out.push_back("jnp." + k);
-    for (auto& [k, _] : lax_unary()) out.push_back("lax." + k);
-    for (auto& [k, _] : lax_binary()) out.push_back("lax." + k);
+    for (const NameOp& e : kUnaryOps)
+      if (std::strcmp(e.name, "logistic") != 0) out.push_back(std::string("jnp.") + e.name);
+    for (const NameOp& e : kLaxUnary) out.push_back(std::string("lax.") + e.name);
+    for (const NameOp& e : kLaxBinary) out.push_back(std::string("lax.") + e.name);
     for (const char* l : {"reduce_sum",
                           "reduce_max",
                           "reduce_min",
@@ -415,7 +420,7 @@ const std::vector<std::string>& names_list() {
                           "conv",
                           "rev"})
       out.push_back(std::string("lax.") + l);
-    for (auto& [k, _] : dtype_names()) out.push_back("jnp." + k);
+    for (const NameOp& e : kDtypeNames) out.push_back(std::string("jnp.") + e.name);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
@@ -440,14 +445,21 @@ std::string supported_in(const std::string& prefix) {
 struct Fail {
   Error e;
   template <class T>
-  operator Result<T>() const {  // NOLINT: lets a function return Fail{...} for any Result
-    return Result<T>::failure(e);
+  [[gnu::noinline]] operator Result<T>() && {  // NOLINT: return Fail{...} for any Result
+    return Result<T>::failure(std::move(e));
   }
 };
 
-#define UNWRAP(var, expr)                              \
-  auto var##_res = (expr);                             \
-  if (!var##_res) return Fail{var##_res.error_info()}; \
+// A failed Result passed on (UNWRAP's error path): one out-of-line copy per type instead of the
+// error's copy written out at each of the tracer's hundreds of UNWRAPs.
+template <class T>
+[[gnu::noinline]] Fail pass_on(const Result<T>& r) {
+  return Fail{r.error_info()};
+}
+
+#define UNWRAP(var, expr)                    \
+  auto var##_res = (expr);                   \
+  if (!var##_res) return pass_on(var##_res); \
   auto var = std::move(var##_res.value())
 
 struct Args {
@@ -1575,14 +1587,14 @@ struct Interp {
   // identity of the operand's own dtype (no promotion).
   Result<Ref> lax_reduce(const std::string& q, const std::string& kind, const Ref& x,
                          std::vector<std::int64_t> axes) {
-    static const std::map<std::string, std::string> ops = {
-        {"sum", "add"}, {"max", "maximum"}, {"min", "minimum"}, {"prod", "multiply"},
-        {"and", "and"}, {"or", "or"},       {"xor", "xor"}};
-    auto o = ops.find(kind);
-    if (o == ops.end())
-      return fail(q + " is not supported here; supported: " + supported_in("lax"));
+    static constexpr NameOp ops[] = {{"sum", "add", false},     {"max", "maximum", false},
+                                     {"min", "minimum", false}, {"prod", "multiply", false},
+                                     {"and", "and", false},     {"or", "or", false},
+                                     {"xor", "xor", false}};
+    const NameOp* o = find_name(ops, kind);
+    if (!o) return fail(q + " is not supported here; supported: " + supported_in("lax"));
     const std::string& t = x->aval.dtype;
-    const std::string& op = o->second;
+    const std::string op = o->op;
     if ((op == "and" || op == "or" || op == "xor") && hj::is_float(t))
       return fail(q + " does not accept dtype " + jax_dtype_name(t) +
                   ". Accepted dtypes are subtypes of integer, bool.");
@@ -1713,14 +1725,15 @@ struct Interp {
   Result<Ref> reduce_window(const std::string& q, const Ref& x, const Ref& init0, const Ref& comp,
                             const std::vector<std::int64_t>& window,
                             const std::vector<std::int64_t>& strides0, const Ref& pad) {
-    static const std::map<std::string, std::string> ops = {{"lax.add", "add"},
-                                                           {"lax.max", "maximum"},
-                                                           {"lax.min", "minimum"},
-                                                           {"lax.mul", "multiply"}};
-    if (comp->k != K::Builtin || !ops.count(comp->s))
+    static constexpr NameOp ops[] = {{"lax.add", "add", false},
+                                     {"lax.max", "maximum", false},
+                                     {"lax.min", "minimum", false},
+                                     {"lax.mul", "multiply", false}};
+    const NameOp* o = comp->k == K::Builtin ? find_name(ops, comp->s) : nullptr;
+    if (!o)
       return fail(q + ": computation must be lax.add, lax.max, lax.min or lax.mul here, got " +
                   type_name(comp));
-    const std::string op = ops.at(comp->s);
+    const std::string op = o->op;
     const std::size_t n = x->aval.dims.size();
     std::vector<std::int64_t> strides = strides0;
     if (window.size() != n || strides.size() != n)
@@ -2617,11 +2630,11 @@ struct Interp {
       Ref next_i;
       if (with_i) {
         auto ni = binary_fn("add", "add", i, mk_int(1));
-        if (!ni) return done(), Fail{ni.error_info()};
+        if (!ni) return done(), pass_on(ni);
         next_i = ni.value();
       }
       auto r = call_function(body_r, {i, x}, {});
-      if (!r) return done(), Fail{r.error_info()};
+      if (!r) return done(), pass_on(r);
       t.out_tree = r.value();
       const std::string diff = structure_diff(init_r, t.out_tree, "loop_carry[1]");
       if (!diff.empty()) {
@@ -2637,16 +2650,16 @@ struct Interp {
             at_line, at_col);
       }
       auto fl = flatten(t.out_tree, t.out, q);
-      if (!fl) return done(), Fail{fl.error_info()};
+      if (!fl) return done(), pass_on(fl);
       std::vector<hj::Value> results;
       if (with_i) {
         auto v = value_of(next_i);
-        if (!v) return done(), Fail{v.error_info()};
+        if (!v) return done(), pass_on(v);
         results.push_back(v.value());
       }
       for (auto& o : t.out) {
         auto v = value_of(o);
-        if (!v) return done(), Fail{v.error_info()};
+        if (!v) return done(), pass_on(v);
         results.push_back(v.value());
       }
       t.consts = captures.back().refs;
@@ -2668,7 +2681,7 @@ struct Interp {
       auto t = trace(carry, true, nullptr);
       if (!t) {
         discard();
-        return Fail{t.error_info()};
+        return pass_on(t);
       }
       probe = t.value();
       probe.i_used = em->reads_of_arg(probe.fn, 0) > 1;  // beyond i + 1: else jit's DCE drops i
@@ -2726,7 +2739,7 @@ struct Interp {
     auto t = trace(carry, probe.i_used, &probe.consts);
     if (!t) {
       discard();
-      return Fail{t.error_info()};
+      return pass_on(t);
     }
     std::vector<hj::Value> const_vals, carry_vals;
     for (auto& c : probe.consts) {
@@ -2778,12 +2791,12 @@ struct Interp {
       auto r = body(inner);
       if (!r) {
         fn_stack.pop_back();
-        return Fail{r.error_info()};
+        return pass_on(r);
       }
       UNWRAP(ra, as_array(r.value(), name));
       auto rv = value_of(ra);
       fn_stack.pop_back();
-      if (!rv) return Fail{rv.error_info()};
+      if (!rv) return pass_on(rv);
       out_weak = ra->weak;
       em->end_function({rv.value()});
     }
@@ -2794,8 +2807,8 @@ struct Interp {
   Result<std::string> dtype_arg(const Ref& r, const std::string& fn) {
     if (r->k == K::DType) return Result<std::string>::success(r->s);
     if (r->k == K::Str) {
-      auto it = dtype_names().find(r->s == "bool" ? "bool_" : r->s);
-      if (it != dtype_names().end()) return Result<std::string>::success(it->second);
+      if (const char* t = dtype_named(r->s == "bool" ? "bool_" : r->s))
+        return Result<std::string>::success(t);
     }
     if (r->k == K::Builtin &&
         (r->s == "builtins.float" || r->s == "builtins.int" || r->s == "builtins.bool"))
@@ -3016,24 +3029,20 @@ struct Interp {
       return fail(q + " is not supported here; supported: " + supported_in("np") +
                   " (and np dtypes)");
     if (mod == "jnp") {
-      auto u = unary_ops().find(fn);
-      if (u != unary_ops().end() && fn != "logistic") {
+      const NameOp* u = find_name(kUnaryOps, fn);
+      if (u && fn != "logistic") {
         UNWRAP(x, need(0, "x"));
-        return unary_fn(q, u->second.first, x, u->second.second);
+        return unary_fn(q, u->op, x, u->inexact);
       }
       if (fn == "square") {
         UNWRAP(x, need(0, "x"));
         return integer_pow(x, 2);
       }
-      static const std::map<std::string, std::string> bin = {{"maximum", "maximum"},
-                                                             {"minimum", "minimum"},
-                                                             {"add", "add"},
-                                                             {"subtract", "subtract"},
-                                                             {"multiply", "multiply"}};
-      if (auto b = bin.find(fn); b != bin.end()) {
+      if (fn == "maximum" || fn == "minimum" || fn == "add" || fn == "subtract" ||
+          fn == "multiply") {
         UNWRAP(x, need(0, "x1"));
         UNWRAP(y, need(1, "x2"));
-        return binary_fn(q, b->second, x, y);
+        return binary_fn(q, fn, x, y);
       }
       if (fn == "divide" || fn == "true_divide") {
         UNWRAP(x, need(0, "x1"));
@@ -3261,11 +3270,11 @@ struct Interp {
       return fail(q + " is not supported here; supported: " + supported_in("jax.nn"));
     }
     if (mod == "lax") {
-      if (auto u = lax_unary().find(fn); u != lax_unary().end()) {
+      if (const NameOp* u = find_name(kLaxUnary, fn)) {
         UNWRAP(x0, need(0, "x"));
         UNWRAP(x, as_array(x0, q));
         const std::string& t = x->aval.dtype;
-        if (u->second.second && !hj::is_float(t))
+        if (u->inexact && !hj::is_float(t))
           return fail(q + " does not accept dtype " + jax_dtype_name(t) +
                       ". Accepted dtypes are subtypes of floating.");
         if ((fn == "abs" || fn == "neg" || fn == "sign") && t == "i1")
@@ -3279,12 +3288,12 @@ struct Interp {
           UNWRAP(v, value_of(x));
           return Result<Ref>::success(traced(em->is_finite(v), false));
         }
-        return nary(u->second.first, {x});
+        return nary(u->op, {x});
       }
-      if (auto b = lax_binary().find(fn); b != lax_binary().end()) {
+      if (const NameOp* b = find_name(kLaxBinary, fn)) {
         UNWRAP(x0, need(0, "x"));
         UNWRAP(y0, need(1, "y"));
-        return lax_binary_op(q, b->second, x0, y0);
+        return lax_binary_op(q, b->op, x0, y0);
       }
       if (fn.compare(0, 7, "reduce_") == 0 && fn != "reduce_window") {
         UNWRAP(x0, need(0, "operand"));
@@ -3534,10 +3543,11 @@ struct Interp {
     }
     if (name == "dtype") return Result<Ref>::success(mk_str(x->aval.dtype, K::DType));
     if (name == "T") return transpose(x, {}, false);
-    static const std::set<std::string> methods = {
+    static const char* const methods[] = {
         "reshape", "sum",    "mean",   "max",    "min",     "prod",   "var",       "std",
         "clip",    "argmax", "argmin", "cumsum", "cumprod", "astype", "transpose", "dot"};
-    if (methods.count(name)) {
+    if (std::any_of(std::begin(methods), std::end(methods),
+                    [&](const char* m) { return name == m; })) {
       auto m = mk(K::Method);
       m->s = name;
       m->self = x;
@@ -3663,7 +3673,7 @@ struct Interp {
     const int l = line, c = col;
     auto r = call_function(f, args, {});
     line = l, col = c;
-    if (!r) return Fail{r.error_info()};
+    if (!r) return pass_on(r);
     std::vector<hj::Value> results;
     Ref out = r.value();
     std::vector<Ref> outs =
@@ -3697,9 +3707,10 @@ struct Interp {
     }
     auto g = globals.find(n);
     if (g != globals.end()) return Result<Ref>::success(g->second);
-    static const std::set<std::string> builtins = {"len",  "range", "int", "float", "bool", "tuple",
-                                                   "list", "print", "abs", "min",   "max"};
-    if (builtins.count(n)) return Result<Ref>::success(mk_str("builtins." + n, K::Builtin));
+    static const char* const builtins[] = {"len",  "range", "int", "float", "bool", "tuple",
+                                           "list", "print", "abs", "min",   "max"};
+    for (const char* b : builtins)
+      if (n == b) return Result<Ref>::success(mk_str("builtins." + n, K::Builtin));
     return fail("name '" + n + "' is not defined");
   }
   void assign_name(const std::string& n, Ref v) {
@@ -3752,8 +3763,7 @@ struct Interp {
         return fail(obj->s + "." + name +
                     " is not supported here (only jax, jax.numpy, jax.nn, jax.lax and numpy are)");
       if (sm == "jnp" || sm == "np") {
-        auto d = dtype_names().find(name);
-        if (d != dtype_names().end()) return Result<Ref>::success(mk_str(d->second, K::DType));
+        if (const char* t = dtype_named(name)) return Result<Ref>::success(mk_str(t, K::DType));
         if (name == "newaxis") return Result<Ref>::success(none());
         if (name == "inf") return Result<Ref>::success(mk_float(INFINITY));
         if (name == "nan") return Result<Ref>::success(mk_float(NAN));
@@ -3783,55 +3793,40 @@ struct Interp {
                 "' (or it is not supported here)");
   }
 
-  // A def or a lambda called: Python's binding (positional parameters in order, the rest into
-  // *args; keywords by name to positional or keyword-only parameters; then defaults), then its
+  // A def or a lambda called: python/bind.h's binding (the notebook's, CPython's), then its
   // body or its one expression. **kwargs needs a dict, which a traced function does not have.
   Result<Ref> call_function(const Ref& f, const std::vector<Ref>& pos,
                             const std::vector<std::pair<std::string, Ref>>& kw) {
     const std::string name = f->lambda ? "<lambda>" : f->def->s;
     const std::vector<Param>& params = f->lambda ? f->lambda->params : f->def->params;
-    std::size_t positional = 0;
-    bool var_args = false;
-    for (auto& p : params) {
+    for (auto& p : params)
       if (p.kind == ParamKind::VarKeywords)
         return fail(name + "(): a **" + p.name +
                     " parameter is not supported in a traced function here");
-      positional += p.kind == ParamKind::Positional;
-      var_args = var_args || p.kind == ParamKind::VarArgs;
-    }
-    if (pos.size() > positional && !var_args)
-      return fail(name + "() takes " + std::to_string(positional) + " positional argument" +
-                  (positional == 1 ? "" : "s") + " but " + std::to_string(pos.size()) +
-                  (pos.size() == 1 ? " was" : " were") + " given");
-    for (auto& [n, val] : kw) {
-      bool found = false;
-      for (auto& p : params)
-        found = found || (p.name == n &&
-                          (p.kind == ParamKind::Positional || p.kind == ParamKind::KeywordOnly));
-      if (!found) return fail(name + "() got an unexpected keyword argument '" + n + "'");
-    }
+    std::vector<bool> has_default;
+    for (auto& d : f->defaults) has_default.push_back(d != nullptr);
+    std::vector<std::string> keywords;
+    for (auto& [n, v] : kw) keywords.push_back(n);
+    auto bound = bind_arguments(name, params, has_default, pos.size(), keywords);
+    if (!bound) return fail(bound.error());
+    const Binding& b = bound.value();
+    // The first parameter without a value, in the tracer's words.
+    for (const auto* m : {&b.missing, &b.missing_keyword_only})
+      if (!m->empty())
+        return fail(name + "() missing required " +
+                    (m == &b.missing ? "positional" : "keyword-only") + " argument: '" +
+                    params[m->front()].name + "'");
     Scope locals;
     if (f->closure) locals = *f->closure;
     for (std::size_t k = 0; k < params.size(); ++k) {
-      const Param& prm = params[k];
-      if (prm.kind == ParamKind::VarArgs) {
-        std::vector<Ref> rest;
-        for (std::size_t i = positional; i < pos.size(); ++i) rest.push_back(pos[i]);
-        locals[prm.name] = mk_tuple(std::move(rest));
-        continue;
-      }
-      Ref v = prm.kind == ParamKind::Positional && k < pos.size() ? pos[k] : nullptr;
-      for (auto& [n, val] : kw)
-        if (n == prm.name) {
-          if (v) return fail(name + "() got multiple values for argument '" + n + "'");
-          v = val;
-        }
-      if (!v) v = f->defaults[k];
-      if (!v)
-        return fail(name + "() missing required " +
-                    (prm.kind == ParamKind::KeywordOnly ? "keyword-only" : "positional") +
-                    " argument: '" + prm.name + "'");
-      locals[prm.name] = v;
+      const ArgSource& src = b.params[k];
+      if (src.kind == ArgSource::VarArgs)
+        locals[params[k].name] =
+            mk_tuple(std::vector<Ref>(pos.begin() + std::ptrdiff_t(src.index), pos.end()));
+      else
+        locals[params[k].name] = src.kind == ArgSource::Positional ? pos[src.index]
+                                 : src.kind == ArgSource::Keyword  ? kw[src.index].second
+                                                                   : f->defaults[k];
     }
     if (call_depth >= kMaxCallDepth)
       return fail("maximum recursion depth exceeded (" + std::to_string(kMaxCallDepth) +
@@ -3844,7 +3839,7 @@ struct Interp {
     } else {
       auto r = run_block(f->def->body);
       if (!r)
-        result = Fail{r.error_info()};
+        result = pass_on(r);
       else if (r.value().kind == FlowKind::Return && r.value().value)
         result = Result<Ref>::success(r.value().value);
     }
@@ -3883,75 +3878,36 @@ struct Interp {
     }
   }
 
-  // Python arithmetic on Python numbers (ints stay ints; overflow past 64 bits is refused).
+  // Python arithmetic on Python numbers: python/pynum.h's rule, the notebook's too. Ints stay
+  // 64-bit here (a constant of the traced function): a result past that, or a shift past 62,
+  // is refused.
   Result<Ref> py_arith(const std::string& op, const Ref& x, const Ref& y) {
-    const bool ints = x->k != K::Float && y->k != K::Float;
-    if (ints && op != "/") {
-      const std::int64_t a = x->k == K::Bool ? x->b : x->i, b = y->k == K::Bool ? y->b : y->i;
-      std::int64_t r = 0;
-      bool overflow = false;
-      if (op == "+")
-        overflow = __builtin_add_overflow(a, b, &r);
-      else if (op == "-")
-        overflow = __builtin_sub_overflow(a, b, &r);
-      else if (op == "*")
-        overflow = __builtin_mul_overflow(a, b, &r);
-      else if (op == "//" || op == "%") {
-        if (b == 0) return fail("integer division or modulo by zero");
-        if (a == INT64_MIN && b == -1)
-          overflow = true;
-        else {
-          std::int64_t q = a / b, m = a % b;
-          if (m != 0 && ((m < 0) != (b < 0))) --q, m += b;
-          r = op == "//" ? q : m;
-        }
-      } else if (op == "**") {
-        if (b < 0) return Result<Ref>::success(mk_float(std::pow(double(a), double(b))));
-        // By squaring: a huge exponent of 0, 1 or -1 must not loop b times.
-        r = 1;
-        std::int64_t base = a;
-        for (std::int64_t e = b; e > 0 && !overflow; e >>= 1) {
-          if (e & 1) overflow = __builtin_mul_overflow(r, base, &r);
-          if (e > 1 && !overflow) overflow = __builtin_mul_overflow(base, base, &base);
-        }
-      } else if (op == "<<" || op == ">>" || op == "&" || op == "|" || op == "^") {
-        if ((op == "<<" || op == ">>") && (b < 0 || b > 62))
-          return fail("shift count " + std::to_string(b) + " is not supported here");
-        // a << b is a · 2^b in Python (negative a too: shifting a negative value is undefined in
-        // C++).
-        if (op == "<<")
-          overflow = __builtin_mul_overflow(a, std::int64_t(1) << b, &r);
-        else
-          r = op == ">>" ? a >> b : op == "&" ? (a & b) : op == "|" ? (a | b) : (a ^ b);
-      } else {
-        return fail("unsupported operand type(s) for " + op + ": 'int' and 'int'");
-      }
-      if (overflow) return fail("integer result past 64 bits is not supported here");
-      return Result<Ref>::success(mk_int(r));
+    auto num = [](const Ref& r) {
+      PyNum n;
+      n.is_float = r->k == K::Float;
+      n.is_bool = r->k == K::Bool;
+      n.i = r->k == K::Bool ? r->b : r->i;
+      n.f = r->f;
+      return n;
+    };
+    const PyNum a = num(x), b = num(y);
+    if ((op == "<<" || op == ">>") && !a.is_float && !b.is_float && (b.i < 0 || b.i > 62))
+      return fail("shift count " + std::to_string(b.i) + " is not supported here");
+    const PyNumResult r = py_number_op(op, a, b);
+    switch (r.status) {
+      case PyNumStatus::Ok:
+        return Result<Ref>::success(r.value.is_float  ? mk_float(r.value.f)
+                                    : r.value.is_bool ? mk_bool(r.value.i != 0)
+                                                      : mk_int(r.value.i));
+      case PyNumStatus::Overflow:
+        return fail("integer result past 64 bits is not supported here");
+      case PyNumStatus::Error:
+        return fail(r.message);
+      case PyNumStatus::Unsupported:
+        break;
     }
-    const double a = scalar_value(x), b = scalar_value(y);
-    if ((op == "/" || op == "//" || op == "%") && b == 0)
-      return fail(ints ? "division by zero" : "float division by zero");
-    double r;
-    if (op == "+")
-      r = a + b;
-    else if (op == "-")
-      r = a - b;
-    else if (op == "*")
-      r = a * b;
-    else if (op == "/")
-      r = a / b;
-    else if (op == "//")
-      r = std::floor(a / b);
-    else if (op == "%") {
-      r = std::fmod(a, b);
-      if (r != 0 && ((r < 0) != (b < 0))) r += b;
-    } else if (op == "**")
-      r = std::pow(a, b);
-    else
-      return fail("unsupported operand type(s) for " + op + ": '" + type_name(x) + "' and '" +
-                  type_name(y) + "'");
-    return Result<Ref>::success(mk_float(r));
+    return fail("unsupported operand type(s) for " + op + ": '" + type_name(x) + "' and '" +
+                type_name(y) + "'");
   }
 
   Result<Ref> binop(const std::string& op, const Ref& x, const Ref& y) {
@@ -4002,12 +3958,12 @@ struct Interp {
       return Result<Ref>::success(mk_bool(r));
     }
     if (x->k == K::Array || y->k == K::Array) {
-      static const std::map<std::string, std::string> dirs = {
-          {"<", "LT"}, {">", "GT"}, {"<=", "LE"}, {">=", "GE"}, {"==", "EQ"}, {"!=", "NE"}};
-      auto d = dirs.find(op);
-      if (d == dirs.end())
-        return fail("the comparison '" + op + "' on arrays is not supported here");
-      return compare_fn(op, d->second, x, y);
+      static constexpr NameOp dirs[] = {{"<", "LT", false},  {">", "GT", false},
+                                        {"<=", "LE", false}, {">=", "GE", false},
+                                        {"==", "EQ", false}, {"!=", "NE", false}};
+      const NameOp* d = find_name(dirs, op);
+      if (!d) return fail("the comparison '" + op + "' on arrays is not supported here");
+      return compare_fn(op, d->op, x, y);
     }
     if (op == "==" || op == "!=") {
       bool eq = false;

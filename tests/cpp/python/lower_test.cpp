@@ -123,6 +123,42 @@ TEST_CASE(
              Catch::Matchers::Contains("integer result past 64 bits"));
 }
 
+// The notebook's rule for Python numbers (python/pynum.h): CPython's float_divmod and messages.
+TEST_CASE("a traced function's Python numbers follow CPython, by the notebook's rule",
+          "[python][lower]") {
+  // 7.0 // 0.1 is 69.0 in CPython (floor(7.0 / 0.1) would be 70.0).
+  CHECK_THAT(lower_text(fn("    return x + 7.0 // 0.1", "jnp.zeros(3)")),
+             Catch::Matchers::Contains("dense<6.900000e+01>"));
+  CHECK_THAT(lower_text(fn("    return x + (-7.5) % 2.0", "jnp.zeros(3)")),
+             Catch::Matchers::Contains("dense<5.000000e-01>"));
+  CHECK_THAT(lower_error(fn("    return x + 1 % 0", "jnp.zeros(3)")),
+             Catch::Matchers::EndsWith("6:18: integer modulo by zero"));
+  CHECK_THAT(lower_error(fn("    return x + 1.0 // 0.0", "jnp.zeros(3)")),
+             Catch::Matchers::EndsWith("float floor division by zero"));
+  CHECK_THAT(lower_error(fn("    return x + 0.0 ** -1", "jnp.zeros(3)")),
+             Catch::Matchers::EndsWith("0.0 cannot be raised to a negative power"));
+}
+
+// The notebook's binding (python/bind.h): CPython's order of checks and its messages.
+TEST_CASE("a traced function's calls bind their arguments by the notebook's rule",
+          "[python][lower]") {
+  const std::string head =
+      "import jax\nimport jax.numpy as jnp\ndef g(a, b=1.0, *r, k):\n    return a * b + len(r) * "
+      "k\n";
+  CHECK_THAT(
+      lower_text(head +
+                 "def f(x):\n    return g(x, 2.0, 7, 8, k=3)\njax.jit(f).lower(jnp.zeros(3))\n"),
+      Catch::Matchers::Contains("dense<6.000000e+00>"));
+  CHECK_THAT(
+      lower_error(head + "def f(x):\n    return g(x, a=x, k=1)\njax.jit(f).lower(jnp.zeros(3))\n"),
+      Catch::Matchers::EndsWith("g() got multiple values for argument 'a'"));
+  CHECK_THAT(
+      lower_error(head + "def f(x):\n    return g(x, k=1, z=2)\njax.jit(f).lower(jnp.zeros(3))\n"),
+      Catch::Matchers::EndsWith("g() got an unexpected keyword argument 'z'"));
+  CHECK_THAT(lower_error(head + "def f(x):\n    return g(b=x)\njax.jit(f).lower(jnp.zeros(3))\n"),
+             Catch::Matchers::EndsWith("g() missing required positional argument: 'a'"));
+}
+
 TEST_CASE("a bare assert is a syntax error at its place, as in Python", "[python][errors]") {
   // Found by scripts/fuzz python: the tracer read the missing condition.
   CHECK_THAT(lower_error("import jax\nassert  # nothing to assert\nx = 1\n"),

@@ -157,6 +157,26 @@ TEST_CASE("a jitted function reads the program's Python scalar globals, as JAX b
   CHECK(r.stdout_text == "[3. 3. 3.]\n[4. 4. 4.]\nTrue\n");
 }
 
+// Python's number rule (python/pynum.h) and call binding (python/bind.h) are the tracer's too
+// (lower_test.cpp checks them there); the output is CPython 3.11's.
+TEST_CASE("numbers and calls: the rules the notebook shares with the tracer give CPython's results",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "print(7.0 // 0.1, -7 % 3, 2 ** 63, True & False, -7.5 % 2.0, 7.5 // -2.0, -(2**63) % -1, "
+      "-(2**63) // -1)\n"
+      "def f(a, b=1, *r, k, **kw):\n    return (a, b, r, k, kw)\n"
+      "print(f(1, 2, 3, k=4, z=5), f(1, k=0))\n"
+      "try:\n    f(1, 2, a=3, k=1)\nexcept TypeError as e:\n    print(e)\n"
+      "try:\n    1.0 % 0.0\nexcept ZeroDivisionError as e:\n    print(e)\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "69.0 2 9223372036854775808 False 0.5 -4.0 0 9223372036854775808\n"
+        "(1, 2, (3,), 4, {'z': 5}) (1, 1, (), 0, {})\n"
+        "f() got multiple values for argument 'a'\n"
+        "float modulo\n");
+}
+
 TEST_CASE("an uncaught exception is printed as Python's traceback", "[python][notebook]") {
   NotebookOptions o;
   o.filename = "prog.py";
