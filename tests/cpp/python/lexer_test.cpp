@@ -45,7 +45,7 @@ TEST_CASE("number and string literals as Python reads them", "[python][lexer]") 
   CHECK(big.value()[0].int_overflow);
 }
 
-TEST_CASE("string escapes as CPython reads them: hex, octal, \\u and \\U, bytes apart",
+TEST_CASE("string escapes as CPython reads them: hex, octal, the u and U escapes, bytes apart",
           "[python][lexer]") {
   const auto text = [](const std::string& src) {
     auto t = tokenize(src + "\n");
