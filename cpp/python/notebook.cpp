@@ -4356,12 +4356,37 @@ class Machine {
       return mk_str(r);
     }
     if (name == "split") {
+      for (auto& [k, v] : a.kw)
+        if (k != "sep" && k != "maxsplit")
+          return raise("TypeError", "split() got an unexpected keyword argument '" + k + "'");
+      if (a.pos.size() > 2)
+        return raise("TypeError", "split() takes at most 2 arguments (" +
+                                      std::to_string(a.pos.size()) + " given)");
+      // maxsplit: at most this many splits, the rest of the string the last item; negative
+      // (CPython's default, -1): no limit.
+      std::int64_t limit = -1;
+      if (V ms = a.get(1, "maxsplit")) {
+        if (!is_intlike(ms))
+          return raise("TypeError",
+                       "'" + type_name(ms) + "' object cannot be interpreted as an integer");
+        if (is_big(ms))
+          return raise("OverflowError", "Python int too large to convert to C ssize_t");
+        limit = int_of(ms);
+      }
+      const auto room = [&](const std::vector<V>& out) {
+        return limit < 0 || static_cast<std::int64_t>(out.size()) < limit;
+      };
       std::vector<V> out;
       V sep = a.get(0, "sep");
       if (!sep || sep->t == T::None) {
         // Runs of whitespace separate words (no stream here: std::istringstream pulled the
-        // iostreams' locale machinery, about 45 kB of code, into the wasm core).
+        // iostreams' locale machinery, about 45 kB of code, into the wasm core). Past the last
+        // split the rest is one item, its trailing whitespace kept, as CPython keeps it.
         for (std::size_t b = s.find_first_not_of(kSpace); b != std::string::npos;) {
+          if (!room(out)) {
+            out.push_back(mk_str(s.substr(b)));
+            break;
+          }
           const std::size_t e = s.find_first_of(kSpace, b);
           out.push_back(mk_str(s.substr(b, e == std::string::npos ? std::string::npos : e - b)));
           b = e == std::string::npos ? e : s.find_first_not_of(kSpace, e);
@@ -4372,7 +4397,7 @@ class Machine {
         if (sep->s.empty()) return raise("ValueError", "empty separator");
         std::size_t start = 0;
         while (true) {
-          const auto p = s.find(sep->s, start);
+          const auto p = room(out) ? s.find(sep->s, start) : std::string::npos;
           out.push_back(
               mk_str(s.substr(start, p == std::string::npos ? std::string::npos : p - start)));
           if (p == std::string::npos) break;

@@ -79,8 +79,10 @@ CASES = [
      "e = dict(x=1, y=2)\ne.update({'x': 3, 'w': 4})\nprint(e, dict([(1, 'a'), (2, 'b')]), {1: 'a', 1.0: 'b', True: 'c'})"),
     ('comparisons',
      "print(1 < 2 < 3, 1 < 2 > 3, [1, 2] < [1, 3], (1, 'a') == (1, 'a'), 'abc' < 'abd', 2 in [1, 2], 3 not in (1, 2), None is None, 1 != 1.0, float('nan') == float('nan'))"),
-    ('str.split() and str.strip(): runs of ASCII whitespace, the separators \\x1c-\\x1f included',
-     "print('  a\\tb\\n\\x0bc\\x0cd\\re\\x1cf\\x1fg  '.split(), ''.split(), '   '.split(), '\\x1c x \\x1f'.strip(), 'one'.split(), 'a b'.split(None))"),
+    ('str.split() and str.strip(): runs of ASCII whitespace, the separators \\x1c-\\x1f included, maxsplit',
+     "print('  a\\tb\\n\\x0bc\\x0cd\\re\\x1cf\\x1fg  '.split(), ''.split(), '   '.split(), '\\x1c x \\x1f'.strip(), 'one'.split(), 'a b'.split(None))\n"
+     "print('a b  c  '.split(None, 1), '  a b '.split(None, 0), 'a,b,c'.split(',', 1), 'a,b,c'.split(maxsplit=-1, sep=','), ''.split(None, 0), 'x y z'.split(maxsplit=2))\n"
+     "'a b'.split(maxsplit=1.5)"),
     ('strings',
      "print('a,b,c'.split(','), '-'.join(['x', 'y']), 'Hi'.upper(), len('hello'), 'ell' in 'hello', 'abc'[::-1], 'abcdef'[1:4], ' pad '.strip(), 'a b  c'.split(), 'ab' * 3, 'x' + 'y', 'hello'.replace('l', 'L'), 'abc'.startswith('ab'), 'abc'.find('c'))"),
     ('list slicing and methods',
