@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "common/utf8.h"
+
 namespace rl {
 
 const Json* Json::find(std::string_view key) const {
@@ -182,33 +184,12 @@ class Reader {
     }
   }
 
-  static void put_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
-
   bool hex4(std::uint32_t& out) {
     out = 0;
     for (int k = 0; k < 4; ++k, ++i_) {
       if (i_ >= s_.size()) return fail("expected 4 hex digits after \\u, got the end of the text");
       const char c = s_[i_];
-      const int d = c >= '0' && c <= '9'   ? c - '0'
-                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                           : -1;
+      const int d = hex_value(c);
       if (d < 0) return fail("expected 4 hex digits after \\u, got " + shown());
       out = out * 16 + std::uint32_t(d);
     }
@@ -273,7 +254,7 @@ class Reader {
           }
           // Unpaired surrogates (JSON allows them, UTF-8 cannot hold them) become U+FFFD.
           if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
-          put_utf8(out, cp);
+          append_utf8(out, cp);
           continue;
         }
         default:

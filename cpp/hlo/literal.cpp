@@ -46,6 +46,7 @@
 #include <limits>
 
 #include "common/float16.h"
+#include "common/utf8.h"
 
 namespace rl::hlo {
 
@@ -328,12 +329,6 @@ std::string hex_byte(std::uint8_t b) {
 }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 bool token_char(char c) {
   return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.' ||
          c == '+' || c == '-';

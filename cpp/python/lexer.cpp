@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/utf8.h"
+
 namespace rl::python {
 
 namespace {
@@ -160,32 +162,6 @@ struct Lexer {
     return Result<bool>::success(true);
   }
 
-  // Appends code point cp as UTF-8 (a bytes literal's \x and octal escapes append the byte).
-  static void append_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
-
-  static int hex_digit(char ch) {
-    if (ch >= '0' && ch <= '9') return ch - '0';
-    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
-    return -1;
-  }
-
   // The escape after a backslash at s[i - 2] (its letter at s[i - 1]; i is past both), as
   // CPython's string and bytes literals read them: \x with two hex digits, one to three octal
   // digits, \u and \U (str only) with four and eight; \N{name} needs Unicode's name table, which
@@ -195,7 +171,7 @@ struct Lexer {
     const auto read_hex = [&](int count, std::uint32_t* cp) {
       *cp = 0;
       for (int k = 0; k < count; ++k) {
-        const int d = i < s.size() ? hex_digit(s[i]) : -1;
+        const int d = i < s.size() ? hex_value(s[i]) : -1;
         if (d < 0) return false;
         *cp = *cp * 16 + std::uint32_t(d);
         ++i;
