@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "python/float_repr.h"
+#include "python/pynum.h"
 
 namespace rl::python {
 
@@ -192,30 +193,6 @@ std::vector<std::int64_t> strides_in(const std::vector<std::int64_t>& dims,
     stride *= dims[k];
   }
   return s;
-}
-
-double py_fmod(double x, double y) {
-  double m = std::fmod(x, y);
-  if (m != 0) {
-    if ((y < 0) != (m < 0)) m += y;
-  } else {
-    m = std::copysign(0.0, y);
-  }
-  return m;
-}
-double py_floordiv(double x, double y) {
-  if (y == 0) return x / y;  // NumPy: inf/nan with a warning
-  double m = std::fmod(x, y);
-  double div = (x - m) / y;
-  if (m != 0 && ((y < 0) != (m < 0))) div -= 1;
-  double fl;
-  if (div != 0) {
-    fl = std::floor(div);
-    if (div - fl > 0.5) fl += 1;
-  } else {
-    fl = std::copysign(0.0, x / y);
-  }
-  return fl;
 }
 
 bool is_compare(const std::string& op) {

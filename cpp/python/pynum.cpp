@@ -5,6 +5,27 @@
 
 namespace rl::python {
 
+double py_fmod(double x, double y) {
+  double m = std::fmod(x, y);
+  if (m != 0) {
+    if ((y < 0) != (m < 0)) m += y;
+  } else {
+    m = std::copysign(0.0, y);
+  }
+  return m;
+}
+
+double py_floordiv(double x, double y) {
+  if (y == 0) return x / y;  // NumPy: inf or nan (with a warning)
+  const double m = std::fmod(x, y);
+  double div = (x - m) / y;
+  if (m != 0 && ((y < 0) != (m < 0))) div -= 1;
+  if (div == 0) return std::copysign(0.0, x / y);
+  double fl = std::floor(div);
+  if (div - fl > 0.5) fl += 1;
+  return fl;
+}
+
 namespace {
 
 PyNumResult ok_int(std::int64_t v, bool is_bool = false) {
@@ -98,27 +119,7 @@ PyNumResult float_op(const std::string& op, double a, double b) {
     if (b == 0)
       return error("ZeroDivisionError",
                    op == "//" ? "float floor division by zero" : "float modulo");
-    // CPython's float_divmod: the remainder with the divisor's sign, the quotient rounded from
-    // (a - mod) / b (floor(a / b) can be one off: 7.0 // 0.1 is 69.0).
-    double m = std::fmod(a, b);
-    double div = (a - m) / b;
-    if (m != 0) {
-      if ((b < 0) != (m < 0)) {
-        m += b;
-        div -= 1.0;
-      }
-    } else {
-      m = std::copysign(0.0, b);
-    }
-    if (op == "%") return ok_float(m);
-    double fl;
-    if (div != 0) {
-      fl = std::floor(div);
-      if (div - fl > 0.5) fl += 1.0;
-    } else {
-      fl = std::copysign(0.0, a / b);
-    }
-    return ok_float(fl);
+    return ok_float(op == "%" ? py_fmod(a, b) : py_floordiv(a, b));
   }
   if (op == "**") {
     if (a == 0 && b < 0)

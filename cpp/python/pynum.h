@@ -32,6 +32,13 @@ struct PyNumResult {
   std::string message;
 };
 
+// CPython's float_divmod, for the floats of both evaluators and NumPy's float arrays
+// (python/ndarray.cpp): the remainder with the divisor's sign (−0.0 or +0.0 as the divisor), and
+// the quotient rounded from (x − mod) / y, since floor(x / y) can be one off (7.0 // 0.1 is 69.0).
+// y = 0 gives NumPy's inf or nan; Python's callers raise ZeroDivisionError before.
+double py_fmod(double x, double y);
+double py_floordiv(double x, double y);
+
 // op: + - * / // % ** & | ^ << >> (& | ^ << >> on ints only).
 PyNumResult py_number_op(const std::string& op, const PyNum& a, const PyNum& b);
 
