@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
       w.key("ceiling_gflops").value(beside->gflops);
       // Pairs where the targets are set (256³ and up); scalar variants are far from the SIMD
       // ceiling by design: no pairs for them.
-      if (std::strstr(v.name, "scalar") == nullptr && paired_rounds > 0 &&
+      if (std::strcmp(v.isa, "scalar") != 0 && paired_rounds > 0 &&
           z.m * z.k * z.n >= 256.0 * 256 * 256) {
         auto share = measure::matmul_share_of_ceiling(v, buffers.value(), t->repeats, paired_rounds,
                                                       min_sample_seconds);

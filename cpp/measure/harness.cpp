@@ -230,15 +230,21 @@ Result<Sampler> sampler_from_json(std::string_view text) {
   return R::success(std::move(s));
 }
 
+namespace {
+// The median of xs (0 for none): the middle one, or the mean of the middle two.
+double median_of(std::vector<double> xs) {
+  std::sort(xs.begin(), xs.end());
+  const std::size_t n = xs.size();
+  return n == 0 ? 0 : n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
+}
+}  // namespace
+
 Timing summarize(const std::vector<double>& samples, const Calibration& calibration) {
   Timing t;
   t.seconds_per_call = samples;
-  std::vector<double> sorted = samples;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t n = sorted.size();
-  t.min = n ? sorted.front() : 0;
-  t.max = n ? sorted.back() : 0;
-  t.median = n == 0 ? 0 : n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  t.min = samples.empty() ? 0 : *std::min_element(samples.begin(), samples.end());
+  t.max = samples.empty() ? 0 : *std::max_element(samples.begin(), samples.end());
+  t.median = median_of(samples);
   t.repeats = calibration.repeats;
   t.timer_resolution = calibration.timer_resolution;
   t.warm_seconds = calibration.warm_seconds;
@@ -270,14 +276,6 @@ Result<Timing> time_matmul(const kernels::MatmulVariant& variant, kernels::Matmu
   return time_calls([&variant, &buffers] { call_matmul(variant, buffers); }, samples,
                     min_sample_seconds);
 }
-
-namespace {
-double median_of(std::vector<double> xs) {
-  std::sort(xs.begin(), xs.end());
-  const std::size_t n = xs.size();
-  return n == 0 ? 0 : n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
-}
-}  // namespace
 
 Result<PairedShare> matmul_share_of_ceiling(const kernels::MatmulVariant& variant,
                                             kernels::MatmulBuffers& buffers, std::size_t repeats,
