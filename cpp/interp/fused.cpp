@@ -498,6 +498,7 @@ FusedProgram::FusedProgram(const hlo::Program& program, hlo::FusedModule fused)
     for (const auto& r : lf.regions) walk(r);
   }
   std::unordered_map<const hlo::LBlock*, std::vector<std::size_t>> by_block;
+  std::unordered_map<const hlo::LBlock*, std::vector<std::uint32_t>> role;  // BlockPlan::role
   for (std::size_t k = 0; k < fused_.fusions.size(); ++k) {
     const hlo::Fusion& fu = fused_.fusions[k];
     auto rp = place.find(fu.root);
@@ -523,11 +524,13 @@ FusedProgram::FusedProgram(const hlo::Program& program, hlo::FusedModule fused)
       plan.has_loop = false;
     }
     const std::size_t pi = plans_.size();
+    std::vector<std::uint32_t>& roles = role[plan.block];
+    roles.resize(plan.block->instrs.size(), kAlone);
     for (std::size_t i = 0; i + 1 < plan.members.size(); ++i) {
-      const hlo::Instr* in = &plan.block->instrs[plan.members[i]];
-      if (!fu.alone[i] && !role_.count(in)) role_[in] = 0;
+      std::uint32_t& r = roles[plan.members[i]];
+      if (!fu.alone[i] && r == kAlone) r = 0;
     }
-    role_[&plan.block->instrs[plan.root]] = static_cast<std::uint32_t>(pi + 1);
+    roles[plan.root] = static_cast<std::uint32_t>(pi + 1);
     by_block[plan.block].push_back(pi);
     plans_.push_back(std::move(plan));
   }
@@ -536,17 +539,18 @@ FusedProgram::FusedProgram(const hlo::Program& program, hlo::FusedModule fused)
   // where it runs (a skipped op reads at its fusion's root, a fusion reads at its root).
   for (auto& [block, pis] : by_block) {
     const auto& instrs = block->instrs;
-    blocks_.emplace_back(&instrs.front(), &instrs.back());
+    BlockPlan bp;
+    bp.first = &instrs.front();
+    bp.size = instrs.size();
+    bp.role = std::move(role[block]);
+    bp.dead.resize(instrs.size());
     const hlo::Function& f = *plans_[pis.front()].lfn->fn;
     std::unordered_map<hlo::ValueId, std::int64_t> death;
     std::vector<std::int64_t> at(instrs.size());
     for (std::size_t i = 0; i < instrs.size(); ++i) at[i] = static_cast<std::int64_t>(i);
     for (std::size_t pi : pis)
-      for (std::uint32_t i : plans_[pi].members) {
-        auto r = role_.find(&instrs[i]);
-        if (r != role_.end() && r->second == 0)
-          at[i] = std::max(at[i], static_cast<std::int64_t>(plans_[pi].root));
-      }
+      for (std::uint32_t i : plans_[pi].members)
+        if (bp.role[i] == 0) at[i] = std::max(at[i], static_cast<std::int64_t>(plans_[pi].root));
     for (std::size_t i = 0; i < instrs.size(); ++i)
       if (const auto* d = program.dead_after(instrs[i]))
         for (hlo::ValueId v : *d) {
@@ -560,46 +564,42 @@ FusedProgram::FusedProgram(const hlo::Program& program, hlo::FusedModule fused)
           if (it != death.end())
             it->second = std::max(it->second, static_cast<std::int64_t>(plans_[pi].root));
         }
-    for (std::size_t i = 0; i < instrs.size(); ++i) dead_[&instrs[i]];
-    for (const auto& [v, i] : death) dead_[&instrs[static_cast<std::size_t>(i)]].push_back(v);
-    for (std::size_t i = 0; i < instrs.size(); ++i)
-      std::sort(dead_[&instrs[i]].begin(), dead_[&instrs[i]].end());
+    for (const auto& [v, i] : death) bp.dead[static_cast<std::size_t>(i)].push_back(v);
+    for (auto& d : bp.dead) std::sort(d.begin(), d.end());
+    blocks_.push_back(std::move(bp));
   }
-  std::sort(blocks_.begin(), blocks_.end(), [](const auto& x, const auto& y) {
+  std::sort(blocks_.begin(), blocks_.end(), [](const BlockPlan& x, const BlockPlan& y) {
     return std::less<const hlo::Instr*>()(x.first, y.first);
   });
 }
 
 FusedProgram::~FusedProgram() = default;
 
-bool FusedProgram::in_fused_block(const hlo::Instr* in) const {
+const FusedProgram::BlockPlan* FusedProgram::block_of(const hlo::Instr* in) const {
   std::less<const hlo::Instr*> lt;
-  auto it = std::upper_bound(
-      blocks_.begin(), blocks_.end(), in,
-      [&](const hlo::Instr* x, const std::pair<const hlo::Instr*, const hlo::Instr*>& b) {
-        return lt(x, b.first);
-      });
-  if (it == blocks_.begin()) return false;
+  auto it =
+      std::upper_bound(blocks_.begin(), blocks_.end(), in,
+                       [&](const hlo::Instr* x, const BlockPlan& b) { return lt(x, b.first); });
+  if (it == blocks_.begin()) return nullptr;
   --it;
-  return !lt(it->second, in);
+  return lt(in, it->first + it->size) ? &*it : nullptr;
+}
+
+const FusedProgram::BlockPlan* FusedProgram::block(const hlo::Instr* first) const {
+  const BlockPlan* b = block_of(first);
+  return b && b->first == first ? b : nullptr;
 }
 
 FusedProgram::Role FusedProgram::role(const hlo::Instr& in, std::size_t* plan) const {
-  if (!in_fused_block(&in)) return Role::Alone;
-  auto it = role_.find(&in);
-  if (it == role_.end()) return Role::Alone;
-  if (it->second == 0) return Role::Skip;
-  *plan = it->second - 1;
-  return Role::Root;
+  const BlockPlan* b = block_of(&in);
+  return b ? b->role_of(static_cast<std::size_t>(&in - b->first), plan) : Role::Alone;
 }
 
 const std::vector<hlo::ValueId>* FusedProgram::dead_after(const hlo::Instr& in,
                                                           bool* covered) const {
-  *covered = false;
-  if (!in_fused_block(&in)) return nullptr;
-  auto it = dead_.find(&in);
-  *covered = it != dead_.end();
-  return *covered ? &it->second : nullptr;
+  const BlockPlan* b = block_of(&in);
+  *covered = b != nullptr;
+  return b ? &b->dead[static_cast<std::size_t>(&in - b->first)] : nullptr;
 }
 
 // ---- running ----------------------------------------------------------------------------------

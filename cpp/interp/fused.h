@@ -114,6 +114,26 @@ class FusedProgram {
   FusedProgram& operator=(const FusedProgram&) = delete;
 
   enum class Role : std::uint8_t { Alone, Skip, Root };
+  // A block that holds fusions: by instruction index, its role (Skip: 0, Alone: kAlone, Root: its
+  // plan + 1) and the values that die there in the fused order. The evaluator looks a block up once
+  // per run of it and then indexes, where a lookup per instruction was a tenth of a scalar loop's
+  // time.
+  static constexpr std::uint32_t kAlone = ~std::uint32_t(0);
+  struct BlockPlan {
+    const hlo::Instr* first = nullptr;
+    std::size_t size = 0;
+    std::vector<std::uint32_t> role;
+    std::vector<std::vector<hlo::ValueId>> dead;
+    Role role_of(std::size_t i, std::size_t* plan) const {
+      const std::uint32_t r = role[i];
+      if (r == kAlone) return Role::Alone;
+      if (r == 0) return Role::Skip;
+      *plan = r - 1;
+      return Role::Root;
+    }
+  };
+  // The plan of the block whose instructions start at `first`; nullptr: a block without fusions.
+  const BlockPlan* block(const hlo::Instr* first) const;
   // What the instruction does in a fused run; for Root, *plan is its fusion's plan.
   Role role(const hlo::Instr& in, std::size_t* plan) const;
   // The values that die at `in` in the fused order; nullptr: as the program's liveness says.
@@ -125,12 +145,10 @@ class FusedProgram {
  private:
   hlo::FusedModule fused_;
   std::vector<FusionPlan> plans_;
-  // The instructions of blocks that hold fusions, [first, last] each, sorted: an instruction
-  // elsewhere (a reducer's body run per element, ...) is answered without a hash lookup.
-  std::vector<std::pair<const hlo::Instr*, const hlo::Instr*>> blocks_;
-  bool in_fused_block(const hlo::Instr* in) const;
-  std::unordered_map<const hlo::Instr*, std::uint32_t> role_;  // Skip: 0, Root: plan + 1
-  std::unordered_map<const hlo::Instr*, std::vector<hlo::ValueId>> dead_;
+  // The blocks that hold fusions, sorted by their first instruction's address: an instruction
+  // elsewhere (a reducer's body run per element, ...) is answered by one binary search.
+  std::vector<BlockPlan> blocks_;
+  const BlockPlan* block_of(const hlo::Instr* in) const;
 };
 
 // Evaluates elements [begin, end) of the loop part of `plan` (its root has n elements) into `out`

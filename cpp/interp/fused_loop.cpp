@@ -246,10 +246,31 @@ bool run_loop(Run& run, const FusionPlan& plan, std::vector<Value>& frame, std::
   // beyond it: a fusion inside a loop body runs many times on few elements).
   const std::int64_t block =
       std::max<std::int64_t>(1, std::min<std::int64_t>(kFusedBlock, end - begin));
-  std::vector<std::uint32_t> scratch(count * static_cast<std::size_t>(block));
-  std::vector<const std::uint8_t*> base(count, nullptr);
+  // Scratch lanes and pointers on the stack when they are few (a fusion in a loop body, run once
+  // per iteration on a few elements, then allocates nothing), else on the heap.
+  constexpr std::size_t kStackLanes = 256, kStackNodes = 32;
+  const std::size_t lanes = count * static_cast<std::size_t>(block);
+  alignas(16) std::uint32_t stack_lanes[kStackLanes];
+  const std::uint8_t* stack_ptrs[2 * kStackNodes];
+  std::vector<std::uint32_t> heap_lanes;
+  std::vector<const std::uint8_t*> heap_ptrs;
+  std::uint32_t* scratch = stack_lanes;
+  const std::uint8_t** base = stack_ptrs;
+  if (lanes > kStackLanes) {
+    heap_lanes.assign(lanes, 0);
+    scratch = heap_lanes.data();
+  } else {
+    std::fill(stack_lanes, stack_lanes + lanes, 0u);
+  }
+  if (count > kStackNodes) {
+    heap_ptrs.assign(2 * count, nullptr);
+    base = heap_ptrs.data();
+  } else {
+    std::fill(stack_ptrs, stack_ptrs + 2 * count, nullptr);
+  }
+  const std::uint8_t** p = base + count;  // each node's lanes in the block being computed
   auto buf = [&](std::size_t k) {
-    return reinterpret_cast<std::uint8_t*>(scratch.data() + k * static_cast<std::size_t>(block));
+    return reinterpret_cast<std::uint8_t*>(scratch + k * static_cast<std::size_t>(block));
   };
   // Parameters found in the frame; splats filled once.
   for (std::size_t k = 0; k < count; ++k) {
@@ -281,7 +302,6 @@ bool run_loop(Run& run, const FusionPlan& plan, std::vector<Value>& frame, std::
   }
   const LoopNode& root = plan.nodes.back();
   const std::size_t root_bytes = static_cast<std::size_t>(hlo::element_bytes(root.type));
-  std::vector<const std::uint8_t*> p(count, nullptr);
   std::vector<std::int64_t> index;
   for (std::int64_t i0 = begin; i0 < end; i0 += block) {
     if (!run.keep_going(op)) return false;

@@ -559,7 +559,7 @@ class Evaluator {
     out_.clear();
     if (!c_.call_body(index_, args_, &out_)) return false;
     if (out_.size() == 1 && out_[0].kind == Value::Kind::Tuple) {  // HLO: a ROOT tuple
-      std::vector<Value> flat = std::move(out_[0].tuple);
+      std::vector<Value> flat = out_[0].tuple.take();
       out_ = std::move(flat);
     }
     if (out_.size() != result_types_.size())

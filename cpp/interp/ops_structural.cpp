@@ -41,6 +41,7 @@ bool parameter(const OpCall&) { return true; }  // HLO: the call put the argumen
 bool tuple(const OpCall& c) {
   Value v;
   v.kind = Value::Kind::Tuple;
+  v.tuple.reserve(c.num_operands());
   for (std::size_t i = 0; i < c.num_operands(); ++i) v.tuple.push_back(c.in(i));
   c.set(0, std::move(v));
   return true;
@@ -89,6 +90,7 @@ bool set_results(const OpCall& c, std::vector<Value>& results) {
 
 bool call(const OpCall& c) {
   std::vector<Value> args, results;
+  args.reserve(c.num_operands());
   for (std::size_t i = 0; i < c.num_operands(); ++i) args.push_back(c.in(i));
   if (!c.run.call(c.attrs().callees.at(0), std::move(args), &results)) return false;
   return set_results(c, results);
@@ -104,11 +106,11 @@ bool scalar_pred(const Value& v, bool* out) {
 // while: the condition region (0) on the loop values, then the body region (1), until the
 // condition is false. Past the iteration cap or the time budget, an error, never a hang.
 bool while_loop(const OpCall& c) {
-  std::vector<Value> values;
+  std::vector<Value> values, cond, next;
+  values.reserve(c.num_operands());
   for (std::size_t i = 0; i < c.num_operands(); ++i) values.push_back(c.in(i));
   const std::uint64_t cap = c.run.options().max_iterations;
   for (std::uint64_t n = 0;; ++n) {
-    std::vector<Value> cond;
     if (!c.call_body(0, values, &cond)) return false;
     bool go = false;
     if (cond.size() != 1 || !scalar_pred(cond[0], &go))
@@ -120,9 +122,8 @@ bool while_loop(const OpCall& c) {
       return c.fail("while ran past the iteration cap",
                     "at most " + std::to_string(cap) + " iterations", "more");
     if (!c.keep_going()) return false;
-    std::vector<Value> next;
     if (!c.call_body(1, std::move(values), &next)) return false;
-    values = std::move(next);
+    values.swap(next);
   }
   return set_results(c, values);
 }

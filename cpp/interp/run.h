@@ -82,6 +82,7 @@ class Run {
   std::vector<FusionRun> fusion_runs_;
   const hlo::Op* entry_op_ = nullptr;   // the entry op running now (bodies' fusions name it)
   std::vector<char> body_fusion_seen_;  // by plan: a body's fusion already listed
+  std::vector<std::vector<std::vector<Value>>> free_frames_;  // by function: frames to reuse
   // Times `once` by the harness's rules (the warm run included): seconds per run and repeats.
   bool time_repeated(const hlo::Op& op, const std::function<bool()>& once, double* seconds,
                      std::uint64_t* repeats);
@@ -90,8 +91,9 @@ class Run {
       std::vector<Value>& frame, bool entry,
       bool timed);  // when RunOptions::on_progress was last called (seconds), -1: never
 
-  // Releases the frame slots of the values that die at `in` (Program::dead).
-  void release(const hlo::Instr& in, std::vector<Value>& frame);
+  // Releases the frame slots of the values that die at an instruction (Program::dead, or the
+  // fused order's).
+  void release(const std::vector<hlo::ValueId>* dead, std::vector<Value>& frame);
   bool execute(const hlo::LFunction& lfn, const hlo::Instr& instr, std::vector<Value>& frame,
                bool timed);
 };

@@ -1,6 +1,7 @@
 # The interp room: runs lowered StableHLO on tensors (included by the top-level CMakeLists.txt).
 list(APPEND RL_CORE_SOURCES
   cpp/interp/interp.cpp
+  cpp/interp/run.cpp
   cpp/interp/fused.cpp
   cpp/interp/fused_loop.cpp
   cpp/interp/checks.cpp

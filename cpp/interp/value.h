@@ -92,11 +92,35 @@ struct Tensor {
   bool unique() const { return storage && storage.use_count() == 1; }
 };
 
+struct Value;
+
+// A tuple's elements, shared by every copy of the tuple: a tuple is never changed once made, so a
+// copy (a while loop's carried state handed to its condition, a call's arguments) is one
+// reference, not a copy of each element. push_back on a shared list copies it first. A tensor
+// inside a tuple is never updated in place: an op reads it through a copy in its frame slot, so
+// its buffer is held twice (Tensor::unique is false) while the tuple lives.
+class TupleItems {
+ public:
+  std::size_t size() const;
+  bool empty() const { return size() == 0; }
+  const Value& operator[](std::size_t i) const;
+  const Value* begin() const;
+  const Value* end() const;
+  void reserve(std::size_t n);
+  void push_back(Value v);
+  // The elements, moved out when this is their only holder, else copied; this list is then empty.
+  std::vector<Value> take();
+
+ private:
+  std::shared_ptr<std::vector<Value>> items_;
+  std::vector<Value>& own();
+};
+
 struct Value {
   enum class Kind : std::uint8_t { None, Tensor, Tuple, Token };
   Kind kind = Kind::None;
   Tensor tensor;
-  std::vector<Value> tuple;
+  TupleItems tuple;
 
   static Value of(Tensor t) {
     Value v;
@@ -111,5 +135,27 @@ struct Value {
   }
   bool is_tensor() const { return kind == Kind::Tensor; }
 };
+
+inline std::size_t TupleItems::size() const { return items_ ? items_->size() : 0; }
+inline const Value& TupleItems::operator[](std::size_t i) const { return (*items_)[i]; }
+inline const Value* TupleItems::begin() const { return items_ ? items_->data() : nullptr; }
+inline const Value* TupleItems::end() const {
+  return items_ ? items_->data() + items_->size() : nullptr;
+}
+inline std::vector<Value>& TupleItems::own() {
+  if (!items_)
+    items_ = std::make_shared<std::vector<Value>>();
+  else if (items_.use_count() > 1)
+    items_ = std::make_shared<std::vector<Value>>(*items_);
+  return *items_;
+}
+inline void TupleItems::reserve(std::size_t n) { own().reserve(n); }
+inline void TupleItems::push_back(Value v) { own().push_back(std::move(v)); }
+inline std::vector<Value> TupleItems::take() {
+  std::vector<Value> out;
+  if (items_) out = items_.use_count() == 1 ? std::move(*items_) : *items_;
+  items_.reset();
+  return out;
+}
 
 }  // namespace rl::interp

@@ -387,3 +387,89 @@ TEST_CASE(
   CHECK(told.back() == std::make_pair(std::size_t(3), std::size_t(3)));
   CHECK(told.size() <= 4);
 }
+
+TEST_CASE("a tuple's copies share its elements, and a change to one copy copies the elements first",
+          "[interp][tuple]") {
+  auto scalar = [](float x) {
+    interp::Tensor t;
+    t.type = hlo::ElementType::F32;
+    t.storage = interp::Storage::allocate(nullptr, 4);
+    std::memcpy(t.data(), &x, 4);
+    return interp::Value::of(std::move(t));
+  };
+  interp::Value a;
+  a.kind = interp::Value::Kind::Tuple;
+  a.tuple.push_back(scalar(1));
+  a.tuple.push_back(scalar(2));
+  interp::Value b = a;  // one reference, not a copy of each element
+  REQUIRE(b.tuple.size() == 2);
+  CHECK(&b.tuple[0] == &a.tuple[0]);
+  b.tuple.push_back(scalar(3));  // b's own elements now; a unchanged
+  CHECK(a.tuple.size() == 2);
+  CHECK(b.tuple.size() == 3);
+  CHECK(&b.tuple[0] != &a.tuple[0]);
+  CHECK(*b.tuple[1].tensor.as<float>() == 2);
+  // take() moves the elements out of their only holder, and copies them out of a shared one.
+  interp::Value c = a;
+  std::vector<interp::Value> taken = c.tuple.take();
+  CHECK(c.tuple.empty());
+  REQUIRE(a.tuple.size() == 2);
+  REQUIRE(taken.size() == 2);
+  CHECK(*taken[0].tensor.as<float>() == 1);
+  CHECK(*a.tuple[0].tensor.as<float>() == 1);
+  taken = b.tuple.take();
+  CHECK(b.tuple.empty());
+  CHECK(taken.size() == 3);
+}
+
+TEST_CASE("a function called on every iteration of a while gives each call's own result",
+          "[interp]") {
+  // %inc runs ten times, in the frame its call before left (emptied): x + 1 + 2 + ... + 10, added
+  // in that order. Fused and op by op alike.
+  const std::string text = R"(HloModule frames
+%inc (a: f32[1000], i: s32[]) -> f32[1000] {
+  %a = f32[1000] parameter(0)
+  %i = s32[] parameter(1)
+  %f = f32[] convert(%i)
+  %unused = f32[] multiply(%f, %f)
+  %b = f32[1000] broadcast(%f), dimensions={}
+  ROOT %r = f32[1000] add(%a, %b)
+}
+%body (t: (s32[], f32[1000])) -> (s32[], f32[1000]) {
+  %t = (s32[], f32[1000]) parameter(0)
+  %i = s32[] get-tuple-element(%t), index=0
+  %x = f32[1000] get-tuple-element(%t), index=1
+  %one = s32[] constant(1)
+  %j = s32[] add(%i, %one)
+  %y = f32[1000] call(%x, %j), to_apply=%inc
+  ROOT %r = (s32[], f32[1000]) tuple(%j, %y)
+}
+%cond (t: (s32[], f32[1000])) -> pred[] {
+  %t = (s32[], f32[1000]) parameter(0)
+  %i = s32[] get-tuple-element(%t), index=0
+  %n = s32[] constant(10)
+  ROOT %p = pred[] compare(%i, %n), direction=LT
+}
+ENTRY %main (x: f32[1000]) -> (s32[], f32[1000]) {
+  %x = f32[1000] parameter(0)
+  %z = s32[] constant(0)
+  %t = (s32[], f32[1000]) tuple(%z, %x)
+  ROOT %w = (s32[], f32[1000]) while(%t), condition=%cond, body=%body
+}
+)";
+  for (bool fuse : {false, true}) {
+    INFO("fused: " << fuse);
+    interp::RunOptions o;
+    o.fuse = fuse;
+    o.inputs = interp::Inputs::Arange;
+    const interp::RunResult r = rl::testing::run_ok(text, o);
+    REQUIRE(r.values.size() == 1);
+    REQUIRE(r.values[0].tuple.size() == 2);
+    CHECK(*r.values[0].tuple[0].tensor.as<std::int32_t>() == 10);
+    const float* y = r.values[0].tuple[1].tensor.as<float>();
+    float want = 0.999f;
+    for (int k = 1; k <= 10; ++k) want += static_cast<float>(k);
+    CHECK(y[0] == 55.0f);
+    CHECK(y[999] == want);
+  }
+}
