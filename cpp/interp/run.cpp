@@ -1,6 +1,6 @@
 // The evaluator's hot path: tensors' storage, what a kernel reaches through OpCall, and Run —
-// calls, regions, one op through its kernel, timing, liveness. Built -O2 in wasm (CMakeLists.txt:
-// RL_DISPATCH_SOURCES): a loop body of scalar ops spends its time here, not in kernels.
+// calls, regions, one op through its kernel, timing, liveness. A loop body of scalar ops spends
+// its time here, not in kernels (scripts/bench's scalar loop measures it).
 #include "interp/run.h"
 
 #include <algorithm>
@@ -190,7 +190,8 @@ bool Run::call(std::size_t index, std::vector<Value> args, std::vector<Value>* r
                       f.column});
   // The frame: one a finished call of this function left (its slots emptied), else a new one. A
   // function called in a loop (a PRNG's rounds, a clip) then allocates its slots once.
-  if (free_frames_.size() < program_.functions.size()) free_frames_.resize(program_.functions.size());
+  if (free_frames_.size() < program_.functions.size())
+    free_frames_.resize(program_.functions.size());
   std::vector<std::vector<Value>>& spare = free_frames_[index];
   std::vector<Value> frame;
   if (!spare.empty()) {
