@@ -30,6 +30,7 @@ let jsonFile = null;
 let quick = false;
 let only = null;
 let threads = machineCores();
+let against = null;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--json' && args[i + 1]) jsonFile = args[++i];
   else if (args[i] === '--quick') quick = true;
@@ -39,6 +40,7 @@ for (let i = 0; i < args.length; i++) {
   )
     only = args[++i];
   else if (args[i] === '--threads' && /^[0-9]+$/.test(args[i + 1] ?? '')) threads = Number(args[++i]);
+  else if (args[i] === '--against' && args[i + 1]) against = args[++i];
   else {
     console.error(`bench: unknown argument ${JSON.stringify(args[i])} (see --help)`);
     process.exit(1);
@@ -720,7 +722,7 @@ const analyzer = wanted('analyzer') ? await benchAnalyzer() : null;
 const cliOnly = only === 'cli' ? benchCli() : null;
 if (cliOnly) printCli(cliOnly);
 const lesson = wanted('lesson') ? await benchLesson() : null;
-const interpreter = wanted('interpreter') ? await benchInterpreter({ quick }) : null;
+const interpreter = wanted('interpreter') ? await benchInterpreter({ quick, against }) : null;
 const traffic = wanted('traffic') ? await benchTraffic() : null;
 
 if (jsonFile) {

@@ -86,6 +86,66 @@ function oneAddModule(elements) {
 `;
 }
 
+// A while loop of scalar ops as XLA writes one (a jax.random key's rounds, a scan's counter): HLO
+// whose while carries a tuple, and whose body calls a computation — a xorshift step — each trip.
+// Each op does almost no work: the interpreter's own path (dispatch, frames, liveness, tuples,
+// calls) is the time. OPS_PER_TRIP counts the instructions run per trip, parameters included.
+const OPS_PER_TRIP = 21;
+function scalarLoopModule(trips) {
+  let step = '';
+  let x = '%x';
+  for (const [k, op] of [
+    [13, 'shift-left'],
+    [17, 'shift-right-logical'],
+    [5, 'shift-left'],
+  ]) {
+    step += `  %c${k} = s32[] constant(${k})
+  %s${k} = s32[] ${op}(${x}, %c${k})
+  ${k === 5 ? 'ROOT ' : ''}%x${k} = s32[] xor(${x}, %s${k})
+`;
+    x = `%x${k}`;
+  }
+  return `HloModule scalar_loop
+
+%step (x: s32[]) -> s32[] {
+  %x = s32[] parameter(0)
+${step}}
+
+%body (t: (s32[], s32[])) -> (s32[], s32[]) {
+  %t = (s32[], s32[]) parameter(0)
+  %i = s32[] get-tuple-element(%t), index=0
+  %x = s32[] get-tuple-element(%t), index=1
+  %one = s32[] constant(1)
+  %j = s32[] add(%i, %one)
+  %y = s32[] call(%x), to_apply=%step
+  ROOT %r = (s32[], s32[]) tuple(%j, %y)
+}
+
+%cond (t: (s32[], s32[])) -> pred[] {
+  %t = (s32[], s32[]) parameter(0)
+  %i = s32[] get-tuple-element(%t), index=0
+  %n = s32[] constant(${trips})
+  ROOT %p = pred[] compare(%i, %n), direction=LT
+}
+
+ENTRY %main () -> s32[] {
+  %z = s32[] constant(0)
+  %s = s32[] constant(12345)
+  %t = (s32[], s32[]) tuple(%z, %s)
+  %w = (s32[], s32[]) while(%t), condition=%cond, body=%body
+  ROOT %out = s32[] get-tuple-element(%w), index=1
+}
+`;
+}
+
+/** Seconds of one untimed run of a whole program (wall clock, as the run reports it). */
+function runSeconds(core, text, fuse) {
+  const r = core.runText(text, { inputs: 'seeded', time_ops: false, fuse });
+  if (!r.ok || r.value.status !== 'passed')
+    throw new Error(`the interpreter did not run the program: ${JSON.stringify(r.ok ? r.value.errors : r.error)}`);
+  return r.value.seconds;
+}
+
 /** The best of `reps` runs of a whole program: its ops_seconds (ops and fusions, timed, summed). */
 function programSeconds(core, text, fuse, reps) {
   let best = Infinity;
@@ -130,10 +190,25 @@ function opSeconds(core, text, op, reps, warm = WARM_RUNS) {
 /** Untimed runs before a module's op is timed (opSeconds). */
 const WARM_RUNS = 2;
 
-export async function benchInterpreter({ quick = false } = {}) {
+export async function benchInterpreter({ quick = false, against = null } = {}) {
   const core = await loadNodeCore();
   const out = {};
   const reps = quick ? 2 : 5;
+
+  // The per-op path: a while loop of scalar ops, fused (as the page runs it) and op by op, in
+  // turn; the best of `reps` runs each, in ns per op executed. Both are run twice first: V8 runs
+  // a wasm function's first calls in its baseline tier (a first run read 3.4× slower).
+  const trips = quick ? 5000 : 20000;
+  const loop = scalarLoopModule(trips);
+  out.scalar_loop = { trips, ops_per_trip: OPS_PER_TRIP };
+  const loopBest = { true: Infinity, false: Infinity };
+  for (let i = 0; i < reps + 2; i++)
+    for (const fuse of [true, false]) {
+      const t = runSeconds(core, loop, fuse);
+      if (i >= 2) loopBest[fuse] = Math.min(loopBest[fuse], t);
+    }
+  out.scalar_loop.fused_ns_per_op = (loopBest.true / (trips * OPS_PER_TRIP)) * 1e9;
+  out.scalar_loop.unfused_ns_per_op = (loopBest.false / (trips * OPS_PER_TRIP)) * 1e9;
 
   // dot_general at 256³ and 512³ vs the kernel (A@B, no tanh) the page measures. The op's samples
   // and the kernel's are interleaved (a round times each once) and each keeps its best: this VM's
@@ -278,7 +353,58 @@ export async function benchInterpreter({ quick = false } = {}) {
     out.corpus = null;
   }
 
+  // This build against another core (--against): the two loaded in this process and run in turn,
+  // round after round, so a slow phase of the machine lands on both; the median of the rounds'
+  // ratios (this build's time / the other's) and their range.
+  if (against) {
+    const other = await loadNodeCore(resolve(against));
+    // [name, text, how it is timed]: a whole run's wall clock, a program's timed ops, or one op.
+    const cases = [
+      ['a while loop of scalar ops (fused)', loop, (c, t) => runSeconds(c, t, true)],
+      [
+        'f32 tanh of 2^20 elements',
+        unaryModule('tanh', mathElements, 'f32'),
+        (c, t) => opSeconds(c, t, 'stablehlo.tanh', 1, 0),
+      ],
+      [
+        'f32 exponential of 2^20 elements',
+        unaryModule('exponential', mathElements, 'f32'),
+        (c, t) => opSeconds(c, t, 'stablehlo.exponential', 1, 0),
+      ],
+      [
+        'tanh(2·x + 1)·y at 4M elements (fused)',
+        chainModule(chainElements),
+        (c, t) => programSeconds(c, t, true, 1).seconds,
+      ],
+      ['one add at 4M elements', oneAddModule(chainElements), (c, t) => opSeconds(c, t, 'stablehlo.add', 1, 0)],
+    ];
+    const rounds = quick ? 5 : 15;
+    out.against = { core: resolve(against), rounds, cases: [] };
+    for (const [name, text, timeOf] of cases) {
+      const time = (c) => timeOf(c, text);
+      time(core);
+      time(other); // warm both
+      const ratios = [];
+      for (let r = 0; r < rounds; r++) {
+        const a = time(core);
+        const b = time(other);
+        ratios.push(a / b);
+      }
+      ratios.sort((x, y) => x - y);
+      out.against.cases.push({
+        case: name,
+        ratio_median: ratios[ratios.length >> 1],
+        ratio_min: ratios[0],
+        ratio_max: ratios[ratios.length - 1],
+      });
+    }
+  }
+
   console.log('\ninterpreter (wasm in Node) — measurements of this machine');
+  const sl = out.scalar_loop;
+  console.log(
+    `  a while loop of scalar ops in HLO (${sl.trips} trips × ${sl.ops_per_trip} instructions): ${sl.fused_ns_per_op.toFixed(0)} ns per op fused, ${sl.unfused_ns_per_op.toFixed(0)} op by op   (no goal: the interpreter's own path)`,
+  );
   for (const d of out.dot_general)
     console.log(
       `  dot_general ${d.n}³ in a module: ${d.interpreter_gflops.toFixed(2)} GFLOP/s; ${d.kernel}: ${d.kernel_gflops.toFixed(2)} GFLOP/s → ${d.ratio.toFixed(2)}   (goal ≥ ${d.goal.toFixed(2)})`,
@@ -306,6 +432,13 @@ export async function benchInterpreter({ quick = false } = {}) {
     console.log(
       `  ${how}: tanh(2·x + 1)·y ${(ch.chain_seconds * 1e3).toFixed(2)} ms / one add ${(ch.add_seconds * 1e3).toFixed(2)} ms at 4M elements → ${ch.ratio.toFixed(2)}   (goal ≤ 2)`,
     );
+  }
+  if (out.against) {
+    console.log(
+      `  this build against ${out.against.core} (run in turn, ${out.against.rounds} rounds; this / that, median [range]):`,
+    );
+    for (const c of out.against.cases)
+      console.log(`    ${c.case}: ${c.ratio_median.toFixed(3)} [${c.ratio_min.toFixed(3)}–${c.ratio_max.toFixed(3)}]`);
   }
   if (out.corpus) {
     const c = out.corpus;
