@@ -523,6 +523,20 @@ FusedProgram::FusedProgram(const hlo::Program& program, hlo::FusedModule fused)
       plan.nodes.clear();
       plan.has_loop = false;
     }
+    plan.param_overwritable.assign(plan.nodes.size(), 0);
+    plan.param_own.assign(plan.nodes.size(), 0);
+    for (std::size_t k = 0; k < plan.nodes.size(); ++k) {
+      const LoopNode& nd = plan.nodes[k];
+      if (nd.kind != LoopNode::Kind::Param) continue;
+      bool gathered = false;
+      for (const LoopNode& g : plan.nodes)
+        gathered = gathered || (g.kind == LoopNode::Kind::ParamGather && g.value == nd.value);
+      plan.param_overwritable[k] = !gathered;
+      for (std::size_t j = 0; j < plan.members.size(); ++j)
+        if (plan.by_op[j])
+          for (hlo::ValueId r : plan.lfn->fn->results(*plan.block->instrs[plan.members[j]].op))
+            plan.param_own[k] = plan.param_own[k] || r == nd.value;
+    }
     const std::size_t pi = plans_.size();
     std::vector<std::uint32_t>& roles = role[plan.block];
     roles.resize(plan.block->instrs.size(), kAlone);
@@ -618,22 +632,17 @@ bool loop_output(Run& run, const FusionPlan& plan, std::vector<Value>& frame) {
   Tensor out;
   bool reused = false;
   const auto* dead = run.dead_after(instrs[plan.root]);
-  for (const LoopNode& nd : plan.nodes) {
-    if (nd.kind != Kind::Param || reused) continue;
-    // Block i of the output is written after block i of every parameter is read; a parameter
-    // also read through a broadcast's index map would be read elsewhere: not reused.
-    bool gathered = false;
-    for (const LoopNode& g : plan.nodes)
-      gathered = gathered || (g.kind == Kind::ParamGather && g.value == nd.value);
-    // Made by this fusion (its dot): fresh each time it runs. Otherwise: it must die here, and
-    // not while the fusion is repeated for timing.
-    bool own = false;
-    for (std::size_t j = 0; j < plan.members.size(); ++j)
-      if (plan.by_op[j])
-        for (hlo::ValueId r : f.results(*instrs[plan.members[j]].op)) own = own || r == nd.value;
+  for (std::size_t k = 0; k < plan.nodes.size() && !reused; ++k) {
+    const LoopNode& nd = plan.nodes[k];
+    // Block i of the output is written after block i of every parameter is read (a parameter also
+    // read through a broadcast's index map is not overwritable). Made by this fusion (its dot):
+    // fresh each time it runs. Otherwise: it must die here, and not while the fusion is repeated
+    // for timing.
+    if (nd.kind != Kind::Param || !plan.param_overwritable[k]) continue;
+    const bool own = plan.param_own[k];
     const bool dies = dead && std::find(dead->begin(), dead->end(), nd.value) != dead->end();
     Value& v = frame[nd.value];
-    if (!gathered && (own || (dies && !run.timing())) && v.is_tensor() && v.tensor.unique() &&
+    if ((own || (dies && !run.timing())) && v.is_tensor() && v.tensor.unique() &&
         v.tensor.type == t.etype && v.tensor.dims == t.dims) {
       out = v.tensor;
       reused = true;

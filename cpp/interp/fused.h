@@ -103,6 +103,11 @@ struct FusionPlan {
   std::uint32_t loop_root = 0;  // instruction index of the loop part's root
   bool has_loop = false;
   std::vector<char> by_op;  // by member: runs through its own kernel inside the fusion
+  // By node, for a Param node: the output may be written over its buffer as far as the plan
+  // alone says (no ParamGather reads the same value: it would read elsewhere in the array), and
+  // whether a member the fusion runs by its kernel makes the value (fresh on every run). Set
+  // once when planned; the frame decides the rest on each run (loop_output).
+  std::vector<char> param_overwritable, param_own;
 };
 
 class FusedProgram {
