@@ -604,11 +604,6 @@ const FusedProgram::BlockPlan* FusedProgram::block(const hlo::Instr* first) cons
   return b && b->first == first ? b : nullptr;
 }
 
-FusedProgram::Role FusedProgram::role(const hlo::Instr& in, std::size_t* plan) const {
-  const BlockPlan* b = block_of(&in);
-  return b ? b->role_of(static_cast<std::size_t>(&in - b->first), plan) : Role::Alone;
-}
-
 const std::vector<hlo::ValueId>* FusedProgram::dead_after(const hlo::Instr& in,
                                                           bool* covered) const {
   const BlockPlan* b = block_of(&in);

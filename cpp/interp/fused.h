@@ -139,8 +139,6 @@ class FusedProgram {
   };
   // The plan of the block whose instructions start at `first`; nullptr: a block without fusions.
   const BlockPlan* block(const hlo::Instr* first) const;
-  // What the instruction does in a fused run; for Root, *plan is its fusion's plan.
-  Role role(const hlo::Instr& in, std::size_t* plan) const;
   // The values that die at `in` in the fused order; nullptr: as the program's liveness says.
   const std::vector<hlo::ValueId>* dead_after(const hlo::Instr& in, bool* covered) const;
 

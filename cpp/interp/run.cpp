@@ -447,19 +447,23 @@ bool Run::execute_fusion(const hlo::LFunction&, const hlo::Instr& in, std::size_
                          std::vector<Value>& frame, bool entry, bool timed) {
   const FusionPlan& p = fused_->plans()[plan];
   auto once = [&] { return run_fusion(*this, p, frame) && !failed(); };
-  FusionRun fr;
-  if (entry) {
+  // The fusion as the run lists it: XLA's counts for it, and why it runs op by op, if it does.
+  auto described = [&] {
     const hlo::Fusion& fu = fused_->fused().fusions[p.fusion];
-    fr.name = fu.name;
-    fr.kind = fu.kind_name;
-    fr.ops = fu.ops;
-    fr.line = in.op->line;
-    fr.column = in.op->column;
-    fr.flops = fu.flops;
-    fr.transcendentals = fu.transcendentals;
-    fr.bytes_accessed = fu.bytes_accessed;
-    fr.fallback = p.fallback;
-  }
+    FusionRun d;
+    d.name = fu.name;
+    d.kind = fu.kind_name;
+    d.ops = fu.ops;
+    d.line = in.op->line;
+    d.column = in.op->column;
+    d.flops = fu.flops;
+    d.transcendentals = fu.transcendentals;
+    d.bytes_accessed = fu.bytes_accessed;
+    d.fallback = p.fallback;
+    return d;
+  };
+  FusionRun fr;
+  if (entry) fr = described();
   if (!timed ||
       (options_.timing_budget_seconds > 0 && timing_spent_ >= options_.timing_budget_seconds)) {
     if (timed) ++untimed_;
@@ -475,17 +479,7 @@ bool Run::execute_fusion(const hlo::LFunction&, const hlo::Instr& in, std::size_
       body_fusion_seen_.resize(fused_->plans().size(), 0);
     if (!body_fusion_seen_[plan]) {
       body_fusion_seen_[plan] = 1;
-      const hlo::Fusion& fu = fused_->fused().fusions[p.fusion];
-      FusionRun b;
-      b.name = fu.name;
-      b.kind = fu.kind_name;
-      b.ops = fu.ops;
-      b.line = in.op->line;
-      b.column = in.op->column;
-      b.flops = fu.flops;
-      b.transcendentals = fu.transcendentals;
-      b.bytes_accessed = fu.bytes_accessed;
-      b.fallback = p.fallback;
+      FusionRun b = described();
       b.within_op = std::string(entry_op_->name);
       b.within_line = entry_op_->line;
       b.within_column = entry_op_->column;

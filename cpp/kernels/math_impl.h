@@ -170,7 +170,6 @@ inline typename Ops::V expm1_core(typename Ops::V t) {
   const V p = expm1_poly<Ops>(r);
   const V one = Ops::splat(1.0f);
   if constexpr (kUpTo127) {
-    (void)n;
     const V s = pow2_of_magic<Ops>(nm);
     return Ops::add(Ops::mul(s, p), Ops::sub(s, one));
   } else {
