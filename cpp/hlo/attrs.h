@@ -33,7 +33,7 @@ std::vector<std::int64_t> keyed_list(std::string_view value, std::string_view ke
 
 // ---- decoded attributes: each struct's fields named once ---------------------------------------
 // A struct of decoded attributes is declared from its list of fields, X(type, name, initial value),
-// and its for_each_field is made from the same list: the lowering's sharing key (lower.cpp: equal
+// and its for_each_field is made from the same list: the lowering's sharing key (decode.cpp: equal
 // keys, equal attributes) walks every field through it, so a field added to a list is in the key
 // with no other edit. (decode.h declares OpAttrs and the structs it holds the same way.)
 #define RL_ATTR_FIELD_DECLARE(type, name, init) type name = init;

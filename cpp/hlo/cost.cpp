@@ -150,9 +150,10 @@ class Coster : public cost::CostContext {
       *out = function_props(*f);
       return true;
     }
-    if (in.attrs && in.attrs->applies != OpCode::Unknown) {  // decode.h: `applies`, read once
+    const ReduceAttrs* reduce = in.attrs ? in.attrs->get_if<ReduceAttrs>() : nullptr;
+    if (reduce && reduce->applies != OpCode::Unknown) {  // decode.h: ReduceAttrs, read once
       *out = Props();
-      const OpCode applied = in.attrs->applies;
+      const OpCode applied = reduce->applies;
       const CostFamily fam = op_info(applied).family;
       if (fam == CostFamily::Elementwise)
         out->flops = 1;
@@ -165,8 +166,8 @@ class Coster : public cost::CostContext {
     return false;
   }
   const Function* callee(const cost::OpInput& in, std::size_t index) override {
-    if (!in.attrs || index >= in.attrs->callees.size()) return nullptr;
-    return &m_.functions[in.attrs->callees[index]];
+    if (!in.attrs || index >= in.attrs->callees().size()) return nullptr;
+    return &m_.functions[in.attrs->callees()[index]];
   }
   Props function_props(const Function& f) override {
     return function(static_cast<std::size_t>(&f - m_.functions.data()), depth_ + 1);

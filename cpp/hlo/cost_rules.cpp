@@ -175,7 +175,7 @@ Props dot_rule(const OpInput& in, CostContext& ctx) {
   if (!in.attrs || in.op.num_operands() == 0) return ctx.unmodeled("dot without operands");
   double width = 1;
   const auto& lhs = in.op.operand_type(0).dims;
-  for (auto c : in.attrs->dot.lhs_contracting)
+  for (auto c : in.attrs->get<DotDims>().lhs_contracting)
     if (c >= 0 && static_cast<std::size_t>(c) < lhs.size())
       width *= static_cast<double>(lhs[static_cast<std::size_t>(c)]);
   p.flops = 2 * in.output_elements * width;
@@ -185,7 +185,7 @@ Props dot_rule(const OpInput& in, CostContext& ctx) {
 Props convolution_rule(const OpInput& in, CostContext& ctx) {
   Props p = in.defaults();
   if (!in.attrs || in.op.num_operands() < 2) return ctx.unmodeled("convolution needs two operands");
-  const ConvAttrs& cv = in.attrs->conv;
+  const ConvAttrs& cv = in.attrs->get<ConvAttrs>();
   const ConvDims& cd = cv.dims;
   const auto& l = in.op.operand_type(0).dims;
   const auto& k = in.op.operand_type(1).dims;
@@ -225,7 +225,7 @@ Props reduce_window_rule(const OpInput& in, CostContext& ctx) {
   Props b;
   if (!ctx.body(in, 0, &b)) return ctx.unmodeled("reduce_window without a reducer");
   if (!in.attrs) return ctx.unmodeled("reduce_window without a window");
-  p.add_compute(b, (window_elements(in.attrs->window) - 1) * in.output_elements);
+  p.add_compute(b, (window_elements(in.attrs->get<WindowAttrs>().window) - 1) * in.output_elements);
   return p;
 }
 
@@ -236,7 +236,7 @@ Props select_and_scatter_rule(const OpInput& in, CostContext& ctx) {
     return ctx.unmodeled("select_and_scatter without its computations");
   if (!in.attrs) return ctx.unmodeled("select_and_scatter without a window");
   const double source = in.operand_elements(1);
-  p.add_compute(sel, source * (window_elements(in.attrs->window) - 1));
+  p.add_compute(sel, source * (window_elements(in.attrs->get<WindowAttrs>().window) - 1));
   p.add_compute(sc, source);
   return p;
 }
@@ -261,7 +261,7 @@ Props fft_rule(const OpInput& in, CostContext&) {
   Props p = in.defaults();
   double factors = 1;
   if (in.attrs)
-    for (auto l : in.attrs->dims) factors *= static_cast<double>(log2_floor(l));
+    for (auto l : in.attrs->get<FftAttrs>().lengths) factors *= static_cast<double>(log2_floor(l));
   p.flops = 2 * 4 * factors * in.operand_elements(0);
   return p;
 }
@@ -408,7 +408,7 @@ Props while_rule(const OpInput& in, CostContext& ctx) {
 Props conditional_rule(const OpInput& in, CostContext& ctx) {
   std::vector<Props> branches;
   const std::size_t n =
-      in.op.regions().size() ? in.op.regions().size() : (in.attrs ? in.attrs->callees.size() : 0);
+      in.op.regions().size() ? in.op.regions().size() : (in.attrs ? in.attrs->callees().size() : 0);
   for (std::size_t i = 0; i < n; ++i) {
     Props b;
     ctx.body(in, i, &b);
@@ -449,7 +449,8 @@ Props call_rule(const OpInput& in, CostContext& ctx) {
 // target is unmodeled (XLA's HloCostAnalysis reports -1 for it).
 Props custom_call_rule(const OpInput& in, CostContext& ctx) {
   const OpView& op = in.op;
-  const std::string target = in.attrs ? in.attrs->target : std::string();  // decode.h
+  const std::string target =
+      in.attrs ? in.attrs->get<CustomCallAttrs>().target : std::string();  // decode.h
   const bool gemm = target == "__cublas$gemm" || target == "__cublas$lt$matmul" ||
                     target == "__cublas$lt$matmul$f8";
   if (!gemm)

@@ -117,7 +117,7 @@ bool AttrDecoder::callee(const OpView& op, const char* name, std::vector<std::ui
 }
 
 // `[0:2, 1:3:1]` (pretty StableHLO) or `{[0:2], [1:3:1]}` (HLO): start:limit[:stride] per dim.
-bool AttrDecoder::slice_spec(const OpView& op, std::string_view v, OpAttrs* a) {
+bool AttrDecoder::slice_spec(const OpView& op, std::string_view v, SliceAttrs* a) {
   std::size_t i = 0;
   while (i < v.size()) {
     if (v[i] == '[' && i + 1 < v.size() &&
@@ -136,7 +136,7 @@ bool AttrDecoder::slice_spec(const OpView& op, std::string_view v, OpAttrs* a) {
   }
   return true;
 }
-bool AttrDecoder::slice_dims(const OpView& op, std::string_view inner, OpAttrs* a) {
+bool AttrDecoder::slice_dims(const OpView& op, std::string_view inner, SliceAttrs* a) {
   std::size_t b = 0;
   while (b <= inner.size()) {
     std::size_t e = inner.find(',', b);
@@ -198,11 +198,12 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
                   line,
                   column});
       }
-      a.literal = static_cast<std::uint32_t>(literals_->size());
+      a.emplace<ConstantAttrs>().literal = static_cast<std::uint32_t>(literals_->size());
       literals_->push_back(std::move(lit.value()));
       break;
     }
     case OpCode::Compare: {
+      CompareAttrs& c = a.emplace<CompareAttrs>();
       const Attribute* d = first(op, {"comparison_direction", "direction"});
       if (!d) return fail(op.op, "compare without a direction", "EQ, NE, LT, LE, GT or GE", "none");
       const std::string_view w = last_word(d->value);
@@ -211,19 +212,19 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
           {"LE", Comparison::LE}, {"GT", Comparison::GT}, {"GE", Comparison::GE}};
       bool found = false;
       for (const auto& [name, value] : dirs)
-        if (w == name) a.direction = value, found = true;
+        if (w == name) c.direction = value, found = true;
       if (!found)
         return fail(op.op, "bad comparison direction", "EQ, NE, LT, LE, GT or GE", d->value);
       if (const Attribute* t = first(op, {"compare_type", "type"})) {
         const std::string_view tw = last_word(t->value);
         if (tw == "FLOAT")
-          a.compare_type = CompareType::Float;
+          c.compare_type = CompareType::Float;
         else if (tw == "TOTALORDER")
-          a.compare_type = CompareType::TotalOrder;
+          c.compare_type = CompareType::TotalOrder;
         else if (tw == "SIGNED")
-          a.compare_type = CompareType::Signed;
+          c.compare_type = CompareType::Signed;
         else if (tw == "UNSIGNED")
-          a.compare_type = CompareType::Unsigned;
+          c.compare_type = CompareType::Unsigned;
         else if (tw != "NOTYPE")
           return fail(op.op, "bad compare type", "FLOAT, TOTALORDER, SIGNED, UNSIGNED or NOTYPE",
                       t->value);
@@ -232,40 +233,47 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
     }
     case OpCode::BroadcastInDim:
     case OpCode::DynamicBroadcastInDim:
-      if (!ints(op, {"broadcast_dimensions", "dims", "dimensions"}, &a.dims, true,
-                "broadcast dimensions"))
+      if (!ints(op, {"broadcast_dimensions", "dims", "dimensions"}, &a.emplace<DimsAttrs>().dims,
+                true, "broadcast dimensions"))
         return false;
       break;
     case OpCode::Broadcast:
-      if (!ints(op, {"broadcast_sizes", "sizes"}, &a.dims, true, "broadcast sizes")) return false;
+      if (!ints(op, {"broadcast_sizes", "sizes"}, &a.emplace<DimsAttrs>().dims, true,
+                "broadcast sizes"))
+        return false;
       break;
     case OpCode::Transpose:
-      if (!ints(op, {"permutation", "dims", "dimensions"}, &a.dims, true, "permutation"))
+      if (!ints(op, {"permutation", "dims", "dimensions"}, &a.emplace<DimsAttrs>().dims, true,
+                "permutation"))
         return false;
       break;
     case OpCode::Reverse:
-      if (!ints(op, {"dimensions", "dims"}, &a.dims, true, "dimensions")) return false;
+      if (!ints(op, {"dimensions", "dims"}, &a.emplace<DimsAttrs>().dims, true, "dimensions"))
+        return false;
       break;
     case OpCode::Slice: {
+      SliceAttrs& sl = a.emplace<SliceAttrs>();
       if (const Attribute* s = op.attr("slice")) {
-        if (!slice_spec(op, s->value, &a)) return false;
+        if (!slice_spec(op, s->value, &sl)) return false;
       } else {
-        if (!ints(op, {"start_indices"}, &a.starts, true, "start indices") ||
-            !ints(op, {"limit_indices"}, &a.limits, true, "limit indices"))
+        if (!ints(op, {"start_indices"}, &sl.starts, true, "start indices") ||
+            !ints(op, {"limit_indices"}, &sl.limits, true, "limit indices"))
           return false;
-        if (!ints(op, {"strides"}, &a.strides, false, "strides")) return false;
-        if (a.strides.empty()) a.strides.assign(a.starts.size(), 1);
+        if (!ints(op, {"strides"}, &sl.strides, false, "strides")) return false;
+        if (sl.strides.empty()) sl.strides.assign(sl.starts.size(), 1);
       }
-      if (a.starts.size() != a.limits.size() || a.starts.size() != a.strides.size())
+      if (sl.starts.size() != sl.limits.size() || sl.starts.size() != sl.strides.size())
         return fail(op.op, "slice bounds differ in length",
                     "starts, limits and strides of one length each", "other lengths");
       break;
     }
     case OpCode::DynamicSlice:
-      if (!ints(op, {"slice_sizes", "sizes", "dynamic_slice_sizes"}, &a.dims, true, "slice sizes"))
+      if (!ints(op, {"slice_sizes", "sizes", "dynamic_slice_sizes"}, &a.emplace<DimsAttrs>().dims,
+                true, "slice sizes"))
         return false;
       break;
     case OpCode::Pad: {
+      PadAttrs& pd = a.emplace<PadAttrs>();
       if (const Attribute* h = op.attr("padding");
           h && m_.dialect == "hlo") {  // 0_0_0x1_2_0: low_high[_interior] per dim
         std::string_view v = h->value;
@@ -281,29 +289,33 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
           if (!int_list_exact(part, &n) || n.size() < 2 || n.size() > 3)
             return fail(op.op, "bad padding of pad", "low_high or low_high_interior per dimension",
                         v);
-          a.low.push_back(n[0]);
-          a.high.push_back(n[1]);
-          a.interior.push_back(n.size() == 3 ? n[2] : 0);
+          pd.low.push_back(n[0]);
+          pd.high.push_back(n[1]);
+          pd.interior.push_back(n.size() == 3 ? n[2] : 0);
           b = e + 1;
         }
       } else {
-        if (!ints(op, {"edge_padding_low", "low"}, &a.low, true, "low padding") ||
-            !ints(op, {"edge_padding_high", "high"}, &a.high, true, "high padding") ||
-            !ints(op, {"interior_padding", "interior"}, &a.interior, true, "interior padding"))
+        if (!ints(op, {"edge_padding_low", "low"}, &pd.low, true, "low padding") ||
+            !ints(op, {"edge_padding_high", "high"}, &pd.high, true, "high padding") ||
+            !ints(op, {"interior_padding", "interior"}, &pd.interior, true, "interior padding"))
           return false;
       }
       break;
     }
     case OpCode::Concatenate:
-      if (!int1(op, {"dimension", "dim", "dimensions"}, &a.dimension, true, "dimension"))
+      if (!int1(op, {"dimension", "dim", "dimensions"}, &a.emplace<DimensionAttrs>().dimension,
+                true, "dimension"))
         return false;
       break;
     case OpCode::Iota:
-      if (!int1(op, {"iota_dimension", "dim"}, &a.dimension, true, "iota dimension")) return false;
+      if (!int1(op, {"iota_dimension", "dim"}, &a.emplace<DimensionAttrs>().dimension, true,
+                "iota dimension"))
+        return false;
       break;
     case OpCode::GetDimensionSize:
     case OpCode::SetDimensionSize:
-      if (!int1(op, {"dimension", "dim", "dimensions"}, &a.dimension, true, "dimension"))
+      if (!int1(op, {"dimension", "dim", "dimensions"}, &a.emplace<DimensionAttrs>().dimension,
+                true, "dimension"))
         return false;
       break;
     case OpCode::GetTupleElement:
@@ -311,15 +323,16 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
         std::vector<std::int64_t> v;
         if (!int_list_exact(s->value, &v) || v.size() != 1)
           return fail(op.op, "bad index of get_tuple_element", "one integer", s->value);
-        a.dimension = v[0];
+        a.emplace<TupleIndexAttrs>().index = v[0];
       } else {
         return fail(op.op, "get_tuple_element without an index", "index = N", "none");
       }
       break;
     case OpCode::ChloTopK:
-      if (!int1(op, {"k"}, &a.dimension, true, "k")) return false;
+      if (!int1(op, {"k"}, &a.emplace<TopKAttrs>().k, true, "k")) return false;
       break;
-    case OpCode::ReducePrecision:
+    case OpCode::ReducePrecision: {
+      ReducePrecisionAttrs& rp = a.emplace<ReducePrecisionAttrs>();
       if (const Attribute* f = op.attr("format")) {  // e5m10
         std::string w(last_word(f->value));
         if (!w.empty() && w[0] == 'e') w[0] = ' ';
@@ -328,60 +341,68 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
         std::vector<std::int64_t> v;
         if (w.empty() || w[0] != ' ' || !int_list_exact(w, &v) || v.size() != 2)
           return fail(op.op, "bad format of reduce_precision", "eXmY", f->value);
-        a.exponent_bits = static_cast<int>(v[0]);
-        a.mantissa_bits = static_cast<int>(v[1]);
+        rp.exponent_bits = static_cast<int>(v[0]);
+        rp.mantissa_bits = static_cast<int>(v[1]);
       } else {
         std::int64_t e = 0, mt = 0;
         if (!int1(op, {"exponent_bits"}, &e, true, "exponent bits") ||
             !int1(op, {"mantissa_bits"}, &mt, true, "mantissa bits"))
           return false;
-        a.exponent_bits = static_cast<int>(e);
-        a.mantissa_bits = static_cast<int>(mt);
+        rp.exponent_bits = static_cast<int>(e);
+        rp.mantissa_bits = static_cast<int>(mt);
       }
-      if (a.exponent_bits < 1 || a.exponent_bits > 64 || a.mantissa_bits < 0 ||
-          a.mantissa_bits > 64)
+      if (rp.exponent_bits < 1 || rp.exponent_bits > 64 || rp.mantissa_bits < 0 ||
+          rp.mantissa_bits > 64)
         return fail(op.op, "bad reduce_precision bits",
                     "1..64 exponent bits and 0..64 mantissa bits",
-                    std::to_string(a.exponent_bits) + " and " + std::to_string(a.mantissa_bits));
+                    std::to_string(rp.exponent_bits) + " and " + std::to_string(rp.mantissa_bits));
       break;
-    case OpCode::Reduce:
-      if (!ints(op, {"dimensions"}, &a.dims, true, "dimensions")) return false;
+    }
+    case OpCode::Reduce: {
+      ReduceAttrs& r = a.emplace<ReduceAttrs>();
+      if (!ints(op, {"dimensions"}, &r.dims, true, "dimensions")) return false;
       if (const Attribute* ap = op.attr("applies")) {  // the body is this op on (lhs, rhs)
-        a.applies = op_from_name(ap->value, m_.dialect);
-        if (a.applies == OpCode::Unknown)
+        r.applies = op_from_name(ap->value, m_.dialect);
+        if (r.applies == OpCode::Unknown)
           return fail(op.op, "reduce applies an op the core does not know",
                       "an op such as stablehlo.add", ap->value);
       }
-      if (m_.dialect == "hlo" && !callee(op, "to_apply", &a.callees, true)) return false;
+      if (m_.dialect == "hlo" && !callee(op, "to_apply", &r.callees, true)) return false;
       break;
-    case OpCode::Map:
-      if (!ints(op, {"dimensions"}, &a.dims, false, "dimensions")) return false;
-      if (m_.dialect == "hlo" && !callee(op, "to_apply", &a.callees, true)) return false;
+    }
+    case OpCode::Map: {
+      ReduceAttrs& r = a.emplace<ReduceAttrs>();
+      if (!ints(op, {"dimensions"}, &r.dims, false, "dimensions")) return false;
+      if (m_.dialect == "hlo" && !callee(op, "to_apply", &r.callees, true)) return false;
       break;
+    }
     case OpCode::ReduceWindow:
     case OpCode::SelectAndScatter: {
       const std::size_t rank = op.num_operands() ? op.operand_type(0).dims.size() : 0;
       auto w = window(op, rank);
       if (!w) return pass(w.error_info());
-      a.window = w.value();
+      WindowAttrs& wa = a.emplace<WindowAttrs>();
+      wa.window = w.value();
       if (m_.dialect == "hlo") {
-        if (op.op.code == OpCode::ReduceWindow && !callee(op, "to_apply", &a.callees, true))
+        if (op.op.code == OpCode::ReduceWindow && !callee(op, "to_apply", &wa.callees, true))
           return false;
         if (op.op.code == OpCode::SelectAndScatter &&
-            (!callee(op, "select", &a.callees, true) || !callee(op, "scatter", &a.callees, true)))
+            (!callee(op, "select", &wa.callees, true) || !callee(op, "scatter", &wa.callees, true)))
           return false;
       }
       break;
     }
-    case OpCode::Sort:
-      if (!int1(op, {"dimension", "dimensions"}, &a.dimension, false, "dimension")) return false;
-      a.flag = flag(op, {"is_stable"});
-      if (m_.dialect == "hlo" && !callee(op, "to_apply", &a.callees, true)) return false;
+    case OpCode::Sort: {
+      SortAttrs& so = a.emplace<SortAttrs>();
+      if (!int1(op, {"dimension", "dimensions"}, &so.dimension, false, "dimension")) return false;
+      so.is_stable = flag(op, {"is_stable"});
+      if (m_.dialect == "hlo" && !callee(op, "to_apply", &so.callees, true)) return false;
       break;
+    }
     case OpCode::Gather:
     case OpCode::DynamicGather: {
       const Attribute* dn = op.attr("dimension_numbers");
-      GatherDims& g = a.gather;
+      GatherDims& g = a.emplace<GatherDims>();
       g.offset_dims = dimension_numbers(op, dn, "offset_dims", nullptr);
       g.collapsed_slice_dims = dimension_numbers(op, dn, "collapsed_slice_dims", nullptr);
       g.operand_batching_dims = dimension_numbers(op, dn, "operand_batching_dims", nullptr);
@@ -389,15 +410,14 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
           dimension_numbers(op, dn, "start_indices_batching_dims", nullptr);
       g.start_index_map = dimension_numbers(op, dn, "start_index_map", nullptr);
       g.index_vector_dim = index_vector_dim(op, dn);
-      if (!ints(op, {"slice_sizes"}, &a.gather.slice_sizes, op.op.code == OpCode::Gather,
-                "slice sizes"))
+      if (!ints(op, {"slice_sizes"}, &g.slice_sizes, op.op.code == OpCode::Gather, "slice sizes"))
         return false;
-      a.gather.indices_are_sorted = flag(op, {"indices_are_sorted"});
+      g.indices_are_sorted = flag(op, {"indices_are_sorted"});
       break;
     }
     case OpCode::Scatter: {
       const Attribute* dn = op.attr("scatter_dimension_numbers");
-      ScatterDims& sc = a.scatter;
+      ScatterAttrs& sc = a.emplace<ScatterAttrs>();
       sc.update_window_dims = dimension_numbers(op, dn, "update_window_dims", nullptr);
       sc.inserted_window_dims = dimension_numbers(op, dn, "inserted_window_dims", nullptr);
       sc.input_batching_dims = dimension_numbers(op, dn, "input_batching_dims", nullptr);
@@ -406,31 +426,32 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
       sc.scatter_dims_to_operand_dims =
           dimension_numbers(op, dn, "scatter_dims_to_operand_dims", nullptr);
       sc.index_vector_dim = index_vector_dim(op, dn);
-      a.scatter.indices_are_sorted = flag(op, {"indices_are_sorted"});
-      a.scatter.unique_indices = flag(op, {"unique_indices"});
-      if (m_.dialect == "hlo" && !callee(op, "to_apply", &a.callees, true)) return false;
+      sc.indices_are_sorted = flag(op, {"indices_are_sorted"});
+      sc.unique_indices = flag(op, {"unique_indices"});
+      if (m_.dialect == "hlo" && !callee(op, "to_apply", &sc.callees, true)) return false;
       break;
     }
     case OpCode::DotGeneral:
     case OpCode::Dot: {
       auto d = dot_dims(op);
       if (!d) return pass(d.error_info());
-      a.dot = d.value();
+      a.emplace<DotDims>() = d.value();
       break;
     }
     case OpCode::Convolution: {
       auto d = conv_dims(op);
       if (!d) return pass(d.error_info());
-      a.conv.dims = d.value();
-      auto w = window(op, a.conv.dims.input_spatial.size());
+      ConvAttrs& cv = a.emplace<ConvAttrs>();
+      cv.dims = d.value();
+      auto w = window(op, cv.dims.input_spatial.size());
       if (!w) return pass(w.error_info());
-      a.conv.window = w.value();
+      cv.window = w.value();
       if (const Attribute* r = op.attr("window_reversal")) {
         for (std::string_view rest = r->value; !rest.empty();) {
           const std::size_t t = rest.find("true"), f = rest.find("false");
           if (t == std::string_view::npos && f == std::string_view::npos) break;
           const bool is_true = t < f;
-          a.conv.window_reversal.push_back(is_true);
+          cv.window_reversal.push_back(is_true);
           rest.remove_prefix((is_true ? t : f) + (is_true ? 4 : 5));
         }
       } else if (const Attribute* win = op.attr("window");
@@ -446,9 +467,9 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
             while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
             while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
             if (item == "true" || item == "1")
-              a.conv.window_reversal.push_back(true);
+              cv.window_reversal.push_back(true);
             else if (item == "false" || item == "0")
-              a.conv.window_reversal.push_back(false);
+              cv.window_reversal.push_back(false);
             else if (!item.empty())
               return fail(op.op, "bad window reversal of convolution",
                           "true/false or 1/0 per dimension", win->value);
@@ -457,107 +478,215 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
           }
         }
       }
-      a.conv.feature_group_count = int_attr(op, "feature_group_count", 1);
-      a.conv.batch_group_count = int_attr(op, "batch_group_count", 1);
+      cv.feature_group_count = int_attr(op, "feature_group_count", 1);
+      cv.batch_group_count = int_attr(op, "batch_group_count", 1);
       break;
     }
     case OpCode::Fft: {
+      FftAttrs& ft = a.emplace<FftAttrs>();
       const Attribute* t = first(op, {"fft_type", "type"});
       if (!t) return fail(op.op, "fft without a type", "FFT, IFFT, RFFT or IRFFT", "none");
       const std::string_view w = last_word(t->value);
       if (w == "FFT")
-        a.fft = FftType::FFT;
+        ft.type = FftType::FFT;
       else if (w == "IFFT")
-        a.fft = FftType::IFFT;
+        ft.type = FftType::IFFT;
       else if (w == "RFFT")
-        a.fft = FftType::RFFT;
+        ft.type = FftType::RFFT;
       else if (w == "IRFFT")
-        a.fft = FftType::IRFFT;
+        ft.type = FftType::IRFFT;
       else
         return fail(op.op, "bad fft type", "FFT, IFFT, RFFT or IRFFT", t->value);
-      if (!ints(op, {"fft_length", "length"}, &a.dims, true, "fft length")) return false;
+      if (!ints(op, {"fft_length", "length"}, &ft.lengths, true, "fft length")) return false;
       break;
     }
     case OpCode::RngBitGenerator: {
+      RngAttrs& rg = a.emplace<RngAttrs>();
       const Attribute* t = first(op, {"rng_algorithm", "algorithm"});
       const std::string_view w = t ? last_word(t->value) : "DEFAULT";
       if (w == "DEFAULT" || w == "rng_default")
-        a.rng = RngAlgorithm::Default;
+        rg.algorithm = RngAlgorithm::Default;
       else if (w == "THREE_FRY" || w == "rng_three_fry")
-        a.rng = RngAlgorithm::ThreeFry;
+        rg.algorithm = RngAlgorithm::ThreeFry;
       else if (w == "PHILOX" || w == "rng_philox")
-        a.rng = RngAlgorithm::Philox;
+        rg.algorithm = RngAlgorithm::Philox;
       else
         return fail(op.op, "bad rng algorithm", "DEFAULT, THREE_FRY or PHILOX", t->value);
       break;
     }
     case OpCode::TriangularSolve: {
-      a.left_side = flag(op, {"left_side"});
-      a.lower = flag(op, {"lower"});
-      a.unit_diagonal = flag(op, {"unit_diagonal"});
+      TriangularSolveAttrs& ts = a.emplace<TriangularSolveAttrs>();
+      ts.left_side = flag(op, {"left_side"});
+      ts.lower = flag(op, {"lower"});
+      ts.unit_diagonal = flag(op, {"unit_diagonal"});
       if (const Attribute* t = first(op, {"transpose_a"})) {
         const std::string_view w = last_word(t->value);
         if (w == "NO_TRANSPOSE")
-          a.transpose_a = Transpose::NoTranspose;
+          ts.transpose_a = Transpose::NoTranspose;
         else if (w == "TRANSPOSE")
-          a.transpose_a = Transpose::Transpose;
+          ts.transpose_a = Transpose::Transpose;
         else if (w == "ADJOINT")
-          a.transpose_a = Transpose::Adjoint;
+          ts.transpose_a = Transpose::Adjoint;
         else
           return fail(op.op, "bad transpose_a", "NO_TRANSPOSE, TRANSPOSE or ADJOINT", t->value);
       }
       break;
     }
     case OpCode::Cholesky:
-      a.lower = flag(op, {"lower"});
+      a.emplace<CholeskyAttrs>().lower = flag(op, {"lower"});
       break;
     case OpCode::BatchNormTraining:
     case OpCode::BatchNormInference:
     case OpCode::BatchNormGrad: {
-      if (!int1(op, {"feature_index"}, &a.feature_index, true, "feature index")) return false;
+      BatchNormAttrs& bn = a.emplace<BatchNormAttrs>();
+      if (!int1(op, {"feature_index"}, &bn.feature_index, true, "feature index")) return false;
       const Attribute* e = op.attr("epsilon");
-      a.epsilon = e ? static_cast<float>(std::strtod(std::string(e->value).c_str(), nullptr)) : 0.f;
+      bn.epsilon =
+          e ? static_cast<float>(std::strtod(std::string(e->value).c_str(), nullptr)) : 0.f;
       break;
     }
     case OpCode::CustomCall: {
       const Attribute* t = first(op, {"call_target_name", "callee", "custom_call_target"});
-      a.target = t ? symbol_name(t->value) : std::string();
-      a.has_side_effect = flag(op, {"has_side_effect", "custom_call_has_side_effect"});
+      CustomCallAttrs& cc = a.emplace<CustomCallAttrs>();
+      cc.target = t ? symbol_name(t->value) : std::string();
+      cc.has_side_effect = flag(op, {"has_side_effect", "custom_call_has_side_effect"});
       break;
     }
     case OpCode::Call:
-      if (!callee(op, m_.dialect == "hlo" ? "to_apply" : "callee", &a.callees, true)) return false;
-      break;
-    case OpCode::Composite:
-      if (!callee(op, "decomposition", &a.callees, true)) return false;
-      break;
-    case OpCode::Fusion:
-      if (!callee(op, "calls", &a.callees, true)) return false;
-      break;
-    case OpCode::AsyncStart:
-      if (!callee(op, "calls", &a.callees, false)) return false;
-      break;
-    case OpCode::While:
-      if (m_.dialect == "hlo" &&
-          (!callee(op, "condition", &a.callees, true) || !callee(op, "body", &a.callees, true)))
+      if (!callee(op, m_.dialect == "hlo" ? "to_apply" : "callee", &a.emplace<CallsAttrs>().callees,
+                  true))
         return false;
       break;
-    case OpCode::Case:
+    case OpCode::Composite:
+      if (!callee(op, "decomposition", &a.emplace<CallsAttrs>().callees, true)) return false;
+      break;
+    case OpCode::Fusion:
+      if (!callee(op, "calls", &a.emplace<CallsAttrs>().callees, true)) return false;
+      break;
+    case OpCode::AsyncStart:
+      if (!callee(op, "calls", &a.emplace<CallsAttrs>().callees, false)) return false;
+      break;
+    case OpCode::While: {
+      CallsAttrs& ca = a.emplace<CallsAttrs>();
+      if (m_.dialect == "hlo" &&
+          (!callee(op, "condition", &ca.callees, true) || !callee(op, "body", &ca.callees, true)))
+        return false;
+      break;
+    }
+    case OpCode::Case: {
+      CallsAttrs& ca = a.emplace<CallsAttrs>();
       if (m_.dialect == "hlo") {
         if (op.attr("branch_computations")) {
-          if (!callee(op, "branch_computations", &a.callees, true)) return false;
-        } else if (!callee(op, "true_computation", &a.callees, true) ||
-                   !callee(op, "false_computation", &a.callees, true)) {
+          if (!callee(op, "branch_computations", &ca.callees, true)) return false;
+        } else if (!callee(op, "true_computation", &ca.callees, true) ||
+                   !callee(op, "false_computation", &ca.callees, true)) {
           return false;
         }
       }
       break;
+    }
     default:
       have = false;
   }
+  // The table's family, and no other: a reader asks for the family ops.inc gives the op.
+  if (have && a.family() != op_info(op.op.code).attrs)
+    return fail(op.op, "attributes decoded as another family than the op table's",
+                "family " + std::to_string(static_cast<int>(op_info(op.op.code).attrs)),
+                std::to_string(static_cast<int>(a.family())));
   *has = have;
   if (have) *out = std::move(a);
   return true;
+}
+
+// OpAttrs's copy and deletion: one switch over the families each.
+OpAttrs::OpAttrs(const OpAttrs& o) : family_(o.family_) {
+  switch (family_) {
+#define RL_ATTR_COPY(family, type)                  \
+  case AttrFamily::family:                          \
+    p_ = new type(*static_cast<const type*>(o.p_)); \
+    break;
+    RL_ATTR_FAMILIES(RL_ATTR_COPY)
+#undef RL_ATTR_COPY
+    default:
+      break;
+  }
+}
+
+void OpAttrs::reset() {
+  switch (family_) {
+#define RL_ATTR_DELETE(family, type) \
+  case AttrFamily::family:           \
+    delete static_cast<type*>(p_);   \
+    break;
+    RL_ATTR_FAMILIES(RL_ATTR_DELETE)
+#undef RL_ATTR_DELETE
+    default:
+      break;
+  }
+  family_ = AttrFamily::None;
+  p_ = nullptr;
+}
+
+namespace {
+
+// ---- equal decodings share one entry -----------------------------------------------------
+
+// Every field of the decoded attributes, as bytes: equal keys, equal attributes. The fields are
+// walked from the lists that declare them (decode.h, attrs.h: for_each_field), so none is left out.
+template <class T>
+struct is_vector : std::false_type {};
+template <class T>
+struct is_vector<std::vector<T>> : std::true_type {};
+
+struct KeyWriter {
+  std::string& k;
+
+  template <class T>
+  void operator()(const T& v) {
+    if constexpr (std::is_enum_v<T> || std::is_arithmetic_v<T>) {
+      k.append(reinterpret_cast<const char*>(&v), sizeof v);  // float: its bits
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      (*this)(v.size());
+      k += v;
+    } else if constexpr (std::is_same_v<T, std::vector<bool>>) {
+      (*this)(v.size());
+      for (bool b : v) k += b ? '1' : '0';
+    } else if constexpr (is_vector<T>::value) {
+      (*this)(v.size());
+      for (const auto& x : v) (*this)(x);
+    } else {
+      for_each_field(v, *this);  // a struct of decoded attributes
+    }
+  }
+};
+
+}  // namespace
+
+std::string sharing_key(OpCode code, const OpAttrs& a) {
+  std::string k;
+  KeyWriter put{k};
+  put(code);
+  put(a.family());  // then the family's struct, field by field
+  a.visit(put);
+  return k;
+}
+
+const std::vector<std::uint32_t>& OpAttrs::callees() const {
+  static const std::vector<std::uint32_t> none;
+  switch (family_) {
+    case AttrFamily::Reduce:
+      return get<ReduceAttrs>().callees;
+    case AttrFamily::Window:
+      return get<WindowAttrs>().callees;
+    case AttrFamily::Sort:
+      return get<SortAttrs>().callees;
+    case AttrFamily::Scatter:
+      return get<ScatterAttrs>().callees;
+    case AttrFamily::Calls:
+      return get<CallsAttrs>().callees;
+    default:
+      return none;
+  }
 }
 
 }  // namespace rl::hlo

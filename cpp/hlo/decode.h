@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -16,6 +18,7 @@
 #include "hlo/attrs.h"
 #include "hlo/ir.h"
 #include "hlo/literal.h"
+#include "hlo/ops.h"
 
 namespace rl::hlo {
 
@@ -42,7 +45,7 @@ enum class Transpose : std::uint8_t { NoTranspose, Transpose, Adjoint };
   X(bool, indices_are_sorted, false)
 RL_ATTR_STRUCT(GatherDims, RL_GATHER_DIMS_FIELDS)
 
-#define RL_SCATTER_DIMS_FIELDS(X)                                 \
+#define RL_SCATTER_ATTRS_FIELDS(X)                                \
   X(std::vector<std::int64_t>, update_window_dims, {})            \
   X(std::vector<std::int64_t>, inserted_window_dims, {})          \
   X(std::vector<std::int64_t>, input_batching_dims, {})           \
@@ -50,8 +53,9 @@ RL_ATTR_STRUCT(GatherDims, RL_GATHER_DIMS_FIELDS)
   X(std::vector<std::int64_t>, scatter_dims_to_operand_dims, {})  \
   X(std::int64_t, index_vector_dim, 0)                            \
   X(bool, indices_are_sorted, false)                              \
-  X(bool, unique_indices, false)
-RL_ATTR_STRUCT(ScatterDims, RL_SCATTER_DIMS_FIELDS)
+  X(bool, unique_indices, false)                                  \
+  X(std::vector<std::uint32_t>, callees, {}) /* HLO's to_apply */
+RL_ATTR_STRUCT(ScatterAttrs, RL_SCATTER_ATTRS_FIELDS)
 
 #define RL_CONV_ATTRS_FIELDS(X)                                         \
   X(ConvDims, dims, {})                                                 \
@@ -61,50 +65,239 @@ RL_ATTR_STRUCT(ScatterDims, RL_SCATTER_DIMS_FIELDS)
   X(std::int64_t, batch_group_count, 1)
 RL_ATTR_STRUCT(ConvAttrs, RL_CONV_ATTRS_FIELDS)
 
-// The decoded attributes of one op; which fields mean something depends on the op.
-#define RL_OP_ATTRS_FIELDS(X)                                                                  \
-  /* Integer lists: broadcast_in_dim/broadcast dims and sizes, transpose permutation, reverse, \
-     reduce and map dimensions, dynamic_slice sizes, fft lengths. */                           \
-  X(std::vector<std::int64_t>, dims, {})                                                       \
-  X(std::vector<std::int64_t>, starts, {}) /* slice */                                         \
-  X(std::vector<std::int64_t>, limits, {})                                                     \
-  X(std::vector<std::int64_t>, strides, {})                                                    \
-  X(std::vector<std::int64_t>, low, {}) /* pad */                                              \
-  X(std::vector<std::int64_t>, high, {})                                                       \
-  X(std::vector<std::int64_t>, interior, {})                                                   \
-  /* concatenate, iota, sort, get_dimension_size, get_tuple_element index, top_k k */          \
-  X(std::int64_t, dimension, 0)                                                                \
-  X(Comparison, direction, Comparison::EQ) /* compare */                                       \
-  X(CompareType, compare_type, CompareType::Default)                                           \
-  X(bool, flag, false)     /* sort is_stable, cholesky lower */                                \
-  X(int, exponent_bits, 0) /* reduce_precision */                                              \
-  X(int, mantissa_bits, 0)                                                                     \
-  X(std::vector<WindowDim>, window, {}) /* reduce_window, select_and_scatter */                \
-  X(DotDims, dot, {})                                                                          \
-  X(ConvAttrs, conv, {})                                                                       \
-  X(GatherDims, gather, {})                                                                    \
-  X(ScatterDims, scatter, {})                                                                  \
-  X(FftType, fft, FftType::FFT)                                                                \
-  X(RngAlgorithm, rng, RngAlgorithm::Default)                                                  \
-  X(bool, left_side, false) /* triangular_solve */                                             \
-  X(bool, lower, false)                                                                        \
-  X(bool, unit_diagonal, false)                                                                \
-  X(Transpose, transpose_a, Transpose::NoTranspose)                                            \
-  X(float, epsilon, 0) /* batch norm */                                                        \
-  X(std::int64_t, feature_index, 0)                                                            \
-  X(std::string, target, {}) /* custom_call's target ("check.expect_eq") */                    \
-  X(bool, has_side_effect, false)                                                              \
-  /* function indices: call, HLO to_apply / condition+body / branches */                       \
-  X(std::vector<std::uint32_t>, callees, {})                                                   \
-  /* reduce's compact form (`applies stablehlo.add`): the body's one op */                     \
-  X(OpCode, applies, OpCode::Unknown)                                                          \
-  X(std::uint32_t, literal, kNoAttrs) /* constant: index in Program::literals */
-RL_ATTR_STRUCT(OpAttrs, RL_OP_ATTRS_FIELDS)
+// ---- one struct per attribute family (ops.inc's last column) -----------------------------------
+// Callees are function indices in the module: HLO's to_apply, condition and body, branches,
+// fusion's calls (StableHLO writes these bodies as regions instead, and its lists stay empty).
+
+// constant: its literal, by index in Program::literals.
+#define RL_CONSTANT_ATTRS_FIELDS(X) X(std::uint32_t, literal, kNoAttrs)
+RL_ATTR_STRUCT(ConstantAttrs, RL_CONSTANT_ATTRS_FIELDS)
+
+#define RL_COMPARE_ATTRS_FIELDS(X)         \
+  X(Comparison, direction, Comparison::EQ) \
+  X(CompareType, compare_type, CompareType::Default)
+RL_ATTR_STRUCT(CompareAttrs, RL_COMPARE_ATTRS_FIELDS)
+
+// One list of dimensions: broadcast_in_dim's dimensions, broadcast's sizes, transpose's
+// permutation, reverse's dimensions, dynamic_slice's sizes.
+#define RL_DIMS_ATTRS_FIELDS(X) X(std::vector<std::int64_t>, dims, {})
+RL_ATTR_STRUCT(DimsAttrs, RL_DIMS_ATTRS_FIELDS)
+
+#define RL_SLICE_ATTRS_FIELDS(X)           \
+  X(std::vector<std::int64_t>, starts, {}) \
+  X(std::vector<std::int64_t>, limits, {}) \
+  X(std::vector<std::int64_t>, strides, {}) /* one per dimension, 1 when not written */
+RL_ATTR_STRUCT(SliceAttrs, RL_SLICE_ATTRS_FIELDS)
+
+#define RL_PAD_ATTRS_FIELDS(X)           \
+  X(std::vector<std::int64_t>, low, {})  \
+  X(std::vector<std::int64_t>, high, {}) \
+  X(std::vector<std::int64_t>, interior, {})
+RL_ATTR_STRUCT(PadAttrs, RL_PAD_ATTRS_FIELDS)
+
+// One dimension: concatenate's, iota's, get_dimension_size's and set_dimension_size's.
+#define RL_DIMENSION_ATTRS_FIELDS(X) X(std::int64_t, dimension, 0)
+RL_ATTR_STRUCT(DimensionAttrs, RL_DIMENSION_ATTRS_FIELDS)
+
+#define RL_TUPLE_INDEX_ATTRS_FIELDS(X) X(std::int64_t, index, 0) /* get_tuple_element */
+RL_ATTR_STRUCT(TupleIndexAttrs, RL_TUPLE_INDEX_ATTRS_FIELDS)
+
+#define RL_TOP_K_ATTRS_FIELDS(X) X(std::int64_t, k, 0) /* chlo.top_k */
+RL_ATTR_STRUCT(TopKAttrs, RL_TOP_K_ATTRS_FIELDS)
+
+#define RL_REDUCE_PRECISION_ATTRS_FIELDS(X) \
+  X(int, exponent_bits, 0)                  \
+  X(int, mantissa_bits, 0)
+RL_ATTR_STRUCT(ReducePrecisionAttrs, RL_REDUCE_PRECISION_ATTRS_FIELDS)
+
+// reduce and map: the dimensions, reduce's compact form (`applies stablehlo.add`: the body's one
+// op), HLO's to_apply.
+#define RL_REDUCE_ATTRS_FIELDS(X)        \
+  X(std::vector<std::int64_t>, dims, {}) \
+  X(OpCode, applies, OpCode::Unknown)    \
+  X(std::vector<std::uint32_t>, callees, {})
+RL_ATTR_STRUCT(ReduceAttrs, RL_REDUCE_ATTRS_FIELDS)
+
+// reduce_window and select_and_scatter: the window (one per operand dimension), HLO's to_apply
+// (select, scatter).
+#define RL_WINDOW_ATTRS_FIELDS(X)       \
+  X(std::vector<WindowDim>, window, {}) \
+  X(std::vector<std::uint32_t>, callees, {})
+RL_ATTR_STRUCT(WindowAttrs, RL_WINDOW_ATTRS_FIELDS)
+
+#define RL_SORT_ATTRS_FIELDS(X) \
+  X(std::int64_t, dimension, 0) \
+  X(bool, is_stable, false)     \
+  X(std::vector<std::uint32_t>, callees, {})
+RL_ATTR_STRUCT(SortAttrs, RL_SORT_ATTRS_FIELDS)
+
+#define RL_FFT_ATTRS_FIELDS(X)   \
+  X(FftType, type, FftType::FFT) \
+  X(std::vector<std::int64_t>, lengths, {})
+RL_ATTR_STRUCT(FftAttrs, RL_FFT_ATTRS_FIELDS)
+
+#define RL_RNG_ATTRS_FIELDS(X) X(RngAlgorithm, algorithm, RngAlgorithm::Default)
+RL_ATTR_STRUCT(RngAttrs, RL_RNG_ATTRS_FIELDS)
+
+#define RL_TRIANGULAR_SOLVE_ATTRS_FIELDS(X) \
+  X(bool, left_side, false)                 \
+  X(bool, lower, false)                     \
+  X(bool, unit_diagonal, false)             \
+  X(Transpose, transpose_a, Transpose::NoTranspose)
+RL_ATTR_STRUCT(TriangularSolveAttrs, RL_TRIANGULAR_SOLVE_ATTRS_FIELDS)
+
+#define RL_CHOLESKY_ATTRS_FIELDS(X) X(bool, lower, false)
+RL_ATTR_STRUCT(CholeskyAttrs, RL_CHOLESKY_ATTRS_FIELDS)
+
+#define RL_BATCH_NORM_ATTRS_FIELDS(X) \
+  X(float, epsilon, 0)                \
+  X(std::int64_t, feature_index, 0)
+RL_ATTR_STRUCT(BatchNormAttrs, RL_BATCH_NORM_ATTRS_FIELDS)
+
+#define RL_CUSTOM_CALL_ATTRS_FIELDS(X)               \
+  X(std::string, target, {}) /* "check.expect_eq" */ \
+  X(bool, has_side_effect, false)
+RL_ATTR_STRUCT(CustomCallAttrs, RL_CUSTOM_CALL_ATTRS_FIELDS)
+
+// call, composite, fusion, async_start, while (condition, body), case (its branches).
+#define RL_CALLS_ATTRS_FIELDS(X) X(std::vector<std::uint32_t>, callees, {})
+RL_ATTR_STRUCT(CallsAttrs, RL_CALLS_ATTRS_FIELDS)
+
+// AttrFamily (ops.h) → its struct (None has none).
+#define RL_ATTR_FAMILIES(X)                \
+  X(Constant, ConstantAttrs)               \
+  X(Compare, CompareAttrs)                 \
+  X(Dims, DimsAttrs)                       \
+  X(Slice, SliceAttrs)                     \
+  X(Pad, PadAttrs)                         \
+  X(Dimension, DimensionAttrs)             \
+  X(TupleIndex, TupleIndexAttrs)           \
+  X(TopK, TopKAttrs)                       \
+  X(ReducePrecision, ReducePrecisionAttrs) \
+  X(Reduce, ReduceAttrs)                   \
+  X(Window, WindowAttrs)                   \
+  X(Sort, SortAttrs)                       \
+  X(Gather, GatherDims)                    \
+  X(Scatter, ScatterAttrs)                 \
+  X(Dot, DotDims)                          \
+  X(Convolution, ConvAttrs)                \
+  X(Fft, FftAttrs)                         \
+  X(Rng, RngAttrs)                         \
+  X(TriangularSolve, TriangularSolveAttrs) \
+  X(Cholesky, CholeskyAttrs)               \
+  X(BatchNorm, BatchNormAttrs)             \
+  X(CustomCall, CustomCallAttrs)           \
+  X(Calls, CallsAttrs)
+
+#define RL_ATTR_COUNT(family, type) +1
+static_assert(1 RL_ATTR_FAMILIES(RL_ATTR_COUNT) == static_cast<int>(AttrFamily::Count_),
+              "one struct per AttrFamily but None");
+#undef RL_ATTR_COUNT
+
+// Which family a struct is: AttrFamilyOf<SliceAttrs>::value == AttrFamily::Slice.
+template <class F>
+struct AttrFamilyOf;
+#define RL_ATTR_FAMILY_OF(family, type)                     \
+  template <>                                               \
+  struct AttrFamilyOf<type> {                               \
+    static constexpr AttrFamily value = AttrFamily::family; \
+  };
+RL_ATTR_FAMILIES(RL_ATTR_FAMILY_OF)
+#undef RL_ATTR_FAMILY_OF
+
+// The decoded attributes of one op: the struct of its family (ops.inc's last column), which
+// AttrDecoder writes, held on the heap (a copy copies it). A reader asks for the family the table
+// gives the op: get<SliceAttrs>() of a slice.
+class OpAttrs {
+ public:
+  OpAttrs() = default;  // no attributes (AttrFamily::None)
+  ~OpAttrs() { reset(); }
+  OpAttrs(const OpAttrs& o);
+  OpAttrs(OpAttrs&& o) noexcept : family_(o.family_), p_(o.p_) {
+    o.family_ = AttrFamily::None;
+    o.p_ = nullptr;
+  }
+  OpAttrs& operator=(const OpAttrs& o) { return *this = OpAttrs(o); }
+  OpAttrs& operator=(OpAttrs&& o) noexcept {
+    if (this != &o) {
+      reset();
+      family_ = o.family_;
+      p_ = o.p_;
+      o.family_ = AttrFamily::None;
+      o.p_ = nullptr;
+    }
+    return *this;
+  }
+
+  AttrFamily family() const { return family_; }
+  // The family's attributes. Another family's is a bug (the decoder writes the table's family,
+  // and checks that it does): builds that check invariants stop there; others read F's defaults.
+  template <class F>
+  const F& get() const {
+    if (const F* p = get_if<F>()) return *p;
+    return wrong_family<F>();
+  }
+  template <class F>
+  const F* get_if() const {
+    return family_ == AttrFamilyOf<F>::value ? static_cast<const F*>(p_) : nullptr;
+  }
+  // Fresh attributes of family F (the decoder's), in place of any held.
+  template <class F>
+  F& emplace() {
+    F* f = new F();
+    reset();
+    family_ = AttrFamilyOf<F>::value;
+    p_ = f;
+    return *f;
+  }
+  // The functions an op calls by name (HLO's to_apply, condition, body, branches, fusion's
+  // calls), as indices in the module: empty for a family that calls none.
+  const std::vector<std::uint32_t>& callees() const;
+  // Calls f on the held struct (nothing for AttrFamily::None).
+  template <class Fn>
+  void visit(Fn&& f) const;
+
+ private:
+  AttrFamily family_ = AttrFamily::None;
+  void* p_ = nullptr;  // the family's struct
+
+  void reset();  // deletes the struct (decode.cpp: one switch over the families)
+  template <class F>
+  const F& wrong_family() const {
+#if RL_CHECK_INVARIANTS
+    std::fprintf(stderr, "OpAttrs: asked for family %d, holds family %d\n",
+                 static_cast<int>(AttrFamilyOf<F>::value), static_cast<int>(family_));
+    std::abort();
+#endif
+    static const F defaults{};
+    return defaults;
+  }
+};
+
+template <class Fn>
+void OpAttrs::visit(Fn&& f) const {
+  switch (family_) {
+#define RL_ATTR_VISIT(family, type)   \
+  case AttrFamily::family:            \
+    f(*static_cast<const type*>(p_)); \
+    break;
+    RL_ATTR_FAMILIES(RL_ATTR_VISIT)
+#undef RL_ATTR_VISIT
+    default:
+      break;
+  }
+}
+
+// The key by which the lowering shares one entry among ops that decode alike: the op, its family
+// and every field of the family's struct (walked from the lists that declare them, so a field added
+// to a list is in the key with no other edit) as bytes. Equal keys, equal attributes.
+std::string sharing_key(OpCode code, const OpAttrs& a);
 
 // Decodes ops' attributes in module m. Constants decode their literal into *literals (its index in
-// OpAttrs::literal) when literals is given; without it a constant has no attributes to decode.
-// Callees (to_apply, condition, body, ...) are looked up in m when resolve_callees is true (the
-// lowering); the verifier, whose shape rules need none, leaves them to it (OpAttrs::callees empty).
+// ConstantAttrs::literal) when literals is given; without it a constant has no attributes to
+// decode. Callees (to_apply, condition, body, ...) are looked up in m when resolve_callees is true
+// (the lowering); the verifier, whose shape rules need none, leaves them to it (OpAttrs::callees()
+// empty).
 class AttrDecoder {
  public:
   AttrDecoder(const Module& m, std::vector<Literal>* literals, bool resolve_callees = true)
@@ -138,8 +331,8 @@ class AttrDecoder {
   bool flag(const OpView& op, std::initializer_list<const char*> names) const;
   // The functions attribute `name` lists (symbol_names), appended to *out as indices.
   bool callee(const OpView& op, const char* name, std::vector<std::uint32_t>* out, bool required);
-  bool slice_spec(const OpView& op, std::string_view v, OpAttrs* a);
-  bool slice_dims(const OpView& op, std::string_view inner, OpAttrs* a);
+  bool slice_spec(const OpView& op, std::string_view v, SliceAttrs* a);
+  bool slice_dims(const OpView& op, std::string_view inner, SliceAttrs* a);
 };
 
 }  // namespace rl::hlo

@@ -85,7 +85,7 @@ class Fuser {
                 fam == CostFamily::Call || fam == CostFamily::AsyncStart)
               continue;
             if (const OpAttrs* a = prog_.attrs_of(in))
-              for (auto c : a->callees)
+              for (auto c : a->callees())
                 if (c < applied.size()) applied[c] = 1;
           }
       };
@@ -180,7 +180,7 @@ class Fuser {
     const Type& t = result(f, *in.op);
     const OpAttrs* a = prog_.attrs_of(in);
     if (!a || t.dims.size() <= 1) return false;
-    const auto dim = a->dimension;
+    const auto dim = a->get<DimensionAttrs>().dimension;
     if (dim != static_cast<std::int64_t>(t.dims.size()) - 1) return false;
     return static_cast<double>(t.dims.back()) * t.element_bytes >= 64 && t.byte_size() >= 2048;
   }
@@ -215,7 +215,7 @@ class Fuser {
       const Type& t = result(f, *pi.op);
       return ci.code == OpCode::Add && pi.code != OpCode::Convolution && t.dims.size() <= 1 &&
              t.element.rfind("complex", 0) != 0 && t.element[0] != 'c' && a &&
-             a->dot.lhs_batch.empty();
+             a->get<DotDims>().lhs_batch.empty();
     }
     return true;
   }
@@ -515,34 +515,40 @@ class Printer {
         case OpCode::BroadcastInDim:
         case OpCode::Transpose:
         case OpCode::Reverse:
+          s += ", dimensions=" + list(a->get<DimsAttrs>().dims);
+          break;
         case OpCode::Reduce:
-          s += ", dimensions=" + list(a->dims);
+          s += ", dimensions=" + list(a->get<ReduceAttrs>().dims);
           break;
         case OpCode::Concatenate:
-          s += ", dimensions={" + std::to_string(a->dimension) + "}";
+          s += ", dimensions={" + std::to_string(a->get<DimensionAttrs>().dimension) + "}";
           break;
         case OpCode::Iota:
-          s += ", iota_dimension=" + std::to_string(a->dimension);
+          s += ", iota_dimension=" + std::to_string(a->get<DimensionAttrs>().dimension);
           break;
         case OpCode::Compare: {
           static const char* kDir[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
-          s += std::string(", direction=") + kDir[static_cast<int>(a->direction)];
+          s += std::string(", direction=") +
+               kDir[static_cast<int>(a->get<CompareAttrs>().direction)];
           break;
         }
         case OpCode::DotGeneral:
-        case OpCode::Dot:
-          if (!a->dot.lhs_batch.empty()) s += ", lhs_batch_dims=" + list(a->dot.lhs_batch);
-          s += ", lhs_contracting_dims=" + list(a->dot.lhs_contracting);
-          if (!a->dot.rhs_batch.empty()) s += ", rhs_batch_dims=" + list(a->dot.rhs_batch);
-          s += ", rhs_contracting_dims=" + list(a->dot.rhs_contracting);
+        case OpCode::Dot: {
+          const DotDims& d = a->get<DotDims>();
+          if (!d.lhs_batch.empty()) s += ", lhs_batch_dims=" + list(d.lhs_batch);
+          s += ", lhs_contracting_dims=" + list(d.lhs_contracting);
+          if (!d.rhs_batch.empty()) s += ", rhs_batch_dims=" + list(d.rhs_batch);
+          s += ", rhs_contracting_dims=" + list(d.rhs_contracting);
           break;
+        }
         case OpCode::Slice: {
+          const SliceAttrs& sl = a->get<SliceAttrs>();
           s += ", slice={";
-          for (std::size_t i = 0; i < a->starts.size(); ++i) {
-            s += (i ? ", [" : "[") + std::to_string(a->starts[i]) + ":" +
-                 (i < a->limits.size() ? std::to_string(a->limits[i]) : std::string("?"));
-            if (i < a->strides.size() && a->strides[i] != 1)
-              s += ":" + std::to_string(a->strides[i]);
+          for (std::size_t i = 0; i < sl.starts.size(); ++i) {
+            s += (i ? ", [" : "[") + std::to_string(sl.starts[i]) + ":" +
+                 (i < sl.limits.size() ? std::to_string(sl.limits[i]) : std::string("?"));
+            if (i < sl.strides.size() && sl.strides[i] != 1)
+              s += ":" + std::to_string(sl.strides[i]);
             s += "]";
           }
           s += "}";
@@ -586,7 +592,8 @@ class Printer {
   // The computation a compact reduce (`applies stablehlo.add`) applies, printed into `pre` as XLA
   // prints a reducer: two scalar parameters, one op. Empty when the op has none.
   std::string applied(const Function& f, const Instr& in, std::string* pre) {
-    const OpAttrs* a = prog_.attrs_of(in);  // decode.h: `applies`, read once
+    const OpAttrs* at = prog_.attrs_of(in);  // decode.h: ReduceAttrs::applies, read once
+    const ReduceAttrs* a = at ? at->get_if<ReduceAttrs>() : nullptr;
     if (!a || a->applies == OpCode::Unknown || in.op->results.count == 0) return "";
     const OpCode code = a->applies;
     const Type& t = m_.value_type(f, f.results(*in.op)[0]);
@@ -619,7 +626,7 @@ class Printer {
     }
     if (out.empty())
       if (const OpAttrs* a = prog_.attrs_of(in))
-        for (auto c : a->callees)
+        for (auto c : a->callees())
           if (c < m_.functions.size()) out.push_back(std::string(m_.functions[c].name));
     if (out.empty()) {
       const std::string r = applied(f, in, pre);
@@ -846,8 +853,8 @@ Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options
                     : fu.kind_name == "kOutput" ? FusionKind::Output
                                                 : FusionKind::Other;
           if (const OpAttrs* a = prog.attrs_of(in))
-            if (!a->callees.empty() && a->callees[0] < module.functions.size())
-              for (const auto& b : module.functions[a->callees[0]].body.blocks)
+            if (!a->callees().empty() && a->callees()[0] < module.functions.size())
+              for (const auto& b : module.functions[a->callees()[0]].body.blocks)
                 for (const auto& op : b.ops)
                   if (op.code != OpCode::Parameter) fu.ops.push_back({op.line, op.column, op.name});
           auto it = rows.find({static_cast<std::uint32_t>(fi), in.op->line, in.op->column});

@@ -666,12 +666,13 @@ class Inferrer {
     if (!has) attrs_ = OpAttrs{};
     return &attrs_;
   }
-  // A computation the decoder found (OpAttrs::callees[i]) that has a ROOT to type it by.
+  // A computation the decoder found (OpAttrs::callees()[i]) that has a ROOT to type it by.
   bool callee_at(const OpAttrs& a, std::size_t i, const char* attr, std::uint32_t* out) {
-    if (i >= a.callees.size() || root_[a.callees[i]] < 0)
+    const std::vector<std::uint32_t>& callees = a.callees();
+    if (i >= callees.size() || root_[callees[i]] < 0)
       return fail(std::string(attr) + " naming a computation of this module with a ROOT",
-                  i < a.callees.size() ? clip(fn(a.callees[i]).name) : std::string("none"));
-    *out = a.callees[i];
+                  i < callees.size() ? clip(fn(callees[i]).name) : std::string("none"));
+    *out = callees[i];
     return true;
   }
 
@@ -987,7 +988,7 @@ class Inferrer {
   bool get_tuple_element(Type* out) {
     const OpAttrs* at = operands(1) ? decoded() : nullptr;
     if (!at) return false;
-    const std::int64_t index = at->dimension;
+    const std::int64_t index = at->get<TupleIndexAttrs>().index;
     const Type& t = in(0);
     if (t.kind != Type::Kind::Tuple) return fail("a tuple operand", clip(t.text));
     if (index < 0 || static_cast<std::size_t>(index) >= t.tuple.size())
@@ -1001,7 +1002,7 @@ class Inferrer {
   bool concatenate(Type* out) {
     const OpAttrs* at = decoded();
     if (!at) return false;
-    const std::vector<std::int64_t> d{at->dimension};
+    const std::vector<std::int64_t> d{at->get<DimensionAttrs>().dimension};
     if (count() == 0) return fail("at least one operand", "none");
     Arr r;
     if (!array(0, &r)) return false;
@@ -1071,7 +1072,7 @@ class Inferrer {
     }
     const OpAttrs* at = decoded();
     if (!at) return false;
-    const std::vector<std::int64_t>& d = at->dims;
+    const std::vector<std::int64_t>& d = at->get<ReduceAttrs>().dims;
     if (view().attr("dimensions")) {
       bool identity = d.size() == shape.rank();
       for (std::size_t i = 0; identity && i < d.size(); ++i)
@@ -1124,7 +1125,7 @@ class Inferrer {
     }
     const OpAttrs* at = decoded();
     if (!at) return false;
-    const std::vector<std::int64_t>& d = at->dims;
+    const std::vector<std::int64_t>& d = at->get<ReduceAttrs>().dims;
     if (!dims_in_range("dimensions", d, first.rank(), in(0))) return false;
     std::uint32_t fi = 0;
     if (!callee_at(*at, 0, "to_apply", &fi)) return false;
@@ -1179,7 +1180,7 @@ class Inferrer {
     if (!window_written(rank)) return false;
     const OpAttrs* at = decoded();
     if (!at) return false;
-    *w = at->window;
+    *w = at->get<WindowAttrs>().window;
     return window_checked(*w);
   }
   bool window_checked(const std::vector<WindowDim>& w) {
@@ -1263,7 +1264,7 @@ class Inferrer {
     if (a.rank() != 0 || view().attr("dimensions")) {
       const OpAttrs* at = decoded();
       if (!at) return false;
-      sizes = at->dims;
+      sizes = at->get<DimsAttrs>().dims;
     }
     Arr r = a;
     r.dims.clear();
@@ -1284,7 +1285,7 @@ class Inferrer {
     Arr a;
     const OpAttrs* at = operands(1) && array(0, &a) ? decoded() : nullptr;
     if (!at) return false;
-    const std::vector<std::int64_t>& d = at->dims;
+    const std::vector<std::int64_t>& d = at->get<DimsAttrs>().dims;
     if (d.size() != a.rank())
       return fail("dimensions, a permutation of the " + std::to_string(a.rank()) +
                       " dimensions of " + clip(in(0).text),
@@ -1302,7 +1303,8 @@ class Inferrer {
   bool reverse(Type* out) {
     Arr a;
     const OpAttrs* at = operands(1) && array(0, &a) ? decoded() : nullptr;
-    if (!at || !dims_in_range("dimensions", at->dims, a.rank(), in(0))) return false;
+    if (!at || !dims_in_range("dimensions", at->get<DimsAttrs>().dims, a.rank(), in(0)))
+      return false;
     return output(in(0), out);
   }
 
@@ -1317,7 +1319,8 @@ class Inferrer {
                   clip(in(0).text) + " and " + clip(in(1).text));
     const OpAttrs* at = decoded();
     if (!at) return false;
-    const std::vector<std::int64_t>&low = at->low, &high = at->high, &inner = at->interior;
+    const PadAttrs& pa = at->get<PadAttrs>();
+    const std::vector<std::int64_t>&low = pa.low, &high = pa.high, &inner = pa.interior;
     if (low.size() != high.size() || inner.size() != low.size())
       return fail("low, high and interior padding, one of each per dimension",
                   "low = " + dims_text(low) + ", high = " + dims_text(high) +
@@ -1366,7 +1369,7 @@ class Inferrer {
     if (!is_integer(indices.et)) return fail("integer start indices", clip(in(1).text));
     const OpAttrs* at = decoded();
     if (!at) return false;
-    const GatherDims& g = at->gather;
+    const GatherDims& g = at->get<GatherDims>();
     const std::vector<std::int64_t>&offset = g.offset_dims, &collapsed = g.collapsed_slice_dims,
           &start_map = g.start_index_map, &sizes = g.slice_sizes,
           &batching = g.operand_batching_dims;
@@ -1469,7 +1472,7 @@ class Inferrer {
     if (!operands(2) || !array(0, &l, "lhs") || !array(1, &r, "rhs")) return false;
     const OpAttrs* at = decoded();
     if (!at) return false;
-    const DotDims& dn = at->dot;
+    const DotDims& dn = at->get<DotDims>();
     const std::string got = "lhs_batch_dims=" + dims_text(dn.lhs_batch) +
                             ", lhs_contracting_dims=" + dims_text(dn.lhs_contracting) +
                             ", rhs_batch_dims=" + dims_text(dn.rhs_batch) +
@@ -1535,7 +1538,8 @@ class Inferrer {
     if (!window_written(lhs.rank() > 2 ? lhs.rank() - 2 : 0)) return false;
     const OpAttrs* at = decoded();
     if (!at) return false;
-    const ConvDims& cd = at->conv.dims;
+    const ConvAttrs& cv = at->get<ConvAttrs>();
+    const ConvDims& cd = cv.dims;
     const std::size_t spatial = cd.input_spatial.size();
     const std::string labels = "dim_labels=" + clip(dim_labels->value);
     if (cd.kernel_spatial.size() != spatial || cd.output_spatial.size() != spatial)
@@ -1544,8 +1548,8 @@ class Inferrer {
       return fail(
           "input and kernel of rank " + std::to_string(spatial + 2) + " (the labels' length)",
           clip(in(0).text) + " and " + clip(in(1).text) + " with " + labels);
-    const std::int64_t fgc = at->conv.feature_group_count, bgc = at->conv.batch_group_count;
-    const std::vector<WindowDim>& w = at->conv.window;
+    const std::int64_t fgc = cv.feature_group_count, bgc = cv.batch_group_count;
+    const std::vector<WindowDim>& w = cv.window;
     if (!window_checked(w)) return false;
     Arr res = higher_precision(lhs, rhs);
     const ShapeRuleBroken broken =
@@ -1567,8 +1571,9 @@ class Inferrer {
     Arr a;
     const OpAttrs* at = operands(1) && array(0, &a) ? decoded() : nullptr;
     if (!at) return false;
-    const std::vector<std::int64_t>& len = at->dims;
-    const FftType kind = at->fft;
+    const FftAttrs& ft = at->get<FftAttrs>();
+    const std::vector<std::int64_t>& len = ft.lengths;
+    const FftType kind = ft.type;
     if (len.empty() || len.size() > 3 || len.size() > a.rank())
       return fail("fft_length of 1 to 3 entries, at most the rank of " + clip(in(0).text),
                   "fft_length=" + dims_text(len));
@@ -1621,7 +1626,7 @@ class Inferrer {
     const std::size_t k = a.rank();
     const OpAttrs* at = decoded();
     if (!at) return false;
-    const bool left = at->left_side;
+    const bool left = at->get<TriangularSolveAttrs>().left_side;
     if (a.dims[k - 2] != a.dims[k - 1] || a.dims[k - 1] != b.dims[left ? k - 2 : k - 1] ||
         !std::equal(a.dims.begin(), a.dims.end() - 2, b.dims.begin()))
       return fail(std::string("a square a whose size matches b's dimension ") +
@@ -1697,7 +1702,7 @@ class Inferrer {
     const OpAttrs* at = decoded();
     if (!at) return false;
     // true_computation and false_computation, or branch_computations={...}.
-    std::vector<std::uint32_t> branches(at->callees.size());
+    std::vector<std::uint32_t> branches(at->callees().size());
     for (std::size_t j = 0; j < branches.size(); ++j)
       if (!callee_at(*at, j, "each branch", &branches[j])) return false;
     if (branches.empty() || (index.et == ElementType::Pred && branches.size() != 2))
@@ -1720,7 +1725,7 @@ class Inferrer {
   bool one_dimension(const Arr& a, std::int64_t* d) {
     const OpAttrs* at = decoded();
     if (!at) return false;
-    const std::int64_t v = at->dimension;
+    const std::int64_t v = at->get<DimensionAttrs>().dimension;
     if (v < 0 || static_cast<std::size_t>(v) >= a.rank())
       return fail("dimensions={d} naming one dimension of " + clip(in(0).text),
                   "dimensions={" + std::to_string(v) + "}");
@@ -1762,7 +1767,7 @@ class Inferrer {
                             ? decoded()
                             : nullptr;
     if (!at) return false;
-    const std::int64_t fi = at->feature_index;
+    const std::int64_t fi = at->get<BatchNormAttrs>().feature_index;
     if (!is_float(a.et) || a.rank() < 1)
       return fail("a floating-point operand of rank 1 or more", clip(in(0).text));
     if (fi < 0 || static_cast<std::size_t>(fi) >= a.rank())

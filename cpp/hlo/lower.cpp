@@ -15,45 +15,6 @@ namespace rl::hlo {
 
 namespace {
 
-// ---- equal decodings share one entry -----------------------------------------------------
-
-// Every field of the decoded attributes, as bytes: equal keys, equal attributes. The fields are
-// walked from the lists that declare them (decode.h, attrs.h: for_each_field), so none is left out.
-template <class T>
-struct is_vector : std::false_type {};
-template <class T>
-struct is_vector<std::vector<T>> : std::true_type {};
-
-struct KeyWriter {
-  std::string& k;
-
-  template <class T>
-  void operator()(const T& v) {
-    if constexpr (std::is_enum_v<T> || std::is_arithmetic_v<T>) {
-      k.append(reinterpret_cast<const char*>(&v), sizeof v);  // float: its bits
-    } else if constexpr (std::is_same_v<T, std::string>) {
-      (*this)(v.size());
-      k += v;
-    } else if constexpr (std::is_same_v<T, std::vector<bool>>) {
-      (*this)(v.size());
-      for (bool b : v) k += b ? '1' : '0';
-    } else if constexpr (is_vector<T>::value) {
-      (*this)(v.size());
-      for (const auto& x : v) (*this)(x);
-    } else {
-      for_each_field(v, *this);  // a struct of decoded attributes
-    }
-  }
-};
-
-std::string attrs_key(OpCode code, const OpAttrs& a) {
-  std::string k;
-  KeyWriter put{k};
-  put(code);
-  put(a);
-  return k;
-}
-
 class Lowerer {
  public:
   Lowerer(const Module& m, const LowerOptions& options) : m_(m), options_(options) {
@@ -84,7 +45,7 @@ class Lowerer {
   OpMemo memo_;
   std::size_t ops_ = 0;
   std::deque<std::string>
-      keys_;  // attrs_key of each entry of p_.attrs (stable: by_key_ views them)
+      keys_;  // sharing_key of each entry of p_.attrs (stable: by_key_ views them)
   NameMap<std::uint32_t> by_key_;  // → its index in p_.attrs
   std::vector<bool> plain_ = std::vector<bool>(static_cast<std::size_t>(OpCode::Count_), false);
   AttrDecoder decoder_{m_, options_.constants ? &p_.literals : nullptr};
@@ -135,7 +96,7 @@ class Lowerer {
       in.attrs = static_cast<std::uint32_t>(p_.attrs.size());
       p_.attrs.push_back(std::move(decoded));
       // Ops unlike each other (other types, say) often decode alike: they share the entry.
-      keys_.push_back(attrs_key(op.code, p_.attrs[in.attrs]));
+      keys_.push_back(sharing_key(op.code, p_.attrs[in.attrs]));
       bool had = false;
       std::uint32_t& shared = by_key_.get_or_add(keys_.back(), &had);
       if (had) {

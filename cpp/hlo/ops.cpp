@@ -13,10 +13,18 @@ namespace {
 constexpr int V = kVariadic;
 
 constexpr OpInfo kOps[] = {
-    {"Unknown", "", "", V, CostFamily::Unmodeled, VerifyRule::None, FusionRole::None, types::Any},
-#define RL_OP(id, mlir, hlo, arity, family, verify, fusion, types_)                            \
-  {#id,          mlir, hlo, arity, CostFamily::family, VerifyRule::verify, FusionRole::fusion, \
-   types::types_},
+    {"Unknown", "", "", V, CostFamily::Unmodeled, VerifyRule::None, FusionRole::None, types::Any,
+     AttrFamily::None},
+#define RL_OP(id, mlir, hlo, arity, family, verify, fusion, types_, attrs) \
+  {#id,                                                                    \
+   mlir,                                                                   \
+   hlo,                                                                    \
+   arity,                                                                  \
+   CostFamily::family,                                                     \
+   VerifyRule::verify,                                                     \
+   FusionRole::fusion,                                                     \
+   types::types_,                                                          \
+   AttrFamily::attrs},
 #include "hlo/ops.inc"
 #undef RL_OP
 };

@@ -12,7 +12,7 @@ namespace rl::hlo {
 
 enum class OpCode : std::uint16_t {
   Unknown = 0,  // an op the table does not name (kept with its spelling; never costed as zero)
-#define RL_OP(id, mlir, hlo, arity, family, verify, fusion, types) id,
+#define RL_OP(id, mlir, hlo, arity, family, verify, fusion, types, attrs) id,
 #include "hlo/ops.inc"
 #undef RL_OP
   Count_,
@@ -92,6 +92,36 @@ enum class FusionRole : std::uint8_t {
   Output
 };
 
+// The family of typed attributes an op decodes into (ops.inc's last column; decode.h gives each
+// family its struct, in this order).
+enum class AttrFamily : std::uint8_t {
+  None,
+  Constant,
+  Compare,
+  Dims,
+  Slice,
+  Pad,
+  Dimension,
+  TupleIndex,
+  TopK,
+  ReducePrecision,
+  Reduce,
+  Window,
+  Sort,
+  Gather,
+  Scatter,
+  Dot,
+  Convolution,
+  Fft,
+  Rng,
+  TriangularSolve,
+  Cholesky,
+  BatchNorm,
+  CustomCall,
+  Calls,
+  Count_,
+};
+
 constexpr int kVariadic = -1;
 
 // The kinds of element an op takes (ops.inc's last column): one bit per ElementKind
@@ -112,13 +142,14 @@ struct OpInfo {
   VerifyRule verify;
   FusionRole fusion;
   std::uint8_t types;  // the element kinds it takes (types::)
+  AttrFamily attrs;
 };
 
 // The types column as a constant table, for code that picks loops at compile time (the
 // interpreter instantiates an elementwise loop only for the kinds its op takes).
 inline constexpr std::uint8_t kOpTypes[] = {
     types::Any,  // Unknown
-#define RL_OP(id, mlir, hlo, arity, family, verify, fusion, types_) types::types_,
+#define RL_OP(id, mlir, hlo, arity, family, verify, fusion, types_, attrs) types::types_,
 #include "hlo/ops.inc"
 #undef RL_OP
 };

@@ -568,7 +568,7 @@ class Verifier {
     if (!ranked(l) || !ranked(r)) return true;
     const OpAttrs* a = decoded(op);
     if (!a) return error.empty();
-    const DotDims& d = a->dot;
+    const DotDims& d = a->get<DotDims>();
     if (d.lhs_batch.size() != d.rhs_batch.size())
       return fail(op, "dot_general batching dimension lists differ in length",
                   "lhs and rhs lists of equal length",
@@ -657,7 +657,7 @@ class Verifier {
     if (!ranked(in) || !ranked(out)) return true;
     const OpAttrs* a = decoded(op);
     if (!a) return error.empty();
-    const std::vector<std::int64_t>& dims = a->dims;
+    const std::vector<std::int64_t>& dims = a->get<DimsAttrs>().dims;
     // HLO's broadcast (written with a shape) has broadcast_in_dim's rule.
     const std::string name =
         op.op.code == OpCode::BroadcastInDim ? "broadcast_in_dim" : "dynamic_broadcast_in_dim";
@@ -696,7 +696,7 @@ class Verifier {
     const Type& out = op.result_type(0);
     const OpAttrs* a = ranked(in) ? decoded(op) : nullptr;
     if (!a) return error.empty();
-    const std::vector<std::int64_t>& perm = a->dims;
+    const std::vector<std::int64_t>& perm = a->get<DimsAttrs>().dims;
     std::vector<bool> seen(in.dims.size(), false);
     bool ok = perm.size() == in.dims.size();
     for (auto p : perm) {
@@ -727,7 +727,7 @@ class Verifier {
     const Type& in = op.operand_type(0);
     const OpAttrs* a = ranked(in) ? decoded(op) : nullptr;
     if (!a) return error.empty();
-    const std::vector<std::int64_t>& dims = a->dims;
+    const std::vector<std::int64_t>& dims = a->get<ReduceAttrs>().dims;
     std::vector<bool> seen(in.dims.size(), false);
     for (auto d : dims) {
       if (d < 0 || static_cast<std::size_t>(d) >= in.dims.size())
@@ -766,7 +766,7 @@ class Verifier {
     if (!a) return error.empty();
     const Type& first = op.operand_type(0);
     if (!ranked(first)) return true;
-    const std::int64_t d = a->dimension;
+    const std::int64_t d = a->get<DimensionAttrs>().dimension;
     if (d < 0 || static_cast<std::size_t>(d) >= first.dims.size())
       return fail(op, "concatenate dimension out of range",
                   "a dimension in [0, " + std::to_string(first.dims.size()) + ")",
@@ -990,7 +990,7 @@ class Verifier {
     if (!ranked(first)) return true;
     const OpAttrs* a = decoded(op);
     if (!a) return error.empty();
-    const std::vector<WindowDim>& window = a->window;
+    const std::vector<WindowDim>& window = a->get<WindowAttrs>().window;
     if (!steps_positive(op, window, "stablehlo.reduce_window")) return false;
     for (std::size_t i = 0; i < n; ++i) {
       const Type& in = op.operand_type(i);
@@ -1141,7 +1141,8 @@ class Verifier {
     if (op.num_operands() < 2 || op.num_results() != 1) return true;
     const OpAttrs* a = decoded(op);
     if (!a) return error.empty();
-    const ConvDims& d = a->conv.dims;
+    const ConvAttrs& cv = a->get<ConvAttrs>();
+    const ConvDims& d = cv.dims;
     const Type& l = op.operand_type(0);
     const Type& k = op.operand_type(1);
     const Type& o = op.result_type(0);
@@ -1176,8 +1177,8 @@ class Verifier {
         !distinct("kernel", d.kernel_input_feature, d.kernel_output_feature, d.kernel_spatial) ||
         !distinct("output", d.output_batch, d.output_feature, d.output_spatial))
       return false;
-    const std::int64_t fgc = a->conv.feature_group_count, bgc = a->conv.batch_group_count;
-    const std::vector<WindowDim>& window = a->conv.window;
+    const std::int64_t fgc = cv.feature_group_count, bgc = cv.batch_group_count;
+    const std::vector<WindowDim>& window = cv.window;
     if (!steps_positive(op, window, "convolution")) return false;
     // The result's shape: infer.h's convolution_result, the rule HLO's shape inference uses too
     // (the run computes with the same sizes).

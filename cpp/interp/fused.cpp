@@ -228,32 +228,34 @@ class LoopCompiler {
       if (!src.contiguous()) return *why = name + " of a strided view", false;
       r.strides = row_major(t.dims);
     } else if (in.code == OpCode::BroadcastInDim) {
-      if (attrs->dims.size() != rank)
-        return *why = name + " with a dimension map of another rank", false;
+      const std::vector<std::int64_t>& map = attrs->get<hlo::DimsAttrs>().dims;
+      if (map.size() != rank) return *why = name + " with a dimension map of another rank", false;
       r.strides.assign(t.dims.size(), 0);
       for (std::size_t i = 0; i < rank; ++i) {
-        const auto d = attrs->dims[i];
+        const auto d = map[i];
         if (d < 0 || d >= static_cast<std::int64_t>(t.dims.size()))
           return *why = name + " with a dimension out of range", false;
         if (src.dims[i] != 1) r.strides[static_cast<std::size_t>(d)] = src.strides[i];
       }
     } else if (in.code == OpCode::Slice) {
-      if (attrs->starts.size() != rank || attrs->strides.size() != rank || t.dims.size() != rank)
+      const hlo::SliceAttrs& sl = attrs->get<hlo::SliceAttrs>();
+      if (sl.starts.size() != rank || sl.strides.size() != rank || t.dims.size() != rank)
         return *why = name + " with bounds of another rank", false;
       r.strides.resize(rank);
       for (std::size_t i = 0; i < rank; ++i) {
-        if (attrs->starts[i] < 0 || attrs->strides[i] < 1 ||
-            attrs->starts[i] + (t.dims[i] - 1) * attrs->strides[i] >= src.dims[i])
+        if (sl.starts[i] < 0 || sl.strides[i] < 1 ||
+            sl.starts[i] + (t.dims[i] - 1) * sl.strides[i] >= src.dims[i])
           if (t.dims[i] > 0) return *why = name + " out of its operand's bounds", false;
-        r.offset += attrs->starts[i] * src.strides[i];
-        r.strides[i] = src.strides[i] * attrs->strides[i];
+        r.offset += sl.starts[i] * src.strides[i];
+        r.strides[i] = src.strides[i] * sl.strides[i];
       }
     } else {  // transpose: result dimension i is the operand's perm[i]
-      if (attrs->dims.size() != rank || t.dims.size() != rank)
+      const std::vector<std::int64_t>& perm = attrs->get<hlo::DimsAttrs>().dims;
+      if (perm.size() != rank || t.dims.size() != rank)
         return *why = name + " with a permutation of another rank", false;
       r.strides.resize(rank);
       for (std::size_t i = 0; i < rank; ++i) {
-        const auto d = attrs->dims[i];
+        const auto d = perm[i];
         if (d < 0 || d >= static_cast<std::int64_t>(rank) ||
             src.dims[static_cast<std::size_t>(d)] != t.dims[i])
           return *why = name + " with a bad permutation", false;
@@ -328,10 +330,11 @@ class LoopCompiler {
     n.type = t.etype;
     n.instr = idx;
     if (in.code == OpCode::Constant) {
-      if (t.elements() != 1 || !attrs || attrs->literal == hlo::kNoAttrs ||
-          attrs->literal >= prog_.literals.size())
+      const hlo::ConstantAttrs* k = attrs ? &attrs->get<hlo::ConstantAttrs>() : nullptr;
+      if (t.elements() != 1 || !k || k->literal == hlo::kNoAttrs ||
+          k->literal >= prog_.literals.size())
         return refuse("with more than one element");
-      const hlo::Literal& lit = prog_.literals[attrs->literal];
+      const hlo::Literal& lit = prog_.literals[k->literal];
       const std::size_t eb = static_cast<std::size_t>(hlo::element_bytes(t.etype));
       if (lit.bytes.size() < eb) return refuse("without its value");
       n.kind = Kind::Splat;
@@ -354,12 +357,13 @@ class LoopCompiler {
                     count_text(static_cast<double>(n_)));
     n.scalar = scalar;
     if (in.code == OpCode::Iota) {
-      if (!attrs || attrs->dimension < 0 ||
-          attrs->dimension >= static_cast<std::int64_t>(t.dims.size()))
+      const hlo::DimensionAttrs* iota = attrs ? &attrs->get<hlo::DimensionAttrs>() : nullptr;
+      if (!iota || iota->dimension < 0 ||
+          iota->dimension >= static_cast<std::int64_t>(t.dims.size()))
         return refuse("with its dimension out of range");
       n.kind = Kind::Iota;
       n.dims = t.dims;
-      n.axis = attrs->dimension;
+      n.axis = iota->dimension;
       return add(std::move(n));
     }
     // Data movement: a view of the frame through its index map, or (broadcast, reshape) of a
@@ -418,6 +422,7 @@ class LoopCompiler {
                pred = t.etype == hlo::ElementType::Pred;
     simd::Binary bop;
     kernels::MathFn fn;
+    const hlo::CompareAttrs* cmp = attrs ? attrs->get_if<hlo::CompareAttrs>() : nullptr;
     if (in.code == OpCode::Convert) {
       if (operand(0).type == t.etype) {
         n.kind = Kind::Pass;
@@ -444,15 +449,15 @@ class LoopCompiler {
     } else if (math_fn(in.code, &fn) && f && same_operands()) {
       n.kind = Kind::Math;
       n.op = static_cast<std::uint16_t>(fn);
-    } else if (in.code == OpCode::Compare && pred && attrs && ops.size() == 2 &&
+    } else if (in.code == OpCode::Compare && pred && cmp && ops.size() == 2 &&
                operand(0).type == operand(1).type &&
                (float_type(operand(0).type) || operand(0).type == hlo::ElementType::S32 ||
                 operand(0).type == hlo::ElementType::U32) &&
                !(float_type(operand(0).type) &&
-                 attrs->compare_type == hlo::CompareType::TotalOrder)) {
+                 cmp->compare_type == hlo::CompareType::TotalOrder)) {
       n.kind = Kind::Compare;
-      n.op = static_cast<std::uint16_t>(attrs->direction);
-      n.is_unsigned = attrs->compare_type == hlo::CompareType::Unsigned ||
+      n.op = static_cast<std::uint16_t>(cmp->direction);
+      n.is_unsigned = cmp->compare_type == hlo::CompareType::Unsigned ||
                       operand(0).type == hlo::ElementType::U32;
     } else if ((in.code == OpCode::And || in.code == OpCode::Or || in.code == OpCode::Xor ||
                 in.code == OpCode::Not) &&

@@ -46,7 +46,7 @@ struct Walker {
         for (std::uint32_t i = 0; i < op.regions.count; ++i)
           here = std::max(here, region(lf, lf.regions[op.regions.begin + i], live, false));
         if (const hlo::OpAttrs* at = program.attrs_of(in))
-          for (std::uint32_t callee : at->callees) here = std::max(here, live + function(callee));
+          for (std::uint32_t callee : at->callees()) here = std::max(here, live + function(callee));
         for (hlo::ValueId v : f.results(op)) live += bytes_of(f, v);
         here = std::max(here, live);
         peak = std::max(peak, here);

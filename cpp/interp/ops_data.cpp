@@ -298,19 +298,22 @@ bool broadcast_to(const OpCall& c, const Dims& map) {
   return true;
 }
 
-bool broadcast_in_dim(const OpCall& c) { return broadcast_to(c, c.attrs().dims); }
+bool broadcast_in_dim(const OpCall& c) {
+  return broadcast_to(c, c.attrs().get<hlo::DimsAttrs>().dims);
+}
 
 // stablehlo.broadcast: the sizes become new major dimensions, the operand's follow.
 bool broadcast(const OpCall& c) {
-  const std::size_t added = c.attrs().dims.size(), rank = c.tensor(0).dims.size();
+  const Dims& sizes = c.attrs().get<hlo::DimsAttrs>().dims;
+  const std::size_t added = sizes.size(), rank = c.tensor(0).dims.size();
   const Dims& od = c.out_type(0).dims;
   if (od.size() != added + rank)
     return c.fail("broadcast result rank is wrong", std::to_string(added + rank),
                   std::to_string(od.size()));
   for (std::size_t i = 0; i < added; ++i)
-    if (od[i] != c.attrs().dims[i])
+    if (od[i] != sizes[i])
       return c.fail("broadcast result dimension " + std::to_string(i) + " differs from its size",
-                    std::to_string(c.attrs().dims[i]), std::to_string(od[i]));
+                    std::to_string(sizes[i]), std::to_string(od[i]));
   Dims map(rank);
   for (std::size_t i = 0; i < rank; ++i) map[i] = static_cast<std::int64_t>(added + i);
   return broadcast_to(c, map);
@@ -322,7 +325,7 @@ bool broadcast(const OpCall& c) {
 bool transpose(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   if (!same_element_type(c, x)) return false;
-  const Dims& perm = c.attrs().dims;
+  const Dims& perm = c.attrs().get<hlo::DimsAttrs>().dims;
   const Dims& od = c.out_type(0).dims;
   if (perm.size() != x.dims.size() || od.size() != x.dims.size())
     return c.fail("transpose permutation has the wrong length", std::to_string(x.dims.size()),
@@ -348,7 +351,7 @@ bool transpose(const OpCall& c) {
 bool reverse(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   if (!same_element_type(c, x)) return false;
-  const Dims& rev = c.attrs().dims;
+  const Dims& rev = c.attrs().get<hlo::DimsAttrs>().dims;
   if (!valid_dims(c, rev, x.dims.size(), "dimension")) return false;
   const Dims xs = row_major_strides(x.dims);
   Dims src = xs;
@@ -370,7 +373,7 @@ bool reverse(const OpCall& c) {
 bool slice(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   if (!same_element_type(c, x)) return false;
-  const hlo::OpAttrs& a = c.attrs();
+  const hlo::SliceAttrs& a = c.attrs().get<hlo::SliceAttrs>();
   const Dims& od = c.out_type(0).dims;
   const std::size_t rank = x.dims.size();
   if (a.starts.size() != rank || a.limits.size() != rank || a.strides.size() != rank ||
@@ -408,7 +411,7 @@ bool slice(const OpCall& c) {
 bool dynamic_slice(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   if (!same_element_type(c, x)) return false;
-  const Dims& sizes = c.attrs().dims;
+  const Dims& sizes = c.attrs().get<hlo::DimsAttrs>().dims;
   const Dims& od = c.out_type(0).dims;
   const std::size_t rank = x.dims.size();
   if (sizes.size() != rank || od != sizes)
@@ -479,7 +482,7 @@ bool pad(const OpCall& c) {
   if (v.type != x.type || v.elements() != 1)
     return c.fail("pad value is not a scalar of the operand's type",
                   std::string(hlo::element_info(x.type).mlir) + " scalar", list_text(v.dims));
-  const hlo::OpAttrs& a = c.attrs();
+  const hlo::PadAttrs& a = c.attrs().get<hlo::PadAttrs>();
   const std::size_t rank = x.dims.size();
   const Dims& od = c.out_type(0).dims;
   if (a.low.size() != rank || a.high.size() != rank || a.interior.size() != rank ||
@@ -520,7 +523,7 @@ bool pad(const OpCall& c) {
 
 bool concatenate(const OpCall& c) {
   const Dims& od = c.out_type(0).dims;
-  const std::int64_t dim = c.attrs().dimension;
+  const std::int64_t dim = c.attrs().get<hlo::DimensionAttrs>().dimension;
   if (dim < 0 || static_cast<std::size_t>(dim) >= od.size())
     return c.fail("concatenate dimension out of range",
                   "a dimension in [0, " + std::to_string(od.size()) + ")", std::to_string(dim));
@@ -565,7 +568,7 @@ bool iota(const OpCall& c) {
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   const Dims& od = y.dims;
-  const std::int64_t dim = c.attrs().dimension;
+  const std::int64_t dim = c.attrs().get<hlo::DimensionAttrs>().dimension;
   if (dim < 0 || static_cast<std::size_t>(dim) >= od.size())
     return c.fail("iota dimension out of range",
                   "a dimension in [0, " + std::to_string(od.size()) + ")", std::to_string(dim));
@@ -607,7 +610,7 @@ bool iota(const OpCall& c) {
 
 bool get_dimension_size(const OpCall& c) {
   const Tensor& x = c.tensor(0);
-  const std::int64_t dim = c.attrs().dimension;
+  const std::int64_t dim = c.attrs().get<hlo::DimensionAttrs>().dimension;
   if (dim < 0 || static_cast<std::size_t>(dim) >= x.dims.size())
     return c.fail("get_dimension_size dimension out of range",
                   "a dimension in [0, " + std::to_string(x.dims.size()) + ")", std::to_string(dim));
@@ -633,7 +636,7 @@ bool gather(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   const Tensor& idx = c.tensor(1);
   if (!same_element_type(c, x)) return false;
-  const hlo::GatherDims& g = c.attrs().gather;
+  const hlo::GatherDims& g = c.attrs().get<hlo::GatherDims>();
   const Dims& od = c.out_type(0).dims;
   const std::size_t xr = x.dims.size(), ir = idx.dims.size(), yr = od.size();
   Dims slice = g.slice_sizes;

@@ -126,7 +126,7 @@ bool dot_f32(const OpCall& c, const Tensor& l, const Tensor& r, Tensor& y, const
 bool dot_general(const OpCall& c) {
   const Tensor& l = c.tensor(0);
   const Tensor& r = c.tensor(1);
-  const hlo::DotDims& d = c.attrs().dot;
+  const hlo::DotDims& d = c.attrs().get<hlo::DotDims>();
   const std::size_t lr = l.dims.size(), rr = r.dims.size();
   auto in_range = [&](const Dims& v, std::size_t rank, const char* what) {
     std::vector<bool> seen(rank, false);

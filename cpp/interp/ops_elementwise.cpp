@@ -287,8 +287,9 @@ bool compare(const OpCall& c) {
   const Tensor& b = c.tensor(1);
   Tensor y;
   if (!c.alloc(0, &y)) return false;
-  const hlo::Comparison d = c.attrs().direction;
-  const hlo::CompareType ct = c.attrs().compare_type;
+  const hlo::CompareAttrs& ca = c.attrs().get<hlo::CompareAttrs>();
+  const hlo::Comparison d = ca.direction;
+  const hlo::CompareType ct = ca.compare_type;
   const std::int64_t n = y.elements();
   auto* out = y.as<std::uint8_t>();
   const bool ok = for_type(c, a.type, [&](auto e) {

@@ -60,7 +60,7 @@ using linalg::type_name;
 bool convolution(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   const Tensor& w = c.tensor(1);
-  const hlo::ConvAttrs& a = c.attrs().conv;
+  const hlo::ConvAttrs& a = c.attrs().get<hlo::ConvAttrs>();
   const hlo::ConvDims& cd = a.dims;
   const Dims& od = c.out_type(0).dims;
   const std::size_t S = cd.input_spatial.size(), rank = S + 2;
@@ -609,8 +609,8 @@ bool transform_axis(const OpCall& c, Zd* w, const Dims& dims, std::size_t axis, 
 
 bool fft(const OpCall& c) {
   const Tensor& x = c.tensor(0);
-  const hlo::OpAttrs& at = c.attrs();
-  const Dims& len = at.dims;
+  const hlo::FftAttrs& at = c.attrs().get<hlo::FftAttrs>();
+  const Dims& len = at.lengths;
   const Dims& od = c.out_type(0).dims;
   const ElementType ot = c.out_type(0).etype;
   const std::size_t rank = x.dims.size(), L = len.size();
@@ -620,7 +620,7 @@ bool fft(const OpCall& c) {
   const bool c64 = x.type == ElementType::C64 || ot == ElementType::C64;
   const ElementType ctype = c64 ? ElementType::C64 : ElementType::C128,
                     rtype = c64 ? ElementType::F32 : ElementType::F64;
-  const hlo::FftType kind = at.fft;
+  const hlo::FftType kind = at.type;
   const bool real_in = kind == hlo::FftType::RFFT, real_out = kind == hlo::FftType::IRFFT;
   if (x.type != (real_in ? rtype : ctype) || ot != (real_out ? rtype : ctype))
     return c.fail(
@@ -789,7 +789,7 @@ bool batch_of(const OpCall& c, const Tensor& a, const Tensor* b, std::int64_t* b
 bool triangular_solve(const OpCall& c) {
   const Tensor& a = c.tensor(0);
   const Tensor& b = c.tensor(1);
-  const hlo::OpAttrs& at = c.attrs();
+  const hlo::TriangularSolveAttrs& at = c.attrs().get<hlo::TriangularSolveAttrs>();
   std::int64_t batches = 0;
   if (!batch_of(c, a, &b, &batches)) return false;
   const std::size_t r = b.dims.size();
@@ -880,7 +880,7 @@ bool cholesky(const OpCall& c) {
     return c.fail("cholesky result is not of a's type",
                   hlo::to_string(c.in_type(0), c.module.dialect), c.out_type(0).text);
   const std::int64_t n = a.dims.back();
-  const bool lower = c.attrs().lower;
+  const bool lower = c.attrs().get<hlo::CholeskyAttrs>().lower;
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   const bool ok = for_type(c, a.type, [&](auto e) {
@@ -999,13 +999,15 @@ bool rng_result_types(const hlo::OpView& op, const hlo::Type** state, const hlo:
 std::string rng_support(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
   std::string p = computable_types(op, attrs);
   if (!p.empty()) return p;
-  if (!attrs || attrs->rng == hlo::RngAlgorithm::Default)
+  const hlo::RngAlgorithm alg =
+      attrs ? attrs->get<hlo::RngAttrs>().algorithm : hlo::RngAlgorithm::Default;
+  if (alg == hlo::RngAlgorithm::Default)
     return "the DEFAULT algorithm, whose bits are implementation-defined (THREE_FRY and PHILOX "
            "run)";
   const hlo::Type& state = op.operand_type(0);
   const std::int64_t words = state.dims.size() == 1 ? state.dims[0] : -1;
   if (state.etype != ElementType::U64 ||
-      (attrs->rng == hlo::RngAlgorithm::ThreeFry ? words != 2 : words != 2 && words != 3))
+      (alg == hlo::RngAlgorithm::ThreeFry ? words != 2 : words != 2 && words != 3))
     return "state " + state.text +
            " (THREE_FRY takes tensor<2xui64>, PHILOX tensor<2xui64> or tensor<3xui64>)";
   const hlo::Type *state_t = nullptr, *values_t = nullptr;
@@ -1021,7 +1023,7 @@ std::string rng_support(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
 
 bool rng_bit_generator(const OpCall& c) {
   const Tensor& st = c.tensor(0);
-  const hlo::RngAlgorithm alg = c.attrs().rng;
+  const hlo::RngAlgorithm alg = c.attrs().get<hlo::RngAttrs>().algorithm;
   const hlo::Type *state_t = nullptr, *values_t = nullptr;
   if (!rng_result_types(hlo::OpView{c.module, c.fn(), c.op()}, &state_t, &values_t))
     return c.fail("rng_bit_generator results are not (state, values)",

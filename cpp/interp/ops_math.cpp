@@ -469,7 +469,8 @@ bool reduce_precision(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   Tensor y;
   if (!c.alloc(0, &y)) return false;
-  const int exponent_bits = c.attrs().exponent_bits, mantissa_bits = c.attrs().mantissa_bits;
+  const hlo::ReducePrecisionAttrs& rp = c.attrs().get<hlo::ReducePrecisionAttrs>();
+  const int exponent_bits = rp.exponent_bits, mantissa_bits = rp.mantissa_bits;
   const Format f = format_of(x.type);
   const std::int64_t n = y.elements();
   const bool ok = for_float_bits(c, x.type, [&](auto tag) {

@@ -175,8 +175,8 @@ bool body_of(const OpCall& c, std::size_t index, Body* b) {
     b->fn = c.lfn.fn;
     if (r->blocks.size() != 1) return false;
     b->args.assign(r->blocks[0].block->args.begin(), r->blocks[0].block->args.end());
-  } else if (c.has_attrs() && index < c.attrs().callees.size()) {
-    const hlo::LFunction& lf = c.program.functions[c.attrs().callees[index]];
+  } else if (c.has_attrs() && index < c.attrs().callees().size()) {
+    const hlo::LFunction& lf = c.program.functions[c.attrs().callees()[index]];
     r = &lf.body;
     b->fn = lf.fn;
     if (r->blocks.size() != 1) return false;
@@ -241,9 +241,9 @@ Comb comb_of(OpCode k) {
 
 // Body `index` as a combiner of (lhs, rhs) of element type t, or None.
 Comb combiner(const OpCall& c, std::size_t index, ElementType t) {
-  if (index == 0 && c.op().regions.count == 0 && c.has_attrs() &&
-      c.attrs().applies != OpCode::Unknown)
-    return comb_of(c.attrs().applies);
+  const hlo::ReduceAttrs* ra = c.has_attrs() ? c.attrs().get_if<hlo::ReduceAttrs>() : nullptr;
+  if (index == 0 && c.op().regions.count == 0 && ra && ra->applies != OpCode::Unknown)
+    return comb_of(ra->applies);
   Body b;
   if (!body_of(c, index, &b) || b.args.size() != 2 || b.results.size() != 1) return Comb::None;
   for (ValueId a : b.args)
@@ -867,8 +867,9 @@ ArgReducer arg_reducer(const OpCall& c, ElementType value, ElementType index) {
     const hlo::Instr* in = def(r, OpCode::Compare, 2);
     const hlo::OpAttrs* a = in ? c.program.attrs_of(*in) : nullptr;
     if (!a || operands(in)[0] != l0 || operands(in)[1] != r0) return false;
-    *dir = a->direction;
-    *ct = a->compare_type;
+    const hlo::CompareAttrs& ca = a->get<hlo::CompareAttrs>();
+    *dir = ca.direction;
+    *ct = ca.compare_type;
     return true;
   };
   // Either operand order of an and / or: calls f(first, second) for both, true when one matches.
@@ -943,7 +944,8 @@ bool reduce(const OpCall& c) {
   if (!inputs_and_inits(c, &n)) return false;
   const Dims& in = c.tensor(0).dims;
   std::vector<bool> reduced;
-  if (!check_dim_list(c, c.attrs().dims, in.size(), "dimensions", &reduced)) return false;
+  if (!check_dim_list(c, c.attrs().get<hlo::ReduceAttrs>().dims, in.size(), "dimensions", &reduced))
+    return false;
   Dims out_dims;
   for (std::size_t d = 0; d < in.size(); ++d)
     if (!reduced[d]) out_dims.push_back(in[d]);
@@ -1157,7 +1159,7 @@ bool reduce_window(const OpCall& c) {
   std::size_t n = 0;
   if (!inputs_and_inits(c, &n)) return false;
   Windows w;
-  if (!w.plan(c, c.tensor(0).dims, c.attrs().window)) return false;
+  if (!w.plan(c, c.tensor(0).dims, c.attrs().get<hlo::WindowAttrs>().window)) return false;
   const auto types = result_types(c);
   if (types.size() != n)
     return c.fail("reduce_window's results", std::to_string(n) + " results",
@@ -1203,7 +1205,7 @@ PairCompare pair_compare(const OpCall& c, std::size_t index, ElementType t) {
       b.fn->results(*in.op)[0] != b.results[0] || !c.program.attrs_of(in))
     return out;
   const auto ops = b.fn->operands(*in.op);
-  const hlo::OpAttrs& a = *c.program.attrs_of(in);
+  const hlo::CompareAttrs& a = c.program.attrs_of(in)->get<hlo::CompareAttrs>();
   if (hlo::is_complex(t) && a.direction != hlo::Comparison::EQ &&
       a.direction != hlo::Comparison::NE)
     return out;
@@ -1335,12 +1337,13 @@ bool select_and_scatter(const OpCall& c) {
         "select_and_scatter's source and init value",
         "the operand's element type (the init value a scalar)",
         type_name(source.type) + " and " + type_name(init.type) + " " + dims_text(init.dims));
-  for (const auto& d : c.attrs().window)
+  const std::vector<hlo::WindowDim>& window = c.attrs().get<hlo::WindowAttrs>().window;
+  for (const auto& d : window)
     if (d.base_dilation != 1 || d.window_dilation != 1)
       return c.fail("select_and_scatter with a dilated window", "no dilation",
                     std::to_string(d.base_dilation) + " and " + std::to_string(d.window_dilation));
   Windows w;
-  if (!w.plan(c, x.dims, c.attrs().window)) return false;
+  if (!w.plan(c, x.dims, window)) return false;
   if (source.dims != w.out_dims())
     return c.fail("select_and_scatter's source does not match the windows", dims_text(w.out_dims()),
                   dims_text(source.dims));
@@ -1379,7 +1382,7 @@ struct ScatterPlan {
 
 bool scatter_plan(const OpCall& c, const Tensor& x, const Tensor& indices, const Tensor& updates,
                   ScatterPlan* p) {
-  const hlo::ScatterDims& s = c.attrs().scatter;
+  const hlo::ScatterAttrs& s = c.attrs().get<hlo::ScatterAttrs>();
   const std::size_t ro = x.dims.size(), ri = indices.dims.size(), ru = updates.dims.size();
   const std::string op = "scatter's ";
   const std::int64_t ivd = s.index_vector_dim;
@@ -1712,8 +1715,9 @@ class ComparatorReader {
     if (op.results.count != 1) return;
     const auto ops = f.operands(op);
     const hlo::OpAttrs* attrs = c_.program.attrs_of(in);
-    if (in.code == OpCode::Constant && attrs && attrs->literal != hlo::kNoAttrs) {
-      const hlo::Literal& lit = c_.program.literals[attrs->literal];
+    if (in.code == OpCode::Constant && attrs &&
+        attrs->get<hlo::ConstantAttrs>().literal != hlo::kNoAttrs) {
+      const hlo::Literal& lit = c_.program.literals[attrs->get<hlo::ConstantAttrs>().literal];
       if (lit.elements() == 1 && hlo::is_float(lit.type) && !lit.bytes.empty()) {
         dispatch(lit.type, [&](auto e) {
           using E = decltype(e);
@@ -1730,8 +1734,9 @@ class ComparatorReader {
       }
     } else if (in.code == OpCode::Compare && attrs && ops.size() == 2) {
       s.kind = Sym::Kind::Cmp;
-      s.dir = attrs->direction;
-      s.ct = attrs->compare_type;
+      const hlo::CompareAttrs& ca = attrs->get<hlo::CompareAttrs>();
+      s.dir = ca.direction;
+      s.ct = ca.compare_type;
       s.a = find(ops[0]);
       s.b = find(ops[1]);
     } else if ((in.code == OpCode::And || in.code == OpCode::Or) && ops.size() == 2 &&
@@ -1937,12 +1942,13 @@ bool sort(const OpCall& c) {
                     c.in(i).is_tensor() ? dims_text(c.tensor(i).dims) : "another value");
   const Dims& dims = c.tensor(0).dims;
   const auto rank = static_cast<std::int64_t>(dims.size());
-  std::int64_t dim = c.attrs().dimension;
+  const std::int64_t written = c.attrs().get<hlo::SortAttrs>().dimension;
+  std::int64_t dim = written;
   if (dim < 0) dim += rank;
   if (dim < 0 || dim >= rank)
     return c.fail("sort's dimension",
                   "in [-" + std::to_string(rank) + ", " + std::to_string(rank) + ")",
-                  std::to_string(c.attrs().dimension));
+                  std::to_string(written));
   const auto types = result_types(c);
   if (types.size() != n)
     return c.fail("sort's results", std::to_string(n) + " results", std::to_string(types.size()));
@@ -2058,7 +2064,7 @@ bool sort(const OpCall& c) {
 bool top_k(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   if (x.dims.empty()) return c.fail("top_k of a scalar", "a tensor of rank 1 or more", "rank 0");
-  const std::int64_t k = c.attrs().dimension, len = x.dims.back();
+  const std::int64_t k = c.attrs().get<hlo::TopKAttrs>().k, len = x.dims.back();
   if (k < 0 || k > len)
     return c.fail("top_k's k", "in [0, " + std::to_string(len) + "]", std::to_string(k));
   if (hlo::is_complex(x.type))
@@ -2113,7 +2119,7 @@ bool map(const OpCall& c) {
     if (!c.in(i).is_tensor() || c.tensor(i).dims != dims)
       return c.fail("map's operands differ in shape", dims_text(dims),
                     c.in(i).is_tensor() ? dims_text(c.tensor(i).dims) : "another value");
-  const Dims& md = c.attrs().dims;
+  const Dims& md = c.attrs().get<hlo::ReduceAttrs>().dims;
   for (std::size_t i = 0; i < md.size(); ++i)
     if (md.size() != dims.size() || md[i] != static_cast<std::int64_t>(i))
       return c.fail("map's dimensions",
@@ -2154,8 +2160,9 @@ bool map(const OpCall& c) {
 // ------------------------------------------------------------------------------------------
 
 std::string reduce_supported(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
-  if (attrs && attrs->applies != OpCode::Unknown && comb_of(attrs->applies) == Comb::None)
-    return "reduce applying " + std::string(hlo::op_short_name(attrs->applies)) +
+  const OpCode applies = attrs ? attrs->get<hlo::ReduceAttrs>().applies : OpCode::Unknown;
+  if (applies != OpCode::Unknown && comb_of(applies) == Comb::None)
+    return "reduce applying " + std::string(hlo::op_short_name(applies)) +
            " (not a reducer the interpreter runs)";
   return computable_types(op, attrs);
 }
@@ -2179,7 +2186,9 @@ bool reduce_streamed(const OpCall& c, const StreamedInput& in, bool* done) {
   const auto types = result_types(c);
   if (types.size() != 1) return true;
   std::vector<bool> reduced;
-  if (!check_dim_list(c, c.attrs().dims, in.dims.size(), "dimensions", &reduced)) return false;
+  if (!check_dim_list(c, c.attrs().get<hlo::ReduceAttrs>().dims, in.dims.size(), "dimensions",
+                      &reduced))
+    return false;
   Dims out_dims;
   for (std::size_t d = 0; d < in.dims.size(); ++d)
     if (!reduced[d]) out_dims.push_back(in.dims[d]);

@@ -15,7 +15,7 @@ namespace {
 using hlo::OpCode;
 
 bool constant(const OpCall& c) {
-  const hlo::OpAttrs& a = c.attrs();
+  const hlo::ConstantAttrs& a = c.attrs().get<hlo::ConstantAttrs>();
   const hlo::Literal& lit = c.program.literals[a.literal];
   Tensor t;
   if (!c.alloc(0, &t)) return false;
@@ -49,7 +49,7 @@ bool tuple(const OpCall& c) {
 
 bool get_tuple_element(const OpCall& c) {
   const Value& t = c.in(0);
-  const std::int64_t i = c.attrs().dimension;
+  const std::int64_t i = c.attrs().get<hlo::TupleIndexAttrs>().index;
   if (t.kind != Value::Kind::Tuple || i < 0 || static_cast<std::size_t>(i) >= t.tuple.size())
     return c.fail("get_tuple_element index out of range", "an index below the tuple's size",
                   std::to_string(i));
@@ -92,7 +92,7 @@ bool call(const OpCall& c) {
   std::vector<Value> args, results;
   args.reserve(c.num_operands());
   for (std::size_t i = 0; i < c.num_operands(); ++i) args.push_back(c.in(i));
-  if (!c.run.call(c.attrs().callees.at(0), std::move(args), &results)) return false;
+  if (!c.run.call(c.attrs().callees().at(0), std::move(args), &results)) return false;
   return set_results(c, results);
 }
 
@@ -140,7 +140,7 @@ bool case_op(const OpCall& c) {
     return c.fail("case's index is not a scalar i32", "tensor<i32>",
                   hlo::to_string(c.in_type(0), c.module.dialect));
   const std::size_t branches =
-      c.op().regions.count ? c.op().regions.count : c.attrs().callees.size();
+      c.op().regions.count ? c.op().regions.count : c.attrs().callees().size();
   if (index < 0 || static_cast<std::size_t>(index) >= branches)
     index = static_cast<std::int64_t>(branches) - 1;
   std::vector<Value> args, results;
@@ -168,7 +168,7 @@ bool if_op(const OpCall& c) {
 }
 
 bool custom_call(const OpCall& c) {
-  const std::string& target = c.attrs().target;
+  const std::string& target = c.attrs().get<hlo::CustomCallAttrs>().target;
   if (!is_check(target))
     return c.fail("custom_call " + target + " is not run by the interpreter", "a check call",
                   target);
@@ -202,8 +202,9 @@ std::string known_values(const hlo::OpView& op, const hlo::OpAttrs*) {
 }
 
 std::string check_call(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
-  if (!attrs || !is_check(attrs->target))
-    return "custom_call " + (attrs ? attrs->target : std::string()) + " has no meaning here";
+  const hlo::CustomCallAttrs* cc = attrs ? &attrs->get<hlo::CustomCallAttrs>() : nullptr;
+  if (!cc || !is_check(cc->target))
+    return "custom_call " + (cc ? cc->target : std::string()) + " has no meaning here";
   return computable_types(op, attrs);
 }
 

@@ -119,8 +119,8 @@ bool OpCall::call_body(std::size_t index, std::vector<Value> args,
   const hlo::Op& o = op();
   if (index < o.regions.count)
     return run.region(lfn, lfn.regions[o.regions.begin + index], frame, std::move(args), results);
-  if (has_attrs() && index < attrs().callees.size())
-    return run.call(attrs().callees[index], std::move(args), results);
+  if (has_attrs() && index < attrs().callees().size())
+    return run.call(attrs().callees()[index], std::move(args), results);
   return fail(std::string(o.name) + " has no body " + std::to_string(index),
               "a region or a computation", "none");
 }

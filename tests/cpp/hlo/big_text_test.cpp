@@ -257,8 +257,8 @@ ENTRY e {
   CHECK(instrs[4].attrs == instrs[5].attrs);
   CHECK(instrs[2].attrs != instrs[4].attrs);
   CHECK(p->attrs.size() == 3);
-  CHECK(p->attrs_of(instrs[3])->dot.lhs_contracting == std::vector<std::int64_t>{1});
-  CHECK(p->attrs_of(instrs[6])->dims == std::vector<std::int64_t>{1, 0});
+  CHECK(p->attrs_of(instrs[3])->get<DotDims>().lhs_contracting == std::vector<std::int64_t>{1});
+  CHECK(p->attrs_of(instrs[6])->get<DimsAttrs>().dims == std::vector<std::int64_t>{1, 0});
 }
 
 TEST_CASE(
