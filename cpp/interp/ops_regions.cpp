@@ -1715,9 +1715,9 @@ class ComparatorReader {
     if (op.results.count != 1) return;
     const auto ops = f.operands(op);
     const hlo::OpAttrs* attrs = c_.program.attrs_of(in);
-    if (in.code == OpCode::Constant && attrs &&
-        attrs->get<hlo::ConstantAttrs>().literal != hlo::kNoAttrs) {
-      const hlo::Literal& lit = c_.program.literals[attrs->get<hlo::ConstantAttrs>().literal];
+    const hlo::ConstantAttrs* k = attrs ? attrs->get_if<hlo::ConstantAttrs>() : nullptr;
+    if (in.code == OpCode::Constant && k && k->literal != hlo::kNoAttrs) {
+      const hlo::Literal& lit = c_.program.literals[k->literal];
       if (lit.elements() == 1 && hlo::is_float(lit.type) && !lit.bytes.empty()) {
         dispatch(lit.type, [&](auto e) {
           using E = decltype(e);

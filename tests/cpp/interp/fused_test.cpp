@@ -601,7 +601,8 @@ TEST_CASE("a fusion's output never overwrites a parameter it also reads through 
   const auto fusions = fused_same_bits(text);
   REQUIRE(fusions.size() == 1);
   CHECK(fusions[0].fallback.empty());
-  // And the output is still written over a parameter read only elementwise: x + x·x.
+  // And a parameter read only elementwise, which the output may overwrite: x + x·x, the same
+  // bits as op by op.
   fused_same_bits(
       "func.func public @main(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {\n"
       "  %s = stablehlo.multiply %x, %x : tensor<64x64xf32>\n"
