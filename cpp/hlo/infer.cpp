@@ -344,11 +344,12 @@ class Inferrer {
   int line = 0, column = 0;
 
   // The StableHLO ops whose rule here reads what StableHLO writes too: the elementwise ones (no
-  // attribute) and those the op table marks Inferred (tuple, get_tuple_element, reverse, ...).
+  // attribute) and those the op table marks Inferred (tuple, get_tuple_element, reverse, ...), and
+  // pad, whose written result this rule compares once verify.cpp's pad rule has checked its bounds.
   static bool stablehlo_rule(OpCode c) {
     const VerifyRule r = op_info(c).verify;
     return (r == VerifyRule::Elementwise || r == VerifyRule::Select || r == VerifyRule::Clamp ||
-            r == VerifyRule::Inferred) &&
+            r == VerifyRule::Inferred || r == VerifyRule::Pad) &&
            c != OpCode::Convert && c != OpCode::ReducePrecision;
   }
   // An unranked tensor (`tensor<*xf32>`) among the op's operands or results: XLA's rules have

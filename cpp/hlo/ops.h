@@ -76,6 +76,11 @@ enum class VerifyRule : std::uint8_t {
   Map,
   Sort,
   Iota,  // the result's element kind is one the types column gives
+  // The bounds a run reads and writes within: the interpreter's kernels trust these.
+  Slice,
+  DynamicSlice,
+  DynamicUpdateSlice,
+  Pad,
   // infer.cpp's rule (check_written_shapes), in StableHLO too: its attributes read alike.
   Inferred,
 };

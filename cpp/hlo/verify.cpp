@@ -156,6 +156,14 @@ class Verifier {
         return sort(op);
       case VerifyRule::Iota:
         return iota(op);
+      case VerifyRule::Slice:
+        return slice(op);
+      case VerifyRule::DynamicSlice:
+        return dynamic_slice(op);
+      case VerifyRule::DynamicUpdateSlice:
+        return dynamic_update_slice(op);
+      case VerifyRule::Pad:
+        return pad(op);
     }
     return true;
   }
@@ -664,11 +672,17 @@ class Verifier {
     if (dims.size() != in.dims.size())
       return fail(op, name + " needs one dimension per operand dimension",
                   std::to_string(in.dims.size()) + " dimensions", list_text(dims));
+    std::vector<bool> seen(out.dims.size(), false);
     for (std::size_t i = 0; i < dims.size(); ++i) {
       if (dims[i] < 0 || static_cast<std::size_t>(dims[i]) >= out.dims.size())
         return fail(op, name + " dimension out of range",
                     "a dimension in [0, " + std::to_string(out.dims.size()) + ")",
                     std::to_string(dims[i]));
+      // StableHLO's C5 (is_unique), XLA's "Broadcast dimensions order is wrong" / repeats.
+      if (seen[static_cast<std::size_t>(dims[i])])
+        return fail(op, name + " repeats a result dimension", "each dimension once",
+                    list_text(dims));
+      seen[static_cast<std::size_t>(dims[i])] = true;
       auto o = out.dims[static_cast<std::size_t>(dims[i])];
       if (in.dims[i] >= 0 && o >= 0 && in.dims[i] != 1 && in.dims[i] != o)
         return fail(op, name + " operand dimension does not fit",
@@ -800,12 +814,206 @@ class Verifier {
       return fail(op, "concatenate result rank is wrong",
                   "rank " + std::to_string(first.dims.size()) + " as in " + type_text(first),
                   type_text(out));
-    if (!ranked(out) || dynamic) return true;
+    if (!ranked(out)) return true;
+    for (std::size_t k = 0; k < out.dims.size(); ++k)
+      if (static_cast<std::int64_t>(k) != d && out.dims[k] >= 0 && first.dims[k] >= 0 &&
+          out.dims[k] != first.dims[k])
+        return fail(
+            op,
+            "concatenate result differs from its operands outside dimension " + std::to_string(d),
+            "dimension " + std::to_string(k) + " of size " + std::to_string(first.dims[k]) +
+                " as in " + type_text(first),
+            type_text(out));
+    if (dynamic) return true;
     const std::int64_t o = out.dims[static_cast<std::size_t>(d)];
     if (o >= 0 && o != total)
       return fail(op, "concatenate result size is wrong",
                   "dimension " + std::to_string(d) + " of size " + std::to_string(total),
                   std::to_string(o));
+    return true;
+  }
+
+  // ---- slices and pads: the bounds a run reads and writes within (the interpreter trusts them) --
+
+  // The result's element type is the operand's (StableHLO's slice, dynamic_slice,
+  // dynamic_update_slice and pad; HLO leaves element types to infer.cpp's rule, which lets floats
+  // of two precisions meet).
+  bool keeps_element_type(const OpView& op, const Type& in, const Type& out) {
+    if (m_.dialect != "stablehlo" || !in.is_array() || !out.is_array() || quantized(in) ||
+        quantized(out) || in.element == out.element)
+      return true;
+    return fail(op, std::string(op.op.name) + " changes the element type",
+                in.element + " (the operand's)", out.element);
+  }
+
+  // The result's dimensions are `want` (-1: not known; a dynamic size matches any).
+  bool result_dims(const OpView& op, const std::vector<std::int64_t>& want) {
+    const Type& out = op.result_type(0);
+    if (!ranked(out)) return true;
+    bool same = out.dims.size() == want.size();
+    for (std::size_t i = 0; same && i < want.size(); ++i)
+      if (want[i] >= 0 && out.dims[i] >= 0 && want[i] != out.dims[i]) same = false;
+    if (!same)
+      return fail(op, std::string(op.op.name) + " result shape is wrong", list_text(want),
+                  list_text(out.dims));
+    return true;
+  }
+
+  // slice (StableHLO's constraints C1-C5, XLA's InferSliceShape): a start, limit and stride per
+  // dimension, 0 <= start <= limit <= size, stride >= 1, and ceil((limit - start) / stride)
+  // elements in each dimension of the result.
+  bool slice(const OpView& op) {
+    if (op.num_operands() != 1 || op.num_results() != 1) return true;
+    const Type& in = op.operand_type(0);
+    const OpAttrs* a = ranked(in) ? decoded(op) : nullptr;
+    if (!a) return error.empty();
+    const SliceAttrs& b = a->get<SliceAttrs>();
+    const std::size_t rank = in.dims.size();
+    const std::string name(op.op.name);
+    if (b.starts.size() != rank || b.limits.size() != rank || b.strides.size() != rank)
+      return fail(op, name + " needs a start, limit and stride per dimension",
+                  std::to_string(rank) + " of each (the operand's rank)",
+                  std::to_string(b.starts.size()) + " starts, " + std::to_string(b.limits.size()) +
+                      " limits, " + std::to_string(b.strides.size()) + " strides");
+    std::vector<std::int64_t> want(rank);
+    for (std::size_t i = 0; i < rank; ++i) {
+      const std::int64_t lo = b.starts[i], hi = b.limits[i], step = b.strides[i], d = in.dims[i];
+      if (lo < 0 || lo > hi || (d >= 0 && hi > d) || step < 1)
+        return fail(op, name + " bounds out of range in dimension " + std::to_string(i),
+                    "0 <= start <= limit <= " + (d >= 0 ? std::to_string(d) : "the size") +
+                        " and stride >= 1",
+                    std::to_string(lo) + ":" + std::to_string(hi) + ":" + std::to_string(step));
+      want[i] = (hi - lo) / step + ((hi - lo) % step != 0);
+    }
+    return keeps_element_type(op, in, op.result_type(0)) && result_dims(op, want);
+  }
+
+  // The start indices of dynamic_slice and dynamic_update_slice, from operand `first` on: one
+  // 0-d integer tensor per dimension of the operand (StableHLO's C2 and C3; XLA's
+  // InferDynamicSliceShape), or HLO's older form, one 1-D integer tensor of them.
+  bool start_indices(const OpView& op, std::size_t first, std::size_t rank) {
+    const std::size_t n = op.num_operands() - first;
+    const std::string name(op.op.name);
+    auto integers = [](const Type& t) {
+      return opaque(t) || (t.is_array() && (is_integer(t.etype) || quantized(t)));
+    };
+    if (n == 1 && rank != 1) {
+      const Type& t = op.operand_type(first);
+      if (ranked(t) && t.dims.size() == 1 && (t.dims[0] < 0 || t.dims[0] == std::int64_t(rank))) {
+        if (!integers(t))
+          return fail(op, name + " start indices are not integers", "an integer tensor",
+                      type_text(t));
+        return true;
+      }
+    }
+    if (n != rank)
+      return fail(op, name + " needs one start index per dimension of the operand",
+                  std::to_string(rank) + " indices", std::to_string(n));
+    for (std::size_t i = 0; i < n; ++i) {
+      const Type& t = op.operand_type(first + i);
+      if (opaque(t)) continue;
+      const bool one = ranked(t) && (t.dims.empty() || (t.dims.size() == 1 && t.dims[0] == 1));
+      if (!one || !integers(t))
+        return fail(op, name + " start index " + std::to_string(i) + " is not a scalar integer",
+                    "a 0-d integer tensor", type_text(t));
+    }
+    return true;
+  }
+
+  // dynamic_slice (StableHLO's C1-C5): the start indices, a slice size per dimension in [0, size],
+  // and a result of the slice sizes.
+  bool dynamic_slice(const OpView& op) {
+    if (op.num_operands() == 0 || op.num_results() != 1) return true;
+    const Type& in = op.operand_type(0);
+    const OpAttrs* a = ranked(in) ? decoded(op) : nullptr;
+    if (!a) return error.empty();
+    const std::vector<std::int64_t>& sizes = a->get<DimsAttrs>().dims;
+    const std::size_t rank = in.dims.size();
+    const std::string name(op.op.name);
+    if (!start_indices(op, 1, rank)) return false;
+    if (sizes.size() != rank)
+      return fail(op, name + " needs one slice size per dimension",
+                  std::to_string(rank) + " sizes (the operand's rank)", list_text(sizes));
+    for (std::size_t i = 0; i < rank; ++i)
+      if (sizes[i] < 0 || (in.dims[i] >= 0 && sizes[i] > in.dims[i]))
+        return fail(op, name + " slice size out of range in dimension " + std::to_string(i),
+                    "0.." + (in.dims[i] >= 0 ? std::to_string(in.dims[i]) : "the size"),
+                    std::to_string(sizes[i]));
+    return keeps_element_type(op, in, op.result_type(0)) && result_dims(op, sizes);
+  }
+
+  // dynamic_update_slice (StableHLO's C1-C6): an update of the operand's rank and element type,
+  // no larger than the operand in any dimension, the start indices, and the operand's type as
+  // the result.
+  bool dynamic_update_slice(const OpView& op) {
+    if (op.num_operands() < 2 || op.num_results() != 1) return true;
+    const Type& in = op.operand_type(0);
+    const Type& update = op.operand_type(1);
+    if (!ranked(in) || !ranked(update)) return true;
+    const std::size_t rank = in.dims.size();
+    const std::string name(op.op.name);
+    if (update.dims.size() != rank)
+      return fail(op, name + " update has another rank than the operand",
+                  "rank " + std::to_string(rank) + " as in " + type_text(in), type_text(update));
+    for (std::size_t i = 0; i < rank; ++i)
+      if (in.dims[i] >= 0 && update.dims[i] > in.dims[i])
+        return fail(op,
+                    name + " update is larger than the operand in dimension " + std::to_string(i),
+                    "at most " + std::to_string(in.dims[i]), std::to_string(update.dims[i]));
+    if (m_.dialect == "stablehlo" && update.is_array() && !quantized(update) && !quantized(in) &&
+        update.element != in.element)
+      return fail(op, name + " update has another element type than the operand",
+                  in.element + " (as " + type_text(in) + ")", update.element);
+    if (!start_indices(op, 2, rank)) return false;
+    return keeps_element_type(op, in, op.result_type(0)) && result_dims(op, in.dims);
+  }
+
+  // pad (StableHLO's C1-C3, XLA's InferPadShape): a 0-d padding value of the operand's element
+  // type, low, high and interior padding per dimension, interior >= 0, and padded sizes from 0 to
+  // 2^50 (size + low + high + max(size - 1, 0) * interior). These are what infer.cpp's pad rule
+  // would refuse; with them met, that rule compares the written result with the padded shape
+  // (check_written_shapes, both dialects: C4).
+  bool pad(const OpView& op) {
+    if (op.num_operands() != 2 || op.num_results() != 1) return true;
+    const Type& in = op.operand_type(0);
+    const Type& value = op.operand_type(1);
+    const std::string name(op.op.name);
+    if (ranked(value) && !value.dims.empty())
+      return fail(op, name + " padding value is not a scalar", "a 0-d tensor", type_text(value));
+    // HLO lets floats of two precisions meet (infer.cpp's same_element_ignoring_fp).
+    const bool fp_pair = m_.dialect == "hlo" && is_float(in.etype) && is_float(value.etype);
+    if (in.is_array() && value.is_array() && !quantized(in) && !quantized(value) &&
+        in.element != value.element && !fp_pair)
+      return fail(op, name + " padding value has another element type than the operand",
+                  in.element + " (as " + type_text(in) + ")", value.element);
+    const OpAttrs* a = ranked(in) ? decoded(op) : nullptr;
+    if (!a) return error.empty();
+    const PadAttrs& p = a->get<PadAttrs>();
+    const std::size_t rank = in.dims.size();
+    if (p.low.size() != rank || p.high.size() != rank || p.interior.size() != rank)
+      return fail(op, name + " needs low, high and interior padding per dimension",
+                  std::to_string(rank) + " of each (the operand's rank)",
+                  std::to_string(p.low.size()) + " low, " + std::to_string(p.high.size()) +
+                      " high, " + std::to_string(p.interior.size()) + " interior");
+    constexpr std::int64_t kMax = std::int64_t(1) << 50;
+    for (std::size_t i = 0; i < rank; ++i) {
+      const std::int64_t d = in.dims[i], lo = p.low[i], hi = p.high[i], inner = p.interior[i];
+      if (inner < 0)
+        return fail(op, name + " interior padding is negative in dimension " + std::to_string(i),
+                    "at least 0", std::to_string(inner));
+      if (d < 0) continue;
+      std::int64_t grown = 0, size = 0;
+      const bool ok = !__builtin_mul_overflow(std::max<std::int64_t>(d - 1, 0), inner, &grown) &&
+                      !__builtin_add_overflow(d, lo, &size) &&
+                      !__builtin_add_overflow(size, hi, &size) &&
+                      !__builtin_add_overflow(size, grown, &size);
+      if (!ok || size < 0 || size > kMax)
+        return fail(op, name + " padded size out of range in dimension " + std::to_string(i),
+                    "0 to 2^50 (size + low + high + (size - 1) * interior)",
+                    std::to_string(d) + " + " + std::to_string(lo) + " + " + std::to_string(hi) +
+                        " + " + std::to_string(std::max<std::int64_t>(d - 1, 0)) + " * " +
+                        std::to_string(inner));
+    }
     return true;
   }
 

@@ -4,8 +4,11 @@
 // has no kernel or whose predicate says no, naming the op and the reason.
 //
 // A kernel reads its operands from the frame, allocates its results (counted against the memory
-// cap), computes, and stores them. On bad input it calls fail() (an error at the op's line:col)
-// and returns false; it never aborts, never throws and never loops without bound.
+// cap), computes, and stores them. What its op's verify rule checked it trusts (RL_VERIFIED,
+// below); on bad input the verifier cannot see (values, limits, what the interpreter cannot do)
+// it calls fail() (an error at the op's line:col) and returns false; it never aborts (but for a
+// broken RL_VERIFIED rule in a build that checks invariants), never throws and never loops
+// without bound.
 #pragma once
 
 #include <functional>
@@ -58,6 +61,19 @@ struct OpCall {
   // The run's clock and limits: false (error set) past the time budget. Call it in long loops.
   bool keep_going() const;
 };
+
+// A rule the verifier checked before the run (hlo/verify.cpp): the kernel trusts it and does not
+// check it again (issue 25, "verify once"). Builds that check invariants (native builds, the fuzz
+// targets: RL_CHECK_INVARIANTS) stop loudly where it does not hold, naming the op and the rule —
+// a verifier gap, never a read past a buffer; the wasm core does not evaluate it. Errors that
+// depend on data (indices, budgets, memory) are fail()s, never this.
+#if RL_CHECK_INVARIANTS
+[[noreturn]] void verifier_gap(const OpCall& c, const char* rule, const char* file, int line);
+#define RL_VERIFIED(c, rule) \
+  ((rule) ? (void)0 : ::rl::interp::verifier_gap((c), #rule, __FILE__, __LINE__))
+#else
+#define RL_VERIFIED(c, rule) ((void)sizeof(rule))
+#endif
 
 using Kernel = bool (*)(const OpCall&);
 // "" when the kernel can run the op; otherwise why not ("element type f8E4M3FN").

@@ -119,7 +119,8 @@ bool indices_as_i64(const OpCall& c, const Tensor& t, Tensor* out) {
 }
 
 // The start indices of dynamic_slice / dynamic_update_slice, from operand `first` on: one scalar
-// per dimension (StableHLO, HLO), or one 1-D tensor of them (HLO's older form).
+// per dimension (StableHLO, HLO), or one 1-D tensor of them (HLO's older form). Their count and
+// shapes are the verifier's (verify.cpp's start_indices); their values are clamped by the caller.
 bool start_indices(const OpCall& c, std::size_t first, std::size_t rank, Dims* out) {
   out->assign(rank, 0);
   const std::size_t n = c.num_operands() - first;
@@ -129,15 +130,10 @@ bool start_indices(const OpCall& c, std::size_t first, std::size_t rank, Dims* o
       if (!read_index(c, c.tensor(first), static_cast<std::int64_t>(i), &(*out)[i])) return false;
     return true;
   }
-  if (n != rank)
-    return c.fail(std::string(c.op().name) + " needs one start index per dimension",
-                  std::to_string(rank) + " indices", std::to_string(n));
+  RL_VERIFIED(c, n == rank);
   for (std::size_t i = 0; i < rank; ++i) {
     const Value& v = c.in(first + i);
-    if (!v.is_tensor() || v.tensor.elements() != 1)
-      return c.fail(
-          std::string(c.op().name) + " start index " + std::to_string(i) + " is not a scalar",
-          "a scalar integer", v.is_tensor() ? list_text(v.tensor.dims) : "a non-tensor");
+    RL_VERIFIED(c, v.is_tensor() && v.tensor.elements() == 1);
     if (!read_index(c, v.tensor, 0, &(*out)[i])) return false;
   }
   return true;
@@ -264,17 +260,14 @@ bool broadcast_to(const OpCall& c, const Dims& map) {
   const Tensor& x = c.tensor(0);
   if (!same_element_type(c, x)) return false;
   const Dims& od = c.out_type(0).dims;
-  if (map.size() != x.dims.size())
-    return c.fail(std::string(c.op().name) + " needs one result dimension per operand dimension",
-                  std::to_string(x.dims.size()) + " dimensions", list_text(map));
-  if (!valid_dims(c, map, od.size(), "dimension")) return false;
+  // The map is the verifier's (verify.cpp's broadcast_in_dim rule) or broadcast()'s.
+  RL_VERIFIED(c, map.size() == x.dims.size());
   bool in_order = true;
   for (std::size_t i = 0; i < map.size(); ++i) {
-    const std::int64_t o = od[static_cast<std::size_t>(map[i])];
-    if (x.dims[i] != 1 && x.dims[i] != o)
-      return c.fail(
-          std::string(c.op().name) + " operand dimension " + std::to_string(i) + " does not fit",
-          "size 1 or " + std::to_string(o), std::to_string(x.dims[i]));
+    RL_VERIFIED(c, map[i] >= 0 && static_cast<std::size_t>(map[i]) < od.size());
+    RL_VERIFIED(c, i == 0 || std::find(map.begin(), map.begin() + static_cast<std::ptrdiff_t>(i),
+                                       map[i]) == map.begin() + static_cast<std::ptrdiff_t>(i));
+    RL_VERIFIED(c, x.dims[i] == 1 || x.dims[i] == od[static_cast<std::size_t>(map[i])]);
     if (i > 0 && map[i] < map[i - 1]) in_order = false;
   }
   std::int64_t out_elements = 1;
@@ -314,6 +307,12 @@ bool broadcast(const OpCall& c) {
     if (od[i] != sizes[i])
       return c.fail("broadcast result dimension " + std::to_string(i) + " differs from its size",
                     std::to_string(sizes[i]), std::to_string(od[i]));
+  // stablehlo.broadcast has no verify rule: its operand's dimensions are checked here.
+  for (std::size_t i = 0; i < rank; ++i)
+    if (od[added + i] != c.tensor(0).dims[i])
+      return c.fail(
+          "broadcast result dimension " + std::to_string(added + i) + " differs from the operand's",
+          std::to_string(c.tensor(0).dims[i]), std::to_string(od[added + i]));
   Dims map(rank);
   for (std::size_t i = 0; i < rank; ++i) map[i] = static_cast<std::int64_t>(added + i);
   return broadcast_to(c, map);
@@ -327,18 +326,14 @@ bool transpose(const OpCall& c) {
   if (!same_element_type(c, x)) return false;
   const Dims& perm = c.attrs().get<hlo::DimsAttrs>().dims;
   const Dims& od = c.out_type(0).dims;
-  if (perm.size() != x.dims.size() || od.size() != x.dims.size())
-    return c.fail("transpose permutation has the wrong length", std::to_string(x.dims.size()),
-                  list_text(perm));
-  if (!valid_dims(c, perm, x.dims.size(), "permutation")) return false;
+  // The permutation and the result's shape are the verifier's (verify.cpp's transpose rule).
+  RL_VERIFIED(c, perm.size() == x.dims.size() && od.size() == x.dims.size());
   const Dims xs = row_major_strides(x.dims), ys = row_major_strides(od);
   Box b;
   for (std::size_t i = 0; i < perm.size(); ++i) {
+    RL_VERIFIED(c, perm[i] >= 0 && static_cast<std::size_t>(perm[i]) < x.dims.size());
     const auto p = static_cast<std::size_t>(perm[i]);
-    if (od[i] != x.dims[p])
-      return c.fail("transpose result shape is wrong",
-                    "dimension " + std::to_string(i) + " of size " + std::to_string(x.dims[p]),
-                    list_text(od));
+    RL_VERIFIED(c, od[i] == x.dims[p]);
     b.add(od[i], xs[p], ys[i]);
   }
   Tensor y;
@@ -376,25 +371,15 @@ bool slice(const OpCall& c) {
   const hlo::SliceAttrs& a = c.attrs().get<hlo::SliceAttrs>();
   const Dims& od = c.out_type(0).dims;
   const std::size_t rank = x.dims.size();
-  if (a.starts.size() != rank || a.limits.size() != rank || a.strides.size() != rank ||
-      od.size() != rank)
-    return c.fail("slice bounds do not match the operand's rank",
-                  std::to_string(rank) + " starts, limits and strides",
-                  std::to_string(a.starts.size()));
+  // The bounds and the result's shape are the verifier's (verify.cpp's slice rule).
+  RL_VERIFIED(c, a.starts.size() == rank && a.limits.size() == rank && a.strides.size() == rank &&
+                     od.size() == rank);
   const Dims xs = row_major_strides(x.dims), ys = row_major_strides(od);
   Box b;
   std::int64_t offset = 0;
   for (std::size_t i = 0; i < rank; ++i) {
-    const std::int64_t s = a.starts[i], l = a.limits[i], st = a.strides[i];
-    if (s < 0 || s > l || l > x.dims[i] || st < 1)
-      return c.fail("slice bounds out of range in dimension " + std::to_string(i),
-                    "0 <= start <= limit <= " + std::to_string(x.dims[i]) + " and stride >= 1",
-                    std::to_string(s) + ":" + std::to_string(l) + ":" + std::to_string(st));
-    const std::int64_t n = (l - s + st - 1) / st;
-    if (od[i] != n)
-      return c.fail("slice result shape is wrong",
-                    "dimension " + std::to_string(i) + " of size " + std::to_string(n),
-                    list_text(od));
+    const std::int64_t s = a.starts[i], l = a.limits[i], st = a.strides[i], n = od[i];
+    RL_VERIFIED(c, s >= 0 && s <= l && l <= x.dims[i] && st >= 1 && n == (l - s + st - 1) / st);
     offset += s * xs[i];
     b.add(n, xs[i] * st, ys[i]);
   }
@@ -414,19 +399,15 @@ bool dynamic_slice(const OpCall& c) {
   const Dims& sizes = c.attrs().get<hlo::DimsAttrs>().dims;
   const Dims& od = c.out_type(0).dims;
   const std::size_t rank = x.dims.size();
-  if (sizes.size() != rank || od != sizes)
-    return c.fail("dynamic_slice sizes do not match",
-                  "one size per dimension, equal to the result's " + list_text(od),
-                  list_text(sizes));
+  // The sizes and the result's shape are the verifier's (verify.cpp's dynamic_slice rule).
+  RL_VERIFIED(c, sizes.size() == rank && od == sizes);
   Dims starts;
   if (!start_indices(c, 1, rank, &starts)) return false;
   const Dims xs = row_major_strides(x.dims), ys = row_major_strides(od);
   Box b;
   std::int64_t offset = 0;
   for (std::size_t i = 0; i < rank; ++i) {
-    if (sizes[i] < 0 || sizes[i] > x.dims[i])
-      return c.fail("dynamic_slice size out of range in dimension " + std::to_string(i),
-                    "0.." + std::to_string(x.dims[i]), std::to_string(sizes[i]));
+    RL_VERIFIED(c, sizes[i] >= 0 && sizes[i] <= x.dims[i]);
     offset += clamp_start(starts[i], x.dims[i], sizes[i]) * xs[i];
     b.add(sizes[i], xs[i], ys[i]);
   }
@@ -442,14 +423,14 @@ bool dynamic_update_slice(const OpCall& c) {
   const Tensor& u = c.tensor(1);
   if (!same_element_type(c, x)) return false;
   const std::size_t rank = x.dims.size();
-  if (u.type != x.type || u.dims.size() != rank)
-    return c.fail("dynamic_update_slice update does not fit the operand",
-                  "rank " + std::to_string(rank) + " of the same type", list_text(u.dims));
-  for (std::size_t i = 0; i < rank; ++i)
-    if (u.dims[i] > x.dims[i])
-      return c.fail("dynamic_update_slice update is larger than the operand in dimension " +
-                        std::to_string(i),
-                    "at most " + std::to_string(x.dims[i]), std::to_string(u.dims[i]));
+  // HLO lets floats of two precisions meet; the interpreter copies bytes, so one type only.
+  if (u.type != x.type)
+    return c.fail("dynamic_update_slice update of another element type than the operand",
+                  std::string(hlo::element_info(x.type).mlir),
+                  std::string(hlo::element_info(u.type).mlir));
+  // The update's rank and sizes are the verifier's (verify.cpp's dynamic_update_slice rule).
+  RL_VERIFIED(c, u.dims.size() == rank);
+  for (std::size_t i = 0; i < rank; ++i) RL_VERIFIED(c, u.dims[i] <= x.dims[i]);
   Dims starts;
   if (!start_indices(c, 2, rank, &starts)) return false;
   const Dims xs = row_major_strides(x.dims), us = row_major_strides(u.dims);
@@ -479,31 +460,26 @@ bool pad(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   const Tensor& v = c.tensor(1);
   if (!same_element_type(c, x)) return false;
-  if (v.type != x.type || v.elements() != 1)
-    return c.fail("pad value is not a scalar of the operand's type",
-                  std::string(hlo::element_info(x.type).mlir) + " scalar", list_text(v.dims));
+  // HLO lets floats of two precisions meet; the interpreter fills bytes, so one type only.
+  if (v.type != x.type)
+    return c.fail("pad value of another element type than the operand",
+                  std::string(hlo::element_info(x.type).mlir),
+                  std::string(hlo::element_info(v.type).mlir));
   const hlo::PadAttrs& a = c.attrs().get<hlo::PadAttrs>();
   const std::size_t rank = x.dims.size();
   const Dims& od = c.out_type(0).dims;
-  if (a.low.size() != rank || a.high.size() != rank || a.interior.size() != rank ||
-      od.size() != rank)
-    return c.fail("pad needs low, high and interior padding per dimension",
-                  std::to_string(rank) + " of each",
-                  std::to_string(a.low.size()) + ", " + std::to_string(a.high.size()) + ", " +
-                      std::to_string(a.interior.size()));
+  // The padding and the result's shape are the verifier's (verify.cpp's pad rule, then
+  // infer.cpp's, which compares the written result).
+  RL_VERIFIED(c, v.elements() == 1 && a.low.size() == rank && a.high.size() == rank &&
+                     a.interior.size() == rank && od.size() == rank);
   const Dims xs = row_major_strides(x.dims), ys = row_major_strides(od);
   Box b;
   std::int64_t from = 0, to = 0;
   for (std::size_t i = 0; i < rank; ++i) {
     const std::int64_t d = x.dims[i], lo = a.low[i], hi = a.high[i], in = a.interior[i];
-    if (in < 0)
-      return c.fail("pad interior padding is negative in dimension " + std::to_string(i),
-                    "at least 0", std::to_string(in));
-    const std::int64_t size = lo + hi + d + std::max<std::int64_t>(d - 1, 0) * in;
-    if (size < 0 || size != od[i])
-      return c.fail("pad result shape is wrong",
-                    "dimension " + std::to_string(i) + " of size " + std::to_string(size),
-                    list_text(od));
+    const std::int64_t size = od[i];
+    RL_VERIFIED(
+        c, in >= 0 && size >= 0 && size == lo + hi + d + std::max<std::int64_t>(d - 1, 0) * in);
     // Operand element k lands at lo + k·(in + 1); keep those inside [0, size).
     const std::int64_t step = in + 1;
     const std::int64_t first = std::max<std::int64_t>(0, ceil_div(-lo, step));
@@ -524,27 +500,22 @@ bool pad(const OpCall& c) {
 bool concatenate(const OpCall& c) {
   const Dims& od = c.out_type(0).dims;
   const std::int64_t dim = c.attrs().get<hlo::DimensionAttrs>().dimension;
-  if (dim < 0 || static_cast<std::size_t>(dim) >= od.size())
-    return c.fail("concatenate dimension out of range",
-                  "a dimension in [0, " + std::to_string(od.size()) + ")", std::to_string(dim));
+  // The dimension and the shapes are the verifier's (verify.cpp's concatenate rule).
+  RL_VERIFIED(c, dim >= 0 && static_cast<std::size_t>(dim) < od.size());
   const auto k = static_cast<std::size_t>(dim);
   std::int64_t total = 0;
   for (std::size_t i = 0; i < c.num_operands(); ++i) {
     const Tensor& x = c.tensor(i);
-    bool fits = x.type == c.out_type(0).etype && x.dims.size() == od.size();
-    for (std::size_t j = 0; fits && j < od.size(); ++j)
-      if (j != k && x.dims[j] != od[j]) fits = false;
-    if (!fits)
+    // HLO lets floats of two precisions meet; the interpreter copies bytes, so one type only.
+    if (x.type != c.out_type(0).etype)
       return c.fail(
-          "concatenate operand " + std::to_string(i) + " does not fit the result",
-          "the result's shape " + list_text(od) + " but in dimension " + std::to_string(dim),
-          list_text(x.dims));
+          "concatenate operand " + std::to_string(i) + " of another element type than the result",
+          c.out_type(0).element, std::string(hlo::element_info(x.type).mlir));
+    RL_VERIFIED(c, x.dims.size() == od.size());
+    for (std::size_t j = 0; j < od.size(); ++j) RL_VERIFIED(c, j == k || x.dims[j] == od[j]);
     total += x.dims[k];
   }
-  if (total != od[k])
-    return c.fail("concatenate result shape is wrong",
-                  "dimension " + std::to_string(dim) + " of size " + std::to_string(total),
-                  list_text(od));
+  RL_VERIFIED(c, total == od[k]);
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   const Dims ys = row_major_strides(od);

@@ -57,6 +57,17 @@ using linalg::type_name;
 
 // ---- convolution --------------------------------------------------------------------------------
 
+// Every dimension number names a dimension of the operands' rank (verify.cpp: each side's are
+// distinct dimensions of its rank).
+bool conv_dims_in_range(const hlo::ConvDims& cd, std::size_t rank) {
+  auto ok = [&](std::int64_t v) { return v >= 0 && static_cast<std::size_t>(v) < rank; };
+  bool in = ok(cd.input_batch) && ok(cd.input_feature) && ok(cd.kernel_input_feature) &&
+            ok(cd.kernel_output_feature) && ok(cd.output_batch) && ok(cd.output_feature);
+  for (std::size_t s = 0; s < cd.input_spatial.size(); ++s)
+    in = in && ok(cd.input_spatial[s]) && ok(cd.kernel_spatial[s]) && ok(cd.output_spatial[s]);
+  return in;
+}
+
 bool convolution(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   const Tensor& w = c.tensor(1);
@@ -64,26 +75,15 @@ bool convolution(const OpCall& c) {
   const hlo::ConvDims& cd = a.dims;
   const Dims& od = c.out_type(0).dims;
   const std::size_t S = cd.input_spatial.size(), rank = S + 2;
-  if (cd.kernel_spatial.size() != S || cd.output_spatial.size() != S || a.window.size() != S ||
-      (!a.window_reversal.empty() && a.window_reversal.size() != S))
-    return c.fail("convolution spatial dimensions disagree",
-                  std::to_string(S) + " spatial dimensions everywhere",
-                  std::to_string(cd.kernel_spatial.size()) + " kernel, " +
-                      std::to_string(cd.output_spatial.size()) + " output, " +
-                      std::to_string(a.window.size()) + " window");
-  if (x.dims.size() != rank || w.dims.size() != rank || od.size() != rank)
-    return c.fail("convolution operand ranks are wrong", "rank " + std::to_string(rank),
-                  list_text(x.dims) + ", " + list_text(w.dims));
-  auto dim_ok = [&](std::int64_t v) { return v >= 0 && static_cast<std::size_t>(v) < rank; };
-  bool dims_ok = dim_ok(cd.input_batch) && dim_ok(cd.input_feature) &&
-                 dim_ok(cd.kernel_input_feature) && dim_ok(cd.kernel_output_feature) &&
-                 dim_ok(cd.output_batch) && dim_ok(cd.output_feature);
-  for (std::size_t s = 0; s < S; ++s)
-    dims_ok = dims_ok && dim_ok(cd.input_spatial[s]) && dim_ok(cd.kernel_spatial[s]) &&
-              dim_ok(cd.output_spatial[s]);
-  if (!dims_ok)
-    return c.fail("convolution dimension numbers out of range",
-                  "dimensions in [0, " + std::to_string(rank) + ")", "others");
+  // The dimension numbers, the groups, the window and the result's shape are the verifier's
+  // (verify.cpp's convolution rule, with infer.h's convolution_result).
+  RL_VERIFIED(
+      c, cd.kernel_spatial.size() == S && cd.output_spatial.size() == S && a.window.size() == S);
+  RL_VERIFIED(c, x.dims.size() == rank && w.dims.size() == rank && od.size() == rank);
+  RL_VERIFIED(c, conv_dims_in_range(cd, rank));
+  if (!a.window_reversal.empty() && a.window_reversal.size() != S)
+    return c.fail("convolution window_reversal does not fit its spatial dimensions",
+                  std::to_string(S) + " flags", std::to_string(a.window_reversal.size()));
   if (x.type != w.type || x.type != c.out_type(0).etype)
     return c.fail("convolution mixes element types", type_name(x.type),
                   type_name(w.type) + " -> " + c.out_type(0).element);
@@ -93,35 +93,20 @@ bool convolution(const OpCall& c) {
                      O = at(w.dims, cd.kernel_output_feature);
   const std::int64_t n_out = at(od, cd.output_batch), G = a.feature_group_count,
                      BG = a.batch_group_count;
-  if (G < 1 || BG < 1 || c_in != I * G || O % G != 0 || O % BG != 0 || n_in % BG != 0 ||
-      n_out != n_in / BG || at(od, cd.output_feature) != O)
-    return c.fail(
-        "convolution feature or batch sizes do not fit its groups",
-        "input features = kernel input features × feature_group_count, output features = kernel "
-        "output "
-        "features divisible by both group counts, output batch = input batch / batch_group_count",
-        "input " + list_text(x.dims) + ", kernel " + list_text(w.dims) + ", result " +
-            list_text(od) + ", groups " + std::to_string(G) + " and " + std::to_string(BG));
+  RL_VERIFIED(c, G >= 1 && BG >= 1 && c_in == I * G && O % G == 0 && O % BG == 0 &&
+                     n_in % BG == 0 && n_out == n_in / BG && at(od, cd.output_feature) == O);
   // Per spatial dimension: the input index each (output position, kernel tap) reads, or −1.
   Dims ksize(S), osize(S), table_at(S);
   std::int64_t table_size = 0;
   for (std::size_t s = 0; s < S; ++s) {
     const hlo::WindowDim& win = a.window[s];
     const std::int64_t in = at(x.dims, cd.input_spatial[s]), k = at(w.dims, cd.kernel_spatial[s]);
-    if (win.stride < 1 || win.base_dilation < 1 || win.window_dilation < 1)
-      return c.fail(
-          "convolution window stride or dilation below 1 in spatial dimension " + std::to_string(s),
-          "at least 1",
-          std::to_string(win.stride) + ", " + std::to_string(win.base_dilation) + ", " +
-              std::to_string(win.window_dilation));
+    RL_VERIFIED(c, win.stride >= 1 && win.base_dilation >= 1 && win.window_dilation >= 1);
     const std::int64_t dil_in = in == 0 ? 0 : (in - 1) * win.base_dilation + 1;
     const std::int64_t dil_k = k == 0 ? 0 : (k - 1) * win.window_dilation + 1;
     const std::int64_t padded = win.pad_low + dil_in + win.pad_high;
     const std::int64_t want = padded < dil_k ? 0 : (padded - dil_k) / win.stride + 1;
-    if (at(od, cd.output_spatial[s]) != want)
-      return c.fail("convolution result shape is wrong",
-                    "spatial dimension " + std::to_string(s) + " of size " + std::to_string(want),
-                    list_text(od));
+    RL_VERIFIED(c, at(od, cd.output_spatial[s]) == want);
     ksize[s] = k;
     osize[s] = want;
     table_at[s] = table_size;

@@ -114,6 +114,16 @@ bool OpCall::fail(const std::string& what, const std::string& rule, const std::s
   return run.fail_at(op(), what, rule, got);
 }
 
+#if RL_CHECK_INVARIANTS
+void verifier_gap(const OpCall& c, const char* rule, const char* file, int line) {
+  std::fprintf(stderr,
+               "interp: invariant broken at %d:%d: %s runs where the verifier should have refused "
+               "it: %s does not hold (%s:%d)\n",
+               c.op().line, c.op().column, std::string(c.op().name).c_str(), rule, file, line);
+  std::abort();
+}
+#endif
+
 bool OpCall::call_body(std::size_t index, std::vector<Value> args,
                        std::vector<Value>* results) const {
   const hlo::Op& o = op();

@@ -317,6 +317,35 @@ std::vector<Case> cases() {
       "tensor<2x4x7x7xf32>",
       {{"tensor<2x4x7x8xf32>", "convolution result shape is wrong " + kDash +
                                    " expected [2, 4, 7, 7], got [2, 4, 7, 8]"}}});
+  // The slices: their bounds and their result (verify.cpp's slice rules, both dialects).
+  out.push_back(Case{"stablehlo.slice",
+                     "%a: tensor<3x8xf32>",
+                     "%0 = stablehlo.slice %a [0:3:2, 1:8:3] : (tensor<3x8xf32>) -> $R",
+                     "tensor<2x3xf32>",
+                     {{"tensor<2x2xf32>", "stablehlo.slice result shape is wrong " + kDash +
+                                              " expected [2, 3], got [2, 2]"},
+                      {"tensor<2x3xf64>", "stablehlo.slice changes the element type " + kDash +
+                                              " expected f32 (the operand's), got f64"}}});
+  out.push_back(Case{
+      "stablehlo.dynamic_slice",
+      "%a: tensor<4x8xf32>, %i: tensor<i32>, %j: tensor<i64>",
+      "%0 = stablehlo.dynamic_slice %a, %i, %j, sizes = [2, 8] : (tensor<4x8xf32>, tensor<i32>, "
+      "tensor<i64>) -> $R",
+      "tensor<2x8xf32>",
+      {{"tensor<2x7xf32>",
+        "stablehlo.dynamic_slice result shape is wrong " + kDash + " expected [2, 8], got [2, 7]"},
+       {"tensor<2x8xi32>", "stablehlo.dynamic_slice changes the element type " + kDash +
+                               " expected f32 (the operand's), got i32"}}});
+  out.push_back(Case{
+      "stablehlo.dynamic_update_slice",
+      "%a: tensor<4x8xf32>, %u: tensor<2x8xf32>, %i: tensor<i32>",
+      "%0 = stablehlo.dynamic_update_slice %a, %u, %i, %i : (tensor<4x8xf32>, tensor<2x8xf32>, "
+      "tensor<i32>, tensor<i32>) -> $R",
+      "tensor<4x8xf32>",
+      {{"tensor<2x8xf32>", "stablehlo.dynamic_update_slice result shape is wrong " + kDash +
+                               " expected [4, 8], got [2, 8]"},
+       {"tensor<4x8xf16>", "stablehlo.dynamic_update_slice changes the element type " + kDash +
+                               " expected f32 (the operand's), got f16"}}});
   // Ops whose rule is infer.cpp's (the op table's Inferred): the result its operands give.
   auto inferred = [&](const std::string& op, const std::string& args, const std::string& text,
                       const std::string& good, const std::vector<std::string>& wrong) {
@@ -503,18 +532,14 @@ const std::set<std::string> kExcluded = {
     "stablehlo.constant",
 };
 
-// StableHLO ops with no result rule for StableHLO yet (verify rule None in ops.inc). Slice,
-// dynamic_slice, dynamic_update_slice, gather, bitcast_convert and rng_bit_generator have rules
-// the interpreter or XLA applies but verify.cpp and infer.cpp do not state for StableHLO (XLA's
-// parser needs their shapes written, so infer.cpp has no rule for slice; its gather rule reads
-// HLO's attribute spellings only); broadcast's result is what it writes, checked only in part;
+// StableHLO ops with no result rule for StableHLO yet (verify rule None in ops.inc). Gather,
+// bitcast_convert and rng_bit_generator have rules the interpreter or XLA applies but verify.cpp
+// and infer.cpp do not state for StableHLO (infer.cpp's gather rule reads HLO's attribute
+// spellings only); broadcast's result is what it writes, checked only in part;
 // optimization_barrier's StableHLO form has one result per operand. A wrong result type of these
-// is not refused by the analyzer; the interpreter refuses some when it runs them (slice, gather).
+// is not refused by the analyzer; the interpreter refuses some when it runs them (gather).
 // Listed so that the test below fails once one of them gets a rule without a case.
 const std::set<std::string> kNoRuleYet = {
-    "stablehlo.slice",
-    "stablehlo.dynamic_slice",
-    "stablehlo.dynamic_update_slice",
     "stablehlo.gather",
     "stablehlo.bitcast_convert",
     "stablehlo.broadcast",

@@ -53,6 +53,19 @@ TEST_CASE("the verifier names the op, the rule and the values that break it", "[
           "  %0 = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<3xf32>) -> tensor<3x4xf32>\n",
           "2:3: error: broadcast_in_dim operand dimension does not fit \xE2\x80\x94 expected "
           "operand dim 0 of size 1 or 4, got 3"},
+      Row{"%a: tensor<3xf32>",
+          "  %0 = \"stablehlo.broadcast_in_dim\"(%a) {broadcast_dimensions = array<i64: 1>} : "
+          "(tensor<3xf32>) -> tensor<3x3xf32>\n"
+          "  %1 = \"stablehlo.broadcast_in_dim\"(%0) {broadcast_dimensions = array<i64: 0, 0>} "
+          ": (tensor<3x3xf32>) -> tensor<3xf32>\n",
+          "3:3: error: broadcast_in_dim repeats a result dimension \xE2\x80\x94 expected each "
+          "dimension once, got [0, 0]"},
+      Row{"%a: tensor<1x3xf32>",
+          "  %0 = stablehlo.concatenate %a, %a, dim = 0 : (tensor<1x3xf32>, tensor<1x3xf32>) -> "
+          "tensor<2x5xf32>\n",
+          "2:3: error: concatenate result differs from its operands outside dimension 0 "
+          "\xE2\x80\x94 expected dimension 1 of size 3 as in tensor<1x3xf32>, got "
+          "tensor<2x5xf32>"},
       Row{"%a: tensor<2x3xf32>, %z: tensor<f32>",
           "  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [2] : "
           "(tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n",
@@ -82,6 +95,150 @@ TEST_CASE("the verifier names the op, the rule and the values that break it", "[
   auto r = check(body, args);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error() == message);
+}
+
+TEST_CASE("a slice's or a pad's bounds are checked before anything runs, in both dialects",
+          "[hlo][verify]") {
+  // What the interpreter's kernels read and write within: they trust the verifier for it.
+  const std::string d = " \xE2\x80\x94 expected ";
+  using Row = std::tuple<std::string, std::string, std::string>;
+  SECTION("StableHLO") {
+    auto [args, body, message] = GENERATE_COPY(table<std::string, std::string, std::string>({
+        Row{"%a: tensor<3xi32>",
+            "  %0 = stablehlo.slice %a [2:4] : (tensor<3xi32>) -> tensor<2xi32>\n",
+            "2:3: error: stablehlo.slice bounds out of range in dimension 0" + d +
+                "0 <= start <= limit <= 3 and stride >= 1, got 2:4:1"},
+        Row{"%a: tensor<3xi32>",
+            "  %0 = stablehlo.slice %a [2:1] : (tensor<3xi32>) -> tensor<0xi32>\n",
+            "2:3: error: stablehlo.slice bounds out of range in dimension 0" + d +
+                "0 <= start <= limit <= 3 and stride >= 1, got 2:1:1"},
+        Row{"%a: tensor<3xi32>",
+            "  %0 = \"stablehlo.slice\"(%a) {start_indices = array<i64: 0>, limit_indices = "
+            "array<i64: 3>, strides = array<i64: 0>} : (tensor<3xi32>) -> tensor<3xi32>\n",
+            "2:3: error: stablehlo.slice bounds out of range in dimension 0" + d +
+                "0 <= start <= limit <= 3 and stride >= 1, got 0:3:0"},
+        Row{"%a: tensor<3x4xi32>",
+            "  %0 = \"stablehlo.slice\"(%a) {start_indices = array<i64: 0>, limit_indices = "
+            "array<i64: 3>, strides = array<i64: 1>} : (tensor<3x4xi32>) -> tensor<3xi32>\n",
+            "2:3: error: stablehlo.slice needs a start, limit and stride per dimension" + d +
+                "2 of each (the operand's rank), got 1 starts, 1 limits, 1 strides"},
+        Row{"%a: tensor<4x8xf32>, %i: tensor<i32>",
+            "  %0 = stablehlo.dynamic_slice %a, %i, %i, sizes = [2, 9] : (tensor<4x8xf32>, "
+            "tensor<i32>, tensor<i32>) -> tensor<2x9xf32>\n",
+            "2:3: error: stablehlo.dynamic_slice slice size out of range in dimension 1" + d +
+                "0..8, got 9"},
+        Row{"%a: tensor<4x8xf32>, %i: tensor<i32>",
+            "  %0 = stablehlo.dynamic_slice %a, %i, sizes = [2, 8] : (tensor<4x8xf32>, "
+            "tensor<i32>) -> tensor<2x8xf32>\n",
+            "2:3: error: stablehlo.dynamic_slice needs one start index per dimension of the "
+            "operand" +
+                d + "2 indices, got 1"},
+        Row{"%a: tensor<4x8xf32>, %i: tensor<i32>, %x: tensor<f32>",
+            "  %0 = stablehlo.dynamic_slice %a, %i, %x, sizes = [2, 8] : (tensor<4x8xf32>, "
+            "tensor<i32>, tensor<f32>) -> tensor<2x8xf32>\n",
+            "2:3: error: stablehlo.dynamic_slice start index 1 is not a scalar integer" + d +
+                "a 0-d integer tensor, got tensor<f32>"},
+        Row{"%a: tensor<4x8xf32>, %i: tensor<2xi32>",
+            "  %0 = stablehlo.dynamic_slice %a, %i, %i, sizes = [2, 8] : (tensor<4x8xf32>, "
+            "tensor<2xi32>, tensor<2xi32>) -> tensor<2x8xf32>\n",
+            "2:3: error: stablehlo.dynamic_slice start index 0 is not a scalar integer" + d +
+                "a 0-d integer tensor, got tensor<2xi32>"},
+        Row{"%a: tensor<4x8xf32>, %u: tensor<2x9xf32>, %i: tensor<i32>",
+            "  %0 = stablehlo.dynamic_update_slice %a, %u, %i, %i : (tensor<4x8xf32>, "
+            "tensor<2x9xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8xf32>\n",
+            "2:3: error: stablehlo.dynamic_update_slice update is larger than the operand in "
+            "dimension 1" +
+                d + "at most 8, got 9"},
+        Row{"%a: tensor<4x8xf32>, %u: tensor<8xf32>, %i: tensor<i32>",
+            "  %0 = stablehlo.dynamic_update_slice %a, %u, %i, %i : (tensor<4x8xf32>, "
+            "tensor<8xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8xf32>\n",
+            "2:3: error: stablehlo.dynamic_update_slice update has another rank than the "
+            "operand" +
+                d + "rank 2 as in tensor<4x8xf32>, got tensor<8xf32>"},
+        Row{"%a: tensor<4x8xf32>, %u: tensor<2x8xi32>, %i: tensor<i32>",
+            "  %0 = stablehlo.dynamic_update_slice %a, %u, %i, %i : (tensor<4x8xf32>, "
+            "tensor<2x8xi32>, tensor<i32>, tensor<i32>) -> tensor<4x8xf32>\n",
+            "2:3: error: stablehlo.dynamic_update_slice update has another element type than "
+            "the operand" +
+                d + "f32 (as tensor<4x8xf32>), got i32"},
+        Row{"%a: tensor<2x3xf32>, %z: tensor<f32>",
+            "  %0 = stablehlo.pad %a, %z, low = [0, 0], high = [1, 1], interior = [-1, 0] : "
+            "(tensor<2x3xf32>, tensor<f32>) -> tensor<2x4xf32>\n",
+            "2:3: error: stablehlo.pad interior padding is negative in dimension 0" + d +
+                "at least 0, got -1"},
+        Row{"%a: tensor<2x3xf32>, %z: tensor<2xf32>",
+            "  %0 = stablehlo.pad %a, %z, low = [0, 0], high = [1, 1], interior = [0, 0] : "
+            "(tensor<2x3xf32>, tensor<2xf32>) -> tensor<3x4xf32>\n",
+            "2:3: error: stablehlo.pad padding value is not a scalar" + d +
+                "a 0-d tensor, got tensor<2xf32>"},
+        Row{"%a: tensor<2x3xf32>, %z: tensor<i32>",
+            "  %0 = \"stablehlo.pad\"(%a, %z) {edge_padding_low = array<i64: 0, 0>, "
+            "edge_padding_high = array<i64: 1, 1>, interior_padding = array<i64: 0, 0>} : "
+            "(tensor<2x3xf32>, tensor<i32>) -> tensor<3x4xf32>\n",
+            "2:3: error: stablehlo.pad padding value has another element type than the "
+            "operand" +
+                d + "f32 (as tensor<2x3xf32>), got i32"},
+        Row{"%a: tensor<2x3xf32>, %z: tensor<f32>",
+            "  %0 = stablehlo.pad %a, %z, low = [0, -4], high = [0, 0], interior = [0, 0] : "
+            "(tensor<2x3xf32>, tensor<f32>) -> tensor<2x0xf32>\n",
+            "2:3: error: stablehlo.pad padded size out of range in dimension 1" + d +
+                "0 to 2^50 (size + low + high + (size - 1) * interior), got 3 + -4 + 0 + 2 * 0"},
+        Row{"%a: tensor<2x3xf32>, %z: tensor<f32>",
+            "  %0 = stablehlo.pad %a, %z, low = [0], high = [0], interior = [0] : "
+            "(tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>\n",
+            "2:3: error: stablehlo.pad needs low, high and interior padding per dimension" + d +
+                "2 of each (the operand's rank), got 1 low, 1 high, 1 interior"},
+    }));
+    auto r = check(body, args);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error() == message);
+  }
+  SECTION("HLO") {
+    auto [body, message] = GENERATE_COPY(table<std::string, std::string>({
+        std::tuple<std::string, std::string>{
+            "  a = f32[4,8] parameter(0)\n  ROOT s = f32[3,8] slice(a), slice={[1:5], [0:8]}\n",
+            "4:3: error: slice bounds out of range in dimension 0" + d +
+                "0 <= start <= limit <= 4 and stride >= 1, got 1:5:1"},
+        {"  a = f32[4,8] parameter(0)\n  ROOT s = f32[2,8] slice(a), slice={[0:4:2], [0:4]}\n",
+         "4:3: error: slice result shape is wrong" + d + "[2, 4], got [2, 8]"},
+        {"  a = f32[4,8] parameter(0)\n  i = s32[] parameter(1)\n  ROOT s = f32[2,9] "
+         "dynamic-slice(a, i, i), dynamic_slice_sizes={2,9}\n",
+         "5:3: error: dynamic-slice slice size out of range in dimension 1" + d + "0..8, got 9"},
+        {"  a = f32[4,8] parameter(0)\n  u = f32[5,8] parameter(1)\n  i = s32[] parameter(2)\n"
+         "  ROOT s = f32[4,8] dynamic-update-slice(a, u, i, i)\n",
+         "6:3: error: dynamic-update-slice update is larger than the operand in dimension 0" + d +
+             "at most 4, got 5"},
+        {"  a = f32[2,3] parameter(0)\n  z = f32[] parameter(1)\n  ROOT p = f32[2,3] pad(a, z), "
+         "padding=0_0_-1x0_0\n",
+         "5:3: error: pad interior padding is negative in dimension 0" + d + "at least 0, got -1"},
+    }));
+    auto m = parse_hlo("HloModule m\nENTRY e {\n" + body + "}\n");
+    INFO((m.ok() ? "" : m.error()));
+    REQUIRE(m.ok());
+    auto r = verify(m->at(0));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error() == message);
+  }
+  SECTION("well-formed slices and pads pass, dynamic sizes and HLO's 1-D start indices included") {
+    auto r = check(
+        "  %0 = stablehlo.slice %a [0:2, 1:8:2] : (tensor<?x8xf32>) -> tensor<2x4xf32>\n"
+        "  %1 = stablehlo.dynamic_slice %a, %i, %i, sizes = [1, 8] : (tensor<?x8xf32>, "
+        "tensor<i32>, tensor<i32>) -> tensor<1x8xf32>\n"
+        "  %2 = stablehlo.dynamic_update_slice %a, %1, %i, %i : (tensor<?x8xf32>, "
+        "tensor<1x8xf32>, tensor<i32>, tensor<i32>) -> tensor<?x8xf32>\n"
+        "  %3 = stablehlo.pad %0, %z, low = [-1, 2], high = [0, 0], interior = [0, 3] : "
+        "(tensor<2x4xf32>, tensor<f32>) -> tensor<1x15xf32>\n",
+        "%a: tensor<?x8xf32>, %i: tensor<i32>, %z: tensor<f32>");
+    INFO((r.ok() ? "" : r.error()));
+    CHECK(r.ok());
+    auto m = parse_hlo(
+        "HloModule m\nENTRY e {\n  a = f32[4,8] parameter(0)\n  i = s32[2] parameter(1)\n"
+        "  ROOT s = f32[2,8] dynamic-slice(a, i), dynamic_slice_sizes={2,8}\n}\n");
+    REQUIRE(m.ok());
+    auto v = verify(m->at(0));
+    INFO((v.ok() ? "" : v.error()));
+    CHECK(v.ok());
+  }
 }
 
 TEST_CASE("well-formed ops pass the verifier, dynamic dimensions included", "[hlo][verify]") {
