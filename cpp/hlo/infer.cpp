@@ -352,6 +352,31 @@ class Inferrer {
             r == VerifyRule::Inferred || r == VerifyRule::Pad) &&
            c != OpCode::Convert && c != OpCode::ReducePrecision;
   }
+  // The ops whose rule here is XLA's shape inference in full, for every form the corpus's real
+  // files write (checked by making every rule's refusal an error: the rules of the elementwise
+  // ops, select, convert, fft, complex and the ops without a rule refused valid files; reduce's
+  // refuses a callee the module lacks, which the lowering reports as a problem instead).
+  static bool complete_rule(OpCode c) {
+    switch (c) {
+      case OpCode::ReduceWindow:
+      case OpCode::SelectAndScatter:
+      case OpCode::Scatter:
+      case OpCode::Gather:
+      case OpCode::Sort:
+      case OpCode::Map:
+      case OpCode::Reverse:
+      case OpCode::Pad:
+      case OpCode::Transpose:
+      case OpCode::DotGeneral:
+      case OpCode::Convolution:
+      case OpCode::TriangularSolve:
+      case OpCode::Cholesky:
+      case OpCode::GetDimensionSize:
+        return true;
+      default:
+        return false;
+    }
+  }
   // An unranked tensor (`tensor<*xf32>`) among the op's operands or results: XLA's rules have
   // no such shape, so the op is left to verify.cpp's rules.
   bool has_unranked(const Function& f, const Op& op) const {
@@ -404,8 +429,17 @@ class Inferrer {
         std::uint64_t h = 0;
         if (memo_.find(view(), &h) != OpMemo::kNone) continue;
         memo_.remember(view(), h, 0);
+        // A rule that states XLA's inference in full (complete_rule) refuses an op as XLA's
+        // verifier would: its refusal is the op's error. Other rules' refusals are left to the
+        // other checks (a rule may not know every form a real file writes).
+        probing_ = !complete_rule(op.code);
         Type t;
-        if (!infer(&t)) continue;
+        const bool inferred = infer(&t);
+        probing_ = true;
+        if (!inferred) {
+          if (!error.empty()) return false;
+          continue;
+        }
         const std::size_t n = op.results.count;
         if (n > 1 && (t.kind != Type::Kind::Tuple || t.tuple.size() != n)) continue;
         for (std::size_t i = 0; i < n; ++i) {
@@ -1628,8 +1662,10 @@ class Inferrer {
     const OpAttrs* at = decoded();
     if (!at) return false;
     const bool left = at->get<TriangularSolveAttrs>().left_side;
-    if (a.dims[k - 2] != a.dims[k - 1] || a.dims[k - 1] != b.dims[left ? k - 2 : k - 1] ||
-        !std::equal(a.dims.begin(), a.dims.end() - 2, b.dims.begin()))
+    // A dynamic size (-1) matches any (StableHLO's compatible shapes).
+    auto fit = [](std::int64_t x, std::int64_t y) { return x < 0 || y < 0 || x == y; };
+    if (!fit(a.dims[k - 2], a.dims[k - 1]) || !fit(a.dims[k - 1], b.dims[left ? k - 2 : k - 1]) ||
+        !std::equal(a.dims.begin(), a.dims.end() - 2, b.dims.begin(), fit))
       return fail(std::string("a square a whose size matches b's dimension ") +
                       (left ? "rank-2 (left_side=true)" : "rank-1") +
                       ", and equal batch dimensions",
@@ -1643,7 +1679,8 @@ class Inferrer {
     Arr a;
     if (!operands(1) || !array(0, &a)) return false;
     if (!(is_float(a.et) || is_complex(a.et)) || a.rank() < 2 ||
-        a.dims[a.rank() - 1] != a.dims[a.rank() - 2])
+        (a.dims[a.rank() - 1] >= 0 && a.dims[a.rank() - 2] >= 0 &&
+         a.dims[a.rank() - 1] != a.dims[a.rank() - 2]))
       return fail(
           "a floating-point or complex operand of rank 2 or more, square in its two minor "
           "dimensions",

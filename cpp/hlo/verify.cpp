@@ -505,7 +505,7 @@ class Verifier {
 
   // iota: its result's element type is of a kind the types column gives (integer, floating-point
   // or complex: StableHLO's HLO_StaticShapeIntFpOrComplexTensor; XLA's ShapeVerifier::HandleIota
-  // refuses pred too).
+  // refuses pred too), and its dimension is one of the result's (StableHLO's C1).
   bool iota(const OpView& op) {
     if (op.num_results() != 1) return true;
     const Type& t = op.result_type(0);
@@ -513,6 +513,12 @@ class Verifier {
     if (k != ElementKind::None && !op_takes(op.op.code, k))
       return fail(op, std::string(op.op.name) + " of this element type",
                   types_text(op_info(op.op.code).types) + " element type", t.element);
+    const OpAttrs* a = ranked(t) ? decoded(op) : nullptr;
+    if (!a) return error.empty();
+    const std::int64_t d = a->get<DimensionAttrs>().dimension;
+    if (d < 0 || static_cast<std::size_t>(d) >= t.dims.size())
+      return fail(op, std::string(op.op.name) + " dimension out of range",
+                  "a dimension in [0, " + std::to_string(t.dims.size()) + ")", std::to_string(d));
     return true;
   }
 

@@ -540,9 +540,7 @@ bool iota(const OpCall& c) {
   if (!c.alloc(0, &y)) return false;
   const Dims& od = y.dims;
   const std::int64_t dim = c.attrs().get<hlo::DimensionAttrs>().dimension;
-  if (dim < 0 || static_cast<std::size_t>(dim) >= od.size())
-    return c.fail("iota dimension out of range",
-                  "a dimension in [0, " + std::to_string(od.size()) + ")", std::to_string(dim));
+  RL_VERIFIED(c, dim >= 0 && static_cast<std::size_t>(dim) < od.size());  // verify.cpp's iota rule
   std::int64_t outer = 1, inner = 1;
   for (std::size_t i = 0; i < od.size(); ++i) {
     if (static_cast<std::int64_t>(i) < dim) outer *= od[i];

@@ -183,6 +183,9 @@ TEST_CASE("a slice's or a pad's bounds are checked before anything runs, in both
             "(tensor<2x3xf32>, tensor<f32>) -> tensor<2x0xf32>\n",
             "2:3: error: stablehlo.pad padded size out of range in dimension 1" + d +
                 "0 to 2^50 (size + low + high + (size - 1) * interior), got 3 + -4 + 0 + 2 * 0"},
+        Row{"", "  %0 = stablehlo.iota dim = 2 : tensor<2x3xf32>\n",
+            "2:3: error: stablehlo.iota dimension out of range" + d +
+                "a dimension in [0, 2), got 2"},
         Row{"%a: tensor<2x3xf32>, %z: tensor<f32>",
             "  %0 = stablehlo.pad %a, %z, low = [0], high = [0], interior = [0] : "
             "(tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>\n",
@@ -208,6 +211,8 @@ TEST_CASE("a slice's or a pad's bounds are checked before anything runs, in both
          "  ROOT s = f32[4,8] dynamic-update-slice(a, u, i, i)\n",
          "6:3: error: dynamic-update-slice update is larger than the operand in dimension 0" + d +
              "at most 4, got 5"},
+        {"  ROOT i = s32[4] iota(), iota_dimension=1\n",
+         "3:3: error: iota dimension out of range" + d + "a dimension in [0, 1), got 1"},
         {"  a = f32[2,3] parameter(0)\n  z = f32[] parameter(1)\n  ROOT p = f32[2,3] pad(a, z), "
          "padding=0_0_-1x0_0\n",
          "5:3: error: pad interior padding is negative in dimension 0" + d + "at least 0, got -1"},
@@ -238,6 +243,54 @@ TEST_CASE("a slice's or a pad's bounds are checked before anything runs, in both
     auto v = verify(m->at(0));
     INFO((v.ok() ? "" : v.error()));
     CHECK(v.ok());
+  }
+}
+
+TEST_CASE("a refusal by a rule that is XLA's shape inference in full is the op's error",
+          "[hlo][verify]") {
+  // check_written_shapes: an inference rule's refusal used to be dropped (only the written result
+  // was compared when the rule gave one); for the ops infer.cpp states in full it is an error.
+  const std::string d = " \xE2\x80\x94 expected ";
+  SECTION("HLO") {
+    auto [body, message] = GENERATE_COPY(table<std::string, std::string>({
+        std::tuple<std::string, std::string>{
+            "  a = f32[2,3] parameter(0)\n  ROOT r = f32[2,3] reverse(a), dimensions={2}\n",
+            "9:3: error: the shape of reverse cannot be inferred" + d +
+                "dimensions below the rank of f32[2,3], got dimensions={2}"},
+        {"  a = f32[4,4] parameter(0)\n  z = f32[] parameter(1)\n  ROOT r = f32[2,2] "
+         "reduce-window(a, z), window={size=2 stride=2}, to_apply=add\n",
+         "10:3: error: bad window size" + d + "2 values, got 1"},
+        {"  a = f32[3,4] parameter(0)\n  ROOT c = f32[3,4] cholesky(a), lower=true\n",
+         "9:3: error: the shape of cholesky cannot be inferred" + d +
+             "a floating-point or complex operand of rank 2 or more, square in its two minor "
+             "dimensions, got f32[3,4]"},
+    }));
+    auto m = parse_hlo(
+        "HloModule m\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
+        "  ROOT s = f32[] add(x, y)\n}\nENTRY e {\n" +
+        body + "}\n");
+    INFO((m.ok() ? "" : m.error()));
+    REQUIRE(m.ok());
+    auto r = verify(m->at(0));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error() == message);
+  }
+  SECTION("StableHLO") {
+    auto [args, body, message] = GENERATE_COPY(table<std::string, std::string, std::string>({
+        std::tuple<std::string, std::string, std::string>{
+            "%a: tensor<2x3xf32>", "  %0 = stablehlo.reverse %a, dims = [2] : tensor<2x3xf32>\n",
+            "2:3: error: the shape of stablehlo.reverse cannot be inferred" + d +
+                "dimensions below the rank of tensor<2x3xf32>, got dimensions={2}"},
+        {"%a: tensor<3x4xf32>",
+         "  %0 = \"stablehlo.cholesky\"(%a) {lower = true} : (tensor<3x4xf32>) -> "
+         "tensor<3x4xf32>\n",
+         "2:3: error: the shape of stablehlo.cholesky cannot be inferred" + d +
+             "a floating-point or complex operand of rank 2 or more, square in its two minor "
+             "dimensions, got tensor<3x4xf32>"},
+    }));
+    auto r = check(body, args);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error() == message);
   }
 }
 
