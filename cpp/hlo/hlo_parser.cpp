@@ -40,7 +40,6 @@ using chars::alpha;
 using chars::digit;
 bool name_char(char c) { return chars::is(c, chars::kHloName); }
 
-constexpr std::int64_t kMaxDim = std::int64_t(1) << 50;
 constexpr std::size_t kMaxRank = 4096;
 constexpr std::int64_t kMaxParameterNumber =
     2147483647;  // XLA keeps it in an int64; no program has more

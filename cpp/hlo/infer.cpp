@@ -20,8 +20,6 @@ namespace rl::hlo {
 
 namespace {
 
-constexpr std::int64_t kMaxDim = std::int64_t(1)
-                                 << 50;               // the largest dimension the HLO parser reads
 constexpr std::int64_t kBig = std::int64_t(1) << 61;  // bound of intermediate arithmetic
 
 std::string clip(std::string_view s) {
@@ -235,6 +233,14 @@ std::string dims_text(const std::vector<std::int64_t>& v) {
 // StridedBound): dilated(n, d) = (n-1)·d + 1 for n > 0, else 0; padded = lo + dilated(base) + hi;
 // out = 0 when the dilated window is larger than padded, else (padded - window) / stride + 1.
 // An empty string, or what is wrong: a negative padded size, or sizes too large to compute.
+bool padded_size(std::int64_t size, std::int64_t low, std::int64_t high, std::int64_t interior,
+                 std::int64_t* out) {
+  std::int64_t grown = 0;
+  return checked_mul(std::max<std::int64_t>(size - 1, 0), interior, &grown) &&
+         checked_add(size, low, out) && checked_add(*out, high, out) &&
+         checked_add(*out, grown, out) && *out >= 0 && *out <= kMaxDim;
+}
+
 std::string window_output(std::int64_t in, const WindowDim& w, std::int64_t* out) {
   // Its callers check these with their op's message first; the rule never divides by zero.
   if (w.stride < 1) return "a stride of " + std::to_string(w.stride);
@@ -1380,11 +1386,8 @@ class Inferrer {
       const std::int64_t interior = config[i].size() == 3 ? config[i][2] : 0;
       if (interior < 0) return fail("interior padding of at least 0", padding);
       if (d < 0) continue;
-      std::int64_t grown = 0, size = 0;
-      const bool ok = checked_mul(std::max<std::int64_t>(d - 1, 0), interior, &grown) &&
-                      checked_add(d, lo, &size) && checked_add(size, hi, &size) &&
-                      checked_add(size, grown, &size);
-      if (!ok || size < 0 || size > kMaxDim)
+      std::int64_t size = 0;
+      if (!padded_size(d, lo, hi, interior, &size))
         return fail("padded sizes from 0 to 2^50",
                     "dimension " + std::to_string(i) + " padded by " + padded_by);
       r.dims[i] = size;

@@ -20,6 +20,15 @@
 
 namespace rl::hlo {
 
+// The largest dimension the HLO parser reads, and the bound of the padded sizes inference and the
+// verifier accept (2^50).
+constexpr std::int64_t kMaxDim = std::int64_t(1) << 50;
+// A dimension of `size` padded by low, high and interior padding (size + low + high +
+// max(size - 1, 0) * interior, XLA's InferPadShape): false when it overflows or falls outside
+// 0 to 2^50.
+bool padded_size(std::int64_t size, std::int64_t low, std::int64_t high, std::int64_t interior,
+                 std::int64_t* out);
+
 // Types every instruction of `m` marked infer_shape, and each computation's result type. An
 // instruction is typed after the shapeless instructions it uses and after the computations
 // whose result it needs, wherever they are written; a cycle is an error.

@@ -496,12 +496,14 @@ class Verifier {
     return true;
   }
 
-  static bool same_dims(const Type& t, const Type& out) {
-    if (t.dims.size() != out.dims.size()) return false;
-    for (std::size_t d = 0; d < out.dims.size(); ++d)
-      if (t.dims[d] >= 0 && out.dims[d] >= 0 && t.dims[d] != out.dims[d]) return false;
+  // Dimensions of one rank, equal where both are known (a dynamic size, -1, matches any).
+  static bool dims_fit(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t d = 0; d < a.size(); ++d)
+      if (a[d] >= 0 && b[d] >= 0 && a[d] != b[d]) return false;
     return true;
   }
+  static bool same_dims(const Type& t, const Type& out) { return dims_fit(t.dims, out.dims); }
 
   // iota: its result's element type is of a kind the types column gives (integer, floating-point
   // or complex: StableHLO's HLO_StaticShapeIntFpOrComplexTensor; XLA's ShapeVerifier::HandleIota
@@ -655,10 +657,7 @@ class Verifier {
     }
     const Type& out = op.result_type(0);
     if (!ranked(out)) return true;
-    bool same = out.dims.size() == want.size();
-    for (std::size_t i = 0; same && i < want.size(); ++i)
-      if (want[i] >= 0 && out.dims[i] >= 0 && want[i] != out.dims[i]) same = false;
-    if (!same)
+    if (!dims_fit(want, out.dims))
       return fail(op, "dot_general result shape is wrong",
                   "batch x lhs free x rhs free = " + list_text(want), list_text(out.dims));
     return true;
@@ -734,10 +733,7 @@ class Verifier {
     if (!ranked(out)) return true;
     std::vector<std::int64_t> want;
     for (auto p : perm) want.push_back(in.dims[static_cast<std::size_t>(p)]);
-    bool same = out.dims.size() == want.size();
-    for (std::size_t i = 0; same && i < want.size(); ++i)
-      if (want[i] >= 0 && out.dims[i] >= 0 && want[i] != out.dims[i]) same = false;
-    if (!same)
+    if (!dims_fit(want, out.dims))
       return fail(op, "transpose result shape is wrong", list_text(want), list_text(out.dims));
     return true;
   }
@@ -767,10 +763,7 @@ class Verifier {
     std::vector<std::int64_t> want;
     for (std::size_t i = 0; i < in.dims.size(); ++i)
       if (!seen[i]) want.push_back(in.dims[i]);
-    bool same = out.dims.size() == want.size();
-    for (std::size_t i = 0; same && i < want.size(); ++i)
-      if (want[i] >= 0 && out.dims[i] >= 0 && want[i] != out.dims[i]) same = false;
-    if (!same)
+    if (!dims_fit(want, out.dims))
       return fail(op, "reduce result shape is wrong",
                   "the input without dimensions " + list_text(dims) + ": " + list_text(want),
                   list_text(out.dims));
@@ -856,10 +849,7 @@ class Verifier {
   bool result_dims(const OpView& op, const std::vector<std::int64_t>& want) {
     const Type& out = op.result_type(0);
     if (!ranked(out)) return true;
-    bool same = out.dims.size() == want.size();
-    for (std::size_t i = 0; same && i < want.size(); ++i)
-      if (want[i] >= 0 && out.dims[i] >= 0 && want[i] != out.dims[i]) same = false;
-    if (!same)
+    if (!dims_fit(want, out.dims))
       return fail(op, std::string(op.op.name) + " result shape is wrong", list_text(want),
                   list_text(out.dims));
     return true;
@@ -1001,19 +991,14 @@ class Verifier {
                   std::to_string(rank) + " of each (the operand's rank)",
                   std::to_string(p.low.size()) + " low, " + std::to_string(p.high.size()) +
                       " high, " + std::to_string(p.interior.size()) + " interior");
-    constexpr std::int64_t kMax = std::int64_t(1) << 50;
     for (std::size_t i = 0; i < rank; ++i) {
       const std::int64_t d = in.dims[i], lo = p.low[i], hi = p.high[i], inner = p.interior[i];
       if (inner < 0)
         return fail(op, name + " interior padding is negative in dimension " + std::to_string(i),
                     "at least 0", std::to_string(inner));
       if (d < 0) continue;
-      std::int64_t grown = 0, size = 0;
-      const bool ok = !__builtin_mul_overflow(std::max<std::int64_t>(d - 1, 0), inner, &grown) &&
-                      !__builtin_add_overflow(d, lo, &size) &&
-                      !__builtin_add_overflow(size, hi, &size) &&
-                      !__builtin_add_overflow(size, grown, &size);
-      if (!ok || size < 0 || size > kMax)
+      std::int64_t size = 0;
+      if (!padded_size(d, lo, hi, inner, &size))
         return fail(op, name + " padded size out of range in dimension " + std::to_string(i),
                     "0 to 2^50 (size + low + high + (size - 1) * interior)",
                     std::to_string(d) + " + " + std::to_string(lo) + " + " + std::to_string(hi) +

@@ -7,6 +7,13 @@
 using namespace rl::hlo;
 
 namespace {
+// An HLO module's verdict: the module's computations (`text` after "HloModule m").
+rl::Result<bool> check_hlo(const std::string& text) {
+  auto m = parse_hlo("HloModule m\n" + text);
+  INFO((m.ok() ? "" : m.error()));
+  REQUIRE(m.ok());
+  return verify(m->at(0));
+}
 rl::Result<bool> check(const std::string& body, const std::string& args) {
   auto m = parse_stablehlo("func.func @main(" + args + ") {\n" + body + "  return\n}\n");
   INFO((m.ok() ? "" : m.error()));
@@ -217,10 +224,7 @@ TEST_CASE("a slice's or a pad's bounds are checked before anything runs, in both
          "padding=0_0_-1x0_0\n",
          "5:3: error: pad interior padding is negative in dimension 0" + d + "at least 0, got -1"},
     }));
-    auto m = parse_hlo("HloModule m\nENTRY e {\n" + body + "}\n");
-    INFO((m.ok() ? "" : m.error()));
-    REQUIRE(m.ok());
-    auto r = verify(m->at(0));
+    auto r = check_hlo("ENTRY e {\n" + body + "}\n");
     REQUIRE_FALSE(r.ok());
     CHECK(r.error() == message);
   }
@@ -236,11 +240,9 @@ TEST_CASE("a slice's or a pad's bounds are checked before anything runs, in both
         "%a: tensor<?x8xf32>, %i: tensor<i32>, %z: tensor<f32>");
     INFO((r.ok() ? "" : r.error()));
     CHECK(r.ok());
-    auto m = parse_hlo(
-        "HloModule m\nENTRY e {\n  a = f32[4,8] parameter(0)\n  i = s32[2] parameter(1)\n"
+    auto v = check_hlo(
+        "ENTRY e {\n  a = f32[4,8] parameter(0)\n  i = s32[2] parameter(1)\n"
         "  ROOT s = f32[2,8] dynamic-slice(a, i), dynamic_slice_sizes={2,8}\n}\n");
-    REQUIRE(m.ok());
-    auto v = verify(m->at(0));
     INFO((v.ok() ? "" : v.error()));
     CHECK(v.ok());
   }
@@ -265,13 +267,10 @@ TEST_CASE("a refusal by a rule that is XLA's shape inference in full is the op's
              "a floating-point or complex operand of rank 2 or more, square in its two minor "
              "dimensions, got f32[3,4]"},
     }));
-    auto m = parse_hlo(
-        "HloModule m\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
-        "  ROOT s = f32[] add(x, y)\n}\nENTRY e {\n" +
+    auto r = check_hlo(
+        "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n"
+        "ENTRY e {\n" +
         body + "}\n");
-    INFO((m.ok() ? "" : m.error()));
-    REQUIRE(m.ok());
-    auto r = verify(m->at(0));
     REQUIRE_FALSE(r.ok());
     CHECK(r.error() == message);
   }
