@@ -81,6 +81,7 @@ enum class VerifyRule : std::uint8_t {
   DynamicSlice,
   DynamicUpdateSlice,
   Pad,
+  TopK,  // chlo.top_k's k and results: its kernel trusts them too
   // infer.cpp's rule (check_written_shapes), in StableHLO too: its attributes read alike.
   Inferred,
 };

@@ -164,6 +164,8 @@ class Verifier {
         return dynamic_update_slice(op);
       case VerifyRule::Pad:
         return pad(op);
+      case VerifyRule::TopK:
+        return top_k(op);
     }
     return true;
   }
@@ -187,13 +189,19 @@ class Verifier {
   // chosen by the signature would otherwise read one type's bytes as another's. The parser keeps
   // only the written types that differ (ir.h, Function::written_types).
   // A window's strides and dilations are at least 1 (StableHLO's convolution and reduce_window
-  // constraints): `what` names the op in the message.
-  bool steps_positive(const OpView& op, const std::vector<WindowDim>& w, const char* what) {
-    for (const auto& wd : w)
+  // constraints), and its sizes too where `sizes` (reduce_window's and select_and_scatter's
+  // window_dimensions; a convolution's come from its kernel): `what` names the op in the message.
+  bool steps_positive(const OpView& op, const std::vector<WindowDim>& w, const char* what,
+                      bool sizes = false) {
+    for (const auto& wd : w) {
+      if (sizes && wd.size < 1)
+        return fail(op, std::string(what) + " window dimensions must be positive",
+                    "sizes of at least 1", std::to_string(wd.size));
       if (wd.stride < 1 || wd.base_dilation < 1 || wd.window_dilation < 1)
         return fail(op, std::string(what) + " window strides and dilations must be positive",
                     "values of at least 1",
                     std::to_string(std::min({wd.stride, wd.base_dilation, wd.window_dilation})));
+    }
     return true;
   }
 
@@ -739,7 +747,8 @@ class Verifier {
   }
 
   bool reduce(const OpView& op) {
-    if (op.num_operands() == 0) return true;
+    std::size_t n = 0;
+    if (!inputs_and_inits(op, &n)) return false;
     const Type& in = op.operand_type(0);
     const OpAttrs* a = ranked(in) ? decoded(op) : nullptr;
     if (!a) return error.empty();
@@ -755,6 +764,13 @@ class Verifier {
       seen[static_cast<std::size_t>(d)] = true;
     }
     if (op.num_results() == 0) return true;
+    // HLO writes N results as one tuple of N (one result may be a 1-tuple): N of them, as the
+    // kernel reads them (StableHLO: reduce_stablehlo counts its results).
+    const Type& all = op.result_type(0);
+    const std::size_t written = all.kind == Type::Kind::Tuple ? all.tuple.size() : 1;
+    if (m_.dialect != "stablehlo" && op.num_results() == 1 && !opaque(all) && written != n)
+      return fail(op, std::string(op.op.name) + " has another number of results than inputs",
+                  std::to_string(n), std::to_string(written));
     const Type& out =
         op.result_type(0).kind == Type::Kind::Tuple && !op.result_type(0).tuple.empty()
             ? op.result_type(0).tuple[0]
@@ -767,7 +783,7 @@ class Verifier {
       return fail(op, "reduce result shape is wrong",
                   "the input without dimensions " + list_text(dims) + ": " + list_text(want),
                   list_text(out.dims));
-    if (m_.dialect == "stablehlo") return reduce_stablehlo(op, seen);
+    if (m_.dialect == "stablehlo") return reduce_stablehlo(op, n, seen);
     return true;
   }
 
@@ -1095,6 +1111,62 @@ class Verifier {
                 std::to_string(n), std::to_string(op.num_results()));
   }
 
+  // Operands [from, to) are arrays (or of a type we cannot tell): a token or a tuple among a
+  // region op's inputs is refused here, before its kernel would meet it.
+  bool array_operands(const OpView& op, std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to; ++i) {
+      const Type& t = op.operand_type(i);
+      if (!t.is_array() && !opaque(t))
+        return fail(op,
+                    std::string(op.op.name) + " operand " + std::to_string(i) + " is not a tensor",
+                    "a tensor", type_text(t));
+    }
+    return true;
+  }
+  // Operands [1, n) have operand 0's dimensions (ranked ones; dynamic sizes match any).
+  bool same_shapes(const OpView& op, std::size_t n) {
+    const Type& first = op.operand_type(0);
+    for (std::size_t i = 1; i < n; ++i)
+      if (ranked(first) && ranked(op.operand_type(i)) && !same_dims(op.operand_type(i), first))
+        return fail(op,
+                    std::string(op.op.name) + " operand " + std::to_string(i) +
+                        " shape differs from operand 0",
+                    type_text(first) + "'s shape", type_text(op.operand_type(i)));
+    return true;
+  }
+  // At least one operand, every one an array of operand 0's shape (sort, map).
+  bool inputs_alike(const OpView& op) {
+    if (op.num_operands() == 0)
+      return fail(op, std::string(op.op.name) + " has no inputs", "at least 1 input", "0");
+    return array_operands(op, 0, op.num_operands()) && same_shapes(op, op.num_operands());
+  }
+  // N inputs, then N init values (reduce, reduce_window): N at least 1, the inputs of one shape.
+  // StableHLO also wants each init value of its input's element type (its reduce's C2 and
+  // reduce_window's C3); HLO is left to infer.cpp's rules, as XLA lets floats of two precisions
+  // meet there. An init value that is not 0-d is allowed: StableHLO's verifier and XLA's importer
+  // accept one (verify_reduce.mlir, import.hlo), though the interpreter does not run it.
+  bool inputs_and_inits(const OpView& op, std::size_t* n) {
+    const std::string name(op.op.name);
+    *n = op.num_operands() / 2;
+    if (op.num_operands() != 2 * *n || *n == 0)
+      return fail(op, name + " needs as many init values as inputs",
+                  "N inputs and N init values, N at least 1",
+                  std::to_string(op.num_operands()) + " operands");
+    if (!array_operands(op, 0, 2 * *n) || !same_shapes(op, *n)) return false;
+    if (m_.dialect != "stablehlo") return true;
+    for (std::size_t i = 0; i < *n; ++i) {
+      const Type& in = op.operand_type(i);
+      const Type& init = op.operand_type(*n + i);
+      if (opaque(init)) continue;
+      if (!opaque(in) && in.element != init.element && !(quantized(in) && quantized(init)))
+        return fail(op,
+                    name + " init value " + std::to_string(i) +
+                        " has another element type than input " + std::to_string(i),
+                    in.element + " (as " + type_text(in) + ")", type_text(init));
+    }
+    return true;
+  }
+
   // A reducer body (StableHLO's verifyReducerShape: reduce, reduce_window, select_and_scatter's
   // scatter): for N inputs from operand `in0` and N init values from `init0`, region `k` takes
   // 2N arguments, i and N+i of one type Ei whose shape is init value i's and whose element type
@@ -1148,12 +1220,7 @@ class Verifier {
 
   // reduce(inputs..., inits...): the body above; N results, each its input without `dimensions`
   // and of its init's element type (result 0's shape: reduce()).
-  bool reduce_stablehlo(const OpView& op, const std::vector<bool>& reduced) {
-    const std::size_t n = op.num_operands() / 2;
-    if (op.num_operands() != 2 * n || n == 0)
-      return fail(op, "stablehlo.reduce needs as many init values as inputs",
-                  "N inputs and N init values, N at least 1",
-                  std::to_string(op.num_operands()) + " operands");
+  bool reduce_stablehlo(const OpView& op, std::size_t n, const std::vector<bool>& reduced) {
     std::vector<const Type*> inits;
     if (!reducer(op, n, 0, n, 0, "stablehlo.reduce body", &inits) || !result_count(op, n, "inputs"))
       return false;
@@ -1175,12 +1242,9 @@ class Verifier {
   // reduce_window(inputs..., inits...): the reduce body; result i is the window's output over
   // input i (infer.h's window_output) in init value i's element type.
   bool reduce_window(const OpView& op) {
+    std::size_t n = 0;
+    if (!inputs_and_inits(op, &n)) return false;
     if (m_.dialect != "stablehlo") return true;  // HLO: infer.cpp's rule (check_written_shapes)
-    const std::size_t n = op.num_operands() / 2;
-    if (op.num_operands() != 2 * n || n == 0)
-      return fail(op, "stablehlo.reduce_window needs as many init values as inputs",
-                  "N inputs and N init values, N at least 1",
-                  std::to_string(op.num_operands()) + " operands");
     std::vector<const Type*> inits;
     if (!reducer(op, n, 0, n, 0, "stablehlo.reduce_window body", &inits) ||
         !result_count(op, n, "inputs"))
@@ -1190,10 +1254,11 @@ class Verifier {
     const OpAttrs* a = decoded(op);
     if (!a) return error.empty();
     const std::vector<WindowDim>& window = a->get<WindowAttrs>().window;
-    if (!steps_positive(op, window, "stablehlo.reduce_window")) return false;
+    if (!steps_positive(op, window, "stablehlo.reduce_window", true)) return false;
     for (std::size_t i = 0; i < n; ++i) {
+      // The decoder gave the window operand 0's rank; the inputs share its shape.
       const Type& in = op.operand_type(i);
-      if (!ranked(in) || in.dims.size() != window.size()) continue;
+      if (!ranked(in)) continue;
       std::vector<std::int64_t> want(in.dims.size());
       for (std::size_t d = 0; d < in.dims.size(); ++d) {
         const std::string bad = window_output(in.dims[d], window[d], &want[d]);
@@ -1216,6 +1281,7 @@ class Verifier {
     if (m_.dialect != "stablehlo" || op.num_operands() != 3) return true;
     const Type& operand = op.operand_type(0);
     const std::string name(op.op.name);
+    if (!array_operands(op, 0, 3) || !scatter_window(op)) return false;
     std::vector<const Type*> got;
     Type pred;
     pred.kind = Type::Kind::Tensor;
@@ -1233,16 +1299,55 @@ class Verifier {
     return result_is(op, 0, operand.dims, operand, "the operand's type");
   }
 
+  // select_and_scatter's window (StableHLO's C4-C7: sizes and strides of at least 1) and its
+  // source: of the operand's element type (C1), with the window's output shape over the operand
+  // (C2); its init value 0-d and of the operand's element type (C3).
+  bool scatter_window(const OpView& op) {
+    const std::string name(op.op.name);
+    const Type& operand = op.operand_type(0);
+    const Type& source = op.operand_type(1);
+    const Type& init = op.operand_type(2);
+    auto other_element = [&](const Type& t) {
+      return !opaque(t) && !opaque(operand) && t.element != operand.element &&
+             !(quantized(t) && quantized(operand));
+    };
+    if (other_element(source))
+      return fail(op, name + " source has another element type than the operand",
+                  operand.element + " (as " + type_text(operand) + ")", type_text(source));
+    if (!opaque(init) && !scalar(init) && init.kind != Type::Kind::Element)
+      return fail(op, name + " init value is not 0-d", "a 0-d tensor", type_text(init));
+    if (other_element(init))
+      return fail(op, name + " init value has another element type than the operand",
+                  operand.element + " (as " + type_text(operand) + ")", type_text(init));
+    if (!ranked(operand)) return true;
+    const OpAttrs* a = decoded(op);
+    if (!a) return error.empty();
+    const std::vector<WindowDim>& window = a->get<WindowAttrs>().window;
+    if (!steps_positive(op, window, name.c_str(), true)) return false;
+    std::vector<std::int64_t> want(operand.dims.size());
+    for (std::size_t d = 0; d < operand.dims.size(); ++d) {
+      const std::string bad = window_output(operand.dims[d], window[d], &want[d]);
+      if (!bad.empty())
+        return fail(op, name + " window does not fit the operand",
+                    "a window within the padded operand in dimension " + std::to_string(d), bad);
+    }
+    if (ranked(source) && !dims_fit(want, source.dims))
+      return fail(op, name + " source does not have the window's output shape",
+                  list_text(want) + " (the window's output over the operand)", type_text(source));
+    return true;
+  }
+
   // scatter(inputs..., indices, updates...): the body takes (E0..EN-1, E0..EN-1), Ei input i's
   // element type or one it promotes to, and returns its first N argument types; result i has
   // input i's shape and Ei.
   bool scatter(const OpView& op) {
-    if (m_.dialect != "stablehlo") return true;  // HLO: infer.cpp's rule (check_written_shapes)
     const std::size_t n = op.num_operands() == 0 ? 0 : (op.num_operands() - 1) / 2;
     if (op.num_operands() != 2 * n + 1 || n == 0)
-      return fail(op, "stablehlo.scatter needs as many updates as inputs",
+      return fail(op, std::string(op.op.name) + " needs as many updates as inputs",
                   "N inputs, the indices and N updates, N at least 1",
                   std::to_string(op.num_operands()) + " operands");
+    if (!scatter_operands(op, n)) return false;
+    if (m_.dialect != "stablehlo") return true;  // HLO: infer.cpp's rule (check_written_shapes)
     std::vector<const Type*> elements;
     for (std::size_t i = 0; i < n; ++i) elements.push_back(&op.operand_type(i));
     const std::string name(op.op.name);
@@ -1270,16 +1375,166 @@ class Verifier {
     return true;
   }
 
-  // map(inputs...): the body takes one 0-d tensor of each input's element type and gives one;
-  // the result has the inputs' shape and the body's value's element type.
-  bool map(const OpView& op) {
-    if (m_.dialect != "stablehlo" || op.num_operands() == 0) return true;
+  // scatter's operands, in both dialects: N inputs of one shape, integer indices, N updates of one
+  // shape (in StableHLO each of its input's element type; XLA lets floats of two precisions meet),
+  // and the dimension numbers over input 0, the indices and update 0 (StableHLO's scatter C4-C15,
+  // XLA's ValidateScatterDimensionNumbers): what the interpreter's scatter_plan walks by.
+  bool scatter_operands(const OpView& op, std::size_t n) {
     const std::string name(op.op.name);
+    if (!array_operands(op, 0, 2 * n + 1) || !same_shapes(op, n)) return false;
+    const Type& x = op.operand_type(0);
+    const Type& ix = op.operand_type(n);
+    const Type& u = op.operand_type(n + 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Type& ui = op.operand_type(n + 1 + i);
+      const Type& xi = op.operand_type(i);
+      if (ranked(u) && ranked(ui) && !same_dims(ui, u))
+        return fail(op, name + " update " + std::to_string(i) + " shape differs from update 0",
+                    type_text(u) + "'s shape", type_text(ui));
+      if (m_.dialect == "stablehlo" && !opaque(xi) && !opaque(ui) && xi.element != ui.element &&
+          !(quantized(xi) && quantized(ui)))
+        return fail(op,
+                    name + " update " + std::to_string(i) +
+                        " has another element type than input " + std::to_string(i),
+                    xi.element + " (as " + type_text(xi) + ")", type_text(ui));
+    }
+    if (ix.is_array() && ix.etype != ElementType::Invalid && !is_integer(ix.etype))
+      return fail(op, name + " indices are not integers", "an integer tensor", type_text(ix));
+    if (!ranked(x) || !ranked(ix) || !ranked(u)) return true;
+    const OpAttrs* a = decoded(op);
+    if (!a) return error.empty();
+    const ScatterAttrs& sd = a->get<ScatterAttrs>();
+    const std::size_t ro = x.dims.size(), ri = ix.dims.size(), ru = u.dims.size();
+    auto bad = [&](const std::string& what, const std::string& rule, const std::string& got) {
+      return fail(op, name + " " + what, rule, got);
+    };
+    const std::int64_t ivd = sd.index_vector_dim;
+    if (ivd < 0 || static_cast<std::size_t>(ivd) > ri)
+      return bad("index_vector_dim out of range", "a dimension in [0, " + std::to_string(ri) + "]",
+                 std::to_string(ivd));
+    const bool has_ivd = static_cast<std::size_t>(ivd) < ri;
+    // Each list's dimensions in range, none twice: its marks.
+    auto marks = [&](const std::vector<std::int64_t>& list, std::size_t rank, const char* what,
+                     std::vector<bool>* mark) {
+      mark->assign(rank, false);
+      for (auto d : list) {
+        if (d < 0 || static_cast<std::size_t>(d) >= rank)
+          return bad(std::string(what) + " out of range",
+                     "dimensions in [0, " + std::to_string(rank) + ")", list_text(list));
+        if ((*mark)[static_cast<std::size_t>(d)])
+          return bad(std::string(what) + " repeats a dimension", "each dimension once",
+                     list_text(list));
+        (*mark)[static_cast<std::size_t>(d)] = true;
+      }
+      return true;
+    };
+    std::vector<bool> is_window, inserted, batching, mapped, index_batching;
+    if (!marks(sd.update_window_dims, ru, "update_window_dims", &is_window) ||
+        !marks(sd.inserted_window_dims, ro, "inserted_window_dims", &inserted) ||
+        !marks(sd.input_batching_dims, ro, "input_batching_dims", &batching) ||
+        !marks(sd.scatter_dims_to_operand_dims, ro, "scatter_dims_to_operand_dims", &mapped) ||
+        !marks(sd.scatter_indices_batching_dims, ri, "scatter_indices_batching_dims",
+               &index_batching))
+      return false;
+    if (!std::is_sorted(sd.update_window_dims.begin(), sd.update_window_dims.end()))
+      return bad("update_window_dims are not sorted", "sorted", list_text(sd.update_window_dims));
+    for (std::size_t d = 0; d < ro; ++d)
+      if (batching[d] && (inserted[d] || mapped[d]))
+        return bad("input_batching_dims names an inserted or mapped dimension",
+                   "a dimension in neither inserted_window_dims nor scatter_dims_to_operand_dims",
+                   std::to_string(d));
+    const std::size_t parts = sd.update_window_dims.size() + sd.inserted_window_dims.size() +
+                              sd.input_batching_dims.size();
+    if (ro != parts)
+      return bad("dimension numbers do not cover the input",
+                 "rank " + std::to_string(ro) +
+                     " = update_window_dims + inserted_window_dims + input_batching_dims",
+                 std::to_string(parts));
+    const std::int64_t index_count = has_ivd ? ix.dims[static_cast<std::size_t>(ivd)] : 1;
+    if (index_count >= 0 &&
+        static_cast<std::int64_t>(sd.scatter_dims_to_operand_dims.size()) != index_count)
+      return bad("scatter_dims_to_operand_dims does not match the index vector",
+                 std::to_string(index_count) + " dimensions (the index vector's size)",
+                 list_text(sd.scatter_dims_to_operand_dims));
+    if (sd.input_batching_dims.size() != sd.scatter_indices_batching_dims.size())
+      return bad("batching dimensions differ in number",
+                 "as many in input_batching_dims as in scatter_indices_batching_dims",
+                 list_text(sd.input_batching_dims) + " and " +
+                     list_text(sd.scatter_indices_batching_dims));
+    if (has_ivd && index_batching[static_cast<std::size_t>(ivd)])
+      return bad("scatter_indices_batching_dims names the index_vector_dim",
+                 "a dimension other than " + std::to_string(ivd),
+                 list_text(sd.scatter_indices_batching_dims));
+    auto fits = [](std::int64_t a, std::int64_t b) { return a < 0 || b < 0 || a == b; };
+    // The updates' scatter dimensions pair, in order, with the indices' dimensions other than
+    // index_vector_dim.
+    std::size_t t = 0;
+    for (std::size_t d = 0; d < ru; ++d) {
+      if (is_window[d]) continue;
+      if (has_ivd && t == static_cast<std::size_t>(ivd)) ++t;
+      if (t >= ri)
+        return bad("updates have too many scatter dimensions",
+                   std::to_string(ri - (has_ivd ? 1 : 0)) +
+                       " (one per dimension of the indices but index_vector_dim)",
+                   type_text(u));
+      if (!fits(u.dims[d], ix.dims[t]))
+        return bad("update dimension " + std::to_string(d) + " differs from the indices'",
+                   std::to_string(ix.dims[t]) + " (indices dimension " + std::to_string(t) + ")",
+                   std::to_string(u.dims[d]));
+      ++t;
+    }
+    if (has_ivd && t == static_cast<std::size_t>(ivd)) ++t;
+    if (t != ri)
+      return bad("updates have too few scatter dimensions",
+                 std::to_string(ri - (has_ivd ? 1 : 0)) +
+                     " (one per dimension of the indices but index_vector_dim)",
+                 type_text(u));
+    for (std::size_t i = 0; i < sd.input_batching_dims.size(); ++i) {
+      const auto od = static_cast<std::size_t>(sd.input_batching_dims[i]);
+      const auto id = static_cast<std::size_t>(sd.scatter_indices_batching_dims[i]);
+      if (!fits(x.dims[od], ix.dims[id]))
+        return bad("batching dimension " + std::to_string(od) + " differs from the indices'",
+                   std::to_string(ix.dims[id]) + " (indices dimension " + std::to_string(id) + ")",
+                   std::to_string(x.dims[od]));
+    }
+    // The window: the input's dimensions neither inserted nor batching, in order, pair with
+    // update_window_dims, each no longer than its input dimension.
+    std::size_t wi = 0;
+    for (std::size_t d = 0; d < ro; ++d) {
+      if (inserted[d] || batching[d]) continue;
+      const auto ud = static_cast<std::size_t>(sd.update_window_dims[wi++]);
+      if (u.dims[ud] >= 0 && x.dims[d] >= 0 && u.dims[ud] > x.dims[d])
+        return bad(
+            "update window dimension " + std::to_string(ud) + " is larger than the input",
+            "at most " + std::to_string(x.dims[d]) + " (input dimension " + std::to_string(d) + ")",
+            std::to_string(u.dims[ud]));
+    }
+    return true;
+  }
+
+  // map(inputs...): at least one input; `dimensions`, where written, every dimension in order
+  // (StableHLO's C3; XLA's InferMapShape). StableHLO: the inputs of one shape (XLA lets a scalar
+  // stand beside arrays: infer.cpp's rule); the body takes one 0-d tensor of each input's element
+  // type and gives one; the result has the inputs' shape and the body's value's element type.
+  bool map(const OpView& op) {
+    const std::string name(op.op.name);
+    if (op.num_operands() == 0) return fail(op, name + " has no inputs", "at least 1 input", "0");
+    if (!array_operands(op, 0, op.num_operands())) return false;
     const Type& first = op.operand_type(0);
-    for (std::size_t i = 1; i < op.num_operands(); ++i)
-      if (ranked(first) && ranked(op.operand_type(i)) && !same_dims(op.operand_type(i), first))
-        return fail(op, name + " operand " + std::to_string(i) + " shape differs from operand 0",
-                    type_text(first) + "'s shape", type_text(op.operand_type(i)));
+    if (ranked(first)) {
+      const OpAttrs* a = decoded(op);
+      if (!a && !error.empty()) return false;
+      const std::vector<std::int64_t> none;
+      const std::vector<std::int64_t>& d = a ? a->get<ReduceAttrs>().dims : none;
+      bool in_order = d.empty() || d.size() == first.dims.size();
+      for (std::size_t i = 0; in_order && i < d.size(); ++i)
+        in_order = d[i] == static_cast<std::int64_t>(i);
+      if (!in_order)
+        return fail(op, name + " dimensions are not every dimension in order",
+                    "0 to " + std::to_string(first.dims.size()) + " - 1", list_text(d));
+    }
+    if (m_.dialect != "stablehlo") return true;
+    if (!same_shapes(op, op.num_operands())) return false;
     const Type* element = &first;
     if (has_body(op, 0)) {
       std::vector<std::pair<const Type*, std::string>> args;
@@ -1302,17 +1557,26 @@ class Verifier {
                      "the inputs' shape, the element type the body returns");
   }
 
-  // sort(inputs...): the comparator takes two 0-d tensors of each input's element type (2i and
-  // 2i+1 for input i) and gives one i1; result i is input i's type.
+  // sort(inputs...): at least one input, all of one shape, sorted along a dimension in
+  // [-rank, rank) (StableHLO's C1, C4; XLA's HandleSort). StableHLO: the comparator takes two 0-d
+  // tensors of each input's element type (2i and 2i+1 for input i) and gives one i1; result i is
+  // input i's type (HLO: infer.cpp's rule compares the written tuple).
   bool sort(const OpView& op) {
-    if (m_.dialect != "stablehlo" || op.num_operands() == 0) return true;
+    if (!inputs_alike(op)) return false;
     const std::string name(op.op.name);
     const std::size_t n = op.num_operands();
     const Type& first = op.operand_type(0);
-    for (std::size_t i = 1; i < n; ++i)
-      if (ranked(first) && ranked(op.operand_type(i)) && !same_dims(op.operand_type(i), first))
-        return fail(op, name + " operand " + std::to_string(i) + " shape differs from operand 0",
-                    type_text(first) + "'s shape", type_text(op.operand_type(i)));
+    if (ranked(first)) {
+      const OpAttrs* a = decoded(op);
+      if (!a) return error.empty();
+      const std::int64_t d = a->get<SortAttrs>().dimension;
+      const auto rank = static_cast<std::int64_t>(first.dims.size());
+      if (d < -rank || d >= rank)
+        return fail(op, name + " dimension out of range",
+                    "a dimension in [-" + std::to_string(rank) + ", " + std::to_string(rank) + ")",
+                    std::to_string(d));
+    }
+    if (m_.dialect != "stablehlo") return true;
     if (has_body(op, 0)) {
       std::vector<std::pair<const Type*, std::string>> args;
       for (std::size_t j = 0; j < 2 * n; ++j)
@@ -1334,6 +1598,34 @@ class Verifier {
         return false;
     }
     return true;
+  }
+
+  // chlo.top_k(operand), k: an operand of rank 1 or more whose last dimension is at least k >= 0;
+  // two results, the k largest values (the operand's element type) and their i32 indices, both
+  // the operand's shape with k last (CHLO's TopKOp::inferReturnTypeComponents).
+  bool top_k(const OpView& op) {
+    const std::string name(op.op.name);
+    const Type& x = op.operand_type(0);
+    if (!ranked(x)) return true;
+    if (x.dims.empty())
+      return fail(op, name + " of a scalar", "a tensor of rank 1 or more", type_text(x));
+    const OpAttrs* a = decoded(op);
+    if (!a) return error.empty();
+    const std::int64_t k = a->get<TopKAttrs>().k, last = x.dims.back();
+    if (k < 0 || (last >= 0 && k > last))
+      return fail(
+          op, name + " k out of range",
+          "0 <= k <= " + (last >= 0 ? std::to_string(last) : std::string("the last dimension")),
+          std::to_string(k));
+    if (!result_count(op, 2, "values and indices")) return false;
+    std::vector<std::int64_t> dims = x.dims;
+    dims.back() = k;
+    Type index;
+    index.kind = Type::Kind::Tensor;
+    index.element = "i32";
+    index.etype = ElementType::S32;
+    return result_is(op, 0, dims, x, "the operand's shape with k last, its element type") &&
+           result_is(op, 1, dims, index, "the operand's shape with k last, i32 indices");
   }
 
   bool convolution(const OpView& op) {

@@ -99,20 +99,15 @@ struct Odometer {
   }
 };
 
-// A dimension list from an attribute: each in [0, rank), none twice.
-bool check_dim_list(const OpCall& c, const Dims& dims, std::size_t rank, const char* what,
-                    std::vector<bool>* mark) {
-  mark->assign(rank, false);
+// A dimension list the verifier checked (each in [0, rank), none twice): its marks.
+std::vector<bool> verified_marks(const OpCall& c, const Dims& dims, std::size_t rank) {
+  std::vector<bool> mark(rank, false);
   for (auto d : dims) {
-    if (d < 0 || static_cast<std::size_t>(d) >= rank)
-      return c.fail(std::string(c.op().name) + "'s " + what + " " + dims_text(dims),
-                    "dimensions in [0, " + std::to_string(rank) + ")", std::to_string(d));
-    if ((*mark)[static_cast<std::size_t>(d)])
-      return c.fail(std::string(c.op().name) + "'s " + what + " " + dims_text(dims),
-                    "each dimension once", std::to_string(d) + " twice");
-    (*mark)[static_cast<std::size_t>(d)] = true;
+    RL_VERIFIED(c,
+                d >= 0 && static_cast<std::size_t>(d) < rank && !mark[static_cast<std::size_t>(d)]);
+    mark[static_cast<std::size_t>(d)] = true;
   }
-  return true;
+  return mark;
 }
 
 // ---- results
@@ -811,20 +806,17 @@ bool reduce_evaluated(const OpCall& c, std::size_t n, const std::vector<bool>& r
   return true;
 }
 
-// The shared checks of the ops with N inputs and N init values: equal dims, scalar inits of the
-// inputs' types. N from the operand count.
+// The shared checks of the ops with N inputs and N init values. N inputs of one shape and N init
+// values are verify.cpp's inputs_and_inits, in both dialects; scalar inits of the inputs' types
+// are StableHLO's rule, but HLO may give a reduce a wider float or a 1-d init value (XLA's
+// importer prints one), which these kernels do not run.
 bool inputs_and_inits(const OpCall& c, std::size_t* n) {
   const std::size_t k = c.num_operands();
-  if (k < 2 || k % 2 != 0)
-    return c.fail(std::string(c.op().name) + "'s operands", "N inputs then N init values",
-                  std::to_string(k) + " operands");
+  RL_VERIFIED(c, k >= 2 && k % 2 == 0);
   *n = k / 2;
   for (std::size_t i = 0; i < *n; ++i) {
-    if (!c.in(i).is_tensor() || !c.in(*n + i).is_tensor())
-      return c.fail(std::string(c.op().name) + "'s operands", "tensors", "another value");
-    if (c.tensor(i).dims != c.tensor(0).dims)
-      return c.fail(std::string(c.op().name) + "'s inputs differ in shape",
-                    dims_text(c.tensor(0).dims), dims_text(c.tensor(i).dims));
+    RL_VERIFIED(
+        c, c.in(i).is_tensor() && c.in(*n + i).is_tensor() && c.tensor(i).dims == c.tensor(0).dims);
     const Tensor& init = c.tensor(*n + i);
     if (!init.dims.empty() || init.type != c.tensor(i).type)
       return c.fail(std::string(c.op().name) + "'s init value " + std::to_string(i),
@@ -943,15 +935,15 @@ bool reduce(const OpCall& c) {
   std::size_t n = 0;
   if (!inputs_and_inits(c, &n)) return false;
   const Dims& in = c.tensor(0).dims;
-  std::vector<bool> reduced;
-  if (!check_dim_list(c, c.attrs().get<hlo::ReduceAttrs>().dims, in.size(), "dimensions", &reduced))
-    return false;
+  const std::vector<bool> reduced =
+      verified_marks(c, c.attrs().get<hlo::ReduceAttrs>().dims, in.size());
   Dims out_dims;
   for (std::size_t d = 0; d < in.size(); ++d)
     if (!reduced[d]) out_dims.push_back(in[d]);
   const auto types = result_types(c);
-  if (types.size() != n)
-    return c.fail("reduce's results", std::to_string(n) + " results", std::to_string(types.size()));
+  RL_VERIFIED(c, types.size() == n);
+  // check_result: the dimensions are verified; a result of a wider element type (StableHLO's
+  // promotable body, HLO's to_apply) is not run.
   std::vector<Tensor> outs(n);
   for (std::size_t i = 0; i < n; ++i)
     if (!check_result(c, *types[i], i, c.tensor(i).type, out_dims) ||
@@ -1005,12 +997,12 @@ bool reduce(const OpCall& c) {
 // padding and holes.
 class Windows {
  public:
-  // False (with the error set) for a window that does not fit the rank or has a size, stride or
-  // dilation below 1.
+  // A window verified to fit the rank, with sizes, strides and dilations of at least 1 and a
+  // padded size within 2^61 (verify.cpp's reduce_window and select_and_scatter rules, infer.cpp's
+  // window_checked and window_output). False (with the error set) only when its rows do not fit
+  // the run's memory: a window may be as long as its padding (2^40 elements, say).
   bool plan(const OpCall& c, const Dims& in, const std::vector<hlo::WindowDim>& w) {
-    if (w.size() != in.size())
-      return c.fail(std::string(c.op().name) + "'s window",
-                    std::to_string(in.size()) + " dimensions", std::to_string(w.size()));
+    RL_VERIFIED(c, w.size() == in.size());
     in_ = in;
     w_ = w;
     stride_ = strides_of(in);
@@ -1019,12 +1011,8 @@ class Windows {
     std::int64_t rows = 0;
     for (std::size_t d = 0; d < in.size(); ++d) {
       const hlo::WindowDim& x = w[d];
-      if (x.size < 1 || x.stride < 1 || x.base_dilation < 1 || x.window_dilation < 1)
-        return c.fail(std::string(c.op().name) + "'s window in dimension " + std::to_string(d),
-                      "size, stride and dilations of at least 1",
-                      "size " + std::to_string(x.size) + ", stride " + std::to_string(x.stride) +
-                          ", dilations " + std::to_string(x.base_dilation) + " and " +
-                          std::to_string(x.window_dilation));
+      RL_VERIFIED(c,
+                  x.size >= 1 && x.stride >= 1 && x.base_dilation >= 1 && x.window_dilation >= 1);
       const std::int64_t padded =
           (in[d] == 0 ? 0 : (in[d] - 1) * x.base_dilation + 1) + x.pad_low + x.pad_high;
       const std::int64_t span = (x.size - 1) * x.window_dilation + 1;
@@ -1032,7 +1020,8 @@ class Windows {
       row_at_.push_back(rows);
       rows += x.size;
     }
-    rows_.assign(static_cast<std::size_t>(rows), 0);
+    if (!c.alloc(ElementType::S64, {rows}, &rows_t_)) return false;
+    rows_ = rows_t_.as<std::int64_t>();
     idx_.assign(in.size(), 0);
     return true;
   }
@@ -1043,7 +1032,7 @@ class Windows {
     for (std::size_t d = 0; d < in_.size(); ++d) {
       const hlo::WindowDim& x = w_[d];
       const std::int64_t last = (in_[d] - 1) * x.base_dilation;  // the last input element, dilated
-      std::int64_t* row = rows_.data() + row_at_[d];
+      std::int64_t* row = rows_ + row_at_[d];
       for (std::int64_t k = 0; k < x.size; ++k) {
         const std::int64_t p = o[d] * x.stride + k * x.window_dilation - x.pad_low;
         row[k] = (p < 0 || p > last || p % x.base_dilation != 0)
@@ -1062,7 +1051,7 @@ class Windows {
     }
     std::int64_t* idx = idx_.data();
     std::fill(idx_.begin(), idx_.end(), 0);
-    const std::int64_t* last = rows_.data() + row_at_[m - 1];
+    const std::int64_t* last = rows_ + row_at_[m - 1];
     const std::int64_t n = w_[m - 1].size;
     while (true) {
       std::int64_t base = 0;
@@ -1084,7 +1073,9 @@ class Windows {
   }
 
  private:
-  Dims in_, stride_, out_, row_at_, rows_, idx_;
+  Dims in_, stride_, out_, row_at_, idx_;
+  Tensor rows_t_;  // each dimension's window row: an input offset or -1 (from the run's memory)
+  std::int64_t* rows_ = nullptr;
   std::vector<hlo::WindowDim> w_;
 };
 
@@ -1161,9 +1152,7 @@ bool reduce_window(const OpCall& c) {
   Windows w;
   if (!w.plan(c, c.tensor(0).dims, c.attrs().get<hlo::WindowAttrs>().window)) return false;
   const auto types = result_types(c);
-  if (types.size() != n)
-    return c.fail("reduce_window's results", std::to_string(n) + " results",
-                  std::to_string(types.size()));
+  RL_VERIFIED(c, types.size() == n);
   std::vector<Tensor> outs(n);
   for (std::size_t i = 0; i < n; ++i)
     if (!check_result(c, *types[i], i, c.tensor(i).type, w.out_dims()) ||
@@ -1326,29 +1315,27 @@ bool select_and_scatter_evaluated(const OpCall& c, Windows& w, Tensor& y) {
 }
 
 bool select_and_scatter(const OpCall& c) {
-  if (c.num_operands() != 3)
-    return c.fail("select_and_scatter's operands", "operand, source, init value",
-                  std::to_string(c.num_operands()));
+  RL_VERIFIED(c, c.num_operands() == 3 && c.tensor(2).dims.empty());
   const Tensor& x = c.tensor(0);
   const Tensor& source = c.tensor(1);
   const Tensor& init = c.tensor(2);
-  if (source.type != x.type || init.type != x.type || !init.dims.empty())
+  // StableHLO's rule; HLO lets floats of two precisions meet (not run here).
+  if (source.type != x.type || init.type != x.type)
     return c.fail(
         "select_and_scatter's source and init value",
         "the operand's element type (the init value a scalar)",
         type_name(source.type) + " and " + type_name(init.type) + " " + dims_text(init.dims));
   const std::vector<hlo::WindowDim>& window = c.attrs().get<hlo::WindowAttrs>().window;
-  for (const auto& d : window)
+  for (const auto& d : window)  // HLO's window may be dilated: not run here
     if (d.base_dilation != 1 || d.window_dilation != 1)
       return c.fail("select_and_scatter with a dilated window", "no dilation",
                     std::to_string(d.base_dilation) + " and " + std::to_string(d.window_dilation));
   Windows w;
   if (!w.plan(c, x.dims, window)) return false;
-  if (source.dims != w.out_dims())
-    return c.fail("select_and_scatter's source does not match the windows", dims_text(w.out_dims()),
-                  dims_text(source.dims));
+  RL_VERIFIED(c, source.dims == w.out_dims());
+  RL_VERIFIED(c, c.out_type(0).dims == x.dims && c.out_type(0).etype == x.type);
   Tensor y;
-  if (!check_result(c, c.out_type(0), 0, x.type, x.dims) || !c.alloc(0, &y)) return false;
+  if (!c.alloc(0, &y)) return false;
   const std::size_t eb = elem_bytes(x.type);
   for (std::int64_t i = 0; i < y.elements(); ++i)
     std::memcpy(y.data() + static_cast<std::size_t>(i) * eb, init.data(), eb);
@@ -1380,52 +1367,28 @@ struct ScatterPlan {
                   // updates
 };
 
-bool scatter_plan(const OpCall& c, const Tensor& x, const Tensor& indices, const Tensor& updates,
+// The dimension numbers are verify.cpp's scatter_operands, in both dialects: the plan trusts them.
+void scatter_plan(const OpCall& c, const Tensor& x, const Tensor& indices, const Tensor& updates,
                   ScatterPlan* p) {
   const hlo::ScatterAttrs& s = c.attrs().get<hlo::ScatterAttrs>();
   const std::size_t ro = x.dims.size(), ri = indices.dims.size(), ru = updates.dims.size();
-  const std::string op = "scatter's ";
   const std::int64_t ivd = s.index_vector_dim;
-  if (ivd < 0 || static_cast<std::size_t>(ivd) > ri)
-    return c.fail(op + "index_vector_dim", "in [0, " + std::to_string(ri) + "]",
-                  std::to_string(ivd));
+  RL_VERIFIED(c, ivd >= 0 && static_cast<std::size_t>(ivd) <= ri);
   const bool has_ivd = static_cast<std::size_t>(ivd) < ri;
   p->index_count = has_ivd ? indices.dims[static_cast<std::size_t>(ivd)] : 1;
-  std::vector<bool> is_window, inserted, batching, mapped, index_batching;
-  if (!check_dim_list(c, s.update_window_dims, ru, "update_window_dims", &is_window) ||
-      !check_dim_list(c, s.inserted_window_dims, ro, "inserted_window_dims", &inserted) ||
-      !check_dim_list(c, s.input_batching_dims, ro, "input_batching_dims", &batching) ||
-      !check_dim_list(c, s.scatter_dims_to_operand_dims, ro, "scatter_dims_to_operand_dims",
-                      &mapped) ||
-      !check_dim_list(c, s.scatter_indices_batching_dims, ri, "scatter_indices_batching_dims",
-                      &index_batching))
-    return false;
-  if (!std::is_sorted(s.update_window_dims.begin(), s.update_window_dims.end()))
-    return c.fail(op + "update_window_dims", "sorted", dims_text(s.update_window_dims));
-  for (std::size_t d = 0; d < ro; ++d)
-    if ((inserted[d] && batching[d]) || (mapped[d] && batching[d]))
-      return c.fail(op + "operand dimension " + std::to_string(d),
-                    "in at most one of inserted_window_dims and input_batching_dims, and not both "
-                    "a batching and a mapped dimension",
-                    "both");
-  if (ro !=
-      s.update_window_dims.size() + s.inserted_window_dims.size() + s.input_batching_dims.size())
-    return c.fail(op + "operand rank",
-                  "update_window_dims + inserted_window_dims + input_batching_dims = " +
-                      std::to_string(s.update_window_dims.size() + s.inserted_window_dims.size() +
-                                     s.input_batching_dims.size()),
-                  std::to_string(ro));
-  if (static_cast<std::int64_t>(s.scatter_dims_to_operand_dims.size()) != p->index_count)
-    return c.fail(op + "scatter_dims_to_operand_dims",
-                  std::to_string(p->index_count) + " dimensions (the index vector's size)",
-                  dims_text(s.scatter_dims_to_operand_dims));
-  if (s.input_batching_dims.size() != s.scatter_indices_batching_dims.size())
-    return c.fail(
-        op + "batching dimensions", "as many in the input as in the indices",
-        dims_text(s.input_batching_dims) + " and " + dims_text(s.scatter_indices_batching_dims));
-  if (has_ivd && index_batching[static_cast<std::size_t>(ivd)])
-    return c.fail(op + "scatter_indices_batching_dims", "not the index_vector_dim",
-                  std::to_string(ivd));
+  const std::vector<bool> is_window = verified_marks(c, s.update_window_dims, ru),
+                          inserted = verified_marks(c, s.inserted_window_dims, ro),
+                          batching = verified_marks(c, s.input_batching_dims, ro),
+                          mapped = verified_marks(c, s.scatter_dims_to_operand_dims, ro),
+                          index_batching = verified_marks(c, s.scatter_indices_batching_dims, ri);
+  RL_VERIFIED(c, std::is_sorted(s.update_window_dims.begin(), s.update_window_dims.end()));
+  for (std::size_t d = 0; d < ro; ++d) RL_VERIFIED(c, !(batching[d] && (inserted[d] || mapped[d])));
+  RL_VERIFIED(c, ro == s.update_window_dims.size() + s.inserted_window_dims.size() +
+                           s.input_batching_dims.size());
+  RL_VERIFIED(c,
+              static_cast<std::int64_t>(s.scatter_dims_to_operand_dims.size()) == p->index_count);
+  RL_VERIFIED(c, s.input_batching_dims.size() == s.scatter_indices_batching_dims.size());
+  RL_VERIFIED(c, !has_ivd || !index_batching[static_cast<std::size_t>(ivd)]);
   // Update scatter dimensions pair with the indices' dimensions other than index_vector_dim.
   Dims point_dim_of_index(ri, -1);
   const Dims ust = strides_of(updates.dims), ist = strides_of(indices.dims);
@@ -1433,32 +1396,19 @@ bool scatter_plan(const OpCall& c, const Tensor& x, const Tensor& indices, const
   for (std::size_t d = 0; d < ru; ++d) {
     if (is_window[d]) continue;
     if (has_ivd && t == static_cast<std::size_t>(ivd)) ++t;
-    if (t >= ri)
-      return c.fail(op + "updates have too many scatter dimensions",
-                    "one per dimension of the indices other than index_vector_dim",
-                    dims_text(updates.dims));
-    if (updates.dims[d] != indices.dims[t])
-      return c.fail(op + "update dimension " + std::to_string(d),
-                    "the size of indices dimension " + std::to_string(t) + ", " +
-                        std::to_string(indices.dims[t]),
-                    std::to_string(updates.dims[d]));
+    RL_VERIFIED(c, t < ri && updates.dims[d] == indices.dims[t]);
     point_dim_of_index[t] = static_cast<std::int64_t>(p->points.size.size());
     p->points.add(updates.dims[d], ust[d], ist[t]);
     ++t;
   }
   if (has_ivd && t == static_cast<std::size_t>(ivd)) ++t;
-  if (t != ri)
-    return c.fail(op + "updates have too few scatter dimensions",
-                  std::to_string(ri - (has_ivd ? 1 : 0)), std::to_string(p->points.size.size()));
+  RL_VERIFIED(c, t == ri);
   p->index_step = has_ivd ? ist[static_cast<std::size_t>(ivd)] : 0;
   const Dims ost = strides_of(x.dims);
   for (std::size_t i = 0; i < s.input_batching_dims.size(); ++i) {
     const auto od = static_cast<std::size_t>(s.input_batching_dims[i]);
     const auto id = static_cast<std::size_t>(s.scatter_indices_batching_dims[i]);
-    if (x.dims[od] != indices.dims[id])
-      return c.fail(op + "batching dimension " + std::to_string(od),
-                    "the size of indices dimension " + std::to_string(id),
-                    std::to_string(x.dims[od]));
+    RL_VERIFIED(c, x.dims[od] == indices.dims[id]);
     p->batch.emplace_back(static_cast<std::size_t>(point_dim_of_index[id]),
                           ost[od]);  // always in bounds: equal sizes
   }
@@ -1470,11 +1420,7 @@ bool scatter_plan(const OpCall& c, const Tensor& x, const Tensor& indices, const
     if (inserted[d] || batching[d]) continue;
     const auto ud = static_cast<std::size_t>(s.update_window_dims[wi++]);
     const std::int64_t n = updates.dims[ud];
-    if (n > x.dims[d])
-      return c.fail(op + "update window dimension " + std::to_string(ud),
-                    "at most operand dimension " + std::to_string(d) + "'s size, " +
-                        std::to_string(x.dims[d]),
-                    std::to_string(n));
+    RL_VERIFIED(c, n <= x.dims[d]);
     window[d] = n;
     if (n == 1) continue;
     auto& w = p->walk;
@@ -1494,13 +1440,11 @@ bool scatter_plan(const OpCall& c, const Tensor& x, const Tensor& indices, const
     p->start_limit.push_back(x.dims[static_cast<std::size_t>(d)] -
                              window[static_cast<std::size_t>(d)]);
   }
-  return true;
 }
 
 // The indices as int64 (an unsigned index past int64's range becomes negative: out of bounds).
 bool indices_as_i64(const OpCall& c, const Tensor& indices, Tensor* out) {
-  if (!hlo::is_integer(indices.type))
-    return c.fail("scatter's indices", "an integer tensor", type_name(indices.type));
+  RL_VERIFIED(c, hlo::is_integer(indices.type));  // verify.cpp's scatter_operands
   if (!c.alloc(ElementType::S64, indices.dims, out)) return false;
   std::int64_t* o = out->as<std::int64_t>();
   const std::int64_t n = indices.elements();
@@ -1603,32 +1547,27 @@ bool scatter_evaluated(const OpCall& c, ScatterPlan& p, const std::int64_t* idx,
 // is combined into the result element its window puts it on (see the file comment for the order
 // and for windows outside the operand).
 bool scatter(const OpCall& c) {
+  // verify.cpp's scatter rule: N inputs of one shape, integer indices, N updates of one shape,
+  // the dimension numbers (scatter_plan), N results.
   const std::size_t k = c.num_operands();
-  if (k < 3 || k % 2 != 1)
-    return c.fail("scatter's operands", "N inputs, the indices, N updates",
-                  std::to_string(k) + " operands");
+  RL_VERIFIED(c, k >= 3 && k % 2 == 1);
   const std::size_t n = (k - 1) / 2;
-  for (std::size_t i = 0; i < k; ++i)
-    if (!c.in(i).is_tensor())
-      return c.fail("scatter's operand " + std::to_string(i), "a tensor", "another value");
+  for (std::size_t i = 0; i < k; ++i) RL_VERIFIED(c, c.in(i).is_tensor());
   const Tensor& x0 = c.tensor(0);
   const Tensor& indices = c.tensor(n);
   const Tensor& u0 = c.tensor(n + 1);
   for (std::size_t i = 0; i < n; ++i) {
     const Tensor& x = c.tensor(i);
     const Tensor& u = c.tensor(n + 1 + i);
-    if (x.dims != x0.dims || u.dims != u0.dims || u.type != x.type)
-      return c.fail("scatter's input and update " + std::to_string(i),
-                    "inputs of one shape, updates of one shape, each update of its input's type",
-                    type_name(x.type) + " " + dims_text(x.dims) + " and " + type_name(u.type) +
-                        " " + dims_text(u.dims));
+    RL_VERIFIED(c, x.dims == x0.dims && u.dims == u0.dims);
+    if (u.type != x.type)  // StableHLO's rule; HLO lets floats of two precisions meet
+      return c.fail("scatter's input and update " + std::to_string(i), "of one element type",
+                    type_name(x.type) + " and " + type_name(u.type));
   }
   ScatterPlan p;
-  if (!scatter_plan(c, x0, indices, u0, &p)) return false;
+  scatter_plan(c, x0, indices, u0, &p);
   const auto types = result_types(c);
-  if (types.size() != n)
-    return c.fail("scatter's results", std::to_string(n) + " results",
-                  std::to_string(types.size()));
+  RL_VERIFIED(c, types.size() == n);
   std::vector<Tensor> outs(n);
   for (std::size_t i = 0; i < n; ++i) {
     const Tensor& x = c.tensor(i);
@@ -1934,30 +1873,24 @@ struct Keyed {
 };
 
 bool sort(const OpCall& c) {
+  // verify.cpp's sort rule: inputs of one shape, a dimension in [-rank, rank); the results are
+  // the inputs' types (its StableHLO rule, infer.cpp's in HLO).
   const std::size_t n = c.num_operands();
-  if (n == 0) return c.fail("sort without operands", "at least one", "none");
+  RL_VERIFIED(c, n > 0);
   for (std::size_t i = 0; i < n; ++i)
-    if (!c.in(i).is_tensor() || c.tensor(i).dims != c.tensor(0).dims)
-      return c.fail("sort's operands differ in shape", dims_text(c.tensor(0).dims),
-                    c.in(i).is_tensor() ? dims_text(c.tensor(i).dims) : "another value");
+    RL_VERIFIED(c, c.in(i).is_tensor() && c.tensor(i).dims == c.tensor(0).dims);
   const Dims& dims = c.tensor(0).dims;
   const auto rank = static_cast<std::int64_t>(dims.size());
-  const std::int64_t written = c.attrs().get<hlo::SortAttrs>().dimension;
-  std::int64_t dim = written;
+  std::int64_t dim = c.attrs().get<hlo::SortAttrs>().dimension;
   if (dim < 0) dim += rank;
-  if (dim < 0 || dim >= rank)
-    return c.fail("sort's dimension",
-                  "in [-" + std::to_string(rank) + ", " + std::to_string(rank) + ")",
-                  std::to_string(written));
+  RL_VERIFIED(c, dim >= 0 && dim < rank);
   const auto types = result_types(c);
-  if (types.size() != n)
-    return c.fail("sort's results", std::to_string(n) + " results", std::to_string(types.size()));
+  RL_VERIFIED(c, types.size() == n);
   std::vector<Tensor> outs(n);
   std::vector<Permute> moves(n);
   for (std::size_t i = 0; i < n; ++i) {
-    if (!check_result(c, *types[i], i, c.tensor(i).type, dims) ||
-        !alloc_type(c, *types[i], &outs[i]))
-      return false;
+    RL_VERIFIED(c, types[i]->dims == dims && types[i]->etype == c.tensor(i).type);
+    if (!alloc_type(c, *types[i], &outs[i])) return false;
     moves[i] = permute_for(elem_bytes(c.tensor(i).type));
     if (!moves[i])
       return c.fail("sort of this element size", "1, 2, 4, 8 or 16 bytes",
@@ -2062,21 +1995,21 @@ bool sort(const OpCall& c) {
 // The k largest elements of each row (the last dimension) in descending order, and their
 // indices: the total order for floats, ties by the lower index first.
 bool top_k(const OpCall& c) {
+  // verify.cpp's top_k rule: rank 1 or more, 0 <= k <= the last dimension, values and i32
+  // indices of the operand's shape with k last; complex operands are declined (top_k_supported).
   const Tensor& x = c.tensor(0);
-  if (x.dims.empty()) return c.fail("top_k of a scalar", "a tensor of rank 1 or more", "rank 0");
+  RL_VERIFIED(c, !x.dims.empty());
   const std::int64_t k = c.attrs().get<hlo::TopKAttrs>().k, len = x.dims.back();
-  if (k < 0 || k > len)
-    return c.fail("top_k's k", "in [0, " + std::to_string(len) + "]", std::to_string(k));
+  RL_VERIFIED(c, k >= 0 && k <= len);
   if (hlo::is_complex(x.type))
     return c.fail("top_k of complex numbers", "an ordered element type", type_name(x.type));
   Dims out_dims = x.dims;
   out_dims.back() = k;
-  if (c.num_results() != 2)
-    return c.fail("top_k's results", "values and indices", std::to_string(c.num_results()));
+  RL_VERIFIED(c, c.num_results() == 2 && c.out_type(0).dims == out_dims &&
+                     c.out_type(0).etype == x.type && c.out_type(1).dims == out_dims &&
+                     c.out_type(1).etype == ElementType::S32);
   Tensor values, indices, keys_t, perm_t;
-  if (!check_result(c, c.out_type(0), 0, x.type, out_dims) ||
-      !check_result(c, c.out_type(1), 1, ElementType::S32, out_dims) || !c.alloc(0, &values) ||
-      !c.alloc(1, &indices) || !c.alloc(ElementType::U64, {len}, &keys_t) ||
+  if (!c.alloc(0, &values) || !c.alloc(1, &indices) || !c.alloc(ElementType::U64, {len}, &keys_t) ||
       !c.alloc(ElementType::S64, {len}, &perm_t))
     return false;
   const KeyFill fill = key_fill_for(x.type);
@@ -2112,8 +2045,11 @@ bool top_k(const OpCall& c) {
 
 // The body applied to the inputs' elements at each index.
 bool map(const OpCall& c) {
+  // verify.cpp's map rule: at least one input, `dimensions` every dimension in order; StableHLO's
+  // inputs of one shape and its result (infer.cpp's rule in HLO, where a scalar may stand beside
+  // arrays, as XLA allows: not run here).
   const std::size_t n = c.num_operands();
-  if (n == 0) return c.fail("map without operands", "at least one", "none");
+  RL_VERIFIED(c, n > 0);
   const Dims& dims = c.tensor(0).dims;
   for (std::size_t i = 0; i < n; ++i)
     if (!c.in(i).is_tensor() || c.tensor(i).dims != dims)
@@ -2121,13 +2057,9 @@ bool map(const OpCall& c) {
                     c.in(i).is_tensor() ? dims_text(c.tensor(i).dims) : "another value");
   const Dims& md = c.attrs().get<hlo::ReduceAttrs>().dims;
   for (std::size_t i = 0; i < md.size(); ++i)
-    if (md.size() != dims.size() || md[i] != static_cast<std::int64_t>(i))
-      return c.fail("map's dimensions",
-                    "every dimension in order, 0 to " + std::to_string(dims.size()) + " - 1",
-                    dims_text(md));
+    RL_VERIFIED(c, md.size() == dims.size() && md[i] == static_cast<std::int64_t>(i));
   const hlo::Type& rt = c.out_type(0);
-  if (!rt.is_array() || rt.dims != dims)
-    return c.fail("map's result", "the operands' shape " + dims_text(dims), rt.text);
+  RL_VERIFIED(c, rt.is_array() && rt.dims == dims);
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   const ElementType t = c.tensor(0).type;
@@ -2185,10 +2117,8 @@ bool reduce_streamed(const OpCall& c, const StreamedInput& in, bool* done) {
   if (!comb_applies(k, in.type)) return true;
   const auto types = result_types(c);
   if (types.size() != 1) return true;
-  std::vector<bool> reduced;
-  if (!check_dim_list(c, c.attrs().get<hlo::ReduceAttrs>().dims, in.dims.size(), "dimensions",
-                      &reduced))
-    return false;
+  const std::vector<bool> reduced =
+      verified_marks(c, c.attrs().get<hlo::ReduceAttrs>().dims, in.dims.size());
   Dims out_dims;
   for (std::size_t d = 0; d < in.dims.size(); ++d)
     if (!reduced[d]) out_dims.push_back(in.dims[d]);

@@ -521,6 +521,21 @@ std::vector<Case> cases() {
        {"(tensor<4xf32>, tensor<4xf32>)", "stablehlo.sort result 1 has the wrong type " + kDash +
                                               " expected tensor<4xi32> (input 1's type), got "
                                               "tensor<4xf32>"}}});
+  // chlo.top_k: the k largest along the last dimension, and their i32 indices (its kernel trusts
+  // this rule).
+  out.push_back(Case{
+      "chlo.top_k",
+      "%a: tensor<3x5xf32>",
+      "%0:2 = chlo.top_k(%a, k = 2) : tensor<3x5xf32> -> $R",
+      "(tensor<3x2xf32>, tensor<3x2xi32>)",
+      {{"(tensor<3x5xf32>, tensor<3x2xi32>)",
+        "chlo.top_k result 0 has the wrong type " + kDash +
+            " expected tensor<3x2xf32> (the operand's shape with k last, its element type), got "
+            "tensor<3x5xf32>"},
+       {"(tensor<3x2xf32>, tensor<3x2xi64>)",
+        "chlo.top_k result 1 has the wrong type " + kDash +
+            " expected tensor<3x2xi32> (the operand's shape with k last, i32 indices), got "
+            "tensor<3x2xi64>"}}});
   return out;
 }
 

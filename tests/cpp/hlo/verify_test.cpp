@@ -248,6 +248,187 @@ TEST_CASE("a slice's or a pad's bounds are checked before anything runs, in both
   }
 }
 
+TEST_CASE("the region ops' inputs, dimensions and windows are checked before anything runs",
+          "[hlo][verify]") {
+  // What the kernels of sort, map, top_k, reduce, reduce_window, select_and_scatter and scatter
+  // trust
+  // (ops_regions.cpp's RL_VERIFIED): each broken rule is refused by the verifier, at the op.
+  const std::string d = " \xE2\x80\x94 expected ";
+  const std::string add_f32 =
+      "({\n  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n    %s = stablehlo.add %x, %y : "
+      "tensor<f32>\n    stablehlo.return %s : tensor<f32>\n  })";
+  const std::string less_f32 =
+      "({\n  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n    %c = stablehlo.compare LT, %x, %y : "
+      "(tensor<f32>, tensor<f32>) -> tensor<i1>\n    stablehlo.return %c : tensor<i1>\n  })";
+  const std::string ge_f32 =
+      "({\n  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n    %c = stablehlo.compare GE, %x, %y : "
+      "(tensor<f32>, tensor<f32>) -> tensor<i1>\n    stablehlo.return %c : tensor<i1>\n  }, {\n"
+      "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n    %s = stablehlo.add %x, %y : tensor<f32>\n"
+      "    stablehlo.return %s : tensor<f32>\n  })";
+  // scatter(%x, %i, %u) of f32[4] at indices %i, updates %u, with `dn` for its dimension numbers.
+  auto scatter = [&](const std::string& i, const std::string& u, const std::string& dn) {
+    return "  %0 = \"stablehlo.scatter\"(%x, %i, %u) <{scatter_dimension_numbers = "
+           "#stablehlo.scatter<" +
+           dn + ">}> " + add_f32 + " : (tensor<4xf32>, " + i + ", " + u + ") -> tensor<4xf32>\n";
+  };
+  const std::string one_dim =
+      "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1";
+  using Row = std::tuple<std::string, std::string, std::string>;
+  SECTION("StableHLO") {
+    auto [args, body, message] = GENERATE_COPY(table<std::string, std::string, std::string>({
+        Row{"%a: tensor<3xf32>",
+            "  %0 = \"stablehlo.sort\"(%a) " + less_f32 +
+                " {dimension = 1 : i64} : (tensor<3xf32>) -> tensor<3xf32>\n",
+            "2:3: error: stablehlo.sort dimension out of range" + d +
+                "a dimension in [-1, 1), got 1"},
+        Row{"%a: tensor<3xf32>, %t: !stablehlo.token",
+            "  %0:2 = \"stablehlo.sort\"(%a, %t) " + less_f32 +
+                " {dimension = 0 : i64} : (tensor<3xf32>, !stablehlo.token) -> (tensor<3xf32>, "
+                "!stablehlo.token)\n",
+            "2:3: error: stablehlo.sort operand 1 is not a tensor" + d +
+                "a tensor, got !stablehlo.token"},
+        Row{"%a: tensor<2x3xf32>",
+            "  %0 = \"stablehlo.map\"(%a) " + add_f32 +
+                " {dimensions = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<2x3xf32>\n",
+            "2:3: error: stablehlo.map dimensions are not every dimension in order" + d +
+                "0 to 2 - 1, got [1, 0]"},
+        Row{"%a: tensor<3x5xf32>",
+            "  %0:2 = chlo.top_k(%a, k = 6) : tensor<3x5xf32> -> (tensor<3x6xf32>, "
+            "tensor<3x6xi32>)\n",
+            "2:3: error: chlo.top_k k out of range" + d + "0 <= k <= 5, got 6"},
+        Row{"%a: tensor<f32>",
+            "  %0:2 = chlo.top_k(%a, k = 1) : tensor<f32> -> (tensor<1xf32>, tensor<1xi32>)\n",
+            "2:3: error: chlo.top_k of a scalar" + d +
+                "a tensor of rank 1 or more, got tensor<f32>"},
+        Row{"%a: tensor<4xf32>, %b: tensor<5xf32>, %z: tensor<f32>",
+            "  %0:2 = \"stablehlo.reduce\"(%a, %b, %z, %z) ({\n  ^bb0(%x: tensor<f32>, %y: "
+            "tensor<f32>, %p: tensor<f32>, %q: tensor<f32>):\n    stablehlo.return %x, %y : "
+            "tensor<f32>, tensor<f32>\n  }) {dimensions = array<i64: 0>} : (tensor<4xf32>, "
+            "tensor<5xf32>, tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)\n",
+            "2:3: error: stablehlo.reduce operand 1 shape differs from operand 0" + d +
+                "tensor<4xf32>'s shape, got tensor<5xf32>"},
+        Row{"%a: tensor<4xf32>, %z: tensor<i32>",
+            "  %0 = \"stablehlo.reduce\"(%a, %z) " + add_f32 +
+                " {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<i32>) -> tensor<f32>\n",
+            "2:3: error: stablehlo.reduce init value 0 has another element type than input 0" + d +
+                "f32 (as tensor<4xf32>), got tensor<i32>"},
+        Row{"%a: tensor<4xf32>, %z: tensor<f32>",
+            "  %0 = \"stablehlo.reduce_window\"(%a, %z) " + add_f32 +
+                " {window_dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> "
+                "tensor<5xf32>\n",
+            "2:3: error: stablehlo.reduce_window window dimensions must be positive" + d +
+                "sizes of at least 1, got 0"},
+        Row{"%a: tensor<4xf32>, %s: tensor<3xf32>, %z: tensor<f32>",
+            "  %0 = \"stablehlo.select_and_scatter\"(%a, %s, %z) " + ge_f32 +
+                " {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : "
+                "(tensor<4xf32>, tensor<3xf32>, tensor<f32>) -> tensor<4xf32>\n",
+            "2:3: error: stablehlo.select_and_scatter source does not have the window's output "
+            "shape" +
+                d + "[2] (the window's output over the operand), got tensor<3xf32>"},
+        Row{"%a: tensor<4xf32>, %s: tensor<2xf32>, %z: tensor<f32>",
+            "  %0 = \"stablehlo.select_and_scatter\"(%a, %s, %z) " + ge_f32 +
+                " {window_dimensions = array<i64: 2>, window_strides = array<i64: 0>} : "
+                "(tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<4xf32>\n",
+            "2:3: error: stablehlo.select_and_scatter window strides and dilations must be "
+            "positive" +
+                d + "values of at least 1, got 0"},
+        Row{"%x: tensor<4xf32>, %i: tensor<2x1xi32>, %u: tensor<2xf32>",
+            scatter("tensor<2x1xi32>", "tensor<2xf32>",
+                    "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0, 1], "
+                    "index_vector_dim = 1"),
+            "2:3: error: stablehlo.scatter scatter_dims_to_operand_dims out of range" + d +
+                "dimensions in [0, 1), got [0, 1]"},
+        Row{"%x: tensor<4xf32>, %i: tensor<2x1xi32>, %u: tensor<2xf32>",
+            scatter("tensor<2x1xi32>", "tensor<2xf32>",
+                    "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], "
+                    "index_vector_dim = 3"),
+            "2:3: error: stablehlo.scatter index_vector_dim out of range" + d +
+                "a dimension in [0, 2], got 3"},
+        Row{"%x: tensor<4xf32>, %i: tensor<2x1xi32>, %u: tensor<3xf32>",
+            scatter("tensor<2x1xi32>", "tensor<3xf32>", one_dim),
+            "2:3: error: stablehlo.scatter update dimension 0 differs from the indices'" + d +
+                "2 (indices dimension 0), got 3"},
+        Row{"%x: tensor<4xf32>, %i: tensor<2x1xi32>, %u: tensor<2x5xf32>",
+            scatter("tensor<2x1xi32>", "tensor<2x5xf32>",
+                    "update_window_dims = [1], scatter_dims_to_operand_dims = [0], "
+                    "index_vector_dim = 1"),
+            "2:3: error: stablehlo.scatter update window dimension 1 is larger than the input" + d +
+                "at most 4 (input dimension 0), got 5"},
+        Row{"%x: tensor<4xf32>, %i: tensor<2x1xi32>, %u: tensor<2xf32>",
+            scatter("tensor<2x1xi32>", "tensor<2xf32>",
+                    "scatter_dims_to_operand_dims = [0], index_vector_dim = 1"),
+            "2:3: error: stablehlo.scatter dimension numbers do not cover the input" + d +
+                "rank 1 = update_window_dims + inserted_window_dims + input_batching_dims, got 0"},
+        Row{"%x: tensor<4xf32>, %i: tensor<2x1xf32>, %u: tensor<2xf32>",
+            scatter("tensor<2x1xf32>", "tensor<2xf32>", one_dim),
+            "2:3: error: stablehlo.scatter indices are not integers" + d +
+                "an integer tensor, got tensor<2x1xf32>"},
+        Row{"%a: tensor<4xf32>, %s: tensor<2xf16>, %z: tensor<f32>",
+            "  %0 = \"stablehlo.select_and_scatter\"(%a, %s, %z) " + ge_f32 +
+                " {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : "
+                "(tensor<4xf32>, tensor<2xf16>, tensor<f32>) -> tensor<4xf32>\n",
+            "2:3: error: stablehlo.select_and_scatter source has another element type than the "
+            "operand" +
+                d + "f32 (as tensor<4xf32>), got tensor<2xf16>"},
+    }));
+    auto r = check(body, args);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error() == message);
+  }
+  SECTION("HLO") {
+    auto [body, message] = GENERATE_COPY(table<std::string, std::string>({
+        std::tuple<std::string, std::string>{
+            "  a = f32[3] parameter(0)\n  ROOT s = f32[3] sort(a), dimensions={1}, "
+            "to_apply=less\n",
+            "18:3: error: sort dimension out of range" + d + "a dimension in [-1, 1), got 1"},
+        {"  a = f32[2,3] parameter(0)\n  ROOT m = f32[2,3] map(a), dimensions={1,0}, "
+         "to_apply=neg\n",
+         "18:3: error: map dimensions are not every dimension in order" + d +
+             "0 to 2 - 1, got [1, 0]"},
+        {"  a = f32[4] parameter(0)\n  b = f32[5] parameter(1)\n  z = f32[] parameter(2)\n"
+         "  ROOT r = (f32[], f32[]) reduce(a, b, z, z), dimensions={0}, to_apply=add\n",
+         "20:3: error: reduce operand 1 shape differs from operand 0" + d +
+             "f32[4]'s shape, got f32[5]"},
+        {"  a = f32[4] parameter(0)\n  z = f32[] parameter(1)\n"
+         "  ROOT r = f32[] reduce(a, z, z), dimensions={0}, to_apply=add\n",
+         "19:3: error: reduce needs as many init values as inputs" + d +
+             "N inputs and N init values, N at least 1, got 3 operands"},
+        {"  a = f32[4] parameter(0)\n  b = f32[4] parameter(1)\n  z = f32[] parameter(2)\n"
+         "  ROOT r = f32[] reduce(a, b, z, z), dimensions={0}, to_apply=add\n",
+         "20:3: error: reduce has another number of results than inputs" + d + "2, got 1"},
+        {"  a = f32[4] parameter(0)\n  i = s32[2,1] parameter(1)\n  u = f32[3] parameter(2)\n"
+         "  ROOT s = f32[4] scatter(a, i, u), update_window_dims={}, inserted_window_dims={0}, "
+         "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n",
+         "20:3: error: scatter update dimension 0 differs from the indices'" + d +
+             "2 (indices dimension 0), got 3"},
+    }));
+    auto r = check_hlo(
+        "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n"
+        "less {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT c = pred[] "
+        "compare(x, y), direction=LT\n}\n"
+        "neg {\n  x = f32[] parameter(0)\n  ROOT n = f32[] negate(x)\n}\n"
+        "ENTRY e {\n" +
+        body + "}\n");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error() == message);
+  }
+  SECTION("well-formed region ops pass, a reduce's 1-d init value included (StableHLO allows it)") {
+    auto r = check(
+        "  %0:2 = chlo.top_k(%a, k = 2) : tensor<3x5xf32> -> (tensor<3x2xf32>, "
+        "tensor<3x2xi32>)\n"
+        "  %1 = \"stablehlo.sort\"(%a) " +
+            less_f32 +
+            " {dimension = -1 : i64} : (tensor<3x5xf32>) -> tensor<3x5xf32>\n"
+            "  %2 = \"stablehlo.reduce\"(%a, %v) ({\n  ^bb0(%x: tensor<5xf32>, %y: "
+            "tensor<5xf32>):\n    %s = stablehlo.add %x, %y : tensor<5xf32>\n"
+            "    stablehlo.return %s : tensor<5xf32>\n  }) {dimensions = array<i64: "
+            "0>} : (tensor<3x5xf32>, tensor<5xf32>) -> tensor<5xf32>\n",
+        "%a: tensor<3x5xf32>, %v: tensor<5xf32>");
+    INFO((r.ok() ? "" : r.error()));
+    CHECK(r.ok());
+  }
+}
+
 TEST_CASE("a refusal by a rule that is XLA's shape inference in full is the op's error",
           "[hlo][verify]") {
   // check_written_shapes: an inference rule's refusal used to be dropped (only the written result
