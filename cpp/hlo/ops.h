@@ -81,7 +81,8 @@ enum class VerifyRule : std::uint8_t {
   DynamicSlice,
   DynamicUpdateSlice,
   Pad,
-  TopK,  // chlo.top_k's k and results: its kernel trusts them too
+  TopK,    // chlo.top_k's k and results: its kernel trusts them too
+  Gather,  // gather's and dynamic_gather's dimension numbers, slice sizes and result
   // infer.cpp's rule (check_written_shapes), in StableHLO too: its attributes read alike.
   Inferred,
 };

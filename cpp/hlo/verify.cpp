@@ -166,6 +166,8 @@ class Verifier {
         return pad(op);
       case VerifyRule::TopK:
         return top_k(op);
+      case VerifyRule::Gather:
+        return gather(op);
     }
     return true;
   }
@@ -1375,6 +1377,141 @@ class Verifier {
     return true;
   }
 
+  // A dimension list of an attribute (`what`): each in [0, rank), none twice. *mark gets them.
+  bool dim_marks(const OpView& op, const std::vector<std::int64_t>& list, std::size_t rank,
+                 const char* what, std::vector<bool>* mark) {
+    mark->assign(rank, false);
+    for (auto d : list) {
+      if (d < 0 || static_cast<std::size_t>(d) >= rank)
+        return fail(op, std::string(op.op.name) + " " + what + " out of range",
+                    "dimensions in [0, " + std::to_string(rank) + ")", list_text(list));
+      if ((*mark)[static_cast<std::size_t>(d)])
+        return fail(op, std::string(op.op.name) + " " + what + " repeats a dimension",
+                    "each dimension once", list_text(list));
+      (*mark)[static_cast<std::size_t>(d)] = true;
+    }
+    return true;
+  }
+
+  // gather(operand, start_indices) and dynamic_gather(operand, start_indices, slice_sizes), in
+  // both dialects (StableHLO's gather constraints, XLA's ValidateGatherDimensionNumbers and
+  // InferGatherShape): integer start indices, the result in the operand's element type;
+  // index_vector_dim in [0, rank(start_indices)]; offset_dims sorted, within the result's rank;
+  // collapsed_slice_dims, operand_batching_dims and start_index_map operand dimensions, each once,
+  // the batching ones neither collapsed nor in start_index_map; as many start_indices_batching_dims
+  // (start-index dimensions, not index_vector_dim) of the same sizes; start_index_map as long as
+  // the index vector; offset, collapsed and batching dimensions covering the operand; a slice size
+  // per operand dimension, within it, at most 1 where collapsed or batching; the result's shape,
+  // the batch dimensions (the start indices' but index_vector_dim) and the slice's offset sizes.
+  // dynamic_gather's slice sizes are values: only their count is checked here.
+  bool gather(const OpView& op) {
+    const std::string name(op.op.name);
+    const bool dynamic = op.op.code == OpCode::DynamicGather;
+    if (!array_operands(op, 0, op.num_operands())) return false;
+    const Type& x = op.operand_type(0);
+    const Type& ix = op.operand_type(1);
+    if (ix.is_array() && ix.etype != ElementType::Invalid && !is_integer(ix.etype))
+      return fail(op, name + " start indices are not integers", "an integer tensor", type_text(ix));
+    if (op.num_results() != 1) return true;
+    if (!keeps_element_type(op, x, op.result_type(0))) return false;
+    if (!ranked(x) || !ranked(ix)) return true;
+    const OpAttrs* a = decoded(op);
+    if (!a) return error.empty();
+    const GatherDims& g = a->get<GatherDims>();
+    const std::size_t xr = x.dims.size(), ir = ix.dims.size();
+    const std::int64_t ivd = g.index_vector_dim;
+    if (ivd < 0 || static_cast<std::size_t>(ivd) > ir)
+      return fail(op, name + " index_vector_dim out of range",
+                  "a dimension in [0, " + std::to_string(ir) + "]", std::to_string(ivd));
+    const bool has_vector = static_cast<std::size_t>(ivd) < ir;
+    std::vector<std::int64_t> slice = g.slice_sizes;
+    if (dynamic) {
+      const Type& st = op.operand_type(2);
+      const std::int64_t count = ranked(st) && st.dims.size() == 1 ? st.dims[0] : -1;
+      if (count >= 0 && static_cast<std::size_t>(count) != xr)
+        return fail(op, name + " slice_sizes has the wrong length",
+                    std::to_string(xr) + " sizes (the operand's rank)", type_text(st));
+      slice.assign(xr, -1);  // values: not known here
+    } else if (slice.size() != xr) {
+      return fail(op, name + " slice_sizes has the wrong length",
+                  std::to_string(xr) + " sizes (the operand's rank)", list_text(slice));
+    }
+    const std::size_t yr = g.offset_dims.size() + ir - (has_vector ? 1 : 0);
+    std::vector<bool> offset, collapsed, batching, mapped, index_batching;
+    if (!dim_marks(op, g.offset_dims, yr, "offset_dims", &offset) ||
+        !dim_marks(op, g.collapsed_slice_dims, xr, "collapsed_slice_dims", &collapsed) ||
+        !dim_marks(op, g.operand_batching_dims, xr, "operand_batching_dims", &batching) ||
+        !dim_marks(op, g.start_index_map, xr, "start_index_map", &mapped) ||
+        !dim_marks(op, g.start_indices_batching_dims, ir, "start_indices_batching_dims",
+                   &index_batching))
+      return false;
+    if (!std::is_sorted(g.offset_dims.begin(), g.offset_dims.end()))
+      return fail(op, name + " offset_dims are not sorted", "ascending dimensions",
+                  list_text(g.offset_dims));
+    for (std::size_t d = 0; d < xr; ++d)
+      if (batching[d] && (collapsed[d] || mapped[d]))
+        return fail(op, name + " operand_batching_dims names a collapsed or mapped dimension",
+                    "a dimension in neither collapsed_slice_dims nor start_index_map",
+                    std::to_string(d));
+    const std::size_t parts =
+        g.offset_dims.size() + g.collapsed_slice_dims.size() + g.operand_batching_dims.size();
+    if (parts != xr)
+      return fail(op, name + " dimension numbers do not cover the operand",
+                  "rank " + std::to_string(xr) +
+                      " = offset_dims + collapsed_slice_dims + operand_batching_dims",
+                  std::to_string(parts));
+    const std::int64_t vector_len = has_vector ? ix.dims[static_cast<std::size_t>(ivd)] : 1;
+    if (vector_len >= 0 && static_cast<std::int64_t>(g.start_index_map.size()) != vector_len)
+      return fail(op, name + " start_index_map does not match the index vector",
+                  std::to_string(vector_len) + " dimensions (the index vector's size)",
+                  list_text(g.start_index_map));
+    if (g.operand_batching_dims.size() != g.start_indices_batching_dims.size())
+      return fail(
+          op, name + " batching dimensions differ in number",
+          "as many in operand_batching_dims as in start_indices_batching_dims",
+          list_text(g.operand_batching_dims) + " and " + list_text(g.start_indices_batching_dims));
+    if (has_vector && index_batching[static_cast<std::size_t>(ivd)])
+      return fail(op, name + " start_indices_batching_dims names the index_vector_dim",
+                  "a dimension other than " + std::to_string(ivd),
+                  list_text(g.start_indices_batching_dims));
+    for (std::size_t i = 0; i < g.operand_batching_dims.size(); ++i) {
+      const auto xd = static_cast<std::size_t>(g.operand_batching_dims[i]);
+      const auto id = static_cast<std::size_t>(g.start_indices_batching_dims[i]);
+      if (x.dims[xd] >= 0 && ix.dims[id] >= 0 && x.dims[xd] != ix.dims[id])
+        return fail(
+            op,
+            name + " batching dimension " + std::to_string(xd) + " differs from the start indices'",
+            std::to_string(ix.dims[id]) + " (start indices dimension " + std::to_string(id) + ")",
+            std::to_string(x.dims[xd]));
+    }
+    for (std::size_t d = 0; d < xr; ++d) {
+      if (slice[d] == -1 && dynamic) continue;
+      if (slice[d] < 0 || (x.dims[d] >= 0 && slice[d] > x.dims[d]))
+        return fail(op, name + " slice size out of range in dimension " + std::to_string(d),
+                    "0.." + (x.dims[d] >= 0 ? std::to_string(x.dims[d]) : std::string("its size")),
+                    std::to_string(slice[d]));
+      if ((collapsed[d] || batching[d]) && slice[d] > 1)
+        return fail(op,
+                    name + " collapsed or batching dimension " + std::to_string(d) +
+                        " has a slice size over 1",
+                    "0 or 1", std::to_string(slice[d]));
+    }
+    // The result: offset_dims take the slice sizes of the operand's other dimensions, in order;
+    // the rest the start indices' dimensions but index_vector_dim, in order.
+    std::vector<std::int64_t> want;
+    std::size_t next_slice = 0, next_batch = 0;
+    for (std::size_t k = 0; k < yr; ++k) {
+      if (offset[k]) {
+        while (collapsed[next_slice] || batching[next_slice]) ++next_slice;
+        want.push_back(slice[next_slice++]);
+      } else {
+        if (has_vector && next_batch == static_cast<std::size_t>(ivd)) ++next_batch;
+        want.push_back(ix.dims[next_batch++]);
+      }
+    }
+    return result_dims(op, want);
+  }
+
   // scatter's operands, in both dialects: N inputs of one shape, integer indices, N updates of one
   // shape (in StableHLO each of its input's element type; XLA lets floats of two precisions meet),
   // and the dimension numbers over input 0, the indices and update 0 (StableHLO's scatter C4-C15,
@@ -1413,28 +1550,14 @@ class Verifier {
       return bad("index_vector_dim out of range", "a dimension in [0, " + std::to_string(ri) + "]",
                  std::to_string(ivd));
     const bool has_ivd = static_cast<std::size_t>(ivd) < ri;
-    // Each list's dimensions in range, none twice: its marks.
-    auto marks = [&](const std::vector<std::int64_t>& list, std::size_t rank, const char* what,
-                     std::vector<bool>* mark) {
-      mark->assign(rank, false);
-      for (auto d : list) {
-        if (d < 0 || static_cast<std::size_t>(d) >= rank)
-          return bad(std::string(what) + " out of range",
-                     "dimensions in [0, " + std::to_string(rank) + ")", list_text(list));
-        if ((*mark)[static_cast<std::size_t>(d)])
-          return bad(std::string(what) + " repeats a dimension", "each dimension once",
-                     list_text(list));
-        (*mark)[static_cast<std::size_t>(d)] = true;
-      }
-      return true;
-    };
     std::vector<bool> is_window, inserted, batching, mapped, index_batching;
-    if (!marks(sd.update_window_dims, ru, "update_window_dims", &is_window) ||
-        !marks(sd.inserted_window_dims, ro, "inserted_window_dims", &inserted) ||
-        !marks(sd.input_batching_dims, ro, "input_batching_dims", &batching) ||
-        !marks(sd.scatter_dims_to_operand_dims, ro, "scatter_dims_to_operand_dims", &mapped) ||
-        !marks(sd.scatter_indices_batching_dims, ri, "scatter_indices_batching_dims",
-               &index_batching))
+    if (!dim_marks(op, sd.update_window_dims, ru, "update_window_dims", &is_window) ||
+        !dim_marks(op, sd.inserted_window_dims, ro, "inserted_window_dims", &inserted) ||
+        !dim_marks(op, sd.input_batching_dims, ro, "input_batching_dims", &batching) ||
+        !dim_marks(op, sd.scatter_dims_to_operand_dims, ro, "scatter_dims_to_operand_dims",
+                   &mapped) ||
+        !dim_marks(op, sd.scatter_indices_batching_dims, ri, "scatter_indices_batching_dims",
+                   &index_batching))
       return false;
     if (!std::is_sorted(sd.update_window_dims.begin(), sd.update_window_dims.end()))
       return bad("update_window_dims are not sorted", "sorted", list_text(sd.update_window_dims));

@@ -54,6 +54,17 @@ bool same_element_type(const OpCall& c, const Tensor& x) {
   return true;
 }
 
+// Each of `v` in [0, rank) and used once: what RL_VERIFIED holds a verified list to.
+bool verified_dims(const Dims& v, std::size_t rank) {
+  std::vector<bool> seen(rank, false);
+  for (auto d : v) {
+    if (d < 0 || static_cast<std::size_t>(d) >= rank || seen[static_cast<std::size_t>(d)])
+      return false;
+    seen[static_cast<std::size_t>(d)] = true;
+  }
+  return true;
+}
+
 // Each of `v` in [0, rank) and used once.
 bool valid_dims(const OpCall& c, const Dims& v, std::size_t rank, const char* what) {
   std::vector<bool> seen(rank, false);
@@ -601,78 +612,57 @@ bool get_dimension_size(const OpCall& c) {
 // from start_indices (start_index_map places it, clamped so the slice fits; operand_batching_dims
 // take the batch position itself), and the slice is one strided copy into the result's offset
 // dimensions (the operand's dimensions that are neither collapsed nor batching, in order).
+// The dimension numbers, the slice sizes' count and (gather's) values, and the result's shape are
+// verify.cpp's gather rule, in both dialects: the kernel trusts them. dynamic_gather's slice sizes
+// are values, checked here; so is a collapsed or batching slice of size 0 (valid: not run here).
 bool gather(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   const Tensor& idx = c.tensor(1);
-  if (!same_element_type(c, x)) return false;
+  RL_VERIFIED(c, c.out_type(0).etype == x.type);
   const hlo::GatherDims& g = c.attrs().get<hlo::GatherDims>();
   const Dims& od = c.out_type(0).dims;
   const std::size_t xr = x.dims.size(), ir = idx.dims.size(), yr = od.size();
+  const bool dynamic = c.op().code == OpCode::DynamicGather;
   Dims slice = g.slice_sizes;
-  if (c.op().code == OpCode::DynamicGather) {
+  if (dynamic) {
     const Tensor& s = c.tensor(2);
     slice.assign(static_cast<std::size_t>(s.elements()), 0);
     for (std::int64_t i = 0; i < s.elements(); ++i)
       if (!read_index(c, s, i, &slice[static_cast<std::size_t>(i)])) return false;
   }
   const std::int64_t ivd = g.index_vector_dim;
-  if (ivd < 0 || static_cast<std::size_t>(ivd) > ir)
-    return c.fail("gather index_vector_dim out of range",
-                  "a dimension in [0, " + std::to_string(ir) + "]", std::to_string(ivd));
+  RL_VERIFIED(c, ivd >= 0 && static_cast<std::size_t>(ivd) <= ir && slice.size() == xr);
   const bool has_vector = static_cast<std::size_t>(ivd) < ir;
   const std::int64_t vector_len = has_vector ? idx.dims[static_cast<std::size_t>(ivd)] : 1;
-  if (slice.size() != xr)
-    return c.fail("gather slice_sizes has the wrong length", std::to_string(xr), list_text(slice));
-  if (!valid_dims(c, g.offset_dims, yr, "offset dimension") ||
-      !valid_dims(c, g.collapsed_slice_dims, xr, "collapsed dimension") ||
-      !valid_dims(c, g.operand_batching_dims, xr, "operand batching dimension") ||
-      !valid_dims(c, g.start_index_map, xr, "start_index_map dimension") ||
-      !valid_dims(c, g.start_indices_batching_dims, ir, "start indices batching dimension"))
-    return false;
-  if (!std::is_sorted(g.offset_dims.begin(), g.offset_dims.end()))
-    return c.fail("gather offset_dims are not sorted", "ascending dimensions",
-                  list_text(g.offset_dims));
-  if (static_cast<std::int64_t>(g.start_index_map.size()) != vector_len)
-    return c.fail("gather start_index_map does not match the index vector",
-                  std::to_string(vector_len) + " dimensions", list_text(g.start_index_map));
-  if (g.operand_batching_dims.size() != g.start_indices_batching_dims.size())
-    return c.fail(
-        "gather batching dimension lists differ in length", "equal lengths",
-        list_text(g.operand_batching_dims) + " vs " + list_text(g.start_indices_batching_dims));
+  RL_VERIFIED(c, verified_dims(g.offset_dims, yr) && verified_dims(g.collapsed_slice_dims, xr) &&
+                     verified_dims(g.operand_batching_dims, xr) &&
+                     verified_dims(g.start_index_map, xr) &&
+                     verified_dims(g.start_indices_batching_dims, ir));
+  RL_VERIFIED(c, std::is_sorted(g.offset_dims.begin(), g.offset_dims.end()) &&
+                     static_cast<std::int64_t>(g.start_index_map.size()) == vector_len &&
+                     g.operand_batching_dims.size() == g.start_indices_batching_dims.size());
   std::vector<int> role(xr, 0);  // 0 offset, 1 collapsed, 2 batching
   for (auto d : g.collapsed_slice_dims) role[static_cast<std::size_t>(d)] = 1;
   for (auto d : g.operand_batching_dims) {
-    if (role[static_cast<std::size_t>(d)] != 0)
-      return c.fail("gather dimension is both collapsed and batching", "disjoint lists",
-                    std::to_string(d));
+    RL_VERIFIED(c, role[static_cast<std::size_t>(d)] == 0);
     role[static_cast<std::size_t>(d)] = 2;
   }
-  for (auto d : g.start_index_map)
-    if (role[static_cast<std::size_t>(d)] == 2)
-      return c.fail("gather start_index_map names a batching dimension",
-                    "a dimension not in operand_batching_dims", std::to_string(d));
+  for (auto d : g.start_index_map) RL_VERIFIED(c, role[static_cast<std::size_t>(d)] != 2);
   for (std::size_t d = 0; d < xr; ++d) {
-    if (slice[d] < 0 || slice[d] > x.dims[d])
-      return c.fail("gather slice size out of range in dimension " + std::to_string(d),
+    if (dynamic && (slice[d] < 0 || slice[d] > x.dims[d]))
+      return c.fail("dynamic_gather slice size out of range in dimension " + std::to_string(d),
                     "0.." + std::to_string(x.dims[d]), std::to_string(slice[d]));
+    RL_VERIFIED(
+        c, dynamic || (slice[d] >= 0 && slice[d] <= x.dims[d] && (role[d] == 0 || slice[d] <= 1)));
     if (role[d] != 0 && slice[d] != 1)
-      return c.fail("gather collapsed or batching dimension " + std::to_string(d) +
-                        " has a slice size other than 1",
-                    "1", std::to_string(slice[d]));
+      return c.fail(std::string(c.op().name) + " collapsed or batching dimension " +
+                        std::to_string(d) + " has a slice size other than 1",
+                    "1 (a slice of size 0 there is not run)", std::to_string(slice[d]));
   }
-  for (auto d : g.start_indices_batching_dims)
-    if (d == ivd)
-      return c.fail("gather start_indices_batching_dims names index_vector_dim",
-                    "another dimension", std::to_string(d));
-  for (std::size_t i = 0; i < g.operand_batching_dims.size(); ++i) {
-    const auto xd = static_cast<std::size_t>(g.operand_batching_dims[i]);
-    const auto id = static_cast<std::size_t>(g.start_indices_batching_dims[i]);
-    if (x.dims[xd] != idx.dims[id])
-      return c.fail("gather batching dimension sizes differ",
-                    "operand dim " + std::to_string(xd) + " and index dim " + std::to_string(id) +
-                        " of equal size",
-                    std::to_string(x.dims[xd]) + " vs " + std::to_string(idx.dims[id]));
-  }
+  for (auto d : g.start_indices_batching_dims) RL_VERIFIED(c, d != ivd);
+  for (std::size_t i = 0; i < g.operand_batching_dims.size(); ++i)
+    RL_VERIFIED(c, x.dims[static_cast<std::size_t>(g.operand_batching_dims[i])] ==
+                       idx.dims[static_cast<std::size_t>(g.start_indices_batching_dims[i])]);
   // The result's shape: batch dimensions (start_indices' without index_vector_dim) and offsets.
   Dims offset_operand;  // operand dims that become offset dims, in order
   for (std::size_t d = 0; d < xr; ++d)
@@ -696,8 +686,9 @@ bool gather(const OpCall& c) {
   for (std::size_t k = 0; shape_ok && k < batch_result.size(); ++k)
     shape_ok = od[static_cast<std::size_t>(batch_result[k])] ==
                idx.dims[static_cast<std::size_t>(batch_index_dim[k])];
-  if (!shape_ok)
-    return c.fail("gather result shape is wrong",
+  RL_VERIFIED(c, shape_ok || dynamic);
+  if (!shape_ok)  // dynamic_gather's slice sizes, values, against its written result
+    return c.fail("dynamic_gather result shape is wrong",
                   "batch dimensions of start_indices and the offset slice sizes", list_text(od));
 
   Tensor y;

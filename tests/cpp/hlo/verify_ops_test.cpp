@@ -521,6 +521,28 @@ std::vector<Case> cases() {
        {"(tensor<4xf32>, tensor<4xf32>)", "stablehlo.sort result 1 has the wrong type " + kDash +
                                               " expected tensor<4xi32> (input 1's type), got "
                                               "tensor<4xf32>"}}});
+  // gather: rows of a 10x10x10 operand at 3 start indices (verify.cpp's gather rule, both
+  // dialects; dynamic_gather's slice sizes are values, its result's batch dimensions are checked).
+  out.push_back(Case{
+      "stablehlo.gather",
+      "%a: tensor<10x10x10xf32>, %i: tensor<3x1x1xi64>",
+      "%0 = \"stablehlo.gather\"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = "
+      "[2, 3], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 2>, "
+      "slice_sizes = array<i64: 1, 10, 10>}> : (tensor<10x10x10xf32>, tensor<3x1x1xi64>) -> $R",
+      "tensor<3x1x10x10xf32>",
+      {{"tensor<3x1x10x9xf32>", "stablehlo.gather result shape is wrong " + kDash +
+                                    " expected [3, 1, 10, 10], got [3, 1, 10, 9]"},
+       {"tensor<3x1x10x10xf64>", "stablehlo.gather changes the element type " + kDash +
+                                     " expected f32 (the operand's), got f64"}}});
+  out.push_back(Case{
+      "stablehlo.dynamic_gather",
+      "%a: tensor<10x10xf32>, %i: tensor<3x1xi64>, %s: tensor<2xi64>",
+      "%0 = \"stablehlo.dynamic_gather\"(%a, %i, %s) <{dimension_numbers = #stablehlo.gather<"
+      "offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = "
+      "1>}> : (tensor<10x10xf32>, tensor<3x1xi64>, tensor<2xi64>) -> $R",
+      "tensor<3x10xf32>",
+      {{"tensor<4x10xf32>", "stablehlo.dynamic_gather result shape is wrong " + kDash +
+                                " expected [3, -1], got [4, 10]"}}});
   // chlo.top_k: the k largest along the last dimension, and their i32 indices (its kernel trusts
   // this rule).
   out.push_back(Case{
@@ -555,7 +577,6 @@ const std::set<std::string> kExcluded = {
 // is not refused by the analyzer; the interpreter refuses some when it runs them (gather).
 // Listed so that the test below fails once one of them gets a rule without a case.
 const std::set<std::string> kNoRuleYet = {
-    "stablehlo.gather",
     "stablehlo.bitcast_convert",
     "stablehlo.broadcast",
     "stablehlo.rng_bit_generator",

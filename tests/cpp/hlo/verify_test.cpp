@@ -250,8 +250,8 @@ TEST_CASE("a slice's or a pad's bounds are checked before anything runs, in both
 
 TEST_CASE("the region ops' inputs, dimensions and windows are checked before anything runs",
           "[hlo][verify]") {
-  // What the kernels of sort, map, top_k, reduce, reduce_window, select_and_scatter and scatter
-  // trust
+  // What the kernels of sort, map, top_k, reduce, reduce_window, select_and_scatter, scatter and
+  // gather trust
   // (ops_regions.cpp's RL_VERIFIED): each broken rule is refused by the verifier, at the op.
   const std::string d = " \xE2\x80\x94 expected ";
   const std::string add_f32 =
@@ -273,6 +273,12 @@ TEST_CASE("the region ops' inputs, dimensions and windows are checked before any
   };
   const std::string one_dim =
       "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1";
+  // gather(%a, %i) of f32[10, 10] with `dn`, slice sizes `sizes` and result type `out`.
+  auto gather = [](const std::string& dn, const std::string& sizes, const std::string& out) {
+    return "  %0 = \"stablehlo.gather\"(%a, %i) <{dimension_numbers = #stablehlo.gather<" + dn +
+           ">, slice_sizes = array<i64: " + sizes +
+           ">}> : (tensor<10x10xf32>, tensor<3x1xi32>) -> " + out + "\n";
+  };
   using Row = std::tuple<std::string, std::string, std::string>;
   SECTION("StableHLO") {
     auto [args, body, message] = GENERATE_COPY(table<std::string, std::string, std::string>({
@@ -363,6 +369,36 @@ TEST_CASE("the region ops' inputs, dimensions and windows are checked before any
             scatter("tensor<2x1xf32>", "tensor<2xf32>", one_dim),
             "2:3: error: stablehlo.scatter indices are not integers" + d +
                 "an integer tensor, got tensor<2x1xf32>"},
+        Row{"%a: tensor<10x10xf32>, %i: tensor<3x1xi32>",
+            gather("offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0, 1], "
+                   "index_vector_dim = 1",
+                   "1, 10", "tensor<3x10xf32>"),
+            "2:3: error: stablehlo.gather start_index_map does not match the index vector" + d +
+                "1 dimensions (the index vector's size), got [0, 1]"},
+        Row{"%a: tensor<10x10xf32>, %i: tensor<3x1xi32>",
+            gather("offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], "
+                   "index_vector_dim = 1",
+                   "2, 10", "tensor<3x10xf32>"),
+            "2:3: error: stablehlo.gather collapsed or batching dimension 0 has a slice size over "
+            "1" +
+                d + "0 or 1, got 2"},
+        Row{"%a: tensor<10x10xf32>, %i: tensor<3x1xi32>",
+            gather("offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], "
+                   "index_vector_dim = 1",
+                   "1, 11", "tensor<3x11xf32>"),
+            "2:3: error: stablehlo.gather slice size out of range in dimension 1" + d +
+                "0..10, got 11"},
+        Row{"%a: tensor<10x10xf32>, %i: tensor<3x1xi32>",
+            gather("offset_dims = [1], collapsed_slice_dims = [0, 0], start_index_map = [0], "
+                   "index_vector_dim = 1",
+                   "1, 10", "tensor<3x10xf32>"),
+            "2:3: error: stablehlo.gather collapsed_slice_dims repeats a dimension" + d +
+                "each dimension once, got [0, 0]"},
+        Row{"%a: tensor<10x10xf32>, %i: tensor<3x1xi32>",
+            gather("offset_dims = [1], start_index_map = [0], index_vector_dim = 1", "1, 10",
+                   "tensor<3x10xf32>"),
+            "2:3: error: stablehlo.gather dimension numbers do not cover the operand" + d +
+                "rank 2 = offset_dims + collapsed_slice_dims + operand_batching_dims, got 1"},
         Row{"%a: tensor<4xf32>, %s: tensor<2xf16>, %z: tensor<f32>",
             "  %0 = \"stablehlo.select_and_scatter\"(%a, %s, %z) " + ge_f32 +
                 " {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : "
@@ -396,6 +432,11 @@ TEST_CASE("the region ops' inputs, dimensions and windows are checked before any
         {"  a = f32[4] parameter(0)\n  b = f32[4] parameter(1)\n  z = f32[] parameter(2)\n"
          "  ROOT r = f32[] reduce(a, b, z, z), dimensions={0}, to_apply=add\n",
          "20:3: error: reduce has another number of results than inputs" + d + "2, got 1"},
+        {"  a = f32[10,10] parameter(0)\n  i = s32[3,1] parameter(1)\n  ROOT g = f32[3,10] "
+         "gather(a, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, "
+         "start_indices_batching_dims={0}, index_vector_dim=1, slice_sizes={1,10}\n",
+         "19:3: error: gather batching dimensions differ in number" + d +
+             "as many in operand_batching_dims as in start_indices_batching_dims, got [] and [0]"},
         {"  a = f32[4] parameter(0)\n  i = s32[2,1] parameter(1)\n  u = f32[3] parameter(2)\n"
          "  ROOT s = f32[4] scatter(a, i, u), update_window_dims={}, inserted_window_dims={0}, "
          "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n",
