@@ -360,8 +360,10 @@ class Inferrer {
   }
   // The ops whose rule here is XLA's shape inference in full, for every form the corpus's real
   // files write (checked by making every rule's refusal an error: the rules of the elementwise
-  // ops, select, convert, fft, complex and the ops without a rule refused valid files; reduce's
-  // refuses a callee the module lacks, which the lowering reports as a problem instead).
+  // ops, select, convert, complex and the ops without a rule refused valid files; reduce's
+  // refuses a callee the module lacks, which the lowering reports as a problem instead). fft's
+  // joined when its rule took RFFT of f64: its kernel trusts it, as cholesky's and
+  // triangular_solve's trust theirs.
   static bool complete_rule(OpCode c) {
     switch (c) {
       case OpCode::ReduceWindow:
@@ -378,6 +380,7 @@ class Inferrer {
       case OpCode::TriangularSolve:
       case OpCode::Cholesky:
       case OpCode::GetDimensionSize:
+      case OpCode::Fft:
         return true;
       default:
         return false;

@@ -72,8 +72,9 @@ struct OpCall {
 #define RL_VERIFIED(c, rule) \
   ((rule) ? (void)0 : ::rl::interp::verifier_gap((c), #rule, __FILE__, __LINE__))
 #else
-// `c` is named (not evaluated for effect), so a helper may take it for this alone.
-#define RL_VERIFIED(c, rule) ((void)(c), (void)sizeof(rule))
+// Never evaluated (a constant false branch the compiler drops), yet a use: `c` may be a helper's
+// parameter for this alone, and a function only a rule calls is not an unneeded declaration.
+#define RL_VERIFIED(c, rule) (false ? ((void)(c), (void)(rule)) : (void)0)
 #endif
 
 using Kernel = bool (*)(const OpCall&);

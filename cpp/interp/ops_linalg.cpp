@@ -599,21 +599,19 @@ bool fft(const OpCall& c) {
   const Dims& od = c.out_type(0).dims;
   const ElementType ot = c.out_type(0).etype;
   const std::size_t rank = x.dims.size(), L = len.size();
-  if (L < 1 || L > 3 || L > rank || od.size() != rank)
-    return c.fail("fft length does not fit the operand",
-                  "1 to 3 lengths, at most the rank " + std::to_string(rank), list_text(len));
+  // infer.cpp's fft rule (XLA's InferFftShape, both dialects): 1 to 3 lengths, at most the rank,
+  // the element types of the fft type, the result's rank.
+  RL_VERIFIED(c, L >= 1 && L <= 3 && L <= rank && od.size() == rank);
   const bool c64 = x.type == ElementType::C64 || ot == ElementType::C64;
   const ElementType ctype = c64 ? ElementType::C64 : ElementType::C128,
                     rtype = c64 ? ElementType::F32 : ElementType::F64;
   const hlo::FftType kind = at.type;
   const bool real_in = kind == hlo::FftType::RFFT, real_out = kind == hlo::FftType::IRFFT;
-  if (x.type != (real_in ? rtype : ctype) || ot != (real_out ? rtype : ctype))
-    return c.fail(
-        "fft element types do not fit its type",
-        std::string(real_in ? "real" : "complex") + " to " + (real_out ? "real" : "complex"),
-        type_name(x.type) + " -> " + type_name(ot));
+  RL_VERIFIED(c, x.type == (real_in ? rtype : ctype) && ot == (real_out ? rtype : ctype));
   // The shapes: the transformed dimensions of the complex side are the lengths, except that the
-  // last has n/2 + 1 entries for RFFT's result and IRFFT's operand.
+  // last has n/2 + 1 entries for RFFT's result and IRFFT's operand. The rule checks them for RFFT
+  // and IRFFT, as StableHLO's verifier does; FFT's and IFFT's lengths, which neither compares
+  // with the operand, and zero lengths are checked here.
   const std::int64_t last = len.back(), half = last / 2 + 1;
   Dims want_x = od;
   bool shape_ok = true;
@@ -757,35 +755,27 @@ typename E::Storage narrow(Wide<E> v) {
 inline double conj_of(double v) { return v; }
 inline Cd conj_of(Cd v) { return std::conj(v); }
 
-// Batch dimensions of a and b agree, and each is at least a matrix.
-bool batch_of(const OpCall& c, const Tensor& a, const Tensor* b, std::int64_t* batches) {
+// The batch count of a (and b): square matrices of one batch shape, infer.cpp's cholesky and
+// triangular_solve rules (XLA's shape inference, both dialects), which the kernels trust.
+std::int64_t batch_of(const OpCall& c, const Tensor& a, const Tensor* b) {
   const std::size_t r = a.dims.size();
-  if (r < 2 || a.dims[r - 1] != a.dims[r - 2])
-    return c.fail(std::string(c.op().name) + " needs square matrices", "[..., n, n]",
-                  list_text(a.dims));
-  if (b && (b->dims.size() != r || !std::equal(a.dims.begin(), a.dims.end() - 2, b->dims.begin())))
-    return c.fail(std::string(c.op().name) + " operands have different batch dimensions",
-                  list_text(a.dims), list_text(b->dims));
-  *batches = 1;
-  for (std::size_t i = 0; i + 2 < r; ++i) *batches *= a.dims[i];
-  return true;
+  RL_VERIFIED(c, r >= 2 && a.dims[r - 1] == a.dims[r - 2]);
+  RL_VERIFIED(c, !b || (b->dims.size() == r &&
+                        std::equal(a.dims.begin(), a.dims.end() - 2, b->dims.begin())));
+  std::int64_t batches = 1;
+  for (std::size_t i = 0; i + 2 < r; ++i) batches *= a.dims[i];
+  return batches;
 }
 
 bool triangular_solve(const OpCall& c) {
   const Tensor& a = c.tensor(0);
   const Tensor& b = c.tensor(1);
   const hlo::TriangularSolveAttrs& at = c.attrs().get<hlo::TriangularSolveAttrs>();
-  std::int64_t batches = 0;
-  if (!batch_of(c, a, &b, &batches)) return false;
+  const std::int64_t batches = batch_of(c, a, &b);
   const std::size_t r = b.dims.size();
   const std::int64_t rows = b.dims[r - 2], cols = b.dims[r - 1], k = a.dims[r - 1];
-  if ((at.left_side ? rows : cols) != k)
-    return c.fail("triangular_solve b does not fit a",
-                  std::string(at.left_side ? "rows" : "columns") + " = " + std::to_string(k),
-                  list_text(b.dims));
-  if (a.type != b.type || c.out_type(0).dims != b.dims || c.out_type(0).etype != b.type)
-    return c.fail("triangular_solve result is not of b's type",
-                  hlo::to_string(c.in_type(1), c.module.dialect), c.out_type(0).text);
+  RL_VERIFIED(c, (at.left_side ? rows : cols) == k);
+  RL_VERIFIED(c, a.type == b.type && c.out_type(0).dims == b.dims && c.out_type(0).etype == b.type);
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   // T = op(a) restricted to a's triangle; T is lower when a is lower xor op transposes.
@@ -859,11 +849,8 @@ bool triangular_solve(const OpCall& c) {
 
 bool cholesky(const OpCall& c) {
   const Tensor& a = c.tensor(0);
-  std::int64_t batches = 0;
-  if (!batch_of(c, a, nullptr, &batches)) return false;
-  if (c.out_type(0).dims != a.dims || c.out_type(0).etype != a.type)
-    return c.fail("cholesky result is not of a's type",
-                  hlo::to_string(c.in_type(0), c.module.dialect), c.out_type(0).text);
+  const std::int64_t batches = batch_of(c, a, nullptr);
+  RL_VERIFIED(c, c.out_type(0).dims == a.dims && c.out_type(0).etype == a.type);
   const std::int64_t n = a.dims.back();
   const bool lower = c.attrs().get<hlo::CholeskyAttrs>().lower;
   Tensor y;

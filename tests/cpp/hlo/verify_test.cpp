@@ -484,6 +484,11 @@ TEST_CASE("a refusal by a rule that is XLA's shape inference in full is the op's
         {"  a = f32[4,4] parameter(0)\n  z = f32[] parameter(1)\n  ROOT r = f32[2,2] "
          "reduce-window(a, z), window={size=2 stride=2}, to_apply=add\n",
          "10:3: error: bad window size" + d + "2 values, got 1"},
+        {"  a = c64[2,2,2,2] parameter(0)\n  ROOT f = c64[2,2,2,2] fft(a), fft_type=FFT, "
+         "fft_length={2,2,2,2}\n",
+         "9:3: error: the shape of fft cannot be inferred" + d +
+             "fft_length of 1 to 3 entries, at most the rank of c64[2,2,2,2], got "
+             "fft_length={2,2,2,2}"},
         {"  a = f32[3,4] parameter(0)\n  ROOT c = f32[3,4] cholesky(a), lower=true\n",
          "9:3: error: the shape of cholesky cannot be inferred" + d +
              "a floating-point or complex operand of rank 2 or more, square in its two minor "
@@ -508,6 +513,11 @@ TEST_CASE("a refusal by a rule that is XLA's shape inference in full is the op's
          "2:3: error: the shape of stablehlo.cholesky cannot be inferred" + d +
              "a floating-point or complex operand of rank 2 or more, square in its two minor "
              "dimensions, got tensor<3x4xf32>"},
+        {"%a: tensor<4xcomplex<f32>>",
+         "  %0 = stablehlo.fft %a, type = RFFT, length = [4] : (tensor<4xcomplex<f32>>) -> "
+         "tensor<3xcomplex<f32>>\n",
+         "2:3: error: the shape of stablehlo.fft cannot be inferred" + d +
+             "an f32 or f64 operand for RFFT, got tensor<4xcomplex<f32>>"},
     }));
     auto r = check(body, args);
     REQUIRE_FALSE(r.ok());
