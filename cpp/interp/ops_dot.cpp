@@ -128,43 +128,33 @@ bool dot_general(const OpCall& c) {
   const Tensor& r = c.tensor(1);
   const hlo::DotDims& d = c.attrs().get<hlo::DotDims>();
   const std::size_t lr = l.dims.size(), rr = r.dims.size();
-  auto in_range = [&](const Dims& v, std::size_t rank, const char* what) {
+  // verify.cpp's dot rule (both dialects): lists of equal length, distinct dimensions in range,
+  // batch and contracting sizes equal, the result batch x lhs free x rhs free. The kernel trusts
+  // it; operands of two element types (valid: a preferred result type) are not run here.
+  auto distinct = [](const Dims& v, std::size_t rank) {
     std::vector<bool> seen(rank, false);
     for (auto x : v) {
       if (x < 0 || static_cast<std::size_t>(x) >= rank || seen[static_cast<std::size_t>(x)])
-        return c.fail(std::string("dot_general ") + what +
-                          " dimensions are not distinct dimensions of the operand",
-                      "each in [0, " + std::to_string(rank) + ") once", list_text(v));
+        return false;
       seen[static_cast<std::size_t>(x)] = true;
     }
     return true;
   };
-  if (d.lhs_batch.size() != d.rhs_batch.size() ||
-      d.lhs_contracting.size() != d.rhs_contracting.size())
-    return c.fail("dot_general dimension lists differ in length",
-                  "lhs and rhs lists of equal length",
-                  list_text(d.lhs_batch) + " x " + list_text(d.rhs_batch) + ", " +
-                      list_text(d.lhs_contracting) + " x " + list_text(d.rhs_contracting));
+  RL_VERIFIED(c, d.lhs_batch.size() == d.rhs_batch.size() &&
+                     d.lhs_contracting.size() == d.rhs_contracting.size());
   Dims lboth = d.lhs_batch, rboth = d.rhs_batch;
   lboth.insert(lboth.end(), d.lhs_contracting.begin(), d.lhs_contracting.end());
   rboth.insert(rboth.end(), d.rhs_contracting.begin(), d.rhs_contracting.end());
-  if (!in_range(lboth, lr, "lhs batching and contracting") ||
-      !in_range(rboth, rr, "rhs batching and contracting"))
-    return false;
+  RL_VERIFIED(c, distinct(lboth, lr) && distinct(rboth, rr));
   const Dims lb = pick(l.dims, d.lhs_batch), rb = pick(r.dims, d.rhs_batch);
   const Dims lc = pick(l.dims, d.lhs_contracting), rc = pick(r.dims, d.rhs_contracting);
-  if (lb != rb)
-    return c.fail("dot_general batching dimension sizes differ", list_text(lb), list_text(rb));
-  if (lc != rc)
-    return c.fail("dot_general contracting dimension sizes differ", list_text(lc), list_text(rc));
+  RL_VERIFIED(c, lb == rb && lc == rc);
   const Dims lf = free_dims(lr, d.lhs_batch, d.lhs_contracting),
              rf = free_dims(rr, d.rhs_batch, d.rhs_contracting);
   Dims want = lb;
   for (auto x : pick(l.dims, lf)) want.push_back(x);
   for (auto x : pick(r.dims, rf)) want.push_back(x);
-  if (c.out_type(0).dims != want)
-    return c.fail("dot_general result shape is wrong", list_text(want),
-                  list_text(c.out_type(0).dims));
+  RL_VERIFIED(c, c.out_type(0).dims == want);
   if (l.type != r.type || l.type != c.out_type(0).etype)
     return c.fail("dot_general mixes element types", type_name(l.type),
                   type_name(r.type) + " -> " + c.out_type(0).element);

@@ -470,6 +470,24 @@ TEST_CASE("the region ops' inputs, dimensions and windows are checked before any
   }
 }
 
+TEST_CASE("an HLO dot is held to the dot rule StableHLO's dot_general is, before it runs",
+          "[hlo][verify]") {
+  // verify.cpp's dot rule, which the dot_general kernel trusts (both dialects).
+  const std::string d = " \xE2\x80\x94 expected ";
+  auto r = check_hlo(
+      "ENTRY e {\n  a = f32[2,3] parameter(0)\n  b = f32[4,5] parameter(1)\n"
+      "  ROOT d = f32[2,5] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error() == "5:3: error: dot_general contracting dimension sizes differ" + d +
+                         "lhs dim 1 and rhs dim 0 of equal size, got lhs dim 1 = 3, rhs dim 0 = 4");
+  auto twice = check_hlo(
+      "ENTRY e {\n  a = f32[2,3] parameter(0)\n  b = f32[3,5] parameter(1)\n"
+      "  ROOT d = f32[2,5] dot(a, b), lhs_contracting_dims={1,1}, rhs_contracting_dims={0,0}\n}\n");
+  REQUIRE_FALSE(twice.ok());
+  CHECK(twice.error() == "5:3: error: dot_general lhs dimension used twice" + d +
+                             "each dimension at most once, got 1");
+}
+
 TEST_CASE("a refusal by a rule that is XLA's shape inference in full is the op's error",
           "[hlo][verify]") {
   // check_written_shapes: an inference rule's refusal used to be dropped (only the written result
