@@ -362,8 +362,8 @@ class Inferrer {
   // files write (checked by making every rule's refusal an error: the rules of the elementwise
   // ops, select, convert, complex and the ops without a rule refused valid files; reduce's
   // refuses a callee the module lacks, which the lowering reports as a problem instead). fft's
-  // joined when its rule took RFFT of f64: its kernel trusts it, as cholesky's and
-  // triangular_solve's trust theirs.
+  // joined later, refusing no valid test input or corpus file then: its kernel trusts it, as
+  // cholesky's and triangular_solve's trust theirs.
   static bool complete_rule(OpCode c) {
     switch (c) {
       case OpCode::ReduceWindow:

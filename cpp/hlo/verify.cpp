@@ -506,12 +506,19 @@ class Verifier {
     return true;
   }
 
-  // Dimensions of one rank, equal where both are known (a dynamic size, -1, matches any).
+  // Two sizes equal where both are known (a dynamic size, -1, matches any).
+  static bool size_fits(std::int64_t a, std::int64_t b) { return a < 0 || b < 0 || a == b; }
+  // Dimensions of one rank, each size_fits.
   static bool dims_fit(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) {
     if (a.size() != b.size()) return false;
     for (std::size_t d = 0; d < a.size(); ++d)
-      if (a[d] >= 0 && b[d] >= 0 && a[d] != b[d]) return false;
+      if (!size_fits(a[d], b[d])) return false;
     return true;
+  }
+  // Two element types that differ, when both are known (opaque types and quantized parameters,
+  // which have more than one spelling, are not told apart).
+  static bool elements_differ(const Type& a, const Type& b) {
+    return !opaque(a) && !opaque(b) && a.element != b.element && !(quantized(a) && quantized(b));
   }
   static bool same_dims(const Type& t, const Type& out) { return dims_fit(t.dims, out.dims); }
 
@@ -1136,11 +1143,13 @@ class Verifier {
                     type_text(first) + "'s shape", type_text(op.operand_type(i)));
     return true;
   }
-  // At least one operand, every one an array of operand 0's shape (sort, map).
-  bool inputs_alike(const OpView& op) {
+  // At least one operand, every one an array, of operand 0's shape where `one_shape` (sort; map
+  // checks shapes itself, StableHLO's only).
+  bool inputs_alike(const OpView& op, bool one_shape = true) {
     if (op.num_operands() == 0)
       return fail(op, std::string(op.op.name) + " has no inputs", "at least 1 input", "0");
-    return array_operands(op, 0, op.num_operands()) && same_shapes(op, op.num_operands());
+    return array_operands(op, 0, op.num_operands()) &&
+           (!one_shape || same_shapes(op, op.num_operands()));
   }
   // N inputs, then N init values (reduce, reduce_window): N at least 1, the inputs of one shape.
   // StableHLO also wants each init value of its input's element type (its reduce's C2 and
@@ -1159,8 +1168,7 @@ class Verifier {
     for (std::size_t i = 0; i < *n; ++i) {
       const Type& in = op.operand_type(i);
       const Type& init = op.operand_type(*n + i);
-      if (opaque(init)) continue;
-      if (!opaque(in) && in.element != init.element && !(quantized(in) && quantized(init)))
+      if (elements_differ(in, init))
         return fail(op,
                     name + " init value " + std::to_string(i) +
                         " has another element type than input " + std::to_string(i),
@@ -1261,13 +1269,8 @@ class Verifier {
       // The decoder gave the window operand 0's rank; the inputs share its shape.
       const Type& in = op.operand_type(i);
       if (!ranked(in)) continue;
-      std::vector<std::int64_t> want(in.dims.size());
-      for (std::size_t d = 0; d < in.dims.size(); ++d) {
-        const std::string bad = window_output(in.dims[d], window[d], &want[d]);
-        if (!bad.empty())
-          return fail(op, "stablehlo.reduce_window window does not fit input " + std::to_string(i),
-                      "a window within the padded input in dimension " + std::to_string(d), bad);
-      }
+      std::vector<std::int64_t> want;
+      if (!window_over(op, in, window, "input " + std::to_string(i), "input", &want)) return false;
       if (!result_is(op, i, want, *inits[i],
                      "the window's output over input " + std::to_string(i) +
                          "; element type of body argument " + std::to_string(i)))
@@ -1301,6 +1304,22 @@ class Verifier {
     return result_is(op, 0, operand.dims, operand, "the operand's type");
   }
 
+  // The window's output shape over `in` (infer.h's window_output) into *want; `which` ("input 0",
+  // "the operand") and `noun` name `in` in the message.
+  bool window_over(const OpView& op, const Type& in, const std::vector<WindowDim>& window,
+                   const std::string& which, const char* noun, std::vector<std::int64_t>* want) {
+    want->assign(in.dims.size(), 0);
+    for (std::size_t d = 0; d < in.dims.size(); ++d) {
+      const std::string bad = window_output(in.dims[d], window[d], &(*want)[d]);
+      if (!bad.empty())
+        return fail(op, std::string(op.op.name) + " window does not fit " + which,
+                    "a window within the padded " + std::string(noun) + " in dimension " +
+                        std::to_string(d),
+                    bad);
+    }
+    return true;
+  }
+
   // select_and_scatter's window (StableHLO's C4-C7: sizes and strides of at least 1) and its
   // source: of the operand's element type (C1), with the window's output shape over the operand
   // (C2); its init value 0-d and of the operand's element type (C3).
@@ -1309,16 +1328,12 @@ class Verifier {
     const Type& operand = op.operand_type(0);
     const Type& source = op.operand_type(1);
     const Type& init = op.operand_type(2);
-    auto other_element = [&](const Type& t) {
-      return !opaque(t) && !opaque(operand) && t.element != operand.element &&
-             !(quantized(t) && quantized(operand));
-    };
-    if (other_element(source))
+    if (elements_differ(source, operand))
       return fail(op, name + " source has another element type than the operand",
                   operand.element + " (as " + type_text(operand) + ")", type_text(source));
-    if (!opaque(init) && !scalar(init) && init.kind != Type::Kind::Element)
+    if (!scalar(init) && init.kind != Type::Kind::Element)
       return fail(op, name + " init value is not 0-d", "a 0-d tensor", type_text(init));
-    if (other_element(init))
+    if (elements_differ(init, operand))
       return fail(op, name + " init value has another element type than the operand",
                   operand.element + " (as " + type_text(operand) + ")", type_text(init));
     if (!ranked(operand)) return true;
@@ -1326,13 +1341,8 @@ class Verifier {
     if (!a) return error.empty();
     const std::vector<WindowDim>& window = a->get<WindowAttrs>().window;
     if (!steps_positive(op, window, name.c_str(), true)) return false;
-    std::vector<std::int64_t> want(operand.dims.size());
-    for (std::size_t d = 0; d < operand.dims.size(); ++d) {
-      const std::string bad = window_output(operand.dims[d], window[d], &want[d]);
-      if (!bad.empty())
-        return fail(op, name + " window does not fit the operand",
-                    "a window within the padded operand in dimension " + std::to_string(d), bad);
-    }
+    std::vector<std::int64_t> want;
+    if (!window_over(op, operand, window, "the operand", "operand", &want)) return false;
     if (ranked(source) && !dims_fit(want, source.dims))
       return fail(op, name + " source does not have the window's output shape",
                   list_text(want) + " (the window's output over the operand)", type_text(source));
@@ -1377,6 +1387,13 @@ class Verifier {
     return true;
   }
 
+  // Gather's and scatter's indices (`what`) are integers, where their element type is known.
+  bool integer_indices(const OpView& op, const Type& t, const char* what) {
+    if (!t.is_array() || t.etype == ElementType::Invalid || is_integer(t.etype)) return true;
+    return fail(op, std::string(op.op.name) + " " + what + " are not integers", "an integer tensor",
+                type_text(t));
+  }
+
   // A dimension list of an attribute (`what`): each in [0, rank), none twice. *mark gets them.
   bool dim_marks(const OpView& op, const std::vector<std::int64_t>& list, std::size_t rank,
                  const char* what, std::vector<bool>* mark) {
@@ -1410,8 +1427,7 @@ class Verifier {
     if (!array_operands(op, 0, op.num_operands())) return false;
     const Type& x = op.operand_type(0);
     const Type& ix = op.operand_type(1);
-    if (ix.is_array() && ix.etype != ElementType::Invalid && !is_integer(ix.etype))
-      return fail(op, name + " start indices are not integers", "an integer tensor", type_text(ix));
+    if (!integer_indices(op, ix, "start indices")) return false;
     if (op.num_results() != 1) return true;
     if (!keeps_element_type(op, x, op.result_type(0))) return false;
     if (!ranked(x) || !ranked(ix)) return true;
@@ -1477,7 +1493,7 @@ class Verifier {
     for (std::size_t i = 0; i < g.operand_batching_dims.size(); ++i) {
       const auto xd = static_cast<std::size_t>(g.operand_batching_dims[i]);
       const auto id = static_cast<std::size_t>(g.start_indices_batching_dims[i]);
-      if (x.dims[xd] >= 0 && ix.dims[id] >= 0 && x.dims[xd] != ix.dims[id])
+      if (!size_fits(x.dims[xd], ix.dims[id]))
         return fail(
             op,
             name + " batching dimension " + std::to_string(xd) + " differs from the start indices'",
@@ -1528,15 +1544,13 @@ class Verifier {
       if (ranked(u) && ranked(ui) && !same_dims(ui, u))
         return fail(op, name + " update " + std::to_string(i) + " shape differs from update 0",
                     type_text(u) + "'s shape", type_text(ui));
-      if (m_.dialect == "stablehlo" && !opaque(xi) && !opaque(ui) && xi.element != ui.element &&
-          !(quantized(xi) && quantized(ui)))
+      if (m_.dialect == "stablehlo" && elements_differ(xi, ui))
         return fail(op,
                     name + " update " + std::to_string(i) +
                         " has another element type than input " + std::to_string(i),
                     xi.element + " (as " + type_text(xi) + ")", type_text(ui));
     }
-    if (ix.is_array() && ix.etype != ElementType::Invalid && !is_integer(ix.etype))
-      return fail(op, name + " indices are not integers", "an integer tensor", type_text(ix));
+    if (!integer_indices(op, ix, "indices")) return false;
     if (!ranked(x) || !ranked(ix) || !ranked(u)) return true;
     const OpAttrs* a = decoded(op);
     if (!a) return error.empty();
@@ -1588,7 +1602,6 @@ class Verifier {
       return bad("scatter_indices_batching_dims names the index_vector_dim",
                  "a dimension other than " + std::to_string(ivd),
                  list_text(sd.scatter_indices_batching_dims));
-    auto fits = [](std::int64_t a, std::int64_t b) { return a < 0 || b < 0 || a == b; };
     // The updates' scatter dimensions pair, in order, with the indices' dimensions other than
     // index_vector_dim.
     std::size_t t = 0;
@@ -1600,7 +1613,7 @@ class Verifier {
                    std::to_string(ri - (has_ivd ? 1 : 0)) +
                        " (one per dimension of the indices but index_vector_dim)",
                    type_text(u));
-      if (!fits(u.dims[d], ix.dims[t]))
+      if (!size_fits(u.dims[d], ix.dims[t]))
         return bad("update dimension " + std::to_string(d) + " differs from the indices'",
                    std::to_string(ix.dims[t]) + " (indices dimension " + std::to_string(t) + ")",
                    std::to_string(u.dims[d]));
@@ -1615,7 +1628,7 @@ class Verifier {
     for (std::size_t i = 0; i < sd.input_batching_dims.size(); ++i) {
       const auto od = static_cast<std::size_t>(sd.input_batching_dims[i]);
       const auto id = static_cast<std::size_t>(sd.scatter_indices_batching_dims[i]);
-      if (!fits(x.dims[od], ix.dims[id]))
+      if (!size_fits(x.dims[od], ix.dims[id]))
         return bad("batching dimension " + std::to_string(od) + " differs from the indices'",
                    std::to_string(ix.dims[id]) + " (indices dimension " + std::to_string(id) + ")",
                    std::to_string(x.dims[od]));
@@ -1641,8 +1654,7 @@ class Verifier {
   // type and gives one; the result has the inputs' shape and the body's value's element type.
   bool map(const OpView& op) {
     const std::string name(op.op.name);
-    if (op.num_operands() == 0) return fail(op, name + " has no inputs", "at least 1 input", "0");
-    if (!array_operands(op, 0, op.num_operands())) return false;
+    if (!inputs_alike(op, false)) return false;
     const Type& first = op.operand_type(0);
     if (ranked(first)) {
       const OpAttrs* a = decoded(op);

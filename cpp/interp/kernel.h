@@ -77,6 +77,17 @@ struct OpCall {
 #define RL_VERIFIED(c, rule) (false ? ((void)(c), (void)(rule)) : (void)0)
 #endif
 
+// Each of `v` in [0, rank), none twice: what a verified dimension list holds (for RL_VERIFIED).
+inline bool distinct_dims(const std::vector<std::int64_t>& v, std::size_t rank) {
+  std::vector<bool> seen(rank, false);
+  for (auto d : v) {
+    if (d < 0 || static_cast<std::size_t>(d) >= rank || seen[static_cast<std::size_t>(d)])
+      return false;
+    seen[static_cast<std::size_t>(d)] = true;
+  }
+  return true;
+}
+
 using Kernel = bool (*)(const OpCall&);
 // "" when the kernel can run the op; otherwise why not ("element type f8E4M3FN").
 using Supports = std::string (*)(const hlo::OpView& op, const hlo::OpAttrs* attrs);

@@ -54,17 +54,6 @@ bool same_element_type(const OpCall& c, const Tensor& x) {
   return true;
 }
 
-// Each of `v` in [0, rank) and used once: what RL_VERIFIED holds a verified list to.
-bool verified_dims(const Dims& v, std::size_t rank) {
-  std::vector<bool> seen(rank, false);
-  for (auto d : v) {
-    if (d < 0 || static_cast<std::size_t>(d) >= rank || seen[static_cast<std::size_t>(d)])
-      return false;
-    seen[static_cast<std::size_t>(d)] = true;
-  }
-  return true;
-}
-
 // Each of `v` in [0, rank) and used once.
 bool valid_dims(const OpCall& c, const Dims& v, std::size_t rank, const char* what) {
   std::vector<bool> seen(rank, false);
@@ -634,10 +623,10 @@ bool gather(const OpCall& c) {
   RL_VERIFIED(c, ivd >= 0 && static_cast<std::size_t>(ivd) <= ir && slice.size() == xr);
   const bool has_vector = static_cast<std::size_t>(ivd) < ir;
   const std::int64_t vector_len = has_vector ? idx.dims[static_cast<std::size_t>(ivd)] : 1;
-  RL_VERIFIED(c, verified_dims(g.offset_dims, yr) && verified_dims(g.collapsed_slice_dims, xr) &&
-                     verified_dims(g.operand_batching_dims, xr) &&
-                     verified_dims(g.start_index_map, xr) &&
-                     verified_dims(g.start_indices_batching_dims, ir));
+  RL_VERIFIED(c, distinct_dims(g.offset_dims, yr) && distinct_dims(g.collapsed_slice_dims, xr) &&
+                     distinct_dims(g.operand_batching_dims, xr) &&
+                     distinct_dims(g.start_index_map, xr) &&
+                     distinct_dims(g.start_indices_batching_dims, ir));
   RL_VERIFIED(c, std::is_sorted(g.offset_dims.begin(), g.offset_dims.end()) &&
                      static_cast<std::int64_t>(g.start_index_map.size()) == vector_len &&
                      g.operand_batching_dims.size() == g.start_indices_batching_dims.size());

@@ -131,21 +131,12 @@ bool dot_general(const OpCall& c) {
   // verify.cpp's dot rule (both dialects): lists of equal length, distinct dimensions in range,
   // batch and contracting sizes equal, the result batch x lhs free x rhs free. The kernel trusts
   // it; operands of two element types (valid: a preferred result type) are not run here.
-  auto distinct = [](const Dims& v, std::size_t rank) {
-    std::vector<bool> seen(rank, false);
-    for (auto x : v) {
-      if (x < 0 || static_cast<std::size_t>(x) >= rank || seen[static_cast<std::size_t>(x)])
-        return false;
-      seen[static_cast<std::size_t>(x)] = true;
-    }
-    return true;
-  };
   RL_VERIFIED(c, d.lhs_batch.size() == d.rhs_batch.size() &&
                      d.lhs_contracting.size() == d.rhs_contracting.size());
   Dims lboth = d.lhs_batch, rboth = d.rhs_batch;
   lboth.insert(lboth.end(), d.lhs_contracting.begin(), d.lhs_contracting.end());
   rboth.insert(rboth.end(), d.rhs_contracting.begin(), d.rhs_contracting.end());
-  RL_VERIFIED(c, distinct(lboth, lr) && distinct(rboth, rr));
+  RL_VERIFIED(c, distinct_dims(lboth, lr) && distinct_dims(rboth, rr));
   const Dims lb = pick(l.dims, d.lhs_batch), rb = pick(r.dims, d.rhs_batch);
   const Dims lc = pick(l.dims, d.lhs_contracting), rc = pick(r.dims, d.rhs_contracting);
   RL_VERIFIED(c, lb == rb && lc == rc);

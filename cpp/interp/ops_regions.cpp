@@ -101,12 +101,9 @@ struct Odometer {
 
 // A dimension list the verifier checked (each in [0, rank), none twice): its marks.
 std::vector<bool> verified_marks(const OpCall& c, const Dims& dims, std::size_t rank) {
+  RL_VERIFIED(c, distinct_dims(dims, rank));
   std::vector<bool> mark(rank, false);
-  for (auto d : dims) {
-    RL_VERIFIED(c,
-                d >= 0 && static_cast<std::size_t>(d) < rank && !mark[static_cast<std::size_t>(d)]);
-    mark[static_cast<std::size_t>(d)] = true;
-  }
+  for (auto d : dims) mark[static_cast<std::size_t>(d)] = true;
   return mark;
 }
 
@@ -1021,7 +1018,6 @@ class Windows {
       rows += x.size;
     }
     if (!c.alloc(ElementType::S64, {rows}, &rows_t_)) return false;
-    rows_ = rows_t_.as<std::int64_t>();
     idx_.assign(in.size(), 0);
     return true;
   }
@@ -1032,7 +1028,7 @@ class Windows {
     for (std::size_t d = 0; d < in_.size(); ++d) {
       const hlo::WindowDim& x = w_[d];
       const std::int64_t last = (in_[d] - 1) * x.base_dilation;  // the last input element, dilated
-      std::int64_t* row = rows_ + row_at_[d];
+      std::int64_t* row = rows_t_.as<std::int64_t>() + row_at_[d];
       for (std::int64_t k = 0; k < x.size; ++k) {
         const std::int64_t p = o[d] * x.stride + k * x.window_dilation - x.pad_low;
         row[k] = (p < 0 || p > last || p % x.base_dilation != 0)
@@ -1051,13 +1047,14 @@ class Windows {
     }
     std::int64_t* idx = idx_.data();
     std::fill(idx_.begin(), idx_.end(), 0);
-    const std::int64_t* last = rows_ + row_at_[m - 1];
+    const std::int64_t* rows = rows_t_.as<std::int64_t>();
+    const std::int64_t* last = rows + row_at_[m - 1];
     const std::int64_t n = w_[m - 1].size;
     while (true) {
       std::int64_t base = 0;
       bool pad = false;
       for (std::size_t d = 0; d + 1 < m; ++d) {
-        const std::int64_t r = rows_[static_cast<std::size_t>(row_at_[d] + idx[d])];
+        const std::int64_t r = rows[row_at_[d] + idx[d]];
         pad = pad || r < 0;
         base += r;
       }
@@ -1075,7 +1072,6 @@ class Windows {
  private:
   Dims in_, stride_, out_, row_at_, idx_;
   Tensor rows_t_;  // each dimension's window row: an input offset or -1 (from the run's memory)
-  std::int64_t* rows_ = nullptr;
   std::vector<hlo::WindowDim> w_;
 };
 

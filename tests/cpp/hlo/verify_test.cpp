@@ -251,8 +251,8 @@ TEST_CASE("a slice's or a pad's bounds are checked before anything runs, in both
 TEST_CASE("the region ops' inputs, dimensions and windows are checked before anything runs",
           "[hlo][verify]") {
   // What the kernels of sort, map, top_k, reduce, reduce_window, select_and_scatter, scatter and
-  // gather trust
-  // (ops_regions.cpp's RL_VERIFIED): each broken rule is refused by the verifier, at the op.
+  // gather trust (RL_VERIFIED in ops_regions.cpp, ops_data.cpp): each broken rule is refused by
+  // the verifier, at the op.
   const std::string d = " \xE2\x80\x94 expected ";
   const std::string add_f32 =
       "({\n  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n    %s = stablehlo.add %x, %y : "
