@@ -358,12 +358,14 @@ class Inferrer {
             r == VerifyRule::Inferred || r == VerifyRule::Pad) &&
            c != OpCode::Convert && c != OpCode::ReducePrecision;
   }
-  // The ops whose rule here is XLA's shape inference in full, for every form the corpus's real
-  // files write (checked by making every rule's refusal an error: the rules of the elementwise
+  // The ops whose rule here is XLA's shape inference in full (scatter's: its operand counts and
+  // shapes; verify.cpp's scatter rule holds its dimension numbers), for every form the corpus's
+  // real files write (checked by making every rule's refusal an error: the rules of the elementwise
   // ops, select, convert, complex and the ops without a rule refused valid files; reduce's
   // refuses a callee the module lacks, which the lowering reports as a problem instead). fft's
   // joined later, refusing no valid test input or corpus file then: its kernel trusts it, as
-  // cholesky's and triangular_solve's trust theirs.
+  // cholesky's and triangular_solve's trust theirs; so did get-tuple-element, while and
+  // conditional (their kernels trust the index, the condition's pred[] and the branch operands).
   static bool complete_rule(OpCode c) {
     switch (c) {
       case OpCode::ReduceWindow:
@@ -381,6 +383,9 @@ class Inferrer {
       case OpCode::Cholesky:
       case OpCode::GetDimensionSize:
       case OpCode::Fft:
+      case OpCode::GetTupleElement:
+      case OpCode::While:
+      case OpCode::Case:
         return true;
       default:
         return false;

@@ -64,6 +64,7 @@ enum class VerifyRule : std::uint8_t {
   Select,
   Clamp,
   BroadcastInDim,
+  Broadcast,  // stablehlo.broadcast: the sizes, then the operand's dimensions
   Reshape,
   Transpose,
   Concatenate,

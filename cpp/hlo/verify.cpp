@@ -132,6 +132,8 @@ class Verifier {
         return clamp(op);
       case VerifyRule::BroadcastInDim:
         return broadcast_in_dim(op);
+      case VerifyRule::Broadcast:
+        return broadcast(op);
       case VerifyRule::Reshape:
         return reshape(op);
       case VerifyRule::Transpose:
@@ -382,9 +384,20 @@ class Verifier {
     return true;
   }
 
-  // case / if: every branch returns the op's result types (the run hands a branch's values on
-  // as the op's results).
+  // case / if: case's index is a tensor<i32>, if's predicate a tensor<i1> (the spec's (I1)), and
+  // every branch returns the op's result types (the run hands a branch's values on as the op's
+  // results).
   bool branches(const OpView& op) {
+    if (op.num_operands() >= 1) {
+      const bool is_case = op.op.code == OpCode::Case;
+      const Type& t = op.operand_type(0);
+      const char* want = is_case ? "i32" : "i1";
+      if (!opaque(t) && !(ranked(t) && t.dims.empty() && t.element == want))
+        return fail(op,
+                    std::string(op.op.name) + (is_case ? " index" : " predicate") +
+                        " is not a 0-d " + want + " tensor",
+                    std::string("tensor<") + want + ">", type_text(t));
+    }
     for (std::size_t k = 0; k < op.regions().size(); ++k) {
       const Op* ret = terminator(op.regions()[k]);
       if (!ret) continue;
@@ -506,6 +519,13 @@ class Verifier {
     return true;
   }
 
+  // A shape's dimensions as a message writes them: "[3, ?]" (a dynamic or unknown size, -1, as ?).
+  static std::string shape_list(const std::vector<std::int64_t>& dims) {
+    std::string t = "[";
+    for (std::size_t i = 0; i < dims.size(); ++i)
+      t += (i ? ", " : "") + (dims[i] < 0 ? std::string("?") : std::to_string(dims[i]));
+    return t + "]";
+  }
   // Two sizes equal where both are known (a dynamic size, -1, matches any).
   static bool size_fits(std::int64_t a, std::int64_t b) { return a < 0 || b < 0 || a == b; }
   // Dimensions of one rank, each size_fits.
@@ -676,7 +696,7 @@ class Verifier {
     if (!ranked(out)) return true;
     if (!dims_fit(want, out.dims))
       return fail(op, "dot_general result shape is wrong",
-                  "batch x lhs free x rhs free = " + list_text(want), list_text(out.dims));
+                  "batch x lhs free x rhs free = " + shape_list(want), shape_list(out.dims));
     return true;
   }
 
@@ -711,19 +731,35 @@ class Verifier {
                     "operand dim " + std::to_string(i) + " of size 1 or " + std::to_string(o),
                     std::to_string(in.dims[i]));
     }
-    return true;
+    return keeps_element_type(op, in, out);
+  }
+
+  // stablehlo.broadcast (the spec's broadcast, before broadcast_in_dim replaced it; MHLO's
+  // BroadcastOp::inferReturnTypeComponents): sizes of at least 0, and a result of the sizes
+  // followed by the operand's dimensions, of the operand's element type.
+  bool broadcast(const OpView& op) {
+    if (op.num_operands() != 1 || op.num_results() != 1) return true;
+    const Type& in = op.operand_type(0);
+    const OpAttrs* a = ranked(in) ? decoded(op) : nullptr;
+    if (!a) return error.empty();
+    std::vector<std::int64_t> want = a->get<DimsAttrs>().dims;
+    for (auto d : want)
+      if (d < 0)
+        return fail(op, "broadcast size is negative", "sizes of at least 0", list_text(want));
+    want.insert(want.end(), in.dims.begin(), in.dims.end());
+    return keeps_element_type(op, in, op.result_type(0)) && result_dims(op, want);
   }
 
   bool reshape(const OpView& op) {
     if (op.num_operands() == 0 || op.num_results() != 1) return true;
     const Type& in = op.operand_type(0);
     const Type& out = op.result_type(0);
-    if (!in.is_static() || !out.is_static() || !in.is_array() || !out.is_array()) return true;
-    if (in.elements() != out.elements())
+    if (!in.is_array() || !out.is_array()) return true;
+    if (in.is_static() && out.is_static() && in.elements() != out.elements())
       return fail(op, "reshape changes the element count",
                   std::to_string(static_cast<long long>(in.elements())) + " elements",
                   std::to_string(static_cast<long long>(out.elements())));
-    return true;
+    return keeps_element_type(op, in, out);
   }
 
   bool transpose(const OpView& op) {
@@ -751,7 +787,7 @@ class Verifier {
     std::vector<std::int64_t> want;
     for (auto p : perm) want.push_back(in.dims[static_cast<std::size_t>(p)]);
     if (!dims_fit(want, out.dims))
-      return fail(op, "transpose result shape is wrong", list_text(want), list_text(out.dims));
+      return fail(op, "transpose result shape is wrong", shape_list(want), shape_list(out.dims));
     return true;
   }
 
@@ -790,8 +826,8 @@ class Verifier {
       if (!seen[i]) want.push_back(in.dims[i]);
     if (!dims_fit(want, out.dims))
       return fail(op, "reduce result shape is wrong",
-                  "the input without dimensions " + list_text(dims) + ": " + list_text(want),
-                  list_text(out.dims));
+                  "the input without dimensions " + list_text(dims) + ": " + shape_list(want),
+                  shape_list(out.dims));
     if (m_.dialect == "stablehlo") return reduce_stablehlo(op, n, seen);
     return true;
   }
@@ -859,12 +895,14 @@ class Verifier {
 
   // ---- slices and pads: the bounds a run reads and writes within (the interpreter trusts them) --
 
-  // The result's element type is the operand's (StableHLO's slice, dynamic_slice,
-  // dynamic_update_slice and pad; HLO leaves element types to infer.cpp's rule, which lets floats
-  // of two precisions meet).
+  // The result's element type is the operand's: data movement never converts. Both dialects
+  // (StableHLO's reshape, broadcast_in_dim, broadcast, slice, dynamic_slice and
+  // dynamic_update_slice; XLA's shape inference of reshape, broadcast, slice, dynamic-slice and
+  // dynamic-update-slice gives the operand's element type, which HloVerifier's CheckShape
+  // compares, as infer.cpp's rules do for the ops it infers).
   bool keeps_element_type(const OpView& op, const Type& in, const Type& out) {
-    if (m_.dialect != "stablehlo" || !in.is_array() || !out.is_array() || quantized(in) ||
-        quantized(out) || in.element == out.element)
+    if (!in.is_array() || !out.is_array() || quantized(in) || quantized(out) ||
+        in.element == out.element)
       return true;
     return fail(op, std::string(op.op.name) + " changes the element type",
                 in.element + " (the operand's)", out.element);
@@ -875,8 +913,8 @@ class Verifier {
     const Type& out = op.result_type(0);
     if (!ranked(out)) return true;
     if (!dims_fit(want, out.dims))
-      return fail(op, std::string(op.op.name) + " result shape is wrong", list_text(want),
-                  list_text(out.dims));
+      return fail(op, std::string(op.op.name) + " result shape is wrong", shape_list(want),
+                  shape_list(out.dims));
     return true;
   }
 
@@ -1345,7 +1383,7 @@ class Verifier {
     if (!window_over(op, operand, window, "the operand", "operand", &want)) return false;
     if (ranked(source) && !dims_fit(want, source.dims))
       return fail(op, name + " source does not have the window's output shape",
-                  list_text(want) + " (the window's output over the operand)", type_text(source));
+                  shape_list(want) + " (the window's output over the operand)", type_text(source));
     return true;
   }
 
@@ -1817,7 +1855,7 @@ class Verifier {
     if (!ranked(o)) return true;
     for (std::size_t i = 0; i < want.size(); ++i)
       if (want[i] >= 0 && o.dims[i] >= 0 && want[i] != o.dims[i])
-        return fail(op, "convolution result shape is wrong", list_text(want), list_text(o.dims));
+        return fail(op, "convolution result shape is wrong", shape_list(want), shape_list(o.dims));
     return true;
   }
 };

@@ -45,29 +45,9 @@ bool copy_between(const OpCall& c, const Box& b, const Tensor& from, std::int64_
   return true;
 }
 
-// The result's type must be the operand's element type (data movement never converts).
-bool same_element_type(const OpCall& c, const Tensor& x) {
-  const hlo::Type& t = c.out_type(0);
-  if (t.etype != x.type)
-    return c.fail(std::string(c.op().name) + " changes the element type",
-                  std::string(hlo::element_info(x.type).mlir), t.element);
-  return true;
-}
-
-// Each of `v` in [0, rank) and used once.
-bool valid_dims(const OpCall& c, const Dims& v, std::size_t rank, const char* what) {
-  std::vector<bool> seen(rank, false);
-  for (auto d : v) {
-    if (d < 0 || static_cast<std::size_t>(d) >= rank)
-      return c.fail(std::string(c.op().name) + " " + what + " out of range",
-                    "a dimension in [0, " + std::to_string(rank) + ")", std::to_string(d));
-    if (seen[static_cast<std::size_t>(d)])
-      return c.fail(std::string(c.op().name) + " " + what + " repeats a dimension",
-                    "each dimension once", list_text(v));
-    seen[static_cast<std::size_t>(d)] = true;
-  }
-  return true;
-}
+// Data movement never converts: the result's element type is the operand's. The verifier's
+// (verify.cpp's keeps_element_type and same_element_types, infer.cpp's rules), in both dialects.
+#define RL_KEEPS_TYPE(c, x) RL_VERIFIED(c, (c).out_type(0).etype == (x).type)
 
 // Element i of an integer tensor as an i64 (unsigned values past the i64 range saturate).
 bool read_index(const OpCall& c, const Tensor& t, std::int64_t i, std::int64_t* out) {
@@ -145,20 +125,13 @@ std::int64_t clamp_start(std::int64_t start, std::int64_t dim, std::int64_t size
 
 // ---- reshape, copy, broadcast -------------------------------------------------------------------
 
-// reshape: the same buffer under the result's dims.
-// What reshape and bitcast both require: the operand's element type and element count.
-bool same_elements(const OpCall& c, const Tensor& x, const char* op) {
-  if (!same_element_type(c, x)) return false;
-  const hlo::Type& t = c.out_type(0);
-  if (!t.is_static() || t.elements() != static_cast<double>(x.elements()))
-    return c.fail(std::string(op) + " changes the element count",
-                  std::to_string(x.elements()) + " elements", t.text);
-  return true;
-}
-
+// reshape: the same buffer under the result's dims, whose element type and count are the
+// operand's (verify.cpp's reshape rule).
 bool reshape(const OpCall& c) {
   const Tensor& x = c.tensor(0);
-  if (!same_elements(c, x, "reshape")) return false;
+  RL_KEEPS_TYPE(c, x);
+  RL_VERIFIED(c, c.out_type(0).is_static() &&
+                     c.out_type(0).elements() == static_cast<double>(x.elements()));
   Tensor y = x;
   y.dims = c.out_type(0).dims;
   c.set(0, std::move(y));
@@ -189,9 +162,17 @@ bool layout_of(const OpCall& c, hlo::ValueId v, std::size_t rank, std::vector<in
 // the result's layout stores it (XLA's bitcast is free because both orders are one buffer).
 // Arrays are held row-major, so: operand → its storage order (a transpose), then storage order →
 // the result's dimensions (the inverse transpose); with both layouts row-major, a reshape.
+// No verify rule holds bitcast's types (XLA compares its byte sizes only when layouts are
+// compared): a bitcast that changes the element type or count is refused here.
 bool bitcast(const OpCall& c) {
   const Tensor& x = c.tensor(0);
-  if (!same_elements(c, x, "bitcast")) return false;
+  const hlo::Type& t = c.out_type(0);
+  if (t.etype != x.type)
+    return c.fail("bitcast changes the element type", std::string(hlo::element_info(x.type).mlir),
+                  t.element);
+  if (!t.is_static() || t.elements() != static_cast<double>(x.elements()))
+    return c.fail("bitcast changes the element count", std::to_string(x.elements()) + " elements",
+                  t.text);
   const Dims& od = c.out_type(0).dims;
   std::vector<int> in_order, out_order;
   if (!layout_of(c, c.fn().operands(c.op())[0], x.dims.size(), &in_order) ||
@@ -258,7 +239,7 @@ bool copy(const OpCall& c) {
 // operand dimension maps to, and operand dimensions of size 1, repeat.
 bool broadcast_to(const OpCall& c, const Dims& map) {
   const Tensor& x = c.tensor(0);
-  if (!same_element_type(c, x)) return false;
+  RL_KEEPS_TYPE(c, x);
   const Dims& od = c.out_type(0).dims;
   // The map is the verifier's (verify.cpp's broadcast_in_dim rule) or broadcast()'s.
   RL_VERIFIED(c, map.size() == x.dims.size());
@@ -299,20 +280,9 @@ bool broadcast_in_dim(const OpCall& c) {
 bool broadcast(const OpCall& c) {
   const Dims& sizes = c.attrs().get<hlo::DimsAttrs>().dims;
   const std::size_t added = sizes.size(), rank = c.tensor(0).dims.size();
-  const Dims& od = c.out_type(0).dims;
-  if (od.size() != added + rank)
-    return c.fail("broadcast result rank is wrong", std::to_string(added + rank),
-                  std::to_string(od.size()));
-  for (std::size_t i = 0; i < added; ++i)
-    if (od[i] != sizes[i])
-      return c.fail("broadcast result dimension " + std::to_string(i) + " differs from its size",
-                    std::to_string(sizes[i]), std::to_string(od[i]));
-  // stablehlo.broadcast has no verify rule: its operand's dimensions are checked here.
-  for (std::size_t i = 0; i < rank; ++i)
-    if (od[added + i] != c.tensor(0).dims[i])
-      return c.fail(
-          "broadcast result dimension " + std::to_string(added + i) + " differs from the operand's",
-          std::to_string(c.tensor(0).dims[i]), std::to_string(od[added + i]));
+  // The result, the sizes then the operand's dimensions, is the verifier's (its broadcast rule).
+  RL_VERIFIED(c, c.out_type(0).dims.size() == added + rank);
+  for (std::size_t i = 0; i < added; ++i) RL_VERIFIED(c, c.out_type(0).dims[i] == sizes[i]);
   Dims map(rank);
   for (std::size_t i = 0; i < rank; ++i) map[i] = static_cast<std::int64_t>(added + i);
   return broadcast_to(c, map);
@@ -323,7 +293,7 @@ bool broadcast(const OpCall& c) {
 
 bool transpose(const OpCall& c) {
   const Tensor& x = c.tensor(0);
-  if (!same_element_type(c, x)) return false;
+  RL_KEEPS_TYPE(c, x);
   const Dims& perm = c.attrs().get<hlo::DimsAttrs>().dims;
   const Dims& od = c.out_type(0).dims;
   // The permutation and the result's shape are the verifier's (verify.cpp's transpose rule).
@@ -345,9 +315,10 @@ bool transpose(const OpCall& c) {
 
 bool reverse(const OpCall& c) {
   const Tensor& x = c.tensor(0);
-  if (!same_element_type(c, x)) return false;
+  RL_KEEPS_TYPE(c, x);
   const Dims& rev = c.attrs().get<hlo::DimsAttrs>().dims;
-  if (!valid_dims(c, rev, x.dims.size(), "dimension")) return false;
+  // The dimensions are the verifier's (infer.cpp's reverse rule, complete_rule).
+  RL_VERIFIED(c, distinct_dims(rev, x.dims.size()));
   const Dims xs = row_major_strides(x.dims);
   Dims src = xs;
   std::int64_t offset = 0;
@@ -367,7 +338,7 @@ bool reverse(const OpCall& c) {
 
 bool slice(const OpCall& c) {
   const Tensor& x = c.tensor(0);
-  if (!same_element_type(c, x)) return false;
+  RL_KEEPS_TYPE(c, x);
   const hlo::SliceAttrs& a = c.attrs().get<hlo::SliceAttrs>();
   const Dims& od = c.out_type(0).dims;
   const std::size_t rank = x.dims.size();
@@ -395,7 +366,7 @@ bool slice(const OpCall& c) {
 
 bool dynamic_slice(const OpCall& c) {
   const Tensor& x = c.tensor(0);
-  if (!same_element_type(c, x)) return false;
+  RL_KEEPS_TYPE(c, x);
   const Dims& sizes = c.attrs().get<hlo::DimsAttrs>().dims;
   const Dims& od = c.out_type(0).dims;
   const std::size_t rank = x.dims.size();
@@ -421,7 +392,7 @@ bool dynamic_slice(const OpCall& c) {
 bool dynamic_update_slice(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   const Tensor& u = c.tensor(1);
-  if (!same_element_type(c, x)) return false;
+  RL_KEEPS_TYPE(c, x);
   const std::size_t rank = x.dims.size();
   // HLO lets floats of two precisions meet; the interpreter copies bytes, so one type only.
   if (u.type != x.type)
@@ -459,7 +430,7 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) {
 bool pad(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   const Tensor& v = c.tensor(1);
-  if (!same_element_type(c, x)) return false;
+  RL_KEEPS_TYPE(c, x);
   // HLO lets floats of two precisions meet; the interpreter fills bytes, so one type only.
   if (v.type != x.type)
     return c.fail("pad value of another element type than the operand",
@@ -580,14 +551,11 @@ bool iota(const OpCall& c) {
 bool get_dimension_size(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   const std::int64_t dim = c.attrs().get<hlo::DimensionAttrs>().dimension;
-  if (dim < 0 || static_cast<std::size_t>(dim) >= x.dims.size())
-    return c.fail("get_dimension_size dimension out of range",
-                  "a dimension in [0, " + std::to_string(x.dims.size()) + ")", std::to_string(dim));
+  // The dimension and the s32[] result are the verifier's (infer.cpp's rule, complete_rule).
+  RL_VERIFIED(c, dim >= 0 && static_cast<std::size_t>(dim) < x.dims.size());
   Tensor y;
   if (!c.alloc(0, &y)) return false;
-  if (y.type != ElementType::S32 || y.elements() != 1)
-    return c.fail("get_dimension_size result is not a scalar i32", "tensor<i32>",
-                  c.out_type(0).text);
+  RL_VERIFIED(c, y.type == ElementType::S32 && y.elements() == 1);
   *y.as<std::int32_t>() = static_cast<std::int32_t>(x.dims[static_cast<std::size_t>(dim)]);
   c.set(0, std::move(y));
   return true;

@@ -50,9 +50,9 @@ bool tuple(const OpCall& c) {
 bool get_tuple_element(const OpCall& c) {
   const Value& t = c.in(0);
   const std::int64_t i = c.attrs().get<hlo::TupleIndexAttrs>().index;
-  if (t.kind != Value::Kind::Tuple || i < 0 || static_cast<std::size_t>(i) >= t.tuple.size())
-    return c.fail("get_tuple_element index out of range", "an index below the tuple's size",
-                  std::to_string(i));
+  // A tuple and an index below its size: the verifier's (infer.cpp's rule, complete_rule).
+  RL_VERIFIED(
+      c, t.kind == Value::Kind::Tuple && i >= 0 && static_cast<std::size_t>(i) < t.tuple.size());
   c.set(0, t.tuple[static_cast<std::size_t>(i)]);
   return true;
 }
@@ -96,11 +96,10 @@ bool call(const OpCall& c) {
   return set_results(c, results);
 }
 
-bool scalar_pred(const Value& v, bool* out) {
-  if (!v.is_tensor() || v.tensor.elements() != 1 || v.tensor.type != ElementType::Pred)
-    return false;
-  *out = v.tensor.data()[0] != 0;
-  return true;
+// A verified tensor<i1> (pred[])'s value.
+bool scalar_pred(const OpCall& c, const Value& v) {
+  RL_VERIFIED(c, v.is_tensor() && v.tensor.elements() == 1 && v.tensor.type == ElementType::Pred);
+  return v.tensor.data()[0] != 0;
 }
 
 // while: the condition region (0) on the loop values, then the body region (1), until the
@@ -112,10 +111,9 @@ bool while_loop(const OpCall& c) {
   const std::uint64_t cap = c.run.options().max_iterations;
   for (std::uint64_t n = 0;; ++n) {
     if (!c.call_body(0, values, &cond)) return false;
-    bool go = false;
-    if (cond.size() != 1 || !scalar_pred(cond[0], &go))
-      return c.fail("while's condition did not give one boolean", "tensor<i1>",
-                    std::to_string(cond.size()) + " values");
+    // One tensor<i1>: the verifier's (verify.cpp's while_loop, infer.cpp's while rule).
+    RL_VERIFIED(c, cond.size() == 1);
+    const bool go = scalar_pred(c, cond[0]);
     cond.clear();  // dead once read: not held while the body runs
     if (!go) break;
     if (n >= cap)
@@ -131,14 +129,14 @@ bool while_loop(const OpCall& c) {
 // case: branch `index` (out of range: the last branch, as the spec says).
 bool case_op(const OpCall& c) {
   const Tensor& t = c.tensor(0);
+  // An s32[] index, or HLO's pred[]: the verifier's (verify.cpp's branches, infer.cpp's
+  // conditional rule), as is one operand per branch after it in HLO.
+  RL_VERIFIED(c, t.elements() == 1 && (t.type == ElementType::S32 || t.type == ElementType::Pred));
   std::int64_t index = 0;
-  if (t.type == ElementType::S32 && t.elements() == 1)
+  if (t.type == ElementType::S32)
     index = *t.as<std::int32_t>();
-  else if (t.type == ElementType::Pred && t.elements() == 1)
-    index = t.data()[0] ? 0 : 1;  // HLO: true → branch 0
   else
-    return c.fail("case's index is not a scalar i32", "tensor<i32>",
-                  hlo::to_string(c.in_type(0), c.module.dialect));
+    index = t.data()[0] ? 0 : 1;  // HLO: true → branch 0
   const std::size_t branches =
       c.op().regions.count ? c.op().regions.count : c.attrs().callees().size();
   if (index < 0 || static_cast<std::size_t>(index) >= branches)
@@ -148,10 +146,7 @@ bool case_op(const OpCall& c) {
   // false_computation the third). StableHLO's case has no operands but the index.
   if (c.num_operands() > 1) {
     const std::size_t operand = static_cast<std::size_t>(index) + 1;
-    if (operand >= c.num_operands())
-      return c.fail("conditional without an operand for branch " + std::to_string(index),
-                    "one operand per branch after the index",
-                    std::to_string(c.num_operands() - 1) + " operands");
+    RL_VERIFIED(c, operand < c.num_operands());
     args.push_back(c.in(operand));
   }
   if (!c.call_body(static_cast<std::size_t>(index), std::move(args), &results)) return false;
@@ -159,9 +154,8 @@ bool case_op(const OpCall& c) {
 }
 
 bool if_op(const OpCall& c) {
-  bool p = false;
-  if (!scalar_pred(c.in(0), &p))
-    return c.fail("if's predicate is not a scalar i1", "tensor<i1>", "another type");
+  // A tensor<i1>: the verifier's (verify.cpp's branches).
+  const bool p = scalar_pred(c, c.in(0));
   std::vector<Value> results;
   if (!c.call_body(p ? 0 : 1, {}, &results)) return false;
   return set_results(c, results);

@@ -543,6 +543,83 @@ TEST_CASE("a refusal by a rule that is XLA's shape inference in full is the op's
   }
 }
 
+TEST_CASE(
+    "data movement keeps its element type, and a tuple index, a branch index and a "
+    "loop's condition are checked before anything runs, in both dialects",
+    "[hlo][verify]") {
+  // The interpreter's data-movement kernels and its get_tuple_element, while, case and if trust
+  // these (RL_VERIFIED); each was the kernel's own check, or nothing's, before.
+  const std::string d = " \xE2\x80\x94 expected ";
+  SECTION("HLO") {
+    auto [body, message] = GENERATE_COPY(table<std::string, std::string>({
+        std::tuple<std::string, std::string>{
+            "  a = f32[2,3] parameter(0)\n  ROOT r = s32[6] reshape(a)\n",
+            "12:3: error: reshape changes the element type" + d + "f32 (the operand's), got s32"},
+        {"  a = f32[4] parameter(0)\n  ROOT r = s32[2] slice(a), slice={[0:2]}\n",
+         "12:3: error: slice changes the element type" + d + "f32 (the operand's), got s32"},
+        {"  a = f32[4] parameter(0)\n  i = s32[] parameter(1)\n"
+         "  ROOT r = bf16[2] dynamic-slice(a, i), dynamic_slice_sizes={2}\n",
+         "13:3: error: dynamic-slice changes the element type" + d +
+             "f32 (the operand's), got bf16"},
+        {"  a = f32[4] parameter(0)\n  u = f32[2] parameter(1)\n  i = s32[] parameter(2)\n"
+         "  ROOT r = s32[4] dynamic-update-slice(a, u, i)\n",
+         "14:3: error: dynamic-update-slice changes the element type" + d +
+             "f32 (the operand's), got s32"},
+        {"  a = f32[3] parameter(0)\n  ROOT r = s32[2,3] broadcast(a), dimensions={1}\n",
+         "12:3: error: broadcast changes the element type" + d + "f32 (the operand's), got s32"},
+        {"  a = f32[3] parameter(0)\n  t = (f32[3]) tuple(a)\n"
+         "  ROOT g = f32[3] get-tuple-element(t), index=1\n",
+         "13:3: error: the shape of get-tuple-element cannot be inferred" + d +
+             "index below the tuple size 1, got index=1"},
+        {"  a = s32[] parameter(0)\n  ROOT w = s32[] while(a), condition=cond, body=body\n",
+         "12:3: error: the shape of while cannot be inferred" + d +
+             "condition returning pred[], got cond returning s32[]"},
+        {"  i = f32[] parameter(0)\n  a = s32[] parameter(1)\n"
+         "  ROOT c = s32[] conditional(i, a, a), true_computation=body, "
+         "false_computation=body\n",
+         "13:3: error: the shape of conditional cannot be inferred" + d +
+             "a pred[] or s32[] branch index, got f32[]"},
+        {"  i = s32[] parameter(0)\n  a = s32[] parameter(1)\n"
+         "  ROOT c = s32[] conditional(i, a), branch_computations={body, body}\n",
+         "13:3: error: the shape of conditional cannot be inferred" + d +
+             "3 operands (the index and one per branch), got 2"},
+    }));
+    auto r = check_hlo(
+        "cond {\n  x = s32[] parameter(0)\n  ROOT c = s32[] copy(x)\n}\n"
+        "body {\n  x = s32[] parameter(0)\n  ROOT c = s32[] copy(x)\n}\n"
+        "ENTRY e {\n" +
+        body + "}\n");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error() == message);
+  }
+  SECTION("StableHLO") {
+    auto [args, body, message] = GENERATE_COPY(table<std::string, std::string, std::string>({
+        std::tuple<std::string, std::string, std::string>{
+            "%a: tuple<tensor<4xf32>>",
+            "  %0 = stablehlo.get_tuple_element %a[1] : (tuple<tensor<4xf32>>) -> tensor<4xf32>\n",
+            "2:3: error: the shape of stablehlo.get_tuple_element cannot be inferred" + d +
+                "index below the tuple size 1, got index=1"},
+        {"%i: tensor<f32>, %a: tensor<f32>",
+         "  %0 = \"stablehlo.case\"(%i) ({\n    stablehlo.return %a : tensor<f32>\n  }) : "
+         "(tensor<f32>) -> tensor<f32>\n",
+         "2:3: error: stablehlo.case index is not a 0-d i32 tensor" + d +
+             "tensor<i32>, got tensor<f32>"},
+        {"%p: tensor<2xi1>, %a: tensor<f32>",
+         "  %0 = \"stablehlo.if\"(%p) ({\n    stablehlo.return %a : tensor<f32>\n  }, {\n"
+         "    stablehlo.return %a : tensor<f32>\n  }) : (tensor<2xi1>) -> tensor<f32>\n",
+         "2:3: error: stablehlo.if predicate is not a 0-d i1 tensor" + d +
+             "tensor<i1>, got tensor<2xi1>"},
+        {"%a: tensor<3xf32>",
+         "  %0 = \"stablehlo.broadcast\"(%a) {broadcast_sizes = array<i64: -1>} : "
+         "(tensor<3xf32>) -> tensor<2x3xf32>\n",
+         "2:3: error: broadcast size is negative" + d + "sizes of at least 0, got [-1]"},
+    }));
+    auto r = check(body, args);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error() == message);
+  }
+}
+
 TEST_CASE("well-formed ops pass the verifier, dynamic dimensions included", "[hlo][verify]") {
   auto r = check(
       "  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x "
