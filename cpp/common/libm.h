@@ -58,7 +58,8 @@ inline double tan(double x) { return rl_musl_tan(x); }
 inline double asin(double x) { return rl_musl_asin(x); }
 inline double acos(double x) { return rl_musl_acos(x); }
 inline double atan(double x) { return rl_musl_atan(x); }
-inline double atan2(double y, double x) { return rl_musl_atan2(y, x); }
+// Of two NaN operands, the first (nan_rule): musl returns x + y, whose NaN the compiler picks.
+inline double atan2(double y, double x) { return nan_rule(rl_musl_atan2(y, x), y, x); }
 inline double sinh(double x) { return rl_musl_sinh(x); }
 inline double cosh(double x) { return rl_musl_cosh(x); }
 inline double tanh(double x) { return rl_musl_tanh(x); }
@@ -69,9 +70,9 @@ inline double exp(double x) { return rl_musl_exp(x); }
 inline double expm1(double x) { return rl_musl_expm1(x); }
 inline double log(double x) { return rl_musl_log(x); }
 inline double log1p(double x) { return rl_musl_log1p(x); }
-inline double pow(double x, double y) { return rl_musl_pow(x, y); }
+inline double pow(double x, double y) { return nan_rule(rl_musl_pow(x, y), x, y); }
 inline double cbrt(double x) { return rl_musl_cbrt(x); }
-inline double hypot(double x, double y) { return rl_musl_hypot(x, y); }
+inline double hypot(double x, double y) { return nan_rule(rl_musl_hypot(x, y), x, y); }
 inline double erf(double x) { return rl_musl_erf(x); }
 inline double erfc(double x) { return rl_musl_erfc(x); }
 // log|Γ(x)| (the sign of Γ(x) is not returned).

@@ -1,7 +1,8 @@
 // A NaN's bits set by rule, not left to arithmetic: wasm leaves the sign and payload of a NaN that
 // an operation makes to the engine (V8 gave −NaN where x86 gave +NaN), and libraries differ (fma).
 // The core's rule, wherever a result must have the same bits in every build: a NaN operand comes
-// out quieted, its sign and payload kept; a NaN made from numbers is default_nan.
+// out quieted, its sign and payload kept (of two, the first: nan_rule); a NaN made from numbers is
+// default_nan.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,19 @@ F default_nan() {
   F x;
   std::memcpy(&x, &u, sizeof x);
   return x;
+}
+
+// The result r of an arithmetic op on a and b (add, subtract, multiply, divide, remainder, pow,
+// atan2, hypot), with the rule for NaN operands: where r is a NaN and an operand is one, the
+// first NaN operand, quieted. Hardware and libraries pick either when both are NaNs: x86 the
+// operand the compiler made the destination (it may swap a + b), wasm the engine, musl's atan2 and
+// pow x + y. On the result, so numbers take no branch but the one test.
+template <class F>
+F nan_rule(F r, F a, F b) {
+  if (r == r) return r;
+  if (a != a) return quieted(a);
+  if (b != b) return quieted(b);
+  return r;
 }
 
 }  // namespace rl

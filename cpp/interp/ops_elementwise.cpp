@@ -45,11 +45,15 @@ typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
       return a || b;
     else if constexpr (is_int_v<E>)
       return wrap_add(a, b);
+    else if constexpr (is_float_v<E>)
+      return nan_rule(a + b, a, b);  // of two NaN operands, the first (common/nan.h)
     else
       return a + b;
   } else if constexpr (Code == OpCode::Subtract) {
     if constexpr (is_int_v<E>)
       return wrap_sub(a, b);
+    else if constexpr (is_float_v<E>)
+      return nan_rule(a - b, a, b);
     else
       return a - b;
   } else if constexpr (Code == OpCode::Multiply) {
@@ -60,7 +64,7 @@ typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
     else if constexpr (is_complex_v<E>)
       return math::multiply(a, b);  // XLA's rounding (math_functions.h)
     else
-      return a * b;
+      return nan_rule(a * b, a, b);
   } else if constexpr (Code == OpCode::Divide) {
     if constexpr (is_int_v<E>) {
       if (b == 0) return static_cast<C>(~C(0));  // −1 (signed), all ones (unsigned)
@@ -70,7 +74,7 @@ typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
     } else if constexpr (is_complex_v<E>) {
       return math::divide(a, b);  // XLA's algorithm and rounding (math_functions.h)
     } else {
-      return a / b;
+      return nan_rule(a / b, a, b);
     }
   } else if constexpr (Code == OpCode::Remainder) {
     if constexpr (is_int_v<E>) {
@@ -79,7 +83,7 @@ typename E::Compute binary_value(typename E::Compute a, typename E::Compute b) {
         if (a == std::numeric_limits<C>::min() && b == C(-1)) return C(0);
       return static_cast<C>(a % b);
     } else {
-      return std::fmod(a, b);  // the sign of the dividend, as C's fmod
+      return nan_rule(std::fmod(a, b), a, b);  // the sign of the dividend, as C's fmod
     }
   } else if constexpr (Code == OpCode::Maximum || Code == OpCode::Minimum) {
     constexpr bool max = Code == OpCode::Maximum;
@@ -174,9 +178,12 @@ template <OpCode Code>
 bool binary(const OpCall& c) {
   const Tensor& a = c.tensor(0);
   const Tensor& b = c.tensor(1);
-  if (a.dims != b.dims || a.type != b.type)
-    return c.fail(std::string(c.op().name) + " operands differ", "equal shapes and types",
-                  "others");
+  RL_VERIFIED(c, a.dims == b.dims);  // verify.cpp's elementwise rule
+  // HLO lets floats of two precisions meet; the loops take one element type.
+  if (a.type != b.type)
+    return c.fail(std::string(c.op().name) + " of operands of two element types", "one type",
+                  std::string(hlo::element_info(a.type).mlir) + " and " +
+                      std::string(hlo::element_info(b.type).mlir));
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   constexpr bool simd_f32 = Code == OpCode::Add || Code == OpCode::Subtract ||

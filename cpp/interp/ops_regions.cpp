@@ -269,6 +269,8 @@ inline typename E::Compute combine(typename E::Compute a, typename E::Compute b)
       return a || b;
     else if constexpr (is_int_v<E>)
       return wrap_add(a, b);
+    else if constexpr (is_float_v<E>)
+      return nan_rule(a + b, a, b);  // of two NaN operands, the first (common/nan.h)
     else
       return a + b;
   } else if constexpr (K == Comb::Multiply) {
@@ -279,7 +281,7 @@ inline typename E::Compute combine(typename E::Compute a, typename E::Compute b)
     else if constexpr (is_complex_v<E>)
       return math::multiply(a, b);  // XLA's rounding (math_functions.h)
     else
-      return a * b;
+      return nan_rule(a * b, a, b);
   } else if constexpr (K == Comb::Maximum || K == Comb::Minimum) {
     constexpr bool max = K == Comb::Maximum;
     if constexpr (is_complex_v<E>) {

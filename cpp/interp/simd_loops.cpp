@@ -15,7 +15,9 @@ namespace {
 #if defined(__wasm_simd128__)
 constexpr std::uint32_t kQuietBit = 0x00400000u;  // of an f32 NaN (quieted() in common/nan.h)
 
-// f32x4.max/min, then each NaN lane replaced by its operand's NaN, quieted, as ieee_max_min says.
+// A lane op whose NaN operand makes a NaN lane (add, subtract, multiply, divide, max, min), then
+// each NaN-operand lane replaced by its first NaN operand, quieted, as nan_rule and ieee_max_min
+// say.
 inline v128_t nan_from_operands(v128_t r, v128_t a, v128_t b) {
   const v128_t quiet = wasm_i32x4_splat(static_cast<std::int32_t>(kQuietBit));
   r = wasm_v128_bitselect(wasm_v128_or(b, quiet), r, wasm_f32x4_ne(b, b));
@@ -27,14 +29,15 @@ template <Binary Op>
 void scalar_loop(std::size_t i, std::size_t n, const float* a, const float* b, float* y) {
   for (; i < n; ++i) {
     const float x = a[i], z = b[i];
+    // Of two NaN operands, the first (common/nan.h's nan_rule), as the vector loop below.
     if constexpr (Op == Binary::Add)
-      y[i] = x + z;
+      y[i] = nan_rule(x + z, x, z);
     else if constexpr (Op == Binary::Subtract)
-      y[i] = x - z;
+      y[i] = nan_rule(x - z, x, z);
     else if constexpr (Op == Binary::Multiply)
-      y[i] = x * z;
+      y[i] = nan_rule(x * z, x, z);
     else if constexpr (Op == Binary::Divide)
-      y[i] = x / z;
+      y[i] = nan_rule(x / z, x, z);
     else if constexpr (Op == Binary::Maximum)
       y[i] = ieee_max_min<true>(x, z);
     else
@@ -51,15 +54,21 @@ void loop(std::size_t n, const float* a, const float* b, float* y) {
     v128_t a0 = wasm_v128_load(a + i), a1 = wasm_v128_load(a + i + 4);
     v128_t b0 = wasm_v128_load(b + i), b1 = wasm_v128_load(b + i + 4);
     v128_t y0, y1;
+    // A NaN operand gives a NaN lane, whose bits the engine picks when both are NaNs: then the
+    // NaN lanes as the scalar rule says (nan_rule; ieee_max_min for max/min, which are IEEE
+    // 754-2019 maximum/minimum).
     if constexpr (Op == Binary::Add)
-      y0 = wasm_f32x4_add(a0, b0), y1 = wasm_f32x4_add(a1, b1);
+      y0 = nan_from_operands(wasm_f32x4_add(a0, b0), a0, b0),
+      y1 = nan_from_operands(wasm_f32x4_add(a1, b1), a1, b1);
     else if constexpr (Op == Binary::Subtract)
-      y0 = wasm_f32x4_sub(a0, b0), y1 = wasm_f32x4_sub(a1, b1);
+      y0 = nan_from_operands(wasm_f32x4_sub(a0, b0), a0, b0),
+      y1 = nan_from_operands(wasm_f32x4_sub(a1, b1), a1, b1);
     else if constexpr (Op == Binary::Multiply)
-      y0 = wasm_f32x4_mul(a0, b0), y1 = wasm_f32x4_mul(a1, b1);
+      y0 = nan_from_operands(wasm_f32x4_mul(a0, b0), a0, b0),
+      y1 = nan_from_operands(wasm_f32x4_mul(a1, b1), a1, b1);
     else if constexpr (Op == Binary::Divide)
-      y0 = wasm_f32x4_div(a0, b0), y1 = wasm_f32x4_div(a1, b1);
-    // f32x4.max/min are IEEE 754-2019 maximum/minimum; the NaN lanes then as the scalar rule says.
+      y0 = nan_from_operands(wasm_f32x4_div(a0, b0), a0, b0),
+      y1 = nan_from_operands(wasm_f32x4_div(a1, b1), a1, b1);
     else if constexpr (Op == Binary::Maximum)
       y0 = nan_from_operands(wasm_f32x4_max(a0, b0), a0, b0),
       y1 = nan_from_operands(wasm_f32x4_max(a1, b1), a1, b1);
