@@ -119,6 +119,9 @@ class Verifier {
     // HLO leaves element types to infer's rule (check_written_shapes): XLA lets floats of two
     // precisions meet in one op (mixed-precision dumps), StableHLO does not.
     if (m_.dialect == "stablehlo" && !same_element_types(op)) return false;
+    // The rules below read one result where the op gives one value (the generic form can write
+    // none: `"stablehlo.add"(%a, %b) : (...) -> ()`), as its kernel writes one.
+    if (one_result(info.verify) && !result_count(op, 1, "the one value it gives")) return false;
     switch (info.verify) {
       case VerifyRule::None:
       case VerifyRule::Constant:
@@ -172,6 +175,31 @@ class Verifier {
         return gather(op);
     }
     return true;
+  }
+
+  // The rules of ops that give exactly one value.
+  static bool one_result(VerifyRule r) {
+    switch (r) {
+      case VerifyRule::Elementwise:
+      case VerifyRule::Select:
+      case VerifyRule::Clamp:
+      case VerifyRule::BroadcastInDim:
+      case VerifyRule::Broadcast:
+      case VerifyRule::Reshape:
+      case VerifyRule::Transpose:
+      case VerifyRule::Concatenate:
+      case VerifyRule::Dot:
+      case VerifyRule::Convolution:
+      case VerifyRule::Iota:
+      case VerifyRule::Slice:
+      case VerifyRule::DynamicSlice:
+      case VerifyRule::DynamicUpdateSlice:
+      case VerifyRule::Pad:
+      case VerifyRule::Gather:
+        return true;
+      default:
+        return false;
+    }
   }
 
   std::string type_text(const Type& t) const { return to_string(t, m_.dialect); }

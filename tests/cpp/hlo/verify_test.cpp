@@ -613,6 +613,19 @@ TEST_CASE(
          "  %0 = \"stablehlo.broadcast\"(%a) {broadcast_sizes = array<i64: -1>} : "
          "(tensor<3xf32>) -> tensor<2x3xf32>\n",
          "2:3: error: broadcast size is negative" + d + "sizes of at least 0, got [-1]"},
+        // The generic form can write an op that gives one value with none: its kernel would
+        // write a result that is not there (scripts/fuzz run found a dot_general so written).
+        {"%a: tensor<2xf32>",
+         "  \"stablehlo.dot_general\"(%a, %a) {dot_dimension_numbers = #stablehlo.dot<"
+         "lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>} : "
+         "(tensor<2xf32>, tensor<2xf32>) -> ()\n",
+         "2:3: error: stablehlo.dot_general has another number of results than the one value it "
+         "gives" +
+             d + "1, got 0"},
+        {"%a: tensor<2xf32>",
+         "  \"stablehlo.add\"(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> ()\n",
+         "2:3: error: stablehlo.add has another number of results than the one value it gives" + d +
+             "1, got 0"},
     }));
     auto r = check(body, args);
     REQUIRE_FALSE(r.ok());
