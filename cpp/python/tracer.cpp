@@ -31,6 +31,7 @@ enum class K {
   Tuple,
   List,
   Ellipsis,
+  Slice,  // a slice object (items: start, stop, step; None where not written)
   Array,
   Module,
   Builtin,
@@ -143,6 +144,8 @@ std::string type_name(const Ref& r) {
       return "list";
     case K::Ellipsis:
       return "ellipsis";
+    case K::Slice:
+      return "slice";
     case K::Array:
       return "Array " + aval_text(r);
     case K::Module:
@@ -2861,6 +2864,16 @@ struct Interp {
         }
         return Result<Ref>::success(mk_tuple(std::move(items), K::List));
       }
+      if (fn == "slice") {  // CPython's slice(stop) / slice(start, stop[, step])
+        if (!a.kw.empty()) return fail("slice() takes no keyword arguments");
+        if (a.pos.empty()) return fail("slice expected at least 1 argument, got 0");
+        if (a.pos.size() > 3)
+          return fail("slice expected at most 3 arguments, got " + std::to_string(a.pos.size()));
+        auto sl = mk(K::Slice);
+        sl->items = a.pos.size() == 1 ? std::vector<Ref>{none(), a.pos[0], none()} : a.pos;
+        while (sl->items.size() < 3) sl->items.push_back(none());
+        return Result<Ref>::success(sl);
+      }
       if (fn == "int" || fn == "float" || fn == "bool") {
         Ref x = arg(0, "x");
         if (!x)
@@ -3708,7 +3721,7 @@ struct Interp {
     auto g = globals.find(n);
     if (g != globals.end()) return Result<Ref>::success(g->second);
     static const char* const builtins[] = {"len",  "range", "int", "float", "bool", "tuple",
-                                           "list", "print", "abs", "min",   "max"};
+                                           "list", "print", "abs", "min",   "max",  "slice"};
     for (const char* b : builtins)
       if (n == b) return Result<Ref>::success(mk_str("builtins." + n, K::Builtin));
     return fail("name '" + n + "' is not defined");
@@ -4016,60 +4029,54 @@ struct Interp {
   // a gather: lax.slice then a squeeze (reshape) of the int axes; None with only whole slices is
   // lax.expand_dims (broadcast_in_dim). Strided or reversed slices, negative ints and array
   // indices are gathers or dynamic slices in JAX: refused here, by name.
-  Result<Ref> index_array(const Ref& x, const Expr& e, const Expr& index_e) {
+  // x[index], where index is the evaluated subscript: an int, a slice, None, Ellipsis, or a tuple
+  // of them (as Python passes it to __getitem__); `e` is the subscript expression, for the place.
+  Result<Ref> index_array(const Ref& x, const Expr& e, const Ref& index) {
     struct Ix {
       int kind = 0;  // 0 int, 1 slice, 2 None, 3 Ellipsis
       std::int64_t i = 0;
       Ref start, stop, step;
     };
-    std::vector<const Expr*> parts;
-    if (index_e.kind == EK::Tuple) {
-      for (auto& k : index_e.kids) parts.push_back(k.get());
-    } else {
-      parts.push_back(&index_e);
-    }
+    std::vector<Ref> parts;
+    if (index->k == K::Tuple)
+      parts = index->items;
+    else
+      parts.push_back(index);
+    line = e.line, col = e.column;
     std::vector<Ix> ix;
     int ellipses = 0;
     std::size_t regular = 0;
-    for (const Expr* p : parts) {
+    for (const Ref& v : parts) {
       Ix one;
-      if (p->kind == EK::Slice) {
+      if (v->k == K::Slice) {
         one.kind = 1;
         Ref* slots[3] = {&one.start, &one.stop, &one.step};
         for (int w = 0; w < 3; ++w) {
-          if (!p->kids[w]) continue;
-          UNWRAP(v, eval(*p->kids[w]));
-          if (v->k == K::None) continue;
-          if (v->k != K::Int) {
-            line = e.line, col = e.column;
+          const Ref& b = v->items[static_cast<std::size_t>(w)];
+          if (b->k == K::None) continue;
+          if (b->k != K::Int)
             return fail(
                 "Array slice indices must have static start/stop/step to be used with NumPy "
                 "indexing syntax; got " +
-                type_name(v));
-          }
-          *slots[w] = v;
+                type_name(b));
+          *slots[w] = b;
         }
+      } else if (v->k == K::Ellipsis) {
+        one.kind = 3, ++ellipses;
+      } else if (v->k == K::None) {
+        one.kind = 2;
+      } else if (v->k == K::Int) {
+        one.i = v->i;
       } else {
-        UNWRAP(v, eval(*p));
-        if (v->k == K::Ellipsis)
-          one.kind = 3, ++ellipses;
-        else if (v->k == K::None)
-          one.kind = 2;
-        else if (v->k == K::Int)
-          one.i = v->i;
-        else {
-          line = e.line, col = e.column;
-          if (v->k == K::Array)
-            return fail("indexing with an array (" + aval_text(v) +
-                        ") is a gather in JAX: not supported here yet");
-          return fail("Indexer must have integer or boolean type, got indexer of type " +
-                      type_name(v));
-        }
+        if (v->k == K::Array)
+          return fail("indexing with an array (" + aval_text(v) +
+                      ") is a gather in JAX: not supported here yet");
+        return fail("Indexer must have integer or boolean type, got indexer of type " +
+                    type_name(v));
       }
       if (one.kind == 0 || one.kind == 1) ++regular;
       ix.push_back(std::move(one));
     }
-    line = e.line, col = e.column;
     const auto& shape = x->aval.dims;
     const std::size_t nd = shape.size();
     if (ellipses > 1) return fail("An index can only have a single ellipsis ('...')");
@@ -4181,10 +4188,36 @@ struct Interp {
     return reshape(out, squeezed);
   }
 
-  Result<Ref> subscript(const Ref& obj, const Expr& e, const Expr& index_e) {
-    if (obj->k == K::Array) return index_array(obj, e, index_e);
-    UNWRAP(index, eval(index_e));
+  // The value of a subscript's index expression: a slice (`a:b:c`) becomes a slice object, and
+  // a tuple of them a tuple (what Python hands __getitem__); anything else is evaluated.
+  Result<Ref> index_value(const Expr& ix) {
+    if (ix.kind == EK::Slice) {
+      auto s = mk(K::Slice);
+      for (int w = 0; w < 3; ++w) {
+        if (!ix.kids[static_cast<std::size_t>(w)]) {
+          s->items.push_back(none());
+          continue;
+        }
+        UNWRAP(v, eval(*ix.kids[static_cast<std::size_t>(w)]));
+        s->items.push_back(v);
+      }
+      return Result<Ref>::success(s);
+    }
+    if (ix.kind == EK::Tuple) {
+      std::vector<Ref> items;
+      for (auto& k : ix.kids) {
+        UNWRAP(v, index_value(*k));
+        items.push_back(v);
+      }
+      return Result<Ref>::success(mk_tuple(std::move(items)));
+    }
+    return eval(ix);
+  }
+
+  // obj[index], index evaluated (index_value); `e` is the subscript expression, for the place.
+  Result<Ref> subscript(const Ref& obj, const Expr& e, const Ref& index) {
     line = e.line, col = e.column;
+    if (obj->k == K::Array) return index_array(obj, e, index);
     if (obj->k == K::Tuple || obj->k == K::List) {
       const std::int64_t n = std::int64_t(obj->items.size());
       if (index->k == K::Int) {
@@ -4193,18 +4226,21 @@ struct Interp {
           return fail(std::string(obj->k == K::Tuple ? "tuple" : "list") + " index out of range");
         return Result<Ref>::success(obj->items[k]);
       }
-      if (index_e.kind == EK::Slice) {
+      if (index->k == K::Slice) {
+        const Ref& lo_r = index->items[0];
+        const Ref& hi_r = index->items[1];
+        const Ref& st_r = index->items[2];
         std::int64_t st = 1, lo, hi;
-        if (index_e.kids[2]) {
-          UNWRAP(s, eval(*index_e.kids[2]));
-          if (s->k != K::Int || s->i == 0) return fail("slice step must be a nonzero integer");
-          st = s->i;
+        if (st_r->k != K::None) {
+          if (st_r->k != K::Int || st_r->i == 0)
+            return fail("slice step must be a nonzero integer");
+          st = st_r->i;
         }
         lo = st > 0 ? 0 : n - 1;
         hi = st > 0 ? n : -n - 1;
+        const Ref* bounds[2] = {&lo_r, &hi_r};
         for (int w = 0; w < 2; ++w) {
-          if (!index_e.kids[w]) continue;
-          UNWRAP(b, eval(*index_e.kids[w]));
+          const Ref& b = *bounds[w];
           if (b->k == K::None) continue;
           if (b->k != K::Int) return fail("slice indices must be integers or None");
           std::int64_t v = b->i < 0 ? b->i + n : b->i;
@@ -4214,7 +4250,7 @@ struct Interp {
             v = std::min(std::max<std::int64_t>(v, -1), n - 1);
           (w == 0 ? lo : hi) = v;
         }
-        if (!index_e.kids[1] && st < 0) hi = -1;
+        if (hi_r->k == K::None && st < 0) hi = -1;
         std::vector<Ref> items;
         for (std::int64_t k = lo; st > 0 ? k < hi : k > hi; k += st) items.push_back(obj->items[k]);
         return Result<Ref>::success(mk_tuple(items, obj->k));
@@ -4222,7 +4258,6 @@ struct Interp {
       return fail(std::string(obj->k == K::Tuple ? "tuple" : "list") +
                   " indices must be integers or slices, not " + type_name(index));
     }
-    if (obj->k == K::Array) return index_array(obj, e, index_e);
     return fail("'" + type_name(obj) + "' object is not subscriptable");
   }
 
@@ -4361,8 +4396,8 @@ struct Interp {
       }
       case EK::Subscript: {
         UNWRAP(obj, eval(*e.kids[0]));
-        line = e.line, col = e.column;
-        return subscript(obj, e, *e.kids[1]);
+        UNWRAP(index, index_value(*e.kids[1]));
+        return subscript(obj, e, index);
       }
       case EK::Call: {
         UNWRAP(callee, eval(*e.kids[0]));

@@ -228,6 +228,14 @@ TEST_CASE("JAX's forms: rank promotion, private @relu, integer_pow, keepdims", "
       Catch::Matchers::Contains(
           "    %0 = stablehlo.slice %arg0 [1:2, 1:3] : (tensor<2x4xf32>) -> tensor<1x2xf32>\n"
           "    %1 = stablehlo.reshape %0 : (tensor<1x2xf32>) -> tensor<2xf32>\n"));
+  // The index is a value, as Python hands it to __getitem__: a tuple held in a name indexes as
+  // the same tuple written in the brackets (it was refused as an indexer of type tuple).
+  CHECK(lower_text(fn("    ix = (1, ...)\n    return x[ix]", "jnp.zeros((2, 4))")) ==
+        lower_text(fn("    return x[1, ...]", "jnp.zeros((2, 4))")));
+  CHECK(lower_text(fn("    ix = None, ...\n    return x[ix]", "jnp.zeros((2, 4))")) ==
+        lower_text(fn("    return x[None, ...]", "jnp.zeros((2, 4))")));
+  CHECK(lower_text(fn("    ix = slice(1, 3)\n    return x[0, ix]", "jnp.zeros((2, 4))")) ==
+        lower_text(fn("    return x[0, 1:3]", "jnp.zeros((2, 4))")));
   CHECK_THAT(lower_text(fn("    y = x.T\n    return y, x", "jnp.zeros((2, 3))")),
              Catch::Matchers::Contains("(tensor<3x2xf32> {jax.result_info = \"result[0]\"}, "
                                        "tensor<2x3xf32> {jax.result_info = \"result[1]\"})"));
