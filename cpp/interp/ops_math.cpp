@@ -323,9 +323,9 @@ template <class F>
 bool binary_float(const OpCall& c, F f, bool slow = false) {
   const Tensor& a = c.tensor(0);
   const Tensor& b = c.tensor(1);
-  if (a.dims != b.dims || a.type != b.type)
-    return c.fail(std::string(c.op().name) + " operands differ", "equal shapes and types",
-                  "others");
+  // One shape and element type: the verifier's (elementwise and same_element_types; CHLO's ops
+  // are StableHLO's only).
+  RL_VERIFIED(c, a.dims == b.dims && a.type == b.type);
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   const std::int64_t n = y.elements();
@@ -427,8 +427,7 @@ bool for_float_bits(const OpCall& c, ElementType t, Body body) {
 bool next_after(const OpCall& c) {
   const Tensor& a = c.tensor(0);
   const Tensor& b = c.tensor(1);
-  if (a.dims != b.dims || a.type != b.type)
-    return c.fail("chlo.next_after operands differ", "equal shapes and types", "others");
+  RL_VERIFIED(c, a.dims == b.dims && a.type == b.type);  // as binary_float's
   Tensor y;
   if (!c.alloc(0, &y)) return false;
   const Format f = format_of(a.type);
