@@ -393,17 +393,15 @@ class Inferrer {
   }
   // An unranked tensor (`tensor<*xf32>`) among the op's operands or results: XLA's rules have
   // no such shape, so the op is left to verify.cpp's rules.
-  bool has_unranked(const Function& f, const Op& op) const {
-    auto unranked = [&](ValueId v) {
-      const Type& t = m_.value_type(f, v);
-      return t.kind == Type::Kind::Tensor && !t.ranked;
-    };
+  bool has_unranked(const Function& f, const Op& op, bool results = true) const {
     for (ValueId v : f.operands(op))
-      if (unranked(v)) return true;
-    for (ValueId v : f.results(op))
-      if (unranked(v)) return true;
+      if (unranked(m_.value_type(f, v))) return true;
+    if (results)
+      for (ValueId v : f.results(op))
+        if (unranked(m_.value_type(f, v))) return true;
     return false;
   }
+  static bool unranked(const Type& t) { return t.kind == Type::Kind::Tensor && !t.ranked; }
   // A StableHLO type's text, from an inferred type (whose text is HLO's).
   static Type stablehlo_spelling(Type t) {
     t.text.clear();
@@ -437,7 +435,10 @@ class Inferrer {
         // StableHLO: the elementwise ops (no attribute) and those the op table marks Inferred,
         // whose attributes the rules read in both spellings. Where HLO gives a tuple (the batch
         // norms' training and grad), StableHLO gives its elements as results.
-        if (!hlo && (!stablehlo_rule(op.code) || has_unranked(fn(fi), op))) continue;
+        // A rule whose refusal is the op's error (complete_rule) runs whenever its operands are
+        // ranked; an unranked written result is then not compared (the kernel trusts the rule).
+        const bool complete = complete_rule(op.code);
+        if (!hlo && (!stablehlo_rule(op.code) || has_unranked(fn(fi), op, !complete))) continue;
         set_op({fi, oi});
         // Ops alike (opcode, operand and result types, attributes: op_memo.h) are checked once.
         std::uint64_t h = 0;
@@ -458,6 +459,7 @@ class Inferrer {
         if (n > 1 && (t.kind != Type::Kind::Tuple || t.tuple.size() != n)) continue;
         for (std::size_t i = 0; i < n; ++i) {
           const Type& written = m_.value_type(*f_, f_->results(op)[i]);
+          if (unranked(written)) continue;  // nothing to compare (StableHLO's tensor<*xf32>)
           Type want = n > 1 ? t.tuple[i] : t;
           // A dot's or a convolution's written element type may be another one (XLA's
           // preferred_element_type): their dimensions are compared.

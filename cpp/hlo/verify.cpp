@@ -36,6 +36,12 @@ class Verifier {
     for (const auto& b : r.blocks)
       for (const auto& op : b.ops) {
         const OpView v{m_, f, op};
+        // A return ends its block (MLIR's terminator): the run leaves a body at its first return,
+        // so ops after one would be checked but never run, and the return's values unchecked.
+        if ((op.code == OpCode::FuncReturn || op.code == OpCode::Return) && &op != &b.ops.back())
+          return fail(v, std::string(op.name) + " is not the last op of its block",
+                      "the block's terminator",
+                      std::to_string(&b.ops.back() - &op) + " ops after it");
         // Per op, not per kind of op: where its operands come from and which function holds it.
         if (!written_types(v)) return false;
         if (depth == 0 && (op.code == OpCode::FuncReturn || op.code == OpCode::Return) &&
@@ -121,7 +127,13 @@ class Verifier {
     if (m_.dialect == "stablehlo" && !same_element_types(op)) return false;
     // The rules below read one result where the op gives one value (the generic form can write
     // none: `"stablehlo.add"(%a, %b) : (...) -> ()`), as its kernel writes one.
-    if (one_result(info.verify) && !result_count(op, 1, "the one value it gives")) return false;
+    if (one_result(op.op.code, info.verify)) {
+      if (!result_count(op, 1, "the one value it gives")) return false;
+      // Their kernels read arrays: a tuple or a token among the operands stops here (a tuple of
+      // arrays is a value the interpreter holds, so nothing later would).
+      if (info.verify != VerifyRule::Inferred && !array_operands(op, 0, op.num_operands()))
+        return false;
+    }
     switch (info.verify) {
       case VerifyRule::None:
       case VerifyRule::Constant:
@@ -177,9 +189,12 @@ class Verifier {
     return true;
   }
 
-  // The rules of ops that give exactly one value.
-  static bool one_result(VerifyRule r) {
+  // The ops that give exactly one value: those of these rules, and those infer.cpp's rules hold
+  // (Inferred) but the batch norms whose StableHLO form gives three.
+  static bool one_result(OpCode c, VerifyRule r) {
     switch (r) {
+      case VerifyRule::Inferred:
+        return c != OpCode::BatchNormTraining && c != OpCode::BatchNormGrad;
       case VerifyRule::Elementwise:
       case VerifyRule::Select:
       case VerifyRule::Clamp:
@@ -416,7 +431,12 @@ class Verifier {
   // every branch returns the op's result types (the run hands a branch's values on as the op's
   // results).
   bool branches(const OpView& op) {
-    if (op.num_operands() >= 1) {
+    if (op.num_operands() != 1)  // case is variadic in the table; its one operand is the index
+      return fail(
+          op, std::string(op.op.name) + " has the wrong number of operands",
+          op.op.code == OpCode::Case ? "1 operand (the index)" : "1 operand (the predicate)",
+          std::to_string(op.num_operands()));
+    {
       const bool is_case = op.op.code == OpCode::Case;
       const Type& t = op.operand_type(0);
       const char* want = is_case ? "i32" : "i1";

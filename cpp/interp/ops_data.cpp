@@ -430,12 +430,13 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) {
 bool pad(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   const Tensor& v = c.tensor(1);
-  RL_KEEPS_TYPE(c, x);
-  // HLO lets floats of two precisions meet; the interpreter fills bytes, so one type only.
+  // HLO lets floats of two precisions meet (its result the wider type); the interpreter fills
+  // bytes, so one type only. Checked first: the result's type follows from the two.
   if (v.type != x.type)
     return c.fail("pad value of another element type than the operand",
                   std::string(hlo::element_info(x.type).mlir),
                   std::string(hlo::element_info(v.type).mlir));
+  RL_KEEPS_TYPE(c, x);
   const hlo::PadAttrs& a = c.attrs().get<hlo::PadAttrs>();
   const std::size_t rank = x.dims.size();
   const Dims& od = c.out_type(0).dims;

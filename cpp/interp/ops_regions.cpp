@@ -465,7 +465,8 @@ void fold_row_loop(std::uint8_t* acc_at, const std::uint8_t* row_at, std::int64_
   using C = typename E::Compute;
   S* out = reinterpret_cast<S*>(acc_at);
   const S* row = reinterpret_cast<const S*>(row_at);
-  C acc = E::load(*out);
+  const C start = E::load(*out);
+  C acc = start;
   std::int64_t j = 0;
   if constexpr (K == Comb::Add && (E::type == ElementType::F32 || E::type == ElementType::F64)) {
     if (n >= 32) {  // lane-wise partial sums (the spec leaves the order open)
@@ -475,6 +476,10 @@ void fold_row_loop(std::uint8_t* acc_at, const std::uint8_t* row_at, std::int64_
         for (int k = 0; k < 8; ++k) lane[k] += row[j + k];
       acc +=
           ((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+      // Which NaN of two the lanes' adds kept is the compiler's or the engine's: a NaN row is
+      // folded again in order, by the NaN rule (step's nan_rule), so its bits are the same in
+      // every build. (Numbers never take this path.)
+      if (acc != acc) acc = start, j = 0;
     }
   }
   for (; j < n; ++j) acc = step<K, E>(acc, E::load(row[j]));

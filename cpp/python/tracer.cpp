@@ -4231,9 +4231,11 @@ struct Interp {
         const Ref& hi_r = index->items[1];
         const Ref& st_r = index->items[2];
         std::int64_t st = 1, lo, hi;
+        // CPython's messages (a TypeError, then a ValueError for a zero step).
+        const char* not_int = "slice indices must be integers or None or have an __index__ method";
         if (st_r->k != K::None) {
-          if (st_r->k != K::Int || st_r->i == 0)
-            return fail("slice step must be a nonzero integer");
+          if (st_r->k != K::Int) return fail(not_int);
+          if (st_r->i == 0) return fail("slice step cannot be zero");
           st = st_r->i;
         }
         lo = st > 0 ? 0 : n - 1;
@@ -4242,7 +4244,7 @@ struct Interp {
         for (int w = 0; w < 2; ++w) {
           const Ref& b = *bounds[w];
           if (b->k == K::None) continue;
-          if (b->k != K::Int) return fail("slice indices must be integers or None");
+          if (b->k != K::Int) return fail(not_int);
           std::int64_t v = b->i < 0 ? b->i + n : b->i;
           if (st > 0)
             v = std::min(std::max<std::int64_t>(v, 0), n);
@@ -4251,8 +4253,14 @@ struct Interp {
           (w == 0 ? lo : hi) = v;
         }
         if (hi_r->k == K::None && st < 0) hi = -1;
+        // The items' count first (lo + k·st never steps past the ends, whatever the step's size).
+        using U = std::uint64_t;
+        U count = 0;
+        if (st > 0 && hi > lo) count = (U(hi - lo) - 1) / U(st) + 1;
+        if (st < 0 && lo > hi) count = (U(lo - hi) - 1) / (U(0) - U(st)) + 1;
         std::vector<Ref> items;
-        for (std::int64_t k = lo; st > 0 ? k < hi : k > hi; k += st) items.push_back(obj->items[k]);
+        for (U k = 0; k < count; ++k)
+          items.push_back(obj->items[static_cast<std::size_t>(lo + std::int64_t(k) * st)]);
         return Result<Ref>::success(mk_tuple(items, obj->k));
       }
       return fail(std::string(obj->k == K::Tuple ? "tuple" : "list") +

@@ -583,6 +583,11 @@ TEST_CASE(
          "  ROOT c = s32[] conditional(i, a), branch_computations={body, body}\n",
          "13:3: error: the shape of conditional cannot be inferred" + d +
              "3 operands (the index and one per branch), got 2"},
+        // A tuple where an array is read: the interpreter holds tuples of arrays as values, so
+        // only the verifier stops one.
+        {"  a = f32[3] parameter(0)\n  t = (f32[3]) tuple(a)\n"
+         "  ROOT b = f32[2,3] broadcast(t), dimensions={1}\n",
+         "13:3: error: broadcast operand 0 is not a tensor" + d + "a tensor, got (f32[3])"},
     }));
     auto r = check_hlo(
         "cond {\n  x = s32[] parameter(0)\n  ROOT c = s32[] copy(x)\n}\n"
@@ -626,6 +631,35 @@ TEST_CASE(
          "  \"stablehlo.add\"(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> ()\n",
          "2:3: error: stablehlo.add has another number of results than the one value it gives" + d +
              "1, got 0"},
+        // The same for an op infer.cpp's rule holds, which is left out where the result is
+        // unranked or missing: the rule still runs on its ranked operands.
+        {"%a: tensor<3xf32>",
+         "  \"stablehlo.reverse\"(%a) {dimensions = array<i64: 4>} : (tensor<3xf32>) -> ()\n",
+         "2:3: error: stablehlo.reverse has another number of results than the one value it gives" +
+             d + "1, got 0"},
+        {"%t: tuple<tensor<f32>>",
+         "  %0 = \"stablehlo.get_tuple_element\"(%t) {index = 3 : i32} : (tuple<tensor<f32>>) -> "
+         "tensor<*xf32>\n",
+         "2:3: error: the shape of stablehlo.get_tuple_element cannot be inferred" + d +
+             "index below the tuple size 1, got index=3"},
+        {"%a: tuple<tensor<3xf32>>",
+         "  %0 = \"stablehlo.reshape\"(%a) : (tuple<tensor<3xf32>>) -> tensor<3xf32>\n",
+         "2:3: error: stablehlo.reshape operand 0 is not a tensor" + d +
+             "a tensor, got tuple<tensor<3xf32>>"},
+        {"%i: tensor<i32>, %a: tensor<f32>",
+         "  %0 = \"stablehlo.case\"(%i, %a) ({\n    stablehlo.return %a : tensor<f32>\n  }) : "
+         "(tensor<i32>, tensor<f32>) -> tensor<f32>\n",
+         "2:3: error: stablehlo.case has the wrong number of operands" + d +
+             "1 operand (the index), got 2"},
+        // A return ends its block: the run would leave the condition at the first one.
+        {"%a: tensor<f32>",
+         "  %0 = stablehlo.while(%x = %a) : tensor<f32>\n   cond {\n"
+         "    stablehlo.return %x : tensor<f32>\n"
+         "    %c = stablehlo.constant dense<true> : tensor<i1>\n"
+         "    stablehlo.return %c : tensor<i1>\n  } do {\n    stablehlo.return %x : tensor<f32>\n  "
+         "}\n",
+         "4:5: error: stablehlo.return is not the last op of its block" + d +
+             "the block's terminator, got 2 ops after it"},
     }));
     auto r = check(body, args);
     REQUIRE_FALSE(r.ok());

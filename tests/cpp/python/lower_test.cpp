@@ -236,6 +236,14 @@ TEST_CASE("JAX's forms: rank promotion, private @relu, integer_pow, keepdims", "
         lower_text(fn("    return x[None, ...]", "jnp.zeros((2, 4))")));
   CHECK(lower_text(fn("    ix = slice(1, 3)\n    return x[0, ix]", "jnp.zeros((2, 4))")) ==
         lower_text(fn("    return x[0, 1:3]", "jnp.zeros((2, 4))")));
+  // A tuple's slices, as CPython takes them (a step of any size, negative steps).
+  CHECK(lower_text(fn("    t = (x, x + 1, x + 2)\n    return t[1::9223372036854775807]",
+                      "jnp.zeros(2)")) ==
+        lower_text(fn("    t = (x, x + 1, x + 2)\n    return (t[1],)", "jnp.zeros(2)")));
+  CHECK(lower_text(fn("    t = (x, x + 1, x + 2)\n    return t[::-2]", "jnp.zeros(2)")) ==
+        lower_text(fn("    t = (x, x + 1, x + 2)\n    return t[2], t[0]", "jnp.zeros(2)")));
+  CHECK(lower_error(fn("    t = (x, x)\n    return t[::0]", "jnp.zeros(2)")) ==
+        "7:12: slice step cannot be zero");
   CHECK_THAT(lower_text(fn("    y = x.T\n    return y, x", "jnp.zeros((2, 3))")),
              Catch::Matchers::Contains("(tensor<3x2xf32> {jax.result_info = \"result[0]\"}, "
                                        "tensor<2x3xf32> {jax.result_info = \"result[1]\"})"));
