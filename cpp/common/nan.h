@@ -1,8 +1,11 @@
 // A NaN's bits set by rule, not left to arithmetic: wasm leaves the sign and payload of a NaN that
 // an operation makes to the engine (V8 gave −NaN where x86 gave +NaN), and libraries differ (fma).
 // The core's rule, wherever a result must have the same bits in every build: a NaN operand comes
-// out quieted, its sign and payload kept (of two, the first: nan_rule); a NaN made from numbers is
-// default_nan.
+// out quieted, its sign and payload kept (of two, the first: nan_rule); a NaN the core's own
+// functions make from numbers is default_nan (math_impl.h's f32 functions, math_functions.h's
+// complex results). One an arithmetic instruction makes from numbers (inf − inf, 0 / 0, the
+// square root of −1) keeps the instruction's bits: −NaN on x86, natively and in wasm alike, +NaN
+// on an ARM host.
 #pragma once
 
 #include <cstdint>
