@@ -436,16 +436,14 @@ class Verifier {
           op, std::string(op.op.name) + " has the wrong number of operands",
           op.op.code == OpCode::Case ? "1 operand (the index)" : "1 operand (the predicate)",
           std::to_string(op.num_operands()));
-    {
-      const bool is_case = op.op.code == OpCode::Case;
-      const Type& t = op.operand_type(0);
-      const char* want = is_case ? "i32" : "i1";
-      if (!opaque(t) && !(ranked(t) && t.dims.empty() && t.element == want))
-        return fail(op,
-                    std::string(op.op.name) + (is_case ? " index" : " predicate") +
-                        " is not a 0-d " + want + " tensor",
-                    std::string("tensor<") + want + ">", type_text(t));
-    }
+    const bool is_case = op.op.code == OpCode::Case;
+    const Type& t = op.operand_type(0);
+    const char* want = is_case ? "i32" : "i1";
+    if (!opaque(t) && !(ranked(t) && t.dims.empty() && t.element == want))
+      return fail(op,
+                  std::string(op.op.name) + (is_case ? " index" : " predicate") + " is not a 0-d " +
+                      want + " tensor",
+                  std::string("tensor<") + want + ">", type_text(t));
     for (std::size_t k = 0; k < op.regions().size(); ++k) {
       const Op* ret = terminator(op.regions()[k]);
       if (!ret) continue;
@@ -594,7 +592,6 @@ class Verifier {
   // or complex: StableHLO's HLO_StaticShapeIntFpOrComplexTensor; XLA's ShapeVerifier::HandleIota
   // refuses pred too), and its dimension is one of the result's (StableHLO's C1).
   bool iota(const OpView& op) {
-    if (op.num_results() != 1) return true;
     const Type& t = op.result_type(0);
     const ElementKind k = t.is_array() ? element_kind(t.etype) : ElementKind::None;
     if (k != ElementKind::None && !op_takes(op.op.code, k))
@@ -619,7 +616,7 @@ class Verifier {
         return fail(op, std::string(op.op.name) + " of this element type",
                     types_text(op_info(op.op.code).types) + " element type", t.element);
     }
-    if (op.num_results() != 1 || !ranked(op.result_type(0))) return true;
+    if (!ranked(op.result_type(0))) return true;
     const Type& out = op.result_type(0);
     for (std::size_t i = first; i < op.num_operands(); ++i) {
       const Type& t = op.operand_type(i);
@@ -635,7 +632,7 @@ class Verifier {
 
   // select(pred, on_true, on_false): pred is a scalar or the result's shape.
   bool select_predicate(const OpView& op) {
-    if (op.num_operands() == 0 || op.num_results() != 1 || !ranked(op.result_type(0))) return true;
+    if (op.num_operands() == 0 || !ranked(op.result_type(0))) return true;
     const Type& p = op.operand_type(0);
     if (!ranked(p) || p.dims.empty() || same_dims(p, op.result_type(0))) return true;
     return fail(op, std::string(op.op.name) + " operand 0 shape differs from the result",
@@ -644,7 +641,7 @@ class Verifier {
 
   // clamp(min, x, max): min and max are scalars or x's shape.
   bool clamp(const OpView& op) {
-    if (op.num_results() != 1 || !ranked(op.result_type(0))) return true;
+    if (!ranked(op.result_type(0))) return true;
     const Type& out = op.result_type(0);
     for (std::size_t i = 0; i < op.num_operands(); ++i) {
       const Type& t = op.operand_type(i);
@@ -660,10 +657,6 @@ class Verifier {
   }
 
   bool dot(const OpView& op) {
-    if (op.num_operands() != 2)
-      return fail(op, std::string(op.op.name) + " has the wrong number of operands",
-                  "2 operands (lhs, rhs)", std::to_string(op.num_operands()));
-    if (op.num_operands() != 2 || op.num_results() != 1) return true;
     const Type& l = op.operand_type(0);
     const Type& r = op.operand_type(1);
     if (!ranked(l) || !ranked(r)) return true;
@@ -749,7 +742,7 @@ class Verifier {
   }
 
   bool broadcast_in_dim(const OpView& op) {
-    if (op.num_operands() == 0 || op.num_results() != 1) return true;
+    if (op.num_operands() == 0) return true;
     const Type& in = op.operand_type(0);
     const Type& out = op.result_type(0);
     if (!ranked(in) || !ranked(out)) return true;
@@ -786,7 +779,7 @@ class Verifier {
   // BroadcastOp::inferReturnTypeComponents): sizes of at least 0, and a result of the sizes
   // followed by the operand's dimensions, of the operand's element type.
   bool broadcast(const OpView& op) {
-    if (op.num_operands() != 1 || op.num_results() != 1) return true;
+    if (op.num_operands() != 1) return true;
     const Type& in = op.operand_type(0);
     const OpAttrs* a = ranked(in) ? decoded(op) : nullptr;
     if (!a) return error.empty();
@@ -799,7 +792,7 @@ class Verifier {
   }
 
   bool reshape(const OpView& op) {
-    if (op.num_operands() == 0 || op.num_results() != 1) return true;
+    if (op.num_operands() == 0) return true;
     const Type& in = op.operand_type(0);
     const Type& out = op.result_type(0);
     if (!in.is_array() || !out.is_array()) return true;
@@ -811,7 +804,7 @@ class Verifier {
   }
 
   bool transpose(const OpView& op) {
-    if (op.num_operands() == 0 || op.num_results() != 1) return true;
+    if (op.num_operands() == 0) return true;
     const Type& in = op.operand_type(0);
     const Type& out = op.result_type(0);
     const OpAttrs* a = ranked(in) ? decoded(op) : nullptr;
@@ -883,7 +876,7 @@ class Verifier {
   // Operands of one rank, equal in every dimension but the concatenated one, whose sizes add
   // up to the result's.
   bool concatenate(const OpView& op) {
-    if (op.num_operands() == 0 || op.num_results() != 1) return true;
+    if (op.num_operands() == 0) return true;
     const OpAttrs* a = decoded(op);
     if (!a) return error.empty();
     const Type& first = op.operand_type(0);
@@ -970,7 +963,7 @@ class Verifier {
   // dimension, 0 <= start <= limit <= size, stride >= 1, and ceil((limit - start) / stride)
   // elements in each dimension of the result.
   bool slice(const OpView& op) {
-    if (op.num_operands() != 1 || op.num_results() != 1) return true;
+    if (op.num_operands() != 1) return true;
     const Type& in = op.operand_type(0);
     const OpAttrs* a = ranked(in) ? decoded(op) : nullptr;
     if (!a) return error.empty();
@@ -1030,7 +1023,7 @@ class Verifier {
   // dynamic_slice (StableHLO's C1-C5): the start indices, a slice size per dimension in [0, size],
   // and a result of the slice sizes.
   bool dynamic_slice(const OpView& op) {
-    if (op.num_operands() == 0 || op.num_results() != 1) return true;
+    if (op.num_operands() == 0) return true;
     const Type& in = op.operand_type(0);
     const OpAttrs* a = ranked(in) ? decoded(op) : nullptr;
     if (!a) return error.empty();
@@ -1053,7 +1046,7 @@ class Verifier {
   // no larger than the operand in any dimension, the start indices, and the operand's type as
   // the result.
   bool dynamic_update_slice(const OpView& op) {
-    if (op.num_operands() < 2 || op.num_results() != 1) return true;
+    if (op.num_operands() < 2) return true;
     const Type& in = op.operand_type(0);
     const Type& update = op.operand_type(1);
     if (!ranked(in) || !ranked(update)) return true;
@@ -1081,7 +1074,7 @@ class Verifier {
   // would refuse; with them met, that rule compares the written result with the padded shape
   // (check_written_shapes, both dialects: C4).
   bool pad(const OpView& op) {
-    if (op.num_operands() != 2 || op.num_results() != 1) return true;
+    if (op.num_operands() != 2) return true;
     const Type& in = op.operand_type(0);
     const Type& value = op.operand_type(1);
     const std::string name(op.op.name);
@@ -1510,11 +1503,9 @@ class Verifier {
   bool gather(const OpView& op) {
     const std::string name(op.op.name);
     const bool dynamic = op.op.code == OpCode::DynamicGather;
-    if (!array_operands(op, 0, op.num_operands())) return false;
     const Type& x = op.operand_type(0);
     const Type& ix = op.operand_type(1);
     if (!integer_indices(op, ix, "start indices")) return false;
-    if (op.num_results() != 1) return true;
     if (!keeps_element_type(op, x, op.result_type(0))) return false;
     if (!ranked(x) || !ranked(ix)) return true;
     const OpAttrs* a = decoded(op);
@@ -1850,7 +1841,7 @@ class Verifier {
   }
 
   bool convolution(const OpView& op) {
-    if (op.num_operands() < 2 || op.num_results() != 1) return true;
+    if (op.num_operands() < 2) return true;
     const OpAttrs* a = decoded(op);
     if (!a) return error.empty();
     const ConvAttrs& cv = a->get<ConvAttrs>();

@@ -54,27 +54,22 @@ void loop(std::size_t n, const float* a, const float* b, float* y) {
     v128_t a0 = wasm_v128_load(a + i), a1 = wasm_v128_load(a + i + 4);
     v128_t b0 = wasm_v128_load(b + i), b1 = wasm_v128_load(b + i + 4);
     v128_t y0, y1;
-    // A NaN operand gives a NaN lane, whose bits the engine picks when both are NaNs: then the
-    // NaN lanes as the scalar rule says (nan_rule; ieee_max_min for max/min, which are IEEE
-    // 754-2019 maximum/minimum).
     if constexpr (Op == Binary::Add)
-      y0 = nan_from_operands(wasm_f32x4_add(a0, b0), a0, b0),
-      y1 = nan_from_operands(wasm_f32x4_add(a1, b1), a1, b1);
+      y0 = wasm_f32x4_add(a0, b0), y1 = wasm_f32x4_add(a1, b1);
     else if constexpr (Op == Binary::Subtract)
-      y0 = nan_from_operands(wasm_f32x4_sub(a0, b0), a0, b0),
-      y1 = nan_from_operands(wasm_f32x4_sub(a1, b1), a1, b1);
+      y0 = wasm_f32x4_sub(a0, b0), y1 = wasm_f32x4_sub(a1, b1);
     else if constexpr (Op == Binary::Multiply)
-      y0 = nan_from_operands(wasm_f32x4_mul(a0, b0), a0, b0),
-      y1 = nan_from_operands(wasm_f32x4_mul(a1, b1), a1, b1);
+      y0 = wasm_f32x4_mul(a0, b0), y1 = wasm_f32x4_mul(a1, b1);
     else if constexpr (Op == Binary::Divide)
-      y0 = nan_from_operands(wasm_f32x4_div(a0, b0), a0, b0),
-      y1 = nan_from_operands(wasm_f32x4_div(a1, b1), a1, b1);
+      y0 = wasm_f32x4_div(a0, b0), y1 = wasm_f32x4_div(a1, b1);
     else if constexpr (Op == Binary::Maximum)
-      y0 = nan_from_operands(wasm_f32x4_max(a0, b0), a0, b0),
-      y1 = nan_from_operands(wasm_f32x4_max(a1, b1), a1, b1);
+      y0 = wasm_f32x4_max(a0, b0), y1 = wasm_f32x4_max(a1, b1);
     else
-      y0 = nan_from_operands(wasm_f32x4_min(a0, b0), a0, b0),
-      y1 = nan_from_operands(wasm_f32x4_min(a1, b1), a1, b1);
+      y0 = wasm_f32x4_min(a0, b0), y1 = wasm_f32x4_min(a1, b1);
+    // A NaN operand gives a NaN lane, whose bits the engine picks when both are NaNs: the NaN
+    // lanes then as the scalar rule says (nan_rule; ieee_max_min for max/min, which are IEEE
+    // 754-2019 maximum/minimum).
+    y0 = nan_from_operands(y0, a0, b0), y1 = nan_from_operands(y1, a1, b1);
     wasm_v128_store(y + i, y0);
     wasm_v128_store(y + i + 4, y1);
   }
