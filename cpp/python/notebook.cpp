@@ -25,6 +25,7 @@
 #include "python/notebook_value.h"
 #include "python/parser.h"
 #include "python/pynum.h"
+#include "python/traced.h"
 #include "python/tracer.h"
 
 namespace rl::python {
@@ -177,6 +178,10 @@ std::string exc_base(const std::string& t) {
   if (t == "IndexError" || t == "KeyError") return "LookupError";
   if (t == "RecursionError" || t == "NotImplementedError") return "RuntimeError";
   if (t == "UnboundLocalError") return "NameError";
+  // JAX's errors about tracers are TypeErrors (jax.errors: JAXTypeError, ConcretizationTypeError).
+  if (t == "TracerBoolConversionError" || t == "TracerArrayConversionError" ||
+      t == "UnexpectedTracerError" || t == "ConcretizationTypeError")
+    return "TypeError";
   if (t == "Exception" || t == "BaseException") return "BaseException";
   return "Exception";
 }
@@ -189,11 +194,22 @@ bool exc_matches(const std::string& t, const std::string& handler) {
 
 // The builtins that are classes (type(x) gives one): printed <class '...'>.
 bool is_class_name(const std::string& s) {
-  static const char* const kClasses[] = {"int",  "float", "str",   "bool",     "list",    "tuple",
-                                         "dict", "set",   "range", "NoneType", "function"};
+  static const char* const kClasses[] = {"int",  "float", "str",   "bool",     "list",     "tuple",
+                                         "dict", "set",   "range", "NoneType", "function", "slice"};
   for (const char* c : kClasses)
     if (s == c) return true;
   return s.rfind("numpy.", 0) == 0 || s.rfind("jaxlib.", 0) == 0;
+}
+
+// A dtype's name: NumPy's, or JAX's for one only a traced array has ("bfloat16").
+std::string dtype_text(const V& d) {
+  if (d->s.empty()) return dtype_name(d->dt);
+  const std::string& t = d->s;
+  if (t == "bf16") return "bfloat16";
+  if (t == "i1") return "bool";
+  if (t[0] == 'f') return "float" + t.substr(1);
+  if (t[0] == 'u') return "uint" + t.substr(2);
+  return "int" + t.substr(1);
 }
 
 std::string type_name(const V& v) {
@@ -229,7 +245,7 @@ std::string type_name(const V& v) {
     case T::Module:
       return "module";
     case T::DType:
-      return "numpy.dtype[" + dtype_name(v->dt) + "]";
+      return "numpy.dtype[" + dtype_text(v) + "]";
     case T::Array:
       if (v->arr.jax) return "ArrayImpl";
       return "numpy.ndarray";
@@ -245,6 +261,12 @@ std::string type_name(const V& v) {
       return "Module";
     case T::Compiled:
       return "Compiled";
+    case T::Ellipsis:
+      return "ellipsis";
+    case T::Traced:
+      return "DynamicJaxprTracer";
+    case T::SDS:
+      return "ShapeDtypeStruct";
   }
   return "object";
 }
@@ -324,11 +346,9 @@ class Machine {
   }
 
   // Runs `prog` (parsed from `source`) in this machine's globals, its lines named `filename` in
-  // tracebacks. `context` is the program jax.jit(f).lower(...) traces f in (its imports and defs):
-  // the whole program for one run, a session's cells so far for a cell. Each run has its own step
-  // budget, output and pending exception; the globals (and the functions defined) stay.
-  NotebookResult run(const Program& prog, const std::string& source, const std::string& filename,
-                     const Program& context) {
+  // tracebacks. Each run has its own step budget, output and pending exception; the globals (and
+  // the functions defined) stay.
+  NotebookResult run(const Program& prog, const std::string& source, const std::string& filename) {
     SourceFile f;
     f.name = filename;
     std::size_t start = 0;
@@ -341,7 +361,6 @@ class Machine {
     }
     files_.push_back(std::move(f));
     file_ = static_cast<int>(files_.size()) - 1;
-    program_ = &context;
     // Objects made from here on are listed with this machine (the cycles' teardown above).
     struct Listing {
       Holders* saved;
@@ -349,6 +368,7 @@ class Machine {
     } listing{t_holders};
     t_holders = &holders_;
     out_.clear();
+    lowered_.clear();
     exc_ = nullptr;
     exc_tb_.clear();
     ret_ = nullptr;
@@ -364,6 +384,8 @@ class Machine {
     }
     NotebookResult r;
     r.stdout_text = std::move(out_);
+    r.lowered = std::move(lowered_);
+    lowered_.clear();
     out_.clear();
     if (exc_) {
       std::string tb = "Traceback (most recent call last):\n";
@@ -397,15 +419,15 @@ class Machine {
 
  private:
   NotebookOptions options_;
-  const Program* program_ = nullptr;  // what jax.jit(f).lower(...) traces in
-  std::vector<SourceFile> files_;     // every source run, in order (functions point into them)
-  int file_ = 0;                      // the one running now
+  std::vector<SourceFile> files_;  // every source run, in order (functions point into them)
+  int file_ = 0;                   // the one running now
   std::shared_ptr<Scope> globals_;
   Holders holders_;               // what this machine made that can hold other objects (~Machine)
   std::shared_ptr<Scope> scope_;  // the current function's locals (null at module level)
   std::vector<Frame> stack_;
   std::string out_;
-  V exc_;  // the pending exception
+  std::vector<std::string> lowered_;  // the modules this run lowered (NotebookResult::lowered)
+  V exc_;                             // the pending exception
   std::vector<Frame> exc_tb_;
   V ret_;                    // a return's value
   std::vector<V> handling_;  // the exceptions whose except clauses are running (a bare raise)
@@ -472,11 +494,12 @@ class Machine {
   Scope& current() { return scope_ ? *scope_ : *globals_; }
 
   V builtin_name(const std::string& n) {
-    static const char* fns[] = {
-        "print",  "len",       "range", "min",    "max",      "sum",  "abs",      "round",
-        "sorted", "enumerate", "zip",   "int",    "float",    "str",  "repr",     "isinstance",
-        "list",   "dict",      "tuple", "bool",   "reversed", "any",  "all",      "divmod",
-        "pow",    "type",      "map",   "filter", "set",      "hash", "callable", "format"};
+    static const char* fns[] = {"print",    "len",    "range",    "min",        "max",  "sum",
+                                "abs",      "round",  "sorted",   "enumerate",  "zip",  "int",
+                                "float",    "str",    "repr",     "isinstance", "list", "dict",
+                                "tuple",    "bool",   "reversed", "any",        "all",  "divmod",
+                                "pow",      "type",   "map",      "filter",     "set",  "hash",
+                                "callable", "format", "slice"};
     for (const char* f : fns)
       if (n == f) return mk_named(T::Builtin, n);
     for (const char* e : kExcTypes)
@@ -552,7 +575,7 @@ class Machine {
       case T::Module:
         return "<module '" + v->s + "'>";
       case T::DType:
-        return "dtype('" + dtype_name(v->dt) + "')";
+        return "dtype('" + dtype_text(v) + "')";
       case T::Array:
         return array_repr(v->arr);
       case T::ExcType:
@@ -571,6 +594,19 @@ class Machine {
         return v->text;
       case T::Compiled:
         return "<jax.stages.Compiled object>";
+      case T::Ellipsis:
+        return "Ellipsis";
+      case T::Traced:
+        return "Traced<" + traced_aval(v) + ">with<DynamicJaxprTrace>";  // JAX 0.9's form
+      case T::SDS: {
+        auto d = std::make_shared<Obj>(*v);
+        d->t = T::DType;
+        std::string shape = "(";
+        for (std::size_t k = 0; k < v->items.size(); ++k)
+          shape += (k ? ", " : "") + std::to_string(v->items[k]->i);
+        shape += v->items.size() == 1 ? ",)" : ")";
+        return "ShapeDtypeStruct(shape=" + shape + ", dtype=" + dtype_text(d) + ")";
+      }
     }
     return "?";
   }
@@ -578,7 +614,7 @@ class Machine {
     if (v->t == T::Str) return v->s;
     if (v->t == T::Exc) return v->text;
     if (v->t == T::Array) return array_str(v->arr);
-    if (v->t == T::DType) return dtype_name(v->dt);
+    if (v->t == T::DType) return dtype_text(v);
     return repr(v);
   }
 
@@ -604,6 +640,9 @@ class Machine {
         return v->used > 0;
       case T::Range:
         return range_len(v) > 0;
+      case T::Traced:
+        if (traced_live(v)) raise("TracerBoolConversionError", trace_->truth_message(v->tv));
+        return -1;
       case T::Array:
         if (v->arr.size() != 1) {
           raise("ValueError",
@@ -662,12 +701,16 @@ class Machine {
       case T::ExcType:
         return a->s == b->s;
       case T::DType:
-        return a->dt == b->dt;
+        return a->dt == b->dt && a->s == b->s;
       default:
         return false;
     }
   }
   bool hashable(const V& k) {
+    if (k->t == T::Traced) {
+      raise("TypeError", "unhashable type: 'DynamicJaxprTracer'");
+      return false;
+    }
     if (k->t == T::List || k->t == T::Dict || k->t == T::Array || k->t == T::Set) {
       raise("TypeError", "unhashable type: '" +
                              std::string(k->t == T::Array ? "numpy.ndarray" : type_name(k)) + "'");
@@ -815,7 +858,7 @@ class Machine {
       case T::ExcType:
       case T::DType: {  // FNV-1a: not CPython's (salted) string hash
         std::uint64_t x = 14695981039346656037ULL;
-        for (unsigned char c : (k->t == T::DType ? dtype_name(k->dt) : k->s))
+        for (unsigned char c : (k->t == T::DType ? dtype_text(k) : k->s))
           x = (x ^ c) * 1099511628211ULL;
         std::int64_t r = static_cast<std::int64_t>(x >> 1);
         *h = r == -1 ? -2 : r;
@@ -1080,6 +1123,13 @@ class Machine {
     if (v->t == T::Array) {
       *out = v->arr;
       return true;
+    }
+    if (v->t == T::Traced) {
+      raise("TracerArrayConversionError",
+            "The numpy.ndarray conversion method __array__() was called on traced array with "
+            "shape " +
+                traced_aval(v) + " (a NumPy function on a traced value; use jnp's)");
+      return false;
     }
     if (is_big(v)) {
       raise("OverflowError", "Python int too large to convert to C long");
@@ -1358,6 +1408,11 @@ class Machine {
                                       std::to_string(kMaxBigIntBits) + " bits");
   }
   V binop(const std::string& op, const V& x, const V& y) {
+    if (x->t == T::Traced || y->t == T::Traced) {
+      tr::Ref a = to_tr(x), b = a ? to_tr(y) : nullptr;
+      if (!b) return nullptr;
+      return from_tr(trace_->binop(op, a, b));
+    }
     if (x->t == T::Array || y->t == T::Array) return array_binary(op, x, y);
     if (x->t == T::Set && y->t == T::Set && (op == "|" || op == "&" || op == "-" || op == "^"))
       return set_binop(op, x, y);
@@ -1462,6 +1517,12 @@ class Machine {
     return -1;
   }
   V compare(const std::string& op, const V& a, const V& b) {
+    if ((a->t == T::Traced || b->t == T::Traced) && op != "in" && op != "not in" && op != "is" &&
+        op != "is not") {
+      tr::Ref x = to_tr(a), y = x ? to_tr(b) : nullptr;
+      if (!y) return nullptr;
+      return from_tr(trace_->compare(op, x, y));
+    }
     if ((a->t == T::Array || b->t == T::Array) && op != "in" && op != "not in" && op != "is" &&
         op != "is not")
       return array_binary(op, a, b);
@@ -1533,6 +1594,12 @@ class Machine {
   // ---- iteration ----
   // The items of an iterable (materialized; bounded by the step budget).
   bool iterate(const V& v, std::vector<V>* out) {
+    if (v->t == T::Traced) {
+      raise("NotImplementedError",
+            "iterating over a traced array is not supported here; index it (x[i]) or use "
+            "lax.fori_loop");
+      return false;
+    }
     switch (v->t) {
       case T::List:
       case T::Tuple:
@@ -1624,10 +1691,12 @@ class Machine {
         !bound(s->items[1], st < 0 ? -1 : n, stop))
       return false;
     *stepv = st;
+    // The count without overflow, whatever the step's size (t[1::2**63 - 1] is one item).
+    using U = std::uint64_t;
     if (st > 0)
-      *count = *stop > *start ? (*stop - *start + st - 1) / st : 0;
+      *count = *stop > *start ? std::int64_t((U(*stop - *start) - 1) / U(st) + 1) : 0;
     else
-      *count = *start > *stop ? (*start - *stop - st - 1) / -st : 0;
+      *count = *start > *stop ? std::int64_t((U(*start - *stop) - 1) / (U(0) - U(st)) + 1) : 0;
     return true;
   }
   V index_array(const V& a, std::int64_t k) {
@@ -1650,6 +1719,11 @@ class Machine {
     return from_array(std::move(r));
   }
   V subscript(const V& obj, const V& idx) {
+    if (obj->t == T::Traced) {
+      tr::Ref x = to_tr(obj), i = x ? to_tr(idx) : nullptr;
+      if (!i) return nullptr;
+      return from_tr(trace_->subscript(x, i));
+    }
     switch (obj->t) {
       case T::List:
       case T::Tuple:
@@ -1876,8 +1950,14 @@ class Machine {
         return mk_bool(false);
       case EK::None:
         return none_v();
-      case EK::Ellipsis:
-        return raise("NotImplementedError", "Ellipsis is not supported here");
+      case EK::Ellipsis: {
+        static const V ellipsis = [] {
+          auto o = std::make_shared<Obj>();
+          o->t = T::Ellipsis;
+          return o;
+        }();
+        return ellipsis;
+      }
       case EK::Tuple:
       case EK::List:
       case EK::Set: {
@@ -1935,6 +2015,15 @@ class Machine {
           const int t = truth(a);
           if (t < 0) return nullptr;
           return mk_bool(!t);
+        }
+        if (a->t == T::Traced) {
+          tr::Ref x = to_tr(a);
+          if (!x) return nullptr;
+          if (e.s == "+") return a;
+          if (e.s == "-") return from_tr(trace_->negate(x));
+          return raise(
+              "NotImplementedError",
+              "the operator ~ on a traced array is not supported here (use lax.bitwise_not)");
         }
         if (a->t == T::Array) {
           if (e.s == "+") return a;
@@ -2458,6 +2547,7 @@ class Machine {
         return ex;
       }
       case T::Jitted: {
+        if (trace_) return traced_jitted(fn->self, a);
         V low = jit_lower(fn, a);
         if (!low) return nullptr;
         V comp = compile(low);
@@ -2469,6 +2559,11 @@ class Machine {
       case T::DType: {
         V x = a.get(0, "x");
         if (!x) return raise("TypeError", dtype_name(fn->dt) + "() takes one argument here");
+        if (x->t == T::Traced) {
+          tr::Ref t = to_tr(x), d = t ? to_tr(fn) : nullptr;
+          if (!d) return nullptr;
+          return from_tr(trace_->convert(t, d->s));
+        }
         NdArray arr;
         if (!to_array(x, &arr)) return nullptr;
         arr.weak = false;
@@ -2655,8 +2750,8 @@ class Machine {
       case SK::Import:
         for (auto& al : s.aliases) {
           if (!known_module(al.name)) {
-            raise("ModuleNotFoundError", "No module named '" + al.name +
-                                             "' (the notebook has time, numpy, jax, jax.numpy)");
+            raise("ModuleNotFoundError", "No module named '" + al.name + "' (the notebook has " +
+                                             std::string(kModulesHad) + ")");
             return Flow::Raise;
           }
           if (!al.as.empty())
@@ -2669,8 +2764,8 @@ class Machine {
       case SK::ImportFrom:
         for (auto& al : s.aliases) {
           if (!known_module(s.s)) {
-            raise("ModuleNotFoundError",
-                  "No module named '" + s.s + "' (the notebook has time, numpy, jax, jax.numpy)");
+            raise("ModuleNotFoundError", "No module named '" + s.s + "' (the notebook has " +
+                                             std::string(kModulesHad) + ")");
             return Flow::Raise;
           }
           V v = attribute(mk_named(T::Module, s.s), al.name);
@@ -2829,9 +2924,12 @@ class Machine {
   }
 
   // ---- modules and attributes ----
+  static constexpr const char* kModulesHad =
+      "time, math, numpy, numpy.testing, jax, jax.numpy, jax.lax, jax.nn, jax.scipy.special";
   static bool known_module(const std::string& m) {
     return m == "time" || m == "numpy" || m == "jax" || m == "jax.numpy" || m == "numpy.testing" ||
-           m == "math";
+           m == "math" || m == "jax.nn" || m == "jax.lax" || m == "jax.scipy" ||
+           m == "jax.scipy.special";
   }
   V attribute(const V& obj, const std::string& name) {
     if (name == "__name__") {  // a class's, a function's or a builtin's own name
@@ -2842,6 +2940,30 @@ class Machine {
     switch (obj->t) {
       case T::Module:
         return module_attr(obj->s, name);
+      case T::SDS:
+        if (name == "shape") return mk_seq(T::Tuple, obj->items);
+        if (name == "ndim") return mk_int(static_cast<std::int64_t>(obj->items.size()));
+        if (name == "dtype") {
+          auto d = mk(T::DType);
+          d->dt = obj->dt;
+          d->s = obj->s;
+          return d;
+        }
+        return raise("AttributeError", "'ShapeDtypeStruct' object has no attribute '" + name +
+                                           "' (or it is not "
+                                           "supported here: shape, ndim, dtype)");
+      case T::Traced: {
+        tr::Ref x = to_tr(obj);
+        if (!x) return nullptr;
+        auto r = trace_->attribute(x, name);
+        if (r && r.value()->k == tr::K::Method) {  // called through call_method
+          auto m = mk(T::Method);
+          m->s = name;
+          m->self = obj;
+          return m;
+        }
+        return from_tr(std::move(r));
+      }
       case T::Array: {
         const NdArray& x = obj->arr;
         if (name == "shape") {
@@ -2903,8 +3025,9 @@ class Machine {
         break;
       }
       case T::Str: {
-        static const char* methods[] = {"join",    "split",      "upper",    "lower", "strip",
-                                        "replace", "startswith", "endswith", "find",  "format"};
+        static const char* methods[] = {"join",  "split",   "upper",      "lower",
+                                        "strip", "replace", "startswith", "endswith",
+                                        "find",  "format",  "count",      "splitlines"};
         for (const char* m : methods)
           if (name == m) return bound(obj, name);
         break;
@@ -2946,6 +3069,26 @@ class Machine {
     m->self = self;
     return m;
   }
+  // The functions the notebook runs on host arrays itself (np.X; jnp.X for those of jax.numpy).
+  static constexpr const char* kHostFns[] = {
+      "array", "asarray",  "arange",      "linspace", "zeros",   "ones",       "full",
+      "sort",  "append",   "concatenate", "minimum",  "maximum", "where",      "all",
+      "any",   "isclose",  "allclose",    "sqrt",     "exp",     "log",        "tanh",
+      "abs",   "sum",      "mean",        "max",      "min",     "matmul",     "sin",
+      "cos",   "floor",    "ceil",        "dot",      "reshape", "zeros_like", "ones_like",
+      "add",   "subtract", "multiply",    "divide"};
+  static bool host_name(const std::string& q) {
+    const auto dot = q.find('.');
+    if (dot == std::string::npos) return false;
+    for (const char* f : kHostFns)
+      if (q.compare(dot + 1, std::string::npos, f) == 0) return true;
+    return false;
+  }
+  // A name of jax.numpy, jax.lax, jax.nn or jax.scipy (as python/tracer.h spells them).
+  static bool traced_name(const std::string& q) {
+    return q.rfind("jnp.", 0) == 0 || q.rfind("lax.", 0) == 0 || q.rfind("jax.nn.", 0) == 0 ||
+           q.rfind("jax.scipy.", 0) == 0;
+  }
   V module_attr(const std::string& mod, const std::string& name) {
     const std::string q = mod + "." + name;
     if (known_module(q)) return mk_named(T::Module, q);
@@ -2956,25 +3099,39 @@ class Machine {
         d->dt = t;
         return d;
       }
+      if (mod == "jax.numpy")
+        if (const char* m = dtype_mlir_name(name)) {  // a dtype only traced arrays have here
+          auto d = mk(T::DType);
+          d->dt = DType::Float32;
+          d->s = m;
+          return d;
+        }
       if (name == "pi") return mk_float(3.141592653589793);
       if (name == "e") return mk_float(2.718281828459045);
       if (name == "inf") return mk_float(std::numeric_limits<double>::infinity());
       if (name == "nan") return mk_float(std::nan(""));
       if (name == "newaxis") return none_v();
-      static const char* fns[] = {
-          "array", "asarray",  "arange",      "linspace", "zeros",   "ones",       "full",
-          "sort",  "append",   "concatenate", "minimum",  "maximum", "where",      "all",
-          "any",   "isclose",  "allclose",    "sqrt",     "exp",     "log",        "tanh",
-          "abs",   "sum",      "mean",        "max",      "min",     "matmul",     "sin",
-          "cos",   "floor",    "ceil",        "dot",      "reshape", "zeros_like", "ones_like",
-          "add",   "subtract", "multiply",    "divide"};
-      for (const char* f : fns)
+      for (const char* f : kHostFns)
         if (name == f)
           return mk_named(T::Builtin, std::string(mod == "numpy" ? "np." : "jnp.") + name);
     }
+    // The rest of jax.numpy, and jax.lax, jax.nn, jax.scipy.special: the tracer's names.
+    const std::string short_mod = mod == "jax.numpy" ? "jnp" : mod == "jax.lax" ? "lax" : mod;
+    if (mod == "jax.numpy" || mod == "jax.lax" || mod == "jax.nn" || mod == "jax.scipy.special") {
+      if (supported_name(short_mod + "." + name))
+        return mk_named(T::Builtin, short_mod + "." + name);
+      std::string known;
+      for (const auto& n : supported_names())
+        if (n.compare(0, short_mod.size() + 1, short_mod + ".") == 0 &&
+            !dtype_mlir_name(n.substr(short_mod.size() + 1)))
+          known += (known.empty() ? "" : ", ") + n;
+      return raise("AttributeError", "module '" + mod + "' has no attribute '" + name +
+                                         "' (not supported here; supported: " + known + ")");
+    }
     if (mod == "numpy.testing" && (name == "assert_allclose" || name == "assert_array_equal"))
       return mk_named(T::Builtin, "np.testing." + name);
-    if (mod == "jax" && (name == "jit" || name == "block_until_ready"))
+    if (mod == "jax" &&
+        (name == "jit" || name == "block_until_ready" || name == "ShapeDtypeStruct"))
       return mk_named(T::Builtin, "jax." + name);
     if (mod == "time" && (name == "perf_counter" || name == "time"))
       return mk_named(T::Builtin, "time." + name);
@@ -3185,6 +3342,15 @@ class Machine {
 
   V call_builtin(const std::string& q, const Args& a) {
     if (q == "print") return print(a);
+    if (traced_name(q)) {
+      // jax.numpy, lax and jax.nn in a traced function are the tracer's (JAX's rules, the
+      // primitives it emits); outside one, the names the notebook runs on host arrays are its own.
+      if (trace_) return traced_call(q, a);
+      if (!host_name(q))
+        return raise("NotImplementedError",
+                     q + " runs here only in a function jax.jit traces (jax.jit(f)(...) or "
+                         "jax.jit(f).lower(...)), not on host arrays");
+    }
     if (q == "len") {
       V x = need(a, 0, "obj", "len");
       if (!x) return nullptr;
@@ -3196,6 +3362,10 @@ class Machine {
       if (x->t == T::Array) {
         if (x->arr.dims.empty()) return raise("TypeError", "len() of unsized object");
         return mk_int(x->arr.dims[0]);
+      }
+      if (x->t == T::Traced) {
+        if (x->tv->aval.dims.empty()) return raise("TypeError", "len() of unsized object");
+        return mk_int(x->tv->aval.dims[0]);
       }
       return raise("TypeError", "object of type '" + type_name(x) + "' has no len()");
     }
@@ -3215,6 +3385,16 @@ class Machine {
       if (v[2] == 0) return raise("ValueError", "range() arg 3 must not be zero");
       return mk_seq(T::Range, {mk_int(v[0]), mk_int(v[1]), mk_int(v[2])});
     }
+    if (q == "slice") {  // slice(stop), slice(start, stop[, step]): Python's slice object
+      if (a.pos.empty() || a.pos.size() > 3 || !a.kw.empty())
+        return raise("TypeError", a.pos.empty() ? "slice expected at least 1 argument, got 0"
+                                                : "slice expected at most 3 arguments, got " +
+                                                      std::to_string(a.pos.size()));
+      std::vector<V> parts = a.pos;
+      if (parts.size() == 1) parts.insert(parts.begin(), none_v());
+      while (parts.size() < 3) parts.push_back(none_v());
+      return mk_seq(T::Slice, std::move(parts));
+    }
     if (q == "min" || q == "max") return min_max(q == "max", a);
     if (q == "sum") {
       V x = need(a, 0, "iterable", "sum");
@@ -3233,6 +3413,7 @@ class Machine {
     if (q == "abs") {
       V x = need(a, 0, "x", "abs");
       if (!x) return nullptr;
+      if (x->t == T::Traced) return traced_call("builtins.abs", a);
       if (x->t == T::Float) return mk_float(std::fabs(x->f));
       if (is_intlike(x)) {
         if (is_big(x) || int_of(x) == std::numeric_limits<std::int64_t>::min()) {
@@ -3469,6 +3650,28 @@ class Machine {
       return mk_float(options_.clock());
     }
     if (q.rfind("math.", 0) == 0) return math_fn(q.substr(5), a);
+    if (q == "jax.ShapeDtypeStruct") {  // an abstract argument of .lower(...): no data
+      V shape = need(a, 0, "shape", "ShapeDtypeStruct");
+      if (!shape) return nullptr;
+      V d = need(a, 1, "dtype", "ShapeDtypeStruct");
+      if (!d) return nullptr;
+      std::vector<std::int64_t> dims;
+      if (!shape_arg(shape, &dims)) return nullptr;
+      for (auto n : dims)
+        if (n < 0)
+          return raise("ValueError", "ShapeDtypeStruct: negative dimensions are not allowed, got " +
+                                         shape_repr(dims));
+      auto o = mk(T::SDS);
+      for (auto n : dims) o->items.push_back(mk_int(n));
+      if (d->t == T::DType && !d->s.empty()) {
+        o->s = d->s;
+      } else {
+        DType t;
+        if (!dtype_arg(d, &t)) return nullptr;
+        o->dt = canon(t, true);
+      }
+      return o;
+    }
     if (q == "jax.jit") {
       V f = need(a, 0, "fun", "jit");
       if (!f) return nullptr;
@@ -3523,6 +3726,12 @@ class Machine {
 
   // ---- NumPy and jax.numpy ----
   bool dtype_arg(const V& d, DType* out) {
+    if (d->t == T::DType && !d->s.empty()) {
+      raise("TypeError", dtype_text(d) +
+                             " arrays are not supported on the host here (only in a "
+                             "function jax.jit traces)");
+      return false;
+    }
     if (d->t == T::DType) {
       *out = d->dt;
       return true;
@@ -4109,6 +4318,18 @@ class Machine {
   // ---- methods ----
   V call_method(const V& self, const std::string& name, const Args& a) {
     if (!step()) return nullptr;
+    if (self->t == T::Traced) {
+      tr::Ref x = to_tr(self);
+      if (!x) return nullptr;
+      std::vector<tr::Ref> pos;
+      tr::Kw kw;
+      if (!to_tr_args(a, &pos, &kw)) return nullptr;
+      auto m = std::make_shared<tr::Obj>();
+      m->k = tr::K::Method;
+      m->s = name;
+      m->self = x;
+      return from_tr(trace_->call_method(m, pos, kw));
+    }
     switch (self->t) {
       case T::List:
         return list_method(self, name, a);
@@ -4406,9 +4627,33 @@ class Machine {
       }
       return mk_seq(T::List, std::move(out));
     }
+    if (name == "splitlines") {  // at \n, \r\n, \r and the ASCII line boundaries CPython's has
+      V keep = a.get(0, "keepends");
+      const bool keepends = keep && truth(keep) > 0;
+      std::vector<V> out;
+      std::size_t b = 0;
+      for (std::size_t k = 0; k < s.size(); ++k) {
+        const char c = s[k];
+        if (c != '\n' && c != '\r' && c != '\v' && c != '\f' && c != '\x1c' && c != '\x1d' &&
+            c != '\x1e')
+          continue;
+        const std::size_t end = (c == '\r' && k + 1 < s.size() && s[k + 1] == '\n') ? k + 2 : k + 1;
+        out.push_back(mk_str(s.substr(b, (keepends ? end : k) - b)));
+        b = end;
+        k = end - 1;
+      }
+      if (b < s.size()) out.push_back(mk_str(s.substr(b)));
+      return mk_seq(T::List, std::move(out));
+    }
     V x = need(a, 0, "arg", name);
     if (!x) return nullptr;
     if (x->t != T::Str) return raise("TypeError", "must be str, not " + type_name(x));
+    if (name == "count") {  // non-overlapping occurrences; "" occurs len + 1 times
+      if (x->s.empty()) return mk_int(static_cast<std::int64_t>(s.size()) + 1);
+      std::int64_t n = 0;
+      for (auto p = s.find(x->s); p != std::string::npos; p = s.find(x->s, p + x->s.size())) ++n;
+      return mk_int(n);
+    }
     if (name == "startswith") return mk_bool(s.compare(0, x->s.size(), x->s) == 0);
     if (name == "endswith")
       return mk_bool(s.size() >= x->s.size() &&
@@ -4505,12 +4750,267 @@ class Machine {
     return r;
   }
 
+  // ---- traced arrays: the tracer's rules for what meets them (python/traced.h) ----
+  // While jax.jit traces a function (jit_lower), this machine runs its Python, as CPython runs a
+  // function JAX traces; an operation that meets a traced array goes to the tracer, which emits
+  // the primitives JAX would. A traced array that outlives its trace is JAX's unexpected tracer.
+  tr::Session* trace_ = nullptr;  // the trace running now
+  std::int64_t trace_id_ = 0;     // its number (a Traced value's `i`)
+  std::int64_t traces_ = 0;       // traces begun
+  bool trace_raised_ = false;     // a function the tracer called back raised: exc_ is pending
+
+  std::string traced_aval(const V& v) const {
+    const auto& a = v->tv->aval;
+    std::string dims;
+    for (std::size_t k = 0; k < a.dims.size(); ++k)
+      dims += (k ? "," : "") + std::to_string(a.dims[k]);
+    auto d = std::make_shared<Obj>();
+    d->t = T::DType;
+    d->s = a.dtype;
+    return dtype_text(d) + "[" + dims + "]";
+  }
+  bool traced_live(const V& v) {
+    if (trace_ && v->i == trace_id_) return true;
+    raise("UnexpectedTracerError",
+          "Encountered an unexpected tracer: a traced array (" + traced_aval(v) +
+              ") from a jax.jit trace that has ended is used here; return it from the traced "
+              "function instead");
+    return false;
+  }
+  V from_tr(const tr::Ref& r) {
+    switch (r->k) {
+      case tr::K::Array: {
+        auto o = mk(T::Traced);
+        o->tv = r;
+        o->i = trace_id_;
+        return o;
+      }
+      case tr::K::None:
+        return none_v();
+      case tr::K::Bool:
+        return mk_bool(r->b);
+      case tr::K::Int:
+        return mk_int(r->i);
+      case tr::K::Float:
+        return mk_float(r->f);
+      case tr::K::Str:
+        return mk_str(r->s);
+      case tr::K::Tuple:
+      case tr::K::List: {
+        std::vector<V> items;
+        for (auto& x : r->items) {
+          V v = from_tr(x);
+          if (!v) return nullptr;
+          items.push_back(v);
+        }
+        return mk_seq(r->k == tr::K::Tuple ? T::Tuple : T::List, std::move(items));
+      }
+      case tr::K::DType: {
+        auto d = mk(T::DType);
+        if (r->s == "f32" || r->s == "f64" || r->s == "i32" || r->s == "i64" || r->s == "i1")
+          d->dt = r->s == "f32"   ? DType::Float32
+                  : r->s == "f64" ? DType::Float64
+                  : r->s == "i32" ? DType::Int32
+                  : r->s == "i64" ? DType::Int64
+                                  : DType::Bool;
+        else
+          d->s = r->s;
+        return d;
+      }
+      default:
+        return raise("TypeError", "a value of kind '" + tr_kind_name(r) +
+                                      "' came back from a traced operation (not supported here)");
+    }
+  }
+  static std::string tr_kind_name(const tr::Ref& r) {
+    return r->k == tr::K::Slice ? "slice" : r->k == tr::K::Ellipsis ? "ellipsis" : "object";
+  }
+  // A traced operation's result; its failure raised as JAX's error (the tracer's words), or passed
+  // on when a function it called back raised.
+  V from_tr(Result<tr::Ref> r) {
+    if (r) return from_tr(r.value());
+    if (trace_raised_) {
+      trace_raised_ = false;
+      return nullptr;
+    }
+    return raise("TypeError", r.error());
+  }
+  tr::Ref tr_value(tr::K k) {
+    auto o = std::make_shared<tr::Obj>();
+    o->k = k;
+    return o;
+  }
+  // A value handed to the tracer (null: raised).
+  tr::Ref to_tr(const V& v, int depth = 0) {
+    if (depth > 100) {
+      raise("RecursionError",
+            "maximum recursion depth exceeded converting a traced call's argument");
+      return nullptr;
+    }
+    switch (v->t) {
+      case T::Traced:
+        return traced_live(v) ? v->tv : nullptr;
+      case T::None:
+        return tr_value(tr::K::None);
+      case T::Ellipsis:
+        return tr_value(tr::K::Ellipsis);
+      case T::Bool: {
+        auto o = tr_value(tr::K::Bool);
+        o->b = v->b;
+        return o;
+      }
+      case T::Int: {
+        if (is_big(v)) {
+          raise("OverflowError", "Python int " + repr(v) + " too large to convert to int32");
+          return nullptr;
+        }
+        auto o = tr_value(tr::K::Int);
+        o->i = v->i;
+        return o;
+      }
+      case T::Float: {
+        auto o = tr_value(tr::K::Float);
+        o->f = v->f;
+        return o;
+      }
+      case T::Str: {
+        auto o = tr_value(tr::K::Str);
+        o->s = v->s;
+        return o;
+      }
+      case T::List:
+      case T::Tuple:
+      case T::Slice: {
+        auto o = tr_value(v->t == T::List    ? tr::K::List
+                          : v->t == T::Tuple ? tr::K::Tuple
+                                             : tr::K::Slice);
+        for (auto& x : v->items) {
+          tr::Ref t = to_tr(x, depth + 1);
+          if (!t) return nullptr;
+          o->items.push_back(t);
+        }
+        return o;
+      }
+      case T::DType: {
+        auto o = tr_value(tr::K::DType);
+        o->s = !v->s.empty()             ? v->s
+               : v->dt == DType::Float32 ? "f32"
+               : v->dt == DType::Float64 ? "f64"
+               : v->dt == DType::Int32   ? "i32"
+               : v->dt == DType::Int64   ? "i64"
+                                         : "i1";
+        return o;
+      }
+      case T::Array: {
+        const NdArray& x = v->arr;
+        if (!x.dims.empty()) {
+          raise("TypeError",
+                "a host array (" + type_name(v) + " of shape " + shape_repr(x.dims) +
+                    ") used in a function jax.jit traces would be a constant JAX bakes into the "
+                    "program; not supported here: pass it as an argument");
+          return nullptr;
+        }
+        const DType t = canon(x.dt, true);
+        auto r = trace_->constant(x.at(0),
+                                  t == DType::Float32 ? "f32"
+                                  : t == DType::Int32 ? "i32"
+                                                      : "i1",
+                                  x.weak);
+        if (!r) {
+          raise("TypeError", r.error());
+          return nullptr;
+        }
+        return r.value();
+      }
+      case T::Builtin:
+        if (v->s == "float" || v->s == "int" || v->s == "bool") {  // a dtype: x.astype(float)
+          auto o = tr_value(tr::K::Builtin);
+          o->s = "builtins." + v->s;
+          return o;
+        }
+        if (supported_name(v->s)) {  // the tracer's own function (lax.add as a computation)
+          auto o = tr_value(tr::K::Builtin);
+          o->s = v->s;
+          return o;
+        }
+        [[fallthrough]];
+      case T::Func:
+      case T::Method:
+      case T::Jitted: {
+        // A function the tracer calls back (lax.fori_loop's body, ...) with traced values.
+        auto o = tr_value(tr::K::Func);
+        o->s = v->t == T::Func ? (v->lambda ? "<lambda>" : v->def->s) : v->s;
+        V fn = v;
+        o->call = [this, fn](const std::vector<tr::Ref>& in) -> Result<tr::Ref> {
+          Args a;
+          for (auto& x : in) {
+            V y = from_tr(x);
+            if (!y) return callback_raised();
+            a.pos.push_back(y);
+          }
+          V r = call(fn, a);
+          if (!r) return callback_raised();
+          tr::Ref out = to_tr(r);
+          if (!out) return callback_raised();
+          return Result<tr::Ref>::success(out);
+        };
+        return o;
+      }
+      default:
+        raise("TypeError",
+              "a value of type '" + type_name(v) + "' cannot be passed to a traced operation here");
+        return nullptr;
+    }
+  }
+  Result<tr::Ref> callback_raised() {
+    trace_raised_ = true;
+    return Result<tr::Ref>::failure(Error{"(a Python exception)", "", 0, 0});
+  }
+  bool to_tr_args(const Args& a, std::vector<tr::Ref>* pos, tr::Kw* kw) {
+    for (auto& x : a.pos) {
+      tr::Ref t = to_tr(x);
+      if (!t) return false;
+      pos->push_back(t);
+    }
+    for (auto& [k, x] : a.kw) {
+      tr::Ref t = to_tr(x);
+      if (!t) return false;
+      kw->emplace_back(k, t);
+    }
+    return true;
+  }
+  V traced_call(const std::string& q, const Args& a) {
+    if (!trace_)
+      return raise("UnexpectedTracerError",
+                   q + " of a traced array from a jax.jit trace that has ended");
+    std::vector<tr::Ref> pos;
+    tr::Kw kw;
+    if (!to_tr_args(a, &pos, &kw)) return nullptr;
+    return from_tr(trace_->call(q, pos, kw));
+  }
+  // A jitted function called while tracing: JAX traces it into a private function of its own.
+  V traced_jitted(const V& f, const Args& a) {
+    if (!a.kw.empty())
+      return raise("NotImplementedError",
+                   "keyword arguments to a jitted function are not supported here");
+    std::vector<tr::Ref> pos;
+    tr::Kw kw;
+    if (!to_tr_args(a, &pos, &kw)) return nullptr;
+    tr::Ref body = to_tr(f);
+    if (!body) return nullptr;
+    return from_tr(trace_->call_jitted(f->def ? f->def->s : "<lambda>", pos, body->call));
+  }
+
   // ---- JAX: lowering, compiling, running ----
+  // jax.jit(f).lower(args): f runs here on traced arrays, one per argument (python/traced.h).
   V jit_lower(const V& jitted, const Args& a) {
     const V& f = jitted->self;
     if (!a.kw.empty())
       return raise("NotImplementedError",
                    "keyword arguments to a jitted function are not supported here");
+    if (trace_)
+      return raise("NotImplementedError",
+                   "jax.jit(...).lower(...) inside a traced function is not supported here");
     std::vector<ArgSpec> specs;
     for (auto& x : a.pos) {
       if (x->t == T::Array) {
@@ -4525,6 +5025,14 @@ class Machine {
         s.dtype = x->t == T::Float ? "f32" : x->t == T::Int ? "i32" : "i1";
         s.weak = x->t != T::Bool;
         specs.push_back(s);
+      } else if (x->t == T::SDS) {
+        ArgSpec s;
+        for (auto& n : x->items) s.dims.push_back(n->i);
+        s.dtype = !x->s.empty()             ? x->s
+                  : x->dt == DType::Float32 ? "f32"
+                  : x->dt == DType::Int32   ? "i32"
+                                            : "i1";
+        specs.push_back(s);
       } else {
         return raise("TypeError", "Error interpreting argument to " + repr(f) +
                                       " as an abstract array. The problematic value is of type " +
@@ -4532,28 +5040,29 @@ class Machine {
                                       " (arrays and Python scalars are supported here)");
       }
     }
-    // The program's Python scalar globals, as the traced function reads them now.
-    std::vector<GlobalScalar> scalars;
-    for (auto& [name, v] : globals_->vars) {
-      if ((v->t != T::Bool && v->t != T::Int && v->t != T::Float) || is_big(v)) continue;
-      GlobalScalar g;
-      g.name = name;
-      g.kind = v->t == T::Bool ? 0 : v->t == T::Int ? 1 : 2;
-      g.value = num_of(v);
-      g.int_value = v->t == T::Float ? 0 : int_of(v);
-      scalars.push_back(g);
-    }
-    std::sort(scalars.begin(), scalars.end(),
-              [](const GlobalScalar& p, const GlobalScalar& q) { return p.name < q.name; });
-    auto low = lower_function(*program_, *f->def, specs, scalars);
-    if (!low) {
-      // The tracer's message carries LINE:COL; it names JAX's error.
-      const Error& e = low.error_info();
-      return raise("TypeError", e.without_place());
-    }
+    const std::string name = f->def->s;
+    tr::Session session(name, specs);
+    struct Active {
+      Machine& m;
+      ~Active() {
+        m.trace_ = nullptr;
+        m.trace_raised_ = false;
+      }
+    } active{*this};
+    trace_ = &session;
+    trace_id_ = ++traces_;
+    Args args;
+    for (auto& t : session.args()) args.pos.push_back(from_tr(t));
+    V out = call_function(f, args);
+    if (!out) return nullptr;
+    tr::Ref o = to_tr(out);
+    if (!o) return nullptr;
+    auto low = session.finish(o);
+    if (!low) return raise("TypeError", low.error());
     auto l = mk(T::Lowered);
     l->text = low->text;
     l->s = low->function;
+    lowered_.push_back(low->text);
     return l;
   }
   V compile(const V& lowered) {
@@ -4729,7 +5238,7 @@ NotebookResult run_notebook(const std::string& source, const NotebookOptions& op
   auto prog = parse(source);
   if (!prog) return syntax_error(source, options.filename, prog.error_info());
   Machine m(options);
-  return m.run(prog.value(), source, options.filename, prog.value());
+  return m.run(prog.value(), source, options.filename);
 }
 
 std::int64_t objects_alive() { return t_objects_alive; }
@@ -4740,8 +5249,6 @@ struct NotebookSession::State {
   NotebookOptions options;
   std::unique_ptr<Machine> machine;
   std::vector<std::unique_ptr<Program>> cells;  // every cell run: its functions point into it
-  Program context;  // the cells' top-level imports and defs in the order they ran: what jax.jit
-                    // traces f in
   int runs = 0;
 };
 
@@ -4758,21 +5265,13 @@ NotebookResult NotebookSession::run_cell(const std::string& source, int cell) {
   auto prog = parse(source);
   if (!prog) return syntax_error(source, name, prog.error_info());
   ++s_->runs;
-  // A second parse gives the context its own statements (the cell's program keeps its own).
-  auto again = parse(source);
-  if (again) {
-    for (auto& st : again.value().body)
-      if (st->kind == SK::Import || st->kind == SK::ImportFrom || st->kind == SK::Def)
-        s_->context.body.push_back(std::move(st));
-  }
   s_->cells.push_back(std::make_unique<Program>(std::move(prog.value())));
-  return s_->machine->run(*s_->cells.back(), source, name, s_->context);
+  return s_->machine->run(*s_->cells.back(), source, name);
 }
 
 void NotebookSession::reset() {
   s_->machine = std::make_unique<Machine>(s_->options);
   s_->cells.clear();
-  s_->context.body.clear();
   s_->runs = 0;
 }
 

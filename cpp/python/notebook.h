@@ -1,9 +1,10 @@
 // The notebook: runs a Python program (python/parser.h's syntax) with Python's semantics on
 // host values: arbitrary statements of a notebook (imports, defs, assignment, if/for/while,
 // assert, raise), Python's ints, floats (CPython's repr), str, list, tuple, dict (insertion
-// order), NumPy arrays on the host (python/ndarray.h), and JAX: jnp arrays, jax.jit(f) lowered by
-// the tracer (python/tracer.h), compiled and run by the interpreter (cpp/interp), with XLA's
-// cost-analysis keys from the core's cost rules (cpp/hlo/cost.h).
+// order), NumPy arrays on the host (python/ndarray.h), and JAX: jnp arrays, jax.jit(f) traced as
+// JAX traces it — this evaluator runs f's Python on traced arrays and hands each operation on one
+// to the tracer's rules (python/traced.h) — compiled and run by the interpreter (cpp/interp), with
+// XLA's cost-analysis keys from the core's cost rules (cpp/hlo/cost.h).
 //
 // What the program prints is returned, with the uncaught exception as Python's traceback. A step
 // budget bounds the run (`while True:` ends with an error, never a hang), as do a call-depth and
@@ -37,11 +38,14 @@ Result<std::int64_t> max_steps_of(double steps);
 
 struct NotebookResult {
   std::string stdout_text;  // what print wrote
-  std::string error;        // the traceback of the uncaught exception ("" when it ran to the end)
-  std::string error_type;   // "ValueError", ... ("SyntaxError" for a parse error)
-  std::string exception;    // the traceback's last part: "ValueError: message" ("" when none)
-  int line = 0;             // the failing line (0: none), in `file`
-  int column = 0;           // a SyntaxError's column (1-based; 0 for other errors)
+  // The modules the run lowered (each jax.jit(f).lower(...), and each call of a jitted function
+  // that lowered anew), in order, as JAX prints them.
+  std::vector<std::string> lowered;
+  std::string error;       // the traceback of the uncaught exception ("" when it ran to the end)
+  std::string error_type;  // "ValueError", ... ("SyntaxError" for a parse error)
+  std::string exception;   // the traceback's last part: "ValueError: message" ("" when none)
+  int line = 0;            // the failing line (0: none), in `file`
+  int column = 0;          // a SyntaxError's column (1-based; 0 for other errors)
   std::string file;     // the source the failing line is in, as the traceback names it ("<cell 1>")
   int source_line = 0;  // the line of the source this run was given where the error surfaced (the
                         // traceback's first frame): `line` unless a function of another cell raised
@@ -57,7 +61,7 @@ std::int64_t objects_alive();
 // variables, functions and imports stay for the next cells, also when a later cell fails; each
 // cell has its own step budget (options.max_steps) and its own output. Tracebacks name a cell's
 // lines "<cell N>" (N as the caller numbers its cells), a function by the cell that defined it.
-// jax.jit(f).lower(...) traces f among the imports and defs of the cells run so far.
+// jax.jit(f).lower(...) traces the function f is now, whichever cell defined it.
 class NotebookSession {
  public:
   explicit NotebookSession(NotebookOptions options = {});

@@ -12,6 +12,10 @@
 #include "python/bigint.h"
 #include "python/ndarray.h"
 
+namespace rl::python::tr {
+struct Obj;  // python/traced.h: a value of the tracer
+}
+
 namespace rl::python::nb {
 
 enum class T {
@@ -38,6 +42,9 @@ enum class T {
   Lowered,   // text: the module; s: the function's name
   IR,        // lowered.compiler_ir(...): text
   Compiled,  // lowered.compile(): text, compiled (the parsed, lowered module)
+  Ellipsis,  // `...`
+  Traced,    // an array of the function jax.jit is tracing (tv; i: the trace it belongs to)
+  SDS,       // jax.ShapeDtypeStruct: items the shape (ints), dt (s) the dtype
 };
 
 struct Obj;
@@ -74,7 +81,7 @@ struct Obj {
   std::vector<std::uint64_t> hashes;  // Set: each slot's hash
   std::int64_t used = 0, fill = 0;    // Set: live entries; live and deleted ones (CPython's fill)
   NdArray arr;
-  DType dt = DType::Float64;
+  DType dt = DType::Float64;  // DType (s: the MLIR name of a dtype only a traced array has, "bf16")
   V self;
   const Stmt* def = nullptr;     // Func (def)
   const Expr* lambda = nullptr;  // Func (lambda)
@@ -82,6 +89,7 @@ struct Obj {
   int file = 0;  // Func: the source it was defined in (a session's cell), as tracebacks name it
   std::shared_ptr<Scope> closure;
   std::shared_ptr<CompiledModule> compiled;
+  std::shared_ptr<tr::Obj> tv;  // Traced: the tracer's abstract array
 };
 
 }  // namespace rl::python::nb

@@ -13,6 +13,7 @@
 #include "python/ndarray.h"
 #include "python/parser.h"
 #include "python/pynum.h"
+#include "python/traced.h"
 
 namespace rl::python {
 
@@ -22,54 +23,9 @@ namespace {
 
 // ---- values ------------------------------------------------------------------------------------
 
-enum class K {
-  None,
-  Bool,
-  Int,
-  Float,
-  Str,
-  Tuple,
-  List,
-  Ellipsis,
-  Slice,  // a slice object (items: start, stop, step; None where not written)
-  Array,
-  Module,
-  Builtin,
-  Method,
-  DType,
-  Func,
-  Jitted,
-  Lowered,
-  SDS,
-  Opaque
-};
-
-struct Obj;
-using Ref = std::shared_ptr<Obj>;
-
-struct Obj {
-  K k = K::None;
-  bool b = false;
-  std::int64_t i = 0;
-  double f = 0;
-  std::string
-      s;  // Str: value; Module: path; Builtin: qualified name; Method: attribute; DType: MLIR name
-  std::vector<Ref> items;  // Tuple, List
-  // Array: an abstract value. traced: it has a value in the function being emitted; literal: a
-  // Python scalar being used as an array (materialized as a constant where used).
-  hj::Aval aval;
-  bool weak = false, traced = false, literal = false;
-  double lit = 0;
-  hj::Value v;
-  int fn = -1;                   // the emitter function the traced value belongs to
-  int epoch = 0;                 // that function's trace (a thrown-away trace's index is reused)
-  Ref self;                      // Method: receiver; Jitted: the function
-  const Stmt* def = nullptr;     // Func
-  std::vector<Ref> defaults;     // Func: evaluated default values (null: none)
-  const Expr* lambda = nullptr;  // Func: a lambda's expression (def is null then)
-  std::shared_ptr<std::map<std::string, Ref>>
-      closure;  // Func made inside a function: its names then
-};
+using tr::K;
+using tr::Obj;
+using tr::Ref;
 
 Ref mk(K k) {
   auto r = std::make_shared<Obj>();
@@ -496,10 +452,11 @@ struct Interp {
   bool done = false;
   Lowered result;
 
-  Fail fail(const std::string& m) const {
-    return Fail{Error{std::to_string(line) + ":" + std::to_string(col) + ": " + m, "", line, col}};
-  }
+  // An error at the place being evaluated; without one (line 0) when another evaluator drives the
+  // lowering (tr::Session), which knows where it is.
+  Fail fail(const std::string& m) const { return fail_at(m, line, col); }
   Fail fail_at(const std::string& m, int l, int c) const {
+    if (l <= 0) return Fail{Error{m, "", 0, 0}};
     return Fail{Error{std::to_string(l) + ":" + std::to_string(c) + ": " + m, "", l, c}};
   }
   bool tracing() const { return em != nullptr; }
@@ -2924,6 +2881,8 @@ struct Interp {
         return fail("jax.jit: only jax.jit(f) is supported here (no static arguments or options)");
       if (f->k != K::Func)
         return fail("jax.jit expects a function defined in the file, got " + type_name(f));
+      if (f->lambda)  // JAX names its private function after the lambda; not modeled here
+        return fail("jax.jit of a lambda is not supported here; define the function with def");
       auto j = mk(K::Jitted);
       j->self = f;
       return Result<Ref>::success(j);
@@ -3687,23 +3646,29 @@ struct Interp {
     auto r = call_function(f, args, {});
     line = l, col = c;
     if (!r) return pass_on(r);
+    UNWRAP(ok, finish(def.s, r.value()));
+    (void)ok;
+    return Result<Ref>::success(low);
+  }
+  // The traced function `name` returned `out` (arrays, Python scalars, or a tuple or list of
+  // them): the module is `result`.
+  Result<bool> finish(const std::string& name, const Ref& out) {
     std::vector<hj::Value> results;
-    Ref out = r.value();
     std::vector<Ref> outs =
         out->k == K::Tuple || out->k == K::List ? out->items : std::vector<Ref>{out};
     for (auto& o : outs) {
       if (o->k != K::Array && !is_pyscalar(o))
-        return fail(def.s + " must return arrays (or a tuple of arrays), got " + type_name(o));
-      UNWRAP(arr, as_array(o, def.s));
+        return fail(name + " must return arrays (or a tuple of arrays), got " + type_name(o));
+      UNWRAP(arr, as_array(o, name));
       UNWRAP(v, value_of(arr));
       results.push_back(v);
     }
-    if (results.empty()) return fail(def.s + " returns no arrays");
+    if (results.empty()) return fail(name + " returns no arrays");
     result.text = em->finish(results);
-    result.function = def.s;
+    result.function = name;
     done = true;
     em.reset();
-    return Result<Ref>::success(low);
+    return Result<bool>::success(true);
   }
 
   // ---- evaluation ----
@@ -3810,6 +3775,10 @@ struct Interp {
   // body or its one expression. **kwargs needs a dict, which a traced function does not have.
   Result<Ref> call_function(const Ref& f, const std::vector<Ref>& pos,
                             const std::vector<std::pair<std::string, Ref>>& kw) {
+    if (f->call) {  // the driving evaluator's function (tr::Session): it binds its own arguments
+      if (!kw.empty()) return fail(f->s + "(): keyword arguments are not supported here");
+      return f->call(pos);
+    }
     const std::string name = f->lambda ? "<lambda>" : f->def->s;
     const std::vector<Param>& params = f->lambda ? f->lambda->params : f->def->params;
     for (auto& p : params)
@@ -3878,7 +3847,8 @@ struct Interp {
         if (!a.kw.empty())
           return fail("keyword arguments to a jitted function are not supported here");
         return call_jitted_private(
-            f->def->s, a.pos, [&](const std::vector<Ref>& in) { return call_function(f, in, {}); });
+            f->call ? f->s : f->def->s, a.pos,
+            [&](const std::vector<Ref>& in) { return call_function(f, in, {}); });
       }
       case K::DType: {
         if (a.pos.size() != 1) return fail("a dtype call takes one argument");
@@ -4625,6 +4595,8 @@ struct Interp {
 }  // namespace
 
 const std::vector<std::string>& supported_names() { return names_list(); }
+bool supported_name(const std::string& name) { return known_name(name); }
+const char* dtype_mlir_name(const std::string& attribute) { return dtype_named(attribute); }
 
 Result<Lowered> lower_source(const std::string& source, const std::string& entry) {
   auto prog = parse(source);
@@ -4654,39 +4626,87 @@ Result<Lowered> lower_source(const std::string& source, const std::string& entry
             "", 1, 1});
 }
 
-Result<Lowered> lower_function(const Program& program, const Stmt& def,
-                               const std::vector<ArgSpec>& args,
-                               const std::vector<GlobalScalar>& globals) {
+// ---- a lowering another evaluator drives (python/traced.h) ----------------------------------
+
+namespace tr {
+
+struct Session::Impl {
   Interp in;
-  for (auto& s : program.body) {
-    if (s->kind != SK::Import && s->kind != SK::ImportFrom && s->kind != SK::Def) continue;
-    auto f = in.exec(*s);
-    if (!f) return Result<Lowered>::failure(f.error_info());
+  std::vector<Ref> args;
+  std::string name;
+  // Each rule runs without a place (line 0): the driving evaluator knows where it is.
+  Interp& rules() {
+    in.line = 0, in.col = 0;
+    return in;
   }
-  for (auto& g : globals)
-    in.globals[g.name] = g.kind == 0   ? mk_bool(g.int_value != 0)
-                         : g.kind == 1 ? mk_int(g.int_value)
-                                       : mk_float(g.value);
-  auto f = in.exec(def);
-  if (!f) return Result<Lowered>::failure(f.error_info());
-  auto it = in.globals.find(def.s);
-  if (it == in.globals.end())
-    return Result<Lowered>::failure(Error{"1:1: no function named '" + def.s + "'", "", 1, 1});
-  Ref fn = it->second;
-  if (fn->k == K::Jitted) fn = fn->self;
-  auto j = mk(K::Jitted);
-  j->self = fn;
-  Args a;
-  for (auto& x : args) {
-    auto r = in.new_array({x.dims, x.dtype}, x.weak);
-    r->k = K::SDS;
-    a.pos.push_back(r);
-  }
-  auto low = in.lower_call(j, a);
-  if (!low) return Result<Lowered>::failure(low.error_info());
-  if (!in.done)
-    return Result<Lowered>::failure(Error{"1:1: " + def.s + " was not lowered", "", 1, 1});
+};
+
+Session::Session(const std::string& function, const std::vector<ArgSpec>& specs)
+    : impl_(std::make_unique<Impl>()) {
+  Interp& in = impl_->rules();
+  std::vector<hj::Aval> types;
+  for (auto& a : specs) types.push_back({a.dims, canonical(a.dtype)});
+  in.em = std::make_unique<hj::Emitter>(function, types);
+  in.fn_stack = {0};
+  for (std::size_t k = 0; k < specs.size(); ++k)
+    impl_->args.push_back(in.traced(in.em->arg(k), specs[k].weak));
+  impl_->name = function;
+}
+Session::~Session() = default;
+
+const std::vector<Ref>& Session::args() const { return impl_->args; }
+
+Result<Ref> Session::call(const std::string& name, const std::vector<Ref>& pos, const Kw& kw) {
+  return impl_->rules().call_builtin(name, Args{pos, kw});
+}
+Result<Ref> Session::binop(const std::string& op, const Ref& x, const Ref& y) {
+  return impl_->rules().binop(op, x, y);
+}
+Result<Ref> Session::compare(const std::string& op, const Ref& x, const Ref& y) {
+  return impl_->rules().compare(op, x, y);
+}
+Result<Ref> Session::negate(const Ref& x) {
+  return impl_->rules().unary_fn("negative", "negate", x, false);
+}
+Result<Ref> Session::subscript(const Ref& x, const Ref& index) {
+  static const Expr here = [] {  // line 0: no place
+    Expr e;
+    e.kind = EK::Subscript;
+    return e;
+  }();
+  return impl_->rules().subscript(x, here, index);
+}
+Result<Ref> Session::attribute(const Ref& x, const std::string& name) {
+  return impl_->rules().attribute(x, name);
+}
+Result<Ref> Session::call_method(const Ref& method, const std::vector<Ref>& pos, const Kw& kw) {
+  return impl_->rules().call_method(method, Args{pos, kw});
+}
+Result<Ref> Session::call_jitted(const std::string& name, const std::vector<Ref>& pos,
+                                 const Callback& body) {
+  return impl_->rules().call_jitted_private(name, pos, body);
+}
+Result<Ref> Session::convert(const Ref& x, const std::string& dtype) {
+  Interp& in = impl_->rules();
+  UNWRAP(a, in.as_array(x, jax_dtype_name(dtype)));
+  return in.convert(a, dtype, false);
+}
+Result<Ref> Session::constant(double value, const std::string& dtype, bool weak) {
+  return impl_->rules().full({}, value, dtype, weak);
+}
+std::string Session::aval(const Ref& x) const { return aval_text(x); }
+std::string Session::truth_message(const Ref& x) const {
+  return "Attempted boolean conversion of traced array with shape " + aval_text(x) +
+         ". The truth value of an array is not known while tracing; use jnp.where or lax.cond";
+}
+Result<Lowered> Session::finish(const Ref& out) {
+  Interp& in = impl_->rules();
+  if (!in.em) return Result<Lowered>::failure(Error{"the lowering has finished already", "", 0, 0});
+  auto ok = in.finish(impl_->name, out);
+  if (!ok) return Result<Lowered>::failure(ok.error_info());
   return Result<Lowered>::success(in.result);
 }
+
+}  // namespace tr
 
 }  // namespace rl::python

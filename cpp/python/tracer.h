@@ -37,31 +37,18 @@ struct Lowered {
 // Lowers the program's `jax.jit(f).lower(...)` call (the first one, or the first on `entry`).
 Result<Lowered> lower_source(const std::string& source, const std::string& entry = "");
 
-// An abstract argument of lower_function: shape, dtype as MLIR spells it ("f32", "i32") and
-// JAX's weak type (a Python scalar).
+// An abstract argument of a lowering (python/traced.h's Session): shape, dtype as MLIR spells it
+// ("f32", "i32") and JAX's weak type (a Python scalar).
 struct ArgSpec {
   std::vector<std::int64_t> dims;
   std::string dtype;
   bool weak = false;
 };
 
-// Lowers the function `def` (a def statement of `program`) on abstract arguments, as
-// jax.jit(f).lower(args) does: the program's top-level imports and defs are run first (so the
-// function's helpers and module names resolve), nothing else; then `globals` are set. The notebook
-// evaluator's door to the tracer (python/notebook.h). A Python scalar global of the running program
-// the traced function may read (JAX bakes it in as a constant, weakly typed): kind 0 bool, 1 int, 2
-// float.
-struct GlobalScalar {
-  std::string name;
-  int kind = 2;
-  double value = 0;
-  std::int64_t int_value = 0;
-};
-Result<Lowered> lower_function(const Program& program, const Stmt& def,
-                               const std::vector<ArgSpec>& args,
-                               const std::vector<GlobalScalar>& globals = {});
-
 // The names the tracer knows, as written in a program: "jnp.tanh", "jax.nn.relu", ...
 const std::vector<std::string>& supported_names();
+bool supported_name(const std::string& name);  // one of supported_names()
+// A jax.numpy/numpy dtype attribute's MLIR name ("bfloat16" → "bf16"); null when not a dtype.
+const char* dtype_mlir_name(const std::string& attribute);
 
 }  // namespace rl::python

@@ -14,6 +14,7 @@
 
 #include "catch.hpp"
 #include "corpus.h"
+#include "python/notebook.h"
 #include "python/tracer.h"
 
 namespace {
@@ -299,7 +300,7 @@ TEST_CASE(
   std::istringstream manifest(read_text(dir + "/MANIFEST.tsv"));
   std::string row;
   std::getline(manifest, row);  // header
-  int files = 0, compared = 0, matched = 0;
+  int files = 0, compared = 0, matched = 0, nb_matched = 0;
   std::map<std::string, int> not_expressible;
   static const std::regex dtype_word(
       R"(^(bool|u?int(8|16|32|64)|b?float(16|32|64)|complex(64|128))$)");
@@ -378,6 +379,14 @@ TEST_CASE(
       continue;
     }
     ++compared;
+    // The notebook lowers the same program to the same text: its evaluator runs f's Python and
+    // hands each operation on a traced array to the tracer (python/traced.h).
+    const std::string nb_src =
+        src.substr(0, src.rfind("jax.jit(f)")) + "print(jax.jit(f).lower(" + sds + ").as_text())\n";
+    const auto nb = rl::python::run_notebook(nb_src);
+    CAPTURE(nb_src, nb.error);
+    CHECK(nb.stdout_text == lowered->text + "\n");
+    nb_matched += nb.stdout_text == lowered->text + "\n";
     // Corpus: the ops under test (inputs renamed to %argK), then each private function but the
     // inputs and the expectation. Ours: @main's ops, then its private functions.
     std::map<std::string, std::string> fixed;
@@ -434,9 +443,11 @@ TEST_CASE(
     skipped += n;
   }
   WARN("stablehlo-interpret: " << files << " files, " << compared << " compared, " << matched
-                               << " matched, " << skipped << " not expressible:" << reasons);
+                               << " matched, " << nb_matched << " the same through the notebook, "
+                               << skipped << " not expressible:" << reasons);
   // The count is reported above, not asserted: another corpus may hold more or fewer files.
   CHECK(files > 0);
   CHECK(compared >= 60);
   CHECK(matched == compared);
+  CHECK(nb_matched == compared);
 }

@@ -10,6 +10,7 @@
 #include "hlo/emit.h"
 #include "hlo/parse.h"
 #include "hlo/verify.h"
+#include "python/notebook.h"
 #include "python/parser.h"
 #include "python/tracer.h"
 
@@ -43,6 +44,14 @@ std::string lower_text(const std::string& src, const std::string& entry = "") {
   auto r = lower_source(src, entry);
   INFO((r.ok() ? "" : r.error()));
   REQUIRE(r.ok());
+  // The notebook, running the program's Python itself and handing the tracer each operation on a
+  // traced array, lowers its first .lower() call to the same text. (It may stop earlier: its host
+  // arrays have no bfloat16, float16 or small ints.)
+  if (entry.empty()) {
+    const auto nb = rl::python::run_notebook(src);
+    CAPTURE(src, nb.error);
+    if (!nb.lowered.empty()) CHECK(nb.lowered[0] == r->text);
+  }
   return r->text;
 }
 

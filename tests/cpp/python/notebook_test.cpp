@@ -558,3 +558,110 @@ TEST_CASE("a step budget is an integer from 1 to 1e12", "[python][notebook]") {
   CHECK(rl::python::max_steps_of(std::nan("")).error() ==
         "maxSteps must be an integer from 1 to 1e12, got NaN");
 }
+
+// jax.jit traces with the notebook's own evaluator (python/traced.h): the traced function's Python
+// is the notebook's (while loops, dicts, closures, slice objects, any global), and each operation
+// on a traced array is the tracer's, so the text is the one the tracer emits for the same ops.
+TEST_CASE("jax.jit traces the notebook's own function: its Python runs, its array ops are JAX's",
+          "[python][notebook][trace]") {
+  const auto r = run_notebook(
+      "import jax\nimport jax.numpy as jnp\nfrom jax import lax\nimport numpy as np\n"
+      "scale = {'a': 2.0}\n"
+      "def helper(y):\n    return y * 3\n"
+      "@jax.jit\ndef jh(y):\n    return jnp.sin(y)\n"
+      "def f(x, n):\n"
+      "    acc, k = x, 0\n"
+      "    while k < 2:\n        acc = acc * 2.0\n        k += 1\n"
+      "    print('tracing', x, x.shape, x.dtype)\n"
+      "    def body(i, c):\n        return c + x\n"
+      "    acc = lax.fori_loop(0, 4, body, acc)\n"
+      "    g = lambda z: z * scale['a']\n"
+      "    return g(acc)[slice(0, 2)] + helper(n) + jh(acc)[:2] + np.float32(2.0)\n"
+      "low = jax.jit(f).lower(jnp.ones(3), 2)\n"
+      "t = low.as_text()\n"
+      "print(t.count('stablehlo.multiply'), 'call @jh' in t, 'stablehlo.while' in t, "
+      "'func.func private @None' in t)\n"
+      "print(jax.jit(f)(jnp.ones(3), 2))\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  // Traced once by .lower(), once more by the call (the notebook keeps no cache of traces).
+  CHECK(r.stdout_text ==
+        "tracing Traced<float32[3]>with<DynamicJaxprTrace> (3,) float32\n"
+        "4 True True True\n"
+        "tracing Traced<float32[3]>with<DynamicJaxprTrace> (3,) float32\n"
+        "[24.989359 24.989359]\n");  // 16 + 6 + sin(8) + 2, in f32 (NumPy gives the same)
+  REQUIRE(r.lowered.size() == 2);
+  CHECK(r.lowered[0] == r.lowered[1]);
+  CHECK(r.lowered[0].rfind("module @jit_f ", 0) == 0);
+}
+
+TEST_CASE("JAX's errors about tracers are Python exceptions a program can catch",
+          "[python][notebook][trace][errors]") {
+  const auto r = run_notebook(
+      "import jax\nimport jax.numpy as jnp\nfrom jax import lax\nimport numpy as np\n"
+      "def branch(x):\n    if x > 0:\n        return x\n    return -x\n"
+      "try:\n    jax.jit(branch).lower(jnp.ones(3))\n"
+      "except TypeError as e:\n    print(type(e).__name__, str(e).split('.')[0])\n"
+      "leak = []\n"
+      "def leaks(x):\n    leak.append(x)\n    return x\n"
+      "jax.jit(leaks).lower(jnp.ones(2))\n"
+      "try:\n    leak[0] + 1\n"
+      "except TypeError as e:\n    print(type(e).__name__)\n"
+      "def raises(x):\n"
+      "    def body(i, c):\n        raise ValueError('inside the body')\n"
+      "    return lax.fori_loop(0, 2, body, x)\n"
+      "try:\n    jax.jit(raises).lower(jnp.ones(2))\n"
+      "except ValueError as e:\n    print('ValueError', e)\n"
+      "try:\n    jax.jit(lambda x: np.tanh(x))\n"
+      "except TypeError as e:\n    print('lambda refused')\n"
+      "def host(x):\n    return np.tanh(x)\n"
+      "try:\n    jax.jit(host).lower(jnp.ones(2))\n"
+      "except TypeError as e:\n    print(type(e).__name__)\n"
+      "w = np.ones(3)\n"
+      "def closes_over(x):\n    return x + w\n"
+      "try:\n    jax.jit(closes_over).lower(jnp.ones(3))\n"
+      "except TypeError as e:\n    print('constant refused:', 'pass it as an argument' in str(e))\n"
+      "def big(x):\n    return x + 2**70\n"
+      "try:\n    jax.jit(big).lower(jnp.ones(3))\n"
+      "except OverflowError as e:\n    print(e)\n"
+      "def shapes(x):\n    return x + jnp.ones(4)\n"
+      "try:\n    jax.jit(shapes).lower(jnp.ones(3))\n"
+      "except TypeError as e:\n    print(e)\n"
+      "def loops(x):\n    return [y for y in x]\n"
+      "jax.jit(loops).lower(jnp.ones(3))\n");
+  CHECK(r.stdout_text ==
+        "TracerBoolConversionError Attempted boolean conversion of traced array with shape "
+        "bool[3]\n"
+        "UnexpectedTracerError\n"
+        "ValueError inside the body\n"
+        "lambda refused\n"
+        "TracerArrayConversionError\n"
+        "constant refused: True\n"
+        "Python int 1180591620717411303424 too large to convert to int32\n"
+        "Incompatible shapes for broadcasting: shapes=[(3,), (4,)]\n");
+  CHECK(r.error_type == "NotImplementedError");
+  CHECK(r.exception ==
+        "NotImplementedError: iterating over a traced array is not supported here; index it "
+        "(x[i]) or use lax.fori_loop");
+  CHECK(r.line == 60);  // in loops, the comprehension's line
+}
+
+TEST_CASE("jax.ShapeDtypeStruct lowers without data, in any dtype the tracer has",
+          "[python][notebook][trace]") {
+  const auto r = run_notebook(
+      "import jax\nimport jax.numpy as jnp\n"
+      "s = jax.ShapeDtypeStruct((2, 3), jnp.bfloat16)\n"
+      "print(s, s.shape, s.dtype)\n"
+      "def cast(x):\n    print(x.dtype)\n    return x.astype(jnp.float32) * 2\n"
+      "print(jax.jit(cast).lower(s).as_text().splitlines()[1].strip())\n"
+      "big = jax.ShapeDtypeStruct((65536, 65536), jnp.float32)\n"
+      "def mm(a):\n    return a @ a\n"
+      "print('(tensor<65536x65536xf32>, tensor<65536x65536xf32>)' in "
+      "jax.jit(mm).lower(big).as_text())\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "ShapeDtypeStruct(shape=(2, 3), dtype=bfloat16) (2, 3) bfloat16\nbfloat16\n"
+        "func.func public @main(%arg0: tensor<2x3xbf16>) -> (tensor<2x3xf32> {jax.result_info = "
+        "\"result\"}) {\nTrue\n");
+}

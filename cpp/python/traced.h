@@ -1,0 +1,125 @@
+// The tracer's values, and a lowering that another evaluator drives (issue 25's evaluator merge):
+// the notebook's Machine (python/notebook.cpp) runs the traced function's Python itself and hands
+// the tracer each operation that meets a traced array (arithmetic, comparisons, indexing, the
+// attributes and methods of arrays, jnp/lax/jax.nn calls), as JAX's tracers take the operations
+// Python hands them. The tracer keeps what only it knows: abstract values, promotion, the rules
+// that emit primitives, and the emitter (hlo/jax_emit.h).
+//
+// The driving evaluator owns the Python values; it wraps a traced array (an Obj of kind Array) in
+// its own value and converts its scalars, tuples, lists, slices, dtypes and functions to Objs
+// where it hands them over. A function it hands over (kind Func with `call` set) is called back
+// when a rule traces it (lax.fori_loop's body, a jitted helper).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/result.h"
+#include "hlo/jax_emit.h"
+#include "python/tracer.h"
+
+namespace rl::python::tr {
+
+enum class K {
+  None,
+  Bool,
+  Int,
+  Float,
+  Str,
+  Tuple,
+  List,
+  Ellipsis,
+  Slice,  // a slice object (items: start, stop, step; None where not written)
+  Array,
+  Module,
+  Builtin,
+  Method,
+  DType,
+  Func,
+  Jitted,
+  Lowered,
+  SDS,
+  Opaque
+};
+
+struct Obj;
+using Ref = std::shared_ptr<Obj>;
+using Kw = std::vector<std::pair<std::string, Ref>>;
+// A function of the driving evaluator, called with traced values: its result, or a failure (when
+// the function raised, the evaluator keeps its exception and the message is unused).
+using Callback = std::function<Result<Ref>(const std::vector<Ref>&)>;
+
+struct Obj {
+  K k = K::None;
+  bool b = false;
+  std::int64_t i = 0;
+  double f = 0;
+  std::string
+      s;  // Str: value; Module: path; Builtin: qualified name; Method: attribute; DType: MLIR name;
+          // Func with `call`: the function's name
+  std::vector<Ref> items;  // Tuple, List
+  // Array: an abstract value. traced: it has a value in the function being emitted; literal: a
+  // Python scalar being used as an array (materialized as a constant where used).
+  hlo::jax::Aval aval;
+  bool weak = false, traced = false, literal = false;
+  double lit = 0;
+  hlo::jax::Value v;
+  int fn = -1;                   // the emitter function the traced value belongs to
+  int epoch = 0;                 // that function's trace (a thrown-away trace's index is reused)
+  Ref self;                      // Method: receiver; Jitted: the function
+  const Stmt* def = nullptr;     // Func
+  std::vector<Ref> defaults;     // Func: evaluated default values (null: none)
+  const Expr* lambda = nullptr;  // Func: a lambda's expression (def is null then)
+  std::shared_ptr<std::map<std::string, Ref>>
+      closure;    // Func made inside a function: its names then
+  Callback call;  // Func of the driving evaluator (def and lambda are null then)
+};
+
+// One lowering, `jax.jit(f).lower(args)`, whose Python another evaluator runs. The errors are the
+// tracer's messages (JAX's meaning), without a place: the evaluator knows where it is.
+class Session {
+ public:
+  Session(const std::string& function, const std::vector<ArgSpec>& args);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  const std::vector<Ref>& args() const;  // the traced arguments, in order
+
+  // A jnp/lax/jax.nn/np function by its qualified name as python/tracer.h's supported_names()
+  // spells it ("jnp.tanh", "lax.fori_loop", "jax.nn.relu"), or a Python builtin the tracer models
+  // on arrays ("abs").
+  Result<Ref> call(const std::string& name, const std::vector<Ref>& pos, const Kw& kw);
+  Result<Ref> binop(const std::string& op, const Ref& x, const Ref& y);    // + - * / // % ** @
+  Result<Ref> compare(const std::string& op, const Ref& x, const Ref& y);  // < > <= >= == !=
+  Result<Ref> negate(const Ref& x);                                        // -x
+  Result<Ref> subscript(const Ref& x, const Ref& index);  // index as Python hands it over
+  // An attribute of a traced array: a value (.shape, .T, ...), or a Method to call_method.
+  Result<Ref> attribute(const Ref& x, const std::string& name);
+  Result<Ref> call_method(const Ref& method, const std::vector<Ref>& pos, const Kw& kw);
+  // A jitted helper called on traced values: a private function named `name`, traced once per
+  // argument types by calling `body`.
+  Result<Ref> call_jitted(const std::string& name, const std::vector<Ref>& pos,
+                          const Callback& body);
+  // A dtype called on a traced array (jnp.float32(x)), and a host value that meets a traced one:
+  // a constant of the traced function (`dims` empty: JAX's 0-d constant).
+  Result<Ref> convert(const Ref& x, const std::string& dtype);
+  Result<Ref> constant(double value, const std::string& dtype, bool weak);
+
+  std::string aval(const Ref& x) const;         // "float32[3]"
+  std::string truth_message(const Ref& x) const;  // bool(x): JAX's TracerBoolConversionError
+
+  // The function's result (an array, a Python scalar, or a tuple or list of them) → the module.
+  Result<Lowered> finish(const Ref& out);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rl::python::tr
