@@ -409,6 +409,7 @@ class Machine {
       r.file =
           exc_tb_.empty() ? filename : files_[static_cast<std::size_t>(exc_tb_.back().file)].name;
       r.source_line = exc_tb_.empty() ? 0 : exc_tb_.front().line;
+      last_exc_ = exc_;
       exc_ = nullptr;
       exc_tb_.clear();
     }
@@ -417,7 +418,33 @@ class Machine {
     return r;
   }
 
+  // A lowering run (lower_source): print writes nothing, a jitted function is lowered, never
+  // called, jnp's constructors at the top level make abstract arrays (no data: any shape), and the
+  // run stops once the entry (the first .lower() call, or the first on the function named
+  // `entry`) is lowered.
+  void begin_lowering(const std::string& entry) {
+    lowering_ = std::make_unique<Lowering>();
+    lowering_->entry = entry;
+    trace_ = &lowering_->top;
+    trace_id_ = 0;
+  }
+  const Lowered* lowered() const {
+    return lowering_ && lowering_->done ? &lowering_->result : nullptr;
+  }
+  // The last run's uncaught exception, and where it was raised.
+  const V& last_exception() const { return last_exc_; }
+  int exception_line() const { return exc_line_; }
+  int exception_column() const { return exc_col_; }
+
  private:
+  struct Lowering {
+    std::string entry;
+    bool done = false;
+    Lowered result;
+    tr::Session top;  // the top level's abstract arrays
+  };
+  std::unique_ptr<Lowering> lowering_;
+  V last_exc_;
   NotebookOptions options_;
   std::vector<SourceFile> files_;  // every source run, in order (functions point into them)
   int file_ = 0;                   // the one running now
@@ -429,7 +456,9 @@ class Machine {
   std::vector<std::string> lowered_;  // the modules this run lowered (NotebookResult::lowered)
   V exc_;                             // the pending exception
   std::vector<Frame> exc_tb_;
-  V ret_;                    // a return's value
+  int at_line_ = 0, at_col_ = 0;    // the expression being evaluated (at)
+  int exc_line_ = 0, exc_col_ = 0;  // where the pending exception was raised
+  V ret_;                           // a return's value
   std::vector<V> handling_;  // the exceptions whose except clauses are running (a bare raise)
   std::int64_t steps_ = 0;
   int depth_ = 0;       // nested expressions and statements being evaluated
@@ -452,8 +481,13 @@ class Machine {
   std::nullptr_t raise_value(const V& e) {
     exc_ = e;
     exc_tb_ = stack_;
+    exc_line_ = at_line_, exc_col_ = at_col_;
     return nullptr;
   }
+  // The expression (or statement) being evaluated: where an exception raised now points, as a
+  // lowering run's error gives it (LINE:COL). An operation's own place is its expression's start,
+  // set again once its operands are evaluated.
+  void at(const Expr& e) { at_line_ = e.line, at_col_ = e.column; }
   std::nullptr_t fatal(const std::string& type, const std::string& msg) {
     raise(type, msg);
     fatal_ = true;
@@ -663,6 +697,10 @@ class Machine {
   // Python ==, for dict keys, `in`, list.index (arrays: their elementwise result's truth).
   bool equal(const V& a, const V& b, int depth = 0) {
     if (a == b) return !(a->t == T::Float && std::isnan(a->f));
+    if (a->t == T::Traced || b->t == T::Traced) {  // bool(x == y): JAX refuses (exc_ is set)
+      traced_truth_error(a->t == T::Traced ? a : b);
+      return false;
+    }
     if (is_num(a) && is_num(b)) {
       if (is_big(a) || is_big(b)) {
         if (is_intlike(a) && is_intlike(b)) return rl::python::compare(big_of(a), big_of(b)) == 0;
@@ -700,8 +738,8 @@ class Machine {
       case T::Module:
       case T::ExcType:
         return a->s == b->s;
-      case T::DType:
-        return a->dt == b->dt && a->s == b->s;
+      case T::DType:  // a traced-only dtype ("bf16") by its name alone
+        return a->s.empty() && b->s.empty() ? a->dt == b->dt : a->s == b->s;
       default:
         return false;
     }
@@ -1409,6 +1447,8 @@ class Machine {
   }
   V binop(const std::string& op, const V& x, const V& y) {
     if (x->t == T::Traced || y->t == T::Traced) {
+      for (const V* v : {&x, &y})
+        if ((*v)->t == T::Traced && !traced_live(*v)) return nullptr;
       tr::Ref a = to_tr(x), b = a ? to_tr(y) : nullptr;
       if (!b) return nullptr;
       return from_tr(trace_->binop(op, a, b));
@@ -1489,6 +1529,10 @@ class Machine {
 
   // a < b etc. for Python values; -1 on an exception.
   int compare_lt(const V& a, const V& b, const std::string& op) {
+    if (a->t == T::Traced || b->t == T::Traced) {  // bool(x < y): JAX refuses
+      traced_truth_error(a->t == T::Traced ? a : b);
+      return -1;
+    }
     if (is_num(a) && is_num(b)) {
       if (is_intlike(a) && is_intlike(b) && (is_big(a) || is_big(b))) {
         const int c = rl::python::compare(big_of(a), big_of(b));
@@ -1508,7 +1552,8 @@ class Machine {
     if (a->t == b->t && (a->t == T::List || a->t == T::Tuple)) {
       const std::size_t n = std::min(a->items.size(), b->items.size());
       for (std::size_t k = 0; k < n; ++k)
-        if (!equal(a->items[k], b->items[k])) return compare_lt(a->items[k], b->items[k], op);
+        if (!equal(a->items[k], b->items[k]))
+          return exc_ ? -1 : compare_lt(a->items[k], b->items[k], op);
       const auto x = a->items.size(), y = b->items.size();
       return op == "<" ? x < y : op == "<=" ? x <= y : op == ">" ? x > y : x >= y;
     }
@@ -1519,6 +1564,8 @@ class Machine {
   V compare(const std::string& op, const V& a, const V& b) {
     if ((a->t == T::Traced || b->t == T::Traced) && op != "in" && op != "not in" && op != "is" &&
         op != "is not") {
+      for (const V* v : {&a, &b})
+        if ((*v)->t == T::Traced && !traced_live(*v)) return nullptr;
       tr::Ref x = to_tr(a), y = x ? to_tr(b) : nullptr;
       if (!y) return nullptr;
       return from_tr(trace_->compare(op, x, y));
@@ -1526,8 +1573,11 @@ class Machine {
     if ((a->t == T::Array || b->t == T::Array) && op != "in" && op != "not in" && op != "is" &&
         op != "is not")
       return array_binary(op, a, b);
-    if (op == "==") return mk_bool(equal(a, b));
-    if (op == "!=") return mk_bool(!equal(a, b));
+    if (op == "==" || op == "!=") {
+      const bool e = equal(a, b);
+      if (exc_) return nullptr;
+      return mk_bool(op == "==" ? e : !e);
+    }
     if (op == "is")
       return mk_bool(a == b || (a->t == T::None && b->t == T::None) ||
                      (a->t == T::Bool && b->t == T::Bool && a->b == b->b));
@@ -1565,8 +1615,10 @@ class Machine {
       return set_find(c, x, static_cast<std::uint64_t>(h)) >= 0;
     }
     if (c->t == T::List || c->t == T::Tuple || c->t == T::Dict) {
-      for (auto& y : c->items)
+      for (auto& y : c->items) {
         if (equal(y, x)) return 1;
+        if (exc_) return -1;  // a traced array's truth
+      }
       return 0;
     }
     if (c->t == T::Range) {
@@ -1918,6 +1970,7 @@ class Machine {
   V eval(const Expr& e) {
     Depth dg(*this);
     if (!dg.ok || !step()) return nullptr;
+    at(e);
     switch (e.kind) {
       case EK::Name:
         return lookup(e.s);
@@ -2006,11 +2059,13 @@ class Machine {
         if (!a) return nullptr;
         V b = eval(*e.kids[1]);
         if (!b) return nullptr;
+        at(e);
         return binop(e.s, a, b);
       }
       case EK::Unary: {
         V a = eval(*e.kids[0]);
         if (!a) return nullptr;
+        at(e);
         if (e.s == "not") {
           const int t = truth(a);
           if (t < 0) return nullptr;
@@ -2059,6 +2114,7 @@ class Machine {
         for (std::size_t k = 0; k < e.ops.size(); ++k) {
           V right = eval(*e.kids[k + 1]);
           if (!right) return nullptr;
+          at(e);
           result = compare(e.ops[k], left, right);
           if (!result) return nullptr;
           if (k + 1 < e.ops.size()) {
@@ -2093,6 +2149,7 @@ class Machine {
       case EK::Attribute: {
         V obj = eval(*e.kids[0]);
         if (!obj) return nullptr;
+        at(e);
         return attribute(obj, e.s);
       }
       case EK::Subscript: {
@@ -2100,6 +2157,7 @@ class Machine {
         if (!obj) return nullptr;
         V idx = eval(*e.kids[1]);
         if (!idx) return nullptr;
+        at(e);
         return subscript(obj, idx);
       }
       case EK::Slice: {
@@ -2526,6 +2584,7 @@ class Machine {
         if (n == e.names[k]) return raise("SyntaxError", "keyword argument repeated: " + n);
       a.kw.emplace_back(e.names[k], v);
     }
+    at(e);
     return call(fn, a);
   }
 
@@ -2547,11 +2606,17 @@ class Machine {
         return ex;
       }
       case T::Jitted: {
-        if (trace_) return traced_jitted(fn->self, a);
+        if (in_trace()) return traced_jitted(fn->self, a);
+        if (lowering_)
+          return raise("NotImplementedError",
+                       "calling a jitted function runs it; this tool lowers it instead: write "
+                       "jax.jit(f).lower(...)");
         V low = jit_lower(fn, a);
         if (!low) return nullptr;
-        V comp = compile(low);
+        JitEntry* e = jit_entry(low);
+        V comp = e && e->compiled ? e->compiled : compile(low);
         if (!comp) return nullptr;
+        if (e) e->compiled = comp;
         return run_compiled(comp, a);
       }
       case T::Compiled:
@@ -2564,6 +2629,8 @@ class Machine {
           if (!d) return nullptr;
           return from_tr(trace_->convert(t, d->s));
         }
+        if (!fn->s.empty() && in_trace() && is_num(x) && !is_big(x))  // jnp.bfloat16(2.0)
+          return from_tr(trace_->constant(num_of(x), fn->s, false));
         NdArray arr;
         if (!to_array(x, &arr)) return nullptr;
         arr.weak = false;
@@ -2658,6 +2725,7 @@ class Machine {
     Depth dg(*this);
     if (!dg.ok || !step()) return Flow::Raise;
     stack_.back().line = s.line;
+    at_line_ = s.line, at_col_ = s.column;
     switch (s.kind) {
       case SK::Expr:
         return eval(*s.value) ? Flow::Next : Flow::Raise;
@@ -2953,6 +3021,23 @@ class Machine {
                                            "' (or it is not "
                                            "supported here: shape, ndim, dtype)");
       case T::Traced: {
+        const auto& dims = obj->tv->aval.dims;  // static: known after the trace too, as in JAX
+        if (name == "shape") {
+          std::vector<V> d;
+          for (auto n : dims) d.push_back(mk_int(n));
+          return mk_seq(T::Tuple, std::move(d));
+        }
+        if (name == "ndim") return mk_int(static_cast<std::int64_t>(dims.size()));
+        if (name == "size") {
+          std::int64_t n = 1;
+          for (auto k : dims) n *= k;
+          return mk_int(n);
+        }
+        if (name == "dtype") {
+          auto d = tr_value(tr::K::DType);
+          d->s = obj->tv->aval.dtype;
+          return from_tr(d);
+        }
         tr::Ref x = to_tr(obj);
         if (!x) return nullptr;
         auto r = trace_->attribute(x, name);
@@ -3122,11 +3207,13 @@ class Machine {
         return mk_named(T::Builtin, short_mod + "." + name);
       std::string known;
       for (const auto& n : supported_names())
-        if (n.compare(0, short_mod.size() + 1, short_mod + ".") == 0 &&
-            !dtype_mlir_name(n.substr(short_mod.size() + 1)))
+        if (n.compare(0, short_mod.size() + 1, short_mod + ".") == 0)
           known += (known.empty() ? "" : ", ") + n;
-      return raise("AttributeError", "module '" + mod + "' has no attribute '" + name +
-                                         "' (not supported here; supported: " + known + ")");
+      // The tool's words (a lowering run gives them without Python's type).
+      raise("AttributeError",
+            short_mod + "." + name + " is not supported here; supported: " + known);
+      exc_->b = true;
+      return nullptr;
     }
     if (mod == "numpy.testing" && (name == "assert_allclose" || name == "assert_array_equal"))
       return mk_named(T::Builtin, "np.testing." + name);
@@ -3157,6 +3244,7 @@ class Machine {
     return v;
   }
   V print(const Args& a) {
+    if (lowering_) return none_v();  // a lowering run prints nothing
     std::string sep = " ", end = "\n";
     for (auto& [k, v] : a.kw) {
       if (k == "sep" || k == "end") {
@@ -3176,7 +3264,16 @@ class Machine {
       return fatal("RuntimeError", "the program printed past 16 MiB; it was stopped");
     return none_v();
   }
+  // int(x), float(x), bool(x) of a traced array: it has no value while tracing (JAX's error).
+  std::nullptr_t concrete_error(const V& x, const std::string& fn) {
+    if (!traced_live(x)) return nullptr;
+    return raise("ConcretizationTypeError",
+                 "Abstract tracer value encountered where concrete value is expected: traced "
+                 "array with shape " +
+                     traced_aval(x) + ". The problem arose with the `" + fn + "` function.");
+  }
   V to_int(const V& x) {
+    if (x->t == T::Traced) return concrete_error(x, "int");
     if (is_intlike(x)) return mk_int(int_of(x));
     if (x->t == T::Float) {
       if (std::isnan(x->f)) return raise("ValueError", "cannot convert float NaN to integer");
@@ -3228,6 +3325,7 @@ class Machine {
                      type_name(x) + "'");
   }
   V to_float(const V& x) {
+    if (x->t == T::Traced) return concrete_error(x, "float");
     if (is_num(x)) return mk_float(num_of(x));
     if (x->t == T::Str) {
       std::string t = x->s;
@@ -3342,10 +3440,12 @@ class Machine {
 
   V call_builtin(const std::string& q, const Args& a) {
     if (q == "print") return print(a);
+    if (lowering_ && !in_trace() && q.rfind("np.", 0) == 0 && supported_name(q))
+      return traced_call(q, a);  // np.zeros, np.ones, np.arange at a lowering run's top: abstract
     if (traced_name(q)) {
       // jax.numpy, lax and jax.nn in a traced function are the tracer's (JAX's rules, the
       // primitives it emits); outside one, the names the notebook runs on host arrays are its own.
-      if (trace_) return traced_call(q, a);
+      if (trace_ || any_traced(a)) return traced_call(q, a);
       if (!host_name(q))
         return raise("NotImplementedError",
                      q + " runs here only in a function jax.jit traces (jax.jit(f)(...) or "
@@ -3668,7 +3768,7 @@ class Machine {
       } else {
         DType t;
         if (!dtype_arg(d, &t)) return nullptr;
-        o->dt = canon(t, true);
+        o->dt = t;  // as given (JAX prints int64); the lowering canonicalizes it
       }
       return o;
     }
@@ -3694,6 +3794,11 @@ class Machine {
     if (f == "isclose") {
       if (a.pos.size() != 2) return raise("TypeError", "isclose() takes 2 positional arguments");
       double rt = 1e-9, at = 0;
+      for (const V& v : {a.pos[0], a.pos[1], a.get(99, "rel_tol"), a.get(99, "abs_tol")})
+        if (v && !is_num(v)) {  // CPython converts each with float()
+          if (v->t == T::Traced) return concrete_error(v, "float");
+          return raise("TypeError", "must be real number, not " + type_name(v));
+        }
       if (V r = a.get(99, "rel_tol")) rt = num_of(r);
       if (V r = a.get(99, "abs_tol")) at = num_of(r);
       const double x = num_of(a.pos[0]), y = num_of(a.pos[1]);
@@ -3704,6 +3809,7 @@ class Machine {
     }
     V x = need(a, 0, "x", f);
     if (!x) return nullptr;
+    if (x->t == T::Traced) return concrete_error(x, "float");
     if (!is_num(x)) return raise("TypeError", "must be real number, not " + type_name(x));
     const double v = num_of(x);
     if (f == "isnan") return mk_bool(std::isnan(v));
@@ -4347,6 +4453,8 @@ class Machine {
           if (equal(self->items[k], x)) {
             if (name == "index") return mk_int(static_cast<std::int64_t>(k));
             ++c;
+          } else if (exc_) {
+            return nullptr;
           }
         if (name == "index") return raise("ValueError", "tuple.index(x): x not in tuple");
         return mk_int(c);
@@ -4426,6 +4534,8 @@ class Machine {
         if (equal(items[k], x)) {
           if (name == "index") return mk_int(static_cast<std::int64_t>(k));
           ++c;
+        } else if (exc_) {
+          return nullptr;
         }
       if (name == "index") return raise("ValueError", repr(x) + " is not in list");
       return mk_int(c);
@@ -4769,8 +4879,21 @@ class Machine {
     d->s = a.dtype;
     return dtype_text(d) + "[" + dims + "]";
   }
+  // bool() of a comparison with a traced array: JAX's TracerBoolConversionError, nothing emitted.
+  void traced_truth_error(const V& v) {
+    if (!traced_live(v)) return;
+    std::string dims;
+    for (std::size_t k = 0; k < v->tv->aval.dims.size(); ++k)
+      dims += (k ? "," : "") + std::to_string(v->tv->aval.dims[k]);
+    raise("TracerBoolConversionError",
+          "Attempted boolean conversion of traced array with shape bool[" + dims +
+              "]. The truth value of an array is not known while tracing; use jnp.where or "
+              "lax.cond");
+  }
   bool traced_live(const V& v) {
-    if (trace_ && v->i == trace_id_) return true;
+    // A lowering run's top-level arrays (trace 0) reach a trace too: the tracer refuses them there
+    // by name (a constant baked into the program).
+    if (trace_ && (v->i == trace_id_ || (lowering_ && v->i == 0))) return true;
     raise("UnexpectedTracerError",
           "Encountered an unexpected tracer: a traced array (" + traced_aval(v) +
               ") from a jax.jit trace that has ended is used here; return it from the traced "
@@ -4833,8 +4956,16 @@ class Machine {
       trace_raised_ = false;
       return nullptr;
     }
-    return raise("TypeError", r.error());
+    return rule_error(r.error());
   }
+  // A rule of the tracer refused: JAX's TypeError, marked (b) as the tracer's words.
+  std::nullptr_t rule_error(const std::string& message) {
+    raise("TypeError", message);
+    exc_->b = true;
+    return nullptr;
+  }
+  // Tracing a function now (not a lowering run's top level).
+  bool in_trace() const { return trace_ && !(lowering_ && trace_ == &lowering_->top); }
   tr::Ref tr_value(tr::K k) {
     auto o = std::make_shared<tr::Obj>();
     o->k = k;
@@ -4842,6 +4973,12 @@ class Machine {
   }
   // A value handed to the tracer (null: raised).
   tr::Ref to_tr(const V& v, int depth = 0) {
+    if (!trace_) {  // only a traced operation converts; none runs now
+      raise(
+          "UnexpectedTracerError",
+          "Encountered an unexpected tracer: a traced value is used after its jax.jit trace ended");
+      return nullptr;
+    }
     if (depth > 100) {
       raise("RecursionError",
             "maximum recursion depth exceeded converting a traced call's argument");
@@ -4948,8 +5085,10 @@ class Machine {
             if (!y) return callback_raised();
             a.pos.push_back(y);
           }
+          const int line = at_line_, col = at_col_;
           V r = call(fn, a);
           if (!r) return callback_raised();
+          at_line_ = line, at_col_ = col;  // a failure of the rule that called back is at its call
           tr::Ref out = to_tr(r);
           if (!out) return callback_raised();
           return Result<tr::Ref>::success(out);
@@ -4978,6 +5117,13 @@ class Machine {
       kw->emplace_back(k, t);
     }
     return true;
+  }
+  static bool any_traced(const Args& a) {
+    for (auto& x : a.pos)
+      if (x->t == T::Traced) return true;
+    for (auto& kv : a.kw)
+      if (kv.second->t == T::Traced) return true;
+    return false;
   }
   V traced_call(const std::string& q, const Args& a) {
     if (!trace_)
@@ -5008,9 +5154,15 @@ class Machine {
     if (!a.kw.empty())
       return raise("NotImplementedError",
                    "keyword arguments to a jitted function are not supported here");
-    if (trace_)
+    if (in_trace())
       return raise("NotImplementedError",
                    "jax.jit(...).lower(...) inside a traced function is not supported here");
+    const std::string name = f->def->s;
+    if (lowering_ && !lowering_->entry.empty() && name != lowering_->entry) {
+      auto l = mk(T::Lowered);  // not the entry: not lowered
+      l->s = name;
+      return l;
+    }
     std::vector<ArgSpec> specs;
     for (auto& x : a.pos) {
       if (x->t == T::Array) {
@@ -5025,12 +5177,20 @@ class Machine {
         s.dtype = x->t == T::Float ? "f32" : x->t == T::Int ? "i32" : "i1";
         s.weak = x->t != T::Bool;
         specs.push_back(s);
+      } else if (x->t == T::Traced && lowering_ && x->i == 0) {  // a top-level abstract array
+        ArgSpec s;
+        s.dims = x->tv->aval.dims;
+        s.dtype = x->tv->aval.dtype;
+        s.weak = x->tv->weak;
+        specs.push_back(s);
       } else if (x->t == T::SDS) {
         ArgSpec s;
         for (auto& n : x->items) s.dims.push_back(n->i);
         s.dtype = !x->s.empty()             ? x->s
                   : x->dt == DType::Float32 ? "f32"
+                  : x->dt == DType::Float64 ? "f64"
                   : x->dt == DType::Int32   ? "i32"
+                  : x->dt == DType::Int64   ? "i64"
                                             : "i1";
         specs.push_back(s);
       } else {
@@ -5040,15 +5200,28 @@ class Machine {
                                       " (arrays and Python scalars are supported here)");
       }
     }
-    const std::string name = f->def->s;
+    // JAX traces a function once per argument types (its cache is keyed on the function, not the
+    // jit wrapper): a global read while tracing stays baked in, and print runs once.
+    std::string key;
+    for (auto& sp : specs) {
+      key += sp.dtype + (sp.weak ? "~" : "") + "[";
+      for (auto d : sp.dims) key += std::to_string(d) + ",";
+      key += "]";
+    }
+    if (!lowering_)
+      for (auto& e : jit_cache_)
+        if (e.fn == f && e.key == key) return e.lowered;
     tr::Session session(name, specs);
     struct Active {
       Machine& m;
+      tr::Session* saved;
+      std::int64_t saved_id;
       ~Active() {
-        m.trace_ = nullptr;
+        m.trace_ = saved;
+        m.trace_id_ = saved_id;
         m.trace_raised_ = false;
       }
-    } active{*this};
+    } active{*this, trace_, trace_id_};
     trace_ = &session;
     trace_id_ = ++traces_;
     Args args;
@@ -5058,12 +5231,32 @@ class Machine {
     tr::Ref o = to_tr(out);
     if (!o) return nullptr;
     auto low = session.finish(o);
-    if (!low) return raise("TypeError", low.error());
+    if (!low) return rule_error(low.error());
+    lowered_.push_back(low->text);
+    if (lowering_) {  // the entry is lowered: the run stops here
+      lowering_->done = true;
+      lowering_->result = low.value();
+      return fatal("LoweringDone", "");
+    }
     auto l = mk(T::Lowered);
     l->text = low->text;
     l->s = low->function;
-    lowered_.push_back(low->text);
+    if (jit_cache_.size() >= 256) jit_cache_.erase(jit_cache_.begin());
+    jit_cache_.push_back(JitEntry{f, key, l, nullptr});
     return l;
+  }
+  // The traces made: a function, its arguments' types, its lowering and (once called) its
+  // compiled module.
+  struct JitEntry {
+    V fn;
+    std::string key;
+    V lowered, compiled;
+  };
+  std::vector<JitEntry> jit_cache_;
+  JitEntry* jit_entry(const V& lowered) {
+    for (auto& e : jit_cache_)
+      if (e.lowered == lowered) return &e;
+    return nullptr;
   }
   V compile(const V& lowered) {
     auto cm = std::make_shared<CompiledModule>();
@@ -5239,6 +5432,40 @@ NotebookResult run_notebook(const std::string& source, const NotebookOptions& op
   if (!prog) return syntax_error(source, options.filename, prog.error_info());
   Machine m(options);
   return m.run(prog.value(), source, options.filename);
+}
+
+Result<Lowered> lower_source(const std::string& source, const std::string& entry) {
+  auto prog = parse(source);
+  if (!prog) return Result<Lowered>::failure(prog.error_info());
+  NotebookOptions o;
+  o.filename = "<lowering>";
+  o.clock = [] { return 0.0; };  // a lowering run measures nothing
+  Machine m(o);
+  m.begin_lowering(entry);
+  const NotebookResult r = m.run(prog.value(), source, o.filename);
+  if (const Lowered* l = m.lowered()) return Result<Lowered>::success(*l);
+  auto at_start = [](const std::string& m) {
+    return Result<Lowered>::failure(Error{"1:1: " + m, "", 1, 1});
+  };
+  if (!r.error.empty()) {
+    const V& e = m.last_exception();
+    const int line = std::max(1, m.exception_line()), col = std::max(1, m.exception_column());
+    // A rule of the tracer speaks JAX's words; Python's own exceptions keep their type.
+    const std::string msg = e && e->b ? e->text : r.exception;
+    return Result<Lowered>::failure(
+        Error{std::to_string(line) + ":" + std::to_string(col) + ": " + msg, "", line, col});
+  }
+  if (!entry.empty()) {
+    bool defined = false;
+    for (auto& s : prog->body) defined = defined || (s->kind == SK::Def && s->s == entry);
+    if (!defined) return at_start("no function named '" + entry + "' is defined in the file");
+    return at_start("the file has no jax.jit(" + entry + ").lower(...) call to give " + entry +
+                    "'s argument shapes; add one, e.g. jax.jit(" + entry +
+                    ").lower(jax.ShapeDtypeStruct((32, 16), jnp.float32))");
+  }
+  return at_start(
+      "the file has no jax.jit(f).lower(...) call: add one after the function, e.g. "
+      "jax.jit(f).lower(jax.ShapeDtypeStruct((32, 16), jnp.float32))");
 }
 
 std::int64_t objects_alive() { return t_objects_alive; }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "python/tracer.h"
 
 namespace rl::python {
 
@@ -52,6 +53,14 @@ struct NotebookResult {
 };
 
 NotebookResult run_notebook(const std::string& source, const NotebookOptions& options = {});
+
+// A lowering run, the page's Write section: runs the program as run_notebook does, but prints
+// nothing, lowers jitted functions instead of calling them, makes jnp's arrays at the top level
+// abstract (shape and dtype, no data), and stops at the program's first `jax.jit(f).lower(...)`
+// call (or the first on the function named `entry`), whose module it returns. An error is
+// "LINE:COL: message", the place of the expression that raised it (JAX's words for the tracer's
+// rules, Python's exception otherwise).
+Result<Lowered> lower_source(const std::string& source, const std::string& entry = "");
 
 // The notebook values alive on this thread: after a run, or a session's reset or end, as many as
 // before it (cycles included: a run's end empties what it made).

@@ -59,9 +59,8 @@ struct Obj {
   bool b = false;
   std::int64_t i = 0;
   double f = 0;
-  std::string
-      s;  // Str: value; Module: path; Builtin: qualified name; Method: attribute; DType: MLIR name;
-          // Func with `call`: the function's name
+  std::string s;  // Str: value; Module: path; Builtin: qualified name; Method: attribute; DType:
+                  // MLIR name; Func with `call`: the function's name
   std::vector<Ref> items;  // Tuple, List
   // Array: an abstract value. traced: it has a value in the function being emitted; literal: a
   // Python scalar being used as an array (materialized as a constant where used).
@@ -85,6 +84,9 @@ struct Obj {
 class Session {
  public:
   Session(const std::string& function, const std::vector<ArgSpec>& args);
+  // No function: the arrays of a lowering run's top level (python/notebook.h's lower_source), as
+  // jnp's constructors make them there, abstract (shape and dtype, no data, nothing emitted).
+  Session();
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -111,7 +113,7 @@ class Session {
   Result<Ref> convert(const Ref& x, const std::string& dtype);
   Result<Ref> constant(double value, const std::string& dtype, bool weak);
 
-  std::string aval(const Ref& x) const;         // "float32[3]"
+  std::string aval(const Ref& x) const;           // "float32[3]"
   std::string truth_message(const Ref& x) const;  // bool(x): JAX's TracerBoolConversionError
 
   // The function's result (an array, a Python scalar, or a tuple or list of them) → the module.

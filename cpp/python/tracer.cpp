@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -502,7 +503,22 @@ struct Interp {
   }
   // The emitted value of an array operand (a literal becomes a constant here).
   Result<hj::Value> value_of(const Ref& a) {
-    if (a->literal) return Result<hj::Value>::success(em->constant(a->lit, {{}, a->aval.dtype}));
+    if (a->literal) {
+      // A Python int as an integer array must fit its dtype (JAX: OverflowError).
+      const std::string& t = a->aval.dtype;
+      if (!hj::is_float(t) && t != "i1") {
+        const int b = bits(t);
+        const bool u = hj::is_unsigned(t);
+        const double lo = u ? 0 : -std::ldexp(1.0, b - 1), hi = std::ldexp(1.0, u ? b : b - 1);
+        if (a->lit < lo || a->lit >= hi) {
+          char v[32];
+          std::snprintf(v, sizeof v, "%.0f", a->lit);
+          return fail(std::string("Python int ") + v + " too large to convert to " +
+                      jax_dtype_name(t));
+        }
+      }
+      return Result<hj::Value>::success(em->constant(a->lit, {{}, t}));
+    }
     if (a->traced && a->epoch != epoch_of(a->fn))
       return fail("an array from a body trace that was thrown away (" + aval_text(a) +
                   ") is used here; return it from the "
@@ -2748,16 +2764,29 @@ struct Interp {
       std::vector<Ref> inner;
       for (std::size_t k = 0; k < types.size(); ++k)
         inner.push_back(traced(hj::Value{int(k)}, weak[k]));
+      // A failed trace leaves nothing behind: the body's function (and any it began) goes, as a
+      // program may catch the error and go on tracing.
+      auto drop = [&]() {
+        for (int g = f; g < em->function_count(); ++g) ++epochs[g];
+        em->drop_functions(f);
+        for (auto it = private_cache.begin(); it != private_cache.end();)
+          it = it->second >= f ? private_cache.erase(it) : std::next(it);
+      };
       auto r = body(inner);
       if (!r) {
         fn_stack.pop_back();
+        drop();
         return pass_on(r);
       }
-      UNWRAP(ra, as_array(r.value(), name));
-      auto rv = value_of(ra);
+      auto ra = as_array(r.value(), name);
+      auto rv = ra ? value_of(ra.value()) : Result<hj::Value>::failure(ra.error_info());
       fn_stack.pop_back();
-      if (!rv) return pass_on(rv);
-      out_weak = ra->weak;
+      if (!rv) {
+        drop();
+        return pass_on(rv);
+      }
+      auto ra_v = ra.value();
+      out_weak = ra_v->weak;
       em->end_function({rv.value()});
     }
     return Result<Ref>::success(traced(em->call(f, vals), out_weak));
@@ -4598,34 +4627,6 @@ const std::vector<std::string>& supported_names() { return names_list(); }
 bool supported_name(const std::string& name) { return known_name(name); }
 const char* dtype_mlir_name(const std::string& attribute) { return dtype_named(attribute); }
 
-Result<Lowered> lower_source(const std::string& source, const std::string& entry) {
-  auto prog = parse(source);
-  if (!prog) return Result<Lowered>::failure(prog.error_info());
-  Interp in;
-  in.entry = entry;
-  for (auto& s : prog->body) {
-    auto f = in.exec(*s);
-    if (!f) return Result<Lowered>::failure(f.error_info());
-    if (in.done) return Result<Lowered>::success(in.result);
-  }
-  if (!entry.empty()) {
-    bool defined = false;
-    for (auto& s : prog->body) defined = defined || (s->kind == SK::Def && s->s == entry);
-    if (!defined)
-      return Result<Lowered>::failure(
-          Error{"1:1: no function named '" + entry + "' is defined in the file", "", 1, 1});
-    return Result<Lowered>::failure(
-        Error{"1:1: the file has no jax.jit(" + entry + ").lower(...) call to give " + entry +
-                  "'s argument shapes; add one, e.g. jax.jit(" + entry +
-                  ").lower(jax.ShapeDtypeStruct((32, 16), jnp.float32))",
-              "", 1, 1});
-  }
-  return Result<Lowered>::failure(
-      Error{"1:1: the file has no jax.jit(f).lower(...) call: add one after the function, e.g. "
-            "jax.jit(f).lower(jax.ShapeDtypeStruct((32, 16), jnp.float32))",
-            "", 1, 1});
-}
-
 // ---- a lowering another evaluator drives (python/traced.h) ----------------------------------
 
 namespace tr {
@@ -4652,6 +4653,7 @@ Session::Session(const std::string& function, const std::vector<ArgSpec>& specs)
     impl_->args.push_back(in.traced(in.em->arg(k), specs[k].weak));
   impl_->name = function;
 }
+Session::Session() : impl_(std::make_unique<Impl>()) {}
 Session::~Session() = default;
 
 const std::vector<Ref>& Session::args() const { return impl_->args; }

@@ -34,9 +34,6 @@ struct Lowered {
   std::string function;  // the lowered function's name
 };
 
-// Lowers the program's `jax.jit(f).lower(...)` call (the first one, or the first on `entry`).
-Result<Lowered> lower_source(const std::string& source, const std::string& entry = "");
-
 // An abstract argument of a lowering (python/traced.h's Session): shape, dtype as MLIR spells it
 // ("f32", "i32") and JAX's weak type (a Python scalar).
 struct ArgSpec {

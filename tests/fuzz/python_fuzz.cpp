@@ -9,6 +9,7 @@
 
 #include "hlo/parse.h"
 #include "hlo/verify.h"
+#include "python/notebook.h"
 #include "python/tracer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

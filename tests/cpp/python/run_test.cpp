@@ -7,6 +7,7 @@
 
 #include "catch.hpp"
 #include "interp/interp_util.h"
+#include "python/notebook.h"
 #include "python/tracer.h"
 
 namespace {
