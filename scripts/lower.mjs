@@ -31,8 +31,10 @@ or, with einsum forms and a fori_loop (one stablehlo.while whose body is a priva
 
     jax.jit(step).lower(jnp.zeros((2, 4, 3)), jax.ShapeDtypeStruct((3, 3), jnp.float32))
 
-Arguments of .lower(...) are arrays made in the file (jnp.zeros, jnp.ones, jnp.full, jnp.arange
-with .reshape and arithmetic) or jax.ShapeDtypeStruct(shape, dtype). Supported: operators
+The program's Python runs as in the notebook (scripts/notebook.mjs: while loops, dicts, closures,
+**kw), printing nothing and stopping at the .lower(...) call. Arguments of .lower(...) are arrays
+made in the file (jnp.zeros, jnp.ones, jnp.full, jnp.arange with .reshape and arithmetic: abstract
+here, any size, no data), Python scalars, or jax.ShapeDtypeStruct(shape, dtype). Supported: operators
 + - * / // % ** @ and comparisons; jnp.matmul, dot, tanh, exp, log, log1p, expm1, sqrt, abs, sign,
 square, sin, cos, maximum, minimum, where, sum, mean, max, min, prod, var, std, clip, outer,
 einsum (one or two operands, letter labels: 'ij,jk->ik', diagonals 'ii->i' and 'iij,jk',
@@ -48,7 +50,8 @@ lax.dot_general, fori_loop (Python int bounds; body a def or lambda), stop_gradi
   --entry NAME  lower the first .lower(...) call on the function NAME (default: the first call)
   -h, --help    print this help
 
-The module goes to stdout. An error is printed as PROGRAM.py:LINE:COL: message and the exit
+The module goes to stdout. An error is printed as PROGRAM.py:LINE:COL: message (JAX's meaning for
+its rules, Python's exception for the rest, e.g. NameError: name 'y' is not defined) and the exit
 status is 1.`;
 
 const args = process.argv.slice(2);

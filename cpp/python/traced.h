@@ -13,7 +13,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -36,15 +35,10 @@ enum class K {
   Ellipsis,
   Slice,  // a slice object (items: start, stop, step; None where not written)
   Array,
-  Module,
-  Builtin,
-  Method,
-  DType,
-  Func,
-  Jitted,
-  Lowered,
-  SDS,
-  Opaque
+  Builtin,  // s: a function of the tracer by name ("lax.add"), or "builtins.float" as a dtype
+  Method,   // s: the method; self: the array
+  DType,    // s: the MLIR name ("f32")
+  Func,     // s: its name; call: the driving evaluator's function
 };
 
 struct Obj;
@@ -59,24 +53,18 @@ struct Obj {
   bool b = false;
   std::int64_t i = 0;
   double f = 0;
-  std::string s;  // Str: value; Module: path; Builtin: qualified name; Method: attribute; DType:
-                  // MLIR name; Func with `call`: the function's name
-  std::vector<Ref> items;  // Tuple, List
+  std::string s;           // Str: value; Builtin, Method, DType, Func: see K
+  std::vector<Ref> items;  // Tuple, List, Slice
   // Array: an abstract value. traced: it has a value in the function being emitted; literal: a
   // Python scalar being used as an array (materialized as a constant where used).
   hlo::jax::Aval aval;
   bool weak = false, traced = false, literal = false;
   double lit = 0;
   hlo::jax::Value v;
-  int fn = -1;                   // the emitter function the traced value belongs to
-  int epoch = 0;                 // that function's trace (a thrown-away trace's index is reused)
-  Ref self;                      // Method: receiver; Jitted: the function
-  const Stmt* def = nullptr;     // Func
-  std::vector<Ref> defaults;     // Func: evaluated default values (null: none)
-  const Expr* lambda = nullptr;  // Func: a lambda's expression (def is null then)
-  std::shared_ptr<std::map<std::string, Ref>>
-      closure;    // Func made inside a function: its names then
-  Callback call;  // Func of the driving evaluator (def and lambda are null then)
+  int fn = -1;    // the emitter function the traced value belongs to
+  int epoch = 0;  // that function's trace (a thrown-away trace's index is reused)
+  Ref self;       // Method: the array
+  Callback call;  // Func
 };
 
 // One lowering, `jax.jit(f).lower(args)`, whose Python another evaluator runs. The errors are the

@@ -10,10 +10,8 @@
 #include <set>
 
 #include "hlo/jax_emit.h"
-#include "python/bind.h"
+#include "python/ast.h"
 #include "python/ndarray.h"
-#include "python/parser.h"
-#include "python/pynum.h"
 #include "python/traced.h"
 
 namespace rl::python {
@@ -33,7 +31,6 @@ Ref mk(K k) {
   r->k = k;
   return r;
 }
-Ref none() { return mk(K::None); }
 Ref mk_int(std::int64_t v) {
   auto r = mk(K::Int);
   r->i = v;
@@ -42,11 +39,6 @@ Ref mk_int(std::int64_t v) {
 Ref mk_float(double v) {
   auto r = mk(K::Float);
   r->f = v;
-  return r;
-}
-Ref mk_bool(bool v) {
-  auto r = mk(K::Bool);
-  r->b = v;
   return r;
 }
 Ref mk_str(std::string s, K k = K::Str) {
@@ -105,8 +97,6 @@ std::string type_name(const Ref& r) {
       return "slice";
     case K::Array:
       return "Array " + aval_text(r);
-    case K::Module:
-      return "module";
     case K::Builtin:
       return "function";
     case K::Method:
@@ -115,14 +105,6 @@ std::string type_name(const Ref& r) {
       return "dtype";
     case K::Func:
       return "function";
-    case K::Jitted:
-      return "jitted function";
-    case K::Lowered:
-      return "Lowered";
-    case K::SDS:
-      return "ShapeDtypeStruct";
-    case K::Opaque:
-      return r->s;
   }
   return "?";
 }
@@ -183,20 +165,6 @@ DT dt_of(const Ref& r) {
 }
 
 // ---- the names ----------------------------------------------------------------------------------
-
-const char* const kModules[][2] = {{"jax", "jax"},
-                                   {"jax.numpy", "jnp"},
-                                   {"jax.nn", "jax.nn"},
-                                   {"jax.lax", "lax"},
-                                   {"numpy", "np"},
-                                   {"jax.scipy", "jax.scipy"},
-                                   {"jax.scipy.special", "jax.scipy.special"}};
-
-std::string short_module(const std::string& path) {
-  for (auto& m : kModules)
-    if (path == m[0]) return m[1];
-  return path;
-}
 
 // The name tables are plain arrays of literals (no static std::map to build at start-up: its
 // initializer is code, several kB of the wasm core, where an array is data).
@@ -433,24 +401,12 @@ struct Args {
   }
 };
 
-enum class FlowKind { Next, Return, Break, Continue };
-struct Flow {
-  FlowKind kind = FlowKind::Next;
-  Ref value;
-};
-
-using Scope = std::map<std::string, Ref>;
-
+// The tracer's rules, over one lowering: the emitter of the function being traced (null: a
+// lowering run's top level, whose arrays are abstract), its trace levels, and the result.
 struct Interp {
-  Scope globals;
-  std::vector<Scope*> frames;
   std::unique_ptr<hj::Emitter> em;
   std::vector<int> fn_stack;  // emitter function of the current trace level (0: main)
-  std::int64_t steps = 0;
-  int call_depth = 0;
-  int line = 1, col = 1;
-  std::string entry;
-  bool done = false;
+  int line = 1, col = 1;      // the place errors name (0: none, tr::Session)
   Lowered result;
 
   // An error at the place being evaluated; without one (line 0) when another evaluator drives the
@@ -2816,116 +2772,15 @@ struct Interp {
     };
     const std::string mod = q.substr(0, q.rfind('.'));
     const std::string fn = q.substr(q.rfind('.') + 1);
-    // Python builtins.
+    // Python's abs of an array (the notebook hands over nothing else of builtins).
     if (mod == "builtins") {
-      if (fn == "len") {
-        UNWRAP(x, need(0, "obj"));
-        if (x->k == K::Tuple || x->k == K::List)
-          return Result<Ref>::success(mk_int(std::int64_t(x->items.size())));
-        if (x->k == K::Str) return Result<Ref>::success(mk_int(std::int64_t(x->s.size())));
-        if (x->k == K::Array) {
-          if (x->aval.dims.empty()) return fail("len() of unsized object");
-          return Result<Ref>::success(mk_int(x->aval.dims[0]));
-        }
-        return fail("object of type '" + type_name(x) + "' has no len()");
-      }
-      if (fn == "range") {
-        std::int64_t lo = 0, hi = 0, st = 1;
-        for (auto& p : a.pos)
-          if (p->k != K::Int)
-            return fail("range() arguments must be integers, got " + type_name(p));
-        if (a.pos.size() == 1)
-          hi = a.pos[0]->i;
-        else if (a.pos.size() >= 2)
-          lo = a.pos[0]->i, hi = a.pos[1]->i;
-        if (a.pos.size() == 3) st = a.pos[2]->i;
-        if (a.pos.empty() || a.pos.size() > 3)
-          return fail("range expected 1 to 3 arguments, got " + std::to_string(a.pos.size()));
-        if (st == 0) return fail("range() arg 3 must not be zero");
-        std::vector<Ref> items;
-        for (std::int64_t v = lo; st > 0 ? v < hi : v > hi; v += st) {
-          if (items.size() >= 1000000)
-            return fail("range() of more than 1000000 items is not supported here");
-          items.push_back(mk_int(v));
-        }
-        return Result<Ref>::success(mk_tuple(std::move(items), K::List));
-      }
-      if (fn == "slice") {  // CPython's slice(stop) / slice(start, stop[, step])
-        if (!a.kw.empty()) return fail("slice() takes no keyword arguments");
-        if (a.pos.empty()) return fail("slice expected at least 1 argument, got 0");
-        if (a.pos.size() > 3)
-          return fail("slice expected at most 3 arguments, got " + std::to_string(a.pos.size()));
-        auto sl = mk(K::Slice);
-        sl->items = a.pos.size() == 1 ? std::vector<Ref>{none(), a.pos[0], none()} : a.pos;
-        while (sl->items.size() < 3) sl->items.push_back(none());
-        return Result<Ref>::success(sl);
-      }
-      if (fn == "int" || fn == "float" || fn == "bool") {
-        Ref x = arg(0, "x");
-        if (!x)
-          return Result<Ref>::success(fn == "float" ? mk_float(0)
-                                      : fn == "int" ? mk_int(0)
-                                                    : mk_bool(false));
-        if (!is_pyscalar(x)) return fail(fn + "() of " + type_name(x) + " is not supported here");
-        const double v = scalar_value(x);
-        if (fn == "float") return Result<Ref>::success(mk_float(v));
-        if (fn == "bool") return Result<Ref>::success(mk_bool(v != 0));
-        if (!std::isfinite(v) || std::fabs(v) >= 9.2e18)
-          return fail("cannot convert float " + std::to_string(v) + " to integer");
-        return Result<Ref>::success(x->k == K::Int ? x : mk_int(std::int64_t(std::trunc(v))));
-      }
-      if (fn == "tuple" || fn == "list") {
-        Ref x = arg(0, "iterable");
-        if (!x) return Result<Ref>::success(mk_tuple({}, fn == "tuple" ? K::Tuple : K::List));
-        if (x->k != K::Tuple && x->k != K::List)
-          return fail(fn + "() of " + type_name(x) + " is not supported here");
-        return Result<Ref>::success(mk_tuple(x->items, fn == "tuple" ? K::Tuple : K::List));
-      }
-      if (fn == "print") return Result<Ref>::success(none());
       if (fn == "abs") {
         UNWRAP(x, need(0, "x"));
         if (x->k == K::Int) return Result<Ref>::success(mk_int(x->i < 0 ? -x->i : x->i));
         if (x->k == K::Float) return Result<Ref>::success(mk_float(std::fabs(x->f)));
         return unary_fn("abs", "abs", x, false);
       }
-      if (fn == "min" || fn == "max") {
-        std::vector<Ref> xs = a.pos;
-        if (xs.size() == 1 && (xs[0]->k == K::Tuple || xs[0]->k == K::List)) xs = xs[0]->items;
-        if (xs.empty()) return fail(fn + "() arg is an empty sequence");
-        Ref best = xs[0];
-        for (auto& x : xs) {
-          if (!is_pyscalar(x))
-            return fail(fn + "() of " + type_name(x) + " is not supported here; use jnp." + fn);
-          if (fn == "min" ? scalar_value(x) < scalar_value(best)
-                          : scalar_value(x) > scalar_value(best))
-            best = x;
-        }
-        return Result<Ref>::success(best);
-      }
       return fail("the Python builtin " + fn + "() is not supported here");
-    }
-    if (q == "jax.jit") {
-      UNWRAP(f, need(0, "fun"));
-      if (a.pos.size() > 1 || !a.kw.empty())
-        return fail("jax.jit: only jax.jit(f) is supported here (no static arguments or options)");
-      if (f->k != K::Func)
-        return fail("jax.jit expects a function defined in the file, got " + type_name(f));
-      if (f->lambda)  // JAX names its private function after the lambda; not modeled here
-        return fail("jax.jit of a lambda is not supported here; define the function with def");
-      auto j = mk(K::Jitted);
-      j->self = f;
-      return Result<Ref>::success(j);
-    }
-    if (q == "jax.ShapeDtypeStruct") {
-      UNWRAP(shape_r, need(0, "shape"));
-      UNWRAP(dt_r, need(1, "dtype"));
-      UNWRAP(shape, int_list(shape_r, "jax.ShapeDtypeStruct: shape"));
-      UNWRAP(okshape, check_shape(shape, "jax.ShapeDtypeStruct"));
-      (void)okshape;
-      UNWRAP(t, dtype_arg(dt_r, q));
-      auto s = new_array({shape, t}, false);
-      s->k = K::SDS;
-      return Result<Ref>::success(s);
     }
     // Array constructors (jnp, and np with NumPy's 64-bit defaults, canonicalized at jit).
     if ((mod == "jnp" || mod == "np") && (fn == "zeros" || fn == "ones" || fn == "full" ||
@@ -3563,11 +3418,6 @@ struct Interp {
   Result<Ref> call_method(const Ref& m, const Args& a) {
     const Ref& x = m->self;
     const std::string& name = m->s;
-    if (x->k == K::Jitted) {
-      if (name != "lower")
-        return fail("jitted function." + name + " is not supported here; use .lower(...)");
-      return lower_call(x, a);
-    }
     if (name == "reshape") {
       std::vector<std::int64_t> shape;
       if (a.pos.size() == 1 && (a.pos[0]->k == K::Tuple || a.pos[0]->k == K::List)) {
@@ -3631,54 +3481,6 @@ struct Interp {
     return fail("Array." + name + "() is not supported here");
   }
 
-  // ---- the lowering: jax.jit(f).lower(args) ----
-  Result<Ref> lower_call(const Ref& jitted, const Args& a) {
-    const Ref& f = jitted->self;
-    const Stmt& def = *f->def;
-    auto low = mk(K::Lowered);
-    if (tracing())
-      return fail("jax.jit(...).lower(...) inside a traced function is not supported here");
-    if (done || (!entry.empty() && def.s != entry)) return Result<Ref>::success(low);
-    if (!a.kw.empty()) return fail(".lower(): keyword arguments are not supported here");
-    std::vector<hj::Aval> types;
-    std::vector<bool> weak;
-    for (auto& x : a.pos) {
-      if (x->k == K::Array || x->k == K::SDS) {
-        types.push_back({x->aval.dims, canonical(x->aval.dtype)});
-        weak.push_back(x->weak);
-      } else if (is_pyscalar(x)) {
-        const DT d = dt_of(x);
-        types.push_back({{}, d.t});
-        weak.push_back(d.weak);
-      } else {
-        return fail(".lower(): argument " + std::to_string(types.size()) +
-                    " must be an array or jax.ShapeDtypeStruct, got " + type_name(x));
-      }
-    }
-    std::size_t required = 0, positional = 0;
-    bool var_args = false;
-    for (auto& p : def.params) {
-      if (p.kind == ParamKind::Positional && !p.default_value) ++required;
-      positional += p.kind == ParamKind::Positional;
-      var_args = var_args || p.kind == ParamKind::VarArgs;
-    }
-    if (a.pos.size() < required || (a.pos.size() > positional && !var_args))
-      return fail(def.s + "() takes " + std::to_string(positional) + " positional argument" +
-                  (positional == 1 ? "" : "s") + " but " + std::to_string(a.pos.size()) +
-                  (a.pos.size() == 1 ? " was" : " were") + " given");
-    em = std::make_unique<hj::Emitter>(def.s, types);
-    private_cache.clear();
-    fn_stack = {0};
-    std::vector<Ref> args;
-    for (std::size_t k = 0; k < types.size(); ++k) args.push_back(traced(em->arg(k), weak[k]));
-    const int l = line, c = col;
-    auto r = call_function(f, args, {});
-    line = l, col = c;
-    if (!r) return pass_on(r);
-    UNWRAP(ok, finish(def.s, r.value()));
-    (void)ok;
-    return Result<Ref>::success(low);
-  }
   // The traced function `name` returned `out` (arrays, Python scalars, or a tuple or list of
   // them): the module is `result`.
   Result<bool> finish(const std::string& name, const Ref& out) {
@@ -3695,252 +3497,21 @@ struct Interp {
     if (results.empty()) return fail(name + " returns no arrays");
     result.text = em->finish(results);
     result.function = name;
-    done = true;
     em.reset();
     return Result<bool>::success(true);
   }
 
-  // ---- evaluation ----
-  Result<bool> step() {
-    if (++steps > kMaxSteps)
-      return fail("the program ran past its step budget (" + std::to_string(kMaxSteps) + " steps)");
-    return Result<bool>::success(true);
-  }
-
-  Result<Ref> lookup(const std::string& n) {
-    if (!frames.empty()) {
-      auto it = frames.back()->find(n);
-      if (it != frames.back()->end()) return Result<Ref>::success(it->second);
-    }
-    auto g = globals.find(n);
-    if (g != globals.end()) return Result<Ref>::success(g->second);
-    static const char* const builtins[] = {"len",  "range", "int", "float", "bool", "tuple",
-                                           "list", "print", "abs", "min",   "max",  "slice"};
-    for (const char* b : builtins)
-      if (n == b) return Result<Ref>::success(mk_str("builtins." + n, K::Builtin));
-    return fail("name '" + n + "' is not defined");
-  }
-  void assign_name(const std::string& n, Ref v) {
-    if (!frames.empty())
-      (*frames.back())[n] = std::move(v);
-    else
-      globals[n] = std::move(v);
-  }
-  Result<bool> assign(const Expr& target, const Ref& v) {
-    line = target.line, col = target.column;
-    if (target.kind == EK::Name) {
-      assign_name(target.s, v);
-      return Result<bool>::success(true);
-    }
-    if (target.kind == EK::Tuple || target.kind == EK::List) {
-      std::vector<Ref> items;
-      if (v->k == K::Tuple || v->k == K::List)
-        items = v->items;
-      else if (v->k == K::Array) {
-        return fail(
-            "unpacking an array into names is not supported here; index it or use jnp.split");
-      } else {
-        return fail("cannot unpack non-iterable " + type_name(v) + " object");
-      }
-      if (items.size() != target.kids.size())
-        return fail(
-            items.size() > target.kids.size()
-                ? "too many values to unpack (expected " + std::to_string(target.kids.size()) + ")"
-                : "not enough values to unpack (expected " + std::to_string(target.kids.size()) +
-                      ", got " + std::to_string(items.size()) + ")");
-      for (std::size_t k = 0; k < items.size(); ++k) {
-        UNWRAP(ok, assign(*target.kids[k], items[k]));
-        (void)ok;
-      }
-      return Result<bool>::success(true);
-    }
-    return fail(
-        "assigning to this kind of target is not supported here (only names and tuples of names)");
-  }
-
-  Result<Ref> attribute(const Ref& obj, const std::string& name) {
-    if (obj->k == K::Module) {
-      const std::string path = obj->s + "." + name;
-      for (auto& m : kModules)
-        if (path == m[0]) return Result<Ref>::success(mk_str(path, K::Module));
-      const std::string sm = short_module(obj->s);
-      bool modeled = false;
-      for (auto& m : kModules) modeled = modeled || obj->s == m[0];
-      if (!modeled)  // a module the tool does not model (time, functools, ...)
-        return fail(obj->s + "." + name +
-                    " is not supported here (only jax, jax.numpy, jax.nn, jax.lax and numpy are)");
-      if (sm == "jnp" || sm == "np") {
-        if (const char* t = dtype_named(name)) return Result<Ref>::success(mk_str(t, K::DType));
-        if (name == "newaxis") return Result<Ref>::success(none());
-        if (name == "inf") return Result<Ref>::success(mk_float(INFINITY));
-        if (name == "nan") return Result<Ref>::success(mk_float(NAN));
-        if (name == "pi") return Result<Ref>::success(mk_float(M_PI));
-        if (name == "e") return Result<Ref>::success(mk_float(M_E));
-      }
-      const std::string q = sm + "." + name;
-      if (known_name(q)) return Result<Ref>::success(mk_str(q, K::Builtin));
-      if (sm == "np")
-        return fail(q + " is not supported here; supported: " + supported_in("np") +
-                    " (and np dtypes)");
-      return fail(q + " is not supported here; supported: " + supported_in(sm));
-    }
-    if (obj->k == K::Array) return array_attr(obj, name);
-    if (obj->k == K::SDS) {
-      if (name == "shape" || name == "dtype" || name == "ndim") return array_attr(obj, name);
-    }
-    if (obj->k == K::Jitted && name == "lower") {
-      auto m = mk(K::Method);
-      m->s = name;
-      m->self = obj;
-      return Result<Ref>::success(m);
-    }
-    if (obj->k == K::Lowered)
-      return fail("Lowered." + name + " is not supported here (the lowering stops at .lower(...))");
-    return fail("'" + type_name(obj) + "' object has no attribute '" + name +
-                "' (or it is not supported here)");
-  }
-
-  // A def or a lambda called: python/bind.h's binding (the notebook's, CPython's), then its
-  // body or its one expression. **kwargs needs a dict, which a traced function does not have.
+  // A function of the driving evaluator (tr::Session), called with traced values: it binds its
+  // own arguments.
   Result<Ref> call_function(const Ref& f, const std::vector<Ref>& pos,
                             const std::vector<std::pair<std::string, Ref>>& kw) {
-    if (f->call) {  // the driving evaluator's function (tr::Session): it binds its own arguments
-      if (!kw.empty()) return fail(f->s + "(): keyword arguments are not supported here");
-      return f->call(pos);
-    }
-    const std::string name = f->lambda ? "<lambda>" : f->def->s;
-    const std::vector<Param>& params = f->lambda ? f->lambda->params : f->def->params;
-    for (auto& p : params)
-      if (p.kind == ParamKind::VarKeywords)
-        return fail(name + "(): a **" + p.name +
-                    " parameter is not supported in a traced function here");
-    std::vector<bool> has_default;
-    for (auto& d : f->defaults) has_default.push_back(d != nullptr);
-    std::vector<std::string> keywords;
-    for (auto& [n, v] : kw) keywords.push_back(n);
-    auto bound = bind_arguments(name, params, has_default, pos.size(), keywords);
-    if (!bound) return fail(bound.error());
-    const Binding& b = bound.value();
-    // The first parameter without a value, in the tracer's words.
-    for (const auto* m : {&b.missing, &b.missing_keyword_only})
-      if (!m->empty())
-        return fail(name + "() missing required " +
-                    (m == &b.missing ? "positional" : "keyword-only") + " argument: '" +
-                    params[m->front()].name + "'");
-    Scope locals;
-    if (f->closure) locals = *f->closure;
-    for (std::size_t k = 0; k < params.size(); ++k) {
-      const ArgSource& src = b.params[k];
-      if (src.kind == ArgSource::VarArgs)
-        locals[params[k].name] =
-            mk_tuple(std::vector<Ref>(pos.begin() + std::ptrdiff_t(src.index), pos.end()));
-      else
-        locals[params[k].name] = src.kind == ArgSource::Positional ? pos[src.index]
-                                 : src.kind == ArgSource::Keyword  ? kw[src.index].second
-                                                                   : f->defaults[k];
-    }
-    if (call_depth >= kMaxCallDepth)
-      return fail("maximum recursion depth exceeded (" + std::to_string(kMaxCallDepth) +
-                  " nested calls)");
-    ++call_depth;
-    frames.push_back(&locals);
-    Result<Ref> result = Result<Ref>::success(none());
-    if (f->lambda) {
-      result = eval(*f->lambda->kids[0]);
-    } else {
-      auto r = run_block(f->def->body);
-      if (!r)
-        result = pass_on(r);
-      else if (r.value().kind == FlowKind::Return && r.value().value)
-        result = Result<Ref>::success(r.value().value);
-    }
-    frames.pop_back();
-    --call_depth;
-    return result;
+    if (!f->call) return fail("a function of the program is not callable here");
+    if (!kw.empty()) return fail(f->s + "(): keyword arguments are not supported here");
+    return f->call(pos);
   }
 
-  Result<Ref> call(const Ref& callee, const Args& a) {
-    switch (callee->k) {
-      case K::Builtin:
-        return call_builtin(callee->s, a);
-      case K::Method:
-        return call_method(callee, a);
-      case K::Func:
-        return call_function(callee, a.pos, a.kw);
-      case K::Jitted: {
-        if (!tracing())
-          return fail(
-              "calling a jitted function runs it; this tool lowers it instead: write "
-              "jax.jit(f).lower(...)");
-        const Ref f = callee->self;
-        if (!a.kw.empty())
-          return fail("keyword arguments to a jitted function are not supported here");
-        return call_jitted_private(
-            f->call ? f->s : f->def->s, a.pos,
-            [&](const std::vector<Ref>& in) { return call_function(f, in, {}); });
-      }
-      case K::DType: {
-        if (a.pos.size() != 1) return fail("a dtype call takes one argument");
-        if (is_pyscalar(a.pos[0])) return full({}, scalar_value(a.pos[0]), callee->s, false);
-        UNWRAP(x, as_array(a.pos[0], jax_dtype_name(callee->s)));
-        return convert(x, callee->s, false);
-      }
-      default:
-        return fail("'" + type_name(callee) + "' object is not callable");
-    }
-  }
-
-  // Python arithmetic on Python numbers: python/pynum.h's rule, the notebook's too. Ints stay
-  // 64-bit here (a constant of the traced function): a result past that, or a shift past 62,
-  // is refused.
-  Result<Ref> py_arith(const std::string& op, const Ref& x, const Ref& y) {
-    auto num = [](const Ref& r) {
-      PyNum n;
-      n.is_float = r->k == K::Float;
-      n.is_bool = r->k == K::Bool;
-      n.i = r->k == K::Bool ? r->b : r->i;
-      n.f = r->f;
-      return n;
-    };
-    const PyNum a = num(x), b = num(y);
-    if ((op == "<<" || op == ">>") && !a.is_float && !b.is_float && (b.i < 0 || b.i > 62))
-      return fail("shift count " + std::to_string(b.i) + " is not supported here");
-    const PyNumResult r = py_number_op(op, a, b);
-    switch (r.status) {
-      case PyNumStatus::Ok:
-        return Result<Ref>::success(r.value.is_float  ? mk_float(r.value.f)
-                                    : r.value.is_bool ? mk_bool(r.value.i != 0)
-                                                      : mk_int(r.value.i));
-      case PyNumStatus::Overflow:
-        return fail("integer result past 64 bits is not supported here");
-      case PyNumStatus::Error:
-        return fail(r.message);
-      case PyNumStatus::Unsupported:
-        break;
-    }
-    return fail("unsupported operand type(s) for " + op + ": '" + type_name(x) + "' and '" +
-                type_name(y) + "'");
-  }
-
+  // x op y where x or y is an array (the driving evaluator keeps Python's own arithmetic).
   Result<Ref> binop(const std::string& op, const Ref& x, const Ref& y) {
-    if (is_pyscalar(x) && is_pyscalar(y)) return py_arith(op, x, y);
-    if ((x->k == K::Tuple || x->k == K::List) && op == "+" && y->k == x->k) {
-      std::vector<Ref> items = x->items;
-      items.insert(items.end(), y->items.begin(), y->items.end());
-      return Result<Ref>::success(mk_tuple(items, x->k));
-    }
-    if ((x->k == K::Tuple || x->k == K::List) && op == "*" && y->k == K::Int) {
-      std::vector<Ref> items;
-      // Checked: (a, b) * 2**62 overflows int64, and () * 2**55 is () without a 2**55-trip loop
-      // (both found by scripts/fuzz python).
-      std::int64_t total = 0;
-      if (__builtin_mul_overflow(y->i, std::int64_t(x->items.size()), &total) || total > 1000000)
-        return fail("sequence repetition past 10^6 items is not supported here");
-      if (!x->items.empty())
-        for (std::int64_t k = 0; k < y->i; ++k)
-          items.insert(items.end(), x->items.begin(), x->items.end());
-      return Result<Ref>::success(mk_tuple(items, x->k));
-    }
     const bool arrays =
         (x->k == K::Array || is_pyscalar(x)) && (y->k == K::Array || is_pyscalar(y));
     if (!arrays)
@@ -3959,16 +3530,6 @@ struct Interp {
   }
 
   Result<Ref> compare(const std::string& op, const Ref& x, const Ref& y) {
-    if (is_pyscalar(x) && is_pyscalar(y)) {
-      const double a = scalar_value(x), b = scalar_value(y);
-      bool r = op == "<"    ? a < b
-               : op == ">"  ? a > b
-               : op == "<=" ? a <= b
-               : op == ">=" ? a >= b
-               : op == "==" ? a == b
-                            : a != b;
-      return Result<Ref>::success(mk_bool(r));
-    }
     if (x->k == K::Array || y->k == K::Array) {
       static constexpr NameOp dirs[] = {{"<", "LT", false},  {">", "GT", false},
                                         {"<=", "LE", false}, {">=", "GE", false},
@@ -3977,51 +3538,8 @@ struct Interp {
       if (!d) return fail("the comparison '" + op + "' on arrays is not supported here");
       return compare_fn(op, d->op, x, y);
     }
-    if (op == "==" || op == "!=") {
-      bool eq = false;
-      if (x->k == y->k) {
-        if (x->k == K::Str || x->k == K::DType)
-          eq = x->s == y->s;
-        else if (x->k == K::None)
-          eq = true;
-        else if (x->k == K::Tuple || x->k == K::List) {
-          eq = x->items.size() == y->items.size();
-          for (std::size_t k = 0; eq && k < x->items.size(); ++k) {
-            UNWRAP(e, compare("==", x->items[k], y->items[k]));
-            eq = e->k == K::Bool && e->b;
-          }
-        } else
-          eq = x.get() == y.get();
-      }
-      return Result<Ref>::success(mk_bool(op == "==" ? eq : !eq));
-    }
     return fail("'" + op + "' not supported between instances of '" + type_name(x) + "' and '" +
                 type_name(y) + "'");
-  }
-
-  Result<bool> truth(const Ref& v) {
-    switch (v->k) {
-      case K::None:
-        return Result<bool>::success(false);
-      case K::Bool:
-        return Result<bool>::success(v->b);
-      case K::Int:
-        return Result<bool>::success(v->i != 0);
-      case K::Float:
-        return Result<bool>::success(v->f != 0);
-      case K::Str:
-        return Result<bool>::success(!v->s.empty());
-      case K::Tuple:
-      case K::List:
-        return Result<bool>::success(!v->items.empty());
-      case K::Array:
-        return fail(
-            "the truth value of an array is not known while tracing (JAX raises "
-            "TracerBoolConversionError: Attempted boolean conversion of traced array with shape " +
-            aval_text(v) + "); use jnp.where or lax.cond");
-      default:
-        return Result<bool>::success(true);
-    }
   }
 
   // x[...] with ints, contiguous slices, `...` and None, as jnp's _rewriting_take does it without
@@ -4029,8 +3547,8 @@ struct Interp {
   // lax.expand_dims (broadcast_in_dim). Strided or reversed slices, negative ints and array
   // indices are gathers or dynamic slices in JAX: refused here, by name.
   // x[index], where index is the evaluated subscript: an int, a slice, None, Ellipsis, or a tuple
-  // of them (as Python passes it to __getitem__); `e` is the subscript expression, for the place.
-  Result<Ref> index_array(const Ref& x, const Expr& e, const Ref& index) {
+  // of them (as Python passes it to __getitem__).
+  Result<Ref> index_array(const Ref& x, const Ref& index) {
     struct Ix {
       int kind = 0;  // 0 int, 1 slice, 2 None, 3 Ellipsis
       std::int64_t i = 0;
@@ -4041,7 +3559,6 @@ struct Interp {
       parts = index->items;
     else
       parts.push_back(index);
-    line = e.line, col = e.column;
     std::vector<Ix> ix;
     int ellipses = 0;
     std::size_t regular = 0;
@@ -4189,436 +3706,6 @@ struct Interp {
 
   // The value of a subscript's index expression: a slice (`a:b:c`) becomes a slice object, and
   // a tuple of them a tuple (what Python hands __getitem__); anything else is evaluated.
-  Result<Ref> index_value(const Expr& ix) {
-    if (ix.kind == EK::Slice) {
-      auto s = mk(K::Slice);
-      for (int w = 0; w < 3; ++w) {
-        if (!ix.kids[static_cast<std::size_t>(w)]) {
-          s->items.push_back(none());
-          continue;
-        }
-        UNWRAP(v, eval(*ix.kids[static_cast<std::size_t>(w)]));
-        s->items.push_back(v);
-      }
-      return Result<Ref>::success(s);
-    }
-    if (ix.kind == EK::Tuple) {
-      std::vector<Ref> items;
-      for (auto& k : ix.kids) {
-        UNWRAP(v, index_value(*k));
-        items.push_back(v);
-      }
-      return Result<Ref>::success(mk_tuple(std::move(items)));
-    }
-    return eval(ix);
-  }
-
-  // obj[index], index evaluated (index_value); `e` is the subscript expression, for the place.
-  Result<Ref> subscript(const Ref& obj, const Expr& e, const Ref& index) {
-    line = e.line, col = e.column;
-    if (obj->k == K::Array) return index_array(obj, e, index);
-    if (obj->k == K::Tuple || obj->k == K::List) {
-      const std::int64_t n = std::int64_t(obj->items.size());
-      if (index->k == K::Int) {
-        std::int64_t k = index->i < 0 ? index->i + n : index->i;
-        if (k < 0 || k >= n)
-          return fail(std::string(obj->k == K::Tuple ? "tuple" : "list") + " index out of range");
-        return Result<Ref>::success(obj->items[k]);
-      }
-      if (index->k == K::Slice) {
-        const Ref& lo_r = index->items[0];
-        const Ref& hi_r = index->items[1];
-        const Ref& st_r = index->items[2];
-        std::int64_t st = 1, lo, hi;
-        // CPython's messages (a TypeError, then a ValueError for a zero step).
-        const char* not_int = "slice indices must be integers or None or have an __index__ method";
-        if (st_r->k != K::None) {
-          if (st_r->k != K::Int) return fail(not_int);
-          if (st_r->i == 0) return fail("slice step cannot be zero");
-          st = st_r->i;
-        }
-        lo = st > 0 ? 0 : n - 1;
-        hi = st > 0 ? n : -n - 1;
-        const Ref* bounds[2] = {&lo_r, &hi_r};
-        for (int w = 0; w < 2; ++w) {
-          const Ref& b = *bounds[w];
-          if (b->k == K::None) continue;
-          if (b->k != K::Int) return fail(not_int);
-          std::int64_t v = b->i < 0 ? b->i + n : b->i;
-          if (st > 0)
-            v = std::min(std::max<std::int64_t>(v, 0), n);
-          else
-            v = std::min(std::max<std::int64_t>(v, -1), n - 1);
-          (w == 0 ? lo : hi) = v;
-        }
-        if (hi_r->k == K::None && st < 0) hi = -1;
-        // The items' count first (lo + k·st never steps past the ends, whatever the step's size).
-        using U = std::uint64_t;
-        U count = 0;
-        if (st > 0 && hi > lo) count = (U(hi - lo) - 1) / U(st) + 1;
-        if (st < 0 && lo > hi) count = (U(lo - hi) - 1) / (U(0) - U(st)) + 1;
-        std::vector<Ref> items;
-        for (U k = 0; k < count; ++k)
-          items.push_back(obj->items[static_cast<std::size_t>(lo + std::int64_t(k) * st)]);
-        return Result<Ref>::success(mk_tuple(items, obj->k));
-      }
-      return fail(std::string(obj->k == K::Tuple ? "tuple" : "list") +
-                  " indices must be integers or slices, not " + type_name(index));
-    }
-    return fail("'" + type_name(obj) + "' object is not subscriptable");
-  }
-
-  // Expressions and statements being evaluated, over all calls: bounds the C++ stack (a deep
-  // expression in a recursive function nests once per call).
-  int eval_depth = 0;
-  struct Nest {
-    int& d;
-    explicit Nest(int& depth) : d(++depth) {}
-    ~Nest() { --d; }
-  };
-
-  Result<Ref> eval(const Expr& e) {
-    UNWRAP(ok, step());
-    (void)ok;
-    Nest nest(eval_depth);
-    if (eval_depth > kMaxEvalDepth)
-      return fail_at("the program nests calls and expressions deeper than " +
-                         std::to_string(kMaxEvalDepth) + " levels",
-                     e.line, e.column);
-    line = e.line, col = e.column;
-    switch (e.kind) {
-      case EK::Name:
-        return lookup(e.s);
-      case EK::Int:
-        if (e.overflow)
-          return fail("integer literal " + e.s + " is past 64 bits (not supported here)");
-        return Result<Ref>::success(mk_int(e.i));
-      case EK::Float:
-        return Result<Ref>::success(mk_float(e.f));
-      case EK::Str:
-        return Result<Ref>::success(mk_str(e.s));
-      case EK::True:
-        return Result<Ref>::success(mk_bool(true));
-      case EK::False:
-        return Result<Ref>::success(mk_bool(false));
-      case EK::None:
-        return Result<Ref>::success(none());
-      case EK::Ellipsis:
-        return Result<Ref>::success(mk(K::Ellipsis));
-      case EK::Tuple:
-      case EK::List: {
-        std::vector<Ref> items;
-        for (auto& k : e.kids) {
-          if (k->kind == EK::Starred) {
-            UNWRAP(v, eval(*k->kids[0]));
-            if (v->k != K::Tuple && v->k != K::List)
-              return fail("only tuples and lists can be unpacked with * here");
-            items.insert(items.end(), v->items.begin(), v->items.end());
-            continue;
-          }
-          UNWRAP(v, eval(*k));
-          items.push_back(v);
-        }
-        return Result<Ref>::success(mk_tuple(items, e.kind == EK::Tuple ? K::Tuple : K::List));
-      }
-      case EK::BinOp: {
-        UNWRAP(x, eval(*e.kids[0]));
-        UNWRAP(y, eval(*e.kids[1]));
-        line = e.line, col = e.column;
-        return binop(e.s, x, y);
-      }
-      case EK::Unary: {
-        UNWRAP(x, eval(*e.kids[0]));
-        line = e.line, col = e.column;
-        if (e.s == "not") {
-          UNWRAP(t, truth(x));
-          return Result<Ref>::success(mk_bool(!t));
-        }
-        if (e.s == "+") return Result<Ref>::success(x);
-        if (e.s == "-") {
-          if (x->k == K::Int) {
-            if (x->i == INT64_MIN) return fail("integer result past 64 bits is not supported here");
-            return Result<Ref>::success(mk_int(-x->i));
-          }
-          if (x->k == K::Bool) return Result<Ref>::success(mk_int(x->b ? -1 : 0));
-          if (x->k == K::Float) return Result<Ref>::success(mk_float(-x->f));
-          if (x->k == K::Array) return unary_fn("negative", "negate", x, false);
-        }
-        if (e.s == "~" && x->k == K::Int) return Result<Ref>::success(mk_int(~x->i));
-        return fail("bad operand type for unary " + e.s + ": '" + type_name(x) + "'");
-      }
-      case EK::Compare: {
-        UNWRAP(left, eval(*e.kids[0]));
-        Ref result;
-        for (std::size_t k = 0; k < e.ops.size(); ++k) {
-          UNWRAP(right, eval(*e.kids[k + 1]));
-          line = e.line, col = e.column;
-          const std::string& op = e.ops[k];
-          Ref r;
-          if (op == "is" || op == "is not") {
-            bool same = left.get() == right.get() || (left->k == K::None && right->k == K::None);
-            r = mk_bool(op == "is" ? same : !same);
-          } else if (op == "in" || op == "not in") {
-            if (right->k != K::Tuple && right->k != K::List && right->k != K::Str)
-              return fail("'in' is supported here only for tuples, lists and strings");
-            bool found = false;
-            if (right->k == K::Str)
-              found = left->k == K::Str && right->s.find(left->s) != std::string::npos;
-            for (auto& it : right->items) {
-              UNWRAP(eq, compare("==", left, it));
-              found = found || (eq->k == K::Bool && eq->b);
-            }
-            r = mk_bool(op == "in" ? found : !found);
-          } else {
-            UNWRAP(c, compare(op, left, right));
-            r = c;
-          }
-          if (e.ops.size() > 1 && r->k == K::Array)
-            return fail("chained comparisons of arrays are not supported here");
-          if (result && result->k == K::Bool && !result->b) break;
-          result = r;
-          left = right;
-        }
-        return Result<Ref>::success(result);
-      }
-      case EK::BoolOp: {
-        Ref v;
-        for (auto& k : e.kids) {
-          UNWRAP(x, eval(*k));
-          v = x;
-          UNWRAP(t, truth(x));
-          if (e.s == "and" ? !t : t) break;
-        }
-        return Result<Ref>::success(v);
-      }
-      case EK::IfExp: {
-        UNWRAP(c, eval(*e.kids[1]));
-        UNWRAP(t, truth(c));
-        return eval(*e.kids[t ? 0 : 2]);
-      }
-      case EK::Attribute: {
-        UNWRAP(obj, eval(*e.kids[0]));
-        line = e.line, col = e.column;
-        return attribute(obj, e.s);
-      }
-      case EK::Subscript: {
-        UNWRAP(obj, eval(*e.kids[0]));
-        UNWRAP(index, index_value(*e.kids[1]));
-        return subscript(obj, e, index);
-      }
-      case EK::Call: {
-        UNWRAP(callee, eval(*e.kids[0]));
-        Args a;
-        for (std::size_t k = 1; k < e.kids.size(); ++k) {
-          const Expr& ke = *e.kids[k];
-          if (k <= e.positional && ke.kind == EK::Starred) {
-            UNWRAP(v, eval(*ke.kids[0]));
-            if (v->k != K::Tuple && v->k != K::List)
-              return fail("only tuples and lists can be unpacked with * here");
-            a.pos.insert(a.pos.end(), v->items.begin(), v->items.end());
-            continue;
-          }
-          UNWRAP(v, eval(ke));
-          if (k <= e.positional)
-            a.pos.push_back(v);
-          else
-            a.kw.emplace_back(e.names[k - 1 - e.positional], v);
-        }
-        line = e.line, col = e.column;
-        return call(callee, a);
-      }
-      case EK::Slice:
-        return fail("a slice is only valid inside [ ]");
-      case EK::Starred:
-        return fail("a starred expression is not valid here");
-      case EK::Lambda: {
-        auto f = mk(K::Func);
-        f->lambda = &e;
-        if (!frames.empty()) f->closure = std::make_shared<Scope>(*frames.back());
-        for (auto& p : e.params) {
-          if (p.default_value) {
-            UNWRAP(d, eval(*p.default_value));
-            f->defaults.push_back(d);
-          } else {
-            f->defaults.push_back(nullptr);
-          }
-        }
-        return Result<Ref>::success(f);
-      }
-      case EK::Comprehension:
-        return fail("comprehensions are not supported here");
-      case EK::Set:
-      case EK::Dict:
-        return fail(std::string(e.kind == EK::Set ? "sets" : "dicts") + " are not supported here");
-    }
-    return fail("unsupported expression");
-  }
-
-  Result<Flow> run_block(const std::vector<StmtP>& body) {
-    for (auto& s : body) {
-      UNWRAP(f, exec(*s));
-      if (f.kind != FlowKind::Next || done) return Result<Flow>::success(f);
-    }
-    return Result<Flow>::success(Flow{});
-  }
-
-  Result<Flow> exec(const Stmt& s) {
-    UNWRAP(ok, step());
-    (void)ok;
-    Nest nest(eval_depth);
-    if (eval_depth > kMaxEvalDepth)
-      return fail_at("the program nests calls and expressions deeper than " +
-                         std::to_string(kMaxEvalDepth) + " levels",
-                     s.line, s.column);
-    line = s.line, col = s.column;
-    const bool top = frames.empty();
-    switch (s.kind) {
-      case SK::Import:
-        for (auto& al : s.aliases) {
-          line = al.line, col = al.column;
-          if (!al.as.empty())
-            globals_or_local(al.as, mk_str(al.name, K::Module));
-          else
-            globals_or_local(al.name.substr(0, al.name.find('.')),
-                             mk_str(al.name.substr(0, al.name.find('.')), K::Module));
-        }
-        return Result<Flow>::success(Flow{});
-      case SK::ImportFrom:
-        for (auto& al : s.aliases) {
-          line = al.line, col = al.column;
-          const std::string path = s.s + "." + al.name;
-          Ref v;
-          bool is_module = false;
-          for (auto& m : kModules) is_module = is_module || path == m[0];
-          if (is_module)
-            v = mk_str(path, K::Module);
-          else {
-            UNWRAP(a, attribute(mk_str(s.s, K::Module), al.name));
-            v = a;
-          }
-          globals_or_local(al.as.empty() ? al.name : al.as, v);
-        }
-        return Result<Flow>::success(Flow{});
-      case SK::Def: {
-        auto f = mk(K::Func);
-        f->def = &s;
-        if (!frames.empty())
-          f->closure = std::make_shared<Scope>(*frames.back());  // the enclosing function's names
-        for (auto& p : s.params) {
-          if (p.default_value) {
-            UNWRAP(d, eval(*p.default_value));
-            f->defaults.push_back(d);
-          } else {
-            f->defaults.push_back(nullptr);
-          }
-        }
-        Ref bound = f;
-        for (auto it = s.decorators.rbegin(); it != s.decorators.rend(); ++it) {
-          UNWRAP(d, eval(**it));
-          if (d->k == K::Builtin && d->s == "jax.jit") {
-            auto j = mk(K::Jitted);
-            j->self = f;
-            bound = j;
-          } else {
-            return fail_at("only the @jax.jit decorator is supported here", (*it)->line,
-                           (*it)->column);
-          }
-        }
-        globals_or_local(s.s, bound);
-        return Result<Flow>::success(Flow{});
-      }
-      case SK::Assign: {
-        UNWRAP(v, eval(*s.value));
-        for (auto& t : s.targets) {
-          UNWRAP(a, assign(*t, v));
-          (void)a;
-        }
-        return Result<Flow>::success(Flow{});
-      }
-      case SK::AnnAssign: {
-        if (!s.value) return Result<Flow>::success(Flow{});
-        UNWRAP(v, eval(*s.value));
-        UNWRAP(a, assign(*s.targets[0], v));
-        (void)a;
-        return Result<Flow>::success(Flow{});
-      }
-      case SK::AugAssign: {
-        if (s.targets[0]->kind != EK::Name)
-          return fail("augmented assignment is supported here only to a name");
-        UNWRAP(x, eval(*s.targets[0]));
-        UNWRAP(y, eval(*s.value));
-        line = s.line, col = s.column;
-        UNWRAP(r, binop(s.s, x, y));
-        assign_name(s.targets[0]->s, r);
-        return Result<Flow>::success(Flow{});
-      }
-      case SK::Expr: {
-        UNWRAP(v, eval(*s.value));
-        (void)v;
-        return Result<Flow>::success(Flow{});
-      }
-      case SK::Return: {
-        if (top) return fail("'return' outside function");
-        Flow f;
-        f.kind = FlowKind::Return;
-        if (s.value) {
-          UNWRAP(v, eval(*s.value));
-          f.value = v;
-        } else {
-          f.value = none();
-        }
-        return Result<Flow>::success(f);
-      }
-      case SK::Pass:
-        return Result<Flow>::success(Flow{});
-      case SK::Break:
-        return Result<Flow>::success(Flow{FlowKind::Break, nullptr});
-      case SK::Continue:
-        return Result<Flow>::success(Flow{FlowKind::Continue, nullptr});
-      case SK::If: {
-        UNWRAP(c, eval(*s.value));
-        UNWRAP(t, truth(c));
-        return run_block(t ? s.body : s.orelse);
-      }
-      case SK::For: {
-        UNWRAP(it, eval(*s.value));
-        if (it->k != K::Tuple && it->k != K::List)
-          return fail("for loops here run over range(...), tuples and lists, got " + type_name(it));
-        for (auto& item : it->items) {
-          UNWRAP(a, assign(*s.targets[0], item));
-          (void)a;
-          UNWRAP(f, run_block(s.body));
-          if (f.kind == FlowKind::Return || done) return Result<Flow>::success(f);
-          if (f.kind == FlowKind::Break) return Result<Flow>::success(Flow{});
-        }
-        return run_block(s.orelse);
-      }
-      case SK::Assert: {
-        UNWRAP(c, eval(*s.extra[0]));
-        UNWRAP(t, truth(c));
-        if (!t)
-          return fail_at("AssertionError" + std::string(s.extra.size() > 1 ? "" : ""), s.line,
-                         s.column);
-        return Result<Flow>::success(Flow{});
-      }
-      case SK::Raise:
-        return fail("raise: the program raised an exception");
-      case SK::While:
-        return fail(
-            "while loops are not supported here (use a for loop over range, or lax.fori_loop)");
-      case SK::Del:
-        return fail("del is not supported here");
-      case SK::Global:
-      case SK::Nonlocal:
-        return fail("global and nonlocal are not supported here");
-      case SK::With:
-        return fail("with statements are not supported here");
-      case SK::Try:
-        return fail("try statements are not supported here");
-    }
-    return fail("unsupported statement");
-  }
-  void globals_or_local(const std::string& n, Ref v) { assign_name(n, std::move(v)); }
 };
 
 }  // namespace
@@ -4671,15 +3758,15 @@ Result<Ref> Session::negate(const Ref& x) {
   return impl_->rules().unary_fn("negative", "negate", x, false);
 }
 Result<Ref> Session::subscript(const Ref& x, const Ref& index) {
-  static const Expr here = [] {  // line 0: no place
-    Expr e;
-    e.kind = EK::Subscript;
-    return e;
-  }();
-  return impl_->rules().subscript(x, here, index);
+  Interp& in = impl_->rules();
+  if (x->k != K::Array) return in.fail("'" + type_name(x) + "' object is not subscriptable");
+  return in.index_array(x, index);
 }
 Result<Ref> Session::attribute(const Ref& x, const std::string& name) {
-  return impl_->rules().attribute(x, name);
+  Interp& in = impl_->rules();
+  if (x->k != K::Array)
+    return in.fail("'" + type_name(x) + "' object has no attribute '" + name + "'");
+  return in.array_attr(x, name);
 }
 Result<Ref> Session::call_method(const Ref& method, const std::vector<Ref>& pos, const Kw& kw) {
   return impl_->rules().call_method(method, Args{pos, kw});
