@@ -1895,7 +1895,15 @@ class Machine {
       case EK::Tuple:
       case EK::List: {
         std::vector<V> items;
-        if (!iterate(v, &items)) return false;
+        if (!iterate(v, &items)) {
+          if (exc_ && exc_->s == "TypeError" &&
+              exc_->text == "'" + type_name(v) + "' object is not iterable") {
+            exc_->text =
+                "cannot unpack non-iterable " + type_name(v) + " object";  // CPython's words
+            exc_->items = {mk_str(exc_->text)};
+          }
+          return false;
+        }
         if (items.size() != target.kids.size()) {
           if (items.size() > target.kids.size())
             raise("ValueError", "too many values to unpack (expected " +
@@ -2036,6 +2044,7 @@ class Machine {
                                                [](const ExprP& k) { return constant_expr(*k); });
           V st = mk_set();
           V into = folded ? mk_set() : st;
+          at(e);
           for (auto& x : items)
             if (!set_add(into, x)) return nullptr;
           if (folded) set_merge(st, into);
@@ -2050,6 +2059,7 @@ class Machine {
           if (!key) return nullptr;
           V val = eval(*e.kids[k + 1]);
           if (!val) return nullptr;
+          at(e);  // an unhashable key is the display's error
           if (!dict_set(d, key, val)) return nullptr;
         }
         return d;
@@ -2193,8 +2203,11 @@ class Machine {
   // ---- f-strings and format specs ----
   std::map<std::string, std::shared_ptr<Program>> field_cache_;
   // An expression of an f-string field, parsed once per text.
+  // A field's expression, parsed once per f-string place and text. Its nodes carry the f-string's
+  // place (the field's own text has none in the file), so an error in it points at the f-string.
   const Expr* field_expr(const std::string& text, const Expr& at) {
-    auto it = field_cache_.find(text);
+    const std::string key = std::to_string(at.line) + ":" + std::to_string(at.column) + ":" + text;
+    auto it = field_cache_.find(key);
     if (it == field_cache_.end()) {
       auto prog = parse("(" + text + "\n)\n");
       if (!prog || prog->body.size() != 1 || prog->body[0]->kind != SK::Expr) {
@@ -2203,9 +2216,18 @@ class Machine {
                                  (prog ? "" : ": " + prog.error_info().without_place()));
         return nullptr;
       }
-      it = field_cache_.emplace(text, std::make_shared<Program>(std::move(prog.value()))).first;
+      place_all(*prog->body[0]->value, at.line, at.column, 0);
+      it = field_cache_.emplace(key, std::make_shared<Program>(std::move(prog.value()))).first;
     }
     return it->second->body[0]->value.get();
+  }
+  static void place_all(Expr& e, int line, int column, int depth) {
+    e.line = line, e.column = column;
+    if (depth > 300) return;  // the parser bounds nesting at 200
+    for (auto& k : e.kids)
+      if (k) place_all(*k, line, column, depth + 1);
+    for (auto& p : e.params)
+      if (p.default_value) place_all(*p.default_value, line, column, depth + 1);
   }
   V fstring(const Expr& e) {
     const std::string& s = e.s;
@@ -2629,8 +2651,13 @@ class Machine {
           if (!d) return nullptr;
           return from_tr(trace_->convert(t, d->s));
         }
-        if (!fn->s.empty() && in_trace() && is_num(x) && !is_big(x))  // jnp.bfloat16(2.0)
-          return from_tr(trace_->constant(num_of(x), fn->s, false));
+        if (!fn->s.empty()) {  // jnp.bfloat16(2.0): a traced (or a lowering run's) constant only
+          if (trace_ && is_num(x) && !is_big(x))
+            return from_tr(trace_->constant(num_of(x), fn->s, false));
+          return raise("TypeError", dtype_text(fn) +
+                                        " arrays are not supported on the host here "
+                                        "(only in a function jax.jit traces)");
+        }
         NdArray arr;
         if (!to_array(x, &arr)) return nullptr;
         arr.weak = false;
@@ -2692,6 +2719,7 @@ class Machine {
       local->vars[params[k].name] = v;
     }
     auto saved = scope_;
+    const int call_line = at_line_, call_col = at_col_;  // the caller's place, back on return
     scope_ = local;
     stack_.push_back({name, is_lambda ? fn->lambda->line : fn->def->line, fn->file});
     V result;
@@ -2710,6 +2738,7 @@ class Machine {
     }
     stack_.pop_back();
     scope_ = saved;
+    if (result) at_line_ = call_line, at_col_ = call_col;
     return result;
   }
 
@@ -2981,11 +3010,13 @@ class Machine {
     if (!s.finalbody.empty() && !fatal_) {
       const V saved = exc_, saved_ret = ret_;
       const auto saved_tb = exc_tb_;
+      const int saved_line = exc_line_, saved_col = exc_col_;
       exc_ = nullptr;
       const Flow g = exec_block(s.finalbody);
       if (g != Flow::Next) return g;
       exc_ = saved;
       exc_tb_ = saved_tb;
+      exc_line_ = saved_line, exc_col_ = saved_col;
       ret_ = saved_ret;
     }
     return f;
@@ -3775,6 +3806,7 @@ class Machine {
     if (q == "jax.jit") {
       V f = need(a, 0, "fun", "jit");
       if (!f) return nullptr;
+      if (f->t == T::Jitted) f = f->self;  // jax.jit(jax.jit(g)) is jax.jit(g)
       if (f->t != T::Func || !f->def)
         return raise(
             "TypeError",
@@ -4466,6 +4498,11 @@ class Machine {
       case T::Jitted:
         return jit_lower(self, a);
       case T::Lowered: {
+        if (lowering_ && self->text.empty())  // not the entry: a lowering run lowers only the entry
+          return raise("NotImplementedError", "Lowered." + name + " of " + self->s +
+                                                  ": this lowering run lowers only the entry, " +
+                                                  lowering_->entry +
+                                                  " (its .lower(...) call is where it stops)");
         if (name == "as_text") return mk_str(self->text);
         if (name == "compiler_ir") {
           V d = a.get(0, "dialect");
@@ -5040,6 +5077,14 @@ class Machine {
       }
       case T::Array: {
         const NdArray& x = v->arr;
+        if (lowering_ && !in_trace()) {  // a lowering run's top level: abstract, nothing baked in
+          const DType t = canon(x.dt, true);
+          auto o = tr_value(tr::K::Array);
+          o->aval.dims = x.dims;
+          o->aval.dtype = t == DType::Float32 ? "f32" : t == DType::Int32 ? "i32" : "i1";
+          o->weak = x.weak;
+          return o;
+        }
         if (!x.dims.empty()) {
           raise("TypeError",
                 "a host array (" + type_name(v) + " of shape " + shape_repr(x.dims) +
@@ -5097,7 +5142,8 @@ class Machine {
       }
       default:
         raise("TypeError",
-              "a value of type '" + type_name(v) + "' cannot be passed to a traced operation here");
+              "a value of type '" + type_name(v) + "' cannot be passed to a traced operation here" +
+                  (v->t == T::Dict ? " (dicts as pytrees are not supported here)" : ""));
         return nullptr;
     }
   }
@@ -5439,7 +5485,9 @@ Result<Lowered> lower_source(const std::string& source, const std::string& entry
   if (!prog) return Result<Lowered>::failure(prog.error_info());
   NotebookOptions o;
   o.filename = "<lowering>";
-  o.clock = [] { return 0.0; };  // a lowering run measures nothing
+  // A lowering run measures nothing: its clock reads 1 ms more at each read (a rate computed
+  // before the .lower() call divides by no zero).
+  o.clock = [t = 0.0]() mutable { return t += 1e-3; };
   Machine m(o);
   m.begin_lowering(entry);
   const NotebookResult r = m.run(prog.value(), source, o.filename);

@@ -581,7 +581,9 @@ struct Interp {
                    const std::string& out_dtype = "") {
     UNWRAP(shape, broadcast_shapes(xs));
     const bool weak = std::all_of(xs.begin(), xs.end(), [](const Ref& x) { return x->weak; });
-    const std::string t = out_dtype.empty() ? xs[0]->aval.dtype : out_dtype;
+    const std::string t = !out_dtype.empty()                 ? out_dtype
+                          : op == "select" && xs.size() == 3 ? xs[1]->aval.dtype
+                                                             : xs[0]->aval.dtype;
     if (!tracing()) return Result<Ref>::success(new_array({shape, t}, out_dtype.empty() && weak));
     std::vector<hj::Value> vs;
     for (auto& x : xs) {
@@ -2507,7 +2509,8 @@ struct Interp {
     }
     if (!lo_r || !hi_r || !body_r || !init_r)
       return fail(q + "() missing required arguments: lower, upper, body_fun and init_val");
-    if (body_r->k != K::Func) return fail("lax.fori_loop: body_fun argument should be callable.");
+    if (body_r->k != K::Func && body_r->k != K::Builtin)
+      return fail("lax.fori_loop: body_fun argument should be callable.");
     for (const Ref& b : {lo_r, hi_r})
       if (b->k != K::Int)
         return fail(q + " here needs Python int bounds (JAX's scan form), got " + type_name(b) +
@@ -3505,6 +3508,7 @@ struct Interp {
   // own arguments.
   Result<Ref> call_function(const Ref& f, const std::vector<Ref>& pos,
                             const std::vector<std::pair<std::string, Ref>>& kw) {
+    if (f->k == K::Builtin) return call_builtin(f->s, Args{pos, kw});  // lax.fori_loop(.., jnp.add)
     if (!f->call) return fail("a function of the program is not callable here");
     if (!kw.empty()) return fail(f->s + "(): keyword arguments are not supported here");
     return f->call(pos);

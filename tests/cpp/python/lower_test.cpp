@@ -1121,3 +1121,61 @@ TEST_CASE("a lowering run: the notebook's Python, abstract arrays at the top, th
                                 "jax.jit(f).lower(jnp.ones(2))\n"),
              Catch::Matchers::StartsWith("6:14: an array from outside the traced function"));
 }
+
+// Found by review of the lowering run: places after a call returns, in f-strings and finally
+// blocks; the dtypes of top-level arrays; what a lowering run may and may not do.
+TEST_CASE("a lowering run: error places after calls, in f-strings and finally; top-level dtypes",
+          "[python][lower][errors]") {
+  const std::string head = "import jax\nimport jax.numpy as jnp\nimport numpy as np\nimport time\n";
+  // The place is the caller's again once a function returns.
+  const std::string g = "def g(x):\n    return x * 2\n";  // lines 5-6
+  CHECK(lower_error(head + "def g(x):\n    return 5\n" +
+                    "def f(x):\n    a, b = g(x)\n    return a\n" +
+                    "jax.jit(f).lower(jnp.ones(3))\n") ==
+        "8:12: TypeError: cannot unpack non-iterable int object");
+  CHECK_THAT(lower_error(head + g + "def f(x):\n    if g(x):\n        return x\n    return x\n" +
+                         "jax.jit(f).lower(jnp.ones(3))\n"),
+             Catch::Matchers::StartsWith("8:8: TracerBoolConversionError"));
+  CHECK(lower_error(head + g + "def f(x):\n    y = g(x)\njax.jit(f).lower(jnp.ones(3))\n") ==
+        "9:1: f must return arrays (or a tuple of arrays), got None");
+  CHECK(lower_error(head + "def deco(n):\n    return n\n@deco(5)\ndef f(x):\n    return x\n") ==
+        "7:2: TypeError: 'int' object is not callable");
+  // An error in an f-string's field is at the f-string.
+  CHECK(lower_error(head + "s = 1\nt = f'value {undefined_name}'\n") ==
+        "6:5: NameError: name 'undefined_name' is not defined");
+  // A finally block that catches its own exception leaves the first one's place.
+  CHECK_THAT(lower_error(head + "def f(x):\n    try:\n        return x + jnp.ones(4)\n"
+                                "    finally:\n        try:\n            int('a')\n"
+                                "        except ValueError:\n            pass\n"
+                                "jax.jit(f).lower(jnp.ones(3))\n"),
+             Catch::Matchers::StartsWith("7:18: Incompatible shapes for broadcasting"));
+  // A lowering run lowers only the entry: another function's Lowered has no text to give.
+  CHECK_THAT(lower_error(head + "def f(x):\n    return x\ndef g(x):\n    return -x\n"
+                                "lo = jax.jit(g).lower(jnp.ones(3))\nn = len(lo.as_text())\n"
+                                "jax.jit(f).lower(jnp.ones(n))\n",
+                         "f"),
+             Catch::Matchers::StartsWith("10:9: NotImplementedError: Lowered.as_text of g: this "
+                                         "lowering run lowers only the entry, f"));
+  // Top-level arrays keep their dtypes: // and % of ints stay int32, a bfloat16 scalar is bf16,
+  // a host array meeting an abstract one is abstract too.
+  CHECK_THAT(lower_text(head + "v = np.arange(4) // 2 + np.arange(4) % 3\n"
+                               "def f(x):\n    return x\njax.jit(f).lower(v)\n"),
+             Catch::Matchers::Contains("@main(%arg0: tensor<4xi32>)"));
+  CHECK_THAT(lower_text(head + "def f(x):\n    return x\njax.jit(f).lower(jnp.bfloat16(2.0))\n"),
+             Catch::Matchers::Contains("@main(%arg0: tensor<bf16>)"));
+  CHECK_THAT(lower_text(head + "v = np.ones(3) + np.array([1.0, 2.0, 3.0])\n"
+                               "def f(x):\n    return x\njax.jit(f).lower(v)\n"),
+             Catch::Matchers::Contains("@main(%arg0: tensor<3xf32>)"));
+  // The clock advances, so a rate computed before the .lower() call divides by no zero.
+  CHECK_THAT(lower_text(head + "t0 = time.perf_counter()\nrate = 3 / (time.perf_counter() - t0)\n"
+                               "def f(x):\n    return x\njax.jit(f).lower(jnp.ones(2))\n"),
+             Catch::Matchers::Contains("tensor<2xf32>"));
+  // jax.jit of a jitted function is that function jitted; a jnp function may be a loop body.
+  CHECK_THAT(
+      lower_text(head + "@jax.jit\n@jax.jit\ndef f(x):\n    return -x\nf.lower(jnp.ones(2))\n"),
+      Catch::Matchers::Contains("stablehlo.negate"));
+  CHECK_THAT(lower_text(head + "from jax import lax\ndef f(x):\n"
+                               "    return lax.fori_loop(0, 3, jnp.add, x)\n"
+                               "jax.jit(f).lower(jnp.ones(2))\n"),
+             Catch::Matchers::Contains("stablehlo.while"));
+}
