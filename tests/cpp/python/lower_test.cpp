@@ -1124,8 +1124,9 @@ TEST_CASE("a lowering run: the notebook's Python, abstract arrays at the top, th
 
 // Found by review of the lowering run: places after a call returns, in f-strings and finally
 // blocks; the dtypes of top-level arrays; what a lowering run may and may not do.
-TEST_CASE("a lowering run: error places after calls, in f-strings and finally; top-level dtypes",
-          "[python][lower][errors]") {
+TEST_CASE(
+    "a lowering run: error places after calls, in f-strings and finally, and top-level dtypes",
+    "[python][lower][errors]") {
   const std::string head = "import jax\nimport jax.numpy as jnp\nimport numpy as np\nimport time\n";
   // The place is the caller's again once a function returns.
   const std::string g = "def g(x):\n    return x * 2\n";  // lines 5-6
