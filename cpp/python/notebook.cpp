@@ -201,15 +201,34 @@ bool is_class_name(const std::string& s) {
   return s.rfind("numpy.", 0) == 0 || s.rfind("jaxlib.", 0) == 0;
 }
 
-// A dtype's name: NumPy's, or JAX's for one only a traced array has ("bfloat16").
-std::string dtype_text(const V& d) {
-  if (d->s.empty()) return dtype_name(d->dt);
-  const std::string& t = d->s;
-  if (t == "bf16") return "bfloat16";
-  if (t == "i1") return "bool";
-  if (t[0] == 'f') return "float" + t.substr(1);
-  if (t[0] == 'u') return "uint" + t.substr(2);
-  return "int" + t.substr(1);
+// A dtype's name: NumPy's, or JAX's for one only a traced array has (`mlir` set: "bf16").
+std::string dtype_text(DType dt, const std::string& mlir) {
+  return mlir.empty() ? dtype_name(dt) : tr::dtype_name(mlir);
+}
+std::string dtype_text(const V& d) { return dtype_text(d->dt, d->s); }
+// A host dtype's MLIR name ("f32"), and back (false: a dtype only traced arrays have).
+const char* mlir_dtype(DType t) {
+  switch (t) {
+    case DType::Float32:
+      return "f32";
+    case DType::Float64:
+      return "f64";
+    case DType::Int32:
+      return "i32";
+    case DType::Int64:
+      return "i64";
+    case DType::Bool:
+      return "i1";
+  }
+  return "i1";
+}
+bool host_dtype(const std::string& mlir, DType* out) {
+  for (DType t : {DType::Float32, DType::Float64, DType::Int32, DType::Int64, DType::Bool})
+    if (mlir == mlir_dtype(t)) {
+      *out = t;
+      return true;
+    }
+  return false;
 }
 
 std::string type_name(const V& v) {
@@ -633,13 +652,11 @@ class Machine {
       case T::Traced:
         return "Traced<" + traced_aval(v) + ">with<DynamicJaxprTrace>";  // JAX 0.9's form
       case T::SDS: {
-        auto d = std::make_shared<Obj>(*v);
-        d->t = T::DType;
         std::string shape = "(";
         for (std::size_t k = 0; k < v->items.size(); ++k)
           shape += (k ? ", " : "") + std::to_string(v->items[k]->i);
         shape += v->items.size() == 1 ? ",)" : ")";
-        return "ShapeDtypeStruct(shape=" + shape + ", dtype=" + dtype_text(d) + ")";
+        return "ShapeDtypeStruct(shape=" + shape + ", dtype=" + dtype_text(v->dt, v->s) + ")";
       }
     }
     return "?";
@@ -675,7 +692,7 @@ class Machine {
       case T::Range:
         return range_len(v) > 0;
       case T::Traced:
-        if (traced_live(v)) raise("TracerBoolConversionError", trace_->truth_message(v->tv));
+        truth_error(v, false);
         return -1;
       case T::Array:
         if (v->arr.size() != 1) {
@@ -698,7 +715,7 @@ class Machine {
   bool equal(const V& a, const V& b, int depth = 0) {
     if (a == b) return !(a->t == T::Float && std::isnan(a->f));
     if (a->t == T::Traced || b->t == T::Traced) {  // bool(x == y): JAX refuses (exc_ is set)
-      traced_truth_error(a->t == T::Traced ? a : b);
+      truth_error(a->t == T::Traced ? a : b, true);
       return false;
     }
     if (is_num(a) && is_num(b)) {
@@ -1447,8 +1464,7 @@ class Machine {
   }
   V binop(const std::string& op, const V& x, const V& y) {
     if (x->t == T::Traced || y->t == T::Traced) {
-      for (const V* v : {&x, &y})
-        if ((*v)->t == T::Traced && !traced_live(*v)) return nullptr;
+      if (!operands_live(x, y)) return nullptr;
       tr::Ref a = to_tr(x), b = a ? to_tr(y) : nullptr;
       if (!b) return nullptr;
       return from_tr(trace_->binop(op, a, b));
@@ -1530,7 +1546,7 @@ class Machine {
   // a < b etc. for Python values; -1 on an exception.
   int compare_lt(const V& a, const V& b, const std::string& op) {
     if (a->t == T::Traced || b->t == T::Traced) {  // bool(x < y): JAX refuses
-      traced_truth_error(a->t == T::Traced ? a : b);
+      truth_error(a->t == T::Traced ? a : b, true);
       return -1;
     }
     if (is_num(a) && is_num(b)) {
@@ -1564,8 +1580,7 @@ class Machine {
   V compare(const std::string& op, const V& a, const V& b) {
     if ((a->t == T::Traced || b->t == T::Traced) && op != "in" && op != "not in" && op != "is" &&
         op != "is not") {
-      for (const V* v : {&a, &b})
-        if ((*v)->t == T::Traced && !traced_live(*v)) return nullptr;
+      if (!operands_live(a, b)) return nullptr;
       tr::Ref x = to_tr(a), y = x ? to_tr(b) : nullptr;
       if (!y) return nullptr;
       return from_tr(trace_->compare(op, x, y));
@@ -2202,7 +2217,6 @@ class Machine {
 
   // ---- f-strings and format specs ----
   std::map<std::string, std::shared_ptr<Program>> field_cache_;
-  // An expression of an f-string field, parsed once per text.
   // A field's expression, parsed once per f-string place and text. Its nodes carry the f-string's
   // place (the field's own text has none in the file), so an error in it points at the f-string.
   const Expr* field_expr(const std::string& text, const Expr& at) {
@@ -4906,26 +4920,24 @@ class Machine {
   std::int64_t traces_ = 0;       // traces begun
   bool trace_raised_ = false;     // a function the tracer called back raised: exc_ is pending
 
-  std::string traced_aval(const V& v) const {
-    const auto& a = v->tv->aval;
-    std::string dims;
-    for (std::size_t k = 0; k < a.dims.size(); ++k)
-      dims += (k ? "," : "") + std::to_string(a.dims[k]);
-    auto d = std::make_shared<Obj>();
-    d->t = T::DType;
-    d->s = a.dtype;
-    return dtype_text(d) + "[" + dims + "]";
-  }
-  // bool() of a comparison with a traced array: JAX's TracerBoolConversionError, nothing emitted.
-  void traced_truth_error(const V& v) {
+  static std::string traced_aval(const V& v) { return tr::aval_text(v->tv->aval); }
+  // bool(x), or bool() of a comparison with x (`compared`: its result is bool), for a traced
+  // array x: JAX's TracerBoolConversionError (a comparison is not emitted for it).
+  void truth_error(const V& v, bool compared) {
     if (!traced_live(v)) return;
-    std::string dims;
-    for (std::size_t k = 0; k < v->tv->aval.dims.size(); ++k)
-      dims += (k ? "," : "") + std::to_string(v->tv->aval.dims[k]);
+    hlo::jax::Aval a = v->tv->aval;
+    if (compared) a.dtype = "i1";
     raise("TracerBoolConversionError",
-          "Attempted boolean conversion of traced array with shape bool[" + dims +
-              "]. The truth value of an array is not known while tracing; use jnp.where or "
+          "Attempted boolean conversion of traced array with shape " + tr::aval_text(a) +
+              ". The truth value of an array is not known while tracing; use jnp.where or "
               "lax.cond");
+  }
+  // The operands of an operation that meets a traced array, each live before either is handed
+  // over (handing over a host constant emits it).
+  bool operands_live(const V& x, const V& y) {
+    for (const V* v : {&x, &y})
+      if ((*v)->t == T::Traced && !traced_live(*v)) return false;
+    return true;
   }
   bool traced_live(const V& v) {
     // A lowering run's top-level arrays (trace 0) reach a trace too: the tracer refuses them there
@@ -4967,14 +4979,7 @@ class Machine {
       }
       case tr::K::DType: {
         auto d = mk(T::DType);
-        if (r->s == "f32" || r->s == "f64" || r->s == "i32" || r->s == "i64" || r->s == "i1")
-          d->dt = r->s == "f32"   ? DType::Float32
-                  : r->s == "f64" ? DType::Float64
-                  : r->s == "i32" ? DType::Int32
-                  : r->s == "i64" ? DType::Int64
-                                  : DType::Bool;
-        else
-          d->s = r->s;
+        if (!host_dtype(r->s, &d->dt)) d->s = r->s;
         return d;
       }
       default:
@@ -5067,21 +5072,15 @@ class Machine {
       }
       case T::DType: {
         auto o = tr_value(tr::K::DType);
-        o->s = !v->s.empty()             ? v->s
-               : v->dt == DType::Float32 ? "f32"
-               : v->dt == DType::Float64 ? "f64"
-               : v->dt == DType::Int32   ? "i32"
-               : v->dt == DType::Int64   ? "i64"
-                                         : "i1";
+        o->s = v->s.empty() ? mlir_dtype(v->dt) : v->s;
         return o;
       }
       case T::Array: {
         const NdArray& x = v->arr;
         if (lowering_ && !in_trace()) {  // a lowering run's top level: abstract, nothing baked in
-          const DType t = canon(x.dt, true);
           auto o = tr_value(tr::K::Array);
           o->aval.dims = x.dims;
-          o->aval.dtype = t == DType::Float32 ? "f32" : t == DType::Int32 ? "i32" : "i1";
+          o->aval.dtype = mlir_dtype(canon(x.dt, true));
           o->weak = x.weak;
           return o;
         }
@@ -5092,12 +5091,7 @@ class Machine {
                     "program; not supported here: pass it as an argument");
           return nullptr;
         }
-        const DType t = canon(x.dt, true);
-        auto r = trace_->constant(x.at(0),
-                                  t == DType::Float32 ? "f32"
-                                  : t == DType::Int32 ? "i32"
-                                                      : "i1",
-                                  x.weak);
+        auto r = trace_->constant(x.at(0), mlir_dtype(canon(x.dt, true)), x.weak);
         if (!r) {
           raise("TypeError", r.error());
           return nullptr;
@@ -5172,9 +5166,6 @@ class Machine {
     return false;
   }
   V traced_call(const std::string& q, const Args& a) {
-    if (!trace_)
-      return raise("UnexpectedTracerError",
-                   q + " of a traced array from a jax.jit trace that has ended");
     std::vector<tr::Ref> pos;
     tr::Kw kw;
     if (!to_tr_args(a, &pos, &kw)) return nullptr;
@@ -5215,8 +5206,7 @@ class Machine {
         const NdArray& arr = x->arr;
         ArgSpec s;
         s.dims = arr.dims;
-        const DType t = canon(arr.dt, true);
-        s.dtype = t == DType::Float32 ? "f32" : t == DType::Int32 ? "i32" : "i1";
+        s.dtype = mlir_dtype(canon(arr.dt, true));
         specs.push_back(s);
       } else if (is_num(x)) {
         ArgSpec s;
@@ -5232,12 +5222,7 @@ class Machine {
       } else if (x->t == T::SDS) {
         ArgSpec s;
         for (auto& n : x->items) s.dims.push_back(n->i);
-        s.dtype = !x->s.empty()             ? x->s
-                  : x->dt == DType::Float32 ? "f32"
-                  : x->dt == DType::Float64 ? "f64"
-                  : x->dt == DType::Int32   ? "i32"
-                  : x->dt == DType::Int64   ? "i64"
-                                            : "i1";
+        s.dtype = x->s.empty() ? mlir_dtype(x->dt) : x->s;
         specs.push_back(s);
       } else {
         return raise("TypeError", "Error interpreting argument to " + repr(f) +

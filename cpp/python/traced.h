@@ -67,6 +67,11 @@ struct Obj {
   Callback call;  // Func
 };
 
+// JAX's names: a dtype's ("bf16" → "bfloat16", "i1" → "bool") and an abstract array's
+// ("float32[3]").
+std::string dtype_name(const std::string& mlir);
+std::string aval_text(const hlo::jax::Aval& a);
+
 // One lowering, `jax.jit(f).lower(args)`, whose Python another evaluator runs. The errors are the
 // tracer's messages (JAX's meaning), without a place: the evaluator knows where it is.
 class Session {
@@ -100,9 +105,6 @@ class Session {
   // a constant of the traced function (`dims` empty: JAX's 0-d constant).
   Result<Ref> convert(const Ref& x, const std::string& dtype);
   Result<Ref> constant(double value, const std::string& dtype, bool weak);
-
-  std::string aval(const Ref& x) const;           // "float32[3]"
-  std::string truth_message(const Ref& x) const;  // bool(x): JAX's TracerBoolConversionError
 
   // The function's result (an array, a Python scalar, or a tuple or list of them) → the module.
   Result<Lowered> finish(const Ref& out);

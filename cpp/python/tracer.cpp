@@ -60,20 +60,27 @@ double scalar_value(const Ref& r) {
 // NumPy's shape repr ("(3,)", "(2, 3)"): the notebook's (python/ndarray.h), one spelling.
 std::string shape_text(const std::vector<std::int64_t>& d) { return shape_repr(d); }
 
+}  // namespace
+
 // JAX's dtype names for messages: "float32", "int32", "bool".
-std::string jax_dtype_name(const std::string& t) {
+std::string tr::dtype_name(const std::string& t) {
   if (t == "i1") return "bool";
   if (t == "bf16") return "bfloat16";
   if (t[0] == 'f') return "float" + t.substr(1);
   if (t[0] == 'u') return "uint" + t.substr(2);
   return "int" + t.substr(1);
 }
-std::string aval_text(const Ref& a) {
+std::string tr::aval_text(const hj::Aval& a) {
   std::string dims;
-  for (std::size_t i = 0; i < a->aval.dims.size(); ++i)
-    dims += (i ? "," : "") + std::to_string(a->aval.dims[i]);
-  return jax_dtype_name(a->aval.dtype) + "[" + dims + "]";
+  for (std::size_t i = 0; i < a.dims.size(); ++i)
+    dims += (i ? "," : "") + std::to_string(a.dims[i]);
+  return dtype_name(a.dtype) + "[" + dims + "]";
 }
+
+namespace {
+
+std::string jax_dtype_name(const std::string& t) { return tr::dtype_name(t); }
+std::string aval_text(const Ref& a) { return tr::aval_text(a->aval); }
 
 std::string type_name(const Ref& r) {
   switch (r->k) {
@@ -406,16 +413,10 @@ struct Args {
 struct Interp {
   std::unique_ptr<hj::Emitter> em;
   std::vector<int> fn_stack;  // emitter function of the current trace level (0: main)
-  int line = 1, col = 1;      // the place errors name (0: none, tr::Session)
   Lowered result;
 
-  // An error at the place being evaluated; without one (line 0) when another evaluator drives the
-  // lowering (tr::Session), which knows where it is.
-  Fail fail(const std::string& m) const { return fail_at(m, line, col); }
-  Fail fail_at(const std::string& m, int l, int c) const {
-    if (l <= 0) return Fail{Error{m, "", 0, 0}};
-    return Fail{Error{std::to_string(l) + ":" + std::to_string(c) + ": " + m, "", l, c}};
-  }
+  // A rule's refusal: the message alone (the driving evaluator knows where it is).
+  Fail fail(const std::string& m) const { return Fail{Error{m, "", 0, 0}}; }
   bool tracing() const { return em != nullptr; }
 
   // ---- arrays ----
@@ -2498,8 +2499,6 @@ struct Interp {
   // leaves whose output type differs are converted first (_promote_weak_typed_inputs).
   Result<Ref> fori_loop(const Args& a) {
     const std::string q = "lax.fori_loop";
-    const int at_line = line,
-              at_col = col;  // errors about the carry point at the call, as JAX's do
     Ref lo_r = a.get(0, "lower"), hi_r = a.get(1, "upper"), body_r = a.get(2, "body_fun"),
         init_r = a.get(3, "init_val");
     for (auto& [k, v] : a.kw) {
@@ -2576,13 +2575,12 @@ struct Interp {
         done();
         std::string d = diff;
         d[0] = char(std::toupper(static_cast<unsigned char>(d[0])));
-        return fail_at(
+        return fail(
             "scan body function carry input and carry output must have the same pytree structure, "
             "but they differ: " +
-                d +
-                ". Revise the function so that the carry output has the same pytree structure as "
-                "the carry input.",
-            at_line, at_col);
+            d +
+            ". Revise the function so that the carry output has the same pytree structure as "
+            "the carry input.");
       }
       auto fl = flatten(t.out_tree, t.out, q);
       if (!fl) return done(), pass_on(fl);
@@ -2655,14 +2653,13 @@ struct Interp {
         std::string m;
         for (std::size_t k = 0; k < diffs.size(); ++k) m += (k ? "; " : "") + diffs[k];
         m[0] = char(std::toupper(static_cast<unsigned char>(m[0])));
-        return fail_at(
+        return fail(
             "scan body function carry input and carry output must have equal types (e.g. shapes "
             "and dtypes of arrays), "
             "but they differ: " +
-                m +
-                ". Revise the function so that all output types (e.g. shapes and dtypes) match the "
-                "corresponding input types.",
-            at_line, at_col);
+            m +
+            ". Revise the function so that all output types (e.g. shapes and dtypes) match the "
+            "corresponding input types.");
       }
       break;
     }
@@ -3726,11 +3723,7 @@ struct Session::Impl {
   Interp in;
   std::vector<Ref> args;
   std::string name;
-  // Each rule runs without a place (line 0): the driving evaluator knows where it is.
-  Interp& rules() {
-    in.line = 0, in.col = 0;
-    return in;
-  }
+  Interp& rules() { return in; }
 };
 
 Session::Session(const std::string& function, const std::vector<ArgSpec>& specs)
@@ -3786,11 +3779,6 @@ Result<Ref> Session::convert(const Ref& x, const std::string& dtype) {
 }
 Result<Ref> Session::constant(double value, const std::string& dtype, bool weak) {
   return impl_->rules().full({}, value, dtype, weak);
-}
-std::string Session::aval(const Ref& x) const { return aval_text(x); }
-std::string Session::truth_message(const Ref& x) const {
-  return "Attempted boolean conversion of traced array with shape " + aval_text(x) +
-         ". The truth value of an array is not known while tracing; use jnp.where or lax.cond";
 }
 Result<Lowered> Session::finish(const Ref& out) {
   Interp& in = impl_->rules();
