@@ -84,6 +84,14 @@ enum class VerifyRule : std::uint8_t {
   Pad,
   TopK,    // chlo.top_k's k and results: its kernel trusts them too
   Gather,  // gather's and dynamic_gather's dimension numbers, slice sizes and result
+  // Results the spec ties to the operands: a bitcast_convert keeps the bits (its shape gains or
+  // loses the last dimension when the element width changes), an optimization_barrier gives
+  // its operands back (StableHLO; HLO's one tuple is infer.cpp's), an rng_bit_generator gives
+  // a new state of the state's type and values, from a state of ui64 words of the algorithm's
+  // count.
+  BitcastConvert,
+  OptimizationBarrier,
+  RngBitGenerator,
   // infer.cpp's rule (check_written_shapes), in StableHLO too: its attributes read alike.
   Inferred,
 };

@@ -1074,7 +1074,9 @@ class MlirParser {
       if (!parse_type_id(t)) return false;
       p.result_types.push_back(t);
     }
-    if (p.result_types.size() < nres)
+    // As many types as names bound (MLIR: "operation defines 2 results but was provided 1 to
+    // bind"); an op whose results are bound to no name may give any.
+    if (p.result_types.size() < nres || (nres > 0 && p.result_types.size() != nres))
       return fail(results_at,
                   "\"" + std::string(op.name.substr(0, 40)) + "\" has " + counted(nres, "result"),
                   "a type for each result after '->'", counted(p.result_types.size(), "type"));

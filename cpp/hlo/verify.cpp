@@ -185,6 +185,12 @@ class Verifier {
         return top_k(op);
       case VerifyRule::Gather:
         return gather(op);
+      case VerifyRule::BitcastConvert:
+        return bitcast_convert(op);
+      case VerifyRule::OptimizationBarrier:
+        return optimization_barrier(op);
+      case VerifyRule::RngBitGenerator:
+        return rng_bit_generator(op);
     }
     return true;
   }
@@ -211,6 +217,7 @@ class Verifier {
       case VerifyRule::DynamicUpdateSlice:
       case VerifyRule::Pad:
       case VerifyRule::Gather:
+      case VerifyRule::BitcastConvert:
         return true;
       default:
         return false;
@@ -1838,6 +1845,118 @@ class Verifier {
     index.etype = ElementType::S32;
     return result_is(op, 0, dims, x, "the operand's shape with k last, its element type") &&
            result_is(op, 1, dims, index, "the operand's shape with k last, i32 indices");
+  }
+
+  // bitcast_convert (StableHLO's C1 and C2; XLA's InferBitcastConvertShape): the result holds
+  // the operand's bits. Elements of one width keep the shape; a narrower result element adds a
+  // last dimension of width ratio, a wider one takes the operand's last dimension of that ratio
+  // away. Complex to or from real is refused.
+  bool bitcast_convert(const OpView& op) {
+    const std::string name(op.op.name);
+    const Type& x = op.operand_type(0);
+    const Type& y = op.result_type(0);
+    if (!ranked(x) || !ranked(y) || x.etype == ElementType::Quant ||
+        y.etype == ElementType::Quant || x.etype == ElementType::Invalid ||
+        y.etype == ElementType::Invalid)
+      return true;
+    if (is_complex(x.etype) != is_complex(y.etype))
+      return fail(op, name + " between a complex and a real type", "both complex or both not",
+                  type_text(x) + " to " + type_text(y));
+    const int from = element_info(x.etype).bits, to = element_info(y.etype).bits;
+    std::vector<std::int64_t> want = x.dims;
+    std::string why = "the operand's shape: its elements are as wide as the result's";
+    if (to < from) {
+      if (from % to != 0)
+        return fail(op, name + " between element widths that do not divide",
+                    "one width a multiple of the other",
+                    std::to_string(from) + " and " + std::to_string(to) + " bits");
+      want.push_back(from / to);
+      why = "the operand's shape and " + std::to_string(from / to) + ", the " + std::to_string(to) +
+            "-bit words in each " + std::to_string(from) + "-bit element";
+    } else if (to > from) {
+      if (to % from != 0)
+        return fail(op, name + " between element widths that do not divide",
+                    "one width a multiple of the other",
+                    std::to_string(from) + " and " + std::to_string(to) + " bits");
+      const std::int64_t ratio = to / from;
+      if (x.dims.empty() || !size_fits(x.dims.back(), ratio))
+        return fail(op, name + " to a wider element needs the operand's last dimension",
+                    "a last dimension of " + std::to_string(ratio) + " (" + std::to_string(to) +
+                        " / " + std::to_string(from) + " bits)",
+                    type_text(x));
+      want.pop_back();
+      why = "the operand's shape without its last dimension of " + std::to_string(ratio);
+    }
+    if (dims_fit(y.dims, want)) return true;
+    Type w;
+    w.kind = Type::Kind::Tensor;
+    w.element = y.element;
+    w.etype = y.etype;
+    w.dims = want;
+    return fail(op, name + " result has the wrong shape", type_text(w) + " (" + why + ")",
+                type_text(y));
+  }
+
+  // StableHLO's optimization_barrier gives its operands back, one result each of its type. HLO's
+  // form takes and gives one tuple: infer.cpp's rule checks it.
+  bool optimization_barrier(const OpView& op) {
+    if (m_.dialect != "stablehlo") return true;
+    const std::string name(op.op.name);
+    if (!result_count(op, op.num_operands(), "its operands")) return false;
+    for (std::size_t i = 0; i < op.num_operands(); ++i)
+      if (!compatible(op.operand_type(i), op.result_type(i)))
+        return fail(
+            op,
+            name + " result " + std::to_string(i) + " differs from operand " + std::to_string(i),
+            type_text(op.operand_type(i)) + " (the operand's type)", type_text(op.result_type(i)));
+    return true;
+  }
+
+  // rng_bit_generator (StableHLO's spec and C1, C2; XLA's ShapeInference for RngBitGenerator):
+  // a state of ui64 words (1-d) and results (new state, values), two (StableHLO) or one tuple of
+  // two (HLO; or the values alone, as XLA's importer reads them); the new state has the state's
+  // type; THREE_FRY takes 2 words, PHILOX 2 or 3 (DEFAULT's count is the implementation's); the
+  // values are integers or floats.
+  bool rng_bit_generator(const OpView& op) {
+    const std::string name(op.op.name);
+    const Type& s = op.operand_type(0);
+    if (opaque(s)) return true;
+    if (!ranked(s) || s.etype != ElementType::U64 || s.dims.size() != 1)
+      return fail(op, name + " state is not a 1-d array of ui64 words",
+                  m_.dialect == "stablehlo" ? "tensor<Nxui64>" : "u64[N]", type_text(s));
+    const Type *ns = nullptr, *values = nullptr;
+    if (op.num_results() == 2) {
+      ns = &op.result_type(0);
+      values = &op.result_type(1);
+    } else if (op.num_results() == 1 && op.result_type(0).kind == Type::Kind::Tuple &&
+               op.result_type(0).tuple.size() == 2) {
+      ns = &op.result_type(0).tuple[0];
+      values = &op.result_type(0).tuple[1];
+    } else if (m_.dialect == "hlo" && op.num_results() == 1 && op.result_type(0).is_array()) {
+      values = &op.result_type(0);  // XLA's form without the new state (its importer takes it)
+    } else {
+      return fail(op, name + " gives other results than (new state, values)",
+                  m_.dialect == "stablehlo" ? "2 results" : "one tuple of 2, or the values alone",
+                  op.num_results() == 1 ? type_text(op.result_type(0))
+                                        : std::to_string(op.num_results()) + " results");
+    }
+    if (ns && !compatible(s, *ns))
+      return fail(op, name + " new state has another type than the state",
+                  type_text(s) + " (the state's type)", type_text(*ns));
+    if (!opaque(*values) &&
+        (!values->is_array() || !(is_integer(values->etype) || is_float(values->etype))))
+      return fail(op, name + " values are not integers or floats",
+                  "an array of an integer or floating-point type", type_text(*values));
+    const OpAttrs* a = decoded(op);
+    if (!a) return error.empty();
+    const RngAlgorithm alg = a->get<RngAttrs>().algorithm;
+    const std::int64_t words = s.dims[0];
+    if (words < 0 || alg == RngAlgorithm::Default) return true;
+    if (alg == RngAlgorithm::ThreeFry ? words != 2 : words != 2 && words != 3)
+      return fail(op, name + " state has the wrong number of words for its algorithm",
+                  alg == RngAlgorithm::ThreeFry ? "2 (THREE_FRY)" : "2 or 3 (PHILOX)",
+                  std::to_string(words) + " (" + type_text(s) + ")");
+    return true;
   }
 
   bool convolution(const OpView& op) {

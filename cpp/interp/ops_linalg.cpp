@@ -952,20 +952,20 @@ void philox4x32(std::uint32_t key0, std::uint32_t key1, std::uint32_t x[4]) {
   }
 }
 
-// rng_bit_generator's (new state, values) types: two results (StableHLO) or one tuple (HLO).
-bool rng_result_types(const hlo::OpView& op, const hlo::Type** state, const hlo::Type** values) {
+// rng_bit_generator's (new state, values) types: two results (StableHLO), one tuple (HLO), or
+// the values alone (HLO; *state is then null). The verifier checked them (VerifyRule::
+// RngBitGenerator): the new state has the state's type, the state 2 or 3 ui64 words.
+void rng_result_types(const hlo::OpView& op, const hlo::Type** state, const hlo::Type** values) {
+  *state = nullptr;
   if (op.num_results() == 2) {
     *state = &op.result_type(0);
     *values = &op.result_type(1);
-    return true;
-  }
-  if (op.num_results() == 1 && op.result_type(0).kind == hlo::Type::Kind::Tuple &&
-      op.result_type(0).tuple.size() == 2) {
+  } else if (op.result_type(0).kind == hlo::Type::Kind::Tuple) {
     *state = &op.result_type(0).tuple[0];
     *values = &op.result_type(0).tuple[1];
-    return true;
+  } else {
+    *values = &op.result_type(0);
   }
-  return false;
 }
 
 std::string rng_support(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
@@ -976,19 +976,11 @@ std::string rng_support(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
   if (alg == hlo::RngAlgorithm::Default)
     return "the DEFAULT algorithm, whose bits are implementation-defined (THREE_FRY and PHILOX "
            "run)";
-  const hlo::Type& state = op.operand_type(0);
-  const std::int64_t words = state.dims.size() == 1 ? state.dims[0] : -1;
-  if (state.etype != ElementType::U64 ||
-      (alg == hlo::RngAlgorithm::ThreeFry ? words != 2 : words != 2 && words != 3))
-    return "state " + state.text +
-           " (THREE_FRY takes tensor<2xui64>, PHILOX tensor<2xui64> or tensor<3xui64>)";
   const hlo::Type *state_t = nullptr, *values_t = nullptr;
-  if (!rng_result_types(op, &state_t, &values_t)) return "results other than (state, values)";
-  if (state_t->etype != ElementType::U64 || state_t->dims != state.dims)
-    return "a new state of another type than the state";
+  rng_result_types(op, &state_t, &values_t);
   bool integer = false;
   dispatch(values_t->etype, [&](auto e) { integer = is_int_v<decltype(e)>; });
-  if (!integer || !values_t->is_array())
+  if (!integer)
     return "output type " + values_t->text + " (integer outputs run; XLA defines no float bits)";
   return "";
 }
@@ -997,32 +989,32 @@ bool rng_bit_generator(const OpCall& c) {
   const Tensor& st = c.tensor(0);
   const hlo::RngAlgorithm alg = c.attrs().get<hlo::RngAttrs>().algorithm;
   const hlo::Type *state_t = nullptr, *values_t = nullptr;
-  if (!rng_result_types(hlo::OpView{c.module, c.fn(), c.op()}, &state_t, &values_t))
-    return c.fail("rng_bit_generator results are not (state, values)",
-                  "two results or a tuple of two", std::to_string(c.num_results()));
+  rng_result_types(hlo::OpView{c.module, c.fn(), c.op()}, &state_t, &values_t);
   Tensor ns, out;
-  if (!c.alloc(state_t->etype, state_t->dims, &ns) ||
-      !c.alloc(values_t->etype, values_t->dims, &out))
+  if (!c.alloc(st.type, st.dims, &ns) || !c.alloc(values_t->etype, values_t->dims, &out))
     return false;
-  // Two results, or (HLO) one tuple of both.
+  // Two results, one tuple of both (HLO), or the values alone (HLO).
   auto finish = [&]() {
     if (c.num_results() == 2) {
       c.set(0, std::move(ns));
       c.set(1, std::move(out));
-    } else {
+    } else if (state_t) {
       Value v;
       v.kind = Value::Kind::Tuple;
       v.tuple.push_back(Value::of(std::move(ns)));
       v.tuple.push_back(Value::of(std::move(out)));
       c.set(0, std::move(v));
+    } else {
+      c.set(0, std::move(out));
     }
     return true;
   };
   const std::size_t words = static_cast<std::size_t>(st.elements());
-  if (st.type != ElementType::U64 || ns.type != ElementType::U64 ||
-      ns.elements() != st.elements() || words < 2)
-    return c.fail("rng_bit_generator state is not ui64 words", "tensor<2xui64> or tensor<3xui64>",
-                  list_text(st.dims));
+  // The verifier checked the count where the state's size is written; a `?` size is known here.
+  if (alg == hlo::RngAlgorithm::ThreeFry ? words != 2 : words != 2 && words != 3)
+    return c.fail("rng_bit_generator state has the wrong number of words for its algorithm",
+                  alg == hlo::RngAlgorithm::ThreeFry ? "2 (THREE_FRY)" : "2 or 3 (PHILOX)",
+                  std::to_string(words));
   const std::uint64_t* s = st.as<std::uint64_t>();
   std::uint64_t* s2 = ns.as<std::uint64_t>();
   const std::int64_t count = out.elements();

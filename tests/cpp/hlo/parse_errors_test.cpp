@@ -454,6 +454,11 @@ TEST_CASE("a StableHLO op without its type is an error at the place the type bel
           "3:50: error: \"stablehlo.tanh\" has 1 result \xE2\x80\x94 expected a type for each "
           "result after '->', "
           "got 0 types"},
+      // More types than names bound: MLIR's "operation defines 2 results but was provided 1 to
+      // bind" (the second type was dropped, and a verifier counting results saw one).
+      Row{"  %1 = \"stablehlo.tanh\"(%0) : (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)\n",
+          "3:50: error: \"stablehlo.tanh\" has 1 result \xE2\x80\x94 expected a type for each "
+          "result after '->', got 2 types"},
       Row{"  %1 = \"stablehlo.tanh\"(%0)\n",
           "3:28: error: bad generic operation \xE2\x80\x94 expected ':' and a function type such "
           "as (T) -> T, got the "

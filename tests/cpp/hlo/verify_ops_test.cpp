@@ -571,6 +571,44 @@ std::vector<Case> cases() {
         "chlo.top_k result 1 has the wrong type " + kDash +
             " expected tensor<3x2xi32> (the operand's shape with k last, i32 indices), got "
             "tensor<3x2xi64>"}}});
+  // The results the spec ties to the operands (ops.h, VerifyRule::BitcastConvert and after).
+  out.push_back(Case{
+      "stablehlo.bitcast_convert",
+      "%a: tensor<2xf32>",
+      "%0 = \"stablehlo.bitcast_convert\"(%a) : (tensor<2xf32>) -> $R",
+      "tensor<2xi32>",
+      {{"tensor<3xi32>", "stablehlo.bitcast_convert result has the wrong shape " + kDash +
+                             " expected tensor<2xi32> (the operand's shape: its elements are as "
+                             "wide as the result's), got tensor<3xi32>"},
+       {"tensor<2xi16>", "stablehlo.bitcast_convert result has the wrong shape " + kDash +
+                             " expected tensor<2x2xi16> (the operand's shape and 2, the 16-bit "
+                             "words in each 32-bit element), got tensor<2xi16>"},
+       {"tensor<2xcomplex<f32>>", "stablehlo.bitcast_convert between a complex and a real type " +
+                                      kDash +
+                                      " expected both complex or both not, got tensor<2xf32> to "
+                                      "tensor<2xcomplex<f32>>"}}});
+  out.push_back(Case{"stablehlo.optimization_barrier",
+                     "%a: tensor<2xf32>, %b: tensor<i32>",
+                     "%0:2 = \"stablehlo.optimization_barrier\"(%a, %b) : (tensor<2xf32>, "
+                     "tensor<i32>) -> $R",
+                     "(tensor<2xf32>, tensor<i32>)",
+                     {{"(tensor<2xf32>, tensor<f32>)",
+                       "stablehlo.optimization_barrier result 1 differs from operand 1 " + kDash +
+                           " expected tensor<i32> (the operand's type), got tensor<f32>"}}});
+  out.push_back(
+      Case{"stablehlo.rng_bit_generator",
+           "%s: tensor<2xui64>",
+           "%0:2 = \"stablehlo.rng_bit_generator\"(%s) {rng_algorithm = "
+           "#stablehlo<rng_algorithm THREE_FRY>} : (tensor<2xui64>) -> $R",
+           "(tensor<2xui64>, tensor<4x3xui32>)",
+           {{"(tensor<3xui64>, tensor<4x3xui32>)",
+             "stablehlo.rng_bit_generator new state has another type than the state " + kDash +
+                 " expected tensor<2xui64> (the state's type), got "
+                 "tensor<3xui64>"},
+            {"(tensor<2xui64>, tensor<4xi1>)",
+             "stablehlo.rng_bit_generator values are not integers or floats " + kDash +
+                 " expected an array of an integer or floating-point type, got "
+                 "tensor<4xi1>"}}});
   return out;
 }
 
@@ -582,16 +620,9 @@ const std::set<std::string> kExcluded = {
     "stablehlo.constant",
 };
 
-// StableHLO ops with no result rule for StableHLO yet (verify rule None in ops.inc).
-// bitcast_convert and rng_bit_generator have rules XLA applies but verify.cpp and infer.cpp do not
-// state for StableHLO; optimization_barrier's StableHLO form has one result per operand. A wrong
-// result type of these is not refused by the analyzer. Listed so that the test below fails once
-// one of them gets a rule without a case.
-const std::set<std::string> kNoRuleYet = {
-    "stablehlo.bitcast_convert",
-    "stablehlo.rng_bit_generator",
-    "stablehlo.optimization_barrier",
-};
+// StableHLO ops with no result rule for StableHLO yet (verify rule None in ops.inc): none now.
+// An op listed here makes the test below fail once it gets a rule without a case.
+const std::set<std::string> kNoRuleYet = {};
 
 }  // namespace
 

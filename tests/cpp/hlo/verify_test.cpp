@@ -470,6 +470,113 @@ TEST_CASE("the region ops' inputs, dimensions and windows are checked before any
   }
 }
 
+TEST_CASE(
+    "bitcast_convert, optimization_barrier and rng_bit_generator give the results the spec "
+    "ties to their operands, in both dialects",
+    "[hlo][verify]") {
+  // Before this rule an optimization_barrier of one operand and two results ran and gave a
+  // second result read past its operands, and a wrong bitcast_convert or rng_bit_generator was
+  // found only by its kernel, at run time.
+  const std::string d = " \xE2\x80\x94 expected ";
+  const std::string three_fry = "{rng_algorithm = #stablehlo<rng_algorithm THREE_FRY>}";
+  const std::string philox = "{rng_algorithm = #stablehlo<rng_algorithm PHILOX>}";
+  using Row = std::tuple<std::string, std::string, std::string>;
+  SECTION("StableHLO: wrong ones are refused at the op") {
+    auto [args, body, message] = GENERATE_COPY(table<std::string, std::string, std::string>({
+        Row{"%a: tensor<2x3xi16>",
+            "  %0 = stablehlo.bitcast_convert %a : (tensor<2x3xi16>) -> tensor<2xf32>\n",
+            "2:3: error: stablehlo.bitcast_convert to a wider element needs the operand's last "
+            "dimension" +
+                d + "a last dimension of 2 (32 / 16 bits), got tensor<2x3xi16>"},
+        Row{"%a: tensor<4xf32>",
+            "  %0 = stablehlo.bitcast_convert %a : (tensor<4xf32>) -> tensor<8xi16>\n",
+            "2:3: error: stablehlo.bitcast_convert result has the wrong shape" + d +
+                "tensor<4x2xi16> (the operand's shape and 2, the 16-bit words in each 32-bit "
+                "element), got tensor<8xi16>"},
+        Row{"%s: tensor<3xui64>",
+            "  %0:2 = \"stablehlo.rng_bit_generator\"(%s) " + three_fry +
+                " : (tensor<3xui64>) -> (tensor<3xui64>, tensor<4xui32>)\n",
+            "2:3: error: stablehlo.rng_bit_generator state has the wrong number of words for its "
+            "algorithm" +
+                d + "2 (THREE_FRY), got 3 (tensor<3xui64>)"},
+        Row{"%s: tensor<4xui64>",
+            "  %0:2 = \"stablehlo.rng_bit_generator\"(%s) " + philox +
+                " : (tensor<4xui64>) -> (tensor<4xui64>, tensor<4xui32>)\n",
+            "2:3: error: stablehlo.rng_bit_generator state has the wrong number of words for its "
+            "algorithm" +
+                d + "2 or 3 (PHILOX), got 4 (tensor<4xui64>)"},
+        Row{"%s: tensor<2xui32>",
+            "  %0:2 = \"stablehlo.rng_bit_generator\"(%s) " + three_fry +
+                " : (tensor<2xui32>) -> (tensor<2xui32>, tensor<4xui32>)\n",
+            "2:3: error: stablehlo.rng_bit_generator state is not a 1-d array of ui64 words" + d +
+                "tensor<Nxui64>, got tensor<2xui32>"},
+        Row{"%s: tensor<2xui64>",
+            "  %0 = \"stablehlo.rng_bit_generator\"(%s) " + three_fry +
+                " : (tensor<2xui64>) -> tensor<4xui32>\n",
+            "2:3: error: stablehlo.rng_bit_generator gives other results than (new state, values)" +
+                d + "2 results, got tensor<4xui32>"},
+        Row{"%a: tensor<2xf32>",
+            "  %0:2 = \"stablehlo.optimization_barrier\"(%a) : (tensor<2xf32>) -> (tensor<2xf32>, "
+            "tensor<2xf32>)\n",
+            "2:3: error: stablehlo.optimization_barrier has another number of results than its "
+            "operands" +
+                d + "1, got 2"},
+    }));
+    INFO(body);
+    auto r = check(body, args);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error() == message);
+  }
+  SECTION("StableHLO: right ones pass, a dynamic state and DEFAULT's any count included") {
+    auto r = check(
+        "  %0 = stablehlo.bitcast_convert %a : (tensor<4x2xi16>) -> tensor<4xf32>\n"
+        "  %1 = stablehlo.bitcast_convert %b : (tensor<3xf64>) -> tensor<3x8xui8>\n"
+        "  %2 = stablehlo.bitcast_convert %c : (tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>>\n"
+        "  %3:2 = \"stablehlo.rng_bit_generator\"(%p) " +
+            philox +
+            " : (tensor<3xui64>) -> (tensor<3xui64>, tensor<2x2xf32>)\n"
+            "  %4:2 = \"stablehlo.rng_bit_generator\"(%q) {rng_algorithm = "
+            "#stablehlo<rng_algorithm DEFAULT>} : (tensor<5xui64>) -> (tensor<5xui64>, "
+            "tensor<7xi8>)\n"
+            "  %5:2 = \"stablehlo.rng_bit_generator\"(%r) " +
+            three_fry +
+            " : (tensor<?xui64>) -> (tensor<?xui64>, tensor<7xui64>)\n"
+            "  %6:2 = \"stablehlo.optimization_barrier\"(%a, %b) : (tensor<4x2xi16>, "
+            "tensor<3xf64>) -> (tensor<4x2xi16>, tensor<3xf64>)\n",
+        "%a: tensor<4x2xi16>, %b: tensor<3xf64>, %c: tensor<3xcomplex<f32>>, %p: tensor<3xui64>, "
+        "%q: tensor<5xui64>, %r: "
+        "tensor<?xui64>");
+    INFO((r.ok() ? "" : r.error()));
+    CHECK(r.ok());
+  }
+  SECTION("HLO: the same rules; rng-bit-generator gives one tuple, or the values alone") {
+    auto [body, message] = GENERATE_COPY(table<std::string, std::string>({
+        {"  a = f32[4] parameter(0)\n  ROOT b = s16[4] bitcast-convert(a)\n",
+         "4:3: error: bitcast-convert result has the wrong shape" + d +
+             "s16[4,2] (the operand's shape and 2, the 16-bit words in each 32-bit "
+             "element), got s16[4]"},
+        {"  s = u64[2] parameter(0)\n  ROOT r = (u64[3], u32[4]) rng-bit-generator(s), "
+         "algorithm=rng_three_fry\n",
+         "4:3: error: rng-bit-generator new state has another type than the state" + d +
+             "u64[2] (the state's type), got u64[3]"},
+        {"  s = u64[2] parameter(0)\n  ROOT r = (u32[4]) rng-bit-generator(s), "
+         "algorithm=rng_three_fry\n",
+         "4:3: error: rng-bit-generator gives other results than (new state, values)" + d +
+             "one tuple of 2, or the values alone, got (u32[4])"},
+    }));
+    auto r = check_hlo("ENTRY e {\n" + body + "}\n");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error() == message);
+    auto ok = check_hlo(
+        "ENTRY e {\n  a = s16[4,2] parameter(0)\n  s = u64[3] parameter(1)\n"
+        "  b = f32[4] bitcast-convert(a)\n"
+        "  v = u32[2,2] rng-bit-generator(s), algorithm=rng_philox\n"
+        "  ROOT r = (u64[3], f32[2,2]) rng-bit-generator(s), algorithm=rng_philox\n}\n");
+    INFO((ok.ok() ? "" : ok.error()));
+    CHECK(ok.ok());
+  }
+}
+
 TEST_CASE("an HLO dot is held to the dot rule StableHLO's dot_general is, before it runs",
           "[hlo][verify]") {
   // verify.cpp's dot rule, which the dot_general kernel trusts (both dialects).

@@ -554,7 +554,8 @@ TEST_CASE("HLO's dot, convolution, fft and rng-bit-generator run as their Stable
       "  f = c128[4] fft(z), fft_type=FFT, fft_length={4}\n"
       "  s = u64[2] constant({3, 3})\n"
       "  r = (u64[2], u64[]) rng-bit-generator(s), algorithm=rng_three_fry\n"
-      "  ROOT t = (f32[2,2], f64[1,4,1], c128[4], (u64[2], u64[])) tuple(d, y, f, r)\n"
+      "  v = u64[] rng-bit-generator(s), algorithm=rng_three_fry\n"
+      "  ROOT t = (f32[2,2], f64[1,4,1], c128[4], (u64[2], u64[]), u64[]) tuple(d, y, f, r, v)\n"
       "}\n");
   INFO((ran.result.errors.empty()
             ? ran.result.status + (ran.result.unsupported.empty()
@@ -565,7 +566,7 @@ TEST_CASE("HLO's dot, convolution, fft and rng-bit-generator run as their Stable
   REQUIRE(ran.result.status == "passed");
   REQUIRE(ran.result.values.size() == 1);
   const interp::Value& t = ran.result.values[0];
-  REQUIRE(t.tuple.size() == 4);
+  REQUIRE(t.tuple.size() == 5);
   auto doubles = [](const interp::Tensor& x) {
     std::vector<double> out;
     interp::dispatch(x.type, [&](auto e) {
@@ -585,4 +586,6 @@ TEST_CASE("HLO's dot, convolution, fft and rng-bit-generator run as their Stable
   CHECK(close(doubles(t.tuple[2].tensor), V{10, -2, -2, -2}, 1e-15));  // real parts of the FFT
   REQUIRE(t.tuple[3].tuple.size() == 2);
   CHECK(*t.tuple[3].tuple[1].tensor.as<std::uint64_t>() == 3349939604322698703ull);
+  // XLA's form without the new state (its HLO importer reads it): the same values.
+  CHECK(*t.tuple[4].tensor.as<std::uint64_t>() == 3349939604322698703ull);
 }
