@@ -75,6 +75,7 @@ bool can_hold(T t) {
     case T::Method:
     case T::Exc:
     case T::Jitted:
+    case T::Iter:
       return true;
     default:
       return false;
@@ -286,6 +287,8 @@ std::string type_name(const V& v) {
       return "DynamicJaxprTracer";
     case T::SDS:
       return "ShapeDtypeStruct";
+    case T::Iter:
+      return v->s;
   }
   return "object";
 }
@@ -658,6 +661,8 @@ class Machine {
         shape += v->items.size() == 1 ? ",)" : ")";
         return "ShapeDtypeStruct(shape=" + shape + ", dtype=" + dtype_text(v->dt, v->s) + ")";
       }
+      case T::Iter:
+        return "<" + v->s + " object>";
     }
     return "?";
   }
@@ -1659,13 +1664,126 @@ class Machine {
   }
 
   // ---- iteration ----
+  // What iterates one item at a time: a traced array (JAX makes each row's slice when the loop
+  // asks for it, in lax.py's _iter, so a loop's ops come between the slices) and the iterators
+  // made of one (enumerate, zip, map, filter, a generator expression of one clause). Everything
+  // else is materialized first (iterate).
+  static bool lazy(const V& v) { return v->t == T::Traced || v->t == T::Iter; }
+
+  // An iterator of `kind` over `inner` (null: none yet); fill counts how deep iterators nest, as
+  // pulling an item recurses through them: past the notebook's call depth it is a RecursionError
+  // (an endless `it = enumerate(it)` would otherwise overflow the stack when iterated).
+  V mk_iter(const std::string& kind, const std::vector<V>& inner = {}) {
+    V it = mk(T::Iter);
+    it->s = kind;
+    for (const V& c : inner) it->fill = std::max(it->fill, c->fill + 1);
+    if (it->fill > kNotebookMaxCallDepth)
+      return fatal("RecursionError", "maximum recursion depth exceeded (iterators nested past " +
+                                         std::to_string(kNotebookMaxCallDepth) + ")");
+    return it;
+  }
+  // An iterator over v: v itself if it is one (Python's iter(it) is it), a traced array's rows
+  // (a 0-d one is NumPy's and JAX's TypeError), or the items of anything else.
+  V iter_of(const V& v) {
+    if (v->t == T::Iter) return v;
+    if (v->t == T::Traced) {
+      if (v->tv->aval.dims.empty()) return raise("TypeError", "iteration over a 0-d array");
+      V it = mk_iter("generator");
+      it->self = v;
+      return it;
+    }
+    V it = mk_iter("list_iterator");
+    if (!iterate(v, &it->items)) return nullptr;
+    return it;
+  }
+  // The next item of an iterator: 1 (in *out), 0 at its end, -1 on an error (raised).
+  int next_of(const V& it, V* out) {
+    if (it->lambda) return next_of_genexp(it, out);
+    if (it->s == "generator") {
+      if (it->i >= it->self->tv->aval.dims[0]) return 0;
+      *out = subscript(it->self, mk_int(it->i++));  // slicing.index_in_dim: slice, then reshape
+      return *out ? 1 : -1;
+    }
+    if (it->s == "list_iterator") {
+      if (static_cast<std::size_t>(it->i) >= it->items.size()) return 0;
+      *out = it->items[static_cast<std::size_t>(it->i++)];
+      return 1;
+    }
+    if (it->s == "enumerate") {
+      V x;
+      const int r = next_of(it->self, &x);
+      if (r == 1) *out = mk_seq(T::Tuple, {mk_int(it->i++), x});
+      return r;
+    }
+    if (it->s == "zip") {  // CPython's: each iterator in turn, stopping at the first at its end
+      std::vector<V> t;
+      for (auto& c : it->items) {
+        V x;
+        const int r = next_of(c, &x);
+        if (r != 1) return r;
+        t.push_back(x);
+      }
+      if (it->items.empty()) return 0;
+      *out = mk_seq(T::Tuple, std::move(t));
+      return 1;
+    }
+    for (;;) {  // map, filter
+      V x;
+      const int r = next_of(it->items[0], &x);
+      if (r != 1) return r;
+      if (it->s == "filter" && it->self->t == T::None) {
+        const int t = truth(x);
+        if (t < 0) return -1;
+        if (!t) continue;
+        *out = x;
+        return 1;
+      }
+      V y = call(it->self, Args{{x}, {}});
+      if (!y) return -1;
+      if (it->s == "map") {
+        *out = y;
+        return 1;
+      }
+      const int t = truth(y);
+      if (t < 0) return -1;
+      if (t) {
+        *out = x;
+        return 1;
+      }
+      if (!step()) return -1;
+    }
+  }
+  // A loop's items: materialized, or pulled one at a time from a lazy iterable.
+  struct Cursor {
+    std::vector<V> items;
+    std::size_t k = 0;
+    V it;  // set: pull from it
+  };
+  bool open(const V& v, Cursor* c) {
+    if (!lazy(v)) return iterate(v, &c->items);
+    c->it = iter_of(v);
+    return c->it != nullptr;
+  }
+  int next(Cursor& c, V* out) {
+    if (c.it) return next_of(c.it, out);
+    if (c.k >= c.items.size()) return 0;
+    *out = c.items[c.k++];
+    return 1;
+  }
+
   // The items of an iterable (materialized; bounded by the step budget).
   bool iterate(const V& v, std::vector<V>* out) {
-    if (v->t == T::Traced) {
-      raise("NotImplementedError",
-            "iterating over a traced array is not supported here; index it (x[i]) or use "
-            "lax.fori_loop");
-      return false;
+    if (lazy(v)) {  // list(x), a, b = x, f(*x): every row at once, in order (JAX's too)
+      Cursor c;
+      if (!open(v, &c)) return false;
+      for (;;) {
+        V x;
+        const int r = next(c, &x);
+        if (r < 0) return false;
+        if (r == 0) return true;
+        if (!step()) return false;
+        out->push_back(x);
+      }
     }
     switch (v->t) {
       case T::List:
@@ -2535,20 +2653,67 @@ class Machine {
   }
 
   V comprehension(const Expr& e) {
+    // The first iterable is evaluated in the enclosing scope, as Python does.
+    V first = eval(*e.kids[e.clauses[0].iter]);
+    if (!first) return nullptr;
     auto inner = std::make_shared<Scope>();
     inner->parent = scope_ ? scope_ : nullptr;
     auto saved = scope_;
     // A comprehension's own scope sees the enclosing one (globals through the lookup's fallback).
     if (!scope_) inner->parent = nullptr;
+    // A generator expression of one clause over a traced array (or an iterator of one) runs as
+    // its consumer asks, as CPython's does: sum(r * 2 for r in x) makes a row, then its product
+    // and sum, then the next row. Others are materialized here.
+    if (e.s == "gen" && e.clauses.size() == 1 && lazy(first)) {
+      V c = iter_of(first);
+      V it = c ? mk_iter("generator", {c}) : nullptr;
+      if (!it) return nullptr;
+      it->lambda = &e;
+      it->closure = inner;
+      it->items.push_back(c);
+      return it;
+    }
     scope_ = inner;
     V result = e.s == "dict" ? mk(T::Dict) : e.s == "set" ? mk_set() : mk(T::List);
-    const bool ok = comp_clause(e, 0, result);
+    const bool ok = comp_clause(e, 0, result, first);
     scope_ = saved;
     if (!ok) return nullptr;
     if (e.s == "gen") result->t = T::List;  // a generator, materialized (sum(x for x in ...))
     return result;
   }
-  bool comp_clause(const Expr& e, std::size_t c, const V& result) {
+  // The next value of a lazy generator expression (comprehension): its clause's next item that
+  // passes the conditions, the element evaluated in the expression's own scope.
+  int next_of_genexp(const V& it, V* out) {
+    const Expr& e = *it->lambda;
+    const CompClause& cl = e.clauses[0];
+    auto saved = scope_;
+    scope_ = it->closure;
+    const int r = [&]() {
+      for (;;) {
+        V x;
+        const int more = next_of(it->items[0], &x);
+        if (more != 1) return more;
+        if (!step() || !assign(*e.kids[cl.target], x)) return -1;
+        bool pass = true;
+        for (auto ci : cl.conditions) {
+          V t = eval(*e.kids[ci]);
+          if (!t) return -1;
+          const int tv = truth(t);
+          if (tv < 0) return -1;
+          if (!tv) {
+            pass = false;
+            break;
+          }
+        }
+        if (!pass) continue;
+        *out = eval(*e.kids[0]);
+        return *out ? 1 : -1;
+      }
+    }();
+    scope_ = saved;
+    return r;
+  }
+  bool comp_clause(const Expr& e, std::size_t c, const V& result, const V& first) {
     if (c == e.clauses.size()) {
       if (e.s == "dict") {
         V k = eval(*e.kids[0]);
@@ -2564,20 +2729,15 @@ class Machine {
       return true;
     }
     const CompClause& cl = e.clauses[c];
-    // The first iterable is evaluated in the enclosing scope, as Python does.
-    V it;
-    if (c == 0) {
-      auto inner = scope_;
-      scope_ = inner->parent;
-      it = eval(*e.kids[cl.iter]);
-      scope_ = inner;
-    } else {
-      it = eval(*e.kids[cl.iter]);
-    }
+    V it = c == 0 ? first : eval(*e.kids[cl.iter]);
     if (!it) return false;
-    std::vector<V> items;
-    if (!iterate(it, &items)) return false;
-    for (auto& x : items) {
+    Cursor items;
+    if (!open(it, &items)) return false;
+    for (;;) {
+      V x;
+      const int more = next(items, &x);
+      if (more < 0) return false;
+      if (more == 0) break;
       if (!step()) return false;
       if (!assign(*e.kids[cl.target], x)) return false;
       bool pass = true;
@@ -2591,7 +2751,7 @@ class Machine {
           break;
         }
       }
-      if (pass && !comp_clause(e, c + 1, result)) return false;
+      if (pass && !comp_clause(e, c + 1, result, first)) return false;
     }
     return true;
   }
@@ -2910,9 +3070,13 @@ class Machine {
       case SK::For: {
         V it = eval(*s.value);
         if (!it) return Flow::Raise;
-        std::vector<V> items;
-        if (!iterate(it, &items)) return Flow::Raise;
-        for (auto& x : items) {
+        Cursor items;
+        if (!open(it, &items)) return Flow::Raise;
+        for (;;) {
+          V x;
+          const int more = next(items, &x);
+          if (more < 0) return Flow::Raise;
+          if (more == 0) break;
           if (!step()) return Flow::Raise;
           stack_.back().line = s.line;
           if (!assign(*s.targets[0], x)) return Flow::Raise;
@@ -3545,10 +3709,14 @@ class Machine {
       V x = need(a, 0, "iterable", "sum");
       if (!x) return nullptr;
       if (x->t == T::Array) return np_reduce("sum", x, a);
-      std::vector<V> items;
-      if (!iterate(x, &items)) return nullptr;
+      Cursor items;
+      if (!open(x, &items)) return nullptr;
       V acc = a.get(1, "start") ? a.get(1, "start") : mk_int(0);
-      for (auto& y : items) {
+      for (;;) {
+        V y;
+        const int more = next(items, &y);
+        if (more < 0) return nullptr;
+        if (more == 0) break;
         if (!step()) return nullptr;
         acc = binop("+", acc, y);
         if (!acc) return nullptr;
@@ -3589,6 +3757,10 @@ class Machine {
     if (q == "reversed") {
       V x = need(a, 0, "sequence", "reversed");
       if (!x) return nullptr;
+      if (lazy(x))
+        return raise("NotImplementedError",
+                     "reversed() of a traced array or an iterator is not supported here; index "
+                     "it (x[::-1])");
       std::vector<V> items;
       if (!iterate(x, &items)) return nullptr;
       std::reverse(items.begin(), items.end());
@@ -3597,16 +3769,35 @@ class Machine {
     if (q == "enumerate") {
       V x = need(a, 0, "iterable", "enumerate");
       if (!x) return nullptr;
-      std::vector<V> items;
-      if (!iterate(x, &items)) return nullptr;
       std::int64_t start = 0;
       if (V s = a.get(1, "start")) start = int_of(s);
+      if (lazy(x)) {
+        V inner = iter_of(x);
+        V it = inner ? mk_iter("enumerate", {inner}) : nullptr;
+        if (!it) return nullptr;
+        it->self = inner;
+        it->i = start;
+        return it;
+      }
+      std::vector<V> items;
+      if (!iterate(x, &items)) return nullptr;
       std::vector<V> out;
       for (std::size_t k = 0; k < items.size(); ++k)
         out.push_back(mk_seq(T::Tuple, {mk_int(start + static_cast<std::int64_t>(k)), items[k]}));
       return mk_seq(T::List, std::move(out));
     }
     if (q == "zip") {
+      if (std::any_of(a.pos.begin(), a.pos.end(), [](const V& v) { return lazy(v); })) {
+        std::vector<V> inner;
+        for (auto& v : a.pos) {
+          V c = iter_of(v);
+          if (!c) return nullptr;
+          inner.push_back(c);
+        }
+        V it = mk_iter("zip", inner);
+        if (it) it->items = std::move(inner);
+        return it;
+      }
       std::vector<std::vector<V>> lists(a.pos.size());
       std::size_t n = std::numeric_limits<std::size_t>::max();
       for (std::size_t k = 0; k < a.pos.size(); ++k) {
@@ -3625,6 +3816,14 @@ class Machine {
     if (q == "map" || q == "filter") {
       if (a.pos.size() != 2)
         return raise("TypeError", q + "() takes a function and one iterable here");
+      if (lazy(a.pos[1])) {
+        V c = iter_of(a.pos[1]);
+        V it = c ? mk_iter(q, {c}) : nullptr;
+        if (!it) return nullptr;
+        it->self = a.pos[0];
+        it->items.push_back(c);
+        return it;
+      }
       std::vector<V> items, out;
       if (!iterate(a.pos[1], &items)) return nullptr;
       for (auto& x : items) {

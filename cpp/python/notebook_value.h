@@ -45,6 +45,14 @@ enum class T {
   Ellipsis,  // `...`
   Traced,    // an array of the function jax.jit is tracing (tv; i: the trace it belongs to)
   SDS,       // jax.ShapeDtypeStruct: items the shape (ints), dt (s) the dtype
+  // A lazy iterator, made where a traced array is iterated (JAX's iteration of a tracer is a
+  // generator: each row's slice is emitted when the loop asks for it). s: its kind, as type()
+  // names it: "generator" (a traced array's rows: self the array, i the next row),
+  // "list_iterator" (items, i the next), "enumerate" (self the inner iterator, i the next count),
+  // "zip" (items: the iterators), "map" and "filter" (self the function, items[0] the iterator),
+  // and "generator" of a generator expression (lambda the expression, closure its scope,
+  // items[0] its clause's iterator).
+  Iter,
 };
 
 struct Obj;

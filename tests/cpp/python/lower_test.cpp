@@ -1108,6 +1108,14 @@ TEST_CASE("a lowering run: the notebook's Python, abstract arrays at the top, th
                                "def f(x):\n    return x * sizes['n'] * k\n"
                                "jax.jit(f).lower(jnp.ones((2, 2)))\n"),
              Catch::Matchers::Contains("dense<2.000000e+00>"));
+  // Iterating a traced array (and, at the top, an abstract one) slices one row at a time.
+  const std::string rows =
+      lower_text(head +
+                 "z = jnp.zeros((3, 2))\nn = len([r for r in z])\n"
+                 "def f(x):\n    acc = x[0] * (n - 3)\n    for r in x:\n        acc = acc + r\n"
+                 "    return acc\njax.jit(f).lower(z)\n");
+  CHECK(std::regex_search(rows, std::regex("slice %arg0 \\[0:1, 0:2\\][^]*add[^]*slice %arg0 "
+                                           "\\[1:2, 0:2\\][^]*add[^]*slice %arg0 \\[2:3")));
   // What follows the entry does not run (it would fail).
   CHECK_THAT(lower_text(head + "def f(x):\n    return -x\njax.jit(f).lower(jnp.ones(2))\n"
                                "raise ValueError('not reached')\n"),

@@ -630,7 +630,7 @@ TEST_CASE("JAX's errors about tracers are Python exceptions a program can catch"
       "try:\n    jax.jit(shapes).lower(jnp.ones(3))\n"
       "except TypeError as e:\n    print(e)\n"
       "def loops(x):\n    return [y for y in x]\n"
-      "jax.jit(loops).lower(jnp.ones(3))\n");
+      "jax.jit(loops).lower(jnp.float32(1.0))\n");
   CHECK(r.stdout_text ==
         "TracerBoolConversionError Attempted boolean conversion of traced array with shape "
         "bool[3]\n"
@@ -641,11 +641,129 @@ TEST_CASE("JAX's errors about tracers are Python exceptions a program can catch"
         "constant refused: True\n"
         "Python int 1180591620717411303424 too large to convert to int32\n"
         "Incompatible shapes for broadcasting: shapes=[(3,), (4,)]\n");
-  CHECK(r.error_type == "NotImplementedError");
-  CHECK(r.exception ==
-        "NotImplementedError: iterating over a traced array is not supported here; index it "
-        "(x[i]) or use lax.fori_loop");
+  // A 0-d traced array is not iterable: NumPy's and JAX's TypeError (lax.py's _iter).
+  CHECK(r.error_type == "TypeError");
+  CHECK(r.exception == "TypeError: iteration over a 0-d array");
   CHECK(r.line == 60);  // in loops, the comprehension's line
+}
+
+// JAX iterates a tracer with a generator (lax.py's _iter: one slicing.index_in_dim, a slice and
+// a reshape, per row, made when the loop asks for the next row), so a loop's own ops come between
+// the rows' slices. Python's lazy consumers (for, comprehensions, generator expressions, sum,
+// enumerate, zip, map, filter) pull one row at a time; list(x) and unpacking take all rows first.
+TEST_CASE("iterating a traced array slices each row when the loop asks for it, as JAX does",
+          "[python][notebook][trace]") {
+  const std::string head = "import jax\nimport jax.numpy as jnp\n";
+  auto lowered = [&](const std::string& body, const std::string& args) {
+    const auto r = run_notebook(head + "def f(x, y):\n" + body + "\nprint(jax.jit(f).lower(" +
+                                args + ").as_text())\n");
+    INFO(body << "\n" << r.error);
+    REQUIRE(r.error.empty());
+    REQUIRE(r.lowered.size() == 1);
+    return r.lowered[0];
+  };
+  // The order of the lines that hold each of `ops` (in order, each after the one before).
+  auto order = [](const std::string& text, const std::vector<std::string>& ops) {
+    std::vector<std::string> seen;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+      for (const auto& op : ops)
+        if (line.find(op) != std::string::npos) seen.push_back(op);
+    return seen;
+  };
+  const std::string ones24 = "jnp.ones((2, 4), jnp.float32), jnp.ones((2, 4), jnp.float32)";
+  SECTION("for: a row, the body's ops on it, then the next row") {
+    CHECK(lowered("    acc = jnp.zeros(4, jnp.float32)\n    for row in x:\n"
+                  "        acc = acc + row * 2.0\n    return acc",
+                  ones24) ==
+          "module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} "
+          "{\n"
+          "  func.func public @main(%arg0: tensor<2x4xf32>, %arg1: tensor<2x4xf32>) -> "
+          "(tensor<4xf32> {jax.result_info = \"result\"}) {\n"
+          "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+          "    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<4xf32>\n"
+          "    %1 = stablehlo.slice %arg0 [0:1, 0:4] : (tensor<2x4xf32>) -> tensor<1x4xf32>\n"
+          "    %2 = stablehlo.reshape %1 : (tensor<1x4xf32>) -> tensor<4xf32>\n"
+          "    %cst_0 = stablehlo.constant dense<2.000000e+00> : tensor<f32>\n"
+          "    %3 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> "
+          "tensor<4xf32>\n"
+          "    %4 = stablehlo.multiply %2, %3 : tensor<4xf32>\n"
+          "    %5 = stablehlo.add %0, %4 : tensor<4xf32>\n"
+          "    %6 = stablehlo.slice %arg0 [1:2, 0:4] : (tensor<2x4xf32>) -> tensor<1x4xf32>\n"
+          "    %7 = stablehlo.reshape %6 : (tensor<1x4xf32>) -> tensor<4xf32>\n"
+          "    %cst_1 = stablehlo.constant dense<2.000000e+00> : tensor<f32>\n"
+          "    %8 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> "
+          "tensor<4xf32>\n"
+          "    %9 = stablehlo.multiply %7, %8 : tensor<4xf32>\n"
+          "    %10 = stablehlo.add %5, %9 : tensor<4xf32>\n"
+          "    return %10 : tensor<4xf32>\n"
+          "  }\n"
+          "}\n");
+  }
+  SECTION("enumerate(zip(x, y)): x's row, y's row, the body; a spent zip gives nothing more") {
+    const std::string t = lowered(
+        "    pairs = zip(x, y)\n    out = []\n"
+        "    for i, (a, b) in enumerate(pairs, 1):\n        out.append(jnp.sin(a * b + i))\n"
+        "    for a, b in pairs:\n        out.append(a)\n"
+        "    return jnp.stack(out)",
+        ones24);
+    CHECK(order(t, {"slice %arg0", "slice %arg1", "multiply", "sine"}) ==
+          std::vector<std::string>{"slice %arg0", "slice %arg1", "multiply", "sine", "slice %arg0",
+                                   "slice %arg1", "multiply", "sine"});
+    CHECK(t.find("dense<1.000000e+00>") != std::string::npos);  // enumerate's start, 1
+    CHECK(t.find("dense<2.000000e+00>") != std::string::npos);
+    CHECK(t.find("tensor<2x4xf32> {jax.result_info") != std::string::npos);  // two rows stacked
+  }
+  SECTION("generator expressions, comprehensions, sum, map and filter pull one row at a time") {
+    CHECK(order(lowered("    return sum(jnp.exp(r) for r in x)", ones24),
+                {"slice", "exponential", "add"}) ==
+          std::vector<std::string>{"slice", "exponential", "add", "slice", "exponential", "add"});
+    CHECK(order(lowered("    return [jnp.cos(r) for r in x if True][1]", ones24),
+                {"slice", "cosine"}) ==
+          std::vector<std::string>{"slice", "cosine", "slice", "cosine"});
+    CHECK(order(lowered("    return list(map(jnp.tanh, x))[0]", ones24), {"slice", "tanh"}) ==
+          std::vector<std::string>{"slice", "tanh", "slice", "tanh"});
+    CHECK(order(lowered("    return list(filter(lambda r: r.shape == (4,), x))[1]", ones24),
+                {"slice"})
+              .size() == 2);
+    // A row per pass of the outer loop, then the inner loop's rows.
+    CHECK(order(lowered("    return [r * s for r in x for s in y][3]", ones24),
+                {"slice %arg0", "slice %arg1", "multiply"}) ==
+          std::vector<std::string>{"slice %arg0", "slice %arg1", "multiply", "slice %arg1",
+                                   "multiply", "slice %arg0", "slice %arg1", "multiply",
+                                   "slice %arg1", "multiply"});
+  }
+  SECTION("list(x) and unpacking take every row first") {
+    CHECK(order(lowered("    a, b = x\n    return jnp.sin(a) + jnp.sin(b)", ones24),
+                {"slice", "sine"}) == std::vector<std::string>{"slice", "slice", "sine", "sine"});
+    CHECK(order(lowered("    return [jnp.sin(r) for r in list(x)][0]", ones24),
+                {"slice", "sine"}) == std::vector<std::string>{"slice", "slice", "sine", "sine"});
+  }
+  SECTION("what is refused, and where host arrays stay eager") {
+    const auto r = run_notebook(head +
+                                "def f(x):\n    return [r for r in reversed(x)]\n"
+                                "try:\n    jax.jit(f).lower(jnp.ones(2))\n"
+                                "except NotImplementedError as e:\n    print(e)\n"
+                                "print(list(enumerate(jnp.arange(2))), [r for r in zip([1], "
+                                "'ab')])\n"
+                                "def g(x):\n    return list(zip(x, x, [7, 8, 9]))[2][2]\n"
+                                "print(jax.jit(g).lower(jnp.ones(3)).as_text().count('slice'))\n");
+    INFO(r.error);
+    REQUIRE(r.error.empty());
+    CHECK(r.stdout_text ==
+          "reversed() of a traced array or an iterator is not supported here; index it "
+          "(x[::-1])\n"
+          "[(0, Array(0, dtype=int32)), (1, Array(1, dtype=int32))] [(1, 'a')]\n"
+          "6\n");
+    // Pulling an item recurses through nested iterators: nesting past the call depth stops.
+    const auto deep = run_notebook(head +
+                                   "def f(x):\n    it = x\n    for _ in range(300):\n"
+                                   "        it = enumerate(it)\n    return [t for t in it]\n"
+                                   "jax.jit(f).lower(jnp.ones(2))\n");
+    CHECK(deep.error_type == "RecursionError");
+    CHECK(deep.exception ==
+          "RecursionError: maximum recursion depth exceeded (iterators nested past 200)");
+  }
 }
 
 TEST_CASE("jax.ShapeDtypeStruct lowers without data, in any dtype the tracer has",
