@@ -143,6 +143,20 @@ Emitter::Emitter(std::string name, const std::vector<Aval>& args) : module_name_
 
 const Aval& Emitter::aval(Value v) const { return cur().types[v.id]; }
 
+Value Emitter::keep(const Nest& nest, const Ins& reads, Value r,
+                    std::function<Value(Emitter&, const Ins&, const FnMap&)> make, int callee) {
+  if (!nest.outer) return r;
+  Rec rec;
+  for (Value v : reads) rec.reads.push_back(v.id);
+  rec.results.push_back(r.id);
+  rec.callee = callee;
+  rec.make = [make = std::move(make)](Emitter& e, const Ins& in, const FnMap& fm) {
+    return Ins{make(e, in, fm)};
+  };
+  cur().recs.push_back(std::move(rec));
+  return r;
+}
+
 Value Emitter::add(const Aval& type, std::string n) {
   Function& f = cur();
   if (n.empty()) n = "%" + std::to_string(f.next_id++);
@@ -165,6 +179,7 @@ std::string Emitter::fresh_constant_name(const std::string& base) {
 }
 
 Value Emitter::constant(double v, const Aval& type) {
+  Nest nest(*this);
   std::string literal;
   if (is_float(type.dtype))
     literal = float_literal(v, type.dtype);
@@ -178,94 +193,120 @@ Value Emitter::constant(double v, const Aval& type) {
   Value r = add(type, fresh_constant_name(is_float(type.dtype) ? "cst" : "c"));
   cur().lines.push_back(name(r) + " = stablehlo.constant dense<" + literal +
                         "> : " + type_text(type));
-  return r;
+  return keep(nest, {}, r,
+              [=](Emitter& e, const Ins&, const FnMap&) { return e.constant(v, type); });
 }
 
 Value Emitter::unary(const std::string& op, Value x) {
+  Nest nest(*this);
   Value r = add(aval(x), "");
   if (op.rfind("chlo.", 0) == 0)  // CHLO prints `: T -> R`
     cur().lines.push_back(name(r) + " = " + op + " " + name(x) + " : " + tt(x) + " -> " + tt(r));
   else
     cur().lines.push_back(name(r) + " = stablehlo." + op + " " + name(x) + " : " + tt(r));
-  return r;
+  return keep(nest, {x}, r,
+              [=](Emitter& e, const Ins& in, const FnMap&) { return e.unary(op, in[0]); });
 }
 
 Value Emitter::is_finite(Value x) {
+  Nest nest(*this);
   Value r = add(Aval{aval(x).dims, "i1"}, "");
   cur().lines.push_back(name(r) + " = stablehlo.is_finite " + name(x) + " : (" + tt(x) + ") -> " +
                         tt(r));
-  return r;
+  return keep(nest, {x}, r,
+              [=](Emitter& e, const Ins& in, const FnMap&) { return e.is_finite(in[0]); });
 }
 
 Value Emitter::binary(const std::string& op, Value a, Value b) {
+  Nest nest(*this);
   Value r = add(aval(a), "");
   cur().lines.push_back(name(r) + " = stablehlo." + op + " " + name(a) + ", " + name(b) + " : " +
                         tt(r));
-  return r;
+  return keep(nest, {a, b}, r,
+              [=](Emitter& e, const Ins& in, const FnMap&) { return e.binary(op, in[0], in[1]); });
 }
 
 Value Emitter::compare(const std::string& direction, Value a, Value b) {
+  Nest nest(*this);
   const std::string& t = aval(a).dtype;
   const std::string kind = is_float(t) ? "FLOAT" : is_signed_int(t) ? "SIGNED" : "UNSIGNED";
   Value r = add(Aval{aval(a).dims, "i1"}, "");
   cur().lines.push_back(name(r) + " = stablehlo.compare  " + direction + ", " + name(a) + ", " +
                         name(b) + ",  " + kind + " : (" + tt(a) + ", " + tt(b) + ") -> " + tt(r));
-  return r;
+  return keep(nest, {a, b}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
+    return e.compare(direction, in[0], in[1]);
+  });
 }
 
 Value Emitter::select(Value p, Value t, Value f) {
+  Nest nest(*this);
   Value r = add(aval(t), "");
   cur().lines.push_back(name(r) + " = stablehlo.select " + name(p) + ", " + name(t) + ", " +
                         name(f) + " : " + tt(p) + ", " + tt(r));
-  return r;
+  return keep(nest, {p, t, f}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
+    return e.select(in[0], in[1], in[2]);
+  });
 }
 
 Value Emitter::clamp(Value lo, Value x, Value hi) {
+  Nest nest(*this);
   Value r = add(aval(x), "");
   cur().lines.push_back(
       name(r) + " = stablehlo.clamp " + name(lo) + ", " + name(x) + ", " + name(hi) + " : " +
       (aval(lo) == aval(x) ? tt(r)
                            : "(" + tt(lo) + ", " + tt(x) + ", " + tt(hi) + ") -> " + tt(r)));
-  return r;
+  return keep(nest, {lo, x, hi}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
+    return e.clamp(in[0], in[1], in[2]);
+  });
 }
 
 Value Emitter::convert(Value x, const std::string& dtype) {
+  Nest nest(*this);
   Value r = add(Aval{aval(x).dims, dtype}, "");
   if (aval(x).dtype == dtype)
     cur().lines.push_back(name(r) + " = stablehlo.convert " + name(x) + " : " + tt(r));
   else
     cur().lines.push_back(name(r) + " = stablehlo.convert " + name(x) + " : (" + tt(x) + ") -> " +
                           tt(r));
-  return r;
+  return keep(nest, {x}, r,
+              [=](Emitter& e, const Ins& in, const FnMap&) { return e.convert(in[0], dtype); });
 }
 
 Value Emitter::broadcast_in_dim(Value x, const std::vector<std::int64_t>& dims,
                                 const std::vector<std::int64_t>& bd) {
+  Nest nest(*this);
   Value r = add(Aval{dims, aval(x).dtype}, "");
   cur().lines.push_back(name(r) + " = stablehlo.broadcast_in_dim " + name(x) +
                         ", dims = " + join(bd) + " : (" + tt(x) + ") -> " + tt(r));
-  return r;
+  return keep(nest, {x}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
+    return e.broadcast_in_dim(in[0], dims, bd);
+  });
 }
 
 Value Emitter::reshape(Value x, const std::vector<std::int64_t>& dims) {
+  Nest nest(*this);
   Value r = add(Aval{dims, aval(x).dtype}, "");
   cur().lines.push_back(name(r) + " = stablehlo.reshape " + name(x) + " : (" + tt(x) + ") -> " +
                         tt(r));
-  return r;
+  return keep(nest, {x}, r,
+              [=](Emitter& e, const Ins& in, const FnMap&) { return e.reshape(in[0], dims); });
 }
 
 Value Emitter::transpose(Value x, const std::vector<std::int64_t>& perm) {
+  Nest nest(*this);
   Aval t{{}, aval(x).dtype};
   for (auto p : perm) t.dims.push_back(aval(x).dims[p]);
   Value r = add(t, "");
   cur().lines.push_back(name(r) + " = stablehlo.transpose " + name(x) + ", dims = " + join(perm) +
                         " : (" + tt(x) + ") -> " + tt(r));
-  return r;
+  return keep(nest, {x}, r,
+              [=](Emitter& e, const Ins& in, const FnMap&) { return e.transpose(in[0], perm); });
 }
 
 Value Emitter::dot_general(Value a, Value b, const std::vector<std::int64_t>& lb,
                            const std::vector<std::int64_t>& rb, const std::vector<std::int64_t>& lc,
                            const std::vector<std::int64_t>& rc, const std::string& out_dtype) {
+  Nest nest(*this);
   // Result dimensions: batch, then lhs free, then rhs free (the StableHLO spec's order).
   const Aval& ta = aval(a);
   const Aval& tb = aval(b);
@@ -287,11 +328,14 @@ Value Emitter::dot_general(Value a, Value b, const std::vector<std::int64_t>& lb
   cur().lines.push_back(name(r) + " = stablehlo.dot_general " + name(a) + ", " + name(b) + ", " +
                         dims + ", precision = [DEFAULT, DEFAULT] : (" + tt(a) + ", " + tt(b) +
                         ") -> " + tt(r));
-  return r;
+  return keep(nest, {a, b}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
+    return e.dot_general(in[0], in[1], lb, rb, lc, rc, out_dtype);
+  });
 }
 
 Value Emitter::reduce(Value x, Value init, const std::string& op,
                       const std::vector<std::int64_t>& dims) {
+  Nest nest(*this);
   Aval t{{}, aval(x).dtype};
   for (std::int64_t d = 0; d < std::int64_t(aval(x).dims.size()); ++d) {
     bool reduced = false;
@@ -302,14 +346,18 @@ Value Emitter::reduce(Value x, Value init, const std::string& op,
   cur().lines.push_back(name(r) + " = stablehlo.reduce(" + name(x) + " init: " + name(init) +
                         ") applies stablehlo." + op + " across dimensions = " + join(dims) +
                         " : (" + tt(x) + ", " + tt(init) + ") -> " + tt(r));
-  return r;
+  return keep(nest, {x, init}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
+    return e.reduce(in[0], in[1], op, dims);
+  });
 }
 
 Value Emitter::iota(const Aval& type, std::int64_t dimension) {
+  Nest nest(*this);
   Value r = add(type, "");
   cur().lines.push_back(name(r) + " = stablehlo.iota dim = " + std::to_string(dimension) + " : " +
                         tt(r));
-  return r;
+  return keep(nest, {}, r,
+              [=](Emitter& e, const Ins&, const FnMap&) { return e.iota(type, dimension); });
 }
 
 std::string Emitter::region_arg(const Aval& type) {
@@ -318,6 +366,7 @@ std::string Emitter::region_arg(const Aval& type) {
 }
 
 Value Emitter::argminmax(Value x, std::int64_t axis, const std::string& index_dtype, bool is_max) {
+  Nest nest(*this);
   const Aval in = aval(x);
   const std::string& t = in.dtype;
   Value index = iota(Aval{in.dims, index_dtype}, axis);
@@ -374,13 +423,17 @@ Value Emitter::argminmax(Value x, std::int64_t axis, const std::string& index_dt
                         ti + ", " + a4 + ": " + ti + ")  {");
   for (auto& l : body) cur().lines.push_back(l);
   cur().lines.push_back("}");
-  return add(out_i, "%" + n + "#1");
+  Value r = add(out_i, "%" + n + "#1");
+  return keep(nest, {x}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
+    return e.argminmax(in[0], axis, index_dtype, is_max);
+  });
 }
 
 Value Emitter::reduce_window(Value x, Value init, const std::string& op,
                              const std::vector<std::int64_t>& window,
                              const std::vector<std::int64_t>& strides,
                              const std::vector<std::pair<std::int64_t, std::int64_t>>& padding) {
+  Nest nest(*this);
   const Aval in = aval(x);
   Aval t{{}, in.dtype};
   bool padded = false, strided = false;
@@ -416,7 +469,9 @@ Value Emitter::reduce_window(Value x, Value init, const std::string& op,
                         type_text(s));
   cur().lines.push_back("  stablehlo.return " + v + " : " + type_text(s));
   cur().lines.push_back("}) : (" + tt(x) + ", " + tt(init) + ") -> " + tt(r));
-  return r;
+  return keep(nest, {x, init}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
+    return e.reduce_window(in[0], in[1], op, window, strides, padding);
+  });
 }
 
 Value Emitter::convolution(Value lhs, Value rhs, const std::string& dim_numbers, const Aval& out,
@@ -424,6 +479,7 @@ Value Emitter::convolution(Value lhs, Value rhs, const std::string& dim_numbers,
                            const std::vector<std::pair<std::int64_t, std::int64_t>>& padding,
                            const std::vector<std::int64_t>& lhs_dilation,
                            const std::vector<std::int64_t>& rhs_dilation) {
+  Nest nest(*this);
   auto all = [](const std::vector<std::int64_t>& v, std::int64_t x) {
     for (auto e : v)
       if (e != x) return false;
@@ -450,19 +506,25 @@ Value Emitter::convolution(Value lhs, Value rhs, const std::string& dim_numbers,
       "} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, "
       "precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (" +
       tt(lhs) + ", " + tt(rhs) + ") -> " + tt(r));
-  return r;
+  return keep(nest, {lhs, rhs}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
+    return e.convolution(in[0], in[1], dim_numbers, out, strides, padding, lhs_dilation,
+                         rhs_dilation);
+  });
 }
 
 Value Emitter::reverse(Value x, const std::vector<std::int64_t>& dims) {
+  Nest nest(*this);
   Value r = add(aval(x), "");
   cur().lines.push_back(name(r) + " = stablehlo.reverse " + name(x) + ", dims = " + join(dims) +
                         " : " + tt(r));
-  return r;
+  return keep(nest, {x}, r,
+              [=](Emitter& e, const Ins& in, const FnMap&) { return e.reverse(in[0], dims); });
 }
 
 Value Emitter::slice(Value x, const std::vector<std::int64_t>& start,
                      const std::vector<std::int64_t>& limit,
                      const std::vector<std::int64_t>& strides) {
+  Nest nest(*this);
   Aval t{{}, aval(x).dtype};
   std::string ranges;
   for (std::size_t i = 0; i < start.size(); ++i) {
@@ -474,10 +536,13 @@ Value Emitter::slice(Value x, const std::vector<std::int64_t>& start,
   Value r = add(t, "");
   cur().lines.push_back(name(r) + " = stablehlo.slice " + name(x) + " [" + ranges + "] : (" +
                         tt(x) + ") -> " + tt(r));
-  return r;
+  return keep(nest, {x}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
+    return e.slice(in[0], start, limit, strides);
+  });
 }
 
 Value Emitter::concatenate(const std::vector<Value>& xs, std::int64_t dimension) {
+  Nest nest(*this);
   Aval t = aval(xs[0]);
   t.dims[dimension] = 0;
   std::string operands, types;
@@ -489,7 +554,9 @@ Value Emitter::concatenate(const std::vector<Value>& xs, std::int64_t dimension)
   Value r = add(t, "");
   cur().lines.push_back(name(r) + " = stablehlo.concatenate " + operands +
                         ", dim = " + std::to_string(dimension) + " : (" + types + ") -> " + tt(r));
-  return r;
+  return keep(nest, xs, r, [=](Emitter& e, const Ins& in, const FnMap&) {
+    return e.concatenate(in, dimension);
+  });
 }
 
 int Emitter::find_function(const std::string& n, const std::vector<Aval>& args) const {
@@ -516,6 +583,7 @@ int Emitter::begin_function(const std::string& n, const std::vector<Aval>& args)
   funcs_.emplace_back();
   Function& f = funcs_.back();
   f.name = unique;
+  f.base = n;
   f.arg_types = args;
   f.next_arg = int(args.size());
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -530,6 +598,7 @@ void Emitter::end_function(const std::vector<Value>& results) {
   Function& f = cur();
   std::string names, types;
   for (std::size_t i = 0; i < results.size(); ++i) {
+    f.result_ids.push_back(results[i].id);
     f.result_types.push_back(aval(results[i]));
     names += (i ? ", " : "") + name(results[i]);
     types += (i ? ", " : "") + tt(results[i]);
@@ -539,6 +608,7 @@ void Emitter::end_function(const std::vector<Value>& results) {
 }
 
 Value Emitter::call(int function, const std::vector<Value>& args) {
+  Nest nest(*this);
   const Function& f = funcs_[function];
   std::string operands, types;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -548,12 +618,18 @@ Value Emitter::call(int function, const std::vector<Value>& args) {
   Value r = add(f.result_types.at(0), "");
   cur().lines.push_back(name(r) + " = call @" + f.name + "(" + operands + ") : (" + types +
                         ") -> " + type_text(f.result_types[0]));
+  r = keep(
+      nest, args, r,
+      [=](Emitter& e, const Ins& in, const FnMap& fm) { return e.call(fm(function), in); },
+      function);
+  if (nest.outer) cur().recs.back().call = true;
   return r;
 }
 
 std::vector<Value> Emitter::scan_while(const std::vector<Value>& consts,
                                        const std::vector<Value>& carry, std::int64_t length,
                                        int body) {
+  Nest nest(*this);
   Value counter = constant(0, Aval{{}, "i32"});
   Loop loop;
   loop.nconsts = consts.size();
@@ -571,6 +647,19 @@ std::vector<Value> Emitter::scan_while(const std::vector<Value>& consts,
     if (k > consts.size()) out.push_back(r);
   }
   cur().loops.push_back(std::move(loop));
+  if (nest.outer) {
+    Rec rec;
+    for (Value v : consts) rec.reads.push_back(v.id);
+    for (Value v : carry) rec.reads.push_back(v.id);
+    for (Value v : out) rec.results.push_back(v.id);
+    rec.callee = body;
+    const std::size_t nc = consts.size();
+    rec.make = [=](Emitter& e, const Ins& in, const FnMap& fm) {
+      return e.scan_while(Ins(in.begin(), in.begin() + std::ptrdiff_t(nc)),
+                          Ins(in.begin() + std::ptrdiff_t(nc), in.end()), length, fm(body));
+    };
+    cur().recs.push_back(std::move(rec));
+  }
   return out;
 }
 // MLIR's SSANameState numbers a function's nested regions after all of its own values, each
@@ -686,6 +775,25 @@ std::string Emitter::print_function(const Function& f) const {
   return out + "  }\n";
 }
 
+std::vector<bool> Emitter::live_recs(int fn, const std::vector<std::vector<bool>>& callee_reads,
+                                     std::vector<bool>* args_read) const {
+  const Function& f = funcs_[std::size_t(fn)];
+  std::vector<bool> used(f.types.size(), false), live(f.recs.size(), false);
+  for (int v : f.result_ids) used[std::size_t(v)] = true;
+  for (std::size_t k = f.recs.size(); k-- > 0;) {
+    const Rec& rec = f.recs[k];
+    bool any = false;
+    for (int v : rec.results) any = any || used[std::size_t(v)];
+    if (!any) continue;
+    live[k] = true;
+    for (std::size_t j = 0; j < rec.reads.size(); ++j)
+      if (!rec.call || callee_reads[std::size_t(rec.callee)][j])
+        used[std::size_t(rec.reads[j])] = true;
+  }
+  args_read->assign(used.begin(), used.begin() + std::ptrdiff_t(f.arg_types.size()));
+  return live;
+}
+
 std::string Emitter::finish(const std::vector<Value>& results) {
   while (stack_.size() > 1) stack_.pop_back();
   if (funcs_[0].result_types.empty()) {
@@ -693,6 +801,99 @@ std::string Emitter::finish(const std::vector<Value>& results) {
     end_function(results);
     stack_.push_back(0);
   }
+  // Each function's live primitives and the arguments it reads, callees first (a loop's body
+  // reads all of its arguments: the while passes them all).
+  const std::size_t n = funcs_.size();
+  std::vector<bool> loop_body(n, false), done(n, false), reached(n, false);
+  for (const auto& f : funcs_)
+    for (const auto& rec : f.recs)
+      if (rec.callee >= 0 && !rec.call) loop_body[std::size_t(rec.callee)] = true;
+  std::vector<std::vector<bool>> live(n), args_read(n);
+  std::function<void(int)> analyze = [&](int fn) {
+    if (done[std::size_t(fn)]) return;
+    done[std::size_t(fn)] = true;
+    for (const auto& rec : funcs_[std::size_t(fn)].recs)
+      if (rec.callee >= 0) analyze(rec.callee);
+    live[std::size_t(fn)] = live_recs(fn, args_read, &args_read[std::size_t(fn)]);
+    if (loop_body[std::size_t(fn)])
+      args_read[std::size_t(fn)].assign(funcs_[std::size_t(fn)].arg_types.size(), true);
+  };
+  analyze(0);
+  // What the module keeps: @main, and the functions its live primitives call, transitively.
+  bool pruned = false;
+  std::vector<int> todo{0};
+  reached[0] = true;
+  while (!todo.empty()) {
+    const std::size_t fn = std::size_t(todo.back());
+    todo.pop_back();
+    for (bool a : args_read[fn]) pruned = pruned || !a;
+    const auto& recs = funcs_[fn].recs;
+    for (std::size_t k = 0; k < recs.size(); ++k) {
+      if (!live[fn][k]) {
+        pruned = true;
+        continue;
+      }
+      const int c = recs[k].callee;
+      if (c >= 0 && !reached[std::size_t(c)]) reached[std::size_t(c)] = true, todo.push_back(c);
+    }
+  }
+  for (bool r : reached) pruned = pruned || !r;
+  const std::vector<bool>& main_args = args_read[0];
+  kept_args_.clear();
+  for (std::size_t i = 0; i < funcs_[0].arg_types.size(); ++i)
+    if (main_args[i]) kept_args_.push_back(int(i));
+  if (!pruned || pruned_) return print_module();
+  // Made again, live primitives only, on an emitter of the kept arguments: each function when
+  // its first live call is made, as the trace made it.
+  std::vector<Aval> args;
+  for (int i : kept_args_) args.push_back(funcs_[0].arg_types[std::size_t(i)]);
+  Emitter e(module_name_, args);
+  e.pruned_ = true;
+  std::vector<int> made(funcs_.size(), -1);
+  std::function<std::vector<Value>(int, const std::vector<Value>&)> replay =
+      [&](int fn, const std::vector<Value>& arg_values) {
+        const Function& f = funcs_[std::size_t(fn)];
+        std::vector<Value> map(f.types.size());
+        for (std::size_t i = 0; i < arg_values.size(); ++i) map[i] = arg_values[i];
+        FnMap fm = [&](int callee) {
+          if (made[std::size_t(callee)] < 0) {
+            const Function& g = funcs_[std::size_t(callee)];
+            const std::vector<bool>& kept = args_read[std::size_t(callee)];
+            std::vector<Aval> types;
+            for (std::size_t i = 0; i < g.arg_types.size(); ++i)
+              if (kept[i]) types.push_back(g.arg_types[i]);
+            const int index = e.begin_function(g.base, types);
+            std::vector<Value> in(g.arg_types.size());
+            for (std::size_t i = 0, k = 0; i < g.arg_types.size(); ++i)
+              if (kept[i]) in[i] = e.arg(k++);
+            e.end_function(replay(callee, in));
+            made[std::size_t(callee)] = index;
+          }
+          return made[std::size_t(callee)];
+        };
+        for (std::size_t k = 0; k < f.recs.size(); ++k) {
+          if (!live[std::size_t(fn)][k]) continue;
+          const Rec& rec = f.recs[k];
+          Ins in;
+          for (std::size_t j = 0; j < rec.reads.size(); ++j)  // a call passes what its callee reads
+            if (!rec.call || args_read[std::size_t(rec.callee)][j])
+              in.push_back(map[std::size_t(rec.reads[j])]);
+          const Ins out = rec.make(e, in, fm);
+          for (std::size_t j = 0; j < rec.results.size() && j < out.size(); ++j)
+            map[std::size_t(rec.results[j])] = out[j];
+        }
+        std::vector<Value> res;
+        for (int v : f.result_ids) res.push_back(map[std::size_t(v)]);
+        return res;
+      };
+  std::vector<Value> main_in(funcs_[0].arg_types.size());
+  for (std::size_t k = 0; k < kept_args_.size(); ++k)
+    main_in[std::size_t(kept_args_[k])] = e.arg(k);
+  const std::vector<Value> main_out = replay(0, main_in);
+  return e.finish(main_out);
+}
+
+std::string Emitter::print_module() const {
   std::string out = "module @jit_" + module_name_ +
                     " attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {\n";
   for (const auto& f : funcs_) out += print_function(f);

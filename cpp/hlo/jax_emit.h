@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -135,7 +136,14 @@ class Emitter {
 
   // The module's text (ending with a newline, as as_text()); `results` are @main's: one prints
   // jax.result_info = "result", several "result[0]", "result[1]", ...
+  // As jit lowers (pxla._dce_jaxpr with keep_unused=False: pe.dce_jaxpr_consts before lowering),
+  // what nothing uses is left out: the primitives whose results reach no result (in @main and in
+  // the private functions it calls; a loop whole), the private functions nothing calls, @main's
+  // arguments nothing reads (kept_args() says which stay) and a called function's (its calls
+  // pass the others: JAX's DCE rule for pjit); a loop's body keeps its arguments.
   std::string finish(const std::vector<Value>& results);
+  // After finish: the indices of @main's arguments the module takes, in order.
+  const std::vector<int>& kept_args() const { return kept_args_; }
 
  private:
   struct Loop {  // a scan_while, printed with the function
@@ -146,8 +154,34 @@ class Emitter {
     int body = 0;
     std::string result;  // "%16"
   };
+  // A primitive as its caller made it, for finish's dead-code elimination: the values of its
+  // function it reads and gives, the private function it calls (-1: none), and how to make it
+  // again on another emitter from that emitter's values (the live ones are made again, in
+  // order, so every name is the one MLIR prints for the pruned module).
+  using Ins = std::vector<Value>;
+  using FnMap = std::function<int(int)>;
+  struct Rec {
+    std::vector<int> reads, results;
+    int callee = -1;
+    bool call = false;  // a call: its callee takes only the arguments it reads
+    std::function<Ins(Emitter&, const Ins&, const FnMap&)> make;
+  };
+  // Inside a primitive the primitives it calls (argminmax's iota, scan_while's counter) are its
+  // own: only the outermost is recorded.
+  int depth_ = 0;
+  struct Nest {
+    Emitter& e;
+    bool outer;
+    explicit Nest(Emitter& x) : e(x), outer(x.depth_++ == 0) {}
+    ~Nest() { --e.depth_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+  };
+  Value keep(const Nest& nest, const Ins& reads, Value r,
+             std::function<Value(Emitter&, const Ins&, const FnMap&)> make, int callee = -1);
   struct Function {
     std::string name;
+    std::string base;  // the name asked for (a second function of one name is base_0, ...)
     bool is_public = false;
     std::vector<Aval> arg_types;
     std::vector<Aval> types;         // of every value (arguments first)
@@ -158,8 +192,16 @@ class Emitter {
     int next_id = 0, next_conflict = 0;
     int next_arg =
         0;  // block arguments are numbered across the function: regions continue after its args
-    std::vector<Loop> loops;  // lines "\x01<k>" stand for loops[k]
+    std::vector<Loop> loops;      // lines "\x01<k>" stand for loops[k]
+    std::vector<Rec> recs;        // its primitives, in order
+    std::vector<int> result_ids;  // the values it returns (end_function)
   };
+  // Which of function fn's primitives reach its results; *args_read: which of its arguments
+  // they (or the results) read, a call reading what its callee reads (callee_reads, by function).
+  std::vector<bool> live_recs(int fn, const std::vector<std::vector<bool>>& callee_reads,
+                              std::vector<bool>* args_read) const;
+  std::vector<int> kept_args_;
+  bool pruned_ = false;  // a module made again by finish: printed as it is
   std::string print_loop(const Function& f, const Loop& loop) const;
   Function& cur() { return funcs_[stack_.back()]; }
   const Function& cur() const { return funcs_[stack_.back()]; }
@@ -169,6 +211,7 @@ class Emitter {
   const std::string& name(Value v) const { return cur().names[v.id]; }
   std::string tt(Value v) const { return type_text(aval(v)); }
   std::string print_function(const Function& f) const;
+  std::string print_module() const;
 
   std::string module_name_;
   std::vector<Function> funcs_;

@@ -5471,6 +5471,8 @@ class Machine {
     auto l = mk(T::Lowered);
     l->text = low->text;
     l->s = low->function;
+    l->i = static_cast<std::int64_t>(args.pos.size());  // kept: the arguments @main takes
+    for (int k : low->kept_args) l->items.push_back(mk_int(k));
     if (jit_cache_.size() >= 256) jit_cache_.erase(jit_cache_.begin());
     jit_cache_.push_back(JitEntry{f, key, l, nullptr});
     return l;
@@ -5501,6 +5503,8 @@ class Machine {
     auto c = mk(T::Compiled);
     c->text = lowered->text;
     c->s = lowered->s;
+    c->i = lowered->i;
+    c->items = lowered->items;
     c->compiled = cm;
     return c;
   }
@@ -5510,7 +5514,14 @@ class Machine {
                    "keyword arguments to a compiled function are not supported here");
     interp::RunOptions o;
     o.inputs = interp::Inputs::Given;
-    for (auto& x : a.pos) {
+    // The arguments the module takes (jit left out those nothing reads); a call of another
+    // count is the run's signature error below.
+    std::vector<V> pos = a.pos;
+    if (static_cast<std::int64_t>(pos.size()) == comp->i) {
+      pos.clear();
+      for (auto& k : comp->items) pos.push_back(a.pos[static_cast<std::size_t>(k->i)]);
+    }
+    for (auto& x : pos) {
       NdArray arr;
       if (!to_array(x, &arr, true)) return nullptr;
       arr = astype(arr, canon(arr.dt, true));

@@ -3497,6 +3497,7 @@ struct Interp {
     if (results.empty()) return fail(name + " returns no arrays");
     result.text = em->finish(results);
     result.function = name;
+    result.kept_args = em->kept_args();
     em.reset();
     return Result<bool>::success(true);
   }

@@ -23,6 +23,9 @@ namespace rl::python {
 struct Lowered {
   std::string text;      // the module, as JAX prints it
   std::string function;  // the lowered function's name
+  // The arguments @main takes, by their index among the function's: jit drops those nothing
+  // reads (JAX's keep_unused=False), and a call passes only these.
+  std::vector<int> kept_args;
 };
 
 // An abstract argument of a lowering (python/traced.h's Session): shape, dtype as MLIR spells it

@@ -52,8 +52,7 @@ TEST_CASE("constants take MLIR's names with one conflict counter per function", 
   auto c = e.constant(3, {{}, "f32"});
   auto d = e.constant(4, {{}, "i32"});
   auto x = e.broadcast_in_dim(a, {4}, {});
-  (void)b, (void)c, (void)d;
-  auto text = e.finish({e.binary("add", e.arg(0), x)});
+  auto text = e.finish({e.binary("add", e.arg(0), x), b, c, d});
   CHECK_THAT(text, Catch::Matchers::Contains(
                        "%cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>\n"
                        "    %c = stablehlo.constant dense<2> : tensor<i32>\n"
@@ -61,6 +60,50 @@ TEST_CASE("constants take MLIR's names with one conflict counter per function", 
                        "    %c_1 = stablehlo.constant dense<4> : tensor<i32>\n"
                        "    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> "
                        "tensor<4xf32>\n"));
+}
+
+// jit prunes the jaxpr before lowering (pxla._dce_jaxpr, keep_unused=False: pe.dce_jaxpr_consts,
+// whose rule for a pjit call prunes the callee too): what reaches no result is not printed, and
+// the names are those of the pruned module.
+TEST_CASE("finish leaves out what nothing uses, as jit does: ops, arguments, functions",
+          "[hlo][jax_emit]") {
+  Emitter e("f", {{{2}, "f32"}, {{3}, "f32"}, {{2}, "f32"}});
+  auto dead = e.unary("exponential", e.arg(0));  // read by nothing
+  (void)e.binary("multiply", dead, dead);
+  (void)e.constant(7, {{}, "i32"});  // a constant nothing reads: %c never printed
+  const int unused = e.begin_function("cos", {{{2}, "f32"}});
+  e.end_function({e.unary("cosine", e.arg(0))});
+  (void)e.call(unused, {e.arg(0)});  // a call nothing reads: @cos not printed
+  const int h = e.begin_function("h", {{{3}, "f32"}, {{2}, "f32"}});
+  (void)e.unary("sine", e.arg(0));  // dead inside @h, whose first argument goes too
+  e.end_function({e.unary("tanh", e.arg(1))});
+  auto one = e.broadcast_in_dim(e.constant(1, {{}, "f32"}), {2}, {});
+  auto r = e.binary("add", e.call(h, {e.arg(1), e.arg(2)}), one);
+  const std::string text = e.finish({r});
+  CHECK(text ==
+        "module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {\n"
+        "  func.func public @main(%arg0: tensor<2xf32>) -> (tensor<2xf32> {jax.result_info = "
+        "\"result\"}) {\n"
+        "    %cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>\n"
+        "    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<2xf32>\n"
+        "    %1 = call @h(%arg0) : (tensor<2xf32>) -> tensor<2xf32>\n"
+        "    %2 = stablehlo.add %1, %0 : tensor<2xf32>\n"
+        "    return %2 : tensor<2xf32>\n"
+        "  }\n"
+        "  func.func private @h(%arg0: tensor<2xf32>) -> tensor<2xf32> {\n"
+        "    %0 = stablehlo.tanh %arg0 : tensor<2xf32>\n"
+        "    return %0 : tensor<2xf32>\n"
+        "  }\n"
+        "}\n");
+  CHECK(e.kept_args() == std::vector<int>{2});  // @main's %arg0 is the function's third
+  auto m = rl::hlo::parse_stablehlo(text);
+  REQUIRE(m.ok());
+  CHECK(rl::hlo::verify(m->at(0)).ok());
+  // Nothing to leave out: every argument kept, the text as built.
+  Emitter all("g", {{{2}, "f32"}, {{2}, "f32"}});
+  const std::string kept = all.finish({all.binary("add", all.arg(0), all.arg(1))});
+  CHECK(all.kept_args() == std::vector<int>{0, 1});
+  CHECK_THAT(kept, Catch::Matchers::Contains("%0 = stablehlo.add %arg0, %arg1 : tensor<2xf32>"));
 }
 
 TEST_CASE("private functions, calls and tuple results print as JAX does and verify",

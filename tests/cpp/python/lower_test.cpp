@@ -1095,6 +1095,48 @@ TEST_CASE("jnp.abs and jnp.sign of unsigned integers lower as JAX lowers them", 
 
 // lower_source is a lowering run of the notebook's evaluator (python/notebook.h): the program's
 // Python runs as in the notebook, up to the entry's .lower() call.
+// jit prunes what nothing uses before it lowers (pxla._dce_jaxpr with keep_unused=False): a dead
+// op, an argument nothing reads, a jitted helper whose value is dropped, and a helper's own dead
+// ops and unread arguments are not in the module JAX prints.
+TEST_CASE("dead code and unused arguments are left out, as jit leaves them out",
+          "[python][lower]") {
+  CHECK(lower_text(fn("    dead = jnp.exp(x) * 2.0\n    return x + 1.0", "jnp.ones(2), jnp.ones(3)",
+                      "x, y")) ==
+        "module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {\n"
+        "  func.func public @main(%arg0: tensor<2xf32>) -> (tensor<2xf32> {jax.result_info = "
+        "\"result\"}) {\n"
+        "    %cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>\n"
+        "    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<2xf32>\n"
+        "    %1 = stablehlo.add %arg0, %0 : tensor<2xf32>\n"
+        "    return %1 : tensor<2xf32>\n"
+        "  }\n"
+        "}\n");
+  // Only the second argument read: it is @main's %arg0.
+  CHECK_THAT(lower_text(fn("    return jnp.sin(y)", "jnp.ones(2), jnp.ones(3)", "x, y")),
+             Catch::Matchers::Contains("@main(%arg0: tensor<3xf32>) ->") &&
+                 Catch::Matchers::Contains("stablehlo.sine %arg0 : tensor<3xf32>"));
+  const std::string helpers = lower_text(
+      "import jax\nimport jax.numpy as jnp\n"
+      "@jax.jit\ndef h(z, w):\n    e = jnp.exp(z)\n    return jnp.sin(z)\n"
+      "@jax.jit\ndef k(z):\n    return jnp.cos(z)\n"
+      "def f(x, y):\n    unused = k(x)\n    return h(x, y) * 2.0\n"
+      "jax.jit(f).lower(jnp.ones(2), jnp.ones(3))\n");
+  CHECK(helpers.find("@k") == std::string::npos);
+  CHECK(helpers.find("exponential") == std::string::npos);
+  CHECK_THAT(helpers, Catch::Matchers::Contains("%0 = call @h(%arg0) : (tensor<2xf32>) -> "
+                                                "tensor<2xf32>") &&
+                          Catch::Matchers::Contains("func.func private @h(%arg0: tensor<2xf32>) "
+                                                    "-> tensor<2xf32> {"));
+  // A call passes the arguments the module kept: the notebook runs it with all of f's.
+  const auto r = rl::python::run_notebook(
+      "import jax\nimport jax.numpy as jnp\n"
+      "def f(x, y, z):\n    return z * 2.0 + x\n"
+      "print(jax.jit(f)(jnp.ones(2), jnp.ones(3), jnp.arange(2.0)))\n"
+      "def three(x):\n    return 3\nprint(jax.jit(three)(jnp.ones(2)))\n");
+  INFO(r.error);
+  CHECK(r.stdout_text == "[1. 3.]\n3\n");
+}
+
 TEST_CASE("a lowering run: the notebook's Python, abstract arrays at the top, the entry lowered",
           "[python][lower]") {
   const std::string head = "import time\nimport jax\nimport jax.numpy as jnp\n";
