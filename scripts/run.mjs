@@ -53,7 +53,9 @@ at FILE:LINE:COL.
   --seed N             the seed for --inputs seeded (default 1)
   --args A.npy,B.npy   run on these NumPy .npy files (np.save writes them), one per argument of the
                        entry, in order: each must have its argument's dtype and shape exactly
-                       (float32 (32, 16) for tensor<32x16xf32>; nothing is converted)
+                       (float32 (32, 16) for tensor<32x16xf32>; nothing is converted); for a .py,
+                       one per argument of the Python function (those jit leaves out of the module,
+                       which nothing reads, are not passed)
   --out DIR            write each result as DIR/result_N.npy (np.load reads it; a tuple's elements
                        one by one); with several FILEs, DIR/NAME/result_N.npy per file
   --memory-cap SIZE    the live tensors' limit: bytes, or with KiB, MiB, GiB (default: what the

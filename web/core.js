@@ -332,13 +332,14 @@ export async function loadCore(createCore, options = {}) {
      */
     fuseText: guarded('fuseText', (text, options) => parsed(call('fuseText', text, options ?? {}))),
     /**
-     * (source, {entry?}) → {ok: true, text, function}: JAX-style Python lowered to the StableHLO
-     * `jax.jit(f).lower(...).as_text()` prints (cpp/python); or {ok: false, error: 'LINE:COL: message',
-     * line, column, message}.
+     * (source, {entry?}) → {ok: true, text, function, kept_args}: JAX-style Python lowered to the
+     * StableHLO `jax.jit(f).lower(...).as_text()` prints (cpp/python); kept_args: the indices of the
+     * function's arguments @main takes (jit leaves out those nothing reads); or {ok: false,
+     * error: 'LINE:COL: message', line, column, message}.
      */
     lower: guarded('lower', (source, options) => {
       const r = parsed(call('lower', source, options ?? null));
-      return r.ok ? { ok: true, text: r.value.text, function: r.value.function } : r;
+      return r.ok ? { ok: true, text: r.value.text, function: r.value.function, kept_args: r.value.kept_args } : r;
     }),
     /**
      * (source, {filename?, maxSteps?}) → {ok: true, stdout, error, errorType, line}: a Python

@@ -27,9 +27,12 @@ export interface CoreFailure {
   column?: number;
   message?: string;
 }
-/** A lowering: the module's text and the lowered function's name, or the error with its place. */
+/**
+ * A lowering: the module's text, the lowered function's name and the indices of its arguments
+ * @main takes (jit leaves out those nothing reads), or the error with its place.
+ */
 export type LowerResult =
-  | { ok: true; text: string; function: string }
+  | { ok: true; text: string; function: string; kept_args: number[] }
   | { ok: false; error: string; line?: number; column?: number; message?: string };
 
 /** A notebook run: what the program printed and Python's traceback of its uncaught exception ('' when none). */

@@ -143,18 +143,66 @@ Emitter::Emitter(std::string name, const std::vector<Aval>& args) : module_name_
 
 const Aval& Emitter::aval(Value v) const { return cur().types[v.id]; }
 
-Value Emitter::keep(const Nest& nest, const Ins& reads, Value r,
-                    std::function<Value(Emitter&, const Ins&, const FnMap&)> make, int callee) {
-  if (!nest.outer) return r;
+Emitter::Rec* Emitter::keep(const Nest& nest, Prim prim, const Ins& reads, const Ins& results) {
+  if (!nest.outer) return nullptr;
   Rec rec;
+  rec.prim = prim;
   for (Value v : reads) rec.reads.push_back(v.id);
-  rec.results.push_back(r.id);
-  rec.callee = callee;
-  rec.make = [make = std::move(make)](Emitter& e, const Ins& in, const FnMap& fm) {
-    return Ins{make(e, in, fm)};
-  };
+  for (Value v : results) rec.results.push_back(v.id);
   cur().recs.push_back(std::move(rec));
-  return r;
+  return &cur().recs.back();
+}
+
+// A recorded primitive made again on e, from e's values `in` (calls to fm(callee)).
+Emitter::Ins Emitter::make(Emitter& e, const Rec& k, const Ins& in, const FnMap& fm) {
+  switch (k.prim) {
+    case Prim::Constant:
+      return {e.constant(k.x, k.type)};
+    case Prim::Unary:
+      return {e.unary(k.s, in[0])};
+    case Prim::IsFinite:
+      return {e.is_finite(in[0])};
+    case Prim::Binary:
+      return {e.binary(k.s, in[0], in[1])};
+    case Prim::Compare:
+      return {e.compare(k.s, in[0], in[1])};
+    case Prim::Select:
+      return {e.select(in[0], in[1], in[2])};
+    case Prim::Clamp:
+      return {e.clamp(in[0], in[1], in[2])};
+    case Prim::Convert:
+      return {e.convert(in[0], k.s)};
+    case Prim::BroadcastInDim:
+      return {e.broadcast_in_dim(in[0], k.v1, k.v2)};
+    case Prim::Reshape:
+      return {e.reshape(in[0], k.v1)};
+    case Prim::Transpose:
+      return {e.transpose(in[0], k.v1)};
+    case Prim::DotGeneral:
+      return {e.dot_general(in[0], in[1], k.v1, k.v2, k.v3, k.v4, k.s)};
+    case Prim::Reduce:
+      return {e.reduce(in[0], in[1], k.s, k.v1)};
+    case Prim::Iota:
+      return {e.iota(k.type, k.n)};
+    case Prim::ArgMinMax:
+      return {e.argminmax(in[0], k.n, k.s, k.flag)};
+    case Prim::ReduceWindow:
+      return {e.reduce_window(in[0], in[1], k.s, k.v1, k.v2, k.pads)};
+    case Prim::Convolution:
+      return {e.convolution(in[0], in[1], k.s, k.type, k.v1, k.pads, k.v2, k.v3)};
+    case Prim::Reverse:
+      return {e.reverse(in[0], k.v1)};
+    case Prim::Slice:
+      return {e.slice(in[0], k.v1, k.v2, k.v3)};
+    case Prim::Concatenate:
+      return {e.concatenate(in, k.n)};
+    case Prim::Call:
+      return {e.call(fm(k.callee), in)};
+    case Prim::ScanWhile:
+      return e.scan_while(Ins(in.begin(), in.begin() + std::ptrdiff_t(k.n)),
+                          Ins(in.begin() + std::ptrdiff_t(k.n), in.end()), k.v1[0], fm(k.callee));
+  }
+  return {};
 }
 
 Value Emitter::add(const Aval& type, std::string n) {
@@ -193,8 +241,11 @@ Value Emitter::constant(double v, const Aval& type) {
   Value r = add(type, fresh_constant_name(is_float(type.dtype) ? "cst" : "c"));
   cur().lines.push_back(name(r) + " = stablehlo.constant dense<" + literal +
                         "> : " + type_text(type));
-  return keep(nest, {}, r,
-              [=](Emitter& e, const Ins&, const FnMap&) { return e.constant(v, type); });
+  if (Rec* k = keep(nest, Prim::Constant, {}, {r})) {
+    k->x = v;
+    k->type = type;
+  }
+  return r;
 }
 
 Value Emitter::unary(const std::string& op, Value x) {
@@ -204,8 +255,10 @@ Value Emitter::unary(const std::string& op, Value x) {
     cur().lines.push_back(name(r) + " = " + op + " " + name(x) + " : " + tt(x) + " -> " + tt(r));
   else
     cur().lines.push_back(name(r) + " = stablehlo." + op + " " + name(x) + " : " + tt(r));
-  return keep(nest, {x}, r,
-              [=](Emitter& e, const Ins& in, const FnMap&) { return e.unary(op, in[0]); });
+  if (Rec* k = keep(nest, Prim::Unary, {x}, {r})) {
+    k->s = op;
+  }
+  return r;
 }
 
 Value Emitter::is_finite(Value x) {
@@ -213,8 +266,8 @@ Value Emitter::is_finite(Value x) {
   Value r = add(Aval{aval(x).dims, "i1"}, "");
   cur().lines.push_back(name(r) + " = stablehlo.is_finite " + name(x) + " : (" + tt(x) + ") -> " +
                         tt(r));
-  return keep(nest, {x}, r,
-              [=](Emitter& e, const Ins& in, const FnMap&) { return e.is_finite(in[0]); });
+  keep(nest, Prim::IsFinite, {x}, {r});
+  return r;
 }
 
 Value Emitter::binary(const std::string& op, Value a, Value b) {
@@ -222,8 +275,10 @@ Value Emitter::binary(const std::string& op, Value a, Value b) {
   Value r = add(aval(a), "");
   cur().lines.push_back(name(r) + " = stablehlo." + op + " " + name(a) + ", " + name(b) + " : " +
                         tt(r));
-  return keep(nest, {a, b}, r,
-              [=](Emitter& e, const Ins& in, const FnMap&) { return e.binary(op, in[0], in[1]); });
+  if (Rec* k = keep(nest, Prim::Binary, {a, b}, {r})) {
+    k->s = op;
+  }
+  return r;
 }
 
 Value Emitter::compare(const std::string& direction, Value a, Value b) {
@@ -233,9 +288,10 @@ Value Emitter::compare(const std::string& direction, Value a, Value b) {
   Value r = add(Aval{aval(a).dims, "i1"}, "");
   cur().lines.push_back(name(r) + " = stablehlo.compare  " + direction + ", " + name(a) + ", " +
                         name(b) + ",  " + kind + " : (" + tt(a) + ", " + tt(b) + ") -> " + tt(r));
-  return keep(nest, {a, b}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
-    return e.compare(direction, in[0], in[1]);
-  });
+  if (Rec* k = keep(nest, Prim::Compare, {a, b}, {r})) {
+    k->s = direction;
+  }
+  return r;
 }
 
 Value Emitter::select(Value p, Value t, Value f) {
@@ -243,9 +299,8 @@ Value Emitter::select(Value p, Value t, Value f) {
   Value r = add(aval(t), "");
   cur().lines.push_back(name(r) + " = stablehlo.select " + name(p) + ", " + name(t) + ", " +
                         name(f) + " : " + tt(p) + ", " + tt(r));
-  return keep(nest, {p, t, f}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
-    return e.select(in[0], in[1], in[2]);
-  });
+  keep(nest, Prim::Select, {p, t, f}, {r});
+  return r;
 }
 
 Value Emitter::clamp(Value lo, Value x, Value hi) {
@@ -255,9 +310,8 @@ Value Emitter::clamp(Value lo, Value x, Value hi) {
       name(r) + " = stablehlo.clamp " + name(lo) + ", " + name(x) + ", " + name(hi) + " : " +
       (aval(lo) == aval(x) ? tt(r)
                            : "(" + tt(lo) + ", " + tt(x) + ", " + tt(hi) + ") -> " + tt(r)));
-  return keep(nest, {lo, x, hi}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
-    return e.clamp(in[0], in[1], in[2]);
-  });
+  keep(nest, Prim::Clamp, {lo, x, hi}, {r});
+  return r;
 }
 
 Value Emitter::convert(Value x, const std::string& dtype) {
@@ -268,8 +322,10 @@ Value Emitter::convert(Value x, const std::string& dtype) {
   else
     cur().lines.push_back(name(r) + " = stablehlo.convert " + name(x) + " : (" + tt(x) + ") -> " +
                           tt(r));
-  return keep(nest, {x}, r,
-              [=](Emitter& e, const Ins& in, const FnMap&) { return e.convert(in[0], dtype); });
+  if (Rec* k = keep(nest, Prim::Convert, {x}, {r})) {
+    k->s = dtype;
+  }
+  return r;
 }
 
 Value Emitter::broadcast_in_dim(Value x, const std::vector<std::int64_t>& dims,
@@ -278,9 +334,11 @@ Value Emitter::broadcast_in_dim(Value x, const std::vector<std::int64_t>& dims,
   Value r = add(Aval{dims, aval(x).dtype}, "");
   cur().lines.push_back(name(r) + " = stablehlo.broadcast_in_dim " + name(x) +
                         ", dims = " + join(bd) + " : (" + tt(x) + ") -> " + tt(r));
-  return keep(nest, {x}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
-    return e.broadcast_in_dim(in[0], dims, bd);
-  });
+  if (Rec* k = keep(nest, Prim::BroadcastInDim, {x}, {r})) {
+    k->v1 = dims;
+    k->v2 = bd;
+  }
+  return r;
 }
 
 Value Emitter::reshape(Value x, const std::vector<std::int64_t>& dims) {
@@ -288,8 +346,10 @@ Value Emitter::reshape(Value x, const std::vector<std::int64_t>& dims) {
   Value r = add(Aval{dims, aval(x).dtype}, "");
   cur().lines.push_back(name(r) + " = stablehlo.reshape " + name(x) + " : (" + tt(x) + ") -> " +
                         tt(r));
-  return keep(nest, {x}, r,
-              [=](Emitter& e, const Ins& in, const FnMap&) { return e.reshape(in[0], dims); });
+  if (Rec* k = keep(nest, Prim::Reshape, {x}, {r})) {
+    k->v1 = dims;
+  }
+  return r;
 }
 
 Value Emitter::transpose(Value x, const std::vector<std::int64_t>& perm) {
@@ -299,8 +359,10 @@ Value Emitter::transpose(Value x, const std::vector<std::int64_t>& perm) {
   Value r = add(t, "");
   cur().lines.push_back(name(r) + " = stablehlo.transpose " + name(x) + ", dims = " + join(perm) +
                         " : (" + tt(x) + ") -> " + tt(r));
-  return keep(nest, {x}, r,
-              [=](Emitter& e, const Ins& in, const FnMap&) { return e.transpose(in[0], perm); });
+  if (Rec* k = keep(nest, Prim::Transpose, {x}, {r})) {
+    k->v1 = perm;
+  }
+  return r;
 }
 
 Value Emitter::dot_general(Value a, Value b, const std::vector<std::int64_t>& lb,
@@ -328,9 +390,14 @@ Value Emitter::dot_general(Value a, Value b, const std::vector<std::int64_t>& lb
   cur().lines.push_back(name(r) + " = stablehlo.dot_general " + name(a) + ", " + name(b) + ", " +
                         dims + ", precision = [DEFAULT, DEFAULT] : (" + tt(a) + ", " + tt(b) +
                         ") -> " + tt(r));
-  return keep(nest, {a, b}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
-    return e.dot_general(in[0], in[1], lb, rb, lc, rc, out_dtype);
-  });
+  if (Rec* k = keep(nest, Prim::DotGeneral, {a, b}, {r})) {
+    k->v1 = lb;
+    k->v2 = rb;
+    k->v3 = lc;
+    k->v4 = rc;
+    k->s = out_dtype;
+  }
+  return r;
 }
 
 Value Emitter::reduce(Value x, Value init, const std::string& op,
@@ -346,9 +413,11 @@ Value Emitter::reduce(Value x, Value init, const std::string& op,
   cur().lines.push_back(name(r) + " = stablehlo.reduce(" + name(x) + " init: " + name(init) +
                         ") applies stablehlo." + op + " across dimensions = " + join(dims) +
                         " : (" + tt(x) + ", " + tt(init) + ") -> " + tt(r));
-  return keep(nest, {x, init}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
-    return e.reduce(in[0], in[1], op, dims);
-  });
+  if (Rec* k = keep(nest, Prim::Reduce, {x, init}, {r})) {
+    k->s = op;
+    k->v1 = dims;
+  }
+  return r;
 }
 
 Value Emitter::iota(const Aval& type, std::int64_t dimension) {
@@ -356,8 +425,11 @@ Value Emitter::iota(const Aval& type, std::int64_t dimension) {
   Value r = add(type, "");
   cur().lines.push_back(name(r) + " = stablehlo.iota dim = " + std::to_string(dimension) + " : " +
                         tt(r));
-  return keep(nest, {}, r,
-              [=](Emitter& e, const Ins&, const FnMap&) { return e.iota(type, dimension); });
+  if (Rec* k = keep(nest, Prim::Iota, {}, {r})) {
+    k->type = type;
+    k->n = dimension;
+  }
+  return r;
 }
 
 std::string Emitter::region_arg(const Aval& type) {
@@ -424,9 +496,12 @@ Value Emitter::argminmax(Value x, std::int64_t axis, const std::string& index_dt
   for (auto& l : body) cur().lines.push_back(l);
   cur().lines.push_back("}");
   Value r = add(out_i, "%" + n + "#1");
-  return keep(nest, {x}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
-    return e.argminmax(in[0], axis, index_dtype, is_max);
-  });
+  if (Rec* k = keep(nest, Prim::ArgMinMax, {x}, {r})) {
+    k->n = axis;
+    k->s = index_dtype;
+    k->flag = is_max;
+  }
+  return r;
 }
 
 Value Emitter::reduce_window(Value x, Value init, const std::string& op,
@@ -469,9 +544,13 @@ Value Emitter::reduce_window(Value x, Value init, const std::string& op,
                         type_text(s));
   cur().lines.push_back("  stablehlo.return " + v + " : " + type_text(s));
   cur().lines.push_back("}) : (" + tt(x) + ", " + tt(init) + ") -> " + tt(r));
-  return keep(nest, {x, init}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
-    return e.reduce_window(in[0], in[1], op, window, strides, padding);
-  });
+  if (Rec* k = keep(nest, Prim::ReduceWindow, {x, init}, {r})) {
+    k->s = op;
+    k->v1 = window;
+    k->v2 = strides;
+    k->pads = padding;
+  }
+  return r;
 }
 
 Value Emitter::convolution(Value lhs, Value rhs, const std::string& dim_numbers, const Aval& out,
@@ -506,10 +585,15 @@ Value Emitter::convolution(Value lhs, Value rhs, const std::string& dim_numbers,
       "} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, "
       "precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (" +
       tt(lhs) + ", " + tt(rhs) + ") -> " + tt(r));
-  return keep(nest, {lhs, rhs}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
-    return e.convolution(in[0], in[1], dim_numbers, out, strides, padding, lhs_dilation,
-                         rhs_dilation);
-  });
+  if (Rec* k = keep(nest, Prim::Convolution, {lhs, rhs}, {r})) {
+    k->s = dim_numbers;
+    k->type = out;
+    k->v1 = strides;
+    k->pads = padding;
+    k->v2 = lhs_dilation;
+    k->v3 = rhs_dilation;
+  }
+  return r;
 }
 
 Value Emitter::reverse(Value x, const std::vector<std::int64_t>& dims) {
@@ -517,8 +601,10 @@ Value Emitter::reverse(Value x, const std::vector<std::int64_t>& dims) {
   Value r = add(aval(x), "");
   cur().lines.push_back(name(r) + " = stablehlo.reverse " + name(x) + ", dims = " + join(dims) +
                         " : " + tt(r));
-  return keep(nest, {x}, r,
-              [=](Emitter& e, const Ins& in, const FnMap&) { return e.reverse(in[0], dims); });
+  if (Rec* k = keep(nest, Prim::Reverse, {x}, {r})) {
+    k->v1 = dims;
+  }
+  return r;
 }
 
 Value Emitter::slice(Value x, const std::vector<std::int64_t>& start,
@@ -536,9 +622,12 @@ Value Emitter::slice(Value x, const std::vector<std::int64_t>& start,
   Value r = add(t, "");
   cur().lines.push_back(name(r) + " = stablehlo.slice " + name(x) + " [" + ranges + "] : (" +
                         tt(x) + ") -> " + tt(r));
-  return keep(nest, {x}, r, [=](Emitter& e, const Ins& in, const FnMap&) {
-    return e.slice(in[0], start, limit, strides);
-  });
+  if (Rec* k = keep(nest, Prim::Slice, {x}, {r})) {
+    k->v1 = start;
+    k->v2 = limit;
+    k->v3 = strides;
+  }
+  return r;
 }
 
 Value Emitter::concatenate(const std::vector<Value>& xs, std::int64_t dimension) {
@@ -554,9 +643,10 @@ Value Emitter::concatenate(const std::vector<Value>& xs, std::int64_t dimension)
   Value r = add(t, "");
   cur().lines.push_back(name(r) + " = stablehlo.concatenate " + operands +
                         ", dim = " + std::to_string(dimension) + " : (" + types + ") -> " + tt(r));
-  return keep(nest, xs, r, [=](Emitter& e, const Ins& in, const FnMap&) {
-    return e.concatenate(in, dimension);
-  });
+  if (Rec* k = keep(nest, Prim::Concatenate, xs, {r})) {
+    k->n = dimension;
+  }
+  return r;
 }
 
 int Emitter::find_function(const std::string& n, const std::vector<Aval>& args) const {
@@ -618,11 +708,10 @@ Value Emitter::call(int function, const std::vector<Value>& args) {
   Value r = add(f.result_types.at(0), "");
   cur().lines.push_back(name(r) + " = call @" + f.name + "(" + operands + ") : (" + types +
                         ") -> " + type_text(f.result_types[0]));
-  r = keep(
-      nest, args, r,
-      [=](Emitter& e, const Ins& in, const FnMap& fm) { return e.call(fm(function), in); },
-      function);
-  if (nest.outer) cur().recs.back().call = true;
+  if (Rec* k = keep(nest, Prim::Call, args, {r})) {
+    k->callee = function;
+    k->call = true;
+  }
   return r;
 }
 
@@ -647,18 +736,12 @@ std::vector<Value> Emitter::scan_while(const std::vector<Value>& consts,
     if (k > consts.size()) out.push_back(r);
   }
   cur().loops.push_back(std::move(loop));
-  if (nest.outer) {
-    Rec rec;
-    for (Value v : consts) rec.reads.push_back(v.id);
-    for (Value v : carry) rec.reads.push_back(v.id);
-    for (Value v : out) rec.results.push_back(v.id);
-    rec.callee = body;
-    const std::size_t nc = consts.size();
-    rec.make = [=](Emitter& e, const Ins& in, const FnMap& fm) {
-      return e.scan_while(Ins(in.begin(), in.begin() + std::ptrdiff_t(nc)),
-                          Ins(in.begin() + std::ptrdiff_t(nc), in.end()), length, fm(body));
-    };
-    cur().recs.push_back(std::move(rec));
+  Ins reads = consts;
+  reads.insert(reads.end(), carry.begin(), carry.end());
+  if (Rec* k = keep(nest, Prim::ScanWhile, reads, out)) {
+    k->callee = body;
+    k->n = std::int64_t(consts.size());
+    k->v1 = {length};
   }
   return out;
 }
@@ -878,7 +961,7 @@ std::string Emitter::finish(const std::vector<Value>& results) {
           for (std::size_t j = 0; j < rec.reads.size(); ++j)  // a call passes what its callee reads
             if (!rec.call || args_read[std::size_t(rec.callee)][j])
               in.push_back(map[std::size_t(rec.reads[j])]);
-          const Ins out = rec.make(e, in, fm);
+          const Ins out = make(e, rec, in, fm);
           for (std::size_t j = 0; j < rec.results.size() && j < out.size(); ++j)
             map[std::size_t(rec.results[j])] = out[j];
         }

@@ -154,18 +154,53 @@ class Emitter {
     int body = 0;
     std::string result;  // "%16"
   };
-  // A primitive as its caller made it, for finish's dead-code elimination: the values of its
-  // function it reads and gives, the private function it calls (-1: none), and how to make it
-  // again on another emitter from that emitter's values (the live ones are made again, in
-  // order, so every name is the one MLIR prints for the pruned module).
+  // A primitive as its caller made it, for finish's dead-code elimination: which one, the values
+  // of its function it reads and gives, the private function it calls (-1: none) and its own
+  // arguments, so that it can be made again on another emitter from that emitter's values (the
+  // live ones are made again, in order, so every name is the one MLIR prints for the pruned
+  // module).
   using Ins = std::vector<Value>;
   using FnMap = std::function<int(int)>;
+  enum class Prim : std::uint8_t {
+    Constant,
+    Unary,
+    IsFinite,
+    Binary,
+    Compare,
+    Select,
+    Clamp,
+    Convert,
+    BroadcastInDim,
+    Reshape,
+    Transpose,
+    DotGeneral,
+    Reduce,
+    Iota,
+    ArgMinMax,
+    ReduceWindow,
+    Convolution,
+    Reverse,
+    Slice,
+    Concatenate,
+    Call,
+    ScanWhile,
+  };
   struct Rec {
+    Prim prim = Prim::Constant;
     std::vector<int> reads, results;
     int callee = -1;
     bool call = false;  // a call: its callee takes only the arguments it reads
-    std::function<Ins(Emitter&, const Ins&, const FnMap&)> make;
+    // Its arguments: an op, direction or dtype name (s), integer lists (v1..v4: dims, strides,
+    // ...), padding, a type, a constant's value (x), a dimension, axis or count (n), argmax (flag).
+    std::string s;
+    std::vector<std::int64_t> v1, v2, v3, v4;
+    std::vector<std::pair<std::int64_t, std::int64_t>> pads;
+    Aval type;
+    double x = 0;
+    std::int64_t n = 0;
+    bool flag = false;
   };
+  static Ins make(Emitter& e, const Rec& rec, const Ins& in, const FnMap& fm);
   // Inside a primitive the primitives it calls (argminmax's iota, scan_while's counter) are its
   // own: only the outermost is recorded.
   int depth_ = 0;
@@ -177,8 +212,8 @@ class Emitter {
     Nest(const Nest&) = delete;
     Nest& operator=(const Nest&) = delete;
   };
-  Value keep(const Nest& nest, const Ins& reads, Value r,
-             std::function<Value(Emitter&, const Ins&, const FnMap&)> make, int callee = -1);
+  // Records the outermost primitive (null inside another): the caller fills in its arguments.
+  Rec* keep(const Nest& nest, Prim prim, const Ins& reads, const Ins& results);
   struct Function {
     std::string name;
     std::string base;  // the name asked for (a second function of one name is base_0, ...)

@@ -702,7 +702,10 @@ Result<std::string> lower_entry(const Arg& options) {
 
 std::string lowered_json(const python::Lowered& l) {
   JsonWriter j;
-  j.begin_object().key("text").value(l.text).key("function").value(l.function).end_object();
+  j.begin_object().key("text").value(l.text).key("function").value(l.function);
+  j.key("kept_args").begin_array();
+  for (int k : l.kept_args) j.value(k);
+  j.end_array().end_object();
   return j.text();
 }
 

@@ -111,11 +111,18 @@ test('--help, bad options and missing files', () => {
   assert.equal(run(join(dir, 'x.py'), '--entry').status, 1);
 });
 
-test('core.lower gives {ok, text, function} or the error with line, column and message', async () => {
+test('core.lower gives {ok, text, function, kept_args} or the error with line, column and message', async () => {
   const core = await loadNodeCore();
   const r = core.lower(LESSON);
   assert.equal(r.ok, true);
   assert.equal(r.function, 'workload');
+  assert.deepEqual(r.kept_args, [0, 1]);
+  // jit leaves out an argument nothing reads: @main takes the second alone.
+  const unused = core.lower(
+    'import jax\nimport jax.numpy as jnp\ndef f(x, y):\n    return y * 2\njax.jit(f).lower(jnp.zeros(2), jnp.zeros(3))\n',
+  );
+  assert.deepEqual(unused.kept_args, [1]);
+  assert.match(unused.text, /@main\(%arg0: tensor<3xf32>\)/);
   assert.equal(r.text, core.emitWorkload(32, 16, 8, 'f32').value);
   const e = core.lower('x = (1 +\n', { entry: 'f' });
   assert.deepEqual(

@@ -492,6 +492,18 @@ describe('node scripts/run.mjs', () => {
     const saved = readNpy(join(out, 'result_0.npy'));
     assert.equal(saved.header, "{'descr': '<f4', 'fortran_order': False, 'shape': (32, 8), }");
     assert.equal(saved.data.length, 32 * 8 * 4);
+    // One .npy per argument of the Python function: the one jit leaves out (unread) is not passed.
+    const halves = write(
+      'halves.py',
+      'import jax\nimport jax.numpy as jnp\n\ndef f(a, b):\n    return b * 0.5\n\njax.jit(f).lower(jnp.zeros((32, 16)), jnp.zeros((16, 8)))\n',
+    );
+    const only_b = JSON.parse(run(halves, '--args', `${a},${b}`, '--json', '--no-time').stdout)[0];
+    assert.equal(only_b.status, 'passed');
+    assert.equal(only_b.inputs, b);
+    assert.deepEqual(
+      only_b.results.map((x) => x.shape),
+      ['tensor<16x8xf32>'],
+    );
   });
 
   test('a .py program that does not lower is an error at FILE:LINE:COL; --entry picks the function', () => {

@@ -50,7 +50,8 @@ export function runFile(core, file, text, options = {}, { npy = false } = {}) {
  * Lowers JAX-style Python (`core.lower`, cpp/python) and runs the StableHLO it gives, as runFile
  * does; the function's arguments default to arange(size)/size each — the seed's own inputs for
  * its lesson (a = arange(512)/512 as 32×16) — since the module keeps only their shapes — unless
- * options.args gives them (.npy files).
+ * options.args gives them (.npy files), one per argument of the Python function: those jit left
+ * out of the module (nothing reads them) are not passed.
  * A program that does not lower is a report with status 'error' and the lowering's place.
  * @returns {{ok: true, value: object} | {ok: false, error: string}}
  */
@@ -65,7 +66,13 @@ export function runPythonFile(core, file, source, options = {}, entry = undefine
     };
     return { ok: true, value: { ...unreadableReport(file, ''), errors: [e] } };
   }
-  const r = runFile(core, file, lowered.text, options.args ? options : { inputs: 'arange', ...options }, how);
+  // One .npy per argument of the function: the module takes those its kept_args name.
+  const kept = lowered.kept_args ?? [];
+  const given =
+    options.args && options.args.length > kept.length && kept.every((k) => k < options.args.length)
+      ? { ...options, args: kept.map((k) => options.args[k]) }
+      : options;
+  const r = runFile(core, file, lowered.text, given.args ? given : { inputs: 'arange', ...given }, how);
   if (!r.ok) return r;
   return { ...r, value: { ...r.value, lowered_function: lowered.function } };
 }
