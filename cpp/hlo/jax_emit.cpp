@@ -803,22 +803,12 @@ std::string Emitter::print_loop(const Function& f, const Loop& loop) const {
   out += pad + "}\n";
   return out;
 }
-int Emitter::reads_of_arg(int fn, int arg) const {
-  const Function& f = funcs_[std::size_t(fn)];
-  const std::string token = "%arg" + std::to_string(arg);
-  auto count = [&](const std::string& s) {
-    int n = 0;
-    for (auto p = s.find(token); p != std::string::npos; p = s.find(token, p + 1)) {
-      const std::size_t end = p + token.size();
-      if (end == s.size() || !std::isdigit(static_cast<unsigned char>(s[end]))) ++n;
-    }
-    return n;
-  };
-  int n = 0;
-  for (const auto& line : f.lines) n += count(line);
-  for (const auto& loop : f.loops)
-    for (const auto& o : loop.operands) n += count(o);
-  return n;
+bool Emitter::arg_reaches(int fn, int arg, std::size_t first_result) const {
+  std::vector<std::vector<bool>> live, args_read;
+  analyze(&live, &args_read);
+  std::vector<bool> reads;
+  live_recs(fn, args_read, &reads, first_result);
+  return reads.at(std::size_t(arg));
 }
 void Emitter::drop_functions(int first) {
   if (first < 1 || first >= int(funcs_.size())) return;
@@ -859,10 +849,11 @@ std::string Emitter::print_function(const Function& f) const {
 }
 
 std::vector<bool> Emitter::live_recs(int fn, const std::vector<std::vector<bool>>& callee_reads,
-                                     std::vector<bool>* args_read) const {
+                                     std::vector<bool>* args_read, std::size_t first_result) const {
   const Function& f = funcs_[std::size_t(fn)];
   std::vector<bool> used(f.types.size(), false), live(f.recs.size(), false);
-  for (int v : f.result_ids) used[std::size_t(v)] = true;
+  for (std::size_t k = first_result; k < f.result_ids.size(); ++k)
+    used[std::size_t(f.result_ids[k])] = true;
   for (std::size_t k = f.recs.size(); k-- > 0;) {
     const Rec& rec = f.recs[k];
     bool any = false;
@@ -877,6 +868,27 @@ std::vector<bool> Emitter::live_recs(int fn, const std::vector<std::vector<bool>
   return live;
 }
 
+void Emitter::analyze(std::vector<std::vector<bool>>* live,
+                      std::vector<std::vector<bool>>* args_read) const {
+  const std::size_t n = funcs_.size();
+  std::vector<bool> loop_body(n, false), done(n, false);
+  for (const auto& f : funcs_)
+    for (const auto& rec : f.recs)
+      if (rec.callee >= 0 && !rec.call) loop_body[std::size_t(rec.callee)] = true;
+  live->assign(n, {});
+  args_read->assign(n, {});
+  std::function<void(int)> visit = [&](int fn) {
+    if (done[std::size_t(fn)]) return;
+    done[std::size_t(fn)] = true;
+    for (const auto& rec : funcs_[std::size_t(fn)].recs)
+      if (rec.callee >= 0) visit(rec.callee);
+    (*live)[std::size_t(fn)] = live_recs(fn, *args_read, &(*args_read)[std::size_t(fn)]);
+    if (loop_body[std::size_t(fn)])
+      (*args_read)[std::size_t(fn)].assign(funcs_[std::size_t(fn)].arg_types.size(), true);
+  };
+  for (std::size_t fn = 0; fn < n; ++fn) visit(int(fn));
+}
+
 std::string Emitter::finish(const std::vector<Value>& results) {
   while (stack_.size() > 1) stack_.pop_back();
   if (funcs_[0].result_types.empty()) {
@@ -884,24 +896,10 @@ std::string Emitter::finish(const std::vector<Value>& results) {
     end_function(results);
     stack_.push_back(0);
   }
-  // Each function's live primitives and the arguments it reads, callees first (a loop's body
-  // reads all of its arguments: the while passes them all).
+  std::vector<std::vector<bool>> live, args_read;
+  analyze(&live, &args_read);
   const std::size_t n = funcs_.size();
-  std::vector<bool> loop_body(n, false), done(n, false), reached(n, false);
-  for (const auto& f : funcs_)
-    for (const auto& rec : f.recs)
-      if (rec.callee >= 0 && !rec.call) loop_body[std::size_t(rec.callee)] = true;
-  std::vector<std::vector<bool>> live(n), args_read(n);
-  std::function<void(int)> analyze = [&](int fn) {
-    if (done[std::size_t(fn)]) return;
-    done[std::size_t(fn)] = true;
-    for (const auto& rec : funcs_[std::size_t(fn)].recs)
-      if (rec.callee >= 0) analyze(rec.callee);
-    live[std::size_t(fn)] = live_recs(fn, args_read, &args_read[std::size_t(fn)]);
-    if (loop_body[std::size_t(fn)])
-      args_read[std::size_t(fn)].assign(funcs_[std::size_t(fn)].arg_types.size(), true);
-  };
-  analyze(0);
+  std::vector<bool> reached(n, false);
   // What the module keeps: @main, and the functions its live primitives call, transitively.
   bool pruned = false;
   std::vector<int> todo{0};

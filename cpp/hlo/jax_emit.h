@@ -124,8 +124,9 @@ class Emitter {
   // for a trace that is thrown away (a body traced once to learn its types and captures).
   int function_count() const { return int(funcs_.size()); }
   void drop_functions(int first);
-  // How many times function `fn`'s ops read its argument `arg` (a trace learning what is used).
-  int reads_of_arg(int fn, int arg) const;
+  // Whether function `fn`'s argument `arg` reaches its results from `first_result` on, through
+  // the ops that reach them (jit's dead-code elimination: a read by a dead op is none).
+  bool arg_reaches(int fn, int arg, std::size_t first_result) const;
   // The index of an already-emitted private function named `name` taking `args`, or -1.
   int find_function(const std::string& name, const std::vector<Aval>& args) const;
   // Starts a private function: later primitives go into it until end_function. Returns its index.
@@ -234,7 +235,11 @@ class Emitter {
   // Which of function fn's primitives reach its results; *args_read: which of its arguments
   // they (or the results) read, a call reading what its callee reads (callee_reads, by function).
   std::vector<bool> live_recs(int fn, const std::vector<std::vector<bool>>& callee_reads,
-                              std::vector<bool>* args_read) const;
+                              std::vector<bool>* args_read, std::size_t first_result = 0) const;
+  // For every function, its live primitives and the arguments they read (callees first; a
+  // loop's body reads all of its arguments).
+  void analyze(std::vector<std::vector<bool>>* live,
+               std::vector<std::vector<bool>>* args_read) const;
   std::vector<int> kept_args_;
   bool pruned_ = false;  // a module made again by finish: printed as it is
   std::string print_loop(const Function& f, const Loop& loop) const;

@@ -2617,7 +2617,9 @@ struct Interp {
         return pass_on(t);
       }
       probe = t.value();
-      probe.i_used = em->reads_of_arg(probe.fn, 0) > 1;  // beyond i + 1: else jit's DCE drops i
+      // i is carried when the body's carry needs it (results from 1: i + 1 is result 0); else
+      // jit's dead-code elimination drops it, a read by a dead op included.
+      probe.i_used = em->arg_reaches(probe.fn, 0, 1);
       discard();
       // Weakly typed init leaves whose type differs from the output's are converted, then traced
       // again.

@@ -633,6 +633,10 @@ TEST_CASE("lax.fori_loop with static bounds lowers as JAX's scan: a while callin
   CHECK_THAT(c, Catch::Matchers::Contains("func.func private @None(%arg0: tensor<2x2xf32>, %arg1: "
                                           "tensor<2x2xf32>) -> tensor<2x2xf32> {\n"
                                           "    %0 = stablehlo.dot_general %arg1, %arg0,"));
+  // i read only by an op nothing uses is unused too: dead code is no read (the same module).
+  CHECK(lower_text(fn("    def body(i, x):\n        unused = i * 2\n        return x @ w\n"
+                      "    return lax.fori_loop(1, 4, body, x)",
+                      "jnp.zeros((2, 2)), jnp.ones((2, 2))", "x, w")) == c);
   // A weakly typed init (0) whose output is float32 is converted first (a float constant).
   CHECK_THAT(
       lower_text(fn("    return lax.fori_loop(0, 2, lambda i, s: s + x.sum(), 0)", "jnp.zeros(3)")),
