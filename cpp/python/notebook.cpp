@@ -1666,8 +1666,8 @@ class Machine {
   // ---- iteration ----
   // What iterates one item at a time: a traced array (JAX makes each row's slice when the loop
   // asks for it, in lax.py's _iter, so a loop's ops come between the slices) and the iterators
-  // made of one (enumerate, zip, map, filter, a generator expression of one clause). Everything
-  // else is materialized first (iterate).
+  // made of one (enumerate, zip, map, filter, a generator expression over one). Everything else
+  // is materialized first (iterate).
   static bool lazy(const V& v) { return v->t == T::Traced || v->t == T::Iter; }
 
   // An iterator of `kind` over `inner` (null: none yet); fill counts how deep iterators nest, as
@@ -2661,10 +2661,10 @@ class Machine {
     auto saved = scope_;
     // A comprehension's own scope sees the enclosing one (globals through the lookup's fallback).
     if (!scope_) inner->parent = nullptr;
-    // A generator expression of one clause over a traced array (or an iterator of one) runs as
-    // its consumer asks, as CPython's does: sum(r * 2 for r in x) makes a row, then its product
-    // and sum, then the next row. Others are materialized here.
-    if (e.s == "gen" && e.clauses.size() == 1 && lazy(first)) {
+    // A generator expression whose first iterable is a traced array (or an iterator of one) runs
+    // as its consumer asks, as CPython's does: sum(r * 2 for r in x) makes a row, then its
+    // product and sum, then the next row. Others are materialized here.
+    if (e.s == "gen" && lazy(first)) {
       V c = iter_of(first);
       V it = c ? mk_iter("generator", {c}) : nullptr;
       if (!it) return nullptr;
@@ -2681,18 +2681,27 @@ class Machine {
     if (e.s == "gen") result->t = T::List;  // a generator, materialized (sum(x for x in ...))
     return result;
   }
-  // The next value of a lazy generator expression (comprehension): its clause's next item that
-  // passes the conditions, the element evaluated in the expression's own scope.
+  // The next value of a lazy generator expression: its clauses are nested loops whose iterators
+  // are a stack (items: the first clause's, then one per inner clause entered; an inner clause's
+  // iterable is evaluated when its outer clause has given an item, as CPython does); the element
+  // is evaluated, in the expression's own scope, once the innermost clause gives an item that
+  // passes its conditions.
   int next_of_genexp(const V& it, V* out) {
     const Expr& e = *it->lambda;
-    const CompClause& cl = e.clauses[0];
     auto saved = scope_;
     scope_ = it->closure;
     const int r = [&]() {
       for (;;) {
+        if (it->items.empty()) return 0;
+        const std::size_t k = it->items.size() - 1;
+        const CompClause& cl = e.clauses[k];
         V x;
-        const int more = next_of(it->items[0], &x);
-        if (more != 1) return more;
+        const int more = next_of(it->items[k], &x);
+        if (more < 0) return -1;
+        if (more == 0) {  // this clause is spent: back to the one around it
+          it->items.pop_back();
+          continue;
+        }
         if (!step() || !assign(*e.kids[cl.target], x)) return -1;
         bool pass = true;
         for (auto ci : cl.conditions) {
@@ -2706,6 +2715,13 @@ class Machine {
           }
         }
         if (!pass) continue;
+        if (k + 1 < e.clauses.size()) {  // enter the next clause
+          V inner = eval(*e.kids[e.clauses[k + 1].iter]);
+          V c = inner ? iter_of(inner) : nullptr;
+          if (!c) return -1;
+          it->items.push_back(c);
+          continue;
+        }
         *out = eval(*e.kids[0]);
         return *out ? 1 : -1;
       }

@@ -51,7 +51,7 @@ enum class T {
   // "list_iterator" (items, i the next), "enumerate" (self the inner iterator, i the next count),
   // "zip" (items: the iterators), "map" and "filter" (self the function, items[0] the iterator),
   // and "generator" of a generator expression (lambda the expression, closure its scope,
-  // items[0] its clause's iterator).
+  // items the iterators of the clauses entered, outermost first).
   Iter,
 };
 

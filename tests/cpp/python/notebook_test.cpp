@@ -715,6 +715,13 @@ TEST_CASE("iterating a traced array slices each row when the loop asks for it, a
     CHECK(t.find("tensor<2x4xf32> {jax.result_info") != std::string::npos);  // two rows stacked
   }
   SECTION("generator expressions, comprehensions, sum, map and filter pull one row at a time") {
+    // Nested clauses run as CPython runs them: a row of x, then y's rows one by one, each
+    // product summed as it comes.
+    CHECK(order(lowered("    return sum(r * s for r in x for s in y if True)", ones24),
+                {"slice %arg0", "slice %arg1", "multiply", "add"}) ==
+          std::vector<std::string>{"slice %arg0", "slice %arg1", "multiply", "add", "slice %arg1",
+                                   "multiply", "add", "slice %arg0", "slice %arg1", "multiply",
+                                   "add", "slice %arg1", "multiply", "add"});
     CHECK(order(lowered("    return sum(jnp.exp(r) for r in x) + y", ones24),
                 {"slice", "exponential", "add"}) ==
           std::vector<std::string>{"slice", "exponential", "add", "slice", "exponential", "add",
