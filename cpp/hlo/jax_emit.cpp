@@ -708,10 +708,7 @@ Value Emitter::call(int function, const std::vector<Value>& args) {
   Value r = add(f.result_types.at(0), "");
   cur().lines.push_back(name(r) + " = call @" + f.name + "(" + operands + ") : (" + types +
                         ") -> " + type_text(f.result_types[0]));
-  if (Rec* k = keep(nest, Prim::Call, args, {r})) {
-    k->callee = function;
-    k->call = true;
-  }
+  if (Rec* k = keep(nest, Prim::Call, args, {r})) k->callee = function;
   return r;
 }
 
@@ -861,7 +858,7 @@ std::vector<bool> Emitter::live_recs(int fn, const std::vector<std::vector<bool>
     if (!any) continue;
     live[k] = true;
     for (std::size_t j = 0; j < rec.reads.size(); ++j)
-      if (!rec.call || callee_reads[std::size_t(rec.callee)][j])
+      if (rec.prim != Prim::Call || callee_reads[std::size_t(rec.callee)][j])
         used[std::size_t(rec.reads[j])] = true;
   }
   args_read->assign(used.begin(), used.begin() + std::ptrdiff_t(f.arg_types.size()));
@@ -874,7 +871,7 @@ void Emitter::analyze(std::vector<std::vector<bool>>* live,
   std::vector<bool> loop_body(n, false), done(n, false);
   for (const auto& f : funcs_)
     for (const auto& rec : f.recs)
-      if (rec.callee >= 0 && !rec.call) loop_body[std::size_t(rec.callee)] = true;
+      if (rec.callee >= 0 && rec.prim != Prim::Call) loop_body[std::size_t(rec.callee)] = true;
   live->assign(n, {});
   args_read->assign(n, {});
   std::function<void(int)> visit = [&](int fn) {
@@ -957,7 +954,7 @@ std::string Emitter::finish(const std::vector<Value>& results) {
           const Rec& rec = f.recs[k];
           Ins in;
           for (std::size_t j = 0; j < rec.reads.size(); ++j)  // a call passes what its callee reads
-            if (!rec.call || args_read[std::size_t(rec.callee)][j])
+            if (rec.prim != Prim::Call || args_read[std::size_t(rec.callee)][j])
               in.push_back(map[std::size_t(rec.reads[j])]);
           const Ins out = make(e, rec, in, fm);
           for (std::size_t j = 0; j < rec.results.size() && j < out.size(); ++j)

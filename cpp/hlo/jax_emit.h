@@ -189,8 +189,7 @@ class Emitter {
   struct Rec {
     Prim prim = Prim::Constant;
     std::vector<int> reads, results;
-    int callee = -1;
-    bool call = false;  // a call: its callee takes only the arguments it reads
+    int callee = -1;  // Call (its callee takes only the arguments it reads), ScanWhile
     // Its arguments: an op, direction or dtype name (s), integer lists (v1..v4: dims, strides,
     // ...), padding, a type, a constant's value (x), a dimension, axis or count (n), argmax (flag).
     std::string s;

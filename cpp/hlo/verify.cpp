@@ -1925,21 +1925,11 @@ class Verifier {
       return fail(op, name + " state is not a 1-d array of ui64 words",
                   m_.dialect == "stablehlo" ? "tensor<Nxui64>" : "u64[N]", type_text(s));
     const Type *ns = nullptr, *values = nullptr;
-    if (op.num_results() == 2) {
-      ns = &op.result_type(0);
-      values = &op.result_type(1);
-    } else if (op.num_results() == 1 && op.result_type(0).kind == Type::Kind::Tuple &&
-               op.result_type(0).tuple.size() == 2) {
-      ns = &op.result_type(0).tuple[0];
-      values = &op.result_type(0).tuple[1];
-    } else if (m_.dialect == "hlo" && op.num_results() == 1 && op.result_type(0).is_array()) {
-      values = &op.result_type(0);  // XLA's form without the new state (its importer takes it)
-    } else {
+    if (!rng_results(op, &ns, &values))
       return fail(op, name + " gives other results than (new state, values)",
                   m_.dialect == "stablehlo" ? "2 results" : "one tuple of 2, or the values alone",
                   op.num_results() == 1 ? type_text(op.result_type(0))
                                         : std::to_string(op.num_results()) + " results");
-    }
     if (ns && !compatible(s, *ns))
       return fail(op, name + " new state has another type than the state",
                   type_text(s) + " (the state's type)", type_text(*ns));
@@ -1949,14 +1939,11 @@ class Verifier {
                   "an array of an integer or floating-point type", type_text(*values));
     const OpAttrs* a = decoded(op);
     if (!a) return error.empty();
-    const RngAlgorithm alg = a->get<RngAttrs>().algorithm;
     const std::int64_t words = s.dims[0];
-    if (words < 0 || alg == RngAlgorithm::Default) return true;
-    if (alg == RngAlgorithm::ThreeFry ? words != 2 : words != 2 && words != 3)
-      return fail(op, name + " state has the wrong number of words for its algorithm",
-                  alg == RngAlgorithm::ThreeFry ? "2 (THREE_FRY)" : "2 or 3 (PHILOX)",
-                  std::to_string(words) + " (" + type_text(s) + ")");
-    return true;
+    const std::string rule = words < 0 ? "" : rng_words_rule(a->get<RngAttrs>().algorithm, words);
+    if (rule.empty()) return true;
+    return fail(op, name + " state has the wrong number of words for its algorithm", rule,
+                std::to_string(words) + " (" + type_text(s) + ")");
   }
 
   bool convolution(const OpView& op) {
@@ -2019,6 +2006,29 @@ class Verifier {
 };
 
 }  // namespace
+
+bool rng_results(const OpView& op, const Type** state, const Type** values) {
+  *state = *values = nullptr;
+  if (op.num_results() == 2) {
+    *state = &op.result_type(0);
+    *values = &op.result_type(1);
+  } else if (op.num_results() == 1 && op.result_type(0).kind == Type::Kind::Tuple &&
+             op.result_type(0).tuple.size() == 2) {
+    *state = &op.result_type(0).tuple[0];
+    *values = &op.result_type(0).tuple[1];
+  } else if (op.m.dialect == "hlo" && op.num_results() == 1 && op.result_type(0).is_array()) {
+    *values = &op.result_type(0);  // XLA's form without the new state (its importer takes it)
+  } else {
+    return false;
+  }
+  return true;
+}
+
+std::string rng_words_rule(RngAlgorithm algorithm, std::int64_t words) {
+  if (algorithm == RngAlgorithm::ThreeFry) return words == 2 ? "" : "2 (THREE_FRY)";
+  if (algorithm == RngAlgorithm::Philox) return words == 2 || words == 3 ? "" : "2 or 3 (PHILOX)";
+  return "";
+}
 
 Result<bool> verify(const Module& module) {
   Verifier v(module);

@@ -15,11 +15,21 @@
 // dynamic or unknown shapes are checked only where their shapes are known.
 #pragma once
 
+#include <string>
+
 #include "common/result.h"
+#include "hlo/decode.h"
 #include "hlo/ir.h"
 
 namespace rl::hlo {
 
 Result<bool> verify(const Module& module);
+
+// rng_bit_generator's rules, which its kernel reads too: its results as (new state, values) —
+// two (StableHLO), one tuple of two (HLO), or the values alone (HLO; *state null) — false for
+// any other form; and the state words its algorithm takes: "" when `words` fits, else the rule
+// ("2 (THREE_FRY)", "2 or 3 (PHILOX)"; DEFAULT's count is the implementation's).
+bool rng_results(const OpView& op, const Type** state, const Type** values);
+std::string rng_words_rule(RngAlgorithm algorithm, std::int64_t words);
 
 }  // namespace rl::hlo

@@ -41,6 +41,7 @@
 
 #include "common/libm.h"
 #include "common/numbers.h"
+#include "hlo/verify.h"
 #include "interp/linalg.h"
 #include "interp/strided.h"
 #include "kernels/kernels.h"
@@ -952,22 +953,6 @@ void philox4x32(std::uint32_t key0, std::uint32_t key1, std::uint32_t x[4]) {
   }
 }
 
-// rng_bit_generator's (new state, values) types: two results (StableHLO), one tuple (HLO), or
-// the values alone (HLO; *state is then null). The verifier checked them (VerifyRule::
-// RngBitGenerator): the new state has the state's type, the state 2 or 3 ui64 words.
-void rng_result_types(const hlo::OpView& op, const hlo::Type** state, const hlo::Type** values) {
-  *state = nullptr;
-  if (op.num_results() == 2) {
-    *state = &op.result_type(0);
-    *values = &op.result_type(1);
-  } else if (op.result_type(0).kind == hlo::Type::Kind::Tuple) {
-    *state = &op.result_type(0).tuple[0];
-    *values = &op.result_type(0).tuple[1];
-  } else {
-    *values = &op.result_type(0);
-  }
-}
-
 std::string rng_support(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
   std::string p = computable_types(op, attrs);
   if (!p.empty()) return p;
@@ -976,8 +961,10 @@ std::string rng_support(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
   if (alg == hlo::RngAlgorithm::Default)
     return "the DEFAULT algorithm, whose bits are implementation-defined (THREE_FRY and PHILOX "
            "run)";
+  // The results' forms are the verifier's (VerifyRule::RngBitGenerator), as is the new state's
+  // type.
   const hlo::Type *state_t = nullptr, *values_t = nullptr;
-  rng_result_types(op, &state_t, &values_t);
+  hlo::rng_results(op, &state_t, &values_t);
   bool integer = false;
   dispatch(values_t->etype, [&](auto e) { integer = is_int_v<decltype(e)>; });
   if (!integer)
@@ -989,7 +976,7 @@ bool rng_bit_generator(const OpCall& c) {
   const Tensor& st = c.tensor(0);
   const hlo::RngAlgorithm alg = c.attrs().get<hlo::RngAttrs>().algorithm;
   const hlo::Type *state_t = nullptr, *values_t = nullptr;
-  rng_result_types(hlo::OpView{c.module, c.fn(), c.op()}, &state_t, &values_t);
+  hlo::rng_results(hlo::OpView{c.module, c.fn(), c.op()}, &state_t, &values_t);
   Tensor ns, out;
   if (!c.alloc(st.type, st.dims, &ns) || !c.alloc(values_t->etype, values_t->dims, &out))
     return false;
@@ -1011,9 +998,9 @@ bool rng_bit_generator(const OpCall& c) {
   };
   const std::size_t words = static_cast<std::size_t>(st.elements());
   // The verifier checked the count where the state's size is written; a `?` size is known here.
-  if (alg == hlo::RngAlgorithm::ThreeFry ? words != 2 : words != 2 && words != 3)
-    return c.fail("rng_bit_generator state has the wrong number of words for its algorithm",
-                  alg == hlo::RngAlgorithm::ThreeFry ? "2 (THREE_FRY)" : "2 or 3 (PHILOX)",
+  const std::string rule = hlo::rng_words_rule(alg, static_cast<std::int64_t>(words));
+  if (!rule.empty())
+    return c.fail("rng_bit_generator state has the wrong number of words for its algorithm", rule,
                   std::to_string(words));
   const std::uint64_t* s = st.as<std::uint64_t>();
   std::uint64_t* s2 = ns.as<std::uint64_t>();
