@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Assembles dist/, the whole static site: index.html, style.css and app.js, the front end
 // bundled by esbuild as one classic IIFE script (ES modules do not load from file://) with the
-// wasm core inside it once — its glue as text and its wasm gzipped and base-85 encoded, from which
+// wasm core inside it once — its glue as text and its wasm LZMA-packed and base-85 encoded, from which
 // the page and every Worker make their instances (web/core_source.js) — with Chart.js and the
 // Worker's code. roofline-core.js and roofline-core.wasm are the core as files, for the Node CLIs.
 //
@@ -13,11 +13,10 @@
 // manifest and the service worker sw.js, whose cache is named by a hash of this build's files.
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './lib/node-core.mjs';
-import { encode85 } from '../web/wasm_bytes.js';
+import { packWasm } from './lib/pack_wasm.mjs';
 import { writeOfflineFiles } from './lib/offline.mjs';
 
 const dist = join(ROOT, 'dist');
@@ -49,9 +48,10 @@ if (/[A-Za-z0-9+/]{10000,}/.test(glue))
   throw new Error("bundle: the core's glue embeds its wasm (SINGLE_FILE): it would be carried twice");
 if (!/\bvar createCore\b/.test(glue))
   throw new Error('bundle: the minified glue no longer declares createCore, which the page calls');
-// gzip at its highest level: the page gunzips it once (DecompressionStream), each Worker once.
-// Then base 85 (web/wasm_bytes.js): 5 characters for 4 bytes, where base64 takes 5⅓.
-const wasmEmbedded = encode85(gzipSync(readFileSync(wasm), { level: 9 }));
+// LZMA (xz -9e: a quarter smaller than gzip -9), then base 85 (web/wasm_bytes.js): 5 characters
+// for 4 bytes, where base64 takes 5⅓ (scripts/lib/pack_wasm.mjs). The page unpacks it once
+// (web/lzma.js), each Worker once.
+const wasmEmbedded = packWasm(readFileSync(wasm));
 // The seed notebook's code, for the page's Notebook view (web/seed_source.js): read here, at build
 // time, so the page carries it (file:// can fetch nothing). Without it the page is still built and
 // its Notebook says the code was not bundled.

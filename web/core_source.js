@@ -1,5 +1,5 @@
 // The wasm core as the bundle carries it, once: its glue (build/wasm/roofline-core.js) as text and
-// its wasm (roofline-core.wasm) gzip-compressed and base-85 encoded, put in by scripts/bundle.mjs,
+// its wasm (roofline-core.wasm) LZMA-packed and base-85 encoded, put in by scripts/bundle.mjs,
 // with the Worker's code beside them. The page makes its core from these, and each Worker from a
 // blob of the same texts: no second file to fetch, so file:// and the single file work too.
 /* global __CORE_GLUE__, __CORE_WASM__, __WORKER_SOURCE__ */
@@ -15,14 +15,14 @@ export function coreFactory() {
   return new Function(`${GLUE}\nreturn createCore;`)();
 }
 
-/** The core's wasm bytes, decompressed (once per call: the page calls it once). */
+/** The core's wasm bytes, unpacked (once per call: the page calls it once). */
 export function coreBytes() {
   return wasmFromEmbedded(WASM);
 }
 
 /**
  * A blob: URL of a classic Worker script: the core's glue, the compressed wasm as a global the
- * Worker decompresses (web/worker.js), then the Worker's code.
+ * Worker unpacks (web/worker.js), then the Worker's code.
  */
 export function workerURL() {
   const blob = new Blob([GLUE, '\n;\nself.__RL_CORE_WASM__ = "', WASM, '";\n', __WORKER_SOURCE__], {

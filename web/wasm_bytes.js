@@ -1,7 +1,7 @@
-// The core's wasm as the bundle embeds it: gzip, then base-85 text (scripts/bundle.mjs encodes
-// with encode85 below). The page and each Worker turn that text back into the module's bytes
-// here; DecompressionStream does the gunzip (every current browser has it: Chrome 80, Firefox
-// 113, Safari 16.4 and later).
+// The core's wasm as the bundle embeds it: LZMA-packed by xz, then base-85 text
+// (scripts/lib/pack_wasm.mjs, with encode85 below). The page and each Worker turn that text back
+// into the module's bytes here; web/lzma.js unpacks (LZMA packs the core a quarter smaller than
+// gzip, which is all DecompressionStream could unpack natively).
 //
 // Base 85 writes 4 bytes as 5 characters where base64 needs 5⅓: the one-file page is 43 kB
 // smaller (issue 14, item 16), and gzip packs either text back to the compressed bytes' size.
@@ -10,6 +10,8 @@
 // a JSON string in the bundle, a string literal in a Worker's blob, an inline <script>.
 // A last group of n < 4 bytes is written as n + 1 characters (as Ascii85 does): decoding pads
 // it with the highest digit and keeps n bytes.
+
+import { lzmaDecode } from './lzma.js';
 
 const EXCLUDED = '"\'`\\$<>&~';
 /** The 85 digits, in order: printable ASCII (0x21-0x7e) less EXCLUDED. */
@@ -77,16 +79,9 @@ export function decode85(text) {
 
 /**
  * The wasm bytes from the embedded text.
- * @param {string} text  gzip-compressed bytes, base-85 encoded (encode85)
+ * @param {string} text  LZMA-packed bytes (the .lzma format), base-85 encoded (encode85)
  * @returns {Promise<Uint8Array>}
  */
 export async function wasmFromEmbedded(text) {
-  if (typeof DecompressionStream !== 'function') {
-    throw new Error(
-      'this browser cannot unpack the embedded core: it lacks DecompressionStream ' +
-        '(Chrome 80, Firefox 113, Safari 16.4 or later have it)',
-    );
-  }
-  const stream = new Blob([decode85(text)]).stream().pipeThrough(new DecompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  return lzmaDecode(decode85(text), { name: 'the embedded wasm core' });
 }

@@ -29,7 +29,8 @@ apt_install() {
     || die "apt-get install $* failed"
 }
 
-# ensure_tools [browser]: the compilers, Emscripten, Catch2, Node and npm; with `browser` (what
+# ensure_tools [browser]: the compilers, Emscripten, Catch2, Node and npm, xz (scripts/bundle.mjs
+# packs the wasm core with it); with `browser` (what
 # scripts/test asks for), Debian's Chromium for the browser tests and xmllint (libxml2-utils),
 # the XML parser the tests check the Moodle export with.
 ensure_tools() {
@@ -41,6 +42,7 @@ ensure_tools() {
   command -v npm >/dev/null || missing+=(npm)
   command -v emcc >/dev/null || missing+=(emscripten)
   command -v clang-format >/dev/null || missing+=(clang-format)  # scripts/format (and its check in scripts/test)
+  command -v xz >/dev/null || missing+=(xz-utils)  # scripts/lib/pack_wasm.mjs: the core's wasm in app.js
   [ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
   if [ "${1:-}" = browser ] && [ -z "${CHROMIUM_PATH:-}" ]; then
     command -v chromium >/dev/null || missing+=(chromium)

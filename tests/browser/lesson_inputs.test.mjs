@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { gunzipSync } from 'node:zlib';
+import { lzmaDecode } from '../../web/lzma.js';
 import { ALPHABET_85, decode85 } from '../../web/wasm_bytes.js';
 import { browserAndServer, DIST } from './browser.mjs';
 
@@ -233,11 +233,11 @@ describe('one embedded core, and the lesson drawn first', () => {
     const app = readFileSync(join(DIST, 'app.js'), 'utf8');
     const longRun = () => new RegExp(`[${ALPHABET_85.replace(/[\]\\^\-[]/g, '\\$&')}]{100000,}`, 'g');
     const runs = app.match(longRun()) ?? [];
-    assert.equal(runs.length, 1, `one long base-85 run (the gzipped wasm) in app.js, found ${runs.length}`);
+    assert.equal(runs.length, 1, `one long base-85 run (the LZMA-packed wasm) in app.js, found ${runs.length}`);
     const wasm = readFileSync(join(DIST, 'roofline-core.wasm'));
     assert.ok(runs[0].length < (wasm.length * 5) / 4, 'the embedded wasm is compressed');
     assert.ok(
-      gunzipSync(decode85(runs[0])).equals(wasm),
+      Buffer.from(lzmaDecode(decode85(runs[0]))).equals(wasm),
       'the embedded text unpacks to roofline-core.wasm, byte for byte',
     );
     const html = readFileSync(join(DIST, 'roofline-lab.html'), 'utf8');
