@@ -110,7 +110,7 @@ export function lzmaDecode(input, options = {}) {
       probs[i] = p - (p >>> 5);
       b = 1;
     }
-    if ((range >>> 24) === 0) {
+    if (range >>> 24 === 0) {
       range <<= 8;
       code = (code << 8) | next();
     }
@@ -125,12 +125,12 @@ export function lzmaDecode(input, options = {}) {
     for (; count > 0; count--) {
       range >>>= 1;
       let b = 0;
-      if ((code >>> 0) >= (range >>> 0)) {
+      if (code >>> 0 >= range >>> 0) {
         code = (code - range) | 0;
         b = 1;
       }
       v = v * 2 + b;
-      if ((range >>> 24) === 0) {
+      if (range >>> 24 === 0) {
         range <<= 8;
         code = (code << 8) | next();
       }
@@ -251,6 +251,7 @@ export function lzmaDecode(input, options = {}) {
   }
   if (!unknownSize && pos !== unpacked)
     fail(`the end marker comes after ${pos} bytes, before the ${unpacked} bytes the header gives`);
-  if (marker && rc[1] !== 0) fail(`the end marker leaves a range code of ${rc[1] >>> 0}, not 0 (the stream is damaged)`);
+  if (marker && rc[1] !== 0)
+    fail(`the end marker leaves a range code of ${rc[1] >>> 0}, not 0 (the stream is damaged)`);
   return out.length === pos ? out : out.slice(0, pos);
 }

@@ -110,7 +110,10 @@ describe('LZMA: bad input is an error naming the rule and the value, never a han
 
   test('what is not a .lzma file', () => {
     assert.throws(() => lzmaDecode('abc'), /^Error: LZMA data: must be a Uint8Array, got string$/);
-    assert.throws(() => lzmaDecode(good.subarray(0, 10)), /has 10 bytes, fewer than a header \(13\) and a stream \(5\) take/);
+    assert.throws(
+      () => lzmaDecode(good.subarray(0, 10)),
+      /has 10 bytes, fewer than a header \(13\) and a stream \(5\) take/,
+    );
     assert.throws(
       () => lzmaDecode(with_((b) => (b[0] = 225))),
       /the properties byte is 225, more than 224 \(lc < 9, lp < 5, pb < 5\)/,
@@ -131,7 +134,9 @@ describe('LZMA: bad input is an error naming the rule and the value, never a han
     });
     assert.throws(
       () => lzmaDecode(short),
-      new RegExp(`the end marker comes after ${text.length} bytes, before the ${text.length + 10} bytes the header gives`),
+      new RegExp(
+        `the end marker comes after ${text.length} bytes, before the ${text.length + 10} bytes the header gives`,
+      ),
     );
   });
 
@@ -140,7 +145,10 @@ describe('LZMA: bad input is an error naming the rule and the value, never a han
       new DataView(b.buffer).setUint32(5, 5000, true);
       b.fill(0, 9, 13);
     });
-    assert.throws(() => lzmaDecode(big, { maxBytes: 4096 }), /the header says 5000 bytes unpacked, more than the 4096 allowed/);
+    assert.throws(
+      () => lzmaDecode(big, { maxBytes: 4096 }),
+      /the header says 5000 bytes unpacked, more than the 4096 allowed/,
+    );
     const zeros = new Uint8Array(lzmaPack(new Uint8Array(1 << 20)));
     assert.throws(() => lzmaDecode(zeros, { maxBytes: 100_000 }), /unpacks to more than the 100000 bytes allowed/);
   });
