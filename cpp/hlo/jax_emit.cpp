@@ -800,12 +800,64 @@ std::string Emitter::print_loop(const Function& f, const Loop& loop) const {
   out += pad + "}\n";
   return out;
 }
-bool Emitter::arg_reaches(int fn, int arg, std::size_t first_result) const {
+std::vector<bool> Emitter::needed_values(int fn, std::size_t first_result) const {
   std::vector<std::vector<bool>> live, args_read;
   analyze(&live, &args_read);
-  std::vector<bool> reads;
-  live_recs(fn, args_read, &reads, first_result);
-  return reads.at(std::size_t(arg));
+  std::vector<bool> reads, used, kept(funcs_[std::size_t(fn)].result_ids.size(), false);
+  for (std::size_t k = first_result; k < kept.size(); ++k) kept[k] = true;
+  live_recs(fn, args_read, &reads, &kept, &used);
+  return used;
+}
+void Emitter::remake_function(int fn, const std::vector<Aval>& args,
+                              const std::vector<std::pair<int, int>>& given,
+                              std::size_t first_result) {
+  std::vector<std::vector<bool>> all_live, callee_reads;
+  analyze(&all_live, &callee_reads);
+  const std::size_t nvalues = funcs_[std::size_t(fn)].types.size();
+  std::vector<bool> is_given(nvalues, false), reads;
+  std::vector<Value> map(nvalues);
+  for (const auto& [v, a] : given) {
+    is_given[std::size_t(v)] = true;
+    map[std::size_t(v)] = arg(std::size_t(a));
+  }
+  std::vector<bool> kept(funcs_[std::size_t(fn)].result_ids.size(), false);
+  for (std::size_t k = first_result; k < kept.size(); ++k) kept[k] = true;
+  const std::vector<bool> live = live_recs(fn, callee_reads, &reads, &kept, nullptr, &is_given);
+  Function old = std::move(funcs_[std::size_t(fn)]);
+  Function& f = funcs_[std::size_t(fn)];
+  f = Function{};
+  f.name = old.name;
+  f.base = old.base;
+  f.arg_types = args;
+  f.next_arg = int(args.size());
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    f.types.push_back(args[i]);
+    f.names.push_back("%arg" + std::to_string(i));
+  }
+  stack_.push_back(fn);
+  const FnMap same = [](int callee) { return callee; };
+  for (std::size_t k = 0; k < old.recs.size(); ++k) {
+    if (!live[k]) continue;
+    const Rec& rec = old.recs[k];
+    Ins in;
+    for (int v : rec.reads) {
+      Value x = map[std::size_t(v)];
+      if (!x.valid()) {  // what no kept result needs: a call's argument its callee never
+                         // reads, a loop's carry dropped (finish leaves the zero out)
+        const Aval& t = old.types[std::size_t(v)];
+        x = constant(0, {{}, t.dtype});
+        if (!t.dims.empty()) x = broadcast_in_dim(x, t.dims, {});
+      }
+      in.push_back(x);
+    }
+    const Ins out = make(*this, rec, in, same);
+    for (std::size_t j = 0; j < rec.results.size() && j < out.size(); ++j)
+      if (!is_given[std::size_t(rec.results[j])]) map[std::size_t(rec.results[j])] = out[j];
+  }
+  std::vector<Value> results;
+  for (std::size_t k = first_result; k < old.result_ids.size(); ++k)
+    results.push_back(map[std::size_t(old.result_ids[k])]);
+  end_function(results);
 }
 void Emitter::drop_functions(int first) {
   if (first < 1 || first >= int(funcs_.size())) return;
@@ -846,22 +898,46 @@ std::string Emitter::print_function(const Function& f) const {
 }
 
 std::vector<bool> Emitter::live_recs(int fn, const std::vector<std::vector<bool>>& callee_reads,
-                                     std::vector<bool>* args_read, std::size_t first_result) const {
+                                     std::vector<bool>* args_read,
+                                     const std::vector<bool>* results_kept,
+                                     std::vector<bool>* values_used, const std::vector<bool>* given,
+                                     std::vector<LoopKeep>* loops) const {
   const Function& f = funcs_[std::size_t(fn)];
   std::vector<bool> used(f.types.size(), false), live(f.recs.size(), false);
-  for (std::size_t k = first_result; k < f.result_ids.size(); ++k)
-    used[std::size_t(f.result_ids[k])] = true;
+  for (std::size_t k = 0; k < f.result_ids.size(); ++k)
+    if (!results_kept || (*results_kept)[k]) used[std::size_t(f.result_ids[k])] = true;
+  if (loops) loops->assign(f.recs.size(), {});
   for (std::size_t k = f.recs.size(); k-- > 0;) {
     const Rec& rec = f.recs[k];
     bool any = false;
-    for (int v : rec.results) any = any || used[std::size_t(v)];
+    for (int v : rec.results)
+      any = any || (used[std::size_t(v)] && !(given && (*given)[std::size_t(v)]));
     if (!any) continue;
     live[k] = true;
+    if (rec.prim == Prim::ScanWhile) {
+      // The carries used, then those the body needs for them, until none is added.
+      const std::size_t nc = std::size_t(rec.n);
+      LoopKeep keep;
+      for (int v : rec.results) keep.carries.push_back(used[std::size_t(v)]);
+      std::vector<bool> body_reads;
+      for (bool grew = true; grew;) {
+        live_recs(rec.callee, callee_reads, &body_reads, &keep.carries);
+        grew = false;
+        for (std::size_t r = 0; r < keep.carries.size(); ++r)
+          if (body_reads[nc + r] && !keep.carries[r]) keep.carries[r] = grew = true;
+      }
+      keep.consts.assign(body_reads.begin(), body_reads.begin() + std::ptrdiff_t(nc));
+      for (std::size_t j = 0; j < rec.reads.size(); ++j)
+        if (j < nc ? keep.consts[j] : keep.carries[j - nc]) used[std::size_t(rec.reads[j])] = true;
+      if (loops) (*loops)[k] = std::move(keep);
+      continue;
+    }
     for (std::size_t j = 0; j < rec.reads.size(); ++j)
       if (rec.prim != Prim::Call || callee_reads[std::size_t(rec.callee)][j])
         used[std::size_t(rec.reads[j])] = true;
   }
   args_read->assign(used.begin(), used.begin() + std::ptrdiff_t(f.arg_types.size()));
+  if (values_used) *values_used = std::move(used);
   return live;
 }
 
@@ -896,6 +972,10 @@ std::string Emitter::finish(const std::vector<Value>& results) {
   std::vector<std::vector<bool>> live, args_read;
   analyze(&live, &args_read);
   const std::size_t n = funcs_.size();
+  // Each function's live primitives and live loops' LoopKeep: for a function, as analyze found
+  // them; for a loop's body, for the carries its loop keeps (set when the loop is reached).
+  std::vector<std::vector<LoopKeep>> loops(n);
+  std::vector<std::vector<bool>> body_results(n);  // a body's kept results (its loop's carries)
   std::vector<bool> reached(n, false);
   // What the module keeps: @main, and the functions its live primitives call, transitively.
   bool pruned = false;
@@ -904,7 +984,11 @@ std::string Emitter::finish(const std::vector<Value>& results) {
   while (!todo.empty()) {
     const std::size_t fn = std::size_t(todo.back());
     todo.pop_back();
-    for (bool a : args_read[fn]) pruned = pruned || !a;
+    std::vector<bool> reads;
+    const std::vector<bool>* kept = body_results[fn].empty() ? nullptr : &body_results[fn];
+    live[fn] = live_recs(int(fn), args_read, &reads, kept, nullptr, nullptr, &loops[fn]);
+    if (!kept)
+      for (bool a : args_read[fn]) pruned = pruned || !a;
     const auto& recs = funcs_[fn].recs;
     for (std::size_t k = 0; k < recs.size(); ++k) {
       if (!live[fn][k]) {
@@ -912,6 +996,12 @@ std::string Emitter::finish(const std::vector<Value>& results) {
         continue;
       }
       const int c = recs[k].callee;
+      if (recs[k].prim == Prim::ScanWhile) {
+        const LoopKeep& lk = loops[fn][k];
+        for (bool b : lk.consts) pruned = pruned || !b;
+        for (bool b : lk.carries) pruned = pruned || !b;
+        body_results[std::size_t(c)] = lk.carries;
+      }
       if (c >= 0 && !reached[std::size_t(c)]) reached[std::size_t(c)] = true, todo.push_back(c);
     }
   }
@@ -922,7 +1012,8 @@ std::string Emitter::finish(const std::vector<Value>& results) {
     if (main_args[i]) kept_args_.push_back(int(i));
   if (!pruned || pruned_) return print_module();
   // Made again, live primitives only, on an emitter of the kept arguments: each function when
-  // its first live call is made, as the trace made it.
+  // its first live call is made, as the trace made it; a loop's body with the loop, of the
+  // consts and carries it keeps.
   std::vector<Aval> args;
   for (int i : kept_args_) args.push_back(funcs_[0].arg_types[std::size_t(i)]);
   Emitter e(module_name_, args);
@@ -952,6 +1043,27 @@ std::string Emitter::finish(const std::vector<Value>& results) {
         for (std::size_t k = 0; k < f.recs.size(); ++k) {
           if (!live[std::size_t(fn)][k]) continue;
           const Rec& rec = f.recs[k];
+          if (rec.prim == Prim::ScanWhile) {
+            const LoopKeep& lk = loops[std::size_t(fn)][k];
+            const std::size_t nc = lk.consts.size();
+            const Function& g = funcs_[std::size_t(rec.callee)];
+            Ins consts, carry;
+            std::vector<Aval> types;
+            for (std::size_t j = 0; j < rec.reads.size(); ++j)
+              if (j < nc ? lk.consts[j] : lk.carries[j - nc]) {
+                (j < nc ? consts : carry).push_back(map[std::size_t(rec.reads[j])]);
+                types.push_back(g.arg_types[j]);
+              }
+            const int index = e.begin_function(g.base, types);
+            std::vector<Value> in(g.arg_types.size());
+            for (std::size_t j = 0, a = 0; j < g.arg_types.size(); ++j)
+              if (j < nc ? lk.consts[j] : lk.carries[j - nc]) in[j] = e.arg(a++);
+            e.end_function(replay(rec.callee, in));
+            const Ins out = e.scan_while(consts, carry, rec.v1[0], index);
+            for (std::size_t r = 0, o = 0; r < rec.results.size(); ++r)
+              if (lk.carries[r]) map[std::size_t(rec.results[r])] = out[o++];
+            continue;
+          }
           Ins in;
           for (std::size_t j = 0; j < rec.reads.size(); ++j)  // a call passes what its callee reads
             if (rec.prim != Prim::Call || args_read[std::size_t(rec.callee)][j])
@@ -961,7 +1073,9 @@ std::string Emitter::finish(const std::vector<Value>& results) {
             map[std::size_t(rec.results[j])] = out[j];
         }
         std::vector<Value> res;
-        for (int v : f.result_ids) res.push_back(map[std::size_t(v)]);
+        const std::vector<bool>& kept = body_results[std::size_t(fn)];
+        for (std::size_t r = 0; r < f.result_ids.size(); ++r)
+          if (kept.empty() || kept[r]) res.push_back(map[std::size_t(f.result_ids[r])]);
         return res;
       };
   std::vector<Value> main_in(funcs_[0].arg_types.size());

@@ -18,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rl::hlo::jax {
@@ -124,9 +125,18 @@ class Emitter {
   // for a trace that is thrown away (a body traced once to learn its types and captures).
   int function_count() const { return int(funcs_.size()); }
   void drop_functions(int first);
-  // Whether function `fn`'s argument `arg` reaches its results from `first_result` on, through
-  // the ops that reach them (jit's dead-code elimination: a read by a dead op is none).
-  bool arg_reaches(int fn, int arg, std::size_t first_result) const;
+  // Which of function `fn`'s values (by id: its arguments first) its results from
+  // `first_result` on need, through the ops that reach them (jit's dead-code elimination: a read
+  // by a dead op, or an argument of a call whose callee never reads it, is none).
+  std::vector<bool> needed_values(int fn, std::size_t first_result) const;
+  // Makes function `fn` again in its place from its recorded primitives (a loop's body, traced
+  // once, then given the arguments the loop passes): on arguments `args`, the old function's value
+  // given[k].first being the new argument given[k].second, returning the old results from
+  // `first_result` on. Only the primitives those results need (needed_values) are made, none
+  // whose results a given value stands for; a call's argument its callee never reads and nothing
+  // gives is a zero of its type (finish leaves it out). The old function's values are gone.
+  void remake_function(int fn, const std::vector<Aval>& args,
+                       const std::vector<std::pair<int, int>>& given, std::size_t first_result);
   // The index of an already-emitted private function named `name` taking `args`, or -1.
   int find_function(const std::string& name, const std::vector<Aval>& args) const;
   // Starts a private function: later primitives go into it until end_function. Returns its index.
@@ -231,12 +241,25 @@ class Emitter {
     std::vector<Rec> recs;        // its primitives, in order
     std::vector<int> result_ids;  // the values it returns (end_function)
   };
-  // Which of function fn's primitives reach its results; *args_read: which of its arguments
-  // they (or the results) read, a call reading what its callee reads (callee_reads, by function).
+  // A live loop's kept operands (JAX's _scan_dce_rule): the carries whose results are used and,
+  // to a fixed point, those the body needs for them; the consts the body needs for those.
+  struct LoopKeep {
+    std::vector<bool> consts, carries;
+  };
+  // Which of function fn's primitives reach its results (those `results_kept` marks; all if
+  // null); *args_read: which of its arguments they (or the results) read, a call reading what its
+  // callee reads (callee_reads, by function) and a loop what it keeps. *values_used (if asked
+  // for): every value the live primitives read, and the results; a primitive whose every result
+  // is *given (a value that will stand for it) is not live. *loops (if asked for): each live
+  // loop's LoopKeep, by primitive.
   std::vector<bool> live_recs(int fn, const std::vector<std::vector<bool>>& callee_reads,
-                              std::vector<bool>* args_read, std::size_t first_result = 0) const;
+                              std::vector<bool>* args_read,
+                              const std::vector<bool>* results_kept = nullptr,
+                              std::vector<bool>* values_used = nullptr,
+                              const std::vector<bool>* given = nullptr,
+                              std::vector<LoopKeep>* loops = nullptr) const;
   // For every function, its live primitives and the arguments they read (callees first; a
-  // loop's body reads all of its arguments).
+  // loop's body reads all of its arguments here: what a loop keeps is live_recs' LoopKeep).
   void analyze(std::vector<std::vector<bool>>* live,
                std::vector<std::vector<bool>>* args_read) const;
   std::vector<int> kept_args_;

@@ -2403,12 +2403,11 @@ struct Interp {
   }
 
   // A scan body being traced (lax.fori_loop): arrays of the enclosing functions it uses become
-  // the scan's consts (JAX's closed-over tracers), in the order of first use. The first trace
-  // finds them (each read as a zero placeholder, that trace is thrown away); the final one reads
-  // them as the body function's first arguments.
+  // the scan's consts (JAX's closed-over tracers), in the order of first use. The trace reads each
+  // as a zero placeholder; the body is then made again with them as its first arguments
+  // (Emitter::remake_function), the placeholders' ops left out.
   struct Capture {
     int fn = -1;
-    bool final = false;
     std::vector<Ref> refs;
     std::vector<hj::Value> vals;
   };
@@ -2418,9 +2417,6 @@ struct Interp {
     for (std::size_t k = 0; k < c.refs.size(); ++k)
       if (c.refs[k]->fn == a->fn && c.refs[k]->v.id == a->v.id)
         return Result<hj::Value>::success(c.vals[k]);
-    if (c.final)
-      return fail(
-          "lax.fori_loop: body_fun read an array the first trace did not (not supported here)");
     c.refs.push_back(a);
     hj::Value z = em->constant(0, {{}, a->aval.dtype});
     if (!a->aval.dims.empty()) z = em->broadcast_in_dim(z, a->aval.dims, {});
@@ -2524,32 +2520,25 @@ struct Interp {
     (void)okf;
     if (init.empty()) return fail(q + " here needs an init_val with at least one array");
 
-    // One trace of the body into a private @None taking (consts, [i], carry).
+    // The trace of the body into a private @None taking (i, carry), arrays it closes over read as
+    // placeholders (Capture); made again below with the scan's arguments (consts, [i], carry).
     struct Trace {
       int fn = -1;
       std::vector<Ref> out;  // output leaves (values in the body function)
       Ref out_tree;
       bool i_used = true;
       std::vector<Ref> consts;
+      std::vector<hj::Value> const_vals;  // their placeholders in the body
+      std::vector<bool> needed;           // the body's values its carry needs (Emitter)
     };
-    auto trace = [&](const std::vector<Ref>& carry, bool with_i,
-                     const std::vector<Ref>* consts) -> Result<Trace> {
-      std::vector<hj::Aval> types;
-      if (consts)
-        for (auto& c : *consts) types.push_back(c->aval);
-      const std::size_t nc = types.size();
-      if (with_i) types.push_back({{}, "i32"});
+    auto trace = [&](const std::vector<Ref>& carry) -> Result<Trace> {
+      std::vector<hj::Aval> types{{{}, "i32"}};
       for (auto& c : carry) types.push_back(c->aval);
       Trace t;
       t.fn = em->begin_function("None", types);
       fn_stack.push_back(t.fn);
       Capture cap;
       cap.fn = t.fn;
-      cap.final = consts != nullptr;
-      if (consts) {
-        cap.refs = *consts;
-        for (std::size_t k = 0; k < nc; ++k) cap.vals.push_back(hj::Value{int(k)});
-      }
       captures.push_back(cap);
       auto done = [&]() {
         captures.pop_back();
@@ -2557,16 +2546,13 @@ struct Interp {
       };
       std::vector<Ref> xs;
       for (std::size_t k = 0; k < carry.size(); ++k)
-        xs.push_back(traced(hj::Value{int(nc + (with_i ? 1 : 0) + k)}, carry[k]->weak));
+        xs.push_back(traced(hj::Value{int(1 + k)}, carry[k]->weak));
       std::size_t at = 0;
       Ref x = unflatten(init_r, xs, at);
-      Ref i = with_i ? traced(hj::Value{int(nc)}, true) : literal(mk_int(lower), "i32");
-      Ref next_i;
-      if (with_i) {
-        auto ni = binary_fn("add", "add", i, mk_int(1));
-        if (!ni) return done(), pass_on(ni);
-        next_i = ni.value();
-      }
+      Ref i = traced(hj::Value{0}, true);
+      auto ni = binary_fn("add", "add", i, mk_int(1));
+      if (!ni) return done(), pass_on(ni);
+      Ref next_i = ni.value();
       auto r = call_function(body_r, {i, x}, {});
       if (!r) return done(), pass_on(r);
       t.out_tree = r.value();
@@ -2585,17 +2571,16 @@ struct Interp {
       auto fl = flatten(t.out_tree, t.out, q);
       if (!fl) return done(), pass_on(fl);
       std::vector<hj::Value> results;
-      if (with_i) {
-        auto v = value_of(next_i);
-        if (!v) return done(), pass_on(v);
-        results.push_back(v.value());
-      }
+      auto v = value_of(next_i);
+      if (!v) return done(), pass_on(v);
+      results.push_back(v.value());
       for (auto& o : t.out) {
-        auto v = value_of(o);
-        if (!v) return done(), pass_on(v);
-        results.push_back(v.value());
+        auto ov = value_of(o);
+        if (!ov) return done(), pass_on(ov);
+        results.push_back(ov.value());
       }
       t.consts = captures.back().refs;
+      t.const_vals = captures.back().vals;
       done();
       em->end_function(results);
       return Result<Trace>::success(t);
@@ -2611,7 +2596,7 @@ struct Interp {
     std::vector<Ref> carry = init;
     Trace probe;
     for (int pass = 0;; ++pass) {
-      auto t = trace(carry, true, nullptr);
+      auto t = trace(carry);
       if (!t) {
         discard();
         return pass_on(t);
@@ -2619,25 +2604,28 @@ struct Interp {
       probe = t.value();
       // i is carried when the body's carry needs it (results from 1: i + 1 is result 0); else
       // jit's dead-code elimination drops it, a read by a dead op included.
-      probe.i_used = em->arg_reaches(probe.fn, 0, 1);
-      discard();
-      // Weakly typed init leaves whose type differs from the output's are converted, then traced
-      // again.
-      bool changed = false;
+      probe.needed = em->needed_values(probe.fn, 1);
+      probe.i_used = probe.needed[0];
+      // Weakly typed init leaves whose type differs from the output's are converted, and the body
+      // traced again (as lax.scan's _promote_weak_typed_inputs makes JAX trace it again).
+      std::vector<std::pair<std::size_t, std::string>> converts;
       for (std::size_t k = 0; k < carry.size(); ++k) {
         const Ref& o = probe.out[k];
         if (carry[k]->weak &&
             (carry[k]->aval.dtype != o->aval.dtype || carry[k]->aval.dims != o->aval.dims) &&
             pass == 0) {
           const DT d = promote2(dt_of(carry[k]), DT{o->aval.dtype, o->weak});
-          if (d.t != carry[k]->aval.dtype) {
-            UNWRAP(c, convert(carry[k], d.t, false));
-            carry[k] = c;
-            changed = true;
-          }
+          if (d.t != carry[k]->aval.dtype) converts.push_back({k, d.t});
         }
       }
-      if (changed) continue;
+      if (!converts.empty()) {
+        discard();
+        for (const auto& [k, dtype] : converts) {
+          UNWRAP(c, convert(carry[k], dtype, false));
+          carry[k] = c;
+        }
+        continue;
+      }
       std::vector<std::string> diffs;
       const auto paths = leaf_paths(init_r, "loop_carry[1]");
       for (std::size_t k = 0; k < carry.size(); ++k) {
@@ -2652,6 +2640,7 @@ struct Interp {
                         (dt && sh ? " and also " : "") + (sh ? "the shapes do not match" : ""));
       }
       if (!diffs.empty()) {
+        discard();
         std::string m;
         for (std::size_t k = 0; k < diffs.size(); ++k) m += (k ? "; " : "") + diffs[k];
         m[0] = char(std::toupper(static_cast<unsigned char>(m[0])));
@@ -2667,16 +2656,34 @@ struct Interp {
     }
     if (length ==
         0) {  // _scan_impl makes no while for no trips: the (converted) init is the result
+      discard();
       std::size_t at = 0;
       return Result<Ref>::success(unflatten(init_r, carry, at));
     }
-    auto t = trace(carry, probe.i_used, &probe.consts);
-    if (!t) {
-      discard();
-      return pass_on(t);
+    // The body as the while calls it, (consts, [i], carry), made again from its one trace: the
+    // placeholders the carry needs become the leading arguments (scan's DCE rule drops a const
+    // only dead ops read), and without i its increment goes.
+    std::vector<hj::Aval> types;
+    std::vector<std::pair<int, int>> given;
+    std::vector<Ref> consts;
+    for (std::size_t k = 0; k < probe.consts.size(); ++k) {
+      if (!probe.needed[std::size_t(probe.const_vals[k].id)]) continue;
+      given.push_back({probe.const_vals[k].id, int(types.size())});
+      types.push_back(probe.consts[k]->aval);
+      consts.push_back(probe.consts[k]);
     }
+    if (probe.i_used) {
+      given.push_back({0, int(types.size())});
+      types.push_back({{}, "i32"});
+    }
+    for (std::size_t k = 0; k < carry.size(); ++k) {
+      given.push_back({int(1 + k), int(types.size())});
+      types.push_back(carry[k]->aval);
+    }
+    em->remake_function(probe.fn, types, given, probe.i_used ? 0 : 1);
+    ++epochs[probe.fn];  // the trace's values of the body are gone
     std::vector<hj::Value> const_vals, carry_vals;
-    for (auto& c : probe.consts) {
+    for (auto& c : consts) {
       UNWRAP(v, value_of(c));
       const_vals.push_back(v);
     }
@@ -2685,10 +2692,10 @@ struct Interp {
       UNWRAP(v, value_of(c));
       carry_vals.push_back(v);
     }
-    auto outs = em->scan_while(const_vals, carry_vals, length, t.value().fn);
+    auto outs = em->scan_while(const_vals, carry_vals, length, probe.fn);
     std::vector<Ref> leaves;
     for (std::size_t k = 0; k < carry.size(); ++k)
-      leaves.push_back(traced(outs[k + (probe.i_used ? 1 : 0)], t.value().out[k]->weak));
+      leaves.push_back(traced(outs[k + (probe.i_used ? 1 : 0)], probe.out[k]->weak));
     std::size_t at = 0;
     return Result<Ref>::success(unflatten(init_r, leaves, at));
   }

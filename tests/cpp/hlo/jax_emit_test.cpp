@@ -106,6 +106,43 @@ TEST_CASE("finish leaves out what nothing uses, as jit does: ops, arguments, fun
   CHECK_THAT(kept, Catch::Matchers::Contains("%0 = stablehlo.add %arg0, %arg1 : tensor<2xf32>"));
 }
 
+// A loop's body is traced once with placeholders for what it closes over, then made again with
+// the loop's arguments (remake_function); finish prunes a loop as JAX's _scan_dce_rule does.
+TEST_CASE("a loop body made again from its record, and a loop's unread carries left out",
+          "[hlo][jax_emit]") {
+  const Aval v2{{2}, "f32"};
+  Emitter e("f", {v2, v2, v2});
+  // The body as traced: (i, a, b) -> (i + 1, a * w, b + a), w a placeholder (a zero).
+  const int body = e.begin_function("None", {{{}, "i32"}, v2, v2});
+  auto w = e.broadcast_in_dim(e.constant(0, {{}, "f32"}), {2}, {});
+  auto next_i = e.binary("add", e.arg(0), e.constant(1, {{}, "i32"}));
+  auto a = e.binary("multiply", e.arg(1), w);
+  auto b = e.binary("add", e.arg(2), e.arg(1));
+  e.end_function({next_i, a, b});
+  // i reaches no carry: the body the loop calls takes (w, a, b) and gives (a', b').
+  const std::vector<bool> needed = e.needed_values(body, 1);
+  CHECK_FALSE(needed[0]);
+  CHECK(needed[std::size_t(w.id)]);
+  e.remake_function(body, {v2, v2, v2}, {{w.id, 0}, {1, 1}, {2, 2}}, 1);
+  auto outs = e.scan_while({e.arg(2)}, {e.arg(0), e.arg(1)}, 3, body);
+  // Only a is read after the loop, and a' needs neither b nor b's init: both go, and @main's
+  // second argument with them.
+  const std::string text = e.finish({outs[0]});
+  CHECK(e.kept_args() == std::vector<int>{0, 2});
+  CHECK_THAT(text, Catch::Matchers::Contains(
+                       "    %0:3 = stablehlo.while(%iterArg = %arg1, %iterArg_0 = %c, %iterArg_1 = "
+                       "%arg0) : tensor<2xf32>, tensor<i32>, tensor<2xf32>\n"));
+  CHECK_THAT(text, Catch::Matchers::Contains(
+                       "  func.func private @None(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>) -> "
+                       "tensor<2xf32> {\n"
+                       "    %0 = stablehlo.multiply %arg1, %arg0 : tensor<2xf32>\n"
+                       "    return %0 : tensor<2xf32>\n"
+                       "  }\n"));
+  auto m = rl::hlo::parse_stablehlo(text);
+  REQUIRE(m.ok());
+  CHECK(rl::hlo::verify(m->at(0)).ok());
+}
+
 TEST_CASE("private functions, calls and tuple results print as JAX does and verify",
           "[hlo][jax_emit]") {
   Emitter e("g", {{{2, 3}, "f32"}});

@@ -637,6 +637,37 @@ TEST_CASE("lax.fori_loop with static bounds lowers as JAX's scan: a while callin
   CHECK(lower_text(fn("    def body(i, x):\n        unused = i * 2\n        return x @ w\n"
                       "    return lax.fori_loop(1, 4, body, x)",
                       "jnp.zeros((2, 2)), jnp.ones((2, 2))", "x, w")) == c);
+  // i passed to a jitted helper that never reads it: pjit's DCE rule prunes the helper's
+  // argument, so i is unused (the same module as a helper of x alone).
+  CHECK(lower_text(fn("    @jax.jit\n    def h(j, y, v):\n        return y @ v\n"
+                      "    return lax.fori_loop(1, 4, lambda i, x: h(i, x, w), x)",
+                      "jnp.zeros((2, 2)), jnp.ones((2, 2))", "x, w")) ==
+        lower_text(fn("    @jax.jit\n    def h(y, v):\n        return y @ v\n"
+                      "    return lax.fori_loop(1, 4, lambda i, x: h(x, w), x)",
+                      "jnp.zeros((2, 2)), jnp.ones((2, 2))", "x, w")));
+  // An array the body reads only in an op nothing uses is no const of the scan (its DCE rule
+  // drops it), nor an argument of @main: the module of a body that never names it.
+  CHECK(lower_text(fn("    def body(i, x):\n        unused = w * 2\n        return x @ x\n"
+                      "    return lax.fori_loop(1, 4, body, x)",
+                      "jnp.zeros((2, 2)), jnp.ones((2, 2))", "x, w")) ==
+        lower_text(fn("    return lax.fori_loop(1, 4, lambda i, x: x @ x, x)",
+                      "jnp.zeros((2, 2)), jnp.ones((2, 2))", "x, w")));
+  // A carry nothing reads after the loop goes, with what only it needs (i, the init y: @main's
+  // second argument), as JAX's DCE rule for scan drops it: the module of a loop over x alone.
+  const std::string one_carry =
+      lower_text(fn("    return lax.fori_loop(0, 3, lambda i, c: c * 2.0, x)",
+                    "jnp.zeros(2), jnp.ones(2)", "x, y"));
+  CHECK(lower_text(fn(
+            "    a, b = lax.fori_loop(0, 3, lambda i, c: (c[0] * 2.0, c[1] + c[0] * i), (x, y))\n"
+            "    return a",
+            "jnp.zeros(2), jnp.ones(2)", "x, y")) == one_carry);
+  // A carry read after the loop keeps those its update reads (b needs a and i), to a fixed point.
+  CHECK_THAT(
+      lower_text(fn("    a, b = lax.fori_loop(0, 3, lambda i, c: (c[0] * 2.0, c[1] + c[0] * i), "
+                    "(x, y))\n    return b",
+                    "jnp.zeros(2), jnp.ones(2)", "x, y")),
+      Catch::Matchers::Contains("%0:4 = stablehlo.while(%iterArg = %c_0, %iterArg_1 = %c, "
+                                "%iterArg_2 = %arg0, %iterArg_3 = %arg1)"));
   // A weakly typed init (0) whose output is float32 is converted first (a float constant).
   CHECK_THAT(
       lower_text(fn("    return lax.fori_loop(0, 2, lambda i, s: s + x.sum(), 0)", "jnp.zeros(3)")),

@@ -597,6 +597,36 @@ TEST_CASE("jax.jit traces the notebook's own function: its Python runs, its arra
   CHECK(r.lowered[0].rfind("module @jit_f ", 0) == 0);
 }
 
+// lax.scan traces its body once (_create_jaxpr), and once more only when a weakly typed carry
+// is promoted to the body's output type (_promote_weak_typed_inputs); a print in the body shows it.
+TEST_CASE("lax.fori_loop traces its body once, twice when a weak carry is promoted, as JAX does",
+          "[python][notebook][trace]") {
+  const auto r = run_notebook(
+      "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n"
+      "def f(x, y):\n"
+      "    def body(i, c):\n        print('body', c.shape)\n        return c * 2.0 + y * i\n"
+      "    return lax.fori_loop(0, 3, body, x)\n"
+      "print(jax.jit(f)(jnp.ones(2), jnp.ones(2)))\n"
+      "def g(x):\n"
+      "    def body(i, c):\n        print('weak body')\n        return c + 1.5\n"
+      "    return lax.fori_loop(0, 3, body, 0) + x\n"
+      "print(jax.jit(g)(jnp.zeros(2)))\n"
+      "def h(x, y):\n"
+      "    a, b = lax.fori_loop(0, 3, lambda i, c: (c[0] * 2.0, c[1] + c[0] * i), (x, y))\n"
+      "    return a\n"
+      "print(jax.jit(h)(jnp.ones(2), jnp.ones(2)))\n"
+      "def k(x, y):\n"
+      "    a, b = lax.fori_loop(0, 3, lambda i, c: (c[0] * 2.0, c[1] + c[0] * i), (x, y))\n"
+      "    return b\n"
+      "print(jax.jit(k)(jnp.ones(2), jnp.ones(2)))\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  // f: c = 1 → 2 + 0 → 4 + 1 → 10 + 2 = 12. h's b and y are dropped (JAX's DCE): a = 8.
+  // k: b = 1 + 1·0 + 2·1 + 4·2 = 11.
+  CHECK(r.stdout_text ==
+        "body (2,)\n[12. 12.]\nweak body\nweak body\n[4.5 4.5]\n[8. 8.]\n[11. 11.]\n");
+}
+
 TEST_CASE("JAX's errors about tracers are Python exceptions a program can catch",
           "[python][notebook][trace][errors]") {
   const auto r = run_notebook(
