@@ -195,8 +195,10 @@ bool exc_matches(const std::string& t, const std::string& handler) {
 
 // The builtins that are classes (type(x) gives one): printed <class '...'>.
 bool is_class_name(const std::string& s) {
-  static const char* const kClasses[] = {"int",  "float", "str",   "bool",     "list",     "tuple",
-                                         "dict", "set",   "range", "NoneType", "function", "slice"};
+  static const char* const kClasses[] = {
+      "int",       "float", "str",      "bool",     "list",    "tuple",     "dict",
+      "set",       "range", "NoneType", "function", "slice",   "generator", "list_iterator",
+      "enumerate", "zip",   "map",      "filter",   "reversed"};
   for (const char* c : kClasses)
     if (s == c) return true;
   return s.rfind("numpy.", 0) == 0 || s.rfind("jaxlib.", 0) == 0;
@@ -555,7 +557,7 @@ class Machine {
                                 "float",    "str",    "repr",     "isinstance", "list", "dict",
                                 "tuple",    "bool",   "reversed", "any",        "all",  "divmod",
                                 "pow",      "type",   "map",      "filter",     "set",  "hash",
-                                "callable", "format", "slice"};
+                                "callable", "format", "slice",    "iter",       "next"};
     for (const char* f : fns)
       if (n == f) return mk_named(T::Builtin, n);
     for (const char* e : kExcTypes)
@@ -2661,10 +2663,10 @@ class Machine {
     auto saved = scope_;
     // A comprehension's own scope sees the enclosing one (globals through the lookup's fallback).
     if (!scope_) inner->parent = nullptr;
-    // A generator expression whose first iterable is a traced array (or an iterator of one) runs
-    // as its consumer asks, as CPython's does: sum(r * 2 for r in x) makes a row, then its
-    // product and sum, then the next row. Others are materialized here.
-    if (e.s == "gen" && lazy(first)) {
+    // A generator expression runs as its consumer asks, as CPython's does: sum(r * 2 for r in x)
+    // over a traced array makes a row, then its product and sum, then the next row; a generator
+    // is consumed once, has no len() and no items by index.
+    if (e.s == "gen") {
       V c = iter_of(first);
       V it = c ? mk_iter("generator", {c}) : nullptr;
       if (!it) return nullptr;
@@ -2678,7 +2680,6 @@ class Machine {
     const bool ok = comp_clause(e, 0, result, first);
     scope_ = saved;
     if (!ok) return nullptr;
-    if (e.s == "gen") result->t = T::List;  // a generator, materialized (sum(x for x in ...))
     return result;
   }
   // The next value of a lazy generator expression: its clauses are nested loops whose iterators
@@ -3770,6 +3771,27 @@ class Machine {
       if (!sort_values(items, a.get(99, "key"), r)) return nullptr;
       return mk_seq(T::List, std::move(items));
     }
+    if (q == "iter") {
+      if (a.pos.size() != 1 || !a.kw.empty())
+        return raise("TypeError",
+                     "iter() takes one argument here (the callable-and-sentinel form "
+                     "is not supported)");
+      return iter_of(a.pos[0]);
+    }
+    if (q == "next") {  // next(iterator[, default])
+      if (a.pos.empty() || a.pos.size() > 2 || !a.kw.empty())
+        return raise("TypeError", "next expected 1 or 2 arguments, got " +
+                                      std::to_string(a.pos.size() + a.kw.size()));
+      const V& it = a.pos[0];
+      if (it->t != T::Iter)
+        return raise("TypeError", "'" + type_name(it) + "' object is not an iterator");
+      V x;
+      const int r = next_of(it, &x);
+      if (r < 0) return nullptr;
+      if (r == 1) return x;
+      if (a.pos.size() == 2) return a.pos[1];
+      return raise("StopIteration", "");
+    }
     if (q == "reversed") {
       V x = need(a, 0, "sequence", "reversed");
       if (!x) return nullptr;
@@ -3968,7 +3990,7 @@ class Machine {
       if (x->t == T::Exc) return mk_named(T::ExcType, x->s);
       if (is_num(x) || x->t == T::Str || x->t == T::List || x->t == T::Tuple || x->t == T::Dict ||
           x->t == T::Set || x->t == T::None || x->t == T::Range || x->t == T::Slice ||
-          x->t == T::Func)
+          x->t == T::Func || x->t == T::Iter)
         return mk_named(T::Builtin, type_name(x));
       if (x->t == T::Array)  // JAX 0.4's class of a jax.Array; a 0-d NumPy value is a NumPy
                              // scalar (what reductions and indexing give)
@@ -5215,9 +5237,11 @@ class Machine {
     }
     return rule_error(r.error());
   }
-  // A rule of the tracer refused: JAX's TypeError, marked (b) as the tracer's words.
+  // A rule of the tracer refused: JAX's TypeError (UnexpectedTracerError for a tracer of an ended
+  // trace), marked (b) as the tracer's words.
   std::nullptr_t rule_error(const std::string& message) {
-    raise("TypeError", message);
+    const bool unexpected = message.rfind(tr::kUnexpectedTracer, 0) == 0;
+    raise(unexpected ? "UnexpectedTracerError" : "TypeError", message);
     exc_->b = true;
     return nullptr;
   }

@@ -24,6 +24,11 @@
 
 namespace rl::python::tr {
 
+// How a rule's refusal starts when the value it was handed is a tracer of a trace that has ended
+// (kept by a side effect): the notebook raises it as JAX's UnexpectedTracerError; every other
+// refusal is JAX's TypeError.
+inline constexpr char kUnexpectedTracer[] = "Encountered an unexpected tracer";
+
 enum class K {
   None,
   Bool,

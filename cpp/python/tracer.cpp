@@ -476,10 +476,17 @@ struct Interp {
       }
       return Result<hj::Value>::success(em->constant(a->lit, {{}, t}));
     }
-    if (a->traced && a->epoch != epoch_of(a->fn))
-      return fail("an array from a body trace that was thrown away (" + aval_text(a) +
-                  ") is used here; return it from the "
-                  "loop's body instead (not supported here)");
+    // A value of a trace that has ended (a loop's body, a jitted helper) kept by a side effect:
+    // JAX's UnexpectedTracerError, in its words (the notebook raises it by them).
+    const bool enclosing = std::find(fn_stack.begin(), fn_stack.end(), a->fn) != fn_stack.end();
+    if (a->traced && (a->epoch != epoch_of(a->fn) || !enclosing))
+      return fail(std::string(tr::kUnexpectedTracer) +
+                  ". A function transformed by JAX had a side effect, allowing for a reference to "
+                  "an intermediate value with type " +
+                  aval_text(a) +
+                  " wrapped in a DynamicJaxprTracer to escape the scope of the transformation. "
+                  "JAX transformations require that functions explicitly return their outputs, "
+                  "and disallow saving intermediate values to global state.");
     if (a->traced && a->fn != fn_stack.back() && !captures.empty() &&
         captures.back().fn == fn_stack.back())
       return capture(a);

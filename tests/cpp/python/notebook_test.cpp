@@ -627,6 +627,64 @@ TEST_CASE("lax.fori_loop traces its body once, twice when a weak carry is promot
         "body (2,)\n[12. 12.]\nweak body\nweak body\n[4.5 4.5]\n[8. 8.]\n[11. 11.]\n");
 }
 
+// A generator expression is CPython's generator whatever it iterates: its first iterable taken
+// at once, the rest run as the consumer asks; consumed once; no len(), no items by index.
+TEST_CASE("a generator expression is a generator: lazy, consumed once, with next() and iter()",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "g = (x * 2 for x in [1, 2, 3])\n"
+      "print(type(g), type(g).__name__, iter(g) is g)\n"
+      "print(list(g), list(g))\n"
+      "print(sum(x for x in range(5)), max(x for x in [3, 1, 2]), sorted(x for x in [3, 1]))\n"
+      "print(','.join(s for s in 'ab'), dict((k, 1) for k in 'a'), list(enumerate(x for x in "
+      "'ab')))\n"
+      "try:\n    len(x for x in [1])\nexcept TypeError as e:\n    print(e)\n"
+      "try:\n    (x for x in [1])[0]\nexcept TypeError as e:\n    print(e)\n"
+      "try:\n    next([1])\nexcept TypeError as e:\n    print(e)\n"
+      "h = (i * j for i in range(3) if i != 1 for j in range(i))\n"
+      "print(next(h), list(h), next(h, 'spent'))\n"
+      "log = []\n"
+      "def f(v):\n    log.append(v)\n    return v\n"
+      "gen = (f(x) for x in [1, 2, 3])\n"
+      "print(log)\nprint(next(gen), log)\n"
+      "try:\n    (x for x in 5)\nexcept TypeError as e:\n    print(e)\n"
+      "it = iter([7])\nprint(next(it))\nnext(it)\n");
+  CHECK(r.stdout_text ==
+        "<class 'generator'> generator True\n"
+        "[2, 4, 6] []\n"
+        "10 3 [1, 3]\n"
+        "a,b {'a': 1} [(0, 'a'), (1, 'b')]\n"
+        "object of type 'generator' has no len()\n"
+        "'generator' object is not subscriptable\n"
+        "'list' object is not an iterator\n"
+        "0 [2] spent\n"
+        "[]\n1 [1]\n"  // nothing ran before next()
+        "'int' object is not iterable\n"
+        "7\n");
+  CHECK_THAT(r.error, Catch::Matchers::Contains("StopIteration"));
+}
+
+// A tracer kept by a side effect (a list outside) and used after its trace ended, inside the same
+// jit: JAX's UnexpectedTracerError (a TypeError), from a loop's body or a jitted helper.
+TEST_CASE("a tracer leaked from a loop body or a jitted helper is JAX's UnexpectedTracerError",
+          "[python][notebook][trace]") {
+  const auto r = run_notebook(
+      "import jax\nimport jax.numpy as jnp\nfrom jax import lax\nleak = []\n"
+      "def body(i, c):\n    leak.append(c)\n    return c * 2\n"
+      "def f(x):\n    return lax.fori_loop(0, 2, body, x) + leak[-1]\n"
+      "@jax.jit\ndef h(y):\n    leak.append(y * 2)\n    return y\n"
+      "def g(x):\n    return h(x) + leak[-1]\n"
+      "for fn in [f, g]:\n"
+      "    try:\n        jax.jit(fn).lower(jnp.ones(2))\n"
+      "    except TypeError as e:\n        print(type(e).__name__, str(e)[:95])\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  const std::string words =
+      "UnexpectedTracerError Encountered an unexpected tracer. A function transformed by JAX had a "
+      "side effect, allowing for\n";
+  CHECK(r.stdout_text == words + words);
+}
+
 TEST_CASE("JAX's errors about tracers are Python exceptions a program can catch",
           "[python][notebook][trace][errors]") {
   const auto r = run_notebook(
@@ -752,6 +810,13 @@ TEST_CASE("iterating a traced array slices each row when the loop asks for it, a
           std::vector<std::string>{"slice %arg0", "slice %arg1", "multiply", "add", "slice %arg1",
                                    "multiply", "add", "slice %arg0", "slice %arg1", "multiply",
                                    "add", "slice %arg1", "multiply", "add"});
+    // A first iterable that is not traced (range): the generator is lazy all the same.
+    CHECK(order(lowered("    return sum(x[i] * s for i in range(2) for s in y)", ones24),
+                {"slice %arg0", "slice %arg1", "multiply", "add"}) ==
+          std::vector<std::string>{"slice %arg1", "slice %arg0", "multiply", "add", "slice %arg1",
+                                   "slice %arg0", "multiply", "add", "slice %arg1", "slice %arg0",
+                                   "multiply", "add", "slice %arg1", "slice %arg0", "multiply",
+                                   "add"});
     CHECK(order(lowered("    return sum(jnp.exp(r) for r in x) + y", ones24),
                 {"slice", "exponential", "add"}) ==
           std::vector<std::string>{"slice", "exponential", "add", "slice", "exponential", "add",
