@@ -59,6 +59,8 @@ export function lzmaDecode(input, options = {}) {
   d = (d / 9) | 0;
   const lp = d % 5;
   const pb = (d / 5) | 0;
+  // The dictionary: no match reaches back further (LZMA's minimum is 4 KiB).
+  const dictSize = Math.max(4096, input[1] + input[2] * 2 ** 8 + input[3] * 2 ** 16 + input[4] * 2 ** 24);
   let unpacked = 0;
   let unknownSize = true;
   for (let i = 0; i < 8; i++) if (input[5 + i] !== 0xff) unknownSize = false;
@@ -67,12 +69,14 @@ export function lzmaDecode(input, options = {}) {
     if (unpacked > maxBytes) fail(`the header says ${unpacked} bytes unpacked, more than the ${maxBytes} allowed`);
   }
 
-  // ---- output: the size known, or grown by doubling until the end marker ----
-  let out = new Uint8Array(unknownSize ? Math.min(maxBytes, Math.max(1 << 16, input.length * 4)) : unpacked);
+  // ---- output: grown by doubling as bytes come, up to the size the header gives (or the most
+  // allowed), so a damaged header reserves nothing the stream does not fill ----
+  const limit = unknownSize ? maxBytes : unpacked;
+  let out = new Uint8Array(Math.min(limit, Math.max(1 << 16, input.length * 8)));
   let pos = 0;
   const grow = (need) => {
     if (need > maxBytes) fail(`unpacks to more than the ${maxBytes} bytes allowed`);
-    const bigger = new Uint8Array(Math.min(maxBytes, Math.max(need, out.length * 2)));
+    const bigger = new Uint8Array(Math.min(limit, Math.max(need, out.length * 2)));
     bigger.set(out.subarray(0, pos));
     out = bigger;
   };
@@ -89,7 +93,7 @@ export function lzmaDecode(input, options = {}) {
     return input[inPos++];
   };
   const probs = new Uint16Array(LITERAL + (0x300 << (lc + lp))).fill(PROB_INIT);
-  // The coder's range and code live in a Uint32Array: unsigned 32-bit values in closures' shared
+  // The coder's range and code live in an Int32Array (their bit patterns): unsigned 32-bit values in closures' shared
   // state without a boxed number per update (this is the hot path: about 10^7 bits for the core).
   const rc = new Int32Array(2); // [range, code], as int32 bit patterns
   rc[0] = -1;
@@ -169,10 +173,17 @@ export function lzmaDecode(input, options = {}) {
     rep2 = 0,
     rep3 = 0;
   let marker = false; // a stream of unknown size ends only at its marker
+  // With the size known, the stream ends there with a range code of 0, or with its end marker.
+  let markerDue = false;
+  const pastSize = () => fail(`the stream goes on past the ${unpacked} bytes the header gives`);
   for (;;) {
-    if (!unknownSize && pos === unpacked) break;
+    if (!unknownSize && pos === unpacked) {
+      if (rc[1] === 0) break;
+      markerDue = true;
+    }
     const posState = pos & pbMask;
     if (bit(IS_MATCH + state * POS_STATES_MAX + posState) === 0) {
+      if (markerDue) pastSize();
       const prev = pos > 0 ? out[pos - 1] : 0;
       const base = LITERAL + 0x300 * (((pos & lpMask) << lc) + (prev >>> (8 - lc)));
       let s = 1;
@@ -194,6 +205,7 @@ export function lzmaDecode(input, options = {}) {
     }
     let len;
     if (bit(IS_REP + state) === 1) {
+      if (markerDue) pastSize();
       if (pos === 0) fail('a repeated match comes before any byte');
       if (bit(IS_REP_G0 + state) === 0) {
         if (bit(IS_REP0_LONG + state * POS_STATES_MAX + posState) === 0) {
@@ -238,7 +250,10 @@ export function lzmaDecode(input, options = {}) {
         marker = true;
         break;
       }
+      if (markerDue) pastSize();
       if (rep0 >= pos) fail(`a match at byte ${pos} reaches back ${rep0 + 1} bytes, before the start`);
+      if (rep0 >= dictSize)
+        fail(`a match at byte ${pos} reaches back ${rep0 + 1} bytes, past the ${dictSize}-byte dictionary`);
     }
     len += 2;
     if (!unknownSize && pos + len > unpacked)
@@ -251,7 +266,7 @@ export function lzmaDecode(input, options = {}) {
   }
   if (!unknownSize && pos !== unpacked)
     fail(`the end marker comes after ${pos} bytes, before the ${unpacked} bytes the header gives`);
-  if (marker && rc[1] !== 0)
-    fail(`the end marker leaves a range code of ${rc[1] >>> 0}, not 0 (the stream is damaged)`);
+  if (rc[1] !== 0) fail(`the stream ends with a range code of ${rc[1] >>> 0}, not 0 (it is damaged)`);
+  if (inPos !== inEnd) fail(`${inEnd - inPos} bytes follow the end of the stream`);
   return out.length === pos ? out : out.slice(0, pos);
 }

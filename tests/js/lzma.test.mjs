@@ -140,6 +140,31 @@ describe('LZMA: bad input is an error naming the rule and the value, never a han
     );
   });
 
+  test('a damaged header: a size too small, a dictionary too small, bytes after the end', () => {
+    const sized = (n) =>
+      with_((b) => {
+        new DataView(b.buffer).setUint32(5, n, true);
+        b.fill(0, 9, 13);
+      });
+    assert.throws(() => lzmaDecode(sized(10)), /the stream goes on past the 10 bytes the header gives/);
+    assert.throws(() => lzmaDecode(sized(0)), /the stream goes on past the 0 bytes the header gives/);
+    const far = new Uint8Array(lzmaPack(inputs['a block repeated 300 kB later']));
+    far.fill(0, 1, 5); // a dictionary of 0 bytes: LZMA's least, 4096
+    assert.throws(
+      () => lzmaDecode(far),
+      /a match at byte 300000 reaches back 300000 bytes, past the 4096-byte dictionary/,
+    );
+    const longer = new Uint8Array(good.length + 3);
+    longer.set(good);
+    assert.throws(() => lzmaDecode(longer), /^Error: LZMA data: 3 bytes follow the end of the stream$/);
+    // A header that says 2 GiB of a stream of a few bytes: refused when the stream ends, having
+    // reserved only what a few bytes could fill.
+    const huge = new Uint8Array(18);
+    huge[0] = 93;
+    new DataView(huge.buffer).setUint32(5, 2 ** 31 - 1, true);
+    assert.throws(() => lzmaDecode(huge), /the stream ends after 18 bytes with \d+ bytes unpacked/);
+  });
+
   test('more bytes than allowed: by the header, and by a stream of unknown size', () => {
     const big = with_((b) => {
       new DataView(b.buffer).setUint32(5, 5000, true);
@@ -158,7 +183,7 @@ describe('LZMA: bad input is an error naming the rule and the value, never a han
     const rnd = bytesOf(900, 99);
     for (let i = 0; i < 300; i++) {
       const b = good.slice();
-      const at = 14 + ((rnd[3 * i] * 256 + rnd[3 * i + 1]) % (b.length - 14));
+      const at = (rnd[3 * i] * 256 + rnd[3 * i + 1]) % b.length; // the header's bytes too
       b[at] ^= 1 + (rnd[3 * i + 2] % 255);
       try {
         const out = lzmaDecode(b, { maxBytes: 1 << 20 });
