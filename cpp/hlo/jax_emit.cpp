@@ -129,6 +129,10 @@ std::string float_literal(double v, const std::string& dtype) {
 }
 
 Emitter::Emitter(std::string name, const std::vector<Aval>& args) : module_name_(std::move(name)) {
+  // The module's name as JAX makes it (mlir.py's _module_name_regex): a character other than a
+  // letter, digit, _, . or - becomes _ (jax.jit of a lambda is @jit__lambda_).
+  for (char& c : module_name_)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') c = '_';
   funcs_.emplace_back();
   funcs_[0].name = "main";
   funcs_[0].is_public = true;
@@ -921,7 +925,14 @@ std::vector<bool> Emitter::live_recs(int fn, const std::vector<std::vector<bool>
       for (int v : rec.results) keep.carries.push_back(used[std::size_t(v)]);
       std::vector<bool> body_reads;
       for (bool grew = true; grew;) {
-        live_recs(rec.callee, callee_reads, &body_reads, &keep.carries);
+        auto key = std::make_pair(rec.callee, keep.carries);
+        auto hit = body_reads_.find(key);
+        if (hit != body_reads_.end()) {
+          body_reads = hit->second;
+        } else {
+          live_recs(rec.callee, callee_reads, &body_reads, &keep.carries);
+          body_reads_.emplace(std::move(key), body_reads);
+        }
         grew = false;
         for (std::size_t r = 0; r < keep.carries.size(); ++r)
           if (body_reads[nc + r] && !keep.carries[r]) keep.carries[r] = grew = true;
@@ -943,6 +954,7 @@ std::vector<bool> Emitter::live_recs(int fn, const std::vector<std::vector<bool>
 
 void Emitter::analyze(std::vector<std::vector<bool>>* live,
                       std::vector<std::vector<bool>>* args_read) const {
+  body_reads_.clear();  // the functions may have grown since the last analysis
   const std::size_t n = funcs_.size();
   std::vector<bool> loop_body(n, false), done(n, false);
   for (const auto& f : funcs_)

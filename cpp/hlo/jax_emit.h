@@ -262,6 +262,9 @@ class Emitter {
   // loop's body reads all of its arguments here: what a loop keeps is live_recs' LoopKeep).
   void analyze(std::vector<std::vector<bool>>* live,
                std::vector<std::vector<bool>>* args_read) const;
+  // A loop body's arguments read for a mask of its results, by (body, mask): one analysis asks
+  // again for the bodies of nested loops (analyze() starts it afresh).
+  mutable std::map<std::pair<int, std::vector<bool>>, std::vector<bool>> body_reads_;
   std::vector<int> kept_args_;
   bool pruned_ = false;  // a module made again by finish: printed as it is
   std::string print_loop(const Function& f, const Loop& loop) const;

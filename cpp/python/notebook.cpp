@@ -713,10 +713,13 @@ class Machine {
         return 1;
     }
   }
+  // In 128 bits: range(2**63 - 1), or a bound past int64 held as its nearest, does not overflow.
   static std::int64_t range_len(const V& r) {
-    const std::int64_t a = r->items[0]->i, b = r->items[1]->i, s = r->items[2]->i;
-    if (s > 0) return b > a ? (b - a + s - 1) / s : 0;
-    return a > b ? (a - b - s - 1) / -s : 0;
+    const __int128 a = r->items[0]->i, b = r->items[1]->i, s = r->items[2]->i;
+    const __int128 n =
+        s > 0 ? (b > a ? (b - a + s - 1) / s : 0) : (a > b ? (a - b - s - 1) / -s : 0);
+    constexpr auto most = std::numeric_limits<std::int64_t>::max();
+    return n > most ? most : static_cast<std::int64_t>(n);
   }
   // Python ==, for dict keys, `in`, list.index (arrays: their elementwise result's truth).
   bool equal(const V& a, const V& b, int depth = 0) {
@@ -1661,15 +1664,24 @@ class Machine {
         if (v) return 1;
       return 0;
     }
+    if (c->t == T::Iter) {  // pulls items up to the one found (or the end), as CPython does
+      for (;;) {
+        V y;
+        const int r = next_of(c, &y);
+        if (r <= 0) return r;
+        if (equal(y, x)) return 1;
+        if (exc_ || !step()) return -1;
+      }
+    }
     raise("TypeError", "argument of type '" + type_name(c) + "' is not iterable");
     return -1;
   }
 
   // ---- iteration ----
   // What iterates one item at a time: a traced array (JAX makes each row's slice when the loop
-  // asks for it, in lax.py's _iter, so a loop's ops come between the slices) and the iterators
-  // made of one (enumerate, zip, map, filter, a generator expression over one). Everything else
-  // is materialized first (iterate).
+  // asks for it, in lax.py's _iter, so a loop's ops come between the slices) and every iterator
+  // (iter(), enumerate, zip, map, filter, a generator expression), as in CPython. A for loop over
+  // anything else takes its items first (iterate).
   static bool lazy(const V& v) { return v->t == T::Traced || v->t == T::Iter; }
 
   // An iterator of `kind` over `inner` (null: none yet); fill counts how deep iterators nest, as
@@ -1694,8 +1706,24 @@ class Machine {
       it->self = v;
       return it;
     }
-    V it = mk_iter("list_iterator");
-    if (!iterate(v, &it->items)) return nullptr;
+    // A list or tuple is read as it is when each item is asked for (a list that grows meanwhile
+    // gives its new items, as CPython's list_iterator does); a range's items are computed.
+    if (v->t == T::List || v->t == T::Tuple || v->t == T::Range) {
+      V it = mk_iter(v->t == T::List    ? "list_iterator"
+                     : v->t == T::Tuple ? "tuple_iterator"
+                                        : "range_iterator");
+      if (it) it->self = v;
+      return it;
+    }
+    const bool ascii = v->t == T::Str && std::all_of(v->s.begin(), v->s.end(), [](char c) {
+                         return static_cast<unsigned char>(c) < 0x80;
+                       });
+    V it = mk_iter(v->t == T::Str    ? (ascii ? "str_ascii_iterator" : "str_iterator")
+                   : v->t == T::Dict ? "dict_keyiterator"
+                   : v->t == T::Set  ? "set_iterator"
+                                     : "iterator");
+    if (!it || !iterate(v, &it->items)) return nullptr;
+    it->s = it->s == "iterator" ? "list_iterator" : it->s;
     return it;
   }
   // The next item of an iterator: 1 (in *out), 0 at its end, -1 on an error (raised).
@@ -1706,7 +1734,21 @@ class Machine {
       *out = subscript(it->self, mk_int(it->i++));  // slicing.index_in_dim: slice, then reshape
       return *out ? 1 : -1;
     }
-    if (it->s == "list_iterator") {
+    if (it->self && (it->s == "list_iterator" || it->s == "tuple_iterator")) {
+      if (static_cast<std::size_t>(it->i) >= it->self->items.size()) return 0;
+      *out = it->self->items[static_cast<std::size_t>(it->i++)];
+      return 1;
+    }
+    if (it->s == "range_iterator") {
+      if (it->i >= range_len(it->self)) return 0;
+      const auto& r = it->self->items;  // start, stop, step: the item fits, being below stop
+      *out = mk_int(static_cast<std::int64_t>(r[0]->i + __int128(it->i++) * r[2]->i));
+      return 1;
+    }
+    if (!it->self &&
+        (it->s == "list_iterator" || it->s == "str_ascii_iterator" || it->s == "str_iterator" ||
+         it->s == "dict_keyiterator" ||
+         it->s == "set_iterator")) {  // the items as they were (a string, a dict's keys)
       if (static_cast<std::size_t>(it->i) >= it->items.size()) return 0;
       *out = it->items[static_cast<std::size_t>(it->i++)];
       return 1;
@@ -2038,6 +2080,35 @@ class Machine {
             exc_->items = {mk_str(exc_->text)};
           }
           return false;
+        }
+        // One starred target takes the items the others leave, as a list (PEP 3132).
+        std::size_t star = target.kids.size();
+        for (std::size_t k = 0; k < target.kids.size(); ++k)
+          if (target.kids[k]->kind == EK::Starred) {
+            if (star != target.kids.size()) {
+              raise("SyntaxError", "multiple starred expressions in assignment");
+              return false;
+            }
+            star = k;
+          }
+        if (star != target.kids.size()) {
+          const std::size_t after = target.kids.size() - star - 1;
+          if (items.size() < star + after) {
+            raise("ValueError", "not enough values to unpack (expected at least " +
+                                    std::to_string(star + after) + ", got " +
+                                    std::to_string(items.size()) + ")");
+            return false;
+          }
+          const std::size_t rest = items.size() - after;
+          for (std::size_t k = 0; k < star; ++k)
+            if (!assign(*target.kids[k], items[k])) return false;
+          std::vector<V> middle(items.begin() + std::ptrdiff_t(star),
+                                items.begin() + std::ptrdiff_t(rest));
+          if (!assign(*target.kids[star]->kids[0], mk_seq(T::List, std::move(middle))))
+            return false;
+          for (std::size_t k = 0; k < after; ++k)
+            if (!assign(*target.kids[star + 1 + k], items[rest + k])) return false;
+          return true;
         }
         if (items.size() != target.kids.size()) {
           if (items.size() > target.kids.size())
@@ -2687,7 +2758,14 @@ class Machine {
   // iterable is evaluated when its outer clause has given an item, as CPython does); the element
   // is evaluated, in the expression's own scope, once the innermost clause gives an item that
   // passes its conditions.
+  // As CPython's: an exception raised in it ends it (a StopIteration becomes PEP 479's
+  // RuntimeError), and asking it for an item while it makes one is a ValueError (b: running).
   int next_of_genexp(const V& it, V* out) {
+    if (it->b) {
+      raise("ValueError", "generator already executing");
+      return -1;
+    }
+    it->b = true;
     const Expr& e = *it->lambda;
     auto saved = scope_;
     scope_ = it->closure;
@@ -2728,6 +2806,12 @@ class Machine {
       }
     }();
     scope_ = saved;
+    it->b = false;
+    if (r < 0) {
+      it->items.clear();
+      if (!fatal_ && exc_ && exc_->s == "StopIteration")
+        raise("RuntimeError", "generator raised StopIteration");
+    }
     return r;
   }
   bool comp_clause(const Expr& e, std::size_t c, const V& result, const V& first) {
@@ -3771,17 +3855,20 @@ class Machine {
       if (!sort_values(items, a.get(99, "key"), r)) return nullptr;
       return mk_seq(T::List, std::move(items));
     }
-    if (q == "iter") {
-      if (a.pos.size() != 1 || !a.kw.empty())
+    if (q == "iter" || q == "next") {  // CPython's words for a count of arguments
+      if (!a.kw.empty()) return raise("TypeError", q + "() takes no keyword arguments");
+      if (a.pos.empty()) return raise("TypeError", q + " expected at least 1 argument, got 0");
+      if (a.pos.size() > 2)
         return raise("TypeError",
-                     "iter() takes one argument here (the callable-and-sentinel form "
-                     "is not supported)");
+                     q + " expected at most 2 arguments, got " + std::to_string(a.pos.size()));
+    }
+    if (q == "iter") {
+      if (a.pos.size() == 2)
+        return raise("NotImplementedError",
+                     "iter(callable, sentinel) is not supported here; iter(iterable) is");
       return iter_of(a.pos[0]);
     }
     if (q == "next") {  // next(iterator[, default])
-      if (a.pos.empty() || a.pos.size() > 2 || !a.kw.empty())
-        return raise("TypeError", "next expected 1 or 2 arguments, got " +
-                                      std::to_string(a.pos.size() + a.kw.size()));
       const V& it = a.pos[0];
       if (it->t != T::Iter)
         return raise("TypeError", "'" + type_name(it) + "' object is not an iterator");
@@ -3809,90 +3896,49 @@ class Machine {
       if (!x) return nullptr;
       std::int64_t start = 0;
       if (V s = a.get(1, "start")) start = int_of(s);
-      if (lazy(x)) {
-        V inner = iter_of(x);
-        V it = inner ? mk_iter("enumerate", {inner}) : nullptr;
-        if (!it) return nullptr;
-        it->self = inner;
-        it->i = start;
-        return it;
-      }
-      std::vector<V> items;
-      if (!iterate(x, &items)) return nullptr;
-      std::vector<V> out;
-      for (std::size_t k = 0; k < items.size(); ++k)
-        out.push_back(mk_seq(T::Tuple, {mk_int(start + static_cast<std::int64_t>(k)), items[k]}));
-      return mk_seq(T::List, std::move(out));
+      V inner = iter_of(x);
+      V it = inner ? mk_iter("enumerate", {inner}) : nullptr;
+      if (!it) return nullptr;
+      it->self = inner;
+      it->i = start;
+      return it;
     }
-    if (q == "zip") {
-      if (std::any_of(a.pos.begin(), a.pos.end(), [](const V& v) { return lazy(v); })) {
-        std::vector<V> inner;
-        for (auto& v : a.pos) {
-          V c = iter_of(v);
-          if (!c) return nullptr;
-          inner.push_back(c);
-        }
-        V it = mk_iter("zip", inner);
-        if (it) it->items = std::move(inner);
-        return it;
+    if (q == "zip") {  // a lazy iterator, as CPython's
+      std::vector<V> inner;
+      for (auto& v : a.pos) {
+        V c = iter_of(v);
+        if (!c) return nullptr;
+        inner.push_back(c);
       }
-      std::vector<std::vector<V>> lists(a.pos.size());
-      std::size_t n = std::numeric_limits<std::size_t>::max();
-      for (std::size_t k = 0; k < a.pos.size(); ++k) {
-        if (!iterate(a.pos[k], &lists[k])) return nullptr;
-        n = std::min(n, lists[k].size());
-      }
-      if (a.pos.empty()) n = 0;
-      std::vector<V> out;
-      for (std::size_t j = 0; j < n; ++j) {
-        std::vector<V> t;
-        for (auto& l : lists) t.push_back(l[j]);
-        out.push_back(mk_seq(T::Tuple, std::move(t)));
-      }
-      return mk_seq(T::List, std::move(out));
+      V it = mk_iter("zip", inner);
+      if (it) it->items = std::move(inner);
+      return it;
     }
-    if (q == "map" || q == "filter") {
+    if (q == "map" || q == "filter") {  // lazy iterators, as CPython's: items as they are asked for
       if (a.pos.size() != 2)
         return raise("TypeError", q + "() takes a function and one iterable here");
-      if (lazy(a.pos[1])) {
-        V c = iter_of(a.pos[1]);
-        V it = c ? mk_iter(q, {c}) : nullptr;
-        if (!it) return nullptr;
-        it->self = a.pos[0];
-        it->items.push_back(c);
-        return it;
-      }
-      std::vector<V> items, out;
-      if (!iterate(a.pos[1], &items)) return nullptr;
-      for (auto& x : items) {
-        if (q == "filter" && a.pos[0]->t == T::None) {
-          const int t = truth(x);
-          if (t < 0) return nullptr;
-          if (t) out.push_back(x);
-          continue;
-        }
-        V r = call(a.pos[0], Args{{x}, {}});
-        if (!r) return nullptr;
-        if (q == "map") {
-          out.push_back(r);
-        } else {
-          const int t = truth(r);
-          if (t < 0) return nullptr;
-          if (t) out.push_back(x);
-        }
-      }
-      return mk_seq(T::List, std::move(out));
+      V c = iter_of(a.pos[1]);
+      V it = c ? mk_iter(q, {c}) : nullptr;
+      if (!it) return nullptr;
+      it->self = a.pos[0];
+      it->items.push_back(c);
+      return it;
     }
     if (q == "any" || q == "all") {
       V x = need(a, 0, "iterable", q);
       if (!x) return nullptr;
-      std::vector<V> items;
-      if (!iterate(x, &items)) return nullptr;
-      for (auto& y : items) {
+      Cursor items;  // pulled one at a time: any stops at the first true item, all at a false one
+      if (!open(x, &items)) return nullptr;
+      for (;;) {
+        V y;
+        const int more = next(items, &y);
+        if (more < 0) return nullptr;
+        if (more == 0) break;
         const int t = truth(y);
         if (t < 0) return nullptr;
         if (q == "any" && t) return mk_bool(true);
         if (q == "all" && !t) return mk_bool(false);
+        if (!step()) return nullptr;
       }
       return mk_bool(q == "all");
     }
@@ -4058,10 +4104,10 @@ class Machine {
       V f = need(a, 0, "fun", "jit");
       if (!f) return nullptr;
       if (f->t == T::Jitted) f = f->self;  // jax.jit(jax.jit(g)) is jax.jit(g)
-      if (f->t != T::Func || !f->def)
-        return raise(
-            "TypeError",
-            "jax.jit here takes a function defined with def in the notebook, got " + type_name(f));
+      if (f->t != T::Func)
+        return raise("TypeError",
+                     "jax.jit here takes a function of the notebook (a def or a lambda), got " +
+                         type_name(f));
       if (a.pos.size() > 1 || !a.kw.empty())
         return raise("NotImplementedError",
                      "jax.jit options (static arguments, ...) are not supported here");
@@ -5433,7 +5479,7 @@ class Machine {
     if (in_trace())
       return raise("NotImplementedError",
                    "jax.jit(...).lower(...) inside a traced function is not supported here");
-    const std::string name = f->def->s;
+    const std::string name = f->def ? f->def->s : "<lambda>";
     if (lowering_ && !lowering_->entry.empty() && name != lowering_->entry) {
       auto l = mk(T::Lowered);  // not the entry: not lowered
       l->s = name;
@@ -5513,6 +5559,9 @@ class Machine {
     l->s = low->function;
     l->i = static_cast<std::int64_t>(args.pos.size());  // kept: the arguments @main takes
     for (int k : low->kept_args) l->items.push_back(mk_int(k));
+    // The results' container as f returned it (a tuple or list, even of one array; null: one
+    // array), which a call of the compiled function gives back as JAX's pytree does.
+    if (out->t == T::Tuple || out->t == T::List) l->self = mk(out->t);
     if (jit_cache_.size() >= 256) jit_cache_.erase(jit_cache_.begin());
     jit_cache_.push_back(JitEntry{f, key, l, nullptr});
     return l;
@@ -5545,6 +5594,7 @@ class Machine {
     c->s = lowered->s;
     c->i = lowered->i;
     c->items = lowered->items;
+    c->self = lowered->self;
     c->compiled = cm;
     return c;
   }
@@ -5618,6 +5668,7 @@ class Machine {
       }
       outs.push_back(mk_array(std::move(out)));
     }
+    if (comp->self) return mk_seq(comp->self->t, std::move(outs));
     if (outs.size() == 1) return outs[0];
     return mk_seq(T::Tuple, std::move(outs));
   }

@@ -471,9 +471,11 @@ struct Parser {
     }
     return c;
   }
+  // A for loop's or a comprehension's targets: `x`, `x, y`, `x, *rest` (one starred target, as
+  // in an assignment).
   ExprP target_list() {
     const Token& start = peek();
-    ExprP first = expr_or();
+    ExprP first = is_op("*") ? starred() : expr_or();
     TRY(first);
     if (!is_op(",")) return first;
     auto t = make(EK::Tuple, start);
@@ -481,7 +483,7 @@ struct Parser {
     while (is_op(",")) {
       next();
       if (is_kw("in") || is_op("=")) break;
-      ExprP e = expr_or();
+      ExprP e = is_op("*") ? starred() : expr_or();
       TRY(e);
       t->kids.push_back(std::move(e));
     }

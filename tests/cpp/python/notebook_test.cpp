@@ -664,6 +664,123 @@ TEST_CASE("a generator expression is a generator: lazy, consumed once, with next
   CHECK_THAT(r.error, Catch::Matchers::Contains("StopIteration"));
 }
 
+// Iterators as CPython's: `in` pulls items up to the one found; an exception ends a generator
+// (StopIteration inside one is PEP 479's RuntimeError); a generator asked for an item while it
+// makes one is a ValueError; a list is read as it is when each item is asked for; a range's items
+// are computed (a range of 5·10⁹ is no list); enumerate, zip, map and filter are lazy; any stops
+// at the first true item.
+TEST_CASE("iterators behave as CPython's: in, exceptions, live lists, ranges, lazy builtins",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "print(2 in (x for x in [1, 2, 3]), 5 in iter([1, 2]))\n"
+      "it = iter([1, 2, 3, 4])\n"
+      "print(2 in it, list(it))\n"
+      "def boom(x):\n"
+      "    if x == 2:\n"
+      "        raise ValueError('two')\n"
+      "    return x\n"
+      "g = (boom(x) for x in range(4))\n"
+      "try:\n"
+      "    print(list(g))\n"
+      "except ValueError as e:\n"
+      "    print('caught', e)\n"
+      "print(list(g))\n"
+      "def stop(x):\n"
+      "    raise StopIteration\n"
+      "try:\n"
+      "    list(stop(x) for x in [1])\n"
+      "except RuntimeError as e:\n"
+      "    print('RuntimeError', e)\n"
+      "g2 = None\n"
+      "g2 = (next(g2) for x in [1])\n"
+      "try:\n"
+      "    next(g2)\n"
+      "except ValueError as e:\n"
+      "    print('ValueError', e)\n"
+      "l = [1, 2]\n"
+      "g3 = (x for x in l)\n"
+      "l.append(3)\n"
+      "print(list(g3))\n"
+      "r = iter(range(5_000_000_000))\n"
+      "print(next(r), next(r), type(r).__name__, type(iter('ab')).__name__, "
+      "type(iter((1,))).__name__)\n"
+      "print(type(enumerate([1])).__name__, type(zip()).__name__, list(zip()), type(map(abs, "
+      "[1])).__name__)\n"
+      "print(any(x > 1 for x in range(10**12)))\n"
+      "try:\n"
+      "    next()\n"
+      "except TypeError as e:\n"
+      "    print(e)\n"
+      "try:\n"
+      "    next(iter([]), 1, 2)\n"
+      "except TypeError as e:\n"
+      "    print(e)\n"
+      "try:\n"
+      "    iter()\n"
+      "except TypeError as e:\n"
+      "    print(e)\n"
+      "print(list(map(lambda v: v * 2, [1, 2])), list(filter(None, [0, 1, 2])), dict(zip('ab', [1, "
+      "2])))\n"
+      "print(len(range(2**63 - 1)), list(iter(range(0, 2**62, 2**61))))\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "True False\n"
+        "True [3, 4]\n"
+        "caught two\n"
+        "[]\n"
+        "RuntimeError generator raised StopIteration\n"
+        "ValueError generator already executing\n"
+        "[1, 2, 3]\n"
+        "0 1 range_iterator str_ascii_iterator tuple_iterator\n"
+        "enumerate zip [] map\n"
+        "True\n"
+        "next expected at least 1 argument, got 0\n"
+        "next expected at most 2 arguments, got 3\n"
+        "iter expected at least 1 argument, got 0\n"
+        "[2, 4] [1, 2] {'a': 1, 'b': 2}\n"
+        "9223372036854775807 [0, 2305843009213693952]\n");  // no overflow near 2^63 (fuzz)
+}
+
+// A jitted function gives back the container it returned (JAX's pytree: a 1-tuple stays a tuple,
+// a list a list); jax.jit takes a lambda, whose module JAX names @jit__lambda_.
+TEST_CASE("a jitted function's results keep their tuple or list; jax.jit of a lambda",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import jax\nimport jax.numpy as jnp\n"
+      "def one(x):\n    return (x * 2.0,)\n"
+      "def lst(x):\n    return [x, x + 1]\n"
+      "print(jax.jit(one)(jnp.ones(2)))\n"
+      "print(type(jax.jit(lst)(jnp.ones(1))).__name__, jax.jit(lst)(jnp.ones(1))[1])\n"
+      "c = jax.jit(one).lower(jnp.ones(2)).compile()\n"
+      "print(type(c(jnp.ones(2))).__name__, len(c(jnp.ones(2))))\n"
+      "print(jax.jit(lambda x, y: x + y)(jnp.ones(2), 1.0))\n"
+      "print(jax.jit(lambda x: x).lower(jnp.ones(2)).as_text().split(' attributes')[0])\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "(Array([2., 2.], dtype=float32),)\n"
+        "list [2.]\n"
+        "tuple 1\n"
+        "[2. 2.]\n"
+        "module @jit__lambda_\n");
+}
+
+// PEP 3132: one starred target takes, as a list, the items the others leave.
+TEST_CASE("starred targets in assignments, for loops and comprehensions", "[python][notebook]") {
+  const auto r = run_notebook(
+      "a, *r = [1, 2, 3]\nprint(a, r)\n*h, t = (1, 2, 3)\nprint(h, t)\n"
+      "for x, *y in [(1, 2, 3), (4,)]:\n    print(x, y)\n"
+      "[p, *q, s] = 'abcd'\nprint(p, q, s)\n"
+      "print([z for u, *z in [(1, 2)]])\n*w, = range(2)\nprint(w)\n"
+      "try:\n    a, *b, c = [1]\nexcept ValueError as e:\n    print(e)\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "1 [2, 3]\n[1, 2] 3\n1 [2, 3]\n4 []\na ['b', 'c'] d\n[[2]]\n[0, 1]\n"
+        "not enough values to unpack (expected at least 2, got 1)\n");
+}
+
 // A tracer kept by a side effect (a list outside) and used after its trace ended, inside the same
 // jit: JAX's UnexpectedTracerError (a TypeError), from a loop's body or a jitted helper.
 TEST_CASE("a tracer leaked from a loop body or a jitted helper is JAX's UnexpectedTracerError",
@@ -702,8 +819,8 @@ TEST_CASE("JAX's errors about tracers are Python exceptions a program can catch"
       "    return lax.fori_loop(0, 2, body, x)\n"
       "try:\n    jax.jit(raises).lower(jnp.ones(2))\n"
       "except ValueError as e:\n    print('ValueError', e)\n"
-      "try:\n    jax.jit(lambda x: np.tanh(x))\n"
-      "except TypeError as e:\n    print('lambda refused')\n"
+      "try:\n    jax.jit(lambda x: np.tanh(x))(jnp.ones(2))\n"
+      "except TypeError as e:\n    print('lambda:', type(e).__name__)\n"
       "def host(x):\n    return np.tanh(x)\n"
       "try:\n    jax.jit(host).lower(jnp.ones(2))\n"
       "except TypeError as e:\n    print(type(e).__name__)\n"
@@ -724,7 +841,7 @@ TEST_CASE("JAX's errors about tracers are Python exceptions a program can catch"
         "bool[3]\n"
         "UnexpectedTracerError\n"
         "ValueError inside the body\n"
-        "lambda refused\n"
+        "lambda: TracerArrayConversionError\n"
         "TracerArrayConversionError\n"
         "constant refused: True\n"
         "Python int 1180591620717411303424 too large to convert to int32\n"
