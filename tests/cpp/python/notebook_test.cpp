@@ -744,7 +744,7 @@ TEST_CASE("iterators behave as CPython's: in, exceptions, live lists, ranges, la
 
 // A jitted function gives back the container it returned (JAX's pytree: a 1-tuple stays a tuple,
 // a list a list); jax.jit takes a lambda, whose module JAX names @jit__lambda_.
-TEST_CASE("a jitted function's results keep their tuple or list; jax.jit of a lambda",
+TEST_CASE("a jitted function's results keep their tuple or list, and jax.jit takes a lambda",
           "[python][notebook]") {
   const auto r = run_notebook(
       "import jax\nimport jax.numpy as jnp\n"
