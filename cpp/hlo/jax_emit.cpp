@@ -804,19 +804,21 @@ std::string Emitter::print_loop(const Function& f, const Loop& loop) const {
   out += pad + "}\n";
   return out;
 }
+std::vector<bool> Emitter::results_from(int fn, std::size_t first) const {
+  std::vector<bool> kept(funcs_[std::size_t(fn)].result_ids.size(), false);
+  for (std::size_t k = first; k < kept.size(); ++k) kept[k] = true;
+  return kept;
+}
 std::vector<bool> Emitter::needed_values(int fn, std::size_t first_result) const {
-  std::vector<std::vector<bool>> live, args_read;
-  analyze(&live, &args_read);
-  std::vector<bool> reads, used, kept(funcs_[std::size_t(fn)].result_ids.size(), false);
-  for (std::size_t k = first_result; k < kept.size(); ++k) kept[k] = true;
-  live_recs(fn, args_read, &reads, &kept, &used);
+  const auto kept = results_from(fn, first_result);
+  std::vector<bool> reads, used;
+  live_recs(fn, analyze(), &reads, &kept, &used);
   return used;
 }
 void Emitter::remake_function(int fn, const std::vector<Aval>& args,
                               const std::vector<std::pair<int, int>>& given,
                               std::size_t first_result) {
-  std::vector<std::vector<bool>> all_live, callee_reads;
-  analyze(&all_live, &callee_reads);
+  const std::vector<std::vector<bool>> callee_reads = analyze();
   const std::size_t nvalues = funcs_[std::size_t(fn)].types.size();
   std::vector<bool> is_given(nvalues, false), reads;
   std::vector<Value> map(nvalues);
@@ -824,8 +826,7 @@ void Emitter::remake_function(int fn, const std::vector<Aval>& args,
     is_given[std::size_t(v)] = true;
     map[std::size_t(v)] = arg(std::size_t(a));
   }
-  std::vector<bool> kept(funcs_[std::size_t(fn)].result_ids.size(), false);
-  for (std::size_t k = first_result; k < kept.size(); ++k) kept[k] = true;
+  const auto kept = results_from(fn, first_result);
   const std::vector<bool> live = live_recs(fn, callee_reads, &reads, &kept, nullptr, &is_given);
   Function old = std::move(funcs_[std::size_t(fn)]);
   Function& f = funcs_[std::size_t(fn)];
@@ -939,7 +940,7 @@ std::vector<bool> Emitter::live_recs(int fn, const std::vector<std::vector<bool>
       }
       keep.consts.assign(body_reads.begin(), body_reads.begin() + std::ptrdiff_t(nc));
       for (std::size_t j = 0; j < rec.reads.size(); ++j)
-        if (j < nc ? keep.consts[j] : keep.carries[j - nc]) used[std::size_t(rec.reads[j])] = true;
+        if (keep.keeps(j)) used[std::size_t(rec.reads[j])] = true;
       if (loops) (*loops)[k] = std::move(keep);
       continue;
     }
@@ -952,26 +953,25 @@ std::vector<bool> Emitter::live_recs(int fn, const std::vector<std::vector<bool>
   return live;
 }
 
-void Emitter::analyze(std::vector<std::vector<bool>>* live,
-                      std::vector<std::vector<bool>>* args_read) const {
+std::vector<std::vector<bool>> Emitter::analyze() const {
   body_reads_.clear();  // the functions may have grown since the last analysis
   const std::size_t n = funcs_.size();
   std::vector<bool> loop_body(n, false), done(n, false);
   for (const auto& f : funcs_)
     for (const auto& rec : f.recs)
       if (rec.callee >= 0 && rec.prim != Prim::Call) loop_body[std::size_t(rec.callee)] = true;
-  live->assign(n, {});
-  args_read->assign(n, {});
+  std::vector<std::vector<bool>> args_read(n);
   std::function<void(int)> visit = [&](int fn) {
     if (done[std::size_t(fn)]) return;
     done[std::size_t(fn)] = true;
     for (const auto& rec : funcs_[std::size_t(fn)].recs)
       if (rec.callee >= 0) visit(rec.callee);
-    (*live)[std::size_t(fn)] = live_recs(fn, *args_read, &(*args_read)[std::size_t(fn)]);
+    live_recs(fn, args_read, &args_read[std::size_t(fn)]);
     if (loop_body[std::size_t(fn)])
-      (*args_read)[std::size_t(fn)].assign(funcs_[std::size_t(fn)].arg_types.size(), true);
+      args_read[std::size_t(fn)].assign(funcs_[std::size_t(fn)].arg_types.size(), true);
   };
   for (std::size_t fn = 0; fn < n; ++fn) visit(int(fn));
+  return args_read;
 }
 
 std::string Emitter::finish(const std::vector<Value>& results) {
@@ -981,11 +981,11 @@ std::string Emitter::finish(const std::vector<Value>& results) {
     end_function(results);
     stack_.push_back(0);
   }
-  std::vector<std::vector<bool>> live, args_read;
-  analyze(&live, &args_read);
+  const std::vector<std::vector<bool>> args_read = analyze();
   const std::size_t n = funcs_.size();
-  // Each function's live primitives and live loops' LoopKeep: for a function, as analyze found
-  // them; for a loop's body, for the carries its loop keeps (set when the loop is reached).
+  // Each reached function's live primitives and live loops' LoopKeep: a loop's body's for the
+  // carries its loop keeps (set when the loop is reached).
+  std::vector<std::vector<bool>> live(n);
   std::vector<std::vector<LoopKeep>> loops(n);
   std::vector<std::vector<bool>> body_results(n);  // a body's kept results (its loop's carries)
   std::vector<bool> reached(n, false);
@@ -1062,14 +1062,14 @@ std::string Emitter::finish(const std::vector<Value>& results) {
             Ins consts, carry;
             std::vector<Aval> types;
             for (std::size_t j = 0; j < rec.reads.size(); ++j)
-              if (j < nc ? lk.consts[j] : lk.carries[j - nc]) {
+              if (lk.keeps(j)) {
                 (j < nc ? consts : carry).push_back(map[std::size_t(rec.reads[j])]);
                 types.push_back(g.arg_types[j]);
               }
             const int index = e.begin_function(g.base, types);
             std::vector<Value> in(g.arg_types.size());
             for (std::size_t j = 0, a = 0; j < g.arg_types.size(); ++j)
-              if (j < nc ? lk.consts[j] : lk.carries[j - nc]) in[j] = e.arg(a++);
+              if (lk.keeps(j)) in[j] = e.arg(a++);
             e.end_function(replay(rec.callee, in));
             const Ins out = e.scan_while(consts, carry, rec.v1[0], index);
             for (std::size_t r = 0, o = 0; r < rec.results.size(); ++r)

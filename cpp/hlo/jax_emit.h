@@ -245,6 +245,10 @@ class Emitter {
   // to a fixed point, those the body needs for them; the consts the body needs for those.
   struct LoopKeep {
     std::vector<bool> consts, carries;
+    // Whether the loop keeps its operand j (its consts first, then its carries).
+    bool keeps(std::size_t j) const {
+      return j < consts.size() ? consts[j] : carries[j - consts.size()];
+    }
   };
   // Which of function fn's primitives reach its results (those `results_kept` marks; all if
   // null); *args_read: which of its arguments they (or the results) read, a call reading what its
@@ -258,10 +262,12 @@ class Emitter {
                               std::vector<bool>* values_used = nullptr,
                               const std::vector<bool>* given = nullptr,
                               std::vector<LoopKeep>* loops = nullptr) const;
-  // For every function, its live primitives and the arguments they read (callees first; a
-  // loop's body reads all of its arguments here: what a loop keeps is live_recs' LoopKeep).
-  void analyze(std::vector<std::vector<bool>>* live,
-               std::vector<std::vector<bool>>* args_read) const;
+  // For every function, the arguments its live primitives read (callees first; a loop's body
+  // reads all of its arguments here: what a loop keeps is live_recs' LoopKeep): the callee_reads
+  // live_recs takes.
+  std::vector<std::vector<bool>> analyze() const;
+  // Function fn's results from `first` on, as live_recs' results_kept.
+  std::vector<bool> results_from(int fn, std::size_t first) const;
   // A loop body's arguments read for a mask of its results, by (body, mask): one analysis asks
   // again for the bodies of nested loops (analyze() starts it afresh).
   mutable std::map<std::pair<int, std::vector<bool>>, std::vector<bool>> body_reads_;

@@ -1715,15 +1715,18 @@ class Machine {
       if (it) it->self = v;
       return it;
     }
+    // Anything else is read once, now, into a list the iterator then reads (a string's
+    // characters, a dict's keys, a set's elements), named as CPython names its iterator.
     const bool ascii = v->t == T::Str && std::all_of(v->s.begin(), v->s.end(), [](char c) {
                          return static_cast<unsigned char>(c) < 0x80;
                        });
+    std::vector<V> items;
+    if (!iterate(v, &items)) return nullptr;
     V it = mk_iter(v->t == T::Str    ? (ascii ? "str_ascii_iterator" : "str_iterator")
                    : v->t == T::Dict ? "dict_keyiterator"
                    : v->t == T::Set  ? "set_iterator"
-                                     : "iterator");
-    if (!it || !iterate(v, &it->items)) return nullptr;
-    it->s = it->s == "iterator" ? "list_iterator" : it->s;
+                                     : "list_iterator");
+    if (it) it->self = mk_seq(T::List, std::move(items));
     return it;
   }
   // The next item of an iterator: 1 (in *out), 0 at its end, -1 on an error (raised).
@@ -1734,23 +1737,18 @@ class Machine {
       *out = subscript(it->self, mk_int(it->i++));  // slicing.index_in_dim: slice, then reshape
       return *out ? 1 : -1;
     }
-    if (it->self && (it->s == "list_iterator" || it->s == "tuple_iterator")) {
-      if (static_cast<std::size_t>(it->i) >= it->self->items.size()) return 0;
-      *out = it->self->items[static_cast<std::size_t>(it->i++)];
-      return 1;
-    }
     if (it->s == "range_iterator") {
       if (it->i >= range_len(it->self)) return 0;
       const auto& r = it->self->items;  // start, stop, step: the item fits, being below stop
       *out = mk_int(static_cast<std::int64_t>(r[0]->i + __int128(it->i++) * r[2]->i));
       return 1;
     }
-    if (!it->self &&
-        (it->s == "list_iterator" || it->s == "str_ascii_iterator" || it->s == "str_iterator" ||
-         it->s == "dict_keyiterator" ||
-         it->s == "set_iterator")) {  // the items as they were (a string, a dict's keys)
-      if (static_cast<std::size_t>(it->i) >= it->items.size()) return 0;
-      *out = it->items[static_cast<std::size_t>(it->i++)];
+    // iter_of's other iterators (CPython's names: list_iterator, str_iterator,
+    // dict_keyiterator, ...) read their list or tuple as it is now (a snapshot's too).
+    const std::string& k = it->s;
+    if (k.size() > 8 && k.compare(k.size() - 8, 8, "iterator") == 0) {
+      if (static_cast<std::size_t>(it->i) >= it->self->items.size()) return 0;
+      *out = it->self->items[static_cast<std::size_t>(it->i++)];
       return 1;
     }
     if (it->s == "enumerate") {

@@ -2533,7 +2533,6 @@ struct Interp {
       int fn = -1;
       std::vector<Ref> out;  // output leaves (values in the body function)
       Ref out_tree;
-      bool i_used = true;
       std::vector<Ref> consts;
       std::vector<hj::Value> const_vals;  // their placeholders in the body
       std::vector<bool> needed;           // the body's values its carry needs (Emitter)
@@ -2612,7 +2611,6 @@ struct Interp {
       // i is carried when the body's carry needs it (results from 1: i + 1 is result 0); else
       // jit's dead-code elimination drops it, a read by a dead op included.
       probe.needed = em->needed_values(probe.fn, 1);
-      probe.i_used = probe.needed[0];
       // Weakly typed init leaves whose type differs from the output's are converted, and the body
       // traced again (as lax.scan's _promote_weak_typed_inputs makes JAX trace it again).
       std::vector<std::pair<std::size_t, std::string>> converts;
@@ -2670,6 +2668,7 @@ struct Interp {
     // The body as the while calls it, (consts, [i], carry), made again from its one trace: the
     // placeholders the carry needs become the leading arguments (scan's DCE rule drops a const
     // only dead ops read), and without i its increment goes.
+    const bool i_used = probe.needed[0];  // i (the body's %arg0) reaches the carry
     std::vector<hj::Aval> types;
     std::vector<std::pair<int, int>> given;
     std::vector<Ref> consts;
@@ -2679,7 +2678,7 @@ struct Interp {
       types.push_back(probe.consts[k]->aval);
       consts.push_back(probe.consts[k]);
     }
-    if (probe.i_used) {
+    if (i_used) {
       given.push_back({0, int(types.size())});
       types.push_back({{}, "i32"});
     }
@@ -2687,14 +2686,14 @@ struct Interp {
       given.push_back({int(1 + k), int(types.size())});
       types.push_back(carry[k]->aval);
     }
-    em->remake_function(probe.fn, types, given, probe.i_used ? 0 : 1);
+    em->remake_function(probe.fn, types, given, i_used ? 0 : 1);
     ++epochs[probe.fn];  // the trace's values of the body are gone
     std::vector<hj::Value> const_vals, carry_vals;
     for (auto& c : consts) {
       UNWRAP(v, value_of(c));
       const_vals.push_back(v);
     }
-    if (probe.i_used) carry_vals.push_back(em->constant(double(lower), {{}, "i32"}));
+    if (i_used) carry_vals.push_back(em->constant(double(lower), {{}, "i32"}));
     for (auto& c : carry) {
       UNWRAP(v, value_of(c));
       carry_vals.push_back(v);
@@ -2702,7 +2701,7 @@ struct Interp {
     auto outs = em->scan_while(const_vals, carry_vals, length, probe.fn);
     std::vector<Ref> leaves;
     for (std::size_t k = 0; k < carry.size(); ++k)
-      leaves.push_back(traced(outs[k + (probe.i_used ? 1 : 0)], probe.out[k]->weak));
+      leaves.push_back(traced(outs[k + (i_used ? 1 : 0)], probe.out[k]->weak));
     std::size_t at = 0;
     return Result<Ref>::success(unflatten(init_r, leaves, at));
   }
