@@ -9,17 +9,7 @@ import { lzmaDecode } from '../../web/lzma.js';
 import { wasmFromEmbedded } from '../../web/wasm_bytes.js';
 import { lzmaPack, packWasm } from '../../scripts/lib/pack_wasm.mjs';
 import { ROOT } from '../../scripts/lib/node-core.mjs';
-
-/** Deterministic bytes (a 32-bit LCG), so a failure names a reproducible input. */
-function bytesOf(length, seed) {
-  const out = new Uint8Array(length);
-  let x = seed >>> 0;
-  for (let i = 0; i < length; i++) {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    out[i] = x >>> 24;
-  }
-  return out;
-}
+import { bytesOf } from '../lib/bytes.mjs';
 
 /** xz's .lzma of `bytes` with the given --lzma1 options. */
 function xz(bytes, options) {

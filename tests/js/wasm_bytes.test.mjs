@@ -2,17 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ALPHABET_85, decode85, encode85 } from '../../web/wasm_bytes.js';
-
-/** Deterministic bytes (a 32-bit LCG), so a failure names a reproducible input. */
-function bytesOf(length, seed) {
-  const out = new Uint8Array(length);
-  let x = seed >>> 0;
-  for (let i = 0; i < length; i++) {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    out[i] = x >>> 24;
-  }
-  return out;
-}
+import { bytesOf } from '../lib/bytes.mjs';
 
 describe('base-85 text of the embedded core', () => {
   test('the alphabet is 85 distinct printable characters, none that a JS string or HTML treats specially', () => {
