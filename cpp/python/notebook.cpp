@@ -195,13 +195,14 @@ bool exc_matches(const std::string& t, const std::string& handler) {
 
 // The builtins that are classes (type(x) gives one): printed <class '...'>.
 bool is_class_name(const std::string& s) {
-  static const char* const kClasses[] = {
-      "int",       "float", "str",      "bool",     "list",    "tuple",     "dict",
-      "set",       "range", "NoneType", "function", "slice",   "generator", "list_iterator",
-      "enumerate", "zip",   "map",      "filter",   "reversed"};
+  static const char* const kClasses[] = {"int",      "float",  "str",       "bool",      "list",
+                                         "tuple",    "dict",   "set",       "range",     "NoneType",
+                                         "function", "slice",  "generator", "enumerate", "zip",
+                                         "map",      "filter", "reversed"};
   for (const char* c : kClasses)
     if (s == c) return true;
-  return s.rfind("numpy.", 0) == 0 || s.rfind("jaxlib.", 0) == 0;
+  const bool iterator = s.size() > 8 && s.compare(s.size() - 8, 8, "iterator") == 0;  // iter()'s
+  return iterator || s.rfind("numpy.", 0) == 0 || s.rfind("jaxlib.", 0) == 0;
 }
 
 // A dtype's name: NumPy's, or JAX's for one only a traced array has (`mlir` set: "bf16").

@@ -721,7 +721,8 @@ TEST_CASE("iterators behave as CPython's: in, exceptions, live lists, ranges, la
       "    print(e)\n"
       "print(list(map(lambda v: v * 2, [1, 2])), list(filter(None, [0, 1, 2])), dict(zip('ab', [1, "
       "2])))\n"
-      "print(len(range(2**63 - 1)), list(iter(range(0, 2**62, 2**61))))\n");
+      "print(len(range(2**63 - 1)), list(iter(range(0, 2**62, 2**61))))\n"
+      "print(type(iter((1,))), type(iter(range(2))), type(iter({1: 2})))\n");
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.stdout_text ==
@@ -739,7 +740,8 @@ TEST_CASE("iterators behave as CPython's: in, exceptions, live lists, ranges, la
         "next expected at most 2 arguments, got 3\n"
         "iter expected at least 1 argument, got 0\n"
         "[2, 4] [1, 2] {'a': 1, 'b': 2}\n"
-        "9223372036854775807 [0, 2305843009213693952]\n");  // no overflow near 2^63 (fuzz)
+        "9223372036854775807 [0, 2305843009213693952]\n"  // no overflow near 2^63 (fuzz)
+        "<class 'tuple_iterator'> <class 'range_iterator'> <class 'dict_keyiterator'>\n");
 }
 
 // A jitted function gives back the container it returned (JAX's pytree: a 1-tuple stays a tuple,
