@@ -38,6 +38,19 @@ struct Parser {
     }
     return false;
   }
+  // At an expression's first character (a binary operation's place is its operator's).
+  bool fail_at(const Expr& e, const std::string& m) {
+    const Expr* first = &e;
+    while ((first->kind == EK::BinOp || first->kind == EK::Compare || first->kind == EK::BoolOp ||
+            first->kind == EK::IfExp || first->kind == EK::Call || first->kind == EK::Attribute ||
+            first->kind == EK::Subscript) &&
+           !first->kids.empty() && first->kids[0])
+      first = first->kids[0].get();
+    Token t;
+    t.line = first->line;
+    t.column = first->column;
+    return fail_at(t, m);
+  }
   bool expected(const std::string& what) {
     return fail_at(peek(), "invalid syntax: expected " + what + ", found " + describe(peek()));
   }
@@ -82,6 +95,94 @@ struct Parser {
     e->line = at.line;
     e->column = at.column;
     return e;
+  }
+
+  // ---- what may be assigned to: CPython's compile-time rules, so a bad target stops the whole
+  // program before it runs, as CPython's compiler does ----
+
+  // An expression's kind as CPython's messages name it ("function call", "literal").
+  static const char* expr_name(const Expr& e) {
+    switch (e.kind) {
+      case EK::Int:
+      case EK::Float:
+      case EK::Str:
+        return e.fstring ? "f-string expression" : "literal";
+      case EK::True:
+        return "True";
+      case EK::False:
+        return "False";
+      case EK::None:
+        return "None";
+      case EK::Ellipsis:
+        return "ellipsis";
+      case EK::Tuple:
+        return "tuple";
+      case EK::List:
+        return "list";
+      case EK::Set:
+        return "set display";
+      case EK::Dict:
+        return "dict literal";
+      case EK::Compare:
+        return "comparison";
+      case EK::IfExp:
+        return "conditional expression";
+      case EK::Call:
+        return "function call";
+      case EK::Lambda:
+        return "lambda";
+      case EK::Starred:
+        return "starred";
+      case EK::Comprehension:
+        return e.s == "list"   ? "list comprehension"
+               : e.s == "set"  ? "set comprehension"
+               : e.s == "dict" ? "dict comprehension"
+                               : "generator expression";
+      default:
+        return "expression";
+    }
+  }
+  // A target of `=`, `for`, a comprehension's `for` or `with ... as`: a name, an attribute, a
+  // subscript, or a tuple or list of targets with at most one starred. `assign`: the whole target
+  // of a statement with one `=`, where CPython suggests '==' for most kinds.
+  bool check_target(const Expr& e, bool assign = false) {
+    switch (e.kind) {
+      case EK::Name:
+      case EK::Attribute:
+      case EK::Subscript:
+        return true;
+      case EK::Starred:
+        return fail_at(e, "starred assignment target must be in a list or tuple");
+      case EK::Tuple:
+      case EK::List: {
+        bool starred = false;
+        for (const auto& k : e.kids) {
+          if (k->kind == EK::Starred) {
+            if (starred) return fail_at(e, "multiple starred expressions in assignment");
+            starred = true;
+            TRY(check_target(*k->kids[0]));
+          } else {
+            TRY(check_target(*k));
+          }
+        }
+        return true;
+      }
+      default: {
+        // CPython suggests '==' for an operand of a comparison (not True, False, None or a
+        // generator expression) as the whole target of an `=`.
+        const bool operand = e.kind != EK::True && e.kind != EK::False && e.kind != EK::None &&
+                             e.kind != EK::Compare && e.kind != EK::BoolOp && e.kind != EK::IfExp &&
+                             e.kind != EK::Lambda && !(e.kind == EK::Unary && e.s == "not") &&
+                             !(e.kind == EK::Comprehension && e.s == "gen");
+        return fail_at(
+            e, std::string("cannot assign to ") + expr_name(e) +
+                   (assign && operand ? " here. Maybe you meant '==' instead of '='?" : ""));
+      }
+    }
+  }
+  // A value that is a bare `*x` (a statement's, a return's, an assignment's right side).
+  bool check_value(const ExprP& e) {
+    return !e || e->kind != EK::Starred || fail_at(*e, "can't use starred expression here");
   }
 
   // ---- expressions ----
@@ -452,6 +553,7 @@ struct Parser {
       CompClause clause;
       ExprP target = target_list();
       TRY(target);
+      TRY(check_target(*target));
       if (!is_kw("in")) return expected("'in'"), nullptr;
       next();
       ExprP iter = or_test();
@@ -561,6 +663,8 @@ struct Parser {
             return c;
           }
           if (!is_op(",")) {
+            if (first->kind == EK::Starred)  // `(*a)`: CPython's words for a parenthesized one
+              return fail_at(*first, "cannot use starred expression here"), nullptr;
             TRY(expect_op(")"));
             return first;
           }
@@ -725,6 +829,7 @@ struct Parser {
         if (starts_expr()) {
           s->value = expr_list();
           TRY(s->value);
+          TRY(check_value(s->value));
         }
         return s;
       }
@@ -814,6 +919,8 @@ struct Parser {
       }
       s->value = std::move(s->targets.back());
       s->targets.pop_back();
+      for (const auto& target : s->targets) TRY(check_target(*target, s->targets.size() == 1));
+      TRY(check_value(s->value));
       return s;
     }
     if (is_op(":")) {  // annotated assignment: the annotation is read and ignored
@@ -821,11 +928,19 @@ struct Parser {
       auto s = make_stmt(SK::AnnAssign, t);
       ExprP ann = test();
       TRY(ann);
+      if (first->kind != EK::Name && first->kind != EK::Attribute && first->kind != EK::Subscript)
+        return fail_at(*first,
+                       std::string(first->kind == EK::Tuple || first->kind == EK::List
+                                       ? "only single target (not " +
+                                             std::string(expr_name(*first)) + ") can be annotated"
+                                       : "illegal target for annotation")),
+               nullptr;
       s->targets.push_back(std::move(first));
       if (is_op("=")) {
         next();
         s->value = expr_list();
         TRY(s->value);
+        TRY(check_value(s->value));
       }
       return s;
     }
@@ -835,11 +950,17 @@ struct Parser {
       auto s = make_stmt(SK::AugAssign, t);
       s->s = next().text;
       s->s.pop_back();
+      if (first->kind != EK::Name && first->kind != EK::Attribute && first->kind != EK::Subscript)
+        return fail_at(*first, std::string("'") + expr_name(*first) +
+                                   "' is an illegal expression for augmented assignment"),
+               nullptr;
       s->targets.push_back(std::move(first));
       s->value = expr_list();
       TRY(s->value);
+      TRY(check_value(s->value));
       return s;
     }
+    TRY(check_value(first));
     auto s = make_stmt(SK::Expr, t);
     s->value = std::move(first);
     return s;
@@ -912,6 +1033,7 @@ struct Parser {
         auto s = make_stmt(SK::For, t);
         ExprP target = target_list();
         TRY(target);
+        TRY(check_target(*target));
         s->targets.push_back(std::move(target));
         if (!is_kw("in")) return expected("'in'");
         next();
@@ -936,6 +1058,7 @@ struct Parser {
             next();
             ExprP target = target_list();
             TRY(target);
+            TRY(check_target(*target));
             s->targets.push_back(std::move(target));
           }
           if (!is_op(",")) break;

@@ -240,6 +240,58 @@ TEST_CASE("a def's parameter list refuses what CPython 3.11 refuses, with its me
   CHECK(ok.error.empty());
 }
 
+TEST_CASE("a target that cannot be assigned to stops the program before it runs, as CPython does",
+          "[python][notebook]") {
+  // Each message and caret column as /usr/bin/python3 (3.11) printed them for the same line.
+  struct Bad {
+    const char* source;
+    const char* exception;
+    int column;
+  };
+  const Bad cases[] = {
+      {"a, *b, *c = range(5)", "SyntaxError: multiple starred expressions in assignment", 1},
+      {"[*a, *b] = [1, 2]", "SyntaxError: multiple starred expressions in assignment", 1},
+      {"with a as (b, *c, *d): pass", "SyntaxError: multiple starred expressions in assignment",
+       11},
+      {"*a = [1]", "SyntaxError: starred assignment target must be in a list or tuple", 1},
+      {"for *a in [[1]]: pass", "SyntaxError: starred assignment target must be in a list or tuple",
+       5},
+      {"x = *[1, 2]", "SyntaxError: can't use starred expression here", 5},
+      {"def g(): return *[1]", "SyntaxError: can't use starred expression here", 17},
+      {"x = (*[1]) + 1", "SyntaxError: cannot use starred expression here", 6},
+      {"f() = 1",
+       "SyntaxError: cannot assign to function call here. Maybe you meant '==' instead of '='?", 1},
+      {"a + 1 = 2",
+       "SyntaxError: cannot assign to expression here. Maybe you meant '==' instead of '='?", 1},
+      {"None = 1", "SyntaxError: cannot assign to None", 1},
+      {"a < b = 1", "SyntaxError: cannot assign to comparison", 1},
+      {"x = 1 = 2", "SyntaxError: cannot assign to literal", 5},
+      {"[a, 1] = 2", "SyntaxError: cannot assign to literal", 5},
+      {"x = [1 for f() in []]", "SyntaxError: cannot assign to function call", 12},
+      {"with a as f(): pass", "SyntaxError: cannot assign to function call", 11},
+      {"a, b += 1", "SyntaxError: 'tuple' is an illegal expression for augmented assignment", 1},
+      {"f() += 1", "SyntaxError: 'function call' is an illegal expression for augmented assignment",
+       1},
+      {"a, b: int = 1, 2", "SyntaxError: only single target (not tuple) can be annotated", 1},
+      {"f(): int = 1", "SyntaxError: illegal target for annotation", 1},
+  };
+  for (const Bad& b : cases) {
+    INFO(b.source);
+    // The line before it never runs: CPython compiles the whole file first.
+    const auto r = run_notebook(std::string("print('ran')\n") + b.source, NotebookOptions{});
+    CHECK(r.stdout_text.empty());
+    CHECK(r.exception == b.exception);
+    CHECK(r.line == 2);
+    CHECK(r.column == b.column);
+  }
+  const auto ok = run_notebook(
+      "a, *b = 1, 2, 3\n[c, (d, *e)] = [4, (5, 6, 7)]\nx: int = 8\n(y): int = 9\n"
+      "print(a, b, c, d, e, x, y, *b)",
+      NotebookOptions{});
+  CHECK(ok.error.empty());
+  CHECK(ok.stdout_text == "1 [2, 3] 4 5 [6, 7] 8 9 2 3\n");
+}
+
 TEST_CASE("reference cycles are freed when a run ends, and when a session is reset or released",
           "[python][notebook]") {
   // Found by scripts/fuzz notebook (LeakSanitizer): d['c'] = (d, ...) leaked. Values are
