@@ -1739,15 +1739,18 @@ class Machine {
       return *out ? 1 : -1;
     }
     if (it->s == "range_iterator") {
-      if (it->i >= range_len(it->self)) return 0;
-      const auto& r = it->self->items;  // start, stop, step: the item fits, being below stop
-      *out = mk_int(static_cast<std::int64_t>(r[0]->i + __int128(it->i++) * r[2]->i));
+      const std::int64_t n = range_len(it->self);
+      if (it->i >= n) return 0;
+      const auto& r = it->self->items;  // start, stop, step: the item fits, being in the range
+      const std::int64_t k = it->text == "reversed" ? n - 1 - it->i : it->i;  // reversed(range)
+      ++it->i;
+      *out = mk_int(static_cast<std::int64_t>(r[0]->i + __int128(k) * r[2]->i));
       return 1;
     }
     // iter_of's other iterators (CPython's names: list_iterator, str_iterator,
     // dict_keyiterator, ...) read their list or tuple as it is now (a snapshot's too).
     const std::string& k = it->s;
-    if (k.size() > 8 && k.compare(k.size() - 8, 8, "iterator") == 0) {
+    if ((k.size() > 8 && k.compare(k.size() - 8, 8, "iterator") == 0) || k == "reversed") {
       if (static_cast<std::size_t>(it->i) >= it->self->items.size()) return 0;
       *out = it->self->items[static_cast<std::size_t>(it->i++)];
       return 1;
@@ -3881,14 +3884,26 @@ class Machine {
     if (q == "reversed") {
       V x = need(a, 0, "sequence", "reversed");
       if (!x) return nullptr;
-      if (lazy(x))
+      if (x->t == T::Traced)
         return raise("NotImplementedError",
-                     "reversed() of a traced array or an iterator is not supported here; index "
-                     "it (x[::-1])");
+                     "reversed() of a traced array is not supported here; index it (x[::-1])");
+      // CPython's reversible types; a range's items are computed from its end.
+      if (x->t == T::Range) {
+        V it = mk_iter("range_iterator");
+        if (it) it->self = x, it->text = "reversed";
+        return it;
+      }
+      if (x->t != T::List && x->t != T::Tuple && x->t != T::Str && x->t != T::Dict &&
+          x->t != T::Array)
+        return raise("TypeError", "'" + type_name(x) + "' object is not reversible");
       std::vector<V> items;
       if (!iterate(x, &items)) return nullptr;
       std::reverse(items.begin(), items.end());
-      return mk_seq(T::List, std::move(items));
+      V it = mk_iter(x->t == T::List   ? "list_reverseiterator"
+                     : x->t == T::Dict ? "dict_reversekeyiterator"
+                                       : "reversed");
+      if (it) it->self = mk_seq(T::List, std::move(items));
+      return it;
     }
     if (q == "enumerate") {
       V x = need(a, 0, "iterable", "enumerate");

@@ -774,7 +774,18 @@ TEST_CASE("iterators behave as CPython's: in, exceptions, live lists, ranges, la
       "print(list(map(lambda v: v * 2, [1, 2])), list(filter(None, [0, 1, 2])), dict(zip('ab', [1, "
       "2])))\n"
       "print(len(range(2**63 - 1)), list(iter(range(0, 2**62, 2**61))))\n"
-      "print(type(iter((1,))), type(iter(range(2))), type(iter({1: 2})))\n");
+      "print(type(iter((1,))), type(iter(range(2))), type(iter({1: 2})))\n"
+      "print(type(reversed([1])), type(reversed((1,))), type(reversed(range(3))), "
+      "type(reversed({1: 2})))\n"
+      "for x in [{1}, iter([1])]:\n"
+      "    try:\n"
+      "        reversed(x)\n"
+      "    except TypeError as e:\n"
+      "        print(e)\n"
+      "r = reversed([1, 2, 3])\n"
+      "print(next(r), list(r), list(r), list(reversed(range(5, -7, -4))), list(reversed('ab')))\n"
+      "r = reversed(range(10**18))\n"
+      "print(next(r), next(r), list(reversed(range(2**63 - 3, 2**63 - 1))))\n");
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.stdout_text ==
@@ -793,7 +804,14 @@ TEST_CASE("iterators behave as CPython's: in, exceptions, live lists, ranges, la
         "iter expected at least 1 argument, got 0\n"
         "[2, 4] [1, 2] {'a': 1, 'b': 2}\n"
         "9223372036854775807 [0, 2305843009213693952]\n"  // no overflow near 2^63 (fuzz)
-        "<class 'tuple_iterator'> <class 'range_iterator'> <class 'dict_keyiterator'>\n");
+        "<class 'tuple_iterator'> <class 'range_iterator'> <class 'dict_keyiterator'>\n"
+        // reversed() is an iterator of CPython's type; a range's counts down from its end
+        "<class 'list_reverseiterator'> <class 'reversed'> <class 'range_iterator'> "
+        "<class 'dict_reversekeyiterator'>\n"
+        "'set' object is not reversible\n"
+        "'list_iterator' object is not reversible\n"
+        "3 [2, 1] [] [-3, 1, 5] ['b', 'a']\n"
+        "999999999999999999 999999999999999998 [9223372036854775806, 9223372036854775805]\n");
 }
 
 // A jitted function gives back the container it returned (JAX's pytree: a 1-tuple stays a tuple,
@@ -1028,8 +1046,7 @@ TEST_CASE("iterating a traced array slices each row when the loop asks for it, a
     INFO(r.error);
     REQUIRE(r.error.empty());
     CHECK(r.stdout_text ==
-          "reversed() of a traced array or an iterator is not supported here; index it "
-          "(x[::-1])\n"
+          "reversed() of a traced array is not supported here; index it (x[::-1])\n"
           "[(0, Array(0, dtype=int32)), (1, Array(1, dtype=int32))] [(1, 'a')]\n"
           "6\n");
     // Pulling an item recurses through nested iterators: nesting past the call depth stops.
