@@ -19,63 +19,77 @@ namespace rl::interp {
 
 // ---- registry -----------------------------------------------------------------------------------
 
-void Registry::add(hlo::OpCode code, Kernel run, Supports supports) {
-  entries_[static_cast<std::size_t>(code)] = {run, supports, nullptr};
-}
-void Registry::decline(hlo::OpCode code, const char* why) {
-  entries_[static_cast<std::size_t>(code)] = {nullptr, nullptr, why};
-}
+// The ops the interpreter does not run, each with its reason (unsupported_ops names it).
+namespace {
+constexpr const char* kCollective =
+    "a collective: it exchanges values between devices, and the interpreter runs one device";
+constexpr const char* kOutside =
+    "input or output outside the program (a host or another device): a run in the page has "
+    "neither";
+constexpr const char* kAsync =
+    "an asynchronous pair from XLA's scheduling passes: run the module as printed before them";
+constexpr const char* kDynamicShape =
+    "a shape read from a tensor's values (dynamic shapes): the interpreter runs static shapes";
+constexpr const char* kBatchNorm =
+    "not run yet (JAX lowers batch normalization to plain arithmetic and reduce)";
+constexpr const char* kEvaluators = "the evaluator's own: a body's results, not a kernel";
+}  // namespace
 
-void decline_ops(Registry& r) {
-  using hlo::OpCode;
-  static const char* const collective =
-      "a collective: it exchanges values between devices, and the interpreter runs one device";
-  for (OpCode c :
-       {OpCode::AllGather, OpCode::AllGatherStart, OpCode::AllGatherDone, OpCode::AllReduce,
-        OpCode::AllReduceStart, OpCode::AllReduceDone, OpCode::AllToAll, OpCode::AllToAllDone,
-        OpCode::RaggedAllToAll, OpCode::CollectiveBroadcast, OpCode::CollectivePermute,
-        OpCode::CollectivePermuteStart, OpCode::CollectivePermuteDone, OpCode::ReduceScatter,
-        OpCode::ReduceScatterDone})
-    r.decline(c, collective);
-  for (OpCode c : {OpCode::Infeed, OpCode::Outfeed, OpCode::Send, OpCode::SendDone, OpCode::Recv,
-                   OpCode::RecvDone})
-    r.decline(c,
-              "input or output outside the program (a host or another device): a run in the "
-              "page has neither");
-  for (OpCode c : {OpCode::AsyncStart, OpCode::AsyncUpdate, OpCode::AsyncDone, OpCode::CopyStart,
-                   OpCode::CopyDone, OpCode::CustomCallDone, OpCode::CustomCallUpdate})
-    r.decline(c,
-              "an asynchronous pair from XLA's scheduling passes: run the module as printed "
-              "before them");
-  for (OpCode c : {OpCode::DynamicBroadcastInDim, OpCode::DynamicIota, OpCode::DynamicPad,
-                   OpCode::DynamicReshape, OpCode::RealDynamicSlice, OpCode::SetDimensionSize})
-    r.decline(c,
-              "a shape read from a tensor's values (dynamic shapes): the interpreter runs "
-              "static shapes");
-  for (OpCode c : {OpCode::BatchNormInference, OpCode::BatchNormTraining, OpCode::BatchNormGrad})
-    r.decline(c, "not run yet (JAX lowers batch normalization to plain arithmetic and reduce)");
-  r.decline(OpCode::Rng,
-            "its values are implementation-defined (the StableHLO spec); rng_bit_generator "
-            "with THREE_FRY or PHILOX runs");
-  r.decline(OpCode::RngGetAndUpdateState, "XLA's internal random-number state: nothing to run");
-  r.decline(OpCode::StochasticConvert, "not run yet (XLA-internal rounding by random bits)");
-  r.decline(OpCode::Return, "the evaluator's own: a body's results, not a kernel");
-  r.decline(OpCode::FuncReturn, "the evaluator's own: a body's results, not a kernel");
+RL_DECLINED(AllGather, kCollective)
+RL_DECLINED(AllGatherStart, kCollective)
+RL_DECLINED(AllGatherDone, kCollective)
+RL_DECLINED(AllReduce, kCollective)
+RL_DECLINED(AllReduceStart, kCollective)
+RL_DECLINED(AllReduceDone, kCollective)
+RL_DECLINED(AllToAll, kCollective)
+RL_DECLINED(AllToAllDone, kCollective)
+RL_DECLINED(RaggedAllToAll, kCollective)
+RL_DECLINED(CollectiveBroadcast, kCollective)
+RL_DECLINED(CollectivePermute, kCollective)
+RL_DECLINED(CollectivePermuteStart, kCollective)
+RL_DECLINED(CollectivePermuteDone, kCollective)
+RL_DECLINED(ReduceScatter, kCollective)
+RL_DECLINED(ReduceScatterDone, kCollective)
+RL_DECLINED(Infeed, kOutside)
+RL_DECLINED(Outfeed, kOutside)
+RL_DECLINED(Send, kOutside)
+RL_DECLINED(SendDone, kOutside)
+RL_DECLINED(Recv, kOutside)
+RL_DECLINED(RecvDone, kOutside)
+RL_DECLINED(AsyncStart, kAsync)
+RL_DECLINED(AsyncUpdate, kAsync)
+RL_DECLINED(AsyncDone, kAsync)
+RL_DECLINED(CopyStart, kAsync)
+RL_DECLINED(CopyDone, kAsync)
+RL_DECLINED(CustomCallDone, kAsync)
+RL_DECLINED(CustomCallUpdate, kAsync)
+RL_DECLINED(DynamicBroadcastInDim, kDynamicShape)
+RL_DECLINED(DynamicIota, kDynamicShape)
+RL_DECLINED(DynamicPad, kDynamicShape)
+RL_DECLINED(DynamicReshape, kDynamicShape)
+RL_DECLINED(RealDynamicSlice, kDynamicShape)
+RL_DECLINED(SetDimensionSize, kDynamicShape)
+RL_DECLINED(BatchNormInference, kBatchNorm)
+RL_DECLINED(BatchNormTraining, kBatchNorm)
+RL_DECLINED(BatchNormGrad, kBatchNorm)
+RL_DECLINED(Rng,
+            "its values are implementation-defined (the StableHLO spec); rng_bit_generator with "
+            "THREE_FRY or PHILOX runs")
+RL_DECLINED(RngGetAndUpdateState, "XLA's internal random-number state: nothing to run")
+RL_DECLINED(StochasticConvert, "not run yet (XLA-internal rounding by random bits)")
+RL_DECLINED(Return, kEvaluators)
+RL_DECLINED(FuncReturn, kEvaluators)
+
+// One entry per row of the op table.
+Registry::Registry() {
+#define RL_OP(id, ...) \
+  entries_[static_cast<std::size_t>(hlo::OpCode::id)] = kernel_of<hlo::OpCode::id>();
+#include "hlo/ops.inc"
+#undef RL_OP
 }
 
 const Registry& registry() {
-  static const Registry r = [] {
-    Registry x;
-    register_structural_ops(x);
-    register_elementwise_ops(x);
-    register_math_ops(x);
-    register_data_ops(x);
-    register_dot_ops(x);
-    register_linalg_ops(x);
-    register_region_ops(x);
-    decline_ops(x);
-    return x;
-  }();
+  static const Registry r;
   return r;
 }
 

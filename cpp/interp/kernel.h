@@ -1,7 +1,8 @@
 // What an op family implements: a kernel per OpCode, and a predicate saying whether it can run a
-// given op (its element types, its attributes). The registry (built once in interp.cpp) collects
-// them from one register_* function per family; the interpreter refuses a module with an op that
-// has no kernel or whose predicate says no, naming the op and the reason.
+// given op (its element types, its attributes). The registry (built once in interp.cpp) has one
+// entry per row of the op table (hlo/ops.inc), each defined beside its kernel (RL_KERNEL, below)
+// or declined with a reason (RL_DECLINED); the interpreter refuses a module with an op that has no
+// kernel or whose predicate says no, naming the op and the reason.
 //
 // A kernel reads its operands from the frame, allocates its results (counted against the memory
 // cap), computes, and stores them. What its op's verify rule checked it trusts (RL_VERIFIED,
@@ -102,14 +103,41 @@ struct KernelEntry {
   Kernel run = nullptr;
   Supports supports = nullptr;
   const char* declined = nullptr;  // no kernel: why the interpreter does not run the op
+
+  static KernelEntry of(Kernel run, Supports supports = computable_types) {
+    return {run, supports, nullptr};
+  }
+  static KernelEntry decline(const char* why) { return {nullptr, nullptr, why}; }
 };
 
-// Every op of the table (hlo/ops.inc) is added with its kernel or declined with a reason;
-// tests/cpp/interp/registry_test.cpp fails for an op that is neither.
+// Each op's entry: one specialization per row of the op table (hlo/ops.inc), defined beside its
+// kernel with RL_KERNEL (ops_*.cpp) or with its reason with RL_DECLINED (interp.cpp). The
+// registry is made from the table's rows, so an op without one does not link.
+template <hlo::OpCode>
+KernelEntry kernel_of();
+#define RL_OP(id, ...) \
+  template <>          \
+  KernelEntry kernel_of<hlo::OpCode::id>();
+#include "hlo/ops.inc"
+#undef RL_OP
+
+// RL_KERNEL(Id, kernel[, supports]): op Id runs `kernel` where `supports` (default:
+// computable_types) says it can. RL_DECLINED(Id, why): the interpreter refuses op Id, saying why.
+#define RL_KERNEL(id, ...)                   \
+  template <>                                \
+  KernelEntry kernel_of<hlo::OpCode::id>() { \
+    return KernelEntry::of(__VA_ARGS__);     \
+  }
+#define RL_DECLINED(id, why)                 \
+  template <>                                \
+  KernelEntry kernel_of<hlo::OpCode::id>() { \
+    return KernelEntry::decline(why);        \
+  }
+
+// Every op's entry, indexed by OpCode: made once from the table's rows (interp.cpp).
 class Registry {
  public:
-  void add(hlo::OpCode code, Kernel run, Supports supports = computable_types);
-  void decline(hlo::OpCode code, const char* why);
+  Registry();
   const KernelEntry& find(hlo::OpCode code) const {
     return entries_[static_cast<std::size_t>(code)];
   }
@@ -119,21 +147,6 @@ class Registry {
 };
 
 const Registry& registry();
-
-// One per op family (ops_*.cpp).
-void register_structural_ops(Registry& r);  // constant, tuples, calls, control flow, checks
-void register_elementwise_ops(
-    Registry& r);  // arithmetic, logic, compare, select, clamp, convert, ...
-void register_math_ops(
-    Registry& r);  // exp, log, trigonometric, erf, lgamma, CHLO functions, reduce_precision
-void register_data_ops(
-    Registry& r);  // broadcast, reshape, transpose, slices, pad, concatenate, iota, gather
-void register_dot_ops(Registry& r);  // dot_general, dot (ops_dot.cpp)
-void register_linalg_ops(
-    Registry& r);  // convolution, fft, triangular_solve, cholesky, rng_bit_generator
-void register_region_ops(
-    Registry& r);  // reduce, reduce_window, select_and_scatter, scatter, sort, map, top_k
-void decline_ops(Registry& r);  // the ops not run, each with its reason (interp.cpp)
 
 // A reduce's input that is never made whole (a kInput fusion's loop part, fused.h): fill(begin,
 // end) computes its elements [begin, end) (whole rows of the reduce), in their storage type, and

@@ -713,23 +713,22 @@ bool gather(const OpCall& c) {
 
 }  // namespace
 
-void register_data_ops(Registry& r) {
-  r.add(OpCode::BroadcastInDim, broadcast_in_dim);
-  r.add(OpCode::Broadcast, broadcast);
-  r.add(OpCode::Reshape, reshape);
-  r.add(OpCode::Copy, copy);
-  r.add(OpCode::Bitcast, bitcast);
-  r.add(OpCode::Transpose, transpose);
-  r.add(OpCode::Reverse, reverse);
-  r.add(OpCode::Slice, slice);
-  r.add(OpCode::DynamicSlice, dynamic_slice);
-  r.add(OpCode::DynamicUpdateSlice, dynamic_update_slice);
-  r.add(OpCode::Pad, pad);
-  r.add(OpCode::Concatenate, concatenate);
-  r.add(OpCode::Iota, iota);
-  r.add(OpCode::GetDimensionSize, get_dimension_size);
-  r.add(OpCode::Gather, gather);
-  r.add(OpCode::DynamicGather, gather);
-}
+// Each op's kernel, for the registry ops.inc's rows make (kernel.h).
+RL_KERNEL(BroadcastInDim, broadcast_in_dim)
+RL_KERNEL(Broadcast, broadcast)
+RL_KERNEL(Reshape, reshape)
+RL_KERNEL(Copy, copy)
+RL_KERNEL(Bitcast, bitcast)
+RL_KERNEL(Transpose, transpose)
+RL_KERNEL(Reverse, reverse)
+RL_KERNEL(Slice, slice)
+RL_KERNEL(DynamicSlice, dynamic_slice)
+RL_KERNEL(DynamicUpdateSlice, dynamic_update_slice)
+RL_KERNEL(Pad, pad)
+RL_KERNEL(Concatenate, concatenate)
+RL_KERNEL(Iota, iota)
+RL_KERNEL(GetDimensionSize, get_dimension_size)
+RL_KERNEL(Gather, gather)
+RL_KERNEL(DynamicGather, gather)
 
 }  // namespace rl::interp

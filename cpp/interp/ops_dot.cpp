@@ -203,9 +203,8 @@ bool dot_general(const OpCall& c) {
 
 }  // namespace
 
-void register_dot_ops(Registry& r) {
-  r.add(OpCode::DotGeneral, dot_general, linalg::same_types);
-  r.add(OpCode::Dot, dot_general, linalg::same_types);
-}
+// Each op's kernel, for the registry ops.inc's rows make (kernel.h).
+RL_KERNEL(DotGeneral, dot_general, linalg::same_types)
+RL_KERNEL(Dot, dot_general, linalg::same_types)
 
 }  // namespace rl::interp

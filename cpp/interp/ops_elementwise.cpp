@@ -660,41 +660,40 @@ bool unary(const OpCall& c) {
 
 }  // namespace
 
-void register_elementwise_ops(Registry& r) {
-  r.add(OpCode::Add, binary<OpCode::Add>);
-  r.add(OpCode::Subtract, binary<OpCode::Subtract>);
-  r.add(OpCode::Multiply, binary<OpCode::Multiply>);
-  r.add(OpCode::Divide, binary<OpCode::Divide>);
-  r.add(OpCode::Remainder, binary<OpCode::Remainder>);
-  r.add(OpCode::Maximum, binary<OpCode::Maximum>);
-  r.add(OpCode::Minimum, binary<OpCode::Minimum>);
-  r.add(OpCode::And, binary<OpCode::And>);
-  r.add(OpCode::Or, binary<OpCode::Or>);
-  r.add(OpCode::Xor, binary<OpCode::Xor>);
-  r.add(OpCode::ShiftLeft, binary<OpCode::ShiftLeft>);
-  r.add(OpCode::ShiftRightLogical, binary<OpCode::ShiftRightLogical>);
-  r.add(OpCode::ShiftRightArithmetic, binary<OpCode::ShiftRightArithmetic>);
-  r.add(OpCode::Power, binary<OpCode::Power>);
-  r.add(OpCode::Atan2, binary<OpCode::Atan2>);
-  r.add(OpCode::Complex, complex_op);
-  r.add(OpCode::Compare, compare);
-  r.add(OpCode::Select, select);
-  r.add(OpCode::Clamp, clamp);
-  r.add(OpCode::Convert, convert);
-  r.add(OpCode::BitcastConvert, bitcast_convert);
-  r.add(OpCode::Negate, unary<OpCode::Negate>);
-  r.add(OpCode::Not, unary<OpCode::Not>);
-  r.add(OpCode::Abs, unary<OpCode::Abs>);
-  r.add(OpCode::Sign, unary<OpCode::Sign>);
-  r.add(OpCode::Floor, unary<OpCode::Floor>);
-  r.add(OpCode::Ceil, unary<OpCode::Ceil>);
-  r.add(OpCode::RoundNearestAfz, unary<OpCode::RoundNearestAfz>);
-  r.add(OpCode::RoundNearestEven, unary<OpCode::RoundNearestEven>);
-  r.add(OpCode::IsFinite, unary<OpCode::IsFinite>);
-  r.add(OpCode::Popcnt, unary<OpCode::Popcnt>);
-  r.add(OpCode::CountLeadingZeros, unary<OpCode::CountLeadingZeros>);
-  r.add(OpCode::Real, unary<OpCode::Real>);
-  r.add(OpCode::Imag, unary<OpCode::Imag>);
-}
+// Each op's kernel, for the registry ops.inc's rows make (kernel.h).
+RL_KERNEL(Add, binary<OpCode::Add>)
+RL_KERNEL(Subtract, binary<OpCode::Subtract>)
+RL_KERNEL(Multiply, binary<OpCode::Multiply>)
+RL_KERNEL(Divide, binary<OpCode::Divide>)
+RL_KERNEL(Remainder, binary<OpCode::Remainder>)
+RL_KERNEL(Maximum, binary<OpCode::Maximum>)
+RL_KERNEL(Minimum, binary<OpCode::Minimum>)
+RL_KERNEL(And, binary<OpCode::And>)
+RL_KERNEL(Or, binary<OpCode::Or>)
+RL_KERNEL(Xor, binary<OpCode::Xor>)
+RL_KERNEL(ShiftLeft, binary<OpCode::ShiftLeft>)
+RL_KERNEL(ShiftRightLogical, binary<OpCode::ShiftRightLogical>)
+RL_KERNEL(ShiftRightArithmetic, binary<OpCode::ShiftRightArithmetic>)
+RL_KERNEL(Power, binary<OpCode::Power>)
+RL_KERNEL(Atan2, binary<OpCode::Atan2>)
+RL_KERNEL(Complex, complex_op)
+RL_KERNEL(Compare, compare)
+RL_KERNEL(Select, select)
+RL_KERNEL(Clamp, clamp)
+RL_KERNEL(Convert, convert)
+RL_KERNEL(BitcastConvert, bitcast_convert)
+RL_KERNEL(Negate, unary<OpCode::Negate>)
+RL_KERNEL(Not, unary<OpCode::Not>)
+RL_KERNEL(Abs, unary<OpCode::Abs>)
+RL_KERNEL(Sign, unary<OpCode::Sign>)
+RL_KERNEL(Floor, unary<OpCode::Floor>)
+RL_KERNEL(Ceil, unary<OpCode::Ceil>)
+RL_KERNEL(RoundNearestAfz, unary<OpCode::RoundNearestAfz>)
+RL_KERNEL(RoundNearestEven, unary<OpCode::RoundNearestEven>)
+RL_KERNEL(IsFinite, unary<OpCode::IsFinite>)
+RL_KERNEL(Popcnt, unary<OpCode::Popcnt>)
+RL_KERNEL(CountLeadingZeros, unary<OpCode::CountLeadingZeros>)
+RL_KERNEL(Real, unary<OpCode::Real>)
+RL_KERNEL(Imag, unary<OpCode::Imag>)
 
 }  // namespace rl::interp

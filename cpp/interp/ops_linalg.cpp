@@ -1125,12 +1125,11 @@ std::string linalg::same_types(const hlo::OpView& op, const hlo::OpAttrs* attrs)
   return "";
 }
 
-void register_linalg_ops(Registry& r) {
-  r.add(OpCode::Convolution, convolution, same_types);
-  r.add(OpCode::Fft, fft, fft_types);
-  r.add(OpCode::TriangularSolve, triangular_solve, float_types);
-  r.add(OpCode::Cholesky, cholesky, float_types);
-  r.add(OpCode::RngBitGenerator, rng_bit_generator, rng_support);
-}
+// Each op's kernel, for the registry ops.inc's rows make (kernel.h).
+RL_KERNEL(Convolution, convolution, same_types)
+RL_KERNEL(Fft, fft, fft_types)
+RL_KERNEL(TriangularSolve, triangular_solve, float_types)
+RL_KERNEL(Cholesky, cholesky, float_types)
+RL_KERNEL(RngBitGenerator, rng_bit_generator, rng_support)
 
 }  // namespace rl::interp

@@ -567,45 +567,44 @@ bool quantized(const OpCall& c) {
 
 }  // namespace
 
-void register_math_ops(Registry& r) {
-  r.add(OpCode::Exponential, unary_math<Exp>, float_operands);
-  r.add(OpCode::ExponentialMinusOne, unary_math<Expm1>, float_operands);
-  r.add(OpCode::Log, unary_math<Log>, float_operands);
-  r.add(OpCode::LogPlusOne, unary_math<Log1p>, float_operands);
-  r.add(OpCode::Logistic, unary_math<Logistic>, float_operands);
-  r.add(OpCode::Sqrt, unary_math<Sqrt>, float_operands);
-  r.add(OpCode::Cbrt, unary_math<Cbrt>, float_operands);
-  r.add(OpCode::Rsqrt, unary_math<Rsqrt>, float_operands);
-  r.add(OpCode::Tanh, unary_math<Tanh>, float_operands);
-  r.add(OpCode::Sine, unary_math<Sin>, float_operands);
-  r.add(OpCode::Cosine, unary_math<Cos>, float_operands);
-  r.add(OpCode::Tan, unary_math<Tan>, float_operands);
-  r.add(OpCode::ChloTan, unary_math<Tan>, float_operands);
-  r.add(OpCode::Erf, unary_math<Erf>, float_operands);
-  r.add(OpCode::ChloErf, unary_math<Erf>, float_operands);
-  r.add(OpCode::ChloErfc, unary_math<Erfc>, float_operands);
-  r.add(OpCode::ChloErfInv, unary_math<ErfInv>, float_operands);
-  r.add(OpCode::ChloLgamma, unary_math<Lgamma>, float_operands);
-  r.add(OpCode::ChloDigamma, unary_math<Digamma>, float_operands);
-  r.add(OpCode::ChloBesselI1e, unary_math<BesselI1e>, float_operands);
-  r.add(OpCode::ChloAcos, unary_math<Acos>, float_operands);
-  r.add(OpCode::ChloAcosh, unary_math<Acosh>, float_operands);
-  r.add(OpCode::ChloAsin, unary_math<Asin>, float_operands);
-  r.add(OpCode::ChloAsinh, unary_math<Asinh>, float_operands);
-  r.add(OpCode::ChloAtan, unary_math<Atan>, float_operands);
-  r.add(OpCode::ChloAtanh, unary_math<Atanh>, float_operands);
-  r.add(OpCode::ChloCosh, unary_math<Cosh>, float_operands);
-  r.add(OpCode::ChloSinh, unary_math<Sinh>, float_operands);
-  r.add(OpCode::ChloConj, conj, float_operands);
-  r.add(OpCode::ChloIsInf, is_inf<InfKind::Any>, float_operands);
-  r.add(OpCode::ChloIsNegInf, is_inf<InfKind::Negative>, float_operands);
-  r.add(OpCode::ChloIsPosInf, is_inf<InfKind::Positive>, float_operands);
-  r.add(OpCode::ChloNextAfter, next_after, float_operands);
-  r.add(OpCode::ChloPolygamma, polygamma, float_operands);
-  r.add(OpCode::ChloZeta, zeta, float_operands);
-  r.add(OpCode::ReducePrecision, reduce_precision, float_operands);
-  r.add(OpCode::UniformQuantize, quantized, quantized_types);
-  r.add(OpCode::UniformDequantize, quantized, quantized_types);
-}
+// Each op's kernel, for the registry ops.inc's rows make (kernel.h).
+RL_KERNEL(Exponential, unary_math<Exp>, float_operands)
+RL_KERNEL(ExponentialMinusOne, unary_math<Expm1>, float_operands)
+RL_KERNEL(Log, unary_math<Log>, float_operands)
+RL_KERNEL(LogPlusOne, unary_math<Log1p>, float_operands)
+RL_KERNEL(Logistic, unary_math<Logistic>, float_operands)
+RL_KERNEL(Sqrt, unary_math<Sqrt>, float_operands)
+RL_KERNEL(Cbrt, unary_math<Cbrt>, float_operands)
+RL_KERNEL(Rsqrt, unary_math<Rsqrt>, float_operands)
+RL_KERNEL(Tanh, unary_math<Tanh>, float_operands)
+RL_KERNEL(Sine, unary_math<Sin>, float_operands)
+RL_KERNEL(Cosine, unary_math<Cos>, float_operands)
+RL_KERNEL(Tan, unary_math<Tan>, float_operands)
+RL_KERNEL(ChloTan, unary_math<Tan>, float_operands)
+RL_KERNEL(Erf, unary_math<Erf>, float_operands)
+RL_KERNEL(ChloErf, unary_math<Erf>, float_operands)
+RL_KERNEL(ChloErfc, unary_math<Erfc>, float_operands)
+RL_KERNEL(ChloErfInv, unary_math<ErfInv>, float_operands)
+RL_KERNEL(ChloLgamma, unary_math<Lgamma>, float_operands)
+RL_KERNEL(ChloDigamma, unary_math<Digamma>, float_operands)
+RL_KERNEL(ChloBesselI1e, unary_math<BesselI1e>, float_operands)
+RL_KERNEL(ChloAcos, unary_math<Acos>, float_operands)
+RL_KERNEL(ChloAcosh, unary_math<Acosh>, float_operands)
+RL_KERNEL(ChloAsin, unary_math<Asin>, float_operands)
+RL_KERNEL(ChloAsinh, unary_math<Asinh>, float_operands)
+RL_KERNEL(ChloAtan, unary_math<Atan>, float_operands)
+RL_KERNEL(ChloAtanh, unary_math<Atanh>, float_operands)
+RL_KERNEL(ChloCosh, unary_math<Cosh>, float_operands)
+RL_KERNEL(ChloSinh, unary_math<Sinh>, float_operands)
+RL_KERNEL(ChloConj, conj, float_operands)
+RL_KERNEL(ChloIsInf, is_inf<InfKind::Any>, float_operands)
+RL_KERNEL(ChloIsNegInf, is_inf<InfKind::Negative>, float_operands)
+RL_KERNEL(ChloIsPosInf, is_inf<InfKind::Positive>, float_operands)
+RL_KERNEL(ChloNextAfter, next_after, float_operands)
+RL_KERNEL(ChloPolygamma, polygamma, float_operands)
+RL_KERNEL(ChloZeta, zeta, float_operands)
+RL_KERNEL(ReducePrecision, reduce_precision, float_operands)
+RL_KERNEL(UniformQuantize, quantized, quantized_types)
+RL_KERNEL(UniformDequantize, quantized, quantized_types)
 
 }  // namespace rl::interp

@@ -2147,14 +2147,13 @@ bool reduce_streamed(const OpCall& c, const StreamedInput& in, bool* done) {
   return true;
 }
 
-void register_region_ops(Registry& r) {
-  r.add(OpCode::Reduce, reduce, reduce_supported);
-  r.add(OpCode::ReduceWindow, reduce_window);
-  r.add(OpCode::SelectAndScatter, select_and_scatter);
-  r.add(OpCode::Scatter, scatter);
-  r.add(OpCode::Sort, sort);
-  r.add(OpCode::ChloTopK, top_k, top_k_supported);
-  r.add(OpCode::Map, map);
-}
+// Each op's kernel, for the registry ops.inc's rows make (kernel.h).
+RL_KERNEL(Reduce, reduce, reduce_supported)
+RL_KERNEL(ReduceWindow, reduce_window)
+RL_KERNEL(SelectAndScatter, select_and_scatter)
+RL_KERNEL(Scatter, scatter)
+RL_KERNEL(Sort, sort)
+RL_KERNEL(ChloTopK, top_k, top_k_supported)
+RL_KERNEL(Map, map)
 
 }  // namespace rl::interp

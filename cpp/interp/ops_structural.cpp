@@ -204,26 +204,25 @@ std::string check_call(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
 
 }  // namespace
 
-void register_structural_ops(Registry& r) {
-  r.add(OpCode::Constant, constant);
-  r.add(OpCode::Parameter, parameter, known_values);
-  r.add(OpCode::Tuple, tuple, known_values);
-  r.add(OpCode::GetTupleElement, get_tuple_element, known_values);
-  r.add(OpCode::AfterAll, token, known_values);
-  r.add(OpCode::CreateToken, token, known_values);
-  r.add(OpCode::OptimizationBarrier, identity, known_values);
-  r.add(OpCode::OptimizationBarrierLong, identity, known_values);
-  r.add(OpCode::AddDependency, identity, known_values);
-  r.add(OpCode::Domain, identity, known_values);
-  r.add(OpCode::ReplicaId, process_zero);
-  r.add(OpCode::PartitionId, process_zero);
-  r.add(OpCode::Call, call, known_values);
-  r.add(OpCode::Fusion, call, known_values);  // optimized HLO: its fused computation (calls=)
-  r.add(OpCode::Composite, call, known_values);
-  r.add(OpCode::While, while_loop, known_values);
-  r.add(OpCode::Case, case_op, known_values);
-  r.add(OpCode::If, if_op, known_values);
-  r.add(OpCode::CustomCall, custom_call, check_call);
-}
+// Each op's kernel, for the registry ops.inc's rows make (kernel.h).
+RL_KERNEL(Constant, constant)
+RL_KERNEL(Parameter, parameter, known_values)
+RL_KERNEL(Tuple, tuple, known_values)
+RL_KERNEL(GetTupleElement, get_tuple_element, known_values)
+RL_KERNEL(AfterAll, token, known_values)
+RL_KERNEL(CreateToken, token, known_values)
+RL_KERNEL(OptimizationBarrier, identity, known_values)
+RL_KERNEL(OptimizationBarrierLong, identity, known_values)
+RL_KERNEL(AddDependency, identity, known_values)
+RL_KERNEL(Domain, identity, known_values)
+RL_KERNEL(ReplicaId, process_zero)
+RL_KERNEL(PartitionId, process_zero)
+RL_KERNEL(Call, call, known_values)
+RL_KERNEL(Fusion, call, known_values)  // optimized HLO: its fused computation (calls=)
+RL_KERNEL(Composite, call, known_values)
+RL_KERNEL(While, while_loop, known_values)
+RL_KERNEL(Case, case_op, known_values)
+RL_KERNEL(If, if_op, known_values)
+RL_KERNEL(CustomCall, custom_call, check_call)
 
 }  // namespace rl::interp

@@ -1,6 +1,7 @@
 // The interpreter's registry against the op table (hlo/ops.inc): every op the core knows either
 // has a kernel or is declined with the reason a reader sees when a program uses it. A new line in
-// the table fails here until it gets one or the other. Then the small ops whose kernels are one
+// the table does not link until it gets one or the other (kernel_of, interp/kernel.h); this checks
+// each entry holds exactly one. Then the small ops whose kernels are one
 // line each: HLO's fusion (it calls its fused computation, so optimized HLO runs), add-dependency,
 // domain, replica-id and partition-id.
 #include <string>
