@@ -5297,11 +5297,11 @@ class Machine {
     }
     return rule_error(r.error());
   }
-  // A rule of the tracer refused: JAX's TypeError (UnexpectedTracerError for a tracer of an ended
-  // trace), marked (b) as the tracer's words.
+  // A rule of the tracer refused: the exception JAX raises (tr::refusal), marked (b) as the
+  // tracer's words.
   std::nullptr_t rule_error(const std::string& message) {
-    const bool unexpected = message.rfind(tr::kUnexpectedTracer, 0) == 0;
-    raise(unexpected ? "UnexpectedTracerError" : "TypeError", message);
+    const tr::Refusal r = tr::refusal(message);
+    raise(r.type, r.text);
     exc_->b = true;
     return nullptr;
   }
@@ -5391,10 +5391,7 @@ class Machine {
           return nullptr;
         }
         auto r = trace_->constant(x.at(0), mlir_dtype(canon(x.dt, true)), x.weak);
-        if (!r) {
-          raise("TypeError", r.error());
-          return nullptr;
-        }
+        if (!r) return rule_error(r.error());
         return r.value();
       }
       case T::Builtin:

@@ -11,6 +11,7 @@
 // when a rule traces it (lax.fori_loop's body, a jitted helper).
 #pragma once
 
+#include <cctype>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -25,9 +26,28 @@
 namespace rl::python::tr {
 
 // How a rule's refusal starts when the value it was handed is a tracer of a trace that has ended
-// (kept by a side effect): the notebook raises it as JAX's UnexpectedTracerError; every other
-// refusal is JAX's TypeError.
+// (kept by a side effect): the notebook raises it as JAX's UnexpectedTracerError.
 inline constexpr char kUnexpectedTracer[] = "Encountered an unexpected tracer";
+
+// A rule's refusal as the exception JAX raises for it. A rule that JAX refuses with another
+// exception than TypeError starts its message with the type ("ValueError: Incompatible shapes
+// for broadcasting: ...", "IndexError: ...", NotImplementedError for what JAX runs and this
+// tracer does not); any other refusal is JAX's TypeError, or its UnexpectedTracerError.
+struct Refusal {
+  std::string type, text;
+};
+inline Refusal refusal(const std::string& message) {
+  const std::size_t colon = message.find(": ");
+  const std::string head = message.substr(0, colon == std::string::npos ? 0 : colon);
+  const bool typed =
+      head.size() > 5 && head.compare(head.size() - 5, 5, "Error") == 0 &&
+      std::isupper(static_cast<unsigned char>(head[0])) &&
+      head.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") ==
+          std::string::npos;
+  if (typed) return {head, message.substr(colon + 2)};
+  if (message.rfind(kUnexpectedTracer, 0) == 0) return {"UnexpectedTracerError", message};
+  return {"TypeError", message};
+}
 
 enum class K {
   None,

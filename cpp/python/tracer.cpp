@@ -417,6 +417,8 @@ struct Interp {
 
   // A rule's refusal: the message alone (the driving evaluator knows where it is).
   Fail fail(const std::string& m) const { return Fail{Error{m, "", 0, 0}}; }
+  // A refusal JAX raises as another exception than TypeError (tr::refusal reads it back).
+  Fail fail_as(const char* type, const std::string& m) const { return fail(type + (": " + m)); }
   bool tracing() const { return em != nullptr; }
 
   // ---- arrays ----
@@ -470,8 +472,8 @@ struct Interp {
         if (a->lit < lo || a->lit >= hi) {
           char v[32];
           std::snprintf(v, sizeof v, "%.0f", a->lit);
-          return fail(std::string("Python int ") + v + " too large to convert to " +
-                      jax_dtype_name(t));
+          return fail_as("OverflowError", std::string("Python int ") + v +
+                                              " too large to convert to " + jax_dtype_name(t));
         }
       }
       return Result<hj::Value>::success(em->constant(a->lit, {{}, t}));
@@ -491,9 +493,11 @@ struct Interp {
         captures.back().fn == fn_stack.back())
       return capture(a);
     if (!a->traced || a->fn != fn_stack.back())
-      return fail("an array from outside the traced function (" + aval_text(a) +
-                  ") would be a constant baked into the program; pass it as an argument instead "
-                  "(not supported here)");
+      return fail_as(
+          "NotImplementedError",
+          "an array from outside the traced function (" + aval_text(a) +
+              ") would be a constant baked into the program; pass it as an argument instead "
+              "(not supported here)");
     return Result<hj::Value>::success(a->v);
   }
   // convert_element_type: a no-op when the dtype is already right.
@@ -534,7 +538,8 @@ struct Interp {
         std::string shapes;
         for (std::size_t j = 0; j < xs.size(); ++j)
           shapes += (j ? ", " : "") + shape_text(xs[j]->aval.dims);
-        return fail("Incompatible shapes for broadcasting: shapes=[" + shapes + "]");
+        return fail_as("ValueError",
+                       "Incompatible shapes for broadcasting: shapes=[" + shapes + "]");
       }
     }
     UNWRAP(okshape, check_shape(out, "broadcasting"));
@@ -691,8 +696,9 @@ struct Interp {
   Result<std::int64_t> canonical_axis(std::int64_t axis, std::size_t ndim) {
     const std::int64_t n = std::int64_t(ndim);
     if (axis < -n || axis >= n)
-      return fail("axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                  std::to_string(n));
+      return fail_as("ValueError", "axis " + std::to_string(axis) +
+                                       " is out of bounds for array of dimension " +
+                                       std::to_string(n));
     return Result<std::int64_t>::success(axis < 0 ? axis + n : axis);
   }
   // A shape this tool can write and read back: dimensions from 0 to 2^50 (the StableHLO
@@ -875,8 +881,8 @@ struct Interp {
     UNWRAP(b1, as_array(b0, fn));
     for (int w = 0; w < 2; ++w)
       if ((w ? b1 : a1)->aval.dims.empty())
-        return fail(fn + ": matmul input operand " + std::to_string(w) +
-                    " must have ndim at least 1, but it has ndim 0");
+        return fail_as("ValueError", fn + ": matmul input operand " + std::to_string(w) +
+                                         " must have ndim at least 1, but it has ndim 0");
     const DT d = promote2(dt_of(a1), dt_of(b1));
     UNWRAP(a, convert(a1, d.t, d.weak));
     UNWRAP(b, convert(b1, d.t, d.weak));
@@ -906,8 +912,9 @@ struct Interp {
         b_batch.push_back(std::int64_t(idx_batch.size() + idx_b.size()));
         idx_batch.push_back(std::int64_t(i));
       } else {
-        return fail("Incompatible shapes for matmul arguments: " + shape_text(a->aval.dims) +
-                    " and " + shape_text(b->aval.dims));
+        return fail_as("ValueError",
+                       "Incompatible shapes for matmul arguments: " + shape_text(a->aval.dims) +
+                           " and " + shape_text(b->aval.dims));
       }
     }
     if (a_mat) idx_a.push_back(std::int64_t(nb));
@@ -960,7 +967,7 @@ struct Interp {
       for (auto a : axes) {
         UNWRAP(c, canonical_axis(a, n));
         if (std::find(dims.begin(), dims.end(), c) != dims.end())
-          return fail("duplicate value in 'axis': " + shape_text(axes));
+          return fail_as("ValueError", "duplicate value in 'axis': " + shape_text(axes));
         dims.push_back(c);
       }
     }
@@ -973,10 +980,12 @@ struct Interp {
       comp = (result_t == "f16" || result_t == "bf16") ? "f32" : result_t;
     }
     if ((kind == "max" || kind == "min") && t == "i1")
-      return fail("jnp." + kind + " of a bool array is not supported here");
+      return fail_as("NotImplementedError",
+                     "jnp." + kind + " of a bool array is not supported here");
     for (auto d : dims)
       if (x->aval.dims[d] == 0 && (kind == "max" || kind == "min"))
-        return fail("zero-size array to reduction operation " + kind + " which has no identity");
+        return fail_as("ValueError",
+                       "zero-size array to reduction operation " + kind + " which has no identity");
     std::vector<std::int64_t> out_dims, kept;
     for (std::int64_t d = 0; d < std::int64_t(n); ++d) {
       const bool r = std::find(dims.begin(), dims.end(), d) != dims.end();
@@ -1031,7 +1040,7 @@ struct Interp {
     for (auto a : axes) {
       UNWRAP(c, canonical_axis(a, out_rank));
       if (std::find(dims.begin(), dims.end(), c) != dims.end())
-        return fail("repeated axis in expand_dims: " + shape_text(axes));
+        return fail_as("ValueError", "repeated axis in expand_dims: " + shape_text(axes));
       dims.push_back(c);
     }
     std::vector<std::int64_t> shape, bd;
@@ -1061,12 +1070,14 @@ struct Interp {
       UNWRAP(c, canonical_axis(axis0, shape0.size() + 1));
       axis = c;
       for (auto& x : xs) {
-        if (x->aval.dims != shape0) return fail("All input arrays must have the same shape.");
+        if (x->aval.dims != shape0)
+          return fail_as("ValueError", "All input arrays must have the same shape.");
         UNWRAP(e, expand_dims(x, {axis}));
         x = e;
       }
     }
-    if (xs[0]->aval.dims.empty()) return fail("Zero-dimensional arrays cannot be concatenated.");
+    if (xs[0]->aval.dims.empty())
+      return fail_as("ValueError", "Zero-dimensional arrays cannot be concatenated.");
     UNWRAP(c, canonical_axis(axis, xs[0]->aval.dims.size()));
     axis = c;
     DT d = dt_of(xs[0]);
@@ -1149,7 +1160,7 @@ struct Interp {
     for (auto a : axes) {
       UNWRAP(c, canonical_axis(a, n));
       if (std::find(dims.begin(), dims.end(), c) != dims.end())
-        return fail("duplicate value in 'axis': " + shape_text(axes));
+        return fail_as("ValueError", "duplicate value in 'axis': " + shape_text(axes));
       dims.push_back(c);
     }
     return Result<std::vector<std::int64_t>>::success(dims);
@@ -1164,8 +1175,9 @@ struct Interp {
   Result<Ref> require_float(const std::string& q, const Ref& x0) {
     UNWRAP(x, as_array(x0, q));
     if (!hj::is_float(x->aval.dtype))
-      return fail(q + " here needs a floating-point array, got " + aval_text(x) +
-                  "; convert it first with .astype(jnp.float32)");
+      return fail_as("NotImplementedError", q + " here needs a floating-point array, got " +
+                                                aval_text(x) +
+                                                "; convert it first with .astype(jnp.float32)");
     return Result<Ref>::success(x);
   }
 
@@ -1370,7 +1382,8 @@ struct Interp {
                             const std::string& index_dtype) {
     const std::string name = is_max ? "argmax" : "argmin";
     UNWRAP(c, canonical_axis(axis, x->aval.dims.size()));
-    if (x->aval.dims[c] == 0) return fail("attempt to get " + name + " of an empty sequence");
+    if (x->aval.dims[c] == 0)
+      return fail_as("ValueError", "attempt to get " + name + " of an empty sequence");
     hj::Aval out{{}, index_dtype};
     for (std::size_t d = 0; d < x->aval.dims.size(); ++d)
       if (std::int64_t(d) != c) out.dims.push_back(x->aval.dims[d]);
@@ -1417,8 +1430,9 @@ struct Interp {
                              bool reverse) {
     UNWRAP(c, canonical_axis(axis0, x->aval.dims.size()));
     if (x->aval.dims[c] == 0)
-      return fail("lax." + kind +
-                  " over an empty axis is not supported here (its window would be empty)");
+      return fail_as(
+          "NotImplementedError",
+          "lax." + kind + " over an empty axis is not supported here (its window would be empty)");
     if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
     const std::string op = kind == "cumsum"    ? "add"
                            : kind == "cumprod" ? "multiply"
@@ -1534,7 +1548,9 @@ struct Interp {
                                      {"and", "and", false},     {"or", "or", false},
                                      {"xor", "xor", false}};
     const NameOp* o = find_name(ops, kind);
-    if (!o) return fail(q + " is not supported here; supported: " + supported_in("lax"));
+    if (!o)
+      return fail_as("NotImplementedError",
+                     q + " is not supported here; supported: " + supported_in("lax"));
     const std::string& t = x->aval.dtype;
     const std::string op = o->op;
     if ((op == "and" || op == "or" || op == "xor") && hj::is_float(t))
@@ -1543,13 +1559,14 @@ struct Interp {
     std::vector<std::int64_t> out;
     for (auto& a : axes) {
       if (a < 0 || a >= std::int64_t(x->aval.dims.size()))
-        return fail(q + ": axes " + shape_text(axes) + " out of range for an array of rank " +
-                    std::to_string(x->aval.dims.size()));
+        return fail_as("ValueError", q + ": axes " + shape_text(axes) +
+                                         " out of range for an array of rank " +
+                                         std::to_string(x->aval.dims.size()));
     }
     std::vector<std::int64_t> sorted = axes;
     std::sort(sorted.begin(), sorted.end());
     if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-      return fail(q + ": duplicate value in axes: " + shape_text(axes));
+      return fail_as("ValueError", q + ": duplicate value in axes: " + shape_text(axes));
     for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d)
       if (std::find(axes.begin(), axes.end(), d) == axes.end()) out.push_back(x->aval.dims[d]);
     if (!tracing()) return Result<Ref>::success(new_array({out, t}, x->weak));
@@ -1632,17 +1649,22 @@ struct Interp {
     using Pads = std::vector<std::pair<std::int64_t, std::int64_t>>;
     Pads out;
     if (pad->k == K::Str) {
-      if (pad->s != "SAME" && pad->s != "VALID" && pad->s != "SAME_LOWER")
-        return fail("Unknown padding type: " + pad->s + ".");
+      std::string type = pad->s;  // as JAX reads it: upper-cased
+      for (char& ch : type) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      if (type != "SAME" && type != "VALID" && type != "SAME_LOWER")
+        return fail_as(
+            "RuntimeError",
+            "Unrecognized padding type: expected 'VALID', 'SAME', or 'SAME_LOWER', got " + pad->s +
+                ".");
       for (std::size_t d = 0; d < in.size(); ++d) {
-        if (pad->s == "VALID") {
+        if (type == "VALID") {
           out.push_back({0, 0});
           continue;
         }
         const std::int64_t o = (in[d] + strides[d] - 1) / strides[d];
         const std::int64_t total =
             std::max<std::int64_t>((o - 1) * strides[d] + window[d] - in[d], 0);
-        const std::int64_t lo = pad->s == "SAME" ? total / 2 : total - total / 2;
+        const std::int64_t lo = type == "SAME" ? total / 2 : total - total / 2;
         out.push_back({lo, total - lo});
       }
       return Result<Pads>::success(out);
@@ -1673,8 +1695,9 @@ struct Interp {
                                      {"lax.mul", "multiply", false}};
     const NameOp* o = comp->k == K::Builtin ? find_name(ops, comp->s) : nullptr;
     if (!o)
-      return fail(q + ": computation must be lax.add, lax.max, lax.min or lax.mul here, got " +
-                  type_name(comp));
+      return fail_as("NotImplementedError",
+                     q + ": computation must be lax.add, lax.max, lax.min or lax.mul here, got " +
+                         type_name(comp));
     const std::string op = o->op;
     const std::size_t n = x->aval.dims.size();
     std::vector<std::int64_t> strides = strides0;
@@ -1690,7 +1713,8 @@ struct Interp {
       return fail(q + ": init_value must be a scalar, got " + type_name(init0));
     UNWRAP(pads, padding_arg(q, pad, x->aval.dims, window, strides));
     for (auto& [lo, hi] : pads)
-      if (lo < 0 || hi < 0) return fail(q + ": negative padding is not supported here");
+      if (lo < 0 || hi < 0)
+        return fail_as("NotImplementedError", q + ": negative padding is not supported here");
     const std::string& t = x->aval.dtype;
     std::vector<std::int64_t> out;
     for (std::size_t d = 0; d < n; ++d) {
@@ -1728,9 +1752,9 @@ struct Interp {
       const Ref x1 = xs[0], x2 = xs[1];
       const std::string t = x1->aval.dtype;
       if (t == "i1")
-        return fail(
-            "floor_divide of bool arrays is not supported here; convert them with "
-            ".astype(jnp.int32)");
+        return fail_as("NotImplementedError",
+                       "floor_divide of bool arrays is not supported here; convert them with "
+                       ".astype(jnp.int32)");
       if (hj::is_unsigned(t)) return nary("divide", {x1, x2});
       if (!hj::is_float(t)) {
         UNWRAP(q, nary("divide", {x1, x2}));
@@ -1770,7 +1794,8 @@ struct Interp {
       Ref x2 = xs[1];
       const std::string t = x1->aval.dtype;
       if (t == "i1")
-        return fail(
+        return fail_as(
+            "NotImplementedError",
             "remainder of bool arrays is not supported here; convert them with .astype(jnp.int32)");
       const Ref zero = typed_literal(0, t);
       if (!hj::is_float(t)) {
@@ -1813,7 +1838,8 @@ struct Interp {
       axis = axis_r->i;
     }
     if (hj::is_float(x->aval.dtype))
-      return fail(q + " here needs integer class indices, got " + aval_text(x));
+      return fail_as("NotImplementedError",
+                     q + " here needs integer class indices, got " + aval_text(x));
     UNWRAP(pos, canonical_axis(axis, x->aval.dims.size() + 1));
     auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
       UNWRAP(lhs, expand_dims(in[0], {pos}));
@@ -1851,7 +1877,7 @@ struct Interp {
     for (auto& [k, v] : a.kw) {
       if (k == "optimize") continue;  // one or two operands: one contraction whatever the path
       if (k == "out" && v->k != K::None)
-        return fail("The 'out' argument to jnp.einsum is not supported.");
+        return fail_as("NotImplementedError", "The 'out' argument to jnp.einsum is not supported.");
       if ((k == "precision" || k == "out") && v->k == K::None) continue;
       if (k == "preferred_element_type") {
         if (v->k == K::None) continue;
@@ -1863,17 +1889,19 @@ struct Interp {
     }
     if (a.pos.empty()) return fail(q + "() missing required argument 'subscripts'");
     if (a.pos[0]->k != K::Str)
-      return fail(
+      return fail_as(
+          "NotImplementedError",
           q + " here needs a subscripts string first (the sublist form is not supported), got " +
-          type_name(a.pos[0]));
+              type_name(a.pos[0]));
     std::string spec;
     for (char c : a.pos[0]->s)
       if (c != ' ') spec += c;
     for (char c : spec) {
       if (static_cast<unsigned char>(c) >= 0x80)
-        return fail(q + ": subscripts here must be ASCII letters, got '" + a.pos[0]->s + "'");
+        return fail_as("NotImplementedError",
+                       q + ": subscripts here must be ASCII letters, got '" + a.pos[0]->s + "'");
       if (!std::strchr(".,->", c) && !std::isalpha(static_cast<unsigned char>(c)))
-        return fail("Character " + std::string(1, c) + " is not a valid symbol.");
+        return fail_as("ValueError", "Character " + std::string(1, c) + " is not a valid symbol.");
     }
     std::vector<Ref> xs;
     for (std::size_t i = 1; i < a.pos.size(); ++i) {
@@ -1885,7 +1913,7 @@ struct Interp {
     if (spec.find('-') != std::string::npos || spec.find('>') != std::string::npos) {
       if (std::count(spec.begin(), spec.end(), '-') > 1 ||
           std::count(spec.begin(), spec.end(), '>') > 1 || spec.find("->") == std::string::npos)
-        return fail("Subscripts can only contain one '->'.");
+        return fail_as("ValueError", "Subscripts can only contain one '->'.");
     }
     auto split = [](const std::string& s) {
       std::vector<std::string> parts(1);
@@ -1921,7 +1949,7 @@ struct Interp {
     if (have_out) out = spec.substr(arrow + 2);
     if (spec.find('.') != std::string::npos) {
       std::vector<std::string> subs = split(in_str);
-      if (xs.empty() || subs.size() > xs.size()) return fail(kCount);
+      if (xs.empty() || subs.size() > xs.size()) return fail_as("ValueError", kCount);
       std::string used;
       for (char c : spec)
         if (!std::strchr(".,->", c)) used += c;
@@ -1932,19 +1960,19 @@ struct Interp {
       for (const char* s = kSymbols; *s && inds.size() < maxrank; ++s)
         if (used.find(*s) == std::string::npos) inds += *s;
       if (inds.size() < maxrank)
-        return fail(q + ": no letters left for the axes of '...' (" + std::to_string(maxrank) +
-                    " needed)");
+        return fail_as("NotImplementedError", q + ": no letters left for the axes of '...' (" +
+                                                  std::to_string(maxrank) + " needed)");
       std::int64_t longest = 0;
       for (std::size_t num = 0; num < subs.size(); ++num) {
         std::string& sub = subs[num];
         if (sub.find('.') == std::string::npos) continue;
         if (std::count(sub.begin(), sub.end(), '.') != 3 || sub.find("...") == std::string::npos)
-          return fail("Invalid Ellipses.");
+          return fail_as("ValueError", "Invalid Ellipses.");
         const std::size_t rank = xs[num]->aval.dims.size();
         const std::int64_t count =
             rank == 0 ? 0 : std::int64_t(rank) - std::int64_t(sub.size() - 3);
         longest = std::max(longest, count);
-        if (count < 0) return fail("Ellipses lengths do not match.");
+        if (count < 0) return fail_as("ValueError", "Ellipses lengths do not match.");
         sub.replace(sub.find("..."), 3,
                     count == 0 ? std::string() : inds.substr(inds.size() - std::size_t(count)));
       }
@@ -1964,34 +1992,38 @@ struct Interp {
     if (!have_out) out = find_output(in_str);
     for (char c : out) {
       if (std::count(out.begin(), out.end(), c) != 1)
-        return fail("Output character '" + std::string(1, c) +
-                    "' appeared more than once in the output.");
+        return fail_as("ValueError", "Output character '" + std::string(1, c) +
+                                         "' appeared more than once in the output.");
       if (in_str.find(c) == std::string::npos)
-        return fail("Output character '" + std::string(1, c) + "' did not appear in the input");
+        return fail_as("ValueError",
+                       "Output character '" + std::string(1, c) + "' did not appear in the input");
       if (c == ',' || c == '.')
         return fail(q + ": '" + std::string(1, c) + "' in the output subscripts is not a label");
     }
     const std::vector<std::string> terms = split(in_str);
-    if (terms.size() != xs.size()) return fail(kCount);
+    if (terms.size() != xs.size()) return fail_as("ValueError", kCount);
     if (xs.size() > 2)
-      return fail(q + " here takes one or two operands, got " + std::to_string(xs.size()));
+      return fail_as("NotImplementedError",
+                     q + " here takes one or two operands, got " + std::to_string(xs.size()));
     // contract_path's size checks (its message: the size seen first, then this operand's).
     std::map<char, std::int64_t> size;
     for (std::size_t t = 0; t < xs.size(); ++t) {
       const auto& d = xs[t]->aval.dims;
       if (d.size() != terms[t].size())
-        return fail("Einstein sum subscript '" + terms[t] +
-                    "' does not contain the correct number of indices for operand " +
-                    std::to_string(t) + ".");
+        return fail_as("ValueError",
+                       "Einstein sum subscript '" + terms[t] +
+                           "' does not contain the correct number of indices for operand " +
+                           std::to_string(t) + ".");
       for (std::size_t k = 0; k < d.size(); ++k) {
         const char c = terms[t][k];
         auto it = size.find(c);
         if (it == size.end() || it->second == 1)
           size[c] = d[k];
         else if (d[k] != 1 && d[k] != it->second)
-          return fail("Size of label '" + std::string(1, c) + "' for operand " + std::to_string(t) +
-                      " (" + std::to_string(it->second) + ") does not match previous terms (" +
-                      std::to_string(d[k]) + ").");
+          return fail_as("ValueError", "Size of label '" + std::string(1, c) + "' for operand " +
+                                           std::to_string(t) + " (" + std::to_string(it->second) +
+                                           ") does not match previous terms (" +
+                                           std::to_string(d[k]) + ").");
       }
     }
     // _einsum: preferred_element_type is the operands' result type (weak only when all are).
@@ -1999,12 +2031,14 @@ struct Interp {
     for (std::size_t i = 1; i < xs.size(); ++i) res = promote2(res, dt_of(xs[i]));
     const std::string P = pref.empty() ? res.t : pref;
     const bool out_weak = pref.empty() && res.weak;
-    if (xs.size() == 2 && P == "i1") return fail(q + " of two bool arrays is not supported here");
+    if (xs.size() == 2 && P == "i1")
+      return fail_as("NotImplementedError", q + " of two bool arrays is not supported here");
     if (!pref.empty()) {
       for (auto& x : xs)
         if (hj::is_float(x->aval.dtype) && !hj::is_float(P))
-          return fail(q + ": preferred_element_type " + jax_dtype_name(P) + " for " +
-                      jax_dtype_name(x->aval.dtype) + " operands is not supported here");
+          return fail_as("NotImplementedError",
+                         q + ": preferred_element_type " + jax_dtype_name(P) + " for " +
+                             jax_dtype_name(x->aval.dtype) + " operands is not supported here");
     }
     std::string contracted;  // sorted: the labels of the inputs not in the output
     for (auto& [c, n] : size)
@@ -2222,12 +2256,13 @@ struct Interp {
       m = mm;
     }
     if (n < 0 || m < 0)
-      return fail("negative dimensions are not allowed, got " + std::to_string(n) + " and " +
-                  (m_r && m_r->k != K::None ? std::to_string(m) : std::string("None")));
+      return fail_as("ValueError",
+                     "negative dimensions are not allowed, got " + std::to_string(n) + " and " +
+                         (m_r && m_r->k != K::None ? std::to_string(m) : std::string("None")));
     std::int64_t k = 0;
     if (k_r && k_r->k != K::None) {
       if (k_r->k != K::Int && k_r->k != K::Bool)
-        return fail("k must be a scalar integer; got " + type_name(k_r));
+        return fail_as("ValueError", "k must be a scalar integer; got " + type_name(k_r));
       k = k_r->k == K::Bool ? std::int64_t(k_r->b) : k_r->i;
     }
     k = std::max<std::int64_t>(
@@ -2328,8 +2363,8 @@ struct Interp {
       return Result<std::vector<std::int64_t>>::success(v);
     };
     if (strides0.size() != ns)
-      return fail(q + ": window_strides needs " + std::to_string(ns) + " entries, got " +
-                  shape_text(strides0));
+      return fail_as("ValueError", q + ": window_strides needs " + std::to_string(ns) +
+                                       " entries, got " + shape_text(strides0));
     for (auto x : strides0)
       if (x < 1) return fail(q + ": window_strides must be positive, got " + shape_text(strides0));
     UNWRAP(lhs_dil, ints(ld, "lhs_dilation"));
@@ -2337,11 +2372,12 @@ struct Interp {
     const auto& L = lhs->aval.dims;
     const auto& R = rhs->aval.dims;
     if (L[perm[0][1]] != R[perm[1][1]])
-      return fail(
+      return fail_as(
+          "ValueError",
           "conv_general_dilated lhs feature dimension size divided by feature_group_count must "
           "equal the rhs input feature "
           "dimension size, but " +
-          std::to_string(L[perm[0][1]]) + " // 1 != " + std::to_string(R[perm[1][1]]) + ".");
+              std::to_string(L[perm[0][1]]) + " // 1 != " + std::to_string(R[perm[1][1]]) + ".");
     std::vector<std::int64_t> in_sp, win_sp;
     for (std::size_t s = 0; s < ns; ++s)
       if (R[perm[1][2 + s]] < 1)
@@ -2515,17 +2551,21 @@ struct Interp {
       return fail("lax.fori_loop: body_fun argument should be callable.");
     for (const Ref& b : {lo_r, hi_r})
       if (b->k != K::Int)
-        return fail(q + " here needs Python int bounds (JAX's scan form), got " + type_name(b) +
-                    "; bounds from traced values (a while_loop) are not supported here");
+        return fail_as("NotImplementedError",
+                       q + " here needs Python int bounds (JAX's scan form), got " + type_name(b) +
+                           "; bounds from traced values (a while_loop) are not supported here");
     for (const Ref& b : {lo_r, hi_r})
       if (b->i < INT32_MIN || b->i > INT32_MAX)
         return fail(q + ": the bound " + std::to_string(b->i) + " does not fit in int32");
-    if (!tracing()) return fail(q + " outside the traced function is not supported here");
+    if (!tracing())
+      return fail_as("NotImplementedError",
+                     q + " outside the traced function is not supported here");
     const std::int64_t lower = lo_r->i, length = std::max<std::int64_t>(0, hi_r->i - lo_r->i);
     std::vector<Ref> init;
     UNWRAP(okf, flatten(init_r, init, q));
     (void)okf;
-    if (init.empty()) return fail(q + " here needs an init_val with at least one array");
+    if (init.empty())
+      return fail_as("NotImplementedError", q + " here needs an init_val with at least one array");
 
     // The trace of the body into a private @None taking (i, carry), arrays it closes over read as
     // placeholders (Capture); made again below with the scan's arguments (consts, [i], carry).
@@ -2795,7 +2835,8 @@ struct Interp {
         if (x->k == K::Float) return Result<Ref>::success(mk_float(std::fabs(x->f)));
         return unary_fn("abs", "abs", x, false);
       }
-      return fail("the Python builtin " + fn + "() is not supported here");
+      return fail_as("NotImplementedError",
+                     "the Python builtin " + fn + "() is not supported here");
     }
     // Array constructors (jnp, and np with NumPy's 64-bit defaults, canonicalized at jit).
     if ((mod == "jnp" || mod == "np") && (fn == "zeros" || fn == "ones" || fn == "full" ||
@@ -2819,7 +2860,8 @@ struct Interp {
       if (fn == "full") {
         UNWRAP(fv, need(1, "fill_value"));
         if (!is_pyscalar(fv))
-          return fail(q + ": fill_value must be a Python scalar here, got " + type_name(fv));
+          return fail_as("NotImplementedError",
+                         q + ": fill_value must be a Python scalar here, got " + type_name(fv));
         value = scalar_value(fv);
         const DT d = dt_of(fv);
         t = d.t;
@@ -2856,7 +2898,7 @@ struct Interp {
       else
         lo = scalar_value(xs[0]), hi = scalar_value(xs[1]);
       if (xs.size() == 3) st = scalar_value(xs[2]);
-      if (st == 0) return fail(q + ": step must not be zero");
+      if (st == 0) return fail_as("ZeroDivisionError", q + ": step must not be zero");
       const double n = std::max(0.0, std::ceil((hi - lo) / st));
       if (n > 1e9)
         return fail(q + ": " + std::to_string(std::int64_t(n)) +
@@ -2868,7 +2910,9 @@ struct Interp {
       }
       if (tracing()) {
         if (lo != 0 || st != 1)
-          return fail(q + " with a start or step inside the traced function is not supported here");
+          return fail_as(
+              "NotImplementedError",
+              q + " with a start or step inside the traced function is not supported here");
         const hj::Aval av{{std::int64_t(n)}, canonical(t)};
         return Result<Ref>::success(traced(em->iota(av, 0), false));
       }
@@ -2893,12 +2937,14 @@ struct Interp {
         }
         return full({}, scalar_value(x), t, false);
       }
-      return fail(q + " of " + type_name(x) +
-                  " is not supported here; build arrays with jnp.zeros, jnp.ones or jnp.arange");
+      return fail_as(
+          "NotImplementedError",
+          q + " of " + type_name(x) +
+              " is not supported here; build arrays with jnp.zeros, jnp.ones or jnp.arange");
     }
     if (mod == "np")
-      return fail(q + " is not supported here; supported: " + supported_in("np") +
-                  " (and np dtypes)");
+      return fail_as("NotImplementedError", q + " is not supported here; supported: " +
+                                                supported_in("np") + " (and np dtypes)");
     if (mod == "jnp") {
       const NameOp* u = find_name(kUnaryOps, fn);
       if (u && fn != "logistic") {
@@ -2954,7 +3000,8 @@ struct Interp {
       if (fn == "clip") {
         Ref x = arg(0, "arr");
         if (!x) x = arg(99, "a");
-        if (!x || x->k == K::None) return fail("No input was provided to the clip function.");
+        if (!x || x->k == K::None)
+          return fail_as("ValueError", "No input was provided to the clip function.");
         Ref lo = arg(1, "min"), hi = arg(2, "max");
         if (!lo) lo = arg(99, "a_min");
         if (!hi) hi = arg(99, "a_max");
@@ -3011,8 +3058,9 @@ struct Interp {
       }
       if (fn == "concatenate" || fn == "stack") {
         UNWRAP(seq, need(0, "arrays"));
-        if ((seq->k != K::Tuple && seq->k != K::List) || seq->items.empty())
+        if (seq->k != K::Tuple && seq->k != K::List)
           return fail(q + " requires a non-empty tuple or list of arrays, got " + type_name(seq));
+        if (seq->items.empty()) return fail_as("ValueError", "Need at least one array to " + fn);
         Ref ax = arg(1, "axis");
         if (ax && ax->k != K::Int) return fail(q + ": axis must be an int, got " + type_name(ax));
         return concatenate(fn == "stack", seq->items, ax ? ax->i : 0);
@@ -3037,10 +3085,11 @@ struct Interp {
           for (auto a0 : axes) {
             UNWRAP(c, canonical_axis(a0, x->aval.dims.size()));
             if (x->aval.dims[c] != 1)
-              return fail(
+              return fail_as(
+                  "ValueError",
                   "cannot select an axis to squeeze out which has size not equal to one, got "
                   "shape=" +
-                  shape_text(x->aval.dims) + " and dimensions=" + shape_text(axes));
+                      shape_text(x->aval.dims) + " and dimensions=" + shape_text(axes));
             dims.push_back(c);
           }
         }
@@ -3078,20 +3127,22 @@ struct Interp {
           ok = d[k] == want || d[k] == 1;
         }
         if (!ok)
-          return fail("Incompatible shapes for broadcasting: " + shape_text(d) +
-                      " and requested shape " + shape_text(shape));
+          return fail_as("ValueError", "Incompatible shapes for broadcasting: " + shape_text(d) +
+                                           " and requested shape " + shape_text(shape));
         if (shape == d) return Result<Ref>::success(x);
         std::vector<std::int64_t> bd;
         for (std::size_t k = 0; k < d.size(); ++k)
           bd.push_back(std::int64_t(shape.size() - d.size() + k));
         return broadcast_in_dim(x, shape, bd);
       }
-      return fail(q + " is not supported here; supported: " + supported_in("jnp"));
+      return fail_as("NotImplementedError",
+                     q + " is not supported here; supported: " + supported_in("jnp"));
     }
     if (mod == "jax.nn" || mod == "jax.scipy.special") {
       UNWRAP(x, need(0, "x"));
       if (mod == "jax.scipy.special" && fn != "logsumexp")
-        return fail(q + " is not supported here; supported: " + supported_in(mod));
+        return fail_as("NotImplementedError",
+                       q + " is not supported here; supported: " + supported_in(mod));
       if (fn == "relu") {
         // @custom_jvp @jax.jit def relu(x): return jnp.maximum(x, 0) → a private @relu.
         if (!tracing()) return binary_fn(q, "maximum", x, mk_int(0));
@@ -3138,7 +3189,8 @@ struct Interp {
         if (!tracing()) return body({x});
         return call_jitted_private("silu", {x}, body);
       }
-      return fail(q + " is not supported here; supported: " + supported_in("jax.nn"));
+      return fail_as("NotImplementedError",
+                     q + " is not supported here; supported: " + supported_in("jax.nn"));
     }
     if (mod == "lax") {
       if (const NameOp* u = find_name(kLaxUnary, fn)) {
@@ -3187,7 +3239,7 @@ struct Interp {
         return lax_clamp(q, lo0, x0, hi0);
       }
       if (fn == "select_n") {
-        if (a.pos.size() < 2) return fail(q + " requires at least one case");
+        if (a.pos.size() < 2) return fail_as("ValueError", q + " requires at least one case");
         UNWRAP(w, as_array(a.pos[0], q));
         std::vector<Ref> cases;
         for (std::size_t k = 1; k < a.pos.size(); ++k) {
@@ -3237,9 +3289,10 @@ struct Interp {
         for (auto& d : dims) {
           UNWRAP(c, canonical_axis(d, x->aval.dims.size()));
           if (x->aval.dims[c] != 1)
-            return fail(
+            return fail_as(
+                "ValueError",
                 "cannot select an axis to squeeze out which has size not equal to one, got shape=" +
-                shape_text(x->aval.dims) + " and dimensions=" + shape_text(dims));
+                    shape_text(x->aval.dims) + " and dimensions=" + shape_text(dims));
           d = c;
         }
         for (std::int64_t d = 0; d < std::int64_t(x->aval.dims.size()); ++d)
@@ -3249,8 +3302,11 @@ struct Interp {
       if (fn == "concatenate") {
         UNWRAP(seq, need(0, "operands"));
         UNWRAP(dim, need(1, "dimension"));
-        if ((seq->k != K::Tuple && seq->k != K::List) || seq->items.empty())
+        if (seq->k != K::Tuple && seq->k != K::List)
           return fail(q + " requires a non-empty sequence of arrays, got " + type_name(seq));
+        if (seq->items.empty())
+          return fail_as("ValueError", q + " requires a non-empty sequence of arrays, got " +
+                                           type_name(seq) + " of length 0");
         if (dim->k != K::Int) return fail(q + ": dimension must be an int, got " + type_name(dim));
         std::vector<Ref> xs;
         for (auto& it : seq->items) {
@@ -3306,10 +3362,11 @@ struct Interp {
         UNWRAP(pad, need(3, "padding"));
         for (const char* k : {"feature_group_count", "batch_group_count"})
           if (Ref g = arg(99, k); g && !(g->k == K::Int && g->i == 1))
-            return fail(q + ": " + k + " other than 1 is not supported here");
+            return fail_as("NotImplementedError",
+                           q + ": " + k + " other than 1 is not supported here");
         for (const char* k : {"precision", "preferred_element_type"})
           if (Ref g = arg(99, k); g && g->k != K::None)
-            return fail(q + ": " + k + " is not supported here");
+            return fail_as("NotImplementedError", q + ": " + k + " is not supported here");
         UNWRAP(lhs, as_array(l0, q));
         UNWRAP(rhs, as_array(r0, q));
         UNWRAP(strides, int_list(ws, q + ": window_strides"));
@@ -3327,7 +3384,7 @@ struct Interp {
         UNWRAP(pad, need(5, "padding"));
         for (const char* k : {"base_dilation", "window_dilation"})
           if (Ref d = arg(99, k); d && d->k != K::None)
-            return fail(q + ": " + k + " is not supported here");
+            return fail_as("NotImplementedError", q + ": " + k + " is not supported here");
         UNWRAP(x, as_array(x0, q));
         UNWRAP(window, int_list(wd, q + ": window_dimensions"));
         UNWRAP(strides, int_list(ws, q + ": window_strides"));
@@ -3358,7 +3415,8 @@ struct Interp {
         Ref ax = arg(1, "axis");
         Ref rev = arg(2, "reverse");
         if (ax && ax->k != K::Int) return fail(q + ": axis must be an int, got " + type_name(ax));
-        if (x->aval.dims.empty()) return fail(q + " needs an array of rank 1 or more");
+        if (x->aval.dims.empty())
+          return fail_as("ValueError", q + " needs an array of rank 1 or more");
         return lax_cumulative(fn, x, ax ? ax->i : 0,
                               rev && is_pyscalar(rev) && scalar_value(rev) != 0);
       }
@@ -3388,9 +3446,10 @@ struct Interp {
         UNWRAP(rb, int_list(dn->items[1]->items[1], q + ": dimensions"));
         return dot_general(x, y, lc, rc, lb, rb);
       }
-      return fail(q + " is not supported here; supported: " + supported_in("lax"));
+      return fail_as("NotImplementedError",
+                     q + " is not supported here; supported: " + supported_in("lax"));
     }
-    return fail(q + " is not supported here");
+    return fail_as("NotImplementedError", q + " is not supported here");
   }
 
   // x ** y: jnp.power; a Python int exponent uses lax.integer_pow.
@@ -3424,11 +3483,12 @@ struct Interp {
       m->self = x;
       return Result<Ref>::success(m);
     }
-    return fail(
+    return fail_as(
+        "NotImplementedError",
         "Array." + name +
-        " is not supported here; supported: .T, .shape, .ndim, .size, .dtype, .reshape, .sum, "
-        ".mean, .max, .min, .prod, .var, .std, .clip, .argmax, .argmin, .cumsum, .cumprod, "
-        ".astype, .transpose, .dot");
+            " is not supported here; supported: .T, .shape, .ndim, .size, .dtype, .reshape, .sum, "
+            ".mean, .max, .min, .prod, .var, .std, .clip, .argmax, .argmin, .cumsum, .cumprod, "
+            ".astype, .transpose, .dot");
   }
   Result<Ref> call_method(const Ref& m, const Args& a) {
     const Ref& x = m->self;
@@ -3493,7 +3553,7 @@ struct Interp {
       if (a.pos.size() != 1) return fail("dot() takes one argument");
       return dot(x, a.pos[0]);
     }
-    return fail("Array." + name + "() is not supported here");
+    return fail_as("NotImplementedError", "Array." + name + "() is not supported here");
   }
 
   // The traced function `name` returned `out` (arrays, Python scalars, or a tuple or list of
@@ -3523,7 +3583,8 @@ struct Interp {
                             const std::vector<std::pair<std::string, Ref>>& kw) {
     if (f->k == K::Builtin) return call_builtin(f->s, Args{pos, kw});  // lax.fori_loop(.., jnp.add)
     if (!f->call) return fail("a function of the program is not callable here");
-    if (!kw.empty()) return fail(f->s + "(): keyword arguments are not supported here");
+    if (!kw.empty())
+      return fail_as("NotImplementedError", f->s + "(): keyword arguments are not supported here");
     return f->call(pos);
   }
 
@@ -3542,8 +3603,10 @@ struct Interp {
     if (op == "**") return power(x, y);
     if (op == "//") return floor_divide(x, y);
     if (op == "%") return remainder(x, y);
-    return fail("the operator " + op +
-                " on arrays is not supported here (supported: + - * / // % ** @ and comparisons)");
+    return fail_as(
+        "NotImplementedError",
+        "the operator " + op +
+            " on arrays is not supported here (supported: + - * / // % ** @ and comparisons)");
   }
 
   Result<Ref> compare(const std::string& op, const Ref& x, const Ref& y) {
@@ -3552,7 +3615,9 @@ struct Interp {
                                         {"<=", "LE", false}, {">=", "GE", false},
                                         {"==", "EQ", false}, {"!=", "NE", false}};
       const NameOp* d = find_name(dirs, op);
-      if (!d) return fail("the comparison '" + op + "' on arrays is not supported here");
+      if (!d)
+        return fail_as("NotImplementedError",
+                       "the comparison '" + op + "' on arrays is not supported here");
       return compare_fn(op, d->op, x, y);
     }
     return fail("'" + op + "' not supported between instances of '" + type_name(x) + "' and '" +
@@ -3588,10 +3653,11 @@ struct Interp {
           const Ref& b = v->items[static_cast<std::size_t>(w)];
           if (b->k == K::None) continue;
           if (b->k != K::Int)
-            return fail(
+            return fail_as(
+                "IndexError",
                 "Array slice indices must have static start/stop/step to be used with NumPy "
                 "indexing syntax; got " +
-                type_name(b));
+                    type_name(b));
           *slots[w] = b;
         }
       } else if (v->k == K::Ellipsis) {
@@ -3602,8 +3668,8 @@ struct Interp {
         one.i = v->i;
       } else {
         if (v->k == K::Array)
-          return fail("indexing with an array (" + aval_text(v) +
-                      ") is a gather in JAX: not supported here yet");
+          return fail_as("NotImplementedError", "indexing with an array (" + aval_text(v) +
+                                                    ") is a gather in JAX: not supported here yet");
         return fail("Indexer must have integer or boolean type, got indexer of type " +
                     type_name(v));
       }
@@ -3612,10 +3678,12 @@ struct Interp {
     }
     const auto& shape = x->aval.dims;
     const std::size_t nd = shape.size();
-    if (ellipses > 1) return fail("An index can only have a single ellipsis ('...')");
+    if (ellipses > 1)
+      return fail_as("IndexError", "An index can only have a single ellipsis ('...')");
     if (regular > nd)
-      return fail("Too many indices: " + std::to_string(nd) + "-dimensional array indexed with " +
-                  std::to_string(regular) + " regular indices.");
+      return fail_as("IndexError", "Too many indices: " + std::to_string(nd) +
+                                       "-dimensional array indexed with " +
+                                       std::to_string(regular) + " regular indices.");
     // Expand `...` (or pad at the end) with whole slices.
     std::vector<Ix> full;
     for (auto& one : ix) {
@@ -3641,20 +3709,22 @@ struct Interp {
       const std::int64_t size = shape[axis];
       if (one.kind == 0) {
         if (one.i < -size || one.i >= size)
-          return fail("index " + std::to_string(one.i) + " is out of bounds for axis " +
-                      std::to_string(axis) + " with size " + std::to_string(size) +
-                      " (JAX clamps it in a gather: not supported here)");
+          return fail_as("IndexError", "index " + std::to_string(one.i) +
+                                           " is out of bounds for axis " + std::to_string(axis) +
+                                           " with size " + std::to_string(size) +
+                                           " (JAX clamps it in a gather: not supported here)");
         if (one.i < 0)
-          return fail("a negative index (" + std::to_string(one.i) +
-                      ") is a dynamic_slice in JAX: not supported here yet; write " +
-                      std::to_string(one.i + size) + " instead");
+          return fail_as("NotImplementedError",
+                         "a negative index (" + std::to_string(one.i) +
+                             ") is a dynamic_slice in JAX: not supported here yet; write " +
+                             std::to_string(one.i + size) + " instead");
         starts.push_back(one.i);
         limits.push_back(one.i + 1);
         int_axes.push_back(std::int64_t(axis));
         partial = true;
       } else {
         const std::int64_t step = one.step ? one.step->i : 1;
-        if (step == 0) return fail("slice step cannot be zero");
+        if (step == 0) return fail_as("ValueError", "slice step cannot be zero");
         if (step == -1 && !one.start &&
             !one.stop) {  // a simple reverse: lax.rev, then a whole slice
           reversed.push_back(std::int64_t(axis));
@@ -3664,8 +3734,8 @@ struct Interp {
           continue;
         }
         if (step != 1)
-          return fail("a slice with step " + std::to_string(step) +
-                      " is a gather in JAX: not supported here yet");
+          return fail_as("NotImplementedError", "a slice with step " + std::to_string(step) +
+                                                    " is a gather in JAX: not supported here yet");
         auto clampi = [&](const Ref& r, std::int64_t dflt) {
           if (!r) return dflt;
           std::int64_t v = r->i < 0 ? r->i + size : r->i;
@@ -3679,7 +3749,8 @@ struct Interp {
       ++axis;
     }
     if (any_none && !reversed.empty())
-      return fail(
+      return fail_as(
+          "NotImplementedError",
           "indexing with None beside a reversed slice is a gather in JAX: not supported here yet");
     Ref xr = x;
     if (!reversed.empty()) {  // jnp's _rewriting_take: lax.rev of the simple reverses first
@@ -3688,7 +3759,8 @@ struct Interp {
     }
     if (any_none) {
       if (partial)
-        return fail(
+        return fail_as(
+            "NotImplementedError",
             "indexing with None beside integers or partial slices is a gather in JAX: not "
             "supported here yet");
       std::vector<std::int64_t> out, bd;
@@ -3778,7 +3850,8 @@ Result<Ref> Session::subscript(const Ref& x, const Ref& index) {
 Result<Ref> Session::attribute(const Ref& x, const std::string& name) {
   Interp& in = impl_->rules();
   if (x->k != K::Array)
-    return in.fail("'" + type_name(x) + "' object has no attribute '" + name + "'");
+    return in.fail_as("AttributeError",
+                      "'" + type_name(x) + "' object has no attribute '" + name + "'");
   return in.array_attr(x, name);
 }
 Result<Ref> Session::call_method(const Ref& method, const std::vector<Ref>& pos, const Kw& kw) {

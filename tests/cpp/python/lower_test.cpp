@@ -842,7 +842,7 @@ TEST_CASE("errors give LINE:COL and JAX's meaning", "[python][errors]") {
        "6:12: lax.reduce_window: computation must be lax.add, lax.max, lax.min or lax.mul here, "
        "got function"},
       {fn("    return lax.reduce_window(x, 0.0, lax.add, (2,), (1,), 'FULL')", "jnp.zeros(3)"),
-       "6:12: Unknown padding type: FULL."},
+       "6:12: Unrecognized padding type: expected 'VALID', 'SAME', or 'SAME_LOWER', got FULL."},
       {fn("    return lax.reduce_window(x, 0.0, lax.add, (2, 2), (1,), 'VALID')", "jnp.zeros(3)"),
        "6:12: lax.reduce_window: window_dimensions and window_strides need 1 entries (the "
        "operand's rank), got (2, 2) and (1,)"},
