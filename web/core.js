@@ -163,11 +163,23 @@ export async function loadCore(createCore, options = {}) {
   }
   const module = await createCore({ ...options });
   const calls = { total: 0, by: {} };
+  // A trap (an access out of bounds, unreachable code) stops the instance in the middle of a
+  // call: its memory holds whatever that call left, so nothing runs on it again. A Worker's host
+  // then has its Worker started afresh (worker_host.js); elsewhere each later call says so.
+  let trapped = null;
   /** Calls the module's function `name`, counted. */
   const call = (name, ...args) => {
+    if (trapped) {
+      throw new Error(`the core stopped on an internal error in an earlier call (${trapped}): start it again`);
+    }
     calls.total += 1;
     calls.by[name] = (calls.by[name] ?? 0) + 1;
-    return module[name](...args);
+    try {
+      return module[name](...args);
+    } catch (e) {
+      if (e instanceof WebAssembly.RuntimeError) trapped = `core.${name}: ${e.message}`;
+      throw e;
+    }
   };
   // Every value the core composes crosses as JSON text written by its one writer (typed arrays
   // only for bulk tensors): parsed here, so callers get plain objects.
@@ -453,6 +465,8 @@ export async function loadCore(createCore, options = {}) {
 
     /** Calls made into the module so far: {total, by: {name: count}} (a copy). */
     embindCalls: () => ({ total: calls.total, by: { ...calls.by } }),
+    /** null, or the call whose trap stopped this instance ("core.runTextNpy: memory access out of bounds") */
+    trapped: () => trapped,
   };
 }
 

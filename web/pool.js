@@ -17,6 +17,7 @@
 //   Worker → pool  {type: 'ready'} | {type: 'failed', error}   once, when its core has loaded
 //                  {id, type: 'progress', done, total, label}
 //                  {id, type: 'result', value} | {id, type: 'error', error}
+//                  (either with restart: why, once a trap stopped its core: the pool ends it)
 // No SharedArrayBuffer anywhere, so it works from file:// and the single-file page.
 //
 // Workers start when first needed. One that fails to start is left out with its reason (a
@@ -261,6 +262,13 @@ export class WorkerPool {
     slot.tasks.delete(data.id);
     if (data.type === 'result') task.resolve(data.value);
     else task.reject(new Error(data.error));
+    if (data.restart) {
+      // Its core trapped (core.js): the Worker is ended, its memory with it, and the next request
+      // starts a fresh one; its other requests fail saying why.
+      this.stopSlot(slot, new Error(`Worker ${slot.index + 1} was restarted: ${data.restart}`), 'off');
+      this.pump();
+      return;
+    }
     if (slot.tasks.size === 0) {
       this.retireIdle();
       this.pump();

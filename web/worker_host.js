@@ -180,6 +180,12 @@ export const TASKS = {
   'work-release': (core, { handle }) => valueOf(core.releaseWork(handle)),
 };
 
+/** {restart: why} once a trap has stopped the Worker's core (core.js): the pool starts it afresh. */
+function restart(core) {
+  const why = core.trapped?.();
+  return why ? { restart: `its core stopped on an internal error (${why}) and was started afresh` } : {};
+}
+
 /**
  * Serves the pool's requests.
  * @param {{corePromise: Promise<object>, post: (message: object, transfer?: Transferable[]) => void,
@@ -214,9 +220,9 @@ export function serveWorker({ corePromise, post, listen }) {
     try {
       value = task(core, payload ?? {}, ctx);
     } catch (e) {
-      post({ id, type: 'error', error: e && e.message ? e.message : String(e) });
+      post({ id, type: 'error', error: e && e.message ? e.message : String(e), ...restart(core) });
       return;
     }
-    post({ id, type: 'result', value }, transfer);
+    post({ id, type: 'result', value, ...restart(core) }, transfer);
   });
 }

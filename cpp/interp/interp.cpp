@@ -402,17 +402,28 @@ RunResult run_program(const hlo::Program& program, const RunOptions& options) {
                                    "no inputs can be made for " + t.text});
         return out;
       }
+      // Counted in double before anything is allocated: a product past what size_t holds (4 GiB
+      // in the wasm core) must be refused, not wrapped around into a small buffer.
+      double need = hlo::element_bytes(t.etype);
+      for (auto d : t.dims) need *= static_cast<double>(d);
+      const auto& mem = run.memory();
       Tensor x;
       x.type = t.etype;
       x.dims = t.dims;
-      x.storage = Storage::allocate(run.memory(), x.bytes());
+      if (need <= static_cast<double>(mem->cap() - mem->live()))
+        x.storage = Storage::allocate(mem, static_cast<std::size_t>(need));
       if (!x.storage) {
         out.status = "error";
-        out.errors.push_back(Error{
-            "the inputs pass the memory cap of " + std::to_string(options.memory_cap) + " bytes",
-            {},
-            0,
-            0});
+        out.errors.push_back(
+            Error{std::to_string(entry->line) + ":" + std::to_string(entry->column) +
+                      ": error: argument " + entry->value_name(a) + " (" + t.text + ") needs " +
+                      format_number(need) +
+                      " bytes \xE2\x80\x94 expected the inputs within the memory cap of " +
+                      std::to_string(mem->cap()) + " bytes (" + std::to_string(mem->live()) +
+                      " in use): raise memory_cap to run it",
+                  {},
+                  entry->line,
+                  entry->column});
         return out;
       }
       if (options.inputs == Inputs::Given)

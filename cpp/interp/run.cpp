@@ -57,13 +57,12 @@ bool OpCall::alloc(ElementType type, std::vector<std::int64_t> dims, Tensor* out
     // Say what the whole program needs (its IR's liveness), so the cap is raised once, not op by
     // op.
     const MemoryNeed need = memory_need(run.program());
-    return fail(std::string(op().name) + " needs " + std::to_string(static_cast<long long>(bytes)) +
-                    " bytes for a result",
+    return fail(std::string(op().name) + " needs " + format_number(bytes) + " bytes for a result",
                 "at most the memory cap of " + std::to_string(mem->cap()) +
                     " bytes of live tensors (" + std::to_string(mem->live()) +
                     " in use; by its IR the program's values need up to " +
-                    std::to_string(static_cast<long long>(need.bytes)) + " bytes, reached at " +
-                    std::to_string(need.line) + ":" + std::to_string(need.column) + " " + need.op +
+                    format_number(need.bytes) + " bytes, reached at " + std::to_string(need.line) +
+                    ":" + std::to_string(need.column) + " " + need.op +
                     ", ops' scratch on top: raise memory_cap to run it)",
                 "more");
   }
@@ -72,8 +71,7 @@ bool OpCall::alloc(ElementType type, std::vector<std::int64_t> dims, Tensor* out
   t.dims = std::move(dims);
   t.storage = Storage::allocate(mem, static_cast<std::size_t>(bytes));
   if (!t.storage)
-    return fail(std::string(op().name) + " could not allocate " +
-                    std::to_string(static_cast<long long>(bytes)) + " bytes",
+    return fail(std::string(op().name) + " could not allocate " + format_number(bytes) + " bytes",
                 "memory from the heap", "none left");
   *out = std::move(t);
   return true;

@@ -14,7 +14,8 @@ import { createNodePool, nodeSpawn } from '../../scripts/lib/node_pool.mjs';
 import { denseHlo, denseStablehlo } from '../../scripts/lib/dense_modules.mjs';
 import { summarizeFile } from '../../web/model/analysis.js';
 import { placeOps } from '../../web/model/analysis_view.js';
-import { analysisOfWorker, TASKS } from '../../web/worker_host.js';
+import { analysisOfWorker, serveWorker, TASKS } from '../../web/worker_host.js';
+import { loadCore } from '../../web/core.js';
 
 let core;
 before(async () => {
@@ -302,6 +303,73 @@ describe('a Worker that fails to start', () => {
       },
     });
     await assert.rejects(blocked.run('analyze', {}), /Worker 1 did not start: Workers are not allowed here/);
+  });
+});
+
+// A wasm trap (an access out of bounds) leaves the instance's memory as the call left it: the
+// core refuses every later call, the Worker's host says so, and the pool ends that Worker (its
+// memory with it) and starts a fresh one for the next request.
+describe('a core that traps', () => {
+  const trappingCore = () =>
+    loadCore(async () => ({
+      heapBytes: () => {
+        throw new WebAssembly.RuntimeError('memory access out of bounds');
+      },
+      releaseWork: () => {
+        throw new WebAssembly.RuntimeError('unreachable');
+      },
+      exampleModules: () => ({ ok: true, value: '[]' }),
+    }));
+
+  test('refuses every later call, naming the call that trapped', async () => {
+    const c = await trappingCore();
+    assert.equal(c.trapped(), null);
+    assert.deepEqual(c.exampleModules(), { ok: true, value: [] });
+    assert.match(c.heapBytes().error, /^internal error in core.heapBytes: memory access out of bounds$/);
+    assert.equal(c.trapped(), 'core.heapBytes: memory access out of bounds');
+    assert.match(
+      c.exampleModules().error,
+      /core stopped on an internal error in an earlier call \(core.heapBytes: memory access out of bounds\)/,
+    );
+  });
+
+  test("the Worker's host asks for a restart, and the pool starts the Worker afresh", async () => {
+    // serveWorker over a trapping core: its answer carries restart.
+    const posted = [];
+    let onMessage;
+    serveWorker({ corePromise: trappingCore(), post: (m) => posted.push(m), listen: (f) => (onMessage = f) });
+    await onMessage({ id: 1, type: 'work-release', payload: { handle: 1 } });
+    const answer = posted.find((m) => m.id === 1);
+    assert.ok(answer, JSON.stringify(posted));
+    assert.equal(answer.type, 'error');
+    assert.match(answer.restart ?? '', /its core stopped on an internal error \(core.releaseWork: unreachable\)/);
+
+    // The pool: a Worker whose answer carries restart is ended; the next request starts another.
+    const spawned = [];
+    const pool = new WorkerPool({
+      size: 1,
+      spawn: (index, events) => {
+        const n = spawned.length;
+        spawned.push({ terminated: false });
+        queueMicrotask(() => events.message({ type: 'ready' }));
+        return {
+          post: (m) =>
+            queueMicrotask(() =>
+              events.message(
+                n === 0
+                  ? { id: m.id, type: 'error', error: 'internal error in core.x: unreachable', restart: 'trapped' }
+                  : { id: m.id, type: 'result', value: 'fresh' },
+              ),
+            ),
+          terminate: () => (spawned[n].terminated = true),
+        };
+      },
+    });
+    await assert.rejects(pool.run('analyze', {}), /internal error in core.x: unreachable/);
+    assert.equal(spawned[0].terminated, true);
+    assert.equal(await pool.run('analyze', {}), 'fresh');
+    assert.equal(spawned.length, 2);
+    pool.terminate();
   });
 });
 
