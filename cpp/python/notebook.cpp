@@ -635,8 +635,8 @@ class Machine {
         return "<module '" + v->s + "'>";
       case T::DType:
         return "dtype('" + dtype_text(v) + "')";
-      case T::Array:
-        return array_repr(v->arr);
+      case T::Array:  // a 0-d NumPy value is a NumPy scalar, as type() says: np.float32(1.5)
+        return !v->arr.jax && v->arr.dims.empty() ? element_repr(v->arr, 0) : array_repr(v->arr);
       case T::ExcType:
         return "<class '" + v->s + "'>";
       case T::Exc: {
@@ -2938,6 +2938,10 @@ class Machine {
         NdArray arr;
         if (!to_array(x, &arr)) return nullptr;
         arr.weak = false;
+        if (fn->b) {  // jnp.float32(2.0): a JAX array, its dtype canonical (64-bit types off)
+          arr.jax = true;
+          return mk_array(astype(arr, canon(fn->dt, true)));
+        }
         return mk_array(astype(arr, fn->dt));
       }
       default:
@@ -3494,6 +3498,7 @@ class Machine {
       if (numpy_dtype_named(name, &t)) {
         auto d = mk(T::DType);
         d->dt = t;
+        d->b = mod == "jax.numpy";  // called, it makes a JAX array
         return d;
       }
       if (mod == "jax.numpy")

@@ -116,6 +116,11 @@ CASES = [
      'print(np.array([8, 16, 32, 64, 128]) / 6)\nprint(np.array([-1.5, 2.0, np.inf, np.nan]))\nprint(np.array([1e10, 1.0]))\n'
      'print(np.zeros(3), np.ones((2, 2), dtype=np.int32), repr(np.zeros(0)), np.array([100.0, 0.001]))\n'
      'print(np.array([[1, -20], [300, 4]]))\nprint(repr(np.arange(30.0)))'),
+    ('NumPy scalars print as scalars, in containers and repr too',
+     'import numpy as np\nx = np.float32(1.5)\n'
+     'print(repr(x), str(x), [x], (x, np.int64(3)), {1: np.float64(2.0)}, f"{x!r}")\n'
+     'print(repr(np.float64(2.0)), repr(np.int64(3)), repr(np.array([1.0, 2.0], dtype=np.float32)[0]), repr(np.int32(-4)))\n'
+     'print(repr(np.float32(0.1)), repr(np.bool_(True)), repr(np.float32(3) * np.float32(2)), repr(np.int32(7) + 1), [np.float32(1e-8), np.float64(1 / 3)])'),
     ('NumPy summarizes large arrays',
      'import numpy as np\nprint(np.arange(2000))\nprint(repr(np.arange(1001) * 0.5))\nprint(np.arange(3000.0).reshape(30, 100) / 7)\nprint(np.arange(1000))\nprint(np.zeros((2, 3, 400), dtype=np.int32))'),
     ('NumPy broadcasting and promotion',

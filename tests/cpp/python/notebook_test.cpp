@@ -814,6 +814,22 @@ TEST_CASE("iterators behave as CPython's: in, exceptions, live lists, ranges, la
         "999999999999999999 999999999999999998 [9223372036854775806, 9223372036854775805]\n");
 }
 
+// jnp.float32(2.0) is a JAX array (0-d, its dtype canonical: jnp.int64 gives int32 with 64-bit
+// types off), where np.float32(2.0) is a NumPy scalar.
+TEST_CASE("a jnp scalar type called makes a JAX array, a np one a NumPy scalar",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import numpy as np\nimport jax.numpy as jnp\n"
+      "x = jnp.float32(2.0)\n"
+      "print(repr(x), type(x).__name__, repr(x * 2), repr(jnp.int64(3)), x.dtype == jnp.float32)\n"
+      "print(repr(np.float32(2.0)), type(np.float32(2.0)).__name__, [jnp.float32(1.5)])\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "Array(2., dtype=float32) ArrayImpl Array(4., dtype=float32) Array(3, dtype=int32) True\n"
+        "2.0 float32 [Array(1.5, dtype=float32)]\n");
+}
+
 // A jitted function gives back the container it returned (JAX's pytree: a 1-tuple stays a tuple,
 // a list a list); jax.jit takes a lambda, whose module JAX names @jit__lambda_.
 TEST_CASE("a jitted function's results keep their tuple or list, and jax.jit takes a lambda",
