@@ -238,6 +238,12 @@ export interface IrCheck {
   worst_reference: number;
   atol: number;
   rtol: number;
+  /** the module run: the seed's lesson at m × k · k × n, whatever sizes the page shows */
+  m: number;
+  k: number;
+  n: number;
+  /** its element type: 'f32' */
+  dtype: string;
   /** how the arguments were made: 'arange' */
   inputs: string;
   /** the IR's ops, each timed, summed: seconds per run of the program (a measurement) */
@@ -1027,6 +1033,8 @@ export interface Core {
   /** the set as Moodle XML text */
   moodleXml(seed: string, count: number, families?: string[]): CoreResult<string>;
   embindCalls(): EmbindCalls;
+  /** null, or the call whose WebAssembly trap stopped this instance (every later call is refused) */
+  trapped(): string | null;
 }
 
 // ---- window.rooflineLab ----------------------------------------------------------------------------

@@ -100,6 +100,11 @@ Result<std::string> lesson_ir_check_json() {
   JsonWriter j;
   j.begin_object();
   write_kernel_check(j, r->check);
+  // The module it ran: the seed's, whatever sizes the page shows (its view says which).
+  j.field("m", static_cast<double>(model::lesson::kM))
+      .field("k", static_cast<double>(model::lesson::kK))
+      .field("n", static_cast<double>(model::lesson::kN))
+      .field("dtype", "f32");
   j.field("inputs", r->inputs)
       .field("ops_seconds", r->ops_seconds)
       .field("ops", static_cast<double>(r->ops))

@@ -53,6 +53,21 @@ const summaryRow = (page, label) =>
 
 for (const name of Object.keys(pages)) {
   describe(`section 8, analyze your own program: ${name}`, () => {
+    test('a program whose only work is unmodeled has no lower bound: unknown, not 0 s', async () => {
+      const { page, problems } = await open(name);
+      const text =
+        'func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n' +
+        '  %0 = chlo.asinh %a : tensor<4xf32> -> tensor<4xf32>\n' +
+        '  return %0 : tensor<4xf32>\n}\n';
+      await page.locator('#analyze-text').fill(text);
+      await waitShown(page, 'input');
+      assert.equal(
+        await summaryRow(page, 'lower bound on time under this roof, the modeled ops only (1 unmodeled not counted)'),
+        'unknown (only unmodeled ops do work)',
+      );
+      assert.deepEqual(problems, []);
+    });
+
     test('pasting the lesson module gives flops 8192, transcendentals 256, bytes accessed 5632, as the CLI does', async () => {
       const { page, problems } = await open(name);
       const text = core.emitWorkload(32, 16, 8, 'f32').value;

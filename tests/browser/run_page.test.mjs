@@ -897,6 +897,13 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
       /^The StableHLO above, run by the core's interpreter on the same inputs \(arguments: arange\): passed, max \|x − y\| = .+ Time per run, measured on this machine: the IR's 2 ops .+ s, the hand-written kernel \(.+\) .+ s \(median\)\.$/,
     );
     assert.match(await page.locator('#kernel-check').innerText(), /^Passed/);
+    // At other sizes section 1 shows another module: the check says it ran the seed's.
+    await page.locator('input[name="m"]').fill('3');
+    await page.waitForFunction(() => /not the sizes above/.test(document.querySelector('#ir-check').textContent));
+    assert.match(
+      await page.locator('#ir-check').innerText(),
+      /^The seed's StableHLO \(32×16 · 16×8, f32: not the sizes above\), run by the core's interpreter/,
+    );
     assert.deepEqual(problems, []);
     await page.close();
   });

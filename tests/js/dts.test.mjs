@@ -327,6 +327,7 @@ const CALLS = {
     ['s', 0, undefined],
   ],
   embindCalls: [[]],
+  trapped: [[]],
 };
 
 describe('web/roofline-lab.d.ts: the core', () => {

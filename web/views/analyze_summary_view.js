@@ -85,6 +85,11 @@ function renderTotals(view) {
       ),
     );
   }
+  // Ops without a cost rule add time the bound cannot see: it covers the modeled ops only, and
+  // with none of those doing work it is unknown, not 0 s.
+  const unmodeled = s.unmodeled.reduce((n, u) => n + u.count, 0);
+  const modeledOnly = unmodeled ? `, the modeled ops only (${unmodeled} unmodeled not counted)` : '';
+  const bound = (secs) => (unmodeled && secs === 0 ? 'unknown (only unmodeled ops do work)' : seconds(secs));
   const fb = view.fusedBound;
   const tagged = (tr, kind) => {
     tr.querySelector('th').append(' ', el('span', kind, `tag ${kind}`));
@@ -94,26 +99,31 @@ function renderTotals(view) {
     // A fused run: the bound from the bytes the run moved (at its fusions' boundaries) is the
     // true one; the unfused bytes' bound can exceed what was measured.
     rows.push(
-      tagged(row('lower bound on time under this roof, from the unfused bytes', seconds(b.seconds)), 'estimate'),
+      tagged(
+        row(`lower bound on time under this roof, from the unfused bytes${modeledOnly}`, bound(b.seconds)),
+        'estimate',
+      ),
     );
     rows.push(
       tagged(
         row(
-          `lower bound on time under this roof, from the fused bytes (${count(fb.bytes_accessed)} bytes at the run's fusion boundaries)`,
-          seconds(fb.seconds),
+          `lower bound on time under this roof, from the fused bytes (${count(fb.bytes_accessed)} bytes at the run's fusion boundaries)${modeledOnly}`,
+          bound(fb.seconds),
           'fused-bound',
         ),
         'estimate',
       ),
     );
   } else {
-    rows.push(row('lower bound on time under this roof', seconds(b.seconds)));
+    rows.push(row(`lower bound on time under this roof${modeledOnly}`, bound(b.seconds)));
   }
   const run = view.run;
   const overBound = (m, which) =>
     m.over_bound > 0
       ? `${short(m.over_bound, 3)}× the ${which}lower bound (the program reaches ${percent(m.of_roof)} of this roof)`
-      : '— (no work: no bound)';
+      : unmodeled
+        ? '— (only unmodeled ops do work: no bound)'
+        : '— (no work: no bound)';
   if (run?.measured) {
     const m = run.measured;
     rows.push(

@@ -14,7 +14,7 @@ export function renderReport(state) {
   $('#kernel-check').textContent =
     `${kc.passed ? 'Passed' : 'FAILED'}: max |x − y| = ${sci(kc.max_abs_error)} over the 32×8 outputs ` +
     `(kernel ${kc.variant}; the tightest output used ${short(100 * kc.worst_ratio, 2)}% of its allowance).`;
-  renderIrCheck(state.lessonChecks ?? null);
+  renderIrCheck(state.lessonChecks ?? null, r);
   const acc = r.matmul_accounting;
   const dtype = r.stablehlo ? `${r.stablehlo.dtype}, ` : '';
   setField('shape', `(${acc.m}×${acc.k})·(${acc.k}×${acc.n}), ${dtype}itemsize ${acc.itemsize}`);
@@ -37,8 +37,11 @@ export function renderReport(state) {
   $('#seed-lines').textContent = reportLines(r).join('\n');
 }
 
-/** Section 2's second check: the lesson's StableHLO run by the interpreter, with both times. */
-function renderIrCheck(checks) {
+/**
+ * Section 2's second check: the seed's StableHLO run by the interpreter, with both times. It is
+ * the module section 1 shows only at the seed's sizes and dtype; otherwise the text says which ran.
+ */
+function renderIrCheck(checks, r) {
   const out = $('#ir-check');
   if (!checks) {
     out.textContent = "Running the lesson's StableHLO in the core's interpreter (in a Worker)…";
@@ -49,8 +52,13 @@ function renderIrCheck(checks) {
     return;
   }
   const { ir, kernel_seconds: kernel, kernel_variant: variant } = checks.value;
+  const acc = r.matmul_accounting;
+  const shown = acc.m === ir.m && acc.k === ir.k && acc.n === ir.n && r.stablehlo?.dtype === ir.dtype;
+  const module = shown
+    ? 'The StableHLO above'
+    : `The seed's StableHLO (${ir.m}×${ir.k} · ${ir.k}×${ir.n}, ${ir.dtype}: not the sizes above)`;
   out.textContent =
-    `The StableHLO above, run by the core's interpreter on the same inputs (arguments: ${ir.inputs}): ` +
+    `${module}, run by the core's interpreter on the same inputs (arguments: ${ir.inputs}): ` +
     `${ir.passed ? 'passed' : 'FAILED'}, max |x − y| = ${sci(ir.max_abs_error)} (the tightest output used ` +
     `${short(100 * ir.worst_ratio, 2)}% of its allowance). Time per run, measured on this machine: the IR's ${ir.ops} ops ${sci(ir.ops_seconds)} s, ` +
     `the hand-written kernel (${variant}) ${sci(kernel)} s (median).`;
