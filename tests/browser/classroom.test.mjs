@@ -230,7 +230,7 @@ describe('classroom exercises: answering, progress, exports, reset, print', () =
     const lines = readFileSync(await csv.path(), 'utf8').split('\r\n');
     assert.equal(
       lines[0],
-      'seed,student,count,families,exercise,family,title,question,prompt,answer,correct,right_at_attempt,attempts,hints_used,solution_shown,feedback',
+      'seed,student,count,families,exercise,family,title,question,prompt,correct,right_answer,right_at_attempt,attempts,last_answer,last_feedback,hints_used,solution_shown',
     );
     assert.equal(lines.length, 1 + 6 + 1);
     // Answers were checked, but no solution was opened: solution_shown=no (issue 14, item 11).
@@ -239,11 +239,12 @@ describe('classroom exercises: answering, progress, exports, reset, print', () =
         (l) =>
           l.startsWith(`exp,,2,fusion,1,fusion,`) &&
           l.includes(`,saved,`) &&
-          l.includes(`,${saved.exact} B,yes,1,1,0,no,`),
+          l.includes(`,yes,${saved.exact} B,1,1,${saved.exact} B,`) &&
+          l.endsWith(',0,no'),
       ),
       lines.join('\n'),
     );
-    assert.ok(lines.some((l) => l.includes(',fused,') && l.includes(',12,no,,1,0,no,')));
+    assert.ok(lines.some((l) => l.includes(',fused,') && l.includes(',no,,,1,12,') && l.endsWith(',0,no')));
 
     const [json] = await Promise.all([page.waitForEvent('download'), page.locator('#cl-export-json').click()]);
     assert.equal(json.suggestedFilename(), `roofline-lab-results-exp-unnamed-${unnamed}.json`);

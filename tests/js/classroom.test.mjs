@@ -319,24 +319,45 @@ describe('exports', () => {
   p = recordSolution(p, key, S, 1, T);
   const set = setProgress(p, key, S);
 
+  test('CSV: a right answer followed by a wrong one shows both, each in its own column', () => {
+    let q = recordAnswer(emptyProgress(), key, S, 1, 'saved', '4608', { correct: true, feedback: 'Correct.' }, T);
+    q = recordAnswer(
+      q,
+      key,
+      S,
+      1,
+      'saved',
+      'abc',
+      { correct: false, feedback: 'the answer must start with a number' },
+      T,
+    );
+    const row = resultsCSV(S, setProgress(q, key, S), EXERCISES)
+      .split('\r\n')
+      .find((l) => l.includes(',saved,'));
+    assert.equal(
+      row,
+      'alice,,2,bound fusion,2,fusion,"Fused, ""or not""",saved,Bytes fusion saves,yes,4608,1,2,abc,the answer must start with a number,0,no',
+    );
+  });
+
   test('CSV: a header, one line per question, quoted where needed, formulas defused', () => {
     const csv = resultsCSV(S, set, EXERCISES);
     const lines = csv.split('\r\n');
     assert.equal(lines.at(-1), '');
     assert.equal(
       lines[0],
-      'seed,student,count,families,exercise,family,title,question,prompt,answer,correct,right_at_attempt,attempts,hints_used,solution_shown,feedback',
+      'seed,student,count,families,exercise,family,title,question,prompt,correct,right_answer,right_at_attempt,attempts,last_answer,last_feedback,hints_used,solution_shown',
     );
     assert.equal(lines.length, 5);
     // Exercise 1 had an answer checked but its solution never opened: solution_shown=no.
     assert.equal(
       lines[1],
-      'alice,,2,bound fusion,1,bound,Which budget bounds it?,ridge,Ridge (flops per byte),\'=1+2,no,,1,1,no,"Not quite, ""really""."',
+      'alice,,2,bound fusion,1,bound,Which budget bounds it?,ridge,Ridge (flops per byte),no,,,1,\'=1+2,"Not quite, ""really"".",1,no',
     );
-    assert.equal(lines[2], 'alice,,2,bound fusion,1,bound,Which budget bounds it?,bound,Bound,,,,0,0,no,');
+    assert.equal(lines[2], 'alice,,2,bound fusion,1,bound,Which budget bounds it?,bound,Bound,,,,0,,,0,no');
     assert.equal(
       lines[3],
-      'alice,,2,bound fusion,2,fusion,"Fused, ""or not""",saved,Bytes fusion saves,"4,608 B",yes,1,1,0,yes,Correct: 4608 bytes.',
+      'alice,,2,bound fusion,2,fusion,"Fused, ""or not""",saved,Bytes fusion saves,yes,"4,608 B",1,1,"4,608 B",Correct: 4608 bytes.,0,yes',
     );
     assert.equal(csvCell('-3'), '-3');
     assert.equal(csvCell('-cmd'), "'-cmd");

@@ -310,6 +310,8 @@ export function resultRows(set, exercises) {
   return rows;
 }
 
+// `correct` is the question's verdict (a right answer, once given, stays); `right_answer` is the
+// answer that earned it, `last_answer` and `last_feedback` the latest attempt's, right or not.
 const CSV_COLUMNS = [
   'seed',
   'student',
@@ -320,13 +322,14 @@ const CSV_COLUMNS = [
   'title',
   'question',
   'prompt',
-  'answer',
   'correct',
+  'right_answer',
   'right_at_attempt',
   'attempts',
+  'last_answer',
+  'last_feedback',
   'hints_used',
   'solution_shown',
-  'feedback',
 ];
 
 /** One CSV cell (RFC 4180 quoting; text a spreadsheet would run as a formula is prefixed with '). */
@@ -347,7 +350,13 @@ export function resultsCSV(settings, set, exercises) {
   };
   const lines = [CSV_COLUMNS.join(',')];
   for (const row of resultRows(set, exercises)) {
-    const cells = { ...row, right_at_attempt: row.right_at };
+    const cells = {
+      ...row,
+      right_at_attempt: row.right_at,
+      right_answer: row.right_at ? (row.history[row.right_at - 1]?.answer ?? '') : '',
+      last_answer: row.answer,
+      last_feedback: row.feedback,
+    };
     lines.push(CSV_COLUMNS.map((c) => csvCell(c in meta ? meta[c] : cells[c])).join(','));
   }
   return `${lines.join('\r\n')}\r\n`;
