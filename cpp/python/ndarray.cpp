@@ -388,11 +388,15 @@ Result<NdArray> unary(const std::string& op, const NdArray& a) {
 }
 
 Result<NdArray> matmul(const NdArray& a0, const NdArray& b0) {
-  if (a0.dims.empty() || b0.dims.empty())
-    return Result<NdArray>::failure("matmul: Input operand " +
-                                    std::string(a0.dims.empty() ? "0" : "1") +
-                                    " does not have enough dimensions (has 0, gufunc core with "
-                                    "signature (n?,k),(k,m?)->(n?,m?) requires 1)");
+  const bool jax = a0.jax || b0.jax;  // JAX's words (jnp.matmul, then lax.dot_general's rule)
+  if (a0.dims.empty() || b0.dims.empty()) {
+    const std::string which = a0.dims.empty() ? "0" : "1";
+    return Result<NdArray>::failure(
+        jax ? "matmul input operand " + which + " must have ndim at least 1, but it has ndim 0"
+            : "matmul: Input operand " + which +
+                  " does not have enough dimensions (has 0, gufunc core with signature "
+                  "(n?,k),(k,m?)->(n?,m?) requires 1)");
+  }
   if (a0.dims.size() > 2 || b0.dims.size() > 2)
     return Result<NdArray>::failure(
         "matmul of arrays with more than 2 dimensions is not supported here yet");
@@ -401,9 +405,11 @@ Result<NdArray> matmul(const NdArray& a0, const NdArray& b0) {
   const std::int64_t kb = vb ? b0.dims[0] : b0.dims[0], m = vb ? 1 : b0.dims[1];
   if (k != kb)
     return Result<NdArray>::failure(
-        "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-        "(n?,k),(k,m?)->(n?,m?) (size " +
-        std::to_string(kb) + " is different from " + std::to_string(k) + ")");
+        jax ? "dot_general requires contracting dimensions to have the same shape, got (" +
+                  std::to_string(k) + ",) and (" + std::to_string(kb) + ",)."
+            : "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+              "signature (n?,k),(k,m?)->(n?,m?) (size " +
+                  std::to_string(kb) + " is different from " + std::to_string(k) + ")");
   NdArray a = a0, b = b0;
   a.weak = b.weak = false;
   const DType t = result_type(a, b);

@@ -1354,17 +1354,20 @@ class Machine {
     const bool jax = (x->t == T::Array && x->arr.jax) || (y->t == T::Array && y->arr.jax);
     if (!to_array(x, &a, jax) || !to_array(y, &b, jax)) return nullptr;
     if (op == "@") {
-      if (a.weak || b.weak)
-        return raise("ValueError", "matmul: Input operand " + std::string(a.weak ? "0" : "1") +
-                                       " does not have enough dimensions (has 0, gufunc core with "
-                                       "signature (n?,k),(k,m?)->(n?,m?) requires 1)");
+      if (a.weak || b.weak) {  // a Python scalar: a 0-d operand, refused by matmul's own words
+        a.weak = b.weak = false;
+        if (a.dims.empty() || b.dims.empty()) return raise("ValueError", matmul(a, b).error());
+      }
       double work = 1;
       for (auto d : a.dims) work *= static_cast<double>(d);
       for (auto d : b.dims) work *= static_cast<double>(d);
       if (!b.dims.empty() && b.dims[0] > 0) work /= static_cast<double>(b.dims[0]);
       if (!charge(work)) return nullptr;
       auto r = matmul(a, b);
-      if (!r) return raise(jax ? "TypeError" : "ValueError", r.error());
+      // JAX: lax.dot_general's shape rule raises TypeError, jnp.matmul's own checks ValueError.
+      if (!r)
+        return raise(jax && r.error().rfind("dot_general", 0) == 0 ? "TypeError" : "ValueError",
+                     r.error());
       return from_array(std::move(r.value()));
     }
     auto r = binary(op, a, b);

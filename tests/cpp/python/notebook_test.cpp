@@ -830,6 +830,25 @@ TEST_CASE("a jnp scalar type called makes a JAX array, a np one a NumPy scalar",
         "2.0 float32 [Array(1.5, dtype=float32)]\n");
 }
 
+// Eager jnp on host arrays refuses as JAX does (lax.dot_general's TypeError, jnp.matmul's own
+// ValueError), NumPy's arrays as NumPy does.
+TEST_CASE("a matmul of mismatched shapes is refused in JAX's words for jnp, NumPy's for np",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import numpy as np\nimport jax.numpy as jnp\n"
+      "for f in [lambda: jnp.ones((2, 3)) @ jnp.ones((4, 5)), lambda: jnp.ones(3) @ 2.0,\n"
+      "          lambda: np.ones((2, 3)) @ np.ones((4, 5))]:\n"
+      "    try:\n        f()\n    except Exception as e:\n        print(type(e).__name__, e)\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "TypeError dot_general requires contracting dimensions to have the same shape, got (3,) "
+        "and (4,).\n"
+        "ValueError matmul input operand 1 must have ndim at least 1, but it has ndim 0\n"
+        "ValueError matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+        "signature (n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)\n");
+}
+
 // A jitted function gives back the container it returned (JAX's pytree: a 1-tuple stays a tuple,
 // a list a list); jax.jit takes a lambda, whose module JAX names @jit__lambda_.
 TEST_CASE("a jitted function's results keep their tuple or list, and jax.jit takes a lambda",
