@@ -242,6 +242,14 @@ export async function loadCore(createCore, options = {}) {
      * Runs synchronously: call it in a Worker on the page.
      */
     /**
+     * (now: () → seconds, giveUpSeconds = 1) → {seconds}: the tick of the caller's clock by the
+     * harness's rule (the median of 9 waits for it to change); a clock that does not advance within
+     * giveUpSeconds of wall time is refused. The page's measurements read performance.now() this way.
+     */
+    timerResolution: guarded('timerResolution', (now, giveUpSeconds) =>
+      parsed(call('timerResolution', now, giveUpSeconds)),
+    ),
+    /**
      * The harness's rules for rounds the caller times itself (fork–join over Workers):
      * (timerResolution, minSampleSeconds, samples) → a sampler; run `units` units, time the round,
      * samplerRecord(sampler, seconds) → the next sampler, until its phase is 'done' or 'failed'.

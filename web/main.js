@@ -383,6 +383,8 @@ async function boot() {
       return runMeasurements(core, measuring, { samples, workers, hardwareCores }, onProgress);
     },
     cancel: () => measuring.cancel(),
+    // The harness's rule for a sample count, asked of the core (a sampler made and dropped).
+    checkSamples: (n) => core.samplerStart(1e-3, 0, n),
     onResult: (value) => update(setMeasurements(core, state, value)),
   });
   const trafficRuns = pool.group();

@@ -22,27 +22,11 @@ import { blockPayloads, blockTransfer } from './model/parallel.js';
 export const defaultClock = () => performance.now() / 1000;
 
 /**
- * The clock's tick, as the core measures its own: the median of 9 waits for the clock to change.
- * Refuses a clock that does not advance within `giveUpSeconds` (of wall time: a clock that stands
- * still cannot time its own wait).
+ * The clock's tick, by the core's rule (core.timerResolution: the median of 9 waits for it to
+ * change). Throws the core's refusal of a clock that does not advance within `giveUpSeconds`.
  */
-export function timerResolution(now = defaultClock, giveUpSeconds = 1) {
-  const ticks = [];
-  const deadline = Date.now() + giveUpSeconds * 1000;
-  const next = (t0) => {
-    for (let reads = 1; ; reads++) {
-      const t1 = now();
-      if (t1 !== t0) return t1;
-      if (reads % 1024 === 0 && Date.now() > deadline)
-        throw new Error(`the timer did not advance within ${giveUpSeconds} s`);
-    }
-  };
-  for (let trial = 0; trial < 9; trial++) {
-    const t0 = next(now()); // start on a fresh tick, then wait for the next one
-    ticks.push(next(t0) - t0);
-  }
-  ticks.sort((x, y) => x - y);
-  return ticks[4];
+export function timerResolution(core, now = defaultClock, giveUpSeconds = 1) {
+  return valueOrThrow(core.timerResolution(now, giveUpSeconds)).seconds;
 }
 
 /**
@@ -170,7 +154,7 @@ export async function ceilingOnWorkers(core, group, what, workers, clock) {
  */
 export async function runMeasurements(core, group, options = {}, onProgress = () => {}) {
   const { samples = 5, minSeconds = 0.05, workers = 1, now = defaultClock, hardwareCores = null } = options;
-  const resolution = timerResolution(now);
+  const resolution = timerResolution(core, now);
   const clock = { now, resolution, minSeconds, samples };
   const steps = measurementPlan(workers);
   const values = { kernels: [], ceilings: {} };

@@ -978,6 +978,7 @@ export interface Core {
   checkLessonKernel(variant?: string): CoreResult<KernelCheck>;
   checkLessonIr(): CoreResult<IrCheck>;
   timeKernel(variant: string | undefined, m: number, k: number, n: number, samples: number, minSampleSeconds?: number): CoreResult<KernelTiming>;
+  timerResolution(now: () => number, giveUpSeconds?: number): CoreResult<{ seconds: number }>;
   samplerStart(timerResolution: number, minSampleSeconds: number, samples: number): CoreResult<Sampler>;
   samplerRecord(sampler: Sampler, seconds: number): CoreResult<Sampler>;
   measureCompute(minSeconds: number): CoreResult<ComputeCeiling>;

@@ -14,6 +14,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -309,6 +310,16 @@ val js_check_lesson_ir() { return reply(report::lesson_ir_check_json()); }
 val js_time_kernel(val variant, val m, val k, val n, val samples, val min_sample_seconds) {
   return reply(report::time_kernel_call(arg(variant), arg(m), arg(k), arg(n), arg(samples),
                                         arg(min_sample_seconds)));
+}
+
+// The caller's clock, read by the core: now() in seconds (a non-number reads as NaN, which
+// counts as a change, so it cannot spin).
+val js_timer_resolution(val now, val give_up_seconds) {
+  const auto read = [&now] {
+    const val t = now();
+    return t.isNumber() ? t.as<double>() : std::nan("");
+  };
+  return reply(report::timer_resolution_call(arg(now), read, arg(give_up_seconds)));
 }
 
 val js_sampler_start(val timer_resolution, val min_sample_seconds, val samples) {
@@ -708,6 +719,7 @@ EMSCRIPTEN_BINDINGS(roofline_core) {
   emscripten::function("checkLessonKernel", &js_check_lesson_kernel);
   emscripten::function("checkLessonIr", &js_check_lesson_ir);
   emscripten::function("timeKernel", &js_time_kernel);
+  emscripten::function("timerResolution", &js_timer_resolution);
   emscripten::function("samplerStart", &js_sampler_start);
   emscripten::function("samplerRecord", &js_sampler_record);
   emscripten::function("measureCompute", &js_measure_compute);

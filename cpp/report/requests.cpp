@@ -14,6 +14,7 @@
 #include "interp/npy.h"
 #include "measure/ceilings.h"
 #include "measure/harness.h"
+#include "measure/timer.h"
 #include "report/run_report.h"
 #include "report/values.h"
 
@@ -482,6 +483,27 @@ Result<std::string> time_kernel_call(const Arg& variant, const Arg& m, const Arg
     min_seconds = ms.value();
   }
   return time_kernel_json(*v.value(), shape.value(), n_samples.value(), min_seconds);
+}
+
+Result<std::string> timer_resolution_call(const Arg& now, const std::function<double()>& read,
+                                          const Arg& give_up_seconds) {
+  using R = Result<std::string>;
+  if (now.type != Arg::Type::function)
+    return R::failure_for("now", "now must be a function returning seconds, got " +
+                                     (now.is_number() ? format_number(now.number) : now.shown()));
+  double give_up = 1;
+  if (!give_up_seconds.is_undefined()) {
+    RL_NUMBER(g, "give_up_seconds", give_up_seconds);
+    if (!(g.value() >= 0 && g.value() <= 60))
+      return R::failure_for("give_up_seconds", "give_up_seconds must be from 0 to 60, got " +
+                                                   format_number(g.value()));
+    give_up = g.value();
+  }
+  auto r = measure::timer_resolution(read, give_up);
+  if (!r) return pass<std::string>(r);
+  JsonWriter j;
+  j.begin_object().field("seconds", r.value()).end_object();
+  return R::success(j.take());
 }
 
 Result<std::string> sampler_start_call(const Arg& timer_resolution, const Arg& min_sample_seconds,

@@ -7,6 +7,7 @@
 // floats for the kernels' bulk tensors.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -96,6 +97,10 @@ Result<kernels::FloatBuffer> run_kernel_call(const Arg& variant, const Arg& m, c
 // The kernel timed by the harness: (variant?, m, k, n, samples 1..1000, min_sample_seconds?).
 Result<std::string> time_kernel_call(const Arg& variant, const Arg& m, const Arg& k, const Arg& n,
                                      const Arg& samples, const Arg& min_sample_seconds);
+// {seconds}: the tick of the caller's clock `now` (seconds, read through `read`), by the harness's
+// rule (measure::timer_resolution), giving up after give_up_seconds (0..60, default 1).
+Result<std::string> timer_resolution_call(const Arg& now, const std::function<double()>& read,
+                                          const Arg& give_up_seconds);
 // The harness's rules as a state for rounds the caller times (measure::sampler_json).
 Result<std::string> sampler_start_call(const Arg& timer_resolution, const Arg& min_sample_seconds,
                                        const Arg& samples);

@@ -19,6 +19,26 @@ TEST_CASE("the timer advances and reports a positive resolution", "[measure]") {
   CHECK(r.value() < 0.1);
 }
 
+TEST_CASE(
+    "the timer's resolution is the median tick of any clock; one that stands still is refused",
+    "[measure]") {
+  // A clock that moves by 1e-4 s every 7th reading (as a browser coarsens performance.now()),
+  // and by 3e-4 once: the median of the 9 ticks is the usual one.
+  long reads = 0;
+  double t = 0;
+  const auto coarse = [&] {
+    if (++reads % 7 == 0) t += reads == 70 ? 3e-4 : 1e-4;
+    return t;
+  };
+  auto r = measure::timer_resolution(coarse);
+  REQUIRE(r.ok());
+  CHECK(r.value() == Approx(1e-4).epsilon(1e-9));
+  const auto still = [] { return 5.0; };
+  auto s = measure::timer_resolution(still, 0);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error() == "the timer did not advance within 0 s");
+}
+
 TEST_CASE("time_matmul takes N samples of R repeats, after calibrating R to the timer",
           "[measure]") {
   auto buffers = kernels::allocate_matmul(kernels::check_matmul_shape(32, 16, 8).value());

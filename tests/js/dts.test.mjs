@@ -88,6 +88,7 @@ const CALLS = {
     [undefined, 8, 8, 8, 2, 0],
     [undefined, 8, 8, 8, 0, 0],
   ],
+  timerResolution: [[() => performance.now() / 1000], [() => 5, 0], [5, 1]],
   samplerStart: [
     [1e-4, 0, 3],
     [0, 0, 3],

@@ -7,7 +7,6 @@ import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { CancelledError, checkWorkerCount, defaultWorkerCount, WorkerPool, WorkerStartError } from '../../web/pool.js';
 import { blockPayloads, rowBlocks } from '../../web/model/parallel.js';
-import { sampleLongEnough } from '../../web/model/measure.js';
 import { runKernelOnPool, runMeasurements, timeRounds, timerResolution } from '../../web/measurements.js';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 import { createNodePool, nodeSpawn } from '../../scripts/lib/node_pool.mjs';
@@ -395,17 +394,14 @@ describe('every reported sample lasts 100 timer ticks', () => {
     assert.ok(rounds > 30 && rounds < 40, `${rounds} rounds: the units doubled from 1 to 2^30, then gave up`);
   });
 
-  test("the rule as a reader checks it: the page's 7-tick sample fails, 100 ticks pass", () => {
-    assert.equal(sampleLongEnough(1024, 6.84e-7, 100 * 1e-4), false);
-    assert.equal(sampleLongEnough(16384, 6.84e-7, 100 * 1e-4), true);
-  });
-
-  test('timerResolution measures a coarse clock and refuses one that stands still', () => {
+  test("timerResolution: the core measures the page's clock, a coarse one, and refuses one that stands still", () => {
     let t = 0;
     const coarse = () => Math.floor((t += 1e-6) / 1e-4) * 1e-4; // 100 µs ticks
-    const r = timerResolution(coarse);
+    const r = timerResolution(core, coarse);
     assert.ok(Math.abs(r - 1e-4) < 1e-9, String(r));
-    assert.throws(() => timerResolution(() => 5, 0), /the timer did not advance within 0 s/);
+    assert.throws(() => timerResolution(core, () => 5, 0), /the timer did not advance within 0 s/);
+    assert.match(core.timerResolution(5).error, /^now must be a function returning seconds, got 5$/);
+    assert.match(core.timerResolution(coarse, 61).error, /^give_up_seconds must be from 0 to 60, got 61$/);
   });
 
   test('on the numbers a real measurement reports, 1 core and 2 cores', async () => {

@@ -23,11 +23,6 @@ export const FORK_JOIN_NOTE =
   'last Worker answers. Kernel: B packed once, each Worker computing its rows of tanh(A·B). Ceilings: the ' +
   'rate of all Workers together (best sample); the memory-sized triad shares 96 MiB out among the Workers.';
 
-/** The rule every reported sample keeps: `repeats` calls of `secondsPerCall` last `target`. */
-export function sampleLongEnough(repeats, secondsPerCall, target) {
-  return repeats * secondsPerCall >= target;
-}
-
 function median(xs) {
   const s = [...xs].sort((x, y) => x - y);
   const n = s.length;

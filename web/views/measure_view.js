@@ -106,10 +106,11 @@ export function renderMeasurements(m) {
 /**
  * Wires the form.
  * @param {{run: (options: {samples: number, workers: number}, onProgress: Function) => Promise<object>,
- *          cancel: () => void, defaultWorkers: number, hardwareCores: number|null,
- *          onResult: (measurements: object) => void}} io
+ *          cancel: () => void, checkSamples: (n: number) => {ok: boolean, error?: string},
+ *          defaultWorkers: number, hardwareCores: number|null,
+ *          onResult: (measurements: object) => void}} io  checkSamples: the harness's rule (the core's)
  */
-export function bindMeasureView({ run, cancel, defaultWorkers, hardwareCores, onResult }) {
+export function bindMeasureView({ run, cancel, checkSamples, defaultWorkers, hardwareCores, onResult }) {
   const form = $('#measure-form');
   const status = $('#measure-status');
   const progress = $('#measure-progress');
@@ -138,14 +139,12 @@ export function bindMeasureView({ run, cancel, defaultWorkers, hardwareCores, on
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const parsed = parseNumber('samples', samplesInput.value);
-    const samples = parsed.ok ? parsed.value : NaN;
-    if (!parsed.ok || !(Number.isInteger(samples) && samples >= 1 && samples <= 1000)) {
-      refuse(
-        samplesInput,
-        parsed.ok ? `samples must be an integer from 1 to 1000, got ${samplesInput.value.trim()}` : parsed.error,
-      );
+    const checked = parsed.ok ? checkSamples(parsed.value) : parsed;
+    if (!checked.ok) {
+      refuse(samplesInput, checked.error);
       return;
     }
+    const samples = parsed.value;
     samplesInput.setAttribute('aria-invalid', 'false');
     const parsedWorkers = parseNumber('Workers', workersInput.value);
     const workers = parsedWorkers.ok ? checkWorkerCount(parsedWorkers.value, 'Workers') : parsedWorkers;
