@@ -369,6 +369,10 @@ async function boot() {
   status.textContent = 'Core loaded; drawing the figure and the other sections…';
   marks.firstRenderMs = performance.now();
   await nextPaint();
+  // The clock the Notebook's time.perf_counter() reads ticks this coarsely here (file:// pages
+  // often get 100 µs): the core measures it once, and the timing samples' note says so.
+  const tick = core.timerResolution(() => performance.now() / 1000);
+  state = { ...state, notebook: { ...state.notebook, clockTick: tick.ok ? tick.value.seconds : null } };
 
   // One pool of Workers for the page: the measurements and the analyses each cancel their own.
   const hardwareCores = Number.isInteger(navigator.hardwareConcurrency) ? navigator.hardwareConcurrency : null;

@@ -14,7 +14,9 @@
 //            file, sourceLine, column} or null; count the run's number in the kernel (In [n]) or null;
 //   kernel:  the id of the kernel that ran the cells shown (null: none yet, or it was lost);
 //   runs:    cells run since the kernel started (the next count);
-//   notice:  what the page says about the kernel (it restarted, it was reset), or null.
+//   notice:  what the page says about the kernel (it restarted, it was reset), or null;
+//   clockTick: how coarsely the page's clock (time.perf_counter's) ticks, in seconds, measured by
+//            the core after the first render (null: not yet, or not measurable).
 // }
 import { decodeHash } from './model/hash.js';
 
@@ -43,6 +45,7 @@ export function createNotebookState(seed, seedError = null) {
     kernel: null,
     runs: 0,
     notice: null,
+    clockTick: null,
   };
 }
 

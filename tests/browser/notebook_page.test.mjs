@@ -106,6 +106,11 @@ for (const name of Object.keys(fixture.pages)) {
           tags.map((t) => t.textContent),
         );
         assert.deepEqual(kinds.sort(), ['estimate', 'measurement']);
+        // The samples' note gives the page clock's tick, measured by the core.
+        assert.match(
+          await page.locator('#nb-cells .nb-kinds:not([hidden])', { hasText: 'measurement' }).first().innerText(),
+          /this machine's clock, which ticks every \d[\d.e+-]* s in this page \(measured\)/,
+        );
         assert.deepEqual(problems, []);
         await page.close();
       },

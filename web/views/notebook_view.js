@@ -21,6 +21,7 @@ import {
   SEED_NOTEBOOK_FILE,
   unqueue,
 } from '../notebook_state.js';
+import { sci } from '../model/format.js';
 import { $, el } from './dom.js';
 
 const STATUS_TEXT = {
@@ -149,6 +150,7 @@ export function bindNotebookView(client, getState, setNotebook) {
     return { li, count, run, state, gutter, area, out, kinds, where, error, title };
   }
 
+  let tick = null; // the page clock's tick (state.notebook.clockTick), for the samples' note
   function renderCell(item, c, i, busy) {
     item.count.textContent = c.count ? `[${c.count}]` : '[ ]';
     item.title.textContent = `Cell ${i + 1} (${SEED_NOTEBOOK_FILE} from line ${c.firstLine})`;
@@ -174,7 +176,13 @@ export function bindNotebookView(client, getState, setNotebook) {
     const kinds = new Set(c.stdout.split('\n').map(lineKind).filter(Boolean));
     item.kinds.replaceChildren();
     if (kinds.has('measurement'))
-      item.kinds.append(el('span', 'measurement', 'tag measurement'), " the timing samples are this machine's clock. ");
+      item.kinds.append(
+        el('span', 'measurement', 'tag measurement'),
+        " the timing samples are this machine's clock" +
+          (tick
+            ? `, which ticks every ${sci(tick, 2)} s in this page (measured): a sample of a few ticks is mostly the tick. `
+            : '. '),
+      );
     if (kinds.has('estimate'))
       item.kinds.append(
         el('span', 'estimate', 'tag estimate'),
@@ -239,6 +247,7 @@ export function bindNotebookView(client, getState, setNotebook) {
       $('#nb-cells').replaceChildren(...items.map((it) => it.li));
     }
     drawnCells = n.cells;
+    tick = n.clockTick;
     n.cells.forEach((c, i) => renderCell(items[i], c, i, busy));
   }
 
