@@ -184,6 +184,50 @@ class Coster : public cost::CostContext {
     if (replicas < 0 && partitions < 0) return 0;
     return std::max<std::int64_t>(1, replicas) * std::max<std::int64_t>(1, partitions);
   }
+  std::int64_t counted_trips(const cost::OpInput& in) override {
+    // After XLA's MatchTrivialLoopTripCount: carry k starts at a constant A, the condition is
+    // `compare LT (or LE) k, B` with B a constant, and the body returns `add k, 1` for it.
+    const Op& op = in.op.op;
+    const Function& f = *fn_;
+    if (op.regions.count != 2 || m_.dialect != "stablehlo") return -1;
+    const LRegion& cond = lf_->regions[op.regions.begin];
+    const LRegion& body = lf_->regions[op.regions.begin + 1];
+    if (cond.blocks.size() != 1 || body.blocks.size() != 1) return -1;
+    const auto& ca = cond.blocks[0].block->args;
+    const auto& ba = body.blocks[0].block->args;
+    const auto& ci = cond.blocks[0].instrs;
+    const auto& bi = body.blocks[0].instrs;
+    if (ci.empty() || bi.empty() || ca.size() != op.operands.count || ba.size() != ca.size())
+      return -1;
+    // The condition: its return's value, a compare of carry k against a constant.
+    const Op& cret = *ci.back().op;
+    if (cret.operands.count != 1) return -1;
+    const Instr* cmp = def_in(ci, f.operands(cret)[0]);
+    if (!cmp || cmp->code != OpCode::Compare || cmp->op->operands.count != 2) return -1;
+    const CompareAttrs* ct =
+        prog_.attrs_of(*cmp) ? prog_.attrs_of(*cmp)->get_if<CompareAttrs>() : nullptr;
+    if (!ct || (ct->direction != Comparison::LT && ct->direction != Comparison::LE)) return -1;
+    const auto cv = f.operands(*cmp->op);
+    std::size_t k = ca.size();
+    for (std::size_t i = 0; i < ca.size(); ++i)
+      if (ca[i] == cv[0]) k = i;
+    std::int64_t limit = 0, start = 0, step = 0;
+    if (k == ca.size() || !scalar_int(def_in(ci, cv[1]), &limit)) return -1;
+    // The body: what it returns for carry k is `add k, 1`.
+    const Op& bret = *bi.back().op;
+    if (bret.operands.count != ca.size()) return -1;
+    const Instr* add = def_in(bi, f.operands(bret)[k]);
+    if (!add || add->code != OpCode::Add || add->op->operands.count != 2) return -1;
+    const auto av = f.operands(*add->op);
+    const ValueId other = av[0] == ba[k] ? av[1] : av[1] == ba[k] ? av[0] : ba[k];
+    if (other == ba[k] || !scalar_int(def_in(bi, other), &step) || step != 1) return -1;
+    // The start: the while's operand k, a constant of the function.
+    if (!scalar_int(definition(f.operands(op)[k]), &start)) return -1;
+    const __int128 trips = __int128(limit) - start + (ct->direction == Comparison::LE ? 1 : 0);
+    return trips <= 0                                         ? 0
+           : trips > std::numeric_limits<std::int64_t>::max() ? -1
+                                                              : std::int64_t(trips);
+  }
   void note(const std::string& text) override { note_ = text; }
   Props unmodeled(const std::string& why) override {
     Props u;
@@ -194,6 +238,48 @@ class Coster : public cost::CostContext {
   }
 
  private:
+  // The op of `instrs` whose results include v (null: none there).
+  const Instr* def_in(const std::vector<Instr>& instrs, ValueId v) const {
+    for (const Instr& i : instrs)
+      for (ValueId r : fn_->results(*i.op))
+        if (r == v) return &i;
+    return nullptr;
+  }
+  // The op of the current function that defines v, from a map made the first time it is asked.
+  const Instr* definition(ValueId v) {
+    auto& defs = defs_[fn_index_];
+    if (defs.empty()) {
+      defs.assign(fn_->values.size(), nullptr);
+      auto mark = [&](const LRegion& r) {
+        for (const auto& b : r.blocks)
+          for (const Instr& i : b.instrs)
+            for (ValueId x : fn_->results(*i.op)) defs[x] = &i;
+      };
+      mark(lf_->body);
+      for (const LRegion& r : lf_->regions) mark(r);
+    }
+    return v < defs.size() ? defs[v] : nullptr;
+  }
+  // A constant scalar integer's value (the literal decoder's reading of its dense<...>).
+  bool scalar_int(const Instr* i, std::int64_t* out) const {
+    if (!i || i->code != OpCode::Constant || i->op->results.count != 1) return false;
+    const Type& t = m_.value_type(*fn_, fn_->results(*i->op)[0]);
+    const Attribute* a = fn_->attr(*i->op, "value");
+    if (!a || !t.is_array() || !t.dims.empty() || !is_integer(t.etype)) return false;
+    std::size_t at = 0;
+    auto lit = decode_dense(a->value, t.etype, {}, &at);
+    if (!lit || lit->bytes.empty()) return false;
+    const int n = element_bytes(t.etype);
+    std::uint64_t bits = 0;
+    for (int b = n - 1; b >= 0; --b) bits = bits << 8 | lit->bytes[std::size_t(b)];
+    const bool sign =
+        element_kind(t.etype) == ElementKind::Signed && n < 8 && (bits >> (8 * n - 1)) & 1;
+    if (sign) bits |= ~std::uint64_t(0) << (8 * n);
+    if (element_kind(t.etype) == ElementKind::Unsigned && n == 8 && bits >> 63) return false;
+    *out = static_cast<std::int64_t>(bits);
+    return true;
+  }
+
   const Module& m_;
   const Program& prog_;
   Analysis& a_;
@@ -223,6 +309,8 @@ class Coster : public cost::CostContext {
   std::string note_;
   std::unordered_map<std::string, std::uint32_t> note_ids_;
   std::unordered_map<std::string, TypeId> result_tuples_;
+  // By function: the op defining each value (counted_trips' start), made when first asked.
+  std::unordered_map<std::size_t, std::vector<const Instr*>> defs_;
 
   // Out of line (common/loop_body.h), as every loop over a module's ops here: V8 optimizes the
   // function holding a long loop once it has run, useless for this one-call walk (14 ms and a 4 MB

@@ -391,12 +391,17 @@ Props while_rule(const OpInput& in, CostContext& ctx) {
   const bool have_b = ctx.body(in, 1, &b);
   const bool have_c = ctx.body(in, 0, &c);
   if (!have_b || !have_c) return ctx.unmodeled("while without its condition and body");
-  const std::int64_t trips = known_trip_count(in.op);
+  const std::int64_t known = known_trip_count(in.op);
+  const std::int64_t trips = known >= 0 ? known : ctx.counted_trips(in);
   const double k = trips >= 0 ? static_cast<double>(trips) : 1;
   p.add_all(b, k);
   p.add_all(c, k);
-  if (trips >= 0) {
+  if (known >= 0) {
     ctx.note("body and condition counted " + std::to_string(trips) + " times (known_trip_count)");
+  } else if (trips >= 0) {
+    ctx.note("body and condition counted " + std::to_string(trips) +
+             " times (its counter runs from one constant to another by 1, the trip count XLA "
+             "finds when it compiles the loop)");
   } else {
     ctx.note("trip count unknown: body counted once");
     p.note("a while loop without a known trip count is counted once (line " +

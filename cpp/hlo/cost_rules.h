@@ -136,6 +136,9 @@ class CostContext {
   virtual Props function_props(const Function& f) = 0;
   // replica_count × num_partitions of the module; 0 when it names neither.
   virtual std::int64_t module_devices() const = 0;
+  // A StableHLO while whose counter runs from a constant to a constant by 1 (JAX's fori_loop):
+  // its trip count, as XLA's while-loop analysis finds it for the compiled module; -1 otherwise.
+  virtual std::int64_t counted_trips(const OpInput& in) = 0;
   // The row's note; unmodeled(why) marks the op as having no usable rule and returns its Props.
   virtual void note(const std::string& text) = 0;
   virtual Props unmodeled(const std::string& why) = 0;

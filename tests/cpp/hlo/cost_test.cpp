@@ -2,11 +2,13 @@
 #include "hlo/cost.h"
 
 #include <cmath>
+#include <utility>
 
 #include "catch.hpp"
 #include "hlo/emit.h"
 #include "hlo/test_util.h"
 
+using Catch::Matchers::Contains;
 using Catch::Matchers::WithinRel;
 using namespace rl::hlo;
 
@@ -120,4 +122,65 @@ TEST_CASE("ops without a rule and dynamic shapes are listed as unmodeled, never 
   for (const auto& op : a.ops) CHECK_FALSE(op.modeled);
   CHECK(a.unmodeled.size() == 3);
   CHECK(a.flops == 0);
+}
+
+namespace {
+// JAX's lax.fori_loop(start, limit, body, x) as it lowers (a counter carry, compared in the
+// condition against a constant and incremented by 1 in the body), with the pieces varied.
+std::string fori(const std::string& start, const std::string& cmp, const std::string& limit,
+                 const std::string& step) {
+  return "func.func public @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+         "  %c = stablehlo.constant dense<" +
+         start +
+         "> : tensor<i32>\n"
+         "  %0:2 = stablehlo.while(%iterArg = %c, %iterArg_0 = %arg0) : tensor<i32>, "
+         "tensor<4xf32>\n"
+         "   cond {\n"
+         "    %c_1 = stablehlo.constant dense<" +
+         limit +
+         "> : tensor<i32>\n"
+         "    %1 = stablehlo.compare  " +
+         cmp +
+         ", %iterArg, %c_1,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+         "    stablehlo.return %1 : tensor<i1>\n"
+         "  } do {\n"
+         "    %1 = stablehlo.tanh %iterArg_0 : tensor<4xf32>\n"
+         "    %c_1 = stablehlo.constant dense<" +
+         step +
+         "> : tensor<i32>\n"
+         "    %2 = stablehlo.add %iterArg, %c_1 : tensor<i32>\n"
+         "    stablehlo.return %2, %1 : tensor<i32>, tensor<4xf32>\n"
+         "  }\n"
+         "  return %0#1 : tensor<4xf32>\n"
+         "}\n";
+}
+// The while's row (the ops of its regions have rows of their own).
+const OpCost& while_row(const Analysis& a) {
+  for (const OpCost& o : a.ops)
+    if (o.op == "stablehlo.while") return o;
+  FAIL("no stablehlo.while row");
+  return a.ops.front();
+}
+}  // namespace
+
+TEST_CASE("a fori_loop's while is counted its trip count, as XLA's while-loop analysis finds it",
+          "[hlo][cost]") {
+  // Each trip: tanh of 4 elements (4 transcendentals); the counter's add and compare (2 flops).
+  Analysis a = one(fori("0", "LT", "50", "1"));
+  CHECK(a.transcendentals == 50 * 4);
+  CHECK(a.flops == 50 * 2);
+  CHECK_THAT(a.note(while_row(a)), Contains("counted 50 times"));
+  CHECK(a.notes.empty());
+  CHECK(one(fori("3", "LT", "10", "1")).transcendentals == 7 * 4);
+  CHECK(one(fori("3", "LE", "10", "1")).transcendentals == 8 * 4);
+  CHECK(one(fori("9", "LT", "2", "1")).transcendentals == 0);  // never runs
+  CHECK(one(fori("-5", "LT", "5", "1")).transcendentals == 10 * 4);
+  // Not the trivial pattern: counted once, with XLA's note.
+  for (const auto& [cmp, step] :
+       {std::pair<std::string, std::string>{"LT", "2"}, {"GT", "1"}, {"NE", "1"}}) {
+    Analysis once = one(fori("0", cmp, "50", step));
+    INFO(cmp << " step " << step);
+    CHECK(once.transcendentals == 4);
+    CHECK_THAT(once.note(while_row(once)), Contains("counted once"));
+  }
 }
