@@ -246,9 +246,26 @@ export async function loadCore(createCore, options = {}) {
      * harness's rule (the median of 9 waits for it to change); a clock that does not advance within
      * giveUpSeconds of wall time is refused. The page's measurements read performance.now() this way.
      */
-    timerResolution: guarded('timerResolution', (now, giveUpSeconds) =>
-      parsed(call('timerResolution', now, giveUpSeconds)),
-    ),
+    timerResolution: guarded('timerResolution', (now, giveUpSeconds) => {
+      if (typeof now !== 'function') return parsed(call('timerResolution', now, giveUpSeconds));
+      // A JS exception must not cross the wasm frames (they would not be unwound): a clock that
+      // throws reads as NaN, which the core refuses, and its error is the answer.
+      let thrown = null;
+      const read = () => {
+        if (thrown) return NaN;
+        try {
+          const t = now();
+          return typeof t === 'number' ? t : NaN;
+        } catch (e) {
+          thrown = e;
+          return NaN;
+        }
+      };
+      const r = parsed(call('timerResolution', read, giveUpSeconds));
+      return thrown
+        ? { ok: false, error: `the clock threw: ${thrown && thrown.message ? thrown.message : thrown}` }
+        : r;
+    }),
     /**
      * The harness's rules for rounds the caller times itself (fork–join over Workers):
      * (timerResolution, minSampleSeconds, samples) → a sampler; run `units` units, time the round,

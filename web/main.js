@@ -73,6 +73,17 @@ let core = null;
 let views = null;
 let analyzeClient = null;
 let pool = null;
+
+/**
+ * The Notebook with clockTick measured, the first time it is open: how coarsely the clock its
+ * time.perf_counter() reads ticks here (file:// pages often get 100 µs), by the core's rule. At
+ * most a quarter second of waiting; a clock coarser than that is left unmeasured (null).
+ */
+function withClockTick(notebook) {
+  if (!notebook.open || notebook.clockTick !== undefined) return notebook;
+  const tick = core.timerResolution(() => performance.now() / 1000, 0.25);
+  return { ...notebook, clockTick: tick.ok ? tick.value.seconds : null };
+}
 // Milliseconds from navigation start: the core answered, the lesson was drawn (first render), the
 // whole page was ready. The lesson is drawn as soon as the core answers; the rest follows.
 const marks = { coreMs: null, firstRenderMs: null, readyMs: null };
@@ -352,7 +363,10 @@ async function boot() {
     ),
   };
   state = { ...state, write: applyWriteLink(createWriteState(), location.hash) };
-  state = { ...state, notebook: applyNotebookLink(createNotebookState(seedCells(core), SEED_MISSING), location.hash) };
+  state = {
+    ...state,
+    notebook: withClockTick(applyNotebookLink(createNotebookState(seedCells(core), SEED_MISSING), location.hash)),
+  };
   const linkedClassroom = state.classroom.inLink;
 
   bindInputs(
@@ -369,10 +383,6 @@ async function boot() {
   status.textContent = 'Core loaded; drawing the figure and the other sections…';
   marks.firstRenderMs = performance.now();
   await nextPaint();
-  // The clock the Notebook's time.perf_counter() reads ticks this coarsely here (file:// pages
-  // often get 100 µs): the core measures it once, and the timing samples' note says so.
-  const tick = core.timerResolution(() => performance.now() / 1000);
-  state = { ...state, notebook: { ...state.notebook, clockTick: tick.ok ? tick.value.seconds : null } };
 
   // One pool of Workers for the page: the measurements and the analyses each cancel their own.
   const hardwareCores = Number.isInteger(navigator.hardwareConcurrency) ? navigator.hardwareConcurrency : null;
@@ -438,7 +448,7 @@ async function boot() {
   const notebookPool = new WorkerPool({ size: 1, spawn: browserSpawn(workerURL) });
   const notebookRuns = notebookPool.group();
   const setNotebook = (notebook) => {
-    state = { ...state, notebook }; // only the Notebook and the link change
+    state = { ...state, notebook: withClockTick(notebook) }; // only the Notebook and the link change
     views.notebook.render(state);
     if (!state.error) writeHash();
   };

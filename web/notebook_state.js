@@ -16,7 +16,8 @@
 //   runs:    cells run since the kernel started (the next count);
 //   notice:  what the page says about the kernel (it restarted, it was reset), or null;
 //   clockTick: how coarsely the page's clock (time.perf_counter's) ticks, in seconds, measured by
-//            the core after the first render (null: not yet, or not measurable).
+//            the core the first time the Notebook is open (undefined: not yet; null: too coarse
+//            to measure in a quarter second).
 // }
 import { decodeHash } from './model/hash.js';
 
@@ -45,7 +46,7 @@ export function createNotebookState(seed, seedError = null) {
     kernel: null,
     runs: 0,
     notice: null,
-    clockTick: null,
+    clockTick: undefined,
   };
 }
 

@@ -1750,6 +1750,14 @@ class Machine {
       *out = mk_int(static_cast<std::int64_t>(r[0]->i + __int128(k) * r[2]->i));
       return 1;
     }
+    if (it->s == "list_reverseiterator") {  // i: the next index, counting down; -1 once spent
+      if (it->i < 0 || it->i >= static_cast<std::int64_t>(it->self->items.size())) {
+        it->i = -1;
+        return 0;
+      }
+      *out = it->self->items[static_cast<std::size_t>(it->i--)];
+      return 1;
+    }
     // iter_of's other iterators (CPython's names: list_iterator, str_iterator,
     // dict_keyiterator, ...) read their list or tuple as it is now (a snapshot's too).
     const std::string& k = it->s;
@@ -3904,12 +3912,15 @@ class Machine {
       if (x->t != T::List && x->t != T::Tuple && x->t != T::Str && x->t != T::Dict &&
           x->t != T::Array)
         return raise("TypeError", "'" + type_name(x) + "' object is not reversible");
+      if (x->t == T::List) {  // read live from its last index, as CPython's list_reverseiterator
+        V it = mk_iter("list_reverseiterator");
+        if (it) it->self = x, it->i = static_cast<std::int64_t>(x->items.size()) - 1;
+        return it;
+      }
       std::vector<V> items;
       if (!iterate(x, &items)) return nullptr;
       std::reverse(items.begin(), items.end());
-      V it = mk_iter(x->t == T::List   ? "list_reverseiterator"
-                     : x->t == T::Dict ? "dict_reversekeyiterator"
-                                       : "reversed");
+      V it = mk_iter(x->t == T::Dict ? "dict_reversekeyiterator" : "reversed");
       if (it) it->self = mk_seq(T::List, std::move(items));
       return it;
     }

@@ -48,12 +48,12 @@ enum class T {
   // A lazy iterator, made where a traced array is iterated (JAX's iteration of a tracer is a
   // generator: each row's slice is emitted when the loop asks for it). s: its kind, as type()
   // names it: "generator" (a traced array's rows: self the array, i the next row),
-  // "list_iterator" (items, i the next; reversed()'s "list_reverseiterator", "reversed" and
-  // "dict_reversekeyiterator" read a reversed copy; its "range_iterator" has text "reversed"
-  // and counts from the range's end), "enumerate" (self the inner iterator, i the next count),
-  // "zip" (items: the iterators), "map" and "filter" (self the function, items[0] the iterator),
-  // and "generator" of a generator expression (lambda the expression, closure its scope,
-  // items the iterators of the clauses entered, outermost first).
+  // "list_iterator" (items, i the next; reversed()'s "list_reverseiterator" reads its list live,
+  // i the next index counting down, "reversed" and "dict_reversekeyiterator" a reversed copy, its
+  // "range_iterator" has text "reversed" and counts from the range's end), "enumerate" (self the
+  // inner iterator, i the next count), "zip" (items: the iterators), "map" and "filter" (self the
+  // function, items[0] the iterator), and "generator" of a generator expression (lambda the
+  // expression, closure its scope, items the iterators of the clauses entered, outermost first).
   Iter,
 };
 

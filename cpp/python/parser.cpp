@@ -180,6 +180,21 @@ struct Parser {
       }
     }
   }
+  // What `del` may name: a name, an attribute, a subscript, or a tuple or list of them.
+  bool check_del(const Expr& e) {
+    switch (e.kind) {
+      case EK::Name:
+      case EK::Attribute:
+      case EK::Subscript:
+        return true;
+      case EK::Tuple:
+      case EK::List:
+        for (const auto& k : e.kids) TRY(check_del(*k));
+        return true;
+      default:
+        return fail_at(e, std::string("cannot delete ") + expr_name(e));
+    }
+  }
   // A value that is a bare `*x` (a statement's, a return's, an assignment's right side).
   bool check_value(const ExprP& e) {
     return !e || e->kind != EK::Starred || fail_at(*e, "can't use starred expression here");
@@ -542,6 +557,8 @@ struct Parser {
   // `element for target in iterable [if cond]...` after the element was read.
   // (line, column: the element's place, read before the element is moved in.)
   ExprP comprehension(ExprP element, const char* kind, int line, int column) {
+    if (element->kind == EK::Starred)
+      return fail_at(*element, "iterable unpacking cannot be used in comprehension"), nullptr;
     auto c = std::make_unique<Expr>();
     c->kind = EK::Comprehension;
     c->line = line;
@@ -894,6 +911,7 @@ struct Parser {
         if (starts_expr()) {
           ExprP e = w == "assert" ? test() : expr_list();
           TRY(e);
+          if (w == "del") TRY(check_del(*e));
           s->extra.push_back(std::move(e));
           if ((w == "assert" && is_op(",")) || (w == "raise" && is_kw("from"))) {
             next();
@@ -1039,6 +1057,7 @@ struct Parser {
         next();
         s->value = expr_list();
         TRY(s->value);
+        TRY(check_value(s->value));
         TRY(block(s->body));
         if (is_kw("else")) {
           next();

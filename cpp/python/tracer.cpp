@@ -3709,10 +3709,11 @@ struct Interp {
       const std::int64_t size = shape[axis];
       if (one.kind == 0) {
         if (one.i < -size || one.i >= size)
-          return fail_as("IndexError", "index " + std::to_string(one.i) +
-                                           " is out of bounds for axis " + std::to_string(axis) +
-                                           " with size " + std::to_string(size) +
-                                           " (JAX clamps it in a gather: not supported here)");
+          // A limit of this tracer, as the message says (JAX clamps the index in a gather).
+          return fail_as("NotImplementedError",
+                         "index " + std::to_string(one.i) + " is out of bounds for axis " +
+                             std::to_string(axis) + " with size " + std::to_string(size) +
+                             " (JAX clamps it in a gather: not supported here)");
         if (one.i < 0)
           return fail_as("NotImplementedError",
                          "a negative index (" + std::to_string(one.i) +

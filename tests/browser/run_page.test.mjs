@@ -899,10 +899,10 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     assert.match(await page.locator('#kernel-check').innerText(), /^Passed/);
     // At other sizes section 1 shows another module: the check says it ran the seed's.
     await page.locator('input[name="m"]').fill('3');
-    await page.waitForFunction(() => /not the sizes above/.test(document.querySelector('#ir-check').textContent));
+    await page.waitForFunction(() => /not the module above/.test(document.querySelector('#ir-check').textContent));
     assert.match(
       await page.locator('#ir-check').innerText(),
-      /^The seed's StableHLO \(32×16 · 16×8, f32: not the sizes above\), run by the core's interpreter/,
+      /^The seed's StableHLO \(32×16 · 16×8, f32\), not the module above, run by the core's interpreter/,
     );
     assert.deepEqual(problems, []);
     await page.close();

@@ -1,6 +1,7 @@
 // The timing harness and the ceiling microbenchmarks: their structure and their refusals.
 // Wall-clock values are never asserted (they belong to scripts/bench), only their shape.
 #include <algorithm>
+#include <cmath>
 
 #include "catch.hpp"
 #include "kernels/kernels.h"
@@ -37,6 +38,11 @@ TEST_CASE(
   auto s = measure::timer_resolution(still, 0);
   REQUIRE_FALSE(s.ok());
   CHECK(s.error() == "the timer did not advance within 0 s");
+  double back = 10;
+  CHECK(measure::timer_resolution([&] { return back -= 0.5; }).error() ==
+        "the clock went backwards, from 9.5 to 9 s");
+  CHECK(measure::timer_resolution([] { return std::nan(""); }).error() ==
+        "the clock must give a finite number of seconds, got NaN");
 }
 
 TEST_CASE("time_matmul takes N samples of R repeats, after calibrating R to the timer",

@@ -402,6 +402,19 @@ describe('every reported sample lasts 100 timer ticks', () => {
     assert.throws(() => timerResolution(core, () => 5, 0), /the timer did not advance within 0 s/);
     assert.match(core.timerResolution(5).error, /^now must be a function returning seconds, got 5$/);
     assert.match(core.timerResolution(coarse, 61).error, /^give_up_seconds must be from 0 to 60, got 61$/);
+    // A clock that gives no number, goes backwards or throws is refused, and the core carries on.
+    assert.match(core.timerResolution(() => NaN).error, /^the clock must give a finite number of seconds, got NaN$/);
+    assert.match(core.timerResolution(() => 'abc').error, /finite number of seconds, got NaN/);
+    let back = 10;
+    assert.match(core.timerResolution(() => (back -= 0.5)).error, /^the clock went backwards, from 9\.5 to 9 s$/);
+    for (let i = 0; i < 20000; i++) {
+      const r = core.timerResolution(() => {
+        throw new Error('no clock');
+      });
+      if (i === 0) assert.equal(r.error, 'the clock threw: no clock');
+    }
+    assert.equal(core.trapped(), null);
+    assert.ok(core.heapBytes().ok);
   });
 
   test('on the numbers a real measurement reports, 1 core and 2 cores', async () => {

@@ -353,7 +353,8 @@ export function resultsCSV(settings, set, exercises) {
     const cells = {
       ...row,
       right_at_attempt: row.right_at,
-      right_answer: row.right_at ? (row.history[row.right_at - 1]?.answer ?? '') : '',
+      // The history keeps the first MAX_HISTORY attempts (a save from before it keeps none).
+      right_answer: row.correct ? (row.history[row.right_at - 1]?.answer ?? '(not kept)') : '',
       last_answer: row.answer,
       last_feedback: row.feedback,
     };

@@ -56,7 +56,7 @@ function renderIrCheck(checks, r) {
   const shown = acc.m === ir.m && acc.k === ir.k && acc.n === ir.n && r.stablehlo?.dtype === ir.dtype;
   const module = shown
     ? 'The StableHLO above'
-    : `The seed's StableHLO (${ir.m}×${ir.k} · ${ir.k}×${ir.n}, ${ir.dtype}: not the sizes above)`;
+    : `The seed's StableHLO (${ir.m}×${ir.k} · ${ir.k}×${ir.n}, ${ir.dtype}), not the module above`;
   out.textContent =
     `${module}, run by the core's interpreter on the same inputs (arguments: ${ir.inputs}): ` +
     `${ir.passed ? 'passed' : 'FAILED'}, max |x − y| = ${sci(ir.max_abs_error)} (the tightest output used ` +

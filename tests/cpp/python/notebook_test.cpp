@@ -274,6 +274,12 @@ TEST_CASE("a target that cannot be assigned to stops the program before it runs,
        1},
       {"a, b: int = 1, 2", "SyntaxError: only single target (not tuple) can be annotated", 1},
       {"f(): int = 1", "SyntaxError: illegal target for annotation", 1},
+      {"for x in *a: pass", "SyntaxError: can't use starred expression here", 10},
+      {"x = [*a for b in c]", "SyntaxError: iterable unpacking cannot be used in comprehension", 6},
+      {"x = (*a for b in c)", "SyntaxError: iterable unpacking cannot be used in comprehension", 6},
+      {"del f()", "SyntaxError: cannot delete function call", 5},
+      {"del a, *b", "SyntaxError: cannot delete starred", 8},
+      {"del a + 1", "SyntaxError: cannot delete expression", 5},
   };
   for (const Bad& b : cases) {
     INFO(b.source);
@@ -784,6 +790,8 @@ TEST_CASE("iterators behave as CPython's: in, exceptions, live lists, ranges, la
       "        print(e)\n"
       "r = reversed([1, 2, 3])\n"
       "print(next(r), list(r), list(r), list(reversed(range(5, -7, -4))), list(reversed('ab')))\n"
+      "l = [1, 2, 3]\nr = reversed(l)\nl[0] = 9\nprint(list(r))\n"
+      "l = [1, 2, 3]\nr = reversed(l)\nl.clear()\nprint(list(r))\n"
       "r = reversed(range(10**18))\n"
       "print(next(r), next(r), list(reversed(range(2**63 - 3, 2**63 - 1))))\n");
   INFO(r.error);
@@ -811,6 +819,7 @@ TEST_CASE("iterators behave as CPython's: in, exceptions, live lists, ranges, la
         "'set' object is not reversible\n"
         "'list_iterator' object is not reversible\n"
         "3 [2, 1] [] [-3, 1, 5] ['b', 'a']\n"
+        "[3, 2, 9]\n[]\n"  // a list is read live from its end
         "999999999999999999 999999999999999998 [9223372036854775806, 9223372036854775805]\n");
 }
 
