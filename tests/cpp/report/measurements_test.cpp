@@ -68,8 +68,13 @@ TEST_CASE("the lesson's IR check has the kernel check's fields and its ops timed
   REQUIRE(json);
   const Json j = parsed(json.value());
   CHECK(keys(j) == std::vector<std::string>{"max_abs_error", "passed", "worst_ratio", "worst_index",
-                                            "worst_value", "worst_reference", "atol", "rtol",
-                                            "inputs", "ops_seconds", "ops"});
+                                            "worst_value", "worst_reference", "atol", "rtol", "m",
+                                            "k", "n", "dtype", "inputs", "ops_seconds", "ops"});
+  // The module it ran: the seed's, whatever sizes the page shows.
+  CHECK(number(j, "m") == 32);
+  CHECK(number(j, "k") == 16);
+  CHECK(number(j, "n") == 8);
+  CHECK(j.find("dtype")->string == "f32");
   CHECK(j.find("inputs")->string == "arange");
   CHECK(number(j, "ops") >= 2);
 }
