@@ -122,9 +122,9 @@ class Verifier {
     if ((op.op.code == OpCode::Case || op.op.code == OpCode::If) && m_.dialect == "stablehlo" &&
         !branches(op))
       return false;
-    // HLO leaves element types to infer's rule (check_written_shapes): XLA lets floats of two
-    // precisions meet in one op (mixed-precision dumps), StableHLO does not.
-    if (m_.dialect == "stablehlo" && !same_element_types(op)) return false;
+    // Both dialects: HLO's floats of two precisions may meet in one op (kinds_differ).
+    if (!same_element_types(op)) return false;
+    if (op.op.code == OpCode::Bitcast && !bitcast(op)) return false;
     // The rules below read one result where the op gives one value (the generic form can write
     // none: `"stablehlo.add"(%a, %b) : (...) -> ()`), as its kernel writes one.
     if (one_result(op.op.code, info.verify)) {
@@ -552,6 +552,11 @@ class Verifier {
   bool same_element_types(const OpView& op) {
     const bool compare = op.op.code == OpCode::Compare;
     const int first = same_element_from(op.op.code);
+    // HLO's data movement: its own rules hold the element type exactly (keeps_element_type, the
+    // reshape and broadcast rules; infer.cpp's transpose), with their own messages.
+    if (m_.dialect == "hlo" && (op.op.code == OpCode::Reshape || op.op.code == OpCode::Transpose ||
+                                op.op.code == OpCode::BroadcastInDim))
+      return true;
     if ((first < 0 && !compare) || op.num_results() != 1 || op.num_operands() == 0) return true;
     // compare: the two operands share one element type; the others: the result's.
     const Type& ref = compare ? op.operand_type(0) : op.result_type(0);
@@ -561,7 +566,7 @@ class Verifier {
          ++i) {
       const Type& t = op.operand_type(i);
       if (!t.is_array() || t.etype == ElementType::Quant || t.etype == ElementType::Invalid ||
-          t.element == ref.element)
+          !kinds_differ(ref, t))
         continue;
       return fail(op,
                   std::string(op.op.name) + " operand " + std::to_string(i) +
@@ -594,6 +599,39 @@ class Verifier {
     return !opaque(a) && !opaque(b) && a.element != b.element && !(quantized(a) && quantized(b));
   }
   static bool same_dims(const Type& t, const Type& out) { return dims_fit(t.dims, out.dims); }
+  // Two element types one op may not hold together: elements_differ, but for HLO's floats of two
+  // precisions, which XLA lets meet (SameElementTypeIgnoringFpPrecision: mixed-precision dumps)
+  // and the interpreter's kernels refuse when they run, as what they do not compute.
+  bool kinds_differ(const Type& a, const Type& b) const {
+    return elements_differ(a, b) &&
+           !(m_.dialect == "hlo" && is_float(a.etype) && is_float(b.etype));
+  }
+
+  // HLO's bitcast (XLA's ShapeVerifier::HandleBitcast, layout-sensitive): the result holds the
+  // operand's bytes, so the two have one byte size (the layouts order them; bitcast_convert
+  // changes an element type within one shape's bits).
+  bool bitcast(const OpView& op) {
+    if (op.num_operands() != 1 || op.num_results() != 1) return true;
+    const Type& x = op.operand_type(0);
+    const Type& y = op.result_type(0);
+    if (!ranked(x) || !ranked(y) || !x.is_static() || !y.is_static() ||
+        x.etype == ElementType::Invalid || y.etype == ElementType::Invalid || quantized(x) ||
+        quantized(y))
+      return true;
+    // Exact byte counts (a size past 128 bits is left alone: nothing of it runs).
+    auto bytes = [](const Type& t, Count* out) {
+      Count n = static_cast<Count>(element_info(t.etype).bytes);
+      for (std::int64_t d : t.dims)
+        if (!checked_mul(n, static_cast<Count>(d), &n)) return false;
+      *out = n;
+      return true;
+    };
+    Count bx = 0, by = 0;
+    if (!bytes(x, &bx) || !bytes(y, &by) || bx == by) return true;
+    return fail(op, std::string(op.op.name) + " changes the byte size",
+                to_decimal(bx) + " bytes (the operand's, " + type_text(x) + ")",
+                to_decimal(by) + " bytes (" + type_text(y) + ")");
+  }
 
   // iota: its result's element type is of a kind the types column gives (integer, floating-point
   // or complex: StableHLO's HLO_StaticShapeIntFpOrComplexTensor; XLA's ShapeVerifier::HandleIota
@@ -1067,8 +1105,8 @@ class Verifier {
         return fail(op,
                     name + " update is larger than the operand in dimension " + std::to_string(i),
                     "at most " + std::to_string(in.dims[i]), std::to_string(update.dims[i]));
-    if (m_.dialect == "stablehlo" && update.is_array() && !quantized(update) && !quantized(in) &&
-        update.element != in.element)
+    // XLA's InferDynamicUpdateSliceShape lets HLO's floats of two precisions meet.
+    if (update.is_array() && !quantized(update) && !quantized(in) && kinds_differ(in, update))
       return fail(op, name + " update has another element type than the operand",
                   in.element + " (as " + type_text(in) + ")", update.element);
     if (!start_indices(op, 2, rank)) return false;
@@ -1238,10 +1276,10 @@ class Verifier {
            (!one_shape || same_shapes(op, op.num_operands()));
   }
   // N inputs, then N init values (reduce, reduce_window): N at least 1, the inputs of one shape.
-  // StableHLO also wants each init value of its input's element type (its reduce's C2 and
-  // reduce_window's C3); HLO is left to infer.cpp's rules, as XLA lets floats of two precisions
-  // meet there. An init value that is not 0-d is allowed: StableHLO's verifier and XLA's importer
-  // accept one (verify_reduce.mlir, import.hlo), though the interpreter does not run it.
+  // Each init value of its input's element type (StableHLO's reduce C2 and reduce_window C3;
+  // XLA's VerifyReducerShape, where HLO's floats of two precisions may meet). An init value that is
+  // not 0-d is allowed: StableHLO's verifier and XLA's importer accept one (verify_reduce.mlir,
+  // import.hlo), though the interpreter does not run it.
   bool inputs_and_inits(const OpView& op, std::size_t* n) {
     const std::string name(op.op.name);
     *n = op.num_operands() / 2;
@@ -1250,11 +1288,10 @@ class Verifier {
                   "N inputs and N init values, N at least 1",
                   std::to_string(op.num_operands()) + " operands");
     if (!array_operands(op, 0, 2 * *n) || !same_shapes(op, *n)) return false;
-    if (m_.dialect != "stablehlo") return true;
     for (std::size_t i = 0; i < *n; ++i) {
       const Type& in = op.operand_type(i);
       const Type& init = op.operand_type(*n + i);
-      if (elements_differ(in, init))
+      if (kinds_differ(in, init))
         return fail(op,
                     name + " init value " + std::to_string(i) +
                         " has another element type than input " + std::to_string(i),
@@ -1369,7 +1406,8 @@ class Verifier {
   // element type and gives one i1; scatter is a reducer body over the source and the init value;
   // the result is the operand's type.
   bool select_and_scatter(const OpView& op) {
-    if (m_.dialect != "stablehlo" || op.num_operands() != 3) return true;
+    if (op.num_operands() != 3) return true;
+    if (m_.dialect != "stablehlo") return scatter_elements(op);  // the rest: infer.cpp's rule
     const Type& operand = op.operand_type(0);
     const std::string name(op.op.name);
     if (!array_operands(op, 0, 3) || !scatter_window(op)) return false;
@@ -1406,6 +1444,22 @@ class Verifier {
     return true;
   }
 
+  // select_and_scatter's source and init value of the operand's element type (StableHLO's C1 and
+  // C3; XLA's InferSelectAndScatterShape, where HLO's floats of two precisions may meet).
+  bool scatter_elements(const OpView& op) {
+    const std::string name(op.op.name);
+    const Type& operand = op.operand_type(0);
+    const Type& source = op.operand_type(1);
+    const Type& init = op.operand_type(2);
+    if (kinds_differ(operand, source))
+      return fail(op, name + " source has another element type than the operand",
+                  operand.element + " (as " + type_text(operand) + ")", type_text(source));
+    if (kinds_differ(operand, init))
+      return fail(op, name + " init value has another element type than the operand",
+                  operand.element + " (as " + type_text(operand) + ")", type_text(init));
+    return true;
+  }
+
   // select_and_scatter's window (StableHLO's C4-C7: sizes and strides of at least 1) and its
   // source: of the operand's element type (C1), with the window's output shape over the operand
   // (C2); its init value 0-d and of the operand's element type (C3).
@@ -1414,14 +1468,9 @@ class Verifier {
     const Type& operand = op.operand_type(0);
     const Type& source = op.operand_type(1);
     const Type& init = op.operand_type(2);
-    if (elements_differ(source, operand))
-      return fail(op, name + " source has another element type than the operand",
-                  operand.element + " (as " + type_text(operand) + ")", type_text(source));
+    if (!scatter_elements(op)) return false;
     if (!scalar(init) && init.kind != Type::Kind::Element)
       return fail(op, name + " init value is not 0-d", "a 0-d tensor", type_text(init));
-    if (elements_differ(init, operand))
-      return fail(op, name + " init value has another element type than the operand",
-                  operand.element + " (as " + type_text(operand) + ")", type_text(init));
     if (!ranked(operand)) return true;
     const OpAttrs* a = decoded(op);
     if (!a) return error.empty();
@@ -1628,7 +1677,7 @@ class Verifier {
       if (ranked(u) && ranked(ui) && !same_dims(ui, u))
         return fail(op, name + " update " + std::to_string(i) + " shape differs from update 0",
                     type_text(u) + "'s shape", type_text(ui));
-      if (m_.dialect == "stablehlo" && elements_differ(xi, ui))
+      if (kinds_differ(xi, ui))
         return fail(op,
                     name + " update " + std::to_string(i) +
                         " has another element type than input " + std::to_string(i),
@@ -1989,6 +2038,11 @@ class Verifier {
     const std::int64_t fgc = cv.feature_group_count, bgc = cv.batch_group_count;
     const std::vector<WindowDim>& window = cv.window;
     if (!steps_positive(op, window, "convolution")) return false;
+    // StableHLO's C9 (window_reversal's size is the spatial rank), written in either dialect.
+    if (!cv.window_reversal.empty() && cv.window_reversal.size() != s)
+      return fail(op, "convolution window_reversal does not fit its spatial dimensions",
+                  std::to_string(s) + " flags (one per spatial dimension)",
+                  std::to_string(cv.window_reversal.size()));
     // The result's shape: infer.h's convolution_result, the rule HLO's shape inference uses too
     // (the run computes with the same sizes).
     if (!ranked(l) || !ranked(k) || l.dims.size() != s + 2 || k.dims.size() != s + 2) return true;

@@ -78,6 +78,14 @@ struct OpCall {
 #define RL_VERIFIED(c, rule) (false ? ((void)(c), (void)(rule)) : (void)0)
 #endif
 
+// One element type, or two floating-point ones: what the verifier lets an op's operands hold
+// together (verify.cpp's kinds_differ: HLO's floats of two precisions meet, as XLA's
+// SameElementTypeIgnoringFpPrecision allows). For RL_VERIFIED; the kernels that copy or compute in
+// one type refuse the second case with fail(), as what they do not compute.
+inline bool one_kind(hlo::ElementType a, hlo::ElementType b) {
+  return a == b || (hlo::is_float(a) && hlo::is_float(b));
+}
+
 // Each of `v` in [0, rank), none twice: what a verified dimension list holds (for RL_VERIFIED).
 inline bool distinct_dims(const std::vector<std::int64_t>& v, std::size_t rank) {
   std::vector<bool> seen(rank, false);

@@ -162,17 +162,16 @@ bool layout_of(const OpCall& c, hlo::ValueId v, std::size_t rank, std::vector<in
 // the result's layout stores it (XLA's bitcast is free because both orders are one buffer).
 // Arrays are held row-major, so: operand → its storage order (a transpose), then storage order →
 // the result's dimensions (the inverse transpose); with both layouts row-major, a reshape.
-// No verify rule holds bitcast's types (XLA compares its byte sizes only when layouts are
-// compared): a bitcast that changes the element type or count is refused here.
+// verify.cpp's bitcast rule keeps the byte size (XLA's, layout-sensitive); XLA also lets a
+// bitcast reinterpret the bytes as another element type of that size, which is not run here.
 bool bitcast(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   const hlo::Type& t = c.out_type(0);
   if (t.etype != x.type)
     return c.fail("bitcast changes the element type", std::string(hlo::element_info(x.type).mlir),
                   t.element);
-  if (!t.is_static() || t.elements() != static_cast<double>(x.elements()))
-    return c.fail("bitcast changes the element count", std::to_string(x.elements()) + " elements",
-                  t.text);
+  // One element type and one byte size: one element count (static: computable_types).
+  RL_VERIFIED(c, t.is_static() && t.elements() == static_cast<double>(x.elements()));
   const Dims& od = c.out_type(0).dims;
   std::vector<int> in_order, out_order;
   if (!layout_of(c, c.fn().operands(c.op())[0], x.dims.size(), &in_order) ||
@@ -394,7 +393,9 @@ bool dynamic_update_slice(const OpCall& c) {
   const Tensor& u = c.tensor(1);
   RL_KEEPS_TYPE(c, x);
   const std::size_t rank = x.dims.size();
-  // HLO lets floats of two precisions meet; the interpreter copies bytes, so one type only.
+  // HLO lets floats of two precisions meet (verify.cpp's dynamic_update_slice rule refuses any
+  // other pair); the interpreter copies bytes, so one type only.
+  RL_VERIFIED(c, one_kind(u.type, x.type));
   if (u.type != x.type)
     return c.fail("dynamic_update_slice update of another element type than the operand",
                   std::string(hlo::element_info(x.type).mlir),
@@ -430,8 +431,10 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) {
 bool pad(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   const Tensor& v = c.tensor(1);
-  // HLO lets floats of two precisions meet (its result the wider type); the interpreter fills
-  // bytes, so one type only. Checked first: the result's type follows from the two.
+  // HLO lets floats of two precisions meet (its result the wider type; verify.cpp's pad rule
+  // refuses any other pair); the interpreter fills bytes, so one type only. Checked first: the
+  // result's type follows from the two.
+  RL_VERIFIED(c, one_kind(v.type, x.type));
   if (v.type != x.type)
     return c.fail("pad value of another element type than the operand",
                   std::string(hlo::element_info(x.type).mlir),
@@ -478,7 +481,9 @@ bool concatenate(const OpCall& c) {
   std::int64_t total = 0;
   for (std::size_t i = 0; i < c.num_operands(); ++i) {
     const Tensor& x = c.tensor(i);
-    // HLO lets floats of two precisions meet; the interpreter copies bytes, so one type only.
+    // HLO lets floats of two precisions meet (verify.cpp's same_element_types refuses any other
+    // pair); the interpreter copies bytes, so one type only.
+    RL_VERIFIED(c, one_kind(x.type, c.out_type(0).etype));
     if (x.type != c.out_type(0).etype)
       return c.fail(
           "concatenate operand " + std::to_string(i) + " of another element type than the result",
@@ -636,14 +641,17 @@ bool gather(const OpCall& c) {
       if (static_cast<std::int64_t>(d) != ivd)
         batch_index_dim.push_back(static_cast<std::int64_t>(d));
   }
-  bool shape_ok = offset_operand.size() == g.offset_dims.size() &&
-                  batch_result.size() == batch_index_dim.size();
+  // The result's rank and batch dimensions are the verifier's (verify.cpp's gather rule, in both
+  // forms); its offset sizes too, but for dynamic_gather, whose slice sizes are values.
+  RL_VERIFIED(c, offset_operand.size() == g.offset_dims.size() &&
+                     batch_result.size() == batch_index_dim.size());
+  for (std::size_t k = 0; k < batch_result.size(); ++k)
+    RL_VERIFIED(c, od[static_cast<std::size_t>(batch_result[k])] ==
+                       idx.dims[static_cast<std::size_t>(batch_index_dim[k])]);
+  bool shape_ok = true;
   for (std::size_t k = 0; shape_ok && k < offset_operand.size(); ++k)
     shape_ok = od[static_cast<std::size_t>(g.offset_dims[k])] ==
                slice[static_cast<std::size_t>(offset_operand[k])];
-  for (std::size_t k = 0; shape_ok && k < batch_result.size(); ++k)
-    shape_ok = od[static_cast<std::size_t>(batch_result[k])] ==
-               idx.dims[static_cast<std::size_t>(batch_index_dim[k])];
   RL_VERIFIED(c, shape_ok || dynamic);
   if (!shape_ok)  // dynamic_gather's slice sizes, values, against its written result
     return c.fail("dynamic_gather result shape is wrong",

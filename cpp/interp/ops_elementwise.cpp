@@ -179,7 +179,9 @@ bool binary(const OpCall& c) {
   const Tensor& a = c.tensor(0);
   const Tensor& b = c.tensor(1);
   RL_VERIFIED(c, a.dims == b.dims);  // verify.cpp's elementwise rule
-  // HLO lets floats of two precisions meet; the loops take one element type.
+  // HLO lets floats of two precisions meet (verify.cpp's same_element_types refuses any other
+  // pair); the loops take one element type.
+  RL_VERIFIED(c, one_kind(a.type, b.type));
   if (a.type != b.type)
     return c.fail(std::string(c.op().name) + " of operands of two element types", "one type",
                   std::string(hlo::element_info(a.type).mlir) + " and " +
@@ -517,6 +519,11 @@ bool bitcast_convert(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   Tensor y;
   if (!c.alloc(0, &y)) return false;
+  // verify.cpp's bitcast_convert rule: the result holds the operand's bits.
+  RL_VERIFIED(c, static_cast<double>(x.elements()) * hlo::element_info(x.type).bits ==
+                     static_cast<double>(y.elements()) * hlo::element_info(y.type).bits);
+  // i1 holds one bit in a byte: between it and a wider type the bits are the spec's, the bytes
+  // are not, and that is not run.
   if (y.bytes() != x.bytes())
     return c.fail("bitcast_convert changes the size", std::to_string(x.bytes()) + " bytes",
                   std::to_string(y.bytes()));

@@ -82,9 +82,7 @@ bool convolution(const OpCall& c) {
       c, cd.kernel_spatial.size() == S && cd.output_spatial.size() == S && a.window.size() == S);
   RL_VERIFIED(c, x.dims.size() == rank && w.dims.size() == rank && od.size() == rank);
   RL_VERIFIED(c, conv_dims_in_range(cd, rank));
-  if (!a.window_reversal.empty() && a.window_reversal.size() != S)
-    return c.fail("convolution window_reversal does not fit its spatial dimensions",
-                  std::to_string(S) + " flags", std::to_string(a.window_reversal.size()));
+  RL_VERIFIED(c, a.window_reversal.empty() || a.window_reversal.size() == S);
   if (x.type != w.type || x.type != c.out_type(0).etype)
     return c.fail("convolution mixes element types", type_name(x.type),
                   type_name(w.type) + " -> " + c.out_type(0).element);

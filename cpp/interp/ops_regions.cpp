@@ -138,10 +138,12 @@ void set_results(const OpCall& c, std::vector<Tensor>& ts) {
   c.set(0, std::move(v));
 }
 
-// Result i must have these dims and this element type (what the op computes).
+// Result i must have these dims (the verifier's, as each caller says) and this element type (what
+// the op computes: a wider one, from StableHLO's promotable body or HLO's to_apply, is not run).
 bool check_result(const OpCall& c, const hlo::Type& t, std::size_t i, ElementType type,
                   const Dims& dims) {
-  if (t.dims != dims || t.etype != type)
+  RL_VERIFIED(c, t.dims == dims);
+  if (t.etype != type)
     return c.fail(
         std::string(c.op().name) + "'s result " + std::to_string(i) + " has the wrong type",
         type_name(type) + " " + dims_text(dims), t.text);
@@ -822,6 +824,8 @@ bool inputs_and_inits(const OpCall& c, std::size_t* n) {
     RL_VERIFIED(
         c, c.in(i).is_tensor() && c.in(*n + i).is_tensor() && c.tensor(i).dims == c.tensor(0).dims);
     const Tensor& init = c.tensor(*n + i);
+    // verify.cpp's inputs_and_inits: one element type, or HLO's floats of two precisions.
+    RL_VERIFIED(c, one_kind(init.type, c.tensor(i).type));
     if (!init.dims.empty() || init.type != c.tensor(i).type)
       return c.fail(std::string(c.op().name) + "'s init value " + std::to_string(i),
                     "a scalar " + type_name(c.tensor(i).type),
@@ -1322,7 +1326,8 @@ bool select_and_scatter(const OpCall& c) {
   const Tensor& x = c.tensor(0);
   const Tensor& source = c.tensor(1);
   const Tensor& init = c.tensor(2);
-  // StableHLO's rule; HLO lets floats of two precisions meet (not run here).
+  // verify.cpp's scatter_elements; HLO lets floats of two precisions meet (not run here).
+  RL_VERIFIED(c, one_kind(source.type, x.type) && one_kind(init.type, x.type));
   if (source.type != x.type || init.type != x.type)
     return c.fail(
         "select_and_scatter's source and init value",
@@ -1563,7 +1568,8 @@ bool scatter(const OpCall& c) {
     const Tensor& x = c.tensor(i);
     const Tensor& u = c.tensor(n + 1 + i);
     RL_VERIFIED(c, x.dims == x0.dims && u.dims == u0.dims);
-    if (u.type != x.type)  // StableHLO's rule; HLO lets floats of two precisions meet
+    RL_VERIFIED(c, one_kind(u.type, x.type));  // verify.cpp's scatter_operands
+    if (u.type != x.type)  // HLO lets floats of two precisions meet: not run here
       return c.fail("scatter's input and update " + std::to_string(i), "of one element type",
                     type_name(x.type) + " and " + type_name(u.type));
   }
@@ -2054,10 +2060,13 @@ bool map(const OpCall& c) {
   const std::size_t n = c.num_operands();
   RL_VERIFIED(c, n > 0);
   const Dims& dims = c.tensor(0).dims;
-  for (std::size_t i = 0; i < n; ++i)
-    if (!c.in(i).is_tensor() || c.tensor(i).dims != dims)
-      return c.fail("map's operands differ in shape", dims_text(dims),
-                    c.in(i).is_tensor() ? dims_text(c.tensor(i).dims) : "another value");
+  for (std::size_t i = 0; i < n; ++i) {
+    // Arrays (verify.cpp's inputs_alike); of one shape but for HLO's scalars beside arrays.
+    RL_VERIFIED(c, c.in(i).is_tensor() &&
+                       (c.tensor(i).dims == dims || c.tensor(i).dims.empty() || dims.empty()));
+    if (c.tensor(i).dims != dims)
+      return c.fail("map's operands differ in shape", dims_text(dims), dims_text(c.tensor(i).dims));
+  }
   const Dims& md = c.attrs().get<hlo::ReduceAttrs>().dims;
   for (std::size_t i = 0; i < md.size(); ++i)
     RL_VERIFIED(c, md.size() == dims.size() && md[i] == static_cast<std::int64_t>(i));

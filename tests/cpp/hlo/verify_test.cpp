@@ -1117,3 +1117,76 @@ TEST_CASE("an attribute's integer list with a name, a fraction or a missing comm
   REQUIRE(good.ok());
   CHECK(verify(good->at(0)).ok());
 }
+
+TEST_CASE(
+    "an op's operands hold one element type (HLO: floats of two precisions may meet), a bitcast "
+    "keeps its byte size and a convolution's window_reversal fits it, before anything runs",
+    "[hlo][verify]") {
+  // The interpreter's kernels trust these (RL_VERIFIED); each was the kernel's own refusal at run
+  // time before, for HLO (and for window_reversal, in both dialects).
+  const std::string d = " \xE2\x80\x94 expected ";
+  const std::string hlo_head =
+      "add_f32 {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
+      "  ROOT s = f32[] add(x, y)\n}\n"
+      "ge {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
+      "  ROOT p = pred[] compare(x, y), direction=GE\n}\n"
+      "ENTRY e {\n  a = f32[4] parameter(0)\n  b = s32[4] parameter(1)\n  i = s32[] parameter(2)\n"
+      "  z = f32[] parameter(3)\n  k = s32[4,1] parameter(4)\n  h = bf16[4] parameter(5)\n";
+  SECTION("HLO refuses other pairs") {
+    auto [op, message] = GENERATE_COPY(table<std::string, std::string>({
+        std::tuple<std::string, std::string>{
+            "ROOT r = f32[4] add(a, b)",
+            "19:3: error: add operand 1 has another element type than the result" + d +
+                "f32 (as f32[4]), got s32 (s32[4])"},
+        {"ROOT r = pred[4] compare(a, b), direction=LT",
+         "19:3: error: compare operand 1 has another element type than operand 0" + d +
+             "f32 (as f32[4]), got s32 (s32[4])"},
+        {"ROOT r = f32[8] concatenate(a, b), dimensions={0}",
+         "19:3: error: concatenate operand 1 has another element type than the result" + d +
+             "f32 (as f32[8]), got s32 (s32[4])"},
+        {"ROOT r = f32[4] dynamic-update-slice(a, b, i)",
+         "19:3: error: dynamic-update-slice update has another element type than the operand" + d +
+             "f32 (as f32[4]), got s32"},
+        {"ROOT r = s32[] reduce(b, z), dimensions={0}, to_apply=add_f32",
+         "19:3: error: reduce init value 0 has another element type than input 0" + d +
+             "s32 (as s32[4]), got f32[]"},
+        {"ROOT r = f32[4] scatter(a, k, b), update_window_dims={}, inserted_window_dims={0}, "
+         "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add_f32",
+         "19:3: error: scatter update 0 has another element type than input 0" + d +
+             "f32 (as f32[4]), got s32[4]"},
+        {"ROOT r = f32[4] select-and-scatter(a, b, z), window={size=1}, select=ge, "
+         "scatter=add_f32",
+         "19:3: error: select-and-scatter source has another element type than the operand" + d +
+             "f32 (as f32[4]), got s32[4]"},
+        {"ROOT r = f32[5] bitcast(a)",
+         "19:3: error: bitcast changes the byte size" + d +
+             "16 bytes (the operand's, f32[4]), got 20 bytes (f32[5])"},
+    }));
+    auto r = check_hlo(hlo_head + "  " + op + "\n}\n");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error() == message);
+  }
+  SECTION("HLO lets floats of two precisions meet, and a bitcast reinterpret its bytes") {
+    // Valid XLA (the interpreter refuses to run them, naming the types: not the verifier's).
+    auto op = GENERATE(as<std::string>{}, "ROOT r = f32[4] add(a, h)",
+                       "ROOT r = f32[8] concatenate(a, h), dimensions={0}",
+                       "ROOT r = f32[4] dynamic-update-slice(a, h, i)",
+                       "ROOT r = f32[] reduce(h, z), dimensions={0}, to_apply=add_f32",
+                       "ROOT r = s32[2,2] bitcast(a)");
+    auto r = check_hlo(hlo_head + "  " + op + "\n}\n");
+    INFO(op);
+    CHECK(r.ok());
+  }
+  SECTION("StableHLO: window_reversal") {
+    auto r = check(
+        "  %0 = stablehlo.convolution(%a, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], "
+        "window = {stride = [1], reverse = [true, false]} {batch_group_count = 1 : i64, "
+        "feature_group_count = 1 : i64} : (tensor<1x4x1xf32>, tensor<2x1x1xf32>) -> "
+        "tensor<1x3x1xf32>\n",
+        "%a: tensor<1x4x1xf32>, %w: tensor<2x1x1xf32>");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error() ==
+          "2:3: error: convolution window_reversal does not fit its spatial dimensions" + d +
+              "1 flags (one per spatial dimension), got 2");
+  }
+}
