@@ -21,15 +21,14 @@ bool constant(const OpCall& c) {
   if (!c.alloc(0, &t)) return false;
   const std::size_t eb = static_cast<std::size_t>(hlo::element_bytes(t.type));
   const std::size_t n = static_cast<std::size_t>(t.elements());
+  // The literal was read against the constant's own type (decode.cpp: decode_dense and
+  // decode_hlo_literal, which refuse a value of another element count or byte length): one
+  // element's bytes for a splat, every element's otherwise.
   if (lit.splat) {
-    if (lit.bytes.size() != eb)
-      return c.fail("a splat constant of the wrong size", std::to_string(eb) + " bytes",
-                    std::to_string(lit.bytes.size()));
+    RL_VERIFIED(c, lit.bytes.size() == eb);
     for (std::size_t i = 0; i < n; ++i) std::memcpy(t.data() + i * eb, lit.bytes.data(), eb);
   } else {
-    if (lit.bytes.size() != n * eb)
-      return c.fail("a constant of the wrong size", std::to_string(n * eb) + " bytes",
-                    std::to_string(lit.bytes.size()));
+    RL_VERIFIED(c, lit.bytes.size() == n * eb);
     if (n) std::memcpy(t.data(), lit.bytes.data(), n * eb);
   }
   c.set(0, std::move(t));
@@ -79,11 +78,10 @@ bool process_zero(const OpCall& c) {
   return true;
 }
 
+// A body's values, as many as the op's results: the verifier's (verify.cpp's call, while_loop and
+// branches against the body's return, function_results for a callee's; HLO: one value each).
 bool set_results(const OpCall& c, std::vector<Value>& results) {
-  if (results.size() != c.num_results())
-    return c.fail(std::string(c.op().name) + " got " + std::to_string(results.size()) +
-                      " results from its body",
-                  std::to_string(c.num_results()), std::to_string(results.size()));
+  RL_VERIFIED(c, results.size() == c.num_results());
   for (std::size_t i = 0; i < results.size(); ++i) c.set(i, std::move(results[i]));
   return true;
 }
