@@ -4346,7 +4346,23 @@ class Machine {
     r.i = {acc};
     return from_array(std::move(r));
   }
+  // A jnp function takes NumPy arrays as JAX does: each becomes a JAX array first (its dtype
+  // canonical: float64 → float32 with 64-bit types off), so the result is a JAX array.
   V numpy_fn(const std::string& q, const Args& a) {
+    if (q.rfind("jnp.", 0) != 0) return numpy_fn_on(q, a);
+    auto as_jax = [&](const V& v) {
+      if (v->t != T::Array || v->arr.jax) return v;
+      NdArray t = astype(v->arr, canon(v->arr.dt, true));
+      t.jax = true;
+      t.weak = false;
+      return mk_array(std::move(t));
+    };
+    Args b = a;
+    for (V& v : b.pos) v = as_jax(v);
+    for (auto& kv : b.kw) kv.second = as_jax(kv.second);
+    return numpy_fn_on(q, b);
+  }
+  V numpy_fn_on(const std::string& q, const Args& a) {
     const bool jax = q.rfind("jnp.", 0) == 0;
     const std::string f = q.substr(q.find('.') + 1);
     if (f == "array" || f == "asarray") {

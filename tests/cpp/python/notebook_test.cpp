@@ -831,12 +831,20 @@ TEST_CASE("a jnp scalar type called makes a JAX array, a np one a NumPy scalar",
       "import numpy as np\nimport jax.numpy as jnp\n"
       "x = jnp.float32(2.0)\n"
       "print(repr(x), type(x).__name__, repr(x * 2), repr(jnp.int64(3)), x.dtype == jnp.float32)\n"
-      "print(repr(np.float32(2.0)), type(np.float32(2.0)).__name__, [jnp.float32(1.5)])\n");
+      "print(repr(np.float32(2.0)), type(np.float32(2.0)).__name__, [jnp.float32(1.5)])\n"
+      // jnp functions take NumPy arrays as JAX arrays (float64 canonicalized to float32).
+      "a = np.ones(2)\n"
+      "print(repr(jnp.tanh(a)), repr(jnp.add(a, a)), repr(jnp.maximum(a, 0)), repr(jnp.dot(a, "
+      "a)))\n"
+      "try:\n    jnp.matmul(np.ones(3), np.ones(4))\nexcept TypeError as e:\n    print(e)\n");
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.stdout_text ==
         "Array(2., dtype=float32) ArrayImpl Array(4., dtype=float32) Array(3, dtype=int32) True\n"
-        "2.0 float32 [Array(1.5, dtype=float32)]\n");
+        "2.0 float32 [Array(1.5, dtype=float32)]\n"
+        "Array([0.7615942, 0.7615942], dtype=float32) Array([2., 2.], dtype=float32) "
+        "Array([1., 1.], dtype=float32) Array(2., dtype=float32)\n"
+        "dot_general requires contracting dimensions to have the same shape, got (3,) and (4,).\n");
 }
 
 // Eager jnp on host arrays refuses as JAX does (lax.dot_general's TypeError, jnp.matmul's own
