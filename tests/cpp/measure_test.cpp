@@ -21,7 +21,8 @@ TEST_CASE("the timer advances and reports a positive resolution", "[measure]") {
 }
 
 TEST_CASE(
-    "the timer's resolution is the median tick of any clock; one that stands still is refused",
+    "the timer's resolution is the median tick of any clock, and a clock that stands still is "
+    "refused",
     "[measure]") {
   // A clock that moves by 1e-4 s every 7th reading (as a browser coarsens performance.now()),
   // and by 3e-4 once: the median of the 9 ticks is the usual one.
