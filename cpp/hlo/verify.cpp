@@ -49,7 +49,7 @@ class Verifier {
           return false;
         if (!checked(v)) return false;
         for (const auto& inner : f.nested(op))
-          if (!region(f, inner, depth + 1)) return false;
+          if (!terminated(v, inner) || !region(f, inner, depth + 1)) return false;
       }
     return true;
   }
@@ -365,6 +365,23 @@ class Verifier {
                     type_text(m_.type(callee->result_types[i])) + " (result " + std::to_string(i) +
                         " of " + fn + ")",
                     type_text(op.result_type(i)));
+    }
+    return true;
+  }
+
+  // A StableHLO op's region: each block ends with its return (MLIR's terminator), which gives
+  // the region's values. Without one the region gives nothing, which the run would find only
+  // when it took that region (an if's other branch never).
+  bool terminated(const OpView& op, const Region& r) {
+    if (m_.dialect != "stablehlo") return true;
+    for (const auto& b : r.blocks) {
+      if (!b.ops.empty() &&
+          (b.ops.back().code == OpCode::Return || b.ops.back().code == OpCode::FuncReturn))
+        continue;
+      return fail(op, std::string(op.op.name) + " has a region that does not end with a return",
+                  "stablehlo.return as the last op of each of its regions' blocks",
+                  b.ops.empty() ? std::string("an empty block")
+                                : "a block ending with " + std::string(b.ops.back().name));
     }
     return true;
   }

@@ -1190,3 +1190,30 @@ TEST_CASE(
               "1 flags (one per spatial dimension), got 2");
   }
 }
+
+TEST_CASE(
+    "every block of a StableHLO op's region ends with its return, checked before anything runs",
+    "[hlo][verify]") {
+  // The if's second branch gives no value: caught here, not only when a run takes it.
+  auto r = check(
+      "  %0 = \"stablehlo.if\"(%p) ({\n"
+      "    stablehlo.return %x : tensor<f32>\n"
+      "  }, {\n"
+      "    %1 = stablehlo.add %x, %x : tensor<f32>\n"
+      "  }) : (tensor<i1>) -> tensor<f32>\n",
+      "%p: tensor<i1>, %x: tensor<f32>");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error() ==
+        "2:3: error: stablehlo.if has a region that does not end with a return \xE2\x80\x94 "
+        "expected stablehlo.return as the last op of each of its regions' blocks, got a block "
+        "ending with stablehlo.add");
+  auto ok = check(
+      "  %0 = \"stablehlo.if\"(%p) ({\n"
+      "    stablehlo.return %x : tensor<f32>\n"
+      "  }, {\n"
+      "    %1 = stablehlo.add %x, %x : tensor<f32>\n"
+      "    stablehlo.return %1 : tensor<f32>\n"
+      "  }) : (tensor<i1>) -> tensor<f32>\n",
+      "%p: tensor<i1>, %x: tensor<f32>");
+  CHECK(ok.ok());
+}
