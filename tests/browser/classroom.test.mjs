@@ -501,7 +501,8 @@ describe('classroom: what students and teachers tripped over', () => {
     const line = readFileSync(await csv.path(), 'utf8')
       .split('\r\n')
       .find((l) => l.includes(',ceiling,'));
-    assert.ok(line.includes(',400 GB/s,yes,1,2,'), line);
+    // The verdict beside the answer that earned it; the later wrong answer apart.
+    assert.ok(line.includes(`,yes,${ceiling.exact},1,2,400 GB/s,`), line);
     // The gradebook, from that very file, agrees.
     const table = await page.evaluate(
       (text) => window.rooflineLab.gradebook([{ name: 'me.json', text }]),
