@@ -391,7 +391,7 @@ Props while_rule(const OpInput& in, CostContext& ctx) {
   const bool have_b = ctx.body(in, 1, &b);
   const bool have_c = ctx.body(in, 0, &c);
   if (!have_b || !have_c) return ctx.unmodeled("while without its condition and body");
-  const std::int64_t known = known_trip_count(in.op);
+  const std::int64_t known = in.attrs ? in.attrs->get<CallsAttrs>().known_trip_count : -1;
   const std::int64_t trips = known >= 0 ? known : ctx.counted_trips(in);
   const double k = trips >= 0 ? static_cast<double>(trips) : 1;
   p.add_all(b, k);
@@ -462,10 +462,9 @@ Props custom_call_rule(const OpInput& in, CostContext& ctx) {
     return ctx.unmodeled("custom call" +
                          (target.empty() ? std::string() : " " + target.substr(0, 60)) +
                          ": its cost is unknown (XLA reports -1)");
-  const Attribute* cfg = op.attr("backend_config");
-  bool found = false;
-  std::vector<std::int64_t> contracting;
-  if (cfg) contracting = json_list(cfg->value, "lhs_contracting_dimensions", &found);
+  const bool found = in.attrs && in.attrs->get<CustomCallAttrs>().gemm_dims;  // decode.h
+  const std::vector<std::int64_t> contracting =
+      found ? in.attrs->get<CustomCallAttrs>().gemm_lhs_contracting : std::vector<std::int64_t>();
   if (!found || op.num_operands() == 0 || op.num_results() != 1)
     return ctx.unmodeled("cuBLAS GEMM without dot dimension numbers in its backend_config");
   const Type& lhs = op.operand_type(0);

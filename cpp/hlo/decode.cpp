@@ -550,6 +550,9 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
       CustomCallAttrs& cc = a.emplace<CustomCallAttrs>();
       cc.target = t ? symbol_name(t->value) : std::string();
       cc.has_side_effect = flag(op, {"has_side_effect", "custom_call_has_side_effect"});
+      if (const Attribute* cfg = op.attr("backend_config"))
+        cc.gemm_lhs_contracting =
+            json_list(cfg->value, "lhs_contracting_dimensions", &cc.gemm_dims);
       break;
     }
     case OpCode::Call:
@@ -560,14 +563,18 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
     case OpCode::Composite:
       if (!callee(op, "decomposition", &a.emplace<CallsAttrs>().callees, true)) return false;
       break;
-    case OpCode::Fusion:
-      if (!callee(op, "calls", &a.emplace<CallsAttrs>().callees, true)) return false;
+    case OpCode::Fusion: {
+      CallsAttrs& ca = a.emplace<CallsAttrs>();
+      if (!callee(op, "calls", &ca.callees, true)) return false;
+      if (const Attribute* kind = op.attr("kind")) ca.fusion_kind = std::string(kind->value);
       break;
+    }
     case OpCode::AsyncStart:
       if (!callee(op, "calls", &a.emplace<CallsAttrs>().callees, false)) return false;
       break;
     case OpCode::While: {
       CallsAttrs& ca = a.emplace<CallsAttrs>();
+      ca.known_trip_count = known_trip_count(op);
       if (m_.dialect == "hlo" &&
           (!callee(op, "condition", &ca.callees, true) || !callee(op, "body", &ca.callees, true)))
         return false;

@@ -154,13 +154,22 @@ RL_ATTR_STRUCT(CholeskyAttrs, RL_CHOLESKY_ATTRS_FIELDS)
   X(std::int64_t, feature_index, 0)
 RL_ATTR_STRUCT(BatchNormAttrs, RL_BATCH_NORM_ATTRS_FIELDS)
 
-#define RL_CUSTOM_CALL_ATTRS_FIELDS(X)               \
-  X(std::string, target, {}) /* "check.expect_eq" */ \
-  X(bool, has_side_effect, false)
+// gemm_lhs_contracting: a cuBLAS GEMM's lhs_contracting_dimensions, read from its backend_config
+// (gemm_dims: whether it gives them).
+#define RL_CUSTOM_CALL_ATTRS_FIELDS(X)                   \
+  X(std::string, target, {}) /* "check.expect_eq" */     \
+  X(bool, has_side_effect, false)                        \
+  X(std::vector<std::int64_t>, gemm_lhs_contracting, {}) \
+  X(bool, gemm_dims, false)
 RL_ATTR_STRUCT(CustomCallAttrs, RL_CUSTOM_CALL_ATTRS_FIELDS)
 
-// call, composite, fusion, async_start, while (condition, body), case (its branches).
-#define RL_CALLS_ATTRS_FIELDS(X) X(std::vector<std::uint32_t>, callees, {})
+// call, composite, fusion, async_start, while (condition, body), case (its branches);
+// known_trip_count: a while's, from its backend_config (-1: none); fusion_kind: a fusion's kind
+// as written ("kLoop", ""when not written).
+#define RL_CALLS_ATTRS_FIELDS(X)             \
+  X(std::vector<std::uint32_t>, callees, {}) \
+  X(std::int64_t, known_trip_count, -1)      \
+  X(std::string, fusion_kind, {})
 RL_ATTR_STRUCT(CallsAttrs, RL_CALLS_ATTRS_FIELDS)
 
 // AttrFamily (ops.h) → its struct (None has none).

@@ -846,8 +846,9 @@ Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options
           Fusion fu;
           fu.function = static_cast<std::uint32_t>(fi);
           if (in.op->results.count) fu.name = f.value_name(f.results(*in.op)[0]);
-          const Attribute* kind = f.attr(*in.op, "kind");
-          fu.kind_name = kind ? std::string(kind->value) : "kLoop";
+          const OpAttrs* decoded = prog.attrs_of(in);  // decode.h: the fusion's kind, read once
+          const std::string kind = decoded ? decoded->get<CallsAttrs>().fusion_kind : "";
+          fu.kind_name = kind.empty() ? "kLoop" : kind;
           fu.kind = fu.kind_name == "kLoop"     ? FusionKind::Loop
                     : fu.kind_name == "kInput"  ? FusionKind::Input
                     : fu.kind_name == "kOutput" ? FusionKind::Output
