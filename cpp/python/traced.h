@@ -25,14 +25,11 @@
 
 namespace rl::python::tr {
 
-// How a rule's refusal starts when the value it was handed is a tracer of a trace that has ended
-// (kept by a side effect): the notebook raises it as JAX's UnexpectedTracerError.
-inline constexpr char kUnexpectedTracer[] = "Encountered an unexpected tracer";
-
 // A rule's refusal as the exception JAX raises for it. A rule that JAX refuses with another
 // exception than TypeError starts its message with the type ("ValueError: Incompatible shapes
 // for broadcasting: ...", "IndexError: ...", NotImplementedError for what JAX runs and this
-// tracer does not); any other refusal is JAX's TypeError, or its UnexpectedTracerError.
+// tracer does not; UnexpectedTracerError for a tracer of an ended trace kept by a side effect);
+// any other refusal is JAX's TypeError.
 struct Refusal {
   std::string type, text;
 };
@@ -45,7 +42,6 @@ inline Refusal refusal(const std::string& message) {
       head.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") ==
           std::string::npos;
   if (typed) return {head, message.substr(colon + 2)};
-  if (message.rfind(kUnexpectedTracer, 0) == 0) return {"UnexpectedTracerError", message};
   return {"TypeError", message};
 }
 

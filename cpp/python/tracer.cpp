@@ -482,13 +482,15 @@ struct Interp {
     // JAX's UnexpectedTracerError, in its words (the notebook raises it by them).
     const bool enclosing = std::find(fn_stack.begin(), fn_stack.end(), a->fn) != fn_stack.end();
     if (a->traced && (a->epoch != epoch_of(a->fn) || !enclosing))
-      return fail(std::string(tr::kUnexpectedTracer) +
-                  ". A function transformed by JAX had a side effect, allowing for a reference to "
-                  "an intermediate value with type " +
-                  aval_text(a) +
-                  " wrapped in a DynamicJaxprTracer to escape the scope of the transformation. "
-                  "JAX transformations require that functions explicitly return their outputs, "
-                  "and disallow saving intermediate values to global state.");
+      return fail_as(
+          "UnexpectedTracerError",
+          "Encountered an unexpected tracer. A function transformed by JAX had a side effect, "
+          "allowing for a reference to "
+          "an intermediate value with type " +
+              aval_text(a) +
+              " wrapped in a DynamicJaxprTracer to escape the scope of the transformation. "
+              "JAX transformations require that functions explicitly return their outputs, "
+              "and disallow saving intermediate values to global state.");
     if (a->traced && a->fn != fn_stack.back() && !captures.empty() &&
         captures.back().fn == fn_stack.back())
       return capture(a);

@@ -210,14 +210,18 @@ TEST_CASE("a syntax error is printed as Python prints it, with the place", "[pyt
   CHECK(r.error.find("  File \"bad.py\", line 2\n") == 0);
 }
 
+namespace {
+// A line CPython refuses when it compiles the file: its exception and the caret's column.
+struct Bad {
+  const char* source;
+  const char* exception;
+  int column;
+};
+}  // namespace
+
 TEST_CASE("a def's parameter list refuses what CPython 3.11 refuses, with its message and column",
           "[python][notebook]") {
   // Each message and caret column as /usr/bin/python3 (3.11) printed them for the same line.
-  struct Bad {
-    const char* source;
-    const char* exception;
-    int column;
-  };
   const Bad cases[] = {
       {"def f(*): pass", "SyntaxError: named arguments must follow bare *", 7},
       {"def f(*, **k): pass", "SyntaxError: named arguments must follow bare *", 7},
@@ -243,11 +247,6 @@ TEST_CASE("a def's parameter list refuses what CPython 3.11 refuses, with its me
 TEST_CASE("a target that cannot be assigned to stops the program before it runs, as CPython does",
           "[python][notebook]") {
   // Each message and caret column as /usr/bin/python3 (3.11) printed them for the same line.
-  struct Bad {
-    const char* source;
-    const char* exception;
-    int column;
-  };
   const Bad cases[] = {
       {"a, *b, *c = range(5)", "SyntaxError: multiple starred expressions in assignment", 1},
       {"[*a, *b] = [1, 2]", "SyntaxError: multiple starred expressions in assignment", 1},
