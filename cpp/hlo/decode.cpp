@@ -93,6 +93,24 @@ bool AttrDecoder::int1(const OpView& op, std::initializer_list<const char*> name
   *out = v[0];
   return true;
 }
+// A float attribute: `1.000000e-03 : f32` (MLIR) or `0.001` (HLO); absent reads as 0.
+bool AttrDecoder::real1(const OpView& op, const char* name, float* out) {
+  const Attribute* a = op.attr(name);
+  if (!a) return true;
+  std::string_view v = a->value;
+  const std::size_t colon = v.find(':');
+  if (colon != std::string_view::npos) v = v.substr(0, colon);
+  while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+  while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+  const std::string text(v);
+  char* end = nullptr;
+  const double d = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size())
+    return fail(op.op, "bad " + std::string(name) + " of " + std::string(op.op.name),
+                "a floating-point number", a->value);
+  *out = static_cast<float>(d);
+  return true;
+}
 bool AttrDecoder::flag(const OpView& op, std::initializer_list<const char*> names) const {
   const Attribute* a = first(op, names);
   return a && (last_word(a->value) == "true" || a->value.empty());
@@ -540,9 +558,7 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
     case OpCode::BatchNormGrad: {
       BatchNormAttrs& bn = a.emplace<BatchNormAttrs>();
       if (!int1(op, {"feature_index"}, &bn.feature_index, true, "feature index")) return false;
-      const Attribute* e = op.attr("epsilon");
-      bn.epsilon =
-          e ? static_cast<float>(std::strtod(std::string(e->value).c_str(), nullptr)) : 0.f;
+      if (!real1(op, "epsilon", &bn.epsilon)) return false;
       break;
     }
     case OpCode::CustomCall: {

@@ -337,6 +337,7 @@ class AttrDecoder {
             std::vector<std::int64_t>* out, bool required, const char* what);
   bool int1(const OpView& op, std::initializer_list<const char*> names, std::int64_t* out,
             bool required, const char* what);
+  bool real1(const OpView& op, const char* name, float* out);
   bool flag(const OpView& op, std::initializer_list<const char*> names) const;
   // The functions attribute `name` lists (symbol_names), appended to *out as indices.
   bool callee(const OpView& op, const char* name, std::vector<std::uint32_t>* out, bool required);

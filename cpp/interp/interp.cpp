@@ -30,8 +30,6 @@ constexpr const char* kAsync =
     "an asynchronous pair from XLA's scheduling passes: run the module as printed before them";
 constexpr const char* kDynamicShape =
     "a shape read from a tensor's values (dynamic shapes): the interpreter runs static shapes";
-constexpr const char* kBatchNorm =
-    "not run yet (JAX lowers batch normalization to plain arithmetic and reduce)";
 constexpr const char* kEvaluators = "the evaluator's own: a body's results, not a kernel";
 }  // namespace
 
@@ -69,9 +67,6 @@ RL_DECLINED(DynamicPad, kDynamicShape)
 RL_DECLINED(DynamicReshape, kDynamicShape)
 RL_DECLINED(RealDynamicSlice, kDynamicShape)
 RL_DECLINED(SetDimensionSize, kDynamicShape)
-RL_DECLINED(BatchNormInference, kBatchNorm)
-RL_DECLINED(BatchNormTraining, kBatchNorm)
-RL_DECLINED(BatchNormGrad, kBatchNorm)
 RL_DECLINED(Rng,
             "its values are implementation-defined (the StableHLO spec); rng_bit_generator with "
             "THREE_FRY or PHILOX runs")

@@ -15,6 +15,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/interp/ops_data.cpp
   cpp/interp/ops_dot.cpp
   cpp/interp/ops_linalg.cpp
+  cpp/interp/ops_batch_norm.cpp
   cpp/interp/ops_regions.cpp
   cpp/interp/npy.cpp
   cpp/interp/memory_need.cpp
@@ -28,6 +29,7 @@ list(APPEND RL_TEST_SOURCES
   tests/cpp/interp/math_test.cpp
   tests/cpp/interp/pow_test.cpp
   tests/cpp/interp/data_test.cpp
+  tests/cpp/interp/batch_norm_test.cpp
   tests/cpp/interp/linalg_test.cpp
   tests/cpp/interp/fft_test.cpp
   tests/cpp/interp/complex_arith_test.cpp

@@ -1,0 +1,208 @@
+// Batch normalization: StableHLO's batch_norm_inference, batch_norm_training and batch_norm_grad
+// (XLA's batch-norm-inference, -training, -grad), as the StableHLO specification defines them
+// (stablehlo/docs/spec.md): per feature f (the operand's dimension feature_index), over the
+// N = elements / features elements of that feature,
+//   inference: y = scale[f] · (x − mean[f]) / √(variance[f] + ε) + offset[f]
+//   training:  mean[f] = Σx / N, variance[f] = Σ(x − mean[f])² / N, then y as inference;
+//              results (y, mean, variance)
+//   grad:      with c = x − mean[f], σ = √(variance[f] + ε), g = grad_output,
+//              grad_scale[f] = Σ g·c/σ, grad_offset[f] = Σ g, and
+//              grad_operand = scale[f]/σ/N · (N·g − Σg − c·Σ(g·c)/(variance[f] + ε))
+//              (the spec's formula, after XLA's BatchNormExpander); results (grad_operand,
+//              grad_scale, grad_offset).
+// The shapes are infer.cpp's rule (XLA's InferBatchNorm*Shape), which the kernels trust. They
+// compute in double from the element type and round each result once; XLA expands these ops into
+// arithmetic in the element type, so single and half precision results may differ from XLA's in
+// their last bits. A result of training and grad is one tuple in HLO, three values in StableHLO.
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/float16.h"
+#include "interp/elements.h"
+#include "interp/elementwise.h"
+#include "interp/kernel.h"
+
+namespace rl::interp {
+
+namespace {
+
+using hlo::ElementType;
+using hlo::OpCode;
+
+// The operand as [outer, features, inner] around feature_index.
+struct Around {
+  std::int64_t outer = 1, features = 1, inner = 1;
+  std::int64_t per_feature() const { return outer * inner; }
+  std::int64_t feature_of(std::int64_t i) const { return (i / inner) % features; }
+};
+
+Around around(const std::vector<std::int64_t>& dims, std::int64_t feature_index) {
+  Around a;
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    const auto fd = static_cast<std::size_t>(feature_index);
+    if (d < fd) a.outer *= dims[d];
+    if (d == fd) a.features = dims[d];
+    if (d > fd) a.inner *= dims[d];
+  }
+  return a;
+}
+
+template <class E>
+typename E::Storage narrow(double v) {
+  if constexpr (E::type == ElementType::F16)
+    return f64_to_f16(v);
+  else if constexpr (E::type == ElementType::BF16)
+    return f64_to_bf16(v);
+  else
+    return static_cast<typename E::Storage>(v);
+}
+
+// Training's and grad's three results: three values (StableHLO) or one tuple of them (HLO).
+void set_three(const OpCall& c, Tensor a, Tensor b, Tensor d) {
+  if (c.num_results() == 3) {
+    c.set(0, std::move(a));
+    c.set(1, std::move(b));
+    c.set(2, std::move(d));
+    return;
+  }
+  Value v;
+  v.kind = Value::Kind::Tuple;
+  v.tuple.push_back(Value::of(std::move(a)));
+  v.tuple.push_back(Value::of(std::move(b)));
+  v.tuple.push_back(Value::of(std::move(d)));
+  c.set(0, std::move(v));
+}
+
+// The op in element type E: the per-feature operands widened to double (features long), the
+// operand and grad_output read in place, each result written rounded once. No scratch the size
+// of the operand.
+template <class E>
+bool batch_norm_in(const OpCall& c, const Around& a, double epsilon) {
+  using St = typename E::Storage;
+  const OpCode code = c.op().code;
+  const Tensor& operand = c.tensor(0);
+  const St* x = operand.as<St>();
+  const std::int64_t n = operand.elements();
+  const auto nf = static_cast<std::size_t>(a.features);
+  const auto wide = [&](std::size_t i) {
+    std::vector<double> v(nf);
+    const St* s = c.tensor(i).as<St>();
+    for (std::size_t f = 0; f < nf; ++f) v[f] = static_cast<double>(E::load(s[f]));
+    return v;
+  };
+  const auto at = [&](const St* p, std::int64_t k) { return static_cast<double>(E::load(p[k])); };
+  const std::vector<double> scale = wide(1);
+  const std::vector<std::int64_t> feature_dims{a.features};
+  const auto per_feature = [&](const std::vector<double>& v, Tensor* out) {
+    if (!c.alloc(E::type, feature_dims, out)) return false;
+    St* d = out->as<St>();
+    for (std::size_t f = 0; f < nf; ++f) d[f] = narrow<E>(v[f]);
+    return true;
+  };
+  // y = scale·(x − mean)/√(variance + ε) + offset, per feature, rounded once.
+  const auto normalized = [&](const std::vector<double>& offset, const std::vector<double>& mean,
+                              const std::vector<double>& variance, Tensor* out) {
+    if (!c.alloc(E::type, operand.dims, out)) return false;
+    St* y = out->as<St>();
+    for (std::int64_t k = 0; k < n; ++k) {
+      const auto f = static_cast<std::size_t>(a.feature_of(k));
+      y[k] = narrow<E>(scale[f] * (at(x, k) - mean[f]) / std::sqrt(variance[f] + epsilon) +
+                       offset[f]);
+    }
+    return true;
+  };
+  const double count = static_cast<double>(a.per_feature());
+  Tensor r1, r2, r3;
+  if (code == OpCode::BatchNormInference) {
+    if (!normalized(wide(2), wide(3), wide(4), &r1)) return false;
+    c.set(0, std::move(r1));
+    return true;
+  }
+  std::vector<double> s1(nf, 0.0), s2(nf, 0.0);
+  if (code == OpCode::BatchNormTraining) {
+    for (std::int64_t k = 0; k < n; ++k) s1[static_cast<std::size_t>(a.feature_of(k))] += at(x, k);
+    for (auto& v : s1) v /= count;  // the mean
+    for (std::int64_t k = 0; k < n; ++k) {
+      const auto f = static_cast<std::size_t>(a.feature_of(k));
+      const double d = at(x, k) - s1[f];
+      s2[f] += d * d;
+    }
+    for (auto& v : s2) v /= count;  // the (biased) variance
+    if (!normalized(wide(2), s1, s2, &r1) || !per_feature(s1, &r2) || !per_feature(s2, &r3))
+      return false;
+    set_three(c, std::move(r1), std::move(r2), std::move(r3));
+    return true;
+  }
+  // Grad: operand, scale, mean, variance, grad_output.
+  const std::vector<double> mean = wide(2), variance = wide(3);
+  const St* g = c.tensor(4).as<St>();
+  for (std::int64_t k = 0; k < n; ++k) {
+    const auto f = static_cast<std::size_t>(a.feature_of(k));
+    s1[f] += at(g, k);                         // Σ g: grad_offset
+    s2[f] += at(g, k) * (at(x, k) - mean[f]);  // Σ g·c
+  }
+  std::vector<double> grad_scale(nf);
+  for (std::size_t f = 0; f < nf; ++f) grad_scale[f] = s2[f] / std::sqrt(variance[f] + epsilon);
+  if (!c.alloc(E::type, operand.dims, &r1)) return false;
+  St* y = r1.as<St>();
+  for (std::int64_t k = 0; k < n; ++k) {
+    const auto f = static_cast<std::size_t>(a.feature_of(k));
+    const double ve = variance[f] + epsilon, centered = at(x, k) - mean[f];
+    y[k] = narrow<E>(scale[f] / std::sqrt(ve) / count *
+                     (count * at(g, k) - s1[f] - centered * s2[f] / ve));
+  }
+  if (!per_feature(grad_scale, &r2) || !per_feature(s1, &r3)) return false;
+  set_three(c, std::move(r1), std::move(r2), std::move(r3));
+  return true;
+}
+
+bool batch_norm(const OpCall& c) {
+  const OpCode code = c.op().code;
+  const auto& at = c.attrs().get<hlo::BatchNormAttrs>();
+  const Tensor& operand = c.tensor(0);
+  RL_VERIFIED(c, at.feature_index >= 0 &&
+                     static_cast<std::size_t>(at.feature_index) < operand.dims.size());
+  const Around a = around(operand.dims, at.feature_index);
+  for (std::size_t i = 1; i < c.num_operands(); ++i) {
+    const bool whole = code == OpCode::BatchNormGrad && i == 4;
+    RL_VERIFIED(c, c.tensor(i).elements() == (whole ? operand.elements() : a.features));
+    RL_VERIFIED(c, c.tensor(i).type == operand.type);  // batch_norm_types
+  }
+  const bool ok = for_type(c, operand.type, [&](auto e) {
+    using E = decltype(e);
+    if constexpr (!is_float_v<E>) {
+      return false;
+    } else {
+      return batch_norm_in<E>(c, a, static_cast<double>(at.epsilon));
+    }
+  });
+  return ok;
+}
+
+// Every operand of one floating-point element type the interpreter computes with (HLO lets the
+// per-feature operands be of another float precision: not run).
+std::string batch_norm_types(const hlo::OpView& op, const hlo::OpAttrs* attrs) {
+  std::string p = computable_types(op, attrs);
+  if (!p.empty()) return p;
+  const hlo::Type& t = op.operand_type(0);
+  bool is_float = false;
+  dispatch(t.etype, [&](auto e) { is_float = is_float_v<decltype(e)>; });
+  if (!is_float) return "element type " + t.element + " (floating-point only)";
+  for (std::size_t i = 1; i < op.num_operands(); ++i)
+    if (op.operand_type(i).etype != t.etype)
+      return "operands of two element types (" + t.element + ", " + op.operand_type(i).element +
+             ")";
+  return "";
+}
+
+}  // namespace
+
+// Each op's kernel, for the registry ops.inc's rows make (kernel.h).
+RL_KERNEL(BatchNormInference, batch_norm, batch_norm_types)
+RL_KERNEL(BatchNormTraining, batch_norm, batch_norm_types)
+RL_KERNEL(BatchNormGrad, batch_norm, batch_norm_types)
+
+}  // namespace rl::interp
