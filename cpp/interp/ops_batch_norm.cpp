@@ -50,14 +50,30 @@ Around around(const std::vector<std::int64_t>& dims, std::int64_t feature_index)
   return a;
 }
 
+// Element i of a float array, as double, and stored rounded once: one pair per float type, so
+// the op's loops below are compiled once, not once per type (a batch norm is no hot loop).
+struct Access {
+  double (*load)(const std::uint8_t* p, std::int64_t i);
+  void (*store)(std::uint8_t* p, std::int64_t i, double v);
+};
+
 template <class E>
-typename E::Storage narrow(double v) {
-  if constexpr (E::type == ElementType::F16)
-    return f64_to_f16(v);
-  else if constexpr (E::type == ElementType::BF16)
-    return f64_to_bf16(v);
-  else
-    return static_cast<typename E::Storage>(v);
+Access access_of() {
+  using St = typename E::Storage;
+  Access acc;
+  acc.load = [](const std::uint8_t* p, std::int64_t i) {
+    return static_cast<double>(E::load(reinterpret_cast<const St*>(p)[i]));
+  };
+  acc.store = [](std::uint8_t* p, std::int64_t i, double v) {
+    St& d = reinterpret_cast<St*>(p)[i];
+    if constexpr (E::type == ElementType::F16)
+      d = f64_to_f16(v);
+    else if constexpr (E::type == ElementType::BF16)
+      d = f64_to_bf16(v);
+    else
+      d = static_cast<St>(v);
+  };
+  return acc;
 }
 
 // Training's and grad's three results: three values (StableHLO) or one tuple of them (HLO).
@@ -76,41 +92,38 @@ void set_three(const OpCall& c, Tensor a, Tensor b, Tensor d) {
   c.set(0, std::move(v));
 }
 
-// The op in element type E: the per-feature operands widened to double (features long), the
-// operand and grad_output read in place, each result written rounded once. No scratch the size
-// of the operand.
-template <class E>
-bool batch_norm_in(const OpCall& c, const Around& a, double epsilon) {
-  using St = typename E::Storage;
+// The op: the per-feature operands widened to double (features long), the operand and
+// grad_output read in place, each result written rounded once. No scratch the size of the
+// operand.
+bool batch_norm_with(const OpCall& c, const Around& a, double epsilon, const Access& acc) {
   const OpCode code = c.op().code;
   const Tensor& operand = c.tensor(0);
-  const St* x = operand.as<St>();
+  const ElementType type = operand.type;
+  const std::uint8_t* x = operand.data();
   const std::int64_t n = operand.elements();
   const auto nf = static_cast<std::size_t>(a.features);
   const auto wide = [&](std::size_t i) {
     std::vector<double> v(nf);
-    const St* s = c.tensor(i).as<St>();
-    for (std::size_t f = 0; f < nf; ++f) v[f] = static_cast<double>(E::load(s[f]));
+    for (std::size_t f = 0; f < nf; ++f)
+      v[f] = acc.load(c.tensor(i).data(), static_cast<std::int64_t>(f));
     return v;
   };
-  const auto at = [&](const St* p, std::int64_t k) { return static_cast<double>(E::load(p[k])); };
   const std::vector<double> scale = wide(1);
   const std::vector<std::int64_t> feature_dims{a.features};
   const auto per_feature = [&](const std::vector<double>& v, Tensor* out) {
-    if (!c.alloc(E::type, feature_dims, out)) return false;
-    St* d = out->as<St>();
-    for (std::size_t f = 0; f < nf; ++f) d[f] = narrow<E>(v[f]);
+    if (!c.alloc(type, feature_dims, out)) return false;
+    for (std::size_t f = 0; f < nf; ++f) acc.store(out->data(), static_cast<std::int64_t>(f), v[f]);
     return true;
   };
   // y = scale·(x − mean)/√(variance + ε) + offset, per feature, rounded once.
   const auto normalized = [&](const std::vector<double>& offset, const std::vector<double>& mean,
                               const std::vector<double>& variance, Tensor* out) {
-    if (!c.alloc(E::type, operand.dims, out)) return false;
-    St* y = out->as<St>();
+    if (!c.alloc(type, operand.dims, out)) return false;
     for (std::int64_t k = 0; k < n; ++k) {
       const auto f = static_cast<std::size_t>(a.feature_of(k));
-      y[k] = narrow<E>(scale[f] * (at(x, k) - mean[f]) / std::sqrt(variance[f] + epsilon) +
-                       offset[f]);
+      acc.store(
+          out->data(), k,
+          scale[f] * (acc.load(x, k) - mean[f]) / std::sqrt(variance[f] + epsilon) + offset[f]);
     }
     return true;
   };
@@ -123,11 +136,12 @@ bool batch_norm_in(const OpCall& c, const Around& a, double epsilon) {
   }
   std::vector<double> s1(nf, 0.0), s2(nf, 0.0);
   if (code == OpCode::BatchNormTraining) {
-    for (std::int64_t k = 0; k < n; ++k) s1[static_cast<std::size_t>(a.feature_of(k))] += at(x, k);
+    for (std::int64_t k = 0; k < n; ++k)
+      s1[static_cast<std::size_t>(a.feature_of(k))] += acc.load(x, k);
     for (auto& v : s1) v /= count;  // the mean
     for (std::int64_t k = 0; k < n; ++k) {
       const auto f = static_cast<std::size_t>(a.feature_of(k));
-      const double d = at(x, k) - s1[f];
+      const double d = acc.load(x, k) - s1[f];
       s2[f] += d * d;
     }
     for (auto& v : s2) v /= count;  // the (biased) variance
@@ -138,21 +152,21 @@ bool batch_norm_in(const OpCall& c, const Around& a, double epsilon) {
   }
   // Grad: operand, scale, mean, variance, grad_output.
   const std::vector<double> mean = wide(2), variance = wide(3);
-  const St* g = c.tensor(4).as<St>();
+  const std::uint8_t* g = c.tensor(4).data();
   for (std::int64_t k = 0; k < n; ++k) {
     const auto f = static_cast<std::size_t>(a.feature_of(k));
-    s1[f] += at(g, k);                         // Σ g: grad_offset
-    s2[f] += at(g, k) * (at(x, k) - mean[f]);  // Σ g·c
+    s1[f] += acc.load(g, k);                               // Σ g: grad_offset
+    s2[f] += acc.load(g, k) * (acc.load(x, k) - mean[f]);  // Σ g·c
   }
   std::vector<double> grad_scale(nf);
   for (std::size_t f = 0; f < nf; ++f) grad_scale[f] = s2[f] / std::sqrt(variance[f] + epsilon);
-  if (!c.alloc(E::type, operand.dims, &r1)) return false;
-  St* y = r1.as<St>();
+  if (!c.alloc(type, operand.dims, &r1)) return false;
   for (std::int64_t k = 0; k < n; ++k) {
     const auto f = static_cast<std::size_t>(a.feature_of(k));
-    const double ve = variance[f] + epsilon, centered = at(x, k) - mean[f];
-    y[k] = narrow<E>(scale[f] / std::sqrt(ve) / count *
-                     (count * at(g, k) - s1[f] - centered * s2[f] / ve));
+    const double ve = variance[f] + epsilon, centered = acc.load(x, k) - mean[f];
+    acc.store(r1.data(), k,
+              scale[f] / std::sqrt(ve) / count *
+                  (count * acc.load(g, k) - s1[f] - centered * s2[f] / ve));
   }
   if (!per_feature(grad_scale, &r2) || !per_feature(s1, &r3)) return false;
   set_three(c, std::move(r1), std::move(r2), std::move(r3));
@@ -163,23 +177,25 @@ bool batch_norm(const OpCall& c) {
   const OpCode code = c.op().code;
   const auto& at = c.attrs().get<hlo::BatchNormAttrs>();
   const Tensor& operand = c.tensor(0);
-  RL_VERIFIED(c, at.feature_index >= 0 &&
-                     static_cast<std::size_t>(at.feature_index) < operand.dims.size());
+  RL_VERIFIED(
+      c, at.feature_index >= 0 && static_cast<std::size_t>(at.feature_index) < operand.dims.size());
   const Around a = around(operand.dims, at.feature_index);
   for (std::size_t i = 1; i < c.num_operands(); ++i) {
     const bool whole = code == OpCode::BatchNormGrad && i == 4;
     RL_VERIFIED(c, c.tensor(i).elements() == (whole ? operand.elements() : a.features));
     RL_VERIFIED(c, c.tensor(i).type == operand.type);  // batch_norm_types
   }
+  Access acc{};
   const bool ok = for_type(c, operand.type, [&](auto e) {
     using E = decltype(e);
     if constexpr (!is_float_v<E>) {
       return false;
     } else {
-      return batch_norm_in<E>(c, a, static_cast<double>(at.epsilon));
+      acc = access_of<E>();
+      return true;
     }
   });
-  return ok;
+  return ok && batch_norm_with(c, a, static_cast<double>(at.epsilon), acc);
 }
 
 // Every operand of one floating-point element type the interpreter computes with (HLO lets the

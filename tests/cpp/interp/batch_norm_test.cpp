@@ -48,16 +48,15 @@ Trained train(const V& x, const V& scale, const V& offset, double eps) {
   const std::string t = "tensor<3x2xf64>", f = "tensor<2xf64>";
   char e[40];
   std::snprintf(e, sizeof e, "%.17g", eps);
-  auto r = run_ok(
-      main_of("(" + t + ", " + f + ", " + f + ")",
-              "  %x = stablehlo.constant dense<" + dense(x) + "> : tensor<6xf64>\n" +
-                  "  %xs = stablehlo.reshape %x : (tensor<6xf64>) -> " + t + "\n" +
-                  "  %s = stablehlo.constant dense<" + dense(scale) + "> : " + f + "\n" +
-                  "  %o = stablehlo.constant dense<" + dense(offset) + "> : " + f + "\n" +
-                  "  %y, %m, %v = \"stablehlo.batch_norm_training\"(%xs, %s, %o) {epsilon = " + e +
-                  " : f32, feature_index = 1 : i64} : (" + t + ", " + f + ", " + f + ") -> (" + t +
-                  ", " + f + ", " + f + ")\n" + "  return %y, %m, %v : " + t + ", " + f + ", " +
-                  f + "\n"));
+  auto r = run_ok(main_of(
+      "(" + t + ", " + f + ", " + f + ")",
+      "  %x = stablehlo.constant dense<" + dense(x) + "> : tensor<6xf64>\n" +
+          "  %xs = stablehlo.reshape %x : (tensor<6xf64>) -> " + t + "\n" +
+          "  %s = stablehlo.constant dense<" + dense(scale) + "> : " + f + "\n" +
+          "  %o = stablehlo.constant dense<" + dense(offset) + "> : " + f + "\n" +
+          "  %y, %m, %v = \"stablehlo.batch_norm_training\"(%xs, %s, %o) {epsilon = " + e +
+          " : f32, feature_index = 1 : i64} : (" + t + ", " + f + ", " + f + ") -> (" + t + ", " +
+          f + ", " + f + ")\n" + "  return %y, %m, %v : " + t + ", " + f + ", " + f + "\n"));
   return {as_doubles(r, 0), as_doubles(r, 1), as_doubles(r, 2)};
 }
 
@@ -72,7 +71,8 @@ TEST_CASE("batch_norm_inference, _training and _grad give the StableHLO spec's e
   SECTION("inference: scale·(x − mean)/√(variance + ε) + offset along feature_index") {
     auto r = run_ok(main_of(
         "tensor<2x2x2xf64>",
-        x + "  %mean = stablehlo.constant dense<[2.0, 3.0]> : tensor<2xf64>\n"
+        x +
+            "  %mean = stablehlo.constant dense<[2.0, 3.0]> : tensor<2xf64>\n"
             "  %y = \"stablehlo.batch_norm_inference\"(%x, %one, %one, %mean, %one) " +
             attrs +
             " : (tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>) "
@@ -81,26 +81,27 @@ TEST_CASE("batch_norm_inference, _training and _grad give the StableHLO spec's e
     CHECK(as_doubles(r) == V{0, 0, 2, 2, 2, 2, 0, 0});
   }
   SECTION("training: the batch's mean and variance per feature, then inference with them") {
-    auto r = run_ok(main_of(
-        "(tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>)",
-        x + "  %y, %m, %v = \"stablehlo.batch_norm_training\"(%x, %one, %one) " + attrs +
-            " : (tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>) -> (tensor<2x2x2xf64>, "
-            "tensor<2xf64>, tensor<2xf64>)\n"
-            "  return %y, %m, %v : tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>\n"));
+    auto r = run_ok(
+        main_of("(tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>)",
+                x + "  %y, %m, %v = \"stablehlo.batch_norm_training\"(%x, %one, %one) " + attrs +
+                    " : (tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>) -> (tensor<2x2x2xf64>, "
+                    "tensor<2xf64>, tensor<2xf64>)\n"
+                    "  return %y, %m, %v : tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>\n"));
     CHECK(as_doubles(r, 0) == V{0, 0, 2, 2, 2, 2, 0, 0});
     CHECK(as_doubles(r, 1) == V{2, 3});
     CHECK(as_doubles(r, 2) == V{1, 1});
   }
   SECTION("grad: grad_operand, grad_scale and grad_offset") {
-    auto r = run_ok(main_of(
-        "(tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>)",
-        x + "  %mean = stablehlo.constant dense<[2.0, 3.0]> : tensor<2xf64>\n"
-            "  %g = stablehlo.constant dense<0.1> : tensor<2x2x2xf64>\n"
-            "  %gx, %gs, %go = \"stablehlo.batch_norm_grad\"(%x, %one, %mean, %one, %g) " +
-            attrs +
-            " : (tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, "
-            "tensor<2x2x2xf64>) -> (tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>)\n"
-            "  return %gx, %gs, %go : tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>\n"));
+    auto r = run_ok(
+        main_of("(tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>)",
+                x +
+                    "  %mean = stablehlo.constant dense<[2.0, 3.0]> : tensor<2xf64>\n"
+                    "  %g = stablehlo.constant dense<0.1> : tensor<2x2x2xf64>\n"
+                    "  %gx, %gs, %go = \"stablehlo.batch_norm_grad\"(%x, %one, %mean, %one, %g) " +
+                    attrs +
+                    " : (tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, "
+                    "tensor<2x2x2xf64>) -> (tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>)\n"
+                    "  return %gx, %gs, %go : tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>\n"));
     CHECK(close(as_doubles(r, 0), V(8, 0.0), 1e-15));
     CHECK(close(as_doubles(r, 1), V{0, 0}, 1e-15));
     CHECK(close(as_doubles(r, 2), V{0.4, 0.4}, 1e-15));
@@ -183,8 +184,8 @@ TEST_CASE("XLA's batch-norm-training gives one tuple, and half precision rounds 
         "(tensor<4x1xf16>, tensor<1xf16>, tensor<1xf16>)\n"
         "  return %y, %v : tensor<4x1xf16>, tensor<1xf16>\n"));
     // One feature: mean 2.625, variance 1.671875; y = 2·(x − mean)/√variance + 0.5.
-    const double mean = 2.625, variance = (1.625 * 1.625 + 0.625 * 0.625 + 0.375 * 0.375 +
-                                           1.875 * 1.875) / 4;
+    const double mean = 2.625,
+                 variance = (1.625 * 1.625 + 0.625 * 0.625 + 0.375 * 0.375 + 1.875 * 1.875) / 4;
     const auto f16 = [](double v) { return static_cast<double>(f16_to_f32(f64_to_f16(v))); };
     V want;
     for (double xv : {1.0, 2.0, 3.0, 4.5})
