@@ -635,8 +635,10 @@ class Machine {
         return "<module '" + v->s + "'>";
       case T::DType:
         return "dtype('" + dtype_text(v) + "')";
-      case T::Array:  // a 0-d NumPy value is a NumPy scalar, as type() says: np.float32(1.5)
-        return !v->arr.jax && v->arr.dims.empty() ? element_repr(v->arr, 0) : array_repr(v->arr);
+      case T::Array:  // a 0-d NumPy value is a NumPy scalar, as type() says: np.float32(1.5),
+                      // but for a 0-d numpy.ndarray (Obj::b)
+        return !v->arr.jax && v->arr.dims.empty() && !v->b ? element_repr(v->arr, 0)
+                                                           : array_repr(v->arr);
       case T::ExcType:
         return "<class '" + v->s + "'>";
       case T::Exc: {
@@ -4072,10 +4074,11 @@ class Machine {
           x->t == T::Func || x->t == T::Iter)
         return mk_named(T::Builtin, type_name(x));
       if (x->t == T::Array)  // JAX 0.4's class of a jax.Array; a 0-d NumPy value is a NumPy
-                             // scalar (what reductions and indexing give)
-        return mk_named(T::Builtin, x->arr.jax            ? "jaxlib.xla_extension.ArrayImpl"
-                                    : x->arr.dims.empty() ? "numpy." + dtype_name(x->arr.dt)
-                                                          : type_name(x));
+                             // scalar (what reductions and indexing give), but for a 0-d ndarray
+        return mk_named(T::Builtin, x->arr.jax ? "jaxlib.xla_extension.ArrayImpl"
+                                    : x->arr.dims.empty() && !x->b
+                                        ? "numpy." + dtype_name(x->arr.dt)
+                                        : type_name(x));
       return raise("NotImplementedError", "type() of a " + type_name(x) + " is not supported here");
     }
     if (q == "callable") {
@@ -4362,6 +4365,14 @@ class Machine {
     for (auto& kv : b.kw) kv.second = as_jax(kv.second);
     return numpy_fn_on(q, b);
   }
+  // What NumPy's array constructors give: a numpy.ndarray even when 0-d (np.array(2.5) prints
+  // array(2.5)), where a 0-d result of an operation is a NumPy scalar (2.5).
+  static V zero_d_array(NdArray r) {
+    const bool zero_d = r.dims.empty() && !r.jax;
+    V v = mk_array(std::move(r));
+    v->b = zero_d;
+    return v;
+  }
   V numpy_fn_on(const std::string& q, const Args& a) {
     const bool jax = q.rfind("jnp.", 0) == 0;
     const std::string f = q.substr(q.find('.') + 1);
@@ -4387,7 +4398,7 @@ class Machine {
       }
       if (want) r = astype(r, *want);
       r.weak = false;
-      return mk_array(std::move(r));
+      return zero_d_array(std::move(r));
     }
     if (f == "arange") {
       std::vector<V> nums;
@@ -4486,7 +4497,7 @@ class Machine {
         else
           r.set(k, fill);
       }
-      return mk_array(std::move(r));
+      return zero_d_array(std::move(r));
     }
     if (f == "sort") {
       V x = need(a, 0, "a", f);

@@ -80,8 +80,9 @@ struct Counted {
 struct Obj {
   Counted counted;
   T t = T::None;
-  bool b = false;
-  std::int64_t i = 0;                 // Int: the value, or (big) the nearest int64
+  bool b = false;      // Bool: the value; DType: a JAX dtype; Array: a 0-d numpy.ndarray
+                       // (np.array(2.5)), not a NumPy scalar (what reductions and indexing give)
+  std::int64_t i = 0;  // Int: the value, or (big) the nearest int64
   std::shared_ptr<const BigInt> big;  // Int: set when the value is past int64
   double f = 0;
   std::string s, text;

@@ -846,6 +846,24 @@ TEST_CASE("a jnp scalar type called makes a JAX array, a np one a NumPy scalar",
         "dot_general requires contracting dimensions to have the same shape, got (3,) and (4,).\n");
 }
 
+// NumPy's constructors give a numpy.ndarray even when 0-d; an operation on it gives a NumPy
+// scalar (what NumPy 1.24 prints, checked with Debian's python3-numpy).
+TEST_CASE("np.array of a number is a 0-d ndarray, and arithmetic on it gives a scalar",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import numpy as np\n"
+      "a = np.array(2.5)\n"
+      "print(repr(a), a, type(a).__name__, a.ndim, a.shape)\n"
+      "print(repr(a * 2), repr(np.zeros(())), repr(np.asarray(3)))\n"
+      "print(repr(np.array(1.5, dtype=np.float32)), repr(np.full((), 7)))\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "array(2.5) 2.5 ndarray 0 ()\n"
+        "5.0 array(0.) array(3)\n"
+        "array(1.5, dtype=float32) array(7)\n");
+}
+
 // Eager jnp on host arrays refuses as JAX does (lax.dot_general's TypeError, jnp.matmul's own
 // ValueError), NumPy's arrays as NumPy does.
 TEST_CASE("a matmul of mismatched shapes is refused in JAX's words for jnp, NumPy's for np",
