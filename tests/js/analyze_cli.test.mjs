@@ -1,10 +1,10 @@
 // node scripts/analyze.mjs: per-op costs of StableHLO text with XLA's rules, through the wasm core.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
@@ -13,6 +13,7 @@ const CORPUS = process.env.ROOFLINE_CORPUS || resolve(ROOT, '..', 'shared', 'cor
 const run = (...args) =>
   spawnSync(process.execPath, [join(ROOT, 'scripts', 'analyze.mjs'), ...args], { encoding: 'utf8' });
 const dir = mkdtempSync(join(tmpdir(), 'analyze-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 async function lessonFile() {
   const core = await loadNodeCore();

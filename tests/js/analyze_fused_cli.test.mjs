@@ -2,10 +2,10 @@
 // HLO, with a row per fusion and the unfused and fused totals (cpp/hlo/fuse.h has the rules).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
@@ -17,6 +17,7 @@ const run = (...args) =>
     maxBuffer: 1 << 30,
   });
 const dir = mkdtempSync(join(tmpdir(), 'analyze-fused-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 async function lessonFile() {
   const core = await loadNodeCore();

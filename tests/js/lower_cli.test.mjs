@@ -2,10 +2,10 @@
 // wasm core (cpp/python).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadNodeCore } from '../../scripts/lib/node-core.mjs';
 
@@ -14,6 +14,7 @@ const SHARED = resolve(ROOT, '..', 'shared');
 const run = (...args) =>
   spawnSync(process.execPath, [join(ROOT, 'scripts', 'lower.mjs'), ...args], { encoding: 'utf8' });
 const dir = mkdtempSync(join(tmpdir(), 'lower-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 const LESSON = `import jax
 import jax.numpy as jnp

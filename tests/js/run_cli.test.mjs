@@ -1,16 +1,17 @@
 // node scripts/run.mjs: StableHLO run in the wasm core's interpreter, from the command line.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { ROOT } from '../../scripts/lib/node-core.mjs';
 import { OPTIMIZED_HLO } from '../lib/optimized_hlo.mjs';
 
 const CLI = join(ROOT, 'scripts', 'run.mjs');
 const run = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
 const dir = mkdtempSync(join(tmpdir(), 'rl-run-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 const write = (name, text) => {
   const file = join(dir, name);
   writeFileSync(file, text);
