@@ -387,54 +387,162 @@ Result<NdArray> unary(const std::string& op, const NdArray& a) {
   return Result<NdArray>::success(std::move(r));
 }
 
+std::string jax_matmul_ndim0(int operand) {
+  return "matmul input operand " + std::to_string(operand) +
+         " must have ndim at least 1, but it has ndim 0";
+}
+std::string jax_matmul_batch(const std::vector<std::int64_t>& a,
+                             const std::vector<std::int64_t>& b) {
+  return "Incompatible shapes for matmul arguments: " + shape_repr(a) + " and " + shape_repr(b);
+}
+std::string jax_contracting_mismatch(const std::vector<std::int64_t>& a,
+                                     const std::vector<std::int64_t>& b) {
+  return "dot_general requires contracting dimensions to have the same shape, got " +
+         shape_repr(a) + " and " + shape_repr(b) + ".";
+}
+
+namespace {
+
+// matmul's shapes: the core sizes (n, k, m), the broadcast batch shape, and each operand's
+// batch strides in matrices (0 where it broadcasts); "" or NumPy's / JAX's refusal.
+struct MatmulShape {
+  std::int64_t n = 1, k = 1, m = 1;
+  std::vector<std::int64_t> batch, a_stride, b_stride;
+};
+
+// NumPy's "(2,2,3)->(2,newaxis,newaxis)": an operand's shape with its core axes as newaxis.
+std::string remapped(const std::vector<std::int64_t>& d, std::size_t core) {
+  std::string from = "(", to = "(";
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    from += (i ? "," : "") + std::to_string(d[i]);
+    to += (i ? "," : "") + (i + core < d.size() ? std::to_string(d[i]) : std::string("newaxis"));
+  }
+  return from + ")->" + to + ")";
+}
+
+std::string matmul_shape(const NdArray& a, const NdArray& b, bool jax, MatmulShape* s) {
+  if (a.dims.empty() || b.dims.empty()) {
+    const int which = a.dims.empty() ? 0 : 1;
+    return jax ? jax_matmul_ndim0(which)
+               : "matmul: Input operand " + std::to_string(which) +
+                     " does not have enough dimensions (has 0, gufunc core with signature "
+                     "(n?,k),(k,m?)->(n?,m?) requires 1)";
+  }
+  const std::size_t ra = a.dims.size(), rb = b.dims.size();
+  const bool va = ra == 1, vb = rb == 1;
+  s->n = va ? 1 : a.dims[ra - 2];
+  s->k = a.dims.back();
+  const std::int64_t kb = vb ? b.dims[0] : b.dims[rb - 2];
+  s->m = vb ? 1 : b.dims.back();
+  const std::vector<std::int64_t> ab(a.dims.begin(), a.dims.end() - (va ? 1 : 2)),
+      bb(b.dims.begin(), b.dims.end() - (vb ? 1 : 2));
+  // JAX checks the batch shapes first (jnp.matmul), then dot_general the contracting size;
+  // NumPy's gufunc the core dimension first.
+  std::string batch_error;
+  const std::size_t nb = std::max(ab.size(), bb.size());
+  s->batch.assign(nb, 1);
+  for (std::size_t i = 0; i < nb; ++i) {
+    const std::int64_t da = i + ab.size() >= nb ? ab[i + ab.size() - nb] : 1,
+                       db = i + bb.size() >= nb ? bb[i + bb.size() - nb] : 1;
+    if (da != db && da != 1 && db != 1 && batch_error.empty()) {
+      std::vector<std::int64_t> core{s->n, s->m};
+      if (va) core.erase(core.begin());
+      if (vb) core.pop_back();
+      std::string requested = "(";
+      for (std::size_t c = 0; c < core.size(); ++c)
+        requested += (c ? "," : "") + std::to_string(core[c]);
+      batch_error = jax ? jax_matmul_batch(a.dims, b.dims)
+                        : "operands could not be broadcast together with remapped shapes "
+                          "[original->remapped]: " +
+                              remapped(a.dims, va ? 1 : 2) + " " + remapped(b.dims, vb ? 1 : 2) +
+                              "  and requested shape " + requested + ")";
+    }
+    s->batch[i] = std::max(da, db);
+  }
+  const std::string core_error =
+      s->k == kb ? ""
+      : jax      ? jax_contracting_mismatch({s->k}, {kb})
+                 : "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+                   "signature (n?,k),(k,m?)->(n?,m?) (size " +
+                  std::to_string(kb) + " is different from " + std::to_string(s->k) + ")";
+  if (jax ? !batch_error.empty() : !core_error.empty()) return jax ? batch_error : core_error;
+  if (!batch_error.empty() || !core_error.empty()) return batch_error + core_error;
+  // Strides in matrices over the broadcast batch shape (row-major), 0 where size 1 broadcasts.
+  const auto strides = [&](const std::vector<std::int64_t>& d, std::vector<std::int64_t>* out) {
+    out->assign(nb, 0);
+    std::int64_t st = 1;
+    for (std::size_t i = nb; i-- > 0;) {
+      if (i + d.size() < nb) continue;
+      const std::int64_t size = d[i + d.size() - nb];
+      (*out)[i] = size == 1 ? 0 : st;
+      st *= size;
+    }
+  };
+  strides(ab, &s->a_stride);
+  strides(bb, &s->b_stride);
+  return "";
+}
+
+}  // namespace
+
+double matmul_work(const NdArray& a, const NdArray& b) {
+  MatmulShape s;
+  if (!matmul_shape(a, b, a.jax || b.jax, &s).empty()) return 0;
+  double w = static_cast<double>(s.n) * static_cast<double>(s.k) * static_cast<double>(s.m);
+  for (auto d : s.batch) w *= static_cast<double>(d);
+  return w;
+}
+
 Result<NdArray> matmul(const NdArray& a0, const NdArray& b0) {
   const bool jax = a0.jax || b0.jax;  // JAX's words (jnp.matmul, then lax.dot_general's rule)
-  if (a0.dims.empty() || b0.dims.empty()) {
-    const std::string which = a0.dims.empty() ? "0" : "1";
-    return Result<NdArray>::failure(
-        jax ? "matmul input operand " + which + " must have ndim at least 1, but it has ndim 0"
-            : "matmul: Input operand " + which +
-                  " does not have enough dimensions (has 0, gufunc core with signature "
-                  "(n?,k),(k,m?)->(n?,m?) requires 1)");
-  }
-  if (a0.dims.size() > 2 || b0.dims.size() > 2)
-    return Result<NdArray>::failure(
-        "matmul of arrays with more than 2 dimensions is not supported here yet");
-  const bool va = a0.dims.size() == 1, vb = b0.dims.size() == 1;
-  const std::int64_t n = va ? 1 : a0.dims[0], k = a0.dims.back();
-  const std::int64_t kb = vb ? b0.dims[0] : b0.dims[0], m = vb ? 1 : b0.dims[1];
-  if (k != kb)
-    return Result<NdArray>::failure(
-        jax ? "dot_general requires contracting dimensions to have the same shape, got (" +
-                  std::to_string(k) + ",) and (" + std::to_string(kb) + ",)."
-            : "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
-              "signature (n?,k),(k,m?)->(n?,m?) (size " +
-                  std::to_string(kb) + " is different from " + std::to_string(k) + ")");
+  MatmulShape s;
+  const std::string refused = matmul_shape(a0, b0, jax, &s);
+  if (!refused.empty()) return Result<NdArray>::failure(refused);
   NdArray a = a0, b = b0;
   a.weak = b.weak = false;
   const DType t = result_type(a, b);
-  std::vector<std::int64_t> od;
-  if (!va) od.push_back(n);
-  if (!vb) od.push_back(m);
-  auto made = NdArray::zeros(t, od, a.jax || b.jax);
+  const bool va = a.dims.size() == 1, vb = b.dims.size() == 1;
+  std::vector<std::int64_t> od = s.batch;
+  if (!va) od.push_back(s.n);
+  if (!vb) od.push_back(s.m);
+  auto made = NdArray::zeros(t, od, jax);
   if (!made) return made;
   NdArray r = std::move(made.value());
-  for (std::int64_t p = 0; p < n; ++p)
-    for (std::int64_t q = 0; q < m; ++q) {
-      if (dtype_is_float(t)) {
-        double s = 0;
-        for (std::int64_t c = 0; c < k; ++c)
-          s +=
-              a.at(static_cast<std::size_t>(p * k + c)) * b.at(static_cast<std::size_t>(c * m + q));
-        r.set(static_cast<std::size_t>(p * m + q), s);
-      } else {
-        std::uint64_t s = 0;
-        for (std::int64_t c = 0; c < k; ++c)
-          s += static_cast<std::uint64_t>(a.iat(static_cast<std::size_t>(p * k + c))) *
-               static_cast<std::uint64_t>(b.iat(static_cast<std::size_t>(c * m + q)));
-        r.set_int(static_cast<std::size_t>(p * m + q), static_cast<std::int64_t>(s));
-      }
+  const std::int64_t n = s.n, k = s.k, m = s.m;
+  std::int64_t batches = 1;
+  for (auto d : s.batch) batches *= d;
+  std::vector<std::int64_t> idx(s.batch.size(), 0);
+  for (std::int64_t q = 0; q < batches; ++q) {
+    std::int64_t am = 0, bm = 0;  // the operands' matrices for this batch index
+    for (std::size_t i = 0; i < idx.size(); ++i) {
+      am += idx[i] * s.a_stride[i];
+      bm += idx[i] * s.b_stride[i];
     }
+    const std::size_t ao = static_cast<std::size_t>(am * n * k),
+                      bo = static_cast<std::size_t>(bm * k * m),
+                      ro = static_cast<std::size_t>(q * n * m);
+    for (std::int64_t p = 0; p < n; ++p)
+      for (std::int64_t j = 0; j < m; ++j) {
+        const std::size_t out = ro + static_cast<std::size_t>(p * m + j);
+        if (dtype_is_float(t)) {
+          double sum = 0;
+          for (std::int64_t c = 0; c < k; ++c)
+            sum += a.at(ao + static_cast<std::size_t>(p * k + c)) *
+                   b.at(bo + static_cast<std::size_t>(c * m + j));
+          r.set(out, sum);
+        } else {
+          std::uint64_t sum = 0;
+          for (std::int64_t c = 0; c < k; ++c)
+            sum += static_cast<std::uint64_t>(a.iat(ao + static_cast<std::size_t>(p * k + c))) *
+                   static_cast<std::uint64_t>(b.iat(bo + static_cast<std::size_t>(c * m + j)));
+          r.set_int(out, static_cast<std::int64_t>(sum));
+        }
+      }
+    for (std::size_t i = idx.size(); i-- > 0;) {  // the next batch index, row-major
+      if (++idx[i] < s.batch[i]) break;
+      idx[i] = 0;
+    }
+  }
   return Result<NdArray>::success(std::move(r));
 }
 

@@ -56,7 +56,18 @@ NdArray astype(const NdArray& a, DType t);
 Result<NdArray> binary(const std::string& op, const NdArray& a, const NdArray& b);
 // "tanh", "exp", "log", "sqrt", "abs", "negative", "sin", "cos", "floor", "ceil".
 Result<NdArray> unary(const std::string& op, const NdArray& a);
+// NumPy's matmul (`@`): 1-d operands promoted and their axis removed after, batch dimensions
+// broadcast; a JAX operand (jax) refuses in jnp.matmul's and lax.dot_general's words.
 Result<NdArray> matmul(const NdArray& a, const NdArray& b);
+// The multiply-adds matmul(a, b) does (0 where the shapes do not fit): what it is charged.
+double matmul_work(const NdArray& a, const NdArray& b);
+// jnp.matmul's and lax.dot_general's words (jax/_src/numpy/tensor_contractions.py, lax.py), for
+// the eager arrays here and the tracer alike.
+std::string jax_matmul_ndim0(int operand);
+std::string jax_matmul_batch(const std::vector<std::int64_t>& a,
+                             const std::vector<std::int64_t>& b);
+std::string jax_contracting_mismatch(const std::vector<std::int64_t>& a,
+                                     const std::vector<std::int64_t>& b);
 Result<NdArray> reshape(const NdArray& a, std::vector<std::int64_t> dims);
 std::string shape_repr(const std::vector<std::int64_t>& dims);  // "(32, 16)", "(5,)"
 

@@ -1360,11 +1360,7 @@ class Machine {
         a.weak = b.weak = false;
         if (a.dims.empty() || b.dims.empty()) return raise("ValueError", matmul(a, b).error());
       }
-      double work = 1;
-      for (auto d : a.dims) work *= static_cast<double>(d);
-      for (auto d : b.dims) work *= static_cast<double>(d);
-      if (!b.dims.empty() && b.dims[0] > 0) work /= static_cast<double>(b.dims[0]);
-      if (!charge(work)) return nullptr;
+      if (!charge(matmul_work(a, b))) return nullptr;
       auto r = matmul(a, b);
       // JAX: lax.dot_general's shape rule raises TypeError, jnp.matmul's own checks ValueError.
       if (!r)

@@ -854,8 +854,7 @@ struct Interp {
           "shape, got " +
           shape_text(dims_of(a, lb)) + " and " + shape_text(dims_of(b, rb)) + ".");
     if (dims_of(a, lc) != dims_of(b, rc))
-      return fail("dot_general requires contracting dimensions to have the same shape, got " +
-                  shape_text(dims_of(a, lc)) + " and " + shape_text(dims_of(b, rc)) + ".");
+      return fail(jax_contracting_mismatch(dims_of(a, lc), dims_of(b, rc)));
     if (a->aval.dtype != b->aval.dtype)
       return fail("dot_general requires operands of the same dtype, got " +
                   jax_dtype_name(a->aval.dtype) + " and " + jax_dtype_name(b->aval.dtype));
@@ -882,9 +881,7 @@ struct Interp {
     UNWRAP(a1, as_array(a0, fn));
     UNWRAP(b1, as_array(b0, fn));
     for (int w = 0; w < 2; ++w)
-      if ((w ? b1 : a1)->aval.dims.empty())
-        return fail_as("ValueError", fn + ": matmul input operand " + std::to_string(w) +
-                                         " must have ndim at least 1, but it has ndim 0");
+      if ((w ? b1 : a1)->aval.dims.empty()) return fail_as("ValueError", jax_matmul_ndim0(w));
     const DT d = promote2(dt_of(a1), dt_of(b1));
     UNWRAP(a, convert(a1, d.t, d.weak));
     UNWRAP(b, convert(b1, d.t, d.weak));
@@ -914,9 +911,7 @@ struct Interp {
         b_batch.push_back(std::int64_t(idx_batch.size() + idx_b.size()));
         idx_batch.push_back(std::int64_t(i));
       } else {
-        return fail_as("ValueError",
-                       "Incompatible shapes for matmul arguments: " + shape_text(a->aval.dims) +
-                           " and " + shape_text(b->aval.dims));
+        return fail_as("ValueError", jax_matmul_batch(a->aval.dims, b->aval.dims));
       }
     }
     if (a_mat) idx_a.push_back(std::int64_t(nb));

@@ -864,6 +864,59 @@ TEST_CASE("np.array of a number is a 0-d ndarray, and arithmetic on it gives a s
         "array(1.5, dtype=float32) array(7)\n");
 }
 
+// matmul on host arrays broadcasts batch dimensions as NumPy's gufunc does (values and
+// refusals from Debian's python3-numpy 1.24), and a JAX operand refuses in jnp.matmul's and
+// lax.dot_general's words (jax/_src/numpy/tensor_contractions.py), as the tracer does.
+TEST_CASE("a matmul of stacked matrices broadcasts its batch dimensions as NumPy does",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import numpy as np\n"
+      "a = np.arange(12).reshape(2, 2, 3)\n"
+      "b = np.arange(24).reshape(2, 3, 4)\n"
+      "print(a @ b)\n"
+      "print((np.arange(12).reshape(2, 1, 2, 3) @ np.arange(60).reshape(5, 3, 4)).sum(), "
+      "(np.ones((2, 1, 2, 3)) @ np.ones((5, 3, 4))).shape)\n"
+      "print(np.arange(3) @ np.arange(24).reshape(2, 3, 4))\n"
+      "print(np.arange(24).reshape(2, 3, 4) @ np.arange(4))\n"
+      "for x, y in [((2, 2, 3), (3, 3, 4)), ((2, 2, 3), (3, 4, 4))]:\n"
+      "    try:\n"
+      "        np.ones(x) @ np.ones(y)\n"
+      "    except ValueError as e:\n"
+      "        print(e)\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "[[[ 20  23  26  29]\n"
+        "  [ 56  68  80  92]]\n"
+        "\n"
+        " [[344 365 386 407]\n"
+        "  [488 518 548 578]]]\n"
+        "39580 (2, 5, 2, 4)\n"
+        "[[20 23 26 29]\n"
+        " [56 59 62 65]]\n"
+        "[[ 14  38  62]\n"
+        " [ 86 110 134]]\n"
+        "operands could not be broadcast together with remapped shapes [original->remapped]: "
+        "(2,2,3)->(2,newaxis,newaxis) (3,3,4)->(3,newaxis,newaxis)  and requested shape (2,4)\n"
+        "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+        "(n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)\n");
+  const auto j = run_notebook(
+      "import jax.numpy as jnp\n"
+      "print((jnp.ones((2, 1, 2, 3)) @ jnp.ones((5, 3, 4))).shape)\n"
+      "for x, y in [((2, 2, 3), (3, 3, 4)), ((2, 2, 3), (2, 4, 4))]:\n"
+      "    try:\n"
+      "        jnp.ones(x) @ jnp.ones(y)\n"
+      "    except Exception as e:\n"
+      "        print(type(e).__name__, e)\n");
+  INFO(j.error);
+  REQUIRE(j.error.empty());
+  CHECK(j.stdout_text ==
+        "(2, 5, 2, 4)\n"
+        "ValueError Incompatible shapes for matmul arguments: (2, 2, 3) and (3, 3, 4)\n"
+        "TypeError dot_general requires contracting dimensions to have the same shape, got (3,) "
+        "and (4,).\n");
+}
+
 // Eager jnp on host arrays refuses as JAX does (lax.dot_general's TypeError, jnp.matmul's own
 // ValueError), NumPy's arrays as NumPy does.
 TEST_CASE("a matmul of mismatched shapes is refused in JAX's words for jnp, NumPy's for np",
