@@ -109,35 +109,81 @@ NdArray scalar_array_int(std::int64_t v, bool is_bool, bool jax) {
   return a;
 }
 
-DType result_type(const NdArray& a, const NdArray& b) {
-  const bool jax = a.jax || b.jax;
+namespace {
+
+// Plain promotion of two dtypes (np.promote_types; JAX's lattice with 64-bit types off: jnp).
+DType promote(DType a, DType b, bool jax) {
   auto canon = [jax](DType t) {
     if (!jax) return t;
     return t == DType::Int64 ? DType::Int32 : t == DType::Float64 ? DType::Float32 : t;
   };
-  if (a.weak != b.weak) {
-    const NdArray& s = a.weak ? a : b;
-    const NdArray& x = a.weak ? b : a;
-    const int ks = dtype_kind(s.dt), kx = dtype_kind(x.dt);
-    if (ks <= kx) return x.dt;
-    if (ks == 1) return canon(DType::Int64);
-    return canon(DType::Float64);
-  }
-  if (a.dt == b.dt) return canon(a.dt);
-  const int ka = dtype_kind(a.dt), kb = dtype_kind(b.dt);
+  if (a == b) return canon(a);
+  const int ka = dtype_kind(a), kb = dtype_kind(b);
   if (ka != kb) {
-    if (ka == 0) return canon(b.dt);
-    if (kb == 0) return canon(a.dt);
+    if (ka == 0) return canon(b);
+    if (kb == 0) return canon(a);
     // int with float: NumPy: int32 + float32 → float64, int64 + float32 → float64; JAX: the float.
-    const DType fl = ka == 2 ? a.dt : b.dt;
-    if (jax) return canon(fl);
-    return DType::Float64;
+    const DType fl = ka == 2 ? a : b;
+    return jax ? canon(fl) : DType::Float64;
   }
   // same kind, different widths: the wider
-  const DType w = (a.dt == DType::Int64 || b.dt == DType::Int64)       ? DType::Int64
-                  : (a.dt == DType::Float64 || b.dt == DType::Float64) ? DType::Float64
-                                                                       : a.dt;
+  const DType w = (a == DType::Int64 || b == DType::Int64)       ? DType::Int64
+                  : (a == DType::Float64 || b == DType::Float64) ? DType::Float64
+                                                                 : a;
   return canon(w);
+}
+
+// NumPy 1.24's value-based casting (legacy promotion) of a 0-d operand `s` — a Python scalar or
+// a NumPy scalar or 0-d array — beside an array of dtype x: a scalar of a higher kind (bool < int
+// < float) promotes as its dtype does; one of the array's kind or lower counts as the smallest
+// type holding its value (np.min_scalar_type, where a non-negative int that fits the signed type
+// of its width counts as that signed type), so int32 + 5 stays int32 and int32 * 2**31 is int64,
+// float32 + 1.5 stays float32 and float32 + 1e300 is float64.
+DType numpy_scalar_beside(const NdArray& s, DType x) {
+  const int ks = dtype_kind(s.dt), kx = dtype_kind(x);
+  if (ks > kx) return promote(s.dt, x, false);
+  if (ks == 0) return x;
+  if (ks == 1) {
+    const std::int64_t v = s.i[0];
+    if (x == DType::Int32)
+      return v >= -(std::int64_t(1) << 31) && v < (std::int64_t(1) << 31) ? x : DType::Int64;
+    if (x == DType::Float32) return v >= -32768 && v <= 65535 ? x : DType::Float64;
+    return x;  // int64, float64
+  }
+  const double v = s.f[0];  // a float beside a float array
+  if (x == DType::Float32 && std::isfinite(v) && std::fabs(v) >= 3.4e38) return DType::Float64;
+  return x;
+}
+
+}  // namespace
+
+DType result_type(const NdArray& a, const NdArray& b) {
+  const bool jax = a.jax || b.jax;
+  if (jax) {
+    // JAX: a Python scalar is weakly typed, taking the array's dtype within its kind.
+    if (a.weak != b.weak) {
+      const NdArray& s = a.weak ? a : b;
+      const NdArray& x = a.weak ? b : a;
+      const int ks = dtype_kind(s.dt), kx = dtype_kind(x.dt);
+      if (ks <= kx) return x.dt;
+      return ks == 1 ? DType::Int32 : DType::Float32;  // int64, float64 canonicalized
+    }
+    return promote(a.dt, b.dt, true);
+  }
+  // NumPy: a 0-d operand beside an array is cast by its value; two arrays, or two scalars,
+  // promote as their dtypes (a Python int as int64, a Python float as float64).
+  const bool sa = a.dims.empty(), sb = b.dims.empty();
+  if (sa != sb) return numpy_scalar_beside(sa ? a : b, sa ? b.dt : a.dt);
+  return promote(a.dt, b.dt, false);
+}
+
+std::string jax_int_overflow(const NdArray& a, const NdArray& b, DType t) {
+  if (t != DType::Int32) return "";
+  for (const NdArray* s : {&a, &b})
+    if (s->weak && s->dt == DType::Int64 && !s->i.empty() &&
+        (s->i[0] < -(std::int64_t(1) << 31) || s->i[0] >= (std::int64_t(1) << 31)))
+      return "Python int " + std::to_string(s->i[0]) + " too large to convert to int32";
+  return "";
 }
 
 NdArray astype(const NdArray& a, DType t) {
@@ -211,6 +257,11 @@ Result<NdArray> binary(const std::string& op, const NdArray& a, const NdArray& b
                                               shape_repr(a.dims) + " " + shape_repr(b.dims) + " ");
   DType ct = result_type(a, b);
   const bool jax = a.jax || b.jax;
+  // JAX converts a weakly typed Python int to the array's int32, refusing one that does not fit.
+  if (jax) {
+    const std::string overflow = jax_int_overflow(a, b, ct);
+    if (!overflow.empty()) return Result<NdArray>::failure(overflow);
+  }
   if (op == "/" && !dtype_is_float(ct)) ct = jax ? DType::Float32 : DType::Float64;
   if ((op == "&" || op == "|" || op == "^") && dtype_is_float(ct))
     return Result<NdArray>::failure("ufunc 'bitwise_" +

@@ -48,6 +48,8 @@ NdArray scalar_array_int(std::int64_t v, bool is_bool, bool jax);
 
 // The result dtype of an operation on a and b (NumPy's or JAX's rule).
 DType result_type(const NdArray& a, const NdArray& b);
+// JAX's refusal of a weakly typed Python int that does not fit int32 t ("" when none).
+std::string jax_int_overflow(const NdArray& a, const NdArray& b, DType t);
 // Converts to dtype t (NumPy's astype: floats to ints truncate).
 NdArray astype(const NdArray& a, DType t);
 

@@ -1372,7 +1372,8 @@ class Machine {
     if (!r)
       return raise(r.error().rfind("ufunc", 0) == 0 || r.error().rfind("numpy boolean", 0) == 0
                        ? "TypeError"
-                       : "ValueError",
+                   : r.error().rfind("Python int", 0) == 0 ? "OverflowError"
+                                                           : "ValueError",
                    r.error());
     return from_array(std::move(r.value()),
                       !(a.dims.empty() && b.dims.empty() && !a.weak && !b.weak && false));

@@ -917,6 +917,76 @@ TEST_CASE("a matmul of stacked matrices broadcasts its batch dimensions as NumPy
         "and (4,).\n");
 }
 
+// NumPy 1.24's value-based casting: a 0-d operand (a Python scalar, a NumPy scalar or a 0-d
+// array) beside an array counts as the smallest type holding its value, unless its kind is
+// higher; two scalars promote as their dtypes (expected text from Debian's python3-numpy 1.24).
+// JAX converts a weakly typed Python int to int32 and refuses one that does not fit.
+TEST_CASE("a scalar beside a NumPy array is cast by its value, as NumPy 1.24 does",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import numpy as np\n"
+      "a = np.array([1, 2], dtype=np.int32)\n"
+      "f = np.ones(2, np.float32)\n"
+      "b = np.array([True, False])\n"
+      "for v in [5, -7, 2**31, -2**31, -2**31 - 1, 2**40, 100000, 1000, 65535, 65536, -32768, "
+      "-32769]:\n"
+      "    print(v, (a * v).dtype, (f + v).dtype, (b * v).dtype)\n"
+      "for v in [1.5, 1e10, 1e300, -1e300, float('inf')]:\n"
+      "    print(v, (f + v).dtype, (a + v).dtype)\n"
+      "print(a * 2**31)\n"
+      "print((f + np.float64(1)).dtype, (f + np.float64(1e300)).dtype, (a + np.int64(3)).dtype, (a "
+      "+ np.int64(2**40)).dtype)\n"
+      "print((np.float32(2) * np.ones(2)).dtype, (np.float32(2) * f).dtype, (np.int64(2) * "
+      "a).dtype, (np.float64(2) * a).dtype)\n"
+      "print((a + True).dtype, (b + 1).dtype, (a + 1.5).dtype, (a + np.float32(1.5)).dtype, (b + "
+      "np.float32(1)).dtype)\n"
+      "print(np.float32(0.1) * 3, np.float32(0.1) * 3.0, np.float32(3) + np.float32(1), "
+      "np.int32(3) * 2)\n"
+      "print((np.array(2.5, dtype=np.float32) + f).dtype, (np.array(2.5) + f).dtype, "
+      "(np.array(2**40) + a).dtype)\n"
+      "print(f / 2, (a / 2).dtype, (a // 2).dtype, (f ** 2).dtype, (a ** 2).dtype)\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "5 int32 float32 int64\n"
+        "-7 int32 float32 int64\n"
+        "2147483648 int64 float64 int64\n"
+        "-2147483648 int32 float64 int64\n"
+        "-2147483649 int64 float64 int64\n"
+        "1099511627776 int64 float64 int64\n"
+        "100000 int32 float64 int64\n"
+        "1000 int32 float32 int64\n"
+        "65535 int32 float32 int64\n"
+        "65536 int32 float64 int64\n"
+        "-32768 int32 float32 int64\n"
+        "-32769 int32 float64 int64\n"
+        "1.5 float32 float64\n"
+        "10000000000.0 float32 float64\n"
+        "1e+300 float64 float64\n"
+        "-1e+300 float64 float64\n"
+        "inf float32 float64\n"
+        "[2147483648 4294967296]\n"
+        "float32 float64 int32 int64\n"
+        "float64 float32 int32 float64\n"
+        "int32 int64 float64 float64 float32\n"
+        "0.30000000447034836 0.30000000447034836 4.0 6\n"
+        "float32 float32 int64\n"
+        "[0.5 0.5] float64 int32 float32 int32\n");
+  const auto j = run_notebook(
+      "import jax.numpy as jnp\n"
+      "a = jnp.array([1, 2], dtype=jnp.int32)\n"
+      "print(a * 5, (a * 5).dtype, (a + 1.5).dtype, (jnp.ones(2) + 1e300))\n"
+      "try:\n"
+      "    a * 2**31\n"
+      "except OverflowError as e:\n"
+      "    print(\"OverflowError\", e)\n");
+  INFO(j.error);
+  REQUIRE(j.error.empty());
+  CHECK(j.stdout_text ==
+        "[ 5 10] int32 float32 [inf inf]\n"
+        "OverflowError Python int 2147483648 too large to convert to int32\n");
+}
+
 // Eager jnp on host arrays refuses as JAX does (lax.dot_general's TypeError, jnp.matmul's own
 // ValueError), NumPy's arrays as NumPy does.
 TEST_CASE("a matmul of mismatched shapes is refused in JAX's words for jnp, NumPy's for np",
