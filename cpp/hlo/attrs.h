@@ -53,7 +53,8 @@ std::vector<std::int64_t> keyed_list(std::string_view value, std::string_view ke
   X(std::vector<std::int64_t>, lhs_batch, {})       \
   X(std::vector<std::int64_t>, rhs_batch, {})       \
   X(std::vector<std::int64_t>, lhs_contracting, {}) \
-  X(std::vector<std::int64_t>, rhs_contracting, {})
+  X(std::vector<std::int64_t>, rhs_contracting, {}) \
+  X(bool, sparse, false) /* HLO's sparsity=: a sparse dot (the decoder's) */
 RL_ATTR_STRUCT(DotDims, RL_DOT_DIMS_FIELDS)
 // dot_general (pretty `contracting_dims = [1] x [0]`, generic `#stablehlo.dot<...>`), HLO dot
 // (`lhs_contracting_dims={1}`), and the legacy stablehlo.dot (lhs last, rhs first).

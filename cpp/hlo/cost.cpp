@@ -138,6 +138,11 @@ class Coster : public cost::CostContext {
   }
 
   // ---- CostContext ----
+  const OpAttrs* attrs_of(const Function& f, const Op& op) override {
+    if (op.results.count == 0) return nullptr;
+    const Instr* i = definition_in(prog_.function_index(&f), f.results(op)[0]);
+    return i ? prog_.attrs_of(*i) : nullptr;
+  }
   bool body(const cost::OpInput& in, std::size_t index, Props* out) override {
     const Op& op = in.op.op;
     if (op.regions.count > index) {
@@ -246,29 +251,43 @@ class Coster : public cost::CostContext {
     return nullptr;
   }
   // The op of the current function that defines v, from a map made the first time it is asked.
-  const Instr* definition(ValueId v) {
-    auto& defs = defs_[fn_index_];
+  const Instr* definition(ValueId v) { return definition_in(fn_index_, v); }
+  // The op of function fi that defines v.
+  const Instr* definition_in(std::size_t fi, ValueId v) {
+    auto& defs = defs_[fi];
     if (defs.empty()) {
-      defs.assign(fn_->values.size(), nullptr);
+      const Function& f = m_.functions[fi];
+      const LFunction& lf = prog_.functions[fi];
+      defs.assign(f.values.size(), nullptr);
       auto mark = [&](const LRegion& r) {
         for (const auto& b : r.blocks)
           for (const Instr& i : b.instrs)
-            for (ValueId x : fn_->results(*i.op)) defs[x] = &i;
+            for (ValueId x : f.results(*i.op)) defs[x] = &i;
       };
-      mark(lf_->body);
-      for (const LRegion& r : lf_->regions) mark(r);
+      mark(lf.body);
+      for (const LRegion& r : lf.regions) mark(r);
     }
     return v < defs.size() ? defs[v] : nullptr;
   }
-  // A constant scalar integer's value (the literal decoder's reading of its dense<...>).
-  bool scalar_int(const Instr* i, std::int64_t* out) const {
+  // A constant scalar integer's value: its literal as the decoder reads it (the program's, or,
+  // when the program left constants undecoded, decoded here: a loop has few such constants).
+  bool scalar_int(const Instr* i, std::int64_t* out) {
     if (!i || i->code != OpCode::Constant || i->op->results.count != 1) return false;
     const Type& t = m_.value_type(*fn_, fn_->results(*i->op)[0]);
-    const Attribute* a = fn_->attr(*i->op, "value");
-    if (!a || !t.is_array() || !t.dims.empty() || !is_integer(t.etype)) return false;
-    std::size_t at = 0;
-    auto lit = decode_dense(a->value, t.etype, {}, &at);
-    if (!lit || lit->bytes.empty()) return false;
+    if (!t.is_array() || !t.dims.empty() || !is_integer(t.etype)) return false;
+    const Literal* lit = nullptr;
+    if (const OpAttrs* a = prog_.attrs_of(*i);
+        a && a->get_if<ConstantAttrs>() && a->get<ConstantAttrs>().literal < prog_.literals.size())
+      lit = &prog_.literals[a->get<ConstantAttrs>().literal];
+    if (!lit) {
+      literals_.clear();
+      AttrDecoder decoder(m_, &literals_);
+      OpAttrs a;
+      bool has = false;
+      if (!decoder.decode(OpView{m_, *fn_, *i->op}, &a, &has) || literals_.empty()) return false;
+      lit = &literals_.front();
+    }
+    if (lit->bytes.empty()) return false;
     const int n = element_bytes(t.etype);
     std::uint64_t bits = 0;
     for (int b = n - 1; b >= 0; --b) bits = bits << 8 | lit->bytes[std::size_t(b)];
@@ -311,6 +330,7 @@ class Coster : public cost::CostContext {
   std::unordered_map<std::string, TypeId> result_tuples_;
   // By function: the op defining each value (counted_trips' start), made when first asked.
   std::unordered_map<std::size_t, std::vector<const Instr*>> defs_;
+  std::vector<Literal> literals_;  // scalar_int(): a constant's literal, decoded when asked
 
   // Out of line (common/loop_body.h), as every loop over a module's ops here: V8 optimizes the
   // function holding a long loop once it has run, useless for this one-call walk (14 ms and a 4 MB

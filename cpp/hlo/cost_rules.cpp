@@ -530,7 +530,7 @@ namespace {
 // per fused parameter, what its users read (FusionParameterReadBytes): slices read their
 // output, dynamic-slice/update-slice what they touch, broadcast and reshape the whole
 // parameter each, all other users share one read. One pass over the fused ops.
-void fusion_bytes(const OpView& fusion, const Function& f, Props* p) {
+void fusion_bytes(const OpView& fusion, const Function& f, CostContext& ctx, Props* p) {
   const Module& m = fusion.m;
   const Op* root = nullptr;
   std::vector<const Op*> ops;
@@ -580,7 +580,9 @@ void fusion_bytes(const OpView& fusion, const Function& f, Props* p) {
   p->operand.clear();
   for (const Op* param : ops) {
     if (param->code != OpCode::Parameter || param->results.count == 0) continue;
-    const std::int64_t index = int_attr(OpView{m, f, *param}, "parameter_number", -1);
+    const OpAttrs* pa = ctx.attrs_of(f, *param);
+    const std::int64_t index =
+        pa && pa->get_if<ParameterAttrs>() ? pa->get<ParameterAttrs>().number : -1;
     if (index < 0 || index > 4096) continue;
     const ValueId pv = f.results(*param)[0];
     const double psize = std::max(0.0, m.value_type(f, pv).byte_size());
@@ -603,7 +605,7 @@ Props fusion_rule(const OpInput& in, CostContext& ctx) {
   const Props inner = ctx.function_props(*f);
   Props p;
   p.add_compute(inner, 1);
-  fusion_bytes(in.op, *f, &p);
+  fusion_bytes(in.op, *f, ctx, &p);
   p.unfused = inner.unfused;
   ctx.note("flops of " + std::string(f->name) + "; bytes at the fusion boundary");
   return p;

@@ -134,6 +134,8 @@ class CostContext {
   // The op's callee `index` (call, fusion, branches), or null.
   virtual const Function* callee(const OpInput& in, std::size_t index) = 0;
   virtual Props function_props(const Function& f) = 0;
+  // The decoded attributes of op (of function f, by its first result): null when it has none.
+  virtual const OpAttrs* attrs_of(const Function& f, const Op& op) = 0;
   // replica_count × num_partitions of the module; 0 when it names neither.
   virtual std::int64_t module_devices() const = 0;
   // A StableHLO while whose counter runs from a constant to a constant by 1 (JAX's fori_loop):

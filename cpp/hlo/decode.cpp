@@ -38,6 +38,12 @@ std::int64_t index_vector_dim(const OpView& op, const Attribute* dn) {
   return found && !v.empty() ? v[0] : 0;
 }
 
+// HLO's window={size=3x3 ...}: a window that writes its sizes (window() reads that form then).
+bool window_sizes_written(const OpView& op) {
+  const Attribute* w = op.attr("window");
+  return w && w->value.find("size=") != std::string_view::npos;
+}
+
 }  // namespace
 
 bool AttrDecoder::fail(const Op& op, const std::string& what, const std::string& rule,
@@ -220,6 +226,11 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
       literals_->push_back(std::move(lit.value()));
       break;
     }
+    case OpCode::Parameter:  // HLO's parameter(N): the parser checked N, from 0 to its limit
+      if (!int1(op, {"parameter_number"}, &a.emplace<ParameterAttrs>().number, true,
+                "parameter number"))
+        return false;
+      break;
     case OpCode::Compare: {
       CompareAttrs& c = a.emplace<CompareAttrs>();
       const Attribute* d = first(op, {"comparison_direction", "direction"});
@@ -379,6 +390,7 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
     case OpCode::Reduce: {
       ReduceAttrs& r = a.emplace<ReduceAttrs>();
       if (!ints(op, {"dimensions"}, &r.dims, true, "dimensions")) return false;
+      r.dims_written = true;
       if (const Attribute* ap = op.attr("applies")) {  // the body is this op on (lhs, rhs)
         r.applies = op_from_name(ap->value, m_.dialect);
         if (r.applies == OpCode::Unknown)
@@ -391,6 +403,7 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
     case OpCode::Map: {
       ReduceAttrs& r = a.emplace<ReduceAttrs>();
       if (!ints(op, {"dimensions"}, &r.dims, false, "dimensions")) return false;
+      r.dims_written = op.attr("dimensions") != nullptr;
       if (m_.dialect == "hlo" && !callee(op, "to_apply", &r.callees, true)) return false;
       break;
     }
@@ -401,6 +414,7 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
       if (!w) return pass(w.error_info());
       WindowAttrs& wa = a.emplace<WindowAttrs>();
       wa.window = w.value();
+      wa.sizes = window_sizes_written(op);
       if (m_.dialect == "hlo") {
         if (op.op.code == OpCode::ReduceWindow && !callee(op, "to_apply", &wa.callees, true))
           return false;
@@ -453,7 +467,9 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
     case OpCode::Dot: {
       auto d = dot_dims(op);
       if (!d) return pass(d.error_info());
-      a.emplace<DotDims>() = d.value();
+      DotDims& dd = a.emplace<DotDims>();
+      dd = d.value();
+      dd.sparse = op.attr("sparsity") != nullptr;
       break;
     }
     case OpCode::Convolution: {
@@ -464,6 +480,7 @@ bool AttrDecoder::decode(const OpView& op, OpAttrs* out, bool* has) {
       auto w = window(op, cv.dims.input_spatial.size());
       if (!w) return pass(w.error_info());
       cv.window = w.value();
+      cv.window_sizes = window_sizes_written(op);
       if (const Attribute* r = op.attr("window_reversal")) {
         for (std::string_view rest = r->value; !rest.empty();) {
           const std::size_t t = rest.find("true"), f = rest.find("false");

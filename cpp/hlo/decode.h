@@ -57,9 +57,12 @@ RL_ATTR_STRUCT(GatherDims, RL_GATHER_DIMS_FIELDS)
   X(std::vector<std::uint32_t>, callees, {}) /* HLO's to_apply */
 RL_ATTR_STRUCT(ScatterAttrs, RL_SCATTER_ATTRS_FIELDS)
 
+// window_sizes: the window writes its sizes (HLO's window={size=...}); StableHLO's are the
+// kernel's.
 #define RL_CONV_ATTRS_FIELDS(X)                                         \
   X(ConvDims, dims, {})                                                 \
   X(std::vector<WindowDim>, window, {}) /* one per spatial dimension */ \
+  X(bool, window_sizes, false)                                          \
   X(std::vector<bool>, window_reversal, {})                             \
   X(std::int64_t, feature_group_count, 1)                               \
   X(std::int64_t, batch_group_count, 1)
@@ -72,6 +75,10 @@ RL_ATTR_STRUCT(ConvAttrs, RL_CONV_ATTRS_FIELDS)
 // constant: its literal, by index in Program::literals.
 #define RL_CONSTANT_ATTRS_FIELDS(X) X(std::uint32_t, literal, kNoAttrs)
 RL_ATTR_STRUCT(ConstantAttrs, RL_CONSTANT_ATTRS_FIELDS)
+
+// HLO's parameter: its number (parameter(2)), which argument of its computation it is.
+#define RL_PARAMETER_ATTRS_FIELDS(X) X(std::int64_t, number, 0)
+RL_ATTR_STRUCT(ParameterAttrs, RL_PARAMETER_ATTRS_FIELDS)
 
 #define RL_COMPARE_ATTRS_FIELDS(X)         \
   X(Comparison, direction, Comparison::EQ) \
@@ -110,18 +117,20 @@ RL_ATTR_STRUCT(TopKAttrs, RL_TOP_K_ATTRS_FIELDS)
   X(int, mantissa_bits, 0)
 RL_ATTR_STRUCT(ReducePrecisionAttrs, RL_REDUCE_PRECISION_ATTRS_FIELDS)
 
-// reduce and map: the dimensions, reduce's compact form (`applies stablehlo.add`: the body's one
-// op), HLO's to_apply.
+// reduce and map: the dimensions (dims_written: whether they were written, as map may leave
+// them out), reduce's compact form (`applies stablehlo.add`: the body's one op), HLO's to_apply.
 #define RL_REDUCE_ATTRS_FIELDS(X)        \
   X(std::vector<std::int64_t>, dims, {}) \
+  X(bool, dims_written, false)           \
   X(OpCode, applies, OpCode::Unknown)    \
   X(std::vector<std::uint32_t>, callees, {})
 RL_ATTR_STRUCT(ReduceAttrs, RL_REDUCE_ATTRS_FIELDS)
 
-// reduce_window and select_and_scatter: the window (one per operand dimension), HLO's to_apply
-// (select, scatter).
+// reduce_window and select_and_scatter: the window (one per operand dimension; sizes: whether
+// it writes its sizes as HLO's window={size=...}), HLO's to_apply (select, scatter).
 #define RL_WINDOW_ATTRS_FIELDS(X)       \
   X(std::vector<WindowDim>, window, {}) \
+  X(bool, sizes, false)                 \
   X(std::vector<std::uint32_t>, callees, {})
 RL_ATTR_STRUCT(WindowAttrs, RL_WINDOW_ATTRS_FIELDS)
 
@@ -175,6 +184,7 @@ RL_ATTR_STRUCT(CallsAttrs, RL_CALLS_ATTRS_FIELDS)
 // AttrFamily (ops.h) → its struct (None has none).
 #define RL_ATTR_FAMILIES(X)                \
   X(Constant, ConstantAttrs)               \
+  X(Parameter, ParameterAttrs)             \
   X(Compare, CompareAttrs)                 \
   X(Dims, DimsAttrs)                       \
   X(Slice, SliceAttrs)                     \

@@ -486,7 +486,8 @@ class Printer {
       if (c == '.') c = '_';
     return s;
   }
-  // A constant's value: a scalar as written, anything longer as XLA elides it.
+  // A constant's value: a scalar as written, anything longer as XLA elides it. The text is only
+  // quoted into the printed module (which parses back to the same literal), never read for a value.
   std::string constant_value(const Function& f, const Op& op) const {
     const Attribute* a = f.attr(op, "value");
     if (!a) a = f.attr(op, "literal");
@@ -505,6 +506,7 @@ class Printer {
     std::string s;
     const OpAttrs* a = prog_.attrs_of(in);
     if (m_.dialect == "hlo") {
+      // By name only: constant(...) and parameter(...) print these two.
       for (const auto& at : f.attributes(*in.op))
         if (at.name != "literal" && at.name != "parameter_number")
           s += ", " + std::string(at.name) + "=" + std::string(at.value);
@@ -668,9 +670,11 @@ class Printer {
                     "), index=" + std::to_string(i);
       }
     if (in.code == OpCode::Constant) return s + "constant(" + constant_value(f, op) + ")";
-    if (in.code == OpCode::Parameter)
-      return s + "parameter(" + std::to_string(int_attr(OpView{m_, f, op}, "parameter_number", 0)) +
-             ")";
+    if (in.code == OpCode::Parameter) {
+      const OpAttrs* a = prog_.attrs_of(in);
+      const ParameterAttrs* pa = a ? a->get_if<ParameterAttrs>() : nullptr;
+      return s + "parameter(" + std::to_string(pa ? pa->number : 0) + ")";
+    }
     return s + op_name(in) + "(" + operands(f, op, local) + ")" + attributes(f, in, called) +
            elements;
   }

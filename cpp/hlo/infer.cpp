@@ -566,7 +566,7 @@ class Inferrer {
 
   // The shapeless instructions `n` needs typed first: the operands, and the ROOT of each
   // computation whose result it uses. Unresolvable names are reported when `n` is typed.
-  void dependencies(Node n, std::vector<Node>* deps) const {
+  void dependencies(Node n, std::vector<Node>* deps) {
     const Function& f = fn(n.fn);
     const Op& op = *ops_[n.fn][n.op];
     for (ValueId v : f.operands(op)) {
@@ -581,34 +581,27 @@ class Inferrer {
     }
   }
 
-  std::vector<std::uint32_t> callees_needed(const Function& f, const Op& op) const {
-    std::vector<std::uint32_t> out;
-    auto add = [&](std::string_view attr) {
-      if (const Attribute* a = f.attr(op, attr))
-        for (const std::string& name : symbol_names(a->value)) {
-          if (const Function* callee = decoder_.function(name))
-            out.push_back(static_cast<std::uint32_t>(callee - m_.functions.data()));
-        }
-    };
+  // The computations whose result the op's rule reads (to_apply, condition and body, branches),
+  // as the decoder resolves them: the callees the rule itself reads (callee_at). Decoding these
+  // ops reads no operand's type, so it may run before the operands are typed. An op whose
+  // attributes do not decode needs none here: its rule reports the decoder's error when it runs.
+  std::vector<std::uint32_t> callees_needed(const Function& f, const Op& op) {
     switch (op.code) {
       case OpCode::Call:
       case OpCode::Reduce:
       case OpCode::Map:
-        add("to_apply");
-        break;
       case OpCode::While:
-        add("condition");
-        add("body");
-        break;
       case OpCode::Case:
-        add("true_computation");
-        add("false_computation");
-        add("branch_computations");
         break;
       default:
-        break;
+        return {};
     }
-    return out;
+    OpAttrs a;
+    bool has = false;
+    decoder_.clear_error();
+    const bool ok = decoder_.decode(OpView{m_, f, op}, &a, &has);
+    decoder_.clear_error();
+    return ok ? a.callees() : std::vector<std::uint32_t>{};
   }
 
   bool cycle(const std::vector<Frame>& stack, Node back_to) {
@@ -1124,7 +1117,7 @@ class Inferrer {
     const OpAttrs* at = decoded();
     if (!at) return false;
     const std::vector<std::int64_t>& d = at->get<ReduceAttrs>().dims;
-    if (view().attr("dimensions")) {
+    if (at->get<ReduceAttrs>().dims_written) {
       bool identity = d.size() == shape.rank();
       for (std::size_t i = 0; identity && i < d.size(); ++i)
         identity = d[i] == static_cast<std::int64_t>(i);
@@ -1219,18 +1212,18 @@ class Inferrer {
 
   // The window of an array of `rank` dimensions, its sizes, strides and dilations checked
   // (XLA InferWindowOutputShape).
-  // HLO writes a window's sizes (`window={size=3x3 ...}`); the decoder reads what is written.
-  bool window_written(std::size_t rank) {
-    const Attribute* a = view().attr("window");
-    if (rank > 0 && (!a || a->value.find("size=") == std::string_view::npos))
+  // HLO writes a window's sizes (`window={size=3x3 ...}`); the decoder says whether they are.
+  bool window_written(std::size_t rank, bool sizes_written) {
+    if (rank > 0 && !sizes_written) {
+      const Attribute* a = view().attr("window");  // only quoted in the message
       return fail("window={size=...} with " + std::to_string(rank) + " dimensions",
                   a ? "window=" + clip(a->value) : "no window attribute");
+    }
     return true;
   }
   bool window_of(std::size_t rank, std::vector<WindowDim>* w) {
-    if (!window_written(rank)) return false;
     const OpAttrs* at = decoded();
-    if (!at) return false;
+    if (!at || !window_written(rank, at->get<WindowAttrs>().sizes)) return false;
     *w = at->get<WindowAttrs>().window;
     return window_checked(*w);
   }
@@ -1312,6 +1305,9 @@ class Inferrer {
     Arr a;
     if (!operands(1) || !array(0, &a)) return false;
     std::vector<std::int64_t> sizes;
+    // Whether `dimensions` is written at all (not its value) must be read here: XLA's parser lets
+    // a scalar's broadcast leave it out, which the decoder, shared with the verifier and the
+    // lowering (which require it), refuses.
     if (a.rank() != 0 || view().attr("dimensions")) {
       const OpAttrs* at = decoded();
       if (!at) return false;
@@ -1378,7 +1374,8 @@ class Inferrer {
                       ", interior = " + dims_text(inner));
     std::vector<std::vector<std::int64_t>> config;
     for (std::size_t i = 0; i < low.size(); ++i) config.push_back({low[i], high[i], inner[i]});
-    // What the messages quote: HLO's `padding=lo_hi_in x ...` as written, or StableHLO's lists.
+    // What the messages quote (the values above are the decoder's): HLO's `padding=lo_hi_in x ...`
+    // as written, or StableHLO's lists.
     const Attribute* attr = m_.dialect == "hlo" ? view().attr("padding") : nullptr;
     const std::string padded_by = attr ? clip(attr->value)
                                        : "low = " + dims_text(low) + ", high = " + dims_text(high) +
@@ -1513,14 +1510,14 @@ class Inferrer {
   // rhs's free dimensions; the element type is the higher-precision of the two (the lhs's when
   // they are equal). Batch and contracting dimensions pair up with equal sizes.
   bool dot(Type* out) {
-    if (f_->attr(*op_, "sparsity"))
+    const OpAttrs* at = decoded();
+    if (!at) return false;
+    const DotDims& dn = at->get<DotDims>();
+    if (dn.sparse)  // the text only quoted
       return fail("a shape before the opcode for a sparse dot",
                   "sparsity=" + clip(f_->attr(*op_, "sparsity")->value));
     Arr l, r;
     if (!operands(2) || !array(0, &l, "lhs") || !array(1, &r, "rhs")) return false;
-    const OpAttrs* at = decoded();
-    if (!at) return false;
-    const DotDims& dn = at->get<DotDims>();
     const std::string got = "lhs_batch_dims=" + dims_text(dn.lhs_batch) +
                             ", lhs_contracting_dims=" + dims_text(dn.lhs_contracting) +
                             ", rhs_batch_dims=" + dims_text(dn.rhs_batch) +
@@ -1581,12 +1578,14 @@ class Inferrer {
   bool convolution(Type* out) {
     Arr lhs, rhs;
     if (!operands(2) || !array(0, &lhs, "input") || !array(1, &rhs, "kernel")) return false;
-    const Attribute* dim_labels = view().attr("dim_labels");  // quoted in the messages
+    // Quoted in the messages (the labels' meaning is the decoder's, ConvAttrs::dims); without
+    // them there is nothing to quote, and HLO writes a convolution's dimensions no other way.
+    const Attribute* dim_labels = view().attr("dim_labels");
     if (!dim_labels) return fail("dim_labels=..._...->...", "no dim_labels attribute");
-    if (!window_written(lhs.rank() > 2 ? lhs.rank() - 2 : 0)) return false;
     const OpAttrs* at = decoded();
     if (!at) return false;
     const ConvAttrs& cv = at->get<ConvAttrs>();
+    if (!window_written(lhs.rank() > 2 ? lhs.rank() - 2 : 0, cv.window_sizes)) return false;
     const ConvDims& cd = cv.dims;
     const std::size_t spatial = cd.input_spatial.size();
     const std::string labels = "dim_labels=" + clip(dim_labels->value);

@@ -113,6 +113,7 @@ enum class FusionRole : std::uint8_t {
 enum class AttrFamily : std::uint8_t {
   None,
   Constant,
+  Parameter,
   Compare,
   Dims,
   Slice,

@@ -58,6 +58,7 @@ class Verifier {
   const Module& m_;
   OpMemo memo_;
   AttrDecoder decoder_{m_, nullptr, /*resolve_callees=*/false};
+  AttrDecoder callees_{m_, nullptr};  // call(): the callee, resolved as the lowering resolves it
   OpAttrs attrs_;
 
   // The op's attributes as the lowering decodes them (decode.h: one reader of each attribute,
@@ -321,14 +322,20 @@ class Verifier {
   // A call's operands are its callee's arguments and its results the callee's results (func.call
   // wants them equal; HLO's call, alike up to dynamic sizes).
   bool call(const OpView& op) {
-    const Attribute* a = op.attr("callee");
-    if (!a) a = op.attr("to_apply");
-    if (!a) return true;
-    const std::string name = symbol_name(a->value);
-    const Function* callee = decoder_.function(name);
-    if (!callee)
+    // The callee as the lowering resolves it (CallsAttrs::callees).
+    OpAttrs calls;
+    bool has = false;
+    callees_.clear_error();
+    if (!callees_.decode(op, &calls, &has) || calls.callees().empty()) {
+      // Not resolved. The text is read only to quote the name; a call without one is left to the
+      // lowering, which names it as the op's problem.
+      const Attribute* a = op.attr(m_.dialect == "hlo" ? "to_apply" : "callee");
+      if (!a) return true;
       return fail(op, std::string(op.op.name) + " names no function of this module",
-                  "a function defined in the module", "@" + name);
+                  "a function defined in the module", "@" + symbol_name(a->value));
+    }
+    const Function* callee = &m_.functions[calls.callees().front()];
+    const std::string name(callee->name);
     const bool exact = m_.dialect == "stablehlo";
     auto alike = [&](TypeId x, TypeId y) {
       return exact ? same_type(x, y) : x == y || compatible(m_.type(x), m_.type(y));

@@ -252,11 +252,13 @@ ENTRY e {
   REQUIRE(p.ok());
   const auto& instrs = p->functions[0].body.blocks[0].instrs;
   REQUIRE(instrs.size() == 8);
-  // d1 and d2 are alike; b1 and b2 differ in shape but decode alike; the transpose is its own.
+  // d1 and d2 are alike; b1 and b2 differ in shape but decode alike; the transpose is its own,
+  // as is each parameter's number.
   CHECK(instrs[2].attrs == instrs[3].attrs);
   CHECK(instrs[4].attrs == instrs[5].attrs);
   CHECK(instrs[2].attrs != instrs[4].attrs);
-  CHECK(p->attrs.size() == 3);
+  CHECK(instrs[0].attrs != instrs[1].attrs);
+  CHECK(p->attrs.size() == 5);
   CHECK(p->attrs_of(instrs[3])->get<DotDims>().lhs_contracting == std::vector<std::int64_t>{1});
   CHECK(p->attrs_of(instrs[6])->get<DimsAttrs>().dims == std::vector<std::int64_t>{1, 0});
 }

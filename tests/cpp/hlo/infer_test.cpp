@@ -545,6 +545,10 @@ TEST_CASE("bad shapeless instructions get an error at their line that names the 
            "distinct dimension numbers within the ranks of f32[2,3] and f32[3,5], got "
            "lhs_batch_dims={}, lhs_contracting_dims={2}, rhs_batch_dims={}, "
            "rhs_contracting_dims={0}"},
+      {"  a = f32[2,8] parameter(0)\n  b = f32[8,3] parameter(1)\n  s = u16[2,1] parameter(2)\n",
+       "dot(a, b, s), lhs_contracting_dims={1}, rhs_contracting_dims={0}, sparsity=L.1@2:4",
+       "the shape of dot cannot be inferred" + dash +
+           "a shape before the opcode for a sparse dot, got sparsity=L.1@2:4"},
       {"  a = f32[4] parameter(0)\n  z = f32[] parameter(1)\n", "pad(a, z), padding=0_0x1_1",
        "the shape of pad cannot be inferred" + dash +
            "padding for each of the 1 dimensions of f32[4], got padding=0_0x1_1"},

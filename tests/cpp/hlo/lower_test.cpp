@@ -538,3 +538,52 @@ TEST_CASE("decoded attributes copy, move and replace as values", "[hlo][lower]")
   CHECK(many.front().callees() == std::vector<std::uint32_t>{7});
   CHECK(many.back().get<DimsAttrs>().dims == I{3});
 }
+
+TEST_CASE(
+    "what shape inference asks of an op's text is decoded too: a parameter's number, whether map's "
+    "dimensions and a window's sizes are written",
+    "[hlo][lower]") {
+  Lowered l = lower_one(
+      "HloModule m\n"
+      "add {\n"
+      "  a = f32[] parameter(0)\n"
+      "  b = f32[] parameter(1)\n"
+      "  ROOT s = f32[] add(a, b)\n"
+      "}\n"
+      "ENTRY main {\n"
+      "  y = f32[4] parameter(1)\n"
+      "  x = f32[4] parameter(0)\n"
+      "  i = f32[1,8,8,3] parameter(2)\n"
+      "  k = f32[3,3,3,8] parameter(3)\n"
+      "  z = f32[] constant(0)\n"
+      "  m1 = f32[4] map(x, y), to_apply=add\n"
+      "  m2 = f32[4] map(m1, y), dimensions={0}, to_apply=add\n"
+      "  w = f32[2] reduce-window(m2, z), window={size=2 stride=2}, to_apply=add\n"
+      "  c1 = f32[1,6,6,8] convolution(i, k), window={size=3x3}, dim_labels=b01f_01io->b01f\n"
+      "  ROOT t = (f32[2], f32[1,6,6,8]) tuple(w, c1)\n"
+      "}\n");
+  // The decoded attributes of the entry's instruction named `name`.
+  auto named = [&](const char* name) -> const OpAttrs& {
+    const Module& m = l.modules.front();
+    for (const LFunction& f : l.program.functions)
+      if (f.fn->is_entry)
+        for (const auto& b : f.body.blocks)
+          for (const auto& i : b.instrs)
+            if (i.op->results.count == 1 && f.fn->value_name(f.fn->results(*i.op)[0]) == name) {
+              REQUIRE(l.program.attrs_of(i));
+              return *l.program.attrs_of(i);
+            }
+    FAIL("no instruction " << name << " in " << m.functions.size() << " computations");
+    return l.program.attrs.front();
+  };
+  REQUIRE(named("y").family() == AttrFamily::Parameter);
+  CHECK(named("y").get<ParameterAttrs>().number == 1);
+  CHECK(named("k").get<ParameterAttrs>().number == 3);
+  CHECK_FALSE(named("m1").get<ReduceAttrs>().dims_written);
+  CHECK(named("m2").get<ReduceAttrs>().dims_written);
+  CHECK(named("m2").get<ReduceAttrs>().dims == I{0});
+  CHECK(named("w").get<WindowAttrs>().sizes);
+  CHECK(named("c1").get<ConvAttrs>().window_sizes);
+  // The number is in the key by which equal decodings share one entry.
+  CHECK(sharing_key(OpCode::Parameter, named("x")) != sharing_key(OpCode::Parameter, named("y")));
+}
