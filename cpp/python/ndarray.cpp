@@ -214,6 +214,36 @@ std::string shape_repr(const std::vector<std::int64_t>& dims) {
 }
 
 namespace {
+bool broadcast(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
+               std::vector<std::int64_t>* out);
+}  // namespace
+
+std::string broadcast_refusal(const std::vector<const NdArray*>& xs) {
+  std::vector<std::int64_t> out = xs.front()->dims;
+  bool ok = true, jax = false;
+  for (const NdArray* x : xs) {
+    std::vector<std::int64_t> next;
+    ok = ok && broadcast(out, x->dims, &next);
+    out = next;
+    jax = jax || x->jax;
+  }
+  if (ok) return "";
+  // JAX: "shapes=[(2, 3), (4,)]"; NumPy writes each shape without spaces: "(2,3) (4,) ".
+  std::string s = jax ? "Incompatible shapes for broadcasting: shapes=["
+                      : "operands could not be broadcast together with shapes ";
+  for (std::size_t k = 0; k < xs.size(); ++k) {
+    if (jax) {
+      s += (k ? ", " : "") + shape_repr(xs[k]->dims);
+      continue;
+    }
+    std::string t = shape_repr(xs[k]->dims);
+    t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
+    s += t + " ";
+  }
+  return jax ? s + "]" : s;
+}
+
+namespace {
 
 bool broadcast(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
                std::vector<std::int64_t>* out) {
@@ -250,11 +280,7 @@ bool is_compare(const std::string& op) {
 Result<NdArray> binary(const std::string& op, const NdArray& a, const NdArray& b) {
   std::vector<std::int64_t> out;
   if (!broadcast(a.dims, b.dims, &out))
-    return Result<NdArray>::failure(a.jax || b.jax
-                                        ? "Incompatible shapes for broadcasting: shapes=[" +
-                                              shape_repr(a.dims) + ", " + shape_repr(b.dims) + "]"
-                                        : "operands could not be broadcast together with shapes " +
-                                              shape_repr(a.dims) + " " + shape_repr(b.dims) + " ");
+    return Result<NdArray>::failure(broadcast_refusal({&a, &b}));
   DType ct = result_type(a, b);
   const bool jax = a.jax || b.jax;
   // JAX converts a weakly typed Python int to the array's int32, refusing one that does not fit.

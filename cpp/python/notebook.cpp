@@ -4611,6 +4611,8 @@ class Machine {
       if (!to_array(a.pos[0], &c, jax) || !to_array(a.pos[1], &x, jax) ||
           !to_array(a.pos[2], &y, jax))
         return nullptr;
+      if (const std::string no = broadcast_refusal({&c, &x, &y}); !no.empty())
+        return raise("ValueError", no);
       auto cb = binary("!=", c, scalar_array_int(0, false, jax));
       if (!cb) return raise("ValueError", cb.error());
       // broadcast x and y against each other and c by adding zeros of c's shape (0 * c)
