@@ -391,7 +391,7 @@ export async function loadCore(createCore, options = {}) {
     /** ({maxSteps?}) → {handle}: a notebook kernel in this wasm instance (cpp/python/notebook.h NotebookSession); each cell has its own step budget. */
     notebookSession: guarded('notebookSession', (options) => parsed(call('notebookSession', options ?? null))),
     /**
-     * (handle, source, cell) → {stdout, error, errorType, exception, line, column, file, sourceLine, cellsRun}:
+     * (handle, source, cell) → {stdout, display, error, errorType, exception, line, column, file, sourceLine, cellsRun}:
      * one cell run in the kernel's globals; tracebacks name it "<cell N>" (N = cell). line is in
      * file (the cell a function came from), sourceLine in this cell. Synchronous: call it in a Worker.
      */

@@ -8,9 +8,10 @@
 //   seed:    [{source, firstLine}]: the seed's code (../shared/seed/lesson.py, bundled into the
 //            page) as core.notebookCells splits it, or null when the page was built without it;
 //   seedError: why there is no seed (null when there is);
-//   cells:   [{source, firstLine, status, stdout, error, count}]: the cells as the reader has them;
-//            status 'idle' | 'queued' | 'running' | 'done' | 'error' | 'stopped'; stdout what the
-//            cell printed in its last run; error {text (Python's traceback), type, exception, line,
+//   cells:   [{source, firstLine, status, stdout, display, error, count}]: the cells as the reader
+//            has them; status 'idle' | 'queued' | 'running' | 'done' | 'error' | 'stopped'; stdout
+//            what the cell printed in its last run; display the repr of its last expression, as
+//            Jupyter shows it (Out[n]), '' when none; error {text (Python's traceback), type, exception, line,
 //            file, sourceLine, column} or null; count the run's number in the kernel (In [n]) or null;
 //   kernel:  the id of the kernel that ran the cells shown (null: none yet, or it was lost);
 //   runs:    cells run since the kernel started (the next count);
@@ -29,6 +30,7 @@ const freshCell = ({ source, firstLine }) => ({
   firstLine,
   status: 'idle',
   stdout: '',
+  display: '',
   error: null,
   count: null,
 });
@@ -92,7 +94,13 @@ export function cellFinished(n, i, r) {
         column: r.column,
       }
     : null;
-  const next = withCell(n, i, () => ({ status: error ? 'error' : 'done', stdout: r.stdout, error, count: r.cellsRun }));
+  const next = withCell(n, i, () => ({
+    status: error ? 'error' : 'done',
+    stdout: r.stdout,
+    display: r.display ?? '',
+    error,
+    count: r.cellsRun,
+  }));
   return { ...next, kernel: r.kernel, runs: r.cellsRun, notice: lost ? KERNEL_LOST : n.notice };
 }
 
@@ -116,6 +124,7 @@ export function cellStopped(n, i, why = null) {
         ...c,
         status: 'stopped',
         stdout: '',
+        display: '',
         count: null,
         error: why
           ? { text: why, type: 'WorkerError', exception: why, line: 0, file: '', sourceLine: 0, column: 0 }
@@ -135,7 +144,7 @@ export function unqueue(n) {
 export function kernelReset(n, kernel) {
   return {
     ...n,
-    cells: n.cells.map((c) => ({ ...c, status: 'idle', stdout: '', error: null, count: null })),
+    cells: n.cells.map((c) => ({ ...c, status: 'idle', stdout: '', display: '', error: null, count: null })),
     kernel,
     runs: 0,
     notice: KERNEL_RESET,

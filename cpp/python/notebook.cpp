@@ -373,7 +373,8 @@ class Machine {
   // Runs `prog` (parsed from `source`) in this machine's globals, its lines named `filename` in
   // tracebacks. Each run has its own step budget, output and pending exception; the globals (and
   // the functions defined) stay.
-  NotebookResult run(const Program& prog, const std::string& source, const std::string& filename) {
+  NotebookResult run(const Program& prog, const std::string& source, const std::string& filename,
+                     bool display_last = false) {
     SourceFile f;
     f.name = filename;
     std::size_t start = 0;
@@ -403,11 +404,20 @@ class Machine {
     fatal_ = false;
     scope_ = nullptr;
     stack_.assign(1, Frame{"<module>", 0, file_});
+    // A cell's last expression is shown as Jupyter shows it, unless a ';' ends the cell.
+    const auto last_char = source.find_last_not_of(" \t\r\n");
+    const bool show = display_last && !prog.body.empty() && prog.body.back()->kind == SK::Expr &&
+                      !(last_char != std::string::npos && source[last_char] == ';');
+    shown_ = show ? prog.body.back().get() : nullptr;
+    shown_value_ = nullptr;
     for (auto& s : prog.body) {
       const Flow fl = exec(*s);
       if (fl == Flow::Raise) break;
     }
     NotebookResult r;
+    if (!exc_ && shown_value_ && shown_value_->t != T::None) r.display = repr(shown_value_);
+    shown_ = nullptr;
+    shown_value_ = nullptr;
     r.stdout_text = std::move(out_);
     r.lowered = std::move(lowered_);
     lowered_.clear();
@@ -473,6 +483,8 @@ class Machine {
   NotebookOptions options_;
   std::vector<SourceFile> files_;  // every source run, in order (functions point into them)
   int file_ = 0;                   // the one running now
+  const Stmt* shown_ = nullptr;    // a kernel cell's last statement, an expression to show (run())
+  V shown_value_;                  // ... its value once it ran
   std::shared_ptr<Scope> globals_;
   Holders holders_;               // what this machine made that can hold other objects (~Machine)
   std::shared_ptr<Scope> scope_;  // the current function's locals (null at module level)
@@ -3047,8 +3059,12 @@ class Machine {
     stack_.back().line = s.line;
     at_line_ = s.line, at_col_ = s.column;
     switch (s.kind) {
-      case SK::Expr:
-        return eval(*s.value) ? Flow::Next : Flow::Raise;
+      case SK::Expr: {
+        V v = eval(*s.value);
+        if (!v) return Flow::Raise;
+        if (&s == shown_) shown_value_ = std::move(v);  // a cell's last expression (run())
+        return Flow::Next;
+      }
       case SK::Assign: {
         V v = eval(*s.value);
         if (!v) return Flow::Raise;
@@ -5883,7 +5899,7 @@ NotebookResult NotebookSession::run_cell(const std::string& source, int cell) {
   if (!prog) return syntax_error(source, name, prog.error_info());
   ++s_->runs;
   s_->cells.push_back(std::make_unique<Program>(std::move(prog.value())));
-  return s_->machine->run(*s_->cells.back(), source, name);
+  return s_->machine->run(*s_->cells.back(), source, name, /*display_last=*/true);
 }
 
 void NotebookSession::reset() {

@@ -39,6 +39,10 @@ Result<std::int64_t> max_steps_of(double steps);
 
 struct NotebookResult {
   std::string stdout_text;  // what print wrote
+  // A kernel's cell (NotebookSession::run_cell): the repr of its last statement when that is an
+  // expression whose value is not None, as Jupyter shows it (Out[n]); "" otherwise, or when the
+  // cell ends with ';' (Jupyter's way to hide it). run_notebook runs a script: never set.
+  std::string display;
   // The modules the run lowered (each jax.jit(f).lower(...), and each call of a jitted function
   // that lowered anew), in order, as JAX prints them.
   std::vector<std::string> lowered;

@@ -757,7 +757,9 @@ Result<int> cell_number(const Arg& cell) {
 
 std::string notebook_json(const python::NotebookResult& r, int cells_run) {
   JsonWriter j;
-  j.begin_object().key("stdout").value(r.stdout_text).key("error").value(r.error);
+  j.begin_object().key("stdout").value(r.stdout_text);
+  if (cells_run >= 0) j.key("display").value(r.display);
+  j.key("error").value(r.error);
   j.key("errorType").value(r.error_type);
   if (cells_run >= 0) j.key("exception").value(r.exception);
   j.key("line").value(r.line);

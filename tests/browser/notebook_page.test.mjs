@@ -127,6 +127,13 @@ for (const name of Object.keys(fixture.pages)) {
       await runCell(page, 1, 'x = 20\ny = 2\n');
       await runCell(page, 2, 'print(x * y)\n');
       assert.equal(await page.locator(`${cell(2)} .nb-out`).textContent(), '40\n');
+      assert.equal(await page.locator(`${cell(2)} .nb-display`).isVisible(), false, 'print gives None: no value');
+      // The last line's value, as Jupyter's Out[n]; none when a ';' ends the cell.
+      await runCell(page, 2, 'print(x)\n[x, y * 2]\n');
+      assert.equal(await page.locator(`${cell(2)} .nb-out`).textContent(), '20\n');
+      assert.match(await page.locator(`${cell(2)} .nb-display`).textContent(), /^Out\[\d+\]: \[20, 4\]$/);
+      await runCell(page, 2, 'x * y;\n');
+      assert.equal(await page.locator(`${cell(2)} .nb-display`).isVisible(), false);
       await runCell(page, 2, 'print(x + y)\nz = {"a": 1}\nz["b"]\n');
       assert.equal(await page.locator(`${cell(2)} .nb-out`).textContent(), '22\n');
       assert.equal(await page.locator(cell(2)).getAttribute('data-status'), 'error');

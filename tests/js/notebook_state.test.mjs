@@ -55,10 +55,15 @@ describe('web/notebook_state.js', () => {
     n = queueCells(n, [0, 1, 2]);
     assert.ok(notebookBusy(n));
     n = cellFinished(cellStarted(n, 0), 0, answer('k1'));
-    n = cellFinished(cellStarted(n, 1), 1, answer('k1', { stdout: '1\n', cellsRun: 2 }));
+    n = cellFinished(cellStarted(n, 1), 1, answer('k1', { stdout: '1\n', display: '[1, 2]', cellsRun: 2 }));
     assert.deepEqual(
       n.cells.map((c) => c.status),
       ['done', 'done', 'queued'],
+    );
+    // The last expression's value, as Jupyter's Out[n]; none where the answer has none.
+    assert.deepEqual(
+      n.cells.map((c) => c.display),
+      ['', '[1, 2]', ''],
     );
     assert.deepEqual(
       n.cells.map((c) => c.count),
@@ -94,8 +99,8 @@ describe('web/notebook_state.js', () => {
   });
 
   test('an answer from another kernel, Stop, Reset and the seed again', () => {
-    let n = cellFinished(createNotebookState(SEED), 0, answer('k1'));
-    n = cellFinished(n, 1, answer('k2', { stdout: 'x\n' }));
+    let n = cellFinished(createNotebookState(SEED), 0, answer('k1', { display: '3' }));
+    n = cellFinished(n, 1, answer('k2', { stdout: 'x\n', display: "'x'" }));
     assert.equal(n.notice, KERNEL_LOST);
     n = cellStarted(queueCells(n, [1, 2]), 1);
     n = cellStopped(n, 1);
@@ -106,13 +111,15 @@ describe('web/notebook_state.js', () => {
     assert.equal(n.kernel, null);
     assert.equal(n.notice, KERNEL_RESTARTED);
     assert.equal(unqueue(queueCells(n, [2])).cells[2].status, 'idle');
+    assert.equal(n.cells[1].display, '', 'a stopped cell shows no value');
+    assert.equal(n.cells[0].display, '3');
     n = kernelReset(n, 'k3');
     assert.deepEqual(
-      n.cells.map((c) => [c.status, c.stdout, c.count]),
+      n.cells.map((c) => [c.status, c.stdout, c.display, c.count]),
       [
-        ['idle', '', null],
-        ['idle', '', null],
-        ['idle', '', null],
+        ['idle', '', '', null],
+        ['idle', '', '', null],
+        ['idle', '', '', null],
       ],
     );
     n = editCell(n, 0, 'x = 2');

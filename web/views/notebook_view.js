@@ -141,13 +141,17 @@ export function bindNotebookView(client, getState, setNotebook) {
     const out = el('pre', '', 'nb-out');
     out.tabIndex = 0;
     out.setAttribute('aria-label', `Cell ${i + 1}'s output`);
+    // The last expression's value, as Jupyter shows it (Out[n]).
+    const display = el('pre', '', 'nb-display');
+    display.tabIndex = 0;
+    display.setAttribute('aria-label', `Cell ${i + 1}'s value`);
     const kinds = el('p', '', 'note nb-kinds');
     const where = el('p', '', 'nb-where');
     const error = el('pre', '', 'nb-error');
     error.tabIndex = 0;
     error.setAttribute('aria-label', `Cell ${i + 1}'s error`);
-    li.append(head, code, out, kinds, where, error);
-    return { li, count, run, state, gutter, area, out, kinds, where, error, title };
+    li.append(head, code, out, display, kinds, where, error);
+    return { li, count, run, state, gutter, area, out, display, kinds, where, error, title };
   }
 
   let tick = null; // the page clock's tick (state.notebook.clockTick), for the samples' note
@@ -173,6 +177,9 @@ export function bindNotebookView(client, getState, setNotebook) {
     item.gutter.replaceChildren(...gutter);
     item.out.textContent = c.stdout;
     item.out.hidden = c.stdout === '';
+    const shown = c.display ?? '';
+    item.display.replaceChildren(...(shown ? [el('span', `Out[${c.count ?? ' '}]: `, 'nb-count'), shown] : []));
+    item.display.hidden = shown === '';
     const kinds = new Set(c.stdout.split('\n').map(lineKind).filter(Boolean));
     item.kinds.replaceChildren();
     if (kinds.has('measurement'))

@@ -439,6 +439,28 @@ TEST_CASE("a session keeps a cell's variables and functions for the next cells",
   CHECK(s.cells_run() == 3);
 }
 
+// Jupyter shows a cell's last expression (its repr, as Out[n]) unless it is None or a ';' ends
+// the cell; a script run (run_notebook) shows nothing, as `python lesson.py` does.
+TEST_CASE("a cell's last expression is shown as Jupyter shows it", "[python][notebook][session]") {
+  NotebookSession s;
+  const auto c1 = s.run_cell("import numpy as np\ny = 3\ny * 2\n", 1);
+  INFO(c1.error);
+  CHECK(c1.display == "6");
+  CHECK(c1.stdout_text.empty());
+  CHECK(s.run_cell("np.array([1.0, 2.5])", 2).display == "array([1. , 2.5])");
+  CHECK(s.run_cell("'a' + 'b'\n", 3).display == "'ab'");
+  CHECK(s.run_cell("print('hi')\n", 4).display.empty());  // None
+  CHECK(s.run_cell("y * 2;\n", 5).display.empty());       // hidden by ';'
+  CHECK(s.run_cell("z = y * 2\n", 6).display.empty());    // an assignment
+  const auto c7 = s.run_cell("print(z)\n[z, None]\n", 7);
+  CHECK(c7.stdout_text == "6\n");
+  CHECK(c7.display == "[6, None]");
+  const auto c8 = s.run_cell("1 / 0\n", 8);  // an error: no value to show
+  CHECK(c8.error_type == "ZeroDivisionError");
+  CHECK(c8.display.empty());
+  CHECK(rl::python::run_notebook("2 + 2\n").display.empty());
+}
+
 TEST_CASE("an error in a cell leaves the earlier cells' variables, with the cell's traceback",
           "[python][notebook][session]") {
   NotebookSession s;

@@ -358,8 +358,9 @@ TEST_CASE("small answers and argument rules: notebooks, fusion, tables, samplers
   CHECK(keys(parsed(Result<std::string>::success(report::notebook_json(r)))) ==
         std::vector<std::string>{"stdout", "error", "errorType", "line"});
   const Json cell = parsed(Result<std::string>::success(report::notebook_json(r, 2)));
-  CHECK(keys(cell) == std::vector<std::string>{"stdout", "error", "errorType", "exception", "line",
-                                               "column", "file", "sourceLine", "cellsRun"});
+  CHECK(keys(cell) == std::vector<std::string>{"stdout", "display", "error", "errorType",
+                                               "exception", "line", "column", "file", "sourceLine",
+                                               "cellsRun"});
   CHECK(cell.find("cellsRun")->number == 2);
   const Json cells = parsed(
       Result<std::string>::success(report::cells_json(python::split_cells("a = 1\n\nb = 2\n"))));
