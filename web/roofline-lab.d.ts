@@ -52,6 +52,9 @@ export type NotebookResult =
 /** One cell run in a notebook kernel (core.notebookRunCell). */
 export interface NotebookCellRun {
   stdout: string;
+  /** the repr of the cell's last expression, as Jupyter shows it (Out[n]); '' when it is not an
+   *  expression, is None, raised, or a ';' ends the cell */
+  display: string;
   /** Python's traceback, its frames naming "<cell N>", '' when the cell ran to its end */
   error: string;
   errorType: string;
@@ -674,8 +677,9 @@ export interface RunOptions {
 /** one result of the entry: its shape, the sum of its elements, the first few as text */
 export interface RunResultSummary {
   shape: string;
-  /** a tuple's: the sum of its elements' checksums */
-  checksum: number;
+  /** a tuple's: the sum of its elements' checksums; 'nan', 'inf' or '-inf' when not finite (JSON
+   *  has no such numbers) */
+  checksum: number | 'nan' | 'inf' | '-inf';
   /** a tuple's: "tuple of 2: see elements" */
   preview: string;
   /** FNV-1a (64-bit) of the result's bytes as XLA stores them, 16 hex digits (a tuple's: of its elements' in order): equal bits, equal hash */

@@ -34,11 +34,13 @@ void write_error(JsonWriter& j, const Error& e) {
 // {shape, checksum, preview}, and a tuple's elements likewise (absent for a tensor; empty for a
 // tuple nested deeper than kMaxResultDepth).
 void write_summary(JsonWriter& j, const ResultSummary& s) {
-  j.begin_object()
-      .field("shape", s.shape)
-      .field("checksum", s.checksum)
-      .field("preview", s.preview)
-      .field("bits", s.bits);
+  j.begin_object().field("shape", s.shape).key("checksum");
+  // JSON has no NaN or infinity: a non-finite checksum is its name ("nan", "inf", "-inf").
+  if (std::isfinite(s.checksum))
+    j.value(s.checksum);
+  else
+    j.value(std::isnan(s.checksum) ? "nan" : s.checksum > 0 ? "inf" : "-inf");
+  j.field("preview", s.preview).field("bits", s.bits);
   if (s.tuple) {
     j.key("elements").begin_array();
     for (const auto& e : s.elements) write_summary(j, e);

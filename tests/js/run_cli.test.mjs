@@ -118,6 +118,28 @@ describe('node scripts/run.mjs', () => {
     assert.deepEqual(f.errors, []);
   });
 
+  test('a non-finite checksum is named (nan, inf, -inf): JSON has no such numbers', () => {
+    const file = write(
+      'nonfinite.mlir',
+      'func.func @main() -> (tensor<2xf32>, tensor<f32>, tensor<f32>) {\n' +
+        '  %n = stablehlo.constant dense<[0x7FC00000, 1.0]> : tensor<2xf32>\n' +
+        '  %i = stablehlo.constant dense<0x7F800000> : tensor<f32>\n' +
+        '  %m = stablehlo.constant dense<0xFF800000> : tensor<f32>\n' +
+        '  return %n, %i, %m : tensor<2xf32>, tensor<f32>, tensor<f32>\n}\n',
+    );
+    const r = run(file, '--json');
+    assert.equal(r.status, 0, r.stderr);
+    const [f] = JSON.parse(r.stdout);
+    assert.deepEqual(
+      f.results.map((x) => [x.checksum, x.preview]),
+      [
+        ['nan', 'nan, 1'],
+        ['inf', 'inf'],
+        ['-inf', '-inf'],
+      ],
+    );
+  });
+
   test('a tampered expected value fails with the index, both values and exit 1', () => {
     const r = run(tampered);
     assert.equal(r.status, 1);
