@@ -75,7 +75,8 @@ Result<ProgramRoofline> program_roofline(const RooflineRequest& q) {
       if (c) out.ceilings[i] = c->ceiling;
     }
   }
-  // Under the first roof, what each measured op achieved (model::achieved): NaN where not measured.
+  // Under the first roof, what each measured op achieved (model::achieved): NaN where not measured,
+  // or where the op has no counted work (an unmodeled op: its rate is unknown, not 0).
   const std::size_t n = q.seconds.size();
   out.gflops.assign(n, NAN);
   out.gbs.assign(n, NAN);
@@ -85,6 +86,7 @@ Result<ProgramRoofline> program_roofline(const RooflineRequest& q) {
     if (std::isnan(t)) continue;
     auto a = achieved(primary, q.flops[i], q.bytes[i], t);
     if (!a) return R::failure("seconds[" + std::to_string(i) + "]: " + a.error());
+    if (q.flops[i] == 0 && q.bytes[i] == 0) continue;
     out.gflops[i] = a->gflops, out.gbs[i] = a->gbs,
     out.of_roof[i] = a->bound_seconds > 0 ? a->of_roof : NAN;
   }

@@ -49,7 +49,8 @@ TEST_CASE("each op's bound and ceiling under the first roof, every roof's ridge 
 TEST_CASE("measured ops are set against the first roof, unmeasured ones stay NaN",
           "[report][roofline]") {
   auto q = lesson_request();
-  q.seconds = {8192 / 20e9, NAN, 1024 / 10e9, NAN};  // the dot at 20 GFLOP/s, the copy at 10 GB/s
+  // the dot at 20 GFLOP/s, the copy at 10 GB/s, the op without counted work timed too
+  q.seconds = {8192 / 20e9, NAN, 1024 / 10e9, 1e-6};
   q.measured_seconds = 1e-3;
   auto r = report::program_roofline(q);
   REQUIRE(r.ok());
@@ -57,6 +58,11 @@ TEST_CASE("measured ops are set against the first roof, unmeasured ones stay NaN
   CHECK(r->gbs[2] == Approx(10));
   CHECK(r->of_roof[2] == Approx(0.5));  // 20 GB/s is the roof: half of it reached
   CHECK(std::isnan(r->gflops[1]));
+  CHECK(r->gflops[2] == 0);  // a copy does no flops: 0 GFLOP/s is what it achieved
+  // No counted work (an unmodeled op): its rates are unknown, not 0.
+  CHECK(std::isnan(r->gflops[3]));
+  CHECK(std::isnan(r->gbs[3]));
+  CHECK(std::isnan(r->of_roof[3]));
   CHECK(has(r->measured_json, "\"seconds\":0.001,"));
 }
 
