@@ -424,7 +424,25 @@ class Machine {
     out_.clear();
     if (exc_) {
       std::string tb = "Traceback (most recent call last):\n";
-      for (auto& fr : exc_tb_) {
+      // A run of one frame (same file, line and function) past three is folded into one line,
+      // as CPython's traceback does (traceback.py's _RECURSIVE_CUTOFF).
+      constexpr int kCutoff = 3;
+      int same = 0;
+      const auto repeated = [&]() {
+        if (same <= kCutoff) return;
+        const int more = same - kCutoff;
+        tb += "  [Previous line repeated " + std::to_string(more) + " more time" +
+              (more > 1 ? "s" : "") + "]\n";
+      };
+      for (std::size_t k = 0; k < exc_tb_.size(); ++k) {
+        const auto& fr = exc_tb_[k];
+        if (k > 0 && fr.file == exc_tb_[k - 1].file && fr.line == exc_tb_[k - 1].line &&
+            fr.name == exc_tb_[k - 1].name) {
+          if (++same > kCutoff) continue;
+        } else {
+          repeated();
+          same = 1;
+        }
         const SourceFile& sf = files_[static_cast<std::size_t>(fr.file)];
         tb += "  File \"" + sf.name + "\", line " + std::to_string(fr.line) + ", in " + fr.name +
               "\n";
@@ -435,6 +453,7 @@ class Machine {
           if (b != std::string::npos) tb += "    " + l.substr(b, e - b + 1) + "\n";
         }
       }
+      repeated();
       const std::string msg = exc_->text;
       r.exception = exc_->s + (msg.empty() ? "" : ": " + msg);
       tb += r.exception + "\n";

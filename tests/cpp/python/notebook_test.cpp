@@ -1009,6 +1009,31 @@ TEST_CASE("a scalar beside a NumPy array is cast by its value, as NumPy 1.24 doe
         "OverflowError Python int 2147483648 too large to convert to int32\n");
 }
 
+// A traceback folds a frame repeated more than three times in a row into one line, as CPython's
+// traceback module does (_RECURSIVE_CUTOFF = 3): the text of CPython 3.11 but its ^^^ markers.
+TEST_CASE("a traceback folds a repeated frame as CPython's does", "[python][notebook]") {
+  const auto r = run_notebook(
+      "def g(n):\n    if n == 0:\n        raise ValueError(\"x\")\n    return g(n - 1)\n\ng(4)\n");
+  CHECK(r.error ==
+        "Traceback (most recent call last):\n"
+        "  File \"<notebook>\", line 6, in <module>\n"
+        "    g(4)\n"
+        "  File \"<notebook>\", line 4, in g\n"
+        "    return g(n - 1)\n"
+        "  File \"<notebook>\", line 4, in g\n"
+        "    return g(n - 1)\n"
+        "  File \"<notebook>\", line 4, in g\n"
+        "    return g(n - 1)\n"
+        "  [Previous line repeated 1 more time]\n"
+        "  File \"<notebook>\", line 3, in g\n"
+        "    raise ValueError(\"x\")\n"
+        "ValueError: x\n");
+  const auto deep = run_notebook("def f(n):\n    return f(n + 1)\n\nf(0)\n");
+  CHECK(deep.error_type == "RecursionError");
+  CHECK(deep.error.find("  [Previous line repeated ") != std::string::npos);
+  CHECK(deep.error.size() < 600);  // not one pair of lines per frame
+}
+
 // Eager jnp on host arrays refuses as JAX does (lax.dot_general's TypeError, jnp.matmul's own
 // ValueError), NumPy's arrays as NumPy does.
 TEST_CASE("a matmul of mismatched shapes is refused in JAX's words for jnp, NumPy's for np",
