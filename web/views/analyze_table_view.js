@@ -260,8 +260,10 @@ export function renderAnalyzeFusions(view, selected, page = 0) {
   if (focused !== null) body.querySelector(`tr[data-fusion="${focused}"]`)?.focus({ preventScroll: true });
   const inBodies = fusions.filter((f) => f.within).length;
   $('#analyze-fusions-note').textContent =
-    `The run fused ${fusions.length} groups of ops as a compiler would (the core's fusion pass, XLA's rules; ` +
-    'node scripts/analyze.mjs --fused prints them as HLO). Each ran as one loop with no intermediate tensors and was timed as one: ' +
+    `The run fused ${fusions.length} groups of ops as a compiler would (the core's fusion pass, XLA's rules, a dot's ` +
+    "elementwise epilogue fused into it as XLA's GPU backend does; node scripts/analyze.mjs --fused prints them as HLO). " +
+    'Its flops and bytes are estimates, its bound the model, its times measurements. ' +
+    'Each ran as one loop with no intermediate tensors and was timed as one: ' +
     "its point on the roofline is at its own intensity (flops over the bytes at its boundary), and its ops' rows say which fusion they ran in. " +
     (inBodies
       ? `${inBodies} of them sit in a loop or call body: they ran each time it did, timed with the op that holds them. `
