@@ -1242,6 +1242,8 @@ export interface AnalyzeRow {
   top: boolean;
   where: string | null;
   bound: Bound | null;
+  /** of the program's flops and bytes: top-level rows only (null for an op in a body or a fused
+   *  computation, counted within the op that runs it) */
   flopShare: number | null;
   byteShare: number | null;
   /** a run's measurements (null: not run or not timed) */

@@ -371,6 +371,7 @@ describe('rows, placement and sorting', () => {
         '',
       ].join('\n'),
     );
+    let nested = 0;
     for (const text of texts) {
       const result = core.analyzeText(text);
       const summary = summarizeFile('t', result);
@@ -390,12 +391,16 @@ describe('rows, placement and sorting', () => {
         summary.totals.bytes_accessed,
       );
       assert.ok(Math.abs(top.reduce((s, r) => s + r.byteShare, 0) - 1) < 1e-12);
+      // An op in a body or a fused computation has no share: it is counted within its op.
+      assert.ok(built.filter((r) => !r.top).every((r) => r.flopShare === null && r.byteShare === null));
+      nested += built.filter((r) => !r.top).length;
       const fig = view.figure;
       assert.ok(fig.points.every((p) => built[p.index].top && p.x > 0 && p.y > 0));
       // Each point sits on the chosen roof: min(peak, bandwidth · intensity), in GFLOP/s.
       for (const p of fig.points) assert.ok(Math.abs(p.y - Math.min(100, 20 * p.x)) <= 1e-12 * p.y, `${p.x} ${p.y}`);
       assert.equal(view.roof.line.ridge, 5);
     }
+    assert.ok(nested > 0, 'the fused module has rows in its fused computation');
     const hlo = placeOps(core.analyzeText(texts.at(-1)));
     assert.deepEqual(
       hlo.map((p) => p.where),

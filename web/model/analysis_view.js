@@ -48,8 +48,10 @@ export function placeOps(result) {
 
 /**
  * The table's rows for a summary: the op's own numbers plus its bound under the chosen roof
- * (`bounds[i]`, the core's: core.roofline) and its share of the program's flops and bytes
- * (top-level ops' shares sum to 1).
+ * (`bounds[i]`, the core's: core.roofline) and its share of the program's flops and bytes: top-level
+ * ops only, whose shares sum to 1 (an op in a body or a fused computation is counted within the op
+ * that runs it; its share would be counted twice, or, in a fusion, of costs the fusion does not
+ * have: null).
  * @param {(string|null)[]|null} bounds  per op, in the summary's order; null: no roof
  */
 export function buildRows(summary, placement, bounds = null) {
@@ -86,8 +88,8 @@ export function* buildRowsInSteps(summary, placement) {
       gbs: null,
       ofRoof: null,
       fusion: null,
-      flopShare: t.flops > 0 ? o.flops / t.flops : null,
-      byteShare: t.bytes_accessed > 0 ? o.bytes_accessed / t.bytes_accessed : null,
+      flopShare: place.top && t.flops > 0 ? o.flops / t.flops : null,
+      byteShare: place.top && t.bytes_accessed > 0 ? o.bytes_accessed / t.bytes_accessed : null,
     };
   }
   return rows;
