@@ -149,8 +149,19 @@ bool numpy_dtype_named(const std::string& name, DType* out) {
 }
 
 bool is_num(const V& v) { return v->t == T::Bool || v->t == T::Int || v->t == T::Float; }
-bool is_intlike(const V& v) { return v->t == T::Bool || v->t == T::Int; }
-std::int64_t int_of(const V& v) { return v->t == T::Bool ? (v->b ? 1 : 0) : v->i; }
+// A NumPy scalar (np.float32(1.5), a reduction's result): a 0-d host array but a 0-d ndarray.
+bool np_scalar(const V& v) {
+  return v->t == T::Array && v->arr.dims.empty() && !v->arr.jax && !v->b;
+}
+// A NumPy integer scalar (np.int64(3), an int array's sum): an integer wherever Python asks for
+// one (its __index__: range, indexing, slices, repetition).
+bool np_int_scalar(const V& v) {
+  return np_scalar(v) && !v->arr.is_float() && v->arr.dt != DType::Bool;
+}
+bool is_intlike(const V& v) { return v->t == T::Bool || v->t == T::Int || np_int_scalar(v); }
+std::int64_t int_of(const V& v) {
+  return v->t == T::Bool ? (v->b ? 1 : 0) : v->t == T::Array ? v->arr.i[0] : v->i;
+}
 bool is_big(const V& v) { return v->t == T::Int && v->big != nullptr; }
 BigInt big_of(const V& v) { return is_big(v) ? *v->big : BigInt::of(int_of(v)); }
 double num_of(const V& v) {
@@ -762,6 +773,17 @@ class Machine {
       truth_error(a->t == T::Traced ? a : b, true);
       return false;
     }
+    if ((np_scalar(a) || np_scalar(b)) && (is_num(a) || np_scalar(a)) &&
+        (is_num(b) || np_scalar(b))) {  // a NumPy scalar is equal to the number it holds
+      const auto exact = [](const V& v, std::int64_t* i) {
+        if (np_scalar(v) ? v->arr.is_float() : !is_intlike(v) || is_big(v)) return false;
+        *i = np_scalar(v) ? v->arr.iat(0) : int_of(v);
+        return true;
+      };
+      std::int64_t ia = 0, ib = 0;
+      if (exact(a, &ia) && exact(b, &ib)) return ia == ib;
+      return (np_scalar(a) ? a->arr.at(0) : num_of(a)) == (np_scalar(b) ? b->arr.at(0) : num_of(b));
+    }
     if (is_num(a) && is_num(b)) {
       if (is_big(a) || is_big(b)) {
         if (is_intlike(a) && is_intlike(b)) return rl::python::compare(big_of(a), big_of(b)) == 0;
@@ -810,7 +832,8 @@ class Machine {
       raise("TypeError", "unhashable type: 'DynamicJaxprTracer'");
       return false;
     }
-    if (k->t == T::List || k->t == T::Dict || k->t == T::Array || k->t == T::Set) {
+    if (k->t == T::List || k->t == T::Dict || (k->t == T::Array && !np_scalar(k)) ||
+        k->t == T::Set) {
       raise("TypeError", "unhashable type: '" +
                              std::string(k->t == T::Array ? "numpy.ndarray" : type_name(k)) + "'");
       return false;
@@ -937,6 +960,10 @@ class Machine {
       }
       case T::Float:
         *h = hash_double(k->f);
+        return true;
+      case T::Array:  // a NumPy scalar hashes as the number it holds; an array is unhashable
+        if (!hashable(k)) return false;
+        *h = k->arr.is_float() ? hash_double(k->arr.at(0)) : hash_int64(k->arr.iat(0));
         return true;
       case T::Tuple: {  // CPython's tuplehash (xxHash's mixing)
         std::uint64_t acc = 2870177450012600261ULL;
@@ -1375,11 +1402,7 @@ class Machine {
   }
   V from_array(NdArray a, bool scalar_ok = true) {
     if (!charge(static_cast<double>(a.size()))) return nullptr;
-    if (scalar_ok && a.dims.empty() && !a.jax) {
-      if (a.dt == DType::Float64) return mk_float(a.f[0]);
-      if (a.dt == DType::Int64) return mk_int(a.i[0]);
-      if (a.dt == DType::Bool) return mk_bool(a.i[0] != 0);
-    }
+    (void)scalar_ok;
     return mk_array(std::move(a));
   }
   V array_binary(const std::string& op, const V& x, const V& y) {
@@ -1513,6 +1536,11 @@ class Machine {
       if (!b) return nullptr;
       return from_tr(trace_->binop(op, a, b));
     }
+    const auto sequence = [](const V& v) {
+      return v->t == T::Str || v->t == T::List || v->t == T::Tuple;
+    };
+    if ((np_scalar(x) && sequence(y)) || (sequence(x) && np_scalar(y)))  // "x" * np.int64(3)
+      return binop(op, np_scalar(x) ? as_real(x) : x, np_scalar(y) ? as_real(y) : y);
     if (x->t == T::Array || y->t == T::Array) return array_binary(op, x, y);
     if (x->t == T::Set && y->t == T::Set && (op == "|" || op == "&" || op == "-" || op == "^"))
       return set_binop(op, x, y);
@@ -1592,6 +1620,14 @@ class Machine {
     if (a->t == T::Traced || b->t == T::Traced) {  // bool(x < y): JAX refuses
       truth_error(a->t == T::Traced ? a : b, true);
       return -1;
+    }
+    if (np_scalar(a) || np_scalar(b)) {  // a NumPy scalar orders as the number it holds
+      const auto number = [](const V& v) {
+        if (!np_scalar(v)) return v;
+        if (v->arr.dt == DType::Bool) return mk_bool(v->arr.iat(0) != 0);
+        return v->arr.is_float() ? mk_float(v->arr.at(0)) : mk_int(v->arr.iat(0));
+      };
+      return compare_lt(number(a), number(b), op);
     }
     if (is_num(a) && is_num(b)) {
       if (is_intlike(a) && is_intlike(b) && (is_big(a) || is_big(b))) {
@@ -3764,10 +3800,42 @@ class Machine {
     items = std::move(out);
     return true;
   }
+  // round() of a NumPy scalar (its __round__): without ndigits a Python int; with them a scalar
+  // of its dtype, rounded as np.round does (times 10**n, to nearest even, divided back, in the
+  // dtype's precision).
+  V numpy_scalar_round(const V& x, const V& nd) {
+    const NdArray& a = x->arr;
+    const double v = a.at(0);
+    if (!nd || nd->t == T::None) {
+      if (!a.is_float()) return mk_int(a.iat(0));
+      if (std::isnan(v)) return raise("ValueError", "cannot convert float NaN to integer");
+      if (std::isinf(v)) return raise("OverflowError", "cannot convert float infinity to integer");
+      return to_int(mk_float(std::nearbyint(v)));
+    }
+    if (!is_intlike(nd))
+      return raise("TypeError",
+                   "'" + type_name(nd) + "' object cannot be interpreted as an integer");
+    const std::int64_t n = int_of(nd);
+    NdArray r = a;
+    if (a.is_float()) {
+      const bool f32 = a.dt == DType::Float32;
+      const auto in = [&](double d) {
+        return f32 ? static_cast<double>(static_cast<float>(d)) : d;
+      };
+      const double p = in(std::pow(10.0, static_cast<double>(n < 0 ? -n : n)));
+      r.set(0, n >= 0 ? in(std::nearbyint(in(v * p)) / p) : in(std::nearbyint(in(v / p)) * p));
+    } else if (n < 0) {
+      return raise("NotImplementedError",
+                   "round(NumPy integer, negative ndigits) is not supported here yet");
+    }
+    return mk_array(std::move(r));
+  }
+
   V py_round(const Args& a) {
     V x = a.get(0, "number");
     if (!x) return raise("TypeError", "round() missing required argument 'number' (pos 1)");
     V nd = a.get(1, "ndigits");
+    if (x->t == T::Array && x->arr.dims.empty() && !x->arr.jax) return numpy_scalar_round(x, nd);
     if (is_intlike(x) && (!nd || nd->t == T::None)) return mk_int(int_of(x));
     if (x->t != T::Float && !is_intlike(x))
       return raise("TypeError", "type " + type_name(x) + " doesn't define __round__ method");
@@ -4107,10 +4175,12 @@ class Machine {
         return mk_named(T::Builtin, type_name(x));
       if (x->t == T::Array)  // JAX 0.4's class of a jax.Array; a 0-d NumPy value is a NumPy
                              // scalar (what reductions and indexing give), but for a 0-d ndarray
-        return mk_named(T::Builtin, x->arr.jax ? "jaxlib.xla_extension.ArrayImpl"
-                                    : x->arr.dims.empty() && !x->b
-                                        ? "numpy." + dtype_name(x->arr.dt)
-                                        : type_name(x));
+        return mk_named(T::Builtin,
+                        x->arr.jax ? "jaxlib.xla_extension.ArrayImpl"
+                        : x->arr.dims.empty() && !x->b
+                            ? (x->arr.dt == DType::Bool ? std::string("numpy.bool_")
+                                                        : "numpy." + dtype_name(x->arr.dt))
+                            : type_name(x));
       return raise("NotImplementedError", "type() of a " + type_name(x) + " is not supported here");
     }
     if (q == "callable") {
@@ -4187,7 +4257,17 @@ class Machine {
     if (q.rfind("np.", 0) == 0 || q.rfind("jnp.", 0) == 0) return numpy_fn(q, a);
     return raise("NotImplementedError", q + "() is not supported here");
   }
-  V math_fn(const std::string& f, const Args& a) {
+  // A 0-d NumPy value as the Python number its __float__ / __index__ gives math (a float, or an
+  // int for an integer dtype); anything else as it is.
+  static V as_real(const V& v) {
+    if (!v || v->t != T::Array || !v->arr.dims.empty() || v->arr.jax) return v;
+    if (v->arr.dt == DType::Bool) return mk_bool(v->arr.iat(0) != 0);
+    return v->arr.is_float() ? mk_float(v->arr.at(0)) : mk_int(v->arr.iat(0));
+  }
+  V math_fn(const std::string& f, const Args& a0) {
+    Args a = a0;
+    for (V& v : a.pos) v = as_real(v);
+    for (auto& kv : a.kw) kv.second = as_real(kv.second);
     if (f == "isclose") {
       if (a.pos.size() != 2) return raise("TypeError", "isclose() takes 2 positional arguments");
       double rt = 1e-9, at = 0;
@@ -5082,8 +5162,113 @@ class Machine {
     self->vals.erase(self->vals.begin() + j);
     return v;
   }
+  // str.format: replacement fields {}, {0}, {name}, each with an optional !r/!s/!a conversion and
+  // a :spec (format_value, the f-strings' mini-language; a spec's own nested fields are filled in
+  // first); {{ and }} are braces. Attribute and item lookups in a field ({0.x}, {a[0]}) are refused
+  // by name.
+  V str_format(const std::string& s, const Args& a) {
+    std::string out;
+    std::size_t next_auto = 0;
+    bool automatic = false, manual = false;
+    const auto field_value = [&](const std::string& name) -> V {
+      if (name.empty()) {
+        if (manual)
+          return raise(
+              "ValueError",
+              "cannot switch from manual field specification to automatic field numbering");
+        automatic = true;
+        const std::size_t k = next_auto++;
+        if (k >= a.pos.size())
+          return raise("IndexError", "Replacement index " + std::to_string(k) +
+                                         " out of range for positional args tuple");
+        return a.pos[k];
+      }
+      if (name.find_first_of(".[") != std::string::npos)
+        return raise("NotImplementedError",
+                     "str.format with an attribute or item lookup in a field ({" + name +
+                         "}) is not supported here; use an f-string");
+      if (std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        if (automatic)
+          return raise(
+              "ValueError",
+              "cannot switch from automatic field numbering to manual field specification");
+        manual = true;
+        const std::size_t k = name.size() > 9 ? a.pos.size() : std::stoul(name);
+        if (k >= a.pos.size())
+          return raise("IndexError",
+                       "Replacement index " + name + " out of range for positional args tuple");
+        return a.pos[k];
+      }
+      for (const auto& kv : a.kw)
+        if (kv.first == name) return kv.second;
+      return raise("KeyError", "'" + name + "'");
+    };
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const char c = s[i];
+      if (c == '}') {
+        if (i + 1 < s.size() && s[i + 1] == '}') {
+          out += '}';
+          ++i;
+          continue;
+        }
+        return raise("ValueError", "Single '}' encountered in format string");
+      }
+      if (c != '{') {
+        out += c;
+        continue;
+      }
+      if (i + 1 < s.size() && s[i + 1] == '{') {
+        out += '{';
+        ++i;
+        continue;
+      }
+      // The field: up to its matching '}' (a spec may hold nested fields).
+      std::size_t j = i + 1;
+      int depth = 1;
+      for (; j < s.size() && depth > 0; ++j) {
+        if (s[j] == '{') ++depth;
+        if (s[j] == '}') --depth;
+      }
+      if (depth > 0) return raise("ValueError", "Single '{' encountered in format string");
+      const std::string field = s.substr(i + 1, j - i - 2);
+      i = j - 1;
+      std::size_t cut = field.find_first_of("!:");
+      const std::string name = field.substr(0, cut);
+      char conv = 0;
+      std::string spec;
+      if (cut != std::string::npos && field[cut] == '!') {
+        if (cut + 1 >= field.size() || (cut + 2 < field.size() && field[cut + 2] != ':') ||
+            std::string("rsa").find(field[cut + 1]) == std::string::npos)
+          return raise("ValueError",
+                       "Unknown conversion specifier " +
+                           (cut + 1 < field.size() ? field.substr(cut + 1, 1) : std::string("")));
+        conv = field[cut + 1];
+        cut = cut + 2 < field.size() ? cut + 2 : std::string::npos;
+      }
+      if (cut != std::string::npos) spec = field.substr(cut + 1);
+      if (spec.find('{') != std::string::npos) {  // nested fields, filled from the same arguments
+        V inner = str_format(spec, a);
+        if (!inner) return nullptr;
+        spec = inner->s;
+      }
+      V v = field_value(name);
+      if (!v) return nullptr;
+      const V before = exc_;
+      if (conv == 'r' || conv == 'a')
+        v = mk_str(repr(v));
+      else if (conv == 's')
+        v = mk_str(str(v));
+      if (exc_ != before) return nullptr;
+      V piece = format_value(v, spec);
+      if (!piece) return nullptr;
+      out += piece->s;
+    }
+    return mk_str(out);
+  }
+
   V str_method(const V& self, const std::string& name, const Args& a) {
     const std::string& s = self->s;
+    if (name == "format") return str_format(s, a);
     if (name == "upper" || name == "lower") {
       std::string r = s;
       for (auto& c : r)

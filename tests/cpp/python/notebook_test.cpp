@@ -1034,6 +1034,124 @@ TEST_CASE("a traceback folds a repeated frame as CPython's does", "[python][note
   CHECK(deep.error.size() < 600);  // not one pair of lines per frame
 }
 
+// NumPy scalars (a reduction's result, an element, np.float64(2.5)) are NumPy's: their own type
+// and dtype, an integer where Python asks for one (range, indexing, repetition), a number for math,
+// hashing, ordering and formatting (expected text from Debian's python3-numpy 1.24).
+TEST_CASE("NumPy scalars behave as NumPy's do in Python's places", "[python][notebook]") {
+  const auto r = run_notebook(
+      "import numpy as np\n"
+      "a = np.arange(5, dtype=np.int32)\n"
+      "f = np.arange(5, dtype=np.float32)\n"
+      "i = a.sum()\n"
+      "x = f.mean()\n"
+      "print(type(i).__name__, type(x).__name__)\n"
+      "print(list(range(i)), [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110][i])\n"
+      "print(f\"{x:.3f}\", f\"{i:d}\", f\"{i}\", f\"{x}\", str(x), repr(x))\n"
+      "print(int(x), float(i), round(x, 1), abs(-x), -i, i // 3, i % 3, x ** 2)\n"
+      "print(bool(x), x > 1, i == 10, x + 1, 1 + i, i * 2.5, [x, i])\n"
+      "d = {i: 'ten'}\n"
+      "print(d[10], 10 in d, {x: 1})\n"
+      "print(max(x, 3), min(i, 3), sum([x, x]), sorted([x, 1.0, 3.0]))\n"
+      "print(\"{:.1f}\".format(x), \"{}\".format(i))\n"
+      "print(x.dtype, i.dtype, x.shape, x.ndim, x.item(), i.item(), type(x.item()).__name__)\n"
+      "print(np.sqrt(x), np.float64(2.5) * 2, type(np.float64(2.5) * 2).__name__)\n"
+      "import math\n"
+      "print(math.sqrt(x), math.floor(x))\n"
+      "print(isinstance(x, float), isinstance(i, int))\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "int64 float32\n"
+        "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9] 110\n"
+        "2.000 10 10 2.0 2.0 2.0\n"
+        "2 10.0 2.0 2.0 -10 3 1 4.0\n"
+        "True True True 3.0 11 25.0 [2.0, 10]\n"
+        "ten True {2.0: 1}\n"
+        "3 3 4.0 [1.0, 2.0, 3.0]\n"
+        "2.0 10\n"
+        "float32 int64 () 0 2.0 10 float\n"
+        "1.4142135 5.0 float64\n"
+        "1.4142135623730951 2\n"
+        "False False\n");
+  const auto r2 = run_notebook(
+      "import numpy as np\n"
+      "a = np.arange(6)\n"
+      "f = np.linspace(0, 1, 5)\n"
+      "m = f.mean()\n"
+      "s = a.sum()\n"
+      "print(repr(m), repr(s), type(m).__name__, type(s).__name__, m.dtype, s.dtype)\n"
+      "if a.sum() > 3:\n"
+      "    print(\"big\", not (s > 100), (s > 3) and \"yes\", (s < 3) or \"no\")\n"
+      "b = a > 2\n"
+      "print(repr(b.any()), type(b.any()).__name__, b.all() == False, bool(b.sum()))\n"
+      "print(np.float64(0.1) + np.float64(0.2), np.float64(1e16), np.float64(1.5e-7), "
+      "repr(np.float64(2.0)))\n"
+      "print(np.int64(7) / 2, np.int64(7) // 2, np.int64(7) % 3, -np.int64(7) // 2, "
+      "repr(np.int64(7) * 2.5))\n"
+      "print([1, 2, 3].index(np.int64(2)), np.int64(2) in [1, 2], \"x\" * np.int64(3), str(s) + "
+      "\"!\")\n"
+      "print(sorted([np.float64(3), 1, np.int64(2)]), max(a), min(f), sum(a), abs(np.int64(-3)))\n"
+      "print(f\"{m:.3f} {s:>4} {m!r} {s:x}\")\n"
+      "t = (m, s)\n"
+      "print(t, [m], {\"k\": s})\n"
+      "print(int(m), float(s), complex(2) if False else 0, round(m, 2), round(s))\n"
+      "x = f[2]\n"
+      "print(repr(x), x * 2, x.item(), f.max() - f.min(), (f * 2).sum())\n"
+      "print(np.sqrt(m), np.exp(np.float64(0)), np.abs(np.int64(-4)), np.maximum(s, 20))\n"
+      "print(a[s // 5], a[np.int64(1):np.int64(3)], list(a)[-1], tuple(a)[0], "
+      "type(list(a)[0]).__name__)\n"
+      "print(np.float32(1) + m, type(np.float32(1) + m).__name__, np.float32(2) * s, "
+      "type(np.float32(2) * s).__name__)\n"
+      "print(np.mean([1, 2]), np.sum([1.5, 2]), len(str(np.pi)))\n");
+  INFO(r2.error);
+  REQUIRE(r2.error.empty());
+  CHECK(r2.stdout_text ==
+        "0.5 15 float64 int64 float64 int64\n"
+        "big True yes no\n"
+        "True bool_ True True\n"
+        "0.30000000000000004 1e+16 1.5e-07 2.0\n"
+        "3.5 3 1 -4 17.5\n"
+        "1 True xxx 15!\n"
+        "[1, 2, 3.0] 5 0.0 15 3\n"
+        "0.500   15 0.5 f\n"
+        "(0.5, 15) [0.5] {'k': 15}\n"
+        "0 15.0 0 0.5 15\n"
+        "0.5 1.0 0.5 1.0 5.0\n"
+        "0.7071067811865476 1.0 4 20\n"
+        "3 [1 2] 5 0 int64\n"
+        "1.5 float64 30.0 float64\n"
+        "1.5 3.5 17\n");
+}
+
+// str.format, as CPython's (its refusals in CPython 3.11's words; a field's attribute or item
+// lookup is refused by name).
+TEST_CASE("str.format fills its fields as CPython's does", "[python][notebook]") {
+  const auto r = run_notebook(
+      "print(\"{:.1f}\".format(1.5), \"{} and {}\".format(1, \"a\"), \"{1}{0}\".format(\"x\", "
+      "\"y\"), \"{n:>5}|\".format(n=42))\n"
+      "print(\"{!r} {!s:>4}\".format(\"q\", 7), \"{{}} {:{w}.{p}f}\".format(3.14159, w=8, p=2), "
+      "\"{:,}\".format(1234567))\n"
+      "for bad in [\"{\", \"}\", \"{0}{}\", \"{}{0}\", \"{2}\", \"{x}\", \"{!z}\", \"{0.real}\"]:\n"
+      "    try:\n"
+      "        print(bad.format(1, 2))\n"
+      "    except Exception as e:\n"
+      "        print(type(e).__name__, e)\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "1.5 1 and a yx    42|\n"
+        "'q'    7 {}     3.14 1,234,567\n"
+        "ValueError Single '{' encountered in format string\n"
+        "ValueError Single '}' encountered in format string\n"
+        "ValueError cannot switch from manual field specification to automatic field numbering\n"
+        "ValueError cannot switch from automatic field numbering to manual field specification\n"
+        "IndexError Replacement index 2 out of range for positional args tuple\n"
+        "KeyError 'x'\n"
+        "ValueError Unknown conversion specifier z\n"
+        "NotImplementedError str.format with an attribute or item lookup in a field ({0.real}) is "
+        "not supported here; use an f-string\n");
+}
+
 // Eager jnp on host arrays refuses as JAX does (lax.dot_general's TypeError, jnp.matmul's own
 // ValueError), NumPy's arrays as NumPy does.
 TEST_CASE("a matmul of mismatched shapes is refused in JAX's words for jnp, NumPy's for np",
