@@ -160,7 +160,7 @@ bool np_int_scalar(const V& v) {
 }
 bool is_intlike(const V& v) { return v->t == T::Bool || v->t == T::Int || np_int_scalar(v); }
 std::int64_t int_of(const V& v) {
-  return v->t == T::Bool ? (v->b ? 1 : 0) : v->t == T::Array ? v->arr.i[0] : v->i;
+  return v->t == T::Bool ? (v->b ? 1 : 0) : np_int_scalar(v) ? v->arr.i[0] : v->i;
 }
 bool is_big(const V& v) { return v->t == T::Int && v->big != nullptr; }
 BigInt big_of(const V& v) { return is_big(v) ? *v->big : BigInt::of(int_of(v)); }
@@ -4264,6 +4264,16 @@ class Machine {
     if (v->arr.dt == DType::Bool) return mk_bool(v->arr.iat(0) != 0);
     return v->arr.is_float() ? mk_float(v->arr.at(0)) : mk_int(v->arr.iat(0));
   }
+  // A tolerance argument (rtol, atol): a number or a NumPy scalar; anything else refused by name.
+  bool tolerance(const V& v, const char* name, double* out) {
+    const V x = as_real(v);
+    if (!is_num(x)) {
+      raise("TypeError", std::string(name) + " must be a number here, got " + type_name(v));
+      return false;
+    }
+    *out = num_of(x);
+    return true;
+  }
   V math_fn(const std::string& f, const Args& a0) {
     Args a = a0;
     for (V& v : a.pos) v = as_real(v);
@@ -4776,8 +4786,8 @@ class Machine {
       if (a.pos.size() < 2)
         return raise("TypeError", f + "() missing required argument 'b' (pos 2)");
       double rt = 1e-5, at = 1e-8;
-      if (V r = a.get(2, "rtol")) rt = num_of(r);
-      if (V r = a.get(3, "atol")) at = num_of(r);
+      if (V r = a.get(2, "rtol"); r && !tolerance(r, "rtol", &rt)) return nullptr;
+      if (V r = a.get(3, "atol"); r && !tolerance(r, "atol", &at)) return nullptr;
       bool eqnan = false;
       if (V r = a.get(4, "equal_nan")) eqnan = truth(r) == 1;
       NdArray x, y;
@@ -4849,8 +4859,8 @@ class Machine {
     const bool exact = q == "np.testing.assert_array_equal";
     double rt = exact ? 0 : 1e-7, at = 0;
     if (!exact) {
-      if (V r = a.get(2, "rtol")) rt = num_of(r);
-      if (V r = a.get(3, "atol")) at = num_of(r);
+      if (V r = a.get(2, "rtol"); r && !tolerance(r, "rtol", &rt)) return nullptr;
+      if (V r = a.get(3, "atol"); r && !tolerance(r, "atol", &at)) return nullptr;
     }
     bool eqnan = true;
     if (V r = a.get(4, "equal_nan")) eqnan = truth(r) == 1;
@@ -5838,6 +5848,10 @@ class Machine {
     // The results' container as f returned it (a tuple or list, even of one array; null: one
     // array), which a call of the compiled function gives back as JAX's pytree does.
     if (out->t == T::Tuple || out->t == T::List) l->self = mk(out->t);
+    // Its parameters' names, which a call's type check names arguments by (JAX's debug info).
+    if (f->t == T::Func && (f->def || f->lambda))
+      for (const auto& p : f->def ? f->def->params : f->lambda->params)
+        l->vals.push_back(mk_str(p.name));
     if (jit_cache_.size() >= 256) jit_cache_.erase(jit_cache_.begin());
     jit_cache_.push_back(JitEntry{f, key, l, nullptr});
     return l;
@@ -5871,6 +5885,7 @@ class Machine {
     c->i = lowered->i;
     c->items = lowered->items;
     c->self = lowered->self;
+    c->vals = lowered->vals;
     c->compiled = cm;
     return c;
   }
@@ -5886,6 +5901,44 @@ class Machine {
     if (static_cast<std::int64_t>(pos.size()) == comp->i) {
       pos.clear();
       for (auto& k : comp->items) pos.push_back(a.pos[static_cast<std::size_t>(k->i)]);
+    }
+    // Each argument against the type it was compiled for, as JAX checks them before a call
+    // (pxla's check_arg_avals_for_call): "Argument 'a' compiled with float32[32,16] and called
+    // with float32[64,32]", named by the function's parameters.
+    const hlo::Module& mod = comp->compiled->modules[0];
+    const hlo::Function* entry = mod.entry();
+    if (entry && entry->args.size() == pos.size()) {
+      std::vector<std::string> mismatches;
+      std::size_t mismatched = 0;
+      for (std::size_t k = 0; k < pos.size(); ++k) {
+        NdArray arr;
+        if (!to_array(pos[k], &arr, true)) return nullptr;
+        const hlo::Type& t = mod.value_type(*entry, entry->args[k]);
+        hlo::jax::Aval want{t.dims, t.element};
+        hlo::jax::Aval got{arr.dims, arr.dt == DType::Bool                 ? "i1"
+                                     : dtype_is_float(canon(arr.dt, true)) ? "f32"
+                                                                           : "i32"};
+        if (want == got) continue;
+        ++mismatched;
+        if (mismatches.size() == 5) continue;
+        const std::size_t original = static_cast<std::int64_t>(a.pos.size()) == comp->i
+                                         ? static_cast<std::size_t>(comp->items[k]->i)
+                                         : k;
+        const std::string name = original < comp->vals.size() ? "'" + comp->vals[original]->s + "'"
+                                                              : std::to_string(original + 1) + "/" +
+                                                                    std::to_string(pos.size());
+        mismatches.push_back("Argument " + name + " compiled with " + tr::aval_text(want) +
+                             " and called with " + tr::aval_text(got));
+      }
+      if (!mismatches.empty()) {
+        std::string text =
+            "Argument types differ from the types for which this computation was compiled. " +
+            std::string(mismatched >= 5 ? "The first 5 of " + std::to_string(mismatched)
+                                        : std::string("The")) +
+            " mismatches are:";
+        for (const auto& m : mismatches) text += "\n" + m;
+        return raise("TypeError", text);
+      }
     }
     for (auto& x : pos) {
       NdArray arr;

@@ -1152,6 +1152,50 @@ TEST_CASE("str.format fills its fields as CPython's does", "[python][notebook]")
         "not supported here; use an f-string\n");
 }
 
+// A compiled function called with arguments of other types refuses in JAX's words (pxla's
+// check_arg_avals_for_call, as JAX 0.4's AOT guide prints it), naming each argument by its
+// parameter, a pruned one (unused) included.
+TEST_CASE("a compiled function checks its arguments' types as JAX does", "[python][notebook]") {
+  const auto r = run_notebook(
+      "import jax\n"
+      "import jax.numpy as jnp\n"
+      "def f(a, b):\n"
+      "    return jnp.tanh(a @ b)\n"
+      "a = jnp.ones((32, 16))\n"
+      "b = jnp.ones((16, 8))\n"
+      "c = jax.jit(f).lower(a, b).compile()\n"
+      "print(c(a, b).shape)\n"
+      "try:\n"
+      "    c(jnp.ones((64, 32)), b)\n"
+      "except TypeError as e:\n"
+      "    print(e)\n"
+      "try:\n"
+      "    c(jnp.ones((64, 32)), jnp.ones((16, 8), dtype=jnp.int32))\n"
+      "except TypeError as e:\n"
+      "    print(e)\n"
+      "def g(x, unused):\n"
+      "    return x * 2\n"
+      "cg = jax.jit(g).lower(jnp.ones(3), jnp.ones(2)).compile()\n"
+      "try:\n"
+      "    cg(jnp.ones(4), jnp.ones(2))\n"
+      "except TypeError as e:\n"
+      "    print(e)\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "(32, 8)\n"
+        "Argument types differ from the types for which this computation was compiled. The "
+        "mismatches are:\n"
+        "Argument 'a' compiled with float32[32,16] and called with float32[64,32]\n"
+        "Argument types differ from the types for which this computation was compiled. The "
+        "mismatches are:\n"
+        "Argument 'a' compiled with float32[32,16] and called with float32[64,32]\n"
+        "Argument 'b' compiled with float32[16,8] and called with int32[16,8]\n"
+        "Argument types differ from the types for which this computation was compiled. The "
+        "mismatches are:\n"
+        "Argument 'x' compiled with float32[3] and called with float32[4]\n");
+}
+
 // Eager jnp on host arrays refuses as JAX does (lax.dot_general's TypeError, jnp.matmul's own
 // ValueError), NumPy's arrays as NumPy does.
 TEST_CASE("a matmul of mismatched shapes is refused in JAX's words for jnp, NumPy's for np",
