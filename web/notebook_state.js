@@ -15,7 +15,10 @@
 //            file, sourceLine, column} or null; count the run's number in the kernel (In [n]) or null;
 //   kernel:  the id of the kernel that ran the cells shown (null: none yet, or it was lost);
 //   runs:    cells run since the kernel started (the next count);
-//   notice:  what the page says about the kernel (it restarted, it was reset), or null;
+//   notice:  what the page says about the kernel (it restarted, it was reset) or the cells (the
+//            seed's code replaced edits), or null;
+//   undo:    the cells as they were before "The seed's code again" replaced edited ones (Undo puts
+//            them back), or null;
 //   clockTick: how coarsely the page's clock (time.perf_counter's) ticks, in seconds, measured by
 //            the core the first time the Notebook is open (undefined: not yet; null: too coarse
 //            to measure in a quarter second).
@@ -48,6 +51,7 @@ export function createNotebookState(seed, seedError = null) {
     kernel: null,
     runs: 0,
     notice: null,
+    undo: null,
     clockTick: undefined,
   };
 }
@@ -60,12 +64,30 @@ const withCell = (n, i, change) => ({ ...n, cells: n.cells.map((c, j) => (j === 
 /** The reader typed in cell i: its text changes (its output stays until it runs again). */
 export function editCell(n, i, source) {
   if (!n.cells[i] || n.cells[i].source === source) return n;
-  return withCell(n, i, () => ({ source: String(source) }));
+  return { ...withCell(n, i, () => ({ source: String(source) })), undo: null };
 }
 
-/** The seed's code again, as bundled, every output cleared (the kernel keeps its variables). */
+/** What the page says when the seed's code replaced the reader's edits to `k` cells. */
+export const seedRestored = (k) =>
+  `The seed's code is back: your edits to ${k} cell${k === 1 ? '' : 's'} were replaced, with the outputs. ` +
+  'Undo brings them back.';
+
+/**
+ * The seed's code again, as bundled, every output cleared (the kernel keeps its variables). Edited
+ * cells are not lost: the page says so, and undoSeed puts them back.
+ */
 export function restoreSeed(n) {
-  return { ...n, cells: (n.seed ?? []).map(freshCell) };
+  const cells = (n.seed ?? []).map(freshCell);
+  const edited =
+    n.cells.filter((c, j) => c.source !== cells[j]?.source).length + Math.max(0, cells.length - n.cells.length);
+  if (edited === 0) return { ...n, cells };
+  return { ...n, cells, undo: n.cells, notice: seedRestored(edited) };
+}
+
+/** Undo of restoreSeed: the cells as the reader had them (their outputs too). */
+export function undoSeed(n) {
+  if (!n.undo) return n;
+  return { ...n, cells: n.undo, undo: null, notice: null };
 }
 
 /** Cells waiting for the kernel (Run all queues every cell, in order). */
@@ -151,7 +173,7 @@ export function kernelReset(n, kernel) {
   };
 }
 
-export const dismissNotice = (n) => ({ ...n, notice: null });
+export const dismissNotice = (n) => ({ ...n, notice: null, undo: null });
 
 /** Whether a cell is running or waiting. */
 export const notebookBusy = (n) => n.cells.some((c) => c.status === 'running' || c.status === 'queued');

@@ -170,6 +170,13 @@ for (const name of Object.keys(fixture.pages)) {
         /SyntaxError at line 2, column 5 of this cell/,
       );
       assert.deepEqual(await page.locator(`${cell(5)} .nb-gutter .nb-marked`).allTextContents(), ['2']);
+      // The seed's code again replaces the edited cells, says so, and Undo puts them back.
+      await page.locator('#nb-seed').click();
+      assert.match(await page.locator('#nb-notice').innerText(), /your edits to \d+ cells were replaced.*Undo/);
+      assert.notEqual(await page.locator(`${cell(5)} textarea`).inputValue(), 'y = 1\nx = (1,\n');
+      await page.locator('#nb-undo').click();
+      assert.equal(await page.locator(`${cell(5)} textarea`).inputValue(), 'y = 1\nx = (1,\n');
+      assert.equal(await page.locator('#nb-undo').isVisible(), false);
       assert.deepEqual(problems, []);
       await page.close();
     });

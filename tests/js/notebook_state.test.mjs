@@ -10,6 +10,7 @@ import {
   cellStarted,
   cellStopped,
   createNotebookState,
+  dismissNotice,
   editCell,
   KERNEL_LOST,
   KERNEL_RESTARTED,
@@ -20,6 +21,8 @@ import {
   notebookOutput,
   queueCells,
   restoreSeed,
+  seedRestored,
+  undoSeed,
   unqueue,
 } from '../../web/notebook_state.js';
 import { TASKS } from '../../web/worker_host.js';
@@ -124,7 +127,17 @@ describe('web/notebook_state.js', () => {
     );
     n = editCell(n, 0, 'x = 2');
     assert.equal(n.cells[0].source, 'x = 2');
-    assert.equal(restoreSeed(n).cells[0].source, 'x = 1');
+    // The seed again replaces the edit, says so, and Undo puts it back; nothing edited: no notice.
+    const restored = restoreSeed(n);
+    assert.equal(restored.cells[0].source, 'x = 1');
+    assert.equal(restored.notice, seedRestored(1));
+    assert.match(restored.notice, /edits to 1 cell were replaced.*Undo brings them back/);
+    assert.equal(undoSeed(restored).cells[0].source, 'x = 2');
+    assert.equal(undoSeed(restored).notice, null);
+    assert.equal(undoSeed(restored).undo, null);
+    assert.equal(restoreSeed(restored).notice, restored.notice, 'the seed again over the seed: nothing new lost');
+    assert.equal(restoreSeed(createNotebookState(SEED)).notice, null);
+    assert.equal(dismissNotice(restored).undo, null);
   });
 
   test('#notebook opens the view and the link says so; no seed: no cells and why', () => {

@@ -18,6 +18,7 @@ import {
   notebookBusy,
   queueCells,
   restoreSeed,
+  undoSeed,
   SEED_NOTEBOOK_FILE,
   unqueue,
 } from '../notebook_state.js';
@@ -105,6 +106,9 @@ export function bindNotebookView(client, getState, setNotebook) {
   });
   $('#nb-close').addEventListener('click', () => setNotebook(closeNotebook(nb())));
   $('#nb-dismiss').addEventListener('click', () => setNotebook(dismissNotice(nb())));
+  $('#nb-undo').addEventListener('click', () => {
+    if (!notebookBusy(nb())) setNotebook(undoSeed(nb()));
+  });
 
   /** One cell's elements, made once per cell; render fills them. */
   function makeItem(i) {
@@ -241,6 +245,8 @@ export function bindNotebookView(client, getState, setNotebook) {
     $('#nb-seed-error').textContent = n.seedError ?? '';
     $('#nb-notice-box').hidden = !n.notice;
     $('#nb-notice').textContent = n.notice ?? '';
+    $('#nb-undo').hidden = !n.undo;
+    $('#nb-undo').disabled = busy;
     const running = n.cells.findIndex((c) => c.status === 'running');
     const errors = n.cells.filter((c) => c.status === 'error').length;
     $('#nb-status').textContent =
