@@ -4152,9 +4152,12 @@ class Machine {
         if (t->t == T::Builtin) {
           const std::string& n = t->s;
           const bool m = (n == "int" && (x->t == T::Int || x->t == T::Bool)) ||
-                         (n == "float" && x->t == T::Float) || (n == "bool" && x->t == T::Bool) ||
-                         (n == "str" && x->t == T::Str) || (n == "list" && x->t == T::List) ||
-                         (n == "tuple" && x->t == T::Tuple) || (n == "dict" && x->t == T::Dict);
+                         // numpy.float64 is a subclass of Python's float (not int64 of int)
+                         (n == "float" &&
+                          (x->t == T::Float || (np_scalar(x) && x->arr.dt == DType::Float64))) ||
+                         (n == "bool" && x->t == T::Bool) || (n == "str" && x->t == T::Str) ||
+                         (n == "list" && x->t == T::List) || (n == "tuple" && x->t == T::Tuple) ||
+                         (n == "dict" && x->t == T::Dict);
           if (m) return mk_bool(true);
         } else if (t->t == T::ExcType) {
           if (x->t == T::Exc && exc_matches(x->s, t->s)) return mk_bool(true);

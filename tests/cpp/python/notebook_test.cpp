@@ -1121,6 +1121,11 @@ TEST_CASE("NumPy scalars behave as NumPy's do in Python's places", "[python][not
         "3 [1 2] 5 0 int64\n"
         "1.5 float64 30.0 float64\n"
         "1.5 3.5 17\n");
+  // numpy.float64 subclasses Python's float; float32 does not, nor int64 Python's int.
+  CHECK(run_notebook("import numpy as np\nm = np.arange(3).mean()\nprint(isinstance(m, float), "
+                     "isinstance(np.float32(1), float), isinstance(np.arange(3).sum(), int), "
+                     "isinstance(np.float64(2), (int, float)))\n")
+            .stdout_text == "True False False True\n");
 }
 
 // str.format, as CPython's (its refusals in CPython 3.11's words; a field's attribute or item
