@@ -3476,7 +3476,7 @@ class Machine {
           return mk_array(std::move(t));
         }
         static const char* methods[] = {
-            "reshape",           "tolist", "astype",  "sum",  "mean", "max", "min",
+            "reshape",           "tolist", "astype",  "sum",  "prod", "mean", "max", "min",
             "block_until_ready", "item",   "flatten", "copy", "all",  "any"};
         for (const char* m : methods)
           if (name == m) return bound(obj, name);
@@ -3553,12 +3553,12 @@ class Machine {
   }
   // The functions the notebook runs on host arrays itself (np.X; jnp.X for those of jax.numpy).
   static constexpr const char* kHostFns[] = {
-      "array", "asarray",  "arange",      "linspace", "zeros",   "ones",       "full",
-      "sort",  "append",   "concatenate", "minimum",  "maximum", "where",      "all",
-      "any",   "isclose",  "allclose",    "sqrt",     "exp",     "log",        "tanh",
-      "abs",   "sum",      "mean",        "max",      "min",     "matmul",     "sin",
-      "cos",   "floor",    "ceil",        "dot",      "reshape", "zeros_like", "ones_like",
-      "add",   "subtract", "multiply",    "divide"};
+      "array",     "asarray", "arange",      "linspace", "zeros",   "ones",    "full",
+      "sort",      "append",  "concatenate", "minimum",  "maximum", "where",   "all",
+      "any",       "isclose", "allclose",    "sqrt",     "exp",     "log",     "tanh",
+      "abs",       "sum",     "prod",        "mean",     "max",     "min",     "matmul",
+      "sin",       "cos",     "floor",       "ceil",     "dot",     "reshape", "zeros_like",
+      "ones_like", "add",     "subtract",    "multiply", "divide"};
   static bool host_name(const std::string& q) {
     const auto dot = q.find('.');
     if (dot == std::string::npos) return false;
@@ -4433,9 +4433,10 @@ class Machine {
                                      " which has no identity");
     if (arr.is_float() || fn == "mean") {
       r.dt = arr.is_float() ? arr.dt : canon(DType::Float64, arr.jax);
-      double acc = fn == "max" ? -INFINITY : fn == "min" ? INFINITY : 0;
+      double acc = fn == "max" ? -INFINITY : fn == "min" ? INFINITY : fn == "prod" ? 1 : 0;
       bool nan = false;
-      // NumPy sums floats pairwise; for the small arrays here a compensated sum agrees.
+      // NumPy sums floats pairwise; for the small arrays here a compensated sum agrees. A product
+      // is taken in order, each step rounded to the dtype, as NumPy's multiply.reduce does.
       double c = 0;
       for (std::size_t k = 0; k < n; ++k) {
         const double v = arr.at(k);
@@ -4444,6 +4445,8 @@ class Machine {
           acc = std::max(acc, v);
         else if (fn == "min")
           acc = std::min(acc, v);
+        else if (fn == "prod")
+          acc = r.dt == DType::Float32 ? static_cast<double>(static_cast<float>(acc * v)) : acc * v;
         else {
           const double y = v - c, t = acc + y;
           c = (t - acc) - y;
@@ -4456,17 +4459,22 @@ class Machine {
       if (r.dt == DType::Float32) r.f[0] = static_cast<float>(r.f[0]);
       return from_array(std::move(r));
     }
-    r.dt = arr.dt == DType::Bool || fn == "sum" ? canon(DType::Int64, arr.jax) : arr.dt;
+    r.dt = arr.dt == DType::Bool || fn == "sum" || fn == "prod" ? canon(DType::Int64, arr.jax)
+                                                                : arr.dt;
     if (arr.dt == DType::Bool && (fn == "max" || fn == "min")) r.dt = DType::Bool;
-    std::int64_t acc = fn == "max"   ? std::numeric_limits<std::int64_t>::min()
-                       : fn == "min" ? std::numeric_limits<std::int64_t>::max()
-                                     : 0;
+    std::int64_t acc = fn == "max"    ? std::numeric_limits<std::int64_t>::min()
+                       : fn == "min"  ? std::numeric_limits<std::int64_t>::max()
+                       : fn == "prod" ? 1
+                                      : 0;
     for (std::size_t k = 0; k < n; ++k) {
       const std::int64_t v = arr.i[k];
       if (fn == "max")
         acc = std::max(acc, v);
       else if (fn == "min")
         acc = std::min(acc, v);
+      else if (fn == "prod")  // wrapping, as NumPy's int64 multiply
+        acc = static_cast<std::int64_t>(static_cast<std::uint64_t>(acc) *
+                                        static_cast<std::uint64_t>(v));
       else
         acc = static_cast<std::int64_t>(static_cast<std::uint64_t>(acc) +
                                         static_cast<std::uint64_t>(v));
@@ -4480,6 +4488,11 @@ class Machine {
     if (q.rfind("jnp.", 0) != 0) return numpy_fn_on(q, a);
     auto as_jax = [&](const V& v) {
       if (v->t != T::Array || v->arr.jax) return v;
+      // A float64, int64 or bool NumPy scalar stays the number it is (a shape, an axis, a weak
+      // operand), as to_tr takes it.
+      if (np_scalar(v) &&
+          (v->arr.dt == DType::Float64 || v->arr.dt == DType::Int64 || v->arr.dt == DType::Bool))
+        return as_real(v);
       NdArray t = astype(v->arr, canon(v->arr.dt, true));
       t.jax = true;
       t.weak = false;
@@ -4771,7 +4784,8 @@ class Machine {
       r.weak = false;
       return from_array(std::move(r));
     }
-    if (f == "all" || f == "any" || f == "sum" || f == "mean" || f == "max" || f == "min") {
+    if (f == "all" || f == "any" || f == "sum" || f == "prod" || f == "mean" || f == "max" ||
+        f == "min") {
       V x = need(a, 0, "a", f);
       if (!x) return nullptr;
       V r = np_reduce(f, x, a);
@@ -5603,6 +5617,14 @@ class Machine {
             "maximum recursion depth exceeded converting a traced call's argument");
       return nullptr;
     }
+    // A float64, int64 or bool NumPy scalar (a host reduction's result) goes in as the Python
+    // number it holds: usable as a shape, an index or an axis, as JAX takes NumPy integers
+    // (operator.index), and weakly typed, as these values were before they were NumPy scalars.
+    // (JAX bakes a NumPy scalar in as a strong constant; an int8 or bf16 array times one keeps
+    // its dtype here.)
+    if (np_scalar(v) && !v->arr.weak &&
+        (v->arr.dt == DType::Float64 || v->arr.dt == DType::Int64 || v->arr.dt == DType::Bool))
+      return to_tr(as_real(v), depth + 1);
     switch (v->t) {
       case T::Traced:
         return traced_live(v) ? v->tv : nullptr;

@@ -1201,6 +1201,50 @@ TEST_CASE("a compiled function checks its arguments' types as JAX does", "[pytho
         "Argument 'x' compiled with float32[3] and called with float32[4]\n");
 }
 
+// np.prod and the .prod() method on host arrays: in order, each step in the dtype, an integer
+// product wrapping as NumPy's int64 (expected text from Debian's python3-numpy 1.24).
+TEST_CASE("np.prod multiplies as NumPy's does", "[python][notebook]") {
+  const auto r = run_notebook(
+      "import numpy as np\n"
+      "a = np.arange(1, 7)\n"
+      "f = np.linspace(0.5, 2, 4, dtype=np.float32)\n"
+      "print(repr(a.prod()), repr(np.prod(a)), repr(a.reshape(2, 3).prod(axis=1)), "
+      "repr(np.prod(a.reshape(2, 3), axis=0)))\n"
+      "print(repr(f.prod()), repr(np.prod([1.5, 2.0])), repr(np.prod(np.array([], "
+      "dtype=np.int32))), repr(np.array([True, True]).prod()))\n"
+      "print(repr(np.arange(1, 30).prod()))\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "720 720 array([  6, 120]) array([ 4, 10, 18])\n"
+        "1.5 3.0 1 1\n"
+        "-7055958792655077376\n");
+}
+
+// A NumPy integer scalar from the host (an int array's sum) is a shape, a slice bound and a loop
+// count in a traced function and in eager jnp, as JAX takes NumPy integers (operator.index).
+TEST_CASE("a NumPy scalar from the host is a shape and an index in a traced function",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import jax\n"
+      "import jax.numpy as jnp\n"
+      "import numpy as np\n"
+      "k = np.arange(4).sum() // 2\n"
+      "s = np.arange(4).mean()\n"
+      "def f(x):\n"
+      "    y = x\n"
+      "    for i in range(k):\n"
+      "        y = y * s\n"
+      "    return jnp.zeros(k) + y[:k]\n"
+      "print(jax.jit(f).lower(jnp.ones(5)).as_text())\n"
+      "print(f(jnp.ones(5)))\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text.find("-> (tensor<3xf32> {jax.result_info") != std::string::npos);
+  CHECK(r.stdout_text.find("stablehlo.slice %5 [0:3]") != std::string::npos);
+  CHECK(r.stdout_text.find("[3.375 3.375 3.375]\n") != std::string::npos);
+}
+
 // Eager jnp on host arrays refuses as JAX does (lax.dot_general's TypeError, jnp.matmul's own
 // ValueError), NumPy's arrays as NumPy does.
 TEST_CASE("a matmul of mismatched shapes is refused in JAX's words for jnp, NumPy's for np",
