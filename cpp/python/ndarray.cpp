@@ -216,6 +216,13 @@ std::string shape_repr(const std::vector<std::int64_t>& dims) {
 namespace {
 bool broadcast(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
                std::vector<std::int64_t>* out);
+
+// A shape as NumPy's messages write it, without spaces: "(2,3)", "(4,)".
+std::string numpy_shape(const std::vector<std::int64_t>& dims) {
+  std::string t = shape_repr(dims);
+  t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
+  return t;
+}
 }  // namespace
 
 std::string broadcast_refusal(const std::vector<const NdArray*>& xs) {
@@ -231,15 +238,8 @@ std::string broadcast_refusal(const std::vector<const NdArray*>& xs) {
   // JAX: "shapes=[(2, 3), (4,)]"; NumPy writes each shape without spaces: "(2,3) (4,) ".
   std::string s = jax ? "Incompatible shapes for broadcasting: shapes=["
                       : "operands could not be broadcast together with shapes ";
-  for (std::size_t k = 0; k < xs.size(); ++k) {
-    if (jax) {
-      s += (k ? ", " : "") + shape_repr(xs[k]->dims);
-      continue;
-    }
-    std::string t = shape_repr(xs[k]->dims);
-    t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
-    s += t + " ";
-  }
+  for (std::size_t k = 0; k < xs.size(); ++k)
+    s += jax ? (k ? ", " : "") + shape_repr(xs[k]->dims) : numpy_shape(xs[k]->dims) + " ";
   return jax ? s + "]" : s;
 }
 
@@ -489,12 +489,10 @@ struct MatmulShape {
 
 // NumPy's "(2,2,3)->(2,newaxis,newaxis)": an operand's shape with its core axes as newaxis.
 std::string remapped(const std::vector<std::int64_t>& d, std::size_t core) {
-  std::string from = "(", to = "(";
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    from += (i ? "," : "") + std::to_string(d[i]);
+  std::string to = "(";
+  for (std::size_t i = 0; i < d.size(); ++i)
     to += (i ? "," : "") + (i + core < d.size() ? std::to_string(d[i]) : std::string("newaxis"));
-  }
-  return from + ")->" + to + ")";
+  return numpy_shape(d) + "->" + to + ")";
 }
 
 std::string matmul_shape(const NdArray& a, const NdArray& b, bool jax, MatmulShape* s) {
@@ -542,8 +540,9 @@ std::string matmul_shape(const NdArray& a, const NdArray& b, bool jax, MatmulSha
                  : "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
                    "signature (n?,k),(k,m?)->(n?,m?) (size " +
                   std::to_string(kb) + " is different from " + std::to_string(s->k) + ")";
-  if (jax ? !batch_error.empty() : !core_error.empty()) return jax ? batch_error : core_error;
-  if (!batch_error.empty() || !core_error.empty()) return batch_error + core_error;
+  const std::string& first = jax ? batch_error : core_error;
+  const std::string& second = jax ? core_error : batch_error;
+  if (!first.empty() || !second.empty()) return first.empty() ? second : first;
   // Strides in matrices over the broadcast batch shape (row-major), 0 where size 1 broadcasts.
   const auto strides = [&](const std::vector<std::int64_t>& d, std::vector<std::int64_t>* out) {
     out->assign(nb, 0);

@@ -773,17 +773,8 @@ class Machine {
       truth_error(a->t == T::Traced ? a : b, true);
       return false;
     }
-    if ((np_scalar(a) || np_scalar(b)) && (is_num(a) || np_scalar(a)) &&
-        (is_num(b) || np_scalar(b))) {  // a NumPy scalar is equal to the number it holds
-      const auto exact = [](const V& v, std::int64_t* i) {
-        if (np_scalar(v) ? v->arr.is_float() : !is_intlike(v) || is_big(v)) return false;
-        *i = np_scalar(v) ? v->arr.iat(0) : int_of(v);
-        return true;
-      };
-      std::int64_t ia = 0, ib = 0;
-      if (exact(a, &ia) && exact(b, &ib)) return ia == ib;
-      return (np_scalar(a) ? a->arr.at(0) : num_of(a)) == (np_scalar(b) ? b->arr.at(0) : num_of(b));
-    }
+    if (np_scalar(a) || np_scalar(b))  // a NumPy scalar is equal to the number it holds
+      return equal(as_real(a), as_real(b), depth + 1);
     if (is_num(a) && is_num(b)) {
       if (is_big(a) || is_big(b)) {
         if (is_intlike(a) && is_intlike(b)) return rl::python::compare(big_of(a), big_of(b)) == 0;
@@ -962,9 +953,7 @@ class Machine {
         *h = hash_double(k->f);
         return true;
       case T::Array:  // a NumPy scalar hashes as the number it holds; an array is unhashable
-        if (!hashable(k)) return false;
-        *h = k->arr.is_float() ? hash_double(k->arr.at(0)) : hash_int64(k->arr.iat(0));
-        return true;
+        return hashable(k) && py_hash(as_real(k), h, depth + 1);
       case T::Tuple: {  // CPython's tuplehash (xxHash's mixing)
         std::uint64_t acc = 2870177450012600261ULL;
         for (auto& x : k->items) {
@@ -1400,9 +1389,8 @@ class Machine {
           std::min(elements / 64, 1e15));  // NaN (0/0 of an empty operand) charges nothing
     return step();
   }
-  V from_array(NdArray a, bool scalar_ok = true) {
+  V from_array(NdArray a) {
     if (!charge(static_cast<double>(a.size()))) return nullptr;
-    (void)scalar_ok;
     return mk_array(std::move(a));
   }
   V array_binary(const std::string& op, const V& x, const V& y) {
@@ -1429,8 +1417,7 @@ class Machine {
                    : r.error().rfind("Python int", 0) == 0 ? "OverflowError"
                                                            : "ValueError",
                    r.error());
-    return from_array(std::move(r.value()),
-                      !(a.dims.empty() && b.dims.empty() && !a.weak && !b.weak && false));
+    return from_array(std::move(r.value()));
   }
 
   // ---- Python arithmetic ----
@@ -1621,14 +1608,8 @@ class Machine {
       truth_error(a->t == T::Traced ? a : b, true);
       return -1;
     }
-    if (np_scalar(a) || np_scalar(b)) {  // a NumPy scalar orders as the number it holds
-      const auto number = [](const V& v) {
-        if (!np_scalar(v)) return v;
-        if (v->arr.dt == DType::Bool) return mk_bool(v->arr.iat(0) != 0);
-        return v->arr.is_float() ? mk_float(v->arr.at(0)) : mk_int(v->arr.iat(0));
-      };
-      return compare_lt(number(a), number(b), op);
-    }
+    if (np_scalar(a) || np_scalar(b))  // a NumPy scalar orders as the number it holds
+      return compare_lt(as_real(a), as_real(b), op);
     if (is_num(a) && is_num(b)) {
       if (is_intlike(a) && is_intlike(b) && (is_big(a) || is_big(b))) {
         const int c = rl::python::compare(big_of(a), big_of(b));
@@ -2612,18 +2593,23 @@ class Machine {
       V v = eval(*fe);
       if (!v) return nullptr;
       if (self_doc && !conv && spec.empty()) conv = 'r';
-      const V before = exc_;
-      if (conv == 'r' || conv == 'a')
-        v = mk_str(repr(v));
-      else if (conv == 's')
-        v = mk_str(str(v));
-      if (exc_ != before) return nullptr;
-      V piece = format_value(v, spec);
+      V piece = format_field(v, conv, spec);
       if (!piece) return nullptr;
       out += piece->s;
       i = j + 1;
     }
     return mk_str(out);
+  }
+  // A replacement field of an f-string or str.format: its !r / !s / !a conversion (0: none),
+  // then its spec.
+  V format_field(V v, char conv, const std::string& spec) {
+    const V before = exc_;
+    if (conv == 'r' || conv == 'a')
+      v = mk_str(repr(v));
+    else if (conv == 's')
+      v = mk_str(str(v));
+    if (exc_ != before) return nullptr;
+    return format_value(v, spec);
   }
   // format(value, spec): Python's format-spec mini-language for int, float, str (and NumPy
   // scalars as floats/ints): [[fill]align][sign][#][0][width][,|_][.precision][type].
@@ -4267,6 +4253,15 @@ class Machine {
     if (v->arr.dt == DType::Bool) return mk_bool(v->arr.iat(0) != 0);
     return v->arr.is_float() ? mk_float(v->arr.at(0)) : mk_int(v->arr.iat(0));
   }
+  // A float64, int64 or bool NumPy scalar (a host reduction's result), which goes into a traced
+  // function or an eager jnp call as the Python number it holds (as_real): usable as a shape, an
+  // index or an axis, as JAX takes NumPy integers (operator.index), and weakly typed, as these
+  // values were before they were NumPy scalars. (JAX bakes a NumPy scalar in as a strong
+  // constant; an int8 or bf16 array times one keeps its dtype here.)
+  static bool python_number_scalar(const V& v) {
+    return np_scalar(v) && !v->arr.weak &&
+           (v->arr.dt == DType::Float64 || v->arr.dt == DType::Int64 || v->arr.dt == DType::Bool);
+  }
   // A tolerance argument (rtol, atol): a number or a NumPy scalar; anything else refused by name.
   bool tolerance(const V& v, const char* name, double* out) {
     const V x = as_real(v);
@@ -4488,11 +4483,7 @@ class Machine {
     if (q.rfind("jnp.", 0) != 0) return numpy_fn_on(q, a);
     auto as_jax = [&](const V& v) {
       if (v->t != T::Array || v->arr.jax) return v;
-      // A float64, int64 or bool NumPy scalar stays the number it is (a shape, an axis, a weak
-      // operand), as to_tr takes it.
-      if (np_scalar(v) &&
-          (v->arr.dt == DType::Float64 || v->arr.dt == DType::Int64 || v->arr.dt == DType::Bool))
-        return as_real(v);
+      if (python_number_scalar(v)) return as_real(v);  // a shape, an axis, a weak operand
       NdArray t = astype(v->arr, canon(v->arr.dt, true));
       t.jax = true;
       t.weak = false;
@@ -5280,13 +5271,7 @@ class Machine {
       }
       V v = field_value(name);
       if (!v) return nullptr;
-      const V before = exc_;
-      if (conv == 'r' || conv == 'a')
-        v = mk_str(repr(v));
-      else if (conv == 's')
-        v = mk_str(str(v));
-      if (exc_ != before) return nullptr;
-      V piece = format_value(v, spec);
+      V piece = format_field(v, conv, spec);
       if (!piece) return nullptr;
       out += piece->s;
     }
@@ -5617,14 +5602,7 @@ class Machine {
             "maximum recursion depth exceeded converting a traced call's argument");
       return nullptr;
     }
-    // A float64, int64 or bool NumPy scalar (a host reduction's result) goes in as the Python
-    // number it holds: usable as a shape, an index or an axis, as JAX takes NumPy integers
-    // (operator.index), and weakly typed, as these values were before they were NumPy scalars.
-    // (JAX bakes a NumPy scalar in as a strong constant; an int8 or bf16 array times one keeps
-    // its dtype here.)
-    if (np_scalar(v) && !v->arr.weak &&
-        (v->arr.dt == DType::Float64 || v->arr.dt == DType::Int64 || v->arr.dt == DType::Bool))
-      return to_tr(as_real(v), depth + 1);
+    if (python_number_scalar(v)) return to_tr(as_real(v), depth + 1);
     switch (v->t) {
       case T::Traced:
         return traced_live(v) ? v->tv : nullptr;
@@ -5927,22 +5905,23 @@ class Machine {
       pos.clear();
       for (auto& k : comp->items) pos.push_back(a.pos[static_cast<std::size_t>(k->i)]);
     }
+    // The arguments as JAX arrays (their dtypes canonical), made once for the check and the run.
+    std::vector<NdArray> args(pos.size());
+    for (std::size_t k = 0; k < pos.size(); ++k) {
+      if (!to_array(pos[k], &args[k], true)) return nullptr;
+      args[k] = astype(args[k], canon(args[k].dt, true));
+    }
     // Each argument against the type it was compiled for, as JAX checks them before a call
     // (pxla's check_arg_avals_for_call): "Argument 'a' compiled with float32[32,16] and called
     // with float32[64,32]", named by the function's parameters.
     const hlo::Module& mod = comp->compiled->modules[0];
     const hlo::Function* entry = mod.entry();
-    if (entry && entry->args.size() == pos.size()) {
+    if (entry && entry->args.size() == args.size()) {
       std::vector<std::string> mismatches;
       std::size_t mismatched = 0;
-      for (std::size_t k = 0; k < pos.size(); ++k) {
-        NdArray arr;
-        if (!to_array(pos[k], &arr, true)) return nullptr;
+      for (std::size_t k = 0; k < args.size(); ++k) {
         const hlo::Type& t = mod.value_type(*entry, entry->args[k]);
-        hlo::jax::Aval want{t.dims, t.element};
-        hlo::jax::Aval got{arr.dims, arr.dt == DType::Bool                 ? "i1"
-                                     : dtype_is_float(canon(arr.dt, true)) ? "f32"
-                                                                           : "i32"};
+        hlo::jax::Aval want{t.dims, t.element}, got{args[k].dims, mlir_dtype(args[k].dt)};
         if (want == got) continue;
         ++mismatched;
         if (mismatches.size() == 5) continue;
@@ -5951,7 +5930,7 @@ class Machine {
                                          : k;
         const std::string name = original < comp->vals.size() ? "'" + comp->vals[original]->s + "'"
                                                               : std::to_string(original + 1) + "/" +
-                                                                    std::to_string(pos.size());
+                                                                    std::to_string(args.size());
         mismatches.push_back("Argument " + name + " compiled with " + tr::aval_text(want) +
                              " and called with " + tr::aval_text(got));
       }
@@ -5965,10 +5944,7 @@ class Machine {
         return raise("TypeError", text);
       }
     }
-    for (auto& x : pos) {
-      NdArray arr;
-      if (!to_array(x, &arr, true)) return nullptr;
-      arr = astype(arr, canon(arr.dt, true));
+    for (const NdArray& arr : args) {
       interp::HostArray h;
       h.type = arr.dt == DType::Float32 ? hlo::ElementType::F32
                : arr.dt == DType::Int32 ? hlo::ElementType::S32
