@@ -98,6 +98,18 @@ constexpr hlo::ElementKind kind_v = is_pred_v<E>           ? hlo::ElementKind::B
 template <hlo::OpCode Code, class E>
 constexpr bool takes_v = hlo::op_takes(Code, kind_v<E>);
 
+// A double rounded once to a real element type E's storage (halves straight from double, not
+// through float: one rounding).
+template <class E>
+typename E::Storage from_double(double v) {
+  if constexpr (E::type == ElementType::F16)
+    return f64_to_f16(v);
+  else if constexpr (E::type == ElementType::BF16)
+    return f64_to_bf16(v);
+  else
+    return static_cast<typename E::Storage>(v);
+}
+
 // Calls f(Elem<E>{}) for the runtime type `t`; false for a type the interpreter does not compute
 // with (f8, s4, quantized, ...).
 template <class F>

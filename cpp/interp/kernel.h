@@ -47,6 +47,9 @@ struct OpCall {
   }
   void set(std::size_t i, Value v) const { frame[fn().results(op())[i]] = std::move(v); }
   void set(std::size_t i, Tensor t) const { set(i, Value::of(std::move(t))); }
+  // The op's results, in order: one per result (StableHLO's several), or one tuple of them (HLO's
+  // one tuple result).
+  void set_all(std::vector<Tensor>& ts) const;
 
   // A fresh tensor of result i's type (contents unset). False, with the error set, past the
   // memory cap or when the type is not an array of a computable element type.

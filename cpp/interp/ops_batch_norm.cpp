@@ -20,7 +20,6 @@
 #include <utility>
 #include <vector>
 
-#include "common/float16.h"
 #include "interp/elements.h"
 #include "interp/elementwise.h"
 #include "interp/kernel.h"
@@ -65,31 +64,9 @@ Access access_of() {
     return static_cast<double>(E::load(reinterpret_cast<const St*>(p)[i]));
   };
   acc.store = [](std::uint8_t* p, std::int64_t i, double v) {
-    St& d = reinterpret_cast<St*>(p)[i];
-    if constexpr (E::type == ElementType::F16)
-      d = f64_to_f16(v);
-    else if constexpr (E::type == ElementType::BF16)
-      d = f64_to_bf16(v);
-    else
-      d = static_cast<St>(v);
+    reinterpret_cast<St*>(p)[i] = from_double<E>(v);
   };
   return acc;
-}
-
-// Training's and grad's three results: three values (StableHLO) or one tuple of them (HLO).
-void set_three(const OpCall& c, Tensor a, Tensor b, Tensor d) {
-  if (c.num_results() == 3) {
-    c.set(0, std::move(a));
-    c.set(1, std::move(b));
-    c.set(2, std::move(d));
-    return;
-  }
-  Value v;
-  v.kind = Value::Kind::Tuple;
-  v.tuple.push_back(Value::of(std::move(a)));
-  v.tuple.push_back(Value::of(std::move(b)));
-  v.tuple.push_back(Value::of(std::move(d)));
-  c.set(0, std::move(v));
 }
 
 // The op: the per-feature operands widened to double (features long), the operand and
@@ -147,7 +124,8 @@ bool batch_norm_with(const OpCall& c, const Around& a, double epsilon, const Acc
     for (auto& v : s2) v /= count;  // the (biased) variance
     if (!normalized(wide(2), s1, s2, &r1) || !per_feature(s1, &r2) || !per_feature(s2, &r3))
       return false;
-    set_three(c, std::move(r1), std::move(r2), std::move(r3));
+    std::vector<Tensor> results{std::move(r1), std::move(r2), std::move(r3)};
+    c.set_all(results);
     return true;
   }
   // Grad: operand, scale, mean, variance, grad_output.
@@ -169,7 +147,8 @@ bool batch_norm_with(const OpCall& c, const Around& a, double epsilon, const Acc
                   (count * acc.load(g, k) - s1[f] - centered * s2[f] / ve));
   }
   if (!per_feature(grad_scale, &r2) || !per_feature(s1, &r3)) return false;
-  set_three(c, std::move(r1), std::move(r2), std::move(r3));
+  std::vector<Tensor> results{std::move(r1), std::move(r2), std::move(r3)};
+  c.set_all(results);
   return true;
 }
 

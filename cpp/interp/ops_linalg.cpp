@@ -556,16 +556,6 @@ void Line::rec(Zd* dst, const Zd* src, std::int64_t stride, std::int64_t len, st
 
 double round_dd(Dd v) { return v.hi + v.lo; }
 
-template <class E>
-typename E::Storage from_double(double v) {
-  if constexpr (E::type == ElementType::F16)
-    return f64_to_f16(v);
-  else if constexpr (E::type == ElementType::BF16)
-    return f64_to_bf16(v);
-  else
-    return static_cast<typename E::Storage>(v);
-}
-
 // Transforms every line of `work` (Zd elements, dims `dims`) along dimension `axis`.
 bool transform_axis(const OpCall& c, Zd* w, const Dims& dims, std::size_t axis, bool inverse,
                     Twiddles& twiddles) {

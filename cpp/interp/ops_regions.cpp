@@ -127,17 +127,6 @@ bool alloc_type(const OpCall& c, const hlo::Type& t, Tensor* out) {
   return c.alloc(t.etype, t.dims, out);
 }
 
-void set_results(const OpCall& c, std::vector<Tensor>& ts) {
-  if (c.num_results() == ts.size()) {
-    for (std::size_t i = 0; i < ts.size(); ++i) c.set(i, std::move(ts[i]));
-    return;
-  }
-  Value v;
-  v.kind = Value::Kind::Tuple;
-  for (auto& t : ts) v.tuple.push_back(Value::of(std::move(t)));
-  c.set(0, std::move(v));
-}
-
 // Result i must have these dims (the verifier's, as each caller says) and this element type (what
 // the op computes: a wider one, from StableHLO's promotable body or HLO's to_apply, is not run).
 bool check_result(const OpCall& c, const hlo::Type& t, std::size_t i, ElementType type,
@@ -969,7 +958,7 @@ bool reduce(const OpCall& c) {
     if (!reduce_native(c, loops, c.tensor(0).data(), c.tensor(0).elements(), nullptr, c.tensor(1),
                        outs[0], l))
       return false;
-    set_results(c, outs);
+    c.set_all(outs);
     return true;
   }
   if (n == 2 && native_arith_type(t) &&
@@ -987,12 +976,12 @@ bool reduce(const OpCall& c) {
         }
       });
       if (!ok) return false;
-      set_results(c, outs);
+      c.set_all(outs);
       return true;
     }
   }
   if (!reduce_evaluated(c, n, reduced, outs)) return false;
-  set_results(c, outs);
+  c.set_all(outs);
   return true;
 }
 
@@ -1174,7 +1163,7 @@ bool reduce_window(const OpCall& c) {
   } else if (!reduce_window_evaluated(c, w, n, outs)) {
     return false;
   }
-  set_results(c, outs);
+  c.set_all(outs);
   return true;
 }
 
@@ -1593,7 +1582,7 @@ bool scatter(const OpCall& c) {
   } else if (!scatter_evaluated(c, p, idx.as<std::int64_t>(), n, outs)) {
     return false;
   }
-  set_results(c, outs);
+  c.set_all(outs);
   return true;
 }
 
@@ -1994,7 +1983,7 @@ bool sort(const OpCall& c) {
     for (std::size_t i = 0; i < n; ++i)
       moves[i](c.tensor(i).data(), outs[i].data(), base, stride, len, perm);
   }
-  set_results(c, outs);
+  c.set_all(outs);
   return true;
 }
 
@@ -2151,7 +2140,7 @@ bool reduce_streamed(const OpCall& c, const StreamedInput& in, bool* done) {
     return true;  // the op alone says what is wrong
   }
   if (!reduce_native(c, loops, nullptr, nx, &in, init, outs[0], l)) return false;
-  set_results(c, outs);
+  c.set_all(outs);
   *done = true;
   return true;
 }

@@ -84,6 +84,17 @@ bool OpCall::alloc(std::size_t i, Tensor* out) const {
   return alloc(t.etype, t.dims, out);
 }
 
+void OpCall::set_all(std::vector<Tensor>& ts) const {
+  if (num_results() == ts.size()) {
+    for (std::size_t i = 0; i < ts.size(); ++i) set(i, std::move(ts[i]));
+    return;
+  }
+  Value v;
+  v.kind = Value::Kind::Tuple;
+  for (auto& t : ts) v.tuple.push_back(Value::of(std::move(t)));
+  set(0, std::move(v));
+}
+
 bool OpCall::writable(const Tensor& t, Tensor* out) const {
   // In place only when `t` is an operand held by its frame slot alone, that value dies at this
   // op (no later op reads the slot) and is not also another operand of it, and the op is not
@@ -393,8 +404,8 @@ bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<V
   const bool check = in.code == hlo::OpCode::CustomCall;
   // An op of no cost (a parameter, a constant, a tuple's element: ops.inc's Zero family) is not
   // timed: the analysis has no row for it, so its time would be counted where nothing is.
-  const bool free = hlo::op_info(in.code).family == hlo::CostFamily::Zero;
-  if (!timed || check || free) return k.run(call) && !failed();
+  const bool no_cost = hlo::op_info(in.code).family == hlo::CostFamily::Zero;
+  if (!timed || check || no_cost) return k.run(call) && !failed();
   if (options_.timing_budget_seconds > 0 && timing_spent_ >= options_.timing_budget_seconds) {
     ++untimed_;
     return k.run(call) && !failed();

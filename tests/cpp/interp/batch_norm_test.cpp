@@ -11,6 +11,7 @@
 
 using namespace rl;
 using rl::testing::as_doubles;
+using rl::testing::close;
 using rl::testing::main_of;
 using rl::testing::run_error;
 using rl::testing::run_ok;
@@ -18,13 +19,6 @@ using rl::testing::run_ok;
 namespace {
 
 using V = std::vector<double>;
-
-bool close(const V& got, const V& want, double tol) {
-  if (got.size() != want.size()) return false;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (!(std::fabs(got[i] - want[i]) <= tol * (1 + std::fabs(want[i])))) return false;
-  return true;
-}
 
 // A dense f64 literal of `v` (17 significant digits: exact).
 std::string dense(const V& v) {

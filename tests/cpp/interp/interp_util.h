@@ -1,6 +1,7 @@
 // Helpers for the interpreter's tests: run a module's text, read a result back as numbers.
 #pragma once
 
+#include <cmath>
 #include <complex>
 #include <cstdio>
 #include <cstring>
@@ -136,6 +137,21 @@ inline std::string complex_literal(const std::vector<std::complex<float>>& v) {
     s += buf;
   }
   return s + "]";
+}
+
+// Each element within tol·(1 + |want|) of want, the sizes equal (real, or complex by modulus).
+inline bool close(const std::vector<double>& got, const std::vector<double>& want, double tol) {
+  if (got.size() != want.size()) return false;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (!(std::fabs(got[i] - want[i]) <= tol * (1 + std::fabs(want[i])))) return false;
+  return true;
+}
+inline bool close(const std::vector<std::complex<double>>& got,
+                  const std::vector<std::complex<double>>& want, double tol) {
+  if (got.size() != want.size()) return false;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (!(std::abs(got[i] - want[i]) <= tol * (1 + std::abs(want[i])))) return false;
+  return true;
 }
 
 // A function body around one op: `func.func @main() -> RESULT { BODY }`.

@@ -15,6 +15,7 @@
 using namespace rl;
 using rl::testing::as_complex;
 using rl::testing::as_doubles;
+using rl::testing::close;
 using rl::testing::main_of;
 using rl::testing::run_error;
 using rl::testing::run_text;
@@ -49,20 +50,6 @@ V dot(const std::string& lt, const std::string& l, const std::string& rt, const 
                            "\n"
                            "  return %c : " +
                            out + "\n");
-}
-
-bool close(const V& got, const V& want, double tol) {
-  if (got.size() != want.size()) return false;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (!(std::fabs(got[i] - want[i]) <= tol * (1 + std::fabs(want[i])))) return false;
-  return true;
-}
-
-bool close(const Z& got, const Z& want, double tol) {
-  if (got.size() != want.size()) return false;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (!(std::abs(got[i] - want[i]) <= tol * (1 + std::abs(want[i])))) return false;
-  return true;
 }
 
 }  // namespace
