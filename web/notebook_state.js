@@ -28,15 +28,10 @@ import { decodeHash } from './model/hash.js';
 /** The Notebook's file name in the page's words. */
 export const SEED_NOTEBOOK_FILE = 'lesson.py';
 
-const freshCell = ({ source, firstLine }) => ({
-  source,
-  firstLine,
-  status: 'idle',
-  stdout: '',
-  display: '',
-  error: null,
-  count: null,
-});
+/** A cell's run, before any or once cleared: no output, no value, no error, no count. */
+const NO_RUN = { stdout: '', display: '', error: null, count: null };
+
+const freshCell = ({ source, firstLine }) => ({ source, firstLine, status: 'idle', ...NO_RUN });
 
 /**
  * The state for the seed's cells (core.notebookCells's value), or for none with why (seedError).
@@ -78,8 +73,7 @@ export const seedRestored = (k) =>
  */
 export function restoreSeed(n) {
   const cells = (n.seed ?? []).map(freshCell);
-  const edited =
-    n.cells.filter((c, j) => c.source !== cells[j]?.source).length + Math.max(0, cells.length - n.cells.length);
+  const edited = n.cells.filter((c, j) => c.source !== cells[j]?.source).length;
   if (edited === 0) return { ...n, cells };
   return { ...n, cells, undo: n.cells, notice: seedRestored(edited) };
 }
@@ -145,9 +139,7 @@ export function cellStopped(n, i, why = null) {
       return {
         ...c,
         status: 'stopped',
-        stdout: '',
-        display: '',
-        count: null,
+        ...NO_RUN,
         error: why
           ? { text: why, type: 'WorkerError', exception: why, line: 0, file: '', sourceLine: 0, column: 0 }
           : null,
@@ -166,7 +158,7 @@ export function unqueue(n) {
 export function kernelReset(n, kernel) {
   return {
     ...n,
-    cells: n.cells.map((c) => ({ ...c, status: 'idle', stdout: '', display: '', error: null, count: null })),
+    cells: n.cells.map((c) => ({ ...c, status: 'idle', ...NO_RUN })),
     kernel,
     runs: 0,
     notice: KERNEL_RESET,
