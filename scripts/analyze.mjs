@@ -28,13 +28,14 @@ separated modules are analysed one by one and summed.
               broadcasts, reshapes, converts, selects, compares, iota and scalar constants;
               a reduce roots an input fusion; a dot or convolution takes its elementwise
               epilogue (output fusion); an expensive op with users in two fusions is never
-              duplicated; while bodies fuse on their own. A module that already has fusions
-              (optimized HLO) keeps its own. With --json each file's object gains
-              fusions: [{module_name, already_fused, name, kind, function, ops: [{line, column,
-              op}], flops,
-              transcendentals, bytes_accessed, unfused_bytes_accessed, bytes_saved}],
-              unfused_totals and fused_totals ({flops, transcendentals, bytes_accessed}) and
-              fused_text (one HLO text per module).
+              duplicated; calls are inlined first, as XLA's CallInliner does (jax.nn.relu's
+              @relu fuses into the dot before it); while bodies fuse on their own. A module
+              that already has fusions (optimized HLO) keeps its own. With --json each file's
+              object gains fusions: [{module_name, already_fused, name, kind, function, ops:
+              [{line, column, op}], flops, transcendentals, bytes_accessed,
+              unfused_bytes_accessed, bytes_saved}], calls_inlined, unfused_totals and
+              fused_totals ({flops, transcendentals, bytes_accessed}) and fused_text (one HLO
+              text per module).
   --xla-cpu   with --fused: XLA CPU's output-fusion rule only (an add into a matrix-vector
               dot); a matrix-matrix dot then stays alone, as XLA CPU calls its GEMM library
   -h, --help  print this help

@@ -636,6 +636,10 @@ export interface FusedModuleAnalysis {
   entry: string;
   /** the module had fusions of its own (optimized HLO): reported as they are, none added */
   already_fused: boolean;
+  /** call sites replaced by their callee's ops before fusing (XLA's CallInliner) */
+  calls_inlined: number;
+  /** calls left as calls: a cycle, a callee of several blocks, past the size budget (cpp/hlo/inline.h) */
+  calls_kept: number;
   /** the fused module as XLA prints HLO */
   text: string;
   totals: FusedTotals;

@@ -20,6 +20,7 @@
 
 #include "hlo/attrs.h"
 #include "hlo/cost_rules.h"
+#include "hlo/inline.h"
 #include "hlo/lower.h"
 
 namespace rl::hlo {
@@ -65,8 +66,9 @@ struct BlockFusion {
 
 class Fuser {
  public:
-  Fuser(const Module& m, const Program& prog, const FuseOptions& options)
-      : m_(m), prog_(prog), options_(options) {}
+  Fuser(const Module& m, const Program& prog, const FuseOptions& options,
+        const std::vector<char>& dead)
+      : m_(m), prog_(prog), options_(options), dead_(dead) {}
 
   std::vector<BlockFusion> fusions;
 
@@ -93,7 +95,7 @@ class Fuser {
       for (const auto& r : lf.regions) mark(r);
     }
     for (std::size_t fi = 0; fi < m_.functions.size(); ++fi) {
-      if (applied[fi]) continue;
+      if (applied[fi] || (fi < dead_.size() && dead_[fi])) continue;
       const Function& f = m_.functions[fi];
       const LFunction& lf = prog_.functions[fi];
       count_uses(f);
@@ -105,6 +107,7 @@ class Fuser {
   const Module& m_;
   const Program& prog_;
   const FuseOptions& options_;
+  const std::vector<char>& dead_;  // by function: inlined everywhere, no longer called
   std::vector<std::uint32_t>
       uses_;              // by value of the current function: operand uses anywhere in it
   std::vector<int> def_;  // by value: the defining op's index in the current block
@@ -427,14 +430,15 @@ class Fuser {
 // module, as XLA numbers them. Layouts are not printed (the IR has none).
 class Printer {
  public:
-  Printer(const Module& m, const Program& prog, const std::vector<BlockFusion>& fusions)
-      : m_(m), prog_(prog), fusions_(fusions) {}
+  Printer(const Module& m, const Program& prog, const std::vector<BlockFusion>& fusions,
+          const std::vector<char>& dead)
+      : m_(m), prog_(prog), fusions_(fusions), dead_(dead) {}
 
   std::string run() {
     std::string out = "HloModule " + (m_.name.empty() ? std::string("module") : m_.name) + "\n";
     const Function* entry = m_.entry();
     for (std::size_t fi = 0; fi < m_.functions.size(); ++fi)
-      if (&m_.functions[fi] != entry) out += function(fi);
+      if (&m_.functions[fi] != entry && !(fi < dead_.size() && dead_[fi])) out += function(fi);
     for (std::size_t fi = 0; fi < m_.functions.size(); ++fi)
       if (&m_.functions[fi] == entry) out += function(fi);
     return out;
@@ -444,7 +448,9 @@ class Printer {
   const Module& m_;
   const Program& prog_;
   const std::vector<BlockFusion>& fusions_;
+  const std::vector<char>& dead_;
   int next_ = 1;
+  std::set<std::string> taken_;     // HLO names printed (an inlined callee's copies repeat them)
   std::vector<std::string> names_;  // by value of the function being printed
 
   std::string id(const std::string& base) { return base + "." + std::to_string(next_++); }
@@ -646,9 +652,11 @@ class Printer {
     if (in.code == OpCode::Parameter && !local && op.results.count == 1 &&
         f.results(op)[0] < names_.size())
       name = names_[f.results(op)[0]];
-    // HLO text keeps its own (unique) names outside fused computations.
+    // HLO text keeps its own (unique) names outside fused computations; a second copy of an
+    // inlined callee's op is numbered afresh.
     if (name.empty() && !local && m_.dialect == "hlo" && op.results.count == 1 &&
-        !f.values[f.results(op)[0]].name.empty())
+        !f.values[f.results(op)[0]].name.empty() &&
+        taken_.insert(std::string(f.values[f.results(op)[0]].name)).second)
       name = std::string(f.values[f.results(op)[0]].name);
     if (name.empty()) name = id(base_name(in));
     for (ValueId v : f.results(op)) {
@@ -820,16 +828,17 @@ class Printer {
 
 }  // namespace
 
-Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options) {
+Result<FusedModule> fuse_module(const Module& module_given, const FuseOptions& options) {
   using R = Result<FusedModule>;
   FusedModule out;
   bool own = false;
-  for (const auto& f : module.functions) {
+  for (const auto& f : module_given.functions) {
     for (const auto& b : f.body.blocks)
       for (const auto& op : b.ops)
         if (op.code == OpCode::Fusion) own = true;
   }
   if (own) {
+    const Module& module = module_given;
     auto a = analyze_module(module);
     if (!a) return R::failure_from(a);
     out.already_fused = true;
@@ -876,6 +885,17 @@ Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options
     return R::success(std::move(out));
   }
 
+  // Calls first (inline.h): the fusions are found in, and refer to, the module with its calls
+  // inlined.
+  Inlined inlined;
+  std::vector<char> dead;
+  if (inline_calls(module_given, &inlined)) {
+    out.calls_inlined = inlined.calls;
+    out.calls_kept = inlined.kept;
+    dead = std::move(inlined.dead);
+    out.inlined = std::make_shared<const Module>(std::move(inlined.module));
+  }
+  const Module& module = out.inlined ? *out.inlined : module_given;
   // Lenient: an op that cannot be lowered (an elided HLO literal) is not fused and is costed as
   // the cost analysis costs it; constants' values are not needed to group ops.
   LowerOptions lo;
@@ -883,7 +903,7 @@ Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options
   lo.liveness = false;
   const Program prog = lower_lenient(module, lo);
   if (!prog.stopped.message.empty()) return R::failure(prog.stopped);
-  Fuser fuser(module, prog, options);
+  Fuser fuser(module, prog, options, dead);
   fuser.run();
 
   // The groups as the cost walk takes them, with their boundary bytes.
@@ -935,7 +955,7 @@ Result<FusedModule> fuse_module(const Module& module, const FuseOptions& options
   auto a = analyze_module(module, groups, &counts);
   if (!a) return R::failure_from(a);
   out.analysis = std::move(a.value());
-  out.text = Printer(module, prog, fuser.fusions).run();
+  out.text = Printer(module, prog, fuser.fusions, dead).run();
   for (std::size_t k = 0; k < fuser.fusions.size(); ++k) {
     const BlockFusion& bf = fuser.fusions[k];
     Fusion fu;

@@ -11,8 +11,10 @@
 // - an expensive producer (exp, tanh, divide, dot, reduce...) is never duplicated: it fuses only
 //   when every user is in the same fusion; broadcasts, iotas and scalar constants are copied
 //   into every fusion that uses them (they have no flops, so fused flops = unfused flops);
-// - while, conditional and call bodies are fused on their own; reducer / comparator bodies are
-//   left alone (XLA does not fuse inside them either).
+// - calls are inlined first (inline.h), as XLA's CallInliner does before fusion, so a jitted
+//   helper's ops (jax.nn.relu's @relu) fuse with their caller's; while and conditional bodies
+//   (and the bodies of calls left as calls) are fused on their own; reducer / comparator bodies
+//   are left alone (XLA does not fuse inside them either).
 // A module that already holds fusion instructions (optimized HLO) is not fused again: its own
 // fusions are reported, with the same counts.
 //
@@ -21,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,6 +74,11 @@ struct Fusion {
 };
 
 struct FusedModule {
+  // The module the fusions' ops (members, root, function) and `text` belong to: null when it is
+  // the module given; else a copy of it with its calls inlined, which a fused run must run.
+  std::shared_ptr<const Module> inlined;
+  std::size_t calls_inlined = 0;  // call sites replaced by their callee's ops
+  std::size_t calls_kept = 0;     // calls left as calls (inline.h says which)
   std::vector<Fusion> fusions;
   // The fused program's costs: bytes_accessed fused, unfused_bytes_accessed as if every op ran
   // alone; flops and transcendentals the same either way.

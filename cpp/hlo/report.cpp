@@ -463,7 +463,9 @@ Result<std::string> fused_json(std::string text, const FuseOptions& options) {
     j.begin_object()
         .field("module_name", a.module_name)
         .field("entry", a.entry)
-        .field("already_fused", f.already_fused);
+        .field("already_fused", f.already_fused)
+        .field("calls_inlined", static_cast<double>(f.calls_inlined))
+        .field("calls_kept", static_cast<double>(f.calls_kept));
     j.field("text", f.text);
     write_fused_totals(j, "totals", a.flops, a.transcendentals, a.unfused_bytes_accessed);
     write_fused_totals(j, "fused_totals", a.flops, a.transcendentals, a.bytes_accessed);

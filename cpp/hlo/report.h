@@ -108,7 +108,8 @@ Result<std::string> to_json(TextAnalysis&& analysis, RowColumnSink& columns);
 // module as XLA prints HLO, with the unfused and the fused totals side by side. JSON:
 //   {dialect, modules: [FusedModule | {module_name, module_line, error, message, line, column}],
 //    totals: Totals, fused_totals: Totals, errors: [{module_name, error, message, line, column}]}
-//   FusedModule: {module_name, entry, already_fused, text, totals: Totals, fused_totals: Totals,
+//   FusedModule: {module_name, entry, already_fused, calls_inlined, calls_kept, text,
+//                 totals: Totals, fused_totals: Totals,
 //                 fusions: [{name, kind, function, ops: [{line, column, op}], flops,
 //                            transcendentals, bytes_accessed, unfused_bytes_accessed,
 //                            bytes_saved}]}

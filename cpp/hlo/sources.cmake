@@ -18,6 +18,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/hlo/table.cpp
   cpp/hlo/decode.cpp
   cpp/hlo/lower.cpp
+  cpp/hlo/inline.cpp
   cpp/hlo/fuse.cpp
 )
 list(APPEND RL_TEST_SOURCES

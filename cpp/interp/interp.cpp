@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "common/numbers.h"
 #include "hlo/literal.h"
@@ -314,9 +315,32 @@ std::vector<Unsupported> unsupported_ops(const hlo::Program& program) {
   return out;
 }
 
-RunResult run_program(const hlo::Program& program, const RunOptions& options) {
+RunResult run_program(const hlo::Program& given, const RunOptions& options) {
   RunResult out;
   const double t0 = measure::now_seconds();
+  // A fused run: XLA's fusions of the same module (hlo/fuse.h). They are found after its calls
+  // are inlined, and then the inlined module is what runs (lowered here, as `given` was).
+  std::optional<hlo::FusedModule> fm;
+  std::optional<hlo::Program> inlined;
+  if (options.fuse) {
+    auto f = hlo::fuse_module(*given.module);
+    if (!f) {
+      out.status = "error";
+      out.errors.push_back(f.error_info());
+      return out;
+    }
+    if (!f.value().already_fused) fm = std::move(f.value());
+    if (fm && fm->inlined) {
+      auto p = hlo::lower(*fm->inlined);
+      if (!p) {
+        out.status = "error";
+        out.errors.push_back(p.error_info());
+        return out;
+      }
+      inlined = std::move(p.value());
+    }
+  }
+  const hlo::Program& program = inlined ? *inlined : given;
   const hlo::Module& m = *program.module;
   out.inputs = options.inputs == Inputs::None     ? "none"
                : options.inputs == Inputs::Arange ? "arange"
@@ -350,19 +374,11 @@ RunResult run_program(const hlo::Program& program, const RunOptions& options) {
   }
   Run run(program, o);
   run.set_timer_resolution(resolution);
-  // A fused run: XLA's fusions of the same module (hlo/fuse.h), planned against this program.
+  // The fusions planned against the program that runs.
   std::unique_ptr<FusedProgram> fused;
-  if (o.fuse) {
-    auto fm = hlo::fuse_module(m);
-    if (!fm) {
-      out.status = "error";
-      out.errors.push_back(fm.error_info());
-      return out;
-    }
-    if (!fm.value().already_fused) {
-      fused = std::make_unique<FusedProgram>(program, std::move(fm.value()));
-      run.set_fused(fused.get());
-    }
+  if (fm) {
+    fused = std::make_unique<FusedProgram>(program, std::move(*fm));
+    run.set_fused(fused.get());
   }
   out.fused = fused != nullptr;
   const std::size_t entry_index = program.function_index(entry);

@@ -43,6 +43,7 @@ test('--fused --json: the lesson is one output fusion whose bytes leave out the 
   assert.deepEqual([f.flops, f.transcendentals, f.bytes_accessed, f.bytes_saved], [8192, 256, 3584, 5632 - 3584]);
   assert.deepEqual(r.unfused_totals, { flops: 8192, transcendentals: 256, bytes_accessed: 5632 });
   assert.deepEqual(r.fused_totals, { flops: 8192, transcendentals: 256, bytes_accessed: 3584 });
+  assert.equal(r.calls_inlined, 0);
   // The plain analysis is still there, unchanged.
   assert.equal(r.totals.bytes_accessed, 5632);
   assert.equal(r.fused_text.length, 1);
@@ -50,6 +51,42 @@ test('--fused --json: the lesson is one output fusion whose bytes leave out the 
     r.fused_text[0],
     /%fusion\.0 = f32\[32,8\] fusion\(f32\[32,16\] %Arg_0\.\d+, f32\[16,8\] %Arg_1\.\d+\), kind=kOutput, calls=%fused_computation\.0/,
   );
+});
+
+test("--fused inlines calls first, as XLA does: jax.nn.relu's @relu joins the dot's fusion", () => {
+  const path = join(dir, 'layer.mlir');
+  writeFileSync(
+    path,
+    `module @jit_layer {
+  func.func public @main(%arg0: tensor<32x64xf32>, %arg1: tensor<64x16xf32>) -> tensor<32x16xf32> {
+    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<32x64xf32>, tensor<64x16xf32>) -> tensor<32x16xf32>
+    %1 = call @relu(%0) : (tensor<32x16xf32>) -> tensor<32x16xf32>
+    return %1 : tensor<32x16xf32>
+  }
+  func.func private @relu(%arg0: tensor<32x16xf32>) -> tensor<32x16xf32> {
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<32x16xf32>
+    %1 = stablehlo.maximum %arg0, %0 : tensor<32x16xf32>
+    return %1 : tensor<32x16xf32>
+  }
+}
+`,
+  );
+  const json = run(path, '--fused', '--json');
+  assert.equal(json.status, 0, json.stderr);
+  const [r] = JSON.parse(json.stdout);
+  assert.equal(r.calls_inlined, 1);
+  assert.equal(r.fusions.length, 1);
+  assert.deepEqual(
+    r.fusions[0].ops.map((o) => `${o.line}:${o.op}`),
+    ['3:stablehlo.dot_general', '8:stablehlo.constant', '9:stablehlo.broadcast_in_dim', '10:stablehlo.maximum'],
+  );
+  // x and w read, the result written: the dot's 32x16 output never goes to memory.
+  assert.equal(r.fused_totals.bytes_accessed, 4 * (32 * 64 + 64 * 16 + 32 * 16));
+  assert.doesNotMatch(r.fused_text[0], /call\(|relu/);
+  const text = run(path, '--fused');
+  assert.equal(text.status, 0, text.stderr);
+  assert.match(text.stdout, /^calls inlined first, as XLA's CallInliner does: 1$/m);
 });
 
 test('--fused prints the fused module as HLO, a row per fusion and both totals', async () => {

@@ -70,12 +70,13 @@ const num = (x) =>
 
 /**
  * A file's summary with the fusion pass's result (core.fuseText) added: fusions (each naming its
- * module, and already_fused: the module's own fusion), unfused_totals and fused_totals ({flops, transcendentals, bytes_accessed}) and the
+ * module, and already_fused: the module's own fusion), calls_inlined (call sites the pass inlined
+ * first, as XLA's CallInliner does), unfused_totals and fused_totals ({flops, transcendentals, bytes_accessed}) and the
  * fused modules as XLA prints HLO (fused_text, one text per module). An error of the pass that
  * the summary does not have already joins its errors.
  */
 export function withFusion(s, result) {
-  const out = { ...s, fusions: [], unfused_totals: null, fused_totals: null, fused_text: [] };
+  const out = { ...s, fusions: [], calls_inlined: 0, unfused_totals: null, fused_totals: null, fused_text: [] };
   if (!result.ok) {
     if (!s.errors.length) out.errors = [withFile(s.file, result.error)];
     return out;
@@ -84,6 +85,7 @@ export function withFusion(s, result) {
   for (const m of r.modules) {
     if (m.error) continue;
     out.fused_text.push(m.text);
+    out.calls_inlined += m.calls_inlined;
     for (const f of m.fusions) out.fusions.push({ module_name: m.module_name, already_fused: m.already_fused, ...f });
   }
   out.unfused_totals = r.totals;
@@ -94,6 +96,7 @@ export function withFusion(s, result) {
 /** Text lines for a terminal: the fused modules as HLO, a row per fusion, the two totals side by side. */
 export function fusedLines(s) {
   const lines = [`${s.file} (${s.dialect ?? 'not parsed'}) — fused as XLA's fusion rules group it; ${s.label}`];
+  if (s.calls_inlined) lines.push(`calls inlined first, as XLA's CallInliner does: ${s.calls_inlined}`);
   for (const t of s.fused_text) lines.push('', ...t.trimEnd().split('\n'));
   if (s.fusions.length) {
     lines.push('');

@@ -495,3 +495,145 @@ TEST_CASE(
   CHECK(x.f.analysis.flops == 3 * 64);
   CHECK(x.f.analysis.bytes_accessed == 3 * 256 + 2 * (256 + 256));
 }
+
+namespace {
+
+// A dense layer as JAX prints `jax.nn.relu(x @ w + b)`: jax.nn.relu is a jitted function, lowered
+// to a private @relu called from main.
+const char* kLayerWithReluCall = R"(module @jit_layer {
+  func.func public @main(%arg0: tensor<32x64xf32>, %arg1: tensor<64x16xf32>, %arg2: tensor<16xf32>) -> tensor<32x16xf32> {
+    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<32x64xf32>, tensor<64x16xf32>) -> tensor<32x16xf32>
+    %1 = stablehlo.broadcast_in_dim %arg2, dims = [1] : (tensor<16xf32>) -> tensor<32x16xf32>
+    %2 = stablehlo.add %0, %1 : tensor<32x16xf32>
+    %3 = call @relu(%2) : (tensor<32x16xf32>) -> tensor<32x16xf32>
+    return %3 : tensor<32x16xf32>
+  }
+  func.func private @relu(%arg0: tensor<32x16xf32>) -> tensor<32x16xf32> {
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<32x16xf32>
+    %1 = stablehlo.maximum %arg0, %0 : tensor<32x16xf32>
+    return %1 : tensor<32x16xf32>
+  }
+})";
+
+}  // namespace
+
+TEST_CASE(
+    "calls are inlined before fusion, as XLA's CallInliner does: jax.nn.relu's @relu joins the "
+    "dot's output fusion",
+    "[hlo][fuse]") {
+  Fused x = fuse(kLayerWithReluCall);
+  CHECK(x.f.calls_inlined == 1);
+  CHECK(x.f.calls_kept == 0);
+  REQUIRE(x.f.inlined != nullptr);
+  REQUIRE(x.f.fusions.size() == 1);
+  const Fusion& f = x.f.fusions[0];
+  CHECK(f.kind == FusionKind::Output);
+  // The ops keep the lines they were written on: relu's constant, broadcast and maximum are
+  // lines 10 to 12 of the text.
+  CHECK(ops_of(f) == Ops{"3:stablehlo.dot_general", "4:stablehlo.broadcast_in_dim",
+                         "5:stablehlo.add", "10:stablehlo.constant",
+                         "11:stablehlo.broadcast_in_dim", "12:stablehlo.maximum"});
+  CHECK(f.function == 0);
+  // x, w and b read once each, the result written once: the 32x16 sum before relu never goes to
+  // memory.
+  CHECK(f.bytes_accessed == 32 * 64 * 4 + 64 * 16 * 4 + 16 * 4 + 32 * 16 * 4);
+  CHECK(x.f.analysis.bytes_accessed == f.bytes_accessed);
+  CHECK(x.f.analysis.flops == 2 * 32 * 16 * 64 + 2 * 32 * 16);
+  // The fused module has no call, and no relu computation left over.
+  CHECK_THAT(x.f.text, !Catch::Matchers::Contains("call("));
+  CHECK_THAT(x.f.text, !Catch::Matchers::Contains("relu"));
+  // Unfused, the call costs what its body costs: the same totals as before inlining.
+  auto before = analyze(kLayerWithReluCall);
+  REQUIRE(before.ok());
+  CHECK(x.f.analysis.unfused_bytes_accessed == before->front().bytes_accessed);
+  CHECK(x.f.analysis.flops == before->front().flops);
+}
+
+TEST_CASE("a function called twice is copied into each call site, and fuses at each",
+          "[hlo][fuse]") {
+  const std::string text = R"(module @twice {
+  func.func public @main(%a: tensor<64xf32>, %b: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+    %0 = call @f(%a) : (tensor<64xf32>) -> tensor<64xf32>
+    %1 = call @f(%b) : (tensor<64xf32>) -> tensor<64xf32>
+    return %0, %1 : tensor<64xf32>, tensor<64xf32>
+  }
+  func.func private @f(%x: tensor<64xf32>) -> tensor<64xf32> {
+    %t = stablehlo.tanh %x : tensor<64xf32>
+    %m = stablehlo.multiply %t, %x : tensor<64xf32>
+    return %m : tensor<64xf32>
+  }
+})";
+  Fused x = fuse(text);
+  CHECK(x.f.calls_inlined == 2);
+  REQUIRE(x.f.fusions.size() == 2);
+  for (const auto& f : x.f.fusions) {
+    CHECK(ops_of(f) == Ops{"8:stablehlo.tanh", "9:stablehlo.multiply"});
+    CHECK(f.bytes_accessed == 256 + 256);
+  }
+  CHECK(x.f.analysis.flops == 2 * 64);
+  CHECK(x.f.analysis.transcendentals == 2 * 64);
+  CHECK(x.f.analysis.bytes_accessed == 4 * 256);
+  // The printed module parses back and costs the same, but for the tuple HLO returns two results
+  // in (XLA counts a tuple as 8 bytes per element).
+  auto back = analyze(x.f.text);
+  INFO(x.f.text);
+  REQUIRE(back.ok());
+  CHECK(back->front().bytes_accessed == x.f.analysis.bytes_accessed + 2 * 8);
+  CHECK(back->front().flops == x.f.analysis.flops);
+  CHECK(back->front().transcendentals == x.f.analysis.transcendentals);
+}
+
+TEST_CASE(
+    "HLO: a computation called twice is inlined at both calls, and the printed copies get names of "
+    "their own",
+    "[hlo][fuse]") {
+  const std::string text = R"(HloModule twice
+
+%f (p: f32[64]) -> f32[64] {
+  %p = f32[64] parameter(0)
+  %t = f32[64] tanh(f32[64] %p)
+  ROOT %m = f32[64] multiply(f32[64] %t, f32[64] %p)
+}
+
+ENTRY %main (a: f32[64], b: f32[64]) -> f32[64] {
+  %a = f32[64] parameter(0)
+  %b = f32[64] parameter(1)
+  %c1 = f32[64] call(f32[64] %a), to_apply=%f
+  %c2 = f32[64] call(f32[64] %b), to_apply=%f
+  ROOT %s = f32[64] add(f32[64] %c1, f32[64] %c2)
+}
+)";
+  Fused x = fuse(text);
+  CHECK(x.f.calls_inlined == 2);
+  // Both copies feed the add: one loop fusion of five ops, reading a and b, writing s.
+  REQUIRE(x.f.fusions.size() == 1);
+  CHECK(ops_of(x.f.fusions[0]) == Ops{"5:tanh", "6:multiply", "5:tanh", "6:multiply", "14:add"});
+  CHECK(x.f.fusions[0].bytes_accessed == 3 * 256);
+  INFO(x.f.text);
+  CHECK_THAT(x.f.text, !Catch::Matchers::Contains("%f ("));
+  auto back = analyze(x.f.text);
+  INFO((back.ok() ? std::string() : back.error()));
+  REQUIRE(back.ok());
+  CHECK(back->front().bytes_accessed == x.f.analysis.bytes_accessed);
+  CHECK(back->front().transcendentals == 2 * 64);
+}
+
+TEST_CASE("a ROOT call of a computation whose ROOT is its parameter stays a call", "[hlo][fuse]") {
+  const std::string text = R"(HloModule ident
+
+%id (p: f32[8]) -> f32[8] {
+  ROOT %p = f32[8] parameter(0)
+}
+
+ENTRY %main (a: f32[8]) -> f32[8] {
+  %a = f32[8] parameter(0)
+  %n = f32[8] negate(f32[8] %a)
+  ROOT %c = f32[8] call(f32[8] %n), to_apply=%id
+}
+)";
+  Fused x = fuse(text);
+  CHECK(x.f.calls_inlined == 0);
+  CHECK(x.f.inlined == nullptr);
+  CHECK_THAT(x.f.text, Catch::Matchers::Contains("call("));
+}

@@ -610,3 +610,58 @@ TEST_CASE("a fusion's output never overwrites a parameter it also reads through 
       "  return %y : tensor<64x64xf32>\n"
       "}\n");
 }
+
+TEST_CASE(
+    "a call is inlined before the run fuses: relu's maximum runs in the dot's fusion, with the "
+    "op-by-op bits, and a while body's call too",
+    "[interp][fused]") {
+  const std::string layer = R"(module @jit_layer {
+  func.func public @main(%arg0: tensor<32x64xf32>, %arg1: tensor<64x16xf32>, %arg2: tensor<16xf32>) -> tensor<32x16xf32> {
+    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<32x64xf32>, tensor<64x16xf32>) -> tensor<32x16xf32>
+    %1 = stablehlo.broadcast_in_dim %arg2, dims = [1] : (tensor<16xf32>) -> tensor<32x16xf32>
+    %2 = stablehlo.add %0, %1 : tensor<32x16xf32>
+    %3 = call @relu(%2) : (tensor<32x16xf32>) -> tensor<32x16xf32>
+    %4 = call @relu(%3) : (tensor<32x16xf32>) -> tensor<32x16xf32>
+    return %4 : tensor<32x16xf32>
+  }
+  func.func private @relu(%arg0: tensor<32x16xf32>) -> tensor<32x16xf32> {
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<32x16xf32>
+    %1 = stablehlo.maximum %arg0, %0 : tensor<32x16xf32>
+    return %1 : tensor<32x16xf32>
+  }
+})";
+  auto fusions = fused_same_bits(layer);
+  REQUIRE(fusions.size() == 1);
+  CHECK(fusions[0].fallback.empty());
+  const auto names = op_names(fusions[0]);
+  CHECK(std::count(names.begin(), names.end(), "stablehlo.maximum") == 2);
+  CHECK(names.front() == "stablehlo.dot_general");
+
+  const std::string loop = R"(module @loop {
+  func.func public @main(%x: tensor<256xf32>) -> tensor<256xf32> {
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %r:2 = stablehlo.while(%i = %c0, %v = %x) : tensor<i32>, tensor<256xf32>
+     cond {
+      %n = stablehlo.constant dense<3> : tensor<i32>
+      %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    } do {
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %t = call @step(%v) : (tensor<256xf32>) -> tensor<256xf32>
+      %i2 = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %i2, %t : tensor<i32>, tensor<256xf32>
+    }
+    return %r#1 : tensor<256xf32>
+  }
+  func.func private @step(%v: tensor<256xf32>) -> tensor<256xf32> {
+    %t = stablehlo.tanh %v : tensor<256xf32>
+    %w = stablehlo.multiply %t, %v : tensor<256xf32>
+    return %w : tensor<256xf32>
+  }
+})";
+  auto in_loop = fused_same_bits(loop);
+  REQUIRE(in_loop.size() == 1);
+  CHECK(op_names(in_loop[0]) == std::vector<std::string>{"stablehlo.tanh", "stablehlo.multiply"});
+  CHECK(in_loop[0].within_op == "stablehlo.while");
+}

@@ -1,0 +1,322 @@
+// Calls inlined (inline.h), after XLA's CallInliner (openxla/xla, xla/service/call_inliner.cc):
+// every call site gets a copy of its callee's body; the call's results become the callee's
+// returned values (the callee's ROOT, in HLO); the callee's arguments (HLO parameters) become the
+// call's operands. The callees are read from the lowered program (decode once: the same `callee`
+// / `to_apply` the interpreter and the cost analysis use).
+#include "hlo/inline.h"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+
+#include "common/memory.h"
+#include "hlo/lower.h"
+#include "hlo/parse.h"
+
+namespace rl::hlo {
+
+namespace {
+
+constexpr ValueId kUnset = ~ValueId(0);
+
+std::size_t count_ops(const Function& f) {
+  std::size_t n = 0;
+  for (const auto& b : f.body.blocks) n += b.ops.size();
+  for (const auto& r : f.regions)
+    for (const auto& b : r.blocks) n += b.ops.size();
+  return n;
+}
+
+class Inliner {
+ public:
+  Inliner(const Module& m, const Program& prog) : m_(m), prog_(prog) {
+    std::size_t total = 0;
+    for (const auto& f : m.functions) total += count_ops(f);
+    budget_ = std::max<std::size_t>(100000, 4 * total);
+    auto note = [&](const LRegion& r) {
+      for (const auto& b : r.blocks)
+        for (const auto& in : b.instrs) {
+          const OpAttrs* a = prog.attrs_of(in);
+          if (in.code == OpCode::Parameter || (a && !a->callees().empty())) instr_[in.op] = &in;
+        }
+    };
+    for (const auto& lf : prog.functions) {
+      note(lf.body);
+      for (const auto& r : lf.regions) note(r);
+    }
+    // A function only ever called (never an entry, a loop body, a reducer...) is not inlined
+    // into: every call of it gets a copy, and it is left as written.
+    called_only_.assign(m.functions.size(), 0);
+    std::vector<char> other(m.functions.size(), 0);
+    for (const auto& [op, in] : instr_) {
+      const OpAttrs* a = prog.attrs_of(*in);
+      if (!a) continue;
+      for (auto c : a->callees())
+        if (c < m.functions.size()) (in->code == OpCode::Call ? called_only_ : other)[c] = 1;
+    }
+    for (std::size_t i = 0; i < m.functions.size(); ++i)
+      if (other[i] || m.functions[i].is_entry) called_only_[i] = 0;
+  }
+
+  std::size_t calls = 0, kept = 0;
+  std::vector<std::vector<std::uint32_t>> refers;  // by function: the functions its ops refer to
+
+  Function build(std::uint32_t fi) {
+    const Function& src = m_.functions[fi];
+    Function out;
+    out.name = src.name;
+    out.visibility = src.visibility;
+    out.is_entry = src.is_entry;
+    out.args = src.args;
+    out.result_types = src.result_types;
+    out.line = src.line;
+    out.column = src.column;
+    out.values = src.values;  // the function's own values keep their numbers
+    out_ = &out;
+    subst_.assign(out.values.size(), kUnset);
+    stack_.assign(1, fi);
+    inline_here_ = !called_only_[fi];
+    fi_ = fi;
+    refers.resize(m_.functions.size());
+    std::vector<ValueId> map(src.values.size());
+    std::iota(map.begin(), map.end(), ValueId(0));
+    for (const auto& l : src.layouts) out.layouts.push_back(l);
+    copy_region(src, map, src.body, &out.body);
+    // Every use of a call's result reads the value its callee returned.
+    auto resolve = [&](const Region& r) {
+      for (const auto& b : r.blocks)
+        for (const auto& op : b.ops)
+          for (std::uint32_t k = 0; k < op.operands.count; ++k) {
+            ValueId& v = out.refs[op.operands.begin + k];
+            while (v < subst_.size() && subst_[v] != kUnset) v = subst_[v];
+          }
+    };
+    resolve(out.body);
+    for (const auto& r : out.regions) resolve(r);
+    std::sort(out.layouts.begin(), out.layouts.end(),
+              [](const Function::WrittenLayout& a, const Function::WrittenLayout& b) {
+                return a.value < b.value;
+              });
+    out_ = nullptr;
+    return out;
+  }
+
+ private:
+  const Module& m_;
+  const Program& prog_;
+  std::unordered_map<const Op*, const Instr*> instr_;  // calls, parameters, ops with callees
+  std::vector<char> called_only_;
+  std::size_t budget_ = 0, added_ = 0;
+  Function* out_ = nullptr;
+  std::vector<ValueId> subst_;        // by value of out_: the value it stands for
+  std::vector<std::uint32_t> stack_;  // the functions being copied, outermost first
+  bool inline_here_ = true;
+  std::uint32_t fi_ = 0;
+
+  const OpAttrs* attrs(const Op& op) const {
+    auto it = instr_.find(&op);
+    return it == instr_.end() ? nullptr : prog_.attrs_of(*it->second);
+  }
+
+  // The callee of a call this pass may inline here (nullptr: the call stays).
+  const Function* inlinable(const Op& call) const {
+    if (call.code != OpCode::Call || !inline_here_) return nullptr;
+    auto it = instr_.find(&call);
+    if (it == instr_.end() || prog_.problem_of(*it->second)) return nullptr;
+    const OpAttrs* a = prog_.attrs_of(*it->second);
+    if (!a || a->callees().size() != 1 || a->callees()[0] >= m_.functions.size()) return nullptr;
+    const std::uint32_t c = a->callees()[0];
+    if (std::find(stack_.begin(), stack_.end(), c) != stack_.end()) return nullptr;
+    if (stack_.size() >= static_cast<std::size_t>(kMaxDepth)) return nullptr;
+    const Function& g = m_.functions[c];
+    if (g.body.blocks.size() != 1 || !g.written_types.empty()) return nullptr;
+    if (added_ + count_ops(g) > budget_) return nullptr;
+    const auto& ops = g.body.blocks[0].ops;
+    if (m_.dialect == "hlo") {
+      if (call.results.count != 1) return nullptr;
+      const Op* root = nullptr;
+      for (const auto& op : ops)
+        if (op.is_root) root = &op;
+      if (!root || root->code == OpCode::Parameter || root->results.count != 1) return nullptr;
+      for (const auto& op : ops) {
+        if (op.code != OpCode::Parameter) continue;
+        const OpAttrs* pa = attrs(op);
+        const ParameterAttrs* p = pa ? pa->get_if<ParameterAttrs>() : nullptr;
+        if (!p || p->number < 0 || static_cast<std::size_t>(p->number) >= call.operands.count ||
+            op.results.count != 1)
+          return nullptr;
+      }
+      return &g;
+    }
+    if (ops.empty() || g.args.size() != call.operands.count) return nullptr;
+    const Op& ret = ops.back();
+    if ((ret.code != OpCode::FuncReturn && ret.code != OpCode::Return) ||
+        ret.operands.count != call.results.count)
+      return nullptr;
+    return &g;
+  }
+
+  ValueId fresh(const Value& v) {
+    out_->values.push_back(v);
+    subst_.push_back(kUnset);
+    return static_cast<ValueId>(out_->values.size() - 1);
+  }
+
+  void copy_region(const Function& src, const std::vector<ValueId>& map, const Region& r,
+                   Region* dst, bool call_root = true) {
+    for (const auto& b : r.blocks) {
+      Block nb;
+      for (ValueId a : b.args) nb.args.push_back(map[a]);
+      copy_ops(src, map, b, &nb, call_root);
+      dst->blocks.push_back(std::move(nb));
+    }
+  }
+
+  // The ops of block b into nb. `call_root`: whether a ROOT of b stays the ROOT (false inside a
+  // callee whose call was not its computation's ROOT).
+  void copy_ops(const Function& src, const std::vector<ValueId>& map, const Block& b, Block* nb,
+                bool call_root) {
+    for (const auto& op : b.ops) {
+      if (const Function* g = inlinable(op)) {
+        inline_call(src, map, op, *g, nb, call_root && op.is_root);
+        continue;
+      }
+      if (op.code == OpCode::Call && inline_here_) ++kept;
+      nb->ops.push_back(copy_op(src, map, op, call_root && op.is_root));
+    }
+  }
+
+  Op copy_op(const Function& src, const std::vector<ValueId>& map, const Op& op, bool root) {
+    Function& out = *out_;
+    Op o = op;
+    o.is_root = root;
+    o.operands.begin = static_cast<std::uint32_t>(out.refs.size());
+    for (ValueId v : src.operands(op)) out.refs.push_back(map[v]);
+    o.results.begin = static_cast<std::uint32_t>(out.refs.size());
+    for (ValueId v : src.results(op)) out.refs.push_back(map[v]);
+    o.attributes.begin = static_cast<std::uint32_t>(out.attrs.size());
+    for (const auto& a : src.attributes(op)) out.attrs.push_back(a);
+    if (const OpAttrs* a = attrs(op))
+      for (auto c : a->callees()) refers[fi_].push_back(c);
+    // The op's regions take consecutive slots; each is built apart and moved in (building one
+    // appends the regions nested in it).
+    o.regions.begin = static_cast<std::uint32_t>(out.regions.size());
+    out.regions.resize(out.regions.size() + op.regions.count);
+    for (std::uint32_t k = 0; k < op.regions.count; ++k) {
+      Region r;
+      copy_region(src, map, src.regions[op.regions.begin + k], &r);
+      out_->regions[o.regions.begin + k] = std::move(r);
+    }
+    ++added_;
+    return o;
+  }
+
+  void inline_call(const Function& src, const std::vector<ValueId>& map, const Op& call,
+                   const Function& g, Block* nb, bool call_root) {
+    ++calls;
+    const std::uint32_t c = static_cast<std::uint32_t>(&g - m_.functions.data());
+    std::vector<ValueId> gm(g.values.size());
+    for (std::size_t v = 0; v < g.values.size(); ++v) gm[v] = fresh(g.values[v]);
+    for (const auto& l : g.layouts) out_->layouts.push_back({gm[l.value], l.layout});
+    const auto operands = src.operands(call);
+    const auto results = src.results(call);
+    const bool hlo = m_.dialect == "hlo";
+    if (!hlo)
+      for (std::size_t i = 0; i < g.args.size(); ++i) subst_[gm[g.args[i]]] = map[operands[i]];
+    stack_.push_back(c);
+    for (const auto& op : g.body.blocks[0].ops) {
+      if (hlo && op.code == OpCode::Parameter) {
+        const auto number = attrs(op)->get<ParameterAttrs>().number;
+        subst_[gm[g.results(op)[0]]] = map[operands[static_cast<std::size_t>(number)]];
+        continue;
+      }
+      if (!hlo && &op == &g.body.blocks[0].ops.back()) {
+        const auto returned = g.operands(op);
+        for (std::size_t i = 0; i < results.size(); ++i)
+          subst_[map[results[i]]] = gm[returned[i]];
+        continue;
+      }
+      if (hlo && op.is_root) subst_[map[results[0]]] = gm[g.results(op)[0]];
+      if (const Function* h = inlinable(op)) {
+        inline_call(g, gm, op, *h, nb, call_root && op.is_root);
+        continue;
+      }
+      if (op.code == OpCode::Call) ++kept;
+      nb->ops.push_back(copy_op(g, gm, op, call_root && op.is_root));
+    }
+    stack_.pop_back();
+  }
+};
+
+}  // namespace
+
+bool inline_calls(const Module& module, Inlined* out) {
+  bool any = false;
+  std::size_t bytes = 0;
+  for (const auto& f : module.functions) {
+    if (!f.written_types.empty()) return false;
+    for (const auto& b : f.body.blocks)
+      for (const auto& op : b.ops) any = any || op.code == OpCode::Call;
+    for (const auto& r : f.regions)
+      for (const auto& b : r.blocks)
+        for (const auto& op : b.ops) any = any || op.code == OpCode::Call;
+    bytes += f.values.size() * sizeof(Value) + f.refs.size() * sizeof(ValueId) +
+             f.attrs.size() * sizeof(Attribute) + count_ops(f) * (sizeof(Op) + 64);
+  }
+  // The copy, and the lowering that finds the callees, must fit beside the module; without room
+  // the calls stay calls (the fusion pass then fuses each callee's body on its own).
+  if (!any || !memory::fits(3 * bytes)) return false;
+  LowerOptions lo;
+  lo.constants = false;
+  lo.liveness = false;
+  const Program prog = lower_lenient(module, lo);
+  if (!prog.stopped.message.empty()) return false;
+  Inliner inliner(module, prog);
+  Inlined r;
+  r.module.dialect = module.dialect;
+  r.module.name = module.name;
+  r.module.attributes = module.attributes;
+  r.module.line = module.line;
+  r.module.source = module.source;
+  r.module.types = module.types;
+  for (std::size_t fi = 0; fi < module.functions.size(); ++fi)
+    r.module.functions.push_back(inliner.build(static_cast<std::uint32_t>(fi)));
+  if (inliner.calls == 0) return false;
+  r.calls = inliner.calls;
+  r.kept = inliner.kept;
+  // Dead: a function the entry no longer reaches that some call used to reach.
+  const std::size_t n = module.functions.size();
+  std::vector<char> reached(n, 0);
+  std::vector<std::uint32_t> todo;
+  for (std::size_t i = 0; i < n; ++i)
+    if (module.functions[i].is_entry) reached[i] = 1, todo.push_back(static_cast<std::uint32_t>(i));
+  if (todo.empty()) {
+    r.dead.assign(n, 0);
+  } else {
+    while (!todo.empty()) {
+      const std::uint32_t f = todo.back();
+      todo.pop_back();
+      for (auto c : inliner.refers[f])
+        if (c < n && !reached[c]) reached[c] = 1, todo.push_back(c);
+    }
+    r.dead.assign(n, 0);
+    std::vector<char> callee(n, 0);
+    for (const auto& lf : prog.functions) {
+      auto mark = [&](const LRegion& lr) {
+        for (const auto& b : lr.blocks)
+          for (const auto& in : b.instrs)
+            if (in.code == OpCode::Call)
+              if (const OpAttrs* a = prog.attrs_of(in))
+                for (auto c : a->callees())
+                  if (c < n) callee[c] = 1;
+      };
+      mark(lf.body);
+      for (const auto& lr : lf.regions) mark(lr);
+    }
+    for (std::size_t i = 0; i < n; ++i) r.dead[i] = callee[i] && !reached[i];
+  }
+  *out = std::move(r);
+  return true;
+}
+
+}  // namespace rl::hlo
