@@ -232,8 +232,7 @@ class Inliner {
       }
       if (!hlo && &op == &g.body.blocks[0].ops.back()) {
         const auto returned = g.operands(op);
-        for (std::size_t i = 0; i < results.size(); ++i)
-          subst_[map[results[i]]] = gm[returned[i]];
+        for (std::size_t i = 0; i < results.size(); ++i) subst_[map[results[i]]] = gm[returned[i]];
         continue;
       }
       if (hlo && op.is_root) subst_[map[results[0]]] = gm[g.results(op)[0]];

@@ -19,10 +19,10 @@
 namespace rl::hlo {
 
 struct Inlined {
-  Module module;                 // the module with its calls inlined
-  std::size_t calls = 0;         // call sites inlined
-  std::size_t kept = 0;          // call sites left as calls (see above)
-  std::vector<char> dead;        // by function: a callee no longer called from the entry
+  Module module;           // the module with its calls inlined
+  std::size_t calls = 0;   // call sites inlined
+  std::size_t kept = 0;    // call sites left as calls (see above)
+  std::vector<char> dead;  // by function: a callee no longer called from the entry
 };
 
 // Inlines the calls of a verified module. Returns false, leaving `out` alone, when the module
