@@ -7,7 +7,7 @@ import { loadNodeCore } from './lib/node-core.mjs';
 import { runFile, runPythonFile, unreadableReport } from '../web/model/run.js';
 
 const HELP = `usage: node scripts/run.mjs FILE... [--json] [--inputs seeded|arange] [--seed N]
-                           [--args A.npy,B.npy] [--out DIR] [--memory-cap SIZE] [--no-fuse]
+                           [--args A.npy,B.npy] [--out DIR] [--memory-cap SIZE] [--no-fuse | --xla-cpu]
                            [--allow-unsupported] [--no-time] [--timing-budget S] [--entry NAME]
 
 Parses, verifies and lowers each file (StableHLO, e.g. what jax.jit(f).lower(...).as_text()
@@ -25,6 +25,9 @@ epilogue applied to its output, a reduce's producers into its one input — and 
 with its flops, transcendentals and bytes counted as XLA counts a fusion (its parameters read
 once, its output written once). A fusion whose ops the fused loop does not run yet runs them one
 by one inside it and says why (fallback). The values are the same bits as --no-fuse gives.
+Calls are inlined first, as XLA's CallInliner does. A dot's elementwise epilogue joins its fusion
+as XLA's GPU backend fuses it; --xla-cpu keeps XLA CPU's rule (only an add into a matrix-vector
+dot), under which a matrix-matrix dot runs alone.
 
 A PROGRAM.py (JAX-style Python, as node scripts/lower.mjs takes it) is lowered first to the
 StableHLO jax.jit(f).lower(...) prints, then run the same way; its function's arguments default
@@ -35,7 +38,8 @@ at FILE:LINE:COL.
   --json               print a JSON array, one object per file: {file, dialect, status: "passed" |
                        "failed" | "not_run" | "error", checks: [{line, column, kind, passed, detail}],
                        ops: [{line, column, op, seconds, repeats, flops, transcendentals,
-                       bytes_accessed}] (the ops that ran alone), fused, fusions: [{name, kind
+                       bytes_accessed}] (the ops that ran alone), fused, dot_epilogues (false
+                       with --xla-cpu), fusions: [{name, kind
                        (kLoop | kInput | kOutput), line, column (its root), ops: [{line, column,
                        op}], seconds, repeats, flops, transcendentals, bytes_accessed, fallback
                        ("" or why it ran op by op), within (null, or {line, column, op}: the entry
@@ -62,6 +66,7 @@ at FILE:LINE:COL.
                        wasm heap can still give, up to its 2 GiB; a program past it stops with an
                        error that says how much its IR needs: memory_need_bytes in the JSON)
   --no-fuse            run op by op, every intermediate written out (no fusions)
+  --xla-cpu            fuse a dot's epilogue only as XLA's CPU backend does
   --allow-unsupported  a file that is not run does not make the exit status 1
   --no-time            do not time the ops (faster on big files)
   --timing-budget S    once S seconds went to timing ops, run the later ops untimed (counted in
@@ -90,6 +95,7 @@ for (let i = 0; i < args.length; i++) {
   else if (a === '--allow-unsupported') allowUnsupported = true;
   else if (a === '--no-time') options.time_ops = false;
   else if (a === '--no-fuse') options.fuse = false;
+  else if (a === '--xla-cpu') options.dot_epilogues = false;
   else if (a === '--entry') {
     entry = args[++i];
     if (entry === undefined || entry === '') {
@@ -145,6 +151,12 @@ for (let i = 0; i < args.length; i++) {
 }
 if (files.length === 0) {
   process.stderr.write('run.mjs: no FILE given (see --help)\n');
+  process.exit(1);
+}
+if (!options.fuse && options.dot_epilogues === false) {
+  process.stderr.write(
+    'run.mjs: --xla-cpu chooses how a run fuses, and --no-fuse runs op by op: give one (see --help)\n',
+  );
   process.exit(1);
 }
 

@@ -81,7 +81,7 @@ export function createAnalyzeState() {
     ms: null,
     cancelled: false,
     cleared: false,
-    runChoice: { inputs: 'seeded', seed: 1, files: [], fuse: true, memoryCap: null },
+    runChoice: { inputs: 'seeded', seed: 1, files: [], fuse: true, dotEpilogues: true, memoryCap: null },
     run: null,
   };
 }
@@ -160,7 +160,9 @@ export function setCleared(a) {
 /**
  * How a run makes arguments: {inputs: 'seeded' | 'arange' | 'files', seed: integer ≥ 0, files:
  * [{name, bytes: Uint8Array}] (.npy files, one per argument, checked by the core when it runs)},
- * fuse: a boolean (true: as a compiler would fuse it; false: op by op), and memoryCap: one of
+ * fuse: a boolean (true: as a compiler would fuse it; false: op by op), dotEpilogues: a boolean
+ * (true: a dot's elementwise epilogue joins its fusion, as XLA's GPU backend fuses it; false: as
+ * XLA's CPU backend fuses it, only an add into a matrix-vector dot), and memoryCap: one of
  * PAGE_MEMORY_CAPS (bytes the run's live tensors may take; null: as much as the core's heap can
  * still give); anything else is ignored.
  */
@@ -173,36 +175,52 @@ export function setRunChoice(a, choice) {
       ? choice.files
       : a.runChoice.files;
   const fuse = typeof choice.fuse === 'boolean' ? choice.fuse : a.runChoice.fuse;
+  const dotEpilogues = typeof choice.dotEpilogues === 'boolean' ? choice.dotEpilogues : a.runChoice.dotEpilogues;
   const memoryCap =
     'memoryCap' in choice && PAGE_MEMORY_CAPS.includes(choice.memoryCap) ? choice.memoryCap : a.runChoice.memoryCap;
-  return { ...a, runChoice: { inputs, seed, files, fuse, memoryCap } };
+  return { ...a, runChoice: { inputs, seed, files, fuse, dotEpilogues, memoryCap } };
 }
 
-/** The run choice's values in a link (#fuse=…): the word → runChoice.fuse. */
-export const FUSE_IN_LINK = { fused: true, ops: false };
+/**
+ * The run choice's words (the page's select and a link's #fuse=…) → {fuse, dotEpilogues}: fused
+ * as a compiler would fuse it (a dot's epilogue joining it, as XLA's GPU backend fuses it), fused
+ * as XLA's CPU backend fuses it, or op by op.
+ */
+export const FUSE_IN_LINK = {
+  fused: { fuse: true, dotEpilogues: true },
+  'xla-cpu': { fuse: true, dotEpilogues: false },
+  ops: { fuse: false, dotEpilogues: true },
+};
+
+/** The run choice's word (a key of FUSE_IN_LINK). */
+export function fuseWord(choice) {
+  if (choice.fuse === false) return 'ops';
+  return choice.dotEpilogues === false ? 'xla-cpu' : 'fused';
+}
 
 /**
- * The run choice a link gives (decodeHash's `run`: {fuse: 'fused' | 'ops'}, or null): a link
+ * The run choice a link gives (decodeHash's `run`: {fuse: 'fused' | 'xla-cpu' | 'ops'}, or null): a link
  * without fuse= runs fused (the default). A bad value is ignored with a notice naming the key,
  * the values allowed and the value; the choice is then the default.
  * @returns {{analyze: object, notices: string[]}}
  */
 export function runChoiceFromLink(a, run) {
   const text = run?.fuse;
-  if (text === undefined) return { analyze: setRunChoice(a, { fuse: true }), notices: [] };
-  if (Object.hasOwn(FUSE_IN_LINK, text)) return { analyze: setRunChoice(a, { fuse: FUSE_IN_LINK[text] }), notices: [] };
+  if (text === undefined) return { analyze: setRunChoice(a, FUSE_IN_LINK.fused), notices: [] };
+  if (Object.hasOwn(FUSE_IN_LINK, text)) return { analyze: setRunChoice(a, FUSE_IN_LINK[text]), notices: [] };
   const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
   return {
-    analyze: setRunChoice(a, { fuse: true }),
+    analyze: setRunChoice(a, FUSE_IN_LINK.fused),
     notices: [
       `ignored fuse=${JSON.stringify(shown)} in the link: fuse is one of ${Object.keys(FUSE_IN_LINK).join(', ')}; the run fuses (the default)`,
     ],
   };
 }
 
-/** The run choice's part of the URL hash: 'fuse=ops' for op by op; '' for the default (fused). */
+/** The run choice's part of the URL hash: 'fuse=ops' (op by op), 'fuse=xla-cpu'; '' for the default (fused). */
 export function runHashPart(a) {
-  return a.runChoice.fuse === false ? 'fuse=ops' : '';
+  const word = fuseWord(a.runChoice);
+  return word === 'fused' ? '' : `fuse=${word}`;
 }
 
 /** A run of the analysis on show has started: its earlier report (if any) stays until it ends. */

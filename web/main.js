@@ -422,7 +422,7 @@ async function boot() {
             new Promise((resolve, reject) => sliced(analysisOfWorkerSteps(name, value), () => true, resolve, reject)),
         ),
     cancel: () => analyses.cancel(),
-    run: (text, name, { inputs, seed, files, fuse, memoryCap }, onProgress) =>
+    run: (text, name, { inputs, seed, files, fuse, dotEpilogues, memoryCap }, onProgress) =>
       runs.run(
         'run',
         {
@@ -432,6 +432,7 @@ async function boot() {
           seed,
           files,
           fuse,
+          dotEpilogues,
           memoryCap,
           timingBudget: PAGE_TIMING_BUDGET_SECONDS,
           timeBudget: PAGE_TIME_BUDGET_SECONDS,
@@ -464,7 +465,10 @@ async function boot() {
       examples.ok ? examples.value : [],
       () => state,
       (analyze) => {
-        const linkChanged = analyze.runChoice.fuse !== state.analyze.runChoice.fuse; // #fuse=ops follows the choice
+        // #fuse=ops / #fuse=xla-cpu follow the choice
+        const linkChanged =
+          analyze.runChoice.fuse !== state.analyze.runChoice.fuse ||
+          analyze.runChoice.dotEpilogues !== state.analyze.runChoice.dotEpilogues;
         state = { ...state, analyze }; // only section 8 changes: only it redraws
         views.analyze.render(state);
         if (linkChanged && !state.error) writeHash();

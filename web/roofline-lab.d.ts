@@ -667,6 +667,8 @@ export interface RunOptions {
   time_ops?: boolean;
   /** run as XLA would compile it: each fusion (analyze --fused) as one unit (default true); false: op by op */
   fuse?: boolean;
+  /** with fuse: a dot's elementwise epilogue joins its fusion, as XLA's GPU backend fuses it (default true); false: only as XLA's CPU backend fuses it (an add into a matrix-vector dot) */
+  dot_epilogues?: boolean;
   /** bytes of live tensors (default: what the wasm heap can still give, at least 256 MiB) */
   memory_cap?: number;
   /** of one while loop (default 10^7) */
@@ -700,6 +702,8 @@ export interface RunReport {
   ops: { line: number; column: number; op: string; seconds: number; repeats: number; flops: number; transcendentals: number; bytes_accessed: number }[];
   /** the run fused (RunOptions.fuse) */
   fused: boolean;
+  /** its fusion rule (RunOptions.dot_epilogues): false, a dot's epilogue fused only as XLA's CPU backend fuses it */
+  dot_epilogues: boolean;
   /** a fused run: its fusions, each timed as one unit (0 seconds and repeats: untimed), with XLA's counts for one execution of it; a body's fusions once each, untimed, with `within` */
   fusions: RunFusion[];
   unsupported: { op: string; line: number; column: number; why: string }[];
@@ -1295,6 +1299,8 @@ export interface RunView {
   measured_fused: MeasuredAgainstRoof | null;
   /** the shown report ran fused (as a compiler would fuse it), or op by op; null: no report */
   fused: boolean | null;
+  /** a fused run's rule: true, a dot's epilogue fused as XLA's GPU backend fuses it; false, as XLA's CPU backend; null: no fused report */
+  dot_epilogues: boolean | null;
   /** the shown report's results (shape, checksum, preview, bits): the same values fused or op by op */
   results: RunResultSummary[];
   /** the measured ops (a fused run: those that ran alone): time, achieved GFLOP/s and GB/s, share of the roof, the op's ceiling (GFLOP/s) */
@@ -1413,7 +1419,7 @@ export interface RooflineLab {
   /** runs a Python notebook in a Worker without changing the page, as `node scripts/notebook.mjs` does */
   notebook(source: string, options?: { filename?: string; maxSteps?: number }): Promise<NotebookRun>;
   /** runs StableHLO text in a Worker without changing the page: what `node scripts/run.mjs --json` prints for one file */
-  run(text: string, options?: { inputs?: 'none' | 'seeded' | 'arange'; seed?: number; name?: string; fuse?: boolean }): Promise<FileRunReport>;
+  run(text: string, options?: { inputs?: 'none' | 'seeded' | 'arange'; seed?: number; name?: string; fuse?: boolean; dotEpilogues?: boolean }): Promise<FileRunReport>;
   /** what section 8's run shows */
   runView(): RunView | null;
   writeView(): WriteView | null;

@@ -7,8 +7,8 @@
 //   analyze       {text} → {result, ms}: the analysis of pasted text in the core's compact form
 //                 (core.analyzeTextColumns: JSON text and typed arrays, the arrays moved); the
 //                 caller makes it {summary, placement, errors, ms} with analysisOfWorker
-//   run           {text, name, inputs?, seed?, files?, fuse?, memoryCap?, timingBudget?, timeBudget?} → {report, ms, files, fusedTotals}: the text run in the core's
-//                 interpreter, fused unless fuse is false, each of its entry's ops and fusions timed (web/model/run.js: the object
+//   run           {text, name, inputs?, seed?, files?, fuse?, dotEpilogues?, memoryCap?, timingBudget?, timeBudget?} → {report, ms, files, fusedTotals}: the text run in the core's
+//                 interpreter, fused unless fuse is false (dotEpilogues false: XLA CPU's rule for a dot's epilogue), each of its entry's ops and fusions timed (web/model/run.js: the object
 //                 `node scripts/run.mjs --json` prints for one file); progress: the entry's ops
 //                 run so far, of all, as the core tells them (at most every 0.1 s); fusedTotals: a
 //                 fused run's {flops, transcendentals, bytes_accessed} by core.fuseText (else null)
@@ -76,7 +76,7 @@ export function* analysisOfWorkerSteps(name, { result, ms }) {
 }
 
 /** {report, ms}: the run of the text in this Worker's core (options the core refuses fail the request). */
-function run(core, { text, name, inputs, seed, files, timingBudget, timeBudget, fuse, memoryCap }, ctx) {
+function run(core, { text, name, inputs, seed, files, timingBudget, timeBudget, fuse, dotEpilogues, memoryCap }, ctx) {
   if (typeof text !== 'string') throw new Error('run: text must be a string');
   const t0 = performance.now();
   // The core tells how many of the entry's ops have run (at most every 0.1 s); each call is
@@ -84,11 +84,14 @@ function run(core, { text, name, inputs, seed, files, timingBudget, timeBudget, 
   const on_progress = (done, total) => ctx.progress(done, total, `${done} of ${total} ops run`);
   // 'files': the reader's .npy files are the arguments (the core checks them against the signature).
   const given = inputs === 'files' ? { args: files ?? [] } : { inputs, seed };
-  // Fused as a compiler would fuse it (the core's default, as run.mjs) unless fuse is false: op by op.
+  // Fused as a compiler would fuse it (the core's default, as run.mjs) unless fuse is false: op by op;
+  // dotEpilogues false: a dot's epilogue fused only as XLA's CPU backend fuses it.
+  const fusion = { dot_epilogues: dotEpilogues !== false };
   const options = {
     ...given,
     on_progress,
     fuse: fuse !== false,
+    ...fusion,
     // The page's memory choice in bytes; none: the core's default, what its heap can still give.
     ...(memoryCap != null ? { memory_cap: memoryCap } : {}),
     ...(timingBudget !== undefined ? { timing_budget_seconds: timingBudget } : {}),
@@ -99,7 +102,7 @@ function run(core, { text, name, inputs, seed, files, timingBudget, timeBudget, 
   const report = valueOf(r);
   // A fused run's program totals as the fusion pass counts them (core.fuseText: the pass the run
   // used, bytes at the fusions' boundaries): the page's lower bound for the run is theirs.
-  const fused = report.fused ? core.fuseText(text) : null;
+  const fused = report.fused ? core.fuseText(text, fusion) : null;
   const fusedTotals = fused?.ok ? fused.value.fused_totals : null;
   return { report, ms: performance.now() - t0, files: r.files ?? [], fusedTotals };
 }

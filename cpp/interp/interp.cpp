@@ -323,7 +323,7 @@ RunResult run_program(const hlo::Program& given, const RunOptions& options) {
   std::optional<hlo::FusedModule> fm;
   std::optional<hlo::Program> inlined;
   if (options.fuse) {
-    auto f = hlo::fuse_module(*given.module);
+    auto f = hlo::fuse_module(*given.module, options.fusion);
     if (!f) {
       out.status = "error";
       out.errors.push_back(f.error_info());
@@ -381,6 +381,7 @@ RunResult run_program(const hlo::Program& given, const RunOptions& options) {
     run.set_fused(fused.get());
   }
   out.fused = fused != nullptr;
+  out.dot_epilogues = options.fusion.dot_epilogues;
   const std::size_t entry_index = program.function_index(entry);
   run.set_entry(entry_index);
   std::vector<Value> args;

@@ -56,6 +56,9 @@ struct RunOptions {
   double progress_interval_seconds = 0.1;
   // Fuse as XLA does (hlo/fuse.h) and run each fusion as one unit (fused.h); false: op by op.
   bool fuse = false;
+  // With fuse: the fusion rules (dot_epilogues false: a dot's epilogue fused only as XLA's CPU
+  // backend fuses it).
+  hlo::FuseOptions fusion;
 };
 
 // A check call's verdict. detail says how it failed: the first mismatching index, both values,
@@ -122,6 +125,7 @@ struct RunResult {
   std::vector<FusionRun> fusions;  // a fused run: its fusions, in the order they first ran (those
                                    // in bodies once each, with the entry op that holds them)
   bool fused = false;              // the run fused (RunOptions::fuse)
+  bool dot_epilogues = true;       // a fused run's rule (RunOptions::fusion)
   std::vector<ResultSummary> results;
   std::vector<Value> values;  // the entry's results
   std::string

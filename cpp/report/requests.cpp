@@ -815,10 +815,12 @@ Result<interp::RunOptions> run_options(const Arg& options) {
     auto set = set_run_number(o, key, x.value());
     if (!set) return pass<interp::RunOptions>(set);
   }
-  for (auto [key, out] : {std::pair{"time_ops", &o.time_ops}, std::pair{"fuse", &o.fuse}}) {
+  for (auto [key, out] : {std::pair{"time_ops", &o.time_ops}, std::pair{"fuse", &o.fuse},
+                          std::pair{"dot_epilogues", &o.fusion.dot_epilogues}}) {
     const Arg& v = options[key];
     if (v.is_undefined()) continue;
-    if (!v.is_boolean()) return R::failure_for(key, std::string(key) + " must be true or false");
+    if (!v.is_boolean())
+      return R::failure_for(key, std::string(key) + " must be true or false, got " + v.type_of());
     *out = v.boolean;
   }
   // on_progress(done, total): the entry's own ops run so far, at most every 0.1 s (the page's

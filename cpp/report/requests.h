@@ -159,8 +159,9 @@ std::string number_json(const char* key, double value);
 
 // runText's options (report::default_run_options unless told): {inputs?, args?: [{name, bytes:
 // Uint8Array}] (.npy files), seed, memory_cap, max_iterations, time_budget_seconds,
-// timing_budget_seconds, time_ops, fuse, on_progress: a function (checked here; the caller hands
-// it on)}. A refusal's input names the option.
+// timing_budget_seconds, time_ops, fuse, dot_epilogues (with fuse: false fuses a dot's epilogue
+// only as XLA's CPU backend does), on_progress: a function (checked here; the caller hands it
+// on)}. A refusal's input names the option.
 Result<interp::RunOptions> run_options(const Arg& options);
 
 // ---- exercises

@@ -88,7 +88,7 @@ std::string run_text_json(std::string text, const RunOptions& options,
   };
   std::vector<Row> rows;
   std::vector<FusionRun> fusions;
-  bool fused = false;
+  bool fused = false, dot_epilogues = options.fusion.dot_epilogues;
   double seconds = 0;
   std::size_t peak = 0, untimed = 0;
   double need = 0;
@@ -104,12 +104,14 @@ std::string run_text_json(std::string text, const RunOptions& options,
         errors.push_back(program.error_info());
         continue;
       }
-      // The cost analysis of the same ops: flops and bytes beside each measured time.
+      // The cost analysis of the same ops: flops and bytes beside each measured time. A fused run
+      // inlines calls first, so an op of a callee may run alone in the entry: its row is the one
+      // costed in its function (the same op, the same types).
       std::map<std::pair<int, int>, const hlo::OpCost*> cost;
       auto analysis = hlo::analyze_module(m);
       if (analysis)
         for (const auto& r : analysis->ops)
-          if (r.top_level) cost[{r.line, r.column}] = &r;
+          if (r.top_level || !cost.count({r.line, r.column})) cost[{r.line, r.column}] = &r;
       RunResult r = run_program(program.value(), options);
       if (rank(r.status) > rank(status)) status = r.status;
       for (auto& c : r.checks) checks.push_back(std::move(c));
@@ -165,6 +167,7 @@ std::string run_text_json(std::string text, const RunOptions& options,
   // ops' flops and transcendentals, bytes at its boundary); fallback says why one ran op by op;
   // within: null for the entry's own, else the entry op whose body holds it (listed once, untimed).
   j.field("fused", fused);
+  j.field("dot_epilogues", dot_epilogues);
   j.key("fusions").begin_array();
   for (const auto& fu : fusions) {
     j.begin_object()

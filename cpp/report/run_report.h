@@ -7,7 +7,9 @@
 // JSON: {dialect, status: "passed" | "failed" | "not_run" | "error",
 //        checks: [{line, column, kind, passed, detail}],
 //        ops: [{line, column, op, seconds, repeats, flops, transcendentals, bytes_accessed}],
-//        fused: the run fused (RunOptions::fuse), fusions: [{name, kind, line, column (its root),
+//        fused: the run fused (RunOptions::fuse), dot_epilogues: its fusion rule (false: a dot's
+//          epilogue fused only as XLA's CPU backend fuses it; RunOptions::fusion),
+//        fusions: [{name, kind, line, column (its root),
 //          ops: [{line, column, op}], seconds, repeats, flops, transcendentals, bytes_accessed,
 //          fallback, within}] (the fusions that ran; counts as XLA counts a fusion; ops then
 //          lists only the ops that ran alone; within: null for the entry's own fusions, else

@@ -256,6 +256,7 @@ for (const name of Object.keys(fixture.pages)) {
       assert.equal(fused.status, 'passed');
       assert.equal(fused.fused, true);
       assert.equal(fused.choice.fuse, true);
+      assert.equal(fused.dot_epilogues, true);
       // The summary's bound for a fused run is the fused bytes' (the core's), beside the unfused one, each named.
       assert.ok(
         fused.fused_bound_seconds > 0 && fused.fused_bound_seconds <= fused.bound_seconds,
@@ -360,7 +361,7 @@ for (const name of Object.keys(fixture.pages)) {
       await page.waitForFunction(() => document.getElementById('analyze-fuse').value === 'fused');
       assert.match(
         await page.locator('#notices').innerText(),
-        /ignored fuse="bogus" in the link: fuse is one of fused, ops/,
+        /ignored fuse="bogus" in the link: fuse is one of fused, xla-cpu, ops/,
       );
       await page.evaluate(() => {
         location.hash = '#m=32&fuse=ops';
@@ -388,6 +389,24 @@ for (const name of Object.keys(fixture.pages)) {
         fused.results.map((r) => r.checksum),
       );
       assert.equal(plain.results.length, 2);
+      // As XLA's CPU backend fuses it: the dot and its tanh run apart, the elementwise chain stays
+      // one loop fusion; the same values; the choice in the link and in the fusions' note.
+      await page.locator('#analyze-fuse').selectOption('xla-cpu');
+      const cpu = await runShown(page);
+      assert.equal(cpu.status, 'passed');
+      assert.equal(cpu.fused, true);
+      assert.equal(cpu.dot_epilogues, false);
+      assert.equal(cpu.choice.dotEpilogues, false);
+      assert.deepEqual(
+        cpu.fusions.map((f) => f.kind),
+        ['kLoop'],
+      );
+      assert.deepEqual(
+        cpu.results.map((x) => x.bits),
+        plain.results.map((x) => x.bits),
+      );
+      assert.match(await page.evaluate(() => location.hash), /&fuse=xla-cpu$/, 'the rule is in the link');
+      assert.match(await page.locator('#analyze-fusions-note').innerText(), /as XLA's CPU backend would/);
       assert.deepEqual(problems, []);
       await page.close();
     });

@@ -337,6 +337,37 @@ describe('node scripts/run.mjs', () => {
     );
   });
 
+  test("--xla-cpu fuses as XLA's CPU backend does: the lesson's dot and tanh run apart, with the same bits", () => {
+    const lesson = write(
+      'lesson_dot.mlir',
+      `func.func public @main(%a: tensor<32x16xf32>, %b: tensor<16x8xf32>) -> tensor<32x8xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<32x16xf32>, tensor<16x8xf32>) -> tensor<32x8xf32>
+  %1 = stablehlo.tanh %0 : tensor<32x8xf32>
+  return %1 : tensor<32x8xf32>
+}
+`,
+    );
+    const [gpu] = JSON.parse(run(lesson, '--json', '--inputs', 'arange').stdout);
+    assert.equal(gpu.dot_epilogues, true);
+    assert.deepEqual(
+      gpu.fusions.map((f) => f.kind),
+      ['kOutput'],
+    );
+    const [cpu] = JSON.parse(run(lesson, '--json', '--inputs', 'arange', '--xla-cpu').stdout);
+    assert.equal(cpu.status, 'passed');
+    assert.equal(cpu.fused, true);
+    assert.equal(cpu.dot_epilogues, false);
+    assert.deepEqual(cpu.fusions, []);
+    assert.deepEqual(
+      cpu.ops.map((o) => o.op),
+      ['stablehlo.dot_general', 'stablehlo.tanh'],
+    );
+    assert.equal(cpu.results[0].bits, gpu.results[0].bits);
+    const both = run(lesson, '--xla-cpu', '--no-fuse');
+    assert.equal(both.status, 1);
+    assert.match(both.stderr, /--xla-cpu chooses how a run fuses, and --no-fuse runs op by op: give one/);
+  });
+
   test('bad text is an error at its place; bad options are refused by name', () => {
     const r = run(broken);
     assert.equal(r.status, 1);
@@ -362,6 +393,8 @@ describe('node scripts/run.mjs', () => {
       '--timing-budget S',
       'untimed_ops',
       '--no-fuse',
+      '--xla-cpu',
+      'dot_epilogues',
       'fusions',
       'fallback',
       'within',

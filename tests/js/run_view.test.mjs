@@ -362,6 +362,7 @@ describe('the run states', () => {
       seed: 1,
       files: [],
       fuse: true,
+      dotEpilogues: true,
       memoryCap: null,
     });
     assert.deepEqual(setRunChoice(a, { seed: 2.5 }).runChoice, {
@@ -369,6 +370,7 @@ describe('the run states', () => {
       seed: 1,
       files: [],
       fuse: true,
+      dotEpilogues: true,
       memoryCap: null,
     });
     assert.deepEqual(setRunChoice(a, { inputs: 'arange', seed: 9 }).runChoice, {
@@ -376,6 +378,7 @@ describe('the run states', () => {
       seed: 9,
       files: [],
       fuse: true,
+      dotEpilogues: true,
       memoryCap: null,
     });
     // .npy files: kept as chosen; anything but {name, bytes: Uint8Array} is ignored.
@@ -385,6 +388,7 @@ describe('the run states', () => {
       seed: 1,
       files,
       fuse: true,
+      dotEpilogues: true,
       memoryCap: null,
     });
     assert.deepEqual(
@@ -399,6 +403,13 @@ describe('the run states', () => {
       false,
       'another choice keeps it',
     );
+    // The fusion rule: a dot's epilogue as XLA's GPU backend fuses it by default, as XLA's CPU
+    // backend when chosen; anything but a boolean is ignored, and another choice keeps it.
+    assert.equal(a.runChoice.dotEpilogues, true);
+    const cpu = setRunChoice(a, { dotEpilogues: false });
+    assert.equal(cpu.runChoice.dotEpilogues, false);
+    assert.equal(setRunChoice(cpu, { dotEpilogues: 'no' }).runChoice.dotEpilogues, false);
+    assert.equal(setRunChoice(cpu, { seed: 4 }).runChoice.dotEpilogues, false);
     // The memory cap (issue 22 item 15): one of the page's caps in bytes, or null (the core's
     // heap decides); any other value is ignored, and another choice keeps it.
     assert.equal(setRunChoice(a, { memoryCap: 64 * 2 ** 20 }).runChoice.memoryCap, 64 * 2 ** 20);

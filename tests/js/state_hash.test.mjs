@@ -288,6 +288,15 @@ describe('page state with the core', () => {
     assert.equal(hashOf(linked), `${SEED_HASH}&fuse=ops`);
     assert.equal(applyHash(core, seed, '#fuse=ops&m=64').inputs.m, '64');
     assert.equal(applyHash(core, ops, '#fuse=fused').analyze.runChoice.fuse, true);
+    // Fused as XLA's CPU backend fuses it: fuse=xla-cpu, read back the same; fused again drops it.
+    const cpu = { ...seed, analyze: setRunChoice(seed.analyze, { dotEpilogues: false }) };
+    assert.equal(hashOf(cpu), `${SEED_HASH}&fuse=xla-cpu`);
+    const cpuLinked = applyHash(core, seed, `#${hashOf(cpu)}`);
+    assert.equal(cpuLinked.analyze.runChoice.fuse, true);
+    assert.equal(cpuLinked.analyze.runChoice.dotEpilogues, false);
+    assert.deepEqual(cpuLinked.notices, []);
+    assert.equal(applyHash(core, cpuLinked, '#fuse=fused').analyze.runChoice.dotEpilogues, true);
+    assert.equal(applyHash(core, cpuLinked, '#fuse=ops').analyze.runChoice.fuse, false);
     // A link without fuse= is the default: fused (as the seed's view with the link's values).
     assert.equal(applyLink(core, linked, '#m=64').analyze.runChoice.fuse, true);
     // Bad values: ignored with a notice naming the key, the values allowed and the value; the run fuses.
@@ -298,7 +307,7 @@ describe('page state with the core', () => {
       assert.equal(s.notices.length, 1, bad);
       assert.match(
         s.notices[0],
-        /^ignored fuse="[^"]*" in the link: fuse is one of fused, ops; the run fuses \(the default\)$/,
+        /^ignored fuse="[^"]*" in the link: fuse is one of fused, xla-cpu, ops; the run fuses \(the default\)$/,
       );
       assert.ok(s.notices[0].length < 200);
     }
@@ -310,6 +319,7 @@ describe('page state with the core', () => {
       seed: 7,
       files: [],
       fuse: false,
+      dotEpilogues: true,
       memoryCap: null,
     });
   });

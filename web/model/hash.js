@@ -34,8 +34,8 @@ export const CLASSROOM_KEYS = ['classroom', 'seed', 'count', 'families', 'studen
 export const WRITE_KEYS = ['py'];
 
 /**
- * The key of section 8's run choice, `#fuse=ops` (op by op; `fused`, the default, is never
- * written): handed over raw in `run` ({fuse: '…'}; null when the hash has none) and judged by
+ * The key of section 8's run choice, `#fuse=ops` (op by op) or `#fuse=xla-cpu` (fused as XLA's
+ * CPU backend fuses it; `fused`, the default, is never written): handed over raw in `run` ({fuse: '…'}; null when the hash has none) and judged by
  * web/analyze_state.js (runChoiceFromLink), which says why a bad value is ignored.
  */
 export const RUN_KEYS = ['fuse'];

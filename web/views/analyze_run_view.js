@@ -3,6 +3,7 @@
 // what could not run (the op and its line; the estimate stays on show), and each check call's
 // verdict by line. The numbers it names are the core's run report (web/model/run.js).
 import { bytesText, clockTime, duration, sci } from '../model/format.js';
+import { FUSE_IN_LINK, fuseWord } from '../analyze_state.js';
 import { PAGE_TIME_BUDGET_SECONDS, PAGE_TIMING_BUDGET_SECONDS } from '../model/run.js';
 import { fillExcerpt } from './analyze_input_view.js';
 import { $, el } from './dom.js';
@@ -19,13 +20,13 @@ function argumentsText(report) {
 
 /**
  * @param {{onRun: () => void, onCancel: () => void, onChoice: (choice: {inputs?: string, seed?: number,
- *   files?: {name: string, bytes: Uint8Array}[], fuse?: boolean, memoryCap?: number | null}) => void}} handlers
+ *   files?: {name: string, bytes: Uint8Array}[], fuse?: boolean, dotEpilogues?: boolean, memoryCap?: number | null}) => void}} handlers
  */
 export function bindAnalyzeRun({ onRun, onCancel, onChoice }) {
   $('#analyze-run').addEventListener('click', () => onRun());
   $('#analyze-run-cancel').addEventListener('click', () => onCancel());
   $('#analyze-inputs').addEventListener('change', (e) => onChoice({ inputs: e.target.value }));
-  $('#analyze-fuse').addEventListener('change', (e) => onChoice({ fuse: e.target.value === 'fused' }));
+  $('#analyze-fuse').addEventListener('change', (e) => onChoice(FUSE_IN_LINK[e.target.value] ?? FUSE_IN_LINK.fused));
   $('#analyze-memory').addEventListener('change', (e) =>
     onChoice({ memoryCap: e.target.value === '' ? null : Number(e.target.value) }),
   );
@@ -139,7 +140,7 @@ export function timedText(r) {
   const fusions = (r.fusions ?? []).filter((f) => !f.within).length;
   const inBodies = (r.fusions ?? []).length - fusions;
   return (
-    `fused as a compiler would fuse it: ${plural(fusions, 'fusion')} and ${plural(r.ops.length, 'op')} alone timed` +
+    `fused as ${r.dot_epilogues === false ? "XLA's CPU backend fuses it" : 'a compiler would fuse it'}: ${plural(fusions, 'fusion')} and ${plural(r.ops.length, 'op')} alone timed` +
     (inBodies ? ` (and ${plural(inBodies, 'fusion')} in loop or call bodies, timed with the op that holds them)` : '')
   );
 }
@@ -242,7 +243,7 @@ export function renderAnalyzeRun(a, source = null) {
   const inputs = $('#analyze-inputs');
   if (inputs.value !== a.runChoice.inputs) inputs.value = a.runChoice.inputs;
   const fuse = $('#analyze-fuse');
-  const how = a.runChoice.fuse === false ? 'ops' : 'fused';
+  const how = fuseWord(a.runChoice);
   if (fuse.value !== how) fuse.value = how;
   const memory = $('#analyze-memory');
   const cap = a.runChoice.memoryCap === null ? '' : String(a.runChoice.memoryCap);

@@ -259,9 +259,13 @@ export function renderAnalyzeFusions(view, selected, page = 0) {
   );
   if (focused !== null) body.querySelector(`tr[data-fusion="${focused}"]`)?.focus({ preventScroll: true });
   const inBodies = fusions.filter((f) => f.within).length;
+  const cpu = view.run?.report?.dot_epilogues === false;
   $('#analyze-fusions-note').textContent =
-    `The run fused ${fusions.length} groups of ops as a compiler would (the core's fusion pass, XLA's rules, a dot's ` +
-    "elementwise epilogue fused into it as XLA's GPU backend does; node scripts/analyze.mjs --fused prints them as HLO). " +
+    `The run fused ${fusions.length} groups of ops as ${cpu ? "XLA's CPU backend would" : 'a compiler would'} (the core's fusion pass, XLA's rules, ` +
+    (cpu
+      ? "a dot's epilogue fused only as XLA's CPU backend fuses it, an add into a matrix-vector dot; "
+      : "a dot's elementwise epilogue fused into it as XLA's GPU backend does; ") +
+    `calls inlined first; node scripts/analyze.mjs --fused${cpu ? ' --xla-cpu' : ''} prints them as HLO). ` +
     'Its flops and bytes are estimates, its bound the model, its times measurements. ' +
     'Each ran as one loop with no intermediate tensors and was timed as one: ' +
     "its point on the roofline is at its own intensity (flops over the bytes at its boundary), and its ops' rows say which fusion they ran in. " +

@@ -466,6 +466,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
           fused_bound_seconds: null,
           measured_fused: null,
           fused: null,
+          dot_epilogues: null,
           results: [],
           rows: [],
           fusions: [],
@@ -490,6 +491,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
         fused_bound_seconds: view?.fusedBound?.seconds ?? null,
         measured_fused: view?.run?.measuredFused ?? null,
         fused: r ? Boolean(r.fused) : null,
+        dot_epilogues: r?.fused ? r.dot_epilogues !== false : null,
         results: r?.results ?? [],
         rows: r
           ? view.rows

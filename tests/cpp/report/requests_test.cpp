@@ -284,7 +284,15 @@ TEST_CASE("a run's options: defaults, each option's rule, the input named", "[re
   CHECK(set->inputs == interp::Inputs::Arange);
   auto flag = report::run_options(obj({{"time_ops", num(1)}}));
   CHECK(flag.error_info().input == "time_ops");
-  CHECK(flag.error() == "time_ops must be true or false");
+  CHECK(flag.error() == "time_ops must be true or false, got number");
+  CHECK(d->fusion.dot_epilogues);
+  auto cpu = report::run_options(obj({{"dot_epilogues", Arg::of(false)}}));
+  REQUIRE(cpu);
+  CHECK_FALSE(cpu->fusion.dot_epilogues);
+  CHECK(cpu->fuse);
+  auto rule = report::run_options(obj({{"dot_epilogues", str("no")}}));
+  CHECK(rule.error_info().input == "dot_epilogues");
+  CHECK(rule.error() == "dot_epilogues must be true or false, got string");
   auto seed = report::run_options(obj({{"seed", str("1")}}));
   CHECK(seed.error_info().input == "seed");
   CHECK(seed.error() == "seed must be a number, got the string \"1\"");

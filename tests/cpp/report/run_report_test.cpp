@@ -6,6 +6,7 @@
 
 #include "catch.hpp"
 #include "common/json_reader.h"
+#include "hlo/emit.h"
 #include "interp/interp_util.h"
 
 using namespace rl;
@@ -308,4 +309,71 @@ TEST_CASE("a run's options: fused under the heap's room unless told, each number
   CHECK(report::set_run_number(r, "timing_budget_seconds", -1).error() ==
         "timing_budget_seconds must be a number of seconds from 0 to 86400, got -1");
   CHECK(r.seed == 7);  // a refused value changes nothing
+}
+
+TEST_CASE(
+    "a run fused by XLA CPU's rule leaves a matrix-matrix dot and its epilogue apart, and says "
+    "so (dot_epilogues)",
+    "[interp][fused][report]") {
+  // tanh(A @ B), the lesson's program: by default one output fusion; by XLA CPU's rule the dot
+  // runs alone (a GEMM library call there) and the tanh alone after it (a fusion needs two ops).
+  const std::string text = hlo::emit_workload(32, 16, 8, "f32").value();
+  interp::RunOptions o;
+  o.inputs = interp::Inputs::Arange;
+  o.time_ops = true;
+  o.fuse = true;
+  auto gpu = parse_json(report::run_text_json(text, o));
+  REQUIRE(gpu.ok());
+  CHECK(gpu.value().find("dot_epilogues")->boolean);
+  REQUIRE(gpu.value().find("fusions")->items.size() == 1);
+  CHECK(gpu.value().find("fusions")->items[0].find("kind")->string == "kOutput");
+  o.fusion.dot_epilogues = false;
+  auto cpu = parse_json(report::run_text_json(text, o));
+  REQUIRE(cpu.ok());
+  const Json& j = cpu.value();
+  CHECK(j.find("status")->string == "passed");
+  CHECK(j.find("fused")->boolean);
+  CHECK_FALSE(j.find("dot_epilogues")->boolean);
+  CHECK(j.find("fusions")->items.empty());
+  REQUIRE(j.find("ops")->items.size() == 2);
+  CHECK(j.find("ops")->items[0].find("op")->string == "stablehlo.dot_general");
+  CHECK(j.find("ops")->items[0].find("flops")->number == 8192);
+  // The same values either way.
+  CHECK(j.find("results")->items[0].find("bits")->string ==
+        gpu.value().find("results")->items[0].find("bits")->string);
+}
+
+TEST_CASE(
+    "a fused run inlines calls first: a callee's op that runs alone keeps the flops and bytes of "
+    "its row",
+    "[interp][fused][report]") {
+  // @f's reduce has nothing to fuse with: inlined, it runs alone in main, and its row is the one
+  // costed in @f.
+  const std::string text =
+      "func.func @main(%x: tensor<64xf32>) -> tensor<f32> {\n"
+      "  %0 = call @f(%x) : (tensor<64xf32>) -> tensor<f32>\n"
+      "  return %0 : tensor<f32>\n"
+      "}\n"
+      "func.func private @f(%x: tensor<64xf32>) -> tensor<f32> {\n"
+      "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : "
+      "(tensor<64xf32>, tensor<f32>) -> tensor<f32>\n"
+      "  return %s : tensor<f32>\n"
+      "}\n";
+  interp::RunOptions o;
+  o.inputs = interp::Inputs::Seeded;
+  o.time_ops = true;
+  o.fuse = true;
+  auto parsed = parse_json(report::run_text_json(text, o));
+  REQUIRE(parsed.ok());
+  const Json& j = parsed.value();
+  REQUIRE(j.find("status")->string == "passed");
+  CHECK(j.find("fusions")->items.empty());
+  const Json* reduce = nullptr;
+  for (const auto& op : j.find("ops")->items)
+    if (op.find("op")->string == "stablehlo.reduce") reduce = &op;
+  REQUIRE(reduce);
+  CHECK(reduce->find("line")->number == 7);
+  CHECK(reduce->find("flops")->number == 63);  // XLA counts 64 - 1 adds
+  CHECK(reduce->find("bytes_accessed")->number == 64 * 4 + 4 + 4);
 }
