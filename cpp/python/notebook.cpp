@@ -4254,10 +4254,11 @@ class Machine {
     return v->arr.is_float() ? mk_float(v->arr.at(0)) : mk_int(v->arr.iat(0));
   }
   // A float64, int64 or bool NumPy scalar (a host reduction's result), which goes into a traced
-  // function or an eager jnp call as the Python number it holds (as_real): usable as a shape, an
-  // index or an axis, as JAX takes NumPy integers (operator.index), and weakly typed, as these
-  // values were before they were NumPy scalars. (JAX bakes a NumPy scalar in as a strong
-  // constant; an int8 or bf16 array times one keeps its dtype here.)
+  // function or an eager jnp call as the number it holds (as_real): usable as a shape, an index or
+  // an axis, as JAX takes NumPy integers (operator.index). In a trace it is an operand of its
+  // canonical dtype, strongly typed, as JAX bakes a NumPy scalar in (an int8 array times
+  // np.int64(2) is int32 there); an eager jnp call takes it weakly typed, as a Python number
+  // (which gives JAX's dtypes there: the host's jnp arrays are int32, float32 or bool).
   static bool python_number_scalar(const V& v) {
     return np_scalar(v) && !v->arr.weak &&
            (v->arr.dt == DType::Float64 || v->arr.dt == DType::Int64 || v->arr.dt == DType::Bool);
@@ -5602,7 +5603,12 @@ class Machine {
             "maximum recursion depth exceeded converting a traced call's argument");
       return nullptr;
     }
-    if (python_number_scalar(v)) return to_tr(as_real(v), depth + 1);
+    if (python_number_scalar(v)) {
+      tr::Ref o = to_tr(as_real(v), depth + 1);
+      if (o && (o->k == tr::K::Int || o->k == tr::K::Float))
+        o->strong = mlir_dtype(canon(v->arr.dt, true));
+      return o;
+    }
     switch (v->t) {
       case T::Traced:
         return traced_live(v) ? v->tv : nullptr;

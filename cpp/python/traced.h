@@ -74,7 +74,11 @@ struct Obj {
   bool b = false;
   std::int64_t i = 0;
   double f = 0;
-  std::string s;           // Str: value; Builtin, Method, DType, Func: see K
+  std::string s;  // Str: value; Builtin, Method, DType, Func: see K
+  // Int, Float: a NumPy scalar's canonical dtype ("i32" for np.int64, "f32" for np.float64): a
+  // number JAX takes as an index or a shape, but as an operand strongly typed; empty: a Python
+  // number, weakly typed.
+  std::string strong;
   std::vector<Ref> items;  // Tuple, List, Slice
   // Array: an abstract value. traced: it has a value in the function being emitted; literal: a
   // Python scalar being used as an array (materialized as a constant where used).

@@ -167,8 +167,8 @@ DT promote2(const DT& a, const DT& b) {
 DT dt_of(const Ref& r) {
   if (r->k == K::Array) return {r->aval.dtype, r->weak};
   if (r->k == K::Bool) return {"i1", false};
-  if (r->k == K::Int) return {"i32", true};
-  return {"f32", true};
+  if (r->k == K::Int) return {r->strong.empty() ? "i32" : r->strong, r->strong.empty()};
+  return {r->strong.empty() ? "f32" : r->strong, r->strong.empty()};
 }
 
 // ---- the names ----------------------------------------------------------------------------------

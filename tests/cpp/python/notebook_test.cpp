@@ -1245,6 +1245,40 @@ TEST_CASE("a NumPy scalar from the host is a shape and an index in a traced func
   CHECK(r.stdout_text.find("[3.375 3.375 3.375]\n") != std::string::npos);
 }
 
+// In a traced function a NumPy scalar is an operand of its canonical dtype, strongly typed, as
+// JAX bakes it in: an int8 array times np.int64(6) is int32 (int64 with 64-bit types off), a
+// bfloat16 one times np.float64(1.5) float32; times a Python number each keeps its dtype.
+TEST_CASE("a NumPy scalar from the host is strongly typed in a traced function, as in JAX",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import jax\n"
+      "import jax.numpy as jnp\n"
+      "import numpy as np\n"
+      "k = np.arange(4).sum()\n"
+      "h = np.arange(4).mean()\n"
+      "f = jax.jit(lambda x: x.astype(jnp.int8) * k)\n"
+      "g = jax.jit(lambda x: x.astype(jnp.bfloat16) * h)\n"
+      "print(f(jnp.ones(3, jnp.int32)).dtype, f(jnp.ones(3, jnp.int32)))\n"
+      "print(g(jnp.ones(3)).dtype, g(jnp.ones(3)))\n"
+      "i8 = jax.ShapeDtypeStruct((3,), jnp.int8)\n"
+      "print(jax.jit(lambda x: x * k).lower(i8).as_text())\n"
+      "print(jax.jit(lambda x: x * 6).lower(i8).as_text())\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text.rfind("int32 [6 6 6]\nfloat32 [1.5 1.5 1.5]\n", 0) == 0);
+  // The first module (times np.int64) converts x to int32; the second (times 6) stays int8.
+  const auto second =
+      r.stdout_text.find("module @jit__lambda_", r.stdout_text.find("module @jit__lambda_") + 1);
+  REQUIRE(second != std::string::npos);
+  const std::string strong = r.stdout_text.substr(0, second), weak = r.stdout_text.substr(second);
+  CHECK(strong.find("stablehlo.convert %arg0 : (tensor<3xi8>) -> tensor<3xi32>") !=
+        std::string::npos);
+  CHECK(strong.find("stablehlo.constant dense<6> : tensor<i32>") != std::string::npos);
+  CHECK(strong.find("-> (tensor<3xi32> {jax.result_info") != std::string::npos);
+  CHECK(weak.find("-> (tensor<3xi8> {jax.result_info") != std::string::npos);
+  CHECK(weak.find("stablehlo.convert") == std::string::npos);
+}
+
 // Eager jnp on host arrays refuses as JAX does (lax.dot_general's TypeError, jnp.matmul's own
 // ValueError), NumPy's arrays as NumPy does.
 TEST_CASE("a matmul of mismatched shapes is refused in JAX's words for jnp, NumPy's for np",
