@@ -213,16 +213,15 @@ std::string shape_repr(const std::vector<std::int64_t>& dims) {
   return s + ")";
 }
 
-namespace {
-bool broadcast(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
-               std::vector<std::int64_t>* out);
-
-// A shape as NumPy's messages write it, without spaces: "(2,3)", "(4,)".
 std::string numpy_shape(const std::vector<std::int64_t>& dims) {
   std::string t = shape_repr(dims);
   t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
   return t;
 }
+
+namespace {
+bool broadcast(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
+               std::vector<std::int64_t>* out);
 }  // namespace
 
 std::string broadcast_refusal(const std::vector<const NdArray*>& xs) {

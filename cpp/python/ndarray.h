@@ -72,6 +72,8 @@ std::string jax_contracting_mismatch(const std::vector<std::int64_t>& a,
                                      const std::vector<std::int64_t>& b);
 Result<NdArray> reshape(const NdArray& a, std::vector<std::int64_t> dims);
 std::string shape_repr(const std::vector<std::int64_t>& dims);  // "(32, 16)", "(5,)"
+// A shape as NumPy's messages write it, without spaces: "(2,3)", "(4,)".
+std::string numpy_shape(const std::vector<std::int64_t>& dims);
 // "" when the arrays' shapes broadcast together, else NumPy's refusal naming each shape
 // ("operands could not be broadcast together with shapes (2,3) (4,) ") or JAX's.
 std::string broadcast_refusal(const std::vector<const NdArray*>& arrays);

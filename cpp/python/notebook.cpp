@@ -194,6 +194,8 @@ std::string exc_base(const std::string& t) {
   if (t == "TracerBoolConversionError" || t == "TracerArrayConversionError" ||
       t == "UnexpectedTracerError" || t == "ConcretizationTypeError")
     return "TypeError";
+  // NumPy's casting error of an in-place operator (numpy.core._exceptions, shown by this name).
+  if (t == "UFuncTypeError") return "TypeError";
   if (t == "Exception" || t == "BaseException") return "BaseException";
   return "Exception";
 }
@@ -2005,7 +2007,10 @@ class Machine {
       r.f.assign(x.f.begin() + k * inner, x.f.begin() + (k + 1) * inner);
     else
       r.i.assign(x.i.begin() + k * inner, x.i.begin() + (k + 1) * inner);
-    return from_array(std::move(r));
+    if (x.jax || r.dims.empty()) return from_array(std::move(r));
+    std::vector<std::int64_t> offs(static_cast<std::size_t>(inner));  // a row: a view of a
+    for (std::int64_t j = 0; j < inner; ++j) offs[static_cast<std::size_t>(j)] = k * inner + j;
+    return link_view(a, from_array(std::move(r)), offs);
   }
   V subscript(const V& obj, const V& idx) {
     if (obj->t == T::Traced) {
@@ -2062,42 +2067,124 @@ class Machine {
         return raise("TypeError", "'" + type_name(obj) + "' object is not subscriptable");
     }
   }
-  // Basic indexing: ints and slices per axis (fewer than the rank: the rest whole).
+  // ---- NumPy views (notebook_value.h ArrayView): memory shared as NumPy shares it ----
+  // `result`, made from `base` by basic indexing, a row, .T or a reshape, views base: offs[k] is
+  // the flat index in base of result's element k. A NumPy scalar or a jax.Array views nothing.
+  V link_view(const V& base, const V& result, const std::vector<std::int64_t>& offs) {
+    if (!result || result->t != T::Array || result->arr.jax || base->arr.jax || np_scalar(result) ||
+        np_scalar(base) || offs.size() != static_cast<std::size_t>(result->arr.size()))
+      return result;
+    const V root = base->view ? base->view->root : base;
+    auto v = std::make_shared<ArrayView>();
+    v->root = root;
+    v->at.reserve(offs.size());
+    for (auto o : offs)
+      v->at.push_back(base->view ? base->view->at[static_cast<std::size_t>(o)] : o);
+    bool up = true, down = true;
+    for (std::size_t k = 1; k < v->at.size(); ++k) {
+      up = up && v->at[k] > v->at[k - 1];
+      down = down && v->at[k] < v->at[k - 1];
+    }
+    v->order = up ? 1 : down ? -1 : 0;
+    result->view = std::move(v);
+    auto& ws = root->views;
+    if (ws.size() >= 8 && (ws.size() & (ws.size() - 1)) == 0)  // at powers of two: amortized
+      ws.erase(std::remove_if(ws.begin(), ws.end(),
+                              [](const std::weak_ptr<Obj>& w) { return w.expired(); }),
+               ws.end());
+    ws.push_back(result);
+    return result;
+  }
+  static void copy_element(NdArray& to, std::size_t j, const NdArray& from, std::size_t k) {
+    if (to.is_float())
+      to.f[j] = from.f[k];
+    else
+      to.i[j] = from.i[k];
+  }
+  // After a write into x's own elements (element k of it; -1: any of them): the array it views and
+  // every other live view of that array take the new values, as NumPy's shared memory would show.
+  void wrote(const V& x, std::int64_t k) {
+    const V root = x->view ? x->view->root : x;
+    if (x->view) {
+      const auto& at = x->view->at;
+      if (k >= 0)
+        copy_element(root->arr, static_cast<std::size_t>(at[static_cast<std::size_t>(k)]), x->arr,
+                     static_cast<std::size_t>(k));
+      else
+        for (std::size_t j = 0; j < at.size(); ++j)
+          copy_element(root->arr, static_cast<std::size_t>(at[j]), x->arr, j);
+    }
+    const std::int64_t p = k < 0     ? -1
+                           : x->view ? x->view->at[static_cast<std::size_t>(k)]
+                                     : k;  // in the root
+    for (const auto& w : root->views) {
+      const V o = w.lock();
+      if (!o || o == x || !o->view) continue;
+      const auto& at = o->view->at;
+      if (p < 0) {
+        for (std::size_t j = 0; j < at.size(); ++j)
+          copy_element(o->arr, j, root->arr, static_cast<std::size_t>(at[j]));
+        continue;
+      }
+      auto it = o->view->order > 0   ? std::lower_bound(at.begin(), at.end(), p)
+                : o->view->order < 0 ? std::lower_bound(at.begin(), at.end(), p, std::greater<>())
+                                     : std::find(at.begin(), at.end(), p);
+      if (it != at.end() && *it == p)
+        copy_element(o->arr, static_cast<std::size_t>(it - at.begin()), root->arr,
+                     static_cast<std::size_t>(p));
+    }
+  }
+
+  // Basic indexing: ints and slices per axis (fewer than the rank: the rest whole). A result that
+  // is an array is a view of obj, as NumPy's is (a NumPy scalar is a copy).
   V array_subscript(const V& obj, const V& idx) {
-    const NdArray& x = obj->arr;
+    NdArray r;
+    std::vector<std::int64_t> offs;
+    if (!basic_index(obj->arr, idx, &r, &offs)) return nullptr;
+    V out = from_array(std::move(r));
+    return obj->arr.jax ? out : link_view(obj, out, offs);
+  }
+  // The elements x[idx] selects (ints and slices): their values in r, their flat indices in x in
+  // offs (row-major), r's shape the slices' counts. False: raised (an index out of bounds...).
+  bool basic_index(const NdArray& x, const V& idx, NdArray* out, std::vector<std::int64_t>* offs) {
     std::vector<V> parts = idx->t == T::Tuple ? idx->items : std::vector<V>{idx};
-    if (parts.size() > x.dims.size())
-      return raise("IndexError", "too many indices for array: array is " +
-                                     std::to_string(x.dims.size()) + "-dimensional, but " +
-                                     std::to_string(parts.size()) + " were indexed");
+    if (parts.size() > x.dims.size()) {
+      raise("IndexError", "too many indices for array: array is " + std::to_string(x.dims.size()) +
+                              "-dimensional, but " + std::to_string(parts.size()) +
+                              " were indexed");
+      return false;
+    }
     std::vector<std::int64_t> start(x.dims.size(), 0), stepv(x.dims.size(), 1), count = x.dims;
     std::vector<bool> keep(x.dims.size(), true);
     for (std::size_t d = 0; d < parts.size(); ++d) {
       const V& p = parts[d];
       if (p->t == T::Slice) {
         std::int64_t a, b, s, c;
-        if (!slice_indices(p, x.dims[d], &a, &b, &s, &c)) return nullptr;
+        if (!slice_indices(p, x.dims[d], &a, &b, &s, &c)) return false;
         start[d] = a;
         stepv[d] = s;
         count[d] = c;
       } else if (is_intlike(p)) {
         std::int64_t k = int_of(p);
-        if (k < -x.dims[d] || k >= x.dims[d])
-          return raise("IndexError", "index " + std::to_string(k) + " is out of bounds for axis " +
-                                         std::to_string(d) + " with size " +
-                                         std::to_string(x.dims[d]));
+        if (k < -x.dims[d] || k >= x.dims[d]) {
+          raise("IndexError", "index " + std::to_string(k) + " is out of bounds for axis " +
+                                  std::to_string(d) + " with size " + std::to_string(x.dims[d]));
+          return false;
+        }
         if (k < 0) k += x.dims[d];
         start[d] = k;
         count[d] = 1;
         keep[d] = false;
       } else {
-        return raise("IndexError",
-                     "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
-                     "integer or boolean arrays are valid indices"
-                     " (this notebook supports integers and slices)");
+        raise("IndexError",
+              "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+              "integer or boolean arrays are valid indices"
+              " (this notebook supports integers and slices)");
+        return false;
       }
     }
-    NdArray r;
+    NdArray& r = *out;
+    r = NdArray();
     r.dt = x.dt;
     r.jax = x.jax;
     for (std::size_t d = 0; d < x.dims.size(); ++d)
@@ -2111,6 +2198,7 @@ class Machine {
       std::int64_t off = 0;
       for (std::size_t d = 0; d < x.dims.size(); ++d)
         off += (start[d] + pos[d] * stepv[d]) * stride[d];
+      offs->push_back(off);
       if (x.is_float())
         r.f.push_back(x.f[static_cast<std::size_t>(off)]);
       else
@@ -2120,7 +2208,63 @@ class Machine {
         pos[d] = 0;
       }
     }
-    return from_array(std::move(r));
+    return true;
+  }
+
+  // x[idx] = v on a NumPy array (ints and slices): v broadcast to the selection and cast to x's
+  // dtype as NumPy stores (a float into an int array truncates; a scalar NaN or infinity there is
+  // NumPy's error); the arrays sharing x's memory see the new values.
+  bool array_store(const V& obj, const V& idx, const V& v) {
+    NdArray sel;
+    std::vector<std::int64_t> offs;
+    if (!basic_index(obj->arr, idx, &sel, &offs)) return false;
+    NdArray val;
+    if (!to_array(v, &val)) return false;
+    const std::vector<std::int64_t> given = val.dims;
+    while (val.dims.size() > sel.dims.size() && val.dims.front() == 1)
+      val.dims.erase(val.dims.begin());  // leading ones of the value are dropped
+    bool fits = val.dims.size() <= sel.dims.size();
+    for (std::size_t d = 0; fits && d < val.dims.size(); ++d) {
+      const auto vd = val.dims[val.dims.size() - 1 - d];
+      fits = vd == 1 || vd == sel.dims[sel.dims.size() - 1 - d];
+    }
+    if (!fits) {
+      raise("ValueError", "could not broadcast input array from shape " + numpy_shape(given) +
+                              " into shape " + numpy_shape(sel.dims));
+      return false;
+    }
+    NdArray& x = obj->arr;
+    if (!x.is_float() && x.dt != DType::Bool && val.is_float() && val.dims.empty()) {
+      const double f = val.f[0];
+      if (std::isnan(f)) {
+        raise("ValueError", "cannot convert float NaN to integer");
+        return false;
+      }
+      if (std::isinf(f)) {
+        raise("OverflowError", "cannot convert float infinity to integer");
+        return false;
+      }
+    }
+    const NdArray cast = astype(val, x.dt);
+    // Element k of the selection (row-major over sel.dims) reads the value's element by
+    // broadcasting: its index in each of the value's dimensions, 0 where that one is 1.
+    const std::size_t rank = sel.dims.size(), vrank = cast.dims.size();
+    std::vector<std::int64_t> pos(rank, 0), vstride(vrank, 1);
+    for (std::size_t d = vrank; d-- > 1;) vstride[d - 1] = vstride[d] * cast.dims[d];
+    for (std::size_t k = 0; k < offs.size(); ++k) {
+      std::int64_t src = 0;
+      for (std::size_t d = 0; d < vrank; ++d) {
+        const std::size_t sd = rank - vrank + d;
+        if (cast.dims[d] != 1) src += pos[sd] * vstride[d];
+      }
+      copy_element(x, static_cast<std::size_t>(offs[k]), cast, static_cast<std::size_t>(src));
+      for (std::size_t d = rank; d-- > 0;) {
+        if (++pos[d] < sel.dims[d]) break;
+        pos[d] = 0;
+      }
+    }
+    wrote(obj, offs.size() == 1 ? offs[0] : -1);
+    return true;
   }
 
   // ---- assignment ----
@@ -2208,25 +2352,7 @@ class Machine {
                   "of x[idx] = y, use x = x.at[idx].set(y)");
             return false;
           }
-          if (!is_intlike(idx) || obj->arr.dims.size() != 1 || !is_num(v)) {
-            raise("NotImplementedError",
-                  "array item assignment is supported here for one int index into a 1-d array with "
-                  "a number");
-            return false;
-          }
-          std::int64_t k = int_of(idx);
-          if (k < -obj->arr.dims[0] || k >= obj->arr.dims[0]) {
-            raise("IndexError", "index " + std::to_string(k) +
-                                    " is out of bounds for axis 0 with size " +
-                                    std::to_string(obj->arr.dims[0]));
-            return false;
-          }
-          if (k < 0) k += obj->arr.dims[0];
-          if (v->t == T::Float)
-            obj->arr.set(static_cast<std::size_t>(k), v->f);
-          else
-            obj->arr.set_int(static_cast<std::size_t>(k), int_of(v));
-          return true;
+          return array_store(obj, idx, v);
         }
         raise("TypeError", "'" + type_name(obj) + "' object does not support item assignment");
         return false;
@@ -3155,6 +3281,14 @@ class Machine {
           if (!iterate(rhs, &more)) return Flow::Raise;
           cur->items.insert(cur->items.end(), more.begin(), more.end());
           v = cur;
+        } else if (cur->t == T::Array && !cur->arr.jax && !np_scalar(cur)) {
+          // A NumPy array is updated in place (ndarray.__iadd__...): every name bound to it, and
+          // every array sharing its memory, sees the new values. A target x[i] (a view of x) has
+          // then written them into x already.
+          if (!array_in_place(s.s, cur, rhs)) return Flow::Raise;
+          wrote(cur, -1);
+          if (t.kind == EK::Subscript && cur->view) return Flow::Next;
+          v = cur;
         } else {
           v = binop(s.s, cur, rhs);
         }
@@ -3450,16 +3584,18 @@ class Machine {
           if (x.dims.size() != 2) return obj;
           auto r = NdArray::zeros(x.dt, {x.dims[1], x.dims[0]}, x.jax);
           NdArray t = std::move(r.value());
+          std::vector<std::int64_t> offs(static_cast<std::size_t>(t.size()));
           for (std::int64_t p = 0; p < x.dims[0]; ++p)
             for (std::int64_t q = 0; q < x.dims[1]; ++q) {
               const auto src = static_cast<std::size_t>(p * x.dims[1] + q),
                          dst = static_cast<std::size_t>(q * x.dims[0] + p);
+              offs[dst] = static_cast<std::int64_t>(src);
               if (x.is_float())
                 t.f[dst] = x.f[src];
               else
                 t.i[dst] = x.i[src];
             }
-          return mk_array(std::move(t));
+          return link_view(obj, mk_array(std::move(t)), offs);  // .T is a view
         }
         static const char* methods[] = {
             "reshape",           "tolist", "astype",  "sum",  "prod", "mean", "max", "min",
@@ -4515,6 +4651,11 @@ class Machine {
         if (!dtype_arg(d, &t)) return nullptr;
         want = canon(t, jax);
       }
+      // np.asarray of a NumPy array of the dtype asked is that array (no copy: a write into one is
+      // a write into the other).
+      if (f == "asarray" && !jax && x->t == T::Array && !x->arr.jax && !np_scalar(x) &&
+          (!want || *want == x->arr.dt))
+        return x;
       NdArray r;
       if (x->t == T::Array) {
         r = x->arr;
@@ -5417,9 +5558,56 @@ class Machine {
     }
     return raise("NotImplementedError", "str." + name + "() is not supported here yet");
   }
+  // x op= y on a NumPy array, as NumPy's in-place operators: the result written into x (its
+  // dtype kept, by casting 'same_kind'; its shape kept: the result may not broadcast past it).
+  bool array_in_place(const std::string& op, const V& x, const V& y) {
+    static const std::pair<const char*, const char*> kUfunc[] = {
+        {"+", "add"},           {"-", "subtract"},    {"*", "multiply"},    {"/", "divide"},
+        {"//", "floor_divide"}, {"%", "remainder"},   {"**", "power"},      {"&", "bitwise_and"},
+        {"|", "bitwise_or"},    {"^", "bitwise_xor"}, {"<<", "left_shift"}, {">>", "right_shift"}};
+    if (op == "@") {
+      raise("TypeError",
+            "In-place matrix multiplication is not (yet) supported. Use 'a = a @ b' instead of "
+            "'a @= b'.");
+      return false;
+    }
+    V r = binop(op, x, y);
+    if (!r) return false;
+    if (r->t != T::Array) {
+      raise("TypeError", "unsupported operand type(s) for " + op + "=: '" + type_name(x) +
+                             "' and '" + type_name(y) + "'");
+      return false;
+    }
+    if (r->arr.dims != x->arr.dims) {
+      raise("ValueError", "non-broadcastable output operand with shape " +
+                              numpy_shape(x->arr.dims) + " doesn't match the broadcast shape " +
+                              numpy_shape(r->arr.dims));
+      return false;
+    }
+    if (dtype_kind(r->arr.dt) > dtype_kind(x->arr.dt)) {
+      const char* name = op.c_str();
+      for (const auto& [o, u] : kUfunc)
+        if (op == o) name = u;
+      raise("UFuncTypeError", std::string("Cannot cast ufunc '") + name + "' output from dtype('" +
+                                  dtype_name(r->arr.dt) + "') to dtype('" + dtype_name(x->arr.dt) +
+                                  "') with casting rule 'same_kind'");
+      return false;
+    }
+    x->arr = astype(r->arr, x->arr.dt);
+    return true;
+  }
   V array_method(const V& self, const std::string& name, const Args& a) {
     const NdArray& x = self->arr;
-    if (name == "block_until_ready" || name == "copy") return self;
+    // An ndarray's copy, astype and reshape give an ndarray, 0-d included (array(2.5, ...)); a
+    // NumPy scalar's give a scalar, as NumPy's scalar methods do.
+    auto same_kind = [&](V r) {
+      if (r && r->t == T::Array && r->arr.dims.empty() && !r->arr.jax) r->b = !np_scalar(self);
+      return r;
+    };
+    if (name == "block_until_ready") return self;
+    // A jax.Array is immutable: its copy may be itself. A host array's is a new array, so that
+    // writing into it leaves the original as it was.
+    if (name == "copy") return x.jax ? self : same_kind(from_array(NdArray(x)));
     if (name == "tolist") {
       std::function<V(std::size_t, std::size_t)> build = [&](std::size_t axis,
                                                              std::size_t off) -> V {
@@ -5464,14 +5652,20 @@ class Machine {
       }
       auto r = reshape(x, dims);
       if (!r) return raise(x.jax ? "TypeError" : "ValueError", r.error());
-      return mk_array(std::move(r.value()));
+      V out = same_kind(mk_array(std::move(r.value())));
+      // A reshape of a whole (contiguous) array is a view of it; of a view, NumPy may have to
+      // copy, and it is a copy here.
+      if (self->view || x.jax) return out;
+      std::vector<std::int64_t> offs(static_cast<std::size_t>(x.size()));
+      for (std::size_t j = 0; j < offs.size(); ++j) offs[j] = static_cast<std::int64_t>(j);
+      return link_view(self, out, offs);
     }
     if (name == "astype") {
       V d = need(a, 0, "dtype", "astype");
       if (!d) return nullptr;
       DType t;
       if (!dtype_arg(d, &t)) return nullptr;
-      return mk_array(astype(x, canon(t, x.jax)));
+      return same_kind(from_array(astype(x, canon(t, x.jax))));
     }
     // reductions
     V r = np_reduce(name, self, a, 0);

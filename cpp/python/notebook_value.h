@@ -60,6 +60,16 @@ enum class T {
 struct Obj;
 using V = std::shared_ptr<Obj>;
 
+// A NumPy view (basic indexing, a row, .T, a reshape of a whole array): its own copy of the
+// elements, kept equal to the array it views. `at[k]`: the root array's flat index of element k
+// (row-major); `order`: 1 when `at` ascends, -1 when it descends, 0 otherwise (a lookup then
+// scans). The root is the array that is no view; it lists its live views (Obj::views).
+struct ArrayView {
+  V root;
+  std::vector<std::int64_t> at;
+  int order = 0;
+};
+
 struct Scope {
   std::unordered_map<std::string, V> vars;
   std::shared_ptr<Scope> parent;  // the enclosing function's scope (closures); null: globals next
@@ -101,6 +111,10 @@ struct Obj {
   std::shared_ptr<Scope> closure;
   std::shared_ptr<CompiledModule> compiled;
   std::shared_ptr<tr::Obj> tv;  // Traced: the tracer's abstract array
+  // Array: a view of another NumPy array (null: none); an array that is no view: its views, a
+  // write into either side updates the other (NumPy's shared memory).
+  std::shared_ptr<ArrayView> view;
+  std::vector<std::weak_ptr<Obj>> views;
 };
 
 }  // namespace rl::python::nb
