@@ -638,7 +638,7 @@ export interface FusedModuleAnalysis {
   already_fused: boolean;
   /** call sites replaced by their callee's ops before fusing (XLA's CallInliner) */
   calls_inlined: number;
-  /** calls left as calls: a cycle, a callee of several blocks, past the size budget (cpp/hlo/inline.h) */
+  /** calls left as calls: a cycle, a callee of several blocks, an HLO callee whose ROOT is a parameter or whose layouts differ, past the size budget or the nesting limit (cpp/hlo/inline.h) */
   calls_kept: number;
   /** the fused module as XLA prints HLO */
   text: string;

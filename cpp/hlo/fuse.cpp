@@ -17,6 +17,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "hlo/attrs.h"
 #include "hlo/cost_rules.h"
@@ -427,7 +428,8 @@ class Fuser {
 // One computation per function, per region of a while / conditional / reduce... (XLA's
 // %region_N), and per fusion (%fused_computation.N, its parameters %param_N); instructions as
 // `%name.N = f32[32,8] op(f32[32,16] %a.1, ...), attributes`. Names are numbered once across the
-// module, as XLA numbers them. Layouts are not printed (the IR has none).
+// module, as XLA numbers them. Layouts are not printed (a call whose layouts differ from its
+// callee's is left a call by the inliner, so the values keep the ones written).
 class Printer {
  public:
   Printer(const Module& m, const Program& prog, const std::vector<BlockFusion>& fusions,
@@ -435,6 +437,12 @@ class Printer {
       : m_(m), prog_(prog), fusions_(fusions), dead_(dead) {}
 
   std::string run() {
+    if (m_.dialect == "hlo")
+      for (const auto& f : m_.functions) {
+        written_.insert(f.name);
+        for (const auto& v : f.values)
+          if (!v.name.empty()) written_.insert(v.name);
+      }
     std::string out = "HloModule " + (m_.name.empty() ? std::string("module") : m_.name) + "\n";
     const Function* entry = m_.entry();
     for (std::size_t fi = 0; fi < m_.functions.size(); ++fi)
@@ -450,10 +458,17 @@ class Printer {
   const std::vector<BlockFusion>& fusions_;
   const std::vector<char>& dead_;
   int next_ = 1;
-  std::set<std::string> taken_;     // HLO names printed (an inlined callee's copies repeat them)
-  std::vector<std::string> names_;  // by value of the function being printed
+  std::set<std::string> taken_;  // HLO names printed (an inlined callee's copies repeat them)
+  std::unordered_set<std::string_view> written_;  // every name the HLO text wrote (its views)
+  std::vector<std::string> names_;                // by value of the function being printed
 
-  std::string id(const std::string& base) { return base + "." + std::to_string(next_++); }
+  // A fresh name: never one the HLO text wrote (a name it printed later would repeat).
+  std::string id(const std::string& base) {
+    for (;;) {
+      std::string s = base + "." + std::to_string(next_++);
+      if (!written_.count(std::string_view(s))) return s;
+    }
+  }
   // HLO's spelling of a type, whichever dialect the text was: f32[32,8], pred[], (f32[2], s32[]).
   static std::string type(const Type& t) {
     if (t.kind == Type::Kind::Tuple) {

@@ -6,6 +6,7 @@
 #include "hlo/inline.h"
 
 #include <algorithm>
+#include <cctype>
 #include <numeric>
 #include <unordered_map>
 
@@ -56,10 +57,13 @@ class Inliner {
     }
     for (std::size_t i = 0; i < m.functions.size(); ++i)
       if (other[i] || m.functions[i].is_entry) called_only_[i] = 0;
+    for (std::uint32_t i = 0; i < m.functions.size(); ++i) by_name_[m.functions[i].name] = i;
+    depth_of_.assign(m.functions.size(), -1);
   }
 
   std::size_t calls = 0, kept = 0;
   std::vector<std::vector<std::uint32_t>> refers;  // by function: the functions its ops refer to
+  std::vector<char> inlined_into;                  // by function: a call of it was inlined
 
   Function build(std::uint32_t fi) {
     const Function& src = m_.functions[fi];
@@ -77,7 +81,9 @@ class Inliner {
     stack_.assign(1, fi);
     inline_here_ = !called_only_[fi];
     fi_ = fi;
+    level_ = 0;
     refers.resize(m_.functions.size());
+    inlined_into.resize(m_.functions.size(), 0);
     std::vector<ValueId> map(src.values.size());
     std::iota(map.begin(), map.end(), ValueId(0));
     for (const auto& l : src.layouts) out.layouts.push_back(l);
@@ -112,6 +118,46 @@ class Inliner {
   std::vector<std::uint32_t> stack_;  // the functions being copied, outermost first
   bool inline_here_ = true;
   std::uint32_t fi_ = 0;
+  int level_ = 0;  // regions and inlined calls the copy is inside: bounds the recursion
+  std::unordered_map<std::string_view, std::uint32_t> by_name_;
+  std::vector<int> depth_of_;  // by function: its regions' nesting (-1: not yet counted)
+
+  int region_depth(const Function& f, const Region& r, int depth) const {
+    int most = depth;
+    for (const auto& b : r.blocks)
+      for (const auto& op : b.ops)
+        for (const auto& sub : f.nested(op)) most = std::max(most, region_depth(f, sub, depth + 1));
+    return most;
+  }
+  int depth_of(std::uint32_t c) {
+    if (depth_of_[c] < 0) depth_of_[c] = region_depth(m_.functions[c], m_.functions[c].body, 0);
+    return depth_of_[c];
+  }
+  // HLO: the layout written on a value ("" for the default, row-major).
+  static std::string_view layout_of(const Function& f, ValueId v) {
+    auto it =
+        std::lower_bound(f.layouts.begin(), f.layouts.end(), v,
+                         [](const Function::WrittenLayout& l, ValueId x) { return l.value < x; });
+    return it != f.layouts.end() && it->value == v ? it->layout : std::string_view();
+  }
+  // The functions an op's attributes name (HLO's to_apply=%f, called_computations={%f}...), as
+  // written: kept for what the lowering does not decode (an all-reduce's reducer), so that a
+  // function still named is never dropped.
+  void note_names(const Function& src, const Op& op) {
+    for (const auto& a : src.attributes(op)) {
+      const std::string_view t = a.value;
+      for (std::size_t k = 0; k < t.size(); ++k) {
+        if (t[k] != '%' && t[k] != '@') continue;
+        std::size_t e = k + 1;
+        while (e < t.size() && (std::isalnum(static_cast<unsigned char>(t[e])) || t[e] == '_' ||
+                                t[e] == '.' || t[e] == '-' || t[e] == '$'))
+          ++e;
+        auto it = by_name_.find(t.substr(k + 1, e - k - 1));
+        if (it != by_name_.end()) refers[fi_].push_back(it->second);
+        k = e - 1;
+      }
+    }
+  }
 
   const OpAttrs* attrs(const Op& op) const {
     auto it = instr_.find(&op);
@@ -119,7 +165,7 @@ class Inliner {
   }
 
   // The callee of a call this pass may inline here (nullptr: the call stays).
-  const Function* inlinable(const Op& call) const {
+  const Function* inlinable(const Function& caller, const Op& call) {
     if (call.code != OpCode::Call || !inline_here_) return nullptr;
     auto it = instr_.find(&call);
     if (it == instr_.end() || prog_.problem_of(*it->second)) return nullptr;
@@ -127,7 +173,8 @@ class Inliner {
     if (!a || a->callees().size() != 1 || a->callees()[0] >= m_.functions.size()) return nullptr;
     const std::uint32_t c = a->callees()[0];
     if (std::find(stack_.begin(), stack_.end(), c) != stack_.end()) return nullptr;
-    if (stack_.size() >= static_cast<std::size_t>(kMaxDepth)) return nullptr;
+    // The copy nests the callee's regions where the call is: within the parser's limit.
+    if (level_ + 1 + depth_of(c) >= kMaxDepth) return nullptr;
     const Function& g = m_.functions[c];
     if (g.body.blocks.size() != 1 || !g.written_types.empty()) return nullptr;
     if (added_ + count_ops(g) > budget_) return nullptr;
@@ -138,12 +185,19 @@ class Inliner {
       for (const auto& op : ops)
         if (op.is_root) root = &op;
       if (!root || root->code == OpCode::Parameter || root->results.count != 1) return nullptr;
+      // The values keep one layout each: a call whose result or operand is written in another
+      // layout than the callee's root or parameter (a bitcast reads it) stays a call.
+      if (layout_of(caller, caller.results(call)[0]) != layout_of(g, g.results(*root)[0]))
+        return nullptr;
       for (const auto& op : ops) {
         if (op.code != OpCode::Parameter) continue;
         const OpAttrs* pa = attrs(op);
         const ParameterAttrs* p = pa ? pa->get_if<ParameterAttrs>() : nullptr;
         if (!p || p->number < 0 || static_cast<std::size_t>(p->number) >= call.operands.count ||
             op.results.count != 1)
+          return nullptr;
+        if (layout_of(g, g.results(op)[0]) !=
+            layout_of(caller, caller.operands(call)[static_cast<std::size_t>(p->number)]))
           return nullptr;
       }
       return &g;
@@ -177,7 +231,7 @@ class Inliner {
   void copy_ops(const Function& src, const std::vector<ValueId>& map, const Block& b, Block* nb,
                 bool call_root) {
     for (const auto& op : b.ops) {
-      if (const Function* g = inlinable(op)) {
+      if (const Function* g = inlinable(src, op)) {
         inline_call(src, map, op, *g, nb, call_root && op.is_root);
         continue;
       }
@@ -198,15 +252,18 @@ class Inliner {
     for (const auto& a : src.attributes(op)) out.attrs.push_back(a);
     if (const OpAttrs* a = attrs(op))
       for (auto c : a->callees()) refers[fi_].push_back(c);
+    if (op.code != OpCode::Call) note_names(src, op);
     // The op's regions take consecutive slots; each is built apart and moved in (building one
     // appends the regions nested in it).
     o.regions.begin = static_cast<std::uint32_t>(out.regions.size());
     out.regions.resize(out.regions.size() + op.regions.count);
+    ++level_;
     for (std::uint32_t k = 0; k < op.regions.count; ++k) {
       Region r;
       copy_region(src, map, src.regions[op.regions.begin + k], &r);
       out_->regions[o.regions.begin + k] = std::move(r);
     }
+    --level_;
     ++added_;
     return o;
   }
@@ -215,6 +272,8 @@ class Inliner {
                    const Function& g, Block* nb, bool call_root) {
     ++calls;
     const std::uint32_t c = static_cast<std::uint32_t>(&g - m_.functions.data());
+    inlined_into[c] = 1;
+    ++level_;
     std::vector<ValueId> gm(g.values.size());
     for (std::size_t v = 0; v < g.values.size(); ++v) gm[v] = fresh(g.values[v]);
     for (const auto& l : g.layouts) out_->layouts.push_back({gm[l.value], l.layout});
@@ -236,7 +295,7 @@ class Inliner {
         continue;
       }
       if (hlo && op.is_root) subst_[map[results[0]]] = gm[g.results(op)[0]];
-      if (const Function* h = inlinable(op)) {
+      if (const Function* h = inlinable(g, op)) {
         inline_call(g, gm, op, *h, nb, call_root && op.is_root);
         continue;
       }
@@ -244,6 +303,7 @@ class Inliner {
       nb->ops.push_back(copy_op(g, gm, op, call_root && op.is_root));
     }
     stack_.pop_back();
+    --level_;
   }
 };
 
@@ -283,37 +343,23 @@ bool inline_calls(const Module& module, Inlined* out) {
   if (inliner.calls == 0) return false;
   r.calls = inliner.calls;
   r.kept = inliner.kept;
-  // Dead: a function the entry no longer reaches that some call used to reach.
+  // Dead: a function whose calls were inlined and that nothing printed still names. Every
+  // function that was never inlined stays (the entry, loop bodies, reducers, ones nothing calls),
+  // and so does every function that one of those, or a live one, names: a call kept, a reducer, a
+  // computation an attribute names as written.
   const std::size_t n = module.functions.size();
-  std::vector<char> reached(n, 0);
+  std::vector<char> live(n, 0);
   std::vector<std::uint32_t> todo;
-  for (std::size_t i = 0; i < n; ++i)
-    if (module.functions[i].is_entry) reached[i] = 1, todo.push_back(static_cast<std::uint32_t>(i));
-  if (todo.empty()) {
-    r.dead.assign(n, 0);
-  } else {
-    while (!todo.empty()) {
-      const std::uint32_t f = todo.back();
-      todo.pop_back();
-      for (auto c : inliner.refers[f])
-        if (c < n && !reached[c]) reached[c] = 1, todo.push_back(c);
-    }
-    r.dead.assign(n, 0);
-    std::vector<char> callee(n, 0);
-    for (const auto& lf : prog.functions) {
-      auto mark = [&](const LRegion& lr) {
-        for (const auto& b : lr.blocks)
-          for (const auto& in : b.instrs)
-            if (in.code == OpCode::Call)
-              if (const OpAttrs* a = prog.attrs_of(in))
-                for (auto c : a->callees())
-                  if (c < n) callee[c] = 1;
-      };
-      mark(lf.body);
-      for (const auto& lr : lf.regions) mark(lr);
-    }
-    for (std::size_t i = 0; i < n; ++i) r.dead[i] = callee[i] && !reached[i];
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (!inliner.inlined_into[i] || module.functions[i].is_entry) live[i] = 1, todo.push_back(i);
+  while (!todo.empty()) {
+    const std::uint32_t f = todo.back();
+    todo.pop_back();
+    for (auto c : inliner.refers[f])
+      if (c < n && !live[c]) live[c] = 1, todo.push_back(c);
   }
+  r.dead.assign(n, 0);
+  for (std::size_t i = 0; i < n; ++i) r.dead[i] = !live[i];
   *out = std::move(r);
   return true;
 }

@@ -7,8 +7,10 @@
 // still points at the lines the reader wrote; values and regions are renumbered in the caller.
 // Every call site gets its own copy. Left as calls: a call of a function already being inlined
 // (a cycle), a callee that is not one block ending in its return, an HLO callee whose ROOT is a
-// parameter, and calls past the size budget (a chain of functions that each call the next twice
-// would double with every level).
+// parameter or whose layouts differ from the call's (a bitcast reads them), a copy that would
+// nest regions past the parser's limit, and calls past the size budget (a chain of functions
+// that each call the next twice would double with every level). A callee every call of which was
+// inlined, and that nothing left still names, is dead: not fused on its own, not printed.
 #pragma once
 
 #include <cstddef>

@@ -121,8 +121,15 @@ class LoopCompiler {
   LoopCompiler(const hlo::Program& prog, FusionPlan& plan)
       : prog_(prog), plan_(plan), f_(*plan.lfn->fn), m_(*prog.module) {}
 
+  // The fused loop follows each chain of ops by recursion: a longer fusion (calls inlined into a
+  // chain of thousands of ops) runs its ops one by one.
+  static constexpr std::size_t kMaxLoopOps = 1024;
+
   std::string compile(hlo::FusionKind kind) {
     const auto& instrs = plan_.block->instrs;
+    if (plan_.members.size() > kMaxLoopOps)
+      return "a fusion of " + std::to_string(plan_.members.size()) +
+             " ops, more than the fused loop takes (" + std::to_string(kMaxLoopOps) + ")";
     for (std::size_t k = 0; k < plan_.members.size(); ++k)
       for (hlo::ValueId v : f_.results(*instrs[plan_.members[k]].op)) member_of_[v] = k;
     plan_.by_op.assign(plan_.members.size(), 0);
@@ -184,6 +191,7 @@ class LoopCompiler {
   std::int64_t n_ = 0;
   std::unordered_map<hlo::ValueId, std::size_t> member_of_;
   std::unordered_map<hlo::ValueId, int> node_;  // values already compiled
+  std::unordered_set<hlo::ValueId> visiting_;   // values being compiled (a cycle: refused)
   std::vector<char> in_loop_;
 
   int add(LoopNode n) {
@@ -299,6 +307,11 @@ class LoopCompiler {
   int node_of(hlo::ValueId v, std::uint32_t reader, std::string* why) {
     auto done = node_.find(v);
     if (done != node_.end()) return done->second;
+    // HLO text may name an op's operand before it is made: ops that read each other never run.
+    if (!visiting_.insert(v).second) {
+      *why = "its ops read each other's values (a cycle)";
+      return -1;
+    }
     int r;
     if (!in_loop_member(v)) {
       View view;
@@ -309,6 +322,7 @@ class LoopCompiler {
       in_loop_[it->second] = 1;
       r = op_node(plan_.members[it->second], why);
     }
+    visiting_.erase(v);
     if (r >= 0) node_[v] = r;
     return r;
   }

@@ -355,7 +355,7 @@ RunResult run_program(const hlo::Program& given, const RunOptions& options) {
   }
   const MemoryNeed need = memory_need(program);
   out.memory_need_bytes = need.bytes;
-  out.unsupported = unsupported_ops(program);
+  out.unsupported = unsupported_ops(given);  // each op once (not per inlined copy)
   if (!out.unsupported.empty()) {
     out.status = "not_run";
     return out;

@@ -665,3 +665,72 @@ TEST_CASE(
   CHECK(op_names(in_loop[0]) == std::vector<std::string>{"stablehlo.tanh", "stablehlo.multiply"});
   CHECK(in_loop[0].within_op == "stablehlo.while");
 }
+
+TEST_CASE(
+    "calls that double at every level: 4095 inlined, the long fusion runs its ops one by one and "
+    "says why, with the op-by-op bits",
+    "[interp][fused]") {
+  // @f1 calls @f2 twice, @f2 calls @f3 twice... @f12 is one sine: 2048 sines in a chain.
+  std::string text =
+      "module @dbl {\n  func.func public @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+      "    %0 = call @f1(%a) : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "    return %0 : tensor<4xf32>\n  }\n";
+  for (int i = 1; i < 12; ++i) {
+    const std::string next = "@f" + std::to_string(i + 1);
+    text += "  func.func private @f" + std::to_string(i) +
+            "(%x: tensor<4xf32>) -> tensor<4xf32> {\n    %0 = call " + next +
+            "(%x) : (tensor<4xf32>) -> tensor<4xf32>\n    %1 = call " + next +
+            "(%0) : (tensor<4xf32>) -> tensor<4xf32>\n    return %1 : tensor<4xf32>\n  }\n";
+  }
+  text +=
+      "  func.func private @f12(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+      "    %0 = stablehlo.sine %x : tensor<4xf32>\n    return %0 : tensor<4xf32>\n  }\n}\n";
+  auto fusions = fused_same_bits(text);
+  REQUIRE(fusions.size() == 1);
+  CHECK(fusions[0].ops.size() == 2048);
+  CHECK_THAT(fusions[0].fallback, Contains("a fusion of 2048 ops, more than the fused loop takes"));
+}
+
+TEST_CASE("HLO ops that read each other's values are an error fused as op by op, never a crash",
+          "[interp][fused]") {
+  // HLO text may name an operand before it is made; %c and %d read each other.
+  for (const char* call :
+       {"  %c = f32[8] call(f32[8] %d), to_apply=%f\n", "  %c = f32[8] negate(f32[8] %d)\n"}) {
+    const std::string text = std::string(
+                                 "HloModule cy\n\n%f (p: f32[8]) -> f32[8] {\n"
+                                 "  %p = f32[8] parameter(0)\n"
+                                 "  ROOT %n = f32[8] negate(f32[8] %p)\n}\n\n"
+                                 "ENTRY %main (a: f32[8]) -> f32[8] {\n"
+                                 "  %a = f32[8] parameter(0)\n") +
+                             call +
+                             "  %d = f32[8] add(f32[8] %a, f32[8] %c)\n"
+                             "  ROOT %r = f32[8] negate(f32[8] %d)\n}\n";
+    INFO(text);
+    for (bool fuse : {false, true}) {
+      auto ran = run_text(text, with_inputs(fuse));
+      CHECK(ran.result.status == "error");
+      REQUIRE_FALSE(ran.result.errors.empty());
+      CHECK_THAT(ran.result.errors.front().message, Contains("was never computed"));
+    }
+  }
+}
+
+TEST_CASE("a fused run names an op it cannot run once, not once per inlined copy",
+          "[interp][fused]") {
+  const std::string text = R"(module @u {
+  func.func public @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = call @f(%a) : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = call @f(%0) : (tensor<4xf32>) -> tensor<4xf32>
+    return %1 : tensor<4xf32>
+  }
+  func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = stablehlo.custom_call @foo(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+})";
+  for (bool fuse : {false, true}) {
+    auto ran = run_text(text, with_inputs(fuse));
+    CHECK(ran.result.status == "not_run");
+    CHECK(ran.result.unsupported.size() == 1);
+  }
+}
