@@ -408,7 +408,9 @@ export function* analyzeBaseSteps(core, a, budgets, measurements) {
   const measured = run ? measuredSeconds(summary, placement, run.report) : null;
   // A fused run's fusions: after the ops in the core's roofline call (fusion j at n + j), so
   // their ceilings, bounds and what they achieved are the core's, as the ops' are.
-  const { fusions, ofOp } = run ? yield* runFusionsSteps(summary, run.report) : { fusions: [], ofOp: null };
+  const { fusions, ofOp, alsoIn } = run
+    ? yield* runFusionsSteps(summary, run.report)
+    : { fusions: [], ofOp: null, alsoIn: null };
   yield;
   const drawn = drawable(rows);
   yield;
@@ -471,7 +473,11 @@ export function* analyzeBaseSteps(core, a, budgets, measurements) {
   const chosen = roofs.find((r) => r.id === roof.id);
   withBounds(rows, line.value.ops.bounds);
   if (measured) withMeasured(rows, measured.seconds, line.value.measured_ops);
-  if (ofOp) for (const r of rows) r.fusion = Number.isNaN(ofOp[r.index]) ? null : ofOp[r.index];
+  if (ofOp)
+    for (const r of rows) {
+      r.fusion = Number.isNaN(ofOp[r.index]) ? null : ofOp[r.index];
+      if (alsoIn.has(r.index)) r.alsoIn = alsoIn.get(r.index);
+    }
   withFusionRoofline(fusions, line.value, n);
   yield;
   return {

@@ -3665,8 +3665,27 @@ class Machine {
       default:
         break;
     }
-    return raise("AttributeError",
-                 "'" + type_name(obj) + "' object has no attribute '" + name + "'");
+    return no_attribute(obj, name);
+  }
+  // AttributeError for an attribute the value lacks here: a NumPy or JAX array's real method or
+  // attribute says it is not supported here (rather than that it does not exist).
+  V no_attribute(const V& obj, const std::string& name) {
+    static const char* const kArrayNames[] = {
+        "all",          "any",      "argmax",    "argmin",  "argpartition", "argsort", "astype",
+        "at",           "base",     "choose",    "clip",    "compress",     "conj",    "conjugate",
+        "copy",         "cumprod",  "cumsum",    "data",    "device",       "devices", "diagonal",
+        "dot",          "dtype",    "dump",      "dumps",   "fill",         "flags",   "flat",
+        "flatten",      "imag",     "item",      "itemset", "itemsize",     "max",     "mean",
+        "min",          "nbytes",   "ndim",      "nonzero", "partition",    "prod",    "ptp",
+        "put",          "ravel",    "real",      "repeat",  "reshape",      "resize",  "round",
+        "searchsorted", "sharding", "shape",     "size",    "sort",         "squeeze", "std",
+        "strides",      "sum",      "swapaxes",  "T",       "take",         "tobytes", "tofile",
+        "tolist",       "trace",    "transpose", "var",     "view",         "mT",      "nanmax"};
+    bool real = false;
+    if (obj->t == T::Array)
+      for (const char* n : kArrayNames) real = real || name == n;
+    return raise("AttributeError", "'" + type_name(obj) + "' object has no attribute '" + name +
+                                       "'" + (real ? " (not supported here)" : ""));
   }
   static V bound(const V& self, const std::string& name) {
     auto m = mk_named(T::Method, name);
@@ -5153,8 +5172,7 @@ class Machine {
       default:
         break;
     }
-    return raise("AttributeError",
-                 "'" + type_name(self) + "' object has no attribute '" + name + "'");
+    return no_attribute(self, name);
   }
   V list_method(const V& self, const std::string& name, const Args& a) {
     auto& items = self->items;

@@ -406,6 +406,30 @@ describe('rows, placement and sorting', () => {
       hlo.map((p) => p.where),
       ['fused', 'fused', null],
     );
+    // An op in a region is placed in the op that holds it (the core lists it before its holder).
+    const withBody = [
+      'func.func @main(%x: tensor<8xf32>) -> tensor<f32> {',
+      '  %a = stablehlo.abs %x : tensor<8xf32>',
+      '  %z = stablehlo.constant dense<0.0> : tensor<f32>',
+      '  %r = stablehlo.reduce(%a init: %z) across dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32>',
+      '   reducer(%p: tensor<f32>, %q: tensor<f32>) {',
+      '    %s = stablehlo.maximum %p, %q : tensor<f32>',
+      '    stablehlo.return %s : tensor<f32>',
+      '  }',
+      '  %w = stablehlo.negate %r : tensor<f32>',
+      '  return %w : tensor<f32>',
+      '}',
+      '',
+    ].join('\n');
+    const bodyResult = core.analyzeText(withBody);
+    assert.deepEqual(
+      summarizeFile('b', bodyResult).ops.map((o) => o.line),
+      [2, 6, 4, 9],
+    );
+    assert.deepEqual(
+      placeOps(bodyResult).map((p) => p.where),
+      [null, 'region of line 4', null, null],
+    );
     // Rows without a roof carry no bound; figurePoints draws the core's ceilings.
     const summary = summarizeFile('t', core.analyzeText(texts[0]));
     assert.ok(buildRows(summary, placeOps(core.analyzeText(texts[0]))).every((r) => r.bound === null));

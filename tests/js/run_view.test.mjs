@@ -178,6 +178,31 @@ function ranView(name, text, options) {
 }
 
 describe('a fused run beside the analysis: one measured point per fusion', () => {
+  test("a helper's op inlined at two calls ran in both fusions, and its row names both", () => {
+    const text = `func.func @main(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = call @relu(%0) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %2 = stablehlo.dot_general %1, %w, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %3 = call @relu(%2) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %3 : tensor<8x8xf32>
+}
+func.func private @relu(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %b = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> tensor<8x8xf32>
+  %m = stablehlo.maximum %x, %b : tensor<8x8xf32>
+  return %m : tensor<8x8xf32>
+}
+`;
+    const { view } = ranView('relu.mlir', text, { inputs: 'seeded' });
+    assert.equal(view.fusions.length, 2);
+    const max = view.rows.find((r) => r.op === 'stablehlo.maximum');
+    assert.equal(max.fusion, 0);
+    assert.deepEqual(max.alsoIn, [1]);
+    const dot = view.rows.find((r) => r.op === 'stablehlo.dot_general' && r.line === 4);
+    assert.equal(dot.fusion, 1);
+    assert.equal(dot.alsoIn, undefined);
+  });
+
   test("a fused run's lower bound comes from its fused totals (the core's), at most the unfused one", () => {
     // Through the Worker's run task, as the page runs it: the report and the fusion pass's totals.
     const ctx = { progress: () => {}, transfer: () => {} };

@@ -26,22 +26,27 @@ export const FUSION_POINT_LIMIT = POINT_LIMIT / 2;
  * {top, where}. `top`: the op is one of its module's entry ops at the outermost level, so the
  * top-level ops sum to the totals (a fusion carries its fused computation; a while its body).
  * `where`: null for those, else the computation it sits in ("fused_computation.1") or
- * "region of line N".
+ * "region of line N", N the line of the entry op that holds the region.
  */
 export function placeOps(result) {
   const out = [];
   if (!result?.ok) return out;
   for (const m of result.value.modules) {
     if (m.error) continue;
-    let lastTop = null;
-    for (const o of m.ops) {
+    // The core lists a region's ops just before the op that holds them (its rows come after its
+    // body's): the holder of an entry op in a region is the next top-level op.
+    const placed = new Array(m.ops.length);
+    let nextTop = null;
+    for (let i = m.ops.length - 1; i >= 0; i--) {
+      const o = m.ops[i];
       // The core marks the entry's own ops, the ones the totals add up (top_level).
       const top = o.top_level === true;
-      if (top) lastTop = o;
       let where = null;
-      if (!top) where = o.function !== m.entry ? o.function : lastTop ? `region of line ${lastTop.line}` : 'a region';
-      out.push({ top, where });
+      if (!top) where = o.function !== m.entry ? o.function : nextTop ? `region of line ${nextTop.line}` : 'a region';
+      else nextTop = o;
+      placed[i] = { top, where };
     }
+    out.push(...placed);
   }
   return out;
 }
@@ -132,7 +137,9 @@ export function measuredSeconds(summary, placement, report) {
  * within ({line, column, op} of the entry op whose body holds it, or null), seconds (null: not
  * timed — a body's fusion's time is in its entry op's), repeats, flops, transcendentals, bytes,
  * intensity (flops per byte at its boundary: where its points stand; null without both), fallback}].
- * And `ofOp`: for each row, the position of the fusion its op ran in (NaN: none). Nothing here
+ * And `ofOp`: for each row, the position of the first fusion its op ran in (NaN: none), and
+ * `alsoIn`: a row's later fusions, for an op that ran in several (a helper's op inlined at each of
+ * its calls; absent for most rows). Nothing here
  * decides what fuses: an op op-by-op run (report.fused false) is in no fusion.
  */
 export function runFusions(summary, report) {
@@ -152,6 +159,7 @@ export function* runFusionsSteps(summary, report) {
     if (!rowAt.has(key)) rowAt.set(key, i);
   }
   const ofOp = new Float64Array(summary.ops.length).fill(NaN);
+  const alsoIn = new Map();
   const all = report.fusions ?? [];
   const fusions = new Array(all.length);
   for (let fusion = 0; fusion < all.length; fusion++) {
@@ -165,7 +173,14 @@ export function* runFusionsSteps(summary, report) {
     }));
     const indices = [];
     for (const o of ops) if (o.index >= 0) indices.push(o.index);
-    for (const i of indices) ofOp[i] = fusion;
+    for (const i of indices) {
+      if (Number.isNaN(ofOp[i])) ofOp[i] = fusion;
+      else if (ofOp[i] !== fusion) {
+        const more = alsoIn.get(i);
+        if (!more) alsoIn.set(i, [fusion]);
+        else if (more.at(-1) !== fusion) more.push(fusion);
+      }
+    }
     fusions[fusion] = {
       fusion,
       name: f.name,
@@ -189,7 +204,7 @@ export function* runFusionsSteps(summary, report) {
       ofRoof: null,
     };
   }
-  return { fusions, ofOp };
+  return { fusions, ofOp, alsoIn };
 }
 
 /**

@@ -154,7 +154,16 @@ function renderTotals(view) {
           : 'nothing was timed';
     rows.push(row('measured time on this machine', why, 'text'));
   }
-  rows.push(row('bound by', b.bound ?? '—', 'text bound'));
+  // A fused run: each lower bound above has its own bound (the fused bytes may move it to compute).
+  rows.push(
+    row(
+      'bound by',
+      fb && fb.bound !== b.bound
+        ? `${b.bound ?? '—'} from the unfused bytes; ${fb.bound ?? '—'} from the fused bytes`
+        : (b.bound ?? '—'),
+      'text bound',
+    ),
+  );
   if (s.dialect === 'hlo' || t.unfused_bytes_accessed !== t.bytes_accessed) {
     const saved = t.unfused_bytes_accessed - t.bytes_accessed;
     rows.push(row('bytes at fusion boundaries', count(t.bytes_accessed)));

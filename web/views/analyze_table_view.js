@@ -85,7 +85,12 @@ function rowElement(r, selected, fusions, inFusion) {
   const measuredCells = fused
     ? [
         (() => {
-          const td = el('td', `ran in ${fused.name} (${fused.kind})`, 'measured text fused-in');
+          const names = [fused, ...(r.alsoIn ?? []).map((j) => fusions[j])].map((f) => `${f.name} (${f.kind})`);
+          const td = el(
+            'td',
+            `ran in ${names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]}`,
+            'measured text fused-in',
+          );
           td.colSpan = 4;
           return td;
         })(),
@@ -261,7 +266,7 @@ export function renderAnalyzeFusions(view, selected, page = 0) {
   const inBodies = fusions.filter((f) => f.within).length;
   const cpu = view.run?.report?.dot_epilogues === false;
   $('#analyze-fusions-note').textContent =
-    `The run fused ${fusions.length} groups of ops as ${cpu ? "XLA's CPU backend would" : 'a compiler would'} (the core's fusion pass, XLA's rules, ` +
+    `The run fused ${fusions.length} ${fusions.length === 1 ? 'group' : 'groups'} of ops as ${cpu ? "XLA's CPU backend would" : 'a compiler would'} (the core's fusion pass, XLA's rules, ` +
     (cpu
       ? "a dot's epilogue fused only as XLA's CPU backend fuses it, an add into a matrix-vector dot; "
       : "a dot's elementwise epilogue fused into it as XLA's GPU backend does; ") +

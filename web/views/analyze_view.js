@@ -305,7 +305,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
         ? ` of the ${f.estimated.length + f.notDrawn.overLimit} with flops, the ${f.estimated.length} with the most bytes`
         : '';
       const fused = view.run.report.fused
-        ? `${f.measured.length} fusions${over} (open squares: each fusion's estimate at its fused bytes; triangles of their own colour: what it achieved) and `
+        ? `${f.measured.length} ${f.measured.length === 1 ? 'fusion' : 'fusions'}${over} (open squares: each fusion's estimate at its fused bytes; triangles of their own colour: what it achieved) and `
         : '';
       parts.push(
         `measured points (this machine, a measurement): ${fused}${measured.length} ops ${view.run.report.fused ? 'that ran alone ' : ''}at their achieved GFLOP/s, each joined by a thin line to its estimated ceiling` +

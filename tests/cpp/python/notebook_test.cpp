@@ -1806,3 +1806,20 @@ TEST_CASE("NumPy views share memory, slices are assigned, and op= works in place
         "[1 1 2]\n"
         "[0.  2.5 1. ]\n");
 }
+
+// A method NumPy and JAX arrays have but this notebook does not is named as not supported here,
+// not as missing (an attribute no array has is plain CPython's AttributeError).
+TEST_CASE("an array method NumPy has but the notebook lacks says it is not supported here",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import numpy as np\nimport jax.numpy as jnp\n"
+      "for f in [lambda: np.array([1.5]).round(), lambda: jnp.ones(3).var(),\n"
+      "          lambda: np.ones(2).frob]:\n"
+      "    try:\n        f()\n    except AttributeError as e:\n        print(e)\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "'numpy.ndarray' object has no attribute 'round' (not supported here)\n"
+        "'ArrayImpl' object has no attribute 'var' (not supported here)\n"
+        "'numpy.ndarray' object has no attribute 'frob'\n");
+}
