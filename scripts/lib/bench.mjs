@@ -665,7 +665,7 @@ function benchSize() {
   else {
     rooms.wasm = wasmRows;
     table(
-      "the wasm core by room (cpp/<room>/; fusion = hlo/fuse.cpp + interp/fused.cpp; % of the rooms' gzipped sum)",
+      "the wasm core by room (cpp/<room>/; fusion = hlo/fuse.cpp + hlo/inline.cpp + interp/fused.cpp; % of the rooms' gzipped sum)",
       wasmRows,
       wasmRows.reduce((n, r) => n + r.gzip_bytes, 0),
     );

@@ -108,9 +108,10 @@ function objectFiles(dir) {
   return out;
 }
 
-/** The room a source file belongs to: cpp/<room>/…, with fusion (both halves) a room of its own. */
+/** The room a source file belongs to: cpp/<room>/…, with fusion (the pass, its inliner and the fused loop) a room of its own. */
 export function roomOfSource(source) {
-  if (source === 'cpp/hlo/fuse.cpp' || source === 'cpp/interp/fused.cpp') return 'fusion';
+  if (source === 'cpp/hlo/fuse.cpp' || source === 'cpp/hlo/inline.cpp' || source === 'cpp/interp/fused.cpp')
+    return 'fusion';
   const m = /^cpp\/([^/]+)\//.exec(source);
   return m ? m[1] : source;
 }

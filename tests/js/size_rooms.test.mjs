@@ -18,6 +18,7 @@ test('sources map to rooms', () => {
   assert.equal(roomOfScript('../web/main.js'), 'page code: web/*.js');
   assert.equal(roomOfSource('cpp/interp/fused.cpp'), 'fusion');
   assert.equal(roomOfSource('cpp/hlo/fuse.cpp'), 'fusion');
+  assert.equal(roomOfSource('cpp/hlo/inline.cpp'), 'fusion');
   assert.equal(roomOfSource('cpp/interp/ops_regions.cpp'), 'interp');
 });
 
