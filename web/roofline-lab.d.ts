@@ -1270,12 +1270,13 @@ export interface RunView {
   state: 'none' | 'running' | 'cancelled' | 'error' | 'done';
   /** the program's name (file or example) */
   name: string | null;
-  /** how the next run makes arguments, whether it fuses, and its cap on live tensors (memoryCap: bytes, one of the page's choices; null: as much as the core's heap can still give) */
+  /** how the next run makes arguments, whether it fuses and by which rule (dotEpilogues false: as XLA's CPU backend fuses a dot's epilogue), and its cap on live tensors (memoryCap: bytes, one of the page's choices; null: as much as the core's heap can still give) */
   choice: {
     inputs: 'seeded' | 'arange' | 'files';
     seed: number;
     files: { name: string; bytes: Uint8Array }[];
     fuse: boolean;
+    dotEpilogues: boolean;
     memoryCap: number | null;
   };
   pending: string | null;
