@@ -59,6 +59,7 @@ class Inliner {
       if (other[i] || m.functions[i].is_entry) called_only_[i] = 0;
     for (std::uint32_t i = 0; i < m.functions.size(); ++i) by_name_[m.functions[i].name] = i;
     depth_of_.assign(m.functions.size(), -1);
+    callee_.assign(m.functions.size(), Callee());
   }
 
   std::size_t calls = 0, kept = 0;
@@ -122,6 +123,39 @@ class Inliner {
   std::unordered_map<std::string_view, std::uint32_t> by_name_;
   std::vector<int> depth_of_;  // by function: its regions' nesting (-1: not yet counted)
 
+  // What a callee's body gives every call of it, found once (a call site then costs its
+  // parameters, not the callee's ops): its ops, and in HLO its ROOT and its parameters with their
+  // numbers (root null: no copy can stand for a call of it).
+  struct Callee {
+    bool known = false;
+    std::size_t ops = 0;
+    const Op* root = nullptr;
+    std::vector<std::pair<const Op*, std::int64_t>> params;
+  };
+  std::vector<Callee> callee_;
+  const Callee& callee(std::uint32_t c) {
+    Callee& k = callee_[c];
+    if (k.known) return k;
+    k.known = true;
+    const Function& g = m_.functions[c];
+    k.ops = count_ops(g);
+    if (m_.dialect != "hlo" || g.body.blocks.size() != 1) return k;
+    bool ok = true;
+    for (const auto& op : g.body.blocks[0].ops) {
+      if (op.is_root) k.root = &op;
+      if (op.code != OpCode::Parameter) continue;
+      const OpAttrs* pa = attrs(op);
+      const ParameterAttrs* p = pa ? pa->get_if<ParameterAttrs>() : nullptr;
+      if (!p || p->number < 0 || op.results.count != 1)
+        ok = false;
+      else
+        k.params.emplace_back(&op, p->number);
+    }
+    if (!ok || (k.root && (k.root->code == OpCode::Parameter || k.root->results.count != 1)))
+      k.root = nullptr;
+    return k;
+  }
+
   int region_depth(const Function& f, const Region& r, int depth) const {
     int most = depth;
     for (const auto& b : r.blocks)
@@ -177,27 +211,19 @@ class Inliner {
     if (level_ + 1 + depth_of(c) >= kMaxDepth) return nullptr;
     const Function& g = m_.functions[c];
     if (g.body.blocks.size() != 1 || !g.written_types.empty()) return nullptr;
-    if (added_ + count_ops(g) > budget_) return nullptr;
+    const Callee& facts = callee(c);
+    if (added_ + facts.ops > budget_) return nullptr;
     const auto& ops = g.body.blocks[0].ops;
     if (m_.dialect == "hlo") {
-      if (call.results.count != 1) return nullptr;
-      const Op* root = nullptr;
-      for (const auto& op : ops)
-        if (op.is_root) root = &op;
-      if (!root || root->code == OpCode::Parameter || root->results.count != 1) return nullptr;
+      if (call.results.count != 1 || !facts.root) return nullptr;
       // The values keep one layout each: a call whose result or operand is written in another
       // layout than the callee's root or parameter (a bitcast reads it) stays a call.
-      if (layout_of(caller, caller.results(call)[0]) != layout_of(g, g.results(*root)[0]))
+      if (layout_of(caller, caller.results(call)[0]) != layout_of(g, g.results(*facts.root)[0]))
         return nullptr;
-      for (const auto& op : ops) {
-        if (op.code != OpCode::Parameter) continue;
-        const OpAttrs* pa = attrs(op);
-        const ParameterAttrs* p = pa ? pa->get_if<ParameterAttrs>() : nullptr;
-        if (!p || p->number < 0 || static_cast<std::size_t>(p->number) >= call.operands.count ||
-            op.results.count != 1)
-          return nullptr;
-        if (layout_of(g, g.results(op)[0]) !=
-            layout_of(caller, caller.operands(call)[static_cast<std::size_t>(p->number)]))
+      for (const auto& [op, number] : facts.params) {
+        if (static_cast<std::size_t>(number) >= call.operands.count) return nullptr;
+        if (layout_of(g, g.results(*op)[0]) !=
+            layout_of(caller, caller.operands(call)[static_cast<std::size_t>(number)]))
           return nullptr;
       }
       return &g;
