@@ -42,6 +42,7 @@ import {
   submitSettings,
 } from './classroom_state.js';
 import { classroomMoodle } from './classroom_state.js';
+import { runHashPart } from './analyze_state.js';
 import {
   addGradebookFiles,
   applyGradebookLink,
@@ -465,10 +466,7 @@ async function boot() {
       examples.ok ? examples.value : [],
       () => state,
       (analyze) => {
-        // #fuse=ops / #fuse=xla-cpu follow the choice
-        const linkChanged =
-          analyze.runChoice.fuse !== state.analyze.runChoice.fuse ||
-          analyze.runChoice.dotEpilogues !== state.analyze.runChoice.dotEpilogues;
+        const linkChanged = runHashPart(analyze) !== runHashPart(state.analyze); // #fuse=… follows the choice
         state = { ...state, analyze }; // only section 8 changes: only it redraws
         views.analyze.render(state);
         if (linkChanged && !state.error) writeHash();

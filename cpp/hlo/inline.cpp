@@ -167,13 +167,6 @@ class Inliner {
     if (depth_of_[c] < 0) depth_of_[c] = region_depth(m_.functions[c], m_.functions[c].body, 0);
     return depth_of_[c];
   }
-  // HLO: the layout written on a value ("" for the default, row-major).
-  static std::string_view layout_of(const Function& f, ValueId v) {
-    auto it =
-        std::lower_bound(f.layouts.begin(), f.layouts.end(), v,
-                         [](const Function::WrittenLayout& l, ValueId x) { return l.value < x; });
-    return it != f.layouts.end() && it->value == v ? it->layout : std::string_view();
-  }
   // The functions an op's attributes name (HLO's to_apply=%f, called_computations={%f}...), as
   // written: kept for what the lowering does not decode (an all-reduce's reducer), so that a
   // function still named is never dropped.
@@ -210,7 +203,7 @@ class Inliner {
     // The copy nests the callee's regions where the call is: within the parser's limit.
     if (level_ + 1 + depth_of(c) >= kMaxDepth) return nullptr;
     const Function& g = m_.functions[c];
-    if (g.body.blocks.size() != 1 || !g.written_types.empty()) return nullptr;
+    if (g.body.blocks.size() != 1) return nullptr;
     const Callee& facts = callee(c);
     if (added_ + facts.ops > budget_) return nullptr;
     const auto& ops = g.body.blocks[0].ops;
@@ -218,12 +211,12 @@ class Inliner {
       if (call.results.count != 1 || !facts.root) return nullptr;
       // The values keep one layout each: a call whose result or operand is written in another
       // layout than the callee's root or parameter (a bitcast reads it) stays a call.
-      if (layout_of(caller, caller.results(call)[0]) != layout_of(g, g.results(*facts.root)[0]))
+      if (caller.layout(caller.results(call)[0]) != g.layout(g.results(*facts.root)[0]))
         return nullptr;
       for (const auto& [op, number] : facts.params) {
         if (static_cast<std::size_t>(number) >= call.operands.count) return nullptr;
-        if (layout_of(g, g.results(*op)[0]) !=
-            layout_of(caller, caller.operands(call)[static_cast<std::size_t>(number)]))
+        if (g.layout(g.results(*op)[0]) !=
+            caller.layout(caller.operands(call)[static_cast<std::size_t>(number)]))
           return nullptr;
       }
       return &g;

@@ -1,5 +1,6 @@
 #include "hlo/ir.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace rl::hlo {
@@ -116,6 +117,12 @@ const Attribute* Function::attr(const Op& op, std::string_view n) const {
   for (const auto& a : attributes(op))
     if (a.name == n) return &a;
   return nullptr;
+}
+
+std::string_view Function::layout(ValueId v) const {
+  auto it = std::lower_bound(layouts.begin(), layouts.end(), v,
+                             [](const WrittenLayout& l, ValueId x) { return l.value < x; });
+  return it != layouts.end() && it->value == v ? it->layout : std::string_view();
 }
 
 std::string Function::value_name(ValueId v) const {

@@ -162,6 +162,8 @@ struct Function {
     return {regions.data() + op.regions.begin, op.regions.count};
   }
   const Attribute* attr(const Op& op, std::string_view name) const;
+  // HLO: the layout written on value v as written inside the braces ("0,1"); "" for the default.
+  std::string_view layout(ValueId v) const;
   // "%0", "%0#1", "add.3"
   std::string value_name(ValueId v) const;
 };

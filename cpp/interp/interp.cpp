@@ -381,7 +381,6 @@ RunResult run_program(const hlo::Program& given, const RunOptions& options) {
     run.set_fused(fused.get());
   }
   out.fused = fused != nullptr;
-  out.dot_epilogues = options.fusion.dot_epilogues;
   const std::size_t entry_index = program.function_index(entry);
   run.set_entry(entry_index);
   std::vector<Value> args;

@@ -125,7 +125,6 @@ struct RunResult {
   std::vector<FusionRun> fusions;  // a fused run: its fusions, in the order they first ran (those
                                    // in bodies once each, with the entry op that holds them)
   bool fused = false;              // the run fused (RunOptions::fuse)
-  bool dot_epilogues = true;       // a fused run's rule (RunOptions::fusion)
   std::vector<ResultSummary> results;
   std::vector<Value> values;  // the entry's results
   std::string

@@ -142,19 +142,16 @@ bool reshape(const OpCall& c) {
 // non-default only), else row-major. False, with the error set, for one the interpreter cannot
 // order (tiles, memory spaces).
 bool layout_of(const OpCall& c, hlo::ValueId v, std::size_t rank, std::vector<int>* out) {
-  const auto& ls = c.fn().layouts;
-  auto it = std::lower_bound(
-      ls.begin(), ls.end(), v,
-      [](const hlo::Function::WrittenLayout& l, hlo::ValueId id) { return l.value < id; });
-  if (it == ls.end() || it->value != v) {
+  const std::string_view layout = c.fn().layout(v);
+  if (layout.empty()) {
     out->clear();
     for (std::size_t i = rank; i-- > 0;) out->push_back(static_cast<int>(i));
     return true;
   }
-  if (!hlo::minor_to_major(it->layout, rank, out))
+  if (!hlo::minor_to_major(layout, rank, out))
     return c.fail(std::string(c.op().name) + " of a layout the interpreter cannot order",
                   "a dimension order such as {0,1} (no tiles or memory space)",
-                  "{" + std::string(it->layout) + "}");
+                  "{" + std::string(layout) + "}");
   return true;
 }
 
