@@ -55,12 +55,20 @@ import {
 import { installOffline } from './offline.js';
 import { bindGradebookView } from './views/gradebook_view.js';
 import { encodeProgress, PROGRESS_KEY } from './model/progress.js';
+import { decodeDrafts, DRAFTS_KEY, emptyDrafts, encodeDrafts } from './model/drafts.js';
 import { bindAnalyzeView } from './views/analyze_view.js';
 import { bindWriteView } from './views/write_view.js';
 import { bindNotebookView } from './views/notebook_view.js';
-import { applyNotebookLink, createNotebookState, notebookHashPart, openNotebook } from './notebook_state.js';
+import {
+  applyNotebookDraft,
+  applyNotebookLink,
+  createNotebookState,
+  notebookDraft,
+  notebookHashPart,
+  openNotebook,
+} from './notebook_state.js';
 import { SEED_MISSING, SEED_NOTEBOOK } from './seed_source.js';
-import { applyWriteLink, createWriteState, writeLink } from './write_state.js';
+import { applyWriteDraft, applyWriteLink, createWriteState, writeDraft, writeLink } from './write_state.js';
 import { bindClassroomView } from './views/classroom_view.js';
 import { bindExerciseView } from './views/exercise_view.js';
 import { bindTrafficMeasureView, renderExperiment, renderTrafficMeasurement } from './views/experiment_view.js';
@@ -96,24 +104,28 @@ const ready = new Promise((resolve, reject) => {
 });
 ready.catch(() => {}); // a failed start is shown on the page; scripts awaiting `ready` still see it
 
-/** localStorage, which a browser may refuse (privacy settings, a full quota): never throws. */
-const storage = {
+/** localStorage under `key`, which a browser may refuse (privacy settings, a full quota): never throws. */
+const storageFor = (key) => ({
   read() {
     try {
-      return { ok: true, text: globalThis.localStorage.getItem(PROGRESS_KEY) };
+      return { ok: true, text: globalThis.localStorage.getItem(key) };
     } catch (e) {
       return { ok: false, error: e.message };
     }
   },
+  /** Writes `text`, or removes the key when text is null. */
   write(text) {
     try {
-      globalThis.localStorage.setItem(PROGRESS_KEY, text);
+      if (text === null) globalThis.localStorage.removeItem(key);
+      else globalThis.localStorage.setItem(key, text);
       return { ok: true };
     } catch (e) {
       return { ok: false, error: e.message };
     }
   },
-};
+});
+const storage = storageFor(PROGRESS_KEY);
+const draftStorage = storageFor(DRAFTS_KEY);
 
 /** The scripting surface: for tests, automation and teachers' own pages. */
 const api = {
@@ -326,10 +338,30 @@ function writeProgress() {
   if (classroom !== state.classroom) state = { ...state, classroom };
 }
 
+/** The reader's code kept in this browser (web/model/drafts.js): encodeDrafts's {ok, text} or {ok: false, error}. */
+const draftsText = (s) => encodeDrafts({ write: writeDraft(s.write), notebook: notebookDraft(s.notebook) });
+let savedDrafts = null; // draftsText's text when last written (or at start): written again when it changes
+
+/** What the page says when the reader's code cannot be kept (shown in the Write tab and the Notebook). */
+const draftsUnsaved = (why) =>
+  `Your code cannot be kept in this browser (${why}): it is lost on reload. Copy it somewhere to keep it.`;
+
+/** localStorage as a view of the reader's code (the Write tab's, the Notebook's): written when it changes. */
+function writeDrafts() {
+  const encoded = draftsText(state);
+  const key = encoded.ok ? encoded.text : `!${encoded.error}`;
+  if (key === savedDrafts) return;
+  savedDrafts = key;
+  const result = encoded.ok ? draftStorage.write(encoded.text) : encoded;
+  const notice = result.ok ? null : draftsUnsaved(result.error);
+  if (notice !== state.drafts.notice) state = { ...state, drafts: { notice } };
+}
+
 /** The one way the state changes: then every view redraws and the hash and storage follow. */
 function update(next) {
   state = next;
   writeProgress();
+  writeDrafts();
   render();
   if (!state.error) writeHash();
 }
@@ -363,11 +395,22 @@ async function boot() {
       state.classroom.notices.link,
     ),
   };
-  state = { ...state, write: applyWriteLink(createWriteState(), location.hash) };
+  // The reader's code kept from the last visit, then the link's (which may replace it, with an Undo).
+  const kept = draftStorage.read();
+  const drafts = kept.ok ? decodeDrafts(kept.text) : { drafts: emptyDrafts(), notice: draftsUnsaved(kept.error) };
   state = {
     ...state,
-    notebook: withClockTick(applyNotebookLink(createNotebookState(seedCells(core), SEED_MISSING), location.hash)),
+    write: applyWriteLink(applyWriteDraft(createWriteState(), drafts.drafts.write), location.hash),
+    notebook: withClockTick(
+      applyNotebookLink(
+        applyNotebookDraft(createNotebookState(seedCells(core), SEED_MISSING), drafts.drafts.notebook),
+        location.hash,
+      ),
+    ),
+    drafts: { notice: drafts.notice },
   };
+  const atStart = draftsText(state);
+  savedDrafts = atStart.ok ? atStart.text : null;
   const linkedClassroom = state.classroom.inLink;
 
   bindInputs(
@@ -451,6 +494,7 @@ async function boot() {
   const notebookRuns = notebookPool.group();
   const setNotebook = (notebook) => {
     state = { ...state, notebook: withClockTick(notebook) }; // only the Notebook and the link change
+    writeDrafts();
     views.notebook.render(state);
     if (!state.error) writeHash();
   };
@@ -479,6 +523,7 @@ async function boot() {
       () => state,
       (write) => {
         state = { ...state, write }; // only the Write tab and the link change
+        writeDrafts();
         views.write.render(state);
         if (!state.error) writeHash();
       },

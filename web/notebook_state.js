@@ -23,6 +23,7 @@
 //            the core the first time the Notebook is open (undefined: not yet; null: too coarse
 //            to measure in a quarter second).
 // }
+import { seedFingerprint } from './model/drafts.js';
 import { decodeHash } from './model/hash.js';
 
 /** The Notebook's file name in the page's words. */
@@ -76,6 +77,37 @@ export function restoreSeed(n) {
   const edited = n.cells.filter((c, j) => c.source !== cells[j]?.source).length;
   if (edited === 0) return { ...n, cells };
   return { ...n, cells, undo: n.cells, notice: seedRestored(edited) };
+}
+
+/**
+ * The cells to keep in this browser between visits ({seed, cells}: the seed's fingerprint and
+ * every cell's source), or null when no cell differs from the seed's.
+ */
+export function notebookDraft(n) {
+  if (!n.seed || n.cells.every((c, j) => c.source === n.seed[j]?.source)) return null;
+  return { seed: seedFingerprint(n.seed), cells: n.cells.map((c) => c.source) };
+}
+
+/** What the page says when edits kept in this browser are back. */
+export const draftRestored = (k) =>
+  `Your edits to ${k} cell${k === 1 ? '' : 's'}, kept in this browser, are back. ` +
+  "\u201cThe seed's code again\u201d puts the seed's code back (and offers an Undo).";
+/** What the page says when kept edits were made to another version of the seed's code. */
+export const DRAFT_OTHER_SEED =
+  "Edits kept in this browser were made to another version of the seed's code, so they were not put " +
+  'back; Undo puts them in the cells anyway (outputs cleared).';
+
+/**
+ * Edits kept in this browser (notebookDraft's value, or null) put back into the cells: those made
+ * to this seed's code at once; those made to another version are offered (Undo), not imposed.
+ */
+export function applyNotebookDraft(n, draft) {
+  if (!draft || !n.seed) return n;
+  const edited = draft.cells.filter((source, j) => source !== n.seed[j]?.source).length;
+  if (edited === 0) return n;
+  const cells = draft.cells.map((source, j) => freshCell({ source, firstLine: n.seed[j]?.firstLine ?? 1 }));
+  if (draft.seed === seedFingerprint(n.seed)) return { ...n, cells, notice: draftRestored(edited) };
+  return { ...n, undo: cells, notice: DRAFT_OTHER_SEED };
 }
 
 /** Undo of restoreSeed: the cells as the reader had them (their outputs too). */

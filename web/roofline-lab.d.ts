@@ -1375,6 +1375,10 @@ export interface WriteView {
   marks: { line: number; column: number; to_column: number; message: string }[];
   /** why the link's py= could not be read, or null */
   link_error: string | null;
+  /** what the page says of the program (an example or a link replaced the reader's own), or null */
+  notice: string | null;
+  /** whether Undo is offered (it puts back the reader's program an example or a link replaced) */
+  undo: boolean;
   /** why the link does not carry the program (too long), or null */
   link_note: string | null;
   /** the StableHLO line selected beside the editor (a table row's op selects its line), or null before it is made */

@@ -12,8 +12,13 @@
 //   error:    {line, column, message} of the latest source when it did not lower, or null
 //             (line and column null when the Worker itself failed);
 //   ms:       the Worker's round trip for the latest lowering;
-//   linkError: why the link's py= could not be read (a notice; the source on show stays), or null.
+//   linkError: why the link's py= could not be read (a notice; the source on show stays), or null;
+//   undo:     {source, example}: the reader's own program as it was before an example replaced it
+//             (Undo puts it back; an edit, or a dismissal, lets it go), or null;
+//   notice:   what the page says of the program (an example replaced it), or null.
 // }
+// The reader's own source is also kept in this browser between visits (writeDraft; web/main.js
+// saves it, web/model/drafts.js says how).
 import { decodeHash } from './model/hash.js';
 import { decodeSource, encodeSource, SOURCE_KEY } from './model/source_link.js';
 import { DEFAULT_WRITE_EXAMPLE, WRITE_EXAMPLES } from './model/write_examples.js';
@@ -32,6 +37,8 @@ export function createWriteState() {
     error: null,
     ms: null,
     linkError: null,
+    undo: null,
+    notice: null,
   };
 }
 
@@ -42,17 +49,55 @@ export function setWriteMode(w, mode) {
   return { ...w, mode };
 }
 
-/** The source of example `name` (unknown names change nothing). */
+/** What the page says when an example replaced the reader's own program. */
+export const exampleReplaced = (title) =>
+  `The example “${title}” replaced your program. Undo brings your program back.`;
+
+/**
+ * The source of example `name` (unknown names change nothing). The reader's own program is not
+ * lost: the page says so, and undoExample puts it back (the first one replaced, if examples
+ * follow each other).
+ */
 export function exampleSource(w, name) {
   const ex = WRITE_EXAMPLES.find((e) => e.name === name);
-  return ex ? { ...w, source: ex.source, example: ex.name } : w;
+  if (!ex) return w;
+  const own = writeDraft(w) !== null && w.source !== ex.source;
+  const undo = own ? { source: w.source, example: null } : w.undo;
+  return {
+    ...w,
+    source: ex.source,
+    example: ex.name,
+    undo,
+    notice: undo ? exampleReplaced(ex.title) : null,
+  };
 }
 
-/** A source typed (or pasted) into the editor. */
+/** Undo of exampleSource: the reader's program as it was. */
+export function undoExample(w) {
+  if (!w.undo) return w;
+  return { ...w, source: w.undo.source, example: w.undo.example, undo: null, notice: null };
+}
+
+/** Dismisses the notice (and with it the Undo it offers). */
+export const dismissWriteNotice = (w) => (w.notice || w.undo ? { ...w, notice: null, undo: null } : w);
+
+/** A source typed (or pasted) into the editor: an Undo offered before goes. */
 export function setWriteSource(w, source) {
   if (source === w.source) return w;
-  return { ...w, source: String(source), example: null };
+  return { ...w, source: String(source), example: null, undo: null, notice: null };
 }
+
+/** The source to keep in this browser: the reader's own, or null (none, or an example as it is). */
+export const writeDraft = (w) => (w.example === null && w.source !== '' ? w.source : null);
+
+/** A source kept in this browser opens in the Write tab (a link's, applied after it, replaces it with an Undo). */
+export function applyWriteDraft(w, source) {
+  if (source === null || source === '' || w.source !== '') return w;
+  return { ...w, source, example: null };
+}
+
+/** What the page says when a link's program replaced the reader's own. */
+export const LINK_REPLACED = "The link's program replaced yours. Undo brings yours back.";
 
 /** A lowering of the current source goes to the Worker: its number is the new seq. */
 export function setLowerPending(w) {
@@ -102,7 +147,17 @@ export function applyWriteLink(w, hash) {
   if (!raw || !Object.hasOwn(raw, SOURCE_KEY)) return w;
   const decoded = decodeSource(raw[SOURCE_KEY]);
   if (!decoded.ok) return { ...setWriteMode(w, 'write'), linkError: `${decoded.error}; the program on show is kept` };
-  return { ...w, mode: 'write', source: decoded.source, example: null, linkError: null };
+  if (decoded.source === w.source) return { ...w, mode: 'write', example: null, linkError: null };
+  const own = writeDraft(w) !== null;
+  return {
+    ...w,
+    mode: 'write',
+    source: decoded.source,
+    example: null,
+    linkError: null,
+    undo: own ? { source: w.source, example: null } : null,
+    notice: own ? LINK_REPLACED : null,
+  };
 }
 
 /** Dismisses a link's notice. */

@@ -181,6 +181,29 @@ for (const name of Object.keys(fixture.pages)) {
       await page.close();
     });
 
+    test('edited cells are kept in this browser: a reload puts them back and says so', { skip: NO_SEED }, async () => {
+      const { page, problems } = await fixture.open(name, '#notebook');
+      const seed2 = await page.locator(`${cell(2)} textarea`).inputValue();
+      await page.locator(`${cell(2)} textarea`).fill('print("mine")\n');
+      await page.reload();
+      await waitReady(page);
+      assert.equal(await page.locator('#nb').isVisible(), true);
+      assert.equal(await page.locator(`${cell(2)} textarea`).inputValue(), 'print("mine")\n');
+      assert.match(
+        await page.locator('#nb-notice').innerText(),
+        /Your edits to 1 cell, kept in this browser, are back/,
+      );
+      // The seed's code again puts the seed back (Undo offered); reloaded then, nothing is kept.
+      await page.locator('#nb-seed').click();
+      assert.equal(await page.locator(`${cell(2)} textarea`).inputValue(), seed2);
+      await page.reload();
+      await waitReady(page);
+      assert.equal(await page.locator(`${cell(2)} textarea`).inputValue(), seed2);
+      assert.equal(await page.locator('#nb-notice-box').isHidden(), true);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
     test('Stop ends a while True: cell, returns control and says the kernel restarted', { skip: NO_SEED }, async () => {
       const { page, problems } = await fixture.open(name, '#notebook');
       await runCell(page, 1, 'x = 5\n');

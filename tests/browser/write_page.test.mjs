@@ -185,6 +185,38 @@ for (const name of Object.keys(pages)) {
       assert.deepEqual(problems, []);
       await page.close();
     });
+
+    test("the reader's program is not lost: an example replacing it offers Undo, and a reload keeps it", async () => {
+      const { page, problems } = await fixture.open(name);
+      await page.locator('#analyze-tab-write').click();
+      await waitLowered(page, 'workload');
+      await typeProgram(page, LAYER);
+      await waitLowered(page, 'layer');
+      // An example replaces the program: the page says so, and Undo brings it back.
+      await page.locator('#write-example').selectOption('mlp');
+      await page.waitForFunction(() => window.rooflineLab.writeView().example === 'mlp');
+      assert.match(
+        await page.locator('#write-notice').innerText(),
+        /replaced your program\. Undo brings your program back/,
+      );
+      assert.equal((await view(page)).undo, true);
+      await page.locator('#write-undo').click();
+      await waitLowered(page, 'layer');
+      const back = await view(page);
+      assert.equal(back.source, LAYER);
+      assert.equal(back.undo, false);
+      assert.equal(await page.locator('#write-notice-box').isHidden(), true);
+      // Kept in this browser: the page opened again without a link shows it in the Write tab.
+      await page.evaluate(() => history.replaceState(null, '', location.pathname));
+      await page.reload();
+      await waitReady(page);
+      await page.locator('#analyze-tab-write').click();
+      await waitLowered(page, 'layer');
+      assert.equal((await view(page)).source, LAYER);
+      assert.equal(await page.locator('#write-drafts-note').isHidden(), true, 'nothing failed to save');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
   });
 }
 

@@ -247,6 +247,8 @@ export function bindNotebookView(client, getState, setNotebook) {
     $('#nb-notice').textContent = n.notice ?? '';
     $('#nb-undo').hidden = !n.undo;
     $('#nb-undo').disabled = busy;
+    $('#nb-drafts-note').hidden = !state.drafts?.notice;
+    $('#nb-drafts-note').textContent = state.drafts?.notice ?? '';
     const running = n.cells.findIndex((c) => c.status === 'running');
     const errors = n.cells.filter((c) => c.status === 'error').length;
     $('#nb-status').textContent =

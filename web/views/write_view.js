@@ -5,6 +5,7 @@
 import { createCodeEditor } from '../editor/code_editor.js';
 import { WRITE_EXAMPLES } from '../model/write_examples.js';
 import {
+  dismissWriteNotice,
   errorText,
   exampleSource,
   setLowered,
@@ -12,6 +13,7 @@ import {
   setLowerPending,
   setWriteMode,
   setWriteSource,
+  undoExample,
   writeLink,
 } from '../write_state.js';
 import { $, el } from './dom.js';
@@ -75,6 +77,8 @@ export function bindWriteView(client, getState, setWrite, analyze) {
   select.addEventListener('change', () => {
     if (select.value) setWrite(exampleSource(w(), select.value));
   });
+  $('#write-undo').addEventListener('click', () => setWrite(undoExample(w())));
+  $('#write-dismiss').addEventListener('click', () => setWrite(dismissWriteNotice(w())));
 
   /** Sends the state's source to the Worker; its answer is dropped if a newer one was sent meanwhile. */
   function lower() {
@@ -150,6 +154,11 @@ export function bindWriteView(client, getState, setWrite, analyze) {
     const linkError = $('#write-link-error');
     linkError.hidden = !s.linkError;
     linkError.textContent = s.linkError ?? '';
+    $('#write-notice-box').hidden = !s.notice;
+    $('#write-notice').textContent = s.notice ?? '';
+    $('#write-undo').hidden = !s.undo;
+    $('#write-drafts-note').hidden = !state.drafts?.notice;
+    $('#write-drafts-note').textContent = state.drafts?.notice ?? '';
     if (s.mode !== 'write') return;
     // A source not yet lowered (from a link, an example, the tab's first opening): lowered after this redraw.
     if (timer === null && s.source !== requested) {
@@ -205,6 +214,8 @@ export function bindWriteView(client, getState, setWrite, analyze) {
         error: s.error ? { ...s.error, text: errorText(s.error) } : null,
         marks: editor ? editor.marks() : [],
         link_error: s.linkError,
+        notice: s.notice,
+        undo: Boolean(s.undo),
         link_note: writeLink(s).error,
         stablehlo_line: hlo ? hlo.selectedLine() : null,
       });
