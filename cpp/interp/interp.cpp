@@ -11,6 +11,7 @@
 #include "common/numbers.h"
 #include "hlo/literal.h"
 #include "hlo/parse.h"
+#include "hlo/verify.h"
 #include "interp/elements.h"
 #include "interp/run.h"
 #include "measure/harness.h"
@@ -286,16 +287,62 @@ Error check_given(const hlo::Module& m, const hlo::Function& entry,
 
 }  // namespace
 
+namespace {
+
+// Where each value of a block is defined: the block's number and the op's index in it. HLO text
+// may name an operand that a later line defines (the parser reads it, and the analysis counts
+// it); a run computes ops in the order written, so such an op cannot run.
+struct Definitions {
+  std::vector<std::uint32_t> block, index;
+  std::uint32_t blocks = 0;
+  explicit Definitions(std::size_t values) : block(values, ~0u), index(values, 0) {}
+
+  // Numbers the block's definitions; the block's number.
+  std::uint32_t enter(const hlo::Function& f, const hlo::LBlock& b) {
+    const std::uint32_t id = blocks++;
+    for (std::uint32_t i = 0; i < b.instrs.size(); ++i)
+      for (hlo::ValueId v : f.results(*b.instrs[i].op))
+        if (v < block.size()) {
+          block[v] = id;
+          index[v] = i;
+        }
+    return id;
+  }
+
+  // Why op `i` of block `id` cannot run yet: an operand defined at or below it, or "".
+  std::string later_operand(const hlo::Function& f, std::uint32_t id, std::uint32_t i,
+                            const hlo::LBlock& b) const {
+    for (hlo::ValueId v : f.operands(*b.instrs[i].op))
+      if (v < block.size() && block[v] == id && index[v] >= i) {
+        const hlo::Op& def = *b.instrs[index[v]].op;
+        return "its operand %" + std::string(f.values[v].name.substr(0, 60)) +
+               (index[v] == i ? " is its own result"
+                              : " is defined below it, at line " + std::to_string(def.line)) +
+               ": a run computes instructions in the order written, so an operand's definition "
+               "comes first (as XLA writes HLO)";
+      }
+    return std::string();
+  }
+};
+
+}  // namespace
+
 std::vector<Unsupported> unsupported_ops(const hlo::Program& program) {
   std::vector<Unsupported> out;
   const hlo::Module& m = *program.module;
+  std::unique_ptr<Definitions> defs;
   auto walk = [&](const hlo::LFunction& lf, const hlo::LRegion& r, auto&& self) -> void {
-    for (const auto& b : r.blocks)
-      for (const hlo::Instr& in : b.instrs) {
+    for (const auto& b : r.blocks) {
+      const std::uint32_t id = defs->enter(*lf.fn, b);
+      for (std::uint32_t i = 0; i < b.instrs.size(); ++i) {
+        const hlo::Instr& in = b.instrs[i];
         const hlo::Op& op = *in.op;
         std::string why;
         const KernelEntry& k = registry().find(in.code);
-        if (in.code == hlo::OpCode::Return || in.code == hlo::OpCode::FuncReturn) {
+        std::string later = defs->later_operand(*lf.fn, id, i, b);
+        if (!later.empty()) {
+          why = std::move(later);
+        } else if (in.code == hlo::OpCode::Return || in.code == hlo::OpCode::FuncReturn) {
           // run by the evaluator
         } else if (in.code == hlo::OpCode::Unknown) {
           why = "an op the core does not know";
@@ -307,40 +354,84 @@ std::vector<Unsupported> unsupported_ops(const hlo::Program& program) {
           why = k.supports(hlo::OpView{m, *lf.fn, op}, program.attrs_of(in));
         }
         if (!why.empty()) out.push_back({std::string(op.name), op.line, op.column, why});
-        for (std::uint32_t i = 0; i < op.regions.count; ++i)
-          self(lf, lf.regions[op.regions.begin + i], self);
+        for (std::uint32_t k = 0; k < op.regions.count; ++k)
+          self(lf, lf.regions[op.regions.begin + k], self);
       }
+    }
   };
-  for (const auto& lf : program.functions) walk(lf, lf.body, walk);
+  for (const auto& lf : program.functions) {
+    defs = std::make_unique<Definitions>(lf.fn->values.size());
+    walk(lf, lf.body, walk);
+  }
   return out;
 }
 
-RunResult run_program(const hlo::Program& given, const RunOptions& options) {
+namespace {
+
+RunResult failed_with(Error e) {
   RunResult out;
+  out.status = "error";
+  out.errors.push_back(std::move(e));
+  return out;
+}
+
+// A fused run's plan: XLA's fusions of `m` (hlo/fuse.h), found after its calls are inlined
+// (FusedModule::inlined, then what runs); none for a run op by op or a module already fused.
+Result<std::optional<hlo::FusedModule>> plan_fusions(const hlo::Module& m,
+                                                     const RunOptions& options) {
+  using R = Result<std::optional<hlo::FusedModule>>;
+  if (!options.fuse) return R::success(std::nullopt);
+  auto f = hlo::fuse_module(m, options.fusion);
+  if (!f) return R::failure_from(f);
+  if (f.value().already_fused) return R::success(std::nullopt);
+  return R::success(std::move(f.value()));
+}
+
+RunResult run_lowered(const hlo::Program& program, const hlo::Program& given,
+                      std::optional<hlo::FusedModule> fm, const RunOptions& options, double t0);
+
+}  // namespace
+
+RunResult run_program(const hlo::Program& given, const RunOptions& options) {
   const double t0 = measure::now_seconds();
-  // A fused run: XLA's fusions of the same module (hlo/fuse.h). They are found after its calls
-  // are inlined, and then the inlined module is what runs (lowered here, as `given` was).
-  std::optional<hlo::FusedModule> fm;
-  std::optional<hlo::Program> inlined;
-  if (options.fuse) {
-    auto f = hlo::fuse_module(*given.module, options.fusion);
-    if (!f) {
-      out.status = "error";
-      out.errors.push_back(f.error_info());
-      return out;
-    }
-    if (!f.value().already_fused) fm = std::move(f.value());
-    if (fm && fm->inlined) {
-      auto p = hlo::lower(*fm->inlined);
-      if (!p) {
-        out.status = "error";
-        out.errors.push_back(p.error_info());
-        return out;
-      }
-      inlined = std::move(p.value());
-    }
+  auto fm = plan_fusions(*given.module, options);
+  if (!fm) return failed_with(fm.error_info());
+  if (!fm.value() || !fm.value()->inlined)
+    return run_lowered(given, given, std::move(fm.value()), options, t0);
+  // Calls were inlined: the inlined module runs, lowered here as `given` was.
+  auto p = hlo::lower(*fm.value()->inlined);
+  if (!p) return failed_with(p.error_info());
+  return run_lowered(p.value(), given, std::move(fm.value()), options, t0);
+}
+
+RunResult run_module(const hlo::Module& module, const RunOptions& options) {
+  const double t0 = measure::now_seconds();
+  auto v = hlo::verify(module);
+  if (!v) return failed_with(v.error_info());
+  auto fm = plan_fusions(module, options);
+  if (!fm) return failed_with(fm.error_info());
+  if (!fm.value() || !fm.value()->inlined) {
+    auto p = hlo::lower(module);
+    if (!p) return failed_with(p.error_info());
+    return run_lowered(p.value(), p.value(), std::move(fm.value()), options, t0);
   }
-  const hlo::Program& program = inlined ? *inlined : given;
+  // Only the module that runs has its constants decoded: the given one is lowered without them,
+  // for naming what cannot run (each op once, not per inlined copy).
+  hlo::LowerOptions light;
+  light.constants = false;
+  light.liveness = false;
+  const hlo::Program given = hlo::lower_lenient(module, light);
+  if (!given.stopped.message.empty()) return failed_with(given.stopped);
+  auto p = hlo::lower(*fm.value()->inlined);
+  if (!p) return failed_with(p.error_info());
+  return run_lowered(p.value(), given, std::move(fm.value()), options, t0);
+}
+
+namespace {
+
+RunResult run_lowered(const hlo::Program& program, const hlo::Program& given,
+                      std::optional<hlo::FusedModule> fm, const RunOptions& options, double t0) {
+  RunResult out;
   const hlo::Module& m = *program.module;
   out.inputs = options.inputs == Inputs::None     ? "none"
                : options.inputs == Inputs::Arange ? "arange"
@@ -470,5 +561,7 @@ RunResult run_program(const hlo::Program& given, const RunOptions& options) {
   out.status = all ? "passed" : "failed";
   return out;
 }
+
+}  // namespace
 
 }  // namespace rl::interp

@@ -154,4 +154,9 @@ std::vector<Unsupported> unsupported_ops(const hlo::Program& program);
 // "failed" by its checks.
 RunResult run_program(const hlo::Program& program, const RunOptions& options);
 
+// The same run of a module not yet lowered: it verifies and lowers what runs, once. A fused run
+// whose calls are inlined runs the inlined copy, and only that copy's constants are decoded
+// (run_program, given a program, lowers the inlined copy beside it: its constants twice).
+RunResult run_module(const hlo::Module& module, const RunOptions& options);
+
 }  // namespace rl::interp

@@ -98,12 +98,6 @@ std::string run_text_json(std::string text, const RunOptions& options,
     errors.push_back(modules.error_info());
   } else {
     for (const auto& m : modules.value()) {
-      auto program = hlo::lower(m);
-      if (!program) {
-        status = "error";
-        errors.push_back(program.error_info());
-        continue;
-      }
       // The cost analysis of the same ops: flops and bytes beside each measured time. A fused run
       // inlines calls first, so an op of a callee may run alone in the entry: its row is the one
       // costed in its function (the same op, the same types).
@@ -112,7 +106,7 @@ std::string run_text_json(std::string text, const RunOptions& options,
       if (analysis)
         for (const auto& r : analysis->ops)
           if (r.top_level || !cost.count({r.line, r.column})) cost[{r.line, r.column}] = &r;
-      RunResult r = run_program(program.value(), options);
+      RunResult r = run_module(m, options);
       if (rank(r.status) > rank(status)) status = r.status;
       for (auto& c : r.checks) checks.push_back(std::move(c));
       for (auto& u : r.unsupported) unsupported.push_back(std::move(u));
@@ -136,7 +130,7 @@ std::string run_text_json(std::string text, const RunOptions& options,
       if (r.peak_bytes > peak) peak = r.peak_bytes;
       if (r.memory_need_bytes > need) need = r.memory_need_bytes;
       untimed += r.untimed_ops;
-      inputs = r.inputs;
+      if (!r.inputs.empty()) inputs = r.inputs;  // empty: it stopped before choosing them
     }
   }
   j.field("status", status);

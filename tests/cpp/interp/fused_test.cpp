@@ -14,6 +14,7 @@
 
 using namespace rl;
 using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
 using rl::testing::as_doubles;
 using rl::testing::run_text;
 
@@ -691,7 +692,7 @@ TEST_CASE(
   CHECK_THAT(fusions[0].fallback, Contains("a fusion of 2048 ops, more than the fused loop takes"));
 }
 
-TEST_CASE("HLO ops that read each other's values are an error fused as op by op, never a crash",
+TEST_CASE("HLO ops that read each other's values are refused up front, fused as op by op",
           "[interp][fused]") {
   // HLO text may name an operand before it is made; %c and %d read each other.
   for (const char* call :
@@ -708,10 +709,41 @@ TEST_CASE("HLO ops that read each other's values are an error fused as op by op,
     INFO(text);
     for (bool fuse : {false, true}) {
       auto ran = run_text(text, with_inputs(fuse));
-      CHECK(ran.result.status == "error");
-      REQUIRE_FALSE(ran.result.errors.empty());
-      CHECK_THAT(ran.result.errors.front().message, Contains("was never computed"));
+      CHECK(ran.result.status == "not_run");
+      REQUIRE(ran.result.unsupported.size() == 1);
+      CHECK(ran.result.unsupported[0].line == 10);  // %c, the first to read a later value
+      CHECK_THAT(ran.result.unsupported[0].why,
+                 StartsWith("its operand %d is defined below it, at line 11: a run computes "
+                            "instructions in the order written"));
     }
+  }
+}
+
+TEST_CASE("an HLO operand defined on a later line is named before a run, and written in order runs",
+          "[interp][fused]") {
+  // No cycle: %b reads %c, written below it. The analysis reads it (hlo_parse_test); a run
+  // names the op and its operand's line instead of failing midway.
+  const std::string later =
+      "HloModule later\n\nENTRY %main (a: f32[4]) -> f32[4] {\n"
+      "  %a = f32[4] parameter(0)\n"
+      "  ROOT %b = f32[4] negate(f32[4] %c)\n"
+      "  %c = f32[4] add(f32[4] %a, f32[4] %a)\n}\n";
+  const std::string in_order =
+      "HloModule later\n\nENTRY %main (a: f32[4]) -> f32[4] {\n"
+      "  %a = f32[4] parameter(0)\n"
+      "  %c = f32[4] add(f32[4] %a, f32[4] %a)\n"
+      "  ROOT %b = f32[4] negate(f32[4] %c)\n}\n";
+  for (bool fuse : {false, true}) {
+    INFO("fuse " << fuse);
+    auto ran = run_text(later, with_inputs(fuse));
+    CHECK(ran.result.status == "not_run");
+    REQUIRE(ran.result.unsupported.size() == 1);
+    CHECK(ran.result.unsupported[0].op == "negate");
+    CHECK(ran.result.unsupported[0].line == 5);
+    CHECK(ran.result.unsupported[0].why.rfind("its operand %c is defined below it, at line 6", 0) ==
+          0);
+    auto ok = run_text(in_order, with_inputs(fuse));
+    CHECK(ok.result.status == "passed");
   }
 }
 
@@ -733,4 +765,62 @@ TEST_CASE("a fused run names an op it cannot run once, not once per inlined copy
     CHECK(ran.result.status == "not_run");
     CHECK(ran.result.unsupported.size() == 1);
   }
+}
+
+TEST_CASE("run_module runs what run_program runs, lowering only the module that runs",
+          "[interp][fused]") {
+  // Two calls of a helper with a constant: fused, the inlined copy runs (its constants are the
+  // only ones decoded); op by op, the module as written. Same bits, same fusions as run_program.
+  const std::string text = R"(module @m {
+  func.func public @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = call @f(%a) : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = call @f(%0) : (tensor<4xf32>) -> tensor<4xf32>
+    return %1 : tensor<4xf32>
+  }
+  func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %c = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+    %0 = stablehlo.multiply %x, %c : tensor<4xf32>
+    %1 = stablehlo.tanh %0 : tensor<4xf32>
+    return %1 : tensor<4xf32>
+  }
+})";
+  for (bool fuse : {false, true}) {
+    INFO("fuse " << fuse);
+    const auto by_program = run_text(text, with_inputs(fuse));
+    auto parsed = hlo::parse(text);
+    REQUIRE(parsed.ok());
+    const auto by_module = interp::run_module(parsed->front(), with_inputs(fuse));
+    CHECK(by_module.status == "passed");
+    CHECK(by_module.status == by_program.result.status);
+    CHECK(by_module.fused == fuse);
+    CHECK(by_module.fusions.size() == by_program.result.fusions.size());
+    REQUIRE(by_module.values.size() == 1);
+    CHECK(as_doubles(by_module) == as_doubles(by_program.result));
+  }
+  // What cannot run is named once per op written, and a module that does not verify is refused.
+  const std::string custom = R"(module @u {
+  func.func public @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = call @f(%a) : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = call @f(%0) : (tensor<4xf32>) -> tensor<4xf32>
+    return %1 : tensor<4xf32>
+  }
+  func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = stablehlo.custom_call @foo(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+})";
+  auto u = hlo::parse(custom);
+  REQUIRE(u.ok());
+  const auto not_run = interp::run_module(u->front(), with_inputs(true));
+  CHECK(not_run.status == "not_run");
+  CHECK(not_run.unsupported.size() == 1);
+  auto bad = hlo::parse(
+      "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+      "  %0 = stablehlo.add %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<3xf32>\n"
+      "  return %0 : tensor<3xf32>\n}\n");
+  REQUIRE(bad.ok());
+  const auto refused = interp::run_module(bad->front(), with_inputs(true));
+  CHECK(refused.status == "error");
+  REQUIRE(refused.errors.size() == 1);
+  CHECK(refused.errors[0].line == 2);
 }
