@@ -621,6 +621,69 @@ Result<NdArray> matmul(const NdArray& a0, const NdArray& b0) {
   return Result<NdArray>::success(std::move(r));
 }
 
+NdArray sort_along(const NdArray& a, std::size_t axis) {
+  NdArray r = a;
+  r.weak = false;
+  if (axis >= a.dims.size() || a.size() == 0) return r;
+  const std::int64_t n = a.dims[axis];
+  std::int64_t inner = 1;
+  for (std::size_t d = axis + 1; d < a.dims.size(); ++d) inner *= a.dims[d];
+  const std::int64_t outer = a.size() / (n * inner);
+  std::vector<double> fl(static_cast<std::size_t>(n));
+  std::vector<std::int64_t> il(static_cast<std::size_t>(n));
+  const auto nan_last = [](double p, double q) { return std::isnan(q) ? !std::isnan(p) : p < q; };
+  for (std::int64_t o = 0; o < outer; ++o)
+    for (std::int64_t in = 0; in < inner; ++in) {
+      const std::int64_t base = o * n * inner + in;
+      const auto at = [&](std::int64_t k) { return static_cast<std::size_t>(base + k * inner); };
+      if (r.is_float()) {
+        for (std::int64_t k = 0; k < n; ++k) fl[static_cast<std::size_t>(k)] = r.f[at(k)];
+        std::sort(fl.begin(), fl.end(), nan_last);
+        for (std::int64_t k = 0; k < n; ++k) r.f[at(k)] = fl[static_cast<std::size_t>(k)];
+      } else {
+        for (std::int64_t k = 0; k < n; ++k) il[static_cast<std::size_t>(k)] = r.i[at(k)];
+        std::sort(il.begin(), il.end());
+        for (std::int64_t k = 0; k < n; ++k) r.i[at(k)] = il[static_cast<std::size_t>(k)];
+      }
+    }
+  return r;
+}
+
+NdArray round_to(const NdArray& a, std::int64_t decimals) {
+  NdArray r = a;
+  r.weak = false;
+  if (r.dt == DType::Bool) return astype(r, DType::Bool);  // NumPy keeps bool as bool
+  if (!r.is_float()) {
+    if (decimals >= 0) return r;
+    // A multiple of 10**-d, half to even (np.round(15, -1) is 20, np.round(25, -1) is 20).
+    std::int64_t m = 1;
+    for (std::int64_t k = 0; k < -decimals && m <= (std::int64_t(1) << 59); ++k) m *= 10;
+    for (auto& v : r.i) {
+      std::int64_t q = v / m, rem = v % m;
+      if (rem < 0) {
+        rem += m;
+        --q;
+      }
+      if (2 * rem > m || (2 * rem == m && (q & 1))) ++q;
+      v = q * m;
+    }
+    return astype(r, r.dt);  // wrapped as the dtype wraps
+  }
+  const std::int64_t d = decimals < -400 ? -400 : decimals > 400 ? 400 : decimals;
+  if (r.dt == DType::Float32) {
+    const float scale = static_cast<float>(std::pow(10.0, static_cast<double>(d < 0 ? -d : d)));
+    for (auto& v : r.f) {
+      const float x = static_cast<float>(v);
+      v = d >= 0 ? std::nearbyint(x * scale) / scale : std::nearbyint(x / scale) * scale;
+    }
+  } else {
+    const double scale = std::pow(10.0, static_cast<double>(d < 0 ? -d : d));
+    for (auto& v : r.f)
+      v = d >= 0 ? std::nearbyint(v * scale) / scale : std::nearbyint(v / scale) * scale;
+  }
+  return r;
+}
+
 Result<NdArray> reshape(const NdArray& a, std::vector<std::int64_t> dims) {
   std::int64_t known = 1;
   int unknown = -1;

@@ -71,6 +71,11 @@ std::string jax_matmul_batch(const std::vector<std::int64_t>& a,
 std::string jax_contracting_mismatch(const std::vector<std::int64_t>& a,
                                      const std::vector<std::int64_t>& b);
 Result<NdArray> reshape(const NdArray& a, std::vector<std::int64_t> dims);
+// np.sort along `axis` (already in range): each lane ascending, NaNs last, as NumPy's.
+NdArray sort_along(const NdArray& a, std::size_t axis);
+// np.round(a, decimals): half to even, as NumPy's (x * 10**d, rint, / 10**d; in float32 for a
+// float32 array; integers unchanged for d >= 0, rounded to a multiple of 10**-d for d < 0).
+NdArray round_to(const NdArray& a, std::int64_t decimals);
 std::string shape_repr(const std::vector<std::int64_t>& dims);  // "(32, 16)", "(5,)"
 // A shape as NumPy's messages write it, without spaces: "(2,3)", "(4,)".
 std::string numpy_shape(const std::vector<std::int64_t>& dims);

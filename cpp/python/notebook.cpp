@@ -2135,35 +2135,61 @@ class Machine {
     }
   }
 
-  // Basic indexing: ints and slices per axis (fewer than the rank: the rest whole). A result that
+  // Basic indexing: ints, slices, None (np.newaxis: a new axis of length 1) and one Ellipsis
+  // (every axis not indexed) per axis; fewer indices than the rank: the rest whole. A result that
   // is an array is a view of obj, as NumPy's is (a NumPy scalar is a copy).
   V array_subscript(const V& obj, const V& idx) {
     NdArray r;
     std::vector<std::int64_t> offs;
     if (!basic_index(obj->arr, idx, &r, &offs)) return nullptr;
     V out = from_array(std::move(r));
+    if (!out) return nullptr;
+    // With an Ellipsis, NumPy gives a 0-d array (a view), not a scalar: x[0, ...], y[...].
+    const auto ellipsis = [](const V& p) { return p->t == T::Ellipsis; };
+    if (out->arr.dims.empty() && !out->arr.jax &&
+        (ellipsis(idx) ||
+         (idx->t == T::Tuple && std::any_of(idx->items.begin(), idx->items.end(), ellipsis))))
+      out->b = true;
     return obj->arr.jax ? out : link_view(obj, out, offs);
   }
-  // The elements x[idx] selects (ints and slices): their values in r, their flat indices in x in
-  // offs (row-major), r's shape the slices' counts. False: raised (an index out of bounds...).
+  // The elements x[idx] selects: their values in r, their flat indices in x in offs (row-major),
+  // r's shape the slices' counts with a 1 where None stands. False: raised (an index out of
+  // bounds...).
   bool basic_index(const NdArray& x, const V& idx, NdArray* out, std::vector<std::int64_t>* offs) {
     std::vector<V> parts = idx->t == T::Tuple ? idx->items : std::vector<V>{idx};
-    if (parts.size() > x.dims.size()) {
+    std::size_t indexed = 0, ellipses = 0;
+    for (const V& p : parts) {
+      if (p->t == T::Ellipsis)
+        ++ellipses;
+      else if (p->t != T::None)
+        ++indexed;
+    }
+    if (ellipses > 1) {
+      raise("IndexError", "an index can only have a single ellipsis ('...')");
+      return false;
+    }
+    if (indexed > x.dims.size()) {
       raise("IndexError", "too many indices for array: array is " + std::to_string(x.dims.size()) +
-                              "-dimensional, but " + std::to_string(parts.size()) +
-                              " were indexed");
+                              "-dimensional, but " + std::to_string(indexed) + " were indexed");
       return false;
     }
     std::vector<std::int64_t> start(x.dims.size(), 0), stepv(x.dims.size(), 1), count = x.dims;
-    std::vector<bool> keep(x.dims.size(), true);
-    for (std::size_t d = 0; d < parts.size(); ++d) {
-      const V& p = parts[d];
-      if (p->t == T::Slice) {
+    std::vector<std::int64_t> dims;  // the result's shape, in the order the index writes it
+    std::size_t d = 0;               // x's next axis
+    for (const V& p : parts) {
+      if (p->t == T::None) {
+        dims.push_back(1);
+      } else if (p->t == T::Ellipsis) {
+        for (const std::size_t to = d + (x.dims.size() - indexed); d < to; ++d)
+          dims.push_back(count[d]);
+      } else if (p->t == T::Slice) {
         std::int64_t a, b, s, c;
         if (!slice_indices(p, x.dims[d], &a, &b, &s, &c)) return false;
         start[d] = a;
         stepv[d] = s;
         count[d] = c;
+        dims.push_back(c);
+        ++d;
       } else if (is_intlike(p)) {
         std::int64_t k = int_of(p);
         if (k < -x.dims[d] || k >= x.dims[d]) {
@@ -2174,21 +2200,21 @@ class Machine {
         if (k < 0) k += x.dims[d];
         start[d] = k;
         count[d] = 1;
-        keep[d] = false;
+        ++d;
       } else {
         raise("IndexError",
               "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
               "integer or boolean arrays are valid indices"
-              " (this notebook supports integers and slices)");
+              " (this notebook supports all but the arrays)");
         return false;
       }
     }
+    for (; d < x.dims.size(); ++d) dims.push_back(count[d]);
     NdArray& r = *out;
     r = NdArray();
     r.dt = x.dt;
     r.jax = x.jax;
-    for (std::size_t d = 0; d < x.dims.size(); ++d)
-      if (keep[d]) r.dims.push_back(count[d]);
+    r.dims = std::move(dims);
     std::int64_t total = 1;
     for (auto c : count) total *= c;
     std::vector<std::int64_t> stride(x.dims.size(), 1);
@@ -3597,9 +3623,12 @@ class Machine {
             }
           return link_view(obj, mk_array(std::move(t)), offs);  // .T is a view
         }
-        static const char* methods[] = {
-            "reshape",           "tolist", "astype",  "sum",  "prod", "mean", "max", "min",
-            "block_until_ready", "item",   "flatten", "copy", "all",  "any"};
+        static const char* methods[] = {"reshape", "tolist",  "astype",
+                                        "sum",     "prod",    "mean",
+                                        "max",     "min",     "block_until_ready",
+                                        "item",    "flatten", "copy",
+                                        "all",     "any",     "sort",
+                                        "round",   "fill"};
         for (const char* m : methods)
           if (name == m) return bound(obj, name);
         break;
@@ -3699,7 +3728,7 @@ class Machine {
       "any",       "isclose", "allclose",    "sqrt",     "exp",     "log",     "tanh",
       "abs",       "sum",     "prod",        "mean",     "max",     "min",     "matmul",
       "sin",       "cos",     "floor",       "ceil",     "dot",     "reshape", "zeros_like",
-      "ones_like", "add",     "subtract",    "multiply", "divide"};
+      "ones_like", "add",     "subtract",    "multiply", "divide",  "round",   "around"};
   static bool host_name(const std::string& q) {
     const auto dot = q.find('.');
     if (dot == std::string::npos) return false;
@@ -4518,6 +4547,45 @@ class Machine {
     if (!jax) return t;
     return t == DType::Int64 ? DType::Int32 : t == DType::Float64 ? DType::Float32 : t;
   }
+  // The axis np.sort and ndarray.sort sort along (-1 when not given), in range for r.
+  bool sort_axis(const V& axis, const NdArray& r, std::size_t* out) {
+    std::int64_t ax = -1;
+    if (axis) {
+      if (!is_intlike(axis)) {
+        raise("TypeError", "'" + type_name(axis) + "' object cannot be interpreted as an integer");
+        return false;
+      }
+      ax = int_of(axis);
+    }
+    const auto rank = static_cast<std::int64_t>(r.dims.size());
+    if (rank == 0) {
+      raise("AxisError",
+            "axis " + std::to_string(ax) + " is out of bounds for array of dimension 0");
+      return false;
+    }
+    if (ax < -rank || ax >= rank) {
+      raise("AxisError", "axis " + std::to_string(ax) +
+                             " is out of bounds for array of dimension " + std::to_string(rank));
+      return false;
+    }
+    *out = static_cast<std::size_t>(ax < 0 ? ax + rank : ax);
+    return true;
+  }
+  // np.round(r, decimals) as an array (0-d for a scalar): half to even, as NumPy rounds.
+  V rounded(NdArray r, const V& decimals) {
+    std::int64_t d = 0;
+    if (decimals && decimals->t != T::None) {
+      if (!is_intlike(decimals))
+        return raise("TypeError",
+                     "'" + type_name(decimals) + "' object cannot be interpreted as an integer");
+      d = int_of(decimals);
+    }
+    if (r.dt == DType::Bool)
+      return raise("NotImplementedError",
+                   "rounding a bool array gives float16 in NumPy, a dtype not modelled here");
+    r.weak = false;
+    return from_array(round_to(r, d));
+  }
   V np_reduce(const std::string& fn, const V& x, const Args& a, std::size_t first = 1) {
     NdArray arr;
     if (!to_array(x, &arr, false)) return nullptr;
@@ -4795,14 +4863,26 @@ class Machine {
       NdArray r;
       if (!to_array(x, &r, jax)) return nullptr;
       r.weak = false;
-      if (r.dims.size() != 1)
-        return raise("NotImplementedError", "sort is supported here for 1-d arrays");
-      if (r.is_float())
-        std::sort(r.f.begin(), r.f.end(),
-                  [](double p, double q2) { return std::isnan(q2) ? !std::isnan(p) : p < q2; });
-      else
-        std::sort(r.i.begin(), r.i.end());
-      return mk_array(std::move(r));
+      V axis = a.get(1, "axis");
+      if (axis && axis->t == T::None) {  // the flattened array
+        r.dims = {r.size()};
+        return mk_array(sort_along(r, 0));
+      }
+      std::size_t ax = 0;
+      if (!sort_axis(axis, r, &ax)) return nullptr;
+      if (!charge(static_cast<double>(r.size()))) return nullptr;
+      return mk_array(sort_along(r, ax));
+    }
+    if (f == "round" || f == "around") {
+      V x = need(a, 0, "a", f);
+      if (!x) return nullptr;
+      NdArray r;
+      if (!to_array(x, &r, jax)) return nullptr;
+      V out = rounded(r, a.get(1, "decimals"));
+      // A NumPy scalar or a Python number gives a NumPy scalar, an array an array.
+      if (out && out->t == T::Array && out->arr.dims.empty() && x->t == T::Array && !np_scalar(x))
+        out->b = true;
+      return out;
     }
     if (f == "append" || f == "concatenate") {
       std::vector<NdArray> parts;
@@ -5677,6 +5757,38 @@ class Machine {
       std::vector<std::int64_t> offs(static_cast<std::size_t>(x.size()));
       for (std::size_t j = 0; j < offs.size(); ++j) offs[j] = static_cast<std::int64_t>(j);
       return link_view(self, out, offs);
+    }
+    if (name == "round") return same_kind(rounded(x, a.get(0, "decimals")));
+    if (name == "sort") {
+      // A jax.Array is immutable: its sort gives a sorted copy (jnp.sort). NumPy's sorts in
+      // place, and every array sharing its memory sees the new order.
+      V axis = a.get(0, "axis");
+      if (axis && axis->t == T::None && !x.jax)
+        return raise("TypeError", "'NoneType' object cannot be interpreted as an integer");
+      std::size_t ax = 0;
+      if (!(axis && axis->t == T::None) && !sort_axis(axis, x, &ax)) return nullptr;
+      if (!charge(static_cast<double>(x.size()))) return nullptr;
+      if (x.jax) {
+        NdArray r = x;
+        if (axis && axis->t == T::None) {
+          r.dims = {r.size()};
+          ax = 0;
+        }
+        return mk_array(sort_along(r, ax));
+      }
+      self->arr = sort_along(x, ax);
+      wrote(self, -1);
+      return none_v();
+    }
+    if (name == "fill") {
+      if (x.jax) return no_attribute(self, name);
+      V v = need(a, 0, "value", "fill");
+      if (!v) return nullptr;
+      if ((v->t == T::Array && v->arr.size() != 1) || v->t == T::List || v->t == T::Tuple)
+        return raise("ValueError", "setting an array element with a sequence.");
+      auto whole = mk(T::Ellipsis);
+      if (!array_store(self, whole, v)) return nullptr;
+      return none_v();
     }
     if (name == "astype") {
       V d = need(a, 0, "dtype", "astype");

@@ -1813,13 +1813,106 @@ TEST_CASE("an array method NumPy has but the notebook lacks says it is not suppo
           "[python][notebook]") {
   const auto r = run_notebook(
       "import numpy as np\nimport jax.numpy as jnp\n"
-      "for f in [lambda: np.array([1.5]).round(), lambda: jnp.ones(3).var(),\n"
+      "for f in [lambda: np.array([1.5]).ptp(), lambda: jnp.ones(3).var(),\n"
       "          lambda: np.ones(2).frob]:\n"
       "    try:\n        f()\n    except AttributeError as e:\n        print(e)\n");
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.stdout_text ==
-        "'numpy.ndarray' object has no attribute 'round' (not supported here)\n"
+        "'numpy.ndarray' object has no attribute 'ptp' (not supported here)\n"
         "'ArrayImpl' object has no attribute 'var' (not supported here)\n"
         "'numpy.ndarray' object has no attribute 'frob'\n");
+}
+
+// NumPy's None (np.newaxis) and Ellipsis in an index, ndarray.sort (in place, seen by views),
+// fill and round, np.sort along an axis and np.round (half to even, float32 in float32): the
+// expected text is NumPy 1.24's output for the same program.
+TEST_CASE("None and Ellipsis index, and sort, fill and round work as NumPy's",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import numpy as np\n"
+      "a = np.arange(6.0).reshape(2, 3)\n"
+      "print(a[:, None].shape, a[None].shape, a[np.newaxis, :, None].shape, a[..., None].shape, "
+      "a[0, ..., 1])\n"
+      "print(repr(a[0, ...]), repr(a[..., 0]), repr(a[1, 2, ...]))\n"
+      "v = a[:, None]\n"
+      "v[1, 0, 2] = 50\n"
+      "print(a)\n"
+      "b = np.array([3.0, 1.0, np.nan, 2.0])\n"
+      "b.sort()\n"
+      "print(b)\n"
+      "c = np.zeros(3, np.int32)\n"
+      "c.fill(2.7)\n"
+      "print(c)\n"
+      "print(repr(np.array([1.25, 2.5, -0.5], np.float32).round(1)))\n"
+      "print(repr(np.round(np.array([15, 25, -15, -25]), -1)))\n"
+      "print(repr(np.round(2.675, 2)), repr(np.around(np.array([0.125]), 2)))\n"
+      "m = np.arange(6.0)[::-1].reshape(2, 3)\n"
+      "r = m[1]\n"
+      "m.sort()\n"
+      "print(m, r)\n"
+      "m = np.arange(6.0)[::-1].reshape(2, 3)\n"
+      "m.sort(axis=0)\n"
+      "print(m)\n"
+      "print(np.sort(m, axis=None), np.sort(m, axis=0))\n"
+      "x = np.arange(3)\n"
+      "try:\n"
+      "    x[..., ...]\n"
+      "except IndexError as e:\n"
+      "    print(\"IndexError\", e)\n"
+      "try:\n"
+      "    x[0, 1]\n"
+      "except IndexError as e:\n"
+      "    print(\"IndexError\", e)\n"
+      "try:\n"
+      "    x.sort(axis=2)\n"
+      "except Exception as e:\n"
+      "    print(type(e).__name__, e)\n"
+      "print(repr(np.round(np.float32(2.5))), repr(x[None, ..., None]))\n"
+      "y = np.zeros((2, 2))\n"
+      "y[:, None] = np.array([[1.0], [2.0]])[:, None] if False else 3.0\n"
+      "print(y)\n"
+      "print(repr(np.array(5.0)[...]), repr(np.array(5.0)[None]))\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "(2, 1, 3) (1, 2, 3) (1, 2, 1, 3) (2, 3, 1) 1.0\n"
+        "array([0., 1., 2.]) array([0., 3.]) array(5.)\n"
+        "[[ 0.  1.  2.]\n"
+        " [ 3.  4. 50.]]\n"
+        "[ 1.  2.  3. nan]\n"
+        "[2 2 2]\n"
+        "array([ 1.2,  2.5, -0.5], dtype=float32)\n"
+        "array([ 20,  20, -20, -20])\n"
+        "2.68 array([0.12])\n"
+        "[[3. 4. 5.]\n"
+        " [0. 1. 2.]] [0. 1. 2.]\n"
+        "[[2. 1. 0.]\n"
+        " [5. 4. 3.]]\n"
+        "[0. 1. 2. 3. 4. 5.] [[2. 1. 0.]\n"
+        " [5. 4. 3.]]\n"
+        "IndexError an index can only have a single ellipsis ('...')\n"
+        "IndexError too many indices for array: array is 1-dimensional, but 2 were indexed\n"
+        "AxisError axis 2 is out of bounds for array of dimension 1\n"
+        "2.0 array([[[0],\n"
+        "        [1],\n"
+        "        [2]]])\n"
+        "[[3. 3.]\n"
+        " [3. 3.]]\n"
+        "array(5.) array([5.])\n");
+}
+
+// A jax.Array is immutable: its sort gives a sorted copy; jnp.round rounds half to even.
+TEST_CASE("a jax.Array's sort is a sorted copy and its round rounds half to even",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import jax.numpy as jnp\n"
+      "x = jnp.array([2.5, 0.5, -1.5, 1.5])\n"
+      "print(x.sort(), x)\n"
+      "print(x.round(), jnp.round(x * 10, -1))\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "[-1.5  0.5  1.5  2.5] [ 2.5  0.5 -1.5  1.5]\n"
+        "[ 2.  0. -2.  2.] [ 20.   0. -20.  20.]\n");
 }
