@@ -163,6 +163,60 @@ std::int64_t int_of(const V& v) {
   return v->t == T::Bool ? (v->b ? 1 : 0) : np_int_scalar(v) ? v->arr.i[0] : v->i;
 }
 bool is_big(const V& v) { return v->t == T::Int && v->big != nullptr; }
+// UTF-8 text by code points (printf-style formatting pads and cuts characters, not bytes).
+bool utf8_lead(char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }
+std::size_t utf8_length(const std::string& s) {
+  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), utf8_lead));
+}
+std::string utf8_prefix(const std::string& s, std::size_t chars) {
+  std::size_t k = 0, seen = 0;
+  for (; k < s.size(); ++k)
+    if (utf8_lead(s[k]) && seen++ == chars) break;
+  return s.substr(0, k);
+}
+std::string utf8_of(std::uint32_t cp) {
+  std::string r;
+  if (cp < 0x80) {
+    r += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    r += static_cast<char>(0xC0 | (cp >> 6));
+    r += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    r += static_cast<char>(0xE0 | (cp >> 12));
+    r += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    r += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    r += static_cast<char>(0xF0 | (cp >> 18));
+    r += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    r += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    r += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return r;
+}
+// ascii(): a repr with every non-ASCII character escaped (\xNN, \uNNNN, \UNNNNNNNN).
+std::string ascii_escaped(const std::string& s) {
+  std::string r;
+  for (std::size_t k = 0; k < s.size();) {
+    const auto c = static_cast<unsigned char>(s[k]);
+    if (c < 0x80) {
+      r += s[k++];
+      continue;
+    }
+    const int len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    std::uint32_t cp = c & (len == 4 ? 0x07 : len == 3 ? 0x0F : 0x1F);
+    for (int j = 1; j < len && k + static_cast<std::size_t>(j) < s.size(); ++j)
+      cp = (cp << 6) | (static_cast<unsigned char>(s[k + static_cast<std::size_t>(j)]) & 0x3F);
+    k += static_cast<std::size_t>(len);
+    char buf[16];
+    std::snprintf(buf, sizeof buf,
+                  cp < 0x100     ? "\\x%02x"
+                  : cp < 0x10000 ? "\\u%04x"
+                                 : "\\U%08x",
+                  cp);
+    r += buf;
+  }
+  return r;
+}
 BigInt big_of(const V& v) { return is_big(v) ? *v->big : BigInt::of(int_of(v)); }
 double num_of(const V& v) {
   return v->t == T::Float ? v->f : is_big(v) ? v->big->to_double() : static_cast<double>(int_of(v));
@@ -1519,6 +1573,7 @@ class Machine {
                                       std::to_string(kMaxBigIntBits) + " bits");
   }
   V binop(const std::string& op, const V& x, const V& y) {
+    if (op == "%" && x->t == T::Str) return percent_format(x->s, y);  // str.__mod__ comes first
     if (x->t == T::Traced || y->t == T::Traced) {
       if (!operands_live(x, y)) return nullptr;
       tr::Ref a = to_tr(x), b = a ? to_tr(y) : nullptr;
@@ -1585,9 +1640,6 @@ class Machine {
         items.insert(items.end(), seq->items.begin(), seq->items.end());
       return mk_seq(seq->t, std::move(items));
     }
-    if (op == "%" && x->t == T::Str)
-      return raise("TypeError",
-                   "printf-style string formatting is not supported here; use an f-string");
     if (op == "+" && x->t == T::Str)
       return raise("TypeError", "can only concatenate str (not \"" + type_name(y) + "\") to str");
     if (op == "+" && (x->t == T::List || x->t == T::Tuple))
@@ -2763,6 +2815,200 @@ class Machine {
     if (exc_ != before) return nullptr;
     return format_value(v, spec);
   }
+  // fmt % args: Python's printf-style formatting (CPython's PyUnicode_Format). Each
+  // %[(key)][flags][width][.precision][length]type takes the next item of a tuple (or args itself,
+  // or the key of a dict); numbers are written by format_value's rules, the flags mapped onto a
+  // format spec; errors in CPython's words.
+  V percent_format(const std::string& fmt, const V& args) {
+    const bool tuple = args->t == T::Tuple;
+    const std::vector<V> single{args};
+    const std::vector<V>& items = tuple ? args->items : single;
+    const bool mapping = args->t == T::Dict;
+    std::size_t next = 0;
+    bool used_key = false;
+    auto take = [&]() -> V {
+      if (next >= items.size()) return raise("TypeError", "not enough arguments for format string");
+      return items[next++];
+    };
+    std::string out;
+    const std::size_t n = fmt.size();
+    for (std::size_t i = 0; i < n;) {
+      const char* pct = static_cast<const char*>(std::memchr(fmt.data() + i, '%', n - i));
+      if (!pct) {
+        out.append(fmt, i, std::string::npos);
+        break;
+      }
+      const std::size_t at = static_cast<std::size_t>(pct - fmt.data());
+      out.append(fmt, i, at - i);
+      i = at + 1;
+      if (i >= n) return raise("ValueError", "incomplete format");
+      V v;
+      if (fmt[i] == '(') {  // %(key)s: a dict's value (parentheses may nest in the key)
+        if (!mapping) return raise("TypeError", "format requires a mapping");
+        int depth = 1;
+        const std::size_t k0 = ++i;
+        while (i < n && depth > 0) {
+          if (fmt[i] == '(') ++depth;
+          if (fmt[i] == ')') --depth;
+          ++i;
+        }
+        if (depth > 0) return raise("ValueError", "incomplete format key");
+        v = subscript(args, mk_str(fmt.substr(k0, i - 1 - k0)));
+        if (!v) return nullptr;
+        used_key = true;
+      }
+      bool left = false, plus = false, space = false, alt = false, zero = false;
+      for (; i < n; ++i) {
+        const char c = fmt[i];
+        if (c == '-')
+          left = true;
+        else if (c == '+')
+          plus = true;
+        else if (c == ' ')
+          space = true;
+        else if (c == '#')
+          alt = true;
+        else if (c == '0')
+          zero = true;
+        else
+          break;
+      }
+      // A width or precision: digits, or '*' for the next argument (a negative width: left).
+      auto number = [&](std::int64_t* to, bool width) -> bool {
+        if (i < n && fmt[i] == '*') {
+          ++i;
+          V w = take();
+          if (!w) return false;
+          if (!is_intlike(w) || is_big(w)) {
+            raise("TypeError", "* wants int");
+            return false;
+          }
+          *to = int_of(w);
+          if (width && *to < 0) {
+            left = true;
+            *to = -*to;
+          }
+          if (!width && *to < 0) *to = 0;
+        } else {
+          while (i < n && std::isdigit(static_cast<unsigned char>(fmt[i]))) {
+            *to = (*to < 0 ? 0 : *to) * 10 + (fmt[i++] - '0');
+            if (*to > 10000) {
+              raise("ValueError", width ? "width too big" : "precision too big");
+              return false;
+            }
+          }
+        }
+        if (*to > 10000) {
+          raise("ValueError", width ? "width too big" : "precision too big");
+          return false;
+        }
+        return true;
+      };
+      std::int64_t width = -1, prec = -1;
+      if (!number(&width, true)) return nullptr;
+      if (i < n && fmt[i] == '.') {
+        ++i;
+        prec = 0;
+        if (!number(&prec, false)) return nullptr;
+      }
+      while (i < n && (fmt[i] == 'h' || fmt[i] == 'l' || fmt[i] == 'L')) ++i;
+      if (i >= n) return raise("ValueError", "incomplete format");
+      const char type = fmt[i++];
+      if (type == '%') {
+        out += '%';
+        continue;
+      }
+      if (!v) v = take();
+      if (!v) return nullptr;
+      std::string body;  // the text before padding to the width
+      if (type == 's' || type == 'r' || type == 'a') {
+        const V before = exc_;
+        body = type == 's' ? str(v) : repr(v);
+        if (exc_ != before) return nullptr;
+        if (type == 'a') body = ascii_escaped(body);
+        if (prec >= 0 && static_cast<std::size_t>(prec) < body.size())
+          body = utf8_prefix(body, static_cast<std::size_t>(prec));
+        zero = false;
+      } else if (type == 'c') {
+        V c = as_real(v);
+        if (c->t == T::Str && utf8_length(c->s) == 1) {
+          body = c->s;
+        } else if (is_intlike(c) && !is_big(c) && int_of(c) >= 0 && int_of(c) <= 0x10FFFF) {
+          body = utf8_of(static_cast<std::uint32_t>(int_of(c)));
+        } else if (is_intlike(c)) {
+          return raise("OverflowError", "%c arg not in range(0x110000)");
+        } else {
+          return raise("TypeError", "%c requires int or char");
+        }
+        zero = false;
+      } else if (std::string("diuxXo").find(type) != std::string::npos) {
+        V x = as_real(v);
+        if (type == 'd' || type == 'i' || type == 'u') {
+          if (!is_num(x))
+            return raise("TypeError", std::string("%") + type +
+                                          " format: a real number is required, not " +
+                                          type_name(v));
+          if (x->t == T::Float) x = to_int(x);
+          if (!x) return nullptr;
+        } else if (!is_intlike(x)) {
+          return raise("TypeError", std::string("%") + type +
+                                        " format: an integer is required, not " + type_name(v));
+        }
+        V text = format_value(x, std::string(1, type == 'i' || type == 'u' ? 'd' : type));
+        if (!text) return nullptr;
+        std::string digits = text->s;
+        const bool neg = !digits.empty() && digits[0] == '-';
+        if (neg) digits.erase(0, 1);
+        if (prec > static_cast<std::int64_t>(digits.size()))
+          digits.insert(0, static_cast<std::size_t>(prec) - digits.size(), '0');
+        const std::string prefix = !alt          ? ""
+                                   : type == 'x' ? "0x"
+                                   : type == 'X' ? "0X"
+                                   : type == 'o' ? "0o"
+                                                 : "";
+        const std::string sign = neg ? "-" : plus ? "+" : space ? " " : "";
+        if (zero && !left &&
+            width > static_cast<std::int64_t>(sign.size() + prefix.size() + digits.size()))
+          digits.insert(
+              0, static_cast<std::size_t>(width) - sign.size() - prefix.size() - digits.size(),
+              '0');
+        body = sign + prefix + digits;
+      } else if (std::string("eEfFgG").find(type) != std::string::npos) {
+        V x = as_real(v);
+        if (!is_num(x)) return raise("TypeError", "must be real number, not " + type_name(v));
+        if (is_big(x) && std::isinf(num_of(x)))
+          return raise("OverflowError", "int too large to convert to float");
+        std::string spec = left ? "<" : "";
+        if (plus)
+          spec += '+';
+        else if (space)
+          spec += ' ';
+        if (alt) spec += '#';
+        if (zero && !left) spec += '0';
+        if (width > 0) spec += std::to_string(width);
+        spec += "." + std::to_string(prec < 0 ? 6 : prec) + type;
+        V text = format_value(mk_float(num_of(x)), spec);
+        if (!text) return nullptr;
+        out += text->s;
+        continue;
+      } else {
+        char code[8];
+        std::snprintf(code, sizeof code, "0x%x", static_cast<unsigned char>(type));
+        return raise("ValueError", std::string("unsupported format character '") + type + "' (" +
+                                       code + ") at index " + std::to_string(i - 1));
+      }
+      const std::size_t len = utf8_length(body);
+      if (width > static_cast<std::int64_t>(len)) {
+        const std::string pad(static_cast<std::size_t>(width) - len, ' ');
+        body = left ? body + pad : pad + body;
+      }
+      out += body;
+    }
+    if (next < items.size() && !(mapping && !tuple) && !(used_key && mapping))
+      return raise("TypeError", "not all arguments converted during string formatting");
+    return mk_str(out);
+  }
+
   // format(value, spec): Python's format-spec mini-language for int, float, str (and NumPy
   // scalars as floats/ints): [[fill]align][sign][#][0][width][,|_][.precision][type].
   V format_value(const V& v0, const std::string& spec) {
