@@ -99,6 +99,22 @@ std::size_t BigInt::bits() const {
   return b;
 }
 
+std::string BigInt::to_pow2_base(int shift, bool upper) const {
+  if (mag.empty()) return "0";
+  const char* dig = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+  const std::size_t total = bits();
+  std::string out;
+  for (std::size_t at = 0; at < total; at += static_cast<std::size_t>(shift)) {
+    unsigned d = 0;
+    for (int k = 0; k < shift; ++k) {
+      const std::size_t bit = at + static_cast<std::size_t>(k);
+      if (bit < total && ((mag[bit / 32] >> (bit % 32)) & 1u)) d |= 1u << k;
+    }
+    out += dig[d];
+  }
+  return std::string(out.rbegin(), out.rend());
+}
+
 std::string BigInt::to_decimal() const {
   if (mag.empty()) return "0";
   std::vector<std::uint32_t> m = mag;

@@ -22,6 +22,8 @@ struct BigInt {
   bool fits(std::int64_t* out) const;
   std::size_t bits() const;
   std::string to_decimal() const;
+  // The magnitude's digits in base 2^shift (shift 1, 3 or 4: binary, octal, hex), no sign.
+  std::string to_pow2_base(int shift, bool upper) const;
   double to_double() const;  // rounded to nearest even; inf when past the double range
   void trim();
 };

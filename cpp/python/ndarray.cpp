@@ -35,7 +35,14 @@ std::int64_t NdArray::size() const {
   return n;
 }
 
+std::string too_many_dims(std::size_t rank) {
+  if (rank <= static_cast<std::size_t>(kMaxDims)) return std::string();
+  return "maximum supported dimension for an ndarray is " + std::to_string(kMaxDims) + ", found " +
+         std::to_string(rank);
+}
+
 Result<NdArray> NdArray::zeros(DType t, std::vector<std::int64_t> dims, bool jax) {
+  if (auto e = too_many_dims(dims.size()); !e.empty()) return Result<NdArray>::failure(e);
   std::int64_t n = 1;
   for (auto d : dims) {
     if (d < 0) return Result<NdArray>::failure("negative dimensions are not allowed");
@@ -652,39 +659,42 @@ NdArray sort_along(const NdArray& a, std::size_t axis) {
 NdArray round_to(const NdArray& a, std::int64_t decimals) {
   NdArray r = a;
   r.weak = false;
-  if (r.dt == DType::Bool) return astype(r, DType::Bool);  // NumPy keeps bool as bool
+  if (r.dt == DType::Bool) return r;  // the caller refuses it (NumPy gives float16)
+  // NumPy's PyArray_Round: x * 10**d, rint, / 10**d (for d < 0: x / 10**-d, rint, * 10**-d),
+  // the factor a double made by repeated multiplication (inf past 1e308).
+  double scale = 1;
+  for (std::int64_t k = 0; k < (decimals < 0 ? -decimals : decimals) && !std::isinf(scale); ++k)
+    scale *= 10;
+  const bool up = decimals >= 0;
   if (!r.is_float()) {
-    if (decimals >= 0) return r;
-    // A multiple of 10**-d, half to even (np.round(15, -1) is 20, np.round(25, -1) is 20).
-    std::int64_t m = 1;
-    for (std::int64_t k = 0; k < -decimals && m <= (std::int64_t(1) << 59); ++k) m *= 10;
+    if (up) return r;
+    // Integers: in float64, then cast back to the dtype as C casts (a value out of its range,
+    // or NaN, is the dtype's minimum, as x86's conversion gives).
+    const bool i32 = r.dt == DType::Int32;
+    const double lo = i32 ? -2147483648.0 : -9223372036854775808.0;
     for (auto& v : r.i) {
-      std::int64_t q = v / m, rem = v % m;
-      if (rem < 0) {
-        rem += m;
-        --q;
-      }
-      if (2 * rem > m || (2 * rem == m && (q & 1))) ++q;
-      v = q * m;
+      const double y = std::nearbyint(static_cast<double>(v) / scale) * scale;
+      const bool in = y >= lo && y < -lo;
+      v = !in ? static_cast<std::int64_t>(lo) : static_cast<std::int64_t>(y);
     }
-    return astype(r, r.dt);  // wrapped as the dtype wraps
+    return r;
   }
-  const std::int64_t d = decimals < -400 ? -400 : decimals > 400 ? 400 : decimals;
-  if (r.dt == DType::Float32) {
-    const float scale = static_cast<float>(std::pow(10.0, static_cast<double>(d < 0 ? -d : d)));
-    for (auto& v : r.f) {
-      const float x = static_cast<float>(v);
-      v = d >= 0 ? std::nearbyint(x * scale) / scale : std::nearbyint(x / scale) * scale;
-    }
-  } else {
-    const double scale = std::pow(10.0, static_cast<double>(d < 0 ? -d : d));
-    for (auto& v : r.f)
-      v = d >= 0 ? std::nearbyint(v * scale) / scale : std::nearbyint(v / scale) * scale;
+  // float32: each step's result stored as float32; the factor is float32 when it fits
+  // (NumPy's value-based casting of the Python float), else the steps run in float64.
+  const bool f32 = r.dt == DType::Float32;
+  const double s = f32 && scale <= 3.4028234663852886e38
+                       ? static_cast<double>(static_cast<float>(scale))
+                       : scale;
+  const auto store = [&](double y) { return f32 ? static_cast<double>(static_cast<float>(y)) : y; };
+  for (auto& v : r.f) {
+    const double t = store(up ? v * s : v / s);
+    v = store(up ? std::nearbyint(t) / s : std::nearbyint(t) * s);
   }
   return r;
 }
 
 Result<NdArray> reshape(const NdArray& a, std::vector<std::int64_t> dims) {
+  if (auto e = too_many_dims(dims.size()); !e.empty()) return Result<NdArray>::failure(e);
   std::int64_t known = 1;
   int unknown = -1;
   for (std::size_t k = 0; k < dims.size(); ++k) {

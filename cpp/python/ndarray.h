@@ -21,6 +21,9 @@ bool dtype_is_float(DType t);
 int dtype_kind(DType t);  // 0 bool, 1 int, 2 float
 
 constexpr std::int64_t kMaxArrayElements = std::int64_t(1) << 26;  // one array's elements
+constexpr int kMaxDims = 32;                                       // NumPy's NPY_MAXDIMS
+// NumPy's refusal of an array of `rank` dimensions past kMaxDims ("" when it fits).
+std::string too_many_dims(std::size_t rank);
 
 struct NdArray {
   DType dt = DType::Float64;

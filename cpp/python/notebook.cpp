@@ -265,7 +265,7 @@ bool is_class_name(const std::string& s) {
   static const char* const kClasses[] = {"int",      "float",  "str",       "bool",      "list",
                                          "tuple",    "dict",   "set",       "range",     "NoneType",
                                          "function", "slice",  "generator", "enumerate", "zip",
-                                         "map",      "filter", "reversed"};
+                                         "map",      "filter", "reversed",  "type"};
   for (const char* c : kClasses)
     if (s == c) return true;
   const bool iterator = s.size() > 8 && s.compare(s.size() - 8, 8, "iterator") == 0;  // iter()'s
@@ -277,6 +277,11 @@ std::string dtype_text(DType dt, const std::string& mlir) {
   return mlir.empty() ? dtype_name(dt) : tr::dtype_name(mlir);
 }
 std::string dtype_text(const V& d) { return dtype_text(d->dt, d->s); }
+// A scalar type's qualified name: numpy.float32, numpy.bool_, jax.numpy.bfloat16.
+std::string scalar_type_name(const V& d) {
+  const std::string name = d->s.empty() && d->dt == DType::Bool ? "bool_" : dtype_text(d);
+  return (d->b ? "jax.numpy." : "numpy.") + name;
+}
 // A host dtype's MLIR name ("f32"), and back (false: a dtype only traced arrays have).
 const char* mlir_dtype(DType t) {
   switch (t) {
@@ -335,7 +340,7 @@ std::string type_name(const V& v) {
     case T::Module:
       return "module";
     case T::DType:
-      return "numpy.dtype[" + dtype_text(v) + "]";
+      return v->i == 1 ? "type" : "numpy.dtype[" + dtype_text(v) + "]";
     case T::Array:
       if (v->arr.jax) return "ArrayImpl";
       return "numpy.ndarray";
@@ -482,7 +487,7 @@ class Machine {
       if (fl == Flow::Raise) break;
     }
     NotebookResult r;
-    if (!exc_ && shown_value_ && shown_value_->t != T::None) r.display = repr(shown_value_);
+    if (!exc_ && shown_value_ && shown_value_->t != T::None) r.display = display_text(shown_value_);
     shown_ = nullptr;
     shown_value_ = nullptr;
     r.stdout_text = std::move(out_);
@@ -650,7 +655,17 @@ class Machine {
   }
   Scope& current() { return scope_ ? *scope_ : *globals_; }
 
+  // The one Ellipsis (`...`, the builtin name Ellipsis).
+  static V ellipsis_v() {
+    static const V ellipsis = [] {
+      auto o = std::make_shared<Obj>();
+      o->t = T::Ellipsis;
+      return o;
+    }();
+    return ellipsis;
+  }
   V builtin_name(const std::string& n) {
+    if (n == "Ellipsis") return ellipsis_v();
     static const char* fns[] = {"print",    "len",    "range",    "min",        "max",  "sum",
                                 "abs",      "round",  "sorted",   "enumerate",  "zip",  "int",
                                 "float",    "str",    "repr",     "isinstance", "list", "dict",
@@ -666,6 +681,37 @@ class Machine {
   }
 
   // ---- repr / str ----
+  // A cell's last value as Jupyter shows it (IPython's pretty printer): a class by its qualified
+  // name (int, numpy.float32), a function with its module and signature
+  // (<function __main__.f(x, y=2, *args, z=3, **kw)>); anything else its repr.
+  std::string display_text(const V& v) {
+    if (v->t == T::DType && v->i == 1) return scalar_type_name(v);
+    if (v->t == T::ExcType || (v->t == T::Builtin && is_class_name(v->s))) return v->s;
+    if (v->t == T::Func && (v->def || v->lambda)) {
+      const bool is_lambda = v->lambda != nullptr;
+      const std::vector<Param>& params = is_lambda ? v->lambda->params : v->def->params;
+      std::string sig;
+      bool star = false;
+      for (std::size_t k = 0; k < params.size(); ++k) {
+        const Param& p = params[k];
+        if (!sig.empty()) sig += ", ";
+        if (p.kind == ParamKind::KeywordOnly && !star) {
+          sig += "*, ";
+          star = true;
+        }
+        if (p.kind == ParamKind::VarArgs) {
+          sig += "*";
+          star = true;
+        }
+        if (p.kind == ParamKind::VarKeywords) sig += "**";
+        sig += p.name;
+        if (k < v->defaults.size() && v->defaults[k]) sig += "=" + repr(v->defaults[k]);
+      }
+      return "<function __main__." + std::string(is_lambda ? "<lambda>" : v->def->s) + "(" + sig +
+             ")>";
+    }
+    return repr(v);
+  }
   std::string repr(const V& v, int depth = 0) {
     if (depth > 100) return "...";
     switch (v->t) {
@@ -731,8 +777,9 @@ class Machine {
         return "<bound method " + v->s + " of " + type_name(v->self) + " object>";
       case T::Module:
         return "<module '" + v->s + "'>";
-      case T::DType:
-        return "dtype('" + dtype_text(v) + "')";
+      case T::DType:  // np.float32 is a class; x.dtype and np.dtype('float32') are dtypes
+        return v->i == 1 ? "<class '" + scalar_type_name(v) + "'>"
+                         : "dtype('" + dtype_text(v) + "')";
       case T::Array:  // a 0-d NumPy value is a NumPy scalar, as type() says: np.float32(1.5),
                       // but for a 0-d numpy.ndarray (Obj::b)
         return !v->arr.jax && v->arr.dims.empty() && !v->b ? element_repr(v->arr, 0)
@@ -773,7 +820,7 @@ class Machine {
     if (v->t == T::Str) return v->s;
     if (v->t == T::Exc) return v->text;
     if (v->t == T::Array) return array_str(v->arr);
-    if (v->t == T::DType) return dtype_text(v);
+    if (v->t == T::DType) return v->i == 1 ? repr(v) : dtype_text(v);  // a class: as repr
     return repr(v);
   }
 
@@ -2242,6 +2289,11 @@ class Machine {
         count[d] = c;
         dims.push_back(c);
         ++d;
+      } else if (p->t == T::Bool || (np_scalar(p) && p->arr.dt == DType::Bool)) {
+        raise("IndexError",
+              "a boolean index (x[True]) adds an axis and selects by mask in NumPy; "
+              "boolean indices are not supported here");
+        return false;
       } else if (is_intlike(p)) {
         std::int64_t k = int_of(p);
         if (k < -x.dims[d] || k >= x.dims[d]) {
@@ -2262,6 +2314,11 @@ class Machine {
       }
     }
     for (; d < x.dims.size(); ++d) dims.push_back(count[d]);
+    if (dims.size() > static_cast<std::size_t>(kMaxDims)) {
+      raise("IndexError", "number of dimensions must be within [0, " + std::to_string(kMaxDims) +
+                              "], indexing result would have " + std::to_string(dims.size()));
+      return false;
+    }
     NdArray& r = *out;
     r = NdArray();
     r.dt = x.dt;
@@ -2481,14 +2538,8 @@ class Machine {
         return mk_bool(false);
       case EK::None:
         return none_v();
-      case EK::Ellipsis: {
-        static const V ellipsis = [] {
-          auto o = std::make_shared<Obj>();
-          o->t = T::Ellipsis;
-          return o;
-        }();
-        return ellipsis;
-      }
+      case EK::Ellipsis:
+        return ellipsis_v();
       case EK::Tuple:
       case EK::List:
       case EK::Set: {
@@ -2815,23 +2866,55 @@ class Machine {
     if (exc_ != before) return nullptr;
     return format_value(v, spec);
   }
-  // fmt % args: Python's printf-style formatting (CPython's PyUnicode_Format). Each
-  // %[(key)][flags][width][.precision][length]type takes the next item of a tuple (or args itself,
-  // or the key of a dict); numbers are written by format_value's rules, the flags mapped onto a
-  // format spec; errors in CPython's words.
+  // fmt % args: Python's printf-style formatting (CPython 3.11's PyUnicode_Format). Each
+  // %[(key)][flags][width][.precision][length]type takes the next argument: an item of a tuple,
+  // else args itself once; %(key) looks the key up in args (a mapping: any non-tuple, non-str
+  // value with items, as CPython's PyMapping_Check) and that value is the next argument. Numbers
+  // are written by format_value's rules, the flags mapped onto a format spec; errors in CPython's
+  // words. A width or precision past kMaxFormatWidth is refused (CPython pads any that fits).
+  static constexpr std::int64_t kMaxFormatWidth = 1000000;
   V percent_format(const std::string& fmt, const V& args) {
     const bool tuple = args->t == T::Tuple;
-    const std::vector<V> single{args};
-    const std::vector<V>& items = tuple ? args->items : single;
-    const bool mapping = args->t == T::Dict;
-    std::size_t next = 0;
-    bool used_key = false;
+    const bool mapping = !tuple && (args->t == T::Dict || args->t == T::List ||
+                                    args->t == T::Array || args->t == T::Range);
+    // CPython's cursor: a tuple's items by index; any other value is handed out once (argidx -2
+    // to -1). A %(key)'s value becomes the value handed out next.
+    V current = args;
+    std::int64_t arglen = tuple ? static_cast<std::int64_t>(args->items.size()) : -1;
+    std::int64_t argidx = tuple ? 0 : -2;
     auto take = [&]() -> V {
-      if (next >= items.size()) return raise("TypeError", "not enough arguments for format string");
-      return items[next++];
+      if (argidx < arglen) {
+        const std::int64_t k = argidx++;
+        return arglen < 0 ? current : current->items[static_cast<std::size_t>(k)];
+      }
+      return raise("TypeError", "not enough arguments for format string");
+    };
+    // A NumPy scalar's class as CPython's messages name it (numpy.float64), else the type's name.
+    auto class_name = [&](const V& v) {
+      if (np_scalar(v))
+        return v->arr.dt == DType::Bool ? std::string("numpy.bool_")
+                                        : "numpy." + dtype_name(v->arr.dt);
+      return type_name(v);
+    };
+    // The number a numeric conversion reads: a NumPy array of one element as that element (its
+    // __float__ / __int__), any other array refused as NumPy refuses it.
+    auto number = [&](const V& v, bool index) -> V {
+      if (v->t != T::Array) return v;
+      if (index && !v->arr.dims.empty()) return v;  // __index__: 0-d arrays only
+      if (v->arr.size() != 1)
+        return raise("TypeError", "only size-1 arrays can be converted to Python scalars");
+      if (v->arr.dt == DType::Bool) return mk_bool(v->arr.iat(0) != 0);
+      return v->arr.is_float() ? mk_float(v->arr.at(0)) : mk_int(v->arr.iat(0));
     };
     std::string out;
     const std::size_t n = fmt.size();
+    std::size_t chars = 0;  // code points of fmt before i (CPython's index)
+    std::size_t counted = 0;
+    auto index_of = [&](std::size_t byte) {
+      for (; counted < byte; ++counted)
+        if (utf8_lead(fmt[counted])) ++chars;
+      return chars;
+    };
     for (std::size_t i = 0; i < n;) {
       const char* pct = static_cast<const char*>(std::memchr(fmt.data() + i, '%', n - i));
       if (!pct) {
@@ -2841,9 +2924,13 @@ class Machine {
       const std::size_t at = static_cast<std::size_t>(pct - fmt.data());
       out.append(fmt, i, at - i);
       i = at + 1;
+      if (i < n && fmt[i] == '%') {  // %%: a literal percent sign
+        out += '%';
+        ++i;
+        continue;
+      }
       if (i >= n) return raise("ValueError", "incomplete format");
-      V v;
-      if (fmt[i] == '(') {  // %(key)s: a dict's value (parentheses may nest in the key)
+      if (fmt[i] == '(') {  // %(key)s: a mapping's value (parentheses may nest in the key)
         if (!mapping) return raise("TypeError", "format requires a mapping");
         int depth = 1;
         const std::size_t k0 = ++i;
@@ -2853,9 +2940,10 @@ class Machine {
           ++i;
         }
         if (depth > 0) return raise("ValueError", "incomplete format key");
-        v = subscript(args, mk_str(fmt.substr(k0, i - 1 - k0)));
-        if (!v) return nullptr;
-        used_key = true;
+        current = subscript(args, mk_str(fmt.substr(k0, i - 1 - k0)));
+        if (!current) return nullptr;
+        arglen = -1;
+        argidx = -2;
       }
       bool left = false, plus = false, space = false, alt = false, zero = false;
       for (; i < n; ++i) {
@@ -2873,13 +2961,14 @@ class Machine {
         else
           break;
       }
-      // A width or precision: digits, or '*' for the next argument (a negative width: left).
-      auto number = [&](std::int64_t* to, bool width) -> bool {
+      // A width or precision: digits, or '*' for the next argument, a Python int (a negative
+      // width: left-aligned).
+      auto read_number = [&](std::int64_t* to, bool width) -> bool {
         if (i < n && fmt[i] == '*') {
           ++i;
           V w = take();
           if (!w) return false;
-          if (!is_intlike(w) || is_big(w)) {
+          if ((w->t != T::Int && w->t != T::Bool) || is_big(w)) {
             raise("TypeError", "* wants int");
             return false;
           }
@@ -2892,33 +2981,31 @@ class Machine {
         } else {
           while (i < n && std::isdigit(static_cast<unsigned char>(fmt[i]))) {
             *to = (*to < 0 ? 0 : *to) * 10 + (fmt[i++] - '0');
-            if (*to > 10000) {
-              raise("ValueError", width ? "width too big" : "precision too big");
-              return false;
-            }
+            if (*to > kMaxFormatWidth) break;
           }
         }
-        if (*to > 10000) {
-          raise("ValueError", width ? "width too big" : "precision too big");
+        if (*to > kMaxFormatWidth) {
+          raise("ValueError", std::string(width ? "width" : "precision") +
+                                  " too big for this notebook (at most " +
+                                  std::to_string(kMaxFormatWidth) + ")");
           return false;
         }
         return true;
       };
       std::int64_t width = -1, prec = -1;
-      if (!number(&width, true)) return nullptr;
+      if (!read_number(&width, true)) return nullptr;
       if (i < n && fmt[i] == '.') {
         ++i;
         prec = 0;
-        if (!number(&prec, false)) return nullptr;
+        if (!read_number(&prec, false)) return nullptr;
       }
       while (i < n && (fmt[i] == 'h' || fmt[i] == 'l' || fmt[i] == 'L')) ++i;
       if (i >= n) return raise("ValueError", "incomplete format");
-      const char type = fmt[i++];
-      if (type == '%') {
-        out += '%';
-        continue;
-      }
-      if (!v) v = take();
+      const std::size_t type_at = i;
+      const char type = fmt[i];
+      i += 1;
+      while (i < n && !utf8_lead(fmt[i])) ++i;  // past a multi-byte character
+      V v = take();  // CPython takes the argument before it looks at the conversion
       if (!v) return nullptr;
       std::string body;  // the text before padding to the width
       if (type == 's' || type == 'r' || type == 'a') {
@@ -2926,9 +3013,8 @@ class Machine {
         body = type == 's' ? str(v) : repr(v);
         if (exc_ != before) return nullptr;
         if (type == 'a') body = ascii_escaped(body);
-        if (prec >= 0 && static_cast<std::size_t>(prec) < body.size())
+        if (prec >= 0 && static_cast<std::size_t>(prec) < utf8_length(body))
           body = utf8_prefix(body, static_cast<std::size_t>(prec));
-        zero = false;
       } else if (type == 'c') {
         V c = as_real(v);
         if (c->t == T::Str && utf8_length(c->s) == 1) {
@@ -2940,21 +3026,23 @@ class Machine {
         } else {
           return raise("TypeError", "%c requires int or char");
         }
-        zero = false;
       } else if (std::string("diuxXo").find(type) != std::string::npos) {
-        V x = as_real(v);
-        if (type == 'd' || type == 'i' || type == 'u') {
+        const bool decimal = type == 'd' || type == 'i' || type == 'u';
+        V x = number(v, !decimal);
+        if (!x) return nullptr;
+        x = as_real(x);
+        if (decimal) {
           if (!is_num(x))
             return raise("TypeError", std::string("%") + type +
                                           " format: a real number is required, not " +
-                                          type_name(v));
+                                          class_name(v));
           if (x->t == T::Float) x = to_int(x);
           if (!x) return nullptr;
         } else if (!is_intlike(x)) {
           return raise("TypeError", std::string("%") + type +
-                                        " format: an integer is required, not " + type_name(v));
+                                        " format: an integer is required, not " + class_name(v));
         }
-        V text = format_value(x, std::string(1, type == 'i' || type == 'u' ? 'd' : type));
+        V text = format_value(x, std::string(1, decimal ? 'd' : type));
         if (!text) return nullptr;
         std::string digits = text->s;
         const bool neg = !digits.empty() && digits[0] == '-';
@@ -2967,15 +3055,15 @@ class Machine {
                                    : type == 'o' ? "0o"
                                                  : "";
         const std::string sign = neg ? "-" : plus ? "+" : space ? " " : "";
-        if (zero && !left &&
-            width > static_cast<std::int64_t>(sign.size() + prefix.size() + digits.size()))
-          digits.insert(
-              0, static_cast<std::size_t>(width) - sign.size() - prefix.size() - digits.size(),
-              '0');
+        const std::size_t used = sign.size() + prefix.size() + digits.size();
+        if (zero && !left && width > static_cast<std::int64_t>(used))
+          digits.insert(0, static_cast<std::size_t>(width) - used, '0');
         body = sign + prefix + digits;
       } else if (std::string("eEfFgG").find(type) != std::string::npos) {
-        V x = as_real(v);
-        if (!is_num(x)) return raise("TypeError", "must be real number, not " + type_name(v));
+        V x = number(v, false);
+        if (!x) return nullptr;
+        x = as_real(x);
+        if (!is_num(x)) return raise("TypeError", "must be real number, not " + class_name(v));
         if (is_big(x) && std::isinf(num_of(x)))
           return raise("OverflowError", "int too large to convert to float");
         std::string spec = left ? "<" : "";
@@ -2992,10 +3080,18 @@ class Machine {
         out += text->s;
         continue;
       } else {
-        char code[8];
-        std::snprintf(code, sizeof code, "0x%x", static_cast<unsigned char>(type));
-        return raise("ValueError", std::string("unsupported format character '") + type + "' (" +
-                                       code + ") at index " + std::to_string(i - 1));
+        // The character as CPython shows it: printable ASCII as itself, else '?'; its code point.
+        std::uint32_t cp = static_cast<unsigned char>(type);
+        const std::string ch = fmt.substr(type_at, i - type_at);
+        if (cp >= 0x80) {
+          const std::string escaped = ascii_escaped(ch);  // \xNN, \uNNNN or \UNNNNNNNN
+          cp = static_cast<std::uint32_t>(std::stoul(escaped.substr(2), nullptr, 16));
+        }
+        char code[16];
+        std::snprintf(code, sizeof code, "0x%x", cp);
+        const std::string shown = cp > 32 && cp < 127 ? std::string(1, type) : "?";
+        return raise("ValueError", "unsupported format character '" + shown + "' (" + code +
+                                       ") at index " + std::to_string(index_of(type_at)));
       }
       const std::size_t len = utf8_length(body);
       if (width > static_cast<std::int64_t>(len)) {
@@ -3004,7 +3100,7 @@ class Machine {
       }
       out += body;
     }
-    if (next < items.size() && !(mapping && !tuple) && !(used_key && mapping))
+    if (argidx < arglen && !mapping)
       return raise("TypeError", "not all arguments converted during string formatting");
     return mk_str(out);
   }
@@ -3093,14 +3189,22 @@ class Machine {
                                  type == 'x' || type == 'X' || type == 'n' || type == 'c')) {
       if (prec >= 0)
         return raise("ValueError", "Precision not allowed in integer format specifier");
-      if (is_big(v) && type != 0 && type != 'd' && type != 'n')
-        return raise("NotImplementedError",
-                     "this format of an int past 64 bits is not supported here");
+      if (is_big(v) && type == 'c') return raise("OverflowError", "%c arg not in range(0x110000)");
       const bool negv = is_big(v) ? v->big->neg : int_of(v) < 0;
       std::string digits;
       if (is_big(v)) {
-        digits = v->big->to_decimal();
-        if (negv) digits = digits.substr(1);
+        if (type == 'b' || type == 'o' || type == 'x' || type == 'X') {
+          digits = v->big->to_pow2_base(type == 'b' ? 1 : type == 'o' ? 3 : 4, type == 'X');
+          if (alt)
+            digits = std::string(type == 'b'   ? "0b"
+                                 : type == 'o' ? "0o"
+                                 : type == 'X' ? "0X"
+                                               : "0x") +
+                     digits;
+        } else {
+          digits = v->big->to_decimal();
+          if (negv) digits = digits.substr(1);
+        }
       } else {
         std::uint64_t m = negv ? 0 - static_cast<std::uint64_t>(int_of(v))
                                : static_cast<std::uint64_t>(int_of(v));
@@ -3996,6 +4100,7 @@ class Machine {
         auto d = mk(T::DType);
         d->dt = t;
         d->b = mod == "jax.numpy";  // called, it makes a JAX array
+        d->i = 1;                   // the scalar type (np.float32), not a dtype instance
         return d;
       }
       if (mod == "jax.numpy")
@@ -4003,6 +4108,8 @@ class Machine {
           auto d = mk(T::DType);
           d->dt = DType::Float32;
           d->s = m;
+          d->b = true;
+          d->i = 1;
           return d;
         }
       if (name == "pi") return mk_float(3.141592653589793);
@@ -4588,6 +4695,7 @@ class Machine {
       V x = need(a, 0, "object", "type");
       if (!x) return nullptr;
       if (x->t == T::Exc) return mk_named(T::ExcType, x->s);
+      if (x->t == T::DType && x->i == 1) return mk_named(T::Builtin, "type");  // np.float32's
       if (is_num(x) || x->t == T::Str || x->t == T::List || x->t == T::Tuple || x->t == T::Dict ||
           x->t == T::Set || x->t == T::None || x->t == T::Range || x->t == T::Slice ||
           x->t == T::Func || x->t == T::Iter)
@@ -4817,19 +4925,25 @@ class Machine {
     *out = static_cast<std::size_t>(ax < 0 ? ax + rank : ax);
     return true;
   }
-  // np.round(r, decimals) as an array (0-d for a scalar): half to even, as NumPy rounds.
+  // np.round(r, decimals): half to even, as NumPy rounds; a 0-d input gives a NumPy scalar (as
+  // NumPy 1.24's does). decimals is a C int there: None and values past int32 refused in its words.
   V rounded(NdArray r, const V& decimals) {
     std::int64_t d = 0;
-    if (decimals && decimals->t != T::None) {
+    if (decimals) {
       if (!is_intlike(decimals))
         return raise("TypeError",
                      "'" + type_name(decimals) + "' object cannot be interpreted as an integer");
+      if (is_big(decimals))
+        return raise("OverflowError", "Python int too large to convert to C long");
       d = int_of(decimals);
+      if (d > 2147483647) return raise("OverflowError", "signed integer is greater than maximum");
+      if (d < -2147483648LL) return raise("OverflowError", "signed integer is less than minimum");
     }
     if (r.dt == DType::Bool)
       return raise("NotImplementedError",
                    "rounding a bool array gives float16 in NumPy, a dtype not modelled here");
     r.weak = false;
+    if (!charge(static_cast<double>(r.size()))) return nullptr;
     return from_array(round_to(r, d));
   }
   V np_reduce(const std::string& fn, const V& x, const Args& a, std::size_t first = 1) {
@@ -5112,6 +5226,7 @@ class Machine {
       V axis = a.get(1, "axis");
       if (axis && axis->t == T::None) {  // the flattened array
         r.dims = {r.size()};
+        if (!charge(static_cast<double>(r.size()))) return nullptr;
         return mk_array(sort_along(r, 0));
       }
       std::size_t ax = 0;
@@ -5124,11 +5239,7 @@ class Machine {
       if (!x) return nullptr;
       NdArray r;
       if (!to_array(x, &r, jax)) return nullptr;
-      V out = rounded(r, a.get(1, "decimals"));
-      // A NumPy scalar or a Python number gives a NumPy scalar, an array an array.
-      if (out && out->t == T::Array && out->arr.dims.empty() && x->t == T::Array && !np_scalar(x))
-        out->b = true;
-      return out;
+      return rounded(r, a.get(1, "decimals"));
     }
     if (f == "append" || f == "concatenate") {
       std::vector<NdArray> parts;
@@ -6004,7 +6115,7 @@ class Machine {
       for (std::size_t j = 0; j < offs.size(); ++j) offs[j] = static_cast<std::int64_t>(j);
       return link_view(self, out, offs);
     }
-    if (name == "round") return same_kind(rounded(x, a.get(0, "decimals")));
+    if (name == "round") return rounded(x, a.get(0, "decimals"));  // 0-d: a scalar, as NumPy's
     if (name == "sort") {
       // A jax.Array is immutable: its sort gives a sorted copy (jnp.sort). NumPy's sorts in
       // place, and every array sharing its memory sees the new order.
@@ -6028,12 +6139,18 @@ class Machine {
     }
     if (name == "fill") {
       if (x.jax) return no_attribute(self, name);
+      if (a.pos.size() + a.kw.size() != 1)
+        return raise("TypeError", "fill() takes exactly 1 argument (" +
+                                      std::to_string(a.pos.size() + a.kw.size()) + " given)");
       V v = need(a, 0, "value", "fill");
       if (!v) return nullptr;
       if ((v->t == T::Array && v->arr.size() != 1) || v->t == T::List || v->t == T::Tuple)
         return raise("ValueError", "setting an array element with a sequence.");
-      auto whole = mk(T::Ellipsis);
-      if (!array_store(self, whole, v)) return nullptr;
+      if (v->t == T::Str && x.dt != DType::Bool) {  // NumPy parses it as the dtype's number
+        v = x.is_float() ? to_float(v) : to_int(v);
+        if (!v) return nullptr;
+      }
+      if (!array_store(self, ellipsis_v(), v)) return nullptr;
       return none_v();
     }
     if (name == "astype") {

@@ -458,6 +458,20 @@ TEST_CASE("a cell's last expression is shown as Jupyter shows it", "[python][not
   const auto c8 = s.run_cell("1 / 0\n", 8);  // an error: no value to show
   CHECK(c8.error_type == "ZeroDivisionError");
   CHECK(c8.display.empty());
+  // IPython's pretty printer: a class by its qualified name, a function with its module and
+  // signature (defaults by repr, a bare * before keyword-only ones).
+  s.run_cell("import jax.numpy as jnp\ndef f(x, y=2, *args, z='a', **kw):\n    return x\n", 9);
+  CHECK(s.run_cell("f", 10).display == "<function __main__.f(x, y=2, *args, z='a', **kw)>");
+  CHECK(s.run_cell("lambda a, *, b=1.5: a", 11).display ==
+        "<function __main__.<lambda>(a, *, b=1.5)>");
+  CHECK(s.run_cell("jnp.float32", 12).display == "jax.numpy.float32");
+  CHECK(s.run_cell("np.bool_", 13).display == "numpy.bool_");
+  CHECK(s.run_cell("type(1.5)", 14).display == "float");
+  CHECK(s.run_cell("ValueError", 15).display == "ValueError");
+  CHECK(s.run_cell("np.zeros(2, np.float32).dtype", 16).display == "dtype('float32')");
+  // print and repr keep Python's forms.
+  CHECK(s.run_cell("print(jnp.float32, repr(np.int32), type(np.int32))", 17).stdout_text ==
+        "<class 'jax.numpy.float32'> <class 'numpy.int32'> <class 'type'>\n");
   CHECK(rl::python::run_notebook("2 + 2\n").display.empty());
 }
 
@@ -2047,4 +2061,121 @@ TEST_CASE("str % args formats as CPython's printf-style formatting", "[python][n
         "'%o' -> '100'\n"
         "'%c' -> '😀'\n"
         "'%c' !! OverflowError %c arg not in range(0x110000)\n");
+}
+
+// The edges a review found, each as NumPy 1.24 and CPython 3.11 give them (the expected text is
+// their output for the same program): NumPy's 32-dimension limit, np.round of a 0-d array (a
+// scalar), integer rounding in float64 cast back as C casts, float32 factors past its range,
+// decimals as a C int, fill's argument, the name Ellipsis, %-formatting of size-1 arrays, big
+// ints in hex, CPython's argument cursor (a mapping, %(key)s then %s) and its unsupported
+// character (index in characters, '?' for one not printable ASCII).
+TEST_CASE("NumPy's and CPython's edges: dimensions, rounding, fill and %-formatting",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import numpy as np\n"
+      "def show(f):\n"
+      "    try:\n"
+      "        print(repr(f()))\n"
+      "    except Exception as e:\n"
+      "        print(type(e).__name__, e)\n"
+      "show(lambda: np.arange(3)[(None,)*40])\n"
+      "show(lambda: np.arange(3)[(None,)*31].shape)\n"
+      "show(lambda: np.arange(3).reshape((1,)*33 + (3,)))\n"
+      "show(lambda: np.zeros((1,)*33))\n"
+      "show(lambda: np.round(np.array(2.5)))\n"
+      "show(lambda: np.array(2.5).round())\n"
+      "show(lambda: type(np.array(2.5).round()))\n"
+      "show(lambda: np.round(np.array([2147483647, -2147483648], dtype=np.int32), -1))\n"
+      "show(lambda: np.round(np.array([2**63-1, -2**63]), -1))\n"
+      "show(lambda: np.round(np.array([2**63-1]), -20))\n"
+      "show(lambda: np.round(np.array([15, 25, -15, 1234567]), -1))\n"
+      "show(lambda: np.round(np.array([0.5, 1.5], np.float32), 39))\n"
+      "show(lambda: np.round(np.array([0.5, 1.5], np.float32), -39))\n"
+      "show(lambda: np.round(np.array([0.125, 2.675], np.float32), 2))\n"
+      "show(lambda: np.round(np.array([1.5]), None))\n"
+      "show(lambda: np.round(np.array([1.5]), 2**70))\n"
+      "show(lambda: np.round(np.array([1.5]), 2**31))\n"
+      "show(lambda: np.round(np.array([15]), -2**31-1))\n"
+      "a = np.zeros(3, int)\n"
+      "show(lambda: a.fill(1, 2))\n"
+      "a.fill('3'); print(a)\n"
+      "show(lambda: a.fill('x'))\n"
+      "b = np.zeros(2)\n"
+      "b.fill('2.5'); print(b)\n"
+      "show(lambda: np.arange(6)[Ellipsis])\n"
+      "show(lambda: Ellipsis)\n"
+      "for f, x in [('%.3f', np.array([1.5])), ('%d', np.array([5])), ('%f', np.array([1., 2.])), "
+      "('%s', np.array([1., 2.])), ('%c', np.array([65])), ('%x', np.array([255])), ('%x', "
+      "np.array(255)), ('%x', 2**63), ('%#X', 2**70 + 5), ('%o', -(2**66)), ('%b', 5)]:\n"
+      "    show(lambda: f % x)\n"
+      "for f, x in [('é%y', 1), ('%é', 1), ('%\\n', 1), ('%5%|', ()), ('%5%|', (1,)), ('hello', "
+      "[]), ('hello', [1]), ('hello', 'x'), ('hello', {}), ('%(a)s %s', {'a': 1}), ('%s %(a)s', "
+      "{'a': 1}), ('%20d|', 1), ('%*d', (np.int64(3), 1)), ('%*d', (True, 1)), ('%x', "
+      "np.float64(2.0)), ('%q', ()), ('%s', ()), ('%(a)s', [1]), ('%d %s', (1, 'x', 3))]:\n"
+      "    show(lambda: f % x)\n"
+      "print('%-8s|' % 'é', '%.1s|' % 'éa', '%3c|' % 'é')\n"
+      "print('%1000000d' % 1 == ' ' * 999999 + '1')\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "IndexError number of dimensions must be within [0, 32], indexing result would have 41\n"
+        "(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, "
+        "1, 1, 3)\n"
+        "ValueError maximum supported dimension for an ndarray is 32, found 34\n"
+        "ValueError maximum supported dimension for an ndarray is 32, found 33\n"
+        "2.0\n"
+        "2.0\n"
+        "<class 'numpy.float64'>\n"
+        "array([-2147483648, -2147483648], dtype=int32)\n"
+        "array([-9223372036854775808, -9223372036854775808])\n"
+        "array([0])\n"
+        "array([     20,      20,     -20, 1234570])\n"
+        "array([inf, inf], dtype=float32)\n"
+        "array([0., 0.], dtype=float32)\n"
+        "array([0.12, 2.68], dtype=float32)\n"
+        "TypeError 'NoneType' object cannot be interpreted as an integer\n"
+        "OverflowError Python int too large to convert to C long\n"
+        "OverflowError signed integer is greater than maximum\n"
+        "OverflowError signed integer is less than minimum\n"
+        "TypeError fill() takes exactly 1 argument (2 given)\n"
+        "[3 3 3]\n"
+        "ValueError invalid literal for int() with base 10: 'x'\n"
+        "[2.5 2.5]\n"
+        "array([0, 1, 2, 3, 4, 5])\n"
+        "Ellipsis\n"
+        "'1.500'\n"
+        "'5'\n"
+        "TypeError only size-1 arrays can be converted to Python scalars\n"
+        "'[1. 2.]'\n"
+        "TypeError %c requires int or char\n"
+        "TypeError %x format: an integer is required, not numpy.ndarray\n"
+        "'ff'\n"
+        "'8000000000000000'\n"
+        "'0X400000000000000005'\n"
+        "'-10000000000000000000000'\n"
+        "ValueError unsupported format character 'b' (0x62) at index 1\n"
+        "ValueError unsupported format character 'y' (0x79) at index 2\n"
+        "ValueError unsupported format character '?' (0xe9) at index 1\n"
+        "ValueError unsupported format character '?' (0xa) at index 1\n"
+        "TypeError not enough arguments for format string\n"
+        "ValueError unsupported format character '%' (0x25) at index 2\n"
+        "'hello'\n"
+        "'hello'\n"
+        "TypeError not all arguments converted during string formatting\n"
+        "'hello'\n"
+        "TypeError not enough arguments for format string\n"
+        "\"{'a': 1} 1\"\n"
+        "'                   1|'\n"
+        "TypeError * wants int\n"
+        "'1'\n"
+        "TypeError %x format: an integer is required, not numpy.float64\n"
+        "TypeError not enough arguments for format string\n"
+        "TypeError not enough arguments for format string\n"
+        "TypeError list indices must be integers or slices, not str\n"
+        "TypeError not all arguments converted during string formatting\n"
+        "é       | é|   é|\n"
+        "True\n");
+  // A boolean index is refused by name (NumPy would add an axis and select by mask).
+  const auto b = run_notebook("import numpy as np\nnp.arange(3)[True]\n");
+  CHECK(b.error.find("IndexError: a boolean index (x[True]) adds an axis") != std::string::npos);
 }
