@@ -38,7 +38,8 @@ at FILE:LINE:COL.
   --json               print a JSON array, one object per file: {file, dialect, status: "passed" |
                        "failed" | "not_run" | "error", checks: [{line, column, kind, passed, detail}],
                        ops: [{line, column, op, seconds, repeats, flops, transcendentals,
-                       bytes_accessed}] (the ops that ran alone), fused, dot_epilogues (false
+                       bytes_accessed, view (it ran as a view of its operand: none of its
+                       bytes moved)}] (the ops that ran alone), fused, dot_epilogues (false
                        with --xla-cpu), fusions: [{name, kind
                        (kLoop | kInput | kOutput), line, column (its root), ops: [{line, column,
                        op}], seconds, repeats, flops, transcendentals, bytes_accessed, fallback

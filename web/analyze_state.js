@@ -472,7 +472,7 @@ export function* analyzeBaseSteps(core, a, budgets, measurements) {
   const roofs = found.map((r) => ({ ...r, line: r === roof ? line.value.roofs[0] : others.shift() }));
   const chosen = roofs.find((r) => r.id === roof.id);
   withBounds(rows, line.value.ops.bounds);
-  if (measured) withMeasured(rows, measured.seconds, line.value.measured_ops);
+  if (measured) withMeasured(rows, measured.seconds, line.value.measured_ops, measured.views);
   if (ofOp)
     for (const r of rows) {
       r.fusion = Number.isNaN(ofOp[r.index]) ? null : ofOp[r.index];

@@ -699,7 +699,8 @@ export interface RunReport {
   status: 'passed' | 'failed' | 'not_run' | 'error';
   checks: { line: number; column: number; kind: string; passed: boolean; detail: string }[];
   /** measurements of this machine, beside the cost analysis's estimates for the same op */
-  ops: { line: number; column: number; op: string; seconds: number; repeats: number; flops: number; transcendentals: number; bytes_accessed: number }[];
+  /** view: run as a view of its operand (a reshape of the same buffer): none of its counted bytes moved */
+  ops: { line: number; column: number; op: string; seconds: number; repeats: number; flops: number; transcendentals: number; bytes_accessed: number; view: boolean }[];
   /** the run fused (RunOptions.fuse) */
   fused: boolean;
   /** its fusion rule (RunOptions.dot_epilogues): false, a dot's epilogue fused only as XLA's CPU backend fuses it */
@@ -1260,6 +1261,8 @@ export interface AnalyzeRow {
   gbs: number | null;
   /** lower bound on the op's time under the roof / its measured time */
   ofRoof: number | null;
+  /** the run says the op ran as a view of its operand: it moved none of its counted bytes (gbs and ofRoof null) */
+  view?: boolean;
   /** a fused run: the fusion the op ran in (its position in the report's fusions), or null */
   fusion: number | null;
 }
@@ -1305,7 +1308,8 @@ export interface RunView {
   /** the shown report's results (shape, checksum, preview, bits): the same values fused or op by op */
   results: RunResultSummary[];
   /** the measured ops (a fused run: those that ran alone): time, achieved GFLOP/s and GB/s, share of the roof, the op's ceiling (GFLOP/s) */
-  rows: { index: number; line: number; column: number; op: string; seconds: number; gflops: number | null; gbs: number | null; ofRoof: number | null; ceiling: number | null }[];
+  /** view: the op ran as a view of its operand (no data moved: its gbs and ofRoof are null) */
+  rows: { index: number; line: number; column: number; op: string; seconds: number; gflops: number | null; gbs: number | null; ofRoof: number | null; view: boolean; ceiling: number | null }[];
   /** a fused run's fusions (the core's grouping and counts), each with its ops' rows (indices) and, when timed, what it achieved under the chosen roof */
   fusions: RunViewFusion[];
 }

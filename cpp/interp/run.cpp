@@ -415,8 +415,33 @@ bool Run::execute(const hlo::LFunction& lfn, const hlo::Instr& in, std::vector<V
   if (!time_repeated(
           *in.op, [&] { return k.run(call) && !failed(); }, &seconds, &repeats))
     return false;
-  timings_.push_back({in.op->line, in.op->column, std::string(in.op->name), seconds, repeats});
+  timings_.push_back({in.op->line, in.op->column, std::string(in.op->name), seconds, repeats,
+                      ran_as_view(lfn, in, frame)});
   return true;
+}
+
+// Whether a layout op (the ops whose kernels may hand on the operand's buffer: ops_data.cpp)
+// made its result a view of its operand, moving no data.
+bool Run::ran_as_view(const hlo::LFunction& lfn, const hlo::Instr& in,
+                      const std::vector<Value>& frame) const {
+  switch (in.code) {
+    case hlo::OpCode::Reshape:
+    case hlo::OpCode::Copy:
+    case hlo::OpCode::Bitcast:
+    case hlo::OpCode::BroadcastInDim:
+    case hlo::OpCode::Broadcast:
+    case hlo::OpCode::Transpose:
+      break;
+    default:
+      return false;
+  }
+  const hlo::Function& f = *lfn.fn;
+  const auto results = f.results(*in.op), operands = f.operands(*in.op);
+  if (results.size() != 1 || operands.empty()) return false;
+  const Value& y = frame[results[0]];
+  const Value& x = frame[operands[0]];
+  return y.kind == Value::Kind::Tensor && x.kind == Value::Kind::Tensor && y.tensor.storage &&
+         y.tensor.storage == x.tensor.storage;
 }
 
 bool Run::time_repeated(const hlo::Op& op, const std::function<bool()>& once, double* seconds,

@@ -96,6 +96,9 @@ class Run {
   void release(const std::vector<hlo::ValueId>* dead, std::vector<Value>& frame);
   bool execute(const hlo::LFunction& lfn, const hlo::Instr& instr, std::vector<Value>& frame,
                bool timed);
+  // Whether a timed op ran as a view of its operand (OpTiming::view).
+  bool ran_as_view(const hlo::LFunction& lfn, const hlo::Instr& instr,
+                   const std::vector<Value>& frame) const;
 };
 
 }  // namespace rl::interp

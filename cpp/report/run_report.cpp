@@ -155,6 +155,7 @@ std::string run_text_json(std::string text, const RunOptions& options,
         .field("flops", r.flops)
         .field("transcendentals", r.trans)
         .field("bytes_accessed", r.bytes)
+        .field("view", r.t.view)
         .end_object();
   j.end_array();
   // A fused run's fusions: each one's time beside XLA's counts for the fusion (hlo/fuse.h: its

@@ -731,6 +731,35 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     await page.close();
   });
 
+  test('op by op, a reshape run as a view says so instead of a share of the roof over 100%', async () => {
+    const { page, problems } = await fixture.open(name);
+    await showText(
+      page,
+      'view.mlir',
+      `func.func @main(%x: tensor<64x96xf32>) -> tensor<96x64xf32> {
+  %0 = stablehlo.add %x, %x : tensor<64x96xf32>
+  %1 = stablehlo.reshape %0 : (tensor<64x96xf32>) -> tensor<96x64xf32>
+  %2 = stablehlo.add %1, %1 : tensor<96x64xf32>
+  return %2 : tensor<96x64xf32>
+}
+`,
+    );
+    await page.locator('#analyze-inputs').selectOption('seeded');
+    await page.locator('#analyze-fuse').selectOption('ops');
+    const v = await runShown(page);
+    assert.equal(v.status, 'passed');
+    const reshape = v.rows.find((r) => r.op === 'stablehlo.reshape');
+    assert.equal(reshape.view, true);
+    assert.equal(reshape.ofRoof, null);
+    assert.ok(v.rows.filter((r) => r.op === 'stablehlo.add').every((r) => !r.view && r.ofRoof > 0));
+    const row = page.locator('#analyze-ops tbody tr', { hasText: 'stablehlo.reshape' }).first();
+    const cell = row.locator('td', { hasText: 'a view: no data moved' });
+    assert.equal(await cell.count(), 1);
+    assert.match(await cell.getAttribute('title'), /moved none of the bytes the cost analysis counts/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test('an unsupported op is named with its line; nothing runs and the estimates stay', async () => {
     const { page, problems } = await fixture.open(name);
     await showText(page, 'odd.mlir', UNSUPPORTED);

@@ -468,3 +468,37 @@ test('a run past its time limit says so with durations people read ("at most 1 s
   const message = r.value.errors[0].message;
   assert.match(message, /the run took too long — expected at most 1 s, got (1|1\.\d{1,2}) s$/, message);
 });
+
+describe('an op run as a view', () => {
+  test('a reshape that moved no data shows its time, not a GB/s or a share of the roof', () => {
+    const text = `func.func @main(%x: tensor<64x96xf32>) -> tensor<96x64xf32> {
+  %0 = stablehlo.add %x, %x : tensor<64x96xf32>
+  %1 = stablehlo.reshape %0 : (tensor<64x96xf32>) -> tensor<96x64xf32>
+  %2 = stablehlo.add %1, %1 : tensor<96x64xf32>
+  return %2 : tensor<96x64xf32>
+}
+`;
+    let a = analysed('view.mlir', text);
+    a = setRunPending(a, 'running');
+    const report = runFile(core, 'view.mlir', text, { inputs: 'seeded', fuse: false }).value;
+    assert.deepEqual(
+      report.ops.map((o) => [o.op, o.view]),
+      [
+        ['stablehlo.add', false],
+        ['stablehlo.reshape', true],
+        ['stablehlo.add', false],
+      ],
+    );
+    a = setRun(a, a.shown.seq, { report, ms: 1 });
+    const view = deriveAnalyzeView(core, a, LESSON, null);
+    const reshape = view.rows.find((r) => r.op === 'stablehlo.reshape');
+    assert.ok(reshape.seconds > 0, 'its time is a measurement, shown');
+    assert.equal(reshape.view, true);
+    assert.equal(reshape.gbs, null);
+    assert.equal(reshape.ofRoof, null);
+    assert.ok(reshape.bytes > 0, "the cost analysis still counts XLA's bytes for it");
+    const add = view.rows.find((r) => r.op === 'stablehlo.add');
+    assert.equal(add.view, false);
+    assert.ok(add.gbs > 0 && add.ofRoof > 0);
+  });
+});

@@ -92,6 +92,7 @@ export function* buildRowsInSteps(summary, placement) {
       gflops: null,
       gbs: null,
       ofRoof: null,
+      view: false,
       fusion: null,
       flopShare: place.top && t.flops > 0 ? o.flops / t.flops : null,
       byteShare: place.top && t.bytes_accessed > 0 ? o.bytes_accessed / t.bytes_accessed : null,
@@ -115,19 +116,26 @@ export function withBounds(rows, bounds) {
  */
 export function measuredSeconds(summary, placement, report) {
   const byPlace = new Map();
-  for (const o of report.ops) byPlace.set(`${o.line}:${o.column}`, o.seconds);
+  for (const o of report.ops) byPlace.set(`${o.line}:${o.column}`, o);
   const seconds = new Float64Array(summary.ops.length).fill(NaN);
+  const views = new Uint8Array(summary.ops.length);
   let timed = 0;
   summary.ops.forEach((o, i) => {
     if (!(placement[i]?.top ?? true)) return;
     const t = byPlace.get(`${o.line}:${o.column}`);
-    if (t > 0) {
-      seconds[i] = t;
+    if (t?.seconds > 0) {
+      seconds[i] = t.seconds;
+      views[i] = t.view ? 1 : 0;
       timed += 1;
     }
   });
   // The program's measured total only when every op was timed (a partial sum is not its time).
-  return { seconds, total: report.ops_seconds > 0 && !(report.untimed_ops > 0) ? report.ops_seconds : null, timed };
+  return {
+    seconds,
+    views,
+    total: report.ops_seconds > 0 && !(report.untimed_ops > 0) ? report.ops_seconds : null,
+    timed,
+  };
 }
 
 /**
@@ -286,18 +294,25 @@ export function fusionSpan(fusion) {
 /**
  * Puts each row's measured time and what it achieved under the chosen roof (the core's:
  * core.roofline's measured_ops, by op index) into its row: seconds, gflops, gbs, ofRoof (null:
- * not measured, or no bound).
+ * not measured, or no bound), view (the run says the op ran as a view of its operand: it moved
+ * none of the bytes counted, so its GB/s and share of the roof are not shown).
  */
-export function withMeasured(rows, seconds, measuredOps) {
+export function withMeasured(rows, seconds, measuredOps, views = null) {
   for (const r of rows) {
     const t = seconds[r.index];
     r.seconds = Number.isNaN(t) ? null : t;
+    r.view = Boolean(views?.[r.index]);
     r.gflops = measuredOps?.gflops[r.index] ?? null;
-    r.gbs = measuredOps?.gbs[r.index] ?? null;
-    r.ofRoof = measuredOps?.of_roof[r.index] ?? null;
+    r.gbs = r.view ? null : (measuredOps?.gbs[r.index] ?? null);
+    r.ofRoof = r.view ? null : (measuredOps?.of_roof[r.index] ?? null);
   }
   return rows;
 }
+
+/** What the table says of an op that ran as a view, in place of its share of the roof. */
+export const VIEW_NOTE = 'a view: no data moved';
+export const VIEW_TITLE =
+  'This op ran as a view of its operand here (the same buffer, new dimensions): it moved none of the bytes the cost analysis counts for it, so its GB/s and its share of the roof would mean nothing. XLA often makes such an op a free bitcast too.';
 
 /** The columns a person can sort by, in table order. */
 export const SORT_KEYS = [

@@ -3,7 +3,7 @@
 // First / Previous / Next / Last, and selection: a click on a row (or its line button) or Enter
 // on a focused row selects it; the selected row is marked. The measured columns are a run's
 // (this machine's measurements), '—' until the program is run.
-import { fusedOpsText, TABLE_PAGE } from '../model/analysis_view.js';
+import { fusedOpsText, TABLE_PAGE, VIEW_NOTE, VIEW_TITLE } from '../model/analysis_view.js';
 import { grouped, percent, sci, short } from '../model/format.js';
 import { $, el } from './dom.js';
 
@@ -99,7 +99,9 @@ function rowElement(r, selected, fusions, inFusion) {
         el('td', r.seconds === null ? '—' : `${sci(r.seconds, 3)} s`, 'measured'),
         el('td', num(r.gflops), 'measured'),
         el('td', num(r.gbs), 'measured'),
-        el('td', percent(r.ofRoof), 'measured'),
+        r.view
+          ? Object.assign(el('td', VIEW_NOTE, 'measured text'), { title: VIEW_TITLE })
+          : el('td', percent(r.ofRoof), 'measured'),
       ];
   const line = el('td');
   const b = el('button', String(r.line), 'line-button');

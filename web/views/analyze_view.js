@@ -505,6 +505,7 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
                 gflops: x.gflops,
                 gbs: x.gbs,
                 ofRoof: x.ofRoof,
+                view: x.view,
                 ceiling: view.ceilings[x.index],
               }))
           : [],

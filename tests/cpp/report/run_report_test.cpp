@@ -377,3 +377,34 @@ TEST_CASE(
   CHECK(reduce->find("flops")->number == 63);  // XLA counts 64 - 1 adds
   CHECK(reduce->find("bytes_accessed")->number == 64 * 4 + 4 + 4);
 }
+
+TEST_CASE("a timed op run as a view of its operand says so: it moved none of its counted bytes",
+          "[interp][report]") {
+  // The reshape hands on its operand's buffer (ops_data.cpp); the add writes a new one; the
+  // transpose of a matrix moves its elements. Op by op, each is timed.
+  const std::string text =
+      "func.func @main(%x: tensor<4x6xf32>) -> tensor<6x4xf32> {\n"
+      "  %0 = stablehlo.add %x, %x : tensor<4x6xf32>\n"
+      "  %1 = stablehlo.reshape %0 : (tensor<4x6xf32>) -> tensor<6x4xf32>\n"
+      "  %2 = stablehlo.transpose %0, dims = [1, 0] : (tensor<4x6xf32>) -> tensor<6x4xf32>\n"
+      "  %3 = stablehlo.add %1, %2 : tensor<6x4xf32>\n"
+      "  return %3 : tensor<6x4xf32>\n"
+      "}\n";
+  interp::RunOptions o;
+  o.inputs = interp::Inputs::Seeded;
+  o.time_ops = true;
+  o.fuse = false;
+  auto parsed = parse_json(report::run_text_json(text, o));
+  REQUIRE(parsed.ok());
+  const Json* ops = parsed.value().find("ops");
+  REQUIRE(ops);
+  REQUIRE(ops->items.size() == 4);
+  std::vector<std::pair<std::string, bool>> seen;
+  for (const auto& op : ops->items)
+    seen.emplace_back(op.find("op")->string, op.find("view")->boolean);
+  CHECK(seen == std::vector<std::pair<std::string, bool>>{{"stablehlo.add", false},
+                                                          {"stablehlo.reshape", true},
+                                                          {"stablehlo.transpose", false},
+                                                          {"stablehlo.add", false}});
+  CHECK(ops->items[1].find("bytes_accessed")->number == 2 * 24 * 4);  // XLA's count: a copy
+}
