@@ -4399,10 +4399,7 @@ class Machine {
       // jax.numpy, lax and jax.nn in a traced function are the tracer's (JAX's rules, the
       // primitives it emits); outside one, the names the notebook runs on host arrays are its own.
       if (trace_ || any_traced(a)) return traced_call(q, a);
-      if (!host_name(q))
-        return raise("NotImplementedError",
-                     q + " runs here only in a function jax.jit traces (jax.jit(f)(...) or "
-                         "jax.jit(f).lower(...)), not on host arrays");
+      if (!host_name(q)) return eager_call(q, a);
     }
     if (q == "len") {
       V x = need(a, 0, "obj", "len");
@@ -6437,6 +6434,90 @@ class Machine {
     tr::Kw kw;
     if (!to_tr_args(a, &pos, &kw)) return nullptr;
     return from_tr(trace_->call(q, pos, kw));
+  }
+  // A jnp, lax or jax.nn function called on concrete values outside a trace, as JAX dispatches
+  // it eagerly: traced as the only op of a function whose parameters are the array arguments
+  // (arrays in lists and tuples too; everything else stays a Python value, static), compiled and
+  // run by the interpreter on those arrays. A result with no array in it (a shape) is returned
+  // as the trace gave it.
+  V eager_call(const std::string& q, const Args& a) {
+    if (lowering_)  // a lowering run computes nothing at its top level
+      return raise("NotImplementedError",
+                   q + " on concrete arrays is computed only when the program runs, not while "
+                       "the Write tab lowers it");
+    std::vector<ArgSpec> specs;
+    std::vector<V> arrays;
+    std::function<void(const V&)> collect = [&](const V& v) {
+      if (v->t == T::Array) {
+        ArgSpec sp;
+        sp.dims = v->arr.dims;
+        sp.dtype = mlir_dtype(canon(v->arr.dt, true));
+        specs.push_back(sp);
+        arrays.push_back(v);
+      } else if (v->t == T::List || v->t == T::Tuple) {
+        for (const V& x : v->items) collect(x);
+      }
+    };
+    for (const V& x : a.pos) collect(x);
+    for (const auto& kv : a.kw) collect(kv.second);
+    V out;
+    std::string text, function;
+    std::vector<int> kept;
+    {
+      tr::Session session(q.substr(q.rfind('.') + 1), specs);
+      struct Active {
+        Machine& m;
+        tr::Session* saved;
+        std::int64_t saved_id;
+        ~Active() {
+          m.trace_ = saved;
+          m.trace_id_ = saved_id;
+          m.trace_raised_ = false;
+        }
+      } active{*this, trace_, trace_id_};
+      trace_ = &session;
+      trace_id_ = ++traces_;
+      std::size_t next = 0;
+      std::function<V(const V&)> traced = [&](const V& v) -> V {
+        if (v->t == T::Array) return from_tr(session.args()[next++]);
+        if (v->t == T::List || v->t == T::Tuple) {
+          std::vector<V> items;
+          for (const V& x : v->items) items.push_back(traced(x));
+          return mk_seq(v->t, std::move(items));
+        }
+        return v;
+      };
+      Args targs;
+      for (const V& x : a.pos) targs.pos.push_back(traced(x));
+      for (const auto& kv : a.kw) targs.kw.emplace_back(kv.first, traced(kv.second));
+      out = traced_call(q, targs);
+      if (!out) return nullptr;
+      std::function<bool(const V&)> has_array = [&](const V& v) {
+        if (v->t == T::Traced) return true;
+        if (v->t == T::List || v->t == T::Tuple)
+          return std::any_of(v->items.begin(), v->items.end(), has_array);
+        return false;
+      };
+      if (!has_array(out)) return out;
+      tr::Ref o = to_tr(out);
+      if (!o) return nullptr;
+      auto low = session.finish(o);
+      if (!low) return rule_error(low.error());
+      text = low->text;
+      function = low->function;
+      kept.assign(low->kept_args.begin(), low->kept_args.end());
+    }
+    auto l = mk(T::Lowered);
+    l->text = std::move(text);
+    l->s = std::move(function);
+    l->i = static_cast<std::int64_t>(arrays.size());
+    for (int k : kept) l->items.push_back(mk_int(k));
+    if (out->t == T::Tuple || out->t == T::List) l->self = mk(out->t);
+    V c = compile(l);
+    if (!c) return nullptr;
+    Args run;
+    run.pos = arrays;
+    return run_compiled(c, run);
   }
   // A jitted function called while tracing: JAX traces it into a private function of its own.
   V traced_jitted(const V& f, const Args& a) {

@@ -2179,3 +2179,32 @@ TEST_CASE("NumPy's and CPython's edges: dimensions, rounding, fill and %-formatt
   const auto b = run_notebook("import numpy as np\nnp.arange(3)[True]\n");
   CHECK(b.error.find("IndexError: a boolean index (x[True]) adds an axis") != std::string::npos);
 }
+
+// A jnp, lax or jax.nn function the notebook does not compute on the host runs as JAX dispatches
+// it eagerly: traced as one op over its array arguments (in lists too; other arguments static),
+// compiled and run by the interpreter. Its values are jax.jit's of the same call.
+TEST_CASE("jnp and jax.nn functions run eagerly on concrete arrays, as jax.jit of the call",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
+      "x = jnp.arange(6.0).reshape(2, 3)\n"
+      "print(jnp.einsum('ij,kj->ik', x, x))\n"
+      "print(jnp.stack([x, x + 1]).shape, jnp.stack([x, x + 1])[1, 0])\n"
+      "print(jnp.eye(2), jax.nn.one_hot(jnp.array([0, 2]), 3))\n"
+      "y = jnp.cumsum(np.arange(4.0))\n"
+      "print(y, y.dtype, type(y).__name__)\n"
+      "f = jax.jit(lambda a: jax.nn.softmax(a, axis=0))\n"
+      "print(bool((f(x) == jax.nn.softmax(x, axis=0)).all()))\n"
+      "print(jnp.expand_dims(x, 0).shape, jnp.squeeze(jnp.ones((1, 3))).shape)\n"
+      "try:\n    jnp.einsum('ij,jk->q', x, x)\nexcept ValueError as e:\n    print(e)\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "[[ 5. 14.]\n [14. 50.]]\n"
+        "(2, 2, 3) [1. 2. 3.]\n"
+        "[[1. 0.]\n [0. 1.]] [[1. 0. 0.]\n [0. 0. 1.]]\n"
+        "[0. 1. 3. 6.] float32 ArrayImpl\n"
+        "True\n"
+        "(1, 2, 3) (3,)\n"
+        "Output character 'q' did not appear in the input\n");
+}
