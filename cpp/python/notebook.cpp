@@ -4040,6 +4040,14 @@ class Machine {
         break;
       case T::Float:
         if (name == "is_integer") return bound(obj, name);
+        if (name == "real") return obj;
+        if (name == "imag") return mk_float(0.0);
+        break;
+      case T::Int:
+      case T::Bool:
+        if (name == "real" || name == "numerator") return obj->t == T::Bool ? mk_int(obj->b) : obj;
+        if (name == "imag") return mk_int(0);
+        if (name == "denominator") return mk_int(1);
         break;
       default:
         break;
@@ -5774,15 +5782,57 @@ class Machine {
     self->vals.erase(self->vals.begin() + j);
     return v;
   }
-  // str.format: replacement fields {}, {0}, {name}, each with an optional !r/!s/!a conversion and
-  // a :spec (format_value, the f-strings' mini-language; a spec's own nested fields are filled in
-  // first); {{ and }} are braces. Attribute and item lookups in a field ({0.x}, {a[0]}) are refused
-  // by name.
-  V str_format(const std::string& s, const Args& a) {
-    std::string out;
-    std::size_t next_auto = 0;
+  // str.format: replacement fields {}, {0}, {name}, each with attribute and item lookups
+  // ({0.shape}, {a[0]}, {d[key]}: digits index by int, anything else by str, as CPython's), an
+  // optional !r/!s/!a conversion and a :spec (format_value, the f-strings' mini-language; a spec's
+  // own nested fields are filled in first); {{ and }} are braces.
+  // Automatic field numbering, shared by a format string and the fields nested in its specs.
+  struct AutoNumber {
+    std::size_t next = 0;
     bool automatic = false, manual = false;
-    const auto field_value = [&](const std::string& name) -> V {
+  };
+  V str_format(const std::string& s, const Args& a, int depth = 2, AutoNumber* shared = nullptr) {
+    if (depth <= 0) return raise("ValueError", "Max string recursion exceeded");  // CPython's 2
+    std::string out;
+    AutoNumber own;
+    AutoNumber& numbering = shared ? *shared : own;
+    std::size_t& next_auto = numbering.next;
+    bool& automatic = numbering.automatic;
+    bool& manual = numbering.manual;
+    const auto digits = [](const std::string& t) {
+      return !t.empty() &&
+             std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    std::function<V(const std::string&)> field_arg;
+    // The field's value: its argument, then each .attribute and [key] in turn.
+    const auto field_value = [&](const std::string& field) -> V {
+      const std::size_t first = field.find_first_of(".[");
+      V v = field_arg(field.substr(0, first));
+      for (std::size_t k = first; v && k != std::string::npos && k < field.size();) {
+        if (field[k] == '.') {
+          const std::size_t end = field.find_first_of(".[", k + 1);
+          const std::string attr =
+              field.substr(k + 1, end == std::string::npos ? end : end - k - 1);
+          if (attr.empty()) return raise("ValueError", "Empty attribute in format string");
+          v = attribute(v, attr);
+          k = end;
+        } else if (field[k] == '[') {
+          const std::size_t close = field.find(']', k + 1);
+          if (close == std::string::npos)
+            return raise("ValueError", "Missing ']' in format string");
+          const std::string key = field.substr(k + 1, close - k - 1);
+          if (key.empty()) return raise("ValueError", "Empty attribute in format string");
+          v = subscript(v, digits(key) && key.size() < 18 ? mk_int(std::stoll(key)) : mk_str(key));
+          k = close + 1;
+          if (k < field.size() && field[k] != '.' && field[k] != '[')
+            return raise("ValueError", "Only '.' or '[' may follow ']' in format field specifier");
+        } else {
+          break;
+        }
+      }
+      return v;
+    };
+    field_arg = [&](const std::string& name) -> V {
       if (name.empty()) {
         if (manual)
           return raise(
@@ -5795,11 +5845,7 @@ class Machine {
                                          " out of range for positional args tuple");
         return a.pos[k];
       }
-      if (name.find_first_of(".[") != std::string::npos)
-        return raise("NotImplementedError",
-                     "str.format with an attribute or item lookup in a field ({" + name +
-                         "}) is not supported here; use an f-string");
-      if (std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      if (digits(name)) {
         if (automatic)
           return raise(
               "ValueError",
@@ -5834,37 +5880,59 @@ class Machine {
         ++i;
         continue;
       }
-      // The field: up to its matching '}' (a spec may hold nested fields).
+      // The field, as CPython's MarkupIterator reads it: its name (an [item] key may hold any
+      // character) up to '}', ':' or '!'; after '!', one conversion character; then the spec up
+      // to the '}' that closes the field (nested fields counted).
+      if (i + 1 >= s.size()) return raise("ValueError", "Single '{' encountered in format string");
       std::size_t j = i + 1;
-      int depth = 1;
-      for (; j < s.size() && depth > 0; ++j) {
-        if (s[j] == '{') ++depth;
-        if (s[j] == '}') --depth;
+      char stop = 0;
+      while (j < s.size()) {
+        const char d = s[j++];
+        if (d == '{') return raise("ValueError", "unexpected '{' in field name");
+        if (d == '[') {
+          while (j < s.size() && s[j] != ']') ++j;
+          continue;
+        }
+        if (d == '}' || d == ':' || d == '!') {
+          stop = d;
+          break;
+        }
       }
-      if (depth > 0) return raise("ValueError", "Single '{' encountered in format string");
-      const std::string field = s.substr(i + 1, j - i - 2);
-      i = j - 1;
-      std::size_t cut = field.find_first_of("!:");
-      const std::string name = field.substr(0, cut);
+      if (!stop) return raise("ValueError", "expected '}' before end of string");
+      const std::string name = s.substr(i + 1, j - i - 2);
       char conv = 0;
       std::string spec;
-      if (cut != std::string::npos && field[cut] == '!') {
-        if (cut + 1 >= field.size() || (cut + 2 < field.size() && field[cut + 2] != ':') ||
-            std::string("rsa").find(field[cut + 1]) == std::string::npos)
-          return raise("ValueError",
-                       "Unknown conversion specifier " +
-                           (cut + 1 < field.size() ? field.substr(cut + 1, 1) : std::string("")));
-        conv = field[cut + 1];
-        cut = cut + 2 < field.size() ? cut + 2 : std::string::npos;
+      if (stop != '}') {
+        if (stop == '!') {
+          if (j >= s.size())
+            return raise("ValueError", "end of string while looking for conversion specifier");
+          conv = s[j++];
+        }
+        const std::size_t spec_at = j;
+        int depth = 1;
+        while (j < s.size() && depth > 0) {
+          if (s[j] == '{') ++depth;
+          if (s[j] == '}') --depth;
+          ++j;
+        }
+        if (depth > 0) return raise("ValueError", "unmatched '{' in format spec");
+        spec = s.substr(spec_at, j - 1 - spec_at);
+        if (conv) {
+          if (!spec.empty() && spec[0] != ':')
+            return raise("ValueError", "expected ':' after conversion specifier");
+          if (std::string("rsa").find(conv) == std::string::npos)
+            return raise("ValueError", std::string("Unknown conversion specifier ") + conv);
+          if (!spec.empty()) spec.erase(0, 1);
+        }
       }
-      if (cut != std::string::npos) spec = field.substr(cut + 1);
+      i = j - 1;
+      V v = field_value(name);  // the field first, then its spec's own fields (CPython's order)
+      if (!v) return nullptr;
       if (spec.find('{') != std::string::npos) {  // nested fields, filled from the same arguments
-        V inner = str_format(spec, a);
+        V inner = str_format(spec, a, depth - 1, &numbering);
         if (!inner) return nullptr;
         spec = inner->s;
       }
-      V v = field_value(name);
-      if (!v) return nullptr;
       V piece = format_field(v, conv, spec);
       if (!piece) return nullptr;
       out += piece->s;

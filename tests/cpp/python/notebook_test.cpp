@@ -1142,8 +1142,7 @@ TEST_CASE("NumPy scalars behave as NumPy's do in Python's places", "[python][not
             .stdout_text == "True False False True\n");
 }
 
-// str.format, as CPython's (its refusals in CPython 3.11's words; a field's attribute or item
-// lookup is refused by name).
+// str.format, as CPython's (its refusals in CPython 3.11's words).
 TEST_CASE("str.format fills its fields as CPython's does", "[python][notebook]") {
   const auto r = run_notebook(
       "print(\"{:.1f}\".format(1.5), \"{} and {}\".format(1, \"a\"), \"{1}{0}\".format(\"x\", "
@@ -1167,8 +1166,7 @@ TEST_CASE("str.format fills its fields as CPython's does", "[python][notebook]")
         "IndexError Replacement index 2 out of range for positional args tuple\n"
         "KeyError 'x'\n"
         "ValueError Unknown conversion specifier z\n"
-        "NotImplementedError str.format with an attribute or item lookup in a field ({0.real}) is "
-        "not supported here; use an f-string\n");
+        "1\n");  // {0.real}: int's real part
 }
 
 // A compiled function called with arguments of other types refuses in JAX's words (pxla's
@@ -2207,4 +2205,109 @@ TEST_CASE("jnp and jax.nn functions run eagerly on concrete arrays, as jax.jit o
         "True\n"
         "(1, 2, 3) (3,)\n"
         "Output character 'q' did not appear in the input\n");
+}
+
+// str.format's fields as CPython 3.11 reads them: attribute and item lookups ({0.shape},
+// {1[a][1]}, digits as an int key), a spec's nested fields after the field's own value (shared
+// automatic numbering, two levels at most), and every malformed field in CPython's words. The
+// expected text is CPython's output for the same program.
+TEST_CASE("str.format looks up attributes and items, and reads fields as CPython's",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import numpy as np\n"
+      "x = np.zeros((2, 3), np.float32)\n"
+      "d = {'a': [10, 20], '1': 'one', 1: 'int one'}\n"
+      "def show(f):\n"
+      "    try:\n"
+      "        print(repr(f()))\n"
+      "    except Exception as e:\n"
+      "        print(type(e).__name__, e)\n"
+      "show(lambda: \"{0.shape} {0.dtype} {1[a][1]} {1[1]}\".format(x, d))\n"
+      "show(lambda: \"{x.shape[0]:>4}|{.real}\".format(3, x=x))\n"
+      "show(lambda: \"{0.nope}\".format(1))\n"
+      "show(lambda: \"{0[0]x}\".format([1]))\n"
+      "show(lambda: \"{0.}\".format(1))\n"
+      "show(lambda: \"{0[]}\".format([1]))\n"
+      "show(lambda: \"{d[a:b]}\".format(d={'a:b': 5}))\n"
+      "show(lambda: \"{0[5]}\".format([1]))\n"
+      "show(lambda: \"{0.real!r:>6}\".format(2.5))\n"
+      "show(lambda: \"{[0]}{}\".format([7], 8))\n"
+      "show(lambda: (True).real)\n"
+      "show(lambda: (7).numerator + (7).denominator + (2.5).imag)\n"
+      "for f in ['{0', '{', 'x{', '{0:{1}', '{0[}]}', '{0[a}', '{a{b}', '{:{}', '{0:{1}}', "
+      "'{0!r:>{1}}', '{}}', '{0:}}', '{0[1]}', '{0!}', '{0!x}', '{0:{1:{2}}}']:\n"
+      "    try: print(repr(f), repr(f.format([1, 9], 5, 3)))\n"
+      "    except Exception as e: print(repr(f), type(e).__name__, e)\n"
+      "for f in ['{0:abc', '{0!r', '{0:', '{0', '{a{b}', '{a{b}}', '{a{', '{0!}', '{0!}}', "
+      "'{0:{1}', '{0:{1', '{0:{1}}', '{:{}', '{:}}', '{0[{]}', 'ab{0!r:{', '{!', '{:', '{0!rx}', "
+      "'{0!r}', '{0!s:>8}', '{1:{2}}|', '{1:>{2}}|', '{{}}{{', '}}x']:\n"
+      "    try: print(repr(f), repr(f.format([1,9],5,3, a=1)))\n"
+      "    except Exception as e: print(repr(f), type(e).__name__, e)\n"
+      "for f, args in [('{:>{}}|', ('a', 5)), ('{:{}.{}f}|', (3.14159, 8, 2)), ('{0:{1}}{}', ('a', "
+      "3)), ('{:{1}}', ('a', 3)), ('{:{}}{}', ('a', 4, 'b'))]:\n"
+      "    try: print(repr(f), repr(f.format(*args)))\n"
+      "    except Exception as e: print(repr(f), type(e).__name__, e)\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "'(2, 3) float32 20 int one'\n"
+        "'   2|3'\n"
+        "AttributeError 'int' object has no attribute 'nope'\n"
+        "ValueError Only '.' or '[' may follow ']' in format field specifier\n"
+        "ValueError Empty attribute in format string\n"
+        "ValueError Empty attribute in format string\n"
+        "'5'\n"
+        "IndexError list index out of range\n"
+        "'   2.5'\n"
+        "'78'\n"
+        "1\n"
+        "8.0\n"
+        "'{0' ValueError expected '}' before end of string\n"
+        "'{' ValueError Single '{' encountered in format string\n"
+        "'x{' ValueError Single '{' encountered in format string\n"
+        "'{0:{1}' ValueError unmatched '{' in format spec\n"
+        "'{0[}]}' TypeError list indices must be integers or slices, not str\n"
+        "'{0[a}' ValueError expected '}' before end of string\n"
+        "'{a{b}' ValueError unexpected '{' in field name\n"
+        "'{:{}' ValueError unmatched '{' in format spec\n"
+        "'{0:{1}}' TypeError unsupported format string passed to list.__format__\n"
+        "'{0!r:>{1}}' '[1, 9]'\n"
+        "'{}}' ValueError Single '}' encountered in format string\n"
+        "'{0:}}' ValueError Single '}' encountered in format string\n"
+        "'{0[1]}' '9'\n"
+        "'{0!}' ValueError unmatched '{' in format spec\n"
+        "'{0!x}' ValueError Unknown conversion specifier x\n"
+        "'{0:{1:{2}}}' ValueError Max string recursion exceeded\n"
+        "'{0:abc' ValueError unmatched '{' in format spec\n"
+        "'{0!r' ValueError unmatched '{' in format spec\n"
+        "'{0:' ValueError unmatched '{' in format spec\n"
+        "'{0' ValueError expected '}' before end of string\n"
+        "'{a{b}' ValueError unexpected '{' in field name\n"
+        "'{a{b}}' ValueError unexpected '{' in field name\n"
+        "'{a{' ValueError unexpected '{' in field name\n"
+        "'{0!}' ValueError unmatched '{' in format spec\n"
+        "'{0!}}' ValueError Unknown conversion specifier }\n"
+        "'{0:{1}' ValueError unmatched '{' in format spec\n"
+        "'{0:{1' ValueError unmatched '{' in format spec\n"
+        "'{0:{1}}' TypeError unsupported format string passed to list.__format__\n"
+        "'{:{}' ValueError unmatched '{' in format spec\n"
+        "'{:}}' ValueError Single '}' encountered in format string\n"
+        "'{0[{]}' TypeError list indices must be integers or slices, not str\n"
+        "'ab{0!r:{' ValueError unmatched '{' in format spec\n"
+        "'{!' ValueError end of string while looking for conversion specifier\n"
+        "'{:' ValueError unmatched '{' in format spec\n"
+        "'{0!rx}' ValueError expected ':' after conversion specifier\n"
+        "'{0!r}' '[1, 9]'\n"
+        "'{0!s:>8}' '  [1, 9]'\n"
+        "'{1:{2}}|' '  5|'\n"
+        "'{1:>{2}}|' '  5|'\n"
+        "'{{}}{{' '{}{'\n"
+        "'}}x' '}x'\n"
+        "'{:>{}}|' '    a|'\n"
+        "'{:{}.{}f}|' '    3.14|'\n"
+        "'{0:{1}}{}' ValueError cannot switch from manual field specification to automatic field "
+        "numbering\n"
+        "'{:{1}}' ValueError cannot switch from automatic field numbering to manual field "
+        "specification\n"
+        "'{:{}}{}' 'a   b'\n");
 }
