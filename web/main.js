@@ -55,7 +55,7 @@ import {
 import { installOffline } from './offline.js';
 import { bindGradebookView } from './views/gradebook_view.js';
 import { encodeProgress, PROGRESS_KEY } from './model/progress.js';
-import { decodeDrafts, DRAFTS_KEY, emptyDrafts, encodeDrafts } from './model/drafts.js';
+import { decodeDrafts, DRAFTS_KEY, emptyDrafts, encodeDrafts, mergeDrafts } from './model/drafts.js';
 import { bindAnalyzeView } from './views/analyze_view.js';
 import { bindWriteView } from './views/write_view.js';
 import { bindNotebookView } from './views/notebook_view.js';
@@ -68,7 +68,14 @@ import {
   openNotebook,
 } from './notebook_state.js';
 import { SEED_MISSING, SEED_NOTEBOOK } from './seed_source.js';
-import { applyWriteDraft, applyWriteLink, createWriteState, writeDraft, writeLink } from './write_state.js';
+import {
+  applyWriteDraft,
+  applyWriteLink,
+  createWriteState,
+  writeDraft,
+  writeLink,
+  writeReplaced,
+} from './write_state.js';
 import { bindClassroomView } from './views/classroom_view.js';
 import { bindExerciseView } from './views/exercise_view.js';
 import { bindTrafficMeasureView, renderExperiment, renderTrafficMeasurement } from './views/experiment_view.js';
@@ -338,20 +345,34 @@ function writeProgress() {
   if (classroom !== state.classroom) state = { ...state, classroom };
 }
 
-/** The reader's code kept in this browser (web/model/drafts.js): encodeDrafts's {ok, text} or {ok: false, error}. */
-const draftsText = (s) => encodeDrafts({ write: writeDraft(s.write), notebook: notebookDraft(s.notebook) });
-let savedDrafts = null; // draftsText's text when last written (or at start): written again when it changes
+/** The reader's code this tab would keep (web/model/drafts.js's parts). */
+function draftsOf(s) {
+  const source = writeDraft(s.write);
+  const replaced = writeReplaced(s.write);
+  return {
+    write: source === null && replaced.length === 0 ? null : { source, replaced },
+    notebook: notebookDraft(s.notebook),
+  };
+}
+let savedParts = { write: 'null', notebook: 'null' }; // each part as this tab last wrote (or read) it
 
 /** What the page says when the reader's code cannot be kept (shown in the Write tab and the Notebook). */
 const draftsUnsaved = (why) =>
   `Your code cannot be kept in this browser (${why}): it is lost on reload. Copy it somewhere to keep it.`;
 
-/** localStorage as a view of the reader's code (the Write tab's, the Notebook's): written when it changes. */
+/**
+ * localStorage as a view of the reader's code (the Write tab's, the Notebook's): the parts this
+ * tab changed are written into what storage holds now, so another tab's parts stay.
+ */
 function writeDrafts() {
-  const encoded = draftsText(state);
-  const key = encoded.ok ? encoded.text : `!${encoded.error}`;
-  if (key === savedDrafts) return;
-  savedDrafts = key;
+  const mine = draftsOf(state);
+  const parts = { write: JSON.stringify(mine.write), notebook: JSON.stringify(mine.notebook) };
+  const changed = new Set(Object.keys(parts).filter((k) => parts[k] !== savedParts[k]));
+  if (changed.size === 0) return;
+  savedParts = parts;
+  const stored = draftStorage.read();
+  const merged = mergeDrafts(stored.ok ? decodeDrafts(stored.text).drafts : emptyDrafts(), mine, changed);
+  const encoded = encodeDrafts(merged);
   const result = encoded.ok ? draftStorage.write(encoded.text) : encoded;
   const notice = result.ok ? null : draftsUnsaved(result.error);
   if (notice !== state.drafts.notice) state = { ...state, drafts: { notice } };
@@ -409,8 +430,8 @@ async function boot() {
     ),
     drafts: { notice: drafts.notice },
   };
-  const atStart = draftsText(state);
-  savedDrafts = atStart.ok ? atStart.text : null;
+  const atStart = draftsOf(state);
+  savedParts = { write: JSON.stringify(atStart.write), notebook: JSON.stringify(atStart.notebook) };
   const linkedClassroom = state.classroom.inLink;
 
   bindInputs(

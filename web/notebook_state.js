@@ -17,8 +17,9 @@
 //   runs:    cells run since the kernel started (the next count);
 //   notice:  what the page says about the kernel (it restarted, it was reset) or the cells (the
 //            seed's code replaced edits), or null;
-//   undo:    the cells as they were before "The seed's code again" replaced edited ones (Undo puts
-//            them back), or null;
+//   undo:    [cells]: the cells as they were each time "The seed's code again" replaced edited
+//            ones, the latest last (Undo puts it back, in place of the cells as they are; edits
+//            after it keep it; only Dismiss lets them go), at most MAX_NOTEBOOK_UNDO;
 //   clockTick: how coarsely the page's clock (time.perf_counter's) ticks, in seconds, measured by
 //            the core the first time the Notebook is open (undefined: not yet; null: too coarse
 //            to measure in a quarter second).
@@ -47,7 +48,7 @@ export function createNotebookState(seed, seedError = null) {
     kernel: null,
     runs: 0,
     notice: null,
-    undo: null,
+    undo: [],
     clockTick: undefined,
   };
 }
@@ -60,13 +61,22 @@ const withCell = (n, i, change) => ({ ...n, cells: n.cells.map((c, j) => (j === 
 /** The reader typed in cell i: its text changes (its output stays until it runs again). */
 export function editCell(n, i, source) {
   if (!n.cells[i] || n.cells[i].source === source) return n;
-  return { ...withCell(n, i, () => ({ source: String(source) })), undo: null };
+  return withCell(n, i, () => ({ source: String(source) }));
 }
 
-/** What the page says when the seed's code replaced the reader's edits to `k` cells. */
-export const seedRestored = (k) =>
-  `The seed's code is back: your edits to ${k} cell${k === 1 ? '' : 's'} were replaced, with the outputs. ` +
-  'Undo brings them back.';
+/** How many replaced sets of cells Undo can bring back. */
+export const MAX_NOTEBOOK_UNDO = 5;
+const pushUndo = (stack, cells) => [...stack, cells].slice(-MAX_NOTEBOOK_UNDO);
+
+/** What the page says when the seed's code replaced the reader's edits to `k` cells (`ran`: some had output). */
+export const seedRestored = (k, ran = false) =>
+  `The seed's code is back: your edits to ${k} cell${k === 1 ? '' : 's'} were replaced${ran ? ', with the outputs' : ''}. ` +
+  'Undo puts them back, in place of the cells as they are now.';
+/** What the page says when Undo has more to bring back. */
+export const NOTEBOOK_UNDO_MORE = 'Your cells are back. Undo again brings back the ones replaced before them.';
+
+const edits = (cells, seed) => cells.filter((c, j) => c.source !== seed[j]?.source).length;
+const hasOutput = (c) => c.stdout !== '' || c.display !== '' || c.error !== null;
 
 /**
  * The seed's code again, as bundled, every output cleared (the kernel keeps its variables). Edited
@@ -74,46 +84,66 @@ export const seedRestored = (k) =>
  */
 export function restoreSeed(n) {
   const cells = (n.seed ?? []).map(freshCell);
-  const edited = n.cells.filter((c, j) => c.source !== cells[j]?.source).length;
+  const edited = edits(n.cells, cells);
   if (edited === 0) return { ...n, cells };
-  return { ...n, cells, undo: n.cells, notice: seedRestored(edited) };
+  return { ...n, cells, undo: pushUndo(n.undo, n.cells), notice: seedRestored(edited, n.cells.some(hasOutput)) };
 }
 
 /**
- * The cells to keep in this browser between visits ({seed, cells}: the seed's fingerprint and
- * every cell's source), or null when no cell differs from the seed's.
+ * What to keep in this browser between visits ({seed, cells, replaced}: the seed's fingerprint,
+ * every cell's source when any differs from the seed's (else null), and the sources of each set
+ * of cells Undo can bring back), or null when there is none of it.
  */
 export function notebookDraft(n) {
-  if (!n.seed || n.cells.every((c, j) => c.source === n.seed[j]?.source)) return null;
-  return { seed: seedFingerprint(n.seed), cells: n.cells.map((c) => c.source) };
+  if (!n.seed) return null;
+  const edited = edits(n.cells, n.seed) > 0;
+  if (!edited && n.undo.length === 0) return null;
+  return {
+    seed: seedFingerprint(n.seed),
+    cells: edited ? n.cells.map((c) => c.source) : null,
+    replaced: n.undo.map((cells) => cells.map((c) => c.source)),
+  };
 }
 
-/** What the page says when edits kept in this browser are back. */
-export const draftRestored = (k) =>
+/** What the page says when edits kept in this browser are back (`undo`: replaced cells were kept too). */
+export const draftRestored = (k, undo = false) =>
   `Your edits to ${k} cell${k === 1 ? '' : 's'}, kept in this browser, are back. ` +
-  "\u201cThe seed's code again\u201d puts the seed's code back (and offers an Undo).";
+  (undo
+    ? "Cells of yours that the seed's code replaced were kept too: Undo puts them back."
+    : "\u201cThe seed's code again\u201d puts the seed's code back (and offers an Undo).");
+/** What the page says when only replaced cells (Undo's) were kept. */
+export const DRAFT_REPLACED_KEPT =
+  "Cells of yours that the seed's code replaced were kept in this browser: Undo puts them back.";
 /** What the page says when kept edits were made to another version of the seed's code. */
 export const DRAFT_OTHER_SEED =
   "Edits kept in this browser were made to another version of the seed's code, so they were not put " +
   'back; Undo puts them in the cells anyway (outputs cleared).';
 
 /**
- * Edits kept in this browser (notebookDraft's value, or null) put back into the cells: those made
- * to this seed's code at once; those made to another version are offered (Undo), not imposed.
+ * What this browser kept (notebookDraft's value, or null) put back: edits made to this seed's
+ * code at once, and the replaced cells as Undo's; edits made to another version are offered
+ * (Undo), not imposed.
  */
 export function applyNotebookDraft(n, draft) {
   if (!draft || !n.seed) return n;
-  const edited = draft.cells.filter((source, j) => source !== n.seed[j]?.source).length;
-  if (edited === 0) return n;
-  const cells = draft.cells.map((source, j) => freshCell({ source, firstLine: n.seed[j]?.firstLine ?? 1 }));
-  if (draft.seed === seedFingerprint(n.seed)) return { ...n, cells, notice: draftRestored(edited) };
-  return { ...n, undo: cells, notice: DRAFT_OTHER_SEED };
+  const asCells = (sources) => sources.map((source, j) => freshCell({ source, firstLine: n.seed[j]?.firstLine ?? 1 }));
+  const replaced = draft.replaced.map(asCells);
+  if (draft.seed !== seedFingerprint(n.seed)) {
+    const offered = draft.cells ? [...replaced, asCells(draft.cells)] : replaced;
+    return offered.length > 0 ? { ...n, undo: offered.slice(-MAX_NOTEBOOK_UNDO), notice: DRAFT_OTHER_SEED } : n;
+  }
+  const edited = draft.cells ? edits(asCells(draft.cells), n.seed) : 0;
+  const cells = edited > 0 ? asCells(draft.cells) : n.cells;
+  const notice =
+    edited > 0 ? draftRestored(edited, replaced.length > 0) : replaced.length > 0 ? DRAFT_REPLACED_KEPT : null;
+  return { ...n, cells, undo: replaced.slice(-MAX_NOTEBOOK_UNDO), notice };
 }
 
-/** Undo of restoreSeed: the cells as the reader had them (their outputs too). */
+/** Undo of restoreSeed: the latest cells replaced (their outputs too), in place of the cells as they are. */
 export function undoSeed(n) {
-  if (!n.undo) return n;
-  return { ...n, cells: n.undo, undo: null, notice: null };
+  if (n.undo.length === 0) return n;
+  const undo = n.undo.slice(0, -1);
+  return { ...n, cells: n.undo.at(-1), undo, notice: undo.length > 0 ? NOTEBOOK_UNDO_MORE : null };
 }
 
 /** Cells waiting for the kernel (Run all queues every cell, in order). */
@@ -197,7 +227,7 @@ export function kernelReset(n, kernel) {
   };
 }
 
-export const dismissNotice = (n) => ({ ...n, notice: null, undo: null });
+export const dismissNotice = (n) => ({ ...n, notice: null, undo: [] });
 
 /** Whether a cell is running or waiting. */
 export const notebookBusy = (n) => n.cells.some((c) => c.status === 'running' || c.status === 'queued');

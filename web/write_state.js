@@ -13,12 +13,13 @@
 //             (line and column null when the Worker itself failed);
 //   ms:       the Worker's round trip for the latest lowering;
 //   linkError: why the link's py= could not be read (a notice; the source on show stays), or null;
-//   undo:     {source, example}: the reader's own program as it was before an example replaced it
-//             (Undo puts it back; an edit, or a dismissal, lets it go), or null;
-//   notice:   what the page says of the program (an example replaced it), or null.
+//   undo:     [{source, example}]: the programs of the reader's that an example or a link
+//             replaced, the latest last (Undo puts it back in the editor; edits after the
+//             replacement keep them; only Dismiss lets them go), at most MAX_UNDO;
+//   notice:   what the page says of the program (an example or a link replaced it), or null.
 // }
-// The reader's own source is also kept in this browser between visits (writeDraft; web/main.js
-// saves it, web/model/drafts.js says how).
+// The reader's own source, and the programs Undo can bring back, are also kept in this browser
+// between visits (writeDraft; web/main.js saves it, web/model/drafts.js says how).
 import { decodeHash } from './model/hash.js';
 import { decodeSource, encodeSource, SOURCE_KEY } from './model/source_link.js';
 import { DEFAULT_WRITE_EXAMPLE, WRITE_EXAMPLES } from './model/write_examples.js';
@@ -37,7 +38,7 @@ export function createWriteState() {
     error: null,
     ms: null,
     linkError: null,
-    undo: null,
+    undo: [],
     notice: null,
   };
 }
@@ -51,53 +52,82 @@ export function setWriteMode(w, mode) {
 
 /** What the page says when an example replaced the reader's own program. */
 export const exampleReplaced = (title) =>
-  `The example “${title}” replaced your program. Undo brings your program back.`;
+  `The example “${title}” replaced your program. Undo puts your program back in the editor, in place of what is there now.`;
+/** What the page says when a link's program replaced the reader's own. */
+export const LINK_REPLACED =
+  "The link's program replaced yours. Undo puts yours back in the editor, in place of what is there now.";
+/** What the page says when Undo has more to bring back. */
+export const UNDO_MORE = 'Your program is back. Undo again brings back the one replaced before it.';
+/** What the page says when programs an example or a link replaced were kept from the last visit. */
+export const KEPT_REPLACED =
+  'A program of yours that an example or a link replaced was kept in this browser: Undo puts it back in the editor.';
+
+/** How many replaced programs Undo can bring back. */
+export const MAX_UNDO = 20;
+
+/** `stack` with `entry` on top (not twice in a row), the oldest dropped past MAX_UNDO. */
+function pushUndo(stack, entry) {
+  if (stack.length > 0 && stack.at(-1).source === entry.source) return stack;
+  return [...stack, entry].slice(-MAX_UNDO);
+}
 
 /**
  * The source of example `name` (unknown names change nothing). The reader's own program is not
- * lost: the page says so, and undoExample puts it back (the first one replaced, if examples
- * follow each other).
+ * lost: the page says so, and undoExample puts it back, even after edits to the example.
  */
 export function exampleSource(w, name) {
   const ex = WRITE_EXAMPLES.find((e) => e.name === name);
   if (!ex) return w;
   const own = writeDraft(w) !== null && w.source !== ex.source;
-  const undo = own ? { source: w.source, example: null } : w.undo;
+  const undo = own ? pushUndo(w.undo, { source: w.source, example: null }) : w.undo;
   return {
     ...w,
     source: ex.source,
     example: ex.name,
     undo,
-    notice: undo ? exampleReplaced(ex.title) : null,
+    notice: undo.length > 0 ? exampleReplaced(ex.title) : null,
   };
 }
 
-/** Undo of exampleSource: the reader's program as it was. */
+/** Undo of exampleSource (or of a link's program): the latest program replaced, back in the editor. */
 export function undoExample(w) {
-  if (!w.undo) return w;
-  return { ...w, source: w.undo.source, example: w.undo.example, undo: null, notice: null };
+  if (w.undo.length === 0) return w;
+  const top = w.undo.at(-1);
+  const undo = w.undo.slice(0, -1);
+  return { ...w, source: top.source, example: top.example, undo, notice: undo.length > 0 ? UNDO_MORE : null };
 }
 
-/** Dismisses the notice (and with it the Undo it offers). */
-export const dismissWriteNotice = (w) => (w.notice || w.undo ? { ...w, notice: null, undo: null } : w);
+/** Dismisses the notice, and with it what Undo could bring back. */
+export const dismissWriteNotice = (w) => (w.notice || w.undo.length > 0 ? { ...w, notice: null, undo: [] } : w);
 
-/** A source typed (or pasted) into the editor: an Undo offered before goes. */
+/** A source typed (or pasted) into the editor. What Undo can bring back stays. */
 export function setWriteSource(w, source) {
   if (source === w.source) return w;
-  return { ...w, source: String(source), example: null, undo: null, notice: null };
+  return { ...w, source: String(source), example: null };
 }
 
 /** The source to keep in this browser: the reader's own, or null (none, or an example as it is). */
 export const writeDraft = (w) => (w.example === null && w.source !== '' ? w.source : null);
+/** The replaced programs to keep in this browser, oldest first (what Undo brings back). */
+export const writeReplaced = (w) => w.undo.map((e) => e.source);
 
-/** A source kept in this browser opens in the Write tab (a link's, applied after it, replaces it with an Undo). */
-export function applyWriteDraft(w, source) {
-  if (source === null || source === '' || w.source !== '') return w;
-  return { ...w, source, example: null };
+/**
+ * What this browser kept ({source, replaced} of web/model/drafts.js) put back: the source opens
+ * in the Write tab (a link's, applied after it, replaces it with an Undo), and the replaced
+ * programs are Undo's again, said by a notice.
+ */
+export function applyWriteDraft(w, kept) {
+  if (!kept) return w;
+  let next = w;
+  if (kept.source && w.source === '') next = { ...next, source: kept.source, example: null };
+  if (kept.replaced.length > 0)
+    next = {
+      ...next,
+      undo: kept.replaced.map((source) => ({ source, example: null })).slice(-MAX_UNDO),
+      notice: KEPT_REPLACED,
+    };
+  return next;
 }
-
-/** What the page says when a link's program replaced the reader's own. */
-export const LINK_REPLACED = "The link's program replaced yours. Undo brings yours back.";
 
 /** A lowering of the current source goes to the Worker: its number is the new seq. */
 export function setLowerPending(w) {
@@ -155,8 +185,8 @@ export function applyWriteLink(w, hash) {
     source: decoded.source,
     example: null,
     linkError: null,
-    undo: own ? { source: w.source, example: null } : null,
-    notice: own ? LINK_REPLACED : null,
+    undo: own ? pushUndo(w.undo, { source: w.source, example: null }) : w.undo,
+    notice: own ? LINK_REPLACED : w.notice,
   };
 }
 

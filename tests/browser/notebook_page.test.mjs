@@ -193,9 +193,25 @@ for (const name of Object.keys(fixture.pages)) {
         await page.locator('#nb-notice').innerText(),
         /Your edits to 1 cell, kept in this browser, are back/,
       );
-      // The seed's code again puts the seed back (Undo offered); reloaded then, nothing is kept.
+      // The seed's code again puts the seed back (Undo offered, even after an edit to another
+      // cell); reloaded then, the replaced cells are still Undo's; Undo puts them back and moves
+      // the focus to the cells; dismissed, nothing is kept.
       await page.locator('#nb-seed').click();
       assert.equal(await page.locator(`${cell(2)} textarea`).inputValue(), seed2);
+      await page.locator(`${cell(3)} textarea`).fill('print("later")\n');
+      assert.equal(await page.locator('#nb-undo').isVisible(), true, 'an edit keeps the Undo');
+      await page.reload();
+      await waitReady(page);
+      assert.equal(await page.locator(`${cell(2)} textarea`).inputValue(), seed2);
+      assert.match(
+        await page.locator('#nb-notice').innerText(),
+        /replaced were kept too: Undo puts them back/,
+      );
+      await page.locator('#nb-undo').click();
+      assert.equal(await page.locator(`${cell(2)} textarea`).inputValue(), 'print("mine")\n');
+      assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'TEXTAREA');
+      await page.locator('#nb-seed').click();
+      await page.locator('#nb-dismiss').click();
       await page.reload();
       await waitReady(page);
       assert.equal(await page.locator(`${cell(2)} textarea`).inputValue(), seed2);

@@ -197,11 +197,22 @@ for (const name of Object.keys(pages)) {
       await page.waitForFunction(() => window.rooflineLab.writeView().example === 'mlp');
       assert.match(
         await page.locator('#write-notice').innerText(),
-        /replaced your program\. Undo brings your program back/,
+        /replaced your program\. Undo puts your program back in the editor/,
       );
+      assert.equal((await view(page)).undo, true);
+      // An edit to the example keeps the Undo.
+      await editorContent(page).click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('# x');
+      await page.waitForFunction(() => window.rooflineLab.writeView().source.endsWith('# x'));
       assert.equal((await view(page)).undo, true);
       await page.locator('#write-undo').click();
       await waitLowered(page, 'layer');
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.closest('#write-editor') !== null),
+        true,
+        'the focus goes to the editor',
+      );
       const back = await view(page);
       assert.equal(back.source, LAYER);
       assert.equal(back.undo, false);

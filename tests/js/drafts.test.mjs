@@ -1,13 +1,17 @@
 // The reader's code kept between visits (web/model/drafts.js) and never lost to a click: the
-// Write tab's own program survives an example or a link replacing it (Undo), and is kept in this
-// browser; the Notebook's edited cells are kept and put back into the same seed's cells only.
+// Write tab's own program survives an example or a link replacing it (Undo, even after edits),
+// and is kept in this browser with what Undo can bring back; the Notebook's edited cells and the
+// cells "The seed's code again" replaced are kept and put back into the same seed's cells only;
+// two tabs keep each other's parts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   decodeDrafts,
   DRAFTS_VERSION,
+  emptyDrafts,
   encodeDrafts,
   MAX_DRAFT_CHARS,
+  mergeDrafts,
   seedFingerprint,
 } from '../../web/model/drafts.js';
 import { encodeSource } from '../../web/model/source_link.js';
@@ -16,10 +20,13 @@ import {
   applyNotebookDraft,
   createNotebookState,
   DRAFT_OTHER_SEED,
+  DRAFT_REPLACED_KEPT,
   draftRestored,
   editCell,
   notebookDraft,
+  NOTEBOOK_UNDO_MORE,
   restoreSeed,
+  seedRestored,
   undoSeed,
 } from '../../web/notebook_state.js';
 import {
@@ -29,11 +36,14 @@ import {
   dismissWriteNotice,
   exampleReplaced,
   exampleSource,
+  KEPT_REPLACED,
   LINK_REPLACED,
   setWriteMode,
   setWriteSource,
+  UNDO_MORE,
   undoExample,
   writeDraft,
+  writeReplaced,
 } from '../../web/write_state.js';
 
 const SEED = [
@@ -43,36 +53,65 @@ const SEED = [
 const MINE = 'import jax\n\ndef f(x):\n    return x * 2\n';
 
 describe('the saved value', () => {
-  test('round-trips the Write source and the Notebook cells, and nothing is saved when nothing is the reader’s', () => {
-    const drafts = { write: MINE, notebook: { seed: seedFingerprint(SEED), cells: ['x = 2', 'print(x)'] } };
+  test('round-trips the Write part and the Notebook part, and nothing is saved when nothing is the reader’s', () => {
+    const drafts = {
+      write: { source: MINE, replaced: ['old = 1\n'] },
+      notebook: { seed: seedFingerprint(SEED), cells: ['x = 2', 'print(x)'], replaced: [['x = 3', 'print(x)']] },
+    };
     const e = encodeDrafts(drafts);
     assert.equal(e.ok, true);
     assert.deepEqual(decodeDrafts(e.text), { drafts, notice: null });
-    assert.deepEqual(encodeDrafts({ write: null, notebook: null }), { ok: true, text: null });
-    assert.deepEqual(decodeDrafts(null), { drafts: { write: null, notebook: null }, notice: null });
+    assert.deepEqual(encodeDrafts(emptyDrafts()), { ok: true, text: null });
+    assert.deepEqual(decodeDrafts(null), { drafts: emptyDrafts(), notice: null });
   });
 
   test('a source too long to keep is refused by name, with its length and the limit', () => {
-    const e = encodeDrafts({ write: 'x'.repeat(MAX_DRAFT_CHARS + 1), notebook: null });
-    assert.deepEqual(e, { ok: false, error: 'a source of 1,000,001 characters is over the 1,000,000 kept' });
+    const long = 'x'.repeat(MAX_DRAFT_CHARS + 1);
+    const error = 'a source of 1,000,001 characters is over the 1,000,000 kept';
+    assert.deepEqual(encodeDrafts({ write: { source: long, replaced: [] }, notebook: null }), { ok: false, error });
+    assert.deepEqual(encodeDrafts({ write: { source: null, replaced: [long] }, notebook: null }), {
+      ok: false,
+      error,
+    });
   });
 
   test('a value that is not ours is ignored whole, with a notice saying why', () => {
     const cases = [
       ['{', 'it is not valid JSON'],
       ['[1]', 'it is not Roofline Lab code'],
-      [JSON.stringify({ version: 2, write: 'x' }), 'it is version 2, this page reads version 1'],
-      [JSON.stringify({ version: DRAFTS_VERSION, write: 5 }), 'its Write source is not text'],
+      [JSON.stringify({ version: 2, write: null }), 'it is version 2, this page reads version 1'],
+      [JSON.stringify({ version: DRAFTS_VERSION, write: 'x' }), 'its Write program is malformed'],
       [
-        JSON.stringify({ version: DRAFTS_VERSION, notebook: { seed: 's', cells: [1] } }),
+        JSON.stringify({ version: DRAFTS_VERSION, write: { source: 'x', replaced: [1] } }),
+        'its Write program is malformed',
+      ],
+      [
+        JSON.stringify({ version: DRAFTS_VERSION, notebook: { seed: 's', cells: [1], replaced: [] } }),
+        'its Notebook cells are malformed',
+      ],
+      [
+        JSON.stringify({ version: DRAFTS_VERSION, notebook: { seed: 's', cells: null, replaced: [[2]] } }),
         'its Notebook cells are malformed',
       ],
     ];
     for (const [text, why] of cases) {
       const d = decodeDrafts(text);
-      assert.deepEqual(d.drafts, { write: null, notebook: null }, text);
+      assert.deepEqual(d.drafts, emptyDrafts(), text);
       assert.equal(d.notice, `The code saved in this browser was ignored (${why}); your next edit replaces it.`);
     }
+  });
+
+  test('two tabs keep each other’s parts: only the part a tab changed is taken from it', () => {
+    const stored = { write: { source: 'from tab A', replaced: [] }, notebook: null };
+    const mine = {
+      write: { source: 'stale in tab B', replaced: [] },
+      notebook: { seed: 's', cells: ['b'], replaced: [] },
+    };
+    assert.deepEqual(mergeDrafts(stored, mine, new Set(['notebook'])), {
+      write: stored.write,
+      notebook: mine.notebook,
+    });
+    assert.deepEqual(mergeDrafts(stored, mine, new Set(['write'])), { write: mine.write, notebook: null });
   });
 
   test('the seed’s fingerprint changes with any cell’s text and with where cells split', () => {
@@ -88,7 +127,7 @@ describe('the saved value', () => {
 describe('the Write tab keeps the reader’s program', () => {
   const other = WRITE_EXAMPLES.find((e) => e.name !== DEFAULT_WRITE_EXAMPLE);
 
-  test('an example replacing it offers Undo, which puts it back; an example as it is is not kept', () => {
+  test('an example replacing it offers Undo, which outlives edits to the example; an example as it is is not kept', () => {
     const w0 = setWriteMode(createWriteState(), 'write');
     assert.equal(writeDraft(w0), null); // the default example, as it is
     const mine = setWriteSource(w0, MINE);
@@ -97,49 +136,74 @@ describe('the Write tab keeps the reader’s program', () => {
     assert.equal(replaced.source, other.source);
     assert.equal(replaced.notice, exampleReplaced(other.title));
     assert.equal(writeDraft(replaced), null);
-    // A second example keeps the first Undo: the reader's program, not the first example.
-    const again = exampleSource(replaced, DEFAULT_WRITE_EXAMPLE);
-    assert.deepEqual(undoExample(again).source, MINE);
-    const back = undoExample(replaced);
+    assert.deepEqual(writeReplaced(replaced), [MINE], 'kept in this browser while Undo can bring it back');
+    // An edit to the example keeps the Undo (its notice too); Undo then puts the program back.
+    const edited = setWriteSource(replaced, `${other.source}# x\n`);
+    assert.equal(edited.undo.length, 1);
+    assert.equal(edited.notice, replaced.notice);
+    assert.equal(undoExample(edited).source, MINE);
+    // An edited example replaced by another example: both can come back, the latest first.
+    const twice = exampleSource(edited, DEFAULT_WRITE_EXAMPLE);
+    assert.deepEqual(writeReplaced(twice), [MINE, `${other.source}# x\n`]);
+    const once = undoExample(twice);
+    assert.equal(once.source, `${other.source}# x\n`);
+    assert.equal(once.notice, UNDO_MORE);
+    const back = undoExample(once);
     assert.equal(back.source, MINE);
     assert.equal(back.example, null);
     assert.equal(back.notice, null);
-    assert.equal(back.undo, null);
-    // An edit after the example lets the Undo go, as does Dismiss.
-    assert.equal(setWriteSource(replaced, 'y = 1').undo, null);
-    assert.equal(dismissWriteNotice(replaced).undo, null);
-    // An example replacing an example offers nothing.
+    assert.deepEqual(back.undo, []);
+    // Dismiss lets them go; an example replacing an example offers nothing.
+    assert.deepEqual(dismissWriteNotice(replaced).undo, []);
     const plain = exampleSource(w0, other.name);
-    assert.equal(plain.undo, null);
+    assert.deepEqual(plain.undo, []);
     assert.equal(plain.notice, null);
   });
 
-  test('a kept program opens in the tab; a link’s program replaces it with an Undo', () => {
-    const kept = applyWriteDraft(createWriteState(), MINE);
+  test('what was kept opens in the tab (with its Undo); a link’s program replaces it with an Undo', () => {
+    const kept = applyWriteDraft(createWriteState(), { source: MINE, replaced: [] });
     assert.equal(kept.source, MINE);
     assert.equal(kept.mode, 'paste');
     assert.equal(setWriteMode(kept, 'write').source, MINE); // not the default example
+    const withUndo = applyWriteDraft(createWriteState(), { source: null, replaced: ['old = 1\n'] });
+    assert.equal(withUndo.notice, KEPT_REPLACED);
+    assert.equal(undoExample(withUndo).source, 'old = 1\n');
     const linked = applyWriteLink(kept, `#py=${encodeSource('def g(x):\n    return x\n').value}`);
     assert.equal(linked.source, 'def g(x):\n    return x\n');
     assert.equal(linked.notice, LINK_REPLACED);
     assert.equal(undoExample(linked).source, MINE);
     // The same program in the link, or no kept program: nothing to undo.
-    assert.equal(applyWriteLink(kept, `#py=${encodeSource(MINE).value}`).undo, null);
-    assert.equal(applyWriteLink(createWriteState(), `#py=${encodeSource(MINE).value}`).undo, null);
-    // A link's source stays when a kept one comes later (the link wins).
-    assert.equal(applyWriteDraft(linked, 'other').source, linked.source);
+    assert.deepEqual(applyWriteLink(kept, `#py=${encodeSource(MINE).value}`).undo, []);
+    assert.deepEqual(applyWriteLink(createWriteState(), `#py=${encodeSource(MINE).value}`).undo, []);
   });
 });
 
 describe('the Notebook keeps the reader’s edits', () => {
   const fresh = () => createNotebookState(SEED);
 
-  test('no edit, nothing kept; an edit keeps every cell’s source with the seed’s fingerprint', () => {
+  test('no edit, nothing kept; an edit keeps every cell’s source with the seed’s fingerprint; replaced cells too', () => {
     assert.equal(notebookDraft(fresh()), null);
     const n = editCell(fresh(), 0, 'x = 2');
-    assert.deepEqual(notebookDraft(n), { seed: seedFingerprint(SEED), cells: ['x = 2', 'print(x)'] });
-    assert.equal(notebookDraft(restoreSeed(n)), null);
-    assert.equal(notebookDraft(undoSeed(restoreSeed(n))).cells[0], 'x = 2');
+    assert.deepEqual(notebookDraft(n), { seed: seedFingerprint(SEED), cells: ['x = 2', 'print(x)'], replaced: [] });
+    const restored = restoreSeed(n);
+    assert.deepEqual(notebookDraft(restored), {
+      seed: seedFingerprint(SEED),
+      cells: null,
+      replaced: [['x = 2', 'print(x)']],
+    });
+    assert.equal(restored.notice, seedRestored(1, false));
+    assert.doesNotMatch(restored.notice, /outputs/, 'no cell had run');
+    // An edit after it keeps the Undo and its notice.
+    const later = editCell(restored, 1, 'print(x, 3)');
+    assert.equal(later.undo.length, 1);
+    assert.equal(later.notice, restored.notice);
+    assert.equal(undoSeed(later).cells[0].source, 'x = 2');
+    // Restored twice: both come back, the latest first.
+    const twice = restoreSeed(later);
+    const once = undoSeed(twice);
+    assert.equal(once.cells[1].source, 'print(x, 3)');
+    assert.equal(once.notice, NOTEBOOK_UNDO_MORE);
+    assert.equal(undoSeed(once).cells[0].source, 'x = 2');
   });
 
   test('kept edits to this seed come back with a notice; those to another seed are offered by Undo', () => {
@@ -153,7 +217,7 @@ describe('the Notebook keeps the reader’s edits', () => {
       ],
     );
     assert.equal(n.notice, draftRestored(1));
-    assert.equal(n.undo, null);
+    assert.deepEqual(n.undo, []);
     const other = applyNotebookDraft(fresh(), { ...draft, seed: '2-00000000' });
     assert.deepEqual(
       other.cells.map((c) => c.source),
@@ -164,8 +228,10 @@ describe('the Notebook keeps the reader’s edits', () => {
       undoSeed(other).cells.map((c) => c.source),
       ['x = 1', 'print(x * 3)'],
     );
-    // Nothing kept, or a kept copy of the seed itself: the cells as they are.
+    // Only replaced cells kept: the seed's code stays, Undo offers them.
+    const replacedOnly = applyNotebookDraft(fresh(), notebookDraft(restoreSeed(editCell(fresh(), 0, 'x = 9'))));
+    assert.equal(replacedOnly.notice, DRAFT_REPLACED_KEPT);
+    assert.equal(undoSeed(replacedOnly).cells[0].source, 'x = 9');
     assert.equal(applyNotebookDraft(fresh(), null).notice, null);
-    assert.equal(applyNotebookDraft(fresh(), { seed: 'x', cells: ['x = 1', 'print(x)'] }).notice, null);
   });
 });

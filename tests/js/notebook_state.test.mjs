@@ -131,13 +131,13 @@ describe('web/notebook_state.js', () => {
     const restored = restoreSeed(n);
     assert.equal(restored.cells[0].source, 'x = 1');
     assert.equal(restored.notice, seedRestored(1));
-    assert.match(restored.notice, /edits to 1 cell were replaced.*Undo brings them back/);
+    assert.match(restored.notice, /edits to 1 cell were replaced.*Undo puts them back/);
     assert.equal(undoSeed(restored).cells[0].source, 'x = 2');
     assert.equal(undoSeed(restored).notice, null);
-    assert.equal(undoSeed(restored).undo, null);
+    assert.deepEqual(undoSeed(restored).undo, []);
     assert.equal(restoreSeed(restored).notice, restored.notice, 'the seed again over the seed: nothing new lost');
     assert.equal(restoreSeed(createNotebookState(SEED)).notice, null);
-    assert.equal(dismissNotice(restored).undo, null);
+    assert.deepEqual(dismissNotice(restored).undo, []);
   });
 
   test('#notebook opens the view and the link says so; no seed: no cells and why', () => {

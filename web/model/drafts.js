@@ -2,11 +2,14 @@
 // the reader's (not an example as it is), and the Notebook's cells when any differs from the
 // seed's. Pure: no DOM, no storage; web/main.js reads and writes the text (one localStorage key).
 //
-// Saved value (DRAFTS_KEY):
+// Saved value (DRAFTS_KEY), each part written by the tab that changed it (two tabs of the page
+// keep each other's parts: web/main.js merges):
 //   {version: 1,
-//    write: string | null,                         // the Write tab's source, or null
-//    notebook: {seed: string, cells: [string]} | null}  // the cells' sources, and the fingerprint
-//                                                  // of the seed's cells they were edited from
+//    write: {source: string | null,      // the Write tab's own source (null: an example as it is)
+//            replaced: [string]} | null, // programs an example or a link replaced (Undo's), oldest first
+//    notebook: {seed: string,            // the fingerprint of the seed's cells the edits were made to
+//               cells: [string] | null,  // every cell's source, when any differs from the seed's
+//               replaced: [[string]]} | null}  // cells "The seed's code again" replaced (Undo's)
 // A value that is not this (corrupt JSON, another version) is ignored whole, with a notice; the
 // page never trusts it, and the reader's next edit replaces it.
 
@@ -40,7 +43,7 @@ export function seedFingerprint(cells) {
 
 /**
  * Reads what localStorage holds (a string, or null when nothing is saved). Never throws.
- * @returns {{drafts: {write: string|null, notebook: {seed: string, cells: string[]}|null}, notice: string|null}}
+ * @returns {{drafts: {write: object|null, notebook: object|null}, notice: string|null}}
  */
 export function decodeDrafts(text) {
   if (text === null || text === undefined) return { drafts: emptyDrafts(), notice: null };
@@ -57,19 +60,47 @@ export function decodeDrafts(text) {
   if (!isObject(value) || !Object.hasOwn(value, 'version')) return ignored('it is not Roofline Lab code');
   if (value.version !== DRAFTS_VERSION)
     return ignored(`it is version ${JSON.stringify(value.version)}, this page reads version ${DRAFTS_VERSION}`);
+  const sources = (v) => Array.isArray(v) && v.every(isSource);
   const write = value.write ?? null;
-  if (write !== null && !isSource(write)) return ignored('its Write source is not text');
+  if (
+    write !== null &&
+    !(isObject(write) && (write.source === null || isSource(write.source)) && sources(write.replaced))
+  )
+    return ignored('its Write program is malformed');
   const nb = value.notebook ?? null;
   if (
     nb !== null &&
-    !(isObject(nb) && typeof nb.seed === 'string' && Array.isArray(nb.cells) && nb.cells.every(isSource))
+    !(
+      isObject(nb) &&
+      typeof nb.seed === 'string' &&
+      (nb.cells === null || sources(nb.cells)) &&
+      Array.isArray(nb.replaced) &&
+      nb.replaced.every(sources)
+    )
   )
     return ignored('its Notebook cells are malformed');
   // Rebuilt from known fields only: nothing else from storage reaches the page.
   return {
-    drafts: { write, notebook: nb === null ? null : { seed: nb.seed, cells: [...nb.cells] } },
+    drafts: {
+      write: write === null ? null : { source: write.source, replaced: [...write.replaced] },
+      notebook:
+        nb === null
+          ? null
+          : {
+              seed: nb.seed,
+              cells: nb.cells === null ? null : [...nb.cells],
+              replaced: nb.replaced.map((c) => [...c]),
+            },
+    },
     notice: null,
   };
+}
+
+/** Every source a part holds (for the length check). */
+function partSources(drafts) {
+  const w = drafts.write;
+  const n = drafts.notebook;
+  return [...(w ? [w.source ?? '', ...w.replaced] : []), ...(n ? [...(n.cells ?? []), ...n.replaced.flat()] : [])];
 }
 
 /**
@@ -77,8 +108,7 @@ export function decodeDrafts(text) {
  * key is removed), or {ok: false, error} when a source is too long to keep.
  */
 export function encodeDrafts(drafts) {
-  const sources = [drafts.write ?? '', ...(drafts.notebook?.cells ?? [])];
-  const long = sources.find((t) => t.length > MAX_DRAFT_CHARS);
+  const long = partSources(drafts).find((t) => t.length > MAX_DRAFT_CHARS);
   if (long !== undefined)
     return {
       ok: false,
@@ -88,5 +118,17 @@ export function encodeDrafts(drafts) {
   return {
     ok: true,
     text: JSON.stringify({ version: DRAFTS_VERSION, write: drafts.write, notebook: drafts.notebook }),
+  };
+}
+
+/**
+ * The saved drafts after this tab's change: `stored` (what storage holds now, perhaps written by
+ * another tab) with the parts this tab changed since it last saved (`changed`: a set of 'write',
+ * 'notebook') taken from `mine`.
+ */
+export function mergeDrafts(stored, mine, changed) {
+  return {
+    write: changed.has('write') ? mine.write : stored.write,
+    notebook: changed.has('notebook') ? mine.notebook : stored.notebook,
   };
 }

@@ -105,9 +105,17 @@ export function bindNotebookView(client, getState, setNotebook) {
     if (!notebookBusy(nb())) setNotebook(restoreSeed(nb()));
   });
   $('#nb-close').addEventListener('click', () => setNotebook(closeNotebook(nb())));
-  $('#nb-dismiss').addEventListener('click', () => setNotebook(dismissNotice(nb())));
+  // Undo and Dismiss hide their own button: the focus goes to the cells (the first one), or to
+  // Run all, not back to the top of the page.
+  const focusCells = () => ($('#nb-cells textarea') ?? $('#nb-run-all')).focus();
+  $('#nb-dismiss').addEventListener('click', () => {
+    setNotebook(dismissNotice(nb()));
+    focusCells();
+  });
   $('#nb-undo').addEventListener('click', () => {
-    if (!notebookBusy(nb())) setNotebook(undoSeed(nb()));
+    if (notebookBusy(nb())) return;
+    setNotebook(undoSeed(nb()));
+    if (nb().undo.length === 0) focusCells();
   });
 
   /** One cell's elements, made once per cell; render fills them. */
@@ -245,7 +253,7 @@ export function bindNotebookView(client, getState, setNotebook) {
     $('#nb-seed-error').textContent = n.seedError ?? '';
     $('#nb-notice-box').hidden = !n.notice;
     $('#nb-notice').textContent = n.notice ?? '';
-    $('#nb-undo').hidden = !n.undo;
+    $('#nb-undo').hidden = n.undo.length === 0;
     $('#nb-undo').disabled = busy;
     $('#nb-drafts-note').hidden = !state.drafts?.notice;
     $('#nb-drafts-note').textContent = state.drafts?.notice ?? '';

@@ -77,8 +77,15 @@ export function bindWriteView(client, getState, setWrite, analyze) {
   select.addEventListener('change', () => {
     if (select.value) setWrite(exampleSource(w(), select.value));
   });
-  $('#write-undo').addEventListener('click', () => setWrite(undoExample(w())));
-  $('#write-dismiss').addEventListener('click', () => setWrite(dismissWriteNotice(w())));
+  // Undo and Dismiss hide their own button: the focus goes to the editor, where the text is.
+  $('#write-undo').addEventListener('click', () => {
+    setWrite(undoExample(w()));
+    if (w().undo.length === 0) editor?.focus();
+  });
+  $('#write-dismiss').addEventListener('click', () => {
+    setWrite(dismissWriteNotice(w()));
+    editor?.focus();
+  });
 
   /** Sends the state's source to the Worker; its answer is dropped if a newer one was sent meanwhile. */
   function lower() {
@@ -156,7 +163,7 @@ export function bindWriteView(client, getState, setWrite, analyze) {
     linkError.textContent = s.linkError ?? '';
     $('#write-notice-box').hidden = !s.notice;
     $('#write-notice').textContent = s.notice ?? '';
-    $('#write-undo').hidden = !s.undo;
+    $('#write-undo').hidden = s.undo.length === 0;
     $('#write-drafts-note').hidden = !state.drafts?.notice;
     $('#write-drafts-note').textContent = state.drafts?.notice ?? '';
     if (s.mode !== 'write') return;
@@ -215,7 +222,7 @@ export function bindWriteView(client, getState, setWrite, analyze) {
         marks: editor ? editor.marks() : [],
         link_error: s.linkError,
         notice: s.notice,
-        undo: Boolean(s.undo),
+        undo: s.undo.length > 0,
         link_note: writeLink(s).error,
         stablehlo_line: hlo ? hlo.selectedLine() : null,
       });
