@@ -666,12 +666,12 @@ class Machine {
   }
   V builtin_name(const std::string& n) {
     if (n == "Ellipsis") return ellipsis_v();
-    static const char* fns[] = {"print",    "len",    "range",    "min",        "max",  "sum",
-                                "abs",      "round",  "sorted",   "enumerate",  "zip",  "int",
-                                "float",    "str",    "repr",     "isinstance", "list", "dict",
-                                "tuple",    "bool",   "reversed", "any",        "all",  "divmod",
-                                "pow",      "type",   "map",      "filter",     "set",  "hash",
-                                "callable", "format", "slice",    "iter",       "next"};
+    static const char* fns[] = {
+        "print",  "len",       "range", "min",     "max",      "sum",  "abs",      "round",
+        "sorted", "enumerate", "zip",   "int",     "float",    "str",  "repr",     "isinstance",
+        "list",   "dict",      "tuple", "bool",    "reversed", "any",  "all",      "divmod",
+        "pow",    "type",      "map",   "filter",  "set",      "hash", "callable", "format",
+        "slice",  "iter",      "next",  "hasattr", "getattr"};
     for (const char* f : fns)
       if (n == f) return mk_named(T::Builtin, n);
     for (const char* e : kExcTypes)
@@ -4056,7 +4056,8 @@ class Machine {
   }
   // AttributeError for an attribute the value lacks here: a NumPy or JAX array's real method or
   // attribute says it is not supported here (rather than that it does not exist).
-  V no_attribute(const V& obj, const std::string& name) {
+  // Whether NumPy's or JAX's arrays have this attribute (whether or not the notebook models it).
+  static bool array_attribute_name(const std::string& name) {
     static const char* const kArrayNames[] = {
         "all",          "any",      "argmax",    "argmin",  "argpartition", "argsort", "astype",
         "at",           "base",     "choose",    "clip",    "compress",     "conj",    "conjugate",
@@ -4068,9 +4069,12 @@ class Machine {
         "searchsorted", "sharding", "shape",     "size",    "sort",         "squeeze", "std",
         "strides",      "sum",      "swapaxes",  "T",       "take",         "tobytes", "tofile",
         "tolist",       "trace",    "transpose", "var",     "view",         "mT",      "nanmax"};
-    bool real = false;
-    if (obj->t == T::Array)
-      for (const char* n : kArrayNames) real = real || name == n;
+    for (const char* n : kArrayNames)
+      if (name == n) return true;
+    return false;
+  }
+  V no_attribute(const V& obj, const std::string& name) {
+    const bool real = obj->t == T::Array && array_attribute_name(name);
     return raise("AttributeError", "'" + type_name(obj) + "' object has no attribute '" + name +
                                        "'" + (real ? " (not supported here)" : ""));
   }
@@ -4408,6 +4412,27 @@ class Machine {
       // primitives it emits); outside one, the names the notebook runs on host arrays are its own.
       if (trace_ || any_traced(a)) return traced_call(q, a);
       if (!host_name(q)) return eager_call(q, a);
+    }
+    if (q == "hasattr" || q == "getattr") {
+      // An attribute as Python finds it: AttributeError means it has none (getattr's default,
+      // when given, is then the value); any other error stays raised.
+      V obj = need(a, 0, "obj", q);
+      V name = obj ? need(a, 1, "name", q) : nullptr;
+      if (!name) return nullptr;
+      if (name->t != T::Str)
+        return raise("TypeError", "attribute name must be string, not '" + type_name(name) + "'");
+      // An array attribute NumPy has but the notebook lacks: it has it (getattr says why not).
+      if (q == "hasattr" && obj->t == T::Array && array_attribute_name(name->s))
+        return mk_bool(true);
+      V r = attribute(obj, name->s);
+      if (r) return q == "hasattr" ? mk_bool(true) : r;
+      const bool missing = exc_ && !fatal_ && exc_matches(exc_->s, "AttributeError");
+      if (missing && (q == "hasattr" || a.pos.size() >= 3)) {
+        exc_ = nullptr;
+        exc_tb_.clear();
+        return q == "hasattr" ? mk_bool(false) : a.pos[2];
+      }
+      return nullptr;
     }
     if (q == "len") {
       V x = need(a, 0, "obj", "len");
@@ -6116,6 +6141,30 @@ class Machine {
     x->arr = astype(r->arr, x->arr.dt);
     return true;
   }
+  // Whether elements at flat offsets `at` (row-major in `dims`) are base + index · strides for
+  // some strides: then a strided view can hold them in that shape.
+  static bool strided(const std::vector<std::int64_t>& at, const std::vector<std::int64_t>& dims) {
+    if (at.size() <= 1) return true;
+    const std::size_t rank = dims.size();
+    std::vector<std::int64_t> stride(rank, 0), unit(rank, 1);
+    for (std::size_t d = rank; d-- > 1;) unit[d - 1] = unit[d] * dims[d];
+    for (std::size_t d = 0; d < rank; ++d)
+      if (dims[d] > 1) stride[d] = at[static_cast<std::size_t>(unit[d])] - at[0];
+    std::vector<std::int64_t> idx(rank, 0);
+    std::int64_t expect = at[0];
+    for (std::size_t k = 0; k < at.size(); ++k) {
+      if (at[k] != expect) return false;
+      for (std::size_t d = rank; d-- > 0;) {  // the next index, row-major
+        if (++idx[d] < dims[d]) {
+          expect += stride[d];
+          break;
+        }
+        expect -= stride[d] * (dims[d] - 1);
+        idx[d] = 0;
+      }
+    }
+    return true;
+  }
   V array_method(const V& self, const std::string& name, const Args& a) {
     const NdArray& x = self->arr;
     // An ndarray's copy, astype and reshape give an ndarray, 0-d included (array(2.5, ...)); a
@@ -6173,9 +6222,10 @@ class Machine {
       auto r = reshape(x, dims);
       if (!r) return raise(x.jax ? "TypeError" : "ValueError", r.error());
       V out = same_kind(mk_array(std::move(r.value())));
-      // A reshape of a whole (contiguous) array is a view of it; of a view, NumPy may have to
-      // copy, and it is a copy here.
-      if (self->view || x.jax) return out;
+      // A reshape is a view when strides can reach the elements in the new shape (a whole
+      // array; x[1:3]; x[:, ::2] flattened), as NumPy's no-copy reshape finds; else a copy.
+      if (x.jax) return out;
+      if (self->view && !strided(self->view->at, out->arr.dims)) return out;
       std::vector<std::int64_t> offs(static_cast<std::size_t>(x.size()));
       for (std::size_t j = 0; j < offs.size(); ++j) offs[j] = static_cast<std::int64_t>(j);
       return link_view(self, out, offs);

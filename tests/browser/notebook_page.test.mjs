@@ -203,10 +203,7 @@ for (const name of Object.keys(fixture.pages)) {
       await page.reload();
       await waitReady(page);
       assert.equal(await page.locator(`${cell(2)} textarea`).inputValue(), seed2);
-      assert.match(
-        await page.locator('#nb-notice').innerText(),
-        /replaced were kept too: Undo puts them back/,
-      );
+      assert.match(await page.locator('#nb-notice').innerText(), /replaced were kept too: Undo puts them back/);
       await page.locator('#nb-undo').click();
       assert.equal(await page.locator(`${cell(2)} textarea`).inputValue(), 'print("mine")\n');
       assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'TEXTAREA');
