@@ -2311,3 +2311,74 @@ TEST_CASE("str.format looks up attributes and items, and reads fields as CPython
         "specification\n"
         "'{:{}}{}' 'a   b'\n");
 }
+
+// A reshape of a view is a view when strides reach its elements in the new shape (x[1:3],
+// x[:, ::2] flattened, a row), as NumPy's no-copy reshape; hasattr and getattr as Python's (an
+// array attribute NumPy has but the notebook lacks counts as present). The expected text is
+// NumPy 1.24's and CPython 3.11's output for the same program.
+TEST_CASE("a reshape of a strided view is a view, and hasattr and getattr work as Python's",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import numpy as np\n"
+      "a = np.arange(12.0).reshape(3, 4)\n"
+      "r = a[1:3].reshape(8)\n"
+      "r[0] = -1\n"
+      "print(a)\n"
+      "s = a[:, ::2].reshape(6)\n"
+      "s[0] = -2\n"
+      "print(a)\n"
+      "t = a[1].reshape(2, 2)\n"
+      "t[1, 1] = -3\n"
+      "print(a)\n"
+      "u = a.T.reshape(12)\n"
+      "u[0] = -4\n"
+      "print(a)\n"
+      "b = np.arange(24.0).reshape(2, 3, 4)\n"
+      "v = b[:, 1:, ::3]\n"
+      "w = v.reshape(2, 4)\n"
+      "w[1, 3] = 99\n"
+      "print(b[1])\n"
+      "v2 = b[:, :2, :].reshape(4, 4)\n"
+      "v2[3, 3] = -7\n"
+      "print(b[1])\n"
+      "a = np.zeros(3)\n"
+      "print(hasattr(a, 'shape'), hasattr(a, 'frob'), hasattr(3, 'real'), getattr(a, 'ndim'), "
+      "getattr(a, 'frob', 'dflt'))\n"
+      "try:\n"
+      "    getattr(a, 'frob')\n"
+      "except AttributeError as e:\n"
+      "    print('AttributeError', e)\n"
+      "try:\n"
+      "    hasattr(a, 3)\n"
+      "except TypeError as e:\n"
+      "    print('TypeError', e)\n"
+      "class_ = type(a)\n"
+      "print(getattr(\"abc\", \"upper\")())\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "[[ 0.  1.  2.  3.]\n"
+        " [-1.  5.  6.  7.]\n"
+        " [ 8.  9. 10. 11.]]\n"
+        "[[-2.  1.  2.  3.]\n"
+        " [-1.  5.  6.  7.]\n"
+        " [ 8.  9. 10. 11.]]\n"
+        "[[-2.  1.  2.  3.]\n"
+        " [-1.  5.  6. -3.]\n"
+        " [ 8.  9. 10. 11.]]\n"
+        "[[-2.  1.  2.  3.]\n"
+        " [-1.  5.  6. -3.]\n"
+        " [ 8.  9. 10. 11.]]\n"
+        "[[12. 13. 14. 15.]\n"
+        " [16. 17. 18. 19.]\n"
+        " [20. 21. 22. 23.]]\n"
+        "[[12. 13. 14. 15.]\n"
+        " [16. 17. 18. 19.]\n"
+        " [20. 21. 22. 23.]]\n"
+        "True False True 1 dflt\n"
+        "AttributeError 'numpy.ndarray' object has no attribute 'frob'\n"
+        "TypeError attribute name must be string, not 'int'\n"
+        "ABC\n");
+  const auto t = run_notebook("import numpy as np\nprint(hasattr(np.zeros(2), 'transpose'))\n");
+  CHECK(t.stdout_text == "True\n");
+}
