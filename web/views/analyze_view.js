@@ -291,7 +291,9 @@ export function bindAnalyzeView(client, examples, getState, setAnalyze, core, { 
     const parts = [];
     if (notDrawn.noFlops)
       parts.push(
-        `${notDrawn.noFlops} top-level ops with no flops (data movement, transcendentals only) or unmodeled have no place on a log axis and are not drawn`,
+        notDrawn.noFlops === 1
+          ? '1 top-level op with no flops (data movement, transcendentals only) or unmodeled has no place on a log axis and is not drawn'
+          : `${notDrawn.noFlops} top-level ops with no flops (data movement, transcendentals only) or unmodeled have no place on a log axis and are not drawn`,
       );
     if (notDrawn.overLimit) {
       parts.push(
