@@ -60,6 +60,7 @@ import { bindAnalyzeView } from './views/analyze_view.js';
 import { bindWriteView } from './views/write_view.js';
 import { bindNotebookView } from './views/notebook_view.js';
 import {
+  adoptNotebookReplaced,
   applyNotebookDraft,
   applyNotebookLink,
   createNotebookState,
@@ -69,6 +70,7 @@ import {
 } from './notebook_state.js';
 import { SEED_MISSING, SEED_NOTEBOOK } from './seed_source.js';
 import {
+  adoptReplaced,
   applyWriteDraft,
   applyWriteLink,
   createWriteState,
@@ -354,7 +356,8 @@ function draftsOf(s) {
     notebook: notebookDraft(s.notebook),
   };
 }
-let savedParts = { write: 'null', notebook: 'null' }; // each part as this tab last wrote (or read) it
+let savedParts = { write: 'null', notebook: 'null' }; // each part as this tab's state last gave it
+let writtenParts = null; // each part as this tab last wrote it (null: not yet): another tab's writes differ
 
 /** What the page says when the reader's code cannot be kept (shown in the Write tab and the Notebook). */
 const draftsUnsaved = (why) =>
@@ -362,18 +365,28 @@ const draftsUnsaved = (why) =>
 
 /**
  * localStorage as a view of the reader's code (the Write tab's, the Notebook's): the parts this
- * tab changed are written into what storage holds now, so another tab's parts stay.
+ * tab changed are written into what storage holds now, so another tab's parts stay; what another
+ * tab kept in a part this tab changes becomes this tab's Undo too (web/model/drafts.js).
  */
 function writeDrafts() {
+  const partsOf = (d) => ({ write: JSON.stringify(d.write), notebook: JSON.stringify(d.notebook) });
   const mine = draftsOf(state);
-  const parts = { write: JSON.stringify(mine.write), notebook: JSON.stringify(mine.notebook) };
+  const parts = partsOf(mine);
   const changed = new Set(Object.keys(parts).filter((k) => parts[k] !== savedParts[k]));
   if (changed.size === 0) return;
-  savedParts = parts;
   const stored = draftStorage.read();
-  const merged = mergeDrafts(stored.ok ? decodeDrafts(stored.text).drafts : emptyDrafts(), mine, changed);
+  const merged = mergeDrafts(stored.ok ? decodeDrafts(stored.text).drafts : emptyDrafts(), mine, changed, writtenParts);
+  if (merged.write && JSON.stringify(merged.write) !== parts.write)
+    state = { ...state, write: adoptReplaced(state.write, merged.write.replaced) };
+  if (merged.notebook && JSON.stringify(merged.notebook) !== parts.notebook)
+    state = { ...state, notebook: adoptNotebookReplaced(state.notebook, merged.notebook.replaced) };
   const encoded = encodeDrafts(merged);
   const result = encoded.ok ? draftStorage.write(encoded.text) : encoded;
+  // Saved: these parts are this tab's now. Not saved: tried again at the next change.
+  if (result.ok) {
+    savedParts = partsOf(draftsOf(state));
+    writtenParts = partsOf(merged);
+  }
   const notice = result.ok ? null : draftsUnsaved(result.error);
   if (notice !== state.drafts.notice) state = { ...state, drafts: { notice } };
 }
@@ -432,6 +445,9 @@ async function boot() {
   };
   const atStart = draftsOf(state);
   savedParts = { write: JSON.stringify(atStart.write), notebook: JSON.stringify(atStart.notebook) };
+  writtenParts = kept.ok
+    ? { write: JSON.stringify(drafts.drafts.write), notebook: JSON.stringify(drafts.drafts.notebook) }
+    : null;
   const linkedClassroom = state.classroom.inLink;
 
   bindInputs(

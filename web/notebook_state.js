@@ -15,8 +15,11 @@
 //            file, sourceLine, column} or null; count the run's number in the kernel (In [n]) or null;
 //   kernel:  the id of the kernel that ran the cells shown (null: none yet, or it was lost);
 //   runs:    cells run since the kernel started (the next count);
-//   notice:  what the page says about the kernel (it restarted, it was reset) or the cells (the
-//            seed's code replaced edits), or null;
+//   notice:  what the page says about the kernel (it restarted, it was reset) or the cells (edits
+//            kept in this browser are back), or null; shown before undoNotice, and Dismiss or a
+//            run clears it alone;
+//   undoNotice: what the page says of the cells Undo can bring back (the seed's code replaced
+//            them; they were kept in this browser), shown with Undo when there is no notice;
 //   undo:    [cells]: the cells as they were each time "The seed's code again" replaced edited
 //            ones, the latest last (Undo puts it back, in place of the cells as they are; edits
 //            after it keep it; only Dismiss lets them go), at most MAX_NOTEBOOK_UNDO;
@@ -48,6 +51,7 @@ export function createNotebookState(seed, seedError = null) {
     kernel: null,
     runs: 0,
     notice: null,
+    undoNotice: null,
     undo: [],
     clockTick: undefined,
   };
@@ -86,7 +90,12 @@ export function restoreSeed(n) {
   const cells = (n.seed ?? []).map(freshCell);
   const edited = edits(n.cells, cells);
   if (edited === 0) return { ...n, cells };
-  return { ...n, cells, undo: pushUndo(n.undo, n.cells), notice: seedRestored(edited, n.cells.some(hasOutput)) };
+  return {
+    ...n,
+    cells,
+    undo: pushUndo(n.undo, n.cells),
+    undoNotice: seedRestored(edited, n.cells.some(hasOutput)),
+  };
 }
 
 /**
@@ -105,12 +114,10 @@ export function notebookDraft(n) {
   };
 }
 
-/** What the page says when edits kept in this browser are back (`undo`: replaced cells were kept too). */
-export const draftRestored = (k, undo = false) =>
+/** What the page says when edits kept in this browser are back. */
+export const draftRestored = (k) =>
   `Your edits to ${k} cell${k === 1 ? '' : 's'}, kept in this browser, are back. ` +
-  (undo
-    ? "Cells of yours that the seed's code replaced were kept too: Undo puts them back."
-    : "\u201cThe seed's code again\u201d puts the seed's code back (and offers an Undo).");
+  "\u201cThe seed's code again\u201d puts the seed's code back (and offers an Undo).";
 /** What the page says when only replaced cells (Undo's) were kept. */
 export const DRAFT_REPLACED_KEPT =
   "Cells of yours that the seed's code replaced were kept in this browser: Undo puts them back.";
@@ -130,20 +137,38 @@ export function applyNotebookDraft(n, draft) {
   const replaced = draft.replaced.map(asCells);
   if (draft.seed !== seedFingerprint(n.seed)) {
     const offered = draft.cells ? [...replaced, asCells(draft.cells)] : replaced;
-    return offered.length > 0 ? { ...n, undo: offered.slice(-MAX_NOTEBOOK_UNDO), notice: DRAFT_OTHER_SEED } : n;
+    if (offered.length === 0) return n;
+    return { ...n, undo: offered.slice(-MAX_NOTEBOOK_UNDO), undoNotice: DRAFT_OTHER_SEED };
   }
   const edited = draft.cells ? edits(asCells(draft.cells), n.seed) : 0;
-  const cells = edited > 0 ? asCells(draft.cells) : n.cells;
-  const notice =
-    edited > 0 ? draftRestored(edited, replaced.length > 0) : replaced.length > 0 ? DRAFT_REPLACED_KEPT : null;
-  return { ...n, cells, undo: replaced.slice(-MAX_NOTEBOOK_UNDO), notice };
+  return {
+    ...n,
+    cells: edited > 0 ? asCells(draft.cells) : n.cells,
+    notice: edited > 0 ? draftRestored(edited) : null,
+    undo: replaced.slice(-MAX_NOTEBOOK_UNDO),
+    undoNotice: replaced.length > 0 ? DRAFT_REPLACED_KEPT : null,
+  };
+}
+
+/** Cells another tab of this page kept (the saved Notebook part's replaced ones): Undo's here too. */
+export function adoptNotebookReplaced(n, replaced) {
+  const key = (cells) => JSON.stringify(cells);
+  const held = new Set(n.undo.map((cells) => key(cells.map((c) => c.source))));
+  const theirs = replaced.filter((sources) => !held.has(key(sources)));
+  if (theirs.length === 0 || !n.seed) return n;
+  const asCells = (sources) => sources.map((source, j) => freshCell({ source, firstLine: n.seed[j]?.firstLine ?? 1 }));
+  return {
+    ...n,
+    undo: [...theirs.map(asCells), ...n.undo].slice(-MAX_NOTEBOOK_UNDO),
+    undoNotice: n.undoNotice ?? DRAFT_REPLACED_KEPT,
+  };
 }
 
 /** Undo of restoreSeed: the latest cells replaced (their outputs too), in place of the cells as they are. */
 export function undoSeed(n) {
   if (n.undo.length === 0) return n;
   const undo = n.undo.slice(0, -1);
-  return { ...n, cells: n.undo.at(-1), undo, notice: undo.length > 0 ? NOTEBOOK_UNDO_MORE : null };
+  return { ...n, cells: n.undo.at(-1), undo, undoNotice: undo.length > 0 ? NOTEBOOK_UNDO_MORE : null };
 }
 
 /** Cells waiting for the kernel (Run all queues every cell, in order). */
@@ -227,7 +252,21 @@ export function kernelReset(n, kernel) {
   };
 }
 
-export const dismissNotice = (n) => ({ ...n, notice: null, undo: [] });
+/**
+ * Dismiss: the notice on show goes; when it is Undo's (no other notice), what Undo could bring
+ * back goes with it.
+ */
+export const dismissNotice = (n) => (n.notice ? { ...n, notice: null } : { ...n, undo: [], undoNotice: null });
+
+/** A run clears the notice about the kernel or the cells, not what Undo can bring back. */
+export const clearNotice = (n) => (n.notice ? { ...n, notice: null } : n);
+
+/** What the notice box shows: {text, undo (whether Undo goes with it)}, text null when nothing. */
+export function noticeShown(n) {
+  if (n.notice) return { text: n.notice, undo: false };
+  if (n.undo.length > 0) return { text: n.undoNotice, undo: true };
+  return { text: null, undo: false };
+}
 
 /** Whether a cell is running or waiting. */
 export const notebookBusy = (n) => n.cells.some((c) => c.status === 'running' || c.status === 'queued');

@@ -85,7 +85,7 @@ export function exampleSource(w, name) {
     source: ex.source,
     example: ex.name,
     undo,
-    notice: undo.length > 0 ? exampleReplaced(ex.title) : null,
+    notice: own ? exampleReplaced(ex.title) : w.notice,
   };
 }
 
@@ -127,6 +127,18 @@ export function applyWriteDraft(w, kept) {
       notice: KEPT_REPLACED,
     };
   return next;
+}
+
+/** Programs another tab of this page kept (the saved Write part's replaced ones): Undo's here too. */
+export function adoptReplaced(w, replaced) {
+  const held = new Set(w.undo.map((e) => e.source));
+  const theirs = replaced.filter((x) => !held.has(x));
+  if (theirs.length === 0) return w;
+  return {
+    ...w,
+    undo: [...theirs.map((source) => ({ source, example: null })), ...w.undo].slice(-MAX_UNDO),
+    notice: w.notice ?? KEPT_REPLACED,
+  };
 }
 
 /** A lowering of the current source goes to the Worker: its number is the new seq. */

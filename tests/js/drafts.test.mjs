@@ -17,7 +17,10 @@ import {
 import { encodeSource } from '../../web/model/source_link.js';
 import { DEFAULT_WRITE_EXAMPLE, WRITE_EXAMPLES } from '../../web/model/write_examples.js';
 import {
+  adoptNotebookReplaced,
   applyNotebookDraft,
+  clearNotice,
+  dismissNotice,
   createNotebookState,
   DRAFT_OTHER_SEED,
   DRAFT_REPLACED_KEPT,
@@ -25,11 +28,13 @@ import {
   editCell,
   notebookDraft,
   NOTEBOOK_UNDO_MORE,
+  noticeShown,
   restoreSeed,
   seedRestored,
   undoSeed,
 } from '../../web/notebook_state.js';
 import {
+  adoptReplaced,
   applyWriteDraft,
   applyWriteLink,
   createWriteState,
@@ -75,43 +80,74 @@ describe('the saved value', () => {
     });
   });
 
-  test('a value that is not ours is ignored whole, with a notice saying why', () => {
-    const cases = [
+  test('a value that is not ours is ignored whole, a malformed part alone, each with a notice saying why', () => {
+    const whole = [
       ['{', 'it is not valid JSON'],
       ['[1]', 'it is not Roofline Lab code'],
       [JSON.stringify({ version: 2, write: null }), 'it is version 2, this page reads version 1'],
-      [JSON.stringify({ version: DRAFTS_VERSION, write: 'x' }), 'its Write program is malformed'],
-      [
-        JSON.stringify({ version: DRAFTS_VERSION, write: { source: 'x', replaced: [1] } }),
-        'its Write program is malformed',
-      ],
-      [
-        JSON.stringify({ version: DRAFTS_VERSION, notebook: { seed: 's', cells: [1], replaced: [] } }),
-        'its Notebook cells are malformed',
-      ],
-      [
-        JSON.stringify({ version: DRAFTS_VERSION, notebook: { seed: 's', cells: null, replaced: [[2]] } }),
-        'its Notebook cells are malformed',
-      ],
     ];
-    for (const [text, why] of cases) {
+    for (const [text, why] of whole) {
       const d = decodeDrafts(text);
       assert.deepEqual(d.drafts, emptyDrafts(), text);
       assert.equal(d.notice, `The code saved in this browser was ignored (${why}); your next edit replaces it.`);
     }
+    const nb = { seed: 's', cells: ['a'], replaced: [] };
+    const parts = [
+      [{ write: 5, notebook: nb }, 'its Write program is', { write: null, notebook: nb }],
+      [{ write: { source: 'x', replaced: [1] }, notebook: nb }, 'its Write program is', { write: null, notebook: nb }],
+      [
+        { write: 'x', notebook: { seed: 's', cells: [1], replaced: [] } },
+        'its Notebook cells are',
+        { write: { source: 'x', replaced: [] }, notebook: null },
+      ],
+      [
+        { write: 5, notebook: { seed: 's', cells: null, replaced: [[2]] } },
+        'its Write program and its Notebook cells are',
+        emptyDrafts(),
+      ],
+    ];
+    for (const [value, why, kept] of parts) {
+      const d = decodeDrafts(JSON.stringify({ version: DRAFTS_VERSION, ...value }));
+      assert.deepEqual(d.drafts, kept, JSON.stringify(value));
+      assert.equal(
+        d.notice,
+        `Part of the code saved in this browser was ignored (${why} malformed); your next edit replaces it.`,
+      );
+    }
+    // The first form of this value (a bare Write source, no replaced cells) still reads.
+    assert.deepEqual(
+      decodeDrafts(JSON.stringify({ version: 1, write: 'x = 1\n', notebook: { seed: 's', cells: ['a'] } })),
+      {
+        drafts: { write: { source: 'x = 1\n', replaced: [] }, notebook: { seed: 's', cells: ['a'], replaced: [] } },
+        notice: null,
+      },
+    );
   });
 
-  test('two tabs keep each other’s parts: only the part a tab changed is taken from it', () => {
+  test('two tabs keep each other’s parts and programs: what another tab wrote joins Undo’s', () => {
     const stored = { write: { source: 'from tab A', replaced: [] }, notebook: null };
-    const mine = {
-      write: { source: 'stale in tab B', replaced: [] },
-      notebook: { seed: 's', cells: ['b'], replaced: [] },
-    };
+    const mine = { write: { source: 'in tab B', replaced: [] }, notebook: { seed: 's', cells: ['b'], replaced: [] } };
+    // Only the part this tab changed is taken from it.
     assert.deepEqual(mergeDrafts(stored, mine, new Set(['notebook'])), {
       write: stored.write,
       notebook: mine.notebook,
     });
-    assert.deepEqual(mergeDrafts(stored, mine, new Set(['write'])), { write: mine.write, notebook: null });
+    // Tab A wrote the Write part since tab B last did: A's program is not lost, it is Undo's.
+    const lastB = { write: JSON.stringify({ source: 'old', replaced: [] }), notebook: 'null' };
+    assert.deepEqual(mergeDrafts(stored, mine, new Set(['write']), lastB).write, {
+      source: 'in tab B',
+      replaced: ['from tab A'],
+    });
+    // Unchanged since this tab wrote it: this tab's part as it is (a dismissal clears it).
+    const lastSame = { write: JSON.stringify(stored.write), notebook: 'null' };
+    assert.deepEqual(mergeDrafts(stored, { write: null, notebook: null }, new Set(['write']), lastSame).write, null);
+    // Cells another tab kept stay when this tab has none.
+    const nbStored = { write: null, notebook: { seed: 's', cells: ['theirs'], replaced: [] } };
+    assert.deepEqual(
+      mergeDrafts(nbStored, { write: null, notebook: null }, new Set(['notebook']), { write: 'null', notebook: 'null' })
+        .notebook,
+      nbStored.notebook,
+    );
   });
 
   test('the seed’s fingerprint changes with any cell’s text and with where cells split', () => {
@@ -168,6 +204,10 @@ describe('the Write tab keeps the reader’s program', () => {
     const withUndo = applyWriteDraft(createWriteState(), { source: null, replaced: ['old = 1\n'] });
     assert.equal(withUndo.notice, KEPT_REPLACED);
     assert.equal(undoExample(withUndo).source, 'old = 1\n');
+    // The tab opening on the default example says nothing false: the kept notice stays.
+    assert.equal(setWriteMode(withUndo, 'write').notice, KEPT_REPLACED);
+    // Programs another tab kept become this tab's Undo's too.
+    assert.equal(undoExample(adoptReplaced(createWriteState(), ['theirs = 1\n'])).source, 'theirs = 1\n');
     const linked = applyWriteLink(kept, `#py=${encodeSource('def g(x):\n    return x\n').value}`);
     assert.equal(linked.source, 'def g(x):\n    return x\n');
     assert.equal(linked.notice, LINK_REPLACED);
@@ -191,18 +231,22 @@ describe('the Notebook keeps the reader’s edits', () => {
       cells: null,
       replaced: [['x = 2', 'print(x)']],
     });
-    assert.equal(restored.notice, seedRestored(1, false));
-    assert.doesNotMatch(restored.notice, /outputs/, 'no cell had run');
+    assert.equal(restored.undoNotice, seedRestored(1, false));
+    assert.doesNotMatch(restored.undoNotice, /outputs/, 'no cell had run');
     // An edit after it keeps the Undo and its notice.
     const later = editCell(restored, 1, 'print(x, 3)');
     assert.equal(later.undo.length, 1);
-    assert.equal(later.notice, restored.notice);
+    assert.equal(later.undoNotice, restored.undoNotice);
+    // A run clears a notice, not Undo's; Dismiss of Undo's own notice lets them go.
+    assert.equal(clearNotice(later).undo.length, 1);
+    assert.deepEqual(noticeShown(later), { text: restored.undoNotice, undo: true });
+    assert.deepEqual(dismissNotice(later).undo, []);
     assert.equal(undoSeed(later).cells[0].source, 'x = 2');
     // Restored twice: both come back, the latest first.
     const twice = restoreSeed(later);
     const once = undoSeed(twice);
     assert.equal(once.cells[1].source, 'print(x, 3)');
-    assert.equal(once.notice, NOTEBOOK_UNDO_MORE);
+    assert.equal(once.undoNotice, NOTEBOOK_UNDO_MORE);
     assert.equal(undoSeed(once).cells[0].source, 'x = 2');
   });
 
@@ -218,20 +262,28 @@ describe('the Notebook keeps the reader’s edits', () => {
     );
     assert.equal(n.notice, draftRestored(1));
     assert.deepEqual(n.undo, []);
+    // A kernel notice shows first, without Undo; its Dismiss keeps what Undo can bring back.
+    const both = { ...restoreSeed(editCell(fresh(), 0, 'x = 5')), notice: 'The kernel was reset.' };
+    assert.deepEqual(noticeShown(both), { text: 'The kernel was reset.', undo: false });
+    assert.equal(dismissNotice(both).undo.length, 1);
+    assert.equal(noticeShown(dismissNotice(both)).undo, true);
     const other = applyNotebookDraft(fresh(), { ...draft, seed: '2-00000000' });
     assert.deepEqual(
       other.cells.map((c) => c.source),
       ['x = 1', 'print(x)'],
     );
-    assert.equal(other.notice, DRAFT_OTHER_SEED);
+    assert.equal(other.undoNotice, DRAFT_OTHER_SEED);
     assert.deepEqual(
       undoSeed(other).cells.map((c) => c.source),
       ['x = 1', 'print(x * 3)'],
     );
     // Only replaced cells kept: the seed's code stays, Undo offers them.
     const replacedOnly = applyNotebookDraft(fresh(), notebookDraft(restoreSeed(editCell(fresh(), 0, 'x = 9'))));
-    assert.equal(replacedOnly.notice, DRAFT_REPLACED_KEPT);
+    assert.equal(replacedOnly.undoNotice, DRAFT_REPLACED_KEPT);
     assert.equal(undoSeed(replacedOnly).cells[0].source, 'x = 9');
     assert.equal(applyNotebookDraft(fresh(), null).notice, null);
+    // Cells another tab kept become this tab's Undo's too.
+    const adopted = adoptNotebookReplaced(fresh(), [['x = 7', 'print(x)']]);
+    assert.equal(undoSeed(adopted).cells[0].source, 'x = 7');
   });
 });

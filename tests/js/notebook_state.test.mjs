@@ -130,14 +130,20 @@ describe('web/notebook_state.js', () => {
     // The seed again replaces the edit, says so, and Undo puts it back; nothing edited: no notice.
     const restored = restoreSeed(n);
     assert.equal(restored.cells[0].source, 'x = 1');
-    assert.equal(restored.notice, seedRestored(1));
-    assert.match(restored.notice, /edits to 1 cell were replaced.*Undo puts them back/);
+    assert.equal(restored.undoNotice, seedRestored(1));
+    assert.match(restored.undoNotice, /edits to 1 cell were replaced.*Undo puts them back/);
     assert.equal(undoSeed(restored).cells[0].source, 'x = 2');
-    assert.equal(undoSeed(restored).notice, null);
+    assert.equal(undoSeed(restored).undoNotice, null);
     assert.deepEqual(undoSeed(restored).undo, []);
-    assert.equal(restoreSeed(restored).notice, restored.notice, 'the seed again over the seed: nothing new lost');
-    assert.equal(restoreSeed(createNotebookState(SEED)).notice, null);
-    assert.deepEqual(dismissNotice(restored).undo, []);
+    assert.equal(
+      restoreSeed(restored).undoNotice,
+      restored.undoNotice,
+      'the seed again over the seed: nothing new lost',
+    );
+    assert.equal(restoreSeed(createNotebookState(SEED)).undoNotice, null);
+    // Dismiss clears the kernel's notice first, then (Undo's notice on show) what Undo can bring back.
+    assert.equal(dismissNotice(restored).undo.length, 1);
+    assert.deepEqual(dismissNotice(dismissNotice(restored)).undo, []);
   });
 
   test('#notebook opens the view and the link says so; no seed: no cells and why', () => {

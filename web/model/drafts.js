@@ -41,8 +41,35 @@ export function seedFingerprint(cells) {
   return `${cells.length}-${h.toString(16).padStart(8, '0')}`;
 }
 
+const sources = (v) => Array.isArray(v) && v.every(isSource);
+
+/** The Write part as saved (a bare string: this format's first form), or undefined when malformed. */
+function writePart(w) {
+  if (w === null || w === undefined) return null;
+  if (isSource(w)) return { source: w, replaced: [] };
+  if (isObject(w) && (w.source === null || isSource(w.source)) && sources(w.replaced ?? []))
+    return { source: w.source, replaced: [...(w.replaced ?? [])] };
+  return undefined;
+}
+
+/** The Notebook part as saved (replaced missing: this format's first form), or undefined when malformed. */
+function notebookPart(n) {
+  if (n === null || n === undefined) return null;
+  const replaced = n?.replaced ?? [];
+  if (
+    isObject(n) &&
+    typeof n.seed === 'string' &&
+    (n.cells === null || sources(n.cells)) &&
+    Array.isArray(replaced) &&
+    replaced.every(sources)
+  )
+    return { seed: n.seed, cells: n.cells === null ? null : [...n.cells], replaced: replaced.map((c) => [...c]) };
+  return undefined;
+}
+
 /**
- * Reads what localStorage holds (a string, or null when nothing is saved). Never throws.
+ * Reads what localStorage holds (a string, or null when nothing is saved). Never throws. A part
+ * that is malformed is ignored with a notice; the other part is kept.
  * @returns {{drafts: {write: object|null, notebook: object|null}, notice: string|null}}
  */
 export function decodeDrafts(text) {
@@ -60,39 +87,22 @@ export function decodeDrafts(text) {
   if (!isObject(value) || !Object.hasOwn(value, 'version')) return ignored('it is not Roofline Lab code');
   if (value.version !== DRAFTS_VERSION)
     return ignored(`it is version ${JSON.stringify(value.version)}, this page reads version ${DRAFTS_VERSION}`);
-  const sources = (v) => Array.isArray(v) && v.every(isSource);
-  const write = value.write ?? null;
-  if (
-    write !== null &&
-    !(isObject(write) && (write.source === null || isSource(write.source)) && sources(write.replaced))
-  )
-    return ignored('its Write program is malformed');
-  const nb = value.notebook ?? null;
-  if (
-    nb !== null &&
-    !(
-      isObject(nb) &&
-      typeof nb.seed === 'string' &&
-      (nb.cells === null || sources(nb.cells)) &&
-      Array.isArray(nb.replaced) &&
-      nb.replaced.every(sources)
-    )
-  )
-    return ignored('its Notebook cells are malformed');
   // Rebuilt from known fields only: nothing else from storage reaches the page.
+  const write = writePart(value.write);
+  const notebook = notebookPart(value.notebook);
+  const bad =
+    write === undefined && notebook === undefined
+      ? 'its Write program and its Notebook cells are'
+      : write === undefined
+        ? 'its Write program is'
+        : notebook === undefined
+          ? 'its Notebook cells are'
+          : '';
   return {
-    drafts: {
-      write: write === null ? null : { source: write.source, replaced: [...write.replaced] },
-      notebook:
-        nb === null
-          ? null
-          : {
-              seed: nb.seed,
-              cells: nb.cells === null ? null : [...nb.cells],
-              replaced: nb.replaced.map((c) => [...c]),
-            },
-    },
-    notice: null,
+    drafts: { write: write ?? null, notebook: notebook ?? null },
+    notice: bad
+      ? `Part of the code saved in this browser was ignored (${bad} malformed); your next edit replaces it.`
+      : null,
   };
 }
 
@@ -122,13 +132,27 @@ export function encodeDrafts(drafts) {
 }
 
 /**
- * The saved drafts after this tab's change: `stored` (what storage holds now, perhaps written by
- * another tab) with the parts this tab changed since it last saved (`changed`: a set of 'write',
- * 'notebook') taken from `mine`.
+ * The saved drafts after this tab's change: `stored` (what storage holds now) with the parts this
+ * tab changed (`changed`: a set of 'write', 'notebook') taken from `mine`. A part another tab wrote
+ * since this one last saved it (`last`: this tab's parts as it last saved them, JSON) is not
+ * lost: its programs or cells that this tab does not hold join this tab's replaced ones (Undo's).
  */
-export function mergeDrafts(stored, mine, changed) {
-  return {
-    write: changed.has('write') ? mine.write : stored.write,
-    notebook: changed.has('notebook') ? mine.notebook : stored.notebook,
-  };
+export function mergeDrafts(stored, mine, changed, last = null) {
+  const foreign = (part) => last !== null && JSON.stringify(stored[part]) !== last[part] && stored[part];
+  let write = changed.has('write') ? mine.write : stored.write;
+  if (changed.has('write') && foreign('write')) {
+    const held = new Set([mine.write?.source, ...(mine.write?.replaced ?? [])]);
+    const theirs = [...stored.write.replaced, stored.write.source].filter((x) => x !== null && !held.has(x));
+    if (theirs.length > 0)
+      write = { source: mine.write?.source ?? null, replaced: [...theirs, ...(mine.write?.replaced ?? [])] };
+  }
+  let notebook = changed.has('notebook') ? mine.notebook : stored.notebook;
+  if (changed.has('notebook') && foreign('notebook') && mine.notebook === null) notebook = stored.notebook;
+  else if (changed.has('notebook') && foreign('notebook') && stored.notebook.seed === mine.notebook.seed) {
+    const key = (cells) => JSON.stringify(cells);
+    const held = new Set([key(mine.notebook.cells), ...mine.notebook.replaced.map(key)]);
+    const theirs = [...stored.notebook.replaced, stored.notebook.cells].filter((c) => c !== null && !held.has(key(c)));
+    if (theirs.length > 0) notebook = { ...mine.notebook, replaced: [...theirs, ...mine.notebook.replaced] };
+  }
+  return { write, notebook };
 }

@@ -11,11 +11,13 @@ import {
   cellStarted,
   cellStopped,
   closeNotebook,
+  clearNotice,
   dismissNotice,
   editCell,
   kernelReset,
   lineKind,
   notebookBusy,
+  noticeShown,
   queueCells,
   restoreSeed,
   undoSeed,
@@ -49,7 +51,7 @@ export function bindNotebookView(client, getState, setNotebook) {
   async function runCells(indices) {
     if (notebookBusy(nb()) || indices.length === 0) return;
     const gen = ++generation;
-    setNotebook(queueCells(dismissNotice(nb()), indices));
+    setNotebook(queueCells(clearNotice(nb()), indices));
     for (const i of indices) {
       if (gen !== generation) return;
       setNotebook(cellStarted(nb(), i));
@@ -251,9 +253,10 @@ export function bindNotebookView(client, getState, setNotebook) {
     $('#nb-seed').disabled = busy || !n.seed;
     $('#nb-seed-error').hidden = !n.seedError;
     $('#nb-seed-error').textContent = n.seedError ?? '';
-    $('#nb-notice-box').hidden = !n.notice;
-    $('#nb-notice').textContent = n.notice ?? '';
-    $('#nb-undo').hidden = n.undo.length === 0;
+    const shown = noticeShown(n);
+    $('#nb-notice-box').hidden = !shown.text;
+    $('#nb-notice').textContent = shown.text ?? '';
+    $('#nb-undo').hidden = !shown.undo;
     $('#nb-undo').disabled = busy;
     $('#nb-drafts-note').hidden = !state.drafts?.notice;
     $('#nb-drafts-note').textContent = state.drafts?.notice ?? '';
