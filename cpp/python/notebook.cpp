@@ -671,7 +671,7 @@ class Machine {
         "sorted", "enumerate", "zip",   "int",     "float",    "str",  "repr",     "isinstance",
         "list",   "dict",      "tuple", "bool",    "reversed", "any",  "all",      "divmod",
         "pow",    "type",      "map",   "filter",  "set",      "hash", "callable", "format",
-        "slice",  "iter",      "next",  "hasattr", "getattr"};
+        "slice",  "iter",      "next",  "hasattr", "getattr",  "ascii"};
     for (const char* f : fns)
       if (n == f) return mk_named(T::Builtin, n);
     for (const char* e : kExcTypes)
@@ -2860,7 +2860,7 @@ class Machine {
   V format_field(V v, char conv, const std::string& spec) {
     const V before = exc_;
     if (conv == 'r' || conv == 'a')
-      v = mk_str(repr(v));
+      v = mk_str(conv == 'a' ? ascii_escaped(repr(v)) : repr(v));
     else if (conv == 's')
       v = mk_str(str(v));
     if (exc_ != before) return nullptr;
@@ -4057,7 +4057,19 @@ class Machine {
   // AttributeError for an attribute the value lacks here: a NumPy or JAX array's real method or
   // attribute says it is not supported here (rather than that it does not exist).
   // Whether NumPy's or JAX's arrays have this attribute (whether or not the notebook models it).
-  static bool array_attribute_name(const std::string& name) {
+  static bool array_attribute_name(const std::string& name, bool jax) {
+    // What only one of the two has: NumPy 1.24's ndarray, JAX's Array.
+    static const char* const kJaxOnly[] = {"at", "device", "devices", "sharding", "mT"};
+    static const char* const kNumpyOnly[] = {"base",    "flags",   "tofile",    "dump",
+                                             "dumps",   "itemset", "put",       "resize",
+                                             "strides", "fill",    "partition", "data"};
+    if (jax) {
+      for (const char* n : kNumpyOnly)
+        if (name == n) return false;
+    } else {
+      for (const char* n : kJaxOnly)
+        if (name == n) return false;
+    }
     static const char* const kArrayNames[] = {
         "all",          "any",      "argmax",    "argmin",  "argpartition", "argsort", "astype",
         "at",           "base",     "choose",    "clip",    "compress",     "conj",    "conjugate",
@@ -4068,13 +4080,13 @@ class Machine {
         "put",          "ravel",    "real",      "repeat",  "reshape",      "resize",  "round",
         "searchsorted", "sharding", "shape",     "size",    "sort",         "squeeze", "std",
         "strides",      "sum",      "swapaxes",  "T",       "take",         "tobytes", "tofile",
-        "tolist",       "trace",    "transpose", "var",     "view",         "mT",      "nanmax"};
+        "tolist",       "trace",    "transpose", "var",     "view",         "mT"};
     for (const char* n : kArrayNames)
       if (name == n) return true;
     return false;
   }
   V no_attribute(const V& obj, const std::string& name) {
-    const bool real = obj->t == T::Array && array_attribute_name(name);
+    const bool real = obj->t == T::Array && array_attribute_name(name, obj->arr.jax);
     return raise("AttributeError", "'" + type_name(obj) + "' object has no attribute '" + name +
                                        "'" + (real ? " (not supported here)" : ""));
   }
@@ -4416,17 +4428,25 @@ class Machine {
     if (q == "hasattr" || q == "getattr") {
       // An attribute as Python finds it: AttributeError means it has none (getattr's default,
       // when given, is then the value); any other error stays raised.
-      V obj = need(a, 0, "obj", q);
-      V name = obj ? need(a, 1, "name", q) : nullptr;
-      if (!name) return nullptr;
+      if (!a.kw.empty()) return raise("TypeError", q + "() takes no keyword arguments");
+      const std::size_t most = q == "hasattr" ? 2 : 3;
+      if (a.pos.size() < 2 || a.pos.size() > most)
+        return raise("TypeError", q + " expected " +
+                                      (q == "hasattr"     ? "2"
+                                       : a.pos.size() < 2 ? "at least 2"
+                                                          : "at most 3") +
+                                      " arguments, got " + std::to_string(a.pos.size()));
+      V obj = a.pos[0], name = a.pos[1];
       if (name->t != T::Str)
         return raise("TypeError", "attribute name must be string, not '" + type_name(name) + "'");
       // An array attribute NumPy has but the notebook lacks: it has it (getattr says why not).
-      if (q == "hasattr" && obj->t == T::Array && array_attribute_name(name->s))
+      if (q == "hasattr" && obj->t == T::Array && array_attribute_name(name->s, obj->arr.jax))
         return mk_bool(true);
       V r = attribute(obj, name->s);
       if (r) return q == "hasattr" ? mk_bool(true) : r;
-      const bool missing = exc_ && !fatal_ && exc_matches(exc_->s, "AttributeError");
+      // A real array attribute the notebook lacks is not absent: getattr's default is not taken.
+      const bool missing = exc_ && !fatal_ && exc_matches(exc_->s, "AttributeError") &&
+                           !(obj->t == T::Array && array_attribute_name(name->s, obj->arr.jax));
       if (missing && (q == "hasattr" || a.pos.size() >= 3)) {
         exc_ = nullptr;
         exc_tb_.clear();
@@ -4658,14 +4678,14 @@ class Machine {
       if (t < 0) return nullptr;
       return mk_bool(t);
     }
-    if (q == "str" || q == "repr") {
+    if (q == "str" || q == "repr" || q == "ascii") {
       if (a.pos.empty() && q == "str") return mk_str("");
       V x = need(a, 0, "obj", q);
       if (!x) return nullptr;
       const V before = exc_;
       std::string text = q == "str" ? str(x) : repr(x);
       if (exc_ != before) return nullptr;
-      return mk_str(text);
+      return mk_str(q == "ascii" ? ascii_escaped(text) : text);
     }
     if (q == "list" || q == "tuple") {
       std::vector<V> items;
@@ -5847,7 +5867,15 @@ class Machine {
             return raise("ValueError", "Missing ']' in format string");
           const std::string key = field.substr(k + 1, close - k - 1);
           if (key.empty()) return raise("ValueError", "Empty attribute in format string");
-          v = subscript(v, digits(key) && key.size() < 18 ? mk_int(std::stoll(key)) : mk_str(key));
+          if (digits(key)) {  // an int key, as CPython reads it (too many digits refused)
+            const std::size_t first = key.find_first_not_of('0');
+            const std::string sig = first == std::string::npos ? "0" : key.substr(first);
+            if (sig.size() > 18)
+              return raise("ValueError", "Too many decimal digits in format string");
+            v = subscript(v, mk_int(std::stoll(sig)));
+          } else {
+            v = subscript(v, mk_str(key));
+          }
           k = close + 1;
           if (k < field.size() && field[k] != '.' && field[k] != '[')
             return raise("ValueError", "Only '.' or '[' may follow ']' in format field specifier");
@@ -6565,8 +6593,10 @@ class Machine {
                        "the Write tab lowers it");
     std::vector<ArgSpec> specs;
     std::vector<V> arrays;
+    // A NumPy scalar stays a Python value (an axis, a size, a bound: JAX takes them concrete).
+    const auto parameter = [](const V& v) { return v->t == T::Array && !np_scalar(v); };
     std::function<void(const V&)> collect = [&](const V& v) {
-      if (v->t == T::Array) {
+      if (parameter(v)) {
         ArgSpec sp;
         sp.dims = v->arr.dims;
         sp.dtype = mlir_dtype(canon(v->arr.dt, true));
@@ -6597,7 +6627,7 @@ class Machine {
       trace_id_ = ++traces_;
       std::size_t next = 0;
       std::function<V(const V&)> traced = [&](const V& v) -> V {
-        if (v->t == T::Array) return from_tr(session.args()[next++]);
+        if (parameter(v)) return from_tr(session.args()[next++]);
         if (v->t == T::List || v->t == T::Tuple) {
           std::vector<V> items;
           for (const V& x : v->items) items.push_back(traced(x));

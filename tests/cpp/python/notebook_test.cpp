@@ -2382,3 +2382,41 @@ TEST_CASE("a reshape of a strided view is a view, and hasattr and getattr work a
   const auto t = run_notebook("import numpy as np\nprint(hasattr(np.zeros(2), 'transpose'))\n");
   CHECK(t.stdout_text == "True\n");
 }
+
+// Review mends: hasattr knows which attributes NumPy's ndarray has and JAX's Array lacks (and
+// the other way), getattr and hasattr count their arguments in CPython's words, a long digit key
+// in a str.format field is an int (or too many digits), !a and ascii() escape. The expected text
+// is NumPy 1.24's and CPython 3.11's output for the same program.
+TEST_CASE("hasattr per array library, argument counts, long keys and ascii as CPython's",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import numpy as np\n"
+      "a = np.zeros(3)\n"
+      "print(hasattr(a, 'device'), hasattr(a, 'base'), hasattr(a, 'mT'), hasattr(a, 'shape'), "
+      "hasattr(a, 'zzz'))\n"
+      "for f in [lambda: getattr(a, 'shape', 1, 2), lambda: getattr(a), lambda: hasattr(a), "
+      "lambda: '{0[99999999999999999999]}'.format([1])]:\n"
+      "    try:\n"
+      "        f()\n"
+      "    except Exception as e:\n"
+      "        print(type(e).__name__, e)\n"
+      "print('{0[000000000000000001]}'.format([1, 2]))\n"
+      "print('{0!a}'.format('é'), ascii('é'), f\"{'é'!a}\", ascii([1, 'ü']))\n");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.stdout_text ==
+        "False True False True False\n"
+        "TypeError getattr expected at most 3 arguments, got 4\n"
+        "TypeError getattr expected at least 2 arguments, got 1\n"
+        "TypeError hasattr expected 2 arguments, got 1\n"
+        "ValueError Too many decimal digits in format string\n"
+        "2\n"
+        "'\\xe9' '\\xe9' '\\xe9' [1, '\\xfc']\n");
+  // A NumPy scalar given to an eager jnp call stays a Python value (a size, an axis), as in JAX.
+  const auto e = run_notebook(
+      "import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
+      "print(jnp.eye(np.int64(2)), jnp.cumsum(jnp.arange(3), axis=np.int64(0)))\n"
+      "print(jax.nn.one_hot(jnp.array([0, 2]), np.int64(3)).shape, hasattr(jnp.zeros(2), 'at'))\n");
+  INFO(e.error);
+  CHECK(e.stdout_text == "[[1. 0.]\n [0. 1.]] [0 1 3]\n(2, 3) True\n");
+}
