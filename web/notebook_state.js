@@ -93,6 +93,7 @@ export function restoreSeed(n) {
   return {
     ...n,
     cells,
+    notice: null, // what this says of the cells supersedes the notice on show
     undo: pushUndo(n.undo, n.cells),
     undoNotice: seedRestored(edited, n.cells.some(hasOutput)),
   };
@@ -114,10 +115,12 @@ export function notebookDraft(n) {
   };
 }
 
-/** What the page says when edits kept in this browser are back. */
-export const draftRestored = (k) =>
+/** What the page says when edits kept in this browser are back (`undo`: replaced cells were kept too). */
+export const draftRestored = (k, undo = false) =>
   `Your edits to ${k} cell${k === 1 ? '' : 's'}, kept in this browser, are back. ` +
-  "\u201cThe seed's code again\u201d puts the seed's code back (and offers an Undo).";
+  (undo
+    ? "Cells of yours that the seed's code replaced were kept too: Undo puts them back."
+    : "\u201cThe seed's code again\u201d puts the seed's code back (and offers an Undo).");
 /** What the page says when only replaced cells (Undo's) were kept. */
 export const DRAFT_REPLACED_KEPT =
   "Cells of yours that the seed's code replaced were kept in this browser: Undo puts them back.";
@@ -141,12 +144,14 @@ export function applyNotebookDraft(n, draft) {
     return { ...n, undo: offered.slice(-MAX_NOTEBOOK_UNDO), undoNotice: DRAFT_OTHER_SEED };
   }
   const edited = draft.cells ? edits(asCells(draft.cells), n.seed) : 0;
+  // One message: the edits back, and (then with Undo) the replaced cells kept too.
+  const kept = replaced.length > 0;
   return {
     ...n,
     cells: edited > 0 ? asCells(draft.cells) : n.cells,
-    notice: edited > 0 ? draftRestored(edited) : null,
+    notice: edited > 0 && !kept ? draftRestored(edited) : null,
     undo: replaced.slice(-MAX_NOTEBOOK_UNDO),
-    undoNotice: replaced.length > 0 ? DRAFT_REPLACED_KEPT : null,
+    undoNotice: !kept ? null : edited > 0 ? draftRestored(edited, true) : DRAFT_REPLACED_KEPT,
   };
 }
 
@@ -168,7 +173,13 @@ export function adoptNotebookReplaced(n, replaced) {
 export function undoSeed(n) {
   if (n.undo.length === 0) return n;
   const undo = n.undo.slice(0, -1);
-  return { ...n, cells: n.undo.at(-1), undo, undoNotice: undo.length > 0 ? NOTEBOOK_UNDO_MORE : null };
+  return {
+    ...n,
+    cells: n.undo.at(-1),
+    notice: null,
+    undo,
+    undoNotice: undo.length > 0 ? NOTEBOOK_UNDO_MORE : null,
+  };
 }
 
 /** Cells waiting for the kernel (Run all queues every cell, in order). */
