@@ -204,6 +204,10 @@ Program lower_lenient(const Module& module, const LowerOptions& options) {
 Result<Program> lower(const Module& module) {
   auto v = verify(module);
   if (!v) return Result<Program>::failure_from(v);
+  return lower_verified(module);
+}
+
+Result<Program> lower_verified(const Module& module) {
   Program p = lower_lenient(module);
   if (!p.stopped.message.empty()) return Result<Program>::failure(p.stopped);
   if (!p.problems.empty()) return Result<Program>::failure(p.problems.front());

@@ -90,6 +90,8 @@ struct Program {
 // Verifies, then lowers; the first problem of any op is the error. The program refers to the
 // module, which must outlive it.
 Result<Program> lower(const Module& module);
+// lower() of a module the verifier has already accepted (it is not verified again).
+Result<Program> lower_verified(const Module& module);
 
 // Lowers a module that verified, keeping each op's problem on the op (see above).
 Program lower_lenient(const Module& module);

@@ -411,7 +411,7 @@ RunResult run_module(const hlo::Module& module, const RunOptions& options) {
   auto fm = plan_fusions(module, options);
   if (!fm) return failed_with(fm.error_info());
   if (!fm.value() || !fm.value()->inlined) {
-    auto p = hlo::lower(module);
+    auto p = hlo::lower_verified(module);  // verified above
     if (!p) return failed_with(p.error_info());
     return run_lowered(p.value(), p.value(), std::move(fm.value()), options, t0);
   }

@@ -83,7 +83,7 @@ struct OpTiming {
   std::string op;
   double seconds = 0;  // per execution
   std::uint64_t repeats = 0;
-  // Run as a view of its operand (a reshape, a copy, a bitcast of a row-major layout...): its
+  // Run as a view of its operand (a reshape, a copy, a broadcast adding only ones...): its
   // result is the operand's buffer, so it moved none of the bytes the cost analysis counts.
   bool view = false;
 };

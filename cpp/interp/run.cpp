@@ -427,7 +427,6 @@ bool Run::ran_as_view(const hlo::LFunction& lfn, const hlo::Instr& in,
   switch (in.code) {
     case hlo::OpCode::Reshape:
     case hlo::OpCode::Copy:
-    case hlo::OpCode::Bitcast:
     case hlo::OpCode::BroadcastInDim:
     case hlo::OpCode::Broadcast:
     case hlo::OpCode::Transpose:

@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "common/numbers.h"
+#include "common/utf8.h"
 #include "hlo/cost.h"
 #include "hlo/lower.h"
 #include "hlo/parse.h"
@@ -173,25 +174,6 @@ std::string utf8_prefix(const std::string& s, std::size_t chars) {
   for (; k < s.size(); ++k)
     if (utf8_lead(s[k]) && seen++ == chars) break;
   return s.substr(0, k);
-}
-std::string utf8_of(std::uint32_t cp) {
-  std::string r;
-  if (cp < 0x80) {
-    r += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    r += static_cast<char>(0xC0 | (cp >> 6));
-    r += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    r += static_cast<char>(0xE0 | (cp >> 12));
-    r += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    r += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    r += static_cast<char>(0xF0 | (cp >> 18));
-    r += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    r += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    r += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-  return r;
 }
 // ascii(): a repr with every non-ASCII character escaped (\xNN, \uNNNN, \UNNNNNNNN).
 std::string ascii_escaped(const std::string& s) {
@@ -2908,13 +2890,6 @@ class Machine {
     };
     std::string out;
     const std::size_t n = fmt.size();
-    std::size_t chars = 0;  // code points of fmt before i (CPython's index)
-    std::size_t counted = 0;
-    auto index_of = [&](std::size_t byte) {
-      for (; counted < byte; ++counted)
-        if (utf8_lead(fmt[counted])) ++chars;
-      return chars;
-    };
     for (std::size_t i = 0; i < n;) {
       const char* pct = static_cast<const char*>(std::memchr(fmt.data() + i, '%', n - i));
       if (!pct) {
@@ -3020,7 +2995,7 @@ class Machine {
         if (c->t == T::Str && utf8_length(c->s) == 1) {
           body = c->s;
         } else if (is_intlike(c) && !is_big(c) && int_of(c) >= 0 && int_of(c) <= 0x10FFFF) {
-          body = utf8_of(static_cast<std::uint32_t>(int_of(c)));
+          append_utf8(body, static_cast<std::uint32_t>(int_of(c)));
         } else if (is_intlike(c)) {
           return raise("OverflowError", "%c arg not in range(0x110000)");
         } else {
@@ -3091,7 +3066,8 @@ class Machine {
         std::snprintf(code, sizeof code, "0x%x", cp);
         const std::string shown = cp > 32 && cp < 127 ? std::string(1, type) : "?";
         return raise("ValueError", "unsupported format character '" + shown + "' (" + code +
-                                       ") at index " + std::to_string(index_of(type_at)));
+                                       ") at index " +
+                                       std::to_string(utf8_length(fmt.substr(0, type_at))));
       }
       const std::size_t len = utf8_length(body);
       if (width > static_cast<std::int64_t>(len)) {
@@ -6597,10 +6573,7 @@ class Machine {
     const auto parameter = [](const V& v) { return v->t == T::Array && !np_scalar(v); };
     std::function<void(const V&)> collect = [&](const V& v) {
       if (parameter(v)) {
-        ArgSpec sp;
-        sp.dims = v->arr.dims;
-        sp.dtype = mlir_dtype(canon(v->arr.dt, true));
-        specs.push_back(sp);
+        specs.push_back(array_spec(v->arr));
         arrays.push_back(v);
       } else if (v->t == T::List || v->t == T::Tuple) {
         for (const V& x : v->items) collect(x);
@@ -6609,22 +6582,10 @@ class Machine {
     for (const V& x : a.pos) collect(x);
     for (const auto& kv : a.kw) collect(kv.second);
     V out;
-    std::string text, function;
-    std::vector<int> kept;
+    Lowered low;
     {
       tr::Session session(q.substr(q.rfind('.') + 1), specs);
-      struct Active {
-        Machine& m;
-        tr::Session* saved;
-        std::int64_t saved_id;
-        ~Active() {
-          m.trace_ = saved;
-          m.trace_id_ = saved_id;
-          m.trace_raised_ = false;
-        }
-      } active{*this, trace_, trace_id_};
-      trace_ = &session;
-      trace_id_ = ++traces_;
+      TraceScope active(*this, session);
       std::size_t next = 0;
       std::function<V(const V&)> traced = [&](const V& v) -> V {
         if (parameter(v)) return from_tr(session.args()[next++]);
@@ -6649,19 +6610,11 @@ class Machine {
       if (!has_array(out)) return out;
       tr::Ref o = to_tr(out);
       if (!o) return nullptr;
-      auto low = session.finish(o);
-      if (!low) return rule_error(low.error());
-      text = low->text;
-      function = low->function;
-      kept.assign(low->kept_args.begin(), low->kept_args.end());
-    }
-    auto l = mk(T::Lowered);
-    l->text = std::move(text);
-    l->s = std::move(function);
-    l->i = static_cast<std::int64_t>(arrays.size());
-    for (int k : kept) l->items.push_back(mk_int(k));
-    if (out->t == T::Tuple || out->t == T::List) l->self = mk(out->t);
-    V c = compile(l);
+      auto finished = session.finish(o);
+      if (!finished) return rule_error(finished.error());
+      low = std::move(finished.value());
+    }  // the trace has ended: what follows runs outside it
+    V c = compile(lowered_value(low, arrays.size(), out));
     if (!c) return nullptr;
     Args run;
     run.pos = arrays;
@@ -6681,6 +6634,42 @@ class Machine {
   }
 
   // ---- JAX: lowering, compiling, running ----
+  // A trace running: trace_ is `session` (with a fresh trace id) until this scope ends, then the
+  // trace that ran before it, if any.
+  struct TraceScope {
+    Machine& m;
+    tr::Session* saved;
+    std::int64_t saved_id;
+    TraceScope(Machine& machine, tr::Session& session)
+        : m(machine), saved(machine.trace_), saved_id(machine.trace_id_) {
+      m.trace_ = &session;
+      m.trace_id_ = ++m.traces_;
+    }
+    ~TraceScope() {
+      m.trace_ = saved;
+      m.trace_id_ = saved_id;
+      m.trace_raised_ = false;
+    }
+  };
+  // An array argument of a lowering: its shape and canonical dtype.
+  static ArgSpec array_spec(const NdArray& arr) {
+    ArgSpec s;
+    s.dims = arr.dims;
+    s.dtype = mlir_dtype(canon(arr.dt, true));
+    return s;
+  }
+  // A lowering as a Lowered value: its text, function, the arguments @main keeps of `args`, and
+  // the results' container as the traced function returned `out` (a tuple or list, even of one
+  // array; none: one array), which a call of the compiled function gives back as JAX's pytree does.
+  V lowered_value(const Lowered& low, std::size_t args, const V& out) {
+    auto l = mk(T::Lowered);
+    l->text = low.text;
+    l->s = low.function;
+    l->i = static_cast<std::int64_t>(args);
+    for (int k : low.kept_args) l->items.push_back(mk_int(k));
+    if (out->t == T::Tuple || out->t == T::List) l->self = mk(out->t);
+    return l;
+  }
   // jax.jit(f).lower(args): f runs here on traced arrays, one per argument (python/traced.h).
   V jit_lower(const V& jitted, const Args& a) {
     const V& f = jitted->self;
@@ -6699,11 +6688,7 @@ class Machine {
     std::vector<ArgSpec> specs;
     for (auto& x : a.pos) {
       if (x->t == T::Array) {
-        const NdArray& arr = x->arr;
-        ArgSpec s;
-        s.dims = arr.dims;
-        s.dtype = mlir_dtype(canon(arr.dt, true));
-        specs.push_back(s);
+        specs.push_back(array_spec(x->arr));
       } else if (is_num(x)) {
         ArgSpec s;
         s.dtype = x->t == T::Float ? "f32" : x->t == T::Int ? "i32" : "i1";
@@ -6739,18 +6724,7 @@ class Machine {
       for (auto& e : jit_cache_)
         if (e.fn == f && e.key == key) return e.lowered;
     tr::Session session(name, specs);
-    struct Active {
-      Machine& m;
-      tr::Session* saved;
-      std::int64_t saved_id;
-      ~Active() {
-        m.trace_ = saved;
-        m.trace_id_ = saved_id;
-        m.trace_raised_ = false;
-      }
-    } active{*this, trace_, trace_id_};
-    trace_ = &session;
-    trace_id_ = ++traces_;
+    TraceScope active(*this, session);
     Args args;
     for (auto& t : session.args()) args.pos.push_back(from_tr(t));
     V out = call_function(f, args);
@@ -6765,14 +6739,7 @@ class Machine {
       lowering_->result = low.value();
       return fatal("LoweringDone", "");
     }
-    auto l = mk(T::Lowered);
-    l->text = low->text;
-    l->s = low->function;
-    l->i = static_cast<std::int64_t>(args.pos.size());  // kept: the arguments @main takes
-    for (int k : low->kept_args) l->items.push_back(mk_int(k));
-    // The results' container as f returned it (a tuple or list, even of one array; null: one
-    // array), which a call of the compiled function gives back as JAX's pytree does.
-    if (out->t == T::Tuple || out->t == T::List) l->self = mk(out->t);
+    V l = lowered_value(low.value(), args.pos.size(), out);
     // Its parameters' names, which a call's type check names arguments by (JAX's debug info).
     if (f->t == T::Func && (f->def || f->lambda))
       for (const auto& p : f->def ? f->def->params : f->lambda->params)

@@ -747,9 +747,8 @@ TEST_CASE("an HLO operand defined on a later line is named before a run, and wri
   }
 }
 
-TEST_CASE("a fused run names an op it cannot run once, not once per inlined copy",
-          "[interp][fused]") {
-  const std::string text = R"(module @u {
+// A helper called twice whose one op cannot run (a custom_call).
+const char* const kCustomCallTwice = R"(module @u {
   func.func public @main(%a: tensor<4xf32>) -> tensor<4xf32> {
     %0 = call @f(%a) : (tensor<4xf32>) -> tensor<4xf32>
     %1 = call @f(%0) : (tensor<4xf32>) -> tensor<4xf32>
@@ -760,6 +759,10 @@ TEST_CASE("a fused run names an op it cannot run once, not once per inlined copy
     return %0 : tensor<4xf32>
   }
 })";
+
+TEST_CASE("a fused run names an op it cannot run once, not once per inlined copy",
+          "[interp][fused]") {
+  const std::string text = kCustomCallTwice;
   for (bool fuse : {false, true}) {
     auto ran = run_text(text, with_inputs(fuse));
     CHECK(ran.result.status == "not_run");
@@ -798,18 +801,7 @@ TEST_CASE("run_module runs what run_program runs, lowering only the module that 
     CHECK(as_doubles(by_module) == as_doubles(by_program.result));
   }
   // What cannot run is named once per op written, and a module that does not verify is refused.
-  const std::string custom = R"(module @u {
-  func.func public @main(%a: tensor<4xf32>) -> tensor<4xf32> {
-    %0 = call @f(%a) : (tensor<4xf32>) -> tensor<4xf32>
-    %1 = call @f(%0) : (tensor<4xf32>) -> tensor<4xf32>
-    return %1 : tensor<4xf32>
-  }
-  func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> {
-    %0 = stablehlo.custom_call @foo(%x) : (tensor<4xf32>) -> tensor<4xf32>
-    return %0 : tensor<4xf32>
-  }
-})";
-  auto u = hlo::parse(custom);
+  auto u = hlo::parse(kCustomCallTwice);
   REQUIRE(u.ok());
   const auto not_run = interp::run_module(u->front(), with_inputs(true));
   CHECK(not_run.status == "not_run");
