@@ -55,7 +55,7 @@ import {
 import { installOffline } from './offline.js';
 import { bindGradebookView } from './views/gradebook_view.js';
 import { encodeProgress, PROGRESS_KEY } from './model/progress.js';
-import { decodeDrafts, DRAFTS_KEY, emptyDrafts, encodeDrafts, mergeDrafts } from './model/drafts.js';
+import { decodeDrafts, draftParts, DRAFTS_KEY, emptyDrafts, encodeDrafts, mergeDrafts } from './model/drafts.js';
 import { bindAnalyzeView } from './views/analyze_view.js';
 import { bindWriteView } from './views/write_view.js';
 import { bindNotebookView } from './views/notebook_view.js';
@@ -74,9 +74,8 @@ import {
   applyWriteDraft,
   applyWriteLink,
   createWriteState,
-  writeDraft,
   writeLink,
-  writeReplaced,
+  writePart,
 } from './write_state.js';
 import { bindClassroomView } from './views/classroom_view.js';
 import { bindExerciseView } from './views/exercise_view.js';
@@ -348,14 +347,7 @@ function writeProgress() {
 }
 
 /** The reader's code this tab would keep (web/model/drafts.js's parts). */
-function draftsOf(s) {
-  const source = writeDraft(s.write);
-  const replaced = writeReplaced(s.write);
-  return {
-    write: source === null && replaced.length === 0 ? null : { source, replaced },
-    notebook: notebookDraft(s.notebook),
-  };
-}
+const draftsOf = (s) => ({ write: writePart(s.write), notebook: notebookDraft(s.notebook) });
 let savedParts = { write: 'null', notebook: 'null' }; // each part as this tab's state last gave it
 let writtenParts = null; // each part as this tab last wrote it (null: not yet): another tab's writes differ
 
@@ -369,23 +361,23 @@ const draftsUnsaved = (why) =>
  * tab kept in a part this tab changes becomes this tab's Undo too (web/model/drafts.js).
  */
 function writeDrafts() {
-  const partsOf = (d) => ({ write: JSON.stringify(d.write), notebook: JSON.stringify(d.notebook) });
   const mine = draftsOf(state);
-  const parts = partsOf(mine);
+  const parts = draftParts(mine);
   const changed = new Set(Object.keys(parts).filter((k) => parts[k] !== savedParts[k]));
   if (changed.size === 0) return;
   const stored = draftStorage.read();
   const merged = mergeDrafts(stored.ok ? decodeDrafts(stored.text).drafts : emptyDrafts(), mine, changed, writtenParts);
-  if (merged.write && JSON.stringify(merged.write) !== parts.write)
+  const after = draftParts(merged);
+  if (merged.write && after.write !== parts.write)
     state = { ...state, write: adoptReplaced(state.write, merged.write.replaced) };
-  if (merged.notebook && JSON.stringify(merged.notebook) !== parts.notebook)
+  if (merged.notebook && after.notebook !== parts.notebook)
     state = { ...state, notebook: adoptNotebookReplaced(state.notebook, merged.notebook.replaced) };
   const encoded = encodeDrafts(merged);
   const result = encoded.ok ? draftStorage.write(encoded.text) : encoded;
   // Saved: these parts are this tab's now. Not saved: tried again at the next change.
   if (result.ok) {
-    savedParts = partsOf(draftsOf(state));
-    writtenParts = partsOf(merged);
+    savedParts = draftParts(draftsOf(state));
+    writtenParts = after;
   }
   const notice = result.ok ? null : draftsUnsaved(result.error);
   if (notice !== state.drafts.notice) state = { ...state, drafts: { notice } };
@@ -443,11 +435,8 @@ async function boot() {
     ),
     drafts: { notice: drafts.notice },
   };
-  const atStart = draftsOf(state);
-  savedParts = { write: JSON.stringify(atStart.write), notebook: JSON.stringify(atStart.notebook) };
-  writtenParts = kept.ok
-    ? { write: JSON.stringify(drafts.drafts.write), notebook: JSON.stringify(drafts.drafts.notebook) }
-    : null;
+  savedParts = draftParts(draftsOf(state));
+  writtenParts = kept.ok ? draftParts(drafts.drafts) : null;
   const linkedClassroom = state.classroom.inLink;
 
   bindInputs(

@@ -110,6 +110,12 @@ export function setWriteSource(w, source) {
 export const writeDraft = (w) => (w.example === null && w.source !== '' ? w.source : null);
 /** The replaced programs to keep in this browser, oldest first (what Undo brings back). */
 export const writeReplaced = (w) => w.undo.map((e) => e.source);
+/** The Write part to keep in this browser ({source, replaced} of web/model/drafts.js), or null when there is none. */
+export function writePart(w) {
+  const source = writeDraft(w);
+  const replaced = writeReplaced(w);
+  return source === null && replaced.length === 0 ? null : { source, replaced };
+}
 
 /**
  * What this browser kept ({source, replaced} of web/model/drafts.js) put back: the source opens

@@ -131,6 +131,9 @@ export function encodeDrafts(drafts) {
   };
 }
 
+/** Each part as JSON: what a tab compares to see what changed, and what another tab wrote. */
+export const draftParts = (d) => ({ write: JSON.stringify(d.write), notebook: JSON.stringify(d.notebook) });
+
 /**
  * The saved drafts after this tab's change: `stored` (what storage holds now) with the parts this
  * tab changed (`changed`: a set of 'write', 'notebook') taken from `mine`. A part another tab wrote
@@ -138,7 +141,8 @@ export function encodeDrafts(drafts) {
  * lost: its programs or cells that this tab does not hold join this tab's replaced ones (Undo's).
  */
 export function mergeDrafts(stored, mine, changed, last = null) {
-  const foreign = (part) => last !== null && JSON.stringify(stored[part]) !== last[part] && stored[part];
+  const now = draftParts(stored);
+  const foreign = (part) => last !== null && now[part] !== last[part] && stored[part];
   let write = changed.has('write') ? mine.write : stored.write;
   if (changed.has('write') && foreign('write')) {
     const held = new Set([mine.write?.source, ...(mine.write?.replaced ?? [])]);
