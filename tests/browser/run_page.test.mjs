@@ -915,6 +915,51 @@ describe('section 8, run in this browser: checks, what cannot run, Cancel, Clear
     });
   }
 
+  test("at 1280 px the run's per-op and fusion tables show every column without scrolling; narrower, line and op stay in view as the table scrolls", async () => {
+    const context = await fixture.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page, problems } = await openPage(fixture.browser, fixture.pages[name]().url, { context });
+    await waitReady(page);
+    await page.locator('#analyze-examples button[data-example="lesson"]').click();
+    await waitShown(page, 'lesson.mlir');
+    assert.equal((await runShown(page)).state, 'done');
+    const fits = () =>
+      page.evaluate(() =>
+        ['#analyze-ops', '#analyze-fusions'].map((id) => {
+          const wrap = document.querySelector(id).closest('.table-wrap');
+          const r = wrap.getBoundingClientRect();
+          return { id, client: wrap.clientWidth, scroll: wrap.scrollWidth, left: r.left, right: r.right };
+        }),
+      );
+    for (const t of await fits()) {
+      assert.ok(t.scroll <= t.client, `${t.id}: ${t.scroll} px of columns in ${t.client} px`);
+      assert.ok(t.left >= 0 && t.right <= 1280, `${t.id} spans ${t.left}..${t.right} px`);
+    }
+    const page1 = await page.evaluate(() => [document.scrollingElement.scrollWidth, window.innerWidth]);
+    assert.equal(page1[0], page1[1], 'the page itself does not scroll sideways');
+    // At 1024 px the per-op table scrolls; scrolled to its end, the line and op cells are still where they were.
+    await page.setViewportSize({ width: 1024, height: 900 });
+    const cells = () =>
+      page.evaluate(() => {
+        const row = document.querySelector('#analyze-ops tbody tr');
+        return [0, 1].map((i) => Math.round(row.children[i].getBoundingClientRect().left));
+      });
+    const start = await cells();
+    const scrolled = await page.evaluate(() => {
+      const wrap = document.querySelector('#analyze-ops').closest('.table-wrap');
+      wrap.scrollLeft = wrap.scrollWidth;
+      return wrap.scrollLeft;
+    });
+    assert.ok(scrolled > 100, `the table scrolled ${scrolled} px at 1024 px`);
+    // (They may shift by the table's left edge, which scrolls away: 4 px at most.)
+    const end = await cells();
+    assert.ok(
+      end.every((x, i) => Math.abs(x - start[i]) <= 4),
+      `line and op moved from ${start} to ${end} px`,
+    );
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('at 390 px with every roof drawn, the plot keeps its height, the legend wraps unclipped, each roof its own colour or dash (issue 14 item 5)', async () => {
     const context = await fixture.browser.newContext({ viewport: { width: 390, height: 844 } });
     const { page, problems } = await openPage(fixture.browser, fixture.pages[name]().url, { context });

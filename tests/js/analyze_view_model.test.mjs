@@ -15,6 +15,7 @@ import {
   figurePoints,
   lineStarts,
   nextSort,
+  overRoofNote,
   placeOps,
   sortRows,
 } from '../../web/model/analysis_view.js';
@@ -469,5 +470,27 @@ describe('rows, placement and sorting', () => {
     assert.equal(view.bound.bound, 'memory');
     assert.equal(view.dtype.used, 'f32');
     assert.equal(setSelected(a, 99).selected, null);
+  });
+});
+
+describe('a share of the roof over 100%', () => {
+  test('is explained by the roof it was measured against; nothing is said when no op went over', () => {
+    const [lesson] = availableRoofs({ peak: 100, bandwidth: 20 }, null, 'f32');
+    assert.equal(lesson.kind, 'hypothetical');
+    assert.equal(overRoofNote(0, lesson), '');
+    assert.equal(
+      overRoofNote(1, lesson),
+      '1 op ran faster than its ceiling (a share of the roof over 100%): the roof is the hypothetical budgets chosen in the lesson, not this machine, which can be faster.',
+    );
+    assert.match(overRoofNote(3, lesson, 'fusion'), /^3 fusions ran faster than their ceilings/);
+    const preset = presetRoof(HARDWARE_PRESETS[0], 'f32');
+    assert.match(overRoofNote(2, preset), /another device's specification\.$/);
+    const measured = availableRoofs(
+      null,
+      { measured_ceilings: { gflops: 40, bandwidth_gbs: { memory: 10 } } },
+      'f32',
+    )[0];
+    assert.equal(measured.kind, 'measurement');
+    assert.match(overRoofNote(1, measured), /stay in the caches/);
   });
 });

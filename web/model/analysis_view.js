@@ -314,6 +314,23 @@ export const VIEW_NOTE = 'a view: no data moved';
 export const VIEW_TITLE =
   'This op ran as a view of its operand here (the same buffer, new dimensions): it moved none of the bytes the cost analysis counts for it, so its GB/s and its share of the roof would mean nothing. XLA often makes such an op a free bitcast too.';
 
+/**
+ * What a share of the roof over 100% means under `roof` (its kind: the lesson's hypothetical
+ * budgets, this machine's measured ceilings, or a device's specification), for a table whose
+ * `over` rows (`noun`s: ops, or fusions) reached more than their ceiling; '' when none did.
+ */
+export function overRoofNote(over, roof, noun = 'op') {
+  if (!over || !roof) return '';
+  const what = over === 1 ? `1 ${noun} ran faster than its ceiling` : `${over} ${noun}s ran faster than their ceilings`;
+  const why = {
+    hypothetical: 'the roof is the hypothetical budgets chosen in the lesson, not this machine, which can be faster',
+    measurement:
+      "this machine's ceilings were measured on a memory-sized working set, and an op whose bytes stay in the caches reads them faster than main memory",
+    specification: "the times are this machine's, in this browser, and the roof is another device's specification",
+  }[roof.kind];
+  return `${what} (a share of the roof over 100%): ${why ?? "the roof is not this machine's"}.`;
+}
+
 /** The columns a person can sort by, in table order. */
 export const SORT_KEYS = [
   'line',

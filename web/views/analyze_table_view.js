@@ -3,7 +3,7 @@
 // First / Previous / Next / Last, and selection: a click on a row (or its line button) or Enter
 // on a focused row selects it; the selected row is marked. The measured columns are a run's
 // (this machine's measurements), '—' until the program is run.
-import { fusedOpsText, TABLE_PAGE, VIEW_NOTE, VIEW_TITLE } from '../model/analysis_view.js';
+import { fusedOpsText, overRoofNote, TABLE_PAGE, VIEW_NOTE, VIEW_TITLE } from '../model/analysis_view.js';
 import { grouped, percent, sci, short } from '../model/format.js';
 import { $, el } from './dom.js';
 
@@ -12,7 +12,7 @@ const COLUMNS = [
   ['op', 'op'],
   ['shape', 'shape'],
   ['flops', 'flops'],
-  ['transcendentals', 'transcendentals'],
+  ['transcendentals', 'transcen\u00addentals'],
   ['bytes', 'bytes accessed'],
   ['intensity', 'intensity (flops/byte)'],
   ['bound', 'bound under the roof'],
@@ -182,6 +182,7 @@ export function renderAnalyzeTable(view, sort, selected, page = 0, fusion = null
       ? `${nested} of them sit inside a fusion, loop body or region (marked "in …", lighter): their costs are already in the row of the op that holds them, so the shares of the top-level ops sum to 100%.`
       : '',
     `Bound: compute time (flops / peak) against memory time (bytes / bandwidth) under ${view.roof.label}.`,
+    overRoofNote(view.rows.filter((r) => r.ofRoof > 1).length, view.roof),
   ]
     .filter(Boolean)
     .join(' ');
@@ -266,6 +267,7 @@ export function renderAnalyzeFusions(view, selected, page = 0) {
   );
   if (focused !== null) body.querySelector(`tr[data-fusion="${focused}"]`)?.focus({ preventScroll: true });
   const inBodies = fusions.filter((f) => f.within).length;
+  const overRoof = overRoofNote(fusions.filter((f) => f.ofRoof > 1).length, view.roof, 'fusion');
   const cpu = view.run?.report?.dot_epilogues === false;
   $('#analyze-fusions-note').textContent =
     `The run fused ${fusions.length} ${fusions.length === 1 ? 'group' : 'groups'} of ops as ${cpu ? "XLA's CPU backend would" : 'a compiler would'} (the core's fusion pass, XLA's rules, ` +
@@ -279,7 +281,8 @@ export function renderAnalyzeFusions(view, selected, page = 0) {
     (inBodies
       ? `${inBodies} of them sit in a loop or call body: they ran each time it did, timed with the op that holds them. `
       : '') +
-    "Select a row (or a fusion's point) to mark its ops in the table and its lines in the text.";
+    "Select a row (or a fusion's point) to mark its ops in the table and its lines in the text." +
+    (overRoof ? ` ${overRoof}` : '');
 }
 
 /** Focuses the selected row's button (after a click on the figure, for keyboard users). */
