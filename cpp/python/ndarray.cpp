@@ -441,6 +441,29 @@ Result<NdArray> unary(const std::string& op, const NdArray& a) {
     }
     return Result<NdArray>::success(std::move(r));
   }
+  if (op == "isnan" || op == "isinf" || op == "isfinite") {
+    NdArray r;
+    r.dt = DType::Bool;
+    r.dims = a.dims;
+    r.jax = a.jax;
+    r.i.resize(static_cast<std::size_t>(a.size()));
+    for (std::size_t k = 0; k < r.i.size(); ++k) {
+      const double v = a.is_float() ? a.f[k] : 0.0;  // an integer is finite
+      r.i[k] = op == "isnan" ? std::isnan(v) : op == "isinf" ? std::isinf(v) : std::isfinite(v);
+    }
+    return Result<NdArray>::success(std::move(r));
+  }
+  if ((op == "square" || op == "sign") && !a.is_float()) {  // the int dtype kept, square wrapping
+    NdArray r = a;
+    r.weak = false;
+    for (std::size_t k = 0; k < r.i.size(); ++k) {
+      const std::int64_t v = a.i[k];
+      r.set_int(k, op == "sign" ? (v > 0) - (v < 0)
+                                : static_cast<std::int64_t>(static_cast<std::uint64_t>(v) *
+                                                            static_cast<std::uint64_t>(v)));
+    }
+    return Result<NdArray>::success(std::move(r));
+  }
   DType t = a.dt;
   if (!dtype_is_float(t)) t = a.jax ? DType::Float32 : DType::Float64;
   NdArray r = astype(a, t);
@@ -463,6 +486,16 @@ Result<NdArray> unary(const std::string& op, const NdArray& a) {
       v = std::floor(v);
     else if (op == "ceil")
       v = std::ceil(v);
+    else if (op == "square")
+      v = v * v;
+    else if (op == "sign")  // NaN stays NaN, a zero of either sign is 0
+      v = std::isnan(v) ? v : v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0;
+    else if (op == "log2")
+      v = std::log2(v);
+    else if (op == "log10")
+      v = std::log10(v);
+    else if (op == "exp2")
+      v = std::exp2(v);
     else
       return Result<NdArray>::failure("no function " + op);
     x = t == DType::Float32 ? static_cast<double>(static_cast<float>(v)) : v;
@@ -803,6 +836,8 @@ struct Formatter {
     f32 = arr.dt == DType::Float32;
     const std::size_t n = static_cast<std::size_t>(arr.size());
     if (!fl) {
+      // NumPy's BoolFormat: " True" as wide as "False" in any array but a 0-d one.
+      if (arr.dt == DType::Bool && !arr.dims.empty() && n > 0) width = 5;
       for (std::size_t k = 0; k < n; ++k) width = std::max(width, raw(k).size());
       return;
     }
@@ -999,6 +1034,7 @@ std::string element_repr(const NdArray& a, std::size_t k) {
 }
 
 std::string scalar_str(double v, DType t) {
+  if (t == DType::Bool) return v != 0 ? "True" : "False";
   NdArray a;
   a.dt = t;
   a.dims = {1};
@@ -1030,11 +1066,28 @@ std::string array_repr(const NdArray& a) {
     bool empty = false;
     for (auto d : a.dims) empty = empty || d == 0;
     body = empty ? "[]" : format_array(a, ", ", std::string(prefix.size(), ' '));
-    if (empty && !a.jax) show_dtype = true;
+    if (empty && !a.jax) {
+      show_dtype = true;
+      if (a.dims != std::vector<std::int64_t>{0}) body += ", shape=" + shape_repr(a.dims);
+    }
   }
-  std::string s = prefix + body;
-  if (show_dtype) s += ", dtype=" + dtype_name(a.dt);
-  return s + ")";
+  if (!show_dtype) return prefix + body + ")";
+  // The dtype goes on a line of its own when it would take the last line past the width:
+  // NumPy's _array_repr_implementation measures prefix, body and ','; JAX's Array.__repr__
+  // measures the body alone plus 2 (its len(s) - s.rfind('\n') + 1) and pads with spaces, not
+  // a new line.
+  const std::string dt = "dtype=" + dtype_name(a.dt) + ")";
+  constexpr std::size_t kWidth = 75;
+  if (a.jax) {
+    const auto nl = body.rfind('\n');
+    const std::size_t last = nl == std::string::npos ? body.size() + 2 : body.size() - nl + 1;
+    return prefix + body + "," +
+           (last + dt.size() + 1 > kWidth ? std::string(prefix.size(), ' ') : " ") + dt;
+  }
+  const std::string s = prefix + body + ",";
+  const auto nl = s.rfind('\n');
+  const std::size_t last = s.size() - (nl == std::string::npos ? 0 : nl + 1);
+  return s + (last + dt.size() + 1 > kWidth ? "\n" + std::string(prefix.size(), ' ') : " ") + dt;
 }
 
 }  // namespace rl::python

@@ -59,7 +59,9 @@ NdArray astype(const NdArray& a, DType t);
 // "+", "-", "*", "/", "//", "%", "**", "<", "<=", ">", ">=", "==", "!=", "minimum", "maximum",
 // "&", "|", "^". Broadcasting as NumPy; errors with NumPy's messages.
 Result<NdArray> binary(const std::string& op, const NdArray& a, const NdArray& b);
-// "tanh", "exp", "log", "sqrt", "abs", "negative", "sin", "cos", "floor", "ceil".
+// "tanh", "exp", "log", "sqrt", "abs", "negative", "sin", "cos", "floor", "ceil", "square",
+// "sign", "log2", "log10", "exp2" (ints become floats, but square and sign keep the dtype), and
+// "isnan", "isinf", "isfinite" (bool).
 Result<NdArray> unary(const std::string& op, const NdArray& a);
 // NumPy's matmul (`@`): 1-d operands promoted and their axis removed after, batch dimensions
 // broadcast; a JAX operand (jax) refuses in jnp.matmul's and lax.dot_general's words.

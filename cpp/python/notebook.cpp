@@ -4079,6 +4079,10 @@ class Machine {
       "abs",       "sum",     "prod",        "mean",     "max",     "min",     "matmul",
       "sin",       "cos",     "floor",       "ceil",     "dot",     "reshape", "zeros_like",
       "ones_like", "add",     "subtract",    "multiply", "divide",  "round",   "around"};
+  // The functions the notebook runs on host NumPy arrays only (jnp's are the tracer's).
+  static constexpr const char* kNumpyOnlyFns[] = {
+      "eye",      "identity", "tri",   "tril",     "triu", "square", "sign",
+      "negative", "isnan",    "isinf", "isfinite", "log2", "log10",  "exp2"};
   static bool host_name(const std::string& q) {
     const auto dot = q.find('.');
     if (dot == std::string::npos) return false;
@@ -4120,6 +4124,9 @@ class Machine {
       for (const char* f : kHostFns)
         if (name == f)
           return mk_named(T::Builtin, std::string(mod == "numpy" ? "np." : "jnp.") + name);
+      if (mod == "numpy")
+        for (const char* f : kNumpyOnlyFns)
+          if (name == f) return mk_named(T::Builtin, "np." + name);
     }
     // The rest of jax.numpy, and jax.lax, jax.nn, jax.scipy.special: the tracer's names.
     const std::string short_mod = mod == "jax.numpy" ? "jnp" : mod == "jax.lax" ? "lax" : mod;
@@ -5087,6 +5094,148 @@ class Machine {
     r.i = {acc};
     return from_array(std::move(r));
   }
+  // The keyword arguments a NumPy function written in Python takes ("" when all are known).
+  std::string unknown_keyword(const std::string& fn, const Args& a,
+                              std::initializer_list<const char*> names) {
+    for (auto& [k, v] : a.kw) {
+      bool known = false;
+      for (const char* n : names) known = known || k == n;
+      if (!known) return fn + "() got an unexpected keyword argument '" + k + "'";
+    }
+    return "";
+  }
+  // An int argument of np.eye / np.tri ("N", "M", "k"), as operator.index reads it.
+  bool index_arg(const V& v, std::int64_t* out) {
+    if (!is_intlike(v)) {
+      raise("TypeError", "'" + type_name(v) + "' object cannot be interpreted as an integer");
+      return false;
+    }
+    if (is_big(v)) {
+      raise("OverflowError", "Python int too large to convert to C long");
+      return false;
+    }
+    *out = int_of(v);
+    return true;
+  }
+  // np.eye(N, M=None, k=0, dtype=float), np.identity(n, dtype=None) and np.tri(N, M=None, k=0,
+  // dtype=float): ones where column - row == k (eye) or <= k (tri), zeros elsewhere. tri's k may
+  // be a float (NumPy compares row >= column - k); a negative size makes an empty tri and is
+  // refused by eye.
+  V np_eye(const std::string& f, const Args& a) {
+    const bool ident = f == "identity";
+    const std::string first = ident ? "n" : "N";
+    if (a.pos.size() > (ident ? 2u : f == "eye" ? 5u : 4u))
+      return raise("TypeError", f + "() takes from 1 to " +
+                                    (ident        ? "2"
+                                     : f == "eye" ? "5"
+                                                  : "4") +
+                                    " positional arguments but " + std::to_string(a.pos.size()) +
+                                    " were given");
+    if (const std::string no =
+            ident ? unknown_keyword(f, a, {"n", "dtype", "like"})
+                  : unknown_keyword(f, a, {"N", "M", "k", "dtype", "order", "like"});
+        !no.empty())
+      return raise("TypeError", no);
+    V nv = a.get(0, first);
+    if (!nv)
+      return raise("TypeError", f + "() missing 1 required positional argument: '" + first + "'");
+    if (f == "eye" && nv->t == T::Bool) return raise("TypeError", "an integer is required");
+    std::int64_t n = 0, m = 0;
+    if (!index_arg(nv, &n)) return nullptr;
+    m = n;
+    if (V mv = ident ? nullptr : a.get(1, "M"); mv && mv->t != T::None)
+      if (!index_arg(mv, &m)) return nullptr;
+    double k = 0;
+    if (V kv = ident ? nullptr : a.get(2, "k"); kv) {
+      if (f == "eye") {
+        if (kv->t == T::None)
+          return raise("TypeError", "'>=' not supported between instances of 'NoneType' and 'int'");
+        std::int64_t ki = 0;
+        if (!index_arg(kv, &ki)) return nullptr;
+        k = static_cast<double>(ki);
+      } else {
+        if (!is_num(kv) && !np_int_scalar(kv))
+          return raise("TypeError", "bad operand type for unary -: '" + type_name(kv) + "'");
+        k = num_of(kv);
+      }
+    }
+    DType t = DType::Float64;
+    if (V d = a.get(ident ? 1 : 3, "dtype"); d && d->t != T::None)
+      if (!dtype_arg(d, &t)) return nullptr;
+    if (f == "eye" || ident) {
+      if (n < 0 || m < 0) return raise("ValueError", "negative dimensions are not allowed");
+    } else {
+      n = std::max<std::int64_t>(n, 0), m = std::max<std::int64_t>(m, 0);
+    }
+    auto made = NdArray::zeros(t, {n, m}, false);
+    if (!made) return raise("ValueError", made.error());
+    NdArray r = std::move(made.value());
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < m; ++j) {
+        const double d = static_cast<double>(j) - static_cast<double>(i);
+        if (f == "tri" ? static_cast<double>(i) >= static_cast<double>(j) - k : d == k)
+          r.set(static_cast<std::size_t>(i * m + j), 1);
+      }
+    return from_array(std::move(r));
+  }
+  // np.tril / np.triu(m, k=0): m's elements at or below (tril) or above (triu) the k-th diagonal
+  // of its last two axes, zeros elsewhere, in m's dtype. A 1-d m is the row of a square (NumPy's
+  // tri(*m.shape[-2:]) then broadcasts it); a 0-d one is refused in tri's words.
+  V np_tril(const std::string& f, const Args& a) {
+    if (a.pos.size() > 2)
+      return raise("TypeError", f + "() takes from 1 to 2 positional arguments but " +
+                                    std::to_string(a.pos.size()) + " were given");
+    if (const std::string no = unknown_keyword(f, a, {"m", "k"}); !no.empty())
+      return raise("TypeError", no);
+    V mv = a.get(0, "m");
+    if (!mv) return raise("TypeError", f + "() missing 1 required positional argument: 'm'");
+    NdArray m;
+    if (!to_array(mv, &m, false)) return nullptr;
+    m.weak = false;
+    m.jax = false;
+    double k = 0;
+    if (V kv = a.get(1, "k"); kv) {
+      if (!is_num(kv) && !np_int_scalar(kv))  // triu computes k - 1 first, tril tri's -k
+        return raise("TypeError",
+                     f == "triu"
+                         ? "unsupported operand type(s) for -: '" + type_name(kv) + "' and 'int'"
+                         : "bad operand type for unary -: '" + type_name(kv) + "'");
+      k = num_of(kv);
+    }
+    if (f == "triu") k -= 1;
+    if (m.dims.empty())
+      return raise("TypeError", "tri() missing 1 required positional argument: 'N'");
+    const std::size_t rank = m.dims.size();
+    const std::int64_t cols = m.dims[rank - 1], rows = rank == 1 ? cols : m.dims[rank - 2];
+    NdArray r = m;
+    if (rank == 1) {  // every row of the square is m
+      auto made = NdArray::zeros(m.dt, {cols, cols}, false);
+      if (!made) return raise("ValueError", made.error());
+      r = std::move(made.value());
+      for (std::int64_t i = 0; i < cols; ++i)
+        for (std::int64_t j = 0; j < cols; ++j) {
+          const auto at = static_cast<std::size_t>(i * cols + j);
+          if (m.is_float())
+            r.f[at] = m.f[static_cast<std::size_t>(j)];
+          else
+            r.i[at] = m.i[static_cast<std::size_t>(j)];
+        }
+    }
+    const std::int64_t plane = rows * cols;
+    const std::int64_t planes = plane ? r.size() / plane : 0;
+    for (std::int64_t p = 0; p < planes; ++p)
+      for (std::int64_t i = 0; i < rows; ++i)
+        for (std::int64_t j = 0; j < cols; ++j) {
+          const bool mask = static_cast<double>(i) >= static_cast<double>(j) - k;
+          if (mask == (f == "tril")) continue;  // tril keeps the mask, triu its complement
+          const auto at = static_cast<std::size_t>(p * plane + i * cols + j);
+          if (r.is_float())
+            r.f[at] = 0;
+          else
+            r.i[at] = 0;
+        }
+    return from_array(std::move(r));
+  }
   // A jnp function takes NumPy arrays as JAX does: each becomes a JAX array first (its dtype
   // canonical: float64 → float32 with 64-bit types off), so the result is a JAX array.
   V numpy_fn(const std::string& q, const Args& a) {
@@ -5461,6 +5610,31 @@ class Machine {
       if (!r) return raise(jax ? "TypeError" : "ValueError", r.error());
       return mk_array(std::move(r.value()));
     }
+    if (f == "eye" || f == "identity" || f == "tri") return np_eye(f, a);
+    if (f == "tril" || f == "triu") return np_tril(f, a);
+    // NumPy's ufuncs that keep the dtype (square, sign), test values (isnan, isinf, isfinite: bool)
+    // or make floats of ints (log2, log10, exp2).
+    static const char* const more_un[] = {"square",   "sign", "negative", "isnan", "isinf",
+                                          "isfinite", "log2", "log10",    "exp2"};
+    for (const char* u : more_un)
+      if (f == u) {
+        V x = need(a, 0, "x", f);
+        if (!x) return nullptr;
+        NdArray p;
+        if (!to_array(x, &p, false)) return nullptr;
+        p.weak = false;
+        if (p.dt == DType::Bool && (f == "square" || f == "log2" || f == "log10" || f == "exp2"))
+          return raise("NotImplementedError", "np." + f + " of a bool array gives " +
+                                                  (f == "square" ? "int8" : "float16") +
+                                                  " in NumPy, a dtype not modelled here");
+        if (p.dt == DType::Bool && f == "sign")
+          return raise("UFuncTypeError",
+                       "ufunc 'sign' did not contain a loop with signature matching types <class "
+                       "'numpy.dtype[bool_]'> -> None");
+        auto r = unary(f, p);
+        if (!r) return raise("TypeError", r.error());
+        return from_array(std::move(r.value()));
+      }
     // elementwise unary functions
     static const char* un[] = {"sqrt", "exp", "log", "tanh", "abs", "sin", "cos", "floor", "ceil"};
     for (const char* u : un)

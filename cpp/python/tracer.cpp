@@ -304,6 +304,8 @@ const std::vector<std::string>& names_list() {
                                     "jnp.cumprod",
                                     "jnp.einsum",
                                     "jnp.eye",
+                                    "jnp.tril",
+                                    "jnp.triu",
                                     "jnp.floor_divide",
                                     "jnp.remainder",
                                     "jnp.mod",
@@ -2280,6 +2282,54 @@ struct Interp {
     return convert(eq, dtype, false);
   }
 
+  // jnp.tril / jnp.triu(m, k=0) (jax/_src/numpy/lax_numpy.py): jitted with k static, so a private
+  // @tril / @triu taking m. The mask is lax._tri's (int32 row iota + k >= column iota; k - 1 for
+  // triu), broadcast over m's leading axes; then select(mask, m, zeros_like(m)) for tril and
+  // select(mask, zeros_like(m), m) for triu.
+  Result<Ref> tri_part(const std::string& q, const std::string& fn, const Args& a) {
+    Ref m_r = a.get(0, "m"), k_r = a.get(1, "k");
+    if (!m_r) return fail(q + "() missing 1 required positional argument: 'm'");
+    if (a.pos.size() > 2)
+      return fail(q + "() takes from 1 to 2 positional arguments but " +
+                  std::to_string(a.pos.size()) + " were given");
+    for (auto& [k, v] : a.kw)
+      if (k != "m" && k != "k")
+        return fail(q + "() got an unexpected keyword argument '" + k + "'");
+    UNWRAP(m, as_array(m_r, fn));
+    const std::vector<std::int64_t> dims = m->aval.dims;
+    const std::size_t r = dims.size();
+    if (r < 2) return fail_as("ValueError", "Argument to jax.numpy." + fn + " must be at least 2D");
+    std::int64_t k = 0;
+    if (k_r && k_r->k != K::None) {
+      if (k_r->k != K::Int && k_r->k != K::Bool)
+        return fail(q + ": k must be an int, got " + type_name(k_r));
+      k = k_r->k == K::Bool ? std::int64_t(k_r->b) : k_r->i;
+    }
+    const bool lower = fn == "tril";
+    if (!lower) k = k == INT64_MIN ? k : k - 1;
+    k = std::max<std::int64_t>(
+        INT32_MIN, std::min<std::int64_t>(INT32_MAX, k));  // lax._clip_int_to_valid_range
+    if (!tracing()) return Result<Ref>::success(new_array(m->aval, m->weak));
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      const Ref& x = in[0];
+      const hj::Aval square{{dims[r - 2], dims[r - 1]}, "i32"};
+      // ge(add(iota(0), k), iota(1)): Python evaluates the add before the second iota.
+      Ref i = traced(em->iota(square, 0), false);
+      UNWRAP(shifted, binary_fn("add", "add", i, mk_int(k)));
+      Ref j = traced(em->iota(square, 1), false);
+      UNWRAP(mask0, compare_fn(">=", "GE", shifted, j));
+      Ref mask = mask0;
+      if (r > 2) {
+        UNWRAP(mb, broadcast_in_dim(mask0, dims, {std::int64_t(r - 2), std::int64_t(r - 1)}));
+        mask = mb;
+      }
+      UNWRAP(zeros, full(dims, 0, x->aval.dtype, x->weak));
+      return nary("select",
+                  lower ? std::vector<Ref>{mask, x, zeros} : std::vector<Ref>{mask, zeros, x});
+    };
+    return call_jitted_private(fn, {m}, body, "k:" + std::to_string(k));
+  }
+
   // lax.conv_general_dilated: dimension numbers as specs ('NCHW', 'OIHW', 'NCHW' by default, any
   // letters JAX accepts) ordered as lax.conv_general_permutations orders them (spatial dims in
   // the rhs spec's order), 'SAME'/'VALID' padding over the dilated window, one convolution.
@@ -2916,6 +2966,7 @@ struct Interp {
       return Result<Ref>::success(new_array({{std::int64_t(n)}, t}, false));
     }
     if (mod == "jnp" && fn == "eye") return eye(q, a);
+    if (mod == "jnp" && (fn == "tril" || fn == "triu")) return tri_part(q, fn, a);
     if ((mod == "jnp" || mod == "np") && (fn == "array" || fn == "asarray")) {
       UNWRAP(x, need(0, "a"));
       Ref d = arg(1, "dtype");

@@ -436,6 +436,48 @@ TEST_CASE("jnp.einsum and jnp.eye lower as JAX's _einsum and _eye", "[python][lo
 }
 
 TEST_CASE(
+    "jnp.tril and jnp.triu lower as JAX's: a private function each, lax._tri's mask, a select",
+    "[python][lower]") {
+  // Jitted with k static: @tril takes the array alone. The mask is ge(add(iota 0, k), iota 1),
+  // Python's order of evaluation; then zeros_like and the select.
+  const std::string tril = lower_text(fn("    return jnp.tril(x, -1)", "jnp.zeros((2, 3))"));
+  CHECK_THAT(tril, Catch::Matchers::Contains(
+                       "    %0 = call @tril(%arg0) : (tensor<2x3xf32>) -> tensor<2x3xf32>\n"));
+  CHECK_THAT(
+      tril,
+      Catch::Matchers::Contains(
+          "  func.func private @tril(%arg0: tensor<2x3xf32>) -> tensor<2x3xf32> {\n"
+          "    %0 = stablehlo.iota dim = 0 : tensor<2x3xi32>\n"
+          "    %c = stablehlo.constant dense<-1> : tensor<i32>\n"
+          "    %1 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i32>) -> tensor<2x3xi32>\n"
+          "    %2 = stablehlo.add %0, %1 : tensor<2x3xi32>\n"
+          "    %3 = stablehlo.iota dim = 1 : tensor<2x3xi32>\n"
+          "    %4 = stablehlo.compare  GE, %2, %3,  SIGNED : (tensor<2x3xi32>, "
+          "tensor<2x3xi32>) -> tensor<2x3xi1>\n"
+          "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+          "    %5 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> "
+          "tensor<2x3xf32>\n"
+          "    %6 = stablehlo.select %4, %arg0, %5 : tensor<2x3xi1>, tensor<2x3xf32>\n"
+          "    return %6 : tensor<2x3xf32>\n"));
+  // triu: the mask at k - 1, zeros where it holds; over leading axes, the mask is broadcast.
+  const std::string triu =
+      lower_text(fn("    return jnp.triu(x)", "jnp.zeros((4, 2, 3), jnp.int32)"));
+  CHECK_THAT(triu, Catch::Matchers::Contains("%c = stablehlo.constant dense<-1> : tensor<i32>\n"));
+  CHECK_THAT(triu, Catch::Matchers::Contains(
+                       "stablehlo.broadcast_in_dim %4, dims = [1, 2] : (tensor<2x3xi1>) -> "
+                       "tensor<4x2x3xi1>\n"));
+  CHECK_THAT(triu, Catch::Matchers::Contains(
+                       "stablehlo.select %5, %6, %arg0 : tensor<4x2x3xi1>, tensor<4x2x3xi32>\n"));
+  // Two k: two functions.
+  CHECK_THAT(lower_text(fn("    return jnp.tril(x) + jnp.tril(x, 1)", "jnp.zeros((2, 2))")),
+             Catch::Matchers::Contains("func.func private @tril_0("));
+  CHECK(lower_error(fn("    return jnp.tril(x)", "jnp.zeros(3)")) ==
+        "6:12: Argument to jax.numpy.tril must be at least 2D");
+  CHECK(lower_error(fn("    return jnp.triu(x, 1.5)", "jnp.zeros((2, 2))")) ==
+        "6:12: jnp.triu: k must be an int, got float");
+}
+
+TEST_CASE(
     "the einsum and fori_loop example of README.md and lower.mjs --help lowers, parses and "
     "verifies",
     "[python][lower]") {

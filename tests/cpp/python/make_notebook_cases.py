@@ -184,6 +184,9 @@ CASES = [
     ('ValueError: unpacking, too few', 'a, b, c = (1, 2)'),
     ('ValueError: max of nothing', 'max([])'),
     ('ValueError: NumPy broadcasting', 'import numpy as np\nnp.array([1, 2]) + np.array([1, 2, 3])'),
+    ("ValueError: NumPy broadcasting names each shape without spaces, np.where's three",
+     'import numpy as np\nnp.where(np.ones((2, 3)) > 0, np.ones((4,)), 0)'),
+    ('ValueError: NumPy broadcasting of two matrices', 'import numpy as np\nnp.ones((2, 3)) * np.ones((4, 3))'),
     ('ValueError: truth of an array', 'import numpy as np\nif np.array([1, 2]) > 0:\n    pass'),
     ('ValueError: NumPy reshape', 'import numpy as np\nnp.arange(6).reshape(4, 2)'),
     ('IndexError: NumPy index', 'import numpy as np\nnp.arange(3)[3]'),
@@ -214,6 +217,30 @@ CASES = [
      'w.clear()\nprint(w, hash(7), hash(-1), hash(2 ** 61), hash(1.5), hash(-2.0), hash((1, 2)), hash(True), hash(()))\n'
      'try:\n    {[1, 2]}\nexcept TypeError as e:\n    print(e)\ntry:\n    s.remove(42)\nexcept KeyError as e:\n    print(repr(e))\n'
      '{1, 2}.add({3})'),
+    ('np.eye, np.identity, np.tri, np.tril and np.triu as NumPy makes them',
+     'import numpy as np\n'
+     'print(repr(np.eye(2, 3, k=1, dtype=int)), repr(np.identity(2)), repr(np.tri(2, 3, k=-1)), repr(np.tri(2, 3, 1.5)))\n'
+     'print(repr(np.tril([1, 2, 3])), repr(np.triu(np.arange(8.).reshape(2, 2, 2), 1)), np.eye(3, k=-5))\n'
+     'print(repr(np.eye(3, dtype=np.float32)), repr(np.tri(2, dtype=bool)), repr(np.tril(np.ones((2, 3), np.float32) * np.nan)))\n'
+     'print(np.triu(np.arange(12).reshape(3, 4), -1), np.tril(np.arange(12).reshape(3, 4), k=10), np.triu(np.array([[True, True], [True, True]])))\n'
+     'for f in [lambda: np.tril(np.float64(1)), lambda: np.eye(2.5), lambda: np.eye(-1), lambda: np.eye(3, k=1.5), lambda: np.eye(2, k=None),\n'
+     '          lambda: np.tril(np.ones((2, 2)), "a"), lambda: np.triu(np.ones((2, 2)), None), lambda: np.eye(2, x=1), lambda: np.tril()]:\n'
+     '    try:\n        f()\n    except TypeError as e:\n        print("TypeError:", e)\n    except ValueError as e:\n        print("ValueError:", e)\n'
+     'print(repr(np.tri(-1)), repr(np.tri(2, -1)))'),
+    ('np.square, np.sign, np.isnan, np.isinf, np.isfinite, np.log2, np.log10, np.exp2 keep or make dtypes as NumPy',
+     'import numpy as np\n'
+     'for f in [np.square, np.sign, np.isnan, np.isinf, np.isfinite, np.log2, np.exp2, np.log10, np.negative]:\n'
+     '    for a in [np.array([3, -2]), np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1e300, 3.0]), np.array([3, 1], np.int32)]:\n'
+     '        print(f.__name__, a.dtype, repr(f(a)))\n'
+     'print(repr(np.square(3)), repr(np.square(2.5)), repr(np.log2(8)), repr(np.sign(-3)), repr(np.isnan(1)), np.log10(1000), np.exp2(0.5))\n'
+     'print(repr(np.square(np.array([2 ** 62]))), repr(np.square(np.array([1.5, -2.0], np.float32))), repr(np.exp2(np.array([1024., -1075., 0.1]))))\n'
+     'try:\n    np.sign(np.array([True]))\nexcept TypeError as e:\n    print(e)'),
+    ('array repr: the dtype on its own line past the width, the shape of an empty array, bools padded',
+     'import numpy as np\n'
+     'print(repr(np.arange(10, dtype=np.float32) / 3))\nprint(repr(np.arange(9, dtype=np.int32) * 1000000))\n'
+     'print(repr(np.zeros((2, 0))), repr(np.zeros((0, 3), np.int32)), repr(np.zeros(0)))\n'
+     'print(repr(np.array([True, True])), np.array([True]), repr(np.ones(3) > 0), np.array(True), repr(np.array(False)))'),
+
 ]
 
 

@@ -72,6 +72,16 @@ TEST_CASE("the notebook prints what CPython and NumPy print for each program of 
   CHECK(checked >= 60);
 }
 
+TEST_CASE("a tolerance that is an array is refused by name (the fuzzer's crash: read as an integer)",
+          "[python][notebook]") {
+  // NumPy broadcasts an array rtol; the notebook takes a number only, and says so.
+  const auto r = run_notebook(
+      "import numpy as np\na = np.arange(6).reshape(2, 3) / 8\nnp.testing.assert_allclose(a, *a + "
+      "0e-9)");
+  CHECK_THAT(r.error, Catch::Matchers::EndsWith(
+                          "TypeError: rtol must be a number here, got numpy.ndarray\n"));
+}
+
 TEST_CASE("float repr is CPython's shortest round trip", "[python][notebook]") {
   using rl::python::float_repr;
   CHECK(float_repr(20e9 * (8.0 / 6) / 1e9) == "26.666666666666664");
