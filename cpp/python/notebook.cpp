@@ -3866,7 +3866,7 @@ class Machine {
   static bool known_module(const std::string& m) {
     return m == "time" || m == "numpy" || m == "jax" || m == "jax.numpy" || m == "numpy.testing" ||
            m == "math" || m == "jax.nn" || m == "jax.lax" || m == "jax.scipy" ||
-           m == "jax.scipy.special";
+           m == "jax.scipy.special" || m == "jax.lax.RoundingMethod";
   }
   V attribute(const V& obj, const std::string& name) {
     if (name == "__name__") {  // a class's, a function's or a builtin's own name
@@ -4098,6 +4098,13 @@ class Machine {
   V module_attr(const std::string& mod, const std::string& name) {
     const std::string q = mod + "." + name;
     if (known_module(q)) return mk_named(T::Module, q);
+    // lax.RoundingMethod's members as the ints they are (an IntEnum): lax.round takes either.
+    if (mod == "jax.lax.RoundingMethod") {
+      if (name == "AWAY_FROM_ZERO") return mk_int(0);
+      if (name == "TO_NEAREST_EVEN") return mk_int(1);
+      return raise("AttributeError",
+                   "type object 'RoundingMethod' has no attribute '" + name + "'");
+    }
     if (mod == "numpy" || mod == "jax.numpy") {
       DType t;
       if (numpy_dtype_named(name, &t)) {

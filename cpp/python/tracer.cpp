@@ -216,6 +216,8 @@ constexpr NameOp kUnaryOps[] = {{"tanh", "tanh", true},
                                 {"ceil", "ceil", true},
                                 {"rsqrt", "rsqrt", true},
                                 {"tan", "chlo.tan", true},
+                                {"sinh", "chlo.sinh", true},
+                                {"cosh", "chlo.cosh", true},
                                 {"logistic", "logistic", true}};
 
 // lax's elementwise functions: name → StableHLO op. Unary: whether only floats are accepted.
@@ -236,7 +238,10 @@ constexpr NameOp kLaxUnary[] = {{"tanh", "tanh", true},
                                 {"neg", "negate", false},
                                 {"sign", "sign", false},
                                 {"bitwise_not", "not", false},
-                                {"is_finite", "is_finite", true}};
+                                {"is_finite", "is_finite", true},
+                                {"population_count", "popcnt", false},
+                                {"sinh", "chlo.sinh", true},
+                                {"cosh", "chlo.cosh", true}};
 constexpr NameOp kLaxBinary[] = {{"add", "add", false},
                                  {"sub", "subtract", false},
                                  {"mul", "multiply", false},
@@ -305,6 +310,8 @@ const std::vector<std::string>& names_list() {
                                     "jnp.einsum",
                                     "jnp.eye",
                                     "jnp.tril",
+                                    "jnp.round",
+                                    "jnp.around",
                                     "jnp.triu",
                                     "jnp.floor_divide",
                                     "jnp.remainder",
@@ -349,6 +356,8 @@ const std::vector<std::string>& names_list() {
                           "transpose",
                           "reshape",
                           "squeeze",
+                          "slice",
+                          "round",
                           "concatenate",
                           "broadcast_in_dim",
                           "integer_pow",
@@ -2282,6 +2291,60 @@ struct Interp {
     return convert(eq, dtype, false);
   }
 
+  // lax.RoundingMethod as an int (AWAY_FROM_ZERO 0, TO_NEAREST_EVEN 1; the notebook's
+  // lax.RoundingMethod.X are these ints): whether it rounds half to even.
+  Result<bool> rounding_method(const Ref& r, const std::string& q) {
+    if (!r || r->k == K::None) return Result<bool>::success(false);
+    if ((r->k != K::Int && r->k != K::Bool) || (r->k == K::Int && r->i != 0 && r->i != 1))
+      return fail_as("ValueError", q +
+                                       ": rounding_method must be lax.RoundingMethod."
+                                       "AWAY_FROM_ZERO (0) or TO_NEAREST_EVEN (1), got " +
+                                       (r->k == K::Int ? std::to_string(r->i) : type_name(r)));
+    return Result<bool>::success(r->k == K::Int ? r->i == 1 : r->b);
+  }
+
+  // jnp.round / jnp.around(a, decimals=0): jitted with decimals static, so a private @round. An
+  // integer array comes back as it is (decimals >= 0); a float one is lax.round to nearest even,
+  // with decimals != 0 scaled by a constant 10**decimals of its dtype (float16 in float32) first
+  // and divided back after.
+  Result<Ref> jnp_round(const std::string& q, const Args& a) {
+    Ref a_r = a.get(0, "a"), d_r = a.get(1, "decimals");
+    if (!a_r) return fail(q + "() missing 1 required positional argument: 'a'");
+    for (auto& [k, v] : a.kw)
+      if (k != "a" && k != "decimals" && k != "out")
+        return fail(q + "() got an unexpected keyword argument '" + k + "'");
+    if (Ref o = a.get(2, "out"); o && o->k != K::None)
+      return fail_as("NotImplementedError", "The 'out' argument to jnp.round is not supported.");
+    UNWRAP(x, as_array(a_r, "round"));
+    std::int64_t d = 0;
+    if (d_r) {
+      if (d_r->k != K::Int && d_r->k != K::Bool)
+        return fail(q + ": decimals must be an int, got " + type_name(d_r));
+      d = d_r->k == K::Int ? d_r->i : std::int64_t(d_r->b);
+    }
+    const std::string t = x->aval.dtype;
+    if (!hj::is_float(t) && d < 0)
+      return fail_as("NotImplementedError", "integer np.round not implemented for decimals < 0");
+    if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      Ref v = in[0];
+      if (!hj::is_float(t)) return Result<Ref>::success(v);
+      if (d == 0) return nary("round_nearest_even", {v});
+      const std::string work = t == "f16" ? "f32" : t;
+      if (work != t) {
+        UNWRAP(c, convert(v, work, false));
+        v = c;
+      }
+      const double factor = std::pow(10.0, static_cast<double>(d));
+      UNWRAP(m, binary_fn("multiply", "multiply", v, typed_literal(factor, work)));
+      UNWRAP(r, nary("round_nearest_even", {m}));
+      UNWRAP(q2, binary_fn("divide", "divide", r, typed_literal(factor, work)));
+      if (work != t) return convert(q2, t, false);
+      return Result<Ref>::success(q2);
+    };
+    return call_jitted_private("round", {x}, body, "decimals:" + std::to_string(d));
+  }
+
   // jnp.tril / jnp.triu(m, k=0) (jax/_src/numpy/lax_numpy.py): jitted with k static, so a private
   // @tril / @triu taking m. The mask is lax._tri's (int32 row iota + k >= column iota; k - 1 for
   // triu), broadcast over m's leading axes; then select(mask, m, zeros_like(m)) for tril and
@@ -2967,6 +3030,7 @@ struct Interp {
     }
     if (mod == "jnp" && fn == "eye") return eye(q, a);
     if (mod == "jnp" && (fn == "tril" || fn == "triu")) return tri_part(q, fn, a);
+    if (mod == "jnp" && (fn == "round" || fn == "around")) return jnp_round(q, a);
     if ((mod == "jnp" || mod == "np") && (fn == "array" || fn == "asarray")) {
       UNWRAP(x, need(0, "a"));
       Ref d = arg(1, "dtype");
@@ -3250,6 +3314,9 @@ struct Interp {
                       ". Accepted dtypes are subtypes of floating.");
         if ((fn == "abs" || fn == "neg" || fn == "sign") && t == "i1")
           return fail(q + " does not accept dtype bool. Accepted dtypes are subtypes of number.");
+        if (fn == "population_count" && (hj::is_float(t) || t == "i1"))
+          return fail(q + " does not accept dtype " + jax_dtype_name(t) +
+                      ". Accepted dtypes are subtypes of integer.");
         if (fn == "bitwise_not" && hj::is_float(t))
           return fail(q + " does not accept dtype " + jax_dtype_name(t) +
                       ". Accepted dtypes are subtypes of integer, bool.");
@@ -3396,6 +3463,59 @@ struct Interp {
         if (same) return Result<Ref>::success(x);
         return broadcast_in_dim(x, shape, dims);
       }
+      if (fn == "slice") {  // lax.slice(operand, start_indices, limit_indices, strides=None)
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(sr, need(1, "start_indices"));
+        UNWRAP(lr, need(2, "limit_indices"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(starts, int_list(sr, q + ": start_indices"));
+        UNWRAP(limits, int_list(lr, q + ": limit_indices"));
+        const std::vector<std::int64_t>& dims = x->aval.dims;
+        std::vector<std::int64_t> strides(dims.size(), 1);
+        if (Ref st = arg(3, "strides"); st && st->k != K::None) {
+          UNWRAP(given, int_list(st, q + ": strides"));
+          strides = given;
+        }
+        // lax's _slice_shape_rule, in its words.
+        if (starts.size() != dims.size())
+          return fail(
+              "slice start_indices must have length equal to the number of dimensions of the "
+              "operand, got indices " +
+              shape_text(starts) + " for operand shape " + shape_text(dims) + ".");
+        if (limits.size() != starts.size())
+          return fail(
+              "slice limit_indices must have the same length as start_indices, got "
+              "start_indices " +
+              shape_text(starts) + " and limit_indices " + shape_text(limits) + ".");
+        if (strides.size() != starts.size())
+          return fail(
+              "slice strides must have length equal to the number of dimensions of the "
+              "operand, got strides " +
+              shape_text(strides) + " for operand shape " + shape_text(dims) + ".");
+        std::vector<std::int64_t> out;
+        for (std::size_t d = 0; d < dims.size(); ++d) {
+          if (limits[d] > dims[d])
+            return fail(
+                "slice limit_indices must be less than or equal to operand shape, got "
+                "limit_indices " +
+                shape_text(limits) + " for operand shape " + shape_text(dims) + ".");
+          if (starts[d] < 0)
+            return fail(
+                "slice start_indices must be greater than or equal to zero, got start_indices " +
+                shape_text(starts) + ".");
+          if (limits[d] < starts[d])
+            return fail(
+                "slice limit_indices must be greater than or equal to start_indices, got "
+                "start_indices " +
+                shape_text(starts) + " and limit_indices " + shape_text(limits) + ".");
+          if (strides[d] <= 0)
+            return fail("slice strides must be positive, got " + shape_text(strides));
+          out.push_back((limits[d] - starts[d] + strides[d] - 1) / strides[d]);
+        }
+        if (!tracing()) return Result<Ref>::success(new_array({out, x->aval.dtype}, x->weak));
+        UNWRAP(v, value_of(x));
+        return Result<Ref>::success(traced(em->slice(v, starts, limits, strides), x->weak));
+      }
       if (fn == "rev") {
         UNWRAP(x0, need(0, "operand"));
         UNWRAP(dr, need(1, "dimensions"));
@@ -3437,6 +3557,15 @@ struct Interp {
         UNWRAP(window, int_list(wd, q + ": window_dimensions"));
         UNWRAP(strides, int_list(ws, q + ": window_strides"));
         return reduce_window(q, x, init, comp, window, strides, pad);
+      }
+      if (fn == "round") {  // lax.round(x, rounding_method=AWAY_FROM_ZERO)
+        UNWRAP(x0, need(0, "x"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(even, rounding_method(arg(1, "rounding_method"), q));
+        if (!hj::is_float(x->aval.dtype))
+          return fail(q + " does not accept dtype " + jax_dtype_name(x->aval.dtype) +
+                      ". Accepted dtypes are subtypes of floating.");
+        return nary(even ? "round_nearest_even" : "round_nearest_afz", {x});
       }
       if (fn == "integer_pow") {
         UNWRAP(x0, need(0, "x"));

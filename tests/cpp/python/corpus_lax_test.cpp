@@ -122,6 +122,19 @@ std::vector<std::string> split_types(std::string s) {
   return out;
 }
 
+// The leading dimensions of a type's text ("1x2xf32" → {"1", "2"}; "f32" → {}).
+std::vector<std::string> split_dims(const std::string& t) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at < t.size() && std::isdigit(static_cast<unsigned char>(t[at]))) {
+    const auto x = t.find('x', at);
+    if (x == std::string::npos) break;
+    out.push_back(t.substr(at, x - at));
+    at = x + 1;
+  }
+  return out;
+}
+
 std::string first_match(const std::string& text, const std::string& pattern) {
   std::smatch m;
   if (std::regex_search(text, m, std::regex(pattern))) return m[1].str();
@@ -148,25 +161,29 @@ std::string jnp_dtype(const std::string& type) {
 // "" when the language has no such call.
 std::string python_call(const std::string& prim, std::size_t nargs, const std::string& body,
                         const std::string& result_type) {
-  static const std::map<std::string, std::string> unary = {{"abs", "abs"},
-                                                           {"exp", "exp"},
-                                                           {"log", "log"},
-                                                           {"sin", "sin"},
-                                                           {"cos", "cos"},
-                                                           {"tanh", "tanh"},
-                                                           {"sqrt", "sqrt"},
-                                                           {"rsqrt", "rsqrt"},
-                                                           {"logistic", "logistic"},
-                                                           {"log1p", "log1p"},
-                                                           {"expm1", "expm1"},
-                                                           {"floor", "floor"},
-                                                           {"ceil", "ceil"},
-                                                           {"neg", "neg"},
-                                                           {"sign", "sign"},
-                                                           {"not", "bitwise_not"},
-                                                           {"is_finite", "is_finite"},
-                                                           {"stop_gradient", "stop_gradient"},
-                                                           {"tan", "tan"}};
+  static const std::map<std::string, std::string> unary = {
+      {"abs", "abs"},
+      {"exp", "exp"},
+      {"log", "log"},
+      {"sin", "sin"},
+      {"cos", "cos"},
+      {"tanh", "tanh"},
+      {"sqrt", "sqrt"},
+      {"rsqrt", "rsqrt"},
+      {"logistic", "logistic"},
+      {"log1p", "log1p"},
+      {"expm1", "expm1"},
+      {"floor", "floor"},
+      {"ceil", "ceil"},
+      {"neg", "neg"},
+      {"sign", "sign"},
+      {"not", "bitwise_not"},
+      {"is_finite", "is_finite"},
+      {"stop_gradient", "stop_gradient"},
+      {"tan", "tan"},
+      {"sinh", "sinh"},
+      {"cosh", "cosh"},
+      {"population_count", "population_count"}};
   static const std::map<std::string, std::string> binary = {
       {"add", "add"},
       {"sub", "sub"},
@@ -262,6 +279,45 @@ std::string python_call(const std::string& prim, std::size_t nargs, const std::s
     }
     return "lax.reduce_window(a, " + init + ", lax." + (op == "sum" ? "add" : op) + ", (" + window +
            ",), (" + strides + ",), [" + padding + "])";
+  }
+  if (prim == "slice" && nargs == 1) {
+    // `stablehlo.slice %x [4:7, 0:1:2, ...]`: start:limit[:stride] per dimension.
+    const std::string spec = first_match(body, R"(stablehlo\.slice %[\w#]+ \[([0-9:, ]*)\])");
+    if (spec.empty()) return "";
+    std::string starts, limits, strides;
+    for (auto& part : split_types(spec)) {
+      std::vector<std::string> f;
+      std::istringstream p(part);
+      for (std::string n; std::getline(p, n, ':');) f.push_back(n);
+      starts += f[0] + ", ";
+      limits += f[1] + ", ";
+      strides += (f.size() > 2 ? f[2] : "1") + ", ";
+    }
+    return "lax.slice(a, (" + starts + "), (" + limits + "), (" + strides + "))";
+  }
+  if (prim == "round" && nargs == 1)
+    return body.find("round_nearest_even") != std::string::npos
+               ? "lax.round(a, lax.RoundingMethod.TO_NEAREST_EVEN)"
+               : "lax.round(a)";
+  if (prim == "squeeze" && nargs == 1) {
+    // The axes squeezed: where the operand has a 1 that the result lacks (left to right).
+    const std::string from =
+        first_match(body, R"(stablehlo\.reshape %[^:]+: \(tensor<([0-9x]*)x?[a-z])");
+    std::string shape, dtype;
+    if (!python_type(result_type, shape, dtype)) return "";
+    std::vector<std::string> in, out;
+    for (auto& d : split_dims(from)) in.push_back(d);
+    for (auto& d : split_dims(result_type.substr(7))) out.push_back(d);
+    std::string dims;
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      if (j < out.size() && in[i] == out[j] && !(in[i] == "1" && in.size() - i > out.size() - j)) {
+        ++j;
+        continue;
+      }
+      dims += (dims.empty() ? "" : ", ") + std::to_string(i);
+    }
+    return "lax.squeeze(a, (" + dims + ",))";
   }
   if (prim == "rev" && nargs == 1)
     return "lax.rev(a, (" +

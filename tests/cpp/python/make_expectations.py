@@ -214,6 +214,15 @@ CASES = [
     ('jnp.einsum one operand bool any', "jnp.einsum('ij->j', a > 3)", [((2, 3), 'int32')], lambda a: (a > 3).any(axis=0).astype(np.float64)),
     ('jnp.eye', 'a @ jnp.eye(3, 4, k=1) + jnp.eye(2, 4, k=-1, dtype=jnp.int32)', [((2, 3), 'float32')],
      lambda a: a @ np.eye(3, 4, k=1) + np.eye(2, 4, k=-1, dtype=np.int32)),
+    ('jnp.round half to even, decimals, lax.round away from zero', 'jnp.round(a * 10 - 5) + jnp.round(a * 3, 2) + lax.round(a * 10 - 5) + jnp.round(b)',
+     [((2, 4), 'float32'), ((2, 4), 'int32')],
+     lambda a, b: np.round(a * F32(10) - F32(5)) + (np.round(a.astype(F32) * F32(3) * F32(100)) / F32(100)).astype(F32)
+     + np.where((a * F32(10) - F32(5)) >= 0, np.floor((a * F32(10) - F32(5)) + F32(0.5)), np.ceil((a * F32(10) - F32(5)) - F32(0.5))) + b),
+    ('lax.slice with strides, lax.population_count, jnp.sinh, jnp.cosh',
+     'lax.slice(a, (1, 0), (3, 4), (1, 2)) + lax.population_count(b * 7)[:2, :2] + jnp.sinh(a[:2, :2]) * jnp.cosh(a[:2, :2])',
+     [((4, 4), 'float32'), ((4, 4), 'int32')],
+     lambda a, b: a[1:3, 0:4:2] + np.vectorize(lambda v: bin(int(v)).count('1'))(b * 7)[:2, :2]
+     + np.sinh(a[:2, :2].astype(np.float64)) * np.cosh(a[:2, :2].astype(np.float64))),
     ('jnp.tril and jnp.triu', 'jnp.tril(a) + 10 * jnp.triu(a, 2) + jnp.tril(a, -1)', [((3, 4), 'float32')],
      lambda a: np.tril(a) + F32(10) * np.triu(a, 2) + np.tril(a, -1)),
     ('jnp.tril batched int8 and jnp.triu k past the matrix', 'jnp.tril(a, k=1) + jnp.triu(a, 5)', [((2, 3, 3), 'int8')],
