@@ -203,29 +203,90 @@ BigInt mul(const BigInt& a, const BigInt& b) {
   return r;
 }
 
-void divmod_floor(const BigInt& a, const BigInt& b, BigInt* q, BigInt* r) {
-  // truncated division of the magnitudes, bit by bit
-  std::vector<std::uint32_t> quo(a.mag.size(), 0), rem;
-  for (std::size_t bit = a.bits(); bit-- > 0;) {
-    // rem = rem * 2 + bit
-    std::uint32_t carry = (a.mag[bit / 32] >> (bit % 32)) & 1u;
-    for (auto& w : rem) {
-      const std::uint32_t next = w >> 31;
-      w = (w << 1) | carry;
-      carry = next;
-    }
-    if (carry) rem.push_back(carry);
-    if (cmp_mag(rem, b.mag) >= 0) {
-      rem = sub_mag(rem, b.mag);
-      while (!rem.empty() && rem.back() == 0) rem.pop_back();
-      quo[bit / 32] |= 1u << (bit % 32);
-    }
+namespace {
+
+// Truncated division of magnitudes, u / v (v nonzero), word by word: Knuth's algorithm D in base
+// 2^32 (the divisor normalized so its top bit is set, each quotient word estimated from the top
+// two words and corrected at most twice, then a multiply-subtract and at most one add-back).
+void divmod_mag(const std::vector<std::uint32_t>& u, const std::vector<std::uint32_t>& v,
+                std::vector<std::uint32_t>* q, std::vector<std::uint32_t>* r) {
+  const std::size_t n = v.size(), m = u.size();
+  q->clear();
+  r->clear();
+  if (cmp_mag(u, v) < 0) {
+    *r = u;
+    return;
   }
+  if (n == 1) {
+    std::uint64_t rem = 0;
+    q->assign(m, 0);
+    for (std::size_t j = m; j-- > 0;) {
+      const std::uint64_t cur = (rem << 32) | u[j];
+      (*q)[j] = static_cast<std::uint32_t>(cur / v[0]);
+      rem = cur % v[0];
+    }
+    if (rem) r->push_back(static_cast<std::uint32_t>(rem));
+  } else {
+    const int s = __builtin_clz(v[n - 1]);
+    auto up = [s](std::uint32_t hi, std::uint32_t lo) {  // (hi:lo) << s, the high word
+      return s ? (hi << s) | static_cast<std::uint32_t>(lo >> (32 - s)) : hi;
+    };
+    std::vector<std::uint32_t> vn(n), un(m + 1);
+    for (std::size_t i = n - 1; i > 0; --i) vn[i] = up(v[i], v[i - 1]);
+    vn[0] = v[0] << s;
+    un[m] = s ? static_cast<std::uint32_t>(u[m - 1] >> (32 - s)) : 0;
+    for (std::size_t i = m - 1; i > 0; --i) un[i] = up(u[i], u[i - 1]);
+    un[0] = u[0] << s;
+    q->assign(m - n + 1, 0);
+    constexpr std::uint64_t kBase = std::uint64_t(1) << 32;
+    for (std::size_t j = m - n + 1; j-- > 0;) {
+      const std::uint64_t num = (std::uint64_t(un[j + n]) << 32) | un[j + n - 1];
+      std::uint64_t qhat = num / vn[n - 1], rhat = num % vn[n - 1];
+      while (qhat >= kBase || qhat * vn[n - 2] > ((rhat << 32) | un[j + n - 2])) {
+        --qhat;
+        rhat += vn[n - 1];
+        if (rhat >= kBase) break;
+      }
+      std::int64_t borrow = 0;
+      std::uint64_t carry = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t p = qhat * vn[i] + carry;
+        carry = p >> 32;
+        const std::int64_t t =
+            std::int64_t(un[i + j]) - borrow - static_cast<std::int64_t>(p & 0xFFFFFFFFu);
+        un[i + j] = static_cast<std::uint32_t>(t);
+        borrow = t < 0 ? 1 : 0;
+      }
+      const std::int64_t t = std::int64_t(un[j + n]) - borrow - static_cast<std::int64_t>(carry);
+      un[j + n] = static_cast<std::uint32_t>(t);
+      if (t < 0) {  // qhat was one too large: add the divisor back
+        --qhat;
+        std::uint64_t c = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::uint64_t sum = std::uint64_t(un[i + j]) + vn[i] + c;
+          un[i + j] = static_cast<std::uint32_t>(sum);
+          c = sum >> 32;
+        }
+        un[j + n] = static_cast<std::uint32_t>(un[j + n] + c);
+      }
+      (*q)[j] = static_cast<std::uint32_t>(qhat);
+    }
+    r->assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i)
+      (*r)[i] =
+          (un[i] >> s) | (s ? static_cast<std::uint32_t>(std::uint64_t(un[i + 1]) << (32 - s)) : 0);
+  }
+  while (!q->empty() && q->back() == 0) q->pop_back();
+  while (!r->empty() && r->back() == 0) r->pop_back();
+}
+
+}  // namespace
+
+void divmod_floor(const BigInt& a, const BigInt& b, BigInt* q, BigInt* r) {
   BigInt qq, rr;
-  qq.mag = quo;
+  divmod_mag(a.mag, b.mag, &qq.mag, &rr.mag);
   qq.neg = a.neg != b.neg;
   qq.trim();
-  rr.mag = rem;
   rr.neg = a.neg;
   rr.trim();
   // floor: when the remainder is nonzero and the signs differ, q -= 1 and r += b
@@ -235,6 +296,41 @@ void divmod_floor(const BigInt& a, const BigInt& b, BigInt* q, BigInt* r) {
   }
   *q = qq;
   *r = rr;
+}
+
+BigInt shift_left(const BigInt& a, std::size_t n) {
+  BigInt r;
+  if (a.is_zero()) return r;
+  r.neg = a.neg;
+  const std::size_t words = n / 32, bits = n % 32;
+  r.mag.assign(words, 0);
+  std::uint32_t carry = 0;
+  for (std::uint32_t w : a.mag) {
+    r.mag.push_back(bits ? (w << bits) | carry : w);
+    carry = bits ? w >> (32 - bits) : 0;
+  }
+  if (carry) r.mag.push_back(carry);
+  r.trim();
+  return r;
+}
+
+BigInt shift_right(const BigInt& a, std::size_t n) {
+  BigInt r;
+  const std::size_t words = n / 32, bits = n % 32;
+  if (words >= a.mag.size()) return a.neg ? BigInt::of(-1) : r;
+  bool lost = false;  // a one bit shifted out (a negative a then rounds down, away from zero)
+  for (std::size_t k = 0; k < words; ++k) lost = lost || a.mag[k] != 0;
+  if (bits) lost = lost || (a.mag[words] & ((std::uint32_t(1) << bits) - 1)) != 0;
+  for (std::size_t k = words; k < a.mag.size(); ++k) {
+    std::uint32_t w = bits ? a.mag[k] >> bits : a.mag[k];
+    if (bits && k + 1 < a.mag.size()) w |= a.mag[k + 1] << (32 - bits);
+    r.mag.push_back(w);
+  }
+  r.trim();
+  r.neg = a.neg;
+  if (a.neg && lost) r = sub(r, BigInt::of(1));
+  if (r.is_zero()) r.neg = false;
+  return r;
 }
 
 }  // namespace rl::python

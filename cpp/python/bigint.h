@@ -34,5 +34,9 @@ BigInt sub(const BigInt& a, const BigInt& b);
 BigInt mul(const BigInt& a, const BigInt& b);
 // Floor division and modulo as Python's (the remainder takes the divisor's sign); b nonzero.
 void divmod_floor(const BigInt& a, const BigInt& b, BigInt* q, BigInt* r);
+// a << n and a >> n as Python's: a * 2**n, and floor(a / 2**n) (toward minus infinity for a
+// negative a), word by word.
+BigInt shift_left(const BigInt& a, std::size_t n);
+BigInt shift_right(const BigInt& a, std::size_t n);
 
 }  // namespace rl::python

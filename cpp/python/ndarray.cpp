@@ -503,6 +503,71 @@ Result<NdArray> unary(const std::string& op, const NdArray& a) {
   return Result<NdArray>::success(std::move(r));
 }
 
+namespace {
+
+double pairwise_sum(const double* v, std::int64_t n, std::int64_t stride, bool f32) {
+  auto r = [f32](double x) { return f32 ? static_cast<double>(static_cast<float>(x)) : x; };
+  if (n < 8) {
+    double res = 0;
+    for (std::int64_t i = 0; i < n; ++i) res = r(res + v[i * stride]);
+    return res;
+  }
+  if (n <= 128) {
+    double p[8];
+    for (int k = 0; k < 8; ++k) p[k] = v[k * stride];
+    std::int64_t i = 8;
+    for (; i < n - (n % 8); i += 8)
+      for (int k = 0; k < 8; ++k) p[k] = r(p[k] + v[(i + k) * stride]);
+    double res = r(r(r(p[0] + p[1]) + r(p[2] + p[3])) + r(r(p[4] + p[5]) + r(p[6] + p[7])));
+    for (; i < n; ++i) res = r(res + v[i * stride]);
+    return res;
+  }
+  std::int64_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return r(pairwise_sum(v, n2, stride, f32) + pairwise_sum(v + n2 * stride, n - n2, stride, f32));
+}
+
+}  // namespace
+
+NdArray numpy_sum(const NdArray& a, int axis, std::int64_t chunk) {
+  const bool f32 = a.dt == DType::Float32;
+  NdArray r;
+  r.dt = a.dt;
+  r.jax = a.jax;
+  std::vector<std::int64_t> dims = a.dims;
+  if (axis < 0) dims = {a.size()};
+  const std::size_t ax = axis < 0 ? 0 : static_cast<std::size_t>(axis);
+  std::int64_t outer = 1, inner = 1;
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    if (d < ax) outer *= dims[d];
+    if (d > ax) inner *= dims[d];
+  }
+  const std::int64_t n = dims.empty() ? 1 : dims[ax];
+  if (axis >= 0) {
+    r.dims = a.dims;
+    r.dims.erase(r.dims.begin() + axis);
+  }
+  r.f.assign(static_cast<std::size_t>(outer * inner), 0.0);
+  auto rd = [f32](double x) { return f32 ? static_cast<double>(static_cast<float>(x)) : x; };
+  for (std::int64_t o = 0; o < outer; ++o) {
+    if (inner == 1) {  // the lane's elements are adjacent: pairwise, in chunks when buffered
+      const double* v = a.f.data() + o * n;
+      double acc = 0;
+      const std::int64_t step = chunk > 0 ? chunk : std::max<std::int64_t>(n, 1);
+      for (std::int64_t s = 0; s < n; s += step)
+        acc = rd(acc + pairwise_sum(v + s, std::min(step, n - s), 1, f32));
+      r.f[static_cast<std::size_t>(o)] = acc;
+      continue;
+    }
+    for (std::int64_t k = 0; k < n; ++k)  // across lanes: slice by slice, in order
+      for (std::int64_t i = 0; i < inner; ++i) {
+        double& acc = r.f[static_cast<std::size_t>(o * inner + i)];
+        acc = rd(acc + a.f[static_cast<std::size_t>((o * n + k) * inner + i)]);
+      }
+  }
+  return r;
+}
+
 std::string jax_matmul_ndim0(int operand) {
   return "matmul input operand " + std::to_string(operand) +
          " must have ndim at least 1, but it has ndim 0";

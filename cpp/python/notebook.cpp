@@ -1370,6 +1370,7 @@ class Machine {
     std::vector<V> flat;
     int kind = 0;
     bool any_f32 = false, all_arrays_f32 = true;
+    bool seen = false;  // an element or an array met: without one (np.array([])) it is float64
     std::function<bool(const V&, std::size_t)> walk = [&](const V& x, std::size_t d) -> bool {
       if (d < dims.size() && (x->t == T::List || x->t == T::Tuple)) {
         if (static_cast<std::int64_t>(x->items.size()) != dims[d]) {
@@ -1402,6 +1403,7 @@ class Machine {
             return false;
           }
         kind = std::max(kind, dtype_kind(x->arr.dt));
+        seen = true;
         if (x->arr.dt == DType::Float32)
           any_f32 = true;
         else if (x->arr.is_float())
@@ -1436,6 +1438,7 @@ class Machine {
         return false;
       }
       if (x->t == T::Float) all_arrays_f32 = false;
+      seen = true;
       kind = std::max(kind, x->t == T::Bool ? 0 : x->t == T::Int ? 1 : 2);
       flat.push_back(x);
       if (flat.size() > static_cast<std::size_t>(kMaxArrayElements)) {
@@ -1446,6 +1449,7 @@ class Machine {
       return true;
     };
     if (!walk(v, 0)) return false;
+    if (!seen) kind = 2;
     DType t = kind == 0   ? DType::Bool
               : kind == 1 ? (jax ? DType::Int32 : DType::Int64)
                           : (jax ? DType::Float32 : DType::Float64);
@@ -1524,6 +1528,11 @@ class Machine {
   // Python's int arithmetic past int64 (either operand big, or an int64 result overflowed).
   V big_binop(const std::string& op, const V& x, const V& y) {
     const BigInt a = big_of(x), b = big_of(y);
+    // The work counts against the step budget as its words do (a product of n and m words,
+    // n * m; a division about as much; the rest n + m), so that a loop of big ints ends too.
+    const double na = static_cast<double>(a.mag.size()) + 1,
+                 nb = static_cast<double>(b.mag.size()) + 1;
+    if (!charge(op == "*" || op == "//" || op == "%" ? na * nb : na + nb)) return nullptr;
     if (op == "+") return make_int(add(a, b));
     if (op == "-") return make_int(sub(a, b));
     if (op == "*") {
@@ -1572,21 +1581,13 @@ class Machine {
       if (b.neg) return raise("ValueError", "negative shift count");
       if (!b.fits(&n) || a.bits() + static_cast<std::size_t>(n) > kMaxBigIntBits)
         return raise_big(kMaxBigIntBits + 1);
-      BigInt r = a;
-      for (std::int64_t k = 0; k < n; k += 30)
-        r = mul(r, BigInt::of(std::int64_t(1) << std::min<std::int64_t>(30, n - k)));
-      return make_int(r);
+      return make_int(shift_left(a, static_cast<std::size_t>(n)));
     }
     if (op == ">>") {
       std::int64_t n = 0;
       if (b.neg) return raise("ValueError", "negative shift count");
       if (!b.fits(&n) || static_cast<std::size_t>(n) >= a.bits()) return mk_int(a.neg ? -1 : 0);
-      BigInt d = BigInt::of(1);
-      for (std::int64_t k = 0; k < n; k += 30)
-        d = mul(d, BigInt::of(std::int64_t(1) << std::min<std::int64_t>(30, n - k)));
-      BigInt q, r;
-      divmod_floor(a, d, &q, &r);
-      return make_int(q);
+      return make_int(shift_right(a, static_cast<std::size_t>(n)));
     }
     return raise("NotImplementedError",
                  "the operator " + op + " on ints past 64 bits is not supported here yet");
@@ -3949,12 +3950,15 @@ class Machine {
             }
           return link_view(obj, mk_array(std::move(t)), offs);  // .T is a view
         }
-        static const char* methods[] = {"reshape", "tolist",  "astype",
-                                        "sum",     "prod",    "mean",
-                                        "max",     "min",     "block_until_ready",
-                                        "item",    "flatten", "copy",
-                                        "all",     "any",     "sort",
-                                        "round",   "fill"};
+        static const char* methods[] = {"reshape", "tolist",   "astype",
+                                        "sum",     "prod",     "mean",
+                                        "max",     "min",      "block_until_ready",
+                                        "item",    "flatten",  "copy",
+                                        "all",     "any",      "sort",
+                                        "round",   "fill",     "argmax",
+                                        "argmin",  "cumsum",   "cumprod",
+                                        "var",     "std",      "clip",
+                                        "squeeze", "transpose"};
         for (const char* m : methods)
           if (name == m) return bound(obj, name);
         break;
@@ -4081,8 +4085,10 @@ class Machine {
       "ones_like", "add",     "subtract",    "multiply", "divide",  "round",   "around"};
   // The functions the notebook runs on host NumPy arrays only (jnp's are the tracer's).
   static constexpr const char* kNumpyOnlyFns[] = {
-      "eye",      "identity", "tri",   "tril",     "triu", "square", "sign",
-      "negative", "isnan",    "isinf", "isfinite", "log2", "log10",  "exp2"};
+      "eye",      "identity",  "tri",         "tril",     "triu",   "square", "sign",
+      "negative", "isnan",     "isinf",       "isfinite", "log2",   "log10",  "exp2",
+      "argmax",   "argmin",    "cumsum",      "cumprod",  "var",    "std",    "clip",
+      "squeeze",  "transpose", "expand_dims", "stack",    "vstack", "hstack", "outer"};
   static bool host_name(const std::string& q) {
     const auto dot = q.find('.');
     if (dot == std::string::npos) return false;
@@ -4991,6 +4997,25 @@ class Machine {
     if (!to_array(x, &arr, false)) return nullptr;
     arr.weak = false;
     V axis = a.get(first, "axis");
+    // A NumPy sum or mean of floats (a mean of ints too, in float64) adds in NumPy's order
+    // (numpy_sum: pairwise along adjacent elements), so its last digits are NumPy's.
+    if ((fn == "sum" || fn == "mean") && !arr.jax && (arr.is_float() || fn == "mean") &&
+        (!axis || axis->t == T::None || (is_intlike(axis) && !arr.dims.empty()))) {
+      std::size_t ax = 0;
+      bool flat = false;
+      if (!axis_arg(axis, arr.dims.size(), &ax, &flat)) return nullptr;
+      if (!charge(static_cast<double>(arr.size()))) return nullptr;
+      const bool cast = !arr.is_float();
+      const NdArray v = cast ? astype(arr, DType::Float64) : arr;
+      NdArray r = numpy_sum(v, flat ? -1 : static_cast<int>(ax), cast ? 8192 : 0);
+      if (fn == "mean") {
+        const bool f32 = v.dt == DType::Float32;
+        const double n = flat ? static_cast<double>(v.size()) : static_cast<double>(v.dims[ax]);
+        for (auto& e : r.f)
+          e = f32 ? static_cast<double>(static_cast<float>(e) / static_cast<float>(n)) : e / n;
+      }
+      return from_array(std::move(r));
+    }
     if (axis && axis->t != T::None) {
       if (!is_intlike(axis) || arr.dims.empty())
         return raise("NotImplementedError",
@@ -5243,6 +5268,411 @@ class Machine {
         }
     return from_array(std::move(r));
   }
+  // ---- NumPy's axis-wise functions on host arrays (np.argmax, np.cumsum, np.var, ...) ----
+  // An axis argument: None (the array flattened: `*flat` true) or an int in range (NumPy's
+  // AxisError otherwise).
+  bool axis_arg(const V& axis, std::size_t rank, std::size_t* out, bool* flat) {
+    *flat = !axis || axis->t == T::None;
+    if (*flat) return true;
+    if (!is_intlike(axis)) {
+      raise("TypeError", "'" + type_name(axis) + "' object cannot be interpreted as an integer");
+      return false;
+    }
+    const std::int64_t ax = int_of(axis), r = static_cast<std::int64_t>(rank);
+    if (ax < -r || ax >= r) {
+      raise("AxisError", "axis " + std::to_string(ax) +
+                             " is out of bounds for array of dimension " + std::to_string(rank));
+      return false;
+    }
+    *out = static_cast<std::size_t>(ax < 0 ? ax + r : ax);
+    return true;
+  }
+  // The lanes of `x` along `axis`: element k of lane (o, i) is at (o * n + k) * inner + i.
+  struct Lanes {
+    std::int64_t outer = 1, n = 1, inner = 1;
+    std::size_t at(std::int64_t o, std::int64_t k, std::int64_t i) const {
+      return static_cast<std::size_t>((o * n + k) * inner + i);
+    }
+  };
+  static Lanes lanes_of(const std::vector<std::int64_t>& dims, std::size_t axis) {
+    Lanes l;
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+      if (d < axis) l.outer *= dims[d];
+      if (d > axis) l.inner *= dims[d];
+    }
+    l.n = dims.empty() ? 1 : dims[axis];
+    return l;
+  }
+  // np.argmax / np.argmin(a, axis=None) and the methods: the first index of the largest
+  // (smallest) element of each lane, a NaN counting as the extreme; int64 (a JAX array's int32).
+  V np_argminmax(const std::string& f, const NdArray& x0, const V& axis) {
+    NdArray x = x0;
+    x.weak = false;
+    std::size_t ax = 0;
+    bool flat = false;
+    if (!axis_arg(axis, x.dims.size(), &ax, &flat)) return nullptr;
+    std::vector<std::int64_t> out_dims;
+    if (flat || x.dims.empty()) {
+      x.dims = {x.size()};
+      ax = 0;
+    } else {
+      out_dims = x.dims;
+      out_dims.erase(out_dims.begin() + static_cast<std::ptrdiff_t>(ax));
+    }
+    const Lanes l = lanes_of(x.dims, ax);
+    if (l.n == 0) return raise("ValueError", "attempt to get " + f + " of an empty sequence");
+    if (!charge(static_cast<double>(x.size()))) return nullptr;
+    const bool is_max = f == "argmax";
+    auto made = NdArray::zeros(canon(DType::Int64, x.jax), out_dims, x.jax);
+    if (!made) return raise("ValueError", made.error());
+    NdArray r = std::move(made.value());
+    for (std::int64_t o = 0; o < l.outer; ++o)
+      for (std::int64_t i = 0; i < l.inner; ++i) {
+        std::int64_t best = 0;
+        for (std::int64_t k = 1; k < l.n; ++k) {
+          const double v = x.at(l.at(o, k, i)), b = x.at(l.at(o, best, i));
+          if (std::isnan(b)) break;  // the first NaN wins
+          if (std::isnan(v) || (is_max ? v > b : v < b)) best = k;
+        }
+        if (!x.is_float()) {  // exact for int64 past 2**53
+          best = 0;
+          for (std::int64_t k = 1; k < l.n; ++k) {
+            const std::int64_t v = x.i[l.at(o, k, i)], b = x.i[l.at(o, best, i)];
+            if (is_max ? v > b : v < b) best = k;
+          }
+        }
+        r.i[static_cast<std::size_t>(o * l.inner + i)] = best;
+      }
+    return from_array(std::move(r));
+  }
+  // np.cumsum / np.cumprod(a, axis=None, dtype=None) and the methods: running sums (products)
+  // along each lane in order, each step rounded to the result dtype (float32 stays float32, bool
+  // and smaller ints become int64, as NumPy's add.accumulate; a JAX array's int32).
+  V np_cumulative(const std::string& f, const NdArray& x0, const V& axis, const V& dtype) {
+    NdArray x = x0;
+    x.weak = false;
+    std::size_t ax = 0;
+    bool flat = false;
+    if (!axis_arg(axis, x.dims.size(), &ax, &flat)) return nullptr;
+    if (flat || x.dims.empty()) {
+      x.dims = {x.size()};
+      ax = 0;
+    }
+    DType t = x.is_float() ? x.dt : canon(DType::Int64, x.jax);
+    if (dtype && dtype->t != T::None) {
+      if (!dtype_arg(dtype, &t)) return nullptr;
+      t = canon(t, x.jax);
+    }
+    if (!charge(static_cast<double>(x.size()))) return nullptr;
+    NdArray r = astype(x, t);
+    const Lanes l = lanes_of(r.dims, ax);
+    const bool sum = f == "cumsum";
+    for (std::int64_t o = 0; o < l.outer; ++o)
+      for (std::int64_t i = 0; i < l.inner; ++i)
+        for (std::int64_t k = 1; k < l.n; ++k) {
+          const std::size_t at = l.at(o, k, i), prev = l.at(o, k - 1, i);
+          if (r.is_float()) {
+            r.set(at, sum ? r.f[prev] + r.f[at] : r.f[prev] * r.f[at]);
+          } else {
+            const auto a = static_cast<std::uint64_t>(r.i[prev]),
+                       b = static_cast<std::uint64_t>(r.i[at]);
+            r.set_int(at, static_cast<std::int64_t>(sum ? a + b : a * b));  // wrapping
+          }
+        }
+    if (r.dt == DType::Bool) r = astype(r, DType::Bool);
+    return from_array(std::move(r));
+  }
+  // np.var / np.std(a, axis=None, ddof=0) and the methods: the mean of squared deviations from
+  // the lane's mean, divided by n - ddof (NaN or inf past it, as NumPy's division gives); float64
+  // for ints and bools (a JAX array's float32), a float dtype kept.
+  V np_var(const std::string& f, const NdArray& x0, const V& axis, const V& ddof_v) {
+    NdArray x = x0;
+    x.weak = false;
+    std::size_t ax = 0;
+    bool flat = false;
+    if (!axis_arg(axis, x.dims.size(), &ax, &flat)) return nullptr;
+    if (x.dims.empty()) x.dims = {1};
+    double ddof = 0;
+    if (ddof_v && ddof_v->t != T::None) {
+      if (!is_num(ddof_v) && !np_int_scalar(ddof_v))
+        return raise("TypeError",
+                     "unsupported operand type(s) for -: 'int' and '" + type_name(ddof_v) + "'");
+      ddof = num_of(ddof_v);
+    }
+    if (!charge(3.0 * static_cast<double>(x.size()))) return nullptr;
+    // NumPy's _var: the mean (add.reduce in NumPy's order, divided by n), the deviations squared
+    // and summed the same way, divided by max(n - ddof, 0); in the float dtype's precision
+    // (float64 for ints and bools, whose cast NumPy buffers; a JAX array's float32).
+    const bool cast = !x.is_float();
+    const NdArray v = cast ? astype(x, canon(DType::Float64, x.jax)) : x;
+    const bool f32 = v.dt == DType::Float32;
+    auto rd = [f32](double d) { return f32 ? static_cast<double>(static_cast<float>(d)) : d; };
+    const int a = flat ? -1 : static_cast<int>(ax);
+    const double n = flat ? static_cast<double>(v.size()) : static_cast<double>(v.dims[ax]);
+    NdArray mean = numpy_sum(v, a, cast ? 8192 : 0);
+    for (auto& m : mean.f) m = rd(m / rd(n));
+    NdArray dev = v;
+    const Lanes l = lanes_of(flat ? std::vector<std::int64_t>{v.size()} : v.dims, flat ? 0 : ax);
+    for (std::int64_t o = 0; o < l.outer; ++o)
+      for (std::int64_t k = 0; k < l.n; ++k)
+        for (std::int64_t i = 0; i < l.inner; ++i) {
+          const std::size_t at = l.at(o, k, i);
+          const double d = rd(v.f[at] - mean.f[static_cast<std::size_t>(o * l.inner + i)]);
+          dev.f[at] = rd(d * d);
+        }
+    NdArray r = numpy_sum(dev, a);
+    const double den = std::max(n - ddof, 0.0);
+    for (auto& e : r.f) {
+      e = rd(e / den);
+      if (f == "std") e = rd(std::sqrt(e));
+    }
+    return from_array(std::move(r));
+  }
+  // np.clip(a, a_min, a_max) and the method: minimum(maximum(a, a_min), a_max), NumPy's
+  // promotion and NaNs; both bounds None is NumPy's ValueError.
+  V np_clip(const V& x, const V& lo, const V& hi) {
+    const bool no_lo = !lo || lo->t == T::None, no_hi = !hi || hi->t == T::None;
+    if (no_lo && no_hi) return raise("ValueError", "One of max or min must be given");
+    V r = x;
+    if (!no_lo) r = array_binary("maximum", r, lo);
+    if (r && !no_hi) r = array_binary("minimum", r, hi);
+    return r;
+  }
+  // The new axes of np.expand_dims(a, axis) (an int or a tuple), normalized against the result's
+  // rank, or NumPy's refusal.
+  bool new_axes(const V& axis, std::size_t rank, std::vector<std::size_t>* out) {
+    std::vector<V> items;
+    if (axis->t == T::Tuple || axis->t == T::List)
+      items = axis->items;
+    else
+      items = {axis};
+    const auto r = static_cast<std::int64_t>(rank + items.size());
+    for (auto& it : items) {
+      if (!is_intlike(it)) {
+        raise("TypeError", "'" + type_name(it) + "' object cannot be interpreted as an integer");
+        return false;
+      }
+      const std::int64_t ax = int_of(it);
+      if (ax < -r || ax >= r) {
+        raise("AxisError", "axis " + std::to_string(ax) +
+                               " is out of bounds for array of dimension " + std::to_string(r));
+        return false;
+      }
+      const auto a = static_cast<std::size_t>(ax < 0 ? ax + r : ax);
+      if (std::find(out->begin(), out->end(), a) != out->end()) {
+        raise("ValueError", "repeated axis");
+        return false;
+      }
+      out->push_back(a);
+    }
+    return true;
+  }
+  // A result with x's elements in the same order and other dims (expand_dims, squeeze): a view
+  // of a NumPy array, as NumPy's reshape gives one.
+  V same_order(const V& self, const NdArray& x, std::vector<std::int64_t> dims) {
+    NdArray r = x;
+    r.weak = false;
+    r.dims = std::move(dims);
+    V out = from_array(std::move(r));
+    if (out && out->arr.dims.empty() && !x.jax) out->b = true;  // a 0-d ndarray, not a scalar
+    if (!out || x.jax || self->t != T::Array) return out;
+    if (self->view && !strided(self->view->at, out->arr.dims)) return out;
+    std::vector<std::int64_t> offs(static_cast<std::size_t>(x.size()));
+    for (std::size_t j = 0; j < offs.size(); ++j) offs[j] = static_cast<std::int64_t>(j);
+    return link_view(self, out, offs);
+  }
+  V np_squeeze(const V& self, const NdArray& x, const V& axis) {
+    std::vector<std::int64_t> dims;
+    if (!axis || axis->t == T::None) {
+      for (auto d : x.dims)
+        if (d != 1) dims.push_back(d);
+      return same_order(self, x, dims);
+    }
+    std::vector<V> items =
+        axis->t == T::Tuple || axis->t == T::List ? axis->items : std::vector<V>{axis};
+    std::vector<bool> drop(x.dims.size(), false);
+    for (auto& it : items) {
+      std::size_t ax = 0;
+      bool flat = false;
+      if (!axis_arg(it, x.dims.size(), &ax, &flat)) return nullptr;
+      if (drop[ax]) return raise("ValueError", "repeated axis");
+      if (x.dims[ax] != 1)
+        return raise("ValueError",
+                     "cannot select an axis to squeeze out which has size not equal to one");
+      drop[ax] = true;
+    }
+    for (std::size_t d = 0; d < x.dims.size(); ++d)
+      if (!drop[d]) dims.push_back(x.dims[d]);
+    return same_order(self, x, dims);
+  }
+  // np.transpose(a, axes=None) and a.transpose(*axes): the axes permuted (reversed by default);
+  // a view of a NumPy array.
+  V np_transpose(const V& self, const NdArray& x, const std::vector<V>& axes_in) {
+    const std::size_t rank = x.dims.size();
+    std::vector<std::size_t> perm;
+    if (axes_in.empty()) {
+      for (std::size_t d = rank; d-- > 0;) perm.push_back(d);
+    } else {
+      if (axes_in.size() != rank) return raise("ValueError", "axes don't match array");
+      std::vector<bool> seen(rank, false);
+      for (auto& it : axes_in) {
+        std::size_t ax = 0;
+        bool flat = false;
+        if (!it || it->t == T::None)
+          return raise("TypeError", "an integer is required (got type NoneType)");
+        if (!axis_arg(it, rank, &ax, &flat)) return nullptr;
+        if (seen[ax]) return raise("ValueError", "repeated axis in transpose");
+        seen[ax] = true;
+        perm.push_back(ax);
+      }
+    }
+    if (!charge(static_cast<double>(x.size()))) return nullptr;
+    NdArray r = x;
+    r.weak = false;
+    r.dims.clear();
+    for (auto d : perm) r.dims.push_back(x.dims[d]);
+    std::vector<std::int64_t> in_stride(rank, 1);
+    for (std::size_t d = rank; d-- > 1;) in_stride[d - 1] = in_stride[d] * x.dims[d];
+    const auto n = static_cast<std::size_t>(x.size());
+    std::vector<std::int64_t> offs(n), idx(rank, 0);
+    for (std::size_t k = 0; k < n; ++k) {
+      std::int64_t src = 0;
+      for (std::size_t d = 0; d < rank; ++d) src += idx[d] * in_stride[perm[d]];
+      offs[k] = src;
+      if (x.is_float())
+        r.f[k] = x.f[static_cast<std::size_t>(src)];
+      else
+        r.i[k] = x.i[static_cast<std::size_t>(src)];
+      for (std::size_t d = rank; d-- > 0;) {
+        if (++idx[d] < r.dims[d]) break;
+        idx[d] = 0;
+      }
+    }
+    V out = mk_array(std::move(r));
+    if (out->arr.dims.empty() && !x.jax) out->b = true;  // a 0-d ndarray, not a scalar
+    if (x.jax || self->t != T::Array) return out;
+    return link_view(self, out, offs);
+  }
+  // np.stack(arrays, axis=0), np.vstack, np.hstack: the arrays (promoted together) joined along a
+  // new axis (stack), the first axis of their 2-d forms (vstack) or the first axis of 1-d ones and
+  // the second of others (hstack). Copies.
+  V np_join(const std::string& f, const Args& a, bool jax = false) {
+    V xs = need(a, 0, f == "stack" || f == "concatenate" ? "arrays" : "tup", f);
+    if (!xs) return nullptr;
+    std::vector<V> items;
+    if (!iterate(xs, &items)) return nullptr;
+    if (items.empty())
+      return raise("ValueError", std::string("need at least one array to ") +
+                                     (f == "stack" ? "stack" : "concatenate"));
+    std::vector<NdArray> parts;
+    for (auto& it : items) {
+      NdArray p;
+      if (!to_array(it, &p, jax)) return nullptr;
+      p.weak = false;
+      if (f == "concatenate" && p.dims.empty())
+        return raise("ValueError", "zero-dimensional arrays cannot be concatenated");
+      if (f == "vstack" && p.dims.size() < 2) p.dims.insert(p.dims.begin(), 2 - p.dims.size(), 1);
+      if (f == "hstack" && p.dims.empty()) p.dims = {1};
+      parts.push_back(std::move(p));
+    }
+    std::size_t ax = 0;
+    if (f == "stack") {
+      for (auto& p : parts)
+        if (p.dims != parts[0].dims)
+          return raise("ValueError", "all input arrays must have the same shape");
+      V axis = a.get(1, "axis");
+      const auto r = static_cast<std::int64_t>(parts[0].dims.size() + 1);
+      std::int64_t k = 0;
+      if (axis && axis->t != T::None) {
+        if (!is_intlike(axis))
+          return raise("TypeError",
+                       "'" + type_name(axis) + "' object cannot be interpreted as an integer");
+        k = int_of(axis);
+      }
+      if (k < -r || k >= r)
+        return raise("AxisError", "axis " + std::to_string(k) +
+                                      " is out of bounds for array of dimension " +
+                                      std::to_string(r));
+      ax = static_cast<std::size_t>(k < 0 ? k + r : k);
+      for (auto& p : parts) p.dims.insert(p.dims.begin() + static_cast<std::ptrdiff_t>(ax), 1);
+    } else if (f == "hstack") {
+      ax = parts[0].dims.size() == 1 ? 0 : 1;
+    } else if (f == "concatenate") {  // axis=None: each raveled first
+      V axis = a.get(1, "axis");
+      if (axis && axis->t == T::None) {
+        for (auto& p : parts) p.dims = {p.size()};
+      } else if (axis) {
+        bool flat = false;
+        if (!axis_arg(axis, parts[0].dims.size(), &ax, &flat)) return nullptr;
+      }
+    }
+    DType t = parts[0].dt;
+    for (std::size_t k = 1; k < parts.size(); ++k) {
+      NdArray x0 = parts[0];
+      x0.dt = t;
+      t = result_type(x0, parts[k]);
+    }
+    std::vector<std::int64_t> dims = parts[0].dims;
+    std::int64_t total = 0;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      const NdArray& p = parts[k];
+      if (p.dims.size() != dims.size())
+        return raise("ValueError",
+                     "all the input arrays must have same number of dimensions, but the array at "
+                     "index 0 has " +
+                         std::to_string(dims.size()) + " dimension(s) and the array at index " +
+                         std::to_string(k) + " has " + std::to_string(p.dims.size()) +
+                         " dimension(s)");
+      for (std::size_t d = 0; d < dims.size(); ++d)
+        if (d != ax && p.dims[d] != dims[d])
+          return raise("ValueError",
+                       "all the input array dimensions except for the concatenation axis must "
+                       "match exactly, but along dimension " +
+                           std::to_string(d) + ", the array at index 0 has size " +
+                           std::to_string(dims[d]) + " and the array at index " +
+                           std::to_string(k) + " has size " + std::to_string(p.dims[d]));
+      total += p.dims[ax];
+    }
+    dims[ax] = total;
+    bool anyjax = false;
+    for (auto& p : parts) anyjax = anyjax || p.jax;
+    auto made = NdArray::zeros(t, dims, anyjax);
+    if (!made) return raise("ValueError", made.error());
+    NdArray r = std::move(made.value());
+    if (!charge(static_cast<double>(r.size()))) return nullptr;
+    const Lanes out = lanes_of(dims, ax);
+    std::int64_t start = 0;
+    for (auto& p0 : parts) {
+      const NdArray p = astype(p0, t);
+      const Lanes in = lanes_of(p.dims, ax);
+      for (std::int64_t o = 0; o < in.outer; ++o)
+        for (std::int64_t k = 0; k < in.n; ++k)
+          for (std::int64_t i = 0; i < in.inner; ++i) {
+            const std::size_t to = out.at(o, start + k, i), from = in.at(o, k, i);
+            if (r.is_float())
+              r.f[to] = p.f[from];
+            else
+              r.i[to] = p.i[from];
+          }
+      start += in.n;
+    }
+    return from_array(std::move(r));
+  }
+  // np.outer(a, b): a's elements (flattened) times b's, NumPy's multiply on a column and a row.
+  V np_outer(const Args& a) {
+    V x = need(a, 0, "a", "outer"), y = x ? need(a, 1, "b", "outer") : nullptr;
+    if (!y) return nullptr;
+    NdArray p, q;
+    if (!to_array(x, &p, false) || !to_array(y, &q, false)) return nullptr;
+    p.weak = q.weak = false;
+    p.dims = {p.size(), 1};
+    q.dims = {1, q.size()};
+    if (!charge(static_cast<double>(p.size()) * static_cast<double>(q.size()))) return nullptr;
+    auto r = binary("*", p, q);
+    if (!r) return raise("ValueError", r.error());
+    return from_array(std::move(r.value()));
+  }
+
   // A jnp function takes NumPy arrays as JAX does: each becomes a JAX array first (its dtype
   // canonical: float64 → float32 with 64-bit types off), so the result is a JAX array.
   V numpy_fn(const std::string& q, const Args& a) {
@@ -5423,6 +5853,7 @@ class Machine {
       if (!to_array(x, &r, jax)) return nullptr;
       return rounded(r, a.get(1, "decimals"));
     }
+    if (f == "concatenate") return np_join(f, a, jax);
     if (f == "append" || f == "concatenate") {
       std::vector<NdArray> parts;
       if (f == "append") {
@@ -5617,6 +6048,39 @@ class Machine {
       if (!r) return raise(jax ? "TypeError" : "ValueError", r.error());
       return mk_array(std::move(r.value()));
     }
+    if (f == "argmax" || f == "argmin" || f == "cumsum" || f == "cumprod" || f == "var" ||
+        f == "std" || f == "clip" || f == "expand_dims" || f == "squeeze" || f == "transpose") {
+      V x = need(a, 0, "a", f);
+      if (!x) return nullptr;
+      NdArray p;
+      if (!to_array(x, &p, false)) return nullptr;
+      p.weak = false;
+      // NumPy's functions call the array's method (a list or a scalar becomes an array first).
+      V self = x->t == T::Array ? x : mk_array(p);
+      if (f == "argmax" || f == "argmin") return np_argminmax(f, p, a.get(1, "axis"));
+      if (f == "cumsum" || f == "cumprod")
+        return np_cumulative(f, p, a.get(1, "axis"), a.get(2, "dtype"));
+      if (f == "var" || f == "std") return np_var(f, p, a.get(1, "axis"), a.get(99, "ddof"));
+      if (f == "clip") return np_clip(self, a.get(1, "a_min"), a.get(2, "a_max"));
+      if (f == "squeeze") return np_squeeze(self, p, a.get(1, "axis"));
+      if (f == "transpose") {
+        V axes = a.get(1, "axes");
+        std::vector<V> list;
+        if (axes && axes->t != T::None && !iterate(axes, &list)) return nullptr;
+        return np_transpose(self, p, list);
+      }
+      V axis = need(a, 1, "axis", f);
+      if (!axis) return nullptr;
+      std::vector<std::size_t> at;
+      if (!new_axes(axis, p.dims.size(), &at)) return nullptr;
+      std::vector<std::int64_t> dims;
+      const std::size_t r = p.dims.size() + at.size();
+      for (std::size_t d = 0, k = 0; d < r; ++d)
+        dims.push_back(std::find(at.begin(), at.end(), d) != at.end() ? 1 : p.dims[k++]);
+      return same_order(self, p, dims);
+    }
+    if (f == "stack" || f == "vstack" || f == "hstack") return np_join(f, a);
+    if (f == "outer") return np_outer(a);
     if (f == "eye" || f == "identity" || f == "tri") return np_eye(f, a);
     if (f == "tril" || f == "triu") return np_tril(f, a);
     // NumPy's ufuncs that keep the dtype (square, sign), test values (isnan, isinf, isfinite: bool)
@@ -6452,6 +6916,22 @@ class Machine {
       }
       if (!array_store(self, ellipsis_v(), v)) return nullptr;
       return none_v();
+    }
+    if (name == "argmax" || name == "argmin") return np_argminmax(name, x, a.get(0, "axis"));
+    if (name == "cumsum" || name == "cumprod")
+      return np_cumulative(name, x, a.get(0, "axis"), a.get(1, "dtype"));
+    if (name == "var" || name == "std") return np_var(name, x, a.get(0, "axis"), a.get(99, "ddof"));
+    if (name == "clip") return np_clip(self, a.get(0, "min"), a.get(1, "max"));
+    if (name == "squeeze") return np_squeeze(self, x, a.get(0, "axis"));
+    if (name == "transpose") {  // a.transpose(), a.transpose(1, 0), a.transpose((1, 0))
+      std::vector<V> list = a.pos;
+      if (list.size() == 1 && list[0]->t != T::None && !is_intlike(list[0])) {
+        const V axes = list[0];
+        list.clear();
+        if (!iterate(axes, &list)) return nullptr;
+      }
+      if (list.size() == 1 && list[0]->t == T::None) list.clear();
+      return np_transpose(self, x, list);
     }
     if (name == "astype") {
       V d = need(a, 0, "dtype", "astype");
