@@ -200,6 +200,10 @@ Emitter::Ins Emitter::make(Emitter& e, const Rec& k, const Ins& in, const FnMap&
       return {e.slice(in[0], k.v1, k.v2, k.v3)};
     case Prim::Concatenate:
       return {e.concatenate(in, k.n)};
+    case Prim::TopK: {
+      const auto [values, indices] = e.top_k(in[0], k.n);
+      return {values, indices};
+    }
     case Prim::Call:
       return {e.call(fm(k.callee), in)};
     case Prim::ScanWhile:
@@ -632,6 +636,20 @@ Value Emitter::slice(Value x, const std::vector<std::int64_t>& start,
     k->v3 = strides;
   }
   return r;
+}
+
+std::pair<Value, Value> Emitter::top_k(Value x, std::int64_t k) {
+  Nest nest(*this);
+  Aval tv = aval(x);
+  tv.dims.back() = k;
+  const Aval ti{tv.dims, "i32"};
+  const Value values = add(tv, fresh_constant_name("values"));
+  const Value indices = add(ti, fresh_constant_name("indices"));
+  cur().lines.push_back(name(values) + ", " + name(indices) + " = chlo.top_k(" + name(x) +
+                        ", k = " + std::to_string(k) + ") : " + tt(x) + " -> (" + tt(values) +
+                        ", " + tt(indices) + ")");
+  if (Rec* r = keep(nest, Prim::TopK, {x}, {values, indices})) r->n = k;
+  return {values, indices};
 }
 
 Value Emitter::concatenate(const std::vector<Value>& xs, std::int64_t dimension) {

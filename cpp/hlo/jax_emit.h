@@ -99,6 +99,9 @@ class Emitter {
   Value slice(Value x, const std::vector<std::int64_t>& start,
               const std::vector<std::int64_t>& limit, const std::vector<std::int64_t>& strides);
   Value concatenate(const std::vector<Value>& xs, std::int64_t dimension);
+  // `%values, %indices = chlo.top_k(%x, k = K) : T -> (V, I)`: the k largest along the last axis
+  // and their int32 indices (lax.top_k; the result names are chlo's, made unique as MLIR does).
+  std::pair<Value, Value> top_k(Value x, std::int64_t k);
   Value reverse(Value x,
                 const std::vector<std::int64_t>& dims);  // `stablehlo.reverse %x, dims = [...] : T`
 
@@ -193,6 +196,7 @@ class Emitter {
     Reverse,
     Slice,
     Concatenate,
+    TopK,
     Call,
     ScanWhile,
   };

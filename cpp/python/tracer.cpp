@@ -356,6 +356,7 @@ const std::vector<std::string>& names_list() {
                           "transpose",
                           "reshape",
                           "squeeze",
+                          "top_k",
                           "slice",
                           "round",
                           "concatenate",
@@ -3462,6 +3463,33 @@ struct Interp {
         bool same = shape == x->aval.dims;
         if (same) return Result<Ref>::success(x);
         return broadcast_in_dim(x, shape, dims);
+      }
+      if (fn == "top_k") {  // lax.top_k(operand, k): [values, int32 indices] along the last axis
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(kr, need(1, "k"));
+        UNWRAP(x, as_array(x0, q));
+        if (kr->k != K::Int && kr->k != K::Bool)
+          return fail("'" + type_name(kr) + "' object cannot be interpreted as an integer");
+        const std::int64_t k = kr->k == K::Int ? kr->i : std::int64_t(kr->b);
+        const std::vector<std::int64_t>& dims = x->aval.dims;
+        if (k < 0)
+          return fail_as("ValueError",
+                         "k argument to top_k must be nonnegative, got " + std::to_string(k));
+        if (dims.empty())
+          return fail("top_k operand must have >= 1 dimension, got " + shape_text(dims));
+        if (dims.back() < k)
+          return fail_as("ValueError",
+                         "k argument to top_k must be no larger than minor dimension; " +
+                             std::to_string(k) + " vs " + shape_text(dims));
+        std::vector<std::int64_t> out = dims;
+        out.back() = k;
+        if (!tracing())
+          return Result<Ref>::success(mk_tuple(
+              {new_array({out, x->aval.dtype}, x->weak), new_array({out, "i32"}, false)}, K::List));
+        UNWRAP(v, value_of(x));
+        const auto [values, indices] = em->top_k(v, k);
+        return Result<Ref>::success(
+            mk_tuple({traced(values, x->weak), traced(indices, false)}, K::List));
       }
       if (fn == "slice") {  // lax.slice(operand, start_indices, limit_indices, strides=None)
         UNWRAP(x0, need(0, "operand"));

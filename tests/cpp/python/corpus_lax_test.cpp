@@ -295,6 +295,10 @@ std::string python_call(const std::string& prim, std::size_t nargs, const std::s
     }
     return "lax.slice(a, (" + starts + "), (" + limits + "), (" + strides + "))";
   }
+  if (prim == "top_k" && nargs == 1) {
+    const std::string k = first_match(body, R"(chlo\.top_k\(%[\w#]+, k = (\d+)\))");
+    return k.empty() ? "" : "lax.top_k(a, " + k + ")";
+  }
   if (prim == "round" && nargs == 1)
     return body.find("round_nearest_even") != std::string::npos
                ? "lax.round(a, lax.RoundingMethod.TO_NEAREST_EVEN)"

@@ -223,6 +223,9 @@ CASES = [
      [((4, 4), 'float32'), ((4, 4), 'int32')],
      lambda a, b: a[1:3, 0:4:2] + np.vectorize(lambda v: bin(int(v)).count('1'))(b * 7)[:2, :2]
      + np.sinh(a[:2, :2].astype(np.float64)) * np.cosh(a[:2, :2].astype(np.float64))),
+    ('lax.top_k values and int32 indices along the last axis', 'lax.top_k(jnp.sin(a * 7), 3)[0] + lax.top_k(jnp.sin(a * 7), 3)[1]',
+     [((3, 5), 'float32')],
+     lambda a: -np.sort(-np.sin(a.astype(np.float64) * 7), axis=-1)[:, :3] + np.argsort(-np.sin(a.astype(np.float64) * 7), axis=-1, kind='stable')[:, :3]),
     ('jnp.tril and jnp.triu', 'jnp.tril(a) + 10 * jnp.triu(a, 2) + jnp.tril(a, -1)', [((3, 4), 'float32')],
      lambda a: np.tril(a) + F32(10) * np.triu(a, 2) + np.tril(a, -1)),
     ('jnp.tril batched int8 and jnp.triu k past the matrix', 'jnp.tril(a, k=1) + jnp.triu(a, 5)', [((2, 3, 3), 'int8')],
