@@ -200,6 +200,8 @@ Emitter::Ins Emitter::make(Emitter& e, const Rec& k, const Ins& in, const FnMap&
       return {e.slice(in[0], k.v1, k.v2, k.v3)};
     case Prim::Concatenate:
       return {e.concatenate(in, k.n)};
+    case Prim::Sort:
+      return e.sort(in, k.n, k.flag, std::int64_t(k.x));
     case Prim::TopK: {
       const auto [values, indices] = e.top_k(in[0], k.n);
       return {values, indices};
@@ -636,6 +638,98 @@ Value Emitter::slice(Value x, const std::vector<std::int64_t>& start,
     k->v3 = strides;
   }
   return r;
+}
+
+std::vector<Value> Emitter::sort(const std::vector<Value>& xs, std::int64_t dimension,
+                                 bool is_stable, std::int64_t num_keys) {
+  Nest nest(*this);
+  const std::size_t n = xs.size();
+  const std::string num = std::to_string(cur().next_id++);
+  std::vector<std::string> args;  // x0, y0, x1, y1, ...
+  for (std::size_t i = 0; i < 2 * n; ++i)
+    args.push_back(region_arg(Aval{{}, aval(xs[i / 2]).dtype}));
+  auto id = [&]() { return "%" + std::to_string(cur().next_id++); };
+  auto kind = [](const std::string& d) {
+    return is_float(d) ? "FLOAT" : is_signed_int(d) ? "SIGNED" : "UNSIGNED";
+  };
+  std::vector<std::string> body;
+  auto compare = [&](const char* dir, const std::string& a, const std::string& b,
+                     const std::string& t, const char* how) {
+    const std::string r = id(), st = type_text(Aval{{}, t});
+    body.push_back("  " + r + " = stablehlo.compare  " + dir + ", " + a + ", " + b + ",  " + how +
+                   " : (" + st + ", " + st + ") -> tensor<i1>");
+    return r;
+  };
+  auto constant = [&](double v, const std::string& t) {
+    const std::string r = fresh_constant_name("cst");
+    body.push_back("  " + r + " = stablehlo.constant dense<" + float_literal(v, t) +
+                   "> : " + type_text(Aval{{}, t}));
+    return r;
+  };
+  // lax._canonicalize_float_for_sort: x == 0 ? 0 : x, then isnan(x) ? NaN : that.
+  auto canonical = [&](const std::string& x, const std::string& t) {
+    const std::string st = type_text(Aval{{}, t});
+    const std::string zero = constant(0, t);
+    const std::string is_zero = compare("EQ", x, zero, t, "FLOAT");
+    const std::string zeros = constant(0, t);
+    const std::string s1 = id();
+    body.push_back("  " + s1 + " = stablehlo.select " + is_zero + ", " + zeros + ", " + x +
+                   " : tensor<i1>, " + st);
+    const std::string is_nan = compare("NE", x, x, t, "FLOAT");
+    const std::string nan = constant(std::nan(""), t);
+    const std::string s2 = id();
+    body.push_back("  " + s2 + " = stablehlo.select " + is_nan + ", " + nan + ", " + s1 +
+                   " : tensor<i1>, " + st);
+    return s2;
+  };
+  auto lt = [&](std::size_t key) {
+    const std::string t = aval(xs[key]).dtype;
+    const std::string &x = args[2 * key], &y = args[2 * key + 1];
+    if (!is_float(t)) return compare("LT", x, y, t, kind(t));
+    const std::string cx = canonical(x, t), cy = canonical(y, t);
+    return compare("LT", cx, cy, t, "TOTALORDER");
+  };
+  std::string p;
+  for (std::size_t key = std::size_t(num_keys); key-- > 0;) {
+    if (p.empty()) {
+      p = lt(key);
+      continue;
+    }
+    const std::string less = lt(key);
+    const std::string t = aval(xs[key]).dtype;
+    const std::string eq =
+        compare("EQ", args[2 * key], args[2 * key + 1], t, is_float(t) ? "FLOAT" : kind(t));
+    const std::string both = id();
+    body.push_back("  " + both + " = stablehlo.and " + eq + ", " + p + " : tensor<i1>");
+    const std::string either = id();
+    body.push_back("  " + either + " = stablehlo.or " + less + ", " + both + " : tensor<i1>");
+    p = either;
+  }
+  body.push_back("  stablehlo.return " + p + " : tensor<i1>");
+  std::string operands, in_types, out_types, block;
+  for (std::size_t i = 0; i < n; ++i) {
+    operands += (i ? ", " : "") + name(xs[i]);
+    in_types += (i ? ", " : "") + tt(xs[i]);
+  }
+  for (std::size_t i = 0; i < 2 * n; ++i)
+    block += (i ? ", " : "") + args[i] + ": " + type_text(Aval{{}, aval(xs[i / 2]).dtype});
+  out_types = n == 1 ? in_types : "(" + in_types + ")";
+  cur().lines.push_back("%" + num + (n > 1 ? ":" + std::to_string(n) : "") +
+                        " = \"stablehlo.sort\"(" + operands +
+                        ") <{dimension = " + std::to_string(dimension) + " : i64" +
+                        (is_stable ? ", is_stable = true" : "") + "}> ({");
+  cur().lines.push_back("^bb0(" + block + "):");
+  for (auto& l : body) cur().lines.push_back(l);
+  cur().lines.push_back("}) : (" + in_types + ") -> " + out_types);
+  std::vector<Value> out;
+  for (std::size_t i = 0; i < n; ++i)
+    out.push_back(add(aval(xs[i]), n == 1 ? "%" + num : "%" + num + "#" + std::to_string(i)));
+  if (Rec* k = keep(nest, Prim::Sort, xs, out)) {
+    k->n = dimension;
+    k->flag = is_stable;
+    k->x = double(num_keys);
+  }
+  return out;
 }
 
 std::pair<Value, Value> Emitter::top_k(Value x, std::int64_t k) {

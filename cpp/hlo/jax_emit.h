@@ -102,6 +102,12 @@ class Emitter {
   // `%values, %indices = chlo.top_k(%x, k = K) : T -> (V, I)`: the k largest along the last axis
   // and their int32 indices (lax.top_k; the result names are chlo's, made unique as MLIR does).
   std::pair<Value, Value> top_k(Value x, std::int64_t k);
+  // The generic `"stablehlo.sort"(xs...) <{dimension = D[, is_stable = true]}> ({...})` with
+  // lax's comparator (_sort_lt_comparator): the first num_keys operands compared, the last key
+  // first, each earlier one as lt | (eq & later); a float key compared after -0.0 → 0.0 and NaN
+  // → the canonical NaN, `LT` with TOTALORDER. All results, in operand order.
+  std::vector<Value> sort(const std::vector<Value>& xs, std::int64_t dimension, bool is_stable,
+                          std::int64_t num_keys);
   Value reverse(Value x,
                 const std::vector<std::int64_t>& dims);  // `stablehlo.reverse %x, dims = [...] : T`
 
@@ -197,6 +203,7 @@ class Emitter {
     Slice,
     Concatenate,
     TopK,
+    Sort,
     Call,
     ScanWhile,
   };

@@ -310,6 +310,8 @@ const std::vector<std::string>& names_list() {
                                     "jnp.einsum",
                                     "jnp.eye",
                                     "jnp.tril",
+                                    "jnp.sort",
+                                    "jnp.argsort",
                                     "jnp.round",
                                     "jnp.around",
                                     "jnp.triu",
@@ -357,6 +359,7 @@ const std::vector<std::string>& names_list() {
                           "reshape",
                           "squeeze",
                           "top_k",
+                          "sort",
                           "slice",
                           "round",
                           "concatenate",
@@ -2346,6 +2349,105 @@ struct Interp {
     return call_jitted_private("round", {x}, body, "decimals:" + std::to_string(d));
   }
 
+  // lax.sort over arrays of one shape: the sorted arrays (an abstract shape when not tracing).
+  Result<std::vector<Ref>> sort_arrays(const std::string& q, const std::vector<Ref>& xs,
+                                       std::int64_t dimension, bool stable, std::int64_t num_keys) {
+    const std::vector<std::int64_t>& dims = xs[0]->aval.dims;
+    for (auto& x : xs)
+      if (x->aval.dims != dims)
+        return fail(q + ": all operands must have the same shape, got " + shape_text(dims) +
+                    " and " + shape_text(x->aval.dims));
+    if (dims.empty()) return fail(q + ": the operands must have at least one dimension");
+    UNWRAP(d, canonical_axis(dimension, dims.size()));
+    if (num_keys < 1 || num_keys > std::int64_t(xs.size()))
+      return fail_as("ValueError",
+                     "num_keys=" + std::to_string(num_keys) +
+                         " must be between 1 and len(operand)=" + std::to_string(xs.size()));
+    std::vector<Ref> out;
+    if (!tracing()) {
+      for (auto& x : xs) out.push_back(new_array(x->aval, x->weak));
+      return Result<std::vector<Ref>>::success(out);
+    }
+    std::vector<hj::Value> vs;
+    for (auto& x : xs) {
+      UNWRAP(v, value_of(x));
+      vs.push_back(v);
+    }
+    const auto sorted = em->sort(vs, d, stable, num_keys);
+    for (std::size_t i = 0; i < xs.size(); ++i) out.push_back(traced(sorted[i], xs[i]->weak));
+    return Result<std::vector<Ref>>::success(out);
+  }
+
+  // jnp.sort / jnp.argsort(a, axis=-1, *, kind=None, order=None, stable=True, descending=False):
+  // jitted with the options static, so a private @sort / @argsort. sort is lax.sort along the
+  // axis (None: the array raveled); argsort sorts the array with an int32 iota as its value
+  // (lax.sort_key_val, one key) and returns the iota; descending reverses (a stable descending
+  // argsort reverses the operands first, then the indices).
+  Result<Ref> jnp_sort(const std::string& q, const std::string& fn, const Args& a) {
+    Ref a_r = a.get(0, "a"), ax_r = a.get(1, "axis");
+    if (!a_r) return fail(q + "() missing 1 required positional argument: 'a'");
+    if (a.pos.size() > 2)
+      return fail(q + "() takes from 1 to 2 positional arguments but " +
+                  std::to_string(a.pos.size()) + " were given");
+    bool stable = true, descending = false;
+    for (auto& [k, v] : a.kw) {
+      if (k == "a" || k == "axis" || k == "kind") continue;
+      if (k == "order") {
+        if (v->k != K::None)
+          return fail_as("ValueError", "'order' argument to sort is not supported.");
+      } else if (k == "stable" || k == "descending") {
+        if (v->k != K::Bool && v->k != K::Int)
+          return fail(q + ": " + k + " must be a bool, got " + type_name(v));
+        (k == "stable" ? stable : descending) = v->k == K::Bool ? v->b : v->i != 0;
+      } else {
+        return fail(q + "() got an unexpected keyword argument '" + k + "'");
+      }
+    }
+    UNWRAP(x0, as_array(a_r, fn));
+    Ref x = x0;
+    std::int64_t axis = -1;
+    const bool flat = ax_r && ax_r->k == K::None;
+    if (ax_r && !flat) {
+      if (ax_r->k != K::Int)
+        return fail(q + ": axis must be an int or None, got " + type_name(ax_r));
+      axis = ax_r->i;
+    }
+    const std::size_t rank = flat ? 1 : x->aval.dims.size();
+    if (rank == 0)
+      return fail_as("ValueError",
+                     "axis " + std::to_string(axis) + " is out of bounds for array of dimension 0");
+    UNWRAP(d, canonical_axis(axis, rank));
+    const std::string key = std::string(flat ? "flat" : std::to_string(d)) + (stable ? "s" : "") +
+                            (descending ? "d" : "");
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      Ref arr = in[0];
+      if (flat) {
+        std::int64_t n = 1;
+        for (auto e : arr->aval.dims) n *= e;
+        UNWRAP(r, reshape(arr, {n}));
+        arr = r;
+      }
+      if (fn == "sort") {
+        UNWRAP(sorted, sort_arrays(q, {arr}, d, stable, 1));
+        if (!descending) return Result<Ref>::success(sorted[0]);
+        return rev(sorted[0], {d});
+      }
+      Ref iota = tracing() ? traced(em->iota({arr->aval.dims, "i32"}, d), false)
+                           : new_array({arr->aval.dims, "i32"}, false);
+      if (descending && stable) {
+        UNWRAP(ra, rev(arr, {d}));
+        UNWRAP(ri, rev(iota, {d}));
+        arr = ra;
+        iota = ri;
+      }
+      UNWRAP(sorted, sort_arrays(q, {arr, iota}, d, stable, 1));
+      if (!descending) return Result<Ref>::success(sorted[1]);
+      return rev(sorted[1], {d});
+    };
+    if (!tracing()) return body({x});
+    return call_jitted_private(fn, {x}, body, key);
+  }
+
   // jnp.tril / jnp.triu(m, k=0) (jax/_src/numpy/lax_numpy.py): jitted with k static, so a private
   // @tril / @triu taking m. The mask is lax._tri's (int32 row iota + k >= column iota; k - 1 for
   // triu), broadcast over m's leading axes; then select(mask, m, zeros_like(m)) for tril and
@@ -3032,6 +3134,7 @@ struct Interp {
     if (mod == "jnp" && fn == "eye") return eye(q, a);
     if (mod == "jnp" && (fn == "tril" || fn == "triu")) return tri_part(q, fn, a);
     if (mod == "jnp" && (fn == "round" || fn == "around")) return jnp_round(q, a);
+    if (mod == "jnp" && (fn == "sort" || fn == "argsort")) return jnp_sort(q, fn, a);
     if ((mod == "jnp" || mod == "np") && (fn == "array" || fn == "asarray")) {
       UNWRAP(x, need(0, "a"));
       Ref d = arg(1, "dtype");
@@ -3464,6 +3567,34 @@ struct Interp {
         if (same) return Result<Ref>::success(x);
         return broadcast_in_dim(x, shape, dims);
       }
+      if (fn == "sort") {  // lax.sort(operand, dimension=-1, is_stable=True, num_keys=1)
+        UNWRAP(o, need(0, "operand"));
+        const bool many = o->k == K::Tuple || o->k == K::List;
+        std::vector<Ref> xs;
+        for (const Ref& e : many ? o->items : std::vector<Ref>{o}) {
+          UNWRAP(x, as_array(e, q));
+          xs.push_back(x);
+        }
+        if (xs.empty()) return fail(q + ": at least one operand is needed");
+        std::int64_t dimension = -1, num_keys = 1;
+        bool stable = true;
+        if (Ref r = arg(1, "dimension")) {
+          if (r->k != K::Int) return fail(q + ": dimension must be an int, got " + type_name(r));
+          dimension = r->i;
+        }
+        if (Ref r = arg(2, "is_stable")) {
+          if (r->k != K::Bool && r->k != K::Int)
+            return fail(q + ": is_stable must be a bool, got " + type_name(r));
+          stable = r->k == K::Bool ? r->b : r->i != 0;
+        }
+        if (Ref r = arg(3, "num_keys")) {
+          if (r->k != K::Int) return fail(q + ": num_keys must be an int, got " + type_name(r));
+          num_keys = r->i;
+        }
+        UNWRAP(sorted, sort_arrays(q, xs, dimension, stable, num_keys));
+        if (!many) return Result<Ref>::success(sorted[0]);
+        return Result<Ref>::success(mk_tuple(sorted, o->k));
+      }
       if (fn == "top_k") {  // lax.top_k(operand, k): [values, int32 indices] along the last axis
         UNWRAP(x0, need(0, "operand"));
         UNWRAP(kr, need(1, "k"));
@@ -3678,9 +3809,10 @@ struct Interp {
     }
     if (name == "dtype") return Result<Ref>::success(mk_str(x->aval.dtype, K::DType));
     if (name == "T") return transpose(x, {}, false);
-    static const char* const methods[] = {
-        "reshape", "sum",    "mean",   "max",    "min",     "prod",   "var",       "std",
-        "clip",    "argmax", "argmin", "cumsum", "cumprod", "astype", "transpose", "dot"};
+    static const char* const methods[] = {"reshape", "sum",    "mean",    "max",    "min",
+                                          "prod",    "var",    "std",     "clip",   "argmax",
+                                          "argmin",  "cumsum", "cumprod", "astype", "transpose",
+                                          "dot",     "sort",   "argsort", "round"};
     if (std::any_of(std::begin(methods), std::end(methods),
                     [&](const char* m) { return name == m; })) {
       auto m = mk(K::Method);
@@ -3693,10 +3825,16 @@ struct Interp {
         "Array." + name +
             " is not supported here; supported: .T, .shape, .ndim, .size, .dtype, .reshape, .sum, "
             ".mean, .max, .min, .prod, .var, .std, .clip, .argmax, .argmin, .cumsum, .cumprod, "
-            ".astype, .transpose, .dot");
+            ".astype, .transpose, .dot, .sort, .argsort, .round");
   }
   Result<Ref> call_method(const Ref& m, const Args& a) {
     const Ref& x = m->self;
+    // JAX's Array.sort, .argsort and .round are jnp's functions with the array first.
+    if (m->s == "sort" || m->s == "argsort" || m->s == "round") {
+      Args b = a;
+      b.pos.insert(b.pos.begin(), x);
+      return m->s == "round" ? jnp_round("Array.round", b) : jnp_sort("Array." + m->s, m->s, b);
+    }
     const std::string& name = m->s;
     if (name == "reshape") {
       std::vector<std::int64_t> shape;

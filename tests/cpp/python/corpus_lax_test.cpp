@@ -295,6 +295,17 @@ std::string python_call(const std::string& prim, std::size_t nargs, const std::s
     }
     return "lax.slice(a, (" + starts + "), (" + limits + "), (" + strides + "))";
   }
+  if (prim == "sort" && nargs >= 1) {
+    // The dimension and stability from the attributes; each key adds one `compare  LT`.
+    const std::string dim = first_match(body, R"(<\{dimension = (\d+) : i64)");
+    const bool stable = body.find("is_stable = true") != std::string::npos;
+    std::size_t keys = 0;
+    for (std::size_t at = 0; (at = body.find("compare  LT", at)) != std::string::npos; ++at) ++keys;
+    if (dim.empty() || keys == 0) return "";
+    const std::string opts = ", dimension=" + dim + ", is_stable=" + (stable ? "True" : "False");
+    if (nargs == 1) return "lax.sort(a" + opts + ")";
+    return "lax.sort((" + args + ")" + opts + ", num_keys=" + std::to_string(keys) + ")";
+  }
   if (prim == "top_k" && nargs == 1) {
     const std::string k = first_match(body, R"(chlo\.top_k\(%[\w#]+, k = (\d+)\))");
     return k.empty() ? "" : "lax.top_k(a, " + k + ")";

@@ -226,6 +226,12 @@ CASES = [
     ('lax.top_k values and int32 indices along the last axis', 'lax.top_k(jnp.sin(a * 7), 3)[0] + lax.top_k(jnp.sin(a * 7), 3)[1]',
      [((3, 5), 'float32')],
      lambda a: -np.sort(-np.sin(a.astype(np.float64) * 7), axis=-1)[:, :3] + np.argsort(-np.sin(a.astype(np.float64) * 7), axis=-1, kind='stable')[:, :3]),
+    ('jnp.sort, jnp.argsort stable and descending, lax.sort with two keys',
+     'jnp.sort(jnp.cos(a * 9), axis=0) + jnp.argsort(jnp.floor(a * 3), axis=1) + jnp.argsort(jnp.floor(a * 3), descending=True) + lax.sort((b % 2, a), num_keys=2)[1]',
+     [((3, 4), 'float32'), ((3, 4), 'int32')],
+     lambda a, b: np.sort(np.cos(a.astype(np.float64) * 9), axis=0) + np.argsort(np.floor(a * F32(3)), axis=1, kind='stable')
+     + (3 - np.argsort(np.floor(a * F32(3))[:, ::-1], axis=1, kind='stable'))[:, ::-1]
+     + np.take_along_axis(a, np.lexsort((a, b % 2), axis=-1), axis=-1)),
     ('jnp.tril and jnp.triu', 'jnp.tril(a) + 10 * jnp.triu(a, 2) + jnp.tril(a, -1)', [((3, 4), 'float32')],
      lambda a: np.tril(a) + F32(10) * np.triu(a, 2) + np.tril(a, -1)),
     ('jnp.tril batched int8 and jnp.triu k past the matrix', 'jnp.tril(a, k=1) + jnp.triu(a, 5)', [((2, 3, 3), 'int8')],
