@@ -990,8 +990,9 @@ std::string Emitter::print_function(const Function& f) const {
   if (f.is_public) {
     out += "(";
     for (std::size_t i = 0; i < f.result_types.size(); ++i) {
-      const std::string info =
-          f.result_types.size() == 1 ? "result" : "result[" + std::to_string(i) + "]";
+      const std::string info = result_info_.size() == f.result_types.size() ? result_info_[i]
+                               : f.result_types.size() == 1                 ? "result"
+                                                            : "result[" + std::to_string(i) + "]";
       out +=
           (i ? ", " : "") + type_text(f.result_types[i]) + " {jax.result_info = \"" + info + "\"}";
     }
@@ -1086,7 +1087,9 @@ std::vector<std::vector<bool>> Emitter::analyze() const {
   return args_read;
 }
 
-std::string Emitter::finish(const std::vector<Value>& results) {
+std::string Emitter::finish(const std::vector<Value>& results,
+                            const std::vector<std::string>& result_info) {
+  if (result_info.size() == results.size()) result_info_ = result_info;
   while (stack_.size() > 1) stack_.pop_back();
   if (funcs_[0].result_types.empty()) {
     stack_.push_back(0);
@@ -1142,6 +1145,7 @@ std::string Emitter::finish(const std::vector<Value>& results) {
   for (int i : kept_args_) args.push_back(funcs_[0].arg_types[std::size_t(i)]);
   Emitter e(module_name_, args);
   e.pruned_ = true;
+  e.result_info_ = result_info_;
   std::vector<int> made(funcs_.size(), -1);
   std::function<std::vector<Value>(int, const std::vector<Value>&)> replay =
       [&](int fn, const std::vector<Value>& arg_values) {

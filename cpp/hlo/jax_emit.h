@@ -161,7 +161,10 @@ class Emitter {
   // the private functions it calls; a loop whole), the private functions nothing calls, @main's
   // arguments nothing reads (kept_args() says which stay) and a called function's (its calls
   // pass the others: JAX's DCE rule for pjit); a loop's body keeps its arguments.
-  std::string finish(const std::vector<Value>& results);
+  // `result_info`: each result's jax.result_info (its pytree path, "result[0]['a']"); empty: one
+  // result is "result", several "result[i]".
+  std::string finish(const std::vector<Value>& results,
+                     const std::vector<std::string>& result_info = {});
   // After finish: the indices of @main's arguments the module takes, in order.
   const std::vector<int>& kept_args() const { return kept_args_; }
 
@@ -283,7 +286,8 @@ class Emitter {
   // again for the bodies of nested loops (analyze() starts it afresh).
   mutable std::map<std::pair<int, std::vector<bool>>, std::vector<bool>> body_reads_;
   std::vector<int> kept_args_;
-  bool pruned_ = false;  // a module made again by finish: printed as it is
+  bool pruned_ = false;                   // a module made again by finish: printed as it is
+  std::vector<std::string> result_info_;  // @main's results' jax.result_info (finish's)
   std::string print_loop(const Function& f, const Loop& loop) const;
   Function& cur() { return funcs_[stack_.back()]; }
   const Function& cur() const { return funcs_[stack_.back()]; }

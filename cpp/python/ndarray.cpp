@@ -529,7 +529,8 @@ double pairwise_sum(const double* v, std::int64_t n, std::int64_t stride, bool f
 
 }  // namespace
 
-NdArray numpy_sum(const NdArray& a, int axis, std::int64_t chunk) {
+NdArray numpy_sum(const NdArray& a, int axis) {
+  constexpr std::int64_t kBuffer = 8192;  // NumPy's default ufunc buffer size
   const bool f32 = a.dt == DType::Float32;
   NdArray r;
   r.dt = a.dt;
@@ -550,10 +551,10 @@ NdArray numpy_sum(const NdArray& a, int axis, std::int64_t chunk) {
   r.f.assign(static_cast<std::size_t>(outer * inner), 0.0);
   auto rd = [f32](double x) { return f32 ? static_cast<double>(static_cast<float>(x)) : x; };
   for (std::int64_t o = 0; o < outer; ++o) {
-    if (inner == 1) {  // the lane's elements are adjacent: pairwise, in chunks when buffered
+    if (inner == 1) {  // the lane's elements are adjacent: pairwise, buffer by buffer
       const double* v = a.f.data() + o * n;
       double acc = 0;
-      const std::int64_t step = chunk > 0 ? chunk : std::max<std::int64_t>(n, 1);
+      const std::int64_t step = kBuffer;
       for (std::int64_t s = 0; s < n; s += step)
         acc = rd(acc + pairwise_sum(v + s, std::min(step, n - s), 1, f32));
       r.f[static_cast<std::size_t>(o)] = acc;

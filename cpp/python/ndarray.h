@@ -79,10 +79,11 @@ Result<NdArray> reshape(const NdArray& a, std::vector<std::int64_t> dims);
 // NumPy's add.reduce of a float array (float32 or float64, each add rounded to it), in NumPy's
 // order for a C-contiguous array: from 0, pairwise (numpy's pairwise_sum: in order below 8
 // elements, 8 interleaved partial sums up to 128, halves at a multiple of 8 past it) along a lane
-// whose elements are adjacent (the whole array when `axis` < 0, or the last axis), in order
-// across lanes otherwise; `chunk` > 0 sums a contiguous lane in pieces of that many (NumPy's
-// buffer when it casts, 8192), each piece pairwise. The result drops `axis` (0-d when < 0).
-NdArray numpy_sum(const NdArray& a, int axis, std::int64_t chunk = 0);
+// whose elements are adjacent (the whole array when `axis` < 0, or the last axis), in pieces of
+// 8192 (NumPy's reduction buffer), each piece pairwise and added to the running sum; in order
+// across lanes otherwise. The result drops `axis` (0-d when < 0). (A NumPy view in another
+// memory order, such as a transpose, is added in its own order by NumPy; here in C order.)
+NdArray numpy_sum(const NdArray& a, int axis);
 // np.sort along `axis` (already in range): each lane ascending, NaNs last, as NumPy's.
 NdArray sort_along(const NdArray& a, std::size_t axis);
 // np.round(a, decimals): half to even, as NumPy's (x * 10**d, rint, / 10**d; in float32 for a

@@ -1532,7 +1532,11 @@ class Machine {
     // n * m; a division about as much; the rest n + m), so that a loop of big ints ends too.
     const double na = static_cast<double>(a.mag.size()) + 1,
                  nb = static_cast<double>(b.mag.size()) + 1;
-    if (!charge(op == "*" || op == "//" || op == "%" ? na * nb : na + nb)) return nullptr;
+    // A quotient costs about its words times the divisor's.
+    const double work = op == "*"                 ? na * nb
+                        : op == "//" || op == "%" ? std::max(na - nb + 1, 1.0) * nb
+                                                  : na + nb;
+    if (!charge(work)) return nullptr;
     if (op == "+") return make_int(add(a, b));
     if (op == "-") return make_int(sub(a, b));
     if (op == "*") {
@@ -1579,6 +1583,7 @@ class Machine {
     if (op == "<<") {
       std::int64_t n = 0;
       if (b.neg) return raise("ValueError", "negative shift count");
+      if (a.is_zero()) return mk_int(0);
       if (!b.fits(&n) || a.bits() + static_cast<std::size_t>(n) > kMaxBigIntBits)
         return raise_big(kMaxBigIntBits + 1);
       return make_int(shift_left(a, static_cast<std::size_t>(n)));
@@ -4090,8 +4095,9 @@ class Machine {
       "argmax",   "argmin",    "cumsum",      "cumprod",  "var",    "std",    "clip",
       "squeeze",  "transpose", "expand_dims", "stack",    "vstack", "hstack", "outer"};
   static bool host_name(const std::string& q) {
+    // np.X and jnp.X only: lax.max, lax.round, lax.sort... are lax's, never NumPy's namesakes.
+    if (q.rfind("np.", 0) != 0 && q.rfind("jnp.", 0) != 0) return false;
     const auto dot = q.find('.');
-    if (dot == std::string::npos) return false;
     for (const char* f : kHostFns)
       if (q.compare(dot + 1, std::string::npos, f) == 0) return true;
     return false;
@@ -4498,7 +4504,7 @@ class Machine {
     if (q == "sum") {
       V x = need(a, 0, "iterable", "sum");
       if (!x) return nullptr;
-      if (x->t == T::Array) return np_reduce("sum", x, a);
+      // An array too: Python's sum adds its rows one by one (not NumPy's pairwise sum).
       Cursor items;
       if (!open(x, &items)) return nullptr;
       V acc = a.get(1, "start") ? a.get(1, "start") : mk_int(0);
@@ -4992,7 +4998,83 @@ class Machine {
     if (!charge(static_cast<double>(r.size()))) return nullptr;
     return from_array(round_to(r, d));
   }
+  // NumPy's arguments of a reduction after `axis`, in order (np.sum(a, axis, dtype, out,
+  // keepdims, initial, where); a method's the same without `a`).
+  static std::vector<const char*> reduction_params(const std::string& fn) {
+    if (fn == "sum" || fn == "prod") return {"dtype", "out", "keepdims", "initial", "where"};
+    if (fn == "mean") return {"dtype", "out", "keepdims", "where"};
+    if (fn == "var" || fn == "std") return {"dtype", "out", "ddof", "keepdims", "where"};
+    if (fn == "max" || fn == "min") return {"out", "keepdims", "initial", "where"};
+    if (fn == "argmax" || fn == "argmin") return {"out", "keepdims"};
+    return {"out", "keepdims", "where"};  // all, any
+  }
+  // Checks a reduction's arguments past `axis` (at positions first + 1, ...): keepdims is read
+  // into `*keep` and ddof into `*ddof`; dtype, out, initial and where are refused by name (a
+  // result that ignored them would be silently wrong); another keyword is NumPy's TypeError.
+  bool reduction_options(const std::string& fn, const Args& a, std::size_t first, bool* keep,
+                         V* ddof = nullptr) {
+    const auto params = reduction_params(fn);
+    for (auto& [k, v] : a.kw) {
+      bool known = k == "axis" || (first == 1 && k == "a");
+      for (const char* p : params) known = known || k == p;
+      if (!known) {
+        raise("TypeError", fn + "() got an unexpected keyword argument '" + k + "'");
+        return false;
+      }
+    }
+    if (a.pos.size() > first + 1 + params.size()) {
+      raise("TypeError", fn + "() takes from " + std::to_string(first + 1) + " to " +
+                             std::to_string(first + 1 + params.size()) +
+                             " positional arguments but " + std::to_string(a.pos.size()) +
+                             " were given");
+      return false;
+    }
+    *keep = false;
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      V v = a.get(first + 1 + i, params[i]);
+      if (!v) continue;
+      const std::string p = params[i];
+      if (p == "keepdims") {
+        *keep = truth(v) == 1;
+      } else if (p == "ddof") {
+        if (ddof) *ddof = v;
+      } else if (v->t != T::None && !(p == "where" && v->t == T::Bool && v->b)) {
+        raise("NotImplementedError", "np." + fn + " with " + p + "= is not supported here");
+        return false;
+      }
+    }
+    return true;
+  }
+  // A reduction's result with the reduced axes kept as 1s (keepdims=True): `rank` the operand's,
+  // `axis` the one reduced (flat: all).
+  V keep_dims(V r, std::size_t rank, std::size_t axis, bool flat) {
+    if (!r || rank == 0) return r;
+    NdArray t;
+    if (!to_array(r, &t, false)) return nullptr;
+    t.weak = false;
+    std::vector<std::int64_t> dims = t.dims;
+    if (flat)
+      dims.assign(rank, 1);
+    else
+      dims.insert(dims.begin() + static_cast<std::ptrdiff_t>(axis), 1);
+    t.dims = dims;
+    V out = mk_array(std::move(t));
+    return out;
+  }
   V np_reduce(const std::string& fn, const V& x, const Args& a, std::size_t first = 1) {
+    bool keep = false;
+    if (!reduction_options(fn, a, first, &keep)) return nullptr;
+    V r = np_reduce_axis(fn, x, a, first);
+    if (!keep || !r) return r;
+    NdArray arr;
+    if (!to_array(x, &arr, false)) return nullptr;
+    V axis = a.get(first, "axis");
+    std::size_t ax = 0;
+    bool flat = false;
+    if (!axis_arg(axis, arr.dims.size(), &ax, &flat)) return nullptr;
+    return keep_dims(r, arr.dims.size(), ax, flat);
+  }
+  V np_reduce_axis(const std::string& fn, const V& x, const Args& a, std::size_t first) {
     NdArray arr;
     if (!to_array(x, &arr, false)) return nullptr;
     arr.weak = false;
@@ -5007,7 +5089,7 @@ class Machine {
       if (!charge(static_cast<double>(arr.size()))) return nullptr;
       const bool cast = !arr.is_float();
       const NdArray v = cast ? astype(arr, DType::Float64) : arr;
-      NdArray r = numpy_sum(v, flat ? -1 : static_cast<int>(ax), cast ? 8192 : 0);
+      NdArray r = numpy_sum(v, flat ? -1 : static_cast<int>(ax));
       if (fn == "mean") {
         const bool f32 = v.dt == DType::Float32;
         const double n = flat ? static_cast<double>(v.size()) : static_cast<double>(v.dims[ax]);
@@ -5048,7 +5130,7 @@ class Machine {
             else
               line.i.push_back(arr.i[off]);
           }
-          V r = np_reduce(fn, mk_array(std::move(line)), Args{});
+          V r = np_reduce_axis(fn, mk_array(std::move(line)), Args{}, 1);
           if (!r) return nullptr;
           results.push_back(r);
         }
@@ -5149,6 +5231,38 @@ class Machine {
     *out = int_of(v);
     return true;
   }
+  // A number for tri's k: a bool, int, float or NumPy scalar (false: NumPy's TypeError for -k or
+  // k - 1, as tril or triu computes it first).
+  bool tri_k(const V& kv, const std::string& f, double* k) {
+    if (is_num(kv) && !is_big(kv)) {
+      *k = num_of(kv);
+      return true;
+    }
+    if (kv->t == T::Array && np_scalar(kv)) {
+      *k = kv->arr.at(0);
+      return true;
+    }
+    raise("TypeError", f == "triu"
+                           ? "unsupported operand type(s) for -: '" + type_name(kv) + "' and 'int'"
+                           : "bad operand type for unary -: '" + type_name(kv) + "'");
+    return false;
+  }
+  // np.tri's column values arange(-k, M - k) in NumPy's integer dtype (its mask is row >= value):
+  // j - k for an integral k; for another, the first two values truncated toward zero and the
+  // rest extrapolated from them, as NumPy's arange fills an integer dtype (tri(3, k=0.5) is all
+  // ones). An infinite or NaN k is arange's ValueError.
+  bool tri_columns(double k, std::int64_t m, std::vector<double>* out) {
+    if (!std::isfinite(k)) {
+      raise("ValueError", "arange: cannot compute length");
+      return false;
+    }
+    out->resize(static_cast<std::size_t>(std::max<std::int64_t>(m, 0)));
+    const double v0 = std::trunc(-k), v1 = std::trunc(-k + 1),
+                 step = std::floor(k) == k ? 1 : v1 - v0;
+    const double first = std::floor(k) == k ? -k : v0;
+    for (std::size_t j = 0; j < out->size(); ++j) (*out)[j] = first + static_cast<double>(j) * step;
+    return true;
+  }
   // np.eye(N, M=None, k=0, dtype=float), np.identity(n, dtype=None) and np.tri(N, M=None, k=0,
   // dtype=float): ones where column - row == k (eye) or <= k (tri), zeros elsewhere. tri's k may
   // be a float (NumPy compares row >= column - k); a negative size makes an empty tri and is
@@ -5171,12 +5285,31 @@ class Machine {
     V nv = a.get(0, first);
     if (!nv)
       return raise("TypeError", f + "() missing 1 required positional argument: '" + first + "'");
-    if (f == "eye" && nv->t == T::Bool) return raise("TypeError", "an integer is required");
+    if (f == "tri" && a.get(99, "order"))
+      return raise("TypeError", "tri() got an unexpected keyword argument 'order'");
     std::int64_t n = 0, m = 0;
-    if (!index_arg(nv, &n)) return nullptr;
+    // tri's N and M are arange's stop: a float counts its ceiling.
+    auto size_arg = [&](const V& v, std::int64_t* out) {
+      if (f == "tri" &&
+          (v->t == T::Float || (v->t == T::Array && np_scalar(v) && v->arr.is_float()))) {
+        const double d = v->t == T::Float ? v->f : v->arr.at(0);
+        if (!std::isfinite(d)) {
+          raise("ValueError", "arange: cannot compute length");
+          return false;
+        }
+        *out = static_cast<std::int64_t>(std::max(-1.0, std::min(std::ceil(d), 1e15)));
+        return true;
+      }
+      if (f != "tri" && v->t == T::Bool) {  // np.identity(True), np.eye(2, M=True)
+        raise("TypeError", "an integer is required");
+        return false;
+      }
+      return index_arg(v, out);
+    };
+    if (!size_arg(nv, &n)) return nullptr;
     m = n;
     if (V mv = ident ? nullptr : a.get(1, "M"); mv && mv->t != T::None)
-      if (!index_arg(mv, &m)) return nullptr;
+      if (!size_arg(mv, &m)) return nullptr;
     double k = 0;
     if (V kv = ident ? nullptr : a.get(2, "k"); kv) {
       if (f == "eye") {
@@ -5185,10 +5318,8 @@ class Machine {
         std::int64_t ki = 0;
         if (!index_arg(kv, &ki)) return nullptr;
         k = static_cast<double>(ki);
-      } else {
-        if (!is_num(kv) && !np_int_scalar(kv))
-          return raise("TypeError", "bad operand type for unary -: '" + type_name(kv) + "'");
-        k = num_of(kv);
+      } else if (!tri_k(kv, f, &k)) {
+        return nullptr;
       }
     }
     DType t = DType::Float64;
@@ -5199,14 +5330,16 @@ class Machine {
     } else {
       n = std::max<std::int64_t>(n, 0), m = std::max<std::int64_t>(m, 0);
     }
+    std::vector<double> cols;
+    if (f == "tri" && !tri_columns(k, m, &cols)) return nullptr;
     auto made = NdArray::zeros(t, {n, m}, false);
     if (!made) return raise("ValueError", made.error());
     NdArray r = std::move(made.value());
     for (std::int64_t i = 0; i < n; ++i)
       for (std::int64_t j = 0; j < m; ++j) {
-        const double d = static_cast<double>(j) - static_cast<double>(i);
-        if (f == "tri" ? static_cast<double>(i) >= static_cast<double>(j) - k : d == k)
-          r.set(static_cast<std::size_t>(i * m + j), 1);
+        const bool one = f == "tri" ? static_cast<double>(i) >= cols[static_cast<std::size_t>(j)]
+                                    : static_cast<double>(j - i) == k;
+        if (one) r.set(static_cast<std::size_t>(i * m + j), 1);
       }
     return from_array(std::move(r));
   }
@@ -5226,17 +5359,12 @@ class Machine {
     m.weak = false;
     m.jax = false;
     double k = 0;
-    if (V kv = a.get(1, "k"); kv) {
-      if (!is_num(kv) && !np_int_scalar(kv))  // triu computes k - 1 first, tril tri's -k
-        return raise("TypeError",
-                     f == "triu"
-                         ? "unsupported operand type(s) for -: '" + type_name(kv) + "' and 'int'"
-                         : "bad operand type for unary -: '" + type_name(kv) + "'");
-      k = num_of(kv);
-    }
+    if (V kv = a.get(1, "k"); kv && !tri_k(kv, f, &k)) return nullptr;
     if (f == "triu") k -= 1;
     if (m.dims.empty())
       return raise("TypeError", "tri() missing 1 required positional argument: 'N'");
+    std::vector<double> column_value;
+    if (!tri_columns(k, m.dims.back(), &column_value)) return nullptr;
     const std::size_t rank = m.dims.size();
     const std::int64_t cols = m.dims[rank - 1], rows = rank == 1 ? cols : m.dims[rank - 2];
     NdArray r = m;
@@ -5258,7 +5386,7 @@ class Machine {
     for (std::int64_t p = 0; p < planes; ++p)
       for (std::int64_t i = 0; i < rows; ++i)
         for (std::int64_t j = 0; j < cols; ++j) {
-          const bool mask = static_cast<double>(i) >= static_cast<double>(j) - k;
+          const bool mask = static_cast<double>(i) >= column_value[static_cast<std::size_t>(j)];
           if (mask == (f == "tril")) continue;  // tril keeps the mask, triu its complement
           const auto at = static_cast<std::size_t>(p * plane + i * cols + j);
           if (r.is_float())
@@ -5345,6 +5473,36 @@ class Machine {
       }
     return from_array(std::move(r));
   }
+  // np.argmax/argmin/var/std (first 1) or the method (first 0): the options checked
+  // (reduction_options), keepdims applied.
+  V reduce_with_options(const std::string& f, const V& self, const NdArray& x, const Args& a,
+                        std::size_t first) {
+    bool keep = false;
+    V ddof;
+    if (!reduction_options(f, a, first, &keep, &ddof)) return nullptr;
+    V axis = a.get(first, "axis");
+    V r = f == "var" || f == "std" ? np_var(f, x, axis, ddof) : np_argminmax(f, x, axis);
+    (void)self;
+    if (!keep || !r) return r;
+    std::size_t ax = 0;
+    bool flat = false;
+    if (!axis_arg(axis, x.dims.size(), &ax, &flat)) return nullptr;
+    return keep_dims(r, x.dims.size(), ax, flat);
+  }
+  // np.cumsum/cumprod(a, axis=None, dtype=None, out=None): out refused, other keywords NumPy's
+  // TypeError.
+  bool cumulative_options(const std::string& f, const Args& a, std::size_t first) {
+    for (auto& [k, v] : a.kw)
+      if (k != "axis" && k != "dtype" && k != "out" && !(first == 1 && k == "a")) {
+        raise("TypeError", f + "() got an unexpected keyword argument '" + k + "'");
+        return false;
+      }
+    if (V o = a.get(first + 2, "out"); o && o->t != T::None) {
+      raise("NotImplementedError", "np." + f + " with out= is not supported here");
+      return false;
+    }
+    return true;
+  }
   // np.cumsum / np.cumprod(a, axis=None, dtype=None) and the methods: running sums (products)
   // along each lane in order, each step rounded to the result dtype (float32 stays float32, bool
   // and smaller ints become int64, as NumPy's add.accumulate; a JAX array's int32).
@@ -5409,7 +5567,7 @@ class Machine {
     auto rd = [f32](double d) { return f32 ? static_cast<double>(static_cast<float>(d)) : d; };
     const int a = flat ? -1 : static_cast<int>(ax);
     const double n = flat ? static_cast<double>(v.size()) : static_cast<double>(v.dims[ax]);
-    NdArray mean = numpy_sum(v, a, cast ? 8192 : 0);
+    NdArray mean = numpy_sum(v, a);
     for (auto& m : mean.f) m = rd(m / rd(n));
     NdArray dev = v;
     const Lanes l = lanes_of(flat ? std::vector<std::int64_t>{v.size()} : v.dims, flat ? 0 : ax);
@@ -5431,11 +5589,19 @@ class Machine {
   // np.clip(a, a_min, a_max) and the method: minimum(maximum(a, a_min), a_max), NumPy's
   // promotion and NaNs; both bounds None is NumPy's ValueError.
   V np_clip(const V& x, const V& lo, const V& hi) {
-    const bool no_lo = !lo || lo->t == T::None, no_hi = !hi || hi->t == T::None;
+    // NumPy 1.24 reads a NaN scalar bound as no bound (a DeprecationWarning there).
+    const auto absent = [](const V& b) {
+      return !b || b->t == T::None || (b->t == T::Float && std::isnan(b->f));
+    };
+    const bool no_lo = absent(lo), no_hi = absent(hi);
     if (no_lo && no_hi) return raise("ValueError", "One of max or min must be given");
     V r = x;
     if (!no_lo) r = array_binary("maximum", r, lo);
     if (r && !no_hi) r = array_binary("minimum", r, hi);
+    // The NaN bound still takes part in the result's dtype: an integer array becomes float64.
+    const bool nan_bound = (lo && lo->t == T::Float) || (hi && hi->t == T::Float);
+    if (r && nan_bound && (no_lo || no_hi) && r->t == T::Array && !r->arr.is_float() && !r->arr.jax)
+      return from_array(astype(r->arr, DType::Float64));
     return r;
   }
   // The new axes of np.expand_dims(a, axis) (an int or a tuple), normalized against the result's
@@ -6057,11 +6223,19 @@ class Machine {
       p.weak = false;
       // NumPy's functions call the array's method (a list or a scalar becomes an array first).
       V self = x->t == T::Array ? x : mk_array(p);
-      if (f == "argmax" || f == "argmin") return np_argminmax(f, p, a.get(1, "axis"));
-      if (f == "cumsum" || f == "cumprod")
+      if (f == "argmax" || f == "argmin" || f == "var" || f == "std")
+        return reduce_with_options(f, self, p, a, 1);
+      if (f == "cumsum" || f == "cumprod") {
+        if (!cumulative_options(f, a, 1)) return nullptr;
         return np_cumulative(f, p, a.get(1, "axis"), a.get(2, "dtype"));
-      if (f == "var" || f == "std") return np_var(f, p, a.get(1, "axis"), a.get(99, "ddof"));
-      if (f == "clip") return np_clip(self, a.get(1, "a_min"), a.get(2, "a_max"));
+      }
+      if (f == "clip") {
+        for (const char* b : {"a_min", "a_max"})
+          if (!a.get(std::string(b) == "a_min" ? 1 : 2, b))
+            return raise("TypeError",
+                         std::string("clip() missing 1 required positional argument: '") + b + "'");
+        return np_clip(self, a.get(1, "a_min"), a.get(2, "a_max"));
+      }
       if (f == "squeeze") return np_squeeze(self, p, a.get(1, "axis"));
       if (f == "transpose") {
         V axes = a.get(1, "axes");
@@ -6917,10 +7091,12 @@ class Machine {
       if (!array_store(self, ellipsis_v(), v)) return nullptr;
       return none_v();
     }
-    if (name == "argmax" || name == "argmin") return np_argminmax(name, x, a.get(0, "axis"));
-    if (name == "cumsum" || name == "cumprod")
+    if (name == "argmax" || name == "argmin" || name == "var" || name == "std")
+      return reduce_with_options(name, self, x, a, 0);
+    if (name == "cumsum" || name == "cumprod") {
+      if (!cumulative_options(name, a, 0)) return nullptr;
       return np_cumulative(name, x, a.get(0, "axis"), a.get(1, "dtype"));
-    if (name == "var" || name == "std") return np_var(name, x, a.get(0, "axis"), a.get(99, "ddof"));
+    }
     if (name == "clip") return np_clip(self, a.get(0, "min"), a.get(1, "max"));
     if (name == "squeeze") return np_squeeze(self, x, a.get(0, "axis"));
     if (name == "transpose") {  // a.transpose(), a.transpose(1, 0), a.transpose((1, 0))
@@ -7269,9 +7445,14 @@ class Machine {
         return false;
       };
       if (!has_array(out)) return out;
-      tr::Ref o = to_tr(out);
+      std::vector<V> leaves;
+      std::vector<std::string> paths;
+      V tree;
+      if (!output_tree(out, &leaves, &paths, &tree)) return nullptr;
+      out = tree;
+      tr::Ref o = to_tr(tree ? mk_seq(T::Tuple, leaves) : leaves[0]);
       if (!o) return nullptr;
-      auto finished = session.finish(o);
+      auto finished = session.finish(o, paths);
       if (!finished) return rule_error(finished.error());
       low = std::move(finished.value());
     }  // the trace has ended: what follows runs outside it
@@ -7319,6 +7500,76 @@ class Machine {
     s.dtype = mlir_dtype(canon(arr.dt, true));
     return s;
   }
+  // A traced function's output as JAX's pytree: its leaves (arrays and Python scalars) in JAX's
+  // order (a tuple's or a list's items in order, a dict's values by sorted key; None is no leaf),
+  // each leaf's path as jax.result_info writes it ("result[0]['w']"), and the output's containers
+  // with each leaf replaced by its index (`*tree`; null when the output is one leaf), which a call
+  // of the compiled function fills. A dict comes back with its keys sorted, as JAX's does.
+  bool output_tree(const V& out, std::vector<V>* leaves, std::vector<std::string>* paths, V* tree) {
+    std::function<V(const V&, const std::string&, int)> walk =
+        [&](const V& v, const std::string& path, int depth) -> V {
+      if (depth > 100)
+        return raise("RecursionError", "maximum recursion depth exceeded in a jitted output");
+      if (v->t == T::Tuple || v->t == T::List) {
+        std::vector<V> items;
+        for (std::size_t i = 0; i < v->items.size(); ++i) {
+          V c = walk(v->items[i], path + "[" + std::to_string(i) + "]", depth + 1);
+          if (!c) return nullptr;
+          items.push_back(c);
+        }
+        return mk_seq(v->t, std::move(items));
+      }
+      if (v->t == T::Dict) {
+        std::vector<std::size_t> order;
+        for (std::size_t i = 0; i < v->items.size(); ++i)
+          if (v->items[i]) order.push_back(i);
+        for (std::size_t i : order) {
+          const V& k = v->items[i];
+          if (k->t != v->items[order[0]]->t || (k->t != T::Str && k->t != T::Int))
+            return raise("TypeError", "'<' not supported between instances of '" + type_name(k) +
+                                          "' and '" + type_name(v->items[order[0]]) + "'");
+        }
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+          const V &x = v->items[a], &y = v->items[b];
+          return x->t == T::Str ? x->s < y->s : x->i < y->i;
+        });
+        V d = mk(T::Dict);
+        for (std::size_t i : order) {
+          V c = walk(v->vals[i], path + "[" + repr(v->items[i]) + "]", depth + 1);
+          if (!c || !dict_set(d, v->items[i], c)) return nullptr;
+        }
+        return d;
+      }
+      if (v->t == T::None) return none_v();
+      leaves->push_back(v);
+      paths->push_back(path);
+      return mk_int(static_cast<std::int64_t>(leaves->size() - 1));
+    };
+    if (out->t != T::Tuple && out->t != T::List && out->t != T::Dict) {
+      *leaves = {out};
+      *paths = {"result"};
+      *tree = nullptr;
+      return true;
+    }
+    *tree = walk(out, "result", 0);
+    return *tree != nullptr;
+  }
+  // The output `tree` (output_tree's) with leaf k replaced by outs[k].
+  V fill_tree(const V& tree, const std::vector<V>& outs) {
+    if (tree->t == T::Tuple || tree->t == T::List) {
+      std::vector<V> items;
+      for (auto& c : tree->items) items.push_back(fill_tree(c, outs));
+      return mk_seq(tree->t, std::move(items));
+    }
+    if (tree->t == T::Dict) {
+      V d = mk(T::Dict);
+      for (std::size_t i = 0; i < tree->items.size(); ++i)
+        if (tree->items[i]) dict_set(d, tree->items[i], fill_tree(tree->vals[i], outs));
+      return d;
+    }
+    if (tree->t == T::Int) return outs[static_cast<std::size_t>(tree->i)];
+    return tree;  // None
+  }
   // A lowering as a Lowered value: its text, function, the arguments @main keeps of `args`, and
   // the results' container as the traced function returned `out` (a tuple or list, even of one
   // array; none: one array), which a call of the compiled function gives back as JAX's pytree does.
@@ -7328,7 +7579,7 @@ class Machine {
     l->s = low.function;
     l->i = static_cast<std::int64_t>(args);
     for (int k : low.kept_args) l->items.push_back(mk_int(k));
-    if (out->t == T::Tuple || out->t == T::List) l->self = mk(out->t);
+    l->self = out;  // the output's tree (output_tree's), or null: one array
     return l;
   }
   // jax.jit(f).lower(args): f runs here on traced arrays, one per argument (python/traced.h).
@@ -7388,11 +7639,16 @@ class Machine {
     TraceScope active(*this, session);
     Args args;
     for (auto& t : session.args()) args.pos.push_back(from_tr(t));
-    V out = call_function(f, args);
-    if (!out) return nullptr;
-    tr::Ref o = to_tr(out);
+    V result = call_function(f, args);
+    if (!result) return nullptr;
+    std::vector<V> leaves;
+    std::vector<std::string> paths;
+    V out;
+    if (!output_tree(result, &leaves, &paths, &out)) return nullptr;
+    if (leaves.empty()) return raise("TypeError", name + " returns no arrays");
+    tr::Ref o = to_tr(out ? mk_seq(T::Tuple, leaves) : leaves[0]);
     if (!o) return nullptr;
-    auto low = session.finish(o);
+    auto low = session.finish(o, paths);
     if (!low) return rule_error(low.error());
     lowered_.push_back(low->text);
     if (lowering_) {  // the entry is lowered: the run stops here
@@ -7548,7 +7804,7 @@ class Machine {
       }
       outs.push_back(mk_array(std::move(out)));
     }
-    if (comp->self) return mk_seq(comp->self->t, std::move(outs));
+    if (comp->self) return fill_tree(comp->self, outs);
     if (outs.size() == 1) return outs[0];
     return mk_seq(T::Tuple, std::move(outs));
   }

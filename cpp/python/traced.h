@@ -132,7 +132,8 @@ class Session {
   Result<Ref> constant(double value, const std::string& dtype, bool weak);
 
   // The function's result (an array, a Python scalar, or a tuple or list of them) → the module.
-  Result<Lowered> finish(const Ref& out);
+  // `result_info`: each leaf of `out`'s path as JAX prints it (empty: JAX's for a flat out).
+  Result<Lowered> finish(const Ref& out, const std::vector<std::string>& result_info = {});
 
  private:
   struct Impl;

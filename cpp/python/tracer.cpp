@@ -2327,6 +2327,8 @@ struct Interp {
       d = d_r->k == K::Int ? d_r->i : std::int64_t(d_r->b);
     }
     const std::string t = x->aval.dtype;
+    if (t == "i1")  // not an integer to JAX: lax.round refuses it
+      return fail("round does not accept dtype bool. Accepted dtypes are subtypes of floating.");
     if (!hj::is_float(t) && d < 0)
       return fail_as("NotImplementedError", "integer np.round not implemented for decimals < 0");
     if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
@@ -3635,7 +3637,19 @@ struct Interp {
           UNWRAP(given, int_list(st, q + ": strides"));
           strides = given;
         }
-        // lax's _slice_shape_rule, in its words.
+        // lax's _slice_shape_rule, in its words and order: each index list nonnegative
+        // (_check_shapelike), the ranks, every limit within the shape, every start >= 0, every
+        // limit >= its start; strides (when not all 1) nonnegative, of the rank, positive.
+        auto all_of = [](const std::vector<std::int64_t>& v, auto ok) {
+          return std::all_of(v.begin(), v.end(), ok);
+        };
+        const auto nonneg = [](std::int64_t e) { return e >= 0; };
+        if (!all_of(starts, nonneg))
+          return fail("slice start_indices must have every element be nonnegative, got " +
+                      shape_text(starts) + ".");
+        if (!all_of(limits, nonneg))
+          return fail("slice limit_indices must have every element be nonnegative, got " +
+                      shape_text(limits) + ".");
         if (starts.size() != dims.size())
           return fail(
               "slice start_indices must have length equal to the number of dimensions of the "
@@ -3646,31 +3660,33 @@ struct Interp {
               "slice limit_indices must have the same length as start_indices, got "
               "start_indices " +
               shape_text(starts) + " and limit_indices " + shape_text(limits) + ".");
-        if (strides.size() != starts.size())
-          return fail(
-              "slice strides must have length equal to the number of dimensions of the "
-              "operand, got strides " +
-              shape_text(strides) + " for operand shape " + shape_text(dims) + ".");
-        std::vector<std::int64_t> out;
-        for (std::size_t d = 0; d < dims.size(); ++d) {
+        for (std::size_t d = 0; d < dims.size(); ++d)
           if (limits[d] > dims[d])
             return fail(
                 "slice limit_indices must be less than or equal to operand shape, got "
                 "limit_indices " +
                 shape_text(limits) + " for operand shape " + shape_text(dims) + ".");
-          if (starts[d] < 0)
-            return fail(
-                "slice start_indices must be greater than or equal to zero, got start_indices " +
-                shape_text(starts) + ".");
+        for (std::size_t d = 0; d < dims.size(); ++d)
           if (limits[d] < starts[d])
             return fail(
                 "slice limit_indices must be greater than or equal to start_indices, got "
                 "start_indices " +
                 shape_text(starts) + " and limit_indices " + shape_text(limits) + ".");
-          if (strides[d] <= 0)
+        if (!all_of(strides, [](std::int64_t e) { return e == 1; })) {
+          if (!all_of(strides, nonneg))
+            return fail("slice strides must have every element be nonnegative, got " +
+                        shape_text(strides) + ".");
+          if (strides.size() != dims.size())
+            return fail(
+                "slice strides must have length equal to the number of dimensions of "
+                "the operand, got strides " +
+                shape_text(strides) + " for operand shape " + shape_text(dims) + ".");
+          if (!all_of(strides, [](std::int64_t e) { return e > 0; }))
             return fail("slice strides must be positive, got " + shape_text(strides));
-          out.push_back((limits[d] - starts[d] + strides[d] - 1) / strides[d]);
         }
+        std::vector<std::int64_t> out;
+        for (std::size_t d = 0; d < dims.size(); ++d)
+          out.push_back((limits[d] - starts[d] + strides[d] - 1) / strides[d]);
         if (!tracing()) return Result<Ref>::success(new_array({out, x->aval.dtype}, x->weak));
         UNWRAP(v, value_of(x));
         return Result<Ref>::success(traced(em->slice(v, starts, limits, strides), x->weak));
@@ -3901,7 +3917,8 @@ struct Interp {
 
   // The traced function `name` returned `out` (arrays, Python scalars, or a tuple or list of
   // them): the module is `result`.
-  Result<bool> finish(const std::string& name, const Ref& out) {
+  Result<bool> finish(const std::string& name, const Ref& out,
+                      const std::vector<std::string>& result_info = {}) {
     std::vector<hj::Value> results;
     std::vector<Ref> outs =
         out->k == K::Tuple || out->k == K::List ? out->items : std::vector<Ref>{out};
@@ -3913,7 +3930,7 @@ struct Interp {
       results.push_back(v);
     }
     if (results.empty()) return fail(name + " returns no arrays");
-    result.text = em->finish(results);
+    result.text = em->finish(results, result_info);
     result.function = name;
     result.kept_args = em->kept_args();
     em.reset();
@@ -4213,10 +4230,10 @@ Result<Ref> Session::convert(const Ref& x, const std::string& dtype) {
 Result<Ref> Session::constant(double value, const std::string& dtype, bool weak) {
   return impl_->rules().full({}, value, dtype, weak);
 }
-Result<Lowered> Session::finish(const Ref& out) {
+Result<Lowered> Session::finish(const Ref& out, const std::vector<std::string>& result_info) {
   Interp& in = impl_->rules();
   if (!in.em) return Result<Lowered>::failure(Error{"the lowering has finished already", "", 0, 0});
-  auto ok = in.finish(impl_->name, out);
+  auto ok = in.finish(impl_->name, out, result_info);
   if (!ok) return Result<Lowered>::failure(ok.error_info());
   return Result<Lowered>::success(in.result);
 }

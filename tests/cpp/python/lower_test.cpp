@@ -477,6 +477,20 @@ TEST_CASE(
         "6:12: jnp.triu: k must be an int, got float");
 }
 
+TEST_CASE("lax.slice refuses as lax's shape rule does, in its order; jnp.round refuses bool",
+          "[python][lower]") {
+  CHECK(lower_error(fn("    return lax.slice(x, (-1, 0), (3, 5))", "jnp.zeros((3, 4))")) ==
+        "6:12: slice start_indices must have every element be nonnegative, got (-1, 0).");
+  // Limits are checked on every dimension before starts.
+  CHECK(lower_error(fn("    return lax.slice(x, (2, 0), (1, 5))", "jnp.zeros((3, 4))")) ==
+        "6:12: slice limit_indices must be less than or equal to operand shape, got "
+        "limit_indices (1, 5) for operand shape (3, 4).");
+  CHECK(lower_error(fn("    return lax.slice(x, (0, 0), (3, 4), (1, -1))", "jnp.zeros((3, 4))")) ==
+        "6:12: slice strides must have every element be nonnegative, got (1, -1).");
+  CHECK(lower_error(fn("    return jnp.round(x)", "jnp.zeros(3, jnp.bool_)")) ==
+        "6:12: round does not accept dtype bool. Accepted dtypes are subtypes of floating.");
+}
+
 TEST_CASE(
     "the einsum and fori_loop example of README.md and lower.mjs --help lowers, parses and "
     "verifies",

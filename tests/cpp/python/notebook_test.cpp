@@ -82,6 +82,38 @@ TEST_CASE("a tolerance that is an array is refused by name (the fuzzer's crash: 
                           "TypeError: rtol must be a number here, got numpy.ndarray\n"));
 }
 
+TEST_CASE("a NumPy reduction option the notebook does not model is refused by name, not ignored",
+          "[python][notebook]") {
+  // np.sum(a, initial=10) is 33 in NumPy and np.var(a, dtype=np.float32) a float32: ignoring
+  // them (as before) gave 15 and a float64 without a word.
+  const auto r = run_notebook(
+      "import numpy as np\na = np.array([[3, 1, 4], [1, 5, 9]])\n"
+      "for f in [lambda: np.sum(a, initial=10), lambda: np.var(a, dtype=np.float32),\n"
+      "          lambda: a.max(out=a), lambda: np.cumsum(a, out=a), lambda: np.mean(a, where=a > 2)]:\n"
+      "    try:\n        f()\n    except NotImplementedError as e:\n        print(e)\n");
+  INFO(r.error);
+  CHECK(r.stdout_text ==
+        "np.sum with initial= is not supported here\n"
+        "np.var with dtype= is not supported here\n"
+        "np.max with out= is not supported here\n"
+        "np.cumsum with out= is not supported here\n"
+        "np.mean with where= is not supported here\n");
+}
+
+TEST_CASE("lax functions named as NumPy's run eagerly as lax's (lax.max, lax.round, lax.sort)",
+          "[python][notebook]") {
+  // They had gone to the host NumPy functions of their names and been refused.
+  const auto r = run_notebook(
+      "import jax.numpy as jnp\nfrom jax import lax\n"
+      "print(lax.max(jnp.array([1.0, 5.0]), jnp.array([3.0, 2.0])))\n"
+      "print(lax.round(jnp.array([0.5, 2.5])), lax.add(jnp.array([1]), jnp.array([2])))\n"
+      "print(lax.sort((jnp.array([2.0, 1.0]), jnp.array([1, 2]))))\n");
+  INFO(r.error);
+  CHECK(r.stdout_text ==
+        "[3. 5.]\n[1. 3.] [3]\n"
+        "(Array([1., 2.], dtype=float32), Array([2, 1], dtype=int32))\n");
+}
+
 TEST_CASE("float repr is CPython's shortest round trip", "[python][notebook]") {
   using rl::python::float_repr;
   CHECK(float_repr(20e9 * (8.0 / 6) / 1e9) == "26.666666666666664");
