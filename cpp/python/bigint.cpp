@@ -333,4 +333,43 @@ BigInt shift_right(const BigInt& a, std::size_t n) {
   return r;
 }
 
+namespace {
+
+// x's two's complement in `words` words (enough for its sign bit).
+std::vector<std::uint32_t> twos(const BigInt& x, std::size_t words) {
+  std::vector<std::uint32_t> w(words, 0);
+  for (std::size_t k = 0; k < x.mag.size(); ++k) w[k] = x.mag[k];
+  if (!x.neg) return w;
+  std::uint64_t carry = 1;  // ~|x| + 1
+  for (auto& e : w) {
+    const std::uint64_t v = std::uint64_t(static_cast<std::uint32_t>(~e)) + carry;
+    e = static_cast<std::uint32_t>(v);
+    carry = v >> 32;
+  }
+  return w;
+}
+
+}  // namespace
+
+BigInt bitwise(const BigInt& a, const BigInt& b, char op) {
+  const std::size_t words = std::max(a.mag.size(), b.mag.size()) + 1;
+  std::vector<std::uint32_t> x = twos(a, words);
+  const std::vector<std::uint32_t> y = twos(b, words);
+  for (std::size_t k = 0; k < words; ++k)
+    x[k] = op == '&' ? x[k] & y[k] : op == '|' ? x[k] | y[k] : x[k] ^ y[k];
+  BigInt r;
+  r.neg = (x.back() >> 31) != 0;
+  if (r.neg) {  // the magnitude: ~x + 1
+    std::uint64_t carry = 1;
+    for (auto& e : x) {
+      const std::uint64_t v = std::uint64_t(static_cast<std::uint32_t>(~e)) + carry;
+      e = static_cast<std::uint32_t>(v);
+      carry = v >> 32;
+    }
+  }
+  r.mag = std::move(x);
+  r.trim();
+  return r;
+}
+
 }  // namespace rl::python

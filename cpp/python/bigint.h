@@ -36,6 +36,8 @@ BigInt mul(const BigInt& a, const BigInt& b);
 void divmod_floor(const BigInt& a, const BigInt& b, BigInt* q, BigInt* r);
 // a << n and a >> n as Python's: a * 2**n, and floor(a / 2**n) (toward minus infinity for a
 // negative a), word by word.
+// a & b, a | b, a ^ b (op '&', '|', '^') as Python's: on the infinite two's complement forms.
+BigInt bitwise(const BigInt& a, const BigInt& b, char op);
 BigInt shift_left(const BigInt& a, std::size_t n);
 BigInt shift_right(const BigInt& a, std::size_t n);
 

@@ -114,6 +114,24 @@ TEST_CASE("lax functions named as NumPy's run eagerly as lax's (lax.max, lax.rou
         "(Array([1., 2.], dtype=float32), Array([2, 1], dtype=int32))\n");
 }
 
+TEST_CASE("a jitted function returns any pytree: nested tuples and lists, dicts by sorted key, None",
+          "[python][notebook]") {
+  const auto r = run_notebook(
+      "import jax\nimport jax.numpy as jnp\n"
+      "def f(x):\n    return {'w': x * 2, 'b': (x + 1, None, [x.sum()])}, (x,)\n"
+      "x = jnp.arange(3.0)\n"
+      "print(jax.jit(f).lower(x).as_text().splitlines()[1])\n"
+      "print(jax.jit(f)(x))\n");
+  INFO(r.error);
+  CHECK(r.stdout_text ==
+        "  func.func public @main(%arg0: tensor<3xf32>) -> (tensor<3xf32> {jax.result_info = "
+        "\"result[0]['b'][0]\"}, tensor<f32> {jax.result_info = \"result[0]['b'][2][0]\"}, "
+        "tensor<3xf32> {jax.result_info = \"result[0]['w']\"}, tensor<3xf32> "
+        "{jax.result_info = \"result[1][0]\"}) {\n"
+        "({'b': (Array([1., 2., 3.], dtype=float32), None, [Array(3., dtype=float32)]), 'w': "
+        "Array([0., 2., 4.], dtype=float32)}, (Array([0., 1., 2.], dtype=float32),))\n");
+}
+
 TEST_CASE("float repr is CPython's shortest round trip", "[python][notebook]") {
   using rl::python::float_repr;
   CHECK(float_repr(20e9 * (8.0 / 6) / 1e9) == "26.666666666666664");
