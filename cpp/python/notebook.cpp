@@ -2230,6 +2230,10 @@ class Machine {
   V array_subscript(const V& obj, const V& idx) {
     NdArray r;
     std::vector<std::int64_t> offs;
+    if (is_advanced(idx)) {  // a copy
+      if (!advanced_index(obj->arr, idx, &r, &offs)) return nullptr;
+      return from_array(std::move(r));
+    }
     if (!basic_index(obj->arr, idx, &r, &offs)) return nullptr;
     V out = from_array(std::move(r));
     if (!out) return nullptr;
@@ -2240,6 +2244,249 @@ class Machine {
          (idx->t == T::Tuple && std::any_of(idx->items.begin(), idx->items.end(), ellipsis))))
       out->b = true;
     return obj->arr.jax ? out : link_view(obj, out, offs);
+  }
+  // Whether idx is NumPy's advanced index: an array (not a NumPy scalar, not 0-d int), a list,
+  // or a tuple holding one.
+  static bool advanced_part(const V& p) {
+    if (p->t == T::List || p->t == T::Bool) return true;  // x[True]: a 0-d mask
+    if (p->t != T::Array) return false;
+    return p->arr.dt == DType::Bool || (!np_scalar(p) && !p->arr.dims.empty());
+  }
+  static bool is_advanced(const V& idx) {
+    if (idx->t == T::Tuple) return std::any_of(idx->items.begin(), idx->items.end(), advanced_part);
+    return advanced_part(idx);
+  }
+  // x[idx] for NumPy's advanced indexing (integer arrays or lists, boolean masks, with ints,
+  // slices, None and ... beside them): values in r, their flat indices in x in offs, as
+  // basic_index gives them. A k-dimensional mask stands for its k nonzero() index arrays; the
+  // index arrays (ints among them as 0-d ones) broadcast together to B; B's dimensions take the
+  // advanced indices' place when those are adjacent, else they come first. A copy, not a view.
+  bool advanced_index(const NdArray& x, const V& idx, NdArray* out,
+                      std::vector<std::int64_t>* offs) {
+    std::vector<V> parts = idx->t == T::Tuple ? idx->items : std::vector<V>{idx};
+    struct Item {
+      int kind = 0;  // 0 new axis, 1 slice, 2 advanced
+      std::size_t axis = 0;
+      std::int64_t start = 0, step = 1, count = 1;
+      NdArray index;  // kind 2: int64 indices, already in range
+    };
+    std::vector<Item> items;
+    // Count the axes the index consumes (a mask: its rank), for the Ellipsis.
+    std::size_t consumed = 0, ellipses = 0;
+    std::vector<NdArray> arrays(parts.size());
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      const V& p = parts[k];
+      if (p->t == T::Ellipsis) {
+        ++ellipses;
+      } else if (p->t == T::None) {
+      } else if (advanced_part(p)) {
+        if (!to_array(p, &arrays[k], false)) return false;
+        NdArray& a = arrays[k];
+        a.weak = false;
+        if (a.is_float()) {
+          raise("IndexError", "arrays used as indices must be of integer (or boolean) type");
+          return false;
+        }
+        consumed += a.dt == DType::Bool ? a.dims.size() : 1;
+      } else {
+        ++consumed;
+      }
+    }
+    if (ellipses > 1) {
+      raise("IndexError", "an index can only have a single ellipsis ('...')");
+      return false;
+    }
+    if (consumed > x.dims.size()) {
+      raise("IndexError", "too many indices for array: array is " + std::to_string(x.dims.size()) +
+                              "-dimensional, but " + std::to_string(consumed) + " were indexed");
+      return false;
+    }
+    std::size_t d = 0;
+    auto full = [&](std::size_t axis) {
+      Item it;
+      it.kind = 1;
+      it.axis = axis;
+      it.count = x.dims[axis];
+      return it;
+    };
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      const V& p = parts[k];
+      if (p->t == T::None) {
+        items.push_back(Item{});
+      } else if (p->t == T::Ellipsis) {
+        for (const std::size_t to = d + (x.dims.size() - consumed); d < to; ++d)
+          items.push_back(full(d));
+      } else if (p->t == T::Slice) {
+        Item it;
+        it.kind = 1;
+        it.axis = d;
+        std::int64_t stop = 0;
+        if (!slice_indices(p, x.dims[d], &it.start, &stop, &it.step, &it.count)) return false;
+        items.push_back(it);
+        ++d;
+      } else if (advanced_part(p) && arrays[k].dt == DType::Bool && arrays[k].dims.empty()) {
+        // A 0-d mask (True, np.True_): an axis of 1 (or 0 for False) that reads no axis of x.
+        Item it;
+        it.kind = 2;
+        it.axis = x.dims.size();
+        it.index.dt = DType::Int64;
+        it.index.i.assign(arrays[k].i[0] ? 1 : 0, 0);
+        it.index.dims = {static_cast<std::int64_t>(it.index.i.size())};
+        items.push_back(std::move(it));
+      } else if (advanced_part(p) && arrays[k].dt == DType::Bool) {
+        const NdArray& m = arrays[k];
+        for (std::size_t i = 0; i < m.dims.size(); ++i)
+          if (m.dims[i] != x.dims[d + i]) {
+            raise("IndexError",
+                  "boolean index did not match indexed array along dimension " +
+                      std::to_string(d + i) + "; dimension is " + std::to_string(x.dims[d + i]) +
+                      " but corresponding boolean dimension is " + std::to_string(m.dims[i]));
+            return false;
+          }
+        // nonzero(): one index array per mask dimension, the true positions in C order.
+        std::vector<Item> axes(m.dims.size());
+        for (std::size_t i = 0; i < axes.size(); ++i) {
+          axes[i].kind = 2;
+          axes[i].axis = d + i;
+          axes[i].index.dt = DType::Int64;
+        }
+        for (std::size_t f = 0; f < m.i.size(); ++f) {
+          if (!m.i[f]) continue;
+          std::size_t rest = f;
+          for (std::size_t i = axes.size(); i-- > 0;) {
+            axes[i].index.i.push_back(static_cast<std::int64_t>(rest) % m.dims[i]);
+            rest /= static_cast<std::size_t>(m.dims[i]);
+          }
+        }
+        for (auto& a : axes) {
+          a.index.dims = {static_cast<std::int64_t>(a.index.i.size())};
+          items.push_back(std::move(a));
+        }
+        d += m.dims.size();
+      } else {  // an int array (or an int, 0-d among arrays)
+        Item it;
+        it.kind = 2;
+        it.axis = d;
+        if (advanced_part(p)) {
+          it.index = astype(arrays[k], DType::Int64);
+        } else if (is_intlike(p)) {
+          it.index.dt = DType::Int64;
+          it.index.i = {int_of(p)};
+        } else {
+          raise("IndexError",
+                "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+                "integer or boolean arrays are valid indices");
+          return false;
+        }
+        for (auto& v : it.index.i) {
+          if (v < -x.dims[d] || v >= x.dims[d]) {
+            raise("IndexError", "index " + std::to_string(v) + " is out of bounds for axis " +
+                                    std::to_string(d) + " with size " + std::to_string(x.dims[d]));
+            return false;
+          }
+          if (v < 0) v += x.dims[d];
+        }
+        items.push_back(std::move(it));
+        ++d;
+      }
+    }
+    for (; d < x.dims.size(); ++d) items.push_back(full(d));
+    // The advanced indices broadcast together.
+    std::vector<const NdArray*> adv;
+    std::vector<std::size_t> where;
+    for (std::size_t k = 0; k < items.size(); ++k)
+      if (items[k].kind == 2) adv.push_back(&items[k].index), where.push_back(k);
+    if (const std::string no = broadcast_refusal(adv); !no.empty()) {
+      std::string shapes;
+      for (auto* a : adv) shapes += numpy_shape(a->dims) + " ";
+      raise(
+          "IndexError",
+          "shape mismatch: indexing arrays could not be broadcast together with shapes " + shapes);
+      return false;
+    }
+    std::vector<std::int64_t> bshape;
+    for (auto* a : adv)
+      if (a->dims.size() > bshape.size())
+        bshape.insert(bshape.begin(), a->dims.size() - bshape.size(), 1);
+    for (auto* a : adv)
+      for (std::size_t i = 0; i < a->dims.size(); ++i) {
+        auto& b = bshape[bshape.size() - a->dims.size() + i];
+        if (a->dims[i] != 1) b = a->dims[i];
+      }
+    bool adjacent = true;
+    for (std::size_t k = 1; k < where.size(); ++k)
+      adjacent = adjacent && where[k] == where[k - 1] + 1;
+    // The result's axes: each one either a basic item's or B's dimension j.
+    struct Axis {
+      int item = -1;  // -1: B's
+      std::size_t b = 0;
+    };
+    std::vector<Axis> axes;
+    if (!adjacent)
+      for (std::size_t j = 0; j < bshape.size(); ++j) axes.push_back(Axis{-1, j});
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      if (adjacent && k == where[0])
+        for (std::size_t j = 0; j < bshape.size(); ++j) axes.push_back(Axis{-1, j});
+      if (items[k].kind != 2) axes.push_back(Axis{static_cast<int>(k), 0});
+    }
+    std::vector<std::int64_t> dims;
+    for (auto& a : axes)
+      dims.push_back(a.item < 0                             ? bshape[a.b]
+                     : items[std::size_t(a.item)].kind == 0 ? 1
+                                                            : items[std::size_t(a.item)].count);
+    if (dims.size() > static_cast<std::size_t>(kMaxDims)) {
+      raise("IndexError", "number of dimensions must be within [0, " + std::to_string(kMaxDims) +
+                              "], indexing result would have " + std::to_string(dims.size()));
+      return false;
+    }
+    auto made = NdArray::zeros(x.dt, dims, x.jax);
+    if (!made) {
+      raise("ValueError", made.error());
+      return false;
+    }
+    NdArray& r = *out;
+    r = std::move(made.value());
+    if (!charge(static_cast<double>(r.size()))) return false;
+    std::vector<std::int64_t> stride(x.dims.size(), 1);
+    for (std::size_t a = x.dims.size(); a-- > 1;) stride[a - 1] = stride[a] * x.dims[a];
+    // Each advanced index's strides over B (0 where it broadcasts).
+    std::vector<std::vector<std::int64_t>> bstride(adv.size());
+    for (std::size_t i = 0; i < adv.size(); ++i) {
+      const auto& ad = adv[i]->dims;
+      bstride[i].assign(bshape.size(), 0);
+      std::int64_t st = 1;
+      for (std::size_t j = ad.size(); j-- > 0;) {
+        if (ad[j] != 1) bstride[i][bshape.size() - ad.size() + j] = st;
+        st *= ad[j];
+      }
+    }
+    std::vector<std::int64_t> pos(dims.size(), 0), bpos(bshape.size(), 0);
+    offs->clear();
+    offs->reserve(static_cast<std::size_t>(r.size()));
+    for (std::int64_t n = 0; n < r.size(); ++n) {
+      std::int64_t off = 0;
+      for (std::size_t a = 0; a < axes.size(); ++a) {
+        if (axes[a].item < 0) {
+          bpos[axes[a].b] = pos[a];
+        } else {
+          const Item& it = items[std::size_t(axes[a].item)];
+          if (it.kind == 1) off += (it.start + pos[a] * it.step) * stride[it.axis];
+        }
+      }
+      for (std::size_t i = 0; i < adv.size(); ++i) {
+        std::int64_t at = 0;
+        for (std::size_t j = 0; j < bshape.size(); ++j) at += bpos[j] * bstride[i][j];
+        const std::size_t axis = items[where[i]].axis;
+        if (axis < x.dims.size()) off += adv[i]->i[static_cast<std::size_t>(at)] * stride[axis];
+      }
+      offs->push_back(off);
+      copy_element(r, static_cast<std::size_t>(n), x, static_cast<std::size_t>(off));
+      for (std::size_t a = dims.size(); a-- > 0;) {
+        if (++pos[a] < dims[a]) break;
+        pos[a] = 0;
+      }
+    }
+    return true;
   }
   // The elements x[idx] selects: their values in r, their flat indices in x in offs (row-major),
   // r's shape the slices' counts with a 1 where None stands. False: raised (an index out of
@@ -2342,7 +2589,9 @@ class Machine {
   bool array_store(const V& obj, const V& idx, const V& v) {
     NdArray sel;
     std::vector<std::int64_t> offs;
-    if (!basic_index(obj->arr, idx, &sel, &offs)) return false;
+    if (!(is_advanced(idx) ? advanced_index(obj->arr, idx, &sel, &offs)
+                           : basic_index(obj->arr, idx, &sel, &offs)))
+      return false;
     NdArray val;
     if (!to_array(v, &val)) return false;
     const std::vector<std::int64_t> given = val.dims;
