@@ -24,6 +24,7 @@
 #include "python/float_repr.h"
 #include "python/ndarray.h"
 #include "python/notebook_value.h"
+#include "python/nprandom.h"
 #include "python/parser.h"
 #include "python/pynum.h"
 #include "python/traced.h"
@@ -571,6 +572,10 @@ class Machine {
   V ret_;                           // a return's value
   std::vector<V> handling_;  // the exceptions whose except clauses are running (a bare raise)
   std::int64_t steps_ = 0;
+  // np.random's global RandomState (legacy MT19937): seeded on first use from the clock, when the
+  // host gave one (NumPy seeds it from the OS's entropy), else with 0.
+  LegacyRandom np_random_;
+  bool np_random_seeded_ = false;
   int depth_ = 0;       // nested expressions and statements being evaluated
   bool fatal_ = false;  // a limit was hit: no except clause catches it
 
@@ -4123,7 +4128,7 @@ class Machine {
   static bool known_module(const std::string& m) {
     return m == "time" || m == "numpy" || m == "jax" || m == "jax.numpy" || m == "numpy.testing" ||
            m == "math" || m == "jax.nn" || m == "jax.lax" || m == "jax.scipy" ||
-           m == "jax.scipy.special" || m == "jax.lax.RoundingMethod";
+           m == "jax.scipy.special" || m == "jax.lax.RoundingMethod" || m == "numpy.random";
   }
   V attribute(const V& obj, const std::string& name) {
     if (name == "__name__") {  // a class's, a function's or a builtin's own name
@@ -4413,6 +4418,17 @@ class Machine {
             short_mod + "." + name + " is not supported here; supported: " + known);
       exc_->b = true;
       return nullptr;
+    }
+    if (mod == "numpy.random") {
+      static const char* const kLegacy[] = {"seed",   "rand",          "randn",
+                                            "random", "random_sample", "uniform",
+                                            "normal", "randint",       "standard_normal"};
+      for (const char* f : kLegacy)
+        if (name == f) return mk_named(T::Builtin, "np.random." + name);
+      return raise("AttributeError",
+                   "module 'numpy.random' has no attribute '" + name +
+                       "' (not supported here: NumPy's legacy seed, rand, randn, random, "
+                       "random_sample, uniform, normal, randint and standard_normal are)");
     }
     if (mod == "numpy.testing" && (name == "assert_allclose" || name == "assert_array_equal"))
       return mk_named(T::Builtin, "np.testing." + name);
@@ -6549,10 +6565,172 @@ class Machine {
         if (was_scalar && !jax) return from_array(std::move(out));
         return from_array(std::move(out));
       }
+    if (q.rfind("np.random.", 0) == 0) return np_random(q.substr(10), a);
     if (q.rfind("np.testing.", 0) == 0) return assert_allclose(q, a);
     return raise("NotImplementedError", q + "() is not supported here");
   }
 
+  // np.random's legacy functions on the global RandomState (python/nprandom.h), NumPy's values bit
+  // for bit: seed(s), rand(*shape), randn(*shape), random/random_sample(size),
+  // uniform(low, high, size), normal(loc, scale, size) (loc and scale may be arrays, broadcast),
+  // standard_normal(size), randint(low, high, size). Without a size a call gives a Python float
+  // (randint: an int), as NumPy's do; arrays are float64 (randint: int64).
+  V np_random(const std::string& f, const Args& a) {
+    if (!np_random_seeded_) {
+      std::uint32_t s = 0;
+      if (options_.clock) {
+        const double t = options_.clock();
+        std::uint64_t bits;
+        std::memcpy(&bits, &t, sizeof bits);
+        s = static_cast<std::uint32_t>(bits ^ (bits >> 32));
+      }
+      np_random_.seed_with(s);
+      np_random_seeded_ = true;
+    }
+    if (f == "seed") {
+      V sv = a.get(0, "seed");
+      if (!sv || sv->t == T::None) {
+        np_random_seeded_ = false;  // anew from the clock at the next draw
+        return none_v();
+      }
+      if (sv->t == T::Float || (sv->t == T::Array && np_scalar(sv) && sv->arr.is_float()))
+        return raise("TypeError",
+                     "Cannot cast scalar from dtype('float64') to dtype('int64') according to "
+                     "the rule 'safe'");
+      if (!is_intlike(sv))
+        return raise("NotImplementedError",
+                     "np.random.seed with a " + type_name(sv) +
+                         " (an array seed) is not supported here; give an int");
+      if (is_big(sv) || int_of(sv) < 0 || int_of(sv) > 0xffffffffLL)
+        return raise("ValueError", "Seed must be between 0 and 2**32 - 1");
+      np_random_.seed_with(static_cast<std::uint32_t>(int_of(sv)));
+      return none_v();
+    }
+    // The shape: rand/randn take the dimensions as arguments, the others a size.
+    std::vector<std::int64_t> dims;
+    bool scalar = true;
+    if (f == "rand" || f == "randn") {
+      for (auto& d : a.pos) {
+        if (!is_intlike(d))
+          return raise("TypeError",
+                       "'" + type_name(d) + "' object cannot be interpreted as an integer");
+        dims.push_back(int_of(d));
+      }
+      if (!a.kw.empty())
+        return raise("TypeError",
+                     f + "() got an unexpected keyword argument '" + a.kw[0].first + "'");
+      scalar = a.pos.empty();
+    } else {
+      const std::size_t at = f == "uniform" || f == "normal" || f == "randint" ? 2 : 0;
+      if (V sz = a.get(at, "size"); sz && sz->t != T::None) {
+        if (!shape_arg(sz, &dims)) return nullptr;
+        scalar = false;
+      }
+    }
+    for (auto d : dims)
+      if (d < 0) return raise("ValueError", "negative dimensions are not allowed");
+    if (f == "randint") {
+      V lo = a.get(0, "low"), hi = a.get(1, "high");
+      if (!lo) return raise("TypeError", "randint() missing required argument 'low' (pos 1)");
+      if (V d = a.get(3, "dtype"); d && d->t != T::None) {
+        DType t;
+        if (!dtype_arg(d, &t)) return nullptr;
+        if (t != DType::Int64)
+          return raise("NotImplementedError",
+                       "np.random.randint with a dtype other than int64 is not supported here");
+      }
+      for (const V& b : {lo, hi})
+        if (b && b->t != T::None && (!is_intlike(b) || is_big(b)))
+          return raise("NotImplementedError",
+                       "np.random.randint with bounds other than int64 numbers (arrays) is not "
+                       "supported here");
+      std::int64_t low = int_of(lo), high = 0;
+      if (!hi || hi->t == T::None) {
+        if (low <= 0) return raise("ValueError", "high <= 0");
+        high = low;
+        low = 0;
+      } else {
+        high = int_of(hi);
+        if (low >= high) return raise("ValueError", "low >= high");
+      }
+      const std::uint64_t range =
+          static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low) - 1;
+      auto draw = [&]() {
+        return static_cast<std::int64_t>(static_cast<std::uint64_t>(low) +
+                                         np_random_.bounded(range));
+      };
+      if (scalar) return mk_int(draw());
+      auto made = NdArray::zeros(DType::Int64, dims, false);
+      if (!made) return raise("ValueError", made.error());
+      NdArray r = std::move(made.value());
+      if (!charge(static_cast<double>(r.size()))) return nullptr;
+      for (auto& e : r.i) e = draw();
+      return from_array(std::move(r));
+    }
+    double lo = 0, hi = 1;
+    NdArray loc, scale;
+    bool arrays = false;
+    if (f == "uniform" || f == "normal") {
+      V p0 = a.get(0, f == "uniform" ? "low" : "loc"),
+        p1 = a.get(1, f == "uniform" ? "high" : "scale");
+      if (f == "normal") lo = 0, hi = 1;
+      for (const V& p : {p0, p1})
+        if (p && !is_num(p) && !(p->t == T::Array && np_scalar(p))) {
+          if (f == "uniform" || (p->t != T::Array && p->t != T::List && p->t != T::Tuple))
+            return raise("NotImplementedError",
+                         "np.random." + f + " with a " + type_name(p) +
+                             " parameter is not supported here; give numbers");
+          arrays = true;
+        }
+      if (arrays) {  // normal's loc and scale broadcast with the size
+        if (!to_array(p0 ? p0 : mk_float(0.0), &loc) || !to_array(p1 ? p1 : mk_float(1.0), &scale))
+          return nullptr;
+        loc = astype(loc, DType::Float64);
+        scale = astype(scale, DType::Float64);
+        loc.weak = scale.weak = false;
+        for (double v : scale.f)
+          if (v < 0) return raise("ValueError", "scale < 0");
+        if (const std::string no = broadcast_refusal({&loc, &scale}); !no.empty())
+          return raise("ValueError", no);
+        if (scalar) {
+          auto b = binary("+", loc, binary("*", scale, scalar_array(0, 2, false)).value());
+          if (!b) return raise("ValueError", b.error());
+          dims = b->dims;
+          scalar = false;
+        }
+      } else {
+        if (p0) lo = num_of(p0->t == T::Array ? as_real(p0) : p0);
+        if (p1) hi = num_of(p1->t == T::Array ? as_real(p1) : p1);
+        if (f == "normal" && hi < 0) return raise("ValueError", "scale < 0");
+        if (f == "uniform" && !std::isfinite(hi - lo))
+          return raise("OverflowError", "Range exceeds valid bounds");
+      }
+    }
+    const bool normal = f == "randn" || f == "normal" || f == "standard_normal";
+    if (!normal && f != "rand" && f != "random" && f != "random_sample" && f != "uniform")
+      return raise("NotImplementedError", "np.random." + f + " is not supported here");
+    auto one = [&]() {
+      if (normal) return f == "normal" ? lo + hi * np_random_.gauss() : np_random_.gauss();
+      return f == "uniform" ? lo + (hi - lo) * np_random_.next_double() : np_random_.next_double();
+    };
+    if (scalar) return mk_float(one());
+    auto made = NdArray::zeros(DType::Float64, dims, false);
+    if (!made) return raise("ValueError", made.error());
+    NdArray r = std::move(made.value());
+    if (!charge(static_cast<double>(r.size()))) return nullptr;
+    if (!arrays) {
+      for (auto& e : r.f) e = one();
+      return from_array(std::move(r));
+    }
+    for (auto& e : r.f) e = np_random_.gauss();  // loc + scale * z, element by element
+    auto scaled = binary("*", scale, r);
+    if (!scaled) return raise("ValueError", scaled.error());
+    auto out = binary("+", loc, scaled.value());
+    if (!out) return raise("ValueError", out.error());
+    if (out->dims != dims)
+      return raise("ValueError", "shape mismatch: objects cannot be broadcast to a single shape");
+    return from_array(std::move(out.value()));
+  }
   // np.testing.assert_allclose: |actual - desired| <= atol + rtol * |desired| elementwise, NaNs
   // equal (equal_nan=True), infinities equal only to themselves; NumPy's message on failure.
   V assert_allclose(const std::string& q, const Args& a) {

@@ -7,6 +7,7 @@ list(APPEND RL_CORE_SOURCES
   cpp/python/bigint.cpp
   cpp/python/float_repr.cpp
   cpp/python/ndarray.cpp
+  cpp/python/nprandom.cpp
   cpp/python/notebook.cpp
   cpp/python/pynum.cpp
   cpp/python/bind.cpp
