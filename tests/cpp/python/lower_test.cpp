@@ -477,7 +477,7 @@ TEST_CASE(
         "6:12: jnp.triu: k must be an int, got float");
 }
 
-TEST_CASE("lax.slice refuses as lax's shape rule does, in its order; jnp.round refuses bool",
+TEST_CASE("lax.slice refuses as lax's shape rule does, in its order, and jnp.round refuses bool",
           "[python][lower]") {
   CHECK(lower_error(fn("    return lax.slice(x, (-1, 0), (3, 5))", "jnp.zeros((3, 4))")) ==
         "6:12: slice start_indices must have every element be nonnegative, got (-1, 0).");

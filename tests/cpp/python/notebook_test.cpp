@@ -72,8 +72,9 @@ TEST_CASE("the notebook prints what CPython and NumPy print for each program of 
   CHECK(checked >= 60);
 }
 
-TEST_CASE("a tolerance that is an array is refused by name (the fuzzer's crash: read as an integer)",
-          "[python][notebook]") {
+TEST_CASE(
+    "a tolerance that is an array is refused by name (the fuzzer's crash: read as an integer)",
+    "[python][notebook]") {
   // NumPy broadcasts an array rtol; the notebook takes a number only, and says so.
   const auto r = run_notebook(
       "import numpy as np\na = np.arange(6).reshape(2, 3) / 8\nnp.testing.assert_allclose(a, *a + "
@@ -89,7 +90,8 @@ TEST_CASE("a NumPy reduction option the notebook does not model is refused by na
   const auto r = run_notebook(
       "import numpy as np\na = np.array([[3, 1, 4], [1, 5, 9]])\n"
       "for f in [lambda: np.sum(a, initial=10), lambda: np.var(a, dtype=np.float32),\n"
-      "          lambda: a.max(out=a), lambda: np.cumsum(a, out=a), lambda: np.mean(a, where=a > 2)]:\n"
+      "          lambda: a.max(out=a), lambda: np.cumsum(a, out=a), lambda: np.mean(a, where=a > "
+      "2)]:\n"
       "    try:\n        f()\n    except NotImplementedError as e:\n        print(e)\n");
   INFO(r.error);
   CHECK(r.stdout_text ==
@@ -114,8 +116,9 @@ TEST_CASE("lax functions named as NumPy's run eagerly as lax's (lax.max, lax.rou
         "(Array([1., 2.], dtype=float32), Array([2, 1], dtype=int32))\n");
 }
 
-TEST_CASE("a jitted function returns any pytree: nested tuples and lists, dicts by sorted key, None",
-          "[python][notebook]") {
+TEST_CASE(
+    "a jitted function returns any pytree: nested tuples and lists, dicts by sorted key, None",
+    "[python][notebook]") {
   const auto r = run_notebook(
       "import jax\nimport jax.numpy as jnp\n"
       "def f(x):\n    return {'w': x * 2, 'b': (x + 1, None, [x.sum()])}, (x,)\n"
@@ -2246,7 +2249,8 @@ TEST_CASE("NumPy's and CPython's edges: dimensions, rounding, fill and %-formatt
         "é       | é|   é|\n"
         "True\n");
   // A boolean index adds an axis and selects by mask, as NumPy's (it was refused).
-  const auto b = run_notebook("import numpy as np\nprint(np.arange(3)[True], np.arange(3)[False])\n");
+  const auto b =
+      run_notebook("import numpy as np\nprint(np.arange(3)[True], np.arange(3)[False])\n");
   CHECK(b.stdout_text == "[[0 1 2]] []\n");
 }
 
