@@ -705,7 +705,15 @@ Result<NdArray> matmul(const NdArray& a0, const NdArray& b0) {
     for (std::int64_t p = 0; p < n; ++p)
       for (std::int64_t j = 0; j < m; ++j) {
         const std::size_t out = ro + static_cast<std::size_t>(p * m + j);
-        if (dtype_is_float(t)) {
+        if (t == DType::Float32 && !a.jax) {
+          // As the reference BLAS's sgemm/sgemv/sdot NumPy calls: each product and each add
+          // rounded to float32, in order along the contraction.
+          float sum = 0;
+          for (std::int64_t c = 0; c < k; ++c)
+            sum += static_cast<float>(a.at(ao + static_cast<std::size_t>(p * k + c))) *
+                   static_cast<float>(b.at(bo + static_cast<std::size_t>(c * m + j)));
+          r.set(out, sum);
+        } else if (dtype_is_float(t)) {
           double sum = 0;
           for (std::int64_t c = 0; c < k; ++c)
             sum += a.at(ao + static_cast<std::size_t>(p * k + c)) *
