@@ -1132,10 +1132,8 @@ std::string array_repr(const NdArray& a) {
                         : !(a.dt == DType::Float64 || a.dt == DType::Int64 || a.dt == DType::Bool);
   if (a.jax) show_dtype = true;
   std::string body;
-  if (a.dims.empty()) {
-    body = element_repr(a, 0);
-    if (a.is_float() && body.size() > 2 && body.compare(body.size() - 2, 2, ".0") == 0)
-      body.pop_back();
+  if (a.dims.empty()) {  // array2string of one value: precision 8 for floats (array(0.72850719))
+    body = a.is_float() ? format_array(a, ", ", "") : element_repr(a, 0);
   } else {
     bool empty = false;
     for (auto d : a.dims) empty = empty || d == 0;

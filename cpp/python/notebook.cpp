@@ -2253,9 +2253,15 @@ class Machine {
   // Whether idx is NumPy's advanced index: an array (not a NumPy scalar, not 0-d int), a list,
   // or a tuple holding one.
   static bool advanced_part(const V& p) {
-    if (p->t == T::List || p->t == T::Bool) return true;  // x[True]: a 0-d mask
+    // A list, or a tuple inside the index tuple (x[(0, 1),]); x[True]: a 0-d mask.
+    if (p->t == T::List || p->t == T::Tuple || p->t == T::Bool) return true;
     if (p->t != T::Array) return false;
-    return p->arr.dt == DType::Bool || (!np_scalar(p) && !p->arr.dims.empty());
+    return p->arr.dt == DType::Bool || !p->arr.dims.empty();
+  }
+  // An integer index: a Python or NumPy int, or a 0-d integer array (x[np.array(1)]).
+  static bool int_index(const V& p) {
+    return is_intlike(p) || (p->t == T::Array && p->arr.dims.empty() && !p->arr.is_float() &&
+                             p->arr.dt != DType::Bool);
   }
   static bool is_advanced(const V& idx) {
     if (idx->t == T::Tuple) return std::any_of(idx->items.begin(), idx->items.end(), advanced_part);
@@ -2285,11 +2291,28 @@ class Machine {
         ++ellipses;
       } else if (p->t == T::None) {
       } else if (advanced_part(p)) {
+        std::function<bool(const V&)> plain = [&](const V& e) {
+          if (e->t == T::List || e->t == T::Tuple)
+            return std::all_of(e->items.begin(), e->items.end(), plain);
+          return is_num(e) || e->t == T::Array;
+        };
+        if ((p->t == T::List || p->t == T::Tuple) && !plain(p)) {
+          raise("IndexError",
+                "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+                "integer or boolean arrays are valid indices");
+          return false;
+        }
         if (!to_array(p, &arrays[k], false)) return false;
         NdArray& a = arrays[k];
         a.weak = false;
-        if (a.is_float()) {
-          raise("IndexError", "arrays used as indices must be of integer (or boolean) type");
+        // An empty list is an empty integer index, as NumPy reads it (np.array([]) is float).
+        if ((p->t == T::List || p->t == T::Tuple) && a.size() == 0) a = astype(a, DType::Int64);
+        if (a.is_float()) {  // a list of floats is not an index at all to NumPy
+          raise("IndexError", p->t == T::Array
+                                  ? "arrays used as indices must be of integer (or boolean) type"
+                                  : "only integers, slices (`:`), ellipsis (`...`), "
+                                    "numpy.newaxis (`None`) and integer or boolean arrays are "
+                                    "valid indices");
           return false;
         }
         consumed += a.dt == DType::Bool ? a.dims.size() : 1;
@@ -2374,23 +2397,16 @@ class Machine {
         it.axis = d;
         if (advanced_part(p)) {
           it.index = astype(arrays[k], DType::Int64);
-        } else if (is_intlike(p)) {
+        } else if (int_index(p)) {
           it.index.dt = DType::Int64;
-          it.index.i = {int_of(p)};
+          it.index.i = {p->t == T::Array ? p->arr.i[0] : int_of(p)};
         } else {
           raise("IndexError",
                 "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
                 "integer or boolean arrays are valid indices");
           return false;
         }
-        for (auto& v : it.index.i) {
-          if (v < -x.dims[d] || v >= x.dims[d]) {
-            raise("IndexError", "index " + std::to_string(v) + " is out of bounds for axis " +
-                                    std::to_string(d) + " with size " + std::to_string(x.dims[d]));
-            return false;
-          }
-          if (v < 0) v += x.dims[d];
-        }
+        it.count = advanced_part(p) ? 1 : 0;  // 1: an array (named in a shape mismatch)
         items.push_back(std::move(it));
         ++d;
       }
@@ -2402,8 +2418,10 @@ class Machine {
     for (std::size_t k = 0; k < items.size(); ++k)
       if (items[k].kind == 2) adv.push_back(&items[k].index), where.push_back(k);
     if (const std::string no = broadcast_refusal(adv); !no.empty()) {
-      std::string shapes;
-      for (auto* a : adv) shapes += numpy_shape(a->dims) + " ";
+      std::string shapes;  // NumPy names the index arrays, not the ints among them
+      for (std::size_t i = 0; i < adv.size(); ++i)
+        if (items[where[i]].count == 1 || !items[where[i]].index.dims.empty())
+          shapes += numpy_shape(adv[i]->dims) + " ";
       raise(
           "IndexError",
           "shape mismatch: indexing arrays could not be broadcast together with shapes " + shapes);
@@ -2418,9 +2436,32 @@ class Machine {
         auto& b = bshape[bshape.size() - a->dims.size() + i];
         if (a->dims[i] != 1) b = a->dims[i];
       }
+    // Adjacent: the advanced indices stand next to each other in the index as written (an
+    // Ellipsis between them separates them even when it stands for no axis).
+    // Each index in range (negative ones counted from the end), once they broadcast; an empty
+    // broadcast reads none.
+    std::int64_t bsize = 1;
+    for (auto e : bshape) bsize *= e;
+    for (std::size_t i = 0; bsize > 0 && i < where.size(); ++i) {
+      Item& it = items[where[i]];
+      if (it.axis >= x.dims.size()) continue;  // a 0-d mask
+      const std::int64_t n = x.dims[it.axis];
+      for (auto& v : it.index.i) {
+        if (v < -n || v >= n) {
+          raise("IndexError", "index " + std::to_string(v) + " is out of bounds for axis " +
+                                  std::to_string(it.axis) + " with size " + std::to_string(n));
+          return false;
+        }
+        if (v < 0) v += n;
+      }
+    }
     bool adjacent = true;
-    for (std::size_t k = 1; k < where.size(); ++k)
-      adjacent = adjacent && where[k] == where[k - 1] + 1;
+    {
+      std::vector<std::size_t> at;
+      for (std::size_t k = 0; k < parts.size(); ++k)
+        if (advanced_part(parts[k]) || int_index(parts[k])) at.push_back(k);
+      for (std::size_t k = 1; k < at.size(); ++k) adjacent = adjacent && at[k] == at[k - 1] + 1;
+    }
     // The result's axes: each one either a basic item's or B's dimension j.
     struct Axis {
       int item = -1;  // -1: B's
@@ -2536,8 +2577,8 @@ class Machine {
               "a boolean index (x[True]) adds an axis and selects by mask in NumPy; "
               "boolean indices are not supported here");
         return false;
-      } else if (is_intlike(p)) {
-        std::int64_t k = int_of(p);
+      } else if (int_index(p)) {
+        std::int64_t k = p->t == T::Array ? p->arr.i[0] : int_of(p);
         if (k < -x.dims[d] || k >= x.dims[d]) {
           raise("IndexError", "index " + std::to_string(k) + " is out of bounds for axis " +
                                   std::to_string(d) + " with size " + std::to_string(x.dims[d]));
@@ -2550,8 +2591,7 @@ class Machine {
       } else {
         raise("IndexError",
               "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
-              "integer or boolean arrays are valid indices"
-              " (this notebook supports all but the arrays)");
+              "integer or boolean arrays are valid indices");
         return false;
       }
     }
@@ -2608,8 +2648,19 @@ class Machine {
       fits = vd == 1 || vd == sel.dims[sel.dims.size() - 1 - d];
     }
     if (!fits) {
-      raise("ValueError", "could not broadcast input array from shape " + numpy_shape(given) +
-                              " into shape " + numpy_shape(sel.dims));
+      if (!is_advanced(idx)) {
+        raise("ValueError", "could not broadcast input array from shape " + numpy_shape(given) +
+                                " into shape " + numpy_shape(sel.dims));
+      } else if (idx->t == T::Array && idx->arr.dt == DType::Bool && given.size() <= 1) {
+        raise("ValueError", "NumPy boolean array indexing assignment cannot assign " +
+                                std::to_string(val.size()) + " input values to the " +
+                                std::to_string(sel.size()) +
+                                " output values where the mask is true");
+      } else {
+        raise("ValueError", "shape mismatch: value array of shape " + numpy_shape(given) +
+                                " could not be broadcast to indexing result of shape " +
+                                numpy_shape(sel.dims));
+      }
       return false;
     }
     NdArray& x = obj->arr;
@@ -4194,22 +4245,9 @@ class Machine {
         }
         if (name == "ndim") return mk_int(static_cast<std::int64_t>(x.dims.size()));
         if (name == "size") return mk_int(x.size());
-        if (name == "T") {
-          if (x.dims.size() != 2) return obj;
-          auto r = NdArray::zeros(x.dt, {x.dims[1], x.dims[0]}, x.jax);
-          NdArray t = std::move(r.value());
-          std::vector<std::int64_t> offs(static_cast<std::size_t>(t.size()));
-          for (std::int64_t p = 0; p < x.dims[0]; ++p)
-            for (std::int64_t q = 0; q < x.dims[1]; ++q) {
-              const auto src = static_cast<std::size_t>(p * x.dims[1] + q),
-                         dst = static_cast<std::size_t>(q * x.dims[0] + p);
-              offs[dst] = static_cast<std::int64_t>(src);
-              if (x.is_float())
-                t.f[dst] = x.f[src];
-              else
-                t.i[dst] = x.i[src];
-            }
-          return link_view(obj, mk_array(std::move(t)), offs);  // .T is a view
+        if (name == "T") {  // all axes reversed, a view (an array of rank < 2 is its own)
+          if (x.dims.size() < 2) return obj;
+          return np_transpose(obj, x, {});
         }
         static const char* methods[] = {"reshape", "tolist",   "astype",
                                         "sum",     "prod",     "mean",
@@ -5297,12 +5335,28 @@ class Machine {
                              " were given");
       return false;
     }
+    for (auto& [k, v] : a.kw) {  // given by position too: Python's TypeError
+      std::size_t at = first;
+      if (k != "axis") {
+        at = 0;
+        for (std::size_t i = 0; i < params.size(); ++i)
+          if (k == params[i]) at = first + 1 + i;
+      }
+      if (at > 0 && at < a.pos.size()) {
+        raise("TypeError", fn + "() got multiple values for argument '" + k + "'");
+        return false;
+      }
+    }
     *keep = false;
     for (std::size_t i = 0; i < params.size(); ++i) {
       V v = a.get(first + 1 + i, params[i]);
       if (!v) continue;
       const std::string p = params[i];
       if (p == "keepdims") {
+        if (v->t != T::Bool && !is_intlike(v)) {
+          raise("TypeError", "'" + type_name(v) + "' object cannot be interpreted as an integer");
+          return false;
+        }
         *keep = truth(v) == 1;
       } else if (p == "ddof") {
         if (ddof) *ddof = v;
@@ -5857,18 +5911,29 @@ class Machine {
   // np.clip(a, a_min, a_max) and the method: minimum(maximum(a, a_min), a_max), NumPy's
   // promotion and NaNs; both bounds None is NumPy's ValueError.
   V np_clip(const V& x, const V& lo, const V& hi) {
-    // NumPy 1.24 reads a NaN scalar bound as no bound (a DeprecationWarning there).
-    const auto absent = [](const V& b) {
-      return !b || b->t == T::None || (b->t == T::Float && std::isnan(b->f));
+    // NumPy 1.24 reads a NaN scalar bound (a float, a NumPy scalar, a 0-d array) as no bound (a
+    // DeprecationWarning there); JAX's clip keeps NaN.
+    const bool jax = x->t == T::Array && x->arr.jax;
+    const auto nan_scalar = [](const V& b) {
+      if (!b) return false;
+      if (b->t == T::Float) return std::isnan(b->f);
+      return b->t == T::Array && b->arr.dims.empty() && b->arr.is_float() &&
+             std::isnan(b->arr.f[0]);
     };
-    const bool no_lo = absent(lo), no_hi = absent(hi);
-    if (no_lo && no_hi) return raise("ValueError", "One of max or min must be given");
+    const bool nan_lo = !jax && nan_scalar(lo), nan_hi = !jax && nan_scalar(hi);
+    const bool none_lo = !lo || lo->t == T::None, none_hi = !hi || hi->t == T::None;
+    const bool no_lo = none_lo || nan_lo, no_hi = none_hi || nan_hi;
+    if (none_lo && none_hi) return raise("ValueError", "One of max or min must be given");
+    if (no_lo && no_hi) {  // both NaN (or one NaN, one None): x, promoted as the NaN promotes it
+      NdArray r = x->arr;
+      if (!r.is_float()) r = astype(r, DType::Float64);
+      return from_array(std::move(r));
+    }
     V r = x;
     if (!no_lo) r = array_binary("maximum", r, lo);
     if (r && !no_hi) r = array_binary("minimum", r, hi);
     // The NaN bound still takes part in the result's dtype: an integer array becomes float64.
-    const bool nan_bound = (lo && lo->t == T::Float) || (hi && hi->t == T::Float);
-    if (r && nan_bound && (no_lo || no_hi) && r->t == T::Array && !r->arr.is_float() && !r->arr.jax)
+    if (r && (nan_lo || nan_hi) && r->t == T::Array && !r->arr.is_float())
       return from_array(astype(r->arr, DType::Float64));
     return r;
   }
@@ -6611,6 +6676,7 @@ class Machine {
     bool scalar = true;
     if (f == "rand" || f == "randn") {
       for (auto& d : a.pos) {
+        if (d->t == T::Bool) return raise("TypeError", "an integer is required");
         if (!is_intlike(d))
           return raise("TypeError",
                        "'" + type_name(d) + "' object cannot be interpreted as an integer");
@@ -6629,43 +6695,81 @@ class Machine {
     }
     for (auto d : dims)
       if (d < 0) return raise("ValueError", "negative dimensions are not allowed");
+    // A result of no size is a Python number; a size, even (), an array (0-d: an ndarray).
+    const auto sized = [&](NdArray r) {
+      V out = from_array(std::move(r));
+      if (out && out->arr.dims.empty()) out->b = true;
+      return out;
+    };
+    std::int64_t total = 1;
+    for (auto d : dims) total *= d;
     if (f == "randint") {
       V lo = a.get(0, "low"), hi = a.get(1, "high");
       if (!lo) return raise("TypeError", "randint() missing required argument 'low' (pos 1)");
+      bool numpy_scalar = false;  // dtype given: a NumPy int64 scalar without a size
       if (V d = a.get(3, "dtype"); d && d->t != T::None) {
         DType t;
         if (!dtype_arg(d, &t)) return nullptr;
         if (t != DType::Int64)
           return raise("NotImplementedError",
                        "np.random.randint with a dtype other than int64 is not supported here");
+        numpy_scalar = d->t != T::Builtin;
       }
-      for (const V& b : {lo, hi})
-        if (b && b->t != T::None && (!is_intlike(b) || is_big(b)))
+      // The bounds as 128-bit ints: int64's range, high exclusive up to 2**63.
+      __int128 bounds[2] = {0, 0};
+      const V given[2] = {lo, hi};
+      for (int k = 0; k < 2; ++k) {
+        const V& b = given[k];
+        if (!b || b->t == T::None) continue;
+        if (!is_intlike(b))
           return raise("NotImplementedError",
                        "np.random.randint with bounds other than int64 numbers (arrays) is not "
                        "supported here");
-      std::int64_t low = int_of(lo), high = 0;
+        if (is_big(b)) {
+          const BigInt& g = *b->big;
+          if (g.mag.size() > 3)
+            return raise("ValueError",
+                         std::string(k == 0 && hi && hi->t != T::None ? "low" : "high") +
+                             " is out of bounds for int64");
+          __int128 v = 0;
+          for (std::size_t w = g.mag.size(); w-- > 0;) v = (v << 32) | g.mag[w];
+          bounds[k] = g.neg ? -v : v;
+        } else {
+          bounds[k] = int_of(b);
+        }
+      }
+      __int128 low = bounds[0], high = bounds[1];
       if (!hi || hi->t == T::None) {
-        if (low <= 0) return raise("ValueError", "high <= 0");
         high = low;
         low = 0;
-      } else {
-        high = int_of(hi);
-        if (low >= high) return raise("ValueError", "low >= high");
       }
-      const std::uint64_t range =
-          static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low) - 1;
-      auto draw = [&]() {
-        return static_cast<std::int64_t>(static_cast<std::uint64_t>(low) +
-                                         np_random_.bounded(range));
-      };
-      if (scalar) return mk_int(draw());
+      const __int128 kMin = -(static_cast<__int128>(1) << 63), kMax = static_cast<__int128>(1)
+                                                                      << 63;
+      if (low < kMin) return raise("ValueError", "low is out of bounds for int64");
+      if (high > kMax) return raise("ValueError", "high is out of bounds for int64");
+      if (!scalar && total == 0) {  // nothing drawn, nothing checked
+        auto made = NdArray::zeros(DType::Int64, dims, false);
+        if (!made) return raise("ValueError", made.error());
+        return sized(std::move(made.value()));
+      }
+      if (low >= high)
+        return raise("ValueError", hi && hi->t != T::None ? "low >= high" : "high <= 0");
+      const std::uint64_t range = static_cast<std::uint64_t>(high - low - 1);
+      const std::uint64_t base = static_cast<std::uint64_t>(static_cast<std::int64_t>(low));
+      auto draw = [&]() { return static_cast<std::int64_t>(base + np_random_.bounded(range)); };
+      if (scalar) {
+        if (!numpy_scalar) return mk_int(draw());
+        NdArray r;
+        r.dt = DType::Int64;
+        r.i = {draw()};
+        return from_array(std::move(r));
+      }
       auto made = NdArray::zeros(DType::Int64, dims, false);
       if (!made) return raise("ValueError", made.error());
       NdArray r = std::move(made.value());
       if (!charge(static_cast<double>(r.size()))) return nullptr;
       for (auto& e : r.i) e = draw();
-      return from_array(std::move(r));
+      return sized(std::move(r));
     }
     double lo = 0, hi = 1;
     NdArray loc, scale;
@@ -6692,11 +6796,37 @@ class Machine {
           if (v < 0) return raise("ValueError", "scale < 0");
         if (const std::string no = broadcast_refusal({&loc, &scale}); !no.empty())
           return raise("ValueError", no);
+        auto b = binary("+", loc, binary("*", scale, scalar_array(0, 2, false)).value());
+        if (!b) return raise("ValueError", b.error());
         if (scalar) {
-          auto b = binary("+", loc, binary("*", scale, scalar_array(0, 2, false)).value());
-          if (!b) return raise("ValueError", b.error());
           dims = b->dims;
           scalar = false;
+        } else {  // the size, loc and scale broadcast together to the size (before drawing)
+          NdArray out_shape;
+          out_shape.dims = dims;
+          const std::vector<const NdArray*> args = {&out_shape, &loc, &scale};
+          for (std::size_t i = 0; i < 3; ++i)
+            for (std::size_t j = i + 1; j < 3; ++j)
+              if (!broadcast_refusal({args[i], args[j]}).empty())
+                return raise("ValueError",
+                             "shape mismatch: objects cannot be broadcast to a single shape.  "
+                             "Mismatch is between arg " +
+                                 std::to_string(i) + " with shape " + shape_repr(args[i]->dims) +
+                                 " and arg " + std::to_string(j) + " with shape " +
+                                 shape_repr(args[j]->dims) + ".");
+          std::vector<std::int64_t> all = dims;
+          for (const auto& d : {b->dims}) {
+            if (d.size() > all.size()) all.insert(all.begin(), d.size() - all.size(), 1);
+            for (std::size_t k = 0; k < d.size(); ++k) {
+              auto& e = all[all.size() - d.size() + k];
+              if (d[k] != 1) e = d[k];
+            }
+          }
+          if (all != dims)
+            return raise("ValueError", "Output size " + shape_repr(dims) +
+                                           " is not compatible with broadcast dimensions of "
+                                           "inputs " +
+                                           shape_repr(all) + ".");
         }
       } else {
         if (p0) lo = num_of(p0->t == T::Array ? as_real(p0) : p0);
@@ -6720,16 +6850,14 @@ class Machine {
     if (!charge(static_cast<double>(r.size()))) return nullptr;
     if (!arrays) {
       for (auto& e : r.f) e = one();
-      return from_array(std::move(r));
+      return sized(std::move(r));
     }
     for (auto& e : r.f) e = np_random_.gauss();  // loc + scale * z, element by element
     auto scaled = binary("*", scale, r);
     if (!scaled) return raise("ValueError", scaled.error());
     auto out = binary("+", loc, scaled.value());
     if (!out) return raise("ValueError", out.error());
-    if (out->dims != dims)
-      return raise("ValueError", "shape mismatch: objects cannot be broadcast to a single shape");
-    return from_array(std::move(out.value()));
+    return sized(std::move(out.value()));
   }
   // np.testing.assert_allclose: |actual - desired| <= atol + rtol * |desired| elementwise, NaNs
   // equal (equal_nan=True), infinities equal only to themselves; NumPy's message on failure.
@@ -7961,19 +8089,18 @@ class Machine {
         return mk_seq(v->t, std::move(items));
       }
       if (v->t == T::Dict) {
+        // JAX flattens a dict by its sorted keys (Python's ordering, its errors too).
+        std::vector<V> keys;
+        for (const V& k : v->items)
+          if (k) keys.push_back(k);
+        if (!sort_values(keys, nullptr, 0)) return nullptr;
         std::vector<std::size_t> order;
-        for (std::size_t i = 0; i < v->items.size(); ++i)
-          if (v->items[i]) order.push_back(i);
-        for (std::size_t i : order) {
-          const V& k = v->items[i];
-          if (k->t != v->items[order[0]]->t || (k->t != T::Str && k->t != T::Int))
-            return raise("TypeError", "'<' not supported between instances of '" + type_name(k) +
-                                          "' and '" + type_name(v->items[order[0]]) + "'");
-        }
-        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-          const V &x = v->items[a], &y = v->items[b];
-          return x->t == T::Str ? x->s < y->s : x->i < y->i;
-        });
+        for (const V& k : keys)
+          for (std::size_t i = 0; i < v->items.size(); ++i)
+            if (v->items[i] == k) {
+              order.push_back(i);
+              break;
+            }
         V d = mk(T::Dict);
         for (std::size_t i : order) {
           V c = walk(v->vals[i], path + "[" + repr(v->items[i]) + "]", depth + 1);
