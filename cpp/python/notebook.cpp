@@ -4435,6 +4435,12 @@ class Machine {
       if (name == "inf") return mk_float(std::numeric_limits<double>::infinity());
       if (name == "nan") return mk_float(std::nan(""));
       if (name == "newaxis") return none_v();
+      if ((name == "True_" || name == "False_") && mod == "numpy") {  // NumPy's bool scalars
+        NdArray b;
+        b.dt = DType::Bool;
+        b.i = {name == "True_" ? 1 : 0};
+        return mk_array(std::move(b));
+      }
       for (const char* f : kHostFns)
         if (name == f)
           return mk_named(T::Builtin, std::string(mod == "numpy" ? "np." : "jnp.") + name);
