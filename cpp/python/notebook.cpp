@@ -2250,6 +2250,20 @@ class Machine {
       out->b = true;
     return obj->arr.jax ? out : link_view(obj, out, offs);
   }
+  // An index's ellipses (at most one) and the axes it reads (at most the array's rank), in
+  // NumPy's words when it has more.
+  bool index_counts(std::size_t ellipses, std::size_t indexed, std::size_t rank) {
+    if (ellipses > 1) {
+      raise("IndexError", "an index can only have a single ellipsis ('...')");
+      return false;
+    }
+    if (indexed > rank) {
+      raise("IndexError", "too many indices for array: array is " + std::to_string(rank) +
+                              "-dimensional, but " + std::to_string(indexed) + " were indexed");
+      return false;
+    }
+    return true;
+  }
   // Whether idx is NumPy's advanced index: an array (not a NumPy scalar, not 0-d int), a list,
   // or a tuple holding one.
   static bool advanced_part(const V& p) {
@@ -2320,15 +2334,7 @@ class Machine {
         ++consumed;
       }
     }
-    if (ellipses > 1) {
-      raise("IndexError", "an index can only have a single ellipsis ('...')");
-      return false;
-    }
-    if (consumed > x.dims.size()) {
-      raise("IndexError", "too many indices for array: array is " + std::to_string(x.dims.size()) +
-                              "-dimensional, but " + std::to_string(consumed) + " were indexed");
-      return false;
-    }
+    if (!index_counts(ellipses, consumed, x.dims.size())) return false;
     std::size_t d = 0;
     auto full = [&](std::size_t axis) {
       Item it;
@@ -2546,15 +2552,7 @@ class Machine {
       else if (p->t != T::None)
         ++indexed;
     }
-    if (ellipses > 1) {
-      raise("IndexError", "an index can only have a single ellipsis ('...')");
-      return false;
-    }
-    if (indexed > x.dims.size()) {
-      raise("IndexError", "too many indices for array: array is " + std::to_string(x.dims.size()) +
-                              "-dimensional, but " + std::to_string(indexed) + " were indexed");
-      return false;
-    }
+    if (!index_counts(ellipses, indexed, x.dims.size())) return false;
     std::vector<std::int64_t> start(x.dims.size(), 0), stepv(x.dims.size(), 1), count = x.dims;
     std::vector<std::int64_t> dims;  // the result's shape, in the order the index writes it
     std::size_t d = 0;               // x's next axis
@@ -5803,14 +5801,12 @@ class Machine {
   }
   // np.argmax/argmin/var/std (first 1) or the method (first 0): the options checked
   // (reduction_options), keepdims applied.
-  V reduce_with_options(const std::string& f, const V& self, const NdArray& x, const Args& a,
-                        std::size_t first) {
+  V reduce_with_options(const std::string& f, const NdArray& x, const Args& a, std::size_t first) {
     bool keep = false;
     V ddof;
     if (!reduction_options(f, a, first, &keep, &ddof)) return nullptr;
     V axis = a.get(first, "axis");
     V r = f == "var" || f == "std" ? np_var(f, x, axis, ddof) : np_argminmax(f, x, axis);
-    (void)self;
     if (!keep || !r) return r;
     std::size_t ax = 0;
     bool flat = false;
@@ -6359,9 +6355,9 @@ class Machine {
       return rounded(r, a.get(1, "decimals"));
     }
     if (f == "concatenate") return np_join(f, a, jax);
-    if (f == "append" || f == "concatenate") {
+    if (f == "append") {  // np.concatenate is np_join's
       std::vector<NdArray> parts;
-      if (f == "append") {
+      {
         V x = need(a, 0, "arr", f), y = x ? need(a, 1, "values", f) : nullptr;
         if (!y) return nullptr;
         if (a.get(2, "axis") && a.get(2, "axis")->t != T::None)
@@ -6375,22 +6371,6 @@ class Machine {
         r2.dims = {r2.size()};
         r2.weak = false;
         parts = {p, r2};
-      } else {
-        V xs = need(a, 0, "arrays", f);
-        if (!xs) return nullptr;
-        std::vector<V> items;
-        if (!iterate(xs, &items)) return nullptr;
-        if (items.empty()) return raise("ValueError", "need at least one array to concatenate");
-        for (auto& it : items) {
-          NdArray p;
-          if (!to_array(it, &p, jax)) return nullptr;
-          p.weak = false;
-          if (p.dims.empty())
-            return raise("ValueError", "zero-dimensional arrays cannot be concatenated");
-          parts.push_back(p);
-        }
-        if (V ax = a.get(1, "axis"); ax && !(is_intlike(ax) && int_of(ax) == 0))
-          return raise("NotImplementedError", "concatenate is supported here along axis 0");
       }
       DType t = parts[0].dt;
       bool anyjax = false;
@@ -6563,7 +6543,7 @@ class Machine {
       // NumPy's functions call the array's method (a list or a scalar becomes an array first).
       V self = x->t == T::Array ? x : mk_array(p);
       if (f == "argmax" || f == "argmin" || f == "var" || f == "std")
-        return reduce_with_options(f, self, p, a, 1);
+        return reduce_with_options(f, p, a, 1);
       if (f == "cumsum" || f == "cumprod") {
         if (!cumulative_options(f, a, 1)) return nullptr;
         return np_cumulative(f, p, a.get(1, "axis"), a.get(2, "dtype"));
@@ -7667,7 +7647,7 @@ class Machine {
       return none_v();
     }
     if (name == "argmax" || name == "argmin" || name == "var" || name == "std")
-      return reduce_with_options(name, self, x, a, 0);
+      return reduce_with_options(name, x, a, 0);
     if (name == "cumsum" || name == "cumprod") {
       if (!cumulative_options(name, a, 0)) return nullptr;
       return np_cumulative(name, x, a.get(0, "axis"), a.get(1, "dtype"));
