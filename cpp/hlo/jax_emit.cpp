@@ -1,5 +1,6 @@
 #include "hlo/jax_emit.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,33 @@
 namespace rl::hlo::jax {
 
 namespace {
+
+// A symbol as MLIR prints it: @name when the name is a bare identifier ([A-Za-z_][A-Za-z0-9_$.]*),
+// else quoted with '"' and '\\' escaped and other unprintable bytes as \XX
+// (llvm::printEscapedString): a jitted lambda's function is @"<lambda>".
+std::string symbol_ref(const std::string& n) {
+  auto head = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+  auto tail = [&](char c) {
+    return head(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '$' || c == '.';
+  };
+  if (!n.empty() && head(n[0]) && std::all_of(n.begin() + 1, n.end(), tail)) return "@" + n;
+  static const char* hex = "0123456789ABCDEF";
+  std::string out = "@\"";
+  for (char ch : n) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c < 0x20 || c >= 0x7f) {
+      out += '\\';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
 
 std::string join(const std::vector<std::int64_t>& v) {
   std::string out = "[";
@@ -207,7 +235,7 @@ Emitter::Ins Emitter::make(Emitter& e, const Rec& k, const Ins& in, const FnMap&
       return {values, indices};
     }
     case Prim::Call:
-      return {e.call(fm(k.callee), in)};
+      return e.call(fm(k.callee), in);
     case Prim::ScanWhile:
       return e.scan_while(Ins(in.begin(), in.begin() + std::ptrdiff_t(k.n)),
                           Ins(in.begin() + std::ptrdiff_t(k.n), in.end()), k.v1[0], fm(k.callee));
@@ -813,7 +841,7 @@ void Emitter::end_function(const std::vector<Value>& results) {
   stack_.pop_back();
 }
 
-Value Emitter::call(int function, const std::vector<Value>& args) {
+std::vector<Value> Emitter::call(int function, const std::vector<Value>& args) {
   Nest nest(*this);
   const Function& f = funcs_[function];
   std::string operands, types;
@@ -821,11 +849,26 @@ Value Emitter::call(int function, const std::vector<Value>& args) {
     operands += (i ? ", " : "") + name(args[i]);
     types += (i ? ", " : "") + tt(args[i]);
   }
-  Value r = add(f.result_types.at(0), "");
-  cur().lines.push_back(name(r) + " = call @" + f.name + "(" + operands + ") : (" + types +
-                        ") -> " + type_text(f.result_types[0]));
-  if (Rec* k = keep(nest, Prim::Call, args, {r})) k->callee = function;
-  return r;
+  const std::size_t n = f.result_types.size();
+  std::vector<Value> rs;
+  std::string head, results;
+  if (n == 1) {
+    rs.push_back(add(f.result_types[0], ""));
+    head = name(rs[0]);
+    results = type_text(f.result_types[0]);
+  } else {
+    const std::string base = "%" + std::to_string(cur().next_id++);
+    for (std::size_t k = 0; k < n; ++k) {
+      rs.push_back(add(f.result_types[k], base + "#" + std::to_string(k)));
+      results += (k ? ", " : "") + type_text(f.result_types[k]);
+    }
+    head = base + ":" + std::to_string(n);
+    results = "(" + results + ")";
+  }
+  cur().lines.push_back(head + " = call " + symbol_ref(f.name) + "(" + operands + ") : (" + types +
+                        ") -> " + results);
+  if (Rec* k = keep(nest, Prim::Call, args, rs)) k->callee = function;
+  return rs;
 }
 
 std::vector<Value> Emitter::scan_while(const std::vector<Value>& consts,
@@ -907,8 +950,8 @@ std::string Emitter::print_loop(const Function& f, const Loop& loop) const {
          ",  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n";
   out += pad + "  stablehlo.return " + first + " : tensor<i1>\n";
   out += pad + "} do {\n";
-  out += pad + "  " + first + (nres == 1 ? "" : ":" + std::to_string(nres)) + " = func.call @" +
-         callee.name + "(" + call_args + ") : (" + call_types + ") -> " +
+  out += pad + "  " + first + (nres == 1 ? "" : ":" + std::to_string(nres)) + " = func.call " +
+         symbol_ref(callee.name) + "(" + call_args + ") : (" + call_types + ") -> " +
          (nres == 1 ? result_types : "(" + result_types + ")") + "\n";
   out += pad + "  " + c + " = stablehlo.constant dense<1> : tensor<i32>\n";
   out += pad + "  " + second + " = stablehlo.add " + counter + ", " + c + " : tensor<i32>\n";
@@ -982,8 +1025,8 @@ void Emitter::drop_functions(int first) {
   while (stack_.size() > 1 && stack_.back() >= first) stack_.pop_back();
 }
 std::string Emitter::print_function(const Function& f) const {
-  std::string out =
-      "  func.func " + std::string(f.is_public ? "public" : "private") + " @" + f.name + "(";
+  std::string out = "  func.func " + std::string(f.is_public ? "public" : "private") + " " +
+                    symbol_ref(f.name) + "(";
   for (std::size_t i = 0; i < f.arg_types.size(); ++i)
     out += (i ? ", %arg" : "%arg") + std::to_string(i) + ": " + type_text(f.arg_types[i]);
   out += ") -> ";
@@ -1057,13 +1100,35 @@ std::vector<bool> Emitter::live_recs(int fn, const std::vector<std::vector<bool>
       if (loops) (*loops)[k] = std::move(keep);
       continue;
     }
+    const std::vector<bool>* reads = nullptr;
+    if (rec.prim == Prim::Call) reads = &call_reads(rec, used, callee_reads);
     for (std::size_t j = 0; j < rec.reads.size(); ++j)
-      if (rec.prim != Prim::Call || callee_reads[std::size_t(rec.callee)][j])
-        used[std::size_t(rec.reads[j])] = true;
+      if (!reads || (*reads)[j]) used[std::size_t(rec.reads[j])] = true;
   }
   args_read->assign(used.begin(), used.begin() + std::ptrdiff_t(f.arg_types.size()));
   if (values_used) *values_used = std::move(used);
   return live;
+}
+
+std::vector<bool> Emitter::results_used(const Rec& rec, const std::vector<bool>& used) const {
+  std::vector<bool> mask;
+  for (int v : rec.results) mask.push_back(used[std::size_t(v)]);
+  return mask;
+}
+const std::vector<bool>& Emitter::call_reads(
+    const Rec& rec, const std::vector<bool>& used,
+    const std::vector<std::vector<bool>>& callee_reads) const {
+  std::vector<bool> mask = results_used(rec, used);
+  if (std::all_of(mask.begin(), mask.end(), [](bool b) { return b; }))
+    return callee_reads[std::size_t(rec.callee)];
+  auto key = std::make_pair(rec.callee, std::move(mask));
+  auto hit = body_reads_.find(key);
+  if (hit == body_reads_.end()) {
+    std::vector<bool> r;
+    live_recs(rec.callee, callee_reads, &r, &key.second);
+    hit = body_reads_.emplace(std::move(key), std::move(r)).first;
+  }
+  return hit->second;
 }
 
 std::vector<std::vector<bool>> Emitter::analyze() const {
@@ -1111,9 +1176,9 @@ std::string Emitter::finish(const std::vector<Value>& results,
   while (!todo.empty()) {
     const std::size_t fn = std::size_t(todo.back());
     todo.pop_back();
-    std::vector<bool> reads;
+    std::vector<bool> reads, used;
     const std::vector<bool>* kept = body_results[fn].empty() ? nullptr : &body_results[fn];
-    live[fn] = live_recs(int(fn), args_read, &reads, kept, nullptr, nullptr, &loops[fn]);
+    live[fn] = live_recs(int(fn), args_read, &reads, kept, &used, nullptr, &loops[fn]);
     if (!kept)
       for (bool a : args_read[fn]) pruned = pruned || !a;
     const auto& recs = funcs_[fn].recs;
@@ -1123,6 +1188,8 @@ std::string Emitter::finish(const std::vector<Value>& results,
         continue;
       }
       const int c = recs[k].callee;
+      if (recs[k].prim == Prim::Call)
+        for (bool b : results_used(recs[k], used)) pruned = pruned || !b;
       if (recs[k].prim == Prim::ScanWhile) {
         const LoopKeep& lk = loops[fn][k];
         for (bool b : lk.consts) pruned = pruned || !b;
@@ -1146,33 +1213,51 @@ std::string Emitter::finish(const std::vector<Value>& results,
   Emitter e(module_name_, args);
   e.pruned_ = true;
   e.result_info_ = result_info_;
-  std::vector<int> made(funcs_.size(), -1);
-  std::function<std::vector<Value>(int, const std::vector<Value>&)> replay =
-      [&](int fn, const std::vector<Value>& arg_values) {
+  // A callee is made once for each mask of its results its calls use (its function's index on
+  // `e`, by (callee, mask)).
+  std::map<std::pair<int, std::vector<bool>>, int> made;
+  // Function fn made on `e` from `arg_values` (its arguments' values there, invalid for those left
+  // out), returning the results `kept` marks (all when empty).
+  std::function<std::vector<Value>(int, const std::vector<Value>&, const std::vector<bool>&)>
+      replay = [&](int fn, const std::vector<Value>& arg_values, const std::vector<bool>& kept) {
         const Function& f = funcs_[std::size_t(fn)];
         std::vector<Value> map(f.types.size());
         for (std::size_t i = 0; i < arg_values.size(); ++i) map[i] = arg_values[i];
-        FnMap fm = [&](int callee) {
-          if (made[std::size_t(callee)] < 0) {
-            const Function& g = funcs_[std::size_t(callee)];
-            const std::vector<bool>& kept = args_read[std::size_t(callee)];
-            std::vector<Aval> types;
-            for (std::size_t i = 0; i < g.arg_types.size(); ++i)
-              if (kept[i]) types.push_back(g.arg_types[i]);
-            const int index = e.begin_function(g.base, types);
-            std::vector<Value> in(g.arg_types.size());
-            for (std::size_t i = 0, k = 0; i < g.arg_types.size(); ++i)
-              if (kept[i]) in[i] = e.arg(k++);
-            e.end_function(replay(callee, in));
-            made[std::size_t(callee)] = index;
-          }
-          return made[std::size_t(callee)];
-        };
+        std::vector<bool> fn_reads, used;
+        std::vector<LoopKeep> fn_loops;
+        const std::vector<bool> fn_live = live_recs(
+            fn, args_read, &fn_reads, kept.empty() ? nullptr : &kept, &used, nullptr, &fn_loops);
         for (std::size_t k = 0; k < f.recs.size(); ++k) {
-          if (!live[std::size_t(fn)][k]) continue;
+          if (!fn_live[k]) continue;
           const Rec& rec = f.recs[k];
+          if (rec.prim == Prim::Call) {
+            std::vector<bool> mask = results_used(rec, used);
+            const std::vector<bool>& reads = call_reads(rec, used, args_read);
+            auto key = std::make_pair(rec.callee, mask);
+            auto hit = made.find(key);
+            if (hit == made.end()) {
+              const Function& g = funcs_[std::size_t(rec.callee)];
+              std::vector<Aval> types;
+              for (std::size_t i = 0; i < g.arg_types.size(); ++i)
+                if (reads[i]) types.push_back(g.arg_types[i]);
+              const int index = e.begin_function(g.base, types);
+              std::vector<Value> in(g.arg_types.size());
+              for (std::size_t i = 0, a = 0; i < g.arg_types.size(); ++i)
+                if (reads[i]) in[i] = e.arg(a++);
+              const bool all = std::all_of(mask.begin(), mask.end(), [](bool b) { return b; });
+              e.end_function(replay(rec.callee, in, all ? std::vector<bool>{} : mask));
+              hit = made.emplace(std::move(key), index).first;
+            }
+            Ins in;
+            for (std::size_t j = 0; j < rec.reads.size(); ++j)  // what its callee reads
+              if (reads[j]) in.push_back(map[std::size_t(rec.reads[j])]);
+            const Ins out = e.call(hit->second, in);
+            for (std::size_t r = 0, o = 0; r < rec.results.size(); ++r)
+              if (mask[r]) map[std::size_t(rec.results[r])] = out[o++];
+            continue;
+          }
           if (rec.prim == Prim::ScanWhile) {
-            const LoopKeep& lk = loops[std::size_t(fn)][k];
+            const LoopKeep& lk = fn_loops[k];
             const std::size_t nc = lk.consts.size();
             const Function& g = funcs_[std::size_t(rec.callee)];
             Ins consts, carry;
@@ -1186,22 +1271,19 @@ std::string Emitter::finish(const std::vector<Value>& results,
             std::vector<Value> in(g.arg_types.size());
             for (std::size_t j = 0, a = 0; j < g.arg_types.size(); ++j)
               if (lk.keeps(j)) in[j] = e.arg(a++);
-            e.end_function(replay(rec.callee, in));
+            e.end_function(replay(rec.callee, in, lk.carries));
             const Ins out = e.scan_while(consts, carry, rec.v1[0], index);
             for (std::size_t r = 0, o = 0; r < rec.results.size(); ++r)
               if (lk.carries[r]) map[std::size_t(rec.results[r])] = out[o++];
             continue;
           }
           Ins in;
-          for (std::size_t j = 0; j < rec.reads.size(); ++j)  // a call passes what its callee reads
-            if (rec.prim != Prim::Call || args_read[std::size_t(rec.callee)][j])
-              in.push_back(map[std::size_t(rec.reads[j])]);
-          const Ins out = make(e, rec, in, fm);
+          for (int v : rec.reads) in.push_back(map[std::size_t(v)]);
+          const Ins out = make(e, rec, in, [](int callee) { return callee; });
           for (std::size_t j = 0; j < rec.results.size() && j < out.size(); ++j)
             map[std::size_t(rec.results[j])] = out[j];
         }
         std::vector<Value> res;
-        const std::vector<bool>& kept = body_results[std::size_t(fn)];
         for (std::size_t r = 0; r < f.result_ids.size(); ++r)
           if (kept.empty() || kept[r]) res.push_back(map[std::size_t(f.result_ids[r])]);
         return res;
@@ -1209,7 +1291,7 @@ std::string Emitter::finish(const std::vector<Value>& results,
   std::vector<Value> main_in(funcs_[0].arg_types.size());
   for (std::size_t k = 0; k < kept_args_.size(); ++k)
     main_in[std::size_t(kept_args_[k])] = e.arg(k);
-  const std::vector<Value> main_out = replay(0, main_in);
+  const std::vector<Value> main_out = replay(0, main_in, {});
   return e.finish(main_out);
 }
 

@@ -151,8 +151,9 @@ class Emitter {
   // Starts a private function: later primitives go into it until end_function. Returns its index.
   int begin_function(const std::string& name, const std::vector<Aval>& args);
   void end_function(const std::vector<Value>& results);
-  // `%0 = call @relu(%arg0) : (tensor<...>) -> tensor<...>` in the current function (one result).
-  Value call(int function, const std::vector<Value>& args);
+  // `%0 = call @relu(%arg0) : (tensor<...>) -> tensor<...>` in the current function; a function
+  // of several results gives `%0:2 = call @f(...) : (...) -> (..., ...)`, read as %0#0, %0#1.
+  std::vector<Value> call(int function, const std::vector<Value>& args);
 
   // The module's text (ending with a newline, as as_text()); `results` are @main's: one prints
   // jax.result_info = "result", several "result[0]", "result[1]", ...
@@ -280,10 +281,16 @@ class Emitter {
   // reads all of its arguments here: what a loop keeps is live_recs' LoopKeep): the callee_reads
   // live_recs takes.
   std::vector<std::vector<bool>> analyze() const;
+  // Which of a primitive's results are `used` (a value mask of its function).
+  std::vector<bool> results_used(const Rec& rec, const std::vector<bool>& used) const;
+  // The arguments a call's callee reads for the call's results that are used (JAX's DCE rule for
+  // pjit drops a private function's unused results, then what only they read).
+  const std::vector<bool>& call_reads(const Rec& rec, const std::vector<bool>& used,
+                                      const std::vector<std::vector<bool>>& callee_reads) const;
   // Function fn's results from `first` on, as live_recs' results_kept.
   std::vector<bool> results_from(int fn, std::size_t first) const;
-  // A loop body's arguments read for a mask of its results, by (body, mask): one analysis asks
-  // again for the bodies of nested loops (analyze() starts it afresh).
+  // A loop body's or callee's arguments read for a mask of its results, by (function, mask): one
+  // analysis asks again for the bodies of nested loops (analyze() starts it afresh).
   mutable std::map<std::pair<int, std::vector<bool>>, std::vector<bool>> body_reads_;
   std::vector<int> kept_args_;
   bool pruned_ = false;                   // a module made again by finish: printed as it is

@@ -2961,35 +2961,65 @@ struct Interp {
     return Result<Ref>::success(unflatten(init_r, leaves, at));
   }
 
+  // A private function's output as its body returned it: the containers (tuples, lists, None)
+  // around its leaves, and each leaf's weak type, by function index.
+  struct PrivateOut {
+    Ref tree;
+    std::vector<bool> weak;
+  };
+  std::map<int, PrivateOut> private_outs;
+  // Its arguments and results are pytrees (JAX flattens both): the function takes the leaves of
+  // `args` and returns the leaves of what `body` gives, and a call gives the same containers
+  // around the call's results.
   Result<Ref> call_jitted_private(const std::string& name, const std::vector<Ref>& args,
                                   const std::function<Result<Ref>(const std::vector<Ref>&)>& body,
                                   const std::string& key = "") {
+    std::vector<Ref> leaves;
+    for (auto& a : args) {
+      UNWRAP(ok, flatten(a, leaves, name));
+      (void)ok;
+    }
     std::vector<hj::Aval> types;
     std::vector<hj::Value> vals;
     std::vector<bool> weak;
-    for (auto& a0 : args) {
-      UNWRAP(a, as_array(a0, name));
+    for (auto& a : leaves) {
       UNWRAP(v, value_of(a));
       vals.push_back(v);
       types.push_back(em->aval(v));
       weak.push_back(a->weak);
     }
-    std::string cache_key = name + "|" + key;
+    // Arguments in containers: JAX traces each pytree structure on its own (a tuple and a list
+    // of the same arrays are two functions).
+    std::string tree;
+    std::function<void(const Ref&)> describe = [&](const Ref& x) {
+      if (x->k == K::Tuple || x->k == K::List) {
+        tree += x->k == K::Tuple ? "(" : "[";
+        for (auto& it : x->items) describe(it);
+        tree += x->k == K::Tuple ? ")" : "]";
+      } else {
+        tree += x->k == K::None ? "N" : "*";
+      }
+    };
+    for (auto& a : args) describe(a);
+    const bool keyed = !key.empty() || tree.find_first_not_of('*') != std::string::npos;
+    std::string cache_key = name + "|" + key + "|" + tree;
     for (auto& t : types) cache_key += "|" + hj::type_text(t);
     int f = -1;
-    if (key.empty()) {
+    if (!keyed) {
       f = em->find_function(name, types);
     } else if (auto it = private_cache.find(cache_key); it != private_cache.end()) {
       f = it->second;
     }
-    bool out_weak = false;
-    if (f < 0) {
+    if (f < 0 || !private_outs.count(f)) {
       f = em->begin_function(name, types);
-      if (!key.empty()) private_cache[cache_key] = f;
+      if (keyed) private_cache[cache_key] = f;
       fn_stack.push_back(f);
-      std::vector<Ref> inner;
+      std::vector<Ref> inner_leaves;
       for (std::size_t k = 0; k < types.size(); ++k)
-        inner.push_back(traced(hj::Value{int(k)}, weak[k]));
+        inner_leaves.push_back(traced(hj::Value{int(k)}, weak[k]));
+      std::vector<Ref> inner;
+      std::size_t at = 0;
+      for (auto& a : args) inner.push_back(unflatten(a, inner_leaves, at));
       // A failed trace leaves nothing behind: the body's function (and any it began) goes, as a
       // program may catch the error and go on tracing.
       auto drop = [&]() {
@@ -2997,25 +3027,38 @@ struct Interp {
         em->drop_functions(f);
         for (auto it = private_cache.begin(); it != private_cache.end();)
           it = it->second >= f ? private_cache.erase(it) : std::next(it);
+        for (auto it = private_outs.begin(); it != private_outs.end();)
+          it = it->first >= f ? private_outs.erase(it) : std::next(it);
       };
       auto r = body(inner);
-      if (!r) {
-        fn_stack.pop_back();
-        drop();
-        return pass_on(r);
+      std::vector<Ref> outs;
+      auto flat = r ? flatten(r.value(), outs, name) : Result<bool>::failure(r.error_info());
+      std::vector<hj::Value> results;
+      PrivateOut po;
+      for (std::size_t k = 0; flat && k < outs.size(); ++k) {
+        auto v = value_of(outs[k]);
+        if (!v) {
+          flat = Result<bool>::failure(v.error_info());
+          break;
+        }
+        results.push_back(v.value());
+        po.weak.push_back(outs[k]->weak);
       }
-      auto ra = as_array(r.value(), name);
-      auto rv = ra ? value_of(ra.value()) : Result<hj::Value>::failure(ra.error_info());
       fn_stack.pop_back();
-      if (!rv) {
+      if (!flat) {
         drop();
-        return pass_on(rv);
+        return pass_on(flat);
       }
-      auto ra_v = ra.value();
-      out_weak = ra_v->weak;
-      em->end_function({rv.value()});
+      po.tree = r.value();
+      em->end_function(results);
+      private_outs[f] = std::move(po);
     }
-    return Result<Ref>::success(traced(em->call(f, vals), out_weak));
+    const PrivateOut& po = private_outs[f];
+    const std::vector<hj::Value> rs = em->call(f, vals);
+    std::vector<Ref> out;
+    for (std::size_t k = 0; k < rs.size(); ++k) out.push_back(traced(rs[k], po.weak[k]));
+    std::size_t at = 0;
+    return Result<Ref>::success(unflatten(po.tree, out, at));
   }
 
   // ---- builtins ----

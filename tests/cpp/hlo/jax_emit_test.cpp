@@ -78,7 +78,7 @@ TEST_CASE("finish leaves out what nothing uses, as jit does: ops, arguments, fun
   (void)e.unary("sine", e.arg(0));  // dead inside @h, whose first argument goes too
   e.end_function({e.unary("tanh", e.arg(1))});
   auto one = e.broadcast_in_dim(e.constant(1, {{}, "f32"}), {2}, {});
-  auto r = e.binary("add", e.call(h, {e.arg(1), e.arg(2)}), one);
+  auto r = e.binary("add", e.call(h, {e.arg(1), e.arg(2)})[0], one);
   const std::string text = e.finish({r});
   CHECK(text ==
         "module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {\n"
@@ -104,6 +104,61 @@ TEST_CASE("finish leaves out what nothing uses, as jit does: ops, arguments, fun
   const std::string kept = all.finish({all.binary("add", all.arg(0), all.arg(1))});
   CHECK(all.kept_args() == std::vector<int>{0, 1});
   CHECK_THAT(kept, Catch::Matchers::Contains("%0 = stablehlo.add %arg0, %arg1 : tensor<2xf32>"));
+}
+
+// A jitted helper returning a pytree is one private function of several results; JAX's DCE rule
+// for pjit drops the results a call leaves unread, and then what only they needed. A name that is
+// not a bare identifier is quoted, as MLIR prints a jitted lambda's @"<lambda>".
+TEST_CASE("a call of several results, its unread results left out, a quoted name",
+          "[hlo][jax_emit]") {
+  const Aval v2{{2}, "f32"};
+  Emitter e("f", {v2, v2});
+  const int pair = e.begin_function("pair", {v2, v2});
+  e.end_function({e.unary("exponential", e.arg(0)), e.unary("tanh", e.arg(1))});
+  const auto both = e.call(pair, {e.arg(0), e.arg(1)});
+  REQUIRE(both.size() == 2);
+  const std::string whole = e.finish({e.binary("add", both[0], both[1])});
+  CHECK_THAT(whole, Catch::Matchers::Contains(
+                        "    %0:2 = call @pair(%arg0, %arg1) : (tensor<2xf32>, tensor<2xf32>) -> "
+                        "(tensor<2xf32>, tensor<2xf32>)\n"
+                        "    %1 = stablehlo.add %0#0, %0#1 : tensor<2xf32>\n"));
+  CHECK_THAT(whole, Catch::Matchers::Contains(
+                        "  func.func private @pair(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>) -> "
+                        "(tensor<2xf32>, tensor<2xf32>) {\n"));
+  auto m = rl::hlo::parse_stablehlo(whole);
+  REQUIRE(m.ok());
+  CHECK(rl::hlo::verify(m->at(0)).ok());
+
+  // Only the second result read: @pair keeps tanh and its second argument; @main its second.
+  Emitter g("<lambda>", {v2, v2});
+  const int lam = g.begin_function("<lambda>", {v2, v2});
+  g.end_function({g.unary("exponential", g.arg(0)), g.unary("tanh", g.arg(1))});
+  const std::string pruned = g.finish({g.call(lam, {g.arg(0), g.arg(1)})[1]});
+  CHECK(g.kept_args() == std::vector<int>{1});
+  CHECK_THAT(pruned,
+             Catch::Matchers::Contains(
+                 "    %0 = call @\"<lambda>\"(%arg0) : (tensor<2xf32>) -> tensor<2xf32>\n"));
+  CHECK_THAT(pruned,
+             Catch::Matchers::Contains(
+                 "  func.func private @\"<lambda>\"(%arg0: tensor<2xf32>) -> tensor<2xf32> {\n"
+                 "    %0 = stablehlo.tanh %arg0 : tensor<2xf32>\n"));
+  CHECK_THAT(pruned, !Catch::Matchers::Contains("exponential"));
+  auto pm = rl::hlo::parse_stablehlo(pruned);
+  REQUIRE(pm.ok());
+  CHECK(rl::hlo::verify(pm->at(0)).ok());
+
+  // Called twice, each call reading another result: two functions, as two pruned jaxprs lower.
+  Emitter h("f", {v2});
+  const int p2 = h.begin_function("pair", {v2, v2});
+  h.end_function({h.unary("exponential", h.arg(0)), h.unary("tanh", h.arg(1))});
+  const auto first = h.call(p2, {h.arg(0), h.arg(0)});
+  const auto second = h.call(p2, {h.arg(0), h.arg(0)});
+  const std::string two = h.finish({h.binary("add", first[0], second[1])});
+  CHECK_THAT(two, Catch::Matchers::Contains("func.func private @pair(%arg0: tensor<2xf32>)"));
+  CHECK_THAT(two, Catch::Matchers::Contains("func.func private @pair_0(%arg0: tensor<2xf32>)"));
+  auto tm = rl::hlo::parse_stablehlo(two);
+  REQUIRE(tm.ok());
+  CHECK(rl::hlo::verify(tm->at(0)).ok());
 }
 
 // A loop's body is traced once with placeholders for what it closes over, then made again with
@@ -151,7 +206,7 @@ TEST_CASE("private functions, calls and tuple results print as JAX does and veri
   auto zero = e.broadcast_in_dim(e.constant(0, {{}, "f32"}), {2, 3}, {});
   e.end_function({e.binary("maximum", e.arg(0), zero)});
   CHECK(e.find_function("relu", {{{2, 3}, "f32"}}) == relu);
-  auto r = e.call(relu, {e.arg(0)});
+  auto r = e.call(relu, {e.arg(0)})[0];
   auto t = e.transpose(r, {1, 0});
   const std::string text = e.finish({r, t});
   const std::string expected =

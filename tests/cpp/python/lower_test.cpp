@@ -1321,3 +1321,69 @@ TEST_CASE(
                                "jax.jit(f).lower(jnp.ones(2))\n"),
              Catch::Matchers::Contains("stablehlo.while"));
 }
+
+// A jitted helper called while tracing is a private function of its own (pjit), whatever pytree
+// it takes and returns: its leaves are the function's arguments and results. JAX's DCE rule for
+// pjit drops the results a call leaves unread and the arguments only they read; a pytree
+// structure traces on its own; a jitted lambda's function is @"<lambda>", quoted as MLIR prints a
+// name that is not a bare identifier.
+TEST_CASE("jitted helpers of tuples and lists, and jitted lambdas, inside a jit",
+          "[python][lower]") {
+  const std::string head = "import jax\nimport jax.numpy as jnp\n";
+  const std::string pair = lower_text(head +
+                                      "@jax.jit\ndef two(x, y):\n    return x * 2, (y + 1, 3.0)\n"
+                                      "def f(x, y):\n    a, (b, c) = two(x, y)\n"
+                                      "    return a + b * c\n"
+                                      "jax.jit(f).lower(jnp.zeros(3), jnp.zeros(3))\n");
+  CHECK_THAT(pair, Catch::Matchers::Contains(
+                       "    %0:3 = call @two(%arg0, %arg1) : (tensor<3xf32>, tensor<3xf32>) -> "
+                       "(tensor<3xf32>, tensor<3xf32>, tensor<f32>)\n"));
+  CHECK_THAT(pair, Catch::Matchers::Contains("stablehlo.multiply %0#1, %1 : tensor<3xf32>"));
+  CHECK_THAT(pair, Catch::Matchers::Contains(
+                       "  func.func private @two(%arg0: tensor<3xf32>, %arg1: tensor<3xf32>) -> "
+                       "(tensor<3xf32>, tensor<3xf32>, tensor<f32>) {\n"));
+  CHECK_THAT(pair, Catch::Matchers::Contains("    return %1, %3, %cst_1 : tensor<3xf32>, "
+                                             "tensor<3xf32>, tensor<f32>\n"));
+  // Only a read: @two keeps x * 2 and its first argument, @main its first.
+  const std::string first = lower_text(head +
+                                       "@jax.jit\ndef two(x, y):\n    return x * 2, y + 1\n"
+                                       "def f(x, y):\n    a, b = two(x, y)\n    return a\n"
+                                       "jax.jit(f).lower(jnp.zeros(3), jnp.zeros(3))\n");
+  CHECK_THAT(first, Catch::Matchers::Contains(
+                        "    %0 = call @two(%arg0) : (tensor<3xf32>) -> tensor<3xf32>\n"));
+  CHECK_THAT(first, Catch::Matchers::Contains(
+                        "  func.func private @two(%arg0: tensor<3xf32>) -> tensor<3xf32> {\n"));
+  CHECK(first.find("stablehlo.add") == std::string::npos);
+  // A tuple and a list of the same arrays: two traces, @h and @h_0; one call of each.
+  const std::string trees =
+      lower_text(head +
+                 "@jax.jit\ndef h(p):\n    w, b = p\n"
+                 "    return jnp.tanh(w) + b\n"
+                 "def f(w, b):\n    return h((w, b)) * h([w, b]) + h((w, b))\n"
+                 "jax.jit(f).lower(jnp.zeros(3), jnp.zeros(3))\n");
+  CHECK_THAT(trees, Catch::Matchers::Contains("%0 = call @h(%arg0, %arg1)"));
+  CHECK_THAT(trees, Catch::Matchers::Contains("%1 = call @h_0(%arg0, %arg1)"));
+  CHECK_THAT(trees, Catch::Matchers::Contains("%3 = call @h(%arg0, %arg1)"));
+  CHECK(trees.find("@h_1") == std::string::npos);
+  const std::string lam = lower_text(head +
+                                     "sq = jax.jit(lambda x: x * x)\n"
+                                     "def f(x):\n    return sq(x) + 1\n"
+                                     "jax.jit(f).lower(jnp.zeros(3))\n");
+  CHECK_THAT(lam, Catch::Matchers::Contains(
+                      "    %0 = call @\"<lambda>\"(%arg0) : (tensor<3xf32>) -> tensor<3xf32>\n"));
+  CHECK_THAT(lam,
+             Catch::Matchers::Contains(
+                 "  func.func private @\"<lambda>\"(%arg0: tensor<3xf32>) -> tensor<3xf32> {\n"));
+  CHECK_THAT(lower_text(head + "jax.jit(lambda x: -x).lower(jnp.zeros(3))\n"),
+             Catch::Matchers::StartsWith("module @jit__lambda_ attributes"));
+  // The module parses and runs (the notebook: each jitted call's numbers).
+  const auto nb = rl::python::run_notebook(
+      head +
+      "@jax.jit\ndef two(x, y):\n    return x * 2, (y + 1, 3.0)\n"
+      "@jax.jit\ndef f(x, y):\n    a, (b, c) = two(x, y)\n    return a + b * c\n"
+      "sq = jax.jit(lambda x: x * x)\n"
+      "print(f(jnp.arange(3.0), jnp.ones(3)), jax.jit(lambda x: sq(x) + 1)(jnp.arange(3.0)))\n");
+  CAPTURE(nb.error);
+  CHECK(nb.error.empty());
+  CHECK(nb.stdout_text == "[ 6.  8. 10.] [1. 2. 5.]\n");
+}
