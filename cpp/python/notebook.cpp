@@ -5319,16 +5319,21 @@ class Machine {
     return {"out", "keepdims", "where"};  // all, any
   }
   // Checks a reduction's arguments past `axis` (at positions first + 1, ...): keepdims is read
-  // into `*keep` and ddof into `*ddof`; dtype, out, initial and where are refused by name (a
+  // into `*keep`, ddof into `*ddof` and dtype into `*dtype` (when asked for); dtype otherwise,
+  // out, initial and where are refused by name (a
   // result that ignored them would be silently wrong); another keyword is NumPy's TypeError.
   bool reduction_options(const std::string& fn, const Args& a, std::size_t first, bool* keep,
-                         V* ddof = nullptr) {
+                         V* ddof = nullptr, V* dtype = nullptr) {
     const auto params = reduction_params(fn);
     for (auto& [k, v] : a.kw) {
       bool known = k == "axis" || (first == 1 && k == "a");
       for (const char* p : params) known = known || k == p;
       if (!known) {
-        raise("TypeError", fn + "() got an unexpected keyword argument '" + k + "'");
+        // NumPy 1.24's names: np.max is amax; a method is the private _sum, _amax, ...
+        // (argmax's method is argmax).
+        std::string name = fn == "max" || fn == "min" ? "a" + fn : fn;
+        if (first == 0 && fn != "argmax" && fn != "argmin") name = "_" + name;
+        raise("TypeError", name + "() got an unexpected keyword argument '" + k + "'");
         return false;
       }
     }
@@ -5364,12 +5369,24 @@ class Machine {
         *keep = truth(v) == 1;
       } else if (p == "ddof") {
         if (ddof) *ddof = v;
+      } else if (p == "dtype" && dtype) {
+        *dtype = v;
       } else if (v->t != T::None && !(p == "where" && v->t == T::Bool && v->b)) {
         raise("NotImplementedError", "np." + fn + " with " + p + "= is not supported here");
         return false;
       }
     }
     return true;
+  }
+  // A reduction's result `r` given the shape `dims` (of as many elements): keepdims over a tuple
+  // of axes.
+  V reshaped(V r, const std::vector<std::int64_t>& dims) {
+    if (!r) return r;
+    NdArray t;
+    if (!to_array(r, &t, false)) return nullptr;
+    t.weak = false;
+    t.dims = dims;
+    return mk_array(std::move(t));
   }
   // A reduction's result with the reduced axes kept as 1s (keepdims=True): `rank` the operand's,
   // `axis` the one reduced (flat: all).
@@ -5387,9 +5404,96 @@ class Machine {
     V out = mk_array(std::move(t));
     return out;
   }
+  // A reduction over a tuple of axes (axis=(0, 2)) as one over a single axis: `x` with its other
+  // axes first, in order, and the reduced ones merged into one last axis (a copy); the axis to
+  // reduce is then the last, and keepdims's shape is x's with 1s where the axes were. NumPy's
+  // messages for an axis out of bounds or given twice.
+  bool merge_axes(const NdArray& x, const V& axis, NdArray* merged,
+                  std::vector<std::int64_t>* keep_shape) {
+    const std::size_t rank = x.dims.size();
+    std::vector<bool> reduced(rank, false);
+    for (const V& it : axis->items) {
+      std::size_t ax = 0;
+      bool flat = false;
+      if (it->t == T::None || !axis_arg(it, rank, &ax, &flat)) {
+        if (it->t == T::None)
+          raise("TypeError", "'NoneType' object cannot be interpreted as an integer");
+        return false;
+      }
+      if (reduced[ax]) {
+        raise("ValueError", "duplicate value in 'axis'");
+        return false;
+      }
+      reduced[ax] = true;
+    }
+    std::vector<V> perm;
+    std::vector<std::int64_t> dims;
+    std::int64_t n = 1;
+    keep_shape->clear();
+    for (std::size_t d = 0; d < rank; ++d)
+      if (!reduced[d]) {
+        perm.push_back(mk_int(static_cast<std::int64_t>(d)));
+        dims.push_back(x.dims[d]);
+      }
+    for (std::size_t d = 0; d < rank; ++d) {
+      keep_shape->push_back(reduced[d] ? 1 : x.dims[d]);
+      if (reduced[d]) {
+        perm.push_back(mk_int(static_cast<std::int64_t>(d)));
+        n *= x.dims[d];
+      }
+    }
+    V t = np_transpose(none_v(), x, perm);  // not a view: the merged copy stands alone
+    if (!t || !to_array(t, merged, false)) return false;
+    dims.push_back(n);
+    merged->dims = dims;
+    return true;
+  }
+  // `a` with its axis argument (at `first`, or axis=) made `axis`.
+  static Args with_axis(const Args& a, std::size_t first, const V& axis) {
+    Args b = a;
+    if (b.pos.size() > first) {
+      b.pos[first] = axis;
+      return b;
+    }
+    for (auto& kv : b.kw)
+      if (kv.first == "axis") kv.second = axis;
+    return b;
+  }
   V np_reduce(const std::string& fn, const V& x, const Args& a, std::size_t first = 1) {
     bool keep = false;
-    if (!reduction_options(fn, a, first, &keep)) return nullptr;
+    V dtype;
+    const bool typed = fn == "sum" || fn == "prod" || fn == "mean";
+    if (!reduction_options(fn, a, first, &keep, nullptr, typed ? &dtype : nullptr)) return nullptr;
+    if (dtype && dtype->t != T::None) {
+      // dtype=: the elements cast to it first (unsafely, as NumPy's reductions cast), reduced,
+      // and the result given in it (a mean of ints in an int dtype truncates, as NumPy's
+      // dtype.type(sum / n)). JAX converts the same way, its dtype canonicalized.
+      DType t;
+      NdArray arr;
+      if (!dtype_arg(dtype, &t) || !to_array(x, &arr, false)) return nullptr;
+      t = canon(t, arr.jax);
+      if (!charge(static_cast<double>(arr.size()))) return nullptr;
+      arr.weak = false;
+      Args b = a;
+      if (b.pos.size() > first + 1) b.pos[first + 1] = none_v();
+      b.kw.erase(std::remove_if(b.kw.begin(), b.kw.end(),
+                                [](const auto& kv) { return kv.first == "dtype"; }),
+                 b.kw.end());
+      V r = np_reduce(fn, from_array(astype(arr, t)), b, first);
+      NdArray out;
+      if (!r || !to_array(r, &out, false)) return nullptr;
+      out.weak = false;
+      return mk_array(astype(out, t));
+    }
+    if (V axis = a.get(first, "axis"); axis && axis->t == T::Tuple) {
+      NdArray arr, merged;
+      std::vector<std::int64_t> shape;
+      if (!to_array(x, &arr, false) || !merge_axes(arr, axis, &merged, &shape)) return nullptr;
+      V one = from_array(std::move(merged));
+      const auto last = static_cast<std::int64_t>(one->arr.dims.size()) - 1;
+      V r = np_reduce_axis(fn, one, with_axis(a, first, mk_int(last)), first);
+      return keep ? reshaped(r, shape) : r;
+    }
     V r = np_reduce_axis(fn, x, a, first);
     if (!keep || !r) return r;
     NdArray arr;
@@ -5425,7 +5529,10 @@ class Machine {
       return from_array(std::move(r));
     }
     if (axis && axis->t != T::None) {
-      if (!is_intlike(axis) || arr.dims.empty())
+      if (!is_intlike(axis))
+        return raise("TypeError",
+                     "'" + type_name(axis) + "' object cannot be interpreted as an integer");
+      if (arr.dims.empty())
         return raise("NotImplementedError",
                      fn + " with an axis is supported here for an int axis of an array");
       std::int64_t ax = int_of(axis);
@@ -5803,9 +5910,36 @@ class Machine {
   // (reduction_options), keepdims applied.
   V reduce_with_options(const std::string& f, const NdArray& x, const Args& a, std::size_t first) {
     bool keep = false;
-    V ddof;
-    if (!reduction_options(f, a, first, &keep, &ddof)) return nullptr;
+    V ddof, dtype;
+    const bool typed = f == "var" || f == "std";
+    if (!reduction_options(f, a, first, &keep, &ddof, typed ? &dtype : nullptr)) return nullptr;
     V axis = a.get(first, "axis");
+    if (dtype && dtype->t != T::None) {  // the elements cast first, as np_reduce's dtype=
+      DType t;
+      if (!dtype_arg(dtype, &t)) return nullptr;
+      t = canon(t, x.jax);
+      if (!charge(static_cast<double>(x.size()))) return nullptr;
+      Args b = a;
+      if (b.pos.size() > first + 1) b.pos[first + 1] = none_v();
+      b.kw.erase(std::remove_if(b.kw.begin(), b.kw.end(),
+                                [](const auto& kv) { return kv.first == "dtype"; }),
+                 b.kw.end());
+      NdArray cast = astype(x, t);
+      cast.weak = false;
+      V r = reduce_with_options(f, cast, b, first);
+      NdArray out;
+      if (!r || !to_array(r, &out, false)) return nullptr;
+      out.weak = false;
+      return mk_array(astype(out, t));
+    }
+    if (axis && axis->t == T::Tuple && (f == "var" || f == "std")) {
+      NdArray merged;
+      std::vector<std::int64_t> shape;
+      if (!merge_axes(x, axis, &merged, &shape)) return nullptr;
+      const auto last = static_cast<std::int64_t>(merged.dims.size() - 1);
+      V r = np_var(f, merged, mk_int(last), ddof);
+      return keep ? reshaped(r, shape) : r;
+    }
     V r = f == "var" || f == "std" ? np_var(f, x, axis, ddof) : np_argminmax(f, x, axis);
     if (!keep || !r) return r;
     std::size_t ax = 0;

@@ -965,10 +965,48 @@ struct Interp {
     return dot_general(a, b, {ra - 1}, {rb >= 2 ? rb - 2 : 0}, {}, {});
   }
 
+  // jnp.sum(a, axis, dtype, out, keepdims) / prod / mean, jnp.max(a, axis, out, keepdims) / min,
+  // and the methods (`first` 0: no `a`): axis, keepdims and dtype read, out None, others refused
+  // by name.
+  Result<Ref> reduction_call(const std::string& q, const std::string& kind, const Ref& x,
+                             const Args& a, std::size_t first) {
+    const bool typed = kind == "sum" || kind == "prod" || kind == "mean";
+    const std::vector<std::string> params =
+        typed ? std::vector<std::string>{"axis", "dtype", "out", "keepdims"}
+              : std::vector<std::string>{"axis", "out", "keepdims"};
+    if (a.pos.size() > first + params.size())
+      return fail_as("TypeError", q + "() takes from " + std::to_string(first) + " to " +
+                                      std::to_string(first + params.size()) +
+                                      " positional arguments but " + std::to_string(a.pos.size()) +
+                                      " were given");
+    for (auto& [k, v] : a.kw)
+      if (std::find(params.begin(), params.end(), k) == params.end() && !(first && k == "a"))
+        return fail_as("NotImplementedError",
+                       q + ": the argument '" + k + "' is not supported here");
+    auto get = [&](const std::string& p) {
+      const std::size_t i =
+          std::size_t(std::find(params.begin(), params.end(), p) - params.begin());
+      return a.get(first + i, p.c_str());
+    };
+    if (Ref out = get("out"); out && out->k != K::None)
+      return fail_as("NotImplementedError",
+                     q + ": out= is not supported (JAX arrays are immutable)");
+    Ref keep = get("keepdims");
+    std::string dtype;
+    if (Ref d = typed ? get("dtype") : nullptr; d && d->k != K::None) {
+      UNWRAP(t, dtype_arg(d, q));
+      dtype = canonical(t);
+    }
+    return reduction(kind, x, get("axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0,
+                     nullptr, dtype);
+  }
+
   // jnp.sum / prod / max / min / mean (jax/_src/numpy/reductions.py's _reduction). `initial`
   // (jnp.max(..., initial=v)) is applied after the reduce as op(v, result), before keepdims.
+  // `dtype` (sum, prod, mean's dtype=): the result's type, the operand converted to it (f32 for a
+  // 16-bit float) before the reduce.
   Result<Ref> reduction(const std::string& kind, const Ref& x0, const Ref& axis_r, bool keepdims,
-                        const double* initial = nullptr) {
+                        const double* initial = nullptr, const std::string& dtype = "") {
     UNWRAP(x, as_array(x0, kind));
     const std::size_t n = x->aval.dims.size();
     std::vector<std::int64_t> dims;
@@ -989,6 +1027,10 @@ struct Interp {
       if (kind == "mean" && category(t) != 2) result_t = "f32";
       if (kind != "mean" && category(t) < 2 && bits(t) < 32)
         result_t = hj::is_unsigned(t) ? "ui32" : "i32";
+      if (!dtype.empty()) result_t = dtype;
+      if (result_t == "i1")
+        return fail_as("NotImplementedError",
+                       "jnp." + kind + " with dtype=bool is not supported here");
       comp = (result_t == "f16" || result_t == "bf16") ? "f32" : result_t;
     }
     if ((kind == "max" || kind == "min") && t == "i1")
@@ -3251,12 +3293,7 @@ struct Interp {
       }
       if (fn == "sum" || fn == "mean" || fn == "max" || fn == "min" || fn == "prod") {
         UNWRAP(x, need(0, "a"));
-        Ref keep = arg(99, "keepdims");
-        for (auto& [k, v] : a.kw)
-          if (k != "axis" && k != "keepdims")
-            return fail(q + ": the argument '" + k + "' is not supported here");
-        return reduction(fn, x, arg(1, "axis"),
-                         keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+        return reduction_call(q, fn, x, a, 1);
       }
       if (fn == "clip") {
         Ref x = arg(0, "arr");
@@ -3926,11 +3963,8 @@ struct Interp {
     }
     if (name == "cumsum" || name == "cumprod")
       return jnp_cumulative(name, x, a.get(0, "axis"), a.get(1, "dtype"));
-    if (name == "sum" || name == "mean" || name == "max" || name == "min" || name == "prod") {
-      Ref keep = a.get(1, "keepdims");
-      return reduction(name, x, a.get(0, "axis"),
-                       keep && is_pyscalar(keep) && scalar_value(keep) != 0);
-    }
+    if (name == "sum" || name == "mean" || name == "max" || name == "min" || name == "prod")
+      return reduction_call(name, name, x, a, 0);
     if (name == "astype") {
       Ref d = a.get(0, "dtype");
       if (!d) return fail("astype() missing required argument 'dtype'");

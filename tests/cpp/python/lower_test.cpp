@@ -1387,3 +1387,35 @@ TEST_CASE("jitted helpers of tuples and lists, and jitted lambdas, inside a jit"
   CHECK(nb.error.empty());
   CHECK(nb.stdout_text == "[ 6.  8. 10.] [1. 2. 5.]\n");
 }
+
+// jnp.sum / prod / mean's dtype= (reductions.py's _reduction: the operand converted to it, the
+// result in it; mean's integer dtype divides as integers), and the methods' positions (x.sum(axis,
+// dtype, out, keepdims), x.max(axis, out, keepdims)): x.max(0, None, True) keeps dims (the third
+// was read as keepdims before only by keyword), and an argument not modelled is refused by name.
+TEST_CASE("reductions' dtype= and the methods' positional arguments", "[python][lower]") {
+  const std::string head = "import jax\nimport jax.numpy as jnp\n";
+  const std::string t =
+      lower_text(head +
+                 "def f(x, i):\n"
+                 "    return jnp.sum(i, dtype=jnp.float32), i.sum(0, jnp.float32), "
+                 "x.max(0, None, True), jnp.mean(i, dtype=jnp.int32)\n"
+                 "jax.jit(f).lower(jnp.zeros((2, 3)), jnp.zeros((2, 3), jnp.int32))\n");
+  CHECK_THAT(t, Catch::Matchers::Contains(
+                    "    %0 = stablehlo.convert %arg1 : (tensor<2x3xi32>) -> tensor<2x3xf32>\n"
+                    "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+                    "    %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across "
+                    "dimensions = [0, 1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<f32>\n"));
+  CHECK_THAT(t, Catch::Matchers::Contains("applies stablehlo.add across dimensions = [0] : "
+                                          "(tensor<2x3xf32>, tensor<f32>) -> tensor<3xf32>"));
+  CHECK_THAT(t,
+             Catch::Matchers::Contains(
+                 "stablehlo.broadcast_in_dim %4, dims = [1] : (tensor<3xf32>) -> tensor<1x3xf32>"));
+  CHECK_THAT(t, Catch::Matchers::Contains("    %c_2 = stablehlo.constant dense<6> : tensor<i32>\n"
+                                          "    %7 = stablehlo.divide %6, %c_2 : tensor<i32>\n"));
+  CHECK_THAT(lower_error(head + "def f(x):\n    return x.sum(where=x > 0)\n"
+                                "jax.jit(f).lower(jnp.zeros(3))\n"),
+             Catch::Matchers::Contains("sum: the argument 'where' is not supported here"));
+  CHECK_THAT(lower_error(head + "def f(x):\n    return jnp.sum(x, out=x)\n"
+                                "jax.jit(f).lower(jnp.zeros(3))\n"),
+             Catch::Matchers::Contains("out= is not supported"));
+}

@@ -85,18 +85,18 @@ TEST_CASE(
 
 TEST_CASE("a NumPy reduction option the notebook does not model is refused by name, not ignored",
           "[python][notebook]") {
-  // np.sum(a, initial=10) is 33 in NumPy and np.var(a, dtype=np.float32) a float32: ignoring
-  // them (as before) gave 15 and a float64 without a word.
+  // np.sum(a, initial=10) is 33 in NumPy and np.cumsum(a, out=a) writes a: ignoring them (as
+  // before) gave 15 and left a as it was without a word. (dtype= is modelled now.)
   const auto r = run_notebook(
       "import numpy as np\na = np.array([[3, 1, 4], [1, 5, 9]])\n"
-      "for f in [lambda: np.sum(a, initial=10), lambda: np.var(a, dtype=np.float32),\n"
+      "for f in [lambda: np.sum(a, initial=10), lambda: np.var(a, where=a > 1),\n"
       "          lambda: a.max(out=a), lambda: np.cumsum(a, out=a), lambda: np.mean(a, where=a > "
       "2)]:\n"
       "    try:\n        f()\n    except NotImplementedError as e:\n        print(e)\n");
   INFO(r.error);
   CHECK(r.stdout_text ==
         "np.sum with initial= is not supported here\n"
-        "np.var with dtype= is not supported here\n"
+        "np.var with where= is not supported here\n"
         "np.max with out= is not supported here\n"
         "np.cumsum with out= is not supported here\n"
         "np.mean with where= is not supported here\n");
