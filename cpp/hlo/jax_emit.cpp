@@ -226,6 +226,8 @@ Emitter::Ins Emitter::make(Emitter& e, const Rec& k, const Ins& in, const FnMap&
       return {e.reverse(in[0], k.v1)};
     case Prim::Slice:
       return {e.slice(in[0], k.v1, k.v2, k.v3)};
+    case Prim::Gather:
+      return {e.gather(in[0], in[1], k.v1, k.v2, k.v3, k.v4)};
     case Prim::Concatenate:
       return {e.concatenate(in, k.n)};
     case Prim::Sort:
@@ -664,6 +666,48 @@ Value Emitter::slice(Value x, const std::vector<std::int64_t>& start,
     k->v1 = start;
     k->v2 = limit;
     k->v3 = strides;
+  }
+  return r;
+}
+
+Value Emitter::gather(Value x, Value indices, const std::vector<std::int64_t>& offset_dims,
+                      const std::vector<std::int64_t>& collapsed_slice_dims,
+                      const std::vector<std::int64_t>& start_index_map,
+                      const std::vector<std::int64_t>& slice_sizes) {
+  Nest nest(*this);
+  const Aval& ia = aval(indices);
+  const std::int64_t index_vector_dim = std::int64_t(ia.dims.size()) - 1;
+  std::vector<std::int64_t> batch(ia.dims.begin(), ia.dims.end() - 1), offsets;
+  for (std::size_t d = 0; d < slice_sizes.size(); ++d)
+    if (std::find(collapsed_slice_dims.begin(), collapsed_slice_dims.end(), std::int64_t(d)) ==
+        collapsed_slice_dims.end())
+      offsets.push_back(slice_sizes[d]);
+  Aval t{{}, aval(x).dtype};
+  const std::size_t rank = batch.size() + offsets.size();
+  for (std::size_t d = 0, b = 0, o = 0; d < rank; ++d)
+    t.dims.push_back(std::find(offset_dims.begin(), offset_dims.end(), std::int64_t(d)) !=
+                             offset_dims.end()
+                         ? offsets[o++]
+                         : batch[b++]);
+  auto list = [](const char* name, const std::vector<std::int64_t>& v) {
+    return v.empty() ? std::string() : std::string(name) + " = " + join(v) + ", ";
+  };
+  std::string sizes;
+  for (std::size_t d = 0; d < slice_sizes.size(); ++d)
+    sizes += (d ? ", " : "") + std::to_string(slice_sizes[d]);
+  Value r = add(t, "");
+  cur().lines.push_back(name(r) + " = \"stablehlo.gather\"(" + name(x) + ", " + name(indices) +
+                        ") <{dimension_numbers = #stablehlo.gather<" +
+                        list("offset_dims", offset_dims) +
+                        list("collapsed_slice_dims", collapsed_slice_dims) +
+                        list("start_index_map", start_index_map) + "index_vector_dim = " +
+                        std::to_string(index_vector_dim) + ">, slice_sizes = array<i64: " + sizes +
+                        ">}> : (" + tt(x) + ", " + tt(indices) + ") -> " + tt(r));
+  if (Rec* k = keep(nest, Prim::Gather, {x, indices}, {r})) {
+    k->v1 = offset_dims;
+    k->v2 = collapsed_slice_dims;
+    k->v3 = start_index_map;
+    k->v4 = slice_sizes;
   }
   return r;
 }

@@ -99,6 +99,14 @@ class Emitter {
   Value slice(Value x, const std::vector<std::int64_t>& start,
               const std::vector<std::int64_t>& limit, const std::vector<std::int64_t>& strides);
   Value concatenate(const std::vector<Value>& xs, std::int64_t dimension);
+  // `"stablehlo.gather"(%x, %indices) <{dimension_numbers = #stablehlo.gather<...>, slice_sizes =
+  // array<i64: ...>}>` in MLIR's generic form (gather has no other), the index vector the last
+  // dimension of `indices`, empty dimension lists left out as MLIR prints them; the result's shape
+  // is the batch dimensions with the slices' uncollapsed sizes at `offset_dims`.
+  Value gather(Value x, Value indices, const std::vector<std::int64_t>& offset_dims,
+               const std::vector<std::int64_t>& collapsed_slice_dims,
+               const std::vector<std::int64_t>& start_index_map,
+               const std::vector<std::int64_t>& slice_sizes);
   // `%values, %indices = chlo.top_k(%x, k = K) : T -> (V, I)`: the k largest along the last axis
   // and their int32 indices (lax.top_k; the result names are chlo's, made unique as MLIR does).
   std::pair<Value, Value> top_k(Value x, std::int64_t k);
@@ -206,6 +214,7 @@ class Emitter {
     Reverse,
     Slice,
     Concatenate,
+    Gather,
     TopK,
     Sort,
     Call,

@@ -4067,7 +4067,227 @@ struct Interp {
   // indices are gathers or dynamic slices in JAX: refused here, by name.
   // x[index], where index is the evaluated subscript: an int, a slice, None, Ellipsis, or a tuple
   // of them (as Python passes it to __getitem__).
+  // x[idx] with integer arrays among the indices: JAX's gather (jax/_src/numpy/indexing.py's
+  // rewriting_take -> _gather -> index_to_gather; lax.gather's mode None is PROMISE_IN_BOUNDS, a
+  // plain stablehlo.gather). Each index array is normalized (_normalize_index: a negative index
+  // plus the axis size, by select), converted to the index dtype (int32 unless a dimension needs
+  // int64), given a trailing index-vector dimension (and concatenated along it when several), and
+  // gathered with slices of 1 along the indexed axes and whole along the others; None inserts
+  // axes after it. The index arrays broadcast to one shape, which goes where the first of them
+  // stands, or first when they are not adjacent (NumPy's rule). Modelled here: traced integer
+  // arrays of one shape, whole slices, None and `...`; an int or a partial slice beside them is
+  // refused by name.
+  Result<Ref> gather_index(const Ref& x, const std::vector<Ref>& parts) {
+    const auto& shape = x->aval.dims;
+    const std::size_t nd = shape.size();
+    std::vector<std::size_t> adv_pos;  // positions of the index arrays, as written
+    std::size_t consumed = 0;
+    int ellipses = 0;
+    std::vector<std::int64_t> adv_shape;
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      const Ref& v = parts[p];
+      if (v->k == K::Array) {
+        if (v->aval.dtype == "i1")
+          return fail_as("NonConcreteBooleanIndexError",
+                         "Array boolean indices must be concrete; got " + aval_text(v));
+        if (hj::is_float(v->aval.dtype) || v->aval.dtype.rfind("complex", 0) == 0 ||
+            v->aval.dtype[0] == 'c')
+          return fail_as("TypeError",
+                         "Indexer must have integer or boolean type, got indexer with type " +
+                             jax_dtype_name(v->aval.dtype) + " at position " + std::to_string(p));
+        if (v->literal || v->aval.dims.empty())
+          return fail_as("NotImplementedError",
+                         "an int or a 0-d index beside an integer array index is not supported "
+                         "here yet (JAX makes it one more gathered index)");
+        if (!adv_pos.empty() && v->aval.dims != adv_shape)
+          return fail_as("NotImplementedError",
+                         "index arrays of different shapes (" + shape_text(adv_shape) + " and " +
+                             shape_text(v->aval.dims) +
+                             ") broadcast together in JAX: not supported here yet");
+        adv_shape = v->aval.dims;
+        adv_pos.push_back(p);
+        ++consumed;
+      } else if (v->k == K::Ellipsis) {
+        ++ellipses;
+      } else if (v->k == K::None) {
+      } else if (v->k == K::Slice) {
+        ++consumed;
+      } else if (v->k == K::Int || v->k == K::Bool) {
+        return fail_as("NotImplementedError",
+                       "an int or a 0-d index beside an integer array index is not supported "
+                       "here yet (JAX makes it one more gathered index)");
+      } else {
+        return fail_as("TypeError",
+                       "Indexer must have integer or boolean type, got indexer of "
+                       "type " +
+                           type_name(v));
+      }
+    }
+    if (ellipses > 1) return fail_as("IndexError", "Multiple ellipses (...) not supported");
+    if (consumed > nd)
+      return fail_as("IndexError", "Too many indices: " + std::to_string(nd) +
+                                       "-dimensional array indexed "
+                                       "with " +
+                                       std::to_string(consumed) + " regular indices.");
+    bool contiguous = true;
+    for (std::size_t k = 1; k < adv_pos.size(); ++k)
+      contiguous = contiguous && adv_pos[k] == adv_pos[k - 1] + 1;
+    // `...` (or the end) made whole slices; positions of the arrays recounted.
+    struct Part {
+      int kind;  // 0 array, 1 slice, 2 None
+      Ref r;
+    };
+    std::vector<Part> idx;
+    for (const Ref& v : parts) {
+      if (v->k == K::Ellipsis) {
+        for (std::size_t k = 0; k < nd - consumed; ++k) idx.push_back({1, nullptr});
+      } else {
+        idx.push_back({v->k == K::Array ? 0 : v->k == K::Slice ? 1 : 2, v});
+      }
+    }
+    if (!ellipses)
+      for (std::size_t k = consumed; k < nd; ++k) idx.push_back({1, nullptr});
+    // Whole slices only (a partial one is one more gathered index in JAX).
+    for (std::size_t p = 0, axis = 0; p < idx.size(); ++p) {
+      if (idx[p].kind == 2) continue;
+      if (idx[p].kind == 1 && idx[p].r) {
+        const std::int64_t size = shape[axis];
+        const Ref& a = idx[p].r->items[0];
+        const Ref& b = idx[p].r->items[1];
+        const Ref& c = idx[p].r->items[2];
+        for (const Ref& e : {a, b, c})
+          if (e->k != K::None && e->k != K::Int)
+            return fail_as("IndexError",
+                           "Array slice indices must have static start/stop/step to be used "
+                           "with NumPy indexing syntax; got " +
+                               type_name(e));
+        const bool whole = (c->k == K::None || c->i == 1) &&
+                           (a->k == K::None || a->i == 0 || a->i <= -size) &&
+                           (b->k == K::None || b->i >= size);
+        if (!whole)
+          return fail_as("NotImplementedError",
+                         "a partial or strided slice beside an integer array index is not "
+                         "supported here yet (JAX gathers it too); slice first, then index");
+      }
+      ++axis;
+    }
+    // The x axis of each index array, and the arrays normalized and converted, in order.
+    std::string index_dtype = "i32";
+    for (auto d : shape)
+      if (d > 2147483647) index_dtype = "i64";
+    std::vector<std::int64_t> x_adv_axes;
+    std::vector<std::size_t> idx_adv;  // positions in idx
+    {
+      std::size_t axis = 0;
+      for (std::size_t p = 0; p < idx.size(); ++p) {
+        if (idx[p].kind == 2) continue;
+        if (idx[p].kind == 0) {
+          x_adv_axes.push_back(std::int64_t(axis));
+          idx_adv.push_back(p);
+        }
+        ++axis;
+      }
+    }
+    std::vector<std::int64_t> out_shape;  // the slice shape (before None axes are counted)
+    {
+      // The result's shape, as index_to_gather's slice_shape.
+      bool placed = false;
+      for (std::size_t p = 0, axis = 0; p < idx.size(); ++p) {
+        if (!placed && (contiguous ? p == idx_adv[0] : p == 0)) {
+          out_shape.insert(out_shape.end(), adv_shape.begin(), adv_shape.end());
+          placed = true;
+        }
+        if (idx[p].kind == 0) {
+          ++axis;
+        } else if (idx[p].kind == 2) {
+          out_shape.push_back(1);
+        } else {
+          out_shape.push_back(shape[axis++]);
+        }
+      }
+    }
+    if (!tracing()) return Result<Ref>::success(new_array({out_shape, x->aval.dtype}, x->weak));
+    std::vector<hj::Value> normalized;
+    for (std::size_t k = 0; k < idx_adv.size(); ++k) {
+      const Ref& a = idx[idx_adv[k]].r;
+      UNWRAP(v, value_of(a));
+      const std::string& t = a->aval.dtype;
+      if (hj::is_unsigned(t)) {
+        normalized.push_back(v);
+        continue;
+      }
+      auto splat = [&](double c) {
+        hj::Value s = em->constant(c, {{}, t});
+        return em->broadcast_in_dim(s, a->aval.dims, {});
+      };
+      hj::Value neg = em->compare("LT", v, splat(0));
+      hj::Value wrapped = em->binary("add", v, splat(double(shape[std::size_t(x_adv_axes[k])])));
+      normalized.push_back(em->select(neg, wrapped, v));
+    }
+    std::vector<hj::Value> gathered;
+    for (auto& v : normalized)
+      gathered.push_back(em->aval(v).dtype == index_dtype ? v : em->convert(v, index_dtype));
+    std::vector<std::int64_t> ishape = adv_shape;
+    ishape.push_back(1);
+    std::vector<std::int64_t> keep_dims;
+    for (std::size_t d = 0; d < adv_shape.size(); ++d) keep_dims.push_back(std::int64_t(d));
+    hj::Value indices;
+    if (gathered.size() == 1) {
+      indices = em->broadcast_in_dim(gathered[0], ishape, keep_dims);
+    } else {
+      std::vector<hj::Value> cols;
+      for (auto& g : gathered) cols.push_back(em->broadcast_in_dim(g, ishape, keep_dims));
+      indices = em->concatenate(cols, std::int64_t(adv_shape.size()));
+    }
+    // Dimension numbers, as index_to_gather walks the index.
+    std::vector<std::int64_t> offset_dims, collapsed, start_map, slice_sizes, newaxis_dims;
+    std::int64_t y_axis = 0, collapsed_y = 0;
+    for (std::size_t p = 0, axis = 0; p < idx.size(); ++p) {
+      if (contiguous ? p == idx_adv[0] : p == 0) {
+        start_map.insert(start_map.end(), x_adv_axes.begin(), x_adv_axes.end());
+        collapsed.insert(collapsed.end(), x_adv_axes.begin(), x_adv_axes.end());
+        y_axis += std::int64_t(adv_shape.size());
+        collapsed_y += std::int64_t(adv_shape.size());
+      }
+      if (idx[p].kind == 0) {
+        ++axis;
+        slice_sizes.push_back(1);
+      } else if (idx[p].kind == 2) {
+        newaxis_dims.push_back(y_axis++);
+      } else {
+        slice_sizes.push_back(shape[axis++]);
+        offset_dims.push_back(collapsed_y++);
+        ++y_axis;
+      }
+    }
+    std::sort(collapsed.begin(), collapsed.end());
+    for (auto d : out_shape)
+      if (d == 0) {  // an empty result: lax.full_like(x, 0, shape=...), no gather
+        hj::Value z = em->constant(0, {{}, x->aval.dtype});
+        return Result<Ref>::success(traced(em->broadcast_in_dim(z, out_shape, {}), x->weak));
+      }
+    UNWRAP(xv, value_of(x));
+    hj::Value y = em->gather(xv, indices, offset_dims, collapsed, start_map, slice_sizes);
+    if (!newaxis_dims.empty()) {  // lax.expand_dims: a broadcast_in_dim
+      std::vector<std::int64_t> bd;
+      for (std::int64_t d = 0; d < std::int64_t(out_shape.size()); ++d)
+        if (std::find(newaxis_dims.begin(), newaxis_dims.end(), d) == newaxis_dims.end())
+          bd.push_back(d);
+      y = em->broadcast_in_dim(y, out_shape, bd);
+    }
+    return Result<Ref>::success(traced(y, x->weak));
+  }
+
   Result<Ref> index_array(const Ref& x, const Ref& index) {
+    {
+      std::vector<Ref> parts;
+      if (index->k == K::Tuple)
+        parts = index->items;
+      else
+        parts.push_back(index);
+      for (const Ref& v : parts)
+        if (v->k == K::Array && !v->literal && !v->aval.dims.empty()) return gather_index(x, parts);
+    }
     struct Ix {
       int kind = 0;  // 0 int, 1 slice, 2 None, 3 Ellipsis
       std::int64_t i = 0;
@@ -4105,8 +4325,13 @@ struct Interp {
         one.i = v->i;
       } else {
         if (v->k == K::Array)
-          return fail_as("NotImplementedError", "indexing with an array (" + aval_text(v) +
-                                                    ") is a gather in JAX: not supported here yet");
+          return fail_as("NotImplementedError",
+                         "indexing with a 0-d array (" + aval_text(v) +
+                             ") is a dynamic_slice in JAX: not supported here yet");
+        if (v->k == K::List || v->k == K::Tuple)
+          return fail_as("NotImplementedError",
+                         "indexing with a list is a gather of constant indices in JAX: not "
+                         "supported here; pass the indices as an array argument");
         return fail("Indexer must have integer or boolean type, got indexer of type " +
                     type_name(v));
       }
