@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -274,8 +275,19 @@ Value Emitter::constant(double v, const Aval& type) {
   else if (is_bool(type.dtype))
     literal = v != 0 ? "true" : "false";
   else {
+    // A double past 64 bits saturates to the type's end (2^63 - 1 and 2^64 - 1 are not doubles:
+    // an int64 max reduction's init value arrives as 2^63).
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(v));
+    if (type.dtype.rfind("ui", 0) == 0 && v >= 0) {
+      const unsigned long long u =
+          v >= 18446744073709551615.0 ? ~0ULL : static_cast<unsigned long long>(v);
+      std::snprintf(buffer, sizeof buffer, "%llu", u);
+    } else {
+      const long long i = v >= 9223372036854775807.0    ? LLONG_MAX
+                          : v <= -9223372036854775808.0 ? LLONG_MIN
+                                                        : static_cast<long long>(v);
+      std::snprintf(buffer, sizeof buffer, "%lld", i);
+    }
     literal = buffer;
   }
   Value r = add(type, fresh_constant_name(is_float(type.dtype) ? "cst" : "c"));

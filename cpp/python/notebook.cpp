@@ -430,6 +430,7 @@ class Machine {
   // the functions defined) stay.
   NotebookResult run(const Program& prog, const std::string& source, const std::string& filename,
                      bool display_last = false) {
+    set_enable_x64(x64_);  // this machine's jax_enable_x64 (another session's may be set)
     SourceFile f;
     f.name = filename;
     std::size_t start = 0;
@@ -546,6 +547,7 @@ class Machine {
   int exception_column() const { return exc_col_; }
 
  private:
+  bool x64_ = false;  // jax_enable_x64, as the program set it (jax.config.update)
   struct Lowering {
     std::string entry;
     bool done = false;
@@ -4173,11 +4175,13 @@ class Machine {
 
   // ---- modules and attributes ----
   static constexpr const char* kModulesHad =
-      "time, math, numpy, numpy.testing, jax, jax.numpy, jax.lax, jax.nn, jax.scipy.special";
+      "time, math, numpy, numpy.testing, jax, jax.numpy, jax.lax, jax.nn, jax.scipy.special, "
+      "jax.config";
   static bool known_module(const std::string& m) {
     return m == "time" || m == "numpy" || m == "jax" || m == "jax.numpy" || m == "numpy.testing" ||
            m == "math" || m == "jax.nn" || m == "jax.lax" || m == "jax.scipy" ||
-           m == "jax.scipy.special" || m == "jax.lax.RoundingMethod" || m == "numpy.random";
+           m == "jax.scipy.special" || m == "jax.lax.RoundingMethod" || m == "numpy.random" ||
+           m == "jax.config";
   }
   V attribute(const V& obj, const std::string& name) {
     if (name == "__name__") {  // a class's, a function's or a builtin's own name
@@ -4471,6 +4475,12 @@ class Machine {
                    "module 'numpy.random' has no attribute '" + name +
                        "' (not supported here: NumPy's legacy seed, rand, randn, random, "
                        "random_sample, uniform, normal, randint and standard_normal are)");
+    }
+    if (mod == "jax.config") {  // jax.config.update and the one option modelled
+      if (name == "update") return mk_named(T::Builtin, "jax.config.update");
+      if (name == "jax_enable_x64") return mk_bool(x64_);
+      return raise("AttributeError", "'Config' object has no attribute '" + name +
+                                         "' (not supported here: update and jax_enable_x64 are)");
     }
     if (mod == "numpy.testing" && (name == "assert_allclose" || name == "assert_array_equal"))
       return mk_named(T::Builtin, "np.testing." + name);
@@ -5143,6 +5153,22 @@ class Machine {
       return j;
     }
     if (q == "jax.block_until_ready") return need(a, 0, "x", "block_until_ready");
+    if (q == "jax.config.update") {  // only jax_enable_x64 is modelled
+      V name = need(a, 0, "name", "update");
+      V val = name ? need(a, 1, "val", "update") : nullptr;
+      if (!val) return nullptr;
+      if (name->t != T::Str)
+        return raise("TypeError", "config option name must be a str, got " + type_name(name));
+      if (name->s != "jax_enable_x64")
+        return raise("NotImplementedError", "jax.config.update('" + name->s +
+                                                "', ...) is not supported here (jax_enable_x64 "
+                                                "is)");
+      const int on = truth(val);
+      if (on < 0) return nullptr;
+      x64_ = on == 1;
+      set_enable_x64(x64_);
+      return none_v();
+    }
     if (q.rfind("np.", 0) == 0 || q.rfind("jnp.", 0) == 0) return numpy_fn(q, a);
     return raise("NotImplementedError", q + "() is not supported here");
   }
@@ -5260,7 +5286,7 @@ class Machine {
     return false;
   }
   static DType canon(DType t, bool jax) {
-    if (!jax) return t;
+    if (!jax || enable_x64()) return t;
     return t == DType::Int64 ? DType::Int32 : t == DType::Float64 ? DType::Float32 : t;
   }
   // The axis np.sort and ndarray.sort sort along (-1 when not given), in range for r.
@@ -8440,18 +8466,26 @@ class Machine {
     }
     for (const NdArray& arr : args) {
       interp::HostArray h;
-      h.type = arr.dt == DType::Float32 ? hlo::ElementType::F32
-               : arr.dt == DType::Int32 ? hlo::ElementType::S32
-                                        : hlo::ElementType::Pred;
+      h.type = arr.dt == DType::Float32   ? hlo::ElementType::F32
+               : arr.dt == DType::Float64 ? hlo::ElementType::F64
+               : arr.dt == DType::Int32   ? hlo::ElementType::S32
+               : arr.dt == DType::Int64   ? hlo::ElementType::S64
+                                          : hlo::ElementType::Pred;
       h.dims = arr.dims;
       const std::size_t n = static_cast<std::size_t>(arr.size());
       for (std::size_t k = 0; k < n; ++k) {
         if (arr.dt == DType::Float32) {
           const float v = static_cast<float>(arr.f[k]);
           h.bytes.append(reinterpret_cast<const char*>(&v), 4);
+        } else if (arr.dt == DType::Float64) {  // jax_enable_x64
+          const double v = arr.f[k];
+          h.bytes.append(reinterpret_cast<const char*>(&v), 8);
         } else if (arr.dt == DType::Int32) {
           const auto v = static_cast<std::int32_t>(arr.i[k]);
           h.bytes.append(reinterpret_cast<const char*>(&v), 4);
+        } else if (arr.dt == DType::Int64) {
+          const std::int64_t v = arr.i[k];
+          h.bytes.append(reinterpret_cast<const char*>(&v), 8);
         } else {
           h.bytes.push_back(static_cast<char>(arr.i[k] != 0));
         }
@@ -8479,9 +8513,15 @@ class Machine {
       if (t.type == hlo::ElementType::F32) {
         out.dt = DType::Float32;
         for (std::size_t k = 0; k < n; ++k) out.f.push_back(t.as<float>()[k]);
+      } else if (t.type == hlo::ElementType::F64) {
+        out.dt = DType::Float64;
+        for (std::size_t k = 0; k < n; ++k) out.f.push_back(t.as<double>()[k]);
       } else if (t.type == hlo::ElementType::S32) {
         out.dt = DType::Int32;
         for (std::size_t k = 0; k < n; ++k) out.i.push_back(t.as<std::int32_t>()[k]);
+      } else if (t.type == hlo::ElementType::S64) {
+        out.dt = DType::Int64;
+        for (std::size_t k = 0; k < n; ++k) out.i.push_back(t.as<std::int64_t>()[k]);
       } else if (t.type == hlo::ElementType::Pred) {
         out.dt = DType::Bool;
         for (std::size_t k = 0; k < n; ++k) out.i.push_back(t.as<std::uint8_t>()[k] != 0);

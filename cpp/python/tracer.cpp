@@ -116,7 +116,11 @@ std::string type_name(const Ref& r) {
   return "?";
 }
 
-// ---- dtypes (JAX's promotion lattice, x64 disabled) -------------------------------------------
+// ---- dtypes (JAX's promotion lattice; x64 as the program set it) --------------------------------
+
+namespace {
+bool g_enable_x64 = false;
+}  // namespace
 
 int category(const std::string& t) { return t == "i1" ? 0 : hj::is_float(t) ? 2 : 1; }
 int bits(const std::string& t) {
@@ -125,7 +129,12 @@ int bits(const std::string& t) {
   while (k < t.size() && !std::isdigit(static_cast<unsigned char>(t[k]))) ++k;
   return std::atoi(t.c_str() + k);
 }
+// jnp.float_ and jnp.int_ (dtypes.float_, dtypes.int_ canonicalized): the types of Python
+// numbers and the defaults of jnp's constructors.
+std::string default_float() { return g_enable_x64 ? "f64" : "f32"; }
+std::string default_int() { return g_enable_x64 ? "i64" : "i32"; }
 std::string canonical(const std::string& t) {
+  if (g_enable_x64) return t;
   if (t == "f64") return "f32";
   if (t == "i64") return "i32";
   if (t == "ui64") return "ui32";
@@ -140,13 +149,13 @@ struct DT {
 DT promote2(const DT& a, const DT& b) {
   if (a.weak && b.weak) {
     const int c = std::max(category(a.t), category(b.t));
-    return {c == 2 ? "f32" : "i32", true};
+    return {c == 2 ? default_float() : default_int(), true};
   }
   if (a.weak || b.weak) {
     const DT& w = a.weak ? a : b;
     const DT& s = a.weak ? b : a;
     if (category(w.t) <= category(s.t)) return {s.t, false};
-    return {category(w.t) == 2 ? "f32" : "i32", true};
+    return {category(w.t) == 2 ? default_float() : default_int(), true};
   }
   if (a.t == b.t) return {a.t, false};
   const int ca = category(a.t), cb = category(b.t);
@@ -160,15 +169,15 @@ DT promote2(const DT& a, const DT& b) {
   const DT& u = ua ? a : b;
   const DT& i = ua ? b : a;
   if (bits(i.t) > bits(u.t)) return i;
-  if (bits(u.t) >= 64) return {"f32", true};
+  if (bits(u.t) >= 64) return {default_float(), true};
   return {canonical("i" + std::to_string(std::min(64, bits(u.t) * 2))), false};
 }
 
 DT dt_of(const Ref& r) {
   if (r->k == K::Array) return {r->aval.dtype, r->weak};
   if (r->k == K::Bool) return {"i1", false};
-  if (r->k == K::Int) return {r->strong.empty() ? "i32" : r->strong, r->strong.empty()};
-  return {r->strong.empty() ? "f32" : r->strong, r->strong.empty()};
+  if (r->k == K::Int) return {r->strong.empty() ? default_int() : r->strong, r->strong.empty()};
+  return {r->strong.empty() ? default_float() : r->strong, r->strong.empty()};
 }
 
 // ---- the names ----------------------------------------------------------------------------------
@@ -581,7 +590,7 @@ struct Interp {
     }
     DT d = dt_of(xs[0]);
     for (std::size_t i = 1; i < xs.size(); ++i) d = promote2(d, dt_of(xs[i]));
-    if (inexact && category(d.t) != 2) d = {"f32", d.weak};
+    if (inexact && category(d.t) != 2) d = {default_float(), d.weak};
     for (auto& x : xs) {
       UNWRAP(c, convert(x, d.t, d.weak));
       x = c;
@@ -669,6 +678,19 @@ struct Interp {
       const hj::Value zeros = full(0);
       const hj::Value ones = full(1);
       return Result<Ref>::success(traced(em->select(eq, zeros, ones), false));
+    }
+    if (op == "logistic" && tracing()) {
+      // lax.logistic lowers through logistic_impl, 1 / (1 + exp(-x)) (the corpus's JAX; its
+      // LogisticOp lowering is a TODO there): neg, exp, then each 1 made where it is used.
+      UNWRAP(v, value_of(xs[0]));
+      const std::vector<std::int64_t>& dims = xs[0]->aval.dims;
+      auto one = [&]() {
+        const hj::Value c = em->constant(1, {{}, t});
+        return dims.empty() ? c : em->broadcast_in_dim(c, dims, {});
+      };
+      const hj::Value e = em->unary("exponential", em->unary("negate", v));
+      const hj::Value sum = em->binary("add", one(), e);
+      return Result<Ref>::success(traced(em->binary("divide", one(), sum), xs[0]->weak));
     }
     return nary(op, xs);
   }
@@ -1024,9 +1046,10 @@ struct Interp {
     const std::string t = x->aval.dtype;
     std::string comp = t, result_t = t;
     if (kind == "sum" || kind == "mean" || kind == "prod") {
-      if (kind == "mean" && category(t) != 2) result_t = "f32";
-      if (kind != "mean" && category(t) < 2 && bits(t) < 32)
-        result_t = hj::is_unsigned(t) ? "ui32" : "i32";
+      // jnp's promote_integers: a bool or narrower int sums as int_ (uint for unsigned).
+      if (kind == "mean" && category(t) != 2) result_t = default_float();
+      if (kind != "mean" && category(t) < 2 && bits(t) < bits(default_int()))
+        result_t = hj::is_unsigned(t) ? "u" + default_int() : default_int();
       if (!dtype.empty()) result_t = dtype;
       if (result_t == "i1")
         return fail_as("NotImplementedError",
@@ -1350,7 +1373,7 @@ struct Interp {
   // is not positive. jnp.std is a private @_std: sqrt of the call to @_var.
   Result<Ref> var_body(const Ref& a0, const Ref& corr, const Ref& axis, bool keepdims) {
     const std::string t = a0->aval.dtype;
-    const std::string dtype = hj::is_float(t) ? t : "f32";
+    const std::string dtype = hj::is_float(t) ? t : default_float();
     const std::string comp = (dtype == "f16" || dtype == "bf16") ? "f32" : dtype;
     UNWRAP(a, convert(a0, comp, false));
     UNWRAP(dims, reduced_axes(axis, a->aval.dims.size()));
@@ -1471,7 +1494,7 @@ struct Interp {
       axis = c;
       dims = {c};
     }
-    UNWRAP(r, lax_argminmax(is_max, x, axis, "i32"));
+    UNWRAP(r, lax_argminmax(is_max, x, axis, default_int()));
     if (keepdims) return expand_dims(r, dims);
     return Result<Ref>::success(r);
   }
@@ -1540,7 +1563,7 @@ struct Interp {
       }
       if (axis_r && axis_r->k == K::Int) axis = axis_r->i;
       std::string result_t = want.empty() ? a->aval.dtype : want;
-      if (result_t == "i1") result_t = "i32";
+      if (result_t == "i1") result_t = default_int();
       if (want == "i1" && a->aval.dtype != "i1") {
         UNWRAP(b, convert(a, "i1", false));
         a = b;
@@ -1881,7 +1904,7 @@ struct Interp {
                   (nc ? type_name(nc) : std::string("nothing")));
     if (nc->i < 0)
       return fail(q + ": num_classes must be nonnegative, got " + std::to_string(nc->i));
-    std::string dtype = "f32";
+    std::string dtype = default_float();
     if (dtype_r && dtype_r->k != K::None) {
       UNWRAP(t, dtype_arg(dtype_r, q));
       dtype = canonical(t);
@@ -2321,7 +2344,7 @@ struct Interp {
     }
     k = std::max<std::int64_t>(
         INT32_MIN, std::min<std::int64_t>(INT32_MAX, k));  // lax._clip_int_to_valid_range
-    std::string dtype = "f32";
+    std::string dtype = default_float();
     if (d_r && d_r->k != K::None) {
       UNWRAP(t, dtype_arg(d_r, q));
       dtype = canonical(t);
@@ -2476,8 +2499,8 @@ struct Interp {
         if (!descending) return Result<Ref>::success(sorted[0]);
         return rev(sorted[0], {d});
       }
-      Ref iota = tracing() ? traced(em->iota({arr->aval.dims, "i32"}, d), false)
-                           : new_array({arr->aval.dims, "i32"}, false);
+      Ref iota = tracing() ? traced(em->iota({arr->aval.dims, default_int()}, d), false)
+                           : new_array({arr->aval.dims, default_int()}, false);
       if (descending && stable) {
         UNWRAP(ra, rev(arr, {d}));
         UNWRAP(ri, rev(iota, {d}));
@@ -2795,6 +2818,9 @@ struct Interp {
   // leaves whose output type differs are converted first (_promote_weak_typed_inputs).
   Result<Ref> fori_loop(const Args& a) {
     const std::string q = "lax.fori_loop";
+    if (g_enable_x64)  // the loop's counter would be int64, which the emitter's loop does not take
+      return fail_as("NotImplementedError",
+                     q + " with jax_enable_x64 on is not supported here (its counter is int64)");
     Ref lo_r = a.get(0, "lower"), hi_r = a.get(1, "upper"), body_r = a.get(2, "body_fun"),
         init_r = a.get(3, "init_val");
     for (auto& [k, v] : a.kw) {
@@ -3112,8 +3138,8 @@ struct Interp {
     }
     if (r->k == K::Builtin &&
         (r->s == "builtins.float" || r->s == "builtins.int" || r->s == "builtins.bool"))
-      return Result<std::string>::success(r->s == "builtins.float" ? "f32"
-                                          : r->s == "builtins.int" ? "i32"
+      return Result<std::string>::success(r->s == "builtins.float" ? default_float()
+                                          : r->s == "builtins.int" ? default_int()
                                                                    : "i1");
     return fail(fn + ": dtype must be a dtype such as jnp.float32, got " + type_name(r));
   }
@@ -3142,7 +3168,7 @@ struct Interp {
     if ((mod == "jnp" || mod == "np") && (fn == "zeros" || fn == "ones" || fn == "full" ||
                                           fn == "zeros_like" || fn == "ones_like")) {
       std::vector<std::int64_t> shape;
-      std::string t = mod == "np" ? "f64" : "f32";
+      std::string t = mod == "np" ? "f64" : default_float();
       double value = fn == "ones" || fn == "ones_like" ? 1 : 0;
       bool weak = false;
       std::size_t dt_pos = 1;
@@ -3203,7 +3229,8 @@ struct Interp {
       if (n > 1e9)
         return fail(q + ": " + std::to_string(std::int64_t(n)) +
                     " elements is more than this tool allows (10^9)");
-      std::string t = any_float ? (mod == "np" ? "f64" : "f32") : (mod == "np" ? "i64" : "i32");
+      std::string t = any_float ? (mod == "np" ? "f64" : default_float())
+                                : (mod == "np" ? "i64" : default_int());
       if (Ref d = arg(99, "dtype"); d && d->k != K::None) {
         UNWRAP(tt, dtype_arg(d, q));
         t = tt;
@@ -3512,6 +3539,7 @@ struct Interp {
           UNWRAP(v, value_of(x));
           return Result<Ref>::success(traced(em->is_finite(v), false));
         }
+        if (fn == "logistic") return unary_fn(q, "logistic", x, true);  // its expansion
         return nary(u->op, {x});
       }
       if (const NameOp* b = find_name(kLaxBinary, fn)) {
@@ -4542,4 +4570,9 @@ Result<Lowered> Session::finish(const Ref& out, const std::vector<std::string>& 
 
 }  // namespace tr
 
+}  // namespace rl::python
+
+namespace rl::python {
+void set_enable_x64(bool on) { g_enable_x64 = on; }
+bool enable_x64() { return g_enable_x64; }
 }  // namespace rl::python

@@ -8,8 +8,8 @@
 // i32); each jnp/lax/jax.nn name is a composition of primitives written as JAX writes it
 // (jnp.matmul's dot_general and transposes, jnp.mean's sum and divide, jax.nn.relu's private
 // @relu), each primitive with one lowering rule (Python scalars become constants where used,
-// operands of another shape are broadcast with broadcast_in_dim). JAX's default configuration:
-// 64-bit types are canonicalized to 32 bits (jax_enable_x64 off).
+// operands of another shape are broadcast with broadcast_in_dim). JAX's default configuration
+// (jax_enable_x64 off: 64-bit types canonicalized to 32 bits) unless the program turns x64 on.
 #pragma once
 
 #include <cstdint>
@@ -41,5 +41,12 @@ const std::vector<std::string>& supported_names();
 bool supported_name(const std::string& name);  // one of supported_names()
 // A jax.numpy/numpy dtype attribute's MLIR name ("bfloat16" → "bf16"); null when not a dtype.
 const char* dtype_mlir_name(const std::string& attribute);
+
+// JAX's jax_enable_x64: off by default, 64-bit types canonicalized to 32 bits and Python numbers
+// weakly typed as float32/int32; on (jax.config.update("jax_enable_x64", True)), 64-bit types
+// stay and Python numbers are float64/int64. One flag for a run: the notebook clears it when a
+// run starts.
+void set_enable_x64(bool on);
+bool enable_x64();
 
 }  // namespace rl::python

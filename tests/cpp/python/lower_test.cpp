@@ -1507,3 +1507,46 @@ TEST_CASE("indexing with integer arrays lowers to JAX's gather", "[python][lower
   CHECK_THAT(lower_error(head + "def f(x, i):\n    return x[i, i, i]\n" + f2),
              Catch::Matchers::Contains("Too many indices: 2-dimensional array indexed with 3"));
 }
+
+// jax.config.update("jax_enable_x64", True): 64-bit types stay, Python numbers are float64/int64
+// (weakly), jnp's defaults are float64/int64; the notebook runs the f64 module. The corpus
+// comparison (corpus_lax_test) runs every file with x64 on, as JAX wrote them.
+TEST_CASE("jax_enable_x64: the lesson in float64, and what the flag changes", "[python][lower]") {
+  const std::string head = "import jax\nimport jax.numpy as jnp\n";
+  const std::string x64 = "jax.config.update('jax_enable_x64', True)\n";
+  const std::string lesson =
+      "def workload(a, b):\n    return jnp.tanh(a @ b)\n"
+      "a = jnp.arange(32 * 16, dtype=jnp.float64).reshape(32, 16) / 512\n"
+      "b = jnp.arange(16 * 8, dtype=jnp.float64).reshape(16, 8) / 128\n"
+      "jax.jit(workload).lower(a, b)\n";
+  CHECK_THAT(lower_text(head + x64 + lesson),
+             Catch::Matchers::Contains(
+                 "    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], "
+                 "precision = [DEFAULT, DEFAULT] : (tensor<32x16xf64>, tensor<16x8xf64>) -> "
+                 "tensor<32x8xf64>\n"
+                 "    %1 = stablehlo.tanh %0 : tensor<32x8xf64>\n"));
+  // Off (the default): float64 is canonicalized to float32.
+  CHECK_THAT(lower_text(head + lesson), Catch::Matchers::Contains("tensor<32x8xf32>"));
+  // A Python float meets an int64 array as float64; an int sum stays int64; mean is float64.
+  const std::string t = lower_text(head + x64 +
+                                   "def f(i):\n    return i * 0.5, i.sum(), i.mean()\n"
+                                   "jax.jit(f).lower(jnp.arange(3))\n");
+  CHECK_THAT(t, Catch::Matchers::Contains("@main(%arg0: tensor<3xi64>) -> (tensor<3xf64>"));
+  CHECK_THAT(t, Catch::Matchers::Contains("tensor<i64> {jax.result_info = \"result[1]\"}, "
+                                          "tensor<f64> {jax.result_info = \"result[2]\"}"));
+  const auto nb = rl::python::run_notebook(
+      head + x64 + lesson.substr(0, lesson.rfind("jax.jit")) +
+      "print(a.dtype, jnp.arange(3).dtype, (jnp.ones(2) * 2).dtype, jax.config.jax_enable_x64)\n"
+      "print(jax.jit(workload)(a, b)[0, :3])\n"
+      "try:\n    jax.config.update('jax_platforms', 'cpu')\nexcept NotImplementedError as e:\n"
+      "    print(e)\n");
+  CAPTURE(nb.error);
+  CHECK(nb.error.empty());
+  // NumPy 1.24: np.tanh(a @ b)[0, :3] in float64.
+  CHECK(nb.stdout_text ==
+        "float64 int64 float64 True\n[0.15022164 0.15201088 0.15379913]\n"
+        "jax.config.update('jax_platforms', ...) is not supported here (jax_enable_x64 is)\n");
+  // A new run starts with x64 off again.
+  const auto again = rl::python::run_notebook(head + "print(jnp.arange(3).dtype)\n");
+  CHECK(again.stdout_text == "int32\n");
+}
