@@ -712,8 +712,9 @@ Value Emitter::gather(Value x, Value indices, const std::vector<std::int64_t>& o
                         ") <{dimension_numbers = #stablehlo.gather<" +
                         list("offset_dims", offset_dims) +
                         list("collapsed_slice_dims", collapsed_slice_dims) +
-                        list("start_index_map", start_index_map) + "index_vector_dim = " +
-                        std::to_string(index_vector_dim) + ">, slice_sizes = array<i64: " + sizes +
+                        list("start_index_map", start_index_map) +
+                        "index_vector_dim = " + std::to_string(index_vector_dim) +
+                        ">, indices_are_sorted = false, slice_sizes = array<i64: " + sizes +
                         ">}> : (" + tt(x) + ", " + tt(indices) + ") -> " + tt(r));
   if (Rec* k = keep(nest, Prim::Gather, {x, indices}, {r})) {
     k->v1 = offset_dims;

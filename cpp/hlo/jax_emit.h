@@ -99,8 +99,9 @@ class Emitter {
   Value slice(Value x, const std::vector<std::int64_t>& start,
               const std::vector<std::int64_t>& limit, const std::vector<std::int64_t>& strides);
   Value concatenate(const std::vector<Value>& xs, std::int64_t dimension);
-  // `"stablehlo.gather"(%x, %indices) <{dimension_numbers = #stablehlo.gather<...>, slice_sizes =
-  // array<i64: ...>}>` in MLIR's generic form (gather has no other), the index vector the last
+  // `"stablehlo.gather"(%x, %indices) <{dimension_numbers = #stablehlo.gather<...>,
+  // indices_are_sorted = false, slice_sizes = array<i64: ...>}>` in MLIR's generic form (gather
+  // has no other; JAX sets indices_are_sorted, false for array indices), the index vector the last
   // dimension of `indices`, empty dimension lists left out as MLIR prints them; the result's shape
   // is the batch dimensions with the slices' uncollapsed sizes at `offset_dims`.
   Value gather(Value x, Value indices, const std::vector<std::int64_t>& offset_dims,

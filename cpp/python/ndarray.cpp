@@ -84,6 +84,8 @@ void NdArray::set(std::size_t k, double v) {
     f[k] = v;
   else if (dt == DType::Bool)
     i[k] = v != 0;
+  else if (dt == DType::Int32 && !jax && (std::isnan(v) || v >= 2147483648.0 || v <= -2147483649.0))
+    i[k] = std::numeric_limits<std::int32_t>::min();  // NumPy on x86: cvttsd2si's 0x80000000
   else
     i[k] = wrap(dt, to_int(v));
 }

@@ -137,11 +137,10 @@ bool numpy_dtype_named(const std::string& name, DType* out) {
   static constexpr struct {
     const char* name;
     DType t;
-  } kDtypes[] = {{"float32", DType::Float32},
-                 {"float64", DType::Float64},
-                 {"int32", DType::Int32},
-                 {"int64", DType::Int64},
-                 {"bool_", DType::Bool}};
+  } kDtypes[] = {{"float32", DType::Float32}, {"float64", DType::Float64},
+                 {"int32", DType::Int32},     {"int64", DType::Int64},
+                 {"bool_", DType::Bool},      {"float_", DType::Float64},
+                 {"int_", DType::Int64}};
   for (auto& d : kDtypes)
     if (name == d.name) {
       *out = d.t;
@@ -547,7 +546,9 @@ class Machine {
   int exception_column() const { return exc_col_; }
 
  private:
-  bool x64_ = false;  // jax_enable_x64, as the program set it (jax.config.update)
+  bool x64_ = false;             // jax_enable_x64, as the program set it (jax.config.update)
+  std::vector<V> jitted_alive_;  // jitted functions called in the running trace (traced_jitted)
+  std::map<std::string, V> dtype_classes_;  // np.float32, jnp.int32, ...: one object each
   struct Lowering {
     std::string entry;
     bool done = false;
@@ -4251,15 +4252,15 @@ class Machine {
           if (x.dims.size() < 2) return obj;
           return np_transpose(obj, x, {});
         }
-        static const char* methods[] = {"reshape", "tolist",   "astype",
-                                        "sum",     "prod",     "mean",
-                                        "max",     "min",      "block_until_ready",
-                                        "item",    "flatten",  "copy",
-                                        "all",     "any",      "sort",
-                                        "round",   "fill",     "argmax",
-                                        "argmin",  "cumsum",   "cumprod",
-                                        "var",     "std",      "clip",
-                                        "squeeze", "transpose"};
+        static const char* methods[] = {"reshape", "tolist",    "astype",
+                                        "sum",     "prod",      "mean",
+                                        "max",     "min",       "block_until_ready",
+                                        "item",    "flatten",   "copy",
+                                        "all",     "any",       "sort",
+                                        "round",   "fill",      "argmax",
+                                        "argmin",  "cumsum",    "cumprod",
+                                        "var",     "std",       "clip",
+                                        "squeeze", "transpose", "ravel"};
         for (const char* m : methods)
           if (name == m) return bound(obj, name);
         break;
@@ -4387,10 +4388,10 @@ class Machine {
       "ones_like", "add",     "subtract",    "multiply", "divide",  "round",   "around"};
   // The functions the notebook runs on host NumPy arrays only (jnp's are the tracer's).
   static constexpr const char* kNumpyOnlyFns[] = {
-      "eye",      "identity",  "tri",         "tril",     "triu",   "square", "sign",
-      "negative", "isnan",     "isinf",       "isfinite", "log2",   "log10",  "exp2",
-      "argmax",   "argmin",    "cumsum",      "cumprod",  "var",    "std",    "clip",
-      "squeeze",  "transpose", "expand_dims", "stack",    "vstack", "hstack", "outer"};
+      "eye",    "identity", "tri",      "tril",  "triu",  "square",  "sign",      "negative",
+      "isnan",  "isinf",    "isfinite", "log2",  "log10", "exp2",    "argmax",    "argmin",
+      "cumsum", "cumprod",  "var",      "std",   "clip",  "squeeze", "transpose", "expand_dims",
+      "stack",  "vstack",   "hstack",   "outer", "ravel"};
   static bool host_name(const std::string& q) {
     // np.X and jnp.X only: lax.max, lax.round, lax.sort... are lax's, never NumPy's namesakes.
     if (q.rfind("np.", 0) != 0 && q.rfind("jnp.", 0) != 0) return false;
@@ -4417,10 +4418,18 @@ class Machine {
     if (mod == "numpy" || mod == "jax.numpy") {
       DType t;
       if (numpy_dtype_named(name, &t)) {
-        auto d = mk(T::DType);
-        d->dt = t;
-        d->b = mod == "jax.numpy";  // called, it makes a JAX array
-        d->i = 1;                   // the scalar type (np.float32), not a dtype instance
+        // One object per name, as a class is (np.float32 is np.float32).
+        // np.float_ and np.int_ are np.float64 and np.int64 themselves.
+        const std::string alias = name == "float_" ? mod + ".float64"
+                                  : name == "int_" ? mod + ".int64"
+                                                   : q;
+        V& d = dtype_classes_[alias];
+        if (!d) {
+          d = mk(T::DType);
+          d->dt = t;
+          d->b = mod == "jax.numpy";  // called, it makes a JAX array
+          d->i = 1;                   // the scalar type (np.float32), not a dtype instance
+        }
         return d;
       }
       if (mod == "jax.numpy")
@@ -5430,49 +5439,128 @@ class Machine {
     V out = mk_array(std::move(t));
     return out;
   }
-  // A reduction over a tuple of axes (axis=(0, 2)) as one over a single axis: `x` with its other
-  // axes first, in order, and the reduced ones merged into one last axis (a copy); the axis to
-  // reduce is then the last, and keepdims's shape is x's with 1s where the axes were. NumPy's
-  // messages for an axis out of bounds or given twice.
-  bool merge_axes(const NdArray& x, const V& axis, NdArray* merged,
-                  std::vector<std::int64_t>* keep_shape) {
+  // The axes a tuple `axis` names, as a mask over x's axes; NumPy's messages for an axis out of
+  // bounds, given twice or None.
+  bool reduced_mask(const NdArray& x, const V& axis, std::vector<bool>* reduced) {
     const std::size_t rank = x.dims.size();
-    std::vector<bool> reduced(rank, false);
+    reduced->assign(rank, false);
     for (const V& it : axis->items) {
       std::size_t ax = 0;
       bool flat = false;
-      if (it->t == T::None || !axis_arg(it, rank, &ax, &flat)) {
-        if (it->t == T::None)
-          raise("TypeError", "'NoneType' object cannot be interpreted as an integer");
+      if (it->t == T::None) {
+        raise("TypeError", "'NoneType' object cannot be interpreted as an integer");
         return false;
       }
-      if (reduced[ax]) {
+      if (!axis_arg(it, rank, &ax, &flat)) return false;
+      if ((*reduced)[ax]) {
         raise("ValueError", "duplicate value in 'axis'");
         return false;
       }
-      reduced[ax] = true;
+      (*reduced)[ax] = true;
     }
-    std::vector<V> perm;
-    std::vector<std::int64_t> dims;
-    std::int64_t n = 1;
-    keep_shape->clear();
-    for (std::size_t d = 0; d < rank; ++d)
-      if (!reduced[d]) {
-        perm.push_back(mk_int(static_cast<std::int64_t>(d)));
-        dims.push_back(x.dims[d]);
-      }
-    for (std::size_t d = 0; d < rank; ++d) {
-      keep_shape->push_back(reduced[d] ? 1 : x.dims[d]);
-      if (reduced[d]) {
-        perm.push_back(mk_int(static_cast<std::int64_t>(d)));
-        n *= x.dims[d];
-      }
-    }
-    V t = np_transpose(none_v(), x, perm);  // not a view: the merged copy stands alone
-    if (!t || !to_array(t, merged, false)) return false;
-    dims.push_back(n);
-    merged->dims = dims;
     return true;
+  }
+  // `x` with its axes in the order `order` (a copy), then given the shape `dims` (as many
+  // elements).
+  bool permuted(const NdArray& x, const std::vector<std::size_t>& order,
+                const std::vector<std::int64_t>& dims, NdArray* out) {
+    std::vector<V> perm;
+    for (auto d : order) perm.push_back(mk_int(static_cast<std::int64_t>(d)));
+    V t = np_transpose(none_v(), x, perm);  // not a view: the copy stands alone
+    if (!t || !to_array(t, out, false)) return false;
+    out->dims = dims;
+    return true;
+  }
+  // The float sum of `v` over the axes `red` marks (2 or more), in NumPy's order for a C-ordered
+  // array: the trailing run of reduced axes (axes of size 1 aside) pairwise as one lane, the other
+  // reduced axes in order,
+  // slice by slice (v's axes laid out as [other reduced, kept, trailing run], numpy_sum along the
+  // last, then the first). The result has the kept axes.
+  bool ordered_sum(const NdArray& v0, const std::vector<bool>& red, NdArray* out) {
+    const std::size_t rank = v0.dims.size();
+    // NumPy's iterator drops axes of size 1, so the run is taken over the others.
+    std::vector<std::size_t> run, other, kept, big;
+    for (std::size_t k = 0; k < rank; ++k)
+      if (v0.dims[k] != 1) big.push_back(k);
+    std::size_t b = big.size();
+    while (b > 0 && red[big[b - 1]]) --b;
+    for (std::size_t k = 0; k < rank; ++k) {
+      const bool in_run = red[k] && (v0.dims[k] == 1 || std::find(big.begin() + std::ptrdiff_t(b),
+                                                                  big.end(), k) != big.end());
+      (in_run ? run : red[k] ? other : kept).push_back(k);
+    }
+    std::vector<std::size_t> order = other;
+    order.insert(order.end(), kept.begin(), kept.end());
+    order.insert(order.end(), run.begin(), run.end());
+    std::int64_t n_other = 1, n_run = 1;
+    for (auto r : other) n_other *= v0.dims[r];
+    for (auto r : run) n_run *= v0.dims[r];
+    std::vector<std::int64_t> dims;
+    if (!other.empty()) dims.push_back(n_other);
+    for (auto k : kept) dims.push_back(v0.dims[k]);
+    if (!run.empty()) dims.push_back(n_run);
+    NdArray v;
+    if (!permuted(v0, order, dims, &v)) return false;
+    v.weak = false;
+    if (!run.empty()) v = numpy_sum(v, static_cast<int>(v.dims.size()) - 1);
+    if (!other.empty()) v = numpy_sum(v, 0);
+    *out = std::move(v);
+    return true;
+  }
+  // A reduction over a tuple of axes (axis=(0, 2)). One axis is the int axis's reduction. A float
+  // sum or mean (or an int mean, in float64) adds in NumPy's order for a C-ordered array: the
+  // trailing run of reduced axes pairwise as one lane, the other reduced axes in order, slice by
+  // slice (x's axes laid out as [other reduced, kept, trailing run] and numpy_sum along the last,
+  // then the first). Otherwise the reduced axes are merged into one last axis and reduced as one.
+  // keepdims puts 1s where the axes were.
+  V tuple_reduce(const std::string& fn, const V& x, const V& axis, const Args& a, std::size_t first,
+                 bool keep) {
+    NdArray arr;
+    std::vector<bool> red;
+    if (!to_array(x, &arr, false) || !reduced_mask(arr, axis, &red)) return nullptr;
+    const std::size_t rank = arr.dims.size();
+    std::vector<std::int64_t> keep_shape;
+    std::vector<std::size_t> reduced_axes, kept;
+    for (std::size_t d = 0; d < rank; ++d) {
+      keep_shape.push_back(red[d] ? 1 : arr.dims[d]);
+      (red[d] ? reduced_axes : kept).push_back(d);
+    }
+    if (reduced_axes.size() == 1) {
+      const auto ax = static_cast<std::int64_t>(reduced_axes[0]);
+      Args b = with_axis(a, first, mk_int(ax));
+      return np_reduce(fn, x, b, first);
+    }
+    if (!charge(static_cast<double>(arr.size()))) return nullptr;
+    const bool ordered =
+        (fn == "sum" || fn == "mean") && !arr.jax && (arr.is_float() || fn == "mean");
+    if (!ordered) {
+      std::vector<std::size_t> order = kept;
+      order.insert(order.end(), reduced_axes.begin(), reduced_axes.end());
+      std::vector<std::int64_t> dims;
+      std::int64_t n = 1;
+      for (auto d : kept) dims.push_back(arr.dims[d]);
+      for (auto d : reduced_axes) n *= arr.dims[d];
+      dims.push_back(n);
+      NdArray merged;
+      if (!permuted(arr, order, dims, &merged)) return nullptr;
+      V one = from_array(std::move(merged));
+      const auto last = static_cast<std::int64_t>(dims.size()) - 1;
+      V r = np_reduce_axis(fn, one, with_axis(a, first, mk_int(last)), first);
+      return keep ? reshaped(r, keep_shape) : r;
+    }
+    const NdArray src = arr.is_float() ? arr : astype(arr, DType::Float64);
+    NdArray v;
+    if (!ordered_sum(src, red, &v)) return nullptr;
+    std::int64_t n_reduced = 1;
+    for (auto r : reduced_axes) n_reduced *= arr.dims[r];
+    if (fn == "mean") {
+      const bool f32 = v.dt == DType::Float32;
+      const double n = static_cast<double>(n_reduced);
+      for (auto& e : v.f)
+        e = f32 ? static_cast<double>(static_cast<float>(e) / static_cast<float>(n)) : e / n;
+    }
+    V r = from_array(std::move(v));
+    return keep ? reshaped(r, keep_shape) : r;
   }
   // `a` with its axis argument (at `first`, or axis=) made `axis`.
   static Args with_axis(const Args& a, std::size_t first, const V& axis) {
@@ -5505,21 +5593,25 @@ class Machine {
       b.kw.erase(std::remove_if(b.kw.begin(), b.kw.end(),
                                 [](const auto& kv) { return kv.first == "dtype"; }),
                  b.kw.end());
-      V r = np_reduce(fn, from_array(astype(arr, t)), b, first);
+      const bool int_mean = fn == "mean" && !dtype_is_float(t);
+      // A mean in an integer dtype is NumPy's sum in it (wrapping), then sum / n cast back.
+      V r = np_reduce(int_mean ? "sum" : fn, from_array(astype(arr, t)), b, first);
       NdArray out;
       if (!r || !to_array(r, &out, false)) return nullptr;
       out.weak = false;
-      return mk_array(astype(out, t));
+      out = astype(out, t);
+      if (int_mean) {
+        const double n = out.size() ? static_cast<double>(arr.size() / out.size()) : 0;
+        NdArray q = astype(out, DType::Float64);
+        for (auto& e : q.f) e /= n;
+        out = astype(q, t);
+      }
+      return mk_array(std::move(out));
     }
-    if (V axis = a.get(first, "axis"); axis && axis->t == T::Tuple) {
-      NdArray arr, merged;
-      std::vector<std::int64_t> shape;
-      if (!to_array(x, &arr, false) || !merge_axes(arr, axis, &merged, &shape)) return nullptr;
-      V one = from_array(std::move(merged));
-      const auto last = static_cast<std::int64_t>(one->arr.dims.size()) - 1;
-      V r = np_reduce_axis(fn, one, with_axis(a, first, mk_int(last)), first);
-      return keep ? reshaped(r, shape) : r;
-    }
+    // A tuple of axes (a list too for a JAX array: jnp takes one; NumPy refuses it).
+    if (V axis = a.get(first, "axis");
+        axis && (axis->t == T::Tuple || (axis->t == T::List && x->t == T::Array && x->arr.jax)))
+      return tuple_reduce(fn, x, axis, a, first, keep);
     V r = np_reduce_axis(fn, x, a, first);
     if (!keep || !r) return r;
     NdArray arr;
@@ -5593,9 +5685,17 @@ class Machine {
           if (!r) return nullptr;
           results.push_back(r);
         }
+      if (results.empty()) {  // no lanes: the dtype a lane's reduction gives (one of 0)
+        auto probe = NdArray::zeros(arr.dt, {1}, arr.jax);
+        V r = probe ? np_reduce_axis(fn, mk_array(std::move(probe.value())), Args{}, 1) : nullptr;
+        if (!r) return nullptr;
+        auto empty = NdArray::zeros(r->t == T::Array ? r->arr.dt : arr.dt, od, arr.jax);
+        if (!empty) return raise("MemoryError", empty.error());
+        return from_array(std::move(empty.value()));
+      }
       NdArray out;
       if (!array_from_list(mk_seq(T::List, results), &out, arr.jax, std::nullopt)) return nullptr;
-      if (!results.empty() && results[0]->t == T::Array) out = astype(out, results[0]->arr.dt);
+      if (results[0]->t == T::Array) out = astype(out, results[0]->arr.dt);
       out.dims = od;
       return from_array(std::move(out));
     }
@@ -5664,7 +5764,8 @@ class Machine {
         acc = static_cast<std::int64_t>(static_cast<std::uint64_t>(acc) +
                                         static_cast<std::uint64_t>(v));
     }
-    r.i = {acc};
+    r.i = {0};
+    r.set_int(0, acc);  // wrapped to the result's width (a JAX int32 sum wraps)
     return from_array(std::move(r));
   }
   // The keyword arguments a NumPy function written in Python takes ("" when all are known).
@@ -5936,34 +6037,33 @@ class Machine {
   // (reduction_options), keepdims applied.
   V reduce_with_options(const std::string& f, const NdArray& x, const Args& a, std::size_t first) {
     bool keep = false;
-    V ddof, dtype;
-    const bool typed = f == "var" || f == "std";
-    if (!reduction_options(f, a, first, &keep, &ddof, typed ? &dtype : nullptr)) return nullptr;
+    V ddof;
+    // var/std's dtype= is refused: NumPy sums in it without casting the elements (_var), which a
+    // cast first would not give.
+    if (!reduction_options(f, a, first, &keep, &ddof)) return nullptr;
     V axis = a.get(first, "axis");
-    if (dtype && dtype->t != T::None) {  // the elements cast first, as np_reduce's dtype=
-      DType t;
-      if (!dtype_arg(dtype, &t)) return nullptr;
-      t = canon(t, x.jax);
-      if (!charge(static_cast<double>(x.size()))) return nullptr;
-      Args b = a;
-      if (b.pos.size() > first + 1) b.pos[first + 1] = none_v();
-      b.kw.erase(std::remove_if(b.kw.begin(), b.kw.end(),
-                                [](const auto& kv) { return kv.first == "dtype"; }),
-                 b.kw.end());
-      NdArray cast = astype(x, t);
-      cast.weak = false;
-      V r = reduce_with_options(f, cast, b, first);
-      NdArray out;
-      if (!r || !to_array(r, &out, false)) return nullptr;
-      out.weak = false;
-      return mk_array(astype(out, t));
-    }
     if (axis && axis->t == T::Tuple && (f == "var" || f == "std")) {
-      NdArray merged;
+      // One axis: the int axis's; several: np_var_axes, in NumPy's order.
+      std::vector<bool> red;
+      if (!reduced_mask(x, axis, &red)) return nullptr;
+      std::vector<std::size_t> reduced_axes;
       std::vector<std::int64_t> shape;
-      if (!merge_axes(x, axis, &merged, &shape)) return nullptr;
-      const auto last = static_cast<std::int64_t>(merged.dims.size() - 1);
-      V r = np_var(f, merged, mk_int(last), ddof);
+      for (std::size_t d = 0; d < x.dims.size(); ++d) {
+        shape.push_back(red[d] ? 1 : x.dims[d]);
+        if (red[d]) reduced_axes.push_back(d);
+      }
+      if (reduced_axes.size() == 1)
+        return reduce_with_options(
+            f, x, with_axis(a, first, mk_int(static_cast<std::int64_t>(reduced_axes[0]))), first);
+      if (reduced_axes.empty()) {  // no axis: NumPy's var of each element alone (0, or NaN)
+        NdArray z = x.is_float() ? x : astype(x, canon(DType::Float64, x.jax));
+        z.weak = false;
+        double ddof_n = 0;
+        if (ddof && ddof->t != T::None && is_num(ddof)) ddof_n = num_of(ddof);
+        for (auto& e : z.f) e = 1 - ddof_n > 0 ? 0.0 : std::nan("");
+        return from_array(std::move(z));
+      }
+      V r = np_var_axes(f, x, red, ddof);
       return keep ? reshaped(r, shape) : r;
     }
     V r = f == "var" || f == "std" ? np_var(f, x, axis, ddof) : np_argminmax(f, x, axis);
@@ -6063,6 +6163,58 @@ class Machine {
           dev.f[at] = rd(d * d);
         }
     NdArray r = numpy_sum(dev, a);
+    const double den = std::max(n - ddof, 0.0);
+    for (auto& e : r.f) {
+      e = rd(e / den);
+      if (f == "std") e = rd(std::sqrt(e));
+    }
+    return from_array(std::move(r));
+  }
+  // np.var / np.std over 2 or more axes (`red`): np_var's steps, each sum in NumPy's order for
+  // those axes (ordered_sum), the mean broadcast back over them.
+  V np_var_axes(const std::string& f, const NdArray& x, const std::vector<bool>& red,
+                const V& ddof_v) {
+    double ddof = 0;
+    if (ddof_v && ddof_v->t != T::None) {
+      if (!is_num(ddof_v) && !np_int_scalar(ddof_v))
+        return raise("TypeError",
+                     "unsupported operand type(s) for -: 'int' and '" + type_name(ddof_v) + "'");
+      ddof = num_of(ddof_v);
+    }
+    if (!charge(3.0 * static_cast<double>(x.size()))) return nullptr;
+    NdArray v = x.is_float() ? x : astype(x, canon(DType::Float64, x.jax));
+    v.weak = false;
+    const bool f32 = v.dt == DType::Float32;
+    auto rd = [f32](double d) { return f32 ? static_cast<double>(static_cast<float>(d)) : d; };
+    const std::size_t rank = v.dims.size();
+    double n = 1;
+    std::vector<std::int64_t> out_stride(rank, 0);
+    std::int64_t stride = 1;
+    for (std::size_t d = rank; d-- > 0;) {
+      if (red[d]) {
+        n *= static_cast<double>(v.dims[d]);
+      } else {
+        out_stride[d] = stride;
+        stride *= v.dims[d];
+      }
+    }
+    NdArray mean;
+    if (!ordered_sum(v, red, &mean)) return nullptr;
+    for (auto& m : mean.f) m = rd(m / rd(n));
+    NdArray dev = v;
+    std::vector<std::int64_t> idx(rank, 0);
+    for (std::size_t k = 0; k < dev.f.size(); ++k) {
+      std::int64_t o = 0;
+      for (std::size_t d = 0; d < rank; ++d) o += idx[d] * out_stride[d];
+      const double dv = rd(v.f[k] - mean.f[static_cast<std::size_t>(o)]);
+      dev.f[k] = rd(dv * dv);
+      for (std::size_t d = rank; d-- > 0;) {
+        if (++idx[d] < v.dims[d]) break;
+        idx[d] = 0;
+      }
+    }
+    NdArray r;
+    if (!ordered_sum(dev, red, &r)) return nullptr;
     const double den = std::max(n - ddof, 0.0);
     for (auto& e : r.f) {
       e = rd(e / den);
@@ -6694,7 +6846,8 @@ class Machine {
       return mk_array(std::move(r.value()));
     }
     if (f == "argmax" || f == "argmin" || f == "cumsum" || f == "cumprod" || f == "var" ||
-        f == "std" || f == "clip" || f == "expand_dims" || f == "squeeze" || f == "transpose") {
+        f == "std" || f == "clip" || f == "expand_dims" || f == "squeeze" || f == "transpose" ||
+        f == "ravel") {
       V x = need(a, 0, "a", f);
       if (!x) return nullptr;
       NdArray p;
@@ -6716,6 +6869,13 @@ class Machine {
         return np_clip(self, a.get(1, "a_min"), a.get(2, "a_max"));
       }
       if (f == "squeeze") return np_squeeze(self, p, a.get(1, "axis"));
+      if (f == "ravel") {  // the array's ravel(); order= is refused by name
+        if (V o = a.get(1, "order"); o && !(o->t == T::Str && o->s == "C"))
+          return raise("NotImplementedError",
+                       "np.ravel with order= other than 'C' is not "
+                       "supported here");
+        return array_method(self, "ravel", Args{});
+      }
       if (f == "transpose") {
         V axes = a.get(1, "axes");
         std::vector<V> list;
@@ -7745,6 +7905,13 @@ class Machine {
       r.dims = {x.size()};
       return mk_array(std::move(r));
     }
+    if (name == "ravel") {  // reshape(-1): a view where NumPy's reshape gives one
+      if (!a.pos.empty() || !a.kw.empty())
+        return raise("NotImplementedError", "ravel with order= is not supported here");
+      Args b;
+      b.pos = {mk_int(-1)};
+      return array_method(self, "reshape", b);
+    }
     if (name == "reshape") {
       std::vector<std::int64_t> dims;
       if (a.pos.size() == 1 && !is_intlike(a.pos[0])) {
@@ -8187,7 +8354,12 @@ class Machine {
     if (!to_tr_args(a, &pos, &kw)) return nullptr;
     tr::Ref body = to_tr(f);
     if (!body) return nullptr;
-    return from_tr(trace_->call_jitted(f->def ? f->def->s : "<lambda>", pos, body->call));
+    // Its identity is the function object's: kept alive until the outermost trace ends, so no
+    // other function made meanwhile takes its address.
+    jitted_alive_.push_back(f);
+    char id[32];
+    std::snprintf(id, sizeof id, "%p", static_cast<const void*>(f.get()));
+    return from_tr(trace_->call_jitted(f->def ? f->def->s : "<lambda>", id, pos, body->call));
   }
 
   // ---- JAX: lowering, compiling, running ----
@@ -8203,6 +8375,7 @@ class Machine {
       m.trace_id_ = ++m.traces_;
     }
     ~TraceScope() {
+      if (!saved) m.jitted_alive_.clear();
       m.trace_ = saved;
       m.trace_id_ = saved_id;
       m.trace_raised_ = false;

@@ -123,9 +123,10 @@ class Session {
   Result<Ref> attribute(const Ref& x, const std::string& name);
   Result<Ref> call_method(const Ref& method, const std::vector<Ref>& pos, const Kw& kw);
   // A jitted helper called on traced values: a private function named `name`, traced once per
-  // argument types by calling `body`.
-  Result<Ref> call_jitted(const std::string& name, const std::vector<Ref>& pos,
-                          const Callback& body);
+  // function object (`identity`, which the caller keeps alive for the trace), pytree and argument
+  // types by calling `body`.
+  Result<Ref> call_jitted(const std::string& name, const std::string& identity,
+                          const std::vector<Ref>& pos, const Callback& body);
   // A dtype called on a traced array (jnp.float32(x)), and a host value that meets a traced one:
   // a constant of the traced function (`dims` empty: JAX's 0-d constant).
   Result<Ref> convert(const Ref& x, const std::string& dtype);

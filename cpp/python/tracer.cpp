@@ -327,6 +327,7 @@ const std::vector<std::string>& names_list() {
                                     "jnp.floor_divide",
                                     "jnp.remainder",
                                     "jnp.mod",
+                                    "jnp.ravel",
                                     "jax.nn.one_hot",
                                     "lax.argmax",
                                     "lax.argmin",
@@ -987,44 +988,82 @@ struct Interp {
     return dot_general(a, b, {ra - 1}, {rb >= 2 ? rb - 2 : 0}, {}, {});
   }
 
+  // A jnp function's or method's arguments by JAX's positions `params` (after `a` for a
+  // function, `first` 1), each found by position or name (null when not given); `keyword_only`
+  // are taken by name only. A keyword of neither (nor `a`) is Python's TypeError; out=, where=,
+  // initial=, correction= and promote_integers= other than their defaults are refused by name.
+  Result<std::vector<Ref>> numpy_params(const std::string& q, const Args& a, std::size_t first,
+                                        const std::vector<std::string>& params,
+                                        const std::vector<std::string>& keyword_only = {}) {
+    if (a.pos.size() > first + params.size())
+      return fail_as("TypeError", q + "() takes from " + std::to_string(first) + " to " +
+                                      std::to_string(first + params.size()) +
+                                      " positional arguments but " + std::to_string(a.pos.size()) +
+                                      " were given");
+    auto among = [](const std::vector<std::string>& v, const std::string& k) {
+      return std::find(v.begin(), v.end(), k) != v.end();
+    };
+    for (auto& [k, v] : a.kw)
+      if (!among(params, k) && !among(keyword_only, k) && !(first && k == "a"))
+        return fail_as("TypeError", q + "() got an unexpected keyword argument '" + k + "'");
+    std::vector<Ref> out;
+    std::vector<std::string> all = params;
+    all.insert(all.end(), keyword_only.begin(), keyword_only.end());
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      Ref r = i < params.size() ? a.get(first + i, all[i].c_str()) : a.get(9999, all[i].c_str());
+      const std::string& n = all[i];
+      const bool unmodelled = n == "out" || n == "where" || n == "initial" || n == "correction";
+      if (unmodelled && r && r->k != K::None)
+        return fail_as("NotImplementedError",
+                       q + ": " + n + "= is not supported here" +
+                           (n == "out" ? " (JAX arrays are immutable)" : ""));
+      if (n == "promote_integers" && r && !(is_pyscalar(r) && scalar_value(r) != 0))
+        return fail_as("NotImplementedError", q + ": promote_integers=False is not supported here");
+      out.push_back(r);
+    }
+    return Result<std::vector<Ref>>::success(std::move(out));
+  }
+  static bool truthy(const Ref& r) { return r && is_pyscalar(r) && scalar_value(r) != 0; }
+  // jnp.var / std (a, axis, dtype, out, ddof, keepdims) and the methods; jnp.argmax / argmin
+  // (a, axis, out, keepdims) and the methods. dtype= of var/std is refused by name.
+  Result<Ref> var_std_call(const std::string& q, bool is_std, const Ref& x, const Args& a,
+                           std::size_t first) {
+    UNWRAP(p, numpy_params(q, a, first, {"axis", "dtype", "out", "ddof", "keepdims"},
+                           {"where", "correction"}));
+    if (p[1] && p[1]->k != K::None)
+      return fail_as("NotImplementedError", q + ": dtype= is not supported here");
+    return var_std(is_std, x, p[0], p[3], truthy(p[4]));
+  }
+  Result<Ref> argminmax_call(const std::string& q, bool is_max, const Ref& x, const Args& a,
+                             std::size_t first) {
+    UNWRAP(p, numpy_params(q, a, first, {"axis", "out", "keepdims"}));
+    return jnp_argminmax(is_max, x, p[0], truthy(p[2]));
+  }
+
   // jnp.sum(a, axis, dtype, out, keepdims) / prod / mean, jnp.max(a, axis, out, keepdims) / min,
   // and the methods (`first` 0: no `a`): axis, keepdims and dtype read, out None, others refused
   // by name.
   Result<Ref> reduction_call(const std::string& q, const std::string& kind, const Ref& x,
                              const Args& a, std::size_t first) {
     const bool typed = kind == "sum" || kind == "prod" || kind == "mean";
+    // jnp.sum(a, axis, dtype, out, keepdims, initial, where, promote_integers); max's without
+    // dtype; mean's where is keyword-only.
     const std::vector<std::string> params =
-        typed ? std::vector<std::string>{"axis", "dtype", "out", "keepdims"}
-              : std::vector<std::string>{"axis", "out", "keepdims"};
-    if (a.pos.size() > first + params.size())
-      return fail_as("TypeError", q + "() takes from " + std::to_string(first) + " to " +
-                                      std::to_string(first + params.size()) +
-                                      " positional arguments but " + std::to_string(a.pos.size()) +
-                                      " were given");
-    for (auto& [k, v] : a.kw)
-      if (std::find(params.begin(), params.end(), k) == params.end() && !(first && k == "a"))
-        return fail_as("NotImplementedError",
-                       q + ": the argument '" + k + "' is not supported here");
-    auto get = [&](const std::string& p) {
-      const std::size_t i =
-          std::size_t(std::find(params.begin(), params.end(), p) - params.begin());
-      return a.get(first + i, p.c_str());
-    };
-    if (Ref out = get("out"); out && out->k != K::None)
-      return fail_as("NotImplementedError",
-                     q + ": out= is not supported (JAX arrays are immutable)");
-    Ref keep = get("keepdims");
+        kind == "mean" ? std::vector<std::string>{"axis", "dtype", "out", "keepdims"}
+        : typed ? std::vector<std::string>{"axis",  "dtype",           "out", "keepdims", "initial",
+                                           "where", "promote_integers"}
+                : std::vector<std::string>{"axis", "out", "keepdims", "initial", "where"};
+    UNWRAP(p, numpy_params(
+                  q, a, first, params,
+                  kind == "mean" ? std::vector<std::string>{"where"} : std::vector<std::string>{}));
     std::string dtype;
-    if (Ref d = typed ? get("dtype") : nullptr; d && d->k != K::None) {
+    if (Ref d = typed ? p[1] : nullptr; d && d->k != K::None) {
       UNWRAP(t, dtype_arg(d, q));
       dtype = canonical(t);
     }
-    return reduction(kind, x, get("axis"), keep && is_pyscalar(keep) && scalar_value(keep) != 0,
-                     nullptr, dtype);
+    return reduction(kind, x, p[0], truthy(p[typed ? 3 : 2]), nullptr, dtype);
   }
 
-  // jnp.sum / prod / max / min / mean (jax/_src/numpy/reductions.py's _reduction). `initial`
-  // (jnp.max(..., initial=v)) is applied after the reduce as op(v, result), before keepdims.
   // `dtype` (sum, prod, mean's dtype=): the result's type, the operand converted to it (f32 for a
   // 16-bit float) before the reduce.
   Result<Ref> reduction(const std::string& kind, const Ref& x0, const Ref& axis_r, bool keepdims,
@@ -3069,18 +3108,16 @@ struct Interp {
       }
     };
     for (auto& a : args) describe(a);
-    const bool keyed = !key.empty() || tree.find_first_not_of('*') != std::string::npos;
+    // JAX's trace cache: one function per (function, static arguments, pytree, argument types
+    // with their weak types); another function of the same name is name_0.
     std::string cache_key = name + "|" + key + "|" + tree;
-    for (auto& t : types) cache_key += "|" + hj::type_text(t);
+    for (std::size_t k = 0; k < types.size(); ++k)
+      cache_key += "|" + hj::type_text(types[k]) + (weak[k] ? "~" : "");
     int f = -1;
-    if (!keyed) {
-      f = em->find_function(name, types);
-    } else if (auto it = private_cache.find(cache_key); it != private_cache.end()) {
-      f = it->second;
-    }
+    if (auto it = private_cache.find(cache_key); it != private_cache.end()) f = it->second;
     if (f < 0 || !private_outs.count(f)) {
       f = em->begin_function(name, types);
-      if (keyed) private_cache[cache_key] = f;
+      private_cache[cache_key] = f;
       fn_stack.push_back(f);
       std::vector<Ref> inner_leaves;
       for (std::size_t k = 0; k < types.size(); ++k)
@@ -3334,20 +3371,11 @@ struct Interp {
       }
       if (fn == "var" || fn == "std") {
         UNWRAP(x, need(0, "a"));
-        for (auto& [k, v] : a.kw)
-          if (k != "axis" && k != "ddof" && k != "keepdims")
-            return fail(q + ": the argument '" + k + "' is not supported here");
-        if (a.pos.size() > 2)
-          return fail(q + ": pass ddof and keepdims by name (ddof=..., keepdims=...)");
-        Ref keep = arg(99, "keepdims");
-        return var_std(fn == "std", x, arg(1, "axis"), arg(99, "ddof"),
-                       keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+        return var_std_call(q, fn == "std", x, a, 1);
       }
       if (fn == "argmax" || fn == "argmin") {
         UNWRAP(x, need(0, "a"));
-        Ref keep = arg(99, "keepdims");
-        return jnp_argminmax(fn == "argmax", x, arg(1, "axis"),
-                             keep && is_pyscalar(keep) && scalar_value(keep) != 0);
+        return argminmax_call(q, fn == "argmax", x, a, 1);
       }
       if (fn == "cumsum" || fn == "cumprod") {
         UNWRAP(x, need(0, "a"));
@@ -3363,6 +3391,16 @@ struct Interp {
         UNWRAP(x, need(0, "a"));
         UNWRAP(y, need(1, "b"));
         return outer(x, y);
+      }
+      if (fn == "ravel") {  // jnp.ravel(a, order='C'): a reshape to the size
+        UNWRAP(x0, need(0, "a"));
+        if (Ref o = arg(1, "order"); o && !(o->k == K::Str && o->s == "C"))
+          return fail_as("NotImplementedError",
+                         q + " with order other than 'C' is not supported here");
+        UNWRAP(x, as_array(x0, q));
+        std::int64_t n = 1;
+        for (auto d : x->aval.dims) n *= d;
+        return reshape(x, {n});
       }
       if (fn == "reshape") {
         UNWRAP(x, need(0, "a"));
@@ -3933,10 +3971,10 @@ struct Interp {
     }
     if (name == "dtype") return Result<Ref>::success(mk_str(x->aval.dtype, K::DType));
     if (name == "T") return transpose(x, {}, false);
-    static const char* const methods[] = {"reshape", "sum",    "mean",    "max",    "min",
-                                          "prod",    "var",    "std",     "clip",   "argmax",
-                                          "argmin",  "cumsum", "cumprod", "astype", "transpose",
-                                          "dot",     "sort",   "argsort", "round"};
+    static const char* const methods[] = {
+        "reshape",   "sum",  "mean",   "max",     "min",    "prod",    "var",
+        "std",       "clip", "argmax", "argmin",  "cumsum", "cumprod", "astype",
+        "transpose", "dot",  "sort",   "argsort", "round",  "ravel",   "flatten"};
     if (std::any_of(std::begin(methods), std::end(methods),
                     [&](const char* m) { return name == m; })) {
       auto m = mk(K::Method);
@@ -3949,7 +3987,7 @@ struct Interp {
         "Array." + name +
             " is not supported here; supported: .T, .shape, .ndim, .size, .dtype, .reshape, .sum, "
             ".mean, .max, .min, .prod, .var, .std, .clip, .argmax, .argmin, .cumsum, .cumprod, "
-            ".astype, .transpose, .dot, .sort, .argsort, .round");
+            ".astype, .transpose, .dot, .sort, .argsort, .round, .ravel, .flatten");
   }
   Result<Ref> call_method(const Ref& m, const Args& a) {
     const Ref& x = m->self;
@@ -3960,6 +3998,13 @@ struct Interp {
       return m->s == "round" ? jnp_round("Array.round", b) : jnp_sort("Array." + m->s, m->s, b);
     }
     const std::string& name = m->s;
+    if (name == "ravel" || name == "flatten") {  // JAX's Array.ravel/flatten: jnp.ravel
+      if (!a.pos.empty() || !a.kw.empty())
+        return fail_as("NotImplementedError", name + " with order= is not supported here");
+      std::int64_t n = 1;
+      for (auto d : x->aval.dims) n *= d;
+      return reshape(x, {n});
+    }
     if (name == "reshape") {
       std::vector<std::int64_t> shape;
       if (a.pos.size() == 1 && (a.pos[0]->k == K::Tuple || a.pos[0]->k == K::List)) {
@@ -3978,17 +4023,10 @@ struct Interp {
       }
       return reshape(x, shape);
     }
-    if (name == "var" || name == "std") {
-      Ref keep = a.get(99, "keepdims");
-      return var_std(name == "std", x, a.get(0, "axis"), a.get(99, "ddof"),
-                     keep && is_pyscalar(keep) && scalar_value(keep) != 0);
-    }
+    if (name == "var" || name == "std") return var_std_call(name, name == "std", x, a, 0);
     if (name == "clip") return clip(x, a.get(0, "min"), a.get(1, "max"));
-    if (name == "argmax" || name == "argmin") {
-      Ref keep = a.get(99, "keepdims");
-      return jnp_argminmax(name == "argmax", x, a.get(0, "axis"),
-                           keep && is_pyscalar(keep) && scalar_value(keep) != 0);
-    }
+    if (name == "argmax" || name == "argmin")
+      return argminmax_call(name, name == "argmax", x, a, 0);
     if (name == "cumsum" || name == "cumprod")
       return jnp_cumulative(name, x, a.get(0, "axis"), a.get(1, "dtype"));
     if (name == "sum" || name == "mean" || name == "max" || name == "min" || name == "prod")
@@ -4235,6 +4273,19 @@ struct Interp {
       }
     }
     if (!tracing()) return Result<Ref>::success(new_array({out_shape, x->aval.dtype}, x->weak));
+    for (std::size_t k = 0; k < idx_adv.size(); ++k) {
+      const std::int64_t size = shape[std::size_t(x_adv_axes[k])];
+      // XLA refuses a gather slice of 1 from an axis of size 0 (JAX's message for an int).
+      if (size == 0 && !adv_shape.empty())
+        return fail_as("IndexError", "index is out of bounds for axis " +
+                                         std::to_string(x_adv_axes[k]) + " with size 0");
+      // _normalize_index makes the axis size a constant of the index's dtype (lax._const): a size
+      // past it is NumPy's OverflowError there.
+      const std::string& t = idx[idx_adv[k]].r->aval.dtype;
+      if (!hj::is_unsigned(t) && bits(t) < 64 && size >= (std::int64_t(1) << (bits(t) - 1)))
+        return fail_as("OverflowError", "Python integer " + std::to_string(size) +
+                                            " out of bounds for " + jax_dtype_name(t));
+    }
     std::vector<hj::Value> normalized;
     for (std::size_t k = 0; k < idx_adv.size(); ++k) {
       const Ref& a = idx[idx_adv[k]].r;
@@ -4548,9 +4599,9 @@ Result<Ref> Session::attribute(const Ref& x, const std::string& name) {
 Result<Ref> Session::call_method(const Ref& method, const std::vector<Ref>& pos, const Kw& kw) {
   return impl_->rules().call_method(method, Args{pos, kw});
 }
-Result<Ref> Session::call_jitted(const std::string& name, const std::vector<Ref>& pos,
-                                 const Callback& body) {
-  return impl_->rules().call_jitted_private(name, pos, body);
+Result<Ref> Session::call_jitted(const std::string& name, const std::string& identity,
+                                 const std::vector<Ref>& pos, const Callback& body) {
+  return impl_->rules().call_jitted_private(name, pos, body, "fn:" + identity);
 }
 Result<Ref> Session::convert(const Ref& x, const std::string& dtype) {
   Interp& in = impl_->rules();
