@@ -231,6 +231,12 @@ Emitter::Ins Emitter::make(Emitter& e, const Rec& k, const Ins& in, const FnMap&
       return {e.gather(in[0], in[1], k.v1, k.v2, k.v3, k.v4)};
     case Prim::Concatenate:
       return {e.concatenate(in, k.n)};
+    case Prim::DynamicSlice:
+      return {e.dynamic_slice(in[0], Ins(in.begin() + 1, in.end()), k.v1)};
+    case Prim::DynamicUpdateSlice:
+      return {e.dynamic_update_slice(in[0], in[1], Ins(in.begin() + 2, in.end()))};
+    case Prim::Pad:
+      return {e.pad(in[0], in[1], k.v1, k.v2, k.v3)};
     case Prim::Sort:
       return e.sort(in, k.n, k.flag, std::int64_t(k.x));
     case Prim::TopK: {
@@ -846,6 +852,59 @@ Value Emitter::concatenate(const std::vector<Value>& xs, std::int64_t dimension)
                         ", dim = " + std::to_string(dimension) + " : (" + types + ") -> " + tt(r));
   if (Rec* k = keep(nest, Prim::Concatenate, xs, {r})) {
     k->n = dimension;
+  }
+  return r;
+}
+
+Value Emitter::dynamic_slice(Value x, const std::vector<Value>& starts,
+                             const std::vector<std::int64_t>& sizes) {
+  Nest nest(*this);
+  std::string operands = name(x), types = tt(x);
+  for (Value v : starts) {
+    operands += ", " + name(v);
+    types += ", " + tt(v);
+  }
+  Value r = add(Aval{sizes, aval(x).dtype}, "");
+  cur().lines.push_back(name(r) + " = stablehlo.dynamic_slice " + operands +
+                        ", sizes = " + join(sizes) + " : (" + types + ") -> " + tt(r));
+  Ins reads{x};
+  reads.insert(reads.end(), starts.begin(), starts.end());
+  if (Rec* k = keep(nest, Prim::DynamicSlice, reads, {r})) k->v1 = sizes;
+  return r;
+}
+
+Value Emitter::dynamic_update_slice(Value x, Value update, const std::vector<Value>& starts) {
+  Nest nest(*this);
+  std::string operands = name(x) + ", " + name(update), types = tt(x) + ", " + tt(update);
+  for (Value v : starts) {
+    operands += ", " + name(v);
+    types += ", " + tt(v);
+  }
+  Value r = add(aval(x), "");
+  cur().lines.push_back(name(r) + " = stablehlo.dynamic_update_slice " + operands + " : (" + types +
+                        ") -> " + tt(r));
+  Ins reads{x, update};
+  reads.insert(reads.end(), starts.begin(), starts.end());
+  (void)keep(nest, Prim::DynamicUpdateSlice, reads, {r});
+  return r;
+}
+
+Value Emitter::pad(Value x, Value value, const std::vector<std::int64_t>& low,
+                   const std::vector<std::int64_t>& high,
+                   const std::vector<std::int64_t>& interior) {
+  Nest nest(*this);
+  Aval t = aval(x);
+  for (std::size_t d = 0; d < t.dims.size(); ++d)
+    t.dims[d] =
+        low[d] + high[d] + t.dims[d] + std::max<std::int64_t>(t.dims[d] - 1, 0) * interior[d];
+  Value r = add(t, "");
+  cur().lines.push_back(name(r) + " = stablehlo.pad " + name(x) + ", " + name(value) + ", low = " +
+                        join(low) + ", high = " + join(high) + ", interior = " + join(interior) +
+                        " : (" + tt(x) + ", " + tt(value) + ") -> " + tt(r));
+  if (Rec* k = keep(nest, Prim::Pad, {x, value}, {r})) {
+    k->v1 = low;
+    k->v2 = high;
+    k->v3 = interior;
   }
   return r;
 }

@@ -99,6 +99,14 @@ class Emitter {
   Value slice(Value x, const std::vector<std::int64_t>& start,
               const std::vector<std::int64_t>& limit, const std::vector<std::int64_t>& strides);
   Value concatenate(const std::vector<Value>& xs, std::int64_t dimension);
+  // `stablehlo.dynamic_slice %x, %i0, %i1, sizes = [2, 1] : (T, I, I) -> R` (0-d start indices).
+  Value dynamic_slice(Value x, const std::vector<Value>& starts,
+                      const std::vector<std::int64_t>& sizes);
+  // `stablehlo.dynamic_update_slice %x, %update, %i0, ... : (T, U, I, ...) -> T`.
+  Value dynamic_update_slice(Value x, Value update, const std::vector<Value>& starts);
+  // `stablehlo.pad %x, %value, low = [...], high = [...], interior = [...] : (T, V) -> R`.
+  Value pad(Value x, Value value, const std::vector<std::int64_t>& low,
+            const std::vector<std::int64_t>& high, const std::vector<std::int64_t>& interior);
   // `"stablehlo.gather"(%x, %indices) <{dimension_numbers = #stablehlo.gather<...>,
   // indices_are_sorted = false, slice_sizes = array<i64: ...>}>` in MLIR's generic form (gather
   // has no other; JAX sets indices_are_sorted, false for array indices), the index vector the last
@@ -215,6 +223,9 @@ class Emitter {
     Reverse,
     Slice,
     Concatenate,
+    DynamicSlice,
+    DynamicUpdateSlice,
+    Pad,
     Gather,
     TopK,
     Sort,

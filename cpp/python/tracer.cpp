@@ -344,6 +344,9 @@ const std::vector<std::string>& names_list() {
                                     "jax.nn.gelu",
                                     "jax.scipy.special.logsumexp",
                                     "lax.dot_general",
+                                    "lax.dynamic_slice",
+                                    "lax.dynamic_update_slice",
+                                    "lax.pad",
                                     "lax.fori_loop",
                                     "lax.stop_gradient",
                                     "jax.jit",
@@ -1147,6 +1150,171 @@ struct Interp {
     }
     Ref out = traced(r, false);
     return convert(out, result_t, false);
+  }
+
+  // lax.dynamic_slice(operand, start_indices, slice_sizes) and lax.dynamic_update_slice(operand,
+  // update, start_indices) (`u` set): each start index a 0-d integer (a traced array or a Python
+  // int, all of one dtype: JAX's dtype rule); a traced signed index normalized as
+  // _dynamic_slice_indices does (i < 0 ? i + size : i, by compare, add and select, in order), a
+  // negative Python int made positive; the Python ints become constants where the op uses them.
+  Result<Ref> dynamic_slicing(const std::string& q, const Ref& x, const Ref& u, const Ref& si,
+                              const std::vector<std::int64_t>& sizes) {
+    const auto& dims = x->aval.dims;
+    const bool update = u != nullptr;
+    if (si->k != K::Tuple && si->k != K::List)
+      return fail_as("NotImplementedError",
+                     q + ": start_indices as an array is not supported here; pass a tuple of "
+                         "scalars (i, j, ...)");
+    const std::vector<Ref>& items = si->items;
+    if (items.size() != dims.size())
+      return fail(q + (update ? " start_indices" : " start_indices") +
+                  " must have length equal to the number of dimensions of the operand, got "
+                  "indices " +
+                  std::to_string(items.size()) + " for operand shape " + shape_text(dims) + ".");
+    if (update) {
+      if (u->aval.dims.size() != dims.size())
+        return fail(
+            "dynamic_update_slice update must have the same rank as operand, got "
+            "update shape " +
+            shape_text(u->aval.dims) + " for operand shape " + shape_text(dims) + ".");
+      if (u->aval.dtype != x->aval.dtype)
+        return fail("lax.dynamic_update_slice requires arguments to have the same dtypes, got " +
+                    jax_dtype_name(x->aval.dtype) + ", " + jax_dtype_name(u->aval.dtype) + ".");
+      for (std::size_t d = 0; d < dims.size(); ++d)
+        if (u->aval.dims[d] > dims[d])
+          return fail(
+              "dynamic_update_slice update shape must be smaller than operand shape, "
+              "got update shape " +
+              shape_text(u->aval.dims) + " for operand shape " + shape_text(dims) + ".");
+    } else {
+      if (sizes.size() != dims.size())
+        return fail(
+            "dynamic_slice slice_sizes must have the same length as the operand's "
+            "rank, got slice_sizes " +
+            shape_text(sizes) + " for operand shape " + shape_text(dims) + ".");
+      for (std::size_t d = 0; d < dims.size(); ++d) {
+        if (sizes[d] < 0)
+          return fail(
+              "dynamic_slice slice_sizes must be greater than or equal to zero, got "
+              "slice_sizes " +
+              shape_text(sizes) + ".");
+        if (sizes[d] > dims[d])
+          return fail(
+              "dynamic_slice slice_sizes must be less than or equal to operand shape, "
+              "got slice_sizes " +
+              shape_text(sizes) + " for operand shape " + shape_text(dims) + ".");
+      }
+    }
+    // One dtype for all indices (a Python int is weak int32, int64 with x64).
+    std::vector<std::string> types;
+    for (const Ref& i : items) {
+      if (i->k == K::Int) {
+        types.push_back(i->strong.empty() ? default_int() : i->strong);
+      } else if (i->k == K::Array && i->aval.dims.empty() && !hj::is_float(i->aval.dtype) &&
+                 i->aval.dtype != "i1") {
+        types.push_back(i->aval.dtype);
+      } else {
+        return fail(q + ": each start index must be a scalar integer, got " + type_name(i));
+      }
+    }
+    for (auto& t : types)
+      if (t != types[0]) {
+        std::string got;
+        for (auto& t2 : types) got += (got.empty() ? "" : ", ") + jax_dtype_name(t2);
+        return fail("index arguments to " +
+                    std::string(update ? "dynamic_update_slice" : "dynamic_slice") +
+                    " must be integers of the same type, got: " + got);
+      }
+    if (!tracing())
+      return Result<Ref>::success(new_array({update ? dims : sizes, x->aval.dtype}, x->weak));
+    UNWRAP(xv, value_of(x));
+    hj::Value uv;
+    if (update) {
+      UNWRAP(v, value_of(u));
+      uv = v;
+    }
+    std::vector<hj::Value> starts(items.size());
+    std::vector<bool> made(items.size(), false);
+    for (std::size_t d = 0; d < items.size(); ++d) {
+      const Ref& i = items[d];
+      if (i->k == K::Int) continue;
+      UNWRAP(v, value_of(i));
+      const std::string& t = i->aval.dtype;
+      made[d] = true;
+      if (hj::is_unsigned(t)) {
+        starts[d] = v;
+        continue;
+      }
+      const hj::Value neg = em->compare("LT", v, em->constant(0, {{}, t}));
+      const hj::Value wrapped = em->binary("add", v, em->constant(double(dims[d]), {{}, t}));
+      starts[d] = em->select(neg, wrapped, v);
+    }
+    for (std::size_t d = 0; d < items.size(); ++d)
+      if (!made[d]) {
+        std::int64_t k = items[d]->i;
+        if (k < 0) k += dims[d];
+        starts[d] = em->constant(double(k), {{}, types[0]});
+      }
+    hj::Value r =
+        update ? em->dynamic_update_slice(xv, uv, starts) : em->dynamic_slice(xv, starts, sizes);
+    return Result<Ref>::success(traced(r, x->weak));
+  }
+
+  // lax.pad(operand, padding_value, padding_config): ((low, high, interior), ...) per axis; the
+  // padding value a scalar of the operand's dtype (a Python scalar as a weak one).
+  Result<Ref> lax_pad(const std::string& q, const Ref& x, const Ref& v0, const Ref& cfg) {
+    const auto& dims = x->aval.dims;
+    if (cfg->k != K::Tuple && cfg->k != K::List)
+      return fail(q + ": padding_config must be a sequence of (low, high, interior) triples");
+    if (cfg->items.size() != dims.size())
+      return fail(
+          "length of padding_config must equal the number of axes of operand, got "
+          "padding_config " +
+          std::to_string(cfg->items.size()) + " for operand shape " + shape_text(dims));
+    std::vector<std::int64_t> lo, hi, in;
+    for (const Ref& t : cfg->items) {
+      UNWRAP(triple, int_list(t, q + ": padding_config"));
+      if (triple.size() != 3)
+        return fail(q + ": each padding_config entry must be (low, high, interior), got " +
+                    shape_text(triple));
+      lo.push_back(triple[0]);
+      hi.push_back(triple[1]);
+      in.push_back(triple[2]);
+    }
+    for (auto i : in)
+      if (i < 0)
+        return fail(
+            "interior padding in padding_config must be nonnegative, got padding_config "
+            "interior " +
+            shape_text(in));
+    std::vector<std::int64_t> out;
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+      out.push_back(lo[d] + hi[d] + dims[d] + std::max<std::int64_t>(dims[d] - 1, 0) * in[d]);
+      if (out.back() < 0)
+        return fail("Dimension size after padding is not at least 0, got result shape " +
+                    shape_text(out) + " (axis " + std::to_string(d) + ")");
+    }
+    Ref v;
+    if (is_pyscalar(v0)) {
+      const DT d = dt_of(v0);
+      if (category(d.t) != category(x->aval.dtype) ||
+          (category(d.t) == 2) != hj::is_float(x->aval.dtype))
+        return fail("lax.pad requires arguments to have the same dtypes, got " +
+                    jax_dtype_name(x->aval.dtype) + ", " + jax_dtype_name(d.t) + ".");
+      v = literal(v0, x->aval.dtype);
+    } else {
+      UNWRAP(a, as_array(v0, q));
+      if (!a->aval.dims.empty())
+        return fail(q + ": padding_value must be a scalar, got shape " + shape_text(a->aval.dims));
+      if (a->aval.dtype != x->aval.dtype)
+        return fail("lax.pad requires arguments to have the same dtypes, got " +
+                    jax_dtype_name(x->aval.dtype) + ", " + jax_dtype_name(a->aval.dtype) + ".");
+      v = a;
+    }
+    if (!tracing()) return Result<Ref>::success(new_array({out, x->aval.dtype}, x->weak));
+    UNWRAP(xv, value_of(x));
+    UNWRAP(vv, value_of(v));
+    return Result<Ref>::success(traced(em->pad(xv, vv, lo, hi, in), x->weak));
   }
 
   // lax.expand_dims: a broadcast_in_dim inserting size-1 axes.
@@ -3837,6 +4005,32 @@ struct Interp {
         UNWRAP(v, value_of(x));
         return Result<Ref>::success(traced(em->slice(v, starts, limits, strides), x->weak));
       }
+      if (fn == "dynamic_slice" || fn == "dynamic_update_slice") {
+        const bool update = fn == "dynamic_update_slice";
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(x, as_array(x0, q));
+        Ref u;
+        if (update) {
+          UNWRAP(u0, need(1, "update"));
+          UNWRAP(uu, as_array(u0, q));
+          u = uu;
+        }
+        UNWRAP(si, need(update ? 2 : 1, "start_indices"));
+        std::vector<std::int64_t> sizes;
+        if (!update) {
+          UNWRAP(ss, need(2, "slice_sizes"));
+          UNWRAP(sz, int_list(ss, q + ": slice_sizes"));
+          sizes = sz;
+        }
+        return dynamic_slicing(q, x, u, si, sizes);
+      }
+      if (fn == "pad") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(v0, need(1, "padding_value"));
+        UNWRAP(cfg, need(2, "padding_config"));
+        UNWRAP(x, as_array(x0, q));
+        return lax_pad(q, x, v0, cfg);
+      }
       if (fn == "rev") {
         UNWRAP(x0, need(0, "operand"));
         UNWRAP(dr, need(1, "dimensions"));
@@ -4357,6 +4551,134 @@ struct Interp {
     return Result<Ref>::success(traced(y, x->weak));
   }
 
+  // x[i] with a traced 0-d integer i among ints and slices: JAX's dynamic_slice
+  // (_attempt_rewriting_take_via_slice): per axis a start (the traced index, normalized by select;
+  // an int or a slice's start, a constant of the indices' promoted dtype) and a size (1 for an
+  // index, the slice's length), then the indexed axes squeezed by a reshape. Modelled: ints in
+  // range and not negative, slices of step 1, `...`; None, negative ints and strides are refused
+  // by name (JAX gathers or normalizes them otherwise).
+  Result<Ref> dynamic_index(const Ref& x, const std::vector<Ref>& parts) {
+    const auto& shape = x->aval.dims;
+    const std::size_t nd = shape.size();
+    std::size_t consumed = 0;
+    int ellipses = 0;
+    std::string itype;
+    for (const Ref& v : parts) {
+      if (v->k == K::Ellipsis) {
+        ++ellipses;
+        continue;
+      }
+      if (v->k == K::None)
+        return fail_as("NotImplementedError",
+                       "None beside a traced index is a gather in JAX: not supported here yet");
+      if (v->k == K::Array) {
+        if (v->aval.dtype == "i1")
+          return fail_as("NonConcreteBooleanIndexError",
+                         "Array boolean indices must be concrete; got " + aval_text(v));
+        if (hj::is_float(v->aval.dtype))
+          return fail_as("TypeError",
+                         "Indexer must have integer or boolean type, got indexer with type " +
+                             jax_dtype_name(v->aval.dtype));
+        if (!itype.empty() && itype != v->aval.dtype)
+          return fail_as("NotImplementedError",
+                         "traced indices of two dtypes (" + jax_dtype_name(itype) + ", " +
+                             jax_dtype_name(v->aval.dtype) + ") are not supported here");
+        itype = v->aval.dtype;
+      } else if (v->k != K::Int && v->k != K::Slice) {
+        return fail_as(
+            "TypeError",
+            "Indexer must have integer or boolean type, got indexer of type " + type_name(v));
+      }
+      ++consumed;
+    }
+    if (ellipses > 1) return fail_as("IndexError", "Multiple ellipses (...) not supported");
+    if (consumed > nd)
+      return fail_as("IndexError", "Too many indices: " + std::to_string(nd) +
+                                       "-dimensional array indexed with " +
+                                       std::to_string(consumed) + " regular indices.");
+    std::vector<Ref> idx;
+    for (const Ref& v : parts) {
+      if (v->k == K::Ellipsis) {
+        for (std::size_t k = 0; k < nd - consumed; ++k) idx.push_back(nullptr);
+      } else {
+        idx.push_back(v);
+      }
+    }
+    while (idx.size() < nd) idx.push_back(nullptr);  // whole slices
+    // Starts (a traced value, or a static start) and sizes, per axis.
+    std::vector<Ref> traced_at(nd);
+    std::vector<std::int64_t> static_start(nd, 0), sizes(nd), squeezed;
+    for (std::size_t d = 0; d < nd; ++d) {
+      const Ref& v = idx[d];
+      const std::int64_t size = shape[d];
+      if (!v) {
+        sizes[d] = size;
+      } else if (v->k == K::Array) {
+        if (size == 0)
+          return fail_as("IndexError",
+                         "index is out of bounds for axis " + std::to_string(d) + " with size 0");
+        traced_at[d] = v;
+        sizes[d] = 1;
+        squeezed.push_back(std::int64_t(d));
+      } else if (v->k == K::Int) {
+        if (v->i < 0 || v->i >= size)
+          return fail_as("NotImplementedError",
+                         "index " + std::to_string(v->i) + " for axis " + std::to_string(d) +
+                             " of size " + std::to_string(size) +
+                             " beside a traced index is not supported here (write it as a "
+                             "nonnegative index in range)");
+        static_start[d] = v->i;
+        sizes[d] = 1;
+        squeezed.push_back(std::int64_t(d));
+      } else {  // a slice
+        Ref b[3] = {v->items[0], v->items[1], v->items[2]};
+        for (const Ref& e : b)
+          if (e->k != K::None && e->k != K::Int)
+            return fail_as("IndexError",
+                           "Array slice indices must have static start/stop/step to be used with "
+                           "NumPy indexing syntax; got " +
+                               type_name(e));
+        if (b[2]->k == K::Int && b[2]->i != 1)
+          return fail_as("NotImplementedError",
+                         "a slice with step " + std::to_string(b[2]->i) +
+                             " beside a traced index is a gather in JAX: not supported here yet");
+        auto clampi = [&](const Ref& r, std::int64_t dflt) {
+          if (r->k == K::None) return dflt;
+          const std::int64_t w = r->i < 0 ? r->i + size : r->i;
+          return std::min(std::max<std::int64_t>(w, 0), size);
+        };
+        const std::int64_t lo = clampi(b[0], 0), hi = std::max(lo, clampi(b[1], size));
+        static_start[d] = lo;
+        sizes[d] = hi - lo;
+      }
+    }
+    std::vector<std::int64_t> out;
+    for (std::size_t d = 0; d < nd; ++d)
+      if (std::find(squeezed.begin(), squeezed.end(), std::int64_t(d)) == squeezed.end())
+        out.push_back(sizes[d]);
+    if (!tracing()) return Result<Ref>::success(new_array({out, x->aval.dtype}, x->weak));
+    UNWRAP(xv, value_of(x));
+    std::vector<hj::Value> starts(nd);
+    std::vector<bool> made(nd, false);
+    for (std::size_t d = 0; d < nd; ++d) {  // the traced indices, normalized, in order
+      if (!traced_at[d]) continue;
+      UNWRAP(v, value_of(traced_at[d]));
+      made[d] = true;
+      if (hj::is_unsigned(itype)) {
+        starts[d] = v;
+        continue;
+      }
+      const hj::Value neg = em->compare("LT", v, em->constant(0, {{}, itype}));
+      const hj::Value wrapped = em->binary("add", v, em->constant(double(shape[d]), {{}, itype}));
+      starts[d] = em->select(neg, wrapped, v);
+    }
+    for (std::size_t d = 0; d < nd; ++d)
+      if (!made[d]) starts[d] = em->constant(double(static_start[d]), {{}, itype});
+    hj::Value r = em->dynamic_slice(xv, starts, sizes);
+    if (!squeezed.empty()) r = em->reshape(r, out);
+    return Result<Ref>::success(traced(r, x->weak));
+  }
+
   Result<Ref> index_array(const Ref& x, const Ref& index) {
     {
       std::vector<Ref> parts;
@@ -4366,6 +4688,8 @@ struct Interp {
         parts.push_back(index);
       for (const Ref& v : parts)
         if (v->k == K::Array && !v->literal && !v->aval.dims.empty()) return gather_index(x, parts);
+      for (const Ref& v : parts)
+        if (v->k == K::Array && !v->literal) return dynamic_index(x, parts);
     }
     struct Ix {
       int kind = 0;  // 0 int, 1 slice, 2 None, 3 Ellipsis

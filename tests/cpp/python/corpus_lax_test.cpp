@@ -306,6 +306,34 @@ std::string python_call(const std::string& prim, std::size_t nargs, const std::s
     if (nargs == 1) return "lax.sort(a" + opts + ")";
     return "lax.sort((" + args + ")" + opts + ", num_keys=" + std::to_string(keys) + ")";
   }
+  if ((prim == "dynamic_slice" && nargs == 2) || (prim == "dynamic_update_slice" && nargs == 3)) {
+    // The index vector (the last input) read element by element, as the harness's b[0], b[1].
+    const bool update = prim == "dynamic_update_slice";
+    const std::string n = first_match(
+        body, update ? R"(call @inputs\(\) : \(\) -> \(tensor<[^>]*>, tensor<[^>]*>, tensor<(\d+)x)"
+                     : R"(call @inputs\(\) : \(\) -> \(tensor<[^>]*>, tensor<(\d+)x)");
+    if (n.empty()) return "";
+    const char* idx = update ? "c" : "b";
+    std::string starts;
+    for (int i = 0; i < std::stoi(n); ++i)
+      starts += std::string(idx) + "[" + std::to_string(i) + "], ";
+    if (update) return "lax.dynamic_update_slice(a, b, (" + starts + "))";
+    const std::string sizes =
+        first_match(body, R"(stablehlo\.dynamic_slice [^:]*sizes = \[([0-9, ]*)\])");
+    if (sizes.empty()) return "";
+    return "lax.dynamic_slice(a, (" + starts + "), (" + sizes + ",))";
+  }
+  if (prim == "pad" && nargs == 2) {
+    const std::string low = first_match(body, R"(stablehlo\.pad [^:]*low = \[([-0-9, ]*)\])");
+    const std::string high = first_match(body, R"(stablehlo\.pad [^:]*high = \[([-0-9, ]*)\])");
+    const std::string in = first_match(body, R"(stablehlo\.pad [^:]*interior = \[([0-9, ]*)\])");
+    const auto l = split_types(low), h = split_types(high), i = split_types(in);
+    if (low.empty() || l.size() != h.size() || l.size() != i.size()) return "";
+    std::string cfg;
+    for (std::size_t d = 0; d < l.size(); ++d)
+      cfg += "(" + l[d] + ", " + h[d] + ", " + i[d] + "), ";
+    return "lax.pad(a, b, (" + cfg + "))";
+  }
   if (prim == "top_k" && nargs == 1) {
     const std::string k = first_match(body, R"(chlo\.top_k\(%[\w#]+, k = (\d+)\))");
     return k.empty() ? "" : "lax.top_k(a, " + k + ")";

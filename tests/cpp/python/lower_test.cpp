@@ -1623,3 +1623,59 @@ TEST_CASE("gather's index dtype and empty axes, reductions' positions", "[python
         "TypeError var() takes from 0 to 5 positional arguments but 6 were given\n"
         "11.9 11.9\n");
 }
+
+// x[i] with a traced scalar index is JAX's dynamic_slice (_attempt_rewriting_take_via_slice): the
+// index normalized by select, the other starts constants, the indexed axes squeezed by a reshape;
+// lax.dynamic_slice, lax.dynamic_update_slice and lax.pad as the corpus shows them (the corpus
+// comparison covers those three).
+TEST_CASE("a traced scalar index is a dynamic_slice; lax.dynamic_slice, update and pad",
+          "[python][lower]") {
+  const std::string head = "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n";
+  CHECK_THAT(
+      lower_text(head + "def f(x, i):\n    return x[i, 1:3]\n"
+                        "jax.jit(f).lower(jnp.zeros((3, 4)), 2)\n"),
+      Catch::Matchers::Contains(
+          "    %c = stablehlo.constant dense<0> : tensor<i32>\n"
+          "    %0 = stablehlo.compare  LT, %arg1, %c,  SIGNED : (tensor<i32>, tensor<i32>) -> "
+          "tensor<i1>\n"
+          "    %c_0 = stablehlo.constant dense<3> : tensor<i32>\n"
+          "    %1 = stablehlo.add %arg1, %c_0 : tensor<i32>\n"
+          "    %2 = stablehlo.select %0, %1, %arg1 : tensor<i1>, tensor<i32>\n"
+          "    %c_1 = stablehlo.constant dense<1> : tensor<i32>\n"
+          "    %3 = stablehlo.dynamic_slice %arg0, %2, %c_1, sizes = [1, 2] : (tensor<3x4xf32>, "
+          "tensor<i32>, tensor<i32>) -> tensor<1x2xf32>\n"
+          "    %4 = stablehlo.reshape %3 : (tensor<1x2xf32>) -> tensor<2xf32>\n"));
+  const auto nb = rl::python::run_notebook(
+      head +
+      "x = jnp.arange(12.0).reshape(3, 4)\n"
+      "f = jax.jit(lambda x, i: (x[i], x[i, 1:3], x[1, i], x[..., i]))\n"
+      "print(f(x, -1))\n"
+      "print(jax.jit(lambda x, i: lax.dynamic_slice(x, (i, 1), (2, 2)))(x, 1))\n"
+      "print(jax.jit(lambda x, u, i: lax.dynamic_update_slice(x, u, (0, i)))(x, "
+      "jnp.ones((2, 2)), -2))\n"
+      "print(jax.jit(lambda x: lax.pad(x, 0.0, ((1, 0, 0), (0, -1, 1))))(x))\n"
+      "for g in [lambda x, i: x[i, None], lambda x, i: x[i, ::2], lambda x, i: x[i, -1],\n"
+      "          lambda x, i: lax.dynamic_slice(x, (i, 0), (4, 1)),\n"
+      "          lambda x, i: lax.pad(x, 0, ((0, 0, 0), (0, 0, 0)))]:\n"
+      "    try:\n        jax.jit(g)(x, 1)\n    except Exception as e:\n"
+      "        print(type(e).__name__, e)\n");
+  CAPTURE(nb.error);
+  CHECK(nb.error.empty());
+  // NumPy 1.24: x[-1], x[-1, 1:3], x[1, -1], x[..., -1]; x[1:3, 1:3]; the update; np.pad's.
+  CHECK(nb.stdout_text ==
+        "(Array([ 8.,  9., 10., 11.], dtype=float32), Array([ 9., 10.], dtype=float32), "
+        "Array(7., dtype=float32), Array([ 3.,  7., 11.], dtype=float32))\n"
+        "[[ 5.  6.]\n [ 9. 10.]]\n"
+        "[[ 0.  1.  1.  1.]\n [ 4.  5.  1.  1.]\n [ 8.  9. 10. 11.]]\n"
+        "[[ 0.  0.  0.  0.  0.  0.]\n [ 0.  0.  1.  0.  2.  0.]\n [ 4.  0.  5.  0.  6.  0.]\n"
+        " [ 8.  0.  9.  0. 10.  0.]]\n"
+        "NotImplementedError None beside a traced index is a gather in JAX: not supported here "
+        "yet\n"
+        "NotImplementedError a slice with step 2 beside a traced index is a gather in JAX: not "
+        "supported here yet\n"
+        "NotImplementedError index -1 for axis 1 of size 4 beside a traced index is not supported "
+        "here (write it as a nonnegative index in range)\n"
+        "TypeError dynamic_slice slice_sizes must be less than or equal to operand shape, got "
+        "slice_sizes (4, 1) for operand shape (3, 4).\n"
+        "TypeError lax.pad requires arguments to have the same dtypes, got float32, int32.\n");
+}
