@@ -205,6 +205,10 @@ Emitter::Ins Emitter::make(Emitter& e, const Rec& k, const Ins& in, const FnMap&
       return {e.clamp(in[0], in[1], in[2])};
     case Prim::Convert:
       return {e.convert(in[0], k.s)};
+    case Prim::BitcastConvert:
+      return {e.bitcast_convert(in[0], k.s)};
+    case Prim::ReducePrecision:
+      return {e.reduce_precision(in[0], k.v1[0], k.v1[1])};
     case Prim::BroadcastInDim:
       return {e.broadcast_in_dim(in[0], k.v1, k.v2)};
     case Prim::Reshape:
@@ -331,8 +335,12 @@ Value Emitter::is_finite(Value x) {
 Value Emitter::binary(const std::string& op, Value a, Value b) {
   Nest nest(*this);
   Value r = add(aval(a), "");
-  cur().lines.push_back(name(r) + " = stablehlo." + op + " " + name(a) + ", " + name(b) + " : " +
-                        tt(r));
+  if (op.rfind("chlo.", 0) == 0)  // CHLO prints `: A, B -> R`
+    cur().lines.push_back(name(r) + " = " + op + " " + name(a) + ", " + name(b) + " : " + tt(a) +
+                          ", " + tt(b) + " -> " + tt(r));
+  else
+    cur().lines.push_back(name(r) + " = stablehlo." + op + " " + name(a) + ", " + name(b) + " : " +
+                          tt(r));
   if (Rec* k = keep(nest, Prim::Binary, {a, b}, {r})) {
     k->s = op;
   }
@@ -383,6 +391,25 @@ Value Emitter::convert(Value x, const std::string& dtype) {
   if (Rec* k = keep(nest, Prim::Convert, {x}, {r})) {
     k->s = dtype;
   }
+  return r;
+}
+
+Value Emitter::bitcast_convert(Value x, const std::string& dtype) {
+  Nest nest(*this);
+  Value r = add(Aval{aval(x).dims, dtype}, "");
+  cur().lines.push_back(name(r) + " = stablehlo.bitcast_convert " + name(x) + " : (" + tt(x) +
+                        ") -> " + tt(r));
+  if (Rec* k = keep(nest, Prim::BitcastConvert, {x}, {r})) k->s = dtype;
+  return r;
+}
+
+Value Emitter::reduce_precision(Value x, std::int64_t exponent_bits, std::int64_t mantissa_bits) {
+  Nest nest(*this);
+  Value r = add(aval(x), "");
+  cur().lines.push_back(name(r) + " = stablehlo.reduce_precision " + name(x) + ", format = e" +
+                        std::to_string(exponent_bits) + "m" + std::to_string(mantissa_bits) +
+                        " : " + tt(r));
+  if (Rec* k = keep(nest, Prim::ReducePrecision, {x}, {r})) k->v1 = {exponent_bits, mantissa_bits};
   return r;
 }
 

@@ -73,6 +73,10 @@ class Emitter {
   Value clamp(Value lo, Value x, Value hi);
   // A convert to the same type is printed as MLIR prints it: `stablehlo.convert %x : T`.
   Value convert(Value x, const std::string& dtype);
+  // `stablehlo.bitcast_convert %x : (T) -> R` (element types of one width: the shape stays).
+  Value bitcast_convert(Value x, const std::string& dtype);
+  // `stablehlo.reduce_precision %x, format = e8m23 : T`.
+  Value reduce_precision(Value x, std::int64_t exponent_bits, std::int64_t mantissa_bits);
   Value broadcast_in_dim(Value x, const std::vector<std::int64_t>& dims,
                          const std::vector<std::int64_t>& broadcast_dimensions);
   Value reshape(Value x, const std::vector<std::int64_t>& dims);
@@ -211,6 +215,8 @@ class Emitter {
     Select,
     Clamp,
     Convert,
+    BitcastConvert,
+    ReducePrecision,
     BroadcastInDim,
     Reshape,
     Transpose,

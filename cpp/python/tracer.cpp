@@ -227,6 +227,9 @@ constexpr NameOp kUnaryOps[] = {{"tanh", "tanh", true},
                                 {"tan", "chlo.tan", true},
                                 {"sinh", "chlo.sinh", true},
                                 {"cosh", "chlo.cosh", true},
+                                {"arctan", "chlo.atan", true},
+                                {"arcsin", "chlo.asin", true},
+                                {"arccos", "acos", true},
                                 {"logistic", "logistic", true}};
 
 // lax's elementwise functions: name → StableHLO op. Unary: whether only floats are accepted.
@@ -250,7 +253,15 @@ constexpr NameOp kLaxUnary[] = {{"tanh", "tanh", true},
                                 {"is_finite", "is_finite", true},
                                 {"population_count", "popcnt", false},
                                 {"sinh", "chlo.sinh", true},
-                                {"cosh", "chlo.cosh", true}};
+                                {"cosh", "chlo.cosh", true},
+                                {"atan", "chlo.atan", true},
+                                {"asin", "chlo.asin", true},
+                                {"acos", "acos", true},  // acos_impl's expansion (unary_fn)
+                                {"erf", "chlo.erf", true},
+                                {"erf_inv", "chlo.erf_inv", true},
+                                {"lgamma", "chlo.lgamma", true},
+                                {"digamma", "chlo.digamma", true},
+                                {"bessel_i1e", "chlo.bessel_i1e", true}};
 constexpr NameOp kLaxBinary[] = {{"add", "add", false},
                                  {"sub", "subtract", false},
                                  {"mul", "multiply", false},
@@ -260,6 +271,7 @@ constexpr NameOp kLaxBinary[] = {{"add", "add", false},
                                  {"max", "maximum", false},
                                  {"min", "minimum", false},
                                  {"atan2", "atan2", false},
+                                 {"nextafter", "chlo.next_after", false},
                                  {"bitwise_and", "and", false},
                                  {"bitwise_or", "or", false},
                                  {"bitwise_xor", "xor", false},
@@ -347,6 +359,8 @@ const std::vector<std::string>& names_list() {
                                     "lax.dynamic_slice",
                                     "lax.dynamic_update_slice",
                                     "lax.pad",
+                                    "lax.bitcast_convert_type",
+                                    "lax.reduce_precision",
                                     "lax.fori_loop",
                                     "lax.stop_gradient",
                                     "jax.jit",
@@ -682,6 +696,23 @@ struct Interp {
       const hj::Value zeros = full(0);
       const hj::Value ones = full(1);
       return Result<Ref>::success(traced(em->select(eq, zeros, ones), false));
+    }
+    if (op == "acos" && tracing()) {
+      // lax.acos lowers through acos_impl: x != -1 ? 2 * atan2(sqrt(1 - x*x), 1 + x) : pi, each
+      // constant made where it is used.
+      UNWRAP(v, value_of(xs[0]));
+      const std::vector<std::int64_t>& dims = xs[0]->aval.dims;
+      auto full = [&](double c) {
+        const hj::Value k = em->constant(c, {{}, t});
+        return dims.empty() ? k : em->broadcast_in_dim(k, dims, {});
+      };
+      const hj::Value ne = em->compare("NE", v, full(-1));
+      const hj::Value sq = em->binary("multiply", v, v);
+      const hj::Value root = em->unary("sqrt", em->binary("subtract", full(1), sq));
+      const hj::Value at = em->binary("atan2", root, em->binary("add", full(1), v));
+      const hj::Value twice = em->binary("multiply", full(2), at);
+      const hj::Value pi = full(3.141592653589793);
+      return Result<Ref>::success(traced(em->select(ne, twice, pi), xs[0]->weak));
     }
     if (op == "logistic" && tracing()) {
       // lax.logistic lowers through logistic_impl, 1 / (1 + exp(-x)) (the corpus's JAX; its
@@ -3745,7 +3776,7 @@ struct Interp {
           UNWRAP(v, value_of(x));
           return Result<Ref>::success(traced(em->is_finite(v), false));
         }
-        if (fn == "logistic") return unary_fn(q, "logistic", x, true);  // its expansion
+        if (fn == "logistic" || fn == "acos") return unary_fn(q, u->op, x, true);  // expanded
         return nary(u->op, {x});
       }
       if (const NameOp* b = find_name(kLaxBinary, fn)) {
@@ -3753,7 +3784,7 @@ struct Interp {
         UNWRAP(y0, need(1, "y"));
         return lax_binary_op(q, b->op, x0, y0);
       }
-      if (fn.compare(0, 7, "reduce_") == 0 && fn != "reduce_window") {
+      if (fn.compare(0, 7, "reduce_") == 0 && fn != "reduce_window" && fn != "reduce_precision") {
         UNWRAP(x0, need(0, "operand"));
         UNWRAP(ax, need(1, "axes"));
         UNWRAP(x, as_array(x0, q));
@@ -4023,6 +4054,38 @@ struct Interp {
           sizes = sz;
         }
         return dynamic_slicing(q, x, u, si, sizes);
+      }
+      if (fn == "bitcast_convert_type") {  // element types of one width only
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(d, need(1, "new_dtype"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(t0, dtype_arg(d, q));
+        const std::string t = canonical(t0);
+        if (bits(t) != bits(x->aval.dtype) || t == "i1" || x->aval.dtype == "i1")
+          return fail_as("NotImplementedError", q + " between element types of different widths (" +
+                                                    jax_dtype_name(x->aval.dtype) + " to " +
+                                                    jax_dtype_name(t) +
+                                                    ") changes the shape: not supported here");
+        if (!tracing()) return Result<Ref>::success(new_array({x->aval.dims, t}, false));
+        UNWRAP(v, value_of(x));
+        return Result<Ref>::success(traced(em->bitcast_convert(v, t), false));
+      }
+      if (fn == "reduce_precision") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(eb, need(1, "exponent_bits"));
+        UNWRAP(mb, need(2, "mantissa_bits"));
+        UNWRAP(x, as_array(x0, q));
+        if (eb->k != K::Int || mb->k != K::Int)
+          return fail(q + ": exponent_bits and mantissa_bits must be ints");
+        if (!hj::is_float(x->aval.dtype))
+          return fail(q + " does not accept dtype " + jax_dtype_name(x->aval.dtype) +
+                      ". Accepted dtypes are subtypes of floating.");
+        if (eb->i < 1 || mb->i < 0)
+          return fail(q + ": exponent_bits must be at least 1 and mantissa_bits at least 0, got " +
+                      std::to_string(eb->i) + " and " + std::to_string(mb->i));
+        if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
+        UNWRAP(v, value_of(x));
+        return Result<Ref>::success(traced(em->reduce_precision(v, eb->i, mb->i), x->weak));
       }
       if (fn == "pad") {
         UNWRAP(x0, need(0, "operand"));

@@ -183,6 +183,14 @@ std::string python_call(const std::string& prim, std::size_t nargs, const std::s
       {"tan", "tan"},
       {"sinh", "sinh"},
       {"cosh", "cosh"},
+      {"acos", "acos"},
+      {"asin", "asin"},
+      {"atan", "atan"},
+      {"erf", "erf"},
+      {"erf_inv", "erf_inv"},
+      {"lgamma", "lgamma"},
+      {"digamma", "digamma"},
+      {"bessel_i1e", "bessel_i1e"},
       {"population_count", "population_count"}};
   static const std::map<std::string, std::string> binary = {
       {"add", "add"},
@@ -205,7 +213,8 @@ std::string python_call(const std::string& prim, std::size_t nargs, const std::s
       {"lt", "lt"},
       {"le", "le"},
       {"gt", "gt"},
-      {"ge", "ge"}};
+      {"ge", "ge"},
+      {"nextafter", "nextafter"}};
   const char* params = "abcdefgh";
   std::string args;
   for (std::size_t i = 0; i < nargs; ++i) args += std::string(i ? ", " : "") + params[i];
@@ -333,6 +342,16 @@ std::string python_call(const std::string& prim, std::size_t nargs, const std::s
     for (std::size_t d = 0; d < l.size(); ++d)
       cfg += "(" + l[d] + ", " + h[d] + ", " + i[d] + "), ";
     return "lax.pad(a, b, (" + cfg + "))";
+  }
+  if (prim == "bitcast_convert_type" && nargs == 1) {
+    const std::string t = jnp_dtype(result_type);
+    return t.empty() ? "" : "lax.bitcast_convert_type(a, " + t + ")";
+  }
+  if (prim == "reduce_precision" && nargs == 1) {
+    const std::string e = first_match(body, R"(reduce_precision [^:]*format = e(\d+)m\d+)");
+    const std::string m = first_match(body, R"(reduce_precision [^:]*format = e\d+m(\d+))");
+    if (e.empty() || m.empty()) return "";
+    return "lax.reduce_precision(a, " + e + ", " + m + ")";
   }
   if (prim == "top_k" && nargs == 1) {
     const std::string k = first_match(body, R"(chlo\.top_k\(%[\w#]+, k = (\d+)\))");

@@ -1679,3 +1679,37 @@ TEST_CASE("a traced scalar index is a dynamic_slice; lax.dynamic_slice, update a
         "slice_sizes (4, 1) for operand shape (3, 4).\n"
         "TypeError lax.pad requires arguments to have the same dtypes, got float32, int32.\n");
 }
+
+// lax.atan/asin/erf/erf_inv/lgamma/digamma/bessel_i1e lower to CHLO, lax.acos through acos_impl's
+// expansion, lax.nextafter to chlo.next_after, lax.bitcast_convert_type and reduce_precision to
+// their ops (the corpus comparison checks each against JAX's text); jnp.arctan/arcsin/arccos are
+// lax's. The notebook runs them.
+TEST_CASE("CHLO's special functions, acos's expansion, bitcast and reduce_precision",
+          "[python][lower]") {
+  const std::string head = "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n";
+  const std::string t = lower_text(head +
+                                   "def f(x):\n    return jnp.arctan(x), lax.nextafter(x, x), "
+                                   "lax.reduce_precision(x, 5, 10)\n"
+                                   "jax.jit(f).lower(jnp.zeros(3))\n");
+  CHECK_THAT(t, Catch::Matchers::Contains(
+                    "%0 = chlo.atan %arg0 : tensor<3xf32> -> tensor<3xf32>\n"
+                    "    %1 = chlo.next_after %arg0, %arg0 : tensor<3xf32>, tensor<3xf32> -> "
+                    "tensor<3xf32>\n"
+                    "    %2 = stablehlo.reduce_precision %arg0, format = e5m10 : tensor<3xf32>\n"));
+  CHECK_THAT(lower_text(head + "def f(x):\n    return jnp.arccos(x)\n"
+                               "jax.jit(f).lower(jnp.zeros(3))\n"),
+             Catch::Matchers::Contains(
+                 "    %8 = stablehlo.atan2 %5, %7 : tensor<3xf32>\n"
+                 "    %cst_2 = stablehlo.constant dense<2.000000e+00> : tensor<f32>\n"));
+  const auto nb = rl::python::run_notebook(
+      head +
+      "x = jnp.array([-0.9, -0.5, 0.0, 0.3])\n"
+      "s = jax.jit(lambda x: jnp.arcsin(x) + jnp.arccos(x))(x)\n"
+      "print(bool(jnp.abs(s - 1.5707964).max() < 1e-6))\n"
+      "print(jax.jit(lambda x: lax.bitcast_convert_type(x, jnp.int32))(jnp.array([1.0, "
+      "-2.0])))\n");
+  CAPTURE(nb.error);
+  CHECK(nb.error.empty());
+  // asin + acos = pi/2; NumPy's float32 bit patterns of 1.0 and -2.0.
+  CHECK(nb.stdout_text == "True\n[ 1065353216 -1073741824]\n");
+}
