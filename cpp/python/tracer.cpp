@@ -752,7 +752,15 @@ struct Interp {
       r = em->binary("divide", ones(x->aval), v);
     else if (y == 0)
       r = ones(x->aval);
-    else {
+    else if (y >= 4 || y <= -3) {
+      // _integer_pow_lowering caches the general case for |y| >= 3 (mlir.cache_lowering): a
+      // private @integer_pow of the exponent.
+      auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+        UNWRAP(iv, value_of(in[0]));
+        return Result<Ref>::success(traced(pow_by_squaring(iv, y, in[0]->aval), in[0]->weak));
+      };
+      return call_jitted_private("integer_pow", {x}, body, "y:" + std::to_string(y));
+    } else {
       std::int64_t n = y < 0 ? -y : y;
       hj::Value acc, base = v;
       bool have = false;
@@ -764,6 +772,23 @@ struct Interp {
       r = y < 0 ? em->binary("divide", ones(x->aval), acc) : acc;
     }
     return Result<Ref>::success(traced(r, x->weak));
+  }
+
+  // lax's _integer_pow: x^|y| by repeated squaring (the partial product taken where y's bit is
+  // set, the base squared while bits remain), then 1 / acc for y < 0.
+  hj::Value pow_by_squaring(hj::Value v, std::int64_t y, const hj::Aval& a) {
+    std::int64_t n = y < 0 ? -y : y;
+    hj::Value acc, base = v;
+    bool have = false;
+    while (n > 0) {
+      if (n & 1) acc = have ? em->binary("multiply", acc, base) : base, have = true;
+      n >>= 1;
+      if (n > 0) base = em->binary("multiply", base, base);
+    }
+    if (y >= 0) return acc;
+    hj::Value one = em->constant(1, {{}, a.dtype});
+    if (!a.dims.empty()) one = em->broadcast_in_dim(one, a.dims, {});
+    return em->binary("divide", one, acc);
   }
 
   // ---- shapes ----

@@ -1713,3 +1713,37 @@ TEST_CASE("CHLO's special functions, acos's expansion, bitcast and reduce_precis
   // asin + acos = pi/2; NumPy's float32 bit patterns of 1.0 and -2.0.
   CHECK(nb.stdout_text == "True\n[ 1065353216 -1073741824]\n");
 }
+
+// x ** n for |n| >= 4 (and n <= -3) is a private @integer_pow (JAX's _integer_pow_lowering caches
+// the general case), 2 and 3 inline multiplies, -2 inline with its 1 / x^2; the corpus
+// comparison checks the @integer_pow form against JAX's.
+TEST_CASE("integer powers: inline for 2, 3 and -2, a private @integer_pow past them",
+          "[python][lower]") {
+  const std::string t = lower_text(
+      "import jax\nimport jax.numpy as jnp\n"
+      "def f(x):\n    return x ** 3, x ** 5, x ** -2, x ** 5\n"
+      "jax.jit(f).lower(jnp.zeros(2))\n");
+  CHECK_THAT(t,
+             Catch::Matchers::Contains("    %0 = stablehlo.multiply %arg0, %arg0 : tensor<2xf32>\n"
+                                       "    %1 = stablehlo.multiply %0, %arg0 : tensor<2xf32>\n"
+                                       "    %2 = call @integer_pow(%arg0) : (tensor<2xf32>) -> "
+                                       "tensor<2xf32>\n"));
+  CHECK_THAT(t, Catch::Matchers::Contains("stablehlo.divide"));
+  CHECK_THAT(t, Catch::Matchers::Contains("    %6 = call @integer_pow(%arg0)"));
+  CHECK_THAT(t, Catch::Matchers::Contains(
+                    "  func.func private @integer_pow(%arg0: tensor<2xf32>) -> tensor<2xf32> {\n"
+                    "    %0 = stablehlo.multiply %arg0, %arg0 : tensor<2xf32>\n"
+                    "    %1 = stablehlo.multiply %0, %0 : tensor<2xf32>\n"
+                    "    %2 = stablehlo.multiply %arg0, %1 : tensor<2xf32>\n"
+                    "    return %2 : tensor<2xf32>\n"));
+  CHECK(t.find("@integer_pow_0") == std::string::npos);
+  const auto nb = rl::python::run_notebook(
+      "import jax\nimport jax.numpy as jnp\n"
+      "print(jax.jit(lambda x: (x ** 5, x ** -3))(jnp.array([2.0, "
+      "-1.5])))\n");
+  CAPTURE(nb.error);
+  // NumPy 1.24: np.float32([2, -1.5]) ** 5 and ** -3.
+  CHECK(nb.stdout_text ==
+        "(Array([32.     , -7.59375], dtype=float32), Array([ 0.125    , "
+        "-0.2962963], dtype=float32))\n");
+}
