@@ -8490,7 +8490,10 @@ class Machine {
         specs.push_back(array_spec(x->arr));
       } else if (is_num(x)) {
         ArgSpec s;
-        s.dtype = x->t == T::Float ? "f32" : x->t == T::Int ? "i32" : "i1";
+        // A Python number: weakly float32/int32 (float64/int64 with x64 on).
+        s.dtype = x->t == T::Float ? (x64_ ? "f64" : "f32")
+                  : x->t == T::Int ? (x64_ ? "i64" : "i32")
+                                   : "i1";
         s.weak = x->t != T::Bool;
         specs.push_back(s);
       } else if (x->t == T::Traced && lowering_ && x->i == 0) {  // a top-level abstract array

@@ -1541,13 +1541,14 @@ TEST_CASE("jax_enable_x64: the lesson in float64, and what the flag changes", "[
       head + x64 + lesson.substr(0, lesson.rfind("jax.jit")) +
       "print(a.dtype, jnp.arange(3).dtype, (jnp.ones(2) * 2).dtype, jax.config.jax_enable_x64)\n"
       "print(jax.jit(workload)(a, b)[0, :3])\n"
+      "print(jax.jit(lambda x, i: x[i] * i)(jnp.arange(3.0), 2))\n"
       "try:\n    jax.config.update('jax_platforms', 'cpu')\nexcept NotImplementedError as e:\n"
       "    print(e)\n");
   CAPTURE(nb.error);
   CHECK(nb.error.empty());
   // NumPy 1.24: np.tanh(a @ b)[0, :3] in float64.
   CHECK(nb.stdout_text ==
-        "float64 int64 float64 True\n[0.15022164 0.15201088 0.15379913]\n"
+        "float64 int64 float64 True\n[0.15022164 0.15201088 0.15379913]\n4.0\n"
         "jax.config.update('jax_platforms', ...) is not supported here (jax_enable_x64 is)\n");
   // A new run starts with x64 off again.
   const auto again = rl::python::run_notebook(head + "print(jnp.arange(3).dtype)\n");
