@@ -41,11 +41,15 @@ einsum (one or two operands, letter labels: 'ij,jk->ik', diagonals 'ii->i' and '
 '...' with broadcasting, implicit output 'ij,kj', labels summed in one operand 'ij,jk->k',
 operands of two dtypes promoted as jnp does), argmax, argmin, cumsum, cumprod, reshape, transpose, swapaxes, expand_dims,
 squeeze, broadcast_to, concatenate, stack, zeros, ones, eye;
-x.T, x.shape, x.ndim, x.reshape, x.astype, x.sum/mean/max/min/prod/var/std(axis=..., keepdims=...),
-x[1, 2:5, ..., None]; jax.nn.relu, sigmoid, silu, gelu, softmax, log_softmax, logsumexp, one_hot;
-lax.dot_general, fori_loop (Python int bounds; body a def or lambda), stop_gradient, argmax, argmin, cumsum, cumprod, cummax, cummin, reduce_window
+x.T, x.shape, x.ndim, x.reshape, x.ravel, x.astype,
+x.sum/mean/max/min/prod/var/std(axis=..., keepdims=..., dtype=...), x[1, 2:5, ..., None],
+table[ids] with traced index arrays (a gather), x[i] with a traced scalar (a dynamic_slice);
+jitted helpers of tuples and lists, jitted lambdas; jax.nn.relu, sigmoid, silu, gelu, softmax,
+log_softmax, logsumexp, one_hot; lax.dot_general, dynamic_slice, dynamic_update_slice, pad,
+fori_loop (Python int bounds; body a def or lambda), stop_gradient, argmax, argmin, cumsum, cumprod, cummax, cummin, reduce_window
 (pooling), conv_general_dilated, add, sub, mul, div, rem, max, min, clamp, select_n, the comparisons, reduce_sum/max/...
-64-bit types become 32-bit (JAX's default).
+64-bit types become 32-bit (JAX's default) unless the file calls
+jax.config.update("jax_enable_x64", True).
 
   --entry NAME  lower the first .lower(...) call on the function NAME (default: the first call)
   -h, --help    print this help
