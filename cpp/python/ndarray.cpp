@@ -119,13 +119,25 @@ NdArray scalar_array_int(std::int64_t v, bool is_bool, bool jax) {
 }
 
 namespace {
+bool g_jax_x64 = false;
+}  // namespace
 
-// Plain promotion of two dtypes (np.promote_types; JAX's lattice with 64-bit types off: jnp).
+void set_jax_x64(bool on) { g_jax_x64 = on; }
+bool jax_x64() { return g_jax_x64; }
+DType jax_canonical(DType t) {
+  if (g_jax_x64) return t;
+  return t == DType::Int64 ? DType::Int32 : t == DType::Float64 ? DType::Float32 : t;
+}
+DType jax_inexact(DType t) {
+  if (dtype_is_float(t)) return t;
+  return jax_canonical(t == DType::Int64 ? DType::Float64 : DType::Float32);
+}
+
+namespace {
+
+// Plain promotion of two dtypes (np.promote_types; JAX's lattice for jnp, canonicalized).
 DType promote(DType a, DType b, bool jax) {
-  auto canon = [jax](DType t) {
-    if (!jax) return t;
-    return t == DType::Int64 ? DType::Int32 : t == DType::Float64 ? DType::Float32 : t;
-  };
+  auto canon = [jax](DType t) { return jax ? jax_canonical(t) : t; };
   if (a == b) return canon(a);
   const int ka = dtype_kind(a), kb = dtype_kind(b);
   if (ka != kb) {
@@ -175,7 +187,7 @@ DType result_type(const NdArray& a, const NdArray& b) {
       const NdArray& x = a.weak ? b : a;
       const int ks = dtype_kind(s.dt), kx = dtype_kind(x.dt);
       if (ks <= kx) return x.dt;
-      return ks == 1 ? DType::Int32 : DType::Float32;  // int64, float64 canonicalized
+      return jax_canonical(ks == 1 ? DType::Int64 : DType::Float64);  // int_, float_
     }
     return promote(a.dt, b.dt, true);
   }
@@ -285,6 +297,40 @@ bool is_compare(const std::string& op) {
 
 }  // namespace
 
+std::vector<std::int64_t> broadcast_shape(const std::vector<const NdArray*>& arrays) {
+  std::vector<std::int64_t> out = arrays.front()->dims;
+  for (const NdArray* x : arrays) {
+    std::vector<std::int64_t> next;
+    if (broadcast(out, x->dims, &next)) out = next;
+  }
+  return out;
+}
+
+NdArray broadcast_to(const NdArray& a, const std::vector<std::int64_t>& out) {
+  NdArray r;
+  r.dt = a.dt;
+  r.jax = a.jax;
+  r.dims = out;
+  std::int64_t n = 1;
+  for (auto d : out) n *= d;
+  const auto st = strides_in(a.dims, out);
+  std::vector<std::int64_t> idx(out.size(), 0);
+  std::int64_t at = 0;
+  for (std::int64_t k = 0; k < n; ++k) {
+    if (a.is_float())
+      r.f.push_back(a.f[static_cast<std::size_t>(at)]);
+    else
+      r.i.push_back(a.i[static_cast<std::size_t>(at)]);
+    for (std::size_t d = out.size(); d-- > 0;) {
+      at += st[d];
+      if (++idx[d] < out[d]) break;
+      at -= st[d] * out[d];
+      idx[d] = 0;
+    }
+  }
+  return r;
+}
+
 Result<NdArray> binary(const std::string& op, const NdArray& a, const NdArray& b) {
   std::vector<std::int64_t> out;
   if (!broadcast(a.dims, b.dims, &out))
@@ -296,7 +342,7 @@ Result<NdArray> binary(const std::string& op, const NdArray& a, const NdArray& b
     const std::string overflow = jax_int_overflow(a, b, ct);
     if (!overflow.empty()) return Result<NdArray>::failure(overflow);
   }
-  if (op == "/" && !dtype_is_float(ct)) ct = jax ? DType::Float32 : DType::Float64;
+  if (op == "/" && !dtype_is_float(ct)) ct = jax ? jax_inexact(ct) : DType::Float64;
   if ((op == "&" || op == "|" || op == "^") && dtype_is_float(ct))
     return Result<NdArray>::failure("ufunc 'bitwise_" +
                                     std::string(op == "&"   ? "and"
@@ -467,7 +513,7 @@ Result<NdArray> unary(const std::string& op, const NdArray& a) {
     return Result<NdArray>::success(std::move(r));
   }
   DType t = a.dt;
-  if (!dtype_is_float(t)) t = a.jax ? DType::Float32 : DType::Float64;
+  if (!dtype_is_float(t)) t = a.jax ? jax_inexact(t) : DType::Float64;
   NdArray r = astype(a, t);
   r.weak = false;
   for (auto& x : r.f) {

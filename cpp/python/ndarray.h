@@ -16,6 +16,16 @@ namespace rl::python {
 
 enum class DType { Bool, Int32, Int64, Float32, Float64 };
 
+// JAX's jax_enable_x64 for the run (python/tracer.h's set_enable_x64 sets it): whether JAX
+// arrays keep 64-bit types.
+void set_jax_x64(bool on);
+bool jax_x64();
+// A JAX dtype canonicalized (64-bit types to 32 bits unless x64 is on).
+DType jax_canonical(DType t);
+// jnp's to_inexact_dtype: floats stay, ints and bools of up to 32 bits become float32, 64-bit ints
+// float64 (canonicalized).
+DType jax_inexact(DType t);
+
 std::string dtype_name(DType t);  // "float64"
 bool dtype_is_float(DType t);
 int dtype_kind(DType t);  // 0 bool, 1 int, 2 float
@@ -95,6 +105,10 @@ std::string numpy_shape(const std::vector<std::int64_t>& dims);
 // "" when the arrays' shapes broadcast together, else NumPy's refusal naming each shape
 // ("operands could not be broadcast together with shapes (2,3) (4,) ") or JAX's.
 std::string broadcast_refusal(const std::vector<const NdArray*>& arrays);
+// The shape the arrays broadcast to (call broadcast_refusal first), and `a` broadcast to `out`
+// (a copy; values as they are, NaN and infinities included).
+std::vector<std::int64_t> broadcast_shape(const std::vector<const NdArray*>& arrays);
+NdArray broadcast_to(const NdArray& a, const std::vector<std::int64_t>& out);
 
 // NumPy's printing (default print options: precision 8, linewidth 75, maxprec floatmode).
 std::string array_str(const NdArray& a);

@@ -1460,8 +1460,8 @@ class Machine {
     if (!walk(v, 0)) return false;
     if (!seen) kind = 2;
     DType t = kind == 0   ? DType::Bool
-              : kind == 1 ? (jax ? DType::Int32 : DType::Int64)
-                          : (jax ? DType::Float32 : DType::Float64);
+              : kind == 1 ? canon(DType::Int64, jax)
+                          : canon(DType::Float64, jax);
     if (kind == 2 && any_f32 && all_arrays_f32) t = DType::Float32;
     if (want) t = *want;
     auto made = NdArray::zeros(t, dims, jax);
@@ -5294,10 +5294,7 @@ class Machine {
     raise("TypeError", "'" + type_name(s) + "' object cannot be interpreted as an integer");
     return false;
   }
-  static DType canon(DType t, bool jax) {
-    if (!jax || enable_x64()) return t;
-    return t == DType::Int64 ? DType::Int32 : t == DType::Float64 ? DType::Float32 : t;
-  }
+  static DType canon(DType t, bool jax) { return jax ? jax_canonical(t) : t; }
   // The axis np.sort and ndarray.sort sort along (-1 when not given), in range for r.
   bool sort_axis(const V& axis, const NdArray& r, std::size_t* out) {
     std::int64_t ax = -1;
@@ -5717,7 +5714,7 @@ class Machine {
                                      std::string(fn == "max" ? "maximum" : "minimum") +
                                      " which has no identity");
     if (arr.is_float() || fn == "mean") {
-      r.dt = arr.is_float() ? arr.dt : canon(DType::Float64, arr.jax);
+      r.dt = arr.is_float() ? arr.dt : arr.jax ? jax_inexact(arr.dt) : DType::Float64;
       double acc = fn == "max" ? -INFINITY : fn == "min" ? INFINITY : fn == "prod" ? 1 : 0;
       bool nan = false;
       // NumPy sums floats pairwise; for the small arrays here a compensated sum agrees. A product
@@ -6755,24 +6752,15 @@ class Machine {
         return raise("ValueError", no);
       auto cb = binary("!=", c, scalar_array_int(0, false, jax));
       if (!cb) return raise("ValueError", cb.error());
-      // broadcast x and y against each other and c by adding zeros of c's shape (0 * c)
-      auto xy = binary("+", x, binary("*", y, scalar_array_int(0, false, jax)).value());
-      if (!xy) return raise("ValueError", xy.error());
       const DType t = result_type(x, y);
-      auto shape = binary("+", cb.value(), xy.value());
-      if (!shape) return raise("ValueError", shape.error());
-      auto cx = binary("+", binary("*", cb.value(), scalar_array_int(0, false, jax)).value(),
-                       astype(x, t));
-      auto cy = binary("+", binary("*", cb.value(), scalar_array_int(0, false, jax)).value(),
-                       astype(y, t));
-      auto cc =
-          binary("+", cb.value(), binary("*", xy.value(), scalar_array_int(0, false, jax)).value());
-      if (!cx || !cy || !cc) return raise("ValueError", "operands could not be broadcast together");
-      NdArray bx = astype(cx.value(), t), by = astype(cy.value(), t), bc = cc.value();
-      NdArray r = bx;
-      std::vector<std::int64_t> dims = bc.dims;
-      if (bx.dims != dims || by.dims != dims)
-        return raise("ValueError", "operands could not be broadcast together with shapes");
+      const std::vector<std::int64_t> dims = broadcast_shape({&c, &x, &y});
+      std::int64_t n = 1;
+      for (auto d : dims) n *= d;
+      if (!charge(3.0 * static_cast<double>(n))) return nullptr;
+      // each operand broadcast as it is (values kept: NaN and inf too), then chosen by c
+      const NdArray bc = broadcast_to(cb.value(), dims);
+      const NdArray by = broadcast_to(astype(y, t), dims);
+      NdArray r = broadcast_to(astype(x, t), dims);
       for (std::size_t k = 0; k < static_cast<std::size_t>(r.size()); ++k)
         if (bc.at(k) == 0) {
           if (r.is_float())
@@ -8148,7 +8136,8 @@ class Machine {
       }
       case T::Int: {
         if (is_big(v)) {
-          raise("OverflowError", "Python int " + repr(v) + " too large to convert to int32");
+          raise("OverflowError",
+                "Python int " + repr(v) + " too large to convert to " + (x64_ ? "int64" : "int32"));
           return nullptr;
         }
         auto o = tr_value(tr::K::Int);
@@ -8516,7 +8505,7 @@ class Machine {
     }
     // JAX traces a function once per argument types (its cache is keyed on the function, not the
     // jit wrapper): a global read while tracing stays baked in, and print runs once.
-    std::string key;
+    std::string key = x64_ ? "x64:" : "";  // JAX's trace context includes jax_enable_x64
     for (auto& sp : specs) {
       key += sp.dtype + (sp.weak ? "~" : "") + "[";
       for (auto d : sp.dims) key += std::to_string(d) + ",";

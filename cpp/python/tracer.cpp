@@ -608,7 +608,8 @@ struct Interp {
     }
     DT d = dt_of(xs[0]);
     for (std::size_t i = 1; i < xs.size(); ++i) d = promote2(d, dt_of(xs[i]));
-    if (inexact && category(d.t) != 2) d = {default_float(), d.weak};
+    // jnp's to_inexact_dtype: ints and bools up to 32 bits become float32, 64-bit ints float64.
+    if (inexact && category(d.t) != 2) d = {canonical(bits(d.t) == 64 ? "f64" : "f32"), d.weak};
     for (auto& x : xs) {
       UNWRAP(c, convert(x, d.t, d.weak));
       x = c;
@@ -736,7 +737,16 @@ struct Interp {
       return fail("integer_pow: the exponent " + std::to_string(y) +
                   " is past 64 bits when negated");
     UNWRAP(xs, promote_args("power", {x0}, false));
-    const Ref x = xs[0];
+    Ref x = xs[0];
+    if (x->aval.dtype == "i1") {  // jnp.power's promote_dtypes_numeric: bool to int_
+      UNWRAP(xi, convert(x, default_int(), x->weak));
+      x = xi;
+    }
+    if (y < 0 && !hj::is_float(x->aval.dtype))  // lax's _integer_pow_dtype_rule
+      return fail_as("TypeError",
+                     "Integers cannot be raised to negative powers, got "
+                     "integer_pow(" +
+                         aval_text(x) + ", " + std::to_string(y) + ")");
     if (!tracing() || y == 1)
       return Result<Ref>::success(tracing() ? x : new_array(x->aval, x->weak));
     UNWRAP(v, value_of(x));
@@ -1145,7 +1155,7 @@ struct Interp {
     std::string comp = t, result_t = t;
     if (kind == "sum" || kind == "mean" || kind == "prod") {
       // jnp's promote_integers: a bool or narrower int sums as int_ (uint for unsigned).
-      if (kind == "mean" && category(t) != 2) result_t = default_float();
+      if (kind == "mean" && category(t) != 2) result_t = canonical(bits(t) == 64 ? "f64" : "f32");
       if (kind != "mean" && category(t) < 2 && bits(t) < bits(default_int()))
         result_t = hj::is_unsigned(t) ? "u" + default_int() : default_int();
       if (!dtype.empty()) result_t = dtype;
@@ -1208,6 +1218,20 @@ struct Interp {
     return convert(out, result_t, false);
   }
 
+  // Whether integer dtype `t` holds v (a start or an axis size made a constant of it); JAX's
+  // words when not.
+  Result<bool> index_fits(const std::string& t, std::int64_t v) {
+    const int b = bits(t);
+    const bool u = hj::is_unsigned(t);
+    const bool ok = b >= 64 ? (!u || v >= 0)
+                    : u     ? v >= 0 && v < (std::int64_t(1) << b)
+                        : v >= -(std::int64_t(1) << (b - 1)) && v < (std::int64_t(1) << (b - 1));
+    if (!ok)
+      return fail_as("OverflowError", "Python int " + std::to_string(v) +
+                                          " too large to convert to " + jax_dtype_name(t));
+    return Result<bool>::success(true);
+  }
+
   // lax.dynamic_slice(operand, start_indices, slice_sizes) and lax.dynamic_update_slice(operand,
   // update, start_indices) (`u` set): each start index a 0-d integer (a traced array or a Python
   // int, all of one dtype: JAX's dtype rule); a traced signed index normalized as
@@ -1223,10 +1247,9 @@ struct Interp {
                          "scalars (i, j, ...)");
     const std::vector<Ref>& items = si->items;
     if (items.size() != dims.size())
-      return fail(q + (update ? " start_indices" : " start_indices") +
-                  " must have length equal to the number of dimensions of the operand, got "
-                  "indices " +
-                  std::to_string(items.size()) + " for operand shape " + shape_text(dims) + ".");
+      return fail_as("ValueError",
+                     "Length of slice indices must match number of operand dimensions (" +
+                         std::to_string(items.size()) + " vs " + shape_text(dims) + ")");
     if (update) {
       if (u->aval.dims.size() != dims.size())
         return fail(
@@ -1289,6 +1312,10 @@ struct Interp {
       UNWRAP(v, value_of(u));
       uv = v;
     }
+    for (std::size_t d = 0; d < items.size(); ++d) {
+      UNWRAP(fit, index_fits(types[0], items[d]->k == K::Int ? items[d]->i : dims[d]));
+      (void)fit;
+    }
     std::vector<hj::Value> starts(items.size());
     std::vector<bool> made(items.size(), false);
     for (std::size_t d = 0; d < items.size(); ++d) {
@@ -1323,10 +1350,11 @@ struct Interp {
     if (cfg->k != K::Tuple && cfg->k != K::List)
       return fail(q + ": padding_config must be a sequence of (low, high, interior) triples");
     if (cfg->items.size() != dims.size())
-      return fail(
-          "length of padding_config must equal the number of axes of operand, got "
-          "padding_config " +
-          std::to_string(cfg->items.size()) + " for operand shape " + shape_text(dims));
+      return fail_as("ValueError",
+                     "length of padding_config must equal the number of axes of operand, got "
+                     "padding_config of length " +
+                         std::to_string(cfg->items.size()) + " for operand shape " +
+                         shape_text(dims));
     std::vector<std::int64_t> lo, hi, in;
     for (const Ref& t : cfg->items) {
       UNWRAP(triple, int_list(t, q + ": padding_config"));
@@ -1339,32 +1367,32 @@ struct Interp {
     }
     for (auto i : in)
       if (i < 0)
-        return fail(
-            "interior padding in padding_config must be nonnegative, got padding_config "
-            "interior " +
-            shape_text(in));
+        return fail_as("ValueError",
+                       "interior padding in padding_config must be nonnegative, got interior " +
+                           shape_text(in));
     std::vector<std::int64_t> out;
     for (std::size_t d = 0; d < dims.size(); ++d) {
       out.push_back(lo[d] + hi[d] + dims[d] + std::max<std::int64_t>(dims[d] - 1, 0) * in[d]);
       if (out.back() < 0)
-        return fail("Dimension size after padding is not at least 0, got result shape " +
-                    shape_text(out) + " (axis " + std::to_string(d) + ")");
+        return fail_as("ValueError",
+                       "Dimension size after padding is not at least 0, got result shape " +
+                           shape_text(out) + " (axis " + std::to_string(d) + ")");
     }
     Ref v;
     if (is_pyscalar(v0)) {
       const DT d = dt_of(v0);
       if (category(d.t) != category(x->aval.dtype) ||
           (category(d.t) == 2) != hj::is_float(x->aval.dtype))
-        return fail("lax.pad requires arguments to have the same dtypes, got " +
-                    jax_dtype_name(x->aval.dtype) + ", " + jax_dtype_name(d.t) + ".");
+        return fail("pad operand and padding_value must be same dtype: got " +
+                    jax_dtype_name(x->aval.dtype) + " and " + jax_dtype_name(d.t) + ".");
       v = literal(v0, x->aval.dtype);
     } else {
       UNWRAP(a, as_array(v0, q));
       if (!a->aval.dims.empty())
         return fail(q + ": padding_value must be a scalar, got shape " + shape_text(a->aval.dims));
       if (a->aval.dtype != x->aval.dtype)
-        return fail("lax.pad requires arguments to have the same dtypes, got " +
-                    jax_dtype_name(x->aval.dtype) + ", " + jax_dtype_name(a->aval.dtype) + ".");
+        return fail("pad operand and padding_value must be same dtype: got " +
+                    jax_dtype_name(x->aval.dtype) + " and " + jax_dtype_name(a->aval.dtype) + ".");
       v = a;
     }
     if (!tracing()) return Result<Ref>::success(new_array({out, x->aval.dtype}, x->weak));
@@ -1636,6 +1664,7 @@ struct Interp {
   // is not positive. jnp.std is a private @_std: sqrt of the call to @_var.
   Result<Ref> var_body(const Ref& a0, const Ref& corr, const Ref& axis, bool keepdims) {
     const std::string t = a0->aval.dtype;
+    // _var_promote_types: an int or bool array's variance is float_ (float64 with x64).
     const std::string dtype = hj::is_float(t) ? t : default_float();
     const std::string comp = (dtype == "f16" || dtype == "bf16") ? "f32" : dtype;
     UNWRAP(a, convert(a0, comp, false));
@@ -1869,7 +1898,7 @@ struct Interp {
                   ". Accepted dtypes are subtypes of integer, bool.");
     if (op.compare(0, 5, "shift") == 0 && t == "i1")
       return fail(q + " does not accept dtype bool. Accepted dtypes are subtypes of integer.");
-    if ((op == "atan2" || op == "power") && !hj::is_float(t))
+    if ((op == "atan2" || op == "power" || op == "chlo.next_after") && !hj::is_float(t))
       return fail(q + " does not accept dtype " + jax_dtype_name(t) +
                   ". Accepted dtypes are subtypes of floating.");
     if (t == "i1" && (op == "add" || op == "subtract" || op == "multiply" || op == "divide" ||
@@ -4744,6 +4773,10 @@ struct Interp {
     for (std::size_t d = 0; d < nd; ++d)
       if (std::find(squeezed.begin(), squeezed.end(), std::int64_t(d)) == squeezed.end())
         out.push_back(sizes[d]);
+    for (std::size_t d = 0; d < nd; ++d) {
+      UNWRAP(fit, index_fits(itype, traced_at[d] ? shape[d] : static_start[d]));
+      (void)fit;
+    }
     if (!tracing()) return Result<Ref>::success(new_array({out, x->aval.dtype}, x->weak));
     UNWRAP(xv, value_of(x));
     std::vector<hj::Value> starts(nd);
@@ -5036,6 +5069,9 @@ Result<Lowered> Session::finish(const Ref& out, const std::vector<std::string>& 
 }  // namespace rl::python
 
 namespace rl::python {
-void set_enable_x64(bool on) { g_enable_x64 = on; }
+void set_enable_x64(bool on) {
+  g_enable_x64 = on;
+  set_jax_x64(on);  // the host's JAX arrays too
+}
 bool enable_x64() { return g_enable_x64; }
 }  // namespace rl::python

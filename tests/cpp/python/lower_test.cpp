@@ -1678,7 +1678,7 @@ TEST_CASE("a traced scalar index is a dynamic_slice; lax.dynamic_slice, update a
         "here (write it as a nonnegative index in range)\n"
         "TypeError dynamic_slice slice_sizes must be less than or equal to operand shape, got "
         "slice_sizes (4, 1) for operand shape (3, 4).\n"
-        "TypeError lax.pad requires arguments to have the same dtypes, got float32, int32.\n");
+        "TypeError pad operand and padding_value must be same dtype: got float32 and int32.\n");
 }
 
 // lax.atan/asin/erf/erf_inv/lgamma/digamma/bessel_i1e lower to CHLO, lax.acos through acos_impl's
@@ -1747,4 +1747,44 @@ TEST_CASE("integer powers: inline for 2, 3 and -2, a private @integer_pow past t
   CHECK(nb.stdout_text ==
         "(Array([32.     , -7.59375], dtype=float32), Array([ 0.125    , "
         "-0.2962963], dtype=float32))\n");
+}
+
+// Second review's mends: with x64 on, eager JAX arrays keep 64 bits too (promotion, jnp.array,
+// Python numbers), an int32 input to a float function is float32 (to_inexact_dtype), and a jitted
+// function is traced again after the flag changes; integer powers refuse negative exponents on
+// ints and promote bools; lax.nextafter takes floats only; constants that do not fit the index
+// dtype are JAX's OverflowError (a start of 2**40 fits int64 with x64 on, and clamps). Expected
+// values: JAX's rules, numbers from NumPy.
+TEST_CASE("x64 on the host, to_inexact, retracing, integer_pow and index overflows",
+          "[python][lower]") {
+  const auto nb = rl::python::run_notebook(
+      "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n"
+      "g = jax.jit(lambda: jnp.arange(3) / 3)\nprint(g().dtype)\n"
+      "jax.config.update('jax_enable_x64', True)\n"
+      "x = jnp.arange(3.0) / 3\na = jnp.arange(3) * 2**40\n"
+      "print(repr(x + x))\nprint(repr(a + a))\n"
+      "print(repr(jnp.array(0.1)), repr(jnp.array([2**40, 1])), (jnp.ones(2, dtype=jnp.float32) + "
+      "jnp.ones(2)).dtype)\n"
+      "i = jnp.arange(4, dtype=jnp.int32)\n"
+      "print(g().dtype, jax.jit(lambda a: a / 2)(i).dtype, jnp.mean(i).dtype, jax.jit(jnp.var)(i) "
+      "if False else jax.jit(lambda a: jnp.var(a))(i).dtype)\n"
+      "for f in [lambda: jax.jit(lambda a: a ** -3)(jnp.array([1, 2])), lambda: lax.nextafter(i, "
+      "i),\n"
+      "          lambda: jax.jit(lambda a: a + 2**63)(a), lambda: lax.dynamic_slice(x, (2**40,), "
+      "(1,))]:\n"
+      "    try:\n        f()\n    except Exception as e:\n        print(type(e).__name__, e)\n"
+      "print(jax.jit(lambda b: b ** 4)(jnp.array([True, False])))\n");
+  CAPTURE(nb.error);
+  CHECK(nb.error.empty());
+  CHECK(nb.stdout_text ==
+        "float32\n"
+        "Array([0.        , 0.66666667, 1.33333333], dtype=float64)\n"
+        "Array([            0, 2199023255552, 4398046511104], dtype=int64)\n"
+        "Array(0.1, dtype=float64) Array([1099511627776,             1], dtype=int64) float64\n"
+        "float64 float32 float32 float64\n"
+        "TypeError Integers cannot be raised to negative powers, got integer_pow(int64[2], -3)\n"
+        "TypeError lax.nextafter does not accept dtype int32. Accepted dtypes are subtypes of "
+        "floating.\n"
+        "OverflowError Python int 9223372036854775808 too large to convert to int64\n"
+        "[1 0]\n");
 }

@@ -284,6 +284,8 @@ CASES = [
      'import numpy as np\nb = np.array([2**30, 2**30, 2**30, 1], dtype=np.int32)\nprint(np.mean(b, dtype=np.int32))\nprint(np.mean(np.array([2**62, 2**62, 2**62, 3]), dtype=np.int64))\nb2 = b.reshape(2, 2)\nprint(np.mean(b2, axis=(0, 1), dtype=np.int32), np.sum(b2, axis=(1, 0), dtype=np.int32))\n'),
     ('float to int32 out of range or NaN is INT32_MIN (x86); dtype classes are one object each',
      'import numpy as np\nprint(np.array([np.nan, 3e9, -3e9, 2.5e9, 1e30, -2147483648.5, 2147483647.9, -7.9]).astype(np.int32))\nprint(np.sum(np.array([1., np.nan, 2.]), dtype=np.int32), np.float32 is np.float32, np.float64 is np.float_, np.int_ is np.int64)\n'),
+    ('np.where keeps NaN and inf operands (it broadcast by adding x * 0)',
+     'import numpy as np\nu = np.array([-1.0, 0.0, 1.0])\nprint(np.where(u > 0, np.nan, u), np.where(u > 0, u, np.inf), np.where([[True], [False]], u, -u), np.where(u > 0, 1, 2.5), np.where(u > 0, np.float32(1), np.arange(3)))\nprint(repr(np.where(np.array([True, False]), np.array([1, 2], np.int32), 0)), repr(np.where(True, np.arange(3.0), np.nan)))\n'),
 ]
 
 
