@@ -1629,7 +1629,7 @@ TEST_CASE("gather's index dtype and empty axes, reductions' positions", "[python
 // index normalized by select, the other starts constants, the indexed axes squeezed by a reshape;
 // lax.dynamic_slice, lax.dynamic_update_slice and lax.pad as the corpus shows them (the corpus
 // comparison covers those three).
-TEST_CASE("a traced scalar index is a dynamic_slice; lax.dynamic_slice, update and pad",
+TEST_CASE("a traced scalar index is a dynamic_slice, and lax.dynamic_slice, update and pad",
           "[python][lower]") {
   const std::string head = "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n";
   CHECK_THAT(
