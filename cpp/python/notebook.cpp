@@ -6040,7 +6040,8 @@ class Machine {
     if (!reduction_options(f, a, first, &keep, &ddof)) return nullptr;
     V axis = a.get(first, "axis");
     if (axis && axis->t == T::Tuple && (f == "var" || f == "std")) {
-      // One axis: the int axis's; several: np_var_axes, in NumPy's order.
+      // One axis: the int axis's; none or several: np_var_axes, in NumPy's order (no axis: each
+      // element alone, 0 or NaN).
       std::vector<bool> red;
       if (!reduced_mask(x, axis, &red)) return nullptr;
       std::vector<std::size_t> reduced_axes;
@@ -6052,14 +6053,6 @@ class Machine {
       if (reduced_axes.size() == 1)
         return reduce_with_options(
             f, x, with_axis(a, first, mk_int(static_cast<std::int64_t>(reduced_axes[0]))), first);
-      if (reduced_axes.empty()) {  // no axis: NumPy's var of each element alone (0, or NaN)
-        NdArray z = x.is_float() ? x : astype(x, canon(DType::Float64, x.jax));
-        z.weak = false;
-        double ddof_n = 0;
-        if (ddof && ddof->t != T::None && is_num(ddof)) ddof_n = num_of(ddof);
-        for (auto& e : z.f) e = 1 - ddof_n > 0 ? 0.0 : std::nan("");
-        return from_array(std::move(z));
-      }
       V r = np_var_axes(f, x, red, ddof);
       return keep ? reshaped(r, shape) : r;
     }
@@ -6124,6 +6117,18 @@ class Machine {
   // np.var / np.std(a, axis=None, ddof=0) and the methods: the mean of squared deviations from
   // the lane's mean, divided by n - ddof (NaN or inf past it, as NumPy's division gives); float64
   // for ints and bools (a JAX array's float32), a float dtype kept.
+  // var/std's ddof (0 when None or not given): a number, as NumPy's `n - ddof` takes it.
+  bool ddof_value(const V& ddof_v, double* ddof) {
+    *ddof = 0;
+    if (!ddof_v || ddof_v->t == T::None) return true;
+    if (!is_num(ddof_v) && !np_int_scalar(ddof_v)) {
+      raise("TypeError",
+            "unsupported operand type(s) for -: 'int' and '" + type_name(ddof_v) + "'");
+      return false;
+    }
+    *ddof = num_of(ddof_v);
+    return true;
+  }
   V np_var(const std::string& f, const NdArray& x0, const V& axis, const V& ddof_v) {
     NdArray x = x0;
     x.weak = false;
@@ -6132,12 +6137,7 @@ class Machine {
     if (!axis_arg(axis, x.dims.size(), &ax, &flat)) return nullptr;
     if (x.dims.empty()) x.dims = {1};
     double ddof = 0;
-    if (ddof_v && ddof_v->t != T::None) {
-      if (!is_num(ddof_v) && !np_int_scalar(ddof_v))
-        return raise("TypeError",
-                     "unsupported operand type(s) for -: 'int' and '" + type_name(ddof_v) + "'");
-      ddof = num_of(ddof_v);
-    }
+    if (!ddof_value(ddof_v, &ddof)) return nullptr;
     if (!charge(3.0 * static_cast<double>(x.size()))) return nullptr;
     // NumPy's _var: the mean (add.reduce in NumPy's order, divided by n), the deviations squared
     // and summed the same way, divided by max(n - ddof, 0); in the float dtype's precision
@@ -6167,17 +6167,12 @@ class Machine {
     }
     return from_array(std::move(r));
   }
-  // np.var / np.std over 2 or more axes (`red`): np_var's steps, each sum in NumPy's order for
-  // those axes (ordered_sum), the mean broadcast back over them.
+  // np.var / np.std over the axes `red` marks (none, or 2 or more): np_var's steps, each sum in
+  // NumPy's order for those axes (ordered_sum), the mean broadcast back over them.
   V np_var_axes(const std::string& f, const NdArray& x, const std::vector<bool>& red,
                 const V& ddof_v) {
     double ddof = 0;
-    if (ddof_v && ddof_v->t != T::None) {
-      if (!is_num(ddof_v) && !np_int_scalar(ddof_v))
-        return raise("TypeError",
-                     "unsupported operand type(s) for -: 'int' and '" + type_name(ddof_v) + "'");
-      ddof = num_of(ddof_v);
-    }
+    if (!ddof_value(ddof_v, &ddof)) return nullptr;
     if (!charge(3.0 * static_cast<double>(x.size()))) return nullptr;
     NdArray v = x.is_float() ? x : astype(x, canon(DType::Float64, x.jax));
     v.weak = false;

@@ -770,16 +770,9 @@ struct Interp {
         return Result<Ref>::success(traced(pow_by_squaring(iv, y, in[0]->aval), in[0]->weak));
       };
       return call_jitted_private("integer_pow", {x}, body, "y:" + std::to_string(y));
-    } else {
-      std::int64_t n = y < 0 ? -y : y;
-      hj::Value acc, base = v;
-      bool have = false;
-      while (n > 0) {
-        if (n & 1) acc = have ? em->binary("multiply", acc, base) : base, have = true;
-        n >>= 1;
-        if (n > 0) base = em->binary("multiply", base, base);
-      }
-      r = y < 0 ? em->binary("divide", ones(x->aval), acc) : acc;
+    } else {  // y == -2, inline: 1 / (x * x)
+      const hj::Value sq = em->binary("multiply", v, v);
+      r = em->binary("divide", ones(x->aval), sq);
     }
     return Result<Ref>::success(traced(r, x->weak));
   }
@@ -1218,6 +1211,20 @@ struct Interp {
     return convert(out, result_t, false);
   }
 
+  // A traced signed index `v` of an axis of `size` normalized as JAX's _normalize_index and
+  // _dynamic_slice_indices do: i < 0 ? i + size : i, by compare, add and select in that order,
+  // each constant made where it is used (broadcast to the index's shape); unsigned: as it is.
+  hj::Value normalized_index(hj::Value v, const hj::Aval& a, std::int64_t size) {
+    if (hj::is_unsigned(a.dtype)) return v;
+    auto splat = [&](double c) {
+      const hj::Value k = em->constant(c, {{}, a.dtype});
+      return a.dims.empty() ? k : em->broadcast_in_dim(k, a.dims, {});
+    };
+    const hj::Value neg = em->compare("LT", v, splat(0));
+    const hj::Value wrapped = em->binary("add", v, splat(double(size)));
+    return em->select(neg, wrapped, v);
+  }
+
   // Whether integer dtype `t` holds v (a start or an axis size made a constant of it); JAX's
   // words when not.
   Result<bool> index_fits(const std::string& t, std::int64_t v) {
@@ -1322,15 +1329,8 @@ struct Interp {
       const Ref& i = items[d];
       if (i->k == K::Int) continue;
       UNWRAP(v, value_of(i));
-      const std::string& t = i->aval.dtype;
       made[d] = true;
-      if (hj::is_unsigned(t)) {
-        starts[d] = v;
-        continue;
-      }
-      const hj::Value neg = em->compare("LT", v, em->constant(0, {{}, t}));
-      const hj::Value wrapped = em->binary("add", v, em->constant(double(dims[d]), {{}, t}));
-      starts[d] = em->select(neg, wrapped, v);
+      starts[d] = normalized_index(v, i->aval, dims[d]);
     }
     for (std::size_t d = 0; d < items.size(); ++d)
       if (!made[d]) {
@@ -4601,18 +4601,7 @@ struct Interp {
     for (std::size_t k = 0; k < idx_adv.size(); ++k) {
       const Ref& a = idx[idx_adv[k]].r;
       UNWRAP(v, value_of(a));
-      const std::string& t = a->aval.dtype;
-      if (hj::is_unsigned(t)) {
-        normalized.push_back(v);
-        continue;
-      }
-      auto splat = [&](double c) {
-        hj::Value s = em->constant(c, {{}, t});
-        return em->broadcast_in_dim(s, a->aval.dims, {});
-      };
-      hj::Value neg = em->compare("LT", v, splat(0));
-      hj::Value wrapped = em->binary("add", v, splat(double(shape[std::size_t(x_adv_axes[k])])));
-      normalized.push_back(em->select(neg, wrapped, v));
+      normalized.push_back(normalized_index(v, a->aval, shape[std::size_t(x_adv_axes[k])]));
     }
     std::vector<hj::Value> gathered;
     for (auto& v : normalized)
@@ -4785,13 +4774,7 @@ struct Interp {
       if (!traced_at[d]) continue;
       UNWRAP(v, value_of(traced_at[d]));
       made[d] = true;
-      if (hj::is_unsigned(itype)) {
-        starts[d] = v;
-        continue;
-      }
-      const hj::Value neg = em->compare("LT", v, em->constant(0, {{}, itype}));
-      const hj::Value wrapped = em->binary("add", v, em->constant(double(shape[d]), {{}, itype}));
-      starts[d] = em->select(neg, wrapped, v);
+      starts[d] = normalized_index(v, traced_at[d]->aval, shape[d]);
     }
     for (std::size_t d = 0; d < nd; ++d)
       if (!made[d]) starts[d] = em->constant(double(static_start[d]), {{}, itype});
