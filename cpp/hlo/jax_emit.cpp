@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <utility>
 
 #include "common/float16.h"
@@ -190,7 +191,7 @@ Emitter::Rec* Emitter::keep(const Nest& nest, Prim prim, const Ins& reads, const
 Emitter::Ins Emitter::make(Emitter& e, const Rec& k, const Ins& in, const FnMap& fm) {
   switch (k.prim) {
     case Prim::Constant:
-      return {e.constant(k.x, k.type)};
+      return {k.flag ? e.constant_array(k.data, k.type) : e.constant(k.x, k.type)};
     case Prim::Unary:
       return {e.unary(k.s, in[0])};
     case Prim::IsFinite:
@@ -233,6 +234,8 @@ Emitter::Ins Emitter::make(Emitter& e, const Rec& k, const Ins& in, const FnMap&
       return {e.slice(in[0], k.v1, k.v2, k.v3)};
     case Prim::Gather:
       return {e.gather(in[0], in[1], k.v1, k.v2, k.v3, k.v4)};
+    case Prim::Scatter:
+      return {e.scatter(in[0], in[1], in[2], k.s, k.v1, k.v2, k.v3, k.flag, k.n != 0)};
     case Prim::Concatenate:
       return {e.concatenate(in, k.n)};
     case Prim::DynamicSlice:
@@ -277,35 +280,106 @@ std::string Emitter::fresh_constant_name(const std::string& base) {
   return "%" + n;
 }
 
+namespace {
+
+// An integer element as a double past 64 bits saturates to the type's end (2^63 - 1 and 2^64 - 1
+// are not doubles: an int64 max reduction's init value arrives as 2^63); its bits.
+std::uint64_t int_bits(double v, const std::string& dtype) {
+  if (is_unsigned(dtype) && v >= 0)
+    return v >= 18446744073709551615.0 ? ~0ULL : static_cast<unsigned long long>(v);
+  const long long i = v >= 9223372036854775807.0    ? LLONG_MAX
+                      : v <= -9223372036854775808.0 ? LLONG_MIN
+                                                    : static_cast<long long>(v);
+  return static_cast<std::uint64_t>(i);
+}
+
+// One element as a dense attribute writes it: a float's MLIR literal, true/false, an integer in
+// decimal (unsigned types as unsigned).
+std::string element_literal(double v, const std::string& dtype) {
+  if (is_float(dtype)) return float_literal(v, dtype);
+  if (is_bool(dtype)) return v != 0 ? "true" : "false";
+  char buffer[32];
+  const std::uint64_t b = int_bits(v, dtype);
+  if (is_unsigned(dtype) && v >= 0)
+    std::snprintf(buffer, sizeof buffer, "%llu", static_cast<unsigned long long>(b));
+  else
+    std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(b));
+  return buffer;
+}
+
+// The element's bytes in its storage width (i1: one byte), as the low bits of a word.
+int element_bytes(const std::string& dtype) {
+  if (dtype == "i1" || dtype == "i8" || dtype == "ui8") return 1;
+  if (dtype == "f16" || dtype == "bf16" || dtype == "i16" || dtype == "ui16") return 2;
+  if (dtype == "f32" || dtype == "i32" || dtype == "ui32") return 4;
+  return 8;
+}
+std::uint64_t element_word(double v, const std::string& dtype) {
+  if (is_float(dtype)) return float_bits(v, dtype);
+  if (is_bool(dtype)) return v != 0 ? 1 : 0;
+  return int_bits(v, dtype);
+}
+
+}  // namespace
+
 Value Emitter::constant(double v, const Aval& type) {
   Nest nest(*this);
-  std::string literal;
-  if (is_float(type.dtype))
-    literal = float_literal(v, type.dtype);
-  else if (is_bool(type.dtype))
-    literal = v != 0 ? "true" : "false";
-  else {
-    // A double past 64 bits saturates to the type's end (2^63 - 1 and 2^64 - 1 are not doubles:
-    // an int64 max reduction's init value arrives as 2^63).
-    char buffer[32];
-    if (type.dtype.rfind("ui", 0) == 0 && v >= 0) {
-      const unsigned long long u =
-          v >= 18446744073709551615.0 ? ~0ULL : static_cast<unsigned long long>(v);
-      std::snprintf(buffer, sizeof buffer, "%llu", u);
-    } else {
-      const long long i = v >= 9223372036854775807.0    ? LLONG_MAX
-                          : v <= -9223372036854775808.0 ? LLONG_MIN
-                                                        : static_cast<long long>(v);
-      std::snprintf(buffer, sizeof buffer, "%lld", i);
-    }
-    literal = buffer;
-  }
   Value r = add(type, fresh_constant_name(is_float(type.dtype) ? "cst" : "c"));
-  cur().lines.push_back(name(r) + " = stablehlo.constant dense<" + literal +
+  cur().lines.push_back(name(r) + " = stablehlo.constant dense<" + element_literal(v, type.dtype) +
                         "> : " + type_text(type));
   if (Rec* k = keep(nest, Prim::Constant, {}, {r})) {
     k->x = v;
     k->type = type;
+  }
+  return r;
+}
+
+Value Emitter::constant_array(const std::vector<double>& values, const Aval& type) {
+  Nest nest(*this);
+  const std::string& t = type.dtype;
+  bool splat = !values.empty();
+  for (std::size_t k = 1; splat && k < values.size(); ++k)
+    splat = element_word(values[k], t) == element_word(values[0], t);
+  std::string body;
+  if (splat) {
+    body = element_literal(values[0], t);
+  } else if (values.size() > 100) {  // MLIR's printer: hex past 100 elements
+    static const char* hex = "0123456789ABCDEF";
+    const int n = element_bytes(t);
+    body.reserve(4 + values.size() * std::size_t(n) * 2);
+    body = "\"0x";
+    for (double v : values) {
+      const std::uint64_t w = element_word(v, t);
+      for (int b = 0; b < n; ++b) {
+        const unsigned byte = unsigned(w >> (8 * b)) & 0xFF;
+        body += hex[byte >> 4];
+        body += hex[byte & 15];
+      }
+    }
+    body += '"';
+  } else if (!values.empty()) {
+    // Nested lists, one level per dimension.
+    std::size_t k = 0;
+    std::function<void(std::size_t)> level = [&](std::size_t d) {
+      if (d == type.dims.size()) {
+        body += element_literal(values[k++], t);
+        return;
+      }
+      body += '[';
+      for (std::int64_t j = 0; j < type.dims[d]; ++j) {
+        if (j) body += ", ";
+        level(d + 1);
+      }
+      body += ']';
+    };
+    level(0);
+  }
+  Value r = add(type, fresh_constant_name(is_float(t) ? "cst" : "c"));
+  cur().lines.push_back(name(r) + " = stablehlo.constant dense<" + body + "> : " + type_text(type));
+  if (Rec* k = keep(nest, Prim::Constant, {}, {r})) {
+    k->data = values;
+    k->type = type;
+    k->flag = true;
   }
   return r;
 }
@@ -754,6 +828,54 @@ Value Emitter::gather(Value x, Value indices, const std::vector<std::int64_t>& o
     k->v2 = collapsed_slice_dims;
     k->v3 = start_index_map;
     k->v4 = slice_sizes;
+  }
+  return r;
+}
+
+Value Emitter::scatter(Value x, Value indices, Value updates, const std::string& op,
+                       const std::vector<std::int64_t>& update_window_dims,
+                       const std::vector<std::int64_t>& inserted_window_dims,
+                       const std::vector<std::int64_t>& scatter_dims_to_operand_dims,
+                       bool indices_are_sorted, bool unique_indices) {
+  Nest nest(*this);
+  const std::int64_t index_vector_dim = std::int64_t(aval(indices).dims.size()) - 1;
+  std::vector<std::string> fields;
+  if (!update_window_dims.empty())
+    fields.push_back("update_window_dims = " + join(update_window_dims));
+  if (!inserted_window_dims.empty())
+    fields.push_back("inserted_window_dims = " + join(inserted_window_dims));
+  if (!scatter_dims_to_operand_dims.empty())
+    fields.push_back("scatter_dims_to_operand_dims = " + join(scatter_dims_to_operand_dims));
+  if (index_vector_dim != 0)
+    fields.push_back("index_vector_dim = " + std::to_string(index_vector_dim));
+  std::string dn;
+  for (std::size_t i = 0; i < fields.size(); ++i) dn += (i ? ", " : "") + fields[i];
+  Value r = add(aval(x), "");
+  const Aval s{{}, aval(x).dtype};
+  const std::string a = region_arg(s), b = region_arg(s);
+  cur().lines.push_back(name(r) + " = \"stablehlo.scatter\"(" + name(x) + ", " + name(indices) +
+                        ", " + name(updates) + ") <{" +
+                        (indices_are_sorted ? "indices_are_sorted = true, " : "") +
+                        "scatter_dimension_numbers = #stablehlo.scatter<" + dn + ">" +
+                        (unique_indices ? ", unique_indices = true" : "") + "}> ({");
+  cur().lines.push_back("^bb0(" + a + ": " + type_text(s) + ", " + b + ": " + type_text(s) + "):");
+  if (op.empty()) {
+    cur().lines.push_back("  stablehlo.return " + b + " : " + type_text(s));
+  } else {
+    const std::string v = "%" + std::to_string(cur().next_id++);
+    cur().lines.push_back("  " + v + " = stablehlo." + op + " " + a + ", " + b + " : " +
+                          type_text(s));
+    cur().lines.push_back("  stablehlo.return " + v + " : " + type_text(s));
+  }
+  cur().lines.push_back("}) : (" + tt(x) + ", " + tt(indices) + ", " + tt(updates) + ") -> " +
+                        tt(r));
+  if (Rec* k = keep(nest, Prim::Scatter, {x, indices, updates}, {r})) {
+    k->s = op;
+    k->v1 = update_window_dims;
+    k->v2 = inserted_window_dims;
+    k->v3 = scatter_dims_to_operand_dims;
+    k->flag = indices_are_sorted;
+    k->n = unique_indices;
   }
   return r;
 }
@@ -1343,6 +1465,12 @@ std::string Emitter::finish(const std::vector<Value>& results,
     }
   }
   for (bool r : reached) pruned = pruned || !r;
+  // Closed-over constants made after other primitives are printed first: the module is made again.
+  for (std::size_t fn = 0; fn < n; ++fn) {
+    if (!reached[fn]) continue;
+    const std::vector<std::size_t> order = hoisted_first(funcs_[fn], live[fn]);
+    for (std::size_t j = 1; j < order.size(); ++j) pruned = pruned || order[j] < order[j - 1];
+  }
   const std::vector<bool>& main_args = args_read[0];
   kept_args_.clear();
   for (std::size_t i = 0; i < funcs_[0].arg_types.size(); ++i)
@@ -1370,8 +1498,7 @@ std::string Emitter::finish(const std::vector<Value>& results,
         std::vector<LoopKeep> fn_loops;
         const std::vector<bool> fn_live = live_recs(
             fn, args_read, &fn_reads, kept.empty() ? nullptr : &kept, &used, nullptr, &fn_loops);
-        for (std::size_t k = 0; k < f.recs.size(); ++k) {
-          if (!fn_live[k]) continue;
+        for (std::size_t k : hoisted_first(f, fn_live)) {
           const Rec& rec = f.recs[k];
           if (rec.prim == Prim::Call) {
             std::vector<bool> mask = results_used(rec, used);
@@ -1436,6 +1563,16 @@ std::string Emitter::finish(const std::vector<Value>& results,
     main_in[std::size_t(kept_args_[k])] = e.arg(k);
   const std::vector<Value> main_out = replay(0, main_in, {});
   return e.finish(main_out);
+}
+
+std::vector<std::size_t> Emitter::hoisted_first(const Function& f, const std::vector<bool>& live) {
+  std::vector<std::size_t> order;
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::size_t k = 0; k < f.recs.size(); ++k) {
+      const bool hoisted = f.recs[k].prim == Prim::Constant && f.recs[k].flag;
+      if (live[k] && hoisted == (pass == 0)) order.push_back(k);
+    }
+  return order;
 }
 
 std::string Emitter::print_module() const {

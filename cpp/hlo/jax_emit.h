@@ -65,6 +65,13 @@ class Emitter {
   // A splat constant: `%cst = stablehlo.constant dense<1.000000e-01> : tensor<f32>` (floats),
   // `%c = ... dense<1> : tensor<i32>` (integers), `%c = ... dense<true> : tensor<i1>`.
   Value constant(double v, const Aval& type);
+  // A constant array (a host NumPy array JAX bakes into the program: a closed-over constant,
+  // which finish prints at the top of its function, before its other primitives, as JAX lowers
+  // a jaxpr's consts), `values` in C order, as
+  // MLIR prints a dense attribute: one value when all are the same (a splat), nested lists up to
+  // 100 elements (`dense<[[0, 1], [2, 3]]>`), past that the elements' little-endian bytes in hex
+  // (`dense<"0x0000803F...">`, an i1 one byte), `dense<>` when empty.
+  Value constant_array(const std::vector<double>& values, const Aval& type);
   Value unary(const std::string& op, Value x);            // "tanh", "exponential", ..., "chlo.tan"
   Value is_finite(Value x);                               // i1 result: `(T) -> tensor<...xi1>`
   Value binary(const std::string& op, Value a, Value b);  // "add", "maximum", ... same types
@@ -120,6 +127,17 @@ class Emitter {
                const std::vector<std::int64_t>& collapsed_slice_dims,
                const std::vector<std::int64_t>& start_index_map,
                const std::vector<std::int64_t>& slice_sizes);
+  // `"stablehlo.scatter"(%x, %indices, %updates) <{[indices_are_sorted = true, ]
+  // scatter_dimension_numbers = #stablehlo.scatter<...>[, unique_indices = true]}> ({ region })`:
+  // the index vector the last dimension of `indices` (JAX's lowering; printed when not 0), empty
+  // dimension lists left out; the region combines the old value and the update with `op`
+  // ("add", "multiply", "minimum", "maximum"; "" returns the update: lax.scatter). The result has
+  // x's type.
+  Value scatter(Value x, Value indices, Value updates, const std::string& op,
+                const std::vector<std::int64_t>& update_window_dims,
+                const std::vector<std::int64_t>& inserted_window_dims,
+                const std::vector<std::int64_t>& scatter_dims_to_operand_dims,
+                bool indices_are_sorted, bool unique_indices);
   // `%values, %indices = chlo.top_k(%x, k = K) : T -> (V, I)`: the k largest along the last axis
   // and their int32 indices (lax.top_k; the result names are chlo's, made unique as MLIR does).
   std::pair<Value, Value> top_k(Value x, std::int64_t k);
@@ -233,6 +251,7 @@ class Emitter {
     DynamicUpdateSlice,
     Pad,
     Gather,
+    Scatter,
     TopK,
     Sort,
     Call,
@@ -249,6 +268,7 @@ class Emitter {
     std::vector<std::pair<std::int64_t, std::int64_t>> pads;
     Aval type;
     double x = 0;
+    std::vector<double> data;  // constant_array's values
     std::int64_t n = 0;
     bool flag = false;
   };
@@ -319,6 +339,9 @@ class Emitter {
   // A loop body's or callee's arguments read for a mask of its results, by (function, mask): one
   // analysis asks again for the bodies of nested loops (analyze() starts it afresh).
   mutable std::map<std::pair<int, std::vector<bool>>, std::vector<bool>> body_reads_;
+  // The live primitives of f (by index), constant_array's first: a closed-over constant is printed
+  // at the top of its function (JAX's lowering emits a jaxpr's consts before its equations).
+  static std::vector<std::size_t> hoisted_first(const Function& f, const std::vector<bool>& live);
   std::vector<int> kept_args_;
   bool pruned_ = false;                   // a module made again by finish: printed as it is
   std::vector<std::string> result_info_;  // @main's results' jax.result_info (finish's)

@@ -546,8 +546,12 @@ class Machine {
   int exception_column() const { return exc_col_; }
 
  private:
-  bool x64_ = false;             // jax_enable_x64, as the program set it (jax.config.update)
-  std::vector<V> jitted_alive_;  // jitted functions called in the running trace (traced_jitted)
+  bool x64_ = false;  // jax_enable_x64, as the program set it (jax.config.update)
+  // Values whose identity keys the running trace's caches, kept alive until the outermost trace
+  // ends: jitted functions called in it (traced_jitted), host arrays baked into it (to_tr).
+  std::vector<V> jitted_alive_;
+  // The most elements of a host array baked into a traced function as a constant (512 × 512).
+  static constexpr std::int64_t kMaxBakedElements = std::int64_t(1) << 18;
   std::map<std::string, V> dtype_classes_;  // np.float32, jnp.int32, ...: one object each
   struct Lowering {
     std::string entry;
@@ -4753,8 +4757,15 @@ class Machine {
     if (traced_name(q)) {
       // jax.numpy, lax and jax.nn in a traced function are the tracer's (JAX's rules, the
       // primitives it emits); outside one, the names the notebook runs on host arrays are its own.
-      if (trace_ || any_traced(a)) return traced_call(q, a);
-      if (!host_name(q)) return eager_call(q, a);
+      // jnp.array of nested lists of Python numbers is NumPy's array in JAX too (np.array, then
+      // a convert JAX folds): made on the host, it is a closed-over constant where it is used.
+      const bool literal_array = (q == "jnp.array" || q == "jnp.asarray") && !a.pos.empty() &&
+                                 (a.pos[0]->t == T::List || a.pos[0]->t == T::Tuple) &&
+                                 !holds_traced(a);
+      if (!literal_array) {
+        if (trace_ || any_traced(a)) return traced_call(q, a);
+        if (!host_name(q)) return eager_call(q, a);
+      }
     }
     if (q == "hasattr" || q == "getattr") {
       // An attribute as Python finds it: AttributeError means it has none (getattr's default,
@@ -8177,11 +8188,25 @@ class Machine {
           return o;
         }
         if (!x.dims.empty()) {
-          raise("TypeError",
-                "a host array (" + type_name(v) + " of shape " + shape_repr(x.dims) +
-                    ") used in a function jax.jit traces would be a constant JAX bakes into the "
-                    "program; not supported here: pass it as an argument");
-          return nullptr;
+          // JAX's closed-over constant: the array, canonicalized (float64 to float32 and int64
+          // to int32 unless x64 is on), printed in the module. Past kMaxBakedElements the
+          // module's text would be megabytes of hex: refused, naming the way out.
+          if (x.size() > kMaxBakedElements) {
+            raise("ValueError",
+                  "a host array (" + type_name(v) + " of shape " + shape_repr(x.dims) + ", " +
+                      std::to_string(x.size()) +
+                      " elements) used in a function jax.jit traces is a constant JAX bakes "
+                      "into the program; this page bakes in at most " +
+                      std::to_string(kMaxBakedElements) + " elements: pass it as an argument");
+            return nullptr;
+          }
+          const NdArray c = astype(x, canon(x.dt, true));
+          std::vector<double> values(static_cast<std::size_t>(c.size()));
+          for (std::size_t k = 0; k < values.size(); ++k) values[k] = c.at(k);
+          jitted_alive_.push_back(v);  // its identity keys the constant for the trace
+          auto r = trace_->constant_array(values, {x.dims, mlir_dtype(c.dt)}, v.get());
+          if (!r) return rule_error(r.error());
+          return r.value();
         }
         auto r = trace_->constant(x.at(0), mlir_dtype(canon(x.dt, true)), x.weak);
         if (!r) return rule_error(r.error());
@@ -8253,6 +8278,17 @@ class Machine {
     for (auto& kv : a.kw)
       if (kv.second->t == T::Traced) return true;
     return false;
+  }
+  // Whether a traced array is among the arguments, in lists and tuples too.
+  static bool holds_traced(const Args& a) {
+    std::function<bool(const V&)> in = [&](const V& v) {
+      if (v->t == T::Traced) return true;
+      if (v->t == T::List || v->t == T::Tuple)
+        return std::any_of(v->items.begin(), v->items.end(), in);
+      return false;
+    };
+    return std::any_of(a.pos.begin(), a.pos.end(), in) ||
+           std::any_of(a.kw.begin(), a.kw.end(), [&](const auto& kv) { return in(kv.second); });
   }
   V traced_call(const std::string& q, const Args& a) {
     std::vector<tr::Ref> pos;

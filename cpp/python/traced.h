@@ -131,6 +131,13 @@ class Session {
   // a constant of the traced function (`dims` empty: JAX's 0-d constant).
   Result<Ref> convert(const Ref& x, const std::string& dtype);
   Result<Ref> constant(double value, const std::string& dtype, bool weak);
+  // A host array (a NumPy array, an eager jax.Array) used by the traced function: JAX's
+  // closed-over constant, printed at the top of the function, one per host object (`identity`,
+  // which the caller keeps alive for the trace) and function. `values` in C order, already of
+  // `type`'s dtype (canonicalized by the caller). Refused in a loop's body (JAX makes it one of
+  // the loop's consts).
+  Result<Ref> constant_array(const std::vector<double>& values, const hlo::jax::Aval& type,
+                             const void* identity);
 
   // The function's result (an array, a Python scalar, or a tuple or list of them) → the module.
   // `result_info`: each leaf of `out`'s path as JAX prints it (empty: JAX's for a flat out).

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <tuple>
 
 #include "hlo/jax_emit.h"
 #include "python/ast.h"
@@ -359,6 +360,12 @@ const std::vector<std::string>& names_list() {
                                     "lax.dynamic_slice",
                                     "lax.dynamic_update_slice",
                                     "lax.pad",
+                                    "lax.scatter",
+                                    "lax.scatter_add",
+                                    "lax.scatter_mul",
+                                    "lax.scatter_min",
+                                    "lax.scatter_max",
+                                    "lax.ScatterDimensionNumbers",
                                     "lax.bitcast_convert_type",
                                     "lax.reduce_precision",
                                     "lax.fori_loop",
@@ -1341,6 +1348,141 @@ struct Interp {
     hj::Value r =
         update ? em->dynamic_update_slice(xv, uv, starts) : em->dynamic_slice(xv, starts, sizes);
     return Result<Ref>::success(traced(r, x->weak));
+  }
+
+  // A scatter's `mode` (lax.GatherScatterMode.from_any): None, 'fill' or 'drop' (FILL_OR_DROP,
+  // updates out of bounds dropped: XLA's scatter as it is), 'promise_in_bounds' (the same op), or
+  // 'clip' (true: JAX clamps the indices first).
+  Result<bool> scatter_mode(const std::string& q, const Ref& mode) {
+    if (!mode || mode->k == K::None) return Result<bool>::success(false);
+    if (mode->k == K::Str) {
+      if (mode->s == "clip") return Result<bool>::success(true);
+      if (mode->s == "fill" || mode->s == "drop" || mode->s == "promise_in_bounds")
+        return Result<bool>::success(false);
+    }
+    return fail_as("ValueError", "Unknown gather mode \"" +
+                                     (mode->k == K::Str ? mode->s : type_name(mode)) + "\"");
+  }
+
+  // lax.scatter, scatter_add, scatter_mul, scatter_min, scatter_max (`op` the region's combiner,
+  // "" for scatter): JAX's shape and dtype rules (lax/slicing.py's _scatter_shape_rule and
+  // _scatter_dtype_rule), in their order and words; the index vector is the indices' last
+  // dimension (JAX sets index_vector_dim so). Batching dimensions are refused by name.
+  Result<Ref> lax_scatter(const std::string& q, const std::string& op, const Ref& x, const Ref& idx,
+                          const Ref& u, const Ref& dn, bool sorted, bool unique) {
+    if (dn->k != K::Tuple || dn->items.size() != 5)
+      return fail(q + ": dimension_numbers must be a lax.ScatterDimensionNumbers, got " +
+                  type_name(dn));
+    std::vector<std::vector<std::int64_t>> d(5);
+    for (std::size_t k = 0; k < 5; ++k) {
+      UNWRAP(v, int_list(dn->items[k], q + ": dimension_numbers"));
+      d[k] = v;
+    }
+    if (!d[3].empty() || !d[4].empty())
+      return fail_as("NotImplementedError",
+                     q + ": operand_batching_dims and scatter_indices_batching_dims are not "
+                         "supported here");
+    const auto& uwd = d[0];
+    const auto& iwd = d[1];
+    const auto& sdod = d[2];
+    const std::string& t = x->aval.dtype;
+    // The dtype rule.
+    if (hj::is_float(idx->aval.dtype) || idx->aval.dtype == "i1")
+      return fail(q + ": indices must have an integer type, got " +
+                  jax_dtype_name(idx->aval.dtype));
+    if (u->aval.dtype != t)
+      return fail("lax.scatter requires arguments to have the same dtypes, got " +
+                  jax_dtype_name(t) + ", " + jax_dtype_name(u->aval.dtype) + ".");
+    if (t == "i1" && (op == "add" || op == "multiply"))
+      return fail(std::string(op == "add" ? "add" : "mul") +
+                  " does not accept dtype bool. Accepted dtypes are subtypes of number.");
+    // The shape rule.
+    const auto& xs = x->aval.dims;
+    const auto& is = idx->aval.dims;
+    const auto& us = u->aval.dims;
+    const std::int64_t xr = std::int64_t(xs.size()), ur = std::int64_t(us.size());
+    const std::int64_t ivd = std::int64_t(is.size()) - 1;
+    if (ivd < 0)
+      return fail(
+          "Scatter index leaf dimension must be within [0, rank(indices) + 1). "
+          "rank(indices) is 0 and scatter index leaf dimension is -1.");
+    auto sorted_unique_in_range = [&](const std::vector<std::int64_t>& v, std::int64_t rank,
+                                      const std::string& name) -> Result<bool> {
+      for (std::size_t k = 1; k < v.size(); ++k)
+        if (v[k] < v[k - 1])
+          return fail(name + " in scatter op must be sorted; got " + shape_text(v));
+      for (std::size_t k = 1; k < v.size(); ++k)
+        if (v[k] == v[k - 1])
+          return fail(name + " in scatter op must not repeat; got: " + shape_text(v) + ".");
+      if (!v.empty() && (v.front() < 0 || v.back() >= rank))
+        return fail("Invalid " + name + " set in scatter op; valid range is [0, " +
+                    std::to_string(rank) +
+                    "); got: " + std::to_string(v.front() < 0 ? v.front() : v.back()) + ".");
+      return Result<bool>::success(true);
+    };
+    UNWRAP(ok1, sorted_unique_in_range(uwd, ur, "update_window_dims"));
+    UNWRAP(ok2, sorted_unique_in_range(iwd, xr, "inserted_window_dims"));
+    (void)ok1;
+    (void)ok2;
+    const std::int64_t window = std::int64_t(uwd.size() + iwd.size());
+    if (window != xr)
+      return fail("Scatter op has window of size " + std::to_string(window) +
+                  "; doesn't match operand of rank " + std::to_string(xr) + ".");
+    if (std::int64_t(sdod.size()) != is[std::size_t(ivd)])
+      return fail("Scatter op has " + std::to_string(sdod.size()) +
+                  " elements in scatter_dims_to_operand_dims and the bound of dimension "
+                  "index_vector_dim=" +
+                  std::to_string(ivd) + " of indices is " + std::to_string(is[std::size_t(ivd)]) +
+                  ". These two numbers must be equal");
+    for (std::size_t k = 0; k < sdod.size(); ++k)
+      if (sdod[k] < 0 || sdod[k] >= xr)
+        return fail("Invalid scatter_dims_to_operand_dims mapping; domain is [0, " +
+                    std::to_string(xr) + "), got: " + std::to_string(k) + "->" +
+                    std::to_string(sdod[k]) + ".");
+    {
+      std::vector<std::int64_t> sorted_sdod = sdod;
+      std::sort(sorted_sdod.begin(), sorted_sdod.end());
+      for (std::size_t k = 1; k < sorted_sdod.size(); ++k)
+        if (sorted_sdod[k] == sorted_sdod[k - 1])
+          return fail("scatter_dims_to_operand_dims in scatter op must not repeat; got: " +
+                      shape_text(sdod) + ".");
+    }
+    std::vector<std::int64_t> max_window;
+    for (std::int64_t k = 0; k < xr; ++k)
+      if (std::find(iwd.begin(), iwd.end(), k) == iwd.end())
+        max_window.push_back(xs[std::size_t(k)]);
+    for (std::size_t k = 0; k < uwd.size(); ++k)
+      if (max_window[k] < us[std::size_t(uwd[k])])
+        return fail(
+            "Bounds of the window dimensions of updates must not exceed the bounds of "
+            "the corresponding dimensions of operand. For dimension " +
+            std::to_string(uwd[k]) + ", updates bound is " +
+            std::to_string(us[std::size_t(uwd[k])]) + ", operand bound is " +
+            std::to_string(max_window[k]) + ".");
+    std::vector<std::int64_t> scatter_dims;
+    for (std::int64_t k = 0; k < ur; ++k)
+      if (std::find(uwd.begin(), uwd.end(), k) == uwd.end()) scatter_dims.push_back(k);
+    {
+      std::int64_t seen = 0;
+      for (std::int64_t k : scatter_dims) {
+        if (seen == ivd) ++seen;
+        const std::int64_t bound = seen < std::int64_t(is.size()) ? is[std::size_t(seen)] : 1;
+        if (us[std::size_t(k)] != bound)
+          return fail(
+              "Bounds of the scatter dimensions of updates must be the same as the "
+              "bounds of the corresponding dimensions of scatter indices. For scatter "
+              "dimension " +
+              std::to_string(k) + ", updates bound is " + std::to_string(us[std::size_t(k)]) +
+              ", indices bound is " + std::to_string(bound) + ".");
+        ++seen;
+      }
+    }
+    if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
+    UNWRAP(xv, value_of(x));
+    UNWRAP(iv, value_of(idx));
+    UNWRAP(uv, value_of(u));
+    return Result<Ref>::success(
+        traced(em->scatter(xv, iv, uv, op, uwd, iwd, sdod, sorted, unique), x->weak));
   }
 
   // lax.pad(operand, padding_value, padding_config): ((low, high, interior), ...) per axis; the
@@ -3007,6 +3149,26 @@ struct Interp {
     return Result<Ref>::success(traced(c, weak));
   }
 
+  // A host array in the function being traced: a closed-over constant (Emitter::constant_array),
+  // one per host object and function trace.
+  std::map<std::tuple<int, int, const void*>, Ref> host_constants;
+  Result<Ref> host_constant(const std::vector<double>& values, const hj::Aval& type,
+                            const void* identity) {
+    if (!tracing()) return Result<Ref>::success(new_array(type, false));
+    const int fn = fn_stack.back();
+    if (!captures.empty() && captures.back().fn == fn)
+      return fail_as("NotImplementedError",
+                     "a host array (" + tr::aval_text(type) +
+                         ") used in a loop's body is one of the loop's consts in JAX: not "
+                         "supported here; use it outside the loop or pass it in the carry");
+    const auto key = std::make_tuple(fn, epoch_of(fn), identity);
+    auto hit = host_constants.find(key);
+    if (hit != host_constants.end()) return Result<Ref>::success(hit->second);
+    Ref r = traced(em->constant_array(values, type), false);
+    host_constants.emplace(key, r);
+    return Result<Ref>::success(r);
+  }
+
   // A jax.jit-decorated helper called while tracing: a private function named after it.
   // `key` names the static arguments (jax.jit's static_argnames: an axis, keepdims): a call with
   // other static values is another function (MLIR renames it name_0, name_1, ...).
@@ -4141,6 +4303,54 @@ struct Interp {
         UNWRAP(v, value_of(x));
         return Result<Ref>::success(traced(em->reduce_precision(v, eb->i, mb->i), x->weak));
       }
+      if (fn == "ScatterDimensionNumbers") {  // a NamedTuple in JAX: a tuple of its fields
+        static const char* const names[] = {"update_window_dims", "inserted_window_dims",
+                                            "scatter_dims_to_operand_dims", "operand_batching_dims",
+                                            "scatter_indices_batching_dims"};
+        std::vector<Ref> items;
+        for (std::size_t k = 0; k < 5; ++k) {
+          Ref f = arg(k, names[k]);
+          if (!f) {
+            if (k < 3) return fail(q + "() missing required argument '" + names[k] + "'");
+            f = mk_tuple({});
+          }
+          UNWRAP(d, int_list(f, q + ": " + names[k]));
+          std::vector<Ref> ds;
+          for (auto e : d) ds.push_back(mk_int(e));
+          items.push_back(mk_tuple(ds));
+        }
+        return Result<Ref>::success(mk_tuple(items));
+      }
+      if (fn == "scatter" || fn == "scatter_add" || fn == "scatter_mul" || fn == "scatter_min" ||
+          fn == "scatter_max") {
+        UNWRAP(x0, need(0, "operand"));
+        UNWRAP(i0, need(1, "scatter_indices"));
+        UNWRAP(u0, need(2, "updates"));
+        UNWRAP(dn, need(3, "dimension_numbers"));
+        UNWRAP(x, as_array(x0, q));
+        UNWRAP(idx, as_array(i0, q));
+        UNWRAP(u, as_array(u0, q));
+        bool flags[2] = {false, false};
+        const char* const flag_names[] = {"indices_are_sorted", "unique_indices"};
+        for (std::size_t k = 0; k < 2; ++k)
+          if (Ref f = arg(4 + k, flag_names[k]); f && f->k != K::None) {
+            if (f->k != K::Bool && f->k != K::Int)
+              return fail(q + ": " + flag_names[k] + " must be a bool, got " + type_name(f));
+            flags[k] = f->k == K::Bool ? f->b : f->i != 0;
+          }
+        Ref mode = arg(6, "mode");
+        UNWRAP(clip, scatter_mode(q, mode));
+        if (clip)
+          return fail_as("NotImplementedError",
+                         q + ": mode='clip' (indices clamped first) is not supported here; the "
+                             "default mode drops updates out of bounds");
+        static constexpr NameOp ops[] = {{"scatter", "", false},
+                                         {"scatter_add", "add", false},
+                                         {"scatter_mul", "multiply", false},
+                                         {"scatter_min", "minimum", false},
+                                         {"scatter_max", "maximum", false}};
+        return lax_scatter(q, find_name(ops, fn)->op, x, idx, u, dn, flags[0], flags[1]);
+      }
       if (fn == "pad") {
         UNWRAP(x0, need(0, "operand"));
         UNWRAP(v0, need(1, "padding_value"));
@@ -4454,13 +4664,35 @@ struct Interp {
   // stands, or first when they are not adjacent (NumPy's rule). Modelled here: traced integer
   // arrays of one shape, whole slices, None and `...`; an int or a partial slice beside them is
   // refused by name.
-  Result<Ref> gather_index(const Ref& x, const std::vector<Ref>& parts) {
+  // jnp's _index_to_gather: how an index selects from x, as gather (x[idx]) and scatter
+  // (x.at[idx]) both read it. Basic indexing (no index array): static ints (a negative one
+  // normalized by a staged add), traced 0-d integers (normalized by select, as _normalize_index),
+  // slices (a partial one of step 1 gives its start; a strided one start + step * iota, reversed
+  // when the step is negative), None and `...`; its indices are sorted and unique. Advanced
+  // indexing: integer arrays of one shape (traced, or host arrays baked in) with whole slices,
+  // None and `...`; an int or a partial slice beside them is refused by name. The indices are
+  // emitted (when tracing) in JAX's order: each element's ops as the walk meets it, then the
+  // index vector built (expand_dims of one index, broadcasts and a concatenate of several; a
+  // constant tensor<0xi32> of none).
+  struct Indexer {
+    hj::Value indices;
+    std::vector<std::int64_t> offset_dims, collapsed, start_map, slice_shape, newaxis_dims,
+        reversed_dims;
+    bool basic = true;
+  };
+  Result<Indexer> index_to_gather(const Ref& x, const std::vector<Ref>& parts) {
     const auto& shape = x->aval.dims;
     const std::size_t nd = shape.size();
     std::vector<std::size_t> adv_pos;  // positions of the index arrays, as written
     std::size_t consumed = 0;
     int ellipses = 0;
     std::vector<std::int64_t> adv_shape;
+    bool advanced = false;
+    for (const Ref& v : parts)
+      advanced = advanced || (v->k == K::Array && !v->literal && !v->aval.dims.empty());
+    const char* beside =
+        "an int or a 0-d index beside an integer array index is not supported here yet (JAX "
+        "makes it one more gathered index)";
     for (std::size_t p = 0; p < parts.size(); ++p) {
       const Ref& v = parts[p];
       if (v->k == K::Array) {
@@ -4472,27 +4704,30 @@ struct Interp {
           return fail_as("TypeError",
                          "Indexer must have integer or boolean type, got indexer with type " +
                              jax_dtype_name(v->aval.dtype) + " at position " + std::to_string(p));
-        if (v->literal || v->aval.dims.empty())
-          return fail_as("NotImplementedError",
-                         "an int or a 0-d index beside an integer array index is not supported "
-                         "here yet (JAX makes it one more gathered index)");
-        if (!adv_pos.empty() && v->aval.dims != adv_shape)
-          return fail_as("NotImplementedError",
-                         "index arrays of different shapes (" + shape_text(adv_shape) + " and " +
-                             shape_text(v->aval.dims) +
-                             ") broadcast together in JAX: not supported here yet");
-        adv_shape = v->aval.dims;
-        adv_pos.push_back(p);
+        if (v->literal || (advanced && v->aval.dims.empty()))
+          return fail_as("NotImplementedError", beside);
+        if (!v->aval.dims.empty()) {
+          if (!adv_pos.empty() && v->aval.dims != adv_shape)
+            return fail_as("NotImplementedError",
+                           "index arrays of different shapes (" + shape_text(adv_shape) + " and " +
+                               shape_text(v->aval.dims) +
+                               ") broadcast together in JAX: not supported here yet");
+          adv_shape = v->aval.dims;
+          adv_pos.push_back(p);
+        }
         ++consumed;
       } else if (v->k == K::Ellipsis) {
         ++ellipses;
       } else if (v->k == K::None) {
       } else if (v->k == K::Slice) {
         ++consumed;
+      } else if (v->k == K::Int && !advanced) {
+        ++consumed;
       } else if (v->k == K::Int || v->k == K::Bool) {
-        return fail_as("NotImplementedError",
-                       "an int or a 0-d index beside an integer array index is not supported "
-                       "here yet (JAX makes it one more gathered index)");
+        if (v->k == K::Bool && !advanced)
+          return fail_as("NotImplementedError",
+                         "a bool as an index (a new axis of 1 or 0) is not supported here");
+        return fail_as("NotImplementedError", beside);
       } else {
         return fail_as("TypeError",
                        "Indexer must have integer or boolean type, got indexer of "
@@ -4509,9 +4744,9 @@ struct Interp {
     bool contiguous = true;
     for (std::size_t k = 1; k < adv_pos.size(); ++k)
       contiguous = contiguous && adv_pos[k] == adv_pos[k - 1] + 1;
-    // `...` (or the end) made whole slices; positions of the arrays recounted.
+    // `...` (or the end) made whole slices.
     struct Part {
-      int kind;  // 0 array, 1 slice, 2 None
+      int kind;  // 0 index array, 1 slice, 2 None, 3 int, 4 traced 0-d integer
       Ref r;
     };
     std::vector<Part> idx;
@@ -4519,138 +4754,276 @@ struct Interp {
       if (v->k == K::Ellipsis) {
         for (std::size_t k = 0; k < nd - consumed; ++k) idx.push_back({1, nullptr});
       } else {
-        idx.push_back({v->k == K::Array ? 0 : v->k == K::Slice ? 1 : 2, v});
+        idx.push_back({v->k == K::Array   ? (v->aval.dims.empty() ? 4 : 0)
+                       : v->k == K::Slice ? 1
+                       : v->k == K::None  ? 2
+                                          : 3,
+                       v});
       }
     }
     if (!ellipses)
       for (std::size_t k = consumed; k < nd; ++k) idx.push_back({1, nullptr});
-    // Whole slices only (a partial one is one more gathered index in JAX).
+    // Each slice as slice.indices reads it (start, step, size); whole ones only beside arrays.
+    struct Sl {
+      std::int64_t start = 0, step = 1, size = 0;
+      bool whole = true;
+    };
+    std::vector<Sl> sl(idx.size());
     for (std::size_t p = 0, axis = 0; p < idx.size(); ++p) {
       if (idx[p].kind == 2) continue;
-      if (idx[p].kind == 1 && idx[p].r) {
-        const std::int64_t size = shape[axis];
-        const Ref& a = idx[p].r->items[0];
-        const Ref& b = idx[p].r->items[1];
-        const Ref& c = idx[p].r->items[2];
-        for (const Ref& e : {a, b, c})
-          if (e->k != K::None && e->k != K::Int)
-            return fail_as("IndexError",
-                           "Array slice indices must have static start/stop/step to be used "
-                           "with NumPy indexing syntax; got " +
-                               type_name(e));
-        const bool whole = (c->k == K::None || c->i == 1) &&
-                           (a->k == K::None || a->i == 0 || a->i <= -size) &&
-                           (b->k == K::None || b->i >= size);
-        if (!whole)
-          return fail_as("NotImplementedError",
-                         "a partial or strided slice beside an integer array index is not "
-                         "supported here yet (JAX gathers it too); slice first, then index");
-      }
-      ++axis;
+      const std::int64_t n = shape[axis++];
+      if (idx[p].kind != 1) continue;
+      Sl& s = sl[p];
+      s.size = n;
+      if (!idx[p].r) continue;
+      const Ref& a = idx[p].r->items[0];
+      const Ref& b = idx[p].r->items[1];
+      const Ref& c = idx[p].r->items[2];
+      for (const Ref& e : {a, b, c})
+        if (e->k != K::None && e->k != K::Int)
+          return fail_as("IndexError",
+                         "Array slice indices must have static start/stop/step to be used "
+                         "with NumPy indexing syntax; got " +
+                             type_name(e));
+      s.step = c->k == K::None ? 1 : c->i;
+      if (s.step == 0) return fail_as("ValueError", "slice step cannot be zero");
+      auto clampi = [&](const Ref& e, std::int64_t dflt) {
+        if (e->k == K::None) return dflt;
+        std::int64_t i = e->i < 0 ? e->i + n : e->i;
+        return s.step > 0 ? std::min(std::max<std::int64_t>(i, 0), n)
+                          : std::min(std::max<std::int64_t>(i, -1), n - 1);
+      };
+      s.start = clampi(a, s.step > 0 ? 0 : n - 1);
+      const std::int64_t stop = clampi(b, s.step > 0 ? n : -1);
+      const std::int64_t dist = s.step > 0 ? stop - s.start : s.start - stop;
+      const std::int64_t st = s.step > 0 ? s.step : -s.step;
+      s.size = std::max<std::int64_t>(0, dist + st - 1) / st;
+      // slice(None) and slice(None, None, -1) are whole (the second reversed); a step-1 slice
+      // as long as the axis too.
+      const bool open = a->k == K::None && b->k == K::None;
+      s.whole = (open && (s.step == 1 || s.step == -1)) || (s.step == 1 && s.size == n);
+      if (advanced && !(s.whole && s.step == 1))
+        return fail_as("NotImplementedError",
+                       "a partial or strided slice beside an integer array index is not "
+                       "supported here yet (JAX gathers it too); slice first, then index");
     }
-    // The x axis of each index array, and the arrays normalized and converted, in order.
+    Indexer out;
+    out.basic = !advanced;
     std::string index_dtype = "i32";
     for (auto d : shape)
       if (d > 2147483647) index_dtype = "i64";
+    // The x axis of each index array.
     std::vector<std::int64_t> x_adv_axes;
     std::vector<std::size_t> idx_adv;  // positions in idx
-    {
-      std::size_t axis = 0;
-      for (std::size_t p = 0; p < idx.size(); ++p) {
-        if (idx[p].kind == 2) continue;
-        if (idx[p].kind == 0) {
-          x_adv_axes.push_back(std::int64_t(axis));
-          idx_adv.push_back(p);
-        }
-        ++axis;
-      }
-    }
-    std::vector<std::int64_t> out_shape;  // the slice shape (before None axes are counted)
-    {
-      // The result's shape, as index_to_gather's slice_shape.
-      bool placed = false;
-      for (std::size_t p = 0, axis = 0; p < idx.size(); ++p) {
-        if (!placed && (contiguous ? p == idx_adv[0] : p == 0)) {
-          out_shape.insert(out_shape.end(), adv_shape.begin(), adv_shape.end());
-          placed = true;
-        }
-        if (idx[p].kind == 0) {
-          ++axis;
-        } else if (idx[p].kind == 2) {
-          out_shape.push_back(1);
-        } else {
-          out_shape.push_back(shape[axis++]);
-        }
-      }
-    }
-    if (!tracing()) return Result<Ref>::success(new_array({out_shape, x->aval.dtype}, x->weak));
-    for (std::size_t k = 0; k < idx_adv.size(); ++k) {
-      const std::int64_t size = shape[std::size_t(x_adv_axes[k])];
-      // XLA refuses a gather slice of 1 from an axis of size 0 (JAX's message for an int).
-      if (size == 0 && !adv_shape.empty())
-        return fail_as("IndexError", "index is out of bounds for axis " +
-                                         std::to_string(x_adv_axes[k]) + " with size 0");
-      // _normalize_index makes the axis size a constant of the index's dtype (lax._const): a size
-      // past it is NumPy's OverflowError there.
-      const std::string& t = idx[idx_adv[k]].r->aval.dtype;
-      if (!hj::is_unsigned(t) && bits(t) < 64 && size >= (std::int64_t(1) << (bits(t) - 1)))
-        return fail_as("OverflowError", "Python integer " + std::to_string(size) +
-                                            " out of bounds for " + jax_dtype_name(t));
-    }
-    std::vector<hj::Value> normalized;
-    for (std::size_t k = 0; k < idx_adv.size(); ++k) {
-      const Ref& a = idx[idx_adv[k]].r;
-      UNWRAP(v, value_of(a));
-      normalized.push_back(normalized_index(v, a->aval, shape[std::size_t(x_adv_axes[k])]));
-    }
-    std::vector<hj::Value> gathered;
-    for (auto& v : normalized)
-      gathered.push_back(em->aval(v).dtype == index_dtype ? v : em->convert(v, index_dtype));
-    std::vector<std::int64_t> ishape = adv_shape;
-    ishape.push_back(1);
-    std::vector<std::int64_t> keep_dims;
-    for (std::size_t d = 0; d < adv_shape.size(); ++d) keep_dims.push_back(std::int64_t(d));
-    hj::Value indices;
-    if (gathered.size() == 1) {
-      indices = em->broadcast_in_dim(gathered[0], ishape, keep_dims);
-    } else {
-      std::vector<hj::Value> cols;
-      for (auto& g : gathered) cols.push_back(em->broadcast_in_dim(g, ishape, keep_dims));
-      indices = em->concatenate(cols, std::int64_t(adv_shape.size()));
-    }
-    // Dimension numbers, as index_to_gather walks the index.
-    std::vector<std::int64_t> offset_dims, collapsed, start_map, slice_sizes, newaxis_dims;
-    std::int64_t y_axis = 0, collapsed_y = 0;
     for (std::size_t p = 0, axis = 0; p < idx.size(); ++p) {
-      if (contiguous ? p == idx_adv[0] : p == 0) {
-        start_map.insert(start_map.end(), x_adv_axes.begin(), x_adv_axes.end());
-        collapsed.insert(collapsed.end(), x_adv_axes.begin(), x_adv_axes.end());
+      if (idx[p].kind == 2) continue;
+      if (idx[p].kind == 0) {
+        x_adv_axes.push_back(std::int64_t(axis));
+        idx_adv.push_back(p);
+      }
+      ++axis;
+    }
+    // The walk: dimension numbers and shapes (ops below, when tracing).
+    std::int64_t y_axis = 0, collapsed_y = 0;
+    std::vector<std::size_t> gathered_at;  // which parts give a gathered index, in order
+    std::vector<std::int64_t> ishape;      // the index batch shape
+    for (std::size_t p = 0, axis = 0; p < idx.size(); ++p) {
+      if (advanced && (contiguous ? p == idx_adv[0] : p == 0)) {
+        out.start_map.insert(out.start_map.end(), x_adv_axes.begin(), x_adv_axes.end());
+        out.collapsed.insert(out.collapsed.end(), x_adv_axes.begin(), x_adv_axes.end());
+        out.slice_shape.insert(out.slice_shape.end(), adv_shape.begin(), adv_shape.end());
+        ishape.insert(ishape.end(), adv_shape.begin(), adv_shape.end());
         y_axis += std::int64_t(adv_shape.size());
         collapsed_y += std::int64_t(adv_shape.size());
       }
-      if (idx[p].kind == 0) {
+      const int kind = idx[p].kind;
+      if (kind == 0) {
         ++axis;
-        slice_sizes.push_back(1);
-      } else if (idx[p].kind == 2) {
-        newaxis_dims.push_back(y_axis++);
-      } else {
-        slice_sizes.push_back(shape[axis++]);
-        offset_dims.push_back(collapsed_y++);
+      } else if (kind == 2) {
+        out.slice_shape.push_back(1);
+        out.newaxis_dims.push_back(y_axis++);
+      } else if (kind == 3 || kind == 4) {  // an int, a traced 0-d index
+        gathered_at.push_back(p);
+        out.collapsed.push_back(std::int64_t(axis));
+        out.start_map.push_back(std::int64_t(axis));
+        ++axis;
+      } else {  // a slice
+        const Sl& s = sl[p];
+        out.slice_shape.push_back(s.size);
+        if (s.whole && (s.step == 1 || s.step == -1)) {
+          if (s.step == -1) out.reversed_dims.push_back(collapsed_y);
+          out.offset_dims.push_back(collapsed_y);
+        } else if (s.step == 1) {
+          gathered_at.push_back(p);
+          out.start_map.push_back(std::int64_t(axis));
+          out.offset_dims.push_back(collapsed_y);
+        } else {
+          if (s.step < 0) out.reversed_dims.push_back(collapsed_y);
+          gathered_at.push_back(p);
+          out.start_map.push_back(std::int64_t(axis));
+          out.collapsed.push_back(std::int64_t(axis));
+          ishape.push_back(s.size);
+        }
+        ++collapsed_y;
         ++y_axis;
+        ++axis;
       }
     }
-    std::sort(collapsed.begin(), collapsed.end());
+    std::sort(out.collapsed.begin(), out.collapsed.end());
+    if (!tracing()) return Result<Indexer>::success(out);
+    if (advanced) {
+      for (std::size_t k = 0; k < idx_adv.size(); ++k) {
+        const std::int64_t size = shape[std::size_t(x_adv_axes[k])];
+        // XLA refuses a gather slice of 1 from an axis of size 0 (JAX's message for an int).
+        if (size == 0 && !adv_shape.empty())
+          return fail_as("IndexError", "index is out of bounds for axis " +
+                                           std::to_string(x_adv_axes[k]) + " with size 0");
+        // _normalize_index makes the axis size a constant of the index's dtype (lax._const): a
+        // size past it is NumPy's OverflowError there.
+        const std::string& t = idx[idx_adv[k]].r->aval.dtype;
+        if (!hj::is_unsigned(t) && bits(t) < 64 && size >= (std::int64_t(1) << (bits(t) - 1)))
+          return fail_as("OverflowError", "Python integer " + std::to_string(size) +
+                                              " out of bounds for " + jax_dtype_name(t));
+      }
+      std::vector<hj::Value> normalized;
+      for (std::size_t k = 0; k < idx_adv.size(); ++k) {
+        const Ref& a = idx[idx_adv[k]].r;
+        UNWRAP(v, value_of(a));
+        normalized.push_back(normalized_index(v, a->aval, shape[std::size_t(x_adv_axes[k])]));
+      }
+      std::vector<hj::Value> gathered;
+      for (auto& v : normalized)
+        gathered.push_back(em->aval(v).dtype == index_dtype ? v : em->convert(v, index_dtype));
+      std::vector<std::int64_t> full = adv_shape;
+      full.push_back(1);
+      std::vector<std::int64_t> keep_dims;
+      for (std::size_t d = 0; d < adv_shape.size(); ++d) keep_dims.push_back(std::int64_t(d));
+      if (gathered.size() == 1) {
+        out.indices = em->broadcast_in_dim(gathered[0], full, keep_dims);
+      } else {
+        std::vector<hj::Value> cols;
+        for (auto& g : gathered) cols.push_back(em->broadcast_in_dim(g, full, keep_dims));
+        out.indices = em->concatenate(cols, std::int64_t(adv_shape.size()));
+      }
+      return Result<Indexer>::success(out);
+    }
+    // Basic: each gathered index as the walk meets it (a value, or a static int made a constant
+    // where the index vector uses it), its place in the index batch shape.
+    struct G {
+      bool is_static = false;
+      std::int64_t k = 0;
+      hj::Value v;
+      std::size_t at = 0;  // its first dimension in ishape
+    };
+    std::vector<G> gs;
+    std::size_t batch = 0;
+    for (std::size_t p : gathered_at) {
+      std::size_t axis = 0;
+      for (std::size_t q = 0; q < p; ++q) axis += idx[q].kind != 2;
+      const std::int64_t n = shape[axis];
+      G g;
+      g.at = batch;
+      const Ref& r = idx[p].r;
+      if (idx[p].kind == 3) {
+        if (n == 0)
+          return fail_as("IndexError", "index is out of bounds for axis " + std::to_string(axis) +
+                                           " with size 0");
+        if (r->i >= 0) {
+          g.is_static = true;
+          g.k = r->i;
+        } else {  // lax.add(i, n) on two Python ints, staged; then the convert
+          const std::string t = default_int();
+          const hj::Value sum = em->binary("add", em->constant(double(r->i), {{}, t}),
+                                           em->constant(double(n), {{}, t}));
+          g.v = em->convert(sum, index_dtype);
+        }
+      } else if (idx[p].kind == 4) {
+        if (n == 0)
+          return fail_as("IndexError", "index is out of bounds for axis " + std::to_string(axis) +
+                                           " with size 0");
+        if (!hj::is_unsigned(r->aval.dtype) && bits(r->aval.dtype) < 64) {
+          UNWRAP(fits, index_fits(r->aval.dtype, n));
+          (void)fits;
+        }
+        UNWRAP(v, value_of(r));
+        const hj::Value nv = normalized_index(v, r->aval, n);
+        g.v = r->aval.dtype == index_dtype && !r->weak ? nv : em->convert(nv, index_dtype);
+      } else {
+        const Sl& s = sl[p];
+        if (s.step == 1) {
+          g.is_static = true;
+          g.k = s.start;
+        } else {  // start + step * iota(size), reversed for a negative step
+          const hj::Aval it{{s.size}, index_dtype};
+          const hj::Value io = em->iota(it, 0);
+          const hj::Value mul = em->binary(
+              "multiply",
+              em->broadcast_in_dim(em->constant(double(s.step), {{}, index_dtype}), {s.size}, {}),
+              io);
+          hj::Value v = em->binary(
+              "add",
+              em->broadcast_in_dim(em->constant(double(s.start), {{}, index_dtype}), {s.size}, {}),
+              mul);
+          if (s.step < 0) v = em->reverse(v, {0});
+          g.v = v;
+          ++batch;
+        }
+      }
+      gs.push_back(g);
+    }
+    std::vector<std::int64_t> full = ishape;
+    full.push_back(1);
+    auto column = [&](const G& g) {
+      hj::Value v = g.is_static ? em->constant(double(g.k), {{}, index_dtype}) : g.v;
+      const std::size_t r = em->aval(v).dims.size();
+      std::vector<std::int64_t> dims;
+      for (std::size_t d = 0; d < r; ++d) dims.push_back(std::int64_t(g.at + d));
+      return em->broadcast_in_dim(v, full, dims);
+    };
+    if (gs.empty()) {
+      out.indices = em->constant_array({}, {{0}, index_dtype});
+    } else if (gs.size() == 1) {  // lax.expand_dims(g, (g.ndim,))
+      hj::Value v = gs[0].is_static ? em->constant(double(gs[0].k), {{}, index_dtype}) : gs[0].v;
+      std::vector<std::int64_t> to = em->aval(v).dims, dims;
+      for (std::size_t d = 0; d < to.size(); ++d) dims.push_back(std::int64_t(d));
+      to.push_back(1);
+      out.indices = em->broadcast_in_dim(v, to, dims);
+    } else {
+      std::vector<hj::Value> cols;
+      for (const G& g : gs) cols.push_back(column(g));
+      out.indices = em->concatenate(cols, std::int64_t(ishape.size()));
+    }
+    return Result<Indexer>::success(out);
+  }
+
+  // x[idx] with integer arrays among the indices: JAX's gather (jax/_src/numpy/indexing.py's
+  // rewriting_take -> _gather -> index_to_gather; lax.gather's mode None is PROMISE_IN_BOUNDS, a
+  // plain stablehlo.gather), the index built by index_to_gather; an empty result is
+  // lax.full_like(x, 0, shape=...), no gather; None's axes are inserted after (lax.expand_dims).
+  Result<Ref> gather_index(const Ref& x, const std::vector<Ref>& parts) {
+    UNWRAP(ix, index_to_gather(x, parts));
+    const auto& shape = x->aval.dims;
+    // The result's shape: the slice shape, None's axes included.
+    const std::vector<std::int64_t>& out_shape = ix.slice_shape;
+    if (!tracing()) return Result<Ref>::success(new_array({out_shape, x->aval.dtype}, x->weak));
+    std::vector<std::int64_t> slice_sizes;
+    for (std::size_t a = 0; a < shape.size(); ++a)
+      slice_sizes.push_back(std::find(ix.collapsed.begin(), ix.collapsed.end(), std::int64_t(a)) !=
+                                    ix.collapsed.end()
+                                ? 1
+                                : shape[a]);
     for (auto d : out_shape)
       if (d == 0) {  // an empty result: lax.full_like(x, 0, shape=...), no gather
         hj::Value z = em->constant(0, {{}, x->aval.dtype});
         return Result<Ref>::success(traced(em->broadcast_in_dim(z, out_shape, {}), x->weak));
       }
     UNWRAP(xv, value_of(x));
-    hj::Value y = em->gather(xv, indices, offset_dims, collapsed, start_map, slice_sizes);
-    if (!newaxis_dims.empty()) {  // lax.expand_dims: a broadcast_in_dim
+    hj::Value y =
+        em->gather(xv, ix.indices, ix.offset_dims, ix.collapsed, ix.start_map, slice_sizes);
+    if (!ix.newaxis_dims.empty()) {  // lax.expand_dims: a broadcast_in_dim
       std::vector<std::int64_t> bd;
       for (std::int64_t d = 0; d < std::int64_t(out_shape.size()); ++d)
-        if (std::find(newaxis_dims.begin(), newaxis_dims.end(), d) == newaxis_dims.end())
+        if (std::find(ix.newaxis_dims.begin(), ix.newaxis_dims.end(), d) == ix.newaxis_dims.end())
           bd.push_back(d);
       y = em->broadcast_in_dim(y, out_shape, bd);
     }
@@ -5038,6 +5411,10 @@ Result<Ref> Session::convert(const Ref& x, const std::string& dtype) {
 }
 Result<Ref> Session::constant(double value, const std::string& dtype, bool weak) {
   return impl_->rules().full({}, value, dtype, weak);
+}
+Result<Ref> Session::constant_array(const std::vector<double>& values, const hj::Aval& type,
+                                    const void* identity) {
+  return impl_->rules().host_constant(values, type, identity);
 }
 Result<Lowered> Session::finish(const Ref& out, const std::vector<std::string>& result_info) {
   Interp& in = impl_->rules();

@@ -232,3 +232,74 @@ TEST_CASE("private functions, calls and tuple results print as JAX does and veri
   auto v = rl::hlo::verify(mods->front());
   CHECK(v.ok());
 }
+
+// A host array JAX bakes in (a closed-over constant): MLIR's dense forms, and printed at the top
+// of its function whatever the point of use (jax's lowering emits a jaxpr's consts first).
+TEST_CASE("constant arrays print as MLIR's dense forms, at the top of their function",
+          "[hlo][jax_emit]") {
+  Emitter e("f", {{{2, 2}, "f32"}});
+  auto two = e.broadcast_in_dim(e.constant(2, {{}, "f32"}), {2, 2}, {});
+  auto x = e.binary("multiply", e.arg(0), two);
+  auto w = e.constant_array({1, 2.5, -3, 0.1}, {{2, 2}, "f32"});  // nested lists
+  auto s = e.constant_array({7, 7, 7}, {{3}, "i32"});             // a splat
+  auto u = e.constant_array({1, 0, 1}, {{3}, "i1"});
+  auto big = e.constant_array(std::vector<double>(101, 0.0), {{101}, "ui8"});  // splat wins
+  std::vector<double> ramp;
+  for (int k = 0; k < 101; ++k) ramp.push_back(k == 100 ? -1 : k);
+  auto hex = e.constant_array(ramp, {{101}, "i16"});  // past 100 elements: hex
+  auto h1 = e.constant_array(std::vector<double>(101, 1.0), {{101}, "f16"});
+  auto empty = e.constant_array({}, {{0}, "f32"});
+  const std::string text = e.finish({e.binary("add", x, w), s, u, big, hex, h1, empty});
+  CAPTURE(text);
+  CHECK_THAT(text, Catch::Matchers::Contains(
+                       "{\n    %cst = stablehlo.constant dense<[[1.000000e+00, 2.500000e+00], "
+                       "[-3.000000e+00, 1.000000e-01]]> : tensor<2x2xf32>\n"
+                       "    %c = stablehlo.constant dense<7> : tensor<3xi32>\n"
+                       "    %c_0 = stablehlo.constant dense<[true, false, true]> : tensor<3xi1>\n"
+                       "    %c_1 = stablehlo.constant dense<0> : tensor<101xui8>\n"
+                       "    %c_2 = stablehlo.constant dense<\"0x000001000200"));
+  CHECK_THAT(text, Catch::Matchers::Contains("6300FFFF\"> : tensor<101xi16>\n"
+                                             "    %cst_3 = stablehlo.constant "
+                                             "dense<1.000000e+00> : tensor<101xf16>\n"
+                                             "    %cst_4 = stablehlo.constant dense<> : "
+                                             "tensor<0xf32>\n"
+                                             "    %cst_5 = stablehlo.constant "
+                                             "dense<2.000000e+00> : tensor<f32>\n"));
+  auto mods = rl::hlo::parse_stablehlo(text);
+  INFO((mods.ok() ? "" : mods.error()));
+  REQUIRE(mods.ok());
+  CHECK(rl::hlo::verify(mods->front()).ok());
+}
+
+TEST_CASE("scatter prints JAX's generic form: dimension numbers, flags, the region",
+          "[hlo][jax_emit]") {
+  // The second scatter's index constant is printed first (a closed-over constant); MLIR numbers
+  // a region's values and block arguments on from the function's.
+  Emitter e("f", {{{5, 6, 7}, "f32"}, {{5, 2, 2}, "f32"}, {{4}, "i32"}, {{}, "i32"}});
+  auto idx = e.constant_array({0, 1, 2, 3, 4, 0, 1, 2}, {{2, 2, 2}, "i64"});
+  auto a = e.scatter(e.arg(0), idx, e.arg(1), "add", {0}, {1, 2}, {1, 2}, false, true);
+  auto i1 = e.constant_array({2}, {{1}, "i32"});
+  auto b = e.scatter(e.arg(2), i1, e.arg(3), "", {}, {0}, {0}, true, true);
+  const std::string text = e.finish({a, b});
+  CAPTURE(text);
+  CHECK_THAT(text,
+             Catch::Matchers::Contains(
+                 "    %0 = \"stablehlo.scatter\"(%arg0, %c, %arg1) <{scatter_dimension_numbers = "
+                 "#stablehlo.scatter<update_window_dims = [0], inserted_window_dims = [1, 2], "
+                 "scatter_dims_to_operand_dims = [1, 2], index_vector_dim = 2>, unique_indices = "
+                 "true}> ({\n"
+                 "    ^bb0(%arg4: tensor<f32>, %arg5: tensor<f32>):\n"
+                 "      %1 = stablehlo.add %arg4, %arg5 : tensor<f32>\n"
+                 "      stablehlo.return %1 : tensor<f32>\n"
+                 "    }) : (tensor<5x6x7xf32>, tensor<2x2x2xi64>, tensor<5x2x2xf32>) -> "
+                 "tensor<5x6x7xf32>\n"
+                 "    %2 = \"stablehlo.scatter\"(%arg2, %c_0, %arg3) <{indices_are_sorted = true, "
+                 "scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], "
+                 "scatter_dims_to_operand_dims = [0]>, unique_indices = true}> ({\n"
+                 "    ^bb0(%arg6: tensor<i32>, %arg7: tensor<i32>):\n"
+                 "      stablehlo.return %arg7 : tensor<i32>\n"));
+  auto mods = rl::hlo::parse_stablehlo(text);
+  INFO((mods.ok() ? "" : mods.error()));
+  REQUIRE(mods.ok());
+  CHECK(rl::hlo::verify(mods->front()).ok());
+}

@@ -289,6 +289,35 @@ std::string python_call(const std::string& prim, std::size_t nargs, const std::s
     return "lax.reduce_window(a, " + init + ", lax." + (op == "sum" ? "add" : op) + ", (" + window +
            ",), (" + strides + ",), [" + padding + "])";
   }
+  if ((prim == "scatter" || prim == "scatter_add" || prim == "scatter_mul" ||
+       prim == "scatter_min" || prim == "scatter_max") &&
+      nargs == 2) {
+    // The indices: the constant reaching the scatter's second operand (the harness's NumPy
+    // array, baked in), a splat or nested lists; the dimension numbers and flags as printed.
+    const std::string ssa = first_match(body, R"("stablehlo\.scatter"\(%[\w#]+, (%\w+), )");
+    if (ssa.empty()) return "";
+    const std::string values =
+        first_match(body, ssa + R"( = stablehlo\.constant dense<([^>"]+)> : tensor<)");
+    const std::string type =
+        first_match(body, ssa + R"( = stablehlo\.constant dense<[^>"]+> : (tensor<[^>]*>))");
+    std::string shape, dtype;
+    if (values.empty() || !python_type(type, shape, dtype)) return "";
+    const std::string indices =
+        values[0] == '[' ? "np.array(" + values + ", dtype=np." + dtype + ")"
+                         : "np.full(" + shape + ", " + values + ", dtype=np." + dtype + ")";
+    const std::string dn = first_match(body, R"(#stablehlo\.scatter<([^>]*)>)");
+    auto dims = [&](const std::string& name) {
+      const std::string d = first_match(dn, name + R"( = \[([0-9, ]*)\])");
+      return "(" + d + (d.empty() || d.find(',') != std::string::npos ? ")" : ",)");
+    };
+    std::string flags;
+    if (body.find("indices_are_sorted = true") != std::string::npos)
+      flags += ", indices_are_sorted=True";
+    if (body.find("unique_indices = true") != std::string::npos) flags += ", unique_indices=True";
+    return "lax." + prim + "(a, " + indices + ", b, lax.ScatterDimensionNumbers(" +
+           dims("update_window_dims") + ", " + dims("inserted_window_dims") + ", " +
+           dims("scatter_dims_to_operand_dims") + ")" + flags + ")";
+  }
   if (prim == "slice" && nargs == 1) {
     // `stablehlo.slice %x [4:7, 0:1:2, ...]`: start:limit[:stride] per dimension.
     const std::string spec = first_match(body, R"(stablehlo\.slice %[\w#]+ \[([0-9:, ]*)\])");
@@ -500,7 +529,7 @@ TEST_CASE(
     // The corpus ran with jax_enable_x64 on (its 64-bit inputs and i64 constants say so): the
     // program turns it on too.
     const std::string src =
-        "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n"
+        "import jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom jax import lax\n"
         "jax.config.update(\"jax_enable_x64\", True)\n\ndef f(" +
         names + "):\n    return " + call + "\n\njax.jit(f).lower(" + sds + ")\n";
     auto lowered = rl::python::lower_source(src);
