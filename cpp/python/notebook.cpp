@@ -318,7 +318,7 @@ std::string type_name(const V& v) {
     case T::Builtin:
       return "builtin_function_or_method";
     case T::Method:
-      return "method";
+      return v->s == "at" ? "_IndexUpdateHelper" : v->s == "at[]" ? "_IndexUpdateRef" : "method";
     case T::Module:
       return "module";
     case T::DType:
@@ -768,6 +768,7 @@ class Machine {
         return (is_class_name(v->s) ? "<class '" : "<built-in function ") + v->s +
                (is_class_name(v->s) ? "'>" : ">");
       case T::Method:
+        if (v->s == "at" || v->s == "at[]") return "<" + type_name(v) + " object>";
         return "<bound method " + v->s + " of " + type_name(v->self) + " object>";
       case T::Module:
         return "<module '" + v->s + "'>";
@@ -2114,6 +2115,15 @@ class Machine {
     return link_view(a, from_array(std::move(r)), offs);
   }
   V subscript(const V& obj, const V& idx) {
+    if (obj->t == T::Method && obj->s == "at") {  // x.at[idx]: an _IndexUpdateRef
+      auto m = mk(T::Method);
+      m->s = "at[]";
+      m->self = obj->self;
+      m->items = {idx};
+      return m;
+    }
+    if (obj->t == T::Method && obj->s == "at[]")
+      return raise("TypeError", "'_IndexUpdateRef' object is not subscriptable");
     if (obj->t == T::Traced) {
       tr::Ref x = to_tr(obj), i = x ? to_tr(idx) : nullptr;
       if (!i) return nullptr;
@@ -4189,6 +4199,29 @@ class Machine {
            m == "jax.config";
   }
   V attribute(const V& obj, const std::string& name) {
+    // jax.Array's .at (JAX's _IndexUpdateHelper), x.at[i] (an _IndexUpdateRef) and its methods:
+    // Methods named "at" and "at[]" (self the array; items the index), called by index_update.
+    if (name == "at" && (obj->t == T::Traced || (obj->t == T::Array && obj->arr.jax))) {
+      auto m = mk(T::Method);
+      m->s = "at";
+      m->self = obj;
+      return m;
+    }
+    if (obj->t == T::Method && obj->s == "at[]") {
+      static const char* const methods[] = {"get", "set", "add",    "multiply", "mul",
+                                            "min", "max", "divide", "power"};
+      if (std::none_of(std::begin(methods), std::end(methods),
+                       [&](const char* m) { return name == m; }))
+        return raise("AttributeError",
+                     "'_IndexUpdateRef' object has no attribute '" + name +
+                         "' (here: get, set, add, multiply, mul, min, max, divide, power)");
+      auto m = mk(T::Method);
+      m->s = name;
+      m->self = obj;
+      return m;
+    }
+    if (obj->t == T::Method && obj->s == "at")
+      return raise("AttributeError", "'_IndexUpdateHelper' object has no attribute '" + name + "'");
     if (name == "__name__") {  // a class's, a function's or a builtin's own name
       if (obj->t == T::ExcType) return mk_str(obj->s);
       if (obj->t == T::Func) return mk_str(obj->lambda ? "<lambda>" : obj->def->s);
@@ -7246,6 +7279,11 @@ class Machine {
   // ---- methods ----
   V call_method(const V& self, const std::string& name, const Args& a) {
     if (!step()) return nullptr;
+    if (self->t == T::Method && self->s == "at[]") return index_update(self, name, a);
+    if ((self->t == T::Traced || self->t == T::Array) && (name == "at" || name == "at[]"))
+      return raise("TypeError", std::string("'") +
+                                    (name == "at" ? "_IndexUpdateHelper" : "_IndexUpdateRef") +
+                                    "' object is not callable");
     if (self->t == T::Traced) {
       tr::Ref x = to_tr(self);
       if (!x) return nullptr;
@@ -8301,7 +8339,31 @@ class Machine {
   // (arrays in lists and tuples too; everything else stays a Python value, static), compiled and
   // run by the interpreter on those arrays. A result with no array in it (a shape) is returned
   // as the trace gave it.
-  V eager_call(const std::string& q, const Args& a) {
+  // x.at[index].method(...): the tracer's rule (python/traced.h's index_update) on a traced x
+  // or traced values, else eagerly on host JAX arrays (as JAX dispatches it: one op's function).
+  V index_update(const V& ref, const std::string& method, const Args& a) {
+    const V& x = ref->self;
+    const V& index = ref->items[0];
+    Args all;
+    all.pos = {x, index};
+    all.pos.insert(all.pos.end(), a.pos.begin(), a.pos.end());
+    all.kw = a.kw;
+    auto rule = [this, method](const Args& t) -> V {
+      tr::Ref tx = to_tr(t.pos[0]), ti = tx ? to_tr(t.pos[1]) : nullptr;
+      if (!ti) return nullptr;
+      Args rest;
+      rest.pos.assign(t.pos.begin() + 2, t.pos.end());
+      rest.kw = t.kw;
+      std::vector<tr::Ref> pos;
+      tr::Kw kw;
+      if (!to_tr_args(rest, &pos, &kw)) return nullptr;
+      return from_tr(trace_->index_update(tx, ti, method, pos, kw));
+    };
+    if (trace_ || holds_traced(all)) return rule(all);
+    return eager_call("jnp.scatter", all, rule);
+  }
+  V eager_call(const std::string& q, const Args& a,
+               const std::function<V(const Args&)>& rule = nullptr) {
     if (lowering_)  // a lowering run computes nothing at its top level
       return raise("NotImplementedError",
                    q + " on concrete arrays is computed only when the program runs, not while "
@@ -8338,7 +8400,7 @@ class Machine {
       Args targs;
       for (const V& x : a.pos) targs.pos.push_back(traced(x));
       for (const auto& kv : a.kw) targs.kw.emplace_back(kv.first, traced(kv.second));
-      out = traced_call(q, targs);
+      out = rule ? rule(targs) : traced_call(q, targs);
       if (!out) return nullptr;
       std::function<bool(const V&)> has_array = [&](const V& v) {
         if (v->t == T::Traced) return true;

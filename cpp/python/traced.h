@@ -119,6 +119,10 @@ class Session {
   Result<Ref> compare(const std::string& op, const Ref& x, const Ref& y);  // < > <= >= == !=
   Result<Ref> negate(const Ref& x);                                        // -x
   Result<Ref> subscript(const Ref& x, const Ref& index);  // index as Python hands it over
+  // x.at[index].method(*pos, **kw): get, set, add, multiply, mul, min, max, divide, power
+  // (JAX's _IndexUpdateRef; the updates are scatters).
+  Result<Ref> index_update(const Ref& x, const Ref& index, const std::string& method,
+                           const std::vector<Ref>& pos, const Kw& kw);
   // An attribute of a traced array: a value (.shape, .T, ...), or a Method to call_method.
   Result<Ref> attribute(const Ref& x, const std::string& name);
   Result<Ref> call_method(const Ref& method, const std::vector<Ref>& pos, const Kw& kw);

@@ -606,6 +606,34 @@ struct Interp {
     return Result<Ref>::success(traced(em->broadcast_in_dim(v, shape, dims), a->weak));
   }
 
+  // jnp.broadcast_to (util._broadcast_to): nothing when the shape is already `shape`; else the
+  // axes of size 1 that grow squeezed (lax.squeeze: a reshape), then a broadcast_in_dim.
+  Result<Ref> broadcast_to(const Ref& x, const std::vector<std::int64_t>& shape) {
+    const auto& d = x->aval.dims;
+    bool ok = shape.size() >= d.size();
+    for (std::size_t k = 0; ok && k < d.size(); ++k) {
+      const std::int64_t want = shape[shape.size() - d.size() + k];
+      ok = d[k] == want || d[k] == 1;
+    }
+    if (!ok)
+      return fail_as("ValueError", "Incompatible shapes for broadcasting: " + shape_text(d) +
+                                       " and requested shape " + shape_text(shape));
+    if (shape == d) return Result<Ref>::success(x);
+    const std::size_t lead = shape.size() - d.size();
+    std::vector<std::int64_t> squeezed, kept;
+    for (std::size_t k = 0; k < d.size(); ++k)
+      if (d[k] == shape[lead + k]) {
+        squeezed.push_back(d[k]);
+        kept.push_back(std::int64_t(lead + k));
+      }
+    Ref y = x;
+    if (squeezed.size() != d.size()) {
+      UNWRAP(r, reshape(x, squeezed));
+      y = r;
+    }
+    return broadcast_in_dim(y, shape, kept);
+  }
+
   // jnp's promote_args: dtypes (converts), then ranks (broadcast_to_rank when two nonscalar ranks
   // differ). `inexact`: ints and bools are promoted to float first (jnp's promote_args_inexact).
   Result<std::vector<Ref>> promote_args(const std::string& fn, std::vector<Ref> xs, bool inexact) {
@@ -3898,20 +3926,7 @@ struct Interp {
         UNWRAP(shape, int_list(shape_r, q + ": shape"));
         UNWRAP(okshape, check_shape(shape, q));
         (void)okshape;
-        const auto& d = x->aval.dims;
-        bool ok = shape.size() >= d.size();
-        for (std::size_t k = 0; ok && k < d.size(); ++k) {
-          const std::int64_t want = shape[shape.size() - d.size() + k];
-          ok = d[k] == want || d[k] == 1;
-        }
-        if (!ok)
-          return fail_as("ValueError", "Incompatible shapes for broadcasting: " + shape_text(d) +
-                                           " and requested shape " + shape_text(shape));
-        if (shape == d) return Result<Ref>::success(x);
-        std::vector<std::int64_t> bd;
-        for (std::size_t k = 0; k < d.size(); ++k)
-          bd.push_back(std::int64_t(shape.size() - d.size() + k));
-        return broadcast_in_dim(x, shape, bd);
+        return broadcast_to(x, shape);
       }
       return fail_as("NotImplementedError",
                      q + " is not supported here; supported: " + supported_in("jnp"));
@@ -4933,8 +4948,8 @@ struct Interp {
           g.k = r->i;
         } else {  // lax.add(i, n) on two Python ints, staged; then the convert
           const std::string t = default_int();
-          const hj::Value sum = em->binary("add", em->constant(double(r->i), {{}, t}),
-                                           em->constant(double(n), {{}, t}));
+          const hj::Value lhs = em->constant(double(r->i), {{}, t});  // in operand order
+          const hj::Value sum = em->binary("add", lhs, em->constant(double(n), {{}, t}));
           g.v = em->convert(sum, index_dtype);
         }
       } else if (idx[p].kind == 4) {
@@ -5028,6 +5043,126 @@ struct Interp {
       y = em->broadcast_in_dim(y, out_shape, bd);
     }
     return Result<Ref>::success(traced(y, x->weak));
+  }
+
+  // x.at[index].<method>(...) (jax/_src/numpy/array_methods.py's _IndexUpdateRef): get is x[index];
+  // set, add, multiply (mul), min and max are scatter_update with lax.scatter, scatter_add,
+  // scatter_mul, scatter_min and scatter_max; divide and power scatter-multiply the values into
+  // ones_like(x) and divide x by that, or raise x to it. Keywords: indices_are_sorted,
+  // unique_indices, mode (clip refused by name); get's mode and fill_value are refused.
+  Result<Ref> index_update(const Ref& x, const Ref& index, const std::string& method,
+                           const Args& a) {
+    const std::string q = "_IndexUpdateRef." + method;
+    static const char* const methods[] = {"get", "set", "add",    "multiply", "mul",
+                                          "min", "max", "divide", "power"};
+    if (std::find_if(std::begin(methods), std::end(methods),
+                     [&](const char* m) { return method == m; }) == std::end(methods))
+      return fail_as("AttributeError",
+                     "'_IndexUpdateRef' object has no attribute '" + method +
+                         "' (here: get, set, add, multiply, mul, min, max, divide, power)");
+    bool flags[2] = {false, false};
+    const char* const flag_names[] = {"indices_are_sorted", "unique_indices"};
+    Ref mode;
+    for (const auto& [k, v] : a.kw) {
+      if (k == "mode") {
+        mode = v;
+      } else if (k == flag_names[0] || k == flag_names[1]) {
+        if (v->k != K::Bool && v->k != K::Int)
+          return fail(q + ": " + k + " must be a bool, got " + type_name(v));
+        flags[k == flag_names[1]] = v->k == K::Bool ? v->b : v->i != 0;
+      } else if (!(k == "values" && method != "get") && !(k == "fill_value" && method == "get")) {
+        return fail(q + "() got an unexpected keyword argument '" + k + "'");
+      }
+    }
+    const std::size_t most = method == "get" ? 0 : 1;
+    if (a.pos.size() > most)
+      return fail(q + "() takes " + std::to_string(most + 1) + " positional argument" +
+                  (most ? "s" : "") + " but " + std::to_string(a.pos.size() + 1) + " were given");
+    if (method == "get") {
+      Ref fill = a.get(99, "fill_value");
+      if ((mode && mode->k != K::None) || (fill && fill->k != K::None))
+        return fail_as("NotImplementedError",
+                       q + ": mode and fill_value are not supported here (x[index] is)");
+      return index_array(x, index);
+    }
+    UNWRAP(clip, scatter_mode(q, mode));
+    if (clip)
+      return fail_as("NotImplementedError",
+                     q + ": mode='clip' (indices clamped first) is not supported here; the "
+                         "default mode drops updates out of bounds");
+    Ref y0 = a.get(0, "values");
+    if (!y0) return fail(q + "() missing 1 required positional argument: 'values'");
+    UNWRAP(y, as_array(y0, q));
+    static constexpr NameOp ops[] = {{"set", "", false},
+                                     {"add", "add", false},
+                                     {"multiply", "multiply", false},
+                                     {"mul", "multiply", false},
+                                     {"min", "minimum", false},
+                                     {"max", "maximum", false},
+                                     {"divide", "multiply", false},
+                                     {"power", "multiply", false}};
+    const std::string op = find_name(ops, method)->op;
+    if (method != "divide" && method != "power")
+      return scatter_update(q, x, index, y, op, flags[0], flags[1]);
+    // jnp.ones_like(x): lax.full_like, a constant broadcast to x's shape (x's weak type kept).
+    UNWRAP(ones, full(x->aval.dims, 1, x->aval.dtype, x->weak));
+    UNWRAP(factor, scatter_update(q, ones, index, y, op, flags[0], flags[1]));
+    if (method == "divide") return binary_fn("jnp.divide", "divide", x, factor, true);
+    return power(x, factor);
+  }
+
+  // jax/_src/ops/scatter.py's _scatter_update and _scatter_impl: the index read by
+  // index_to_gather (its ops first); an empty slice leaves x as it is; x and the values promoted
+  // (x converted first), the values broadcast to the slice's shape (jnp.broadcast_to), None's axes
+  // squeezed, reversed axes reversed; the scatter (the indices sorted and unique when no index
+  // array is among them, or as the caller says); the result converted back to x's dtype.
+  Result<Ref> scatter_update(const std::string& q, const Ref& x, const Ref& index, const Ref& y,
+                             const std::string& op, bool sorted, bool unique) {
+    if (index->k == K::List)
+      return fail(
+          "Using a non-tuple sequence for multidimensional indexing is not allowed; use "
+          "`arr[array(seq)]` instead of `arr[seq]`. See "
+          "https://github.com/google/jax/issues/4564 for more information.");
+    std::vector<Ref> parts;
+    if (index->k == K::Tuple)
+      parts = index->items;
+    else
+      parts.push_back(index);
+    UNWRAP(ix, index_to_gather(x, parts));
+    for (auto d : ix.slice_shape)
+      if (d == 0) return Result<Ref>::success(x);
+    const DT d = promote2(dt_of(x), dt_of(y));
+    UNWRAP(xc, convert(x, d.t, d.weak));
+    UNWRAP(yc, convert(y, d.t, d.weak));
+    if (d.t == "i1" && (op == "add" || op == "multiply"))
+      return fail(std::string(op == "add" ? "add" : "mul") +
+                  " does not accept dtype bool. Accepted dtypes are subtypes of number.");
+    UNWRAP(yb, broadcast_to(yc, ix.slice_shape));
+    Ref ys = yb;
+    if (!ix.newaxis_dims.empty()) {  // jnp.squeeze of None's axes: a reshape
+      std::vector<std::int64_t> to;
+      for (std::size_t k = 0; k < ix.slice_shape.size(); ++k)
+        if (std::find(ix.newaxis_dims.begin(), ix.newaxis_dims.end(), std::int64_t(k)) ==
+            ix.newaxis_dims.end())
+          to.push_back(ix.slice_shape[k]);
+      UNWRAP(r, reshape(ys, to));
+      ys = r;
+    }
+    if (!ix.reversed_dims.empty()) {
+      UNWRAP(r, rev(ys, ix.reversed_dims));
+      ys = r;
+    }
+    Ref out;
+    if (!tracing()) {
+      out = new_array(xc->aval, xc->weak);
+    } else {
+      UNWRAP(xv, value_of(xc));
+      UNWRAP(yv, value_of(ys));
+      out = traced(em->scatter(xv, ix.indices, yv, op, ix.offset_dims, ix.collapsed, ix.start_map,
+                               sorted || ix.basic, unique || ix.basic),
+                   xc->weak);
+    }
+    return convert(out, x->aval.dtype, x->weak);
   }
 
   // x[i] with a traced 0-d integer i among ints and slices: JAX's dynamic_slice
@@ -5389,6 +5524,12 @@ Result<Ref> Session::subscript(const Ref& x, const Ref& index) {
   Interp& in = impl_->rules();
   if (x->k != K::Array) return in.fail("'" + type_name(x) + "' object is not subscriptable");
   return in.index_array(x, index);
+}
+Result<Ref> Session::index_update(const Ref& x, const Ref& index, const std::string& method,
+                                  const std::vector<Ref>& pos, const Kw& kw) {
+  Interp& in = impl_->rules();
+  if (x->k != K::Array) return in.fail("'" + type_name(x) + "' object has no attribute 'at'");
+  return in.index_update(x, index, method, Args{pos, kw});
 }
 Result<Ref> Session::attribute(const Ref& x, const std::string& name) {
   Interp& in = impl_->rules();

@@ -1788,3 +1788,125 @@ TEST_CASE("x64 on the host, to_inexact, retracing, integer_pow and index overflo
         "OverflowError Python int 9223372036854775808 too large to convert to int64\n"
         "[1 0]\n");
 }
+
+// x.at[...] as JAX's _scatter_update lowers it (jax/_src/ops/scatter.py, _index_to_gather): the
+// index's ops, the values broadcast to the slice, a scatter whose indices are sorted and unique
+// when no index array is among them; the notebook runs each update as NumPy computes it in place.
+TEST_CASE("x.at[...] updates lower to JAX's scatters and run as NumPy's in-place updates",
+          "[python][lower]") {
+  const std::string head = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n";
+  const std::string scatter_set =
+      ": tensor<f32>):\n"
+      "      stablehlo.return %arg4 : tensor<f32>\n";
+  // A static int: its constant and expand_dims.
+  CHECK_THAT(lower_text(head + "jax.jit(lambda x, v: x.at[2].set(v)).lower(jnp.zeros(5), 1.0)\n"),
+             Catch::Matchers::Contains(
+                 "    %c = stablehlo.constant dense<2> : tensor<i32>\n"
+                 "    %0 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i32>) -> "
+                 "tensor<1xi32>\n"
+                 "    %1 = \"stablehlo.scatter\"(%arg0, %0, %arg1) <{indices_are_sorted = true, "
+                 "scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], "
+                 "scatter_dims_to_operand_dims = [0]>, unique_indices = true}> ({\n"));
+  // Two ints: each broadcast, then concatenated; add's region.
+  CHECK_THAT(
+      lower_text(head + "jax.jit(lambda x, v: x.at[1, 2].add(v)).lower(jnp.zeros((4, 3)), 1.0)\n"),
+      Catch::Matchers::Contains(
+          "    %c_0 = stablehlo.constant dense<2> : tensor<i32>\n"
+          "    %1 = stablehlo.broadcast_in_dim %c_0, dims = [] : (tensor<i32>) -> tensor<1xi32>\n"
+          "    %2 = stablehlo.concatenate %0, %1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> "
+          "tensor<2xi32>\n"
+          "    %3 = \"stablehlo.scatter\"(%arg0, %2, %arg1) <{indices_are_sorted = true, "
+          "scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0, 1], "
+          "scatter_dims_to_operand_dims = [0, 1]>, unique_indices = true}> ({\n"
+          "    ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):\n"
+          "      %4 = stablehlo.add %arg2, %arg3 : tensor<f32>\n"));
+  // A partial slice: its start gathered, the values broadcast to the slice's shape.
+  CHECK_THAT(
+      lower_text(head + "jax.jit(lambda x, v: x.at[1:3].set(v)).lower(jnp.zeros((4, 3)), 1.0)\n"),
+      Catch::Matchers::Contains(
+          "    %1 = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<f32>) -> "
+          "tensor<2x3xf32>\n"
+          "    %2 = \"stablehlo.scatter\"(%arg0, %0, %1) <{indices_are_sorted = true, "
+          "scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [0, 1], "
+          "scatter_dims_to_operand_dims = [0]>, unique_indices = true}> ({\n"));
+  // Whole slices only: no index at all, a constant tensor<0xi32> (a closed-over constant).
+  CHECK_THAT(
+      lower_text(head + "jax.jit(lambda x, v: x.at[:].set(v)).lower(jnp.zeros(5), 1.0)\n"),
+      Catch::Matchers::Contains(
+          "    %c = stablehlo.constant dense<> : tensor<0xi32>\n"
+          "    %0 = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<f32>) -> tensor<5xf32>\n"
+          "    %1 = \"stablehlo.scatter\"(%arg0, %c, %0) <{indices_are_sorted = true, "
+          "scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [0]>, "
+          "unique_indices = true}> ({\n"));
+  // A negative int: lax.add of the two Python ints, staged, then the convert to the index dtype.
+  CHECK_THAT(lower_text(head + "jax.jit(lambda x, v: x.at[-1].set(v)).lower(jnp.zeros(5), 1.0)\n"),
+             Catch::Matchers::Contains("    %c = stablehlo.constant dense<-1> : tensor<i32>\n"
+                                       "    %c_0 = stablehlo.constant dense<5> : tensor<i32>\n"
+                                       "    %0 = stablehlo.add %c, %c_0 : tensor<i32>\n"
+                                       "    %1 = stablehlo.convert %0 : tensor<i32>\n"));
+  // A traced index: normalized by select, as x[i] is.
+  CHECK_THAT(lower_text(head + "jax.jit(lambda x, i, v: x.at[i].set(v)).lower(jnp.zeros(5), "
+                               "jnp.int32(1), 1.0)\n"),
+             Catch::Matchers::Contains(
+                 "    %2 = stablehlo.select %0, %1, %arg1 : tensor<i1>, tensor<i32>\n"
+                 "    %3 = stablehlo.broadcast_in_dim %2, dims = [] : (tensor<i32>) -> "
+                 "tensor<1xi32>\n"
+                 "    %4 = \"stablehlo.scatter\"(%arg0, %3, %arg2) <{indices_are_sorted = true, "
+                 "scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], "
+                 "scatter_dims_to_operand_dims = [0]>, unique_indices = true}> ({\n"
+                 "    ^bb0(%arg3: tensor<f32>, %arg4" +
+                 scatter_set));
+  // An index array: a gather's index; the scatter's indices neither sorted nor unique.
+  CHECK_THAT(lower_text(head + "jax.jit(lambda x, i: x.at[i].add(1.0)).lower(jnp.zeros((5, 2)), "
+                               "jnp.zeros(3, jnp.int32))\n"),
+             Catch::Matchers::Contains(
+                 "    %5 = stablehlo.broadcast_in_dim %4, dims = [0] : (tensor<3xi32>) -> "
+                 "tensor<3x1xi32>\n"
+                 "    %cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>\n"
+                 "    %6 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> "
+                 "tensor<3x2xf32>\n"
+                 "    %7 = \"stablehlo.scatter\"(%arg0, %5, %6) <{scatter_dimension_numbers = "
+                 "#stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], "
+                 "scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({\n"));
+  const auto nb = rl::python::run_notebook(
+      head +
+      "x = jnp.arange(12.0).reshape(4, 3)\n"
+      "print(x.at[1, 2].add(100.))\nprint(x.at[:, 0].set(-1))\nprint(x.at[::2].multiply(2))\n"
+      "print(x.at[::-1, 1].set(jnp.array([1., 2, 3, 4])))\nprint(x.at[-1].set(7))\n"
+      "print(x.at[jnp.array([0, 0, 3])].add(1))\nprint(x.at[1].get(), x.at[2:2].set(5).sum())\n"
+      "print(x.at[0].divide(2), x.at[0, 0].power(2))\n"
+      "print(jax.jit(lambda x, i: x.at[i].set(0.))(x, -1))\n"
+      "print(jax.jit(lambda x, i: x.at[:, None, i].min(-5.))(x, 1))\n"
+      "i = jnp.arange(5)\nprint(i.at[1].set(2.7), i.at[np.array([1, 3])].max(10))\n"
+      "for g in [lambda: x.at[[0, 1]].set(1), lambda: x.at[0].set(1, mode='clip'),\n"
+      "          lambda: x.at[0].foo, lambda: x.at[0].set(),\n"
+      "          lambda: jnp.zeros(3, bool).at[0].add(True), lambda: x.at[0].set(jnp.ones(4)),\n"
+      "          lambda: np.zeros(3).at, lambda: x.at(1), lambda: x.at[0][1]]:\n"
+      "    try:\n        print(g())\n    except Exception as e:\n"
+      "        print(type(e).__name__, str(e)[:50])\n");
+  CAPTURE(nb.error);
+  CHECK(nb.error.empty());
+  // NumPy 1.24's in-place equivalents (y = x.copy(); y[...] = ..., np.add.at for repeats).
+  CHECK(nb.stdout_text ==
+        "[[  0.   1.   2.]\n [  3.   4. 105.]\n [  6.   7.   8.]\n [  9.  10.  11.]]\n"
+        "[[-1.  1.  2.]\n [-1.  4.  5.]\n [-1.  7.  8.]\n [-1. 10. 11.]]\n"
+        "[[ 0.  2.  4.]\n [ 3.  4.  5.]\n [12. 14. 16.]\n [ 9. 10. 11.]]\n"
+        "[[ 0.  4.  2.]\n [ 3.  3.  5.]\n [ 6.  2.  8.]\n [ 9.  1. 11.]]\n"
+        "[[0. 1. 2.]\n [3. 4. 5.]\n [6. 7. 8.]\n [7. 7. 7.]]\n"
+        "[[ 2.  3.  4.]\n [ 3.  4.  5.]\n [ 6.  7.  8.]\n [10. 11. 12.]]\n"
+        "[3. 4. 5.] 66.0\n"
+        "[[ 0.   0.5  1. ]\n [ 3.   4.   5. ]\n [ 6.   7.   8. ]\n [ 9.  10.  11. ]] "
+        "[[ 0.  1.  2.]\n [ 3.  4.  5.]\n [ 6.  7.  8.]\n [ 9. 10. 11.]]\n"
+        "[[0. 1. 2.]\n [3. 4. 5.]\n [6. 7. 8.]\n [0. 0. 0.]]\n"
+        "[[ 0. -5.  2.]\n [ 3. -5.  5.]\n [ 6. -5.  8.]\n [ 9. -5. 11.]]\n"
+        "[0 2 2 3 4] [ 0 10  2 10  4]\n"
+        "TypeError Using a non-tuple sequence for multidimensional in\n"
+        "NotImplementedError _IndexUpdateRef.set: mode='clip' (indices clamped \n"
+        "AttributeError '_IndexUpdateRef' object has no attribute 'foo' (h\n"
+        "TypeError _IndexUpdateRef.set() missing 1 required positiona\n"
+        "TypeError add does not accept dtype bool. Accepted dtypes ar\n"
+        "ValueError Incompatible shapes for broadcasting: (4,) and req\n"
+        "AttributeError 'numpy.ndarray' object has no attribute 'at'\n"
+        "TypeError '_IndexUpdateHelper' object is not callable\n"
+        "TypeError '_IndexUpdateRef' object is not subscriptable\n");
+}
