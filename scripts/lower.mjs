@@ -44,8 +44,11 @@ squeeze, broadcast_to, concatenate, stack, zeros, ones, eye;
 x.T, x.shape, x.ndim, x.reshape, x.ravel, x.astype,
 x.sum/mean/max/min/prod/var/std(axis=..., keepdims=..., dtype=...), x[1, 2:5, ..., None],
 table[ids] with traced index arrays (a gather), x[i] with a traced scalar (a dynamic_slice);
+x.at[idx].set/add/multiply/min/max/divide/power/get (a scatter); NumPy arrays used in the
+function (constants baked in, at the top of the function);
 jitted helpers of tuples and lists, jitted lambdas; jax.nn.relu, sigmoid, silu, gelu, softmax,
 log_softmax, logsumexp, one_hot; lax.dot_general, dynamic_slice, dynamic_update_slice, pad,
+scatter, scatter_add, scatter_mul, scatter_min, scatter_max (lax.ScatterDimensionNumbers),
 fori_loop (Python int bounds; body a def or lambda), stop_gradient, argmax, argmin, cumsum, cumprod, cummax, cummin, reduce_window
 (pooling), conv_general_dilated, add, sub, mul, div, rem, max, min, clamp, select_n, the comparisons, reduce_sum/max/...
 64-bit types become 32-bit (JAX's default) unless the file calls
