@@ -2125,7 +2125,9 @@ class Machine {
     if (obj->t == T::Method && obj->s == "at[]")
       return raise("TypeError", "'_IndexUpdateRef' object is not subscriptable");
     if (obj->t == T::Traced) {
-      tr::Ref x = to_tr(obj), i = x ? to_tr(idx) : nullptr;
+      const V ci = concrete_index(idx, obj->tv->aval.dims);
+      if (!ci) return nullptr;
+      tr::Ref x = to_tr(obj), i = x ? to_tr(ci) : nullptr;
       if (!i) return nullptr;
       return from_tr(trace_->subscript(x, i));
     }
@@ -8339,24 +8341,94 @@ class Machine {
   // (arrays in lists and tuples too; everything else stays a Python value, static), compiled and
   // run by the interpreter on those arrays. A result with no array in it (a shape) is returned
   // as the trace gave it.
+  // An index of a JAX array as jnp reads its concrete parts before any op (_split_index_for_jit):
+  // a host bool array (a NumPy mask, an eager comparison) becomes its nonzero positions, one
+  // integer array per mask axis (_expand_bool_indices: np.where), after its shape is checked
+  // against the axes it covers; a NumPy integer scalar is a Python int (static, as
+  // isinstance(i, np.integer) reads it). Anything else is kept. Null: raised.
+  V concrete_index(const V& idx, const std::vector<std::int64_t>& shape) {
+    const bool tuple = idx->t == T::Tuple;
+    const std::vector<V> parts = tuple ? idx->items : std::vector<V>{idx};
+    auto is_mask = [](const V& v) {
+      return v->t == T::Array && v->arr.dt == DType::Bool && !v->arr.dims.empty();
+    };
+    if (std::none_of(parts.begin(), parts.end(),
+                     [&](const V& v) { return is_mask(v) || np_int_scalar(v); }))
+      return idx;
+    std::size_t total = 0, ellipses = 0;
+    for (const V& v : parts) {
+      if (v->t == T::Ellipsis)
+        ++ellipses;
+      else if (v->t != T::None)
+        total += is_mask(v) ? v->arr.dims.size() : 1;
+    }
+    std::vector<V> out;
+    std::size_t offset = 0;
+    for (std::size_t n = 0; n < parts.size(); ++n) {
+      const V& v = parts[n];
+      if (is_mask(v)) {
+        const NdArray& m = v->arr;
+        const std::size_t start = out.size() + offset;
+        std::vector<std::int64_t> expected;
+        for (std::size_t d = start; d < start + m.dims.size() && d < shape.size(); ++d)
+          expected.push_back(shape[d]);
+        if (m.dims != expected)
+          return raise("IndexError",
+                       "boolean index did not match shape of indexed array in index " +
+                           std::to_string(n) + ": got " + shape_repr(m.dims) + ", expected " +
+                           shape_repr(expected));
+        std::vector<NdArray> where(m.dims.size());
+        for (auto& w : where) w.dt = DType::Int64;
+        std::vector<std::int64_t> at(m.dims.size(), 0);
+        for (std::int64_t k = 0; k < m.size(); ++k) {
+          if (m.i[static_cast<std::size_t>(k)]) {
+            std::int64_t rest = k;
+            for (std::size_t d = m.dims.size(); d-- > 0;) {
+              at[d] = rest % m.dims[d];
+              rest /= m.dims[d];
+            }
+            for (std::size_t d = 0; d < at.size(); ++d) where[d].i.push_back(at[d]);
+          }
+        }
+        for (auto& w : where) {
+          w.dims = {static_cast<std::int64_t>(w.i.size())};
+          out.push_back(from_array(std::move(w)));
+        }
+      } else if (np_int_scalar(v)) {
+        out.push_back(mk_int(v->arr.iat(0)));
+      } else {
+        out.push_back(v);
+      }
+      if (v->t == T::Ellipsis && ellipses == 1)
+        offset = shape.size() > total ? shape.size() - total - 1 : 0;
+    }
+    return mk_seq(T::Tuple, std::move(out));
+  }
+  static std::vector<std::int64_t> array_dims(const V& x) {
+    return x->t == T::Traced ? x->tv->aval.dims : x->arr.dims;
+  }
   // x.at[index].method(...): the tracer's rule (python/traced.h's index_update) on a traced x
   // or traced values, else eagerly on host JAX arrays (as JAX dispatches it: one op's function).
+  // x, then the values, then the index meet the trace, in _scatter_update's order.
   V index_update(const V& ref, const std::string& method, const Args& a) {
     const V& x = ref->self;
-    const V& index = ref->items[0];
+    const V index = concrete_index(ref->items[0], array_dims(x));
+    if (!index) return nullptr;
     Args all;
     all.pos = {x, index};
     all.pos.insert(all.pos.end(), a.pos.begin(), a.pos.end());
     all.kw = a.kw;
     auto rule = [this, method](const Args& t) -> V {
-      tr::Ref tx = to_tr(t.pos[0]), ti = tx ? to_tr(t.pos[1]) : nullptr;
-      if (!ti) return nullptr;
+      tr::Ref tx = to_tr(t.pos[0]);
+      if (!tx) return nullptr;
       Args rest;
       rest.pos.assign(t.pos.begin() + 2, t.pos.end());
       rest.kw = t.kw;
       std::vector<tr::Ref> pos;
       tr::Kw kw;
       if (!to_tr_args(rest, &pos, &kw)) return nullptr;
+      tr::Ref ti = to_tr(t.pos[1]);
+      if (!ti) return nullptr;
       return from_tr(trace_->index_update(tx, ti, method, pos, kw));
     };
     if (trace_ || holds_traced(all)) return rule(all);

@@ -320,6 +320,14 @@ const std::vector<std::string>& names_list() {
                                     "jnp.squeeze",
                                     "jnp.swapaxes",
                                     "jnp.broadcast_to",
+                                    "jnp.flip",
+                                    "jnp.fliplr",
+                                    "jnp.flipud",
+                                    "jnp.roll",
+                                    "jnp.split",
+                                    "jnp.array_split",
+                                    "jnp.tile",
+                                    "jnp.pad",
                                     "jnp.prod",
                                     "jnp.clip",
                                     "jnp.var",
@@ -604,6 +612,232 @@ struct Interp {
     if (!tracing()) return Result<Ref>::success(new_array({shape, a->aval.dtype}, a->weak));
     UNWRAP(v, value_of(a));
     return Result<Ref>::success(traced(em->broadcast_in_dim(v, shape, dims), a->weak));
+  }
+
+  // The axes an `axis` argument names (an int or a sequence of ints), canonicalized; all of them
+  // for None.
+  Result<std::vector<std::int64_t>> axes_arg(const Ref& axis, std::size_t nd,
+                                             const std::string& q) {
+    std::vector<std::int64_t> out;
+    if (!axis || axis->k == K::None) {
+      for (std::size_t k = 0; k < nd; ++k) out.push_back(std::int64_t(k));
+      return Result<std::vector<std::int64_t>>::success(out);
+    }
+    UNWRAP(given, int_list(axis, q + ": axis"));
+    for (auto g : given) {
+      UNWRAP(c, canonical_axis(g, nd));
+      out.push_back(c);
+    }
+    return Result<std::vector<std::int64_t>>::success(out);
+  }
+  // The text of a static argument in a jitted helper's cache key.
+  static std::string static_text(const Ref& r) {
+    if (!r || r->k == K::None) return "None";
+    if (r->k == K::Int) return std::to_string(r->i);
+    if (r->k == K::Tuple || r->k == K::List) {
+      std::string t = r->k == K::Tuple ? "(" : "[";
+      for (auto& e : r->items) t += static_text(e) + ",";
+      return t + (r->k == K::Tuple ? ")" : "]");
+    }
+    return type_name(r);
+  }
+
+  // jnp.flip (fliplr: axis 1, flipud: axis 0): JAX's jitted _flip, a private @_flip per static
+  // axis, whose body is lax.rev of the axes in the order given (all for None).
+  Result<Ref> jnp_flip(const Ref& x, const Ref& axis) {
+    UNWRAP(dims, axes_arg(axis, x->aval.dims.size(), "jnp.flip"));
+    if (!tracing()) return rev(x, dims);
+    return call_jitted_private(
+        "_flip", {x}, [&](const std::vector<Ref>& in) { return rev(in[0], dims); },
+        "axis=" + static_text(axis));
+  }
+
+  // jnp.roll with static shifts: JAX's jitted _roll_static (a private @_roll_static per static
+  // shift and axis) — for each (axis, shift), i = -shift mod n, the slices [i:n] and [0:i]
+  // concatenated (an axis of size 0 skipped); axis None rolls the flattened array (reshapes
+  // around the call).
+  Result<Ref> jnp_roll(const std::string& q, const Ref& x, const Ref& shift, const Ref& axis) {
+    if (!axis || axis->k == K::None) {
+      std::int64_t n = 1;
+      for (auto d : x->aval.dims) n *= d;
+      UNWRAP(flat, reshape(x, {n}));
+      UNWRAP(r, jnp_roll(q, flat, shift, mk_int(0)));
+      return reshape(r, x->aval.dims);
+    }
+    if (shift->k == K::Array)
+      return fail_as("NotImplementedError",
+                     q + " with a traced shift (a dynamic_slice in JAX) is not supported here");
+    UNWRAP(shifts, int_list(shift, q + ": shift"));
+    UNWRAP(axes, axes_arg(axis, x->aval.dims.size(), q));
+    // np.broadcast_arrays(axis, shift)
+    if (shifts.size() != axes.size() && shifts.size() != 1 && axes.size() != 1)
+      return fail_as("ValueError",
+                     "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch "
+                     "is between arg 0 with shape (" +
+                         std::to_string(axes.size()) + ",) and arg 1 with shape (" +
+                         std::to_string(shifts.size()) + ",).");
+    const std::size_t n = std::max(shifts.size(), axes.size());
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      Ref a = in[0];
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::int64_t ax = axes[axes.size() == 1 ? 0 : k];
+        const std::int64_t s = shifts[shifts.size() == 1 ? 0 : k];
+        const std::int64_t size = a->aval.dims[std::size_t(ax)];
+        if (size == 0) continue;
+        const std::int64_t i = ((-s) % size + size) % size;
+        std::vector<std::int64_t> st(a->aval.dims.size(), 0), lim = a->aval.dims,
+                                                              one(a->aval.dims.size(), 1);
+        st[std::size_t(ax)] = i;
+        UNWRAP(hi, lax_slice(a, st, lim, one));
+        st[std::size_t(ax)] = 0;
+        lim[std::size_t(ax)] = i;
+        UNWRAP(lo, lax_slice(a, st, lim, one));
+        if (!tracing()) continue;
+        UNWRAP(hv, value_of(hi));
+        UNWRAP(lv, value_of(lo));
+        a = traced(em->concatenate({hv, lv}, ax), a->weak);
+      }
+      return Result<Ref>::success(a);
+    };
+    if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
+    return call_jitted_private("_roll_static", {x}, body,
+                               "shift=" + static_text(shift) + ",axis=" + static_text(axis));
+  }
+
+  // jnp.split / jnp.array_split (_split): the boundaries from a section count (an unequal split
+  // is split's ValueError; array_split gives the first pieces one more) or a list of indices, one
+  // lax.slice per piece along the axis, whole along the others; a list of the pieces.
+  Result<Ref> jnp_split(const std::string& op, const Ref& x, const Ref& sections,
+                        const Ref& axis0) {
+    const std::string q = "jnp." + op;
+    if (axis0->k != K::Int) return fail(q + ": axis must be an int, got " + type_name(axis0));
+    UNWRAP(axis, canonical_axis(axis0->i, x->aval.dims.size()));
+    const std::int64_t size = x->aval.dims[std::size_t(axis)];
+    std::vector<std::int64_t> bounds;
+    if (sections->k == K::Tuple || sections->k == K::List) {
+      UNWRAP(idx, int_list(sections, q + ": indices_or_sections"));
+      bounds.push_back(0);
+      bounds.insert(bounds.end(), idx.begin(), idx.end());
+      bounds.push_back(size);
+    } else if (sections->k == K::Int) {
+      const std::int64_t n = sections->i;
+      if (n <= 0) return fail_as("ValueError", "number sections must be larger than 0.");
+      const std::int64_t part = size / n, r = size % n;
+      if (r == 0) {
+        for (std::int64_t i = 0; i <= n; ++i) bounds.push_back(i * part);
+      } else if (op == "array_split") {
+        for (std::int64_t i = 0; i <= r; ++i) bounds.push_back(i * (part + 1));
+        for (std::int64_t i = 0; i < n - r; ++i)
+          bounds.push_back(i * part + ((r + 1) * (part + 1) - 1));
+      } else {
+        return fail_as("ValueError", "array split does not result in an equal division: rest is " +
+                                         std::to_string(r));
+      }
+    } else {
+      return fail(q + ": indices_or_sections must be an int or a list of ints, got " +
+                  type_name(sections));
+    }
+    std::vector<Ref> pieces;
+    for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
+      std::vector<std::int64_t> st(x->aval.dims.size(), 0), lim = x->aval.dims,
+                                                            one(x->aval.dims.size(), 1);
+      st[std::size_t(axis)] = bounds[k];
+      lim[std::size_t(axis)] = bounds[k + 1];
+      UNWRAP(p, lax_slice(x, st, lim, one));
+      pieces.push_back(p);
+    }
+    return Result<Ref>::success(mk_tuple(pieces, K::List));
+  }
+
+  // jnp.tile: A reshaped to [1, d0, 1, d1, ...] (ones prepended to A's shape or to reps to one
+  // length), broadcast_to [r0, d0, r1, d1, ...], reshaped to the product.
+  Result<Ref> jnp_tile(const std::string& q, const Ref& x, const Ref& reps_r) {
+    UNWRAP(reps, int_list(reps_r, q + ": reps"));
+    for (auto r : reps)
+      if (r < 0)
+        return fail_as("ValueError", q + ": reps must be nonnegative, got " + shape_text(reps));
+    std::vector<std::int64_t> shape = x->aval.dims;
+    if (reps.size() > shape.size()) shape.insert(shape.begin(), reps.size() - shape.size(), 1);
+    if (shape.size() > reps.size()) reps.insert(reps.begin(), shape.size() - reps.size(), 1);
+    std::vector<std::int64_t> spread, grown, out;
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+      spread.push_back(1);
+      spread.push_back(shape[k]);
+      grown.push_back(reps[k]);
+      grown.push_back(shape[k]);
+      out.push_back(shape[k] * reps[k]);
+    }
+    UNWRAP(a, reshape(x, spread));
+    UNWRAP(b, broadcast_to(a, grown));
+    return reshape(b, out);
+  }
+
+  // jnp.pad with mode 'constant' and a scalar constant_values: JAX's jitted _pad (a private @_pad
+  // per static pad_width, taking the array and the value), whose body converts the value to the
+  // array's dtype and pads (lax.pad, no interior). pad_width: p, (p,), (lo, hi), ((lo, hi),) or
+  // one (lo, hi) per axis.
+  Result<Ref> jnp_pad(const std::string& q, const Ref& x, const Ref& width, const Ref& cv0) {
+    const std::size_t nd = x->aval.dims.size();
+    std::vector<std::pair<std::int64_t, std::int64_t>> pairs;
+    auto as_int = [&](const Ref& e, std::int64_t* v) {
+      if (e->k != K::Int) return false;
+      *v = e->i;
+      return true;
+    };
+    std::int64_t p = 0, lo = 0, hi = 0;
+    const bool seq = width->k == K::Tuple || width->k == K::List;
+    const std::string shape_msg =
+        "jnp.pad: pad_width with nd=" + std::to_string(nd) + " has unsupported shape";
+    if (as_int(width, &p)) {
+      pairs.assign(nd, {p, p});
+    } else if (seq && width->items.size() == 1 && as_int(width->items[0], &p)) {
+      pairs.assign(nd, {p, p});
+    } else if (seq && width->items.size() == 2 && as_int(width->items[0], &lo) &&
+               as_int(width->items[1], &hi)) {
+      pairs.assign(nd, {lo, hi});
+    } else if (seq) {
+      for (const Ref& e : width->items) {
+        if ((e->k != K::Tuple && e->k != K::List) || e->items.size() != 2 ||
+            !as_int(e->items[0], &lo) || !as_int(e->items[1], &hi))
+          return fail(q +
+                      ": pad_width must be an int, (before, after) or one (before, after) "
+                      "pair per axis, got " +
+                      type_name(width));
+        pairs.push_back({lo, hi});
+      }
+      if (pairs.size() == 1) pairs.assign(nd, pairs[0]);
+      if (pairs.size() != nd)
+        return fail_as("ValueError", shape_msg + " (" + std::to_string(pairs.size()) +
+                                         ", 2). Valid shapes are (" + std::to_string(nd) +
+                                         ", 2), (1, 2), (2,), (1,), or ().");
+    } else {
+      return fail(q + ": pad_width must be an int or a tuple of ints, got " + type_name(width));
+    }
+    for (auto& [l, h] : pairs)
+      if (l < 0 || h < 0) return fail_as("ValueError", "index can't contain negative values");
+    if (nd == 0) return Result<Ref>::success(x);
+    UNWRAP(cv, as_array(cv0, q));
+    if (!cv->aval.dims.empty())
+      return fail_as("NotImplementedError",
+                     q + ": constant_values other than a scalar are not supported here");
+    std::string key = "pad_width=";
+    for (auto& [l, h] : pairs) key += std::to_string(l) + ":" + std::to_string(h) + ",";
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      UNWRAP(v, convert(in[1], in[0]->aval.dtype, in[0]->weak));
+      std::vector<std::int64_t> low, high, interior(nd, 0);
+      std::vector<std::int64_t> out;
+      for (std::size_t d = 0; d < nd; ++d) {
+        low.push_back(pairs[d].first);
+        high.push_back(pairs[d].second);
+        out.push_back(in[0]->aval.dims[d] + pairs[d].first + pairs[d].second);
+      }
+      if (!tracing()) return Result<Ref>::success(new_array({out, in[0]->aval.dtype}, in[0]->weak));
+      UNWRAP(xv, value_of(in[0]));
+      UNWRAP(vv, value_of(v));
+      return Result<Ref>::success(traced(em->pad(xv, vv, low, high, interior), in[0]->weak));
+    };
+    if (!tracing()) return body({x, cv});
+    return call_jitted_private("_pad", {x, cv}, body, key);
   }
 
   // jnp.broadcast_to (util._broadcast_to): nothing when the shape is already `shape`; else the
@@ -1414,17 +1648,11 @@ struct Interp {
     const auto& iwd = d[1];
     const auto& sdod = d[2];
     const std::string& t = x->aval.dtype;
-    // The dtype rule.
-    if (hj::is_float(idx->aval.dtype) || idx->aval.dtype == "i1")
-      return fail(q + ": indices must have an integer type, got " +
-                  jax_dtype_name(idx->aval.dtype));
-    if (u->aval.dtype != t)
-      return fail("lax.scatter requires arguments to have the same dtypes, got " +
-                  jax_dtype_name(t) + ", " + jax_dtype_name(u->aval.dtype) + ".");
+    // scatter_add and scatter_mul build their region with lax.add and lax.mul first.
     if (t == "i1" && (op == "add" || op == "multiply"))
       return fail(std::string(op == "add" ? "add" : "mul") +
                   " does not accept dtype bool. Accepted dtypes are subtypes of number.");
-    // The shape rule.
+    // The shape rule (abstract evaluation runs it before the dtype rule).
     const auto& xs = x->aval.dims;
     const auto& is = idx->aval.dims;
     const auto& us = u->aval.dims;
@@ -1434,6 +1662,10 @@ struct Interp {
       return fail(
           "Scatter index leaf dimension must be within [0, rank(indices) + 1). "
           "rank(indices) is 0 and scatter index leaf dimension is -1.");
+    const std::int64_t want_rank = ivd + std::int64_t(uwd.size());
+    if (ur != want_rank)
+      return fail("Updates tensor must be of rank " + std::to_string(want_rank) + "; got " +
+                  std::to_string(ur) + ".");
     auto sorted_unique_in_range = [&](const std::vector<std::int64_t>& v, std::int64_t rank,
                                       const std::string& name) -> Result<bool> {
       for (std::size_t k = 1; k < v.size(); ++k)
@@ -1505,12 +1737,80 @@ struct Interp {
         ++seen;
       }
     }
+    // The dtype rule.
+    if (hj::is_float(idx->aval.dtype) || idx->aval.dtype == "i1")
+      return fail_as("ValueError", "indices must have an integer type");
+    if (u->aval.dtype != t)
+      return fail("lax.scatter requires arguments to have the same dtypes, got " +
+                  jax_dtype_name(t) + ", " + jax_dtype_name(u->aval.dtype) + ".");
     if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
     UNWRAP(xv, value_of(x));
     UNWRAP(iv, value_of(idx));
     UNWRAP(uv, value_of(u));
     return Result<Ref>::success(
         traced(em->scatter(xv, iv, uv, op, uwd, iwd, sdod, sorted, unique), x->weak));
+  }
+
+  // lax.slice: lax's _slice_shape_rule, in its words and order (each index list nonnegative, the
+  // ranks, every limit within the shape, every start >= 0, every limit >= its start; strides,
+  // when not all 1, nonnegative, of the rank, positive), then the op.
+  Result<Ref> lax_slice(const Ref& x, const std::vector<std::int64_t>& starts,
+                        const std::vector<std::int64_t>& limits,
+                        const std::vector<std::int64_t>& strides) {
+    const std::vector<std::int64_t>& dims = x->aval.dims;
+    // lax's _slice_shape_rule, in its words and order: each index list nonnegative
+    // (_check_shapelike), the ranks, every limit within the shape, every start >= 0, every
+    // limit >= its start; strides (when not all 1) nonnegative, of the rank, positive.
+    auto all_of = [](const std::vector<std::int64_t>& v, auto ok) {
+      return std::all_of(v.begin(), v.end(), ok);
+    };
+    const auto nonneg = [](std::int64_t e) { return e >= 0; };
+    if (!all_of(starts, nonneg))
+      return fail("slice start_indices must have every element be nonnegative, got " +
+                  shape_text(starts) + ".");
+    if (!all_of(limits, nonneg))
+      return fail("slice limit_indices must have every element be nonnegative, got " +
+                  shape_text(limits) + ".");
+    if (starts.size() != dims.size())
+      return fail(
+          "slice start_indices must have length equal to the number of dimensions of the "
+          "operand, got indices " +
+          shape_text(starts) + " for operand shape " + shape_text(dims) + ".");
+    if (limits.size() != starts.size())
+      return fail(
+          "slice limit_indices must have the same length as start_indices, got "
+          "start_indices " +
+          shape_text(starts) + " and limit_indices " + shape_text(limits) + ".");
+    for (std::size_t d = 0; d < dims.size(); ++d)
+      if (limits[d] > dims[d])
+        return fail(
+            "slice limit_indices must be less than or equal to operand shape, got "
+            "limit_indices " +
+            shape_text(limits) + " for operand shape " + shape_text(dims) + ".");
+    for (std::size_t d = 0; d < dims.size(); ++d)
+      if (limits[d] < starts[d])
+        return fail(
+            "slice limit_indices must be greater than or equal to start_indices, got "
+            "start_indices " +
+            shape_text(starts) + " and limit_indices " + shape_text(limits) + ".");
+    if (!all_of(strides, [](std::int64_t e) { return e == 1; })) {
+      if (!all_of(strides, nonneg))
+        return fail("slice strides must have every element be nonnegative, got " +
+                    shape_text(strides) + ".");
+      if (strides.size() != dims.size())
+        return fail(
+            "slice strides must have length equal to the number of dimensions of "
+            "the operand, got strides " +
+            shape_text(strides) + " for operand shape " + shape_text(dims) + ".");
+      if (!all_of(strides, [](std::int64_t e) { return e > 0; }))
+        return fail("slice strides must be positive, got " + shape_text(strides));
+    }
+    std::vector<std::int64_t> out;
+    for (std::size_t d = 0; d < dims.size(); ++d)
+      out.push_back((limits[d] - starts[d] + strides[d] - 1) / strides[d]);
+    if (!tracing()) return Result<Ref>::success(new_array({out, x->aval.dtype}, x->weak));
+    UNWRAP(v, value_of(x));
+    return Result<Ref>::success(traced(em->slice(v, starts, limits, strides), x->weak));
   }
 
   // lax.pad(operand, padding_value, padding_config): ((low, high, interior), ...) per axis; the
@@ -3919,6 +4219,48 @@ struct Interp {
         std::swap(perm[c1], perm[c2]);
         return transpose(x, perm, true);
       }
+      if (fn == "flip" || fn == "fliplr" || fn == "flipud") {
+        UNWRAP(x0, need(0, "m"));
+        UNWRAP(x, as_array(x0, q));
+        Ref axis = fn == "flip" ? arg(1, "axis") : mk_int(fn == "fliplr" ? 1 : 0);
+        return jnp_flip(x, axis);
+      }
+      if (fn == "roll") {
+        UNWRAP(x0, need(0, "a"));
+        UNWRAP(shift, need(1, "shift"));
+        UNWRAP(x, as_array(x0, q));
+        return jnp_roll(q, x, shift, arg(2, "axis"));
+      }
+      if (fn == "split" || fn == "array_split") {
+        UNWRAP(x0, need(0, "ary"));
+        UNWRAP(sections, need(1, "indices_or_sections"));
+        UNWRAP(x, as_array(x0, q));
+        Ref axis = arg(2, "axis");
+        return jnp_split(fn, x, sections, axis ? axis : mk_int(0));
+      }
+      if (fn == "tile") {
+        UNWRAP(x0, need(0, "A"));
+        UNWRAP(reps, need(1, "reps"));
+        UNWRAP(x, as_array(x0, q));
+        return jnp_tile(q, x, reps);
+      }
+      if (fn == "pad") {
+        UNWRAP(x0, need(0, "array"));
+        UNWRAP(width, need(1, "pad_width"));
+        UNWRAP(x, as_array(x0, q));
+        Ref mode = arg(2, "mode");
+        for (const auto& [k, v] : a.kw)
+          if (k != "array" && k != "pad_width" && k != "mode" && k != "constant_values")
+            return fail_as("ValueError",
+                           "unsupported keyword arguments for mode 'constant': {'" + k + "'}");
+        if (mode && !(mode->k == K::Str && mode->s == "constant"))
+          return fail_as("NotImplementedError",
+                         q + ": mode " +
+                             (mode->k == K::Str ? "'" + mode->s + "'" : type_name(mode)) +
+                             " is not supported here (mode='constant' is)");
+        Ref cv = arg(3, "constant_values");
+        return jnp_pad(q, x, width, cv ? cv : mk_int(0));
+      }
       if (fn == "broadcast_to") {
         UNWRAP(x0, need(0, "array"));
         UNWRAP(x, as_array(x0, q));
@@ -4207,65 +4549,12 @@ struct Interp {
         UNWRAP(x, as_array(x0, q));
         UNWRAP(starts, int_list(sr, q + ": start_indices"));
         UNWRAP(limits, int_list(lr, q + ": limit_indices"));
-        const std::vector<std::int64_t>& dims = x->aval.dims;
-        std::vector<std::int64_t> strides(dims.size(), 1);
+        std::vector<std::int64_t> strides(x->aval.dims.size(), 1);
         if (Ref st = arg(3, "strides"); st && st->k != K::None) {
           UNWRAP(given, int_list(st, q + ": strides"));
           strides = given;
         }
-        // lax's _slice_shape_rule, in its words and order: each index list nonnegative
-        // (_check_shapelike), the ranks, every limit within the shape, every start >= 0, every
-        // limit >= its start; strides (when not all 1) nonnegative, of the rank, positive.
-        auto all_of = [](const std::vector<std::int64_t>& v, auto ok) {
-          return std::all_of(v.begin(), v.end(), ok);
-        };
-        const auto nonneg = [](std::int64_t e) { return e >= 0; };
-        if (!all_of(starts, nonneg))
-          return fail("slice start_indices must have every element be nonnegative, got " +
-                      shape_text(starts) + ".");
-        if (!all_of(limits, nonneg))
-          return fail("slice limit_indices must have every element be nonnegative, got " +
-                      shape_text(limits) + ".");
-        if (starts.size() != dims.size())
-          return fail(
-              "slice start_indices must have length equal to the number of dimensions of the "
-              "operand, got indices " +
-              shape_text(starts) + " for operand shape " + shape_text(dims) + ".");
-        if (limits.size() != starts.size())
-          return fail(
-              "slice limit_indices must have the same length as start_indices, got "
-              "start_indices " +
-              shape_text(starts) + " and limit_indices " + shape_text(limits) + ".");
-        for (std::size_t d = 0; d < dims.size(); ++d)
-          if (limits[d] > dims[d])
-            return fail(
-                "slice limit_indices must be less than or equal to operand shape, got "
-                "limit_indices " +
-                shape_text(limits) + " for operand shape " + shape_text(dims) + ".");
-        for (std::size_t d = 0; d < dims.size(); ++d)
-          if (limits[d] < starts[d])
-            return fail(
-                "slice limit_indices must be greater than or equal to start_indices, got "
-                "start_indices " +
-                shape_text(starts) + " and limit_indices " + shape_text(limits) + ".");
-        if (!all_of(strides, [](std::int64_t e) { return e == 1; })) {
-          if (!all_of(strides, nonneg))
-            return fail("slice strides must have every element be nonnegative, got " +
-                        shape_text(strides) + ".");
-          if (strides.size() != dims.size())
-            return fail(
-                "slice strides must have length equal to the number of dimensions of "
-                "the operand, got strides " +
-                shape_text(strides) + " for operand shape " + shape_text(dims) + ".");
-          if (!all_of(strides, [](std::int64_t e) { return e > 0; }))
-            return fail("slice strides must be positive, got " + shape_text(strides));
-        }
-        std::vector<std::int64_t> out;
-        for (std::size_t d = 0; d < dims.size(); ++d)
-          out.push_back((limits[d] - starts[d] + strides[d] - 1) / strides[d]);
-        if (!tracing()) return Result<Ref>::success(new_array({out, x->aval.dtype}, x->weak));
-        UNWRAP(v, value_of(x));
-        return Result<Ref>::success(traced(em->slice(v, starts, limits, strides), x->weak));
+        return lax_slice(x, starts, limits, strides);
       }
       if (fn == "dynamic_slice" || fn == "dynamic_update_slice") {
         const bool update = fn == "dynamic_update_slice";
@@ -4345,15 +4634,18 @@ struct Interp {
         UNWRAP(x, as_array(x0, q));
         UNWRAP(idx, as_array(i0, q));
         UNWRAP(u, as_array(u0, q));
+        if (a.pos.size() > 4)
+          return fail(fn + "() takes 4 positional arguments but " + std::to_string(a.pos.size()) +
+                      " were given");
         bool flags[2] = {false, false};
         const char* const flag_names[] = {"indices_are_sorted", "unique_indices"};
         for (std::size_t k = 0; k < 2; ++k)
-          if (Ref f = arg(4 + k, flag_names[k]); f && f->k != K::None) {
+          if (Ref f = arg(99, flag_names[k]); f && f->k != K::None) {
             if (f->k != K::Bool && f->k != K::Int)
               return fail(q + ": " + flag_names[k] + " must be a bool, got " + type_name(f));
             flags[k] = f->k == K::Bool ? f->b : f->i != 0;
           }
-        Ref mode = arg(6, "mode");
+        Ref mode = arg(99, "mode");
         UNWRAP(clip, scatter_mode(q, mode));
         if (clip)
           return fail_as("NotImplementedError",
@@ -4743,6 +5035,12 @@ struct Interp {
           return fail_as("NotImplementedError",
                          "a bool as an index (a new axis of 1 or 0) is not supported here");
         return fail_as("NotImplementedError", beside);
+      } else if (v->k == K::List) {
+        return fail_as("NotImplementedError",
+                       "a list inside an index (an index array in JAX) is not supported here; "
+                       "write jnp.array([...]) for it");
+      } else if (v->k == K::Str) {
+        return fail("JAX does not support string indexing; got idx='" + v->s + "'");
       } else {
         return fail_as("TypeError",
                        "Indexer must have integer or boolean type, got indexer of "
@@ -4813,10 +5111,9 @@ struct Interp {
       const std::int64_t dist = s.step > 0 ? stop - s.start : s.start - stop;
       const std::int64_t st = s.step > 0 ? s.step : -s.step;
       s.size = std::max<std::int64_t>(0, dist + st - 1) / st;
-      // slice(None) and slice(None, None, -1) are whole (the second reversed); a step-1 slice
-      // as long as the axis too.
-      const bool open = a->k == K::None && b->k == K::None;
-      s.whole = (open && (s.step == 1 || s.step == -1)) || (s.step == 1 && s.size == n);
+      // A step-1 slice as long as the axis is whole (no gathered index); any other step,
+      // ::-1 included, is gathered (mid-2024's _index_to_gather special-cases step 1 only).
+      s.whole = s.step == 1 && s.size == n;
       if (advanced && !(s.whole && s.step == 1))
         return fail_as("NotImplementedError",
                        "a partial or strided slice beside an integer array index is not "
@@ -4865,8 +5162,7 @@ struct Interp {
       } else {  // a slice
         const Sl& s = sl[p];
         out.slice_shape.push_back(s.size);
-        if (s.whole && (s.step == 1 || s.step == -1)) {
-          if (s.step == -1) out.reversed_dims.push_back(collapsed_y);
+        if (s.whole) {
           out.offset_dims.push_back(collapsed_y);
         } else if (s.step == 1) {
           gathered_at.push_back(p);
@@ -4962,7 +5258,9 @@ struct Interp {
         }
         UNWRAP(v, value_of(r));
         const hj::Value nv = normalized_index(v, r->aval, n);
-        g.v = r->aval.dtype == index_dtype && !r->weak ? nv : em->convert(nv, index_dtype);
+        // Normalized, the index is strong (the axis size is a strong constant): converted only
+        // to another dtype.
+        g.v = r->aval.dtype == index_dtype ? nv : em->convert(nv, index_dtype);
       } else {
         const Sl& s = sl[p];
         if (s.step == 1) {

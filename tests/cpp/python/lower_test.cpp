@@ -1910,3 +1910,166 @@ TEST_CASE("x.at[...] updates lower to JAX's scatters and run as NumPy's in-place
         "TypeError '_IndexUpdateHelper' object is not callable\n"
         "TypeError '_IndexUpdateRef' object is not subscriptable\n");
 }
+
+// jnp.flip/fliplr/flipud (a private @_flip), roll (@_roll_static: slices and a concatenate),
+// split/array_split (a slice per piece), tile (reshape, broadcast_to, reshape) and pad (mode
+// 'constant': a private @_pad converting the value, then lax.pad); concrete boolean masks in x[m]
+// and x.at[m] (jnp's _expand_bool_indices: their nonzero positions); ::-1 in x.at[] gathered as
+// mid-2024's _index_to_gather does. Numbers from NumPy 1.24's equivalents.
+TEST_CASE("jnp.flip, roll, split, tile and pad; concrete masks and reversed slices in x.at[]",
+          "[python][lower]") {
+  const std::string head = "import numpy as np\nimport jax\nimport jax.numpy as jnp\n";
+  CHECK_THAT(lower_text(head + "jax.jit(lambda x: jnp.flip(x, 1)).lower(jnp.zeros((4, 3)))\n"),
+             Catch::Matchers::Contains(
+                 "    %0 = call @_flip(%arg0) : (tensor<4x3xf32>) -> tensor<4x3xf32>\n"
+                 "    return %0 : tensor<4x3xf32>\n  }\n"
+                 "  func.func private @_flip(%arg0: tensor<4x3xf32>) -> tensor<4x3xf32> {\n"
+                 "    %0 = stablehlo.reverse %arg0, dims = [1] : tensor<4x3xf32>\n"));
+  CHECK_THAT(
+      lower_text(head + "jax.jit(lambda x: jnp.roll(x, 1, axis=0)).lower(jnp.zeros((4, 3)))\n"),
+      Catch::Matchers::Contains(
+          "  func.func private @_roll_static(%arg0: tensor<4x3xf32>) -> tensor<4x3xf32> {\n"
+          "    %0 = stablehlo.slice %arg0 [3:4, 0:3] : (tensor<4x3xf32>) -> tensor<1x3xf32>\n"
+          "    %1 = stablehlo.slice %arg0 [0:3, 0:3] : (tensor<4x3xf32>) -> tensor<3x3xf32>\n"
+          "    %2 = stablehlo.concatenate %0, %1, dim = 0 : (tensor<1x3xf32>, tensor<3x3xf32>) -> "
+          "tensor<4x3xf32>\n"));
+  CHECK_THAT(lower_text(head + "jax.jit(lambda x: jnp.pad(x, 1)).lower(jnp.zeros((4, 3)))\n"),
+             Catch::Matchers::Contains(
+                 "    %c = stablehlo.constant dense<0> : tensor<i32>\n"
+                 "    %0 = call @_pad(%arg0, %c) : (tensor<4x3xf32>, tensor<i32>) -> "
+                 "tensor<6x5xf32>\n"
+                 "    return %0 : tensor<6x5xf32>\n  }\n"
+                 "  func.func private @_pad(%arg0: tensor<4x3xf32>, %arg1: tensor<i32>) -> "
+                 "tensor<6x5xf32> {\n"
+                 "    %0 = stablehlo.convert %arg1 : (tensor<i32>) -> tensor<f32>\n"
+                 "    %1 = stablehlo.pad %arg0, %0, low = [1, 1], high = [1, 1], interior = [0, 0] "
+                 ": (tensor<4x3xf32>, tensor<f32>) -> tensor<6x5xf32>\n"));
+  CHECK_THAT(
+      lower_text(head + "jax.jit(lambda x: jnp.tile(x, 2)).lower(jnp.zeros((4, 3)))\n"),
+      Catch::Matchers::Contains(
+          "    %0 = stablehlo.reshape %arg0 : (tensor<4x3xf32>) -> tensor<1x4x1x3xf32>\n"
+          "    %1 = stablehlo.reshape %0 : (tensor<1x4x1x3xf32>) -> tensor<1x4x3xf32>\n"
+          "    %2 = stablehlo.broadcast_in_dim %1, dims = [0, 1, 3] : (tensor<1x4x3xf32>) -> "
+          "tensor<1x4x2x3xf32>\n"
+          "    %3 = stablehlo.reshape %2 : (tensor<1x4x2x3xf32>) -> tensor<4x6xf32>\n"));
+  // x.at[::-1]: start + step * iota, reversed, and the values reversed.
+  CHECK_THAT(lower_text(head + "jax.jit(lambda x, v: x.at[::-1].set(v)).lower(jnp.zeros((3, 2)), "
+                               "jnp.ones((3, 2)))\n"),
+             Catch::Matchers::Contains(
+                 "    %0 = stablehlo.iota dim = 0 : tensor<3xi32>\n"
+                 "    %c = stablehlo.constant dense<-1> : tensor<i32>\n"
+                 "    %1 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i32>) -> "
+                 "tensor<3xi32>\n"
+                 "    %2 = stablehlo.multiply %1, %0 : tensor<3xi32>\n"
+                 "    %c_0 = stablehlo.constant dense<2> : tensor<i32>\n"
+                 "    %3 = stablehlo.broadcast_in_dim %c_0, dims = [] : (tensor<i32>) -> "
+                 "tensor<3xi32>\n"
+                 "    %4 = stablehlo.add %3, %2 : tensor<3xi32>\n"
+                 "    %5 = stablehlo.reverse %4, dims = [0] : tensor<3xi32>\n"
+                 "    %6 = stablehlo.broadcast_in_dim %5, dims = [0] : (tensor<3xi32>) -> "
+                 "tensor<3x1xi32>\n"
+                 "    %7 = stablehlo.reverse %arg1, dims = [0] : tensor<3x2xf32>\n"));
+  // A weak (Python int) traced index: normalized it is strong, no convert; a NumPy integer
+  // scalar is static, as a Python int.
+  const std::string weak =
+      lower_text(head + "jax.jit(lambda x, i: x.at[i].set(2.)).lower(jnp.zeros(5), 1)\n");
+  CHECK_THAT(weak, Catch::Matchers::Contains(
+                       "    %2 = stablehlo.select %0, %1, %arg1 : tensor<i1>, tensor<i32>\n"
+                       "    %3 = stablehlo.broadcast_in_dim %2, dims = [] : (tensor<i32>) -> "
+                       "tensor<1xi32>\n"));
+  CHECK_THAT(
+      lower_text(head + "jax.jit(lambda x: x.at[np.int32(2)].set(1.)).lower(jnp.zeros(5))\n"),
+      Catch::Matchers::StartsWith(
+          "module @jit__lambda_ attributes {mhlo.num_partitions = 1 : i32, "
+          "mhlo.num_replicas = 1 : i32} {\n"
+          "  func.func public @main(%arg0: tensor<5xf32>) -> (tensor<5xf32> "
+          "{jax.result_info = \"result\"}) {\n"
+          "    %c = stablehlo.constant dense<2> : tensor<i32>\n"
+          "    %0 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i32>) -> "
+          "tensor<1xi32>\n"));
+  // Host index and values: the values meet the trace first (_scatter_update's jnp.asarray(y)).
+  CHECK_THAT(lower_text(head + "vals = np.array([5., 6.])\nidx = np.array([0, 2])\n"
+                               "jax.jit(lambda x: x.at[idx].set(vals)).lower(jnp.zeros(3))\n"),
+             Catch::Matchers::Contains(
+                 "    %cst = stablehlo.constant dense<[5.000000e+00, 6.000000e+00]> : "
+                 "tensor<2xf32>\n"
+                 "    %c = stablehlo.constant dense<[0, 2]> : tensor<2xi32>\n"));
+  const auto nb = rl::python::run_notebook(
+      head +
+      "x = jnp.arange(12.0).reshape(4, 3)\n"
+      "f = jax.jit(lambda x: (jnp.flip(x), jnp.fliplr(x)[0], jnp.flipud(x)[0], jnp.flip(x, (1, "
+      "0))[0]))\n"
+      "a, b, c, d = f(x)\n"
+      "print(a, b, c, d)\n"
+      "g = jax.jit(lambda x: (jnp.roll(x, 1, axis=0), jnp.roll(x, (1, 2), (0, 1)), jnp.roll(x, "
+      "-4)))\n"
+      "for r in g(x):\n"
+      "    print(r)\n"
+      "print(jnp.roll(jnp.arange(5), 7))\n"
+      "print([p.shape for p in jnp.split(x, 2)], jnp.array_split(x, 3, axis=1)[2].ravel(), "
+      "[p.ravel().tolist() for p in jax.jit(lambda x: jnp.split(x, [1, 3]))(x)], [p.shape for p in "
+      "jnp.array_split(jnp.arange(5), 3)])\n"
+      "print(jnp.tile(x, 2).shape, jax.jit(lambda x: jnp.tile(x, (2, 1)))(x)[4], "
+      "jnp.tile(jnp.arange(3), (2, 2)))\n"
+      "print(jnp.pad(x, 1).shape, jax.jit(lambda x: jnp.pad(x, ((1, 0), (0, 2)), "
+      "constant_values=-1.5))(x)[0], jnp.pad(jnp.arange(3), (2, 1)))\n"
+      "y = jnp.arange(5.0)\n"
+      "print(y.at[y > 2].set(0.))\n"
+      "m = np.array([True, False, True, False, False])\n"
+      "print(jax.jit(lambda y: y.at[m].set(0.))(y), jax.jit(lambda y: y[m])(y))\n"
+      "z = jnp.arange(12.).reshape(3, 4)\n"
+      "print(z.at[z > 5].set(-1))\n"
+      "print(jax.jit(lambda w, v: w.at[::-1].set(v))(jnp.zeros((3, 2)), jnp.arange(6.).reshape(3, "
+      "2)))\n"
+      "for h in [lambda: jnp.split(x, 3), lambda: jnp.roll(x, 1, axis=2), lambda: jnp.pad(x, 1, "
+      "mode='edge'),\n"
+      "          lambda: jnp.pad(x, ((1, 2), (3, 4), (5, 6))), lambda: jnp.pad(x, -1), lambda: "
+      "x.at[np.array([[True]])].set(1),\n"
+      "          lambda: x.at[([0, 1], [1, 0])].set(9.), lambda: x.at['a'].set(1)]:\n"
+      "    try:\n"
+      "        print(h())\n"
+      "    except Exception as e:\n"
+      "        print(type(e).__name__, str(e)[:70])\n");
+  CAPTURE(nb.error);
+  CHECK(nb.error.empty());
+  CHECK(
+      nb.stdout_text ==
+      "[[11. 10.  9.]\n"
+      " [ 8.  7.  6.]\n"
+      " [ 5.  4.  3.]\n"
+      " [ 2.  1.  0.]] [2. 1. 0.] [ 9. 10. 11.] [11. 10.  9.]\n"
+      "[[ 9. 10. 11.]\n"
+      " [ 0.  1.  2.]\n"
+      " [ 3.  4.  5.]\n"
+      " [ 6.  7.  8.]]\n"
+      "[[10. 11.  9.]\n"
+      " [ 1.  2.  0.]\n"
+      " [ 4.  5.  3.]\n"
+      " [ 7.  8.  6.]]\n"
+      "[[ 4.  5.  6.]\n"
+      " [ 7.  8.  9.]\n"
+      " [10. 11.  0.]\n"
+      " [ 1.  2.  3.]]\n"
+      "[3 4 0 1 2]\n"
+      "[(2, 3), (2, 3)] [ 2.  5.  8. 11.] [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [9.0, "
+      "10.0, 11.0]] [(2,), (2,), (1,)]\n"
+      "(4, 6) [0. 1. 2.] [[0 1 2 0 1 2]\n"
+      " [0 1 2 0 1 2]]\n"
+      "(6, 5) [-1.5 -1.5 -1.5 -1.5 -1.5] [0 0 0 1 2 0]\n"
+      "[0. 1. 2. 0. 0.]\n"
+      "[0. 1. 0. 3. 4.] [0. 2.]\n"
+      "[[ 0.  1.  2.  3.]\n"
+      " [ 4.  5. -1. -1.]\n"
+      " [-1. -1. -1. -1.]]\n"
+      "[[4. 5.]\n"
+      " [2. 3.]\n"
+      " [0. 1.]]\n"
+      "ValueError array split does not result in an equal division: rest is 1\n"
+      "ValueError axis 2 is out of bounds for array of dimension 2\n"
+      "NotImplementedError jnp.pad: mode 'edge' is not supported here (mode='constant' is)\n"
+      "ValueError jnp.pad: pad_width with nd=2 has unsupported shape (3, 2). Valid shape\n"
+      "ValueError index can't contain negative values\n"
+      "IndexError boolean index did not match shape of indexed array in index 0: got (1,\n"
+      "NotImplementedError a list inside an index (an index array in JAX) is not supported here; \n"
+      "TypeError JAX does not support string indexing; got idx='a'\n");
+}
