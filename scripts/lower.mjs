@@ -40,7 +40,8 @@ square, sin, cos, maximum, minimum, where, sum, mean, max, min, prod, var, std, 
 einsum (one or two operands, letter labels: 'ij,jk->ik', diagonals 'ii->i' and 'iij,jk',
 '...' with broadcasting, implicit output 'ij,kj', labels summed in one operand 'ij,jk->k',
 operands of two dtypes promoted as jnp does), argmax, argmin, cumsum, cumprod, reshape, transpose, swapaxes, expand_dims,
-squeeze, broadcast_to, concatenate, stack, zeros, ones, eye;
+squeeze, broadcast_to, concatenate, stack, zeros, ones, eye, flip, fliplr, flipud, roll,
+split, array_split, tile, pad (constant mode);
 x.T, x.shape, x.ndim, x.reshape, x.ravel, x.astype,
 x.sum/mean/max/min/prod/var/std(axis=..., keepdims=..., dtype=...), x[1, 2:5, ..., None],
 table[ids] with traced index arrays (a gather), x[i] with a traced scalar (a dynamic_slice);
