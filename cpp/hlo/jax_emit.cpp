@@ -1072,15 +1072,16 @@ int Emitter::find_function(const std::string& n, const std::vector<Aval>& args) 
 
 int Emitter::begin_function(const std::string& n, const std::vector<Aval>& args) {
   std::string unique = n;
-  int k = 0;
+  const int before = uniquing_counter_;
   auto taken = [&](const std::string& s) {
     for (const auto& f : funcs_)
       if (f.name == s) return true;
     return false;
   };
-  while (taken(unique)) unique = n + "_" + std::to_string(k++);
+  while (taken(unique)) unique = n + "_" + std::to_string(uniquing_counter_++);
   funcs_.emplace_back();
   Function& f = funcs_.back();
+  f.counter_before = before;
   f.name = unique;
   f.base = n;
   f.arg_types = args;
@@ -1286,6 +1287,7 @@ void Emitter::remake_function(int fn, const std::vector<Aval>& args,
 }
 void Emitter::drop_functions(int first) {
   if (first < 1 || first >= int(funcs_.size())) return;
+  uniquing_counter_ = funcs_[std::size_t(first)].counter_before;  // their names were never taken
   funcs_.resize(std::size_t(first));
   while (stack_.size() > 1 && stack_.back() >= first) stack_.pop_back();
 }

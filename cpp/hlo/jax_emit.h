@@ -302,6 +302,7 @@ class Emitter {
     std::vector<Loop> loops;      // lines "\x01<k>" stand for loops[k]
     std::vector<Rec> recs;        // its primitives, in order
     std::vector<int> result_ids;  // the values it returns (end_function)
+    int counter_before = 0;       // the module's uniquing counter before its name was taken
   };
   // A live loop's kept operands (JAX's _scan_dce_rule): the carries whose results are used and,
   // to a fixed point, those the body needs for them; the consts the body needs for those.
@@ -343,6 +344,9 @@ class Emitter {
   // at the top of its function (JAX's lowering emits a jaxpr's consts before its equations).
   static std::vector<std::size_t> hoisted_first(const Function& f, const std::vector<bool>& live);
   std::vector<int> kept_args_;
+  // MLIR's SymbolTable renames a clashing symbol name_N with one counter for the whole module
+  // (@None, @None_0, @_split_1, @None_2, ... in JAX's modules), counting every attempt.
+  int uniquing_counter_ = 0;
   bool pruned_ = false;                   // a module made again by finish: printed as it is
   std::vector<std::string> result_info_;  // @main's results' jax.result_info (finish's)
   std::string print_loop(const Function& f, const Loop& loop) const;

@@ -560,10 +560,13 @@ struct Interp {
     return Result<hj::Value>::success(a->v);
   }
   // convert_element_type: a no-op when the dtype is already right.
+  // A literal's is folded (a constant of the new type where used); a traced value's is an op,
+  // an identity `stablehlo.convert %x : T` when only the weak type changes (JAX binds
+  // convert_element_type then: its forwarding rule needs dtype and weak type both unchanged).
   Result<Ref> convert(const Ref& a, const std::string& dtype, bool weak) {
     const std::string t = canonical(dtype);
-    if (a->aval.dtype == t) {
-      if (a->weak == weak) return Result<Ref>::success(a);
+    if (a->aval.dtype == t && a->weak == weak) return Result<Ref>::success(a);
+    if (a->aval.dtype == t && (a->literal || !tracing() || !a->traced)) {
       auto c = std::make_shared<Obj>(*a);
       c->weak = weak;
       return Result<Ref>::success(c);
@@ -644,12 +647,24 @@ struct Interp {
 
   // jnp.flip (fliplr: axis 1, flipud: axis 0): JAX's jitted _flip, a private @_flip per static
   // axis, whose body is lax.rev of the axes in the order given (all for None).
+  // The static axis is reductions._ensure_optional_axes's: None, an int, or a tuple of ints (a
+  // list and a tuple are one function; -1 and 1 two). lax.rev binds even with no axes.
   Result<Ref> jnp_flip(const Ref& x, const Ref& axis) {
     UNWRAP(dims, axes_arg(axis, x->aval.dims.size(), "jnp.flip"));
-    if (!tracing()) return rev(x, dims);
-    return call_jitted_private(
-        "_flip", {x}, [&](const std::vector<Ref>& in) { return rev(in[0], dims); },
-        "axis=" + static_text(axis));
+    std::string key = "None";
+    if (axis && axis->k == K::Int) {
+      key = std::to_string(axis->i);
+    } else if (axis && axis->k != K::None) {
+      UNWRAP(given, int_list(axis, "jnp.flip: axis"));
+      key = shape_text(given);
+    }
+    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      if (!dims.empty() || !tracing()) return rev(in[0], dims);
+      UNWRAP(v, value_of(in[0]));
+      return Result<Ref>::success(traced(em->reverse(v, {}), in[0]->weak));
+    };
+    if (!tracing()) return body({x});
+    return call_jitted_private("_flip", {x}, body, "axis=" + key);
   }
 
   // jnp.roll with static shifts: JAX's jitted _roll_static (a private @_roll_static per static
@@ -700,8 +715,9 @@ struct Interp {
       return Result<Ref>::success(a);
     };
     if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
+    // The static arguments as roll passes them: the shifts and the canonical axes, as tuples.
     return call_jitted_private("_roll_static", {x}, body,
-                               "shift=" + static_text(shift) + ",axis=" + static_text(axis));
+                               "shift=" + shape_text(shifts) + ",axis=" + shape_text(axes));
   }
 
   // jnp.split / jnp.array_split (_split): the boundaries from a section count (an unequal split
@@ -711,7 +727,10 @@ struct Interp {
                         const Ref& axis0) {
     const std::string q = "jnp." + op;
     if (axis0->k != K::Int) return fail(q + ": axis must be an int, got " + type_name(axis0));
-    UNWRAP(axis, canonical_axis(axis0->i, x->aval.dims.size()));
+    // ary.shape[axis], as Python indexes a tuple.
+    const std::int64_t nd = std::int64_t(x->aval.dims.size());
+    if (axis0->i < -nd || axis0->i >= nd) return fail_as("IndexError", "tuple index out of range");
+    const std::int64_t axis = axis0->i < 0 ? axis0->i + nd : axis0->i;
     const std::int64_t size = x->aval.dims[std::size_t(axis)];
     std::vector<std::int64_t> bounds;
     if (sections->k == K::Tuple || sections->k == K::List) {
@@ -721,10 +740,16 @@ struct Interp {
       bounds.push_back(size);
     } else if (sections->k == K::Int) {
       const std::int64_t n = sections->i;
-      if (n <= 0) return fail_as("ValueError", "number sections must be larger than 0.");
-      const std::int64_t part = size / n, r = size % n;
+      if (n == 0) return fail_as("ZeroDivisionError", "integer division or modulo by zero");
+      // Python's divmod (floor): a negative count gives no pieces.
+      std::int64_t part = size / n, r = size % n;
+      if (r != 0 && ((r < 0) != (n < 0))) {
+        r += n;
+        --part;
+      }
       if (r == 0) {
         for (std::int64_t i = 0; i <= n; ++i) bounds.push_back(i * part);
+        if (n < 0) bounds.clear();
       } else if (op == "array_split") {
         for (std::int64_t i = 0; i <= r; ++i) bounds.push_back(i * (part + 1));
         for (std::int64_t i = 0; i < n - r; ++i)
@@ -753,9 +778,6 @@ struct Interp {
   // length), broadcast_to [r0, d0, r1, d1, ...], reshaped to the product.
   Result<Ref> jnp_tile(const std::string& q, const Ref& x, const Ref& reps_r) {
     UNWRAP(reps, int_list(reps_r, q + ": reps"));
-    for (auto r : reps)
-      if (r < 0)
-        return fail_as("ValueError", q + ": reps must be nonnegative, got " + shape_text(reps));
     std::vector<std::int64_t> shape = x->aval.dims;
     if (reps.size() > shape.size()) shape.insert(shape.begin(), reps.size() - shape.size(), 1);
     if (shape.size() > reps.size()) reps.insert(reps.begin(), shape.size() - reps.size(), 1);
@@ -815,7 +837,6 @@ struct Interp {
     }
     for (auto& [l, h] : pairs)
       if (l < 0 || h < 0) return fail_as("ValueError", "index can't contain negative values");
-    if (nd == 0) return Result<Ref>::success(x);
     UNWRAP(cv, as_array(cv0, q));
     if (!cv->aval.dims.empty())
       return fail_as("NotImplementedError",
@@ -823,6 +844,7 @@ struct Interp {
     std::string key = "pad_width=";
     for (auto& [l, h] : pairs) key += std::to_string(l) + ":" + std::to_string(h) + ",";
     auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
+      if (nd == 0) return Result<Ref>::success(in[0]);  // _pad returns a 0-d array as it is
       UNWRAP(v, convert(in[1], in[0]->aval.dtype, in[0]->weak));
       std::vector<std::int64_t> low, high, interior(nd, 0);
       std::vector<std::int64_t> out;
@@ -844,7 +866,10 @@ struct Interp {
   // axes of size 1 that grow squeezed (lax.squeeze: a reshape), then a broadcast_in_dim.
   Result<Ref> broadcast_to(const Ref& x, const std::vector<std::int64_t>& shape) {
     const auto& d = x->aval.dims;
-    bool ok = shape.size() >= d.size();
+    if (shape.size() < d.size())
+      return fail_as("ValueError", "Cannot broadcast to shape with fewer dimensions: arr_shape=" +
+                                       shape_text(d) + " shape=" + shape_text(shape));
+    bool ok = true;
     for (std::size_t k = 0; ok && k < d.size(); ++k) {
       const std::int64_t want = shape[shape.size() - d.size() + k];
       ok = d[k] == want || d[k] == 1;
@@ -853,6 +878,10 @@ struct Interp {
       return fail_as("ValueError", "Incompatible shapes for broadcasting: " + shape_text(d) +
                                        " and requested shape " + shape_text(shape));
     if (shape == d) return Result<Ref>::success(x);
+    for (auto e : shape)
+      if (e < 0)
+        return fail("broadcast_in_dim shape must have every element be nonnegative, got " +
+                    shape_text(shape) + ".");
     const std::size_t lead = shape.size() - d.size();
     std::vector<std::int64_t> squeezed, kept;
     for (std::size_t k = 0; k < d.size(); ++k)
@@ -1134,7 +1163,9 @@ struct Interp {
       return fail("cannot reshape array of shape " + shape_text(x->aval.dims) + " (size " +
                   std::to_string(size) + ") into shape " + shape_text(shape) + " (size " +
                   std::to_string(known) + ")");
-    if (shape == x->aval.dims) return Result<Ref>::success(x);
+    // lax.reshape returns its operand for the same shape unless the shape is empty (a 0-d
+    // reshape is bound).
+    if (shape == x->aval.dims && !shape.empty()) return Result<Ref>::success(x);
     if (!tracing()) return Result<Ref>::success(new_array({shape, x->aval.dtype}, x->weak));
     UNWRAP(v, value_of(x));
     return Result<Ref>::success(traced(em->reshape(v, shape), x->weak));
@@ -3456,7 +3487,7 @@ struct Interp {
         return fail("rev dimensions " + shape_text(dims) + " out of range for an array of rank " +
                     std::to_string(x->aval.dims.size()));
       if (std::find(seen.begin(), seen.end(), d) != seen.end())
-        return fail("rev dimensions must be unique, got " + shape_text(dims));
+        return fail("rev dimensions must be unique, got " + shape_text(dims) + ".");
       seen.push_back(d);
     }
     if (dims.empty()) return Result<Ref>::success(x);
@@ -4248,6 +4279,9 @@ struct Interp {
         UNWRAP(x0, need(0, "array"));
         UNWRAP(width, need(1, "pad_width"));
         UNWRAP(x, as_array(x0, q));
+        if (a.pos.size() > 3)
+          return fail("pad() takes from 2 to 3 positional arguments but " +
+                      std::to_string(a.pos.size()) + " were given");
         Ref mode = arg(2, "mode");
         for (const auto& [k, v] : a.kw)
           if (k != "array" && k != "pad_width" && k != "mode" && k != "constant_values")
@@ -4258,7 +4292,7 @@ struct Interp {
                          q + ": mode " +
                              (mode->k == K::Str ? "'" + mode->s + "'" : type_name(mode)) +
                              " is not supported here (mode='constant' is)");
-        Ref cv = arg(3, "constant_values");
+        Ref cv = arg(99, "constant_values");
         return jnp_pad(q, x, width, cv ? cv : mk_int(0));
       }
       if (fn == "broadcast_to") {
