@@ -1926,7 +1926,7 @@ TEST_CASE("x.at[...] updates lower to JAX's scatters and run as NumPy's in-place
 // 'constant': a private @_pad converting the value, then lax.pad); concrete boolean masks in x[m]
 // and x.at[m] (jnp's _expand_bool_indices: their nonzero positions); ::-1 in x.at[] gathered as
 // mid-2024's _index_to_gather does. Numbers from NumPy 1.24's equivalents.
-TEST_CASE("jnp.flip, roll, split, tile and pad; concrete masks and reversed slices in x.at[]",
+TEST_CASE("jnp.flip, roll, split, tile and pad, concrete masks and reversed slices in x.at",
           "[python][lower]") {
   const std::string head = "import numpy as np\nimport jax\nimport jax.numpy as jnp\n";
   CHECK_THAT(lower_text(head + "jax.jit(lambda x: jnp.flip(x, 1)).lower(jnp.zeros((4, 3)))\n"),
