@@ -1190,6 +1190,8 @@ std::string array_repr(const NdArray& a) {
       show_dtype = true;
       if (a.dims != std::vector<std::int64_t>{0}) body += ", shape=" + shape_repr(a.dims);
     }
+    // JAX's Array.__repr__ writes an empty array's shape whatever its rank.
+    if (empty && a.jax) body += ", shape=" + shape_repr(a.dims);
   }
   if (!show_dtype) return prefix + body + ")";
   // The dtype goes on a line of its own when it would take the last line past the width:

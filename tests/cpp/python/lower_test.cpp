@@ -2133,4 +2133,13 @@ TEST_CASE("helper names share one uniquing counter, static arguments as JAX pass
         "TypeError broadcast_in_dim shape must have every element be nonnegative, got (1, 4, "
         "-1, 3).\n"
         "TypeError rev dimensions must be unique, got (0, 0).\n");
+  // An empty jax.Array's repr names its shape at any rank (Array.__repr__); NumPy's only past 1-d.
+  const auto empty = rl::python::run_notebook(
+      head +
+      "import numpy as np\n"
+      "print(jnp.array_split(jnp.arange(2), 3), repr(jnp.zeros((2, 0))), repr(np.zeros(0)))\n");
+  CAPTURE(empty.error);
+  CHECK(empty.stdout_text ==
+        "[Array([0], dtype=int32), Array([1], dtype=int32), Array([], shape=(0,), "
+        "dtype=int32)] Array([], shape=(2, 0), dtype=float32) array([], dtype=float64)\n");
 }
