@@ -663,6 +663,18 @@ Value Emitter::argminmax(Value x, std::int64_t axis, const std::string& index_dt
   return r;
 }
 
+void Emitter::combiner_region(const std::string& op, const Aval& s) {
+  const std::string a = region_arg(s), b = region_arg(s), t = type_text(s);
+  cur().lines.push_back("^bb0(" + a + ": " + t + ", " + b + ": " + t + "):");
+  if (op.empty()) {
+    cur().lines.push_back("  stablehlo.return " + b + " : " + t);
+    return;
+  }
+  const std::string v = "%" + std::to_string(cur().next_id++);
+  cur().lines.push_back("  " + v + " = stablehlo." + op + " " + a + ", " + b + " : " + t);
+  cur().lines.push_back("  stablehlo.return " + v + " : " + t);
+}
+
 Value Emitter::reduce_window(Value x, Value init, const std::string& op,
                              const std::vector<std::int64_t>& window,
                              const std::vector<std::int64_t>& strides,
@@ -693,15 +705,9 @@ Value Emitter::reduce_window(Value x, Value init, const std::string& op,
   }
   attrs += "window_dimensions = " + arr(window);
   if (strided) attrs += ", window_strides = " + arr(strides);
-  const Aval s{{}, in.dtype};
-  const std::string a = region_arg(s), b = region_arg(s);
-  const std::string v = "%" + std::to_string(cur().next_id++);
   cur().lines.push_back(name(r) + " = \"stablehlo.reduce_window\"(" + name(x) + ", " + name(init) +
                         ") <{" + attrs + "}> ({");
-  cur().lines.push_back("^bb0(" + a + ": " + type_text(s) + ", " + b + ": " + type_text(s) + "):");
-  cur().lines.push_back("  " + v + " = stablehlo." + op + " " + a + ", " + b + " : " +
-                        type_text(s));
-  cur().lines.push_back("  stablehlo.return " + v + " : " + type_text(s));
+  combiner_region(op, Aval{{}, in.dtype});
   cur().lines.push_back("}) : (" + tt(x) + ", " + tt(init) + ") -> " + tt(r));
   if (Rec* k = keep(nest, Prim::ReduceWindow, {x, init}, {r})) {
     k->s = op;
@@ -851,22 +857,12 @@ Value Emitter::scatter(Value x, Value indices, Value updates, const std::string&
   std::string dn;
   for (std::size_t i = 0; i < fields.size(); ++i) dn += (i ? ", " : "") + fields[i];
   Value r = add(aval(x), "");
-  const Aval s{{}, aval(x).dtype};
-  const std::string a = region_arg(s), b = region_arg(s);
   cur().lines.push_back(name(r) + " = \"stablehlo.scatter\"(" + name(x) + ", " + name(indices) +
                         ", " + name(updates) + ") <{" +
                         (indices_are_sorted ? "indices_are_sorted = true, " : "") +
                         "scatter_dimension_numbers = #stablehlo.scatter<" + dn + ">" +
                         (unique_indices ? ", unique_indices = true" : "") + "}> ({");
-  cur().lines.push_back("^bb0(" + a + ": " + type_text(s) + ", " + b + ": " + type_text(s) + "):");
-  if (op.empty()) {
-    cur().lines.push_back("  stablehlo.return " + b + " : " + type_text(s));
-  } else {
-    const std::string v = "%" + std::to_string(cur().next_id++);
-    cur().lines.push_back("  " + v + " = stablehlo." + op + " " + a + ", " + b + " : " +
-                          type_text(s));
-    cur().lines.push_back("  stablehlo.return " + v + " : " + type_text(s));
-  }
+  combiner_region(op, Aval{{}, aval(x).dtype});
   cur().lines.push_back("}) : (" + tt(x) + ", " + tt(indices) + ", " + tt(updates) + ") -> " +
                         tt(r));
   if (Rec* k = keep(nest, Prim::Scatter, {x, indices, updates}, {r})) {

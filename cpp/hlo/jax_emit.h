@@ -355,6 +355,10 @@ class Emitter {
   Value add(const Aval& type, std::string name);
   std::string fresh_constant_name(const std::string& base);
   std::string region_arg(const Aval& type);  // "%argN" for a region's block argument
+  // A region of two scalar block arguments of type s whose body combines them with `op` (an
+  // op name; "" returns the second): `^bb0(...)`, the op, `stablehlo.return` (reduce_window's
+  // and scatter's bodies).
+  void combiner_region(const std::string& op, const Aval& s);
   const std::string& name(Value v) const { return cur().names[v.id]; }
   std::string tt(Value v) const { return type_text(aval(v)); }
   std::string print_function(const Function& f) const;
