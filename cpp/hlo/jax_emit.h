@@ -65,12 +65,12 @@ class Emitter {
   // A splat constant: `%cst = stablehlo.constant dense<1.000000e-01> : tensor<f32>` (floats),
   // `%c = ... dense<1> : tensor<i32>` (integers), `%c = ... dense<true> : tensor<i1>`.
   Value constant(double v, const Aval& type);
-  // A constant array (a host NumPy array JAX bakes into the program: a closed-over constant,
+  // A constant array: a host NumPy array JAX bakes into the program (a closed-over constant,
   // which finish prints at the top of its function, before its other primitives, as JAX lowers
-  // a jaxpr's consts), `values` in C order, as
-  // MLIR prints a dense attribute: one value when all are the same (a splat), nested lists up to
-  // 100 elements (`dense<[[0, 1], [2, 3]]>`), past that the elements' little-endian bytes in hex
-  // (`dense<"0x0000803F...">`, an i1 one byte), `dense<>` when empty.
+  // a jaxpr's consts). `values` in C order, printed as MLIR prints a dense attribute: one value
+  // when all are the same (a splat), nested lists up to 100 elements (`dense<[[0, 1], [2, 3]]>`),
+  // past that the elements' little-endian bytes in hex (`dense<"0x0000803F...">`, an i1 one
+  // byte), `dense<>` when empty.
   Value constant_array(const std::vector<double>& values, const Aval& type);
   Value unary(const std::string& op, Value x);            // "tanh", "exponential", ..., "chlo.tan"
   Value is_finite(Value x);                               // i1 result: `(T) -> tensor<...xi1>`

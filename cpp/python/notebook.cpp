@@ -4210,13 +4210,9 @@ class Machine {
       return m;
     }
     if (obj->t == T::Method && obj->s == "at[]") {
-      static const char* const methods[] = {"get", "set", "add",    "multiply", "mul",
-                                            "min", "max", "divide", "power"};
-      if (std::none_of(std::begin(methods), std::end(methods),
-                       [&](const char* m) { return name == m; }))
-        return raise("AttributeError",
-                     "'_IndexUpdateRef' object has no attribute '" + name +
-                         "' (here: get, set, add, multiply, mul, min, max, divide, power)");
+      const auto& methods = tr::index_update_methods();
+      if (std::find(methods.begin(), methods.end(), name) == methods.end())
+        return raise("AttributeError", tr::index_update_refusal(name));
       auto m = mk(T::Method);
       m->s = name;
       m->self = obj;
@@ -4796,7 +4792,7 @@ class Machine {
       // a convert JAX folds): made on the host, it is a closed-over constant where it is used.
       const bool literal_array = (q == "jnp.array" || q == "jnp.asarray") && !a.pos.empty() &&
                                  (a.pos[0]->t == T::List || a.pos[0]->t == T::Tuple) &&
-                                 !holds_traced(a);
+                                 !any_traced(a);
       if (!literal_array) {
         if (trace_ || any_traced(a)) return traced_call(q, a);
         if (!host_name(q)) return eager_call(q, a);
@@ -8312,15 +8308,8 @@ class Machine {
     }
     return true;
   }
-  static bool any_traced(const Args& a) {
-    for (auto& x : a.pos)
-      if (x->t == T::Traced) return true;
-    for (auto& kv : a.kw)
-      if (kv.second->t == T::Traced) return true;
-    return false;
-  }
   // Whether a traced array is among the arguments, in lists and tuples too.
-  static bool holds_traced(const Args& a) {
+  static bool any_traced(const Args& a) {
     std::function<bool(const V&)> in = [&](const V& v) {
       if (v->t == T::Traced) return true;
       if (v->t == T::List || v->t == T::Tuple)
@@ -8336,11 +8325,6 @@ class Machine {
     if (!to_tr_args(a, &pos, &kw)) return nullptr;
     return from_tr(trace_->call(q, pos, kw));
   }
-  // A jnp, lax or jax.nn function called on concrete values outside a trace, as JAX dispatches
-  // it eagerly: traced as the only op of a function whose parameters are the array arguments
-  // (arrays in lists and tuples too; everything else stays a Python value, static), compiled and
-  // run by the interpreter on those arrays. A result with no array in it (a shape) is returned
-  // as the trace gave it.
   // An index of a JAX array as jnp reads its concrete parts before any op (_split_index_for_jit):
   // a host bool array (a NumPy mask, an eager comparison) becomes its nonzero positions, one
   // integer array per mask axis (_expand_bool_indices: np.where), after its shape is checked
@@ -8431,9 +8415,14 @@ class Machine {
       if (!ti) return nullptr;
       return from_tr(trace_->index_update(tx, ti, method, pos, kw));
     };
-    if (trace_ || holds_traced(all)) return rule(all);
+    if (trace_ || any_traced(all)) return rule(all);
     return eager_call("jnp.scatter", all, rule);
   }
+  // A jnp, lax or jax.nn function called on concrete values outside a trace, as JAX dispatches
+  // it eagerly: traced as the only op of a function whose parameters are the array arguments
+  // (arrays in lists and tuples too; everything else stays a Python value, static), compiled and
+  // run by the interpreter on those arrays. A result with no array in it (a shape) is returned
+  // as the trace gave it. `rule` (when given) is the traced call instead of q's.
   V eager_call(const std::string& q, const Args& a,
                const std::function<V(const Args&)>& rule = nullptr) {
     if (lowering_)  // a lowering run computes nothing at its top level

@@ -97,6 +97,11 @@ struct Obj {
 std::string dtype_name(const std::string& mlir);
 std::string aval_text(const hlo::jax::Aval& a);
 
+// The methods of x.at[...] the tracer runs (get, set, add, multiply, mul, min, max, divide,
+// power), and the AttributeError for another name.
+const std::vector<std::string>& index_update_methods();
+std::string index_update_refusal(const std::string& name);
+
 // One lowering, `jax.jit(f).lower(args)`, whose Python another evaluator runs. The errors are the
 // tracer's messages (JAX's meaning), without a place: the evaluator knows where it is.
 class Session {
@@ -119,8 +124,8 @@ class Session {
   Result<Ref> compare(const std::string& op, const Ref& x, const Ref& y);  // < > <= >= == !=
   Result<Ref> negate(const Ref& x);                                        // -x
   Result<Ref> subscript(const Ref& x, const Ref& index);  // index as Python hands it over
-  // x.at[index].method(*pos, **kw): get, set, add, multiply, mul, min, max, divide, power
-  // (JAX's _IndexUpdateRef; the updates are scatters).
+  // x.at[index].method(*pos, **kw), a method of index_update_methods() (JAX's _IndexUpdateRef;
+  // the updates are scatters).
   Result<Ref> index_update(const Ref& x, const Ref& index, const std::string& method,
                            const std::vector<Ref>& pos, const Kw& kw);
   // An attribute of a traced array: a value (.shape, .T, ...), or a Method to call_method.

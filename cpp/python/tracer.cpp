@@ -633,16 +633,14 @@ struct Interp {
     }
     return Result<std::vector<std::int64_t>>::success(out);
   }
-  // The text of a static argument in a jitted helper's cache key.
-  static std::string static_text(const Ref& r) {
-    if (!r || r->k == K::None) return "None";
-    if (r->k == K::Int) return std::to_string(r->i);
-    if (r->k == K::Tuple || r->k == K::List) {
-      std::string t = r->k == K::Tuple ? "(" : "[";
-      for (auto& e : r->items) t += static_text(e) + ",";
-      return t + (r->k == K::Tuple ? ")" : "]");
-    }
-    return type_name(r);
+  // lax.slice_in_dim: x[start:limit] along `axis`, whole along the others.
+  Result<Ref> slice_in_dim(const Ref& x, std::int64_t start, std::int64_t limit,
+                           std::int64_t axis) {
+    std::vector<std::int64_t> starts(x->aval.dims.size(), 0), limits = x->aval.dims,
+                                                              strides(x->aval.dims.size(), 1);
+    starts[std::size_t(axis)] = start;
+    limits[std::size_t(axis)] = limit;
+    return lax_slice(x, starts, limits, strides);
   }
 
   // jnp.flip (fliplr: axis 1, flipud: axis 0): JAX's jitted _flip, a private @_flip per static
@@ -658,11 +656,7 @@ struct Interp {
       UNWRAP(given, int_list(axis, "jnp.flip: axis"));
       key = shape_text(given);
     }
-    auto body = [&](const std::vector<Ref>& in) -> Result<Ref> {
-      if (!dims.empty() || !tracing()) return rev(in[0], dims);
-      UNWRAP(v, value_of(in[0]));
-      return Result<Ref>::success(traced(em->reverse(v, {}), in[0]->weak));
-    };
+    auto body = [&](const std::vector<Ref>& in) { return rev(in[0], dims); };
     if (!tracing()) return body({x});
     return call_jitted_private("_flip", {x}, body, "axis=" + key);
   }
@@ -700,13 +694,8 @@ struct Interp {
         const std::int64_t size = a->aval.dims[std::size_t(ax)];
         if (size == 0) continue;
         const std::int64_t i = ((-s) % size + size) % size;
-        std::vector<std::int64_t> st(a->aval.dims.size(), 0), lim = a->aval.dims,
-                                                              one(a->aval.dims.size(), 1);
-        st[std::size_t(ax)] = i;
-        UNWRAP(hi, lax_slice(a, st, lim, one));
-        st[std::size_t(ax)] = 0;
-        lim[std::size_t(ax)] = i;
-        UNWRAP(lo, lax_slice(a, st, lim, one));
+        UNWRAP(hi, slice_in_dim(a, i, size, ax));
+        UNWRAP(lo, slice_in_dim(a, 0, i, ax));
         if (!tracing()) continue;
         UNWRAP(hv, value_of(hi));
         UNWRAP(lv, value_of(lo));
@@ -764,11 +753,7 @@ struct Interp {
     }
     std::vector<Ref> pieces;
     for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
-      std::vector<std::int64_t> st(x->aval.dims.size(), 0), lim = x->aval.dims,
-                                                            one(x->aval.dims.size(), 1);
-      st[std::size_t(axis)] = bounds[k];
-      lim[std::size_t(axis)] = bounds[k + 1];
-      UNWRAP(p, lax_slice(x, st, lim, one));
+      UNWRAP(p, slice_in_dim(x, bounds[k], bounds[k + 1], axis));
       pieces.push_back(p);
     }
     return Result<Ref>::success(mk_tuple(pieces, K::List));
@@ -1514,6 +1499,15 @@ struct Interp {
   // A traced signed index `v` of an axis of `size` normalized as JAX's _normalize_index and
   // _dynamic_slice_indices do: i < 0 ? i + size : i, by compare, add and select in that order,
   // each constant made where it is used (broadcast to the index's shape); unsigned: as it is.
+  // _normalize_index makes the axis size a constant of the index's dtype (lax._const, NumPy's
+  // np.array(size, dtype)): a size past a signed dtype is NumPy's OverflowError there (an
+  // unsigned index is not normalized).
+  Result<bool> axis_size_fits(const std::string& t, std::int64_t size) {
+    if (!hj::is_unsigned(t) && bits(t) < 64 && size >= (std::int64_t(1) << (bits(t) - 1)))
+      return fail_as("OverflowError", "Python integer " + std::to_string(size) +
+                                          " out of bounds for " + jax_dtype_name(t));
+    return Result<bool>::success(true);
+  }
   hj::Value normalized_index(hj::Value v, const hj::Aval& a, std::int64_t size) {
     if (hj::is_unsigned(a.dtype)) return v;
     auto splat = [&](double c) {
@@ -1789,9 +1783,6 @@ struct Interp {
                         const std::vector<std::int64_t>& limits,
                         const std::vector<std::int64_t>& strides) {
     const std::vector<std::int64_t>& dims = x->aval.dims;
-    // lax's _slice_shape_rule, in its words and order: each index list nonnegative
-    // (_check_shapelike), the ranks, every limit within the shape, every start >= 0, every
-    // limit >= its start; strides (when not all 1) nonnegative, of the rank, positive.
     auto all_of = [](const std::vector<std::int64_t>& v, auto ok) {
       return std::all_of(v.begin(), v.end(), ok);
     };
@@ -3479,7 +3470,8 @@ struct Interp {
         traced(em->convolution(vl, vr, dims_text, av, strides0, pads, lhs_dil, rhs_dil), false));
   }
 
-  // lax.rev(operand, dimensions): one stablehlo.reverse (no op for no dimensions).
+  // lax.rev(operand, dimensions): one stablehlo.reverse, bound for no dimensions too (rev_p has
+  // no shortcut: jnp.flip of a scalar prints `dims = []`).
   Result<Ref> rev(const Ref& x, const std::vector<std::int64_t>& dims) {
     std::vector<std::int64_t> seen;
     for (auto d : dims) {
@@ -3490,7 +3482,6 @@ struct Interp {
         return fail("rev dimensions must be unique, got " + shape_text(dims) + ".");
       seen.push_back(d);
     }
-    if (dims.empty()) return Result<Ref>::success(x);
     if (!tracing()) return Result<Ref>::success(new_array(x->aval, x->weak));
     UNWRAP(v, value_of(x));
     return Result<Ref>::success(traced(em->reverse(v, dims), x->weak));
@@ -5225,10 +5216,8 @@ struct Interp {
                                            std::to_string(x_adv_axes[k]) + " with size 0");
         // _normalize_index makes the axis size a constant of the index's dtype (lax._const): a
         // size past it is NumPy's OverflowError there.
-        const std::string& t = idx[idx_adv[k]].r->aval.dtype;
-        if (!hj::is_unsigned(t) && bits(t) < 64 && size >= (std::int64_t(1) << (bits(t) - 1)))
-          return fail_as("OverflowError", "Python integer " + std::to_string(size) +
-                                              " out of bounds for " + jax_dtype_name(t));
+        UNWRAP(fits, axis_size_fits(idx[idx_adv[k]].r->aval.dtype, size));
+        (void)fits;
       }
       std::vector<hj::Value> normalized;
       for (std::size_t k = 0; k < idx_adv.size(); ++k) {
@@ -5269,10 +5258,10 @@ struct Interp {
       G g;
       g.at = batch;
       const Ref& r = idx[p].r;
+      if (idx[p].kind != 1 && n == 0)  // an int or a scalar index into an empty axis
+        return fail_as("IndexError",
+                       "index is out of bounds for axis " + std::to_string(axis) + " with size 0");
       if (idx[p].kind == 3) {
-        if (n == 0)
-          return fail_as("IndexError", "index is out of bounds for axis " + std::to_string(axis) +
-                                           " with size 0");
         if (r->i >= 0) {
           g.is_static = true;
           g.k = r->i;
@@ -5283,13 +5272,8 @@ struct Interp {
           g.v = em->convert(sum, index_dtype);
         }
       } else if (idx[p].kind == 4) {
-        if (n == 0)
-          return fail_as("IndexError", "index is out of bounds for axis " + std::to_string(axis) +
-                                           " with size 0");
-        if (!hj::is_unsigned(r->aval.dtype) && bits(r->aval.dtype) < 64) {
-          UNWRAP(fits, index_fits(r->aval.dtype, n));
-          (void)fits;
-        }
+        UNWRAP(fits, axis_size_fits(r->aval.dtype, n));
+        (void)fits;
         UNWRAP(v, value_of(r));
         const hj::Value nv = normalized_index(v, r->aval, n);
         // Normalized, the index is strong (the axis size is a strong constant): converted only
@@ -5329,12 +5313,8 @@ struct Interp {
     };
     if (gs.empty()) {
       out.indices = em->constant_array({}, {{0}, index_dtype});
-    } else if (gs.size() == 1) {  // lax.expand_dims(g, (g.ndim,))
-      hj::Value v = gs[0].is_static ? em->constant(double(gs[0].k), {{}, index_dtype}) : gs[0].v;
-      std::vector<std::int64_t> to = em->aval(v).dims, dims;
-      for (std::size_t d = 0; d < to.size(); ++d) dims.push_back(std::int64_t(d));
-      to.push_back(1);
-      out.indices = em->broadcast_in_dim(v, to, dims);
+    } else if (gs.size() == 1) {  // lax.expand_dims(g, (g.ndim,)): its own column
+      out.indices = column(gs[0]);
     } else {
       std::vector<hj::Value> cols;
       for (const G& g : gs) cols.push_back(column(g));
@@ -5385,13 +5365,9 @@ struct Interp {
   Result<Ref> index_update(const Ref& x, const Ref& index, const std::string& method,
                            const Args& a) {
     const std::string q = "_IndexUpdateRef." + method;
-    static const char* const methods[] = {"get", "set", "add",    "multiply", "mul",
-                                          "min", "max", "divide", "power"};
-    if (std::find_if(std::begin(methods), std::end(methods),
-                     [&](const char* m) { return method == m; }) == std::end(methods))
-      return fail_as("AttributeError",
-                     "'_IndexUpdateRef' object has no attribute '" + method +
-                         "' (here: get, set, add, multiply, mul, min, max, divide, power)");
+    const auto& methods = tr::index_update_methods();
+    if (std::find(methods.begin(), methods.end(), method) == methods.end())
+      return fail_as("AttributeError", tr::index_update_refusal(method));
     bool flags[2] = {false, false};
     const char* const flag_names[] = {"indices_are_sorted", "unique_indices"};
     Ref mode;
@@ -5816,6 +5792,17 @@ const char* dtype_mlir_name(const std::string& attribute) { return dtype_named(a
 // ---- a lowering another evaluator drives (python/traced.h) ----------------------------------
 
 namespace tr {
+
+const std::vector<std::string>& index_update_methods() {
+  static const std::vector<std::string> methods = {"get", "set", "add",    "multiply", "mul",
+                                                   "min", "max", "divide", "power"};
+  return methods;
+}
+std::string index_update_refusal(const std::string& name) {
+  std::string known;
+  for (const auto& m : index_update_methods()) known += (known.empty() ? "" : ", ") + m;
+  return "'_IndexUpdateRef' object has no attribute '" + name + "' (here: " + known + ")";
+}
 
 struct Session::Impl {
   Interp in;
